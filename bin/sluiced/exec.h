@@ -1,0 +1,79 @@
+/* exec.h - the executor interface: how sluiced runs an admitted job and
+ * learns its end. Executors are compile-time ops structs (no plugins): the
+ * local one (exec_local.c, processes on this host under sluice-stepd) and,
+ * later, a Kubernetes one.
+ *
+ * Events reach the daemon only through the callbacks, and never from inside a
+ * call into the executor: they are delivered from the loop (a timer or a
+ * watched fd), so a handler may call back into the executor freely. */
+#ifndef SL_EXEC_H
+#define SL_EXEC_H
+
+#include <stdint.h>
+#include "err.h"
+#include "job.h"
+#include "jobstate.h"
+
+struct sl_loop;
+
+/* How a job ended, as sacct shows it. */
+struct sl_exec_result {
+	/* COMPLETED, FAILED, CANCELLED, TIMEOUT, PREEMPTED or NODE_FAIL.
+	 * SL_JOB_PENDING means "it never started": requeue it (it cannot have
+	 * run, so running it again is safe). */
+	enum sl_jobstate state;
+	int exit_code;         /* 0..255: "3:0" */
+	int exit_signal;       /* terminating signal: "0:15"; 53 with JobLaunchFailure */
+	int64_t start_time;    /* unix seconds; 0 if it never started */
+	int64_t end_time;
+	char reason[32];       /* "None", "NonZeroExitCode", "JobLaunchFailure",
+				  "TimeLimit", "NodeFail", "Preempted", "NotStarted" */
+};
+
+struct sl_exec_events {
+	/* The job runs (from start(): the supervisor is launched). nodelist is
+	 * the hostlist the job was given; borrowed for the call. */
+	void (*on_started)(void *arg, uint64_t id, int64_t start_time, const char *nodelist);
+	/* The job is over; the record is final. The daemon commits it and then
+	 * calls forget(id) so the executor drops what it kept. Borrowed. */
+	void (*on_finished)(void *arg, uint64_t id, const struct sl_exec_result *r);
+};
+
+/* Settings shared by every executor, plus the local executor's own. */
+struct sl_exec_conf {
+	const char *state_dir;   /* the daemon's stateDir; jobs live in <state_dir>/jobs/ */
+	const char *cluster;     /* SLURM_CLUSTER_NAME; NULL: not set */
+	const char *hostname;    /* short host name; NULL: from gethostname() */
+	int kill_wait;           /* seconds between SIGTERM and SIGKILL; <= 0: 30 */
+	/* local */
+	const char *stepd_path;  /* NULL: LIBEXECDIR "/sluice-stepd" */
+	int stepd_log_stderr;    /* sluice-stepd logs to the inherited stderr, not syslog */
+};
+
+struct sl_exec_ops {
+	const char *name; /* "local", "kubernetes" (config `executor:`) */
+	/* Returns the executor's state or NULL with err set. */
+	void *(*create)(struct sl_loop *loop, const struct sl_exec_conf *conf,
+			const struct sl_exec_events *ev, void *arg, struct sl_err *err);
+	void (*destroy)(void *x); /* jobs keep running; NULL is a no-op */
+	/* Launch an admitted job (state RUNNING in the store, nodes assigned
+	 * by the executor). -SL_EEXIST if it already runs. */
+	int (*start)(void *x, const struct sl_job *job, struct sl_err *err);
+	/* scancel: CANCELLED, with Slurm's "CANCELLED AT" line in the job's stderr. */
+	int (*cancel)(void *x, uint64_t id, struct sl_err *err);
+	/* Preemption: as cancel, but the state is PREEMPTED. */
+	int (*preempt)(void *x, uint64_t id, struct sl_err *err);
+	/* scancel --signal=SIG -b: deliver signo to the job's processes. */
+	int (*signal)(void *x, uint64_t id, int signo, struct sl_err *err);
+	/* After a daemon restart, for each job the store says is RUNNING:
+	 * follow it again. Its end arrives through on_finished (possibly at the
+	 * next loop turn when it ended while the daemon was down, as NODE_FAIL
+	 * when its supervisor died, or as PENDING when it never started). */
+	int (*adopt)(void *x, const struct sl_job *job, struct sl_err *err);
+	/* The daemon committed the end of job id: drop its traces. */
+	void (*forget)(void *x, uint64_t id);
+};
+
+extern const struct sl_exec_ops sl_exec_local_ops;
+
+#endif

@@ -1,0 +1,570 @@
+/* exec_local.c - the local executor, daemon side: launch one sluice-stepd
+ * per job and follow it from the loop without ever blocking it.
+ *
+ * Liveness is the job directory's lock: sluiced takes flock(LOCK_EX) on
+ * <dir>/lock, then hands that very descriptor to sluice-stepd as fd 3 and
+ * closes its own copy, so the lock is held exactly while the supervisor
+ * lives, across any crash of the daemon. Ends are noticed through a pidfd
+ * (readable when the supervisor exits); when no trustworthy pidfd can be
+ * had, a one-second probe of the lock does the same job more slowly. */
+#include "exec_local.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "loop.h"
+#include "xalloc.h"
+
+#ifndef LIBEXECDIR
+#define LIBEXECDIR "/usr/local/libexec"
+#endif
+#define POLL_MS 1000
+
+extern char **environ;
+
+struct xev {
+	int finished;              /* 0: on_started, 1: on_finished */
+	uint64_t id;
+	int64_t start;
+	char *nodelist;
+	struct sl_exec_result res;
+	struct xev *next;
+};
+
+struct xjob {
+	struct sl_exec_local *x;
+	uint64_t id;
+	char *dir;
+	pid_t pid;                 /* the supervisor; 0 when unknown */
+	int pidfd;                 /* -1: followed by the lock probe */
+	int child;                 /* spawned by this daemon: reap it */
+	uint64_t timer;
+	struct xjob *next;
+};
+
+struct sl_exec_local {
+	struct sl_loop *loop;
+	char *jobs_dir, *stepd_path, *host, *cluster;
+	struct sl_exec_conf conf;  /* strings point at the copies above */
+	struct sl_exec_events ev;
+	void *arg;
+	struct xjob *jobs;         /* running jobs: as many as the host runs at once */
+	struct xev *evq, **evtail;
+	uint64_t ev_timer;
+};
+
+/* ---- events: delivered from the loop, never from inside a call ---- */
+
+static void ev_flush(struct sl_loop *l, uint64_t id, void *arg)
+{
+	struct sl_exec_local *x = arg;
+	struct xev *q = x->evq;
+	x->evq = NULL;
+	x->evtail = &x->evq;
+	x->ev_timer = 0;
+	while (q != NULL) {
+		struct xev *e = q;
+		q = e->next;
+		if (e->finished && x->ev.on_finished)
+			x->ev.on_finished(x->arg, e->id, &e->res);
+		else if (!e->finished && x->ev.on_started)
+			x->ev.on_started(x->arg, e->id, e->start, e->nodelist);
+		free(e->nodelist);
+		free(e);
+	}
+}
+
+static void ev_push(struct sl_exec_local *x, struct xev *e)
+{
+	e->next = NULL;
+	*x->evtail = e;
+	x->evtail = &e->next;
+	if (x->ev_timer == 0)
+		x->ev_timer = sl_loop_add_timer(x->loop, 0, ev_flush, x);
+}
+
+static void ev_finished(struct sl_exec_local *x, uint64_t id, const struct sl_exec_result *r)
+{
+	struct xev *e = sl_xcalloc(1, sizeof(*e));
+	e->finished = 1;
+	e->id = id;
+	e->res = *r;
+	ev_push(x, e);
+}
+
+/* ---- job table ---- */
+
+static struct xjob *job_find(struct sl_exec_local *x, uint64_t id)
+{
+	for (struct xjob *j = x->jobs; j != NULL; j = j->next)
+		if (j->id == id)
+			return j;
+	return NULL;
+}
+
+static char *job_dir(const struct sl_exec_local *x, uint64_t id)
+{
+	return sl_xasprintf("%s/%llu", x->jobs_dir, (unsigned long long)id);
+}
+
+static struct xjob *job_add(struct sl_exec_local *x, uint64_t id)
+{
+	struct xjob *j = sl_xcalloc(1, sizeof(*j));
+	j->x = x;
+	j->id = id;
+	j->dir = job_dir(x, id);
+	j->pidfd = -1;
+	j->next = x->jobs;
+	x->jobs = j;
+	return j;
+}
+
+static void job_drop(struct sl_exec_local *x, struct xjob *j)
+{
+	for (struct xjob **pp = &x->jobs; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == j) {
+			*pp = j->next;
+			break;
+		}
+	if (j->pidfd >= 0) {
+		sl_loop_del_fd(x->loop, j->pidfd);
+		close(j->pidfd);
+	}
+	if (j->timer != 0)
+		sl_loop_del_timer(x->loop, j->timer);
+	free(j->dir);
+	free(j);
+}
+
+/* ---- the job directory ---- */
+
+/* 1: a supervisor holds the lock; 0: nobody does (or no lock file). */
+static int lock_held(const char *dir)
+{
+	char *path = sl_xasprintf("%s/%s", dir, SL_JOBDIR_LOCK);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), held = 0;
+	free(path);
+	if (fd < 0)
+		return 0;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+		held = errno == EWOULDBLOCK;
+	close(fd); /* releases the probe's lock, if it got it */
+	return held;
+}
+
+static int64_t read_num(const char *dir, const char *name)
+{
+	char *text = NULL;
+	int64_t v = 0;
+	if (sl_jobdir_read(dir, name, &text, NULL) == 0)
+		v = strtoll(text, NULL, 10);
+	free(text);
+	return v;
+}
+
+/* The end of a job whose supervisor is gone (the lock is free). */
+static void outcome(const char *dir, uint64_t id, struct sl_exec_result *r)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char *text = NULL;
+	int rc = sl_jobdir_read(dir, SL_JOBDIR_RESULT, &text, &err);
+	if (rc == 0 && sl_exec_result_from_json(text, r, &err) == 0) {
+		free(text);
+		return;
+	}
+	free(text);
+	if (rc != -SL_ENOENT)
+		sl_warn("job %llu: %s", (unsigned long long)id, err.msg);
+	int64_t started = read_num(dir, SL_JOBDIR_STARTED);
+	if (started == 0) {
+		sl_exec_result_init(r, SL_JOB_PENDING);
+		return;
+	}
+	/* The supervisor died mid-run: the job's remains run unsupervised, and
+	 * its resources are about to be handed out again. End them. */
+	pid_t pgid = (pid_t)read_num(dir, SL_JOBDIR_PGID);
+	if (pgid > 1)
+		(void)kill(-pgid, SIGKILL);
+	sl_warn("job %llu: its supervisor died without a result: NODE_FAIL", (unsigned long long)id);
+	sl_exec_result_init(r, SL_JOB_NODE_FAIL);
+	r->start_time = started;
+	r->end_time = (int64_t)time(NULL);
+}
+
+/* ---- following a supervisor ---- */
+
+static void job_collect(struct sl_exec_local *x, struct xjob *j)
+{
+	struct sl_exec_result r;
+	if (j->child && j->pid > 0)
+		(void)waitpid(j->pid, NULL, WNOHANG); /* it has exited: never blocks */
+	outcome(j->dir, j->id, &r);
+	ev_finished(x, j->id, &r);
+	job_drop(x, j);
+}
+
+static void on_pidfd(struct sl_loop *l, int fd, int events, void *arg)
+{
+	struct xjob *j = arg;
+	job_collect(j->x, j);
+}
+
+static void on_poll(struct sl_loop *l, uint64_t id, void *arg)
+{
+	struct xjob *j = arg;
+	j->timer = 0;
+	if (lock_held(j->dir))
+		j->timer = sl_loop_add_timer(l, POLL_MS, on_poll, j);
+	else
+		job_collect(j->x, j);
+}
+
+static int pidfd_open_pid(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+/* Watch j->pid; `starttime` (0: our own child) proves it is still the
+ * supervisor that stepd.pid named and not a reused pid. */
+static void job_watch(struct sl_exec_local *x, struct xjob *j, unsigned long long starttime)
+{
+	unsigned long long now_st = 0;
+	if (j->pid > 0)
+		j->pidfd = pidfd_open_pid(j->pid);
+	if (j->pidfd >= 0 && starttime != 0 &&
+	    (sl_proc_starttime(j->pid, &now_st) != 0 || now_st != starttime)) {
+		close(j->pidfd);
+		j->pidfd = -1;
+		j->pid = 0; /* not ours: never signal it */
+	}
+	if (j->pidfd >= 0 && sl_loop_add_fd(x->loop, j->pidfd, SL_EV_READ, on_pidfd, j) == 0)
+		return;
+	if (j->pidfd >= 0)
+		close(j->pidfd);
+	j->pidfd = -1;
+	j->timer = sl_loop_add_timer(x->loop, POLL_MS, on_poll, j);
+}
+
+static int send_sig(struct xjob *j, int sig, const siginfo_t *si)
+{
+	int r = -1;
+#ifdef SYS_pidfd_send_signal
+	if (j->pidfd >= 0)
+		r = (int)syscall(SYS_pidfd_send_signal, j->pidfd, sig, si, 0);
+#endif
+	if (r != 0 && j->pidfd < 0 && j->pid > 0)
+		r = si ? sigqueue(j->pid, sig, si->si_value) : kill(j->pid, sig);
+	if (r != 0 && errno == ESRCH)
+		return 0; /* already over: its result is on the way */
+	return r;
+}
+
+/* ---- launching ---- */
+
+static int spawn_stepd(struct sl_exec_local *x, const char *dir, int lockfd, pid_t *pid,
+		       struct sl_err *err)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t none, all;
+	char *argv[4];
+	int n = 0;
+	argv[n++] = x->stepd_path;
+	if (x->conf.stepd_log_stderr)
+		argv[n++] = "-D";
+	argv[n++] = (char *)dir;
+	argv[n] = NULL;
+	sigemptyset(&none);
+	sigfillset(&all);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, lockfd, SL_STEPD_LOCK_FD); /* dup2 clears CLOEXEC */
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawnattr_init(&at);
+	posix_spawnattr_setsigmask(&at, &none);
+	posix_spawnattr_setsigdefault(&at, &all);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	int e = posix_spawn(pid, x->stepd_path, &fa, &at, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	if (e != 0)
+		return sl_err_set(err, SL_EIO, "%s: %s", x->stepd_path, strerror(e));
+	return 0;
+}
+
+/* Lock <dir>/lock and start the supervisor on it; our copy is closed, so
+ * the lock lives exactly as long as sluice-stepd does. */
+static int launch(struct sl_exec_local *x, const char *dir, pid_t *pid, struct sl_err *err)
+{
+	char *path = sl_xasprintf("%s/%s", dir, SL_JOBDIR_LOCK);
+	int r = -SL_EIO;
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd >= 0 && fd <= SL_STEPD_LOCK_FD) { /* keep dup2(fd, 3) a real copy */
+		int hi = fcntl(fd, F_DUPFD_CLOEXEC, SL_STEPD_LOCK_FD + 1);
+		close(fd);
+		fd = hi;
+	}
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		r = sl_err_set(err, errno == EWOULDBLOCK ? SL_EEXIST : SL_EIO, "%s: %s", path,
+			       errno == EWOULDBLOCK ? "a supervisor already runs" : strerror(errno));
+		goto out;
+	}
+	r = spawn_stepd(x, dir, fd, pid, err);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return r;
+}
+
+/* A fresh job directory; a stale one (a daemon died before launching) is
+ * emptied, a live one refused: a job never runs twice. */
+static int make_dir(const char *dir, uint64_t id, struct sl_err *err)
+{
+	if (mkdir(dir, 0711) != 0) {
+		if (errno != EEXIST)
+			return sl_err_set(err, SL_EIO, "%s: %s", dir, strerror(errno));
+		if (lock_held(dir))
+			return sl_err_set(err, SL_EEXIST, "job %llu: already running",
+					  (unsigned long long)id);
+		int r = sl_jobdir_remove(dir, err);
+		if (r != 0)
+			return r;
+		if (mkdir(dir, 0711) != 0)
+			return sl_err_set(err, SL_EIO, "%s: %s", dir, strerror(errno));
+	}
+	/* The user's exec of <dir>/script needs search access, whatever our umask. */
+	if (chmod(dir, 0711) != 0)
+		return sl_err_set(err, SL_EIO, "%s: %s", dir, strerror(errno));
+	return 0;
+}
+
+static int write_spec(const char *dir, const struct sl_job *job, const struct sl_launch *l,
+		      struct sl_err *err)
+{
+	char *job_json = sl_job_to_json(job);
+	char *text = sl_launch_to_json(l, job_json);
+	/* 0600: the exported environment may hold secrets. */
+	int r = sl_jobdir_write(dir, SL_JOBDIR_SPEC, text, strlen(text), 0600, err);
+	free(text);
+	free(job_json);
+	return r;
+}
+
+int sl_exec_local_start(struct sl_exec_local *x, const struct sl_job *job, struct sl_err *err)
+{
+	struct sl_launch l;
+	char *dir = job_dir(x, job->id);
+	pid_t pid = 0;
+	int r;
+	memset(&l, 0, sizeof(l));
+	if (job_find(x, job->id) != NULL) {
+		r = sl_err_set(err, SL_EEXIST, "job %llu: already running", (unsigned long long)job->id);
+		goto out;
+	}
+	if (geteuid() != 0 && job->uid != geteuid()) {
+		r = sl_err_set(err, SL_EPERM, "job %llu: sluiced runs as uid %u and cannot run jobs of uid %u",
+			       (unsigned long long)job->id, (unsigned)geteuid(), (unsigned)job->uid);
+		goto out;
+	}
+	if ((r = sl_exec_local_prepare(&x->conf, x->host, job, &l, err)) != 0 ||
+	    (r = make_dir(dir, job->id, err)) != 0 || (r = write_spec(dir, job, &l, err)) != 0 ||
+	    (r = launch(x, dir, &pid, err)) != 0)
+		goto out;
+	struct xjob *j = job_add(x, job->id);
+	j->pid = pid;
+	j->child = 1;
+	job_watch(x, j, 0);
+	struct xev *e = sl_xcalloc(1, sizeof(*e));
+	e->id = job->id;
+	e->start = (int64_t)time(NULL);
+	e->nodelist = sl_xstrdup(l.nodelist);
+	ev_push(x, e);
+	sl_info("job %llu: started under sluice-stepd pid %d", (unsigned long long)job->id, (int)pid);
+out:
+	sl_launch_clear(&l);
+	free(dir);
+	return r;
+}
+
+/* ---- control ---- */
+
+static int control(struct sl_exec_local *x, uint64_t id, int sig, int fwd, struct sl_err *err)
+{
+	struct xjob *j = job_find(x, id);
+	siginfo_t si;
+	if (j == NULL)
+		return sl_err_set(err, SL_ENOENT, "job %llu is not running here", (unsigned long long)id);
+	if (j->pidfd < 0 && j->pid <= 0)
+		return sl_err_set(err, SL_ESTATE, "job %llu: its supervisor cannot be reached yet",
+				  (unsigned long long)id);
+	if (fwd) {
+		memset(&si, 0, sizeof(si));
+		si.si_signo = SL_STEPD_SIG_FORWARD;
+		si.si_code = SI_QUEUE;
+		si.si_pid = getpid();
+		si.si_uid = getuid();
+		si.si_value.sival_int = sig;
+	}
+	if (send_sig(j, fwd ? SL_STEPD_SIG_FORWARD : sig, fwd ? &si : NULL) != 0)
+		return sl_err_set(err, SL_EIO, "job %llu: signal: %s", (unsigned long long)id,
+				  strerror(errno));
+	return 0;
+}
+
+int sl_exec_local_cancel(struct sl_exec_local *x, uint64_t id, struct sl_err *err)
+{
+	return control(x, id, SIGTERM, 0, err);
+}
+
+int sl_exec_local_preempt(struct sl_exec_local *x, uint64_t id, struct sl_err *err)
+{
+	return control(x, id, SIGUSR2, 0, err);
+}
+
+int sl_exec_local_signal(struct sl_exec_local *x, uint64_t id, int signo, struct sl_err *err)
+{
+	if (signo <= 0 || signo >= NSIG)
+		return sl_err_set(err, SL_EINVAL, "invalid signal %d", signo);
+	return control(x, id, signo, 1, err);
+}
+
+/* ---- restart ---- */
+
+int sl_exec_local_adopt(struct sl_exec_local *x, const struct sl_job *job, struct sl_err *err)
+{
+	if (job_find(x, job->id) != NULL)
+		return 0;
+	struct xjob *j = job_add(x, job->id);
+	if (!lock_held(j->dir)) {
+		struct sl_exec_result r;
+		outcome(j->dir, j->id, &r);
+		ev_finished(x, j->id, &r);
+		job_drop(x, j);
+		return 0;
+	}
+	char *text = NULL;
+	unsigned long long st = 0;
+	int pid = 0;
+	if (sl_jobdir_read(j->dir, SL_JOBDIR_PID, &text, NULL) == 0 &&
+	    sscanf(text, "%d %llu", &pid, &st) == 2 && pid > 1 && st > 0)
+		j->pid = (pid_t)pid;
+	free(text);
+	job_watch(x, j, st); /* no pid file yet: the lock probe follows it */
+	sl_info("job %llu: adopted (sluice-stepd pid %d)", (unsigned long long)job->id, (int)j->pid);
+	return 0;
+}
+
+void sl_exec_local_forget(struct sl_exec_local *x, uint64_t id)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct xjob *j = job_find(x, id);
+	char *dir = job_dir(x, id);
+	if (lock_held(dir)) {
+		sl_warn("job %llu: forget: its supervisor still runs; directory kept",
+			(unsigned long long)id);
+	} else {
+		if (j != NULL)
+			job_drop(x, j);
+		if (sl_jobdir_remove(dir, &err) != 0)
+			sl_warn("job %llu: %s", (unsigned long long)id, err.msg);
+	}
+	free(dir);
+}
+
+/* ---- lifetime ---- */
+
+struct sl_exec_local *sl_exec_local_new(struct sl_loop *loop, const struct sl_exec_conf *conf,
+					const struct sl_exec_events *ev, void *arg,
+					struct sl_err *err)
+{
+	char host[256] = "localhost";
+	if (conf->state_dir == NULL) {
+		sl_err_set(err, SL_ECONFIG, "local executor: no stateDir");
+		return NULL;
+	}
+	char *jobs = sl_xasprintf("%s/jobs", conf->state_dir);
+	if ((mkdir(jobs, 0711) != 0 && errno != EEXIST) || chmod(jobs, 0711) != 0) {
+		sl_err_set(err, SL_EIO, "%s: %s", jobs, strerror(errno));
+		free(jobs);
+		return NULL;
+	}
+	struct sl_exec_local *x = sl_xcalloc(1, sizeof(*x));
+	x->loop = loop;
+	x->jobs_dir = jobs;
+	x->stepd_path = sl_xstrdup(conf->stepd_path ? conf->stepd_path : LIBEXECDIR "/sluice-stepd");
+	if (conf->hostname == NULL) {
+		gethostname(host, sizeof(host) - 1);
+		host[strcspn(host, ".")] = '\0';
+	}
+	x->host = sl_xstrdup(conf->hostname ? conf->hostname : host);
+	x->cluster = sl_xstrdup(conf->cluster);
+	x->conf = *conf;
+	x->conf.state_dir = NULL; /* not kept: jobs_dir is */
+	x->conf.cluster = x->cluster;
+	x->conf.hostname = x->host;
+	x->conf.stepd_path = x->stepd_path;
+	x->ev = *ev;
+	x->arg = arg;
+	x->evtail = &x->evq;
+	return x;
+}
+
+void sl_exec_local_free(struct sl_exec_local *x)
+{
+	if (x == NULL)
+		return;
+	while (x->jobs != NULL)
+		job_drop(x, x->jobs);
+	if (x->ev_timer != 0)
+		sl_loop_del_timer(x->loop, x->ev_timer);
+	while (x->evq != NULL) {
+		struct xev *e = x->evq;
+		x->evq = e->next;
+		free(e->nodelist);
+		free(e);
+	}
+	free(x->jobs_dir);
+	free(x->stepd_path);
+	free(x->host);
+	free(x->cluster);
+	free(x);
+}
+
+/* ---- the ops table (exec.h) ---- */
+
+static void *ops_create(struct sl_loop *loop, const struct sl_exec_conf *conf,
+			const struct sl_exec_events *ev, void *arg, struct sl_err *err)
+{
+	return sl_exec_local_new(loop, conf, ev, arg, err);
+}
+
+static void ops_destroy(void *x) { sl_exec_local_free(x); }
+static int ops_start(void *x, const struct sl_job *j, struct sl_err *e) { return sl_exec_local_start(x, j, e); }
+static int ops_cancel(void *x, uint64_t id, struct sl_err *e) { return sl_exec_local_cancel(x, id, e); }
+static int ops_preempt(void *x, uint64_t id, struct sl_err *e) { return sl_exec_local_preempt(x, id, e); }
+static int ops_signal(void *x, uint64_t id, int sig, struct sl_err *e) { return sl_exec_local_signal(x, id, sig, e); }
+static int ops_adopt(void *x, const struct sl_job *j, struct sl_err *e) { return sl_exec_local_adopt(x, j, e); }
+static void ops_forget(void *x, uint64_t id) { sl_exec_local_forget(x, id); }
+
+const struct sl_exec_ops sl_exec_local_ops = {
+	"local", ops_create, ops_destroy, ops_start, ops_cancel,
+	ops_preempt, ops_signal, ops_adopt, ops_forget,
+};

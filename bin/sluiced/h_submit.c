@@ -1,0 +1,134 @@
+/* h_submit.c - SUBMIT: validate a job spec against the caller's rights and
+ * the queue configuration, give it an id, store it. The reply waits for the
+ * loop turn's commit, so a printed id is always durable. */
+#include "conf.h"
+#include "handlers.h"
+#include "jobtab.h"
+#include "schedule.h"
+#include "store.h"
+#include "xalloc.h"
+
+#include <grp.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NAME_MAX_LEN 1024 /* job names, paths and the like */
+
+static int check_str(const char *what, const char *s, struct sl_err *err)
+{
+	if (s != NULL && strlen(s) > NAME_MAX_LEN)
+		return sl_err_set(err, SL_EINVAL, "%s is longer than %d bytes", what,
+				  NAME_MAX_LEN);
+	return 0;
+}
+
+static int validate(const struct sl_peer *p, const struct sl_jobspec *s, struct sl_err *err)
+{
+	int r;
+	if (s->script == NULL || s->script[0] == '\0')
+		return sl_err_set(err, SL_EINVAL, "Batch script is empty!");
+	if (s->work_dir == NULL || s->work_dir[0] != '/')
+		return sl_err_set(err, SL_EINVAL, "working directory must be an absolute path");
+	if ((r = check_str("job name", s->name, err)) || (r = check_str("partition", s->partition, err)) ||
+	    (r = check_str("account", s->account, err)) || (r = check_str("qos", s->qos, err)) ||
+	    (r = check_str("output path", s->std_out, err)) ||
+	    (r = check_str("error path", s->std_err, err)) ||
+	    (r = check_str("input path", s->std_in, err)) ||
+	    (r = check_str("working directory", s->work_dir, err)))
+		return r;
+	if ((s->nodes != SL_NO_VAL && s->nodes < 1) || (s->ntasks != SL_NO_VAL && s->ntasks < 1) ||
+	    (s->cpus_per_task != SL_NO_VAL && s->cpus_per_task < 1) ||
+	    (s->ntasks_per_node != SL_NO_VAL && s->ntasks_per_node < 1))
+		return sl_err_set(err, SL_EINVAL, "node, task and cpu counts must be positive");
+	if (s->priority != SL_NO_VAL && !p->operator)
+		return sl_err_set(err, SL_EPERM, "Access/permission denied: only operators may set --priority");
+	if (s->nice < 0 && !p->operator)
+		return sl_err_set(err, SL_EPERM, "Access/permission denied: only operators may set a negative --nice");
+	if (s->nice > 2147483645 || s->nice < -2147483645)
+		return sl_err_set(err, SL_EINVAL, "Invalid nice value");
+	return 0;
+}
+
+/* Fill the record fields that depend on who asked and on the config. */
+static int resolve(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
+		   struct sl_err *err)
+{
+	const char *const *accts = sl_conf_accounts(d->conf, p->user);
+	struct group *gr = getgrgid(p->gid);
+	struct sl_jobspec *s = &j->spec;
+
+	j->uid = p->uid;
+	j->gid = p->gid;
+	j->user = sl_xstrdup(p->user);
+	j->group = gr ? sl_xstrdup(gr->gr_name) : sl_xasprintf("%u", (unsigned)p->gid);
+	if (s->partition == NULL)
+		s->partition = sl_xstrdup(sl_conf_default_partition(d->conf));
+	if (s->account == NULL) {
+		if (accts == NULL || accts[0] == NULL)
+			return sl_err_set(err, SL_EACCOUNT,
+					  "Invalid account or account/partition combination specified: "
+					  "user %s has no account in the configuration", p->user);
+		s->account = sl_xstrdup(accts[0]);
+	} else if (!sl_conf_account_allowed(d->conf, p->user, s->account) && !p->operator) {
+		return sl_err_set(err, SL_EACCOUNT,
+				  "Invalid account or account/partition combination specified");
+	}
+	if (s->name == NULL) {
+		const char *base = s->script_path ? strrchr(s->script_path, '/') : NULL;
+		s->name = sl_xstrdup(s->wrapped ? "wrap" :
+				     s->script_path ? (base ? base + 1 : s->script_path) : "sbatch");
+	}
+	return 0;
+}
+
+int sl_h_submit(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		json_object *rep, struct sl_err *err)
+{
+	struct sl_job *j = sl_job_new();
+	json_object *spec;
+	struct sl_jobshape sh;
+	int r;
+
+	if (d->stopping) {
+		r = sl_err_set(err, SL_EBUSY, "sluiced is shutting down");
+		goto out;
+	}
+	if (d->self_uid != 0 && p->uid != d->self_uid) {
+		r = sl_err_set(err, SL_EPERM,
+			       "Access/permission denied: sluiced runs as %s and accepts only %s's jobs",
+			       d->self_user, d->self_user);
+		goto out;
+	}
+	if (!json_object_object_get_ex(req, "spec", &spec)) {
+		r = sl_err_set(err, SL_EPROTO, "submit: spec is missing");
+		goto out;
+	}
+	if ((r = sl_jobspec_from_obj(spec, &j->spec, err)) != 0 ||
+	    (r = validate(p, &j->spec, err)) != 0 || (r = resolve(d, p, j, err)) != 0 ||
+	    (r = sl_schedctl_check(d->sched, j, err)) != 0)
+		goto out;
+	sl_jobspec_shape(&j->spec, &sh);
+	j->state = SL_JOB_PENDING;
+	j->submit_time = j->eligible_time = (int64_t)time(NULL);
+	j->alloc_cpus = sh.cpus_per_node * sh.nodes;
+	if (j->spec.hold) {
+		j->reason = sl_xstrdup("JobHeldUser");
+		j->priority = 0;
+	} else {
+		j->reason = sl_xstrdup("None");
+	}
+	if ((r = sl_store_begin(d->store, err)) != 0 ||
+	    (r = sl_store_next_id(d->store, &j->id, err)) != 0 ||
+	    (r = sl_store_insert(d->store, j, err)) != 0)
+		goto out;
+	if (!j->spec.hold && (r = sl_schedctl_add(d->sched, j, err)) != 0)
+		goto out;
+	json_object_object_add(rep, "id", json_object_new_int64((int64_t)j->id));
+	sl_jobtab_add(d->jobs, j);
+	j = NULL;
+out:
+	sl_job_free(j);
+	return r;
+}

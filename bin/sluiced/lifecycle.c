@@ -1,0 +1,265 @@
+/* lifecycle.c - job state changes and their ordering. The rule: the store
+ * is committed before anything leaves the daemon (a reply, a launch, the
+ * removal of a finished job's directory). Launching after the commit is what
+ * makes `kill -9` safe: a job the store does not call RUNNING never runs. */
+#include "lifecycle.h"
+#include "conf.h"
+#include "conn.h"
+#include "exec.h"
+#include "jobtab.h"
+#include "log.h"
+#include "loop.h"
+#include "schedule.h"
+#include "store.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void set_reason(struct sl_job *j, const char *reason)
+{
+	if (reason == NULL)
+		return;
+	free(j->reason);
+	j->reason = sl_xstrdup(reason);
+	free(j->reason_text);
+	j->reason_text = NULL;
+}
+
+static int is_active(enum sl_jobstate s)
+{
+	return s == SL_JOB_RUNNING || s == SL_JOB_CONFIGURING || s == SL_JOB_COMPLETING;
+}
+
+int sl_lifecycle_save(struct sluiced *d, struct sl_job *j, struct sl_err *err)
+{
+	int r = sl_store_begin(d->store, err);
+	if (r == 0)
+		r = sl_store_update(d->store, j, err);
+	return r;
+}
+
+int sl_lifecycle_move(struct sluiced *d, struct sl_job *j, enum sl_jobstate to,
+		      const char *reason, struct sl_err *err)
+{
+	if (!sl_jobstate_can(j->state, to))
+		return sl_err_set(err, SL_ESTATE, "job %llu: %s -> %s is not a legal transition",
+				  (unsigned long long)j->id, sl_jobstate_name(j->state),
+				  sl_jobstate_name(to));
+	j->state = to;
+	set_reason(j, reason);
+	if (sl_jobstate_is_final(to) && j->end_time == 0)
+		j->end_time = (int64_t)time(NULL);
+	return sl_lifecycle_save(d, j, err);
+}
+
+static void push(uint64_t **v, size_t *n, size_t *cap, uint64_t id)
+{
+	*v = sl_xgrow(*v, cap, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = id;
+}
+
+int sl_lifecycle_admitted(struct sluiced *d, struct sl_job *j, struct sl_err *err)
+{
+	int r;
+	j->start_time = (int64_t)time(NULL);
+	j->end_time = 0;
+	free(j->nodelist);
+	j->nodelist = sl_xstrdup(d->hostname);
+	if ((r = sl_lifecycle_move(d, j, SL_JOB_RUNNING, "None", err)) != 0)
+		return r;
+	push(&d->launch, &d->nlaunch, &d->caplaunch, j->id);
+	return 0;
+}
+
+int sl_lifecycle_preempt(struct sluiced *d, struct sl_job *j, const char *why)
+{
+	struct sl_err err = SL_ERR_INIT;
+	if (!is_active(j->state))
+		return 0;
+	sl_info("job %llu: preempted: %s", (unsigned long long)j->id, why ? why : "");
+	if (d->exec_ops->preempt(d->exec, j->id, &err) != 0) {
+		sl_warn("job %llu: preempt: %s", (unsigned long long)j->id, err.msg);
+		return -SL_EINTERNAL;
+	}
+	return 0;
+}
+
+int sl_lifecycle_cancel(struct sluiced *d, struct sl_job *j, uid_t by, struct sl_err *err)
+{
+	int r;
+	j->cancelled_by = (int)by;
+	if (j->state == SL_JOB_PENDING) {
+		sl_schedctl_remove(d->sched, j->id);
+		j->start_time = j->end_time = (int64_t)time(NULL);
+		return sl_lifecycle_move(d, j, SL_JOB_CANCELLED, "None", err);
+	}
+	if ((r = d->exec_ops->cancel(d->exec, j->id, err)) != 0)
+		return r;
+	/* Shown as CG until the supervisor reports the end. */
+	if (j->state != SL_JOB_COMPLETING)
+		return sl_lifecycle_move(d, j, SL_JOB_COMPLETING, NULL, err);
+	return sl_lifecycle_save(d, j, err);
+}
+
+int sl_lifecycle_signal(struct sluiced *d, struct sl_job *j, int sig, struct sl_err *err)
+{
+	if (!is_active(j->state))
+		return sl_err_set(err, SL_ESTATE, "Job is pending execution");
+	return d->exec_ops->signal(d->exec, j->id, sig, err);
+}
+
+int sl_lifecycle_hold(struct sluiced *d, struct sl_job *j, int admin, struct sl_err *err)
+{
+	sl_schedctl_remove(d->sched, j->id);
+	j->spec.hold = 1;
+	j->priority = 0;
+	set_reason(j, admin ? "JobHeldAdmin" : "JobHeldUser");
+	return sl_lifecycle_save(d, j, err);
+}
+
+int sl_lifecycle_release(struct sluiced *d, struct sl_job *j, struct sl_err *err)
+{
+	int r;
+	j->spec.hold = 0;
+	set_reason(j, "None");
+	if ((r = sl_schedctl_priority(d->sched, j, err)) != 0 ||
+	    (r = sl_schedctl_add(d->sched, j, err)) != 0)
+		return r;
+	return sl_lifecycle_save(d, j, err);
+}
+
+int sl_lifecycle_requeue(struct sluiced *d, struct sl_job *j, struct sl_err *err)
+{
+	if (!is_active(j->state))
+		return sl_err_set(err, SL_ESTATE, "Job is not running");
+	return d->exec_ops->preempt(d->exec, j->id, err);
+}
+
+/* Back to the queue at its original position (Kueue keeps creation time). */
+static int back_to_queue(struct sluiced *d, struct sl_job *j, int new_attempt,
+			 struct sl_err *err)
+{
+	int r;
+	if (new_attempt)
+		j->attempt++;
+	j->start_time = j->end_time = 0;
+	free(j->nodelist);
+	j->nodelist = NULL;
+	free(j->cluster_queue);
+	j->cluster_queue = NULL;
+	free(j->flavors);
+	j->flavors = NULL;
+	if ((r = sl_lifecycle_move(d, j, SL_JOB_PENDING, "None", err)) != 0)
+		return r;
+	sl_schedctl_requeue(d->sched, j->id);
+	return 0;
+}
+
+void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_result *res)
+{
+	struct sl_job *j = sl_jobtab_get(d->jobs, id);
+	struct sl_err err = SL_ERR_INIT;
+	int r;
+
+	if (j == NULL || !is_active(j->state)) {
+		d->exec_ops->forget(d->exec, id);
+		return;
+	}
+	if (res->state == SL_JOB_PENDING || (res->state == SL_JOB_PREEMPTED && j->spec.requeue)) {
+		r = back_to_queue(d, j, res->state == SL_JOB_PREEMPTED, &err);
+	} else {
+		sl_schedctl_remove(d->sched, id);
+		j->exit_code = res->exit_code;
+		j->exit_signal = res->exit_signal;
+		if (res->start_time > 0)
+			j->start_time = res->start_time;
+		j->end_time = res->end_time > 0 ? res->end_time : (int64_t)time(NULL);
+		r = sl_lifecycle_move(d, j, res->state, res->reason, &err);
+	}
+	if (r != 0)
+		sl_err_log("job %llu: recording its end failed: %s", (unsigned long long)id, err.msg);
+	sl_info("job %llu: %s (%d:%d)", (unsigned long long)id, sl_jobstate_name(j->state),
+		j->exit_code, j->exit_signal);
+	push(&d->forget, &d->nforget, &d->capforget, id);
+}
+
+int sl_lifecycle_recover(struct sluiced *d, struct sl_err *err)
+{
+	int64_t since = (int64_t)time(NULL) - sl_conf_min_job_age(d->conf);
+	struct sl_job **v;
+	size_t n, i;
+	int r;
+
+	if ((r = sl_store_load_live(d->store, since, &v, &n, err)) != 0)
+		return r;
+	for (i = 0; i < n; i++) {
+		struct sl_job *j = v[i];
+		v[i] = NULL;
+		sl_jobtab_add(d->jobs, j);
+		if (j->state == SL_JOB_PENDING) {
+			j->spec.hold = j->reason && (strcmp(j->reason, "JobHeldUser") == 0 ||
+						     strcmp(j->reason, "JobHeldAdmin") == 0);
+			if (!j->spec.hold && (r = sl_schedctl_add(d->sched, j, err)) != 0)
+				break;
+		} else if (is_active(j->state)) {
+			if ((r = sl_schedctl_add_running(d->sched, j, err)) != 0 ||
+			    (r = d->exec_ops->adopt(d->exec, j, err)) != 0)
+				break;
+		}
+	}
+	sl_job_free_array(v, n);
+	if (r == 0)
+		sl_info("recovered %zu jobs from the store", sl_jobtab_count(d->jobs));
+	return r;
+}
+
+static void launch_all(struct sluiced *d)
+{
+	for (size_t i = 0; i < d->nlaunch; i++) {
+		struct sl_job *j = sl_jobtab_get(d->jobs, d->launch[i]);
+		struct sl_err err = SL_ERR_INIT;
+		if (j == NULL || j->state != SL_JOB_RUNNING)
+			continue;
+		if (d->exec_ops->start(d->exec, j, &err) != 0) {
+			struct sl_exec_result res = {.state = SL_JOB_FAILED, .exit_signal = 53};
+			sl_err_log("job %llu: launch failed: %s", (unsigned long long)j->id, err.msg);
+			snprintf(res.reason, sizeof(res.reason), "JobLaunchFailure");
+			res.start_time = j->start_time;
+			sl_lifecycle_finished(d, j->id, &res);
+		}
+	}
+	d->nlaunch = 0;
+}
+
+static void commit_or_die(struct sluiced *d)
+{
+	struct sl_err err = SL_ERR_INIT;
+	if (sl_store_commit(d->store, &err) != 0) {
+		/* Nothing of this turn was announced: dying now loses nothing that
+		 * anyone was told about, while going on could. */
+		sl_err_log("store commit failed, exiting: %s", err.msg);
+		exit(1);
+	}
+}
+
+void sl_lifecycle_turn(struct sluiced *d)
+{
+	/* A launch failure is itself a state change: loop until quiet. */
+	for (int rounds = 0; rounds < 8; rounds++) {
+		if (d->need_schedule && !d->stopping) {
+			d->need_schedule = 0;
+			sl_schedctl_run(d->sched);
+		}
+		if (!sl_store_in_txn(d->store) && d->nlaunch == 0)
+			break;
+		commit_or_die(d);
+		for (size_t i = 0; i < d->nforget; i++)
+			d->exec_ops->forget(d->exec, d->forget[i]);
+		d->nforget = 0;
+		launch_all(d);
+	}
+	sl_conns_flush(d->conns);
+}

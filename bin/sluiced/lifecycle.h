@@ -1,0 +1,39 @@
+/* lifecycle.h - every change to a job's state, in one place: transitions are
+ * checked, written to the store in the loop turn's transaction, and their
+ * side effects (scheduler, executor) happen in the right order: nothing is
+ * launched and no one is told before the commit. */
+#ifndef SL_LIFECYCLE_H
+#define SL_LIFECYCLE_H
+
+#include "sluiced.h"
+
+struct sl_exec_result;
+
+/* Persist j's current record (opens the turn's transaction if needed). */
+int sl_lifecycle_save(struct sluiced *d, struct sl_job *j, struct sl_err *err);
+int sl_lifecycle_move(struct sluiced *d, struct sl_job *j, enum sl_jobstate to,
+		      const char *reason, struct sl_err *err);
+
+/* Scheduler decisions. */
+int sl_lifecycle_admitted(struct sluiced *d, struct sl_job *j, struct sl_err *err);
+int sl_lifecycle_preempt(struct sluiced *d, struct sl_job *j, const char *why);
+
+/* User and operator actions. */
+int sl_lifecycle_cancel(struct sluiced *d, struct sl_job *j, uid_t by, struct sl_err *err);
+int sl_lifecycle_signal(struct sluiced *d, struct sl_job *j, int sig, struct sl_err *err);
+int sl_lifecycle_hold(struct sluiced *d, struct sl_job *j, int admin, struct sl_err *err);
+int sl_lifecycle_release(struct sluiced *d, struct sl_job *j, struct sl_err *err);
+int sl_lifecycle_requeue(struct sluiced *d, struct sl_job *j, struct sl_err *err);
+
+/* Executor events. */
+void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_result *res);
+
+/* Load jobs at start: pending ones to the scheduler, running ones adopted
+ * from their supervisors (or recorded as ended / requeued). */
+int sl_lifecycle_recover(struct sluiced *d, struct sl_err *err);
+
+/* The before-sleep hook: schedule, commit, launch, flush replies, forget
+ * finished jobs' directories. */
+void sl_lifecycle_turn(struct sluiced *d);
+
+#endif

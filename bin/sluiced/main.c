@@ -1,0 +1,276 @@
+/* main.c - sluiced: setup in order, the loop, teardown in reverse. */
+#include "conf.h"
+#include "conn.h"
+#include "exec.h"
+#include "jobtab.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "loop.h"
+#include "schedule.h"
+#include "sluiced.h"
+#include "store.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/etc"
+#endif
+#define EXPIRE_MS 30000
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: sluiced [-f FILE] [-D] [-v]\n"
+		   "       sluiced --check-config FILE\n"
+		   "  -f FILE   configuration (default " SYSCONFDIR "/sluice/sluice.yaml)\n"
+		   "  -D        stay in the foreground, log to stderr\n"
+		   "  -v        log debug messages\n");
+}
+
+static int check_config(const char *path)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_conf *c = NULL;
+	if (sl_conf_load(path, &c, &err) != 0) {
+		fprintf(stderr, "sluiced: %s\n", err.msg);
+		return 1;
+	}
+	printf("%s: OK\n", path);
+	sl_conf_free(c);
+	return 0;
+}
+
+static int check_quiet(const char *path)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_conf *c = NULL;
+	int r = sl_conf_load(path, &c, &err);
+	if (r != 0)
+		fprintf(stderr, "sluiced: %s\n", err.msg);
+	sl_conf_free(c);
+	return r;
+}
+
+static void on_exec_started(void *arg, uint64_t id, int64_t start, const char *nodes)
+{
+	struct sluiced *d = arg;
+	struct sl_job *j = sl_jobtab_get(d->jobs, id);
+	struct sl_err err = SL_ERR_INIT;
+	if (j == NULL)
+		return;
+	if (start > 0)
+		j->start_time = start;
+	if (nodes != NULL) {
+		free(j->nodelist);
+		j->nodelist = sl_xstrdup(nodes);
+	}
+	if (sl_lifecycle_save(d, j, &err) != 0)
+		sl_err_log("job %llu: %s", (unsigned long long)id, err.msg);
+}
+
+static void on_exec_finished(void *arg, uint64_t id, const struct sl_exec_result *r)
+{
+	sl_lifecycle_finished(arg, id, r);
+}
+
+static void on_term(struct sl_loop *l, int signo, void *arg)
+{
+	struct sluiced *d = arg;
+	sl_info("signal %d: stopping (running jobs keep running)", signo);
+	d->stopping = 1;
+	sl_conns_close_listener(d->conns);
+	sl_loop_stop(l);
+}
+
+static void on_hup(struct sl_loop *l, int signo, void *arg)
+{
+	struct sluiced *d = arg;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_conf *c = NULL, *old;
+
+	if (sl_conf_load(d->conf_path, &c, &err) != 0) {
+		sl_err_log("SIGHUP: new configuration refused, the old one stays: %s", err.msg);
+		return;
+	}
+	if (strcmp(sl_conf_socket(c), sl_conf_socket(d->conf)) != 0 ||
+	    strcmp(sl_conf_state_dir(c), sl_conf_state_dir(d->conf)) != 0)
+		sl_warn("SIGHUP: socket and stateDir changes need a restart");
+	old = d->conf;
+	d->conf = c;
+	if (sl_schedctl_reconfigure(d->sched, &err) != 0) {
+		sl_err_log("SIGHUP: new queues refused, the old ones stay: %s", err.msg);
+		d->conf = old;
+		sl_schedctl_reconfigure(d->sched, &err);
+		sl_conf_free(c);
+		return;
+	}
+	sl_conf_free(old);
+	d->need_schedule = 1;
+	sl_info("SIGHUP: configuration %s reloaded", d->conf_path);
+}
+
+static void on_expire(struct sl_loop *l, uint64_t id, void *arg)
+{
+	struct sluiced *d = arg;
+	sl_jobtab_expire(d->jobs, sl_loop_wall(l) - sl_conf_min_job_age(d->conf));
+	sl_loop_add_timer(l, EXPIRE_MS, on_expire, d);
+}
+
+static void before_sleep(struct sl_loop *l, void *arg)
+{
+	sl_lifecycle_turn(arg);
+}
+
+static int daemonize(void)
+{
+	pid_t pid = fork();
+	int fd;
+	if (pid < 0)
+		return -1;
+	if (pid > 0)
+		_exit(0);
+	if (setsid() < 0)
+		return -1;
+	if ((fd = open("/dev/null", O_RDWR)) >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+		if (fd > 2)
+			close(fd);
+	}
+	return 0;
+}
+
+static void identity(struct sluiced *d)
+{
+	char host[256] = "localhost";
+	struct passwd *pw;
+	d->self_uid = getuid();
+	pw = getpwuid(d->self_uid);
+	d->self_user = pw ? sl_xstrdup(pw->pw_name) : sl_xasprintf("%u", (unsigned)d->self_uid);
+	gethostname(host, sizeof(host) - 1);
+	host[strcspn(host, ".")] = '\0';
+	d->hostname = sl_xstrdup(host);
+}
+
+static int setup(struct sluiced *d, int foreground, struct sl_err *err)
+{
+	static const struct sl_exec_events ev = {on_exec_started, on_exec_finished};
+	struct sl_exec_conf xc;
+	const char *stepd = getenv("SLUICE_STEPD");
+	int r;
+
+	if ((r = sl_conf_load(d->conf_path, &d->conf, err)) != 0)
+		return r;
+	identity(d);
+	d->loop = sl_loop_new();
+	d->jobs = sl_jobtab_new();
+	if ((r = sl_store_open(sl_conf_state_dir(d->conf), &d->store, err)) != 0 ||
+	    (r = sl_schedctl_new(d, &d->sched, err)) != 0)
+		return r;
+	memset(&xc, 0, sizeof(xc));
+	xc.state_dir = sl_conf_state_dir(d->conf);
+	xc.cluster = sl_conf_cluster_name(d->conf);
+	xc.hostname = d->hostname;
+	xc.kill_wait = sl_conf_kill_wait(d->conf);
+	xc.stepd_path = stepd && *stepd ? stepd : NULL;
+	xc.stepd_log_stderr = foreground;
+	d->exec_ops = &sl_exec_local_ops;
+	if ((d->exec = d->exec_ops->create(d->loop, &xc, &ev, d, err)) == NULL)
+		return -SL_EINTERNAL;
+	if ((r = sl_lifecycle_recover(d, err)) != 0 ||
+	    (r = sl_conns_listen(d, sl_conf_socket(d->conf), &d->conns, err)) != 0)
+		return r;
+	sl_loop_add_signal(d->loop, SIGTERM, on_term, d);
+	sl_loop_add_signal(d->loop, SIGINT, on_term, d);
+	sl_loop_add_signal(d->loop, SIGHUP, on_hup, d);
+	signal(SIGPIPE, SIG_IGN);
+	sl_loop_add_timer(d->loop, EXPIRE_MS, on_expire, d);
+	sl_loop_set_before_sleep(d->loop, before_sleep, d);
+	d->need_schedule = 1;
+	return 0;
+}
+
+static void teardown(struct sluiced *d)
+{
+	struct sl_err err = SL_ERR_INIT;
+	if (d->store != NULL && sl_store_commit(d->store, &err) != 0)
+		sl_err_log("final commit failed: %s", err.msg);
+	if (d->conns != NULL)
+		sl_conns_flush(d->conns);
+	sl_conns_free(d->conns);
+	if (d->exec_ops != NULL)
+		d->exec_ops->destroy(d->exec);
+	sl_schedctl_free(d->sched);
+	sl_store_free(d->store);
+	sl_jobtab_free(d->jobs);
+	sl_loop_free(d->loop);
+	sl_conf_free(d->conf);
+	free(d->launch);
+	free(d->forget);
+	free(d->self_user);
+	free(d->hostname);
+	free(d->conf_path);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"check-config", required_argument, NULL, 'C'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0}};
+	struct sluiced d;
+	struct sl_err err = SL_ERR_INIT;
+	const char *path = SYSCONFDIR "/sluice/sluice.yaml";
+	int c, foreground = 0, verbose = 0, rc = 1;
+
+	while ((c = getopt_long(argc, argv, "f:DvhC:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': path = optarg; break;
+		case 'D': foreground = 1; break;
+		case 'v': verbose = 1; break;
+		case 'C': return check_config(optarg);
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	memset(&d, 0, sizeof(d));
+	d.conf_path = realpath(path, NULL);
+	if (d.conf_path == NULL) {
+		fprintf(stderr, "sluiced: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	sl_log_open("sluiced", foreground, verbose ? SL_LOG_DEBUG : SL_LOG_INFO);
+	/* Refuse a bad file while the terminal can still see the reason. */
+	if (!foreground && check_quiet(d.conf_path) != 0)
+		return 1;
+	if (!foreground && daemonize() != 0) {
+		fprintf(stderr, "sluiced: cannot daemonize: %s\n", strerror(errno));
+		return 1;
+	}
+	umask(022);
+	if (setup(&d, foreground, &err) != 0) {
+		sl_err_log("%s", err.msg);
+		goto out;
+	}
+	sl_info("ready: socket %s, state %s, executor %s, %zu jobs", sl_conf_socket(d.conf),
+		sl_conf_state_dir(d.conf), d.exec_ops->name, sl_jobtab_count(d.jobs));
+	rc = sl_loop_run(d.loop) == 0 ? 0 : 1;
+out:
+	teardown(&d);
+	return rc;
+}

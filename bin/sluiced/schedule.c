@@ -1,0 +1,255 @@
+/* schedule.c - jobs <-> workloads. A Slurm job is a Kueue workload with one
+ * pod set "main": count = nodes, per-pod requests = the job's per-node shape.
+ * Namespace = account, LocalQueue = partition. FIFO order is the job id,
+ * which a requeued job keeps (Kueue keeps the original creation time). */
+#include "schedule.h"
+#include "conf.h"
+#include "jobtab.h"
+#include "kueue.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "loop.h"
+#include "sched/sched.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sl_schedctl {
+	struct sluiced *d;
+	struct sl_sched *engine;
+};
+
+#define MIB_MILLI (1048576LL * 1000)
+
+struct wlbuf {
+	struct sl_sched_req req[3];
+	struct sl_sched_podset ps;
+	struct sl_sched_wl wl;
+};
+
+static void job_to_wl(const struct sl_job *j, struct wlbuf *b)
+{
+	struct sl_jobshape sh;
+	size_t n = 0;
+
+	sl_jobspec_shape(&j->spec, &sh);
+	memset(b, 0, sizeof(*b));
+	b->req[n++] = (struct sl_sched_req){"cpu", (int64_t)sh.cpus_per_node * 1000};
+	if (sh.mem_per_node > 0)
+		b->req[n++] = (struct sl_sched_req){"memory", sh.mem_per_node * MIB_MILLI};
+	if (sh.gpus_per_node > 0)
+		b->req[n++] = (struct sl_sched_req){"nvidia.com/gpu",
+						    (int64_t)sh.gpus_per_node * 1000};
+	b->ps.name = "main";
+	b->ps.count = sh.nodes;
+	b->ps.nreq = n;
+	b->ps.req = b->req;
+	b->wl.id = j->id;
+	b->wl.name = j->spec.name;
+	b->wl.ns = j->spec.account;
+	b->wl.queue = j->spec.partition;
+	b->wl.priority = (int32_t)j->priority;
+	b->wl.created = (int64_t)j->id;
+	b->wl.npodsets = 1;
+	b->wl.podsets = &b->ps;
+}
+
+int sl_schedctl_new(struct sluiced *d, struct sl_schedctl **out, struct sl_err *err)
+{
+	struct sl_schedctl *s = sl_xcalloc(1, sizeof(*s));
+	s->d = d;
+	s->engine = sl_sched_new(sl_conf_kueue(d->conf));
+	if (s->engine == NULL) {
+		free(s);
+		return sl_err_set(err, SL_ECONFIG, "cannot build the admission engine");
+	}
+	*out = s;
+	return 0;
+}
+
+void sl_schedctl_free(struct sl_schedctl *s)
+{
+	if (s == NULL)
+		return;
+	sl_sched_free(s->engine);
+	free(s);
+}
+
+int sl_schedctl_reconfigure(struct sl_schedctl *s, struct sl_err *err)
+{
+	return sl_sched_reconfigure(s->engine, sl_conf_kueue(s->d->conf), err);
+}
+
+int sl_schedctl_priority(struct sl_schedctl *s, struct sl_job *j, struct sl_err *err)
+{
+	int32_t base = 0;
+	if (j->spec.qos != NULL &&
+	    sl_kueue_priority_class(sl_conf_kueue(s->d->conf), j->spec.qos, &base) != 0)
+		return sl_err_set(err, SL_EINVAL, "Invalid qos specification");
+	if (j->spec.priority != SL_NO_VAL)
+		base = (int32_t)j->spec.priority;
+	j->priority = (int64_t)base - j->spec.nice;
+	return 0;
+}
+
+int sl_schedctl_check(struct sl_schedctl *s, struct sl_job *j, struct sl_err *err)
+{
+	struct sl_err e = SL_ERR_INIT;
+	struct wlbuf b;
+	int r;
+
+	if ((r = sl_schedctl_priority(s, j, err)) != 0)
+		return r;
+	job_to_wl(j, &b);
+	r = sl_sched_check(s->engine, &b.wl, &e);
+	if (r == -SL_ENOENT)
+		return sl_err_set(err, SL_EPARTITION, "%s\nInvalid partition name specified",
+				  e.msg);
+	if (r == -SL_ENOFIT)
+		return sl_err_set(err, SL_ENOFIT, "%s\nRequested node configuration is not available",
+				  e.msg);
+	if (r != 0)
+		return sl_err_set(err, e.code ? e.code : SL_EINTERNAL, "%s", e.msg);
+	return 0;
+}
+
+int sl_schedctl_add(struct sl_schedctl *s, const struct sl_job *j, struct sl_err *err)
+{
+	struct wlbuf b;
+	job_to_wl(j, &b);
+	s->d->need_schedule = 1;
+	return sl_sched_add(s->engine, &b.wl, err);
+}
+
+/* "cpu=default,memory=default" <-> the pod set's flavor assignment. */
+static char *flavors_text(const struct sl_sched_flavor *f, size_t n)
+{
+	size_t len = 1;
+	char *t, *p;
+	for (size_t i = 0; i < n; i++)
+		len += strlen(f[i].resource) + strlen(f[i].flavor) + 2;
+	p = t = sl_xmalloc(len);
+	*p = '\0';
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, "%s%s=%s", i ? "," : "", f[i].resource, f[i].flavor);
+	return t;
+}
+
+int sl_schedctl_add_running(struct sl_schedctl *s, const struct sl_job *j,
+			    struct sl_err *err)
+{
+	struct sl_sched_flavor fl[8];
+	struct sl_sched_assignment a = {j->cluster_queue, 0, fl};
+	char *text = sl_xstrdup(j->flavors ? j->flavors : ""), *save = NULL, *tok;
+	int r;
+
+	for (tok = strtok_r(text, ",", &save); tok && a.n < 8; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		if (eq == NULL)
+			continue;
+		*eq = '\0';
+		fl[a.n++] = (struct sl_sched_flavor){"main", tok, eq + 1};
+	}
+	if ((r = sl_schedctl_add(s, j, err)) == 0)
+		r = sl_sched_admitted(s->engine, j->id, &a, err);
+	free(text);
+	return r;
+}
+
+void sl_schedctl_remove(struct sl_schedctl *s, uint64_t id)
+{
+	if (sl_sched_remove(s->engine, id) == 0)
+		s->d->need_schedule = 1;
+}
+
+void sl_schedctl_requeue(struct sl_schedctl *s, uint64_t id)
+{
+	sl_sched_requeue(s->engine, id);
+	s->d->need_schedule = 1;
+}
+
+
+int sl_schedctl_run(struct sl_schedctl *s)
+{
+	struct sl_sched_decisions dec;
+	struct sluiced *d = s->d;
+	int n;
+
+	memset(&dec, 0, sizeof(dec));
+	n = sl_sched_cycle(s->engine, sl_loop_now_ms(d->loop), &dec);
+	for (size_t i = 0; i < dec.npreempt; i++) {
+		struct sl_job *v = sl_jobtab_get(d->jobs, dec.preempt[i].victim);
+		if (v != NULL)
+			sl_lifecycle_preempt(d, v, dec.preempt[i].message);
+	}
+	for (size_t i = 0; i < dec.nadmit; i++) {
+		struct sl_sched_admission *a = &dec.admit[i];
+		struct sl_job *j = sl_jobtab_get(d->jobs, a->id);
+		struct sl_err err = SL_ERR_INIT;
+		if (j == NULL) {
+			sl_sched_remove(s->engine, a->id);
+			continue;
+		}
+		free(j->cluster_queue);
+		free(j->flavors);
+		j->cluster_queue = sl_xstrdup(a->cluster_queue);
+		j->flavors = flavors_text(a->flavors, a->n);
+		if (sl_lifecycle_admitted(d, j, &err) != 0)
+			sl_err_log("job %llu: admission failed: %s", (unsigned long long)j->id,
+				   err.msg);
+	}
+	sl_sched_decisions_clear(&dec);
+	return n;
+}
+
+static const char *slurm_reason(enum sl_sched_class c)
+{
+	switch (c) {
+	case SL_SCHED_WAIT_QUOTA:
+	case SL_SCHED_WAIT_PREEMPTION:
+		return "Resources";
+	case SL_SCHED_WAIT_PRIORITY:
+		return "Priority";
+	case SL_SCHED_NEVER_FITS:
+	case SL_SCHED_INADMISSIBLE:
+		return "PartitionConfig";
+	case SL_SCHED_QUEUE_STOPPED:
+		return "PartitionDown";
+	default:
+		return "None";
+	}
+}
+
+void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j)
+{
+	struct sl_sched_pending p;
+	if (j->spec.hold || sl_sched_pending_info(s->engine, j->id, &p) != 0)
+		return;
+	free(j->reason);
+	free(j->reason_text);
+	j->reason = sl_xstrdup(slurm_reason(p.cls));
+	j->reason_text = p.message && *p.message ? sl_xstrdup(p.message) : NULL;
+	j->queue_pos = p.pos_cq >= 0 ? (int)p.pos_cq + 1 : 0;
+}
+
+json_object *sl_schedctl_usage_json(struct sl_schedctl *s)
+{
+	const struct sl_sched_usage *rows;
+	size_t n = sl_sched_usage(s->engine, &rows);
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "clusterQueue", json_object_new_string(rows[i].cluster_queue));
+		json_object_object_add(o, "flavor", json_object_new_string(rows[i].flavor));
+		json_object_object_add(o, "resource", json_object_new_string(rows[i].resource));
+		json_object_object_add(o, "nominal", json_object_new_int64(rows[i].nominal));
+		json_object_object_add(o, "used", json_object_new_int64(rows[i].used));
+		json_object_object_add(o, "borrowed", json_object_new_int64(rows[i].borrowed));
+		json_object_object_add(o, "pending", json_object_new_int64(rows[i].pending_wl));
+		json_object_object_add(o, "admitted", json_object_new_int64(rows[i].admitted_wl));
+		json_object_array_add(a, o);
+	}
+	return a;
+}

@@ -1,0 +1,48 @@
+/* sluiced.h - the daemon's context, shared by its modules. One instance,
+ * passed explicitly (no globals beyond signal flags in loop.c). */
+#ifndef SL_SLUICED_H
+#define SL_SLUICED_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include "err.h"
+#include "job.h"
+
+struct sl_conf;
+struct sl_loop;
+struct sl_store;
+struct sl_jobtab;
+struct sl_conns;
+struct sl_exec_ops;
+struct sl_sched;
+struct sl_json; /* json_object, kept opaque here */
+
+struct sluiced {
+	char *conf_path;
+	struct sl_conf *conf;
+	struct sl_loop *loop;
+	struct sl_store *store;
+	struct sl_jobtab *jobs;
+	struct sl_conns *conns;
+	const struct sl_exec_ops *exec_ops;
+	void *exec;                  /* the executor's state */
+	uint64_t *launch; size_t nlaunch, caplaunch; /* start after commit */
+	uint64_t *forget; size_t nforget, capforget; /* drop after commit */
+	struct sl_schedctl *sched;   /* scheduler glue (schedule.c) */
+	uid_t self_uid;              /* the daemon's own uid */
+	char *self_user;
+	char *hostname;              /* short host name: the local "node" */
+	int need_schedule;           /* something changed: run a cycle */
+	int stopping;
+};
+
+/* The peer of a request, from SO_PEERCRED at accept time. */
+struct sl_peer {
+	uid_t uid;
+	gid_t gid;
+	pid_t pid;
+	char user[64];
+	int operator;                /* root, the daemon user, or conf operators */
+};
+
+#endif

@@ -1,0 +1,254 @@
+/* stepd.c - sluice-stepd: the supervisor of one batch job, like slurmstepd.
+ *
+ *   sluice-stepd [-D] <jobdir>
+ *
+ * It outlives sluiced (own session, own lock), so `kill -9` of the daemon
+ * never touches a running job, and it leaves the job's end in <jobdir>/result
+ * for whichever daemon comes next (layout in stepd_jobdir.h).
+ *
+ * Signals from sluiced: SIGTERM = scancel (state CANCELLED), SIGUSR2 =
+ * preemption (PREEMPTED), SL_STEPD_SIG_FORWARD queued with the signal number
+ * as its value = pass that signal to the job's process group (scancel
+ * --signal -b). The time limit gives TIMEOUT. Each end writes Slurm's exact
+ * line to the job's stderr, "slurmstepd-<node>: error: *** JOB <id> ON <node>
+ * CANCELLED AT <time>[ DUE TO TIME LIMIT| DUE TO PREEMPTION] ***": we keep
+ * the "slurmstepd-" prefix on purpose because users and scripts grep for it;
+ * then SIGCONT+SIGTERM to the job's process group and SIGKILL killWait
+ * seconds later. When the script exits, whatever it left in its process
+ * group is killed, as Slurm's process tracking does. */
+#include "stepd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "xalloc.h"
+
+struct supervise {
+	enum sl_jobstate end;     /* SL_JOB_RUNNING until something asks for an end */
+	int64_t deadline_ms;      /* monotonic; 0: none */
+	int64_t kill_ms;          /* monotonic time of the SIGKILL; 0: none */
+};
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void fmt_ts(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+}
+
+static void write_cancel_line(struct stepd *s, const char *why)
+{
+	char ts[32];
+	fmt_ts(time(NULL), ts, sizeof(ts));
+	if (s->err_fd >= 0)
+		dprintf(s->err_fd, "slurmstepd-%s: error: *** JOB %llu ON %s CANCELLED AT %s%s ***\n",
+			s->l.host, (unsigned long long)s->l.job_id, s->l.host, ts, why);
+}
+
+/* Start ending the job: message, SIGCONT+SIGTERM now, SIGKILL later. The
+ * first reason wins; a later cancel of a timed-out job changes nothing. */
+static void job_end(struct stepd *s, struct supervise *v, enum sl_jobstate st)
+{
+	static const char *const why[SL_JOB_STATE_MAX] = {
+		[SL_JOB_CANCELLED] = "", [SL_JOB_TIMEOUT] = " DUE TO TIME LIMIT",
+		[SL_JOB_PREEMPTED] = " DUE TO PREEMPTION",
+	};
+	if (v->end != SL_JOB_RUNNING)
+		return;
+	v->end = st;
+	sl_info("job %llu: %s", (unsigned long long)s->l.job_id, sl_jobstate_name(st));
+	write_cancel_line(s, why[st]);
+	stepd_job_kill(s, SIGCONT);
+	stepd_job_kill(s, SIGTERM);
+	v->kill_ms = mono_ms() + (int64_t)(s->l.kill_wait > 0 ? s->l.kill_wait : 30) * 1000;
+}
+
+static void on_signal(struct stepd *s, struct supervise *v, const siginfo_t *si)
+{
+	int sig = si->si_signo;
+	if (sig == SIGTERM || sig == SIGINT)
+		job_end(s, v, SL_JOB_CANCELLED);
+	else if (sig == SIGUSR2)
+		job_end(s, v, SL_JOB_PREEMPTED);
+	else if (sig == SL_STEPD_SIG_FORWARD) {
+		int fwd = si->si_value.sival_int;
+		if (fwd > 0 && fwd < NSIG)
+			stepd_job_kill(s, fwd);
+	}
+}
+
+/* Wait for the script to exit, honouring signals and the time limit. */
+static int supervise(struct stepd *s, struct supervise *v, const sigset_t *set)
+{
+	int status = 0;
+	for (;;) {
+		pid_t w = waitpid(s->job_pid, &status, WNOHANG);
+		if (w == s->job_pid)
+			return status;
+		if (w < 0 && errno != EINTR)
+			return status;
+		int64_t now = mono_ms(), wake = INT64_MAX;
+		if (v->deadline_ms && now >= v->deadline_ms) {
+			v->deadline_ms = 0;
+			job_end(s, v, SL_JOB_TIMEOUT);
+		}
+		if (v->kill_ms && now >= v->kill_ms) {
+			v->kill_ms = 0;
+			stepd_job_kill(s, SIGKILL);
+		}
+		if (v->deadline_ms && v->deadline_ms < wake)
+			wake = v->deadline_ms;
+		if (v->kill_ms && v->kill_ms < wake)
+			wake = v->kill_ms;
+		int64_t ms = wake == INT64_MAX ? 3600 * 1000 : wake - now;
+		struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+		siginfo_t si;
+		if (sigtimedwait(set, &si, &ts) > 0)
+			on_signal(s, v, &si);
+	}
+}
+
+static void result_from_status(struct sl_exec_result *r, const struct supervise *v, int status)
+{
+	enum sl_jobstate st = v->end;
+	if (st == SL_JOB_RUNNING)
+		st = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? SL_JOB_COMPLETED : SL_JOB_FAILED;
+	sl_exec_result_init(r, st);
+	if (WIFEXITED(status))
+		r->exit_code = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		r->exit_signal = WTERMSIG(status);
+}
+
+static int write_line(const char *dir, const char *name, const char *text)
+{
+	struct sl_err err = SL_ERR_INIT;
+	int r = sl_jobdir_write(dir, name, text, strlen(text), 0644, &err);
+	if (r != 0)
+		sl_err_log("%s", err.msg);
+	return r;
+}
+
+static int write_pidfile(const char *dir)
+{
+	unsigned long long st = 0;
+	(void)sl_proc_starttime(getpid(), &st);
+	char *t = sl_xasprintf("%d %llu\n", (int)getpid(), st);
+	int r = write_line(dir, SL_JOBDIR_PID, t);
+	free(t);
+	return r;
+}
+
+/* Detach from sluiced: own session, no inherited descriptors but the lock,
+ * stdin/stdout on /dev/null, our own signal handling. */
+static void detach(sigset_t *set)
+{
+	(void)fcntl(SL_STEPD_LOCK_FD, F_SETFD, FD_CLOEXEC); /* the job must not hold it */
+	(void)close_range(SL_STEPD_LOCK_FD + 1, ~0U, 0);
+	(void)setsid();
+	int fd = open("/dev/null", O_RDWR);
+	if (fd >= 0) {
+		(void)dup2(fd, 0);
+		(void)dup2(fd, 1);
+		if (fcntl(2, F_GETFD) < 0)
+			(void)dup2(fd, 2);
+		if (fd > 2 && fd != SL_STEPD_LOCK_FD)
+			close(fd);
+	}
+	umask(022);
+	(void)signal(SIGPIPE, SIG_IGN);
+	(void)signal(SIGHUP, SIG_IGN);
+	(void)signal(SIGCHLD, SIG_DFL); /* never inherit auto-reaping */
+	sigemptyset(set);
+	int sigs[] = {SIGTERM, SIGINT, SIGUSR2, SIGCHLD, SL_STEPD_SIG_FORWARD};
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(set, sigs[i]);
+	sigprocmask(SIG_BLOCK, set, NULL);
+}
+
+/* A cancel that arrived before the launch: the script never runs. */
+static int cancelled_early(const sigset_t *set, struct sl_exec_result *r)
+{
+	sigset_t pend;
+	sigpending(&pend);
+	if (sigismember(&pend, SIGTERM) || sigismember(&pend, SIGINT))
+		sl_exec_result_init(r, SL_JOB_CANCELLED);
+	else if (sigismember(&pend, SIGUSR2))
+		sl_exec_result_init(r, SL_JOB_PREEMPTED);
+	else
+		return 0;
+	return 1;
+}
+
+static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
+{
+	struct supervise v = {SL_JOB_RUNNING, 0, 0};
+	char buf[32];
+	s->start_time = time(NULL);
+	snprintf(buf, sizeof(buf), "%lld\n", (long long)s->start_time);
+	/* `started` is on disk before anything of the user can run: a restarted
+	 * daemon that finds it without a result knows the job may have run. */
+	if (write_pidfile(s->dir) != 0 || write_line(s->dir, SL_JOBDIR_STARTED, buf) != 0)
+		return -1;
+	if (!cancelled_early(set, r) && stepd_launch(s, r) == 0) {
+		snprintf(buf, sizeof(buf), "%d\n", (int)s->job_pid);
+		(void)write_line(s->dir, SL_JOBDIR_PGID, buf);
+		if (s->l.time_limit > 0)
+			v.deadline_ms = mono_ms() + s->l.time_limit * 1000;
+		int status = supervise(s, &v, set);
+		stepd_job_kill(s, SIGKILL); /* leftovers of the process group */
+		result_from_status(r, &v, status);
+	}
+	r->start_time = s->start_time;
+	r->end_time = time(NULL);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct stepd s = {.in_fd = -1, .out_fd = -1, .err_fd = -1};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_exec_result res;
+	sigset_t set;
+	char *text = NULL;
+	int rc = 1, fg = argc > 2 && strcmp(argv[1], "-D") == 0;
+	if (argc != 2 + fg) {
+		fprintf(stderr, "usage: sluice-stepd [-D] JOBDIR\n");
+		return 2;
+	}
+	s.dir = argv[1 + fg];
+	sl_log_open("sluice-stepd", fg, SL_LOG_INFO);
+	detach(&set);
+	if (sl_jobdir_read(s.dir, SL_JOBDIR_SPEC, &text, &err) != 0 ||
+	    sl_launch_from_json(text, &s.l, &err) != 0) {
+		sl_err_log("%s: %s", s.dir, err.msg[0] ? err.msg : "spec.json missing");
+		goto out;
+	}
+	if (run(&s, &set, &res) != 0)
+		goto out;
+	char *json = sl_exec_result_to_json(&res);
+	rc = write_line(s.dir, SL_JOBDIR_RESULT, json) == 0 ? 0 : 1;
+	free(json);
+	sl_info("job %llu: %s %d:%d", (unsigned long long)s.l.job_id, sl_jobstate_name(res.state),
+		res.exit_code, res.exit_signal);
+out:
+	free(text);
+	sl_launch_clear(&s.l);
+	return rc;
+}

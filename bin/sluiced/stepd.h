@@ -1,0 +1,28 @@
+/* stepd.h - sluice-stepd's internal state, shared by its two files:
+ * stepd.c (supervision: signals, time limit, result) and stepd_launch.c
+ * (starting the batch script as the user). Not a library interface. */
+#ifndef SL_STEPD_H
+#define SL_STEPD_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include "stepd_jobdir.h"
+
+struct stepd {
+	const char *dir;          /* the job directory */
+	struct sl_launch l;
+	int64_t start_time;       /* unix seconds, as written to `started` */
+	pid_t job_pid;            /* the script; also its process group and session */
+	int in_fd, out_fd, err_fd; /* the job's stdio as opened for the user */
+};
+
+/* Open the job's files as the user, write the script, fork and exec it.
+ * 0 on success (s->job_pid set). Otherwise the job could not be launched
+ * and r holds the FAILED/JobLaunchFailure result. */
+int stepd_launch(struct stepd *s, struct sl_exec_result *r);
+
+/* Signal the job's process group (falls back to the pid while the child has
+ * not yet made its own session). */
+void stepd_job_kill(struct stepd *s, int sig);
+
+#endif

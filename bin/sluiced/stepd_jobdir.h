@@ -1,0 +1,87 @@
+/* stepd_jobdir.h - the on-disk contract between sluiced and sluice-stepd.
+ *
+ * One directory per job, <stateDir>/jobs/<id>/ (mode 0711: the job's user
+ * must reach `script`, nobody else may list it):
+ *   spec.json  written by sluiced before launch (atomic): struct sl_launch,
+ *              plus the job record under "job" for humans and reconcile
+ *   lock       flock(LOCK_EX) held by sluice-stepd for exactly its lifetime
+ *              (sluiced locks it, then hands the fd over as fd 3)
+ *   stepd.pid  "pid starttime\n": the supervisor, as /proc/<pid>/stat knows it
+ *   started    "unix-seconds\n", written before anything of the user runs
+ *   job.pgid   the job's process group (also its session)
+ *   script     the batch script, owned by the user, mode 0700
+ *   result     struct sl_exec_result (atomic), written when the job is over
+ * Both programs link this file. */
+#ifndef SL_STEPD_JOBDIR_H
+#define SL_STEPD_JOBDIR_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "err.h"
+#include "exec.h"
+
+#define SL_JOBDIR_SPEC "spec.json"
+#define SL_JOBDIR_LOCK "lock"
+#define SL_JOBDIR_PID "stepd.pid"
+#define SL_JOBDIR_STARTED "started"
+#define SL_JOBDIR_PGID "job.pgid"
+#define SL_JOBDIR_SCRIPT "script"
+#define SL_JOBDIR_RESULT "result"
+
+#define SL_STEPD_LOCK_FD 3        /* the inherited lock fd of sluice-stepd */
+#define SL_JOBDIR_FILE_MAX (64u << 20) /* spec.json carries the script */
+/* Signals sluiced sends to sluice-stepd: SIGTERM = cancel, SIGUSR2 = preempt,
+ * SL_STEPD_SIG_FORWARD (queued, si_value = signal number) = forward that
+ * signal to the job's process group (scancel --signal -b). */
+#define SL_STEPD_SIG_FORWARD (SIGRTMIN + 1)
+
+/* Everything sluice-stepd needs to run one job. */
+struct sl_launch {
+	uint64_t job_id;
+	int attempt;           /* 0 first run; a requeued run appends by default */
+	uid_t uid;
+	gid_t gid;
+	char *user;
+	char *home;
+	char *shell;
+	char *work_dir;
+	char *std_in;          /* absolute paths, patterns expanded */
+	char *std_out;
+	char *std_err;         /* NULL: stderr goes with stdout */
+	int append;            /* --open-mode=append */
+	mode_t umask;
+	int64_t time_limit;    /* seconds; 0: none */
+	int kill_wait;         /* seconds between SIGTERM and SIGKILL */
+	char *host;            /* batch node name, for Slurm's messages */
+	char *nodelist;
+	char *script;
+	char **argv;           /* script arguments; may be NULL */
+	char **env;            /* the final environment "K=V" (SLURM_* included) */
+};
+
+void sl_launch_clear(struct sl_launch *l); /* frees members, zeroes */
+/* job_json: sl_job_to_json() text embedded as "job", or NULL. Caller frees. */
+char *sl_launch_to_json(const struct sl_launch *l, const char *job_json);
+int sl_launch_from_json(const char *text, struct sl_launch *out, struct sl_err *err);
+
+char *sl_exec_result_to_json(const struct sl_exec_result *r);
+int sl_exec_result_from_json(const char *text, struct sl_exec_result *r, struct sl_err *err);
+/* A result for `state` with the reason Slurm gives it. */
+void sl_exec_result_init(struct sl_exec_result *r, enum sl_jobstate state);
+
+/* Write dir/name atomically: tmp file, fsync, rename, fsync the directory. */
+int sl_jobdir_write(const char *dir, const char *name, const char *data, size_t len,
+		    mode_t mode, struct sl_err *err);
+/* Read dir/name (at most SL_JOBDIR_FILE_MAX bytes). -SL_ENOENT when absent.
+ * *out is malloc'd and NUL-terminated; caller frees. */
+int sl_jobdir_read(const char *dir, const char *name, char **out, struct sl_err *err);
+/* Remove the directory and every file in it (no subdirectories exist). */
+int sl_jobdir_remove(const char *dir, struct sl_err *err);
+
+/* Field 22 of /proc/<pid>/stat (clock ticks since boot): with the pid it
+ * names one process for good, so a reused pid is told apart. 0 or -SL_ENOENT. */
+int sl_proc_starttime(pid_t pid, unsigned long long *out);
+
+#endif

@@ -1,0 +1,222 @@
+/* stepd_launch.c - start the batch script as the user: files opened with the
+ * user's identity, the script written where the kernel can exec it (so its
+ * #! line is honoured, as slurmstepd does), then fork and exec.
+ *
+ * The output files are opened here, in the supervisor, under setfsuid():
+ * access is checked as the user, and the supervisor keeps the descriptors
+ * to append Slurm's "CANCELLED AT" line later without ever reopening a
+ * path the user controls (a symlink swapped in would otherwise be written
+ * by root). */
+#include "stepd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fsuid.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "slurm_env.h"
+#include "xalloc.h"
+
+#define STEPD_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+
+static int as_root(void)
+{
+	return geteuid() == 0;
+}
+
+static int open_out(const char *path, int append)
+{
+	return open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0666);
+}
+
+/* Open stdin/stdout/stderr with the user's file-system identity. */
+static int open_stdio(struct stepd *s)
+{
+	const struct sl_launch *l = &s->l;
+	int append = l->append || l->attempt > 0; /* a requeued run keeps the first one's output */
+	mode_t old = umask(l->umask);
+	if (as_root()) {
+		(void)setfsgid(l->gid);
+		(void)setfsuid(l->uid);
+	}
+	s->in_fd = open(l->std_in ? l->std_in : "/dev/null", O_RDONLY | O_CLOEXEC);
+	if (s->in_fd >= 0)
+		s->out_fd = open_out(l->std_out, append);
+	if (s->out_fd >= 0) {
+		if (l->std_err == NULL || strcmp(l->std_err, l->std_out) == 0)
+			s->err_fd = fcntl(s->out_fd, F_DUPFD_CLOEXEC, 3);
+		else
+			s->err_fd = open_out(l->std_err, append);
+	}
+	int e = errno;
+	if (as_root()) {
+		(void)setfsuid(0);
+		(void)setfsgid(0);
+	}
+	umask(old);
+	errno = e;
+	return s->in_fd >= 0 && s->out_fd >= 0 && s->err_fd >= 0 ? 0 : -1;
+}
+
+static int write_script(struct stepd *s)
+{
+	char *path = sl_xasprintf("%s/%s", s->dir, SL_JOBDIR_SCRIPT);
+	int r = -1;
+	(void)unlink(path);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0700);
+	if (fd < 0)
+		goto out;
+	size_t n = strlen(s->l.script);
+	const char *p = s->l.script;
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			goto out;
+		p += w;
+		n -= (size_t)w;
+	}
+	if (as_root() && fchown(fd, s->l.uid, s->l.gid) != 0)
+		goto out;
+	r = 0;
+out:
+	if (r != 0)
+		sl_err_log("job %llu: %s: %s", (unsigned long long)s->l.job_id, path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return r;
+}
+
+/* The job's environment: the spec's, plus what only the supervisor knows,
+ * plus a login minimum for --export=NONE (Slurm would load the user's login
+ * environment there; we give HOME, USER, LOGNAME, SHELL and PATH). */
+static char **job_env(const struct stepd *s)
+{
+	const struct sl_launch *l = &s->l;
+	char *dflt[6] = {0}, *over[2] = {0};
+	size_t n = 0;
+	const char *names[] = {"HOME", "USER", "LOGNAME", "SHELL", "PATH"};
+	const char *vals[] = {l->home ? l->home : "/", l->user, l->user,
+			      l->shell ? l->shell : "/bin/sh", STEPD_DEFAULT_PATH};
+	for (size_t i = 0; i < 5; i++) {
+		size_t k = strlen(names[i]);
+		int have = 0;
+		for (char **e = l->env; e && *e; e++)
+			if (strncmp(*e, names[i], k) == 0 && (*e)[k] == '=')
+				have = 1;
+		if (!have)
+			dflt[n++] = sl_xasprintf("%s=%s", names[i], vals[i]);
+	}
+	over[0] = sl_xasprintf("SLURM_TASK_PID=%d", (int)getpid());
+	char **a = sl_slurm_env_merge(dflt, l->env);
+	char **b = sl_slurm_env_merge(a, over);
+	for (size_t i = 0; i < n; i++)
+		free(dflt[i]);
+	free(over[0]);
+	sl_strv_free(a);
+	return b;
+}
+
+static void child_fail(int fd, const char *host, const char *what, const char *arg)
+{
+	dprintf(fd, "slurmstepd-%s: error: %s: %s: %s\n", host, what, arg, strerror(errno));
+}
+
+/* In the child: become the user, wire stdio, enter the working directory,
+ * exec. Only returns through _exit. */
+static void child_run(struct stepd *s, const char *script)
+{
+	const struct sl_launch *l = &s->l;
+	sigset_t none;
+	sigemptyset(&none);
+	for (int sig = 1; sig < NSIG; sig++)
+		(void)signal(sig, SIG_DFL);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+	(void)setsid();
+	if (as_root() && (setgid(l->gid) != 0 || setuid(l->uid) != 0)) {
+		child_fail(s->err_fd, l->host, "setuid", l->user);
+		_exit(1);
+	}
+	if (dup2(s->in_fd, 0) < 0 || dup2(s->out_fd, 1) < 0 || dup2(s->err_fd, 2) < 0)
+		_exit(1);
+	umask(l->umask);
+	if (chdir(l->work_dir) != 0) {
+		/* Slurm's own words and fallback. */
+		dprintf(2, "slurmstepd-%s: error: couldn't chdir to `%s': %s: going to /tmp instead\n",
+			l->host, l->work_dir, strerror(errno));
+		if (chdir("/tmp") != 0)
+			_exit(1);
+	}
+	size_t na = sl_strv_len(l->argv);
+	char **argv = sl_xcalloc(na + 3, sizeof(char *));
+	argv[0] = "/bin/sh";
+	argv[1] = (char *)script;
+	for (size_t i = 0; i < na; i++)
+		argv[i + 2] = l->argv[i];
+	char **env = job_env(s);
+	execve(script, argv + 1, env);
+	if (errno == ENOEXEC) /* no #! line: the shell reads it, as Slurm's default */
+		execve("/bin/sh", argv, env);
+	child_fail(2, l->host, "execve()", script);
+	_exit(127);
+}
+
+static void launch_failed(struct stepd *s, struct sl_exec_result *r, const char *what)
+{
+	sl_err_log("job %llu: launch failed: %s: %s", (unsigned long long)s->l.job_id, what,
+		   strerror(errno));
+	sl_exec_result_init(r, SL_JOB_FAILED);
+	snprintf(r->reason, sizeof(r->reason), "JobLaunchFailure");
+	r->exit_code = 0;
+	r->exit_signal = 53; /* what Slurm 22.05 records: ExitCode=0:53 */
+}
+
+int stepd_launch(struct stepd *s, struct sl_exec_result *r)
+{
+	const struct sl_launch *l = &s->l;
+	if (!as_root() && l->uid != geteuid())
+		sl_warn("job %llu: not root: running as uid %d, not %d", (unsigned long long)l->job_id,
+			(int)geteuid(), (int)l->uid);
+	if (as_root() && initgroups(l->user, l->gid) != 0) {
+		launch_failed(s, r, "initgroups");
+		return -1;
+	}
+	if (open_stdio(s) != 0) {
+		launch_failed(s, r, l->std_out);
+		return -1;
+	}
+	if (write_script(s) != 0) {
+		launch_failed(s, r, "script");
+		return -1;
+	}
+	char *script = sl_xasprintf("%s/%s", s->dir, SL_JOBDIR_SCRIPT);
+	pid_t pid = fork();
+	if (pid == 0)
+		child_run(s, script);
+	free(script);
+	if (pid < 0) {
+		launch_failed(s, r, "fork");
+		return -1;
+	}
+	s->job_pid = pid;
+	close(s->in_fd);
+	s->in_fd = -1;
+	return 0;
+}
+
+void stepd_job_kill(struct stepd *s, int sig)
+{
+	if (s->job_pid <= 0)
+		return;
+	if (kill(-s->job_pid, sig) != 0 && errno == ESRCH)
+		(void)kill(s->job_pid, sig);
+}

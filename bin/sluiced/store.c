@@ -1,0 +1,366 @@
+/* store.c - SQLite persistence. The spec (immutable after submit) is one
+ * JSON column; the record fields that change are plain columns so an update
+ * rewrites a few bytes, not the script and environment. */
+#include "store.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define SCHEMA_VERSION 1
+
+struct sl_store {
+	sqlite3 *db;
+	int in_txn;
+	sqlite3_stmt *ins, *upd, *getid, *setid;
+};
+
+static const char *schema =
+	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS jobs("
+	" id INTEGER PRIMARY KEY, uid INTEGER NOT NULL, gid INTEGER NOT NULL,"
+	" user TEXT, grp TEXT, state TEXT NOT NULL, reason TEXT, reason_text TEXT,"
+	" submit_time INTEGER, eligible_time INTEGER, start_time INTEGER,"
+	" end_time INTEGER, priority INTEGER, exit_code INTEGER, exit_signal INTEGER,"
+	" nodelist TEXT, alloc_cpus INTEGER, attempt INTEGER, cancelled_by INTEGER,"
+	" cluster_queue TEXT, flavors TEXT, final INTEGER NOT NULL DEFAULT 0,"
+	" spec TEXT NOT NULL);"
+	"CREATE INDEX IF NOT EXISTS jobs_final_end ON jobs(final, end_time);"
+	"INSERT OR IGNORE INTO meta VALUES('schema_version', 1);"
+	"INSERT OR IGNORE INTO meta VALUES('next_job_id', 1);";
+
+/* Record columns in bind order for both INSERT and UPDATE. */
+#define REC_COLS "uid,gid,user,grp,state,reason,reason_text,submit_time," \
+	"eligible_time,start_time,end_time,priority,exit_code,exit_signal,"     \
+	"nodelist,alloc_cpus,attempt,cancelled_by,cluster_queue,flavors,final"
+#define NREC 21
+
+static int dberr(struct sl_store *s, struct sl_err *err, const char *what)
+{
+	return sl_err_set(err, SL_EDB, "store: %s: %s", what, sqlite3_errmsg(s->db));
+}
+
+static int exec(struct sl_store *s, const char *sql, struct sl_err *err)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		int r = sl_err_set(err, SL_EDB, "store: %s", msg ? msg : "exec failed");
+		sqlite3_free(msg);
+		return r;
+	}
+	return 0;
+}
+
+static int prepare(struct sl_store *s, const char *sql, sqlite3_stmt **st,
+		   struct sl_err *err)
+{
+	if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) !=
+	    SQLITE_OK)
+		return dberr(s, err, "prepare");
+	return 0;
+}
+
+static int check_version(struct sl_store *s, struct sl_err *err)
+{
+	sqlite3_stmt *st;
+	int v = -1, r;
+	if ((r = prepare(s, "SELECT value FROM meta WHERE key='schema_version'", &st, err)))
+		return r;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (v != SCHEMA_VERSION)
+		return sl_err_set(err, SL_EDB,
+				  "store: schema version %d, this sluiced knows %d", v,
+				  SCHEMA_VERSION);
+	return 0;
+}
+
+int sl_store_open(const char *dir, struct sl_store **out, struct sl_err *err)
+{
+	struct sl_store *s = sl_xcalloc(1, sizeof(*s));
+	char *path = sl_xasprintf("%s/sluice.db", dir);
+	int r;
+
+	*out = NULL;
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+		r = sl_err_set(err, SL_EIO, "cannot create state directory %s: %s", dir,
+			       strerror(errno));
+		goto out;
+	}
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
+		r = sl_err_set(err, SL_EDB, "store: cannot open %s: %s", path,
+			       s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		goto out;
+	}
+	sqlite3_busy_timeout(s->db, 5000);
+	/* WAL + synchronous=FULL: a commit is on disk before we reply, and
+	 * readers (a future sacct reading directly) never block the writer. */
+	if ((r = exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", err)) ||
+	    (r = exec(s, "BEGIN;", err)) || (r = exec(s, schema, err)) ||
+	    (r = exec(s, "COMMIT;", err)) || (r = check_version(s, err)))
+		goto out;
+	if ((r = prepare(s, "INSERT INTO jobs(id," REC_COLS ",spec) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins, err)) ||
+	    (r = prepare(s, "UPDATE jobs SET (" REC_COLS ")=(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) WHERE id=?", &s->upd, err)) ||
+	    (r = prepare(s, "SELECT value FROM meta WHERE key='next_job_id'", &s->getid, err)) ||
+	    (r = prepare(s, "UPDATE meta SET value=? WHERE key='next_job_id'", &s->setid, err)))
+		goto out;
+	*out = s;
+	s = NULL;
+	r = 0;
+out:
+	if (s != NULL && r != 0)
+		sl_err_prefix(err, "%s", path);
+	sl_store_free(s);
+	free(path);
+	return r;
+}
+
+void sl_store_free(struct sl_store *s)
+{
+	if (s == NULL)
+		return;
+	sqlite3_finalize(s->ins);
+	sqlite3_finalize(s->upd);
+	sqlite3_finalize(s->getid);
+	sqlite3_finalize(s->setid);
+	sqlite3_close(s->db);
+	free(s);
+}
+
+int sl_store_begin(struct sl_store *s, struct sl_err *err)
+{
+	int r;
+	if (s->in_txn)
+		return 0;
+	if ((r = exec(s, "BEGIN IMMEDIATE;", err)) == 0)
+		s->in_txn = 1;
+	return r;
+}
+
+int sl_store_commit(struct sl_store *s, struct sl_err *err)
+{
+	int r;
+	if (!s->in_txn)
+		return 0;
+	r = exec(s, "COMMIT;", err);
+	s->in_txn = 0;
+	return r;
+}
+
+int sl_store_in_txn(const struct sl_store *s)
+{
+	return s->in_txn;
+}
+
+int sl_store_next_id(struct sl_store *s, uint64_t *id, struct sl_err *err)
+{
+	int64_t v = 0;
+	int r = 0;
+	sqlite3_reset(s->getid);
+	if (sqlite3_step(s->getid) != SQLITE_ROW)
+		return dberr(s, err, "next_job_id");
+	v = sqlite3_column_int64(s->getid, 0);
+	sqlite3_reset(s->getid);
+	sqlite3_reset(s->setid);
+	sqlite3_bind_int64(s->setid, 1, v + 1);
+	if (sqlite3_step(s->setid) != SQLITE_DONE)
+		r = dberr(s, err, "next_job_id");
+	sqlite3_reset(s->setid);
+	*id = (uint64_t)v;
+	return r;
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v != NULL)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* Bind the record columns starting at parameter `at`; returns the next. */
+static int bind_rec(sqlite3_stmt *st, int at, const struct sl_job *j)
+{
+	sqlite3_bind_int64(st, at++, j->uid);
+	sqlite3_bind_int64(st, at++, j->gid);
+	bind_text(st, at++, j->user);
+	bind_text(st, at++, j->group);
+	bind_text(st, at++, sl_jobstate_name(j->state));
+	bind_text(st, at++, j->reason);
+	bind_text(st, at++, j->reason_text);
+	sqlite3_bind_int64(st, at++, j->submit_time);
+	sqlite3_bind_int64(st, at++, j->eligible_time);
+	sqlite3_bind_int64(st, at++, j->start_time);
+	sqlite3_bind_int64(st, at++, j->end_time);
+	sqlite3_bind_int64(st, at++, j->priority);
+	sqlite3_bind_int(st, at++, j->exit_code);
+	sqlite3_bind_int(st, at++, j->exit_signal);
+	bind_text(st, at++, j->nodelist);
+	sqlite3_bind_int(st, at++, j->alloc_cpus);
+	sqlite3_bind_int(st, at++, j->attempt);
+	sqlite3_bind_int(st, at++, j->cancelled_by);
+	bind_text(st, at++, j->cluster_queue);
+	bind_text(st, at++, j->flavors);
+	sqlite3_bind_int(st, at++, sl_jobstate_is_final(j->state));
+	return at;
+}
+
+int sl_store_insert(struct sl_store *s, const struct sl_job *j, struct sl_err *err)
+{
+	char *spec = sl_jobspec_to_json(&j->spec);
+	int r = 0, at;
+
+	sqlite3_reset(s->ins);
+	sqlite3_bind_int64(s->ins, 1, (int64_t)j->id);
+	at = bind_rec(s->ins, 2, j);
+	sqlite3_bind_text(s->ins, at, spec, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(s->ins) != SQLITE_DONE)
+		r = dberr(s, err, "insert job");
+	sqlite3_reset(s->ins);
+	sqlite3_clear_bindings(s->ins);
+	free(spec);
+	return r;
+}
+
+int sl_store_update(struct sl_store *s, const struct sl_job *j, struct sl_err *err)
+{
+	int r = 0, at;
+	sqlite3_reset(s->upd);
+	at = bind_rec(s->upd, 1, j);
+	sqlite3_bind_int64(s->upd, at, (int64_t)j->id);
+	if (sqlite3_step(s->upd) != SQLITE_DONE)
+		r = dberr(s, err, "update job");
+	else if (sqlite3_changes(s->db) != 1)
+		r = sl_err_set(err, SL_EDB, "store: update of unknown job %llu",
+			       (unsigned long long)j->id);
+	sqlite3_reset(s->upd);
+	return r;
+}
+
+static char *col_str(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	return t ? sl_xstrdup((const char *)t) : NULL;
+}
+
+static int row_to_job(sqlite3_stmt *st, struct sl_job **out, struct sl_err *err)
+{
+	struct sl_job *j = sl_job_new();
+	int c = 1, r, state;
+
+	j->id = (uint64_t)sqlite3_column_int64(st, 0);
+	j->uid = (uid_t)sqlite3_column_int64(st, c++);
+	j->gid = (gid_t)sqlite3_column_int64(st, c++);
+	j->user = col_str(st, c++);
+	j->group = col_str(st, c++);
+	state = sl_jobstate_parse((const char *)sqlite3_column_text(st, c++));
+	j->state = state < 0 ? SL_JOB_FAILED : (enum sl_jobstate)state;
+	j->reason = col_str(st, c++);
+	j->reason_text = col_str(st, c++);
+	j->submit_time = sqlite3_column_int64(st, c++);
+	j->eligible_time = sqlite3_column_int64(st, c++);
+	j->start_time = sqlite3_column_int64(st, c++);
+	j->end_time = sqlite3_column_int64(st, c++);
+	j->priority = sqlite3_column_int64(st, c++);
+	j->exit_code = sqlite3_column_int(st, c++);
+	j->exit_signal = sqlite3_column_int(st, c++);
+	j->nodelist = col_str(st, c++);
+	j->alloc_cpus = sqlite3_column_int(st, c++);
+	j->attempt = sqlite3_column_int(st, c++);
+	j->cancelled_by = sqlite3_column_int(st, c++);
+	j->cluster_queue = col_str(st, c++);
+	j->flavors = col_str(st, c++);
+	c++; /* final */
+	if ((r = sl_jobspec_from_json((const char *)sqlite3_column_text(st, c), &j->spec,
+				      err)) != 0) {
+		sl_err_prefix(err, "store: job %llu", (unsigned long long)j->id);
+		sl_job_free(j);
+		j = NULL;
+	}
+	*out = j;
+	return r;
+}
+
+static int query(struct sl_store *s, sqlite3_stmt *st, sl_store_job_cb cb, void *arg,
+		 struct sl_err *err)
+{
+	int rc, r = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct sl_job *j;
+		if ((r = row_to_job(st, &j, err)) != 0)
+			break;
+		r = cb(j, arg);
+		sl_job_free(j);
+		if (r != 0)
+			break;
+	}
+	if (r == 0 && rc != SQLITE_DONE)
+		r = dberr(s, err, "query");
+	sqlite3_finalize(st);
+	return r;
+}
+
+struct collect {
+	struct sl_job **v;
+	size_t n, cap;
+};
+
+static int collect_cb(const struct sl_job *j, void *arg)
+{
+	struct collect *c = arg;
+	struct sl_job *copy = sl_job_new();
+	char *text = sl_job_to_json(j);
+	sl_job_free(copy);
+	/* A deep copy through JSON is simple and load happens once at start. */
+	if (sl_job_from_json(text, &copy, NULL) != 0) {
+		free(text);
+		return -SL_EINTERNAL;
+	}
+	free(text);
+	c->v = sl_xgrow(c->v, &c->cap, c->n + 2, sizeof(*c->v));
+	c->v[c->n++] = copy;
+	return 0;
+}
+
+int sl_store_load_live(struct sl_store *s, int64_t ended_since, struct sl_job ***v,
+		       size_t *n, struct sl_err *err)
+{
+	struct collect c = {0};
+	sqlite3_stmt *st;
+	int r;
+
+	*v = NULL;
+	*n = 0;
+	if ((r = prepare(s, "SELECT id," REC_COLS ",spec FROM jobs WHERE final=0 OR end_time>=? ORDER BY id", &st, err)))
+		return r;
+	sqlite3_bind_int64(st, 1, ended_since);
+	if ((r = query(s, st, collect_cb, &c, err)) != 0) {
+		sl_job_free_array(c.v, c.n);
+		return r;
+	}
+	*v = c.v;
+	*n = c.n;
+	return 0;
+}
+
+int sl_store_history(struct sl_store *s, int64_t uid, int64_t ended_after,
+		     int64_t started_before, sl_store_job_cb cb, void *arg,
+		     struct sl_err *err)
+{
+	sqlite3_stmt *st;
+	int r;
+	if ((r = prepare(s, "SELECT id," REC_COLS ",spec FROM jobs WHERE final=1"
+			 " AND (?1<0 OR uid=?1) AND (?2=0 OR end_time>=?2)"
+			 " AND (?3=0 OR start_time<=?3) ORDER BY id", &st, err)))
+		return r;
+	sqlite3_bind_int64(st, 1, uid);
+	sqlite3_bind_int64(st, 2, ended_after);
+	sqlite3_bind_int64(st, 3, started_before);
+	return query(s, st, cb, arg, err);
+}

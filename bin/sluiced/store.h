@@ -1,0 +1,42 @@
+/* store.h - sluiced's durable state: SQLite (WAL) in the state directory.
+ * Every accepted job and every state change is written here and committed
+ * before the reply or event that reports it goes out. */
+#ifndef SL_STORE_H
+#define SL_STORE_H
+
+#include <stdint.h>
+#include "err.h"
+#include "job.h"
+
+struct sl_store;
+
+/* Open or create <dir>/sluice.db (dir is created 0700 if missing). */
+int sl_store_open(const char *dir, struct sl_store **out, struct sl_err *err);
+void sl_store_free(struct sl_store *s);
+
+/* Explicit transactions: the daemon opens one lazily per loop turn and
+ * commits it in the before-sleep hook (group commit). begin is idempotent. */
+int sl_store_begin(struct sl_store *s, struct sl_err *err);
+int sl_store_commit(struct sl_store *s, struct sl_err *err);
+int sl_store_in_txn(const struct sl_store *s);
+
+/* Allocate the next job id (persistent counter; inside a transaction). */
+int sl_store_next_id(struct sl_store *s, uint64_t *id, struct sl_err *err);
+int sl_store_insert(struct sl_store *s, const struct sl_job *j, struct sl_err *err);
+/* Write the mutable record fields (state, times, exit, nodes, reason...). */
+int sl_store_update(struct sl_store *s, const struct sl_job *j, struct sl_err *err);
+
+/* Jobs not final, plus final ones that ended at or after `ended_since`.
+ * Caller frees with sl_job_free_array(). */
+int sl_store_load_live(struct sl_store *s, int64_t ended_since, struct sl_job ***v,
+		       size_t *n, struct sl_err *err);
+
+/* History for sacct: final jobs of uid (or all when uid < 0) whose end is
+ * >= ended_after (0: any) and whose start is <= started_before (0: any),
+ * calling cb for each (the job is borrowed for the call). */
+typedef int (*sl_store_job_cb)(const struct sl_job *j, void *arg);
+int sl_store_history(struct sl_store *s, int64_t uid, int64_t ended_after,
+		     int64_t started_before, sl_store_job_cb cb, void *arg,
+		     struct sl_err *err);
+
+#endif

@@ -1,0 +1,275 @@
+/* squeue.c - list queued and running jobs, as Slurm 22.05's squeue does.
+ * Parse options, one sl_client_jobs() call, filter/sort/print with
+ * compat/squeue_fmt. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "client.h"
+#include "slurm_state.h"
+#include "squeue_fmt.h"
+#include "xalloc.h"
+
+#define OUT_CAP (512u << 20)
+
+struct opts {
+	int noheader, longfmt, start;
+	const char *format, *sort;
+	uint64_t *ids;
+	size_t n_ids;
+	uid_t *uids;
+	size_t n_uids;
+	int users_given; /* -u given, even if no name resolved */
+	char **parts, **accounts, **names;
+	size_t n_parts, n_accounts, n_names;
+	struct sl_statesel states;
+};
+
+enum { OPT_START = 256, OPT_ME, OPT_HELP, OPT_USAGE };
+
+static const struct option longopts[] = {
+	{"account", required_argument, NULL, 'A'},
+	{"all", no_argument, NULL, 'a'},
+	{"array", no_argument, NULL, 'r'},
+	{"noheader", no_argument, NULL, 'h'},
+	{"jobs", required_argument, NULL, 'j'},
+	{"long", no_argument, NULL, 'l'},
+	{"name", required_argument, NULL, 'n'},
+	{"format", required_argument, NULL, 'o'},
+	{"Format", required_argument, NULL, 'O'},
+	{"partition", required_argument, NULL, 'p'},
+	{"sort", required_argument, NULL, 'S'},
+	{"states", required_argument, NULL, 't'},
+	{"user", required_argument, NULL, 'u'},
+	{"verbose", no_argument, NULL, 'v'},
+	{"version", no_argument, NULL, 'V'},
+	{"start", no_argument, NULL, OPT_START},
+	{"me", no_argument, NULL, OPT_ME},
+	{"help", no_argument, NULL, OPT_HELP},
+	{"usage", no_argument, NULL, OPT_USAGE},
+	{NULL, 0, NULL, 0},
+};
+
+static void bad_option(char **argv)
+{
+	if (optopt && optopt < 256)
+		fprintf(stderr, "squeue: invalid option -- '%c'\n", optopt);
+	else
+		fprintf(stderr, "squeue: unrecognized option '%s'\n", argv[optind - 1]);
+	fprintf(stderr, "Try \"squeue --help\" for more information\n");
+	exit(1);
+}
+
+static void add_ids(struct opts *o, const char *list)
+{
+	char **v = NULL;
+	size_t n = 0;
+	long task;
+
+	sl_slurm_list_append(&v, &n, list);
+	for (size_t i = 0; i < n; i++) {
+		o->ids = sl_xrealloc(o->ids, (o->n_ids + 1) * sizeof(*o->ids));
+		if (sl_slurm_jobid_parse(v[i], &o->ids[o->n_ids], &task) != 0) {
+			fprintf(stderr, "squeue: error: Invalid job id: %s\n", v[i]);
+			exit(1);
+		}
+		o->n_ids++;
+	}
+	sl_strv_free(v);
+}
+
+/* Unknown users are reported and dropped; squeue goes on (exit 0). */
+static void add_users(struct opts *o, const char *list)
+{
+	char **v = NULL;
+	size_t n = 0;
+	struct sl_err err = SL_ERR_INIT;
+
+	o->users_given = 1;
+	sl_slurm_list_append(&v, &n, list);
+	for (size_t i = 0; i < n; i++) {
+		sl_err_clear(&err);
+		if (sl_slurm_users_parse(v[i], &o->uids, &o->n_uids, &err) != 0)
+			fprintf(stderr, "squeue: error: Invalid user: %s\n\n", v[i]);
+	}
+	sl_strv_free(v);
+}
+
+static void set_states(struct opts *o, const char *list)
+{
+	struct sl_err err = SL_ERR_INIT;
+
+	sl_statesel_clear(&o->states);
+	if (sl_slurm_states_parse(list, &o->states, &err) != 0) {
+		fprintf(stderr, "squeue: error: Invalid job state specified: %s\n", err.msg);
+		fprintf(stderr, "squeue: error: Valid job states include: %s\n\n",
+			sl_slurm_valid_states);
+		exit(1);
+	}
+}
+
+static void parse(int argc, char **argv, struct opts *o)
+{
+	char me[32];
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "A:ahj:ln:o:O:p:rS:t:u:vV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'A': sl_slurm_list_append(&o->accounts, &o->n_accounts, optarg); break;
+		case 'h': o->noheader = 1; break;
+		case 'j': add_ids(o, optarg); break;
+		case 'l': o->longfmt = 1; break;
+		case 'n': sl_slurm_list_append(&o->names, &o->n_names, optarg); break;
+		case 'o': o->format = optarg; break;
+		case 'p': sl_slurm_list_append(&o->parts, &o->n_parts, optarg); break;
+		case 'S': o->sort = optarg; break;
+		case 't': set_states(o, optarg); break;
+		case 'u': add_users(o, optarg); break;
+		case OPT_ME:
+			snprintf(me, sizeof(me), "%u", (unsigned)getuid());
+			add_users(o, me);
+			break;
+		case OPT_START: o->start = 1; break;
+		case 'a': case 'r': case 'v': break; /* no hidden partitions or arrays */
+		case 'V': printf("slurm 22.05.8\n"); exit(0);
+		case 'O':
+			fprintf(stderr, "squeue: error: --Format is not supported by Sluice\n");
+			exit(1);
+		case OPT_HELP: case OPT_USAGE:
+			printf("Usage: squeue [-A account] [-j jobs] [-n name] [-o format] [-p partitions]\n"
+			       "              [-t states] [-u users] [-S sort] [-h] [-l] [--start] [--me]\n");
+			exit(0);
+		default: bad_option(argv);
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "squeue: error: Unrecognized option: %s\n", argv[optind]);
+		fprintf(stderr, "Try \"squeue --help\" for more information\n");
+		exit(1);
+	}
+}
+
+static int listed(char *const *v, size_t n, const char *s)
+{
+	if (n == 0)
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		if (s && strcmp(v[i], s) == 0)
+			return 1;
+	return 0;
+}
+
+/* Applied here as well as in the daemon: with a single -j id only the id
+ * goes over the wire, so "no such job" and "filtered out" stay distinct. */
+static int wanted(const struct opts *o, const struct sl_job *j)
+{
+	static const int live[] = {SL_JOB_PENDING, SL_JOB_RUNNING, SL_JOB_CONFIGURING,
+				   SL_JOB_COMPLETING};
+	static const int pending[] = {SL_JOB_PENDING};
+	struct sl_statesel def = {(int *)live, 4, 0, 0}, pd = {(int *)pending, 1, 0, 0};
+	const struct sl_statesel *sel = o->start ? &pd : &def;
+	int uid_ok = !o->users_given;
+
+	if (o->states.n || o->states.all || o->states.matches_none)
+		sel = &o->states;
+	for (size_t i = 0; i < o->n_uids; i++)
+		uid_ok |= o->uids[i] == j->uid;
+	return uid_ok && sl_statesel_match(sel, j->state) &&
+	       listed(o->parts, o->n_parts, j->spec.partition) &&
+	       listed(o->accounts, o->n_accounts, j->spec.account) &&
+	       listed(o->names, o->n_names, j->spec.name);
+}
+
+static int fetch(const struct opts *o, struct sl_job ***jobs, size_t *n)
+{
+	struct sl_jobfilter f = {0};
+	struct sl_client *c = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	int r;
+
+	f.ids = o->ids;
+	f.n_ids = o->n_ids;
+	if (o->n_ids != 1) {
+		f.uids = o->uids;
+		f.n_uids = o->n_uids;
+		f.partitions = o->parts;
+		f.n_partitions = o->n_parts;
+		f.accounts = o->accounts;
+		f.n_accounts = o->n_accounts;
+		f.names = o->names;
+		f.n_names = o->n_names;
+	}
+	r = sl_client_connect(NULL, &c, &err);
+	if (r == 0)
+		r = sl_client_jobs(c, &f, jobs, n, &err);
+	sl_client_free(c);
+	if (r == -SL_ECONNECT)
+		fprintf(stderr, "slurm_load_jobs error: Unable to contact slurm controller "
+				"(connect failure)\n");
+	else if (r != 0)
+		fprintf(stderr, "slurm_load_jobs error: %s\n", err.msg);
+	return r;
+}
+
+static void print(const struct opts *o, struct sl_job **v, size_t n, int64_t now)
+{
+	const char *fmt = o->format ? o->format : getenv("SQUEUE_FORMAT");
+	struct sl_squeue_fmt *f = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(OUT_CAP);
+	time_t t = (time_t)now;
+	char tbuf[64];
+
+	if (fmt == NULL)
+		fmt = o->start ? SL_SQUEUE_FMT_START
+			       : o->longfmt ? SL_SQUEUE_FMT_LONG : SL_SQUEUE_FMT_DEFAULT;
+	if (sl_squeue_fmt_new(fmt, &f, &err) != 0 ||
+	    sl_squeue_sort(v, n, o->sort ? o->sort : o->start ? "S,i" : getenv("SQUEUE_SORT"),
+			   now, &err) != 0) {
+		fprintf(stderr, "squeue: error: %s\n", err.msg);
+		exit(1);
+	}
+	if (o->longfmt)
+		fputs(ctime_r(&t, tbuf), stdout);
+	if (!o->noheader)
+		sl_squeue_fmt_header(f, b);
+	for (size_t i = 0; i < n; i++)
+		if (wanted(o, v[i]) && sl_squeue_fmt_job(f, v[i], now, b) != 0)
+			break; /* output cap: print what fits */
+	fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
+	sl_buf_free(b);
+	sl_squeue_fmt_free(f);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = {0};
+	struct sl_job **v = NULL;
+	size_t n = 0;
+	int64_t now = (int64_t)time(NULL);
+
+	parse(argc, argv, &o);
+	/* -u with only unknown names selects nothing: header only */
+	if (!(o.users_given && o.n_uids == 0)) {
+		if (fetch(&o, &v, &n) != 0)
+			return 1;
+		if (o.n_ids == 1 && n == 0) {
+			fprintf(stderr, "slurm_load_jobs error: Invalid job id specified\n");
+			return 1;
+		}
+	}
+	print(&o, v, n, now);
+	sl_job_free_array(v, n);
+	free(o.ids);
+	free(o.uids);
+	sl_strv_free(o.parts);
+	sl_strv_free(o.accounts);
+	sl_strv_free(o.names);
+	sl_statesel_clear(&o.states);
+	return fflush(stdout) == 0 ? 0 : 1;
+}

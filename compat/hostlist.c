@@ -1,0 +1,207 @@
+/* hostlist.c - expanding and compressing Slurm host list expressions. Only
+ * the one-dimensional form is supported (one bracket per name), which is
+ * all Sluice's node names need. */
+#include "hostlist.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "xalloc.h"
+
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+static int names_add(struct names *a, char *s, struct sl_err *err)
+{
+	if (a->n >= SL_HOSTLIST_MAX) {
+		free(s);
+		return sl_err_set(err, SL_ETOOBIG, "host list expands to more than %d names",
+				  SL_HOSTLIST_MAX);
+	}
+	a->v = sl_xgrow(a->v, &a->cap, a->n + 2, sizeof(char *));
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+	return 0;
+}
+
+/* "1-3,7" inside brackets, with prefix/suffix around each number. */
+static int expand_ranges(const char *pre, size_t plen, const char *r, size_t rlen,
+			 const char *suf, struct names *a, struct sl_err *err)
+{
+	char *spec = sl_xstrndup(r, rlen), *save = NULL, *tok;
+	int rc = 0;
+
+	for (tok = strtok_r(spec, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(tok, '-'), *end1, *end2 = NULL;
+		long lo = strtol(tok, &end1, 10), hi = lo, i;
+		int width = (tok[0] == '0' && end1 - tok > 1) ? (int)(end1 - tok) : 0;
+
+		if (dash)
+			hi = strtol(dash + 1, &end2, 10);
+		if (end1 == tok || !isdigit((unsigned char)tok[0]) ||
+		    (dash ? (end1 != dash || end2 == dash + 1 || *end2 != '\0') : *end1 != '\0') ||
+		    hi < lo || hi - lo >= SL_HOSTLIST_MAX) {
+			rc = sl_err_set(err, SL_EINVAL, "invalid range \"%s\" in host list", tok);
+			break;
+		}
+		for (i = lo; i <= hi && rc == 0; i++)
+			rc = names_add(a, sl_xasprintf("%.*s%0*ld%s", (int)plen, pre, width, i, suf),
+				       err);
+	}
+	free(spec);
+	return rc;
+}
+
+/* One element "pre[ranges]suf" or a bare name. */
+static int expand_one(const char *s, size_t len, struct names *a, struct sl_err *err)
+{
+	const char *lb = memchr(s, '[', len), *rb;
+	char *suf;
+	int rc;
+
+	if (lb == NULL) {
+		if (memchr(s, ']', len))
+			return sl_err_set(err, SL_EINVAL, "unbalanced ']' in host list");
+		return names_add(a, sl_xstrndup(s, len), err);
+	}
+	rb = memchr(lb, ']', len - (size_t)(lb - s));
+	if (rb == NULL || memchr(rb + 1, '[', len - (size_t)(rb + 1 - s)) ||
+	    memchr(rb + 1, ']', len - (size_t)(rb + 1 - s)))
+		return sl_err_set(err, SL_EINVAL, "unbalanced brackets in host list \"%.*s\"",
+				  (int)len, s);
+	suf = sl_xstrndup(rb + 1, len - (size_t)(rb + 1 - s));
+	rc = expand_ranges(s, (size_t)(lb - s), lb + 1, (size_t)(rb - lb - 1), suf, a, err);
+	free(suf);
+	return rc;
+}
+
+int sl_hostlist_expand(const char *s, char ***names, size_t *n, struct sl_err *err)
+{
+	struct names a = {NULL, 0, 0};
+	const char *p = s;
+	int rc = 0;
+
+	while (*p && rc == 0) {
+		const char *q = p;
+		int depth = 0;
+
+		for (; *q && (depth > 0 || *q != ','); q++)
+			depth += (*q == '[') - (*q == ']');
+		if (q > p)
+			rc = expand_one(p, (size_t)(q - p), &a, err);
+		p = *q ? q + 1 : q;
+	}
+	if (rc != 0) {
+		sl_strv_free(a.v);
+		return rc;
+	}
+	if (a.v == NULL)
+		a.v = sl_xcalloc(1, sizeof(char *));
+	*names = a.v;
+	*n = a.n;
+	return 0;
+}
+
+/* A name split into prefix and numeric suffix. */
+struct host {
+	const char *name;
+	size_t plen;     /* prefix length */
+	long num;        /* -1: no numeric suffix */
+	int digits;      /* digits in the suffix */
+	int padded;      /* suffix has a leading zero */
+};
+
+static void host_split(const char *name, struct host *h)
+{
+	size_t len = strlen(name), i = len;
+
+	while (i > 0 && isdigit((unsigned char)name[i - 1]) && len - i < 9)
+		i--;
+	h->name = name;
+	h->plen = i;
+	h->digits = (int)(len - i);
+	h->num = h->digits ? strtol(name + i, NULL, 10) : -1;
+	h->padded = h->digits > 1 && name[i] == '0';
+}
+
+static int host_cmp(const void *a, const void *b)
+{
+	const struct host *x = a, *y = b;
+	size_t m = x->plen < y->plen ? x->plen : y->plen;
+	int c = memcmp(x->name, y->name, m);
+
+	if (c != 0)
+		return c;
+	if (x->plen != y->plen)
+		return x->plen < y->plen ? -1 : 1;
+	if (x->num != y->num)
+		return x->num < y->num ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Same bracket group: same prefix, both numbered, compatible padding. */
+static int same_group(const struct host *g, const struct host *h, int width)
+{
+	if (g->num < 0 || h->num < 0 || g->plen != h->plen ||
+	    memcmp(g->name, h->name, g->plen) != 0)
+		return 0;
+	if (width == 0)
+		return !h->padded;
+	return h->digits == width;
+}
+
+/* Emit hosts[i..j) (one group) into b. */
+static void emit_group(struct sl_buf *b, const struct host *h, size_t i, size_t j, int width)
+{
+	size_t k;
+
+	if (j - i == 1) {
+		sl_buf_addf(b, "%s", h[i].name);
+		return;
+	}
+	sl_buf_addf(b, "%.*s[", (int)h[i].plen, h[i].name);
+	for (k = i; k < j;) {
+		size_t e = k;
+		while (e + 1 < j && h[e + 1].num == h[e].num + 1)
+			e++;
+		sl_buf_addf(b, "%s%0*ld", k > i ? "," : "", width, h[k].num);
+		if (e > k)
+			sl_buf_addf(b, "-%0*ld", width, h[e].num);
+		k = e + 1;
+	}
+	sl_buf_addf(b, "]");
+}
+
+char *sl_hostlist_compress(char *const *names, size_t n)
+{
+	struct host *h = sl_xcalloc(n ? n : 1, sizeof(*h));
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	size_t i, m = 0;
+	char *out;
+
+	for (i = 0; i < n; i++)
+		host_split(names[i], &h[i]);
+	qsort(h, n, sizeof(*h), host_cmp);
+	for (i = 0; i < n; i++) /* drop duplicates */
+		if (m == 0 || strcmp(h[m - 1].name, h[i].name) != 0)
+			h[m++] = h[i];
+	for (i = 0; i < m;) {
+		int width = h[i].padded ? h[i].digits : 0;
+		size_t j = i + 1;
+		while (j < m && same_group(&h[i], &h[j], width))
+			j++;
+		if (i > 0)
+			sl_buf_addf(b, ",");
+		emit_group(b, h, i, j, width);
+		i = j;
+	}
+	out = sl_xstrdup(sl_buf_str(b));
+	sl_buf_free(b);
+	free(h);
+	return out;
+}

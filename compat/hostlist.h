@@ -1,0 +1,23 @@
+/* hostlist.h - Slurm's compressed host lists: "n[1-4,7]" <-> n1 n2 n3 n4 n7
+ * (SLURM_JOB_NODELIST, squeue NODELIST, sinfo). */
+#ifndef SL_HOSTLIST_H
+#define SL_HOSTLIST_H
+
+#include <stddef.h>
+#include "err.h"
+
+/* Upper bound on the names one expression may expand to. */
+#define SL_HOSTLIST_MAX 65536
+
+/* Expand "n[1-3,7],gpu[01-02],login" into names, in order. Zero padding of
+ * a range is kept ("gpu[01-02]" -> gpu01 gpu02). *names is NULL-terminated;
+ * caller frees with sl_strv_free(). Errors: SL_EINVAL with the reason
+ * (unbalanced bracket, bad range), SL_ETOOBIG over SL_HOSTLIST_MAX. */
+int sl_hostlist_expand(const char *s, char ***names, size_t *n, struct sl_err *err);
+
+/* Compress names as Slurm prints them: sorted by prefix then number,
+ * duplicates dropped, names with a common prefix and padding merged into
+ * one bracket ("n[1-4,7]"); a lone name stays bare ("n1"). Caller frees. */
+char *sl_hostlist_compress(char *const *names, size_t n);
+
+#endif

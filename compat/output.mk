@@ -1,0 +1,1 @@
+# compat/output.mk: owned by its area; see Makefile.am

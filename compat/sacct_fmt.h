@@ -1,0 +1,40 @@
+/* sacct_fmt.h - sacct's field table over struct sl_job: one row per job
+ * plus its `N.batch` step row, with Slurm 22.05's default widths, `+`
+ * truncation, and the -p/-P parsable forms. Pure: jobs in, text out. */
+#ifndef SL_SACCT_FMT_H
+#define SL_SACCT_FMT_H
+
+#include <stdint.h>
+#include "buf.h"
+#include "err.h"
+#include "job.h"
+
+#define SL_SACCT_FIELDS_DEFAULT "JobID,JobName,Partition,Account,AllocCPUS,State,ExitCode"
+
+enum sl_sacct_mode {
+	SL_SACCT_TABLE = 0,  /* padded columns, each followed by a space */
+	SL_SACCT_PARSABLE,   /* -p: "a|b|" */
+	SL_SACCT_PARSABLE2,  /* -P: "a|b" */
+};
+
+struct sl_sacct_fmt;
+
+/* Parse a -o list ("JobID,State%20"). Unknown field: SL_EINVAL with
+ * `Invalid field requested: "X"`. Caller frees. */
+int sl_sacct_fmt_new(const char *fields, struct sl_sacct_fmt **out, struct sl_err *err);
+void sl_sacct_fmt_free(struct sl_sacct_fmt *f);
+
+/* Header line, plus the dash line in table mode. */
+int sl_sacct_fmt_header(const struct sl_sacct_fmt *f, enum sl_sacct_mode mode,
+			struct sl_buf *b);
+/* The job's row and, when `steps` and the job started, its batch step row. */
+int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
+		     enum sl_sacct_mode mode, int steps, int64_t now, struct sl_buf *b);
+
+/* The batch step as sacct reports it: a signal makes it CANCELLED, a
+ * non-zero exit FAILED. The job row of a cancelled or timed-out job keeps
+ * ExitCode 0:0 (slurmdbd records it when the kill starts); the step
+ * carries the signal (0:15). */
+enum sl_jobstate sl_sacct_batch_state(const struct sl_job *j);
+
+#endif

@@ -1,0 +1,37 @@
+# compat/sbatch.mk: sbatch and the Slurm input dialect (option table,
+# #SBATCH directives, time syntaxes, host lists).
+compat_libcompat_a_SOURCES += \
+	compat/optable.c compat/optable.h \
+	compat/script.c compat/script.h \
+	compat/slurm_opt.c compat/slurm_optval.c compat/slurm_opt.h \
+	compat/slurm_time.c compat/slurm_time.h \
+	compat/hostlist.c compat/hostlist.h
+
+bin_PROGRAMS += bin/sbatch
+bin_sbatch_SOURCES = bin/sbatch.c
+bin_sbatch_LDADD = $(SL_LIBS)
+
+SBATCH_TESTS = tests/unit/test_slurm_time tests/unit/test_optable \
+	tests/unit/test_script tests/unit/test_slurm_opt tests/unit/test_hostlist
+if HAVE_CMOCKA
+check_PROGRAMS += $(SBATCH_TESTS)
+TESTS += $(SBATCH_TESTS)
+endif
+tests_unit_test_slurm_time_SOURCES = tests/unit/test_slurm_time.c
+tests_unit_test_slurm_time_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_slurm_time_LDADD = $(TEST_LIBS)
+tests_unit_test_optable_SOURCES = tests/unit/test_optable.c
+tests_unit_test_optable_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_optable_LDADD = $(TEST_LIBS)
+tests_unit_test_script_SOURCES = tests/unit/test_script.c
+tests_unit_test_script_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_script_LDADD = $(TEST_LIBS)
+tests_unit_test_slurm_opt_SOURCES = tests/unit/test_slurm_opt.c
+tests_unit_test_slurm_opt_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_slurm_opt_LDADD = $(TEST_LIBS)
+tests_unit_test_hostlist_SOURCES = tests/unit/test_hostlist.c
+tests_unit_test_hostlist_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_hostlist_LDADD = $(TEST_LIBS)
+
+# Golden cases for test_slurm_opt: NAME.args (+ NAME.env, NAME.sh) -> NAME.json
+EXTRA_DIST += tests/data/sbatch

@@ -1,0 +1,228 @@
+/* script.c - reading and checking batch scripts and extracting their
+ * directive lines, with Slurm's rules and error texts. */
+#include "script.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xalloc.h"
+
+char *sl_script_resolve(const char *name, const char *path_env)
+{
+	const char *p = path_env;
+
+	if (name[0] == '/' || name[0] == '.' || access(name, R_OK) == 0 || p == NULL)
+		return sl_xstrdup(name);
+	while (*p) {
+		size_t n = strcspn(p, ":");
+		char *cand = sl_xasprintf("%.*s/%s", (int)n, n ? p : ".", name);
+		struct stat st;
+
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, R_OK) == 0)
+			return cand;
+		free(cand);
+		p += n;
+		if (*p == ':')
+			p++;
+	}
+	return sl_xstrdup(name);
+}
+
+/* Read fd to EOF, refusing more than SL_SCRIPT_MAX bytes. */
+static int read_all(int fd, char **text, size_t *len, struct sl_err *err)
+{
+	size_t cap = 4096, n = 0;
+	char *buf = sl_xmalloc(cap + 1);
+
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			if (cap > SL_SCRIPT_MAX) {
+				free(buf);
+				return sl_err_set(err, SL_ETOOBIG,
+						  "Batch script is too large (over %u bytes)",
+						  SL_SCRIPT_MAX);
+			}
+			cap *= 2;
+			buf = sl_xrealloc(buf, cap + 1);
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = errno;
+			free(buf);
+			return sl_err_set(err, SL_EIO, "Unable to read batch script: %s",
+					  strerror(e));
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (n > SL_SCRIPT_MAX) {
+		free(buf);
+		return sl_err_set(err, SL_ETOOBIG, "Batch script is too large (%zu bytes > %u)",
+				  n, SL_SCRIPT_MAX);
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+int sl_script_read(const char *path, const char *shown_name, char **text, size_t *len,
+		   struct sl_err *err)
+{
+	int fd = 0, r;
+	struct stat st;
+
+	if (path != NULL) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+			if (fd >= 0)
+				close(fd);
+			return sl_err_set(err, SL_ENOENT, "Unable to open file %s",
+					  shown_name ? shown_name : path);
+		}
+	}
+	r = read_all(fd, text, len, err);
+	if (path != NULL)
+		close(fd);
+	return r;
+}
+
+static int only_space(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!isspace((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+int sl_script_check(const char *text, size_t len, struct sl_err *err)
+{
+	if (len == 0)
+		return sl_err_set(err, SL_EINVAL, "Batch script is empty!");
+	if (only_space(text, len))
+		return sl_err_set(err, SL_EINVAL, "Batch script contains only whitespace!");
+	if (len < 2 || text[0] != '#' || text[1] != '!')
+		return sl_err_set(err, SL_EINVAL,
+				  "This does not look like a batch script.  The first\n"
+				  "line must start with #! followed by the path to an interpreter.\n"
+				  "For instance: #!/bin/sh");
+	if (memmem(text, len, "\r\n", 2) != NULL)
+		return sl_err_set(err, SL_EINVAL,
+				  "Batch script contains DOS line breaks (\\r\\n)\n"
+				  "instead of expected UNIX line breaks (\\n).");
+	if (memchr(text, '\0', len) != NULL)
+		return sl_err_set(err, SL_EINVAL,
+				  "The Slurm controller does not allow scripts that\n"
+				  "contain a NULL character '\\0'.");
+	return 0;
+}
+
+char *sl_script_wrap(const char *cmd)
+{
+	return sl_xasprintf("#!/bin/sh\n# This script was created by sbatch --wrap.\n\n%s\n",
+			    cmd);
+}
+
+struct words {
+	char **v;
+	size_t n, cap;
+};
+
+static void words_push(struct words *w, char *s)
+{
+	w->v = sl_xgrow(w->v, &w->cap, w->n + 2, sizeof(*w->v));
+	w->v[w->n++] = s;
+	w->v[w->n] = NULL;
+}
+
+/* Split one directive line (after the magic word) into words, as Slurm's
+ * _get_argument does. */
+static int split_line(const char *p, const char *end, struct words *w, int lineno,
+		      struct sl_err *err)
+{
+	char *buf = sl_xmalloc((size_t)(end - p) + 1);
+
+	for (;;) {
+		size_t n = 0;
+		char quote = 0;
+		int esc = 0;
+
+		while (p < end && isspace((unsigned char)*p))
+			p++;
+		if (p == end || *p == '#')
+			break;
+		for (; p < end && (quote || !isspace((unsigned char)*p)); p++) {
+			if (esc) {
+				esc = 0;
+			} else if (*p == '\\') {
+				esc = 1;
+				continue;
+			} else if (quote) {
+				if (*p == quote) {
+					quote = 0;
+					continue;
+				}
+			} else if (*p == '"' || *p == '\'') {
+				quote = *p;
+				continue;
+			} else if (*p == '#') {
+				break;
+			}
+			buf[n++] = *p;
+		}
+		if (quote) {
+			free(buf);
+			return sl_err_set(err, SL_EINVAL, "line %d: Unmatched `%c` in directive",
+					  lineno, quote);
+		}
+		words_push(w, sl_xstrndup(buf, n));
+		if (p < end && *p == '#')
+			break;
+	}
+	free(buf);
+	return 0;
+}
+
+int sl_script_directives(const char *text, size_t len, const char *magic,
+			 const char *progname, char ***argv, int *argc, struct sl_err *err)
+{
+	struct words w = {NULL, 0, 0};
+	size_t mlen = strlen(magic);
+	const char *p = text, *end = text + len;
+	int lineno = 0, r = 0;
+
+	words_push(&w, sl_xstrdup(progname));
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+
+		lineno++;
+		if ((size_t)(eol - p) >= mlen && memcmp(p, magic, mlen) == 0) {
+			if ((r = split_line(p + mlen, eol, &w, lineno, err)) != 0)
+				break;
+		} else if (*p != '#' && !only_space(p, (size_t)(eol - p))) {
+			break; /* the first command: Slurm reads no further */
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (r != 0) {
+		sl_strv_free(w.v);
+		return r;
+	}
+	*argv = w.v;
+	*argc = (int)w.n;
+	return 0;
+}

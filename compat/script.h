@@ -1,0 +1,44 @@
+/* script.h - batch script handling shared by sbatch and qsub: reading (file or
+ * stdin, with a size cap), Slurm's sanity checks, --wrap scripts, and the
+ * extraction of directive lines (#SBATCH, #PBS) as argv words.
+ *
+ * Multi-line error texts are separated by '\n'; the command prints each line
+ * with its "sbatch: error: " prefix. */
+#ifndef SL_SCRIPT_H
+#define SL_SCRIPT_H
+
+#include <stddef.h>
+#include "err.h"
+
+/* Slurm's default MaxScriptSize (slurm.conf max_script_size): 4 MiB. */
+#define SL_SCRIPT_MAX (4u * 1024u * 1024u)
+
+/* Find the script the way sbatch does: a name starting with "/" or "." or
+ * present in the current directory is used as is, otherwise it is searched
+ * in path_env (colon-separated, may be NULL). Returns a malloc'd path (the
+ * name itself when nothing matched, so that opening it gives the error). */
+char *sl_script_resolve(const char *name, const char *path_env);
+
+/* Read the script at path, or standard input when path is NULL. *text is
+ * NUL-terminated (caller frees); *len excludes the NUL. Errors: SL_ENOENT
+ * "Unable to open file NAME", SL_ETOOBIG over SL_SCRIPT_MAX, SL_EIO. */
+int sl_script_read(const char *path, const char *shown_name, char **text, size_t *len,
+		   struct sl_err *err);
+
+/* Slurm's checks, in Slurm's order: empty, only whitespace, no "#!", DOS
+ * line breaks, NUL bytes. 0 or -SL_EINVAL with Slurm's text. */
+int sl_script_check(const char *text, size_t len, struct sl_err *err);
+
+/* The script sbatch --wrap builds around cmd. Caller frees. */
+char *sl_script_wrap(const char *cmd);
+
+/* Words of the directive lines that start with magic ("#SBATCH") at column
+ * 0, read up to the first line that is neither a comment nor blank. Words
+ * are split on blanks with '...' and "..." quoting and backslash escapes;
+ * an unquoted '#' ends the line. *argv[0] is a copy of progname, so the
+ * result can be scanned like a command line. Caller frees with
+ * sl_strv_free(). Error: SL_EINVAL for an unmatched quote. */
+int sl_script_directives(const char *text, size_t len, const char *magic,
+			 const char *progname, char ***argv, int *argc, struct sl_err *err);
+
+#endif

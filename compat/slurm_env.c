@@ -1,0 +1,262 @@
+/* slurm_env.c - SLURM_* variables of a batch step, from the job record and
+ * its resolved shape. One table row per variable, in `env | sort` order. */
+#include "slurm_env.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "xalloc.h"
+
+#define ENV_VAL_MAX 4096
+
+/* A row writes its value into buf and returns 1, or returns 0 to skip the
+ * variable (Slurm sets it only when the option was given). */
+typedef int (*env_val_fn)(const struct sl_slurm_env_in *in, char *buf, size_t len);
+
+struct env_row {
+	const char *name;
+	env_val_fn val;
+};
+
+#define SPEC(in) (&(in)->job->spec)
+
+static int put_str(char *buf, size_t len, const char *s)
+{
+	if (s == NULL)
+		return 0;
+	snprintf(buf, len, "%s", s);
+	return 1;
+}
+
+static int put_num(char *buf, size_t len, long long v)
+{
+	snprintf(buf, len, "%lld", v);
+	return 1;
+}
+
+/* Block distribution of the tasks over the nodes: the first ntasks % nodes
+ * nodes take one more. Returns a malloc'd array of *n counts. */
+static int *env_tasks(const struct sl_jobshape *sh, size_t *n)
+{
+	*n = sh->nodes > 0 ? (size_t)sh->nodes : 1;
+	int *v = sl_xcalloc(*n, sizeof(int));
+	int t = sh->ntasks > 0 ? sh->ntasks : (int)*n;
+	for (size_t i = 0; i < *n; i++)
+		v[i] = t / (int)*n + ((int)i < t % (int)*n ? 1 : 0);
+	return v;
+}
+
+static int cpt(const struct sl_jobshape *sh)
+{
+	return sh->cpus_per_task > 0 ? sh->cpus_per_task : 1;
+}
+
+static int v_cluster(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, in->cluster); }
+static int v_zero(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, "0"); }
+static int v_null(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, "(null)"); }
+static int v_node(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, "node"); }
+static int v_jobid(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_num(b, l, (long long)in->job->id); }
+static int v_uid(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_num(b, l, (long long)in->job->uid); }
+static int v_gid(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_num(b, l, (long long)in->job->gid); }
+static int v_user(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, in->job->user); }
+static int v_name(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, SPEC(in)->name); }
+static int v_account(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, SPEC(in)->account); }
+static int v_partition(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, SPEC(in)->partition); }
+static int v_qos(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, SPEC(in)->qos); }
+static int v_nodelist(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, in->nodelist); }
+static int v_batch_host(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, in->batch_host); }
+static int v_submit_dir(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, SPEC(in)->submit_dir); }
+static int v_submit_host(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, SPEC(in)->submit_host); }
+
+static int v_nnodes(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return put_num(b, l, in->shape->nodes > 0 ? in->shape->nodes : 1);
+}
+
+static int v_cpus_on_node(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	size_t n;
+	int *v = env_tasks(in->shape, &n);
+	put_num(b, l, (long long)v[0] * cpt(in->shape));
+	free(v);
+	return 1;
+}
+
+static int v_cpus_per_task(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->cpus_per_task != SL_NO_VAL && put_num(b, l, SPEC(in)->cpus_per_task);
+}
+
+static int v_job_cpus_per_node(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	size_t n;
+	int *v = env_tasks(in->shape, &n);
+	for (size_t i = 0; i < n; i++)
+		v[i] *= cpt(in->shape);
+	sl_slurm_env_fmt_counts(v, n, b, l);
+	free(v);
+	return 1;
+}
+
+static int v_tasks_per_node(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	size_t n;
+	int *v = env_tasks(in->shape, &n);
+	sl_slurm_env_fmt_counts(v, n, b, l);
+	free(v);
+	return 1;
+}
+
+/* --export=ALL is the default and leaves no trace; anything else does. */
+static int exported(const struct sl_slurm_env_in *in)
+{
+	const char *e = SPEC(in)->export_spec;
+	return e != NULL && strcasecmp(e, "ALL") != 0;
+}
+
+static int v_export_env(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return exported(in) && put_str(b, l, SPEC(in)->export_spec);
+}
+
+static int v_get_user_env(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return exported(in) && put_str(b, l, "1");
+}
+
+static int v_gpus(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->gpus != SL_NO_VAL && SPEC(in)->gpus > 0 && put_num(b, l, SPEC(in)->gpus);
+}
+
+static int v_gpus_on_node(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return in->shape->gpus_per_node > 0 && put_num(b, l, in->shape->gpus_per_node);
+}
+
+static int v_mem_per_cpu(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->mem_per_cpu != SL_NO_VAL && put_num(b, l, SPEC(in)->mem_per_cpu);
+}
+
+static int v_mem_per_node(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->mem_per_node != SL_NO_VAL && put_num(b, l, SPEC(in)->mem_per_node);
+}
+
+static int v_ntasks(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->ntasks != SL_NO_VAL && put_num(b, l, SPEC(in)->ntasks);
+}
+
+static int v_ntasks_per_node(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->ntasks_per_node != SL_NO_VAL && put_num(b, l, SPEC(in)->ntasks_per_node);
+}
+
+/* Sorted as `env | sort` prints them (SLURMD_ sorts before SLURM_). */
+static const struct env_row env_rows[] = {
+	{"SLURMD_NODENAME", v_batch_host},
+	{"SLURM_CLUSTER_NAME", v_cluster},
+	{"SLURM_CPUS_ON_NODE", v_cpus_on_node},
+	{"SLURM_CPUS_PER_TASK", v_cpus_per_task},
+	{"SLURM_EXPORT_ENV", v_export_env},
+	{"SLURM_GET_USER_ENV", v_get_user_env},
+	{"SLURM_GPUS", v_gpus},
+	{"SLURM_GPUS_ON_NODE", v_gpus_on_node},
+	{"SLURM_GTIDS", v_zero},
+	{"SLURM_JOBID", v_jobid},
+	{"SLURM_JOB_ACCOUNT", v_account},
+	{"SLURM_JOB_CPUS_PER_NODE", v_job_cpus_per_node},
+	{"SLURM_JOB_GID", v_gid},
+	{"SLURM_JOB_ID", v_jobid},
+	{"SLURM_JOB_NAME", v_name},
+	{"SLURM_JOB_NODELIST", v_nodelist},
+	{"SLURM_JOB_NUM_NODES", v_nnodes},
+	{"SLURM_JOB_PARTITION", v_partition},
+	{"SLURM_JOB_QOS", v_qos},
+	{"SLURM_JOB_UID", v_uid},
+	{"SLURM_JOB_USER", v_user},
+	{"SLURM_LOCALID", v_zero},
+	{"SLURM_MEM_PER_CPU", v_mem_per_cpu},
+	{"SLURM_MEM_PER_NODE", v_mem_per_node},
+	{"SLURM_NNODES", v_nnodes},
+	{"SLURM_NODEID", v_zero},
+	{"SLURM_NODELIST", v_nodelist},
+	{"SLURM_NODE_ALIASES", v_null},
+	{"SLURM_NPROCS", v_ntasks},
+	{"SLURM_NTASKS", v_ntasks},
+	{"SLURM_NTASKS_PER_NODE", v_ntasks_per_node},
+	{"SLURM_PRIO_PROCESS", v_zero},
+	{"SLURM_PROCID", v_zero},
+	{"SLURM_SUBMIT_DIR", v_submit_dir},
+	{"SLURM_SUBMIT_HOST", v_submit_host},
+	{"SLURM_TASKS_PER_NODE", v_tasks_per_node},
+	{"SLURM_TOPOLOGY_ADDR", v_batch_host},
+	{"SLURM_TOPOLOGY_ADDR_PATTERN", v_node},
+};
+
+#define ENV_NROWS (sizeof(env_rows) / sizeof(env_rows[0]))
+
+char **sl_slurm_env_build(const struct sl_slurm_env_in *in)
+{
+	char **out = sl_xcalloc(ENV_NROWS + 1, sizeof(char *));
+	char val[ENV_VAL_MAX];
+	size_t n = 0;
+	for (size_t i = 0; i < ENV_NROWS; i++) {
+		val[0] = '\0';
+		if (env_rows[i].val(in, val, sizeof(val)))
+			out[n++] = sl_xasprintf("%s=%s", env_rows[i].name, val);
+	}
+	out[n] = NULL;
+	return out;
+}
+
+void sl_slurm_env_fmt_counts(const int *v, size_t n, char *buf, size_t len)
+{
+	size_t off = 0;
+	if (len == 0)
+		return;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && off < len;) {
+		size_t run = 1;
+		while (i + run < n && v[i + run] == v[i])
+			run++;
+		int w = run > 1 ? snprintf(buf + off, len - off, "%s%d(x%zu)", off ? "," : "", v[i], run)
+				: snprintf(buf + off, len - off, "%s%d", off ? "," : "", v[i]);
+		if (w < 0)
+			break;
+		off += (size_t)w;
+		i += run;
+	}
+}
+
+static size_t env_namelen(const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	return eq ? (size_t)(eq - kv) : strlen(kv);
+}
+
+char **sl_slurm_env_merge(char *const *base, char *const *over)
+{
+	size_t nb = sl_strv_len(base), no = sl_strv_len(over), n = nb;
+	char **out = sl_xcalloc(nb + no + 1, sizeof(char *));
+	for (size_t i = 0; i < nb; i++)
+		out[i] = sl_xstrdup(base[i]);
+	for (size_t j = 0; j < no; j++) {
+		size_t k = env_namelen(over[j]), i;
+		for (i = 0; i < n; i++)
+			if (env_namelen(out[i]) == k && strncmp(out[i], over[j], k) == 0)
+				break;
+		if (i < n)
+			free(out[i]);
+		else
+			n++;
+		out[i] = sl_xstrdup(over[j]);
+	}
+	out[n] = NULL;
+	return out;
+}

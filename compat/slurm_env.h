@@ -1,0 +1,35 @@
+/* slurm_env.h - the SLURM_* variables a batch script sees, valued as Slurm
+ * 22.05 values them (reference.md section 1.9). Pure functions. */
+#ifndef SL_SLURM_ENV_H
+#define SL_SLURM_ENV_H
+
+#include <stddef.h>
+#include "job.h"
+
+struct sl_slurm_env_in {
+	const struct sl_job *job;        /* spec, ids, user, account, partition */
+	const struct sl_jobshape *shape; /* nodes, tasks, cpus, gpus per node */
+	const char *nodelist;            /* hostlist of the job's nodes: "vm", "vm-[0-1]" */
+	const char *batch_host;          /* the node the script runs on */
+	const char *cluster;             /* SLURM_CLUSTER_NAME; NULL: not set */
+};
+
+/* The batch step's variables as "K=V", sorted by name, NULL-terminated.
+ * Variables Slurm sets only for a given option (SLURM_NTASKS for -n,
+ * SLURM_CPUS_PER_TASK for -c, SLURM_MEM_PER_NODE for --mem, ...) follow the
+ * same rule. Left out on purpose: SLURM_TASK_PID (only the supervisor knows
+ * it), SLURM_CONF and SLURM_WORKING_CLUSTER (no slurm.conf/slurmctld exist),
+ * SLURM_JOB_GPUS/CUDA_VISIBLE_DEVICES (the local executor binds no device).
+ * Caller frees with sl_strv_free(). */
+char **sl_slurm_env_build(const struct sl_slurm_env_in *in);
+
+/* Per-node counts in Slurm's compressed form: {2,2,1} -> "2(x2),1".
+ * Writes at most len bytes including the NUL. */
+void sl_slurm_env_fmt_counts(const int *v, size_t n, char *buf, size_t len);
+
+/* `base` with every variable of `over` set: a same-named entry of base is
+ * replaced in place, others are appended. Either may be NULL.
+ * New array of copies; caller frees with sl_strv_free(). */
+char **sl_slurm_env_merge(char *const *base, char *const *over);
+
+#endif

@@ -1,0 +1,52 @@
+/* slurm_fmt.h - the generic half of Slurm's output formats: squeue-style
+ * "%.18i %-20j %5D" strings and sacct-style "JobID%20,State" lists parsed
+ * into items, and cells padded or truncated exactly as Slurm prints them.
+ * Which code or field name prints what lives in the per-command tables
+ * (squeue_fmt.c, sacct_fmt.c); this file knows nothing about jobs. */
+#ifndef SL_SLURM_FMT_H
+#define SL_SLURM_FMT_H
+
+#include <stddef.h>
+#include "buf.h"
+#include "err.h"
+
+/* One field of a parsed format. */
+struct sl_fmt_item {
+	char code;      /* squeue: the % letter */
+	int index;      /* sacct: row in the caller's name table */
+	int width;      /* squeue: 0 = natural width; sacct: signed, <0 = left */
+	int right;      /* squeue: '.' given: right-justify */
+	int width_set;  /* a width was written in the format */
+	char *suffix;   /* literal text after the field (squeue), may be "" */
+};
+
+struct sl_fmt;
+
+/* squeue -o: "%[.|-][width]<letter>" fields with literal text between
+ * them. Unknown letters are not checked here (the caller's table does).
+ * A trailing lone '%' is an error. Caller frees with sl_fmt_free(). */
+int sl_fmt_parse_percent(const char *fmt, struct sl_fmt **out, struct sl_err *err);
+
+/* sacct -o: comma-separated names, each optionally "%N" (N may be
+ * negative). Names match `names` case-insensitively by prefix, in table
+ * order, as sacct does; widths not given come from `widths`. An unknown
+ * name fails with SL_EINVAL and the text `Invalid field requested: "X"`. */
+int sl_fmt_parse_list(const char *list, const char *const *names, const int *widths,
+		      size_t n_names, struct sl_fmt **out, struct sl_err *err);
+
+void sl_fmt_free(struct sl_fmt *f);
+size_t sl_fmt_count(const struct sl_fmt *f);
+const struct sl_fmt_item *sl_fmt_item(const struct sl_fmt *f, size_t i); /* borrowed */
+const char *sl_fmt_prefix(const struct sl_fmt *f); /* text before the first field */
+
+/* squeue's cell: width 0 prints the value as is; otherwise right- or
+ * left-justified in `width` columns, and cut to `width` unless `cut` is 0
+ * (squeue never cuts node lists and times). */
+int sl_fmt_cell(struct sl_buf *b, const char *val, int width, int right, int cut);
+
+/* sacct's cell, always followed by one space: |len| columns, right-justified
+ * when len > 0, left when len < 0. A longer value keeps |len|-1 characters
+ * and ends in '+' ("CANCELLED+"); a header is cut without the '+'. */
+int sl_fmt_cell_acct(struct sl_buf *b, const char *val, int len, int header);
+
+#endif

@@ -1,0 +1,59 @@
+/* slurm_opt.h - sbatch's options (command line, #SBATCH directives and
+ * SBATCH_* variables, all from one table) turned into a struct sl_jobspec.
+ *
+ * Precedence is Slurm's: command line over environment over directives.
+ * Errors carry the exit status Slurm uses for them: 255 for option parsing,
+ * 1 for script problems, unsupported options and invalid resources. */
+#ifndef SL_SLURM_OPT_H
+#define SL_SLURM_OPT_H
+
+#include <stddef.h>
+#include "err.h"
+#include "job.h"
+
+struct sl_sbatch_flags {
+	int parsable;   /* --parsable */
+	int quiet;      /* -Q */
+	int verbose;    /* -v count (SBATCH_DEBUG adds one) */
+	int help;       /* -h: the command prints its help, exit 0 */
+	int usage;      /* --usage: prints its usage line, exit 0 */
+	int version;    /* -V: prints its version, exit 0 */
+	/* Set when sl_sbatch_parse() fails: */
+	int exit_code;  /* 255 or 1 */
+	int usage_error;/* 1: print "sbatch: MSG" + "Try \"sbatch --help\" for
+	                   more information" instead of "sbatch: error: MSG" */
+	int fatal;      /* 1: prefix "sbatch: fatal: " instead of "error" */
+	/* Options in effect, for -v: "name                : value" lines in
+	 * the order first set. NULL-terminated, may be NULL. */
+	char **defined;
+};
+
+/* Parse sbatch's argv (argv[0] is the program name) with envp as the
+ * environment (input SBATCH_* variables and --export source; the caller
+ * passes `environ`). Reads the script file or standard input. On success
+ * fills *out (initialised here; free with sl_jobspec_clear()) and *flags;
+ * when flags->help/usage/version is set, *out is left initialised and
+ * nothing was read. On failure returns -SL_E* with err->msg holding the
+ * text to print, one line per '\n', and flags->exit_code set. Free
+ * flags->defined with sl_sbatch_flags_clear() in both cases. */
+int sl_sbatch_parse(int argc, char **argv, char **envp, struct sl_jobspec *out,
+		    struct sl_sbatch_flags *flags, struct sl_err *err);
+void sl_sbatch_flags_clear(struct sl_sbatch_flags *flags);
+
+/* Value parsers shared with other compat front ends (qsub). Each returns 0
+ * or -SL_EINVAL with Slurm's message in err. */
+int sl_slurm_parse_nodes(const char *s, int *min, int *max, struct sl_err *err);
+/* "N[K|M|G|T]" in MiB, default unit M; K rounds up. */
+int sl_slurm_parse_mem(const char *s, int64_t *mib);
+/* --gres: "gpu[:type][:N]" or "none"; *count -1 for "none". */
+int sl_slurm_parse_gres(const char *s, int *count, char **type, struct sl_err *err);
+/* --gpus, --gpus-per-node: "[type:]N". */
+int sl_slurm_parse_gpus(const char *s, int *count, char **type, struct sl_err *err);
+
+/* The environment exported to the job for an --export value (NULL: ALL)
+ * from envp: ALL = all of envp; NONE = only SLURM_* variables; a list of
+ * NAME or NAME=value (with ALL allowed as an item) adds to the SLURM_*
+ * variables. Caller frees with sl_strv_free(). */
+char **sl_slurm_export_env(const char *spec, char *const *envp);
+
+#endif

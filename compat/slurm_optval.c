@@ -1,0 +1,266 @@
+/* slurm_optval.c - Slurm's value syntaxes for sbatch options (node counts,
+ * memory sizes, GPU requests) and the --export environment filter; split
+ * from slurm_opt.c so that the table file stays a table. */
+#include "slurm_opt.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "xalloc.h"
+
+/* ---- value parsers ---- */
+
+/* Slurm's _str_to_nodes(): digits with optional k/m multipliers. */
+static int str_to_nodes(const char *s, const char **left)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (end == s) {
+		*left = s;
+		return -1;
+	}
+	if (*end == 'k' || *end == 'K') {
+		v *= 1024;
+		end++;
+	}
+	if (*end == 'm' || *end == 'M') {
+		v *= 1024 * 1024;
+		end++;
+	}
+	*left = end;
+	return v > INT_MAX ? INT_MAX : (int)v;
+}
+
+static int blank(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return *s == '\0';
+}
+
+int sl_slurm_parse_nodes(const char *s, int *min, int *max, struct sl_err *err)
+{
+	const char *dash = strchr(s, '-'), *left;
+	int lo, hi;
+
+	if (dash == NULL) {
+		lo = hi = str_to_nodes(s, &left);
+		if (!blank(left) || lo < 0)
+			return sl_err_set(err, SL_EINVAL, "\"%s\" is not a valid node count", s);
+	} else {
+		char *lo_s = sl_xstrndup(s, (size_t)(dash - s));
+		lo = str_to_nodes(lo_s, &left);
+		if (!blank(left)) {
+			sl_err_set(err, SL_EINVAL, "\"%s\" is not a valid node count", lo_s);
+			free(lo_s);
+			return -SL_EINVAL;
+		}
+		free(lo_s);
+		hi = str_to_nodes(dash + 1, &left);
+		if (!blank(left))
+			return sl_err_set(err, SL_EINVAL, "\"%s\" is not a valid node count",
+					  dash + 1);
+	}
+	if (hi != 0 && hi < lo)
+		return sl_err_set(err, SL_EINVAL,
+				  "Maximum node count %d is less than minimum node count %d", hi, lo);
+	*min = lo;
+	*max = hi;
+	return 0;
+}
+
+int sl_slurm_parse_mem(const char *s, int64_t *mib)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s || errno == ERANGE || v < 0)
+		return -SL_EINVAL;
+	switch (toupper((unsigned char)*end)) {
+	case '\0':
+	case 'M':
+		break;
+	case 'K':
+		v = (v + 1023) / 1024;
+		break;
+	case 'G':
+		v = v > LLONG_MAX / 1024 ? -1 : v * 1024;
+		break;
+	case 'T':
+		v = v > LLONG_MAX / (1024 * 1024) ? -1 : v * 1024 * 1024;
+		break;
+	default:
+		return -SL_EINVAL;
+	}
+	/* "4GB" works in Slurm (only the unit letter is looked at); accept a
+	 * trailing B, but nothing else. */
+	if (*end != '\0' && end[1] != '\0' && !((end[1] == 'B' || end[1] == 'b') && end[2] == '\0'))
+		return -SL_EINVAL;
+	if (v < 0)
+		return -SL_EINVAL;
+	*mib = v;
+	return 0;
+}
+
+static int all_digits(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* "N" into *count, capped so it fits an int. */
+static int small_count(const char *s, int *count)
+{
+	if (!all_digits(s) || strlen(s) > 9)
+		return -1;
+	*count = atoi(s);
+	return 0;
+}
+
+int sl_slurm_parse_gres(const char *s, int *count, char **type, struct sl_err *err)
+{
+	const char *msg = "Invalid generic resource (gres) specification";
+	const char *p = s, *c1, *c2;
+
+	*type = NULL;
+	if (strcasecmp(s, "none") == 0) {
+		*count = -1;
+		return 0;
+	}
+	if (strncmp(p, "gres:", 5) == 0)
+		p += 5;
+	if (strncmp(p, "gpu", 3) != 0 || (p[3] != '\0' && p[3] != ':'))
+		return sl_err_set(err, SL_EINVAL, "%s", msg);
+	*count = 1;
+	if (p[3] == '\0')
+		return 0;
+	c1 = p + 4;
+	c2 = strchr(c1, ':');
+	if (c2 == NULL) {
+		if (small_count(c1, count) == 0)
+			return 0;
+		if (*c1 == '\0' || strchr(c1, ',') != NULL)
+			return sl_err_set(err, SL_EINVAL, "%s", msg);
+		*type = sl_xstrdup(c1); /* "gpu:tesla": one GPU of that type */
+		return 0;
+	}
+	if (c2 == c1 || small_count(c2 + 1, count) != 0)
+		return sl_err_set(err, SL_EINVAL, "%s", msg);
+	*type = sl_xstrndup(c1, (size_t)(c2 - c1));
+	return 0;
+}
+
+int sl_slurm_parse_gpus(const char *s, int *count, char **type, struct sl_err *err)
+{
+	const char *colon = strchr(s, ':');
+	const char *num = colon ? colon + 1 : s;
+
+	*type = NULL;
+	if ((colon && colon == s) || small_count(num, count) != 0)
+		return sl_err_set(err, SL_EINVAL,
+				  "Batch job submission failed: Invalid generic resource (gres) specification");
+	if (colon)
+		*type = sl_xstrndup(s, (size_t)(colon - s));
+	return 0;
+}
+
+/* ---- --export ---- */
+
+struct envv {
+	char **v;
+	size_t n, cap;
+};
+
+/* Add "K=V", replacing an existing K (Slurm's env_array_merge). */
+static void envv_put(struct envv *e, const char *kv)
+{
+	size_t klen = strcspn(kv, "="), i;
+
+	for (i = 0; i < e->n; i++) {
+		if (strncmp(e->v[i], kv, klen) == 0 && e->v[i][klen] == '=') {
+			free(e->v[i]);
+			e->v[i] = sl_xstrdup(kv);
+			return;
+		}
+	}
+	e->v = sl_xgrow(e->v, &e->cap, e->n + 2, sizeof(char *));
+	e->v[e->n++] = sl_xstrdup(kv);
+	e->v[e->n] = NULL;
+}
+
+/* One item of an --export list; commas inside quotes do not split. */
+static const char *next_item(const char *p, char **item)
+{
+	const char *q = p;
+	char quote = 0;
+
+	for (; *q && (quote || *q != ','); q++) {
+		if (quote && *q == quote)
+			quote = 0;
+		else if (!quote && (*q == '"' || *q == '\''))
+			quote = *q;
+	}
+	*item = sl_xstrndup(p, (size_t)(q - p));
+	return *q ? q + 1 : q;
+}
+
+static void export_item(struct envv *e, const char *item, char *const *envp)
+{
+	size_t len = strlen(item);
+	char *const *p;
+
+	if (strcasecmp(item, "ALL") == 0) {
+		for (p = envp; p && *p; p++)
+			envv_put(e, *p);
+	} else if (strchr(item, '=') != NULL) {
+		envv_put(e, item);
+	} else {
+		for (p = envp; p && *p; p++) {
+			if (strncmp(*p, item, len) == 0 && (*p)[len] == '=') {
+				envv_put(e, *p);
+				break;
+			}
+		}
+	}
+}
+
+char **sl_slurm_export_env(const char *spec, char *const *envp)
+{
+	struct envv e = {NULL, 0, 0};
+	char *const *p;
+
+	if (spec == NULL || strcasecmp(spec, "ALL") == 0) {
+		for (p = envp; p && *p; p++)
+			envv_put(&e, *p);
+	} else if (strcasecmp(spec, "NONE") != 0) {
+		const char *q = spec;
+		while (*q) {
+			char *item;
+			q = next_item(q, &item);
+			if (*item)
+				export_item(&e, item, envp);
+			free(item);
+		}
+	}
+	/* Slurm always passes the caller's SLURM_* variables on. */
+	if (spec != NULL && strcasecmp(spec, "ALL") != 0)
+		for (p = envp; p && *p; p++)
+			if (strncmp(*p, "SLURM_", 6) == 0)
+				envv_put(&e, *p);
+	if (e.v == NULL)
+		e.v = sl_xcalloc(1, sizeof(char *));
+	return e.v;
+}
+

@@ -1,0 +1,161 @@
+/* slurm_pattern.c - Slurm 22.05's batch-step file name expansion
+ * (src/slurmd/common/fname.c), rewritten: same quirks, one table. */
+#include "slurm_pattern.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "xalloc.h"
+
+#define PAT_MAX_WIDTH 10
+#define PAT_BUF_CAP (1u << 20) /* patterns come from a capped job spec */
+
+enum pat_kind { PAT_NUM, PAT_STR };
+
+struct pat_conv {
+	char c;
+	enum pat_kind kind;
+};
+
+/* Conversions Slurm's batch step knows; %s (step id) is left out on purpose:
+ * a batch step has no number users could rely on. */
+static const struct pat_conv pat_convs[] = {
+	{'a', PAT_NUM}, {'A', PAT_NUM}, {'j', PAT_NUM}, {'J', PAT_NUM},
+	{'n', PAT_NUM}, {'t', PAT_NUM}, {'N', PAT_STR}, {'u', PAT_STR},
+	{'x', PAT_STR},
+};
+
+static const struct pat_conv *pat_find(char c)
+{
+	for (size_t i = 0; i < sizeof(pat_convs) / sizeof(pat_convs[0]); i++)
+		if (pat_convs[i].c == c)
+			return &pat_convs[i];
+	return NULL;
+}
+
+static uint64_t pat_num(char c, const struct sl_pattern_ctx *x)
+{
+	switch (c) {
+	case 'a':
+		return x->array_task_id;
+	case 'A':
+		return x->array_task_id == SL_PATTERN_NO_TASK ? x->job_id : x->array_job_id;
+	case 'n':
+		return x->node_id;
+	case 't':
+		return x->task_id;
+	default: /* j, J */
+		return x->job_id;
+	}
+}
+
+static const char *pat_str(char c, const struct sl_pattern_ctx *x)
+{
+	const char *s = c == 'N' ? x->host : c == 'u' ? x->user : x->job_name;
+	return s ? s : "(null)";
+}
+
+static void pat_emit(struct sl_buf *b, const struct pat_conv *pc, unsigned wid,
+		     const struct sl_pattern_ctx *x)
+{
+	if (pc->kind == PAT_STR)
+		(void)sl_buf_addstr(b, pat_str(pc->c, x));
+	else
+		(void)sl_buf_addf(b, "%0*llu", (int)wid, (unsigned long long)pat_num(pc->c, x));
+}
+
+/* Slurm's remove_path_slashes: NULL when `p` has no backslash. */
+static char *pat_unescape(const char *p)
+{
+	if (strchr(p, '\\') == NULL)
+		return NULL;
+	char *out = sl_xmalloc(strlen(p) + 1), *o = out;
+	while (*p) {
+		if (p[0] == '\\' && p[1] == '\\') {
+			*o++ = '\\';
+			p += 2;
+		} else if (*p == '\\') {
+			p++;
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* The scan of _create_batch_fname: `q` marks text not yet copied. An unknown
+ * conversion is copied as written, except that after a width only the last
+ * width digit survives ("%5z" -> "5z"): Slurm does that and we keep it. */
+static void pat_scan(struct sl_buf *b, const char *path, const struct sl_pattern_ctx *x)
+{
+	const char *p = path, *q = path;
+	while (*p) {
+		if (*p != '%') {
+			p++;
+			continue;
+		}
+		if (p[1] == '%') {
+			(void)sl_buf_add(b, q, (size_t)(p + 1 - q));
+			p += 2;
+			q = p;
+			continue;
+		}
+		unsigned wid = 0;
+		p++;
+		if (isdigit((unsigned char)*p)) {
+			(void)sl_buf_add(b, q, (size_t)(p - 1 - q));
+			char *end;
+			unsigned long w = strtoul(p, &end, 10);
+			wid = w > PAT_MAX_WIDTH ? PAT_MAX_WIDTH : (unsigned)w;
+			p = end;
+			q = p - 1;
+			if (*p == '\0')
+				break;
+		}
+		const struct pat_conv *pc = pat_find(*p);
+		if (pc != NULL) {
+			(void)sl_buf_add(b, q, (size_t)(p - 1 - q));
+			pat_emit(b, pc, wid, x);
+			q = ++p;
+		}
+	}
+	if (q != p)
+		(void)sl_buf_add(b, q, (size_t)(p - q));
+}
+
+static int pat_single_task(const char *pat, unsigned task_id)
+{
+	char *end;
+	unsigned long id = strtoul(pat, &end, 10);
+	if (*end != '\0')
+		return 1; /* not a task selector */
+	return id == task_id;
+}
+
+char *sl_slurm_pattern_expand(const char *pat, const struct sl_pattern_ctx *x)
+{
+	if (pat == NULL)
+		pat = "";
+	if (!pat_single_task(pat, x->task_id))
+		return sl_xstrdup("/dev/null");
+	struct sl_buf *b = sl_buf_new(PAT_BUF_CAP);
+	if (pat[0] != '/' && x->work_dir != NULL && x->work_dir[0] != '\0') {
+		(void)sl_buf_addstr(b, x->work_dir);
+		size_t n = strlen(x->work_dir);
+		if (x->work_dir[n - 1] != '/')
+			(void)sl_buf_addc(b, '/');
+	}
+	char *esc = pat_unescape(pat);
+	if (esc != NULL)
+		(void)sl_buf_addstr(b, esc);
+	else
+		pat_scan(b, pat, x);
+	free(esc);
+	char *out = sl_buf_steal(b);
+	sl_buf_free(b);
+	return out;
+}

@@ -1,0 +1,45 @@
+/* slurm_state.h - the job selectors Slurm users type: state lists (-t, -s),
+ * job id lists (-j), user lists (-u), and the comma lists under them. Shared
+ * by squeue, scancel and sacct so that all three accept the same spellings. */
+#ifndef SL_SLURM_STATE_H
+#define SL_SLURM_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "err.h"
+#include "jobstate.h"
+
+/* What squeue prints after "Valid job states include: ". */
+extern const char sl_slurm_valid_states[];
+
+/* A state list as squeue -t / sacct -s take it: names or compact codes,
+ * any case, comma-separated; "all" selects everything. States Slurm knows
+ * but Sluice never produces (SUSPENDED, REQUEUED, ...) are valid and match
+ * nothing. Out (caller frees *states): the Sluice states named, deduped.
+ * *matches_none is 1 when names were given but none is a Sluice state.
+ * An unknown name fails with SL_EINVAL, err->msg = the bad name. */
+struct sl_statesel {
+	int *states;
+	size_t n;
+	int all;
+	int matches_none;
+};
+int sl_slurm_states_parse(const char *list, struct sl_statesel *out, struct sl_err *err);
+void sl_statesel_clear(struct sl_statesel *s);
+/* Does state s pass? An empty selection (nothing given) passes everything. */
+int sl_statesel_match(const struct sl_statesel *s, enum sl_jobstate st);
+
+/* A job id: digits, optionally "_T" (array task; Sluice has no arrays, so
+ * *task says it was given: -1 when absent). SL_EINVAL otherwise. */
+int sl_slurm_jobid_parse(const char *s, uint64_t *id, long *task);
+
+/* Split a comma list into a NULL-terminated vector (empty items dropped).
+ * Appends to *v (may be NULL) and *n. Free with sl_strv_free(). */
+void sl_slurm_list_append(char ***v, size_t *n, const char *list);
+
+/* A user list: names or numeric uids. Appends the uids to *uids and *n (caller
+ * frees *uids). Unknown user: SL_ENOENT with err->msg = the name. */
+int sl_slurm_users_parse(const char *list, uid_t **uids, size_t *n, struct sl_err *err);
+
+#endif

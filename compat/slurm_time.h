@@ -1,0 +1,30 @@
+/* slurm_time.h - Slurm's time syntaxes: limits (-t), durations as squeue and
+ * sacct print them, and timestamps (sacct -S/-E, scontrol). */
+#ifndef SL_SLURM_TIME_H
+#define SL_SLURM_TIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* -t/--time: "M", "M:S", "H:M:S", "D-H", "D-H:M", "D-H:M:S", "UNLIMITED",
+ * "INFINITE" (any case). Seconds round up to whole minutes as Slurm does
+ * ("0:5" -> 1). Out: minutes, or SL_TIME_INFINITE. 0 or -SL_EINVAL. */
+int sl_slurm_time_parse_limit(const char *s, int64_t *minutes);
+
+/* Limit as squeue %l prints it: "UNLIMITED", "10:00", "1:00:00", "1-00:00:00".
+ * SL_TIME_UNSET prints as "UNLIMITED" too. */
+void sl_slurm_time_fmt_limit(int64_t minutes, char *buf, size_t len);
+/* Limit as sacct Timelimit prints it: "UNLIMITED", "00:01:00", "1-00:00:00". */
+void sl_slurm_time_fmt_limit_sacct(int64_t minutes, char *buf, size_t len);
+/* Elapsed as squeue %M prints it: "0:00", "1:12", "1:00:00", "2-03:04:05". */
+void sl_slurm_time_fmt_elapsed(int64_t secs, char *buf, size_t len);
+/* Elapsed as sacct prints it: "00:00:00", "1-00:00:00". */
+void sl_slurm_time_fmt_elapsed_sacct(int64_t secs, char *buf, size_t len);
+/* Timestamp "2026-11-21T10:25:03" in local time; 0 -> "Unknown". */
+void sl_slurm_time_fmt_ts(int64_t t, char *buf, size_t len);
+/* sacct -S/-E and --begin: "YYYY-MM-DD[THH:MM[:SS]]", "MMDD[YY]", "HH:MM[:SS]",
+ * "now", "now[+-]N[seconds|minutes|hours|days|weeks]", "today", "midnight",
+ * "noon", "tomorrow". 0 or -SL_EINVAL. */
+int sl_slurm_time_parse_ts(const char *s, int64_t now, int64_t *out);
+
+#endif

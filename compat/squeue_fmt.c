@@ -1,0 +1,509 @@
+/* squeue_fmt.c - the squeue format-code table and its printers.
+ *
+ * Each row is {code, header, header_cut, printer}. A printer writes the
+ * value into a buffer and says whether squeue would cut it to the column
+ * width (it never cuts times and node lists, but does cut reasons). Values
+ * with no Sluice counterpart print what Slurm prints for "unset", so
+ * scripts that parse them keep working. */
+#include "squeue_fmt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurm_fmt.h"
+#include "slurm_time.h"
+#include "xalloc.h"
+
+#define VAL_MAX 8192
+
+typedef int (*printer_fn)(const struct sl_job *j, int64_t now, char *buf, size_t len);
+
+struct code_row {
+	char code;
+	const char *header;
+	int header_cut;
+	printer_fn print;
+};
+
+struct sl_squeue_fmt {
+	struct sl_fmt *fmt;
+	const struct code_row **rows; /* one per item */
+};
+
+static const char *nz(const char *s)
+{
+	return s ? s : "(null)";
+}
+
+int64_t sl_squeue_time_used(const struct sl_job *j, int64_t now)
+{
+	int64_t end;
+
+	if (j->start_time == 0 || j->state == SL_JOB_PENDING)
+		return 0;
+	end = (j->state == SL_JOB_RUNNING || j->end_time == 0) ? now : j->end_time;
+	return end > j->start_time ? end - j->start_time : 0;
+}
+
+static int shows_reason(const struct sl_job *j)
+{
+	switch (j->state) {
+	case SL_JOB_PENDING:
+	case SL_JOB_TIMEOUT:
+	case SL_JOB_FAILED:
+	case SL_JOB_OUT_OF_MEMORY:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void fmt_mem(int64_t mib, char *buf, size_t len)
+{
+	if (mib > 0 && mib % (1024 * 1024) == 0)
+		snprintf(buf, len, "%lldT", (long long)(mib / (1024 * 1024)));
+	else if (mib > 0 && mib % 1024 == 0)
+		snprintf(buf, len, "%lldG", (long long)(mib / 1024));
+	else
+		snprintf(buf, len, "%lldM", (long long)(mib > 0 ? mib : 0));
+}
+
+static void fmt_time(int64_t t, char *buf, size_t len)
+{
+	if (t == 0)
+		snprintf(buf, len, "N/A");
+	else
+		sl_slurm_time_fmt_ts(t, buf, len);
+}
+
+/* ---- printers: return 1 when the value may be cut to the width ---- */
+#define P(name) static int name(const struct sl_job *j, int64_t now, char *buf, size_t len)
+#define S(expr) do { snprintf(buf, len, "%s", (expr)); return 1; } while (0)
+
+P(p_id) { (void)now; snprintf(buf, len, "%llu", (unsigned long long)j->id); return 1; }
+P(p_task) { (void)j; (void)now; S("N/A"); }
+P(p_account) { (void)now; S(nz(j->spec.account)); }
+P(p_partition) { (void)now; S(nz(j->spec.partition)); }
+P(p_name) { (void)now; S(nz(j->spec.name)); }
+P(p_qos) { (void)now; S(nz(j->spec.qos)); }
+P(p_null) { (void)j; (void)now; S("(null)"); }
+P(p_empty) { (void)j; (void)now; S(""); }
+P(p_star) { (void)j; (void)now; S("*"); }
+P(p_zero) { (void)j; (void)now; S("0"); }
+P(p_ok) { (void)j; (void)now; S("OK"); }
+P(p_na) { (void)j; (void)now; S("N/A"); }
+P(p_sct) { (void)j; (void)now; S("*:*:*"); }
+P(p_state) { (void)now; S(sl_jobstate_name(j->state)); }
+P(p_state_compact) { (void)now; S(sl_jobstate_code(j->state)); }
+P(p_workdir) { (void)now; S(nz(j->spec.work_dir)); }
+P(p_nice) { (void)now; snprintf(buf, len, "%d", j->spec.nice); return 1; }
+P(p_uid) { (void)now; snprintf(buf, len, "%u", (unsigned)j->uid); return 1; }
+P(p_gid) { (void)now; snprintf(buf, len, "%u", (unsigned)j->gid); return 1; }
+P(p_prio_long) { (void)now; snprintf(buf, len, "%lld", (long long)j->priority); return 1; }
+P(p_submit) { (void)now; fmt_time(j->submit_time, buf, len); return 1; }
+P(p_start) { (void)now; fmt_time(j->start_time, buf, len); return 1; }
+P(p_reason) { (void)now; S(j->reason ? j->reason : "None"); }
+
+P(p_user)
+{
+	(void)now;
+	if (j->user)
+		S(j->user);
+	snprintf(buf, len, "%u", (unsigned)j->uid);
+	return 1;
+}
+
+P(p_group)
+{
+	(void)now;
+	if (j->group)
+		S(j->group);
+	snprintf(buf, len, "%u", (unsigned)j->gid);
+	return 1;
+}
+
+P(p_prio)
+{
+	(void)now;
+	snprintf(buf, len, "%16.14f", (double)j->priority / (double)0xffffffffu);
+	return 1;
+}
+
+P(p_time_used)
+{
+	sl_slurm_time_fmt_elapsed(sl_squeue_time_used(j, now), buf, len);
+	return 0;
+}
+
+P(p_time_limit)
+{
+	(void)now;
+	sl_slurm_time_fmt_limit(j->spec.time_limit, buf, len);
+	return 0;
+}
+
+P(p_time_left)
+{
+	int64_t left;
+
+	if (j->spec.time_limit < 0) {
+		snprintf(buf, len, "UNLIMITED");
+		return 1;
+	}
+	left = j->spec.time_limit * 60 - sl_squeue_time_used(j, now);
+	if (left < 0)
+		snprintf(buf, len, "INVALID");
+	else
+		sl_slurm_time_fmt_elapsed(left, buf, len);
+	return 0;
+}
+
+P(p_end)
+{
+	if (j->end_time != 0) {
+		fmt_time(j->end_time, buf, len);
+	} else if (j->start_time != 0 && j->spec.time_limit >= 0) {
+		fmt_time(j->start_time + j->spec.time_limit * 60, buf, len);
+	} else if (j->start_time != 0 && !sl_jobstate_is_final(j->state)) {
+		snprintf(buf, len, "NONE");
+	} else {
+		snprintf(buf, len, "N/A");
+	}
+	(void)now;
+	return 1;
+}
+
+P(p_nodes)
+{
+	struct sl_jobshape sh;
+	(void)now;
+	sl_jobspec_shape(&j->spec, &sh);
+	snprintf(buf, len, "%d", sh.nodes);
+	return 1;
+}
+
+P(p_cpus)
+{
+	struct sl_jobshape sh;
+	(void)now;
+	sl_jobspec_shape(&j->spec, &sh);
+	snprintf(buf, len, "%d", j->alloc_cpus > 0 ? j->alloc_cpus : sh.cpus_per_node * sh.nodes);
+	return 1;
+}
+
+P(p_min_cpus)
+{
+	struct sl_jobshape sh;
+	(void)now;
+	sl_jobspec_shape(&j->spec, &sh);
+	snprintf(buf, len, "%d", sh.cpus_per_node);
+	return 1;
+}
+
+P(p_min_mem)
+{
+	(void)now;
+	if (j->spec.mem_per_node > 0)
+		fmt_mem(j->spec.mem_per_node, buf, len);
+	else if (j->spec.mem_per_cpu > 0)
+		fmt_mem(j->spec.mem_per_cpu, buf, len);
+	else
+		snprintf(buf, len, "0");
+	return 1;
+}
+
+P(p_tres_per_node)
+{
+	(void)now;
+	if (j->spec.gpus_per_node <= 0)
+		S("N/A");
+	if (j->spec.gpu_type)
+		snprintf(buf, len, "gres:gpu:%s:%d", j->spec.gpu_type, j->spec.gpus_per_node);
+	else
+		snprintf(buf, len, "gres:gpu:%d", j->spec.gpus_per_node);
+	return 1;
+}
+
+P(p_nodelist)
+{
+	(void)now;
+	snprintf(buf, len, "%s", j->nodelist ? j->nodelist : "");
+	return 0;
+}
+
+P(p_reason_list)
+{
+	(void)now;
+	if (shows_reason(j)) {
+		snprintf(buf, len, "(%s)", j->reason ? j->reason : "None");
+		return 1;
+	}
+	snprintf(buf, len, "%s", j->nodelist ? j->nodelist : "");
+	return 0;
+}
+
+/* First host of a hostlist: "n[1-3],m2" -> "n1". */
+P(p_exec_host)
+{
+	const char *nl = j->nodelist;
+	size_t k, m;
+
+	(void)now;
+	if (nl == NULL || *nl == '\0' || j->start_time == 0)
+		S("n/a");
+	k = strcspn(nl, "[,");
+	if (nl[k] == '[') {
+		m = strcspn(nl + k + 1, "-,]");
+		snprintf(buf, len, "%.*s%.*s", (int)k, nl, (int)m, nl + k + 1);
+	} else {
+		snprintf(buf, len, "%.*s", (int)k, nl);
+	}
+	return 1;
+}
+
+P(p_command)
+{
+	const char *p = j->spec.script_path;
+	(void)now;
+	if (p == NULL || j->spec.wrapped)
+		S("(null)");
+	if (p[0] == '/' || j->spec.submit_dir == NULL)
+		S(p);
+	snprintf(buf, len, "%s/%s", j->spec.submit_dir, p);
+	return 1;
+}
+#undef P
+#undef S
+
+/* Headers and values as squeue 22.05 prints them (reference Part 2 §5). */
+static const struct code_row table[] = {
+	{'a', "ACCOUNT", 1, p_account},
+	{'A', "JOBID", 1, p_id},
+	{'b', "TRES_PER_NODE", 1, p_tres_per_node},
+	{'B', "EXEC_HOST", 1, p_exec_host},
+	{'c', "MIN_CPUS", 1, p_min_cpus},
+	{'C', "CPUS", 1, p_cpus},
+	{'d', "MIN_TMP_DISK", 1, p_zero},
+	{'D', "NODES", 1, p_nodes},
+	{'e', "END_TIME", 1, p_end},
+	{'E', "DEPENDENCY", 1, p_null},
+	{'f', "FEATURES", 1, p_null},
+	{'F', "ARRAY_JOB_ID", 1, p_id},
+	{'g', "GROUP", 1, p_group},
+	{'G', "GROUP", 1, p_gid},
+	{'h', "OVER_SUBSCRIBE", 1, p_ok},
+	{'H', "SOCKETS_PER_NODE", 1, p_star},
+	{'i', "JOBID", 1, p_id},
+	{'I', "CORES_PER_SOCKET", 1, p_star},
+	{'j', "NAME", 1, p_name},
+	{'J', "THREADS_PER_CORE", 1, p_star},
+	{'k', "COMMENT", 1, p_null},
+	{'K', "ARRAY_TASK_ID", 1, p_task},
+	{'l', "TIME_LIMIT", 1, p_time_limit},
+	{'L', "TIME_LEFT", 1, p_time_left},
+	{'m', "MIN_MEMORY", 1, p_min_mem},
+	{'M', "TIME", 1, p_time_used},
+	{'n', "REQ_NODES", 1, p_empty},
+	{'N', "NODELIST", 0, p_nodelist},
+	{'o', "COMMAND", 1, p_command},
+	{'O', "CONTIGUOUS", 1, p_zero},
+	{'p', "PRIORITY", 1, p_prio},
+	{'P', "PARTITION", 1, p_partition},
+	{'q', "QOS", 1, p_qos},
+	{'Q', "PRIORITY", 1, p_prio_long},
+	{'r', "REASON", 1, p_reason},
+	{'R', "NODELIST(REASON)", 0, p_reason_list},
+	{'S', "START_TIME", 1, p_start},
+	{'t', "ST", 1, p_state_compact},
+	{'T', "STATE", 1, p_state},
+	{'u', "USER", 1, p_user},
+	{'U', "UID", 1, p_uid},
+	{'v', "RESERVATION", 1, p_null},
+	{'V', "SUBMIT_TIME", 1, p_submit},
+	{'w', "WCKEY", 1, p_null},
+	{'W', "LICENSES", 1, p_null},
+	{'x', "EXC_NODES", 1, p_empty},
+	{'X', "CORE_SPEC", 1, p_na},
+	{'y', "NICE", 1, p_nice},
+	{'Y', "SCHEDNODES", 0, p_null},
+	{'z', "S:C:T", 1, p_sct},
+	{'Z', "WORK_DIR", 1, p_workdir},
+};
+
+static const struct code_row *find_code(char c)
+{
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (table[i].code == c)
+			return &table[i];
+	return NULL;
+}
+
+int sl_squeue_fmt_new(const char *fmt, struct sl_squeue_fmt **out, struct sl_err *err)
+{
+	struct sl_squeue_fmt *f = sl_xcalloc(1, sizeof(*f));
+	size_t n;
+	int r;
+
+	*out = NULL;
+	if ((r = sl_fmt_parse_percent(fmt, &f->fmt, err)) != 0)
+		goto out;
+	n = sl_fmt_count(f->fmt);
+	f->rows = sl_xcalloc(n + 1, sizeof(*f->rows));
+	for (size_t i = 0; i < n; i++) {
+		char c = sl_fmt_item(f->fmt, i)->code;
+		if ((f->rows[i] = find_code(c)) == NULL) {
+			r = sl_err_set(err, SL_EINVAL, "Invalid job format specification: %c", c);
+			goto out;
+		}
+	}
+	*out = f;
+	f = NULL;
+out:
+	sl_squeue_fmt_free(f);
+	return r;
+}
+
+void sl_squeue_fmt_free(struct sl_squeue_fmt *f)
+{
+	if (f == NULL)
+		return;
+	sl_fmt_free(f->fmt);
+	free(f->rows);
+	free(f);
+}
+
+/* One line: the prefix, then per field its cell and its literal suffix. */
+static int render(const struct sl_squeue_fmt *f, const struct sl_job *j, int64_t now,
+		  struct sl_buf *b)
+{
+	char val[VAL_MAX];
+	int r = sl_buf_addstr(b, sl_fmt_prefix(f->fmt)), cut;
+
+	for (size_t i = 0; r == 0 && i < sl_fmt_count(f->fmt); i++) {
+		const struct sl_fmt_item *it = sl_fmt_item(f->fmt, i);
+		const struct code_row *row = f->rows[i];
+		if (j == NULL) {
+			snprintf(val, sizeof(val), "%s", row->header);
+			cut = row->header_cut;
+		} else {
+			cut = row->print(j, now, val, sizeof(val));
+		}
+		r = sl_fmt_cell(b, val, it->width, it->right, cut);
+		if (r == 0)
+			r = sl_buf_addstr(b, it->suffix);
+	}
+	return r ? r : sl_buf_addc(b, '\n');
+}
+
+int sl_squeue_fmt_header(const struct sl_squeue_fmt *f, struct sl_buf *b)
+{
+	return render(f, NULL, 0, b);
+}
+
+int sl_squeue_fmt_job(const struct sl_squeue_fmt *f, const struct sl_job *j, int64_t now,
+		      struct sl_buf *b)
+{
+	return render(f, j, now, b);
+}
+
+/* ---- sorting (squeue -S) ---- */
+
+struct sort_key {
+	char key;
+	int reverse;
+};
+
+struct sort_ctx {
+	const struct sort_key *keys;
+	size_t n;
+	int64_t now;
+};
+
+static int cmp_i64(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int64_t start_key(const struct sl_job *j, int64_t now)
+{
+	/* squeue's _get_start_time(): unknown starts sort after now */
+	if (j->start_time == 0)
+		return now + 100;
+	return j->state == SL_JOB_PENDING && j->start_time < now ? now : j->start_time;
+}
+
+static int cmp_key(char k, const struct sl_job *a, const struct sl_job *b, int64_t now)
+{
+	struct sl_jobshape sa, sb;
+
+	switch (k) {
+	case 'i': return cmp_i64((int64_t)a->id, (int64_t)b->id);
+	case 'j': return cmp_str(a->spec.name, b->spec.name);
+	case 'u': return cmp_str(a->user, b->user);
+	case 'U': return cmp_i64(a->uid, b->uid);
+	case 'g': return cmp_str(a->group, b->group);
+	case 'G': return cmp_i64(a->gid, b->gid);
+	case 'P': return cmp_str(a->spec.partition, b->spec.partition);
+	case 't': return strcmp(sl_jobstate_code(a->state), sl_jobstate_code(b->state));
+	case 'T': return strcmp(sl_jobstate_name(a->state), sl_jobstate_name(b->state));
+	case 'p': case 'Q': return cmp_i64(a->priority, b->priority);
+	case 'M': return cmp_i64(sl_squeue_time_used(a, now), sl_squeue_time_used(b, now));
+	case 'V': return cmp_i64(a->submit_time, b->submit_time);
+	case 'S': return cmp_i64(start_key(a, now), start_key(b, now));
+	case 'e': return cmp_i64(a->end_time, b->end_time);
+	case 'l': return cmp_i64(a->spec.time_limit, b->spec.time_limit);
+	case 'C': return cmp_i64(a->alloc_cpus, b->alloc_cpus);
+	case 'D':
+		sl_jobspec_shape(&a->spec, &sa);
+		sl_jobspec_shape(&b->spec, &sb);
+		return cmp_i64(sa.nodes, sb.nodes);
+	default: return 0;
+	}
+}
+
+static int cmp_jobs(const void *pa, const void *pb, void *arg)
+{
+	const struct sl_job *a = *(struct sl_job *const *)pa, *b = *(struct sl_job *const *)pb;
+	const struct sort_ctx *c = arg;
+	int d;
+
+	for (size_t i = 0; i < c->n; i++) {
+		d = cmp_key(c->keys[i].key, a, b, c->now);
+		if (d != 0)
+			return c->keys[i].reverse ? -d : d;
+	}
+	return -cmp_i64((int64_t)a->id, (int64_t)b->id);
+}
+
+int sl_squeue_sort(struct sl_job **v, size_t n, const char *spec, int64_t now,
+		   struct sl_err *err)
+{
+	static const char known[] = "ijuUgGPtTpQMVSelCD";
+	struct sort_key keys[64];
+	struct sort_ctx ctx = {keys, 0, now};
+	int reverse = 0;
+
+	for (const char *p = spec ? spec : SL_SQUEUE_SORT_DEFAULT; *p; p++) {
+		if (*p == ',' || *p == '+') {
+			reverse = 0;
+			continue;
+		}
+		if (*p == '-') {
+			reverse = 1;
+			continue;
+		}
+		if (strchr(known, *p) == NULL)
+			return sl_err_set(err, SL_EINVAL, "Invalid sort specification: %c", *p);
+		if (ctx.n < sizeof(keys) / sizeof(keys[0]))
+			keys[ctx.n++] = (struct sort_key){*p, reverse};
+		reverse = 0;
+	}
+	qsort_r(v, n, sizeof(*v), cmp_jobs, &ctx);
+	return 0;
+}

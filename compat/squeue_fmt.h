@@ -1,0 +1,39 @@
+/* squeue_fmt.h - squeue's format codes (%i %P %j ...) and sort keys over
+ * struct sl_job, printing exactly what Slurm 22.05's squeue prints. Pure
+ * functions: jobs and `now` in, text out (the command writes it). */
+#ifndef SL_SQUEUE_FMT_H
+#define SL_SQUEUE_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "buf.h"
+#include "err.h"
+#include "job.h"
+
+#define SL_SQUEUE_FMT_DEFAULT "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"
+#define SL_SQUEUE_FMT_LONG "%.18i %.9P %.8j %.8u %.8T %.10M %.9l %.6D %R"
+#define SL_SQUEUE_FMT_START "%.18i %.9P %.8j %.8u %.2t %.19S %.6D %20Y %R"
+#define SL_SQUEUE_SORT_DEFAULT "P,t,-p"
+
+struct sl_squeue_fmt;
+
+/* Parse a -o format against the code table. An unknown code fails with
+ * SL_EINVAL and `Invalid job format specification: X`. Caller frees. */
+int sl_squeue_fmt_new(const char *fmt, struct sl_squeue_fmt **out, struct sl_err *err);
+void sl_squeue_fmt_free(struct sl_squeue_fmt *f);
+
+/* Append the header line / one job's line (each ends in '\n'). */
+int sl_squeue_fmt_header(const struct sl_squeue_fmt *f, struct sl_buf *b);
+int sl_squeue_fmt_job(const struct sl_squeue_fmt *f, const struct sl_job *j, int64_t now,
+		      struct sl_buf *b);
+
+/* Sort as squeue -S does ("P,t,-p" when spec is NULL); ties: newest id
+ * first, as slurmctld's job list comes back. Unknown key: SL_EINVAL with
+ * `Invalid sort specification: X`. */
+int sl_squeue_sort(struct sl_job **v, size_t n, const char *spec, int64_t now,
+		   struct sl_err *err);
+
+/* Seconds a job has run (squeue's job_time_used()). */
+int64_t sl_squeue_time_used(const struct sl_job *j, int64_t now);
+
+#endif

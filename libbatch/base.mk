@@ -1,0 +1,24 @@
+# libbatch core: errors, memory, logging, buffers, job records, wire, client.
+libbatch_libbatch_a_SOURCES += \
+	libbatch/err.c libbatch/err.h \
+	libbatch/xalloc.c libbatch/xalloc.h \
+	libbatch/log.c libbatch/log.h \
+	libbatch/buf.c libbatch/buf.h \
+	libbatch/jobstate.c libbatch/jobstate.h \
+	libbatch/job.c libbatch/job.h \
+	libbatch/proto.c libbatch/proto.h \
+	libbatch/client.c libbatch/client.h
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto
+TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto
+endif
+tests_unit_test_buf_SOURCES = tests/unit/test_buf.c
+tests_unit_test_buf_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_buf_LDADD = $(TEST_LIBS)
+tests_unit_test_job_SOURCES = tests/unit/test_job.c
+tests_unit_test_job_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_job_LDADD = $(TEST_LIBS)
+tests_unit_test_proto_SOURCES = tests/unit/test_proto.c
+tests_unit_test_proto_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_proto_LDADD = $(TEST_LIBS)

@@ -1,0 +1,362 @@
+/* client.c - the commands' side of the socket: find the daemon, send one
+ * request, wait for its reply, turn the reply into structs or an error. */
+#include "client.h"
+#include "conf.h"
+#include "proto.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/etc"
+#endif
+#define DEFAULT_SOCKET "/run/sluice/sluiced.sock"
+
+struct sl_client {
+	int fd;
+	char *path;
+};
+
+int sl_client_socket_path(char **out, struct sl_err *err)
+{
+	const char *conf = getenv("SLUICE_CONF");
+	const char *sock = getenv("SLUICE_SOCKET");
+
+	*out = NULL;
+	if (conf != NULL && *conf != '\0')
+		return sl_conf_peek_socket(conf, out, err);
+	if (sock != NULL && *sock != '\0') {
+		*out = sl_xstrdup(sock);
+		return 0;
+	}
+	if (access(SYSCONFDIR "/sluice/sluice.yaml", R_OK) == 0)
+		return sl_conf_peek_socket(SYSCONFDIR "/sluice/sluice.yaml", out, err);
+	*out = sl_xstrdup(DEFAULT_SOCKET);
+	return 0;
+}
+
+static int try_connect(const char *path, int *fdp)
+{
+	struct sockaddr_un sa;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	*fdp = fd;
+	return 0;
+}
+
+/* Like Slurm's commands, ride out a daemon restart: retry a refused or
+ * missing socket for SLUICE_CONNECT_TIMEOUT seconds (default 5). */
+static double connect_budget(void)
+{
+	const char *s = getenv("SLUICE_CONNECT_TIMEOUT");
+	return s && *s ? atof(s) : 5.0;
+}
+
+int sl_client_connect(const char *socket, struct sl_client **out, struct sl_err *err)
+{
+	char *path = NULL;
+	int r, fd = -1;
+	double waited = 0, budget = connect_budget();
+
+	*out = NULL;
+	if (socket != NULL)
+		path = sl_xstrdup(socket);
+	else if ((r = sl_client_socket_path(&path, err)) != 0)
+		return r;
+	if (strlen(path) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
+		r = sl_err_set(err, SL_ECONNECT, "socket path too long: %s", path);
+		goto out;
+	}
+	for (;;) {
+		r = try_connect(path, &fd);
+		if (r == 0 || (r != -ECONNREFUSED && r != -ENOENT && r != -EAGAIN) ||
+		    waited >= budget)
+			break;
+		struct timespec ts = {0, 200 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+		waited += 0.2;
+	}
+	if (r != 0) {
+		r = sl_err_set(err, SL_ECONNECT,
+			       "Unable to contact slurm controller (connect failure): %s: %s",
+			       path, strerror(-r));
+		goto out;
+	}
+	*out = sl_xcalloc(1, sizeof(**out));
+	(*out)->fd = fd;
+	(*out)->path = path;
+	path = NULL;
+out:
+	free(path);
+	return r;
+}
+
+void sl_client_free(struct sl_client *c)
+{
+	if (c == NULL)
+		return;
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->path);
+	free(c);
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -SL_EIO;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int read_reply(struct sl_client *c, uint16_t want, json_object **reply,
+		      struct sl_err *err)
+{
+	struct sl_buf *in = sl_buf_new(SL_PROTO_HDR_LEN + SL_PROTO_MAX_BODY);
+	char chunk[65536];
+	const char *body;
+	size_t blen, used;
+	uint16_t type;
+	int r;
+
+	for (;;) {
+		r = sl_proto_decode(sl_buf_data(in), sl_buf_len(in), &type, &body, &blen,
+				    &used, err);
+		if (r != 0)
+			break;
+		ssize_t n = read(c->fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			r = sl_err_set(err, SL_ECONNECT,
+				       "Unable to contact slurm controller (connection closed)");
+			goto out;
+		}
+		sl_buf_add(in, chunk, (size_t)n);
+	}
+	if (r < 0)
+		goto out;
+	if (type != (want | SL_MSG_REPLY)) {
+		r = sl_err_set(err, SL_EPROTO, "unexpected reply type %u", type);
+		goto out;
+	}
+	{
+		struct json_tokener *tok = json_tokener_new_ex(64);
+		*reply = json_tokener_parse_ex(tok, body, (int)blen);
+		json_tokener_free(tok);
+	}
+	r = *reply ? 0 : sl_err_set(err, SL_EPROTO, "bad JSON in reply");
+out:
+	sl_buf_free(in);
+	return r;
+}
+
+/* Send req (consumed), wait for the reply. A reply carrying an error becomes
+ * the return code and err; otherwise *reply holds it (caller puts it). */
+static int call(struct sl_client *c, uint16_t type, json_object *req,
+		json_object **reply, struct sl_err *err)
+{
+	struct sl_buf *out = sl_buf_new(SL_PROTO_HDR_LEN + SL_PROTO_MAX_BODY);
+	const char *text = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
+	json_object *rep = NULL, *v;
+	int r;
+
+	*reply = NULL;
+	if ((r = sl_proto_encode(out, type, text, strlen(text))) != 0) {
+		r = sl_err_set(err, SL_ETOOBIG, "request of %zu bytes is over the %u-byte cap",
+			       strlen(text), SL_PROTO_MAX_BODY);
+		goto out;
+	}
+	if (write_all(c->fd, sl_buf_str(out), sl_buf_len(out)) != 0) {
+		r = sl_err_set(err, SL_ECONNECT,
+			       "Unable to contact slurm controller (send failure)");
+		goto out;
+	}
+	if ((r = read_reply(c, type, &rep, err)) != 0)
+		goto out;
+	if (json_object_object_get_ex(rep, "error", &v)) {
+		json_object *code;
+		int ec = SL_EINTERNAL;
+		if (json_object_object_get_ex(rep, "code", &code))
+			ec = sl_errcode_from_name(json_object_get_string(code));
+		r = sl_err_set(err, ec, "%s", json_object_get_string(v));
+		goto out;
+	}
+	*reply = rep;
+	rep = NULL;
+out:
+	json_object_put(req);
+	json_object_put(rep);
+	sl_buf_free(out);
+	return r;
+}
+
+int sl_client_submit(struct sl_client *c, const struct sl_jobspec *spec, uint64_t *id,
+		     struct sl_err *err)
+{
+	json_object *req = json_object_new_object(), *rep, *v;
+	char *text = sl_jobspec_to_json(spec);
+	int r;
+
+	json_object_object_add(req, "spec", json_tokener_parse(text));
+	free(text);
+	if ((r = call(c, SL_MSG_SUBMIT, req, &rep, err)) != 0)
+		return r;
+	if (!json_object_object_get_ex(rep, "id", &v))
+		r = sl_err_set(err, SL_EPROTO, "submit reply without an id");
+	else
+		*id = (uint64_t)json_object_get_int64(v);
+	json_object_put(rep);
+	return r;
+}
+
+static json_object *strs_to_arr(char *const *v, size_t n)
+{
+	json_object *a = json_object_new_array();
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(v[i]));
+	return a;
+}
+
+static json_object *filter_to_obj(const struct sl_jobfilter *f)
+{
+	json_object *o = json_object_new_object(), *a;
+	size_t i;
+
+	a = json_object_new_array();
+	for (i = 0; i < f->n_ids; i++)
+		json_object_array_add(a, json_object_new_int64((int64_t)f->ids[i]));
+	json_object_object_add(o, "ids", a);
+	a = json_object_new_array();
+	for (i = 0; i < f->n_uids; i++)
+		json_object_array_add(a, json_object_new_int64(f->uids[i]));
+	json_object_object_add(o, "uids", a);
+	a = json_object_new_array();
+	for (i = 0; i < f->n_states; i++)
+		json_object_array_add(a, json_object_new_string(sl_jobstate_name(f->states[i])));
+	json_object_object_add(o, "states", a);
+	json_object_object_add(o, "partitions", strs_to_arr(f->partitions, f->n_partitions));
+	json_object_object_add(o, "accounts", strs_to_arr(f->accounts, f->n_accounts));
+	json_object_object_add(o, "names", strs_to_arr(f->names, f->n_names));
+	json_object_object_add(o, "history", json_object_new_boolean(f->history));
+	json_object_object_add(o, "start_after", json_object_new_int64(f->start_after));
+	json_object_object_add(o, "end_before", json_object_new_int64(f->end_before));
+	return o;
+}
+
+int sl_client_jobs(struct sl_client *c, const struct sl_jobfilter *f,
+		   struct sl_job ***jobs, size_t *n, struct sl_err *err)
+{
+	json_object *req = json_object_new_object(), *rep, *arr;
+	struct sl_job **v = NULL;
+	size_t len = 0, i;
+	int r;
+
+	*jobs = NULL;
+	*n = 0;
+	json_object_object_add(req, "filter", filter_to_obj(f));
+	if ((r = call(c, SL_MSG_JOBS, req, &rep, err)) != 0)
+		return r;
+	if (!json_object_object_get_ex(rep, "jobs", &arr) ||
+	    !json_object_is_type(arr, json_type_array)) {
+		r = sl_err_set(err, SL_EPROTO, "jobs reply without a jobs array");
+		goto out;
+	}
+	len = json_object_array_length(arr);
+	v = sl_xcalloc(len + 1, sizeof(*v));
+	for (i = 0; i < len; i++)
+		if ((r = sl_job_from_obj(json_object_array_get_idx(arr, i), &v[i], err)) != 0)
+			goto out;
+	*jobs = v;
+	*n = len;
+	v = NULL;
+out:
+	sl_job_free_array(v, len);
+	json_object_put(rep);
+	return r;
+}
+
+int sl_client_cancel(struct sl_client *c, const struct sl_jobfilter *f, int signal,
+		     int batch_only, struct sl_jobresult **res, size_t *nres,
+		     struct sl_err *err)
+{
+	json_object *req = json_object_new_object(), *rep, *arr;
+	size_t len, i;
+	int r;
+
+	*res = NULL;
+	*nres = 0;
+	json_object_object_add(req, "filter", filter_to_obj(f));
+	json_object_object_add(req, "signal", json_object_new_int(signal));
+	json_object_object_add(req, "batch", json_object_new_boolean(batch_only));
+	if ((r = call(c, SL_MSG_CANCEL, req, &rep, err)) != 0)
+		return r;
+	if (!json_object_object_get_ex(rep, "results", &arr) ||
+	    !json_object_is_type(arr, json_type_array)) {
+		json_object_put(rep);
+		return sl_err_set(err, SL_EPROTO, "cancel reply without results");
+	}
+	len = json_object_array_length(arr);
+	*res = sl_xcalloc(len + 1, sizeof(**res));
+	for (i = 0; i < len; i++) {
+		json_object *e = json_object_array_get_idx(arr, i), *v;
+		struct sl_jobresult *x = &(*res)[i];
+		if (json_object_object_get_ex(e, "id", &v))
+			x->id = (uint64_t)json_object_get_int64(v);
+		if (json_object_object_get_ex(e, "code", &v))
+			x->rc = -sl_errcode_from_name(json_object_get_string(v));
+		if (json_object_object_get_ex(e, "error", &v))
+			snprintf(x->msg, sizeof(x->msg), "%s", json_object_get_string(v));
+	}
+	*nres = len;
+	json_object_put(rep);
+	return 0;
+}
+
+int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
+		      struct sl_err *err)
+{
+	static const char *ops[] = {[SL_CTL_HOLD] = "hold", [SL_CTL_RELEASE] = "release",
+				    [SL_CTL_REQUEUE] = "requeue"};
+	json_object *req = json_object_new_object(), *rep;
+	int r;
+
+	json_object_object_add(req, "op", json_object_new_string(ops[op]));
+	json_object_object_add(req, "id", json_object_new_int64((int64_t)id));
+	if ((r = call(c, SL_MSG_CONTROL, req, &rep, err)) == 0)
+		json_object_put(rep);
+	return r;
+}
+
+int sl_client_info(struct sl_client *c, char **json, struct sl_err *err)
+{
+	json_object *rep;
+	int r = call(c, SL_MSG_INFO, json_object_new_object(), &rep, err);
+	if (r != 0)
+		return r;
+	*json = sl_xstrdup(json_object_to_json_string_ext(rep, JSON_C_TO_STRING_PLAIN));
+	json_object_put(rep);
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* conf.h - the daemon configuration: one multi-document YAML file, or a
+ * directory of *.yaml files read in name order, holding Kubernetes-style
+ * objects: exactly one sluice.io/v1alpha1 SluiceConfiguration (the daemon's
+ * own settings) plus Kueue objects (ResourceFlavor, ClusterQueue, LocalQueue,
+ * Cohort, WorkloadPriorityClass, Configuration) handed to kueue.c.
+ *
+ * Every error names "file:line: Kind \"name\": key.path: reason". */
+#ifndef SL_CONF_H
+#define SL_CONF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "err.h"
+
+struct sl_conf;
+struct sl_kueue;
+
+/* Load and validate everything (settings, Kueue objects, cross references).
+ * path: a file or a directory. Caller frees with sl_conf_free(). */
+int sl_conf_load(const char *path, struct sl_conf **out, struct sl_err *err);
+void sl_conf_free(struct sl_conf *c);
+
+/* Only the SluiceConfiguration's `socket`, resolved as sl_conf_load() does
+ * (relative to the config's directory); Kueue objects are not parsed, so a
+ * command still finds the daemon while an admin edits queues. Caller frees
+ * *socket with free(). */
+int sl_conf_peek_socket(const char *path, char **socket, struct sl_err *err);
+
+/* Getters: borrowed, valid until sl_conf_free(). Paths are absolute. */
+const char *sl_conf_path(const struct sl_conf *c);      /* as given to load */
+const char *sl_conf_socket(const struct sl_conf *c);
+const char *sl_conf_state_dir(const struct sl_conf *c);
+const char *sl_conf_executor(const struct sl_conf *c);  /* "local" */
+const char *sl_conf_auth(const struct sl_conf *c);      /* "none" */
+const char *sl_conf_default_partition(const struct sl_conf *c);
+const char *sl_conf_cluster_name(const struct sl_conf *c);
+int sl_conf_kill_wait(const struct sl_conf *c);         /* seconds */
+int sl_conf_min_job_age(const struct sl_conf *c);       /* seconds */
+
+/* uid 0 always is; otherwise `user` must be listed in `operators`. */
+int sl_conf_is_operator(const struct sl_conf *c, const char *user, uid_t uid);
+
+/* The accounts `user` may charge, NULL-terminated, first = default: the
+ * user's own entry, else the "*" entry, else NULL. Borrowed. */
+const char *const *sl_conf_accounts(const struct sl_conf *c, const char *user);
+/* 1 when `account` is in sl_conf_accounts(c, user), else 0. */
+int sl_conf_account_allowed(const struct sl_conf *c, const char *user,
+			    const char *account);
+
+/* The validated Kueue objects. Borrowed. */
+const struct sl_kueue *sl_conf_kueue(const struct sl_conf *c);
+
+/* For `scontrol show config`: every setting in declaration order, its value
+ * as text (lists comma-separated; accounts as "user:acct,acct user2:..."),
+ * and its one-line help. Stops early and returns fn's value if nonzero. */
+typedef int (*sl_conf_show_fn)(const char *key, const char *value,
+			       const char *help, void *arg);
+int sl_conf_show(const struct sl_conf *c, sl_conf_show_fn fn, void *arg);
+
+#endif

@@ -1,0 +1,29 @@
+# libbatch/conf.mk: configuration loading (YAML tree, quantities, sluice config).
+libbatch_libbatch_a_SOURCES += \
+	libbatch/yaml.c libbatch/yaml.h \
+	libbatch/quantity.c libbatch/quantity.h \
+	libbatch/conf.c libbatch/conf.h
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_yaml tests/unit/test_quantity tests/unit/test_conf
+TESTS += tests/unit/test_yaml tests/unit/test_quantity tests/unit/test_conf
+endif
+tests_unit_test_yaml_SOURCES = tests/unit/test_yaml.c
+tests_unit_test_yaml_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_yaml_LDADD = $(TEST_LIBS)
+tests_unit_test_quantity_SOURCES = tests/unit/test_quantity.c
+tests_unit_test_quantity_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_quantity_LDADD = $(TEST_LIBS)
+tests_unit_test_conf_SOURCES = tests/unit/test_conf.c
+tests_unit_test_conf_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_conf_LDADD = $(TEST_LIBS)
+
+# test_conf loads the shipped etc/sluice.yaml and these files.
+EXTRA_DIST += etc/sluice.yaml \
+	tests/data/conf/full.yaml \
+	tests/data/conf/unknown-kind.yaml \
+	tests/data/conf/dir/10-settings.yaml \
+	tests/data/conf/dir/20-queues.yaml \
+	tests/data/conf/dir/30-local.yaml \
+	tests/data/conf/dir/notes.txt \
+	tests/data/conf/dir/.hidden.yaml

@@ -1,0 +1,117 @@
+/* job.h - the neutral job spec (what a command asks for, free of #SBATCH or
+ * #PBS syntax) and the job record (what the daemon knows about a job).
+ *
+ * These are plain structs on purpose: they are records that cross the wire,
+ * the store and the formatters, and forty getters would hide nothing. Strings
+ * are owned by the struct (sl_jobspec_free / sl_job_free release them). */
+#ifndef SL_JOB_H
+#define SL_JOB_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include "err.h"
+#include "jobstate.h"
+
+#define SL_TIME_UNSET (-1)    /* no --time given: partition default */
+#define SL_TIME_INFINITE (-2) /* "UNLIMITED" / "infinite" */
+#define SL_NO_VAL (-1)        /* numeric option not given */
+
+enum sl_open_mode { SL_OPEN_DEFAULT = 0, SL_OPEN_TRUNCATE, SL_OPEN_APPEND };
+
+struct sl_jobspec {
+	char *name;            /* -J; NULL: script basename, "wrap" or "sbatch" */
+	char *partition;       /* -p; NULL: config defaultPartition */
+	char *account;         /* -A; NULL: user's default account */
+	char *qos;             /* --qos; NULL: none */
+	int nodes;             /* -N min nodes; SL_NO_VAL: 1 */
+	int nodes_max;         /* -N a-b upper bound; SL_NO_VAL: = nodes */
+	int ntasks;            /* -n; SL_NO_VAL: derived */
+	int ntasks_per_node;   /* SL_NO_VAL unless given */
+	int cpus_per_task;     /* -c; SL_NO_VAL: 1 */
+	int64_t mem_per_node;  /* --mem in MiB; SL_NO_VAL unless given */
+	int64_t mem_per_cpu;   /* --mem-per-cpu in MiB; SL_NO_VAL unless given */
+	int gpus;              /* --gpus total; SL_NO_VAL unless given */
+	int gpus_per_node;     /* --gpus-per-node or --gres=gpu[:type]:N */
+	char *gpu_type;        /* type from --gres/--gpus, or NULL */
+	int64_t time_limit;    /* minutes; SL_TIME_UNSET or SL_TIME_INFINITE */
+	char *std_out;         /* -o pattern; NULL: slurm-%j.out */
+	char *std_err;         /* -e pattern; NULL: same file as stdout */
+	char *std_in;          /* -i; NULL: /dev/null */
+	char *work_dir;        /* absolute; -D or the submit directory */
+	char *submit_dir;      /* absolute cwd of sbatch */
+	char *submit_host;     /* short hostname of the submit host */
+	char *script;          /* the batch script text (never NULL) */
+	char *script_path;     /* as given on the command line; NULL for stdin/--wrap */
+	char **argv;           /* script arguments; NULL-terminated, may be NULL */
+	char **env;            /* exported environment "K=V", NULL-terminated */
+	char *export_spec;     /* --export as given ("ALL", "NONE", "A,B=1"); NULL: ALL */
+	int hold;              /* -H */
+	int nice;              /* --nice adjustment (may be negative for operators) */
+	int64_t priority;      /* --priority; SL_NO_VAL unless given (operators) */
+	enum sl_open_mode open_mode;
+	mode_t umask;
+	int wrapped;           /* created by --wrap */
+	int requeue;           /* 1: requeue when preempted (default); 0: --no-requeue */
+};
+
+struct sl_job {
+	uint64_t id;
+	struct sl_jobspec spec; /* with partition/account/name resolved */
+	uid_t uid;
+	gid_t gid;
+	char *user;             /* user name at submit time */
+	char *group;
+	enum sl_jobstate state;
+	char *reason;           /* Slurm reason code: "None", "Resources", "JobHeldUser", ... */
+	char *reason_text;      /* full sentence (Kueue wording) or NULL */
+	int64_t submit_time;    /* unix seconds */
+	int64_t eligible_time;
+	int64_t start_time;     /* 0 = not started */
+	int64_t end_time;       /* 0 = not ended */
+	int64_t priority;       /* effective priority (0 while held) */
+	int exit_code;          /* the process exit status (0..255) */
+	int exit_signal;        /* terminating signal, 0 if none */
+	char *nodelist;         /* hostlist of allocated nodes, NULL while pending */
+	int alloc_cpus;         /* total cpus allocated (or requested while pending) */
+	int attempt;            /* 0 first run; +1 per requeue */
+	int cancelled_by;       /* uid that cancelled it, -1 otherwise */
+	char *cluster_queue;    /* admitting ClusterQueue, NULL while pending */
+	char *flavors;          /* "cpu=default,memory=default" once admitted */
+	int queue_pos;          /* position in its ClusterQueue, 0 if n/a */
+};
+
+/* Resolved resource shape of a job: derived from the spec once, so the
+ * scheduler, executors and formatters agree on what was asked for. */
+struct sl_jobshape {
+	int nodes;
+	int ntasks;
+	int tasks_per_node;     /* ceil(ntasks / nodes) */
+	int cpus_per_task;
+	int cpus_per_node;      /* tasks_per_node * cpus_per_task */
+	int64_t mem_per_node;   /* MiB, 0 when unspecified */
+	int gpus_per_node;
+};
+
+void sl_jobspec_init(struct sl_jobspec *s);   /* all fields to "unset" */
+void sl_jobspec_clear(struct sl_jobspec *s);  /* free members, re-init */
+void sl_jobspec_copy(struct sl_jobspec *dst, const struct sl_jobspec *src);
+void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *out);
+
+struct sl_job *sl_job_new(void);
+void sl_job_free(struct sl_job *j);
+void sl_job_free_array(struct sl_job **v, size_t n);
+
+/* JSON text <-> structs (json-c behind the scenes; the JSON types never leak
+ * into this header). Returned strings are malloc'd; caller frees. */
+char *sl_jobspec_to_json(const struct sl_jobspec *s);
+int sl_jobspec_from_json(const char *text, struct sl_jobspec *out, struct sl_err *err);
+char *sl_job_to_json(const struct sl_job *j);
+int sl_job_from_json(const char *text, struct sl_job **out, struct sl_err *err);
+
+/* For code that embeds records in larger JSON documents (replies, store):
+ * obj is a json-c `json_object *`; to_obj returns a new reference. */
+void *sl_job_to_obj(const struct sl_job *j);
+int sl_job_from_obj(void *obj, struct sl_job **out, struct sl_err *err);
+int sl_jobspec_from_obj(void *obj, struct sl_jobspec *out, struct sl_err *err);
+
+#endif

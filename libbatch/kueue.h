@@ -1,0 +1,197 @@
+/* kueue.h - the Kueue object model (ResourceFlavor, ClusterQueue, LocalQueue,
+ * Cohort, WorkloadPriorityClass, Kueue Configuration) parsed from YAML trees.
+ * It is a validated data model: the structs are plain data that the
+ * scheduler (libbatch/sched/) copies from. v1beta1 and v1beta2 spellings are
+ * both accepted; quantities are int64 milli-units. */
+#ifndef SL_KUEUE_H
+#define SL_KUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+
+struct sl_ynode;
+
+struct sl_kv {
+	char *key;
+	char *value;
+};
+
+struct sl_ktaint {
+	char *key, *value, *effect;
+};
+
+struct sl_ktoleration {
+	char *key, *op, *value, *effect; /* op: "Equal" (default) or "Exists" */
+};
+
+struct sl_kflavor {
+	char *name;
+	char *file;
+	int line;
+	size_t nlabels;
+	struct sl_kv *labels;
+	size_t ntaints;
+	struct sl_ktaint *taints;
+	size_t ntols;
+	struct sl_ktoleration *tols;
+};
+
+struct sl_kquota {
+	char *resource;
+	int64_t nominal;
+	int has_bl, has_ll;
+	int64_t bl, ll;
+};
+
+struct sl_kflavor_quotas {
+	char *flavor;
+	size_t nres;
+	struct sl_kquota *res;
+};
+
+struct sl_kresource_group {
+	size_t ncovered;
+	char **covered;
+	size_t nflavors;
+	struct sl_kflavor_quotas *flavors;
+};
+
+struct sl_kselreq {
+	char *key;
+	char *op;                /* In, NotIn, Exists, DoesNotExist */
+	size_t nvalues;
+	char **values;
+};
+
+struct sl_kselector {
+	int present;             /* 0: nil selector = matches nothing */
+	size_t nmatch;
+	struct sl_kv *match;
+	size_t nexpr;
+	struct sl_kselreq *expr;
+};
+
+enum sl_kpolicy { SL_KP_NEVER, SL_KP_LOWER, SL_KP_LOWER_OR_NEWER_EQUAL, SL_KP_ANY };
+enum sl_kstop { SL_KSTOP_NONE, SL_KSTOP_HOLD, SL_KSTOP_HOLD_AND_DRAIN };
+enum sl_kfung { SL_KF_MAY_STOP, SL_KF_TRY_NEXT };
+enum sl_kpref { SL_KPREF_UNSET, SL_KPREF_BORROWING_OVER_PREEMPTION,
+		SL_KPREF_PREEMPTION_OVER_BORROWING };
+
+struct sl_kcq {
+	char *name;
+	char *file;
+	int line;
+	char *cohort;            /* NULL: none */
+	int strict_fifo;
+	struct sl_kselector nssel;
+	size_t nrg;
+	struct sl_kresource_group *rg;
+	enum sl_kpolicy within_cq, reclaim, bwc;   /* bwc: Never or LowerPriority */
+	int has_bwc_threshold;
+	int32_t bwc_threshold;
+	enum sl_kfung when_borrow, when_preempt;
+	enum sl_kpref preference;
+	int64_t weight_milli;    /* fairSharing.weight, default 1000 */
+	enum sl_kstop stop;
+	int afs;                 /* admissionScope UsageBasedAdmissionFairSharing */
+};
+
+struct sl_kcohort {
+	char *name;
+	char *file;
+	int line;
+	char *parent;            /* NULL: root */
+	size_t nrg;
+	struct sl_kresource_group *rg;
+	int64_t weight_milli;
+};
+
+struct sl_klq {
+	char *ns, *name, *cq;
+	char *file;
+	int line;
+	enum sl_kstop stop;
+	int64_t weight_milli;
+};
+
+struct sl_kwpc {
+	char *name;
+	int32_t value;
+	char *description;
+};
+
+enum sl_kfs_strategy { SL_KFS_LE_FINAL_SHARE, SL_KFS_LT_INITIAL_SHARE };
+
+struct sl_kres_weight {
+	char *resource;
+	int64_t weight_milli;
+};
+
+struct sl_kconfig {
+	int present;
+	int fs_enable;
+	size_t nstrategies;              /* 0 = default [LE final, LT initial] */
+	enum sl_kfs_strategy strategies[2];
+	int afs_enable;                  /* admissionFairSharing present */
+	int64_t afs_half_life_ms;
+	int64_t afs_sampling_ms;         /* default 5m */
+	size_t nweights;
+	struct sl_kres_weight *weights;
+	int wfpr_enable, wfpr_block_admission;
+	int64_t wfpr_timeout_ms, wfpr_recovery_timeout_ms;
+	char *wfpr_timestamp;            /* Eviction | Creation */
+	int has_backoff_limit;
+	int32_t backoff_limit;
+	int64_t backoff_base_s, backoff_max_s;
+};
+
+struct sl_kueue {
+	size_t nflavors, ncqs, ncohorts, nlqs, nwpcs;
+	struct sl_kflavor *flavors;
+	struct sl_kcq *cqs;
+	struct sl_kcohort *cohorts;
+	struct sl_klq *lqs;
+	struct sl_kwpc *wpcs;
+	struct sl_kconfig config;
+	size_t capf, capcq, capco, caplq, capw;
+	int finalized;
+};
+
+/* Caller frees with sl_kueue_free(). */
+struct sl_kueue *sl_kueue_new(void);
+void sl_kueue_free(struct sl_kueue *k);
+
+/* Add one YAML document (a whole map with apiVersion/kind/metadata). `file`
+ * names the source in messages. Returns -SL_EINVAL with
+ * `FILE:LINE: unknown kind "X" (apiVersion "Y")` for non-Kueue objects (err
+ * untouched otherwise-valid callers may clear it and handle the object), and
+ * -SL_EINVAL / -SL_ECONFIG with a path for invalid fields. */
+int sl_kueue_add_object(struct sl_kueue *k, const char *file,
+			const struct sl_ynode *doc, struct sl_err *err);
+
+/* 1 if doc's apiVersion belongs to Kueue (kueue.x-k8s.io or
+ * config.kueue.x-k8s.io), so callers can tell "unknown kind" from "not ours". */
+int sl_kueue_is_kueue_doc(const struct sl_ynode *doc);
+
+/* Cross-reference checks: LocalQueue -> ClusterQueue, flavors exist, cohort
+ * parent cycles, duplicate names, resources covered once, limits need a
+ * cohort. -SL_ECONFIG with "FILE:LINE: KIND "NAME": path: reason". */
+int sl_kueue_finalize(struct sl_kueue *k, struct sl_err *err);
+
+/* Lookups (borrowed results). */
+const struct sl_klq *sl_kueue_find_lq(const struct sl_kueue *k, const char *ns,
+				      const char *name);
+/* ClusterQueue name of LocalQueue ns/name, NULL if unknown. */
+const char *sl_kueue_lq_cluster_queue(const struct sl_kueue *k, const char *ns,
+				      const char *name);
+const struct sl_kcq *sl_kueue_find_cq(const struct sl_kueue *k, const char *name);
+const struct sl_kflavor *sl_kueue_find_flavor(const struct sl_kueue *k, const char *name);
+const struct sl_kcohort *sl_kueue_find_cohort(const struct sl_kueue *k, const char *name);
+/* 0 and *value, or -SL_ENOENT. */
+int sl_kueue_priority_class(const struct sl_kueue *k, const char *name, int32_t *value);
+
+/* Go duration ("5m", "1h30m", "30s", "100ms") -> ms; 0 or -SL_EINVAL. */
+int sl_kueue_parse_duration(const char *s, int64_t *ms);
+
+#endif

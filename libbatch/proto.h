@@ -1,0 +1,41 @@
+/* proto.h - the wire format between commands and sluiced (see PROTOCOL.md):
+ * a 12-byte header (magic, version, type, body length; big-endian) and a
+ * JSON body. One request, one reply, on a Unix stream socket. */
+#ifndef SL_PROTO_H
+#define SL_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "buf.h"
+#include "err.h"
+
+#define SL_PROTO_MAGIC 0x534c5549u /* "SLUI" */
+#define SL_PROTO_VERSION 1
+#define SL_PROTO_HDR_LEN 12
+/* Slurm's max_script_size is 4 MiB; the rest is room for the environment. */
+#define SL_PROTO_MAX_BODY (16u << 20)
+
+enum sl_msgtype {
+	SL_MSG_PING = 1,
+	SL_MSG_SUBMIT = 2,
+	SL_MSG_JOBS = 3,
+	SL_MSG_CANCEL = 4,
+	SL_MSG_CONTROL = 5,
+	SL_MSG_INFO = 6,
+	SL_MSG_TYPE_MAX,
+	SL_MSG_REPLY = 0x8000 /* or-ed into the request type */
+};
+
+/* Append a frame to out. -SL_ETOOBIG if the body is over the cap. */
+int sl_proto_encode(struct sl_buf *out, uint16_t type, const char *body, size_t len);
+
+/* Look at the front of data. Returns 0 when more bytes are needed, 1 when a
+ * whole frame is there (type, body, body_len and used are set; body points
+ * into data), or -SL_EPROTO / -SL_ETOOBIG with err set. */
+int sl_proto_decode(const void *data, size_t len, uint16_t *type,
+		    const char **body, size_t *body_len, size_t *used,
+		    struct sl_err *err);
+
+const char *sl_proto_type_name(uint16_t type);
+
+#endif

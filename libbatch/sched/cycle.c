@@ -1,0 +1,387 @@
+/* cycle.c - one scheduling cycle (Kueue pkg/scheduler/scheduler.go):
+ * one head per active ClusterQueue, nomination (flavors + preemption
+ * targets) against the state before the cycle, ordering (borrowing level,
+ * priority, age; or the fair-sharing tournament), then processing against a
+ * running snapshot: later entries see earlier admissions, preemptors'
+ * usage and reservations. Temporary usage is undone at the end. */
+#include <stdlib.h>
+#include <string.h>
+#include "sched_int.h"
+#include "xalloc.h"
+
+enum req { RQ_NONE, RQ_IMMEDIATE, RQ_GENERIC, RQ_PARK };
+
+struct entry {
+	struct sq_wl *w;
+	int cq;
+	struct sq_assign a;
+	struct sq_targets t;
+	bool nominated;          /* flavors assigned (not namespace/inactive) */
+	bool done;
+	enum req rq;
+	int *need;
+	int nneed;
+};
+
+struct temp {                    /* usage added for this cycle only */
+	int node, fr;
+	int64_t q;
+};
+
+struct cyc {
+	struct sl_sched *s;
+	struct sl_sched_decisions *out;
+	struct entry *e;
+	size_t ne;
+	struct temp *tmp;
+	size_t ntmp, captmp;
+	struct sq_wl **victims;  /* preemption targets chosen this cycle */
+	size_t nvic, capvic;
+	int changed;
+};
+
+static void temp_add(struct cyc *c, int node, int fr, int64_t q)
+{
+	if (q <= 0)
+		return;
+	c->tmp = sl_xgrow(c->tmp, &c->captmp, c->ntmp + 1, sizeof(*c->tmp));
+	c->tmp[c->ntmp++] = (struct temp){node, fr, q};
+	sq_add_usage(c->s, node, fr, q);
+}
+
+static void temp_undo(struct cyc *c)
+{
+	while (c->ntmp) {
+		struct temp *t = &c->tmp[--c->ntmp];
+		sq_remove_usage(c->s, t->node, t->fr, t->q);
+	}
+}
+
+static void nominate(struct cyc *c, struct entry *e)
+{
+	struct sl_sched *s = c->s;
+	struct sq_cq *q = &s->cq[e->cq];
+	struct sq_wl *w = e->w;
+	w->tried = true;
+	if (!sq_ns_matches(&q->nssel, w->ns)) {
+		sq_set_status(w, SL_SCHED_INADMISSIBLE, "Misconfigured",
+			      "workload namespace doesn't match ClusterQueue selector");
+		e->rq = RQ_PARK;
+		return;
+	}
+	/* scan progress survives one cycle, or longer if nothing changed */
+	uint64_t gen = s->tree_gen[sq_root(s, q->node)];
+	if (w->last_tried && w->last_gen != gen && s->cycle_no - w->last_cycle > 1) {
+		free(w->last_tried);
+		w->last_tried = NULL;
+	}
+	sq_assign_flavors(s, w, e->cq, &e->a);
+	e->nominated = true;
+	free(w->last_tried);
+	w->last_tried = NULL;
+	if (e->a.rep != SQ_A_NOFIT && e->a.off) {
+		int tot = e->a.off[w->nps];
+		w->last_tried = sl_xmalloc(((size_t)tot + 1) * sizeof(int));
+		memcpy(w->last_tried, e->a.tried, (size_t)tot * sizeof(int));
+		w->last_cycle = s->cycle_no;
+		w->last_gen = gen;
+	}
+	if (e->a.rep != SQ_A_PREEMPT)
+		return;
+	int tot = e->a.off[w->nps];
+	e->need = sl_xcalloc((size_t)tot + 1, sizeof(int));
+	for (int i = 0; i < w->nps; i++)
+		for (int j = 0; j < w->ps[i].nreq; j++) {
+			int k = e->a.off[i] + j;
+			if (e->a.flv[k] == SQ_NONE || e->a.mode[k] == SQ_FIT)
+				continue;
+			int fr = sq_fr(s, e->a.flv[k], w->ps[i].res[j]), dup = 0;
+			for (int m = 0; m < e->nneed; m++)
+				dup |= e->need[m] == fr;
+			if (!dup)
+				e->need[e->nneed++] = fr;
+		}
+	sq_get_targets(s, w, e->cq, e->a.use_fr, e->a.use_q, e->a.nuse, e->need, e->nneed, &e->t);
+}
+
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const struct entry *a = pa, *b = pb;
+	if (a->a.borrowing != b->a.borrowing)
+		return a->a.borrowing < b->a.borrowing ? -1 : 1;
+	if (a->w->prio != b->w->prio)
+		return a->w->prio > b->w->prio ? -1 : 1;
+	if (a->w->created != b->w->created)
+		return a->w->created < b->w->created ? -1 : 1;
+	return a->w->seq < b->w->seq ? -1 : 1;
+}
+
+static bool is_victim(const struct cyc *c, const struct sq_wl *w)
+{
+	for (size_t i = 0; i < c->nvic; i++)
+		if (c->victims[i] == w)
+			return true;
+	return false;
+}
+
+/* scheduler.fits: does the entry fit once every victim chosen so far, and
+ * its own targets, are gone? */
+static bool entry_fits(struct cyc *c, struct entry *e)
+{
+	struct sl_sched *s = c->s;
+	for (size_t i = 0; i < c->nvic; i++)
+		sq_simulate_remove(s, c->victims[i], -1);
+	for (size_t i = 0; i < e->t.n; i++)
+		if (!is_victim(c, e->t.v[i].wl))
+			sq_simulate_remove(s, e->t.v[i].wl, -1);
+	bool ok = sq_fits_with(s, e->cq, e->a.use_fr, e->a.use_q, e->a.nuse, true);
+	for (size_t i = e->t.n; i-- > 0;)
+		if (!is_victim(c, e->t.v[i].wl))
+			sq_simulate_remove(s, e->t.v[i].wl, +1);
+	for (size_t i = c->nvic; i-- > 0;)
+		sq_simulate_remove(s, c->victims[i], +1);
+	return ok;
+}
+
+/* reserveCapacityForUnreclaimablePreempt / quotaResourcesToReserve. */
+static void reserve(struct cyc *c, struct entry *e)
+{
+	struct sl_sched *s = c->s;
+	int node = s->cq[e->cq].node;
+	for (int i = 0; i < e->a.nuse; i++) {
+		int fr = e->a.use_fr[i];
+		int64_t req = e->a.use_q[i], r;
+		const struct sq_quota *q = &s->node[node].q[fr];
+		int64_t used = s->node[node].usage[fr];
+		if (e->a.borrowing > 0) {
+			r = req;
+			if (q->has_bl && q->nominal + q->bl - used < r)
+				r = q->nominal + q->bl - used;
+		} else {
+			r = q->nominal - used < req ? q->nominal - used : req;
+		}
+		temp_add(c, node, fr, r);
+	}
+}
+
+static const char *preempt_human(enum sl_sched_preempt_reason r)
+{
+	switch (r) {
+	case SL_PREEMPT_IN_CLUSTER_QUEUE:
+		return "prioritization in the ClusterQueue";
+	case SL_PREEMPT_IN_COHORT_RECLAMATION:
+		return "reclamation within the cohort";
+	case SL_PREEMPT_IN_COHORT_FAIR_SHARING:
+		return "Fair Sharing within the cohort";
+	case SL_PREEMPT_IN_COHORT_RECLAIM_WHILE_BORROWING:
+		return "reclamation within the cohort while borrowing";
+	default:
+		return "the ClusterQueue being stopped";
+	}
+}
+
+static char *node_path(const struct sl_sched *s, int node)
+{
+	char *p = sl_xasprintf("/%s", s->node[node].name);
+	for (int a = s->node[node].parent, g = 0; a != SQ_NONE && g <= s->nnode;
+	     a = s->node[a].parent, g++) {
+		char *n = sl_xasprintf("/%s%s", s->node[a].name, p);
+		free(p);
+		p = n;
+	}
+	return p;
+}
+
+static void issue_preemptions(struct cyc *c, struct entry *e)
+{
+	struct sl_sched *s = c->s;
+	char *pp = node_path(s, s->cq[e->cq].node);
+	for (size_t i = 0; i < e->t.n; i++) {
+		struct sq_wl *v = e->t.v[i].wl;
+		c->victims = sl_xgrow(c->victims, &c->capvic, c->nvic + 1, sizeof(*c->victims));
+		c->victims[c->nvic++] = v;
+		if (v->evicting)
+			continue;
+		v->evicting = true;
+		char *vp = node_path(s, s->cq[v->adm_cq].node);
+		char *msg = sl_xasprintf("Preempted to accommodate a workload (UID: %llu, JobUID: %s) "
+					 "due to %s; preemptor path: %s; preemptee path: %s",
+					 (unsigned long long)e->w->id, e->w->name,
+					 preempt_human(e->t.v[i].reason), pp, vp);
+		free(vp);
+		sq_decisions_add_preempt(c->out, v->id, e->w->id, e->t.v[i].reason, msg);
+		c->changed++;
+	}
+	free(pp);
+}
+
+static void admit(struct cyc *c, struct entry *e)
+{
+	struct sl_sched *s = c->s;
+	struct sq_wl *w = e->w;
+	for (int i = 0; i < w->nps; i++)
+		for (int j = 0; j < w->ps[i].nreq; j++)
+			w->ps[i].flv[j] = e->a.flv[e->a.off[i] + j];
+	sq_set_admitted(s, w, e->cq);
+	sq_afs_on_admit(s, w);
+	sq_decisions_add_admit(s, c->out, w);
+	e->done = true;
+	c->changed++;
+}
+
+static void skip(struct entry *e, const char *msg)
+{
+	sq_set_status(e->w, SL_SCHED_WAIT_QUOTA, "WaitingForQuota", "%s", msg);
+	e->rq = RQ_IMMEDIATE;
+}
+
+static void process_preempt(struct cyc *c, struct entry *e)
+{
+	struct sl_sched *s = c->s;
+	struct sq_wl *w = e->w;
+	for (size_t i = 0; i < e->t.n; i++)
+		if (is_victim(c, e->t.v[i].wl) && !e->t.v[i].wl->evicting) {
+			skip(e, "Workload has overlapping preemption targets with another workload");
+			return;
+		}
+	if (!entry_fits(c, e)) {
+		skip(e, "Workload no longer fits after processing another workload");
+		return;
+	}
+	issue_preemptions(c, e);
+	for (int i = 0; i < e->a.nuse; i++)
+		temp_add(c, s->cq[e->cq].node, e->a.use_fr[i], e->a.use_q[i]);
+	sq_set_status(w, SL_SCHED_WAIT_PREEMPTION, "WaitingForPreemptedWorkloads",
+		      "%s. Pending the preemption of %zu workload(s)",
+		      e->a.msg ? e->a.msg : "", e->t.n);
+	s->cq[e->cq].sticky = w;
+	free(w->last_tried);
+	w->last_tried = NULL;
+	e->rq = RQ_IMMEDIATE;
+}
+
+static void process(struct cyc *c, struct entry *e)
+{
+	struct sl_sched *s = c->s;
+	struct sq_wl *w = e->w;
+	if (!e->nominated)
+		return;
+	if (e->a.rep == SQ_A_NOFIT) {
+		const char *r = e->a.nofit_reason ? e->a.nofit_reason : "WaitingForQuota";
+		enum sl_sched_class cls = strcmp(r, "WaitingForQuota") == 0 ? SL_SCHED_WAIT_QUOTA
+									 : SL_SCHED_NEVER_FITS;
+		sq_set_status(w, cls, r, "%s", e->a.msg ? e->a.msg : "");
+		e->rq = RQ_GENERIC;
+		return;
+	}
+	if (e->a.rep == SQ_A_PREEMPT && e->t.n == 0) {
+		sq_set_status(w, SL_SCHED_WAIT_QUOTA, "WaitingForQuota", "%s",
+			      e->a.msg ? e->a.msg : "");
+		e->rq = RQ_GENERIC;
+		if (s->cq[e->cq].reclaim != SL_KP_ANY)
+			reserve(c, e);
+		return;
+	}
+	if (e->a.rep == SQ_A_PREEMPT) {
+		process_preempt(c, e);
+		return;
+	}
+	if (!entry_fits(c, e)) {
+		skip(e, "Workload no longer fits after processing another workload");
+		return;
+	}
+	admit(c, e);
+}
+
+static void requeue(struct cyc *c, struct entry *e)
+{
+	struct sl_sched *s = c->s;
+	struct sq_cq *q = &s->cq[e->cq];
+	if (e->done)
+		return;
+	bool park = e->rq == RQ_PARK ||
+		    (e->rq == RQ_GENERIC && !q->strict_fifo && !e->a.pending_flavors);
+	if (park) {
+		sq_park(s, q, e->w);
+		c->changed++;
+	} else {
+		sq_heap_push(s, q, e->w);
+		if (e->rq == RQ_GENERIC && !q->strict_fifo)
+			c->changed++;
+	}
+	if (q->sticky == e->w && e->rq != RQ_IMMEDIATE)
+		q->sticky = NULL;
+}
+
+/* HoldAndDrain: evict what a stopped queue still runs. */
+static void drain(struct cyc *c)
+{
+	struct sl_sched *s = c->s;
+	for (int i = 0; i < s->ncq; i++) {
+		struct sq_cq *q = &s->cq[i];
+		for (size_t j = 0; j < q->nadm; j++) {
+			struct sq_wl *w = q->adm[j];
+			bool cqs = q->stop == SL_KSTOP_HOLD_AND_DRAIN;
+			bool lqs = w->lq != SQ_NONE && s->lq[w->lq].stop == SL_KSTOP_HOLD_AND_DRAIN;
+			if (w->evicting || (!cqs && !lqs))
+				continue;
+			w->evicting = true;
+			sq_decisions_add_preempt(c->out, w->id, 0,
+						 cqs ? SL_PREEMPT_CQ_STOPPED : SL_PREEMPT_LQ_STOPPED,
+						 sl_xasprintf(cqs ? "The ClusterQueue is stopped"
+								  : "The LocalQueue is stopped"));
+			c->changed++;
+		}
+	}
+}
+
+static void run_entries(struct cyc *c)
+{
+	if (!c->s->fair_sharing) {
+		qsort(c->e, c->ne, sizeof(*c->e), entry_cmp);
+		for (size_t i = 0; i < c->ne; i++)
+			process(c, &c->e[i]);
+		return;
+	}
+	struct sq_fentry *f = sl_xcalloc(c->ne + 1, sizeof(*f));
+	for (size_t i = 0; i < c->ne; i++)
+		f[i] = (struct sq_fentry){c->e[i].w, c->e[i].cq, c->e[i].a.use_fr, c->e[i].a.use_q,
+					  c->e[i].a.nuse, false};
+	for (int i; (i = sq_fair_pick(c->s, f, c->ne)) >= 0;) {
+		f[i].taken = true;
+		process(c, &c->e[i]);
+	}
+	free(f);
+}
+
+int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out)
+{
+	struct cyc c = {.s = s, .out = out};
+	s->cycle_no++;
+	s->now_ms = now_ms;
+	drain(&c);
+	c.e = sl_xcalloc((size_t)s->ncq + 1, sizeof(*c.e));
+	for (int i = 0; i < s->ncq; i++) {
+		struct sq_cq *q = &s->cq[i];
+		if (q->inactive || !q->heap.n)
+			continue;
+		struct entry *e = &c.e[c.ne++];
+		e->w = sq_heap_pop(s, q);
+		e->cq = i;
+		sq_assign_init(&e->a);
+	}
+	for (size_t i = 0; i < c.ne; i++)
+		nominate(&c, &c.e[i]);
+	run_entries(&c);
+	temp_undo(&c);
+	for (size_t i = 0; i < c.ne; i++) {
+		requeue(&c, &c.e[i]);
+		sq_assign_free(&c.e[i].a);
+		free(c.e[i].t.v);
+		free(c.e[i].need);
+	}
+	free(c.e);
+	free(c.tmp);
+	free(c.victims);
+	return c.changed;
+}

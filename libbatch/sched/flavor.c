@@ -1,0 +1,444 @@
+/* flavor.c - flavor assignment (Kueue pkg/scheduler/flavorassigner): for
+ * each pod set and resource group pick one flavor for all covered
+ * resources, honouring taints/tolerations and node labels, the quota left
+ * in the CQ and cohort, the preemption oracle, flavorFungibility and the
+ * scan progress remembered from the previous attempt. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sched_int.h"
+#include "quantity.h"
+#include "xalloc.h"
+
+struct gmode {
+	enum sq_pmode mode;
+	int borrow;
+};
+
+static int severity(const char *r)
+{
+	if (!r)
+		return 0;
+	if (strcmp(r, "NoMatchingFlavor") == 0)
+		return 3;
+	if (strcmp(r, "ExceedsMaxQuota") == 0)
+		return 2;
+	return 1;
+}
+
+struct reasons {
+	char **v;
+	size_t n, cap;
+};
+
+static void reasons_add(struct reasons *r, char *s)
+{
+	r->v = sl_xgrow(r->v, &r->cap, r->n + 1, sizeof(*r->v));
+	r->v[r->n++] = s;
+}
+
+static int cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *reasons_join(struct reasons *r)
+{
+	qsort(r->v, r->n, sizeof(*r->v), cmpstr);
+	size_t len = 1;
+	for (size_t i = 0; i < r->n; i++)
+		len += strlen(r->v[i]) + 2;
+	char *out = sl_xmalloc(len);
+	out[0] = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		if (i)
+			strcat(out, ", ");
+		strcat(out, r->v[i]);
+	}
+	return out;
+}
+
+static void reasons_free(struct reasons *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->v[i]);
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+void sq_assign_init(struct sq_assign *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->failed_ps = SQ_NONE;
+}
+
+void sq_assign_free(struct sq_assign *a)
+{
+	free(a->flv);
+	free(a->mode);
+	free(a->tried);
+	free(a->off);
+	free(a->use_fr);
+	free(a->use_q);
+	free(a->msg);
+	sq_assign_init(a);
+}
+
+void sq_assign_add_use(struct sq_assign *a, int fr, int64_t q)
+{
+	for (int i = 0; i < a->nuse; i++)
+		if (a->use_fr[i] == fr) {
+			a->use_q[i] += q;
+			return;
+		}
+	a->use_fr = sl_xrealloc(a->use_fr, (size_t)(a->nuse + 1) * sizeof(int));
+	a->use_q = sl_xrealloc(a->use_q, (size_t)(a->nuse + 1) * sizeof(int64_t));
+	a->use_fr[a->nuse] = fr;
+	a->use_q[a->nuse++] = q;
+}
+
+static int64_t assumed_use(const struct sq_assign *a, int fr)
+{
+	for (int i = 0; i < a->nuse; i++)
+		if (a->use_fr[i] == fr)
+			return a->use_q[i];
+	return 0;
+}
+
+/* isPreferred: is a better than b under the CQ's fungibility preference. */
+static bool preferred(const struct sq_cq *c, struct gmode a, struct gmode b)
+{
+	if (a.mode == SQ_NOFIT)
+		return false;
+	if (b.mode == SQ_NOFIT)
+		return true;
+	if ((a.mode == SQ_NOCAND) != (b.mode == SQ_NOCAND))
+		return a.mode != SQ_NOCAND;
+	if (c->preference == SL_KPREF_PREEMPTION_OVER_BORROWING) {
+		if (a.borrow != b.borrow)
+			return a.borrow < b.borrow;
+		return a.mode > b.mode;
+	}
+	if (a.mode != b.mode)
+		return a.mode > b.mode;
+	return a.borrow < b.borrow;
+}
+
+static bool try_next(const struct sq_cq *c, struct gmode m)
+{
+	if (m.mode == SQ_NOFIT || m.mode == SQ_NOCAND)
+		return true;
+	if ((m.mode == SQ_PREEMPT || m.mode == SQ_RECLAIM) && c->when_preempt == SL_KF_TRY_NEXT)
+		return true;
+	return m.borrow > 0 && c->when_borrow == SL_KF_TRY_NEXT;
+}
+
+static bool tolerates(const struct sl_ktoleration *t, const struct sl_ktaint *x)
+{
+	if (t->effect[0] && strcmp(t->effect, x->effect) != 0)
+		return false;
+	bool exists = strcmp(t->op, "Exists") == 0;
+	if (!t->key[0])
+		return exists;
+	if (strcmp(t->key, x->key) != 0)
+		return false;
+	return exists || strcmp(t->value, x->value) == 0;
+}
+
+/* checkFlavorForPodSets: NULL when the pod set may use the flavor. */
+char *sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p)
+{
+	const struct sl_kflavor *f = &s->flv[fl].f;
+	if (f->line == -1)
+		return sl_xasprintf("flavor %s not found", f->name);
+	for (size_t i = 0; i < f->ntaints; i++) {
+		const struct sl_ktaint *x = &f->taints[i];
+		if (strcmp(x->effect, "NoSchedule") != 0 && strcmp(x->effect, "NoExecute") != 0)
+			continue;
+		bool ok = false;
+		for (int j = 0; j < p->ntol && !ok; j++)
+			ok = tolerates(&p->tol[j], x);
+		for (size_t j = 0; j < f->ntols && !ok; j++)
+			ok = tolerates(&f->tols[j], x);
+		if (!ok)
+			return sl_xasprintf("untolerated taint {%s %s %s <nil>} in flavor %s",
+					    x->key, x->value, x->effect, f->name);
+	}
+	for (int j = 0; j < p->nsel; j++)
+		for (size_t i = 0; i < f->nlabels; i++)
+			if (strcmp(f->labels[i].key, p->sel[j].key) == 0 &&
+			    strcmp(f->labels[i].value, p->sel[j].value) != 0)
+				return sl_xasprintf("flavor %s doesn't match node affinity", f->name);
+	return NULL;
+}
+
+static bool can_preempt_while_borrowing(const struct sl_sched *s, const struct sq_cq *c)
+{
+	return c->bwc != SL_KP_NEVER || (s->fair_sharing && c->reclaim != SL_KP_NEVER);
+}
+
+/* SimulatePreemption for one FR (preemption_oracle.go). */
+static enum sq_pmode oracle(struct sl_sched *s, struct sq_wl *w, int cq, int fr, int64_t val,
+			    int *borrow)
+{
+	struct sq_targets t = {0};
+	int node = s->cq[cq].node;
+	sq_get_targets(s, w, cq, &fr, &val, 1, &fr, 1, &t);
+	if (!t.n) {
+		*borrow = sq_height_lowest_fit(s, node, fr, val, NULL);
+		return SQ_NOCAND;
+	}
+	bool same = false;
+	for (size_t i = 0; i < t.n; i++) {
+		sq_simulate_remove(s, t.v[i].wl, -1);
+		same = same || t.v[i].wl->adm_cq == cq;
+	}
+	*borrow = sq_height_lowest_fit(s, node, fr, val, NULL);
+	for (size_t i = t.n; i-- > 0;)
+		sq_simulate_remove(s, t.v[i].wl, +1);
+	free(t.v);
+	return same ? SQ_PREEMPT : SQ_RECLAIM;
+}
+
+static void fmtq(int64_t v, char *buf, size_t len)
+{
+	sl_quantity_format(v, buf, len);
+}
+
+/* fitsResourceQuota. */
+static struct gmode fits_quota(struct sl_sched *s, struct sq_wl *w, int cq, int fr,
+			       int64_t assumed, int64_t req, struct reasons *rs,
+			       const char **nofit)
+{
+	int node = s->cq[cq].node;
+	const char *rn = s->res[s->fr_res[fr]], *fn = s->flv[s->fr_flv[fr]].name;
+	int64_t avail = sq_available(s, node, fr), maxcap = sq_potential_available(s, node, fr);
+	int64_t val = assumed + req;
+	char b1[64], b2[64], b3[64];
+	struct gmode m = {SQ_NOFIT, 0};
+	if (val > maxcap) {
+		fmtq(assumed, b1, sizeof(b1));
+		fmtq(req, b2, sizeof(b2));
+		fmtq(maxcap, b3, sizeof(b3));
+		reasons_add(rs, sl_xasprintf("insufficient quota for %s in flavor %s, previously "
+					     "considered podsets requests (%s) + current podset "
+					     "request (%s) > maximum capacity (%s)", rn, fn, b1, b2, b3));
+		*nofit = "ExceedsMaxQuota";
+		return m;
+	}
+	bool may_reclaim = false;
+	m.borrow = sq_height_lowest_fit(s, node, fr, val, &may_reclaim);
+	if (val <= avail) {
+		m.mode = SQ_FIT;
+		return m;
+	}
+	fmtq(val - avail, b1, sizeof(b1));
+	reasons_add(rs, sl_xasprintf("insufficient unused quota for %s in flavor %s, %s more needed",
+				     rn, fn, b1));
+	if (s->node[node].q[fr].nominal >= val || may_reclaim ||
+	    can_preempt_while_borrowing(s, &s->cq[cq])) {
+		m.mode = oracle(s, w, cq, fr, val, &m.borrow);
+		return m;
+	}
+	if (severity(*nofit) < 1)
+		*nofit = "WaitingForQuota";
+	return m;
+}
+
+static int next_flavor(const struct sq_wl *w, const struct sq_assign *a, int ps, int j)
+{
+	if (!w->last_tried)
+		return 0;
+	int t = w->last_tried[a->off[ps] + j];
+	return t < 0 ? 0 : t + 1;
+}
+
+struct rgctx {
+	struct sl_sched *s;
+	struct sq_wl *w;
+	int cq, ps, rg;
+	struct sq_assign *a;
+	struct reasons *rs;
+	const char *nofit;          /* pod set's reason when it fails */
+	const char *flavor_nofit;   /* last eval_flavor's reason */
+};
+
+
+/* One flavor of a resource group for pod set ps: worst mode over the
+ * requested covered resources. */
+static struct gmode eval_flavor(struct rgctx *x, int fl, enum sq_pmode *modes)
+{
+	const struct sq_ps *p = &x->w->ps[x->ps];
+	const struct sq_cq *c = &x->s->cq[x->cq];
+	struct gmode rep = {SQ_FIT, 0};
+	const char *nofit = NULL;
+	for (int j = 0; j < p->nreq; j++) {
+		if (p->res[j] >= x->s->fr_stride || c->rg_of_res[p->res[j]] != x->rg)
+			continue;
+		int fr = sq_fr(x->s, fl, p->res[j]);
+		struct gmode m = {SQ_NOFIT, 0};
+		if (fr != SQ_NONE)
+			m = fits_quota(x->s, x->w, x->cq, fr, assumed_use(x->a, fr), p->total[j],
+				       x->rs, &nofit);
+		modes[j] = m.mode;
+		if (preferred(c, rep, m))
+			rep = m;
+	}
+	x->flavor_nofit = rep.mode == SQ_NOFIT ? (nofit ? nofit : "WaitingForQuota") : NULL;
+	return rep;
+}
+
+/* findFlavorForPodSets for one resource group; false when nothing fits. */
+static bool assign_rg(struct rgctx *x, int first_j)
+{
+	struct sl_sched *s = x->s;
+	const struct sq_cq *c = &s->cq[x->cq];
+	const struct sq_rg *rg = &c->rg[x->rg];
+	const struct sq_ps *p = &x->w->ps[x->ps];
+	enum sq_pmode *modes = sl_xcalloc((size_t)p->nreq + 1, sizeof(*modes));
+	enum sq_pmode *best_modes = sl_xcalloc((size_t)p->nreq + 1, sizeof(*modes));
+	struct gmode best = {SQ_NOFIT, 1 << 30};
+	int best_fl = SQ_NONE, attempted = -1;
+	const char *rg_min = NULL;   /* least severe flavor reason */
+	for (int idx = next_flavor(x->w, x->a, x->ps, first_j); idx < rg->nfl; idx++) {
+		attempted = idx;
+		char *bad = sq_check_flavor(s, rg->fl[idx], p);
+		if (bad) {
+			reasons_add(x->rs, bad);
+			if (!rg_min)
+				rg_min = "NoMatchingFlavor";
+			continue;
+		}
+		struct gmode m = eval_flavor(x, rg->fl[idx], modes);
+		if (x->flavor_nofit && (!rg_min || severity(x->flavor_nofit) < severity(rg_min)))
+			rg_min = x->flavor_nofit;
+		bool stop = !try_next(c, m);
+		if (stop || preferred(c, m, best)) {
+			best = m;
+			best_fl = rg->fl[idx];
+			memcpy(best_modes, modes, (size_t)p->nreq * sizeof(*modes));
+		}
+		if (stop)
+			break;
+	}
+	if (best_fl != SQ_NONE) {
+		int tried = attempted == rg->nfl - 1 ? -1 : attempted;
+		for (int j = 0; j < p->nreq; j++) {
+			if (p->res[j] >= s->fr_stride || c->rg_of_res[p->res[j]] != x->rg)
+				continue;
+			int k = x->a->off[x->ps] + j;
+			x->a->flv[k] = best_fl;
+			x->a->mode[k] = best_modes[j];
+			x->a->tried[k] = tried;
+			if (tried != -1)
+				x->a->pending_flavors = true;
+		}
+		if (best.borrow > x->a->borrowing)
+			x->a->borrowing = best.borrow;
+	} else {
+		x->nofit = rg_min ? rg_min : "NoMatchingFlavor";
+	}
+	free(modes);
+	free(best_modes);
+	return best_fl != SQ_NONE;
+}
+
+static int cmp_res_name(const struct sl_sched *s, const struct sq_ps *p, int a, int b)
+{
+	return strcmp(s->res[p->res[a]], s->res[p->res[b]]);
+}
+
+/* Assign every resource group a pod set requests; false on failure. */
+static bool assign_ps(struct rgctx *x)
+{
+	struct sl_sched *s = x->s;
+	const struct sq_cq *c = &s->cq[x->cq];
+	const struct sq_ps *p = &x->w->ps[x->ps];
+	bool *done = sl_xcalloc((size_t)p->nreq + 1, sizeof(bool));
+	bool ok = true;
+	for (;;) {
+		int j = -1;
+		for (int k = 0; k < p->nreq; k++)
+			if (!done[k] && (j < 0 || cmp_res_name(s, p, k, j) < 0))
+				j = k;
+		if (j < 0)
+			break;
+		done[j] = true;
+		int rg = p->res[j] < s->fr_stride ? c->rg_of_res[p->res[j]] : SQ_NONE;
+		if (rg == SQ_NONE) {
+			if (p->total[j] == 0)
+				continue;
+			reasons_add(x->rs, sl_xasprintf("resource %s unavailable in ClusterQueue",
+							s->res[p->res[j]]));
+			x->nofit = "NoMatchingFlavor";
+			ok = false;
+			break;
+		}
+		for (int k = 0; k < p->nreq; k++)
+			if (p->res[k] < s->fr_stride && c->rg_of_res[p->res[k]] == rg)
+				done[k] = true;
+		x->rg = rg;
+		if (!assign_rg(x, j)) {
+			ok = false;
+			break;
+		}
+	}
+	free(done);
+	return ok;
+}
+
+static void append_msg(struct sq_assign *a, const char *ps, struct reasons *rs)
+{
+	if (!rs->n)
+		return;
+	char *j = reasons_join(rs);
+	char *m = a->msg ? sl_xasprintf("%s; couldn't assign flavors to pod set %s: %s", a->msg, ps, j)
+			 : sl_xasprintf("couldn't assign flavors to pod set %s: %s", ps, j);
+	free(j);
+	free(a->msg);
+	a->msg = m;
+}
+
+static const char *worse_reason(const char *a, const char *b)
+{
+	return severity(a) >= severity(b) ? a : b;
+}
+
+void sq_assign_flavors(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assign *a)
+{
+	sq_assign_init(a);
+	a->nps = w->nps;
+	a->off = sl_xcalloc((size_t)w->nps + 2, sizeof(int));
+	for (int i = 0; i < w->nps; i++)
+		a->off[i + 1] = a->off[i] + w->ps[i].nreq;
+	int tot = a->off[w->nps];
+	a->flv = sl_xmalloc(((size_t)tot + 1) * sizeof(int));
+	a->mode = sl_xcalloc((size_t)tot + 1, sizeof(*a->mode));
+	a->tried = sl_xmalloc(((size_t)tot + 1) * sizeof(int));
+	for (int i = 0; i < tot; i++) {
+		a->flv[i] = SQ_NONE;
+		a->tried[i] = -1;
+	}
+	a->rep = SQ_A_FIT;
+	for (int i = 0; i < w->nps; i++) {
+		struct reasons rs = {0};
+		struct rgctx x = {s, w, cq, i, 0, a, &rs, NULL, NULL};
+		bool ok = assign_ps(&x);
+		append_msg(a, w->ps[i].name, &rs);
+		reasons_free(&rs);
+		if (!ok) {
+			a->rep = SQ_A_NOFIT;
+			a->failed_ps = i;
+			a->nofit_reason = worse_reason(a->nofit_reason, x.nofit ? x.nofit : "NoMatchingFlavor");
+			return;
+		}
+		for (int j = 0; j < w->ps[i].nreq; j++) {
+			int k = a->off[i] + j;
+			if (a->flv[k] == SQ_NONE)
+				continue;
+			sq_assign_add_use(a, sq_fr(s, a->flv[k], w->ps[i].res[j]), w->ps[i].total[j]);
+			if (a->mode[k] != SQ_FIT)
+				a->rep = SQ_A_PREEMPT;
+		}
+	}
+}

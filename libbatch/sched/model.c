@@ -1,0 +1,524 @@
+/* model.c - turn a validated struct sl_kueue into the engine's dense model:
+ * interned resources, flavors and flavor-resource pairs, one node per
+ * ClusterQueue and Cohort, subtree quotas and heights. Also
+ * sl_sched_new/free/reconfigure, which own that model. */
+#include <stdlib.h>
+#include <string.h>
+#include "sched_int.h"
+#include "xalloc.h"
+
+int sq_res_index(struct sl_sched *s, const char *name, bool create)
+{
+	for (int i = 0; i < s->nres; i++)
+		if (strcmp(s->res[i], name) == 0)
+			return i;
+	if (!create)
+		return SQ_NONE;
+	s->res = sl_xrealloc(s->res, (size_t)(s->nres + 1) * sizeof(*s->res));
+	s->res[s->nres] = sl_xstrdup(name);
+	return s->nres++;
+}
+
+int sq_flavor_index(const struct sl_sched *s, const char *name)
+{
+	for (int i = 0; i < s->nflv; i++)
+		if (strcmp(s->flv[i].name, name) == 0)
+			return i;
+	return SQ_NONE;
+}
+
+int sq_root(const struct sl_sched *s, int node)
+{
+	int guard = s->nnode;
+	while (s->node[node].parent != SQ_NONE && guard-- > 0)
+		node = s->node[node].parent;
+	return node;
+}
+
+static char **strv_copy(char **v, size_t n)
+{
+	char **r = sl_xcalloc(n + 1, sizeof(*r));
+	for (size_t i = 0; i < n; i++)
+		r[i] = sl_xstrdup(v[i]);
+	return r;
+}
+
+static struct sl_kv *kv_copy(const struct sl_kv *v, size_t n)
+{
+	struct sl_kv *r = sl_xcalloc(n + 1, sizeof(*r));
+	for (size_t i = 0; i < n; i++) {
+		r[i].key = sl_xstrdup(v[i].key);
+		r[i].value = sl_xstrdup(v[i].value);
+	}
+	return r;
+}
+
+static void kv_free(struct sl_kv *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].key);
+		free(v[i].value);
+	}
+	free(v);
+}
+
+static void selector_copy(struct sl_kselector *d, const struct sl_kselector *s)
+{
+	d->present = s->present;
+	d->nmatch = s->nmatch;
+	d->match = kv_copy(s->match, s->nmatch);
+	d->nexpr = s->nexpr;
+	d->expr = sl_xcalloc(s->nexpr + 1, sizeof(*d->expr));
+	for (size_t i = 0; i < s->nexpr; i++) {
+		d->expr[i].key = sl_xstrdup(s->expr[i].key);
+		d->expr[i].op = sl_xstrdup(s->expr[i].op);
+		d->expr[i].nvalues = s->expr[i].nvalues;
+		d->expr[i].values = strv_copy(s->expr[i].values, s->expr[i].nvalues);
+	}
+}
+
+static void selector_free(struct sl_kselector *d)
+{
+	kv_free(d->match, d->nmatch);
+	for (size_t i = 0; i < d->nexpr; i++) {
+		free(d->expr[i].key);
+		free(d->expr[i].op);
+		sl_strv_free(d->expr[i].values);
+	}
+	free(d->expr);
+}
+
+static bool strv_has(char **v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i], s) == 0)
+			return true;
+	return false;
+}
+
+/* Sluice namespaces carry one label: kubernetes.io/metadata.name=<ns>. */
+bool sq_ns_matches(const struct sl_kselector *sel, const char *ns)
+{
+	static const char *nskey = "kubernetes.io/metadata.name";
+	if (!sel->present)
+		return false;
+	for (size_t i = 0; i < sel->nmatch; i++)
+		if (strcmp(sel->match[i].key, nskey) != 0 || strcmp(sel->match[i].value, ns) != 0)
+			return false;
+	for (size_t i = 0; i < sel->nexpr; i++) {
+		const struct sl_kselreq *e = &sel->expr[i];
+		bool has = strcmp(e->key, nskey) == 0;
+		bool in = has && strv_has(e->values, e->nvalues, ns);
+		if ((strcmp(e->op, "In") == 0 && !in) || (strcmp(e->op, "NotIn") == 0 && in) ||
+		    (strcmp(e->op, "Exists") == 0 && !has) ||
+		    (strcmp(e->op, "DoesNotExist") == 0 && has))
+			return false;
+	}
+	return true;
+}
+
+static void flavor_copy(struct sq_flavor *d, const struct sl_kflavor *f)
+{
+	d->name = sl_xstrdup(f->name);
+	d->f.name = d->name;
+	d->f.nlabels = f->nlabels;
+	d->f.labels = kv_copy(f->labels, f->nlabels);
+	d->f.ntaints = f->ntaints;
+	d->f.taints = sl_xcalloc(f->ntaints + 1, sizeof(*d->f.taints));
+	for (size_t i = 0; i < f->ntaints; i++) {
+		d->f.taints[i].key = sl_xstrdup(f->taints[i].key);
+		d->f.taints[i].value = sl_xstrdup(f->taints[i].value);
+		d->f.taints[i].effect = sl_xstrdup(f->taints[i].effect);
+	}
+	d->f.ntols = f->ntols;
+	d->f.tols = sl_xcalloc(f->ntols + 1, sizeof(*d->f.tols));
+	for (size_t i = 0; i < f->ntols; i++) {
+		d->f.tols[i].key = sl_xstrdup(f->tols[i].key);
+		d->f.tols[i].op = sl_xstrdup(f->tols[i].op);
+		d->f.tols[i].value = sl_xstrdup(f->tols[i].value);
+		d->f.tols[i].effect = sl_xstrdup(f->tols[i].effect);
+	}
+}
+
+static void flavor_free(struct sq_flavor *d)
+{
+	kv_free(d->f.labels, d->f.nlabels);
+	for (size_t i = 0; i < d->f.ntaints; i++) {
+		free(d->f.taints[i].key);
+		free(d->f.taints[i].value);
+		free(d->f.taints[i].effect);
+	}
+	free(d->f.taints);
+	for (size_t i = 0; i < d->f.ntols; i++) {
+		free(d->f.tols[i].key);
+		free(d->f.tols[i].op);
+		free(d->f.tols[i].value);
+		free(d->f.tols[i].effect);
+	}
+	free(d->f.tols);
+	free(d->name);
+}
+
+static int intern_flavor(struct sl_sched *s, const char *name)
+{
+	int i = sq_flavor_index(s, name);
+	if (i != SQ_NONE)
+		return i;
+	/* referenced but not defined: kept so its name prints; CQ goes inactive */
+	s->flv = sl_xrealloc(s->flv, (size_t)(s->nflv + 1) * sizeof(*s->flv));
+	memset(&s->flv[s->nflv], 0, sizeof(s->flv[0]));
+	s->flv[s->nflv].name = sl_xstrdup(name);
+	s->flv[s->nflv].f.name = s->flv[s->nflv].name;
+	s->flv[s->nflv].f.line = -1; /* marks "missing" */
+	return s->nflv++;
+}
+
+static void intern_rgs(struct sl_sched *s, const struct sl_kresource_group *rg, size_t nrg)
+{
+	for (size_t g = 0; g < nrg; g++)
+		for (size_t f = 0; f < rg[g].nflavors; f++) {
+			intern_flavor(s, rg[g].flavors[f].flavor);
+			for (size_t r = 0; r < rg[g].flavors[f].nres; r++)
+				sq_res_index(s, rg[g].flavors[f].res[r].resource, true);
+		}
+}
+
+static void build_fr(struct sl_sched *s, const struct sl_kueue *k)
+{
+	s->fr_stride = s->nres + 16;
+	s->fr_of = sl_xmalloc((size_t)s->nflv * (size_t)s->fr_stride * sizeof(int) + 1);
+	for (int i = 0; i < s->nflv * s->fr_stride; i++)
+		s->fr_of[i] = SQ_NONE;
+	s->nfr = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		size_t n = pass ? k->ncohorts : k->ncqs;
+		for (size_t i = 0; i < n; i++) {
+			const struct sl_kresource_group *rg = pass ? k->cohorts[i].rg : k->cqs[i].rg;
+			size_t nrg = pass ? k->cohorts[i].nrg : k->cqs[i].nrg;
+			for (size_t g = 0; g < nrg; g++)
+				for (size_t f = 0; f < rg[g].nflavors; f++)
+					for (size_t r = 0; r < rg[g].flavors[f].nres; r++) {
+						int fl = sq_flavor_index(s, rg[g].flavors[f].flavor);
+						int re = sq_res_index(s, rg[g].flavors[f].res[r].resource, false);
+						int *slot = &s->fr_of[fl * s->fr_stride + re];
+						if (*slot != SQ_NONE)
+							continue;
+						*slot = s->nfr++;
+						s->fr_flv = sl_xrealloc(s->fr_flv, (size_t)s->nfr * sizeof(int));
+						s->fr_res = sl_xrealloc(s->fr_res, (size_t)s->nfr * sizeof(int));
+						s->fr_flv[s->nfr - 1] = fl;
+						s->fr_res[s->nfr - 1] = re;
+					}
+		}
+	}
+}
+
+static int node_by_name(const struct sl_sched *s, const char *name, bool cohort)
+{
+	for (int i = cohort ? s->ncq : 0; i < (cohort ? s->nnode : s->ncq); i++)
+		if (strcmp(s->node[i].name, name) == 0)
+			return i;
+	return SQ_NONE;
+}
+
+static int add_node(struct sl_sched *s, const char *name, bool is_cq, size_t *cap)
+{
+	s->node = sl_xgrow(s->node, cap, (size_t)s->nnode + 1, sizeof(*s->node));
+	struct sq_node *n = &s->node[s->nnode];
+	memset(n, 0, sizeof(*n));
+	n->name = sl_xstrdup(name);
+	n->is_cq = is_cq;
+	n->parent = SQ_NONE;
+	n->weight_milli = 1000;
+	n->q = sl_xcalloc((size_t)s->nfr + 1, sizeof(*n->q));
+	n->subtree = sl_xcalloc((size_t)s->nfr + 1, sizeof(int64_t));
+	n->usage = sl_xcalloc((size_t)s->nfr + 1, sizeof(int64_t));
+	return s->nnode++;
+}
+
+static int cohort_node(struct sl_sched *s, const char *name, size_t *cap)
+{
+	int i = node_by_name(s, name, true);
+	if (i == SQ_NONE) {
+		i = add_node(s, name, false, cap);
+		s->node[i].implicit = true;
+	}
+	return i;
+}
+
+static void set_quotas(struct sl_sched *s, int node, const struct sl_kresource_group *rg, size_t nrg)
+{
+	for (size_t g = 0; g < nrg; g++)
+		for (size_t f = 0; f < rg[g].nflavors; f++)
+			for (size_t r = 0; r < rg[g].flavors[f].nres; r++) {
+				const struct sl_kquota *kq = &rg[g].flavors[f].res[r];
+				int fr = sq_fr(s, sq_flavor_index(s, rg[g].flavors[f].flavor),
+					       sq_res_index(s, kq->resource, false));
+				struct sq_quota *q = &s->node[node].q[fr];
+				q->defined = true;
+				q->nominal = kq->nominal;
+				q->has_bl = kq->has_bl;
+				q->bl = kq->bl;
+				q->has_ll = kq->has_ll;
+				q->ll = kq->ll;
+			}
+}
+
+static void build_cq(struct sl_sched *s, struct sq_cq *c, const struct sl_kcq *k, int node)
+{
+	c->name = sl_xstrdup(k->name);
+	c->node = node;
+	c->strict_fifo = k->strict_fifo;
+	selector_copy(&c->nssel, &k->nssel);
+	c->within_cq = k->within_cq;
+	c->reclaim = k->reclaim;
+	c->bwc = k->bwc;
+	c->has_bwc_threshold = k->has_bwc_threshold;
+	c->bwc_threshold = k->bwc_threshold;
+	c->when_borrow = k->when_borrow;
+	c->when_preempt = k->when_preempt;
+	c->preference = k->preference;
+	c->stop = k->stop;
+	c->afs = k->afs;
+	c->nrg = (int)k->nrg;
+	c->rg = sl_xcalloc(k->nrg + 1, sizeof(*c->rg));
+	c->rg_of_res = sl_xmalloc(((size_t)s->fr_stride + 1) * sizeof(int));
+	for (int i = 0; i <= s->fr_stride; i++)
+		c->rg_of_res[i] = SQ_NONE;
+	for (size_t g = 0; g < k->nrg; g++) {
+		struct sq_rg *rg = &c->rg[g];
+		rg->ncov = (int)k->rg[g].ncovered;
+		rg->cov = sl_xcalloc(k->rg[g].ncovered + 1, sizeof(int));
+		for (size_t r = 0; r < k->rg[g].ncovered; r++) {
+			rg->cov[r] = sq_res_index(s, k->rg[g].covered[r], true);
+			if (rg->cov[r] < s->fr_stride)
+				c->rg_of_res[rg->cov[r]] = (int)g;
+			if (strcmp(k->rg[g].covered[r], "pods") == 0)
+				c->covers_pods = true;
+		}
+		rg->nfl = (int)k->rg[g].nflavors;
+		rg->fl = sl_xcalloc(k->rg[g].nflavors + 1, sizeof(int));
+		rg->flname = sl_xcalloc(k->rg[g].nflavors + 1, sizeof(char *));
+		for (size_t f = 0; f < k->rg[g].nflavors; f++) {
+			rg->fl[f] = sq_flavor_index(s, k->rg[g].flavors[f].flavor);
+			rg->flname[f] = sl_xstrdup(k->rg[g].flavors[f].flavor);
+			if (s->flv[rg->fl[f]].f.line == -1 && !c->inactive)
+				c->inactive = sl_xasprintf("ClusterQueue %s is inactive", c->name);
+		}
+	}
+	if (c->stop != SL_KSTOP_NONE && !c->inactive)
+		c->inactive = sl_xasprintf("ClusterQueue %s is inactive", c->name);
+}
+
+static void link_parent(struct sl_sched *s, int child, int parent)
+{
+	struct sq_node *p = &s->node[parent];
+	s->node[child].parent = parent;
+	p->kids = sl_xgrow(p->kids, &p->capkids, p->nkids + 1, sizeof(int));
+	p->kids[p->nkids++] = child;
+}
+
+/* A cycle in the cohort graph makes the whole tree unusable (ErrCohortHasCycle). */
+static void mark_cycles(struct sl_sched *s)
+{
+	for (int i = 0; i < s->nnode; i++) {
+		int n = i, steps = 0;
+		while (n != SQ_NONE && steps <= s->nnode) {
+			n = s->node[n].parent;
+			steps++;
+		}
+		if (n != SQ_NONE)
+			s->node[i].broken = true;
+	}
+	for (int i = 0; i < s->ncq; i++)
+		if (s->node[i].broken && !s->cq[i].inactive)
+			s->cq[i].inactive = sl_xasprintf("ClusterQueue %s is inactive", s->cq[i].name);
+}
+
+static int node_height(struct sl_sched *s, int n, int depth)
+{
+	struct sq_node *x = &s->node[n];
+	int h = x->nkids > 0 ? 1 : 0;
+	if (depth > s->nnode)
+		return h;
+	for (size_t i = 0; i < x->nkids; i++)
+		if (!s->node[x->kids[i]].is_cq) {
+			int ch = node_height(s, x->kids[i], depth + 1) + 1;
+			if (ch > h)
+				h = ch;
+		}
+	x->height = x->is_cq ? 0 : h;
+	return x->height;
+}
+
+static void accumulate(struct sl_sched *s, int n, int depth)
+{
+	struct sq_node *x = &s->node[n];
+	for (int fr = 0; fr < s->nfr; fr++)
+		x->subtree[fr] = x->q[fr].nominal;
+	if (depth > s->nnode)
+		return;
+	for (size_t i = 0; i < x->nkids; i++) {
+		int k = x->kids[i];
+		accumulate(s, k, depth + 1);
+		for (int fr = 0; fr < s->nfr; fr++)
+			x->subtree[fr] += s->node[k].subtree[fr] - sq_local_quota(s, k, fr);
+	}
+}
+
+/* Recompute subtree quotas and heights, then usage from admitted workloads. */
+void sq_recompute_tree(struct sl_sched *s)
+{
+	for (int i = 0; i < s->nnode; i++)
+		if (s->node[i].parent == SQ_NONE || s->node[i].broken) {
+			accumulate(s, i, 0);
+			node_height(s, i, 0);
+		}
+	for (int i = 0; i < s->nnode; i++)
+		memset(s->node[i].usage, 0, (size_t)s->nfr * sizeof(int64_t));
+	for (int c = 0; c < s->ncq; c++)
+		for (size_t i = 0; i < s->cq[c].nadm; i++)
+			sq_wl_charge(s, s->cq[c].adm[i], +1);
+}
+
+void sq_model_build(struct sl_sched *s, const struct sl_kueue *k)
+{
+	size_t capnode = 0;
+	for (size_t i = 0; i < k->nflavors; i++) {
+		s->flv = sl_xrealloc(s->flv, (size_t)(s->nflv + 1) * sizeof(*s->flv));
+		flavor_copy(&s->flv[s->nflv++], &k->flavors[i]);
+	}
+	for (size_t i = 0; i < k->ncqs; i++)
+		intern_rgs(s, k->cqs[i].rg, k->cqs[i].nrg);
+	for (size_t i = 0; i < k->ncohorts; i++)
+		intern_rgs(s, k->cohorts[i].rg, k->cohorts[i].nrg);
+	build_fr(s, k);
+	s->ncq = (int)k->ncqs;
+	s->cq = sl_xcalloc(k->ncqs + 1, sizeof(*s->cq));
+	for (size_t i = 0; i < k->ncqs; i++) {
+		int n = add_node(s, k->cqs[i].name, true, &capnode);
+		s->node[n].weight_milli = k->cqs[i].weight_milli;
+		set_quotas(s, n, k->cqs[i].rg, k->cqs[i].nrg);
+		build_cq(s, &s->cq[i], &k->cqs[i], n);
+	}
+	for (size_t i = 0; i < k->ncohorts; i++) {
+		int n = add_node(s, k->cohorts[i].name, false, &capnode);
+		s->node[n].weight_milli = k->cohorts[i].weight_milli;
+		set_quotas(s, n, k->cohorts[i].rg, k->cohorts[i].nrg);
+	}
+	for (size_t i = 0; i < k->ncohorts; i++)
+		if (k->cohorts[i].parent)
+			link_parent(s, s->ncq + (int)i, cohort_node(s, k->cohorts[i].parent, &capnode));
+	for (size_t i = 0; i < k->ncqs; i++)
+		if (k->cqs[i].cohort)
+			link_parent(s, (int)i, cohort_node(s, k->cqs[i].cohort, &capnode));
+	mark_cycles(s);
+	s->nlq = (int)k->nlqs;
+	s->lq = sl_xcalloc(k->nlqs + 1, sizeof(*s->lq));
+	for (size_t i = 0; i < k->nlqs; i++) {
+		struct sq_lq *l = &s->lq[i];
+		l->ns = sl_xstrdup(k->lqs[i].ns);
+		l->name = sl_xstrdup(k->lqs[i].name);
+		l->cqname = sl_xstrdup(k->lqs[i].cq);
+		l->cq = node_by_name(s, k->lqs[i].cq, false);
+		l->stop = k->lqs[i].stop;
+		l->weight_milli = k->lqs[i].weight_milli;
+	}
+	s->fair_sharing = k->config.fs_enable;
+	s->nstrat = (int)k->config.nstrategies;
+	memcpy(s->strat, k->config.strategies, sizeof(s->strat));
+	if (s->nstrat == 0) {
+		s->nstrat = 2;
+		s->strat[0] = SL_KFS_LE_FINAL_SHARE;
+		s->strat[1] = SL_KFS_LT_INITIAL_SHARE;
+	}
+	s->afs_enable = k->config.afs_enable;
+	s->afs_half_life_ms = k->config.afs_half_life_ms;
+	s->afs_sampling_ms = k->config.afs_sampling_ms ? k->config.afs_sampling_ms : 300000;
+	for (size_t i = 0; i < k->config.nweights; i++)
+		sq_res_index(s, k->config.weights[i].resource, true);
+	s->afs_weight_milli = sl_xcalloc((size_t)s->nres + 1, sizeof(int64_t));
+	for (int i = 0; i < s->nres; i++)
+		s->afs_weight_milli[i] = 1000;
+	for (size_t i = 0; i < k->config.nweights; i++)
+		s->afs_weight_milli[sq_res_index(s, k->config.weights[i].resource, false)] =
+			k->config.weights[i].weight_milli;
+	s->tree_gen = sl_xcalloc((size_t)s->nnode + 1, sizeof(uint64_t));
+	s->tmp_fr = sl_xcalloc((size_t)s->nfr + 1, sizeof(int64_t));
+	sq_recompute_tree(s);
+}
+
+void sq_model_free(struct sl_sched *s)
+{
+	for (int i = 0; i < s->ncq; i++) {
+		struct sq_cq *c = &s->cq[i];
+		free(c->name);
+		selector_free(&c->nssel);
+		for (int g = 0; g < c->nrg; g++) {
+			free(c->rg[g].cov);
+			free(c->rg[g].fl);
+			for (int f = 0; f < c->rg[g].nfl; f++)
+				free(c->rg[g].flname[f]);
+			free(c->rg[g].flname);
+		}
+		free(c->rg);
+		free(c->rg_of_res);
+		free(c->inactive);
+		free(c->heap.v);
+		free(c->inadm);
+		free(c->adm);
+	}
+	free(s->cq);
+	for (int i = 0; i < s->nnode; i++) {
+		free(s->node[i].name);
+		free(s->node[i].kids);
+		free(s->node[i].q);
+		free(s->node[i].subtree);
+		free(s->node[i].usage);
+	}
+	free(s->node);
+	for (int i = 0; i < s->nlq; i++) {
+		free(s->lq[i].ns);
+		free(s->lq[i].name);
+		free(s->lq[i].cqname);
+	}
+	free(s->lq);
+	for (int i = 0; i < s->nflv; i++)
+		flavor_free(&s->flv[i]);
+	free(s->flv);
+	free(s->fr_of);
+	free(s->fr_flv);
+	free(s->fr_res);
+	free(s->afs_weight_milli);
+	free(s->tree_gen);
+	free(s->tmp_fr);
+	s->cq = NULL;
+	s->node = NULL;
+	s->lq = NULL;
+	s->flv = NULL;
+	s->fr_of = s->fr_flv = s->fr_res = NULL;
+	s->afs_weight_milli = NULL;
+	s->tree_gen = NULL;
+	s->tmp_fr = NULL;
+	s->ncq = s->nnode = s->nlq = s->nflv = s->nfr = 0;
+}
+
+struct sl_sched *sl_sched_new(const struct sl_kueue *model)
+{
+	struct sl_sched *s = sl_xcalloc(1, sizeof(*s));
+	sq_model_build(s, model);
+	return s;
+}
+
+void sl_sched_free(struct sl_sched *s)
+{
+	if (!s)
+		return;
+	sq_wt_clear(s);
+	sq_model_free(s);
+	for (int i = 0; i < s->nres; i++)
+		free(s->res[i]);
+	free(s->res);
+	free(s->rows);
+	free(s);
+}

@@ -1,0 +1,205 @@
+/* sched.h - the Kueue admission engine: pure logic (no I/O, no clock, no
+ * JSON). It holds the queue model (copied from a struct sl_kueue), the
+ * pending and admitted workloads, and answers "what to admit / preempt now".
+ *
+ * Ownership: every input struct is copied; the caller may free it after the
+ * call. Strings in outputs (decisions, pending info, usage rows) are borrowed
+ * from the engine and stay valid until the next sl_sched_* call that mutates
+ * it (add/remove/requeue/cycle/reconfigure), except messages in decisions,
+ * which belong to the decisions struct (sl_sched_decisions_clear()).
+ *
+ * Quantities are int64 milli-units (libbatch/quantity.h). Times are int64
+ * milliseconds chosen by the caller; the engine never reads a clock. */
+#ifndef SL_SCHED_H
+#define SL_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+
+struct sl_kueue;
+struct sl_sched;
+
+struct sl_sched_req {            /* one resource request, per pod */
+	const char *resource;
+	int64_t milli;
+};
+
+struct sl_sched_label {
+	const char *key;
+	const char *value;
+};
+
+struct sl_sched_toleration {     /* Kubernetes toleration; op "Equal"/"Exists" */
+	const char *key;         /* NULL or "" with Exists = tolerate all */
+	const char *op;          /* NULL = Equal */
+	const char *value;
+	const char *effect;      /* NULL or "" = every effect */
+};
+
+struct sl_sched_podset {
+	const char *name;
+	int32_t count;
+	size_t nreq;
+	const struct sl_sched_req *req;
+	size_t nsel;
+	const struct sl_sched_label *node_selector;
+	size_t ntol;
+	const struct sl_sched_toleration *tolerations;
+};
+
+struct sl_sched_wl {
+	uint64_t id;             /* key, unique */
+	const char *name;        /* display */
+	const char *ns;          /* namespace */
+	const char *queue;       /* LocalQueue name in ns */
+	int32_t priority;
+	int64_t created;         /* ms (or any monotonic sequence): FIFO order */
+	size_t npodsets;
+	const struct sl_sched_podset *podsets;
+};
+
+/* One chosen flavor: pod set x resource -> flavor. */
+struct sl_sched_flavor {
+	const char *podset;
+	const char *resource;
+	const char *flavor;
+};
+
+struct sl_sched_assignment {
+	const char *cluster_queue;
+	size_t n;
+	const struct sl_sched_flavor *flavors;
+};
+
+struct sl_sched_admission {
+	uint64_t id;
+	const char *cluster_queue;  /* borrowed */
+	size_t n;
+	struct sl_sched_flavor *flavors; /* array owned by decisions; strings borrowed */
+};
+
+/* Kueue's Preempted condition reasons (and stop-policy evictions). */
+enum sl_sched_preempt_reason {
+	SL_PREEMPT_IN_CLUSTER_QUEUE,         /* InClusterQueue */
+	SL_PREEMPT_IN_COHORT_RECLAMATION,    /* InCohortReclamation */
+	SL_PREEMPT_IN_COHORT_FAIR_SHARING,   /* InCohortFairSharing */
+	SL_PREEMPT_IN_COHORT_RECLAIM_WHILE_BORROWING,
+	SL_PREEMPT_CQ_STOPPED,               /* ClusterQueueStopped (HoldAndDrain) */
+	SL_PREEMPT_LQ_STOPPED,               /* LocalQueueStopped (HoldAndDrain) */
+};
+
+struct sl_sched_preemption {
+	uint64_t victim;
+	uint64_t preemptor;      /* 0 for stop-policy drains */
+	enum sl_sched_preempt_reason reason;
+	char *message;           /* owned by decisions */
+};
+
+struct sl_sched_decisions {
+	size_t nadmit, capadmit;
+	struct sl_sched_admission *admit;
+	size_t npreempt, cappreempt;
+	struct sl_sched_preemption *preempt;
+};
+
+/* Classification of why a workload waits (maps to squeue %r). */
+enum sl_sched_class {
+	SL_SCHED_NONE = 0,          /* admitted / not evaluated yet */
+	SL_SCHED_WAIT_QUOTA,        /* Resources: quota used by others */
+	SL_SCHED_WAIT_PRIORITY,     /* Priority: behind higher-priority work */
+	SL_SCHED_WAIT_PREEMPTION,   /* preemption issued, waiting for victims */
+	SL_SCHED_NEVER_FITS,        /* exceeds max capacity / no matching flavor */
+	SL_SCHED_QUEUE_STOPPED,     /* CQ or LQ stopPolicy Hold/HoldAndDrain */
+	SL_SCHED_INADMISSIBLE,      /* misconfigured: missing queue, namespace, ... */
+};
+
+struct sl_sched_pending {
+	enum sl_sched_class cls;
+	const char *reason;         /* Kueue reason: WaitingForQuota, ... (borrowed) */
+	const char *message;        /* Kueue wording (borrowed) */
+	const char *cluster_queue;  /* NULL if the LocalQueue is unknown */
+	int64_t pos_cq;             /* 0-based; -1 if not queued */
+	int64_t pos_lq;
+	int admitted;               /* 1 if currently admitted (then fields above empty) */
+	int evicting;               /* 1 if preemption issued, quota still held */
+};
+
+struct sl_sched_usage {         /* one row per CQ x flavor x resource */
+	const char *cluster_queue;
+	const char *cohort;         /* NULL if none */
+	const char *flavor;
+	const char *resource;
+	int64_t nominal;
+	int64_t borrowing_limit;    /* -1 = unlimited */
+	int64_t lending_limit;      /* -1 = unlimited */
+	int64_t used;
+	int64_t borrowed;           /* max(0, used - nominal) */
+	int64_t pending_wl, admitted_wl; /* per CQ (same on every row of a CQ) */
+};
+
+/* Build from a finalized model (copied; model may be freed afterwards).
+ * Caller frees with sl_sched_free(). */
+struct sl_sched *sl_sched_new(const struct sl_kueue *model);
+void sl_sched_free(struct sl_sched *s);
+
+/* Replace the queue model, keeping workloads. Admitted workloads keep their
+ * quota if their CQ still exists (else they are dropped from accounting);
+ * pending workloads whose queue vanished stay pending with a reason. */
+int sl_sched_reconfigure(struct sl_sched *s, const struct sl_kueue *model,
+			 struct sl_err *err);
+
+/* Submit-time check: -SL_ENOENT "invalid partition specified: NAME" when the
+ * LocalQueue is unknown, -SL_ENOFIT with an explanation when the workload can
+ * never fit in its ClusterQueue, 0 otherwise. */
+int sl_sched_check(const struct sl_sched *s, const struct sl_sched_wl *wl,
+		   struct sl_err *err);
+
+/* Add a pending workload (copied). -SL_EEXIST on duplicate id. */
+int sl_sched_add(struct sl_sched *s, const struct sl_sched_wl *wl, struct sl_err *err);
+/* Finished/cancelled: forget it and release its quota. -SL_ENOENT if unknown. */
+int sl_sched_remove(struct sl_sched *s, uint64_t id);
+/* A workload added with sl_sched_add() that is already admitted (daemon
+ * restart): take quota per the assignment. */
+int sl_sched_admitted(struct sl_sched *s, uint64_t id,
+		      const struct sl_sched_assignment *a, struct sl_err *err);
+/* Evicted/preempted: release quota and go back to pending with the original
+ * creation time. */
+int sl_sched_requeue(struct sl_sched *s, uint64_t id);
+
+/* One scheduling cycle at time now_ms. Appends to *out (which the caller
+ * zero-initialises and clears with sl_sched_decisions_clear()). Admissions
+ * are already accounted in the engine when returned; preemptions are only
+ * requested: victims keep their quota until sl_sched_requeue/remove.
+ * Returns the number of decisions made. */
+int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out);
+void sl_sched_decisions_clear(struct sl_sched_decisions *d);
+
+/* Simulation: cycle until nothing changes; every preempted victim is
+ * requeued immediately. Decisions of all cycles are appended to *out.
+ * Returns the number of cycles run. */
+int sl_sched_run_to_fixpoint(struct sl_sched *s, int64_t now_ms, int max_cycles,
+			     struct sl_sched_decisions *out);
+
+/* Why is workload id pending, and where. -SL_ENOENT if unknown. */
+int sl_sched_pending_info(struct sl_sched *s, uint64_t id, struct sl_sched_pending *out);
+
+/* Current assignment of an admitted workload (borrowed). -SL_ENOENT if not
+ * admitted. */
+int sl_sched_assignment(const struct sl_sched *s, uint64_t id,
+			struct sl_sched_assignment *out);
+
+/* Usage rows, in CQ config order then flavor then resource order. *rows is
+ * borrowed (valid until the next mutating call). */
+size_t sl_sched_usage(struct sl_sched *s, const struct sl_sched_usage **rows);
+
+/* Admission fair sharing: account `elapsed_ms` of the current admitted usage
+ * into every LocalQueue's decayed usage (the caller calls it every
+ * usageSamplingInterval, or the simulator does). */
+void sl_sched_afs_sample(struct sl_sched *s, int64_t elapsed_ms);
+
+/* Text for a preemption reason ("InClusterQueue", ...). */
+const char *sl_sched_preempt_reason_name(enum sl_sched_preempt_reason r);
+const char *sl_sched_class_name(enum sl_sched_class c);
+
+#endif

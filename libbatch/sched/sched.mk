@@ -1,0 +1,1 @@
+# libbatch/sched/sched.mk: owned by its area; see Makefile.am

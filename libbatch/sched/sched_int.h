@@ -1,0 +1,310 @@
+/* sched_int.h - internals shared by the files of libbatch/sched/. Not
+ * installed, not used outside sched/ (and its unit tests).
+ *
+ * Representation: every ClusterQueue and Cohort is a "node" of one array
+ * (CQ i is node i, cohorts follow). Flavor x resource pairs that appear in
+ * any quota are interned into dense "FR" indices; each node has quota,
+ * subtree quota and usage arrays indexed by FR, so the Kueue resource-node
+ * arithmetic (quota.c) is array walks up the parent chain, no maps. */
+#ifndef SL_SCHED_INT_H
+#define SL_SCHED_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "sched.h"
+#include "kueue.h"
+
+#define SQ_NONE (-1)
+
+struct sq_quota {
+	int64_t nominal, bl, ll;
+	bool has_bl, has_ll, defined;
+};
+
+struct sq_node {
+	char *name;
+	bool is_cq;
+	int parent;              /* node index or SQ_NONE */
+	int *kids;               /* child node indices (cohorts and CQs) */
+	size_t nkids, capkids;
+	int height;              /* distance to the furthest leaf (getNodeHeight) */
+	int64_t weight_milli;
+	bool broken;             /* member of a cohort cycle: unusable */
+	bool implicit;           /* cohort named by a CQ without a Cohort object */
+	struct sq_quota *q;      /* [nfr] */
+	int64_t *subtree;        /* [nfr] */
+	int64_t *usage;          /* [nfr] */
+};
+
+struct sq_rg {
+	int ncov, nfl;
+	int *cov;                /* resource indices */
+	int *fl;                 /* flavor indices (SQ_NONE if flavor missing) */
+	char **flname;           /* flavor names as written */
+};
+
+struct sq_heap {
+	struct sq_wl **v;
+	size_t n, cap;
+};
+
+struct sq_cq {
+	char *name;
+	int node;
+	bool strict_fifo;
+	struct sl_kselector nssel;   /* deep copy */
+	int nrg;
+	struct sq_rg *rg;
+	int *rg_of_res;              /* [nres] -> rg index or SQ_NONE */
+	enum sl_kpolicy within_cq, reclaim, bwc;
+	bool has_bwc_threshold;
+	int32_t bwc_threshold;
+	enum sl_kfung when_borrow, when_preempt;
+	enum sl_kpref preference;
+	enum sl_kstop stop;
+	bool afs;
+	bool covers_pods;            /* "pods" is a covered resource */
+	char *inactive;              /* NULL = active; else Kueue message */
+	struct sq_heap heap;         /* active pending workloads */
+	struct sq_wl **inadm;        /* parked workloads (BestEffortFIFO) */
+	size_t ninadm, capinadm;
+	struct sq_wl **adm;          /* admitted (incl. evicting) workloads */
+	size_t nadm, capadm;
+	struct sq_wl *sticky;        /* preemptor waiting for its victims */
+	uint64_t qgen;               /* bumps on any queue change (positions) */
+	uint64_t posgen;             /* qgen when positions were computed */
+};
+
+struct sq_lq {
+	char *ns, *name;
+	int cq;                      /* SQ_NONE if its CQ is missing */
+	char *cqname;
+	enum sl_kstop stop;
+	int64_t weight_milli;
+	double afs_consumed;         /* decayed usage (weighted sum over resources) */
+	double afs_penalty;
+};
+
+struct sq_flavor {
+	char *name;
+	struct sl_kflavor f;         /* deep copy of labels/taints/tolerations */
+};
+
+struct sq_ps {
+	char *name;
+	int32_t count;
+	int nreq;
+	int *res;                    /* resource index (interned, may be new) */
+	int64_t *total;              /* per-pod x count */
+	int nsel, ntol;
+	struct sl_kv *sel;
+	struct sl_ktoleration *tol;
+	int *flv;                    /* [nreq] assigned flavor index when admitted */
+};
+
+enum sq_where { SQ_W_NONE, SQ_W_HEAP, SQ_W_INADM, SQ_W_ADMITTED };
+
+struct sq_wl {
+	uint64_t id;
+	char *name, *ns, *lqname;
+	int lq, cq;                  /* indices or SQ_NONE */
+	int32_t prio;
+	int64_t created;
+	uint64_t seq;                /* arrival order: the UID tie-break */
+	int nps;
+	struct sq_ps *ps;
+	enum sq_where where;
+	size_t qidx;                 /* index in heap / inadm / adm */
+	bool evicting;               /* preemption issued, quota still held */
+	int adm_cq;                  /* CQ holding its quota when admitted */
+	int nuse;                    /* aggregated usage per FR when admitted */
+	int *use_fr;
+	int64_t *use_q;
+	uint64_t admit_seq;          /* most recently admitted first */
+	/* scan progress (FlavorFungibility): last tried flavor per ps x res */
+	int *last_tried;
+	int64_t last_cycle;
+	uint64_t last_gen;
+	/* pending status */
+	enum sl_sched_class cls;
+	const char *reason;
+	char *msg;
+	bool tried;
+	int64_t pos_cq, pos_lq;
+	uint64_t hash;               /* scheduling-equivalence hash */
+};
+
+struct sq_wtab {                     /* id -> wl, open addressing */
+	struct sq_wl **slot;
+	size_t cap, n, used;
+};
+
+struct sl_sched {
+	/* model */
+	int nres, nflv, nfr;
+	char **res;                  /* resource names */
+	struct sq_flavor *flv;
+	int *fr_of;                  /* [nflv * capres] -> fr or SQ_NONE */
+	int fr_stride;               /* capres used by fr_of */
+	int *fr_flv, *fr_res;        /* [nfr] */
+	int ncq, nnode;
+	struct sq_cq *cq;
+	struct sq_node *node;        /* [nnode], node i < ncq is cq i */
+	int nlq;
+	struct sq_lq *lq;
+	bool fair_sharing;
+	int nstrat;
+	enum sl_kfs_strategy strat[2];
+	bool afs_enable;
+	int64_t afs_half_life_ms, afs_sampling_ms;
+	int64_t *afs_weight_milli;   /* [nres] */
+	/* workloads */
+	struct sq_wtab wt;
+	uint64_t seq, admit_seq;
+	int64_t cycle_no;
+	uint64_t *tree_gen;          /* [nnode] by root node: usage generation */
+	int64_t now_ms;
+	/* usage rows cache */
+	struct sl_sched_usage *rows;
+	size_t nrows, caprows;
+	/* scratch */
+	int64_t *tmp_fr;             /* [nfr] */
+};
+
+/* model.c */
+int sq_res_index(struct sl_sched *s, const char *name, bool create);
+int sq_flavor_index(const struct sl_sched *s, const char *name);
+static inline int sq_fr(const struct sl_sched *s, int flv, int res)
+{
+	if (flv < 0 || res < 0 || res >= s->fr_stride)
+		return SQ_NONE;
+	return s->fr_of[flv * s->fr_stride + res];
+}
+int sq_root(const struct sl_sched *s, int node);
+void sq_model_build(struct sl_sched *s, const struct sl_kueue *k);
+void sq_model_free(struct sl_sched *s);
+bool sq_ns_matches(const struct sl_kselector *sel, const char *ns);
+void sq_recompute_tree(struct sl_sched *s);
+
+/* quota.c: Kueue resource-node arithmetic (resource_node.go) */
+int64_t sq_local_quota(const struct sl_sched *s, int node, int fr);
+int64_t sq_local_available(const struct sl_sched *s, int node, int fr);
+int64_t sq_available(const struct sl_sched *s, int node, int fr); /* clamped >= 0 for CQs */
+int64_t sq_potential_available(const struct sl_sched *s, int node, int fr);
+void sq_add_usage(struct sl_sched *s, int node, int fr, int64_t v);
+void sq_remove_usage(struct sl_sched *s, int node, int fr, int64_t v);
+bool sq_borrowing_with(const struct sl_sched *s, int node, int fr, int64_t v);
+int sq_height_lowest_fit(const struct sl_sched *s, int cq, int fr, int64_t v, bool *may_reclaim);
+bool sq_within_nominal(const struct sl_sched *s, int node, const int *frs, int nfrs);
+void sq_wl_charge(struct sl_sched *s, struct sq_wl *w, int sign);
+
+/* wlq.c: workload table and queues */
+struct sq_wl *sq_wt_get(const struct sl_sched *s, uint64_t id);
+void sq_heap_push(struct sl_sched *s, struct sq_cq *c, struct sq_wl *w);
+struct sq_wl *sq_heap_pop(struct sl_sched *s, struct sq_cq *c);
+void sq_unqueue(struct sl_sched *s, struct sq_wl *w);
+void sq_park(struct sl_sched *s, struct sq_cq *c, struct sq_wl *w);
+void sq_requeue_tree(struct sl_sched *s, int cq);
+void sq_requeue_all(struct sl_sched *s);
+void sq_enqueue(struct sl_sched *s, struct sq_wl *w);
+void sq_set_admitted(struct sl_sched *s, struct sq_wl *w, int cq);
+void sq_release(struct sl_sched *s, struct sq_wl *w);
+void sq_readmit(struct sl_sched *s, struct sq_wl *w, int cq);
+bool sq_wl_before(const struct sl_sched *s, const struct sq_cq *c,
+		  const struct sq_wl *a, const struct sq_wl *b);
+void sq_set_status(struct sq_wl *w, enum sl_sched_class cls, const char *reason,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void sq_heap_fix_all(struct sl_sched *s, struct sq_cq *c);
+void sq_wl_free(struct sq_wl *w);
+void sq_wt_clear(struct sl_sched *s);
+
+/* flavor.c: flavor assignment (flavorassigner.go) */
+enum sq_pmode { SQ_NOFIT, SQ_NOCAND, SQ_PREEMPT, SQ_RECLAIM, SQ_FIT };
+enum sq_amode { SQ_A_NOFIT, SQ_A_PREEMPT, SQ_A_FIT };
+
+struct sq_assign {
+	int nps;
+	int *flv;                    /* [sum nreq] flavor per ps x res, SQ_NONE */
+	enum sq_pmode *mode;         /* [sum nreq] */
+	int *tried;                  /* [sum nreq] TriedFlavorIdx */
+	int *off;                    /* [nps+1] offsets into the arrays */
+	enum sq_amode rep;           /* representative mode */
+	int borrowing;               /* max borrowing level */
+	int nuse;
+	int *use_fr;                 /* aggregated usage per FR */
+	int64_t *use_q;
+	char *msg;                   /* couldn't assign flavors ... */
+	const char *nofit_reason;    /* WaitingForQuota / ExceedsMaxQuota / NoMatchingFlavor */
+	bool pending_flavors;        /* scan stopped before the last flavor */
+	int failed_ps;               /* SQ_NONE or first pod set that failed */
+};
+
+void sq_assign_init(struct sq_assign *a);
+void sq_assign_free(struct sq_assign *a);
+void sq_assign_flavors(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assign *a);
+void sq_assign_add_use(struct sq_assign *a, int fr, int64_t q);
+/* NULL when pod set p may use flavor fl, else the reason (caller frees). */
+char *sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p);
+
+/* preempt.c: classical preemption and its oracle */
+struct sq_target {
+	struct sq_wl *wl;
+	enum sl_sched_preempt_reason reason;
+};
+
+struct sq_targets {
+	struct sq_target *v;
+	size_t n, cap;
+};
+
+/* Targets for workload w (requests use_fr/use_q, frs needing preemption
+ * need[]); appends to t; returns t->n. */
+size_t sq_get_targets(struct sl_sched *s, struct sq_wl *w, int cq,
+		      const int *use_fr, const int64_t *use_q, int nuse,
+		      const int *need, int nneed, struct sq_targets *t);
+void sq_targets_push(struct sq_targets *t, struct sq_wl *w, enum sl_sched_preempt_reason r);
+void sq_simulate_remove(struct sl_sched *s, struct sq_wl *w, int sign);
+bool sq_policy_allows(enum sl_kpolicy p, const struct sq_wl *preemptor, const struct sq_wl *cand);
+void sq_fill_back(struct sl_sched *s, int cq, const int *use_fr, const int64_t *use_q,
+		  int nuse, bool borrow, struct sq_targets *t);
+bool sq_fits_with(struct sl_sched *s, int cq, const int *use_fr, const int64_t *use_q,
+		  int nuse, bool allow_borrow);
+int sq_cand_cmp(const struct sl_sched *s, int cq, const struct sq_wl *a, const struct sq_wl *b);
+
+/* fairshare.c */
+struct sq_drs {
+	double ratio;                /* unweighted, per mille */
+	double weight;
+	bool borrowing;
+};
+/* Is node borrowing on any of these FRs (usage > subtree quota)? */
+bool sq_borrowing_on(const struct sl_sched *s, int node, const int *fr, int n);
+struct sq_drs sq_drs(const struct sl_sched *s, int node);
+int sq_drs_cmp(struct sq_drs a, struct sq_drs b);
+/* Fair-sharing iterator: index of the next entry to process (tournament
+ * over each cohort tree, with the current snapshot), -1 when all taken. */
+struct sq_fentry {
+	struct sq_wl *w;
+	int cq;
+	const int *use_fr;
+	const int64_t *use_q;
+	int nuse;
+	bool taken;
+};
+int sq_fair_pick(struct sl_sched *s, struct sq_fentry *e, size_t ne);
+size_t sq_fair_targets(struct sl_sched *s, struct sq_wl *w, int cq,
+		       const int *use_fr, const int64_t *use_q, int nuse,
+		       const int *need, int nneed, struct sq_targets *t);
+
+/* afs.c */
+double sq_lq_afs_usage(const struct sl_sched *s, int lq);
+bool sq_afs_on(const struct sl_sched *s, const struct sq_cq *c);
+void sq_afs_on_admit(struct sl_sched *s, struct sq_wl *w);
+
+/* cycle.c */
+void sq_decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d, struct sq_wl *w);
+void sq_decisions_add_preempt(struct sl_sched_decisions *d, uint64_t victim,
+			      uint64_t preemptor, enum sl_sched_preempt_reason r, char *msg);
+
+#endif

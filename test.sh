@@ -1,0 +1,77 @@
+#!/bin/sh
+# The whole test suite: install what is missing, build with -Werror, run
+# `make check` (unit, golden, scenarios, integration against the real
+# sluiced), then rebuild with ASan/UBSan and run the unit tests under it.
+# The last line is "N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")" && pwd)
+cd "$top"
+. tests/deps.sh
+sluice_install_missing $SLUICE_BUILD_DEPS $SLUICE_TEST_DEPS || exit 1
+
+jobs=$(nproc 2>/dev/null || echo 2)
+log() { printf '==> %s\n' "$*"; }
+pass=0 fail=0
+
+# Sum automake's test-suite.log summaries.
+count() {
+	f="$1/test-suite.log"
+	if [ ! -f "$f" ]; then fail=$((fail + 1)); return; fi
+	p=$(sed -n 's/^# PASS: *//p' "$f" | head -n1)
+	x=$(sed -n 's/^# FAIL: *//p' "$f" | head -n1)
+	e=$(sed -n 's/^# ERROR: *//p' "$f" | head -n1)
+	xp=$(sed -n 's/^# XPASS: *//p' "$f" | head -n1)
+	pass=$((pass + ${p:-0}))
+	fail=$((fail + ${x:-0} + ${e:-0} + ${xp:-0}))
+}
+
+log "autoreconf"
+autoreconf -fi >/dev/null 2>&1 || { autoreconf -fi; echo "0 passed, 1 failed"; exit 1; }
+
+log "build with -Werror (build-check/)"
+mkdir -p build-check
+(cd build-check && ../configure --quiet --enable-werror >/dev/null) &&
+	make -s -C build-check -j"$jobs" >/dev/null || {
+	make -C build-check 2>&1 | grep -E 'error|Error' | head -n 40
+	echo "0 passed, 1 failed"
+	exit 1
+}
+
+log "make check"
+make -C build-check -j"$jobs" check >build-check/check.out 2>&1
+grep -E '^(PASS|FAIL|ERROR|XPASS|SKIP):' build-check/check.out
+count build-check
+for t in $(sed -n 's/^\(FAIL\|ERROR\): \(.*\)$/\2/p' build-check/check.out); do
+	echo "---- $t.log (tail)"
+	tail -n 40 "build-check/$t.log" 2>/dev/null
+done
+
+log "unit tests under -fsanitize=address,undefined (build-asan/)"
+mkdir -p build-asan
+if (cd build-asan && ../configure --quiet --enable-sanitize >/dev/null) &&
+	make -s -C build-asan -j"$jobs" >/dev/null 2>&1; then
+	units=$(make -s -C build-asan print-unit-tests 2>/dev/null)
+	ASAN_OPTIONS=detect_leaks=1 make -C build-asan -j"$jobs" check TESTS="$units" \
+		>build-asan/check.out 2>&1
+	grep -E '^(PASS|FAIL|ERROR|XPASS):' build-asan/check.out | sed 's/^/asan /'
+	count build-asan
+else
+	echo "ASan build failed"
+	fail=$((fail + 1))
+fi
+
+if [ "${SLUICE_DISTCHECK:-1}" = 1 ]; then
+	log "make distcheck (unit tests only)"
+	if make -s -C build-check distcheck TESTS="$(make -s -C build-check print-unit-tests)" \
+		>build-check/distcheck.out 2>&1; then
+		pass=$((pass + 1))
+		echo "PASS: distcheck"
+	else
+		tail -n 30 build-check/distcheck.out
+		echo "FAIL: distcheck"
+		fail=$((fail + 1))
+	fi
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Debian packages Sluice needs to build and test. Sourced by quickstart.sh
+# and test.sh, which install what is missing (apt-get, as root or via sudo).
+SLUICE_BUILD_DEPS="gcc make autoconf automake pkg-config libyaml-dev
+libcurl4-openssl-dev libjson-c-dev libsqlite3-dev libpam0g-dev libmunge-dev"
+SLUICE_TEST_DEPS="libcmocka-dev munge libpam-wrapper sqlite3 python3 procps passwd"
+
+sluice_install_missing() {
+	missing=""
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	echo "==> installing:$missing"
+	if [ "$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi
+	$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null &&
+		$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null ||
+		{ echo "error: apt-get could not install:$missing" >&2; return 1; }
+}

@@ -1,0 +1,92 @@
+#!/bin/sh
+# Bad input: malformed frames, oversize frames, bad JSON, unknown types close
+# that connection only; sbatch's and the daemon's errors for bad jobs.
+. "$top_srcdir/tests/integration/lib.sh"
+start_daemon
+cd "$T"
+sock="$T/sock/sluiced.sock"
+id=$("$BIN/sbatch" --parsable -H --wrap true) || fail "submit"
+
+python3 - "$sock" <<'EOP' || fail "raw socket checks"
+import json, socket, struct, sys
+path = sys.argv[1]
+def conn():
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(5)
+    s.connect(path)
+    return s
+def closed(s):
+    try:
+        return s.recv(1) == b""
+    except ConnectionResetError:
+        return True
+def frame(t, body, version=1):
+    return struct.pack(">IHHI", 0x534C5549, version, t, len(body)) + body
+# garbage
+s = conn(); s.sendall(b"GET / HTTP/1.0\r\n\r\n"); assert closed(s), "garbage"
+# oversize length
+s = conn(); s.sendall(struct.pack(">IHHI", 0x534C5549, 1, 2, 0x7fffffff)); assert closed(s), "oversize"
+# wrong version
+s = conn(); s.sendall(frame(1, b"{}", version=7)); assert closed(s), "version"
+# unknown type
+s = conn(); s.sendall(frame(99, b"{}")); assert closed(s), "unknown type"
+# bad JSON gets an error reply, connection stays usable
+s = conn(); s.sendall(frame(1, b"{not json"))
+hdr = s.recv(12); (m, v, t, n) = struct.unpack(">IHHI", hdr)
+body = b""
+while len(body) < n: body += s.recv(n - len(body))
+rep = json.loads(body)
+assert rep.get("code") == "EPROTO", rep
+s.sendall(frame(1, b"{}"))
+hdr = s.recv(12); (m, v, t, n) = struct.unpack(">IHHI", hdr)
+assert t == 0x8001, t
+# a submit with a bad spec is an error, not a crash
+s = conn(); s.sendall(frame(2, json.dumps({"spec": {"script": 5}}).encode()))
+hdr = s.recv(12); (m, v, t, n) = struct.unpack(">IHHI", hdr)
+body = b""
+while len(body) < n: body += s.recv(n - len(body))
+assert json.loads(body)["code"] == "EPROTO", body
+print("raw socket checks passed")
+EOP
+kill -0 "$DPID" || fail "sluiced died"
+expect_eq "job still there" "$id" "$("$BIN/squeue" -h -j "$id" -o %i)"
+ok "bad frames close only their connection; the daemon keeps serving"
+
+err=$("$BIN/sbatch" -p nosuch --wrap true 2>&1); rc=$?
+expect_eq "bad partition rc" 1 "$rc"
+expect_eq "bad partition text" "sbatch: error: invalid partition specified: nosuch
+sbatch: error: Batch job submission failed: Invalid partition name specified" "$err"
+err=$("$BIN/sbatch" -c 64 --wrap true 2>&1); rc=$?
+expect_eq "too big rc" 1 "$rc"
+case "$err" in *"Batch job submission failed: Requested node configuration is not available") ;;
+*) fail "too big: $err" ;; esac
+err=$("$BIN/sbatch" -A nosuchacct --wrap true 2>&1); rc=$?
+expect_eq "bad account rc" 1 "$rc"
+case "$err" in *"Invalid account or account/partition combination specified"*) ;;
+*) fail "bad account: $err" ;; esac
+ok "daemon-side refusals use Slurm's texts"
+
+err=$("$BIN/sbatch" --bogus x 2>&1); rc=$?
+expect_eq "unknown option rc" 255 "$rc"
+expect_eq "unknown option" "sbatch: unrecognized option '--bogus'
+Try \"sbatch --help\" for more information" "$err"
+err=$("$BIN/sbatch" -t garbage --wrap true 2>&1); rc=$?
+expect_eq "bad time rc" 255 "$rc"
+expect_eq "bad time" "sbatch: error: Invalid --time specification" "$err"
+printf 'echo no shebang\n' >nosheb.sh
+err=$("$BIN/sbatch" nosheb.sh 2>&1); rc=$?
+expect_eq "no #! rc" 1 "$rc"
+expect_eq "no #!" "sbatch: error: This does not look like a batch script.  The first
+sbatch: error: line must start with #! followed by the path to an interpreter.
+sbatch: error: For instance: #!/bin/sh" "$err"
+: >empty.sh
+err=$("$BIN/sbatch" empty.sh 2>&1); rc=$?
+expect_eq "empty rc" 1 "$rc"
+expect_eq "empty" "sbatch: error: Batch script is empty!" "$err"
+err=$("$BIN/sbatch" --array=0-3 --wrap true 2>&1); rc=$?
+expect_eq "unsupported rc" 1 "$rc"
+expect_eq "unsupported" "sbatch: error: --array is not supported by Sluice" "$err"
+ok "sbatch's own errors and exit codes match Slurm"
+n=$("$BIN/squeue" -h | wc -l)
+expect_eq "nothing extra queued" 1 "$n"
+ok "no rejected submission left a job behind"

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Cancel by the owner; cancel denied to another user (Slurm's text, exit
+# 210); a pending job cancelled; the CANCELLED line in the job's output.
+. "$top_srcdir/tests/integration/lib.sh"
+make_users
+start_daemon
+cd "$T/work"
+
+id=$(submit $USER1 -o c.out --wrap 'echo started; sleep 60') || fail "submit"
+wait_state "$id" RUNNING
+err=$(as $USER2 "$BIN/scancel" "$id" 2>&1)
+rc=$?
+expect_eq "denied exit code" 210 "$rc"
+expect_eq "denied text" "scancel: error: Kill job error on job id $id: Access/permission denied" "$err"
+expect_eq "still running" RUNNING "$(state "$id")"
+ok "another user's scancel is denied with exit 210"
+
+as $USER1 "$BIN/scancel" "$id" || fail "owner scancel failed"
+wait_state "$id" CANCELLED 20
+grep -q "CANCELLED AT" c.out || fail "no CANCELLED line in output: $(cat c.out)"
+exit_code=$("$BIN/sacct" -n -P -j "$id" -o JobID,State,ExitCode | grep "^$id.batch|")
+expect_eq "batch step" "$id.batch|CANCELLED|0:15" "$exit_code"
+ok "owner cancels a running job: CANCELLED, signal 15 recorded"
+
+hid=$(submit $USER1 -H --wrap 'echo never') || fail "held submit"
+expect_eq "held reason" "(JobHeldUser)" "$("$BIN/squeue" -h -j "$hid" -o %R)"
+as $USER1 "$BIN/scancel" "$hid" || fail "cancel pending"
+wait_state "$hid" CANCELLED
+[ ! -e "slurm-$hid.out" ] || fail "a cancelled pending job produced output"
+ok "held job shows JobHeldUser and is cancelled without running"
+
+as $USER1 "$BIN/scancel" 999999 || fail "unknown id should exit 0"
+out=$(as $USER1 "$BIN/scancel" abc 2>&1); rc=$?
+expect_eq "bad id rc" 1 "$rc"
+expect_eq "bad id text" "scancel: error: Invalid job id abc" "$out"
+ok "scancel of unknown and malformed ids"
+
+# Cancel by name and by user.
+a=$(submit $USER1 -J byname --wrap 'sleep 60')
+b=$(submit $USER1 -J other --wrap 'sleep 60')
+wait_state "$a" RUNNING
+as $USER1 "$BIN/scancel" -n byname || fail "scancel -n"
+wait_state "$a" CANCELLED
+expect_eq "other untouched" RUNNING "$(state "$b")"
+as $USER1 "$BIN/scancel" -u $USER1 || fail "scancel -u"
+wait_state "$b" CANCELLED
+ok "scancel -n and -u"

@@ -1,0 +1,44 @@
+#!/bin/sh
+# Config errors name file, line, object and key; --check-config; SIGHUP
+# reloads a good file and refuses a bad one (the old config stays).
+. "$top_srcdir/tests/integration/lib.sh"
+write_conf
+"$SLUICED" --check-config "$T/sluice.yaml" >/dev/null || fail "good config refused"
+
+sed 's/nominalQuota: 8/nominalQuota: abc/' "$T/sluice.yaml" >"$T/bad.yaml"
+out=$("$SLUICED" --check-config "$T/bad.yaml" 2>&1); rc=$?
+expect_eq "bad config rc" 1 "$rc"
+case "$out" in
+*"bad.yaml:"*'ClusterQueue "main": spec.resourceGroups[0].flavors[0].resources[0].nominalQuota: "abc" is not a quantity'*) ;;
+*) fail "unexpected message: $out" ;;
+esac
+ok "bad quantity: $out"
+
+printf 'apiVersion: sluice.io/v1alpha1\nkind: SluiceConfiguration\nbogus: 1\n' >"$T/unk.yaml"
+out=$("$SLUICED" --check-config "$T/unk.yaml" 2>&1) && fail "unknown key accepted"
+case "$out" in *"unk.yaml:3"*bogus*) ;; *) fail "unknown key message: $out" ;; esac
+ok "unknown key: $out"
+
+start_daemon
+cd "$T"
+"$BIN/sbatch" -p extra --wrap true >/dev/null 2>&1 && fail "partition extra exists before reload"
+EXTRA_OBJECTS='---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {name: extra, namespace: general}
+spec: {clusterQueue: main}' write_conf
+kill -HUP "$DPID"
+n=0
+until "$BIN/sbatch" -p extra -H --wrap true >/dev/null 2>&1; do
+	n=$((n + 1)); [ $n -lt 50 ] || fail "SIGHUP did not add partition extra"
+	sleep 0.1
+done
+ok "SIGHUP reload adds a partition"
+
+cp "$T/bad.yaml" "$T/sluice.yaml"
+kill -HUP "$DPID"
+sleep 0.5
+kill -0 "$DPID" || fail "sluiced died on a bad reload"
+"$BIN/sbatch" -p extra -H --wrap true >/dev/null || fail "old config not kept after bad reload"
+grep -q "refused" "$T/sluiced.log" || fail "no log line for the refused reload"
+ok "bad reload refused with a log line; old config stays in force"

@@ -1,0 +1,49 @@
+#!/bin/sh
+# kill -9 of sluiced in the middle of a burst of 200 submissions: every id
+# that sbatch printed exists afterwards, and no job ran twice.
+. "$top_srcdir/tests/integration/lib.sh"
+make_users
+CPUS=4 write_conf
+start_daemon
+cd "$T/work"
+chmod 1777 .
+
+# Each job appends its id to one shared file: a duplicate run shows twice.
+cat >mark.sh <<EOS
+#!/bin/sh
+echo "\$SLURM_JOB_ID" >> $T/work/ran.txt
+EOS
+chmod 644 mark.sh
+: >ids.txt
+: >ran.txt
+chmod 666 ran.txt ids.txt
+(
+	for i in $(seq 1 200); do
+		as $USER1 "$BIN/sbatch" --parsable -o /dev/null mark.sh >>ids.txt 2>/dev/null
+	done
+) &
+burst=$!
+sleep 0.7
+kill9_daemon
+echo "killed sluiced after $(wc -l <ids.txt) acknowledged submissions"
+sleep 0.3
+start_daemon
+wait "$burst"
+acked=$(wc -l <ids.txt)
+[ "$acked" -gt 0 ] || fail "no submission was acknowledged"
+# Wait until nothing is pending or running.
+n=0
+while [ -n "$("$BIN/squeue" -h -t PD,R,CG 2>/dev/null)" ]; do
+	n=$((n + 1)); [ $n -lt 600 ] || fail "jobs did not drain"
+	sleep 0.2
+done
+for id in $(cat ids.txt); do
+	s=$(state "$id")
+	[ "$s" = COMPLETED ] || fail "acknowledged job $id is [$s], not COMPLETED"
+done
+dups=$(sort ran.txt | uniq -d)
+[ -z "$dups" ] || fail "jobs ran twice: $dups"
+missing=0
+for id in $(cat ids.txt); do grep -qx "$id" ran.txt || missing=$((missing + 1)); done
+expect_eq "acknowledged jobs that never ran" 0 "$missing"
+ok "$acked acknowledged jobs survived kill -9, each ran exactly once"

@@ -1,0 +1,159 @@
+# lib.sh - shared by the integration tests: start the real sluiced on a
+# private socket and state directory, run the real commands, assert.
+# Sourced by tests/integration/*.sh (run by `make check` with top_srcdir and
+# top_builddir exported). Exit 77 = skipped (automake's convention).
+
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+BIN="$top_builddir/bin"
+SLUICED="$top_builddir/bin/sluiced/sluiced"
+export SLUICE_STEPD="$top_builddir/bin/sluice-stepd"
+export SLUICE_CONNECT_TIMEOUT=3
+T=$(mktemp -d /tmp/sl-it.XXXXXX)
+chmod 0755 "$T"
+export SLUICE_CONF="$T/sluice.yaml"
+DPID=""
+TESTNAME=$(basename "$0" .sh)
+USER1=sluicet1
+USER2=sluicet2
+
+fail() {
+	echo "FAIL [$TESTNAME]: $*" >&2
+	if [ -f "$T/sluiced.log" ]; then
+		echo "--- sluiced.log (tail)" >&2
+		tail -n 30 "$T/sluiced.log" >&2
+	fi
+	exit 1
+}
+skip() { echo "SKIP [$TESTNAME]: $*"; exit 77; }
+ok() { echo "ok - $*"; }
+
+cleanup() {
+	if [ -n "$DPID" ] && kill -0 "$DPID" 2>/dev/null; then
+		kill -TERM "$DPID" 2>/dev/null
+		wait "$DPID" 2>/dev/null
+	fi
+	# Jobs of this test's daemon run under their own supervisors: end them.
+	for p in $(pgrep -f "sluice-stepd $T/" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
+	pkill -KILL -f "$T/" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root (to run jobs as two test users)"
+}
+
+# Two unprivileged users for ownership tests (created once per machine).
+make_users() {
+	need_root
+	for u in "$USER1" "$USER2"; do
+		id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u" >/dev/null 2>&1 ||
+			skip "cannot create user $u"
+	done
+	mkdir -p "$T/work"
+	chmod 1777 "$T/work"
+}
+
+# Run a command as a user (root when no user given).
+as() {
+	u="$1"; shift
+	if [ "$u" = root ] || [ "$u" = "$(id -un)" ]; then "$@"; return; fi
+	setpriv --reuid="$u" --regid="$(id -g "$u")" --init-groups \
+		env SLUICE_CONF="$SLUICE_CONF" SLUICE_CONNECT_TIMEOUT=3 HOME="$T/work" "$@"
+}
+
+# write_conf [extra SluiceConfiguration lines] ; queues from $QUEUES or a default.
+write_conf() {
+	cat >"$T/sluice.yaml" <<EOC
+apiVersion: sluice.io/v1alpha1
+kind: SluiceConfiguration
+socket: $T/sock/sluiced.sock
+stateDir: $T/state
+executor: local
+auth: none
+defaultPartition: batch
+killWait: 2
+clusterName: sluicetest
+accounts:
+  "*": [general]
+${1:-}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata: {name: main}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu, memory]
+    flavors:
+    - name: default
+      resources:
+      - {name: cpu, nominalQuota: ${CPUS:-8}}
+      - {name: memory, nominalQuota: 32Gi}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {name: batch, namespace: general}
+spec: {clusterQueue: main}
+${EXTRA_OBJECTS:-}
+EOC
+}
+
+start_daemon() {
+	[ -f "$T/sluice.yaml" ] || write_conf
+	"$SLUICED" -D -f "$T/sluice.yaml" >>"$T/sluiced.log" 2>&1 &
+	DPID=$!
+	i=0
+	until "$BIN/squeue" -h >/dev/null 2>&1; do
+		i=$((i + 1))
+		kill -0 "$DPID" 2>/dev/null || fail "sluiced exited at start"
+		[ $i -lt 100 ] || fail "sluiced did not answer within 10 s"
+		sleep 0.1
+	done
+}
+
+stop_daemon() {
+	kill -TERM "$DPID" 2>/dev/null
+	wait "$DPID" 2>/dev/null
+	DPID=""
+}
+
+kill9_daemon() {
+	kill -KILL "$DPID" 2>/dev/null
+	wait "$DPID" 2>/dev/null
+	DPID=""
+}
+
+# state JOBID -> the job's state as sacct -P shows it (history included).
+state() {
+	"$BIN/sacct" -n -X -P -a -j "$1" -o State 2>/dev/null | head -n1
+}
+
+# wait_state JOBID STATE [SECONDS]
+wait_state() {
+	n=0
+	lim=$((${3:-30} * 10))
+	while :; do
+		s=$(state "$1")
+		case "$s" in "$2"*) return 0 ;; esac
+		n=$((n + 1))
+		[ $n -lt $lim ] || fail "job $1: state '$s', expected $2 after ${3:-30} s"
+		sleep 0.1
+	done
+}
+
+# expect_eq WHAT EXPECTED ACTUAL
+expect_eq() {
+	[ "$2" = "$3" ] || fail "$1: expected [$2], got [$3]"
+}
+
+submit() { # submit [user] args... -> prints id
+	u="$1"; shift
+	as "$u" "$BIN/sbatch" --parsable "$@"
+}

@@ -1,0 +1,36 @@
+#!/bin/sh
+# A running job keeps running across a daemon restart (SIGTERM and kill -9);
+# its end is recorded by the restarted daemon; a job that ended while the
+# daemon was down is recorded too and never runs again.
+. "$top_srcdir/tests/integration/lib.sh"
+make_users
+start_daemon
+cd "$T/work"
+
+id=$(submit $USER1 -o r.out --wrap 'echo begin; sleep 4; echo end; exit 7') || fail "submit"
+wait_state "$id" RUNNING
+stop_daemon
+sleep 1
+grep -q begin r.out || fail "job output missing while the daemon is down"
+start_daemon
+expect_eq "after restart" RUNNING "$(state "$id")"
+wait_state "$id" FAILED 30
+expect_eq "exit code recorded" "FAILED|7:0" "$("$BIN/sacct" -n -X -P -j "$id" -o State,ExitCode)"
+expect_eq "output" "begin
+end" "$(cat r.out)"
+ok "running job survives SIGTERM of sluiced; its end is recorded after restart"
+
+id2=$(submit $USER1 -o r2.out --wrap 'echo run >> count.txt; sleep 2') || fail "submit 2"
+wait_state "$id2" RUNNING
+kill9_daemon
+sleep 4 # the job ends while no daemon runs
+start_daemon
+wait_state "$id2" COMPLETED 20
+sleep 1
+expect_eq "ran once" "run" "$(cat count.txt)"
+ok "job that ended while sluiced was dead (kill -9) is recorded, never rerun"
+
+stop_daemon
+start_daemon
+expect_eq "history survives restart" "COMPLETED" "$(state "$id2")"
+ok "sacct history survives a restart"

@@ -1,0 +1,117 @@
+/* test_hostlist.c - Slurm host list expressions, both directions. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "err.h"
+#include "hostlist.h"
+#include "xalloc.h"
+
+static void expect_expand(const char *s, const char *joined)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char **v = NULL, buf[4096] = "";
+	size_t n = 0, i;
+
+	assert_int_equal(sl_hostlist_expand(s, &v, &n, &err), 0);
+	for (i = 0; i < n; i++) {
+		if (i)
+			strcat(buf, " ");
+		strcat(buf, v[i]);
+	}
+	assert_string_equal(buf, joined);
+	assert_null(v[n]);
+	sl_strv_free(v);
+}
+
+static void test_expand(void **state)
+{
+	(void)state;
+	expect_expand("n1", "n1");
+	expect_expand("n[1-4,7]", "n1 n2 n3 n4 n7");
+	expect_expand("n[1-2],gpu[01-03],login", "n1 n2 gpu01 gpu02 gpu03 login");
+	expect_expand("rack[8-10]-a", "rack8-a rack9-a rack10-a");
+	expect_expand("n[009-011]", "n009 n010 n011");
+	expect_expand("", "");
+}
+
+static void expect_expand_fail(const char *s, int code, const char *msg)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char **v = NULL;
+	size_t n = 0;
+
+	assert_int_equal(sl_hostlist_expand(s, &v, &n, &err), -code);
+	assert_string_equal(err.msg, msg);
+	assert_null(v);
+}
+
+static void test_expand_errors(void **state)
+{
+	(void)state;
+	expect_expand_fail("n[1-3", SL_EINVAL, "unbalanced brackets in host list \"n[1-3\"");
+	expect_expand_fail("n1]", SL_EINVAL, "unbalanced ']' in host list");
+	expect_expand_fail("n[3-1]", SL_EINVAL, "invalid range \"3-1\" in host list");
+	expect_expand_fail("n[a-b]", SL_EINVAL, "invalid range \"a-b\" in host list");
+	expect_expand_fail("n[1-]", SL_EINVAL, "invalid range \"1-\" in host list");
+	expect_expand_fail("n[0-99999999]", SL_EINVAL, "invalid range \"0-99999999\" in host list");
+	expect_expand_fail("a[0-40000],b[0-40000]", SL_ETOOBIG,
+			   "host list expands to more than 65536 names");
+}
+
+static void expect_compress(const char *joined, const char *want)
+{
+	char *copy = strdup(joined), *save = NULL, *t, *v[64], *got;
+	size_t n = 0;
+
+	for (t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save))
+		v[n++] = t;
+	got = sl_hostlist_compress(v, n);
+	assert_string_equal(got, want);
+	free(got);
+	free(copy);
+}
+
+static void test_compress(void **state)
+{
+	(void)state;
+	expect_compress("n1", "n1");
+	expect_compress("n1 n2", "n[1-2]");
+	expect_compress("n1 n2 n3 n4 n7", "n[1-4,7]");
+	expect_compress("n7 n3 n1 n2 n4 n2", "n[1-4,7]");
+	expect_compress("n9 n10 n11", "n[9-11]");
+	expect_compress("gpu01 gpu02 gpu10 n1", "gpu[01-02,10],n1");
+	expect_compress("login vm", "login,vm");
+	expect_compress("n1 n3 n5", "n[1,3,5]");
+	expect_compress("", "");
+}
+
+static void test_roundtrip(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char **v = NULL, *s;
+	size_t n = 0;
+	(void)state;
+
+	assert_int_equal(sl_hostlist_expand("c[1-3,5,7-9],d[01-02]", &v, &n, &err), 0);
+	assert_int_equal(n, 9);
+	s = sl_hostlist_compress(v, n);
+	assert_string_equal(s, "c[1-3,5,7-9],d[01-02]");
+	free(s);
+	sl_strv_free(v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_expand),
+		cmocka_unit_test(test_expand_errors),
+		cmocka_unit_test(test_compress),
+		cmocka_unit_test(test_roundtrip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

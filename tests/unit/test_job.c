@@ -1,0 +1,129 @@
+/* test_job.c - job spec defaults, shape and the JSON round trip. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job.h"
+#include "jobstate.h"
+#include "xalloc.h"
+
+static void test_shape(void **state)
+{
+	struct sl_jobspec s;
+	struct sl_jobshape sh;
+	sl_jobspec_init(&s);
+	sl_jobspec_shape(&s, &sh);
+	assert_int_equal(sh.nodes, 1);
+	assert_int_equal(sh.ntasks, 1);
+	assert_int_equal(sh.cpus_per_node, 1);
+	assert_int_equal(sh.mem_per_node, 0);
+	s.nodes = 2;
+	s.ntasks = 5;
+	s.cpus_per_task = 2;
+	s.mem_per_cpu = 100;
+	sl_jobspec_shape(&s, &sh);
+	assert_int_equal(sh.tasks_per_node, 3);
+	assert_int_equal(sh.cpus_per_node, 6);
+	assert_int_equal(sh.mem_per_node, 600);
+	sl_jobspec_init(&s);
+	s.nodes = 4;
+	s.ntasks_per_node = 8;
+	s.gpus = 8;
+	sl_jobspec_shape(&s, &sh);
+	assert_int_equal(sh.ntasks, 32);
+	assert_int_equal(sh.cpus_per_node, 8);
+	assert_int_equal(sh.gpus_per_node, 2);
+}
+
+static void test_roundtrip(void **state)
+{
+	struct sl_job *j = sl_job_new(), *k = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	char *text, *text2;
+	char *argv[] = {"a b", "c", NULL}, *env[] = {"X=1", "PATH=/bin", NULL};
+
+	j->id = 42;
+	j->uid = 1000;
+	j->state = SL_JOB_TIMEOUT;
+	j->user = sl_xstrdup("alice");
+	j->exit_signal = 15;
+	j->spec.script = sl_xstrdup("#!/bin/sh\necho \"hi\"\n");
+	j->spec.name = sl_xstrdup("jöb\twith\"quotes");
+	j->spec.time_limit = SL_TIME_INFINITE;
+	j->spec.mem_per_node = 4096;
+	j->spec.open_mode = SL_OPEN_APPEND;
+	j->spec.umask = 027;
+	j->spec.argv = sl_strv_dup(argv);
+	j->spec.env = sl_strv_dup(env);
+	text = sl_job_to_json(j);
+	assert_int_equal(sl_job_from_json(text, &k, &err), 0);
+	text2 = sl_job_to_json(k);
+	assert_string_equal(text, text2);
+	assert_int_equal(k->id, 42);
+	assert_int_equal(k->state, SL_JOB_TIMEOUT);
+	assert_string_equal(k->spec.name, "jöb\twith\"quotes");
+	assert_string_equal(k->spec.argv[0], "a b");
+	assert_string_equal(k->spec.env[1], "PATH=/bin");
+	assert_int_equal(k->spec.time_limit, SL_TIME_INFINITE);
+	assert_int_equal(k->spec.umask, 027);
+	assert_int_equal(k->spec.open_mode, SL_OPEN_APPEND);
+	assert_int_equal(k->spec.nodes, SL_NO_VAL);
+	assert_int_equal(k->cancelled_by, -1);
+	free(text);
+	free(text2);
+	sl_job_free(j);
+	sl_job_free(k);
+}
+
+static void test_bad_json(void **state)
+{
+	struct sl_jobspec s;
+	struct sl_err err = SL_ERR_INIT;
+	assert_int_equal(sl_jobspec_from_json("{", &s, &err), -SL_EPROTO);
+	sl_err_clear(&err);
+	assert_int_equal(sl_jobspec_from_json("{\"name\":\"x\"}", &s, &err), -SL_EPROTO);
+	assert_string_equal(err.msg, "job spec: script is missing");
+	sl_err_clear(&err);
+	assert_int_equal(sl_jobspec_from_json("{\"script\":\"x\",\"nodes\":\"2\"}", &s, &err),
+			 -SL_EPROTO);
+	assert_string_equal(err.msg, "job: nodes: expected an integer");
+	sl_err_clear(&err);
+	assert_int_equal(sl_jobspec_from_json("{\"script\":\"x\",\"nodes\":99999999999}", &s, &err),
+			 -SL_EPROTO);
+	sl_err_clear(&err);
+	assert_int_equal(sl_jobspec_from_json("{\"script\":\"x\",\"env\":[1]}", &s, &err),
+			 -SL_EPROTO);
+	assert_string_equal(err.msg, "job: env[0]: expected a string");
+	assert_int_equal(sl_jobspec_from_json("{\"script\":\"x\",\"nodes\":3}", &s, &err), 0);
+	assert_int_equal(s.nodes, 3);
+	sl_jobspec_clear(&s);
+}
+
+static void test_states(void **state)
+{
+	assert_string_equal(sl_jobstate_code(SL_JOB_PENDING), "PD");
+	assert_int_equal(sl_jobstate_parse("cd"), SL_JOB_COMPLETED);
+	assert_int_equal(sl_jobstate_parse("timeout"), SL_JOB_TIMEOUT);
+	assert_int_equal(sl_jobstate_parse("bogus"), -1);
+	assert_true(sl_jobstate_can(SL_JOB_PENDING, SL_JOB_RUNNING));
+	assert_true(sl_jobstate_can(SL_JOB_PENDING, SL_JOB_CANCELLED));
+	assert_false(sl_jobstate_can(SL_JOB_PENDING, SL_JOB_COMPLETED));
+	assert_false(sl_jobstate_can(SL_JOB_COMPLETED, SL_JOB_RUNNING));
+	assert_true(sl_jobstate_can(SL_JOB_RUNNING, SL_JOB_PENDING));
+	assert_true(sl_jobstate_can(SL_JOB_COMPLETING, SL_JOB_CANCELLED));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shape),
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_bad_json),
+		cmocka_unit_test(test_states),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

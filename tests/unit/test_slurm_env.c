@@ -1,0 +1,204 @@
+/* test_slurm_env.c - the batch step's SLURM_* variables, compared with what
+ * Slurm 22.05 printed for the same jobs (reference.md Part 2). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "slurm_env.h"
+#include "xalloc.h"
+
+/* job.c may not be linked here: set the "unset" values by hand. */
+static void job_init(struct sl_job *j, struct sl_jobshape *sh)
+{
+	memset(j, 0, sizeof(*j));
+	memset(sh, 0, sizeof(*sh));
+	struct sl_jobspec *s = &j->spec;
+	s->nodes = s->nodes_max = s->ntasks = s->ntasks_per_node = SL_NO_VAL;
+	s->cpus_per_task = s->gpus = s->gpus_per_node = SL_NO_VAL;
+	s->mem_per_node = s->mem_per_cpu = SL_NO_VAL;
+	s->name = "env.sh";
+	s->partition = "cpu";
+	s->account = "general";
+	s->submit_dir = "/home/alice/ref";
+	s->submit_host = "vm";
+	j->id = 9;
+	j->uid = 2001;
+	j->gid = 2001;
+	j->user = "alice";
+	sh->nodes = 1;
+	sh->ntasks = 1;
+	sh->tasks_per_node = 1;
+	sh->cpus_per_task = 1;
+	sh->cpus_per_node = 1;
+}
+
+static void expect_env(char **got, const char *const *want)
+{
+	size_t i;
+	for (i = 0; want[i] != NULL; i++) {
+		assert_non_null(got[i]);
+		assert_string_equal(got[i], want[i]);
+	}
+	assert_null(got[i]);
+}
+
+static void test_plain(void **state)
+{
+	struct sl_job j;
+	struct sl_jobshape sh;
+	job_init(&j, &sh);
+	struct sl_slurm_env_in in = {&j, &sh, "vm", "vm", "sluice"};
+	static const char *const want[] = {
+		"SLURMD_NODENAME=vm", "SLURM_CLUSTER_NAME=sluice", "SLURM_CPUS_ON_NODE=1",
+		"SLURM_GTIDS=0", "SLURM_JOBID=9", "SLURM_JOB_ACCOUNT=general",
+		"SLURM_JOB_CPUS_PER_NODE=1", "SLURM_JOB_GID=2001", "SLURM_JOB_ID=9",
+		"SLURM_JOB_NAME=env.sh", "SLURM_JOB_NODELIST=vm", "SLURM_JOB_NUM_NODES=1",
+		"SLURM_JOB_PARTITION=cpu", "SLURM_JOB_UID=2001", "SLURM_JOB_USER=alice",
+		"SLURM_LOCALID=0", "SLURM_NNODES=1", "SLURM_NODEID=0", "SLURM_NODELIST=vm",
+		"SLURM_NODE_ALIASES=(null)", "SLURM_PRIO_PROCESS=0", "SLURM_PROCID=0",
+		"SLURM_SUBMIT_DIR=/home/alice/ref", "SLURM_SUBMIT_HOST=vm",
+		"SLURM_TASKS_PER_NODE=1", "SLURM_TOPOLOGY_ADDR=vm",
+		"SLURM_TOPOLOGY_ADDR_PATTERN=node", NULL,
+	};
+	char **env = sl_slurm_env_build(&in);
+	expect_env(env, want);
+	sl_strv_free(env);
+}
+
+/* many.sh: -N 2 -n 4 --ntasks-per-node=2 -c 2 --mem=1G --gres=gpu:2
+ * --export=ALL,MYVAR=hello --qos=high */
+static void test_many_options(void **state)
+{
+	struct sl_job j;
+	struct sl_jobshape sh;
+	job_init(&j, &sh);
+	j.id = 12;
+	j.spec.name = "manyopts";
+	j.spec.partition = "gpu";
+	j.spec.account = NULL;
+	j.spec.qos = "high";
+	j.spec.nodes = 2;
+	j.spec.ntasks = 4;
+	j.spec.ntasks_per_node = 2;
+	j.spec.cpus_per_task = 2;
+	j.spec.mem_per_node = 1024;
+	j.spec.gpus_per_node = 2;
+	j.spec.export_spec = "ALL,MYVAR=hello";
+	sh = (struct sl_jobshape){2, 4, 2, 2, 4, 1024, 2};
+	struct sl_slurm_env_in in = {&j, &sh, "vm-[0-1]", "vm-0", NULL};
+	static const char *const want[] = {
+		"SLURMD_NODENAME=vm-0", "SLURM_CPUS_ON_NODE=4", "SLURM_CPUS_PER_TASK=2",
+		"SLURM_EXPORT_ENV=ALL,MYVAR=hello", "SLURM_GET_USER_ENV=1",
+		"SLURM_GPUS_ON_NODE=2", "SLURM_GTIDS=0", "SLURM_JOBID=12",
+		"SLURM_JOB_CPUS_PER_NODE=4(x2)", "SLURM_JOB_GID=2001", "SLURM_JOB_ID=12",
+		"SLURM_JOB_NAME=manyopts", "SLURM_JOB_NODELIST=vm-[0-1]",
+		"SLURM_JOB_NUM_NODES=2", "SLURM_JOB_PARTITION=gpu", "SLURM_JOB_QOS=high",
+		"SLURM_JOB_UID=2001", "SLURM_JOB_USER=alice", "SLURM_LOCALID=0",
+		"SLURM_MEM_PER_NODE=1024", "SLURM_NNODES=2", "SLURM_NODEID=0",
+		"SLURM_NODELIST=vm-[0-1]", "SLURM_NODE_ALIASES=(null)", "SLURM_NPROCS=4",
+		"SLURM_NTASKS=4", "SLURM_NTASKS_PER_NODE=2", "SLURM_PRIO_PROCESS=0",
+		"SLURM_PROCID=0", "SLURM_SUBMIT_DIR=/home/alice/ref", "SLURM_SUBMIT_HOST=vm",
+		"SLURM_TASKS_PER_NODE=2(x2)", "SLURM_TOPOLOGY_ADDR=vm-0",
+		"SLURM_TOPOLOGY_ADDR_PATTERN=node", NULL,
+	};
+	char **env = sl_slurm_env_build(&in);
+	expect_env(env, want);
+	sl_strv_free(env);
+}
+
+static const char *find(char **env, const char *name)
+{
+	size_t n = strlen(name);
+	for (; *env; env++)
+		if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
+			return *env + n + 1;
+	return NULL;
+}
+
+static void test_export_none_gpus_mem_per_cpu(void **state)
+{
+	struct sl_job j;
+	struct sl_jobshape sh;
+	job_init(&j, &sh);
+	j.spec.export_spec = "NONE";
+	j.spec.gpus = 3;
+	j.spec.mem_per_cpu = 4000;
+	struct sl_slurm_env_in in = {&j, &sh, "vm", "vm", NULL};
+	char **env = sl_slurm_env_build(&in);
+	assert_string_equal(find(env, "SLURM_EXPORT_ENV"), "NONE");
+	assert_string_equal(find(env, "SLURM_GET_USER_ENV"), "1");
+	assert_string_equal(find(env, "SLURM_GPUS"), "3");
+	assert_string_equal(find(env, "SLURM_MEM_PER_CPU"), "4000");
+	assert_null(find(env, "SLURM_MEM_PER_NODE"));
+	assert_null(find(env, "SLURM_NTASKS"));
+	assert_null(find(env, "SLURM_CPUS_PER_TASK"));
+	assert_null(find(env, "SLURM_GPUS_ON_NODE"));
+	sl_strv_free(env);
+	j.spec.export_spec = "all";
+	env = sl_slurm_env_build(&in);
+	assert_null(find(env, "SLURM_EXPORT_ENV"));
+	assert_null(find(env, "SLURM_GET_USER_ENV"));
+	sl_strv_free(env);
+}
+
+/* -N 2 -n 3 -c 2: Slurm's block layout puts 2 tasks on the first node. */
+static void test_uneven_tasks(void **state)
+{
+	struct sl_job j;
+	struct sl_jobshape sh;
+	job_init(&j, &sh);
+	j.spec.ntasks = 3;
+	j.spec.cpus_per_task = 2;
+	sh = (struct sl_jobshape){2, 3, 2, 2, 4, 0, 0};
+	struct sl_slurm_env_in in = {&j, &sh, "vm-[0-1]", "vm-0", NULL};
+	char **env = sl_slurm_env_build(&in);
+	assert_string_equal(find(env, "SLURM_TASKS_PER_NODE"), "2,1");
+	assert_string_equal(find(env, "SLURM_JOB_CPUS_PER_NODE"), "4,2");
+	assert_string_equal(find(env, "SLURM_CPUS_ON_NODE"), "4");
+	assert_string_equal(find(env, "SLURM_NTASKS"), "3");
+	sl_strv_free(env);
+}
+
+static void test_fmt_counts(void **state)
+{
+	char buf[64];
+	int a[] = {7, 1};
+	sl_slurm_env_fmt_counts(a, 2, buf, sizeof(buf));
+	assert_string_equal(buf, "7,1");
+	int b[] = {2, 2, 2, 1, 3, 3};
+	sl_slurm_env_fmt_counts(b, 6, buf, sizeof(buf));
+	assert_string_equal(buf, "2(x3),1,3(x2)");
+	sl_slurm_env_fmt_counts(b, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+}
+
+static void test_merge(void **state)
+{
+	char *base[] = {"PATH=/bin", "SLURM_JOB_ID=1", "HOME=/h", NULL};
+	char *over[] = {"SLURM_JOB_ID=7", "SLURM_JOB_IDX=8", NULL};
+	char **m = sl_slurm_env_merge(base, over);
+	static const char *const want[] = {"PATH=/bin", "SLURM_JOB_ID=7", "HOME=/h",
+					   "SLURM_JOB_IDX=8", NULL};
+	expect_env(m, want);
+	sl_strv_free(m);
+	m = sl_slurm_env_merge(NULL, over);
+	assert_int_equal(sl_strv_len(m), 2);
+	sl_strv_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain),
+		cmocka_unit_test(test_many_options),
+		cmocka_unit_test(test_export_none_gpus_mem_per_cpu),
+		cmocka_unit_test(test_uneven_tasks),
+		cmocka_unit_test(test_fmt_counts),
+		cmocka_unit_test(test_merge),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,167 @@
+/* test_slurm_time.c - Slurm time syntaxes: -t parsing and the squeue/sacct
+ * duration and timestamp formats. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "err.h"
+#include "job.h"
+#include "slurm_time.h"
+
+static int64_t lim(const char *s)
+{
+	int64_t m = -999;
+	assert_int_equal(sl_slurm_time_parse_limit(s, &m), 0);
+	return m;
+}
+
+static void test_parse_limit(void **state)
+{
+	int64_t m;
+	(void)state;
+	assert_int_equal(lim("10"), 10);
+	assert_int_equal(lim("0"), 0);
+	assert_int_equal(lim("0:5"), 1);
+	assert_int_equal(lim("00:00:05"), 1);
+	assert_int_equal(lim("1:00"), 1);
+	assert_int_equal(lim("1:01"), 2);
+	assert_int_equal(lim("00:10:00"), 10);
+	assert_int_equal(lim("2:30:00"), 150);
+	assert_int_equal(lim("1-0"), 1440);
+	assert_int_equal(lim("1-2"), 1560);
+	assert_int_equal(lim("1-2:3"), 1563);
+	assert_int_equal(lim("1-2:3:1"), 1564);
+	assert_int_equal(lim("7-00:00:00"), 7 * 1440);
+	assert_int_equal(lim("UNLIMITED"), SL_TIME_INFINITE);
+	assert_int_equal(lim("infinite"), SL_TIME_INFINITE);
+	assert_int_equal(lim("-1"), SL_TIME_INFINITE);
+	assert_int_equal(lim("99999999"), 99999999);
+	assert_int_equal(sl_slurm_time_parse_limit("abc", &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_limit("", &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_limit("1:2:3:4", &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_limit("1-2-3", &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_limit("1:2-3", &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_limit("10m", &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_limit("1::2", &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_limit("1:", &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_limit(NULL, &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_limit("99999999999999999999", &m), -SL_EINVAL);
+}
+
+#define FMT(fn, v, want)                     \
+	do {                                 \
+		char b[64];                  \
+		fn((v), b, sizeof(b));       \
+		assert_string_equal(b, want); \
+	} while (0)
+
+static void test_fmt(void **state)
+{
+	(void)state;
+	FMT(sl_slurm_time_fmt_limit, SL_TIME_INFINITE, "UNLIMITED");
+	FMT(sl_slurm_time_fmt_limit, SL_TIME_UNSET, "UNLIMITED");
+	FMT(sl_slurm_time_fmt_limit, 1, "1:00");
+	FMT(sl_slurm_time_fmt_limit, 10, "10:00");
+	FMT(sl_slurm_time_fmt_limit, 30, "30:00");
+	FMT(sl_slurm_time_fmt_limit, 60, "1:00:00");
+	FMT(sl_slurm_time_fmt_limit, 1440, "1-00:00:00");
+	FMT(sl_slurm_time_fmt_limit, 7 * 1440 + 61, "7-01:01:00");
+	FMT(sl_slurm_time_fmt_limit_sacct, SL_TIME_INFINITE, "UNLIMITED");
+	FMT(sl_slurm_time_fmt_limit_sacct, SL_TIME_UNSET, "Partition_Limit");
+	FMT(sl_slurm_time_fmt_limit_sacct, 1, "00:01:00");
+	FMT(sl_slurm_time_fmt_limit_sacct, 600, "10:00:00");
+	FMT(sl_slurm_time_fmt_limit_sacct, 1440, "1-00:00:00");
+	FMT(sl_slurm_time_fmt_elapsed, 0, "0:00");
+	FMT(sl_slurm_time_fmt_elapsed, 36, "0:36");
+	FMT(sl_slurm_time_fmt_elapsed, 72, "1:12");
+	FMT(sl_slurm_time_fmt_elapsed, 3600, "1:00:00");
+	FMT(sl_slurm_time_fmt_elapsed, 2 * 86400 + 3 * 3600 + 4 * 60 + 5, "2-03:04:05");
+	FMT(sl_slurm_time_fmt_elapsed, -5, "0:00");
+	FMT(sl_slurm_time_fmt_elapsed_sacct, 0, "00:00:00");
+	FMT(sl_slurm_time_fmt_elapsed_sacct, 1, "00:00:01");
+	FMT(sl_slurm_time_fmt_elapsed_sacct, 86400, "1-00:00:00");
+	FMT(sl_slurm_time_fmt_ts, 0, "Unknown");
+}
+
+static int64_t mk(int y, int mo, int d, int h, int mi, int s)
+{
+	struct tm tm = {0};
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = s;
+	tm.tm_isdst = -1;
+	return (int64_t)mktime(&tm);
+}
+
+static void test_ts(void **state)
+{
+	int64_t now = mk(2026, 11, 21, 10, 25, 3), t;
+	char b[64];
+	(void)state;
+
+	sl_slurm_time_fmt_ts(now, b, sizeof(b));
+	assert_string_equal(b, "2026-11-21T10:25:03");
+
+	assert_int_equal(sl_slurm_time_parse_ts("2026-11-20", now, &t), 0);
+	assert_int_equal(t, mk(2026, 11, 20, 0, 0, 0));
+	assert_int_equal(sl_slurm_time_parse_ts("2026-11-20T08:30", now, &t), 0);
+	assert_int_equal(t, mk(2026, 11, 20, 8, 30, 0));
+	assert_int_equal(sl_slurm_time_parse_ts("2026-11-20T08:30:15", now, &t), 0);
+	assert_int_equal(t, mk(2026, 11, 20, 8, 30, 15));
+	assert_int_equal(sl_slurm_time_parse_ts("1120", now, &t), 0);
+	assert_int_equal(t, mk(2026, 11, 20, 0, 0, 0));
+	assert_int_equal(sl_slurm_time_parse_ts("112025", now, &t), 0);
+	assert_int_equal(t, mk(2025, 11, 20, 0, 0, 0));
+	assert_int_equal(sl_slurm_time_parse_ts("11/20/25", now, &t), 0);
+	assert_int_equal(t, mk(2025, 11, 20, 0, 0, 0));
+	assert_int_equal(sl_slurm_time_parse_ts("09:00", now, &t), 0);
+	assert_int_equal(t, mk(2026, 11, 21, 9, 0, 0));
+	assert_int_equal(sl_slurm_time_parse_ts("09:00:07", now, &t), 0);
+	assert_int_equal(t, mk(2026, 11, 21, 9, 0, 7));
+	assert_int_equal(sl_slurm_time_parse_ts("now", now, &t), 0);
+	assert_int_equal(t, now);
+	assert_int_equal(sl_slurm_time_parse_ts("now+60", now, &t), 0);
+	assert_int_equal(t, now + 60);
+	assert_int_equal(sl_slurm_time_parse_ts("now-2hours", now, &t), 0);
+	assert_int_equal(t, now - 7200);
+	assert_int_equal(sl_slurm_time_parse_ts("NOW+1day", now, &t), 0);
+	assert_int_equal(t, now + 86400);
+	assert_int_equal(sl_slurm_time_parse_ts("now+1weeks", now, &t), 0);
+	assert_int_equal(t, now + 604800);
+	assert_int_equal(sl_slurm_time_parse_ts("today", now, &t), 0);
+	assert_int_equal(t, mk(2026, 11, 21, 0, 0, 0));
+	assert_int_equal(sl_slurm_time_parse_ts("midnight", now, &t), 0);
+	assert_int_equal(t, mk(2026, 11, 22, 0, 0, 0));
+	assert_int_equal(sl_slurm_time_parse_ts("tomorrow", now, &t), 0);
+	assert_int_equal(t, mk(2026, 11, 22, 0, 0, 0));
+	assert_int_equal(sl_slurm_time_parse_ts("noon", now, &t), 0);
+	assert_int_equal(t, mk(2026, 11, 21, 12, 0, 0));
+	assert_int_equal(sl_slurm_time_parse_ts("noon", mk(2026, 11, 21, 13, 0, 0), &t), 0);
+	assert_int_equal(t, mk(2026, 11, 22, 12, 0, 0));
+
+	assert_int_equal(sl_slurm_time_parse_ts("garbage", now, &t), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_ts("now+", now, &t), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_ts("now+5parsecs", now, &t), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_ts("2026-13-01", now, &t), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_ts("2026-11-20X", now, &t), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_ts("25:00", now, &t), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_ts("", now, &t), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_ts("11/20.25", now, &t), -SL_EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_limit),
+		cmocka_unit_test(test_fmt),
+		cmocka_unit_test(test_ts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,103 @@
+/* test_store.c - SQLite store: ids, insert/update, reload, history, and
+ * that only committed work survives a "crash" (closing without commit). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store.h"
+#include "xalloc.h"
+
+static char dir[] = "/tmp/sl-test-store-XXXXXX";
+
+static struct sl_job *mk(uint64_t id, enum sl_jobstate st, int64_t end)
+{
+	struct sl_job *j = sl_job_new();
+	j->id = id;
+	j->uid = 1000 + (uid_t)(id % 2);
+	j->state = st;
+	j->end_time = end;
+	j->start_time = end ? end - 10 : 0;
+	j->user = sl_xstrdup("alice");
+	j->reason = sl_xstrdup("None");
+	j->spec.script = sl_xstrdup("#!/bin/sh\ntrue\n");
+	j->spec.name = sl_xasprintf("job%llu", (unsigned long long)id);
+	return j;
+}
+
+static int count_cb(const struct sl_job *j, void *arg)
+{
+	(*(int *)arg)++;
+	return 0;
+}
+
+static void test_store(void **state)
+{
+	struct sl_store *s;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **v;
+	size_t n;
+	uint64_t id;
+	int cnt = 0;
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(sl_store_open(dir, &s, &err), 0);
+	assert_int_equal(sl_store_begin(s, &err), 0);
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(sl_store_next_id(s, &id, &err), 0);
+		assert_int_equal(id, (uint64_t)i + 1);
+		struct sl_job *j = mk(id, i < 2 ? SL_JOB_COMPLETED : SL_JOB_PENDING, i < 2 ? 1000 + i : 0);
+		assert_int_equal(sl_store_insert(s, j, &err), 0);
+		sl_job_free(j);
+	}
+	assert_int_equal(sl_store_commit(s, &err), 0);
+	/* An uncommitted transaction is lost, as after kill -9. */
+	assert_int_equal(sl_store_begin(s, &err), 0);
+	assert_int_equal(sl_store_next_id(s, &id, &err), 0);
+	struct sl_job *lost = mk(id, SL_JOB_PENDING, 0);
+	assert_int_equal(sl_store_insert(s, lost, &err), 0);
+	sl_job_free(lost);
+	sl_store_free(s);
+
+	assert_int_equal(sl_store_open(dir, &s, &err), 0);
+	assert_int_equal(sl_store_load_live(s, 1001, &v, &n, &err), 0);
+	assert_int_equal(n, 4); /* 3 pending + the one that ended at 1001 */
+	assert_int_equal(v[0]->id, 2);
+	assert_string_equal(v[0]->spec.name, "job2");
+	assert_int_equal(v[1]->state, SL_JOB_PENDING);
+	v[1]->state = SL_JOB_FAILED;
+	v[1]->exit_code = 3;
+	v[1]->end_time = 2000;
+	assert_int_equal(sl_store_begin(s, &err), 0);
+	assert_int_equal(sl_store_update(s, v[1], &err), 0);
+	assert_int_equal(sl_store_commit(s, &err), 0);
+	assert_int_equal(sl_store_next_id(s, &id, &err), 0);
+	assert_int_equal(id, 6); /* the lost id is handed out again: it was never printed */
+	sl_job_free_array(v, n);
+	assert_int_equal(sl_store_history(s, -1, 0, 0, count_cb, &cnt, &err), 0);
+	assert_int_equal(cnt, 3);
+	cnt = 0;
+	assert_int_equal(sl_store_history(s, -1, 1500, 0, count_cb, &cnt, &err), 0);
+	assert_int_equal(cnt, 1);
+	cnt = 0;
+	assert_int_equal(sl_store_history(s, 1001, 0, 0, count_cb, &cnt, &err), 0);
+	assert_int_equal(cnt, 2); /* jobs 1 and 3 have uid 1001 */
+	struct sl_job *ghost = mk(99, SL_JOB_PENDING, 0);
+	assert_int_equal(sl_store_update(s, ghost, &err), -SL_EDB);
+	sl_job_free(ghost);
+	sl_store_free(s);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_store)};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -54,22 +54,26 @@ static int cpt(const struct sl_jobshape *sh)
 	return sh->cpus_per_task > 0 ? sh->cpus_per_task : 1;
 }
 
-static int v_cluster(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, in->cluster); }
-static int v_zero(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, "0"); }
-static int v_null(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, "(null)"); }
-static int v_node(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, "node"); }
-static int v_jobid(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_num(b, l, (long long)in->job->id); }
-static int v_uid(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_num(b, l, (long long)in->job->uid); }
-static int v_gid(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_num(b, l, (long long)in->job->gid); }
-static int v_user(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, in->job->user); }
-static int v_name(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, SPEC(in)->name); }
-static int v_account(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, SPEC(in)->account); }
-static int v_partition(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, SPEC(in)->partition); }
-static int v_qos(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, SPEC(in)->qos); }
-static int v_nodelist(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, in->nodelist); }
-static int v_batch_host(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, in->batch_host); }
-static int v_submit_dir(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, SPEC(in)->submit_dir); }
-static int v_submit_host(const struct sl_slurm_env_in *in, char *b, size_t l) { return put_str(b, l, SPEC(in)->submit_host); }
+/* Rows whose value is one expression. */
+#define ENV_FN(fn, expr) \
+	static int fn(const struct sl_slurm_env_in *in, char *b, size_t l) { return expr; }
+
+ENV_FN(v_cluster, put_str(b, l, in->cluster))
+ENV_FN(v_zero, put_str(b, l, "0"))
+ENV_FN(v_null, put_str(b, l, "(null)"))
+ENV_FN(v_node, put_str(b, l, "node"))
+ENV_FN(v_jobid, put_num(b, l, (long long)in->job->id))
+ENV_FN(v_uid, put_num(b, l, (long long)in->job->uid))
+ENV_FN(v_gid, put_num(b, l, (long long)in->job->gid))
+ENV_FN(v_user, put_str(b, l, in->job->user))
+ENV_FN(v_name, put_str(b, l, SPEC(in)->name))
+ENV_FN(v_account, put_str(b, l, SPEC(in)->account))
+ENV_FN(v_partition, put_str(b, l, SPEC(in)->partition))
+ENV_FN(v_qos, put_str(b, l, SPEC(in)->qos))
+ENV_FN(v_nodelist, put_str(b, l, in->nodelist))
+ENV_FN(v_batch_host, put_str(b, l, in->batch_host))
+ENV_FN(v_submit_dir, put_str(b, l, SPEC(in)->submit_dir))
+ENV_FN(v_submit_host, put_str(b, l, SPEC(in)->submit_host))
 
 static int v_nnodes(const struct sl_slurm_env_in *in, char *b, size_t l)
 {

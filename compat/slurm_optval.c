@@ -141,7 +141,8 @@ int sl_slurm_parse_gres(const char *s, int *count, char **type, struct sl_err *e
 	}
 	if (strncmp(p, "gres:", 5) == 0)
 		p += 5;
-	if (strncmp(p, "gpu", 3) != 0 || (p[3] != '\0' && p[3] != ':'))
+	/* Sluice schedules GPUs only, so a list ("gpu:1,foo:1") is refused. */
+	if (strncmp(p, "gpu", 3) != 0 || (p[3] != '\0' && p[3] != ':') || strchr(p, ','))
 		return sl_err_set(err, SL_EINVAL, "%s", msg);
 	*count = 1;
 	if (p[3] == '\0')
@@ -151,7 +152,7 @@ int sl_slurm_parse_gres(const char *s, int *count, char **type, struct sl_err *e
 	if (c2 == NULL) {
 		if (small_count(c1, count) == 0)
 			return 0;
-		if (*c1 == '\0' || strchr(c1, ',') != NULL)
+		if (*c1 == '\0')
 			return sl_err_set(err, SL_EINVAL, "%s", msg);
 		*type = sl_xstrdup(c1); /* "gpu:tesla": one GPU of that type */
 		return 0;

@@ -4,6 +4,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/xalloc.c libbatch/xalloc.h \
 	libbatch/log.c libbatch/log.h \
 	libbatch/buf.c libbatch/buf.h \
+	libbatch/fsutil.c libbatch/fsutil.h \
 	libbatch/jobstate.c libbatch/jobstate.h \
 	libbatch/job.c libbatch/job.h \
 	libbatch/proto.c libbatch/proto.h \

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -93,8 +94,11 @@ int sl_client_connect(const char *socket, struct sl_client **out, struct sl_err 
 		waited += 0.2;
 	}
 	if (r != 0) {
+		/* Two lines: commands print the first as a hint and the last as
+		 * Slurm's exact reason. */
 		r = sl_err_set(err, SL_ECONNECT,
-			       "Unable to contact slurm controller (connect failure): %s: %s",
+			       "sluiced is not answering on %s: %s\n"
+			       "Unable to contact slurm controller (connect failure)",
 			       path, strerror(-r));
 		goto out;
 	}

@@ -16,7 +16,7 @@
 /* libbatch/yaml.h shadows libyaml's <yaml.h> on the -I path (-I libbatch),
  * so reach libyaml's header through its include directory's parent. Works for
  * any PREFIX/include install; the clean fix is -iquote for libbatch/. */
-#include <../include/yaml.h>
+#include <yaml.h>
 
 #include "xalloc.h"
 

@@ -1,6 +1,7 @@
 /* conn.c - accept, read frames, dispatch, write replies. A malformed frame
  * closes that connection only; everyone else keeps being served. */
 #include "conn.h"
+#include "fsutil.h"
 #include "buf.h"
 #include "conf.h"
 #include "dispatch.h"
@@ -12,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -193,9 +195,7 @@ static int mkdir_parent(const char *path, struct sl_err *err)
 	int r = 0;
 	if (slash != NULL && slash != dir) {
 		*slash = '\0';
-		if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-			r = sl_err_set(err, SL_EIO, "cannot create socket directory %s: %s", dir,
-				       strerror(errno));
+		r = sl_mkdirs(dir, 0755, err);
 	}
 	free(dir);
 	return r;

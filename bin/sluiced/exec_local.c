@@ -556,14 +556,40 @@ static void *ops_create(struct sl_loop *loop, const struct sl_exec_conf *conf,
 	return sl_exec_local_new(loop, conf, ev, arg, err);
 }
 
-static void ops_destroy(void *x) { sl_exec_local_free(x); }
-static int ops_start(void *x, const struct sl_job *j, struct sl_err *e) { return sl_exec_local_start(x, j, e); }
-static int ops_cancel(void *x, uint64_t id, struct sl_err *e) { return sl_exec_local_cancel(x, id, e); }
-static int ops_preempt(void *x, uint64_t id, struct sl_err *e) { return sl_exec_local_preempt(x, id, e); }
-static int ops_signal(void *x, uint64_t id, int sig, struct sl_err *e) { return sl_exec_local_signal(x, id, sig, e); }
-static int ops_adopt(void *x, const struct sl_job *j, struct sl_err *e) { return sl_exec_local_adopt(x, j, e); }
-static void ops_forget(void *x, uint64_t id) { sl_exec_local_forget(x, id); }
+static void ops_destroy(void *x)
+{
+	sl_exec_local_free(x);
+}
 
+static int ops_start(void *x, const struct sl_job *j, struct sl_err *e)
+{
+	return sl_exec_local_start(x, j, e);
+}
+
+static int ops_cancel(void *x, uint64_t id, struct sl_err *e)
+{
+	return sl_exec_local_cancel(x, id, e);
+}
+
+static int ops_preempt(void *x, uint64_t id, struct sl_err *e)
+{
+	return sl_exec_local_preempt(x, id, e);
+}
+
+static int ops_signal(void *x, uint64_t id, int sig, struct sl_err *e)
+{
+	return sl_exec_local_signal(x, id, sig, e);
+}
+
+static int ops_adopt(void *x, const struct sl_job *j, struct sl_err *e)
+{
+	return sl_exec_local_adopt(x, j, e);
+}
+
+static void ops_forget(void *x, uint64_t id)
+{
+	sl_exec_local_forget(x, id);
+}
 const struct sl_exec_ops sl_exec_local_ops = {
 	"local", ops_create, ops_destroy, ops_start, ops_cancel,
 	ops_preempt, ops_signal, ops_adopt, ops_forget,

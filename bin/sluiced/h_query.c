@@ -76,7 +76,7 @@ out:
 	return r;
 }
 
-static int show_cb(const char *key, const char *value, void *arg)
+static int show_cb(const char *key, const char *value, const char *help, void *arg)
 {
 	json_object_object_add(arg, key, json_object_new_string(value ? value : ""));
 	return 0;

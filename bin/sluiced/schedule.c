@@ -94,6 +94,16 @@ int sl_schedctl_priority(struct sl_schedctl *s, struct sl_job *j, struct sl_err 
 	return 0;
 }
 
+/* A LocalQueue of that name in another namespace: the account is what is
+ * wrong (Slurm: "Invalid account or account/partition combination"). */
+static int partition_elsewhere(const struct sl_kueue *k, const char *partition)
+{
+	for (size_t i = 0; i < k->nlqs; i++)
+		if (strcmp(k->lqs[i].name, partition) == 0)
+			return 1;
+	return 0;
+}
+
 int sl_schedctl_check(struct sl_schedctl *s, struct sl_job *j, struct sl_err *err)
 {
 	struct sl_err e = SL_ERR_INIT;
@@ -104,6 +114,9 @@ int sl_schedctl_check(struct sl_schedctl *s, struct sl_job *j, struct sl_err *er
 		return r;
 	job_to_wl(j, &b);
 	r = sl_sched_check(s->engine, &b.wl, &e);
+	if (r == -SL_ENOENT && partition_elsewhere(sl_conf_kueue(s->d->conf), j->spec.partition))
+		return sl_err_set(err, SL_EACCOUNT,
+				  "Invalid account or account/partition combination specified");
 	if (r == -SL_ENOENT)
 		return sl_err_set(err, SL_EPARTITION, "%s\nInvalid partition name specified",
 				  e.msg);

@@ -237,13 +237,21 @@ int main(int argc, char **argv)
 	detach(&set);
 	if (sl_jobdir_read(s.dir, SL_JOBDIR_SPEC, &text, &err) != 0 ||
 	    sl_launch_from_json(text, &s.l, &err) != 0) {
+		/* A result, not silence: without one the daemon would requeue a
+		 * job that can never start, forever. */
 		sl_err_log("%s: %s", s.dir, err.msg[0] ? err.msg : "spec.json missing");
+		sl_exec_result_init(&res, SL_JOB_FAILED);
+		snprintf(res.reason, sizeof(res.reason), "JobLaunchFailure");
+		res.exit_signal = 53;
+		res.start_time = res.end_time = time(NULL);
+	} else if (run(&s, &set, &res) != 0) {
 		goto out;
+	} else {
+		rc = 0;
 	}
-	if (run(&s, &set, &res) != 0)
-		goto out;
 	char *json = sl_exec_result_to_json(&res);
-	rc = write_line(s.dir, SL_JOBDIR_RESULT, json) == 0 ? 0 : 1;
+	if (write_line(s.dir, SL_JOBDIR_RESULT, json) != 0)
+		rc = 1;
 	free(json);
 	sl_info("job %llu: %s %d:%d", (unsigned long long)s.l.job_id, sl_jobstate_name(res.state),
 		res.exit_code, res.exit_signal);

@@ -2,6 +2,7 @@
  * JSON column; the record fields that change are plain columns so an update
  * rewrites a few bytes, not the script and environment. */
 #include "store.h"
+#include "fsutil.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -87,11 +88,10 @@ int sl_store_open(const char *dir, struct sl_store **out, struct sl_err *err)
 	int r;
 
 	*out = NULL;
-	if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
-		r = sl_err_set(err, SL_EIO, "cannot create state directory %s: %s", dir,
-			       strerror(errno));
+	/* 0711: job users must reach their job's script under jobs/ (the
+	 * executor's directories), but may not list the state. */
+	if ((r = sl_mkdirs(dir, 0711, err)) != 0)
 		goto out;
-	}
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	    SQLITE_OK) {
 		r = sl_err_set(err, SL_EDB, "store: cannot open %s: %s", path,

@@ -21,10 +21,8 @@ struct sq_drs sq_drs(const struct sl_sched *s, int node)
 	if (!has_parent(s, node))
 		return d;
 	const struct sq_node *n = &s->node[node];
-	int64_t *borrowed = s->tmp_fr; /* per resource index (nres <= nfr + nres) */
 	int64_t stackbuf[64];
 	int64_t *b = s->nres <= 64 ? stackbuf : sl_xcalloc((size_t)s->nres, sizeof(int64_t));
-	(void)borrowed;
 	memset(b, 0, (size_t)s->nres * sizeof(int64_t));
 	for (int fr = 0; fr < s->nfr; fr++) {
 		int64_t x = n->usage[fr] - n->subtree[fr];
@@ -95,8 +93,6 @@ static void charge(struct sl_sched *s, int cq, const int *fr, const int64_t *q, 
 		else
 			sq_remove_usage(s, s->cq[cq].node, fr[i], q[i]);
 	}
-	if (sign < 0)
-		return;
 }
 
 /* ---- admission tournament ---- */
@@ -209,11 +205,10 @@ static void add_cand(struct fctx *x, struct sq_wl *w, size_t *cap)
 	x->c[x->nc++] = w;
 }
 
-static const struct sl_sched *qs_s;
-static int qs_cq;
-static int qcmp(const void *a, const void *b)
+static int qcmp(const void *a, const void *b, void *arg)
 {
-	return sq_cand_cmp(qs_s, qs_cq, *(struct sq_wl *const *)a, *(struct sq_wl *const *)b);
+	const struct fctx *x = arg;
+	return sq_cand_cmp(x->s, x->cq, *(struct sq_wl *const *)a, *(struct sq_wl *const *)b);
 }
 
 static void find_cands(struct fctx *x)
@@ -236,10 +231,8 @@ static void find_cands(struct fctx *x)
 					add_cand(x, s->cq[c].adm[i], &cap);
 		}
 	}
-	qs_s = s;
-	qs_cq = x->cq;
 	if (x->nc > 1)
-		qsort(x->c, x->nc, sizeof(*x->c), qcmp);
+		qsort_r(x->c, x->nc, sizeof(*x->c), qcmp, x);
 	x->gone = sl_xcalloc(x->nc + 1, sizeof(bool));
 }
 

@@ -185,6 +185,7 @@ static enum sq_pmode oracle(struct sl_sched *s, struct sq_wl *w, int cq, int fr,
 	int node = s->cq[cq].node;
 	sq_get_targets(s, w, cq, &fr, &val, 1, &fr, 1, &t);
 	if (!t.n) {
+		free(t.v);
 		*borrow = sq_height_lowest_fit(s, node, fr, val, NULL);
 		return SQ_NOCAND;
 	}

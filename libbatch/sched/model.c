@@ -520,5 +520,6 @@ void sl_sched_free(struct sl_sched *s)
 		free(s->res[i]);
 	free(s->res);
 	free(s->rows);
+	free(s->abuf);
 	free(s);
 }

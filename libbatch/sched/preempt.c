@@ -1,5 +1,5 @@
 /* preempt.c - classical preemption (Kueue pkg/scheduler/preemption,
- * classical/*): candidates within the ClusterQueue and, walking up the
+ * classical): candidates within the ClusterQueue and, walking up the
  * cohort tree, in borrowing subtrees; Kueue's candidate order; removal in
  * order until the preemptor fits, then fill-back of all but the last
  * victim. The live usage is modified during the search and restored. */
@@ -176,21 +176,17 @@ int sq_cand_cmp(const struct sl_sched *s, int cq, const struct sq_wl *a, const s
 	return a->seq < b->seq ? -1 : (a->seq > b->seq);
 }
 
-static const struct sl_sched *sort_s;
-static int sort_cq;
-
-static int cand_qcmp(const void *pa, const void *pb)
+static int cand_qcmp(const void *pa, const void *pb, void *arg)
 {
 	const struct cand *a = pa, *b = pb;
-	return sq_cand_cmp(sort_s, sort_cq, a->wl, b->wl);
+	const struct pctx *x = arg;
+	return sq_cand_cmp(x->s, x->cq, a->wl, b->wl);
 }
 
 static void sort_cands(const struct pctx *x, struct cands *c)
 {
-	sort_s = x->s;
-	sort_cq = x->cq;
 	if (c->n > 1)
-		qsort(c->v, c->n, sizeof(*c->v), cand_qcmp);
+		qsort_r(c->v, c->n, sizeof(*c->v), cand_qcmp, (void *)x);
 }
 
 /* Evicting candidates of every list first, each list keeping its order. */

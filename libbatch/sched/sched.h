@@ -186,7 +186,7 @@ int sl_sched_pending_info(struct sl_sched *s, uint64_t id, struct sl_sched_pendi
 
 /* Current assignment of an admitted workload (borrowed). -SL_ENOENT if not
  * admitted. */
-int sl_sched_assignment(const struct sl_sched *s, uint64_t id,
+int sl_sched_assignment(struct sl_sched *s, uint64_t id,
 			struct sl_sched_assignment *out);
 
 /* Usage rows, in CQ config order then flavor then resource order. *rows is

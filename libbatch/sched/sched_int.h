@@ -168,6 +168,8 @@ struct sl_sched {
 	/* usage rows cache */
 	struct sl_sched_usage *rows;
 	size_t nrows, caprows;
+	struct sl_sched_flavor *abuf;    /* sl_sched_assignment() result */
+	size_t capabuf;
 	/* scratch */
 	int64_t *tmp_fr;             /* [nfr] */
 };
@@ -201,6 +203,8 @@ void sq_wl_charge(struct sl_sched *s, struct sq_wl *w, int sign);
 
 /* wlq.c: workload table and queues */
 struct sq_wl *sq_wt_get(const struct sl_sched *s, uint64_t id);
+/* All workloads in arrival order; caller frees the array. */
+size_t sq_wt_list(const struct sl_sched *s, struct sq_wl ***out);
 void sq_heap_push(struct sl_sched *s, struct sq_cq *c, struct sq_wl *w);
 struct sq_wl *sq_heap_pop(struct sl_sched *s, struct sq_cq *c);
 void sq_unqueue(struct sl_sched *s, struct sq_wl *w);

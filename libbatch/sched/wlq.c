@@ -97,6 +97,23 @@ void sq_wl_free(struct sq_wl *w)
 	free(w);
 }
 
+static int seq_cmp(const void *a, const void *b)
+{
+	const struct sq_wl *x = *(struct sq_wl *const *)a, *y = *(struct sq_wl *const *)b;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+size_t sq_wt_list(const struct sl_sched *s, struct sq_wl ***out)
+{
+	size_t n = 0;
+	*out = sl_xcalloc(s->wt.n + 1, sizeof(**out));
+	for (size_t i = 0; i < s->wt.cap; i++)
+		if (s->wt.slot[i] && s->wt.slot[i] != TOMB)
+			(*out)[n++] = s->wt.slot[i];
+	qsort(*out, n, sizeof(**out), seq_cmp);
+	return n;
+}
+
 void sq_wt_clear(struct sl_sched *s)
 {
 	for (size_t i = 0; i < s->wt.cap; i++)

@@ -15,16 +15,16 @@ echo start
 while :; do sleep 1; done
 EOS
 id=$(submit $USER1 to.sh) || fail "submit"
+# Submitted together so that both limits run out in the same minute.
+id2=$(submit $USER1 -t 1 -o stubborn.out --wrap 'trap "" TERM; echo x; sleep 600') || fail "submit 2"
 wait_state "$id" RUNNING
 expect_eq "time limit column" "1:00" "$("$BIN/squeue" -h -j "$id" -o %l)"
 wait_state "$id" TIMEOUT 90
 grep -q "got TERM" to.out || fail "job did not see SIGTERM: $(cat to.out)"
 grep -q "CANCELLED AT .* DUE TO TIME LIMIT" to.out || fail "no time-limit message: $(cat to.out)"
 expect_eq "sacct" "TIMEOUT|0:0" "$("$BIN/sacct" -n -X -P -j "$id" -o State,ExitCode)"
-el=$("$BIN/sacct" -n -X -P -j "$id" -o ElapsedRaw 2>/dev/null || true)
 ok "time limit enforced: TIMEOUT"
 
 # A job that ignores SIGTERM is killed killWait (2 s) later.
-id2=$(submit $USER1 -t 1 -o stubborn.out --wrap 'trap "" TERM; echo x; sleep 600') || fail "submit 2"
-wait_state "$id2" TIMEOUT 90
+wait_state "$id2" TIMEOUT 30
 ok "SIGKILL after killWait for a job that ignores SIGTERM"

@@ -1,0 +1,272 @@
+/* scontrol.c - the job subset of Slurm 22.05's scontrol: `show job [N]`
+ * (also `-o` one line per job), `hold`, `release`, `requeue`. Keys Sluice
+ * has no counterpart for print Slurm's "unset" values so parsers keep
+ * working. Other subcommands belong to later issues. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "buf.h"
+#include "client.h"
+#include "slurm_state.h"
+#include "slurm_time.h"
+#include "xalloc.h"
+
+#define OUT_CAP (256u << 20)
+
+static void ts(int64_t t, char *buf, size_t len)
+{
+	sl_slurm_time_fmt_ts(t, buf, len); /* 0 -> "Unknown" */
+}
+
+static void mem(int64_t mib, char *buf, size_t len)
+{
+	if (mib > 0 && mib % 1024 == 0)
+		snprintf(buf, len, "%lldG", (long long)(mib / 1024));
+	else
+		snprintf(buf, len, "%lldM", (long long)mib);
+}
+
+/* Output paths as scontrol shows them: %j %x %u %% expanded, absolute. */
+static void outpath(const struct sl_job *j, const char *pat, struct sl_buf *b)
+{
+	const char *p = pat ? pat : "slurm-%j.out";
+	if (p[0] != '/')
+		sl_buf_addf(b, "%s/", j->spec.work_dir ? j->spec.work_dir : "");
+	for (; *p; p++) {
+		if (p[0] != '%' || p[1] == '\0') {
+			sl_buf_addc(b, *p);
+			continue;
+		}
+		switch (*++p) {
+		case 'j': case 'A': sl_buf_addf(b, "%llu", (unsigned long long)j->id); break;
+		case 'x': sl_buf_addstr(b, j->spec.name ? j->spec.name : ""); break;
+		case 'u': sl_buf_addstr(b, j->user ? j->user : ""); break;
+		case '%': sl_buf_addc(b, '%'); break;
+		default: sl_buf_addc(b, '%'); sl_buf_addc(b, *p); break;
+		}
+	}
+}
+
+/* Identity, state and times: the record's first half. */
+static void show_head(const struct sl_job *j, int64_t now, const char *sep, struct sl_buf *b)
+{
+	char t1[64], t2[64], t3[64];
+	int started = j->start_time != 0;
+	int64_t end = j->end_time;
+
+	if (end == 0 && started && j->spec.time_limit >= 0)
+		end = j->start_time + j->spec.time_limit * 60;
+	sl_buf_addf(b, "JobId=%llu JobName=%s", (unsigned long long)j->id, j->spec.name ? j->spec.name : "");
+	sl_buf_addf(b, "%sUserId=%s(%u) GroupId=%s(%u) MCS_label=N/A", sep, j->user ? j->user : "",
+		    (unsigned)j->uid, j->group ? j->group : "", (unsigned)j->gid);
+	sl_buf_addf(b, "%sPriority=%lld Nice=%d Account=%s QOS=%s", sep, (long long)j->priority,
+		    j->spec.nice, j->spec.account ? j->spec.account : "(null)",
+		    j->spec.qos ? j->spec.qos : "(null)");
+	sl_buf_addf(b, "%sJobState=%s Reason=%s Dependency=(null)", sep, sl_jobstate_name(j->state),
+		    j->reason ? j->reason : "None");
+	sl_buf_addf(b, "%sRequeue=%d Restarts=%d BatchFlag=1 Reboot=0 ExitCode=%d:%d", sep,
+		    j->spec.requeue, j->attempt, j->exit_code, j->exit_signal);
+	sl_slurm_time_fmt_elapsed_sacct(started ? ((j->end_time ? j->end_time : now) - j->start_time) : 0, t1, sizeof(t1));
+	/* no --time: the partition's limit, UNLIMITED in Sluice's model */
+	sl_slurm_time_fmt_limit_sacct(j->spec.time_limit == SL_TIME_UNSET ? SL_TIME_INFINITE
+								    : j->spec.time_limit, t2, sizeof(t2));
+	sl_buf_addf(b, "%sRunTime=%s TimeLimit=%s TimeMin=N/A", sep, t1, t2);
+	ts(j->submit_time, t1, sizeof(t1));
+	ts(j->eligible_time, t2, sizeof(t2));
+	sl_buf_addf(b, "%sSubmitTime=%s EligibleTime=%s", sep, t1, t2);
+	sl_buf_addf(b, "%sAccrueTime=%s", sep, t2);
+	ts(j->start_time, t2, sizeof(t2));
+	ts(end, t3, sizeof(t3));
+	sl_buf_addf(b, "%sStartTime=%s EndTime=%s Deadline=N/A", sep, t2, t3);
+	sl_buf_addf(b, "%sSuspendTime=None SecsPreSuspend=0 LastSchedEval=%s Scheduler=Main", sep, started ? t2 : t1);
+	sl_buf_addf(b, "%sPartition=%s AllocNode:Sid=%s:0", sep, j->spec.partition ? j->spec.partition : "",
+		    j->spec.submit_host ? j->spec.submit_host : "localhost");
+	sl_buf_addf(b, "%sReqNodeList=(null) ExcNodeList=(null)", sep);
+	sl_buf_addf(b, "%sNodeList=%s", sep, j->nodelist ? j->nodelist : "");
+	if (started && j->nodelist) {
+		size_t k = strcspn(j->nodelist, "[,");
+		sl_buf_addf(b, "%sBatchHost=%.*s", sep, (int)k, j->nodelist);
+		if (j->nodelist[k] == '[')
+			sl_buf_addf(b, "%.*s", (int)strcspn(j->nodelist + k + 1, "-,]"), j->nodelist + k + 1);
+	}
+}
+
+/* Resources and files: the record's second half. */
+static void show_res(const struct sl_job *j, const char *sep, struct sl_buf *b)
+{
+	struct sl_jobshape sh;
+	char t1[64], m[32];
+	const char *sp = j->spec.script_path;
+
+	sl_jobspec_shape(&j->spec, &sh);
+	if (j->start_time == 0 && sh.nodes > 1)
+		snprintf(t1, sizeof(t1), "%d-%d", sh.nodes, sh.nodes);
+	else
+		snprintf(t1, sizeof(t1), "%d", sh.nodes);
+	sl_buf_addf(b, "%sNumNodes=%s NumCPUs=%d NumTasks=%d CPUs/Task=%d ReqB:S:C:T=0:0:*:*", sep, t1,
+		    j->alloc_cpus > 0 ? j->alloc_cpus : sh.cpus_per_node * sh.nodes, sh.ntasks, sh.cpus_per_task);
+	sl_buf_addf(b, "%sTRES=cpu=%d", sep, j->alloc_cpus > 0 ? j->alloc_cpus : sh.cpus_per_node * sh.nodes);
+	if (sh.mem_per_node > 0) {
+		mem(sh.mem_per_node * sh.nodes, m, sizeof(m));
+		sl_buf_addf(b, ",mem=%s", m);
+	}
+	sl_buf_addf(b, ",node=%d,billing=%d", sh.nodes, j->alloc_cpus > 0 ? j->alloc_cpus : sh.cpus_per_node * sh.nodes);
+	sl_buf_addf(b, "%sSocks/Node=* NtasksPerN:B:S:C=%d:0:*:* CoreSpec=*", sep,
+		    j->spec.ntasks_per_node > 0 ? j->spec.ntasks_per_node : 0);
+	if (j->spec.mem_per_cpu > 0)
+		mem(j->spec.mem_per_cpu, m, sizeof(m));
+	else
+		mem(j->spec.mem_per_node > 0 ? j->spec.mem_per_node : 0, m, sizeof(m));
+	sl_buf_addf(b, "%sMinCPUsNode=%d MinMemory%s=%s MinTmpDiskNode=0", sep, sh.cpus_per_node,
+		    j->spec.mem_per_cpu > 0 ? "CPU" : "Node", m);
+	sl_buf_addf(b, "%sFeatures=(null) DelayBoot=00:00:00", sep);
+	sl_buf_addf(b, "%sOverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)", sep);
+	if (sp == NULL || j->spec.wrapped)
+		sl_buf_addf(b, "%sCommand=(null)", sep);
+	else
+		sl_buf_addf(b, "%sCommand=%s%s%s", sep, sp[0] == '/' || !j->spec.submit_dir ? "" : j->spec.submit_dir,
+			    sp[0] == '/' || !j->spec.submit_dir ? "" : "/", sp);
+	sl_buf_addf(b, "%sWorkDir=%s", sep, j->spec.work_dir ? j->spec.work_dir : "");
+	sl_buf_addf(b, "%sStdErr=", sep);
+	outpath(j, j->spec.std_err ? j->spec.std_err : j->spec.std_out, b);
+	sl_buf_addf(b, "%sStdIn=%s", sep, j->spec.std_in ? j->spec.std_in : "/dev/null");
+	sl_buf_addf(b, "%sStdOut=", sep);
+	outpath(j, j->spec.std_out, b);
+	sl_buf_addf(b, "%sPower=", sep);
+	if (j->spec.gpus_per_node > 0)
+		sl_buf_addf(b, "%sTresPerNode=gres:gpu:%d", sep, j->spec.gpus_per_node);
+}
+
+/* Slurm's record; `sep` is "\n   " (or " " for -o, one line per job). */
+static void show_job(const struct sl_job *j, int64_t now, const char *sep, struct sl_buf *b)
+{
+	show_head(j, now, sep, b);
+	show_res(j, sep, b);
+	sl_buf_addstr(b, strcmp(sep, " ") == 0 ? " \n" : "\n   \n\n");
+}
+
+static int connect_or_say(struct sl_client **c, const char *what)
+{
+	struct sl_err err = SL_ERR_INIT;
+	int r = sl_client_connect(NULL, c, &err);
+	if (r != 0)
+		fprintf(stderr, "%s: %s\n", what, r == -SL_ECONNECT
+			? "Unable to contact slurm controller (connect failure)" : err.msg);
+	return r;
+}
+
+static int cmd_show(const char *idstr, int oneline)
+{
+	struct sl_jobfilter f = {0};
+	struct sl_client *c = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **v = NULL;
+	struct sl_buf *b;
+	size_t n = 0;
+	uint64_t id;
+	long task;
+	int r;
+
+	if (idstr) {
+		if (sl_slurm_jobid_parse(idstr, &id, &task) != 0 || task >= 0) {
+			fprintf(stderr, "scontrol_print_job error: Invalid job id specified\n");
+			return 1;
+		}
+		f.ids = &id;
+		f.n_ids = 1;
+	}
+	if (connect_or_say(&c, "slurm_load_jobs error") != 0)
+		return 1;
+	r = sl_client_jobs(c, &f, &v, &n, &err);
+	sl_client_free(c);
+	if (r != 0) {
+		fprintf(stderr, "slurm_load_jobs error: %s\n", err.msg);
+		return 1;
+	}
+	if (n == 0 && idstr) {
+		fprintf(stderr, "slurm_load_jobs error: Invalid job id specified\n");
+		return 1;
+	}
+	if (n == 0)
+		printf("No jobs in the system\n");
+	b = sl_buf_new(OUT_CAP);
+	for (size_t i = 0; i < n; i++)
+		show_job(v[i], (int64_t)time(NULL), oneline ? " " : "\n   ", b);
+	fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
+	sl_buf_free(b);
+	sl_job_free_array(v, n);
+	return 0;
+}
+
+static int cmd_control(enum sl_control_op op, const char *idstr)
+{
+	const char *api = op == SL_CTL_REQUEUE ? NULL : "slurm_suspend error";
+	struct sl_client *c = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	const char *why;
+	uint64_t id;
+	long task;
+	int r;
+
+	if (idstr == NULL || sl_slurm_jobid_parse(idstr, &id, &task) != 0 || task >= 0) {
+		fprintf(stderr, "Invalid job id specified for job %s\n", idstr ? idstr : "");
+		return 1;
+	}
+	if (connect_or_say(&c, api ? api : "slurm_requeue error") != 0)
+		return 1;
+	r = sl_client_control(c, op, id, &err);
+	sl_client_free(c);
+	if (r == 0)
+		return 0;
+	switch (-r) {
+	case SL_ENOENT: why = "Invalid job id specified"; break;
+	case SL_EPERM: why = "Access/permission denied"; break;
+	case SL_ESTATE: why = op == SL_CTL_REQUEUE ? "Job is pending execution" : err.msg; break;
+	default: why = err.msg; break;
+	}
+	fprintf(stderr, "%s for job %llu\n", why, (unsigned long long)id);
+	if (api)
+		fprintf(stderr, "%s: %s\n", api, why);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	int i = 1, oneline = 0;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--oneliner") == 0)
+			oneline = 1;
+		else if (strcmp(argv[i], "-V") == 0 || strcmp(argv[i], "--version") == 0) {
+			printf("slurm 22.05.8\n");
+			return 0;
+		} else {
+			fprintf(stderr, "scontrol: unrecognized option '%s'\n", argv[i]);
+			fprintf(stderr, "Try \"scontrol --help\" for more information\n");
+			return 1;
+		}
+	}
+	if (i >= argc) {
+		fprintf(stderr, "scontrol: error: interactive mode is not supported by Sluice\n");
+		return 1;
+	}
+	if (strcmp(argv[i], "show") == 0 && i + 1 < argc &&
+	    (strcmp(argv[i + 1], "job") == 0 || strcmp(argv[i + 1], "jobs") == 0))
+		return cmd_show(i + 2 < argc ? argv[i + 2] : NULL, oneline);
+	if (strcmp(argv[i], "hold") == 0 || strcmp(argv[i], "uhold") == 0)
+		return cmd_control(SL_CTL_HOLD, argv[i + 1]);
+	if (strcmp(argv[i], "release") == 0)
+		return cmd_control(SL_CTL_RELEASE, argv[i + 1]);
+	if (strcmp(argv[i], "requeue") == 0)
+		return cmd_control(SL_CTL_REQUEUE, argv[i + 1]);
+	if (strcmp(argv[i], "show") == 0 || strcmp(argv[i], "update") == 0 ||
+	    strcmp(argv[i], "top") == 0) {
+		fprintf(stderr, "scontrol: error: %s %s is not supported by Sluice\n", argv[i],
+			i + 1 < argc ? argv[i + 1] : "");
+		return 1;
+	}
+	fprintf(stderr, "invalid keyword: %s\n", argv[i]);
+	return 1;
+}

@@ -1,0 +1,39 @@
+# The local executor: sluiced's side (exec_local*.c, compiled into sluiced
+# through SLUICED_EXEC_SOURCES), the per-job supervisor sluice-stepd, and the
+# compat modules that give a job Slurm's environment and file names.
+compat_libcompat_a_SOURCES += \
+	compat/slurm_env.c compat/slurm_env.h \
+	compat/slurm_pattern.c compat/slurm_pattern.h
+
+SLUICED_EXEC_SOURCES = \
+	bin/sluiced/exec.h \
+	bin/sluiced/exec_local.c bin/sluiced/exec_local.h \
+	bin/sluiced/exec_local_prepare.c \
+	bin/sluiced/stepd_jobdir.c bin/sluiced/stepd_jobdir.h
+
+libexec_PROGRAMS += bin/sluice-stepd
+bin_sluice_stepd_SOURCES = \
+	bin/sluiced/stepd.c bin/sluiced/stepd.h \
+	bin/sluiced/stepd_launch.c \
+	bin/sluiced/stepd_jobdir.c bin/sluiced/stepd_jobdir.h \
+	bin/sluiced/exec.h
+bin_sluice_stepd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
+bin_sluice_stepd_LDADD = $(SL_LIBS)
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/unit/test_slurm_env tests/unit/test_slurm_pattern tests/unit/test_stepd
+TESTS += tests/unit/test_slurm_env tests/unit/test_slurm_pattern tests/unit/test_stepd
+endif
+tests_unit_test_slurm_env_SOURCES = tests/unit/test_slurm_env.c
+tests_unit_test_slurm_env_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_slurm_env_LDADD = $(TEST_LIBS)
+tests_unit_test_slurm_pattern_SOURCES = tests/unit/test_slurm_pattern.c
+tests_unit_test_slurm_pattern_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_slurm_pattern_LDADD = $(TEST_LIBS)
+# Runs the built sluice-stepd ($top_builddir/bin/sluice-stepd, or $SLUICE_STEPD).
+tests_unit_test_stepd_SOURCES = tests/unit/test_stepd.c \
+	bin/sluiced/exec_local.c bin/sluiced/exec_local_prepare.c \
+	bin/sluiced/stepd_jobdir.c bin/sluiced/loop.c
+tests_unit_test_stepd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
+tests_unit_test_stepd_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_stepd_LDADD = $(TEST_LIBS)

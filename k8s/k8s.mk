@@ -1,0 +1,1 @@
+# k8s/k8s.mk: owned by its area

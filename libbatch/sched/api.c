@@ -1,0 +1,257 @@
+/* api.c - the remaining public entry points: the submit-time check, taking
+ * in already-admitted workloads, decisions bookkeeping, the run-to-fixpoint
+ * driver used by `sluice simulate`, and reconfiguration that keeps
+ * workloads across a model rebuild. */
+#include <stdlib.h>
+#include <string.h>
+#include "sched_int.h"
+#include "quantity.h"
+#include "xalloc.h"
+
+static int find_lq(const struct sl_sched *s, const char *ns, const char *name)
+{
+	for (int i = 0; i < s->nlq; i++)
+		if (strcmp(s->lq[i].ns, ns) == 0 && strcmp(s->lq[i].name, name) == 0)
+			return i;
+	return SQ_NONE;
+}
+
+/* Can pod set p ever get `total` of resource res in some eligible flavor? */
+static bool ever_fits(const struct sl_sched *s, const struct sq_cq *c, const struct sq_ps *p,
+		      int res, int64_t total)
+{
+	int g = c->rg_of_res[res];
+	for (int f = 0; f < c->rg[g].nfl; f++) {
+		char *bad = sq_check_flavor(s, c->rg[g].fl[f], p);
+		free(bad);
+		int fr = sq_fr(s, c->rg[g].fl[f], res);
+		if (!bad && fr != SQ_NONE && sq_potential_available(s, c->node, fr) >= total)
+			return true;
+	}
+	return false;
+}
+
+static int check_ps(const struct sl_sched *s, const struct sq_cq *c,
+		    const struct sl_sched_podset *in, struct sl_err *err)
+{
+	struct sq_ps p = {0};
+	p.nsel = (int)in->nsel;
+	p.sel = sl_xcalloc(in->nsel + 1, sizeof(*p.sel));
+	for (size_t j = 0; j < in->nsel; j++)
+		p.sel[j] = (struct sl_kv){(char *)in->node_selector[j].key,
+					  (char *)(in->node_selector[j].value ? in->node_selector[j].value : "")};
+	p.ntol = (int)in->ntol;
+	p.tol = sl_xcalloc(in->ntol + 1, sizeof(*p.tol));
+	for (size_t j = 0; j < in->ntol; j++) {
+		const struct sl_sched_toleration *t = &in->tolerations[j];
+		p.tol[j] = (struct sl_ktoleration){(char *)(t->key ? t->key : ""),
+						   (char *)(t->op ? t->op : "Equal"),
+						   (char *)(t->value ? t->value : ""),
+						   (char *)(t->effect ? t->effect : "")};
+	}
+	int r = 0;
+	for (size_t j = 0; j < in->nreq && !r; j++) {
+		int64_t total = in->req[j].milli * (int64_t)in->count;
+		int res = sq_res_index((struct sl_sched *)s, in->req[j].resource, false);
+		bool covered = res != SQ_NONE && res < s->fr_stride && c->rg_of_res[res] != SQ_NONE;
+		char q[64];
+		sl_quantity_format(total, q, sizeof(q));
+		if (!covered && total > 0)
+			r = sl_err_set(err, SL_ENOFIT, "resource %s unavailable in ClusterQueue %s",
+				       in->req[j].resource, c->name);
+		else if (covered && !ever_fits(s, c, &p, res, total))
+			r = sl_err_set(err, SL_ENOFIT,
+				       "pod set %s requests %s %s, more than ClusterQueue %s can "
+				       "ever provide in any eligible flavor",
+				       in->name ? in->name : "main", q, in->req[j].resource, c->name);
+	}
+	free(p.sel);
+	free(p.tol);
+	return r;
+}
+
+int sl_sched_check(const struct sl_sched *s, const struct sl_sched_wl *wl, struct sl_err *err)
+{
+	const char *q = wl->queue ? wl->queue : "";
+	int lq = find_lq(s, wl->ns ? wl->ns : "default", q);
+	if (lq == SQ_NONE || s->lq[lq].cq == SQ_NONE)
+		return sl_err_set(err, SL_ENOENT, "invalid partition specified: %s", q);
+	const struct sq_cq *c = &s->cq[s->lq[lq].cq];
+	if (!sq_ns_matches(&c->nssel, wl->ns ? wl->ns : "default"))
+		return sl_err_set(err, SL_ENOFIT, "namespace %s doesn't match ClusterQueue %s selector",
+				  wl->ns ? wl->ns : "default", c->name);
+	for (size_t i = 0; i < wl->npodsets; i++) {
+		int r = check_ps(s, c, &wl->podsets[i], err);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int set_flavor(struct sl_sched *s, struct sq_wl *w, const struct sl_sched_flavor *f,
+		      struct sl_err *err)
+{
+	int fl = sq_flavor_index(s, f->flavor);
+	int res = sq_res_index(s, f->resource, false);
+	if (fl == SQ_NONE)
+		return sl_err_set(err, SL_EINVAL, "workload %s: flavor %s not found", w->name, f->flavor);
+	for (int i = 0; i < w->nps; i++) {
+		if (strcmp(w->ps[i].name, f->podset) != 0)
+			continue;
+		for (int j = 0; j < w->ps[i].nreq; j++)
+			if (w->ps[i].res[j] == res) {
+				w->ps[i].flv[j] = fl;
+				return 0;
+			}
+	}
+	return sl_err_set(err, SL_EINVAL, "workload %s: pod set %s has no request for %s",
+			  w->name, f->podset, f->resource);
+}
+
+int sl_sched_admitted(struct sl_sched *s, uint64_t id, const struct sl_sched_assignment *a,
+		      struct sl_err *err)
+{
+	struct sq_wl *w = sq_wt_get(s, id);
+	if (!w)
+		return sl_err_set(err, SL_ENOENT, "workload %llu not found", (unsigned long long)id);
+	int cq = SQ_NONE;
+	for (int i = 0; i < s->ncq && a->cluster_queue; i++)
+		if (strcmp(s->cq[i].name, a->cluster_queue) == 0)
+			cq = i;
+	if (cq == SQ_NONE)
+		return sl_err_set(err, SL_ENOENT, "workload %s: ClusterQueue %s not found", w->name,
+				  a->cluster_queue ? a->cluster_queue : "");
+	for (size_t i = 0; i < a->n; i++) {
+		int r = set_flavor(s, w, &a->flavors[i], err);
+		if (r)
+			return r;
+	}
+	/* a CQ covering "pods" charges them in the flavor of the group */
+	int pods = sq_res_index(s, "pods", false);
+	for (int i = 0; i < w->nps; i++)
+		for (int j = 0; j < w->ps[i].nreq; j++)
+			if (w->ps[i].res[j] == pods && w->ps[i].flv[j] == SQ_NONE &&
+			    pods < s->fr_stride && s->cq[cq].rg_of_res[pods] != SQ_NONE)
+				w->ps[i].flv[j] = s->cq[cq].rg[s->cq[cq].rg_of_res[pods]].fl[0];
+	sq_set_admitted(s, w, cq);
+	return 0;
+}
+
+void sq_decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d, struct sq_wl *w)
+{
+	d->admit = sl_xgrow(d->admit, &d->capadmit, d->nadmit + 1, sizeof(*d->admit));
+	struct sl_sched_admission *a = &d->admit[d->nadmit++];
+	size_t n = 0;
+	for (int i = 0; i < w->nps; i++)
+		n += (size_t)w->ps[i].nreq;
+	a->id = w->id;
+	a->cluster_queue = s->cq[w->adm_cq].name;
+	a->flavors = sl_xcalloc(n + 1, sizeof(*a->flavors));
+	a->n = 0;
+	for (int i = 0; i < w->nps; i++)
+		for (int j = 0; j < w->ps[i].nreq; j++)
+			if (w->ps[i].flv[j] != SQ_NONE)
+				a->flavors[a->n++] = (struct sl_sched_flavor){
+					w->ps[i].name, s->res[w->ps[i].res[j]], s->flv[w->ps[i].flv[j]].name};
+}
+
+void sq_decisions_add_preempt(struct sl_sched_decisions *d, uint64_t victim, uint64_t preemptor,
+			      enum sl_sched_preempt_reason r, char *msg)
+{
+	d->preempt = sl_xgrow(d->preempt, &d->cappreempt, d->npreempt + 1, sizeof(*d->preempt));
+	d->preempt[d->npreempt++] = (struct sl_sched_preemption){victim, preemptor, r, msg};
+}
+
+void sl_sched_decisions_clear(struct sl_sched_decisions *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nadmit; i++)
+		free(d->admit[i].flavors);
+	for (size_t i = 0; i < d->npreempt; i++)
+		free(d->preempt[i].message);
+	free(d->admit);
+	free(d->preempt);
+	memset(d, 0, sizeof(*d));
+}
+
+int sl_sched_run_to_fixpoint(struct sl_sched *s, int64_t now_ms, int max_cycles,
+			     struct sl_sched_decisions *out)
+{
+	int n = 0;
+	while (n < max_cycles) {
+		size_t p0 = out->npreempt;
+		int changed = sl_sched_cycle(s, now_ms, out);
+		n++;
+		for (size_t i = p0; i < out->npreempt; i++)
+			sl_sched_requeue(s, out->preempt[i].victim);
+		if (!changed)
+			break;
+	}
+	return n;
+}
+
+struct saved {
+	struct sq_wl *w;
+	char *cq;
+	char **flv;              /* per ps x req flavor name */
+};
+
+static void save_names(struct sl_sched *s, struct saved *v, struct sq_wl *w)
+{
+	size_t n = 0;
+	for (int i = 0; i < w->nps; i++)
+		n += (size_t)w->ps[i].nreq;
+	v->w = w;
+	v->cq = w->where == SQ_W_ADMITTED && w->adm_cq != SQ_NONE ? sl_xstrdup(s->cq[w->adm_cq].name)
+								    : NULL;
+	v->flv = sl_xcalloc(n + 1, sizeof(char *));
+	for (int i = 0, k = 0; i < w->nps; i++)
+		for (int j = 0; j < w->ps[i].nreq; j++, k++)
+			v->flv[k] = w->ps[i].flv[j] != SQ_NONE ? sl_xstrdup(s->flv[w->ps[i].flv[j]].name)
+							       : NULL;
+}
+
+static void restore(struct sl_sched *s, struct saved *v)
+{
+	struct sq_wl *w = v->w;
+	bool admitted = w->where == SQ_W_ADMITTED;
+	for (int i = 0, k = 0; i < w->nps; i++)
+		for (int j = 0; j < w->ps[i].nreq; j++, k++) {
+			w->ps[i].flv[j] = v->flv[k] ? sq_flavor_index(s, v->flv[k]) : SQ_NONE;
+			free(v->flv[k]);
+		}
+	free(v->flv);
+	w->where = SQ_W_NONE;
+	w->cq = w->lq = SQ_NONE;
+	free(w->last_tried);
+	w->last_tried = NULL;
+	if (admitted) {
+		int cq = SQ_NONE;
+		for (int i = 0; i < s->ncq && v->cq; i++)
+			if (strcmp(s->cq[i].name, v->cq) == 0)
+				cq = i;
+		w->lq = find_lq(s, w->ns, w->lqname);
+		sq_readmit(s, w, cq);
+	} else {
+		sq_enqueue(s, w);
+	}
+	free(v->cq);
+}
+
+int sl_sched_reconfigure(struct sl_sched *s, const struct sl_kueue *model, struct sl_err *err)
+{
+	struct sq_wl **all;
+	size_t n = sq_wt_list(s, &all);
+	struct saved *v = sl_xcalloc(n + 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		save_names(s, &v[i], all[i]);
+	sq_model_free(s);
+	sq_model_build(s, model);
+	/* arrival order, so ties resolve as before */
+	for (size_t i = 0; i < n; i++)
+		restore(s, &v[i]);
+	free(v);
+	free(all);
+	return 0;
+}

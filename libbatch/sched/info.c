@@ -1,0 +1,145 @@
+/* info.c - read-only views for the daemon: why a workload waits and where
+ * (positions as Kueue's visibility API computes them: heap + inadmissible
+ * set in heap order), the assignment of an admitted workload, usage rows
+ * for sinfo-like output, and the names of enums. */
+#include <stdlib.h>
+#include <string.h>
+#include "sched_int.h"
+#include "xalloc.h"
+
+static int pos_cmp(const void *a, const void *b, void *arg)
+{
+	const struct sl_sched *s = arg;
+	const struct sq_wl *x = *(struct sq_wl *const *)a, *y = *(struct sq_wl *const *)b;
+	const struct sq_cq *c = &s->cq[x->cq];
+	if (sq_wl_before(s, c, x, y))
+		return -1;
+	return sq_wl_before(s, c, y, x) ? 1 : 0;
+}
+
+/* Positions are recomputed lazily, once per queue change. */
+static void positions(struct sl_sched *s, struct sq_cq *c)
+{
+	if (c->posgen == c->qgen && c->posgen)
+		return;
+	size_t n = c->heap.n + c->ninadm;
+	struct sq_wl **v = sl_xcalloc(n + 1, sizeof(*v));
+	if (c->heap.n)
+		memcpy(v, c->heap.v, c->heap.n * sizeof(*v));
+	if (c->ninadm)
+		memcpy(v + c->heap.n, c->inadm, c->ninadm * sizeof(*v));
+	qsort_r(v, n, sizeof(*v), pos_cmp, s);
+	int64_t *lqpos = sl_xcalloc((size_t)s->nlq + 1, sizeof(int64_t));
+	for (size_t i = 0; i < n; i++) {
+		v[i]->pos_cq = (int64_t)i;
+		v[i]->pos_lq = v[i]->lq != SQ_NONE ? lqpos[v[i]->lq]++ : -1;
+	}
+	free(lqpos);
+	free(v);
+	if (!c->qgen)
+		c->qgen++;
+	c->posgen = c->qgen;
+}
+
+int sl_sched_pending_info(struct sl_sched *s, uint64_t id, struct sl_sched_pending *out)
+{
+	struct sq_wl *w = sq_wt_get(s, id);
+	memset(out, 0, sizeof(*out));
+	out->pos_cq = out->pos_lq = -1;
+	if (!w)
+		return -SL_ENOENT;
+	if (w->where == SQ_W_ADMITTED) {
+		out->admitted = 1;
+		out->evicting = w->evicting;
+		out->cluster_queue = w->adm_cq != SQ_NONE ? s->cq[w->adm_cq].name : NULL;
+		return 0;
+	}
+	out->cls = w->cls;
+	out->reason = w->reason;
+	out->message = w->msg;
+	if (w->cq == SQ_NONE)
+		return 0;
+	struct sq_cq *c = &s->cq[w->cq];
+	out->cluster_queue = c->name;
+	positions(s, c);
+	out->pos_cq = w->pos_cq;
+	out->pos_lq = w->pos_lq;
+	if (!w->tried && w->cls == SL_SCHED_NONE) {
+		out->cls = w->pos_cq > 0 ? SL_SCHED_WAIT_PRIORITY : SL_SCHED_WAIT_QUOTA;
+		out->reason = "Pending";
+		out->message = "The workload has no reservation";
+	} else if (w->cls == SL_SCHED_WAIT_QUOTA && w->where == SQ_W_HEAP && w->pos_cq > 0 &&
+		   c->heap.v[0]->prio > w->prio) {
+		out->cls = SL_SCHED_WAIT_PRIORITY;
+	}
+	return 0;
+}
+
+int sl_sched_assignment(struct sl_sched *s, uint64_t id, struct sl_sched_assignment *out)
+{
+	const struct sq_wl *w = sq_wt_get(s, id);
+	memset(out, 0, sizeof(*out));
+	if (!w || w->where != SQ_W_ADMITTED)
+		return -SL_ENOENT;
+	size_t n = 0;
+	for (int i = 0; i < w->nps; i++)
+		for (int j = 0; j < w->ps[i].nreq; j++) {
+			if (w->ps[i].flv[j] == SQ_NONE)
+				continue;
+			s->abuf = sl_xgrow(s->abuf, &s->capabuf, n + 1, sizeof(*s->abuf));
+			s->abuf[n++] = (struct sl_sched_flavor){w->ps[i].name, s->res[w->ps[i].res[j]],
+							    s->flv[w->ps[i].flv[j]].name};
+		}
+	out->cluster_queue = w->adm_cq != SQ_NONE ? s->cq[w->adm_cq].name : NULL;
+	out->n = n;
+	out->flavors = s->abuf;
+	return 0;
+}
+
+size_t sl_sched_usage(struct sl_sched *s, const struct sl_sched_usage **rows)
+{
+	s->nrows = 0;
+	for (int c = 0; c < s->ncq; c++) {
+		const struct sq_cq *q = &s->cq[c];
+		const struct sq_node *n = &s->node[q->node];
+		for (int g = 0; g < q->nrg; g++)
+			for (int f = 0; f < q->rg[g].nfl; f++)
+				for (int r = 0; r < q->rg[g].ncov; r++) {
+					int fr = sq_fr(s, q->rg[g].fl[f], q->rg[g].cov[r]);
+					if (fr == SQ_NONE)
+						continue;
+					s->rows = sl_xgrow(s->rows, &s->caprows, s->nrows + 1,
+							   sizeof(*s->rows));
+					struct sl_sched_usage *u = &s->rows[s->nrows++];
+					u->cluster_queue = q->name;
+					u->cohort = n->parent != SQ_NONE ? s->node[n->parent].name : NULL;
+					u->flavor = s->flv[q->rg[g].fl[f]].name;
+					u->resource = s->res[q->rg[g].cov[r]];
+					u->nominal = n->q[fr].nominal;
+					u->borrowing_limit = n->q[fr].has_bl ? n->q[fr].bl : -1;
+					u->lending_limit = n->q[fr].has_ll ? n->q[fr].ll : -1;
+					u->used = n->usage[fr];
+					u->borrowed = u->used > u->nominal ? u->used - u->nominal : 0;
+					u->pending_wl = (int64_t)(q->heap.n + q->ninadm);
+					u->admitted_wl = (int64_t)q->nadm;
+				}
+	}
+	*rows = s->rows;
+	return s->nrows;
+}
+
+const char *sl_sched_preempt_reason_name(enum sl_sched_preempt_reason r)
+{
+	static const char *names[] = {"InClusterQueue", "InCohortReclamation", "InCohortFairSharing",
+				      "InCohortReclaimWhileBorrowing", "ClusterQueueStopped",
+				      "LocalQueueStopped"};
+	return (unsigned)r < sizeof(names) / sizeof(names[0]) ? names[r] : "Unknown";
+}
+
+const char *sl_sched_class_name(enum sl_sched_class c)
+{
+	static const char *names[] = {"None", "WaitingForQuota", "WaitingForPriority",
+				      "WaitingForPreemption", "NeverFits", "QueueStopped",
+				      "Inadmissible"};
+	return (unsigned)c < sizeof(names) / sizeof(names[0]) ? names[c] : "Unknown";
+}

@@ -1,0 +1,1 @@
+# tests/bench/bench.mk: benchmarks (not part of make check)

@@ -1,0 +1,90 @@
+#!/bin/bash
+# Issue 2's daemon benchmark (run on demand, not part of make check):
+#   a1  1000 sequential `sbatch --parsable --wrap true -H` (jobs/s)
+#   a1l median and p99 latency of one sbatch call
+#   b3  `squeue` wall time with 10000 pending jobs
+#   b4  `squeue -h -t PD | wc -l` with 10000 pending jobs
+#   c2  `scancel -u USER` wall time with 10000 pending jobs
+#   d0/d1 sluiced VmRSS empty and at 10000 pending
+# Usage: tests/bench/submit.sh [BUILD_DIR]   (default ./build)
+# Compare with ../shared/slurm/bench.sh (real Slurm 22.05 on this machine).
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-$top/build}" && pwd)
+B="$build/bin"
+T=$(mktemp -d /tmp/sl-bench.XXXXXX)
+cat >"$T/sluice.yaml" <<EOC
+apiVersion: sluice.io/v1alpha1
+kind: SluiceConfiguration
+socket: $T/sluiced.sock
+stateDir: $T/state
+executor: local
+defaultPartition: batch
+accounts: {"*": [general]}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ResourceFlavor
+metadata: {name: default}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata: {name: main}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu, memory]
+    flavors:
+    - name: default
+      resources:
+      - {name: cpu, nominalQuota: 8}
+      - {name: memory, nominalQuota: 32Gi}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {name: batch, namespace: general}
+spec: {clusterQueue: main}
+EOC
+export SLUICE_CONF="$T/sluice.yaml" SLUICE_STEPD="$build/bin/sluice-stepd"
+"$build/bin/sluiced/sluiced" -D -f "$SLUICE_CONF" 2>"$T/log" &
+pid=$!
+trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$T"' EXIT
+until "$B/squeue" -h >/dev/null 2>&1; do sleep 0.05; done
+cd "$T"
+rss() { awk '/VmRSS/ {printf "%.1f", $2/1024}' "/proc/$pid/status"; }
+now() { date +%s.%N; }
+echo "# sluice bench $(date -u +%FT%TZ) host=$(hostname -s) cpus=$(nproc)"
+echo "d0  sluiced VmRSS, empty queue                 $(rss) MiB"
+
+lat="$T/lat.txt"
+: >"$lat"
+t0=$(now)
+for i in $(seq 1000); do
+	s=$(now)
+	"$B/sbatch" --parsable --wrap true -H >/dev/null
+	e=$(now)
+	echo "$s $e" | awk '{printf "%.6f\n", $2 - $1}' >>"$lat"
+done
+t1=$(now)
+awk -v a="$t0" -v b="$t1" 'BEGIN {printf "a1  sequential sbatch x1000                  %.3f s (%.1f jobs/s)\n", b - a, 1000 / (b - a)}'
+sort -n "$lat" | awk '{v[NR] = $1} END {printf "a1l one sbatch call: median %.2f ms, p99 %.2f ms\n", v[int(NR*0.5)]*1000, v[int(NR*0.99)]*1000}'
+
+# Up to 10000 pending with parallel loops (as Slurm's a3).
+for k in 1 2 3 4; do
+	(for i in $(seq 2250); do "$B/sbatch" --parsable --wrap true -H >/dev/null; done) &
+done
+wait
+n=$("$B/squeue" -h -t PD | wc -l)
+echo "    pending jobs: $n"
+best() { # best-of-5 wall time of a shell command
+	for r in 1 2 3 4 5; do
+		s=$(now); bash -c "$1" >/dev/null; e=$(now)
+		echo "$s $e" | awk '{printf "%.4f\n", $2 - $1}'
+	done | sort -n | awk 'NR == 3 {print $1}'
+}
+echo "b3  squeue, $n pending (median of 5)          $(best "$B/squeue") s"
+echo "b4  squeue -h -t PD | wc -l, $n pending       $(best "$B/squeue -h -t PD | wc -l") s"
+echo "d1  sluiced VmRSS, $n pending                 $(rss) MiB"
+s=$(now)
+"$B/scancel" -u "$(id -un)"
+e=$(now)
+echo "$s $e" | awk '{printf "c2  scancel -u, 10000 pending                 %.3f s\n", $2 - $1}'

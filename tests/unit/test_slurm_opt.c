@@ -1,0 +1,563 @@
+/* test_slurm_opt.c - sbatch option parsing into a job spec: precedence,
+ * Slurm's error texts and exit codes, --export, and the golden cases in
+ * tests/data/sbatch (NAME.args [+ NAME.env] -> NAME.json or NAME.err).
+ * SL_GOLDEN_UPDATE=1 rewrites the expected files. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "err.h"
+#include "job.h"
+#include "slurm_opt.h"
+#include "xalloc.h"
+
+static char datadir[4096];
+static char startdir[4096];
+static char tmpdir[64];
+static char *base_env[] = {"HOME=/home/alice", "PATH=/usr/bin:/bin", "SLURM_CONF=/etc/x.conf",
+			   NULL};
+
+static void write_file(const char *name, const char *text)
+{
+	FILE *f = fopen(name, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+struct res {
+	int rc;
+	struct sl_jobspec spec;
+	struct sl_sbatch_flags fl;
+	struct sl_err err;
+};
+
+static void run(struct res *r, char **envp, int argc, char **argv)
+{
+	memset(r, 0, sizeof(*r));
+	r->rc = sl_sbatch_parse(argc, argv, envp, &r->spec, &r->fl, &r->err);
+}
+
+static void done(struct res *r)
+{
+	sl_jobspec_clear(&r->spec);
+	sl_sbatch_flags_clear(&r->fl);
+}
+
+#define RUN(r, envp, ...)                                                         \
+	run(r, envp, (int)(sizeof((char *[]){"sbatch", __VA_ARGS__}) / sizeof(char *)), \
+	    (char *[]){"sbatch", __VA_ARGS__, NULL})
+
+/* Every unit test runs in a private directory holding job.sh. */
+static int setup(void **state)
+{
+	strcpy(tmpdir, "/tmp/sl_test_opt.XXXXXX");
+	assert_non_null(mkdtemp(tmpdir));
+	assert_int_equal(chdir(tmpdir), 0);
+	write_file("job.sh", "#!/bin/sh\n#SBATCH -J scriptname\n#SBATCH -p scriptpart\n"
+			     "#SBATCH -t 10\n#SBATCH --mem=1G\nhostname\n");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *e;
+
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.')
+			unlink(e->d_name);
+	closedir(d);
+	assert_int_equal(chdir("/"), 0);
+	rmdir(tmpdir);
+	return 0;
+}
+
+static void test_precedence(void **state)
+{
+	struct res r;
+	char *env[] = {"SBATCH_JOB_NAME=envname", "SBATCH_TIMELIMIT=5", NULL};
+
+	RUN(&r, base_env, "job.sh");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.spec.name, "scriptname");
+	assert_string_equal(r.spec.partition, "scriptpart");
+	assert_int_equal(r.spec.time_limit, 10);
+	assert_int_equal(r.spec.mem_per_node, 1024);
+	done(&r);
+
+	RUN(&r, env, "job.sh");
+	assert_string_equal(r.spec.name, "envname");
+	assert_int_equal(r.spec.time_limit, 5);
+	assert_string_equal(r.spec.partition, "scriptpart");
+	done(&r);
+
+	RUN(&r, env, "-J", "cli", "--time=1:00:00", "--mem-per-cpu=100", "job.sh");
+	assert_string_equal(r.spec.name, "cli");
+	assert_int_equal(r.spec.time_limit, 60);
+	/* --mem-per-cpu on the command line beats --mem in the script */
+	assert_int_equal(r.spec.mem_per_cpu, 100);
+	assert_int_equal(r.spec.mem_per_node, SL_NO_VAL);
+	done(&r);
+}
+
+static void test_defaults(void **state)
+{
+	struct res r;
+	char cwd[4096];
+
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	write_file("plain.sh", "#!/bin/sh\ntrue\n");
+	RUN(&r, base_env, "plain.sh", "a", "b c");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.spec.name, "plain.sh");
+	assert_null(r.spec.partition);
+	assert_int_equal(r.spec.nodes, SL_NO_VAL);
+	assert_int_equal(r.spec.time_limit, SL_TIME_UNSET);
+	assert_string_equal(r.spec.work_dir, cwd);
+	assert_string_equal(r.spec.submit_dir, cwd);
+	assert_true(strlen(r.spec.script_path) > strlen(cwd));
+	assert_string_equal(r.spec.script_path + strlen(cwd), "/plain.sh");
+	assert_string_equal(r.spec.script, "#!/bin/sh\ntrue\n");
+	assert_int_equal(sl_strv_len(r.spec.argv), 2);
+	assert_string_equal(r.spec.argv[1], "b c");
+	assert_null(strchr(r.spec.submit_host, '.'));
+	assert_int_equal(sl_strv_len(r.spec.env), 3);
+	assert_null(r.spec.export_spec);
+	assert_int_equal(r.spec.requeue, 1);
+	assert_int_equal(r.spec.wrapped, 0);
+	done(&r);
+}
+
+static void test_stdin(void **state)
+{
+	struct res r;
+	int saved = dup(0), fd;
+
+	write_file("in.sh", "#!/bin/bash\n#SBATCH -N 3\necho from stdin\n");
+	fd = open("in.sh", O_RDONLY);
+	dup2(fd, 0);
+	close(fd);
+	RUN(&r, base_env, "-n", "2");
+	dup2(saved, 0);
+	close(saved);
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.spec.name, "sbatch");
+	assert_null(r.spec.script_path);
+	assert_null(r.spec.argv);
+	assert_int_equal(r.spec.nodes, 3);
+	assert_int_equal(r.spec.ntasks, 2);
+	assert_string_equal(r.spec.script, "#!/bin/bash\n#SBATCH -N 3\necho from stdin\n");
+	done(&r);
+}
+
+/* exit code, whether it is a usage error, and the message */
+static void expect_fail(struct res *r, int code, int usage, const char *msg)
+{
+	assert_int_not_equal(r->rc, 0);
+	assert_int_equal(r->fl.exit_code, code);
+	assert_int_equal(r->fl.usage_error, usage);
+	assert_string_equal(r->err.msg, msg);
+	done(r);
+}
+
+static void test_errors(void **state)
+{
+	struct res r;
+	char *env_bad[] = {"SBATCH_TIMELIMIT=abc", NULL};
+	char *env_unsupp[] = {"SBATCH_EXCLUSIVE=user", NULL};
+
+	RUN(&r, base_env, "--foo", "job.sh");
+	expect_fail(&r, 255, 1, "unrecognized option '--foo'");
+	RUN(&r, base_env, "-t", "abc", "job.sh");
+	expect_fail(&r, 255, 0, "Invalid --time specification");
+	RUN(&r, base_env, "--mem=abc", "job.sh");
+	expect_fail(&r, 255, 0, "Invalid --mem specification");
+	RUN(&r, base_env, "-N", "abc", "job.sh");
+	expect_fail(&r, 255, 0, "\"abc\" is not a valid node count");
+	RUN(&r, base_env, "-N", "4-2", "job.sh");
+	expect_fail(&r, 255, 0, "Maximum node count 2 is less than minimum node count 4");
+	RUN(&r, base_env, "-n", "0", "job.sh");
+	expect_fail(&r, 1, 0, "Invalid numeric value \"0\" for --ntasks.");
+	RUN(&r, base_env, "--gres=foo:1", "job.sh");
+	expect_fail(&r, 1, 0, "Invalid generic resource (gres) specification");
+	RUN(&r, base_env, "--array=0-3", "job.sh");
+	expect_fail(&r, 1, 0, "--array is not supported by Sluice");
+	RUN(&r, base_env, "-w", "n1", "job.sh");
+	expect_fail(&r, 1, 0, "--nodelist is not supported by Sluice");
+	RUN(&r, base_env, "--open-mode=x", "job.sh");
+	expect_fail(&r, 255, 0, "Invalid --open-mode argument: x. Ignored");
+	RUN(&r, base_env, "--nice=3000000000", "job.sh");
+	expect_fail(&r, 255, 0, "Nice value out of range (+/- 2147483645). Value ignored");
+	RUN(&r, base_env, "--priority=-1", "job.sh");
+	expect_fail(&r, 255, 0, "Priority must be >= 0");
+	RUN(&r, env_bad, "job.sh");
+	expect_fail(&r, 255, 0, "Invalid --time specification");
+	RUN(&r, env_unsupp, "job.sh");
+	expect_fail(&r, 1, 0, "--exclusive is not supported by Sluice");
+	RUN(&r, base_env, "nosuchfile.sh");
+	expect_fail(&r, 1, 0, "Unable to open file nosuchfile.sh");
+	/* the script is read before command-line values are checked, as in Slurm */
+	RUN(&r, base_env, "-t", "abc", "nosuchfile.sh");
+	expect_fail(&r, 1, 0, "Unable to open file nosuchfile.sh");
+	RUN(&r, base_env, "--wrap", "true", "job.sh");
+	expect_fail(&r, 1, 0, "Script arguments not permitted with --wrap option");
+	RUN(&r, base_env, "--mem=1G", "--mem-per-cpu=1G", "job.sh");
+	assert_int_equal(r.fl.fatal, 1);
+	expect_fail(&r, 1, 0, "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+
+	write_file("bad.sh", "#!/bin/sh\n#SBATCH --bogus-option\ntrue\n");
+	RUN(&r, base_env, "bad.sh");
+	expect_fail(&r, 255, 1, "unrecognized option '--bogus-option'");
+	write_file("bad.sh", "#!/bin/sh\n#SBATCH -N 2 extra\ntrue\n");
+	RUN(&r, base_env, "bad.sh");
+	expect_fail(&r, 255, 0, "Invalid directive found in batch script: extra");
+	write_file("bad.sh", "#!/bin/sh\n#SBATCH --begin=now+1\ntrue\n");
+	RUN(&r, base_env, "bad.sh");
+	expect_fail(&r, 1, 0, "--begin is not supported by Sluice");
+	write_file("bad.sh", "");
+	RUN(&r, base_env, "bad.sh");
+	expect_fail(&r, 1, 0, "Batch script is empty!");
+	write_file("bad.sh", "echo\n");
+	RUN(&r, base_env, "bad.sh");
+	expect_fail(&r, 1, 0, "This does not look like a batch script.  The first\n"
+			      "line must start with #! followed by the path to an interpreter.\n"
+			      "For instance: #!/bin/sh");
+}
+
+static void test_flags(void **state)
+{
+	struct res r;
+	char *env[] = {"SBATCH_DEBUG=1", NULL};
+
+	RUN(&r, base_env, "--help", "job.sh", "--foo-is-a-script-arg");
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.fl.help, 1);
+	assert_null(r.spec.script);
+	done(&r);
+	RUN(&r, base_env, "-V");
+	assert_int_equal(r.fl.version, 1);
+	done(&r);
+	RUN(&r, base_env, "--usage");
+	assert_int_equal(r.fl.usage, 1);
+	done(&r);
+	RUN(&r, env, "-vv", "--parsable", "-Q", "-H", "--nice", "-p", "a", "-p", "b", "job.sh");
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.fl.verbose, 3);
+	assert_int_equal(r.fl.parsable, 1);
+	assert_int_equal(r.fl.quiet, 1);
+	assert_int_equal(r.spec.hold, 1);
+	assert_int_equal(r.spec.nice, 100);
+	assert_string_equal(r.spec.partition, "b");
+	assert_non_null(r.fl.defined);
+	assert_string_equal(r.fl.defined[0], "verbose             : 3");
+	assert_string_equal(r.fl.defined[1], "parsable            : set");
+	/* script values are shown, then replaced by the command line's */
+	assert_string_equal(r.fl.defined[2], "quiet               : set");
+	assert_string_equal(r.fl.defined[3], "job-name            : scriptname");
+	assert_string_equal(r.fl.defined[4], "partition           : b");
+	assert_string_equal(r.fl.defined[5], "time                : 10");
+	assert_string_equal(r.fl.defined[6], "mem                 : 1G");
+	assert_string_equal(r.fl.defined[7], "hold                : set");
+	assert_string_equal(r.fl.defined[8], "nice                : set");
+	assert_null(r.fl.defined[9]);
+	done(&r);
+}
+
+static void test_values(void **state)
+{
+	struct res r;
+
+	RUN(&r, base_env, "-N3", "--ntasks", "6", "-c2", "--ntasks-per-node=2", "--mem", "512K",
+	    "-t", "0", "--open-mode=append", "--gres=gpu:tesla:2", "--gpus=5",
+	    "--priority=7", "--no-requeue", "-o", "none", "-e", "e-%j", "-i", "in.txt",
+	    "-D", "/tmp", "-q", "high", "-A", "acct", "job.sh");
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.spec.nodes, 3);
+	assert_int_equal(r.spec.nodes_max, 3);
+	assert_int_equal(r.spec.ntasks, 6);
+	assert_int_equal(r.spec.cpus_per_task, 2);
+	assert_int_equal(r.spec.ntasks_per_node, 2);
+	assert_int_equal(r.spec.mem_per_node, 1);
+	assert_int_equal(r.spec.time_limit, SL_TIME_INFINITE);
+	assert_int_equal(r.spec.open_mode, SL_OPEN_APPEND);
+	assert_int_equal(r.spec.gpus_per_node, 2);
+	assert_int_equal(r.spec.gpus, 5);
+	assert_string_equal(r.spec.gpu_type, "tesla");
+	assert_int_equal(r.spec.priority, 7);
+	assert_int_equal(r.spec.requeue, 0);
+	assert_string_equal(r.spec.std_out, "/dev/null");
+	assert_string_equal(r.spec.std_err, "e-%j");
+	assert_string_equal(r.spec.std_in, "in.txt");
+	assert_string_equal(r.spec.work_dir, "/tmp");
+	assert_string_equal(r.spec.qos, "high");
+	assert_string_equal(r.spec.account, "acct");
+	done(&r);
+}
+
+static void test_parsers(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	int64_t m;
+	int lo, hi, n;
+	char *type;
+
+	assert_int_equal(sl_slurm_parse_mem("100", &m), 0);
+	assert_int_equal(m, 100);
+	assert_int_equal(sl_slurm_parse_mem("1g", &m), 0);
+	assert_int_equal(m, 1024);
+	assert_int_equal(sl_slurm_parse_mem("4GB", &m), 0);
+	assert_int_equal(m, 4096);
+	assert_int_equal(sl_slurm_parse_mem("2T", &m), 0);
+	assert_int_equal(m, 2 * 1024 * 1024);
+	assert_int_equal(sl_slurm_parse_mem("1025K", &m), 0);
+	assert_int_equal(m, 2);
+	assert_int_equal(sl_slurm_parse_mem("0", &m), 0);
+	assert_int_equal(m, 0);
+	assert_int_equal(sl_slurm_parse_mem("1X", &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_parse_mem("1GX", &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_parse_mem("-1", &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_parse_mem("", &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_parse_mem("99999999999999999999", &m), -SL_EINVAL);
+
+	assert_int_equal(sl_slurm_parse_nodes("2-4", &lo, &hi, &err), 0);
+	assert_int_equal(lo, 2);
+	assert_int_equal(hi, 4);
+	assert_int_equal(sl_slurm_parse_nodes("1k", &lo, &hi, &err), 0);
+	assert_int_equal(lo, 1024);
+	assert_int_equal(sl_slurm_parse_nodes("2-x", &lo, &hi, &err), -SL_EINVAL);
+	assert_string_equal(err.msg, "\"x\" is not a valid node count");
+
+	assert_int_equal(sl_slurm_parse_gres("gpu", &n, &type, &err), 0);
+	assert_int_equal(n, 1);
+	assert_null(type);
+	assert_int_equal(sl_slurm_parse_gres("gpu:a100", &n, &type, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(type, "a100");
+	free(type);
+	assert_int_equal(sl_slurm_parse_gres("gres:gpu:3", &n, &type, &err), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(sl_slurm_parse_gres("none", &n, &type, &err), 0);
+	assert_int_equal(n, -1);
+	sl_err_clear(&err);
+	assert_int_equal(sl_slurm_parse_gres("gpux:1", &n, &type, &err), -SL_EINVAL);
+	assert_int_equal(sl_slurm_parse_gres("gpu:a:b", &n, &type, &err), -SL_EINVAL);
+	assert_int_equal(sl_slurm_parse_gres("gpu:2,foo:1", &n, &type, &err), -SL_EINVAL);
+	assert_int_equal(sl_slurm_parse_gpus("v100:2", &n, &type, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(type, "v100");
+	free(type);
+	assert_int_equal(sl_slurm_parse_gpus(":2", &n, &type, &err), -SL_EINVAL);
+	assert_int_equal(sl_slurm_parse_gpus("abc", &n, &type, &err), -SL_EINVAL);
+}
+
+static char *joined(char **v)
+{
+	char buf[2048] = "";
+	for (; v && *v; v++) {
+		strcat(buf, buf[0] ? " " : "");
+		strcat(buf, *v);
+	}
+	return sl_xstrdup(buf);
+}
+
+#define EXPORT(spec, want)                                        \
+	do {                                                      \
+		char **v_ = sl_slurm_export_env(spec, envp);      \
+		char *j_ = joined(v_);                            \
+		assert_string_equal(j_, want);                    \
+		free(j_);                                         \
+		sl_strv_free(v_);                                 \
+	} while (0)
+
+static void test_export(void **state)
+{
+	char *envp[] = {"A=1", "SLURM_X=y", "B=2", NULL};
+
+	EXPORT(NULL, "A=1 SLURM_X=y B=2");
+	EXPORT("ALL", "A=1 SLURM_X=y B=2");
+	EXPORT("NONE", "SLURM_X=y");
+	EXPORT("none", "SLURM_X=y");
+	EXPORT("B", "B=2 SLURM_X=y");
+	EXPORT("B,C=3,MISSING", "B=2 C=3 SLURM_X=y");
+	EXPORT("ALL,A=9", "A=9 SLURM_X=y B=2");
+	EXPORT("X=\"a,b\",B", "X=\"a,b\" B=2 SLURM_X=y");
+	EXPORT("SLURM_X=z", "SLURM_X=y");
+}
+
+/* ---- golden cases ---- */
+
+static char **read_lines(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	char **v;
+	size_t n = 0;
+
+	if (f == NULL)
+		return NULL;
+	v = sl_xcalloc(1, sizeof(char *));
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		v = sl_xrealloc(v, (n + 2) * sizeof(char *));
+		v[n++] = sl_xstrdup(line);
+		v[n] = NULL;
+	}
+	fclose(f);
+	return v;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long len;
+
+	if (f == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	buf = sl_xmalloc((size_t)len + 1);
+	buf[fread(buf, 1, (size_t)len, f)] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Replace the machine-specific parts so that the file compares anywhere. */
+static void normalize(struct sl_jobspec *s, const char *cwd)
+{
+	char **fields[] = {&s->work_dir, &s->submit_dir, &s->script_path};
+	size_t i, n = strlen(cwd);
+
+	for (i = 0; i < 3; i++) {
+		char *v = *fields[i];
+		if (v && strncmp(v, cwd, n) == 0) {
+			*fields[i] = sl_xasprintf("@CWD@%s", v + n);
+			free(v);
+		}
+	}
+	free(s->submit_host);
+	s->submit_host = sl_xstrdup("@HOST@");
+}
+
+static char *outcome(const char *name, const char *cwd)
+{
+	char *p = sl_xasprintf("%s.args", name), *pe = sl_xasprintf("%s.env", name), *out;
+	char **args = read_lines(p), **env = read_lines(pe), **argv;
+	size_t n = sl_strv_len(args), i;
+	struct res r;
+
+	argv = sl_xcalloc(n + 2, sizeof(char *));
+	argv[0] = "sbatch";
+	for (i = 0; i < n; i++)
+		argv[i + 1] = args[i];
+	run(&r, env ? env : base_env, (int)n + 1, argv);
+	if (r.rc == 0) {
+		char *j;
+		json_object *o;
+		normalize(&r.spec, cwd);
+		j = sl_jobspec_to_json(&r.spec);
+		o = json_tokener_parse(j);
+		out = sl_xasprintf("%s\n", json_object_to_json_string_ext(
+						   o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+		json_object_put(o);
+		free(j);
+	} else {
+		out = sl_xasprintf("exit %d%s%s\n%s\n", r.fl.exit_code,
+				   r.fl.usage_error ? " usage" : "", r.fl.fatal ? " fatal" : "",
+				   r.err.msg);
+	}
+	done(&r);
+	free(argv);
+	sl_strv_free(args);
+	sl_strv_free(env);
+	free(p);
+	free(pe);
+	return out;
+}
+
+static int json_same(const char *a, const char *b)
+{
+	json_object *x = json_tokener_parse(a), *y = json_tokener_parse(b);
+	int same = x && y && json_object_equal(x, y);
+	json_object_put(x);
+	json_object_put(y);
+	return same;
+}
+
+static void check_case(const char *name, const char *cwd, int update)
+{
+	char *got = outcome(name, cwd);
+	int is_err = strncmp(got, "exit ", 5) == 0;
+	char *path = sl_xasprintf("%s.%s", name, is_err ? "err" : "json");
+	char *want = slurp(path);
+
+	if (update) {
+		write_file(path, got);
+	} else {
+		if (want == NULL)
+			fail_msg("%s: missing %s; got:\n%s", name, path, got);
+		if (is_err ? strcmp(got, want) != 0 : !json_same(got, want))
+			fail_msg("%s: got\n%s\nwant\n%s", name, got, want);
+	}
+	free(want);
+	free(path);
+	free(got);
+}
+
+static void test_golden(void **state)
+{
+	const char *top = getenv("top_srcdir");
+	char cwd[4096];
+	struct dirent **list = NULL;
+	int n, i, cases = 0, update = getenv("SL_GOLDEN_UPDATE") != NULL;
+
+	assert_int_equal(chdir(startdir), 0);
+	snprintf(datadir, sizeof(datadir), "%s/tests/data/sbatch", top ? top : ".");
+	assert_int_equal(chdir(datadir), 0);
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	umask(022);
+	n = scandir(".", &list, NULL, alphasort);
+	assert_true(n > 0);
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(list[i]->d_name);
+		if (len > 5 && strcmp(list[i]->d_name + len - 5, ".args") == 0) {
+			char *name = sl_xstrndup(list[i]->d_name, len - 5);
+			check_case(name, cwd, update);
+			free(name);
+			cases++;
+		}
+		free(list[i]);
+	}
+	free(list);
+	assert_true(cases >= 10);
+}
+
+int main(void)
+{
+	if (getcwd(startdir, sizeof(startdir)) == NULL)
+		return 1;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_precedence, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_defaults, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stdin, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_flags, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_values, setup, teardown),
+		cmocka_unit_test(test_parsers),
+		cmocka_unit_test(test_export),
+		cmocka_unit_test(test_golden),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -56,6 +56,7 @@ if (cd build-asan && ../configure --quiet --enable-sanitize >/dev/null) &&
 	grep -E '^(PASS|FAIL|ERROR|XPASS):' build-asan/check.out | sed 's/^/asan /'
 	count build-asan
 else
+	make -C build-asan 2>&1 | grep -E "error|Error" | head -n 20
 	echo "ASan build failed"
 	fail=$((fail + 1))
 fi

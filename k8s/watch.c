@@ -67,12 +67,14 @@ int sl_kwatch_parse_line(const char *line, size_t len, enum sl_kwatch_type *type
 	json_tokener *tok = json_tokener_new();
 	json_object *ev = json_tokener_parse_ex(tok, line, (int)len), *o;
 	const char *t;
-	size_t i;
+	size_t i, end = ev != NULL ? json_tokener_get_parse_end(tok) : 0;
 	int r = -SL_EPROTO;
 
 	*obj = NULL;
 	*code = 0;
-	if (ev == NULL || json_tokener_get_error(tok) != json_tokener_success ||
+	while (end < len && strchr(" \t\r", line[end]) != NULL)
+		end++;
+	if (ev == NULL || json_tokener_get_error(tok) != json_tokener_success || end != len ||
 	    !json_object_is_type(ev, json_type_object)) {
 		r = sl_err_set(err, SL_EPROTO, "watch: undecodable event: %.100s", line);
 		goto out;

@@ -221,11 +221,9 @@ int sl_client_submit(struct sl_client *c, const struct sl_jobspec *spec, uint64_
 		     struct sl_err *err)
 {
 	json_object *req = json_object_new_object(), *rep, *v;
-	char *text = sl_jobspec_to_json(spec);
 	int r;
 
-	json_object_object_add(req, "spec", json_tokener_parse(text));
-	free(text);
+	json_object_object_add(req, "spec", sl_jobspec_to_obj(spec));
 	if ((r = call(c, SL_MSG_SUBMIT, req, &rep, err)) != 0)
 		return r;
 	if (!json_object_object_get_ex(rep, "id", &v))

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 
+#include "conf_kube.h"
 #include "kueue.h"
 #include "xalloc.h"
 #include "yaml.h"
@@ -39,6 +40,11 @@ struct sl_conf {
 	char **operators;
 	struct acct_entry *accounts;
 	size_t naccounts;
+	struct sl_kubeconf *kube; /* NULL: no kubernetes: section */
+	/* An enum value that names a section ("executor: kubernetes") is only
+	 * supported once that section is there; checked after the document. */
+	const struct key *needs_section;
+	int needs_line;
 	/* where the SluiceConfiguration was, to report a second one */
 	const char *settings_file;
 	int settings_line;
@@ -47,7 +53,7 @@ struct sl_conf {
 	struct sl_kueue *kueue;  /* NULL when only peeking */
 };
 
-enum key_type { K_PATH, K_ENUM, K_NAME, K_INT, K_USERS, K_ACCOUNTS };
+enum key_type { K_PATH, K_ENUM, K_NAME, K_INT, K_USERS, K_ACCOUNTS, K_SECTION };
 
 struct key {
 	const char *name;
@@ -55,7 +61,8 @@ struct key {
 	size_t off;            /* of the field in struct sl_conf */
 	const char *def;       /* default, as it would be written in the file */
 	const char *choices;   /* K_ENUM: every value, ", "-separated */
-	const char *supported; /* K_ENUM: the values Sluice implements */
+	const char *supported; /* K_ENUM: the values Sluice implements; a value
+	                          naming a K_SECTION key needs that section */
 	int64_t min, max;      /* K_INT: range; K_PATH: max length */
 	const char *help;
 };
@@ -83,6 +90,8 @@ static const struct key keys[] = {
 	{"accounts", K_ACCOUNTS, F(accounts), "", NULL, NULL, 0, 0,
 	 "user -> accounts (namespaces) they may charge, first is the default; "
 	 "\"*\" is everyone else"},
+	{"kubernetes", K_SECTION, F(kube), "", NULL, NULL, 0, 0,
+	 "the Kubernetes executor: API access and per-partition pod settings"},
 };
 #undef F
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -207,6 +216,29 @@ static char *path_resolve(const char *dir, const char *value)
 
 /* ---- setting parsers, one per key type --------------------------------- */
 
+static const struct key *key_find(const char *name);
+
+/* A value Sluice knows but does not implement fails now, unless it names a
+ * section (executor: kubernetes): then the document must have that section. */
+static int check_supported(struct sl_conf *c, const struct key *k, const char *v,
+			   const struct at *at, struct sl_err *err)
+{
+	const struct key *sec;
+
+	if (in_list(k->supported, v)) {
+		if (c->needs_section == k)
+			c->needs_section = NULL;
+		return 0;
+	}
+	sec = key_find(v);
+	if (sec == NULL || sec->type != K_SECTION)
+		return sl_yerr(err, SL_EUNSUPP, at->file, at->line, CONF_KIND, NULL, NULL,
+			       "%s \"%s\" is not supported by Sluice yet", k->name, v);
+	c->needs_section = k;
+	c->needs_line = at->line;
+	return 0;
+}
+
 /* quoted: "30" in quotes is a string, not an integer (as in Kubernetes). */
 static int set_scalar(struct sl_conf *c, const struct key *k, const char *v,
 		      int quoted, const struct at *at, struct sl_err *err)
@@ -237,10 +269,8 @@ static int set_scalar(struct sl_conf *c, const struct key *k, const char *v,
 			return sl_yerr(err, SL_ECONFIG, at->file, at->line, CONF_KIND,
 				       NULL, at->path, "\"%s\" is not one of %s", v,
 				       k->choices);
-		if (!in_list(k->supported, v))
-			return sl_yerr(err, SL_EUNSUPP, at->file, at->line, CONF_KIND,
-				       NULL, NULL, "%s \"%s\" is not supported by Sluice yet",
-				       k->name, v);
+		if (check_supported(c, k, v, at, err) != 0)
+			return -SL_EUNSUPP;
 		break;
 	case K_NAME:
 		if (!dns_label_ok(v))
@@ -346,6 +376,10 @@ static int set_key(struct sl_conf *c, const struct key *k, const struct sl_ynode
 		return name_list(n, at, user_name_ok, "user", &c->operators, err);
 	case K_ACCOUNTS:
 		return set_accounts(c, n, at, err);
+	case K_SECTION:
+		sl_kubeconf_free(c->kube);
+		c->kube = NULL;
+		return sl_kubeconf_parse(n, at->file, c->dir, &c->kube, err);
 	default:
 		if ((r = want_string(n, at, err)) != 0)
 			return r;
@@ -402,6 +436,11 @@ static int load_settings(struct sl_conf *c, const char *file,
 		if ((r = set_key(c, k, doc->vals[i], &at, err)) != 0)
 			return r;
 	}
+	if (c->needs_section != NULL && c->kube == NULL)
+		return sl_yerr(err, SL_EUNSUPP, file, c->needs_line, CONF_KIND, NULL, NULL,
+			       "%s \"%s\" is not supported by Sluice yet",
+			       c->needs_section->name,
+			       *(char *const *)((const char *)c + c->needs_section->off));
 	return 0;
 }
 
@@ -545,6 +584,28 @@ static int find_files(struct sl_conf *c, const char *path, char ***files,
 	return 0;
 }
 
+/* kubernetes.partitions.NAME must be a partition (LocalQueue): a typo
+ * would silently give that partition the default pods. */
+static int check_kube_partitions(const struct sl_conf *c, struct sl_err *err)
+{
+	size_t i, j;
+
+	if (c->kube == NULL || c->kueue == NULL)
+		return 0;
+	for (i = 0; i < c->kube->npartitions; i++) {
+		const char *name = c->kube->partitions[i].name;
+
+		for (j = 0; j < c->kueue->nlqs && strcmp(c->kueue->lqs[j].name, name); j++)
+			;
+		if (j == c->kueue->nlqs)
+			return sl_yerr(err, SL_ECONFIG, c->settings_file, c->settings_line,
+				       CONF_KIND, NULL, "kubernetes.partitions",
+				       "\"%s\" is not a partition (no LocalQueue has that "
+				       "name)", name);
+	}
+	return 0;
+}
+
 static int conf_read(const char *path, int want_kueue, struct sl_conf **out,
 		     struct sl_err *err)
 {
@@ -569,6 +630,8 @@ static int conf_read(const char *path, int want_kueue, struct sl_conf **out,
 		goto out;
 	}
 	if (c->kueue != NULL && (r = sl_kueue_finalize(c->kueue, err)) != 0)
+		goto out;
+	if ((r = check_kube_partitions(c, err)) != 0)
 		goto out;
 	r = 0;
 out:
@@ -615,6 +678,7 @@ void sl_conf_free(struct sl_conf *c)
 	}
 	free(c->accounts);
 	sl_strv_free(c->operators);
+	sl_kubeconf_free(c->kube);
 	free(c->socket);
 	free(c->state_dir);
 	free(c->executor);
@@ -641,6 +705,7 @@ const char *sl_conf_cluster_name(const struct sl_conf *c) { return c->cluster_na
 int sl_conf_kill_wait(const struct sl_conf *c) { return (int)c->kill_wait; }
 int sl_conf_min_job_age(const struct sl_conf *c) { return (int)c->min_job_age; }
 const struct sl_kueue *sl_conf_kueue(const struct sl_conf *c) { return c->kueue; }
+const struct sl_kubeconf *sl_conf_kubernetes(const struct sl_conf *c) { return c->kube; }
 
 int sl_conf_is_operator(const struct sl_conf *c, const char *user, uid_t uid)
 {
@@ -729,7 +794,13 @@ int sl_conf_show(const struct sl_conf *c, sl_conf_show_fn fn, void *arg)
 	int r = 0;
 
 	for (i = 0; i < NKEYS && r == 0; i++) {
-		char *v = value_text(c, &keys[i]);
+		char *v;
+
+		if (keys[i].type == K_SECTION) {
+			r = sl_kubeconf_show(c->kube, fn, arg);
+			continue;
+		}
+		v = value_text(c, &keys[i]);
 
 		r = fn(keys[i].name, v, keys[i].help, arg);
 		free(v);

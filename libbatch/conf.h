@@ -32,7 +32,7 @@ int sl_conf_peek_socket(const char *path, char **socket, struct sl_err *err);
 const char *sl_conf_path(const struct sl_conf *c);      /* as given to load */
 const char *sl_conf_socket(const struct sl_conf *c);
 const char *sl_conf_state_dir(const struct sl_conf *c);
-const char *sl_conf_executor(const struct sl_conf *c);  /* "local" */
+const char *sl_conf_executor(const struct sl_conf *c);  /* "local", "kubernetes" */
 const char *sl_conf_auth(const struct sl_conf *c);      /* "none" */
 const char *sl_conf_default_partition(const struct sl_conf *c);
 const char *sl_conf_cluster_name(const struct sl_conf *c);
@@ -48,6 +48,11 @@ const char *const *sl_conf_accounts(const struct sl_conf *c, const char *user);
 /* 1 when `account` is in sl_conf_accounts(c, user), else 0. */
 int sl_conf_account_allowed(const struct sl_conf *c, const char *user,
 			    const char *account);
+
+/* The `kubernetes:` section (conf_kube.h), or NULL when there is none.
+ * Borrowed. */
+struct sl_kubeconf;
+const struct sl_kubeconf *sl_conf_kubernetes(const struct sl_conf *c);
 
 /* The validated Kueue objects. Borrowed. */
 const struct sl_kueue *sl_conf_kueue(const struct sl_conf *c);

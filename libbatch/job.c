@@ -24,7 +24,7 @@ void sl_jobspec_init(struct sl_jobspec *s)
 #define SPEC_STRINGS(X)                                                      \
 	X(name) X(partition) X(account) X(qos) X(gpu_type) X(std_out)        \
 	X(std_err) X(std_in) X(work_dir) X(submit_dir) X(submit_host)         \
-	X(script) X(script_path) X(export_spec)
+	X(script) X(script_path) X(export_spec) X(container_image) X(mpi)
 
 #define SPEC_INTS(X)                                                         \
 	X(nodes) X(nodes_max) X(ntasks) X(ntasks_per_node) X(cpus_per_task)  \
@@ -162,6 +162,11 @@ static char *obj_to_text(json_object *o)
 	char *t = sl_xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return t;
+}
+
+void *sl_jobspec_to_obj(const struct sl_jobspec *s)
+{
+	return spec_to_obj(s);
 }
 
 char *sl_jobspec_to_json(const struct sl_jobspec *s)

@@ -52,6 +52,8 @@ struct sl_jobspec {
 	mode_t umask;
 	int wrapped;           /* created by --wrap */
 	int requeue;           /* 1: requeue when preempted (default); 0: --no-requeue */
+	char *container_image; /* --container-image (kubernetes executor); NULL: config */
+	char *mpi;             /* --mpi: "openmpi", "intel", "mpich" or "none"; NULL: partition */
 };
 
 struct sl_job {
@@ -112,6 +114,7 @@ int sl_job_from_json(const char *text, struct sl_job **out, struct sl_err *err);
  * obj is a json-c `json_object *`; to_obj returns a new reference. */
 void *sl_job_to_obj(const struct sl_job *j);
 int sl_job_from_obj(void *obj, struct sl_job **out, struct sl_err *err);
+void *sl_jobspec_to_obj(const struct sl_jobspec *s);
 int sl_jobspec_from_obj(void *obj, struct sl_jobspec *out, struct sl_err *err);
 
 #endif

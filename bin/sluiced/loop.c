@@ -247,6 +247,7 @@ static void compact_fds(struct sl_loop *l)
 
 int sl_loop_run(struct sl_loop *l)
 {
+	l->stop = 0; /* a stopped loop may be run again */
 	while (!l->stop) {
 		size_t n;
 		int rc;

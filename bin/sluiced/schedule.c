@@ -19,7 +19,31 @@
 struct sl_schedctl {
 	struct sluiced *d;
 	struct sl_sched *engine;
+	uint64_t afs_timer;
+	int64_t afs_ms;
 };
+
+/* Admission fair sharing decays LocalQueue usage over time; the engine has
+ * no clock, so the daemon feeds it samples at Kueue's sampling interval. */
+static void on_afs_sample(struct sl_loop *l, uint64_t id, void *arg)
+{
+	struct sl_schedctl *s = arg;
+	sl_sched_afs_sample(s->engine, s->afs_ms);
+	s->d->need_schedule = 1;
+	s->afs_timer = sl_loop_add_timer(l, s->afs_ms, on_afs_sample, s);
+}
+
+static void afs_arm(struct sl_schedctl *s)
+{
+	const struct sl_kueue *k = sl_conf_kueue(s->d->conf);
+	if (s->afs_timer != 0)
+		sl_loop_del_timer(s->d->loop, s->afs_timer);
+	s->afs_timer = 0;
+	if (!k->config.afs_enable)
+		return;
+	s->afs_ms = k->config.afs_sampling_ms > 0 ? k->config.afs_sampling_ms : 300000;
+	s->afs_timer = sl_loop_add_timer(s->d->loop, s->afs_ms, on_afs_sample, s);
+}
 
 #define MIB_MILLI (1048576LL * 1000)
 
@@ -65,6 +89,7 @@ int sl_schedctl_new(struct sluiced *d, struct sl_schedctl **out, struct sl_err *
 		free(s);
 		return sl_err_set(err, SL_ECONFIG, "cannot build the admission engine");
 	}
+	afs_arm(s);
 	*out = s;
 	return 0;
 }
@@ -79,7 +104,10 @@ void sl_schedctl_free(struct sl_schedctl *s)
 
 int sl_schedctl_reconfigure(struct sl_schedctl *s, struct sl_err *err)
 {
-	return sl_sched_reconfigure(s->engine, sl_conf_kueue(s->d->conf), err);
+	int r = sl_sched_reconfigure(s->engine, sl_conf_kueue(s->d->conf), err);
+	if (r == 0)
+		afs_arm(s);
+	return r;
 }
 
 int sl_schedctl_priority(struct sl_schedctl *s, struct sl_job *j, struct sl_err *err)
@@ -245,6 +273,8 @@ void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j)
 	j->reason = sl_xstrdup(slurm_reason(p.cls));
 	j->reason_text = p.message && *p.message ? sl_xstrdup(p.message) : NULL;
 	j->queue_pos = p.pos_cq >= 0 ? (int)p.pos_cq + 1 : 0;
+	free(j->cluster_queue);
+	j->cluster_queue = sl_xstrdup(p.cluster_queue);
 }
 
 json_object *sl_schedctl_usage_json(struct sl_schedctl *s)

@@ -26,44 +26,10 @@ static int severity(const char *r)
 	return 1;
 }
 
-struct reasons {
-	char **v;
-	size_t n, cap;
-};
-
-static void reasons_add(struct reasons *r, char *s)
+static void add_reason(struct sq_assign *a, struct sq_reason r)
 {
-	r->v = sl_xgrow(r->v, &r->cap, r->n + 1, sizeof(*r->v));
-	r->v[r->n++] = s;
-}
-
-static int cmpstr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static char *reasons_join(struct reasons *r)
-{
-	qsort(r->v, r->n, sizeof(*r->v), cmpstr);
-	size_t len = 1;
-	for (size_t i = 0; i < r->n; i++)
-		len += strlen(r->v[i]) + 2;
-	char *out = sl_xmalloc(len);
-	out[0] = 0;
-	for (size_t i = 0; i < r->n; i++) {
-		if (i)
-			strcat(out, ", ");
-		strcat(out, r->v[i]);
-	}
-	return out;
-}
-
-static void reasons_free(struct reasons *r)
-{
-	for (size_t i = 0; i < r->n; i++)
-		free(r->v[i]);
-	free(r->v);
-	memset(r, 0, sizeof(*r));
+	a->rv = sl_xgrow(a->rv, &a->caprv, a->nrv + 1, sizeof(*a->rv));
+	a->rv[a->nrv++] = r;
 }
 
 void sq_assign_init(struct sq_assign *a)
@@ -80,7 +46,7 @@ void sq_assign_free(struct sq_assign *a)
 	free(a->off);
 	free(a->use_fr);
 	free(a->use_q);
-	free(a->msg);
+	free(a->rv);
 	sq_assign_init(a);
 }
 
@@ -91,8 +57,11 @@ void sq_assign_add_use(struct sq_assign *a, int fr, int64_t q)
 			a->use_q[i] += q;
 			return;
 		}
-	a->use_fr = sl_xrealloc(a->use_fr, (size_t)(a->nuse + 1) * sizeof(int));
-	a->use_q = sl_xrealloc(a->use_q, (size_t)(a->nuse + 1) * sizeof(int64_t));
+	if ((size_t)a->nuse >= a->capuse) {
+		a->capuse = a->capuse ? a->capuse * 2 : 4;
+		a->use_fr = sl_xrealloc(a->use_fr, a->capuse * sizeof(int));
+		a->use_q = sl_xrealloc(a->use_q, a->capuse * sizeof(int64_t));
+	}
 	a->use_fr[a->nuse] = fr;
 	a->use_q[a->nuse++] = q;
 }
@@ -145,12 +114,16 @@ static bool tolerates(const struct sl_ktoleration *t, const struct sl_ktaint *x)
 	return exists || strcmp(t->value, x->value) == 0;
 }
 
-/* checkFlavorForPodSets: NULL when the pod set may use the flavor. */
-char *sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p)
+/* checkFlavorForPodSets. */
+bool sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p,
+		     struct sq_reason *why)
 {
 	const struct sl_kflavor *f = &s->flv[fl].f;
-	if (f->line == -1)
-		return sl_xasprintf("flavor %s not found", f->name);
+	struct sq_reason r = {.a = fl};
+	if (f->line == -1) {
+		r.kind = SQ_R_NOT_FOUND;
+		goto bad;
+	}
 	for (size_t i = 0; i < f->ntaints; i++) {
 		const struct sl_ktaint *x = &f->taints[i];
 		if (strcmp(x->effect, "NoSchedule") != 0 && strcmp(x->effect, "NoExecute") != 0)
@@ -160,16 +133,24 @@ char *sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p)
 			ok = tolerates(&p->tol[j], x);
 		for (size_t j = 0; j < f->ntols && !ok; j++)
 			ok = tolerates(&f->tols[j], x);
-		if (!ok)
-			return sl_xasprintf("untolerated taint {%s %s %s <nil>} in flavor %s",
-					    x->key, x->value, x->effect, f->name);
+		if (!ok) {
+			r.kind = SQ_R_TAINT;
+			r.b = (int)i;
+			goto bad;
+		}
 	}
 	for (int j = 0; j < p->nsel; j++)
 		for (size_t i = 0; i < f->nlabels; i++)
 			if (strcmp(f->labels[i].key, p->sel[j].key) == 0 &&
-			    strcmp(f->labels[i].value, p->sel[j].value) != 0)
-				return sl_xasprintf("flavor %s doesn't match node affinity", f->name);
-	return NULL;
+			    strcmp(f->labels[i].value, p->sel[j].value) != 0) {
+				r.kind = SQ_R_AFFINITY;
+				goto bad;
+			}
+	return true;
+bad:
+	if (why)
+		*why = r;
+	return false;
 }
 
 static bool can_preempt_while_borrowing(const struct sl_sched *s, const struct sq_cq *c)
@@ -181,11 +162,12 @@ static bool can_preempt_while_borrowing(const struct sl_sched *s, const struct s
 static enum sq_pmode oracle(struct sl_sched *s, struct sq_wl *w, int cq, int fr, int64_t val,
 			    int *borrow)
 {
-	struct sq_targets t = {0};
+	struct sq_targets t = s->otg;   /* scratch: reuse its buffer */
 	int node = s->cq[cq].node;
+	t.n = 0;
 	sq_get_targets(s, w, cq, &fr, &val, 1, &fr, 1, &t);
+	s->otg = t;
 	if (!t.n) {
-		free(t.v);
 		*borrow = sq_height_lowest_fit(s, node, fr, val, NULL);
 		return SQ_NOCAND;
 	}
@@ -197,33 +179,20 @@ static enum sq_pmode oracle(struct sl_sched *s, struct sq_wl *w, int cq, int fr,
 	*borrow = sq_height_lowest_fit(s, node, fr, val, NULL);
 	for (size_t i = t.n; i-- > 0;)
 		sq_simulate_remove(s, t.v[i].wl, +1);
-	free(t.v);
 	return same ? SQ_PREEMPT : SQ_RECLAIM;
 }
 
-static void fmtq(int64_t v, char *buf, size_t len)
-{
-	sl_quantity_format(v, buf, len);
-}
-
 /* fitsResourceQuota. */
-static struct gmode fits_quota(struct sl_sched *s, struct sq_wl *w, int cq, int fr,
-			       int64_t assumed, int64_t req, struct reasons *rs,
+static struct gmode fits_quota(struct sl_sched *s, struct sq_wl *w, int cq, int ps, int fr,
+			       int64_t assumed, int64_t req, struct sq_assign *a,
 			       const char **nofit)
 {
 	int node = s->cq[cq].node;
-	const char *rn = s->res[s->fr_res[fr]], *fn = s->flv[s->fr_flv[fr]].name;
 	int64_t avail = sq_available(s, node, fr), maxcap = sq_potential_available(s, node, fr);
 	int64_t val = assumed + req;
-	char b1[64], b2[64], b3[64];
 	struct gmode m = {SQ_NOFIT, 0};
 	if (val > maxcap) {
-		fmtq(assumed, b1, sizeof(b1));
-		fmtq(req, b2, sizeof(b2));
-		fmtq(maxcap, b3, sizeof(b3));
-		reasons_add(rs, sl_xasprintf("insufficient quota for %s in flavor %s, previously "
-					     "considered podsets requests (%s) + current podset "
-					     "request (%s) > maximum capacity (%s)", rn, fn, b1, b2, b3));
+		add_reason(a, (struct sq_reason){SQ_R_MAXCAP, ps, fr, 0, assumed, req, maxcap});
 		*nofit = "ExceedsMaxQuota";
 		return m;
 	}
@@ -233,9 +202,7 @@ static struct gmode fits_quota(struct sl_sched *s, struct sq_wl *w, int cq, int 
 		m.mode = SQ_FIT;
 		return m;
 	}
-	fmtq(val - avail, b1, sizeof(b1));
-	reasons_add(rs, sl_xasprintf("insufficient unused quota for %s in flavor %s, %s more needed",
-				     rn, fn, b1));
+	add_reason(a, (struct sq_reason){SQ_R_UNUSED, ps, fr, 0, val - avail, 0, 0});
 	if (s->node[node].q[fr].nominal >= val || may_reclaim ||
 	    can_preempt_while_borrowing(s, &s->cq[cq])) {
 		m.mode = oracle(s, w, cq, fr, val, &m.borrow);
@@ -248,7 +215,7 @@ static struct gmode fits_quota(struct sl_sched *s, struct sq_wl *w, int cq, int 
 
 static int next_flavor(const struct sq_wl *w, const struct sq_assign *a, int ps, int j)
 {
-	if (!w->last_tried)
+	if (!w->has_last)
 		return 0;
 	int t = w->last_tried[a->off[ps] + j];
 	return t < 0 ? 0 : t + 1;
@@ -259,7 +226,6 @@ struct rgctx {
 	struct sq_wl *w;
 	int cq, ps, rg;
 	struct sq_assign *a;
-	struct reasons *rs;
 	const char *nofit;          /* pod set's reason when it fails */
 	const char *flavor_nofit;   /* last eval_flavor's reason */
 };
@@ -279,8 +245,8 @@ static struct gmode eval_flavor(struct rgctx *x, int fl, enum sq_pmode *modes)
 		int fr = sq_fr(x->s, fl, p->res[j]);
 		struct gmode m = {SQ_NOFIT, 0};
 		if (fr != SQ_NONE)
-			m = fits_quota(x->s, x->w, x->cq, fr, assumed_use(x->a, fr), p->total[j],
-				       x->rs, &nofit);
+			m = fits_quota(x->s, x->w, x->cq, x->ps, fr, assumed_use(x->a, fr),
+				       p->total[j], x->a, &nofit);
 		modes[j] = m.mode;
 		if (preferred(c, rep, m))
 			rep = m;
@@ -296,16 +262,21 @@ static bool assign_rg(struct rgctx *x, int first_j)
 	const struct sq_cq *c = &s->cq[x->cq];
 	const struct sq_rg *rg = &c->rg[x->rg];
 	const struct sq_ps *p = &x->w->ps[x->ps];
-	enum sq_pmode *modes = sl_xcalloc((size_t)p->nreq + 1, sizeof(*modes));
-	enum sq_pmode *best_modes = sl_xcalloc((size_t)p->nreq + 1, sizeof(*modes));
+	enum sq_pmode small[2][16] = {{0}};
+	enum sq_pmode *modes = small[0], *best_modes = small[1];
+	if (p->nreq > 16) {
+		modes = sl_xcalloc((size_t)p->nreq, sizeof(*modes));
+		best_modes = sl_xcalloc((size_t)p->nreq, sizeof(*modes));
+	}
 	struct gmode best = {SQ_NOFIT, 1 << 30};
 	int best_fl = SQ_NONE, attempted = -1;
 	const char *rg_min = NULL;   /* least severe flavor reason */
 	for (int idx = next_flavor(x->w, x->a, x->ps, first_j); idx < rg->nfl; idx++) {
 		attempted = idx;
-		char *bad = sq_check_flavor(s, rg->fl[idx], p);
-		if (bad) {
-			reasons_add(x->rs, bad);
+		struct sq_reason why;
+		if (!sq_check_flavor(s, rg->fl[idx], p, &why)) {
+			why.ps = x->ps;
+			add_reason(x->a, why);
 			if (!rg_min)
 				rg_min = "NoMatchingFlavor";
 			continue;
@@ -339,8 +310,10 @@ static bool assign_rg(struct rgctx *x, int first_j)
 	} else {
 		x->nofit = rg_min ? rg_min : "NoMatchingFlavor";
 	}
-	free(modes);
-	free(best_modes);
+	if (modes != small[0]) {
+		free(modes);
+		free(best_modes);
+	}
 	return best_fl != SQ_NONE;
 }
 
@@ -355,7 +328,8 @@ static bool assign_ps(struct rgctx *x)
 	struct sl_sched *s = x->s;
 	const struct sq_cq *c = &s->cq[x->cq];
 	const struct sq_ps *p = &x->w->ps[x->ps];
-	bool *done = sl_xcalloc((size_t)p->nreq + 1, sizeof(bool));
+	bool small[32] = {false};
+	bool *done = p->nreq > 32 ? sl_xcalloc((size_t)p->nreq, sizeof(bool)) : small;
 	bool ok = true;
 	for (;;) {
 		int j = -1;
@@ -369,8 +343,8 @@ static bool assign_ps(struct rgctx *x)
 		if (rg == SQ_NONE) {
 			if (p->total[j] == 0)
 				continue;
-			reasons_add(x->rs, sl_xasprintf("resource %s unavailable in ClusterQueue",
-							s->res[p->res[j]]));
+			add_reason(x->a, (struct sq_reason){.kind = SQ_R_UNAVAILABLE, .ps = x->ps,
+							    .a = p->res[j]});
 			x->nofit = "NoMatchingFlavor";
 			ok = false;
 			break;
@@ -384,20 +358,9 @@ static bool assign_ps(struct rgctx *x)
 			break;
 		}
 	}
-	free(done);
+	if (done != small)
+		free(done);
 	return ok;
-}
-
-static void append_msg(struct sq_assign *a, const char *ps, struct reasons *rs)
-{
-	if (!rs->n)
-		return;
-	char *j = reasons_join(rs);
-	char *m = a->msg ? sl_xasprintf("%s; couldn't assign flavors to pod set %s: %s", a->msg, ps, j)
-			 : sl_xasprintf("couldn't assign flavors to pod set %s: %s", ps, j);
-	free(j);
-	free(a->msg);
-	a->msg = m;
 }
 
 static const char *worse_reason(const char *a, const char *b)
@@ -405,28 +368,44 @@ static const char *worse_reason(const char *a, const char *b)
 	return severity(a) >= severity(b) ? a : b;
 }
 
-void sq_assign_flavors(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assign *a)
+/* Size a's per-request arrays for w, keeping buffers of earlier cycles. */
+static void assign_reset(struct sq_assign *a, const struct sq_wl *w)
 {
-	sq_assign_init(a);
-	a->nps = w->nps;
-	a->off = sl_xcalloc((size_t)w->nps + 2, sizeof(int));
+	if ((size_t)w->nps + 2 > a->capps) {
+		a->capps = (size_t)w->nps + 2;
+		a->off = sl_xrealloc(a->off, a->capps * sizeof(int));
+	}
+	a->off[0] = 0;
 	for (int i = 0; i < w->nps; i++)
 		a->off[i + 1] = a->off[i] + w->ps[i].nreq;
-	int tot = a->off[w->nps];
-	a->flv = sl_xmalloc(((size_t)tot + 1) * sizeof(int));
-	a->mode = sl_xcalloc((size_t)tot + 1, sizeof(*a->mode));
-	a->tried = sl_xmalloc(((size_t)tot + 1) * sizeof(int));
-	for (int i = 0; i < tot; i++) {
+	size_t tot = (size_t)a->off[w->nps];
+	if (tot + 1 > a->cap) {
+		a->cap = tot + 1;
+		a->flv = sl_xrealloc(a->flv, a->cap * sizeof(int));
+		a->mode = sl_xrealloc(a->mode, a->cap * sizeof(*a->mode));
+		a->tried = sl_xrealloc(a->tried, a->cap * sizeof(int));
+	}
+	for (size_t i = 0; i < tot; i++) {
 		a->flv[i] = SQ_NONE;
+		a->mode[i] = SQ_NOFIT;
 		a->tried[i] = -1;
 	}
+	a->nps = w->nps;
 	a->rep = SQ_A_FIT;
+	a->borrowing = 0;
+	a->nuse = 0;
+	a->nrv = 0;
+	a->nofit_reason = NULL;
+	a->pending_flavors = false;
+	a->failed_ps = SQ_NONE;
+}
+
+void sq_assign_flavors(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assign *a)
+{
+	assign_reset(a, w);
 	for (int i = 0; i < w->nps; i++) {
-		struct reasons rs = {0};
-		struct rgctx x = {s, w, cq, i, 0, a, &rs, NULL, NULL};
+		struct rgctx x = {s, w, cq, i, 0, a, NULL, NULL};
 		bool ok = assign_ps(&x);
-		append_msg(a, w->ps[i].name, &rs);
-		reasons_free(&rs);
 		if (!ok) {
 			a->rep = SQ_A_NOFIT;
 			a->failed_ps = i;

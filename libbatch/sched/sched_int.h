@@ -105,6 +105,33 @@ struct sq_ps {
 
 enum sq_where { SQ_W_NONE, SQ_W_HEAP, SQ_W_INADM, SQ_W_ADMITTED };
 
+/* Why one flavor (or resource) did not do for a pod set, as numbers; msg.c
+ * turns it into Kueue's sentence on demand. Formatting every head's
+ * reasons in every cycle was 40 % of the engine's time. */
+enum sq_rkind {
+	SQ_R_MAXCAP,      /* fr; x assumed, y request, z maximum capacity */
+	SQ_R_UNUSED,      /* fr; x more needed */
+	SQ_R_NOT_FOUND,   /* flavor a */
+	SQ_R_TAINT,       /* flavor a, taint index b */
+	SQ_R_AFFINITY,    /* flavor a */
+	SQ_R_UNAVAILABLE, /* resource a */
+};
+
+struct sq_reason {
+	enum sq_rkind kind;
+	int ps;                      /* pod set index */
+	int a, b;
+	int64_t x, y, z;
+};
+
+enum sq_mkind {
+	SQ_M_NONE,        /* no message */
+	SQ_M_STATIC,      /* smsg */
+	SQ_M_TEXT,        /* msg, owned */
+	SQ_M_ASSIGN,      /* "couldn't assign flavors ..." from rv */
+	SQ_M_PREEMPTING,  /* the same + ". Pending the preemption of N workload(s)" */
+};
+
 struct sq_wl {
 	uint64_t id;
 	char *name, *ns, *lqname;
@@ -126,10 +153,19 @@ struct sq_wl {
 	int *last_tried;
 	int64_t last_cycle;
 	uint64_t last_gen;
-	/* pending status */
+	int nlast;                   /* capacity of last_tried */
+	bool has_last;               /* last_tried holds a scan position */
+	/* pending status: the message is kept as numbers (mkind, rv, npre)
+	 * and formatted only when sl_sched_pending_info() asks (msg) */
 	enum sl_sched_class cls;
 	const char *reason;
-	char *msg;
+	enum sq_mkind mkind;
+	const char *smsg;            /* SQ_M_STATIC: borrowed constant text */
+	struct sq_reason *rv;        /* SQ_M_ASSIGN / SQ_M_PREEMPTING */
+	size_t nrv, caprv;
+	size_t npre;                 /* SQ_M_PREEMPTING: number of victims */
+	char *msg;                   /* SQ_M_TEXT text, or the formatted cache */
+	bool msg_ok;                 /* msg is up to date */
 	bool tried;
 	int64_t pos_cq, pos_lq;
 	uint64_t hash;               /* scheduling-equivalence hash */
@@ -238,7 +274,9 @@ struct sq_assign {
 	int nuse;
 	int *use_fr;                 /* aggregated usage per FR */
 	int64_t *use_q;
-	char *msg;                   /* couldn't assign flavors ... */
+	struct sq_reason *rv;        /* why flavors did not do, in pod set order */
+	size_t nrv, caprv;
+	size_t cap, capps, capuse;   /* capacities: kept across cycles (scratch) */
 	const char *nofit_reason;    /* WaitingForQuota / ExceedsMaxQuota / NoMatchingFlavor */
 	bool pending_flavors;        /* scan stopped before the last flavor */
 	int failed_ps;               /* SQ_NONE or first pod set that failed */
@@ -246,10 +284,21 @@ struct sq_assign {
 
 void sq_assign_init(struct sq_assign *a);
 void sq_assign_free(struct sq_assign *a);
+/* Buffers of *a are reused: sq_assign_flavors() keeps their capacity. */
 void sq_assign_flavors(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assign *a);
 void sq_assign_add_use(struct sq_assign *a, int fr, int64_t q);
-/* NULL when pod set p may use flavor fl, else the reason (caller frees). */
-char *sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p);
+/* true when pod set p may use flavor fl; else fills *why (if not NULL). */
+bool sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p,
+		     struct sq_reason *why);
+
+/* msg.c: pending-reason text, formatted on demand */
+void sq_status_static(struct sq_wl *w, enum sl_sched_class cls, const char *reason,
+		      const char *text);
+/* Copy a's reasons into w; npre == SIZE_MAX: no "Pending the preemption". */
+void sq_status_assign(struct sq_wl *w, enum sl_sched_class cls, const char *reason,
+		      const struct sq_assign *a, size_t npre);
+/* The message of w (borrowed, NULL if none), formatting it if needed. */
+const char *sq_status_message(const struct sl_sched *s, struct sq_wl *w);
 
 /* preempt.c: classical preemption and its oracle */
 struct sq_target {

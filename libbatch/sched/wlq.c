@@ -2,8 +2,6 @@
  * ClusterQueue (Kueue's queueOrderingFunc), the inadmissible set that
  * BestEffortFIFO parks failed heads in, and the moves between pending and
  * admitted that keep quota usage in step. */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sched_int.h"
@@ -93,6 +91,7 @@ void sq_wl_free(struct sq_wl *w)
 	free(w->use_fr);
 	free(w->use_q);
 	free(w->last_tried);
+	free(w->rv);
 	free(w->msg);
 	free(w);
 }
@@ -121,22 +120,6 @@ void sq_wt_clear(struct sl_sched *s)
 			sq_wl_free(s->wt.slot[i]);
 	free(s->wt.slot);
 	memset(&s->wt, 0, sizeof(s->wt));
-}
-
-void sq_set_status(struct sq_wl *w, enum sl_sched_class cls, const char *reason,
-		   const char *fmt, ...)
-{
-	free(w->msg);
-	w->msg = NULL;
-	w->cls = cls;
-	w->reason = reason;
-	if (fmt) {
-		va_list ap;
-		va_start(ap, fmt);
-		if (vasprintf(&w->msg, fmt, ap) < 0)
-			w->msg = NULL;
-		va_end(ap);
-	}
 }
 
 bool sq_wl_before(const struct sl_sched *s, const struct sq_cq *c,

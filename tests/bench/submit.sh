@@ -69,10 +69,12 @@ awk -v a="$t0" -v b="$t1" 'BEGIN {printf "a1  sequential sbatch x1000           
 sort -n "$lat" | awk '{v[NR] = $1} END {printf "a1l one sbatch call: median %.2f ms, p99 %.2f ms\n", v[int(NR*0.5)]*1000, v[int(NR*0.99)]*1000}'
 
 # Up to 10000 pending with parallel loops (as Slurm's a3).
+loops=""
 for k in 1 2 3 4; do
 	(for i in $(seq 2250); do "$B/sbatch" --parsable --wrap true -H >/dev/null; done) &
+	loops="$loops $!"
 done
-wait
+wait $loops # not a bare wait: sluiced is our child too
 n=$("$B/squeue" -h -t PD | wc -l)
 echo "    pending jobs: $n"
 best() { # best-of-5 wall time of a shell command

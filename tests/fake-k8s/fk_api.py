@@ -270,6 +270,10 @@ def update(state, req, patch=False):
             if err:
                 return 400, err, []
             want = (obj.get("metadata") or {}).get("resourceVersion")
+            if not want and req.rt.crd is not None:
+                return 422, fk_util.invalid_status(req.rt.qualified(), req.name, req.rt.group, req.rt.kind, [
+                    fk_util.cause("FieldValueInvalid", "metadata.resourceVersion",
+                                  "Invalid value: 0x0: must be specified for an update")]), []
             if want and want != cur["metadata"]["resourceVersion"]:
                 return 409, fk_util.status(409, "Conflict", 'Operation cannot be fulfilled on %s "%s": the object '
                                            "has been modified; please apply your changes to the latest version "
@@ -330,8 +334,9 @@ def pod_log(state, req):
         pod = state.store.get(req.rt, req.ns, req.name)
         if pod is None:
             return 404, not_found(req.rt, req.name), []
-        st = state.ctl.kubelet.states.get(pod["metadata"]["uid"])
-        text = st.sched["log"] if st else ""
+        kl = state.ctl.kubelet
+        st = kl.states.get(pod["metadata"]["uid"])
+        text = st.sched["log"] if st else kl.resolve(pod, state.ctl.top_labels(pod))["log"]
     return 200, text.encode("utf-8"), [("Content-Type", "text/plain")]
 
 

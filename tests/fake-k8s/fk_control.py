@@ -256,6 +256,7 @@ def _pod_action(ctx, body, q):
     rt = ctx.state.by_plural("pods")
     done = []
     with ctx.store.cond:
+        ctx.state.ctl.register_pods()
         for pod in ctx.store.items(rt, body.get("namespace")):
             labels = ctx.state.ctl.top_labels(pod)
             labels.update(pod["metadata"].get("labels") or {})

@@ -9,6 +9,7 @@ import copy
 import random
 import threading
 import time
+import traceback
 
 import fk_jobs
 import fk_jobset
@@ -96,7 +97,10 @@ class Controller:
 
     def _run(self):
         while not self._stop.wait(TICK_S):
-            self.tick()
+            try:
+                self.tick()
+            except Exception:  # noqa: BLE001 - keep serving; stderr fails the self-test
+                traceback.print_exc()
 
     def rt_of(self, obj):
         return self.by_kind.get((obj.get("apiVersion"), obj.get("kind")))
@@ -119,7 +123,7 @@ class Controller:
     def tick(self):
         now = time.monotonic()
         with self.store.cond:
-            self._register_pods()
+            self.register_pods()
             self.gc()
             self.kubelet.tick(now)
             for uid, when in list(self.timed.items()):
@@ -134,9 +138,9 @@ class Controller:
                     obj = self.store.get_uid(uid)
                     if obj is not None:
                         self._dispatch(obj, now)
-                self._register_pods()
+                self.register_pods()
 
-    def _register_pods(self):
+    def register_pods(self):
         while self.new_pods:
             uid = self.new_pods.pop(0)
             pod = self.store.get_uid(uid)

@@ -8,6 +8,7 @@ import socket
 import ssl
 import threading
 import time
+import traceback
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -171,7 +172,13 @@ class ApiHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             return self.send_json(413, fk_util.status(413, "RequestEntityTooLarge",
                                                       "Request entity too large: limit is 3145728"))
-        code, obj, headers = self._handle(method, url.path, route, query, body, user, is_watch)
+        try:
+            code, obj, headers = self._handle(method, url.path, route, query, body, user, is_watch)
+        except (OSError, ssl.SSLError):
+            raise
+        except Exception as e:  # noqa: BLE001 - a fake bug must be loud, not a hang
+            traceback.print_exc()
+            code, obj, headers = 500, fk_util.status(500, "InternalError", "fake-k8s bug: %r" % e), []
         if code is None:
             return None
         if drop_after:
@@ -204,6 +211,9 @@ class ApiHandler(BaseHTTPRequestHandler):
         if sub not in (None, "status", "log") or (sub == "log" and rt.plural != "pods"):
             return 404, fk_util.status(404, "NotFound", "the server could not find the requested resource",
                                        {}), []
+        if rt.namespaced and ns is None and method != "GET":
+            return 405, fk_util.status(405, "MethodNotAllowed",
+                                       "the server does not allow this method on the requested resource"), []
         if method == "GET" and sub == "log":
             return fk_api.pod_log(st, req)
         if method == "GET" and name:

@@ -35,6 +35,7 @@ class PodState:
         self.running_at = None
         self.deleting_at = None
         self.frozen = False     # set by manual actions: the timeline no longer applies
+        self.done = False       # terminal: nothing left to do unless deleted
         self.role = role        # "worker" pods (MPI) run until deleted
 
 
@@ -193,6 +194,8 @@ class Kubelet:
     def tick(self, now):
         for uid in list(self.states):
             st = self.states[uid]
+            if st.deleting_at is None and (st.done or st.frozen):
+                continue
             pod = self.store.get_uid(uid)
             if pod is None:
                 self.states.pop(uid, None)
@@ -211,6 +214,7 @@ class Kubelet:
             self.states.pop(pod["metadata"]["uid"], None)
             return
         if st.frozen or self.terminal(pod):
+            st.done = self.terminal(pod)
             return
         sched = st.sched
         age_ms = (now - st.created) * 1000
@@ -229,6 +233,8 @@ class Kubelet:
         """Manual transition from the control API; freezes the pod's timeline."""
         st = self.states.get(pod["metadata"]["uid"])
         if st is None or pod["metadata"].get("deletionTimestamp"):
+            return False
+        if self.terminal(pod) and action != "resume":
             return False
         st.frozen = True
         if action == "ready":

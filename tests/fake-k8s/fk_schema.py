@@ -191,8 +191,8 @@ def validate(obj, crd, strict=False):
     schema = dict(crd.schema)
     schema["properties"] = {k: v for k, v in schema.get("properties", {}).items()
                             if k not in ("apiVersion", "kind", "metadata")}
-    out = walker.walk_object(body, schema, "")
-    out["apiVersion"] = obj.get("apiVersion")
-    out["kind"] = obj.get("kind")
-    out["metadata"] = obj.get("metadata") or {}
+    walked = walker.walk_object(body, schema, "")
+    out = {"apiVersion": obj.get("apiVersion"), "kind": obj.get("kind"),
+           "metadata": obj.get("metadata") or {}}
+    out.update(walked)
     return out, walker.causes, walker.unknown

@@ -4,6 +4,7 @@ the request log.  Both the TLS API server and the control server use it."""
 import collections
 import csv
 import re
+import socket
 import threading
 import time
 
@@ -118,7 +119,6 @@ class State:
                 self.conns.discard(sock)
 
     def drop_all_connections(self):
-        import socket
         with self.lock:
             conns = list(self.conns)
         for s in conns:

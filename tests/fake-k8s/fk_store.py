@@ -187,7 +187,13 @@ class Store:
         key = self.key(restype, ns, meta["name"])
         if key in self.objects:
             return None
-        obj["apiVersion"], obj["kind"] = restype.api_version, restype.kind
+        head = {"apiVersion": restype.api_version, "kind": restype.kind, "metadata": meta}
+        rest = {k: v for k, v in obj.items() if k not in head}
+        obj.clear()
+        obj.update(head)
+        obj.update(rest)
+        if restype.plural == "pods":
+            obj.setdefault("status", {"phase": "Pending", "qosClass": "Burstable"})
         meta["uid"] = fk_util.rand_uid()
         meta["creationTimestamp"] = fk_util.now_rfc3339()
         meta["generation"] = 1

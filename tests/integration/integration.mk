@@ -6,6 +6,8 @@ INTEGRATION_TESTS = \
 	tests/integration/kill9.sh \
 	tests/integration/restart.sh \
 	tests/integration/config.sh \
-	tests/integration/badinput.sh
+	tests/integration/badinput.sh \
+	tests/integration/preempt.sh \
+	tests/integration/nonroot.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)

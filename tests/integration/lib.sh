@@ -107,7 +107,7 @@ EOC
 
 start_daemon() {
 	[ -f "$T/sluice.yaml" ] || write_conf
-	"$SLUICED" -D -f "$T/sluice.yaml" >>"$T/sluiced.log" 2>&1 &
+	as "${DAEMON_USER:-root}" "$SLUICED" -D -f "$T/sluice.yaml" >>"$T/sluiced.log" 2>&1 &
 	DPID=$!
 	i=0
 	until "$BIN/squeue" -h >/dev/null 2>&1; do

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -58,8 +59,10 @@ int responder_start(struct responder *r, const char *script, int flags, int port
 		return -1;
 	r->pid = fork();
 	if (r->pid == 0) {
-		char prog[600];
+		char prog[1100];
 		snprintf(prog, sizeof(prog), "%s/responder.py", r->data);
+		/* Die with the test even when a failed assertion skipped the stop. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		dup2(out[1], 1);
 		close(out[0]);
 		execlp("python3", "python3", prog, spath, r->log, "--port", portarg,

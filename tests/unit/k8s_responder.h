@@ -12,7 +12,7 @@ struct responder {
 	int port;
 	char dir[64];
 	char log[96];
-	char data[512];   /* tests/data/k8s */
+	char data[1024];  /* tests/data/k8s */
 };
 
 /* flags */

@@ -108,6 +108,8 @@ class Handler(BaseHTTPRequestHandler):
                 half = len(data) // 2
                 for part in (data[:half], data[half:]):
                     b = part.encode()
+                    if not b:
+                        continue  # a zero-length chunk would end the body
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(b), b))
                     self.wfile.flush()
                 time.sleep(r.get("line_delay", 0))

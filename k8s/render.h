@@ -1,0 +1,124 @@
+/* render.h - an admitted job -> the Kubernetes object that runs it: a JobSet
+ * (jobset.x-k8s.io/v1alpha2) or, for --mpi / a partition's `mpi`, an MPIJob
+ * (kubeflow.org/v2beta1). Pure: no I/O but the group lookup, no clock, so
+ * the daemon and `sluice render` print the same bytes for the same job.
+ *
+ * What every object gets (both kinds):
+ *  - name sl-<jobid>, sl-<jobid>-<attempt> after a requeue: deterministic, so
+ *    a create retried after a crash gets 409 and is adopted;
+ *  - labels sluice.io/{job-id,user,partition,cluster}, never Kueue's
+ *    queue-name (Sluice is the admitter), in the account's namespace;
+ *  - pods with requests = limits from the job's per-node shape, the admitted
+ *    flavors' nodeLabels as nodeSelector and their tolerations plus one
+ *    toleration per nodeTaint, the submitter's uid/gid/groups, workingDir -D,
+ *    the exported environment plus the SLURM_* variables;
+ *  - the batch script inside the object: an annotation projected by the
+ *    downward API to /sluice/script (0755), so no ConfigMap can be orphaned.
+ *
+ * JobSet: one replicatedJob "node", parallelism = completions = nodes,
+ * Indexed. The script runs on index 0, as in Slurm; the other indices idle
+ * until the Job's successPolicy (succeededIndexes "0", Kubernetes >= 1.31)
+ * ends them when index 0 succeeds. Their cost: they hold their node, as
+ * Slurm's allocation does, and they stop on SIGTERM at once.
+ *
+ * Environment: variables whose names Kubernetes would refuse (exported bash
+ * functions "BASH_FUNC_x%%") and host-specific ones that would break the
+ * image (PATH, LD_LIBRARY_PATH, HOSTNAME, ...) are left out; "$(" and "$$"
+ * are escaped so that Kubernetes' $(VAR) expansion leaves values as given.
+ *
+ * stdout/stderr: with the partition's shared volumes, the launcher writes the
+ * -o/-e files itself (paths expanded at render time); without, they go to the
+ * pod log and sluiced writes the files when the job ends. */
+#ifndef SL_RENDER_H
+#define SL_RENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "err.h"
+#include "job.h"
+
+struct sl_kflavor;
+struct sl_kubeconf;
+
+/* One resource of the admission and the flavor that covers it (the engine's
+ * struct sl_sched_flavor with the flavor looked up in the Kueue model). */
+struct sl_render_flavor {
+	const char *resource;            /* "cpu", "memory", "nvidia.com/gpu", ... */
+	const struct sl_kflavor *flavor;
+};
+
+struct sl_render_in {
+	const struct sl_job *job;        /* id, uid, gid, user, resolved spec */
+	size_t nflavors;
+	const struct sl_render_flavor *flavors;
+	const struct sl_kubeconf *kube;  /* sl_conf_kubernetes(); NULL: defaults */
+	const char *cluster;             /* sl_conf_cluster_name() */
+	int attempt;                     /* 0 first run; name suffix when > 0 */
+	int kill_wait;                   /* pod terminationGracePeriodSeconds */
+	/* The submitter's groups. NULL: getgrouplist(job->user, job->gid). */
+	const gid_t *groups;
+	size_t ngroups;
+};
+
+enum sl_render_kind { SL_RENDER_JOBSET, SL_RENDER_MPIJOB };
+
+/* Which object sl_render() makes for in (for the REST path: jobsets or
+ * mpijobs). */
+enum sl_render_kind sl_render_kind(const struct sl_render_in *in);
+
+/* "sl-<id>" or "sl-<id>-<attempt>". Caller frees. */
+char *sl_render_name(uint64_t id, int attempt);
+
+/* 1 when the partition mounts shared volumes (the pod writes -o/-e itself),
+ * 0 when sluiced must copy the pod log into the -o/-e files. */
+int sl_render_shared_fs(const struct sl_kubeconf *kube, const char *partition);
+
+/* Render and validate (CRD schema rules this code can break, JobSet webhook
+ * and mpi-operator rules, size limits). *json: pretty JSON, keys in a fixed
+ * order, ending in '\n'; caller frees. Errors: -SL_EINVAL / -SL_ETOOBIG /
+ * -SL_ECONFIG with the field and the reason. */
+int sl_render(const struct sl_render_in *in, char **json, struct sl_err *err);
+
+/* ---- shared by render_jobset.c and render_mpijob.c (not for callers) ---- */
+
+struct json_object;
+struct sl_kube_partition;
+
+struct sl_render_ctx {
+	const struct sl_render_in *in;
+	const struct sl_jobspec *spec;
+	struct sl_jobshape shape;
+	const struct sl_kube_partition *part; /* NULL: no partition settings */
+	const char *image;
+	const char *mpi;                      /* NULL: JobSet */
+	const char *gpu_resource;
+	char *name;
+	int shared_fs;
+};
+
+enum sl_render_role {
+	SL_ROLE_NODE,     /* JobSet pod: the script on index 0, idle elsewhere */
+	SL_ROLE_LAUNCHER, /* MPIJob launcher: the script, small resources */
+	SL_ROLE_WORKER,   /* MPIJob worker: sshd, the job's per-node shape */
+};
+
+struct sl_render_pod {
+	enum sl_render_role role;
+	const char *container;  /* container name */
+	const char *nodelist;   /* SLURM_JOB_NODELIST (hostlist form) */
+	const char *batch_host; /* SLURMD_NODENAME / %N */
+};
+
+/* metadata {name, namespace, labels, annotations} of the object. */
+struct json_object *sl_render_metadata(const struct sl_render_ctx *c);
+/* A PodTemplateSpec for one role. */
+int sl_render_pod_template(const struct sl_render_ctx *c, const struct sl_render_pod *p,
+			   struct json_object **out, struct sl_err *err);
+/* Wall clock in seconds, or 0 for none. */
+int64_t sl_render_deadline(const struct sl_render_ctx *c);
+/* A Kubernetes object name rule: DNS-1035 label of at most 63 bytes. */
+int sl_render_check_name(const char *what, const char *name, struct sl_err *err);
+
+#endif

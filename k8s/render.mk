@@ -1,0 +1,1 @@
+# k8s/render.mk: rendering (owned by its area)

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Issue 3 through the daemon: a high-priority job preempts a running
+# low-priority job in the same ClusterQueue (withinClusterQueue:
+# LowerPriority). The victim gets SIGTERM, goes back to PENDING with its
+# original position, squeue shows why it waits, and it runs again later.
+. "$top_srcdir/tests/integration/lib.sh"
+make_users
+EXTRA_OBJECTS='---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: WorkloadPriorityClass
+metadata: {name: low}
+value: 10
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: WorkloadPriorityClass
+metadata: {name: high}
+value: 1000' CPUS=2 write_conf
+# The queue preempts within itself; patch the ClusterQueue spec in place.
+sed -i 's/^  namespaceSelector: {}$/  namespaceSelector: {}\n  preemption: {withinClusterQueue: LowerPriority}/' "$T/sluice.yaml"
+start_daemon
+cd "$T/work"
+
+low=$(submit $USER1 --qos=low -c 2 -J low -o low.out \
+	--wrap 'echo "low start $SLURM_RESTART_COUNT"; trap "echo low got TERM; exit 143" TERM; sleep 8 & wait; echo low done') ||
+	fail "submit low"
+wait_state "$low" RUNNING
+high=$(submit $USER2 --qos=high -c 2 -J high -o high.out --wrap 'echo high ran; sleep 3') ||
+	fail "submit high"
+wait_state "$high" RUNNING 20
+# The victim is pending again, and says why.
+n=0
+while [ "$("$BIN/squeue" -h -j "$low" -o %t)" != PD ]; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "low did not go back to PENDING"
+	sleep 0.1
+done
+reason=$("$BIN/squeue" -h -j "$low" -o %r)
+case "$reason" in Resources|Priority) ;; *) fail "victim's reason: [$reason]" ;; esac
+"$BIN/scontrol" show job "$low" | grep -q "PendingReason=.*insufficient unused quota for cpu" ||
+	fail "scontrol lacks the admission sentence: $("$BIN/scontrol" show job "$low")"
+grep -q "low got TERM" low.out || fail "victim did not get SIGTERM: $(cat low.out)"
+grep -q "DUE TO PREEMPTION" low.out || fail "no preemption line: $(cat low.out)"
+ok "high-priority job preempted the running low one; the victim waits with reason $reason"
+
+wait_state "$high" COMPLETED 30
+wait_state "$low" COMPLETED 60
+expect_eq "victim ran twice" 2 "$(grep -c '^low start' low.out)"
+grep -q "low done" low.out || fail "second run did not finish: $(cat low.out)"
+expect_eq "restarts" "Restarts=1" "$("$BIN/scontrol" show job "$low" | grep -o 'Restarts=[0-9]*')"
+ok "the victim was requeued and ran to completion afterwards"

@@ -37,6 +37,13 @@ mkdir -p build-check
 	exit 1
 }
 
+# ajv validates rendered manifests against the upstream CRDs; without npm
+# that test skips rather than fails.
+if command -v npm >/dev/null 2>&1; then
+	npm ci --prefix tests/node --no-audit --no-fund >/dev/null 2>&1 ||
+		log "npm ci failed: the CRD validation test will be skipped"
+fi
+
 log "make check"
 make -C build-check -j"$jobs" check >build-check/check.out 2>&1
 grep -E '^(PASS|FAIL|ERROR|XPASS|SKIP):' build-check/check.out

@@ -22,13 +22,7 @@ struct opts {
 	enum sl_sacct_mode mode;
 	char fields[FIELDS_MAX];
 	const char *start, *end;
-	uint64_t *ids;
-	size_t n_ids;
-	uid_t *uids;
-	size_t n_uids;
-	char **parts, **accounts, **names;
-	size_t n_parts, n_accounts, n_names;
-	struct sl_statesel states;
+	struct sl_jobsel sel;
 };
 
 enum { OPT_NAME = 256, OPT_HELP, OPT_USAGE };
@@ -78,10 +72,10 @@ static void add_ids(struct opts *o, const char *list)
 	for (size_t i = 0; i < n; i++) {
 		if ((dot = strchr(v[i], '.')) != NULL && dot[1] != '\0')
 			*dot = '\0';
-		o->ids = sl_xrealloc(o->ids, (o->n_ids + 1) * sizeof(*o->ids));
-		if (sl_slurm_jobid_parse(v[i], &o->ids[o->n_ids], &task) != 0)
+		o->sel.ids = sl_xrealloc(o->sel.ids, (o->sel.n_ids + 1) * sizeof(*o->sel.ids));
+		if (sl_slurm_jobid_parse(v[i], &o->sel.ids[o->sel.n_ids], &task) != 0)
 			die("fatal", "Bad job/step specified: %s", list);
-		o->n_ids++;
+		o->sel.n_ids++;
 	}
 	sl_strv_free(v);
 }
@@ -103,7 +97,7 @@ static void parse(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc, argv, "aA:bDE:j:Lno:pPr:s:S:u:vVX", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a': o->allusers = 1; break;
-		case 'A': sl_slurm_list_append(&o->accounts, &o->n_accounts, optarg); break;
+		case 'A': sl_slurm_list_append(&o->sel.accounts, &o->sel.n_accounts, optarg); break;
 		case 'b': add_fields(o, "JobID,State,ExitCode"); break;
 		case 'E': o->end = optarg; break;
 		case 'j': add_ids(o, optarg); break;
@@ -111,18 +105,18 @@ static void parse(int argc, char **argv, struct opts *o)
 		case 'o': add_fields(o, optarg); break;
 		case 'p': o->mode = SL_SACCT_PARSABLE; break;
 		case 'P': o->mode = SL_SACCT_PARSABLE2; break;
-		case 'r': sl_slurm_list_append(&o->parts, &o->n_parts, optarg); break;
+		case 'r': sl_slurm_list_append(&o->sel.parts, &o->sel.n_parts, optarg); break;
 		case 's':
-			if (sl_slurm_states_parse(optarg, &o->states, &err) != 0)
+			if (sl_slurm_states_parse(optarg, &o->sel.states, &err) != 0)
 				die("error", "Invalid state: %s", err.msg);
 			break;
 		case 'S': o->start = optarg; break;
 		case 'u':
-			if (sl_slurm_users_parse(optarg, &o->uids, &o->n_uids, &err) != 0)
+			if (sl_slurm_users_parse(optarg, &o->sel.uids, &o->sel.n_uids, &err) != 0)
 				die("error", "Invalid user id: %s", err.msg);
 			break;
 		case 'X': o->steps = 0; break;
-		case OPT_NAME: sl_slurm_list_append(&o->names, &o->n_names, optarg); break;
+		case OPT_NAME: sl_slurm_list_append(&o->sel.names, &o->sel.n_names, optarg); break;
 		case 'D': case 'L': case 'v': break;
 		case 'V': printf("slurm 22.05.8\n"); exit(0);
 		case OPT_HELP: case OPT_USAGE:
@@ -158,9 +152,9 @@ static void window(const struct opts *o, int64_t now, struct sl_jobfilter *f)
 
 	if (o->start)
 		f->start_after = parse_when(o->start, now);
-	else if (o->n_ids)
+	else if (o->sel.n_ids)
 		f->start_after = 0;
-	else if (o->states.n || o->states.matches_none)
+	else if (o->sel.states.n || o->sel.states.matches_none)
 		f->start_after = now;
 	else {
 		localtime_r(&t, &tm);
@@ -170,32 +164,24 @@ static void window(const struct opts *o, int64_t now, struct sl_jobfilter *f)
 	}
 	if (o->end)
 		f->end_before = parse_when(o->end, now);
-	else if (o->states.n && !o->start)
+	else if (o->sel.states.n && !o->start)
 		f->end_before = now;
 }
 
 static int fetch(const struct opts *o, int64_t now, struct sl_job ***v, size_t *n)
 {
 	struct sl_jobfilter f = {0};
-	struct sl_client *c = NULL;
 	struct sl_err err = SL_ERR_INIT;
 	uid_t me = getuid();
 	int r;
 
 	f.history = 1;
-	f.ids = o->ids, f.n_ids = o->n_ids;
-	f.uids = o->uids, f.n_uids = o->n_uids;
-	if (o->n_uids == 0 && !o->allusers && me != 0 && o->n_ids == 0)
+	sl_jobsel_filter(&o->sel, &f);
+	if (o->sel.n_uids == 0 && !o->allusers && me != 0 && o->sel.n_ids == 0)
 		f.uids = &me, f.n_uids = 1; /* default: the caller's own jobs */
-	f.states = o->states.states, f.n_states = o->states.n;
-	f.partitions = o->parts, f.n_partitions = o->n_parts;
-	f.accounts = o->accounts, f.n_accounts = o->n_accounts;
-	f.names = o->names, f.n_names = o->n_names;
+	f.states = o->sel.states.states, f.n_states = o->sel.states.n;
 	window(o, now, &f);
-	r = sl_client_connect(NULL, &c, &err);
-	if (r == 0)
-		r = sl_client_jobs(c, &f, v, n, &err);
-	sl_client_free(c);
+	r = sl_client_query(&f, v, n, &err);
 	if (r == -SL_ECONNECT)
 		fprintf(stderr, "sacct: error: Problem talking to the database: "
 				"Unable to contact slurm controller (connect failure)\n");
@@ -220,10 +206,10 @@ int main(int argc, char **argv)
 		die("error", "%s", err.msg);
 	if (!o.noheader)
 		sl_sacct_fmt_header(f, o.mode, b);
-	if (!o.states.matches_none && fetch(&o, now, &v, &n) != 0)
+	if (!o.sel.states.matches_none && fetch(&o, now, &v, &n) != 0)
 		rc = 1;
 	for (size_t i = 0; i < n; i++)
-		if (sl_statesel_match(&o.states, v[i]->state) &&
+		if (sl_statesel_match(&o.sel.states, v[i]->state) &&
 		    sl_sacct_fmt_job(f, v[i], o.mode, o.steps, now, b) != 0)
 			break; /* output cap: print what fits */
 	if (rc == 0)
@@ -231,11 +217,6 @@ int main(int argc, char **argv)
 	sl_buf_free(b);
 	sl_sacct_fmt_free(f);
 	sl_job_free_array(v, n);
-	free(o.ids);
-	free(o.uids);
-	sl_strv_free(o.parts);
-	sl_strv_free(o.accounts);
-	sl_strv_free(o.names);
-	sl_statesel_clear(&o.states);
+	sl_jobsel_clear(&o.sel);
 	return rc ? rc : fflush(stdout) == 0 ? 0 : 1;
 }

@@ -19,13 +19,7 @@
 
 struct opts {
 	int verbose, batch, signal, filters;
-	uint64_t *ids;
-	size_t n_ids;
-	uid_t *uids;
-	size_t n_uids;
-	char **parts, **accounts, **names;
-	size_t n_parts, n_accounts, n_names;
-	struct sl_statesel states;
+	struct sl_jobsel sel;
 };
 
 enum { OPT_ME = 256, OPT_HELP, OPT_USAGE };
@@ -98,7 +92,7 @@ static void bad_option(char **argv)
 static void add_users(struct opts *o, const char *list)
 {
 	struct sl_err err = SL_ERR_INIT;
-	if (sl_slurm_users_parse(list, &o->uids, &o->n_uids, &err) != 0)
+	if (sl_slurm_users_parse(list, &o->sel.uids, &o->sel.n_uids, &err) != 0)
 		fail("Invalid user name: %s", err.msg);
 	o->filters = 1;
 }
@@ -112,9 +106,9 @@ static void parse(int argc, char **argv, struct opts *o)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "A:bfn:p:Qs:t:u:vV", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'A': sl_slurm_list_append(&o->accounts, &o->n_accounts, optarg); o->filters = 1; break;
-		case 'n': sl_slurm_list_append(&o->names, &o->n_names, optarg); o->filters = 1; break;
-		case 'p': sl_slurm_list_append(&o->parts, &o->n_parts, optarg); o->filters = 1; break;
+		case 'A': sl_slurm_list_append(&o->sel.accounts, &o->sel.n_accounts, optarg); o->filters = 1; break;
+		case 'n': sl_slurm_list_append(&o->sel.names, &o->sel.n_names, optarg); o->filters = 1; break;
+		case 'p': sl_slurm_list_append(&o->sel.parts, &o->sel.n_parts, optarg); o->filters = 1; break;
 		case 'b': o->batch = 1; break;
 		case 'f': case 'Q': break;
 		case 's':
@@ -122,7 +116,7 @@ static void parse(int argc, char **argv, struct opts *o)
 				fail("Invalid job signal: %s", optarg);
 			break;
 		case 't':
-			if (sl_slurm_states_parse(optarg, &o->states, &err) != 0)
+			if (sl_slurm_states_parse(optarg, &o->sel.states, &err) != 0)
 				fail("Invalid job state specified: %s", err.msg);
 			o->filters = 1;
 			break;
@@ -157,8 +151,8 @@ static void parse_ids(int argc, char **argv, struct opts *o)
 				fprintf(stderr, "scancel: Terminating job %s\n", argv[i]);
 			continue;
 		}
-		o->ids = sl_xrealloc(o->ids, (o->n_ids + 1) * sizeof(*o->ids));
-		o->ids[o->n_ids++] = id;
+		o->sel.ids = sl_xrealloc(o->sel.ids, (o->sel.n_ids + 1) * sizeof(*o->sel.ids));
+		o->sel.ids[o->sel.n_ids++] = id;
 	}
 }
 
@@ -191,12 +185,8 @@ static int cancel(const struct opts *o)
 	size_t n = 0;
 	int r, rc = 0, x;
 
-	f.ids = o->ids, f.n_ids = o->n_ids;
-	f.uids = o->uids, f.n_uids = o->n_uids;
-	f.states = o->states.states, f.n_states = o->states.n;
-	f.partitions = o->parts, f.n_partitions = o->n_parts;
-	f.accounts = o->accounts, f.n_accounts = o->n_accounts;
-	f.names = o->names, f.n_names = o->n_names;
+	sl_jobsel_filter(&o->sel, &f);
+	f.states = o->sel.states.states, f.n_states = o->sel.states.n;
 	r = sl_client_connect(NULL, &c, &err);
 	if (r == 0)
 		r = sl_client_cancel(c, &f, o->signal, o->batch, &res, &n, &err);
@@ -204,17 +194,17 @@ static int cancel(const struct opts *o)
 	if (r != 0) {
 		const char *why = r == -SL_ECONNECT
 			? "Unable to contact slurm controller (connect failure)" : err.msg;
-		for (size_t i = 0; i < o->n_ids; i++)
+		for (size_t i = 0; i < o->sel.n_ids; i++)
 			fprintf(stderr, "scancel: error: Kill job error on job id %llu: %s\n",
-				(unsigned long long)o->ids[i], why);
-		if (o->n_ids == 0)
+				(unsigned long long)o->sel.ids[i], why);
+		if (o->sel.n_ids == 0)
 			fprintf(stderr, "scancel: error: %s\n", why);
 		return r == -SL_ECONNECT ? EXIT_NOCONN : 1;
 	}
 	for (size_t i = 0; i < n; i++)
 		if ((x = report(o, &res[i])) > rc)
 			rc = x;
-	if (n == 0 && o->n_ids == 0 && o->verbose)
+	if (n == 0 && o->sel.n_ids == 0 && o->verbose)
 		fprintf(stderr, "scancel: error: No active jobs match ALL job filters\n");
 	free(res);
 	return rc;
@@ -227,19 +217,14 @@ int main(int argc, char **argv)
 
 	parse(argc, argv, &o);
 	parse_ids(argc, argv, &o);
-	if (o.n_ids == 0 && !o.filters) {
+	if (o.sel.n_ids == 0 && !o.filters) {
 		if (optind < argc) /* only array tasks: nothing to do */
 			return 0;
 		fail("No job identification provided", "");
 	}
-	if (o.states.matches_none)
+	if (o.sel.states.matches_none)
 		return 0;
 	rc = cancel(&o);
-	free(o.ids);
-	free(o.uids);
-	sl_strv_free(o.parts);
-	sl_strv_free(o.accounts);
-	sl_strv_free(o.names);
-	sl_statesel_clear(&o.states);
+	sl_jobsel_clear(&o.sel);
 	return rc;
 }

@@ -1,19 +1,41 @@
-/* sluice - site administration tool. For now one command:
+/* sluice - site administration tool, one subcommand per table row:
  *   sluice simulate FILE.yaml [--json]
- * runs the Kueue admission engine over a scenario and prints the end state.
- * Exit: 0 expectations hold, 1 they do not (diff on stderr), 2 bad input. */
+ *     runs the Kueue admission engine over a scenario and prints the end
+ *     state. Exit: 0 expectations hold, 1 they do not (diff on stderr), 2
+ *     bad input.
+ *   sluice render [-f CONFIG] [--flavor NAME] [sbatch options] SCRIPT
+ *     prints the Kubernetes object a job would become (sluice_render.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "err.h"
 #include "sim.h"
+#include "sluice_render.h"
 
-static int usage(FILE *f)
+static void simulate_usage(FILE *f)
 {
 	fprintf(f, "Usage: sluice simulate FILE.yaml [--json]\n"
 		   "  Run Kueue admission over the scenario in FILE.yaml until nothing\n"
 		   "  changes; print admitted, preempted and pending workloads.\n"
 		   "  Exit 0 when the file's expect block holds, 1 when not, 2 on bad input.\n");
+}
+
+static int simulate(int argc, char **argv);
+
+static const struct cmd {
+	const char *name;
+	int (*run)(int argc, char **argv); /* argv[0] is the subcommand */
+	void (*usage)(FILE *f);
+} cmds[] = {
+	{"simulate", simulate, simulate_usage},
+	{"render", sl_cmd_render, sl_cmd_render_usage},
+};
+#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+static int usage(FILE *f)
+{
+	for (size_t i = 0; i < NCMDS; i++)
+		cmds[i].usage(f);
 	return f == stdout ? 0 : 2;
 }
 
@@ -21,7 +43,7 @@ static int simulate(int argc, char **argv)
 {
 	const char *file = NULL;
 	int json = 0;
-	for (int i = 0; i < argc; i++) {
+	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0)
 			json = 1;
 		else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
@@ -58,8 +80,9 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return usage(stderr);
-	if (strcmp(argv[1], "simulate") == 0)
-		return simulate(argc - 2, argv + 2);
+	for (size_t i = 0; i < NCMDS; i++)
+		if (strcmp(argv[1], cmds[i].name) == 0)
+			return cmds[i].run(argc - 1, argv + 1);
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
 		return usage(stdout);
 	fprintf(stderr, "sluice: error: unknown command \"%s\"\n", argv[1]);

@@ -19,14 +19,8 @@
 struct opts {
 	int noheader, longfmt, start;
 	const char *format, *sort;
-	uint64_t *ids;
-	size_t n_ids;
-	uid_t *uids;
-	size_t n_uids;
 	int users_given; /* -u given, even if no name resolved */
-	char **parts, **accounts, **names;
-	size_t n_parts, n_accounts, n_names;
-	struct sl_statesel states;
+	struct sl_jobsel sel;
 };
 
 enum { OPT_START = 256, OPT_ME, OPT_HELP, OPT_USAGE };
@@ -72,12 +66,12 @@ static void add_ids(struct opts *o, const char *list)
 
 	sl_slurm_list_append(&v, &n, list);
 	for (size_t i = 0; i < n; i++) {
-		o->ids = sl_xrealloc(o->ids, (o->n_ids + 1) * sizeof(*o->ids));
-		if (sl_slurm_jobid_parse(v[i], &o->ids[o->n_ids], &task) != 0) {
+		o->sel.ids = sl_xrealloc(o->sel.ids, (o->sel.n_ids + 1) * sizeof(*o->sel.ids));
+		if (sl_slurm_jobid_parse(v[i], &o->sel.ids[o->sel.n_ids], &task) != 0) {
 			fprintf(stderr, "squeue: error: Invalid job id: %s\n", v[i]);
 			exit(1);
 		}
-		o->n_ids++;
+		o->sel.n_ids++;
 	}
 	sl_strv_free(v);
 }
@@ -93,7 +87,7 @@ static void add_users(struct opts *o, const char *list)
 	sl_slurm_list_append(&v, &n, list);
 	for (size_t i = 0; i < n; i++) {
 		sl_err_clear(&err);
-		if (sl_slurm_users_parse(v[i], &o->uids, &o->n_uids, &err) != 0)
+		if (sl_slurm_users_parse(v[i], &o->sel.uids, &o->sel.n_uids, &err) != 0)
 			fprintf(stderr, "squeue: error: Invalid user: %s\n\n", v[i]);
 	}
 	sl_strv_free(v);
@@ -103,8 +97,8 @@ static void set_states(struct opts *o, const char *list)
 {
 	struct sl_err err = SL_ERR_INIT;
 
-	sl_statesel_clear(&o->states);
-	if (sl_slurm_states_parse(list, &o->states, &err) != 0) {
+	sl_statesel_clear(&o->sel.states);
+	if (sl_slurm_states_parse(list, &o->sel.states, &err) != 0) {
 		fprintf(stderr, "squeue: error: Invalid job state specified: %s\n", err.msg);
 		fprintf(stderr, "squeue: error: Valid job states include: %s\n\n",
 			sl_slurm_valid_states);
@@ -120,13 +114,13 @@ static void parse(int argc, char **argv, struct opts *o)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "A:ahj:ln:o:O:p:rS:t:u:vV", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'A': sl_slurm_list_append(&o->accounts, &o->n_accounts, optarg); break;
+		case 'A': sl_slurm_list_append(&o->sel.accounts, &o->sel.n_accounts, optarg); break;
 		case 'h': o->noheader = 1; break;
 		case 'j': add_ids(o, optarg); break;
 		case 'l': o->longfmt = 1; break;
-		case 'n': sl_slurm_list_append(&o->names, &o->n_names, optarg); break;
+		case 'n': sl_slurm_list_append(&o->sel.names, &o->sel.n_names, optarg); break;
 		case 'o': o->format = optarg; break;
-		case 'p': sl_slurm_list_append(&o->parts, &o->n_parts, optarg); break;
+		case 'p': sl_slurm_list_append(&o->sel.parts, &o->sel.n_parts, optarg); break;
 		case 'S': o->sort = optarg; break;
 		case 't': set_states(o, optarg); break;
 		case 'u': add_users(o, optarg); break;
@@ -175,39 +169,29 @@ static int wanted(const struct opts *o, const struct sl_job *j)
 	const struct sl_statesel *sel = o->start ? &pd : &def;
 	int uid_ok = !o->users_given;
 
-	if (o->states.n || o->states.all || o->states.matches_none)
-		sel = &o->states;
-	for (size_t i = 0; i < o->n_uids; i++)
-		uid_ok |= o->uids[i] == j->uid;
+	if (o->sel.states.n || o->sel.states.all || o->sel.states.matches_none)
+		sel = &o->sel.states;
+	for (size_t i = 0; i < o->sel.n_uids; i++)
+		uid_ok |= o->sel.uids[i] == j->uid;
 	return uid_ok && sl_statesel_match(sel, j->state) &&
-	       listed(o->parts, o->n_parts, j->spec.partition) &&
-	       listed(o->accounts, o->n_accounts, j->spec.account) &&
-	       listed(o->names, o->n_names, j->spec.name);
+	       listed(o->sel.parts, o->sel.n_parts, j->spec.partition) &&
+	       listed(o->sel.accounts, o->sel.n_accounts, j->spec.account) &&
+	       listed(o->sel.names, o->sel.n_names, j->spec.name);
 }
 
 static int fetch(const struct opts *o, struct sl_job ***jobs, size_t *n)
 {
 	struct sl_jobfilter f = {0};
-	struct sl_client *c = NULL;
 	struct sl_err err = SL_ERR_INIT;
 	int r;
 
-	f.ids = o->ids;
-	f.n_ids = o->n_ids;
-	if (o->n_ids != 1) {
-		f.uids = o->uids;
-		f.n_uids = o->n_uids;
-		f.partitions = o->parts;
-		f.n_partitions = o->n_parts;
-		f.accounts = o->accounts;
-		f.n_accounts = o->n_accounts;
-		f.names = o->names;
-		f.n_names = o->n_names;
-	}
-	r = sl_client_connect(NULL, &c, &err);
-	if (r == 0)
-		r = sl_client_jobs(c, &f, jobs, n, &err);
-	sl_client_free(c);
+	/* One id alone is looked up unfiltered, so that an unknown id can be
+	 * told from a filtered-out one (Slurm's "Invalid job id specified"). */
+	if (o->sel.n_ids == 1)
+		f.ids = o->sel.ids, f.n_ids = 1;
+	else
+		sl_jobsel_filter(&o->sel, &f);
+	r = sl_client_query(&f, jobs, n, &err);
 	if (r == -SL_ECONNECT)
 		fprintf(stderr, "slurm_load_jobs error: Unable to contact slurm controller "
 				"(connect failure)\n");
@@ -255,21 +239,16 @@ int main(int argc, char **argv)
 
 	parse(argc, argv, &o);
 	/* -u with only unknown names selects nothing: header only */
-	if (!(o.users_given && o.n_uids == 0)) {
+	if (!(o.users_given && o.sel.n_uids == 0)) {
 		if (fetch(&o, &v, &n) != 0)
 			return 1;
-		if (o.n_ids == 1 && n == 0) {
+		if (o.sel.n_ids == 1 && n == 0) {
 			fprintf(stderr, "slurm_load_jobs error: Invalid job id specified\n");
 			return 1;
 		}
 	}
 	print(&o, v, n, now);
 	sl_job_free_array(v, n);
-	free(o.ids);
-	free(o.uids);
-	sl_strv_free(o.parts);
-	sl_strv_free(o.accounts);
-	sl_strv_free(o.names);
-	sl_statesel_clear(&o.states);
+	sl_jobsel_clear(&o.sel);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

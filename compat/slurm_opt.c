@@ -299,6 +299,37 @@ static int h_wrap(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+/* pyxis's spelling; the image is the kubernetes executor's business. */
+static int h_container_image(void *c, const char *a, struct sl_err *e)
+{
+	const char *p;
+
+	for (p = a; *p != '\0' && (unsigned char)*p > ' '; p++)
+		;
+	if (*a == '\0' || *p != '\0' || strlen(a) > 1024)
+		return fail1(c, e, "Invalid --container-image: expected an image reference "
+			     "without spaces");
+	set_str(&CTX(c)->spec->container_image, a);
+	return 0;
+}
+
+/* The MPI implementations the kubernetes executor runs as MPIJobs; "none"
+ * overrides a partition's default. */
+static int h_mpi(void *c, const char *a, struct sl_err *e)
+{
+	static const char *const types[] = {"openmpi", "intel", "mpich", "none", NULL};
+	size_t i;
+
+	for (i = 0; types[i] != NULL; i++)
+		if (strcasecmp(a, types[i]) == 0) {
+			set_str(&CTX(c)->spec->mpi, types[i]);
+			return 0;
+		}
+	CTX(c)->status = 1;
+	return sl_err_set(e, SL_EINVAL, "Invalid --mpi type: %s (Sluice runs openmpi, "
+			  "intel, mpich or none)", a);
+}
+
 static int h_parsable(void *c, const char *a, struct sl_err *e)
 {
 	CTX(c)->fl->parsable = 1;
@@ -348,6 +379,7 @@ static int h_version(void *c, const char *a, struct sl_err *e)
 static const struct sl_opt sbatch_opts[] = {
 	OK("account", 'A', R, "SBATCH_ACCOUNT", h_account),
 	OK("chdir", 'D', R, NULL, h_chdir),
+	OK("container-image", 0, R, NULL, h_container_image),
 	OK("cpus-per-task", 'c', R, NULL, h_cpus),
 	OK("error", 'e', R, "SBATCH_ERROR", h_error),
 	OK("export", 0, R, "SBATCH_EXPORT", h_export),
@@ -360,6 +392,7 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("job-name", 'J', R, "SBATCH_JOB_NAME", h_name),
 	OK("mem", 0, R, "SBATCH_MEM_PER_NODE", h_mem),
 	OK("mem-per-cpu", 0, R, "SBATCH_MEM_PER_CPU", h_mem_per_cpu),
+	OK("mpi", 0, R, NULL, h_mpi),
 	OK("nice", 0, O, NULL, h_nice),
 	OK("no-requeue", 0, N, "SBATCH_NO_REQUEUE", h_no_requeue),
 	OK("nodes", 'N', R, NULL, h_nodes),
@@ -390,7 +423,6 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("comment", 0, R, NULL),
 	NO("constraint", 'C', R, "SBATCH_CONSTRAINT"),
 	NO("container", 0, R, "SBATCH_CONTAINER"),
-	NO("container-image", 0, R, NULL), /* pyxis; common on GPU sites */
 	NO("contiguous", 0, N, NULL),
 	NO("core-spec", 'S', R, "SBATCH_CORE_SPEC"),
 	NO("cores-per-socket", 0, R, NULL),
@@ -421,7 +453,6 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("mem-bind", 0, R, "SBATCH_MEM_BIND"),
 	NO("mem-per-gpu", 0, R, "SBATCH_MEM_PER_GPU"),
 	NO("mincpus", 0, R, NULL),
-	NO("mpi", 0, R, NULL),
 	NO("network", 0, R, "SBATCH_NETWORK"),
 	NO("no-kill", 'k', O, "SBATCH_NO_KILL"),
 	NO("nodefile", 'F', R, NULL),

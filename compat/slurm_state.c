@@ -177,3 +177,28 @@ int sl_slurm_users_parse(const char *list, uid_t **uids, size_t *n, struct sl_er
 	free(copy);
 	return r;
 }
+
+void sl_jobsel_filter(const struct sl_jobsel *sel, struct sl_jobfilter *f)
+{
+	f->ids = sel->ids;
+	f->n_ids = sel->n_ids;
+	f->uids = sel->uids;
+	f->n_uids = sel->n_uids;
+	f->partitions = sel->parts;
+	f->n_partitions = sel->n_parts;
+	f->accounts = sel->accounts;
+	f->n_accounts = sel->n_accounts;
+	f->names = sel->names;
+	f->n_names = sel->n_names;
+}
+
+void sl_jobsel_clear(struct sl_jobsel *sel)
+{
+	free(sel->ids);
+	free(sel->uids);
+	sl_strv_free(sel->parts);
+	sl_strv_free(sel->accounts);
+	sl_strv_free(sel->names);
+	sl_statesel_clear(&sel->states);
+	memset(sel, 0, sizeof(*sel));
+}

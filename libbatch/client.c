@@ -300,6 +300,19 @@ out:
 	return r;
 }
 
+int sl_client_query(const struct sl_jobfilter *f, struct sl_job ***jobs, size_t *n,
+		    struct sl_err *err)
+{
+	struct sl_client *c = NULL;
+	int r = sl_client_connect(NULL, &c, err);
+	*jobs = NULL;
+	*n = 0;
+	if (r == 0)
+		r = sl_client_jobs(c, f, jobs, n, err);
+	sl_client_free(c);
+	return r;
+}
+
 int sl_client_cancel(struct sl_client *c, const struct sl_jobfilter *f, int signal,
 		     int batch_only, struct sl_jobresult **res, size_t *nres,
 		     struct sl_err *err)

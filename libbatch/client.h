@@ -43,6 +43,11 @@ struct sl_jobfilter {
 int sl_client_jobs(struct sl_client *c, const struct sl_jobfilter *f,
 		   struct sl_job ***jobs, size_t *n, struct sl_err *err);
 
+/* The whole exchange for read-only commands: connect to the daemon found
+ * by sl_client_socket_path(), sl_client_jobs(), disconnect. */
+int sl_client_query(const struct sl_jobfilter *f, struct sl_job ***jobs, size_t *n,
+		    struct sl_err *err);
+
 /* One job's outcome in a multi-job operation. */
 struct sl_jobresult {
 	uint64_t id;

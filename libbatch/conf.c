@@ -537,13 +537,23 @@ static int list_dir(const char *dir, char ***out, struct sl_err *err)
 	return 0;
 }
 
+/* Is doc the SluiceConfiguration? (Peeking commands stop reading there.) */
+static int is_settings_doc(const struct sl_ynode *doc)
+{
+	const struct sl_ynode *api = sl_ymap_get(doc, "apiVersion");
+	const struct sl_ynode *kind = sl_ymap_get(doc, "kind");
+	return api && kind && api->type == SL_Y_SCALAR && kind->type == SL_Y_SCALAR &&
+	       strcmp(api->scalar, CONF_API) == 0 && strcmp(kind->scalar, CONF_KIND) == 0;
+}
+
 static int load_file(struct sl_conf *c, const char *path, struct sl_err *err)
 {
 	struct sl_ydocs *d = NULL;
 	size_t i;
 	int r;
 
-	if ((r = sl_yaml_load_file(path, &d, err)) != 0)
+	if ((r = sl_yaml_load_file_until(path, c->kueue ? NULL : is_settings_doc, &d,
+					 err)) != 0)
 		return r;
 	c->files = sl_xrealloc(c->files, (c->nfiles + 1) * sizeof(*c->files));
 	c->files[c->nfiles++] = d;
@@ -621,7 +631,9 @@ static int conf_read(const char *path, int want_kueue, struct sl_conf **out,
 	if ((r = find_files(c, path, &files, err)) != 0)
 		goto out;
 	set_defaults(c);
-	for (i = 0; files[i] != NULL; i++)
+	/* Without the Kueue part (sl_conf_peek_socket) reading stops at the
+	 * settings: commands pay for one document, not the whole queue setup. */
+	for (i = 0; files[i] != NULL && (want_kueue || c->settings_file == NULL); i++)
 		if ((r = load_file(c, files[i], err)) != 0)
 			goto out;
 	if (c->settings_file == NULL) {

@@ -83,6 +83,19 @@ static int bad(struct sl_err *err, const struct at *at, int line, const char *fm
 	return sl_yerr(err, SL_ECONFIG, at->file, line, KIND, NULL, at->path, "%s", msg);
 }
 
+/* Key paths for messages: a cut one still reads fine, so truncation is
+ * accepted (vsnprintf keeps -Wformat-truncation quiet about it). */
+static void pathf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void pathf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
 /* ---- value checks ------------------------------------------------------ */
 
 /* DNS-1123 label (ok_dot = 0) or subdomain (ok_dot = 1). */
@@ -208,11 +221,11 @@ static int check_list(const struct sl_ynode *n, const struct at *at, int mounts,
 	for (i = 0; i < n->n; i++) {
 		const struct sl_ynode *it = n->vals[i], *nm, *mp;
 
-		snprintf(path, sizeof(path), "%s[%zu]", at->path, i);
+		pathf(path, sizeof(path), "%s[%zu]", at->path, i);
 		if (it->type != SL_Y_MAP)
 			return bad(err, &sub, it->line, "must be a map");
 		nm = sl_ymap_get(it, "name");
-		snprintf(path, sizeof(path), "%s[%zu].name", at->path, i);
+		pathf(path, sizeof(path), "%s[%zu].name", at->path, i);
 		if (nm == NULL || nm->type != SL_Y_SCALAR || !dns_ok(nm->scalar, 0, 63))
 			return bad(err, &sub, it->line,
 				   "must be a DNS label (lowercase letters, digits and '-')");
@@ -233,7 +246,7 @@ static int check_list(const struct sl_ynode *n, const struct at *at, int mounts,
 			return bad(err, &sub, nm->line, "no volume named \"%s\" in volumes",
 				   nm->scalar);
 		mp = sl_ymap_get(it, "mountPath");
-		snprintf(path, sizeof(path), "%s[%zu].mountPath", at->path, i);
+		pathf(path, sizeof(path), "%s[%zu].mountPath", at->path, i);
 		if (mp == NULL || mp->type != SL_Y_SCALAR || mp->scalar[0] != '/')
 			return bad(err, &sub, it->line, "must be an absolute path");
 		if (strcmp(mp->scalar, "/sluice") == 0 || strncmp(mp->scalar, "/sluice/", 8) == 0)
@@ -332,7 +345,7 @@ static int set_map(void *base, const struct kkey *keys, size_t nkeys,
 		return bad(err, at, n->line, "must be a map");
 	sub.path = path;
 	for (i = 0; i < n->n; i++) {
-		snprintf(path, sizeof(path), "%s.%s", at->path, n->keys[i]);
+		pathf(path, sizeof(path), "%s.%s", at->path, n->keys[i]);
 		for (j = 0; j < nkeys && strcmp(keys[j].name, n->keys[i]) != 0; j++)
 			;
 		if (j == nkeys)
@@ -358,13 +371,13 @@ static int set_partition(struct sl_kube_partition *p, const struct sl_ynode *n,
 	if ((r = set_map(p, part_keys, NELEM(part_keys), n, at, err)) != 0)
 		return r;
 	sub.path = path;
-	snprintf(path, sizeof(path), "%s.volumes", at->path);
+	pathf(path, sizeof(path), "%s.volumes", at->path);
 	if (vols != NULL && vols->type == SL_Y_SEQ && vols->n > NELEM(names))
 		return bad(err, &sub, vols->line, "more than %zu volumes", NELEM(names));
 	if (vols != NULL && !sl_yscalar_is_null(vols) &&
 	    (r = check_list(vols, &sub, 0, names, &nn, err)) != 0)
 		return r;
-	snprintf(path, sizeof(path), "%s.volumeMounts", at->path);
+	pathf(path, sizeof(path), "%s.volumeMounts", at->path);
 	if (mnts != NULL && !sl_yscalar_is_null(mnts) &&
 	    (r = check_list(mnts, &sub, 1, names, &nn, err)) != 0)
 		return r;
@@ -386,7 +399,7 @@ static int set_parts(struct sl_kubeconf *k, const struct sl_ynode *n,
 	for (i = 0; i < n->n; i++) {
 		struct sl_kube_partition *p = &k->partitions[k->npartitions++];
 
-		snprintf(path, sizeof(path), "%s.%s", at->path, n->keys[i]);
+		pathf(path, sizeof(path), "%s.%s", at->path, n->keys[i]);
 		p->name = sl_xstrdup(n->keys[i]);
 		if (!dns_ok(p->name, 0, 63))
 			return bad(err, &sub, n->key_lines[i], "\"%s\" is not a valid "
@@ -481,7 +494,7 @@ static int show_table(const void *base, const struct kkey *keys, size_t nkeys,
 			v = sl_xstrdup(*(char *const *)p);
 		else
 			continue;
-		snprintf(name, sizeof(name), "%s.%s", prefix, keys[i].name);
+		pathf(name, sizeof(name), "%s.%s", prefix, keys[i].name);
 		r = fn(name, v, keys[i].help, arg);
 		free(v);
 	}
@@ -498,7 +511,7 @@ int sl_kubeconf_show(const struct sl_kubeconf *k, sl_conf_show_fn fn, void *arg)
 		return 0;
 	r = show_table(k, kube_keys, NELEM(kube_keys), "kubernetes", fn, arg);
 	for (i = 0; i < k->npartitions && r == 0; i++) {
-		snprintf(prefix, sizeof(prefix), "kubernetes.partitions.%s",
+		pathf(prefix, sizeof(prefix), "kubernetes.partitions.%s",
 			 k->partitions[i].name);
 		r = show_table(&k->partitions[i], part_keys, NELEM(part_keys), prefix, fn,
 			       arg);

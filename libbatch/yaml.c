@@ -24,6 +24,7 @@
 #define YAML_MAX_DEPTH 64
 
 struct yctx {
+	int (*stop)(const struct sl_ynode *doc); /* stop after a doc it accepts */
 	yaml_parser_t parser;
 	const char *file;
 	struct sl_err *err;
@@ -259,6 +260,8 @@ static int parse_doc(struct yctx *c, struct sl_ydocs *d, size_t *cap)
 	d->docs = sl_xgrow(d->docs, cap, d->n + 1, sizeof(*d->docs));
 	d->docs[d->n++] = root;
 	root = NULL;
+	if (c->stop != NULL && c->stop(d->docs[d->n - 1]))
+		r = 1; /* enough: the caller found what it looks for */
 out:
 	ynode_free(root);
 	return r;
@@ -284,12 +287,13 @@ static int parse_stream(struct yctx *c, struct sl_ydocs *d)
 			return sl_yerr(c->err, SL_EINTERNAL, c->file, 0, NULL, NULL,
 				       NULL, "unexpected YAML event %d", type);
 		if ((r = parse_doc(c, d, &cap)) != 0)
-			return r;
+			return r > 0 ? 0 : r;
 	}
 }
 
-int sl_yaml_load_buf(const char *name, const char *data, size_t len,
-		     struct sl_ydocs **out, struct sl_err *err)
+static int load_buf(const char *name, const char *data, size_t len,
+		    int (*stop)(const struct sl_ynode *), struct sl_ydocs **out,
+		    struct sl_err *err)
 {
 	struct sl_ydocs *d = sl_xcalloc(1, sizeof(*d));
 	struct yctx c;
@@ -305,6 +309,7 @@ int sl_yaml_load_buf(const char *name, const char *data, size_t len,
 	memset(&c, 0, sizeof(c));
 	c.file = d->file;
 	c.err = err;
+	c.stop = stop;
 	if (!yaml_parser_initialize(&c.parser)) {
 		r = sl_yerr(err, SL_EINTERNAL, d->file, 0, NULL, NULL, NULL,
 			    "cannot initialize the YAML parser");
@@ -362,7 +367,14 @@ static int read_capped(const char *path, char **data, size_t *len,
 	return 0;
 }
 
-int sl_yaml_load_file(const char *path, struct sl_ydocs **out, struct sl_err *err)
+int sl_yaml_load_buf(const char *name, const char *data, size_t len,
+		     struct sl_ydocs **out, struct sl_err *err)
+{
+	return load_buf(name, data, len, NULL, out, err);
+}
+
+int sl_yaml_load_file_until(const char *path, int (*stop)(const struct sl_ynode *doc),
+			    struct sl_ydocs **out, struct sl_err *err)
 {
 	const char *base = strrchr(path, '/');
 	char *data = NULL;
@@ -372,9 +384,14 @@ int sl_yaml_load_file(const char *path, struct sl_ydocs **out, struct sl_err *er
 	*out = NULL;
 	if ((r = read_capped(path, &data, &len, err)) != 0)
 		return r;
-	r = sl_yaml_load_buf(base ? base + 1 : path, data, len, out, err);
+	r = load_buf(base ? base + 1 : path, data, len, stop, out, err);
 	free(data);
 	return r;
+}
+
+int sl_yaml_load_file(const char *path, struct sl_ydocs **out, struct sl_err *err)
+{
+	return sl_yaml_load_file_until(path, NULL, out, err);
 }
 
 struct sl_ynode *sl_ymap_get(const struct sl_ynode *map, const char *key)

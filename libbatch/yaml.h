@@ -34,6 +34,11 @@ struct sl_ydocs {
 int sl_yaml_load_file(const char *path, struct sl_ydocs **out, struct sl_err *err);
 int sl_yaml_load_buf(const char *name, const char *data, size_t len,
 		     struct sl_ydocs **out, struct sl_err *err);
+/* As sl_yaml_load_file, but stop reading after the first document for which
+ * stop() returns nonzero (later documents are not even parsed): commands
+ * that only need the socket skip the queue definitions. */
+int sl_yaml_load_file_until(const char *path, int (*stop)(const struct sl_ynode *doc),
+			    struct sl_ydocs **out, struct sl_err *err);
 void sl_ydocs_free(struct sl_ydocs *d);
 
 /* Borrowed lookups; NULL if absent or if n is not a map. */

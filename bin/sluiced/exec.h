@@ -15,6 +15,7 @@
 #include "jobstate.h"
 
 struct sl_loop;
+struct sl_conf;
 
 /* How a job ended, as sacct shows it. */
 struct sl_exec_result {
@@ -28,6 +29,10 @@ struct sl_exec_result {
 	int64_t end_time;
 	char reason[32];       /* "None", "NonZeroExitCode", "JobLaunchFailure",
 				  "TimeLimit", "NodeFail", "Preempted", "NotStarted" */
+	/* With SL_JOB_PENDING: the executor evicted the job (its pods were not
+	 * all ready in time): requeue it as a new attempt after a backoff. */
+	int evicted;
+	char message[256];     /* why, for scontrol's Reason text; "" if none */
 };
 
 struct sl_exec_events {
@@ -37,6 +42,9 @@ struct sl_exec_events {
 	/* The job is over; the record is final. The daemon commits it and then
 	 * calls forget(id) so the executor drops what it kept. Borrowed. */
 	void (*on_finished)(void *arg, uint64_t id, const struct sl_exec_result *r);
+	/* Executors with reports_ready only: every pod of the job is ready
+	 * (CONFIGURING -> RUNNING); nodelist borrowed. NULL: not delivered. */
+	void (*on_ready)(void *arg, uint64_t id, const char *nodelist);
 };
 
 /* Settings shared by every executor, plus the local executor's own. */
@@ -48,10 +56,16 @@ struct sl_exec_conf {
 	/* local */
 	const char *stepd_path;  /* NULL: LIBEXECDIR "/sluice-stepd" */
 	int stepd_log_stderr;    /* sluice-stepd logs to the inherited stderr, not syslog */
+	/* kubernetes: the daemon's current configuration (it changes on
+	 * SIGHUP, so the executor reads it through this pointer each time). */
+	struct sl_conf *const *confp;
 };
 
 struct sl_exec_ops {
 	const char *name; /* "local", "kubernetes" (config `executor:`) */
+	/* 1: start() leaves the job CONFIGURING until on_ready (pods); 0: it
+	 * runs at once (RUNNING at admission). */
+	int reports_ready;
 	/* Returns the executor's state or NULL with err set. */
 	void *(*create)(struct sl_loop *loop, const struct sl_exec_conf *conf,
 			const struct sl_exec_events *ev, void *arg, struct sl_err *err);
@@ -75,5 +89,6 @@ struct sl_exec_ops {
 };
 
 extern const struct sl_exec_ops sl_exec_local_ops;
+extern const struct sl_exec_ops sl_exec_k8s_ops;
 
 #endif

@@ -591,6 +591,6 @@ static void ops_forget(void *x, uint64_t id)
 	sl_exec_local_forget(x, id);
 }
 const struct sl_exec_ops sl_exec_local_ops = {
-	"local", ops_create, ops_destroy, ops_start, ops_cancel,
+	"local", 0, ops_create, ops_destroy, ops_start, ops_cancel,
 	ops_preempt, ops_signal, ops_adopt, ops_forget,
 };

@@ -7,6 +7,7 @@
 #include "conn.h"
 #include "exec.h"
 #include "jobtab.h"
+#include "kueue.h"
 #include "log.h"
 #include "loop.h"
 #include "schedule.h"
@@ -67,8 +68,11 @@ int sl_lifecycle_admitted(struct sluiced *d, struct sl_job *j, struct sl_err *er
 	j->start_time = (int64_t)time(NULL);
 	j->end_time = 0;
 	free(j->nodelist);
-	j->nodelist = sl_xstrdup(d->hostname);
-	if ((r = sl_lifecycle_move(d, j, SL_JOB_RUNNING, "None", err)) != 0)
+	/* An executor that reports readiness keeps the job CONFIGURING (CF)
+	 * until its pods are all ready; the nodes are known only then. */
+	j->nodelist = d->exec_ops->reports_ready ? NULL : sl_xstrdup(d->hostname);
+	if ((r = sl_lifecycle_move(d, j, d->exec_ops->reports_ready ? SL_JOB_CONFIGURING :
+				   SL_JOB_RUNNING, "None", err)) != 0)
 		return r;
 	push(&d->launch, &d->nlaunch, &d->caplaunch, j->id);
 	return 0;
@@ -158,6 +162,80 @@ static int back_to_queue(struct sluiced *d, struct sl_job *j, int new_attempt,
 	return 0;
 }
 
+void sl_lifecycle_ready(struct sluiced *d, uint64_t id, const char *nodelist)
+{
+	struct sl_job *j = sl_jobtab_get(d->jobs, id);
+	struct sl_err err = SL_ERR_INIT;
+	if (j == NULL || j->state != SL_JOB_CONFIGURING)
+		return;
+	free(j->nodelist);
+	j->nodelist = nodelist && *nodelist ? sl_xstrdup(nodelist) : NULL;
+	if (sl_lifecycle_move(d, j, SL_JOB_RUNNING, NULL, &err) != 0)
+		sl_err_log("job %llu: %s", (unsigned long long)id, err.msg);
+}
+
+struct backoff {
+	struct sluiced *d;
+	uint64_t id;
+	int attempt;
+};
+
+static void on_backoff(struct sl_loop *l, uint64_t tid, void *arg)
+{
+	struct backoff *b = arg;
+	struct sl_job *j = sl_jobtab_get(b->d->jobs, b->id);
+	struct sl_err err = SL_ERR_INIT;
+	if (j != NULL && j->state == SL_JOB_PENDING && !j->spec.hold && j->attempt == b->attempt &&
+	    sl_schedctl_add(b->d->sched, j, &err) != 0)
+		sl_err_log("job %llu: requeue: %s", (unsigned long long)b->id, err.msg);
+	free(b);
+}
+
+/* Back to the queue only when its eligible time comes (Kueue's requeue
+ * backoff after an eviction); meanwhile it holds no quota. */
+static void arm_backoff(struct sluiced *d, struct sl_job *j)
+{
+	struct backoff *b = sl_xcalloc(1, sizeof(*b));
+	int64_t ms = (j->eligible_time - (int64_t)time(NULL)) * 1000;
+	*b = (struct backoff){d, j->id, j->attempt};
+	sl_loop_add_timer(d->loop, ms > 0 ? ms : 0, on_backoff, b);
+}
+
+/* The pods were not all ready in time (Kueue's waitForPodsReady): the
+ * quota goes back now, the job waits base * 2^(n-1) seconds (capped), then
+ * queues again at its original position as a new attempt. */
+static int evict(struct sluiced *d, struct sl_job *j, const char *why, struct sl_err *err)
+{
+	const struct sl_kconfig *kc = &sl_conf_kueue(d->conf)->config;
+	int64_t base = kc->backoff_base_s > 0 ? kc->backoff_base_s : 60;
+	int64_t max = kc->backoff_max_s > 0 ? kc->backoff_max_s : 3600, delay = base;
+	char when[32];
+	time_t t;
+	int r;
+
+	sl_schedctl_remove(d->sched, j->id);
+	j->attempt++;
+	for (int i = 1; i < j->attempt && delay < max; i++)
+		delay *= 2;
+	if (delay > max)
+		delay = max;
+	j->start_time = j->end_time = 0;
+	free(j->nodelist);
+	j->nodelist = NULL;
+	free(j->cluster_queue);
+	j->cluster_queue = NULL;
+	free(j->flavors);
+	j->flavors = NULL;
+	j->eligible_time = (int64_t)time(NULL) + delay;
+	if ((r = sl_lifecycle_move(d, j, SL_JOB_PENDING, "BeginTime", err)) != 0)
+		return r;
+	t = (time_t)j->eligible_time;
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", localtime(&t));
+	j->reason_text = sl_xasprintf("%s; requeued with backoff until %s", why, when);
+	arm_backoff(d, j);
+	return sl_lifecycle_save(d, j, err);
+}
+
 void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_result *res)
 {
 	struct sl_job *j = sl_jobtab_get(d->jobs, id);
@@ -168,7 +246,10 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 		d->exec_ops->forget(d->exec, id);
 		return;
 	}
-	if (res->state == SL_JOB_PENDING || (res->state == SL_JOB_PREEMPTED && j->spec.requeue)) {
+	if (res->state == SL_JOB_PENDING && res->evicted) {
+		r = evict(d, j, res->message[0] ? res->message : "evicted", &err);
+	} else if (res->state == SL_JOB_PENDING ||
+		   (res->state == SL_JOB_PREEMPTED && j->spec.requeue)) {
 		r = back_to_queue(d, j, res->state == SL_JOB_PREEMPTED, &err);
 	} else {
 		sl_schedctl_remove(d->sched, id);
@@ -178,6 +259,10 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 			j->start_time = res->start_time;
 		j->end_time = res->end_time > 0 ? res->end_time : (int64_t)time(NULL);
 		r = sl_lifecycle_move(d, j, res->state, res->reason, &err);
+		if (r == 0 && res->message[0] != '\0') {
+			j->reason_text = sl_xstrdup(res->message);
+			r = sl_lifecycle_save(d, j, &err);
+		}
 	}
 	if (r != 0)
 		sl_err_log("job %llu: recording its end failed: %s", (unsigned long long)id, err.msg);
@@ -202,7 +287,10 @@ int sl_lifecycle_recover(struct sluiced *d, struct sl_err *err)
 		if (j->state == SL_JOB_PENDING) {
 			j->spec.hold = j->reason && (strcmp(j->reason, "JobHeldUser") == 0 ||
 						     strcmp(j->reason, "JobHeldAdmin") == 0);
-			if (!j->spec.hold && (r = sl_schedctl_add(d->sched, j, err)) != 0)
+			if (!j->spec.hold && j->eligible_time > (int64_t)time(NULL) &&
+			    j->reason && strcmp(j->reason, "BeginTime") == 0)
+				arm_backoff(d, j);
+			else if (!j->spec.hold && (r = sl_schedctl_add(d->sched, j, err)) != 0)
 				break;
 		} else if (is_active(j->state)) {
 			if ((r = sl_schedctl_add_running(d->sched, j, err)) != 0 ||
@@ -221,7 +309,7 @@ static void launch_all(struct sluiced *d)
 	for (size_t i = 0; i < d->nlaunch; i++) {
 		struct sl_job *j = sl_jobtab_get(d->jobs, d->launch[i]);
 		struct sl_err err = SL_ERR_INIT;
-		if (j == NULL || j->state != SL_JOB_RUNNING)
+		if (j == NULL || (j->state != SL_JOB_RUNNING && j->state != SL_JOB_CONFIGURING))
 			continue;
 		if (d->exec_ops->start(d->exec, j, &err) != 0) {
 			struct sl_exec_result res = {.state = SL_JOB_FAILED, .exit_signal = 53};

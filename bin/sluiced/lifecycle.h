@@ -27,6 +27,8 @@ int sl_lifecycle_requeue(struct sluiced *d, struct sl_job *j, struct sl_err *err
 
 /* Executor events. */
 void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_result *res);
+/* All of the job's pods are ready: CONFIGURING -> RUNNING on nodelist. */
+void sl_lifecycle_ready(struct sluiced *d, uint64_t id, const char *nodelist);
 
 /* Load jobs at start: pending ones to the scheduler, running ones adopted
  * from their supervisors (or recorded as ended / requeued). */

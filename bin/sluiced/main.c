@@ -83,6 +83,11 @@ static void on_exec_finished(void *arg, uint64_t id, const struct sl_exec_result
 	sl_lifecycle_finished(arg, id, r);
 }
 
+static void on_exec_ready(void *arg, uint64_t id, const char *nodelist)
+{
+	sl_lifecycle_ready(arg, id, nodelist);
+}
+
 static void on_term(struct sl_loop *l, int signo, void *arg)
 {
 	struct sluiced *d = arg;
@@ -165,7 +170,8 @@ static void identity(struct sluiced *d)
 
 static int setup(struct sluiced *d, int foreground, struct sl_err *err)
 {
-	static const struct sl_exec_events ev = {on_exec_started, on_exec_finished};
+	static const struct sl_exec_events ev = {on_exec_started, on_exec_finished,
+						    on_exec_ready};
 	struct sl_exec_conf xc;
 	const char *stepd = getenv("SLUICE_STEPD");
 	int r;
@@ -185,7 +191,9 @@ static int setup(struct sluiced *d, int foreground, struct sl_err *err)
 	xc.kill_wait = sl_conf_kill_wait(d->conf);
 	xc.stepd_path = stepd && *stepd ? stepd : NULL;
 	xc.stepd_log_stderr = foreground;
-	d->exec_ops = &sl_exec_local_ops;
+	xc.confp = &d->conf;
+	d->exec_ops = strcmp(sl_conf_executor(d->conf), "kubernetes") == 0 ? &sl_exec_k8s_ops
+									   : &sl_exec_local_ops;
 	if ((d->exec = d->exec_ops->create(d->loop, &xc, &ev, d, err)) == NULL)
 		return -SL_EINTERNAL;
 	if ((r = sl_lifecycle_recover(d, err)) != 0 ||

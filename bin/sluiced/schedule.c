@@ -212,6 +212,10 @@ void sl_schedctl_requeue(struct sl_schedctl *s, uint64_t id)
 }
 
 
+static void on_wake(struct sl_loop *l, uint64_t id, void *arg)
+{
+}
+
 int sl_schedctl_run(struct sl_schedctl *s)
 {
 	struct sl_sched_decisions dec;
@@ -240,6 +244,14 @@ int sl_schedctl_run(struct sl_schedctl *s)
 		if (sl_lifecycle_admitted(d, j, &err) != 0)
 			sl_err_log("job %llu: admission failed: %s", (unsigned long long)j->id,
 				   err.msg);
+	}
+	/* Kueue admits one head per ClusterQueue per cycle and cycles again at
+	 * once: so must we, or a burst of small jobs behind a freed quota
+	 * would start one per unrelated event. The timer makes sure the loop
+	 * turns again even when nothing else wakes it. */
+	if (dec.nadmit > 0) {
+		d->need_schedule = 1;
+		sl_loop_add_timer(d->loop, 0, on_wake, NULL);
 	}
 	sl_sched_decisions_clear(&dec);
 	return n;

@@ -8,14 +8,6 @@
 #include "quantity.h"
 #include "xalloc.h"
 
-static int find_lq(const struct sl_sched *s, const char *ns, const char *name)
-{
-	for (int i = 0; i < s->nlq; i++)
-		if (strcmp(s->lq[i].ns, ns) == 0 && strcmp(s->lq[i].name, name) == 0)
-			return i;
-	return SQ_NONE;
-}
-
 /* Can pod set p ever get `total` of resource res in some eligible flavor? */
 static bool ever_fits(const struct sl_sched *s, const struct sq_cq *c, const struct sq_ps *p,
 		      int res, int64_t total)
@@ -72,7 +64,7 @@ static int check_ps(const struct sl_sched *s, const struct sq_cq *c,
 int sl_sched_check(const struct sl_sched *s, const struct sl_sched_wl *wl, struct sl_err *err)
 {
 	const char *q = wl->queue ? wl->queue : "";
-	int lq = find_lq(s, wl->ns ? wl->ns : "default", q);
+	int lq = sq_lq_find(s, wl->ns ? wl->ns : "default", q);
 	if (lq == SQ_NONE || s->lq[lq].cq == SQ_NONE)
 		return sl_err_set(err, SL_ENOENT, "invalid partition specified: %s", q);
 	const struct sq_cq *c = &s->cq[s->lq[lq].cq];
@@ -202,6 +194,13 @@ static void save_names(struct sl_sched *s, struct saved *v, struct sq_wl *w)
 	for (int i = 0; i < w->nps; i++)
 		n += (size_t)w->ps[i].nreq;
 	v->w = w;
+	/* the kept reasons name flavors and resources by index: freeze the text */
+	const char *m = sq_status_message(s, w);
+	if (w->mkind != SQ_M_TEXT && w->mkind != SQ_M_NONE) {
+		char *t = m ? sl_xstrdup(m) : NULL;
+		sq_set_status(w, w->cls, w->reason, t ? "%s" : NULL, t);
+		free(t);
+	}
 	v->cq = w->where == SQ_W_ADMITTED && w->adm_cq != SQ_NONE ? sl_xstrdup(s->cq[w->adm_cq].name)
 								    : NULL;
 	v->flv = sl_xcalloc(n + 1, sizeof(char *));
@@ -223,14 +222,13 @@ static void restore(struct sl_sched *s, struct saved *v)
 	free(v->flv);
 	w->where = SQ_W_NONE;
 	w->cq = w->lq = SQ_NONE;
-	free(w->last_tried);
-	w->last_tried = NULL;
+	w->has_last = false;
 	if (admitted) {
 		int cq = SQ_NONE;
 		for (int i = 0; i < s->ncq && v->cq; i++)
 			if (strcmp(s->cq[i].name, v->cq) == 0)
 				cq = i;
-		w->lq = find_lq(s, w->ns, w->lqname);
+		w->lq = sq_lq_find(s, w->ns, w->lqname);
 		sq_readmit(s, w, cq);
 	} else {
 		sq_enqueue(s, w);

@@ -4,6 +4,7 @@
  * priority, age; or the fair-sharing tournament), then processing against a
  * running snapshot: later entries see earlier admissions, preemptors'
  * usage and reservations. Temporary usage is undone at the end. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sched_int.h"
@@ -11,7 +12,7 @@
 
 enum req { RQ_NONE, RQ_IMMEDIATE, RQ_GENERIC, RQ_PARK };
 
-struct entry {
+struct entry {                   /* buffers (a, t, need) live across cycles */
 	struct sq_wl *w;
 	int cq;
 	struct sq_assign a;
@@ -21,6 +22,7 @@ struct entry {
 	enum req rq;
 	int *need;
 	int nneed;
+	size_t capneed;
 };
 
 struct temp {                    /* usage added for this cycle only */
@@ -28,31 +30,61 @@ struct temp {                    /* usage added for this cycle only */
 	int64_t q;
 };
 
+/* Per-engine scratch: one entry per CQ and the cycle's lists, kept
+ * between cycles because allocating them per head was a quarter of the
+ * engine's time. */
+struct sq_cscratch {
+	struct entry *e;
+	size_t cape;
+	struct temp *tmp;
+	size_t captmp;
+	struct sq_wl **victims;
+	size_t capvic;
+	struct sq_fentry *f;
+	size_t capf;
+};
+
 struct cyc {
 	struct sl_sched *s;
 	struct sl_sched_decisions *out;
+	struct sq_cscratch *x;
 	struct entry *e;
 	size_t ne;
-	struct temp *tmp;
-	size_t ntmp, captmp;
+	size_t ntmp;
 	struct sq_wl **victims;  /* preemption targets chosen this cycle */
-	size_t nvic, capvic;
+	size_t nvic;
 	int changed;
 };
+
+void sq_cscratch_free(struct sq_cscratch *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->cape; i++) {
+		sq_assign_free(&x->e[i].a);
+		free(x->e[i].t.v);
+		free(x->e[i].need);
+	}
+	free(x->e);
+	free(x->tmp);
+	free(x->victims);
+	free(x->f);
+	free(x);
+}
 
 static void temp_add(struct cyc *c, int node, int fr, int64_t q)
 {
 	if (q <= 0)
 		return;
-	c->tmp = sl_xgrow(c->tmp, &c->captmp, c->ntmp + 1, sizeof(*c->tmp));
-	c->tmp[c->ntmp++] = (struct temp){node, fr, q};
+	c->x->tmp = sl_xgrow(c->x->tmp, &c->x->captmp, c->ntmp + 1, sizeof(*c->x->tmp));
+	c->x->tmp[c->ntmp++] = (struct temp){node, fr, q};
 	sq_add_usage(c->s, node, fr, q);
 }
 
 static void temp_undo(struct cyc *c)
 {
 	while (c->ntmp) {
-		struct temp *t = &c->tmp[--c->ntmp];
+		struct temp *t = &c->x->tmp[--c->ntmp];
 		sq_remove_usage(c->s, t->node, t->fr, t->q);
 	}
 }
@@ -71,25 +103,25 @@ static void nominate(struct cyc *c, struct entry *e)
 	}
 	/* scan progress survives one cycle, or longer if nothing changed */
 	uint64_t gen = s->tree_gen[sq_root(s, q->node)];
-	if (w->last_tried && w->last_gen != gen && s->cycle_no - w->last_cycle > 1) {
-		free(w->last_tried);
-		w->last_tried = NULL;
-	}
+	if (w->has_last && w->last_gen != gen && s->cycle_no - w->last_cycle > 1)
+		w->has_last = false;
 	sq_assign_flavors(s, w, e->cq, &e->a);
 	e->nominated = true;
-	free(w->last_tried);
-	w->last_tried = NULL;
-	if (e->a.rep != SQ_A_NOFIT && e->a.off) {
-		int tot = e->a.off[w->nps];
-		w->last_tried = sl_xmalloc(((size_t)tot + 1) * sizeof(int));
+	w->has_last = false;
+	int tot = e->a.off[w->nps];
+	if (e->a.rep != SQ_A_NOFIT) {
+		if (tot + 1 > w->nlast) {
+			w->nlast = tot + 1;
+			w->last_tried = sl_xrealloc(w->last_tried, (size_t)w->nlast * sizeof(int));
+		}
 		memcpy(w->last_tried, e->a.tried, (size_t)tot * sizeof(int));
+		w->has_last = true;
 		w->last_cycle = s->cycle_no;
 		w->last_gen = gen;
 	}
 	if (e->a.rep != SQ_A_PREEMPT)
 		return;
-	int tot = e->a.off[w->nps];
-	e->need = sl_xcalloc((size_t)tot + 1, sizeof(int));
+	e->need = sl_xgrow(e->need, &e->capneed, (size_t)tot + 1, sizeof(int));
 	for (int i = 0; i < w->nps; i++)
 		for (int j = 0; j < w->ps[i].nreq; j++) {
 			int k = e->a.off[i] + j;
@@ -101,6 +133,18 @@ static void nominate(struct cyc *c, struct entry *e)
 			if (!dup)
 				e->need[e->nneed++] = fr;
 		}
+	/* one resource: the oracle has just searched the same, on the same
+	 * state (the search was an eighth of a cycle with 1 000 heads) */
+	const struct sq_otg_key *k = &s->otg_key;
+	if (e->a.nuse == 1 && e->nneed == 1 && k->w == w && k->cq == e->cq &&
+	    k->cycle == s->cycle_no && k->fr == e->need[0] && k->fr == e->a.use_fr[0] &&
+	    k->val == e->a.use_q[0]) {
+		e->t.v = sl_xgrow(e->t.v, &e->t.cap, s->otg.n + 1, sizeof(*e->t.v));
+		if (s->otg.n)
+			memcpy(e->t.v, s->otg.v, s->otg.n * sizeof(*e->t.v));
+		e->t.n = s->otg.n;
+		return;
+	}
 	sq_get_targets(s, w, e->cq, e->a.use_fr, e->a.use_q, e->a.nuse, e->need, e->nneed, &e->t);
 }
 
@@ -198,7 +242,9 @@ static void issue_preemptions(struct cyc *c, struct entry *e)
 	char *pp = node_path(s, s->cq[e->cq].node);
 	for (size_t i = 0; i < e->t.n; i++) {
 		struct sq_wl *v = e->t.v[i].wl;
-		c->victims = sl_xgrow(c->victims, &c->capvic, c->nvic + 1, sizeof(*c->victims));
+		c->x->victims = sl_xgrow(c->x->victims, &c->x->capvic, c->nvic + 1,
+					 sizeof(*c->x->victims));
+		c->victims = c->x->victims;
 		c->victims[c->nvic++] = v;
 		if (v->evicting)
 			continue;
@@ -231,7 +277,7 @@ static void admit(struct cyc *c, struct entry *e)
 
 static void skip(struct entry *e, const char *msg)
 {
-	sq_set_status(e->w, SL_SCHED_WAIT_QUOTA, "WaitingForQuota", "%s", msg);
+	sq_status_static(e->w, SL_SCHED_WAIT_QUOTA, "WaitingForQuota", msg);
 	e->rq = RQ_IMMEDIATE;
 }
 
@@ -251,12 +297,10 @@ static void process_preempt(struct cyc *c, struct entry *e)
 	issue_preemptions(c, e);
 	for (int i = 0; i < e->a.nuse; i++)
 		temp_add(c, s->cq[e->cq].node, e->a.use_fr[i], e->a.use_q[i]);
-	sq_set_status(w, SL_SCHED_WAIT_PREEMPTION, "WaitingForPreemptedWorkloads",
-		      "%s. Pending the preemption of %zu workload(s)",
-		      e->a.msg ? e->a.msg : "", e->t.n);
+	sq_status_assign(w, SL_SCHED_WAIT_PREEMPTION, "WaitingForPreemptedWorkloads", &e->a,
+			 e->t.n);
 	s->cq[e->cq].sticky = w;
-	free(w->last_tried);
-	w->last_tried = NULL;
+	w->has_last = false;
 	e->rq = RQ_IMMEDIATE;
 }
 
@@ -270,13 +314,12 @@ static void process(struct cyc *c, struct entry *e)
 		const char *r = e->a.nofit_reason ? e->a.nofit_reason : "WaitingForQuota";
 		enum sl_sched_class cls = strcmp(r, "WaitingForQuota") == 0 ? SL_SCHED_WAIT_QUOTA
 									 : SL_SCHED_NEVER_FITS;
-		sq_set_status(w, cls, r, "%s", e->a.msg ? e->a.msg : "");
+		sq_status_assign(w, cls, r, &e->a, SIZE_MAX);
 		e->rq = RQ_GENERIC;
 		return;
 	}
 	if (e->a.rep == SQ_A_PREEMPT && e->t.n == 0) {
-		sq_set_status(w, SL_SCHED_WAIT_QUOTA, "WaitingForQuota", "%s",
-			      e->a.msg ? e->a.msg : "");
+		sq_status_assign(w, SL_SCHED_WAIT_QUOTA, "WaitingForQuota", &e->a, SIZE_MAX);
 		e->rq = RQ_GENERIC;
 		if (s->cq[e->cq].reclaim != SL_KP_ANY)
 			reserve(c, e);
@@ -303,6 +346,8 @@ static void requeue(struct cyc *c, struct entry *e)
 		    (e->rq == RQ_GENERIC && !q->strict_fifo && !e->a.pending_flavors);
 	if (park) {
 		sq_park(s, q, e->w);
+		if (e->rq == RQ_GENERIC)
+			sq_park_shape(q, e->w);
 		c->changed++;
 	} else {
 		sq_heap_push(s, q, e->w);
@@ -343,7 +388,8 @@ static void run_entries(struct cyc *c)
 			process(c, &c->e[i]);
 		return;
 	}
-	struct sq_fentry *f = sl_xcalloc(c->ne + 1, sizeof(*f));
+	c->x->f = sl_xgrow(c->x->f, &c->x->capf, c->ne + 1, sizeof(*c->x->f));
+	struct sq_fentry *f = c->x->f;
 	for (size_t i = 0; i < c->ne; i++)
 		f[i] = (struct sq_fentry){c->e[i].w, c->e[i].cq, c->e[i].a.use_fr, c->e[i].a.use_q,
 					  c->e[i].a.nuse, false};
@@ -351,37 +397,61 @@ static void run_entries(struct cyc *c)
 		f[i].taken = true;
 		process(c, &c->e[i]);
 	}
-	free(f);
 }
 
+/* Pop one head per active CQ into the reusable entries. */
+static void take_heads(struct cyc *c)
+{
+	struct sl_sched *s = c->s;
+	if (!s->cscr)
+		s->cscr = sl_xcalloc(1, sizeof(*s->cscr));
+	c->x = s->cscr;
+	if (c->x->cape < (size_t)s->ncq + 1) {
+		size_t old = c->x->cape;
+		c->x->cape = (size_t)s->ncq + 1;
+		c->x->e = sl_xrealloc(c->x->e, c->x->cape * sizeof(*c->x->e));
+		memset(c->x->e + old, 0, (c->x->cape - old) * sizeof(*c->x->e));
+		for (size_t i = old; i < c->x->cape; i++)
+			sq_assign_init(&c->x->e[i].a);
+	}
+	c->e = c->x->e;
+	c->victims = c->x->victims;
+	for (int i = 0; i < s->ncq; i++) {
+		struct sq_cq *q = &s->cq[i];
+		struct sq_wl *w = q->inactive ? NULL : sq_pop_head(s, q);
+		if (!w)
+			continue;
+		struct entry *e = &c->e[c->ne++];
+		e->w = w;
+		e->cq = i;
+		e->t.n = 0;
+		e->nneed = 0;
+		e->nominated = e->done = false;
+		e->rq = RQ_NONE;
+		e->a.nrv = 0;
+		e->a.nuse = 0;
+		e->a.rep = SQ_A_FIT;
+		e->a.borrowing = 0;
+		e->a.nofit_reason = NULL;
+		e->a.pending_flavors = false;
+	}
+}
+
+/* Returns how much changed: admissions, preemptions and queue moves after
+ * which another cycle may decide more (a parked head). 0 means another
+ * cycle now would change nothing. */
 int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out)
 {
 	struct cyc c = {.s = s, .out = out};
 	s->cycle_no++;
 	s->now_ms = now_ms;
 	drain(&c);
-	c.e = sl_xcalloc((size_t)s->ncq + 1, sizeof(*c.e));
-	for (int i = 0; i < s->ncq; i++) {
-		struct sq_cq *q = &s->cq[i];
-		if (q->inactive || !q->heap.n)
-			continue;
-		struct entry *e = &c.e[c.ne++];
-		e->w = sq_heap_pop(s, q);
-		e->cq = i;
-		sq_assign_init(&e->a);
-	}
+	take_heads(&c);
 	for (size_t i = 0; i < c.ne; i++)
 		nominate(&c, &c.e[i]);
 	run_entries(&c);
 	temp_undo(&c);
-	for (size_t i = 0; i < c.ne; i++) {
+	for (size_t i = 0; i < c.ne; i++)
 		requeue(&c, &c.e[i]);
-		sq_assign_free(&c.e[i].a);
-		free(c.e[i].t.v);
-		free(c.e[i].need);
-	}
-	free(c.e);
-	free(c.tmp);
-	free(c.victims);
 	return c.changed;
 }

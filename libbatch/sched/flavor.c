@@ -167,6 +167,7 @@ static enum sq_pmode oracle(struct sl_sched *s, struct sq_wl *w, int cq, int fr,
 	t.n = 0;
 	sq_get_targets(s, w, cq, &fr, &val, 1, &fr, 1, &t);
 	s->otg = t;
+	s->otg_key = (struct sq_otg_key){w, cq, fr, val, s->cycle_no};
 	if (!t.n) {
 		*borrow = sq_height_lowest_fit(s, node, fr, val, NULL);
 		return SQ_NOCAND;

@@ -54,12 +54,15 @@ int sl_sched_pending_info(struct sl_sched *s, uint64_t id, struct sl_sched_pendi
 		out->cluster_queue = w->adm_cq != SQ_NONE ? s->cq[w->adm_cq].name : NULL;
 		return 0;
 	}
+	struct sq_cq *c = w->cq != SQ_NONE ? &s->cq[w->cq] : NULL;
+	const struct sq_wl *rep = NULL;
+	if (c && w->where == SQ_W_HEAP && c->nprep && (rep = sq_parked_rep(c, w)) != NULL)
+		sq_status_copy(w, rep);   /* parked as soon as it comes up */
 	out->cls = w->cls;
 	out->reason = w->reason;
-	out->message = w->msg;
-	if (w->cq == SQ_NONE)
+	out->message = sq_status_message(s, w);
+	if (!c)
 		return 0;
-	struct sq_cq *c = &s->cq[w->cq];
 	out->cluster_queue = c->name;
 	positions(s, c);
 	out->pos_cq = w->pos_cq;
@@ -68,8 +71,8 @@ int sl_sched_pending_info(struct sl_sched *s, uint64_t id, struct sl_sched_pendi
 		out->cls = w->pos_cq > 0 ? SL_SCHED_WAIT_PRIORITY : SL_SCHED_WAIT_QUOTA;
 		out->reason = "Pending";
 		out->message = "The workload has no reservation";
-	} else if (w->cls == SL_SCHED_WAIT_QUOTA && w->where == SQ_W_HEAP && w->pos_cq > 0 &&
-		   c->heap.v[0]->prio > w->prio) {
+	} else if (w->cls == SL_SCHED_WAIT_QUOTA && w->where == SQ_W_HEAP && !rep &&
+		   w->pos_cq > 0 && c->heap.v[0]->prio > w->prio) {
 		out->cls = SL_SCHED_WAIT_PRIORITY;
 	}
 	return 0;

@@ -27,12 +27,45 @@ int sq_flavor_index(const struct sl_sched *s, const char *name)
 	return SQ_NONE;
 }
 
-int sq_root(const struct sl_sched *s, int node)
+static bool lq_eq(const void *ctx, int i, const char *ns, const char *name)
+{
+	const struct sl_sched *s = ctx;
+	return strcmp(s->lq[i].ns, ns) == 0 && strcmp(s->lq[i].name, name) == 0;
+}
+
+int sq_lq_find(const struct sl_sched *s, const char *ns, const char *name)
+{
+	return sq_nm_get(&s->lqmap, ns, name, lq_eq, s);
+}
+
+static int find_root(const struct sl_sched *s, int node)
 {
 	int guard = s->nnode;
 	while (s->node[node].parent != SQ_NONE && guard-- > 0)
 		node = s->node[node].parent;
 	return node;
+}
+
+int sq_root(const struct sl_sched *s, int node)
+{
+	return s->node[node].root;
+}
+
+/* Roots are cached, and each tree's CQs chained, so that the requeue
+ * after every finish walks one tree, not every ClusterQueue. */
+static void link_trees(struct sl_sched *s)
+{
+	for (int i = 0; i < s->nnode; i++)
+		s->node[i].root = find_root(s, i);
+	s->tree_first = sl_xcalloc((size_t)s->nnode + 1, sizeof(int));
+	s->tree_parked = sl_xcalloc((size_t)s->nnode + 1, sizeof(bool));
+	for (int i = 0; i < s->nnode; i++)
+		s->tree_first[i] = SQ_NONE;
+	for (int i = s->ncq; i-- > 0;) {
+		int r = s->node[s->cq[i].node].root;
+		s->cq[i].next_in_tree = s->tree_first[r];
+		s->tree_first[r] = i;
+	}
 }
 
 static char **strv_copy(char **v, size_t n)
@@ -413,6 +446,7 @@ void sq_model_build(struct sl_sched *s, const struct sl_kueue *k)
 		if (k->cqs[i].cohort)
 			link_parent(s, (int)i, cohort_node(s, k->cqs[i].cohort, &capnode));
 	mark_cycles(s);
+	link_trees(s);
 	s->nlq = (int)k->nlqs;
 	s->lq = sl_xcalloc(k->nlqs + 1, sizeof(*s->lq));
 	for (size_t i = 0; i < k->nlqs; i++) {
@@ -424,6 +458,9 @@ void sq_model_build(struct sl_sched *s, const struct sl_kueue *k)
 		l->stop = k->lqs[i].stop;
 		l->weight_milli = k->lqs[i].weight_milli;
 	}
+	sq_nm_init(&s->lqmap, k->nlqs);
+	for (int i = 0; i < s->nlq; i++)
+		sq_nm_put(&s->lqmap, s->lq[i].ns, s->lq[i].name, i);
 	s->fair_sharing = k->config.fs_enable;
 	s->nstrat = (int)k->config.nstrategies;
 	memcpy(s->strat, k->config.strategies, sizeof(s->strat));
@@ -466,6 +503,7 @@ void sq_model_free(struct sl_sched *s)
 		free(c->inactive);
 		free(c->heap.v);
 		free(c->inadm);
+		free(c->prep);
 		free(c->adm);
 	}
 	free(s->cq);
@@ -483,6 +521,7 @@ void sq_model_free(struct sl_sched *s)
 		free(s->lq[i].cqname);
 	}
 	free(s->lq);
+	sq_nm_free(&s->lqmap);
 	for (int i = 0; i < s->nflv; i++)
 		flavor_free(&s->flv[i]);
 	free(s->flv);
@@ -491,6 +530,10 @@ void sq_model_free(struct sl_sched *s)
 	free(s->fr_res);
 	free(s->afs_weight_milli);
 	free(s->tree_gen);
+	free(s->tree_first);
+	free(s->tree_parked);
+	s->tree_first = NULL;
+	s->tree_parked = NULL;
 	free(s->tmp_fr);
 	s->cq = NULL;
 	s->node = NULL;
@@ -521,5 +564,8 @@ void sl_sched_free(struct sl_sched *s)
 	free(s->res);
 	free(s->rows);
 	free(s->abuf);
+	sq_cscratch_free(s->cscr);
+	sq_pscratch_free(s->pscr);
+	free(s->otg.v);
 	free(s);
 }

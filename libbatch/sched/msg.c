@@ -54,10 +54,34 @@ void sq_status_assign(struct sq_wl *w, enum sl_sched_class cls, const char *reas
 	w->mkind = npre == SIZE_MAX ? SQ_M_ASSIGN : SQ_M_PREEMPTING;
 	w->npre = npre;
 	if (a->nrv) {
-		w->rv = sl_xgrow(w->rv, &w->caprv, a->nrv, sizeof(*w->rv));
+		if (a->nrv > w->caprv) {   /* exact: 100 000 pending workloads keep one each */
+			w->caprv = a->nrv;
+			w->rv = sl_xrealloc(w->rv, w->caprv * sizeof(*w->rv));
+		}
 		memcpy(w->rv, a->rv, a->nrv * sizeof(*w->rv));
 	}
 	w->nrv = a->nrv;
+}
+
+/* An equivalent workload parked with src fails for the same reason. */
+void sq_status_copy(struct sq_wl *w, const struct sq_wl *src)
+{
+	status_reset(w, src->cls, src->reason);
+	w->tried = src->tried;
+	w->mkind = src->mkind;
+	w->smsg = src->smsg;
+	w->npre = src->npre;
+	if (src->mkind == SQ_M_TEXT) {
+		w->msg = src->msg ? sl_xstrdup(src->msg) : NULL;
+		w->msg_ok = true;
+	}
+	if (src->nrv > w->caprv) {
+		w->caprv = src->nrv;
+		w->rv = sl_xrealloc(w->rv, w->caprv * sizeof(*w->rv));
+	}
+	if (src->nrv)
+		memcpy(w->rv, src->rv, src->nrv * sizeof(*w->rv));
+	w->nrv = src->nrv;
 }
 
 static char *qstr(int64_t v, char *buf, size_t len)

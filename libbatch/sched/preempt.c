@@ -21,6 +21,26 @@ struct cands {
 	size_t n, cap;
 };
 
+/* Candidate lists kept between searches (the search runs for nearly
+ * every head of a busy cohort). */
+struct sq_pscratch {
+	struct cands same, hier, prio, all;
+	int64_t *rem;
+	size_t caprem;
+};
+
+void sq_pscratch_free(struct sq_pscratch *p)
+{
+	if (!p)
+		return;
+	free(p->same.v);
+	free(p->hier.v);
+	free(p->prio.v);
+	free(p->all.v);
+	free(p->rem);
+	free(p);
+}
+
 struct pctx {
 	struct sl_sched *s;
 	struct sq_wl *w;
@@ -143,7 +163,9 @@ static void collect_hier(const struct pctx *x, struct cands *hier, struct cands 
 	const struct sq_node *n = &s->node[q->node];
 	if (n->parent == SQ_NONE || n->broken || q->reclaim == SL_KP_NEVER)
 		return;
-	int64_t *rem = sl_xcalloc((size_t)x->nuse + 1, sizeof(int64_t));
+	struct sq_pscratch *p = s->pscr;
+	p->rem = sl_xgrow(p->rem, &p->caprem, (size_t)x->nuse + 1, sizeof(int64_t));
+	int64_t *rem = p->rem;
 	memcpy(rem, x->use_q, (size_t)x->nuse * sizeof(int64_t));
 	bool adv = fit_in_quota(s, q->node, x->use_fr, rem, x->nuse);
 	int prev = SQ_NONE;
@@ -152,7 +174,6 @@ static void collect_hier(const struct pctx *x, struct cands *hier, struct cands 
 		adv = fit_in_quota(s, a, x->use_fr, rem, x->nuse) || adv;
 		prev = a;
 	}
-	free(rem);
 }
 
 /* CandidatesOrdering: <0 when a goes first. */
@@ -289,7 +310,11 @@ static bool under_nominal(const struct pctx *x)
 
 static size_t classical(const struct pctx *x, struct sq_targets *t)
 {
-	struct cands same = {0}, hier = {0}, prio = {0}, all = {0};
+	if (!x->s->pscr)
+		x->s->pscr = sl_xcalloc(1, sizeof(*x->s->pscr));
+	struct sq_pscratch *p = x->s->pscr;
+	struct cands same = p->same, hier = p->hier, prio = p->prio, all = p->all;
+	same.n = hier.n = prio.n = all.n = 0;
 	const struct sq_cq *q = &x->s->cq[x->cq];
 	if (q->within_cq != SL_KP_NEVER)
 		cands_from_cq(x, x->cq, SQ_NONE, false, &same);
@@ -317,10 +342,10 @@ static size_t classical(const struct pctx *x, struct sq_targets *t)
 	for (int i = 0; i < nopt; i++)
 		if (attempt(x, &all, opts[i], t))
 			break;
-	free(same.v);
-	free(hier.v);
-	free(prio.v);
-	free(all.v);
+	p->same = same;
+	p->hier = hier;
+	p->prio = prio;
+	p->all = all;
 	return t->n;
 }
 

@@ -171,7 +171,11 @@ int sl_sched_requeue(struct sl_sched *s, uint64_t id);
  * zero-initialises and clears with sl_sched_decisions_clear()). Admissions
  * are already accounted in the engine when returned; preemptions are only
  * requested: victims keep their quota until sl_sched_requeue/remove.
- * Returns the number of decisions made. */
+ * Returns how many changes the cycle made: admissions and preemptions
+ * appended to *out, plus queue moves that let the next cycle decide more
+ * (a BestEffortFIFO head parked, so the one behind it becomes the head).
+ * So a positive value is not a count of decisions; 0 means another cycle
+ * now, with no add/remove/requeue in between, would change nothing. */
 int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out);
 void sl_sched_decisions_clear(struct sl_sched_decisions *d);
 

@@ -8,7 +8,8 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/sched/model.c libbatch/sched/quota.c libbatch/sched/wlq.c \
 	libbatch/sched/flavor.c libbatch/sched/preempt.c libbatch/sched/fairshare.c \
 	libbatch/sched/afs.c libbatch/sched/cycle.c libbatch/sched/info.c \
-	libbatch/sched/api.c \
+	libbatch/sched/api.c libbatch/sched/msg.c libbatch/sched/equiv.c \
+	libbatch/sched/namemap.c \
 	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c
 
 bin_PROGRAMS += bin/sluice
@@ -46,9 +47,9 @@ TESTS += tests/scenarios/run.sh
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_kueue tests/unit/test_sched_quota tests/unit/test_sched_cycle \
-	tests/unit/test_sim
+	tests/unit/test_sched_equiv tests/unit/test_sim
 TESTS += tests/unit/test_kueue tests/unit/test_sched_quota tests/unit/test_sched_cycle \
-	tests/unit/test_sim
+	tests/unit/test_sched_equiv tests/unit/test_sim
 endif
 tests_unit_test_kueue_SOURCES = tests/unit/test_kueue.c
 tests_unit_test_kueue_CFLAGS = $(TEST_CFLAGS)
@@ -59,6 +60,9 @@ tests_unit_test_sched_quota_LDADD = $(TEST_LIBS)
 tests_unit_test_sched_cycle_SOURCES = tests/unit/test_sched_cycle.c tests/unit/sched_testlib.h
 tests_unit_test_sched_cycle_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_sched_cycle_LDADD = $(TEST_LIBS)
+tests_unit_test_sched_equiv_SOURCES = tests/unit/test_sched_equiv.c tests/unit/sched_testlib.h
+tests_unit_test_sched_equiv_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_sched_equiv_LDADD = $(TEST_LIBS)
 tests_unit_test_sim_SOURCES = tests/unit/test_sim.c
 tests_unit_test_sim_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_sim_LDADD = $(TEST_LIBS)

@@ -26,6 +26,7 @@ struct sq_node {
 	char *name;
 	bool is_cq;
 	int parent;              /* node index or SQ_NONE */
+	int root;                /* top of its tree (sq_root) */
 	int *kids;               /* child node indices (cohorts and CQs) */
 	size_t nkids, capkids;
 	int height;              /* distance to the furthest leaf (getNodeHeight) */
@@ -69,9 +70,12 @@ struct sq_cq {
 	struct sq_heap heap;         /* active pending workloads */
 	struct sq_wl **inadm;        /* parked workloads (BestEffortFIFO) */
 	size_t ninadm, capinadm;
+	struct sq_wl **prep;         /* parked shapes: one failed workload each */
+	size_t nprep, capprep;
 	struct sq_wl **adm;          /* admitted (incl. evicting) workloads */
 	size_t nadm, capadm;
 	struct sq_wl *sticky;        /* preemptor waiting for its victims */
+	int next_in_tree;            /* next CQ with the same root, or SQ_NONE */
 	uint64_t qgen;               /* bumps on any queue change (positions) */
 	uint64_t posgen;             /* qgen when positions were computed */
 };
@@ -176,6 +180,30 @@ struct sq_wtab {                     /* id -> wl, open addressing */
 	size_t cap, n, used;
 };
 
+struct sq_target {
+	struct sq_wl *wl;
+	enum sl_sched_preempt_reason reason;
+};
+
+struct sq_targets {
+	struct sq_target *v;
+	size_t n, cap;
+};
+
+struct sq_cscratch;
+struct sq_pscratch;
+
+struct sq_namemap {                  /* namemap.c */
+	int *slot;                   /* index + 1; 0 = empty */
+	size_t cap;
+};
+typedef bool (*sq_nm_eq)(const void *ctx, int idx, const char *a, const char *b);
+void sq_nm_init(struct sq_namemap *m, size_t n);
+void sq_nm_free(struct sq_namemap *m);
+void sq_nm_put(struct sq_namemap *m, const char *a, const char *b, int idx);
+int sq_nm_get(const struct sq_namemap *m, const char *a, const char *b, sq_nm_eq eq,
+	      const void *ctx);
+
 struct sl_sched {
 	/* model */
 	int nres, nflv, nfr;
@@ -189,6 +217,7 @@ struct sl_sched {
 	struct sq_node *node;        /* [nnode], node i < ncq is cq i */
 	int nlq;
 	struct sq_lq *lq;
+	struct sq_namemap lqmap;     /* (ns, name) -> lq */
 	bool fair_sharing;
 	int nstrat;
 	enum sl_kfs_strategy strat[2];
@@ -200,14 +229,25 @@ struct sl_sched {
 	uint64_t seq, admit_seq;
 	int64_t cycle_no;
 	uint64_t *tree_gen;          /* [nnode] by root node: usage generation */
+	int *tree_first;             /* [nnode] by root node: first CQ of the tree */
+	bool *tree_parked;           /* [nnode] by root node: something parked since
+				      * the last requeue */
 	int64_t now_ms;
 	/* usage rows cache */
 	struct sl_sched_usage *rows;
 	size_t nrows, caprows;
 	struct sl_sched_flavor *abuf;    /* sl_sched_assignment() result */
 	size_t capabuf;
-	/* scratch */
+	/* scratch, kept between cycles */
 	int64_t *tmp_fr;             /* [nfr] */
+	struct sq_cscratch *cscr;    /* cycle.c */
+	struct sq_pscratch *pscr;    /* preempt.c */
+	struct sq_targets otg;       /* flavor.c: preemption oracle's targets */
+	struct sq_otg_key {          /* ... and what they were searched for */
+		const struct sq_wl *w;
+		int cq, fr;
+		int64_t val, cycle;
+	} otg_key;
 };
 
 /* model.c */
@@ -220,6 +260,7 @@ static inline int sq_fr(const struct sl_sched *s, int flv, int res)
 	return s->fr_of[flv * s->fr_stride + res];
 }
 int sq_root(const struct sl_sched *s, int node);
+int sq_lq_find(const struct sl_sched *s, const char *ns, const char *name);
 void sq_model_build(struct sl_sched *s, const struct sl_kueue *k);
 void sq_model_free(struct sl_sched *s);
 bool sq_ns_matches(const struct sl_kselector *sel, const char *ns);
@@ -259,6 +300,15 @@ void sq_heap_fix_all(struct sl_sched *s, struct sq_cq *c);
 void sq_wl_free(struct sq_wl *w);
 void sq_wt_clear(struct sl_sched *s);
 
+/* equiv.c: scheduling equivalence */
+uint64_t sq_wl_hash(const struct sq_wl *w);
+bool sq_wl_equiv(const struct sq_wl *a, const struct sq_wl *b);
+void sq_park_shape(struct sq_cq *c, struct sq_wl *w);
+struct sq_wl *sq_parked_rep(const struct sq_cq *c, const struct sq_wl *w);
+struct sq_wl *sq_pop_head(struct sl_sched *s, struct sq_cq *c);
+bool sq_parked_shape(const struct sq_cq *c, struct sq_wl *w);
+void sq_forget_shape(struct sq_cq *c, const struct sq_wl *w);
+
 /* flavor.c: flavor assignment (flavorassigner.go) */
 enum sq_pmode { SQ_NOFIT, SQ_NOCAND, SQ_PREEMPT, SQ_RECLAIM, SQ_FIT };
 enum sq_amode { SQ_A_NOFIT, SQ_A_PREEMPT, SQ_A_FIT };
@@ -297,25 +347,17 @@ void sq_status_static(struct sq_wl *w, enum sl_sched_class cls, const char *reas
 /* Copy a's reasons into w; npre == SIZE_MAX: no "Pending the preemption". */
 void sq_status_assign(struct sq_wl *w, enum sl_sched_class cls, const char *reason,
 		      const struct sq_assign *a, size_t npre);
+void sq_status_copy(struct sq_wl *w, const struct sq_wl *src);
 /* The message of w (borrowed, NULL if none), formatting it if needed. */
 const char *sq_status_message(const struct sl_sched *s, struct sq_wl *w);
 
 /* preempt.c: classical preemption and its oracle */
-struct sq_target {
-	struct sq_wl *wl;
-	enum sl_sched_preempt_reason reason;
-};
-
-struct sq_targets {
-	struct sq_target *v;
-	size_t n, cap;
-};
-
 /* Targets for workload w (requests use_fr/use_q, frs needing preemption
  * need[]); appends to t; returns t->n. */
 size_t sq_get_targets(struct sl_sched *s, struct sq_wl *w, int cq,
 		      const int *use_fr, const int64_t *use_q, int nuse,
 		      const int *need, int nneed, struct sq_targets *t);
+void sq_pscratch_free(struct sq_pscratch *p);
 void sq_targets_push(struct sq_targets *t, struct sq_wl *w, enum sl_sched_preempt_reason r);
 void sq_simulate_remove(struct sl_sched *s, struct sq_wl *w, int sign);
 bool sq_policy_allows(enum sl_kpolicy p, const struct sq_wl *preemptor, const struct sq_wl *cand);
@@ -356,6 +398,7 @@ bool sq_afs_on(const struct sl_sched *s, const struct sq_cq *c);
 void sq_afs_on_admit(struct sl_sched *s, struct sq_wl *w);
 
 /* cycle.c */
+void sq_cscratch_free(struct sq_cscratch *x);
 void sq_decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d, struct sq_wl *w);
 void sq_decisions_add_preempt(struct sl_sched_decisions *d, uint64_t victim,
 			      uint64_t preemptor, enum sl_sched_preempt_reason r, char *msg);

@@ -122,10 +122,11 @@ void sq_wt_clear(struct sl_sched *s)
 	memset(&s->wt, 0, sizeof(s->wt));
 }
 
-bool sq_wl_before(const struct sl_sched *s, const struct sq_cq *c,
-		  const struct sq_wl *a, const struct sq_wl *b)
+/* queueOrderingFunc, inlined into the heap code (the hottest compare). */
+static inline bool before(const struct sl_sched *s, const struct sq_cq *c,
+			  const struct sq_wl *a, const struct sq_wl *b)
 {
-	if (c && sq_afs_on(s, c) && a->lq != b->lq) {
+	if (c && s->afs_enable && c->afs && a->lq != b->lq) {
 		double ua = sq_lq_afs_usage(s, a->lq), ub = sq_lq_afs_usage(s, b->lq);
 		if (ua != ub)
 			return ua < ub;
@@ -137,6 +138,12 @@ bool sq_wl_before(const struct sl_sched *s, const struct sq_cq *c,
 	if (a->created != b->created)
 		return a->created < b->created;
 	return a->seq < b->seq;
+}
+
+bool sq_wl_before(const struct sl_sched *s, const struct sq_cq *c,
+		  const struct sq_wl *a, const struct sq_wl *b)
+{
+	return before(s, c, a, b);
 }
 
 static void heap_swap(struct sq_heap *h, size_t i, size_t j)
@@ -152,7 +159,7 @@ static void heap_up(struct sl_sched *s, struct sq_cq *c, size_t i)
 {
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
-		if (!sq_wl_before(s, c, c->heap.v[i], c->heap.v[p]))
+		if (!before(s, c, c->heap.v[i], c->heap.v[p]))
 			break;
 		heap_swap(&c->heap, i, p);
 		i = p;
@@ -164,9 +171,9 @@ static void heap_down(struct sl_sched *s, struct sq_cq *c, size_t i)
 	struct sq_heap *h = &c->heap;
 	for (;;) {
 		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < h->n && sq_wl_before(s, c, h->v[l], h->v[m]))
+		if (l < h->n && before(s, c, h->v[l], h->v[m]))
 			m = l;
-		if (r < h->n && sq_wl_before(s, c, h->v[r], h->v[m]))
+		if (r < h->n && before(s, c, h->v[r], h->v[m]))
 			m = r;
 		if (m == i)
 			return;
@@ -237,6 +244,7 @@ void sq_unqueue(struct sl_sched *s, struct sq_wl *w)
 		heap_remove(s, c, w->qidx);
 	else if (w->where == SQ_W_INADM) {
 		vec_del(c->inadm, &c->ninadm, w->qidx);
+		sq_forget_shape(c, w);
 		c->qgen++;
 	}
 	w->where = SQ_W_NONE;
@@ -249,28 +257,47 @@ void sq_park(struct sl_sched *s, struct sq_cq *c, struct sq_wl *w)
 	c->inadm[c->ninadm++] = w;
 	w->where = SQ_W_INADM;
 	c->qgen++;
+	s->tree_parked[sq_root(s, c->node)] = true;
 }
 
+/* Back to the heap: pushed one by one when few, else appended and
+ * re-heapified (the comparator is a total order, so the shape of the heap
+ * never changes what pops first). */
 static void unpark_all(struct sl_sched *s, struct sq_cq *c)
 {
+	c->nprep = 0;
+	if (!c->ninadm)
+		return;
+	struct sq_heap *h = &c->heap;
+	bool batch = c->ninadm * 8 > h->n;
+	h->v = sl_xgrow(h->v, &h->cap, h->n + c->ninadm, sizeof(*h->v));
 	while (c->ninadm) {
 		struct sq_wl *w = c->inadm[--c->ninadm];
-		w->where = SQ_W_NONE;
-		sq_heap_push(s, c, w);
+		if (!batch) {
+			sq_heap_push(s, c, w);
+			continue;
+		}
+		h->v[h->n] = w;
+		w->qidx = h->n++;
+		w->where = SQ_W_HEAP;
 	}
+	if (batch)
+		sq_heap_fix_all(s, c);
+	c->qgen++;
 }
 
-/* QueueAssociatedInadmissibleWorkloadsAfter: the whole cohort tree. */
+/* QueueAssociatedInadmissibleWorkloadsAfter: the whole cohort tree.
+ * Idempotent: a tree where nothing was parked since the last requeue is
+ * left alone, so many finishes in a row cost one walk. */
 void sq_requeue_tree(struct sl_sched *s, int cq)
 {
 	int root = sq_root(s, s->cq[cq].node);
 	s->tree_gen[root]++;
-	if (root == s->cq[cq].node) {
-		unpark_all(s, &s->cq[cq]);
+	if (!s->tree_parked[root])
 		return;
-	}
-	for (int i = 0; i < s->ncq; i++)
-		if (s->cq[i].ninadm && sq_root(s, s->cq[i].node) == root)
+	s->tree_parked[root] = false;
+	for (int i = s->tree_first[root]; i != SQ_NONE; i = s->cq[i].next_in_tree)
+		if (s->cq[i].ninadm || s->cq[i].nprep)
 			unpark_all(s, &s->cq[i]);
 }
 
@@ -278,14 +305,6 @@ void sq_requeue_all(struct sl_sched *s)
 {
 	for (int i = 0; i < s->ncq; i++)
 		unpark_all(s, &s->cq[i]);
-}
-
-static int find_lq(const struct sl_sched *s, const char *ns, const char *name)
-{
-	for (int i = 0; i < s->nlq; i++)
-		if (strcmp(s->lq[i].ns, ns) == 0 && strcmp(s->lq[i].name, name) == 0)
-			return i;
-	return SQ_NONE;
 }
 
 /* A CQ that covers "pods" counts one per pod of every pod set. */
@@ -312,7 +331,7 @@ static void add_pods_request(struct sl_sched *s, struct sq_wl *w)
  * reason when its queue is missing or stopped. */
 void sq_enqueue(struct sl_sched *s, struct sq_wl *w)
 {
-	w->lq = find_lq(s, w->ns, w->lqname);
+	w->lq = sq_lq_find(s, w->ns, w->lqname);
 	w->cq = SQ_NONE;
 	if (w->lq == SQ_NONE) {
 		sq_set_status(w, SL_SCHED_INADMISSIBLE, "Misconfigured",
@@ -339,7 +358,11 @@ void sq_enqueue(struct sl_sched *s, struct sq_wl *w)
 			      "ClusterQueue %s is inactive", c->name);
 	else if (c->inactive)
 		sq_set_status(w, SL_SCHED_INADMISSIBLE, "Suspended", "%s", c->inactive);
-	sq_heap_push(s, c, w);
+	/* only active queues park: nothing would requeue a stopped one's */
+	else if (!c->strict_fifo && c->nprep && sq_parked_shape(c, w))
+		sq_park(s, c, w);
+	if (w->where != SQ_W_INADM)
+		sq_heap_push(s, c, w);
 }
 
 static void adm_add(struct sq_cq *c, struct sq_wl *w)
@@ -401,8 +424,7 @@ void sq_set_admitted(struct sl_sched *s, struct sq_wl *w, int cq)
 	adm_add(&s->cq[cq], w);
 	sq_wl_charge(s, w, +1);
 	s->tree_gen[sq_root(s, s->cq[cq].node)]++;
-	free(w->last_tried);
-	w->last_tried = NULL;
+	w->has_last = false;
 	sq_set_status(w, SL_SCHED_NONE, NULL, NULL);
 }
 
@@ -452,19 +474,6 @@ static void copy_ps(struct sl_sched *s, struct sq_ps *d, const struct sl_sched_p
 	}
 }
 
-static uint64_t wl_hash(const struct sq_wl *w)
-{
-	uint64_t h = 1469598103934665603ull ^ (uint64_t)(uint32_t)w->prio;
-	for (int i = 0; i < w->nps; i++) {
-		h = (h ^ (uint64_t)w->ps[i].count) * 1099511628211ull;
-		for (int j = 0; j < w->ps[i].nreq; j++)
-			h = (h ^ (uint64_t)w->ps[i].total[j] ^ ((uint64_t)w->ps[i].res[j] << 48)) *
-			    1099511628211ull;
-		h = (h ^ (uint64_t)(w->ps[i].nsel * 31 + w->ps[i].ntol)) * 1099511628211ull;
-	}
-	return h;
-}
-
 int sl_sched_add(struct sl_sched *s, const struct sl_sched_wl *in, struct sl_err *err)
 {
 	if (sq_wt_get(s, in->id))
@@ -483,7 +492,7 @@ int sl_sched_add(struct sl_sched *s, const struct sl_sched_wl *in, struct sl_err
 	w->ps = sl_xcalloc(in->npodsets + 1, sizeof(*w->ps));
 	for (size_t i = 0; i < in->npodsets; i++)
 		copy_ps(s, &w->ps[i], &in->podsets[i]);
-	w->hash = wl_hash(w);
+	w->hash = sq_wl_hash(w);
 	w->pos_cq = w->pos_lq = -1;
 	wt_put(s, w);
 	sq_enqueue(s, w);

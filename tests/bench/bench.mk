@@ -16,3 +16,18 @@ bench-sched: tests/bench/sched_baseline$(EXEEXT) tests/bench/sched_scale$(EXEEXT
 	./tests/bench/sched_baseline$(EXEEXT)
 	./tests/bench/sched_scale$(EXEEXT)
 .PHONY: bench-sched
+
+# The whole sluiced on the same schedule, on real time, with jobs that sleep
+# (tests/bench/README.md, "sluiced on real time"). sluiced_baseline.sh writes
+# the configuration, starts the daemon and runs this program against it.
+# Options pass through BENCH_ARGS, e.g. a quick check:
+#   make bench-sluiced BENCH_ARGS='--state-shm -- --scale 0.1'
+EXTRA_PROGRAMS += tests/bench/sluiced_baseline
+tests_bench_sluiced_baseline_SOURCES = tests/bench/sluiced_baseline.c
+tests_bench_sluiced_baseline_LDADD = $(SL_LIBS) -lpthread
+CLEANFILES += tests/bench/sluiced_baseline$(EXEEXT)
+EXTRA_DIST += tests/bench/sluiced_baseline.sh
+
+bench-sluiced: all tests/bench/sluiced_baseline$(EXEEXT)
+	bash $(srcdir)/tests/bench/sluiced_baseline.sh --build $(abs_top_builddir) $(BENCH_ARGS)
+.PHONY: bench-sluiced

@@ -87,6 +87,7 @@ struct bench {
 	struct obs *obs;         /* indexed by job id */
 	size_t cap_obs;
 	long polls, poll_errors, max_running, max_pending;
+	size_t attempts;         /* from the final records: preemptions */
 	int64_t last_poll_us, last_busy_us, poll_cost_us, max_poll_cost_us, max_gap_us;
 	int64_t prev_used[NCQ];
 	double cpu_us[NCQ];      /* integral of admitted cpus x us */
@@ -156,7 +157,7 @@ static void usage(void)
 
 static void parse_opts(int argc, char **argv, struct opts *o)
 {
-	*o = (struct opts){.scale = 1.0, .timeout_s = 120, .poll_ms = 50, .submitters = 4};
+	*o = (struct opts){.scale = 1.0, .timeout_s = 600, .poll_ms = 50, .submitters = 4};
 	for (int i = 1; i < argc; i++) {
 		size_t k = 0;
 		while (k < NOPT && strcmp(argv[i], opt_table[k].flag) != 0)
@@ -627,7 +628,7 @@ static void report_admission(const struct bench *b)
 		printf("never seen admitted   %zu jobs (ran between two polls)\n", unseen);
 }
 
-static void report_outcome(const struct bench *b)
+static void report_outcome(struct bench *b)
 {
 	size_t states[SL_JOB_STATE_MAX] = {0}, missing = 0, attempts = 0, requeued = 0,
 	       readmitted = 0;
@@ -650,6 +651,7 @@ static void report_outcome(const struct bench *b)
 		if (states[s])
 			printf(" %s %zu", sl_jobstate_name(s), states[s]);
 	printf("; no record: %zu\n", missing);
+	b->attempts = attempts;
 	printf("preemptions          %zu (sum of attempt), %zu jobs requeued at least once, "
 	       "%zu seen re-admitted by the poller, %zu ended PREEMPTED\n",
 	       attempts, requeued, readmitted, states[SL_JOB_PREEMPTED]);
@@ -689,13 +691,18 @@ static void report_cpu(const struct bench *b, const struct procsnap *a,
 		       "VmHWM %ld KiB\n",
 		       z->self_s - a->self_s, 100 * (z->self_s - a->self_s) / wall, wall, z->rss_kb,
 		       z->hwm_kb);
-		printf("children cpu         %.2f s (sluice-stepd supervisors and the job shells, "
-		       "reaped by sluiced)\n",
-		       z->child_s - a->child_s);
+		size_t launches = b->njobs + b->attempts;
+		printf("children cpu         %.2f s for %zu launches, %.2f ms each (sluice-stepd "
+		       "supervisors and the job shells, reaped by sluiced)\n",
+		       z->child_s - a->child_s, launches,
+		       1e3 * (z->child_s - a->child_s) / (double)launches);
 	}
 	printf("this program cpu     %.2f s (submitters and poller)\n", z->me_s - a->me_s);
-	printf("machine cpu          %.2f s busy of %ld cores x %.1f s (%.0f %%)\n",
-	       z->busy_s - a->busy_s, ncpu, wall, 100 * (z->busy_s - a->busy_s) / (ncpu * wall));
+	double busy = z->busy_s - a->busy_s;
+	double ours = z->me_s - a->me_s + z->self_s - a->self_s + z->child_s - a->child_s;
+	printf("machine cpu          %.2f s busy of %ld cores x %.1f s (%.0f %%); not this "
+	       "benchmark's: %.2f s (other processes, kernel threads, unreaped jobs)\n",
+	       busy, ncpu, wall, 100 * busy / ((double)ncpu * wall), busy - ours);
 }
 
 static void write_csv(const struct bench *b)

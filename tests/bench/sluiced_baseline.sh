@@ -51,15 +51,28 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The submitter: the build's, else compiled here from the sources.
+# The submitter: the build's, else compiled here against that build's
+# library and its source tree's headers (struct layouts must agree).
 prog="$build/tests/bench/sluiced_baseline"
 if [ ! -x "$prog" ]; then
+	src=$(sed -n 's/^abs_top_srcdir = //p' "$build/Makefile")
 	prog="$T/sluiced_baseline"
-	gcc -O2 -D_GNU_SOURCE -std=c11 -I"$top" -iquote "$top/libbatch" -iquote "$top/compat" \
+	gcc -O2 -D_GNU_SOURCE -std=c11 -I"$src" -iquote "$src/libbatch" -iquote "$src/compat" \
 		"$top/tests/bench/sluiced_baseline.c" "$build/libbatch/libbatch.a" \
 		"$build/compat/libcompat.a" $(pkg-config --cflags --libs yaml-0.1 json-c) -lm -pthread \
 		-o "$prog" || exit 2
 fi
+
+# What a job costs without any batch system: the shell and its sleep.
+printf '#!/bin/sh\nsleep 0\n' >"$T/calib.sh"
+chmod +x "$T/calib.sh"
+calib() {
+	T="$T" bash -c 'for _ in $(seq 200); do "$T/calib.sh"; done; times' | awk 'NR == 2 {
+		split($1, u, /[ms]/); split($2, s, /[ms]/)
+		printf "bare job cpu         %.2f ms (a #!/bin/sh script running sleep, without sluiced; mean of 200)\n",
+			(u[1] * 60 + u[2] + s[1] * 60 + s[2]) * 1e3 / 200 }'
+}
+calib_line=$(calib)
 
 cqs=()
 for c in 0 1 2 3 4; do for q in 0 1 2 3 4 5; do cqs+=("cq-0-$q-cohort-$c"); done; done
@@ -131,10 +144,11 @@ if [ $use_perf = 1 ]; then
 	sleep 0.5
 fi
 
+echo "$calib_line"
 echo "run directory $T (state $state$([ $state_shm = 1 ] && echo ', on /dev/shm'))"
 start=$(date +%s.%N)
-"$prog" --pid "$DPID" --csv "$T/jobs.csv" "$@"
-rc=$?
+"$prog" --pid "$DPID" --csv "$T/jobs.csv" "$@" | tee "$T/report.txt"
+rc=${PIPESTATUS[0]}
 end=$(date +%s.%N)
 awk -v a="$start" -v b="$end" 'BEGIN { printf "benchmark wall       %.1f s including the final record fetch\n", b - a }'
 

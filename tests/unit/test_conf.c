@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "conf.h"
+#include "conf_kube.h"
 #include "err.h"
 #include "kueue.h"
 #include "xalloc.h"
@@ -463,6 +464,107 @@ static void test_missing_and_unknown(void **state)
 	free(path);
 }
 
+#define LQ_GPU "---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\n" \
+	"metadata: {name: f}\n---\napiVersion: kueue.x-k8s.io/v1beta1\n" \
+	"kind: ClusterQueue\nmetadata: {name: cq}\nspec:\n  namespaceSelector: {}\n" \
+	"  resourceGroups:\n  - coveredResources: [cpu]\n    flavors:\n" \
+	"    - name: f\n      resources: [{name: cpu, nominalQuota: 1}]\n---\n" \
+	"apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\n" \
+	"metadata: {namespace: ns, name: gpu}\nspec: {clusterQueue: cq}\n"
+
+/* The kubernetes: section: the issue's spellings, defaults, and that it is
+ * what makes `executor: kubernetes` valid. */
+static void test_kubernetes(void **state)
+{
+	char *path = write_conf(HEAD "executor: kubernetes\nkubernetes:\n"
+				"  kubeconfig: kube/config\n  context: prod\n  burst: 200\n"
+				"  image: ubuntu:24.04\n  partitions:\n    gpu:\n"
+				"      imagePullPolicy: Never\n      mpi: intel\n"
+				"      volumes: [{name: home, hostPath: {path: /home}},"
+				" {name: cfg, configMap: {name: c, defaultMode: 0644}}]\n"
+				"      volumeMounts: [{name: home, mountPath: /home,"
+				" readOnly: true}]\n" LQ_GPU);
+	struct sl_conf *c = load_ok(path);
+	const struct sl_kubeconf *k = sl_conf_kubernetes(c);
+	const struct sl_kube_partition *p;
+	char *want = sl_xasprintf("%s/kube/config", realtmp);
+
+	assert_string_equal(sl_conf_executor(c), "kubernetes");
+	assert_non_null(k);
+	assert_string_equal(k->kubeconfig, want);
+	assert_string_equal(k->context, "prod");
+	assert_int_equal(k->in_cluster, 0);
+	assert_int_equal(k->qps, 50);
+	assert_int_equal(k->burst, 200);
+	assert_string_equal(k->image, "ubuntu:24.04");
+	p = sl_kubeconf_partition(k, "gpu");
+	assert_non_null(p);
+	assert_null(sl_kubeconf_partition(k, "cpu"));
+	assert_null(p->image);
+	assert_string_equal(p->image_pull_policy, "Never");
+	assert_string_equal(p->mpi, "intel");
+	assert_string_equal(p->volumes_json, "[{\"name\":\"home\",\"hostPath\":{\"path\":"
+			    "\"/home\"}},{\"name\":\"cfg\",\"configMap\":{\"name\":\"c\","
+			    "\"defaultMode\":420}}]");
+	assert_string_equal(p->volume_mounts_json, "[{\"name\":\"home\",\"mountPath\":"
+			    "\"/home\",\"readOnly\":true}]");
+	sl_conf_free(c);
+	free(path);
+	free(want);
+	path = write_conf(HEAD "kubernetes: {inCluster: true}\n");
+	c = load_ok(path);
+	assert_string_equal(sl_conf_executor(c), "local");
+	assert_int_equal(sl_conf_kubernetes(c)->in_cluster, 1);
+	assert_int_equal(sl_conf_kubernetes(c)->burst, 100);
+	sl_conf_free(c);
+	free(path);
+}
+
+static void test_kubernetes_errors(void **state)
+{
+	conf_fails(HEAD "kubernetes:\n  qps: 0\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: kubernetes.qps: 0 is out of "
+		   "range (1..100000)");
+	conf_fails(HEAD "kubernetes:\n  qps: 20\n  burst: 10\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: kubernetes.burst: must be at "
+		   "least qps");
+	conf_fails(HEAD "kubernetes:\n  images: x\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: kubernetes.images: unknown key");
+	conf_fails(HEAD "kubernetes:\n  partitions:\n    gpu: {imagePullPolicy: Sometimes}\n",
+		   SL_ECONFIG, "sluice.yaml:5: SluiceConfiguration: "
+		   "kubernetes.partitions.gpu.imagePullPolicy: \"Sometimes\" is not one of "
+		   "Always, IfNotPresent, Never");
+	conf_fails(HEAD "kubernetes:\n  partitions:\n    gpu: {mpi: lam}\n", SL_ECONFIG,
+		   "sluice.yaml:5: SluiceConfiguration: kubernetes.partitions.gpu.mpi: "
+		   "\"lam\" is not one of openmpi, intel, mpich");
+	conf_fails(HEAD "kubernetes:\n  partitions:\n    gpu:\n"
+		   "      volumeMounts: [{name: home, mountPath: /home}]\n", SL_ECONFIG,
+		   "sluice.yaml:6: SluiceConfiguration: "
+		   "kubernetes.partitions.gpu.volumeMounts[0].name: no volume named "
+		   "\"home\" in volumes");
+	conf_fails(HEAD "kubernetes:\n  partitions:\n    gpu:\n"
+		   "      volumes: [{name: sluice-x, emptyDir: {}}]\n", SL_ECONFIG,
+		   "sluice.yaml:6: SluiceConfiguration: "
+		   "kubernetes.partitions.gpu.volumes[0].name: \"sluice-x\": names "
+		   "starting with \"sluice-\" are reserved");
+	conf_fails(HEAD "kubernetes:\n  partitions:\n    gpu:\n"
+		   "      volumes: [{name: h, emptyDir: {}}]\n"
+		   "      volumeMounts: [{name: h, mountPath: home}]\n", SL_ECONFIG,
+		   "sluice.yaml:7: SluiceConfiguration: "
+		   "kubernetes.partitions.gpu.volumeMounts[0].mountPath: must be an "
+		   "absolute path");
+	conf_fails(HEAD "kubernetes:\n  image: \"a b\"\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: kubernetes.image: \"a b\" is not a "
+		   "container image reference");
+	conf_fails(HEAD "kubernetes:\n  partitions:\n    gpuu: {}\n" LQ_GPU, SL_ECONFIG,
+		   "sluice.yaml:1: SluiceConfiguration: kubernetes.partitions: \"gpuu\" is "
+		   "not a partition (no LocalQueue has that name)");
+	/* the section decides, wherever it is written */
+	conf_fails(HEAD "executor: kubernetes\nkubernetes:\n", SL_EUNSUPP,
+		   "sluice.yaml:3: SluiceConfiguration: executor \"kubernetes\" is not "
+		   "supported by Sluice yet");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -477,6 +579,8 @@ int main(void)
 		cmocka_unit_test(test_list_errors),
 		cmocka_unit_test(test_document_errors),
 		cmocka_unit_test(test_missing_and_unknown),
+		cmocka_unit_test(test_kubernetes),
+		cmocka_unit_test(test_kubernetes_errors),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,115 @@
+/* exec_k8s.h - the Kubernetes executor's shared state (not an API: only
+ * exec_k8s*.c include it). Split by concern:
+ *   exec_k8s.c         ops table, job table, events, create / adopt (409)
+ *   exec_k8s_watch.c   watches -> job state, reconcile after (re)lists,
+ *                      the pods-ready (gang) timeout
+ *   exec_k8s_delete.c  deletes: scancel, preemption, eviction, end of job
+ *   exec_k8s_logs.c    pod log -> the job's -o/-e files without a shared fs
+ *
+ * Writes per job: one create, one delete. Nothing polls: the state comes
+ * from three label-selected watches (JobSets, MPIJobs, pods). */
+#ifndef SL_EXEC_K8S_H
+#define SL_EXEC_K8S_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "exec.h"
+#include "k8s/http.h"
+#include "k8s/kclient.h"
+#include "k8s/render.h"
+#include "k8s/watch.h"
+
+struct json_object;
+
+enum kj_phase {
+	KJ_CREATING,  /* POST (or the 409 GET) in flight */
+	KJ_ADOPTING,  /* after a restart: waiting for the first lists */
+	KJ_LIVE,      /* the object exists; following it */
+	KJ_ENDING,    /* delete in flight (cancel, preemption, eviction) */
+	KJ_FINISHING, /* over: reading a child Job or the log before reporting */
+	KJ_DONE,      /* reported; waiting for forget() */
+};
+
+struct kjob {
+	struct sl_exec_k8s *x;
+	uint64_t id;
+	int attempt;
+	char *ns, *name, *collection; /* collection: .../namespaces/NS/jobsets */
+	enum sl_render_kind kind;
+	enum kj_phase phase;
+	struct sl_job *job;           /* a copy: spec for the log files, re-create */
+	struct json_object *obj;      /* latest object seen, or NULL */
+	struct json_object **pods;    /* pods seen for it (kept after DELETED) */
+	size_t npods, cappods;
+	struct sl_kcall *call;        /* the create/get/delete in flight */
+	struct sl_kreq *logreq;       /* the pod log read in flight */
+	uint64_t ready_timer;
+	int ready;                    /* on_ready delivered */
+	int64_t start;                /* admission (start()) time, wall seconds */
+	enum sl_jobstate end_as;      /* KJ_ENDING: CANCELLED / PREEMPTED / PENDING */
+	int pods_listed;              /* the end needed a pod LIST (watch lag) */
+	int want_end;                 /* cancel/preempt while the create is in flight */
+	char *why;                    /* eviction message */
+	char *log_pod;                /* the pod that ran the script */
+	struct sl_exec_result res;    /* KJ_FINISHING: the result being completed */
+	struct kjob *next;
+};
+
+struct kev {
+	int kind;                     /* 0 finished, 1 ready */
+	uint64_t id;
+	char *nodelist;
+	struct sl_exec_result res;
+	struct kev *next;
+};
+
+struct sl_exec_k8s {
+	struct sl_loop *loop;
+	struct sl_kubeconfig *kc;
+	struct sl_khttp *http;
+	struct sl_kwatch *w_js, *w_mpi, *w_pods;
+	int listed;                   /* bit 1 jobsets, 2 mpijobs, 4 pods */
+	struct sl_conf *const *confp;
+	char *cluster;
+	int kill_wait;
+	struct sl_exec_events ev;
+	void *arg;
+	struct kjob *jobs;
+	struct kev *evq, **evtail;
+	uint64_t ev_timer;
+};
+
+#define KJ_LISTED_ALL 7
+
+/* exec_k8s.c */
+struct kjob *sl_k8s_job_find(struct sl_exec_k8s *x, uint64_t id);
+void sl_k8s_job_report(struct kjob *kj, const struct sl_exec_result *res);
+void sl_k8s_job_ready(struct kjob *kj, const char *nodelist);
+void sl_k8s_job_create(struct kjob *kj);
+/* Take obj (a reference is taken) as the job's current object. */
+void sl_k8s_job_set_obj(struct kjob *kj, struct json_object *obj);
+
+/* exec_k8s_watch.c */
+int sl_k8s_watch_start(struct sl_exec_k8s *x, struct sl_err *err);
+void sl_k8s_watch_stop(struct sl_exec_k8s *x);
+/* Re-evaluate the job's state from its object and pods. */
+void sl_k8s_job_eval(struct kjob *kj);
+void sl_k8s_ready_arm(struct kjob *kj);
+
+/* exec_k8s_delete.c */
+/* Delete the job's object, then report it ended as `as` (CANCELLED,
+ * PREEMPTED, or PENDING for an eviction with `why`). */
+void sl_k8s_job_end(struct kjob *kj, enum sl_jobstate as, const char *why);
+/* Delete an object by name, fire and forget (end of job, reconcile). */
+void sl_k8s_delete_obj(struct sl_exec_k8s *x, const char *collection, const char *name,
+		       int64_t grace);
+char *sl_k8s_collection(enum sl_render_kind kind, const char *ns);
+
+/* exec_k8s_logs.c */
+/* The job is over (kj->res set): fetch its log when there is no shared
+ * filesystem, write the -o/-e files as the user, then report. */
+void sl_k8s_job_finish(struct kjob *kj);
+int sl_k8s_write_output(const struct sl_job *job, const char *text, size_t len,
+			const char *host, struct sl_err *err);
+
+#endif

@@ -1,0 +1,155 @@
+/* exec_k8s_logs.c - the end of a Kubernetes job. Without a shared
+ * filesystem the script's output exists only as the pod log: read it once
+ * (one GET, after the end, never streamed) and write the -o file as the
+ * submitter, in a child that drops to the user's uid/gid/groups, so sluiced
+ * never creates a file the user could not have created. Then the object is
+ * deleted (the job's second and last write) and the end is reported.
+ *
+ * Cost: the log goes through sluiced's memory (capped by the REST client's
+ * body cap), and stdout and stderr arrive merged, as the pod log has them:
+ * a separate -e file is created empty. */
+#include "exec_k8s.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "conf.h"
+#include "k8s/status.h"
+#include "log.h"
+#include "slurm_pattern.h"
+#include "xalloc.h"
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static char *expand(const struct sl_job *job, const char *pat, const char *host)
+{
+	struct sl_pattern_ctx pc = {
+		.job_id = job->id, .array_task_id = SL_PATTERN_NO_TASK, .job_name = job->spec.name,
+		.user = job->user, .host = host, .work_dir = job->spec.work_dir,
+	};
+	return sl_slurm_pattern_expand(pat, &pc);
+}
+
+/* In the child: become the user, write, exit with 0 or an errno. */
+static void child_write(const struct sl_job *job, const char *out, const char *errp,
+			const char *text, size_t len)
+{
+	int flags = O_WRONLY | O_CREAT | O_CLOEXEC |
+		    (job->spec.open_mode == SL_OPEN_APPEND ? O_APPEND : O_TRUNC);
+	int fd;
+
+	if (getuid() == 0 && job->uid != 0) {
+		if ((job->user && initgroups(job->user, job->gid) != 0 && setgroups(0, NULL) != 0) ||
+		    setgid(job->gid) != 0 || setuid(job->uid) != 0)
+			_exit(EPERM);
+	}
+	umask(job->spec.umask ? job->spec.umask : 022);
+	if (job->spec.work_dir && chdir(job->spec.work_dir) != 0)
+		_exit(errno);
+	if ((fd = open(out, flags, 0666)) < 0)
+		_exit(errno);
+	if (write_all(fd, text, len) != 0 || close(fd) != 0)
+		_exit(EIO);
+	if (errp != NULL && strcmp(errp, out) != 0) {
+		if ((fd = open(errp, flags, 0666)) < 0)
+			_exit(errno);
+		close(fd);
+	}
+	_exit(0);
+}
+
+int sl_k8s_write_output(const struct sl_job *job, const char *text, size_t len,
+			const char *host, struct sl_err *err)
+{
+	char *out = expand(job, job->spec.std_out ? job->spec.std_out : "slurm-%j.out", host);
+	char *errp = job->spec.std_err ? expand(job, job->spec.std_err, host) : NULL;
+	int st = 0, r = 0;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		child_write(job, out, errp, text, len);
+	/* A short local write: waiting here costs the loop one file write. */
+	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+		r = sl_err_set(err, SL_EIO, "fork: %s", strerror(errno));
+	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+		r = sl_err_set(err, SL_EIO, "%s: %s", out,
+			       WIFEXITED(st) ? strerror(WEXITSTATUS(st)) : "writer killed");
+	free(out);
+	free(errp);
+	return r;
+}
+
+static void done(struct kjob *kj)
+{
+	/* The result is recorded; the object's only use now is history. */
+	sl_k8s_delete_obj(kj->x, kj->collection, kj->name, kj->x->kill_wait);
+	sl_k8s_job_report(kj, &kj->res);
+}
+
+static const char *log_host(struct kjob *kj)
+{
+	for (size_t i = 0; i < kj->npods; i++) {
+		const char *n = sl_kobj_meta(kj->pods[i], "name");
+		if (n && kj->log_pod && strcmp(n, kj->log_pod) == 0) {
+			json_object *spec = NULL, *h = NULL;
+			if (json_object_object_get_ex(kj->pods[i], "spec", &spec) &&
+			    json_object_object_get_ex(spec, "hostname", &h))
+				return json_object_get_string(h);
+			return n;
+		}
+	}
+	return kj->log_pod;
+}
+
+static void on_log(const struct sl_kresp *resp, void *arg)
+{
+	struct kjob *kj = arg;
+	struct sl_err err = SL_ERR_INIT;
+	kj->logreq = NULL;
+	if (resp->rc != 0 || resp->status != 200)
+		sl_warn("job %llu: pod log %s: %s", (unsigned long long)kj->id, kj->log_pod,
+			resp->rc ? resp->err.msg : "bad status");
+	else if (sl_k8s_write_output(kj->job, resp->body, resp->len, log_host(kj), &err) != 0)
+		sl_warn("job %llu: writing its output: %s", (unsigned long long)kj->id, err.msg);
+	done(kj);
+}
+
+void sl_k8s_job_finish(struct kjob *kj)
+{
+	const struct sl_conf *conf = *kj->x->confp;
+	struct sl_kreq_spec spec;
+	char *path;
+
+	if (kj->log_pod == NULL ||
+	    sl_render_shared_fs(sl_conf_kubernetes(conf), kj->job->spec.partition)) {
+		done(kj);
+		return;
+	}
+	memset(&spec, 0, sizeof(spec));
+	path = sl_xasprintf("/api/v1/namespaces/%s/pods/%s/log", kj->ns, kj->log_pod);
+	spec.method = "GET";
+	spec.path = path;
+	spec.retry_deadline_ms = 60000; /* the log is worth less than the end */
+	kj->logreq = sl_khttp_send(kj->x->http, &spec, on_log, kj);
+	free(path);
+}

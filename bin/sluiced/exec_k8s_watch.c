@@ -1,0 +1,348 @@
+/* exec_k8s_watch.c - the Kubernetes executor's eyes: three watches selected
+ * by this cluster's label (JobSets, MPIJobs, pods), never a poll. Every
+ * event updates the job's cached object or pods and re-evaluates its state
+ * (k8s/status.h). After each (re)list the full set is reconciled: objects of
+ * live jobs are adopted, objects of jobs that ended, were cancelled or are
+ * unknown are deleted, and a live job whose object is missing after a
+ * restart gets it created (the deterministic name turns a duplicate into a
+ * 409, never a second object).
+ *
+ * The gang rule (Kueue's waitForPodsReady): a timer from the create; if the
+ * pods are not all ready when it fires, the job is evicted. */
+#include "exec_k8s.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "conf.h"
+#include "k8s/status.h"
+#include "kueue.h"
+#include "log.h"
+#include "loop.h"
+#include "xalloc.h"
+
+#define LISTED_JS 1
+#define LISTED_MPI 2
+#define LISTED_PODS 4
+
+static int parse_id(json_object *obj, uint64_t *id)
+{
+	const char *s = sl_kobj_label(obj, "sluice.io/job-id");
+	char *end;
+	if (s == NULL || *s == '\0')
+		return -1;
+	*id = strtoull(s, &end, 10);
+	return *end == '\0' ? 0 : -1;
+}
+
+static int is_deleting(json_object *obj)
+{
+	return sl_kobj_meta(obj, "deletionTimestamp") != NULL;
+}
+
+/* ---- state ---- */
+
+static void finished(struct kjob *kj, const struct sl_kstatus *st);
+
+static void on_child_job(int rc, json_object *obj, const struct sl_err *err, void *arg)
+{
+	struct kjob *kj = arg;
+	kj->call = NULL;
+	if (rc == 0 && sl_kstatus_job_deadline(obj)) {
+		kj->res.state = SL_JOB_TIMEOUT;
+		kj->res.exit_code = 0;
+		kj->res.exit_signal = 0;
+		snprintf(kj->res.reason, sizeof(kj->res.reason), "TimeLimit");
+	}
+	sl_k8s_job_finish(kj);
+}
+
+static void finished(struct kjob *kj, const struct sl_kstatus *st)
+{
+	struct sl_exec_result *r = &kj->res;
+	memset(r, 0, sizeof(*r));
+	r->state = st->state;
+	r->exit_code = st->exit_code;
+	r->exit_signal = st->exit_signal;
+	r->start_time = kj->start;
+	snprintf(r->reason, sizeof(r->reason), "%s", st->reason);
+	snprintf(r->message, sizeof(r->message), "%s", st->message);
+	kj->phase = KJ_FINISHING;
+	if (st->failed_job != NULL) {
+		/* Only the failed child Job tells a timeout from a failure: one read. */
+		char *item = sl_xasprintf("/apis/batch/v1/namespaces/%s/jobs/%s", kj->ns,
+					  st->failed_job);
+		kj->call = sl_k8s_get(kj->x->http, item, on_child_job, kj);
+		free(item);
+		return;
+	}
+	sl_k8s_job_finish(kj);
+}
+
+static void pod_put(struct kjob *kj, json_object *pod);
+
+static void on_pods(int rc, json_object *list, const struct sl_err *err, void *arg)
+{
+	struct kjob *kj = arg;
+	json_object *items = NULL;
+	kj->call = NULL;
+	kj->pods_listed = 1;
+	if (rc == 0 && json_object_object_get_ex(list, "items", &items))
+		for (size_t i = 0; i < json_object_array_length(items); i++)
+			pod_put(kj, json_object_array_get_idx(items, i));
+	sl_k8s_job_eval(kj);
+}
+
+/* The object says failed but no pod seen yet says how: the pod watch lags.
+ * One LIST of the object's pods answers (a read, once per failed job). */
+static int list_pods(struct kjob *kj)
+{
+	struct sl_klist_opts o = {0};
+	char *sel, *coll;
+	if (kj->pods_listed || kj->call != NULL)
+		return kj->call != NULL;
+	sel = sl_xasprintf("%s=%s", kj->kind == SL_RENDER_MPIJOB ? "training.kubeflow.org/job-name" :
+			   "jobset.sigs.k8s.io/jobset-name", kj->name);
+	coll = sl_xasprintf("/api/v1/namespaces/%s/pods", kj->ns);
+	o.label_selector = sel;
+	kj->call = sl_k8s_list(kj->x->http, coll, &o, on_pods, kj);
+	free(sel);
+	free(coll);
+	return 1;
+}
+
+void sl_k8s_job_eval(struct kjob *kj)
+{
+	struct sl_kstatus st;
+	struct sl_err err = SL_ERR_INIT;
+
+	if (kj->phase != KJ_LIVE || kj->obj == NULL)
+		return;
+	if (sl_kstatus_eval(kj->obj, kj->pods, kj->npods, &st, &err) != 0) {
+		sl_warn("job %llu: %s", (unsigned long long)kj->id, err.msg);
+		return;
+	}
+	/* No pod seen says how it ended, or which pod holds the log. */
+	if (st.phase == SL_KST_FINISHED && (!st.explained || st.log_pod == NULL) && list_pods(kj)) {
+		sl_kstatus_clear(&st);
+		return;
+	}
+	if (st.phase == SL_KST_FINISHED) {
+		/* keep the script's pod name for the log */
+		free(kj->log_pod);
+		kj->log_pod = st.log_pod ? sl_xstrdup(st.log_pod) : NULL;
+		finished(kj, &st);
+	} else if (st.phase == SL_KST_READY && !kj->ready) {
+		sl_k8s_job_ready(kj, st.nodelist);
+	}
+	sl_kstatus_clear(&st);
+}
+
+/* ---- the pods-ready timeout ---- */
+
+static void on_ready_timeout(struct sl_loop *l, uint64_t id, void *arg)
+{
+	struct kjob *kj = arg;
+	char why[256];
+	kj->ready_timer = 0;
+	if (kj->ready || kj->phase != KJ_LIVE)
+		return;
+	snprintf(why, sizeof(why), "Exceeded the PodsReady timeout %s/%s", kj->ns, kj->name);
+	sl_info("job %llu: %s: evicted", (unsigned long long)kj->id, why);
+	sl_k8s_job_end(kj, SL_JOB_PENDING, why);
+}
+
+void sl_k8s_ready_arm(struct kjob *kj)
+{
+	const struct sl_kueue *k = sl_conf_kueue(*kj->x->confp);
+	int64_t ms;
+	if (k == NULL || !k->config.wfpr_enable || kj->ready || kj->ready_timer)
+		return;
+	ms = k->config.wfpr_timeout_ms > 0 ? k->config.wfpr_timeout_ms : 300000;
+	kj->ready_timer = sl_loop_add_timer(kj->x->loop, ms, on_ready_timeout, kj);
+}
+
+/* ---- pods ---- */
+
+static void pod_put(struct kjob *kj, json_object *pod)
+{
+	const char *name = sl_kobj_meta(pod, "name");
+	for (size_t i = 0; i < kj->npods; i++) {
+		const char *n = sl_kobj_meta(kj->pods[i], "name");
+		if (name && n && strcmp(n, name) == 0) {
+			json_object_put(kj->pods[i]);
+			kj->pods[i] = json_object_get(pod);
+			return;
+		}
+	}
+	kj->pods = sl_xgrow(kj->pods, &kj->cappods, kj->npods + 1, sizeof(*kj->pods));
+	kj->pods[kj->npods++] = json_object_get(pod);
+}
+
+static struct kjob *job_of(struct sl_exec_k8s *x, json_object *obj)
+{
+	uint64_t id;
+	return parse_id(obj, &id) == 0 ? sl_k8s_job_find(x, id) : NULL;
+}
+
+static void pod_event(enum sl_kwatch_type type, json_object *pod, void *arg)
+{
+	struct kjob *kj = job_of(arg, pod);
+	if (kj == NULL || type == SL_KW_BOOKMARK || type == SL_KW_ERROR)
+		return;
+	/* A deleted pod keeps its last state: its exit code may be the answer. */
+	pod_put(kj, pod);
+	sl_k8s_job_eval(kj);
+}
+
+static void pods_relisted(json_object *items, const char *rv, void *arg)
+{
+	struct sl_exec_k8s *x = arg;
+	size_t n = json_object_array_length(items);
+	for (struct kjob *kj = x->jobs; kj != NULL; kj = kj->next) {
+		for (size_t i = 0; i < kj->npods; i++)
+			json_object_put(kj->pods[i]);
+		kj->npods = 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_object *pod = json_object_array_get_idx(items, i);
+		struct kjob *kj = job_of(x, pod);
+		if (kj != NULL)
+			pod_put(kj, pod);
+	}
+	x->listed |= LISTED_PODS;
+	for (struct kjob *kj = x->jobs; kj != NULL; kj = kj->next)
+		sl_k8s_job_eval(kj);
+}
+
+/* ---- objects ---- */
+
+static int current_name(struct kjob *kj, json_object *obj)
+{
+	const char *name = sl_kobj_meta(obj, "name"), *ns = sl_kobj_meta(obj, "namespace");
+	return name && ns && strcmp(name, kj->name) == 0 && strcmp(ns, kj->ns) == 0;
+}
+
+static void obj_event(enum sl_kwatch_type type, json_object *obj, void *arg)
+{
+	struct kjob *kj = job_of(arg, obj);
+	if (kj == NULL || !current_name(kj, obj))
+		return;
+	if (type == SL_KW_DELETED) {
+		if (kj->phase == KJ_LIVE) { /* deleted behind our back */
+			struct sl_exec_result res = {.state = SL_JOB_NODE_FAIL};
+			snprintf(res.reason, sizeof(res.reason), "NodeFail");
+			snprintf(res.message, sizeof(res.message), "%s/%s was deleted", kj->ns,
+				 kj->name);
+			res.start_time = kj->start;
+			sl_k8s_job_report(kj, &res);
+		}
+		return;
+	}
+	if (type != SL_KW_ADDED && type != SL_KW_MODIFIED)
+		return;
+	if (kj->phase == KJ_LIVE || kj->phase == KJ_ADOPTING || kj->phase == KJ_CREATING) {
+		if (kj->phase == KJ_ADOPTING) {
+			kj->phase = KJ_LIVE;
+			sl_k8s_ready_arm(kj);
+		}
+		if (kj->phase == KJ_LIVE || kj->phase == KJ_CREATING)
+			sl_k8s_job_set_obj(kj, obj);
+		sl_k8s_job_eval(kj);
+	}
+}
+
+/* One object of a (re)list: adopt it, or delete it if no live job owns it. */
+static void reconcile_one(struct sl_exec_k8s *x, json_object *obj, const char *collection_fmt)
+{
+	struct kjob *kj = job_of(x, obj);
+	const char *name = sl_kobj_meta(obj, "name"), *ns = sl_kobj_meta(obj, "namespace");
+	char *coll;
+
+	if (name == NULL || ns == NULL)
+		return;
+	if (kj != NULL && current_name(kj, obj) && kj->phase != KJ_DONE) {
+		if (kj->phase == KJ_ADOPTING) {
+			sl_info("job %llu: adopted %s/%s", (unsigned long long)kj->id, ns, name);
+			kj->phase = KJ_LIVE;
+			sl_k8s_ready_arm(kj);
+		}
+		if (kj->phase == KJ_LIVE)
+			sl_k8s_job_set_obj(kj, obj);
+		return;
+	}
+	if (kj != NULL && current_name(kj, obj))
+		return; /* DONE: its delete is already on the way */
+	if (is_deleting(obj))
+		return;
+	sl_info("reconcile: deleting %s/%s (its job is not running)", ns, name);
+	coll = sl_xasprintf(collection_fmt, ns);
+	sl_k8s_delete_obj(x, coll, name, x->kill_wait);
+	free(coll);
+}
+
+static void objects_relisted(struct sl_exec_k8s *x, json_object *items, int bit,
+			     const char *fmt)
+{
+	size_t n = json_object_array_length(items);
+	for (size_t i = 0; i < n; i++)
+		reconcile_one(x, json_object_array_get_idx(items, i), fmt);
+	x->listed |= bit;
+	if ((x->listed & (LISTED_JS | LISTED_MPI)) != (LISTED_JS | LISTED_MPI))
+		return;
+	/* Both kinds listed: a job still waiting for its object never got one. */
+	for (struct kjob *kj = x->jobs; kj != NULL; kj = kj->next) {
+		if (kj->phase == KJ_ADOPTING) {
+			sl_info("job %llu: %s/%s missing: creating it", (unsigned long long)kj->id,
+				kj->ns, kj->name);
+			sl_k8s_job_create(kj);
+		} else {
+			sl_k8s_job_eval(kj);
+		}
+	}
+}
+
+static void js_relisted(json_object *items, const char *rv, void *arg)
+{
+	objects_relisted(arg, items, LISTED_JS, "/apis/jobset.x-k8s.io/v1alpha2/namespaces/%s/jobsets");
+}
+
+static void mpi_relisted(json_object *items, const char *rv, void *arg)
+{
+	objects_relisted(arg, items, LISTED_MPI, "/apis/kubeflow.org/v2beta1/namespaces/%s/mpijobs");
+}
+
+static void problem(const struct sl_err *err, void *arg)
+{
+	sl_debug("kubernetes watch: %s (retrying)", err->msg);
+}
+
+static const struct sl_kwatch_ops js_ops = {js_relisted, obj_event, problem};
+static const struct sl_kwatch_ops mpi_ops = {mpi_relisted, obj_event, problem};
+static const struct sl_kwatch_ops pod_ops = {pods_relisted, pod_event, problem};
+
+int sl_k8s_watch_start(struct sl_exec_k8s *x, struct sl_err *err)
+{
+	char *sel = sl_xasprintf("sluice.io/cluster=%s", x->cluster);
+	struct sl_kwatch_opts o = {.label_selector = sel};
+
+	o.path = "/apis/jobset.x-k8s.io/v1alpha2/jobsets";
+	x->w_js = sl_kwatch_new(x->http, &o, &js_ops, x);
+	o.path = "/apis/kubeflow.org/v2beta1/mpijobs";
+	x->w_mpi = sl_kwatch_new(x->http, &o, &mpi_ops, x);
+	o.path = "/api/v1/pods";
+	x->w_pods = sl_kwatch_new(x->http, &o, &pod_ops, x);
+	free(sel);
+	return 0;
+}
+
+void sl_k8s_watch_stop(struct sl_exec_k8s *x)
+{
+	sl_kwatch_free(x->w_js);
+	sl_kwatch_free(x->w_mpi);
+	sl_kwatch_free(x->w_pods);
+	x->w_js = x->w_mpi = x->w_pods = NULL;
+}

@@ -1,0 +1,51 @@
+/* status.h - what a JobSet or MPIJob and its pods mean for the Slurm job
+ * they run: still starting (CONFIGURING), all pods ready (RUNNING, with the
+ * pods' node names), or over (COMPLETED, FAILED + exit code, OUT_OF_MEMORY,
+ * TIMEOUT, NODE_FAIL). Pure: JSON in, a record out, no I/O and no clock, so
+ * the daemon's decisions can be checked against captured objects. */
+#ifndef SL_K8S_STATUS_H
+#define SL_K8S_STATUS_H
+
+#include <stddef.h>
+#include "err.h"
+#include "jobstate.h"
+
+struct json_object;
+
+enum sl_kst_phase {
+	SL_KST_WAITING = 0, /* pods not all ready: CONFIGURING */
+	SL_KST_READY,       /* every expected pod ready (or already ended): RUNNING */
+	SL_KST_FINISHED,    /* a terminal condition: state/exit code are final */
+};
+
+struct sl_kstatus {
+	enum sl_kst_phase phase;
+	int nready, nexpected;
+	enum sl_jobstate state;  /* with SL_KST_FINISHED */
+	int exit_code, exit_signal;
+	char reason[32];         /* Slurm reason: None, NonZeroExitCode, TimeLimit, ... */
+	char message[256];       /* the Kubernetes condition/pod message, "" if none */
+	char *nodelist;          /* hostlist of the pods' nodes; NULL until known */
+	char *log_pod;           /* the pod running the script (index 0 / launcher) */
+	char *failed_job;        /* JobSet failed: child Job to read for DeadlineExceeded */
+	int explained;           /* FINISHED: a pod's terminated state (or success)
+				  * gave the exit; 0: the pods seen so far do not
+				  * say (the pod watch may lag the object's) */
+};
+
+/* Evaluate obj (a JobSet or MPIJob, by its "kind") and the pods seen for it
+ * (pods of other objects are ignored: matched by the jobset-name /
+ * training.kubeflow.org/job-name label). Borrowed inputs. -SL_EINVAL for an
+ * object of another kind. Clear out with sl_kstatus_clear(). */
+int sl_kstatus_eval(struct json_object *obj, struct json_object *const *pods, size_t npods,
+		    struct sl_kstatus *out, struct sl_err *err);
+void sl_kstatus_clear(struct sl_kstatus *s);
+
+/* 1 when a batch/v1 Job failed because of its activeDeadlineSeconds. */
+int sl_kstatus_job_deadline(struct json_object *job);
+
+/* metadata.labels[key] or metadata.name etc.: borrowed strings or NULL. */
+const char *sl_kobj_label(struct json_object *obj, const char *key);
+const char *sl_kobj_meta(struct json_object *obj, const char *field);
+
+#endif

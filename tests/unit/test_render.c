@@ -1,0 +1,373 @@
+/* test_render.c - job + flavor + config -> the exact JSON object (golden
+ * files in tests/data/render/), and every refusal with its message.
+ * SL_REGEN_GOLDEN=1 rewrites the goldens (review the diff!). The goldens are
+ * also validated against the CRD schemas by test_render_crd.sh. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "conf.h"
+#include "conf_kube.h"
+#include "err.h"
+#include "kueue.h"
+#include "k8s/render.h"
+#include "slurm_opt.h"
+#include "xalloc.h"
+
+static struct sl_conf *conf;
+static const gid_t groups[] = {2000, 1000, 2000, 3000};
+
+static const char *srcdir(void)
+{
+	const char *s = getenv("top_srcdir");
+
+	return s != NULL && *s != '\0' ? s : ".";
+}
+
+static int setup(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char *path = sl_xasprintf("%s/tests/data/render/sluice.yaml", srcdir());
+	int r = sl_conf_load(path, &conf, &err);
+
+	if (r != 0)
+		fprintf(stderr, "%s\n", err.msg);
+	free(path);
+	return r;
+}
+
+static int teardown(void **state)
+{
+	sl_conf_free(conf);
+	return 0;
+}
+
+/* alice's job in team-a: the fields a resolved record has at admission. */
+static struct sl_job *job(uint64_t id, const char *partition)
+{
+	static char *env[] = {"HOME=/home/alice", "PATH=/usr/bin:/bin", "LANG=C.UTF-8",
+			      "BASH_FUNC_module%%=() {  eval $(/usr/bin/modulecmd bash $*)\n}",
+			      "PRICE=$(cost) and $$", "SLURM_JOB_ID=999", NULL};
+	struct sl_job *j = sl_job_new();
+	struct sl_jobspec *s = &j->spec;
+
+	j->id = id;
+	j->uid = 1000;
+	j->gid = 1000;
+	j->user = sl_xstrdup("alice");
+	j->group = sl_xstrdup("alice");
+	s->name = sl_xstrdup("train job");
+	s->partition = sl_xstrdup(partition);
+	s->account = sl_xstrdup("team-a");
+	s->work_dir = sl_xstrdup("/home/alice/run");
+	s->submit_dir = sl_xstrdup("/home/alice/run");
+	s->submit_host = sl_xstrdup("login1");
+	s->script = sl_xstrdup("#!/bin/bash\n#SBATCH -N 1\nsrun hostname\necho 'done'\n");
+	s->script_path = sl_xstrdup("train.sh");
+	s->env = sl_strv_dup(env);
+	return j;
+}
+
+static const struct sl_kflavor *flavor(const char *name)
+{
+	const struct sl_kflavor *f = sl_kueue_find_flavor(sl_conf_kueue(conf), name);
+
+	assert_non_null(f);
+	return f;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (f == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = sl_xmalloc((size_t)n + 1);
+	buf[fread(buf, 1, (size_t)n, f)] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Render and compare with tests/data/render/NAME.json byte for byte. */
+static void golden(const char *name, const struct sl_render_in *in)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char *json = NULL, *path, *want;
+
+	if (sl_render(in, &json, &err) != 0)
+		fail_msg("%s: %s", name, err.msg);
+	path = sl_xasprintf("%s/tests/data/render/%s.json", srcdir(), name);
+	if (getenv("SL_REGEN_GOLDEN") != NULL) {
+		FILE *f = fopen(path, "w");
+
+		assert_non_null(f);
+		fputs(json, f);
+		fclose(f);
+	}
+	want = read_file(path);
+	if (want == NULL)
+		fail_msg("%s: missing (SL_REGEN_GOLDEN=1 writes it)", path);
+	if (strcmp(json, want) != 0) {
+		fprintf(stderr, "%s differs; got:\n%s", path, json);
+		fail();
+	}
+	free(want);
+	free(path);
+	free(json);
+}
+
+static struct sl_render_in in_for(const struct sl_job *j, const struct sl_render_flavor *f,
+				  size_t nf)
+{
+	struct sl_render_in in = {
+		.job = j, .nflavors = nf, .flavors = f, .kube = sl_conf_kubernetes(conf),
+		.cluster = sl_conf_cluster_name(conf), .attempt = 0,
+		.kill_wait = sl_conf_kill_wait(conf), .groups = groups, .ngroups = 4,
+	};
+	return in;
+}
+
+/* sbatch -c 4 --mem=8G train.sh on the CPU partition. */
+static void test_one_node(void **state)
+{
+	struct sl_job *j = job(1001, "batch");
+	struct sl_render_flavor f[] = {{"cpu", flavor("default")}, {"memory", flavor("default")}};
+	struct sl_render_in in = in_for(j, f, 2);
+
+	j->spec.cpus_per_task = 4;
+	j->spec.mem_per_node = 8192;
+	assert_int_equal(sl_render_kind(&in), SL_RENDER_JOBSET);
+	golden("jobset-1node", &in);
+	sl_job_free(j);
+}
+
+/* -N4 --ntasks-per-node=8 -c12 --mem=1600G --gpus-per-node=8 -t 1-0
+ * -o %x-%j.out: the flavor's nodeLabels, tolerations and taints, the shared
+ * /home, a requeued attempt. */
+static void test_four_nodes_gpu(void **state)
+{
+	struct sl_job *j = job(1002, "gpu");
+	struct sl_render_flavor f[] = {{"cpu", flavor("h100")},
+				       {"memory", flavor("h100")},
+				       {"nvidia.com/gpu", flavor("h100")}};
+	struct sl_render_in in = in_for(j, f, 3);
+
+	j->spec.nodes = 4;
+	j->spec.ntasks_per_node = 8;
+	j->spec.cpus_per_task = 12;
+	j->spec.mem_per_node = 1600 * 1024;
+	j->spec.gpus_per_node = 8;
+	j->spec.time_limit = 1440;
+	j->spec.std_out = sl_xstrdup("logs/%x-%j.out");
+	j->spec.argv = sl_strv_dup((char *[]){"--epochs", "10", "it's", NULL});
+	in.attempt = 1;
+	golden("jobset-4node-8gpu", &in);
+	sl_job_free(j);
+}
+
+/* --time=1:30:00 -o/-e apart, no shared filesystem: the pod log. */
+static void test_time_limit(void **state)
+{
+	struct sl_job *j = job(1003, "batch");
+	struct sl_render_flavor f[] = {{"cpu", flavor("default")}};
+	struct sl_render_in in = in_for(j, f, 1);
+	struct sl_err err = SL_ERR_INIT;
+	char *json = NULL;
+
+	j->spec.time_limit = 90;
+	j->spec.std_out = sl_xstrdup("out-%j.txt");
+	j->spec.std_err = sl_xstrdup("err-%j.txt");
+	golden("jobset-time", &in);
+	j->spec.time_limit = SL_TIME_INFINITE; /* --time=UNLIMITED: no deadline */
+	assert_int_equal(sl_render(&in, &json, &err), 0);
+	assert_null(strstr(json, "activeDeadlineSeconds"));
+	assert_non_null(strstr(json, "\"completions\": 1,"));
+	free(json);
+	sl_job_free(j);
+}
+
+/* --container-image on the GPU partition, -e apart and --open-mode=append on
+ * the shared /home. */
+static void test_image_override(void **state)
+{
+	struct sl_job *j = job(1004, "gpu");
+	struct sl_render_flavor f[] = {{"cpu", flavor("h100")}};
+	struct sl_render_in in = in_for(j, f, 1);
+
+	j->spec.container_image = sl_xstrdup("ghcr.io/acme/solver@sha256:0123abcd");
+	j->spec.std_err = sl_xstrdup("/home/alice/err-%j-%u.log");
+	j->spec.open_mode = SL_OPEN_APPEND;
+	j->spec.umask = 077;
+	golden("jobset-image", &in);
+	sl_job_free(j);
+}
+
+/* The mpi partition's default (openmpi): 2 workers x 4 slots, PVC + NFS. */
+static void test_mpijob(void **state)
+{
+	struct sl_job *j = job(1005, "mpi");
+	struct sl_render_flavor f[] = {{"cpu", flavor("h100")},
+				       {"nvidia.com/gpu", flavor("h100")}};
+	struct sl_render_in in = in_for(j, f, 2);
+
+	j->spec.nodes = 2;
+	j->spec.ntasks = 8;
+	j->spec.gpus_per_node = 4;
+	j->spec.time_limit = 60;
+	assert_int_equal(sl_render_kind(&in), SL_RENDER_MPIJOB);
+	golden("mpijob-openmpi", &in);
+	sl_job_free(j);
+}
+
+/* --mpi=intel on the CPU partition; --mpi=none turns a partition's off. */
+static void test_mpi_option(void **state)
+{
+	struct sl_job *j = job(1006, "batch");
+	struct sl_render_flavor f[] = {{"cpu", flavor("default")}};
+	struct sl_render_in in = in_for(j, f, 1);
+
+	j->spec.mpi = sl_xstrdup("intel");
+	j->spec.nodes = 3;
+	golden("mpijob-intel", &in);
+	sl_job_free(j);
+	j = job(1007, "mpi");
+	in.job = j;
+	j->spec.mpi = sl_xstrdup("none");
+	assert_int_equal(sl_render_kind(&in), SL_RENDER_JOBSET);
+	sl_job_free(j);
+}
+
+static void render_fails(const struct sl_render_in *in, int code, const char *msg)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char *json = (char *)1;
+
+	int r = sl_render(in, &json, &err);
+
+	if (r != -code)
+		fail_msg("got %d (%s), want %d: %s", r, err.msg, -code, msg);
+	assert_null(json);
+	assert_string_equal(err.msg, msg);
+}
+
+static void test_errors(void **state)
+{
+	struct sl_job *j = job(1008, "batch");
+	struct sl_render_flavor f[] = {{"cpu", flavor("default")}, {"memory", flavor("h100")}};
+	struct sl_render_in in = in_for(j, f, 1);
+	struct sl_kflavor clash = *flavor("h100");
+	struct sl_kv lab = {"cloud.example.com/node-pool", "a100"};
+	struct sl_err err = SL_ERR_INIT;
+	char *json = NULL;
+
+	in.kube = NULL;
+	render_fails(&in, SL_ECONFIG, "no container image for partition batch: set "
+		     "kubernetes.image or kubernetes.partitions.batch.image, or use "
+		     "--container-image");
+	in.kube = sl_conf_kubernetes(conf);
+	free(j->spec.script);
+	j->spec.script = sl_xmalloc(300000);
+	memset(j->spec.script, 'x', 299999);
+	j->spec.script[299999] = '\0';
+	render_fails(&in, SL_ETOOBIG, "batch script is 299999 bytes; the Kubernetes "
+		     "executor carries it in an annotation of at most 262128 bytes");
+	free(j->spec.script);
+	j->spec.script = sl_xstrdup("#!/bin/sh\n");
+	/* The longest names (id 2^64-1, attempt 2^31-1, 100000 nodes) stay
+	 * under 63 characters; the count is what can break. */
+	j->id = 18446744073709551615ULL;
+	in.attempt = 2147483647;
+	j->spec.nodes = 100001;
+	render_fails(&in, SL_EINVAL, "JobSet sl-18446744073709551615-2147483647: 100001 "
+		     "nodes: an Indexed Job has 1..100000 pods");
+	j->spec.nodes = 100000;
+	assert_int_equal(sl_render(&in, &json, &err), 0);
+	free(json);
+	in.attempt = 0;
+	j->spec.nodes = 1;
+	clash.nlabels = 1;
+	clash.labels = &lab;
+	f[1].flavor = &clash;
+	in.nflavors = 2;
+	in.flavors = f;
+	f[0].flavor = flavor("h100");
+	render_fails(&in, SL_ECONFIG, "ResourceFlavor \"h100\": nodeLabels: "
+		     "cloud.example.com/node-pool=a100 conflicts with h100 from another "
+		     "flavor of the admission");
+	f[1].flavor = flavor("h100");
+	j->spec.mpi = sl_xstrdup("lam");
+	render_fails(&in, SL_EINVAL, "MPIJob sl-18446744073709551615: unknown MPI "
+		     "implementation \"lam\" (openmpi, intel or mpich)");
+	sl_job_free(j);
+}
+
+static void test_helpers(void **state)
+{
+	char *n = sl_render_name(42, 0);
+
+	assert_string_equal(n, "sl-42");
+	free(n);
+	n = sl_render_name(42, 3);
+	assert_string_equal(n, "sl-42-3");
+	free(n);
+	assert_int_equal(sl_render_shared_fs(sl_conf_kubernetes(conf), "gpu"), 1);
+	assert_int_equal(sl_render_shared_fs(sl_conf_kubernetes(conf), "batch"), 0);
+	assert_int_equal(sl_render_shared_fs(NULL, "gpu"), 0);
+}
+
+/* sbatch --container-image and --mpi (compat/slurm_opt.c) fill the spec. */
+static void test_sbatch_options(void **state)
+{
+	char *ok[] = {"sbatch", "--container-image=nvcr.io/nvidia/pytorch:24.05-py3",
+		      "--mpi=MPICH", "--wrap=true", NULL};
+	char *bad[] = {"sbatch", "--mpi=pmi2", "--wrap=true", NULL};
+	char *img[] = {"sbatch", "--container-image=a b", "--wrap=true", NULL};
+	char *env[] = {NULL};
+	struct sl_sbatch_flags fl;
+	struct sl_jobspec s;
+	struct sl_err err = SL_ERR_INIT;
+
+	assert_int_equal(sl_sbatch_parse(4, ok, env, &s, &fl, &err), 0);
+	assert_string_equal(s.container_image, "nvcr.io/nvidia/pytorch:24.05-py3");
+	assert_string_equal(s.mpi, "mpich");
+	sl_jobspec_clear(&s);
+	sl_sbatch_flags_clear(&fl);
+	assert_int_equal(sl_sbatch_parse(3, bad, env, &s, &fl, &err), -SL_EINVAL);
+	assert_string_equal(err.msg, "Invalid --mpi type: pmi2 (Sluice runs openmpi, intel, "
+			    "mpich or none)");
+	assert_int_equal(fl.exit_code, 1);
+	sl_jobspec_clear(&s);
+	sl_sbatch_flags_clear(&fl);
+	sl_err_clear(&err);
+	assert_int_equal(sl_sbatch_parse(3, img, env, &s, &fl, &err), -SL_EINVAL);
+	assert_string_equal(err.msg, "Invalid --container-image: expected an image "
+			    "reference without spaces");
+	sl_jobspec_clear(&s);
+	sl_sbatch_flags_clear(&fl);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_node),
+		cmocka_unit_test(test_four_nodes_gpu),
+		cmocka_unit_test(test_time_limit),
+		cmocka_unit_test(test_image_override),
+		cmocka_unit_test(test_mpijob),
+		cmocka_unit_test(test_mpi_option),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_helpers),
+		cmocka_unit_test(test_sbatch_options),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

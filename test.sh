@@ -45,7 +45,11 @@ if command -v npm >/dev/null 2>&1; then
 fi
 
 log "make check"
-make -C build-check -j"$jobs" check >build-check/check.out 2>&1
+# A stale log must never be counted: a check that cannot even build fails.
+rm -f build-check/test-suite.log
+make -C build-check -j"$jobs" check >build-check/check.out 2>&1 ||
+	[ -f build-check/test-suite.log ] ||
+	grep -E 'error|Error' build-check/check.out | head -n 20 # counted as a failure below
 grep -E '^(PASS|FAIL|ERROR|XPASS|SKIP):' build-check/check.out
 count build-check
 for t in $(sed -n 's/^\(FAIL\|ERROR\): \(.*\)$/\2/p' build-check/check.out); do
@@ -57,7 +61,8 @@ log "unit tests under -fsanitize=address,undefined (build-asan/)"
 mkdir -p build-asan
 if (cd build-asan && ../configure --quiet --enable-sanitize >/dev/null) &&
 	make -s -C build-asan -j"$jobs" >/dev/null 2>&1; then
-	units=$(make -s -C build-asan print-unit-tests 2>/dev/null)
+	units=$(make -s --no-print-directory -C build-asan print-unit-tests 2>/dev/null | tail -n 1)
+	rm -f build-asan/test-suite.log
 	ASAN_OPTIONS=detect_leaks=1 make -C build-asan -j"$jobs" check TESTS="$units" \
 		>build-asan/check.out 2>&1
 	grep -E '^(PASS|FAIL|ERROR|XPASS):' build-asan/check.out | sed 's/^/asan /'
@@ -70,7 +75,7 @@ fi
 
 if [ "${SLUICE_DISTCHECK:-1}" = 1 ]; then
 	log "make distcheck (unit tests only)"
-	if make -s -C build-check distcheck TESTS="$(make -s -C build-check print-unit-tests)" \
+	if make -s -C build-check distcheck TESTS="$(make -s --no-print-directory -C build-check print-unit-tests | tail -n 1)" \
 		>build-check/distcheck.out 2>&1; then
 		pass=$((pass + 1))
 		echo "PASS: distcheck"

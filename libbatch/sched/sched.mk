@@ -28,20 +28,134 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/bwc-preempt-lower-while-borrowing.yaml \
 	tests/scenarios/fifo-besteffort-skips-blocked-head.yaml \
 	tests/scenarios/fifo-strict-head-of-line-blocking.yaml \
+	tests/scenarios/flavor-group-one-flavor-for-all-resources.yaml \
+	tests/scenarios/flavor-multiple-resource-groups.yaml \
+	tests/scenarios/flavor-node-selector-skips-flavor.yaml \
+	tests/scenarios/flavor-podsets-assumed-usage.yaml \
+	tests/scenarios/flavor-skip-tainted-flavor.yaml \
+	tests/scenarios/flavor-taint-flavor-own-toleration.yaml \
+	tests/scenarios/flavor-taint-tolerated-by-podset.yaml \
+	tests/scenarios/flavor-taint-untolerated-never-fits.yaml \
+	tests/scenarios/flavor-used-resources-no-candidates.yaml \
+	tests/scenarios/fs-earliest-timestamp-first.yaml \
+	tests/scenarios/fs-hier-tournament-winner.yaml \
+	tests/scenarios/fs-highest-priority-first.yaml \
+	tests/scenarios/fs-lowest-drf-after-admission.yaml \
+	tests/scenarios/fs-lowest-share-borrowing.yaml \
 	tests/scenarios/fs-lowest-share-first.yaml \
+	tests/scenarios/fs-multiple-preemptions-within-cq.yaml \
 	tests/scenarios/fs-preempt-highest-share.yaml \
+	tests/scenarios/fs-singleton-cqs-and-no-cohort.yaml \
+	tests/scenarios/fs-within-cq-borrowing-reclaim-never.yaml \
 	tests/scenarios/fungibility-preemption-over-borrowing.yaml \
 	tests/scenarios/hier-borrow-up-to-lending-limit.yaml \
+	tests/scenarios/hier-borrowing-less-first.yaml \
 	tests/scenarios/lending-limit-exceeded.yaml \
 	tests/scenarios/many-workloads-fifo.yaml \
 	tests/scenarios/podsets-multiple-resources-flavors.yaml \
 	tests/scenarios/preempt-cq-lowest-priority.yaml \
 	tests/scenarios/preempt-cq-minimal-set-fillback.yaml \
 	tests/scenarios/reclaim-from-borrower-lowerpriority.yaml \
+	tests/scenarios/sched-admit-different-cohorts.yaml \
+	tests/scenarios/sched-admit-same-cohort-no-borrowing.yaml \
+	tests/scenarios/sched-admit-single-cq-full.yaml \
+	tests/scenarios/sched-borrow-fallback-next-flavor.yaml \
+	tests/scenarios/sched-borrow-no-overadmission.yaml \
+	tests/scenarios/sched-borrow-overadmission-next-flavor.yaml \
+	tests/scenarios/sched-borrow-reclaim-other-flavor.yaml \
+	tests/scenarios/sched-borrow-resource-not-in-cq.yaml \
+	tests/scenarios/sched-borrow-same-cycle-fits.yaml \
+	tests/scenarios/sched-bwc-reserve-limited-by-borrowing-limit.yaml \
+	tests/scenarios/sched-fungibility-no-candidates-next-flavor.yaml \
+	tests/scenarios/sched-fungibility-skip-flavor-without-candidates.yaml \
+	tests/scenarios/sched-namespace-selector-mismatch.yaml \
+	tests/scenarios/sched-preempt-after-earlier-fit.yaml \
+	tests/scenarios/sched-preempt-cq-and-cohort.yaml \
+	tests/scenarios/sched-preempt-multiple-cqs.yaml \
+	tests/scenarios/sched-preempt-multiple-without-borrowing.yaml \
+	tests/scenarios/sched-preempt-skip-shared-limited-resource.yaml \
+	tests/scenarios/sched-reclaim-any-does-not-block-borrower.yaml \
+	tests/scenarios/sched-reclaim-lowerpriority-blocks-borrower.yaml \
+	tests/scenarios/sched-reclaim-never-blocks-borrower.yaml \
+	tests/scenarios/sched-reclaim-prefer-first-flavor-cq-preemption.yaml \
+	tests/scenarios/sched-reclaim-prefer-first-flavor-mixed.yaml \
+	tests/scenarios/sched-reclaim-prefer-over-cq-preemption.yaml \
+	tests/scenarios/sched-reclaim-prioritized-over-full-cq.yaml \
 	tests/scenarios/stop-policy-hold-and-drain.yaml \
 	tests/scenarios/taint-untolerated-flavor.yaml \
 	tests/scenarios/v1beta2-cohortname-borrowing.yaml \
-	tests/scenarios/wpc-higher-class-preempts.yaml
+	tests/scenarios/wpc-higher-class-preempts.yaml \
+	tests/scenarios/bwc-no-same-cq-when-never.yaml \
+	tests/scenarios/bwc-same-cq-above-threshold.yaml \
+	tests/scenarios/bwc-same-cq-and-below-threshold.yaml \
+	tests/scenarios/bwc-threshold-blocks-while-borrowing.yaml \
+	tests/scenarios/bwc-threshold-reclaim-without-borrowing.yaml \
+	tests/scenarios/fs-hier-nominal-first-mixed-quotas.yaml \
+	tests/scenarios/fs-hier-nominal-first-per-flavor.yaml \
+	tests/scenarios/fs-nominal-first-despite-higher-drs.yaml \
+	tests/scenarios/fs-preempt-borrowable-from-top-user.yaml \
+	tests/scenarios/fs-preempt-borrowing-cq-in-nonborrowing-cohort.yaml \
+	tests/scenarios/fs-preempt-deep-tree.yaml \
+	tests/scenarios/fs-preempt-final-share-high-priority.yaml \
+	tests/scenarios/fs-preempt-forced-within-cq.yaml \
+	tests/scenarios/fs-preempt-hierarchical.yaml \
+	tests/scenarios/fs-preempt-huge-within-nominal.yaml \
+	tests/scenarios/fs-preempt-initial-share-lower-priority-first.yaml \
+	tests/scenarios/fs-preempt-lower-priority-same-cq.yaml \
+	tests/scenarios/fs-preempt-no-cohort.yaml \
+	tests/scenarios/fs-preempt-none-candidate-cq-under-nominal.yaml \
+	tests/scenarios/fs-preempt-none-huge-vs-huge.yaml \
+	tests/scenarios/fs-preempt-none-if-switches-imbalance.yaml \
+	tests/scenarios/fs-preempt-none-two-small-for-huge.yaml \
+	tests/scenarios/fs-preempt-none-when-all-within-nominal.yaml \
+	tests/scenarios/fs-preempt-one-from-each-borrower.yaml \
+	tests/scenarios/fs-preempt-prefer-final-share.yaml \
+	tests/scenarios/fs-preempt-reclaim-from-lesser-user.yaml \
+	tests/scenarios/fs-preempt-reclaim-nominal-from-top-user.yaml \
+	tests/scenarios/fs-preempt-same-cq-and-top-user.yaml \
+	tests/scenarios/fs-preempt-target-and-others-over-nominal.yaml \
+	tests/scenarios/fs-preempt-threshold-ignored.yaml \
+	tests/scenarios/fs-preempt-two-cqs-smaller-max-share.yaml \
+	tests/scenarios/fs-preempt-weight-preempts-more.yaml \
+	tests/scenarios/fs-preempt-zero-weight-borrower.yaml \
+	tests/scenarios/fs-preempt-zero-weight-cohort-protected.yaml \
+	tests/scenarios/fs-preempt-zero-weight-cohort-reclaims.yaml \
+	tests/scenarios/fs-preempt-zero-weight-cq-reclaims.yaml \
+	tests/scenarios/fs-preempt-zero-weight-nominal-protected.yaml \
+	tests/scenarios/hier-long-range-reclaim.yaml \
+	tests/scenarios/hier-preempt-advantage-and-own-cq.yaml \
+	tests/scenarios/hier-preempt-advantage.yaml \
+	tests/scenarios/hier-preempt-avoid-within-nominal.yaml \
+	tests/scenarios/hier-preempt-cohort-and-own-cq.yaml \
+	tests/scenarios/hier-preempt-fits-cq-nominal.yaml \
+	tests/scenarios/hier-preempt-forced-priority-candidate.yaml \
+	tests/scenarios/hier-preempt-infeasible-pruned.yaml \
+	tests/scenarios/hier-preempt-multiple-advantage.yaml \
+	tests/scenarios/hier-preempt-multiple-resources.yaml \
+	tests/scenarios/hier-preempt-prefer-hierarchical.yaml \
+	tests/scenarios/hier-reclaim-lowest-priority-borrower.yaml \
+	tests/scenarios/lending-limit-exceeds-requestable.yaml \
+	tests/scenarios/preempt-cq-exhausted-one-of-two-resources.yaml \
+	tests/scenarios/preempt-cq-exhausted-single-resource.yaml \
+	tests/scenarios/preempt-cq-exhausted-two-resources.yaml \
+	tests/scenarios/preempt-cq-multiple.yaml \
+	tests/scenarios/preempt-cq-newer-equal-priority.yaml \
+	tests/scenarios/preempt-cq-no-lower-priority.yaml \
+	tests/scenarios/preempt-cq-not-enough-low-priority.yaml \
+	tests/scenarios/preempt-cq-podsets-different-flavors.yaml \
+	tests/scenarios/preempt-cq-some-free-quota.yaml \
+	tests/scenarios/preempt-cq-victims-in-chosen-flavor.yaml \
+	tests/scenarios/preempt-local-borrow-cascade.yaml \
+	tests/scenarios/preempt-local-borrow-no-limits.yaml \
+	tests/scenarios/preempt-local-borrow-other-resource.yaml \
+	tests/scenarios/preempt-local-borrow-same-resource.yaml \
+	tests/scenarios/reclaim-and-preempt-not-exhausted.yaml \
+	tests/scenarios/reclaim-from-lender.yaml \
+	tests/scenarios/reclaim-lend-from-all-cqs.yaml \
+	tests/scenarios/reclaim-not-enough-borrowing.yaml \
+	tests/scenarios/reclaim-same-priority-any-policy.yaml \
+	tests/scenarios/reclaim-same-priority-lowerpriority-policy.yaml \
+	tests/scenarios/reclaim-zero-request-at-nominal.yaml
 
 TESTS += tests/scenarios/run.sh
 

@@ -20,7 +20,7 @@ def norm(v, key=None):
                      "managedFields", "status", "deletionTimestamp"):
                 continue
             if k == "env" and isinstance(x, list):
-                x = [e for e in x if str(e.get("name", "")).startswith(("SLURM_", "SLUICE_"))]
+                x = [e for e in x if str(e.get("name", "")).startswith("SLURM_")]
             out[k] = norm(x, k)
         return out
     if isinstance(v, list):

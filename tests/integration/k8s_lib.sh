@@ -111,18 +111,5 @@ wait_n() {
 	done
 }
 
-# lib.sh starts sluiced through a function in the background, so under dash
-# $! is a subshell and kill -9 / TERM reach the subshell, not the daemon.
-# These tests restart and kill the daemon: run it directly (as root).
-start_daemon() {
-	[ -f "$T/sluice.yaml" ] || write_k8s_conf
-	"$SLUICED" -D -f "$T/sluice.yaml" >>"$T/sluiced.log" 2>&1 &
-	DPID=$!
-	i=0
-	until "$BIN/squeue" -h >/dev/null 2>&1; do
-		i=$((i + 1))
-		kill -0 "$DPID" 2>/dev/null || fail "sluiced exited at start"
-		[ $i -lt 100 ] || fail "sluiced did not answer within 10 s"
-		sleep 0.1
-	done
-}
+# lib.sh's start_daemon writes this config when none exists yet.
+WRITE_CONF=write_k8s_conf

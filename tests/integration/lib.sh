@@ -106,8 +106,15 @@ EOC
 }
 
 start_daemon() {
-	[ -f "$T/sluice.yaml" ] || write_conf
-	as "${DAEMON_USER:-root}" "$SLUICED" -D -f "$T/sluice.yaml" >>"$T/sluiced.log" 2>&1 &
+	[ -f "$T/sluice.yaml" ] || ${WRITE_CONF:-write_conf}
+	# Not through the `as` function: a backgrounded function is a subshell,
+	# and $! would name it instead of sluiced (kill -9 would miss).
+	if [ -n "${DAEMON_USER:-}" ]; then
+		setpriv --reuid="$DAEMON_USER" --regid="$(id -g "$DAEMON_USER")" --init-groups \
+			"$SLUICED" -D -f "$T/sluice.yaml" >>"$T/sluiced.log" 2>&1 &
+	else
+		"$SLUICED" -D -f "$T/sluice.yaml" >>"$T/sluiced.log" 2>&1 &
+	fi
 	DPID=$!
 	i=0
 	until "$BIN/squeue" -h >/dev/null 2>&1; do
@@ -125,8 +132,10 @@ stop_daemon() {
 }
 
 kill9_daemon() {
-	kill -KILL "$DPID" 2>/dev/null
+	kill -KILL "$DPID" 2>/dev/null || fail "kill -9: no such process $DPID"
 	wait "$DPID" 2>/dev/null
+	# The test must be able to fail: make sure the daemon is really gone.
+	pgrep -f "sluiced -D -f $T/sluice.yaml" >/dev/null && fail "sluiced survived kill -9"
 	DPID=""
 }
 

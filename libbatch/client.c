@@ -138,7 +138,7 @@ static int write_all(int fd, const char *p, size_t n)
 static int read_reply(struct sl_client *c, uint16_t want, json_object **reply,
 		      struct sl_err *err)
 {
-	struct sl_buf *in = sl_buf_new(SL_PROTO_HDR_LEN + SL_PROTO_MAX_BODY);
+	struct sl_buf *in = sl_buf_new(SL_PROTO_HDR_LEN + SL_PROTO_MAX_REPLY);
 	char chunk[65536];
 	const char *body;
 	size_t blen, used;
@@ -146,8 +146,8 @@ static int read_reply(struct sl_client *c, uint16_t want, json_object **reply,
 	int r;
 
 	for (;;) {
-		r = sl_proto_decode(sl_buf_data(in), sl_buf_len(in), &type, &body, &blen,
-				    &used, err);
+		r = sl_proto_decode(sl_buf_data(in), sl_buf_len(in), SL_PROTO_MAX_REPLY, &type,
+				    &body, &blen, &used, err);
 		if (r != 0)
 			break;
 		ssize_t n = read(c->fd, chunk, sizeof(chunk));
@@ -188,7 +188,8 @@ static int call(struct sl_client *c, uint16_t type, json_object *req,
 	int r;
 
 	*reply = NULL;
-	if ((r = sl_proto_encode(out, type, text, strlen(text))) != 0) {
+	if (strlen(text) > SL_PROTO_MAX_BODY ||
+	    (r = sl_proto_encode(out, type, text, strlen(text))) != 0) {
 		r = sl_err_set(err, SL_ETOOBIG, "request of %zu bytes is over the %u-byte cap",
 			       strlen(text), SL_PROTO_MAX_BODY);
 		goto out;

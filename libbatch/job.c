@@ -258,9 +258,13 @@ static int spec_from_obj(json_object *o, struct sl_jobspec *s, struct sl_err *er
 		r = sl_err_set(err, SL_EPROTO, "job: open_mode: %d is not valid", om);
 	s->open_mode = (enum sl_open_mode)om;
 	s->umask = (mode_t)(um & 0777);
-	if (r == 0 && s->script == NULL)
-		r = sl_err_set(err, SL_EPROTO, "job spec: script is missing");
 	return r;
+}
+
+/* A spec to run needs its script; listings (sl_job_to_listing) leave it out. */
+static int need_script(const struct sl_jobspec *s, struct sl_err *err)
+{
+	return s->script ? 0 : sl_err_set(err, SL_EPROTO, "job spec: script is missing");
 }
 
 static json_object *parse_text(const char *text, struct sl_err *err)
@@ -277,6 +281,8 @@ int sl_jobspec_from_obj(void *obj, struct sl_jobspec *out, struct sl_err *err)
 	int r;
 	sl_jobspec_init(out);
 	r = spec_from_obj(obj, out, err);
+	if (r == 0)
+		r = need_script(out, err);
 	if (r != 0)
 		sl_jobspec_clear(out);
 	return r;
@@ -291,6 +297,8 @@ int sl_jobspec_from_json(const char *text, struct sl_jobspec *out, struct sl_err
 	sl_jobspec_init(out);
 	r = spec_from_obj(o, out, err);
 	json_object_put(o);
+	if (r == 0)
+		r = need_script(out, err);
 	if (r != 0)
 		sl_jobspec_clear(out);
 	return r;
@@ -316,6 +324,19 @@ void *sl_job_to_obj(const struct sl_job *j)
 char *sl_job_to_json(const struct sl_job *j)
 {
 	return obj_to_text(sl_job_to_obj(j));
+}
+
+void *sl_job_to_listing(const struct sl_job *j)
+{
+	json_object *o = sl_job_to_obj(j), *spec;
+	/* squeue, sacct and scontrol print none of these, and the environment
+	 * alone is two thirds of a record: 10 000 jobs stay a few MiB. */
+	if (json_object_object_get_ex(o, "spec", &spec)) {
+		json_object_object_del(spec, "env");
+		json_object_object_del(spec, "script");
+		json_object_object_del(spec, "argv");
+	}
+	return o;
 }
 
 int sl_job_from_obj(void *obj, struct sl_job **out, struct sl_err *err)

@@ -113,6 +113,8 @@ int sl_job_from_json(const char *text, struct sl_job **out, struct sl_err *err);
 /* For code that embeds records in larger JSON documents (replies, store):
  * obj is a json-c `json_object *`; to_obj returns a new reference. */
 void *sl_job_to_obj(const struct sl_job *j);
+/* As sl_job_to_obj, without the spec's env, script and argv (job lists). */
+void *sl_job_to_listing(const struct sl_job *j);
 int sl_job_from_obj(void *obj, struct sl_job **out, struct sl_err *err);
 void *sl_jobspec_to_obj(const struct sl_jobspec *s);
 int sl_jobspec_from_obj(void *obj, struct sl_jobspec *out, struct sl_err *err);

@@ -21,7 +21,7 @@ int sl_proto_encode(struct sl_buf *out, uint16_t type, const char *body, size_t 
 	unsigned char h[SL_PROTO_HDR_LEN];
 	int r;
 
-	if (len > SL_PROTO_MAX_BODY)
+	if (len > SL_PROTO_MAX_REPLY)
 		return -SL_ETOOBIG;
 	put32(h, SL_PROTO_MAGIC);
 	h[4] = SL_PROTO_VERSION >> 8;
@@ -34,7 +34,7 @@ int sl_proto_encode(struct sl_buf *out, uint16_t type, const char *body, size_t 
 	return sl_buf_add(out, body, len);
 }
 
-int sl_proto_decode(const void *data, size_t len, uint16_t *type,
+int sl_proto_decode(const void *data, size_t len, size_t cap, uint16_t *type,
 		    const char **body, size_t *body_len, size_t *used,
 		    struct sl_err *err)
 {
@@ -53,9 +53,9 @@ int sl_proto_decode(const void *data, size_t len, uint16_t *type,
 				  "protocol version %u is not %u: commands and sluiced differ in version",
 				  version, SL_PROTO_VERSION);
 	blen = get32(p + 8);
-	if (blen > SL_PROTO_MAX_BODY)
-		return sl_err_set(err, SL_ETOOBIG, "message of %u bytes is over the %u-byte cap",
-				  blen, SL_PROTO_MAX_BODY);
+	if (blen > cap)
+		return sl_err_set(err, SL_ETOOBIG, "message of %u bytes is over the %zu-byte cap",
+				  blen, cap);
 	if (len - SL_PROTO_HDR_LEN < blen)
 		return 0;
 	*type = (uint16_t)((unsigned)p[6] << 8 | p[7]);

@@ -12,8 +12,11 @@
 #define SL_PROTO_MAGIC 0x534c5549u /* "SLUI" */
 #define SL_PROTO_VERSION 1
 #define SL_PROTO_HDR_LEN 12
-/* Slurm's max_script_size is 4 MiB; the rest is room for the environment. */
+/* Requests (untrusted, read by the daemon): Slurm's max_script_size is
+ * 4 MiB; the rest is room for the environment. Replies (from the daemon the
+ * command trusts) may list 100 000 jobs, so they get more room. */
 #define SL_PROTO_MAX_BODY (16u << 20)
+#define SL_PROTO_MAX_REPLY (512u << 20)
 
 enum sl_msgtype {
 	SL_MSG_PING = 1,
@@ -26,13 +29,14 @@ enum sl_msgtype {
 	SL_MSG_REPLY = 0x8000 /* or-ed into the request type */
 };
 
-/* Append a frame to out. -SL_ETOOBIG if the body is over the cap. */
+/* Append a frame to out. -SL_ETOOBIG if the body is over SL_PROTO_MAX_REPLY
+ * (requests are further held to SL_PROTO_MAX_BODY by the client). */
 int sl_proto_encode(struct sl_buf *out, uint16_t type, const char *body, size_t len);
 
 /* Look at the front of data. Returns 0 when more bytes are needed, 1 when a
  * whole frame is there (type, body, body_len and used are set; body points
- * into data), or -SL_EPROTO / -SL_ETOOBIG with err set. */
-int sl_proto_decode(const void *data, size_t len, uint16_t *type,
+ * into data), or -SL_EPROTO / -SL_ETOOBIG (body over `cap`) with err set. */
+int sl_proto_decode(const void *data, size_t len, size_t cap, uint16_t *type,
 		    const char **body, size_t *body_len, size_t *used,
 		    struct sl_err *err);
 

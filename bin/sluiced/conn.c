@@ -22,7 +22,8 @@
 #include <unistd.h>
 
 #define MAX_CONNS 1024
-#define OUT_CAP (SL_PROTO_HDR_LEN + SL_PROTO_MAX_BODY)
+#define IN_CAP (SL_PROTO_HDR_LEN + SL_PROTO_MAX_BODY)
+#define OUT_CAP (SL_PROTO_HDR_LEN + SL_PROTO_MAX_REPLY)
 
 struct conn {
 	struct sl_conns *owner;
@@ -80,8 +81,8 @@ static void conn_process(struct conn *c)
 		size_t blen, used;
 		uint16_t type;
 		char *reply = NULL;
-		int r = sl_proto_decode(sl_buf_data(c->in), sl_buf_len(c->in), &type, &body,
-					&blen, &used, &err);
+		int r = sl_proto_decode(sl_buf_data(c->in), sl_buf_len(c->in), SL_PROTO_MAX_BODY,
+					&type, &body, &blen, &used, &err);
 		if (r == 0)
 			return;
 		if (r < 0) {
@@ -100,8 +101,11 @@ static void conn_process(struct conn *c)
 			sl_buf_reset(c->in);
 			return;
 		}
-		if (sl_proto_encode(c->out, type | SL_MSG_REPLY, reply, strlen(reply)) != 0)
+		if (sl_proto_encode(c->out, type | SL_MSG_REPLY, reply, strlen(reply)) != 0) {
+			sl_err_log("reply of %zu bytes to uid %u is over the cap; closing",
+				   strlen(reply), (unsigned)c->peer.uid);
 			c->closing = 1;
+		}
 		free(reply);
 	}
 }
@@ -180,8 +184,8 @@ static void on_accept(struct sl_loop *l, int fd, int events, void *arg)
 		c->peer.gid = uc.gid;
 		c->peer.pid = uc.pid;
 		peer_fill(cs->d, &c->peer);
-		c->in = sl_buf_new(OUT_CAP);
-		c->out = sl_buf_new(OUT_CAP * 4);
+		c->in = sl_buf_new(IN_CAP);
+		c->out = sl_buf_new(OUT_CAP);
 		c->next = cs->list;
 		cs->list = c;
 		cs->n++;

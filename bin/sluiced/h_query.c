@@ -27,7 +27,7 @@ static int hist_cb(const struct sl_job *j, void *arg)
 {
 	struct hist *h = arg;
 	if (sl_dfilter_match(h->f, j))
-		json_object_array_add(h->arr, sl_job_to_obj(j));
+		json_object_array_add(h->arr, sl_job_to_listing(j));
 	return 0;
 }
 
@@ -67,7 +67,7 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 			continue;
 		if (j->state == SL_JOB_PENDING)
 			sl_schedctl_explain(d->sched, j);
-		json_object_array_add(arr, sl_job_to_obj(j));
+		json_object_array_add(arr, sl_job_to_listing(j));
 	}
 	json_object_object_add(rep, "jobs", arr);
 	json_object_object_add(rep, "now", json_object_new_int64((int64_t)time(NULL)));

@@ -21,13 +21,13 @@ static void test_roundtrip_and_partial(void **state)
 	assert_int_equal(sl_proto_encode(b, SL_MSG_PING, "{}", 2), 0);
 	/* Every strict prefix of the first frame needs more. */
 	for (size_t n = 0; n < SL_PROTO_HDR_LEN + 7; n++)
-		assert_int_equal(sl_proto_decode(sl_buf_data(b), n, &type, &body, &blen, &used, &err), 0);
-	assert_int_equal(sl_proto_decode(sl_buf_data(b), sl_buf_len(b), &type, &body, &blen, &used, &err), 1);
+		assert_int_equal(sl_proto_decode(sl_buf_data(b), n, SL_PROTO_MAX_BODY, &type, &body, &blen, &used, &err), 0);
+	assert_int_equal(sl_proto_decode(sl_buf_data(b), sl_buf_len(b), SL_PROTO_MAX_BODY, &type, &body, &blen, &used, &err), 1);
 	assert_int_equal(type, SL_MSG_SUBMIT);
 	assert_int_equal(blen, 7);
 	assert_memory_equal(body, "{\"a\":1}", 7);
 	sl_buf_consume(b, used);
-	assert_int_equal(sl_proto_decode(sl_buf_data(b), sl_buf_len(b), &type, &body, &blen, &used, &err), 1);
+	assert_int_equal(sl_proto_decode(sl_buf_data(b), sl_buf_len(b), SL_PROTO_MAX_BODY, &type, &body, &blen, &used, &err), 1);
 	assert_int_equal(type, SL_MSG_PING);
 	assert_string_equal(sl_proto_type_name(SL_MSG_PING | SL_MSG_REPLY), "ping");
 	sl_buf_free(b);
@@ -41,18 +41,23 @@ static void test_bad(void **state)
 	uint16_t type;
 	unsigned char h[SL_PROTO_HDR_LEN] = {'G', 'E', 'T', ' '};
 
-	assert_int_equal(sl_proto_decode(h, 4, &type, &body, &blen, &used, &err), -SL_EPROTO);
+	assert_int_equal(sl_proto_decode(h, 4, SL_PROTO_MAX_BODY, &type, &body, &blen, &used, &err), -SL_EPROTO);
 	assert_string_equal(err.msg, "bad magic: not a Sluice client");
 	/* Right magic, wrong version. */
 	unsigned char v[SL_PROTO_HDR_LEN] = {0x53, 0x4c, 0x55, 0x49, 0, 9, 0, 1, 0, 0, 0, 0};
 	sl_err_clear(&err);
-	assert_int_equal(sl_proto_decode(v, sizeof(v), &type, &body, &blen, &used, &err), -SL_EPROTO);
+	assert_int_equal(sl_proto_decode(v, sizeof(v), SL_PROTO_MAX_BODY, &type, &body, &blen, &used, &err), -SL_EPROTO);
 	/* Length over the cap is refused before any body arrives. */
 	unsigned char big[SL_PROTO_HDR_LEN] = {0x53, 0x4c, 0x55, 0x49, 0, 1, 0, 1, 0x7f, 0xff, 0xff, 0xff};
 	sl_err_clear(&err);
-	assert_int_equal(sl_proto_decode(big, sizeof(big), &type, &body, &blen, &used, &err), -SL_ETOOBIG);
-	struct sl_buf *b = sl_buf_new(SL_PROTO_MAX_BODY * 2);
-	assert_int_equal(sl_proto_encode(b, 1, "", SL_PROTO_MAX_BODY + 1), -SL_ETOOBIG);
+	assert_int_equal(sl_proto_decode(big, sizeof(big), SL_PROTO_MAX_REPLY, &type, &body, &blen, &used, &err), -SL_ETOOBIG);
+	/* 20 MiB: too big for a request, fine for a reply. */
+	unsigned char mid[SL_PROTO_HDR_LEN] = {0x53, 0x4c, 0x55, 0x49, 0, 1, 0, 1, 0x01, 0x40, 0, 0};
+	sl_err_clear(&err);
+	assert_int_equal(sl_proto_decode(mid, sizeof(mid), SL_PROTO_MAX_BODY, &type, &body, &blen, &used, &err), -SL_ETOOBIG);
+	assert_int_equal(sl_proto_decode(mid, sizeof(mid), SL_PROTO_MAX_REPLY, &type, &body, &blen, &used, &err), 0);
+	struct sl_buf *b = sl_buf_new(64);
+	assert_int_equal(sl_proto_encode(b, 1, "", (size_t)SL_PROTO_MAX_REPLY + 1), -SL_ETOOBIG);
 	sl_buf_free(b);
 }
 

@@ -1,8 +1,11 @@
 /* kexec.c - exec credential plugins (client.authentication.k8s.io/v1,
  * v1beta1): build KUBERNETES_EXEC_INFO, run the command without a shell,
- * parse the ExecCredential it prints. Blocking by design, bounded by a
- * timeout: see sl_kexec_run() in kubeconfig.h for when it runs. */
+ * parse the ExecCredential it prints. sl_kexec_spawn()/sl_kexec_result() are
+ * shared by the blocking sl_kexec_run() (tools, tests) and the REST client's
+ * asynchronous runner in kauth.c, which never blocks sluiced's loop. This
+ * file stays loop-free so that linking it needs no event loop. */
 #include "k8s/kubeconfig.h"
+#include "k8s/kauth.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -17,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define KEXEC_OUT_CAP (1u << 20)
-#define KEXEC_ERR_CAP 2048
+#define KEXEC_OUT_CAP SL_KEXEC_OUT_CAP
+#define KEXEC_ERR_CAP SL_KEXEC_ERR_CAP
 
 extern char **environ;
 
@@ -157,6 +160,8 @@ static int collect(int fds[2], char *bufs[2], size_t caps[2], size_t lens[2],
 			if (fds[i] < 0 || p[i].revents == 0)
 				continue;
 			k = read(fds[i], tmp, sizeof(tmp));
+			if (k < 0 && (errno == EAGAIN || errno == EINTR))
+				continue;
 			if (k <= 0) {
 				close(fds[i]);
 				fds[i] = -1;
@@ -184,56 +189,77 @@ static int wait_child(pid_t pid, int killit)
 	return st;
 }
 
-int sl_kexec_run(const struct sl_kubeconfig *kc, int64_t timeout_ms,
-		 struct sl_kexec_cred **out, struct sl_err *err)
+int sl_kexec_spawn(const struct sl_kubeconfig *kc, pid_t *pid, int *outfd, int *errfd,
+		   struct sl_err *err)
 {
-	int po[2] = {-1, -1}, pe[2] = {-1, -1}, fds[2], st, r;
-	char *bufs[2] = {sl_xmalloc(KEXEC_OUT_CAP + 1), sl_xmalloc(KEXEC_ERR_CAP + 1)};
-	size_t caps[2] = {KEXEC_OUT_CAP, KEXEC_ERR_CAP}, lens[2] = {0, 0};
-	pid_t pid;
+	int po[2] = {-1, -1}, pe[2] = {-1, -1}, r;
 
-	*out = NULL;
-	if (kc->exec == NULL) {
-		r = sl_err_set(err, SL_EINTERNAL, "no exec plugin configured");
-		goto out;
-	}
-	if (pipe2(po, O_CLOEXEC) != 0 || pipe2(pe, O_CLOEXEC) != 0) {
+	*outfd = *errfd = -1;
+	if (kc->exec == NULL)
+		return sl_err_set(err, SL_EINTERNAL, "no exec plugin configured");
+	if (pipe2(po, O_CLOEXEC | O_NONBLOCK) != 0 || pipe2(pe, O_CLOEXEC | O_NONBLOCK) != 0) {
 		r = sl_err_set(err, SL_EIO, "exec plugin: pipe: %s", strerror(errno));
 		goto out;
 	}
-	if ((r = spawn(kc, po[1], pe[1], &pid, err)) != 0)
+	/* The child's ends must block: a plugin need not expect EAGAIN. */
+	fcntl(po[1], F_SETFL, 0);
+	fcntl(pe[1], F_SETFL, 0);
+	if ((r = spawn(kc, po[1], pe[1], pid, err)) != 0)
 		goto out;
-	close(po[1]);
-	close(pe[1]);
-	po[1] = pe[1] = -1;
-	fds[0] = po[0];
-	fds[1] = pe[0];
+	*outfd = po[0];
+	*errfd = pe[0];
 	po[0] = pe[0] = -1;
-	r = collect(fds, bufs, caps, lens, timeout_ms);
-	for (int i = 0; i < 2; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
-	st = wait_child(pid, r != 0);
-	bufs[0][lens[0]] = bufs[1][lens[1]] = '\0';
-	bufs[1][strcspn(bufs[1], "\n")] = '\0';
-	if (r != 0) {
-		r = sl_err_set(err, SL_EIO, "exec plugin \"%s\": no answer within %lld ms",
-			       kc->exec->command, (long long)timeout_ms);
-	} else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		r = sl_err_set(err, SL_EIO, "exec plugin \"%s\" failed (status %d)%s%s",
-			       kc->exec->command, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st),
-			       bufs[1][0] ? ": " : "", bufs[1]);
-	} else {
-		r = sl_kexec_parse(bufs[0], kc->exec->api_version, out, err);
-		if (r != 0)
-			sl_err_prefix(err, "exec plugin \"%s\"", kc->exec->command);
-	}
 out:
 	for (int i = 0; i < 2; i++) {
 		if (po[i] >= 0)
 			close(po[i]);
 		if (pe[i] >= 0)
 			close(pe[i]);
+	}
+	return r;
+}
+
+int sl_kexec_result(const struct sl_kubeconfig *kc, int64_t timeout_ms, int timed_out,
+		    int status, const char *out, char *errtxt, struct sl_kexec_cred **cred,
+		    struct sl_err *err)
+{
+	int r;
+
+	*cred = NULL;
+	errtxt[strcspn(errtxt, "\n")] = '\0';
+	if (timed_out)
+		return sl_err_set(err, SL_EIO, "exec plugin \"%s\": no answer within %lld ms",
+				  kc->exec->command, (long long)timeout_ms);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return sl_err_set(err, SL_EIO, "exec plugin \"%s\" failed (status %d)%s%s",
+				  kc->exec->command,
+				  WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+				  errtxt[0] ? ": " : "", errtxt);
+	r = sl_kexec_parse(out, kc->exec->api_version, cred, err);
+	if (r != 0)
+		sl_err_prefix(err, "exec plugin \"%s\"", kc->exec->command);
+	return r;
+}
+
+int sl_kexec_run(const struct sl_kubeconfig *kc, int64_t timeout_ms,
+		 struct sl_kexec_cred **out, struct sl_err *err)
+{
+	int fds[2] = {-1, -1}, st, r;
+	char *bufs[2] = {sl_xmalloc(KEXEC_OUT_CAP + 1), sl_xmalloc(KEXEC_ERR_CAP + 1)};
+	size_t caps[2] = {KEXEC_OUT_CAP, KEXEC_ERR_CAP}, lens[2] = {0, 0};
+	pid_t pid;
+
+	*out = NULL;
+	if ((r = sl_kexec_spawn(kc, &pid, &fds[0], &fds[1], err)) != 0)
+		goto out;
+	r = collect(fds, bufs, caps, lens, timeout_ms);
+	st = wait_child(pid, r != 0);
+	bufs[0][lens[0]] = bufs[1][lens[1]] = '\0';
+	r = sl_kexec_result(kc, timeout_ms, r != 0, st, bufs[0], bufs[1], out, err);
+out:
+	for (int i = 0; i < 2; i++) {
+		if (fds[i] >= 0)
+			close(fds[i]);
 		free(bufs[i]);
 	}
 	return r;

@@ -21,6 +21,7 @@
 #include "kueue.h"
 #include "k8s/render.h"
 #include "sched/sched.h"
+#include "workload.h"
 #include "slurm_opt.h"
 #include "sluice_render.h"
 #include "xalloc.h"
@@ -29,7 +30,6 @@
 #define SYSCONFDIR "/etc"
 #endif
 #define RENDER_JOB_ID 1
-#define MIB_MILLI (1048576LL * 1000)
 
 extern char **environ;
 
@@ -132,34 +132,7 @@ static int resolve(const struct sl_conf *conf, struct sl_job *j, struct sl_err *
 	return 0;
 }
 
-struct wl {
-	struct sl_sched_req req[3];
-	struct sl_sched_podset ps;
-	struct sl_sched_wl wl;
-};
-
-/* The daemon's job -> workload mapping (bin/sluiced/schedule.c). */
-static void job_to_wl(const struct sl_job *j, struct wl *b)
-{
-	struct sl_jobshape sh;
-	size_t n = 0;
-
-	sl_jobspec_shape(&j->spec, &sh);
-	memset(b, 0, sizeof(*b));
-	b->req[n++] = (struct sl_sched_req){"cpu", (int64_t)sh.cpus_per_node * 1000};
-	if (sh.mem_per_node > 0)
-		b->req[n++] = (struct sl_sched_req){"memory", sh.mem_per_node * MIB_MILLI};
-	if (sh.gpus_per_node > 0)
-		b->req[n++] = (struct sl_sched_req){"nvidia.com/gpu",
-						    (int64_t)sh.gpus_per_node * 1000};
-	b->ps = (struct sl_sched_podset){.name = "main", .count = sh.nodes, .nreq = n,
-					 .req = b->req};
-	b->wl = (struct sl_sched_wl){.id = j->id, .name = j->spec.name, .ns = j->spec.account,
-				     .queue = j->spec.partition, .created = 1, .npodsets = 1,
-				     .podsets = &b->ps};
-}
-
-static int check(const struct sl_kueue *k, const struct sl_sched *s, const struct wl *b,
+static int check(const struct sl_kueue *k, const struct sl_sched *s, const struct sl_job_wl *b,
 		 struct sl_err *err)
 {
 	struct sl_err e = SL_ERR_INIT;
@@ -184,7 +157,7 @@ static int check(const struct sl_kueue *k, const struct sl_sched *s, const struc
 
 /* The flavors the engine assigns on an empty cluster, or --flavor for every
  * resource. *out (caller frees) points into the model. */
-static int assign(const struct sl_kueue *k, const struct wl *b, const char *flavor,
+static int assign(const struct sl_kueue *k, const struct sl_job_wl *b, const char *flavor,
 		  struct sl_render_flavor **out, size_t *n, struct sl_err *err)
 {
 	struct sl_sched *s = sl_sched_new(k);
@@ -242,14 +215,14 @@ static int render_job(const struct sl_conf *conf, struct sl_job *j, const char *
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_render_flavor *fl = NULL;
 	struct sl_render_in in;
-	struct wl b;
+	struct sl_job_wl b;
 	size_t n;
 	char *json = NULL;
 	int r;
 
 	if ((r = resolve(conf, j, &err)) != 0)
 		goto out;
-	job_to_wl(j, &b);
+	sl_job_workload(j, &b);
 	if ((r = assign(sl_conf_kueue(conf), &b, flavor, &fl, &n, &err)) != 0)
 		goto out;
 	in = (struct sl_render_in){.job = j, .nflavors = n, .flavors = fl,

@@ -3,7 +3,9 @@
  * token, run as curl easy handles, and on 429/5xx/transport errors go back
  * into the FIFO after a jittered backoff. Everything that touches the multi
  * handle runs from loop callbacks (the "kick" timer, fd and timer events),
- * never from inside a curl callback, which libcurl forbids. */
+ * never from inside a curl callback, which libcurl forbids. While an exec
+ * credential plugin runs and no usable credential exists, the FIFO simply
+ * does not move: the plugin's end kicks it again, or fails what waited. */
 #include "k8s/http.h"
 #include "k8s/kauth.h"
 #include "k8s/ratelimit.h"
@@ -27,6 +29,7 @@ struct sl_kreq {
 	struct sl_khttp *h;
 	struct sl_kreq *prev, *next;  /* h->all */
 	struct sl_kreq *qnext;        /* h->qhead FIFO */
+	uint64_t seq;                 /* enqueue order, see fail_waiting() */
 	enum rstate state;
 	int cancelled;
 	char *method, *path, *query, *body, *ctype;
@@ -56,7 +59,7 @@ struct sl_khttp {
 	char *base;                   /* URL prefix requests are appended to */
 	struct curl_slist *connect_to;
 	struct sl_kreq *all, *qhead, *qtail;
-	uint64_t curl_timer, kick_timer, rl_timer;
+	uint64_t curl_timer, kick_timer, rl_timer, seq;
 	int in_curl;
 	struct sl_khttp_stats st;
 	uint32_t (*rnd)(void *);
@@ -117,6 +120,7 @@ static void enqueue(struct sl_kreq *r)
 
 	r->state = R_WAIT;
 	r->qnext = NULL;
+	r->seq = ++h->seq;
 	if (h->qtail != NULL)
 		h->qtail->qnext = r;
 	else
@@ -313,13 +317,7 @@ static void setup_easy(struct sl_kreq *r)
 static void start(struct sl_kreq *r)
 {
 	struct sl_khttp *h = r->h;
-	struct sl_err err = SL_ERR_INIT;
-	int rc = sl_kauth_refresh(h->auth, 0, sl_loop_now_ms(h->loop), sl_loop_wall(h->loop), &err);
 
-	if (rc < 0) {
-		finish(r, -SL_ECONFIG, 0, &err);
-		return;
-	}
 	if (r->easy == NULL)
 		r->easy = curl_easy_init();
 	sl_buf_free(r->resp);
@@ -338,6 +336,31 @@ static void start(struct sl_kreq *r)
 
 /* ---- the kick: reap cancelled handles, start what the limiter allows -- */
 
+/* No credential: fail what waits now, not what callbacks enqueue meanwhile
+ * (they would otherwise be failed in a loop). */
+static void fail_waiting(struct sl_khttp *h, const struct sl_err *err)
+{
+	uint64_t last = h->seq;
+	struct sl_kreq *r;
+	struct sl_err e;
+
+	while ((r = h->qhead) != NULL && r->seq <= last) {
+		dequeue(r);
+		e = *err;
+		finish(r, -SL_ECONFIG, 0, &e);
+	}
+}
+
+static void on_auth_ready(int rc, const struct sl_err *err, void *arg)
+{
+	struct sl_khttp *h = arg;
+
+	if (rc < 0)
+		fail_waiting(h, err);
+	else
+		kick_soon(h);
+}
+
 static void on_kick(struct sl_loop *l, uint64_t id, void *arg)
 {
 	struct sl_khttp *h = arg;
@@ -351,6 +374,16 @@ static void on_kick(struct sl_loop *l, uint64_t id, void *arg)
 		nx = r->next;
 		if (r->cancelled && r->state == R_RUN)
 			req_free(r);
+	}
+	if (h->qhead != NULL) {
+		struct sl_err err = SL_ERR_INIT;
+		int rc = sl_kauth_refresh(h->auth, 0, &err);
+		if (rc == SL_KAUTH_WAIT)
+			return;
+		if (rc < 0) {
+			fail_waiting(h, &err);
+			return;
+		}
 	}
 	while ((r = h->qhead) != NULL) {
 		int64_t wait = sl_ratelimit_try(h->rl, sl_loop_now_ms(l));
@@ -497,8 +530,7 @@ static void on_done(struct sl_kreq *r, CURLcode cc)
 	} else if (code == 401 && !r->auth_retried && sl_kauth_refreshable(h->auth)) {
 		r->auth_retried = 1;
 		h->st.auth_refreshes++;
-		if (sl_kauth_refresh(h->auth, 1, sl_loop_now_ms(h->loop), sl_loop_wall(h->loop),
-				     &err) < 0)
+		if (sl_kauth_refresh(h->auth, 1, &err) < 0)
 			finish(r, -SL_ECONFIG, (int)code, &err);
 		else
 			enqueue(r);
@@ -650,8 +682,8 @@ int sl_khttp_new(struct sl_loop *loop, const struct sl_kubeconfig *kc,
 	h->rnd = default_rand;
 	h->rnd_arg = h;
 	if ((r = build_base(h, err)) != 0 ||
-	    (r = sl_kauth_new(kc, h->o.token_reload_ms, h->o.exec_timeout_ms,
-			      sl_loop_now_ms(loop), sl_loop_wall(loop), &h->auth, err)) != 0) {
+	    (r = sl_kauth_new(loop, kc, h->o.token_reload_ms, h->o.exec_timeout_ms,
+			      on_auth_ready, h, &h->auth, err)) != 0) {
 		sl_khttp_free(h);
 		return r;
 	}

@@ -1,22 +1,52 @@
 /* kauth.c - per-request credentials and TLS settings (see kauth.h). The
  * token file is re-read every reload_ms because projected service-account
  * tokens rotate (client-go re-reads every minute); an exec credential is
- * kept until its expirationTimestamp (minus a margin) or a 401. */
+ * kept until its expirationTimestamp (minus a margin) or a 401.
+ *
+ * The exec plugin runs as a child whose stdout/stderr pipes are watched by
+ * the loop, bounded by a timer that kills it; its exit is noticed with a
+ * WNOHANG poll once both pipes are closed (no SIGCHLD handler is involved,
+ * and nothing else in sluiced reaps children it did not start). While it
+ * runs, the old credential is used as long as it has not expired and was
+ * not rejected; otherwise requests wait (SL_KAUTH_WAIT) for the ready cb. */
 #include "k8s/kauth.h"
+#include "bin/sluiced/loop.h"
 #include "xalloc.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define TOKEN_CAP 65536
 #define EXPIRY_MARGIN_S 10
+#define REAP_POLL_MS 10
+#define BG_RETRY_MS 1000
+
+struct krun {
+	struct sl_kauth *a;
+	pid_t pid;
+	int fds[2];              /* stdout, stderr read ends; -1 once closed */
+	char *buf[2];
+	size_t len[2];
+	uint64_t timeout_timer, reap_timer;
+	int timed_out;
+};
 
 struct sl_kauth {
+	struct sl_loop *loop;
 	const struct sl_kubeconfig *kc;
 	int64_t reload_ms, exec_timeout_ms;
 	char *token;             /* current bearer token, or NULL */
 	int64_t token_read_ms;   /* when the token file was last read */
 	struct sl_kexec_cred *cred;
+	int stale;               /* cred was rejected (401): wait for a new one */
+	int64_t next_try_ms;     /* after a failed background refresh */
+	struct krun *run;        /* the plugin in flight, or NULL */
+	sl_kauth_ready_cb ready;
+	void *ready_arg;
 };
 
 static int read_token_file(struct sl_kauth *a, int64_t now_ms, struct sl_err *err)
@@ -39,27 +69,165 @@ static int read_token_file(struct sl_kauth *a, int64_t now_ms, struct sl_err *er
 	return 1;
 }
 
-static int run_exec(struct sl_kauth *a, struct sl_err *err)
-{
-	struct sl_kexec_cred *c = NULL;
-	int r = sl_kexec_run(a->kc, a->exec_timeout_ms, &c, err);
+/* ---- the asynchronous exec plugin run ---------------------------------- */
 
-	if (r != 0)
-		return r;
-	sl_kexec_cred_free(a->cred);
-	a->cred = c;
-	return 1;
+/* No credential a request could use right now. */
+static int cred_unusable(const struct sl_kauth *a)
+{
+	return a->cred == NULL || a->stale ||
+	       (a->cred->expires != 0 && sl_loop_wall(a->loop) >= a->cred->expires);
 }
 
-int sl_kauth_refresh(struct sl_kauth *a, int force, int64_t now_ms, int64_t wall,
-		     struct sl_err *err)
+static void run_close_fd(struct krun *k, int i)
 {
+	if (k->fds[i] < 0)
+		return;
+	sl_loop_del_fd(k->a->loop, k->fds[i]);
+	close(k->fds[i]);
+	k->fds[i] = -1;
+}
+
+static void run_free(struct krun *k)
+{
+	for (int i = 0; i < 2; i++) {
+		run_close_fd(k, i);
+		free(k->buf[i]);
+	}
+	if (k->timeout_timer != 0)
+		sl_loop_del_timer(k->a->loop, k->timeout_timer);
+	if (k->reap_timer != 0)
+		sl_loop_del_timer(k->a->loop, k->reap_timer);
+	free(k);
+}
+
+/* Last step of a run: the callback may free a, so nothing touches it after. */
+static void run_end(struct krun *k, int status)
+{
+	struct sl_kauth *a = k->a;
+	struct sl_kexec_cred *c = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	int r;
+
+	k->buf[0][k->len[0]] = k->buf[1][k->len[1]] = '\0';
+	r = sl_kexec_result(a->kc, a->exec_timeout_ms, k->timed_out, status, k->buf[0],
+			    k->buf[1], &c, &err);
+	a->run = NULL;
+	run_free(k);
+	if (r == 0) {
+		sl_kexec_cred_free(a->cred);
+		a->cred = c;
+		a->stale = 0;
+	} else if (!cred_unusable(a)) {
+		a->next_try_ms = sl_loop_now_ms(a->loop) + BG_RETRY_MS;
+		return; /* the old credential still serves; try again later */
+	}
+	if (a->ready != NULL)
+		a->ready(r, &err, a->ready_arg);
+}
+
+static void on_reap(struct sl_loop *l, uint64_t id, void *arg);
+
+static void try_reap(struct krun *k)
+{
+	int st = 0;
+	pid_t w = waitpid(k->pid, &st, WNOHANG);
+
+	if (w == 0) {
+		k->reap_timer = sl_loop_add_timer(k->a->loop, REAP_POLL_MS, on_reap, k);
+		return;
+	}
+	if (w < 0)
+		st = 127 << 8; /* cannot happen: we are its only reaper */
+	run_end(k, st);
+}
+
+static void on_reap(struct sl_loop *l, uint64_t id, void *arg)
+{
+	struct krun *k = arg;
+
+	k->reap_timer = 0;
+	try_reap(k);
+}
+
+static void on_run_timeout(struct sl_loop *l, uint64_t id, void *arg)
+{
+	struct krun *k = arg;
+
+	k->timeout_timer = 0;
+	k->timed_out = 1;
+	kill(k->pid, SIGKILL);
+	/* A grandchild may hold the pipes open: stop reading now. */
+	run_close_fd(k, 0);
+	run_close_fd(k, 1);
+	if (k->reap_timer == 0)
+		try_reap(k);
+}
+
+static void on_run_fd(struct sl_loop *l, int fd, int events, void *arg)
+{
+	struct krun *k = arg;
+	int i = fd == k->fds[0] ? 0 : 1;
+	size_t cap = i == 0 ? SL_KEXEC_OUT_CAP : SL_KEXEC_ERR_CAP;
+	char tmp[4096];
+	ssize_t n;
+
+	while ((n = read(fd, tmp, sizeof(tmp))) > 0)
+		/* Over the cap: keep draining so the child cannot block. */
+		if (k->len[i] + (size_t)n <= cap) {
+			memcpy(k->buf[i] + k->len[i], tmp, (size_t)n);
+			k->len[i] += (size_t)n;
+		}
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	run_close_fd(k, i);
+	if (k->fds[0] < 0 && k->fds[1] < 0)
+		try_reap(k);
+}
+
+static int run_start(struct sl_kauth *a, struct sl_err *err)
+{
+	struct krun *k = sl_xcalloc(1, sizeof(*k));
+	int r = sl_kexec_spawn(a->kc, &k->pid, &k->fds[0], &k->fds[1], err);
+
+	if (r != 0) {
+		free(k);
+		return r;
+	}
+	k->a = a;
+	k->buf[0] = sl_xmalloc(SL_KEXEC_OUT_CAP + 1);
+	k->buf[1] = sl_xmalloc(SL_KEXEC_ERR_CAP + 1);
+	for (int i = 0; i < 2; i++)
+		sl_loop_add_fd(a->loop, k->fds[i], SL_EV_READ, on_run_fd, k);
+	k->timeout_timer = sl_loop_add_timer(a->loop, a->exec_timeout_ms, on_run_timeout, k);
+	a->run = k;
+	return 0;
+}
+
+/* ---- refresh ------------------------------------------------------------ */
+
+static int refresh_exec(struct sl_kauth *a, int force, struct sl_err *err)
+{
+	int r;
+
+	if (force)
+		a->stale = 1;
+	if (a->run == NULL &&
+	    (cred_unusable(a) ||
+	     (a->cred->expires != 0 &&
+	      sl_loop_wall(a->loop) >= a->cred->expires - EXPIRY_MARGIN_S &&
+	      sl_loop_now_ms(a->loop) >= a->next_try_ms)) &&
+	    (r = run_start(a, err)) != 0)
+		return r;
+	return a->run != NULL && cred_unusable(a) ? SL_KAUTH_WAIT : 0;
+}
+
+int sl_kauth_refresh(struct sl_kauth *a, int force, struct sl_err *err)
+{
+	int64_t now_ms = sl_loop_now_ms(a->loop);
 	int r = 0;
 
-	if (a->kc->exec != NULL &&
-	    (force || a->cred == NULL ||
-	     (a->cred->expires != 0 && wall >= a->cred->expires - EXPIRY_MARGIN_S)))
-		return run_exec(a, err);
+	if (a->kc->exec != NULL)
+		return refresh_exec(a, force, err);
 	if (a->kc->token_file != NULL && a->kc->token == NULL &&
 	    (force || a->token == NULL || now_ms - a->token_read_ms >= a->reload_ms)) {
 		struct sl_err e2 = SL_ERR_INIT;
@@ -76,16 +244,20 @@ int sl_kauth_refreshable(const struct sl_kauth *a)
 	return a->kc->exec != NULL || (a->kc->token_file != NULL && a->kc->token == NULL);
 }
 
-int sl_kauth_new(const struct sl_kubeconfig *kc, int64_t reload_ms, int64_t exec_timeout_ms,
-		 int64_t now_ms, int64_t wall, struct sl_kauth **out, struct sl_err *err)
+int sl_kauth_new(struct sl_loop *loop, const struct sl_kubeconfig *kc, int64_t reload_ms,
+		 int64_t exec_timeout_ms, sl_kauth_ready_cb ready, void *ready_arg,
+		 struct sl_kauth **out, struct sl_err *err)
 {
 	struct sl_kauth *a = sl_xcalloc(1, sizeof(*a));
 	int r;
 
+	a->loop = loop;
 	a->kc = kc;
 	a->reload_ms = reload_ms;
 	a->exec_timeout_ms = exec_timeout_ms;
-	r = sl_kauth_refresh(a, 0, now_ms, wall, err);
+	a->ready = ready;
+	a->ready_arg = ready_arg;
+	r = sl_kauth_refresh(a, 0, err);
 	if (r < 0) {
 		sl_kauth_free(a);
 		return r;
@@ -98,6 +270,13 @@ void sl_kauth_free(struct sl_kauth *a)
 {
 	if (a == NULL)
 		return;
+	if (a->run != NULL) {
+		/* Teardown only: a SIGKILLed child is reaped at once. */
+		kill(a->run->pid, SIGKILL);
+		while (waitpid(a->run->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		run_free(a->run);
+	}
 	free(a->token);
 	sl_kexec_cred_free(a->cred);
 	free(a);

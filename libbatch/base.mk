@@ -7,6 +7,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/fsutil.c libbatch/fsutil.h \
 	libbatch/jobstate.c libbatch/jobstate.h \
 	libbatch/job.c libbatch/job.h \
+	libbatch/workload.c libbatch/workload.h \
 	libbatch/proto.c libbatch/proto.h \
 	libbatch/client.c libbatch/client.h
 

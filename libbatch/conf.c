@@ -5,6 +5,7 @@
  * name, type, default and help feed the loader, the defaults and
  * `scontrol show config` alike. */
 #include "conf.h"
+#include "fsutil.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -173,44 +174,12 @@ static int in_list(const char *list, const char *word)
 
 /* ---- paths ------------------------------------------------------------- */
 
-/* Collapse "//", "." and ".." lexically; `p` is absolute. The prefix came
- * from realpath(), so ".." only crosses components the admin wrote. */
-static void path_normalize(char *p)
-{
-	char *out = p, *in = p;
-
-	while (*in != '\0') {
-		char *seg;
-		size_t len;
-
-		while (*in == '/')
-			in++;
-		seg = in;
-		while (*in != '\0' && *in != '/')
-			in++;
-		len = (size_t)(in - seg);
-		if (len == 0 || (len == 1 && seg[0] == '.'))
-			continue;
-		if (len == 2 && seg[0] == '.' && seg[1] == '.') {
-			while (out > p && *--out != '/')
-				;
-			continue;
-		}
-		*out++ = '/';
-		memmove(out, seg, len);
-		out += len;
-	}
-	if (out == p)
-		*out++ = '/';
-	*out = '\0';
-}
-
 static char *path_resolve(const char *dir, const char *value)
 {
 	char *p = value[0] == '/' ? sl_xstrdup(value)
 				  : sl_xasprintf("%s/%s", dir, value);
 
-	path_normalize(p);
+	sl_path_normalize(p);
 	return p;
 }
 
@@ -494,49 +463,6 @@ static int load_doc(struct sl_conf *c, const char *file, const struct sl_ynode *
 
 /* ---- files ------------------------------------------------------------- */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int is_yaml_name(const char *s)
-{
-	size_t n = strlen(s);
-
-	return s[0] != '.' && n > 5 && strcmp(s + n - 5, ".yaml") == 0;
-}
-
-/* The *.yaml names in dir, sorted, NULL-terminated. */
-static int list_dir(const char *dir, char ***out, struct sl_err *err)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **v = NULL;
-	size_t n = 0, cap = 0;
-
-	if (d == NULL)
-		return sl_err_set(err, SL_EIO, "%s: %s", dir, strerror(errno));
-	while ((e = readdir(d)) != NULL) {
-		if (!is_yaml_name(e->d_name))
-			continue;
-		if (n == CONF_MAX_FILES) {
-			closedir(d);
-			sl_strv_free(v);
-			return sl_err_set(err, SL_ETOOBIG, "%s: more than %d *.yaml files",
-					  dir, CONF_MAX_FILES);
-		}
-		v = sl_xgrow(v, &cap, n + 2, sizeof(*v));
-		v[n++] = sl_xasprintf("%s/%s", dir, e->d_name);
-		v[n] = NULL;
-	}
-	closedir(d);
-	if (n == 0)
-		return sl_err_set(err, SL_ECONFIG, "%s: no *.yaml files", dir);
-	qsort(v, n, sizeof(*v), cmp_str);
-	*out = v;
-	return 0;
-}
-
 /* Is doc the SluiceConfiguration? (Peeking commands stop reading there.) */
 static int is_settings_doc(const struct sl_ynode *doc)
 {
@@ -588,7 +514,7 @@ static int find_files(struct sl_conf *c, const char *path, char ***files,
 	if (c->dir == NULL)
 		return sl_err_set(err, SL_EIO, "%s: %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
-		return list_dir(path, files, err);
+		return sl_list_files(path, ".yaml", CONF_MAX_FILES, files, err);
 	*files = sl_xcalloc(2, sizeof(**files));
 	(*files)[0] = sl_xstrdup(path);
 	return 0;

@@ -2,6 +2,7 @@
 #include "fsutil.h"
 #include "xalloc.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,3 +30,80 @@ int sl_mkdirs(const char *path, mode_t mode, struct sl_err *err)
 	free(p);
 	return r;
 }
+
+/* Collapse "//", "." and ".." lexically; `p` is absolute. The prefix came
+ * from realpath(), so ".." only crosses components the admin wrote. */
+void sl_path_normalize(char *p)
+{
+	char *out = p, *in = p;
+
+	while (*in != '\0') {
+		char *seg;
+		size_t len;
+
+		while (*in == '/')
+			in++;
+		seg = in;
+		while (*in != '\0' && *in != '/')
+			in++;
+		len = (size_t)(in - seg);
+		if (len == 0 || (len == 1 && seg[0] == '.'))
+			continue;
+		if (len == 2 && seg[0] == '.' && seg[1] == '.') {
+			while (out > p && *--out != '/')
+				;
+			continue;
+		}
+		*out++ = '/';
+		memmove(out, seg, len);
+		out += len;
+	}
+	if (out == p)
+		*out++ = '/';
+	*out = '\0';
+}
+
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return s[0] != '.' && n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+int sl_list_files(const char *dir, const char *suffix, size_t max, char ***out,
+		  struct sl_err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+
+	if (d == NULL)
+		return sl_err_set(err, SL_EIO, "%s: %s", dir, strerror(errno));
+	while ((e = readdir(d)) != NULL) {
+		if (!has_suffix(e->d_name, suffix))
+			continue;
+		if (n == max) {
+			closedir(d);
+			sl_strv_free(v);
+			return sl_err_set(err, SL_ETOOBIG, "%s: more than %zu *%s files",
+					  dir, max, suffix);
+		}
+		v = sl_xgrow(v, &cap, n + 2, sizeof(*v));
+		v[n++] = sl_xasprintf("%s/%s", dir, e->d_name);
+		v[n] = NULL;
+	}
+	closedir(d);
+	if (n == 0)
+		return sl_err_set(err, SL_ECONFIG, "%s: no *%s files", dir, suffix);
+	qsort(v, n, sizeof(*v), cmp_str);
+	*out = v;
+	return 0;
+}
+

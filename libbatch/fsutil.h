@@ -2,11 +2,21 @@
 #ifndef SL_FSUTIL_H
 #define SL_FSUTIL_H
 
+#include <stddef.h>
 #include <sys/types.h>
 #include "err.h"
 
 /* mkdir -p: create path and missing parents with mode (existing ones are
  * left as they are). 0 or -SL_EIO with the failing directory in err. */
 int sl_mkdirs(const char *path, mode_t mode, struct sl_err *err);
+
+/* Collapse "//", "." and ".." lexically in an absolute path, in place. */
+void sl_path_normalize(char *p);
+
+/* dir's entries ending in suffix (dot files skipped) as "dir/name", sorted,
+ * NULL-terminated; caller frees with sl_strv_free(). -SL_ETOOBIG past max
+ * entries, -SL_ECONFIG when none matches. */
+int sl_list_files(const char *dir, const char *suffix, size_t max, char ***out,
+		  struct sl_err *err);
 
 #endif

@@ -10,6 +10,7 @@
 #include "log.h"
 #include "loop.h"
 #include "sched/sched.h"
+#include "workload.h"
 #include "xalloc.h"
 
 #include <stdio.h>
@@ -43,41 +44,6 @@ static void afs_arm(struct sl_schedctl *s)
 		return;
 	s->afs_ms = k->config.afs_sampling_ms > 0 ? k->config.afs_sampling_ms : 300000;
 	s->afs_timer = sl_loop_add_timer(s->d->loop, s->afs_ms, on_afs_sample, s);
-}
-
-#define MIB_MILLI (1048576LL * 1000)
-
-struct wlbuf {
-	struct sl_sched_req req[3];
-	struct sl_sched_podset ps;
-	struct sl_sched_wl wl;
-};
-
-static void job_to_wl(const struct sl_job *j, struct wlbuf *b)
-{
-	struct sl_jobshape sh;
-	size_t n = 0;
-
-	sl_jobspec_shape(&j->spec, &sh);
-	memset(b, 0, sizeof(*b));
-	b->req[n++] = (struct sl_sched_req){"cpu", (int64_t)sh.cpus_per_node * 1000};
-	if (sh.mem_per_node > 0)
-		b->req[n++] = (struct sl_sched_req){"memory", sh.mem_per_node * MIB_MILLI};
-	if (sh.gpus_per_node > 0)
-		b->req[n++] = (struct sl_sched_req){"nvidia.com/gpu",
-						    (int64_t)sh.gpus_per_node * 1000};
-	b->ps.name = "main";
-	b->ps.count = sh.nodes;
-	b->ps.nreq = n;
-	b->ps.req = b->req;
-	b->wl.id = j->id;
-	b->wl.name = j->spec.name;
-	b->wl.ns = j->spec.account;
-	b->wl.queue = j->spec.partition;
-	b->wl.priority = (int32_t)j->priority;
-	b->wl.created = (int64_t)j->id;
-	b->wl.npodsets = 1;
-	b->wl.podsets = &b->ps;
 }
 
 int sl_schedctl_new(struct sluiced *d, struct sl_schedctl **out, struct sl_err *err)
@@ -135,12 +101,12 @@ static int partition_elsewhere(const struct sl_kueue *k, const char *partition)
 int sl_schedctl_check(struct sl_schedctl *s, struct sl_job *j, struct sl_err *err)
 {
 	struct sl_err e = SL_ERR_INIT;
-	struct wlbuf b;
+	struct sl_job_wl b;
 	int r;
 
 	if ((r = sl_schedctl_priority(s, j, err)) != 0)
 		return r;
-	job_to_wl(j, &b);
+	sl_job_workload(j, &b);
 	r = sl_sched_check(s->engine, &b.wl, &e);
 	if (r == -SL_ENOENT && partition_elsewhere(sl_conf_kueue(s->d->conf), j->spec.partition))
 		return sl_err_set(err, SL_EACCOUNT,
@@ -158,8 +124,8 @@ int sl_schedctl_check(struct sl_schedctl *s, struct sl_job *j, struct sl_err *er
 
 int sl_schedctl_add(struct sl_schedctl *s, const struct sl_job *j, struct sl_err *err)
 {
-	struct wlbuf b;
-	job_to_wl(j, &b);
+	struct sl_job_wl b;
+	sl_job_workload(j, &b);
 	s->d->need_schedule = 1;
 	return sl_sched_add(s->engine, &b.wl, err);
 }

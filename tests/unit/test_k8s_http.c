@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bin/sluiced/loop.h"
@@ -395,6 +396,97 @@ static void test_exec_credential_header(void **state)
 	responder_stop(&r);
 }
 
+/* A throwaway plugin script: sleeps `secs`, then prints a token. */
+static void slow_plugin(char *path, size_t n, const char *secs)
+{
+	int fd;
+	FILE *f;
+
+	snprintf(path, n, "/tmp/sl-slow-plugin-XXXXXX");
+	assert_true((fd = mkstemp(path)) >= 0);
+	assert_non_null(f = fdopen(fd, "w"));
+	fprintf(f, "#!/bin/sh\nexec 2>/dev/null\nsleep %s\nprintf '%s'\n", secs,
+		"{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\","
+		"\"status\":{\"token\":\"slow\"}}");
+	fclose(f);
+	assert_int_equal(chmod(path, 0700), 0);
+}
+
+static int ticks;
+
+static void on_tick(struct sl_loop *l, uint64_t id, void *arg)
+{
+	ticks++;
+	sl_loop_add_timer(l, 50, on_tick, arg);
+}
+
+/* The plugin runs beside the loop: timers keep firing while it sleeps, and
+ * the request waiting for the credential goes out with it. */
+static void test_exec_slow_plugin_does_not_block(void **state)
+{
+	struct responder r;
+	char server[64], cmd[64];
+	struct result res = {0};
+	struct sl_kreq_spec s = {.method = "GET", .path = "/e"};
+	struct sl_kexec ex = {.api_version = "client.authentication.k8s.io/v1", .command = cmd,
+			      .interactive_mode = "Never"};
+	int64_t t0;
+	uint64_t tick;
+
+	assert_int_equal(responder_start(&r, "[{\"path\":\"/e\",\"responses\":[{\"body\":\"\"}]}]", 0, 0), 0);
+	slow_plugin(cmd, sizeof(cmd), "1");
+	struct sl_kubeconfig kc = plain_kc(&r, server, sizeof(server));
+	kc.token = NULL;
+	kc.exec = &ex;
+	t0 = sl_loop_now_ms(loop);
+	struct sl_khttp *h = client(&kc, &fast);
+	ticks = 0;
+	tick = sl_loop_add_timer(loop, 50, on_tick, NULL);
+	sl_khttp_send(h, &s, on_resp_count, &res);
+	run_until(1, 10000);
+	assert_int_equal(res.rc, 0);
+	assert_int_equal(res.status, 200);
+	assert_true(log_str_eq(&r, 0, "auth", "Bearer slow"));
+	assert_true(sl_loop_now_ms(loop) - t0 >= 900);
+	assert_true(ticks >= 10); /* ~20 in the second the plugin slept */
+	sl_loop_del_timer(loop, tick);
+	sl_khttp_free(h);
+	unlink(cmd);
+	responder_stop(&r);
+}
+
+/* A plugin past its timeout is killed; what waited fails with the reason. */
+static void test_exec_plugin_timeout_fails_waiting(void **state)
+{
+	struct responder r;
+	char server[64], cmd[64], want[160];
+	struct result res[2] = {{0}};
+	struct sl_kreq_spec s = {.method = "GET", .path = "/e"};
+	struct sl_kexec ex = {.api_version = "client.authentication.k8s.io/v1", .command = cmd,
+			      .interactive_mode = "Never"};
+	struct sl_khttp_opts o = fast;
+
+	assert_int_equal(responder_start(&r, "[{\"path\":\"/e\",\"responses\":[{\"body\":\"\"}]}]", 0, 0), 0);
+	slow_plugin(cmd, sizeof(cmd), "30");
+	struct sl_kubeconfig kc = plain_kc(&r, server, sizeof(server));
+	kc.token = NULL;
+	kc.exec = &ex;
+	o.exec_timeout_ms = 300;
+	struct sl_khttp *h = client(&kc, &o);
+	sl_khttp_send(h, &s, on_resp_count, &res[0]);
+	sl_khttp_send(h, &s, on_resp_count, &res[1]);
+	run_until(2, 5000);
+	snprintf(want, sizeof(want), "exec plugin \"%s\": no answer within 300 ms", cmd);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(res[i].rc, -SL_ECONFIG);
+		assert_string_equal(res[i].msg, want);
+	}
+	assert_int_equal(log_len(&r), 0);
+	sl_khttp_free(h);
+	unlink(cmd);
+	responder_stop(&r);
+}
+
 static char *slurp(const char *rel, size_t *len)
 {
 	char *p = NULL;
@@ -658,6 +750,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stream_and_cap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_401_rereads_token_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exec_credential_header, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exec_slow_plugin_does_not_block, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exec_plugin_timeout_fails_waiting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verbs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_status_mapping, setup, teardown),

@@ -5,6 +5,13 @@
  * never creates a file the user could not have created. Then the object is
  * deleted (the job's second and last write) and the end is reported.
  *
+ * The writer child is never waited for: its pidfd (or, without pidfd_open,
+ * a WNOHANG poll on a timer) tells the loop when it is done, and only then
+ * is the end reported (so lifecycle's on_finished commits the job and
+ * forget() frees it after the files exist). The writer remembers the job by
+ * id and attempt, not by pointer: if the job was ended or forgotten
+ * meanwhile (scancel, shutdown), it only reaps its child.
+ *
  * Cost: the log goes through sluiced's memory (capped by the REST client's
  * body cap), and stdout and stderr arrive merged, as the pod log has them:
  * a separate -e file is created empty. */
@@ -18,9 +25,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bin/sluiced/loop.h"
 #include "conf.h"
 #include "k8s/status.h"
 #include "log.h"
@@ -78,24 +87,57 @@ static void child_write(const struct sl_job *job, const char *out, const char *e
 	_exit(0);
 }
 
-int sl_k8s_write_output(const struct sl_job *job, const char *text, size_t len,
-			const char *host, struct sl_err *err)
+#define REAP_POLL_MS 20
+
+struct writer {
+	struct sl_exec_k8s *x;
+	uint64_t id;
+	int attempt;
+	pid_t pid;
+	int pidfd;          /* -1: polled by the timer */
+	uint64_t timer;
+	char *out;          /* the -o path, for the error message */
+};
+
+static char *out_path(const struct sl_job *job, const char *host)
 {
-	char *out = expand(job, job->spec.std_out ? job->spec.std_out : "slurm-%j.out", host);
+	return expand(job, job->spec.std_out ? job->spec.std_out : "slurm-%j.out", host);
+}
+
+/* 0, or -SL_EIO naming the file and the child's errno. */
+static int writer_status(const char *out, int st, struct sl_err *err)
+{
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	return sl_err_set(err, SL_EIO, "%s: %s", out,
+			  WIFEXITED(st) ? strerror(WEXITSTATUS(st)) : "writer killed");
+}
+
+static pid_t fork_writer(const struct sl_job *job, const char *out, const char *text,
+			 size_t len, const char *host)
+{
 	char *errp = job->spec.std_err ? expand(job, job->spec.std_err, host) : NULL;
-	int st = 0, r = 0;
 	pid_t pid = fork();
 
 	if (pid == 0)
 		child_write(job, out, errp, text, len);
-	/* A short local write: waiting here costs the loop one file write. */
+	free(errp);
+	return pid;
+}
+
+/* Blocking variant (kept for callers outside the loop, e.g. tools). */
+int sl_k8s_write_output(const struct sl_job *job, const char *text, size_t len,
+			const char *host, struct sl_err *err)
+{
+	char *out = out_path(job, host);
+	int st = 0, r;
+	pid_t pid = fork_writer(job, out, text, len, host);
+
 	if (pid < 0 || waitpid(pid, &st, 0) < 0)
 		r = sl_err_set(err, SL_EIO, "fork: %s", strerror(errno));
-	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		r = sl_err_set(err, SL_EIO, "%s: %s", out,
-			       WIFEXITED(st) ? strerror(WEXITSTATUS(st)) : "writer killed");
+	else
+		r = writer_status(out, st, err);
 	free(out);
-	free(errp);
 	return r;
 }
 
@@ -121,16 +163,107 @@ static const char *log_host(struct kjob *kj)
 	return kj->log_pod;
 }
 
+static void writer_free(struct writer *w)
+{
+	if (w->pidfd >= 0) {
+		sl_loop_del_fd(w->x->loop, w->pidfd);
+		close(w->pidfd);
+	}
+	if (w->timer != 0)
+		sl_loop_del_timer(w->x->loop, w->timer);
+	free(w->out);
+	free(w);
+}
+
+/* The child is gone (st): report the job if it still waits for this. */
+static void writer_end(struct writer *w, int st)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct kjob *kj = sl_k8s_job_find(w->x, w->id);
+
+	if (writer_status(w->out, st, &err) != 0)
+		sl_warn("job %llu: writing its output: %s", (unsigned long long)w->id, err.msg);
+	if (kj != NULL && kj->attempt == w->attempt && kj->phase == KJ_FINISHING)
+		done(kj);
+	writer_free(w);
+}
+
+static void writer_poll(struct writer *w);
+
+static void on_writer_timer(struct sl_loop *l, uint64_t id, void *arg)
+{
+	struct writer *w = arg;
+
+	w->timer = 0;
+	writer_poll(w);
+}
+
+static void writer_poll(struct writer *w)
+{
+	int st = 0;
+	pid_t r = waitpid(w->pid, &st, WNOHANG);
+
+	if (r == 0) {
+		if (w->pidfd < 0)
+			w->timer = sl_loop_add_timer(w->x->loop, REAP_POLL_MS, on_writer_timer, w);
+		return;
+	}
+	if (r < 0)
+		st = EIO << 8; /* cannot happen: nobody else reaps it */
+	writer_end(w, st);
+}
+
+static void on_writer_pidfd(struct sl_loop *l, int fd, int events, void *arg)
+{
+	writer_poll(arg);
+}
+
+static int pidfd_of(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	return -1;
+#endif
+}
+
+/* Fork the writer and follow it from the loop; 0, or -1 (then report now). */
+static int start_writer(struct kjob *kj, const char *text, size_t len)
+{
+	const char *host = log_host(kj);
+	struct writer *w = sl_xcalloc(1, sizeof(*w));
+
+	w->x = kj->x;
+	w->id = kj->id;
+	w->attempt = kj->attempt;
+	w->out = out_path(kj->job, host);
+	w->pid = fork_writer(kj->job, w->out, text, len, host);
+	w->pidfd = -1;
+	if (w->pid < 0) {
+		sl_warn("job %llu: writing its output: fork: %s", (unsigned long long)kj->id,
+			strerror(errno));
+		writer_free(w);
+		return -1;
+	}
+	w->pidfd = pidfd_of(w->pid);
+	if (w->pidfd >= 0 &&
+	    sl_loop_add_fd(w->x->loop, w->pidfd, SL_EV_READ, on_writer_pidfd, w) != 0) {
+		close(w->pidfd);
+		w->pidfd = -1;
+	}
+	writer_poll(w); /* arms the timer when there is no pidfd */
+	return 0;
+}
+
 static void on_log(const struct sl_kresp *resp, void *arg)
 {
 	struct kjob *kj = arg;
-	struct sl_err err = SL_ERR_INIT;
 	kj->logreq = NULL;
 	if (resp->rc != 0 || resp->status != 200)
 		sl_warn("job %llu: pod log %s: %s", (unsigned long long)kj->id, kj->log_pod,
 			resp->rc ? resp->err.msg : "bad status");
-	else if (sl_k8s_write_output(kj->job, resp->body, resp->len, log_host(kj), &err) != 0)
-		sl_warn("job %llu: writing its output: %s", (unsigned long long)kj->id, err.msg);
+	else if (start_writer(kj, resp->body, resp->len) == 0)
+		return; /* done() when the writer exits */
 	done(kj);
 }
 

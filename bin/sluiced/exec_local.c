@@ -362,7 +362,7 @@ static int write_spec(const char *dir, const struct sl_job *job, const struct sl
 	char *job_json = sl_job_to_json(job);
 	char *text = sl_launch_to_json(l, job_json);
 	/* 0600: the exported environment may hold secrets. */
-	int r = sl_jobdir_write(dir, SL_JOBDIR_SPEC, text, strlen(text), 0600, err);
+	int r = sl_jobdir_write(dir, SL_JOBDIR_SPEC, text, strlen(text), 0600, 0, err);
 	free(text);
 	free(job_json);
 	return r;

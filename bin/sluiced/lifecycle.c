@@ -201,6 +201,26 @@ static void arm_backoff(struct sluiced *d, struct sl_job *j)
 	sl_loop_add_timer(d->loop, ms > 0 ? ms : 0, on_backoff, b);
 }
 
+/* Kueue deactivates a workload whose re-queue count would pass
+ * requeuingStrategy.backoffLimitCount (count+1 > limit); a deactivated
+ * workload never runs again, which in Slurm terms is a FAILED end. The count
+ * is the job's attempt number: sl_job keeps no separate count of pods-ready
+ * evictions, so a preemption requeue counts too. */
+static int deactivate(struct sluiced *d, struct sl_job *j, const char *why,
+		      struct sl_err *err)
+{
+	int r;
+
+	j->exit_code = 1;
+	j->exit_signal = 0;
+	j->end_time = (int64_t)time(NULL);
+	if ((r = sl_lifecycle_move(d, j, SL_JOB_FAILED, "RequeuingLimitExceeded", err)) != 0)
+		return r;
+	j->reason_text = sl_xasprintf("%s; exceeding the maximum number of re-queuing retries",
+				      why);
+	return sl_lifecycle_save(d, j, err);
+}
+
 /* The pods were not all ready in time (Kueue's waitForPodsReady): the
  * quota goes back now, the job waits base * 2^(n-1) seconds (capped), then
  * queues again at its original position as a new attempt. */
@@ -214,6 +234,8 @@ static int evict(struct sluiced *d, struct sl_job *j, const char *why, struct sl
 	int r;
 
 	sl_schedctl_remove(d->sched, j->id);
+	if (kc->has_backoff_limit && (int64_t)j->attempt + 1 > kc->backoff_limit)
+		return deactivate(d, j, why, err);
 	j->attempt++;
 	for (int i = 1; i < j->attempt && delay < max; i++)
 		delay *= 2;

@@ -139,7 +139,7 @@ static void result_from_status(struct sl_exec_result *r, const struct supervise 
 static int write_line(const char *dir, const char *name, const char *text)
 {
 	struct sl_err err = SL_ERR_INIT;
-	int r = sl_jobdir_write(dir, name, text, strlen(text), 0644, &err);
+	int r = sl_jobdir_write(dir, name, text, strlen(text), 0644, 1, &err);
 	if (r != 0)
 		sl_err_log("%s", err.msg);
 	return r;

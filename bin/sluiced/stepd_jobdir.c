@@ -254,13 +254,13 @@ static int write_all(int fd, const char *p, size_t n)
 }
 
 int sl_jobdir_write(const char *dir, const char *name, const char *data, size_t len,
-		    mode_t mode, struct sl_err *err)
+		    mode_t mode, int durable, struct sl_err *err)
 {
 	int r = -SL_EIO, fd = -1, dfd = -1;
 	char *tmp = sl_xasprintf("%s/.%s.tmp", dir, name);
 	char *dst = sl_xasprintf("%s/%s", dir, name);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
-	if (fd < 0 || write_all(fd, data, len) != 0 || fsync(fd) != 0) {
+	if (fd < 0 || write_all(fd, data, len) != 0 || (durable && fsync(fd) != 0)) {
 		r = sl_err_set(err, SL_EIO, "%s: %s", tmp, strerror(errno));
 		goto out;
 	}
@@ -269,7 +269,7 @@ int sl_jobdir_write(const char *dir, const char *name, const char *data, size_t 
 		r = sl_err_set(err, SL_EIO, "rename %s: %s", dst, strerror(errno));
 		goto out;
 	}
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	dfd = durable ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	if (dfd >= 0)
 		(void)fsync(dfd); /* the rename must survive a crash too */
 	r = 0;

@@ -72,8 +72,12 @@ int sl_exec_result_from_json(const char *text, struct sl_exec_result *r, struct 
 void sl_exec_result_init(struct sl_exec_result *r, enum sl_jobstate state);
 
 /* Write dir/name atomically: tmp file, fsync, rename, fsync the directory. */
+/* durable: fsync the file and the directory, for what stepd reports (its
+ * marks and the result). The daemon's spec.json is not durable: the store is
+ * the truth, and after an OS crash a job without a `started` mark is simply
+ * requeued, so two fsyncs per launch on the daemon's loop buy nothing. */
 int sl_jobdir_write(const char *dir, const char *name, const char *data, size_t len,
-		    mode_t mode, struct sl_err *err);
+		    mode_t mode, int durable, struct sl_err *err);
 /* Read dir/name (at most SL_JOBDIR_FILE_MAX bytes). -SL_ENOENT when absent.
  * *out is malloc'd and NUL-terminated; caller frees. */
 int sl_jobdir_read(const char *dir, const char *name, char **out, struct sl_err *err);

@@ -3,7 +3,9 @@
 # pods are not all ready within the timeout is evicted: its JobSet deleted,
 # its quota released at once (a job behind it is admitted), and it is
 # requeued at its original position after the backoff, as a new attempt
-# (object sl-<id>-1); scontrol show job says why.
+# (object sl-<id>-1); scontrol show job says why. With backoffLimitCount: 1
+# the second eviction ends it (Kueue deactivates it: RequeuingLimitExceeded)
+# as FAILED.
 . "$top_srcdir/tests/integration/k8s_lib.sh"
 start_fake
 EXTRA_OBJECTS='---
@@ -12,7 +14,7 @@ kind: Configuration
 waitForPodsReady:
   enable: true
   timeout: 3s
-  requeuingStrategy: {backoffBaseSeconds: 2, backoffMaxSeconds: 10}' CPUS=2 write_k8s_conf
+  requeuingStrategy: {backoffBaseSeconds: 2, backoffMaxSeconds: 10, backoffLimitCount: 1}' CPUS=2 write_k8s_conf
 fk PUT /fake/schedule '{"pending_ms": 100, "running_ms": 1000}' >/dev/null || fail "schedule"
 fk POST /fake/overrides '{"selector": "sluice.io/job-id=1", "never_ready": true}' >/dev/null ||
 	fail "override"
@@ -36,7 +38,7 @@ wait_state "$b" COMPLETED 20
 ok "quota released: job $b was admitted and completed"
 
 # The next attempt: a new object name; the fake's override keeps it unready,
-# so it is evicted again with a doubled backoff.
+# so it is evicted again: past backoffLimitCount, it ends FAILED.
 names() { fk GET "/fake/objects?resource=jobsets" | jpath '" ".join(o["metadata"]["name"] for o in d["items"])'; }
 n=0
 until names | grep -qw "sl-$a-1"; do
@@ -45,3 +47,10 @@ until names | grep -qw "sl-$a-1"; do
 done
 expect_eq "attempt" "Restarts=1" "$("$BIN/scontrol" show job "$a" | grep -o 'Restarts=[0-9]*')"
 ok "requeued after the backoff as attempt 1 (JobSet sl-$a-1)"
+
+wait_state "$a" FAILED 20
+show=$("$BIN/scontrol" show job "$a")
+echo "$show" | grep -q "exceeding the maximum number of re-queuing retries" ||
+	fail "scontrol does not say the re-queue limit ended it: $show"
+wait_n 0 jobsets "sluice.io/job-id=$a" 10
+ok "evicted again past backoffLimitCount 1: FAILED (RequeuingLimitExceeded), no JobSet left"

@@ -70,7 +70,7 @@ static char *make_job(const char *name, const char *script, int64_t limit, int k
 	l.argv = sl_strv_dup(argv);
 	l.env = sl_strv_dup(env);
 	char *json = sl_launch_to_json(&l, NULL);
-	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, json, strlen(json), 0600, NULL), 0);
+	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, json, strlen(json), 0600, 1, NULL), 0);
 	free(json);
 	sl_launch_clear(&l);
 	return dir;
@@ -260,7 +260,7 @@ static void test_launch_failure(void **state)
 	free(l.std_out);
 	l.std_out = sl_xstrdup("/nonexistent/dir/out.txt");
 	text = sl_launch_to_json(&l, NULL);
-	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, text, strlen(text), 0600, NULL), 0);
+	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, text, strlen(text), 0600, 1, NULL), 0);
 	free(text);
 	sl_launch_clear(&l);
 	assert_int_equal(wait_stepd(run_stepd(dir)), 0);
@@ -278,7 +278,7 @@ static void test_bad_spec(void **state)
 {
 	char *dir = sl_xasprintf("%s/bad", root);
 	assert_int_equal(mkdir(dir, 0711), 0);
-	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, "{\"version\":1}", 13, 0600, NULL), 0);
+	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, "{\"version\":1}", 13, 0600, 1, NULL), 0);
 	assert_int_equal(wait_stepd(run_stepd(dir)), 1);
 	assert_false(exists(dir, SL_JOBDIR_STARTED));
 	struct sl_exec_result r;
@@ -304,7 +304,7 @@ static void test_as_user(void **state)
 	free(l.user);
 	l.user = sl_xstrdup("nobody");
 	text = sl_launch_to_json(&l, NULL);
-	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, text, strlen(text), 0600, NULL), 0);
+	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, text, strlen(text), 0600, 1, NULL), 0);
 	free(text);
 	sl_launch_clear(&l);
 	assert_int_equal(wait_stepd(run_stepd(dir)), 0);
@@ -524,13 +524,13 @@ static void test_adopt_dead_or_never(void **state)
 	adopt_expect(201, SL_JOB_PENDING, "NotStarted");
 	char *dir = sl_xasprintf("%s/jobs/202", root);
 	assert_int_equal(mkdir(dir, 0711), 0);
-	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, "{}", 2, 0600, NULL), 0);
+	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, "{}", 2, 0600, 1, NULL), 0);
 	adopt_expect(202, SL_JOB_PENDING, "NotStarted");
 	free(dir);
 	/* the supervisor died mid-run: started, no result, lock free */
 	dir = sl_xasprintf("%s/jobs/203", root);
 	assert_int_equal(mkdir(dir, 0711), 0);
-	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_STARTED, "1700000000\n", 11, 0644, NULL), 0);
+	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_STARTED, "1700000000\n", 11, 0644, 1, NULL), 0);
 	adopt_expect(203, SL_JOB_NODE_FAIL, "NodeFail");
 	free(dir);
 	/* ended while the daemon was away */
@@ -540,7 +540,7 @@ static void test_adopt_dead_or_never(void **state)
 	sl_exec_result_init(&r, SL_JOB_TIMEOUT);
 	r.exit_signal = 15;
 	char *json = sl_exec_result_to_json(&r);
-	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_RESULT, json, strlen(json), 0644, NULL), 0);
+	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_RESULT, json, strlen(json), 0644, 1, NULL), 0);
 	adopt_expect(204, SL_JOB_TIMEOUT, "TimeLimit");
 	free(json);
 	free(dir);

@@ -75,9 +75,10 @@ struct sl_kreq_spec {
 	sl_khttp_line_cb on_line; /* non-NULL: streaming mode */
 };
 
-/* Build a client. kc is borrowed and must outlive the client. Reads the token file and runs the
- * exec plugin once (blocking, at startup) so that configuration errors show
- * up here. Caller frees with sl_khttp_free(): in-flight requests are dropped
+/* Build a client. kc is borrowed and must outlive the client. Reads the
+ * token file and starts the exec plugin (asynchronously, through the loop;
+ * requests wait for its credential), so that a plugin that cannot even be
+ * started shows up here. Caller frees with sl_khttp_free(): in-flight requests are dropped
  * without callbacks. */
 int sl_khttp_new(struct sl_loop *loop, const struct sl_kubeconfig *kc,
 		 const struct sl_khttp_opts *opts, struct sl_khttp **out,

@@ -77,9 +77,9 @@ void sl_kubeconfig_free(struct sl_kubeconfig *kc);
 /* Run the exec plugin (fork/exec, no shell) with the parent environment plus
  * exec->env and KUBERNETES_EXEC_INFO, stdin from /dev/null (interactive mode
  * is never offered: sluiced is a daemon), and parse its ExecCredential.
- * BLOCKS for at most timeout_ms: the REST client calls it only at startup,
- * when a cached credential expires, and after a 401, which is rare and
- * bounded. Caller frees *out with sl_kexec_cred_free(). */
+ * BLOCKS for at most timeout_ms, so the daemon does not use it: its REST
+ * client runs the plugin through the event loop (k8s/kauth.c); this call
+ * serves tests and tools. Caller frees *out with sl_kexec_cred_free(). */
 int sl_kexec_run(const struct sl_kubeconfig *kc, int64_t timeout_ms,
 		 struct sl_kexec_cred **out, struct sl_err *err);
 /* Parse an ExecCredential document (exposed for tests). */

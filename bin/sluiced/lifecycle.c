@@ -85,7 +85,9 @@ int sl_lifecycle_preempt(struct sluiced *d, struct sl_job *j, const char *why)
 		return 0;
 	sl_info("job %llu: preempted: %s", (unsigned long long)j->id, why ? why : "");
 	if (d->exec_ops->preempt(d->exec, j->id, &err) != 0) {
-		sl_warn("job %llu: preempt: %s", (unsigned long long)j->id, err.msg);
+		/* Usually a race, not a fault: the victim ended and its end is
+		 * already on the way to this loop; it frees the quota all the same. */
+		sl_debug("job %llu: preempt: %s", (unsigned long long)j->id, err.msg);
 		return -SL_EINTERNAL;
 	}
 	return 0;

@@ -34,6 +34,8 @@ const char *sl_conf_socket(const struct sl_conf *c);
 const char *sl_conf_state_dir(const struct sl_conf *c);
 const char *sl_conf_executor(const struct sl_conf *c);  /* "local", "kubernetes" */
 const char *sl_conf_auth(const struct sl_conf *c);      /* "none" */
+/* durability: power -> 1 (fsync every commit), process -> 0. */
+int sl_conf_fsync(const struct sl_conf *c);
 const char *sl_conf_default_partition(const struct sl_conf *c);
 const char *sl_conf_cluster_name(const struct sl_conf *c);
 int sl_conf_kill_wait(const struct sl_conf *c);         /* seconds */

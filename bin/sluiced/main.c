@@ -181,7 +181,7 @@ static int setup(struct sluiced *d, int foreground, struct sl_err *err)
 	identity(d);
 	d->loop = sl_loop_new();
 	d->jobs = sl_jobtab_new();
-	if ((r = sl_store_open(sl_conf_state_dir(d->conf), &d->store, err)) != 0 ||
+	if ((r = sl_store_open(sl_conf_state_dir(d->conf), sl_conf_fsync(d->conf), &d->store, err)) != 0 ||
 	    (r = sl_schedctl_new(d, &d->sched, err)) != 0)
 		return r;
 	memset(&xc, 0, sizeof(xc));

@@ -81,7 +81,7 @@ static int check_version(struct sl_store *s, struct sl_err *err)
 	return 0;
 }
 
-int sl_store_open(const char *dir, struct sl_store **out, struct sl_err *err)
+int sl_store_open(const char *dir, int fsync, struct sl_store **out, struct sl_err *err)
 {
 	struct sl_store *s = sl_xcalloc(1, sizeof(*s));
 	char *path = sl_xasprintf("%s/sluice.db", dir);
@@ -99,9 +99,12 @@ int sl_store_open(const char *dir, struct sl_store **out, struct sl_err *err)
 		goto out;
 	}
 	sqlite3_busy_timeout(s->db, 5000);
-	/* WAL + synchronous=FULL: a commit is on disk before we reply, and
-	 * readers (a future sacct reading directly) never block the writer. */
-	if ((r = exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", err)) ||
+	/* WAL: a committed transaction is in the log file before we reply, so
+	 * kill -9 of sluiced loses nothing; FULL adds the fsync that a machine
+	 * crash needs (durability: power). Readers never block the writer. */
+	if ((r = exec(s, "PRAGMA journal_mode=WAL;", err)) ||
+	    (r = exec(s, fsync ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;",
+		      err)) ||
 	    (r = exec(s, "BEGIN;", err)) || (r = exec(s, schema, err)) ||
 	    (r = exec(s, "COMMIT;", err)) || (r = check_version(s, err)))
 		goto out;

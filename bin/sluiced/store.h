@@ -10,8 +10,10 @@
 
 struct sl_store;
 
-/* Open or create <dir>/sluice.db (dir is created 0700 if missing). */
-int sl_store_open(const char *dir, struct sl_store **out, struct sl_err *err);
+/* Open or create <dir>/sluice.db (dir is created 0711 if missing). With
+ * fsync, every commit reaches the disk before it returns (survives a machine
+ * crash); without, a commit survives a crash of sluiced (WAL). */
+int sl_store_open(const char *dir, int fsync, struct sl_store **out, struct sl_err *err);
 void sl_store_free(struct sl_store *s);
 
 /* Explicit transactions: the daemon opens one lazily per loop turn and

@@ -190,7 +190,7 @@ static void test_show(void **state)
 	assert_int_equal(sl_conf_show(c, show_cb, &out), 0);
 	want = sl_xasprintf("socket=%s\nstateDir=/var/tmp/sluice-state\n"
 			    "executor=local\nauth=none\ndefaultPartition=short\n"
-			    "clusterName=testcluster\nkillWait=5\nminJobAge=0\n"
+			    "clusterName=testcluster\nkillWait=5\ndurability=process\nminJobAge=0\n"
 			    "operators=alice,bob.smith\n"
 			    "accounts=alice:physics,general *:general carol:chem\n",
 			    sl_conf_socket(c));

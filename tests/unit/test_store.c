@@ -46,7 +46,7 @@ static void test_store(void **state)
 	int cnt = 0;
 
 	assert_non_null(mkdtemp(dir));
-	assert_int_equal(sl_store_open(dir, &s, &err), 0);
+	assert_int_equal(sl_store_open(dir, 1, &s, &err), 0);
 	assert_int_equal(sl_store_begin(s, &err), 0);
 	for (int i = 0; i < 5; i++) {
 		assert_int_equal(sl_store_next_id(s, &id, &err), 0);
@@ -64,7 +64,7 @@ static void test_store(void **state)
 	sl_job_free(lost);
 	sl_store_free(s);
 
-	assert_int_equal(sl_store_open(dir, &s, &err), 0);
+	assert_int_equal(sl_store_open(dir, 1, &s, &err), 0);
 	assert_int_equal(sl_store_load_live(s, 1001, &v, &n, &err), 0);
 	assert_int_equal(n, 4); /* 3 pending + the one that ended at 1001 */
 	assert_int_equal(v[0]->id, 2);

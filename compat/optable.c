@@ -203,10 +203,53 @@ const char *sl_opt_env_name(const struct sl_opt *o, char *const *envp)
 	return NULL;
 }
 
-void sl_opt_from_env(const struct sl_opt *table, char *const *envp,
+/* Keep the environment entries that start like one of the table's
+ * variables (up to the first '_': "SBATCH_", "SLURM_"), so the per-option
+ * lookups scan a handful of entries, not the whole environment once per
+ * table row. Caller frees the array (not the strings). */
+#define PREFIX_MAX 8
+
+static size_t table_prefixes(const struct sl_opt *table, const char **pre, size_t *len)
+{
+	size_t n = 0;
+	for (const struct sl_opt *t = table; t->name || t->key; t++)
+		for (int i = 0; i < 2; i++) {
+			const char *e = t->env[i], *u = e ? strchr(e, '_') : NULL;
+			size_t k = u ? (size_t)(u - e) + 1 : (e ? strlen(e) : 0), j;
+			if (e == NULL)
+				continue;
+			for (j = 0; j < n && !(len[j] == k && strncmp(pre[j], e, k) == 0); j++)
+				;
+			if (j == n && n < PREFIX_MAX) {
+				pre[n] = e;
+				len[n++] = k;
+			}
+		}
+	return n;
+}
+
+static char **env_candidates(const struct sl_opt *table, char *const *envp)
+{
+	const char *pre[PREFIX_MAX];
+	size_t len[PREFIX_MAX], np = table_prefixes(table, pre, len), n = 0, cap = 0;
+	char **v = sl_xcalloc(1, sizeof(*v));
+
+	for (; envp && *envp; envp++)
+		for (size_t j = 0; j < np; j++)
+			if (strncmp(*envp, pre[j], len[j]) == 0) {
+				v = sl_xgrow(v, &cap, n + 2, sizeof(*v));
+				v[n++] = *envp;
+				v[n] = NULL;
+				break;
+			}
+	return v;
+}
+
+void sl_opt_from_env(const struct sl_opt *table, char *const *all_envp,
 		     struct sl_optval **vals, size_t *n)
 {
 	struct scan s = {table, 0, NULL, 0, NULL, 0, 0, NULL};
+	char **envp = env_candidates(table, all_envp);
 	const struct sl_opt *t;
 
 	for (t = table; t->name || t->key; t++) {
@@ -220,6 +263,7 @@ void sl_opt_from_env(const struct sl_opt *table, char *const *envp,
 			}
 		}
 	}
+	free(envp);
 	*vals = s.vals;
 	*n = s.n;
 }

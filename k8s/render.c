@@ -611,6 +611,22 @@ int sl_render_shared_fs(const struct sl_kubeconf *kube, const char *partition)
 	       strcmp(p->volume_mounts_json, "[]") != 0;
 }
 
+int sl_render_check(const struct sl_kubeconf *kube, const struct sl_jobspec *s,
+		    struct sl_err *err)
+{
+	const char *out = s->std_out ? s->std_out : "slurm-%j.out";
+
+	if (s->std_err == NULL || strcmp(s->std_err, out) == 0 ||
+	    sl_render_shared_fs(kube, s->partition))
+		return 0;
+	return sl_err_set(err, SL_EUNSUPP,
+			  "--error is not supported by Sluice on partition %s: it has no shared "
+			  "filesystem (kubernetes.partitions.%s.volumeMounts), and the pod log "
+			  "holds stdout and stderr together; use --output alone",
+			  s->partition ? s->partition : "(default)",
+			  s->partition ? s->partition : "NAME");
+}
+
 /* The resource name of the GPUs: the one the admission covers, so a flavor
  * of amd.com/gpu gets amd.com/gpu. */
 static const char *gpu_resource(const struct sl_render_in *in)
@@ -667,6 +683,8 @@ int sl_render(const struct sl_render_in *in, char **json, struct sl_err *err)
 	int r;
 
 	*json = NULL;
+	if ((r = sl_render_check(in->kube, &in->job->spec, err)) != 0)
+		return r; /* before ctx_init: nothing to clean up */
 	if ((r = ctx_init(in, &c, err)) != 0)
 		goto out;
 	r = c.mpi ? sl_render_mpijob(&c, &obj, err) : sl_render_jobset(&c, &obj, err);

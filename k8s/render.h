@@ -75,6 +75,13 @@ char *sl_render_name(uint64_t id, int attempt);
  * 0 when sluiced must copy the pod log into the -o/-e files. */
 int sl_render_shared_fs(const struct sl_kubeconf *kube, const char *partition);
 
+/* Can this job's output be kept as asked? Without a shared filesystem the pod
+ * log is the only output and holds stdout and stderr together, so a separate
+ * -e file cannot be honoured: refused (-SL_EUNSUPP) rather than left empty.
+ * sluiced calls it at submit, sl_render() before rendering. */
+int sl_render_check(const struct sl_kubeconf *kube, const struct sl_jobspec *s,
+		    struct sl_err *err);
+
 /* Render and validate (CRD schema rules this code can break, JobSet webhook
  * and mpi-operator rules, size limits). *json: pretty JSON, keys in a fixed
  * order, ending in '\n'; caller frees. Errors: -SL_EINVAL / -SL_ETOOBIG /

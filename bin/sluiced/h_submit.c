@@ -3,6 +3,7 @@
  * loop turn's commit, so a printed id is always durable. */
 #include "conf.h"
 #include "handlers.h"
+#include "k8s/render.h"
 #include "jobtab.h"
 #include "schedule.h"
 #include "store.h"
@@ -108,6 +109,9 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	if ((r = sl_jobspec_from_obj(spec, &j->spec, err)) != 0 ||
 	    (r = validate(p, &j->spec, err)) != 0 || (r = resolve(d, p, j, err)) != 0 ||
 	    (r = sl_schedctl_check(d->sched, j, err)) != 0)
+		goto out;
+	if (strcmp(sl_conf_executor(d->conf), "kubernetes") == 0 &&
+	    (r = sl_render_check(sl_conf_kubernetes(d->conf), &j->spec, err)) != 0)
 		goto out;
 	sl_jobspec_shape(&j->spec, &sh);
 	j->state = SL_JOB_PENDING;

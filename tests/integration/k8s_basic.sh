@@ -40,6 +40,14 @@ start_daemon
 cd "$T/work"
 
 seq0=$(fk GET /fake/stats | jpath 'd["seq"]')
+# Without a shared filesystem the pod log merges stdout and stderr: a separate
+# -e file is refused at submit, never silently left empty.
+err=$(as $USER1 "$BIN/sbatch" -o o.txt -e e.txt --wrap true 2>&1); rc=$?
+expect_eq "-e without shared fs rc" 1 "$rc"
+case "$err" in *"--error is not supported by Sluice on partition batch"*) ;;
+*) fail "-e without shared fs: $err" ;; esac
+ok "-e without a shared filesystem is refused with a reason"
+
 j1=$(submit $USER1 -J one -o one-%j.out --wrap 'echo hi') || fail "submit 1-node"
 wait_sq "$j1" %t CF
 wait_n 1 jobsets "sluice.io/job-id=$j1"

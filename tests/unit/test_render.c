@@ -186,13 +186,18 @@ static void test_time_limit(void **state)
 
 	j->spec.time_limit = 90;
 	j->spec.std_out = sl_xstrdup("out-%j.txt");
-	j->spec.std_err = sl_xstrdup("err-%j.txt");
 	golden("jobset-time", &in);
 	j->spec.time_limit = SL_TIME_INFINITE; /* --time=UNLIMITED: no deadline */
 	assert_int_equal(sl_render(&in, &json, &err), 0);
 	assert_null(strstr(json, "activeDeadlineSeconds"));
 	assert_non_null(strstr(json, "\"completions\": 1,"));
 	free(json);
+	/* No shared filesystem: the pod log cannot keep -e apart, so refused. */
+	j->spec.std_err = sl_xstrdup("err-%j.txt");
+	json = NULL;
+	assert_int_equal(sl_render(&in, &json, &err), -SL_EUNSUPP);
+	assert_null(json);
+	assert_non_null(strstr(err.msg, "--error is not supported by Sluice on partition batch"));
 	sl_job_free(j);
 }
 

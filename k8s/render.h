@@ -68,6 +68,10 @@ enum sl_render_kind { SL_RENDER_JOBSET, SL_RENDER_MPIJOB };
  * mpijobs). */
 enum sl_render_kind sl_render_kind(const struct sl_render_in *in);
 
+/* Length of the "-xxxxx" the Job controller appends to a pod's name: names
+ * are checked against the 63-character label limit with it counted. */
+#define SL_RENDER_POD_SUFFIX 6
+
 /* "sl-<id>" or "sl-<id>-<attempt>". Caller frees. */
 char *sl_render_name(uint64_t id, int attempt);
 

@@ -12,7 +12,6 @@
 
 #define RJOB "node"
 #define INDEXED_MAX 100000 /* batch/v1: completions of an Indexed Job */
-#define POD_SUFFIX 6       /* "-xxxxx" the Job controller appends */
 
 /* Pod hostnames <js>-node-0-<i>: known before any pod exists. */
 static char *nodelist(const struct sl_render_ctx *c, char **batch_host)
@@ -38,7 +37,7 @@ static int validate(const struct sl_render_ctx *c, struct sl_err *err)
 	int r;
 
 	snprintf(last, sizeof(last), "%d", c->shape.nodes - 1);
-	pod = strlen(job) + 1 + strlen(last) + POD_SUFFIX;
+	pod = strlen(job) + 1 + strlen(last) + SL_RENDER_POD_SUFFIX;
 	r = sl_render_check_name("Job name", job, err);
 	free(job);
 	if (r != 0)

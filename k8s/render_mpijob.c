@@ -15,7 +15,6 @@
 #include "hostlist.h"
 #include "xalloc.h"
 
-#define POD_SUFFIX 6 /* "-xxxxx" of the launcher Job's pod */
 
 static const struct {
 	const char *sluice, *operator;
@@ -71,10 +70,10 @@ static int validate(const struct sl_render_ctx *c, struct sl_err *err)
 
 	if ((r = sl_render_check_name("MPIJob worker name", worker, err)) == 0 &&
 	    (r = sl_render_check_name("MPIJob launcher name", launcher, err)) == 0 &&
-	    strlen(launcher) + POD_SUFFIX > 63)
+	    strlen(launcher) + SL_RENDER_POD_SUFFIX > 63)
 		r = sl_err_set(err, SL_EINVAL, "MPIJob %s: launcher pod names would be %zu "
 			       "characters long (at most 63)", c->name,
-			       strlen(launcher) + POD_SUFFIX);
+			       strlen(launcher) + SL_RENDER_POD_SUFFIX);
 	free(worker);
 	free(launcher);
 	if (r != 0)

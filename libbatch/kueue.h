@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include "err.h"
 
+struct sl_ydocs;
+
 struct sl_ynode;
 
 struct sl_kv {
@@ -178,6 +180,10 @@ int sl_kueue_is_kueue_doc(const struct sl_ynode *doc);
  * parent cycles, duplicate names, resources covered once, limits need a
  * cohort. -SL_ECONFIG with "FILE:LINE: KIND "NAME": path: reason". */
 int sl_kueue_finalize(struct sl_kueue *k, struct sl_err *err);
+
+/* Add every document of docs (NULL ones skipped), then finalize: a whole
+ * model from one YAML stream. Stops at the first error. */
+int sl_kueue_add_docs(struct sl_kueue *k, const struct sl_ydocs *docs, struct sl_err *err);
 
 /* Lookups (borrowed results). */
 const struct sl_klq *sl_kueue_find_lq(const struct sl_kueue *k, const char *ns,

@@ -283,3 +283,12 @@ int sl_kueue_parse_duration(const char *s, int64_t *ms)
 	*ms = (int64_t)(total + 0.5);
 	return 0;
 }
+
+int sl_kueue_add_docs(struct sl_kueue *k, const struct sl_ydocs *docs, struct sl_err *err)
+{
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < docs->n; i++)
+		if (docs->docs[i] != NULL)
+			r = sl_kueue_add_object(k, docs->file, docs->docs[i], err);
+	return r != 0 ? r : sl_kueue_finalize(k, err);
+}

@@ -124,10 +124,7 @@ static struct sl_sched *build_engine(const struct run *r, int ncq)
 	char *y = model_yaml(r, ncq, &len);
 	if (sl_yaml_load_buf("scale.yaml", y, len, &docs, &err) != 0)
 		die("%s", err.msg);
-	for (size_t i = 0; i < docs->n; i++)
-		if (docs->docs[i] && sl_kueue_add_object(k, docs->file, docs->docs[i], &err) != 0)
-			die("%s", err.msg);
-	if (sl_kueue_finalize(k, &err) != 0)
+	if (sl_kueue_add_docs(k, docs, &err) != 0)
 		die("%s", err.msg);
 	struct sl_sched *s = sl_sched_new(k);
 	sl_kueue_free(k); /* before the documents it may borrow from */

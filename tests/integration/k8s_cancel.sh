@@ -5,17 +5,8 @@
 # PENDING), then runs again as a new attempt (object sl-<id>-1).
 . "$top_srcdir/tests/integration/k8s_lib.sh"
 start_fake
-EXTRA_OBJECTS='---
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: WorkloadPriorityClass
-metadata: {name: low}
-value: 10
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: WorkloadPriorityClass
-metadata: {name: high}
-value: 1000' CPUS=2 write_k8s_conf
-sed -i 's/^  namespaceSelector: {}$/  namespaceSelector: {}\n  preemption: {withinClusterQueue: LowerPriority}/' "$T/sluice.yaml"
+EXTRA_OBJECTS=$WPC_LOW_HIGH CPUS=2 write_k8s_conf
+preempt_within_cq
 fk PUT /fake/schedule '{"pending_ms": 100, "running_ms": -1}' >/dev/null || fail "schedule"
 start_daemon
 mkdir -p "$T/work" && cd "$T/work"

@@ -105,6 +105,24 @@ ${EXTRA_OBJECTS:-}
 EOC
 }
 
+# Two WorkloadPriorityClasses for preemption tests (EXTRA_OBJECTS=$WPC_LOW_HIGH).
+WPC_LOW_HIGH='---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: WorkloadPriorityClass
+metadata: {name: low}
+value: 10
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: WorkloadPriorityClass
+metadata: {name: high}
+value: 1000'
+
+# Let the written ClusterQueue preempt lower priorities within itself.
+preempt_within_cq() {
+	sed -i 's/^  namespaceSelector: {}$/  namespaceSelector: {}\n  preemption: {withinClusterQueue: LowerPriority}/' \
+		"$T/sluice.yaml"
+}
+
 start_daemon() {
 	[ -f "$T/sluice.yaml" ] || ${WRITE_CONF:-write_conf}
 	# Not through the `as` function: a backgrounded function is a subshell,

@@ -5,18 +5,8 @@
 # original position, squeue shows why it waits, and it runs again later.
 . "$top_srcdir/tests/integration/lib.sh"
 make_users
-EXTRA_OBJECTS='---
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: WorkloadPriorityClass
-metadata: {name: low}
-value: 10
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: WorkloadPriorityClass
-metadata: {name: high}
-value: 1000' CPUS=2 write_conf
-# The queue preempts within itself; patch the ClusterQueue spec in place.
-sed -i 's/^  namespaceSelector: {}$/  namespaceSelector: {}\n  preemption: {withinClusterQueue: LowerPriority}/' "$T/sluice.yaml"
+EXTRA_OBJECTS=$WPC_LOW_HIGH CPUS=2 write_conf
+preempt_within_cq
 start_daemon
 cd "$T/work"
 

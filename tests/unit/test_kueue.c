@@ -13,10 +13,8 @@ static int load(const char *text, struct sl_kueue **out, struct sl_err *err)
 	struct sl_ydocs *d = NULL;
 	int r = sl_yaml_load_buf("k.yaml", text, strlen(text), &d, err);
 	*out = sl_kueue_new();
-	for (size_t i = 0; !r && i < d->n; i++)
-		r = sl_kueue_add_object(*out, d->file, d->docs[i], err);
 	if (!r)
-		r = sl_kueue_finalize(*out, err);
+		r = sl_kueue_add_docs(*out, d, err);
 	sl_ydocs_free(d);
 	return r;
 }

@@ -109,9 +109,10 @@ static void ev_push(struct sl_exec_k8s *x, struct kev *e)
 
 void sl_k8s_job_report(struct kjob *kj, const struct sl_exec_result *res)
 {
-	struct kev *e = sl_xcalloc(1, sizeof(*e));
+	struct kev *e;
 	if (kj->phase == KJ_DONE)
-		return;
+		return; /* reported once; a late second path changes nothing */
+	e = sl_xcalloc(1, sizeof(*e));
 	kj->phase = KJ_DONE;
 	sl_kcall_cancel(kj->call);
 	kj->call = NULL;

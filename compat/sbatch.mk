@@ -10,6 +10,7 @@ compat_libcompat_a_SOURCES += \
 bin_PROGRAMS += bin/sbatch
 bin_sbatch_SOURCES = bin/sbatch.c
 bin_sbatch_LDADD = $(SL_LIBS)
+bin_sbatch_LDFLAGS = $(STATIC_LDFLAGS)
 
 SBATCH_TESTS = tests/unit/test_slurm_time tests/unit/test_optable \
 	tests/unit/test_script tests/unit/test_slurm_opt tests/unit/test_hostlist

@@ -53,6 +53,7 @@ struct sl_exec_conf {
 	const char *cluster;     /* SLURM_CLUSTER_NAME; NULL: not set */
 	const char *hostname;    /* short host name; NULL: from gethostname() */
 	int kill_wait;           /* seconds between SIGTERM and SIGKILL; <= 0: 30 */
+	int durable;             /* durability: power (fsync what survives an OS crash) */
 	/* local */
 	const char *stepd_path;  /* NULL: LIBEXECDIR "/sluice-stepd" */
 	int stepd_log_stderr;    /* sluice-stepd logs to the inherited stderr, not syslog */

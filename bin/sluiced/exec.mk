@@ -19,6 +19,7 @@ bin_sluice_stepd_SOURCES = \
 	bin/sluiced/exec.h
 bin_sluice_stepd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
 bin_sluice_stepd_LDADD = $(SL_LIBS)
+bin_sluice_stepd_LDFLAGS = $(STATIC_LDFLAGS)
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_slurm_env tests/unit/test_slurm_pattern tests/unit/test_stepd

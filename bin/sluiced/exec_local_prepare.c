@@ -5,6 +5,7 @@
 #include "exec_local.h"
 
 #include <errno.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,23 @@ char *sl_exec_local_nodelist(const char *host, int nodes, char **batch_host)
 	return sl_xasprintf("%s-[0-%d]", host, nodes - 1);
 }
 
+/* What initgroups() would set, resolved here: sluice-stepd has no NSS. */
+static void lookup_groups(const char *user, gid_t gid, struct sl_launch *out)
+{
+	int n = 32;
+	for (int tries = 0; tries < 4; tries++) {
+		int want = n;
+		gid_t *g = sl_xcalloc((size_t)n, sizeof(gid_t));
+		if (getgrouplist(user, gid, g, &want) >= 0) {
+			out->groups = g;
+			out->ngroups = (size_t)want;
+			return;
+		}
+		free(g);
+		n = want > n ? want : n * 2;
+	}
+}
+
 static int lookup_user(const struct sl_job *job, struct sl_launch *out, struct sl_err *err)
 {
 	struct passwd pw, *res = NULL;
@@ -44,6 +62,8 @@ static int lookup_user(const struct sl_job *job, struct sl_launch *out, struct s
 	out->user = sl_xstrdup(pw.pw_name);
 	out->home = sl_xstrdup(pw.pw_dir);
 	out->shell = sl_xstrdup(pw.pw_shell);
+	if (geteuid() == 0)
+		lookup_groups(pw.pw_name, job->gid, out);
 	return 0;
 }
 
@@ -104,6 +124,7 @@ int sl_exec_local_prepare(const struct sl_exec_conf *conf, const char *host,
 	out->umask = s->umask;
 	out->time_limit = s->time_limit > 0 ? s->time_limit * 60 : 0;
 	out->kill_wait = conf->kill_wait > 0 ? conf->kill_wait : KILL_WAIT_DEFAULT;
+	out->durable = conf->durable;
 	out->script = sl_xstrdup(s->script ? s->script : "");
 	out->argv = s->argv ? sl_strv_dup(s->argv) : NULL;
 	prepare_env(conf, job, batch, out);

@@ -108,8 +108,9 @@ static void on_hup(struct sl_loop *l, int signo, void *arg)
 		return;
 	}
 	if (strcmp(sl_conf_socket(c), sl_conf_socket(d->conf)) != 0 ||
-	    strcmp(sl_conf_state_dir(c), sl_conf_state_dir(d->conf)) != 0)
-		sl_warn("SIGHUP: socket and stateDir changes need a restart");
+	    strcmp(sl_conf_state_dir(c), sl_conf_state_dir(d->conf)) != 0 ||
+	    sl_conf_fsync(c) != sl_conf_fsync(d->conf))
+		sl_warn("SIGHUP: socket, stateDir and durability changes need a restart");
 	old = d->conf;
 	d->conf = c;
 	if (sl_schedctl_reconfigure(d->sched, &err) != 0) {
@@ -189,6 +190,7 @@ static int setup(struct sluiced *d, int foreground, struct sl_err *err)
 	xc.cluster = sl_conf_cluster_name(d->conf);
 	xc.hostname = d->hostname;
 	xc.kill_wait = sl_conf_kill_wait(d->conf);
+	xc.durable = sl_conf_fsync(d->conf);
 	xc.stepd_path = stepd && *stepd ? stepd : NULL;
 	xc.stepd_log_stderr = foreground;
 	xc.confp = &d->conf;

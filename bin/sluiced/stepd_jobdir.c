@@ -46,6 +46,7 @@ static const struct launch_field launch_fields[] = {
 	LF("script", LF_STR, script, 1),
 	LF("argv", LF_STRV, argv, 0),
 	LF("env", LF_STRV, env, 0),
+	LF("durable", LF_INT, durable, 0),
 };
 
 #define NLAUNCH (sizeof(launch_fields) / sizeof(launch_fields[0]))
@@ -59,6 +60,7 @@ void sl_launch_clear(struct sl_launch *l)
 		else if (launch_fields[i].type == LF_STRV)
 			sl_strv_free(*(char ***)p);
 	}
+	free(l->groups);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -78,6 +80,10 @@ char *sl_launch_to_json(const struct sl_launch *l, const char *job_json)
 	json_object_object_add(o, "uid", json_object_new_int64(l->uid));
 	json_object_object_add(o, "gid", json_object_new_int64(l->gid));
 	json_object_object_add(o, "umask", json_object_new_int64(l->umask));
+	json_object *g = json_object_new_array();
+	for (size_t i = 0; i < l->ngroups; i++)
+		json_object_array_add(g, json_object_new_int64(l->groups[i]));
+	json_object_object_add(o, "groups", g);
 	for (size_t i = 0; i < NLAUNCH; i++) {
 		const struct launch_field *f = &launch_fields[i];
 		const void *p = (const char *)l + f->off;
@@ -143,6 +149,24 @@ static int64_t get_i64(json_object *o, const char *key, int64_t dflt)
 	return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v) : dflt;
 }
 
+static int get_groups(json_object *o, struct sl_launch *out, struct sl_err *err)
+{
+	json_object *a;
+	if (!json_object_object_get_ex(o, "groups", &a))
+		return 0;
+	if (!json_object_is_type(a, json_type_array))
+		return sl_err_set(err, SL_EINVAL, "spec.json: groups: not an array");
+	out->ngroups = json_object_array_length(a);
+	out->groups = sl_xcalloc(out->ngroups + 1, sizeof(gid_t));
+	for (size_t i = 0; i < out->ngroups; i++) {
+		json_object *e = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(e, json_type_int))
+			return sl_err_set(err, SL_EINVAL, "spec.json: groups[%zu]: not a number", i);
+		out->groups[i] = (gid_t)json_object_get_int64(e);
+	}
+	return 0;
+}
+
 int sl_launch_from_json(const char *text, struct sl_launch *out, struct sl_err *err)
 {
 	int r = -SL_EINVAL;
@@ -161,6 +185,8 @@ int sl_launch_from_json(const char *text, struct sl_launch *out, struct sl_err *
 	out->uid = (uid_t)get_i64(o, "uid", -1);
 	out->gid = (gid_t)get_i64(o, "gid", -1);
 	out->umask = (mode_t)get_i64(o, "umask", 022);
+	if ((r = get_groups(o, out, err)) != 0)
+		goto out;
 	for (size_t i = 0; i < NLAUNCH; i++)
 		if ((r = launch_get(o, &launch_fields[i], out, err)) != 0)
 			goto out;

@@ -59,6 +59,10 @@ struct sl_launch {
 	char *script;
 	char **argv;           /* script arguments; may be NULL */
 	char **env;            /* the final environment "K=V" (SLURM_* included) */
+	int durable;           /* durability: power: fsync the started mark and the result */
+	gid_t *groups;         /* supplementary groups, resolved by sluiced so that
+	                        * sluice-stepd needs no NSS (it is linked static) */
+	size_t ngroups;
 };
 
 void sl_launch_clear(struct sl_launch *l); /* frees members, zeroes */
@@ -72,8 +76,8 @@ int sl_exec_result_from_json(const char *text, struct sl_exec_result *r, struct 
 void sl_exec_result_init(struct sl_exec_result *r, enum sl_jobstate state);
 
 /* Write dir/name atomically: tmp file, fsync, rename, fsync the directory. */
-/* durable: fsync the file and the directory, for what stepd reports (its
- * marks and the result). The daemon's spec.json is not durable: the store is
+/* durable: fsync the file and the directory, for what stepd reports under
+ * `durability: power` (the started mark and the result). The daemon's spec.json is not durable: the store is
  * the truth, and after an OS crash a job without a `started` mark is simply
  * requeued, so two fsyncs per launch on the daemon's loop buy nothing. */
 int sl_jobdir_write(const char *dir, const char *name, const char *data, size_t len,

@@ -186,8 +186,10 @@ int stepd_launch(struct stepd *s, struct sl_exec_result *r)
 	if (!as_root() && l->uid != geteuid())
 		sl_warn("job %llu: not root: running as uid %d, not %d", (unsigned long long)l->job_id,
 			(int)geteuid(), (int)l->uid);
-	if (as_root() && initgroups(l->user, l->gid) != 0) {
-		launch_failed(s, r, "initgroups");
+	/* No groups listed (the daemon could not resolve any): the primary one. */
+	if (as_root() && (l->ngroups > 0 ? setgroups(l->ngroups, l->groups)
+					 : setgroups(1, &l->gid)) != 0) {
+		launch_failed(s, r, "setgroups");
 		return -1;
 	}
 	if (open_stdio(s) != 0) {

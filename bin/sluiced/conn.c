@@ -2,6 +2,7 @@
  * closes that connection only; everyone else keeps being served. */
 #include "conn.h"
 #include "fsutil.h"
+#include "idcache.h"
 #include "buf.h"
 #include "conf.h"
 #include "dispatch.h"
@@ -12,13 +13,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_CONNS 1024
@@ -61,12 +62,7 @@ static void conn_close(struct conn *c)
 
 static void peer_fill(struct sluiced *d, struct sl_peer *p)
 {
-	struct passwd pw, *res = NULL;
-	char buf[4096];
-	if (getpwuid_r(p->uid, &pw, buf, sizeof(buf), &res) == 0 && res != NULL)
-		snprintf(p->user, sizeof(p->user), "%s", pw.pw_name);
-	else
-		snprintf(p->user, sizeof(p->user), "%u", (unsigned)p->uid);
+	snprintf(p->user, sizeof(p->user), "%s", sl_idcache_user(d->ids, p->uid, time(NULL)));
 	p->operator = p->uid == 0 || p->uid == d->self_uid ||
 		      sl_conf_is_operator(d->conf, p->user, p->uid);
 }

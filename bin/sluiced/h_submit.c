@@ -3,14 +3,13 @@
  * loop turn's commit, so a printed id is always durable. */
 #include "conf.h"
 #include "handlers.h"
+#include "idcache.h"
 #include "k8s/render.h"
 #include "jobtab.h"
 #include "schedule.h"
 #include "store.h"
 #include "xalloc.h"
 
-#include <grp.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -57,13 +56,12 @@ static int resolve(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
 		   struct sl_err *err)
 {
 	const char *const *accts = sl_conf_accounts(d->conf, p->user);
-	struct group *gr = getgrgid(p->gid);
 	struct sl_jobspec *s = &j->spec;
 
 	j->uid = p->uid;
 	j->gid = p->gid;
 	j->user = sl_xstrdup(p->user);
-	j->group = gr ? sl_xstrdup(gr->gr_name) : sl_xasprintf("%u", (unsigned)p->gid);
+	j->group = sl_xstrdup(sl_idcache_group(d->ids, p->gid, time(NULL)));
 	if (s->partition == NULL)
 		s->partition = sl_xstrdup(sl_conf_default_partition(d->conf));
 	if (s->account == NULL) {

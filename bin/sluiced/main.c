@@ -2,6 +2,7 @@
 #include "conf.h"
 #include "conn.h"
 #include "exec.h"
+#include "idcache.h"
 #include "jobtab.h"
 #include "lifecycle.h"
 #include "log.h"
@@ -121,6 +122,7 @@ static void on_hup(struct sl_loop *l, int signo, void *arg)
 		return;
 	}
 	sl_conf_free(old);
+	sl_idcache_clear(d->ids); /* an admin who just added a user expects to see it */
 	d->need_schedule = 1;
 	sl_info("SIGHUP: configuration %s reloaded", d->conf_path);
 }
@@ -167,6 +169,7 @@ static void identity(struct sluiced *d)
 	gethostname(host, sizeof(host) - 1);
 	host[strcspn(host, ".")] = '\0';
 	d->hostname = sl_xstrdup(host);
+	d->ids = sl_idcache_new(NULL, SL_IDCACHE_TTL);
 }
 
 static int setup(struct sluiced *d, int foreground, struct sl_err *err)
@@ -230,6 +233,7 @@ static void teardown(struct sluiced *d)
 	free(d->forget);
 	free(d->self_user);
 	free(d->hostname);
+	sl_idcache_free(d->ids);
 	free(d->conf_path);
 }
 

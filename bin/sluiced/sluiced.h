@@ -15,6 +15,7 @@ struct sl_jobtab;
 struct sl_conns;
 struct sl_exec_ops;
 struct sl_sched;
+struct sl_idcache;
 struct sl_json; /* json_object, kept opaque here */
 
 struct sluiced {
@@ -29,6 +30,7 @@ struct sluiced {
 	uint64_t *launch; size_t nlaunch, caplaunch; /* start after commit */
 	uint64_t *forget; size_t nforget, capforget; /* drop after commit */
 	struct sl_schedctl *sched;   /* scheduler glue (schedule.c) */
+	struct sl_idcache *ids;      /* user and group names of peers */
 	uid_t self_uid;              /* the daemon's own uid */
 	char *self_user;
 	char *hostname;              /* short host name: the local "node" */

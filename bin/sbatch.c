@@ -47,6 +47,8 @@ static const char help_text[] =
 	"      --wrap[=command string] wrap command string in a sh script and submit\n"
 	"\n"
 	"Constraint options:\n"
+	"  -C, --constraint=list       specify a list of constraints (features\n"
+	"                              joined with &)\n"
 	"      --mem=MB                minimum amount of real memory\n"
 	"      --mem-per-cpu=MB        maximum amount of real memory per allocated\n"
 	"                              cpu required by the job.\n"

@@ -133,7 +133,13 @@ static void show_res(const struct sl_job *j, const char *sep, struct sl_buf *b)
 		mem(j->spec.mem_per_node > 0 ? j->spec.mem_per_node : 0, m, sizeof(m));
 	sl_buf_addf(b, "%sMinCPUsNode=%d MinMemory%s=%s MinTmpDiskNode=0", sep, sh.cpus_per_node,
 		    j->spec.mem_per_cpu > 0 ? "CPU" : "Node", m);
-	sl_buf_addf(b, "%sFeatures=(null) DelayBoot=00:00:00", sep);
+	/* -C as Slurm shows it: the features joined with '&' */
+	sl_buf_addf(b, "%sFeatures=", sep);
+	for (char **f = j->spec.features; f != NULL && *f != NULL; f++)
+		sl_buf_addf(b, "%s%s", f == j->spec.features ? "" : "&", *f);
+	if (j->spec.features == NULL || j->spec.features[0] == NULL)
+		sl_buf_addstr(b, "(null)");
+	sl_buf_addstr(b, " DelayBoot=00:00:00");
 	sl_buf_addf(b, "%sOverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)", sep);
 	if (sp == NULL || j->spec.wrapped)
 		sl_buf_addf(b, "%sCommand=(null)", sep);

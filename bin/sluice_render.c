@@ -222,11 +222,13 @@ static int render_job(const struct sl_conf *conf, struct sl_job *j, const char *
 
 	if ((r = resolve(conf, j, &err)) != 0)
 		goto out;
-	sl_job_workload(j, &b);
+	if ((r = sl_job_workload(j, sl_conf_features(conf), &b, &err)) != 0)
+		goto out;
 	if ((r = assign(sl_conf_kueue(conf), &b, flavor, &fl, &n, &err)) != 0)
 		goto out;
 	in = (struct sl_render_in){.job = j, .nflavors = n, .flavors = fl,
 				   .kube = sl_conf_kubernetes(conf),
+				   .features = sl_conf_features(conf),
 				   .cluster = sl_conf_cluster_name(conf),
 				   .kill_wait = sl_conf_kill_wait(conf)};
 	if ((r = sl_render(&in, &json, &err)) != 0)

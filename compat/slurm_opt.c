@@ -198,6 +198,19 @@ static int h_gres(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+static int h_constraint(void *c, const char *a, struct sl_err *e)
+{
+	char **v = NULL;
+
+	if (sl_slurm_parse_constraint(a, &v, e) != 0) {
+		CTX(c)->status = 1;
+		return -SL_EINVAL;
+	}
+	sl_strv_free(CTX(c)->spec->features);
+	CTX(c)->spec->features = v;
+	return 0;
+}
+
 static int gpus_common(void *c, const char *a, int *dst, struct sl_err *e)
 {
 	struct sl_jobspec *s = CTX(c)->spec;
@@ -379,6 +392,7 @@ static int h_version(void *c, const char *a, struct sl_err *e)
 static const struct sl_opt sbatch_opts[] = {
 	OK("account", 'A', R, "SBATCH_ACCOUNT", h_account),
 	OK("chdir", 'D', R, NULL, h_chdir),
+	OK("constraint", 'C', R, "SBATCH_CONSTRAINT", h_constraint),
 	OK("container-image", 0, R, NULL, h_container_image),
 	OK("cpus-per-task", 'c', R, NULL, h_cpus),
 	OK("error", 'e', R, "SBATCH_ERROR", h_error),
@@ -421,7 +435,6 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("cluster-constraint", 0, R, "SBATCH_CLUSTER_CONSTRAINT"),
 	NO2("clusters", 'M', R, "SBATCH_CLUSTERS", "SLURM_CLUSTERS"),
 	NO("comment", 0, R, NULL),
-	NO("constraint", 'C', R, "SBATCH_CONSTRAINT"),
 	NO("container", 0, R, "SBATCH_CONTAINER"),
 	NO("contiguous", 0, N, NULL),
 	NO("core-spec", 'S', R, "SBATCH_CORE_SPEC"),

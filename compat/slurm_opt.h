@@ -49,6 +49,11 @@ int sl_slurm_parse_mem(const char *s, int64_t *mib);
 int sl_slurm_parse_gres(const char *s, int *count, char **type, struct sl_err *err);
 /* --gpus, --gpus-per-node: "[type:]N". */
 int sl_slurm_parse_gpus(const char *s, int *count, char **type, struct sl_err *err);
+/* -C/--constraint: "feat" or "a&b&c" into a NULL-terminated list (caller
+ * frees with sl_strv_free()); "" gives NULL (no constraint). Slurm's other
+ * forms ('|', "[a|b]", "a*2", ',' lists, parentheses) are -SL_EINVAL:
+ * "--constraint=VALUE: only features joined with & are supported by Sluice". */
+int sl_slurm_parse_constraint(const char *s, char ***features, struct sl_err *err);
 
 /* The environment exported to the job for an --export value (NULL: ALL)
  * from envp: ALL = all of envp; NONE = only SLURM_* variables; a list of

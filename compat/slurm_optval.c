@@ -1,6 +1,7 @@
 /* slurm_optval.c - Slurm's value syntaxes for sbatch options (node counts,
  * memory sizes, GPU requests) and the --export environment filter; split
- * from slurm_opt.c so that the table file stays a table. */
+ * from slurm_opt.c so that the table file stays a table. The --constraint
+ * parser lives here too. */
 #include "slurm_opt.h"
 
 #include <ctype.h>
@@ -174,6 +175,40 @@ int sl_slurm_parse_gpus(const char *s, int *count, char **type, struct sl_err *e
 				  "Batch job submission failed: Invalid generic resource (gres) specification");
 	if (colon)
 		*type = sl_xstrndup(s, (size_t)(colon - s));
+	return 0;
+}
+
+/* Sluice maps each feature to node labels that every node of the job must
+ * carry, which is AND; OR, node-count and matching-set forms have no
+ * nodeSelector counterpart and are refused rather than half honoured. */
+int sl_slurm_parse_constraint(const char *s, char ***features, struct sl_err *err)
+{
+	char **v = NULL;
+	const char *p = s, *amp;
+	size_t n = 0, cap = 0;
+
+	*features = NULL;
+	if (*s == '\0')
+		return 0;
+	for (;;) {
+		size_t k;
+
+		amp = strchr(p, '&');
+		k = amp ? (size_t)(amp - p) : strlen(p);
+		if (k == 0 || k > 63 || strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					  "0123456789._-") < k) {
+			sl_strv_free(v);
+			return sl_err_set(err, SL_EINVAL, "--constraint=%s: only features joined "
+					  "with & are supported by Sluice", s);
+		}
+		v = sl_xgrow(v, &cap, n + 2, sizeof(char *));
+		v[n++] = sl_xstrndup(p, k);
+		v[n] = NULL;
+		if (amp == NULL)
+			break;
+		p = amp + 1;
+	}
+	*features = v;
 	return 0;
 }
 

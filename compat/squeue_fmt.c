@@ -225,6 +225,22 @@ P(p_tres_per_node)
 	return 1;
 }
 
+/* -C as Slurm shows it: the features joined with '&'. */
+P(p_features)
+{
+	size_t used = 0;
+	(void)now;
+	if (j->spec.features == NULL || j->spec.features[0] == NULL)
+		S("(null)");
+	buf[0] = '\0';
+	for (char **f = j->spec.features; *f != NULL && used < len; f++) {
+		int k = snprintf(buf + used, len - used, "%s%s", f == j->spec.features ? "" : "&",
+				 *f);
+		used += k > 0 ? (size_t)k : 0;
+	}
+	return 1;
+}
+
 P(p_nodelist)
 {
 	(void)now;
@@ -288,7 +304,7 @@ static const struct code_row table[] = {
 	{'D', "NODES", 1, p_nodes},
 	{'e', "END_TIME", 1, p_end},
 	{'E', "DEPENDENCY", 1, p_null},
-	{'f', "FEATURES", 1, p_null},
+	{'f', "FEATURES", 1, p_features},
 	{'F', "ARRAY_JOB_ID", 1, p_id},
 	{'g', "GROUP", 1, p_group},
 	{'G', "GROUP", 1, p_gid},

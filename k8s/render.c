@@ -12,10 +12,12 @@
 
 #include "conf_kube.h"
 #include "kueue.h"
+#include "podlog.h"
 #include "render_jobset.h"
 #include "render_mpijob.h"
 #include "slurm_env.h"
 #include "slurm_pattern.h"
+#include "workload.h"
 #include "xalloc.h"
 
 #define SCRIPT_ANNOTATION "sluice.io/script"
@@ -206,6 +208,25 @@ static char *redirections(const struct sl_render_ctx *c, const struct sl_render_
 	return r;
 }
 
+/* Without a shared filesystem, is -e a file apart from -o? Then the pod log
+ * must carry stderr after stdout (podlog.h). Compared expanded, as the shared
+ * filesystem's redirections do, and as sluiced does when it splits the log. */
+static int err_in_log_apart(const struct sl_render_ctx *c, const struct sl_render_pod *p)
+{
+	const struct sl_jobspec *s = c->spec;
+	char *out, *errp;
+	int apart;
+
+	if (c->shared_fs || s->std_err == NULL)
+		return 0;
+	out = expand(c, p, s->std_out ? s->std_out : "slurm-%j.out");
+	errp = expand(c, p, s->std_err);
+	apart = strcmp(errp, out) != 0;
+	free(out);
+	free(errp);
+	return apart;
+}
+
 /* Index 0 runs the script; the others idle until the Job's successPolicy
  * (or a failure) ends them, and leave at once on SIGTERM. */
 #define IDLE_UNLESS_INDEX0                                                   \
@@ -217,7 +238,7 @@ static char *redirections(const struct sl_render_ctx *c, const struct sl_render_
 static json_object *command(const struct sl_render_ctx *c, const struct sl_render_pod *p)
 {
 	json_object *a = json_object_new_array();
-	char *redir, *text;
+	char *redir, *run, *text;
 	size_t i;
 
 	if (p->role == SL_ROLE_WORKER) {
@@ -226,17 +247,22 @@ static json_object *command(const struct sl_render_ctx *c, const struct sl_rende
 		json_object_array_add(a, json_object_new_string("-De"));
 		return a;
 	}
-	redir = redirections(c, p);
-	text = sl_xasprintf("%sumask %04o\nexec " SCRIPT_DIR "/script \"$@\" %s\n",
-			    p->role == SL_ROLE_NODE ? IDLE_UNLESS_INDEX0 : "",
-			    (unsigned)c->spec->umask, redir);
+	if (err_in_log_apart(c, p)) {
+		run = sl_podlog_run(SCRIPT_DIR "/script", c->in->job->id, c->in->attempt);
+	} else {
+		redir = redirections(c, p);
+		run = sl_xasprintf("exec " SCRIPT_DIR "/script \"$@\" %s\n", redir);
+		free(redir);
+	}
+	text = sl_xasprintf("%sumask %04o\n%s", p->role == SL_ROLE_NODE ? IDLE_UNLESS_INDEX0 : "",
+			    (unsigned)c->spec->umask, run);
 	json_object_array_add(a, json_object_new_string("/bin/sh"));
 	json_object_array_add(a, json_object_new_string("-c"));
 	json_object_array_add(a, kstr(text));
 	json_object_array_add(a, json_object_new_string("sluice-batch")); /* $0 */
 	for (i = 0; c->spec->argv != NULL && c->spec->argv[i] != NULL; i++)
 		json_object_array_add(a, kstr(c->spec->argv[i]));
-	free(redir);
+	free(run);
 	free(text);
 	return a;
 }
@@ -338,23 +364,37 @@ static size_t flavors(const struct sl_render_in *in, const struct sl_kflavor **v
 	return n;
 }
 
+/* As Kueue: the pod's own nodeSelector (the job's -C features and GPU type
+ * as node labels) first, then the admitted flavors' nodeLabels added. */
 static int node_selector(const struct sl_render_ctx *c, json_object *spec, struct sl_err *err)
 {
 	const struct sl_kflavor *fv[16];
-	size_t n = flavors(c->in, fv, 16), i, k;
+	struct sl_sched_label own[SL_JOB_WL_LABELS];
+	size_t n = flavors(c->in, fv, 16), i, k, o, nown = 0;
 	json_object *sel = json_object_new_object(), *old;
+	int r;
 
+	if ((r = sl_job_node_selector(c->spec, c->in->features, own, SL_JOB_WL_LABELS, &nown,
+				      err)) != 0) {
+		json_object_put(sel);
+		return r;
+	}
+	for (k = 0; k < nown; k++)
+		put_s(sel, own[k].key, own[k].value);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < fv[i]->nlabels; k++) {
 			const struct sl_kv *l = &fv[i]->labels[k];
 
 			if (json_object_object_get_ex(sel, l->key, &old) &&
 			    strcmp(json_object_get_string(old), l->value) != 0) {
-				int r = sl_err_set(err, SL_ECONFIG, "ResourceFlavor \"%s\": "
-						   "nodeLabels: %s=%s conflicts with %s from "
-						   "another flavor of the admission", fv[i]->name,
-						   l->key, l->value, json_object_get_string(old));
-
+				for (o = 0; o < nown && strcmp(own[o].key, l->key) != 0; o++)
+					;
+				r = sl_err_set(err, SL_ECONFIG, "ResourceFlavor \"%s\": "
+					       "nodeLabels: %s=%s conflicts with %s from "
+					       "%s", fv[i]->name, l->key, l->value,
+					       json_object_get_string(old), o < nown ?
+					       "the job's features (-C, --gres type)" :
+					       "another flavor of the admission");
 				json_object_put(sel);
 				return r;
 			}
@@ -614,17 +654,15 @@ int sl_render_shared_fs(const struct sl_kubeconf *kube, const char *partition)
 int sl_render_check(const struct sl_kubeconf *kube, const struct sl_jobspec *s,
 		    struct sl_err *err)
 {
-	const char *out = s->std_out ? s->std_out : "slurm-%j.out";
-
-	if (s->std_err == NULL || strcmp(s->std_err, out) == 0 ||
+	/* -e apart travels in the pod log (podlog.h); an input file cannot
+	 * travel the other way, and /dev/null in its place would be silent. */
+	if (s->std_in == NULL || strcmp(s->std_in, "/dev/null") == 0 ||
 	    sl_render_shared_fs(kube, s->partition))
 		return 0;
 	return sl_err_set(err, SL_EUNSUPP,
-			  "--error is not supported by Sluice on partition %s: it has no shared "
-			  "filesystem (kubernetes.partitions.%s.volumeMounts), and the pod log "
-			  "holds stdout and stderr together; use --output alone",
-			  s->partition ? s->partition : "(default)",
-			  s->partition ? s->partition : "NAME");
+			  "--input is not supported by Sluice on partition %s: it has no shared "
+			  "filesystem (kubernetes.partitions.%s.volumeMounts), so the pod cannot "
+			  "read %s", s->partition, s->partition, s->std_in);
 }
 
 /* The resource name of the GPUs: the one the admission covers, so a flavor

@@ -28,7 +28,8 @@
  *
  * stdout/stderr: with the partition's shared volumes, the launcher writes the
  * -o/-e files itself (paths expanded at render time); without, they go to the
- * pod log and sluiced writes the files when the job ends. */
+ * pod log and sluiced writes the files when the job ends. An -e apart from -o
+ * then travels in the same log after a boundary line (podlog.h). */
 #ifndef SL_RENDER_H
 #define SL_RENDER_H
 
@@ -39,6 +40,7 @@
 #include "err.h"
 #include "job.h"
 
+struct sl_features;
 struct sl_kflavor;
 struct sl_kubeconf;
 
@@ -54,6 +56,9 @@ struct sl_render_in {
 	size_t nflavors;
 	const struct sl_render_flavor *flavors;
 	const struct sl_kubeconf *kube;  /* sl_conf_kubernetes(); NULL: defaults */
+	/* sl_conf_features(): the job's -C features and GPU type become node
+	 * labels in its pods' nodeSelector; NULL: no such labels. */
+	const struct sl_features *features;
 	const char *cluster;             /* sl_conf_cluster_name() */
 	int attempt;                     /* 0 first run; name suffix when > 0 */
 	int kill_wait;                   /* pod terminationGracePeriodSeconds */
@@ -79,10 +84,11 @@ char *sl_render_name(uint64_t id, int attempt);
  * 0 when sluiced must copy the pod log into the -o/-e files. */
 int sl_render_shared_fs(const struct sl_kubeconf *kube, const char *partition);
 
-/* Can this job's output be kept as asked? Without a shared filesystem the pod
- * log is the only output and holds stdout and stderr together, so a separate
- * -e file cannot be honoured: refused (-SL_EUNSUPP) rather than left empty.
- * sluiced calls it at submit, sl_render() before rendering. */
+/* Can this job's output be kept as asked? sluiced calls it at submit,
+ * sl_render() before rendering, so a refusal reaches sbatch, not a pending
+ * job. Without a shared filesystem, -i is refused (the pod cannot read the
+ * file); -e apart from -o is kept, in the pod log after a boundary line
+ * (podlog.h). 0, or -SL_E* with the reason. */
 int sl_render_check(const struct sl_kubeconf *kube, const struct sl_jobspec *s,
 		    struct sl_err *err);
 

@@ -4,7 +4,8 @@ noinst_LIBRARIES += k8s/librender.a
 k8s_librender_a_SOURCES = \
 	k8s/render.c k8s/render.h \
 	k8s/render_jobset.c k8s/render_jobset.h \
-	k8s/render_mpijob.c k8s/render_mpijob.h
+	k8s/render_mpijob.c k8s/render_mpijob.h \
+	k8s/podlog.c k8s/podlog.h
 
 # The config section belongs to the core library: conf.c parses it.
 libbatch_libbatch_a_SOURCES += libbatch/conf_kube.c libbatch/conf_kube.h
@@ -33,6 +34,7 @@ EXTRA_DIST += \
 	tests/data/render/jobset-1node.json \
 	tests/data/render/jobset-4node-8gpu.json \
 	tests/data/render/jobset-time.json \
+	tests/data/render/jobset-stderr.json \
 	tests/data/render/jobset-image.json \
 	tests/data/render/mpijob-openmpi.json \
 	tests/data/render/mpijob-intel.json

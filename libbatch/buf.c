@@ -116,6 +116,14 @@ void sl_buf_reset(struct sl_buf *b)
 	b->data[0] = '\0';
 }
 
+void sl_buf_truncate(struct sl_buf *b, size_t len)
+{
+	if (len < b->len) {
+		b->len = len;
+		b->data[len] = '\0';
+	}
+}
+
 char *sl_buf_steal(struct sl_buf *b)
 {
 	char *p = b->data;

@@ -25,6 +25,8 @@ size_t sl_buf_len(const struct sl_buf *b);
 /* Drop n bytes from the front (consumed input). */
 void sl_buf_consume(struct sl_buf *b, size_t n);
 void sl_buf_reset(struct sl_buf *b);
+/* Keep the first len bytes (len <= length): undo appends. */
+void sl_buf_truncate(struct sl_buf *b, size_t len);
 /* Take ownership of the contents; the buffer is left empty. Caller frees. */
 char *sl_buf_steal(struct sl_buf *b);
 

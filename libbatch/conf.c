@@ -18,6 +18,7 @@
 #include <sys/un.h>
 
 #include "conf_kube.h"
+#include "features.h"
 #include "kueue.h"
 #include "xalloc.h"
 #include "yaml.h"
@@ -43,6 +44,7 @@ struct sl_conf {
 	struct acct_entry *accounts;
 	size_t naccounts;
 	struct sl_kubeconf *kube; /* NULL: no kubernetes: section */
+	struct sl_features *features; /* NULL: no features: map */
 	/* An enum value that names a section ("executor: kubernetes") is only
 	 * supported once that section is there; checked after the document. */
 	const struct key *needs_section;
@@ -55,7 +57,8 @@ struct sl_conf {
 	struct sl_kueue *kueue;  /* NULL when only peeking */
 };
 
-enum key_type { K_PATH, K_ENUM, K_NAME, K_INT, K_USERS, K_ACCOUNTS, K_SECTION };
+enum key_type { K_PATH, K_ENUM, K_NAME, K_INT, K_USERS, K_ACCOUNTS, K_SECTION,
+		K_FEATURES };
 
 struct key {
 	const char *name;
@@ -95,6 +98,9 @@ static const struct key keys[] = {
 	{"accounts", K_ACCOUNTS, F(accounts), "", NULL, NULL, 0, 0,
 	 "user -> accounts (namespaces) they may charge, first is the default; "
 	 "\"*\" is everyone else"},
+	{"features", K_FEATURES, F(features), "", NULL, NULL, 0, 0,
+	 "Slurm feature (-C, --gres=gpu:TYPE) -> the node labels it selects; "
+	 "restricts the ResourceFlavors a job may take"},
 	{"kubernetes", K_SECTION, F(kube), "", NULL, NULL, 0, 0,
 	 "the Kubernetes executor: API access and per-partition pod settings"},
 };
@@ -353,6 +359,10 @@ static int set_key(struct sl_conf *c, const struct key *k, const struct sl_ynode
 		sl_kubeconf_free(c->kube);
 		c->kube = NULL;
 		return sl_kubeconf_parse(n, at->file, c->dir, &c->kube, err);
+	case K_FEATURES:
+		sl_features_free(c->features);
+		c->features = NULL;
+		return sl_features_parse(n, at->file, &c->features, err);
 	default:
 		if ((r = want_string(n, at, err)) != 0)
 			return r;
@@ -621,6 +631,7 @@ void sl_conf_free(struct sl_conf *c)
 	free(c->accounts);
 	sl_strv_free(c->operators);
 	sl_kubeconf_free(c->kube);
+	sl_features_free(c->features);
 	free(c->socket);
 	free(c->state_dir);
 	free(c->executor);
@@ -650,6 +661,7 @@ int sl_conf_kill_wait(const struct sl_conf *c) { return (int)c->kill_wait; }
 int sl_conf_min_job_age(const struct sl_conf *c) { return (int)c->min_job_age; }
 const struct sl_kueue *sl_conf_kueue(const struct sl_conf *c) { return c->kueue; }
 const struct sl_kubeconf *sl_conf_kubernetes(const struct sl_conf *c) { return c->kube; }
+const struct sl_features *sl_conf_features(const struct sl_conf *c) { return c->features; }
 
 int sl_conf_is_operator(const struct sl_conf *c, const char *user, uid_t uid)
 {
@@ -716,6 +728,8 @@ static char *value_text(const struct sl_conf *c, const struct key *k)
 		return sl_xasprintf("%lld", (long long)*(const int64_t *)base);
 	case K_USERS:
 		return join(*(char **const *)base, ",");
+	case K_FEATURES:
+		return sl_features_text(c->features);
 	case K_ACCOUNTS:
 		s = sl_xstrdup("");
 		for (i = 0; i < c->naccounts; i++) {

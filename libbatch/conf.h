@@ -56,6 +56,10 @@ int sl_conf_account_allowed(const struct sl_conf *c, const char *user,
 struct sl_kubeconf;
 const struct sl_kubeconf *sl_conf_kubernetes(const struct sl_conf *c);
 
+/* The `features:` map (features.h), or NULL when there is none. Borrowed. */
+struct sl_features;
+const struct sl_features *sl_conf_features(const struct sl_conf *c);
+
 /* The validated Kueue objects. Borrowed. */
 const struct sl_kueue *sl_conf_kueue(const struct sl_conf *c);
 

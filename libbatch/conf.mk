@@ -2,7 +2,8 @@
 libbatch_libbatch_a_SOURCES += \
 	libbatch/yaml.c libbatch/yaml.h \
 	libbatch/quantity.c libbatch/quantity.h \
-	libbatch/conf.c libbatch/conf.h
+	libbatch/conf.c libbatch/conf.h \
+	libbatch/features.c libbatch/features.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_yaml tests/unit/test_quantity tests/unit/test_conf

@@ -20,17 +20,7 @@ void sl_jobspec_init(struct sl_jobspec *s)
 	s->requeue = 1;
 }
 
-/* The string members, listed once so that clear/copy/JSON cannot drift. */
-#define SPEC_STRINGS(X)                                                      \
-	X(name) X(partition) X(account) X(qos) X(gpu_type) X(std_out)        \
-	X(std_err) X(std_in) X(work_dir) X(submit_dir) X(submit_host)         \
-	X(script) X(script_path) X(export_spec) X(container_image) X(mpi)
-
-#define SPEC_INTS(X)                                                         \
-	X(nodes) X(nodes_max) X(ntasks) X(ntasks_per_node) X(cpus_per_task)  \
-	X(gpus) X(gpus_per_node) X(hold) X(nice) X(wrapped) X(requeue)
-
-#define SPEC_INT64S(X) X(mem_per_node) X(mem_per_cpu) X(time_limit) X(priority)
+#include "job_fields.h"
 
 void sl_jobspec_clear(struct sl_jobspec *s)
 {
@@ -39,6 +29,7 @@ void sl_jobspec_clear(struct sl_jobspec *s)
 #undef FREE_STR
 	sl_strv_free(s->argv);
 	sl_strv_free(s->env);
+	sl_strv_free(s->features);
 	sl_jobspec_init(s);
 }
 
@@ -50,6 +41,7 @@ void sl_jobspec_copy(struct sl_jobspec *dst, const struct sl_jobspec *src)
 #undef DUP_STR
 	dst->argv = src->argv ? sl_strv_dup(src->argv) : NULL;
 	dst->env = src->env ? sl_strv_dup(src->env) : NULL;
+	dst->features = src->features ? sl_strv_dup(src->features) : NULL;
 }
 
 static int or_default(int v, int def)
@@ -87,7 +79,7 @@ void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *o)
 		o->gpus_per_node = (s->gpus + o->nodes - 1) / o->nodes;
 }
 
-static void job_defaults(struct sl_job *j)
+void sl_job_defaults(struct sl_job *j)
 {
 	memset(j, 0, sizeof(*j));
 	sl_jobspec_init(&j->spec);
@@ -97,16 +89,10 @@ static void job_defaults(struct sl_job *j)
 struct sl_job *sl_job_new(void)
 {
 	struct sl_job *j = sl_xmalloc(sizeof(*j));
-	job_defaults(j);
+	sl_job_defaults(j);
 	return j;
 }
 
-#define JOB_STRINGS(X) X(user) X(group) X(reason) X(reason_text) X(nodelist) \
-	X(cluster_queue) X(flavors)
-#define JOB_INTS(X) X(exit_code) X(exit_signal) X(alloc_cpus) X(attempt) \
-	X(cancelled_by) X(queue_pos)
-#define JOB_INT64S(X) X(submit_time) X(eligible_time) X(start_time) X(end_time) \
-	X(priority)
 
 void sl_job_free(struct sl_job *j)
 {
@@ -168,6 +154,8 @@ static json_object *spec_to_obj(const struct sl_jobspec *s)
 		json_object_object_add(o, "umask", json_object_new_int((int)s->umask));
 	put_strv(o, "argv", s->argv);
 	put_strv(o, "env", s->env);
+	if (s->features != NULL && s->features[0] != NULL)
+		put_strv(o, "features", s->features);
 	return o;
 }
 
@@ -268,6 +256,8 @@ static int spec_from_obj(json_object *o, struct sl_jobspec *s, struct sl_err *er
 		r = get_strv(o, "argv", &s->argv, err);
 	if (r == 0)
 		r = get_strv(o, "env", &s->env, err);
+	if (r == 0)
+		r = get_strv(o, "features", &s->features, err);
 	if (r == 0 && (om < SL_OPEN_DEFAULT || om > SL_OPEN_APPEND))
 		r = sl_err_set(err, SL_EPROTO, "job: open_mode: %d is not valid", om);
 	s->open_mode = (enum sl_open_mode)om;
@@ -275,7 +265,7 @@ static int spec_from_obj(json_object *o, struct sl_jobspec *s, struct sl_err *er
 	return r;
 }
 
-/* A spec to run needs its script; listings (sl_job_to_listing) leave it out. */
+/* A spec to run needs its script; listings (sl_job_listing_append) leave it out. */
 static int need_script(const struct sl_jobspec *s, struct sl_err *err)
 {
 	return s->script ? 0 : sl_err_set(err, SL_EPROTO, "job spec: script is missing");
@@ -323,7 +313,7 @@ void *sl_job_to_obj(const struct sl_job *j)
 	json_object *o = json_object_new_object();
 	struct sl_job def;
 
-	job_defaults(&def);
+	sl_job_defaults(&def);
 	json_object_object_add(o, "id", json_object_new_int64((int64_t)j->id));
 	json_object_object_add(o, "spec", spec_to_obj(&j->spec));
 	json_object_object_add(o, "uid", json_object_new_int64(j->uid));
@@ -341,19 +331,6 @@ void *sl_job_to_obj(const struct sl_job *j)
 char *sl_job_to_json(const struct sl_job *j)
 {
 	return obj_to_text(sl_job_to_obj(j));
-}
-
-void *sl_job_to_listing(const struct sl_job *j)
-{
-	json_object *o = sl_job_to_obj(j), *spec;
-	/* squeue, sacct and scontrol print none of these, and the environment
-	 * alone is two thirds of a record: 10 000 jobs stay a few MiB. */
-	if (json_object_object_get_ex(o, "spec", &spec)) {
-		json_object_object_del(spec, "env");
-		json_object_object_del(spec, "script");
-		json_object_object_del(spec, "argv");
-	}
-	return o;
 }
 
 int sl_job_from_obj(void *obj, struct sl_job **out, struct sl_err *err)

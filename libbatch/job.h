@@ -33,6 +33,7 @@ struct sl_jobspec {
 	int gpus;              /* --gpus total; SL_NO_VAL unless given */
 	int gpus_per_node;     /* --gpus-per-node or --gres=gpu[:type]:N */
 	char *gpu_type;        /* type from --gres/--gpus, or NULL */
+	char **features;       /* -C a&b: every one required; NULL-terminated, NULL: none */
 	int64_t time_limit;    /* minutes; SL_TIME_UNSET or SL_TIME_INFINITE */
 	char *std_out;         /* -o pattern; NULL: slurm-%j.out */
 	char *std_err;         /* -e pattern; NULL: same file as stdout */
@@ -76,6 +77,8 @@ struct sl_job {
 	char *nodelist;         /* hostlist of allocated nodes, NULL while pending */
 	int alloc_cpus;         /* total cpus allocated (or requested while pending) */
 	int attempt;            /* 0 first run; +1 per requeue */
+	int ready_evictions;    /* evictions by the pods-ready timeout only (Kueue's
+				 * status.requeueState.count): backoffLimitCount's count */
 	int cancelled_by;       /* uid that cancelled it, -1 otherwise */
 	char *cluster_queue;    /* admitting ClusterQueue, NULL while pending */
 	char *flavors;          /* "cpu=default,memory=default" once admitted */
@@ -113,8 +116,11 @@ int sl_job_from_json(const char *text, struct sl_job **out, struct sl_err *err);
 /* For code that embeds records in larger JSON documents (replies, store):
  * obj is a json-c `json_object *`; to_obj returns a new reference. */
 void *sl_job_to_obj(const struct sl_job *j);
-/* As sl_job_to_obj, without the spec's env, script and argv (job lists). */
-void *sl_job_to_listing(const struct sl_job *j);
+/* Append the record as JSON text, as sl_job_to_obj() would give it but
+ * without the spec's env, script and argv (job lists: job_listing.c). */
+struct sl_buf;
+/* 0, or -SL_ETOOBIG when b's cap is reached (b is then left as it was). */
+int sl_job_listing_append(struct sl_buf *b, const struct sl_job *j);
 int sl_job_from_obj(void *obj, struct sl_job **out, struct sl_err *err);
 void *sl_jobspec_to_obj(const struct sl_jobspec *s);
 int sl_jobspec_from_obj(void *obj, struct sl_jobspec *out, struct sl_err *err);

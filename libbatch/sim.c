@@ -178,10 +178,40 @@ static int load_podsets(struct sl_sim *m, struct sl_err *err, const struct sl_yn
 		if (sl_ymap_get(ps, "count") && sl_yscalar_int64(sl_ymap_get(ps, "count"), &cnt) != 0)
 			return err_at(m, err, ps, "count", path, "count must be an integer");
 		w->ps[i].count = (int32_t)cnt;
+		cnt = 0;
+		if (sl_ymap_get(ps, "minCount") &&
+		    (sl_yscalar_int64(sl_ymap_get(ps, "minCount"), &cnt) != 0 || cnt < 0 ||
+		     cnt > w->ps[i].count))
+			return err_at(m, err, ps, "minCount", path,
+				      "minCount must be an integer between 0 and count");
+		w->ps[i].min_count = (int32_t)cnt;
 		if ((r = load_reqs(m, err, ps, &w->ps[i], path)) ||
 		    (r = load_sel_tol(m, err, ps, &w->ps[i], path)))
 			return r;
 	}
+	return 0;
+}
+
+/* `count: N` beside the flavors of an initially admitted pod set: it was
+ * admitted partially, with N pods. */
+static int admitted_count(struct sl_sim *m, struct sl_err *err, struct sim_wl *w,
+			  const char *psname, const struct sl_ynode *ps, const char *path)
+{
+	int64_t n = 0;
+	size_t k = 0;
+	while (k < w->w.npodsets && strcmp(w->ps[k].name, psname) != 0)
+		k++;
+	if (k == w->w.npodsets)
+		return err_at(m, err, ps, "count", path, "admitted: no such pod set");
+	if (sl_yscalar_int64(sl_ymap_get(ps, "count"), &n) != 0 || n < 0 || n > w->ps[k].count)
+		return err_at(m, err, ps, "count", path,
+			      "admitted count must be an integer between 0 and the pod set's count");
+	if (!w->admit_counts) {
+		w->admit_counts = sl_xcalloc(w->w.npodsets + 1, sizeof(int32_t));
+		for (size_t i = 0; i < w->w.npodsets; i++)
+			w->admit_counts[i] = w->ps[i].count;
+	}
+	w->admit_counts[k] = (int32_t)n;
 	return 0;
 }
 
@@ -198,6 +228,12 @@ static int load_admitted(struct sl_sim *m, struct sl_err *err, const struct sl_y
 	for (size_t i = 0; fl && fl->type == SL_Y_MAP && i < fl->n; i++) {
 		const struct sl_ynode *ps = fl->vals[i];
 		for (size_t j = 0; ps->type == SL_Y_MAP && j < ps->n; j++) {
+			if (strcmp(ps->keys[j], "count") == 0) {
+				int r = admitted_count(m, err, w, fl->keys[i], ps, path);
+				if (r)
+					return r;
+				continue;
+			}
 			w->admit = sl_xrealloc(w->admit, (w->nadmit + 1) * sizeof(*w->admit));
 			w->admit[w->nadmit++] = (struct sl_sched_flavor){
 				fl->keys[i], ps->keys[j], ps->vals[j]->type == SL_Y_SCALAR ? ps->vals[j]->scalar : ""};
@@ -264,7 +300,7 @@ static int feed(struct sl_sim *m, struct sl_err *err)
 		int r = sl_sched_add(m->s, &w->w, err);
 		if (!r && w->admit_cq) {
 			struct sl_sched_assignment a = {w->admit_cq, w->nadmit, w->admit};
-			r = sl_sched_admitted(m->s, w->w.id, &a, err);
+			r = sl_sched_admitted_partial(m->s, w->w.id, &a, w->admit_counts, err);
 		}
 		if (r) {
 			sl_err_prefix(err, "%s: workloads[%zu]", m->docs->file, i);
@@ -317,6 +353,7 @@ void sl_sim_free(struct sl_sim *m)
 		free(m->wl[i].queue);
 		free(m->wl[i].admit_cq);
 		free(m->wl[i].admit);
+		free(m->wl[i].admit_counts);
 		free(m->wl[i].preempt_msg);
 	}
 	free(m->wl);

@@ -18,6 +18,7 @@ struct sim_wl {
 	char *ns, *queue, *admit_cq;
 	struct sl_sched_flavor *admit;   /* initial admission */
 	size_t nadmit;
+	int32_t *admit_counts;           /* its pods per pod set, NULL = as requested */
 	int preempted;
 	char *preempt_msg;
 	const char *preempt_reason;

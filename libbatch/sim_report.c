@@ -24,21 +24,42 @@ static void json_str(struct sl_buf *b, const char *s)
 	sl_buf_addc(b, '"');
 }
 
-static void text_flavors(struct sl_buf *b, const struct sl_sched_assignment *a)
+/* Pods admitted for pod set ps of w; *req gets the requested count. */
+static int32_t adm_count(struct sl_sim *m, const struct sim_wl *w, const char *ps, int32_t *req)
+{
+	int32_t n = -1;
+	*req = -1;
+	for (size_t i = 0; i < w->w.npodsets; i++)
+		if (strcmp(w->ps[i].name, ps) == 0) {
+			*req = w->ps[i].count;
+			if (sl_sched_admitted_count(m->s, w->w.id, i, &n) != 0)
+				n = -1;
+			break;
+		}
+	return n;
+}
+
+static void text_flavors(struct sl_sim *m, const struct sim_wl *w, struct sl_buf *b,
+			 const struct sl_sched_assignment *a)
 {
 	const char *ps = NULL;
+	int32_t n, req;
 	for (size_t i = 0; i < a->n; i++) {
 		if (!ps || strcmp(ps, a->flavors[i].podset) != 0) {
 			ps = a->flavors[i].podset;
 			sl_buf_addf(b, "%s%s:", i ? "; " : "", ps);
+			if ((n = adm_count(m, w, ps, &req)) != req)
+				sl_buf_addf(b, " count=%d/%d", (int)n, (int)req);
 		}
 		sl_buf_addf(b, " %s=%s", a->flavors[i].resource, a->flavors[i].flavor);
 	}
 }
 
-static void json_flavors(struct sl_buf *b, const struct sl_sched_assignment *a)
+static void json_flavors(struct sl_sim *m, const struct sim_wl *w, struct sl_buf *b,
+			 const struct sl_sched_assignment *a)
 {
 	const char *ps = NULL;
+	int32_t n, req;
 	sl_buf_addc(b, '{');
 	for (size_t i = 0; i < a->n; i++) {
 		if (!ps || strcmp(ps, a->flavors[i].podset) != 0) {
@@ -47,6 +68,8 @@ static void json_flavors(struct sl_buf *b, const struct sl_sched_assignment *a)
 			ps = a->flavors[i].podset;
 			json_str(b, ps);
 			sl_buf_addstr(b, ":{");
+			if ((n = adm_count(m, w, ps, &req)) != req)
+				sl_buf_addf(b, "\"count\":%d,", (int)n);
 		} else {
 			sl_buf_addc(b, ',');
 		}
@@ -70,7 +93,7 @@ static void report_text(struct sl_sim *m, struct sl_buf *b)
 	for (size_t i = 0; i < m->nwl; i++)
 		if (sl_sched_assignment(m->s, m->wl[i].w.id, &a) == 0) {
 			sl_buf_addf(b, "  %-24s ClusterQueue %-16s ", m->wl[i].w.name, a.cluster_queue);
-			text_flavors(b, &a);
+			text_flavors(m, &m->wl[i], b, &a);
 			sl_buf_addc(b, '\n');
 		}
 	for (size_t i = 0; i < m->nwl; i++)
@@ -108,7 +131,7 @@ static void report_json(struct sl_sim *m, struct sl_buf *b)
 			sl_buf_addstr(b, ":{\"clusterQueue\":");
 			json_str(b, a.cluster_queue);
 			sl_buf_addstr(b, ",\"flavors\":");
-			json_flavors(b, &a);
+			json_flavors(m, &m->wl[i], b, &a);
 			sl_buf_addc(b, '}');
 		}
 	sl_buf_addstr(b, "},\"preempted\":[");
@@ -169,6 +192,23 @@ static const char *actual_flavor(const struct sl_sched_assignment *a, const char
 	return NULL;
 }
 
+/* The optional `count` of an expected pod set: pods admitted, which
+ * without it must be the requested count. */
+static int verify_count(struct sl_sim *m, const struct sim_wl *w, const char *wname,
+			const char *ps, const struct sl_ynode *ex, struct sl_buf *b)
+{
+	int32_t req, got = adm_count(m, w, ps, &req);
+	int64_t want = req;
+	const struct sl_ynode *c = ex->type == SL_Y_MAP ? sl_ymap_get(ex, "count") : NULL;
+	if (c && sl_yscalar_int64(c, &want) != 0)
+		want = -2;
+	if (got == want)
+		return 0;
+	sl_buf_addf(b, "  - admitted: %s pod set %s: expected count %lld, got %d\n", wname, ps,
+		    (long long)want, (int)got);
+	return 1;
+}
+
 static int verify_admitted(struct sl_sim *m, const struct sl_ynode *ex, struct sl_buf *b)
 {
 	int bad = 0;
@@ -183,7 +223,11 @@ static int verify_admitted(struct sl_sim *m, const struct sl_ynode *ex, struct s
 		}
 		const struct sl_ynode *pss = ex->vals[i];
 		for (size_t j = 0; pss->type == SL_Y_MAP && j < pss->n; j++)
+			bad |= verify_count(m, w, ex->keys[i], pss->keys[j], pss->vals[j], b);
+		for (size_t j = 0; pss->type == SL_Y_MAP && j < pss->n; j++)
 			for (size_t k = 0; pss->vals[j]->type == SL_Y_MAP && k < pss->vals[j]->n; k++) {
+				if (strcmp(pss->vals[j]->keys[k], "count") == 0)
+					continue;
 				const char *want = pss->vals[j]->vals[k]->scalar;
 				const char *got = actual_flavor(&a, pss->keys[j], pss->vals[j]->keys[k]);
 				if (!got || !want || strcmp(got, want) != 0) {

@@ -1,14 +1,71 @@
 /* workload.c - job -> Kueue workload. */
 #include "workload.h"
+#include "features.h"
 
 #include <string.h>
 
 #define MIB_MILLI (1048576LL * 1000)
 
-void sl_job_workload(const struct sl_job *j, struct sl_job_wl *b)
+/* Add one feature's labels to out; what -C asks and what --gres asks land
+ * in one map, so two features disagreeing on a key can never be met. */
+static int merge(const char *what, const char *name, const struct sl_feature_label *l,
+		 size_t nl, struct sl_sched_label *out, size_t cap, size_t *n,
+		 struct sl_err *err)
+{
+	size_t i, k;
+
+	for (i = 0; i < nl; i++) {
+		for (k = 0; k < *n && strcmp(out[k].key, l[i].key) != 0; k++)
+			;
+		if (k < *n && strcmp(out[k].value, l[i].value) != 0)
+			return sl_err_set(err, SL_EINVAL, "%s %s wants node label %s=%s, which "
+					  "another feature of the job sets to %s\nInvalid "
+					  "feature specification", what, name, l[i].key,
+					  l[i].value, out[k].value);
+		if (k < *n)
+			continue;
+		if (*n == cap)
+			return sl_err_set(err, SL_EINVAL, "the job's features select more than "
+					  "%zu node labels\nInvalid feature specification", cap);
+		out[(*n)++] = (struct sl_sched_label){l[i].key, l[i].value};
+	}
+	return 0;
+}
+
+int sl_job_node_selector(const struct sl_jobspec *s, const struct sl_features *f,
+			 struct sl_sched_label *out, size_t cap, size_t *n,
+			 struct sl_err *err)
+{
+	const struct sl_feature_label *l;
+	size_t nl, i;
+	int r;
+
+	*n = 0;
+	for (i = 0; s->features != NULL && s->features[i] != NULL; i++) {
+		/* Slurm's exact text: a user's typo is not the place to list the
+		 * site's features. */
+		if ((l = sl_features_get(f, s->features[i], &nl)) == NULL)
+			return sl_err_set(err, SL_EINVAL, "Invalid feature specification");
+		if ((r = merge("feature", s->features[i], l, nl, out, cap, n, err)) != 0)
+			return r;
+	}
+	if (s->gpu_type == NULL)
+		return 0;
+	/* Kubernetes has no GPU types, only node labels: an unmapped type
+	 * silently dropped would run the job on any GPU. */
+	if ((l = sl_features_get(f, s->gpu_type, &nl)) == NULL)
+		return sl_err_set(err, SL_EINVAL, "GPU type \"%s\" has no node labels: add "
+				  "features.%s to the SluiceConfiguration\nInvalid generic "
+				  "resource (gres) specification", s->gpu_type, s->gpu_type);
+	return merge("GPU type", s->gpu_type, l, nl, out, cap, n, err);
+}
+
+int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
+		    struct sl_job_wl *b, struct sl_err *err)
 {
 	struct sl_jobshape sh;
-	size_t n = 0;
+	size_t n = 0, nsel = 0;
+	int r;
 
 	sl_jobspec_shape(&j->spec, &sh);
 	memset(b, 0, sizeof(*b));
@@ -18,9 +75,14 @@ void sl_job_workload(const struct sl_job *j, struct sl_job_wl *b)
 	if (sh.gpus_per_node > 0)
 		b->req[n++] = (struct sl_sched_req){"nvidia.com/gpu",
 						    (int64_t)sh.gpus_per_node * 1000};
+	r = sl_job_node_selector(&j->spec, f, b->sel, SL_JOB_WL_LABELS, &nsel, err);
+	if (r != 0)
+		nsel = 0;
 	b->ps = (struct sl_sched_podset){.name = "main", .count = sh.nodes, .nreq = n,
-					 .req = b->req};
+					 .req = b->req, .nsel = nsel,
+					 .node_selector = nsel ? b->sel : NULL};
 	b->wl = (struct sl_sched_wl){.id = j->id, .name = j->spec.name, .ns = j->spec.account,
 				     .queue = j->spec.partition, .priority = (int32_t)j->priority,
 				     .created = (int64_t)j->id, .npodsets = 1, .podsets = &b->ps};
+	return r;
 }

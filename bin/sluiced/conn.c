@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,9 @@
 #include <unistd.h>
 
 #define MAX_CONNS 1024
+/* A listing of thousands of jobs leaves tens of MiB free in malloc's arenas
+ * that it would keep for good; hand them back once such a reply is gone. */
+#define BIG_REPLY (1024 * 1024)
 #define IN_CAP (SL_PROTO_HDR_LEN + SL_PROTO_MAX_BODY)
 #define OUT_CAP (SL_PROTO_HDR_LEN + SL_PROTO_MAX_REPLY)
 
@@ -32,6 +36,7 @@ struct conn {
 	struct sl_peer peer;
 	struct sl_buf *in, *out;
 	int closing;               /* close once out is drained */
+	int big;                   /* sent a reply of BIG_REPLY bytes or more */
 	struct conn *next;
 };
 
@@ -56,6 +61,8 @@ static void conn_close(struct conn *c)
 	close(c->fd);
 	sl_buf_free(c->in);
 	sl_buf_free(c->out);
+	if (c->big)
+		(void)malloc_trim(0);
 	free(c);
 	cs->n--;
 }
@@ -97,6 +104,7 @@ static void conn_process(struct conn *c)
 			sl_buf_reset(c->in);
 			return;
 		}
+		c->big |= strlen(reply) >= BIG_REPLY;
 		if (sl_proto_encode(c->out, type | SL_MSG_REPLY, reply, strlen(reply)) != 0) {
 			sl_err_log("reply of %zu bytes to uid %u is over the cap; closing",
 				   strlen(reply), (unsigned)c->peer.uid);

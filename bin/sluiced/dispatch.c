@@ -1,6 +1,7 @@
 /* dispatch.c - the request table. Rows carry the privilege they need, and
  * the check happens here, before any handler runs (cf. OpenSSH mon_table). */
 #include "dispatch.h"
+#include "buf.h"
 #include "handlers.h"
 #include "log.h"
 #include "proto.h"
@@ -15,13 +16,14 @@ static const struct {
 	const char *name;
 	enum priv priv;
 	sl_handler_fn fn;
+	sl_raw_handler_fn raw; /* instead of fn: writes the reply's text */
 } table[] = {
-	{SL_MSG_PING, "ping", PRIV_ANY, sl_h_ping},
-	{SL_MSG_SUBMIT, "submit", PRIV_ANY, sl_h_submit},
-	{SL_MSG_JOBS, "jobs", PRIV_ANY, sl_h_jobs},
-	{SL_MSG_CANCEL, "cancel", PRIV_ANY, sl_h_cancel},   /* ownership per job */
-	{SL_MSG_CONTROL, "control", PRIV_ANY, sl_h_control}, /* ownership per job */
-	{SL_MSG_INFO, "info", PRIV_ANY, sl_h_info},
+	{SL_MSG_PING, "ping", PRIV_ANY, sl_h_ping, NULL},
+	{SL_MSG_SUBMIT, "submit", PRIV_ANY, sl_h_submit, NULL},
+	{SL_MSG_JOBS, "jobs", PRIV_ANY, NULL, sl_h_jobs},
+	{SL_MSG_CANCEL, "cancel", PRIV_ANY, sl_h_cancel, NULL},   /* ownership per job */
+	{SL_MSG_CONTROL, "control", PRIV_ANY, sl_h_control, NULL}, /* ownership per job */
+	{SL_MSG_INFO, "info", PRIV_ANY, sl_h_info, NULL},
 };
 
 static char *error_reply(int code, const char *msg)
@@ -66,14 +68,21 @@ int sl_dispatch(struct sluiced *d, const struct sl_peer *peer, uint16_t type,
 		return 0;
 	}
 	json_tokener_free(tok);
-	rep = json_object_new_object();
-	r = table[i].fn(d, peer, req, rep, &err);
+	if (table[i].raw != NULL) {
+		struct sl_buf *b = sl_buf_new(SL_PROTO_MAX_REPLY);
+		if ((r = table[i].raw(d, peer, req, b, &err)) == 0)
+			*reply = sl_buf_steal(b);
+		sl_buf_free(b);
+	} else {
+		rep = json_object_new_object();
+		if ((r = table[i].fn(d, peer, req, rep, &err)) == 0)
+			*reply = sl_xstrdup(json_object_to_json_string_ext(rep,
+									   JSON_C_TO_STRING_PLAIN));
+	}
 	if (r != 0) {
 		if (err.code == 0)
 			sl_err_set(&err, r, "%s", sl_strerror(r));
 		*reply = error_reply(err.code, err.msg);
-	} else {
-		*reply = sl_xstrdup(json_object_to_json_string_ext(rep, JSON_C_TO_STRING_PLAIN));
 	}
 	json_object_put(req);
 	json_object_put(rep);

@@ -71,6 +71,13 @@ static void kjob_free(struct kjob *kj)
 	free(kj);
 }
 
+void sl_k8s_job_call(struct kjob *kj, struct sl_kcall *c)
+{
+	if (kj->call != c)
+		sl_kcall_cancel(kj->call);
+	kj->call = c;
+}
+
 void sl_k8s_job_set_obj(struct kjob *kj, json_object *obj)
 {
 	json_object_get(obj);
@@ -114,8 +121,7 @@ void sl_k8s_job_report(struct kjob *kj, const struct sl_exec_result *res)
 		return; /* reported once; a late second path changes nothing */
 	e = sl_xcalloc(1, sizeof(*e));
 	kj->phase = KJ_DONE;
-	sl_kcall_cancel(kj->call);
-	kj->call = NULL;
+	sl_k8s_job_call(kj, NULL);
 	sl_kreq_cancel(kj->logreq);
 	kj->logreq = NULL;
 	if (kj->ready_timer)
@@ -207,7 +213,7 @@ static void on_create(int rc, json_object *obj, const struct sl_err *err, void *
 	kj->call = NULL;
 	if (rc == -SL_EEXIST) {
 		item = sl_xasprintf("%s/%s", kj->collection, kj->name);
-		kj->call = sl_k8s_get(kj->x->http, item, on_get, kj);
+		sl_k8s_job_call(kj, sl_k8s_get(kj->x->http, item, on_get, kj));
 		free(item);
 		return;
 	}
@@ -258,6 +264,7 @@ static int render(struct kjob *kj, json_object **out, struct sl_err *err)
 	in.nflavors = flavors(sl_conf_kueue(conf), kj->job->flavors, fl, 8, &buf);
 	in.flavors = fl;
 	in.kube = sl_conf_kubernetes(conf);
+	in.features = sl_conf_features(conf);
 	in.cluster = kj->x->cluster;
 	in.attempt = kj->attempt;
 	in.kill_wait = kj->x->kill_wait;
@@ -280,7 +287,7 @@ void sl_k8s_job_create(struct kjob *kj)
 	free(kj->collection);
 	kj->collection = sl_k8s_collection(kj->kind, kj->ns);
 	kj->phase = KJ_CREATING;
-	kj->call = sl_k8s_create(kj->x->http, kj->collection, obj, on_create, kj);
+	sl_k8s_job_call(kj, sl_k8s_create(kj->x->http, kj->collection, obj, on_create, kj));
 	json_object_put(obj);
 }
 
@@ -324,6 +331,7 @@ static void ops_destroy(void *p)
 		x->jobs = kj->next;
 		kjob_free(kj);
 	}
+	sl_k8s_delete_drop(x);
 	while (x->evq != NULL) {
 		struct kev *e = x->evq;
 		x->evq = e->next;
@@ -418,6 +426,9 @@ static int ops_adopt(void *p, const struct sl_job *job, struct sl_err *err)
 				  (unsigned long long)job->id);
 	kj = kjob_new(x, job);
 	kj->phase = KJ_ADOPTING;
+	/* RUNNING means its pods were all ready once: the gang timeout is over
+	 * for this attempt (Kueue's PodsReady stays True). */
+	kj->ready = job->state == SL_JOB_RUNNING;
 	/* The renderer decides the kind; the lists decide whether it exists. */
 	{
 		json_object *obj = NULL;
@@ -429,16 +440,25 @@ static int ops_adopt(void *p, const struct sl_job *job, struct sl_err *err)
 	return 0;
 }
 
+/* The daemon committed an end it was told about, so the reported (DONE)
+ * entry goes first: a new attempt started under the same id before the old
+ * entry was forgotten must not be the one freed. */
 static void ops_forget(void *p, uint64_t id)
 {
 	struct sl_exec_k8s *x = p;
+	struct kjob **hit = NULL;
 	for (struct kjob **pp = &x->jobs; *pp != NULL; pp = &(*pp)->next) {
-		if ((*pp)->id == id) {
-			struct kjob *kj = *pp;
-			*pp = kj->next;
-			kjob_free(kj);
-			return;
-		}
+		if ((*pp)->id != id)
+			continue;
+		if (hit == NULL || (*pp)->phase == KJ_DONE)
+			hit = pp;
+		if ((*pp)->phase == KJ_DONE)
+			break;
+	}
+	if (hit != NULL) {
+		struct kjob *kj = *hit;
+		*hit = kj->next;
+		kjob_free(kj);
 	}
 }
 

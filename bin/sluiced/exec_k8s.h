@@ -41,7 +41,8 @@ struct kjob {
 	struct json_object *obj;      /* latest object seen, or NULL */
 	struct json_object **pods;    /* pods seen for it (kept after DELETED) */
 	size_t npods, cappods;
-	struct sl_kcall *call;        /* the create/get/delete in flight */
+	struct sl_kcall *call;        /* the one create/get/list/delete in flight:
+				       * set only through sl_k8s_job_call() */
 	struct sl_kreq *logreq;       /* the pod log read in flight */
 	uint64_t ready_timer;
 	int ready;                    /* on_ready delivered */
@@ -75,6 +76,7 @@ struct sl_exec_k8s {
 	struct sl_exec_events ev;
 	void *arg;
 	struct kjob *jobs;
+	struct kfire *fires;          /* fire-and-forget deletes in flight */
 	struct kev *evq, **evtail;
 	uint64_t ev_timer;
 };
@@ -86,6 +88,12 @@ struct kjob *sl_k8s_job_find(struct sl_exec_k8s *x, uint64_t id);
 void sl_k8s_job_report(struct kjob *kj, const struct sl_exec_result *res);
 void sl_k8s_job_ready(struct kjob *kj, const char *nodelist);
 void sl_k8s_job_create(struct kjob *kj);
+/* Make c (may be NULL) the job's one call in flight, cancelling the one it
+ * replaces. Why: every call carries kj as its argument, and kjob_free() can
+ * cancel only what kj->call names; a call overwritten instead of cancelled
+ * answered after forget() into freed memory (the SIGSEGV after
+ * "job N: OUT_OF_MEMORY"). Callbacks clear kj->call before anything else. */
+void sl_k8s_job_call(struct kjob *kj, struct sl_kcall *c);
 /* Take obj (a reference is taken) as the job's current object. */
 void sl_k8s_job_set_obj(struct kjob *kj, struct json_object *obj);
 
@@ -104,6 +112,8 @@ void sl_k8s_job_end(struct kjob *kj, enum sl_jobstate as, const char *why);
 void sl_k8s_delete_obj(struct sl_exec_k8s *x, const char *collection, const char *name,
 		       int64_t grace);
 char *sl_k8s_collection(enum sl_render_kind kind, const char *ns);
+/* Drop the fire-and-forget deletes still in flight (shutdown). */
+void sl_k8s_delete_drop(struct sl_exec_k8s *x);
 
 /* exec_k8s_logs.c */
 /* The job is over (kj->res set): fetch its log when there is no shared

@@ -21,26 +21,52 @@ char *sl_k8s_collection(enum sl_render_kind kind, const char *ns)
 	return sl_xasprintf("/apis/jobset.x-k8s.io/v1alpha2/namespaces/%s/jobsets", ns);
 }
 
-struct fire {
+/* Kept on x->fires so that shutdown can cancel and free what is in flight
+ * (the HTTP client drops its requests without callbacks). */
+struct kfire {
+	struct sl_exec_k8s *x;
+	struct sl_kcall *call;
 	char *item;
+	struct kfire *next;
 };
+
+static void fire_free(struct kfire *f)
+{
+	for (struct kfire **pp = &f->x->fires; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == f) {
+			*pp = f->next;
+			break;
+		}
+	free(f->item);
+	free(f);
+}
 
 static void on_fire(int rc, json_object *obj, const struct sl_err *err, void *arg)
 {
-	struct fire *f = arg;
+	struct kfire *f = arg;
 	if (rc != 0 && rc != -SL_ENOENT)
 		sl_warn("delete %s: %s (a later reconcile retries)", f->item, err->msg);
-	free(f->item);
-	free(f);
+	fire_free(f);
 }
 
 void sl_k8s_delete_obj(struct sl_exec_k8s *x, const char *collection, const char *name,
 		       int64_t grace)
 {
 	struct sl_kdelete_opts o = {.propagation = "Background", .grace_seconds = grace};
-	struct fire *f = sl_xcalloc(1, sizeof(*f));
+	struct kfire *f = sl_xcalloc(1, sizeof(*f));
+	f->x = x;
 	f->item = sl_xasprintf("%s/%s", collection, name);
-	sl_k8s_delete(x->http, f->item, &o, on_fire, f);
+	f->next = x->fires;
+	x->fires = f;
+	f->call = sl_k8s_delete(x->http, f->item, &o, on_fire, f);
+}
+
+void sl_k8s_delete_drop(struct sl_exec_k8s *x)
+{
+	while (x->fires != NULL) {
+		sl_kcall_cancel(x->fires->call);
+		fire_free(x->fires);
+	}
 }
 
 static void on_end(int rc, json_object *obj, const struct sl_err *err, void *arg)
@@ -84,13 +110,12 @@ void sl_k8s_job_end(struct kjob *kj, enum sl_jobstate as, const char *why)
 	}
 	if (kj->phase == KJ_ENDING || kj->phase == KJ_DONE)
 		return;
-	sl_kcall_cancel(kj->call);
 	sl_kreq_cancel(kj->logreq);
 	kj->logreq = NULL;
 	kj->phase = KJ_ENDING;
 	if (kj->collection == NULL)
 		kj->collection = sl_k8s_collection(kj->kind, kj->ns);
 	item = sl_xasprintf("%s/%s", kj->collection, kj->name);
-	kj->call = sl_k8s_delete(kj->x->http, item, &o, on_end, kj);
+	sl_k8s_job_call(kj, sl_k8s_delete(kj->x->http, item, &o, on_end, kj));
 	free(item);
 }

@@ -12,9 +12,16 @@
  * id and attempt, not by pointer: if the job was ended or forgotten
  * meanwhile (scancel, shutdown), it only reaps its child.
  *
+ * The pod log merges the container's streams. With -e apart from -o, the
+ * pod printed the script's stderr after stdout and a boundary line
+ * (k8s/podlog.h): the log is split at the last boundary, and when there is
+ * none (the container was killed hard) all of it goes to -o and the -e file
+ * says why stderr is missing. Without -e, or with -e the -o file, the log
+ * goes to -o as it is.
+ *
  * Cost: the log goes through sluiced's memory (capped by the REST client's
- * body cap), and stdout and stderr arrive merged, as the pod log has them:
- * a separate -e file is created empty. */
+ * body cap), and kubelet keeps only the last containerLogMaxSize (10 MiB by
+ * default) of it: longer outputs need a shared filesystem. */
 #include "exec_k8s.h"
 
 #include <errno.h>
@@ -31,6 +38,7 @@
 
 #include "bin/sluiced/loop.h"
 #include "conf.h"
+#include "k8s/podlog.h"
 #include "k8s/status.h"
 #include "log.h"
 #include "slurm_pattern.h"
@@ -59,9 +67,41 @@ static char *expand(const struct sl_job *job, const char *pat, const char *host)
 	return sl_slurm_pattern_expand(pat, &pc);
 }
 
+/* What the -o and -e files get. */
+struct texts {
+	const char *out, *err; /* err NULL: no -e file apart from -o */
+	size_t out_len, err_len;
+	char *note;            /* owned: the -e text when stderr was lost */
+};
+
+/* The log as -o and -e texts (pointers into text, or t->note). */
+static void split_log(const struct sl_job *job, const char *out, const char *errp,
+		      const char *text, size_t len, struct texts *t)
+{
+	struct sl_podlog_parts p;
+
+	memset(t, 0, sizeof(*t));
+	t->out = text;
+	t->out_len = len;
+	if (errp == NULL || strcmp(errp, out) == 0)
+		return;
+	if (sl_podlog_split(text, len, job->id, job->attempt, &p)) {
+		t->out_len = p.out_len;
+		t->err = p.err;
+		t->err_len = p.err_len;
+		return;
+	}
+	t->note = sl_xasprintf("sluice: stderr of job %llu was lost: its pod log has no "
+			       "stderr section, so the container was killed before its script "
+			       "ended (e.g. SIGKILL after the grace period); the whole log is "
+			       "in %s\n", (unsigned long long)job->id, out);
+	t->err = t->note;
+	t->err_len = strlen(t->note);
+}
+
 /* In the child: become the user, write, exit with 0 or an errno. */
 static void child_write(const struct sl_job *job, const char *out, const char *errp,
-			const char *text, size_t len)
+			const struct texts *t)
 {
 	int flags = O_WRONLY | O_CREAT | O_CLOEXEC |
 		    (job->spec.open_mode == SL_OPEN_APPEND ? O_APPEND : O_TRUNC);
@@ -77,12 +117,13 @@ static void child_write(const struct sl_job *job, const char *out, const char *e
 		_exit(errno);
 	if ((fd = open(out, flags, 0666)) < 0)
 		_exit(errno);
-	if (write_all(fd, text, len) != 0 || close(fd) != 0)
+	if (write_all(fd, t->out, t->out_len) != 0 || close(fd) != 0)
 		_exit(EIO);
-	if (errp != NULL && strcmp(errp, out) != 0) {
+	if (t->err != NULL) {
 		if ((fd = open(errp, flags, 0666)) < 0)
 			_exit(errno);
-		close(fd);
+		if (write_all(fd, t->err, t->err_len) != 0 || close(fd) != 0)
+			_exit(EIO);
 	}
 	_exit(0);
 }
@@ -117,10 +158,14 @@ static pid_t fork_writer(const struct sl_job *job, const char *out, const char *
 			 size_t len, const char *host)
 {
 	char *errp = job->spec.std_err ? expand(job, job->spec.std_err, host) : NULL;
-	pid_t pid = fork();
+	struct texts t;
+	pid_t pid;
 
+	split_log(job, out, errp, text, len, &t);
+	pid = fork();
 	if (pid == 0)
-		child_write(job, out, errp, text, len);
+		child_write(job, out, errp, &t);
+	free(t.note);
 	free(errp);
 	return pid;
 }

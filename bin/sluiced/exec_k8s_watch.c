@@ -7,8 +7,10 @@
  * restart gets it created (the deterministic name turns a duplicate into a
  * 409, never a second object).
  *
- * The gang rule (Kueue's waitForPodsReady): a timer from the create; if the
- * pods are not all ready when it fires, the job is evicted. */
+ * The gang rule (Kueue's waitForPodsReady): a timer from the admission of
+ * the attempt (the job record's start time, so a restart of sluiced does not
+ * restart it); if the pods are not all ready when it fires, the job is
+ * evicted. */
 #include "exec_k8s.h"
 
 #include <json-c/json.h>
@@ -71,11 +73,12 @@ static void finished(struct kjob *kj, const struct sl_kstatus *st)
 	snprintf(r->reason, sizeof(r->reason), "%s", st->reason);
 	snprintf(r->message, sizeof(r->message), "%s", st->message);
 	kj->phase = KJ_FINISHING;
+	sl_k8s_job_call(kj, NULL); /* a pod LIST the watch overtook: the end is known */
 	if (st->failed_job != NULL) {
 		/* Only the failed child Job tells a timeout from a failure: one read. */
 		char *item = sl_xasprintf("/apis/batch/v1/namespaces/%s/jobs/%s", kj->ns,
 					  st->failed_job);
-		kj->call = sl_k8s_get(kj->x->http, item, on_child_job, kj);
+		sl_k8s_job_call(kj, sl_k8s_get(kj->x->http, item, on_child_job, kj));
 		free(item);
 		return;
 	}
@@ -108,7 +111,7 @@ static int list_pods(struct kjob *kj)
 			   "jobset.sigs.k8s.io/jobset-name", kj->name);
 	coll = sl_xasprintf("/api/v1/namespaces/%s/pods", kj->ns);
 	o.label_selector = sel;
-	kj->call = sl_k8s_list(kj->x->http, coll, &o, on_pods, kj);
+	sl_k8s_job_call(kj, sl_k8s_list(kj->x->http, coll, &o, on_pods, kj));
 	free(sel);
 	free(coll);
 	return 1;
@@ -150,19 +153,34 @@ static void on_ready_timeout(struct sl_loop *l, uint64_t id, void *arg)
 	kj->ready_timer = 0;
 	if (kj->ready || kj->phase != KJ_LIVE)
 		return;
+	/* After a restart the deadline may be past before the pods are even
+	 * listed: only the list can say they are not ready. It re-arms. */
+	if (!(kj->x->listed & LISTED_PODS))
+		return;
 	snprintf(why, sizeof(why), "Exceeded the PodsReady timeout %s/%s", kj->ns, kj->name);
 	sl_info("job %llu: %s: evicted", (unsigned long long)kj->id, why);
 	sl_k8s_job_end(kj, SL_JOB_PENDING, why);
 }
 
+/* Kueue counts the timeout from the workload's admission (its PodsReady=False
+ * transition), not from when a controller last looked: the deadline is the
+ * attempt's admission time (kj->start, persisted in the job record) plus the
+ * timeout. Cost: the record keeps whole seconds, so the deadline can come up
+ * to a second early, as Kueue's own (condition times are whole seconds). */
 void sl_k8s_ready_arm(struct kjob *kj)
 {
 	const struct sl_kueue *k = sl_conf_kueue(*kj->x->confp);
-	int64_t ms;
+	struct timespec now;
+	int64_t ms, left;
 	if (k == NULL || !k->config.wfpr_enable || kj->ready || kj->ready_timer)
 		return;
 	ms = k->config.wfpr_timeout_ms > 0 ? k->config.wfpr_timeout_ms : 300000;
-	kj->ready_timer = sl_loop_add_timer(kj->x->loop, ms, on_ready_timeout, kj);
+	clock_gettime(CLOCK_REALTIME, &now);
+	left = kj->start * 1000 + ms - ((int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000);
+	if (left > ms)
+		left = ms; /* a clock stepped back gives no more than one timeout */
+	kj->ready_timer =
+		sl_loop_add_timer(kj->x->loop, left > 0 ? left : 0, on_ready_timeout, kj);
 }
 
 /* ---- pods ---- */
@@ -214,8 +232,11 @@ static void pods_relisted(json_object *items, const char *rv, void *arg)
 			pod_put(kj, pod);
 	}
 	x->listed |= LISTED_PODS;
-	for (struct kjob *kj = x->jobs; kj != NULL; kj = kj->next)
+	for (struct kjob *kj = x->jobs; kj != NULL; kj = kj->next) {
 		sl_k8s_job_eval(kj);
+		if (kj->phase == KJ_LIVE)
+			sl_k8s_ready_arm(kj); /* a deadline that passed before this list */
+	}
 }
 
 /* ---- objects ---- */

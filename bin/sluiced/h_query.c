@@ -1,7 +1,9 @@
 /* h_query.c - read-only requests: ping, jobs (squeue/sacct/scontrol), info. */
+#include "buf.h"
 #include "conf.h"
 #include "handlers.h"
 #include "jobtab.h"
+#include "proto.h"
 #include "schedule.h"
 #include "store.h"
 #include "xalloc.h"
@@ -20,15 +22,30 @@ int sl_h_ping(struct sluiced *d, const struct sl_peer *p, json_object *req,
 
 struct hist {
 	const struct sl_dfilter *f;
-	json_object *arr;
+	struct sl_buf *b;
+	size_t n;
+	struct sl_err *err;
 };
+
+static int too_big(struct hist *h)
+{
+	return sl_err_set(h->err, SL_ETOOBIG, "the list of %zu jobs and more is over the reply "
+			  "limit of %u MiB; filter it (-u, -t, -p, -j)", h->n,
+			  SL_PROTO_MAX_REPLY >> 20);
+}
+
+static int add_job(struct hist *h, const struct sl_job *j)
+{
+	if ((h->n > 0 && sl_buf_addc(h->b, ',') != 0) || sl_job_listing_append(h->b, j) != 0)
+		return too_big(h);
+	h->n++;
+	return 0;
+}
 
 static int hist_cb(const struct sl_job *j, void *arg)
 {
 	struct hist *h = arg;
-	if (sl_dfilter_match(h->f, j))
-		json_object_array_add(h->arr, sl_job_to_listing(j));
-	return 0;
+	return sl_dfilter_match(h->f, j) ? add_job(h, j) : 0;
 }
 
 /* Single-uid history queries go to SQL's index; the rest filters in C. */
@@ -37,27 +54,24 @@ static int64_t single_uid(const struct sl_dfilter *f)
 	return f->n_uids == 1 ? f->uids[0] : -1;
 }
 
+/* {"jobs":[...],"now":T}, written as text (see job_listing.c). */
 int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
-	      json_object *rep, struct sl_err *err)
+	      struct sl_buf *rep, struct sl_err *err)
 {
 	struct sl_dfilter f;
-	json_object *fo = NULL, *arr;
+	json_object *fo = NULL;
 	size_t n = sl_jobtab_count(d->jobs);
+	struct hist h = {&f, rep, 0, err};
 	int r;
 
 	json_object_object_get_ex(req, "filter", &fo);
 	if ((r = sl_dfilter_decode(fo, &f, err)) != 0)
 		return r;
-	arr = json_object_new_array();
-	if (f.history) {
-		struct hist h = {&f, arr};
-		r = sl_store_history(d->store, single_uid(&f), f.start_after, f.end_before,
-				     hist_cb, &h, err);
-		if (r != 0) {
-			json_object_put(arr);
-			goto out;
-		}
-	}
+	sl_buf_addstr(rep, "{\"jobs\":[");
+	if (f.history &&
+	    (r = sl_store_history(d->store, single_uid(&f), f.start_after, f.end_before,
+				  hist_cb, &h, err)) != 0)
+		goto out;
 	for (size_t i = 0; i < n; i++) {
 		struct sl_job *j = sl_jobtab_at(d->jobs, i);
 		/* History already listed the finished ones from the store. */
@@ -67,10 +81,11 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 			continue;
 		if (j->state == SL_JOB_PENDING)
 			sl_schedctl_explain(d->sched, j);
-		json_object_array_add(arr, sl_job_to_listing(j));
+		if ((r = add_job(&h, j)) != 0)
+			goto out;
 	}
-	json_object_object_add(rep, "jobs", arr);
-	json_object_object_add(rep, "now", json_object_new_int64((int64_t)time(NULL)));
+	if (sl_buf_addf(rep, "],\"now\":%lld}", (long long)time(NULL)) != 0)
+		r = too_big(&h);
 out:
 	sl_dfilter_clear(&f);
 	return r;

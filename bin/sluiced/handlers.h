@@ -12,8 +12,13 @@ int sl_h_ping(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	      json_object *rep, struct sl_err *err);
 int sl_h_submit(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		json_object *rep, struct sl_err *err);
+/* Handlers whose reply can be large write its text themselves. */
+struct sl_buf;
+typedef int (*sl_raw_handler_fn)(struct sluiced *d, const struct sl_peer *p, json_object *req,
+				 struct sl_buf *rep, struct sl_err *err);
+
 int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
-	      json_object *rep, struct sl_err *err);
+	      struct sl_buf *rep, struct sl_err *err);
 int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		json_object *rep, struct sl_err *err);
 int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,

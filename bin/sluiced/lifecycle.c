@@ -206,8 +206,8 @@ static void arm_backoff(struct sluiced *d, struct sl_job *j)
 /* Kueue deactivates a workload whose re-queue count would pass
  * requeuingStrategy.backoffLimitCount (count+1 > limit); a deactivated
  * workload never runs again, which in Slurm terms is a FAILED end. The count
- * is the job's attempt number: sl_job keeps no separate count of pods-ready
- * evictions, so a preemption requeue counts too. */
+ * is j->ready_evictions (Kueue's status.requeueState.count): evictions by the
+ * pods-ready timeout only, not preemptions or manual requeues. */
 static int deactivate(struct sluiced *d, struct sl_job *j, const char *why,
 		      struct sl_err *err)
 {
@@ -224,8 +224,9 @@ static int deactivate(struct sluiced *d, struct sl_job *j, const char *why,
 }
 
 /* The pods were not all ready in time (Kueue's waitForPodsReady): the
- * quota goes back now, the job waits base * 2^(n-1) seconds (capped), then
- * queues again at its original position as a new attempt. */
+ * quota goes back now, the job waits base * 2^(n-1) seconds (capped; n its
+ * pods-ready evictions so far), then queues again at its original position
+ * as a new attempt. */
 static int evict(struct sluiced *d, struct sl_job *j, const char *why, struct sl_err *err)
 {
 	const struct sl_kconfig *kc = &sl_conf_kueue(d->conf)->config;
@@ -236,10 +237,11 @@ static int evict(struct sluiced *d, struct sl_job *j, const char *why, struct sl
 	int r;
 
 	sl_schedctl_remove(d->sched, j->id);
-	if (kc->has_backoff_limit && (int64_t)j->attempt + 1 > kc->backoff_limit)
+	if (kc->has_backoff_limit && (int64_t)j->ready_evictions + 1 > kc->backoff_limit)
 		return deactivate(d, j, why, err);
+	j->ready_evictions++;
 	j->attempt++;
-	for (int i = 1; i < j->attempt && delay < max; i++)
+	for (int i = 1; i < j->ready_evictions && delay < max; i++)
 		delay *= 2;
 	if (delay > max)
 		delay = max;

@@ -104,9 +104,9 @@ int sl_schedctl_check(struct sl_schedctl *s, struct sl_job *j, struct sl_err *er
 	struct sl_job_wl b;
 	int r;
 
-	if ((r = sl_schedctl_priority(s, j, err)) != 0)
+	if ((r = sl_schedctl_priority(s, j, err)) != 0 ||
+	    (r = sl_job_workload(j, sl_conf_features(s->d->conf), &b, err)) != 0)
 		return r;
-	sl_job_workload(j, &b);
 	r = sl_sched_check(s->engine, &b.wl, &e);
 	if (r == -SL_ENOENT && partition_elsewhere(sl_conf_kueue(s->d->conf), j->spec.partition))
 		return sl_err_set(err, SL_EACCOUNT,
@@ -125,7 +125,15 @@ int sl_schedctl_check(struct sl_schedctl *s, struct sl_job *j, struct sl_err *er
 int sl_schedctl_add(struct sl_schedctl *s, const struct sl_job *j, struct sl_err *err)
 {
 	struct sl_job_wl b;
-	sl_job_workload(j, &b);
+	struct sl_err e = SL_ERR_INIT;
+
+	/* Checked at submit; only a feature removed from the config since can
+	 * fail here. Such a job waits (loudly) rather than run anywhere or
+	 * keep sluiced from starting. */
+	if (sl_job_workload(j, sl_conf_features(s->d->conf), &b, &e) != 0) {
+		sl_err_log("job %llu stays pending: %s", (unsigned long long)j->id, e.msg);
+		return 0;
+	}
 	s->d->need_schedule = 1;
 	return sl_sched_add(s->engine, &b.wl, err);
 }

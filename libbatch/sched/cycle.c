@@ -20,9 +20,10 @@ struct entry {                   /* buffers (a, t, need) live across cycles */
 	bool nominated;          /* flavors assigned (not namespace/inactive) */
 	bool done;
 	enum req rq;
-	int *need;
-	int nneed;
-	size_t capneed;
+	struct sq_needbuf need;
+	bool partial;            /* a and t are for the counts in cnt */
+	int32_t *cnt;
+	size_t capcnt;
 };
 
 struct temp {                    /* usage added for this cycle only */
@@ -63,7 +64,8 @@ void sq_cscratch_free(struct sq_cscratch *x)
 	for (size_t i = 0; i < x->cape; i++) {
 		sq_assign_free(&x->e[i].a);
 		free(x->e[i].t.v);
-		free(x->e[i].need);
+		free(x->e[i].need.v);
+		free(x->e[i].cnt);
 	}
 	free(x->e);
 	free(x->tmp);
@@ -89,6 +91,54 @@ static void temp_undo(struct cyc *c)
 	}
 }
 
+/* The FRs a's preempting modes need, then GetTargets for them. */
+void sq_assign_targets(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
+		       struct sq_needbuf *need, struct sq_targets *t)
+{
+	int tot = a->off[w->nps];
+	need->v = sl_xgrow(need->v, &need->cap, (size_t)tot + 1, sizeof(int));
+	need->n = 0;
+	t->n = 0;
+	for (int i = 0; i < w->nps; i++)
+		for (int j = 0; j < w->ps[i].nreq; j++) {
+			int k = a->off[i] + j;
+			if (a->flv[k] == SQ_NONE || a->mode[k] == SQ_FIT)
+				continue;
+			int fr = sq_fr(s, a->flv[k], w->ps[i].res[j]), dup = 0;
+			for (int m = 0; m < need->n; m++)
+				dup |= need->v[m] == fr;
+			if (!dup)
+				need->v[need->n++] = fr;
+		}
+	/* one resource: the oracle has just searched the same, on the same
+	 * state (the search was an eighth of a cycle with 1 000 heads) */
+	const struct sq_otg_key *k = &s->otg_key;
+	if (a->nuse == 1 && need->n == 1 && k->w == w && k->cq == cq &&
+	    k->cycle == s->cycle_no && k->fr == need->v[0] && k->fr == a->use_fr[0] &&
+	    k->val == a->use_q[0]) {
+		t->v = sl_xgrow(t->v, &t->cap, s->otg.n + 1, sizeof(*t->v));
+		if (s->otg.n)
+			memcpy(t->v, s->otg.v, s->otg.n * sizeof(*t->v));
+		t->n = s->otg.n;
+		return;
+	}
+	sq_get_targets(s, w, cq, a->use_fr, a->use_q, a->nuse, need->v, need->n, t);
+}
+
+/* getInitialAssignments: the full assignment; when it neither fits nor
+ * preempts with targets, the partial-admission search; else the full
+ * assignment stays, with its reasons. */
+static void assign(struct sl_sched *s, struct entry *e)
+{
+	struct sq_wl *w = e->w;
+	sq_assign_flavors(s, w, e->cq, NULL, &e->a);
+	if (e->a.rep == SQ_A_PREEMPT)
+		sq_assign_targets(s, w, e->cq, &e->a, &e->need, &e->t);
+	if (!w->partial || e->a.rep == SQ_A_FIT || e->t.n > 0)
+		return;
+	e->partial = sq_partial_search(s, w, e->cq, &e->a, &e->t, &e->cnt, &e->capcnt);
+}
+
 static void nominate(struct cyc *c, struct entry *e)
 {
 	struct sl_sched *s = c->s;
@@ -105,7 +155,7 @@ static void nominate(struct cyc *c, struct entry *e)
 	uint64_t gen = s->tree_gen[sq_root(s, q->node)];
 	if (w->has_last && w->last_gen != gen && s->cycle_no - w->last_cycle > 1)
 		w->has_last = false;
-	sq_assign_flavors(s, w, e->cq, &e->a);
+	assign(s, e);
 	e->nominated = true;
 	w->has_last = false;
 	int tot = e->a.off[w->nps];
@@ -119,33 +169,6 @@ static void nominate(struct cyc *c, struct entry *e)
 		w->last_cycle = s->cycle_no;
 		w->last_gen = gen;
 	}
-	if (e->a.rep != SQ_A_PREEMPT)
-		return;
-	e->need = sl_xgrow(e->need, &e->capneed, (size_t)tot + 1, sizeof(int));
-	for (int i = 0; i < w->nps; i++)
-		for (int j = 0; j < w->ps[i].nreq; j++) {
-			int k = e->a.off[i] + j;
-			if (e->a.flv[k] == SQ_NONE || e->a.mode[k] == SQ_FIT)
-				continue;
-			int fr = sq_fr(s, e->a.flv[k], w->ps[i].res[j]), dup = 0;
-			for (int m = 0; m < e->nneed; m++)
-				dup |= e->need[m] == fr;
-			if (!dup)
-				e->need[e->nneed++] = fr;
-		}
-	/* one resource: the oracle has just searched the same, on the same
-	 * state (the search was an eighth of a cycle with 1 000 heads) */
-	const struct sq_otg_key *k = &s->otg_key;
-	if (e->a.nuse == 1 && e->nneed == 1 && k->w == w && k->cq == e->cq &&
-	    k->cycle == s->cycle_no && k->fr == e->need[0] && k->fr == e->a.use_fr[0] &&
-	    k->val == e->a.use_q[0]) {
-		e->t.v = sl_xgrow(e->t.v, &e->t.cap, s->otg.n + 1, sizeof(*e->t.v));
-		if (s->otg.n)
-			memcpy(e->t.v, s->otg.v, s->otg.n * sizeof(*e->t.v));
-		e->t.n = s->otg.n;
-		return;
-	}
-	sq_get_targets(s, w, e->cq, e->a.use_fr, e->a.use_q, e->a.nuse, e->need, e->nneed, &e->t);
 }
 
 static int entry_cmp(const void *pa, const void *pb)
@@ -265,9 +288,11 @@ static void admit(struct cyc *c, struct entry *e)
 {
 	struct sl_sched *s = c->s;
 	struct sq_wl *w = e->w;
-	for (int i = 0; i < w->nps; i++)
+	for (int i = 0; i < w->nps; i++) {
 		for (int j = 0; j < w->ps[i].nreq; j++)
 			w->ps[i].flv[j] = e->a.flv[e->a.off[i] + j];
+		w->ps[i].adm_count = e->partial ? e->cnt[i] : w->ps[i].count;
+	}
 	sq_set_admitted(s, w, e->cq);
 	sq_afs_on_admit(s, w);
 	sq_decisions_add_admit(s, c->out, w);
@@ -425,7 +450,8 @@ static void take_heads(struct cyc *c)
 		e->w = w;
 		e->cq = i;
 		e->t.n = 0;
-		e->nneed = 0;
+		e->need.n = 0;
+		e->partial = false;
 		e->nominated = e->done = false;
 		e->rq = RQ_NONE;
 		e->a.nrv = 0;

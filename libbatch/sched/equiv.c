@@ -1,11 +1,13 @@
 /* equiv.c - scheduling equivalence (Kueue's SchedulingEquivalenceHashing,
  * on by default): in a BestEffortFIFO ClusterQueue, when a head fails with
  * NoFit or PreemptionNoCandidates, every pending workload of the same shape
- * (priority, pod sets' counts, requests, node selectors, tolerations) would
- * fail the same way, so all of them are parked, and arrivals of that shape
- * too, until the next requeue of the queue's inadmissible workloads.
+ * (priority, pod sets' counts and minCounts, requests, node selectors,
+ * tolerations) would fail the same way, even after the partial-admission
+ * search, so all of them are parked, and arrivals of that shape too,
+ * until the next requeue of the queue's inadmissible workloads.
  * Without it every parked workload was popped and re-parked one cycle at a
  * time after each requeue: 98 % of the baseline's cycles. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sched_int.h"
@@ -28,7 +30,7 @@ uint64_t sq_wl_hash(const struct sq_wl *w)
 	uint64_t h = mix(1469598103934665603ull, (uint64_t)(uint32_t)w->prio);
 	for (int i = 0; i < w->nps; i++) {
 		const struct sq_ps *p = &w->ps[i];
-		h = mix(h, (uint64_t)(uint32_t)p->count);
+		h = mix(mix(h, (uint64_t)(uint32_t)p->count), (uint64_t)(uint32_t)p->min_count);
 		for (int j = 0; j < p->nreq; j++)
 			h = mix(mix(h, (uint64_t)p->res[j]), (uint64_t)p->total[j]);
 		for (int j = 0; j < p->nsel; j++)
@@ -40,10 +42,16 @@ uint64_t sq_wl_hash(const struct sq_wl *w)
 	return h;
 }
 
+#define SHAPE_INTS 5
+_Static_assert(offsetof(struct sq_ps, ntol) ==
+		       offsetof(struct sq_ps, count) + (SHAPE_INTS - 1) * sizeof(int32_t),
+	       "struct sq_ps: count, min_count, nreq, nsel, ntol must be adjacent");
+
 static bool ps_equiv(const struct sq_ps *a, const struct sq_ps *b)
 {
-	if (a->count != b->count || a->nreq != b->nreq || a->nsel != b->nsel ||
-	    a->ntol != b->ntol)
+	/* count, min_count, nreq, nsel, ntol as one block: a compare more
+	 * per parked head was 0.5 % of the baseline benchmark */
+	if (memcmp(&a->count, &b->count, SHAPE_INTS * sizeof(int32_t)) != 0)
 		return false;
 	for (int j = 0; j < a->nreq; j++)
 		if (a->res[j] != b->res[j] || a->total[j] != b->total[j])

@@ -66,6 +66,12 @@ void sq_assign_add_use(struct sq_assign *a, int fr, int64_t q)
 	a->use_q[a->nuse++] = q;
 }
 
+/* Pod set ps's request j for the counts being assigned. */
+static int64_t ps_req(const struct sq_assign *a, const struct sq_ps *p, int ps, int j)
+{
+	return a->counts ? sq_ps_total(p, j, a->counts[ps]) : p->total[j];
+}
+
 static int64_t assumed_use(const struct sq_assign *a, int fr)
 {
 	for (int i = 0; i < a->nuse; i++)
@@ -114,9 +120,34 @@ static bool tolerates(const struct sl_ktoleration *t, const struct sl_ktaint *x)
 	return exists || strcmp(t->value, x->value) == 0;
 }
 
+/* Does some flavor of the resource group label nodes with key? Kueue's
+ * flavorSelector keeps only those keys of a pod's nodeSelector (the group's
+ * LabelKeys): a key no flavor defines says nothing about flavors, but a key
+ * one flavor defines excludes the flavors that lack it. */
+static bool rg_label_key(const struct sl_sched *s, const struct sq_rg *rg, const char *key)
+{
+	for (int i = 0; i < rg->nfl; i++) {
+		if (rg->fl[i] == SQ_NONE)
+			continue;
+		const struct sl_kflavor *f = &s->flv[rg->fl[i]].f;
+		for (size_t k = 0; k < f->nlabels; k++)
+			if (strcmp(f->labels[k].key, key) == 0)
+				return true;
+	}
+	return false;
+}
+
+static bool flavor_has_label(const struct sl_kflavor *f, const struct sl_kv *l)
+{
+	for (size_t i = 0; i < f->nlabels; i++)
+		if (strcmp(f->labels[i].key, l->key) == 0)
+			return strcmp(f->labels[i].value, l->value) == 0;
+	return false;
+}
+
 /* checkFlavorForPodSets. */
-bool sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p,
-		     struct sq_reason *why)
+bool sq_check_flavor(const struct sl_sched *s, const struct sq_rg *rg, int fl,
+		     const struct sq_ps *p, struct sq_reason *why)
 {
 	const struct sl_kflavor *f = &s->flv[fl].f;
 	struct sq_reason r = {.a = fl};
@@ -140,12 +171,10 @@ bool sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p,
 		}
 	}
 	for (int j = 0; j < p->nsel; j++)
-		for (size_t i = 0; i < f->nlabels; i++)
-			if (strcmp(f->labels[i].key, p->sel[j].key) == 0 &&
-			    strcmp(f->labels[i].value, p->sel[j].value) != 0) {
-				r.kind = SQ_R_AFFINITY;
-				goto bad;
-			}
+		if (!flavor_has_label(f, &p->sel[j]) && rg_label_key(s, rg, p->sel[j].key)) {
+			r.kind = SQ_R_AFFINITY;
+			goto bad;
+		}
 	return true;
 bad:
 	if (why)
@@ -247,7 +276,7 @@ static struct gmode eval_flavor(struct rgctx *x, int fl, enum sq_pmode *modes)
 		struct gmode m = {SQ_NOFIT, 0};
 		if (fr != SQ_NONE)
 			m = fits_quota(x->s, x->w, x->cq, x->ps, fr, assumed_use(x->a, fr),
-				       p->total[j], x->a, &nofit);
+				       ps_req(x->a, p, x->ps, j), x->a, &nofit);
 		modes[j] = m.mode;
 		if (preferred(c, rep, m))
 			rep = m;
@@ -275,7 +304,7 @@ static bool assign_rg(struct rgctx *x, int first_j)
 	for (int idx = next_flavor(x->w, x->a, x->ps, first_j); idx < rg->nfl; idx++) {
 		attempted = idx;
 		struct sq_reason why;
-		if (!sq_check_flavor(s, rg->fl[idx], p, &why)) {
+		if (!sq_check_flavor(s, rg, rg->fl[idx], p, &why)) {
 			why.ps = x->ps;
 			add_reason(x->a, why);
 			if (!rg_min)
@@ -342,7 +371,7 @@ static bool assign_ps(struct rgctx *x)
 		done[j] = true;
 		int rg = p->res[j] < s->fr_stride ? c->rg_of_res[p->res[j]] : SQ_NONE;
 		if (rg == SQ_NONE) {
-			if (p->total[j] == 0)
+			if (ps_req(x->a, p, x->ps, j) == 0)
 				continue;
 			add_reason(x->a, (struct sq_reason){.kind = SQ_R_UNAVAILABLE, .ps = x->ps,
 							    .a = p->res[j]});
@@ -370,8 +399,9 @@ static const char *worse_reason(const char *a, const char *b)
 }
 
 /* Size a's per-request arrays for w, keeping buffers of earlier cycles. */
-static void assign_reset(struct sq_assign *a, const struct sq_wl *w)
+static void assign_reset(struct sq_assign *a, const struct sq_wl *w, const int32_t *counts)
 {
+	a->counts = counts;
 	if ((size_t)w->nps + 2 > a->capps) {
 		a->capps = (size_t)w->nps + 2;
 		a->off = sl_xrealloc(a->off, a->capps * sizeof(int));
@@ -401,9 +431,10 @@ static void assign_reset(struct sq_assign *a, const struct sq_wl *w)
 	a->failed_ps = SQ_NONE;
 }
 
-void sq_assign_flavors(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assign *a)
+void sq_assign_flavors(struct sl_sched *s, struct sq_wl *w, int cq, const int32_t *counts,
+		       struct sq_assign *a)
 {
-	assign_reset(a, w);
+	assign_reset(a, w, counts);
 	for (int i = 0; i < w->nps; i++) {
 		struct rgctx x = {s, w, cq, i, 0, a, NULL, NULL};
 		bool ok = assign_ps(&x);
@@ -417,7 +448,8 @@ void sq_assign_flavors(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_as
 			int k = a->off[i] + j;
 			if (a->flv[k] == SQ_NONE)
 				continue;
-			sq_assign_add_use(a, sq_fr(s, a->flv[k], w->ps[i].res[j]), w->ps[i].total[j]);
+			sq_assign_add_use(a, sq_fr(s, a->flv[k], w->ps[i].res[j]),
+					  ps_req(a, &w->ps[i], i, j));
 			if (a->mode[k] != SQ_FIT)
 				a->rep = SQ_A_PREEMPT;
 		}

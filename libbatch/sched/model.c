@@ -566,6 +566,7 @@ void sl_sched_free(struct sl_sched *s)
 	free(s->abuf);
 	sq_cscratch_free(s->cscr);
 	sq_pscratch_free(s->pscr);
+	sq_rscratch_free(s->rscr);
 	free(s->otg.v);
 	free(s);
 }

@@ -46,6 +46,10 @@ struct sl_sched_podset {
 	const struct sl_sched_label *node_selector;
 	size_t ntol;
 	const struct sl_sched_toleration *tolerations;
+	/* Kueue's minCount (partial admission): the engine may admit as few
+	 * as min_count pods when count does not fit. 0, or >= count, means
+	 * all or nothing. */
+	int32_t min_count;
 };
 
 struct sl_sched_wl {
@@ -77,6 +81,11 @@ struct sl_sched_admission {
 	const char *cluster_queue;  /* borrowed */
 	size_t n;
 	struct sl_sched_flavor *flavors; /* array owned by decisions; strings borrowed */
+	/* Kueue's podSetAssignments[].count: pods admitted per pod set, in
+	 * the order of sl_sched_wl.podsets; below the requested count only
+	 * after partial admission. Owned by decisions (freed with flavors). */
+	size_t ncounts;
+	int32_t *counts;
 };
 
 /* Kueue's Preempted condition reasons (and stop-policy evictions). */
@@ -151,7 +160,8 @@ int sl_sched_reconfigure(struct sl_sched *s, const struct sl_kueue *model,
 
 /* Submit-time check: -SL_ENOENT "invalid partition specified: NAME" when the
  * LocalQueue is unknown, -SL_ENOFIT with an explanation when the workload can
- * never fit in its ClusterQueue, 0 otherwise. */
+ * never fit in its ClusterQueue, even at its pod sets' min_count, 0
+ * otherwise. */
 int sl_sched_check(const struct sl_sched *s, const struct sl_sched_wl *wl,
 		   struct sl_err *err);
 
@@ -163,6 +173,12 @@ int sl_sched_remove(struct sl_sched *s, uint64_t id);
  * restart): take quota per the assignment. */
 int sl_sched_admitted(struct sl_sched *s, uint64_t id,
 		      const struct sl_sched_assignment *a, struct sl_err *err);
+/* The same for a workload that was admitted partially: counts[i] pods of
+ * pod set i (the workload's order) were admitted; counts NULL = as
+ * requested. -SL_EINVAL when a count is negative or above the request. */
+int sl_sched_admitted_partial(struct sl_sched *s, uint64_t id,
+			      const struct sl_sched_assignment *a, const int32_t *counts,
+			      struct sl_err *err);
 /* Evicted/preempted: release quota and go back to pending with the original
  * creation time. */
 int sl_sched_requeue(struct sl_sched *s, uint64_t id);
@@ -175,7 +191,11 @@ int sl_sched_requeue(struct sl_sched *s, uint64_t id);
  * appended to *out, plus queue moves that let the next cycle decide more
  * (a BestEffortFIFO head parked, so the one behind it becomes the head).
  * So a positive value is not a count of decisions; 0 means another cycle
- * now, with no add/remove/requeue in between, would change nothing. */
+ * now, with no add/remove/requeue in between, would change nothing.
+ * Partial admission: a head whose full size neither fits nor can preempt
+ * is admitted (or preempts) at the largest size Kueue's reducer finds
+ * between min_count and count; the admission's counts[] say how many pods
+ * per pod set, and its usage is charged for those pods only. */
 int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out);
 void sl_sched_decisions_clear(struct sl_sched_decisions *d);
 
@@ -192,6 +212,10 @@ int sl_sched_pending_info(struct sl_sched *s, uint64_t id, struct sl_sched_pendi
  * admitted. */
 int sl_sched_assignment(struct sl_sched *s, uint64_t id,
 			struct sl_sched_assignment *out);
+
+/* Pods admitted for pod set `podset` (index in the workload's order) of an
+ * admitted workload. -SL_ENOENT if not admitted or no such pod set. */
+int sl_sched_admitted_count(struct sl_sched *s, uint64_t id, size_t podset, int32_t *count);
 
 /* Usage rows, in CQ config order then flavor then resource order. *rows is
  * borrowed (valid until the next mutating call). */

@@ -9,7 +9,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/sched/flavor.c libbatch/sched/preempt.c libbatch/sched/fairshare.c \
 	libbatch/sched/afs.c libbatch/sched/cycle.c libbatch/sched/info.c \
 	libbatch/sched/api.c libbatch/sched/msg.c libbatch/sched/equiv.c \
-	libbatch/sched/namemap.c \
+	libbatch/sched/namemap.c libbatch/sched/partial.c \
 	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c
 
 bin_PROGRAMS += bin/sluice
@@ -24,6 +24,14 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/bad-quantity.yaml \
 	tests/scenarios/bad-reference.yaml \
 	tests/scenarios/bad-unknown-kind.yaml \
+	tests/scenarios/bad-mincount.yaml \
+	tests/scenarios/partial-borrowing-cohort.yaml \
+	tests/scenarios/partial-cannot-fit-min-count.yaml \
+	tests/scenarios/partial-preempt-full-first.yaml \
+	tests/scenarios/partial-preempt-reduced.yaml \
+	tests/scenarios/partial-reduced-to-fit.yaml \
+	tests/scenarios/partial-reduced-to-min-count.yaml \
+	tests/scenarios/partial-two-podsets-scaled.yaml \
 	tests/scenarios/borrow-only-one-fits.yaml \
 	tests/scenarios/bwc-preempt-lower-while-borrowing.yaml \
 	tests/scenarios/fifo-besteffort-skips-blocked-head.yaml \
@@ -161,9 +169,9 @@ TESTS += tests/scenarios/run.sh
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_kueue tests/unit/test_sched_quota tests/unit/test_sched_cycle \
-	tests/unit/test_sched_equiv tests/unit/test_sim
+	tests/unit/test_sched_equiv tests/unit/test_sched_partial tests/unit/test_sim
 TESTS += tests/unit/test_kueue tests/unit/test_sched_quota tests/unit/test_sched_cycle \
-	tests/unit/test_sched_equiv tests/unit/test_sim
+	tests/unit/test_sched_equiv tests/unit/test_sched_partial tests/unit/test_sim
 endif
 tests_unit_test_kueue_SOURCES = tests/unit/test_kueue.c
 tests_unit_test_kueue_CFLAGS = $(TEST_CFLAGS)
@@ -177,6 +185,9 @@ tests_unit_test_sched_cycle_LDADD = $(TEST_LIBS)
 tests_unit_test_sched_equiv_SOURCES = tests/unit/test_sched_equiv.c tests/unit/sched_testlib.h
 tests_unit_test_sched_equiv_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_sched_equiv_LDADD = $(TEST_LIBS)
+tests_unit_test_sched_partial_SOURCES = tests/unit/test_sched_partial.c tests/unit/sched_testlib.h
+tests_unit_test_sched_partial_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_sched_partial_LDADD = $(TEST_LIBS)
 tests_unit_test_sim_SOURCES = tests/unit/test_sim.c
 tests_unit_test_sim_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_sim_LDADD = $(TEST_LIBS)

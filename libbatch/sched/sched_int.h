@@ -97,15 +97,25 @@ struct sq_flavor {
 
 struct sq_ps {
 	char *name;
+	/* count .. ntol in this order: equiv.c compares them as one block */
 	int32_t count;
+	int32_t min_count;           /* == count: all or nothing */
 	int nreq;
+	int nsel, ntol;
+	int32_t adm_count;           /* pods admitted (partial admission) */
 	int *res;                    /* resource index (interned, may be new) */
 	int64_t *total;              /* per-pod x count */
-	int nsel, ntol;
 	struct sl_kv *sel;
 	struct sl_ktoleration *tol;
 	int *flv;                    /* [nreq] assigned flavor index when admitted */
 };
+
+/* Pod set p's request j for n of its pods: total holds it for count pods,
+ * and the per-pod request times count divides exactly. */
+static inline int64_t sq_ps_total(const struct sq_ps *p, int j, int32_t n)
+{
+	return n == p->count ? p->total[j] : p->total[j] / p->count * n;
+}
 
 enum sq_where { SQ_W_NONE, SQ_W_HEAP, SQ_W_INADM, SQ_W_ADMITTED };
 
@@ -145,6 +155,7 @@ struct sq_wl {
 	uint64_t seq;                /* arrival order: the UID tie-break */
 	int nps;
 	struct sq_ps *ps;
+	bool partial;                /* some pod set has min_count < count */
 	enum sq_where where;
 	size_t qidx;                 /* index in heap / inadm / adm */
 	bool evicting;               /* preemption issued, quota still held */
@@ -192,6 +203,7 @@ struct sq_targets {
 
 struct sq_cscratch;
 struct sq_pscratch;
+struct sq_rscratch;
 
 struct sq_namemap {                  /* namemap.c */
 	int *slot;                   /* index + 1; 0 = empty */
@@ -242,6 +254,7 @@ struct sl_sched {
 	int64_t *tmp_fr;             /* [nfr] */
 	struct sq_cscratch *cscr;    /* cycle.c */
 	struct sq_pscratch *pscr;    /* preempt.c */
+	struct sq_rscratch *rscr;    /* partial.c */
 	struct sq_targets otg;       /* flavor.c: preemption oracle's targets */
 	struct sq_otg_key {          /* ... and what they were searched for */
 		const struct sq_wl *w;
@@ -330,16 +343,21 @@ struct sq_assign {
 	const char *nofit_reason;    /* WaitingForQuota / ExceedsMaxQuota / NoMatchingFlavor */
 	bool pending_flavors;        /* scan stopped before the last flavor */
 	int failed_ps;               /* SQ_NONE or first pod set that failed */
+	const int32_t *counts;       /* [nps] pods per pod set; NULL = requested */
 };
 
 void sq_assign_init(struct sq_assign *a);
 void sq_assign_free(struct sq_assign *a);
-/* Buffers of *a are reused: sq_assign_flavors() keeps their capacity. */
-void sq_assign_flavors(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assign *a);
+/* Buffers of *a are reused: sq_assign_flavors() keeps their capacity.
+ * counts: pods per pod set to assign for (partial admission), NULL for
+ * the requested counts; borrowed, kept in a->counts. */
+void sq_assign_flavors(struct sl_sched *s, struct sq_wl *w, int cq, const int32_t *counts,
+		       struct sq_assign *a);
 void sq_assign_add_use(struct sq_assign *a, int fr, int64_t q);
-/* true when pod set p may use flavor fl; else fills *why (if not NULL). */
-bool sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p,
-		     struct sq_reason *why);
+/* true when pod set p may use flavor fl of resource group rg; else fills
+ * *why (if not NULL). */
+bool sq_check_flavor(const struct sl_sched *s, const struct sq_rg *rg, int fl,
+		     const struct sq_ps *p, struct sq_reason *why);
 
 /* msg.c: pending-reason text, formatted on demand */
 void sq_status_static(struct sq_wl *w, enum sl_sched_class cls, const char *reason,
@@ -397,8 +415,24 @@ double sq_lq_afs_usage(const struct sl_sched *s, int lq);
 bool sq_afs_on(const struct sl_sched *s, const struct sq_cq *c);
 void sq_afs_on_admit(struct sl_sched *s, struct sq_wl *w);
 
+/* partial.c: partial admission (podset_reducer.go) */
+struct sq_needbuf {                  /* FRs assigned in a preempting mode */
+	int *v;
+	int n;
+	size_t cap;
+};
+/* Largest counts between min_count and count whose assignment fits or
+ * preempts with targets; on success swaps them into *a and *t, copies the
+ * counts to *cnt (grown as needed) and returns true; else leaves a and t. */
+bool sq_partial_search(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assign *a,
+		       struct sq_targets *t, int32_t **cnt, size_t *capcnt);
+void sq_rscratch_free(struct sq_rscratch *r);
+
 /* cycle.c */
 void sq_cscratch_free(struct sq_cscratch *x);
+/* Preemption targets of an assignment in Preempt mode (GetTargets). */
+void sq_assign_targets(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
+		       struct sq_needbuf *need, struct sq_targets *t);
 void sq_decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d, struct sq_wl *w);
 void sq_decisions_add_preempt(struct sl_sched_decisions *d, uint64_t victim,
 			      uint64_t preemptor, enum sl_sched_preempt_reason r, char *msg);

@@ -395,7 +395,7 @@ static void build_use(struct sl_sched *s, struct sq_wl *w)
 				w->use_fr[w->nuse] = fr;
 				w->use_q[w->nuse++] = 0;
 			}
-			w->use_q[k] += w->ps[i].total[j];
+			w->use_q[k] += sq_ps_total(&w->ps[i], j, w->ps[i].adm_count);
 		}
 }
 
@@ -448,6 +448,9 @@ static void copy_ps(struct sl_sched *s, struct sq_ps *d, const struct sl_sched_p
 {
 	d->name = sl_xstrdup(p->name ? p->name : "main");
 	d->count = p->count;
+	/* 0 or >= count: all or nothing, as without minCount */
+	d->min_count = p->min_count > 0 && p->min_count < p->count ? p->min_count : p->count;
+	d->adm_count = p->count;
 	d->nreq = (int)p->nreq;
 	d->res = sl_xcalloc(p->nreq + 1, sizeof(int));
 	d->total = sl_xcalloc(p->nreq + 1, sizeof(int64_t));
@@ -490,8 +493,10 @@ int sl_sched_add(struct sl_sched *s, const struct sl_sched_wl *in, struct sl_err
 	w->adm_cq = SQ_NONE;
 	w->nps = (int)in->npodsets;
 	w->ps = sl_xcalloc(in->npodsets + 1, sizeof(*w->ps));
-	for (size_t i = 0; i < in->npodsets; i++)
+	for (size_t i = 0; i < in->npodsets; i++) {
 		copy_ps(s, &w->ps[i], &in->podsets[i]);
+		w->partial = w->partial || w->ps[i].min_count < w->ps[i].count;
+	}
 	w->hash = sq_wl_hash(w);
 	w->pos_cq = w->pos_lq = -1;
 	wt_put(s, w);

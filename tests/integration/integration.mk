@@ -8,6 +8,7 @@ INTEGRATION_TESTS = \
 	tests/integration/config.sh \
 	tests/integration/badinput.sh \
 	tests/integration/preempt.sh \
-	tests/integration/nonroot.sh
+	tests/integration/nonroot.sh \
+	tests/integration/constraint.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)

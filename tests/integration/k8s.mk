@@ -26,7 +26,8 @@ K8S_INTEGRATION_TESTS = \
 	tests/integration/k8s_outage.sh \
 	tests/integration/k8s_kill9.sh \
 	tests/integration/k8s_restart.sh \
-	tests/integration/k8s_kubeconfig.sh
+	tests/integration/k8s_kubeconfig.sh \
+	tests/integration/k8s_race.sh
 TESTS += $(K8S_INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/k8s_lib.sh tests/integration/k8s_golden.py \
 	$(K8S_INTEGRATION_TESTS) \

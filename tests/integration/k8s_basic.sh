@@ -2,7 +2,8 @@
 # Kubernetes executor, the basic life: a 1-node job and a 4-node x 8-GPU job
 # become JobSets equal to their goldens (flavor nodeSelector + tolerations),
 # Slurm states CF -> R -> CD in squeue/sacct, %N shows the pods' nodes, the
-# output file written from the pod log as the user, and only 2 writes per job.
+# output file written from the pod log as the user, and only 2 writes per job;
+# without a shared filesystem, -o and -e apart split from the pod log.
 . "$top_srcdir/tests/integration/k8s_lib.sh"
 make_users
 start_fake
@@ -40,14 +41,6 @@ start_daemon
 cd "$T/work"
 
 seq0=$(fk GET /fake/stats | jpath 'd["seq"]')
-# Without a shared filesystem the pod log merges stdout and stderr: a separate
-# -e file is refused at submit, never silently left empty.
-err=$(as $USER1 "$BIN/sbatch" -o o.txt -e e.txt --wrap true 2>&1); rc=$?
-expect_eq "-e without shared fs rc" 1 "$rc"
-case "$err" in *"--error is not supported by Sluice on partition batch"*) ;;
-*) fail "-e without shared fs: $err" ;; esac
-ok "-e without a shared filesystem is refused with a reason"
-
 j1=$(submit $USER1 -J one -o one-%j.out --wrap 'echo hi') || fail "submit 1-node"
 wait_sq "$j1" %t CF
 wait_n 1 jobsets "sluice.io/job-id=$j1"
@@ -88,3 +81,54 @@ expect_eq "creates" 2 "$creates"
 expect_eq "deletes" 2 "$deletes"
 expect_eq "writes" 4 "$writes"
 ok "2 writes per job (create + delete): $stats"
+
+# Without a shared filesystem, -e apart from -o travels in the pod log after
+# a boundary line of the job's attempt (k8s/podlog.h); sluiced splits it. The
+# fake runs no command, so each job is held until its pod log is set.
+# logjob LOG [FAKE-SCHEDULE]: a job's id, released with that pod log (\n for
+# newlines, BOUNDARY for the boundary line).
+logjob() {
+	j=$(submit $USER1 -H -o "o-%j.txt" -e "e-%j.txt" --wrap 'echo out; echo err >&2') ||
+		fail "submit -o/-e apart"
+	extra=${2:-'{}'}
+	ov=$(J="$j" LOG="$1" EXTRA="$extra" python3 -c 'import json, os
+e = os.environ
+b = "--- sluice: stderr of job %s attempt 0 follows (5f0c9a7e3b1d48e2a6c4f8b0d2e97153) ---" % e["J"]
+log = e["LOG"].replace("\\n", "\n").replace("BOUNDARY", b)
+print(json.dumps(dict(json.loads(e["EXTRA"]), selector="sluice.io/job-id=" + e["J"], log=log)))')
+	fk POST /fake/overrides "$ov" >/dev/null || fail "fake override for job $j"
+	as $USER1 "$BIN/scontrol" release "$j" || fail "release $j"
+	echo "$j"
+}
+# expect_file NAME FILE PRINTF-TEXT: FILE holds exactly those bytes.
+expect_file() {
+	printf "$3" >"$T/want"
+	cmp -s "$2" "$T/want" || fail "$1: $2 holds [$(cat "$2")], expected [$(cat "$T/want")]"
+}
+
+j3=$(logjob 'out 1\nlast line, no newline\nBOUNDARY\nerr 1\nerr 2\n')
+wait_state "$j3" COMPLETED 30
+wait_for test -e "e-$j3.txt"
+expect_file "-o apart" "o-$j3.txt" 'out 1\nlast line, no newline'
+expect_file "-e apart" "e-$j3.txt" 'err 1\nerr 2\n'
+expect_eq "-e owner" "$USER1" "$(stat -c %U "e-$j3.txt")"
+ok "-o and -e apart without a shared filesystem: split at the boundary, as $USER1"
+
+# Killed hard (no boundary): the whole log is stdout, and -e says why.
+j4=$(logjob 'out 1\npartial' '{"exit_code": 137}')
+wait_state "$j4" FAILED 30
+wait_for test -e "e-$j4.txt"
+expect_file "-o without boundary" "o-$j4.txt" 'out 1\npartial'
+expect_file "-e without boundary" "e-$j4.txt" "sluice: stderr of job $j4 was lost: its pod log \
+has no stderr section, so the container was killed before its script ended (e.g. SIGKILL after \
+the grace period); the whole log is in $T/work/o-$j4.txt\n"
+ok "no boundary in the log: -o holds all of it, -e says stderr was lost"
+
+# -i cannot reach a pod without a shared filesystem: refused at submit.
+echo data >"$T/work/in.txt"
+err=$(as $USER1 "$BIN/sbatch" -i "$T/work/in.txt" --wrap cat 2>&1 >/dev/null); rc=$?
+expect_eq "-i exit status" 1 "$rc"
+expect_eq "-i refusal" "sbatch: error: Batch job submission failed: --input is not supported by \
+Sluice on partition batch: it has no shared filesystem (kubernetes.partitions.batch.volumeMounts), \
+so the pod cannot read $T/work/in.txt" "$err"
+ok "-i without a shared filesystem is refused at submit with the reason"

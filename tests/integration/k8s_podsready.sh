@@ -5,7 +5,9 @@
 # requeued at its original position after the backoff, as a new attempt
 # (object sl-<id>-1); scontrol show job says why. With backoffLimitCount: 1
 # the second eviction ends it (Kueue deactivates it: RequeuingLimitExceeded)
-# as FAILED.
+# as FAILED. Only pods-ready evictions count toward that limit (a manual
+# requeue does not), and the count survives a restart of sluiced; so does
+# the timeout, which runs from the attempt's admission, not from a restart.
 . "$top_srcdir/tests/integration/k8s_lib.sh"
 start_fake
 EXTRA_OBJECTS='---
@@ -54,3 +56,60 @@ echo "$show" | grep -q "exceeding the maximum number of re-queuing retries" ||
 	fail "scontrol does not say the re-queue limit ended it: $show"
 wait_n 0 jobsets "sluice.io/job-id=$a" 10
 ok "evicted again past backoffLimitCount 1: FAILED (RequeuingLimitExceeded), no JobSet left"
+
+# backoffLimitCount counts pods-ready evictions only (Kueue's
+# status.requeueState.count), not other requeues, and the count survives a
+# restart. Job c is requeued by hand once (attempt 1), then evicted by the
+# timeout: that is its first eviction, so it waits out the backoff instead of
+# failing; a restart meanwhile; its second eviction (attempt 2) ends it.
+fk POST /fake/overrides '{"selector": "sluice.io/job-id=3", "never_ready": true}' >/dev/null ||
+	fail "override 3"
+c=$(submit root -c 2 -o /dev/null --wrap 'true') || fail "submit c"
+expect_eq "id c" 3 "$c"
+wait_sq "$c" %t CF
+"$BIN/scontrol" requeue "$c" || fail "scontrol requeue"
+n=0
+until names | grep -qw "sl-$c-1"; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "no attempt sl-$c-1 after the requeue: $(names)"
+	sleep 0.1
+done
+wait_sq "$c" %t CF
+n=0
+until "$BIN/scontrol" show job "$c" | grep -q "Exceeded the PodsReady timeout general/sl-$c-1"; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "job $c: no eviction of sl-$c-1: $("$BIN/scontrol" show job "$c")"
+	sleep 0.1
+done
+expect_eq "first eviction requeues" PENDING "$(state "$c")"
+"$BIN/scontrol" show job "$c" | grep -q "requeued with backoff" ||
+	fail "job $c: not requeued with backoff: $("$BIN/scontrol" show job "$c")"
+ok "a manual requeue does not count: the first pods-ready eviction requeues (backoffLimitCount 1)"
+stop_daemon
+start_daemon
+wait_state "$c" FAILED 20
+show=$("$BIN/scontrol" show job "$c")
+echo "$show" | grep -q "Exceeded the PodsReady timeout general/sl-$c-2" ||
+	fail "job $c: the second eviction is not the one that ended it: $show"
+echo "$show" | grep -q "exceeding the maximum number of re-queuing retries" ||
+	fail "job $c: not RequeuingLimitExceeded: $show"
+ok "the eviction count survived a restart: the second pods-ready eviction ended it"
+
+# The timeout runs from the admission, across restarts: restarted every
+# 1.2 s (less than the 3 s timeout), job d is still evicted about 3 s after
+# it was admitted, not 3 s after the last restart.
+fk POST /fake/overrides '{"selector": "sluice.io/job-id=4", "never_ready": true}' >/dev/null ||
+	fail "override 4"
+d=$(submit root -c 2 -o /dev/null --wrap 'true') || fail "submit d"
+expect_eq "id d" 4 "$d"
+wait_sq "$d" %t CF
+for i in 1 2 3; do
+	sleep 1.2
+	stop_daemon
+	start_daemon
+done
+n=0
+until "$BIN/scontrol" show job "$d" | grep -q "Exceeded the PodsReady timeout general/sl-$d;"; do
+	n=$((n + 1))
+	[ $n -lt 20 ] || fail "job $d: not evicted 2 s after the third restart: $("$BIN/scontrol" show job "$d")"
+	sleep 0.1
+done
+ok "restarts do not restart the pods-ready timeout: evicted from its admission time"

@@ -14,6 +14,7 @@
 #include "conf.h"
 #include "conf_kube.h"
 #include "err.h"
+#include "features.h"
 #include "kueue.h"
 #include "xalloc.h"
 
@@ -192,7 +193,8 @@ static void test_show(void **state)
 			    "executor=local\nauth=none\ndefaultPartition=short\n"
 			    "clusterName=testcluster\nkillWait=5\ndurability=process\nminJobAge=0\n"
 			    "operators=alice,bob.smith\n"
-			    "accounts=alice:physics,general *:general carol:chem\n",
+			    "accounts=alice:physics,general *:general carol:chem\n"
+			    "features=\n",
 			    sl_conf_socket(c));
 	assert_string_equal(out, want);
 	sl_conf_free(c);
@@ -565,6 +567,80 @@ static void test_kubernetes_errors(void **state)
 		   "supported by Sluice yet");
 }
 
+/* features: name -> node labels; keys and values checked as Kubernetes
+ * labels, errors at file:line with the key path. */
+static void test_features(void **state)
+{
+	char *path = write_conf(HEAD "features:\n"
+				"  h100: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}\n"
+				"  ib:\n    example.com/network: infiniband\n    rack: \"\"\n");
+	struct sl_conf *c = load_ok(path);
+	const struct sl_feature_label *l;
+	char *out = sl_xstrdup("");
+	size_t n = 99;
+
+	l = sl_features_get(sl_conf_features(c), "h100", &n);
+	assert_non_null(l);
+	assert_int_equal(n, 1);
+	assert_string_equal(l[0].key, "nvidia.com/gpu.product");
+	assert_string_equal(l[0].value, "NVIDIA-H100-80GB-HBM3");
+	l = sl_features_get(sl_conf_features(c), "ib", &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(l[1].key, "rack");
+	assert_string_equal(l[1].value, "");
+	assert_null(sl_features_get(sl_conf_features(c), "a100", &n));
+	assert_int_equal(n, 0);
+	assert_int_equal(sl_conf_show(c, show_cb, &out), 0);
+	assert_non_null(strstr(out, "\nfeatures=h100:nvidia.com/gpu.product=NVIDIA-H100-80GB-"
+			       "HBM3 ib:example.com/network=infiniband,rack=\n"));
+	free(out);
+	sl_conf_free(c);
+	free(path);
+	path = write_conf(HEAD "socket: /tmp/x.sock\n");
+	c = load_ok(path);
+	assert_null(sl_conf_features(c));
+	assert_null(sl_features_get(NULL, "h100", &n));
+	sl_conf_free(c);
+	free(path);
+
+	assert_int_equal(sl_label_key_ok("a.b-c.example/x_y.z"), 1);
+	assert_int_equal(sl_label_key_ok("Bad.Prefix/x"), 0);
+	assert_int_equal(sl_label_key_ok("/x"), 0);
+	assert_int_equal(sl_label_key_ok("a/"), 0);
+	assert_int_equal(sl_label_key_ok("-x"), 0);
+	assert_int_equal(sl_label_value_ok(""), 1);
+	assert_int_equal(sl_label_value_ok("a b"), 0);
+}
+
+static void test_features_errors(void **state)
+{
+	conf_fails(HEAD "features: [h100]\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: features: must map feature names "
+		   "to maps of node labels");
+	conf_fails(HEAD "features:\n  h100: NVIDIA\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: features.h100: must map node label "
+		   "keys to values, e.g. {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}");
+	conf_fails(HEAD "features:\n  \"a|b\": {x: y}\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: features: \"a|b\" is not a valid "
+		   "feature name (at most 63 characters [A-Za-z0-9._-])");
+	conf_fails(HEAD "features:\n  h100:\n    ok: yes\n    Bad_Prefix.io/x: y\n",
+		   SL_ECONFIG,
+		   "sluice.yaml:6: SluiceConfiguration: features.h100.Bad_Prefix.io/x: "
+		   "\"Bad_Prefix.io/x\" is not a valid Kubernetes label key (an optional "
+		   "DNS subdomain prefix and '/', then at most 63 characters [A-Za-z0-9._-] "
+		   "starting and ending with a letter or digit)");
+	conf_fails(HEAD "features:\n  h100: {gpu: \"NVIDIA H100\"}\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: features.h100.gpu: \"NVIDIA H100\" "
+		   "is not a valid Kubernetes label value (at most 63 characters "
+		   "[A-Za-z0-9._-] starting and ending with a letter or digit)");
+	conf_fails(HEAD "features:\n  h100: {gpu: [a]}\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: features.h100.gpu: \"(not a string)\" "
+		   "is not a valid Kubernetes label value (at most 63 characters "
+		   "[A-Za-z0-9._-] starting and ending with a letter or digit)");
+	conf_fails(HEAD "feature:\n  h100: {gpu: h100}\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: feature: unknown key");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -581,6 +657,8 @@ int main(void)
 		cmocka_unit_test(test_missing_and_unknown),
 		cmocka_unit_test(test_kubernetes),
 		cmocka_unit_test(test_kubernetes_errors),
+		cmocka_unit_test(test_features),
+		cmocka_unit_test(test_features_errors),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "conf.h"
 #include "conf_kube.h"
@@ -175,7 +176,29 @@ static void test_four_nodes_gpu(void **state)
 	sl_job_free(j);
 }
 
-/* --time=1:30:00 -o/-e apart, no shared filesystem: the pod log. */
+/* The container's `sh -c` text of the first pod template in json. */
+static char *command_text(const char *json)
+{
+	json_object *o = json_tokener_parse(json), *v = o;
+	const char *path[] = {"spec", "replicatedJobs", "#0", "template", "spec", "template",
+			      "spec", "containers", "#0", "command", "#2", NULL};
+	char *t;
+	size_t i;
+
+	assert_non_null(o);
+	for (i = 0; path[i] != NULL; i++) {
+		if (path[i][0] == '#')
+			v = json_object_array_get_idx(v, (size_t)atoi(path[i] + 1));
+		else if (!json_object_object_get_ex(v, path[i], &v))
+			v = NULL;
+		assert_non_null(v);
+	}
+	t = sl_xstrdup(json_object_get_string(v));
+	json_object_put(o);
+	return t;
+}
+
+/* --time=1:30:00 -o out-%j.txt, no shared filesystem: the pod log. */
 static void test_time_limit(void **state)
 {
 	struct sl_job *j = job(1003, "batch");
@@ -192,12 +215,82 @@ static void test_time_limit(void **state)
 	assert_null(strstr(json, "activeDeadlineSeconds"));
 	assert_non_null(strstr(json, "\"completions\": 1,"));
 	free(json);
-	/* No shared filesystem: the pod log cannot keep -e apart, so refused. */
-	j->spec.std_err = sl_xstrdup("err-%j.txt");
-	json = NULL;
+	sl_job_free(j);
+}
+
+#define IDLE                                                                  \
+	"if [ \"${JOB_COMPLETION_INDEX:-0}\" != 0 ]; then\n"                   \
+	"  trap 'exit 0' TERM\n"                                               \
+	"  while :; do sleep 3600 & wait $!; done\n"                           \
+	"fi\n"
+
+/* -e apart from -o, no shared filesystem: the pod prints stderr after stdout
+ * and a boundary of this job's attempt (k8s/podlog.h); -e the same file as
+ * -o, or none, keeps the plain exec. */
+/* -i cannot reach a pod without the shared filesystem: refused, not
+ * replaced by /dev/null; on a partition that mounts one it is fine. */
+static void test_input_without_shared_fs(void **state)
+{
+	struct sl_job *j = job(1010, "batch");
+	struct sl_render_flavor f[] = {{"cpu", flavor("default")}};
+	struct sl_render_in in = in_for(j, f, 1);
+	struct sl_err err = SL_ERR_INIT;
+	char *json = NULL;
+
+	j->spec.std_in = sl_xstrdup("/dev/null");
+	assert_int_equal(sl_render_check(in.kube, &j->spec, &err), 0);
+	free(j->spec.std_in);
+	j->spec.std_in = sl_xstrdup("/home/alice/in.txt");
+	assert_int_equal(sl_render_check(in.kube, &j->spec, &err), -SL_EUNSUPP);
+	assert_string_equal(err.msg, "--input is not supported by Sluice on partition batch: it "
+			    "has no shared filesystem (kubernetes.partitions.batch.volumeMounts), "
+			    "so the pod cannot read /home/alice/in.txt");
+	sl_err_clear(&err);
 	assert_int_equal(sl_render(&in, &json, &err), -SL_EUNSUPP);
 	assert_null(json);
-	assert_non_null(strstr(err.msg, "--error is not supported by Sluice on partition batch"));
+	free(j->spec.partition);
+	j->spec.partition = sl_xstrdup("gpu");
+	sl_err_clear(&err);
+	assert_int_equal(sl_render_check(in.kube, &j->spec, &err), 0);
+	sl_job_free(j);
+}
+
+static void test_stderr_apart(void **state)
+{
+	struct sl_job *j = job(1009, "batch");
+	struct sl_render_flavor f[] = {{"cpu", flavor("default")}};
+	struct sl_render_in in = in_for(j, f, 1);
+	struct sl_err err = SL_ERR_INIT;
+	char *json = NULL, *cmd;
+
+	j->spec.std_out = sl_xstrdup("out-%j.txt");
+	j->spec.std_err = sl_xstrdup("err-%j.txt");
+	assert_int_equal(sl_render_check(in.kube, &j->spec, &err), 0);
+	golden("jobset-stderr", &in);
+	in.attempt = 2;
+	assert_int_equal(sl_render(&in, &json, &err), 0);
+	cmd = command_text(json);
+	assert_string_equal(cmd, IDLE "umask 0022\n"
+			    "exec 2>/tmp/sluice-stderr\n"
+			    "/sluice/script \"$@\" </dev/null &\n"
+			    "pid=$!\n"
+			    "trap 'kill -TERM $pid 2>/dev/null && again=1' TERM\n"
+			    "again=1\n"
+			    "while [ \"$again\" ]; do again=; wait $pid 2>/dev/null; rc=$?; done\n"
+			    "printf '\\n%s\\n' '--- sluice: stderr of job 1009 attempt 2 follows "
+			    "(5f0c9a7e3b1d48e2a6c4f8b0d2e97153) ---'\n"
+			    "cat /tmp/sluice-stderr\n"
+			    "exit $rc\n");
+	free(cmd);
+	free(json);
+	/* -e the -o file once expanded: merged, as before. */
+	free(j->spec.std_err);
+	j->spec.std_err = sl_xstrdup("out-1009.txt");
+	assert_int_equal(sl_render(&in, &json, &err), 0);
+	cmd = command_text(json);
+	assert_string_equal(cmd, IDLE "umask 0022\nexec /sluice/script \"$@\" </dev/null\n");
+	free(cmd);
+	free(json);
 	sl_job_free(j);
 }
 
@@ -316,6 +409,70 @@ static void test_errors(void **state)
 	sl_job_free(j);
 }
 
+/* -C h100&ib --gres=gpu:h100:8 admitted to flavor h100: the pods' nodeSelector
+ * holds the job's feature labels, then the flavor's (Kueue keeps the pod's
+ * own nodeSelector and adds the flavor's nodeLabels); a feature label that
+ * contradicts the flavor, or a GPU type without labels, is refused. */
+static void test_features_node_selector(void **state)
+{
+	static const char text[] = "apiVersion: sluice.io/v1alpha1\n"
+				   "kind: SluiceConfiguration\nfeatures:\n"
+				   "  h100: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}\n"
+				   "  ib: {example.com/network: infiniband}\n"
+				   "  a100: {nvidia.com/gpu.product: NVIDIA-A100}\n";
+	char path[] = "/tmp/test_render_features_XXXXXX";
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_conf *fc = NULL;
+	struct sl_job *j = job(1010, "gpu");
+	struct sl_render_flavor f[] = {{"cpu", flavor("h100")}, {"nvidia.com/gpu", flavor("h100")}};
+	struct sl_render_in in = in_for(j, f, 2);
+	int fd = mkstemp(path);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	char *json = NULL;
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	fclose(fp);
+	if (sl_conf_load(path, &fc, &err) != 0)
+		fail_msg("%s", err.msg);
+	remove(path);
+	in.features = sl_conf_features(fc);
+	j->spec.features = sl_strv_dup((char *[]){"h100", "ib", NULL});
+	j->spec.gpu_type = sl_xstrdup("h100");
+	j->spec.gpus_per_node = 8;
+	assert_int_equal(sl_render(&in, &json, &err), 0);
+	assert_non_null(strstr(json, "\n                \"nodeSelector\": {\n"
+			       "                  \"nvidia.com/gpu.product\": \"NVIDIA-H100-80GB-HBM3\",\n"
+			       "                  \"example.com/network\": \"infiniband\",\n"
+			       "                  \"cloud.example.com/node-pool\": \"h100\"\n"
+			       "                },\n"));
+	free(json);
+	json = NULL;
+	/* no flavor labels (the default flavor): the job's labels alone */
+	f[0].flavor = f[1].flavor = flavor("default");
+	assert_int_equal(sl_render(&in, &json, &err), 0);
+	assert_non_null(strstr(json, "\n                \"nodeSelector\": {\n"
+			       "                  \"nvidia.com/gpu.product\": \"NVIDIA-H100-80GB-HBM3\",\n"
+			       "                  \"example.com/network\": \"infiniband\"\n"
+			       "                },\n"));
+	free(json);
+	f[0].flavor = f[1].flavor = flavor("h100");
+	sl_strv_free(j->spec.features);
+	j->spec.features = sl_strv_dup((char *[]){"a100", NULL});
+	free(j->spec.gpu_type);
+	j->spec.gpu_type = NULL;
+	render_fails(&in, SL_ECONFIG, "ResourceFlavor \"h100\": nodeLabels: "
+		     "nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3 conflicts with NVIDIA-A100 "
+		     "from the job's features (-C, --gres type)");
+	sl_strv_free(j->spec.features);
+	j->spec.features = NULL;
+	j->spec.gpu_type = sl_xstrdup("v100");
+	render_fails(&in, SL_EINVAL, "GPU type \"v100\" has no node labels: add features.v100 "
+		     "to the SluiceConfiguration\nInvalid generic resource (gres) specification");
+	sl_job_free(j);
+	sl_conf_free(fc);
+}
+
 static void test_helpers(void **state)
 {
 	char *n = sl_render_name(42, 0);
@@ -367,12 +524,15 @@ int main(void)
 		cmocka_unit_test(test_one_node),
 		cmocka_unit_test(test_four_nodes_gpu),
 		cmocka_unit_test(test_time_limit),
+		cmocka_unit_test(test_stderr_apart),
+		cmocka_unit_test(test_input_without_shared_fs),
 		cmocka_unit_test(test_image_override),
 		cmocka_unit_test(test_mpijob),
 		cmocka_unit_test(test_mpi_option),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_helpers),
 		cmocka_unit_test(test_sbatch_options),
+		cmocka_unit_test(test_features_node_selector),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

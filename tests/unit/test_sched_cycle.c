@@ -17,7 +17,7 @@ static struct sl_sched_req cpu1 = {"cpu", 1000};
 
 static void add(struct sl_sched *s, uint64_t id, int32_t prio, int64_t created, int32_t count)
 {
-	struct sl_sched_podset ps = {"main", count, 1, &cpu1, 0, NULL, 0, NULL};
+	struct sl_sched_podset ps = {"main", count, 1, &cpu1, 0, NULL, 0, NULL, 0};
 	struct sl_sched_wl w = {id, "w", "ns", "q", prio, created, 1, &ps};
 	struct sl_err err = SL_ERR_INIT;
 	assert_int_equal(sl_sched_add(s, &w, &err), 0);
@@ -112,7 +112,7 @@ static void test_check_and_reconfigure(void **state)
 {
 	struct sl_sched *s = mk();
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_sched_podset ps = {"main", 5, 1, &cpu1, 0, NULL, 0, NULL};
+	struct sl_sched_podset ps = {"main", 5, 1, &cpu1, 0, NULL, 0, NULL, 0};
 	struct sl_sched_wl w = {9, "big", "ns", "q", 0, 0, 1, &ps};
 	assert_int_equal(sl_sched_check(s, &w, &err), -SL_ENOFIT);
 	sl_err_clear(&err);

@@ -15,7 +15,7 @@ static struct sl_sched_req cpu1 = {"cpu", 1000};
 static void add_to(struct sl_sched *s, uint64_t id, const char *ns, const char *q, int32_t prio,
 		   int64_t created, int32_t count)
 {
-	struct sl_sched_podset ps = {"main", count, 1, &cpu1, 0, NULL, 0, NULL};
+	struct sl_sched_podset ps = {"main", count, 1, &cpu1, 0, NULL, 0, NULL, 0};
 	struct sl_sched_wl w = {id, "w", ns, q, prio, created, 1, &ps};
 	struct sl_err err = SL_ERR_INIT;
 	assert_int_equal(sl_sched_add(s, &w, &err), 0);
@@ -134,7 +134,7 @@ static void test_localqueue_lookup(void **state)
 	assert_int_equal(sl_sched_pending_info(s, 3, &p), 0);
 	assert_null(p.cluster_queue);
 	assert_string_equal(p.message, "LocalQueue q doesn't exist");
-	struct sl_sched_podset ps = {"main", 1, 1, &cpu1, 0, NULL, 0, NULL};
+	struct sl_sched_podset ps = {"main", 1, 1, &cpu1, 0, NULL, 0, NULL, 0};
 	struct sl_sched_wl w = {9, "w", "ns3", "q", 0, 0, 1, &ps};
 	assert_int_equal(sl_sched_check(s, &w, &err), -SL_ENOENT);
 	sl_sched_free(s);

@@ -371,6 +371,77 @@ static char *joined(char **v)
 	return sl_xstrdup(buf);
 }
 
+/* -C: "a&b" only; every other Slurm constraint form is refused (exit 1). */
+static void expect_features(char **v, const char *want)
+{
+	char *j = joined(v);
+	assert_string_equal(j, want);
+	free(j);
+}
+
+static void test_constraint(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char **v = NULL;
+	struct res r;
+	char *env_c[] = {"SBATCH_CONSTRAINT=ib", NULL};
+	static const char *bad[] = {"a|b", "[a|b]", "a*2", "a,b", "(a&b)", "a&&b", "&a",
+				    "a&", "a b", "a:1", NULL};
+
+	assert_int_equal(sl_slurm_parse_constraint("h100", &v, &err), 0);
+	expect_features(v, "h100");
+	sl_strv_free(v);
+	assert_int_equal(sl_slurm_parse_constraint("h100&ib&a.b-c_d", &v, &err), 0);
+	expect_features(v, "h100 ib a.b-c_d");
+	assert_int_equal(sl_strv_len(v), 3);
+	sl_strv_free(v);
+	assert_int_equal(sl_slurm_parse_constraint("", &v, &err), 0);
+	assert_null(v);
+	for (size_t i = 0; bad[i] != NULL; i++) {
+		char want[256];
+
+		sl_err_clear(&err);
+		v = (char **)1;
+		assert_int_equal(sl_slurm_parse_constraint(bad[i], &v, &err), -SL_EINVAL);
+		assert_null(v);
+		snprintf(want, sizeof(want), "--constraint=%s: only features joined with & are "
+			 "supported by Sluice", bad[i]);
+		assert_string_equal(err.msg, want);
+	}
+
+	RUN(&r, base_env, "-C", "h100&ib", "job.sh");
+	assert_int_equal(r.rc, 0);
+	expect_features(r.spec.features, "h100 ib");
+	done(&r);
+	RUN(&r, base_env, "--constraint=a|b", "job.sh");
+	expect_fail(&r, 1, 0, "--constraint=a|b: only features joined with & are supported "
+		    "by Sluice");
+	/* precedence: command line over SBATCH_CONSTRAINT over #SBATCH */
+	write_file("c.sh", "#!/bin/sh\n#SBATCH -C h100\ntrue\n");
+	RUN(&r, base_env, "c.sh");
+	assert_int_equal(r.rc, 0);
+	expect_features(r.spec.features, "h100");
+	done(&r);
+	RUN(&r, env_c, "c.sh");
+	assert_int_equal(r.rc, 0);
+	expect_features(r.spec.features, "ib");
+	done(&r);
+	RUN(&r, env_c, "--constraint=x&y", "c.sh");
+	assert_int_equal(r.rc, 0);
+	expect_features(r.spec.features, "x y");
+	done(&r);
+	write_file("c.sh", "#!/bin/sh\n#SBATCH -C [a|b]\ntrue\n");
+	RUN(&r, base_env, "c.sh");
+	expect_fail(&r, 1, 0, "--constraint=[a|b]: only features joined with & are "
+		    "supported by Sluice");
+	/* --gres and --gpus keep the type apart from the features */
+	RUN(&r, base_env, "--gres=gpu:h100:2", "job.sh");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.spec.gpu_type, "h100");
+	assert_null(r.spec.features);
+	done(&r);
+}
+
 #define EXPORT(spec, want)                                        \
 	do {                                                      \
 		char **v_ = sl_slurm_export_env(spec, envp);      \
@@ -557,6 +628,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_values, setup, teardown),
 		cmocka_unit_test(test_parsers),
 		cmocka_unit_test(test_export),
+		cmocka_unit_test_setup_teardown(test_constraint, setup, teardown),
 		cmocka_unit_test(test_golden),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

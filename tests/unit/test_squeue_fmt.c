@@ -156,6 +156,28 @@ static void test_codes(void **state)
 	     "43#|(Pr|0:00 / 42#|n[1-4]|0:36");
 }
 
+/* %f: the -C features joined with '&' as Slurm shows them, cut to the width
+ * like any value; (null) without a constraint. */
+static void test_features(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_squeue_fmt *f = NULL;
+	struct sl_job *j = sl_job_new();
+	struct sl_buf *b = sl_buf_new(4096);
+	(void)state;
+
+	j->id = 7;
+	assert_int_equal(sl_squeue_fmt_new("%i|%f|%.4f", &f, &err), 0);
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
+	j->spec.features = sl_strv_dup((char *[]){"h100", "ib", NULL});
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
+	sl_buf_addc(b, '\0');
+	assert_string_equal(sl_buf_data(b), "7|(null)|(nul\n7|h100&ib|h100\n");
+	sl_squeue_fmt_free(f);
+	sl_buf_free(b);
+	sl_job_free(j);
+}
+
 static void test_bad_code_and_sort(void **state)
 {
 	struct sl_squeue_fmt *f;
@@ -186,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_custom),
 		cmocka_unit_test(test_codes),
 		cmocka_unit_test(test_bad_code_and_sort),
+		cmocka_unit_test(test_features),
 	};
 	setenv("TZ", "UTC", 1);
 	tzset();

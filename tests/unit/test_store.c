@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,8 +97,61 @@ static void test_store(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A store written before ready_evictions existed (schema 1 as first
+ * shipped) gains the column on open, and the count then round-trips
+ * through update and reload (which copies jobs through JSON). */
+static void test_ready_evictions(void **state)
+{
+	char d[] = "/tmp/sl-test-store-XXXXXX", path[64], cmd[128];
+	struct sl_store *s;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **v, *j;
+	sqlite3 *db;
+	size_t n;
+	uint64_t id;
+
+	assert_non_null(mkdtemp(d));
+	snprintf(path, sizeof(path), "%s/sluice.db", d);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+		"CREATE TABLE meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);"
+		"CREATE TABLE jobs(id INTEGER PRIMARY KEY, uid INTEGER NOT NULL,"
+		" gid INTEGER NOT NULL, user TEXT, grp TEXT, state TEXT NOT NULL, reason TEXT,"
+		" reason_text TEXT, submit_time INTEGER, eligible_time INTEGER,"
+		" start_time INTEGER, end_time INTEGER, priority INTEGER, exit_code INTEGER,"
+		" exit_signal INTEGER, nodelist TEXT, alloc_cpus INTEGER, attempt INTEGER,"
+		" cancelled_by INTEGER, cluster_queue TEXT, flavors TEXT,"
+		" final INTEGER NOT NULL DEFAULT 0, spec TEXT NOT NULL);"
+		"INSERT INTO meta VALUES('schema_version', 1);"
+		"INSERT INTO meta VALUES('next_job_id', 1);", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
+	assert_int_equal(sl_store_begin(s, &err), 0);
+	assert_int_equal(sl_store_next_id(s, &id, &err), 0);
+	j = mk(id, SL_JOB_PENDING, 0);
+	assert_int_equal(sl_store_insert(s, j, &err), 0);
+	j->ready_evictions = 2;
+	j->attempt = 3;
+	assert_int_equal(sl_store_update(s, j, &err), 0);
+	assert_int_equal(sl_store_commit(s, &err), 0);
+	sl_job_free(j);
+	sl_store_free(s);
+
+	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
+	assert_int_equal(sl_store_load_live(s, 0, &v, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0]->ready_evictions, 2);
+	assert_int_equal(v[0]->attempt, 3);
+	sl_job_free_array(v, n);
+	sl_store_free(s);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_store)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_store),
+					   cmocka_unit_test(test_ready_evictions)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

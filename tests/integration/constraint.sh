@@ -1,0 +1,132 @@
+#!/bin/sh
+# -C/--constraint and --gres=gpu:TYPE:N through the real sluiced: features
+# map to node labels (the config's features:), which restrict the flavors a
+# job may take. Two flavors, only "gpu" has the H100 labels; it comes second,
+# so a job lands there only because of its features.
+. "$top_srcdir/tests/integration/lib.sh"
+
+features_conf() {
+	cat >"$T/sluice.yaml" <<EOC
+apiVersion: sluice.io/v1alpha1
+kind: SluiceConfiguration
+socket: $T/sock/sluiced.sock
+stateDir: $T/state
+executor: local
+defaultPartition: batch
+killWait: 2
+accounts:
+  "*": [general]
+features:
+  h100: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}
+  a100: {nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB}
+  ib: {example.com/network: infiniband}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ResourceFlavor
+metadata: {name: plain}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ResourceFlavor
+metadata: {name: gpu}
+spec:
+  nodeLabels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata: {name: main}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu, memory, nvidia.com/gpu]
+    flavors:
+    - name: plain
+      resources:
+      - {name: cpu, nominalQuota: 8}
+      - {name: memory, nominalQuota: 32Gi}
+      - {name: nvidia.com/gpu, nominalQuota: 0}
+    - name: gpu
+      resources:
+      - {name: cpu, nominalQuota: 8}
+      - {name: memory, nominalQuota: 32Gi}
+      - {name: nvidia.com/gpu, nominalQuota: 8}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {name: batch, namespace: general}
+spec: {clusterQueue: main}
+EOC
+}
+
+WRITE_CONF=features_conf
+start_daemon
+mkdir -p "$T/work"
+cd "$T/work"
+
+# flavors JOBID -> "cpu=gpu,memory=gpu" from scontrol show job
+flavors() {
+	"$BIN/scontrol" show job "$1" | tr ' ' '\n' | sed -n 's/^Flavors=//p'
+}
+features() {
+	"$BIN/scontrol" show job "$1" | tr ' ' '\n' | sed -n 's/^Features=//p'
+}
+
+id1=$(submit root -C h100 --wrap 'sleep 30') || fail "sbatch -C h100"
+wait_state "$id1" RUNNING
+expect_eq "-C h100 flavors" "cpu=gpu" "$(flavors "$id1")"
+expect_eq "-C h100 Features" "h100" "$(features "$id1")"
+expect_eq "squeue %f" "h100" "$("$BIN/squeue" -h -j "$id1" -o %f)"
+ok "-C h100 takes the labelled flavor (Flavors=cpu=gpu, Features=h100)"
+
+id2=$(submit root --wrap 'sleep 30') || fail "sbatch without -C"
+wait_state "$id2" RUNNING
+expect_eq "no -C flavors" "cpu=plain" "$(flavors "$id2")"
+expect_eq "no -C Features" "(null)" "$(features "$id2")"
+expect_eq "no -C squeue %f" "(null)" "$("$BIN/squeue" -h -j "$id2" -o %f)"
+ok "without -C the first flavor (plain), Features=(null)"
+
+printf '#!/bin/sh\n#SBATCH -C h100&ib\nsleep 30\n' >both.sh
+id3=$(submit root both.sh) || fail "#SBATCH -C h100&ib"
+wait_state "$id3" RUNNING
+expect_eq "#SBATCH -C flavors" "cpu=gpu" "$(flavors "$id3")"
+expect_eq "#SBATCH -C Features" "h100&ib" "$(features "$id3")"
+ok "#SBATCH -C h100&ib: Features=h100&ib on the labelled flavor"
+
+id4=$(submit root --gres=gpu:h100:1 --wrap 'sleep 30') || fail "sbatch --gres=gpu:h100:1"
+wait_state "$id4" RUNNING
+expect_eq "--gres type flavors" "cpu=gpu,nvidia.com/gpu=gpu" "$(flavors "$id4")"
+id5=$(SBATCH_CONSTRAINT=h100 submit root --wrap 'sleep 30') || fail "SBATCH_CONSTRAINT"
+wait_state "$id5" RUNNING
+expect_eq "SBATCH_CONSTRAINT flavors" "cpu=gpu" "$(flavors "$id5")"
+ok "--gres=gpu:h100:1 and SBATCH_CONSTRAINT=h100 select the flavor too"
+
+# refused at submit, with Slurm's words and exit 1
+err=$("$BIN/sbatch" -C nosuch --wrap true 2>&1 >/dev/null); rc=$?
+expect_eq "-C nosuch rc" 1 "$rc"
+expect_eq "-C nosuch message" \
+	"sbatch: error: Batch job submission failed: Invalid feature specification" "$err"
+err=$("$BIN/sbatch" -C 'h100|ib' --wrap true 2>&1 >/dev/null); rc=$?
+expect_eq "-C a|b rc" 1 "$rc"
+expect_eq "-C a|b message" "sbatch: error: --constraint=h100|ib: only features joined \
+with & are supported by Sluice" "$err"
+err=$("$BIN/sbatch" --gres=gpu:v100:1 --wrap true 2>&1 >/dev/null); rc=$?
+expect_eq "--gres v100 rc" 1 "$rc"
+expect_eq "--gres v100 message" "sbatch: error: GPU type \"v100\" has no node labels: add \
+features.v100 to the SluiceConfiguration
+sbatch: error: Batch job submission failed: Invalid generic resource (gres) specification" "$err"
+# a100 is a known feature, but no flavor has its labels: it could never run
+err=$("$BIN/sbatch" -C a100 --wrap true 2>&1 >/dev/null); rc=$?
+expect_eq "-C a100 rc" 1 "$rc"
+expect_eq "-C a100 message" "sbatch: error: pod set main requests 1 cpu, more than \
+ClusterQueue main can ever provide in any eligible flavor
+sbatch: error: Batch job submission failed: Requested node configuration is not available" "$err"
+err=$("$BIN/sbatch" -C 'h100&a100' --wrap true 2>&1 >/dev/null); rc=$?
+expect_eq "-C h100&a100 rc" 1 "$rc"
+case "$err" in
+*"feature a100 wants node label nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB"*"
+sbatch: error: Batch job submission failed: Invalid feature specification") ;;
+*) fail "-C h100&a100 message: $err" ;;
+esac
+expect_eq "refused jobs are not queued" 5 "$("$BIN/squeue" -h | wc -l)"
+ok "unknown feature, | syntax, unmapped GPU type, unsatisfiable and conflicting features refused"
+
+for j in $id1 $id2 $id3 $id4 $id5; do "$BIN/scancel" "$j"; done

@@ -112,9 +112,10 @@ static void show_res(const struct sl_job *j, const char *sep, struct sl_buf *b)
 	char t1[64], m[32];
 	const char *sp = j->spec.script_path;
 
-	sl_jobspec_shape(&j->spec, &sh);
-	if (j->start_time == 0 && sh.nodes > 1)
-		snprintf(t1, sizeof(t1), "%d-%d", sh.nodes, sh.nodes);
+	sl_job_shape(j, &sh);
+	int hi = j->spec.nodes_max > sh.nodes ? j->spec.nodes_max : sh.nodes;
+	if (j->start_time == 0 && j->alloc_nodes == 0 && (sh.nodes > 1 || hi > sh.nodes))
+		snprintf(t1, sizeof(t1), "%d-%d", sh.nodes, hi); /* what was asked */
 	else
 		snprintf(t1, sizeof(t1), "%d", sh.nodes);
 	sl_buf_addf(b, "%sNumNodes=%s NumCPUs=%d NumTasks=%d CPUs/Task=%d ReqB:S:C:T=0:0:*:*", sep, t1,

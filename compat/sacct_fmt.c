@@ -134,7 +134,7 @@ F(f_alloc_cpus)
 	struct sl_jobshape sh;
 	int cpus = started(j) ? j->alloc_cpus : 0;
 	(void)now;
-	sl_jobspec_shape(&j->spec, &sh);
+	sl_job_shape(j, &sh);
 	if (row == ROW_BATCH)
 		cpus = sh.nodes > 0 ? cpus / sh.nodes : cpus;
 	snprintf(buf, len, "%d", cpus);
@@ -144,7 +144,7 @@ F(f_nnodes)
 {
 	struct sl_jobshape sh;
 	(void)now;
-	sl_jobspec_shape(&j->spec, &sh);
+	sl_job_shape(j, &sh);
 	snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : sh.nodes);
 }
 

@@ -178,7 +178,7 @@ P(p_nodes)
 {
 	struct sl_jobshape sh;
 	(void)now;
-	sl_jobspec_shape(&j->spec, &sh);
+	sl_job_shape(j, &sh);
 	snprintf(buf, len, "%d", sh.nodes);
 	return 1;
 }
@@ -187,7 +187,7 @@ P(p_cpus)
 {
 	struct sl_jobshape sh;
 	(void)now;
-	sl_jobspec_shape(&j->spec, &sh);
+	sl_job_shape(j, &sh);
 	snprintf(buf, len, "%d", j->alloc_cpus > 0 ? j->alloc_cpus : sh.cpus_per_node * sh.nodes);
 	return 1;
 }
@@ -196,7 +196,7 @@ P(p_min_cpus)
 {
 	struct sl_jobshape sh;
 	(void)now;
-	sl_jobspec_shape(&j->spec, &sh);
+	sl_job_shape(j, &sh);
 	snprintf(buf, len, "%d", sh.cpus_per_node);
 	return 1;
 }
@@ -476,8 +476,8 @@ static int cmp_key(char k, const struct sl_job *a, const struct sl_job *b, int64
 	case 'l': return cmp_i64(a->spec.time_limit, b->spec.time_limit);
 	case 'C': return cmp_i64(a->alloc_cpus, b->alloc_cpus);
 	case 'D':
-		sl_jobspec_shape(&a->spec, &sa);
-		sl_jobspec_shape(&b->spec, &sb);
+		sl_job_shape(a, &sa);
+		sl_job_shape(b, &sb);
 		return cmp_i64(sa.nodes, sb.nodes);
 	default: return 0;
 	}

@@ -687,7 +687,7 @@ static int ctx_init(const struct sl_render_in *in, struct sl_render_ctx *c, stru
 	memset(c, 0, sizeof(*c));
 	c->in = in;
 	c->spec = s;
-	sl_jobspec_shape(s, &c->shape);
+	sl_job_shape(in->job, &c->shape);
 	c->part = sl_kubeconf_partition(in->kube, s->partition);
 	c->image = s->container_image ? s->container_image
 		 : c->part && c->part->image ? c->part->image

@@ -49,6 +49,15 @@ static int or_default(int v, int def)
 	return v == SL_NO_VAL || v <= 0 ? def : v;
 }
 
+void sl_job_shape(const struct sl_job *j, struct sl_jobshape *o)
+{
+	struct sl_jobspec s = j->spec; /* shallow: the shape reads numbers only */
+
+	if (j->alloc_nodes > 0)
+		s.nodes = j->alloc_nodes;
+	sl_jobspec_shape(&s, o);
+}
+
 void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *o)
 {
 	memset(o, 0, sizeof(*o));

@@ -77,6 +77,7 @@ struct sl_job {
 	char *nodelist;         /* hostlist of allocated nodes, NULL while pending */
 	int alloc_cpus;         /* total cpus allocated (or requested while pending) */
 	int attempt;            /* 0 first run; +1 per requeue */
+	int alloc_nodes;        /* nodes admitted (-N MIN-MAX: Kueue partial admission); 0 while pending */
 	int ready_evictions;    /* evictions by the pods-ready timeout only (Kueue's
 				 * status.requeueState.count): backoffLimitCount's count */
 	int cancelled_by;       /* uid that cancelled it, -1 otherwise */
@@ -101,6 +102,8 @@ void sl_jobspec_init(struct sl_jobspec *s);   /* all fields to "unset" */
 void sl_jobspec_clear(struct sl_jobspec *s);  /* free members, re-init */
 void sl_jobspec_copy(struct sl_jobspec *dst, const struct sl_jobspec *src);
 void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *out);
+/* The shape of a job: its spec's, on the nodes it was given once admitted. */
+void sl_job_shape(const struct sl_job *j, struct sl_jobshape *out);
 
 struct sl_job *sl_job_new(void);
 void sl_job_free(struct sl_job *j);

@@ -60,15 +60,39 @@ int sl_job_node_selector(const struct sl_jobspec *s, const struct sl_features *f
 	return merge("GPU type", s->gpu_type, l, nl, out, cap, n, err);
 }
 
+/* -N MIN-MAX is Kueue's partial admission: count MAX, minCount MIN, as many
+ * pods as the quota allows. A pod's requests must not depend on how many
+ * there are, so totals spread over the nodes (-n, --gpus) cannot come with
+ * a range. Returns the minCount, or 0 for all or nothing. */
+static int node_range(const struct sl_jobspec *s, const struct sl_jobshape *sh, int *count,
+		      struct sl_err *err)
+{
+	*count = sh->nodes;
+	if (s->nodes_max == SL_NO_VAL || s->nodes_max <= sh->nodes)
+		return 0;
+	if ((s->ntasks != SL_NO_VAL && s->ntasks > 0 &&
+	     (s->ntasks_per_node == SL_NO_VAL || s->ntasks_per_node <= 0)) ||
+	    (s->gpus != SL_NO_VAL && s->gpus > 0))
+		return sl_err_set(err, SL_EUNSUPP, "--nodes=%d-%d with a total of %s is not "
+				  "supported by Sluice: a node's share would depend on how many "
+				  "nodes are given; use --ntasks-per-node or --gpus-per-node, or "
+				  "one node count", sh->nodes, s->nodes_max,
+				  s->gpus > 0 && s->gpus != SL_NO_VAL ? "--gpus" : "--ntasks");
+	*count = s->nodes_max;
+	return sh->nodes;
+}
+
 int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 		    struct sl_job_wl *b, struct sl_err *err)
 {
 	struct sl_jobshape sh;
 	size_t n = 0, nsel = 0;
-	int r;
+	int r, count, min_count;
 
 	sl_jobspec_shape(&j->spec, &sh);
 	memset(b, 0, sizeof(*b));
+	if ((min_count = node_range(&j->spec, &sh, &count, err)) < 0)
+		return min_count;
 	b->req[n++] = (struct sl_sched_req){"cpu", (int64_t)sh.cpus_per_node * 1000};
 	if (sh.mem_per_node > 0)
 		b->req[n++] = (struct sl_sched_req){"memory", sh.mem_per_node * MIB_MILLI};
@@ -78,7 +102,8 @@ int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 	r = sl_job_node_selector(&j->spec, f, b->sel, SL_JOB_WL_LABELS, &nsel, err);
 	if (r != 0)
 		nsel = 0;
-	b->ps = (struct sl_sched_podset){.name = "main", .count = sh.nodes, .nreq = n,
+	b->ps = (struct sl_sched_podset){.name = "main", .count = count, .min_count = min_count,
+					 .nreq = n,
 					 .req = b->req, .nsel = nsel,
 					 .node_selector = nsel ? b->sel : NULL};
 	b->wl = (struct sl_sched_wl){.id = j->id, .name = j->spec.name, .ns = j->spec.account,

@@ -92,7 +92,7 @@ static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *jo
 			const char *batch, struct sl_launch *out)
 {
 	struct sl_jobshape shape;
-	sl_jobspec_shape(&job->spec, &shape);
+	sl_job_shape(job, &shape);
 	struct sl_slurm_env_in in = {job, &shape, out->nodelist, batch, conf->cluster};
 	char **slurm = sl_slurm_env_build(&in);
 	out->env = sl_slurm_env_merge(job->spec.env, slurm);
@@ -109,7 +109,7 @@ int sl_exec_local_prepare(const struct sl_exec_conf *conf, const char *host,
 	memset(out, 0, sizeof(*out));
 	if ((r = lookup_user(job, out, err)) != 0)
 		goto out;
-	sl_jobspec_shape(s, &shape);
+	sl_job_shape(job, &shape);
 	out->job_id = job->id;
 	out->attempt = job->attempt;
 	out->uid = job->uid;

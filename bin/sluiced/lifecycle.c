@@ -144,6 +144,23 @@ int sl_lifecycle_requeue(struct sluiced *d, struct sl_job *j, struct sl_err *err
 	return d->exec_ops->preempt(d->exec, j->id, err);
 }
 
+/* What an admission gave the job, taken back: it is pending again. */
+static void drop_admission(struct sl_job *j)
+{
+	struct sl_jobshape sh;
+
+	j->start_time = j->end_time = 0;
+	j->alloc_nodes = 0;
+	sl_job_shape(j, &sh);
+	j->alloc_cpus = sh.cpus_per_node * sh.nodes;
+	free(j->nodelist);
+	j->nodelist = NULL;
+	free(j->cluster_queue);
+	j->cluster_queue = NULL;
+	free(j->flavors);
+	j->flavors = NULL;
+}
+
 /* Back to the queue at its original position (Kueue keeps creation time). */
 static int back_to_queue(struct sluiced *d, struct sl_job *j, int new_attempt,
 			 struct sl_err *err)
@@ -151,13 +168,7 @@ static int back_to_queue(struct sluiced *d, struct sl_job *j, int new_attempt,
 	int r;
 	if (new_attempt)
 		j->attempt++;
-	j->start_time = j->end_time = 0;
-	free(j->nodelist);
-	j->nodelist = NULL;
-	free(j->cluster_queue);
-	j->cluster_queue = NULL;
-	free(j->flavors);
-	j->flavors = NULL;
+	drop_admission(j);
 	if ((r = sl_lifecycle_move(d, j, SL_JOB_PENDING, "None", err)) != 0)
 		return r;
 	sl_schedctl_requeue(d->sched, j->id);
@@ -245,13 +256,7 @@ static int evict(struct sluiced *d, struct sl_job *j, const char *why, struct sl
 		delay *= 2;
 	if (delay > max)
 		delay = max;
-	j->start_time = j->end_time = 0;
-	free(j->nodelist);
-	j->nodelist = NULL;
-	free(j->cluster_queue);
-	j->cluster_queue = NULL;
-	free(j->flavors);
-	j->flavors = NULL;
+	drop_admission(j);
 	j->eligible_time = (int64_t)time(NULL) + delay;
 	if ((r = sl_lifecycle_move(d, j, SL_JOB_PENDING, "BeginTime", err)) != 0)
 		return r;

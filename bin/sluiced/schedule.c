@@ -167,8 +167,9 @@ int sl_schedctl_add_running(struct sl_schedctl *s, const struct sl_job *j,
 		*eq = '\0';
 		fl[a.n++] = (struct sl_sched_flavor){"main", tok, eq + 1};
 	}
+	int32_t count = j->alloc_nodes;
 	if ((r = sl_schedctl_add(s, j, err)) == 0)
-		r = sl_sched_admitted(s->engine, j->id, &a, err);
+		r = sl_sched_admitted_partial(s->engine, j->id, &a, count > 0 ? &count : NULL, err);
 	free(text);
 	return r;
 }
@@ -194,6 +195,7 @@ int sl_schedctl_run(struct sl_schedctl *s)
 {
 	struct sl_sched_decisions dec;
 	struct sluiced *d = s->d;
+	struct sl_jobshape sh;
 	int n;
 
 	memset(&dec, 0, sizeof(dec));
@@ -215,6 +217,9 @@ int sl_schedctl_run(struct sl_schedctl *s)
 		free(j->flavors);
 		j->cluster_queue = sl_xstrdup(a->cluster_queue);
 		j->flavors = flavors_text(a->flavors, a->n);
+		j->alloc_nodes = a->ncounts > 0 ? a->counts[0] : 0; /* -N MIN-MAX */
+		sl_job_shape(j, &sh);
+		j->alloc_cpus = sh.cpus_per_node * sh.nodes;
 		if (sl_lifecycle_admitted(d, j, &err) != 0)
 			sl_err_log("job %llu: admission failed: %s", (unsigned long long)j->id,
 				   err.msg);

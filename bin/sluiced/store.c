@@ -29,7 +29,8 @@ static const char *schema =
 	" end_time INTEGER, priority INTEGER, exit_code INTEGER, exit_signal INTEGER,"
 	" nodelist TEXT, alloc_cpus INTEGER, attempt INTEGER, cancelled_by INTEGER,"
 	" cluster_queue TEXT, flavors TEXT, final INTEGER NOT NULL DEFAULT 0,"
-	" spec TEXT NOT NULL, ready_evictions INTEGER NOT NULL DEFAULT 0);"
+	" spec TEXT NOT NULL, ready_evictions INTEGER NOT NULL DEFAULT 0,"
+	" alloc_nodes INTEGER NOT NULL DEFAULT 0);"
 	"CREATE INDEX IF NOT EXISTS jobs_final_end ON jobs(final, end_time);"
 	"INSERT OR IGNORE INTO meta VALUES('schema_version', 1);"
 	"INSERT OR IGNORE INTO meta VALUES('next_job_id', 1);";
@@ -38,8 +39,8 @@ static const char *schema =
 #define REC_COLS "uid,gid,user,grp,state,reason,reason_text,submit_time," \
 	"eligible_time,start_time,end_time,priority,exit_code,exit_signal,"     \
 	"nodelist,alloc_cpus,attempt,cancelled_by,cluster_queue,flavors,final," \
-	"ready_evictions"
-#define NREC 22
+	"ready_evictions,alloc_nodes"
+#define NREC 23
 
 static int dberr(struct sl_store *s, struct sl_err *err, const char *what)
 {
@@ -82,18 +83,23 @@ static int check_version(struct sl_store *s, struct sl_err *err)
 	return 0;
 }
 
-/* Stores written before the column existed get it (count 0): a column
- * added with a default needs no schema version bump. */
-static int add_ready_evictions(struct sl_store *s, struct sl_err *err)
+/* Stores written before a column existed get it (value 0): a column added
+ * with a default needs no schema version bump. */
+static int add_column(struct sl_store *s, const char *col, struct sl_err *err)
 {
+	char *q = sl_xasprintf("SELECT %s FROM jobs LIMIT 0", col);
 	sqlite3_stmt *st = NULL;
-	if (sqlite3_prepare_v2(s->db, "SELECT ready_evictions FROM jobs LIMIT 0", -1, &st, NULL) ==
-	    SQLITE_OK) {
+	int r = 0;
+
+	if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_finalize(st);
-		return 0;
+	} else {
+		free(q);
+		q = sl_xasprintf("ALTER TABLE jobs ADD COLUMN %s INTEGER NOT NULL DEFAULT 0;", col);
+		r = exec(s, q, err);
 	}
-	return exec(s, "ALTER TABLE jobs ADD COLUMN ready_evictions INTEGER NOT NULL DEFAULT 0;",
-		    err);
+	free(q);
+	return r;
 }
 
 int sl_store_open(const char *dir, int fsync, struct sl_store **out, struct sl_err *err)
@@ -122,10 +128,10 @@ int sl_store_open(const char *dir, int fsync, struct sl_store **out, struct sl_e
 		      err)) ||
 	    (r = exec(s, "BEGIN;", err)) || (r = exec(s, schema, err)) ||
 	    (r = exec(s, "COMMIT;", err)) || (r = check_version(s, err)) ||
-	    (r = add_ready_evictions(s, err)))
+	    (r = add_column(s, "ready_evictions", err)) || (r = add_column(s, "alloc_nodes", err)))
 		goto out;
-	if ((r = prepare(s, "INSERT INTO jobs(id," REC_COLS ",spec) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins, err)) ||
-	    (r = prepare(s, "UPDATE jobs SET (" REC_COLS ")=(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) WHERE id=?", &s->upd, err)) ||
+	if ((r = prepare(s, "INSERT INTO jobs(id," REC_COLS ",spec) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins, err)) ||
+	    (r = prepare(s, "UPDATE jobs SET (" REC_COLS ")=(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) WHERE id=?", &s->upd, err)) ||
 	    (r = prepare(s, "SELECT value FROM meta WHERE key='next_job_id'", &s->getid, err)) ||
 	    (r = prepare(s, "UPDATE meta SET value=? WHERE key='next_job_id'", &s->setid, err)))
 		goto out;
@@ -228,6 +234,7 @@ static int bind_rec(sqlite3_stmt *st, int at, const struct sl_job *j)
 	bind_text(st, at++, j->flavors);
 	sqlite3_bind_int(st, at++, sl_jobstate_is_final(j->state));
 	sqlite3_bind_int(st, at++, j->ready_evictions);
+	sqlite3_bind_int(st, at++, j->alloc_nodes);
 	return at;
 }
 
@@ -298,6 +305,7 @@ static int row_to_job(sqlite3_stmt *st, struct sl_job **out, struct sl_err *err)
 	j->flavors = col_str(st, c++);
 	c++; /* final */
 	j->ready_evictions = sqlite3_column_int(st, c++);
+	j->alloc_nodes = sqlite3_column_int(st, c++);
 	if ((r = sl_jobspec_from_json((const char *)sqlite3_column_text(st, c), &j->spec,
 				      err)) != 0) {
 		sl_err_prefix(err, "store: job %llu", (unsigned long long)j->id);

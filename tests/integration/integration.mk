@@ -9,6 +9,7 @@ INTEGRATION_TESTS = \
 	tests/integration/badinput.sh \
 	tests/integration/preempt.sh \
 	tests/integration/nonroot.sh \
-	tests/integration/constraint.sh
+	tests/integration/constraint.sh \
+	tests/integration/noderange.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)

@@ -141,6 +141,59 @@ static void expect_error(const struct sl_features *f, const char *constraint, co
 	sl_job_free(j);
 }
 
+/* -N MIN-MAX: count MAX with minCount MIN (partial admission); per-node
+ * requests; totals spread over the nodes refused; a fixed count is all or
+ * nothing (minCount 0). */
+static void test_node_range(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job *j = job(1, NULL, NULL);
+	struct sl_job_wl b;
+
+	j->spec.nodes = 2;
+	j->spec.nodes_max = 6;
+	j->spec.cpus_per_task = 2;
+	assert_int_equal(sl_job_workload(j, NULL, &b, &err), 0);
+	assert_int_equal(b.ps.count, 6);
+	assert_int_equal(b.ps.min_count, 2);
+	assert_int_equal(b.req[0].milli, 2000);
+	j->spec.nodes_max = 2;
+	assert_int_equal(sl_job_workload(j, NULL, &b, &err), 0);
+	assert_int_equal(b.ps.count, 2);
+	assert_int_equal(b.ps.min_count, 0);
+	j->spec.nodes_max = 4;
+	j->spec.ntasks_per_node = 3;
+	j->spec.ntasks = 6;
+	assert_int_equal(sl_job_workload(j, NULL, &b, &err), 0); /* per node: fine */
+	assert_int_equal(b.req[0].milli, 6000);
+	j->spec.ntasks_per_node = SL_NO_VAL;
+	assert_int_equal(sl_job_workload(j, NULL, &b, &err), -SL_EUNSUPP);
+	assert_string_equal(err.msg, "--nodes=2-4 with a total of --ntasks is not supported by "
+			    "Sluice: a node's share would depend on how many nodes are given; use "
+			    "--ntasks-per-node or --gpus-per-node, or one node count");
+	sl_job_free(j);
+}
+
+/* Once admitted on fewer nodes than asked, the job's shape is the given one. */
+static void test_job_shape(void **state)
+{
+	struct sl_job *j = job(1, NULL, NULL);
+	struct sl_jobshape sh;
+
+	j->spec.nodes = 2;
+	j->spec.nodes_max = 6;
+	j->spec.ntasks_per_node = 2;
+	sl_job_shape(j, &sh);
+	assert_int_equal(sh.nodes, 2);
+	assert_int_equal(sh.ntasks, 4);
+	j->alloc_nodes = 5;
+	sl_job_shape(j, &sh);
+	assert_int_equal(sh.nodes, 5);
+	assert_int_equal(sh.ntasks, 10);
+	assert_int_equal(sh.cpus_per_node, 2);
+	sl_job_free(j);
+}
+
 static void test_selector(void **state)
 {
 	expect_selector(NULL, NULL, "");
@@ -233,6 +286,8 @@ static void test_engine(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_node_range),
+		cmocka_unit_test(test_job_shape),
 		cmocka_unit_test(test_selector),
 		cmocka_unit_test(test_selector_errors),
 		cmocka_unit_test(test_selector_cap),

@@ -1,6 +1,7 @@
 /* job.c - job spec and job record: defaults, shape, and JSON conversion.
  * JSON keys are the wire and store contract; PROTOCOL.md lists them. */
 #include "job.h"
+#include "buf.h"
 #include "xalloc.h"
 
 #include <json-c/json.h>
@@ -168,21 +169,21 @@ static json_object *spec_to_obj(const struct sl_jobspec *s)
 	return o;
 }
 
-static char *obj_to_text(json_object *o)
-{
-	char *t = sl_xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	json_object_put(o);
-	return t;
-}
-
 void *sl_jobspec_to_obj(const struct sl_jobspec *s)
 {
 	return spec_to_obj(s);
 }
 
+/* No cap worth the name: a record is whatever the request limit let in. */
+#define TEXT_CAP ((size_t)1 << 40)
+
 char *sl_jobspec_to_json(const struct sl_jobspec *s)
 {
-	return obj_to_text(spec_to_obj(s));
+	struct sl_buf *b = sl_buf_new(TEXT_CAP);
+	(void)sl_jobspec_text_append(b, s);
+	char *t = sl_buf_steal(b);
+	sl_buf_free(b);
+	return t;
 }
 
 /* Typed getters: a key of the wrong type is an error naming the key. */
@@ -339,7 +340,11 @@ void *sl_job_to_obj(const struct sl_job *j)
 
 char *sl_job_to_json(const struct sl_job *j)
 {
-	return obj_to_text(sl_job_to_obj(j));
+	struct sl_buf *b = sl_buf_new(TEXT_CAP);
+	(void)sl_job_text_append(b, j);
+	char *t = sl_buf_steal(b);
+	sl_buf_free(b);
+	return t;
 }
 
 int sl_job_from_obj(void *obj, struct sl_job **out, struct sl_err *err)

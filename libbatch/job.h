@@ -124,6 +124,9 @@ void *sl_job_to_obj(const struct sl_job *j);
 struct sl_buf;
 /* 0, or -SL_ETOOBIG when b's cap is reached (b is then left as it was). */
 int sl_job_listing_append(struct sl_buf *b, const struct sl_job *j);
+/* The whole record or spec, as sl_job_to_json/sl_jobspec_to_json give it. */
+int sl_job_text_append(struct sl_buf *b, const struct sl_job *j);
+int sl_jobspec_text_append(struct sl_buf *b, const struct sl_jobspec *s);
 int sl_job_from_obj(void *obj, struct sl_job **out, struct sl_err *err);
 void *sl_jobspec_to_obj(const struct sl_jobspec *s);
 int sl_jobspec_from_obj(void *obj, struct sl_jobspec *out, struct sl_err *err);

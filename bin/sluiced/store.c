@@ -18,6 +18,7 @@ struct sl_store {
 	sqlite3 *db;
 	int in_txn;
 	sqlite3_stmt *ins, *upd, *getid, *setid;
+	sqlite3_stmt *begin, *commit; /* once per loop turn: not parsed each time */
 };
 
 static const char *schema =
@@ -133,7 +134,9 @@ int sl_store_open(const char *dir, int fsync, struct sl_store **out, struct sl_e
 	if ((r = prepare(s, "INSERT INTO jobs(id," REC_COLS ",spec) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins, err)) ||
 	    (r = prepare(s, "UPDATE jobs SET (" REC_COLS ")=(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) WHERE id=?", &s->upd, err)) ||
 	    (r = prepare(s, "SELECT value FROM meta WHERE key='next_job_id'", &s->getid, err)) ||
-	    (r = prepare(s, "UPDATE meta SET value=? WHERE key='next_job_id'", &s->setid, err)))
+	    (r = prepare(s, "UPDATE meta SET value=? WHERE key='next_job_id'", &s->setid, err)) ||
+	    (r = prepare(s, "BEGIN IMMEDIATE", &s->begin, err)) ||
+	    (r = prepare(s, "COMMIT", &s->commit, err)))
 		goto out;
 	*out = s;
 	s = NULL;
@@ -154,8 +157,18 @@ void sl_store_free(struct sl_store *s)
 	sqlite3_finalize(s->upd);
 	sqlite3_finalize(s->getid);
 	sqlite3_finalize(s->setid);
+	sqlite3_finalize(s->begin);
+	sqlite3_finalize(s->commit);
 	sqlite3_close(s->db);
 	free(s);
+}
+
+static int run(struct sl_store *s, sqlite3_stmt *st, const char *what, struct sl_err *err)
+{
+	int rc = sqlite3_step(st);
+	int r = rc == SQLITE_DONE ? 0 : dberr(s, err, what);
+	sqlite3_reset(st);
+	return r;
 }
 
 int sl_store_begin(struct sl_store *s, struct sl_err *err)
@@ -163,7 +176,7 @@ int sl_store_begin(struct sl_store *s, struct sl_err *err)
 	int r;
 	if (s->in_txn)
 		return 0;
-	if ((r = exec(s, "BEGIN IMMEDIATE;", err)) == 0)
+	if ((r = run(s, s->begin, "BEGIN", err)) == 0)
 		s->in_txn = 1;
 	return r;
 }
@@ -173,7 +186,7 @@ int sl_store_commit(struct sl_store *s, struct sl_err *err)
 	int r;
 	if (!s->in_txn)
 		return 0;
-	r = exec(s, "COMMIT;", err);
+	r = run(s, s->commit, "COMMIT", err);
 	s->in_txn = 0;
 	return r;
 }

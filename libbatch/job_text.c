@@ -1,11 +1,13 @@
-/* job_listing.c - a job record as squeue, sacct and scontrol receive it,
- * written straight to JSON text.
+/* job_text.c - job specs and records written straight to JSON text: the
+ * whole record (the store, launch specs) and the listing squeue, sacct and
+ * scontrol receive.
  *
- * The reply to `squeue` with 10 000 jobs is 10 000 records; building them
- * as json-c objects first (a hash table per object, a malloc per value)
- * cost most of the daemon's time on the request and tens of MiB at the
- * peak. The keys and the rule "numbers at their default are left out" are
- * those of sl_job_to_obj(); test_job_listing checks that the two agree. */
+ * The reply to `squeue` with 10 000 jobs is 10 000 records, and every
+ * submission stores one; building them as json-c objects first (a hash
+ * table per object, a malloc per value) cost most of the daemon's time on
+ * those requests and tens of MiB at the peak. The keys, their order and the
+ * rule "numbers at their default are left out" are those of
+ * sl_job_to_obj(); test_job_text checks that the two agree. */
 #include "job.h"
 #include "job_fields.h"
 
@@ -103,16 +105,16 @@ static void put_strv(struct w *b, const char *k, char *const *v)
 	addc(b, ']');
 }
 
-/* env, argv and script stay out: no listing prints them, and the
- * environment alone is two thirds of a record. */
-static void put_spec(struct w *b, const struct sl_jobspec *s)
+/* full 0 (a listing): env, argv and script stay out; no listing prints
+ * them, and the environment alone is two thirds of a record. */
+static void put_spec(struct w *b, const struct sl_jobspec *s, int full)
 {
 	struct sl_jobspec def;
 
 	sl_jobspec_init(&def);
 	b->first = 1;
 	addc(b, '{');
-#define W_STR(f) if (strcmp(#f, "script") != 0) put_str(b, #f, s->f);
+#define W_STR(f) if (full || strcmp(#f, "script") != 0) put_str(b, #f, s->f);
 #define W_INT(f) if (s->f != def.f) put_i64(b, #f, s->f);
 	SPEC_STRINGS(W_STR)
 	SPEC_INTS(W_INT)
@@ -123,13 +125,34 @@ static void put_spec(struct w *b, const struct sl_jobspec *s)
 		put_i64(b, "open_mode", s->open_mode);
 	if (s->umask != def.umask)
 		put_i64(b, "umask", (int64_t)s->umask);
+	if (full && s->argv != NULL)
+		put_strv(b, "argv", s->argv);
+	if (full && s->env != NULL)
+		put_strv(b, "env", s->env);
 	if (s->features != NULL && s->features[0] != NULL)
 		put_strv(b, "features", s->features);
 	addc(b, '}');
 	b->first = 0; /* the outer object goes on after "spec" */
 }
 
-int sl_job_listing_append(struct sl_buf *buf, const struct sl_job *j)
+static int done(struct w *w, size_t len)
+{
+	if (!w->failed)
+		return 0;
+	sl_buf_truncate(w->b, len);
+	return -SL_ETOOBIG;
+}
+
+int sl_jobspec_text_append(struct sl_buf *buf, const struct sl_jobspec *s)
+{
+	struct w w = {buf, 1, 0};
+	size_t len = sl_buf_len(buf);
+
+	put_spec(&w, s, 1);
+	return done(&w, len);
+}
+
+static int job_append(struct sl_buf *buf, const struct sl_job *j, int full)
 {
 	struct w w = {buf, 1, 0}, *b = &w;
 	size_t len = sl_buf_len(buf);
@@ -139,7 +162,7 @@ int sl_job_listing_append(struct sl_buf *buf, const struct sl_job *j)
 	addc(b, '{');
 	put_i64(b, "id", (int64_t)j->id);
 	put_key(b, "spec");
-	put_spec(b, &j->spec);
+	put_spec(b, &j->spec, full);
 	put_i64(b, "uid", j->uid);
 	put_i64(b, "gid", j->gid);
 	put_str(b, "state", sl_jobstate_name(j->state));
@@ -151,8 +174,15 @@ int sl_job_listing_append(struct sl_buf *buf, const struct sl_job *j)
 #undef W_STR
 #undef W_INT
 	addc(b, '}');
-	if (!w.failed)
-		return 0;
-	sl_buf_truncate(buf, len);
-	return -SL_ETOOBIG;
+	return done(&w, len);
+}
+
+int sl_job_text_append(struct sl_buf *b, const struct sl_job *j)
+{
+	return job_append(b, j, 1);
+}
+
+int sl_job_listing_append(struct sl_buf *b, const struct sl_job *j)
+{
+	return job_append(b, j, 0);
 }

@@ -1,7 +1,7 @@
-/* test_job_listing.c - the job list writer (job_listing.c) gives what
- * sl_job_to_obj() gives, minus env, argv and script: for a record with
- * every member set, for a record at its defaults, and for strings that
- * need escaping. It also reads back with sl_job_from_obj(). */
+/* test_job_text.c - the JSON text writers (job_text.c) give what
+ * sl_job_to_obj() gives: whole, and as a listing (minus env, argv and
+ * script), for a record with every member set, for a record at its
+ * defaults, and for strings that need escaping; and they read back. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -28,8 +28,30 @@ static json_object *expected(const struct sl_job *j)
 	return o;
 }
 
+/* The whole record: sl_job_to_json() text equals the json-c tree. */
+static void check_full(const struct sl_job *j)
+{
+	char *t = sl_job_to_json(j);
+	json_object *got = json_tokener_parse(t), *want = sl_job_to_obj(j);
+	assert_non_null(got);
+	if (!json_object_equal(got, want))
+		print_error("got  %s\nwant %s\n", t,
+			    json_object_to_json_string_ext(want, JSON_C_TO_STRING_PLAIN)), fail();
+	struct sl_job *back = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	assert_int_equal(sl_job_from_json(t, &back, &err), 0);
+	char *again = sl_job_to_json(back);
+	assert_string_equal(again, t);
+	free(again);
+	sl_job_free(back);
+	json_object_put(got);
+	json_object_put(want);
+	free(t);
+}
+
 static void check_same(const struct sl_job *j)
 {
+	check_full(j);
 	struct sl_buf *b = sl_buf_new(1 << 20);
 	assert_int_equal(sl_job_listing_append(b, j), 0);
 	json_object *got = json_tokener_parse(sl_buf_str(b));

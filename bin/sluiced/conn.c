@@ -194,6 +194,9 @@ static void on_accept(struct sl_loop *l, int fd, int events, void *arg)
 		cs->list = c;
 		cs->n++;
 		sl_loop_add_fd(l, cfd, SL_EV_READ, on_conn, c);
+		/* A client sends its request right after connect: it is usually
+		 * here already, and reading it now saves a poll and a wake-up. */
+		on_conn(l, cfd, SL_EV_READ, c);
 	}
 }
 

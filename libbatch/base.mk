@@ -7,16 +7,20 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/fsutil.c libbatch/fsutil.h \
 	libbatch/jobstate.c libbatch/jobstate.h \
 	libbatch/job.c libbatch/job.h libbatch/job_fields.h libbatch/job_text.c \
+	libbatch/job_parse.c \
 	libbatch/workload.c libbatch/workload.h \
 	libbatch/proto.c libbatch/proto.h \
 	libbatch/client.c libbatch/client.h
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
-	tests/unit/test_job_text
+	tests/unit/test_job_text tests/unit/test_job_parse
 TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
-	tests/unit/test_job_text
+	tests/unit/test_job_text tests/unit/test_job_parse
 endif
+tests_unit_test_job_parse_SOURCES = tests/unit/test_job_parse.c
+tests_unit_test_job_parse_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_job_parse_LDADD = $(TEST_LIBS)
 tests_unit_test_job_text_SOURCES = tests/unit/test_job_text.c
 tests_unit_test_job_text_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_job_text_LDADD = $(TEST_LIBS)

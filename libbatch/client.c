@@ -135,71 +135,84 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-static int read_reply(struct sl_client *c, uint16_t want, json_object **reply,
-		      struct sl_err *err)
+/* Read one reply frame of type want into *in (caller frees); its body at
+ * *body, *blen bytes. */
+static int read_frame(struct sl_client *c, uint16_t want, struct sl_buf **inp,
+		      const char **body, size_t *blen, struct sl_err *err)
 {
-	struct sl_buf *in = sl_buf_new(SL_PROTO_HDR_LEN + SL_PROTO_MAX_REPLY);
+	struct sl_buf *in = *inp = sl_buf_new(SL_PROTO_HDR_LEN + SL_PROTO_MAX_REPLY);
 	char chunk[65536];
-	const char *body;
-	size_t blen, used;
+	size_t used;
 	uint16_t type;
 	int r;
 
 	for (;;) {
 		r = sl_proto_decode(sl_buf_data(in), sl_buf_len(in), SL_PROTO_MAX_REPLY, &type,
-				    &body, &blen, &used, err);
+				    body, blen, &used, err);
 		if (r != 0)
 			break;
 		ssize_t n = read(c->fd, chunk, sizeof(chunk));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0) {
-			r = sl_err_set(err, SL_ECONNECT,
-				       "Unable to contact slurm controller (connection closed)");
-			goto out;
-		}
+		if (n <= 0)
+			return sl_err_set(err, SL_ECONNECT,
+					  "Unable to contact slurm controller (connection closed)");
 		sl_buf_add(in, chunk, (size_t)n);
 	}
 	if (r < 0)
-		goto out;
-	if (type != (want | SL_MSG_REPLY)) {
-		r = sl_err_set(err, SL_EPROTO, "unexpected reply type %u", type);
-		goto out;
-	}
-	{
+		return r;
+	if (type != (want | SL_MSG_REPLY))
+		return sl_err_set(err, SL_EPROTO, "unexpected reply type %u", type);
+	return 0;
+}
+
+static int read_reply(struct sl_client *c, uint16_t want, json_object **reply,
+		      struct sl_err *err)
+{
+	struct sl_buf *in = NULL;
+	const char *body;
+	size_t blen;
+	int r;
+
+	if ((r = read_frame(c, want, &in, &body, &blen, err)) == 0) {
 		struct json_tokener *tok = json_tokener_new_ex(64);
 		*reply = json_tokener_parse_ex(tok, body, (int)blen);
 		json_tokener_free(tok);
+		r = *reply ? 0 : sl_err_set(err, SL_EPROTO, "bad JSON in reply");
 	}
-	r = *reply ? 0 : sl_err_set(err, SL_EPROTO, "bad JSON in reply");
-out:
 	sl_buf_free(in);
 	return r;
 }
 
 /* Send req (consumed), wait for the reply. A reply carrying an error becomes
  * the return code and err; otherwise *reply holds it (caller puts it). */
-static int call(struct sl_client *c, uint16_t type, json_object *req,
-		json_object **reply, struct sl_err *err)
+/* Send req (consumed). */
+static int send_req(struct sl_client *c, uint16_t type, json_object *req, struct sl_err *err)
 {
 	struct sl_buf *out = sl_buf_new(SL_PROTO_HDR_LEN + SL_PROTO_MAX_BODY);
 	const char *text = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
+	int r = 0;
+
+	if (strlen(text) > SL_PROTO_MAX_BODY ||
+	    sl_proto_encode(out, type, text, strlen(text)) != 0)
+		r = sl_err_set(err, SL_ETOOBIG, "request of %zu bytes is over the %u-byte cap",
+			       strlen(text), SL_PROTO_MAX_BODY);
+	else if (write_all(c->fd, sl_buf_str(out), sl_buf_len(out)) != 0)
+		r = sl_err_set(err, SL_ECONNECT,
+			       "Unable to contact slurm controller (send failure)");
+	json_object_put(req);
+	sl_buf_free(out);
+	return r;
+}
+
+static int call(struct sl_client *c, uint16_t type, json_object *req,
+		json_object **reply, struct sl_err *err)
+{
 	json_object *rep = NULL, *v;
 	int r;
 
 	*reply = NULL;
-	if (strlen(text) > SL_PROTO_MAX_BODY ||
-	    (r = sl_proto_encode(out, type, text, strlen(text))) != 0) {
-		r = sl_err_set(err, SL_ETOOBIG, "request of %zu bytes is over the %u-byte cap",
-			       strlen(text), SL_PROTO_MAX_BODY);
-		goto out;
-	}
-	if (write_all(c->fd, sl_buf_str(out), sl_buf_len(out)) != 0) {
-		r = sl_err_set(err, SL_ECONNECT,
-			       "Unable to contact slurm controller (send failure)");
-		goto out;
-	}
-	if ((r = read_reply(c, type, &rep, err)) != 0)
+	if ((r = send_req(c, type, req, err)) != 0 || (r = read_reply(c, type, &rep, err)) != 0)
 		goto out;
 	if (json_object_object_get_ex(rep, "error", &v)) {
 		json_object *code;
@@ -212,9 +225,7 @@ static int call(struct sl_client *c, uint16_t type, json_object *req,
 	*reply = rep;
 	rep = NULL;
 out:
-	json_object_put(req);
 	json_object_put(rep);
-	sl_buf_free(out);
 	return r;
 }
 
@@ -272,32 +283,20 @@ static json_object *filter_to_obj(const struct sl_jobfilter *f)
 int sl_client_jobs(struct sl_client *c, const struct sl_jobfilter *f,
 		   struct sl_job ***jobs, size_t *n, struct sl_err *err)
 {
-	json_object *req = json_object_new_object(), *rep, *arr;
-	struct sl_job **v = NULL;
-	size_t len = 0, i;
+	json_object *req = json_object_new_object();
+	struct sl_buf *in = NULL;
+	const char *body;
+	size_t blen;
 	int r;
 
 	*jobs = NULL;
 	*n = 0;
 	json_object_object_add(req, "filter", filter_to_obj(f));
-	if ((r = call(c, SL_MSG_JOBS, req, &rep, err)) != 0)
-		return r;
-	if (!json_object_object_get_ex(rep, "jobs", &arr) ||
-	    !json_object_is_type(arr, json_type_array)) {
-		r = sl_err_set(err, SL_EPROTO, "jobs reply without a jobs array");
-		goto out;
-	}
-	len = json_object_array_length(arr);
-	v = sl_xcalloc(len + 1, sizeof(*v));
-	for (i = 0; i < len; i++)
-		if ((r = sl_job_from_obj(json_object_array_get_idx(arr, i), &v[i], err)) != 0)
-			goto out;
-	*jobs = v;
-	*n = len;
-	v = NULL;
-out:
-	sl_job_free_array(v, len);
-	json_object_put(rep);
+	/* Thousands of records: read straight from the text (job_parse.c). */
+	if ((r = send_req(c, SL_MSG_JOBS, req, err)) == 0 &&
+	    (r = read_frame(c, SL_MSG_JOBS, &in, &body, &blen, err)) == 0)
+		r = sl_job_list_parse(body, blen, jobs, n, err);
+	sl_buf_free(in);
 	return r;
 }
 

@@ -127,6 +127,11 @@ int sl_job_listing_append(struct sl_buf *b, const struct sl_job *j);
 /* The whole record or spec, as sl_job_to_json/sl_jobspec_to_json give it. */
 int sl_job_text_append(struct sl_buf *b, const struct sl_job *j);
 int sl_jobspec_text_append(struct sl_buf *b, const struct sl_jobspec *s);
+/* A jobs reply, {"jobs": [RECORD...], ...}, read into *jobs (n records and
+ * a NULL; caller frees with sl_job_free_array), or an error reply
+ * {"code", "error"} turned into its code and message (job_parse.c). */
+int sl_job_list_parse(const char *text, size_t len, struct sl_job ***jobs, size_t *n,
+		      struct sl_err *err);
 int sl_job_from_obj(void *obj, struct sl_job **out, struct sl_err *err);
 void *sl_jobspec_to_obj(const struct sl_jobspec *s);
 int sl_jobspec_from_obj(void *obj, struct sl_jobspec *out, struct sl_err *err);

@@ -184,35 +184,41 @@ static int read_reply(struct sl_client *c, uint16_t want, json_object **reply,
 	return r;
 }
 
-/* Send req (consumed), wait for the reply. A reply carrying an error becomes
- * the return code and err; otherwise *reply holds it (caller puts it). */
-/* Send req (consumed). */
-static int send_req(struct sl_client *c, uint16_t type, json_object *req, struct sl_err *err)
+static int send_text(struct sl_client *c, uint16_t type, const char *text, size_t len,
+		     struct sl_err *err)
 {
 	struct sl_buf *out = sl_buf_new(SL_PROTO_HDR_LEN + SL_PROTO_MAX_BODY);
-	const char *text = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
 	int r = 0;
 
-	if (strlen(text) > SL_PROTO_MAX_BODY ||
-	    sl_proto_encode(out, type, text, strlen(text)) != 0)
+	if (len > SL_PROTO_MAX_BODY || sl_proto_encode(out, type, text, len) != 0)
 		r = sl_err_set(err, SL_ETOOBIG, "request of %zu bytes is over the %u-byte cap",
-			       strlen(text), SL_PROTO_MAX_BODY);
+			       len, SL_PROTO_MAX_BODY);
 	else if (write_all(c->fd, sl_buf_str(out), sl_buf_len(out)) != 0)
 		r = sl_err_set(err, SL_ECONNECT,
 			       "Unable to contact slurm controller (send failure)");
-	json_object_put(req);
 	sl_buf_free(out);
 	return r;
 }
 
-static int call(struct sl_client *c, uint16_t type, json_object *req,
-		json_object **reply, struct sl_err *err)
+/* Send req (consumed). */
+static int send_req(struct sl_client *c, uint16_t type, json_object *req, struct sl_err *err)
+{
+	const char *text = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
+	int r = send_text(c, type, text, strlen(text), err);
+
+	json_object_put(req);
+	return r;
+}
+
+/* The reply to a request of this type: an error reply becomes the return
+ * code and err; otherwise *reply holds it (caller puts it). */
+static int receive(struct sl_client *c, uint16_t type, json_object **reply, struct sl_err *err)
 {
 	json_object *rep = NULL, *v;
 	int r;
 
 	*reply = NULL;
-	if ((r = send_req(c, type, req, err)) != 0 || (r = read_reply(c, type, &rep, err)) != 0)
+	if ((r = read_reply(c, type, &rep, err)) != 0)
 		goto out;
 	if (json_object_object_get_ex(rep, "error", &v)) {
 		json_object *code;
@@ -229,14 +235,32 @@ out:
 	return r;
 }
 
+/* Send req (consumed), wait for the reply (see receive()). */
+static int call(struct sl_client *c, uint16_t type, json_object *req,
+		json_object **reply, struct sl_err *err)
+{
+	int r = send_req(c, type, req, err);
+
+	*reply = NULL;
+	return r != 0 ? r : receive(c, type, reply, err);
+}
+
 int sl_client_submit(struct sl_client *c, const struct sl_jobspec *spec, uint64_t *id,
 		     struct sl_err *err)
 {
-	json_object *req = json_object_new_object(), *rep, *v;
+	struct sl_buf *req = sl_buf_new(SL_PROTO_MAX_BODY);
+	json_object *rep = NULL, *v;
 	int r;
 
-	json_object_object_add(req, "spec", sl_jobspec_to_obj(spec));
-	if ((r = call(c, SL_MSG_SUBMIT, req, &rep, err)) != 0)
+	/* Written as text (job_text.c): no json-c tree per submission. */
+	if (sl_buf_addstr(req, "{\"spec\":") != 0 || sl_jobspec_text_append(req, spec) != 0 ||
+	    sl_buf_addc(req, '}') != 0)
+		r = sl_err_set(err, SL_ETOOBIG, "request of more than %u bytes is over the cap",
+			       SL_PROTO_MAX_BODY);
+	else if ((r = send_text(c, SL_MSG_SUBMIT, sl_buf_str(req), sl_buf_len(req), err)) == 0)
+		r = receive(c, SL_MSG_SUBMIT, &rep, err);
+	sl_buf_free(req);
+	if (r != 0)
 		return r;
 	if (!json_object_object_get_ex(rep, "id", &v))
 		r = sl_err_set(err, SL_EPROTO, "submit reply without an id");

@@ -169,11 +169,6 @@ static json_object *spec_to_obj(const struct sl_jobspec *s)
 	return o;
 }
 
-void *sl_jobspec_to_obj(const struct sl_jobspec *s)
-{
-	return spec_to_obj(s);
-}
-
 /* No cap worth the name: a record is whatever the request limit let in. */
 #define TEXT_CAP ((size_t)1 << 40)
 

@@ -116,24 +116,26 @@ int sl_jobspec_from_json(const char *text, struct sl_jobspec *out, struct sl_err
 char *sl_job_to_json(const struct sl_job *j);
 int sl_job_from_json(const char *text, struct sl_job **out, struct sl_err *err);
 
-/* For code that embeds records in larger JSON documents (replies, store):
- * obj is a json-c `json_object *`; to_obj returns a new reference. */
+/* Records inside json-c documents: obj is a `json_object *`; to_obj returns
+ * a new reference. sl_job_to_obj is also the reference the text writers
+ * are tested against (test_job_text, test_job_parse). */
 void *sl_job_to_obj(const struct sl_job *j);
-/* Append the record as JSON text, as sl_job_to_obj() would give it but
- * without the spec's env, script and argv (job lists: job_listing.c). */
+int sl_job_from_obj(void *obj, struct sl_job **out, struct sl_err *err);
+int sl_jobspec_from_obj(void *obj, struct sl_jobspec *out, struct sl_err *err);
+
+/* Straight to and from JSON text, for the paths that carry many records or
+ * one per submission (job_text.c, job_parse.c). The append functions return
+ * 0, or -SL_ETOOBIG when b's cap is reached (b is then left as it was). */
 struct sl_buf;
-/* 0, or -SL_ETOOBIG when b's cap is reached (b is then left as it was). */
+/* As sl_job_to_obj() gives it, without the spec's env, script and argv. */
 int sl_job_listing_append(struct sl_buf *b, const struct sl_job *j);
 /* The whole record or spec, as sl_job_to_json/sl_jobspec_to_json give it. */
 int sl_job_text_append(struct sl_buf *b, const struct sl_job *j);
 int sl_jobspec_text_append(struct sl_buf *b, const struct sl_jobspec *s);
 /* A jobs reply, {"jobs": [RECORD...], ...}, read into *jobs (n records and
  * a NULL; caller frees with sl_job_free_array), or an error reply
- * {"code", "error"} turned into its code and message (job_parse.c). */
+ * {"code", "error"} turned into its code and message. */
 int sl_job_list_parse(const char *text, size_t len, struct sl_job ***jobs, size_t *n,
 		      struct sl_err *err);
-int sl_job_from_obj(void *obj, struct sl_job **out, struct sl_err *err);
-void *sl_jobspec_to_obj(const struct sl_jobspec *s);
-int sl_jobspec_from_obj(void *obj, struct sl_jobspec *out, struct sl_err *err);
 
 #endif

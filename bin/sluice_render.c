@@ -156,9 +156,10 @@ static int check(const struct sl_kueue *k, const struct sl_sched *s, const struc
 }
 
 /* The flavors the engine assigns on an empty cluster, or --flavor for every
- * resource. *out (caller frees) points into the model. */
+ * resource, and the nodes admitted (-N MIN-MAX: as many as the quota holds;
+ * with --flavor, MAX). *out (caller frees) points into the model. */
 static int assign(const struct sl_kueue *k, const struct sl_job_wl *b, const char *flavor,
-		  struct sl_render_flavor **out, size_t *n, struct sl_err *err)
+		  struct sl_render_flavor **out, size_t *n, int *nodes, struct sl_err *err)
 {
 	struct sl_sched *s = sl_sched_new(k);
 	struct sl_sched_decisions d = {0};
@@ -168,6 +169,7 @@ static int assign(const struct sl_kueue *k, const struct sl_job_wl *b, const cha
 
 	*out = NULL;
 	*n = 0;
+	*nodes = b->ps.count;
 	if ((r = check(k, s, b, err)) != 0)
 		goto out;
 	if (flavor != NULL) {
@@ -204,6 +206,8 @@ static int assign(const struct sl_kueue *k, const struct sl_job_wl *b, const cha
 		(*out)[i].flavor = sl_kueue_find_flavor(k, d.admit[0].flavors[i].flavor);
 	}
 	*n = d.admit[0].n;
+	if (d.admit[0].ncounts > 0)
+		*nodes = d.admit[0].counts[0];
 out:
 	sl_sched_decisions_clear(&d);
 	sl_sched_free(s);
@@ -224,7 +228,7 @@ static int render_job(const struct sl_conf *conf, struct sl_job *j, const char *
 		goto out;
 	if ((r = sl_job_workload(j, sl_conf_features(conf), &b, &err)) != 0)
 		goto out;
-	if ((r = assign(sl_conf_kueue(conf), &b, flavor, &fl, &n, &err)) != 0)
+	if ((r = assign(sl_conf_kueue(conf), &b, flavor, &fl, &n, &j->alloc_nodes, &err)) != 0)
 		goto out;
 	in = (struct sl_render_in){.job = j, .nflavors = n, .flavors = fl,
 				   .kube = sl_conf_kubernetes(conf),

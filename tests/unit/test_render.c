@@ -227,6 +227,34 @@ static void test_time_limit(void **state)
 /* -e apart from -o, no shared filesystem: the pod prints stderr after stdout
  * and a boundary of this job's attempt (k8s/podlog.h); -e the same file as
  * -o, or none, keeps the plain exec. */
+/* -N 2-4 admitted on 3 nodes (partial admission): the JobSet has 3 pods,
+ * and the job's environment says 3 nodes. */
+static void test_partial_nodes(void **state)
+{
+	struct sl_job *j = job(1011, "batch");
+	struct sl_render_flavor f[] = {{"cpu", flavor("default")}};
+	struct sl_render_in in = in_for(j, f, 1);
+	struct sl_err err = SL_ERR_INIT;
+	char *json = NULL;
+	json_object *o, *v;
+
+	j->spec.nodes = 2;
+	j->spec.nodes_max = 4;
+	j->alloc_nodes = 3;
+	assert_int_equal(sl_render(&in, &json, &err), 0);
+	o = json_tokener_parse(json);
+	v = json_object_array_get_idx(json_object_object_get(json_object_object_get(o, "spec"),
+							     "replicatedJobs"), 0);
+	v = json_object_object_get(json_object_object_get(v, "template"), "spec");
+	assert_int_equal(json_object_get_int(json_object_object_get(v, "parallelism")), 3);
+	assert_int_equal(json_object_get_int(json_object_object_get(v, "completions")), 3);
+	assert_non_null(strstr(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+			       "{\"name\":\"SLURM_NNODES\",\"value\":\"3\"}"));
+	json_object_put(o);
+	free(json);
+	sl_job_free(j);
+}
+
 /* -i cannot reach a pod without the shared filesystem: refused, not
  * replaced by /dev/null; on a partition that mounts one it is fine. */
 static void test_input_without_shared_fs(void **state)
@@ -526,6 +554,7 @@ int main(void)
 		cmocka_unit_test(test_time_limit),
 		cmocka_unit_test(test_stderr_apart),
 		cmocka_unit_test(test_input_without_shared_fs),
+		cmocka_unit_test(test_partial_nodes),
 		cmocka_unit_test(test_image_override),
 		cmocka_unit_test(test_mpijob),
 		cmocka_unit_test(test_mpi_option),

@@ -29,6 +29,12 @@ echo "ok mpi partition renders an MPIJob"
 	fail "--flavor h100 ignored"
 echo "ok --flavor"
 
+# -N MIN-MAX: as many nodes as the queue's quota holds (64 cpu / 16 = 4).
+"$sluice" render -N 2-400 -c 16 cpu.sh >range.json || fail "-N 2-400: exit $?"
+grep -q '"parallelism": 4,' range.json || fail "-N 2-400 -c 16: not 4 pods"
+grep -A1 '"name": "SLURM_NNODES"' range.json | grep -q '"value": "4"' || fail "SLURM_NNODES not 4"
+echo "ok -N 2-400 -c 16 renders the 4 pods the quota holds"
+
 expect_err() { # status, message, args...
 	want_rc=$1 want=$2
 	shift 2

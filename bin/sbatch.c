@@ -124,13 +124,9 @@ static void print_verbose(const struct sl_sbatch_flags *fl)
 static int submit(const struct sl_jobspec *spec, const struct sl_sbatch_flags *fl)
 {
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_client *c = NULL;
 	uint64_t id = 0;
-	int r;
+	int r = sl_client_submit_once(spec, &id, &err);
 
-	if ((r = sl_client_connect(NULL, &c, &err)) == 0)
-		r = sl_client_submit(c, spec, &id, &err);
-	sl_client_free(c);
 	if (r != 0) {
 		print_lines("sbatch: error: ", "Batch job submission failed: ",
 			    err.msg[0] ? err.msg : sl_strerror(r));

@@ -245,28 +245,59 @@ static int call(struct sl_client *c, uint16_t type, json_object *req,
 	return r != 0 ? r : receive(c, type, reply, err);
 }
 
-int sl_client_submit(struct sl_client *c, const struct sl_jobspec *spec, uint64_t *id,
-		     struct sl_err *err)
+/* The request text (job_text.c: no json-c tree per submission). */
+static int submit_text(const struct sl_jobspec *spec, struct sl_buf **req, struct sl_err *err)
 {
-	struct sl_buf *req = sl_buf_new(SL_PROTO_MAX_BODY);
+	*req = sl_buf_new(SL_PROTO_MAX_BODY);
+	if (sl_buf_addstr(*req, "{\"spec\":") != 0 || sl_jobspec_text_append(*req, spec) != 0 ||
+	    sl_buf_addc(*req, '}') != 0)
+		return sl_err_set(err, SL_ETOOBIG, "request of more than %u bytes is over the cap",
+				  SL_PROTO_MAX_BODY);
+	return 0;
+}
+
+static int submit_exchange(struct sl_client *c, const struct sl_buf *req, uint64_t *id,
+			   struct sl_err *err)
+{
 	json_object *rep = NULL, *v;
 	int r;
 
-	/* Written as text (job_text.c): no json-c tree per submission. */
-	if (sl_buf_addstr(req, "{\"spec\":") != 0 || sl_jobspec_text_append(req, spec) != 0 ||
-	    sl_buf_addc(req, '}') != 0)
-		r = sl_err_set(err, SL_ETOOBIG, "request of more than %u bytes is over the cap",
-			       SL_PROTO_MAX_BODY);
-	else if ((r = send_text(c, SL_MSG_SUBMIT, sl_buf_str(req), sl_buf_len(req), err)) == 0)
-		r = receive(c, SL_MSG_SUBMIT, &rep, err);
-	sl_buf_free(req);
-	if (r != 0)
+	if ((r = send_text(c, SL_MSG_SUBMIT, sl_buf_str(req), sl_buf_len(req), err)) != 0 ||
+	    (r = receive(c, SL_MSG_SUBMIT, &rep, err)) != 0)
 		return r;
 	if (!json_object_object_get_ex(rep, "id", &v))
 		r = sl_err_set(err, SL_EPROTO, "submit reply without an id");
 	else
 		*id = (uint64_t)json_object_get_int64(v);
 	json_object_put(rep);
+	return r;
+}
+
+int sl_client_submit(struct sl_client *c, const struct sl_jobspec *spec, uint64_t *id,
+		     struct sl_err *err)
+{
+	struct sl_buf *req = NULL;
+	int r;
+
+	if ((r = submit_text(spec, &req, err)) == 0)
+		r = submit_exchange(c, req, id, err);
+	sl_buf_free(req);
+	return r;
+}
+
+/* The request is written before connecting: sluiced, woken by the connect,
+ * finds it already there and answers in the same turn. */
+int sl_client_submit_once(const struct sl_jobspec *spec, uint64_t *id, struct sl_err *err)
+{
+	struct sl_buf *req = NULL;
+	struct sl_client *c = NULL;
+	int r;
+
+	if ((r = submit_text(spec, &req, err)) == 0 &&
+	    (r = sl_client_connect(NULL, &c, err)) == 0)
+		r = submit_exchange(c, req, id, err);
+	sl_client_free(c);
+	sl_buf_free(req);
 	return r;
 }
 

@@ -23,6 +23,9 @@ void sl_client_free(struct sl_client *c);
 /* Submit a job; on success *id is the new job id (already durable). */
 int sl_client_submit(struct sl_client *c, const struct sl_jobspec *spec,
 		     uint64_t *id, struct sl_err *err);
+/* The whole exchange for sbatch: connect to the daemon found by
+ * sl_client_socket_path(), submit, disconnect. */
+int sl_client_submit_once(const struct sl_jobspec *spec, uint64_t *id, struct sl_err *err);
 
 /* Which jobs a query or a cancel applies to. Empty lists match everything.
  * The daemon applies it; callers resolve user names to uids first. */

@@ -14,7 +14,7 @@ static bool ever_fits(const struct sl_sched *s, const struct sq_cq *c, const str
 {
 	int g = c->rg_of_res[res];
 	for (int f = 0; f < c->rg[g].nfl; f++) {
-		bool ok = sq_check_flavor(s, &c->rg[g], c->rg[g].fl[f], p, NULL);
+		bool ok = sq_check_flavor(s, c->rg[g].fl[f], p, NULL);
 		int fr = sq_fr(s, c->rg[g].fl[f], res);
 		if (ok && fr != SQ_NONE && sq_potential_available(s, c->node, fr) >= total)
 			return true;

@@ -120,34 +120,20 @@ static bool tolerates(const struct sl_ktoleration *t, const struct sl_ktaint *x)
 	return exists || strcmp(t->value, x->value) == 0;
 }
 
-/* Does some flavor of the resource group label nodes with key? Kueue's
- * flavorSelector keeps only those keys of a pod's nodeSelector (the group's
- * LabelKeys): a key no flavor defines says nothing about flavors, but a key
- * one flavor defines excludes the flavors that lack it. */
-static bool rg_label_key(const struct sl_sched *s, const struct sq_rg *rg, const char *key)
-{
-	for (int i = 0; i < rg->nfl; i++) {
-		if (rg->fl[i] == SQ_NONE)
-			continue;
-		const struct sl_kflavor *f = &s->flv[rg->fl[i]].f;
-		for (size_t k = 0; k < f->nlabels; k++)
-			if (strcmp(f->labels[k].key, key) == 0)
-				return true;
-	}
-	return false;
-}
-
-static bool flavor_has_label(const struct sl_kflavor *f, const struct sl_kv *l)
+/* Kueue's flavorSelector keeps only the keys of the pod's nodeSelector that
+ * this flavor itself labels (not those of other flavors in the resource
+ * group): a flavor without the key says nothing against it, and matches. */
+static bool label_conflicts(const struct sl_kflavor *f, const struct sl_kv *l)
 {
 	for (size_t i = 0; i < f->nlabels; i++)
 		if (strcmp(f->labels[i].key, l->key) == 0)
-			return strcmp(f->labels[i].value, l->value) == 0;
+			return strcmp(f->labels[i].value, l->value) != 0;
 	return false;
 }
 
 /* checkFlavorForPodSets. */
-bool sq_check_flavor(const struct sl_sched *s, const struct sq_rg *rg, int fl,
-		     const struct sq_ps *p, struct sq_reason *why)
+bool sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p,
+		     struct sq_reason *why)
 {
 	const struct sl_kflavor *f = &s->flv[fl].f;
 	struct sq_reason r = {.a = fl};
@@ -171,7 +157,7 @@ bool sq_check_flavor(const struct sl_sched *s, const struct sq_rg *rg, int fl,
 		}
 	}
 	for (int j = 0; j < p->nsel; j++)
-		if (!flavor_has_label(f, &p->sel[j]) && rg_label_key(s, rg, p->sel[j].key)) {
+		if (label_conflicts(f, &p->sel[j])) {
 			r.kind = SQ_R_AFFINITY;
 			goto bad;
 		}
@@ -304,7 +290,7 @@ static bool assign_rg(struct rgctx *x, int first_j)
 	for (int idx = next_flavor(x->w, x->a, x->ps, first_j); idx < rg->nfl; idx++) {
 		attempted = idx;
 		struct sq_reason why;
-		if (!sq_check_flavor(s, rg, rg->fl[idx], p, &why)) {
+		if (!sq_check_flavor(s, rg->fl[idx], p, &why)) {
 			why.ps = x->ps;
 			add_reason(x->a, why);
 			if (!rg_min)

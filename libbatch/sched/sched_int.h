@@ -354,10 +354,9 @@ void sq_assign_free(struct sq_assign *a);
 void sq_assign_flavors(struct sl_sched *s, struct sq_wl *w, int cq, const int32_t *counts,
 		       struct sq_assign *a);
 void sq_assign_add_use(struct sq_assign *a, int fr, int64_t q);
-/* true when pod set p may use flavor fl of resource group rg; else fills
- * *why (if not NULL). */
-bool sq_check_flavor(const struct sl_sched *s, const struct sq_rg *rg, int fl,
-		     const struct sq_ps *p, struct sq_reason *why);
+/* true when pod set p may use flavor fl; else fills *why (if not NULL). */
+bool sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p,
+		     struct sq_reason *why);
 
 /* msg.c: pending-reason text, formatted on demand */
 void sq_status_static(struct sq_wl *w, enum sl_sched_class cls, const char *reason,

@@ -1,8 +1,9 @@
 #!/bin/sh
 # -C/--constraint and --gres=gpu:TYPE:N through the real sluiced: features
 # map to node labels (the config's features:), which restrict the flavors a
-# job may take. Two flavors, only "gpu" has the H100 labels; it comes second,
-# so a job lands there only because of its features.
+# job may take. Two flavors: "gpu" has the H100 label and comes second, so a
+# job lands there only because of its features; "plain" labels the product
+# "none", because Kueue ignores a selector key that a flavor does not label.
 . "$top_srcdir/tests/integration/lib.sh"
 
 features_conf() {
@@ -24,6 +25,8 @@ features:
 apiVersion: kueue.x-k8s.io/v1beta1
 kind: ResourceFlavor
 metadata: {name: plain}
+spec:
+  nodeLabels: {nvidia.com/gpu.product: none}
 ---
 apiVersion: kueue.x-k8s.io/v1beta1
 kind: ResourceFlavor

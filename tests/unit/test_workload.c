@@ -19,7 +19,9 @@
 #include "workload.h"
 #include "xalloc.h"
 
-/* Two flavors in one resource group; only "h100" has the GPU labels. */
+/* Three flavors in one resource group; only "gpu" has the H100 label. Kueue
+ * ignores a selector key that a flavor does not label, so every flavor
+ * labels the keys it must be told apart by (plain: product "none"). */
 static const char conf_text[] =
 	"apiVersion: sluice.io/v1alpha1\nkind: SluiceConfiguration\n"
 	"features:\n"
@@ -30,9 +32,10 @@ static const char conf_text[] =
 	"  nowhere: {example.com/zone: mars}\n"
 	"---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\n"
 	"metadata: {name: plain}\n"
+	"spec: {nodeLabels: {nvidia.com/gpu.product: none, example.com/zone: earth}}\n"
 	"---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\n"
 	"metadata: {name: gpu}\n"
-	"spec: {nodeLabels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}}\n"
+	"spec: {nodeLabels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3, example.com/zone: earth}}\n"
 	"---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\n"
 	"metadata: {name: zoned}\nspec: {nodeLabels: {example.com/zone: earth}}\n"
 	"---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\n"

@@ -226,7 +226,8 @@ static int render_job(const struct sl_conf *conf, struct sl_job *j, const char *
 
 	if ((r = resolve(conf, j, &err)) != 0)
 		goto out;
-	if ((r = sl_job_workload(j, sl_conf_features(conf), &b, &err)) != 0)
+	if ((r = sl_job_workload(j, sl_conf_features(conf), &b, &err)) != 0 ||
+	    (r = sl_job_selector_known(sl_conf_kueue(conf), &b, &err)) != 0)
 		goto out;
 	if ((r = assign(sl_conf_kueue(conf), &b, flavor, &fl, &n, &j->alloc_nodes, &err)) != 0)
 		goto out;

@@ -1,6 +1,7 @@
 /* workload.c - job -> Kueue workload. */
 #include "workload.h"
 #include "features.h"
+#include "kueue.h"
 
 #include <string.h>
 
@@ -110,4 +111,33 @@ int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 				     .queue = j->spec.partition, .priority = (int32_t)j->priority,
 				     .created = (int64_t)j->id, .npodsets = 1, .podsets = &b->ps};
 	return r;
+}
+
+static int cq_labels_key(const struct sl_kueue *k, const struct sl_kcq *cq, const char *key)
+{
+	for (size_t g = 0; g < cq->nrg; g++)
+		for (size_t i = 0; i < cq->rg[g].nflavors; i++) {
+			const struct sl_kflavor *f = sl_kueue_find_flavor(k, cq->rg[g].flavors[i].flavor);
+			for (size_t l = 0; f != NULL && l < f->nlabels; l++)
+				if (strcmp(f->labels[l].key, key) == 0)
+					return 1;
+		}
+	return 0;
+}
+
+int sl_job_selector_known(const struct sl_kueue *k, const struct sl_job_wl *b,
+			  struct sl_err *err)
+{
+	const char *name = sl_kueue_lq_cluster_queue(k, b->wl.ns ? b->wl.ns : "default",
+						     b->wl.queue ? b->wl.queue : "");
+	const struct sl_kcq *cq = name ? sl_kueue_find_cq(k, name) : NULL;
+
+	for (size_t i = 0; cq != NULL && i < b->ps.nsel; i++)
+		if (!cq_labels_key(k, cq, b->ps.node_selector[i].key))
+			return sl_err_set(err, SL_EINVAL, "no ResourceFlavor of ClusterQueue %s "
+					  "labels %s, so %s=%s would select nothing\nInvalid "
+					  "feature specification", cq->name,
+					  b->ps.node_selector[i].key, b->ps.node_selector[i].key,
+					  b->ps.node_selector[i].value);
+	return 0;
 }

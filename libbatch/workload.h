@@ -45,4 +45,13 @@ int sl_job_node_selector(const struct sl_jobspec *s, const struct sl_features *f
 int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 		    struct sl_job_wl *b, struct sl_err *err);
 
+/* Slurm refuses a feature no node has. Kueue judges a flavor only on the
+ * keys it labels itself, so a label key that no flavor of the job's
+ * ClusterQueue labels would restrict nothing: -SL_EINVAL naming the key,
+ * then "Invalid feature specification". An unknown queue is not this
+ * check's business (0; sl_sched_check says so). */
+struct sl_kueue;
+int sl_job_selector_known(const struct sl_kueue *k, const struct sl_job_wl *b,
+			  struct sl_err *err);
+
 #endif

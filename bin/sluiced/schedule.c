@@ -105,7 +105,8 @@ int sl_schedctl_check(struct sl_schedctl *s, struct sl_job *j, struct sl_err *er
 	int r;
 
 	if ((r = sl_schedctl_priority(s, j, err)) != 0 ||
-	    (r = sl_job_workload(j, sl_conf_features(s->d->conf), &b, err)) != 0)
+	    (r = sl_job_workload(j, sl_conf_features(s->d->conf), &b, err)) != 0 ||
+	    (r = sl_job_selector_known(sl_conf_kueue(s->d->conf), &b, err)) != 0)
 		return r;
 	r = sl_sched_check(s->engine, &b.wl, &e);
 	if (r == -SL_ENOENT && partition_elsewhere(sl_conf_kueue(s->d->conf), j->spec.partition))

@@ -21,18 +21,19 @@ features:
   h100: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}
   a100: {nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB}
   ib: {example.com/network: infiniband}
+  nvme: {example.com/disk: nvme}
 ---
 apiVersion: kueue.x-k8s.io/v1beta1
 kind: ResourceFlavor
 metadata: {name: plain}
 spec:
-  nodeLabels: {nvidia.com/gpu.product: none}
+  nodeLabels: {nvidia.com/gpu.product: none, example.com/network: ethernet}
 ---
 apiVersion: kueue.x-k8s.io/v1beta1
 kind: ResourceFlavor
 metadata: {name: gpu}
 spec:
-  nodeLabels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}
+  nodeLabels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3, example.com/network: infiniband}
 ---
 apiVersion: kueue.x-k8s.io/v1beta1
 kind: ClusterQueue
@@ -129,7 +130,14 @@ case "$err" in
 sbatch: error: Batch job submission failed: Invalid feature specification") ;;
 *) fail "-C h100&a100 message: $err" ;;
 esac
+# nvme's label key is on no flavor: Kueue would let it match any flavor, Slurm
+# refuses a feature no node has, and so does Sluice.
+err=$("$BIN/sbatch" -C nvme --wrap true 2>&1 >/dev/null); rc=$?
+expect_eq "-C nvme rc" 1 "$rc"
+expect_eq "-C nvme message" "sbatch: error: no ResourceFlavor of ClusterQueue main labels \
+example.com/disk, so example.com/disk=nvme would select nothing
+sbatch: error: Batch job submission failed: Invalid feature specification" "$err"
 expect_eq "refused jobs are not queued" 5 "$("$BIN/squeue" -h | wc -l)"
-ok "unknown feature, | syntax, unmapped GPU type, unsatisfiable and conflicting features refused"
+ok "unknown feature, | syntax, unmapped GPU type, unsatisfiable, conflicting and unlabelled features refused"
 
 for j in $id1 $id2 $id3 $id4 $id5; do "$BIN/scancel" "$j"; done

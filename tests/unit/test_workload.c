@@ -248,6 +248,32 @@ static void test_selector_cap(void **state)
  * one comes first (Kueue: a selector key some flavor of the group defines
  * excludes the flavors without it); a key only an unlisted value matches
  * never fits, and the submit check says so. */
+/* A label key that no flavor of the queue's ClusterQueue labels is refused
+ * (Kueue would let it match anything); labelled keys and no selector pass;
+ * an unknown queue is left to the engine's check. */
+static void test_selector_known(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job *rack = job(1, "rack1", NULL), *h100 = job(2, "h100", NULL);
+	struct sl_job *none = job(3, NULL, NULL);
+	struct sl_job_wl b;
+
+	assert_int_equal(sl_job_workload(rack, sl_conf_features(conf), &b, &err), 0);
+	assert_int_equal(sl_job_selector_known(sl_conf_kueue(conf), &b, &err), -SL_EINVAL);
+	assert_string_equal(err.msg, "no ResourceFlavor of ClusterQueue cq labels rack, so "
+			    "rack=r1 would select nothing\nInvalid feature specification");
+	sl_err_clear(&err);
+	b.wl.queue = "nosuch";
+	assert_int_equal(sl_job_selector_known(sl_conf_kueue(conf), &b, &err), 0);
+	assert_int_equal(sl_job_workload(h100, sl_conf_features(conf), &b, &err), 0);
+	assert_int_equal(sl_job_selector_known(sl_conf_kueue(conf), &b, &err), 0);
+	assert_int_equal(sl_job_workload(none, sl_conf_features(conf), &b, &err), 0);
+	assert_int_equal(sl_job_selector_known(sl_conf_kueue(conf), &b, &err), 0);
+	sl_job_free(rack);
+	sl_job_free(h100);
+	sl_job_free(none);
+}
+
 static void test_engine(void **state)
 {
 	struct sl_sched *s = sl_sched_new(sl_conf_kueue(conf));
@@ -294,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_selector),
 		cmocka_unit_test(test_selector_errors),
 		cmocka_unit_test(test_selector_cap),
+		cmocka_unit_test(test_selector_known),
 		cmocka_unit_test(test_engine),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

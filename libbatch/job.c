@@ -285,18 +285,6 @@ static json_object *parse_text(const char *text, struct sl_err *err)
 	return o;
 }
 
-int sl_jobspec_from_obj(void *obj, struct sl_jobspec *out, struct sl_err *err)
-{
-	int r;
-	sl_jobspec_init(out);
-	r = spec_from_obj(obj, out, err);
-	if (r == 0)
-		r = need_script(out, err);
-	if (r != 0)
-		sl_jobspec_clear(out);
-	return r;
-}
-
 int sl_jobspec_from_json(const char *text, struct sl_jobspec *out, struct sl_err *err)
 {
 	json_object *o = parse_text(text, err);

@@ -121,7 +121,6 @@ int sl_job_from_json(const char *text, struct sl_job **out, struct sl_err *err);
  * are tested against (test_job_text, test_job_parse). */
 void *sl_job_to_obj(const struct sl_job *j);
 int sl_job_from_obj(void *obj, struct sl_job **out, struct sl_err *err);
-int sl_jobspec_from_obj(void *obj, struct sl_jobspec *out, struct sl_err *err);
 
 /* Straight to and from JSON text, for the paths that carry many records or
  * one per submission (job_text.c, job_parse.c). The append functions return
@@ -137,5 +136,9 @@ int sl_jobspec_text_append(struct sl_buf *b, const struct sl_jobspec *s);
  * {"code", "error"} turned into its code and message. */
 int sl_job_list_parse(const char *text, size_t len, struct sl_job ***jobs, size_t *n,
 		      struct sl_err *err);
+/* A submit request, {"spec": SPEC}, into *out (initialised here; the caller
+ * clears it with sl_jobspec_clear). The script must be there. */
+int sl_jobspec_parse_request(const char *text, size_t len, struct sl_jobspec *out,
+			     struct sl_err *err);
 
 #endif

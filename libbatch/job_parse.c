@@ -1,5 +1,6 @@
-/* job_parse.c - the job list reply read straight from JSON text into
- * struct sl_job, the counterpart of job_text.c.
+/* job_parse.c - job lists (commands) and submissions (sluiced) read
+ * straight from JSON text into struct sl_job / sl_jobspec, the counterpart
+ * of job_text.c.
  *
  * squeue with 10 000 jobs spent 80 % of its time in json-c: a hash table per
  * object, a malloc per value, a lookup per member the record might have,
@@ -52,8 +53,7 @@ static const struct field job_fields[] = {
 
 static int bad(struct jp *j, const char *what)
 {
-	return sl_err_set(j->err, SL_EPROTO, "bad JSON in reply: %s at byte %td", what,
-			  j->p - j->start);
+	return sl_err_set(j->err, SL_EPROTO, "bad JSON: %s at byte %td", what, j->p - j->start);
 }
 
 static void ws(struct jp *j)
@@ -490,5 +490,40 @@ int sl_job_list_parse(const char *text, size_t len, struct sl_job ***jobs, size_
 	}
 	*jobs = l.v ? l.v : sl_xcalloc(1, sizeof(*l.v));
 	*n = l.n;
+	return 0;
+}
+
+static int request_member(struct jp *j, const char *key, void *arg)
+{
+	struct jobctx *c = arg;
+
+	if (strcmp(key, "spec") != 0)
+		return skip(j, 1);
+	c->has_spec = 1;
+	return object(j, spec_member, &c->job->spec);
+}
+
+int sl_jobspec_parse_request(const char *text, size_t len, struct sl_jobspec *out,
+			     struct sl_err *err)
+{
+	struct jp j = {text, text, text + len, err};
+	struct sl_job job; /* only .spec is used: the member tables work on it */
+	struct jobctx c = {&job, 0};
+	int r;
+
+	sl_jobspec_init(&job.spec);
+	r = object(&j, request_member, &c);
+	ws(&j);
+	if (r == 0 && j.p != j.end)
+		r = bad(&j, "trailing bytes");
+	if (r == 0 && !c.has_spec)
+		r = sl_err_set(err, SL_EPROTO, "submit: spec is missing");
+	if (r == 0 && job.spec.script == NULL)
+		r = sl_err_set(err, SL_EPROTO, "job spec: script is missing");
+	if (r != 0) {
+		sl_jobspec_clear(&job.spec);
+		return err->code ? -err->code : r;
+	}
+	*out = job.spec;
 	return 0;
 }

@@ -16,14 +16,15 @@ static const struct {
 	const char *name;
 	enum priv priv;
 	sl_handler_fn fn;
-	sl_raw_handler_fn raw; /* instead of fn: writes the reply's text */
+	sl_raw_handler_fn raw;   /* instead of fn: writes the reply's text */
+	sl_text_handler_fn text; /* instead of both: reads the request's text too */
 } table[] = {
-	{SL_MSG_PING, "ping", PRIV_ANY, sl_h_ping, NULL},
-	{SL_MSG_SUBMIT, "submit", PRIV_ANY, sl_h_submit, NULL},
-	{SL_MSG_JOBS, "jobs", PRIV_ANY, NULL, sl_h_jobs},
-	{SL_MSG_CANCEL, "cancel", PRIV_ANY, sl_h_cancel, NULL},   /* ownership per job */
-	{SL_MSG_CONTROL, "control", PRIV_ANY, sl_h_control, NULL}, /* ownership per job */
-	{SL_MSG_INFO, "info", PRIV_ANY, sl_h_info, NULL},
+	{SL_MSG_PING, "ping", PRIV_ANY, sl_h_ping, NULL, NULL},
+	{SL_MSG_SUBMIT, "submit", PRIV_ANY, NULL, NULL, sl_h_submit},
+	{SL_MSG_JOBS, "jobs", PRIV_ANY, NULL, sl_h_jobs, NULL},
+	{SL_MSG_CANCEL, "cancel", PRIV_ANY, sl_h_cancel, NULL, NULL},   /* ownership per job */
+	{SL_MSG_CONTROL, "control", PRIV_ANY, sl_h_control, NULL, NULL}, /* ownership per job */
+	{SL_MSG_INFO, "info", PRIV_ANY, sl_h_info, NULL, NULL},
 };
 
 static char *error_reply(int code, const char *msg)
@@ -37,12 +38,29 @@ static char *error_reply(int code, const char *msg)
 	return t;
 }
 
+/* The request as json-c, or NULL after a warning: not a JSON object. */
+static json_object *parse_req(const char *name, const struct sl_peer *peer, const char *body,
+			      size_t len)
+{
+	struct json_tokener *tok = json_tokener_new_ex(64);
+	json_object *req = json_tokener_parse_ex(tok, body, (int)len);
+
+	if (req == NULL || json_tokener_get_parse_end(tok) != len ||
+	    !json_object_is_type(req, json_type_object)) {
+		json_object_put(req);
+		req = NULL;
+		sl_warn("%s from uid %u: body is not a JSON object", name, (unsigned)peer->uid);
+	}
+	json_tokener_free(tok);
+	return req;
+}
+
 int sl_dispatch(struct sluiced *d, const struct sl_peer *peer, uint16_t type,
 		const char *body, size_t len, char **reply)
 {
 	struct sl_err err = SL_ERR_INIT;
 	json_object *req = NULL, *rep = NULL;
-	struct json_tokener *tok;
+	struct sl_buf *b = NULL;
 	size_t i;
 	int r;
 
@@ -56,23 +74,16 @@ int sl_dispatch(struct sluiced *d, const struct sl_peer *peer, uint16_t type,
 		*reply = error_reply(SL_EPERM, "Access/permission denied");
 		return 0;
 	}
-	tok = json_tokener_new_ex(64);
-	req = json_tokener_parse_ex(tok, body, (int)len);
-	if (req == NULL || json_tokener_get_parse_end(tok) != len ||
-	    !json_object_is_type(req, json_type_object)) {
-		json_tokener_free(tok);
-		json_object_put(req);
-		sl_warn("%s from uid %u: body is not a JSON object", table[i].name,
-			(unsigned)peer->uid);
+	if (table[i].text == NULL && (req = parse_req(table[i].name, peer, body, len)) == NULL) {
 		*reply = error_reply(SL_EPROTO, "request body is not a JSON object");
 		return 0;
 	}
-	json_tokener_free(tok);
-	if (table[i].raw != NULL) {
-		struct sl_buf *b = sl_buf_new(SL_PROTO_MAX_REPLY);
-		if ((r = table[i].raw(d, peer, req, b, &err)) == 0)
+	if (table[i].text != NULL || table[i].raw != NULL) {
+		b = sl_buf_new(SL_PROTO_MAX_REPLY);
+		r = table[i].text ? table[i].text(d, peer, body, len, b, &err)
+				  : table[i].raw(d, peer, req, b, &err);
+		if (r == 0)
 			*reply = sl_buf_steal(b);
-		sl_buf_free(b);
 	} else {
 		rep = json_object_new_object();
 		if ((r = table[i].fn(d, peer, req, rep, &err)) == 0)
@@ -84,6 +95,7 @@ int sl_dispatch(struct sluiced *d, const struct sl_peer *peer, uint16_t type,
 			sl_err_set(&err, r, "%s", sl_strerror(r));
 		*reply = error_reply(err.code, err.msg);
 	}
+	sl_buf_free(b);
 	json_object_put(req);
 	json_object_put(rep);
 	return 0;

@@ -1,6 +1,7 @@
 /* h_submit.c - SUBMIT: validate a job spec against the caller's rights and
  * the queue configuration, give it an id, store it. The reply waits for the
  * loop turn's commit, so a printed id is always durable. */
+#include "buf.h"
 #include "conf.h"
 #include "handlers.h"
 #include "idcache.h"
@@ -82,11 +83,12 @@ static int resolve(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
 	return 0;
 }
 
-int sl_h_submit(struct sluiced *d, const struct sl_peer *p, json_object *req,
-		json_object *rep, struct sl_err *err)
+/* The request is read from its text (job_parse.c) and the reply written as
+ * text: no json-c tree per submission. */
+int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, size_t len,
+		struct sl_buf *rep, struct sl_err *err)
 {
 	struct sl_job *j = sl_job_new();
-	json_object *spec;
 	struct sl_jobshape sh;
 	int r;
 
@@ -100,11 +102,7 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, json_object *req,
 			       d->self_user, d->self_user);
 		goto out;
 	}
-	if (!json_object_object_get_ex(req, "spec", &spec)) {
-		r = sl_err_set(err, SL_EPROTO, "submit: spec is missing");
-		goto out;
-	}
-	if ((r = sl_jobspec_from_obj(spec, &j->spec, err)) != 0 ||
+	if ((r = sl_jobspec_parse_request(body, len, &j->spec, err)) != 0 ||
 	    (r = validate(p, &j->spec, err)) != 0 || (r = resolve(d, p, j, err)) != 0 ||
 	    (r = sl_schedctl_check(d->sched, j, err)) != 0)
 		goto out;
@@ -127,7 +125,7 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		goto out;
 	if (!j->spec.hold && (r = sl_schedctl_add(d->sched, j, err)) != 0)
 		goto out;
-	json_object_object_add(rep, "id", json_object_new_int64((int64_t)j->id));
+	sl_buf_addf(rep, "{\"id\":%llu}", (unsigned long long)j->id);
 	sl_jobtab_add(d->jobs, j);
 	j = NULL;
 out:

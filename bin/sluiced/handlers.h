@@ -10,8 +10,13 @@ typedef int (*sl_handler_fn)(struct sluiced *d, const struct sl_peer *p, json_ob
 
 int sl_h_ping(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	      json_object *rep, struct sl_err *err);
-int sl_h_submit(struct sluiced *d, const struct sl_peer *p, json_object *req,
-		json_object *rep, struct sl_err *err);
+struct sl_buf;
+/* Handlers called once per job read the request's text themselves. */
+typedef int (*sl_text_handler_fn)(struct sluiced *d, const struct sl_peer *p, const char *body,
+				  size_t len, struct sl_buf *rep, struct sl_err *err);
+
+int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, size_t len,
+		struct sl_buf *rep, struct sl_err *err);
 /* Handlers whose reply can be large write its text themselves. */
 struct sl_buf;
 typedef int (*sl_raw_handler_fn)(struct sluiced *d, const struct sl_peer *p, json_object *req,

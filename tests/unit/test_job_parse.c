@@ -168,6 +168,50 @@ static void test_malformed(void **state)
 	expect_bad(deep, "nested too deep");
 }
 
+/* A submit request: what sbatch writes reads back as sl_jobspec_from_json()
+ * reads it, env and script included; unknown members are skipped. */
+static void test_request(void **state)
+{
+	struct sl_job *j = full_job(1);
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_jobspec got, want;
+	char *t, *a, *w;
+
+	j->spec.env = sl_xcalloc(3, sizeof(char *));
+	j->spec.env[0] = sl_xstrdup("PATH=/bin");
+	j->spec.env[1] = sl_xstrdup("X=\"q\"\n");
+	j->spec.argv = sl_xcalloc(2, sizeof(char *));
+	j->spec.argv[0] = sl_xstrdup("a b");
+	sl_buf_addstr(b, "{\"later\":[1,{}],\"spec\":");
+	assert_int_equal(sl_jobspec_text_append(b, &j->spec), 0);
+	sl_buf_addc(b, '}');
+	assert_int_equal(sl_jobspec_parse_request(sl_buf_str(b), sl_buf_len(b), &got, &err), 0);
+	t = sl_jobspec_to_json(&j->spec);
+	assert_int_equal(sl_jobspec_from_json(t, &want, &err), 0);
+	a = sl_jobspec_to_json(&got);
+	w = sl_jobspec_to_json(&want);
+	assert_string_equal(a, w);
+	assert_string_equal(a, t);
+	free(a);
+	free(w);
+	free(t);
+	sl_jobspec_clear(&got);
+	sl_jobspec_clear(&want);
+	assert_int_equal(sl_jobspec_parse_request("{}", 2, &got, &err), -SL_EPROTO);
+	assert_string_equal(err.msg, "submit: spec is missing");
+	sl_err_clear(&err);
+	assert_int_equal(sl_jobspec_parse_request("{\"spec\":{\"name\":\"x\"}}", 21, &got, &err),
+			 -SL_EPROTO);
+	assert_string_equal(err.msg, "job spec: script is missing");
+	sl_err_clear(&err);
+	assert_int_equal(sl_jobspec_parse_request("{\"spec\":{\"script\":5}}", 21, &got, &err),
+			 -SL_EPROTO);
+	assert_string_equal(err.msg, "bad JSON: expected a string at byte 18");
+	sl_buf_free(b);
+	sl_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_escapes_and_unknown),
 		cmocka_unit_test(test_error_reply),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_request),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -605,6 +605,8 @@ int sl_conf_peek_socket(const char *path, char **socket, struct sl_err *err)
 	struct sl_conf *c = NULL;
 	int r;
 
+	if (sl_conf_peek_socket_fast(path, socket))
+		return 0;
 	*socket = NULL;
 	if ((r = conf_read(path, 0, &c, err)) != 0)
 		return r;

@@ -27,6 +27,9 @@ void sl_conf_free(struct sl_conf *c);
  * command still finds the daemon while an admin edits queues. Caller frees
  * *socket with free(). */
 int sl_conf_peek_socket(const char *path, char **socket, struct sl_err *err);
+/* Its fast path (conf_peek.c): 1 with *socket set (caller frees) when the
+ * file has the common simple shape, 0 when it must be parsed. */
+int sl_conf_peek_socket_fast(const char *path, char **socket);
 
 /* Getters: borrowed, valid until sl_conf_free(). Paths are absolute. */
 const char *sl_conf_path(const struct sl_conf *c);      /* as given to load */

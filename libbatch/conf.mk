@@ -2,7 +2,7 @@
 libbatch_libbatch_a_SOURCES += \
 	libbatch/yaml.c libbatch/yaml.h \
 	libbatch/quantity.c libbatch/quantity.h \
-	libbatch/conf.c libbatch/conf.h \
+	libbatch/conf.c libbatch/conf.h libbatch/conf_peek.c \
 	libbatch/features.c libbatch/features.h
 
 if HAVE_CMOCKA

@@ -335,6 +335,46 @@ static void test_peek(void **state)
 	free(path);
 }
 
+/* The fast peek (conf_peek.c) answers only for the simple shape and agrees
+ * with the full parse; anything else is left to it (0). */
+static void expect_fast(const char *text, const char *want)
+{
+	char *path = write_conf(text), *sock = NULL, *full = NULL;
+	struct sl_err err = SL_ERR_INIT;
+
+	assert_int_equal(sl_conf_peek_socket_fast(path, &sock), want != NULL);
+	if (want != NULL) {
+		assert_string_equal(sock, want);
+		assert_int_equal(sl_conf_peek_socket(path, &full, &err), 0);
+		assert_string_equal(full, want);
+	} else {
+		assert_null(sock);
+	}
+	free(sock);
+	free(full);
+	free(path);
+}
+
+static void test_peek_fast(void **state)
+{
+	expect_fast("# site config\n---\n" HEAD "socket: /run/s.sock   # here\n"
+		    "accounts:\n  \"*\": [general]\n---\nkind: ClusterQueue\nsocket: /x\n",
+		    "/run/s.sock");
+	expect_fast("kind: SluiceConfiguration\nsocket: \"/a/../b/s.sock\"\n"
+		    "apiVersion: sluice.io/v1alpha1\n", "/b/s.sock");
+	expect_fast(HEAD "socket: '/q s.sock'\n", "/q s.sock");
+	expect_fast(HEAD "stateDir: /var\n", NULL);                 /* default: parse */
+	expect_fast(HEAD "socket: s.sock\n", NULL);                 /* relative */
+	expect_fast(HEAD "socket: \"/a\\tb\"\n", NULL);             /* escape */
+	expect_fast(HEAD "socket: /a\nsocket: /b\n", NULL);         /* twice */
+	expect_fast(HEAD "socket: &x /a\n", NULL);                  /* anchor */
+	expect_fast(HEAD "socket: /a: b\n", NULL);                  /* a mapping */
+	expect_fast("{apiVersion: sluice.io/v1alpha1}\n", NULL);    /* flow */
+	expect_fast("apiVersion: x/v1\nkind: Foo\n---\n" HEAD "socket: /s\n", NULL);
+	expect_fast(HEAD "\tsocket: /s\n", NULL);                   /* tab */
+	expect_fast("%YAML 1.2\n---\n" HEAD "socket: /s\n", NULL);
+}
+
 static void test_setting_errors(void **state)
 {
 	char xs[108], long_sock[300], want[400];
@@ -651,6 +691,7 @@ int main(void)
 		cmocka_unit_test(test_directory),
 		cmocka_unit_test(test_relative),
 		cmocka_unit_test(test_peek),
+		cmocka_unit_test(test_peek_fast),
 		cmocka_unit_test(test_setting_errors),
 		cmocka_unit_test(test_list_errors),
 		cmocka_unit_test(test_document_errors),

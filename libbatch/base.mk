@@ -14,10 +14,13 @@ libbatch_libbatch_a_SOURCES += \
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
-	tests/unit/test_job_text tests/unit/test_job_parse
+	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_fsutil
 TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
-	tests/unit/test_job_text tests/unit/test_job_parse
+	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_fsutil
 endif
+tests_unit_test_fsutil_SOURCES = tests/unit/test_fsutil.c
+tests_unit_test_fsutil_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_fsutil_LDADD = $(TEST_LIBS)
 tests_unit_test_job_parse_SOURCES = tests/unit/test_job_parse.c
 tests_unit_test_job_parse_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_job_parse_LDADD = $(TEST_LIBS)

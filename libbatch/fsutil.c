@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int sl_mkdirs(const char *path, mode_t mode, struct sl_err *err)
 {
@@ -107,3 +108,16 @@ int sl_list_files(const char *dir, const char *suffix, size_t max, char ***out,
 	return 0;
 }
 
+int sl_write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}

@@ -38,25 +38,12 @@
 
 #include "bin/sluiced/loop.h"
 #include "conf.h"
+#include "fsutil.h"
 #include "k8s/podlog.h"
 #include "k8s/status.h"
 #include "log.h"
 #include "slurm_pattern.h"
 #include "xalloc.h"
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 static char *expand(const struct sl_job *job, const char *pat, const char *host)
 {
@@ -117,12 +104,12 @@ static void child_write(const struct sl_job *job, const char *out, const char *e
 		_exit(errno);
 	if ((fd = open(out, flags, 0666)) < 0)
 		_exit(errno);
-	if (write_all(fd, t->out, t->out_len) != 0 || close(fd) != 0)
+	if (sl_write_all(fd, t->out, t->out_len) != 0 || close(fd) != 0)
 		_exit(EIO);
 	if (t->err != NULL) {
 		if ((fd = open(errp, flags, 0666)) < 0)
 			_exit(errno);
-		if (write_all(fd, t->err, t->err_len) != 0 || close(fd) != 0)
+		if (sl_write_all(fd, t->err, t->err_len) != 0 || close(fd) != 0)
 			_exit(EIO);
 	}
 	_exit(0);

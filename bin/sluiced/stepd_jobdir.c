@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
+#include "fsutil.h"
 #include "xalloc.h"
 
 /* ---- launch spec ---- */
@@ -265,20 +266,6 @@ out:
 
 /* ---- files ---- */
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int sl_jobdir_write(const char *dir, const char *name, const char *data, size_t len,
 		    mode_t mode, int durable, struct sl_err *err)
 {
@@ -286,7 +273,7 @@ int sl_jobdir_write(const char *dir, const char *name, const char *data, size_t 
 	char *tmp = sl_xasprintf("%s/.%s.tmp", dir, name);
 	char *dst = sl_xasprintf("%s/%s", dir, name);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
-	if (fd < 0 || write_all(fd, data, len) != 0 || (durable && fsync(fd) != 0)) {
+	if (fd < 0 || sl_write_all(fd, data, len) != 0 || (durable && fsync(fd) != 0)) {
 		r = sl_err_set(err, SL_EIO, "%s: %s", tmp, strerror(errno));
 		goto out;
 	}

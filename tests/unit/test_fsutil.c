@@ -1,0 +1,93 @@
+/* test_fsutil.c - the file-system helpers: whole writes through a pipe and
+ * their errors, lexical path normalisation, mkdir -p. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fsutil.h"
+#include "xalloc.h"
+
+/* 200 KiB through a pipe whose reader drains it: more than one write. */
+static void test_write_all(void **state)
+{
+	size_t n = 200 * 1024, got = 0;
+	char *data = sl_xmalloc(n), *back = sl_xmalloc(n);
+	int fds[2];
+	pid_t pid;
+
+	for (size_t i = 0; i < n; i++)
+		data[i] = (char)(i * 7);
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fds[0]);
+		_exit(sl_write_all(fds[1], data, n) == 0 ? 0 : 1);
+	}
+	close(fds[1]);
+	for (ssize_t r; got < n && (r = read(fds[0], back + got, n - got)) > 0;)
+		got += (size_t)r;
+	close(fds[0]);
+	int status;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(status, 0);
+	assert_int_equal(got, n);
+	assert_memory_equal(back, data, n);
+	errno = 0;
+	assert_int_equal(sl_write_all(-1, data, 1), -1);
+	assert_int_equal(errno, EBADF);
+	assert_int_equal(sl_write_all(-1, data, 0), 0); /* nothing to write */
+	free(data);
+	free(back);
+}
+
+static void test_normalize(void **state)
+{
+	char a[] = "/a//b/./c/../d/", b[] = "/../..", c[] = "/x/y/..";
+
+	sl_path_normalize(a);
+	sl_path_normalize(b);
+	sl_path_normalize(c);
+	assert_string_equal(a, "/a/b/d");
+	assert_string_equal(b, "/");
+	assert_string_equal(c, "/x");
+}
+
+static void test_mkdirs(void **state)
+{
+	char root[] = "/tmp/test_fsutil.XXXXXX", *deep;
+	struct sl_err err = SL_ERR_INIT;
+	struct stat st;
+
+	assert_non_null(mkdtemp(root));
+	deep = sl_xasprintf("%s/a/b/c", root);
+	assert_int_equal(sl_mkdirs(deep, 0750, &err), 0);
+	assert_int_equal(stat(deep, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(sl_mkdirs(deep, 0750, &err), 0); /* already there */
+	free(deep);
+	deep = sl_xasprintf("rm -rf %s", root);
+	assert_int_equal(system(deep), 0);
+	free(deep);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_write_all),
+		cmocka_unit_test(test_normalize),
+		cmocka_unit_test(test_mkdirs),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

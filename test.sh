@@ -53,8 +53,9 @@ make -C build-check -j"$jobs" check >build-check/check.out 2>&1 ||
 grep -E '^(PASS|FAIL|ERROR|XPASS|SKIP):' build-check/check.out
 count build-check
 for t in $(sed -n 's/^\(FAIL\|ERROR\): \(.*\)$/\2/p' build-check/check.out); do
-	echo "---- $t.log (tail)"
-	tail -n 40 "build-check/$t.log" 2>/dev/null
+	# automake names a test's log after the test without its .sh
+	echo "---- ${t%.sh}.log (tail)"
+	tail -n 40 "build-check/${t%.sh}.log" 2>/dev/null
 done
 
 log "unit tests under -fsanitize=address,undefined (build-asan/)"

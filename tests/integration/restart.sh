@@ -10,8 +10,11 @@ cd "$T/work"
 id=$(submit $USER1 -o r.out --wrap 'echo begin; sleep 4; echo end; exit 7') || fail "submit"
 wait_state "$id" RUNNING
 stop_daemon
-sleep 1
-grep -q begin r.out || fail "job output missing while the daemon is down"
+n=0
+until grep -q begin r.out 2>/dev/null; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "job output missing while the daemon is down"
+	sleep 0.1
+done
 start_daemon
 expect_eq "after restart" RUNNING "$(state "$id")"
 wait_state "$id" FAILED 30

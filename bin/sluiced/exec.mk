@@ -9,12 +9,14 @@ SLUICED_EXEC_SOURCES = \
 	bin/sluiced/exec.h \
 	bin/sluiced/exec_local.c bin/sluiced/exec_local.h \
 	bin/sluiced/exec_local_prepare.c \
+	bin/sluiced/stepd_spawner.c bin/sluiced/stepd_spawner.h \
 	bin/sluiced/stepd_jobdir.c bin/sluiced/stepd_jobdir.h
 
 libexec_PROGRAMS += bin/sluice-stepd
 bin_sluice_stepd_SOURCES = \
 	bin/sluiced/stepd.c bin/sluiced/stepd.h \
-	bin/sluiced/stepd_launch.c \
+	bin/sluiced/stepd_launch.c bin/sluiced/stepd_server.c \
+	bin/sluiced/stepd_spawner.h \
 	bin/sluiced/stepd_jobdir.c bin/sluiced/stepd_jobdir.h \
 	bin/sluiced/exec.h
 bin_sluice_stepd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
@@ -34,7 +36,7 @@ tests_unit_test_slurm_pattern_LDADD = $(TEST_LIBS)
 # Runs the built sluice-stepd ($top_builddir/bin/sluice-stepd, or $SLUICE_STEPD).
 tests_unit_test_stepd_SOURCES = tests/unit/test_stepd.c \
 	bin/sluiced/exec_local.c bin/sluiced/exec_local_prepare.c \
-	bin/sluiced/stepd_jobdir.c bin/sluiced/loop.c
+	bin/sluiced/stepd_spawner.c bin/sluiced/stepd_jobdir.c bin/sluiced/loop.c
 tests_unit_test_stepd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
 tests_unit_test_stepd_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_stepd_LDADD = $(TEST_LIBS)

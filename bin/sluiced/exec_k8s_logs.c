@@ -32,7 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,6 +42,7 @@
 #include "k8s/status.h"
 #include "log.h"
 #include "slurm_pattern.h"
+#include "stepd_jobdir.h"
 #include "xalloc.h"
 
 static char *expand(const struct sl_job *job, const char *pat, const char *host)
@@ -250,15 +250,6 @@ static void on_writer_pidfd(struct sl_loop *l, int fd, int events, void *arg)
 	writer_poll(arg);
 }
 
-static int pidfd_of(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	return -1;
-#endif
-}
-
 /* Fork the writer and follow it from the loop; 0, or -1 (then report now). */
 static int start_writer(struct kjob *kj, const char *text, size_t len)
 {
@@ -277,7 +268,7 @@ static int start_writer(struct kjob *kj, const char *text, size_t len)
 		writer_free(w);
 		return -1;
 	}
-	w->pidfd = pidfd_of(w->pid);
+	w->pidfd = sl_pidfd_open(w->pid);
 	if (w->pidfd >= 0 &&
 	    sl_loop_add_fd(w->x->loop, w->pidfd, SL_EV_READ, on_writer_pidfd, w) != 0) {
 		close(w->pidfd);

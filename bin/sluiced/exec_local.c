@@ -25,6 +25,7 @@
 
 #include "log.h"
 #include "loop.h"
+#include "stepd_spawner.h"
 #include "xalloc.h"
 
 #ifndef LIBEXECDIR
@@ -60,6 +61,7 @@ struct sl_exec_local {
 	struct sl_exec_conf conf;  /* strings point at the copies above */
 	struct sl_exec_events ev;
 	void *arg;
+	struct sl_spawner *spawner; /* supervisors forked by sluice-stepd --server */
 	struct xjob *jobs;         /* running jobs: as many as the host runs at once */
 	struct xev *evq, **evtail;
 	uint64_t ev_timer;
@@ -231,23 +233,14 @@ static void on_poll(struct sl_loop *l, uint64_t id, void *arg)
 		job_collect(j->x, j);
 }
 
-static int pidfd_open_pid(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	errno = ENOSYS;
-	return -1;
-#endif
-}
-
-/* Watch j->pid; `starttime` (0: our own child) proves it is still the
- * supervisor that stepd.pid named and not a reused pid. */
+/* Watch j->pid, through j->pidfd if the launch gave one; `starttime` (0:
+ * launched by us) proves it is still the supervisor that stepd.pid named
+ * and not a reused pid. */
 static void job_watch(struct sl_exec_local *x, struct xjob *j, unsigned long long starttime)
 {
 	unsigned long long now_st = 0;
-	if (j->pid > 0)
-		j->pidfd = pidfd_open_pid(j->pid);
+	if (j->pidfd < 0 && j->pid > 0)
+		j->pidfd = sl_pidfd_open(j->pid);
 	if (j->pidfd >= 0 && starttime != 0 &&
 	    (sl_proc_starttime(j->pid, &now_st) != 0 || now_st != starttime)) {
 		close(j->pidfd);
@@ -309,10 +302,18 @@ static int spawn_stepd(struct sl_exec_local *x, const char *dir, int lockfd, pid
 	return 0;
 }
 
+enum via { VIA_EXEC, VIA_SERVER, VIA_UNKNOWN };
+
 /* Lock <dir>/lock and start the supervisor on it; our copy is closed, so
- * the lock lives exactly as long as sluice-stepd does. */
-static int launch(struct sl_exec_local *x, const char *dir, pid_t *pid, struct sl_err *err)
+ * the lock lives exactly as long as sluice-stepd does. Through the fork
+ * server when it works, else by exec'ing the program (then it is our child).
+ * VIA_UNKNOWN: the server took the request but its answer was lost, so a
+ * supervisor may run; starting another could run the job twice, so the
+ * caller follows the lock instead, as after a restart. */
+static int launch(struct sl_exec_local *x, const char *dir, pid_t *pid, int *pidfd,
+		  enum via *via, struct sl_err *err)
 {
+	struct sl_err serr = SL_ERR_INIT;
 	char *path = sl_xasprintf("%s/%s", dir, SL_JOBDIR_LOCK);
 	int r = -SL_EIO;
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -326,7 +327,15 @@ static int launch(struct sl_exec_local *x, const char *dir, pid_t *pid, struct s
 			       errno == EWOULDBLOCK ? "a supervisor already runs" : strerror(errno));
 		goto out;
 	}
-	r = spawn_stepd(x, dir, fd, pid, err);
+	*via = VIA_SERVER;
+	r = sl_spawner_spawn(x->spawner, dir, fd, pid, pidfd, &serr);
+	if (r == -SL_EPROTO) {
+		*via = VIA_UNKNOWN;
+		r = 0;
+	} else if (r != 0) {
+		*via = VIA_EXEC;
+		r = spawn_stepd(x, dir, fd, pid, err);
+	}
 out:
 	if (fd >= 0)
 		close(fd);
@@ -373,7 +382,8 @@ int sl_exec_local_start(struct sl_exec_local *x, const struct sl_job *job, struc
 	struct sl_launch l;
 	char *dir = job_dir(x, job->id);
 	pid_t pid = 0;
-	int r;
+	int r, pidfd = -1;
+	enum via via = VIA_EXEC;
 	memset(&l, 0, sizeof(l));
 	if (job_find(x, job->id) != NULL) {
 		r = sl_err_set(err, SL_EEXIST, "job %llu: already running", (unsigned long long)job->id);
@@ -386,11 +396,12 @@ int sl_exec_local_start(struct sl_exec_local *x, const struct sl_job *job, struc
 	}
 	if ((r = sl_exec_local_prepare(&x->conf, x->host, job, &l, err)) != 0 ||
 	    (r = make_dir(dir, job->id, err)) != 0 || (r = write_spec(dir, job, &l, err)) != 0 ||
-	    (r = launch(x, dir, &pid, err)) != 0)
+	    (r = launch(x, dir, &pid, &pidfd, &via, err)) != 0)
 		goto out;
 	struct xjob *j = job_add(x, job->id);
-	j->pid = pid;
-	j->child = 1;
+	j->pid = via == VIA_UNKNOWN ? 0 : pid;
+	j->pidfd = pidfd;
+	j->child = via == VIA_EXEC;
 	job_watch(x, j, 0);
 	struct xev *e = sl_xcalloc(1, sizeof(*e));
 	e->id = job->id;
@@ -524,6 +535,7 @@ struct sl_exec_local *sl_exec_local_new(struct sl_loop *loop, const struct sl_ex
 	x->ev = *ev;
 	x->arg = arg;
 	x->evtail = &x->evq;
+	x->spawner = sl_spawner_new(x->stepd_path, x->jobs_dir, conf->stepd_log_stderr);
 	return x;
 }
 
@@ -533,6 +545,7 @@ void sl_exec_local_free(struct sl_exec_local *x)
 		return;
 	while (x->jobs != NULL)
 		job_drop(x, x->jobs);
+	sl_spawner_free(x->spawner);
 	if (x->ev_timer != 0)
 		sl_loop_del_timer(x->loop, x->ev_timer);
 	while (x->evq != NULL) {

@@ -1,6 +1,7 @@
 /* stepd.c - sluice-stepd: the supervisor of one batch job, like slurmstepd.
  *
  *   sluice-stepd [-D] <jobdir>
+ *   sluice-stepd [-D] --server <jobsdir>   (forks supervisors: stepd_server.c)
  *
  * It outlives sluiced (own session, own lock), so `kill -9` of the daemon
  * never touches a running job, and it leaves the job's end in <jobdir>/result
@@ -158,13 +159,16 @@ static int write_pidfile(const char *dir)
 	return r;
 }
 
-/* Detach from sluiced: own session, no inherited descriptors but the lock,
+/* Detach from sluiced: own session (a child of the fork server has left
+ * sluiced's session with the server, and spares the kernel a session, and
+ * its scheduler autogroup, per job), no inherited descriptors but the lock,
  * stdin/stdout on /dev/null, our own signal handling. */
-static void detach(sigset_t *set)
+static void detach(sigset_t *set, int new_session)
 {
 	(void)fcntl(SL_STEPD_LOCK_FD, F_SETFD, FD_CLOEXEC); /* the job must not hold it */
 	(void)close_range(SL_STEPD_LOCK_FD + 1, ~0U, 0);
-	(void)setsid();
+	if (new_session)
+		(void)setsid();
 	int fd = open("/dev/null", O_RDWR);
 	if (fd >= 0) {
 		(void)dup2(fd, 0);
@@ -223,21 +227,17 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 	return 0;
 }
 
-int main(int argc, char **argv)
+int stepd_run(int fg, const char *dir, int forked)
 {
 	struct stepd s = {.in_fd = -1, .out_fd = -1, .err_fd = -1};
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_exec_result res;
 	sigset_t set;
 	char *text = NULL;
-	int rc = 1, fg = argc > 2 && strcmp(argv[1], "-D") == 0;
-	if (argc != 2 + fg) {
-		fprintf(stderr, "usage: sluice-stepd [-D] JOBDIR\n");
-		return 2;
-	}
-	s.dir = argv[1 + fg];
+	int rc = 1;
+	s.dir = dir;
 	sl_log_open("sluice-stepd", fg, SL_LOG_INFO);
-	detach(&set);
+	detach(&set, !forked);
 	if (sl_jobdir_read(s.dir, SL_JOBDIR_SPEC, &text, &err) != 0 ||
 	    sl_launch_from_json(text, &s.l, &err) != 0) {
 		/* A result, not silence: without one the daemon would requeue a
@@ -262,4 +262,17 @@ out:
 	free(text);
 	sl_launch_clear(&s.l);
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	int fg = argc > 1 && strcmp(argv[1], "-D") == 0;
+	if (argc == 3 + fg && strcmp(argv[1 + fg], "--server") == 0)
+		return stepd_server(fg, argv[2 + fg], argv, argc);
+	if (argc != 2 + fg) {
+		fprintf(stderr, "usage: sluice-stepd [-D] JOBDIR\n"
+				"       sluice-stepd [-D] --server JOBSDIR   (sluiced's fork server)\n");
+		return 2;
+	}
+	return stepd_run(fg, argv[1 + fg], 0);
 }

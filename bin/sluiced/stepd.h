@@ -1,6 +1,7 @@
-/* stepd.h - sluice-stepd's internal state, shared by its two files:
- * stepd.c (supervision: signals, time limit, result) and stepd_launch.c
- * (starting the batch script as the user). Not a library interface. */
+/* stepd.h - sluice-stepd's internal state, shared by its files: stepd.c
+ * (supervision: signals, time limit, result), stepd_launch.c (starting the
+ * batch script as the user) and stepd_server.c (sluiced's fork server).
+ * Not a library interface. */
 #ifndef SL_STEPD_H
 #define SL_STEPD_H
 
@@ -15,6 +16,15 @@ struct stepd {
 	pid_t job_pid;            /* the script; also its process group and session */
 	int in_fd, out_fd, err_fd; /* the job's stdio as opened for the user */
 };
+
+/* Supervise the job of `dir` to its end (the lock is fd 3); the exit status
+ * of sluice-stepd. fg: log to stderr; forked: by the fork server, which has
+ * its own session already. */
+int stepd_run(int fg, const char *dir, int forked);
+
+/* sluiced's fork server on fd 3 (stepd_server.c); argv is rewritten in each
+ * child to name its job directory. */
+int stepd_server(int fg, const char *jobs_dir, char **argv, int argc);
 
 /* Open the job's files as the user, write the script, fork and exec it.
  * 0 on success (s->job_pid set). Otherwise the job could not be launched

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <json-c/json.h>
 
@@ -376,4 +377,14 @@ int sl_proc_starttime(pid_t pid, unsigned long long *out)
 		return -SL_ENOENT;
 	*out = strtoull(p + 1, NULL, 10);
 	return 0;
+}
+
+int sl_pidfd_open(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	errno = ENOSYS;
+	return -1;
+#endif
 }

@@ -92,4 +92,8 @@ int sl_jobdir_remove(const char *dir, struct sl_err *err);
  * names one process for good, so a reused pid is told apart. 0 or -SL_ENOENT. */
 int sl_proc_starttime(pid_t pid, unsigned long long *out);
 
+/* pidfd_open(2): a descriptor that names exactly this process, readable once
+ * it has exited. -1 with errno (ENOSYS before Linux 5.3). */
+int sl_pidfd_open(pid_t pid);
+
 #endif

@@ -6,19 +6,22 @@
 # (sluiced_baseline.c), and prints its figures plus what the daemon logged.
 # Run on demand, not by make check:
 #   tests/bench/sluiced_baseline.sh [--build DIR] [--state-shm] [--keep]
-#       [--perf] [-- sluiced_baseline options: --scale 0.1 --poll-ms 50 ...]
+#       [--perf] [--light] [-- sluiced_baseline options: --scale 0.1 ...]
 # --state-shm puts the job database on /dev/shm (no fsync cost); --perf
-# records sluiced with `perf record -g` into the run directory.
+# records sluiced with `perf record -g` into the run directory; --light runs
+# each job as one small static program that sleeps (`#!sleeper SECONDS`)
+# instead of a shell and sleep, which shows what the batch system itself costs.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build="$top/build"
-state_shm=0 keep=0 use_perf=0
+state_shm=0 keep=0 use_perf=0 light=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build) build=$2; shift 2 ;;
 	--state-shm) state_shm=1; shift ;;
 	--keep) keep=1; shift ;;
 	--perf) use_perf=1; shift ;;
+	--light) light=1; shift ;;
 	--) shift; break ;;
 	*) break ;;
 	esac
@@ -63,14 +66,25 @@ if [ ! -x "$prog" ]; then
 		-o "$prog" || exit 2
 fi
 
-# What a job costs without any batch system: the shell and its sleep.
+# What a job costs without any batch system: the shell and its sleep, or
+# with --light the sleeper alone (the kernel runs it as `sleeper SECONDS
+# SCRIPT`; it ignores the script).
+job_args=() what="a #!/bin/sh script running sleep"
 printf '#!/bin/sh\nsleep 0\n' >"$T/calib.sh"
+if [ $light = 1 ]; then
+	printf '#include <stdlib.h>\n#include <time.h>\nint main(int c, char **v) {\n'\
+'	double s = c > 1 ? atof(v[1]) : 0;\n	struct timespec t = {(time_t)s, (long)((s - (time_t)s) * 1e9)};\n'\
+'	while (nanosleep(&t, &t) != 0) ;\n	return 0;\n}\n' >"$T/sleeper.c"
+	gcc -O2 -static -o "$T/sleeper" "$T/sleeper.c" || exit 2
+	printf '#!%s 0\n' "$T/sleeper" >"$T/calib.sh"
+	job_args=(--sleeper "$T/sleeper") what="a #!sleeper script (one static process)"
+fi
 chmod +x "$T/calib.sh"
 calib() {
-	T="$T" bash -c 'for _ in $(seq 200); do "$T/calib.sh"; done; times' | awk 'NR == 2 {
+	T="$T" bash -c 'for _ in $(seq 200); do "$T/calib.sh"; done; times' | awk -v what="$what" 'NR == 2 {
 		split($1, u, /[ms]/); split($2, s, /[ms]/)
-		printf "bare job cpu         %.2f ms (a #!/bin/sh script running sleep, without sluiced; mean of 200)\n",
-			(u[1] * 60 + u[2] + s[1] * 60 + s[2]) * 1e3 / 200 }'
+		printf "bare job cpu         %.2f ms (%s, without sluiced; mean of 200)\n",
+			(u[1] * 60 + u[2] + s[1] * 60 + s[2]) * 1e3 / 200, what }'
 }
 calib_line=$(calib)
 
@@ -147,7 +161,7 @@ fi
 echo "$calib_line"
 echo "run directory $T (state $state$([ $state_shm = 1 ] && echo ', on /dev/shm'))"
 start=$(date +%s.%N)
-"$prog" --pid "$DPID" --csv "$T/jobs.csv" "$@" | tee "$T/report.txt"
+"$prog" --pid "$DPID" --csv "$T/jobs.csv" "${job_args[@]}" "$@" | tee "$T/report.txt"
 rc=${PIPESTATUS[0]}
 end=$(date +%s.%N)
 awk -v a="$start" -v b="$end" 'BEGIN { printf "benchmark wall       %.1f s including the final record fetch\n", b - a }'

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -23,6 +25,7 @@
 #include "exec_local.h"
 #include "loop.h"
 #include "stepd_jobdir.h"
+#include "stepd_spawner.h"
 #include "xalloc.h"
 
 static char stepd_path[4096];
@@ -546,6 +549,95 @@ static void test_adopt_dead_or_never(void **state)
 	free(dir);
 }
 
+/* The fork server: the supervisor it forks is not ours, is followed through
+ * the pidfd it hands over, and shows its job directory to ps as an exec'd
+ * one did. Once the server is gone, spawning says so and nothing starts. */
+static void test_server_spawn(void **state)
+{
+	char *dir = make_job("srv", "#!/bin/sh\nsleep 0.5\necho served\n", 0, 1);
+	char *jobs = sl_xstrdup(dir), *lock = sl_xasprintf("%s/%s", dir, SL_JOBDIR_LOCK);
+	*strrchr(jobs, '/') = '\0';
+	struct sl_spawner *sp = sl_spawner_new(stepd_path, jobs, 0);
+	struct sl_err err = SL_ERR_INIT;
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600), pidfd = -1;
+	pid_t pid = 0;
+	assert_true(fd > SL_STEPD_LOCK_FD);
+	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+	assert_int_equal(sl_spawner_spawn(sp, dir, fd, &pid, &pidfd, &err), 0);
+	close(fd);
+	assert_true(pid > 0 && pidfd >= 0);
+	assert_true(waitpid(pid, NULL, WNOHANG) < 0 && errno == ECHILD);
+	char *proc = sl_xasprintf("/proc/%d/cmdline", (int)pid), want[4096], got[4096];
+	size_t wl = (size_t)snprintf(want, sizeof(want), "%s%c%s", stepd_path, '\0', dir) + 1;
+	FILE *f = fopen(proc, "r");
+	assert_non_null(f);
+	size_t gl = fread(got, 1, sizeof(got), f);
+	fclose(f);
+	assert_true(gl >= wl);
+	assert_memory_equal(got, want, wl);
+	struct pollfd p = {pidfd, POLLIN, 0};
+	assert_int_equal(poll(&p, 1, 20000), 1);
+	struct sl_exec_result r;
+	read_result(dir, &r);
+	assert_int_equal(r.state, SL_JOB_COMPLETED);
+	char *out = output("srv");
+	assert_string_equal(out, "served\n");
+	close(pidfd);
+
+	assert_int_equal(kill(sl_spawner_pid(sp), SIGKILL), 0);
+	usleep(100000);
+	fd = open(lock, O_RDWR | O_CLOEXEC);
+	assert_int_equal(sl_spawner_spawn(sp, dir, fd, &pid, &pidfd, &err), -SL_EIO);
+	assert_int_equal(sl_spawner_pid(sp), 0);
+	err = (struct sl_err)SL_ERR_INIT;
+	assert_int_equal(sl_spawner_spawn(sp, dir, fd, &pid, &pidfd, &err), -SL_EIO);
+	assert_non_null(strstr(err.msg, "not running"));
+	close(fd);
+	sl_spawner_free(sp);
+	free(out);
+	free(proc);
+	free(lock);
+	free(jobs);
+	free(dir);
+}
+
+/* A server that takes the request and dies without answering: a supervisor
+ * may or may not run, so none is exec'd in its place (the job must never
+ * run twice); the lock shows nobody holds it, and the job, never started,
+ * goes back to the queue. */
+static void test_exec_local_answer_lost(void **state)
+{
+	char saved[sizeof(stepd_path)], *fake = sl_xasprintf("%s/fake-stepd", root);
+	FILE *f = fopen(fake, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\nexec dd bs=65536 count=1 <&3 >/dev/null 2>&1\n", f);
+	fclose(f);
+	assert_int_equal(chmod(fake, 0755), 0);
+	memcpy(saved, stepd_path, sizeof(saved));
+	snprintf(stepd_path, sizeof(stepd_path), "%s", fake);
+	struct sl_loop *loop = sl_loop_new();
+	struct evlog e = {0};
+	struct sl_exec_local *x = new_exec(loop, &e);
+	memcpy(stepd_path, saved, sizeof(saved));
+	struct sl_job *j = make_record(104, "#!/bin/sh\ntouch ran\n", 1);
+	struct sl_err err = SL_ERR_INIT;
+	assert_int_equal(sl_exec_local_start(x, j, &err), 0);
+	run_until_finished(loop);
+	assert_int_equal(e.finished, 1);
+	assert_int_equal(e.res.state, SL_JOB_PENDING);
+	char *dir = sl_xasprintf("%s/jobs/104", root);
+	assert_false(exists(dir, SL_JOBDIR_STARTED));
+	assert_false(exists(root, "ran"));
+	sl_exec_local_forget(x, 104);
+	while (waitpid(-1, NULL, WNOHANG) > 0) /* the fake server */
+		;
+	free(dir);
+	free(fake);
+	sl_job_free(j);
+	sl_exec_local_free(x);
+	sl_loop_free(loop);
+}
+
 static void test_nodelist(void **state)
 {
 	char *b = NULL, *n = sl_exec_local_nodelist("vm", 1, &b);
@@ -597,6 +689,8 @@ int main(void)
 		cmocka_unit_test(test_exec_local_cancel_signal),
 		cmocka_unit_test(test_adopt_running),
 		cmocka_unit_test(test_adopt_dead_or_never),
+		cmocka_unit_test(test_server_spawn),
+		cmocka_unit_test(test_exec_local_answer_lost),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

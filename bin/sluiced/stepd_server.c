@@ -1,0 +1,186 @@
+/* stepd_server.c - `sluice-stepd --server JOBSDIR`: sluiced's fork server.
+ *
+ * Starting a supervisor used to cost sluiced a fork of its own large
+ * process (its descriptor table grows with every running job's pidfd) and
+ * the supervisor an exec, with glibc's start-up probing the CPU through
+ * cpuid, which traps to the hypervisor on a VM. Together that was about half
+ * of the CPU a short job costs. This process is exec'd once; for each job it
+ * forks itself, and the child becomes that job's supervisor without an exec.
+ *
+ * Protocol, over the SOCK_SEQPACKET socket on fd 3 (stepd_spawner.h):
+ *   request: the job directory, NUL-terminated, with its locked lock file
+ *            attached (SCM_RIGHTS);
+ *   reply:   struct sl_spawn_reply, with a pidfd of the new supervisor
+ *            attached when `err` is 0.
+ * The reply's pidfd is opened before this process can reap the child, so
+ * sluiced never follows a reused pid. On EOF (sluiced has gone) the server
+ * exits; the supervisors it started run on, like any other. */
+#include "stepd.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "stepd_spawner.h"
+
+#define CTL_FD SL_STEPD_LOCK_FD /* the server's socket; its children's lock */
+
+struct title {
+	char *start;              /* argv[0]: the area `ps` shows */
+	size_t len;               /* up to the end of the last argument */
+};
+
+/* Show a child as the supervisor it has become: `sluice-stepd [-D] DIR`,
+ * as when each was exec'd, so ps and pgrep -f find a job's supervisor by
+ * its directory. Truncated if the area is too small (ids over 8 digits). */
+static size_t put(char *buf, size_t n, size_t cap, const char *s)
+{
+	size_t l = strlen(s) + 1;
+	if (l > cap - n)
+		l = cap - n;
+	memcpy(buf + n, s, l);
+	return n + l;
+}
+
+static void set_title(const struct title *t, int fg, const char *dir)
+{
+	char buf[4096];
+	size_t n;
+	if (t->len == 0 || t->len > sizeof(buf))
+		return;
+	n = put(buf, 0, t->len, t->start);
+	if (fg)
+		n = put(buf, n, t->len, "-D");
+	n = put(buf, n, t->len, dir);
+	memset(buf + n, 0, t->len - n);
+	buf[t->len - 1] = '\0';
+	memcpy(t->start, buf, t->len);
+}
+
+static void reap(int sfd)
+{
+	struct signalfd_siginfo si;
+	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		;
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+static void reply(int err, pid_t pid, int pidfd)
+{
+	struct sl_spawn_reply r = {err, (int32_t)pid};
+	struct iovec iov = {&r, sizeof(r)};
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+	if (pidfd >= 0) {
+		memset(&u, 0, sizeof(u));
+		m.msg_control = u.buf;
+		m.msg_controllen = sizeof(u.buf);
+		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &pidfd, sizeof(int));
+	}
+	if (sendmsg(CTL_FD, &m, MSG_NOSIGNAL) < 0)
+		sl_err_log("server: reply: %s", strerror(errno));
+}
+
+/* In the child: become the supervisor of `dir` on `lockfd`, as if exec'd. */
+static void become_stepd(const struct title *t, int fg, int sfd, const char *dir, int lockfd,
+			 const sigset_t *orig)
+{
+	close(sfd);
+	if (dup2(lockfd, SL_STEPD_LOCK_FD) < 0) /* replaces the server's socket */
+		_exit(1);
+	close(lockfd);
+	(void)signal(SIGPIPE, SIG_DFL);
+	sigprocmask(SIG_SETMASK, orig, NULL);
+	set_title(t, fg, dir);
+	exit(stepd_run(fg, dir, 1));
+}
+
+/* One request: 0 to go on, -1 when sluiced has gone. */
+static int serve_one(const struct title *t, int fg, int sfd, const char *jobs_dir,
+		     const sigset_t *orig)
+{
+	char dir[4096];
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {dir, sizeof(dir)};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			   .msg_controllen = sizeof(u.buf)};
+	ssize_t n = recvmsg(CTL_FD, &m, MSG_CMSG_CLOEXEC);
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+		return -1;
+	if (n < 0)
+		return 0;
+	int lockfd = -1;
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	if (c != NULL && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+	    c->cmsg_len == CMSG_LEN(sizeof(int)))
+		memcpy(&lockfd, CMSG_DATA(c), sizeof(int));
+	size_t jl = strlen(jobs_dir);
+	/* Only sluiced holds the other end; still, start nothing outside our tree. */
+	if (lockfd < 0 || (m.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || dir[n - 1] != '\0' ||
+	    strncmp(dir, jobs_dir, jl) != 0 || dir[jl] != '/' || strstr(dir + jl, "/..") != NULL) {
+		if (lockfd >= 0)
+			close(lockfd);
+		reply(EINVAL, 0, -1);
+		return 0;
+	}
+	pid_t pid = fork();
+	if (pid == 0)
+		become_stepd(t, fg, sfd, dir, lockfd, orig);
+	int e = pid < 0 ? errno : 0;
+	/* Opened before we can reap the child: it names exactly this process.
+	 * Without one (old kernel), sluiced opens its own or probes the lock. */
+	int pidfd = pid > 0 ? sl_pidfd_open(pid) : -1;
+	close(lockfd);
+	reply(e, pid, pidfd);
+	if (pidfd >= 0)
+		close(pidfd);
+	return 0;
+}
+
+int stepd_server(int fg, const char *jobs_dir, char **argv, int argc)
+{
+	struct title t = {argv[0], 0};
+	sigset_t chld, orig;
+	t.len = (size_t)(argv[argc - 1] + strlen(argv[argc - 1]) + 1 - argv[0]);
+	sl_log_open("sluice-stepd", fg, SL_LOG_INFO);
+	(void)setsid(); /* leave sluiced's session once, for every supervisor */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &orig);
+	(void)signal(SIGPIPE, SIG_IGN);
+	int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0) {
+		sl_err_log("server: signalfd: %s", strerror(errno));
+		return 1;
+	}
+	for (;;) {
+		struct pollfd p[2] = {{CTL_FD, POLLIN, 0}, {sfd, POLLIN, 0}};
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (p[1].revents)
+			reap(sfd);
+		if (p[0].revents && serve_one(&t, fg, sfd, jobs_dir, &orig) != 0)
+			break;
+	}
+	reap(sfd);
+	return 0;
+}

@@ -1,0 +1,199 @@
+/* stepd_spawner.c - sluiced's side of the supervisors' fork server (the
+ * protocol is in stepd_server.c). One request is one round trip of about a
+ * fork of a small process; it blocks the loop no longer than spawning the
+ * program did. */
+#include "stepd_spawner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "stepd_jobdir.h"
+#include "xalloc.h"
+
+#define REPLY_MS 10000     /* a fork that takes longer means a wedged server */
+#define RETRY_MS 30000     /* after a failure, exec supervisors this long */
+
+extern char **environ;
+
+struct sl_spawner {
+	char *stepd_path, *jobs_dir;
+	int log_stderr;
+	int fd;                   /* our end of the socket; -1: no server */
+	pid_t pid;
+	int64_t retry_at;         /* monotonic ms; no server before then */
+};
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+struct sl_spawner *sl_spawner_new(const char *stepd_path, const char *jobs_dir, int log_stderr)
+{
+	struct sl_spawner *sp = sl_xcalloc(1, sizeof(*sp));
+	sp->stepd_path = sl_xstrdup(stepd_path);
+	sp->jobs_dir = sl_xstrdup(jobs_dir);
+	sp->log_stderr = log_stderr;
+	sp->fd = -1;
+	return sp;
+}
+
+static void stop(struct sl_spawner *sp, int failed)
+{
+	if (sp->fd >= 0)
+		close(sp->fd);
+	sp->fd = -1;
+	if (sp->pid > 0) {
+		if (failed)
+			(void)kill(sp->pid, SIGKILL);
+		/* It exits on EOF at once; never leave it a zombie of ours. */
+		(void)waitpid(sp->pid, NULL, failed ? 0 : WNOHANG);
+	}
+	sp->pid = 0;
+	if (failed)
+		sp->retry_at = mono_ms() + RETRY_MS;
+}
+
+static int start(struct sl_spawner *sp, struct sl_err *err)
+{
+	posix_spawn_file_actions_t fa;
+	int sv[2], hi;
+	char *argv[5];
+	int n = 0;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+		return sl_err_set(err, SL_EIO, "stepd server: socketpair: %s", strerror(errno));
+	/* keep dup2(sv[1], 3) a real copy, which clears close-on-exec */
+	if (sv[1] <= SL_STEPD_LOCK_FD && (hi = fcntl(sv[1], F_DUPFD_CLOEXEC, SL_STEPD_LOCK_FD + 1)) >= 0) {
+		close(sv[1]);
+		sv[1] = hi;
+	}
+	argv[n++] = sp->stepd_path;
+	if (sp->log_stderr)
+		argv[n++] = "-D";
+	argv[n++] = "--server";
+	argv[n++] = sp->jobs_dir;
+	argv[n] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, sv[1], SL_STEPD_LOCK_FD);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	int e = posix_spawn(&sp->pid, sp->stepd_path, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(sv[1]);
+	if (e != 0) {
+		close(sv[0]);
+		sp->pid = 0;
+		sp->retry_at = mono_ms() + RETRY_MS;
+		return sl_err_set(err, SL_EIO, "stepd server: %s: %s", sp->stepd_path, strerror(e));
+	}
+	sp->fd = sv[0];
+	sl_info("stepd server started: pid %d", (int)sp->pid);
+	return 0;
+}
+
+static int request(struct sl_spawner *sp, const char *dir, int lockfd, struct sl_err *err)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {(void *)dir, strlen(dir) + 1};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			   .msg_controllen = sizeof(u.buf)};
+	memset(&u, 0, sizeof(u));
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &lockfd, sizeof(int));
+	if (sendmsg(sp->fd, &m, MSG_NOSIGNAL) < 0)
+		return sl_err_set(err, SL_EIO, "stepd server: send: %s", strerror(errno));
+	return 0;
+}
+
+static int answer(struct sl_spawner *sp, pid_t *pid, int *pidfd, struct sl_err *err)
+{
+	struct sl_spawn_reply r;
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} u;
+	struct iovec iov = {&r, sizeof(r)};
+	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
+			   .msg_controllen = sizeof(u.buf)};
+	struct pollfd p = {sp->fd, POLLIN, 0};
+	int64_t until = mono_ms() + REPLY_MS;
+	int n;
+	while ((n = poll(&p, 1, (int)(until - mono_ms()))) < 0 && errno == EINTR)
+		if (mono_ms() >= until)
+			break;
+	if (n <= 0)
+		return sl_err_set(err, SL_EPROTO, "stepd server: no answer within %d s",
+				  REPLY_MS / 1000);
+	ssize_t got = recvmsg(sp->fd, &m, MSG_CMSG_CLOEXEC);
+	int fd = -1;
+	struct cmsghdr *c = got > 0 ? CMSG_FIRSTHDR(&m) : NULL;
+	if (c != NULL && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+	    c->cmsg_len == CMSG_LEN(sizeof(int)))
+		memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	if (got != (ssize_t)sizeof(r) || (r.err == 0 && r.pid <= 0)) {
+		if (fd >= 0)
+			close(fd);
+		return sl_err_set(err, SL_EPROTO, "stepd server: %s",
+				  got == 0 ? "it has exited" : "a malformed answer");
+	}
+	if (r.err != 0) {
+		if (fd >= 0)
+			close(fd);
+		return sl_err_set(err, SL_EIO, "stepd server: %s", strerror(r.err));
+	}
+	*pid = (pid_t)r.pid;
+	*pidfd = fd;
+	return 0;
+}
+
+int sl_spawner_spawn(struct sl_spawner *sp, const char *dir, int lockfd, pid_t *pid, int *pidfd,
+		     struct sl_err *err)
+{
+	int r;
+	if (sp->fd < 0) {
+		if (sp->retry_at != 0 && mono_ms() < sp->retry_at)
+			return sl_err_set(err, SL_EIO, "stepd server: not running");
+		if ((r = start(sp, err)) != 0) {
+			sl_warn("%s; supervisors are exec'd for %d s", err->msg, RETRY_MS / 1000);
+			return r;
+		}
+	}
+	if ((r = request(sp, dir, lockfd, err)) != 0 || (r = answer(sp, pid, pidfd, err)) != 0) {
+		sl_warn("%s; supervisors are exec'd for %d s", err->msg, RETRY_MS / 1000);
+		stop(sp, 1);
+	}
+	return r;
+}
+
+pid_t sl_spawner_pid(const struct sl_spawner *sp)
+{
+	return sp->pid;
+}
+
+void sl_spawner_free(struct sl_spawner *sp)
+{
+	if (sp == NULL)
+		return;
+	stop(sp, 0);
+	free(sp->stepd_path);
+	free(sp->jobs_dir);
+	free(sp);
+}

@@ -1,0 +1,39 @@
+/* stepd_spawner.h - sluiced starts sluice-stepd supervisors through one
+ * long-lived `sluice-stepd --server` (stepd_server.c), which forks a
+ * supervisor per job instead of sluiced exec'ing the program each time.
+ * If the server cannot be used, the caller spawns the program itself: the
+ * server makes launches cheaper, never possible. */
+#ifndef SL_STEPD_SPAWNER_H
+#define SL_STEPD_SPAWNER_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include "err.h"
+
+/* The server's answer to one request (the wire format of the socket). */
+struct sl_spawn_reply {
+	int32_t err;              /* 0, or the errno of the failed fork */
+	int32_t pid;              /* the new supervisor */
+};
+
+struct sl_spawner;
+
+/* Nothing starts until the first sl_spawner_spawn(). log_stderr: -D. */
+struct sl_spawner *sl_spawner_new(const char *stepd_path, const char *jobs_dir, int log_stderr);
+/* Closes the socket: the server exits; the supervisors keep running. */
+void sl_spawner_free(struct sl_spawner *sp);
+
+/* Start the supervisor of `dir` (under the jobs directory) with `lockfd` as
+ * its fd 3. On success *pid, and *pidfd (close-on-exec, the caller's; -1 if
+ * the kernel gave none). On failure a broken server is stopped, and not
+ * tried again for a while:
+ *   -SL_EIO    nothing was started;
+ *   -SL_EPROTO the request was taken but no answer came: a supervisor may
+ *              or may not run (the lock tells). */
+int sl_spawner_spawn(struct sl_spawner *sp, const char *dir, int lockfd, pid_t *pid, int *pidfd,
+		     struct sl_err *err);
+
+/* The server's pid, 0 when none runs (for tests). */
+pid_t sl_spawner_pid(const struct sl_spawner *sp);
+
+#endif

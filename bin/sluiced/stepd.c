@@ -159,6 +159,12 @@ static int write_pidfile(const char *dir)
 	return r;
 }
 
+void sl_signals_default(void)
+{
+	for (int sig = 1; sig < NSIG; sig++)
+		(void)signal(sig, SIG_DFL);
+}
+
 /* Detach from sluiced: own session (a child of the fork server has left
  * sluiced's session with the server, and spares the kernel a session, and
  * its scheduler autogroup, per job), no inherited descriptors but the lock,
@@ -167,8 +173,10 @@ static void detach(sigset_t *set, int new_session)
 {
 	(void)fcntl(SL_STEPD_LOCK_FD, F_SETFD, FD_CLOEXEC); /* the job must not hold it */
 	(void)close_range(SL_STEPD_LOCK_FD + 1, ~0U, 0);
-	if (new_session)
+	if (new_session) {
 		(void)setsid();
+		sl_signals_default(); /* the server did so once for its children */
+	}
 	int fd = open("/dev/null", O_RDWR);
 	if (fd >= 0) {
 		(void)dup2(fd, 0);

@@ -22,6 +22,10 @@ struct stepd {
  * its own session already. */
 int stepd_run(int fg, const char *dir, int forked);
 
+/* Every signal's disposition back to the default: what a supervisor
+ * inherited must not reach the job (it resets only what it set itself). */
+void sl_signals_default(void);
+
 /* sluiced's fork server on fd 3 (stepd_server.c); argv is rewritten in each
  * child to name its job directory. */
 int stepd_server(int fg, const char *jobs_dir, char **argv, int argc);

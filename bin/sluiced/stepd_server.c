@@ -12,20 +12,19 @@
  *            attached (SCM_RIGHTS);
  *   reply:   struct sl_spawn_reply, with a pidfd of the new supervisor
  *            attached when `err` is 0.
- * The reply's pidfd is opened before this process can reap the child, so
- * sluiced never follows a reused pid. On EOF (sluiced has gone) the server
- * exits; the supervisors it started run on, like any other. */
+ * The kernel reaps the children (SIGCHLD ignored): with a thousand of them,
+ * each waitpid(-1) would walk them all. The reply's pidfd is opened at once
+ * after the fork; a child already gone by then (ESRCH) is answered without
+ * one, and sluiced finds its end through the lock. On EOF (sluiced has
+ * gone) the server exits; the supervisors it started run on. */
 #include "stepd.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -65,15 +64,6 @@ static void set_title(const struct title *t, int fg, const char *dir)
 	memcpy(t->start, buf, t->len);
 }
 
-static void reap(int sfd)
-{
-	struct signalfd_siginfo si;
-	while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-		;
-	while (waitpid(-1, NULL, WNOHANG) > 0)
-		;
-}
-
 static void reply(int err, pid_t pid, int pidfd)
 {
 	struct sl_spawn_reply r = {err, (int32_t)pid};
@@ -98,22 +88,19 @@ static void reply(int err, pid_t pid, int pidfd)
 }
 
 /* In the child: become the supervisor of `dir` on `lockfd`, as if exec'd. */
-static void become_stepd(const struct title *t, int fg, int sfd, const char *dir, int lockfd,
-			 const sigset_t *orig)
+static void become_stepd(const struct title *t, int fg, const char *dir, int lockfd)
 {
-	close(sfd);
 	if (dup2(lockfd, SL_STEPD_LOCK_FD) < 0) /* replaces the server's socket */
 		_exit(1);
 	close(lockfd);
 	(void)signal(SIGPIPE, SIG_DFL);
-	sigprocmask(SIG_SETMASK, orig, NULL);
+	(void)signal(SIGCHLD, SIG_DFL);
 	set_title(t, fg, dir);
 	exit(stepd_run(fg, dir, 1));
 }
 
 /* One request: 0 to go on, -1 when sluiced has gone. */
-static int serve_one(const struct title *t, int fg, int sfd, const char *jobs_dir,
-		     const sigset_t *orig)
+static int serve_one(const struct title *t, int fg, const char *jobs_dir)
 {
 	char dir[4096];
 	union {
@@ -144,7 +131,7 @@ static int serve_one(const struct title *t, int fg, int sfd, const char *jobs_di
 	}
 	pid_t pid = fork();
 	if (pid == 0)
-		become_stepd(t, fg, sfd, dir, lockfd, orig);
+		become_stepd(t, fg, dir, lockfd);
 	int e = pid < 0 ? errno : 0;
 	/* Opened before we can reap the child: it names exactly this process.
 	 * Without one (old kernel), sluiced opens its own or probes the lock. */
@@ -159,28 +146,16 @@ static int serve_one(const struct title *t, int fg, int sfd, const char *jobs_di
 int stepd_server(int fg, const char *jobs_dir, char **argv, int argc)
 {
 	struct title t = {argv[0], 0};
-	sigset_t chld, orig;
+	sigset_t none;
 	t.len = (size_t)(argv[argc - 1] + strlen(argv[argc - 1]) + 1 - argv[0]);
 	sl_log_open("sluice-stepd", fg, SL_LOG_INFO);
 	(void)setsid(); /* leave sluiced's session once, for every supervisor */
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &chld, &orig);
+	sl_signals_default();
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
 	(void)signal(SIGPIPE, SIG_IGN);
-	int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (sfd < 0) {
-		sl_err_log("server: signalfd: %s", strerror(errno));
-		return 1;
-	}
-	for (;;) {
-		struct pollfd p[2] = {{CTL_FD, POLLIN, 0}, {sfd, POLLIN, 0}};
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
-			break;
-		if (p[1].revents)
-			reap(sfd);
-		if (p[0].revents && serve_one(&t, fg, sfd, jobs_dir, &orig) != 0)
-			break;
-	}
-	reap(sfd);
+	(void)signal(SIGCHLD, SIG_IGN);
+	while (serve_one(&t, fg, jobs_dir) == 0)
+		;
 	return 0;
 }

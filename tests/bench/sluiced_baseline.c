@@ -18,7 +18,6 @@
  * Utilisation integrates the admitted jobs' cpus per ClusterQueue between
  * polls. At the end the job records (with history) give the final state, the
  * attempt count and the second-resolution times, for a cross-check. */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -475,7 +474,7 @@ static void fetch_history(struct bench *b, struct sl_client *c)
 /* ---- CPU and memory from /proc ---- */
 
 struct procsnap {
-	double self_s, child_s;  /* sluiced; its children (stepd server, supervisors, jobs) */
+	double self_s;           /* sluiced */
 	long rss_kb, hwm_kb;
 	double busy_s;           /* whole machine, all cores */
 	double me_s;             /* this program */
@@ -485,7 +484,6 @@ static void read_pid_stat(int pid, struct procsnap *p)
 {
 	char path[64], buf[2048], *s;
 	unsigned long ut, st;
-	long cut, cst;
 	double hz = (double)sysconf(_SC_CLK_TCK);
 	FILE *f;
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
@@ -493,11 +491,8 @@ static void read_pid_stat(int pid, struct procsnap *p)
 		return;
 	s = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
 	/* after "pid (comm)": fields 3..17; utime is 14 */
-	if (s && sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu %ld %ld",
-			&ut, &st, &cut, &cst) == 4) {
+	if (s && sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) == 2)
 		p->self_s = (double)(ut + st) / hz;
-		p->child_s = (double)(cut + cst) / hz;
-	}
 	fclose(f);
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	if ((f = fopen(path, "r")) == NULL)
@@ -507,36 +502,6 @@ static void read_pid_stat(int pid, struct procsnap *p)
 		sscanf(buf, "VmHWM: %ld", &p->hwm_kb);
 	}
 	fclose(f);
-}
-
-/* CPU of sluiced's live children, and what they reaped: the stepd fork
- * server reaps the supervisors, so their time shows there, not in sluiced's
- * cutime, until the server itself ends. */
-static double live_children_s(int pid)
-{
-	double hz = (double)sysconf(_SC_CLK_TCK), sum = 0;
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	while (d != NULL && (e = readdir(d)) != NULL) {
-		char path[300], buf[2048], *s;
-		int ppid;
-		unsigned long ut, st;
-		long cut, cst;
-		FILE *f;
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		if ((f = fopen(path, "r")) == NULL)
-			continue;
-		s = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-		if (s && sscanf(s + 2, "%*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu %ld %ld",
-				&ppid, &ut, &st, &cut, &cst) == 5 && ppid == pid)
-			sum += (double)(ut + st + (unsigned long)cut + (unsigned long)cst) / hz;
-		fclose(f);
-	}
-	if (d != NULL)
-		closedir(d);
-	return sum;
 }
 
 static void snap(const struct bench *b, struct procsnap *p)
@@ -551,10 +516,8 @@ static void snap(const struct bench *b, struct procsnap *p)
 			    (double)sysconf(_SC_CLK_TCK);
 	if (f)
 		fclose(f);
-	if (b->o.pid > 0) {
+	if (b->o.pid > 0)
 		read_pid_stat(b->o.pid, p);
-		p->child_s += live_children_s(b->o.pid);
-	}
 	getrusage(RUSAGE_SELF, &ru);
 	p->me_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 		  (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
@@ -721,27 +684,28 @@ static void report_time(const struct bench *b)
 	       b->max_running, b->max_pending);
 }
 
+/* The fork server's children are reaped by the kernel, which adds their
+ * time to nobody's cutime: the jobs' and supervisors' CPU is what the
+ * machine spent beyond sluiced and this program (on a quiet host, nearly
+ * all of it theirs). */
 static void report_cpu(const struct bench *b, const struct procsnap *a,
 		       const struct procsnap *z, double wall)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	if (b->o.pid > 0) {
-		printf("sluiced cpu          %.2f s (%.0f %% of one core over %.1f s); VmRSS %ld KiB, "
-		       "VmHWM %ld KiB\n",
-		       z->self_s - a->self_s, 100 * (z->self_s - a->self_s) / wall, wall, z->rss_kb,
+	double busy = z->busy_s - a->busy_s, me = z->me_s - a->me_s;
+	double self = z->self_s - a->self_s, rest = busy - me - self;
+	size_t launches = b->njobs + b->attempts;
+	if (b->o.pid > 0)
+		printf("sluiced cpu          %.2f s (%.0f %% of one core over %.1f s), %.3f ms a "
+		       "launch; VmRSS %ld KiB, VmHWM %ld KiB\n",
+		       self, 100 * self / wall, wall, 1e3 * self / (double)launches, z->rss_kb,
 		       z->hwm_kb);
-		size_t launches = b->njobs + b->attempts;
-		printf("children cpu         %.2f s for %zu launches, %.2f ms each (sluice-stepd "
-		       "server, supervisors and jobs)\n",
-		       z->child_s - a->child_s, launches,
-		       1e3 * (z->child_s - a->child_s) / (double)launches);
-	}
-	printf("this program cpu     %.2f s (submitters and poller)\n", z->me_s - a->me_s);
-	double busy = z->busy_s - a->busy_s;
-	double ours = z->me_s - a->me_s + z->self_s - a->self_s + z->child_s - a->child_s;
-	printf("machine cpu          %.2f s busy of %ld cores x %.1f s (%.0f %%); not this "
-	       "benchmark's: %.2f s (other processes, kernel threads, unreaped jobs)\n",
-	       busy, ncpu, wall, 100 * busy / ((double)ncpu * wall), busy - ours);
+	printf("this program cpu     %.2f s (submitters and poller)\n", me);
+	printf("machine cpu          %.2f s busy of %ld cores x %.1f s (%.0f %%)\n", busy, ncpu,
+	       wall, 100 * busy / ((double)ncpu * wall));
+	printf("the rest             %.2f s for %zu launches, %.2f ms each (supervisors, jobs, "
+	       "kernel threads, other processes)\n",
+	       rest, launches, 1e3 * rest / (double)launches);
 }
 
 static void write_csv(const struct bench *b)

@@ -149,12 +149,37 @@ static int write_line(const char *dir, const char *name, const char *text, int d
 	return r;
 }
 
+/* A one-line mark (pid, started, pgid): without `durability: power`,
+ * written in place by one write(), sparing a temporary file and a rename
+ * per mark. A reader that catches it empty takes it as absent, which is
+ * what it was an instant before: no pid (the lock is probed instead), not
+ * started (nothing of the user runs until the write has returned), no
+ * process group to kill. The result is always renamed into place. */
+static int write_mark(const char *dir, const char *name, const char *text, int durable)
+{
+	if (durable)
+		return write_line(dir, name, text, 1);
+	char *path = sl_xasprintf("%s/%s", dir, name);
+	size_t len = strlen(text);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644), r = -1;
+	if (fd >= 0 && write(fd, text, len) == (ssize_t)len)
+		r = 0;
+	if (r != 0)
+		sl_err_log("%s: %s", path, strerror(errno));
+	if (fd >= 0 && close(fd) != 0 && r == 0) {
+		sl_err_log("%s: %s", path, strerror(errno));
+		r = -1;
+	}
+	free(path);
+	return r;
+}
+
 static int write_pidfile(const char *dir)
 {
 	unsigned long long st = 0;
 	(void)sl_proc_starttime(getpid(), &st);
 	char *t = sl_xasprintf("%d %llu\n", (int)getpid(), st);
-	int r = write_line(dir, SL_JOBDIR_PID, t, 0);
+	int r = write_mark(dir, SL_JOBDIR_PID, t, 0);
 	free(t);
 	return r;
 }
@@ -219,11 +244,11 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 	snprintf(buf, sizeof(buf), "%lld\n", (long long)s->start_time);
 	/* `started` is on disk before anything of the user can run: a restarted
 	 * daemon that finds it without a result knows the job may have run. */
-	if (write_pidfile(s->dir) != 0 || write_line(s->dir, SL_JOBDIR_STARTED, buf, s->l.durable) != 0)
+	if (write_pidfile(s->dir) != 0 || write_mark(s->dir, SL_JOBDIR_STARTED, buf, s->l.durable) != 0)
 		return -1;
 	if (!cancelled_early(set, r) && stepd_launch(s, r) == 0) {
 		snprintf(buf, sizeof(buf), "%d\n", (int)s->job_pid);
-		(void)write_line(s->dir, SL_JOBDIR_PGID, buf, 0);
+		(void)write_mark(s->dir, SL_JOBDIR_PGID, buf, 0);
 		if (s->l.time_limit > 0)
 			v.deadline_ms = mono_ms() + s->l.time_limit * 1000;
 		int status = supervise(s, &v, set);

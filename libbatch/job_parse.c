@@ -493,6 +493,19 @@ int sl_job_list_parse(const char *text, size_t len, struct sl_job ***jobs, size_
 	return 0;
 }
 
+/* A submission is stricter than a listing: a member this daemon does not
+ * know is an option a newer command asked for, and dropping it would run
+ * the job without it. */
+static int request_spec_member(struct jp *j, const char *key, void *arg)
+{
+	if (find(spec_fields, sizeof(spec_fields) / sizeof(spec_fields[0]), key) == NULL &&
+	    strcmp(key, "open_mode") != 0 && strcmp(key, "umask") != 0)
+		return sl_err_set(j->err, SL_EPROTO,
+				  "job spec: \"%s\" is not known to this sluiced: is it older than "
+				  "the command?", key);
+	return spec_member(j, key, arg);
+}
+
 static int request_member(struct jp *j, const char *key, void *arg)
 {
 	struct jobctx *c = arg;
@@ -500,7 +513,7 @@ static int request_member(struct jp *j, const char *key, void *arg)
 	if (strcmp(key, "spec") != 0)
 		return skip(j, 1);
 	c->has_spec = 1;
-	return object(j, spec_member, &c->job->spec);
+	return object(j, request_spec_member, &c->job->spec);
 }
 
 int sl_jobspec_parse_request(const char *text, size_t len, struct sl_jobspec *out,

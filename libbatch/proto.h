@@ -10,7 +10,10 @@
 #include "err.h"
 
 #define SL_PROTO_MAGIC 0x534c5549u /* "SLUI" */
-#define SL_PROTO_VERSION 1
+/* 2: job specs carry `features` (-C, --gres TYPE). A daemon of version 1
+ * would have dropped them without a word; from 2 on it refuses spec members
+ * it does not know (job_parse.c), so adding one needs no new version. */
+#define SL_PROTO_VERSION 2
 #define SL_PROTO_HDR_LEN 12
 /* Requests (untrusted, read by the daemon): Slurm's max_script_size is
  * 4 MiB; the rest is room for the environment. Replies (from the daemon the

@@ -7,9 +7,11 @@ cd "$T"
 sock="$T/sock/sluiced.sock"
 id=$("$BIN/sbatch" --parsable -H --wrap true) || fail "submit"
 
-python3 - "$sock" <<'EOP' || fail "raw socket checks"
+version=$(sed -n 's/^#define SL_PROTO_VERSION \([0-9]*\)$/\1/p' "$top_srcdir/libbatch/proto.h")
+python3 - "$sock" "$version" <<'EOP' || fail "raw socket checks"
 import json, socket, struct, sys
 path = sys.argv[1]
+VERSION = int(sys.argv[2])
 def conn():
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.settimeout(5)
@@ -20,7 +22,7 @@ def closed(s):
         return s.recv(1) == b""
     except ConnectionResetError:
         return True
-def frame(t, body, version=1):
+def frame(t, body, version=VERSION):
     return struct.pack(">IHHI", 0x534C5549, version, t, len(body)) + body
 # garbage
 s = conn(); s.sendall(b"GET / HTTP/1.0\r\n\r\n"); assert closed(s), "garbage"

@@ -208,6 +208,12 @@ static void test_request(void **state)
 	assert_int_equal(sl_jobspec_parse_request("{\"spec\":{\"script\":5}}", 21, &got, &err),
 			 -SL_EPROTO);
 	assert_string_equal(err.msg, "bad JSON: expected a string at byte 18");
+	/* A listing skips what it does not know; a submission refuses it. */
+	sl_err_clear(&err);
+	const char *newer = "{\"spec\":{\"script\":\"x\",\"frobnicate\":1}}";
+	assert_int_equal(sl_jobspec_parse_request(newer, strlen(newer), &got, &err), -SL_EPROTO);
+	assert_string_equal(err.msg, "job spec: \"frobnicate\" is not known to this sluiced: "
+				     "is it older than the command?");
 	sl_buf_free(b);
 	sl_job_free(j);
 }

@@ -48,11 +48,11 @@ static void test_bad(void **state)
 	sl_err_clear(&err);
 	assert_int_equal(sl_proto_decode(v, sizeof(v), SL_PROTO_MAX_BODY, &type, &body, &blen, &used, &err), -SL_EPROTO);
 	/* Length over the cap is refused before any body arrives. */
-	unsigned char big[SL_PROTO_HDR_LEN] = {0x53, 0x4c, 0x55, 0x49, 0, 1, 0, 1, 0x7f, 0xff, 0xff, 0xff};
+	unsigned char big[SL_PROTO_HDR_LEN] = {0x53, 0x4c, 0x55, 0x49, 0, SL_PROTO_VERSION, 0, 1, 0x7f, 0xff, 0xff, 0xff};
 	sl_err_clear(&err);
 	assert_int_equal(sl_proto_decode(big, sizeof(big), SL_PROTO_MAX_REPLY, &type, &body, &blen, &used, &err), -SL_ETOOBIG);
 	/* 20 MiB: too big for a request, fine for a reply. */
-	unsigned char mid[SL_PROTO_HDR_LEN] = {0x53, 0x4c, 0x55, 0x49, 0, 1, 0, 1, 0x01, 0x40, 0, 0};
+	unsigned char mid[SL_PROTO_HDR_LEN] = {0x53, 0x4c, 0x55, 0x49, 0, SL_PROTO_VERSION, 0, 1, 0x01, 0x40, 0, 0};
 	sl_err_clear(&err);
 	assert_int_equal(sl_proto_decode(mid, sizeof(mid), SL_PROTO_MAX_BODY, &type, &body, &blen, &used, &err), -SL_ETOOBIG);
 	assert_int_equal(sl_proto_decode(mid, sizeof(mid), SL_PROTO_MAX_REPLY, &type, &body, &blen, &used, &err), 0);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct sl_schedctl {
 	struct sluiced *d;
@@ -68,11 +69,35 @@ void sl_schedctl_free(struct sl_schedctl *s)
 	free(s);
 }
 
+/* The queued jobs that asked for features (-C, --gres TYPE) again, under
+ * the features map just loaded: their node selectors come from it, as
+ * Slurm checks a pending job against the nodes' current features. A job
+ * whose feature is gone leaves the engine (BadConstraints); one whose
+ * feature is back returns. Each keeps its place: order is by id. */
+static void refeature(struct sl_schedctl *s)
+{
+	struct sl_jobtab *t = s->d->jobs;
+	int64_t now = (int64_t)time(NULL);
+	for (size_t i = 0; i < sl_jobtab_count(t); i++) {
+		struct sl_job *j = sl_jobtab_at(t, i);
+		struct sl_err err = SL_ERR_INIT;
+		if (j->state != SL_JOB_PENDING || j->spec.hold || j->spec.features == NULL ||
+		    j->eligible_time > now)
+			continue;
+		(void)sl_sched_remove(s->engine, j->id);
+		if (sl_schedctl_add(s, j, &err) != 0)
+			sl_err_log("job %llu: %s", (unsigned long long)j->id, err.msg);
+	}
+	s->d->need_schedule = 1;
+}
+
 int sl_schedctl_reconfigure(struct sl_schedctl *s, struct sl_err *err)
 {
 	int r = sl_sched_reconfigure(s->engine, sl_conf_kueue(s->d->conf), err);
-	if (r == 0)
+	if (r == 0) {
 		afs_arm(s);
+		refeature(s);
+	}
 	return r;
 }
 
@@ -255,11 +280,30 @@ static const char *slurm_reason(enum sl_sched_class c)
 	}
 }
 
+/* Out of the engine because a feature it asks for is no longer configured:
+ * Slurm's reason for constraints no node can meet. */
+static void explain_bad_features(struct sl_schedctl *s, struct sl_job *j)
+{
+	struct sl_job_wl b;
+	struct sl_err e = SL_ERR_INIT;
+	if (j->spec.features == NULL || j->eligible_time > (int64_t)time(NULL) ||
+	    sl_job_workload(j, sl_conf_features(s->d->conf), &b, &e) == 0)
+		return;
+	free(j->reason);
+	free(j->reason_text);
+	j->reason = sl_xstrdup("BadConstraints");
+	j->reason_text = sl_xstrdup(e.msg);
+}
+
 void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j)
 {
 	struct sl_sched_pending p;
-	if (j->spec.hold || sl_sched_pending_info(s->engine, j->id, &p) != 0)
+	if (j->spec.hold)
 		return;
+	if (sl_sched_pending_info(s->engine, j->id, &p) != 0) {
+		explain_bad_features(s, j);
+		return;
+	}
 	free(j->reason);
 	free(j->reason_text);
 	j->reason = sl_xstrdup(slurm_reason(p.cls));

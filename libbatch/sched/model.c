@@ -152,7 +152,11 @@ bool sq_ns_matches(const struct sl_kselector *sel, const char *ns)
 
 static void flavor_copy(struct sq_flavor *d, const struct sl_kflavor *f)
 {
+	/* The array grows by realloc: every field must be set here, or a
+	 * reload can find the last model's "missing" mark in f.line. */
+	memset(d, 0, sizeof(*d));
 	d->name = sl_xstrdup(f->name);
+	d->f.line = f->line;
 	d->f.name = d->name;
 	d->f.nlabels = f->nlabels;
 	d->f.labels = kv_copy(f->labels, f->nlabels);

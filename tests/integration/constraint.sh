@@ -141,3 +141,38 @@ expect_eq "refused jobs are not queued" 5 "$("$BIN/squeue" -h | wc -l)"
 ok "unknown feature, | syntax, unmapped GPU type, unsatisfiable, conflicting and unlabelled features refused"
 
 for j in $id1 $id2 $id3 $id4 $id5; do "$BIN/scancel" "$j"; done
+
+# SIGHUP re-resolves queued jobs' features: ib moves to the plain flavor's
+# label, and the job waiting for the full gpu flavor starts on plain at once.
+idA=$(submit root -C ib -c 8 --wrap 'sleep 60') || fail "sbatch -C ib -c 8"
+wait_state "$idA" RUNNING
+idB=$(submit root -C ib --wrap 'sleep 60') || fail "sbatch -C ib"
+sleep 1
+expect_eq "-C ib behind a full gpu flavor" PENDING "$(state "$idB")"
+sed -i 's|ib: {example.com/network: infiniband}|ib: {example.com/network: ethernet}|' "$T/sluice.yaml"
+kill -HUP "$DPID"
+wait_state "$idB" RUNNING
+expect_eq "-C ib after the reload" "cpu=plain" "$(flavors "$idB")"
+ok "SIGHUP: a queued job's feature is resolved again under the new map"
+
+# wait_reason JOBID REASON: squeue's %r, within 10 s
+wait_reason() {
+	n=0
+	until [ "$("$BIN/squeue" -h -j "$1" -o %r)" = "$2" ]; do
+		n=$((n + 1)); [ $n -lt 100 ] || fail "job $1: reason $("$BIN/squeue" -h -j "$1" -o %r), not $2"
+		sleep 0.1
+	done
+}
+
+# A feature the config drops leaves its queued job waiting with Slurm's
+# BadConstraints; it queues again when the feature is back.
+idC=$(submit root -C ib -c 8 --wrap true) || fail "sbatch -C ib -c 8 (second)"
+sed -i '/^  ib: /d' "$T/sluice.yaml"
+kill -HUP "$DPID"
+wait_reason "$idC" BadConstraints
+expect_eq "running jobs keep their flavor" RUNNING "$(state "$idB")"
+sed -i 's|^  nvme: |  ib: {example.com/network: ethernet}\n  nvme: |' "$T/sluice.yaml"
+kill -HUP "$DPID"
+wait_reason "$idC" Resources
+ok "a dropped feature: Reason=BadConstraints; back in the map: queued again"
+for j in $idA $idB $idC; do "$BIN/scancel" "$j"; done

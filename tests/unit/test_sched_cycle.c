@@ -147,12 +147,43 @@ static void test_check_and_reconfigure(void **state)
 	sl_sched_free(s);
 }
 
+/* Every reload rebuilds the flavor table: the ClusterQueue stays active
+ * through reloads that change the flavors around it (a field the copy left
+ * unset once carried a stale "missing flavor" mark into the new table, and
+ * the CQ went inactive now and then). */
+static void test_reloads_keep_cq_active(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	const char *models[] = {
+		TL_FLAVOR("default") TL_CQ("cq", "", "nominalQuota: 1") TL_LQ("ns", "q", "cq"),
+		TL_FLAVOR("spare") TL_FLAVOR("default") TL_CQ("cq", "", "nominalQuota: 1")
+			TL_LQ("ns", "q", "cq"),
+	};
+	struct sl_kueue *k = tl_model(models[0]);
+	struct sl_sched *s = sl_sched_new(k);
+	struct sl_sched_decisions d = {0};
+	sl_kueue_free(k);
+	for (int round = 0; round < 20; round++) {
+		k = tl_model(models[round % 2]);
+		assert_non_null(k);
+		assert_int_equal(sl_sched_reconfigure(s, k, &err), 0);
+		sl_kueue_free(k);
+		add(s, (uint64_t)round + 1, 0, round, 1);
+		sl_sched_cycle(s, round, &d);
+		assert_int_equal(d.nadmit, (size_t)round + 1);
+		assert_int_equal(sl_sched_remove(s, (uint64_t)round + 1), 0);
+	}
+	sl_sched_decisions_clear(&d);
+	sl_sched_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_admit_and_pending),
 		cmocka_unit_test(test_preempt),
 		cmocka_unit_test(test_check_and_reconfigure),
+		cmocka_unit_test(test_reloads_keep_cq_active),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,9 @@
 #define LIBEXECDIR "/usr/local/libexec"
 #endif
 #define POLL_MS 1000
+/* Running jobs by id: a launch and an end each look one up, and a host of
+ * short jobs keeps a thousand running. A power of two; chains stay short. */
+#define JOB_BUCKETS 1024
 
 extern char **environ;
 
@@ -62,7 +65,7 @@ struct sl_exec_local {
 	struct sl_exec_events ev;
 	void *arg;
 	struct sl_spawner *spawner; /* supervisors forked by sluice-stepd --server */
-	struct xjob *jobs;         /* running jobs: as many as the host runs at once */
+	struct xjob *jobs[JOB_BUCKETS]; /* running jobs, chained by id */
 	struct xev *evq, **evtail;
 	uint64_t ev_timer;
 };
@@ -108,9 +111,14 @@ static void ev_finished(struct sl_exec_local *x, uint64_t id, const struct sl_ex
 
 /* ---- job table ---- */
 
+static struct xjob **job_bucket(struct sl_exec_local *x, uint64_t id)
+{
+	return &x->jobs[id & (JOB_BUCKETS - 1)];
+}
+
 static struct xjob *job_find(struct sl_exec_local *x, uint64_t id)
 {
-	for (struct xjob *j = x->jobs; j != NULL; j = j->next)
+	for (struct xjob *j = *job_bucket(x, id); j != NULL; j = j->next)
 		if (j->id == id)
 			return j;
 	return NULL;
@@ -128,14 +136,14 @@ static struct xjob *job_add(struct sl_exec_local *x, uint64_t id)
 	j->id = id;
 	j->dir = job_dir(x, id);
 	j->pidfd = -1;
-	j->next = x->jobs;
-	x->jobs = j;
+	j->next = *job_bucket(x, id);
+	*job_bucket(x, id) = j;
 	return j;
 }
 
 static void job_drop(struct sl_exec_local *x, struct xjob *j)
 {
-	for (struct xjob **pp = &x->jobs; *pp != NULL; pp = &(*pp)->next)
+	for (struct xjob **pp = job_bucket(x, j->id); *pp != NULL; pp = &(*pp)->next)
 		if (*pp == j) {
 			*pp = j->next;
 			break;
@@ -365,15 +373,12 @@ static int make_dir(const char *dir, uint64_t id, struct sl_err *err)
 	return 0;
 }
 
-static int write_spec(const char *dir, const struct sl_job *job, const struct sl_launch *l,
-		      struct sl_err *err)
+static int write_spec(const char *dir, const struct sl_launch *l, struct sl_err *err)
 {
-	char *job_json = sl_job_to_json(job);
-	char *text = sl_launch_to_json(l, job_json);
+	char *text = sl_launch_to_json(l);
 	/* 0600: the exported environment may hold secrets. */
 	int r = sl_jobdir_write(dir, SL_JOBDIR_SPEC, text, strlen(text), 0600, 0, err);
 	free(text);
-	free(job_json);
 	return r;
 }
 
@@ -395,7 +400,7 @@ int sl_exec_local_start(struct sl_exec_local *x, const struct sl_job *job, struc
 		goto out;
 	}
 	if ((r = sl_exec_local_prepare(&x->conf, x->host, job, &l, err)) != 0 ||
-	    (r = make_dir(dir, job->id, err)) != 0 || (r = write_spec(dir, job, &l, err)) != 0 ||
+	    (r = make_dir(dir, job->id, err)) != 0 || (r = write_spec(dir, &l, err)) != 0 ||
 	    (r = launch(x, dir, &pid, &pidfd, &via, err)) != 0)
 		goto out;
 	struct xjob *j = job_add(x, job->id);
@@ -543,8 +548,9 @@ void sl_exec_local_free(struct sl_exec_local *x)
 {
 	if (x == NULL)
 		return;
-	while (x->jobs != NULL)
-		job_drop(x, x->jobs);
+	for (size_t b = 0; b < JOB_BUCKETS; b++)
+		while (x->jobs[b] != NULL)
+			job_drop(x, x->jobs[b]);
 	sl_spawner_free(x->spawner);
 	if (x->ev_timer != 0)
 		sl_loop_del_timer(x->loop, x->ev_timer);

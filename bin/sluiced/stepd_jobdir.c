@@ -74,7 +74,7 @@ static json_object *strv_to_json(char *const *v)
 	return a;
 }
 
-char *sl_launch_to_json(const struct sl_launch *l, const char *job_json)
+char *sl_launch_to_json(const struct sl_launch *l)
 {
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_int(1));
@@ -101,9 +101,6 @@ char *sl_launch_to_json(const struct sl_launch *l, const char *job_json)
 		if (v != NULL)
 			json_object_object_add(o, f->key, v);
 	}
-	json_object *job = job_json ? json_tokener_parse(job_json) : NULL;
-	if (job != NULL)
-		json_object_object_add(o, "job", job);
 	char *s = sl_xstrdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return s;

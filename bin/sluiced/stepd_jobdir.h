@@ -2,8 +2,8 @@
  *
  * One directory per job, <stateDir>/jobs/<id>/ (mode 0711: the job's user
  * must reach `script`, nobody else may list it):
- *   spec.json  written by sluiced before launch (atomic): struct sl_launch,
- *              plus the job record under "job" for humans and reconcile
+ *   spec.json  written by sluiced before launch (atomic): struct sl_launch
+ *              (the job's record is in the store: scontrol show job)
  *   lock       flock(LOCK_EX) held by sluice-stepd for exactly its lifetime
  *              (sluiced locks it, then hands the fd over as fd 3)
  *   stepd.pid  "pid starttime\n": the supervisor, as /proc/<pid>/stat knows it
@@ -66,8 +66,8 @@ struct sl_launch {
 };
 
 void sl_launch_clear(struct sl_launch *l); /* frees members, zeroes */
-/* job_json: sl_job_to_json() text embedded as "job", or NULL. Caller frees. */
-char *sl_launch_to_json(const struct sl_launch *l, const char *job_json);
+/* The text of spec.json. Caller frees. */
+char *sl_launch_to_json(const struct sl_launch *l);
 int sl_launch_from_json(const char *text, struct sl_launch *out, struct sl_err *err);
 
 char *sl_exec_result_to_json(const struct sl_exec_result *r);

@@ -26,7 +26,7 @@ EXTRA_PROGRAMS += tests/bench/sluiced_baseline
 tests_bench_sluiced_baseline_SOURCES = tests/bench/sluiced_baseline.c
 tests_bench_sluiced_baseline_LDADD = $(SL_LIBS) -lpthread
 CLEANFILES += tests/bench/sluiced_baseline$(EXEEXT)
-EXTRA_DIST += tests/bench/sluiced_baseline.sh
+EXTRA_DIST += tests/bench/sluiced_baseline.sh tests/bench/sleeper.c
 
 bench-sluiced: all tests/bench/sluiced_baseline$(EXEEXT)
 	bash $(srcdir)/tests/bench/sluiced_baseline.sh --build $(abs_top_builddir) $(BENCH_ARGS)

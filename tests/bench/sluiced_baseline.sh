@@ -9,8 +9,9 @@
 #       [--perf] [--light] [-- sluiced_baseline options: --scale 0.1 ...]
 # --state-shm puts the job database on /dev/shm (no fsync cost); --perf
 # records sluiced with `perf record -g` into the run directory; --light runs
-# each job as one small static program that sleeps (`#!sleeper SECONDS`)
-# instead of a shell and sleep, which shows what the batch system itself costs.
+# each job as tests/bench/sleeper.c (`#!sleeper SECONDS`), a program that
+# only sleeps, instead of a shell and sleep: what is left is the batch
+# system's own cost.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build="$top/build"
@@ -72,12 +73,11 @@ fi
 job_args=() what="a #!/bin/sh script running sleep"
 printf '#!/bin/sh\nsleep 0\n' >"$T/calib.sh"
 if [ $light = 1 ]; then
-	printf '#include <stdlib.h>\n#include <time.h>\nint main(int c, char **v) {\n'\
-'	double s = c > 1 ? atof(v[1]) : 0;\n	struct timespec t = {(time_t)s, (long)((s - (time_t)s) * 1e9)};\n'\
-'	while (nanosleep(&t, &t) != 0) ;\n	return 0;\n}\n' >"$T/sleeper.c"
-	gcc -O2 -static -o "$T/sleeper" "$T/sleeper.c" || exit 2
+	gcc -O2 -static -nostdlib -fno-stack-protector -DSLEEPER_NOLIBC -o "$T/sleeper" \
+		"$top/tests/bench/sleeper.c" 2>/dev/null ||
+		gcc -O2 -static -o "$T/sleeper" "$top/tests/bench/sleeper.c" || exit 2
 	printf '#!%s 0\n' "$T/sleeper" >"$T/calib.sh"
-	job_args=(--sleeper "$T/sleeper") what="a #!sleeper script (one static process)"
+	job_args=(--sleeper "$T/sleeper") what="a #!sleeper script (tests/bench/sleeper.c)"
 fi
 chmod +x "$T/calib.sh"
 calib() {

@@ -72,7 +72,7 @@ static char *make_job(const char *name, const char *script, int64_t limit, int k
 	l.script = sl_xstrdup(script);
 	l.argv = sl_strv_dup(argv);
 	l.env = sl_strv_dup(env);
-	char *json = sl_launch_to_json(&l, NULL);
+	char *json = sl_launch_to_json(&l);
 	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, json, strlen(json), 0600, 1, NULL), 0);
 	free(json);
 	sl_launch_clear(&l);
@@ -262,7 +262,7 @@ static void test_launch_failure(void **state)
 	free(text);
 	free(l.std_out);
 	l.std_out = sl_xstrdup("/nonexistent/dir/out.txt");
-	text = sl_launch_to_json(&l, NULL);
+	text = sl_launch_to_json(&l);
 	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, text, strlen(text), 0600, 1, NULL), 0);
 	free(text);
 	sl_launch_clear(&l);
@@ -306,7 +306,7 @@ static void test_as_user(void **state)
 	l.gid = 65534;
 	free(l.user);
 	l.user = sl_xstrdup("nobody");
-	text = sl_launch_to_json(&l, NULL);
+	text = sl_launch_to_json(&l);
 	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, text, strlen(text), 0600, 1, NULL), 0);
 	free(text);
 	sl_launch_clear(&l);

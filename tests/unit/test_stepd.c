@@ -569,10 +569,16 @@ static void test_server_spawn(void **state)
 	assert_true(waitpid(pid, NULL, WNOHANG) < 0 && errno == ECHILD);
 	char *proc = sl_xasprintf("/proc/%d/cmdline", (int)pid), want[4096], got[4096];
 	size_t wl = (size_t)snprintf(want, sizeof(want), "%s%c%s", stepd_path, '\0', dir) + 1;
-	FILE *f = fopen(proc, "r");
-	assert_non_null(f);
-	size_t gl = fread(got, 1, sizeof(got), f);
-	fclose(f);
+	size_t gl = 0;
+	for (int i = 0; i < 200; i++) { /* the child renames itself once it runs */
+		FILE *f = fopen(proc, "r");
+		assert_non_null(f);
+		gl = fread(got, 1, sizeof(got), f);
+		fclose(f);
+		if (gl >= wl && memcmp(got, want, wl) == 0)
+			break;
+		usleep(10000);
+	}
 	assert_true(gl >= wl);
 	assert_memory_equal(got, want, wl);
 	struct pollfd p = {pidfd, POLLIN, 0};

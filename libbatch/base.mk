@@ -5,6 +5,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/log.c libbatch/log.h \
 	libbatch/buf.c libbatch/buf.h \
 	libbatch/fsutil.c libbatch/fsutil.h \
+	libbatch/fdpass.c libbatch/fdpass.h \
 	libbatch/jobstate.c libbatch/jobstate.h \
 	libbatch/job.c libbatch/job.h libbatch/job_fields.h libbatch/job_text.c \
 	libbatch/job_parse.c \
@@ -14,10 +15,15 @@ libbatch_libbatch_a_SOURCES += \
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
-	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_fsutil
+	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_fsutil \
+	tests/unit/test_fdpass
 TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
-	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_fsutil
+	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_fsutil \
+	tests/unit/test_fdpass
 endif
+tests_unit_test_fdpass_SOURCES = tests/unit/test_fdpass.c
+tests_unit_test_fdpass_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_fdpass_LDADD = $(TEST_LIBS)
 tests_unit_test_fsutil_SOURCES = tests/unit/test_fsutil.c
 tests_unit_test_fsutil_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_fsutil_LDADD = $(TEST_LIBS)

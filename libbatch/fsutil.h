@@ -16,11 +16,11 @@ void sl_path_normalize(char *p);
 /* dir's entries ending in suffix (dot files skipped) as "dir/name", sorted,
  * NULL-terminated; caller frees with sl_strv_free(). -SL_ETOOBIG past max
  * entries, -SL_ECONFIG when none matches. */
+int sl_list_files(const char *dir, const char *suffix, size_t max, char ***out,
+		  struct sl_err *err);
+
 /* write(2) all n bytes, through EINTR and short writes: 0, or -1 with
  * errno set (a write that returns 0 counts as an error). */
 int sl_write_all(int fd, const char *p, size_t n);
-
-int sl_list_files(const char *dir, const char *suffix, size_t max, char ***out,
-		  struct sl_err *err);
 
 #endif

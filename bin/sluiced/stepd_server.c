@@ -24,9 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
+#include "fdpass.h"
 #include "log.h"
 #include "stepd_spawner.h"
 
@@ -67,23 +67,7 @@ static void set_title(const struct title *t, int fg, const char *dir)
 static void reply(int err, pid_t pid, int pidfd)
 {
 	struct sl_spawn_reply r = {err, (int32_t)pid};
-	struct iovec iov = {&r, sizeof(r)};
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
-	if (pidfd >= 0) {
-		memset(&u, 0, sizeof(u));
-		m.msg_control = u.buf;
-		m.msg_controllen = sizeof(u.buf);
-		struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &pidfd, sizeof(int));
-	}
-	if (sendmsg(CTL_FD, &m, MSG_NOSIGNAL) < 0)
+	if (sl_fd_send(CTL_FD, &r, sizeof(r), pidfd) != 0)
 		sl_err_log("server: reply: %s", strerror(errno));
 }
 
@@ -103,26 +87,15 @@ static void become_stepd(const struct title *t, int fg, const char *dir, int loc
 static int serve_one(const struct title *t, int fg, const char *jobs_dir)
 {
 	char dir[4096];
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = {dir, sizeof(dir)};
-	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			   .msg_controllen = sizeof(u.buf)};
-	ssize_t n = recvmsg(CTL_FD, &m, MSG_CMSG_CLOEXEC);
-	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
-		return -1;
-	if (n < 0)
-		return 0;
 	int lockfd = -1;
-	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-	if (c != NULL && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-	    c->cmsg_len == CMSG_LEN(sizeof(int)))
-		memcpy(&lockfd, CMSG_DATA(c), sizeof(int));
+	ssize_t n = sl_fd_recv(CTL_FD, dir, sizeof(dir), &lockfd);
+	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN && errno != EMSGSIZE))
+		return -1;
+	if (n < 0 && errno != EMSGSIZE)
+		return 0;
 	size_t jl = strlen(jobs_dir);
 	/* Only sluiced holds the other end; still, start nothing outside our tree. */
-	if (lockfd < 0 || (m.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || dir[n - 1] != '\0' ||
+	if (n <= 0 || lockfd < 0 || dir[n - 1] != '\0' ||
 	    strncmp(dir, jobs_dir, jl) != 0 || dir[jl] != '/' || strstr(dir + jl, "/..") != NULL) {
 		if (lockfd >= 0)
 			close(lockfd);
@@ -133,8 +106,9 @@ static int serve_one(const struct title *t, int fg, const char *jobs_dir)
 	if (pid == 0)
 		become_stepd(t, fg, dir, lockfd);
 	int e = pid < 0 ? errno : 0;
-	/* Opened before we can reap the child: it names exactly this process.
-	 * Without one (old kernel), sluiced opens its own or probes the lock. */
+	/* Opened at once, so it names exactly this child. A child already gone
+	 * and reaped (ESRCH), or an old kernel, gets no pidfd: sluiced opens its
+	 * own or follows the lock. */
 	int pidfd = pid > 0 ? sl_pidfd_open(pid) : -1;
 	close(lockfd);
 	reply(e, pid, pidfd);

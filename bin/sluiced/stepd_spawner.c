@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fdpass.h"
 #include "log.h"
 #include "stepd_jobdir.h"
 #include "xalloc.h"
@@ -103,51 +104,19 @@ static int start(struct sl_spawner *sp, struct sl_err *err)
 	return 0;
 }
 
-static int request(struct sl_spawner *sp, const char *dir, int lockfd, struct sl_err *err)
-{
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = {(void *)dir, strlen(dir) + 1};
-	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			   .msg_controllen = sizeof(u.buf)};
-	memset(&u, 0, sizeof(u));
-	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &lockfd, sizeof(int));
-	if (sendmsg(sp->fd, &m, MSG_NOSIGNAL) < 0)
-		return sl_err_set(err, SL_EIO, "stepd server: send: %s", strerror(errno));
-	return 0;
-}
-
 static int answer(struct sl_spawner *sp, pid_t *pid, int *pidfd, struct sl_err *err)
 {
 	struct sl_spawn_reply r;
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} u;
-	struct iovec iov = {&r, sizeof(r)};
-	struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			   .msg_controllen = sizeof(u.buf)};
 	struct pollfd p = {sp->fd, POLLIN, 0};
 	int64_t until = mono_ms() + REPLY_MS;
-	int n;
+	int n, fd = -1;
 	while ((n = poll(&p, 1, (int)(until - mono_ms()))) < 0 && errno == EINTR)
 		if (mono_ms() >= until)
 			break;
 	if (n <= 0)
 		return sl_err_set(err, SL_EPROTO, "stepd server: no answer within %d s",
 				  REPLY_MS / 1000);
-	ssize_t got = recvmsg(sp->fd, &m, MSG_CMSG_CLOEXEC);
-	int fd = -1;
-	struct cmsghdr *c = got > 0 ? CMSG_FIRSTHDR(&m) : NULL;
-	if (c != NULL && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-	    c->cmsg_len == CMSG_LEN(sizeof(int)))
-		memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	ssize_t got = sl_fd_recv(sp->fd, &r, sizeof(r), &fd);
 	if (got != (ssize_t)sizeof(r) || (r.err == 0 && r.pid <= 0)) {
 		if (fd >= 0)
 			close(fd);
@@ -176,7 +145,11 @@ int sl_spawner_spawn(struct sl_spawner *sp, const char *dir, int lockfd, pid_t *
 			return r;
 		}
 	}
-	if ((r = request(sp, dir, lockfd, err)) != 0 || (r = answer(sp, pid, pidfd, err)) != 0) {
+	if (sl_fd_send(sp->fd, dir, strlen(dir) + 1, lockfd) != 0)
+		r = sl_err_set(err, SL_EIO, "stepd server: send: %s", strerror(errno));
+	else
+		r = answer(sp, pid, pidfd, err);
+	if (r != 0) {
 		sl_warn("%s; supervisors are exec'd for %d s", err->msg, RETRY_MS / 1000);
 		stop(sp, 1);
 	}

@@ -87,6 +87,10 @@ struct sl_exec_ops {
 	int (*adopt)(void *x, const struct sl_job *job, struct sl_err *err);
 	/* The daemon committed the end of job id: drop its traces. */
 	void (*forget)(void *x, uint64_t id);
+	/* SIGHUP: take up what may have changed on disk (the local executor
+	 * starts a new fork server, so an upgraded sluice-stepd supervises the
+	 * next jobs). NULL: nothing to do. */
+	void (*reload)(void *x);
 };
 
 extern const struct sl_exec_ops sl_exec_local_ops;

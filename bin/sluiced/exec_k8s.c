@@ -464,5 +464,5 @@ static void ops_forget(void *p, uint64_t id)
 
 const struct sl_exec_ops sl_exec_k8s_ops = {
 	"kubernetes", 1, ops_create, ops_destroy, ops_start, ops_cancel,
-	ops_preempt, ops_signal, ops_adopt, ops_forget,
+	ops_preempt, ops_signal, ops_adopt, ops_forget, NULL,
 };

@@ -609,7 +609,12 @@ static void ops_forget(void *x, uint64_t id)
 {
 	sl_exec_local_forget(x, id);
 }
+static void ops_reload(void *x)
+{
+	sl_spawner_restart(((struct sl_exec_local *)x)->spawner);
+}
+
 const struct sl_exec_ops sl_exec_local_ops = {
 	"local", 0, ops_create, ops_destroy, ops_start, ops_cancel,
-	ops_preempt, ops_signal, ops_adopt, ops_forget,
+	ops_preempt, ops_signal, ops_adopt, ops_forget, ops_reload,
 };

@@ -124,6 +124,8 @@ static void on_hup(struct sl_loop *l, int signo, void *arg)
 	sl_conf_free(old);
 	sl_idcache_clear(d->ids); /* an admin who just added a user expects to see it */
 	d->need_schedule = 1;
+	if (d->exec_ops->reload != NULL)
+		d->exec_ops->reload(d->exec);
 	sl_info("SIGHUP: configuration %s reloaded", d->conf_path);
 }
 

@@ -23,6 +23,7 @@
 
 #define REPLY_MS 10000     /* a fork that takes longer means a wedged server */
 #define RETRY_MS 30000     /* after a failure, exec supervisors this long */
+#define OLD_MAX 8          /* servers let go by a reload, not yet reaped */
 
 extern char **environ;
 
@@ -32,6 +33,7 @@ struct sl_spawner {
 	int fd;                   /* our end of the socket; -1: no server */
 	pid_t pid;
 	int64_t retry_at;         /* monotonic ms; no server before then */
+	pid_t old[OLD_MAX];       /* let go at a reload; reaped once they exit */
 };
 
 static int64_t mono_ms(void)
@@ -51,16 +53,36 @@ struct sl_spawner *sl_spawner_new(const char *stepd_path, const char *jobs_dir, 
 	return sp;
 }
 
+/* Reap the servers a reload let go. They exit as soon as they read EOF;
+ * when the slots are full the oldest, long gone by then, is waited for. */
+static void reap_old(struct sl_spawner *sp, pid_t add)
+{
+	size_t free_slot = OLD_MAX;
+	for (size_t i = 0; i < OLD_MAX; i++) {
+		if (sp->old[i] > 0 && waitpid(sp->old[i], NULL, WNOHANG) != 0)
+			sp->old[i] = 0;
+		if (sp->old[i] == 0 && free_slot == OLD_MAX)
+			free_slot = i;
+	}
+	if (add <= 0)
+		return;
+	if (free_slot == OLD_MAX) {
+		(void)waitpid(sp->old[0], NULL, 0);
+		free_slot = 0;
+	}
+	sp->old[free_slot] = add;
+}
+
 static void stop(struct sl_spawner *sp, int failed)
 {
 	if (sp->fd >= 0)
 		close(sp->fd);
 	sp->fd = -1;
-	if (sp->pid > 0) {
-		if (failed)
-			(void)kill(sp->pid, SIGKILL);
-		/* It exits on EOF at once; never leave it a zombie of ours. */
-		(void)waitpid(sp->pid, NULL, failed ? 0 : WNOHANG);
+	if (sp->pid > 0 && failed) {
+		(void)kill(sp->pid, SIGKILL);
+		(void)waitpid(sp->pid, NULL, 0);
+	} else if (sp->pid > 0) {
+		reap_old(sp, sp->pid); /* it exits at EOF; never leave it a zombie */
 	}
 	sp->pid = 0;
 	if (failed)
@@ -137,6 +159,7 @@ int sl_spawner_spawn(struct sl_spawner *sp, const char *dir, int lockfd, pid_t *
 		     struct sl_err *err)
 {
 	int r;
+	reap_old(sp, 0);
 	if (sp->fd < 0) {
 		if (sp->retry_at != 0 && mono_ms() < sp->retry_at)
 			return sl_err_set(err, SL_EIO, "stepd server: not running");
@@ -154,6 +177,14 @@ int sl_spawner_spawn(struct sl_spawner *sp, const char *dir, int lockfd, pid_t *
 		stop(sp, 1);
 	}
 	return r;
+}
+
+void sl_spawner_restart(struct sl_spawner *sp)
+{
+	if (sp->fd >= 0)
+		sl_info("stepd server pid %d let go: the next job starts a new one", (int)sp->pid);
+	stop(sp, 0);
+	sp->retry_at = 0;
 }
 
 pid_t sl_spawner_pid(const struct sl_spawner *sp)

@@ -33,6 +33,11 @@ void sl_spawner_free(struct sl_spawner *sp);
 int sl_spawner_spawn(struct sl_spawner *sp, const char *dir, int lockfd, pid_t *pid, int *pidfd,
 		     struct sl_err *err);
 
+/* SIGHUP: the running server is let go (it exits at EOF; the supervisors
+ * it started run on) and the next spawn starts a new one from the program
+ * on disk. */
+void sl_spawner_restart(struct sl_spawner *sp);
+
 /* The server's pid, 0 when none runs (for tests). */
 pid_t sl_spawner_pid(const struct sl_spawner *sp);
 

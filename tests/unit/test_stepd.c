@@ -549,6 +549,24 @@ static void test_adopt_dead_or_never(void **state)
 	free(dir);
 }
 
+/* 1 once pid has exited (a zombie counts), within 5 s. */
+static int gone(pid_t pid)
+{
+	for (int i = 0; i < 500; i++) {
+		char path[64], st = 'R';
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		FILE *f = fopen(path, "r");
+		if (f == NULL)
+			return 1;
+		int n = fscanf(f, "%*d (%*[^)]) %c", &st);
+		fclose(f);
+		if (n == 1 && st == 'Z')
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
 /* The fork server: the supervisor it forks is not ours, is followed through
  * the pidfd it hands over, and shows its job directory to ps as an exec'd
  * one did. Once the server is gone, spawning says so and nothing starts. */
@@ -589,6 +607,23 @@ static void test_server_spawn(void **state)
 	char *out = output("srv");
 	assert_string_equal(out, "served\n");
 	close(pidfd);
+
+	/* SIGHUP lets the server go (it exits at EOF); the next spawn starts a
+	 * new one from the program on disk. */
+	pid_t first = sl_spawner_pid(sp);
+	sl_spawner_restart(sp);
+	assert_int_equal(sl_spawner_pid(sp), 0);
+	char *dir2 = make_job("srv2", "#!/bin/sh\nexit 0\n", 0, 1);
+	char *lock2 = sl_xasprintf("%s/%s", dir2, SL_JOBDIR_LOCK);
+	fd = open(lock2, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+	assert_int_equal(sl_spawner_spawn(sp, dir2, fd, &pid, &pidfd, &err), 0);
+	close(fd);
+	close(pidfd);
+	assert_true(sl_spawner_pid(sp) > 0 && sl_spawner_pid(sp) != first);
+	assert_true(gone(first));
+	free(lock2);
+	free(dir2);
 
 	assert_int_equal(kill(sl_spawner_pid(sp), SIGKILL), 0);
 	usleep(100000);

@@ -7,23 +7,7 @@
 . "$top_srcdir/tests/integration/lib.sh"
 
 features_conf() {
-	cat >"$T/sluice.yaml" <<EOC
-apiVersion: sluice.io/v1alpha1
-kind: SluiceConfiguration
-socket: $T/sock/sluiced.sock
-stateDir: $T/state
-executor: local
-defaultPartition: batch
-killWait: 2
-accounts:
-  "*": [general]
-features:
-  h100: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}
-  a100: {nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB}
-  ib: {example.com/network: infiniband}
-  nvme: {example.com/disk: nvme}
----
-apiVersion: kueue.x-k8s.io/v1beta1
+	FLAVORS='apiVersion: kueue.x-k8s.io/v1beta1
 kind: ResourceFlavor
 metadata: {name: plain}
 spec:
@@ -33,15 +17,8 @@ apiVersion: kueue.x-k8s.io/v1beta1
 kind: ResourceFlavor
 metadata: {name: gpu}
 spec:
-  nodeLabels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3, example.com/network: infiniband}
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: ClusterQueue
-metadata: {name: main}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu, memory, nvidia.com/gpu]
+  nodeLabels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3, example.com/network: infiniband}' \
+	RESOURCE_GROUPS='  - coveredResources: [cpu, memory, nvidia.com/gpu]
     flavors:
     - name: plain
       resources:
@@ -52,13 +29,12 @@ spec:
       resources:
       - {name: cpu, nominalQuota: 8}
       - {name: memory, nominalQuota: 32Gi}
-      - {name: nvidia.com/gpu, nominalQuota: 8}
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: LocalQueue
-metadata: {name: batch, namespace: general}
-spec: {clusterQueue: main}
-EOC
+      - {name: nvidia.com/gpu, nominalQuota: 8}' \
+	write_conf 'features:
+  h100: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}
+  a100: {nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB}
+  ib: {example.com/network: infiniband}
+  nvme: {example.com/disk: nvme}'
 }
 
 WRITE_CONF=features_conf

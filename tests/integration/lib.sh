@@ -64,7 +64,10 @@ as() {
 		env SLUICE_CONF="$SLUICE_CONF" SLUICE_CONNECT_TIMEOUT=3 HOME="$T/work" "$@"
 }
 
-# write_conf [extra SluiceConfiguration lines] ; queues from $QUEUES or a default.
+# write_conf [extra SluiceConfiguration lines]: one ClusterQueue "main" fed by
+# LocalQueue general/batch. $FLAVORS (ResourceFlavor documents) and
+# $RESOURCE_GROUPS (main's spec.resourceGroups items) replace the single
+# "default" flavor with $CPUS cpu; $EXTRA_OBJECTS is appended.
 write_conf() {
 	cat >"$T/sluice.yaml" <<EOC
 apiVersion: sluice.io/v1alpha1
@@ -80,9 +83,9 @@ accounts:
   "*": [general]
 ${1:-}
 ---
-apiVersion: kueue.x-k8s.io/v1beta1
+${FLAVORS:-apiVersion: kueue.x-k8s.io/v1beta1
 kind: ResourceFlavor
-metadata: {name: default}
+metadata: {name: default\}}
 ---
 apiVersion: kueue.x-k8s.io/v1beta1
 kind: ClusterQueue
@@ -90,12 +93,12 @@ metadata: {name: main}
 spec:
   namespaceSelector: {}
   resourceGroups:
-  - coveredResources: [cpu, memory]
+${RESOURCE_GROUPS:-  - coveredResources: [cpu, memory]
     flavors:
     - name: default
       resources:
-      - {name: cpu, nominalQuota: ${CPUS:-8}}
-      - {name: memory, nominalQuota: 32Gi}
+      - {name: cpu, nominalQuota: ${CPUS:-8}\}
+      - {name: memory, nominalQuota: 32Gi\}}
 ---
 apiVersion: kueue.x-k8s.io/v1beta1
 kind: LocalQueue

@@ -381,4 +381,5 @@ void sl_lifecycle_turn(struct sluiced *d)
 		launch_all(d);
 	}
 	sl_conns_flush(d->conns);
+	sl_store_idle(d->store);
 }

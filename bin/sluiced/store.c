@@ -17,7 +17,9 @@
 struct sl_store {
 	sqlite3 *db;
 	int in_txn;
-	sqlite3_stmt *ins, *upd, *getid, *setid;
+	int wal_frames; /* in the WAL since the last checkpoint */
+	uint64_t next_id;
+	sqlite3_stmt *ins, *upd;
 	sqlite3_stmt *begin, *commit; /* once per loop turn: not parsed each time */
 };
 
@@ -103,6 +105,38 @@ static int add_column(struct sl_store *s, const char *col, struct sl_err *err)
 	return r;
 }
 
+/* The next id is one past the largest stored, so an id whose job was
+ * never committed (never printed) is handed out again, and nothing is
+ * written per submission but the job. meta.next_job_id stays a floor:
+ * stores that counted there keep counting from it. */
+static int load_next_id(struct sl_store *s, struct sl_err *err)
+{
+	sqlite3_stmt *st;
+	int r;
+
+	if ((r = prepare(s, "SELECT max((SELECT ifnull(max(id), 0) + 1 FROM jobs),"
+			 " (SELECT ifnull(max(value), 1) FROM meta WHERE key='next_job_id'))",
+			 &st, err)))
+		return r;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		s->next_id = (uint64_t)sqlite3_column_int64(st, 0);
+	else
+		r = dberr(s, err, "next job id");
+	sqlite3_finalize(st);
+	return r;
+}
+
+/* Checkpoints run from sl_store_idle, after the replies are out, rather than
+ * inside the COMMIT that crosses the threshold, where they would hold up a
+ * client (and, with fsync, for a disk flush). */
+static int wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	(void)db;
+	(void)name;
+	((struct sl_store *)arg)->wal_frames = frames;
+	return SQLITE_OK;
+}
+
 int sl_store_open(const char *dir, int fsync, struct sl_store **out, struct sl_err *err)
 {
 	struct sl_store *s = sl_xcalloc(1, sizeof(*s));
@@ -121,6 +155,11 @@ int sl_store_open(const char *dir, int fsync, struct sl_store **out, struct sl_e
 		goto out;
 	}
 	sqlite3_busy_timeout(s->db, 5000);
+	/* Only sluiced opens the database: exclusive locking spares the file
+	 * locks and shared-memory index that every transaction would otherwise
+	 * take, and keeps a second daemon off the same state. */
+	if ((r = exec(s, "PRAGMA locking_mode=EXCLUSIVE;", err)))
+		goto out;
 	/* WAL: a committed transaction is in the log file before we reply, so
 	 * kill -9 of sluiced loses nothing; FULL adds the fsync that a machine
 	 * crash needs (durability: power). Readers never block the writer. */
@@ -131,10 +170,11 @@ int sl_store_open(const char *dir, int fsync, struct sl_store **out, struct sl_e
 	    (r = exec(s, "COMMIT;", err)) || (r = check_version(s, err)) ||
 	    (r = add_column(s, "ready_evictions", err)) || (r = add_column(s, "alloc_nodes", err)))
 		goto out;
+	if ((r = load_next_id(s, err)) != 0)
+		goto out;
+	sqlite3_wal_hook(s->db, wal_hook, s);
 	if ((r = prepare(s, "INSERT INTO jobs(id," REC_COLS ",spec) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins, err)) ||
 	    (r = prepare(s, "UPDATE jobs SET (" REC_COLS ")=(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) WHERE id=?", &s->upd, err)) ||
-	    (r = prepare(s, "SELECT value FROM meta WHERE key='next_job_id'", &s->getid, err)) ||
-	    (r = prepare(s, "UPDATE meta SET value=? WHERE key='next_job_id'", &s->setid, err)) ||
 	    (r = prepare(s, "BEGIN IMMEDIATE", &s->begin, err)) ||
 	    (r = prepare(s, "COMMIT", &s->commit, err)))
 		goto out;
@@ -155,8 +195,6 @@ void sl_store_free(struct sl_store *s)
 		return;
 	sqlite3_finalize(s->ins);
 	sqlite3_finalize(s->upd);
-	sqlite3_finalize(s->getid);
-	sqlite3_finalize(s->setid);
 	sqlite3_finalize(s->begin);
 	sqlite3_finalize(s->commit);
 	sqlite3_close(s->db);
@@ -191,6 +229,16 @@ int sl_store_commit(struct sl_store *s, struct sl_err *err)
 	return r;
 }
 
+void sl_store_idle(struct sl_store *s)
+{
+	if (s->in_txn || s->wal_frames < SL_STORE_CHECKPOINT_FRAMES)
+		return;
+	/* PASSIVE never waits; a checkpoint that fails is retried next time. */
+	if (sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL) ==
+	    SQLITE_OK)
+		s->wal_frames = 0;
+}
+
 int sl_store_in_txn(const struct sl_store *s)
 {
 	return s->in_txn;
@@ -198,20 +246,9 @@ int sl_store_in_txn(const struct sl_store *s)
 
 int sl_store_next_id(struct sl_store *s, uint64_t *id, struct sl_err *err)
 {
-	int64_t v = 0;
-	int r = 0;
-	sqlite3_reset(s->getid);
-	if (sqlite3_step(s->getid) != SQLITE_ROW)
-		return dberr(s, err, "next_job_id");
-	v = sqlite3_column_int64(s->getid, 0);
-	sqlite3_reset(s->getid);
-	sqlite3_reset(s->setid);
-	sqlite3_bind_int64(s->setid, 1, v + 1);
-	if (sqlite3_step(s->setid) != SQLITE_DONE)
-		r = dberr(s, err, "next_job_id");
-	sqlite3_reset(s->setid);
-	*id = (uint64_t)v;
-	return r;
+	(void)err;
+	*id = s->next_id++;
+	return 0;
 }
 
 static void bind_text(sqlite3_stmt *st, int i, const char *v)

@@ -21,8 +21,14 @@ void sl_store_free(struct sl_store *s);
 int sl_store_begin(struct sl_store *s, struct sl_err *err);
 int sl_store_commit(struct sl_store *s, struct sl_err *err);
 int sl_store_in_txn(const struct sl_store *s);
+/* Between loop turns, with every reply sent: copy the WAL back into the
+ * database once it holds SL_STORE_CHECKPOINT_FRAMES pages (SQLite's own
+ * default threshold). */
+#define SL_STORE_CHECKPOINT_FRAMES 1000
+void sl_store_idle(struct sl_store *s);
 
-/* Allocate the next job id (persistent counter; inside a transaction). */
+/* Allocate the next job id (inside a transaction): one past the largest
+ * stored at open, counted in memory since. */
 int sl_store_next_id(struct sl_store *s, uint64_t *id, struct sl_err *err);
 int sl_store_insert(struct sl_store *s, const struct sl_job *j, struct sl_err *err);
 /* Write the mutable record fields (state, times, exit, nodes, reason...). */

@@ -464,6 +464,16 @@ static void test_export(void **state)
 	EXPORT("ALL,A=9", "A=9 SLURM_X=y B=2");
 	EXPORT("X=\"a,b\",B", "X=\"a,b\" B=2 SLURM_X=y");
 	EXPORT("SLURM_X=z", "SLURM_X=y");
+	EXPORT("A=9,ALL", "A=1 SLURM_X=y B=2"); /* ALL after an item replaces it */
+}
+
+/* ALL passes the environment on as it is, a duplicate name included. */
+static void test_export_duplicates(void **state)
+{
+	char *envp[] = {"A=1", "B=2", "A=3", NULL};
+
+	EXPORT("ALL", "A=1 B=2 A=3");
+	EXPORT("ALL,A=9", "A=9 B=2 A=3");
 }
 
 /* ---- golden cases ---- */
@@ -628,6 +638,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_values, setup, teardown),
 		cmocka_unit_test(test_parsers),
 		cmocka_unit_test(test_export),
+		cmocka_unit_test(test_export_duplicates),
 		cmocka_unit_test_setup_teardown(test_constraint, setup, teardown),
 		cmocka_unit_test(test_golden),
 	};

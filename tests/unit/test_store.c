@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "store.h"
@@ -149,9 +150,90 @@ static void test_ready_evictions(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+static off_t file_size(const char *d, const char *name)
+{
+	char path[128];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", d, name);
+	return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+/* Commits only append to the WAL; the copy back into the database waits for
+ * sl_store_idle (after the replies), and then only past the threshold. */
+static void test_checkpoint_when_idle(void **state)
+{
+	char d[] = "/tmp/sl-test-store-XXXXXX", cmd[128];
+	struct sl_store *s;
+	struct sl_err err = SL_ERR_INIT;
+	off_t db0, db1;
+	uint64_t id;
+	int i;
+
+	assert_non_null(mkdtemp(d));
+	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
+	db0 = file_size(d, "sluice.db");
+	for (i = 0; file_size(d, "sluice.db-wal") < (off_t)SL_STORE_CHECKPOINT_FRAMES * 4200;
+	     i++) {
+		assert_true(i < 5 * SL_STORE_CHECKPOINT_FRAMES);
+		assert_int_equal(sl_store_begin(s, &err), 0);
+		assert_int_equal(sl_store_next_id(s, &id, &err), 0);
+		assert_int_equal(id, (uint64_t)i + 1);
+		struct sl_job *j = mk(id, SL_JOB_PENDING, 0);
+		assert_int_equal(sl_store_insert(s, j, &err), 0);
+		sl_job_free(j);
+		assert_int_equal(sl_store_commit(s, &err), 0);
+		assert_int_equal(file_size(d, "sluice.db"), db0);
+	}
+	assert_int_equal(sl_store_begin(s, &err), 0);
+	sl_store_idle(s); /* never inside a transaction */
+	assert_int_equal(file_size(d, "sluice.db"), db0);
+	assert_int_equal(sl_store_commit(s, &err), 0);
+	sl_store_idle(s);
+	db1 = file_size(d, "sluice.db");
+	assert_true(db1 > db0);
+	sl_store_free(s);
+
+	/* Ids go on from the largest stored. */
+	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
+	assert_int_equal(sl_store_next_id(s, &id, &err), 0);
+	assert_int_equal(id, (uint64_t)i + 1);
+	sl_store_free(s);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* A store that counted ids in meta (as sluiced did before) goes on from
+ * that count even when the jobs above it are not there. */
+static void test_next_id_floor(void **state)
+{
+	char d[] = "/tmp/sl-test-store-XXXXXX", path[64], cmd[128];
+	struct sl_store *s;
+	struct sl_err err = SL_ERR_INIT;
+	sqlite3 *db;
+	uint64_t id;
+
+	assert_non_null(mkdtemp(d));
+	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
+	sl_store_free(s);
+	snprintf(path, sizeof(path), "%s/sluice.db", d);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "UPDATE meta SET value=50 WHERE key='next_job_id';",
+				      NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
+	assert_int_equal(sl_store_next_id(s, &id, &err), 0);
+	assert_int_equal(id, 50);
+	sl_store_free(s);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_store),
-					   cmocka_unit_test(test_ready_evictions)};
+					   cmocka_unit_test(test_ready_evictions),
+					   cmocka_unit_test(test_checkpoint_when_idle),
+					   cmocka_unit_test(test_next_id_floor)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,7 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "idcache.h"
 #include "log.h"
+#include "logincache.h"
 #include "loop.h"
 #include "stepd_spawner.h"
 #include "xalloc.h"
@@ -65,6 +67,7 @@ struct sl_exec_local {
 	struct sl_exec_events ev;
 	void *arg;
 	struct sl_spawner *spawner; /* supervisors forked by sluice-stepd --server */
+	struct sl_logincache *logins;
 	struct xjob *jobs[JOB_BUCKETS]; /* running jobs, chained by id */
 	struct xev *evq, **evtail;
 	uint64_t ev_timer;
@@ -399,7 +402,7 @@ int sl_exec_local_start(struct sl_exec_local *x, const struct sl_job *job, struc
 			       (unsigned long long)job->id, (unsigned)geteuid(), (unsigned)job->uid);
 		goto out;
 	}
-	if ((r = sl_exec_local_prepare(&x->conf, x->host, job, &l, err)) != 0 ||
+	if ((r = sl_exec_local_prepare(&x->conf, x->logins, x->host, job, &l, err)) != 0 ||
 	    (r = make_dir(dir, job->id, err)) != 0 || (r = write_spec(dir, &l, err)) != 0 ||
 	    (r = launch(x, dir, &pid, &pidfd, &via, err)) != 0)
 		goto out;
@@ -541,6 +544,7 @@ struct sl_exec_local *sl_exec_local_new(struct sl_loop *loop, const struct sl_ex
 	x->arg = arg;
 	x->evtail = &x->evq;
 	x->spawner = sl_spawner_new(x->stepd_path, x->jobs_dir, conf->stepd_log_stderr);
+	x->logins = sl_logincache_new(NULL, SL_IDCACHE_TTL);
 	return x;
 }
 
@@ -552,6 +556,7 @@ void sl_exec_local_free(struct sl_exec_local *x)
 		while (x->jobs[b] != NULL)
 			job_drop(x, x->jobs[b]);
 	sl_spawner_free(x->spawner);
+	sl_logincache_free(x->logins);
 	if (x->ev_timer != 0)
 		sl_loop_del_timer(x->loop, x->ev_timer);
 	while (x->evq != NULL) {
@@ -609,9 +614,11 @@ static void ops_forget(void *x, uint64_t id)
 {
 	sl_exec_local_forget(x, id);
 }
-static void ops_reload(void *x)
+static void ops_reload(void *arg)
 {
-	sl_spawner_restart(((struct sl_exec_local *)x)->spawner);
+	struct sl_exec_local *x = arg;
+	sl_spawner_restart(x->spawner);
+	sl_logincache_clear(x->logins);
 }
 
 const struct sl_exec_ops sl_exec_local_ops = {

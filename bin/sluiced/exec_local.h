@@ -44,10 +44,12 @@ void sl_exec_local_forget(struct sl_exec_local *x, uint64_t id);
  * Returns the hostlist; *batch_host gets the first node. Caller frees both. */
 char *sl_exec_local_nodelist(const char *host, int nodes, char **batch_host);
 
-/* Everything sluice-stepd needs, from the job record: identity (looked up
- * in the passwd database), expanded output paths, the final environment.
+/* Everything sluice-stepd needs, from the job record: identity (the
+ * account, through logins), expanded output paths, the final environment.
  * conf gives cluster and kill_wait; host is the short host name. */
-int sl_exec_local_prepare(const struct sl_exec_conf *conf, const char *host,
-			  const struct sl_job *job, struct sl_launch *out, struct sl_err *err);
+struct sl_logincache;
+int sl_exec_local_prepare(const struct sl_exec_conf *conf, struct sl_logincache *logins,
+			  const char *host, const struct sl_job *job, struct sl_launch *out,
+			  struct sl_err *err);
 
 #endif

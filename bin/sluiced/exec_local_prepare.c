@@ -1,17 +1,17 @@
 /* exec_local_prepare.c - turn a job record into the launch spec that
  * sluice-stepd runs: identity, local node names, expanded file names, and
  * the final environment (exported variables + Slurm's). No I/O but the
- * passwd lookup, so it can be tested alone. */
+ * account lookup (logincache), so it can be tested alone. */
 #include "exec_local.h"
 
 #include <errno.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "logincache.h"
 #include "slurm_env.h"
 #include "slurm_pattern.h"
 #include "xalloc.h"
@@ -28,42 +28,32 @@ char *sl_exec_local_nodelist(const char *host, int nodes, char **batch_host)
 	return sl_xasprintf("%s-[0-%d]", host, nodes - 1);
 }
 
-/* What initgroups() would set, resolved here: sluice-stepd has no NSS. */
-static void lookup_groups(const char *user, gid_t gid, struct sl_launch *out)
+/* The account comes from the cache: what initgroups() would set is
+ * resolved here, since sluice-stepd has no NSS. */
+static int lookup_user(struct sl_logincache *logins, const struct sl_job *job,
+		       struct sl_launch *out, struct sl_err *err)
 {
-	int n = 32;
-	for (int tries = 0; tries < 4; tries++) {
-		int want = n;
-		gid_t *g = sl_xcalloc((size_t)n, sizeof(gid_t));
-		if (getgrouplist(user, gid, g, &want) >= 0) {
-			out->groups = g;
-			out->ngroups = (size_t)want;
-			return;
-		}
-		free(g);
-		n = want > n ? want : n * 2;
-	}
-}
+	int e = 0, root = geteuid() == 0;
+	const struct sl_login *a =
+		sl_logincache_get(logins, job->uid, job->gid, root, (int64_t)time(NULL), &e);
 
-static int lookup_user(const struct sl_job *job, struct sl_launch *out, struct sl_err *err)
-{
-	struct passwd pw, *res = NULL;
-	char buf[16384];
-	int e = getpwuid_r(job->uid, &pw, buf, sizeof(buf), &res);
-	if (res == NULL) {
+	if (a == NULL) {
 		/* Without root we run as ourselves anyway: the record's name will do. */
-		if (geteuid() != 0 && job->uid == geteuid() && job->user != NULL) {
+		if (!root && job->uid == geteuid() && job->user != NULL) {
 			out->user = sl_xstrdup(job->user);
 			return 0;
 		}
 		return sl_err_set(err, SL_EINVAL, "job %llu: uid %u: %s", (unsigned long long)job->id,
-				  (unsigned)job->uid, e ? strerror(e) : "no such user");
+				  (unsigned)job->uid, e == ENOENT ? "no such user" : strerror(e));
 	}
-	out->user = sl_xstrdup(pw.pw_name);
-	out->home = sl_xstrdup(pw.pw_dir);
-	out->shell = sl_xstrdup(pw.pw_shell);
-	if (geteuid() == 0)
-		lookup_groups(pw.pw_name, job->gid, out);
+	out->user = sl_xstrdup(a->user);
+	out->home = sl_xstrdup(a->home);
+	out->shell = sl_xstrdup(a->shell);
+	if (a->groups != NULL) {
+		out->groups = sl_xcalloc(a->ngroups ? a->ngroups : 1, sizeof(gid_t));
+		memcpy(out->groups, a->groups, a->ngroups * sizeof(gid_t));
+		out->ngroups = a->ngroups;
+	}
 	return 0;
 }
 
@@ -99,15 +89,16 @@ static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *jo
 	sl_strv_free(slurm);
 }
 
-int sl_exec_local_prepare(const struct sl_exec_conf *conf, const char *host,
-			  const struct sl_job *job, struct sl_launch *out, struct sl_err *err)
+int sl_exec_local_prepare(const struct sl_exec_conf *conf, struct sl_logincache *logins,
+			  const char *host, const struct sl_job *job, struct sl_launch *out,
+			  struct sl_err *err)
 {
 	const struct sl_jobspec *s = &job->spec;
 	struct sl_jobshape shape;
 	char *batch = NULL;
 	int r;
 	memset(out, 0, sizeof(*out));
-	if ((r = lookup_user(job, out, err)) != 0)
+	if ((r = lookup_user(logins, job, out, err)) != 0)
 		goto out;
 	sl_job_shape(job, &shape);
 	out->job_id = job->id;

@@ -10,6 +10,7 @@ SLUICED_EXEC_SOURCES = \
 	bin/sluiced/exec_local.c bin/sluiced/exec_local.h \
 	bin/sluiced/exec_local_prepare.c \
 	bin/sluiced/logincache.c bin/sluiced/logincache.h \
+	bin/sluiced/dirpool.c bin/sluiced/dirpool.h \
 	bin/sluiced/stepd_spawner.c bin/sluiced/stepd_spawner.h \
 	bin/sluiced/stepd_jobdir.c bin/sluiced/stepd_jobdir.h
 
@@ -26,9 +27,9 @@ bin_sluice_stepd_LDFLAGS = $(STATIC_LDFLAGS)
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_slurm_env tests/unit/test_slurm_pattern tests/unit/test_stepd \
-	tests/unit/test_logincache
+	tests/unit/test_logincache tests/unit/test_dirpool
 TESTS += tests/unit/test_slurm_env tests/unit/test_slurm_pattern tests/unit/test_stepd \
-	tests/unit/test_logincache
+	tests/unit/test_logincache tests/unit/test_dirpool
 endif
 tests_unit_test_slurm_env_SOURCES = tests/unit/test_slurm_env.c
 tests_unit_test_slurm_env_CFLAGS = $(TEST_CFLAGS)
@@ -39,7 +40,7 @@ tests_unit_test_slurm_pattern_LDADD = $(TEST_LIBS)
 # Runs the built sluice-stepd ($top_builddir/bin/sluice-stepd, or $SLUICE_STEPD).
 tests_unit_test_stepd_SOURCES = tests/unit/test_stepd.c \
 	bin/sluiced/exec_local.c bin/sluiced/exec_local_prepare.c bin/sluiced/logincache.c \
-	bin/sluiced/stepd_spawner.c bin/sluiced/stepd_jobdir.c bin/sluiced/loop.c
+	bin/sluiced/dirpool.c bin/sluiced/stepd_spawner.c bin/sluiced/stepd_jobdir.c bin/sluiced/loop.c
 tests_unit_test_stepd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
 tests_unit_test_stepd_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_stepd_LDADD = $(TEST_LIBS)
@@ -47,3 +48,8 @@ tests_unit_test_logincache_SOURCES = tests/unit/test_logincache.c bin/sluiced/lo
 tests_unit_test_logincache_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
 tests_unit_test_logincache_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_logincache_LDADD = $(TEST_LIBS)
+tests_unit_test_dirpool_SOURCES = tests/unit/test_dirpool.c bin/sluiced/dirpool.c \
+	bin/sluiced/stepd_jobdir.c
+tests_unit_test_dirpool_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
+tests_unit_test_dirpool_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_dirpool_LDADD = $(TEST_LIBS)

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dirpool.h"
 #include "idcache.h"
 #include "log.h"
 #include "logincache.h"
@@ -68,6 +69,7 @@ struct sl_exec_local {
 	void *arg;
 	struct sl_spawner *spawner; /* supervisors forked by sluice-stepd --server */
 	struct sl_logincache *logins;
+	struct sl_dirpool *pool;    /* spare job directories */
 	struct xjob *jobs[JOB_BUCKETS]; /* running jobs, chained by id */
 	struct xev *evq, **evtail;
 	uint64_t ev_timer;
@@ -193,6 +195,8 @@ static void outcome(const char *dir, uint64_t id, struct sl_exec_result *r)
 	struct sl_err err = SL_ERR_INIT;
 	char *text = NULL;
 	int rc = sl_jobdir_read(dir, SL_JOBDIR_RESULT, &text, &err);
+	if (rc == 0 && text[0] == '\0')
+		rc = -SL_ENOENT; /* emptied for this launch (sl_jobdir_reset) */
 	if (rc == 0 && sl_exec_result_from_json(text, r, &err) == 0) {
 		free(text);
 		return;
@@ -354,26 +358,18 @@ out:
 	return r;
 }
 
-/* A fresh job directory; a stale one (a daemon died before launching) is
- * emptied, a live one refused: a job never runs twice. */
-static int make_dir(const char *dir, uint64_t id, struct sl_err *err)
+/* The job's directory, from the pool; a stale one (a daemon died before
+ * launching) is emptied in place, a live one refused: a job never runs
+ * twice. */
+static int make_dir(struct sl_exec_local *x, const char *dir, uint64_t id, struct sl_err *err)
 {
-	if (mkdir(dir, 0711) != 0) {
-		if (errno != EEXIST)
-			return sl_err_set(err, SL_EIO, "%s: %s", dir, strerror(errno));
-		if (lock_held(dir))
-			return sl_err_set(err, SL_EEXIST, "job %llu: already running",
-					  (unsigned long long)id);
-		int r = sl_jobdir_remove(dir, err);
-		if (r != 0)
-			return r;
-		if (mkdir(dir, 0711) != 0)
-			return sl_err_set(err, SL_EIO, "%s: %s", dir, strerror(errno));
-	}
-	/* The user's exec of <dir>/script needs search access, whatever our umask. */
-	if (chmod(dir, 0711) != 0)
-		return sl_err_set(err, SL_EIO, "%s: %s", dir, strerror(errno));
-	return 0;
+	int r = sl_dirpool_take(x->pool, dir, err);
+	if (r != -SL_EEXIST)
+		return r;
+	sl_err_clear(err);
+	if (lock_held(dir))
+		return sl_err_set(err, SL_EEXIST, "job %llu: already running", (unsigned long long)id);
+	return sl_jobdir_reset(dir, err);
 }
 
 static int write_spec(const char *dir, const struct sl_launch *l, struct sl_err *err)
@@ -403,7 +399,7 @@ int sl_exec_local_start(struct sl_exec_local *x, const struct sl_job *job, struc
 		goto out;
 	}
 	if ((r = sl_exec_local_prepare(&x->conf, x->logins, x->host, job, &l, err)) != 0 ||
-	    (r = make_dir(dir, job->id, err)) != 0 || (r = write_spec(dir, &l, err)) != 0 ||
+	    (r = make_dir(x, dir, job->id, err)) != 0 || (r = write_spec(dir, &l, err)) != 0 ||
 	    (r = launch(x, dir, &pid, &pidfd, &via, err)) != 0)
 		goto out;
 	struct xjob *j = job_add(x, job->id);
@@ -502,7 +498,7 @@ void sl_exec_local_forget(struct sl_exec_local *x, uint64_t id)
 	} else {
 		if (j != NULL)
 			job_drop(x, j);
-		if (sl_jobdir_remove(dir, &err) != 0)
+		if (sl_dirpool_give(x->pool, dir, &err) != 0)
 			sl_warn("job %llu: %s", (unsigned long long)id, err.msg);
 	}
 	free(dir);
@@ -545,6 +541,7 @@ struct sl_exec_local *sl_exec_local_new(struct sl_loop *loop, const struct sl_ex
 	x->evtail = &x->evq;
 	x->spawner = sl_spawner_new(x->stepd_path, x->jobs_dir, conf->stepd_log_stderr);
 	x->logins = sl_logincache_new(NULL, SL_IDCACHE_TTL);
+	x->pool = sl_dirpool_new(x->jobs_dir, SL_DIRPOOL_MAX);
 	return x;
 }
 
@@ -557,6 +554,7 @@ void sl_exec_local_free(struct sl_exec_local *x)
 			job_drop(x, x->jobs[b]);
 	sl_spawner_free(x->spawner);
 	sl_logincache_free(x->logins);
+	sl_dirpool_free(x->pool);
 	if (x->ev_timer != 0)
 		sl_loop_del_timer(x->loop, x->ev_timer);
 	while (x->evq != NULL) {

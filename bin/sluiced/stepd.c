@@ -137,40 +137,20 @@ static void result_from_status(struct sl_exec_result *r, const struct supervise 
 		r->exit_signal = WTERMSIG(status);
 }
 
-/* durable: fsync. Only worth it for what an OS crash must not lose, and only
- * under `durability: power`: a daemon killed with -9 finds every mark in the
- * page cache anyway, and after a reboot the pid and pgid name nothing. */
-static int write_line(const char *dir, const char *name, const char *text, int durable)
+/* The marks (pid, started, pgid) and the result. Without `durability:
+ * power` each is written in place by one write(): a reader that catches a
+ * mark empty takes it as absent, which is what it was an instant before (no
+ * pid: the lock is probed instead; not started: nothing of the user runs
+ * until the write has returned; no process group to kill), and sluiced reads
+ * the result only once we are gone. durable adds the fsyncs and the rename
+ * that an OS crash needs, for the started mark and the result; after a
+ * reboot the pid and pgid name nothing. */
+static int write_mark(const char *dir, const char *name, const char *text, int durable)
 {
 	struct sl_err err = SL_ERR_INIT;
 	int r = sl_jobdir_write(dir, name, text, strlen(text), 0644, durable, &err);
 	if (r != 0)
 		sl_err_log("%s", err.msg);
-	return r;
-}
-
-/* A one-line mark (pid, started, pgid): without `durability: power`,
- * written in place by one write(), sparing a temporary file and a rename
- * per mark. A reader that catches it empty takes it as absent, which is
- * what it was an instant before: no pid (the lock is probed instead), not
- * started (nothing of the user runs until the write has returned), no
- * process group to kill. The result is always renamed into place. */
-static int write_mark(const char *dir, const char *name, const char *text, int durable)
-{
-	if (durable)
-		return write_line(dir, name, text, 1);
-	char *path = sl_xasprintf("%s/%s", dir, name);
-	size_t len = strlen(text);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644), r = -1;
-	if (fd >= 0 && write(fd, text, len) == (ssize_t)len)
-		r = 0;
-	if (r != 0)
-		sl_err_log("%s: %s", path, strerror(errno));
-	if (fd >= 0 && close(fd) != 0 && r == 0) {
-		sl_err_log("%s: %s", path, strerror(errno));
-		r = -1;
-	}
-	free(path);
 	return r;
 }
 
@@ -286,7 +266,7 @@ int stepd_run(int fg, const char *dir, int forked)
 		rc = 0;
 	}
 	char *json = sl_exec_result_to_json(&res);
-	if (write_line(s.dir, SL_JOBDIR_RESULT, json, s.l.durable) != 0)
+	if (write_mark(s.dir, SL_JOBDIR_RESULT, json, s.l.durable) != 0)
 		rc = 1;
 	free(json);
 	sl_info("job %llu: %s %d:%d", (unsigned long long)s.l.job_id, sl_jobstate_name(res.state),

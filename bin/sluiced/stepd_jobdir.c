@@ -264,14 +264,35 @@ out:
 
 /* ---- files ---- */
 
+/* In place: the file keeps its inode, so a recycled directory (dirpool.h)
+ * allocates none. Readers come only after the writer is done (the
+ * supervisor reads spec.json once launched; sluiced reads the result once
+ * the lock is free), and a writer killed halfway leaves what a missing file
+ * would mean: no supervisor ran, or none finished. */
+static int write_in_place(const char *dir, const char *name, const char *data, size_t len,
+			  mode_t mode, struct sl_err *err)
+{
+	char *path = sl_xasprintf("%s/%s", dir, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode), r = 0;
+
+	if (fd < 0 || sl_write_all(fd, data, len) != 0)
+		r = sl_err_set(err, SL_EIO, "%s: %s", path, strerror(errno));
+	if (fd >= 0 && close(fd) != 0 && r == 0)
+		r = sl_err_set(err, SL_EIO, "%s: %s", path, strerror(errno));
+	free(path);
+	return r;
+}
+
 int sl_jobdir_write(const char *dir, const char *name, const char *data, size_t len,
 		    mode_t mode, int durable, struct sl_err *err)
 {
 	int r = -SL_EIO, fd = -1, dfd = -1;
+	if (!durable)
+		return write_in_place(dir, name, data, len, mode, err);
 	char *tmp = sl_xasprintf("%s/.%s.tmp", dir, name);
 	char *dst = sl_xasprintf("%s/%s", dir, name);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
-	if (fd < 0 || sl_write_all(fd, data, len) != 0 || (durable && fsync(fd) != 0)) {
+	if (fd < 0 || sl_write_all(fd, data, len) != 0 || fsync(fd) != 0) {
 		r = sl_err_set(err, SL_EIO, "%s: %s", tmp, strerror(errno));
 		goto out;
 	}
@@ -280,7 +301,7 @@ int sl_jobdir_write(const char *dir, const char *name, const char *data, size_t 
 		r = sl_err_set(err, SL_EIO, "rename %s: %s", dst, strerror(errno));
 		goto out;
 	}
-	dfd = durable ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0)
 		(void)fsync(dfd); /* the rename must survive a crash too */
 	r = 0;
@@ -349,6 +370,36 @@ int sl_jobdir_remove(const char *dir, struct sl_err *err)
 	if (rmdir(dir) != 0 && errno != ENOENT)
 		return sl_err_set(err, SL_EIO, "rmdir %s: %s", dir, strerror(errno));
 	return 0;
+}
+
+int sl_jobdir_reset(const char *dir, struct sl_err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int r = 0;
+
+	if (d == NULL)
+		return sl_err_set(err, errno == ENOENT ? SL_ENOENT : SL_EIO, "%s: %s", dir,
+				  strerror(errno));
+	while ((e = readdir(d)) != NULL && r == 0) {
+		const char *n = e->d_name;
+		if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0 || strcmp(n, SL_JOBDIR_LOCK) == 0)
+			continue;
+		/* The script was the last user's (a process of theirs may hold it
+		 * open): never handed on. Temporary files are leftovers. */
+		if (strcmp(n, SL_JOBDIR_SCRIPT) == 0 || n[0] == '.') {
+			if (unlinkat(dirfd(d), n, 0) != 0 && errno != ENOENT)
+				r = sl_err_set(err, SL_EIO, "%s/%s: %s", dir, n, strerror(errno));
+			continue;
+		}
+		int fd = openat(dirfd(d), n, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		if (fd < 0 && errno != ENOENT)
+			r = sl_err_set(err, SL_EIO, "%s/%s: %s", dir, n, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	closedir(d);
+	return r;
 }
 
 int sl_proc_starttime(pid_t pid, unsigned long long *out)

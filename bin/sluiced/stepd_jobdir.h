@@ -75,11 +75,11 @@ int sl_exec_result_from_json(const char *text, struct sl_exec_result *r, struct 
 /* A result for `state` with the reason Slurm gives it. */
 void sl_exec_result_init(struct sl_exec_result *r, enum sl_jobstate state);
 
-/* Write dir/name atomically: tmp file, fsync, rename, fsync the directory. */
-/* durable: fsync the file and the directory, for what stepd reports under
- * `durability: power` (the started mark and the result). The daemon's spec.json is not durable: the store is
- * the truth, and after an OS crash a job without a `started` mark is simply
- * requeued, so two fsyncs per launch on the daemon's loop buy nothing. */
+/* Write dir/name. Not durable: in place (the file keeps its inode). durable:
+ * a temporary file, fsync, rename, fsync of the directory, for what stepd
+ * reports under `durability: power` (the started mark and the result).
+ * The daemon's spec.json is never durable: the store is the truth, and
+ * after an OS crash a job without a `started` mark is simply requeued. */
 int sl_jobdir_write(const char *dir, const char *name, const char *data, size_t len,
 		    mode_t mode, int durable, struct sl_err *err);
 /* Read dir/name (at most SL_JOBDIR_FILE_MAX bytes). -SL_ENOENT when absent.
@@ -87,6 +87,10 @@ int sl_jobdir_write(const char *dir, const char *name, const char *data, size_t 
 int sl_jobdir_read(const char *dir, const char *name, char **out, struct sl_err *err);
 /* Remove the directory and every file in it (no subdirectories exist). */
 int sl_jobdir_remove(const char *dir, struct sl_err *err);
+/* Make a used directory fit for another launch without deleting what can be
+ * kept: every file but the lock is emptied (an empty mark or result reads
+ * as absent), the script and temporary files are removed. */
+int sl_jobdir_reset(const char *dir, struct sl_err *err);
 
 /* Field 22 of /proc/<pid>/stat (clock ticks since boot): with the pid it
  * names one process for good, so a reused pid is told apart. 0 or -SL_ENOENT. */

@@ -121,3 +121,10 @@ int sl_write_all(int fd, const char *p, size_t n)
 	}
 	return 0;
 }
+
+int sl_overwrite(int fd, const char *p, size_t n)
+{
+	if (lseek(fd, 0, SEEK_SET) != 0 || sl_write_all(fd, p, n) != 0)
+		return -1;
+	return ftruncate(fd, (off_t)n);
+}

@@ -23,4 +23,11 @@ int sl_list_files(const char *dir, const char *suffix, size_t max, char ***out,
  * errno set (a write that returns 0 counts as an error). */
 int sl_write_all(int fd, const char *p, size_t n);
 
+/* Replace the content of the regular file fd with p[0..n): written from
+ * offset 0, then cut to n. Truncating to empty first would free its blocks
+ * and allocate them again; on ext4 mounted with `discard` and no journal,
+ * every block freed is a discard the disk must finish there and then.
+ * 0, or -1 with errno set. */
+int sl_overwrite(int fd, const char *p, size_t n);
+
 #endif

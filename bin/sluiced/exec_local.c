@@ -195,7 +195,7 @@ static void outcome(const char *dir, uint64_t id, struct sl_exec_result *r)
 	struct sl_err err = SL_ERR_INIT;
 	char *text = NULL;
 	int rc = sl_jobdir_read(dir, SL_JOBDIR_RESULT, &text, &err);
-	if (rc == 0 && text[0] == '\0')
+	if (rc == 0 && sl_jobdir_blank(text))
 		rc = -SL_ENOENT; /* emptied for this launch (sl_jobdir_reset) */
 	if (rc == 0 && sl_exec_result_from_json(text, r, &err) == 0) {
 		free(text);

@@ -264,8 +264,8 @@ out:
 
 /* ---- files ---- */
 
-/* In place: the file keeps its inode, so a recycled directory (dirpool.h)
- * allocates none. Readers come only after the writer is done (the
+/* In place: the file keeps its inode and its blocks, so a recycled
+ * directory (dirpool.h) allocates and frees nothing. Readers come only after the writer is done (the
  * supervisor reads spec.json once launched; sluiced reads the result once
  * the lock is free), and a writer killed halfway leaves what a missing file
  * would mean: no supervisor ran, or none finished. */
@@ -273,9 +273,9 @@ static int write_in_place(const char *dir, const char *name, const char *data, s
 			  mode_t mode, struct sl_err *err)
 {
 	char *path = sl_xasprintf("%s/%s", dir, name);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode), r = 0;
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, mode), r = 0;
 
-	if (fd < 0 || sl_write_all(fd, data, len) != 0)
+	if (fd < 0 || sl_overwrite(fd, data, len) != 0)
 		r = sl_err_set(err, SL_EIO, "%s: %s", path, strerror(errno));
 	if (fd >= 0 && close(fd) != 0 && r == 0)
 		r = sl_err_set(err, SL_EIO, "%s: %s", path, strerror(errno));
@@ -372,6 +372,8 @@ int sl_jobdir_remove(const char *dir, struct sl_err *err)
 	return 0;
 }
 
+/* An emptied mark or result holds one newline rather than nothing: cutting
+ * a file to empty frees its block (see sl_overwrite). */
 int sl_jobdir_reset(const char *dir, struct sl_err *err)
 {
 	DIR *d = opendir(dir);
@@ -383,17 +385,16 @@ int sl_jobdir_reset(const char *dir, struct sl_err *err)
 				  strerror(errno));
 	while ((e = readdir(d)) != NULL && r == 0) {
 		const char *n = e->d_name;
-		if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0 || strcmp(n, SL_JOBDIR_LOCK) == 0)
-			continue;
-		/* The script was the last user's (a process of theirs may hold it
-		 * open): never handed on. Temporary files are leftovers. */
-		if (strcmp(n, SL_JOBDIR_SCRIPT) == 0 || n[0] == '.') {
+		if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0 || strcmp(n, SL_JOBDIR_LOCK) == 0 ||
+		    strcmp(n, SL_JOBDIR_SPEC) == 0 || strcmp(n, SL_JOBDIR_SCRIPT) == 0)
+			continue; /* spec: rewritten next; script: stepd decides (stepd_launch.c) */
+		if (n[0] == '.') { /* a temporary file left over */
 			if (unlinkat(dirfd(d), n, 0) != 0 && errno != ENOENT)
 				r = sl_err_set(err, SL_EIO, "%s/%s: %s", dir, n, strerror(errno));
 			continue;
 		}
-		int fd = openat(dirfd(d), n, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-		if (fd < 0 && errno != ENOENT)
+		int fd = openat(dirfd(d), n, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		if ((fd < 0 && errno != ENOENT) || (fd >= 0 && sl_overwrite(fd, "\n", 1) != 0))
 			r = sl_err_set(err, SL_EIO, "%s/%s: %s", dir, n, strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -435,4 +436,11 @@ int sl_pidfd_open(pid_t pid)
 	errno = ENOSYS;
 	return -1;
 #endif
+}
+
+int sl_jobdir_blank(const char *text)
+{
+	while (*text == ' ' || *text == '\n' || *text == '\t' || *text == '\r')
+		text++;
+	return *text == '\0';
 }

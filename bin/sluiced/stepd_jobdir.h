@@ -87,10 +87,13 @@ int sl_jobdir_write(const char *dir, const char *name, const char *data, size_t 
 int sl_jobdir_read(const char *dir, const char *name, char **out, struct sl_err *err);
 /* Remove the directory and every file in it (no subdirectories exist). */
 int sl_jobdir_remove(const char *dir, struct sl_err *err);
-/* Make a used directory fit for another launch without deleting what can be
- * kept: every file but the lock is emptied (an empty mark or result reads
- * as absent), the script and temporary files are removed. */
+/* Make a used directory fit for another launch without deleting or freeing
+ * what can be kept: the marks and the result are emptied to a newline, which
+ * reads as absent (sl_jobdir_blank); temporary files are removed; the lock,
+ * spec.json and the script are left to their next writer. */
 int sl_jobdir_reset(const char *dir, struct sl_err *err);
+/* 1 when a file's text is only white space: a mark or result emptied. */
+int sl_jobdir_blank(const char *text);
 
 /* Field 22 of /proc/<pid>/stat (clock ticks since boot): with the pid it
  * names one process for good, so a reused pid is told apart. 0 or -SL_ENOENT. */

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "log.h"
 #include "slurm_env.h"
 #include "xalloc.h"
@@ -65,25 +66,37 @@ static int open_stdio(struct stepd *s)
 	return s->in_fd >= 0 && s->out_fd >= 0 && s->err_fd >= 0 ? 0 : -1;
 }
 
+/* The script left by the directory's last job (dirpool.h) is rewritten in
+ * place when it was this user's: a process of theirs that kept it open can
+ * reach nothing but their own job. Anyone else's is replaced by a new file,
+ * which spares a freed and a new inode per job in the common case. */
+static int reuse_script(struct stepd *s, const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+	    st.st_uid != s->l.uid || st.st_gid != s->l.gid || fchmod(fd, 0700) != 0 ||
+	    sl_overwrite(fd, s->l.script, strlen(s->l.script)) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static int write_script(struct stepd *s)
 {
 	char *path = sl_xasprintf("%s/%s", s->dir, SL_JOBDIR_SCRIPT);
-	int r = -1;
-	(void)unlink(path);
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0700);
-	if (fd < 0)
+	int r = -1, fd = reuse_script(s, path);
+	if (fd >= 0) {
+		r = 0;
 		goto out;
-	size_t n = strlen(s->l.script);
-	const char *p = s->l.script;
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			goto out;
-		p += w;
-		n -= (size_t)w;
 	}
+	(void)unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0700);
+	if (fd < 0 || sl_write_all(fd, s->l.script, strlen(s->l.script)) != 0)
+		goto out;
 	if (as_root() && fchown(fd, s->l.uid, s->l.gid) != 0)
 		goto out;
 	r = 0;

@@ -1,6 +1,6 @@
 /* test_dirpool.c - spare job directories: a finished job's directory comes
  * back under the next job's name with the same inode, its marks and result
- * emptied, its script gone and its lock kept; an existing name is refused;
+ * emptied without freeing their blocks, temporary files gone; an existing name is refused;
  * the pool's bound; spares left by an earlier daemon are taken up. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -90,13 +90,21 @@ static void test_reuse(void **state)
 	assert_int_equal(spares(), 0);
 	assert_int_equal(inode(b), ino);
 	assert_int_equal(inode(path("2", SL_JOBDIR_STARTED)), started); /* kept, emptied */
-	assert_int_equal(size_of("2", SL_JOBDIR_STARTED), 0);
-	assert_int_equal(size_of("2", SL_JOBDIR_PID), 0);
-	assert_int_equal(size_of("2", SL_JOBDIR_RESULT), 0);
-	assert_int_equal(size_of("2", SL_JOBDIR_SPEC), 0);
+	assert_int_equal(size_of("2", SL_JOBDIR_STARTED), 1); /* a newline: no block freed */
+	assert_int_equal(size_of("2", SL_JOBDIR_PID), 1);
+	assert_int_equal(size_of("2", SL_JOBDIR_RESULT), 1);
 	assert_int_equal(size_of("2", SL_JOBDIR_LOCK), 0);
-	assert_int_equal(size_of("2", SL_JOBDIR_SCRIPT), -1); /* the last user's: gone */
+	assert_true(size_of("2", SL_JOBDIR_SPEC) > 0);   /* left to its next writer */
+	assert_true(size_of("2", SL_JOBDIR_SCRIPT) > 0); /* stepd decides */
 	assert_int_equal(size_of("2", ".result.tmp"), -1);
+	char *d2 = path("2", NULL), *text = NULL;
+	assert_int_equal(sl_jobdir_read(d2, SL_JOBDIR_RESULT, &text, NULL), 0);
+	assert_true(sl_jobdir_blank(text));
+	free(text);
+	/* Rewritten in place: same inode, exactly the new text. */
+	assert_int_equal(sl_jobdir_write(d2, SL_JOBDIR_SPEC, "{}", 2, 0600, 0, NULL), 0);
+	assert_int_equal(size_of("2", SL_JOBDIR_SPEC), 2);
+	free(d2);
 
 	/* A name in use is refused, and the spare stays in the pool. */
 	assert_int_equal(sl_dirpool_give(p, b, &err), 0);

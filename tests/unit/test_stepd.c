@@ -43,13 +43,12 @@ static char *slurp(const char *path)
 }
 
 /* A mark or result is there when its file has content: a recycled job
- * directory (dirpool.h) holds them emptied. */
+ * directory (dirpool.h) holds them emptied to a newline. */
 static int exists(const char *dir, const char *name)
 {
-	char *p = sl_xasprintf("%s/%s", dir, name);
-	struct stat st;
-	int r = stat(p, &st) == 0 && st.st_size > 0;
-	free(p);
+	char *text = NULL;
+	int r = sl_jobdir_read(dir, name, &text, NULL) == 0 && !sl_jobdir_blank(text);
+	free(text);
 	return r;
 }
 
@@ -684,6 +683,65 @@ static void test_exec_local_answer_lost(void **state)
 	sl_loop_free(loop);
 }
 
+/* Run one job to its end and forget it; returns its script's inode. */
+static ino_t run_forget(struct sl_exec_local *x, struct sl_loop *loop, struct evlog *e,
+			uint64_t id, const char *script, const char *want_out)
+{
+	struct sl_job *j = make_record(id, script, 1);
+	struct sl_err err = SL_ERR_INIT;
+	struct stat st;
+	memset(e, 0, sizeof(*e));
+	e->loop = loop;
+	assert_int_equal(sl_exec_local_start(x, j, &err), 0);
+	run_until_finished(loop);
+	assert_int_equal(e->res.state, SL_JOB_COMPLETED);
+	char *out = sl_xasprintf("%s/rec-%llu-vm.out", root, (unsigned long long)id);
+	char *text = slurp(out);
+	assert_non_null(text);
+	assert_string_equal(text, want_out);
+	char *sp = sl_xasprintf("%s/jobs/%llu/%s", root, (unsigned long long)id, SL_JOBDIR_SCRIPT);
+	assert_int_equal(stat(sp, &st), 0);
+	sl_exec_local_forget(x, id);
+	free(sp);
+	free(text);
+	free(out);
+	sl_job_free(j);
+	return st.st_ino;
+}
+
+/* A finished job's directory serves the next job (dirpool.h): the same
+ * user's script is rewritten in place, anyone else's is replaced. */
+static void test_exec_local_recycles(void **state)
+{
+	struct sl_loop *loop = sl_loop_new();
+	struct evlog e = {0};
+	struct sl_exec_local *x = new_exec(loop, &e);
+	char cmd[256];
+
+	ino_t a = run_forget(x, loop, &e, 301, "#!/bin/sh\necho the first job\n", "the first job\n");
+	ino_t b = run_forget(x, loop, &e, 302, "#!/bin/sh\necho 2\n", "2\n");
+	assert_int_equal(a, b);
+	/* Another owner's script, held open as a process of theirs could. */
+	snprintf(cmd, sizeof(cmd), "chown 1:1 %s/jobs/.spare-*/script", root);
+	assert_int_equal(system(cmd), 0);
+	/* the pool hands out its newest spare first */
+	snprintf(cmd, sizeof(cmd), "ls -a %s/jobs | sed -n 's/^\\.spare-//p' | sort -n | tail -1", root);
+	FILE *ls = popen(cmd, "r");
+	unsigned newest = 0;
+	assert_int_equal(fscanf(ls, "%u", &newest), 1);
+	pclose(ls);
+	snprintf(cmd, sizeof(cmd), "%s/jobs/.spare-%u/script", root, newest);
+	int fd = open(cmd, O_RDONLY);
+	assert_true(fd >= 0);
+	(void)run_forget(x, loop, &e, 303, "#!/bin/sh\necho 3\n", "3\n");
+	struct stat st;
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_nlink, 0); /* replaced, not rewritten */
+	close(fd);
+	sl_exec_local_free(x);
+	sl_loop_free(loop);
+}
+
 static void test_nodelist(void **state)
 {
 	char *b = NULL, *n = sl_exec_local_nodelist("vm", 1, &b);
@@ -737,6 +795,7 @@ int main(void)
 		cmocka_unit_test(test_adopt_dead_or_never),
 		cmocka_unit_test(test_server_spawn),
 		cmocka_unit_test(test_exec_local_answer_lost),
+		cmocka_unit_test(test_exec_local_recycles),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -27,9 +27,9 @@ bin_sluice_stepd_LDFLAGS = $(STATIC_LDFLAGS)
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_slurm_env tests/unit/test_slurm_pattern tests/unit/test_stepd \
-	tests/unit/test_logincache tests/unit/test_dirpool
+	tests/unit/test_exec_local tests/unit/test_logincache tests/unit/test_dirpool
 TESTS += tests/unit/test_slurm_env tests/unit/test_slurm_pattern tests/unit/test_stepd \
-	tests/unit/test_logincache tests/unit/test_dirpool
+	tests/unit/test_exec_local tests/unit/test_logincache tests/unit/test_dirpool
 endif
 tests_unit_test_slurm_env_SOURCES = tests/unit/test_slurm_env.c
 tests_unit_test_slurm_env_CFLAGS = $(TEST_CFLAGS)
@@ -39,11 +39,18 @@ tests_unit_test_slurm_pattern_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_slurm_pattern_LDADD = $(TEST_LIBS)
 # Runs the built sluice-stepd ($top_builddir/bin/sluice-stepd, or $SLUICE_STEPD).
 tests_unit_test_stepd_SOURCES = tests/unit/test_stepd.c \
-	bin/sluiced/exec_local.c bin/sluiced/exec_local_prepare.c bin/sluiced/logincache.c \
-	bin/sluiced/dirpool.c bin/sluiced/stepd_spawner.c bin/sluiced/stepd_jobdir.c bin/sluiced/loop.c
+	tests/unit/stepd_testlib.c tests/unit/stepd_testlib.h \
+	bin/sluiced/stepd_spawner.c bin/sluiced/stepd_jobdir.c bin/sluiced/loop.c
 tests_unit_test_stepd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
 tests_unit_test_stepd_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_stepd_LDADD = $(TEST_LIBS)
+tests_unit_test_exec_local_SOURCES = tests/unit/test_exec_local.c \
+	tests/unit/stepd_testlib.c tests/unit/stepd_testlib.h \
+	bin/sluiced/exec_local.c bin/sluiced/exec_local_prepare.c bin/sluiced/logincache.c \
+	bin/sluiced/dirpool.c bin/sluiced/stepd_spawner.c bin/sluiced/stepd_jobdir.c bin/sluiced/loop.c
+tests_unit_test_exec_local_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
+tests_unit_test_exec_local_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_exec_local_LDADD = $(TEST_LIBS)
 tests_unit_test_logincache_SOURCES = tests/unit/test_logincache.c bin/sluiced/logincache.c
 tests_unit_test_logincache_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
 tests_unit_test_logincache_CFLAGS = $(TEST_CFLAGS)

@@ -1,0 +1,147 @@
+/* stepd_testlib.c - what test_stepd.c and test_exec_local.c share: a
+ * private root, the sluice-stepd under test, job directories made by hand,
+ * and reading what a job left. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "stepd_jobdir.h"
+#include "xalloc.h"
+
+#include "stepd_testlib.h"
+
+char stepd_path[4096];
+char root[] = "/tmp/test_stepd.XXXXXX";
+
+char *slurp(const char *path)
+{
+	char *text = NULL;
+	char *dir = sl_xstrdup(path), *slash = strrchr(dir, '/');
+	*slash = '\0';
+	if (sl_jobdir_read(dir, slash + 1, &text, NULL) != 0)
+		text = NULL;
+	free(dir);
+	return text;
+}
+
+/* A mark or result is there when its file has content: a recycled job
+ * directory (dirpool.h) holds them emptied to a newline. */
+int exists(const char *dir, const char *name)
+{
+	char *text = NULL;
+	int r = sl_jobdir_read(dir, name, &text, NULL) == 0 && !sl_jobdir_blank(text);
+	free(text);
+	return r;
+}
+
+/* A job dir <root>/<name> with a spec for `script`; output in <root>/<name>.out */
+char *make_job(const char *name, const char *script, int64_t limit, int kill_wait)
+{
+	char *dir = sl_xasprintf("%s/%s", root, name);
+	assert_int_equal(mkdir(dir, 0711), 0);
+	struct sl_launch l;
+	memset(&l, 0, sizeof(l));
+	char *argv[] = {"a", "b c", NULL};
+	char *env[] = {"FOO=bar", "SLURM_JOB_ID=42", NULL};
+	l.job_id = 42;
+	l.uid = getuid();
+	l.gid = getgid();
+	l.user = sl_xstrdup("root");
+	l.work_dir = sl_xstrdup(root);
+	l.std_out = sl_xasprintf("%s/%s.out", root, name);
+	l.umask = 022;
+	l.time_limit = limit;
+	l.kill_wait = kill_wait;
+	l.host = sl_xstrdup("vm");
+	l.script = sl_xstrdup(script);
+	l.argv = sl_strv_dup(argv);
+	l.env = sl_strv_dup(env);
+	char *json = sl_launch_to_json(&l);
+	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, json, strlen(json), 0600, 1, NULL), 0);
+	free(json);
+	sl_launch_clear(&l);
+	return dir;
+}
+
+pid_t run_stepd(const char *dir)
+{
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl(stepd_path, stepd_path, dir, (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+int wait_stepd(pid_t pid)
+{
+	int st = -1;
+	for (int i = 0; i < 300; i++) { /* 30 s at most */
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		usleep(100000);
+	}
+	kill(pid, SIGKILL);
+	fail_msg("sluice-stepd did not finish");
+	return -1;
+}
+
+void wait_file(const char *dir, const char *name)
+{
+	for (int i = 0; i < 100 && !exists(dir, name); i++)
+		usleep(50000);
+	assert_true(exists(dir, name));
+}
+
+void read_result(const char *dir, struct sl_exec_result *r)
+{
+	char *text = NULL;
+	assert_int_equal(sl_jobdir_read(dir, SL_JOBDIR_RESULT, &text, NULL), 0);
+	assert_int_equal(sl_exec_result_from_json(text, r, NULL), 0);
+	free(text);
+}
+
+char *output(const char *name)
+{
+	char *p = sl_xasprintf("%s/%s.out", root, name);
+	char *t = slurp(p);
+	free(p);
+	assert_non_null(t);
+	return t;
+}
+
+int stepd_test_setup(void **state)
+{
+	const char *p = getenv("SLUICE_STEPD"), *b = getenv("top_builddir");
+	snprintf(stepd_path, sizeof(stepd_path), "%s", p && *p ? p : "");
+	if (stepd_path[0] == '\0')
+		snprintf(stepd_path, sizeof(stepd_path), "%s/bin/sluice-stepd", b ? b : ".");
+	if (mkdtemp(root) == NULL || chmod(root, 0777 | S_ISVTX) != 0)
+		return -1;
+	return access(stepd_path, X_OK);
+}
+
+int stepd_test_teardown(void **state)
+{
+	char *cmd = sl_xasprintf("rm -rf '%s'", root);
+	int r = system(cmd);
+	free(cmd);
+	return r == 0 ? 0 : -1;
+}
+

@@ -1,0 +1,30 @@
+/* stepd_testlib.h - the harness of test_stepd.c and test_exec_local.c.
+ * Finds sluice-stepd through $SLUICE_STEPD or $top_builddir/bin/sluice-stepd. */
+#ifndef SL_STEPD_TESTLIB_H
+#define SL_STEPD_TESTLIB_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include "stepd_jobdir.h"
+
+extern char stepd_path[4096];
+extern char root[]; /* made by stepd_test_setup, mode 1777 */
+
+/* dir/name (a full path) read whole, or NULL. */
+char *slurp(const char *path);
+/* A mark or result is there when its file has content: a recycled job
+ * directory (dirpool.h) holds them emptied to a newline. */
+int exists(const char *dir, const char *name);
+/* A job dir <root>/<name> with a spec for `script`; output in <root>/<name>.out */
+char *make_job(const char *name, const char *script, int64_t limit, int kill_wait);
+pid_t run_stepd(const char *dir);
+int wait_stepd(pid_t pid);            /* its exit code, within 30 s */
+void wait_file(const char *dir, const char *name); /* within 5 s */
+void read_result(const char *dir, struct sl_exec_result *r);
+char *output(const char *name);      /* <root>/<name>.out */
+
+/* cmocka group setup and teardown */
+int stepd_test_setup(void **state);
+int stepd_test_teardown(void **state);
+
+#endif

@@ -1,0 +1,386 @@
+/* test_exec_local.c - the daemon's side of the local executor on the real
+ * loop and the real sluice-stepd: start, events, cancel and signals, forget,
+ * adoption after a "daemon crash", a lost server answer, and recycled job
+ * directories. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exec_local.h"
+#include "loop.h"
+#include "stepd_jobdir.h"
+#include "stepd_spawner.h"
+#include "xalloc.h"
+#include "stepd_testlib.h"
+
+struct evlog {
+	int started, finished;
+	uint64_t id;
+	char nodelist[64];
+	struct sl_exec_result res;
+	struct sl_loop *loop;
+};
+
+static void ev_started(void *arg, uint64_t id, int64_t start, const char *nodes)
+{
+	struct evlog *e = arg;
+	e->started++;
+	e->id = id;
+	snprintf(e->nodelist, sizeof(e->nodelist), "%s", nodes);
+}
+
+static void ev_finished(void *arg, uint64_t id, const struct sl_exec_result *r)
+{
+	struct evlog *e = arg;
+	e->finished++;
+	e->id = id;
+	e->res = *r;
+	sl_loop_stop(e->loop);
+}
+
+static void on_deadline(struct sl_loop *l, uint64_t id, void *arg)
+{
+	sl_loop_stop(l);
+}
+
+static struct sl_job *make_record(uint64_t id, const char *script, int nodes)
+{
+	struct sl_job *j = sl_job_new();
+	j->id = id;
+	j->uid = getuid();
+	j->gid = getgid();
+	j->user = sl_xstrdup("root");
+	j->spec.name = sl_xstrdup("rec");
+	j->spec.partition = sl_xstrdup("batch");
+	j->spec.account = sl_xstrdup("general");
+	j->spec.work_dir = sl_xstrdup(root);
+	j->spec.submit_dir = sl_xstrdup(root);
+	j->spec.std_out = sl_xstrdup("rec-%j-%N.out");
+	j->spec.script = sl_xstrdup(script);
+	j->spec.nodes = nodes;
+	return j;
+}
+
+static struct sl_exec_local *new_exec(struct sl_loop *loop, struct evlog *e)
+{
+	static const struct sl_exec_events ev = {ev_started, ev_finished, NULL};
+	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm",
+				 .kill_wait = 2, .stepd_path = stepd_path};
+	struct sl_err err = SL_ERR_INIT;
+	e->loop = loop;
+	struct sl_exec_local *x = sl_exec_local_new(loop, &c, &ev, e, &err);
+	assert_non_null(x);
+	return x;
+}
+
+static void run_until_finished(struct sl_loop *loop)
+{
+	uint64_t t = sl_loop_add_timer(loop, 20000, on_deadline, NULL);
+	sl_loop_run(loop);
+	sl_loop_del_timer(loop, t);
+}
+
+
+static void test_exec_local_run(void **state)
+{
+	struct sl_loop *loop = sl_loop_new();
+	struct evlog e = {0};
+	struct sl_exec_local *x = new_exec(loop, &e);
+	struct sl_job *j = make_record(101, "#!/bin/sh\necho $SLURM_JOB_NODELIST $SLURMD_NODENAME $SLURM_CLUSTER_NAME\nexit 2\n", 2);
+	struct sl_err err = SL_ERR_INIT;
+	assert_int_equal(sl_exec_local_start(x, j, &err), 0);
+	assert_int_equal(e.started, 0); /* never from inside the call */
+	assert_int_equal(sl_exec_local_start(x, j, &err), -SL_EEXIST);
+	run_until_finished(loop);
+	assert_int_equal(e.started, 1);
+	assert_string_equal(e.nodelist, "vm-[0-1]");
+	assert_int_equal(e.finished, 1);
+	assert_int_equal(e.id, 101);
+	assert_int_equal(e.res.state, SL_JOB_FAILED);
+	assert_int_equal(e.res.exit_code, 2);
+	char *p = sl_xasprintf("%s/rec-101-vm.out", root), *out = slurp(p);
+	assert_non_null(out);
+	assert_string_equal(out, "vm-[0-1] vm-0 sluice\n");
+	char *dir = sl_xasprintf("%s/jobs/101", root);
+	struct stat st;
+	assert_int_equal(stat(dir, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0711);
+	sl_exec_local_forget(x, 101);
+	assert_int_equal(access(dir, F_OK), -1);
+	assert_int_equal(sl_exec_local_cancel(x, 101, &err), -SL_ENOENT);
+	free(dir);
+	free(out);
+	free(p);
+	sl_job_free(j);
+	sl_exec_local_free(x);
+	sl_loop_free(loop);
+}
+
+static void test_exec_local_cancel_signal(void **state)
+{
+	struct sl_loop *loop = sl_loop_new();
+	struct evlog e = {0};
+	struct sl_exec_local *x = new_exec(loop, &e);
+	struct sl_job *j = make_record(102, "#!/bin/bash\ntrap 'echo got HUP' HUP\necho up\n"
+				       "while :; do sleep 0.1; done\n", 1);
+	struct sl_err err = SL_ERR_INIT;
+	assert_int_equal(sl_exec_local_start(x, j, &err), 0);
+	char *dir = sl_xasprintf("%s/jobs/102", root);
+	wait_file(dir, SL_JOBDIR_PGID);
+	usleep(300000);
+	assert_int_equal(sl_exec_local_signal(x, 102, SIGHUP, &err), 0);
+	usleep(300000);
+	assert_int_equal(sl_exec_local_cancel(x, 102, &err), 0);
+	run_until_finished(loop);
+	assert_int_equal(e.finished, 1);
+	assert_int_equal(e.res.state, SL_JOB_CANCELLED);
+	char *p = sl_xasprintf("%s/rec-102-vm.out", root), *out = slurp(p);
+	assert_non_null(out);
+	assert_non_null(strstr(out, "up\ngot HUP\nslurmstepd-vm: error: *** JOB 102 ON vm CANCELLED AT "));
+	sl_exec_local_forget(x, 102);
+	free(out);
+	free(p);
+	free(dir);
+	sl_job_free(j);
+	sl_exec_local_free(x);
+	sl_loop_free(loop);
+}
+
+/* The daemon "dies" (its executor is dropped without a word), the job runs
+ * on; a new daemon adopts it and records its end. */
+static void test_adopt_running(void **state)
+{
+	struct sl_loop *loop = sl_loop_new();
+	struct evlog e = {0};
+	struct sl_exec_local *x = new_exec(loop, &e);
+	struct sl_job *j = make_record(103, "#!/bin/sh\nsleep 1\nexit 4\n", 1);
+	struct sl_err err = SL_ERR_INIT;
+	assert_int_equal(sl_exec_local_start(x, j, &err), 0);
+	sl_exec_local_free(x);
+	sl_loop_free(loop);
+
+	char *dir = sl_xasprintf("%s/jobs/103", root);
+	wait_file(dir, SL_JOBDIR_PID);
+	loop = sl_loop_new();
+	memset(&e, 0, sizeof(e));
+	x = new_exec(loop, &e);
+	assert_int_equal(sl_exec_local_adopt(x, j, &err), 0);
+	assert_int_equal(e.finished, 0);
+	run_until_finished(loop);
+	assert_int_equal(e.finished, 1);
+	assert_int_equal(e.res.state, SL_JOB_FAILED);
+	assert_int_equal(e.res.exit_code, 4);
+	/* Adopting it again (a second restart before forget) gives the same end. */
+	sl_exec_local_free(x);
+	sl_loop_free(loop);
+	loop = sl_loop_new();
+	memset(&e, 0, sizeof(e));
+	x = new_exec(loop, &e);
+	assert_int_equal(sl_exec_local_adopt(x, j, &err), 0);
+	run_until_finished(loop);
+	assert_int_equal(e.finished, 1);
+	assert_int_equal(e.res.state, SL_JOB_FAILED);
+	assert_int_equal(e.res.exit_code, 4);
+	sl_exec_local_forget(x, 103);
+	assert_int_equal(access(dir, F_OK), -1);
+	while (waitpid(-1, NULL, WNOHANG) > 0) /* the first daemon's child */
+		;
+	free(dir);
+	sl_job_free(j);
+	sl_exec_local_free(x);
+	sl_loop_free(loop);
+}
+
+static void adopt_expect(uint64_t id, enum sl_jobstate want, const char *reason)
+{
+	struct sl_loop *loop = sl_loop_new();
+	struct evlog e = {0};
+	struct sl_exec_local *x = new_exec(loop, &e);
+	struct sl_job *j = make_record(id, "#!/bin/sh\n", 1);
+	struct sl_err err = SL_ERR_INIT;
+	assert_int_equal(sl_exec_local_adopt(x, j, &err), 0);
+	run_until_finished(loop);
+	assert_int_equal(e.finished, 1);
+	assert_int_equal(e.res.state, want);
+	assert_string_equal(e.res.reason, reason);
+	sl_exec_local_forget(x, id);
+	sl_job_free(j);
+	sl_exec_local_free(x);
+	sl_loop_free(loop);
+}
+
+static void test_adopt_dead_or_never(void **state)
+{
+	/* never launched: no directory at all, or a spec without `started` */
+	adopt_expect(201, SL_JOB_PENDING, "NotStarted");
+	char *dir = sl_xasprintf("%s/jobs/202", root);
+	assert_int_equal(mkdir(dir, 0711), 0);
+	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, "{}", 2, 0600, 1, NULL), 0);
+	adopt_expect(202, SL_JOB_PENDING, "NotStarted");
+	free(dir);
+	/* the supervisor died mid-run: started, no result, lock free */
+	dir = sl_xasprintf("%s/jobs/203", root);
+	assert_int_equal(mkdir(dir, 0711), 0);
+	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_STARTED, "1700000000\n", 11, 0644, 1, NULL), 0);
+	adopt_expect(203, SL_JOB_NODE_FAIL, "NodeFail");
+	free(dir);
+	/* ended while the daemon was away */
+	dir = sl_xasprintf("%s/jobs/204", root);
+	assert_int_equal(mkdir(dir, 0711), 0);
+	struct sl_exec_result r;
+	sl_exec_result_init(&r, SL_JOB_TIMEOUT);
+	r.exit_signal = 15;
+	char *json = sl_exec_result_to_json(&r);
+	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_RESULT, json, strlen(json), 0644, 1, NULL), 0);
+	adopt_expect(204, SL_JOB_TIMEOUT, "TimeLimit");
+	free(json);
+	free(dir);
+}
+
+/* 1 once pid has exited (a zombie counts), within 5 s. */
+
+static void test_exec_local_answer_lost(void **state)
+{
+	char saved[sizeof(stepd_path)], *fake = sl_xasprintf("%s/fake-stepd", root);
+	FILE *f = fopen(fake, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\nexec dd bs=65536 count=1 <&3 >/dev/null 2>&1\n", f);
+	fclose(f);
+	assert_int_equal(chmod(fake, 0755), 0);
+	memcpy(saved, stepd_path, sizeof(saved));
+	snprintf(stepd_path, sizeof(stepd_path), "%s", fake);
+	struct sl_loop *loop = sl_loop_new();
+	struct evlog e = {0};
+	struct sl_exec_local *x = new_exec(loop, &e);
+	memcpy(stepd_path, saved, sizeof(saved));
+	struct sl_job *j = make_record(104, "#!/bin/sh\ntouch ran\n", 1);
+	struct sl_err err = SL_ERR_INIT;
+	assert_int_equal(sl_exec_local_start(x, j, &err), 0);
+	run_until_finished(loop);
+	assert_int_equal(e.finished, 1);
+	assert_int_equal(e.res.state, SL_JOB_PENDING);
+	char *dir = sl_xasprintf("%s/jobs/104", root);
+	assert_false(exists(dir, SL_JOBDIR_STARTED));
+	char *ran = sl_xasprintf("%s/ran", root);
+	assert_int_equal(access(ran, F_OK), -1);
+	free(ran);
+	sl_exec_local_forget(x, 104);
+	while (waitpid(-1, NULL, WNOHANG) > 0) /* the fake server */
+		;
+	free(dir);
+	free(fake);
+	sl_job_free(j);
+	sl_exec_local_free(x);
+	sl_loop_free(loop);
+}
+
+/* Run one job to its end and forget it; returns its script's inode. */
+/* Run one job to its end and forget it (its directory becomes a spare). */
+
+static void run_forget(struct sl_exec_local *x, struct evlog *e, uint64_t id,
+		       const char *script, const char *want_out)
+{
+	struct sl_job *j = make_record(id, script, 1);
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_loop *loop = e->loop;
+	memset(e, 0, sizeof(*e));
+	e->loop = loop;
+	assert_int_equal(sl_exec_local_start(x, j, &err), 0);
+	run_until_finished(loop);
+	assert_int_equal(e->res.state, SL_JOB_COMPLETED);
+	char *out = sl_xasprintf("%s/rec-%llu-vm.out", root, (unsigned long long)id);
+	char *text = slurp(out);
+	assert_string_equal(text ? text : "", want_out);
+	sl_exec_local_forget(x, id);
+	free(text);
+	free(out);
+	sl_job_free(j);
+}
+
+/* The script of the spare handed out next (the newest), held open as a
+ * process of its owner could. */
+static int open_next_script(void)
+{
+	char cmd[256];
+	unsigned n = 0;
+	snprintf(cmd, sizeof(cmd), "ls -a %s/jobs | sed -n 's/^\\.spare-//p' | sort -n | tail -1", root);
+	FILE *ls = popen(cmd, "r");
+	assert_int_equal(fscanf(ls, "%u", &n), 1);
+	pclose(ls);
+	snprintf(cmd, sizeof(cmd), "%s/jobs/.spare-%u/script", root, n);
+	int fd = open(cmd, O_RDONLY);
+	assert_true(fd >= 0);
+	return fd;
+}
+
+/* A finished job's directory serves the next job (dirpool.h): the same
+ * user's script is rewritten in place, anyone else's is replaced. */
+static void test_exec_local_recycles(void **state)
+{
+	struct sl_loop *loop = sl_loop_new();
+	struct evlog e = {0};
+	struct sl_exec_local *x = new_exec(loop, &e);
+	struct stat st;
+	char cmd[256];
+
+	run_forget(x, &e, 301, "#!/bin/sh\necho the first job\n", "the first job\n");
+	int fd = open_next_script();
+	run_forget(x, &e, 302, "#!/bin/sh\necho 2\n", "2\n");
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_nlink, 1); /* rewritten */
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "chown 1:1 %s/jobs/.spare-*/script", root);
+	assert_int_equal(system(cmd), 0);
+	fd = open_next_script();
+	run_forget(x, &e, 303, "#!/bin/sh\necho 3\n", "3\n");
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_nlink, 0); /* replaced */
+	close(fd);
+	sl_exec_local_free(x);
+	sl_loop_free(loop);
+}
+
+
+static void test_nodelist(void **state)
+{
+	char *b = NULL, *n = sl_exec_local_nodelist("vm", 1, &b);
+	assert_string_equal(n, "vm");
+	assert_string_equal(b, "vm");
+	free(n);
+	free(b);
+	n = sl_exec_local_nodelist("node7", 3, &b);
+	assert_string_equal(n, "node7-[0-2]");
+	assert_string_equal(b, "node7-0");
+	free(n);
+	free(b);
+}
+
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nodelist),
+		cmocka_unit_test(test_exec_local_run),
+		cmocka_unit_test(test_exec_local_cancel_signal),
+		cmocka_unit_test(test_adopt_running),
+		cmocka_unit_test(test_adopt_dead_or_never),
+		cmocka_unit_test(test_exec_local_answer_lost),
+		cmocka_unit_test(test_exec_local_recycles),
+	};
+	return cmocka_run_group_tests(tests, stepd_test_setup, stepd_test_teardown);
+}

@@ -53,8 +53,11 @@ static int dberr(struct sl_store *s, struct sl_err *err, const char *what)
 static int exec(struct sl_store *s, const char *sql, struct sl_err *err)
 {
 	char *msg = NULL;
-	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		int r = sl_err_set(err, SL_EDB, "store: %s", msg ? msg : "exec failed");
+	int rc = sqlite3_exec(s->db, sql, NULL, NULL, &msg);
+	if (rc != SQLITE_OK) {
+		/* Locking is exclusive: busy means another process holds it. */
+		int r = sl_err_set(err, SL_EDB, "store: %s%s", msg ? msg : "exec failed",
+				   rc == SQLITE_BUSY ? " (is another sluiced using this stateDir?)" : "");
 		sqlite3_free(msg);
 		return r;
 	}

@@ -192,6 +192,12 @@ static void test_checkpoint_when_idle(void **state)
 	sl_store_idle(s);
 	db1 = file_size(d, "sluice.db");
 	assert_true(db1 > db0);
+
+	/* The store is held exclusively: a second daemon on it is refused. */
+	struct sl_store *other = NULL;
+	struct sl_err e2 = SL_ERR_INIT;
+	assert_int_equal(sl_store_open(d, 0, &other, &e2), -SL_EDB);
+	assert_non_null(strstr(e2.msg, "another sluiced"));
 	sl_store_free(s);
 
 	/* Ids go on from the largest stored. */

@@ -6,7 +6,7 @@ compat_libcompat_a_SOURCES += \
 	compat/slurm_pattern.c compat/slurm_pattern.h
 
 SLUICED_EXEC_SOURCES = \
-	bin/sluiced/exec.h \
+	bin/sluiced/exec.h bin/sluiced/exec_evq.c bin/sluiced/exec_evq.h \
 	bin/sluiced/exec_local.c bin/sluiced/exec_local.h \
 	bin/sluiced/exec_local_prepare.c \
 	bin/sluiced/logincache.c bin/sluiced/logincache.h \
@@ -27,9 +27,11 @@ bin_sluice_stepd_LDFLAGS = $(STATIC_LDFLAGS)
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_slurm_env tests/unit/test_slurm_pattern tests/unit/test_stepd \
-	tests/unit/test_exec_local tests/unit/test_logincache tests/unit/test_dirpool
+	tests/unit/test_exec_local tests/unit/test_logincache tests/unit/test_dirpool \
+	tests/unit/test_exec_evq
 TESTS += tests/unit/test_slurm_env tests/unit/test_slurm_pattern tests/unit/test_stepd \
-	tests/unit/test_exec_local tests/unit/test_logincache tests/unit/test_dirpool
+	tests/unit/test_exec_local tests/unit/test_logincache tests/unit/test_dirpool \
+	tests/unit/test_exec_evq
 endif
 tests_unit_test_slurm_env_SOURCES = tests/unit/test_slurm_env.c
 tests_unit_test_slurm_env_CFLAGS = $(TEST_CFLAGS)
@@ -47,7 +49,8 @@ tests_unit_test_stepd_LDADD = $(TEST_LIBS)
 tests_unit_test_exec_local_SOURCES = tests/unit/test_exec_local.c \
 	tests/unit/stepd_testlib.c tests/unit/stepd_testlib.h \
 	bin/sluiced/exec_local.c bin/sluiced/exec_local_prepare.c bin/sluiced/logincache.c \
-	bin/sluiced/dirpool.c bin/sluiced/stepd_spawner.c bin/sluiced/stepd_jobdir.c bin/sluiced/loop.c
+	bin/sluiced/dirpool.c bin/sluiced/exec_evq.c bin/sluiced/stepd_spawner.c \
+	bin/sluiced/stepd_jobdir.c bin/sluiced/loop.c
 tests_unit_test_exec_local_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
 tests_unit_test_exec_local_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_exec_local_LDADD = $(TEST_LIBS)
@@ -60,3 +63,8 @@ tests_unit_test_dirpool_SOURCES = tests/unit/test_dirpool.c bin/sluiced/dirpool.
 tests_unit_test_dirpool_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
 tests_unit_test_dirpool_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_dirpool_LDADD = $(TEST_LIBS)
+tests_unit_test_exec_evq_SOURCES = tests/unit/test_exec_evq.c bin/sluiced/exec_evq.c \
+	bin/sluiced/loop.c
+tests_unit_test_exec_evq_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
+tests_unit_test_exec_evq_CFLAGS = $(TEST_CFLAGS)
+tests_unit_test_exec_evq_LDADD = $(TEST_LIBS)

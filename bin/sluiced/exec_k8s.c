@@ -85,41 +85,11 @@ void sl_k8s_job_set_obj(struct kjob *kj, json_object *obj)
 	kj->obj = obj;
 }
 
-/* ---- events ---- */
-
-static void ev_flush(struct sl_loop *l, uint64_t id, void *arg)
-{
-	struct sl_exec_k8s *x = arg;
-	struct kev *q = x->evq;
-	x->evq = NULL;
-	x->evtail = &x->evq;
-	x->ev_timer = 0;
-	while (q != NULL) {
-		struct kev *e = q;
-		q = e->next;
-		if (e->kind == 0 && x->ev.on_finished)
-			x->ev.on_finished(x->arg, e->id, &e->res);
-		else if (e->kind == 1 && x->ev.on_ready)
-			x->ev.on_ready(x->arg, e->id, e->nodelist);
-		free(e->nodelist);
-		free(e);
-	}
-}
-
-static void ev_push(struct sl_exec_k8s *x, struct kev *e)
-{
-	*x->evtail = e;
-	x->evtail = &e->next;
-	if (x->ev_timer == 0)
-		x->ev_timer = sl_loop_add_timer(x->loop, 0, ev_flush, x);
-}
-
 void sl_k8s_job_report(struct kjob *kj, const struct sl_exec_result *res)
 {
-	struct kev *e;
+	struct sl_exec_result r = *res;
 	if (kj->phase == KJ_DONE)
 		return; /* reported once; a late second path changes nothing */
-	e = sl_xcalloc(1, sizeof(*e));
 	kj->phase = KJ_DONE;
 	sl_k8s_job_call(kj, NULL);
 	sl_kreq_cancel(kj->logreq);
@@ -127,24 +97,18 @@ void sl_k8s_job_report(struct kjob *kj, const struct sl_exec_result *res)
 	if (kj->ready_timer)
 		sl_loop_del_timer(kj->x->loop, kj->ready_timer);
 	kj->ready_timer = 0;
-	e->id = kj->id;
-	e->res = *res;
-	if (e->res.end_time == 0)
-		e->res.end_time = (int64_t)time(NULL);
-	ev_push(kj->x, e);
+	if (r.end_time == 0)
+		r.end_time = (int64_t)time(NULL);
+	sl_exec_evq_finished(kj->x->evq, kj->id, &r);
 }
 
 void sl_k8s_job_ready(struct kjob *kj, const char *nodelist)
 {
-	struct kev *e = sl_xcalloc(1, sizeof(*e));
 	kj->ready = 1;
 	if (kj->ready_timer)
 		sl_loop_del_timer(kj->x->loop, kj->ready_timer);
 	kj->ready_timer = 0;
-	e->kind = 1;
-	e->id = kj->id;
-	e->nodelist = sl_xstrdup(nodelist ? nodelist : "");
-	ev_push(kj->x, e);
+	sl_exec_evq_ready(kj->x->evq, kj->id, nodelist);
 }
 
 static void launch_failed(struct kjob *kj, const char *why)
@@ -332,14 +296,7 @@ static void ops_destroy(void *p)
 		kjob_free(kj);
 	}
 	sl_k8s_delete_drop(x);
-	while (x->evq != NULL) {
-		struct kev *e = x->evq;
-		x->evq = e->next;
-		free(e->nodelist);
-		free(e);
-	}
-	if (x->ev_timer)
-		sl_loop_del_timer(x->loop, x->ev_timer);
+	sl_exec_evq_free(x->evq);
 	sl_khttp_free(x->http);
 	sl_kubeconfig_free(x->kc);
 	free(x->cluster);
@@ -354,9 +311,7 @@ static void *ops_create(struct sl_loop *loop, const struct sl_exec_conf *conf,
 	x->confp = conf->confp;
 	x->cluster = sl_xstrdup(conf->cluster && *conf->cluster ? conf->cluster : "sluice");
 	x->kill_wait = conf->kill_wait > 0 ? conf->kill_wait : 30;
-	x->ev = *ev;
-	x->arg = arg;
-	x->evtail = &x->evq;
+	x->evq = sl_exec_evq_new(loop, ev, arg);
 	if (x->confp == NULL) {
 		sl_err_set(err, SL_EINTERNAL, "kubernetes executor: no configuration");
 		goto fail;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "exec.h"
+#include "exec_evq.h"
 #include "k8s/http.h"
 #include "k8s/kclient.h"
 #include "k8s/render.h"
@@ -56,14 +57,6 @@ struct kjob {
 	struct kjob *next;
 };
 
-struct kev {
-	int kind;                     /* 0 finished, 1 ready */
-	uint64_t id;
-	char *nodelist;
-	struct sl_exec_result res;
-	struct kev *next;
-};
-
 struct sl_exec_k8s {
 	struct sl_loop *loop;
 	struct sl_kubeconfig *kc;
@@ -73,12 +66,9 @@ struct sl_exec_k8s {
 	struct sl_conf *const *confp;
 	char *cluster;
 	int kill_wait;
-	struct sl_exec_events ev;
-	void *arg;
+	struct sl_exec_evq *evq;      /* events for the daemon */
 	struct kjob *jobs;
 	struct kfire *fires;          /* fire-and-forget deletes in flight */
-	struct kev *evq, **evtail;
-	uint64_t ev_timer;
 };
 
 #define KJ_LISTED_ALL 7

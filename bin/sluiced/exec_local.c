@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "dirpool.h"
+#include "exec_evq.h"
 #include "idcache.h"
 #include "log.h"
 #include "logincache.h"
@@ -41,15 +42,6 @@
 
 extern char **environ;
 
-struct xev {
-	int finished;              /* 0: on_started, 1: on_finished */
-	uint64_t id;
-	int64_t start;
-	char *nodelist;
-	struct sl_exec_result res;
-	struct xev *next;
-};
-
 struct xjob {
 	struct sl_exec_local *x;
 	uint64_t id;
@@ -65,54 +57,12 @@ struct sl_exec_local {
 	struct sl_loop *loop;
 	char *jobs_dir, *stepd_path, *host, *cluster;
 	struct sl_exec_conf conf;  /* strings point at the copies above */
-	struct sl_exec_events ev;
-	void *arg;
 	struct sl_spawner *spawner; /* supervisors forked by sluice-stepd --server */
 	struct sl_logincache *logins;
 	struct sl_dirpool *pool;    /* spare job directories */
 	struct xjob *jobs[JOB_BUCKETS]; /* running jobs, chained by id */
-	struct xev *evq, **evtail;
-	uint64_t ev_timer;
+	struct sl_exec_evq *evq;    /* events for the daemon */
 };
-
-/* ---- events: delivered from the loop, never from inside a call ---- */
-
-static void ev_flush(struct sl_loop *l, uint64_t id, void *arg)
-{
-	struct sl_exec_local *x = arg;
-	struct xev *q = x->evq;
-	x->evq = NULL;
-	x->evtail = &x->evq;
-	x->ev_timer = 0;
-	while (q != NULL) {
-		struct xev *e = q;
-		q = e->next;
-		if (e->finished && x->ev.on_finished)
-			x->ev.on_finished(x->arg, e->id, &e->res);
-		else if (!e->finished && x->ev.on_started)
-			x->ev.on_started(x->arg, e->id, e->start, e->nodelist);
-		free(e->nodelist);
-		free(e);
-	}
-}
-
-static void ev_push(struct sl_exec_local *x, struct xev *e)
-{
-	e->next = NULL;
-	*x->evtail = e;
-	x->evtail = &e->next;
-	if (x->ev_timer == 0)
-		x->ev_timer = sl_loop_add_timer(x->loop, 0, ev_flush, x);
-}
-
-static void ev_finished(struct sl_exec_local *x, uint64_t id, const struct sl_exec_result *r)
-{
-	struct xev *e = sl_xcalloc(1, sizeof(*e));
-	e->finished = 1;
-	e->id = id;
-	e->res = *r;
-	ev_push(x, e);
-}
 
 /* ---- job table ---- */
 
@@ -228,7 +178,7 @@ static void job_collect(struct sl_exec_local *x, struct xjob *j)
 	if (j->child && j->pid > 0)
 		(void)waitpid(j->pid, NULL, WNOHANG); /* it has exited: never blocks */
 	outcome(j->dir, j->id, &r);
-	ev_finished(x, j->id, &r);
+	sl_exec_evq_finished(x->evq, j->id, &r);
 	job_drop(x, j);
 }
 
@@ -407,11 +357,7 @@ int sl_exec_local_start(struct sl_exec_local *x, const struct sl_job *job, struc
 	j->pidfd = pidfd;
 	j->child = via == VIA_EXEC;
 	job_watch(x, j, 0);
-	struct xev *e = sl_xcalloc(1, sizeof(*e));
-	e->id = job->id;
-	e->start = (int64_t)time(NULL);
-	e->nodelist = sl_xstrdup(l.nodelist);
-	ev_push(x, e);
+	sl_exec_evq_started(x->evq, job->id, (int64_t)time(NULL), l.nodelist);
 	sl_info("job %llu: started under sluice-stepd pid %d", (unsigned long long)job->id, (int)pid);
 out:
 	sl_launch_clear(&l);
@@ -471,7 +417,7 @@ int sl_exec_local_adopt(struct sl_exec_local *x, const struct sl_job *job, struc
 	if (!lock_held(j->dir)) {
 		struct sl_exec_result r;
 		outcome(j->dir, j->id, &r);
-		ev_finished(x, j->id, &r);
+		sl_exec_evq_finished(x->evq, j->id, &r);
 		job_drop(x, j);
 		return 0;
 	}
@@ -536,9 +482,7 @@ struct sl_exec_local *sl_exec_local_new(struct sl_loop *loop, const struct sl_ex
 	x->conf.cluster = x->cluster;
 	x->conf.hostname = x->host;
 	x->conf.stepd_path = x->stepd_path;
-	x->ev = *ev;
-	x->arg = arg;
-	x->evtail = &x->evq;
+	x->evq = sl_exec_evq_new(loop, ev, arg);
 	x->spawner = sl_spawner_new(x->stepd_path, x->jobs_dir, conf->stepd_log_stderr);
 	x->logins = sl_logincache_new(NULL, SL_IDCACHE_TTL);
 	x->pool = sl_dirpool_new(x->jobs_dir, SL_DIRPOOL_MAX);
@@ -555,14 +499,7 @@ void sl_exec_local_free(struct sl_exec_local *x)
 	sl_spawner_free(x->spawner);
 	sl_logincache_free(x->logins);
 	sl_dirpool_free(x->pool);
-	if (x->ev_timer != 0)
-		sl_loop_del_timer(x->loop, x->ev_timer);
-	while (x->evq != NULL) {
-		struct xev *e = x->evq;
-		x->evq = e->next;
-		free(e->nodelist);
-		free(e);
-	}
+	sl_exec_evq_free(x->evq);
 	free(x->jobs_dir);
 	free(x->stepd_path);
 	free(x->host);

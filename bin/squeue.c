@@ -158,22 +158,29 @@ static int listed(char *const *v, size_t n, const char *s)
 	return 0;
 }
 
+static const int live_states[] = {SL_JOB_PENDING, SL_JOB_RUNNING, SL_JOB_CONFIGURING,
+				  SL_JOB_COMPLETING};
+static const int pending_states[] = {SL_JOB_PENDING};
+static const struct sl_statesel live_sel = {(int *)live_states, 4, 0, 0};
+static const struct sl_statesel pending_sel = {(int *)pending_states, 1, 0, 0};
+
+/* -t as given, else what squeue shows by default (--start: pending only). */
+static const struct sl_statesel *states_wanted(const struct opts *o)
+{
+	if (o->sel.states.n || o->sel.states.all || o->sel.states.matches_none)
+		return &o->sel.states;
+	return o->start ? &pending_sel : &live_sel;
+}
+
 /* Applied here as well as in the daemon: with a single -j id only the id
  * goes over the wire, so "no such job" and "filtered out" stay distinct. */
 static int wanted(const struct opts *o, const struct sl_job *j)
 {
-	static const int live[] = {SL_JOB_PENDING, SL_JOB_RUNNING, SL_JOB_CONFIGURING,
-				   SL_JOB_COMPLETING};
-	static const int pending[] = {SL_JOB_PENDING};
-	struct sl_statesel def = {(int *)live, 4, 0, 0}, pd = {(int *)pending, 1, 0, 0};
-	const struct sl_statesel *sel = o->start ? &pd : &def;
 	int uid_ok = !o->users_given;
 
-	if (o->sel.states.n || o->sel.states.all || o->sel.states.matches_none)
-		sel = &o->sel.states;
 	for (size_t i = 0; i < o->sel.n_uids; i++)
 		uid_ok |= o->sel.uids[i] == j->uid;
-	return uid_ok && sl_statesel_match(sel, j->state) &&
+	return uid_ok && sl_statesel_match(states_wanted(o), j->state) &&
 	       listed(o->sel.parts, o->sel.n_parts, j->spec.partition) &&
 	       listed(o->sel.accounts, o->sel.n_accounts, j->spec.account) &&
 	       listed(o->sel.names, o->sel.n_names, j->spec.name);
@@ -189,8 +196,15 @@ static int fetch(const struct opts *o, struct sl_job ***jobs, size_t *n)
 	 * told from a filtered-out one (Slurm's "Invalid job id specified"). */
 	if (o->sel.n_ids == 1)
 		f.ids = o->sel.ids, f.n_ids = 1;
-	else
+	else {
+		const struct sl_statesel *st = states_wanted(o);
+
 		sl_jobsel_filter(&o->sel, &f);
+		/* The daemon keeps finished jobs for minJobAge: filtering states
+		 * there keeps them off the wire. */
+		if (!st->all && !st->matches_none)
+			f.states = st->states, f.n_states = st->n;
+	}
 	r = sl_client_query(&f, jobs, n, &err);
 	if (r == -SL_ECONNECT)
 		fprintf(stderr, "slurm_load_jobs error: Unable to contact slurm controller "

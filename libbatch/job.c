@@ -115,6 +115,28 @@ void sl_job_free(struct sl_job *j)
 	free(j);
 }
 
+/* Only a launch reads these; the store keeps them for good. */
+void sl_job_shed(struct sl_job *j)
+{
+	sl_strv_free(j->spec.env);
+	j->spec.env = NULL;
+	sl_strv_free(j->spec.argv);
+	j->spec.argv = NULL;
+	free(j->spec.script);
+	j->spec.script = sl_xstrdup("");
+}
+
+void sl_job_refill(struct sl_job *j, struct sl_jobspec *from)
+{
+	sl_job_shed(j);
+	free(j->spec.script);
+	j->spec.env = from->env;
+	j->spec.argv = from->argv;
+	j->spec.script = from->script;
+	from->env = from->argv = NULL;
+	from->script = NULL;
+}
+
 void sl_job_free_array(struct sl_job **v, size_t n)
 {
 	if (v == NULL)

@@ -108,6 +108,12 @@ void sl_job_shape(const struct sl_job *j, struct sl_jobshape *out);
 struct sl_job *sl_job_new(void);
 void sl_job_free(struct sl_job *j);
 void sl_job_free_array(struct sl_job **v, size_t n);
+/* Free the environment, arguments and script (the script becomes ""):
+ * sluiced keeps them only in its store, since they are most of a job's
+ * memory and only a launch reads them (sl_job_refill gives them back). */
+void sl_job_shed(struct sl_job *j);
+/* Give j back what sl_job_shed took, moved out of `from` (the stored spec). */
+void sl_job_refill(struct sl_job *j, struct sl_jobspec *from);
 
 /* JSON text <-> structs (json-c behind the scenes; the JSON types never leak
  * into this header). Returned strings are malloc'd; caller frees. */

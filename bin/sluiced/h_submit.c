@@ -123,6 +123,7 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 	    (r = sl_store_next_id(d->store, &j->id, err)) != 0 ||
 	    (r = sl_store_insert(d->store, j, err)) != 0)
 		goto out;
+	sl_job_shed(j); /* stored; read back at launch (lifecycle.c) */
 	if (!j->spec.hold && (r = sl_schedctl_add(d->sched, j, err)) != 0)
 		goto out;
 	sl_buf_addf(rep, "{\"id\":%llu}", (unsigned long long)j->id);

@@ -328,10 +328,24 @@ int sl_lifecycle_recover(struct sluiced *d, struct sl_err *err)
 			    (r = d->exec_ops->adopt(d->exec, j, err)) != 0)
 				break;
 		}
+		sl_job_shed(j); /* as after a submission: see fill() */
 	}
 	sl_job_free_array(v, n);
 	if (r == 0)
 		sl_info("recovered %zu jobs from the store", sl_jobtab_count(d->jobs));
+	return r;
+}
+
+/* Memory keeps what listings show; an executor is handed the whole spec,
+ * read back from the store, and keeps its own copy of what it needs. */
+static int fill(struct sluiced *d, struct sl_job *j, struct sl_err *err)
+{
+	struct sl_jobspec s;
+	int r = sl_store_load_spec(d->store, j->id, &s, err);
+	if (r == 0) {
+		sl_job_refill(j, &s);
+		sl_jobspec_clear(&s);
+	}
 	return r;
 }
 
@@ -340,9 +354,13 @@ static void launch_all(struct sluiced *d)
 	for (size_t i = 0; i < d->nlaunch; i++) {
 		struct sl_job *j = sl_jobtab_get(d->jobs, d->launch[i]);
 		struct sl_err err = SL_ERR_INIT;
+		int r;
 		if (j == NULL || (j->state != SL_JOB_RUNNING && j->state != SL_JOB_CONFIGURING))
 			continue;
-		if (d->exec_ops->start(d->exec, j, &err) != 0) {
+		if ((r = fill(d, j, &err)) == 0)
+			r = d->exec_ops->start(d->exec, j, &err);
+		sl_job_shed(j);
+		if (r != 0) {
 			struct sl_exec_result res = {.state = SL_JOB_FAILED, .exit_signal = 53};
 			sl_err_log("job %llu: launch failed: %s", (unsigned long long)j->id, err.msg);
 			snprintf(res.reason, sizeof(res.reason), "JobLaunchFailure");

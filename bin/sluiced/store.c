@@ -19,7 +19,7 @@ struct sl_store {
 	int in_txn;
 	int wal_frames; /* in the WAL since the last checkpoint */
 	uint64_t next_id;
-	sqlite3_stmt *ins, *upd;
+	sqlite3_stmt *ins, *upd, *spec;
 	sqlite3_stmt *begin, *commit; /* once per loop turn: not parsed each time */
 };
 
@@ -178,6 +178,7 @@ int sl_store_open(const char *dir, int fsync, struct sl_store **out, struct sl_e
 	sqlite3_wal_hook(s->db, wal_hook, s);
 	if ((r = prepare(s, "INSERT INTO jobs(id," REC_COLS ",spec) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins, err)) ||
 	    (r = prepare(s, "UPDATE jobs SET (" REC_COLS ")=(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) WHERE id=?", &s->upd, err)) ||
+	    (r = prepare(s, "SELECT spec FROM jobs WHERE id=?", &s->spec, err)) ||
 	    (r = prepare(s, "BEGIN IMMEDIATE", &s->begin, err)) ||
 	    (r = prepare(s, "COMMIT", &s->commit, err)))
 		goto out;
@@ -198,6 +199,7 @@ void sl_store_free(struct sl_store *s)
 		return;
 	sqlite3_finalize(s->ins);
 	sqlite3_finalize(s->upd);
+	sqlite3_finalize(s->spec);
 	sqlite3_finalize(s->begin);
 	sqlite3_finalize(s->commit);
 	sqlite3_close(s->db);
@@ -299,12 +301,30 @@ int sl_store_insert(struct sl_store *s, const struct sl_job *j, struct sl_err *e
 	sqlite3_reset(s->ins);
 	sqlite3_bind_int64(s->ins, 1, (int64_t)j->id);
 	at = bind_rec(s->ins, 2, j);
-	sqlite3_bind_text(s->ins, at, spec, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s->ins, at, spec, -1, free); /* SQLite frees it */
 	if (sqlite3_step(s->ins) != SQLITE_DONE)
 		r = dberr(s, err, "insert job");
 	sqlite3_reset(s->ins);
 	sqlite3_clear_bindings(s->ins);
-	free(spec);
+	return r;
+}
+
+int sl_store_load_spec(struct sl_store *s, uint64_t id, struct sl_jobspec *out,
+		       struct sl_err *err)
+{
+	const unsigned char *text;
+	int r, rc;
+
+	sqlite3_bind_int64(s->spec, 1, (int64_t)id);
+	rc = sqlite3_step(s->spec);
+	if (rc == SQLITE_ROW && (text = sqlite3_column_text(s->spec, 0)) != NULL)
+		r = sl_jobspec_from_json((const char *)text, out, err);
+	else if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		r = sl_err_set(err, SL_ENOENT, "store: job %llu has no spec",
+			       (unsigned long long)id);
+	else
+		r = dberr(s, err, "read job spec");
+	sqlite3_reset(s->spec);
 	return r;
 }
 

@@ -33,6 +33,10 @@ int sl_store_next_id(struct sl_store *s, uint64_t *id, struct sl_err *err);
 int sl_store_insert(struct sl_store *s, const struct sl_job *j, struct sl_err *err);
 /* Write the mutable record fields (state, times, exit, nodes, reason...). */
 int sl_store_update(struct sl_store *s, const struct sl_job *j, struct sl_err *err);
+/* The spec of job id as submitted, whole (environment, arguments and
+ * script, which the daemon does not keep in memory; see sl_job_shed). */
+int sl_store_load_spec(struct sl_store *s, uint64_t id, struct sl_jobspec *out,
+		       struct sl_err *err);
 
 /* Jobs not final, plus final ones that ended at or after `ended_since`.
  * Caller frees with sl_job_free_array(). */

@@ -1,7 +1,9 @@
 #!/bin/sh
 # A running job keeps running across a daemon restart (SIGTERM and kill -9);
 # its end is recorded by the restarted daemon; a job that ended while the
-# daemon was down is recorded too and never runs again.
+# daemon was down is recorded too and never runs again. A pending job
+# launched after a restart gets its script, arguments and environment, which
+# sluiced keeps only in its store.
 . "$top_srcdir/tests/integration/lib.sh"
 make_users
 start_daemon
@@ -37,3 +39,17 @@ stop_daemon
 start_daemon
 expect_eq "history survives restart" "COMPLETED" "$(state "$id2")"
 ok "sacct history survives a restart"
+
+cat > args.sh <<'EOS'
+#!/bin/sh
+echo "args=$1,$2 marker=$SL_MARKER"
+EOS
+id3=$(as $USER1 env SL_MARKER="x y" "$BIN/sbatch" --parsable -H -o r3.out args.sh "a b" c) ||
+	fail "submit 3"
+kill9_daemon
+start_daemon
+as $USER1 "$BIN/scontrol" release "$id3" || fail "release $id3"
+wait_state "$id3" COMPLETED 20
+expect_eq "script, arguments and environment after restart" "args=a b,c marker=x y" \
+	"$(cat r3.out)"
+ok "a pending job launched after kill -9 of sluiced runs with its script, arguments and environment"

@@ -79,6 +79,53 @@ static void test_roundtrip(void **state)
 	sl_job_free(k);
 }
 
+/* A shed job keeps everything a listing shows and still makes a valid
+ * record (its JSON reads back); a refill gives the launch fields back. */
+static void test_shed(void **state)
+{
+	struct sl_job *j = sl_job_new(), *k = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	char *argv[] = {"x", NULL}, *env[] = {"X=1", NULL};
+	char *text;
+
+	j->id = 7;
+	j->state = SL_JOB_COMPLETED;
+	j->spec.name = sl_xstrdup("n");
+	j->spec.script = sl_xstrdup("#!/bin/sh\ntrue\n");
+	j->spec.script_path = sl_xstrdup("run.sh");
+	j->spec.argv = sl_strv_dup(argv);
+	j->spec.env = sl_strv_dup(env);
+	sl_job_shed(j);
+	assert_null(j->spec.env);
+	assert_null(j->spec.argv);
+	assert_string_equal(j->spec.script, "");
+	assert_string_equal(j->spec.name, "n");
+	assert_string_equal(j->spec.script_path, "run.sh");
+	text = sl_job_to_json(j);
+	assert_int_equal(sl_job_from_json(text, &k, &err), 0);
+	assert_int_equal(k->id, 7);
+	sl_job_shed(k); /* twice is harmless */
+	assert_string_equal(k->spec.script, "");
+	/* Refill moves the stored spec's three fields in and leaves the rest. */
+	struct sl_jobspec from;
+	sl_jobspec_init(&from);
+	from.script = sl_xstrdup("#!/bin/sh\n");
+	from.env = sl_strv_dup(env);
+	from.argv = sl_strv_dup(argv);
+	from.name = sl_xstrdup("other");
+	sl_job_refill(k, &from);
+	assert_null(from.env);
+	assert_null(from.script);
+	assert_string_equal(k->spec.env[0], "X=1");
+	assert_string_equal(k->spec.argv[0], "x");
+	assert_string_equal(k->spec.script, "#!/bin/sh\n");
+	assert_string_equal(k->spec.name, "n");
+	sl_jobspec_clear(&from);
+	free(text);
+	sl_job_free(j);
+	sl_job_free(k);
+}
+
 static void test_bad_json(void **state)
 {
 	struct sl_jobspec s;
@@ -167,6 +214,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shape),
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_shed),
 		cmocka_unit_test(test_bad_json),
 		cmocka_unit_test(test_states),
 		cmocka_unit_test(test_features),

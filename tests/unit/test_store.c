@@ -1,5 +1,6 @@
 /* test_store.c - SQLite store: ids, insert/update, reload, history, and
- * that only committed work survives a "crash" (closing without commit). */
+ * that only committed work survives a "crash" (closing without commit);
+ * a job's spec read back for its launch. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -92,6 +93,14 @@ static void test_store(void **state)
 	struct sl_job *ghost = mk(99, SL_JOB_PENDING, 0);
 	assert_int_equal(sl_store_update(s, ghost, &err), -SL_EDB);
 	sl_job_free(ghost);
+	/* The spec reads back whole, for a launch; an unknown id says so. */
+	struct sl_jobspec sp;
+	assert_int_equal(sl_store_load_spec(s, 3, &sp, &err), 0);
+	assert_string_equal(sp.script, "#!/bin/sh\ntrue\n");
+	assert_string_equal(sp.name, "job3");
+	sl_jobspec_clear(&sp);
+	assert_int_equal(sl_store_load_spec(s, 99, &sp, &err), -SL_ENOENT);
+	assert_non_null(strstr(err.msg, "job 99"));
 	sl_store_free(s);
 	char cmd[128];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

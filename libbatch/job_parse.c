@@ -153,8 +153,11 @@ static int string(struct jp *j, char **out)
 	if (!eat(j, '"'))
 		return bad(j, "expected a string");
 	s = j->p;
-	while (j->p < j->end && *j->p != '"' && *j->p != '\\')
-		j->p++;
+	{ /* to the first '"' or '\\': memchr scans a word at a time */
+		const char *q = memchr(s, '"', (size_t)(j->end - s)), *e = q ? q : j->end;
+		const char *bs = memchr(s, '\\', (size_t)(e - s));
+		j->p = bs ? bs : e;
+	}
 	if (j->p < j->end && *j->p == '"') { /* no escapes: the common case */
 		if (out != NULL)
 			*out = sl_xstrndup(s, (size_t)(j->p - s));

@@ -38,16 +38,27 @@ static void addc(struct w *w, char c)
 	add(w, &c, 1);
 }
 
+/* 1 for the bytes JSON escapes (controls, '"' and '\\'), 2 for NUL: one
+ * table load per byte on the scan, which covers every environment string
+ * of every submission and every listed record. */
+static const unsigned char special[256] = {
+	2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x00-0x0f */
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x10-0x1f */
+	['"'] = 1, ['\\'] = 1,
+};
+
 static void put_raw_str(struct w *b, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	const char *run = s;
 
 	addc(b, '"');
-	for (; *s != '\0'; s++) {
+	for (;; s++) {
 		unsigned char c = (unsigned char)*s;
-		if (c >= 0x20 && c != '"' && c != '\\')
+		if (special[c] == 0)
 			continue;
+		if (c == '\0')
+			break;
 		add(b, run, (size_t)(s - run));
 		run = s + 1;
 		switch (c) {

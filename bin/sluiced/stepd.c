@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -166,8 +167,15 @@ static int write_pidfile(const char *dir)
 
 void sl_signals_default(void)
 {
+	/* All zero is SIG_DFL, no flags, an empty mask, whatever the order of
+	 * the kernel's struct sigaction fields. */
+	unsigned long ksa[8] = {0};
+
 	for (int sig = 1; sig < NSIG; sig++)
-		(void)signal(sig, SIG_DFL);
+		if (signal(sig, SIG_DFL) == SIG_ERR && sig != SIGKILL && sig != SIGSTOP)
+			/* glibc's wrapper refuses its internal signals (32, 33),
+			 * which its posix_spawn leaves ignored in the child. */
+			(void)syscall(SYS_rt_sigaction, sig, ksa, NULL, (size_t)8);
 }
 
 /* Detach from sluiced: own session (a child of the fork server has left

@@ -47,6 +47,15 @@ expect_eq "wrap sacct" "$id2|wrap|COMPLETED|0:0" \
 	"$("$BIN/sacct" -n -X -P -j "$id2" -o JobID,JobName,State,ExitCode)"
 ok "--wrap: default slurm-%j.out holds stdout and stderr"
 
+# No signal ignored, none blocked, as under slurmstepd: glibc's posix_spawn
+# leaves its internal signals 32 and 33 ignored in the supervisor.
+ids=$(submit $USER1 -o sig.out --wrap 'exec grep -E "^Sig(Ign|Blk)" /proc/self/status') ||
+	fail "sbatch signals"
+wait_state "$ids" COMPLETED
+expect_eq "a job's signal dispositions" "SigBlk:	0000000000000000
+SigIgn:	0000000000000000" "$(cat sig.out)"
+ok "a job starts with no signal ignored or blocked"
+
 id3=$(submit $USER1 -J pat -o 'pat-%j-%x-%u-%%.out' -e 'err-%A-%a.txt' \
 	--wrap 'echo to-out; echo to-err >&2') || fail "sbatch -o pattern"
 wait_state "$id3" COMPLETED

@@ -21,15 +21,6 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_sacct_fmt
 TESTS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_sacct_fmt
 endif
-tests_unit_test_slurm_fmt_SOURCES = tests/unit/test_slurm_fmt.c
-tests_unit_test_slurm_fmt_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_slurm_fmt_LDADD = $(TEST_LIBS)
-tests_unit_test_squeue_fmt_SOURCES = tests/unit/test_squeue_fmt.c
-tests_unit_test_squeue_fmt_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_squeue_fmt_LDADD = $(TEST_LIBS)
-tests_unit_test_sacct_fmt_SOURCES = tests/unit/test_sacct_fmt.c
-tests_unit_test_sacct_fmt_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_sacct_fmt_LDADD = $(TEST_LIBS)
 
 # Golden data: job records (JSON lines) and what Slurm 22.05 printed for them.
 EXTRA_DIST += \

@@ -18,21 +18,6 @@ if HAVE_CMOCKA
 check_PROGRAMS += $(SBATCH_TESTS)
 TESTS += $(SBATCH_TESTS)
 endif
-tests_unit_test_slurm_time_SOURCES = tests/unit/test_slurm_time.c
-tests_unit_test_slurm_time_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_slurm_time_LDADD = $(TEST_LIBS)
-tests_unit_test_optable_SOURCES = tests/unit/test_optable.c
-tests_unit_test_optable_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_optable_LDADD = $(TEST_LIBS)
-tests_unit_test_script_SOURCES = tests/unit/test_script.c
-tests_unit_test_script_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_script_LDADD = $(TEST_LIBS)
-tests_unit_test_slurm_opt_SOURCES = tests/unit/test_slurm_opt.c
-tests_unit_test_slurm_opt_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_slurm_opt_LDADD = $(TEST_LIBS)
-tests_unit_test_hostlist_SOURCES = tests/unit/test_hostlist.c
-tests_unit_test_hostlist_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_hostlist_LDADD = $(TEST_LIBS)
 
 # Golden cases for test_slurm_opt: NAME.args (+ NAME.env, NAME.sh) -> NAME.json
 EXTRA_DIST += tests/data/sbatch

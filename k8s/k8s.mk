@@ -20,22 +20,14 @@ check_PROGRAMS += tests/unit/test_kubeconfig tests/unit/test_k8s_http \
 TESTS += tests/unit/test_kubeconfig tests/unit/test_k8s_http \
 	tests/unit/test_watch tests/unit/test_ratelimit tests/unit/test_podlog
 endif
-tests_unit_test_kubeconfig_SOURCES = tests/unit/test_kubeconfig.c
-tests_unit_test_kubeconfig_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_kubeconfig_LDADD = $(K8S_TEST_LIBS)
 tests_unit_test_k8s_http_SOURCES = tests/unit/test_k8s_http.c bin/sluiced/loop.c $(K8S_TEST_HELPER)
-tests_unit_test_k8s_http_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_k8s_http_LDADD = $(K8S_TEST_LIBS)
 tests_unit_test_watch_SOURCES = tests/unit/test_watch.c bin/sluiced/loop.c $(K8S_TEST_HELPER)
-tests_unit_test_watch_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_watch_LDADD = $(K8S_TEST_LIBS)
-tests_unit_test_ratelimit_SOURCES = tests/unit/test_ratelimit.c
-tests_unit_test_ratelimit_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_ratelimit_LDADD = $(K8S_TEST_LIBS)
 # The pod log protocol (k8s/podlog.c, in librender.a: the renderer writes
 # its shell half); the test runs that shell with /bin/sh.
-tests_unit_test_podlog_SOURCES = tests/unit/test_podlog.c
-tests_unit_test_podlog_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_podlog_LDADD = k8s/librender.a $(TEST_LIBS)
 
 EXTRA_DIST += \

@@ -19,8 +19,6 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_render
 TESTS += tests/unit/test_render
 endif
-tests_unit_test_render_SOURCES = tests/unit/test_render.c
-tests_unit_test_render_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_render_LDADD = k8s/librender.a $(TEST_LIBS)
 
 # Goldens against the CRD schemas (ajv; skips without node or

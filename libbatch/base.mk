@@ -21,31 +21,7 @@ TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
 	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_fsutil \
 	tests/unit/test_fdpass
 endif
-tests_unit_test_fdpass_SOURCES = tests/unit/test_fdpass.c
-tests_unit_test_fdpass_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_fdpass_LDADD = $(TEST_LIBS)
-tests_unit_test_fsutil_SOURCES = tests/unit/test_fsutil.c
-tests_unit_test_fsutil_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_fsutil_LDADD = $(TEST_LIBS)
-tests_unit_test_job_parse_SOURCES = tests/unit/test_job_parse.c
-tests_unit_test_job_parse_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_job_parse_LDADD = $(TEST_LIBS)
-tests_unit_test_job_text_SOURCES = tests/unit/test_job_text.c
-tests_unit_test_job_text_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_job_text_LDADD = $(TEST_LIBS)
-tests_unit_test_buf_SOURCES = tests/unit/test_buf.c
-tests_unit_test_buf_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_buf_LDADD = $(TEST_LIBS)
-tests_unit_test_job_SOURCES = tests/unit/test_job.c
-tests_unit_test_job_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_job_LDADD = $(TEST_LIBS)
 if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_workload
 TESTS += tests/unit/test_workload
 endif
-tests_unit_test_workload_SOURCES = tests/unit/test_workload.c
-tests_unit_test_workload_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_workload_LDADD = $(TEST_LIBS)
-tests_unit_test_proto_SOURCES = tests/unit/test_proto.c
-tests_unit_test_proto_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_proto_LDADD = $(TEST_LIBS)

@@ -9,15 +9,6 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test_yaml tests/unit/test_quantity tests/unit/test_conf
 TESTS += tests/unit/test_yaml tests/unit/test_quantity tests/unit/test_conf
 endif
-tests_unit_test_yaml_SOURCES = tests/unit/test_yaml.c
-tests_unit_test_yaml_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_yaml_LDADD = $(TEST_LIBS)
-tests_unit_test_quantity_SOURCES = tests/unit/test_quantity.c
-tests_unit_test_quantity_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_quantity_LDADD = $(TEST_LIBS)
-tests_unit_test_conf_SOURCES = tests/unit/test_conf.c
-tests_unit_test_conf_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_conf_LDADD = $(TEST_LIBS)
 
 # test_conf loads the shipped etc/sluice.yaml and these files.
 EXTRA_DIST += etc/sluice.yaml \

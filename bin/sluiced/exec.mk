@@ -33,38 +33,22 @@ TESTS += tests/unit/test_slurm_env tests/unit/test_slurm_pattern tests/unit/test
 	tests/unit/test_exec_local tests/unit/test_logincache tests/unit/test_dirpool \
 	tests/unit/test_exec_evq
 endif
-tests_unit_test_slurm_env_SOURCES = tests/unit/test_slurm_env.c
-tests_unit_test_slurm_env_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_slurm_env_LDADD = $(TEST_LIBS)
-tests_unit_test_slurm_pattern_SOURCES = tests/unit/test_slurm_pattern.c
-tests_unit_test_slurm_pattern_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_slurm_pattern_LDADD = $(TEST_LIBS)
 # Runs the built sluice-stepd ($top_builddir/bin/sluice-stepd, or $SLUICE_STEPD).
 tests_unit_test_stepd_SOURCES = tests/unit/test_stepd.c \
 	tests/unit/stepd_testlib.c tests/unit/stepd_testlib.h \
 	bin/sluiced/stepd_spawner.c bin/sluiced/stepd_jobdir.c bin/sluiced/loop.c
 tests_unit_test_stepd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
-tests_unit_test_stepd_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_stepd_LDADD = $(TEST_LIBS)
 tests_unit_test_exec_local_SOURCES = tests/unit/test_exec_local.c \
 	tests/unit/stepd_testlib.c tests/unit/stepd_testlib.h \
 	bin/sluiced/exec_local.c bin/sluiced/exec_local_prepare.c bin/sluiced/logincache.c \
 	bin/sluiced/dirpool.c bin/sluiced/exec_evq.c bin/sluiced/stepd_spawner.c \
 	bin/sluiced/stepd_jobdir.c bin/sluiced/loop.c
 tests_unit_test_exec_local_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
-tests_unit_test_exec_local_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_exec_local_LDADD = $(TEST_LIBS)
 tests_unit_test_logincache_SOURCES = tests/unit/test_logincache.c bin/sluiced/logincache.c
 tests_unit_test_logincache_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
-tests_unit_test_logincache_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_logincache_LDADD = $(TEST_LIBS)
 tests_unit_test_dirpool_SOURCES = tests/unit/test_dirpool.c bin/sluiced/dirpool.c \
 	bin/sluiced/stepd_jobdir.c
 tests_unit_test_dirpool_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
-tests_unit_test_dirpool_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_dirpool_LDADD = $(TEST_LIBS)
 tests_unit_test_exec_evq_SOURCES = tests/unit/test_exec_evq.c bin/sluiced/exec_evq.c \
 	bin/sluiced/loop.c
 tests_unit_test_exec_evq_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
-tests_unit_test_exec_evq_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_exec_evq_LDADD = $(TEST_LIBS)

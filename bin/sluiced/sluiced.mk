@@ -24,17 +24,10 @@ TESTS += tests/unit/test_store tests/unit/test_loop tests/unit/test_jobtab \
 endif
 tests_unit_test_idcache_SOURCES = tests/unit/test_idcache.c bin/sluiced/idcache.c
 tests_unit_test_idcache_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
-tests_unit_test_idcache_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_idcache_LDADD = $(TEST_LIBS)
 tests_unit_test_store_SOURCES = tests/unit/test_store.c bin/sluiced/store.c
 tests_unit_test_store_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
-tests_unit_test_store_CFLAGS = $(TEST_CFLAGS)
 tests_unit_test_store_LDADD = $(TEST_LIBS) $(SQLITE_LIBS)
 tests_unit_test_loop_SOURCES = tests/unit/test_loop.c bin/sluiced/loop.c
 tests_unit_test_loop_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
-tests_unit_test_loop_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_loop_LDADD = $(TEST_LIBS)
 tests_unit_test_jobtab_SOURCES = tests/unit/test_jobtab.c bin/sluiced/jobtab.c
 tests_unit_test_jobtab_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
-tests_unit_test_jobtab_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_jobtab_LDADD = $(TEST_LIBS)

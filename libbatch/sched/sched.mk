@@ -173,21 +173,7 @@ check_PROGRAMS += tests/unit/test_kueue tests/unit/test_sched_quota tests/unit/t
 TESTS += tests/unit/test_kueue tests/unit/test_sched_quota tests/unit/test_sched_cycle \
 	tests/unit/test_sched_equiv tests/unit/test_sched_partial tests/unit/test_sim
 endif
-tests_unit_test_kueue_SOURCES = tests/unit/test_kueue.c
-tests_unit_test_kueue_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_kueue_LDADD = $(TEST_LIBS)
 tests_unit_test_sched_quota_SOURCES = tests/unit/test_sched_quota.c tests/unit/sched_testlib.h
-tests_unit_test_sched_quota_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_sched_quota_LDADD = $(TEST_LIBS)
 tests_unit_test_sched_cycle_SOURCES = tests/unit/test_sched_cycle.c tests/unit/sched_testlib.h
-tests_unit_test_sched_cycle_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_sched_cycle_LDADD = $(TEST_LIBS)
 tests_unit_test_sched_equiv_SOURCES = tests/unit/test_sched_equiv.c tests/unit/sched_testlib.h
-tests_unit_test_sched_equiv_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_sched_equiv_LDADD = $(TEST_LIBS)
 tests_unit_test_sched_partial_SOURCES = tests/unit/test_sched_partial.c tests/unit/sched_testlib.h
-tests_unit_test_sched_partial_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_sched_partial_LDADD = $(TEST_LIBS)
-tests_unit_test_sim_SOURCES = tests/unit/test_sim.c
-tests_unit_test_sim_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_sim_LDADD = $(TEST_LIBS)

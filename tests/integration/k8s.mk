@@ -14,8 +14,6 @@ check_PROGRAMS += tests/unit/test_k8s_status
 TESTS += tests/unit/test_k8s_status
 endif
 tests_unit_test_k8s_status_SOURCES = tests/unit/test_k8s_status.c k8s/status.c k8s/status.h
-tests_unit_test_k8s_status_CFLAGS = $(TEST_CFLAGS)
-tests_unit_test_k8s_status_LDADD = $(TEST_LIBS)
 
 K8S_INTEGRATION_TESTS = \
 	tests/integration/k8s_basic.sh \

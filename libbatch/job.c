@@ -128,7 +128,8 @@ void sl_job_shed(struct sl_job *j)
 
 void sl_job_refill(struct sl_job *j, struct sl_jobspec *from)
 {
-	sl_job_shed(j);
+	sl_strv_free(j->spec.env);
+	sl_strv_free(j->spec.argv);
 	free(j->spec.script);
 	j->spec.env = from->env;
 	j->spec.argv = from->argv;

@@ -17,10 +17,7 @@ bin_scancel_LDADD = $(SL_LIBS)
 bin_scontrol_SOURCES = bin/scontrol.c
 bin_scontrol_LDADD = $(SL_LIBS)
 
-if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_sacct_fmt
-TESTS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_sacct_fmt
-endif
+UNIT_TESTS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_sacct_fmt
 
 # Golden data: job records (JSON lines) and what Slurm 22.05 printed for them.
 EXTRA_DIST += \

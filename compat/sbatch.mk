@@ -12,12 +12,8 @@ bin_sbatch_SOURCES = bin/sbatch.c
 bin_sbatch_LDADD = $(SL_LIBS)
 bin_sbatch_LDFLAGS = $(STATIC_LDFLAGS)
 
-SBATCH_TESTS = tests/unit/test_slurm_time tests/unit/test_optable \
+UNIT_TESTS += tests/unit/test_slurm_time tests/unit/test_optable \
 	tests/unit/test_script tests/unit/test_slurm_opt tests/unit/test_hostlist
-if HAVE_CMOCKA
-check_PROGRAMS += $(SBATCH_TESTS)
-TESTS += $(SBATCH_TESTS)
-endif
 
 # Golden cases for test_slurm_opt: NAME.args (+ NAME.env, NAME.sh) -> NAME.json
 EXTRA_DIST += tests/data/sbatch

@@ -14,12 +14,8 @@ k8s_libk8s_a_SOURCES = \
 K8S_TEST_LIBS = k8s/libk8s.a $(TEST_LIBS) $(CURL_LIBS)
 K8S_TEST_HELPER = tests/unit/k8s_responder.c tests/unit/k8s_responder.h
 
-if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_kubeconfig tests/unit/test_k8s_http \
+UNIT_TESTS += tests/unit/test_kubeconfig tests/unit/test_k8s_http \
 	tests/unit/test_watch tests/unit/test_ratelimit tests/unit/test_podlog
-TESTS += tests/unit/test_kubeconfig tests/unit/test_k8s_http \
-	tests/unit/test_watch tests/unit/test_ratelimit tests/unit/test_podlog
-endif
 tests_unit_test_kubeconfig_LDADD = $(K8S_TEST_LIBS)
 tests_unit_test_k8s_http_SOURCES = tests/unit/test_k8s_http.c bin/sluiced/loop.c $(K8S_TEST_HELPER)
 tests_unit_test_k8s_http_LDADD = $(K8S_TEST_LIBS)

@@ -15,10 +15,7 @@ libbatch_libbatch_a_SOURCES += libbatch/conf_kube.c libbatch/conf_kube.h
 bin_sluice_SOURCES += bin/sluice_render.c bin/sluice_render.h
 bin_sluice_LDADD += k8s/librender.a $(SL_LIBS)
 
-if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_render
-TESTS += tests/unit/test_render
-endif
+UNIT_TESTS += tests/unit/test_render
 tests_unit_test_render_LDADD = k8s/librender.a $(TEST_LIBS)
 
 # Goldens against the CRD schemas (ajv; skips without node or

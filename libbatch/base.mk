@@ -13,15 +13,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/proto.c libbatch/proto.h \
 	libbatch/client.c libbatch/client.h
 
-if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
+UNIT_TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
 	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_fsutil \
 	tests/unit/test_fdpass
-TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
-	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_fsutil \
-	tests/unit/test_fdpass
-endif
-if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_workload
-TESTS += tests/unit/test_workload
-endif
+UNIT_TESTS += tests/unit/test_workload

@@ -5,10 +5,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/conf.c libbatch/conf.h libbatch/conf_peek.c \
 	libbatch/features.c libbatch/features.h
 
-if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_yaml tests/unit/test_quantity tests/unit/test_conf
-TESTS += tests/unit/test_yaml tests/unit/test_quantity tests/unit/test_conf
-endif
+UNIT_TESTS += tests/unit/test_yaml tests/unit/test_quantity tests/unit/test_conf
 
 # test_conf loads the shipped etc/sluice.yaml and these files.
 EXTRA_DIST += etc/sluice.yaml \

@@ -25,14 +25,9 @@ bin_sluice_stepd_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
 bin_sluice_stepd_LDADD = $(SL_LIBS)
 bin_sluice_stepd_LDFLAGS = $(STATIC_LDFLAGS)
 
-if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_slurm_env tests/unit/test_slurm_pattern tests/unit/test_stepd \
+UNIT_TESTS += tests/unit/test_slurm_env tests/unit/test_slurm_pattern tests/unit/test_stepd \
 	tests/unit/test_exec_local tests/unit/test_logincache tests/unit/test_dirpool \
 	tests/unit/test_exec_evq
-TESTS += tests/unit/test_slurm_env tests/unit/test_slurm_pattern tests/unit/test_stepd \
-	tests/unit/test_exec_local tests/unit/test_logincache tests/unit/test_dirpool \
-	tests/unit/test_exec_evq
-endif
 # Runs the built sluice-stepd ($top_builddir/bin/sluice-stepd, or $SLUICE_STEPD).
 tests_unit_test_stepd_SOURCES = tests/unit/test_stepd.c \
 	tests/unit/stepd_testlib.c tests/unit/stepd_testlib.h \

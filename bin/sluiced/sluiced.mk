@@ -16,12 +16,8 @@ bin_sluiced_sluiced_SOURCES = \
 bin_sluiced_sluiced_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
 bin_sluiced_sluiced_LDADD = $(SL_LIBS) $(SQLITE_LIBS)
 
-if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_store tests/unit/test_loop tests/unit/test_jobtab \
+UNIT_TESTS += tests/unit/test_store tests/unit/test_loop tests/unit/test_jobtab \
 	tests/unit/test_idcache
-TESTS += tests/unit/test_store tests/unit/test_loop tests/unit/test_jobtab \
-	tests/unit/test_idcache
-endif
 tests_unit_test_idcache_SOURCES = tests/unit/test_idcache.c bin/sluiced/idcache.c
 tests_unit_test_idcache_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/bin/sluiced
 tests_unit_test_store_SOURCES = tests/unit/test_store.c bin/sluiced/store.c

@@ -167,12 +167,8 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 
 TESTS += tests/scenarios/run.sh
 
-if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_kueue tests/unit/test_sched_quota tests/unit/test_sched_cycle \
+UNIT_TESTS += tests/unit/test_kueue tests/unit/test_sched_quota tests/unit/test_sched_cycle \
 	tests/unit/test_sched_equiv tests/unit/test_sched_partial tests/unit/test_sim
-TESTS += tests/unit/test_kueue tests/unit/test_sched_quota tests/unit/test_sched_cycle \
-	tests/unit/test_sched_equiv tests/unit/test_sched_partial tests/unit/test_sim
-endif
 tests_unit_test_sched_quota_SOURCES = tests/unit/test_sched_quota.c tests/unit/sched_testlib.h
 tests_unit_test_sched_cycle_SOURCES = tests/unit/test_sched_cycle.c tests/unit/sched_testlib.h
 tests_unit_test_sched_equiv_SOURCES = tests/unit/test_sched_equiv.c tests/unit/sched_testlib.h

@@ -9,10 +9,7 @@ bin_sluiced_sluiced_SOURCES += \
 # Static link order: the renderer and the REST client need the core after them.
 bin_sluiced_sluiced_LDADD += k8s/librender.a k8s/libk8s.a $(SL_LIBS) $(CURL_LIBS)
 
-if HAVE_CMOCKA
-check_PROGRAMS += tests/unit/test_k8s_status
-TESTS += tests/unit/test_k8s_status
-endif
+UNIT_TESTS += tests/unit/test_k8s_status
 tests_unit_test_k8s_status_SOURCES = tests/unit/test_k8s_status.c k8s/status.c k8s/status.h
 
 K8S_INTEGRATION_TESTS = \

@@ -24,7 +24,7 @@ B="$top/build/bin"
 say "starting sluiced (config etc/sluice.yaml, log run/sluiced.log)"
 mkdir -p run/out
 export SLUICE_CONF="$top/etc/sluice.yaml"
-export SLUICE_STEPD="$top/build/bin/sluice-stepd"
+export SLUICE_STEPD="$top/build/bin/sluice-stepd/sluice-stepd"
 if [ -S run/sluiced.sock ] && "$B/squeue" -h >/dev/null 2>&1; then
 	echo "a sluiced is already running on run/sluiced.sock: using it"
 	started=""

@@ -1,4 +1,4 @@
-# compat/sbatch.mk: sbatch and the Slurm input dialect (option table,
+# compat/sbatch.mk: the Slurm input dialect (option table,
 # #SBATCH directives, time syntaxes, host lists).
 compat_libcompat_a_SOURCES += \
 	compat/optable.c compat/optable.h \
@@ -6,11 +6,6 @@ compat_libcompat_a_SOURCES += \
 	compat/slurm_opt.c compat/slurm_optval.c compat/slurm_opt.h \
 	compat/slurm_time.c compat/slurm_time.h \
 	compat/hostlist.c compat/hostlist.h
-
-bin_PROGRAMS += bin/sbatch
-bin_sbatch_SOURCES = bin/sbatch.c
-bin_sbatch_LDADD = $(SL_LIBS)
-bin_sbatch_LDFLAGS = $(STATIC_LDFLAGS)
 
 UNIT_TESTS += tests/unit/test_slurm_time tests/unit/test_optable \
 	tests/unit/test_script tests/unit/test_slurm_opt tests/unit/test_hostlist

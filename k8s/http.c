@@ -10,7 +10,7 @@
 #include "k8s/kauth.h"
 #include "k8s/ratelimit.h"
 #include "buf.h"
-#include "bin/sluiced/loop.h"
+#include "loop.h"
 #include "xalloc.h"
 
 #include <curl/curl.h>

@@ -1,6 +1,8 @@
-# k8s/k8s.mk: the Kubernetes REST client (libcurl multi driven by sluiced's
-# loop): kubeconfig/in-cluster/exec credentials, transport with rate limit and
-# retries, typed verbs, watches.
+# k8s/k8s.mk: the Kubernetes REST client (libk8s.a: libcurl multi on the
+# event loop, kubeconfig/in-cluster/exec credentials, transport with rate
+# limit and retries, typed verbs, watches) and the objects (librender.a: an
+# admitted job -> its JobSet / MPIJob, the pod log protocol, and API
+# status -> job state; no curl, so `sluice render` links it alone).
 noinst_LIBRARIES += k8s/libk8s.a
 k8s_libk8s_a_SOURCES = \
 	k8s/kubeconfig.c k8s/kubeconfig.h \
@@ -17,9 +19,9 @@ K8S_TEST_HELPER = tests/unit/k8s_responder.c tests/unit/k8s_responder.h
 UNIT_TESTS += tests/unit/test_kubeconfig tests/unit/test_k8s_http \
 	tests/unit/test_watch tests/unit/test_ratelimit tests/unit/test_podlog
 tests_unit_test_kubeconfig_LDADD = $(K8S_TEST_LIBS)
-tests_unit_test_k8s_http_SOURCES = tests/unit/test_k8s_http.c bin/sluiced/loop.c $(K8S_TEST_HELPER)
+tests_unit_test_k8s_http_SOURCES = tests/unit/test_k8s_http.c $(K8S_TEST_HELPER)
 tests_unit_test_k8s_http_LDADD = $(K8S_TEST_LIBS)
-tests_unit_test_watch_SOURCES = tests/unit/test_watch.c bin/sluiced/loop.c $(K8S_TEST_HELPER)
+tests_unit_test_watch_SOURCES = tests/unit/test_watch.c $(K8S_TEST_HELPER)
 tests_unit_test_watch_LDADD = $(K8S_TEST_LIBS)
 tests_unit_test_ratelimit_LDADD = $(K8S_TEST_LIBS)
 # The pod log protocol (k8s/podlog.c, in librender.a: the renderer writes
@@ -38,3 +40,31 @@ EXTRA_DIST += \
 	tests/data/kubeconfig/merge1.yaml tests/data/kubeconfig/merge2.yaml \
 	tests/data/kubeconfig/sa/token tests/data/kubeconfig/sa/ca.crt \
 	tests/data/kubeconfig/sa/namespace
+
+noinst_LIBRARIES += k8s/librender.a
+k8s_librender_a_SOURCES = \
+	k8s/render.c k8s/render.h \
+	k8s/render_jobset.c k8s/render_jobset.h \
+	k8s/render_mpijob.c k8s/render_mpijob.h \
+	k8s/podlog.c k8s/podlog.h \
+	k8s/status.c k8s/status.h
+
+UNIT_TESTS += tests/unit/test_render tests/unit/test_k8s_status
+tests_unit_test_render_LDADD = k8s/librender.a $(TEST_LIBS)
+
+# Goldens against the CRD schemas (ajv; skips without node or
+# `npm ci --prefix tests/node`).
+TESTS += tests/unit/test_render_crd.sh
+
+EXTRA_DIST += \
+	tests/unit/test_render_crd.sh \
+	tests/node/package.json tests/node/package-lock.json tests/node/validate-crd.js \
+	tests/data/render/sluice.yaml \
+	tests/data/render/jobset-1node.json \
+	tests/data/render/jobset-4node-8gpu.json \
+	tests/data/render/jobset-time.json \
+	tests/data/render/jobset-stderr.json \
+	tests/data/render/jobset-image.json \
+	tests/data/render/mpijob-openmpi.json \
+	tests/data/render/mpijob-intel.json
+tests_unit_test_k8s_status_LDADD = k8s/librender.a $(TEST_LIBS)

@@ -10,7 +10,7 @@
  * runs, the old credential is used as long as it has not expired and was
  * not rejected; otherwise requests wait (SL_KAUTH_WAIT) for the ready cb. */
 #include "k8s/kauth.h"
-#include "bin/sluiced/loop.h"
+#include "loop.h"
 #include "xalloc.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
 #include "k8s/watch.h"
 #include "k8s/kclient.h"
 #include "k8s/ratelimit.h"
-#include "bin/sluiced/loop.h"
+#include "loop.h"
 #include "buf.h"
 #include "xalloc.h"
 

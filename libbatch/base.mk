@@ -1,4 +1,6 @@
-# libbatch core: errors, memory, logging, buffers, job records, wire, client.
+# libbatch core: errors, memory, logging, buffers, job records, wire, client,
+# the event loop and the executors' event queue, the job-directory contract
+# between sluiced and sluice-stepd, and the executor interface (exec.h).
 libbatch_libbatch_a_SOURCES += \
 	libbatch/err.c libbatch/err.h \
 	libbatch/xalloc.c libbatch/xalloc.h \
@@ -11,9 +13,14 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/job_parse.c \
 	libbatch/workload.c libbatch/workload.h \
 	libbatch/proto.c libbatch/proto.h \
-	libbatch/client.c libbatch/client.h
+	libbatch/client.c libbatch/client.h \
+	libbatch/loop.c libbatch/loop.h \
+	libbatch/evq.c libbatch/evq.h libbatch/exec.h \
+	libbatch/idcache.c libbatch/idcache.h \
+	libbatch/jobdir.c libbatch/jobdir.h
 
 UNIT_TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
 	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_fsutil \
 	tests/unit/test_fdpass
-UNIT_TESTS += tests/unit/test_workload
+UNIT_TESTS += tests/unit/test_workload tests/unit/test_loop tests/unit/test_evq \
+	tests/unit/test_idcache

@@ -3,7 +3,8 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/yaml.c libbatch/yaml.h \
 	libbatch/quantity.c libbatch/quantity.h \
 	libbatch/conf.c libbatch/conf.h libbatch/conf_peek.c \
-	libbatch/features.c libbatch/features.h
+	libbatch/features.c libbatch/features.h \
+	libbatch/conf_kube.c libbatch/conf_kube.h
 
 UNIT_TESTS += tests/unit/test_yaml tests/unit/test_quantity tests/unit/test_conf
 

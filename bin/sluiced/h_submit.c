@@ -5,7 +5,7 @@
 #include "conf.h"
 #include "handlers.h"
 #include "idcache.h"
-#include "k8s/render.h"
+#include "exec.h"
 #include "jobtab.h"
 #include "schedule.h"
 #include "store.h"
@@ -106,8 +106,7 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 	    (r = validate(p, &j->spec, err)) != 0 || (r = resolve(d, p, j, err)) != 0 ||
 	    (r = sl_schedctl_check(d->sched, j, err)) != 0)
 		goto out;
-	if (strcmp(sl_conf_executor(d->conf), "kubernetes") == 0 &&
-	    (r = sl_render_check(sl_conf_kubernetes(d->conf), &j->spec, err)) != 0)
+	if (d->executor->check != NULL && (r = d->executor->check(d->conf, &j->spec, err)) != 0)
 		goto out;
 	sl_jobspec_shape(&j->spec, &sh);
 	j->state = SL_JOB_PENDING;

@@ -70,8 +70,8 @@ int sl_lifecycle_admitted(struct sluiced *d, struct sl_job *j, struct sl_err *er
 	free(j->nodelist);
 	/* An executor that reports readiness keeps the job CONFIGURING (CF)
 	 * until its pods are all ready; the nodes are known only then. */
-	j->nodelist = d->exec_ops->reports_ready ? NULL : sl_xstrdup(d->hostname);
-	if ((r = sl_lifecycle_move(d, j, d->exec_ops->reports_ready ? SL_JOB_CONFIGURING :
+	j->nodelist = d->executor->reports_ready ? NULL : sl_xstrdup(d->hostname);
+	if ((r = sl_lifecycle_move(d, j, d->executor->reports_ready ? SL_JOB_CONFIGURING :
 				   SL_JOB_RUNNING, "None", err)) != 0)
 		return r;
 	push(&d->launch, &d->nlaunch, &d->caplaunch, j->id);
@@ -84,7 +84,7 @@ int sl_lifecycle_preempt(struct sluiced *d, struct sl_job *j, const char *why)
 	if (!is_active(j->state))
 		return 0;
 	sl_info("job %llu: preempted: %s", (unsigned long long)j->id, why ? why : "");
-	if (d->exec_ops->preempt(d->exec, j->id, &err) != 0) {
+	if (d->executor->preempt(d->exec, j->id, &err) != 0) {
 		/* Usually a race, not a fault: the victim ended and its end is
 		 * already on the way to this loop; it frees the quota all the same. */
 		sl_debug("job %llu: preempt: %s", (unsigned long long)j->id, err.msg);
@@ -102,7 +102,7 @@ int sl_lifecycle_cancel(struct sluiced *d, struct sl_job *j, uid_t by, struct sl
 		j->start_time = j->end_time = (int64_t)time(NULL);
 		return sl_lifecycle_move(d, j, SL_JOB_CANCELLED, "None", err);
 	}
-	if ((r = d->exec_ops->cancel(d->exec, j->id, err)) != 0)
+	if ((r = d->executor->cancel(d->exec, j->id, err)) != 0)
 		return r;
 	/* Shown as CG until the supervisor reports the end. */
 	if (j->state != SL_JOB_COMPLETING)
@@ -114,7 +114,7 @@ int sl_lifecycle_signal(struct sluiced *d, struct sl_job *j, int sig, struct sl_
 {
 	if (!is_active(j->state))
 		return sl_err_set(err, SL_ESTATE, "Job is pending execution");
-	return d->exec_ops->signal(d->exec, j->id, sig, err);
+	return d->executor->signal(d->exec, j->id, sig, err);
 }
 
 int sl_lifecycle_hold(struct sluiced *d, struct sl_job *j, int admin, struct sl_err *err)
@@ -141,7 +141,7 @@ int sl_lifecycle_requeue(struct sluiced *d, struct sl_job *j, struct sl_err *err
 {
 	if (!is_active(j->state))
 		return sl_err_set(err, SL_ESTATE, "Job is not running");
-	return d->exec_ops->preempt(d->exec, j->id, err);
+	return d->executor->preempt(d->exec, j->id, err);
 }
 
 /* What an admission gave the job, taken back: it is pending again. */
@@ -274,7 +274,7 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 	int r;
 
 	if (j == NULL || !is_active(j->state)) {
-		d->exec_ops->forget(d->exec, id);
+		d->executor->forget(d->exec, id);
 		return;
 	}
 	if (res->state == SL_JOB_PENDING && res->evicted) {
@@ -325,7 +325,7 @@ int sl_lifecycle_recover(struct sluiced *d, struct sl_err *err)
 				break;
 		} else if (is_active(j->state)) {
 			if ((r = sl_schedctl_add_running(d->sched, j, err)) != 0 ||
-			    (r = d->exec_ops->adopt(d->exec, j, err)) != 0)
+			    (r = d->executor->adopt(d->exec, j, err)) != 0)
 				break;
 		}
 		sl_job_shed(j); /* as after a submission: see fill() */
@@ -358,7 +358,7 @@ static void launch_all(struct sluiced *d)
 		if (j == NULL || (j->state != SL_JOB_RUNNING && j->state != SL_JOB_CONFIGURING))
 			continue;
 		if ((r = fill(d, j, &err)) == 0)
-			r = d->exec_ops->start(d->exec, j, &err);
+			r = d->executor->start(d->exec, j, &err);
 		sl_job_shed(j);
 		if (r != 0) {
 			struct sl_exec_result res = {.state = SL_JOB_FAILED, .exit_signal = 53};
@@ -394,7 +394,7 @@ void sl_lifecycle_turn(struct sluiced *d)
 			break;
 		commit_or_die(d);
 		for (size_t i = 0; i < d->nforget; i++)
-			d->exec_ops->forget(d->exec, d->forget[i]);
+			d->executor->forget(d->exec, d->forget[i]);
 		d->nforget = 0;
 		launch_all(d);
 	}

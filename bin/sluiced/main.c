@@ -1,7 +1,7 @@
 /* main.c - sluiced: setup in order, the loop, teardown in reverse. */
 #include "conf.h"
 #include "conn.h"
-#include "exec.h"
+#include "exec/executors.h"
 #include "idcache.h"
 #include "jobtab.h"
 #include "lifecycle.h"
@@ -124,8 +124,8 @@ static void on_hup(struct sl_loop *l, int signo, void *arg)
 	sl_conf_free(old);
 	sl_idcache_clear(d->ids); /* an admin who just added a user expects to see it */
 	d->need_schedule = 1;
-	if (d->exec_ops->reload != NULL)
-		d->exec_ops->reload(d->exec);
+	if (d->executor->reload != NULL)
+		d->executor->reload(d->exec);
 	sl_info("SIGHUP: configuration %s reloaded", d->conf_path);
 }
 
@@ -199,9 +199,10 @@ static int setup(struct sluiced *d, int foreground, struct sl_err *err)
 	xc.stepd_path = stepd && *stepd ? stepd : NULL;
 	xc.stepd_log_stderr = foreground;
 	xc.confp = &d->conf;
-	d->exec_ops = strcmp(sl_conf_executor(d->conf), "kubernetes") == 0 ? &sl_exec_k8s_ops
-									   : &sl_exec_local_ops;
-	if ((d->exec = d->exec_ops->create(d->loop, &xc, &ev, d, err)) == NULL)
+	if ((d->executor = sl_executor_find(sl_conf_executor(d->conf))) == NULL)
+		return sl_err_set(err, SL_ECONFIG, "executor \"%s\" is not built into sluiced",
+				  sl_conf_executor(d->conf));
+	if ((d->exec = d->executor->create(d->loop, &xc, &ev, d, err)) == NULL)
 		return -SL_EINTERNAL;
 	if ((r = sl_lifecycle_recover(d, err)) != 0 ||
 	    (r = sl_conns_listen(d, sl_conf_socket(d->conf), &d->conns, err)) != 0)
@@ -224,8 +225,8 @@ static void teardown(struct sluiced *d)
 	if (d->conns != NULL)
 		sl_conns_flush(d->conns);
 	sl_conns_free(d->conns);
-	if (d->exec_ops != NULL)
-		d->exec_ops->destroy(d->exec);
+	if (d->executor != NULL)
+		d->executor->destroy(d->exec);
 	sl_schedctl_free(d->sched);
 	sl_store_free(d->store);
 	sl_jobtab_free(d->jobs);
@@ -284,7 +285,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	sl_info("ready: socket %s, state %s, executor %s, %zu jobs", sl_conf_socket(d.conf),
-		sl_conf_state_dir(d.conf), d.exec_ops->name, sl_jobtab_count(d.jobs));
+		sl_conf_state_dir(d.conf), d.executor->name, sl_jobtab_count(d.jobs));
 	rc = sl_loop_run(d.loop) == 0 ? 0 : 1;
 out:
 	teardown(&d);

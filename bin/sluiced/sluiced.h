@@ -13,7 +13,7 @@ struct sl_loop;
 struct sl_store;
 struct sl_jobtab;
 struct sl_conns;
-struct sl_exec_ops;
+struct sl_executor;
 struct sl_sched;
 struct sl_idcache;
 struct sl_json; /* json_object, kept opaque here */
@@ -25,7 +25,7 @@ struct sluiced {
 	struct sl_store *store;
 	struct sl_jobtab *jobs;
 	struct sl_conns *conns;
-	const struct sl_exec_ops *exec_ops;
+	const struct sl_executor *executor;
 	void *exec;                  /* the executor's state */
 	uint64_t *launch; size_t nlaunch, caplaunch; /* start after commit */
 	uint64_t *forget; size_t nforget, capforget; /* drop after commit */

@@ -1,5 +1,5 @@
 # libbatch/sched/sched.mk: the Kueue object model, the admission engine
-# (pure logic), the scenario runner and the `sluice` admin tool.
+# (pure logic) and the scenario runner (`sluice simulate`).
 libbatch_libbatch_a_SOURCES += \
 	libbatch/kueue.c libbatch/kueue.h \
 	libbatch/kueue_parse.c libbatch/kueue_parse.h \
@@ -11,10 +11,6 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/sched/api.c libbatch/sched/msg.c libbatch/sched/equiv.c \
 	libbatch/sched/namemap.c libbatch/sched/partial.c \
 	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c
-
-bin_PROGRAMS += bin/sluice
-bin_sluice_SOURCES = bin/sluice.c
-bin_sluice_LDADD = $(SL_LIBS)
 
 # every scenario file must be listed here (make distcheck)
 EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \

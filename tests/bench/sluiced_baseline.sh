@@ -31,7 +31,7 @@ while [ $# -gt 0 ]; do
 done
 build=$(cd "$build" && pwd) || exit 2
 SLUICED="$build/bin/sluiced/sluiced"
-export SLUICE_STEPD="$build/bin/sluice-stepd"
+export SLUICE_STEPD="$build/bin/sluice-stepd/sluice-stepd"
 export SLUICE_CONNECT_TIMEOUT=10
 [ -x "$SLUICED" ] && [ -x "$SLUICE_STEPD" ] || { echo "no sluiced/sluice-stepd in $build" >&2; exit 2; }
 

@@ -44,7 +44,7 @@ kind: LocalQueue
 metadata: {name: batch, namespace: general}
 spec: {clusterQueue: main}
 EOC
-export SLUICE_CONF="$T/sluice.yaml" SLUICE_STEPD="$build/bin/sluice-stepd"
+export SLUICE_CONF="$T/sluice.yaml" SLUICE_STEPD="$build/bin/sluice-stepd/sluice-stepd"
 "$build/bin/sluiced/sluiced" -D -f "$SLUICE_CONF" 2>"$T/log" &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$T"' EXIT

@@ -1,4 +1,5 @@
-# Integration tests: the real sluiced on a private socket, the real commands.
+# Integration tests: the real sluiced on a private socket, the real commands;
+# the Kubernetes executor's against the fake API server (tests/fake-k8s/).
 INTEGRATION_TESTS = \
 	tests/integration/basic.sh \
 	tests/integration/cancel.sh \
@@ -13,3 +14,35 @@ INTEGRATION_TESTS = \
 	tests/integration/noderange.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)
+
+K8S_INTEGRATION_TESTS = \
+	tests/integration/k8s_basic.sh \
+	tests/integration/k8s_ends.sh \
+	tests/integration/k8s_timeout.sh \
+	tests/integration/k8s_cancel.sh \
+	tests/integration/k8s_podsready.sh \
+	tests/integration/k8s_outage.sh \
+	tests/integration/k8s_kill9.sh \
+	tests/integration/k8s_restart.sh \
+	tests/integration/k8s_kubeconfig.sh \
+	tests/integration/k8s_race.sh
+TESTS += $(K8S_INTEGRATION_TESTS)
+EXTRA_DIST += tests/integration/k8s_lib.sh tests/integration/k8s_golden.py \
+	$(K8S_INTEGRATION_TESTS) \
+	tests/bench/k8s_calls.sh \
+	tests/data/k8s-golden/jobset-1node.json tests/data/k8s-golden/jobset-4node-8gpu.json \
+	tests/data/k8s-status/CASES \
+	tests/data/k8s-status/job-deadline.json \
+	tests/data/k8s-status/jobset-completed.json \
+	tests/data/k8s-status/jobset-configuring.json \
+	tests/data/k8s-status/jobset-evicted.json \
+	tests/data/k8s-status/jobset-exit3.json \
+	tests/data/k8s-status/jobset-failed-no-pods.json \
+	tests/data/k8s-status/jobset-oom.json \
+	tests/data/k8s-status/jobset-running.json \
+	tests/data/k8s-status/mpijob-deadline.json \
+	tests/data/k8s-status/mpijob-evicted.json \
+	tests/data/k8s-status/mpijob-exit.json \
+	tests/data/k8s-status/mpijob-running.json \
+	tests/data/k8s-status/mpijob-succeeded.json \
+	tests/data/k8s-status/mpijob-waiting.json

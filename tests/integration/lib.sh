@@ -8,7 +8,7 @@ set -u
 : "${top_builddir:=$top_srcdir}"
 BIN="$top_builddir/bin"
 SLUICED="$top_builddir/bin/sluiced/sluiced"
-export SLUICE_STEPD="$top_builddir/bin/sluice-stepd"
+export SLUICE_STEPD="$top_builddir/bin/sluice-stepd/sluice-stepd"
 export SLUICE_CONNECT_TIMEOUT=3
 T=$(mktemp -d /tmp/sl-it.XXXXXX)
 chmod 0755 "$T"

@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stepd_jobdir.h"
+#include "jobdir.h"
 #include "xalloc.h"
 
 #include "stepd_testlib.h"
@@ -131,7 +131,7 @@ int stepd_test_setup(void **state)
 	const char *p = getenv("SLUICE_STEPD"), *b = getenv("top_builddir");
 	snprintf(stepd_path, sizeof(stepd_path), "%s", p && *p ? p : "");
 	if (stepd_path[0] == '\0')
-		snprintf(stepd_path, sizeof(stepd_path), "%s/bin/sluice-stepd", b ? b : ".");
+		snprintf(stepd_path, sizeof(stepd_path), "%s/bin/sluice-stepd/sluice-stepd", b ? b : ".");
 	if (mkdtemp(root) == NULL || chmod(root, 0777 | S_ISVTX) != 0)
 		return -1;
 	return access(stepd_path, X_OK);

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
-#include "stepd_jobdir.h"
+#include "jobdir.h"
 
 extern char stepd_path[4096];
 extern char root[]; /* made by stepd_test_setup, mode 1777 */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "dirpool.h"
-#include "stepd_jobdir.h"
+#include "jobdir.h"
 #include "xalloc.h"
 
 static char root[] = "/tmp/sl-test-dirpool-XXXXXX";

@@ -23,7 +23,7 @@
 
 #include "exec_local.h"
 #include "loop.h"
-#include "stepd_jobdir.h"
+#include "jobdir.h"
 #include "stepd_spawner.h"
 #include "xalloc.h"
 #include "stepd_testlib.h"

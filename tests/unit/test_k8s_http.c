@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bin/sluiced/loop.h"
+#include "loop.h"
 #include "k8s/http.h"
 #include "k8s/kclient.h"
 #include "k8s_responder.h"

@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stepd_jobdir.h"
+#include "jobdir.h"
 #include "stepd_spawner.h"
 #include "xalloc.h"
 #include "stepd_testlib.h"

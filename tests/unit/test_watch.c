@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bin/sluiced/loop.h"
+#include "loop.h"
 #include "k8s/http.h"
 #include "k8s/watch.h"
 #include "k8s_responder.h"

@@ -35,14 +35,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bin/sluiced/loop.h"
+#include "loop.h"
 #include "conf.h"
 #include "fsutil.h"
 #include "k8s/podlog.h"
 #include "k8s/status.h"
 #include "log.h"
 #include "slurm_pattern.h"
-#include "stepd_jobdir.h"
+#include "jobdir.h"
 #include "xalloc.h"
 
 static char *expand(const struct sl_job *job, const char *pat, const char *host)

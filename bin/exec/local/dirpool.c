@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "stepd_jobdir.h"
+#include "jobdir.h"
 #include "xalloc.h"
 
 #define SPARE_PREFIX ".spare-"

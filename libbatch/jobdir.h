@@ -1,4 +1,4 @@
-/* stepd_jobdir.h - the on-disk contract between sluiced and sluice-stepd.
+/* jobdir.h - the on-disk contract between sluiced and sluice-stepd.
  *
  * One directory per job, <stateDir>/jobs/<id>/ (mode 0711: the job's user
  * must reach `script`, nobody else may list it):

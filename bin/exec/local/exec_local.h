@@ -1,13 +1,13 @@
 /* exec_local.h - the local executor: each job runs under its own
- * sluice-stepd supervisor on this host (see stepd.c, stepd_jobdir.h).
- * sluiced reaches it through sl_exec_local_ops (exec.h); the functions are
+ * sluice-stepd supervisor on this host (see stepd.c, jobdir.h).
+ * sluiced reaches it through sl_executor_local (exec.h); the functions are
  * public for tests and for tools that prepare a job directory by hand. */
 #ifndef SL_EXEC_LOCAL_H
 #define SL_EXEC_LOCAL_H
 
 #include <stdint.h>
 #include "exec.h"
-#include "stepd_jobdir.h"
+#include "jobdir.h"
 
 struct sl_exec_local;
 

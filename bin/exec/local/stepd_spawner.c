@@ -18,7 +18,7 @@
 
 #include "fdpass.h"
 #include "log.h"
-#include "stepd_jobdir.h"
+#include "jobdir.h"
 #include "xalloc.h"
 
 #define REPLY_MS 10000     /* a fork that takes longer means a wedged server */

@@ -5,7 +5,7 @@
  *
  * It outlives sluiced (own session, own lock), so `kill -9` of the daemon
  * never touches a running job, and it leaves the job's end in <jobdir>/result
- * for whichever daemon comes next (layout in stepd_jobdir.h).
+ * for whichever daemon comes next (layout in jobdir.h).
  *
  * Signals from sluiced: SIGTERM = scancel (state CANCELLED), SIGUSR2 =
  * preemption (PREEMPTED), SL_STEPD_SIG_FORWARD queued with the signal number

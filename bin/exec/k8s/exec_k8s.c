@@ -7,6 +7,7 @@
  * Events reach the daemon from a zero-delay timer, never from inside an ops
  * call or in the middle of a watch callback that still walks the job list. */
 #include "exec_k8s.h"
+#include "exec/executors.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
@@ -99,7 +100,7 @@ void sl_k8s_job_report(struct kjob *kj, const struct sl_exec_result *res)
 	kj->ready_timer = 0;
 	if (r.end_time == 0)
 		r.end_time = (int64_t)time(NULL);
-	sl_exec_evq_finished(kj->x->evq, kj->id, &r);
+	sl_evq_finished(kj->x->evq, kj->id, &r);
 }
 
 void sl_k8s_job_ready(struct kjob *kj, const char *nodelist)
@@ -108,7 +109,7 @@ void sl_k8s_job_ready(struct kjob *kj, const char *nodelist)
 	if (kj->ready_timer)
 		sl_loop_del_timer(kj->x->loop, kj->ready_timer);
 	kj->ready_timer = 0;
-	sl_exec_evq_ready(kj->x->evq, kj->id, nodelist);
+	sl_evq_ready(kj->x->evq, kj->id, nodelist);
 }
 
 static void launch_failed(struct kjob *kj, const char *why)
@@ -296,7 +297,7 @@ static void ops_destroy(void *p)
 		kjob_free(kj);
 	}
 	sl_k8s_delete_drop(x);
-	sl_exec_evq_free(x->evq);
+	sl_evq_free(x->evq);
 	sl_khttp_free(x->http);
 	sl_kubeconfig_free(x->kc);
 	free(x->cluster);
@@ -311,7 +312,7 @@ static void *ops_create(struct sl_loop *loop, const struct sl_exec_conf *conf,
 	x->confp = conf->confp;
 	x->cluster = sl_xstrdup(conf->cluster && *conf->cluster ? conf->cluster : "sluice");
 	x->kill_wait = conf->kill_wait > 0 ? conf->kill_wait : 30;
-	x->evq = sl_exec_evq_new(loop, ev, arg);
+	x->evq = sl_evq_new(loop, ev, arg);
 	if (x->confp == NULL) {
 		sl_err_set(err, SL_EINTERNAL, "kubernetes executor: no configuration");
 		goto fail;
@@ -417,7 +418,15 @@ static void ops_forget(void *p, uint64_t id)
 	}
 }
 
-const struct sl_exec_ops sl_exec_k8s_ops = {
-	"kubernetes", 1, ops_create, ops_destroy, ops_start, ops_cancel,
-	ops_preempt, ops_signal, ops_adopt, ops_forget, NULL,
+/* What the renderer cannot express is refused at submit (k8s/render.c). */
+static int ops_check(const struct sl_conf *conf, const struct sl_jobspec *spec,
+		     struct sl_err *err)
+{
+	return sl_render_check(sl_conf_kubernetes(conf), spec, err);
+}
+
+const struct sl_executor sl_executor_k8s = {
+	.name = "kubernetes", .reports_ready = 1, .check = ops_check, .create = ops_create,
+	.destroy = ops_destroy, .start = ops_start, .cancel = ops_cancel, .preempt = ops_preempt,
+	.signal = ops_signal, .adopt = ops_adopt, .forget = ops_forget,
 };

@@ -1,6 +1,6 @@
-/* exec_evq.c - a singly linked FIFO with a tail pointer, flushed by one
+/* evq.c - a singly linked FIFO with a tail pointer, flushed by one
  * zero-delay timer armed by the first event after a flush. */
-#include "exec_evq.h"
+#include "evq.h"
 
 #include <stdlib.h>
 
@@ -18,7 +18,7 @@ struct ev {
 	struct ev *next;
 };
 
-struct sl_exec_evq {
+struct sl_evq {
 	struct sl_loop *loop;
 	struct sl_exec_events ev;
 	void *arg;
@@ -26,10 +26,10 @@ struct sl_exec_evq {
 	uint64_t timer;
 };
 
-struct sl_exec_evq *sl_exec_evq_new(struct sl_loop *loop, const struct sl_exec_events *ev,
+struct sl_evq *sl_evq_new(struct sl_loop *loop, const struct sl_exec_events *ev,
 				    void *arg)
 {
-	struct sl_exec_evq *q = sl_xcalloc(1, sizeof(*q));
+	struct sl_evq *q = sl_xcalloc(1, sizeof(*q));
 	q->loop = loop;
 	q->ev = *ev;
 	q->arg = arg;
@@ -47,7 +47,7 @@ static void drop(struct ev *e)
 	}
 }
 
-void sl_exec_evq_free(struct sl_exec_evq *q)
+void sl_evq_free(struct sl_evq *q)
 {
 	if (q == NULL)
 		return;
@@ -61,7 +61,7 @@ void sl_exec_evq_free(struct sl_exec_evq *q)
  * for the next flush. */
 static void flush(struct sl_loop *l, uint64_t id, void *arg)
 {
-	struct sl_exec_evq *q = arg;
+	struct sl_evq *q = arg;
 	struct sl_exec_events ev = q->ev;
 	void *cb_arg = q->arg;
 	struct ev *e = q->head;
@@ -83,7 +83,7 @@ static void flush(struct sl_loop *l, uint64_t id, void *arg)
 	}
 }
 
-static struct ev *push(struct sl_exec_evq *q, enum kind kind, uint64_t id)
+static struct ev *push(struct sl_evq *q, enum kind kind, uint64_t id)
 {
 	struct ev *e = sl_xcalloc(1, sizeof(*e));
 	e->kind = kind;
@@ -95,7 +95,7 @@ static struct ev *push(struct sl_exec_evq *q, enum kind kind, uint64_t id)
 	return e;
 }
 
-void sl_exec_evq_started(struct sl_exec_evq *q, uint64_t id, int64_t start,
+void sl_evq_started(struct sl_evq *q, uint64_t id, int64_t start,
 			 const char *nodelist)
 {
 	struct ev *e = push(q, STARTED, id);
@@ -103,12 +103,12 @@ void sl_exec_evq_started(struct sl_exec_evq *q, uint64_t id, int64_t start,
 	e->nodelist = sl_xstrdup(nodelist ? nodelist : "");
 }
 
-void sl_exec_evq_finished(struct sl_exec_evq *q, uint64_t id, const struct sl_exec_result *r)
+void sl_evq_finished(struct sl_evq *q, uint64_t id, const struct sl_exec_result *r)
 {
 	push(q, FINISHED, id)->res = *r;
 }
 
-void sl_exec_evq_ready(struct sl_exec_evq *q, uint64_t id, const char *nodelist)
+void sl_evq_ready(struct sl_evq *q, uint64_t id, const char *nodelist)
 {
 	struct ev *e = push(q, READY, id);
 	e->nodelist = sl_xstrdup(nodelist ? nodelist : "");

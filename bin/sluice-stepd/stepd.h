@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
-#include "stepd_jobdir.h"
+#include "jobdir.h"
 
 struct stepd {
 	const char *dir;          /* the job directory */

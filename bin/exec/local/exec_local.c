@@ -8,6 +8,7 @@
  * (readable when the supervisor exits); when no trustworthy pidfd can be
  * had, a one-second probe of the lock does the same job more slowly. */
 #include "exec_local.h"
+#include "exec/executors.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +25,7 @@
 #include <unistd.h>
 
 #include "dirpool.h"
-#include "exec_evq.h"
+#include "evq.h"
 #include "idcache.h"
 #include "log.h"
 #include "logincache.h"
@@ -61,7 +62,7 @@ struct sl_exec_local {
 	struct sl_logincache *logins;
 	struct sl_dirpool *pool;    /* spare job directories */
 	struct xjob *jobs[JOB_BUCKETS]; /* running jobs, chained by id */
-	struct sl_exec_evq *evq;    /* events for the daemon */
+	struct sl_evq *evq;    /* events for the daemon */
 };
 
 /* ---- job table ---- */
@@ -178,7 +179,7 @@ static void job_collect(struct sl_exec_local *x, struct xjob *j)
 	if (j->child && j->pid > 0)
 		(void)waitpid(j->pid, NULL, WNOHANG); /* it has exited: never blocks */
 	outcome(j->dir, j->id, &r);
-	sl_exec_evq_finished(x->evq, j->id, &r);
+	sl_evq_finished(x->evq, j->id, &r);
 	job_drop(x, j);
 }
 
@@ -357,7 +358,7 @@ int sl_exec_local_start(struct sl_exec_local *x, const struct sl_job *job, struc
 	j->pidfd = pidfd;
 	j->child = via == VIA_EXEC;
 	job_watch(x, j, 0);
-	sl_exec_evq_started(x->evq, job->id, (int64_t)time(NULL), l.nodelist);
+	sl_evq_started(x->evq, job->id, (int64_t)time(NULL), l.nodelist);
 	sl_info("job %llu: started under sluice-stepd pid %d", (unsigned long long)job->id, (int)pid);
 out:
 	sl_launch_clear(&l);
@@ -417,7 +418,7 @@ int sl_exec_local_adopt(struct sl_exec_local *x, const struct sl_job *job, struc
 	if (!lock_held(j->dir)) {
 		struct sl_exec_result r;
 		outcome(j->dir, j->id, &r);
-		sl_exec_evq_finished(x->evq, j->id, &r);
+		sl_evq_finished(x->evq, j->id, &r);
 		job_drop(x, j);
 		return 0;
 	}
@@ -482,7 +483,7 @@ struct sl_exec_local *sl_exec_local_new(struct sl_loop *loop, const struct sl_ex
 	x->conf.cluster = x->cluster;
 	x->conf.hostname = x->host;
 	x->conf.stepd_path = x->stepd_path;
-	x->evq = sl_exec_evq_new(loop, ev, arg);
+	x->evq = sl_evq_new(loop, ev, arg);
 	x->spawner = sl_spawner_new(x->stepd_path, x->jobs_dir, conf->stepd_log_stderr);
 	x->logins = sl_logincache_new(NULL, SL_IDCACHE_TTL);
 	x->pool = sl_dirpool_new(x->jobs_dir, SL_DIRPOOL_MAX);
@@ -499,7 +500,7 @@ void sl_exec_local_free(struct sl_exec_local *x)
 	sl_spawner_free(x->spawner);
 	sl_logincache_free(x->logins);
 	sl_dirpool_free(x->pool);
-	sl_exec_evq_free(x->evq);
+	sl_evq_free(x->evq);
 	free(x->jobs_dir);
 	free(x->stepd_path);
 	free(x->host);
@@ -556,7 +557,8 @@ static void ops_reload(void *arg)
 	sl_logincache_clear(x->logins);
 }
 
-const struct sl_exec_ops sl_exec_local_ops = {
-	"local", 0, ops_create, ops_destroy, ops_start, ops_cancel,
-	ops_preempt, ops_signal, ops_adopt, ops_forget, ops_reload,
+const struct sl_executor sl_executor_local = {
+	.name = "local", .reports_ready = 0, .create = ops_create, .destroy = ops_destroy,
+	.start = ops_start, .cancel = ops_cancel, .preempt = ops_preempt, .signal = ops_signal,
+	.adopt = ops_adopt, .forget = ops_forget, .reload = ops_reload,
 };

@@ -28,7 +28,7 @@
 
 #include "fdpass.h"
 #include "log.h"
-#include "stepd_spawner.h"
+#include "exec/local/stepd_spawner.h"
 
 #define CTL_FD SL_STEPD_LOCK_FD /* the server's socket; its children's lock */
 

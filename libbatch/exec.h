@@ -1,7 +1,9 @@
 /* exec.h - the executor interface: how sluiced runs an admitted job and
- * learns its end. Executors are compile-time ops structs (no plugins): the
- * local one (exec_local.c, processes on this host under sluice-stepd) and,
- * later, a Kubernetes one.
+ * learns its end. Executors are compile-time ops structs (no plugins), each
+ * in its own room under bin/exec/ (bin/exec/executors.h lists them): the
+ * local one (processes on this host under sluice-stepd) and the Kubernetes
+ * one (JobSets and MPIJobs). The types live here because sluice-stepd and
+ * the event queue speak them too.
  *
  * Events reach the daemon only through the callbacks, and never from inside a
  * call into the executor: they are delivered from the loop (a timer or a
@@ -62,7 +64,7 @@ struct sl_exec_conf {
 	struct sl_conf *const *confp;
 };
 
-struct sl_exec_ops {
+struct sl_executor {
 	const char *name; /* "local", "kubernetes" (config `executor:`) */
 	/* 1: start() leaves the job CONFIGURING until on_ready (pods); 0: it
 	 * runs at once (RUNNING at admission). */
@@ -71,6 +73,11 @@ struct sl_exec_ops {
 	void *(*create)(struct sl_loop *loop, const struct sl_exec_conf *conf,
 			const struct sl_exec_events *ev, void *arg, struct sl_err *err);
 	void (*destroy)(void *x); /* jobs keep running; NULL is a no-op */
+	/* At submit, before the job is stored: 0 if this executor can run
+	 * spec under conf, else an error in Slurm's words (the job is refused).
+	 * NULL: it can run whatever the submit policy accepts. */
+	int (*check)(const struct sl_conf *conf, const struct sl_jobspec *spec,
+		     struct sl_err *err);
 	/* Launch an admitted job (state RUNNING in the store, nodes assigned
 	 * by the executor). -SL_EEXIST if it already runs. */
 	int (*start)(void *x, const struct sl_job *job, struct sl_err *err);
@@ -92,8 +99,5 @@ struct sl_exec_ops {
 	 * next jobs). NULL: nothing to do. */
 	void (*reload)(void *x);
 };
-
-extern const struct sl_exec_ops sl_exec_local_ops;
-extern const struct sl_exec_ops sl_exec_k8s_ops;
 
 #endif

@@ -1,6 +1,6 @@
-/* stepd_jobdir.c - files of a job directory: the launch spec, the result,
- * atomic writes and capped reads (see stepd_jobdir.h for the layout). */
-#include "stepd_jobdir.h"
+/* jobdir.c - files of a job directory: the launch spec, the result,
+ * atomic writes and capped reads (see jobdir.h for the layout). */
+#include "jobdir.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* test_exec_evq.c - executors' events: nothing is delivered from inside the
+/* test_evq.c - executors' events: nothing is delivered from inside the
  * call that queues it, everything from the loop in order, events queued by
  * a handler wait for the next flush, a missing callback drops its kind, and
  * freeing the queue drops what was not delivered. */
@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exec_evq.h"
+#include "evq.h"
 #include "loop.h"
 
 struct seen {
 	char log[256];
-	struct sl_exec_evq *q;
+	struct sl_evq *q;
 	struct sl_loop *loop;
 	int requeue;
 };
@@ -38,7 +38,7 @@ static void on_finished(void *arg, uint64_t id, const struct sl_exec_result *r)
 	add(s, "F%llu:%s ", id, r->reason);
 	if (s->requeue) {
 		s->requeue = 0;
-		sl_exec_evq_ready(s->q, 99, "late");
+		sl_evq_ready(s->q, 99, "late");
 	}
 }
 
@@ -61,19 +61,19 @@ static void test_order_and_later(void **state)
 	struct seen s = {0};
 	struct sl_exec_result r;
 	s.loop = sl_loop_new();
-	s.q = sl_exec_evq_new(s.loop, &ev, &s);
+	s.q = sl_evq_new(s.loop, &ev, &s);
 	memset(&r, 0, sizeof(r));
 	snprintf(r.reason, sizeof(r.reason), "None");
 	s.requeue = 1;
 
-	sl_exec_evq_started(s.q, 1, 100, "vm");
-	sl_exec_evq_finished(s.q, 1, &r);
-	sl_exec_evq_ready(s.q, 2, NULL);
+	sl_evq_started(s.q, 1, 100, "vm");
+	sl_evq_finished(s.q, 1, &r);
+	sl_evq_ready(s.q, 2, NULL);
 	assert_string_equal(s.log, ""); /* not from inside the calls */
 	sl_loop_add_timer(s.loop, 5000, stop, NULL);
 	sl_loop_run(s.loop);
 	assert_string_equal(s.log, "S1:vm F1:None R2: R99:late ");
-	sl_exec_evq_free(s.q);
+	sl_evq_free(s.q);
 	sl_loop_free(s.loop);
 }
 
@@ -83,16 +83,16 @@ static void test_missing_callback_and_free(void **state)
 	struct seen s = {0};
 	struct sl_exec_result r;
 	s.loop = sl_loop_new();
-	s.q = sl_exec_evq_new(s.loop, &ev, &s);
+	s.q = sl_evq_new(s.loop, &ev, &s);
 	memset(&r, 0, sizeof(r));
 	snprintf(r.reason, sizeof(r.reason), "Preempted");
-	sl_exec_evq_started(s.q, 3, 0, "vm");
-	sl_exec_evq_finished(s.q, 3, &r);
+	sl_evq_started(s.q, 3, 0, "vm");
+	sl_evq_finished(s.q, 3, &r);
 	sl_loop_add_timer(s.loop, 50, stop, NULL);
 	sl_loop_run(s.loop);
 	assert_string_equal(s.log, "F3:Preempted ");
-	sl_exec_evq_finished(s.q, 4, &r); /* never delivered: freed first */
-	sl_exec_evq_free(s.q);
+	sl_evq_finished(s.q, 4, &r); /* never delivered: freed first */
+	sl_evq_free(s.q);
 	sl_loop_add_timer(s.loop, 50, stop, NULL);
 	sl_loop_run(s.loop);
 	assert_string_equal(s.log, "F3:Preempted ");

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "exec.h"
-#include "exec_evq.h"
+#include "evq.h"
 #include "k8s/http.h"
 #include "k8s/kclient.h"
 #include "k8s/render.h"
@@ -66,7 +66,7 @@ struct sl_exec_k8s {
 	struct sl_conf *const *confp;
 	char *cluster;
 	int kill_wait;
-	struct sl_exec_evq *evq;      /* events for the daemon */
+	struct sl_evq *evq;      /* events for the daemon */
 	struct kjob *jobs;
 	struct kfire *fires;          /* fire-and-forget deletes in flight */
 };

@@ -1,0 +1,24 @@
+# bin/commands.mk: the user commands, one thin file each. They parse with
+# compat/'s tables, make one client call (libbatch/client.c) and print.
+bin_PROGRAMS += bin/sbatch bin/squeue bin/sacct bin/scancel bin/scontrol
+bin_sbatch_SOURCES = bin/sbatch.c
+bin_sbatch_LDADD = $(SL_LIBS)
+# sbatch runs once per job and uses no NSS: static unless configured not to.
+bin_sbatch_LDFLAGS = $(STATIC_LDFLAGS)
+bin_squeue_SOURCES = bin/squeue.c
+bin_squeue_LDADD = $(SL_LIBS)
+bin_sacct_SOURCES = bin/sacct.c
+bin_sacct_LDADD = $(SL_LIBS)
+bin_scancel_SOURCES = bin/scancel.c
+bin_scancel_LDADD = $(SL_LIBS)
+bin_scontrol_SOURCES = bin/scontrol.c
+bin_scontrol_LDADD = $(SL_LIBS)
+
+# `sluice`, the admin tool: simulate (the admission engine on scenarios)
+# and render (the object a job would become on Kubernetes).
+bin_PROGRAMS += bin/sluice
+bin_sluice_SOURCES = bin/sluice.c bin/sluice_render.c bin/sluice_render.h
+# The renderer needs compat and libbatch after it: static link order.
+bin_sluice_LDADD = k8s/librender.a $(SL_LIBS)
+TESTS += tests/unit/test_sluice_render.sh
+EXTRA_DIST += tests/unit/test_sluice_render.sh

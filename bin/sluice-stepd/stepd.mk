@@ -1,0 +1,17 @@
+# bin/sluice-stepd/stepd.mk: sluice-stepd, the supervisor of one local job
+# (and sluiced's fork server of supervisors). It outlives the daemon.
+libexec_PROGRAMS += bin/sluice-stepd/sluice-stepd
+bin_sluice_stepd_sluice_stepd_SOURCES = \
+	bin/sluice-stepd/stepd.c bin/sluice-stepd/stepd.h \
+	bin/sluice-stepd/stepd_launch.c bin/sluice-stepd/stepd_server.c
+bin_sluice_stepd_sluice_stepd_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin
+bin_sluice_stepd_sluice_stepd_LDADD = $(SL_LIBS)
+bin_sluice_stepd_sluice_stepd_LDFLAGS = $(STATIC_LDFLAGS)
+
+# Runs the built sluice-stepd ($top_builddir/bin/sluice-stepd/sluice-stepd,
+# or $SLUICE_STEPD) through the fork server's client.
+UNIT_TESTS += tests/unit/test_stepd
+tests_unit_test_stepd_SOURCES = tests/unit/test_stepd.c \
+	tests/unit/stepd_testlib.c tests/unit/stepd_testlib.h
+tests_unit_test_stepd_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/exec/local
+tests_unit_test_stepd_LDADD = bin/exec/local/libexec_local.a $(TEST_LIBS)

@@ -173,7 +173,7 @@ static int assign(const struct sl_kueue *k, const struct sl_job_wl *b, const cha
 	if ((r = check(k, s, b, err)) != 0)
 		goto out;
 	if (flavor != NULL) {
-		const struct sl_kflavor *f = sl_kueue_find_flavor(k, flavor);
+		const struct sl_kq_flavor *f = sl_kueue_find_flavor(k, flavor);
 
 		if (f == NULL) {
 			r = sl_err_set(err, SL_ENOENT, "no ResourceFlavor named \"%s\"", flavor);

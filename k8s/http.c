@@ -25,20 +25,20 @@
 
 enum rstate { R_WAIT, R_RUN, R_BACKOFF, R_DONE };
 
-struct sl_kreq {
-	struct sl_khttp *h;
-	struct sl_kreq *prev, *next;  /* h->all */
-	struct sl_kreq *qnext;        /* h->qhead FIFO */
+struct sl_k8s_req {
+	struct sl_k8s_http *h;
+	struct sl_k8s_req *prev, *next;  /* h->all */
+	struct sl_k8s_req *qnext;        /* h->qhead FIFO */
 	uint64_t seq;                 /* enqueue order, see fail_waiting() */
 	enum rstate state;
 	int cancelled;
 	char *method, *path, *query, *body, *ctype;
 	size_t body_len;
-	enum sl_kretry retry;
+	enum sl_k8s_retry retry;
 	int64_t deadline_ms;          /* monotonic; 0: none */
 	int64_t timeout_ms;
-	sl_khttp_line_cb on_line;
-	sl_khttp_cb cb;
+	sl_k8s_http_line_cb on_line;
+	sl_k8s_http_cb cb;
 	void *arg;
 	CURL *easy;
 	struct curl_slist *hdrs;
@@ -49,31 +49,31 @@ struct sl_kreq {
 	int attempts, maybe_sent, auth_retried, stream_stopped, toobig;
 };
 
-struct sl_khttp {
+struct sl_k8s_http {
 	struct sl_loop *loop;
 	CURLM *multi;
 	const struct sl_kubeconfig *kc;
-	struct sl_kauth *auth;
+	struct sl_k8s_auth *auth;
 	struct sl_ratelimit *rl;
-	struct sl_khttp_opts o;
+	struct sl_k8s_http_opts o;
 	char *base;                   /* URL prefix requests are appended to */
 	struct curl_slist *connect_to;
-	struct sl_kreq *all, *qhead, *qtail;
+	struct sl_k8s_req *all, *qhead, *qtail;
 	uint64_t curl_timer, kick_timer, rl_timer, seq;
 	int in_curl;
-	struct sl_khttp_stats st;
+	struct sl_k8s_http_stats st;
 	uint32_t (*rnd)(void *);
 	void *rnd_arg;
 	uint32_t rstate;
 };
 
-static void kick_soon(struct sl_khttp *h);
-static void finish(struct sl_kreq *r, int rc, int status, struct sl_err *err);
+static void kick_soon(struct sl_k8s_http *h);
+static void finish(struct sl_k8s_req *r, int rc, int status, struct sl_err *err);
 
 /* xorshift32: jitter needs spread, not cryptographic quality. */
 static uint32_t default_rand(void *arg)
 {
-	struct sl_khttp *h = arg;
+	struct sl_k8s_http *h = arg;
 	uint32_t x = h->rstate;
 
 	x ^= x << 13;
@@ -84,9 +84,9 @@ static uint32_t default_rand(void *arg)
 
 /* ---- request bookkeeping ---------------------------------------------- */
 
-static void req_free(struct sl_kreq *r)
+static void req_free(struct sl_k8s_req *r)
 {
-	struct sl_khttp *h = r->h;
+	struct sl_k8s_http *h = r->h;
 
 	if (r->prev != NULL)
 		r->prev->next = r->next;
@@ -114,9 +114,9 @@ static void req_free(struct sl_kreq *r)
 	free(r);
 }
 
-static void enqueue(struct sl_kreq *r)
+static void enqueue(struct sl_k8s_req *r)
 {
-	struct sl_khttp *h = r->h;
+	struct sl_k8s_http *h = r->h;
 
 	r->state = R_WAIT;
 	r->qnext = NULL;
@@ -129,10 +129,10 @@ static void enqueue(struct sl_kreq *r)
 	kick_soon(h);
 }
 
-static void dequeue(struct sl_kreq *r)
+static void dequeue(struct sl_k8s_req *r)
 {
-	struct sl_khttp *h = r->h;
-	struct sl_kreq **pp = &h->qhead, *prev = NULL;
+	struct sl_k8s_http *h = r->h;
+	struct sl_k8s_req **pp = &h->qhead, *prev = NULL;
 
 	for (; *pp != NULL; prev = *pp, pp = &(*pp)->qnext)
 		if (*pp == r) {
@@ -143,7 +143,7 @@ static void dequeue(struct sl_kreq *r)
 		}
 }
 
-void sl_kreq_cancel(struct sl_kreq *r)
+void sl_k8s_req_cancel(struct sl_k8s_req *r)
 {
 	if (r == NULL || r->cancelled)
 		return;
@@ -158,10 +158,10 @@ void sl_kreq_cancel(struct sl_kreq *r)
 		req_free(r);
 }
 
-struct sl_kreq *sl_khttp_send(struct sl_khttp *h, const struct sl_kreq_spec *s,
-			      sl_khttp_cb cb, void *arg)
+struct sl_k8s_req *sl_k8s_http_send(struct sl_k8s_http *h, const struct sl_k8s_req_spec *s,
+			      sl_k8s_http_cb cb, void *arg)
 {
-	struct sl_kreq *r = sl_xcalloc(1, sizeof(*r));
+	struct sl_k8s_req *r = sl_xcalloc(1, sizeof(*r));
 	int64_t dl = s->retry_deadline_ms != 0 ? s->retry_deadline_ms : h->o.retry_deadline_ms;
 
 	r->h = h;
@@ -194,7 +194,7 @@ struct sl_kreq *sl_khttp_send(struct sl_khttp *h, const struct sl_kreq_spec *s,
 
 static size_t on_header(char *p, size_t sz, size_t nm, void *ud)
 {
-	struct sl_kreq *r = ud;
+	struct sl_k8s_req *r = ud;
 	size_t n = sz * nm;
 
 	if (n >= 5 && strncmp(p, "HTTP/", 5) == 0) {
@@ -215,7 +215,7 @@ static size_t on_header(char *p, size_t sz, size_t nm, void *ud)
 }
 
 /* Split the stream into lines; 0 to go on, -1 to abort the transfer. */
-static int feed_lines(struct sl_kreq *r, const char *p, size_t n)
+static int feed_lines(struct sl_k8s_req *r, const char *p, size_t n)
 {
 	const char *nl;
 
@@ -243,7 +243,7 @@ static int feed_lines(struct sl_kreq *r, const char *p, size_t n)
 
 static size_t on_write(char *p, size_t sz, size_t nm, void *ud)
 {
-	struct sl_kreq *r = ud;
+	struct sl_k8s_req *r = ud;
 	size_t n = sz * nm;
 	long code = 0;
 
@@ -261,7 +261,7 @@ static size_t on_write(char *p, size_t sz, size_t nm, void *ud)
 
 /* ---- starting an attempt ---------------------------------------------- */
 
-static void set_method(struct sl_kreq *r, CURL *e)
+static void set_method(struct sl_k8s_req *r, CURL *e)
 {
 	if (strcmp(r->method, "GET") == 0)
 		curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
@@ -276,9 +276,9 @@ static void set_method(struct sl_kreq *r, CURL *e)
 	}
 }
 
-static void setup_easy(struct sl_kreq *r)
+static void setup_easy(struct sl_k8s_req *r)
 {
-	struct sl_khttp *h = r->h;
+	struct sl_k8s_http *h = r->h;
 	CURL *e = r->easy;
 	char *url = sl_xasprintf("%s%s%s%s", h->base, r->path, r->query ? "?" : "",
 				 r->query ? r->query : "");
@@ -310,13 +310,13 @@ static void setup_easy(struct sl_kreq *r)
 		r->hdrs = curl_slist_append(r->hdrs, ct);
 		free(ct);
 	}
-	sl_kauth_apply(h->auth, e, &r->hdrs);
+	sl_k8s_auth_apply(h->auth, e, &r->hdrs);
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, r->hdrs);
 }
 
-static void start(struct sl_kreq *r)
+static void start(struct sl_k8s_req *r)
 {
-	struct sl_khttp *h = r->h;
+	struct sl_k8s_http *h = r->h;
 
 	if (r->easy == NULL)
 		r->easy = curl_easy_init();
@@ -338,10 +338,10 @@ static void start(struct sl_kreq *r)
 
 /* No credential: fail what waits now, not what callbacks enqueue meanwhile
  * (they would otherwise be failed in a loop). */
-static void fail_waiting(struct sl_khttp *h, const struct sl_err *err)
+static void fail_waiting(struct sl_k8s_http *h, const struct sl_err *err)
 {
 	uint64_t last = h->seq;
-	struct sl_kreq *r;
+	struct sl_k8s_req *r;
 	struct sl_err e;
 
 	while ((r = h->qhead) != NULL && r->seq <= last) {
@@ -353,7 +353,7 @@ static void fail_waiting(struct sl_khttp *h, const struct sl_err *err)
 
 static void on_auth_ready(int rc, const struct sl_err *err, void *arg)
 {
-	struct sl_khttp *h = arg;
+	struct sl_k8s_http *h = arg;
 
 	if (rc < 0)
 		fail_waiting(h, err);
@@ -363,8 +363,8 @@ static void on_auth_ready(int rc, const struct sl_err *err, void *arg)
 
 static void on_kick(struct sl_loop *l, uint64_t id, void *arg)
 {
-	struct sl_khttp *h = arg;
-	struct sl_kreq *r, *nx;
+	struct sl_k8s_http *h = arg;
+	struct sl_k8s_req *r, *nx;
 
 	if (id == h->kick_timer)
 		h->kick_timer = 0;
@@ -377,7 +377,7 @@ static void on_kick(struct sl_loop *l, uint64_t id, void *arg)
 	}
 	if (h->qhead != NULL) {
 		struct sl_err err = SL_ERR_INIT;
-		int rc = sl_kauth_refresh(h->auth, 0, &err);
+		int rc = sl_k8s_auth_refresh(h->auth, 0, &err);
 		if (rc == SL_KAUTH_WAIT)
 			return;
 		if (rc < 0) {
@@ -398,7 +398,7 @@ static void on_kick(struct sl_loop *l, uint64_t id, void *arg)
 	}
 }
 
-static void kick_soon(struct sl_khttp *h)
+static void kick_soon(struct sl_k8s_http *h)
 {
 	if (h->kick_timer == 0)
 		h->kick_timer = sl_loop_add_timer(h->loop, 0, on_kick, h);
@@ -406,10 +406,10 @@ static void kick_soon(struct sl_khttp *h)
 
 /* ---- completion ------------------------------------------------------- */
 
-static int64_t parse_retry_after(const struct sl_kreq *r)
+static int64_t parse_retry_after(const struct sl_k8s_req *r)
 {
-	struct sl_kresp tmp = {.req = r};
-	const char *v = sl_kresp_header(&tmp, "Retry-After");
+	struct sl_k8s_resp tmp = {.req = r};
+	const char *v = sl_k8s_resp_header(&tmp, "Retry-After");
 	char *end;
 	long long n;
 
@@ -419,9 +419,9 @@ static int64_t parse_retry_after(const struct sl_kreq *r)
 	return end == v || n < 0 ? -1 : n;
 }
 
-static void finish(struct sl_kreq *r, int rc, int status, struct sl_err *err)
+static void finish(struct sl_k8s_req *r, int rc, int status, struct sl_err *err)
 {
-	struct sl_kresp resp;
+	struct sl_k8s_resp resp;
 
 	memset(&resp, 0, sizeof(resp));
 	resp.rc = rc;
@@ -444,16 +444,16 @@ static void finish(struct sl_kreq *r, int rc, int status, struct sl_err *err)
 
 static void on_backoff(struct sl_loop *l, uint64_t id, void *arg)
 {
-	struct sl_kreq *r = arg;
+	struct sl_k8s_req *r = arg;
 
 	r->timer = 0;
 	enqueue(r);
 }
 
 /* 0 when a retry is scheduled; -1 when the deadline forbids it. */
-static int schedule_retry(struct sl_kreq *r, int64_t retry_after)
+static int schedule_retry(struct sl_k8s_req *r, int64_t retry_after)
 {
-	struct sl_khttp *h = r->h;
+	struct sl_k8s_http *h = r->h;
 	uint32_t rnd = h->rnd(h->rnd_arg);
 	int64_t d = retry_after >= 0 ?
 		    sl_retry_after_delay(retry_after, RETRY_AFTER_CAP_MS, rnd) :
@@ -488,7 +488,7 @@ static int fatal_curl(CURLcode c)
 	       c == CURLE_SSL_CIPHER || c == CURLE_SSL_ENGINE_NOTFOUND;
 }
 
-static void on_transport_error(struct sl_kreq *r, CURLcode cc, long code, long reqsize)
+static void on_transport_error(struct sl_k8s_req *r, CURLcode cc, long code, long reqsize)
 {
 	struct sl_err err = SL_ERR_INIT;
 	int sent = reqsize > 0 && !never_sent(cc);
@@ -507,9 +507,9 @@ static void on_transport_error(struct sl_kreq *r, CURLcode cc, long code, long r
 	finish(r, -SL_EIO, (int)code, &err);
 }
 
-static void on_done(struct sl_kreq *r, CURLcode cc)
+static void on_done(struct sl_k8s_req *r, CURLcode cc)
 {
-	struct sl_khttp *h = r->h;
+	struct sl_k8s_http *h = r->h;
 	long code = 0, reqsize = 0;
 	struct sl_err err = SL_ERR_INIT;
 
@@ -527,10 +527,10 @@ static void on_done(struct sl_kreq *r, CURLcode cc)
 		finish(r, 0, (int)code, NULL);
 	} else if (cc != CURLE_OK) {
 		on_transport_error(r, cc, code, reqsize);
-	} else if (code == 401 && !r->auth_retried && sl_kauth_refreshable(h->auth)) {
+	} else if (code == 401 && !r->auth_retried && sl_k8s_auth_refreshable(h->auth)) {
 		r->auth_retried = 1;
 		h->st.auth_refreshes++;
-		if (sl_kauth_refresh(h->auth, 1, &err) < 0)
+		if (sl_k8s_auth_refresh(h->auth, 1, &err) < 0)
 			finish(r, -SL_ECONFIG, (int)code, &err);
 		else
 			enqueue(r);
@@ -540,13 +540,13 @@ static void on_done(struct sl_kreq *r, CURLcode cc)
 	}
 }
 
-static void process_done(struct sl_khttp *h)
+static void process_done(struct sl_k8s_http *h)
 {
 	CURLMsg *m;
 	int left;
 
 	while ((m = curl_multi_info_read(h->multi, &left)) != NULL) {
-		struct sl_kreq *r = NULL;
+		struct sl_k8s_req *r = NULL;
 		CURLcode cc = m->data.result;
 		if (m->msg != CURLMSG_DONE)
 			continue;
@@ -557,7 +557,7 @@ static void process_done(struct sl_khttp *h)
 
 /* ---- curl multi <-> sl_loop ------------------------------------------- */
 
-static void socket_action(struct sl_khttp *h, curl_socket_t fd, int flags)
+static void socket_action(struct sl_k8s_http *h, curl_socket_t fd, int flags)
 {
 	int running;
 
@@ -575,7 +575,7 @@ static void on_fd(struct sl_loop *l, int fd, int ev, void *arg)
 
 static int on_socket(CURL *e, curl_socket_t s, int what, void *userp, void *sockp)
 {
-	struct sl_khttp *h = userp;
+	struct sl_k8s_http *h = userp;
 	int ev = (what == CURL_POLL_IN ? SL_EV_READ : what == CURL_POLL_OUT ? SL_EV_WRITE :
 		  SL_EV_READ | SL_EV_WRITE);
 
@@ -588,7 +588,7 @@ static int on_socket(CURL *e, curl_socket_t s, int what, void *userp, void *sock
 
 static void on_curl_timeout(struct sl_loop *l, uint64_t id, void *arg)
 {
-	struct sl_khttp *h = arg;
+	struct sl_k8s_http *h = arg;
 
 	if (id == h->curl_timer)
 		h->curl_timer = 0;
@@ -597,7 +597,7 @@ static void on_curl_timeout(struct sl_loop *l, uint64_t id, void *arg)
 
 static int on_curl_timer(CURLM *m, long ms, void *userp)
 {
-	struct sl_khttp *h = userp;
+	struct sl_k8s_http *h = userp;
 
 	if (h->curl_timer != 0)
 		sl_loop_del_timer(h->loop, h->curl_timer);
@@ -609,7 +609,7 @@ static int on_curl_timer(CURLM *m, long ms, void *userp)
 
 /* With tls-server-name, requests name that host (SNI and certificate check)
  * while CONNECT_TO sends them to the real server address. */
-static int build_base(struct sl_khttp *h, struct sl_err *err)
+static int build_base(struct sl_k8s_http *h, struct sl_err *err)
 {
 	CURLU *u = curl_url();
 	char *host = NULL, *port = NULL, *url = NULL;
@@ -641,7 +641,7 @@ out:
 	return r;
 }
 
-static void set_defaults(struct sl_khttp_opts *o)
+static void set_defaults(struct sl_k8s_http_opts *o)
 {
 	if (o->max_body == 0)
 		o->max_body = 16u << 20;
@@ -661,11 +661,11 @@ static void set_defaults(struct sl_khttp_opts *o)
 		o->user_agent = "sluice";
 }
 
-int sl_khttp_new(struct sl_loop *loop, const struct sl_kubeconfig *kc,
-		 const struct sl_khttp_opts *opts, struct sl_khttp **out, struct sl_err *err)
+int sl_k8s_http_new(struct sl_loop *loop, const struct sl_kubeconfig *kc,
+		 const struct sl_k8s_http_opts *opts, struct sl_k8s_http **out, struct sl_err *err)
 {
 	static int curl_ready;
-	struct sl_khttp *h = sl_xcalloc(1, sizeof(*h));
+	struct sl_k8s_http *h = sl_xcalloc(1, sizeof(*h));
 	struct timespec ts;
 	int r;
 
@@ -682,9 +682,9 @@ int sl_khttp_new(struct sl_loop *loop, const struct sl_kubeconfig *kc,
 	h->rnd = default_rand;
 	h->rnd_arg = h;
 	if ((r = build_base(h, err)) != 0 ||
-	    (r = sl_kauth_new(loop, kc, h->o.token_reload_ms, h->o.exec_timeout_ms,
+	    (r = sl_k8s_auth_new(loop, kc, h->o.token_reload_ms, h->o.exec_timeout_ms,
 			      on_auth_ready, h, &h->auth, err)) != 0) {
-		sl_khttp_free(h);
+		sl_k8s_http_free(h);
 		return r;
 	}
 	h->rl = sl_ratelimit_new(h->o.qps, h->o.burst, sl_loop_now_ms(loop));
@@ -697,7 +697,7 @@ int sl_khttp_new(struct sl_loop *loop, const struct sl_kubeconfig *kc,
 	return 0;
 }
 
-void sl_khttp_free(struct sl_khttp *h)
+void sl_k8s_http_free(struct sl_k8s_http *h)
 {
 	if (h == NULL)
 		return;
@@ -712,15 +712,15 @@ void sl_khttp_free(struct sl_khttp *h)
 	if (h->curl_timer != 0)
 		sl_loop_del_timer(h->loop, h->curl_timer);
 	curl_slist_free_all(h->connect_to);
-	sl_kauth_free(h->auth);
+	sl_k8s_auth_free(h->auth);
 	sl_ratelimit_free(h->rl);
 	free(h->base);
 	free(h);
 }
 
-const char *sl_kresp_header(const struct sl_kresp *resp, const char *name)
+const char *sl_k8s_resp_header(const struct sl_k8s_resp *resp, const char *name)
 {
-	const struct sl_kreq *r = resp->req;
+	const struct sl_k8s_req *r = resp->req;
 	size_t n = strlen(name);
 
 	for (size_t i = r != NULL ? r->nrhdr : 0; i-- > 0;)
@@ -731,23 +731,23 @@ const char *sl_kresp_header(const struct sl_kresp *resp, const char *name)
 	return NULL;
 }
 
-void sl_khttp_stats(const struct sl_khttp *h, struct sl_khttp_stats *out)
+void sl_k8s_http_stats(const struct sl_k8s_http *h, struct sl_k8s_http_stats *out)
 {
 	*out = h->st;
 }
 
-const char *sl_khttp_namespace(const struct sl_khttp *h)
+const char *sl_k8s_http_namespace(const struct sl_k8s_http *h)
 {
 	return h->kc->ns != NULL ? h->kc->ns : "default";
 }
 
-void sl_khttp_set_rand(struct sl_khttp *h, uint32_t (*rnd)(void *), void *arg)
+void sl_k8s_http_set_rand(struct sl_k8s_http *h, uint32_t (*rnd)(void *), void *arg)
 {
 	h->rnd = rnd;
 	h->rnd_arg = arg;
 }
 
-struct sl_loop *sl_khttp_loop(const struct sl_khttp *h)
+struct sl_loop *sl_k8s_http_loop(const struct sl_k8s_http *h)
 {
 	return h->loop;
 }

@@ -26,7 +26,7 @@
 #define BG_RETRY_MS 1000
 
 struct krun {
-	struct sl_kauth *a;
+	struct sl_k8s_auth *a;
 	pid_t pid;
 	int fds[2];              /* stdout, stderr read ends; -1 once closed */
 	char *buf[2];
@@ -35,21 +35,21 @@ struct krun {
 	int timed_out;
 };
 
-struct sl_kauth {
+struct sl_k8s_auth {
 	struct sl_loop *loop;
 	const struct sl_kubeconfig *kc;
 	int64_t reload_ms, exec_timeout_ms;
 	char *token;             /* current bearer token, or NULL */
 	int64_t token_read_ms;   /* when the token file was last read */
-	struct sl_kexec_cred *cred;
+	struct sl_k8s_exec_cred *cred;
 	int stale;               /* cred was rejected (401): wait for a new one */
 	int64_t next_try_ms;     /* after a failed background refresh */
 	struct krun *run;        /* the plugin in flight, or NULL */
-	sl_kauth_ready_cb ready;
+	sl_k8s_auth_ready_cb ready;
 	void *ready_arg;
 };
 
-static int read_token_file(struct sl_kauth *a, int64_t now_ms, struct sl_err *err)
+static int read_token_file(struct sl_k8s_auth *a, int64_t now_ms, struct sl_err *err)
 {
 	char *t = NULL;
 	size_t n;
@@ -72,7 +72,7 @@ static int read_token_file(struct sl_kauth *a, int64_t now_ms, struct sl_err *er
 /* ---- the asynchronous exec plugin run ---------------------------------- */
 
 /* No credential a request could use right now. */
-static int cred_unusable(const struct sl_kauth *a)
+static int cred_unusable(const struct sl_k8s_auth *a)
 {
 	return a->cred == NULL || a->stale ||
 	       (a->cred->expires != 0 && sl_loop_wall(a->loop) >= a->cred->expires);
@@ -103,18 +103,18 @@ static void run_free(struct krun *k)
 /* Last step of a run: the callback may free a, so nothing touches it after. */
 static void run_end(struct krun *k, int status)
 {
-	struct sl_kauth *a = k->a;
-	struct sl_kexec_cred *c = NULL;
+	struct sl_k8s_auth *a = k->a;
+	struct sl_k8s_exec_cred *c = NULL;
 	struct sl_err err = SL_ERR_INIT;
 	int r;
 
 	k->buf[0][k->len[0]] = k->buf[1][k->len[1]] = '\0';
-	r = sl_kexec_result(a->kc, a->exec_timeout_ms, k->timed_out, status, k->buf[0],
+	r = sl_k8s_exec_result(a->kc, a->exec_timeout_ms, k->timed_out, status, k->buf[0],
 			    k->buf[1], &c, &err);
 	a->run = NULL;
 	run_free(k);
 	if (r == 0) {
-		sl_kexec_cred_free(a->cred);
+		sl_k8s_exec_cred_free(a->cred);
 		a->cred = c;
 		a->stale = 0;
 	} else if (!cred_unusable(a)) {
@@ -184,10 +184,10 @@ static void on_run_fd(struct sl_loop *l, int fd, int events, void *arg)
 		try_reap(k);
 }
 
-static int run_start(struct sl_kauth *a, struct sl_err *err)
+static int run_start(struct sl_k8s_auth *a, struct sl_err *err)
 {
 	struct krun *k = sl_xcalloc(1, sizeof(*k));
-	int r = sl_kexec_spawn(a->kc, &k->pid, &k->fds[0], &k->fds[1], err);
+	int r = sl_k8s_exec_spawn(a->kc, &k->pid, &k->fds[0], &k->fds[1], err);
 
 	if (r != 0) {
 		free(k);
@@ -205,7 +205,7 @@ static int run_start(struct sl_kauth *a, struct sl_err *err)
 
 /* ---- refresh ------------------------------------------------------------ */
 
-static int refresh_exec(struct sl_kauth *a, int force, struct sl_err *err)
+static int refresh_exec(struct sl_k8s_auth *a, int force, struct sl_err *err)
 {
 	int r;
 
@@ -221,7 +221,7 @@ static int refresh_exec(struct sl_kauth *a, int force, struct sl_err *err)
 	return a->run != NULL && cred_unusable(a) ? SL_KAUTH_WAIT : 0;
 }
 
-int sl_kauth_refresh(struct sl_kauth *a, int force, struct sl_err *err)
+int sl_k8s_auth_refresh(struct sl_k8s_auth *a, int force, struct sl_err *err)
 {
 	int64_t now_ms = sl_loop_now_ms(a->loop);
 	int r = 0;
@@ -239,16 +239,16 @@ int sl_kauth_refresh(struct sl_kauth *a, int force, struct sl_err *err)
 	return r;
 }
 
-int sl_kauth_refreshable(const struct sl_kauth *a)
+int sl_k8s_auth_refreshable(const struct sl_k8s_auth *a)
 {
 	return a->kc->exec != NULL || (a->kc->token_file != NULL && a->kc->token == NULL);
 }
 
-int sl_kauth_new(struct sl_loop *loop, const struct sl_kubeconfig *kc, int64_t reload_ms,
-		 int64_t exec_timeout_ms, sl_kauth_ready_cb ready, void *ready_arg,
-		 struct sl_kauth **out, struct sl_err *err)
+int sl_k8s_auth_new(struct sl_loop *loop, const struct sl_kubeconfig *kc, int64_t reload_ms,
+		 int64_t exec_timeout_ms, sl_k8s_auth_ready_cb ready, void *ready_arg,
+		 struct sl_k8s_auth **out, struct sl_err *err)
 {
-	struct sl_kauth *a = sl_xcalloc(1, sizeof(*a));
+	struct sl_k8s_auth *a = sl_xcalloc(1, sizeof(*a));
 	int r;
 
 	a->loop = loop;
@@ -257,16 +257,16 @@ int sl_kauth_new(struct sl_loop *loop, const struct sl_kubeconfig *kc, int64_t r
 	a->exec_timeout_ms = exec_timeout_ms;
 	a->ready = ready;
 	a->ready_arg = ready_arg;
-	r = sl_kauth_refresh(a, 0, err);
+	r = sl_k8s_auth_refresh(a, 0, err);
 	if (r < 0) {
-		sl_kauth_free(a);
+		sl_k8s_auth_free(a);
 		return r;
 	}
 	*out = a;
 	return 0;
 }
 
-void sl_kauth_free(struct sl_kauth *a)
+void sl_k8s_auth_free(struct sl_k8s_auth *a)
 {
 	if (a == NULL)
 		return;
@@ -278,7 +278,7 @@ void sl_kauth_free(struct sl_kauth *a)
 		run_free(a->run);
 	}
 	free(a->token);
-	sl_kexec_cred_free(a->cred);
+	sl_k8s_exec_cred_free(a->cred);
 	free(a);
 }
 
@@ -289,7 +289,7 @@ static void set_blob(CURL *e, CURLoption opt, const char *data, size_t len)
 	curl_easy_setopt(e, opt, &b);
 }
 
-void sl_kauth_apply(const struct sl_kauth *a, CURL *e, struct curl_slist **hdrs)
+void sl_k8s_auth_apply(const struct sl_k8s_auth *a, CURL *e, struct curl_slist **hdrs)
 {
 	const struct sl_kubeconfig *kc = a->kc;
 	const char *token = kc->token != NULL ? kc->token : a->token;

@@ -11,10 +11,10 @@
 
 #define LIST_RESTARTS 3
 
-struct sl_kcall {
-	struct sl_khttp *h;
-	struct sl_kreq *req;
-	sl_kobj_cb cb;
+struct sl_k8s_call {
+	struct sl_k8s_http *h;
+	struct sl_k8s_req *req;
+	sl_k8s_obj_cb cb;
 	void *arg;
 	const char *method;
 	/* list paging */
@@ -117,7 +117,7 @@ char *sl_k8s_escape(const char *s)
 	return out;
 }
 
-static void call_free(struct sl_kcall *c)
+static void call_free(struct sl_k8s_call *c)
 {
 	if (c == NULL)
 		return;
@@ -127,17 +127,17 @@ static void call_free(struct sl_kcall *c)
 	free(c);
 }
 
-void sl_kcall_cancel(struct sl_kcall *c)
+void sl_k8s_call_cancel(struct sl_k8s_call *c)
 {
 	/* Inside its own callback the call is finishing anyway. */
 	if (c == NULL || c->in_cb)
 		return;
-	sl_kreq_cancel(c->req);
+	sl_k8s_req_cancel(c->req);
 	call_free(c);
 }
 
 /* Decode a finished response into (rc, obj, err) and deliver it. */
-static void deliver(struct sl_kcall *c, const struct sl_kresp *resp, json_object *obj_in)
+static void deliver(struct sl_k8s_call *c, const struct sl_k8s_resp *resp, json_object *obj_in)
 {
 	struct sl_err err = SL_ERR_INIT;
 	json_object *obj = obj_in;
@@ -160,17 +160,17 @@ static void deliver(struct sl_kcall *c, const struct sl_kresp *resp, json_object
 	call_free(c);
 }
 
-static void on_simple(const struct sl_kresp *resp, void *arg)
+static void on_simple(const struct sl_k8s_resp *resp, void *arg)
 {
-	struct sl_kcall *c = arg;
+	struct sl_k8s_call *c = arg;
 
 	c->req = NULL;
 	deliver(c, resp, NULL);
 }
 
-static struct sl_kcall *call_new(struct sl_khttp *h, sl_kobj_cb cb, void *arg)
+static struct sl_k8s_call *call_new(struct sl_k8s_http *h, sl_k8s_obj_cb cb, void *arg)
 {
-	struct sl_kcall *c = sl_xcalloc(1, sizeof(*c));
+	struct sl_k8s_call *c = sl_xcalloc(1, sizeof(*c));
 
 	c->h = h;
 	c->cb = cb;
@@ -178,36 +178,36 @@ static struct sl_kcall *call_new(struct sl_khttp *h, sl_kobj_cb cb, void *arg)
 	return c;
 }
 
-struct sl_kcall *sl_k8s_create(struct sl_khttp *h, const char *collection, json_object *obj,
-			       sl_kobj_cb cb, void *arg)
+struct sl_k8s_call *sl_k8s_create(struct sl_k8s_http *h, const char *collection, json_object *obj,
+			       sl_k8s_obj_cb cb, void *arg)
 {
-	struct sl_kcall *c = call_new(h, cb, arg);
+	struct sl_k8s_call *c = call_new(h, cb, arg);
 	const char *body = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	struct sl_kreq_spec s = {
+	struct sl_k8s_req_spec s = {
 		.method = "POST", .path = collection, .query = "fieldManager=sluice",
 		.body = body, .body_len = strlen(body), .retry = SL_KRETRY_CREATE,
 	};
 
-	c->req = sl_khttp_send(h, &s, on_simple, c);
+	c->req = sl_k8s_http_send(h, &s, on_simple, c);
 	return c;
 }
 
-struct sl_kcall *sl_k8s_get(struct sl_khttp *h, const char *item, sl_kobj_cb cb, void *arg)
+struct sl_k8s_call *sl_k8s_get(struct sl_k8s_http *h, const char *item, sl_k8s_obj_cb cb, void *arg)
 {
-	struct sl_kcall *c = call_new(h, cb, arg);
-	struct sl_kreq_spec s = {.method = "GET", .path = item};
+	struct sl_k8s_call *c = call_new(h, cb, arg);
+	struct sl_k8s_req_spec s = {.method = "GET", .path = item};
 
-	c->req = sl_khttp_send(h, &s, on_simple, c);
+	c->req = sl_k8s_http_send(h, &s, on_simple, c);
 	return c;
 }
 
-struct sl_kcall *sl_k8s_delete(struct sl_khttp *h, const char *item,
-			       const struct sl_kdelete_opts *o, sl_kobj_cb cb, void *arg)
+struct sl_k8s_call *sl_k8s_delete(struct sl_k8s_http *h, const char *item,
+			       const struct sl_k8s_delete_opts *o, sl_k8s_obj_cb cb, void *arg)
 {
-	struct sl_kcall *c = call_new(h, cb, arg);
+	struct sl_k8s_call *c = call_new(h, cb, arg);
 	json_object *opts = json_object_new_object();
 	const char *body;
-	struct sl_kreq_spec s = {.method = "DELETE", .path = item};
+	struct sl_k8s_req_spec s = {.method = "DELETE", .path = item};
 
 	json_object_object_add(opts, "kind", json_object_new_string("DeleteOptions"));
 	json_object_object_add(opts, "apiVersion", json_object_new_string("v1"));
@@ -225,14 +225,14 @@ struct sl_kcall *sl_k8s_delete(struct sl_khttp *h, const char *item,
 	body = json_object_to_json_string_ext(opts, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	s.body = body;
 	s.body_len = strlen(body);
-	c->req = sl_khttp_send(h, &s, on_simple, c);
+	c->req = sl_k8s_http_send(h, &s, on_simple, c);
 	json_object_put(opts);
 	return c;
 }
 
 /* ---- list with paging ------------------------------------------------- */
 
-static void list_page(struct sl_kcall *c, const char *cont);
+static void list_page(struct sl_k8s_call *c, const char *cont);
 
 static void add_param(struct sl_buf *q, const char *key, const char *val)
 {
@@ -246,7 +246,7 @@ static void add_param(struct sl_buf *q, const char *key, const char *val)
 }
 
 /* Append page's items to the accumulated first page; takes page. */
-static void merge_page(struct sl_kcall *c, json_object *page)
+static void merge_page(struct sl_k8s_call *c, json_object *page)
 {
 	json_object *items, *acc_items;
 
@@ -263,9 +263,9 @@ static void merge_page(struct sl_kcall *c, json_object *page)
 	json_object_put(page);
 }
 
-static void on_list(const struct sl_kresp *resp, void *arg)
+static void on_list(const struct sl_k8s_resp *resp, void *arg)
 {
-	struct sl_kcall *c = arg;
+	struct sl_k8s_call *c = arg;
 	json_object *page, *meta;
 	const char *cont;
 
@@ -296,24 +296,24 @@ static void on_list(const struct sl_kresp *resp, void *arg)
 	deliver(c, resp, c->acc);
 }
 
-static void list_page(struct sl_kcall *c, const char *cont)
+static void list_page(struct sl_k8s_call *c, const char *cont)
 {
 	struct sl_buf *q = sl_buf_new(1 << 16);
-	struct sl_kreq_spec s = {.method = "GET", .path = c->collection};
+	struct sl_k8s_req_spec s = {.method = "GET", .path = c->collection};
 
 	sl_buf_addstr(q, c->base_query);
 	add_param(q, "continue", cont);
 	s.query = sl_buf_len(q) ? sl_buf_str(q) : NULL;
-	c->req = sl_khttp_send(c->h, &s, on_list, c);
+	c->req = sl_k8s_http_send(c->h, &s, on_list, c);
 	sl_buf_free(q);
 }
 
-struct sl_kcall *sl_k8s_list(struct sl_khttp *h, const char *collection,
-			     const struct sl_klist_opts *o, sl_kobj_cb cb, void *arg)
+struct sl_k8s_call *sl_k8s_list(struct sl_k8s_http *h, const char *collection,
+			     const struct sl_k8s_list_opts *o, sl_k8s_obj_cb cb, void *arg)
 {
-	struct sl_kcall *c = call_new(h, cb, arg);
+	struct sl_k8s_call *c = call_new(h, cb, arg);
 	struct sl_buf *q = sl_buf_new(1 << 16);
-	static const struct sl_klist_opts none;
+	static const struct sl_k8s_list_opts none;
 
 	if (o == NULL)
 		o = &none;

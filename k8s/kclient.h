@@ -11,7 +11,7 @@
 #include "k8s/http.h"
 
 struct json_object;
-struct sl_kcall;
+struct sl_k8s_call;
 
 /* rc: 0, or -SL_EEXIST (409), -SL_EINVAL (400/422), -SL_ENOENT (404),
  * -SL_EPERM (401/403), -SL_ESTATE (410 Gone/Expired), -SL_ETOOBIG (413, or
@@ -19,28 +19,28 @@ struct sl_kcall;
  * -SL_EIO (transport), -SL_EPROTO (undecodable 2xx body), -SL_EINTERNAL
  * (other statuses). obj: the decoded 2xx body, NULL on error; borrowed for
  * the call (json_object_get() to keep it). err: set when rc != 0. */
-typedef void (*sl_kobj_cb)(int rc, struct json_object *obj, const struct sl_err *err,
+typedef void (*sl_k8s_obj_cb)(int rc, struct json_object *obj, const struct sl_err *err,
 			   void *arg);
 
 /* POST obj (borrowed, serialized at once) to a collection path, with
  * fieldManager=sluice. Retried across API-server outages (SL_KRETRY_CREATE:
  * names are deterministic, so a create that did land surfaces as -SL_EEXIST
  * and the caller adopts the existing object). */
-struct sl_kcall *sl_k8s_create(struct sl_khttp *h, const char *collection,
-			       struct json_object *obj, sl_kobj_cb cb, void *arg);
-struct sl_kcall *sl_k8s_get(struct sl_khttp *h, const char *item, sl_kobj_cb cb, void *arg);
+struct sl_k8s_call *sl_k8s_create(struct sl_k8s_http *h, const char *collection,
+			       struct json_object *obj, sl_k8s_obj_cb cb, void *arg);
+struct sl_k8s_call *sl_k8s_get(struct sl_k8s_http *h, const char *item, sl_k8s_obj_cb cb, void *arg);
 
-struct sl_kdelete_opts {
+struct sl_k8s_delete_opts {
 	const char *propagation;     /* Foreground/Background/Orphan; NULL: server default */
 	int64_t grace_seconds;       /* < 0: server default */
 	const char *precondition_uid;/* NULL: none */
 };
 /* 404 gives -SL_ENOENT: the object is gone, which callers usually treat as
  * success. obj is the returned object or Status. */
-struct sl_kcall *sl_k8s_delete(struct sl_khttp *h, const char *item,
-			       const struct sl_kdelete_opts *o, sl_kobj_cb cb, void *arg);
+struct sl_k8s_call *sl_k8s_delete(struct sl_k8s_http *h, const char *item,
+			       const struct sl_k8s_delete_opts *o, sl_k8s_obj_cb cb, void *arg);
 
-struct sl_klist_opts {
+struct sl_k8s_list_opts {
 	const char *label_selector;   /* raw, escaped here */
 	const char *field_selector;
 	const char *resource_version; /* NULL: consistent read */
@@ -50,11 +50,11 @@ struct sl_klist_opts {
 				       * merged into the first page's object; a
 				       * 410 on a continue token restarts the list */
 };
-struct sl_kcall *sl_k8s_list(struct sl_khttp *h, const char *collection,
-			     const struct sl_klist_opts *o, sl_kobj_cb cb, void *arg);
+struct sl_k8s_call *sl_k8s_list(struct sl_k8s_http *h, const char *collection,
+			     const struct sl_k8s_list_opts *o, sl_k8s_obj_cb cb, void *arg);
 
 /* No callback will run after this. Safe from any callback. */
-void sl_kcall_cancel(struct sl_kcall *c);
+void sl_k8s_call_cancel(struct sl_k8s_call *c);
 
 /* Map an HTTP status (and a Status body, if any) to -SL_E* + message.
  * Returns 0 for 2xx. */

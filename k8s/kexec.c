@@ -1,7 +1,7 @@
 /* kexec.c - exec credential plugins (client.authentication.k8s.io/v1,
  * v1beta1): build KUBERNETES_EXEC_INFO, run the command without a shell,
- * parse the ExecCredential it prints. sl_kexec_spawn()/sl_kexec_result() are
- * shared by the blocking sl_kexec_run() (tools, tests) and the REST client's
+ * parse the ExecCredential it prints. sl_k8s_exec_spawn()/sl_k8s_exec_result() are
+ * shared by the blocking sl_k8s_exec_run() (tools, tests) and the REST client's
  * asynchronous runner in kauth.c, which never blocks sluiced's loop. This
  * file stays loop-free so that linking it needs no event loop. */
 #include "k8s/kubeconfig.h"
@@ -189,7 +189,7 @@ static int wait_child(pid_t pid, int killit)
 	return st;
 }
 
-int sl_kexec_spawn(const struct sl_kubeconfig *kc, pid_t *pid, int *outfd, int *errfd,
+int sl_k8s_exec_spawn(const struct sl_kubeconfig *kc, pid_t *pid, int *outfd, int *errfd,
 		   struct sl_err *err)
 {
 	int po[2] = {-1, -1}, pe[2] = {-1, -1}, r;
@@ -219,8 +219,8 @@ out:
 	return r;
 }
 
-int sl_kexec_result(const struct sl_kubeconfig *kc, int64_t timeout_ms, int timed_out,
-		    int status, const char *out, char *errtxt, struct sl_kexec_cred **cred,
+int sl_k8s_exec_result(const struct sl_kubeconfig *kc, int64_t timeout_ms, int timed_out,
+		    int status, const char *out, char *errtxt, struct sl_k8s_exec_cred **cred,
 		    struct sl_err *err)
 {
 	int r;
@@ -235,14 +235,14 @@ int sl_kexec_result(const struct sl_kubeconfig *kc, int64_t timeout_ms, int time
 				  kc->exec->command,
 				  WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
 				  errtxt[0] ? ": " : "", errtxt);
-	r = sl_kexec_parse(out, kc->exec->api_version, cred, err);
+	r = sl_k8s_exec_parse(out, kc->exec->api_version, cred, err);
 	if (r != 0)
 		sl_err_prefix(err, "exec plugin \"%s\"", kc->exec->command);
 	return r;
 }
 
-int sl_kexec_run(const struct sl_kubeconfig *kc, int64_t timeout_ms,
-		 struct sl_kexec_cred **out, struct sl_err *err)
+int sl_k8s_exec_run(const struct sl_kubeconfig *kc, int64_t timeout_ms,
+		 struct sl_k8s_exec_cred **out, struct sl_err *err)
 {
 	int fds[2] = {-1, -1}, st, r;
 	char *bufs[2] = {sl_xmalloc(KEXEC_OUT_CAP + 1), sl_xmalloc(KEXEC_ERR_CAP + 1)};
@@ -250,12 +250,12 @@ int sl_kexec_run(const struct sl_kubeconfig *kc, int64_t timeout_ms,
 	pid_t pid;
 
 	*out = NULL;
-	if ((r = sl_kexec_spawn(kc, &pid, &fds[0], &fds[1], err)) != 0)
+	if ((r = sl_k8s_exec_spawn(kc, &pid, &fds[0], &fds[1], err)) != 0)
 		goto out;
 	r = collect(fds, bufs, caps, lens, timeout_ms);
 	st = wait_child(pid, r != 0);
 	bufs[0][lens[0]] = bufs[1][lens[1]] = '\0';
-	r = sl_kexec_result(kc, timeout_ms, r != 0, st, bufs[0], bufs[1], out, err);
+	r = sl_k8s_exec_result(kc, timeout_ms, r != 0, st, bufs[0], bufs[1], out, err);
 out:
 	for (int i = 0; i < 2; i++) {
 		if (fds[i] >= 0)
@@ -297,11 +297,11 @@ static int parse_rfc3339(const char *s, int64_t *out)
 	return 0;
 }
 
-int sl_kexec_parse(const char *json, const char *api_version, struct sl_kexec_cred **out,
+int sl_k8s_exec_parse(const char *json, const char *api_version, struct sl_k8s_exec_cred **out,
 		   struct sl_err *err)
 {
 	json_object *root = json_tokener_parse(json), *status = NULL;
-	struct sl_kexec_cred *c = NULL;
+	struct sl_k8s_exec_cred *c = NULL;
 	const char *v, *ts;
 	int r = -SL_EPROTO;
 
@@ -347,12 +347,12 @@ int sl_kexec_parse(const char *json, const char *api_version, struct sl_kexec_cr
 	c = NULL;
 	r = 0;
 out:
-	sl_kexec_cred_free(c);
+	sl_k8s_exec_cred_free(c);
 	json_object_put(root);
 	return r;
 }
 
-void sl_kexec_cred_free(struct sl_kexec_cred *c)
+void sl_k8s_exec_cred_free(struct sl_k8s_exec_cred *c)
 {
 	if (c == NULL)
 		return;

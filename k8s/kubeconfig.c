@@ -332,7 +332,7 @@ static const char *const exec_versions[] = {
 
 static int load_exec(const struct kpath *k, struct sl_kubeconfig *kc)
 {
-	struct sl_kexec *e = sl_xcalloc(1, sizeof(*e));
+	struct sl_k8s_exec *e = sl_xcalloc(1, sizeof(*e));
 	size_t i;
 	int r;
 

@@ -12,7 +12,7 @@
 #define SL_KUBE_SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
 
 /* users[].user.exec. */
-struct sl_kexec {
+struct sl_k8s_exec {
 	char *api_version;       /* client.authentication.k8s.io/v1 or v1beta1 */
 	char *command;           /* resolved against the kubeconfig dir if it has a '/' */
 	char **args;             /* NULL-terminated, never NULL */
@@ -23,7 +23,7 @@ struct sl_kexec {
 };
 
 /* A credential obtained from an exec plugin. */
-struct sl_kexec_cred {
+struct sl_k8s_exec_cred {
 	char *token;             /* NULL when the plugin returned a client cert */
 	char *cert_pem, *key_pem;
 	int64_t expires;         /* wall-clock seconds; 0 = until a 401 */
@@ -49,7 +49,7 @@ struct sl_kubeconfig {
 	size_t cert_len, key_len;
 	char *token;
 	char *token_file;
-	struct sl_kexec *exec;   /* NULL unless users[].user.exec */
+	struct sl_k8s_exec *exec;   /* NULL unless users[].user.exec */
 };
 
 struct sl_kubeconfig_opts {
@@ -79,13 +79,13 @@ void sl_kubeconfig_free(struct sl_kubeconfig *kc);
  * is never offered: sluiced is a daemon), and parse its ExecCredential.
  * BLOCKS for at most timeout_ms, so the daemon does not use it: its REST
  * client runs the plugin through the event loop (k8s/kauth.c); this call
- * serves tests and tools. Caller frees *out with sl_kexec_cred_free(). */
-int sl_kexec_run(const struct sl_kubeconfig *kc, int64_t timeout_ms,
-		 struct sl_kexec_cred **out, struct sl_err *err);
+ * serves tests and tools. Caller frees *out with sl_k8s_exec_cred_free(). */
+int sl_k8s_exec_run(const struct sl_kubeconfig *kc, int64_t timeout_ms,
+		 struct sl_k8s_exec_cred **out, struct sl_err *err);
 /* Parse an ExecCredential document (exposed for tests). */
-int sl_kexec_parse(const char *json, const char *api_version,
-		   struct sl_kexec_cred **out, struct sl_err *err);
-void sl_kexec_cred_free(struct sl_kexec_cred *c);
+int sl_k8s_exec_parse(const char *json, const char *api_version,
+		   struct sl_k8s_exec_cred **out, struct sl_err *err);
+void sl_k8s_exec_cred_free(struct sl_k8s_exec_cred *c);
 
 /* Decode standard base64 (whitespace ignored). Caller frees *out (NUL-
  * terminated; *len excludes the NUL). -SL_EINVAL on bad input. */

@@ -351,7 +351,7 @@ static json_object *resources(const struct sl_render_ctx *c, const struct sl_ren
 }
 
 /* The distinct flavors of the admission, in order. */
-static size_t flavors(const struct sl_render_in *in, const struct sl_kflavor **v, size_t cap)
+static size_t flavors(const struct sl_render_in *in, const struct sl_kq_flavor **v, size_t cap)
 {
 	size_t i, j, n = 0;
 
@@ -368,7 +368,7 @@ static size_t flavors(const struct sl_render_in *in, const struct sl_kflavor **v
  * as node labels) first, then the admitted flavors' nodeLabels added. */
 static int node_selector(const struct sl_render_ctx *c, json_object *spec, struct sl_err *err)
 {
-	const struct sl_kflavor *fv[16];
+	const struct sl_kq_flavor *fv[16];
 	struct sl_sched_label own[SL_JOB_WL_LABELS];
 	size_t n = flavors(c->in, fv, 16), i, k, o, nown = 0;
 	json_object *sel = json_object_new_object(), *old;
@@ -383,7 +383,7 @@ static int node_selector(const struct sl_render_ctx *c, json_object *spec, struc
 		put_s(sel, own[k].key, own[k].value);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < fv[i]->nlabels; k++) {
-			const struct sl_kv *l = &fv[i]->labels[k];
+			const struct sl_kq_kv *l = &fv[i]->labels[k];
 
 			if (json_object_object_get_ex(sel, l->key, &old) &&
 			    strcmp(json_object_get_string(old), l->value) != 0) {
@@ -435,18 +435,18 @@ static void add_toleration(json_object *a, const char *key, const char *op,
  * admission in Kueue, but the pods must still land on those nodes. */
 static void tolerations(const struct sl_render_ctx *c, json_object *spec)
 {
-	const struct sl_kflavor *fv[16];
+	const struct sl_kq_flavor *fv[16];
 	size_t n = flavors(c->in, fv, 16), i, k;
 	json_object *a = json_object_new_array();
 
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < fv[i]->ntols; k++) {
-			const struct sl_ktoleration *t = &fv[i]->tols[k];
+			const struct sl_kq_toleration *t = &fv[i]->tols[k];
 
 			add_toleration(a, t->key, t->op, t->value, t->effect);
 		}
 		for (k = 0; k < fv[i]->ntaints; k++) {
-			const struct sl_ktaint *t = &fv[i]->taints[k];
+			const struct sl_kq_taint *t = &fv[i]->taints[k];
 			int has_value = t->value != NULL && *t->value;
 
 			add_toleration(a, t->key, has_value ? "Equal" : "Exists", t->value,

@@ -41,14 +41,14 @@
 #include "job.h"
 
 struct sl_features;
-struct sl_kflavor;
+struct sl_kq_flavor;
 struct sl_kubeconf;
 
 /* One resource of the admission and the flavor that covers it (the engine's
  * struct sl_sched_flavor with the flavor looked up in the Kueue model). */
 struct sl_render_flavor {
 	const char *resource;            /* "cpu", "memory", "nvidia.com/gpu", ... */
-	const struct sl_kflavor *flavor;
+	const struct sl_kq_flavor *flavor;
 };
 
 struct sl_render_in {

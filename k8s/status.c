@@ -38,12 +38,12 @@ static int num(json_object *o, const char *k, int dflt)
 	return v && json_object_is_type(v, json_type_int) ? json_object_get_int(v) : dflt;
 }
 
-const char *sl_kobj_meta(json_object *obj, const char *field)
+const char *sl_k8s_obj_meta(json_object *obj, const char *field)
 {
 	return str(get(obj, "metadata"), field);
 }
 
-const char *sl_kobj_label(json_object *obj, const char *key)
+const char *sl_k8s_obj_label(json_object *obj, const char *key)
 {
 	return str(get(get(obj, "metadata"), "labels"), key);
 }
@@ -99,15 +99,15 @@ static long pod_rank(json_object *pod, int mpi)
 {
 	const char *v;
 	if (mpi) {
-		v = sl_kobj_label(pod, MPI_ROLE);
+		v = sl_k8s_obj_label(pod, MPI_ROLE);
 		if (v && strcmp(v, "launcher") == 0)
 			return -1;
-		v = sl_kobj_label(pod, "training.kubeflow.org/replica-index");
+		v = sl_k8s_obj_label(pod, "training.kubeflow.org/replica-index");
 		return v ? atol(v) : 1L << 30;
 	}
-	v = sl_kobj_label(pod, JOB_INDEX);
+	v = sl_k8s_obj_label(pod, JOB_INDEX);
 	long job = v ? atol(v) : 0;
-	v = sl_kobj_label(pod, INDEX);
+	v = sl_k8s_obj_label(pod, INDEX);
 	if (v == NULL)
 		v = str(get(get(pod, "metadata"), "annotations"), INDEX);
 	return job * 100000 + (v ? atol(v) : 1L << 16);
@@ -125,20 +125,20 @@ static int by_rank(const void *a, const void *b, void *mpi)
 	long y = pod_rank(*(json_object *const *)b, *(int *)mpi);
 	if (x != y)
 		return x < y ? -1 : 1;
-	return strcmp(sl_kobj_meta(*(json_object *const *)a, "name") ?: "",
-		      sl_kobj_meta(*(json_object *const *)b, "name") ?: "");
+	return strcmp(sl_k8s_obj_meta(*(json_object *const *)a, "name") ?: "",
+		      sl_k8s_obj_meta(*(json_object *const *)b, "name") ?: "");
 }
 
 /* The object's own pods, in rank order. */
 static void own_pods(json_object *obj, int mpi, json_object *const *pods, size_t npods,
 		     struct podset *ps)
 {
-	const char *name = sl_kobj_meta(obj, "name");
+	const char *name = sl_k8s_obj_meta(obj, "name");
 	ps->v = sl_xcalloc(npods + 1, sizeof(*ps->v));
 	ps->n = 0;
 	ps->mpi = mpi;
 	for (size_t i = 0; i < npods; i++) {
-		const char *o = sl_kobj_label(pods[i], mpi ? MPI_NAME : JS_NAME);
+		const char *o = sl_k8s_obj_label(pods[i], mpi ? MPI_NAME : JS_NAME);
 		if (name && o && strcmp(o, name) == 0)
 			ps->v[ps->n++] = pods[i];
 	}
@@ -165,7 +165,7 @@ static int expected_mpijob(json_object *obj)
 	return num(w, "replicas", 0) + 1;
 }
 
-static void set_nodelist(struct sl_kstatus *s, const struct podset *ps)
+static void set_nodelist(struct sl_k8s_status *s, const struct podset *ps)
 {
 	char **names = sl_xcalloc(ps->n + 1, sizeof(*names));
 	size_t k = 0;
@@ -180,7 +180,7 @@ static void set_nodelist(struct sl_kstatus *s, const struct podset *ps)
 }
 
 /* The exit of pod p: OOMKilled, evicted, exit code (> 128: a signal). */
-static void pod_end(struct sl_kstatus *s, json_object *p)
+static void pod_end(struct sl_k8s_status *s, json_object *p)
 {
 	json_object *t = terminated(p);
 	const char *r = t ? str(t, "reason") : NULL;
@@ -222,7 +222,7 @@ static json_object *culprit(const struct podset *ps)
 	return NULL;
 }
 
-static void failed(struct sl_kstatus *s, json_object *cond, const struct podset *ps)
+static void failed(struct sl_k8s_status *s, json_object *cond, const struct podset *ps)
 {
 	const char *reason = str(cond, "reason") ?: "", *msg = str(cond, "message") ?: "";
 	json_object *p = culprit(ps);
@@ -256,8 +256,8 @@ static void failed(struct sl_kstatus *s, json_object *cond, const struct podset 
 	snprintf(s->reason, sizeof(s->reason), "NonZeroExitCode");
 }
 
-int sl_kstatus_eval(json_object *obj, json_object *const *pods, size_t npods,
-		    struct sl_kstatus *out, struct sl_err *err)
+int sl_k8s_status_eval(json_object *obj, json_object *const *pods, size_t npods,
+		    struct sl_k8s_status *out, struct sl_err *err)
 {
 	const char *kind = str(obj, "kind");
 	json_object *st = get(obj, "status"), *c;
@@ -274,7 +274,7 @@ int sl_kstatus_eval(json_object *obj, json_object *const *pods, size_t npods,
 	for (size_t i = 0; i < ps.n; i++)
 		out->nready += pod_ready(ps.v[i]);
 	if (ps.n > 0)
-		out->log_pod = sl_xstrdup(sl_kobj_meta(ps.v[0], "name") ?: "");
+		out->log_pod = sl_xstrdup(sl_k8s_obj_meta(ps.v[0], "name") ?: "");
 	snprintf(out->reason, sizeof(out->reason), "None");
 	out->state = SL_JOB_CONFIGURING;
 	if ((c = condition(st, mpi ? "Succeeded" : "Completed")) != NULL) {
@@ -293,7 +293,7 @@ int sl_kstatus_eval(json_object *obj, json_object *const *pods, size_t npods,
 	return 0;
 }
 
-void sl_kstatus_clear(struct sl_kstatus *s)
+void sl_k8s_status_clear(struct sl_k8s_status *s)
 {
 	if (s == NULL)
 		return;
@@ -303,7 +303,7 @@ void sl_kstatus_clear(struct sl_kstatus *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int sl_kstatus_job_deadline(json_object *job)
+int sl_k8s_status_job_deadline(json_object *job)
 {
 	json_object *c = condition(get(job, "status"), "Failed");
 	const char *r = c ? str(c, "reason") : NULL;

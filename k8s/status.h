@@ -12,14 +12,14 @@
 
 struct json_object;
 
-enum sl_kst_phase {
+enum sl_k8s_phase {
 	SL_KST_WAITING = 0, /* pods not all ready: CONFIGURING */
 	SL_KST_READY,       /* every expected pod ready (or already ended): RUNNING */
 	SL_KST_FINISHED,    /* a terminal condition: state/exit code are final */
 };
 
-struct sl_kstatus {
-	enum sl_kst_phase phase;
+struct sl_k8s_status {
+	enum sl_k8s_phase phase;
 	int nready, nexpected;
 	enum sl_jobstate state;  /* with SL_KST_FINISHED */
 	int exit_code, exit_signal;
@@ -36,16 +36,16 @@ struct sl_kstatus {
 /* Evaluate obj (a JobSet or MPIJob, by its "kind") and the pods seen for it
  * (pods of other objects are ignored: matched by the jobset-name /
  * training.kubeflow.org/job-name label). Borrowed inputs. -SL_EINVAL for an
- * object of another kind. Clear out with sl_kstatus_clear(). */
-int sl_kstatus_eval(struct json_object *obj, struct json_object *const *pods, size_t npods,
-		    struct sl_kstatus *out, struct sl_err *err);
-void sl_kstatus_clear(struct sl_kstatus *s);
+ * object of another kind. Clear out with sl_k8s_status_clear(). */
+int sl_k8s_status_eval(struct json_object *obj, struct json_object *const *pods, size_t npods,
+		    struct sl_k8s_status *out, struct sl_err *err);
+void sl_k8s_status_clear(struct sl_k8s_status *s);
 
 /* 1 when a batch/v1 Job failed because of its activeDeadlineSeconds. */
-int sl_kstatus_job_deadline(struct json_object *job);
+int sl_k8s_status_job_deadline(struct json_object *job);
 
 /* metadata.labels[key] or metadata.name etc.: borrowed strings or NULL. */
-const char *sl_kobj_label(struct json_object *obj, const char *key);
-const char *sl_kobj_meta(struct json_object *obj, const char *field);
+const char *sl_k8s_obj_label(struct json_object *obj, const char *key);
+const char *sl_k8s_obj_meta(struct json_object *obj, const char *field);
 
 #endif

@@ -13,15 +13,15 @@
 #include <string.h>
 #include <time.h>
 
-struct sl_kwatch {
-	struct sl_khttp *h;
-	struct sl_kwatch_opts o;
+struct sl_k8s_watch {
+	struct sl_k8s_http *h;
+	struct sl_k8s_watch_opts o;
 	char *path, *label, *field;
-	const struct sl_kwatch_ops *ops;
+	const struct sl_k8s_watch_ops *ops;
 	void *arg;
 	char *rv;
-	struct sl_kcall *list;
-	struct sl_kreq *stream;
+	struct sl_k8s_call *list;
+	struct sl_k8s_req *stream;
 	uint64_t timer;
 	int failures;          /* consecutive, for backoff */
 	int lines;             /* lines seen on the current stream */
@@ -29,15 +29,15 @@ struct sl_kwatch {
 	int gone;              /* the current stream reported 410 */
 	int in_cb, dead;
 	uint32_t rstate;
-	struct sl_kwatch_stats st;
+	struct sl_k8s_watch_stats st;
 };
 
-static void start_list(struct sl_kwatch *w);
-static void start_watch(struct sl_kwatch *w);
+static void start_list(struct sl_k8s_watch *w);
+static void start_watch(struct sl_k8s_watch *w);
 
 static const struct {
 	const char *name;
-	enum sl_kwatch_type type;
+	enum sl_k8s_watch_type type;
 } types[] = {
 	{"ADDED", SL_KW_ADDED}, {"MODIFIED", SL_KW_MODIFIED}, {"DELETED", SL_KW_DELETED},
 	{"BOOKMARK", SL_KW_BOOKMARK}, {"ERROR", SL_KW_ERROR},
@@ -61,7 +61,7 @@ static const char *obj_rv(json_object *obj)
 								 : NULL;
 }
 
-int sl_kwatch_parse_line(const char *line, size_t len, enum sl_kwatch_type *type,
+int sl_k8s_watch_parse_line(const char *line, size_t len, enum sl_k8s_watch_type *type,
 			 json_object **obj, int *code, struct sl_err *err)
 {
 	json_tokener *tok = json_tokener_new();
@@ -102,7 +102,7 @@ out:
 	return r;
 }
 
-static void set_rv(struct sl_kwatch *w, const char *rv)
+static void set_rv(struct sl_k8s_watch *w, const char *rv)
 {
 	if (rv == NULL || rv[0] == '\0')
 		return;
@@ -110,7 +110,7 @@ static void set_rv(struct sl_kwatch *w, const char *rv)
 	w->rv = sl_xstrdup(rv);
 }
 
-static void really_free(struct sl_kwatch *w)
+static void really_free(struct sl_k8s_watch *w)
 {
 	free(w->path);
 	free(w->label);
@@ -120,7 +120,7 @@ static void really_free(struct sl_kwatch *w)
 }
 
 /* Run after a user callback: 1 when the watch was freed inside it. */
-static int cb_done(struct sl_kwatch *w)
+static int cb_done(struct sl_k8s_watch *w)
 {
 	if (--w->in_cb == 0 && w->dead) {
 		really_free(w);
@@ -130,7 +130,7 @@ static int cb_done(struct sl_kwatch *w)
 }
 
 /* 1 when the watch was freed by the callback. */
-static int problem(struct sl_kwatch *w, const struct sl_err *err)
+static int problem(struct sl_k8s_watch *w, const struct sl_err *err)
 {
 	if (w->ops->problem == NULL)
 		return 0;
@@ -139,7 +139,7 @@ static int problem(struct sl_kwatch *w, const struct sl_err *err)
 	return cb_done(w);
 }
 
-static uint32_t wrand(struct sl_kwatch *w)
+static uint32_t wrand(struct sl_k8s_watch *w)
 {
 	w->rstate ^= w->rstate << 13;
 	w->rstate ^= w->rstate >> 17;
@@ -149,7 +149,7 @@ static uint32_t wrand(struct sl_kwatch *w)
 
 static void on_retry(struct sl_loop *l, uint64_t id, void *arg)
 {
-	struct sl_kwatch *w = arg;
+	struct sl_k8s_watch *w = arg;
 
 	w->timer = 0;
 	if (w->rv == NULL)
@@ -159,19 +159,19 @@ static void on_retry(struct sl_loop *l, uint64_t id, void *arg)
 }
 
 /* Try again after a jittered backoff; relist when rv was dropped. */
-static void retry_later(struct sl_kwatch *w)
+static void retry_later(struct sl_k8s_watch *w)
 {
 	int64_t d = sl_backoff_delay(++w->failures, w->o.backoff_base_ms, w->o.backoff_cap_ms,
 				     wrand(w));
 
-	w->timer = sl_loop_add_timer(sl_khttp_loop(w->h), d, on_retry, w);
+	w->timer = sl_loop_add_timer(sl_k8s_http_loop(w->h), d, on_retry, w);
 }
 
 /* ---- LIST ------------------------------------------------------------- */
 
 static void on_list(int rc, json_object *list, const struct sl_err *err, void *arg)
 {
-	struct sl_kwatch *w = arg;
+	struct sl_k8s_watch *w = arg;
 	json_object *items, *meta;
 	const char *rv;
 
@@ -198,9 +198,9 @@ static void on_list(int rc, json_object *list, const struct sl_err *err, void *a
 	start_watch(w);
 }
 
-static void start_list(struct sl_kwatch *w)
+static void start_list(struct sl_k8s_watch *w)
 {
-	struct sl_klist_opts lo = {
+	struct sl_k8s_list_opts lo = {
 		.label_selector = w->label, .field_selector = w->field,
 		.limit = w->o.list_limit, .all_pages = 1,
 	};
@@ -216,14 +216,14 @@ static void start_list(struct sl_kwatch *w)
 /* One event line; nonzero ends the stream. */
 static int on_line(const char *line, size_t len, void *arg)
 {
-	struct sl_kwatch *w = arg;
+	struct sl_k8s_watch *w = arg;
 	struct sl_err err = SL_ERR_INIT;
-	enum sl_kwatch_type type;
+	enum sl_k8s_watch_type type;
 	json_object *obj;
 	int code, stop = 0;
 
 	w->lines++;
-	if (sl_kwatch_parse_line(line, len, &type, &obj, &code, &err) != 0) {
+	if (sl_k8s_watch_parse_line(line, len, &type, &obj, &code, &err) != 0) {
 		(void)problem(w, &err);
 		return 1;
 	}
@@ -251,9 +251,9 @@ static int on_line(const char *line, size_t len, void *arg)
 	return stop;
 }
 
-static void on_watch_end(const struct sl_kresp *resp, void *arg)
+static void on_watch_end(const struct sl_k8s_resp *resp, void *arg)
 {
-	struct sl_kwatch *w = arg;
+	struct sl_k8s_watch *w = arg;
 	struct sl_err err = SL_ERR_INIT;
 
 	w->stream = NULL;
@@ -267,7 +267,7 @@ static void on_watch_end(const struct sl_kresp *resp, void *arg)
 	/* A stream that carried events or lasted a while was healthy: resume
 	 * at once. One that ended empty and fast is failing: back off. */
 	if (resp->rc == 0 && resp->status == 200 &&
-	    (w->lines > 0 || sl_loop_now_ms(sl_khttp_loop(w->h)) - w->started_ms >= 5000)) {
+	    (w->lines > 0 || sl_loop_now_ms(sl_k8s_http_loop(w->h)) - w->started_ms >= 5000)) {
 		w->failures = 0;
 		start_watch(w);
 		return;
@@ -281,10 +281,10 @@ static void on_watch_end(const struct sl_kresp *resp, void *arg)
 	retry_later(w);
 }
 
-static void start_watch(struct sl_kwatch *w)
+static void start_watch(struct sl_k8s_watch *w)
 {
 	struct sl_buf *q = sl_buf_new(1 << 16);
-	struct sl_kreq_spec s = {
+	struct sl_k8s_req_spec s = {
 		.method = "GET", .path = w->path, .retry = SL_KRETRY_NONE,
 		.timeout_ms = ((int64_t)w->o.timeout_s + 60) * 1000, .on_line = on_line,
 	};
@@ -306,16 +306,16 @@ static void start_watch(struct sl_kwatch *w)
 	s.query = sl_buf_str(q);
 	w->lines = 0;
 	w->gone = 0;
-	w->started_ms = sl_loop_now_ms(sl_khttp_loop(w->h));
+	w->started_ms = sl_loop_now_ms(sl_k8s_http_loop(w->h));
 	w->st.watches++;
-	w->stream = sl_khttp_send(w->h, &s, on_watch_end, w);
+	w->stream = sl_k8s_http_send(w->h, &s, on_watch_end, w);
 	sl_buf_free(q);
 }
 
-struct sl_kwatch *sl_kwatch_new(struct sl_khttp *h, const struct sl_kwatch_opts *o,
-				const struct sl_kwatch_ops *ops, void *arg)
+struct sl_k8s_watch *sl_k8s_watch_new(struct sl_k8s_http *h, const struct sl_k8s_watch_opts *o,
+				const struct sl_k8s_watch_ops *ops, void *arg)
 {
-	struct sl_kwatch *w = sl_xcalloc(1, sizeof(*w));
+	struct sl_k8s_watch *w = sl_xcalloc(1, sizeof(*w));
 	struct timespec ts;
 
 	w->h = h;
@@ -340,28 +340,28 @@ struct sl_kwatch *sl_kwatch_new(struct sl_khttp *h, const struct sl_kwatch_opts 
 	return w;
 }
 
-void sl_kwatch_free(struct sl_kwatch *w)
+void sl_k8s_watch_free(struct sl_k8s_watch *w)
 {
 	if (w == NULL || w->dead)
 		return;
-	sl_kcall_cancel(w->list);
-	sl_kreq_cancel(w->stream);
+	sl_k8s_call_cancel(w->list);
+	sl_k8s_req_cancel(w->stream);
 	w->list = NULL;
 	w->stream = NULL;
 	if (w->timer != 0)
-		sl_loop_del_timer(sl_khttp_loop(w->h), w->timer);
+		sl_loop_del_timer(sl_k8s_http_loop(w->h), w->timer);
 	w->timer = 0;
 	w->dead = 1;
 	if (w->in_cb == 0)
 		really_free(w);
 }
 
-const char *sl_kwatch_rv(const struct sl_kwatch *w)
+const char *sl_k8s_watch_rv(const struct sl_k8s_watch *w)
 {
 	return w->rv != NULL ? w->rv : "";
 }
 
-void sl_kwatch_stats(const struct sl_kwatch *w, struct sl_kwatch_stats *out)
+void sl_k8s_watch_stats(const struct sl_k8s_watch *w, struct sl_k8s_watch_stats *out)
 {
 	*out = w->st;
 }

@@ -12,7 +12,7 @@
 #include "xalloc.h"
 #include "yaml.h"
 
-static int parse_quota(struct kp *p, const struct sl_ynode *n, struct sl_kquota *q, bool cohort_ok)
+static int parse_quota(struct kp *p, const struct sl_ynode *n, struct sl_kq_quota *q, bool cohort_ok)
 {
 	static const char *keys[] = {"name", "nominalQuota", "borrowingLimit", "lendingLimit", NULL};
 	int r;
@@ -31,8 +31,8 @@ static int parse_quota(struct kp *p, const struct sl_ynode *n, struct sl_kquota 
 	return 0;
 }
 
-static int parse_flavor_quotas(struct kp *p, const struct sl_ynode *n, struct sl_kflavor_quotas *f,
-			       const struct sl_kresource_group *rg, bool cohort_ok)
+static int parse_flavor_quotas(struct kp *p, const struct sl_ynode *n, struct sl_kq_flavor_quotas *f,
+			       const struct sl_kq_resource_group *rg, bool cohort_ok)
 {
 	static const char *keys[] = {"name", "resources", NULL};
 	const struct sl_ynode *res;
@@ -57,7 +57,7 @@ static int parse_flavor_quotas(struct kp *p, const struct sl_ynode *n, struct sl
 	return r;
 }
 
-static int parse_rg(struct kp *p, const struct sl_ynode *n, struct sl_kresource_group *rg,
+static int parse_rg(struct kp *p, const struct sl_ynode *n, struct sl_kq_resource_group *rg,
 		    bool cohort_ok)
 {
 	static const char *keys[] = {"coveredResources", "flavors", NULL};
@@ -84,7 +84,7 @@ static int parse_rg(struct kp *p, const struct sl_ynode *n, struct sl_kresource_
 }
 
 /* A resource may appear in only one resource group. */
-static int parse_rgs(struct kp *p, const struct sl_ynode *spec, struct sl_kresource_group **out,
+static int parse_rgs(struct kp *p, const struct sl_ynode *spec, struct sl_kq_resource_group **out,
 		     size_t *nout, bool cohort_ok)
 {
 	const struct sl_ynode *rgs;
@@ -123,7 +123,7 @@ static const struct kp_enum prefs[] = {
 	{"BorrowingOverPreemption", SL_KPREF_BORROWING_OVER_PREEMPTION},
 	{"PreemptionOverBorrowing", SL_KPREF_PREEMPTION_OVER_BORROWING}, {NULL, 0}};
 
-static int parse_preemption(struct kp *p, const struct sl_ynode *spec, struct sl_kcq *c)
+static int parse_preemption(struct kp *p, const struct sl_ynode *spec, struct sl_kq_cq *c)
 {
 	static const char *keys[] = {"withinClusterQueue", "reclaimWithinCohort", "borrowWithinCohort", NULL};
 	static const char *bkeys[] = {"policy", "maxPriorityThreshold", NULL};
@@ -160,7 +160,7 @@ out:
 	return r;
 }
 
-static int parse_fungibility(struct kp *p, const struct sl_ynode *spec, struct sl_kcq *c)
+static int parse_fungibility(struct kp *p, const struct sl_ynode *spec, struct sl_kq_cq *c)
 {
 	static const char *keys[] = {"whenCanBorrow", "whenCanPreempt", "preference", NULL};
 	const struct sl_ynode *n = sl_ymap_get(spec, "flavorFungibility");
@@ -183,7 +183,7 @@ static int parse_fungibility(struct kp *p, const struct sl_ynode *spec, struct s
 	return r;
 }
 
-static int parse_cq_misc(struct kp *p, const struct sl_ynode *spec, struct sl_kcq *c)
+static int parse_cq_misc(struct kp *p, const struct sl_ynode *spec, struct sl_kq_cq *c)
 {
 	static const struct kp_enum strat[] = {{"BestEffortFIFO", 0}, {"StrictFIFO", 1}, {NULL, 0}};
 	static const struct kp_enum afs[] = {{"NoAdmissionFairSharing", 0},
@@ -214,7 +214,7 @@ static int parse_cq(struct kp *p, struct sl_kueue *k, const struct sl_ynode *spe
 				     "admissionScope", "stopPolicy", "admissionChecks",
 				     "admissionChecksStrategy", NULL};
 	k->cqs = sl_xgrow(k->cqs, &k->capcq, k->ncqs + 1, sizeof(*k->cqs));
-	struct sl_kcq *c = &k->cqs[k->ncqs++];
+	struct sl_kq_cq *c = &k->cqs[k->ncqs++];
 	memset(c, 0, sizeof(*c));
 	c->name = sl_xstrdup(p->name);
 	c->file = sl_xstrdup(p->file);
@@ -244,7 +244,7 @@ static int parse_cohort(struct kp *p, struct sl_kueue *k, const struct sl_ynode 
 {
 	static const char *keys[] = {"parentName", "parent", "resourceGroups", "fairSharing", NULL};
 	k->cohorts = sl_xgrow(k->cohorts, &k->capco, k->ncohorts + 1, sizeof(*k->cohorts));
-	struct sl_kcohort *c = &k->cohorts[k->ncohorts++];
+	struct sl_kq_cohort *c = &k->cohorts[k->ncohorts++];
 	memset(c, 0, sizeof(*c));
 	c->name = sl_xstrdup(p->name);
 	c->file = sl_xstrdup(p->file);
@@ -275,7 +275,7 @@ static int parse_lq(struct kp *p, struct sl_kueue *k, const struct sl_ynode *spe
 {
 	static const char *keys[] = {"clusterQueue", "stopPolicy", "fairSharing", NULL};
 	k->lqs = sl_xgrow(k->lqs, &k->caplq, k->nlqs + 1, sizeof(*k->lqs));
-	struct sl_klq *l = &k->lqs[k->nlqs++];
+	struct sl_kq_lq *l = &k->lqs[k->nlqs++];
 	memset(l, 0, sizeof(*l));
 	l->name = sl_xstrdup(p->name);
 	l->ns = sl_xstrdup(ns ? ns : "default");
@@ -297,7 +297,7 @@ static int parse_wpc(struct kp *p, struct sl_kueue *k, const struct sl_ynode *do
 	int64_t v;
 	int has = 0, r;
 	k->wpcs = sl_xgrow(k->wpcs, &k->capw, k->nwpcs + 1, sizeof(*k->wpcs));
-	struct sl_kwpc *w = &k->wpcs[k->nwpcs++];
+	struct sl_kq_wpc *w = &k->wpcs[k->nwpcs++];
 	memset(w, 0, sizeof(*w));
 	w->name = sl_xstrdup(p->name);
 	if ((r = kp_int(p, doc, "value", &v, &has)) ||

@@ -14,132 +14,132 @@ struct sl_ydocs;
 
 struct sl_ynode;
 
-struct sl_kv {
+struct sl_kq_kv {
 	char *key;
 	char *value;
 };
 
-struct sl_ktaint {
+struct sl_kq_taint {
 	char *key, *value, *effect;
 };
 
-struct sl_ktoleration {
+struct sl_kq_toleration {
 	char *key, *op, *value, *effect; /* op: "Equal" (default) or "Exists" */
 };
 
-struct sl_kflavor {
+struct sl_kq_flavor {
 	char *name;
 	char *file;
 	int line;
 	size_t nlabels;
-	struct sl_kv *labels;
+	struct sl_kq_kv *labels;
 	size_t ntaints;
-	struct sl_ktaint *taints;
+	struct sl_kq_taint *taints;
 	size_t ntols;
-	struct sl_ktoleration *tols;
+	struct sl_kq_toleration *tols;
 };
 
-struct sl_kquota {
+struct sl_kq_quota {
 	char *resource;
 	int64_t nominal;
 	int has_bl, has_ll;
 	int64_t bl, ll;
 };
 
-struct sl_kflavor_quotas {
+struct sl_kq_flavor_quotas {
 	char *flavor;
 	size_t nres;
-	struct sl_kquota *res;
+	struct sl_kq_quota *res;
 };
 
-struct sl_kresource_group {
+struct sl_kq_resource_group {
 	size_t ncovered;
 	char **covered;
 	size_t nflavors;
-	struct sl_kflavor_quotas *flavors;
+	struct sl_kq_flavor_quotas *flavors;
 };
 
-struct sl_kselreq {
+struct sl_kq_selreq {
 	char *key;
 	char *op;                /* In, NotIn, Exists, DoesNotExist */
 	size_t nvalues;
 	char **values;
 };
 
-struct sl_kselector {
+struct sl_kq_selector {
 	int present;             /* 0: nil selector = matches nothing */
 	size_t nmatch;
-	struct sl_kv *match;
+	struct sl_kq_kv *match;
 	size_t nexpr;
-	struct sl_kselreq *expr;
+	struct sl_kq_selreq *expr;
 };
 
-enum sl_kpolicy { SL_KP_NEVER, SL_KP_LOWER, SL_KP_LOWER_OR_NEWER_EQUAL, SL_KP_ANY };
-enum sl_kstop { SL_KSTOP_NONE, SL_KSTOP_HOLD, SL_KSTOP_HOLD_AND_DRAIN };
-enum sl_kfung { SL_KF_MAY_STOP, SL_KF_TRY_NEXT };
-enum sl_kpref { SL_KPREF_UNSET, SL_KPREF_BORROWING_OVER_PREEMPTION,
+enum sl_kq_policy { SL_KP_NEVER, SL_KP_LOWER, SL_KP_LOWER_OR_NEWER_EQUAL, SL_KP_ANY };
+enum sl_kq_stop { SL_KSTOP_NONE, SL_KSTOP_HOLD, SL_KSTOP_HOLD_AND_DRAIN };
+enum sl_kq_fung { SL_KF_MAY_STOP, SL_KF_TRY_NEXT };
+enum sl_kq_pref { SL_KPREF_UNSET, SL_KPREF_BORROWING_OVER_PREEMPTION,
 		SL_KPREF_PREEMPTION_OVER_BORROWING };
 
-struct sl_kcq {
+struct sl_kq_cq {
 	char *name;
 	char *file;
 	int line;
 	char *cohort;            /* NULL: none */
 	int strict_fifo;
-	struct sl_kselector nssel;
+	struct sl_kq_selector nssel;
 	size_t nrg;
-	struct sl_kresource_group *rg;
-	enum sl_kpolicy within_cq, reclaim, bwc;   /* bwc: Never or LowerPriority */
+	struct sl_kq_resource_group *rg;
+	enum sl_kq_policy within_cq, reclaim, bwc;   /* bwc: Never or LowerPriority */
 	int has_bwc_threshold;
 	int32_t bwc_threshold;
-	enum sl_kfung when_borrow, when_preempt;
-	enum sl_kpref preference;
+	enum sl_kq_fung when_borrow, when_preempt;
+	enum sl_kq_pref preference;
 	int64_t weight_milli;    /* fairSharing.weight, default 1000 */
-	enum sl_kstop stop;
+	enum sl_kq_stop stop;
 	int afs;                 /* admissionScope UsageBasedAdmissionFairSharing */
 };
 
-struct sl_kcohort {
+struct sl_kq_cohort {
 	char *name;
 	char *file;
 	int line;
 	char *parent;            /* NULL: root */
 	size_t nrg;
-	struct sl_kresource_group *rg;
+	struct sl_kq_resource_group *rg;
 	int64_t weight_milli;
 };
 
-struct sl_klq {
+struct sl_kq_lq {
 	char *ns, *name, *cq;
 	char *file;
 	int line;
-	enum sl_kstop stop;
+	enum sl_kq_stop stop;
 	int64_t weight_milli;
 };
 
-struct sl_kwpc {
+struct sl_kq_wpc {
 	char *name;
 	int32_t value;
 	char *description;
 };
 
-enum sl_kfs_strategy { SL_KFS_LE_FINAL_SHARE, SL_KFS_LT_INITIAL_SHARE };
+enum sl_kq_fs_strategy { SL_KFS_LE_FINAL_SHARE, SL_KFS_LT_INITIAL_SHARE };
 
-struct sl_kres_weight {
+struct sl_kq_res_weight {
 	char *resource;
 	int64_t weight_milli;
 };
 
-struct sl_kconfig {
+struct sl_kq_config {
 	int present;
 	int fs_enable;
 	size_t nstrategies;              /* 0 = default [LE final, LT initial] */
-	enum sl_kfs_strategy strategies[2];
+	enum sl_kq_fs_strategy strategies[2];
 	int afs_enable;                  /* admissionFairSharing present */
 	int64_t afs_half_life_ms;
 	int64_t afs_sampling_ms;         /* default 5m */
 	size_t nweights;
-	struct sl_kres_weight *weights;
+	struct sl_kq_res_weight *weights;
 	int wfpr_enable, wfpr_block_admission;
 	int64_t wfpr_timeout_ms, wfpr_recovery_timeout_ms;
 	char *wfpr_timestamp;            /* Eviction | Creation */
@@ -150,12 +150,12 @@ struct sl_kconfig {
 
 struct sl_kueue {
 	size_t nflavors, ncqs, ncohorts, nlqs, nwpcs;
-	struct sl_kflavor *flavors;
-	struct sl_kcq *cqs;
-	struct sl_kcohort *cohorts;
-	struct sl_klq *lqs;
-	struct sl_kwpc *wpcs;
-	struct sl_kconfig config;
+	struct sl_kq_flavor *flavors;
+	struct sl_kq_cq *cqs;
+	struct sl_kq_cohort *cohorts;
+	struct sl_kq_lq *lqs;
+	struct sl_kq_wpc *wpcs;
+	struct sl_kq_config config;
 	size_t capf, capcq, capco, caplq, capw;
 	int finalized;
 };
@@ -186,14 +186,14 @@ int sl_kueue_finalize(struct sl_kueue *k, struct sl_err *err);
 int sl_kueue_add_docs(struct sl_kueue *k, const struct sl_ydocs *docs, struct sl_err *err);
 
 /* Lookups (borrowed results). */
-const struct sl_klq *sl_kueue_find_lq(const struct sl_kueue *k, const char *ns,
+const struct sl_kq_lq *sl_kueue_find_lq(const struct sl_kueue *k, const char *ns,
 				      const char *name);
 /* ClusterQueue name of LocalQueue ns/name, NULL if unknown. */
 const char *sl_kueue_lq_cluster_queue(const struct sl_kueue *k, const char *ns,
 				      const char *name);
-const struct sl_kcq *sl_kueue_find_cq(const struct sl_kueue *k, const char *name);
-const struct sl_kflavor *sl_kueue_find_flavor(const struct sl_kueue *k, const char *name);
-const struct sl_kcohort *sl_kueue_find_cohort(const struct sl_kueue *k, const char *name);
+const struct sl_kq_cq *sl_kueue_find_cq(const struct sl_kueue *k, const char *name);
+const struct sl_kq_flavor *sl_kueue_find_flavor(const struct sl_kueue *k, const char *name);
+const struct sl_kq_cohort *sl_kueue_find_cohort(const struct sl_kueue *k, const char *name);
 /* 0 and *value, or -SL_ENOENT. */
 int sl_kueue_priority_class(const struct sl_kueue *k, const char *name, int32_t *value);
 

@@ -14,7 +14,7 @@ struct sl_kueue *sl_kueue_new(void)
 	return sl_xcalloc(1, sizeof(struct sl_kueue));
 }
 
-static void free_kv(struct sl_kv *v, size_t n)
+static void free_kv(struct sl_kq_kv *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].key);
@@ -23,7 +23,7 @@ static void free_kv(struct sl_kv *v, size_t n)
 	free(v);
 }
 
-static void free_rgs(struct sl_kresource_group *rg, size_t n)
+static void free_rgs(struct sl_kq_resource_group *rg, size_t n)
 {
 	for (size_t g = 0; rg && g < n; g++) {
 		sl_strv_free(rg[g].covered);
@@ -38,7 +38,7 @@ static void free_rgs(struct sl_kresource_group *rg, size_t n)
 	free(rg);
 }
 
-static void free_flavor(struct sl_kflavor *f)
+static void free_flavor(struct sl_kq_flavor *f)
 {
 	free(f->name);
 	free(f->file);
@@ -58,7 +58,7 @@ static void free_flavor(struct sl_kflavor *f)
 	free(f->tols);
 }
 
-static void free_cq(struct sl_kcq *c)
+static void free_cq(struct sl_kq_cq *c)
 {
 	free(c->name);
 	free(c->file);
@@ -109,7 +109,7 @@ void sl_kueue_free(struct sl_kueue *k)
 	free(k);
 }
 
-const struct sl_kcq *sl_kueue_find_cq(const struct sl_kueue *k, const char *name)
+const struct sl_kq_cq *sl_kueue_find_cq(const struct sl_kueue *k, const char *name)
 {
 	for (size_t i = 0; name && i < k->ncqs; i++)
 		if (strcmp(k->cqs[i].name, name) == 0)
@@ -117,7 +117,7 @@ const struct sl_kcq *sl_kueue_find_cq(const struct sl_kueue *k, const char *name
 	return NULL;
 }
 
-const struct sl_kflavor *sl_kueue_find_flavor(const struct sl_kueue *k, const char *name)
+const struct sl_kq_flavor *sl_kueue_find_flavor(const struct sl_kueue *k, const char *name)
 {
 	for (size_t i = 0; name && i < k->nflavors; i++)
 		if (strcmp(k->flavors[i].name, name) == 0)
@@ -125,7 +125,7 @@ const struct sl_kflavor *sl_kueue_find_flavor(const struct sl_kueue *k, const ch
 	return NULL;
 }
 
-const struct sl_kcohort *sl_kueue_find_cohort(const struct sl_kueue *k, const char *name)
+const struct sl_kq_cohort *sl_kueue_find_cohort(const struct sl_kueue *k, const char *name)
 {
 	for (size_t i = 0; name && i < k->ncohorts; i++)
 		if (strcmp(k->cohorts[i].name, name) == 0)
@@ -133,7 +133,7 @@ const struct sl_kcohort *sl_kueue_find_cohort(const struct sl_kueue *k, const ch
 	return NULL;
 }
 
-const struct sl_klq *sl_kueue_find_lq(const struct sl_kueue *k, const char *ns, const char *name)
+const struct sl_kq_lq *sl_kueue_find_lq(const struct sl_kueue *k, const char *ns, const char *name)
 {
 	for (size_t i = 0; ns && name && i < k->nlqs; i++)
 		if (strcmp(k->lqs[i].ns, ns) == 0 && strcmp(k->lqs[i].name, name) == 0)
@@ -143,7 +143,7 @@ const struct sl_klq *sl_kueue_find_lq(const struct sl_kueue *k, const char *ns, 
 
 const char *sl_kueue_lq_cluster_queue(const struct sl_kueue *k, const char *ns, const char *name)
 {
-	const struct sl_klq *l = sl_kueue_find_lq(k, ns, name);
+	const struct sl_kq_lq *l = sl_kueue_find_lq(k, ns, name);
 	return l ? l->cq : NULL;
 }
 
@@ -197,7 +197,7 @@ static int check_refs(const struct sl_kueue *k, struct sl_err *err)
 				       k->lqs[i].name, "spec.clusterQueue",
 				       "ClusterQueue \"%s\" not found", k->lqs[i].cq);
 	for (size_t i = 0; i < k->ncqs; i++) {
-		const struct sl_kcq *c = &k->cqs[i];
+		const struct sl_kq_cq *c = &k->cqs[i];
 		for (size_t g = 0; g < c->nrg; g++)
 			for (size_t f = 0; f < c->rg[g].nflavors; f++)
 				if (!sl_kueue_find_flavor(k, c->rg[g].flavors[f].flavor)) {
@@ -209,7 +209,7 @@ static int check_refs(const struct sl_kueue *k, struct sl_err *err)
 				}
 	}
 	for (size_t i = 0; i < k->ncohorts; i++) {
-		const struct sl_kcohort *c = &k->cohorts[i];
+		const struct sl_kq_cohort *c = &k->cohorts[i];
 		for (size_t g = 0; g < c->nrg; g++)
 			for (size_t f = 0; f < c->rg[g].nflavors; f++)
 				if (!sl_kueue_find_flavor(k, c->rg[g].flavors[f].flavor))
@@ -223,7 +223,7 @@ static int check_refs(const struct sl_kueue *k, struct sl_err *err)
 static int check_cycles(const struct sl_kueue *k, struct sl_err *err)
 {
 	for (size_t i = 0; i < k->ncohorts; i++) {
-		const struct sl_kcohort *c = &k->cohorts[i];
+		const struct sl_kq_cohort *c = &k->cohorts[i];
 		size_t steps = 0;
 		while (c && c->parent && steps <= k->ncohorts) {
 			c = sl_kueue_find_cohort(k, c->parent);

@@ -189,7 +189,7 @@ int kp_enumv(struct kp *p, const struct sl_ynode *map, const char *key,
 		      n->type == SL_Y_SCALAR ? n->scalar : "(non-scalar)", allowed);
 }
 
-static int kv_map(struct kp *p, const struct sl_ynode *map, const char *key, struct sl_kv **out,
+static int kv_map(struct kp *p, const struct sl_ynode *map, const char *key, struct sl_kq_kv **out,
 		  size_t *nout)
 {
 	const struct sl_ynode *n = get(map, key);
@@ -209,7 +209,7 @@ static int kv_map(struct kp *p, const struct sl_ynode *map, const char *key, str
 }
 
 /* nil = matches nothing; {} = everything. */
-int kp_selector(struct kp *p, const struct sl_ynode *map, const char *key, struct sl_kselector *out)
+int kp_selector(struct kp *p, const struct sl_ynode *map, const char *key, struct sl_kq_selector *out)
 {
 	static const char *keys[] = {"matchLabels", "matchExpressions", NULL};
 	static const char *ekeys[] = {"key", "operator", "values", NULL};
@@ -229,7 +229,7 @@ int kp_selector(struct kp *p, const struct sl_ynode *map, const char *key, struc
 	out->expr = sl_xcalloc(ex->n + 1, sizeof(*out->expr));
 	kp_push(p, "matchExpressions");
 	for (size_t i = 0; i < ex->n && !r; i++, out->nexpr++) {
-		struct sl_kselreq *e = &out->expr[i];
+		struct sl_kq_selreq *e = &out->expr[i];
 		kp_pushi(p, i);
 		if (!(r = kp_keys(p, ex->vals[i], ekeys)) && !(r = kp_str(p, ex->vals[i], "key", &e->key, true)) &&
 		    !(r = kp_enumv(p, ex->vals[i], "operator", ops, &op, -1)) &&
@@ -288,7 +288,7 @@ out:
 	return r;
 }
 
-static int parse_taints(struct kp *p, const struct sl_ynode *spec, struct sl_kflavor *f)
+static int parse_taints(struct kp *p, const struct sl_ynode *spec, struct sl_kq_flavor *f)
 {
 	static const char *keys[] = {"key", "value", "effect", "timeAdded", NULL};
 	static const struct kp_enum eff[] = {{"NoSchedule", 0}, {"PreferNoSchedule", 1},
@@ -300,7 +300,7 @@ static int parse_taints(struct kp *p, const struct sl_ynode *spec, struct sl_kfl
 	f->taints = sl_xcalloc(t->n + 1, sizeof(*f->taints));
 	kp_push(p, "nodeTaints");
 	for (size_t i = 0; i < t->n && !r; i++, f->ntaints++) {
-		struct sl_ktaint *x = &f->taints[i];
+		struct sl_kq_taint *x = &f->taints[i];
 		kp_pushi(p, i);
 		if (!(r = kp_keys(p, t->vals[i], keys)) && !(r = kp_str(p, t->vals[i], "key", &x->key, true)) &&
 		    !(r = kp_str(p, t->vals[i], "value", &x->value, false)) &&
@@ -322,7 +322,7 @@ static int parse_taints(struct kp *p, const struct sl_ynode *spec, struct sl_kfl
 	return r;
 }
 
-static int parse_tols(struct kp *p, const struct sl_ynode *spec, struct sl_kflavor *f)
+static int parse_tols(struct kp *p, const struct sl_ynode *spec, struct sl_kq_flavor *f)
 {
 	static const char *keys[] = {"key", "operator", "value", "effect", "tolerationSeconds", NULL};
 	static const struct kp_enum ops[] = {{"Equal", 0}, {"Exists", 1}, {NULL, 0}};
@@ -333,7 +333,7 @@ static int parse_tols(struct kp *p, const struct sl_ynode *spec, struct sl_kflav
 	f->tols = sl_xcalloc(t->n + 1, sizeof(*f->tols));
 	kp_push(p, "tolerations");
 	for (size_t i = 0; i < t->n && !r; i++, f->ntols++) {
-		struct sl_ktoleration *x = &f->tols[i];
+		struct sl_kq_toleration *x = &f->tols[i];
 		kp_pushi(p, i);
 		if (!(r = kp_keys(p, t->vals[i], keys)) && !(r = kp_str(p, t->vals[i], "key", &x->key, false)) &&
 		    !(r = kp_str(p, t->vals[i], "value", &x->value, false)) &&
@@ -358,7 +358,7 @@ int kp_flavor(struct kp *p, struct sl_kueue *k, const struct sl_ynode *spec)
 {
 	static const char *keys[] = {"nodeLabels", "nodeTaints", "tolerations", "topologyName", NULL};
 	k->flavors = sl_xgrow(k->flavors, &k->capf, k->nflavors + 1, sizeof(*k->flavors));
-	struct sl_kflavor *f = &k->flavors[k->nflavors++];
+	struct sl_kq_flavor *f = &k->flavors[k->nflavors++];
 	memset(f, 0, sizeof(*f));
 	f->name = sl_xstrdup(p->name);
 	f->file = sl_xstrdup(p->file);
@@ -374,7 +374,7 @@ int kp_flavor(struct kp *p, struct sl_kueue *k, const struct sl_ynode *spec)
 	return r;
 }
 
-static int config_fs(struct kp *p, struct sl_kconfig *c, const struct sl_ynode *doc)
+static int config_fs(struct kp *p, struct sl_kq_config *c, const struct sl_ynode *doc)
 {
 	static const char *keys[] = {"enable", "preemptionStrategies", NULL};
 	static const struct kp_enum st[] = {{"LessThanOrEqualToFinalShare", SL_KFS_LE_FINAL_SHARE},
@@ -406,7 +406,7 @@ out:
 	return r;
 }
 
-static int config_afs(struct kp *p, struct sl_kconfig *c, const struct sl_ynode *doc)
+static int config_afs(struct kp *p, struct sl_kq_config *c, const struct sl_ynode *doc)
 {
 	static const char *keys[] = {"usageHalfLifeTime", "usageSamplingInterval", "resourceWeights", NULL};
 	const struct sl_ynode *a = get(doc, "admissionFairSharing"), *w;
@@ -437,7 +437,7 @@ out:
 	return r;
 }
 
-static int config_wfpr(struct kp *p, struct sl_kconfig *c, const struct sl_ynode *doc)
+static int config_wfpr(struct kp *p, struct sl_kq_config *c, const struct sl_ynode *doc)
 {
 	static const char *keys[] = {"enable", "timeout", "blockAdmission", "recoveryTimeout",
 				     "requeuingStrategy", NULL};
@@ -478,7 +478,7 @@ out:
 	return r;
 }
 
-int kp_config(struct kp *p, struct sl_kconfig *c, const struct sl_ynode *doc)
+int kp_config(struct kp *p, struct sl_kq_config *c, const struct sl_ynode *doc)
 {
 	static const char *keys[] = {"apiVersion", "kind", "metadata", "fairSharing",
 				     "admissionFairSharing", "waitForPodsReady", NULL};

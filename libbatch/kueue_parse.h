@@ -46,10 +46,10 @@ int kp_bool(struct kp *p, const struct sl_ynode *map, const char *key, int *out)
 int kp_dur(struct kp *p, const struct sl_ynode *map, const char *key, int64_t *out);
 int kp_enumv(struct kp *p, const struct sl_ynode *map, const char *key,
 	     const struct kp_enum *tab, int *out, int dflt);
-int kp_selector(struct kp *p, const struct sl_ynode *map, const char *key, struct sl_kselector *out);
+int kp_selector(struct kp *p, const struct sl_ynode *map, const char *key, struct sl_kq_selector *out);
 int kp_weight(struct kp *p, const struct sl_ynode *spec, int64_t *out);
 int kp_meta(struct kp *p, const struct sl_ynode *doc, const char **ns);
 int kp_flavor(struct kp *p, struct sl_kueue *k, const struct sl_ynode *spec);
-int kp_config(struct kp *p, struct sl_kconfig *c, const struct sl_ynode *doc);
+int kp_config(struct kp *p, struct sl_kq_config *c, const struct sl_ynode *doc);
 
 #endif

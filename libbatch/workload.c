@@ -113,11 +113,11 @@ int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 	return r;
 }
 
-static int cq_labels_key(const struct sl_kueue *k, const struct sl_kcq *cq, const char *key)
+static int cq_labels_key(const struct sl_kueue *k, const struct sl_kq_cq *cq, const char *key)
 {
 	for (size_t g = 0; g < cq->nrg; g++)
 		for (size_t i = 0; i < cq->rg[g].nflavors; i++) {
-			const struct sl_kflavor *f = sl_kueue_find_flavor(k, cq->rg[g].flavors[i].flavor);
+			const struct sl_kq_flavor *f = sl_kueue_find_flavor(k, cq->rg[g].flavors[i].flavor);
 			for (size_t l = 0; f != NULL && l < f->nlabels; l++)
 				if (strcmp(f->labels[l].key, key) == 0)
 					return 1;
@@ -130,7 +130,7 @@ int sl_job_selector_known(const struct sl_kueue *k, const struct sl_job_wl *b,
 {
 	const char *name = sl_kueue_lq_cluster_queue(k, b->wl.ns ? b->wl.ns : "default",
 						     b->wl.queue ? b->wl.queue : "");
-	const struct sl_kcq *cq = name ? sl_kueue_find_cq(k, name) : NULL;
+	const struct sl_kq_cq *cq = name ? sl_kueue_find_cq(k, name) : NULL;
 
 	for (size_t i = 0; cq != NULL && i < b->ps.nsel; i++)
 		if (!cq_labels_key(k, cq, b->ps.node_selector[i].key))

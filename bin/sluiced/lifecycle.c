@@ -240,7 +240,7 @@ static int deactivate(struct sluiced *d, struct sl_job *j, const char *why,
  * as a new attempt. */
 static int evict(struct sluiced *d, struct sl_job *j, const char *why, struct sl_err *err)
 {
-	const struct sl_kconfig *kc = &sl_conf_kueue(d->conf)->config;
+	const struct sl_kq_config *kc = &sl_conf_kueue(d->conf)->config;
 	int64_t base = kc->backoff_base_s > 0 ? kc->backoff_base_s : 60;
 	int64_t max = kc->backoff_max_s > 0 ? kc->backoff_max_s : 3600, delay = base;
 	char when[32];

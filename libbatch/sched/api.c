@@ -29,13 +29,13 @@ static int check_ps(const struct sl_sched *s, const struct sq_cq *c,
 	p.nsel = (int)in->nsel;
 	p.sel = sl_xcalloc(in->nsel + 1, sizeof(*p.sel));
 	for (size_t j = 0; j < in->nsel; j++)
-		p.sel[j] = (struct sl_kv){(char *)in->node_selector[j].key,
+		p.sel[j] = (struct sl_kq_kv){(char *)in->node_selector[j].key,
 					  (char *)(in->node_selector[j].value ? in->node_selector[j].value : "")};
 	p.ntol = (int)in->ntol;
 	p.tol = sl_xcalloc(in->ntol + 1, sizeof(*p.tol));
 	for (size_t j = 0; j < in->ntol; j++) {
 		const struct sl_sched_toleration *t = &in->tolerations[j];
-		p.tol[j] = (struct sl_ktoleration){(char *)(t->key ? t->key : ""),
+		p.tol[j] = (struct sl_kq_toleration){(char *)(t->key ? t->key : ""),
 						   (char *)(t->op ? t->op : "Equal"),
 						   (char *)(t->value ? t->value : ""),
 						   (char *)(t->effect ? t->effect : "")};

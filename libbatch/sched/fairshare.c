@@ -339,7 +339,7 @@ static bool take(struct fctx *x, int i, enum sl_sched_preempt_reason r, struct s
 	return fits_fs(x);
 }
 
-static bool strategy_ok(enum sl_kfs_strategy st, struct sq_drs pnew, struct sq_drs told,
+static bool strategy_ok(enum sl_kq_fs_strategy st, struct sq_drs pnew, struct sq_drs told,
 			struct sq_drs tnew)
 {
 	if (st == SL_KFS_LE_FINAL_SHARE)

@@ -108,7 +108,7 @@ static bool try_next(const struct sq_cq *c, struct gmode m)
 	return m.borrow > 0 && c->when_borrow == SL_KF_TRY_NEXT;
 }
 
-static bool tolerates(const struct sl_ktoleration *t, const struct sl_ktaint *x)
+static bool tolerates(const struct sl_kq_toleration *t, const struct sl_kq_taint *x)
 {
 	if (t->effect[0] && strcmp(t->effect, x->effect) != 0)
 		return false;
@@ -123,7 +123,7 @@ static bool tolerates(const struct sl_ktoleration *t, const struct sl_ktaint *x)
 /* Kueue's flavorSelector keeps only the keys of the pod's nodeSelector that
  * this flavor itself labels (not those of other flavors in the resource
  * group): a flavor without the key says nothing against it, and matches. */
-static bool label_conflicts(const struct sl_kflavor *f, const struct sl_kv *l)
+static bool label_conflicts(const struct sl_kq_flavor *f, const struct sl_kq_kv *l)
 {
 	for (size_t i = 0; i < f->nlabels; i++)
 		if (strcmp(f->labels[i].key, l->key) == 0)
@@ -135,14 +135,14 @@ static bool label_conflicts(const struct sl_kflavor *f, const struct sl_kv *l)
 bool sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p,
 		     struct sq_reason *why)
 {
-	const struct sl_kflavor *f = &s->flv[fl].f;
+	const struct sl_kq_flavor *f = &s->flv[fl].f;
 	struct sq_reason r = {.a = fl};
 	if (f->line == -1) {
 		r.kind = SQ_R_NOT_FOUND;
 		goto bad;
 	}
 	for (size_t i = 0; i < f->ntaints; i++) {
-		const struct sl_ktaint *x = &f->taints[i];
+		const struct sl_kq_taint *x = &f->taints[i];
 		if (strcmp(x->effect, "NoSchedule") != 0 && strcmp(x->effect, "NoExecute") != 0)
 			continue;
 		bool ok = false;

@@ -76,9 +76,9 @@ static char **strv_copy(char **v, size_t n)
 	return r;
 }
 
-static struct sl_kv *kv_copy(const struct sl_kv *v, size_t n)
+static struct sl_kq_kv *kv_copy(const struct sl_kq_kv *v, size_t n)
 {
-	struct sl_kv *r = sl_xcalloc(n + 1, sizeof(*r));
+	struct sl_kq_kv *r = sl_xcalloc(n + 1, sizeof(*r));
 	for (size_t i = 0; i < n; i++) {
 		r[i].key = sl_xstrdup(v[i].key);
 		r[i].value = sl_xstrdup(v[i].value);
@@ -86,7 +86,7 @@ static struct sl_kv *kv_copy(const struct sl_kv *v, size_t n)
 	return r;
 }
 
-static void kv_free(struct sl_kv *v, size_t n)
+static void kv_free(struct sl_kq_kv *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].key);
@@ -95,7 +95,7 @@ static void kv_free(struct sl_kv *v, size_t n)
 	free(v);
 }
 
-static void selector_copy(struct sl_kselector *d, const struct sl_kselector *s)
+static void selector_copy(struct sl_kq_selector *d, const struct sl_kq_selector *s)
 {
 	d->present = s->present;
 	d->nmatch = s->nmatch;
@@ -110,7 +110,7 @@ static void selector_copy(struct sl_kselector *d, const struct sl_kselector *s)
 	}
 }
 
-static void selector_free(struct sl_kselector *d)
+static void selector_free(struct sl_kq_selector *d)
 {
 	kv_free(d->match, d->nmatch);
 	for (size_t i = 0; i < d->nexpr; i++) {
@@ -130,7 +130,7 @@ static bool strv_has(char **v, size_t n, const char *s)
 }
 
 /* Sluice namespaces carry one label: kubernetes.io/metadata.name=<ns>. */
-bool sq_ns_matches(const struct sl_kselector *sel, const char *ns)
+bool sq_ns_matches(const struct sl_kq_selector *sel, const char *ns)
 {
 	static const char *nskey = "kubernetes.io/metadata.name";
 	if (!sel->present)
@@ -139,7 +139,7 @@ bool sq_ns_matches(const struct sl_kselector *sel, const char *ns)
 		if (strcmp(sel->match[i].key, nskey) != 0 || strcmp(sel->match[i].value, ns) != 0)
 			return false;
 	for (size_t i = 0; i < sel->nexpr; i++) {
-		const struct sl_kselreq *e = &sel->expr[i];
+		const struct sl_kq_selreq *e = &sel->expr[i];
 		bool has = strcmp(e->key, nskey) == 0;
 		bool in = has && strv_has(e->values, e->nvalues, ns);
 		if ((strcmp(e->op, "In") == 0 && !in) || (strcmp(e->op, "NotIn") == 0 && in) ||
@@ -150,7 +150,7 @@ bool sq_ns_matches(const struct sl_kselector *sel, const char *ns)
 	return true;
 }
 
-static void flavor_copy(struct sq_flavor *d, const struct sl_kflavor *f)
+static void flavor_copy(struct sq_flavor *d, const struct sl_kq_flavor *f)
 {
 	/* The array grows by realloc: every field must be set here, or a
 	 * reload can find the last model's "missing" mark in f.line. */
@@ -210,7 +210,7 @@ static int intern_flavor(struct sl_sched *s, const char *name)
 	return s->nflv++;
 }
 
-static void intern_rgs(struct sl_sched *s, const struct sl_kresource_group *rg, size_t nrg)
+static void intern_rgs(struct sl_sched *s, const struct sl_kq_resource_group *rg, size_t nrg)
 {
 	for (size_t g = 0; g < nrg; g++)
 		for (size_t f = 0; f < rg[g].nflavors; f++) {
@@ -230,7 +230,7 @@ static void build_fr(struct sl_sched *s, const struct sl_kueue *k)
 	for (int pass = 0; pass < 2; pass++) {
 		size_t n = pass ? k->ncohorts : k->ncqs;
 		for (size_t i = 0; i < n; i++) {
-			const struct sl_kresource_group *rg = pass ? k->cohorts[i].rg : k->cqs[i].rg;
+			const struct sl_kq_resource_group *rg = pass ? k->cohorts[i].rg : k->cqs[i].rg;
 			size_t nrg = pass ? k->cohorts[i].nrg : k->cqs[i].nrg;
 			for (size_t g = 0; g < nrg; g++)
 				for (size_t f = 0; f < rg[g].nflavors; f++)
@@ -283,12 +283,12 @@ static int cohort_node(struct sl_sched *s, const char *name, size_t *cap)
 	return i;
 }
 
-static void set_quotas(struct sl_sched *s, int node, const struct sl_kresource_group *rg, size_t nrg)
+static void set_quotas(struct sl_sched *s, int node, const struct sl_kq_resource_group *rg, size_t nrg)
 {
 	for (size_t g = 0; g < nrg; g++)
 		for (size_t f = 0; f < rg[g].nflavors; f++)
 			for (size_t r = 0; r < rg[g].flavors[f].nres; r++) {
-				const struct sl_kquota *kq = &rg[g].flavors[f].res[r];
+				const struct sl_kq_quota *kq = &rg[g].flavors[f].res[r];
 				int fr = sq_fr(s, sq_flavor_index(s, rg[g].flavors[f].flavor),
 					       sq_res_index(s, kq->resource, false));
 				struct sq_quota *q = &s->node[node].q[fr];
@@ -301,7 +301,7 @@ static void set_quotas(struct sl_sched *s, int node, const struct sl_kresource_g
 			}
 }
 
-static void build_cq(struct sl_sched *s, struct sq_cq *c, const struct sl_kcq *k, int node)
+static void build_cq(struct sl_sched *s, struct sq_cq *c, const struct sl_kq_cq *k, int node)
 {
 	c->name = sl_xstrdup(k->name);
 	c->node = node;

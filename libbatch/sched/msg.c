@@ -107,8 +107,8 @@ static char *reason_text(const struct sl_sched *s, const struct sq_reason *r)
 	case SQ_R_NOT_FOUND:
 		return sl_xasprintf("flavor %s not found", s->flv[r->a].f.name);
 	case SQ_R_TAINT: {
-		const struct sl_kflavor *f = &s->flv[r->a].f;
-		const struct sl_ktaint *x = &f->taints[r->b];
+		const struct sl_kq_flavor *f = &s->flv[r->a].f;
+		const struct sl_kq_taint *x = &f->taints[r->b];
 		return sl_xasprintf("untolerated taint {%s %s %s <nil>} in flavor %s", x->key,
 				    x->value, x->effect, f->name);
 	}

@@ -73,7 +73,7 @@ static bool uses_needed(const struct sq_wl *w, const int *need, int nneed)
 	return false;
 }
 
-bool sq_policy_allows(enum sl_kpolicy p, const struct sq_wl *pre, const struct sq_wl *c)
+bool sq_policy_allows(enum sl_kq_policy p, const struct sq_wl *pre, const struct sq_wl *c)
 {
 	switch (p) {
 	case SL_KP_LOWER:

@@ -54,16 +54,16 @@ struct sq_cq {
 	char *name;
 	int node;
 	bool strict_fifo;
-	struct sl_kselector nssel;   /* deep copy */
+	struct sl_kq_selector nssel;   /* deep copy */
 	int nrg;
 	struct sq_rg *rg;
 	int *rg_of_res;              /* [nres] -> rg index or SQ_NONE */
-	enum sl_kpolicy within_cq, reclaim, bwc;
+	enum sl_kq_policy within_cq, reclaim, bwc;
 	bool has_bwc_threshold;
 	int32_t bwc_threshold;
-	enum sl_kfung when_borrow, when_preempt;
-	enum sl_kpref preference;
-	enum sl_kstop stop;
+	enum sl_kq_fung when_borrow, when_preempt;
+	enum sl_kq_pref preference;
+	enum sl_kq_stop stop;
 	bool afs;
 	bool covers_pods;            /* "pods" is a covered resource */
 	char *inactive;              /* NULL = active; else Kueue message */
@@ -84,7 +84,7 @@ struct sq_lq {
 	char *ns, *name;
 	int cq;                      /* SQ_NONE if its CQ is missing */
 	char *cqname;
-	enum sl_kstop stop;
+	enum sl_kq_stop stop;
 	int64_t weight_milli;
 	double afs_consumed;         /* decayed usage (weighted sum over resources) */
 	double afs_penalty;
@@ -92,7 +92,7 @@ struct sq_lq {
 
 struct sq_flavor {
 	char *name;
-	struct sl_kflavor f;         /* deep copy of labels/taints/tolerations */
+	struct sl_kq_flavor f;         /* deep copy of labels/taints/tolerations */
 };
 
 struct sq_ps {
@@ -105,8 +105,8 @@ struct sq_ps {
 	int32_t adm_count;           /* pods admitted (partial admission) */
 	int *res;                    /* resource index (interned, may be new) */
 	int64_t *total;              /* per-pod x count */
-	struct sl_kv *sel;
-	struct sl_ktoleration *tol;
+	struct sl_kq_kv *sel;
+	struct sl_kq_toleration *tol;
 	int *flv;                    /* [nreq] assigned flavor index when admitted */
 };
 
@@ -232,7 +232,7 @@ struct sl_sched {
 	struct sq_namemap lqmap;     /* (ns, name) -> lq */
 	bool fair_sharing;
 	int nstrat;
-	enum sl_kfs_strategy strat[2];
+	enum sl_kq_fs_strategy strat[2];
 	bool afs_enable;
 	int64_t afs_half_life_ms, afs_sampling_ms;
 	int64_t *afs_weight_milli;   /* [nres] */
@@ -276,7 +276,7 @@ int sq_root(const struct sl_sched *s, int node);
 int sq_lq_find(const struct sl_sched *s, const char *ns, const char *name);
 void sq_model_build(struct sl_sched *s, const struct sl_kueue *k);
 void sq_model_free(struct sl_sched *s);
-bool sq_ns_matches(const struct sl_kselector *sel, const char *ns);
+bool sq_ns_matches(const struct sl_kq_selector *sel, const char *ns);
 void sq_recompute_tree(struct sl_sched *s);
 
 /* quota.c: Kueue resource-node arithmetic (resource_node.go) */
@@ -377,7 +377,7 @@ size_t sq_get_targets(struct sl_sched *s, struct sq_wl *w, int cq,
 void sq_pscratch_free(struct sq_pscratch *p);
 void sq_targets_push(struct sq_targets *t, struct sq_wl *w, enum sl_sched_preempt_reason r);
 void sq_simulate_remove(struct sl_sched *s, struct sq_wl *w, int sign);
-bool sq_policy_allows(enum sl_kpolicy p, const struct sq_wl *preemptor, const struct sq_wl *cand);
+bool sq_policy_allows(enum sl_kq_policy p, const struct sq_wl *preemptor, const struct sq_wl *cand);
 void sq_fill_back(struct sl_sched *s, int cq, const int *use_fr, const int64_t *use_q,
 		  int nuse, bool borrow, struct sq_targets *t);
 bool sq_fits_with(struct sl_sched *s, int cq, const int *use_fr, const int64_t *use_q,

@@ -29,10 +29,10 @@ struct result {
 static struct sl_loop *loop;
 static int timed_out;
 
-static void on_resp(const struct sl_kresp *r, void *arg)
+static void on_resp(const struct sl_k8s_resp *r, void *arg)
 {
 	struct result *res = arg;
-	const char *h = sl_kresp_header(r, "X-Test");
+	const char *h = sl_k8s_resp_header(r, "X-Test");
 
 	res->done++;
 	res->rc = r->rc;
@@ -47,7 +47,7 @@ static void on_resp(const struct sl_kresp *r, void *arg)
 
 static int pending, stop_after;
 
-static void on_resp_count(const struct sl_kresp *r, void *arg)
+static void on_resp_count(const struct sl_k8s_resp *r, void *arg)
 {
 	on_resp(r, arg);
 	if (++pending == stop_after)
@@ -85,13 +85,13 @@ static struct sl_kubeconfig plain_kc(struct responder *r, char *server, size_t n
 	return kc;
 }
 
-static struct sl_khttp *client(const struct sl_kubeconfig *kc, const struct sl_khttp_opts *o)
+static struct sl_k8s_http *client(const struct sl_kubeconfig *kc, const struct sl_k8s_http_opts *o)
 {
-	struct sl_khttp *h = NULL;
+	struct sl_k8s_http *h = NULL;
 	struct sl_err err = SL_ERR_INIT;
 
-	if (sl_khttp_new(loop, kc, o, &h, &err) != 0)
-		fail_msg("sl_khttp_new: %s", err.msg);
+	if (sl_k8s_http_new(loop, kc, o, &h, &err) != 0)
+		fail_msg("sl_k8s_http_new: %s", err.msg);
 	return h;
 }
 
@@ -135,22 +135,22 @@ static double log_t(struct responder *r, size_t i)
 	return t;
 }
 
-static const struct sl_khttp_opts fast = {.backoff_base_ms = 20, .backoff_cap_ms = 100, .qps = -1};
+static const struct sl_k8s_http_opts fast = {.backoff_base_ms = 20, .backoff_cap_ms = 100, .qps = -1};
 
 static void test_get_and_headers(void **state)
 {
 	struct responder r;
 	char server[64];
 	struct result res = {0};
-	struct sl_kreq_spec s = {.method = "GET", .path = "/api/v1/pods", .query = "limit=1"};
+	struct sl_k8s_req_spec s = {.method = "GET", .path = "/api/v1/pods", .query = "limit=1"};
 
 	assert_int_equal(responder_start(&r, "[{\"path\":\"/api/v1/pods\",\"responses\":[{\"status\":200,"
 					     "\"headers\":{\"X-Test\":\"yes\"},\"json\":{\"kind\":\"PodList\"}}]}]",
 					 0, 0), 0);
 	struct sl_kubeconfig kc = plain_kc(&r, server, sizeof(server));
-	struct sl_khttp *h = client(&kc, &fast);
-	assert_string_equal(sl_khttp_namespace(h), "team-a");
-	sl_khttp_send(h, &s, on_resp_count, &res);
+	struct sl_k8s_http *h = client(&kc, &fast);
+	assert_string_equal(sl_k8s_http_namespace(h), "team-a");
+	sl_k8s_http_send(h, &s, on_resp_count, &res);
 	run_until(1, 10000);
 	assert_int_equal(res.rc, 0);
 	assert_int_equal(res.status, 200);
@@ -159,7 +159,7 @@ static void test_get_and_headers(void **state)
 	assert_int_equal(res.retry_after, -1);
 	assert_true(log_str_eq(&r, 0, "auth", "Bearer tok"));
 	assert_true(log_str_eq(&r, 0, "query", "limit=1"));
-	sl_khttp_free(h);
+	sl_k8s_http_free(h);
 	responder_stop(&r);
 }
 
@@ -168,16 +168,16 @@ static void test_retry_5xx_and_429(void **state)
 	struct responder r;
 	char server[64];
 	struct result res = {0};
-	struct sl_kreq_spec s = {.method = "GET", .path = "/x"};
+	struct sl_k8s_req_spec s = {.method = "GET", .path = "/x"};
 
 	assert_int_equal(responder_start(&r, "[{\"path\":\"/x\",\"responses\":["
 					     "{\"status\":503,\"body\":\"\"},{\"status\":500,\"body\":\"\"},"
 					     "{\"status\":429,\"headers\":{\"Retry-After\":\"1\"},\"body\":\"\"},"
 					     "{\"status\":200,\"body\":\"ok\"}]}]", 0, 0), 0);
 	struct sl_kubeconfig kc = plain_kc(&r, server, sizeof(server));
-	struct sl_khttp *h = client(&kc, &fast);
-	struct sl_khttp_stats st;
-	sl_khttp_send(h, &s, on_resp_count, &res);
+	struct sl_k8s_http *h = client(&kc, &fast);
+	struct sl_k8s_http_stats st;
+	sl_k8s_http_send(h, &s, on_resp_count, &res);
 	run_until(1, 10000);
 	assert_int_equal(res.status, 200);
 	assert_string_equal(res.body, "ok");
@@ -186,10 +186,10 @@ static void test_retry_5xx_and_429(void **state)
 	/* Retry-After: 1 is honoured (plus at most 10 % jitter). */
 	assert_true(log_t(&r, 3) - log_t(&r, 2) >= 0.99);
 	assert_true(log_t(&r, 3) - log_t(&r, 2) < 1.6);
-	sl_khttp_stats(h, &st);
+	sl_k8s_http_stats(h, &st);
 	assert_int_equal(st.retries, 3);
 	assert_int_equal(st.requests, 1);
-	sl_khttp_free(h);
+	sl_k8s_http_free(h);
 	responder_stop(&r);
 }
 
@@ -198,10 +198,10 @@ static void test_post_retry_rules(void **state)
 	struct responder r;
 	char server[64];
 	struct result a = {0}, b = {0}, c = {0};
-	struct sl_kreq_spec safe = {.method = "POST", .path = "/safe", .body = "{}", .body_len = 2};
-	struct sl_kreq_spec create = {.method = "POST", .path = "/create", .body = "{}",
+	struct sl_k8s_req_spec safe = {.method = "POST", .path = "/safe", .body = "{}", .body_len = 2};
+	struct sl_k8s_req_spec create = {.method = "POST", .path = "/create", .body = "{}",
 				      .body_len = 2, .retry = SL_KRETRY_CREATE};
-	struct sl_kreq_spec limited = {.method = "GET", .path = "/down", .retry_deadline_ms = 1500};
+	struct sl_k8s_req_spec limited = {.method = "GET", .path = "/down", .retry_deadline_ms = 1500};
 
 	assert_int_equal(responder_start(&r, "[{\"path\":\"/safe\",\"responses\":[{\"drop\":true},"
 					     "{\"status\":201,\"body\":\"{}\"}]},"
@@ -211,10 +211,10 @@ static void test_post_retry_rules(void **state)
 					     "{\"path\":\"/down\",\"repeat\":true,\"responses\":[{\"status\":503,\"body\":\"\"}]}]",
 					 0, 0), 0);
 	struct sl_kubeconfig kc = plain_kc(&r, server, sizeof(server));
-	struct sl_khttp *h = client(&kc, &fast);
-	sl_khttp_send(h, &safe, on_resp_count, &a);
-	sl_khttp_send(h, &create, on_resp_count, &b);
-	sl_khttp_send(h, &limited, on_resp_count, &c);
+	struct sl_k8s_http *h = client(&kc, &fast);
+	sl_k8s_http_send(h, &safe, on_resp_count, &a);
+	sl_k8s_http_send(h, &create, on_resp_count, &b);
+	sl_k8s_http_send(h, &limited, on_resp_count, &c);
 	run_until(3, 10000);
 	/* A POST that may have reached the server is not blindly repeated... */
 	assert_int_equal(a.rc, -SL_EIO);
@@ -230,7 +230,7 @@ static void test_post_retry_rules(void **state)
 	assert_int_equal(c.rc, 0);
 	assert_int_equal(c.status, 503);
 	assert_true(c.attempts >= 2);
-	sl_khttp_free(h);
+	sl_k8s_http_free(h);
 	responder_stop(&r);
 }
 
@@ -248,16 +248,16 @@ static void test_outage_nothing_lost(void **state)
 {
 	char server[64];
 	struct result res = {0};
-	struct sl_kreq_spec s = {.method = "POST", .path = "/apis/x", .body = "{}", .body_len = 2,
+	struct sl_k8s_req_spec s = {.method = "POST", .path = "/apis/x", .body = "{}", .body_len = 2,
 				 .retry = SL_KRETRY_CREATE};
 	struct sl_kubeconfig kc = {.origin = "test", .server = server, .ns = "default"};
-	struct sl_khttp_opts o = fast;
+	struct sl_k8s_http_opts o = fast;
 
 	late_port = responder_free_port();
 	snprintf(server, sizeof(server), "http://127.0.0.1:%d", late_port);
 	o.retry_deadline_ms = 0; /* forever */
-	struct sl_khttp *h = client(&kc, &o);
-	sl_khttp_send(h, &s, on_resp_count, &res);
+	struct sl_k8s_http *h = client(&kc, &o);
+	sl_k8s_http_send(h, &s, on_resp_count, &res);
 	sl_loop_add_timer(loop, 700, start_late, NULL);
 	run_until(1, 15000);
 	assert_int_equal(res.rc, 0);
@@ -266,7 +266,7 @@ static void test_outage_nothing_lost(void **state)
 	assert_true(res.attempts >= 3);
 	assert_int_equal(res.maybe_sent, 0);
 	assert_int_equal(log_len(&late), 1);
-	sl_khttp_free(h);
+	sl_k8s_http_free(h);
 	responder_stop(&late);
 }
 
@@ -275,9 +275,9 @@ static void test_rate_limit(void **state)
 	struct responder r;
 	char server[64];
 	struct result res[6];
-	struct sl_kreq_spec s = {.method = "GET", .path = "/r"};
-	struct sl_khttp_opts o = fast;
-	struct sl_khttp_stats st;
+	struct sl_k8s_req_spec s = {.method = "GET", .path = "/r"};
+	struct sl_k8s_http_opts o = fast;
+	struct sl_k8s_http_stats st;
 
 	memset(res, 0, sizeof(res));
 	assert_int_equal(responder_start(&r, "[{\"path\":\"/r\",\"repeat\":true,\"responses\":"
@@ -285,16 +285,16 @@ static void test_rate_limit(void **state)
 	struct sl_kubeconfig kc = plain_kc(&r, server, sizeof(server));
 	o.qps = 10;
 	o.burst = 2;
-	struct sl_khttp *h = client(&kc, &o);
+	struct sl_k8s_http *h = client(&kc, &o);
 	for (int i = 0; i < 6; i++)
-		sl_khttp_send(h, &s, on_resp_count, &res[i]);
+		sl_k8s_http_send(h, &s, on_resp_count, &res[i]);
 	run_until(6, 10000);
 	/* Burst 2 at once, then one per 100 ms: the 6th starts >= 400 ms after the 1st. */
 	assert_int_equal(log_len(&r), 6);
 	assert_true(log_t(&r, 5) - log_t(&r, 0) >= 0.38);
-	sl_khttp_stats(h, &st);
+	sl_k8s_http_stats(h, &st);
 	assert_true(st.throttled >= 4);
-	sl_khttp_free(h);
+	sl_k8s_http_free(h);
 	responder_stop(&r);
 }
 
@@ -315,9 +315,9 @@ static void test_stream_and_cap(void **state)
 	struct responder r;
 	char server[64];
 	struct result a = {0}, b = {0};
-	struct sl_kreq_spec s = {.method = "GET", .path = "/w", .on_line = on_line};
-	struct sl_kreq_spec big = {.method = "GET", .path = "/big"};
-	struct sl_khttp_opts o = fast;
+	struct sl_k8s_req_spec s = {.method = "GET", .path = "/w", .on_line = on_line};
+	struct sl_k8s_req_spec big = {.method = "GET", .path = "/big"};
+	struct sl_k8s_http_opts o = fast;
 	char script[2048];
 
 	snprintf(script, sizeof(script), "[{\"path\":\"/w\",\"responses\":[{\"lines\":"
@@ -326,10 +326,10 @@ static void test_stream_and_cap(void **state)
 	assert_int_equal(responder_start(&r, script, 0, 0), 0);
 	struct sl_kubeconfig kc = plain_kc(&r, server, sizeof(server));
 	o.max_body = 200;
-	struct sl_khttp *h = client(&kc, &o);
+	struct sl_k8s_http *h = client(&kc, &o);
 	lines_seen = 0;
-	sl_khttp_send(h, &s, on_resp_count, &a);
-	sl_khttp_send(h, &big, on_resp_count, &b);
+	sl_k8s_http_send(h, &s, on_resp_count, &a);
+	sl_k8s_http_send(h, &big, on_resp_count, &b);
 	run_until(2, 10000);
 	assert_int_equal(a.rc, 0);
 	assert_int_equal(a.status, 200);
@@ -338,7 +338,7 @@ static void test_stream_and_cap(void **state)
 	assert_string_equal(line_buf[1], "{\"type\": \"DELETED\", \"n\": 2}");
 	assert_int_equal(b.rc, -SL_ETOOBIG);
 	assert_string_equal(b.msg, "GET /big: response larger than 200 bytes");
-	sl_khttp_free(h);
+	sl_k8s_http_free(h);
 	responder_stop(&r);
 }
 
@@ -347,7 +347,7 @@ static void test_401_rereads_token_file(void **state)
 	struct responder r;
 	char server[64], tf[128];
 	struct result res = {0};
-	struct sl_kreq_spec s = {.method = "GET", .path = "/a"};
+	struct sl_k8s_req_spec s = {.method = "GET", .path = "/a"};
 	FILE *f;
 
 	assert_int_equal(responder_start(&r, "[{\"path\":\"/a\",\"responses\":[{\"status\":401,"
@@ -360,16 +360,16 @@ static void test_401_rereads_token_file(void **state)
 	struct sl_kubeconfig kc = plain_kc(&r, server, sizeof(server));
 	kc.token = NULL;
 	kc.token_file = tf;
-	struct sl_khttp *h = client(&kc, &fast);
+	struct sl_k8s_http *h = client(&kc, &fast);
 	f = fopen(tf, "w"); /* rotated after startup, before the 60 s reload */
 	fputs("t2", f);
 	fclose(f);
-	sl_khttp_send(h, &s, on_resp_count, &res);
+	sl_k8s_http_send(h, &s, on_resp_count, &res);
 	run_until(1, 10000);
 	assert_int_equal(res.status, 200);
 	assert_true(log_str_eq(&r, 0, "auth", "Bearer t1"));
 	assert_true(log_str_eq(&r, 1, "auth", "Bearer t2"));
-	sl_khttp_free(h);
+	sl_k8s_http_free(h);
 	responder_stop(&r);
 }
 
@@ -378,9 +378,9 @@ static void test_exec_credential_header(void **state)
 	struct responder r;
 	char server[64], cmd[1200];
 	struct result res = {0};
-	struct sl_kreq_spec s = {.method = "GET", .path = "/e"};
+	struct sl_k8s_req_spec s = {.method = "GET", .path = "/e"};
 	char *args[] = {"fromexec", NULL}, *env[] = {"PLUGIN_VAR=pv", NULL};
-	struct sl_kexec ex = {.api_version = "client.authentication.k8s.io/v1", .command = cmd,
+	struct sl_k8s_exec ex = {.api_version = "client.authentication.k8s.io/v1", .command = cmd,
 			      .args = args, .env = env, .interactive_mode = "Never"};
 
 	assert_int_equal(responder_start(&r, "[{\"path\":\"/e\",\"responses\":[{\"body\":\"\"}]}]", 0, 0), 0);
@@ -388,11 +388,11 @@ static void test_exec_credential_header(void **state)
 	struct sl_kubeconfig kc = plain_kc(&r, server, sizeof(server));
 	kc.token = NULL;
 	kc.exec = &ex;
-	struct sl_khttp *h = client(&kc, &fast);
-	sl_khttp_send(h, &s, on_resp_count, &res);
+	struct sl_k8s_http *h = client(&kc, &fast);
+	sl_k8s_http_send(h, &s, on_resp_count, &res);
 	run_until(1, 10000);
 	assert_true(log_str_eq(&r, 0, "auth", "Bearer fromexec-pv-info-bad"));
-	sl_khttp_free(h);
+	sl_k8s_http_free(h);
 	responder_stop(&r);
 }
 
@@ -427,8 +427,8 @@ static void test_exec_slow_plugin_does_not_block(void **state)
 	struct responder r;
 	char server[64], cmd[64];
 	struct result res = {0};
-	struct sl_kreq_spec s = {.method = "GET", .path = "/e"};
-	struct sl_kexec ex = {.api_version = "client.authentication.k8s.io/v1", .command = cmd,
+	struct sl_k8s_req_spec s = {.method = "GET", .path = "/e"};
+	struct sl_k8s_exec ex = {.api_version = "client.authentication.k8s.io/v1", .command = cmd,
 			      .interactive_mode = "Never"};
 	int64_t t0;
 	uint64_t tick;
@@ -439,10 +439,10 @@ static void test_exec_slow_plugin_does_not_block(void **state)
 	kc.token = NULL;
 	kc.exec = &ex;
 	t0 = sl_loop_now_ms(loop);
-	struct sl_khttp *h = client(&kc, &fast);
+	struct sl_k8s_http *h = client(&kc, &fast);
 	ticks = 0;
 	tick = sl_loop_add_timer(loop, 50, on_tick, NULL);
-	sl_khttp_send(h, &s, on_resp_count, &res);
+	sl_k8s_http_send(h, &s, on_resp_count, &res);
 	run_until(1, 10000);
 	assert_int_equal(res.rc, 0);
 	assert_int_equal(res.status, 200);
@@ -450,7 +450,7 @@ static void test_exec_slow_plugin_does_not_block(void **state)
 	assert_true(sl_loop_now_ms(loop) - t0 >= 900);
 	assert_true(ticks >= 10); /* ~20 in the second the plugin slept */
 	sl_loop_del_timer(loop, tick);
-	sl_khttp_free(h);
+	sl_k8s_http_free(h);
 	unlink(cmd);
 	responder_stop(&r);
 }
@@ -461,10 +461,10 @@ static void test_exec_plugin_timeout_fails_waiting(void **state)
 	struct responder r;
 	char server[64], cmd[64], want[160];
 	struct result res[2] = {{0}};
-	struct sl_kreq_spec s = {.method = "GET", .path = "/e"};
-	struct sl_kexec ex = {.api_version = "client.authentication.k8s.io/v1", .command = cmd,
+	struct sl_k8s_req_spec s = {.method = "GET", .path = "/e"};
+	struct sl_k8s_exec ex = {.api_version = "client.authentication.k8s.io/v1", .command = cmd,
 			      .interactive_mode = "Never"};
-	struct sl_khttp_opts o = fast;
+	struct sl_k8s_http_opts o = fast;
 
 	assert_int_equal(responder_start(&r, "[{\"path\":\"/e\",\"responses\":[{\"body\":\"\"}]}]", 0, 0), 0);
 	slow_plugin(cmd, sizeof(cmd), "30");
@@ -472,9 +472,9 @@ static void test_exec_plugin_timeout_fails_waiting(void **state)
 	kc.token = NULL;
 	kc.exec = &ex;
 	o.exec_timeout_ms = 300;
-	struct sl_khttp *h = client(&kc, &o);
-	sl_khttp_send(h, &s, on_resp_count, &res[0]);
-	sl_khttp_send(h, &s, on_resp_count, &res[1]);
+	struct sl_k8s_http *h = client(&kc, &o);
+	sl_k8s_http_send(h, &s, on_resp_count, &res[0]);
+	sl_k8s_http_send(h, &s, on_resp_count, &res[1]);
 	run_until(2, 5000);
 	snprintf(want, sizeof(want), "exec plugin \"%s\": no answer within 300 ms", cmd);
 	for (int i = 0; i < 2; i++) {
@@ -482,7 +482,7 @@ static void test_exec_plugin_timeout_fails_waiting(void **state)
 		assert_string_equal(res[i].msg, want);
 	}
 	assert_int_equal(log_len(&r), 0);
-	sl_khttp_free(h);
+	sl_k8s_http_free(h);
 	unlink(cmd);
 	responder_stop(&r);
 }
@@ -515,7 +515,7 @@ static void test_tls(void **state)
 	struct responder r;
 	char server[64], ca[1100], cert[1100], key[1100];
 	struct result a = {0}, b = {0}, c = {0}, d = {0}, e = {0};
-	struct sl_kreq_spec s = {.method = "GET", .path = "/t", .retry = SL_KRETRY_NONE};
+	struct sl_k8s_req_spec s = {.method = "GET", .path = "/t", .retry = SL_KRETRY_NONE};
 	size_t calen, certlen, keylen;
 
 	assert_int_equal(responder_start(&r, "[{\"path\":\"/t\",\"repeat\":true,\"responses\":"
@@ -544,15 +544,15 @@ static void test_tls(void **state)
 	struct sl_kubeconfig k4 = {.origin = "t", .server = server};
 	/* 5: insecure-skip-tls-verify, no client cert. */
 	struct sl_kubeconfig k5 = {.origin = "t", .server = server, .insecure = 1};
-	struct sl_khttp *h1 = client(&k1, &fast), *h2 = client(&k2, &fast);
-	struct sl_khttp *h3 = client(&k3, &fast), *h4 = client(&k4, &fast);
-	struct sl_khttp *h5 = client(&k5, &fast);
-	sl_khttp_send(h1, &s, on_resp_count, &a);
-	sl_khttp_send(h2, &s, on_resp_count, &b);
-	sl_khttp_send(h3, &s, on_resp_count, &c);
+	struct sl_k8s_http *h1 = client(&k1, &fast), *h2 = client(&k2, &fast);
+	struct sl_k8s_http *h3 = client(&k3, &fast), *h4 = client(&k4, &fast);
+	struct sl_k8s_http *h5 = client(&k5, &fast);
+	sl_k8s_http_send(h1, &s, on_resp_count, &a);
+	sl_k8s_http_send(h2, &s, on_resp_count, &b);
+	sl_k8s_http_send(h3, &s, on_resp_count, &c);
 	s.retry = SL_KRETRY_IDEMPOTENT; /* fatal TLS errors are not retried anyway */
-	sl_khttp_send(h4, &s, on_resp_count, &d);
-	sl_khttp_send(h5, &s, on_resp_count, &e);
+	sl_k8s_http_send(h4, &s, on_resp_count, &d);
+	sl_k8s_http_send(h5, &s, on_resp_count, &e);
 	run_until(5, 15000);
 	assert_int_equal(a.status, 200);
 	assert_int_equal(b.status, 200);
@@ -564,11 +564,11 @@ static void test_tls(void **state)
 	assert_int_equal(log_len(&r), 3);
 	assert_int_equal(count_cn(&r, "sluice-test"), 2);
 	assert_int_equal(count_cn(&r, NULL), 1);
-	sl_khttp_free(h1);
-	sl_khttp_free(h2);
-	sl_khttp_free(h3);
-	sl_khttp_free(h4);
-	sl_khttp_free(h5);
+	sl_k8s_http_free(h1);
+	sl_k8s_http_free(h2);
+	sl_k8s_http_free(h3);
+	sl_k8s_http_free(h4);
+	sl_k8s_http_free(h5);
 	free(k2.ca_data);
 	free(k2.cert_data);
 	free(k2.key_data);
@@ -604,7 +604,7 @@ static void on_obj(int rc, json_object *obj, const struct sl_err *err, void *arg
 
 /* The verbs run one after another, each started from the previous one's
  * callback, so the responder sees them in a fixed order. */
-static struct sl_khttp *verb_h;
+static struct sl_k8s_http *verb_h;
 static json_object *verb_obj;
 static struct objres *verb_res[6];
 static int verb_step;
@@ -618,8 +618,8 @@ static void on_verb(int rc, json_object *obj, const struct sl_err *err, void *ar
 
 static void next_verb(void)
 {
-	static const struct sl_kdelete_opts dopt = {.propagation = "Foreground", .grace_seconds = 30};
-	static const struct sl_klist_opts lopt = {.label_selector = "sluice.dev/job-id", .limit = 2,
+	static const struct sl_k8s_delete_opts dopt = {.propagation = "Foreground", .grace_seconds = 30};
+	static const struct sl_k8s_list_opts lopt = {.label_selector = "sluice.dev/job-id", .limit = 2,
 						  .all_pages = 1};
 	int i = verb_step++;
 
@@ -662,7 +662,7 @@ static void test_verbs(void **state)
 		"{\"method\":\"DELETE\",\"responses\":[{\"status\":200,\"json\":{\"metadata\":{\"name\":\"sl-1\"}}}]}]",
 		0, 0), 0);
 	struct sl_kubeconfig kc = plain_kc(&r, server, sizeof(server));
-	struct sl_khttp *h = client(&kc, &fast);
+	struct sl_k8s_http *h = client(&kc, &fast);
 	verb_h = h;
 	verb_obj = obj;
 	verb_res[0] = &cr;
@@ -697,7 +697,7 @@ static void test_verbs(void **state)
 	assert_true(log_str_eq(&r, 5, "query", "labelSelector=sluice.dev%2Fjob-id&limit=2"));
 	assert_true(log_str_eq(&r, 6, "query", "labelSelector=sluice.dev%2Fjob-id&limit=2&continue=tok"));
 	json_object_put(obj);
-	sl_khttp_free(h);
+	sl_k8s_http_free(h);
 	responder_stop(&r);
 }
 

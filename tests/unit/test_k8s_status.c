@@ -27,7 +27,7 @@ static json_object *load(const char *name)
 	return o;
 }
 
-static const char *phase_name(enum sl_kst_phase p)
+static const char *phase_name(enum sl_k8s_phase p)
 {
 	return p == SL_KST_WAITING ? "WAITING" : p == SL_KST_READY ? "READY" : "FINISHED";
 }
@@ -55,7 +55,7 @@ static void run_case(const char *cas)
 	char file[300];
 	json_object *doc, *obj, *pods, *expect;
 	json_object **pv;
-	struct sl_kstatus st;
+	struct sl_k8s_status st;
 	struct sl_err err = SL_ERR_INIT;
 	size_t n;
 
@@ -68,7 +68,7 @@ static void run_case(const char *cas)
 	pv = calloc(n + 1, sizeof(*pv));
 	for (size_t i = 0; i < n; i++)
 		pv[i] = json_object_array_get_idx(pods, i);
-	assert_int_equal(sl_kstatus_eval(obj, pv, n, &st, &err), 0);
+	assert_int_equal(sl_k8s_status_eval(obj, pv, n, &st, &err), 0);
 	json_object_object_foreach(expect, k, v) {
 		if (strcmp(k, "phase") == 0)
 			check_str(cas, k, v, phase_name(st.phase));
@@ -97,7 +97,7 @@ static void run_case(const char *cas)
 		else
 			fail_msg("%s: unknown expect field %s", cas, k);
 	}
-	sl_kstatus_clear(&st);
+	sl_k8s_status_clear(&st);
 	free(pv);
 	json_object_put(doc);
 }
@@ -124,20 +124,20 @@ static void test_cases(void **state)
 static void test_job_deadline(void **state)
 {
 	json_object *j = load("job-deadline.json");
-	assert_int_equal(sl_kstatus_job_deadline(j), 1);
+	assert_int_equal(sl_k8s_status_job_deadline(j), 1);
 	json_object_put(j);
 	j = json_tokener_parse("{\"status\":{\"conditions\":[{\"type\":\"Failed\",\"status\":\"True\","
 			       "\"reason\":\"BackoffLimitExceeded\"}]}}");
-	assert_int_equal(sl_kstatus_job_deadline(j), 0);
+	assert_int_equal(sl_k8s_status_job_deadline(j), 0);
 	json_object_put(j);
 }
 
 static void test_bad_kind(void **state)
 {
 	json_object *o = json_tokener_parse("{\"kind\":\"Pod\"}");
-	struct sl_kstatus st;
+	struct sl_k8s_status st;
 	struct sl_err err = SL_ERR_INIT;
-	assert_int_equal(sl_kstatus_eval(o, NULL, 0, &st, &err), -SL_EINVAL);
+	assert_int_equal(sl_k8s_status_eval(o, NULL, 0, &st, &err), -SL_EINVAL);
 	assert_string_equal(err.msg, "not a JobSet or MPIJob: kind Pod");
 	json_object_put(o);
 }
@@ -146,10 +146,10 @@ static void test_labels(void **state)
 {
 	json_object *o = json_tokener_parse("{\"metadata\":{\"name\":\"sl-1\",\"labels\":"
 					    "{\"sluice.io/job-id\":\"1\"}}}");
-	assert_string_equal(sl_kobj_label(o, "sluice.io/job-id"), "1");
-	assert_null(sl_kobj_label(o, "nope"));
-	assert_string_equal(sl_kobj_meta(o, "name"), "sl-1");
-	assert_null(sl_kobj_meta(NULL, "name"));
+	assert_string_equal(sl_k8s_obj_label(o, "sluice.io/job-id"), "1");
+	assert_null(sl_k8s_obj_label(o, "nope"));
+	assert_string_equal(sl_k8s_obj_meta(o, "name"), "sl-1");
+	assert_null(sl_k8s_obj_meta(NULL, "name"));
 	json_object_put(o);
 }
 

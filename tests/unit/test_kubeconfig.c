@@ -112,7 +112,7 @@ static void test_cert_data_and_files(void **state)
 static void test_exec_plugin(void **state)
 {
 	struct sl_kubeconfig *kc = NULL;
-	struct sl_kexec_cred *c = NULL;
+	struct sl_k8s_exec_cred *c = NULL;
 	struct sl_err err = SL_ERR_INIT;
 
 	assert_int_equal(load(kcfile("exec.yaml"), NULL, &kc, &err), 0);
@@ -125,33 +125,33 @@ static void test_exec_plugin(void **state)
 	assert_int_equal(kc->exec->provide_cluster_info, 1);
 
 	/* Args, env and KUBERNETES_EXEC_INFO (with cluster info) reach it. */
-	assert_int_equal(sl_kexec_run(kc, 10000, &c, &err), 0);
+	assert_int_equal(sl_k8s_exec_run(kc, 10000, &c, &err), 0);
 	assert_string_equal(c->token, "tok-v1-info-ok");
 	assert_int_equal(c->expires, 4071006245); /* 2099-01-02T03:04:05Z */
-	sl_kexec_cred_free(c);
+	sl_k8s_exec_cred_free(c);
 
 	free(kc->exec->args[0]);
 	kc->exec->args[0] = strdup("fail");
-	assert_int_equal(sl_kexec_run(kc, 10000, &c, &err), -SL_EIO);
+	assert_int_equal(sl_k8s_exec_run(kc, 10000, &c, &err), -SL_EIO);
 	assert_null(c);
 	assert_true(ends_with(err.msg, "exec-plugin.sh\" failed (status 3): boom: no credentials"));
 
 	sl_err_clear(&err);
 	free(kc->exec->args[0]);
 	kc->exec->args[0] = strdup("garbage");
-	assert_int_equal(sl_kexec_run(kc, 10000, &c, &err), -SL_EPROTO);
+	assert_int_equal(sl_k8s_exec_run(kc, 10000, &c, &err), -SL_EPROTO);
 	assert_true(ends_with(err.msg, "exec-plugin.sh\": output is not a JSON ExecCredential"));
 
 	sl_err_clear(&err);
 	free(kc->exec->args[0]);
 	kc->exec->args[0] = strdup("hang");
-	assert_int_equal(sl_kexec_run(kc, 300, &c, &err), -SL_EIO);
+	assert_int_equal(sl_k8s_exec_run(kc, 300, &c, &err), -SL_EIO);
 	assert_true(ends_with(err.msg, "exec-plugin.sh\": no answer within 300 ms"));
 
 	sl_err_clear(&err);
 	free(kc->exec->command);
 	kc->exec->command = strdup("sluice-no-such-plugin");
-	assert_int_equal(sl_kexec_run(kc, 1000, &c, &err), -SL_ECONFIG);
+	assert_int_equal(sl_k8s_exec_run(kc, 1000, &c, &err), -SL_ECONFIG);
 	assert_string_equal(err.msg, "exec plugin \"sluice-no-such-plugin\": No such file or "
 				     "directory\ninstall the test plugin");
 	sl_kubeconfig_free(kc);
@@ -159,11 +159,11 @@ static void test_exec_plugin(void **state)
 
 static void test_exec_parse(void **state)
 {
-	struct sl_kexec_cred *c = NULL;
+	struct sl_k8s_exec_cred *c = NULL;
 	struct sl_err err = SL_ERR_INIT;
 	const char *v1 = "client.authentication.k8s.io/v1";
 
-	assert_int_equal(sl_kexec_parse("{\"apiVersion\":\"client.authentication.k8s.io/v1\","
+	assert_int_equal(sl_k8s_exec_parse("{\"apiVersion\":\"client.authentication.k8s.io/v1\","
 					"\"kind\":\"ExecCredential\",\"status\":{"
 					"\"clientCertificateData\":\"C\",\"clientKeyData\":\"K\","
 					"\"expirationTimestamp\":\"2030-01-01T01:00:00.5+01:00\"}}",
@@ -172,20 +172,20 @@ static void test_exec_parse(void **state)
 	assert_string_equal(c->cert_pem, "C");
 	assert_string_equal(c->key_pem, "K");
 	assert_int_equal(c->expires, 1893456000);
-	sl_kexec_cred_free(c);
+	sl_k8s_exec_cred_free(c);
 
-	assert_int_equal(sl_kexec_parse("{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\","
+	assert_int_equal(sl_k8s_exec_parse("{\"apiVersion\":\"client.authentication.k8s.io/v1beta1\","
 					"\"kind\":\"ExecCredential\",\"status\":{\"token\":\"t\"}}",
 					v1, &c, &err), -SL_EPROTO);
 	assert_string_equal(err.msg, "configured for client.authentication.k8s.io/v1, returned "
 				     "\"client.authentication.k8s.io/v1beta1\"");
 	sl_err_clear(&err);
-	assert_int_equal(sl_kexec_parse("{\"apiVersion\":\"client.authentication.k8s.io/v1\","
+	assert_int_equal(sl_k8s_exec_parse("{\"apiVersion\":\"client.authentication.k8s.io/v1\","
 					"\"kind\":\"ExecCredential\",\"status\":{}}", v1, &c, &err),
 			 -SL_EPROTO);
 	assert_string_equal(err.msg, "status: neither token nor clientCertificateData");
 	sl_err_clear(&err);
-	assert_int_equal(sl_kexec_parse("{\"apiVersion\":\"client.authentication.k8s.io/v1\","
+	assert_int_equal(sl_k8s_exec_parse("{\"apiVersion\":\"client.authentication.k8s.io/v1\","
 					"\"kind\":\"ExecCredential\",\"status\":{\"token\":\"t\","
 					"\"expirationTimestamp\":\"tomorrow\"}}", v1, &c, &err),
 			 -SL_EPROTO);

@@ -43,7 +43,7 @@ static void test_parse_good(void **state)
 	struct sl_kueue *k;
 	struct sl_err err = SL_ERR_INIT;
 	assert_int_equal(load(good, &k, &err), 0);
-	const struct sl_kcq *c = sl_kueue_find_cq(k, "gpu");
+	const struct sl_kq_cq *c = sl_kueue_find_cq(k, "gpu");
 	assert_non_null(c);
 	assert_string_equal(c->cohort, "lab");
 	assert_int_equal(c->strict_fifo, 1);

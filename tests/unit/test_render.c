@@ -74,9 +74,9 @@ static struct sl_job *job(uint64_t id, const char *partition)
 	return j;
 }
 
-static const struct sl_kflavor *flavor(const char *name)
+static const struct sl_kq_flavor *flavor(const char *name)
 {
-	const struct sl_kflavor *f = sl_kueue_find_flavor(sl_conf_kueue(conf), name);
+	const struct sl_kq_flavor *f = sl_kueue_find_flavor(sl_conf_kueue(conf), name);
 
 	assert_non_null(f);
 	return f;
@@ -391,8 +391,8 @@ static void test_errors(void **state)
 	struct sl_job *j = job(1008, "batch");
 	struct sl_render_flavor f[] = {{"cpu", flavor("default")}, {"memory", flavor("h100")}};
 	struct sl_render_in in = in_for(j, f, 1);
-	struct sl_kflavor clash = *flavor("h100");
-	struct sl_kv lab = {"cloud.example.com/node-pool", "a100"};
+	struct sl_kq_flavor clash = *flavor("h100");
+	struct sl_kq_kv lab = {"cloud.example.com/node-pool", "a100"};
 	struct sl_err err = SL_ERR_INIT;
 	char *json = NULL;
 

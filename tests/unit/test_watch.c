@@ -16,7 +16,7 @@
 
 static void test_parse_line(void **state)
 {
-	enum sl_kwatch_type t;
+	enum sl_k8s_watch_type t;
 	json_object *obj;
 	int code;
 	struct sl_err err = SL_ERR_INIT;
@@ -24,31 +24,31 @@ static void test_parse_line(void **state)
 	const char *l2 = "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"code\":410,"
 			 "\"reason\":\"Expired\",\"message\":\"too old resource version: 1 (9)\"}}";
 
-	assert_int_equal(sl_kwatch_parse_line(l1, strlen(l1), &t, &obj, &code, &err), 0);
+	assert_int_equal(sl_k8s_watch_parse_line(l1, strlen(l1), &t, &obj, &code, &err), 0);
 	assert_int_equal(t, SL_KW_MODIFIED);
 	assert_int_equal(code, 0);
 	assert_string_equal(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN),
 			    "{\"metadata\":{\"resourceVersion\":\"5\"}}");
 	json_object_put(obj);
-	assert_int_equal(sl_kwatch_parse_line(l2, strlen(l2), &t, &obj, &code, &err), 0);
+	assert_int_equal(sl_k8s_watch_parse_line(l2, strlen(l2), &t, &obj, &code, &err), 0);
 	assert_int_equal(t, SL_KW_ERROR);
 	assert_int_equal(code, 410);
 	json_object_put(obj);
 
-	assert_int_equal(sl_kwatch_parse_line("{\"type\":\"BOGUS\",\"object\":{}}", 29, &t, &obj,
+	assert_int_equal(sl_k8s_watch_parse_line("{\"type\":\"BOGUS\",\"object\":{}}", 29, &t, &obj,
 					      &code, &err), -SL_EPROTO);
 	assert_string_equal(err.msg, "watch: unknown event type \"BOGUS\"");
 	assert_null(obj);
 	sl_err_clear(&err);
-	assert_int_equal(sl_kwatch_parse_line("{\"type\":\"ADDED\"}", 16, &t, &obj, &code, &err),
+	assert_int_equal(sl_k8s_watch_parse_line("{\"type\":\"ADDED\"}", 16, &t, &obj, &code, &err),
 			 -SL_EPROTO);
 	assert_string_equal(err.msg, "watch: ADDED event without an object");
 	sl_err_clear(&err);
 	/* A line is one object: trailing garbage is refused. */
-	assert_int_equal(sl_kwatch_parse_line("{\"type\":\"ADDED\",\"object\":{}} x", 30, &t, &obj,
+	assert_int_equal(sl_k8s_watch_parse_line("{\"type\":\"ADDED\",\"object\":{}} x", 30, &t, &obj,
 					      &code, &err), -SL_EPROTO);
 	sl_err_clear(&err);
-	assert_int_equal(sl_kwatch_parse_line("{\"type\":", 8, &t, &obj, &code, &err), -SL_EPROTO);
+	assert_int_equal(sl_k8s_watch_parse_line("{\"type\":", 8, &t, &obj, &code, &err), -SL_EPROTO);
 	assert_string_equal(err.msg, "watch: undecodable event: {\"type\":");
 }
 
@@ -78,7 +78,7 @@ static void on_relisted(json_object *items, const char *rv, void *arg)
 		sl_loop_stop(loop);
 }
 
-static void on_event(enum sl_kwatch_type t, json_object *obj, void *arg)
+static void on_event(enum sl_k8s_watch_type t, json_object *obj, void *arg)
 {
 	static const char *names[] = {"ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"};
 	size_t o = strlen(trace);
@@ -118,28 +118,28 @@ static void test_list_watch_gone(void **state)
 	struct responder r;
 	char server[64];
 	struct sl_kubeconfig kc = {.origin = "t", .server = server, .ns = "default"};
-	struct sl_khttp_opts ho = {.qps = -1, .backoff_base_ms = 20, .backoff_cap_ms = 100};
-	struct sl_kwatch_opts wo = {.path = "/apis/jobset.x-k8s.io/v1alpha2/jobsets",
+	struct sl_k8s_http_opts ho = {.qps = -1, .backoff_base_ms = 20, .backoff_cap_ms = 100};
+	struct sl_k8s_watch_opts wo = {.path = "/apis/jobset.x-k8s.io/v1alpha2/jobsets",
 				    .label_selector = "sluice.dev/job-id", .timeout_s = 30,
 				    .backoff_base_ms = 20, .backoff_cap_ms = 100};
-	struct sl_kwatch_ops ops = {.relisted = on_relisted, .event = on_event};
-	struct sl_khttp *h = NULL;
-	struct sl_kwatch *w;
-	struct sl_kwatch_stats st;
+	struct sl_k8s_watch_ops ops = {.relisted = on_relisted, .event = on_event};
+	struct sl_k8s_http *h = NULL;
+	struct sl_k8s_watch *w;
+	struct sl_k8s_watch_stats st;
 	struct sl_err err = SL_ERR_INIT;
 	json_object *log, *q;
 
 	assert_int_equal(responder_start(&r, script, 0, 0), 0);
 	snprintf(server, sizeof(server), "http://127.0.0.1:%d", r.port);
 	loop = sl_loop_new();
-	assert_int_equal(sl_khttp_new(loop, &kc, &ho, &h, &err), 0);
-	w = sl_kwatch_new(h, &wo, &ops, NULL);
+	assert_int_equal(sl_k8s_http_new(loop, &kc, &ho, &h, &err), 0);
+	w = sl_k8s_watch_new(h, &wo, &ops, NULL);
 	sl_loop_add_timer(loop, 15000, on_guard, NULL);
 	sl_loop_run(loop);
 	assert_string_equal(trace, "LIST@10[a] ADDED:b LIST@20[a,b,c] MODIFIED:c DELETED:a "
 				   "LIST@30[b,c] ");
-	assert_string_equal(sl_kwatch_rv(w), "30");
-	sl_kwatch_stats(w, &st);
+	assert_string_equal(sl_k8s_watch_rv(w), "30");
+	sl_k8s_watch_stats(w, &st);
 	assert_int_equal(st.lists, 3);
 	assert_int_equal(st.gone, 2);
 	assert_int_equal(st.events, 3);
@@ -160,8 +160,8 @@ static void test_list_watch_gone(void **state)
 	json_object_put(log);
 
 	/* Freed while its last stream is open: no callback afterwards. */
-	sl_kwatch_free(w);
-	sl_khttp_free(h);
+	sl_k8s_watch_free(w);
+	sl_k8s_http_free(h);
 	sl_loop_free(loop);
 	responder_stop(&r);
 }

@@ -25,7 +25,7 @@
 
 /* ---- the job table ---- */
 
-struct kjob *sl_k8s_job_find(struct sl_exec_k8s *x, uint64_t id)
+struct kjob *sl_k8sexec_job_find(struct sl_exec_k8s *x, uint64_t id)
 {
 	for (struct kjob *k = x->jobs; k != NULL; k = k->next)
 		if (k->id == id)
@@ -55,8 +55,8 @@ static struct kjob *kjob_new(struct sl_exec_k8s *x, const struct sl_job *job)
 
 static void kjob_free(struct kjob *kj)
 {
-	sl_kcall_cancel(kj->call);
-	sl_kreq_cancel(kj->logreq);
+	sl_k8s_call_cancel(kj->call);
+	sl_k8s_req_cancel(kj->logreq);
 	if (kj->ready_timer)
 		sl_loop_del_timer(kj->x->loop, kj->ready_timer);
 	json_object_put(kj->obj);
@@ -72,28 +72,28 @@ static void kjob_free(struct kjob *kj)
 	free(kj);
 }
 
-void sl_k8s_job_call(struct kjob *kj, struct sl_kcall *c)
+void sl_k8sexec_job_call(struct kjob *kj, struct sl_k8s_call *c)
 {
 	if (kj->call != c)
-		sl_kcall_cancel(kj->call);
+		sl_k8s_call_cancel(kj->call);
 	kj->call = c;
 }
 
-void sl_k8s_job_set_obj(struct kjob *kj, json_object *obj)
+void sl_k8sexec_job_set_obj(struct kjob *kj, json_object *obj)
 {
 	json_object_get(obj);
 	json_object_put(kj->obj);
 	kj->obj = obj;
 }
 
-void sl_k8s_job_report(struct kjob *kj, const struct sl_exec_result *res)
+void sl_k8sexec_job_report(struct kjob *kj, const struct sl_exec_result *res)
 {
 	struct sl_exec_result r = *res;
 	if (kj->phase == KJ_DONE)
 		return; /* reported once; a late second path changes nothing */
 	kj->phase = KJ_DONE;
-	sl_k8s_job_call(kj, NULL);
-	sl_kreq_cancel(kj->logreq);
+	sl_k8sexec_job_call(kj, NULL);
+	sl_k8s_req_cancel(kj->logreq);
 	kj->logreq = NULL;
 	if (kj->ready_timer)
 		sl_loop_del_timer(kj->x->loop, kj->ready_timer);
@@ -103,7 +103,7 @@ void sl_k8s_job_report(struct kjob *kj, const struct sl_exec_result *res)
 	sl_evq_finished(kj->x->evq, kj->id, &r);
 }
 
-void sl_k8s_job_ready(struct kjob *kj, const char *nodelist)
+void sl_k8sexec_job_ready(struct kjob *kj, const char *nodelist)
 {
 	kj->ready = 1;
 	if (kj->ready_timer)
@@ -119,7 +119,7 @@ static void launch_failed(struct kjob *kj, const char *why)
 	snprintf(res.message, sizeof(res.message), "%s", why);
 	res.start_time = kj->start;
 	sl_err_log("job %llu: %s: %s", (unsigned long long)kj->id, kj->name, why);
-	sl_k8s_job_report(kj, &res);
+	sl_k8sexec_job_report(kj, &res);
 }
 
 /* ---- create / adopt ---- */
@@ -127,8 +127,8 @@ static void launch_failed(struct kjob *kj, const char *why)
 /* The object is ours if it carries this job's id and this cluster's label. */
 static int ours(struct kjob *kj, json_object *obj)
 {
-	const char *id = sl_kobj_label(obj, "sluice.io/job-id");
-	const char *cl = sl_kobj_label(obj, "sluice.io/cluster");
+	const char *id = sl_k8s_obj_label(obj, "sluice.io/job-id");
+	const char *cl = sl_k8s_obj_label(obj, "sluice.io/cluster");
 	char want[32];
 	snprintf(want, sizeof(want), "%llu", (unsigned long long)kj->id);
 	return id && cl && strcmp(id, want) == 0 && strcmp(cl, kj->x->cluster) == 0;
@@ -138,14 +138,14 @@ static void live(struct kjob *kj, json_object *obj)
 {
 	/* The watch may have shown a newer version before this reply came. */
 	if (kj->obj == NULL)
-		sl_k8s_job_set_obj(kj, obj);
+		sl_k8sexec_job_set_obj(kj, obj);
 	kj->phase = KJ_LIVE;
 	if (kj->want_end) {
-		sl_k8s_job_end(kj, kj->end_as, kj->why);
+		sl_k8sexec_job_end(kj, kj->end_as, kj->why);
 		return;
 	}
-	sl_k8s_ready_arm(kj);
-	sl_k8s_job_eval(kj);
+	sl_k8sexec_ready_arm(kj);
+	sl_k8sexec_job_eval(kj);
 }
 
 static void on_get(int rc, json_object *obj, const struct sl_err *err, void *arg)
@@ -154,7 +154,7 @@ static void on_get(int rc, json_object *obj, const struct sl_err *err, void *arg
 	char why[300];
 	kj->call = NULL;
 	if (rc == -SL_ENOENT) { /* deleted between the 409 and now: try again */
-		sl_k8s_job_create(kj);
+		sl_k8sexec_job_create(kj);
 		return;
 	}
 	if (rc != 0) {
@@ -178,7 +178,7 @@ static void on_create(int rc, json_object *obj, const struct sl_err *err, void *
 	kj->call = NULL;
 	if (rc == -SL_EEXIST) {
 		item = sl_xasprintf("%s/%s", kj->collection, kj->name);
-		sl_k8s_job_call(kj, sl_k8s_get(kj->x->http, item, on_get, kj));
+		sl_k8sexec_job_call(kj, sl_k8s_get(kj->x->http, item, on_get, kj));
 		free(item);
 		return;
 	}
@@ -186,7 +186,7 @@ static void on_create(int rc, json_object *obj, const struct sl_err *err, void *
 		if (kj->want_end) { /* nothing was created: the end is immediate */
 			struct sl_exec_result res = {.state = kj->end_as};
 			snprintf(res.reason, sizeof(res.reason), "None");
-			sl_k8s_job_report(kj, &res);
+			sl_k8sexec_job_report(kj, &res);
 			return;
 		}
 		launch_failed(kj, err->msg);
@@ -206,7 +206,7 @@ static size_t flavors(const struct sl_kueue *k, const char *text, struct sl_rend
 	*buf = sl_xstrdup(text ? text : "");
 	for (tok = strtok_r(*buf, ",", &save); tok && n < cap; tok = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(tok, '=');
-		const struct sl_kflavor *f;
+		const struct sl_kq_flavor *f;
 		if (eq == NULL)
 			continue;
 		*eq = '\0';
@@ -241,7 +241,7 @@ static int render(struct kjob *kj, json_object **out, struct sl_err *err)
 	return r;
 }
 
-void sl_k8s_job_create(struct kjob *kj)
+void sl_k8sexec_job_create(struct kjob *kj)
 {
 	struct sl_err err = SL_ERR_INIT;
 	json_object *obj = NULL;
@@ -250,9 +250,9 @@ void sl_k8s_job_create(struct kjob *kj)
 		return;
 	}
 	free(kj->collection);
-	kj->collection = sl_k8s_collection(kj->kind, kj->ns);
+	kj->collection = sl_k8sexec_collection(kj->kind, kj->ns);
 	kj->phase = KJ_CREATING;
-	sl_k8s_job_call(kj, sl_k8s_create(kj->x->http, kj->collection, obj, on_create, kj));
+	sl_k8sexec_job_call(kj, sl_k8s_create(kj->x->http, kj->collection, obj, on_create, kj));
 	json_object_put(obj);
 }
 
@@ -261,7 +261,7 @@ void sl_k8s_job_create(struct kjob *kj)
 static int connect_api(struct sl_exec_k8s *x, const struct sl_kubeconf *kc, struct sl_err *err)
 {
 	struct sl_kubeconfig_opts ko = {0};
-	struct sl_khttp_opts ho = {0};
+	struct sl_k8s_http_opts ho = {0};
 	const char *sa = getenv("SLUICE_K8S_SA_DIR"); /* tests: a fake service account */
 	int r;
 
@@ -278,7 +278,7 @@ static int connect_api(struct sl_exec_k8s *x, const struct sl_kubeconf *kc, stru
 	ko.sa_dir = sa && *sa ? sa : NULL;
 	ho.retry_deadline_ms = -1; /* an API server outage loses nothing */
 	if ((r = sl_kubeconfig_load(&ko, &x->kc, err)) != 0 ||
-	    (r = sl_khttp_new(x->loop, x->kc, &ho, &x->http, err)) != 0)
+	    (r = sl_k8s_http_new(x->loop, x->kc, &ho, &x->http, err)) != 0)
 		return r;
 	sl_info("kubernetes: %s (context %s, namespace default %s)", x->kc->server,
 		x->kc->context ? x->kc->context : "-", x->kc->ns ? x->kc->ns : "default");
@@ -290,15 +290,15 @@ static void ops_destroy(void *p)
 	struct sl_exec_k8s *x = p;
 	if (x == NULL)
 		return;
-	sl_k8s_watch_stop(x);
+	sl_k8sexec_watch_stop(x);
 	while (x->jobs != NULL) {
 		struct kjob *kj = x->jobs;
 		x->jobs = kj->next;
 		kjob_free(kj);
 	}
-	sl_k8s_delete_drop(x);
+	sl_k8sexec_delete_drop(x);
 	sl_evq_free(x->evq);
-	sl_khttp_free(x->http);
+	sl_k8s_http_free(x->http);
 	sl_kubeconfig_free(x->kc);
 	free(x->cluster);
 	free(x);
@@ -318,7 +318,7 @@ static void *ops_create(struct sl_loop *loop, const struct sl_exec_conf *conf,
 		goto fail;
 	}
 	if (connect_api(x, sl_conf_kubernetes(*x->confp), err) != 0 ||
-	    sl_k8s_watch_start(x, err) != 0)
+	    sl_k8sexec_watch_start(x, err) != 0)
 		goto fail;
 	return x;
 fail:
@@ -333,7 +333,7 @@ static int ops_start(void *p, const struct sl_job *job, struct sl_err *err)
 	json_object *obj = NULL;
 	int r;
 
-	if ((kj = sl_k8s_job_find(x, job->id)) != NULL && kj->phase != KJ_DONE)
+	if ((kj = sl_k8sexec_job_find(x, job->id)) != NULL && kj->phase != KJ_DONE)
 		return sl_err_set(err, SL_EEXIST, "job %llu already runs",
 				  (unsigned long long)job->id);
 	kj = kjob_new(x, job);
@@ -344,17 +344,17 @@ static int ops_start(void *p, const struct sl_job *job, struct sl_err *err)
 		return r;
 	}
 	json_object_put(obj);
-	sl_k8s_job_create(kj);
+	sl_k8sexec_job_create(kj);
 	return 0;
 }
 
 static int end_op(struct sl_exec_k8s *x, uint64_t id, enum sl_jobstate as, struct sl_err *err)
 {
-	struct kjob *kj = sl_k8s_job_find(x, id);
+	struct kjob *kj = sl_k8sexec_job_find(x, id);
 	if (kj == NULL || kj->phase == KJ_DONE)
 		return sl_err_set(err, SL_ENOENT, "job %llu is not running here",
 				  (unsigned long long)id);
-	sl_k8s_job_end(kj, as, NULL);
+	sl_k8sexec_job_end(kj, as, NULL);
 	return 0;
 }
 
@@ -376,7 +376,7 @@ static int ops_signal(void *p, uint64_t id, int signo, struct sl_err *err)
 static int ops_adopt(void *p, const struct sl_job *job, struct sl_err *err)
 {
 	struct sl_exec_k8s *x = p;
-	struct kjob *kj = sl_k8s_job_find(x, job->id);
+	struct kjob *kj = sl_k8sexec_job_find(x, job->id);
 	if (kj != NULL)
 		return sl_err_set(err, SL_EEXIST, "job %llu already followed",
 				  (unsigned long long)job->id);
@@ -391,7 +391,7 @@ static int ops_adopt(void *p, const struct sl_job *job, struct sl_err *err)
 		struct sl_err e = SL_ERR_INIT;
 		if (render(kj, &obj, &e) == 0)
 			json_object_put(obj);
-		kj->collection = sl_k8s_collection(kj->kind, kj->ns);
+		kj->collection = sl_k8sexec_collection(kj->kind, kj->ns);
 	}
 	return 0;
 }

@@ -42,9 +42,9 @@ struct kjob {
 	struct json_object *obj;      /* latest object seen, or NULL */
 	struct json_object **pods;    /* pods seen for it (kept after DELETED) */
 	size_t npods, cappods;
-	struct sl_kcall *call;        /* the one create/get/list/delete in flight:
-				       * set only through sl_k8s_job_call() */
-	struct sl_kreq *logreq;       /* the pod log read in flight */
+	struct sl_k8s_call *call;        /* the one create/get/list/delete in flight:
+				       * set only through sl_k8sexec_job_call() */
+	struct sl_k8s_req *logreq;       /* the pod log read in flight */
 	uint64_t ready_timer;
 	int ready;                    /* on_ready delivered */
 	int64_t start;                /* admission (start()) time, wall seconds */
@@ -60,8 +60,8 @@ struct kjob {
 struct sl_exec_k8s {
 	struct sl_loop *loop;
 	struct sl_kubeconfig *kc;
-	struct sl_khttp *http;
-	struct sl_kwatch *w_js, *w_mpi, *w_pods;
+	struct sl_k8s_http *http;
+	struct sl_k8s_watch *w_js, *w_mpi, *w_pods;
 	int listed;                   /* bit 1 jobsets, 2 mpijobs, 4 pods */
 	struct sl_conf *const *confp;
 	char *cluster;
@@ -74,42 +74,42 @@ struct sl_exec_k8s {
 #define KJ_LISTED_ALL 7
 
 /* exec_k8s.c */
-struct kjob *sl_k8s_job_find(struct sl_exec_k8s *x, uint64_t id);
-void sl_k8s_job_report(struct kjob *kj, const struct sl_exec_result *res);
-void sl_k8s_job_ready(struct kjob *kj, const char *nodelist);
-void sl_k8s_job_create(struct kjob *kj);
+struct kjob *sl_k8sexec_job_find(struct sl_exec_k8s *x, uint64_t id);
+void sl_k8sexec_job_report(struct kjob *kj, const struct sl_exec_result *res);
+void sl_k8sexec_job_ready(struct kjob *kj, const char *nodelist);
+void sl_k8sexec_job_create(struct kjob *kj);
 /* Make c (may be NULL) the job's one call in flight, cancelling the one it
  * replaces. Why: every call carries kj as its argument, and kjob_free() can
  * cancel only what kj->call names; a call overwritten instead of cancelled
  * answered after forget() into freed memory (the SIGSEGV after
  * "job N: OUT_OF_MEMORY"). Callbacks clear kj->call before anything else. */
-void sl_k8s_job_call(struct kjob *kj, struct sl_kcall *c);
+void sl_k8sexec_job_call(struct kjob *kj, struct sl_k8s_call *c);
 /* Take obj (a reference is taken) as the job's current object. */
-void sl_k8s_job_set_obj(struct kjob *kj, struct json_object *obj);
+void sl_k8sexec_job_set_obj(struct kjob *kj, struct json_object *obj);
 
 /* exec_k8s_watch.c */
-int sl_k8s_watch_start(struct sl_exec_k8s *x, struct sl_err *err);
-void sl_k8s_watch_stop(struct sl_exec_k8s *x);
+int sl_k8sexec_watch_start(struct sl_exec_k8s *x, struct sl_err *err);
+void sl_k8sexec_watch_stop(struct sl_exec_k8s *x);
 /* Re-evaluate the job's state from its object and pods. */
-void sl_k8s_job_eval(struct kjob *kj);
-void sl_k8s_ready_arm(struct kjob *kj);
+void sl_k8sexec_job_eval(struct kjob *kj);
+void sl_k8sexec_ready_arm(struct kjob *kj);
 
 /* exec_k8s_delete.c */
 /* Delete the job's object, then report it ended as `as` (CANCELLED,
  * PREEMPTED, or PENDING for an eviction with `why`). */
-void sl_k8s_job_end(struct kjob *kj, enum sl_jobstate as, const char *why);
+void sl_k8sexec_job_end(struct kjob *kj, enum sl_jobstate as, const char *why);
 /* Delete an object by name, fire and forget (end of job, reconcile). */
-void sl_k8s_delete_obj(struct sl_exec_k8s *x, const char *collection, const char *name,
+void sl_k8sexec_delete_obj(struct sl_exec_k8s *x, const char *collection, const char *name,
 		       int64_t grace);
-char *sl_k8s_collection(enum sl_render_kind kind, const char *ns);
+char *sl_k8sexec_collection(enum sl_render_kind kind, const char *ns);
 /* Drop the fire-and-forget deletes still in flight (shutdown). */
-void sl_k8s_delete_drop(struct sl_exec_k8s *x);
+void sl_k8sexec_delete_drop(struct sl_exec_k8s *x);
 
 /* exec_k8s_logs.c */
 /* The job is over (kj->res set): fetch its log when there is no shared
  * filesystem, write the -o/-e files as the user, then report. */
-void sl_k8s_job_finish(struct kjob *kj);
-int sl_k8s_write_output(const struct sl_job *job, const char *text, size_t len,
+void sl_k8sexec_job_finish(struct kjob *kj);
+int sl_k8sexec_write_output(const struct sl_job *job, const char *text, size_t len,
 			const char *host, struct sl_err *err);
 
 #endif

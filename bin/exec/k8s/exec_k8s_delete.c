@@ -14,7 +14,7 @@
 #include "log.h"
 #include "xalloc.h"
 
-char *sl_k8s_collection(enum sl_render_kind kind, const char *ns)
+char *sl_k8sexec_collection(enum sl_render_kind kind, const char *ns)
 {
 	if (kind == SL_RENDER_MPIJOB)
 		return sl_xasprintf("/apis/kubeflow.org/v2beta1/namespaces/%s/mpijobs", ns);
@@ -25,7 +25,7 @@ char *sl_k8s_collection(enum sl_render_kind kind, const char *ns)
  * (the HTTP client drops its requests without callbacks). */
 struct kfire {
 	struct sl_exec_k8s *x;
-	struct sl_kcall *call;
+	struct sl_k8s_call *call;
 	char *item;
 	struct kfire *next;
 };
@@ -49,10 +49,10 @@ static void on_fire(int rc, json_object *obj, const struct sl_err *err, void *ar
 	fire_free(f);
 }
 
-void sl_k8s_delete_obj(struct sl_exec_k8s *x, const char *collection, const char *name,
+void sl_k8sexec_delete_obj(struct sl_exec_k8s *x, const char *collection, const char *name,
 		       int64_t grace)
 {
-	struct sl_kdelete_opts o = {.propagation = "Background", .grace_seconds = grace};
+	struct sl_k8s_delete_opts o = {.propagation = "Background", .grace_seconds = grace};
 	struct kfire *f = sl_xcalloc(1, sizeof(*f));
 	f->x = x;
 	f->item = sl_xasprintf("%s/%s", collection, name);
@@ -61,10 +61,10 @@ void sl_k8s_delete_obj(struct sl_exec_k8s *x, const char *collection, const char
 	f->call = sl_k8s_delete(x->http, f->item, &o, on_fire, f);
 }
 
-void sl_k8s_delete_drop(struct sl_exec_k8s *x)
+void sl_k8sexec_delete_drop(struct sl_exec_k8s *x)
 {
 	while (x->fires != NULL) {
-		sl_kcall_cancel(x->fires->call);
+		sl_k8s_call_cancel(x->fires->call);
 		fire_free(x->fires);
 	}
 }
@@ -90,12 +90,12 @@ static void on_end(int rc, json_object *obj, const struct sl_err *err, void *arg
 		res.start_time = 0;
 	}
 	snprintf(res.message, sizeof(res.message), "%s", kj->why ? kj->why : "");
-	sl_k8s_job_report(kj, &res);
+	sl_k8sexec_job_report(kj, &res);
 }
 
-void sl_k8s_job_end(struct kjob *kj, enum sl_jobstate as, const char *why)
+void sl_k8sexec_job_end(struct kjob *kj, enum sl_jobstate as, const char *why)
 {
-	struct sl_kdelete_opts o = {.propagation = "Background",
+	struct sl_k8s_delete_opts o = {.propagation = "Background",
 				    .grace_seconds = kj->x->kill_wait};
 	char *item;
 
@@ -110,12 +110,12 @@ void sl_k8s_job_end(struct kjob *kj, enum sl_jobstate as, const char *why)
 	}
 	if (kj->phase == KJ_ENDING || kj->phase == KJ_DONE)
 		return;
-	sl_kreq_cancel(kj->logreq);
+	sl_k8s_req_cancel(kj->logreq);
 	kj->logreq = NULL;
 	kj->phase = KJ_ENDING;
 	if (kj->collection == NULL)
-		kj->collection = sl_k8s_collection(kj->kind, kj->ns);
+		kj->collection = sl_k8sexec_collection(kj->kind, kj->ns);
 	item = sl_xasprintf("%s/%s", kj->collection, kj->name);
-	sl_k8s_job_call(kj, sl_k8s_delete(kj->x->http, item, &o, on_end, kj));
+	sl_k8sexec_job_call(kj, sl_k8s_delete(kj->x->http, item, &o, on_end, kj));
 	free(item);
 }

@@ -158,7 +158,7 @@ static pid_t fork_writer(const struct sl_job *job, const char *out, const char *
 }
 
 /* Blocking variant (kept for callers outside the loop, e.g. tools). */
-int sl_k8s_write_output(const struct sl_job *job, const char *text, size_t len,
+int sl_k8sexec_write_output(const struct sl_job *job, const char *text, size_t len,
 			const char *host, struct sl_err *err)
 {
 	char *out = out_path(job, host);
@@ -176,14 +176,14 @@ int sl_k8s_write_output(const struct sl_job *job, const char *text, size_t len,
 static void done(struct kjob *kj)
 {
 	/* The result is recorded; the object's only use now is history. */
-	sl_k8s_delete_obj(kj->x, kj->collection, kj->name, kj->x->kill_wait);
-	sl_k8s_job_report(kj, &kj->res);
+	sl_k8sexec_delete_obj(kj->x, kj->collection, kj->name, kj->x->kill_wait);
+	sl_k8sexec_job_report(kj, &kj->res);
 }
 
 static const char *log_host(struct kjob *kj)
 {
 	for (size_t i = 0; i < kj->npods; i++) {
-		const char *n = sl_kobj_meta(kj->pods[i], "name");
+		const char *n = sl_k8s_obj_meta(kj->pods[i], "name");
 		if (n && kj->log_pod && strcmp(n, kj->log_pod) == 0) {
 			json_object *spec = NULL, *h = NULL;
 			if (json_object_object_get_ex(kj->pods[i], "spec", &spec) &&
@@ -211,7 +211,7 @@ static void writer_free(struct writer *w)
 static void writer_end(struct writer *w, int st)
 {
 	struct sl_err err = SL_ERR_INIT;
-	struct kjob *kj = sl_k8s_job_find(w->x, w->id);
+	struct kjob *kj = sl_k8sexec_job_find(w->x, w->id);
 
 	if (writer_status(w->out, st, &err) != 0)
 		sl_warn("job %llu: writing its output: %s", (unsigned long long)w->id, err.msg);
@@ -278,7 +278,7 @@ static int start_writer(struct kjob *kj, const char *text, size_t len)
 	return 0;
 }
 
-static void on_log(const struct sl_kresp *resp, void *arg)
+static void on_log(const struct sl_k8s_resp *resp, void *arg)
 {
 	struct kjob *kj = arg;
 	kj->logreq = NULL;
@@ -290,10 +290,10 @@ static void on_log(const struct sl_kresp *resp, void *arg)
 	done(kj);
 }
 
-void sl_k8s_job_finish(struct kjob *kj)
+void sl_k8sexec_job_finish(struct kjob *kj)
 {
 	const struct sl_conf *conf = *kj->x->confp;
-	struct sl_kreq_spec spec;
+	struct sl_k8s_req_spec spec;
 	char *path;
 
 	if (kj->log_pod == NULL ||
@@ -306,6 +306,6 @@ void sl_k8s_job_finish(struct kjob *kj)
 	spec.method = "GET";
 	spec.path = path;
 	spec.retry_deadline_ms = 60000; /* the log is worth less than the end */
-	kj->logreq = sl_khttp_send(kj->x->http, &spec, on_log, kj);
+	kj->logreq = sl_k8s_http_send(kj->x->http, &spec, on_log, kj);
 	free(path);
 }

@@ -32,7 +32,7 @@
 
 static int parse_id(json_object *obj, uint64_t *id)
 {
-	const char *s = sl_kobj_label(obj, "sluice.io/job-id");
+	const char *s = sl_k8s_obj_label(obj, "sluice.io/job-id");
 	char *end;
 	if (s == NULL || *s == '\0')
 		return -1;
@@ -42,27 +42,27 @@ static int parse_id(json_object *obj, uint64_t *id)
 
 static int is_deleting(json_object *obj)
 {
-	return sl_kobj_meta(obj, "deletionTimestamp") != NULL;
+	return sl_k8s_obj_meta(obj, "deletionTimestamp") != NULL;
 }
 
 /* ---- state ---- */
 
-static void finished(struct kjob *kj, const struct sl_kstatus *st);
+static void finished(struct kjob *kj, const struct sl_k8s_status *st);
 
 static void on_child_job(int rc, json_object *obj, const struct sl_err *err, void *arg)
 {
 	struct kjob *kj = arg;
 	kj->call = NULL;
-	if (rc == 0 && sl_kstatus_job_deadline(obj)) {
+	if (rc == 0 && sl_k8s_status_job_deadline(obj)) {
 		kj->res.state = SL_JOB_TIMEOUT;
 		kj->res.exit_code = 0;
 		kj->res.exit_signal = 0;
 		snprintf(kj->res.reason, sizeof(kj->res.reason), "TimeLimit");
 	}
-	sl_k8s_job_finish(kj);
+	sl_k8sexec_job_finish(kj);
 }
 
-static void finished(struct kjob *kj, const struct sl_kstatus *st)
+static void finished(struct kjob *kj, const struct sl_k8s_status *st)
 {
 	struct sl_exec_result *r = &kj->res;
 	memset(r, 0, sizeof(*r));
@@ -73,16 +73,16 @@ static void finished(struct kjob *kj, const struct sl_kstatus *st)
 	snprintf(r->reason, sizeof(r->reason), "%s", st->reason);
 	snprintf(r->message, sizeof(r->message), "%s", st->message);
 	kj->phase = KJ_FINISHING;
-	sl_k8s_job_call(kj, NULL); /* a pod LIST the watch overtook: the end is known */
+	sl_k8sexec_job_call(kj, NULL); /* a pod LIST the watch overtook: the end is known */
 	if (st->failed_job != NULL) {
 		/* Only the failed child Job tells a timeout from a failure: one read. */
 		char *item = sl_xasprintf("/apis/batch/v1/namespaces/%s/jobs/%s", kj->ns,
 					  st->failed_job);
-		sl_k8s_job_call(kj, sl_k8s_get(kj->x->http, item, on_child_job, kj));
+		sl_k8sexec_job_call(kj, sl_k8s_get(kj->x->http, item, on_child_job, kj));
 		free(item);
 		return;
 	}
-	sl_k8s_job_finish(kj);
+	sl_k8sexec_job_finish(kj);
 }
 
 static void pod_put(struct kjob *kj, json_object *pod);
@@ -96,14 +96,14 @@ static void on_pods(int rc, json_object *list, const struct sl_err *err, void *a
 	if (rc == 0 && json_object_object_get_ex(list, "items", &items))
 		for (size_t i = 0; i < json_object_array_length(items); i++)
 			pod_put(kj, json_object_array_get_idx(items, i));
-	sl_k8s_job_eval(kj);
+	sl_k8sexec_job_eval(kj);
 }
 
 /* The object says failed but no pod seen yet says how: the pod watch lags.
  * One LIST of the object's pods answers (a read, once per failed job). */
 static int list_pods(struct kjob *kj)
 {
-	struct sl_klist_opts o = {0};
+	struct sl_k8s_list_opts o = {0};
 	char *sel, *coll;
 	if (kj->pods_listed || kj->call != NULL)
 		return kj->call != NULL;
@@ -111,26 +111,26 @@ static int list_pods(struct kjob *kj)
 			   "jobset.sigs.k8s.io/jobset-name", kj->name);
 	coll = sl_xasprintf("/api/v1/namespaces/%s/pods", kj->ns);
 	o.label_selector = sel;
-	sl_k8s_job_call(kj, sl_k8s_list(kj->x->http, coll, &o, on_pods, kj));
+	sl_k8sexec_job_call(kj, sl_k8s_list(kj->x->http, coll, &o, on_pods, kj));
 	free(sel);
 	free(coll);
 	return 1;
 }
 
-void sl_k8s_job_eval(struct kjob *kj)
+void sl_k8sexec_job_eval(struct kjob *kj)
 {
-	struct sl_kstatus st;
+	struct sl_k8s_status st;
 	struct sl_err err = SL_ERR_INIT;
 
 	if (kj->phase != KJ_LIVE || kj->obj == NULL)
 		return;
-	if (sl_kstatus_eval(kj->obj, kj->pods, kj->npods, &st, &err) != 0) {
+	if (sl_k8s_status_eval(kj->obj, kj->pods, kj->npods, &st, &err) != 0) {
 		sl_warn("job %llu: %s", (unsigned long long)kj->id, err.msg);
 		return;
 	}
 	/* No pod seen says how it ended, or which pod holds the log. */
 	if (st.phase == SL_KST_FINISHED && (!st.explained || st.log_pod == NULL) && list_pods(kj)) {
-		sl_kstatus_clear(&st);
+		sl_k8s_status_clear(&st);
 		return;
 	}
 	if (st.phase == SL_KST_FINISHED) {
@@ -139,9 +139,9 @@ void sl_k8s_job_eval(struct kjob *kj)
 		kj->log_pod = st.log_pod ? sl_xstrdup(st.log_pod) : NULL;
 		finished(kj, &st);
 	} else if (st.phase == SL_KST_READY && !kj->ready) {
-		sl_k8s_job_ready(kj, st.nodelist);
+		sl_k8sexec_job_ready(kj, st.nodelist);
 	}
-	sl_kstatus_clear(&st);
+	sl_k8s_status_clear(&st);
 }
 
 /* ---- the pods-ready timeout ---- */
@@ -159,7 +159,7 @@ static void on_ready_timeout(struct sl_loop *l, uint64_t id, void *arg)
 		return;
 	snprintf(why, sizeof(why), "Exceeded the PodsReady timeout %s/%s", kj->ns, kj->name);
 	sl_info("job %llu: %s: evicted", (unsigned long long)kj->id, why);
-	sl_k8s_job_end(kj, SL_JOB_PENDING, why);
+	sl_k8sexec_job_end(kj, SL_JOB_PENDING, why);
 }
 
 /* Kueue counts the timeout from the workload's admission (its PodsReady=False
@@ -167,7 +167,7 @@ static void on_ready_timeout(struct sl_loop *l, uint64_t id, void *arg)
  * attempt's admission time (kj->start, persisted in the job record) plus the
  * timeout. Cost: the record keeps whole seconds, so the deadline can come up
  * to a second early, as Kueue's own (condition times are whole seconds). */
-void sl_k8s_ready_arm(struct kjob *kj)
+void sl_k8sexec_ready_arm(struct kjob *kj)
 {
 	const struct sl_kueue *k = sl_conf_kueue(*kj->x->confp);
 	struct timespec now;
@@ -187,9 +187,9 @@ void sl_k8s_ready_arm(struct kjob *kj)
 
 static void pod_put(struct kjob *kj, json_object *pod)
 {
-	const char *name = sl_kobj_meta(pod, "name");
+	const char *name = sl_k8s_obj_meta(pod, "name");
 	for (size_t i = 0; i < kj->npods; i++) {
-		const char *n = sl_kobj_meta(kj->pods[i], "name");
+		const char *n = sl_k8s_obj_meta(kj->pods[i], "name");
 		if (name && n && strcmp(n, name) == 0) {
 			json_object_put(kj->pods[i]);
 			kj->pods[i] = json_object_get(pod);
@@ -203,17 +203,17 @@ static void pod_put(struct kjob *kj, json_object *pod)
 static struct kjob *job_of(struct sl_exec_k8s *x, json_object *obj)
 {
 	uint64_t id;
-	return parse_id(obj, &id) == 0 ? sl_k8s_job_find(x, id) : NULL;
+	return parse_id(obj, &id) == 0 ? sl_k8sexec_job_find(x, id) : NULL;
 }
 
-static void pod_event(enum sl_kwatch_type type, json_object *pod, void *arg)
+static void pod_event(enum sl_k8s_watch_type type, json_object *pod, void *arg)
 {
 	struct kjob *kj = job_of(arg, pod);
 	if (kj == NULL || type == SL_KW_BOOKMARK || type == SL_KW_ERROR)
 		return;
 	/* A deleted pod keeps its last state: its exit code may be the answer. */
 	pod_put(kj, pod);
-	sl_k8s_job_eval(kj);
+	sl_k8sexec_job_eval(kj);
 }
 
 static void pods_relisted(json_object *items, const char *rv, void *arg)
@@ -233,9 +233,9 @@ static void pods_relisted(json_object *items, const char *rv, void *arg)
 	}
 	x->listed |= LISTED_PODS;
 	for (struct kjob *kj = x->jobs; kj != NULL; kj = kj->next) {
-		sl_k8s_job_eval(kj);
+		sl_k8sexec_job_eval(kj);
 		if (kj->phase == KJ_LIVE)
-			sl_k8s_ready_arm(kj); /* a deadline that passed before this list */
+			sl_k8sexec_ready_arm(kj); /* a deadline that passed before this list */
 	}
 }
 
@@ -243,11 +243,11 @@ static void pods_relisted(json_object *items, const char *rv, void *arg)
 
 static int current_name(struct kjob *kj, json_object *obj)
 {
-	const char *name = sl_kobj_meta(obj, "name"), *ns = sl_kobj_meta(obj, "namespace");
+	const char *name = sl_k8s_obj_meta(obj, "name"), *ns = sl_k8s_obj_meta(obj, "namespace");
 	return name && ns && strcmp(name, kj->name) == 0 && strcmp(ns, kj->ns) == 0;
 }
 
-static void obj_event(enum sl_kwatch_type type, json_object *obj, void *arg)
+static void obj_event(enum sl_k8s_watch_type type, json_object *obj, void *arg)
 {
 	struct kjob *kj = job_of(arg, obj);
 	if (kj == NULL || !current_name(kj, obj))
@@ -259,7 +259,7 @@ static void obj_event(enum sl_kwatch_type type, json_object *obj, void *arg)
 			snprintf(res.message, sizeof(res.message), "%s/%s was deleted", kj->ns,
 				 kj->name);
 			res.start_time = kj->start;
-			sl_k8s_job_report(kj, &res);
+			sl_k8sexec_job_report(kj, &res);
 		}
 		return;
 	}
@@ -268,11 +268,11 @@ static void obj_event(enum sl_kwatch_type type, json_object *obj, void *arg)
 	if (kj->phase == KJ_LIVE || kj->phase == KJ_ADOPTING || kj->phase == KJ_CREATING) {
 		if (kj->phase == KJ_ADOPTING) {
 			kj->phase = KJ_LIVE;
-			sl_k8s_ready_arm(kj);
+			sl_k8sexec_ready_arm(kj);
 		}
 		if (kj->phase == KJ_LIVE || kj->phase == KJ_CREATING)
-			sl_k8s_job_set_obj(kj, obj);
-		sl_k8s_job_eval(kj);
+			sl_k8sexec_job_set_obj(kj, obj);
+		sl_k8sexec_job_eval(kj);
 	}
 }
 
@@ -280,7 +280,7 @@ static void obj_event(enum sl_kwatch_type type, json_object *obj, void *arg)
 static void reconcile_one(struct sl_exec_k8s *x, json_object *obj, const char *collection_fmt)
 {
 	struct kjob *kj = job_of(x, obj);
-	const char *name = sl_kobj_meta(obj, "name"), *ns = sl_kobj_meta(obj, "namespace");
+	const char *name = sl_k8s_obj_meta(obj, "name"), *ns = sl_k8s_obj_meta(obj, "namespace");
 	char *coll;
 
 	if (name == NULL || ns == NULL)
@@ -289,10 +289,10 @@ static void reconcile_one(struct sl_exec_k8s *x, json_object *obj, const char *c
 		if (kj->phase == KJ_ADOPTING) {
 			sl_info("job %llu: adopted %s/%s", (unsigned long long)kj->id, ns, name);
 			kj->phase = KJ_LIVE;
-			sl_k8s_ready_arm(kj);
+			sl_k8sexec_ready_arm(kj);
 		}
 		if (kj->phase == KJ_LIVE)
-			sl_k8s_job_set_obj(kj, obj);
+			sl_k8sexec_job_set_obj(kj, obj);
 		return;
 	}
 	if (kj != NULL && current_name(kj, obj))
@@ -301,7 +301,7 @@ static void reconcile_one(struct sl_exec_k8s *x, json_object *obj, const char *c
 		return;
 	sl_info("reconcile: deleting %s/%s (its job is not running)", ns, name);
 	coll = sl_xasprintf(collection_fmt, ns);
-	sl_k8s_delete_obj(x, coll, name, x->kill_wait);
+	sl_k8sexec_delete_obj(x, coll, name, x->kill_wait);
 	free(coll);
 }
 
@@ -319,9 +319,9 @@ static void objects_relisted(struct sl_exec_k8s *x, json_object *items, int bit,
 		if (kj->phase == KJ_ADOPTING) {
 			sl_info("job %llu: %s/%s missing: creating it", (unsigned long long)kj->id,
 				kj->ns, kj->name);
-			sl_k8s_job_create(kj);
+			sl_k8sexec_job_create(kj);
 		} else {
-			sl_k8s_job_eval(kj);
+			sl_k8sexec_job_eval(kj);
 		}
 	}
 }
@@ -341,29 +341,29 @@ static void problem(const struct sl_err *err, void *arg)
 	sl_debug("kubernetes watch: %s (retrying)", err->msg);
 }
 
-static const struct sl_kwatch_ops js_ops = {js_relisted, obj_event, problem};
-static const struct sl_kwatch_ops mpi_ops = {mpi_relisted, obj_event, problem};
-static const struct sl_kwatch_ops pod_ops = {pods_relisted, pod_event, problem};
+static const struct sl_k8s_watch_ops js_ops = {js_relisted, obj_event, problem};
+static const struct sl_k8s_watch_ops mpi_ops = {mpi_relisted, obj_event, problem};
+static const struct sl_k8s_watch_ops pod_ops = {pods_relisted, pod_event, problem};
 
-int sl_k8s_watch_start(struct sl_exec_k8s *x, struct sl_err *err)
+int sl_k8sexec_watch_start(struct sl_exec_k8s *x, struct sl_err *err)
 {
 	char *sel = sl_xasprintf("sluice.io/cluster=%s", x->cluster);
-	struct sl_kwatch_opts o = {.label_selector = sel};
+	struct sl_k8s_watch_opts o = {.label_selector = sel};
 
 	o.path = "/apis/jobset.x-k8s.io/v1alpha2/jobsets";
-	x->w_js = sl_kwatch_new(x->http, &o, &js_ops, x);
+	x->w_js = sl_k8s_watch_new(x->http, &o, &js_ops, x);
 	o.path = "/apis/kubeflow.org/v2beta1/mpijobs";
-	x->w_mpi = sl_kwatch_new(x->http, &o, &mpi_ops, x);
+	x->w_mpi = sl_k8s_watch_new(x->http, &o, &mpi_ops, x);
 	o.path = "/api/v1/pods";
-	x->w_pods = sl_kwatch_new(x->http, &o, &pod_ops, x);
+	x->w_pods = sl_k8s_watch_new(x->http, &o, &pod_ops, x);
 	free(sel);
 	return 0;
 }
 
-void sl_k8s_watch_stop(struct sl_exec_k8s *x)
+void sl_k8sexec_watch_stop(struct sl_exec_k8s *x)
 {
-	sl_kwatch_free(x->w_js);
-	sl_kwatch_free(x->w_mpi);
-	sl_kwatch_free(x->w_pods);
+	sl_k8s_watch_free(x->w_js);
+	sl_k8s_watch_free(x->w_mpi);
+	sl_k8s_watch_free(x->w_pods);
 	x->w_js = x->w_mpi = x->w_pods = NULL;
 }

@@ -73,6 +73,10 @@ struct sl_executor {
 	void *(*create)(struct sl_loop *loop, const struct sl_exec_conf *conf,
 			const struct sl_exec_events *ev, void *arg, struct sl_err *err);
 	void (*destroy)(void *x); /* jobs keep running; NULL is a no-op */
+	/* At start, before the daemon detaches: can this executor run on this
+	 * host at all? The error names what is missing (the local executor:
+	 * the sluice-stepd it would run). NULL: nothing to check. */
+	int (*preflight)(const struct sl_exec_conf *conf, struct sl_err *err);
 	/* At submit, before the job is stored: 0 if this executor can run
 	 * spec under conf, else an error in Slurm's words (the job is refused).
 	 * NULL: it can run whatever the submit policy accepts. */

@@ -51,11 +51,23 @@ static int check_config(const char *path)
 	return 0;
 }
 
+/* SLUICE_STEPD overrides where sluice-stepd is (tests, a build tree). */
+static const char *stepd_override(void)
+{
+	const char *p = getenv("SLUICE_STEPD");
+	return p && *p ? p : NULL;
+}
+
+/* The config, and whether its executor can run here at all. */
 static int check_quiet(const char *path)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_conf *c = NULL;
+	const struct sl_executor *x;
+	struct sl_exec_conf xc = {.stepd_path = stepd_override()};
 	int r = sl_conf_load(path, &c, &err);
+	if (r == 0 && (x = sl_executor_find(sl_conf_executor(c))) != NULL && x->preflight != NULL)
+		r = x->preflight(&xc, &err);
 	if (r != 0)
 		fprintf(stderr, "sluiced: %s\n", err.msg);
 	sl_conf_free(c);
@@ -179,10 +191,16 @@ static int setup(struct sluiced *d, int foreground, struct sl_err *err)
 	static const struct sl_exec_events ev = {on_exec_started, on_exec_finished,
 						    on_exec_ready};
 	struct sl_exec_conf xc;
-	const char *stepd = getenv("SLUICE_STEPD");
 	int r;
 
 	if ((r = sl_conf_load(d->conf_path, &d->conf, err)) != 0)
+		return r;
+	memset(&xc, 0, sizeof(xc));
+	xc.stepd_path = stepd_override();
+	if ((d->executor = sl_executor_find(sl_conf_executor(d->conf))) == NULL)
+		return sl_err_set(err, SL_ECONFIG, "executor \"%s\" is not built into sluiced",
+				  sl_conf_executor(d->conf));
+	if (d->executor->preflight != NULL && (r = d->executor->preflight(&xc, err)) != 0)
 		return r;
 	identity(d);
 	d->loop = sl_loop_new();
@@ -190,18 +208,13 @@ static int setup(struct sluiced *d, int foreground, struct sl_err *err)
 	if ((r = sl_store_open(sl_conf_state_dir(d->conf), sl_conf_fsync(d->conf), &d->store, err)) != 0 ||
 	    (r = sl_schedctl_new(d, &d->sched, err)) != 0)
 		return r;
-	memset(&xc, 0, sizeof(xc));
 	xc.state_dir = sl_conf_state_dir(d->conf);
 	xc.cluster = sl_conf_cluster_name(d->conf);
 	xc.hostname = d->hostname;
 	xc.kill_wait = sl_conf_kill_wait(d->conf);
 	xc.durable = sl_conf_fsync(d->conf);
-	xc.stepd_path = stepd && *stepd ? stepd : NULL;
 	xc.stepd_log_stderr = foreground;
 	xc.confp = &d->conf;
-	if ((d->executor = sl_executor_find(sl_conf_executor(d->conf))) == NULL)
-		return sl_err_set(err, SL_ECONFIG, "executor \"%s\" is not built into sluiced",
-				  sl_conf_executor(d->conf));
 	if ((d->exec = d->executor->create(d->loop, &xc, &ev, d, err)) == NULL)
 		return -SL_EINTERNAL;
 	if ((r = sl_lifecycle_recover(d, err)) != 0 ||

@@ -13,37 +13,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
 B="$build/bin"
 T=$(mktemp -d /tmp/sl-bench.XXXXXX)
-cat >"$T/sluice.yaml" <<EOC
-apiVersion: sluice.io/v1alpha1
-kind: SluiceConfiguration
-socket: $T/sluiced.sock
-stateDir: $T/state
-executor: local
-defaultPartition: batch
-accounts: {"*": [general]}
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: ResourceFlavor
-metadata: {name: default}
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: ClusterQueue
-metadata: {name: main}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu, memory]
-    flavors:
-    - name: default
-      resources:
-      - {name: cpu, nominalQuota: 8}
-      - {name: memory, nominalQuota: 32Gi}
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: LocalQueue
-metadata: {name: batch, namespace: general}
-spec: {clusterQueue: main}
-EOC
+. "$top/tests/integration/conf.sh"
+write_conf
 export SLUICE_CONF="$T/sluice.yaml" SLUICE_STEPD="$build/bin/sluice-stepd/sluice-stepd"
 "$build/bin/sluiced/sluiced" -D -f "$SLUICE_CONF" 2>"$T/log" &
 pid=$!

@@ -47,3 +47,16 @@ done
 kill -0 "$DPID" || fail "sluiced died on a bad reload"
 out=$("$BIN/sbatch" -p extra -H --wrap true 2>&1) || fail "old config not kept after bad reload: $out"
 ok "bad reload refused with a log line; old config stays in force"
+
+# Without sluice-stepd every job would fail 0:53: sluiced refuses to start,
+# on the terminal, naming the path it tried (daemon mode and -D alike).
+write_conf && sed -i -e "s|^socket: .*|socket: $T/nostepd.sock|" -e "s|^stateDir: .*|stateDir: $T/nostepd|" \
+	"$T/sluice.yaml"
+for mode in "" -D; do
+	out=$(SLUICE_STEPD="$T/no/sluice-stepd" timeout 10 "$SLUICED" $mode -f "$T/sluice.yaml" 2>&1) &&
+		fail "sluiced $mode started without sluice-stepd"
+	printf '%s\n' "$out" | grep -q "cannot run sluice-stepd at $T/no/sluice-stepd: No such file" ||
+		fail "sluiced $mode: no error naming the path: $out"
+	[ ! -e "$T/nostepd.sock" ] || fail "sluiced $mode listened without sluice-stepd"
+done
+ok "no sluice-stepd: sluiced refuses to start and names the path"

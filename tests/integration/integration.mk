@@ -13,7 +13,7 @@ INTEGRATION_TESTS = \
 	tests/integration/constraint.sh \
 	tests/integration/noderange.sh
 TESTS += $(INTEGRATION_TESTS)
-EXTRA_DIST += tests/integration/lib.sh $(INTEGRATION_TESTS)
+EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh $(INTEGRATION_TESTS)
 
 K8S_INTEGRATION_TESTS = \
 	tests/integration/k8s_basic.sh \

@@ -68,45 +68,7 @@ as() {
 # LocalQueue general/batch. $FLAVORS (ResourceFlavor documents) and
 # $RESOURCE_GROUPS (main's spec.resourceGroups items) replace the single
 # "default" flavor with $CPUS cpu; $EXTRA_OBJECTS is appended.
-write_conf() {
-	cat >"$T/sluice.yaml" <<EOC
-apiVersion: sluice.io/v1alpha1
-kind: SluiceConfiguration
-socket: $T/sock/sluiced.sock
-stateDir: $T/state
-executor: local
-auth: none
-defaultPartition: batch
-killWait: 2
-clusterName: sluicetest
-accounts:
-  "*": [general]
-${1:-}
----
-${FLAVORS:-apiVersion: kueue.x-k8s.io/v1beta1
-kind: ResourceFlavor
-metadata: {name: default\}}
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: ClusterQueue
-metadata: {name: main}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-${RESOURCE_GROUPS:-  - coveredResources: [cpu, memory]
-    flavors:
-    - name: default
-      resources:
-      - {name: cpu, nominalQuota: ${CPUS:-8}\}
-      - {name: memory, nominalQuota: 32Gi\}}
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: LocalQueue
-metadata: {name: batch, namespace: general}
-spec: {clusterQueue: main}
-${EXTRA_OBJECTS:-}
-EOC
-}
+. "$top_srcdir/tests/integration/conf.sh"
 
 # Two WorkloadPriorityClasses for preemption tests (EXTRA_OBJECTS=$WPC_LOW_HIGH).
 WPC_LOW_HIGH='---

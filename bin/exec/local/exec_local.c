@@ -453,11 +453,29 @@ void sl_exec_local_forget(struct sl_exec_local *x, uint64_t id)
 
 /* ---- lifetime ---- */
 
+static const char *stepd_path(const struct sl_exec_conf *conf)
+{
+	return conf->stepd_path ? conf->stepd_path : LIBEXECDIR "/sluice-stepd";
+}
+
+/* Without its supervisor every job would end FAILED 0:53, with the reason
+ * only in the log: refuse to start instead. */
+static int ops_preflight(const struct sl_exec_conf *conf, struct sl_err *err)
+{
+	if (access(stepd_path(conf), X_OK) != 0)
+		return sl_err_set(err, SL_ECONFIG, "local executor: cannot run sluice-stepd at %s: %s "
+				  "(from a build tree, set SLUICE_STEPD=BUILD/bin/sluice-stepd/sluice-stepd)",
+				  stepd_path(conf), strerror(errno));
+	return 0;
+}
+
 struct sl_exec_local *sl_exec_local_new(struct sl_loop *loop, const struct sl_exec_conf *conf,
 					const struct sl_exec_events *ev, void *arg,
 					struct sl_err *err)
 {
 	char host[256] = "localhost";
+	if (ops_preflight(conf, err) != 0)
+		return NULL;
 	if (conf->state_dir == NULL) {
 		sl_err_set(err, SL_ECONFIG, "local executor: no stateDir");
 		return NULL;
@@ -471,7 +489,7 @@ struct sl_exec_local *sl_exec_local_new(struct sl_loop *loop, const struct sl_ex
 	struct sl_exec_local *x = sl_xcalloc(1, sizeof(*x));
 	x->loop = loop;
 	x->jobs_dir = jobs;
-	x->stepd_path = sl_xstrdup(conf->stepd_path ? conf->stepd_path : LIBEXECDIR "/sluice-stepd");
+	x->stepd_path = sl_xstrdup(stepd_path(conf));
 	if (conf->hostname == NULL) {
 		gethostname(host, sizeof(host) - 1);
 		host[strcspn(host, ".")] = '\0';
@@ -558,7 +576,7 @@ static void ops_reload(void *arg)
 }
 
 const struct sl_executor sl_executor_local = {
-	.name = "local", .reports_ready = 0, .create = ops_create, .destroy = ops_destroy,
+	.name = "local", .reports_ready = 0, .preflight = ops_preflight, .create = ops_create, .destroy = ops_destroy,
 	.start = ops_start, .cancel = ops_cancel, .preempt = ops_preempt, .signal = ops_signal,
 	.adopt = ops_adopt, .forget = ops_forget, .reload = ops_reload,
 };

@@ -174,6 +174,8 @@ static int in_list(const char *list, const char *word)
 	size_t n = strlen(word);
 	const char *p = list;
 
+	if (n == 0) /* strstr finds "" everywhere: it would never advance */
+		return 0;
 	while ((p = strstr(p, word)) != NULL) {
 		if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ','))
 			return 1;

@@ -412,6 +412,15 @@ static void test_setting_errors(void **state)
 		   "range (0..31536000)");
 	conf_fails(HEAD "killWait: [1]\n", SL_ECONFIG,
 		   "sluice.yaml:3: SluiceConfiguration: killWait: must be a string");
+	/* An empty enum value once hung the loader (and SIGHUP) for good. */
+	conf_fails(HEAD "durability: \"\"\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: durability: \"\" is not one "
+		   "of process, power");
+	conf_fails(HEAD "auth: ''\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: auth: \"\" is not one of none, munge");
+	conf_fails(HEAD "executor: \"\"\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: executor: \"\" is not one "
+		   "of local, kubernetes");
 	conf_fails(HEAD "socket: \"\"\n", SL_ECONFIG,
 		   "sluice.yaml:3: SluiceConfiguration: socket: must not be empty");
 	memset(xs, 'x', 107);

@@ -2,6 +2,7 @@
 # the Kubernetes executor's against the fake API server (tests/fake-k8s/).
 INTEGRATION_TESTS = \
 	tests/integration/basic.sh \
+	tests/integration/conns.sh \
 	tests/integration/cancel.sh \
 	tests/integration/timeout.sh \
 	tests/integration/kill9.sh \

@@ -64,10 +64,6 @@ as() {
 		env SLUICE_CONF="$SLUICE_CONF" SLUICE_CONNECT_TIMEOUT=3 HOME="$T/work" "$@"
 }
 
-# write_conf [extra SluiceConfiguration lines]: one ClusterQueue "main" fed by
-# LocalQueue general/batch. $FLAVORS (ResourceFlavor documents) and
-# $RESOURCE_GROUPS (main's spec.resourceGroups items) replace the single
-# "default" flavor with $CPUS cpu; $EXTRA_OBJECTS is appended.
 . "$top_srcdir/tests/integration/conf.sh"
 
 # Two WorkloadPriorityClasses for preemption tests (EXTRA_OBJECTS=$WPC_LOW_HIGH).

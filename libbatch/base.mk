@@ -17,10 +17,12 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/loop.c libbatch/loop.h \
 	libbatch/evq.c libbatch/evq.h libbatch/exec.h \
 	libbatch/idcache.c libbatch/idcache.h \
-	libbatch/jobdir.c libbatch/jobdir.h
+	libbatch/jobdir.c libbatch/jobdir.h \
+	libbatch/sha256.c libbatch/sha256.h \
+	libbatch/auth.c libbatch/auth.h
 
 UNIT_TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
 	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_fsutil \
 	tests/unit/test_fdpass
 UNIT_TESTS += tests/unit/test_workload tests/unit/test_loop tests/unit/test_evq \
-	tests/unit/test_idcache
+	tests/unit/test_idcache tests/unit/test_sha256

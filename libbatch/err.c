@@ -28,6 +28,7 @@ static const struct {
 	[SL_ENOFIT] = {"ENOFIT", "Requested node configuration is not available"},
 	[SL_EBUSY] = {"EBUSY", "Resource temporarily unavailable"},
 	[SL_ESTATE] = {"ESTATE", "Job is in an invalid state for this operation"},
+	[SL_EAUTH] = {"EAUTH", "Protocol authentication error"},
 };
 
 static int norm(int code)

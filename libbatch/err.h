@@ -28,6 +28,7 @@ enum sl_errcode {
 	SL_ENOFIT,        /* can never fit: node configuration not available */
 	SL_EBUSY,         /* temporarily refused, try again */
 	SL_ESTATE,        /* operation not valid in the job's state */
+	SL_EAUTH,         /* the request's credential was refused (munge) */
 	SL_ECODE_MAX
 };
 

@@ -12,11 +12,7 @@ INTEGRATION_TESTS = \
 	tests/integration/preempt.sh \
 	tests/integration/nonroot.sh \
 	tests/integration/constraint.sh \
-	tests/integration/noderange.sh
-TESTS += $(INTEGRATION_TESTS)
-EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh $(INTEGRATION_TESTS)
-
-K8S_INTEGRATION_TESTS = \
+	tests/integration/noderange.sh \
 	tests/integration/k8s_basic.sh \
 	tests/integration/k8s_ends.sh \
 	tests/integration/k8s_timeout.sh \
@@ -27,9 +23,9 @@ K8S_INTEGRATION_TESTS = \
 	tests/integration/k8s_restart.sh \
 	tests/integration/k8s_kubeconfig.sh \
 	tests/integration/k8s_race.sh
-TESTS += $(K8S_INTEGRATION_TESTS)
-EXTRA_DIST += tests/integration/k8s_lib.sh tests/integration/k8s_golden.py \
-	$(K8S_INTEGRATION_TESTS) \
+TESTS += $(INTEGRATION_TESTS)
+EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh $(INTEGRATION_TESTS) \
+	tests/integration/k8s_lib.sh tests/integration/k8s_golden.py \
 	tests/bench/k8s_calls.sh \
 	tests/data/k8s-golden/jobset-1node.json tests/data/k8s-golden/jobset-4node-8gpu.json \
 	tests/data/k8s-status/CASES \

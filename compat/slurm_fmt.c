@@ -14,7 +14,6 @@
 
 #include "xalloc.h"
 
-#define FMT_MAX_ITEMS 256  /* a format is typed by a human; cap it anyway */
 #define FMT_MAX_WIDTH 4096
 
 struct sl_fmt {
@@ -111,10 +110,6 @@ int sl_fmt_parse_percent(const char *fmt, struct sl_fmt **out, struct sl_err *er
 		}
 		if (*lit == '\0')
 			break;
-		if (f->n >= FMT_MAX_ITEMS) {
-			sl_err_set(err, SL_EINVAL, "format has more than %d fields", FMT_MAX_ITEMS);
-			goto out;
-		}
 		struct sl_fmt_item *it = fmt_add(f);
 		p = lit + 1;
 		if ((r = parse_width(&p, it, err)) != 0)
@@ -179,10 +174,6 @@ int sl_fmt_parse_list(const char *list, const char *const *names, const int *wid
 
 	*out = NULL;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (f->n >= FMT_MAX_ITEMS) {
-			r = sl_err_set(err, SL_EINVAL, "more than %d fields", FMT_MAX_ITEMS);
-			break;
-		}
 		if ((r = parse_token(f, tok, names, widths, n_names, err)) != 0)
 			break;
 	}

@@ -64,6 +64,29 @@ static void test_parse_percent(void **state)
 	sl_fmt_free(NULL);
 }
 
+/* 257 fields once returned success with no format, and squeue crashed. */
+static void test_many_fields(void **state)
+{
+	static const char *const names[] = {"JobID"};
+	static const int widths[] = {-12};
+	struct sl_buf *pct = sl_buf_new(1 << 20), *list = sl_buf_new(1 << 20);
+	struct sl_fmt *f;
+	struct sl_err err = SL_ERR_INIT;
+	(void)state;
+	for (int i = 0; i < 5000; i++) {
+		sl_buf_addstr(pct, "%.5i ");
+		sl_buf_addstr(list, i ? ",JobID" : "JobID");
+	}
+	assert_int_equal(sl_fmt_parse_percent(sl_buf_str(pct), &f, &err), 0);
+	assert_int_equal(sl_fmt_count(f), 5000);
+	sl_fmt_free(f);
+	assert_int_equal(sl_fmt_parse_list(sl_buf_str(list), names, widths, 1, &f, &err), 0);
+	assert_int_equal(sl_fmt_count(f), 5000);
+	sl_fmt_free(f);
+	sl_buf_free(pct);
+	sl_buf_free(list);
+}
+
 static void test_parse_list(void **state)
 {
 	static const char *const names[] = {"JobID", "JobIDRaw", "JobName", "Start", "State"};
@@ -116,6 +139,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_percent),
 		cmocka_unit_test(test_parse_list),
+		cmocka_unit_test(test_many_fields),
 		cmocka_unit_test(test_cell_squeue),
 		cmocka_unit_test(test_cell_sacct),
 	};

@@ -12,6 +12,7 @@
 #include "loop.h"
 #include "schedule.h"
 #include "store.h"
+#include "submit.h"
 #include "xalloc.h"
 
 #include <stdio.h>
@@ -131,7 +132,7 @@ int sl_lifecycle_release(struct sluiced *d, struct sl_job *j, struct sl_err *err
 	int r;
 	j->spec.hold = 0;
 	set_reason(j, "None");
-	if ((r = sl_schedctl_priority(d->sched, j, err)) != 0 ||
+	if ((r = sl_submit_priority(d->conf, j, err)) != 0 ||
 	    (r = sl_schedctl_add(d->sched, j, err)) != 0)
 		return r;
 	return sl_lifecycle_save(d, j, err);

@@ -51,11 +51,7 @@ int sl_schedctl_new(struct sluiced *d, struct sl_schedctl **out, struct sl_err *
 {
 	struct sl_schedctl *s = sl_xcalloc(1, sizeof(*s));
 	s->d = d;
-	s->engine = sl_sched_new(sl_conf_kueue(d->conf));
-	if (s->engine == NULL) {
-		free(s);
-		return sl_err_set(err, SL_ECONFIG, "cannot build the admission engine");
-	}
+	s->engine = sl_sched_new(sl_conf_kueue(d->conf)); /* cannot fail */
 	afs_arm(s);
 	*out = s;
 	return 0;
@@ -101,51 +97,9 @@ int sl_schedctl_reconfigure(struct sl_schedctl *s, struct sl_err *err)
 	return r;
 }
 
-int sl_schedctl_priority(struct sl_schedctl *s, struct sl_job *j, struct sl_err *err)
+const struct sl_sched *sl_schedctl_engine(const struct sl_schedctl *s)
 {
-	int32_t base = 0;
-	if (j->spec.qos != NULL &&
-	    sl_kueue_priority_class(sl_conf_kueue(s->d->conf), j->spec.qos, &base) != 0)
-		return sl_err_set(err, SL_EINVAL, "Invalid qos specification");
-	if (j->spec.priority != SL_NO_VAL)
-		base = (int32_t)j->spec.priority;
-	j->priority = (int64_t)base - j->spec.nice;
-	return 0;
-}
-
-/* A LocalQueue of that name in another namespace: the account is what is
- * wrong (Slurm: "Invalid account or account/partition combination"). */
-static int partition_elsewhere(const struct sl_kueue *k, const char *partition)
-{
-	for (size_t i = 0; i < k->nlqs; i++)
-		if (strcmp(k->lqs[i].name, partition) == 0)
-			return 1;
-	return 0;
-}
-
-int sl_schedctl_check(struct sl_schedctl *s, struct sl_job *j, struct sl_err *err)
-{
-	struct sl_err e = SL_ERR_INIT;
-	struct sl_job_wl b;
-	int r;
-
-	if ((r = sl_schedctl_priority(s, j, err)) != 0 ||
-	    (r = sl_job_workload(j, sl_conf_features(s->d->conf), &b, err)) != 0 ||
-	    (r = sl_job_selector_known(sl_conf_kueue(s->d->conf), &b, err)) != 0)
-		return r;
-	r = sl_sched_check(s->engine, &b.wl, &e);
-	if (r == -SL_ENOENT && partition_elsewhere(sl_conf_kueue(s->d->conf), j->spec.partition))
-		return sl_err_set(err, SL_EACCOUNT,
-				  "Invalid account or account/partition combination specified");
-	if (r == -SL_ENOENT)
-		return sl_err_set(err, SL_EPARTITION, "%s\nInvalid partition name specified",
-				  e.msg);
-	if (r == -SL_ENOFIT)
-		return sl_err_set(err, SL_ENOFIT, "%s\nRequested node configuration is not available",
-				  e.msg);
-	if (r != 0)
-		return sl_err_set(err, e.code ? e.code : SL_EINTERNAL, "%s", e.msg);
-	return 0;
+	return s->engine;
 }
 
 int sl_schedctl_add(struct sl_schedctl *s, const struct sl_job *j, struct sl_err *err)

@@ -14,12 +14,8 @@ void sl_schedctl_free(struct sl_schedctl *s);
 /* New config (SIGHUP): keep the workloads, swap the queue model. */
 int sl_schedctl_reconfigure(struct sl_schedctl *s, struct sl_err *err);
 
-/* Submit-time validation of a resolved job: the partition (LocalQueue) and
- * account (namespace) exist, the job can ever fit, the QOS (priority class)
- * exists; sets j->priority. Errors carry Slurm's text. */
-int sl_schedctl_check(struct sl_schedctl *s, struct sl_job *j, struct sl_err *err);
-/* Set j->priority from its QOS (WorkloadPriorityClass), --priority, --nice. */
-int sl_schedctl_priority(struct sl_schedctl *s, struct sl_job *j, struct sl_err *err);
+/* The live engine, for the submit policy's "can it ever fit" (submit.h). */
+const struct sl_sched *sl_schedctl_engine(const struct sl_schedctl *s);
 /* j waits for admission (new, released, requeued). Held jobs are not added. */
 int sl_schedctl_add(struct sl_schedctl *s, const struct sl_job *j, struct sl_err *err);
 /* j already runs (daemon restart): account its quota. */

@@ -6,10 +6,8 @@
 #include "conf.h"
 #include "jobtab.h"
 #include "kueue.h"
-#include "lifecycle.h"
 #include "log.h"
 #include "loop.h"
-#include "sched/sched.h"
 #include "workload.h"
 #include "xalloc.h"
 
@@ -171,49 +169,36 @@ static void on_wake(struct sl_loop *l, uint64_t id, void *arg)
 {
 }
 
-int sl_schedctl_run(struct sl_schedctl *s)
+void sl_schedctl_run(struct sl_schedctl *s, struct sl_sched_decisions *dec)
 {
-	struct sl_sched_decisions dec;
-	struct sluiced *d = s->d;
-	struct sl_jobshape sh;
-	int n;
+	memset(dec, 0, sizeof(*dec));
+	(void)sl_sched_cycle(s->engine, sl_loop_now_ms(s->d->loop), dec);
+}
 
-	memset(&dec, 0, sizeof(dec));
-	n = sl_sched_cycle(s->engine, sl_loop_now_ms(d->loop), &dec);
-	for (size_t i = 0; i < dec.npreempt; i++) {
-		struct sl_job *v = sl_jobtab_get(d->jobs, dec.preempt[i].victim);
-		if (v != NULL)
-			sl_lifecycle_preempt(d, v, dec.preempt[i].message);
-	}
-	for (size_t i = 0; i < dec.nadmit; i++) {
-		struct sl_sched_admission *a = &dec.admit[i];
-		struct sl_job *j = sl_jobtab_get(d->jobs, a->id);
-		struct sl_err err = SL_ERR_INIT;
-		if (j == NULL) {
-			sl_sched_remove(s->engine, a->id);
-			continue;
-		}
-		free(j->cluster_queue);
-		free(j->flavors);
-		j->cluster_queue = sl_xstrdup(a->cluster_queue);
-		j->flavors = flavors_text(a->flavors, a->n);
-		j->alloc_nodes = a->ncounts > 0 ? a->counts[0] : 0; /* -N MIN-MAX */
-		sl_job_shape(j, &sh);
-		j->alloc_cpus = sh.cpus_per_node * sh.nodes;
-		if (sl_lifecycle_admitted(d, j, &err) != 0)
-			sl_err_log("job %llu: admission failed: %s", (unsigned long long)j->id,
-				   err.msg);
-	}
+void sl_schedctl_assign(struct sl_job *j, const struct sl_sched_admission *a)
+{
+	struct sl_jobshape sh;
+
+	free(j->cluster_queue);
+	free(j->flavors);
+	j->cluster_queue = sl_xstrdup(a->cluster_queue);
+	j->flavors = flavors_text(a->flavors, a->n);
+	j->alloc_nodes = a->ncounts > 0 ? a->counts[0] : 0; /* -N MIN-MAX */
+	sl_job_shape(j, &sh);
+	j->alloc_cpus = sh.cpus_per_node * sh.nodes;
+}
+
+void sl_schedctl_done(struct sl_schedctl *s, struct sl_sched_decisions *dec)
+{
 	/* Kueue admits one head per ClusterQueue per cycle and cycles again at
 	 * once: so must we, or a burst of small jobs behind a freed quota
 	 * would start one per unrelated event. The timer makes sure the loop
 	 * turns again even when nothing else wakes it. */
-	if (dec.nadmit > 0) {
-		d->need_schedule = 1;
-		sl_loop_add_timer(d->loop, 0, on_wake, NULL);
+	if (dec->nadmit > 0) {
+		s->d->need_schedule = 1;
+		sl_loop_add_timer(s->d->loop, 0, on_wake, NULL);
 	}
-	sl_sched_decisions_clear(&dec);
-	return n;
+	sl_sched_decisions_clear(dec);
 }
 
 static const char *slurm_reason(enum sl_sched_class c)

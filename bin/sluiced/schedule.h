@@ -1,10 +1,11 @@
 /* schedule.h - glue between the daemon's jobs and the pure admission engine
- * (libbatch/sched): jobs become Kueue workloads, decisions become state
- * transitions and executor calls. */
+ * (libbatch/sched): jobs become Kueue workloads; the engine's decisions go
+ * back to the daemon, which applies them (lifecycle.c). */
 #ifndef SL_SCHEDULE_H
 #define SL_SCHEDULE_H
 
 #include <json-c/json.h>
+#include "sched/sched.h"
 #include "sluiced.h"
 
 struct sl_schedctl;
@@ -26,9 +27,12 @@ void sl_schedctl_remove(struct sl_schedctl *s, uint64_t id);
 /* j was preempted and goes back to its queue with its original position. */
 void sl_schedctl_requeue(struct sl_schedctl *s, uint64_t id);
 
-/* Run one cycle and apply it: admissions become RUNNING jobs queued for
- * launch (after the commit), preemptions go to the executor. */
-int sl_schedctl_run(struct sl_schedctl *s);
+/* Run one cycle into dec: the daemon applies it, preemptions first, and
+ * hands it to sl_schedctl_done (frees it; cycles again if it admitted). */
+void sl_schedctl_run(struct sl_schedctl *s, struct sl_sched_decisions *dec);
+void sl_schedctl_done(struct sl_schedctl *s, struct sl_sched_decisions *dec);
+/* Record admission a in j: ClusterQueue, flavors, nodes and cpus. */
+void sl_schedctl_assign(struct sl_job *j, const struct sl_sched_admission *a);
 
 /* Refresh j's pending reason (Slurm code), full text and queue position. */
 void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j);

@@ -1,6 +1,6 @@
 /* sluice_render.c - `sluice render [-f CONFIG] [--flavor NAME] [sbatch
  * options] SCRIPT`: what `kubectl create --dry-run=client -o json` is to
- * kubectl. The job goes through sbatch's parser, the daemon's submit checks
+ * kubectl. The job goes through sbatch's parser, the daemon's submit policy
  * and the admission engine on an empty cluster (or the --flavor given), then
  * through the renderer sluiced uses. Errors are sbatch's, word for word.
  *
@@ -24,6 +24,7 @@
 #include "workload.h"
 #include "slurm_opt.h"
 #include "sluice_render.h"
+#include "submit.h"
 #include "xalloc.h"
 
 #ifndef SYSCONFDIR
@@ -93,85 +94,21 @@ static int submit_failed(const char *msg)
 	}
 }
 
-/* What sluiced's submit handler fills in (bin/sluiced/h_submit.c). */
-static int resolve(const struct sl_conf *conf, struct sl_job *j, struct sl_err *err)
-{
-	struct passwd *pw = getpwuid(getuid());
-	struct group *gr = getgrgid(getgid());
-	struct sl_jobspec *s = &j->spec;
-	const char *const *accts;
-	int32_t prio;
-
-	j->id = RENDER_JOB_ID;
-	j->uid = getuid();
-	j->gid = getgid();
-	j->user = pw ? sl_xstrdup(pw->pw_name) : sl_xasprintf("%u", (unsigned)j->uid);
-	j->group = gr ? sl_xstrdup(gr->gr_name) : sl_xasprintf("%u", (unsigned)j->gid);
-	accts = sl_conf_accounts(conf, j->user);
-	if (s->partition == NULL)
-		s->partition = sl_xstrdup(sl_conf_default_partition(conf));
-	if (s->account == NULL) {
-		if (accts == NULL || accts[0] == NULL)
-			return sl_err_set(err, SL_EACCOUNT, "Invalid account or account/partition "
-					  "combination specified: user %s has no account in the "
-					  "configuration", j->user);
-		s->account = sl_xstrdup(accts[0]);
-	} else if (!sl_conf_account_allowed(conf, j->user, s->account) &&
-		   !sl_conf_is_operator(conf, j->user, j->uid)) {
-		return sl_err_set(err, SL_EACCOUNT,
-				  "Invalid account or account/partition combination specified");
-	}
-	if (s->name == NULL) {
-		const char *base = s->script_path ? strrchr(s->script_path, '/') : NULL;
-
-		s->name = sl_xstrdup(s->wrapped ? "wrap" : s->script_path ?
-				     (base ? base + 1 : s->script_path) : "sbatch");
-	}
-	if (s->qos != NULL && sl_kueue_priority_class(sl_conf_kueue(conf), s->qos, &prio) != 0)
-		return sl_err_set(err, SL_EINVAL, "Invalid qos specification");
-	return 0;
-}
-
-static int check(const struct sl_kueue *k, const struct sl_sched *s, const struct sl_job_wl *b,
-		 struct sl_err *err)
-{
-	struct sl_err e = SL_ERR_INIT;
-	int r = sl_sched_check(s, &b->wl, &e);
-	size_t i;
-
-	if (r == -SL_ENOENT) {
-		for (i = 0; i < k->nlqs; i++)
-			if (strcmp(k->lqs[i].name, b->wl.queue) == 0)
-				return sl_err_set(err, SL_EACCOUNT, "Invalid account or "
-						  "account/partition combination specified");
-		return sl_err_set(err, SL_EPARTITION, "%s\nInvalid partition name specified",
-				  e.msg);
-	}
-	if (r == -SL_ENOFIT)
-		return sl_err_set(err, SL_ENOFIT, "%s\nRequested node configuration is not "
-				  "available", e.msg);
-	if (r != 0)
-		return sl_err_set(err, e.code ? e.code : SL_EINTERNAL, "%s", e.msg);
-	return 0;
-}
-
-/* The flavors the engine assigns on an empty cluster, or --flavor for every
+/* The flavors engine s (empty cluster) assigns, or --flavor for every
  * resource, and the nodes admitted (-N MIN-MAX: as many as the quota holds;
  * with --flavor, MAX). *out (caller frees) points into the model. */
-static int assign(const struct sl_kueue *k, const struct sl_job_wl *b, const char *flavor,
-		  struct sl_render_flavor **out, size_t *n, int *nodes, struct sl_err *err)
+static int assign(const struct sl_kueue *k, struct sl_sched *s, const struct sl_job_wl *b,
+		  const char *flavor, struct sl_render_flavor **out, size_t *n, int *nodes,
+		  struct sl_err *err)
 {
-	struct sl_sched *s = sl_sched_new(k);
 	struct sl_sched_decisions d = {0};
 	struct sl_sched_pending p;
 	size_t i;
-	int r;
+	int r = 0;
 
 	*out = NULL;
 	*n = 0;
 	*nodes = b->ps.count;
-	if ((r = check(k, s, b, err)) != 0)
-		goto out;
 	if (flavor != NULL) {
 		const struct sl_kq_flavor *f = sl_kueue_find_flavor(k, flavor);
 
@@ -210,12 +147,19 @@ static int assign(const struct sl_kueue *k, const struct sl_job_wl *b, const cha
 		*nodes = d.admit[0].counts[0];
 out:
 	sl_sched_decisions_clear(&d);
-	sl_sched_free(s);
 	return r;
 }
 
+/* The job goes through sluiced's submit policy (submit.h) as this user, on
+ * an engine holding nothing but the model. */
 static int render_job(const struct sl_conf *conf, struct sl_job *j, const char *flavor)
 {
+	struct passwd *pw = getpwuid(getuid());
+	struct group *gr = getgrgid(getgid());
+	char uid[16], gid[16];
+	struct sl_submit_who who = {getuid(), getgid(), pw ? pw->pw_name : uid,
+				    gr ? gr->gr_name : gid, 0};
+	struct sl_sched *s = sl_sched_new(sl_conf_kueue(conf));
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_render_flavor *fl = NULL;
 	struct sl_render_in in;
@@ -224,12 +168,13 @@ static int render_job(const struct sl_conf *conf, struct sl_job *j, const char *
 	char *json = NULL;
 	int r;
 
-	if ((r = resolve(conf, j, &err)) != 0)
-		goto out;
-	if ((r = sl_job_workload(j, sl_conf_features(conf), &b, &err)) != 0 ||
-	    (r = sl_job_selector_known(sl_conf_kueue(conf), &b, &err)) != 0)
-		goto out;
-	if ((r = assign(sl_conf_kueue(conf), &b, flavor, &fl, &n, &j->alloc_nodes, &err)) != 0)
+	snprintf(uid, sizeof(uid), "%u", (unsigned)who.uid);
+	snprintf(gid, sizeof(gid), "%u", (unsigned)who.gid);
+	who.is_operator = sl_conf_is_operator(conf, who.user, who.uid);
+	j->id = RENDER_JOB_ID;
+	if ((r = sl_submit_prepare(conf, s, &who, j, &err)) != 0 ||
+	    (r = sl_job_workload(j, sl_conf_features(conf), &b, &err)) != 0 ||
+	    (r = assign(sl_conf_kueue(conf), s, &b, flavor, &fl, &n, &j->alloc_nodes, &err)) != 0)
 		goto out;
 	in = (struct sl_render_in){.job = j, .nflavors = n, .flavors = fl,
 				   .kube = sl_conf_kubernetes(conf),
@@ -240,6 +185,7 @@ static int render_job(const struct sl_conf *conf, struct sl_job *j, const char *
 		goto out;
 	fputs(json, stdout);
 out:
+	sl_sched_free(s);
 	free(fl);
 	free(json);
 	return r != 0 ? submit_failed(err.msg[0] ? err.msg : sl_strerror(r)) : 0;

@@ -1,6 +1,7 @@
-# libbatch core: errors, memory, logging, buffers, job records, wire, client,
-# the event loop and the executors' event queue, the job-directory contract
-# between sluiced and sluice-stepd, and the executor interface (exec.h).
+# libbatch core: errors, memory, logging, buffers, job records, the submit
+# policy, wire, client, the event loop and the executors' event queue, the
+# job-directory contract between sluiced and sluice-stepd, and the executor
+# interface (exec.h).
 libbatch_libbatch_a_SOURCES += \
 	libbatch/err.c libbatch/err.h \
 	libbatch/xalloc.c libbatch/xalloc.h \
@@ -12,6 +13,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/job.c libbatch/job.h libbatch/job_fields.h libbatch/job_text.c \
 	libbatch/job_parse.c \
 	libbatch/workload.c libbatch/workload.h \
+	libbatch/submit.c libbatch/submit.h \
 	libbatch/proto.c libbatch/proto.h \
 	libbatch/client.c libbatch/client.h \
 	libbatch/loop.c libbatch/loop.h \
@@ -24,5 +26,5 @@ libbatch_libbatch_a_SOURCES += \
 UNIT_TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
 	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_fsutil \
 	tests/unit/test_fdpass
-UNIT_TESTS += tests/unit/test_workload tests/unit/test_loop tests/unit/test_evq \
-	tests/unit/test_idcache tests/unit/test_sha256
+UNIT_TESTS += tests/unit/test_workload tests/unit/test_submit tests/unit/test_loop \
+	tests/unit/test_evq tests/unit/test_idcache tests/unit/test_sha256

@@ -1,7 +1,8 @@
 /* kueue.c - parse Kueue manifests (ResourceFlavor, ClusterQueue,
  * LocalQueue, Cohort, WorkloadPriorityClass; v1beta1 and v1beta2
  * spellings) from the YAML tree into struct sl_kueue. Every field is
- * checked; unknown keys are errors that name FILE:LINE, object and path. */
+ * checked; unknown keys are errors that name FILE:LINE, object and path.
+ * Calls flow down: kueue.c -> kueue_parse.c (fields), kueue_check.c. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -374,4 +375,13 @@ int sl_kueue_add_object(struct sl_kueue *k, const char *file, const struct sl_yn
 	p.kind = kind;
 	p.name = "";
 	return dispatch(&p, k, doc, api, kind);
+}
+
+int sl_kueue_add_docs(struct sl_kueue *k, const struct sl_ydocs *docs, struct sl_err *err)
+{
+	int r = 0;
+	for (size_t i = 0; r == 0 && i < docs->n; i++)
+		if (docs->docs[i] != NULL)
+			r = sl_kueue_add_object(k, docs->file, docs->docs[i], err);
+	return r != 0 ? r : sl_kueue_finalize(k, err);
 }

@@ -185,7 +185,7 @@ int sl_kueue_finalize(struct sl_kueue *k, struct sl_err *err);
  * model from one YAML stream. Stops at the first error. */
 int sl_kueue_add_docs(struct sl_kueue *k, const struct sl_ydocs *docs, struct sl_err *err);
 
-/* Lookups (borrowed results). */
+/* Lookups (borrowed results). ns NULL: the first LocalQueue of that name. */
 const struct sl_kq_lq *sl_kueue_find_lq(const struct sl_kueue *k, const char *ns,
 				      const char *name);
 /* ClusterQueue name of LocalQueue ns/name, NULL if unknown. */

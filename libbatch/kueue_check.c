@@ -1,7 +1,6 @@
 /* kueue_check.c - lifetime of struct sl_kueue, the cross-reference checks
- * run once every object is loaded (sl_kueue_finalize), lookups the daemon
- * needs, and Go duration parsing for the Kueue Configuration. */
-#include <ctype.h>
+ * run once every object is loaded (sl_kueue_finalize) and lookups the
+ * daemon needs. It calls nothing of the parser (kueue.c, kueue_parse.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,8 +134,8 @@ const struct sl_kq_cohort *sl_kueue_find_cohort(const struct sl_kueue *k, const 
 
 const struct sl_kq_lq *sl_kueue_find_lq(const struct sl_kueue *k, const char *ns, const char *name)
 {
-	for (size_t i = 0; ns && name && i < k->nlqs; i++)
-		if (strcmp(k->lqs[i].ns, ns) == 0 && strcmp(k->lqs[i].name, name) == 0)
+	for (size_t i = 0; name && i < k->nlqs; i++)
+		if ((ns == NULL || strcmp(k->lqs[i].ns, ns) == 0) && strcmp(k->lqs[i].name, name) == 0)
 			return &k->lqs[i];
 	return NULL;
 }
@@ -244,51 +243,4 @@ int sl_kueue_finalize(struct sl_kueue *k, struct sl_err *err)
 		return r;
 	k->finalized = 1;
 	return 0;
-}
-
-int sl_kueue_parse_duration(const char *s, int64_t *ms)
-{
-	static const struct {
-		const char *unit;
-		double ms;
-	} units[] = {{"ns", 1e-6}, {"us", 1e-3}, {"µs", 1e-3}, {"ms", 1}, {"s", 1000},
-		     {"m", 60000}, {"h", 3600000}};
-	double total = 0;
-	const char *p = s;
-	if (!s || !*s)
-		return -SL_EINVAL;
-	if (strcmp(s, "0") == 0) {
-		*ms = 0;
-		return 0;
-	}
-	while (*p) {
-		char *end;
-		double v = strtod(p, &end);
-		if (end == p || v < 0)
-			return -SL_EINVAL;
-		p = end;
-		size_t best = 0, bl = 0;
-		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-			size_t l = strlen(units[i].unit);
-			if (strncmp(p, units[i].unit, l) == 0 && l > bl) {
-				best = i;
-				bl = l;
-			}
-		}
-		if (!bl)
-			return -SL_EINVAL;
-		total += v * units[best].ms;
-		p += bl;
-	}
-	*ms = (int64_t)(total + 0.5);
-	return 0;
-}
-
-int sl_kueue_add_docs(struct sl_kueue *k, const struct sl_ydocs *docs, struct sl_err *err)
-{
-	int r = 0;
-	for (size_t i = 0; r == 0 && i < docs->n; i++)
-		if (docs->docs[i] != NULL)
-			r = sl_kueue_add_object(k, docs->file, docs->docs[i], err);
-	return r != 0 ? r : sl_kueue_finalize(k, err);
 }

@@ -1,6 +1,6 @@
 /* kueue_parse.c - typed field readers with path tracking for the Kueue
- * manifest parser, plus the small object kinds (metadata, ResourceFlavor,
- * label selectors, the Kueue Configuration). */
+ * manifest parser (kueue.c), Go durations, and the small object kinds
+ * (metadata, ResourceFlavor, label selectors, the Kueue Configuration). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +157,44 @@ int kp_bool(struct kp *p, const struct sl_ynode *map, const char *key, int *out)
 	const struct sl_ynode *n = get(map, key);
 	if (n && (n->type != SL_Y_SCALAR || sl_yscalar_bool(n, out) != 0))
 		return kp_err(p, map, key, "must be true or false");
+	return 0;
+}
+
+int sl_kueue_parse_duration(const char *s, int64_t *ms)
+{
+	static const struct {
+		const char *unit;
+		double ms;
+	} units[] = {{"ns", 1e-6}, {"us", 1e-3}, {"µs", 1e-3}, {"ms", 1}, {"s", 1000},
+		     {"m", 60000}, {"h", 3600000}};
+	double total = 0;
+	const char *p = s;
+	if (!s || !*s)
+		return -SL_EINVAL;
+	if (strcmp(s, "0") == 0) {
+		*ms = 0;
+		return 0;
+	}
+	while (*p) {
+		char *end;
+		double v = strtod(p, &end);
+		if (end == p || v < 0)
+			return -SL_EINVAL;
+		p = end;
+		size_t best = 0, bl = 0;
+		for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+			size_t l = strlen(units[i].unit);
+			if (strncmp(p, units[i].unit, l) == 0 && l > bl) {
+				best = i;
+				bl = l;
+			}
+		}
+		if (!bl)
+			return -SL_EINVAL;
+		total += v * units[best].ms;
+		p += bl;
+	}
+	*ms = (int64_t)(total + 0.5);
 	return 0;
 }
 

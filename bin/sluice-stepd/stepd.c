@@ -1,8 +1,5 @@
 /* stepd.c - sluice-stepd: the supervisor of one batch job, like slurmstepd.
  *
- *   sluice-stepd [-D] <jobdir>
- *   sluice-stepd [-D] --server <jobsdir>   (forks supervisors: stepd_server.c)
- *
  * It outlives sluiced (own session, own lock), so `kill -9` of the daemon
  * never touches a running job, and it leaves the job's end in <jobdir>/result
  * for whichever daemon comes next (layout in jobdir.h).
@@ -283,17 +280,4 @@ out:
 	free(text);
 	sl_launch_clear(&s.l);
 	return rc;
-}
-
-int main(int argc, char **argv)
-{
-	int fg = argc > 1 && strcmp(argv[1], "-D") == 0;
-	if (argc == 3 + fg && strcmp(argv[1 + fg], "--server") == 0)
-		return stepd_server(fg, argv[2 + fg], argv, argc);
-	if (argc != 2 + fg) {
-		fprintf(stderr, "usage: sluice-stepd [-D] JOBDIR\n"
-				"       sluice-stepd [-D] --server JOBSDIR   (sluiced's fork server)\n");
-		return 2;
-	}
-	return stepd_run(fg, argv[1 + fg], 0);
 }

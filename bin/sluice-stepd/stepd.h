@@ -1,7 +1,7 @@
-/* stepd.h - sluice-stepd's internal state, shared by its files: stepd.c
- * (supervision: signals, time limit, result), stepd_launch.c (starting the
- * batch script as the user) and stepd_server.c (sluiced's fork server).
- * Not a library interface. */
+/* stepd.h - sluice-stepd's internal state, shared by its files, each
+ * calling only those after it: stepd_main.c, stepd_server.c (sluiced's fork
+ * server), stepd.c (supervision: signals, time limit, result), stepd_launch.c
+ * (starting the batch script as the user). Not a library interface. */
 #ifndef SL_STEPD_H
 #define SL_STEPD_H
 

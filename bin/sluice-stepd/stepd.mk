@@ -2,8 +2,8 @@
 # (and sluiced's fork server of supervisors). It outlives the daemon.
 libexec_PROGRAMS += bin/sluice-stepd/sluice-stepd
 bin_sluice_stepd_sluice_stepd_SOURCES = \
-	bin/sluice-stepd/stepd.c bin/sluice-stepd/stepd.h \
-	bin/sluice-stepd/stepd_launch.c bin/sluice-stepd/stepd_server.c
+	bin/sluice-stepd/stepd_main.c bin/sluice-stepd/stepd_server.c \
+	bin/sluice-stepd/stepd.c bin/sluice-stepd/stepd.h bin/sluice-stepd/stepd_launch.c
 bin_sluice_stepd_sluice_stepd_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin
 bin_sluice_stepd_sluice_stepd_LDADD = $(SL_LIBS)
 bin_sluice_stepd_sluice_stepd_LDFLAGS = $(STATIC_LDFLAGS)

@@ -12,6 +12,7 @@
 #include "loop.h"
 #include "schedule.h"
 #include "store.h"
+#include "submit.h"
 #include "xalloc.h"
 
 #include <stdio.h>
@@ -62,35 +63,41 @@ static void push(uint64_t **v, size_t *n, size_t *cap, uint64_t id)
 	(*v)[(*n)++] = id;
 }
 
-int sl_lifecycle_admitted(struct sluiced *d, struct sl_job *j, struct sl_err *err)
+/* The engine admitted a->id: it runs (CONFIGURING for an executor that
+ * reports readiness) and is launched after the commit. */
+static void admit(struct sluiced *d, const struct sl_sched_admission *a)
 {
-	int r;
+	struct sl_job *j = sl_jobtab_get(d->jobs, a->id);
+	struct sl_err err = SL_ERR_INIT;
+	if (j == NULL) {
+		sl_schedctl_remove(d->sched, a->id);
+		return;
+	}
+	sl_schedctl_assign(j, a);
 	j->start_time = (int64_t)time(NULL);
 	j->end_time = 0;
 	free(j->nodelist);
 	/* An executor that reports readiness keeps the job CONFIGURING (CF)
 	 * until its pods are all ready; the nodes are known only then. */
 	j->nodelist = d->executor->reports_ready ? NULL : sl_xstrdup(d->hostname);
-	if ((r = sl_lifecycle_move(d, j, d->executor->reports_ready ? SL_JOB_CONFIGURING :
-				   SL_JOB_RUNNING, "None", err)) != 0)
-		return r;
-	push(&d->launch, &d->nlaunch, &d->caplaunch, j->id);
-	return 0;
+	if (sl_lifecycle_move(d, j, d->executor->reports_ready ? SL_JOB_CONFIGURING :
+			      SL_JOB_RUNNING, "None", &err) != 0)
+		sl_err_log("job %llu: admission failed: %s", (unsigned long long)j->id, err.msg);
+	else
+		push(&d->launch, &d->nlaunch, &d->caplaunch, j->id);
 }
 
-int sl_lifecycle_preempt(struct sluiced *d, struct sl_job *j, const char *why)
+static void preempt(struct sluiced *d, uint64_t id, const char *why)
 {
+	struct sl_job *j = sl_jobtab_get(d->jobs, id);
 	struct sl_err err = SL_ERR_INIT;
-	if (!is_active(j->state))
-		return 0;
-	sl_info("job %llu: preempted: %s", (unsigned long long)j->id, why ? why : "");
-	if (d->executor->preempt(d->exec, j->id, &err) != 0) {
+	if (j == NULL || !is_active(j->state))
+		return;
+	sl_info("job %llu: preempted: %s", (unsigned long long)id, why ? why : "");
+	if (d->executor->preempt(d->exec, id, &err) != 0)
 		/* Usually a race, not a fault: the victim ended and its end is
 		 * already on the way to this loop; it frees the quota all the same. */
-		sl_debug("job %llu: preempt: %s", (unsigned long long)j->id, err.msg);
-		return -SL_EINTERNAL;
-	}
-	return 0;
+		sl_debug("job %llu: preempt: %s", (unsigned long long)id, err.msg);
 }
 
 int sl_lifecycle_cancel(struct sluiced *d, struct sl_job *j, uid_t by, struct sl_err *err)
@@ -131,7 +138,7 @@ int sl_lifecycle_release(struct sluiced *d, struct sl_job *j, struct sl_err *err
 	int r;
 	j->spec.hold = 0;
 	set_reason(j, "None");
-	if ((r = sl_schedctl_priority(d->sched, j, err)) != 0 ||
+	if ((r = sl_submit_priority(d->conf, j, err)) != 0 ||
 	    (r = sl_schedctl_add(d->sched, j, err)) != 0)
 		return r;
 	return sl_lifecycle_save(d, j, err);
@@ -382,13 +389,26 @@ static void commit_or_die(struct sluiced *d)
 	}
 }
 
+/* One cycle's decisions, in the engine's order: preemptions first. */
+static void schedule(struct sluiced *d)
+{
+	struct sl_sched_decisions dec;
+
+	sl_schedctl_run(d->sched, &dec);
+	for (size_t i = 0; i < dec.npreempt; i++)
+		preempt(d, dec.preempt[i].victim, dec.preempt[i].message);
+	for (size_t i = 0; i < dec.nadmit; i++)
+		admit(d, &dec.admit[i]);
+	sl_schedctl_done(d->sched, &dec);
+}
+
 void sl_lifecycle_turn(struct sluiced *d)
 {
 	/* A launch failure is itself a state change: loop until quiet. */
 	for (int rounds = 0; rounds < 8; rounds++) {
 		if (d->need_schedule && !d->stopping) {
 			d->need_schedule = 0;
-			sl_schedctl_run(d->sched);
+			schedule(d);
 		}
 		if (!sl_store_in_txn(d->store) && d->nlaunch == 0)
 			break;

@@ -14,10 +14,6 @@ int sl_lifecycle_save(struct sluiced *d, struct sl_job *j, struct sl_err *err);
 int sl_lifecycle_move(struct sluiced *d, struct sl_job *j, enum sl_jobstate to,
 		      const char *reason, struct sl_err *err);
 
-/* Scheduler decisions. */
-int sl_lifecycle_admitted(struct sluiced *d, struct sl_job *j, struct sl_err *err);
-int sl_lifecycle_preempt(struct sluiced *d, struct sl_job *j, const char *why);
-
 /* User and operator actions. */
 int sl_lifecycle_cancel(struct sluiced *d, struct sl_job *j, uid_t by, struct sl_err *err);
 int sl_lifecycle_signal(struct sluiced *d, struct sl_job *j, int sig, struct sl_err *err);
@@ -34,8 +30,8 @@ void sl_lifecycle_ready(struct sluiced *d, uint64_t id, const char *nodelist);
  * from their supervisors (or recorded as ended / requeued). */
 int sl_lifecycle_recover(struct sluiced *d, struct sl_err *err);
 
-/* The before-sleep hook: schedule, commit, launch, flush replies, forget
- * finished jobs' directories. */
+/* The before-sleep hook: apply a scheduling cycle (preemptions first),
+ * commit, launch, flush replies, forget finished jobs' directories. */
 void sl_lifecycle_turn(struct sluiced *d);
 
 #endif

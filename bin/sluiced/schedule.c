@@ -6,10 +6,8 @@
 #include "conf.h"
 #include "jobtab.h"
 #include "kueue.h"
-#include "lifecycle.h"
 #include "log.h"
 #include "loop.h"
-#include "sched/sched.h"
 #include "workload.h"
 #include "xalloc.h"
 
@@ -51,11 +49,7 @@ int sl_schedctl_new(struct sluiced *d, struct sl_schedctl **out, struct sl_err *
 {
 	struct sl_schedctl *s = sl_xcalloc(1, sizeof(*s));
 	s->d = d;
-	s->engine = sl_sched_new(sl_conf_kueue(d->conf));
-	if (s->engine == NULL) {
-		free(s);
-		return sl_err_set(err, SL_ECONFIG, "cannot build the admission engine");
-	}
+	s->engine = sl_sched_new(sl_conf_kueue(d->conf)); /* cannot fail */
 	afs_arm(s);
 	*out = s;
 	return 0;
@@ -101,51 +95,9 @@ int sl_schedctl_reconfigure(struct sl_schedctl *s, struct sl_err *err)
 	return r;
 }
 
-int sl_schedctl_priority(struct sl_schedctl *s, struct sl_job *j, struct sl_err *err)
+const struct sl_sched *sl_schedctl_engine(const struct sl_schedctl *s)
 {
-	int32_t base = 0;
-	if (j->spec.qos != NULL &&
-	    sl_kueue_priority_class(sl_conf_kueue(s->d->conf), j->spec.qos, &base) != 0)
-		return sl_err_set(err, SL_EINVAL, "Invalid qos specification");
-	if (j->spec.priority != SL_NO_VAL)
-		base = (int32_t)j->spec.priority;
-	j->priority = (int64_t)base - j->spec.nice;
-	return 0;
-}
-
-/* A LocalQueue of that name in another namespace: the account is what is
- * wrong (Slurm: "Invalid account or account/partition combination"). */
-static int partition_elsewhere(const struct sl_kueue *k, const char *partition)
-{
-	for (size_t i = 0; i < k->nlqs; i++)
-		if (strcmp(k->lqs[i].name, partition) == 0)
-			return 1;
-	return 0;
-}
-
-int sl_schedctl_check(struct sl_schedctl *s, struct sl_job *j, struct sl_err *err)
-{
-	struct sl_err e = SL_ERR_INIT;
-	struct sl_job_wl b;
-	int r;
-
-	if ((r = sl_schedctl_priority(s, j, err)) != 0 ||
-	    (r = sl_job_workload(j, sl_conf_features(s->d->conf), &b, err)) != 0 ||
-	    (r = sl_job_selector_known(sl_conf_kueue(s->d->conf), &b, err)) != 0)
-		return r;
-	r = sl_sched_check(s->engine, &b.wl, &e);
-	if (r == -SL_ENOENT && partition_elsewhere(sl_conf_kueue(s->d->conf), j->spec.partition))
-		return sl_err_set(err, SL_EACCOUNT,
-				  "Invalid account or account/partition combination specified");
-	if (r == -SL_ENOENT)
-		return sl_err_set(err, SL_EPARTITION, "%s\nInvalid partition name specified",
-				  e.msg);
-	if (r == -SL_ENOFIT)
-		return sl_err_set(err, SL_ENOFIT, "%s\nRequested node configuration is not available",
-				  e.msg);
-	if (r != 0)
-		return sl_err_set(err, e.code ? e.code : SL_EINTERNAL, "%s", e.msg);
-	return 0;
+	return s->engine;
 }
 
 int sl_schedctl_add(struct sl_schedctl *s, const struct sl_job *j, struct sl_err *err)
@@ -217,49 +169,36 @@ static void on_wake(struct sl_loop *l, uint64_t id, void *arg)
 {
 }
 
-int sl_schedctl_run(struct sl_schedctl *s)
+void sl_schedctl_run(struct sl_schedctl *s, struct sl_sched_decisions *dec)
 {
-	struct sl_sched_decisions dec;
-	struct sluiced *d = s->d;
-	struct sl_jobshape sh;
-	int n;
+	memset(dec, 0, sizeof(*dec));
+	(void)sl_sched_cycle(s->engine, sl_loop_now_ms(s->d->loop), dec);
+}
 
-	memset(&dec, 0, sizeof(dec));
-	n = sl_sched_cycle(s->engine, sl_loop_now_ms(d->loop), &dec);
-	for (size_t i = 0; i < dec.npreempt; i++) {
-		struct sl_job *v = sl_jobtab_get(d->jobs, dec.preempt[i].victim);
-		if (v != NULL)
-			sl_lifecycle_preempt(d, v, dec.preempt[i].message);
-	}
-	for (size_t i = 0; i < dec.nadmit; i++) {
-		struct sl_sched_admission *a = &dec.admit[i];
-		struct sl_job *j = sl_jobtab_get(d->jobs, a->id);
-		struct sl_err err = SL_ERR_INIT;
-		if (j == NULL) {
-			sl_sched_remove(s->engine, a->id);
-			continue;
-		}
-		free(j->cluster_queue);
-		free(j->flavors);
-		j->cluster_queue = sl_xstrdup(a->cluster_queue);
-		j->flavors = flavors_text(a->flavors, a->n);
-		j->alloc_nodes = a->ncounts > 0 ? a->counts[0] : 0; /* -N MIN-MAX */
-		sl_job_shape(j, &sh);
-		j->alloc_cpus = sh.cpus_per_node * sh.nodes;
-		if (sl_lifecycle_admitted(d, j, &err) != 0)
-			sl_err_log("job %llu: admission failed: %s", (unsigned long long)j->id,
-				   err.msg);
-	}
+void sl_schedctl_assign(struct sl_job *j, const struct sl_sched_admission *a)
+{
+	struct sl_jobshape sh;
+
+	free(j->cluster_queue);
+	free(j->flavors);
+	j->cluster_queue = sl_xstrdup(a->cluster_queue);
+	j->flavors = flavors_text(a->flavors, a->n);
+	j->alloc_nodes = a->ncounts > 0 ? a->counts[0] : 0; /* -N MIN-MAX */
+	sl_job_shape(j, &sh);
+	j->alloc_cpus = sh.cpus_per_node * sh.nodes;
+}
+
+void sl_schedctl_done(struct sl_schedctl *s, struct sl_sched_decisions *dec)
+{
 	/* Kueue admits one head per ClusterQueue per cycle and cycles again at
 	 * once: so must we, or a burst of small jobs behind a freed quota
 	 * would start one per unrelated event. The timer makes sure the loop
 	 * turns again even when nothing else wakes it. */
-	if (dec.nadmit > 0) {
-		d->need_schedule = 1;
-		sl_loop_add_timer(d->loop, 0, on_wake, NULL);
+	if (dec->nadmit > 0) {
+		s->d->need_schedule = 1;
+		sl_loop_add_timer(s->d->loop, 0, on_wake, NULL);
 	}
-	sl_sched_decisions_clear(&dec);
-	return n;
+	sl_sched_decisions_clear(dec);
 }
 
 static const char *slurm_reason(enum sl_sched_class c)

@@ -1,10 +1,11 @@
 /* schedule.h - glue between the daemon's jobs and the pure admission engine
- * (libbatch/sched): jobs become Kueue workloads, decisions become state
- * transitions and executor calls. */
+ * (libbatch/sched): jobs become Kueue workloads; the engine's decisions go
+ * back to the daemon, which applies them (lifecycle.c). */
 #ifndef SL_SCHEDULE_H
 #define SL_SCHEDULE_H
 
 #include <json-c/json.h>
+#include "sched/sched.h"
 #include "sluiced.h"
 
 struct sl_schedctl;
@@ -14,12 +15,8 @@ void sl_schedctl_free(struct sl_schedctl *s);
 /* New config (SIGHUP): keep the workloads, swap the queue model. */
 int sl_schedctl_reconfigure(struct sl_schedctl *s, struct sl_err *err);
 
-/* Submit-time validation of a resolved job: the partition (LocalQueue) and
- * account (namespace) exist, the job can ever fit, the QOS (priority class)
- * exists; sets j->priority. Errors carry Slurm's text. */
-int sl_schedctl_check(struct sl_schedctl *s, struct sl_job *j, struct sl_err *err);
-/* Set j->priority from its QOS (WorkloadPriorityClass), --priority, --nice. */
-int sl_schedctl_priority(struct sl_schedctl *s, struct sl_job *j, struct sl_err *err);
+/* The live engine, for the submit policy's "can it ever fit" (submit.h). */
+const struct sl_sched *sl_schedctl_engine(const struct sl_schedctl *s);
 /* j waits for admission (new, released, requeued). Held jobs are not added. */
 int sl_schedctl_add(struct sl_schedctl *s, const struct sl_job *j, struct sl_err *err);
 /* j already runs (daemon restart): account its quota. */
@@ -30,9 +27,12 @@ void sl_schedctl_remove(struct sl_schedctl *s, uint64_t id);
 /* j was preempted and goes back to its queue with its original position. */
 void sl_schedctl_requeue(struct sl_schedctl *s, uint64_t id);
 
-/* Run one cycle and apply it: admissions become RUNNING jobs queued for
- * launch (after the commit), preemptions go to the executor. */
-int sl_schedctl_run(struct sl_schedctl *s);
+/* Run one cycle into dec: the daemon applies it, preemptions first, and
+ * hands it to sl_schedctl_done (frees it; cycles again if it admitted). */
+void sl_schedctl_run(struct sl_schedctl *s, struct sl_sched_decisions *dec);
+void sl_schedctl_done(struct sl_schedctl *s, struct sl_sched_decisions *dec);
+/* Record admission a in j: ClusterQueue, flavors, nodes and cpus. */
+void sl_schedctl_assign(struct sl_job *j, const struct sl_sched_admission *a);
 
 /* Refresh j's pending reason (Slurm code), full text and queue position. */
 void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j);

@@ -60,6 +60,8 @@ static void test_parse_good(void **state)
 	assert_int_equal(c->rg[0].flavors[0].res[1].ll, 100);
 	assert_string_equal(sl_kueue_lq_cluster_queue(k, "physics", "main"), "gpu");
 	assert_null(sl_kueue_lq_cluster_queue(k, "chem", "main"));
+	assert_string_equal(sl_kueue_find_lq(k, NULL, "main")->ns, "physics"); /* any namespace */
+	assert_null(sl_kueue_find_lq(k, NULL, "nosuch"));
 	int32_t v = 0;
 	assert_int_equal(sl_kueue_priority_class(k, "high", &v), 0);
 	assert_int_equal(v, 1000);

@@ -1,0 +1,42 @@
+/* submit.h - the one submit policy: a parsed job spec, who asks and the
+ * config become a pending job record, or Slurm's refusal. sluiced's SUBMIT
+ * handler, `sluice render` and `sbatch --test-only` all decide through
+ * here, so they refuse the same jobs in the same words. */
+#ifndef SL_SUBMIT_H
+#define SL_SUBMIT_H
+
+#include <sys/types.h>
+#include "job.h"
+
+struct sl_conf;
+struct sl_sched;
+
+/* Who submits. is_operator is the caller's decision (sluiced: its peer
+ * check); it lifts the operator-only rules below. Strings are borrowed. */
+struct sl_submit_who {
+	uid_t uid;
+	gid_t gid;
+	const char *user, *group;
+	int is_operator;
+};
+
+/* Check j->spec and fill in j (fresh from sl_job_new, spec parsed): uid,
+ * gid, user, group, partition (conf's default), account (the user's first),
+ * name (the script's base name, "wrap", "sbatch"), priority, state PENDING,
+ * reason, alloc_cpus. Refusals, first one wins, err->msg as sbatch prints it:
+ *  - no script, a relative working directory, a string over 1024 bytes, a
+ *    count under 1, an unknown QOS, features conf cannot map: -SL_EINVAL;
+ *  - --priority or a negative --nice from a non-operator: -SL_EPERM;
+ *  - no account, or one not the user's (an operator's may be any),
+ *    or a partition only another account has: -SL_EACCOUNT;
+ *  - never fits on `engine` (sl_sched_check): -SL_EPARTITION, -SL_ENOFIT.
+ * The engine is only read: sluiced passes its live one, a tool one built on
+ * the empty model. */
+int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
+		      const struct sl_submit_who *who, struct sl_job *j, struct sl_err *err);
+
+/* j->priority from its QOS (WorkloadPriorityClass), --priority and --nice;
+ * also when a held job is released. -SL_EINVAL for an unknown QOS. */
+int sl_submit_priority(const struct sl_conf *conf, struct sl_job *j, struct sl_err *err);
+
+#endif

@@ -19,12 +19,10 @@ static const struct {
 	sl_raw_handler_fn raw;   /* instead of fn: writes the reply's text */
 	sl_text_handler_fn text; /* instead of both: reads the request's text too */
 } table[] = {
-	{SL_MSG_PING, "ping", PRIV_ANY, sl_h_ping, NULL, NULL},
 	{SL_MSG_SUBMIT, "submit", PRIV_ANY, NULL, NULL, sl_h_submit},
 	{SL_MSG_JOBS, "jobs", PRIV_ANY, NULL, sl_h_jobs, NULL},
 	{SL_MSG_CANCEL, "cancel", PRIV_ANY, sl_h_cancel, NULL, NULL},   /* ownership per job */
 	{SL_MSG_CONTROL, "control", PRIV_ANY, sl_h_control, NULL, NULL}, /* ownership per job */
-	{SL_MSG_INFO, "info", PRIV_ANY, sl_h_info, NULL, NULL},
 };
 
 static char *error_reply(int code, const char *msg)

@@ -4,7 +4,6 @@
 #ifndef SL_SCHEDULE_H
 #define SL_SCHEDULE_H
 
-#include <json-c/json.h>
 #include "sluiced.h"
 
 struct sl_schedctl;
@@ -36,7 +35,5 @@ int sl_schedctl_run(struct sl_schedctl *s);
 
 /* Refresh j's pending reason (Slurm code), full text and queue position. */
 void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j);
-/* Usage per ClusterQueue/flavor/resource for `info` (new reference). */
-json_object *sl_schedctl_usage_json(struct sl_schedctl *s);
 
 #endif

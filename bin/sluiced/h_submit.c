@@ -1,6 +1,7 @@
 /* h_submit.c - SUBMIT: validate a job spec against the caller's rights and
  * the queue configuration, give it an id, store it. The reply waits for the
  * loop turn's commit, so a printed id is always durable. */
+#include "authz.h"
 #include "buf.h"
 #include "conf.h"
 #include "handlers.h"
@@ -43,10 +44,8 @@ static int validate(const struct sl_peer *p, const struct sl_jobspec *s, struct 
 	    (s->cpus_per_task != SL_NO_VAL && s->cpus_per_task < 1) ||
 	    (s->ntasks_per_node != SL_NO_VAL && s->ntasks_per_node < 1))
 		return sl_err_set(err, SL_EINVAL, "node, task and cpu counts must be positive");
-	if (s->priority != SL_NO_VAL && !p->operator)
-		return sl_err_set(err, SL_EPERM, "Access/permission denied: only operators may set --priority");
-	if (s->nice < 0 && !p->operator)
-		return sl_err_set(err, SL_EPERM, "Access/permission denied: only operators may set a negative --nice");
+	if ((r = sl_authz_spec(p, s, err)) != 0)
+		return r;
 	if (s->nice > 2147483645 || s->nice < -2147483645)
 		return sl_err_set(err, SL_EINVAL, "Invalid nice value");
 	return 0;
@@ -58,6 +57,7 @@ static int resolve(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
 {
 	const char *const *accts = sl_conf_accounts(d->conf, p->user);
 	struct sl_jobspec *s = &j->spec;
+	int r;
 
 	j->uid = p->uid;
 	j->gid = p->gid;
@@ -71,9 +71,8 @@ static int resolve(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
 					  "Invalid account or account/partition combination specified: "
 					  "user %s has no account in the configuration", p->user);
 		s->account = sl_xstrdup(accts[0]);
-	} else if (!sl_conf_account_allowed(d->conf, p->user, s->account) && !p->operator) {
-		return sl_err_set(err, SL_EACCOUNT,
-				  "Invalid account or account/partition combination specified");
+	} else if ((r = sl_authz_account(d->conf, p, s->account, err)) != 0) {
+		return r;
 	}
 	if (s->name == NULL) {
 		const char *base = s->script_path ? strrchr(s->script_path, '/') : NULL;
@@ -94,12 +93,6 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 
 	if (d->stopping) {
 		r = sl_err_set(err, SL_EBUSY, "sluiced is shutting down");
-		goto out;
-	}
-	if (d->self_uid != 0 && p->uid != d->self_uid) {
-		r = sl_err_set(err, SL_EPERM,
-			       "Access/permission denied: sluiced runs as %s and accepts only %s's jobs",
-			       d->self_user, d->self_user);
 		goto out;
 	}
 	if ((r = sl_jobspec_parse_request(body, len, &j->spec, err)) != 0 ||

@@ -77,5 +77,5 @@ int sl_authz_account(const struct sl_conf *c, const struct sl_peer *p, const cha
 
 int sl_authz_hold_admin(const struct sl_peer *p, const struct sl_job *j)
 {
-	return p->operator && p->uid != j->uid;
+	return p->operator ? p->uid != j->uid : admin_held(j);
 }

@@ -32,7 +32,8 @@ int sl_authz_job(const struct sl_peer *p, const struct sl_job *j, enum sl_op op,
 int sl_authz_spec(const struct sl_peer *p, const struct sl_jobspec *s, struct sl_err *err);
 int sl_authz_account(const struct sl_conf *c, const struct sl_peer *p, const char *account,
 		     struct sl_err *err);
-/* Does p's hold on j make it JobHeldAdmin? An operator's on another's job does. */
+/* Does p's hold on j make it JobHeldAdmin? An operator's on another's job
+ * does, and a user's on a job an operator held leaves it so (Slurm). */
 int sl_authz_hold_admin(const struct sl_peer *p, const struct sl_job *j);
 
 #endif

@@ -282,7 +282,7 @@ static void test_hold_kind(void **state)
 		int admin[NWHO];
 	} rows[] = {
 		{&job, {0, 0, 1, 1}},       /* an operator on someone else's job: admin */
-		{&admin_job, {0, 0, 1, 1}},
+		{&admin_job, {1, 1, 1, 1}}, /* the owner cannot turn it into a user hold */
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "authz.h"
 #include "conf.h"
 #include "conf_kube.h"
 #include "err.h"
@@ -156,9 +157,7 @@ static int render_job(const struct sl_conf *conf, struct sl_job *j, const char *
 {
 	struct passwd *pw = getpwuid(getuid());
 	struct group *gr = getgrgid(getgid());
-	char uid[16], gid[16];
-	struct sl_submit_who who = {getuid(), getgid(), pw ? pw->pw_name : uid,
-				    gr ? gr->gr_name : gid, 0};
+	struct sl_peer who = {.uid = getuid(), .gid = getgid(), .pid = getpid()};
 	struct sl_sched *s = sl_sched_new(sl_conf_kueue(conf));
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_render_flavor *fl = NULL;
@@ -168,9 +167,15 @@ static int render_job(const struct sl_conf *conf, struct sl_job *j, const char *
 	char *json = NULL;
 	int r;
 
-	snprintf(uid, sizeof(uid), "%u", (unsigned)who.uid);
-	snprintf(gid, sizeof(gid), "%u", (unsigned)who.gid);
-	who.is_operator = sl_conf_is_operator(conf, who.user, who.uid);
+	if (pw != NULL)
+		snprintf(who.user, sizeof(who.user), "%s", pw->pw_name);
+	else
+		snprintf(who.user, sizeof(who.user), "%u", (unsigned)who.uid);
+	if (gr != NULL)
+		snprintf(who.group, sizeof(who.group), "%s", gr->gr_name);
+	else
+		snprintf(who.group, sizeof(who.group), "%u", (unsigned)who.gid);
+	who.operator = sl_conf_is_operator(conf, who.user, who.uid);
 	j->id = RENDER_JOB_ID;
 	if ((r = sl_submit_prepare(conf, s, &who, j, &err)) != 0 ||
 	    (r = sl_job_workload(j, sl_conf_features(conf), &b, &err)) != 0 ||

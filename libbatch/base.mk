@@ -13,6 +13,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/job.c libbatch/job.h libbatch/job_fields.h libbatch/job_text.c \
 	libbatch/job_parse.c \
 	libbatch/workload.c libbatch/workload.h \
+	libbatch/authz.c libbatch/authz.h \
 	libbatch/submit.c libbatch/submit.h \
 	libbatch/proto.c libbatch/proto.h \
 	libbatch/client.c libbatch/client.h \

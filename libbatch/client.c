@@ -419,14 +419,3 @@ int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
 		json_object_put(rep);
 	return r;
 }
-
-int sl_client_info(struct sl_client *c, char **json, struct sl_err *err)
-{
-	json_object *rep;
-	int r = call(c, SL_MSG_INFO, json_object_new_object(), &rep, err);
-	if (r != 0)
-		return r;
-	*json = sl_xstrdup(json_object_to_json_string_ext(rep, JSON_C_TO_STRING_PLAIN));
-	json_object_put(rep);
-	return 0;
-}

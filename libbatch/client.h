@@ -71,8 +71,4 @@ enum sl_control_op { SL_CTL_HOLD = 1, SL_CTL_RELEASE, SL_CTL_REQUEUE };
 int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
 		      struct sl_err *err);
 
-/* Daemon facts for sinfo/scontrol show config: a JSON object as text,
- * caller frees. */
-int sl_client_info(struct sl_client *c, char **json, struct sl_err *err);
-
 #endif

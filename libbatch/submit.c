@@ -1,6 +1,7 @@
 /* submit.c - the submit policy (submit.h). The texts are Slurm's, word for
  * word: sbatch users and the integration tests compare them. */
 #include "submit.h"
+#include "authz.h"
 #include "conf.h"
 #include "kueue.h"
 #include "sched/sched.h"
@@ -11,9 +12,10 @@
 
 #define NAME_MAX_LEN 1024 /* job names, paths and the like */
 
-static int validate(const struct sl_submit_who *w, const struct sl_jobspec *s,
+static int validate(const struct sl_peer *w, const struct sl_jobspec *s,
 		    struct sl_err *err)
 {
+	int r;
 	const char *const strs[][2] = {
 		{"job name", s->name}, {"partition", s->partition}, {"account", s->account},
 		{"qos", s->qos}, {"output path", s->std_out}, {"error path", s->std_err},
@@ -31,21 +33,20 @@ static int validate(const struct sl_submit_who *w, const struct sl_jobspec *s,
 	    (s->cpus_per_task != SL_NO_VAL && s->cpus_per_task < 1) ||
 	    (s->ntasks_per_node != SL_NO_VAL && s->ntasks_per_node < 1))
 		return sl_err_set(err, SL_EINVAL, "node, task and cpu counts must be positive");
-	if (s->priority != SL_NO_VAL && !w->is_operator)
-		return sl_err_set(err, SL_EPERM, "Access/permission denied: only operators may set --priority");
-	if (s->nice < 0 && !w->is_operator)
-		return sl_err_set(err, SL_EPERM, "Access/permission denied: only operators may set a negative --nice");
+	if ((r = sl_authz_spec(w, s, err)) != 0)
+		return r;
 	if (s->nice > 2147483645 || s->nice < -2147483645)
 		return sl_err_set(err, SL_EINVAL, "Invalid nice value");
 	return 0;
 }
 
 /* The record fields that depend on who asked and on the config. */
-static int resolve(const struct sl_conf *conf, const struct sl_submit_who *w, struct sl_job *j,
+static int resolve(const struct sl_conf *conf, const struct sl_peer *w, struct sl_job *j,
 		   struct sl_err *err)
 {
 	const char *const *accts = sl_conf_accounts(conf, w->user);
 	struct sl_jobspec *s = &j->spec;
+	int r;
 
 	j->uid = w->uid;
 	j->gid = w->gid;
@@ -59,9 +60,8 @@ static int resolve(const struct sl_conf *conf, const struct sl_submit_who *w, st
 					  "Invalid account or account/partition combination specified: "
 					  "user %s has no account in the configuration", w->user);
 		s->account = sl_xstrdup(accts[0]);
-	} else if (!sl_conf_account_allowed(conf, w->user, s->account) && !w->is_operator) {
-		return sl_err_set(err, SL_EACCOUNT,
-				  "Invalid account or account/partition combination specified");
+	} else if ((r = sl_authz_account(conf, w, s->account, err)) != 0) {
+		return r;
 	}
 	if (s->name == NULL) {
 		const char *base = s->script_path ? strrchr(s->script_path, '/') : NULL;
@@ -112,7 +112,7 @@ static int can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
 }
 
 int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
-		      const struct sl_submit_who *who, struct sl_job *j, struct sl_err *err)
+		      const struct sl_peer *who, struct sl_job *j, struct sl_err *err)
 {
 	struct sl_jobshape sh;
 	int r;

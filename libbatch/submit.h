@@ -11,14 +11,7 @@
 struct sl_conf;
 struct sl_sched;
 
-/* Who submits. is_operator is the caller's decision (sluiced: its peer
- * check); it lifts the operator-only rules below. Strings are borrowed. */
-struct sl_submit_who {
-	uid_t uid;
-	gid_t gid;
-	const char *user, *group;
-	int is_operator;
-};
+struct sl_peer;
 
 /* Check j->spec and fill in j (fresh from sl_job_new, spec parsed): uid,
  * gid, user, group, partition (conf's default), account (the user's first),
@@ -26,14 +19,15 @@ struct sl_submit_who {
  * reason, alloc_cpus. Refusals, first one wins, err->msg as sbatch prints it:
  *  - no script, a relative working directory, a string over 1024 bytes, a
  *    count under 1, an unknown QOS, features conf cannot map: -SL_EINVAL;
- *  - --priority or a negative --nice from a non-operator: -SL_EPERM;
- *  - no account, or one not the user's (an operator's may be any),
+ *  - what authz.c keeps to operators (--priority, a negative --nice, an
+ *    account not the user's): -SL_EPERM, -SL_EACCOUNT;
+ *  - no account,
  *    or a partition only another account has: -SL_EACCOUNT;
  *  - never fits on `engine` (sl_sched_check): -SL_EPARTITION, -SL_ENOFIT.
  * The engine is only read: sluiced passes its live one, a tool one built on
  * the empty model. */
 int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
-		      const struct sl_submit_who *who, struct sl_job *j, struct sl_err *err);
+		      const struct sl_peer *who, struct sl_job *j, struct sl_err *err);
 
 /* j->priority from its QOS (WorkloadPriorityClass), --priority and --nice;
  * also when a held job is released. -SL_EINVAL for an unknown QOS. */

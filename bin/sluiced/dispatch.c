@@ -1,6 +1,8 @@
 /* dispatch.c - the request table. Rows carry the privilege they need, and
- * the check happens here, before any handler runs (cf. OpenSSH mon_table). */
+ * the check happens here, before any handler runs (cf. OpenSSH mon_table).
+ * The rules themselves are authz.c's. */
 #include "dispatch.h"
+#include "authz.h"
 #include "buf.h"
 #include "handlers.h"
 #include "log.h"
@@ -9,22 +11,18 @@
 
 #include <string.h>
 
-enum priv { PRIV_ANY, PRIV_OPERATOR };
-
 static const struct {
 	uint16_t type;
 	const char *name;
-	enum priv priv;
+	enum sl_priv priv;
 	sl_handler_fn fn;
 	sl_raw_handler_fn raw;   /* instead of fn: writes the reply's text */
 	sl_text_handler_fn text; /* instead of both: reads the request's text too */
 } table[] = {
-	{SL_MSG_PING, "ping", PRIV_ANY, sl_h_ping, NULL, NULL},
-	{SL_MSG_SUBMIT, "submit", PRIV_ANY, NULL, NULL, sl_h_submit},
-	{SL_MSG_JOBS, "jobs", PRIV_ANY, NULL, sl_h_jobs, NULL},
-	{SL_MSG_CANCEL, "cancel", PRIV_ANY, sl_h_cancel, NULL, NULL},   /* ownership per job */
-	{SL_MSG_CONTROL, "control", PRIV_ANY, sl_h_control, NULL, NULL}, /* ownership per job */
-	{SL_MSG_INFO, "info", PRIV_ANY, sl_h_info, NULL, NULL},
+	{SL_MSG_SUBMIT, "submit", SL_PRIV_RUNAS, NULL, NULL, sl_h_submit},
+	{SL_MSG_JOBS, "jobs", SL_PRIV_ANY, NULL, sl_h_jobs, NULL},
+	{SL_MSG_CANCEL, "cancel", SL_PRIV_OWNER, sl_h_cancel, NULL, NULL},
+	{SL_MSG_CONTROL, "control", SL_PRIV_OWNER, sl_h_control, NULL, NULL},
 };
 
 static char *error_reply(int code, const char *msg)
@@ -70,15 +68,11 @@ int sl_dispatch(struct sluiced *d, const struct sl_peer *peer, uint16_t type,
 			break;
 	if (i == sizeof(table) / sizeof(table[0]))
 		return -SL_EPROTO;
-	if (table[i].priv == PRIV_OPERATOR && !peer->operator) {
-		*reply = error_reply(SL_EPERM, "Access/permission denied");
-		return 0;
-	}
+	if ((r = sl_authz_request(d->self_uid, d->self_user, peer, table[i].priv, &err)) != 0)
+		goto out;
 	if (table[i].text == NULL && (req = parse_req(table[i].name, peer, body, len)) == NULL) {
-		*reply = error_reply(SL_EPROTO, "request body is not a JSON object");
-		return 0;
-	}
-	if (table[i].text != NULL || table[i].raw != NULL) {
+		r = sl_err_set(&err, SL_EPROTO, "request body is not a JSON object");
+	} else if (table[i].text != NULL || table[i].raw != NULL) {
 		b = sl_buf_new(SL_PROTO_MAX_REPLY);
 		r = table[i].text ? table[i].text(d, peer, body, len, b, &err)
 				  : table[i].raw(d, peer, req, b, &err);
@@ -90,6 +84,7 @@ int sl_dispatch(struct sluiced *d, const struct sl_peer *peer, uint16_t type,
 			*reply = sl_xstrdup(json_object_to_json_string_ext(rep,
 									   JSON_C_TO_STRING_PLAIN));
 	}
+out:
 	if (r != 0) {
 		if (err.code == 0)
 			sl_err_set(&err, r, "%s", sl_strerror(r));

@@ -1,13 +1,11 @@
 /* h_control.c - requests that change jobs: CANCEL (scancel) and CONTROL
- * (scontrol hold/release/requeue). Users act on their own jobs; operators
- * and root act on all. */
+ * (scontrol hold/release/requeue). Who may act on which job is authz.c's. */
+#include "authz.h"
 #include "handlers.h"
 #include "jobtab.h"
 #include "lifecycle.h"
-#include "xalloc.h"
 
 #include <signal.h>
-#include <stdio.h>
 #include <string.h>
 
 static void result(json_object *arr, uint64_t id, int code, const char *msg)
@@ -21,29 +19,17 @@ static void result(json_object *arr, uint64_t id, int code, const char *msg)
 	json_object_array_add(arr, o);
 }
 
-static int owns(const struct sl_peer *p, const struct sl_job *j)
-{
-	return p->operator || p->uid == j->uid;
-}
-
 static void cancel_one(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
 		       int sig, json_object *arr)
 {
 	struct sl_err err = SL_ERR_INIT;
-	int r;
+	int r = sl_authz_job(p, j, sig ? SL_OP_SIGNAL : SL_OP_CANCEL, &err);
 
-	if (!owns(p, j)) {
-		result(arr, j->id, SL_EPERM, "Access/permission denied");
-		return;
-	}
-	if (sl_jobstate_is_final(j->state)) {
-		result(arr, j->id, SL_ESTATE, "Job/step already completing or completed");
-		return;
-	}
-	if (sig == 0)
-		r = sl_lifecycle_cancel(d, j, p->uid, &err);
-	else
-		r = sl_lifecycle_signal(d, j, sig, &err);
+	if (r == 0 && sl_jobstate_is_final(j->state))
+		r = sl_err_set(&err, SL_ESTATE, "Job/step already completing or completed");
+	else if (r == 0)
+		r = sig ? sl_lifecycle_signal(d, j, sig, &err)
+			: sl_lifecycle_cancel(d, j, p->uid, &err);
 	result(arr, j->id, r ? err.code : 0, err.msg);
 }
 
@@ -80,55 +66,40 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	return 0;
 }
 
-static int hold(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
-		struct sl_err *err)
-{
-	if (j->state != SL_JOB_PENDING)
-		return sl_err_set(err, SL_ESTATE, "Job is no longer pending execution for job %llu",
-				  (unsigned long long)j->id);
-	return sl_lifecycle_hold(d, j, p->operator && p->uid != j->uid, err);
-}
-
-static int release(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
-		   struct sl_err *err)
-{
-	if (j->state != SL_JOB_PENDING || !j->spec.hold)
-		return 0; /* Slurm: releasing a job that is not held is silent */
-	if (j->reason && strcmp(j->reason, "JobHeldAdmin") == 0 && !p->operator)
-		return sl_err_set(err, SL_EPERM, "Access/permission denied for job %llu",
-				  (unsigned long long)j->id);
-	return sl_lifecycle_release(d, j, err);
-}
-
 int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		 json_object *rep, struct sl_err *err)
 {
 	json_object *v;
 	const char *op;
 	struct sl_job *j;
-	uint64_t id;
+	unsigned long long id;
+	enum sl_op o;
+	int r;
 
 	if (!json_object_object_get_ex(req, "op", &v) || !json_object_is_type(v, json_type_string))
 		return sl_err_set(err, SL_EPROTO, "control: op is missing");
 	op = json_object_get_string(v);
+	o = strcmp(op, "hold") == 0 ? SL_OP_HOLD : strcmp(op, "release") == 0 ? SL_OP_RELEASE
+	    : strcmp(op, "requeue") == 0 ? SL_OP_REQUEUE : SL_OP_COUNT;
+	if (o == SL_OP_COUNT)
+		return sl_err_set(err, SL_EINVAL, "control: unknown op \"%s\"", op);
 	if (!json_object_object_get_ex(req, "id", &v) || !json_object_is_type(v, json_type_int))
 		return sl_err_set(err, SL_EPROTO, "control: id is missing");
-	id = (uint64_t)json_object_get_int64(v);
+	id = (unsigned long long)json_object_get_int64(v);
 	if ((j = sl_jobtab_get(d->jobs, id)) == NULL)
-		return sl_err_set(err, SL_ENOENT, "Invalid job id specified for job %llu",
-				  (unsigned long long)id);
-	if (!owns(p, j))
-		return sl_err_set(err, SL_EPERM, "Invalid user id for job %llu",
-				  (unsigned long long)id);
-	if (strcmp(op, "hold") == 0)
-		return hold(d, p, j, err);
-	if (strcmp(op, "release") == 0)
-		return release(d, p, j, err);
-	if (strcmp(op, "requeue") == 0) {
-		if (j->state == SL_JOB_PENDING)
-			return sl_err_set(err, SL_ESTATE, "Job is pending execution for job %llu",
-					  (unsigned long long)id);
-		return sl_lifecycle_requeue(d, j, err);
-	}
-	return sl_err_set(err, SL_EINVAL, "control: unknown op \"%s\"", op);
+		return sl_err_set(err, SL_ENOENT, "Invalid job id specified for job %llu", id);
+	if ((r = sl_authz_job(p, j, o, err)) != 0)
+		return r;
+	if (o == SL_OP_HOLD && j->state != SL_JOB_PENDING)
+		return sl_err_set(err, SL_ESTATE, "Job is no longer pending execution for job %llu",
+				  id);
+	if (o == SL_OP_HOLD)
+		return sl_lifecycle_hold(d, j, sl_authz_hold_admin(p, j), err);
+	if (o == SL_OP_RELEASE && (j->state != SL_JOB_PENDING || !j->spec.hold))
+		return 0; /* Slurm: releasing a job that is not held is silent */
+	if (o == SL_OP_RELEASE)
+		return sl_lifecycle_release(d, j, err);
+	if (j->state == SL_JOB_PENDING)
+		return sl_err_set(err, SL_ESTATE, "Job is pending execution for job %llu", id);
+	return sl_lifecycle_requeue(d, j, err);
 }

@@ -1,6 +1,5 @@
-/* h_query.c - read-only requests: ping, jobs (squeue/sacct/scontrol), info. */
+/* h_query.c - read-only requests: jobs (squeue/sacct/scontrol). */
 #include "buf.h"
-#include "conf.h"
 #include "handlers.h"
 #include "jobtab.h"
 #include "proto.h"
@@ -10,15 +9,6 @@
 
 #include <stdlib.h>
 #include <time.h>
-
-int sl_h_ping(struct sluiced *d, const struct sl_peer *p, json_object *req,
-	      json_object *rep, struct sl_err *err)
-{
-	json_object_object_add(rep, "uid", json_object_new_int64(p->uid));
-	json_object_object_add(rep, "user", json_object_new_string(p->user));
-	json_object_object_add(rep, "operator", json_object_new_boolean(p->operator));
-	return 0;
-}
 
 struct hist {
 	const struct sl_dfilter *f;
@@ -89,21 +79,4 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 out:
 	sl_dfilter_clear(&f);
 	return r;
-}
-
-static int show_cb(const char *key, const char *value, const char *help, void *arg)
-{
-	json_object_object_add(arg, key, json_object_new_string(value ? value : ""));
-	return 0;
-}
-
-int sl_h_info(struct sluiced *d, const struct sl_peer *p, json_object *req,
-	      json_object *rep, struct sl_err *err)
-{
-	json_object *cfg = json_object_new_object();
-	sl_conf_show(d->conf, show_cb, cfg);
-	json_object_object_add(rep, "config", cfg);
-	json_object_object_add(rep, "host", json_object_new_string(d->hostname));
-	json_object_object_add(rep, "queues", sl_schedctl_usage_json(d->sched));
-	return 0;
 }

@@ -11,6 +11,7 @@
 #include "store.h"
 #include "submit.h"
 
+#include <stdio.h>
 #include <time.h>
 
 /* The request is read from its text (job_parse.c) and the reply written as
@@ -19,21 +20,14 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 		struct sl_buf *rep, struct sl_err *err)
 {
 	struct sl_job *j = sl_job_new();
-	/* is_operator: what lifts the policy's operator-only rules */
-	struct sl_submit_who who = {p->uid, p->gid, p->user, NULL, p->operator};
+	struct sl_peer who = *p;
 	int r;
 
 	if (d->stopping) {
 		r = sl_err_set(err, SL_EBUSY, "sluiced is shutting down");
 		goto out;
 	}
-	if (d->self_uid != 0 && p->uid != d->self_uid) {
-		r = sl_err_set(err, SL_EPERM,
-			       "Access/permission denied: sluiced runs as %s and accepts only %s's jobs",
-			       d->self_user, d->self_user);
-		goto out;
-	}
-	who.group = sl_idcache_group(d->ids, p->gid, time(NULL));
+	snprintf(who.group, sizeof(who.group), "%s", sl_idcache_group(d->ids, p->gid, time(NULL)));
 	if ((r = sl_jobspec_parse_request(body, len, &j->spec, err)) != 0 ||
 	    (r = sl_submit_prepare(d->conf, sl_schedctl_engine(d->sched), &who, j, err)) != 0)
 		goto out;

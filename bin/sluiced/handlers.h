@@ -8,8 +8,6 @@
 typedef int (*sl_handler_fn)(struct sluiced *d, const struct sl_peer *p, json_object *req,
 			     json_object *rep, struct sl_err *err);
 
-int sl_h_ping(struct sluiced *d, const struct sl_peer *p, json_object *req,
-	      json_object *rep, struct sl_err *err);
 struct sl_buf;
 /* Handlers called once per job read the request's text themselves. */
 typedef int (*sl_text_handler_fn)(struct sluiced *d, const struct sl_peer *p, const char *body,
@@ -18,7 +16,6 @@ typedef int (*sl_text_handler_fn)(struct sluiced *d, const struct sl_peer *p, co
 int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, size_t len,
 		struct sl_buf *rep, struct sl_err *err);
 /* Handlers whose reply can be large write its text themselves. */
-struct sl_buf;
 typedef int (*sl_raw_handler_fn)(struct sluiced *d, const struct sl_peer *p, json_object *req,
 				 struct sl_buf *rep, struct sl_err *err);
 
@@ -28,8 +25,6 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		json_object *rep, struct sl_err *err);
 int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		 json_object *rep, struct sl_err *err);
-int sl_h_info(struct sluiced *d, const struct sl_peer *p, json_object *req,
-	      json_object *rep, struct sl_err *err);
 
 /* A decoded sl_jobfilter (client.h) that owns its arrays. */
 struct sl_dfilter {

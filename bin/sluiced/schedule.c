@@ -251,23 +251,3 @@ void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j)
 	free(j->cluster_queue);
 	j->cluster_queue = sl_xstrdup(p.cluster_queue);
 }
-
-json_object *sl_schedctl_usage_json(struct sl_schedctl *s)
-{
-	const struct sl_sched_usage *rows;
-	size_t n = sl_sched_usage(s->engine, &rows);
-	json_object *a = json_object_new_array();
-	for (size_t i = 0; i < n; i++) {
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "clusterQueue", json_object_new_string(rows[i].cluster_queue));
-		json_object_object_add(o, "flavor", json_object_new_string(rows[i].flavor));
-		json_object_object_add(o, "resource", json_object_new_string(rows[i].resource));
-		json_object_object_add(o, "nominal", json_object_new_int64(rows[i].nominal));
-		json_object_object_add(o, "used", json_object_new_int64(rows[i].used));
-		json_object_object_add(o, "borrowed", json_object_new_int64(rows[i].borrowed));
-		json_object_object_add(o, "pending", json_object_new_int64(rows[i].pending_wl));
-		json_object_object_add(o, "admitted", json_object_new_int64(rows[i].admitted_wl));
-		json_object_array_add(a, o);
-	}
-	return a;
-}

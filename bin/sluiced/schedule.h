@@ -4,7 +4,6 @@
 #ifndef SL_SCHEDULE_H
 #define SL_SCHEDULE_H
 
-#include <json-c/json.h>
 #include "sched/sched.h"
 #include "sluiced.h"
 
@@ -36,7 +35,5 @@ void sl_schedctl_assign(struct sl_job *j, const struct sl_sched_admission *a);
 
 /* Refresh j's pending reason (Slurm code), full text and queue position. */
 void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j);
-/* Usage per ClusterQueue/flavor/resource for `info` (new reference). */
-json_object *sl_schedctl_usage_json(struct sl_schedctl *s);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "err.h"
+#include "authz.h"
 #include "job.h"
 
 struct sl_conf;
@@ -38,13 +39,5 @@ struct sluiced {
 	int stopping;
 };
 
-/* The peer of a request, from SO_PEERCRED at accept time. */
-struct sl_peer {
-	uid_t uid;
-	gid_t gid;
-	pid_t pid;
-	char user[64];
-	int operator;                /* root, the daemon user, or conf operators */
-};
 
 #endif

@@ -17,9 +17,12 @@ bin_sluiced_sluiced_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin
 bin_sluiced_sluiced_LDADD = $(SLUICED_EXECUTORS) k8s/librender.a k8s/libk8s.a \
 	$(SL_LIBS) $(SQLITE_LIBS) $(CURL_LIBS)
 
-UNIT_TESTS += tests/unit/test_store tests/unit/test_jobtab
+UNIT_TESTS += tests/unit/test_store tests/unit/test_jobtab tests/unit/test_authz
 tests_unit_test_store_SOURCES = tests/unit/test_store.c bin/sluiced/store.c
 tests_unit_test_store_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluiced
 tests_unit_test_store_LDADD = $(TEST_LIBS) $(SQLITE_LIBS)
 tests_unit_test_jobtab_SOURCES = tests/unit/test_jobtab.c bin/sluiced/jobtab.c
 tests_unit_test_jobtab_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluiced
+# The dispatcher and its rules, with stand-ins for the handlers.
+tests_unit_test_authz_SOURCES = tests/unit/test_authz.c bin/sluiced/dispatch.c
+tests_unit_test_authz_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluiced

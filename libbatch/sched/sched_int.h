@@ -300,7 +300,6 @@ struct sq_wl *sq_heap_pop(struct sl_sched *s, struct sq_cq *c);
 void sq_unqueue(struct sl_sched *s, struct sq_wl *w);
 void sq_park(struct sl_sched *s, struct sq_cq *c, struct sq_wl *w);
 void sq_requeue_tree(struct sl_sched *s, int cq);
-void sq_requeue_all(struct sl_sched *s);
 void sq_enqueue(struct sl_sched *s, struct sq_wl *w);
 void sq_set_admitted(struct sl_sched *s, struct sq_wl *w, int cq);
 void sq_release(struct sl_sched *s, struct sq_wl *w);

@@ -301,12 +301,6 @@ void sq_requeue_tree(struct sl_sched *s, int cq)
 			unpark_all(s, &s->cq[i]);
 }
 
-void sq_requeue_all(struct sl_sched *s)
-{
-	for (int i = 0; i < s->ncq; i++)
-		unpark_all(s, &s->cq[i]);
-}
-
 /* A CQ that covers "pods" counts one per pod of every pod set. */
 static void add_pods_request(struct sl_sched *s, struct sq_wl *w)
 {

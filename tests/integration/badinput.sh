@@ -29,19 +29,20 @@ s = conn(); s.sendall(b"GET / HTTP/1.0\r\n\r\n"); assert closed(s), "garbage"
 # oversize length
 s = conn(); s.sendall(struct.pack(">IHHI", 0x534C5549, 1, 2, 0x7fffffff)); assert closed(s), "oversize"
 # wrong version
-s = conn(); s.sendall(frame(1, b"{}", version=7)); assert closed(s), "version"
-# unknown type
-s = conn(); s.sendall(frame(99, b"{}")); assert closed(s), "unknown type"
+s = conn(); s.sendall(frame(3, b"{}", version=7)); assert closed(s), "version"
+# unknown type, and the retired ones (PROTOCOL.md)
+for t in (99, 1, 6):
+    s = conn(); s.sendall(frame(t, b"{}")); assert closed(s), "unknown type %d" % t
 # bad JSON gets an error reply, connection stays usable
-s = conn(); s.sendall(frame(1, b"{not json"))
+s = conn(); s.sendall(frame(3, b"{not json"))
 hdr = s.recv(12); (m, v, t, n) = struct.unpack(">IHHI", hdr)
 body = b""
 while len(body) < n: body += s.recv(n - len(body))
 rep = json.loads(body)
 assert rep.get("code") == "EPROTO", rep
-s.sendall(frame(1, b"{}"))
+s.sendall(frame(3, b"{}"))
 hdr = s.recv(12); (m, v, t, n) = struct.unpack(">IHHI", hdr)
-assert t == 0x8001, t
+assert t == 0x8003, t
 # a submit with a bad spec is an error, not a crash
 s = conn(); s.sendall(frame(2, json.dumps({"spec": {"script": 5}}).encode()))
 hdr = s.recv(12); (m, v, t, n) = struct.unpack(">IHHI", hdr)

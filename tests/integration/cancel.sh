@@ -45,3 +45,30 @@ expect_eq "other untouched" RUNNING "$(state "$b")"
 as $USER1 "$BIN/scancel" -u $USER1 || fail "scancel -u"
 wait_state "$b" CANCELLED
 ok "scancel -n and -u"
+
+# An operator's hold (root here) is an admin hold: another user may not
+# touch the job, and its owner can neither release it nor, by holding the
+# job again, turn it into a user hold that it could then release.
+reason() { "$BIN/squeue" -h -j "$1" -o %R; }
+denied() { printf 'Access/permission denied for job %s\nslurm_suspend error: Access/permission denied' "$1"; }
+hid=$(submit $USER1 -H --wrap 'sleep 60') || fail "held submit"
+"$BIN/scontrol" hold "$hid" || fail "operator hold"
+expect_eq "operator's hold" "(JobHeldAdmin)" "$(reason "$hid")"
+for op in hold release; do
+	err=$(as $USER2 "$BIN/scontrol" $op "$hid" 2>&1); rc=$?
+	expect_eq "another user's $op rc" 1 "$rc"
+	expect_eq "another user's $op" "$(denied "$hid")" "$err"
+done
+for i in 1 2; do
+	err=$(as $USER1 "$BIN/scontrol" release "$hid" 2>&1); rc=$?
+	expect_eq "owner's release $i rc" 1 "$rc"
+	expect_eq "owner's release $i" "$(denied "$hid")" "$err"
+	expect_eq "after owner's release $i" "(JobHeldAdmin)" "$(reason "$hid")"
+	as $USER1 "$BIN/scontrol" hold "$hid" || fail "owner's hold of an admin-held job"
+	expect_eq "after owner's hold $i" "(JobHeldAdmin)" "$(reason "$hid")"
+done
+"$BIN/scontrol" release "$hid" || fail "operator release"
+wait_state "$hid" RUNNING
+as $USER1 "$BIN/scancel" "$hid" || fail "cancel released job"
+wait_state "$hid" CANCELLED
+ok "an admin hold is released only by an operator; the owner's hold keeps it"

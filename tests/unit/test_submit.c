@@ -14,6 +14,7 @@
 #include "conf.h"
 #include "job.h"
 #include "sched/sched.h"
+#include "authz.h"
 #include "submit.h"
 #include "xalloc.h"
 
@@ -41,8 +42,9 @@ static const char conf_text[] =
 static struct sl_conf *conf;
 static struct sl_sched *engine;
 static char path[] = "/tmp/test_submit_XXXXXX";
-static const struct sl_submit_who alice = {1000, 100, "alice", "users", 0};
-static const struct sl_submit_who op = {1001, 100, "carol", "users", 1}; /* no account */
+static const struct sl_peer alice = {.uid = 1000, .gid = 100, .user = "alice", .group = "users"};
+static const struct sl_peer op = {.uid = 1001, .gid = 100, .user = "carol", .group = "users",
+				  .operator = 1}; /* no account */
 
 static int setup(void **state)
 {
@@ -145,7 +147,7 @@ static void test_priority(void **state)
 }
 
 /* Each refusal: the code and sbatch's words. */
-static void expect(struct sl_job *j, const struct sl_submit_who *w, int code, const char *msg)
+static void expect(struct sl_job *j, const struct sl_peer *w, int code, const char *msg)
 {
 	struct sl_err err = SL_ERR_INIT;
 
@@ -196,7 +198,7 @@ static void test_operator_rules(void **state)
 	j = job();
 	j->spec.account = sl_xstrdup("chemistry");
 	expect(j, &alice, SL_EACCOUNT, "Invalid account or account/partition combination specified");
-	expect(job(), &(struct sl_submit_who){2000, 100, "bob", "users", 0}, SL_EACCOUNT,
+	expect(job(), &(struct sl_peer){.uid = 2000, .gid = 100, .user = "bob", .group = "users"}, SL_EACCOUNT,
 	       "Invalid account or account/partition combination specified: user bob has no "
 	       "account in the configuration");
 

@@ -48,7 +48,7 @@ static struct sl_job **load_jobs(size_t *n)
 	*n = 0;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		v = sl_xrealloc(v, (*n + 1) * sizeof(*v));
-		assert_int_equal(sl_job_from_json(line, &v[*n], &err), 0);
+		assert_int_equal(sl_job_parse(line, strlen(line), &v[*n], &err), 0);
 		(*n)++;
 	}
 	free(text);

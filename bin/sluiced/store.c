@@ -506,15 +506,17 @@ static int prepare_select(struct sl_store *s, const char *where, sqlite3_stmt **
 	return r;
 }
 
-static int query(struct sl_store *s, sqlite3_stmt *st, sl_store_job_cb cb, void *arg,
-		 struct sl_err *err)
+/* cb for each row that matches f (NULL: every row). */
+static int query(struct sl_store *s, sqlite3_stmt *st, const struct sl_jobfilter *f,
+		 sl_store_job_cb cb, void *arg, struct sl_err *err)
 {
 	int rc, r = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct sl_job *j;
 		if ((r = row_to_job(st, &j, err)) != 0)
 			break;
-		r = cb(j, arg);
+		if (f == NULL || sl_jobfilter_match(f, j))
+			r = cb(j, arg);
 		sl_job_free(j);
 		if (r != 0)
 			break;
@@ -551,7 +553,7 @@ int sl_store_load_live(struct sl_store *s, int64_t ended_since, struct sl_job **
 	if ((r = prepare_select(s, "final=0 OR end_time>=? ORDER BY id", &st, err)))
 		return r;
 	sqlite3_bind_int64(st, 1, ended_since);
-	if ((r = query(s, st, collect_cb, &c, err)) != 0) {
+	if ((r = query(s, st, NULL, collect_cb, &c, err)) != 0) {
 		sl_job_free_array(c.v, c.n);
 		return r;
 	}
@@ -560,17 +562,18 @@ int sl_store_load_live(struct sl_store *s, int64_t ended_since, struct sl_job **
 	return 0;
 }
 
-int sl_store_history(struct sl_store *s, int64_t uid, int64_t ended_after,
-		     int64_t started_before, sl_store_job_cb cb, void *arg,
-		     struct sl_err *err)
+/* A single uid goes to SQL (the filter sacct sends by default); the rest
+ * of f is matched in C. */
+int sl_store_history(struct sl_store *s, const struct sl_jobfilter *f, sl_store_job_cb cb,
+		     void *arg, struct sl_err *err)
 {
 	sqlite3_stmt *st;
 	int r;
 	if ((r = prepare_select(s, "final=1 AND (?1<0 OR uid=?1) AND (?2=0 OR end_time>=?2)"
 				" AND (?3=0 OR start_time<=?3) ORDER BY id", &st, err)))
 		return r;
-	sqlite3_bind_int64(st, 1, uid);
-	sqlite3_bind_int64(st, 2, ended_after);
-	sqlite3_bind_int64(st, 3, started_before);
-	return query(s, st, cb, arg, err);
+	sqlite3_bind_int64(st, 1, f->n_uids == 1 ? (int64_t)f->uids[0] : -1);
+	sqlite3_bind_int64(st, 2, f->start_after);
+	sqlite3_bind_int64(st, 3, f->end_before);
+	return query(s, st, f, cb, arg, err);
 }

@@ -83,14 +83,22 @@ static void test_store(void **state)
 	assert_int_equal(sl_store_next_id(s, &id, &err), 0);
 	assert_int_equal(id, 6); /* the lost id is handed out again: it was never printed */
 	sl_job_free_array(v, n);
-	assert_int_equal(sl_store_history(s, -1, 0, 0, count_cb, &cnt, &err), 0);
+	struct sl_jobfilter all = {.history = 1}, since = {.history = 1, .start_after = 1500};
+	uid_t u1001 = 1001, both[] = {1000, 1001};
+	char *names[] = {"job2", "job3", NULL};
+	struct sl_jobfilter of_1001 = {.uids = &u1001, .n_uids = 1, .history = 1};
+	struct sl_jobfilter of_both = {.uids = both, .n_uids = 2, .names = names, .n_names = 2};
+	assert_int_equal(sl_store_history(s, &all, count_cb, &cnt, &err), 0);
 	assert_int_equal(cnt, 3);
 	cnt = 0;
-	assert_int_equal(sl_store_history(s, -1, 1500, 0, count_cb, &cnt, &err), 0);
+	assert_int_equal(sl_store_history(s, &since, count_cb, &cnt, &err), 0);
 	assert_int_equal(cnt, 1);
 	cnt = 0;
-	assert_int_equal(sl_store_history(s, 1001, 0, 0, count_cb, &cnt, &err), 0);
+	assert_int_equal(sl_store_history(s, &of_1001, count_cb, &cnt, &err), 0);
 	assert_int_equal(cnt, 2); /* jobs 1 and 3 have uid 1001 */
+	cnt = 0;
+	assert_int_equal(sl_store_history(s, &of_both, count_cb, &cnt, &err), 0);
+	assert_int_equal(cnt, 2); /* of jobs 1, 2 and 3, the names pick 2 and 3 */
 	struct sl_job *ghost = mk(99, SL_JOB_PENDING, 0);
 	assert_int_equal(sl_store_update(s, ghost, &err), -SL_EDB);
 	sl_job_free(ghost);

@@ -55,6 +55,7 @@ struct sl_jobspec {
 	int requeue;           /* 1: requeue when preempted (default); 0: --no-requeue */
 	char *container_image; /* --container-image (kubernetes executor); NULL: config */
 	char *mpi;             /* --mpi: "openmpi", "intel", "mpich" or "none"; NULL: partition */
+	char *comment;         /* --comment, free text shown back (squeue %k); NULL: none */
 };
 
 struct sl_job {

@@ -10,7 +10,8 @@
 #define SPEC_STRINGS(X)                                                      \
 	X(name) X(partition) X(account) X(qos) X(gpu_type) X(std_out)        \
 	X(std_err) X(std_in) X(work_dir) X(submit_dir) X(submit_host)         \
-	X(script) X(script_path) X(export_spec) X(container_image) X(mpi)
+	X(script) X(script_path) X(export_spec) X(container_image) X(mpi)     \
+	X(comment)
 
 #define SPEC_INTS(X)                                                         \
 	X(nodes) X(nodes_max) X(ntasks) X(ntasks_per_node) X(cpus_per_task)  \

@@ -124,18 +124,16 @@ void sl_job_refill(struct sl_job *j, struct sl_jobspec *from);
  * (b is then left as it was). */
 struct sl_buf;
 /* A record as squeue, sacct and scontrol receive it: without the spec's
- * env, script and argv. */
+ * env, script and argv (no listing shows them, and the environment alone
+ * is two thirds of a record). */
 int sl_job_listing_append(struct sl_buf *b, const struct sl_job *j);
-/* The whole record or spec. */
-int sl_job_text_append(struct sl_buf *b, const struct sl_job *j);
+/* The whole spec. */
 int sl_jobspec_text_append(struct sl_buf *b, const struct sl_jobspec *s);
 /* A jobs reply, {"jobs": [RECORD...], ...}, read into *jobs (n records and
  * a NULL; caller frees with sl_job_free_array), or an error reply
  * {"code", "error"} turned into its code and message. */
 int sl_job_list_parse(const char *text, size_t len, struct sl_job ***jobs, size_t *n,
 		      struct sl_err *err);
-/* One record, whole or listed; caller frees *out with sl_job_free(). */
-int sl_job_parse(const char *text, size_t len, struct sl_job **out, struct sl_err *err);
 /* One spec, as sl_jobspec_text_append wrote it (the store's), into *out
  * (initialised here; the caller clears it with sl_jobspec_clear). Members
  * it does not know are skipped; the script must be there. */

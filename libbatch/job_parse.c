@@ -504,21 +504,6 @@ int sl_job_list_parse(const char *text, size_t len, struct sl_job ***jobs, size_
 	return 0;
 }
 
-int sl_job_parse(const char *text, size_t len, struct sl_job **out, struct sl_err *err)
-{
-	struct jobctx c = {sl_job_new(), 0};
-	int r = document(text, len, err, job_member, &c);
-
-	if (r == 0 && !c.has_spec)
-		r = sl_err_set(err, SL_EPROTO, "job: spec is missing");
-	if (r != 0) {
-		sl_job_free(c.job);
-		c.job = NULL;
-	}
-	*out = c.job;
-	return r;
-}
-
 /* A spec to run needs its script; *s is cleared on error. */
 static int spec_done(int r, struct sl_jobspec *s, struct sl_err *err)
 {

@@ -1,6 +1,6 @@
 /* job_text.c - job specs and records written straight to JSON text: the
- * whole record (the store, launch specs) and the listing squeue, sacct and
- * scontrol receive.
+ * whole spec (a submission, the store) and the record as squeue, sacct and
+ * scontrol receive it.
  *
  * The reply to `squeue` with 10 000 jobs is 10 000 records, and every
  * submission stores one; building them as json-c objects first (a hash
@@ -159,7 +159,7 @@ int sl_jobspec_text_append(struct sl_buf *buf, const struct sl_jobspec *s)
 	return done(&w, len);
 }
 
-static int job_append(struct sl_buf *buf, const struct sl_job *j, int full)
+int sl_job_listing_append(struct sl_buf *buf, const struct sl_job *j)
 {
 	struct w w = {buf, 1, 0}, *b = &w;
 	size_t len = sl_buf_len(buf);
@@ -169,7 +169,7 @@ static int job_append(struct sl_buf *buf, const struct sl_job *j, int full)
 	addc(b, '{');
 	put_i64(b, "id", (int64_t)j->id);
 	put_key(b, "spec");
-	put_spec(b, &j->spec, full);
+	put_spec(b, &j->spec, 0);
 	put_i64(b, "uid", j->uid);
 	put_i64(b, "gid", j->gid);
 	put_str(b, "state", sl_jobstate_name(j->state));
@@ -181,14 +181,4 @@ static int job_append(struct sl_buf *buf, const struct sl_job *j, int full)
 	JOB_LIVE_INTS(W_JINT)
 	addc(b, '}');
 	return done(&w, len);
-}
-
-int sl_job_text_append(struct sl_buf *b, const struct sl_job *j)
-{
-	return job_append(b, j, 1);
-}
-
-int sl_job_listing_append(struct sl_buf *b, const struct sl_job *j)
-{
-	return job_append(b, j, 0);
 }

@@ -83,16 +83,23 @@ static int col_mutable(const struct col *c)
 	return c->type != C_KEY && c->type != C_SPEC;
 }
 
+/* The member of a C_KEY, C_UID, C_INT or C_I64 column. */
+static int64_t num(const struct col *c, const struct sl_job *j)
+{
+	const char *p = (const char *)j + c->off;
+
+	return c->type == C_UID ? *(const uid_t *)p : c->type == C_INT ? *(const int *)p
+									: *(const int64_t *)p;
+}
+
 static void col_decl(struct sl_buf *b, const struct col *c)
 {
 	struct sl_job def;
 
-	sl_buf_addf(b, "%s %s", col_name(c), decl[c->type]);
 	sl_job_defaults(&def);
-	if (c->type == C_INT)
-		sl_buf_addf(b, " %d", *(const int *)((const char *)&def + c->off));
-	else if (c->type == C_I64)
-		sl_buf_addf(b, " %lld", (long long)*(const int64_t *)((const char *)&def + c->off));
+	sl_buf_addf(b, "%s %s", col_name(c), decl[c->type]);
+	if (c->type == C_INT || c->type == C_I64)
+		sl_buf_addf(b, " %lld", (long long)num(c, &def));
 }
 
 enum stmt { S_CREATE, S_INSERT, S_UPDATE, S_SELECT };
@@ -376,18 +383,18 @@ int sl_store_next_id(struct sl_store *s, uint64_t *id, struct sl_err *err)
 
 static void bind_col(sqlite3_stmt *st, int i, const struct col *c, const struct sl_job *j)
 {
-	const char *p = (const char *)j + c->off, *text;
+	const char *text;
 	struct sl_buf *b;
 
 	switch (c->type) {
-	case C_KEY: sqlite3_bind_int64(st, i, (int64_t)j->id); return;
-	case C_UID: sqlite3_bind_int64(st, i, *(const uid_t *)p); return;
-	case C_INT: sqlite3_bind_int64(st, i, *(const int *)p); return;
-	case C_I64: sqlite3_bind_int64(st, i, *(const int64_t *)p); return;
+	case C_KEY: case C_UID: case C_INT: case C_I64:
+		sqlite3_bind_int64(st, i, num(c, j));
+		return;
 	case C_FINAL: sqlite3_bind_int(st, i, sl_jobstate_is_final(j->state)); return;
 	case C_STR:
 	case C_STATE:
-		text = c->type == C_STR ? *(char *const *)p : sl_jobstate_name(j->state);
+		text = c->type == C_STR ? *(char *const *)((const char *)j + c->off)
+					: sl_jobstate_name(j->state);
 		if (text != NULL)
 			sqlite3_bind_text(st, i, text, -1, SQLITE_TRANSIENT);
 		else

@@ -1,33 +1,77 @@
 /* job_testlib.h - the JSON of job specs and records in unit tests: the
- * writer's text as a string, and a json-c tree built from a struct without
- * job_text.c, the reference the writer and the reader are checked against. */
+ * writer's text as a string, records read back from text, and a json-c
+ * tree built from a struct without job_text.c, the reference the writer
+ * and the reader are checked against. */
 #ifndef JOB_TESTLIB_H
 #define JOB_TESTLIB_H
 
 #include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
 #include "buf.h"
 #include "job.h"
 #include "job_fields.h"
 
 #define TL_TEXT_CAP (1u << 30)
 
-/* Caller frees. */
-static inline char *tl_spec_text(const struct sl_jobspec *s)
+static inline char *tl_take(struct sl_buf *b)
 {
-	struct sl_buf *b = sl_buf_new(TL_TEXT_CAP);
-	(void)sl_jobspec_text_append(b, s);
 	char *t = sl_buf_steal(b);
 	sl_buf_free(b);
 	return t;
 }
 
-static inline char *tl_job_text(const struct sl_job *j)
+/* The whole spec. Caller frees. */
+static inline char *tl_spec_text(const struct sl_jobspec *s)
 {
 	struct sl_buf *b = sl_buf_new(TL_TEXT_CAP);
-	(void)sl_job_text_append(b, j);
-	char *t = sl_buf_steal(b);
+	(void)sl_jobspec_text_append(b, s);
+	return tl_take(b);
+}
+
+/* The listing of j, as sluiced writes it into a jobs reply. Caller frees. */
+static inline char *tl_listing(const struct sl_job *j)
+{
+	struct sl_buf *b = sl_buf_new(TL_TEXT_CAP);
+	(void)sl_job_listing_append(b, j);
+	return tl_take(b);
+}
+
+/* The records of `lines`, one JSON record per line (the data files), read
+ * as a jobs reply: n of them and a NULL, caller frees with
+ * sl_job_free_array(). Fails the test when they do not read. */
+static inline struct sl_job **tl_jobs(const char *lines, size_t *n)
+{
+	struct sl_buf *b = sl_buf_new(TL_TEXT_CAP);
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **v = NULL;
+	size_t k, records = 0;
+
+	sl_buf_addstr(b, "{\"jobs\":[");
+	for (const char *p = lines; *p != '\0'; p += k + (p[k] == '\n')) {
+		k = strcspn(p, "\n");
+		if (k > 0 && records++ > 0)
+			sl_buf_addc(b, ',');
+		sl_buf_add(b, p, k);
+	}
+	sl_buf_addstr(b, "]}");
+	if (sl_job_list_parse(sl_buf_str(b), sl_buf_len(b), &v, n, &err) != 0)
+		fail_msg("%s", err.msg);
 	sl_buf_free(b);
-	return t;
+	return v;
+}
+
+/* One record's text read back. Caller frees. */
+static inline struct sl_job *tl_job(const char *record)
+{
+	struct sl_job **v, *j;
+	size_t n;
+
+	v = tl_jobs(record, &n);
+	assert_int_equal(n, 1);
+	j = v[0];
+	free(v);
+	return j;
 }
 
 static inline void tl_put_strv(json_object *o, const char *k, char *const *v)
@@ -66,14 +110,15 @@ static inline json_object *tl_spec_tree(const struct sl_jobspec *s, int full)
 	return o;
 }
 
-static inline json_object *tl_job_tree(const struct sl_job *j, int full)
+/* A record as listed: its spec without env, argv and script. */
+static inline json_object *tl_job_tree(const struct sl_job *j)
 {
 	json_object *o = json_object_new_object();
 	struct sl_job def;
 
 	sl_job_defaults(&def);
 	json_object_object_add(o, "id", json_object_new_int64((int64_t)j->id));
-	json_object_object_add(o, "spec", tl_spec_tree(&j->spec, full));
+	json_object_object_add(o, "spec", tl_spec_tree(&j->spec, 0));
 	json_object_object_add(o, "uid", json_object_new_int64(j->uid));
 	json_object_object_add(o, "gid", json_object_new_int64(j->gid));
 	json_object_object_add(o, "state", json_object_new_string(sl_jobstate_name(j->state)));
@@ -92,10 +137,12 @@ static inline json_object *tl_job_tree(const struct sl_job *j, int full)
 	return o;
 }
 
-/* Does `text` parse (json-c) to the tree of j? Prints both when not. */
-static inline int tl_job_text_is(const char *text, const struct sl_job *j, int full)
+/* Does `text` parse (json-c) to the tree of j (tl_job_tree, or
+ * tl_spec_tree(&j->spec, 1) with spec)? Prints both when not. */
+static inline int tl_text_is(const char *text, const struct sl_job *j, int spec)
 {
-	json_object *got = json_tokener_parse(text), *want = tl_job_tree(j, full);
+	json_object *got = json_tokener_parse(text);
+	json_object *want = spec ? tl_spec_tree(&j->spec, 1) : tl_job_tree(j);
 	int same = got != NULL && json_object_equal(got, want);
 
 	if (!same)

@@ -39,9 +39,12 @@ static void test_shape(void **state)
 	assert_int_equal(sh.gpus_per_node, 2);
 }
 
+/* The spec whole and the record listed read back to the same text and
+ * the same members. */
 static void test_roundtrip(void **state)
 {
-	struct sl_job *j = sl_job_new(), *k = NULL;
+	struct sl_job *j = sl_job_new(), *k;
+	struct sl_jobspec s;
 	struct sl_err err = SL_ERR_INIT;
 	char *text, *text2;
 	char *argv[] = {"a b", "c", NULL}, *env[] = {"X=1", "PATH=/bin", NULL};
@@ -59,31 +62,48 @@ static void test_roundtrip(void **state)
 	j->spec.umask = 027;
 	j->spec.argv = sl_strv_dup(argv);
 	j->spec.env = sl_strv_dup(env);
-	text = tl_job_text(j);
-	assert_int_equal(sl_job_parse(text, strlen(text), &k, &err), 0);
-	text2 = tl_job_text(k);
+	text = tl_spec_text(&j->spec);
+	assert_int_equal(sl_jobspec_parse(text, strlen(text), &s, &err), 0);
+	text2 = tl_spec_text(&s);
+	assert_string_equal(text, text2);
+	assert_string_equal(s.name, "jöb\twith\"quotes");
+	assert_string_equal(s.script, "#!/bin/sh\necho \"hi\"\n");
+	assert_string_equal(s.argv[0], "a b");
+	assert_string_equal(s.env[1], "PATH=/bin");
+	assert_int_equal(s.time_limit, SL_TIME_INFINITE);
+	assert_int_equal(s.mem_per_node, 4096);
+	assert_int_equal(s.umask, 027);
+	assert_int_equal(s.open_mode, SL_OPEN_APPEND);
+	assert_int_equal(s.nodes, SL_NO_VAL);
+	sl_jobspec_clear(&s);
+	free(text);
+	free(text2);
+	text = tl_listing(j);
+	k = tl_job(text);
+	text2 = tl_listing(k);
 	assert_string_equal(text, text2);
 	assert_int_equal(k->id, 42);
+	assert_int_equal(k->uid, 1000);
 	assert_int_equal(k->state, SL_JOB_TIMEOUT);
+	assert_string_equal(k->user, "alice");
+	assert_int_equal(k->exit_signal, 15);
 	assert_string_equal(k->spec.name, "jöb\twith\"quotes");
-	assert_string_equal(k->spec.argv[0], "a b");
-	assert_string_equal(k->spec.env[1], "PATH=/bin");
 	assert_int_equal(k->spec.time_limit, SL_TIME_INFINITE);
-	assert_int_equal(k->spec.umask, 027);
-	assert_int_equal(k->spec.open_mode, SL_OPEN_APPEND);
-	assert_int_equal(k->spec.nodes, SL_NO_VAL);
 	assert_int_equal(k->cancelled_by, -1);
+	assert_null(k->spec.env); /* a listing leaves them out */
+	assert_null(k->spec.script);
 	free(text);
 	free(text2);
 	sl_job_free(j);
 	sl_job_free(k);
 }
 
-/* A shed job keeps everything a listing shows and still makes a valid
- * record (its JSON reads back); a refill gives the launch fields back. */
+/* A shed job keeps everything a listing shows, and its spec is still a
+ * valid one (it reads back); a refill gives the launch fields back. */
 static void test_shed(void **state)
 {
-	struct sl_job *j = sl_job_new(), *k = NULL;
+	struct sl_job *j = sl_job_new(), *k;
+	struct sl_jobspec s;
 	struct sl_err err = SL_ERR_INIT;
 	char *argv[] = {"x", NULL}, *env[] = {"X=1", NULL};
 	char *text;
@@ -101,9 +121,16 @@ static void test_shed(void **state)
 	assert_string_equal(j->spec.script, "");
 	assert_string_equal(j->spec.name, "n");
 	assert_string_equal(j->spec.script_path, "run.sh");
-	text = tl_job_text(j);
-	assert_int_equal(sl_job_parse(text, strlen(text), &k, &err), 0);
+	text = tl_spec_text(&j->spec);
+	assert_int_equal(sl_jobspec_parse(text, strlen(text), &s, &err), 0);
+	assert_string_equal(s.script, "");
+	assert_null(s.env);
+	sl_jobspec_clear(&s);
+	free(text);
+	text = tl_listing(j);
+	k = tl_job(text);
 	assert_int_equal(k->id, 7);
+	sl_job_shed(k);
 	sl_job_shed(k); /* twice is harmless */
 	assert_string_equal(k->spec.script, "");
 	/* Refill moves the stored spec's three fields in and leaves the rest. */
@@ -164,7 +191,7 @@ static void test_features(void **state)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_jobspec s, back;
-	struct sl_job *j = NULL;
+	struct sl_job *j;
 	const char *old = "{\"id\":7,\"spec\":{\"script\":\"x\"},\"state\":\"PENDING\"}";
 	const char *bad = "{\"script\":\"x\",\"features\":[1]}";
 	char *t;
@@ -192,11 +219,22 @@ static void test_features(void **state)
 	sl_jobspec_clear(&back);
 	sl_jobspec_clear(&s);
 
-	assert_int_equal(sl_job_parse(old, strlen(old), &j, &err), 0);
+	j = tl_job(old);
 	assert_null(j->spec.features);
 	sl_job_free(j);
 	assert_int_equal(sl_jobspec_parse(bad, strlen(bad), &back, &err), -SL_EPROTO);
 	assert_string_equal(err.msg, "bad JSON: expected a string at byte 26");
+}
+
+/* Everything a job holds: its listing and its whole spec. Caller frees. */
+static char *copy_text(const struct sl_job *j)
+{
+	char *l = tl_listing(j), *s = tl_spec_text(&j->spec);
+	char *t = sl_xasprintf("%s\n%s", l, s);
+
+	free(l);
+	free(s);
+	return t;
 }
 
 /* A copy is deep: every pointer member (listed in job_fields.h) its own,
@@ -219,8 +257,8 @@ static void test_copy(void **state)
 	j->spec.nodes = 3;
 	j->start_time = 1234;
 	c = sl_job_copy(j);
-	a = tl_job_text(j);
-	b = tl_job_text(c);
+	a = copy_text(j);
+	b = copy_text(c);
 	assert_string_equal(a, b);
 #define DIFF_S(f) assert_ptr_not_equal(c->spec.f, j->spec.f);
 #define DIFF_V(f) DIFF_S(f) assert_ptr_not_equal(c->spec.f[1], j->spec.f[1]);
@@ -231,7 +269,7 @@ static void test_copy(void **state)
 	JOB_STRINGS(DIFF_J)
 	sl_job_free(j);
 	free(b);
-	b = tl_job_text(c);
+	b = copy_text(c);
 	assert_string_equal(a, b);
 	sl_job_free(c);
 	j = sl_job_new(); /* NULL members stay NULL */

@@ -72,7 +72,7 @@ static void test_same_as_json_c(void **state)
 	json_object *o = json_tokener_parse(sl_buf_str(b)), *arr;
 	assert_true(json_object_object_get_ex(o, "jobs", &arr));
 	for (size_t i = 0; i < n; i++) {
-		json_object *want = tl_job_tree(v[i], 0);
+		json_object *want = tl_job_tree(v[i]);
 		struct sl_buf *one = sl_buf_new(1 << 20), *orig = sl_buf_new(1 << 20);
 		assert_true(json_object_equal(json_object_array_get_idx(arr, i), want));
 		assert_int_equal(sl_job_listing_append(one, v[i]), 0);

@@ -11,8 +11,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "buf.h"
-#include "job.h"
+#include "job_testlib.h"
 #include "squeue_fmt.h"
 #include "slurm_state.h"
 #include "xalloc.h"
@@ -42,16 +41,9 @@ static char *slurp(const char *name)
 
 static struct sl_job **load_jobs(const char *name, size_t *n)
 {
-	char *text = slurp(name), *save = NULL, *line;
-	struct sl_job **v = NULL;
-	struct sl_err err = SL_ERR_INIT;
+	char *text = slurp(name);
+	struct sl_job **v = tl_jobs(text, n);
 
-	*n = 0;
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		v = sl_xrealloc(v, (*n + 1) * sizeof(*v));
-		assert_int_equal(sl_job_parse(line, strlen(line), &v[*n], &err), 0);
-		(*n)++;
-	}
 	free(text);
 	return v;
 }

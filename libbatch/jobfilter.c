@@ -39,12 +39,19 @@ static const struct list lists[] = {
 };
 #define NLISTS (sizeof(lists) / sizeof(lists[0]))
 
-static void **vec(const struct sl_jobfilter *f, const struct list *l)
+/* List l of f: its array (*n entries) to read, or its members to fill. */
+static const void *items(const struct sl_jobfilter *f, const struct list *l, size_t *n)
+{
+	*n = *(const size_t *)((const char *)f + l->n);
+	return *(void *const *)((const char *)f + l->vec);
+}
+
+static void **vec(struct sl_jobfilter *f, const struct list *l)
 {
 	return (void **)((char *)f + l->vec);
 }
 
-static size_t *len(const struct sl_jobfilter *f, const struct list *l)
+static size_t *len(struct sl_jobfilter *f, const struct list *l)
 {
 	return (size_t *)((char *)f + l->n);
 }
@@ -68,8 +75,8 @@ static int same(const struct list *l, const void *v, size_t i, const struct sl_j
 int sl_jobfilter_match(const struct sl_jobfilter *f, const struct sl_job *j)
 {
 	for (size_t k = 0; k < NLISTS; k++) {
-		size_t n = *len(f, &lists[k]), i = 0;
-		const void *v = *vec(f, &lists[k]);
+		size_t n, i = 0;
+		const void *v = items(f, &lists[k], &n);
 
 		while (i < n && !same(&lists[k], v, i, j))
 			i++;
@@ -96,8 +103,11 @@ json_object *sl_jobfilter_to_obj(const struct sl_jobfilter *f)
 
 	for (size_t k = 0; k < NLISTS; k++) {
 		json_object *a = json_object_new_array();
-		for (size_t i = 0; i < *len(f, &lists[k]); i++)
-			json_object_array_add(a, elem_to_obj(&lists[k], *vec(f, &lists[k]), i));
+		size_t n;
+		const void *v = items(f, &lists[k], &n);
+
+		for (size_t i = 0; i < n; i++)
+			json_object_array_add(a, elem_to_obj(&lists[k], v, i));
 		json_object_object_add(o, lists[k].key, a);
 	}
 	json_object_object_add(o, "history", json_object_new_boolean(f->history));

@@ -148,6 +148,8 @@ static void show_res(const struct sl_job *j, const char *sep, struct sl_buf *b)
 		sl_buf_addf(b, "%sCommand=%s%s%s", sep, sp[0] == '/' || !j->spec.submit_dir ? "" : j->spec.submit_dir,
 			    sp[0] == '/' || !j->spec.submit_dir ? "" : "/", sp);
 	sl_buf_addf(b, "%sWorkDir=%s", sep, j->spec.work_dir ? j->spec.work_dir : "");
+	if (j->spec.comment != NULL) /* Slurm's trailing space included */
+		sl_buf_addf(b, "%sComment=%s ", sep, j->spec.comment);
 	sl_buf_addf(b, "%sStdErr=", sep);
 	outpath(j, j->spec.std_err ? j->spec.std_err : j->spec.std_out, b);
 	sl_buf_addf(b, "%sStdIn=%s", sep, j->spec.std_in ? j->spec.std_in : "/dev/null");

@@ -148,16 +148,6 @@ static void parse(int argc, char **argv, struct opts *o)
 	}
 }
 
-static int listed(char *const *v, size_t n, const char *s)
-{
-	if (n == 0)
-		return 1;
-	for (size_t i = 0; i < n; i++)
-		if (s && strcmp(v[i], s) == 0)
-			return 1;
-	return 0;
-}
-
 static const int live_states[] = {SL_JOB_PENDING, SL_JOB_RUNNING, SL_JOB_CONFIGURING,
 				  SL_JOB_COMPLETING};
 static const int pending_states[] = {SL_JOB_PENDING};
@@ -172,40 +162,30 @@ static const struct sl_statesel *states_wanted(const struct opts *o)
 	return o->start ? &pending_sel : &live_sel;
 }
 
-/* Applied here as well as in the daemon: with a single -j id only the id
- * goes over the wire, so "no such job" and "filtered out" stay distinct. */
-static int wanted(const struct opts *o, const struct sl_job *j)
+/* The jobs to show: -j -u -p -A -n, and the states of states_wanted()
+ * (filtering states in the daemon keeps the finished jobs it holds for
+ * minJobAge off the wire). States Sluice never has match nothing: that
+ * part stays with sl_statesel_match(). */
+static void selection(const struct opts *o, struct sl_jobfilter *f)
 {
-	int uid_ok = !o->users_given;
+	const struct sl_statesel *st = states_wanted(o);
 
-	for (size_t i = 0; i < o->sel.n_uids; i++)
-		uid_ok |= o->sel.uids[i] == j->uid;
-	return uid_ok && sl_statesel_match(states_wanted(o), j->state) &&
-	       listed(o->sel.parts, o->sel.n_parts, j->spec.partition) &&
-	       listed(o->sel.accounts, o->sel.n_accounts, j->spec.account) &&
-	       listed(o->sel.names, o->sel.n_names, j->spec.name);
+	sl_jobsel_filter(&o->sel, f);
+	if (!st->all && !st->matches_none)
+		f->states = st->states, f->n_states = st->n;
 }
 
-static int fetch(const struct opts *o, struct sl_job ***jobs, size_t *n)
+static int fetch(const struct opts *o, const struct sl_jobfilter *want, struct sl_job ***jobs,
+		 size_t *n)
 {
-	struct sl_jobfilter f = {0};
+	/* One id alone is looked up unfiltered, so that an unknown id can be
+	 * told from a filtered-out one (Slurm's "Invalid job id specified");
+	 * print() applies the rest. */
+	struct sl_jobfilter one = {.ids = o->sel.ids, .n_ids = 1};
 	struct sl_err err = SL_ERR_INIT;
 	int r;
 
-	/* One id alone is looked up unfiltered, so that an unknown id can be
-	 * told from a filtered-out one (Slurm's "Invalid job id specified"). */
-	if (o->sel.n_ids == 1)
-		f.ids = o->sel.ids, f.n_ids = 1;
-	else {
-		const struct sl_statesel *st = states_wanted(o);
-
-		sl_jobsel_filter(&o->sel, &f);
-		/* The daemon keeps finished jobs for minJobAge: filtering states
-		 * there keeps them off the wire. */
-		if (!st->all && !st->matches_none)
-			f.states = st->states, f.n_states = st->n;
-	}
-	r = sl_client_query(&f, jobs, n, &err);
+	r = sl_client_query(o->sel.n_ids == 1 ? &one : want, jobs, n, &err);
 	if (r == -SL_ECONNECT)
 		fprintf(stderr, "slurm_load_jobs error: Unable to contact slurm controller "
 				"(connect failure)\n");
@@ -214,7 +194,8 @@ static int fetch(const struct opts *o, struct sl_job ***jobs, size_t *n)
 	return r;
 }
 
-static void print(const struct opts *o, struct sl_job **v, size_t n, int64_t now)
+static void print(const struct opts *o, const struct sl_jobfilter *want, struct sl_job **v,
+		  size_t n, int64_t now)
 {
 	const char *fmt = o->format ? o->format : getenv("SQUEUE_FORMAT");
 	struct sl_squeue_fmt *f = NULL;
@@ -237,7 +218,8 @@ static void print(const struct opts *o, struct sl_job **v, size_t n, int64_t now
 	if (!o->noheader)
 		sl_squeue_fmt_header(f, b);
 	for (size_t i = 0; i < n; i++)
-		if (wanted(o, v[i]) && sl_squeue_fmt_job(f, v[i], now, b) != 0)
+		if (sl_statesel_match(states_wanted(o), v[i]->state) &&
+		    sl_jobfilter_match(want, v[i]) && sl_squeue_fmt_job(f, v[i], now, b) != 0)
 			break; /* output cap: print what fits */
 	fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
 	sl_buf_free(b);
@@ -247,21 +229,23 @@ static void print(const struct opts *o, struct sl_job **v, size_t n, int64_t now
 int main(int argc, char **argv)
 {
 	struct opts o = {0};
+	struct sl_jobfilter want = {0};
 	struct sl_job **v = NULL;
 	size_t n = 0;
 	int64_t now = (int64_t)time(NULL);
 
 	parse(argc, argv, &o);
+	selection(&o, &want);
 	/* -u with only unknown names selects nothing: header only */
 	if (!(o.users_given && o.sel.n_uids == 0)) {
-		if (fetch(&o, &v, &n) != 0)
+		if (fetch(&o, &want, &v, &n) != 0)
 			return 1;
 		if (o.sel.n_ids == 1 && n == 0) {
 			fprintf(stderr, "slurm_load_jobs error: Invalid job id specified\n");
 			return 1;
 		}
 	}
-	print(&o, v, n, now);
+	print(&o, &want, v, n, now);
 	sl_job_free_array(v, n);
 	sl_jobsel_clear(&o.sel);
 	return fflush(stdout) == 0 ? 0 : 1;

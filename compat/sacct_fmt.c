@@ -74,6 +74,7 @@ static void fmt_mem(int64_t mib, char *buf, size_t len)
 F(f_account) { (void)row; (void)now; S(OR_EMPTY(j->spec.account)); }
 F(f_partition) { (void)now; JOBONLY(OR_EMPTY(j->spec.partition)); }
 F(f_qos) { (void)now; JOBONLY(OR_EMPTY(j->spec.qos)); }
+F(f_comment) { (void)now; JOBONLY(OR_EMPTY(j->spec.comment)); }
 F(f_user) { (void)now; JOBONLY(OR_EMPTY(j->user)); }
 F(f_group) { (void)now; JOBONLY(OR_EMPTY(j->group)); }
 F(f_workdir) { (void)now; JOBONLY(OR_EMPTY(j->spec.work_dir)); }
@@ -226,6 +227,7 @@ F(f_exitcode)
 static const struct field_row table[] = {
 	{"Account", 10, f_account},
 	{"AllocCPUS", 10, f_alloc_cpus},
+	{"Comment", 14, f_comment},
 	{"DerivedExitCode", 15, f_derived},
 	{"Elapsed", 10, f_elapsed},
 	{"ElapsedRaw", 10, f_elapsed_raw},

@@ -100,6 +100,12 @@ static int h_qos(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+static int h_comment(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->spec->comment, a);
+	return 0;
+}
+
 /* -o/-e/-i "none" means /dev/null, as in Slurm. */
 static void set_path(char **dst, const char *a)
 {
@@ -392,6 +398,7 @@ static int h_version(void *c, const char *a, struct sl_err *e)
 static const struct sl_opt sbatch_opts[] = {
 	OK("account", 'A', R, "SBATCH_ACCOUNT", h_account),
 	OK("chdir", 'D', R, NULL, h_chdir),
+	OK("comment", 0, R, NULL, h_comment),
 	OK("constraint", 'C', R, "SBATCH_CONSTRAINT", h_constraint),
 	OK("container-image", 0, R, NULL, h_container_image),
 	OK("cpus-per-task", 'c', R, NULL, h_cpus),
@@ -434,7 +441,6 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("begin", 'b', R, NULL),
 	NO("cluster-constraint", 0, R, "SBATCH_CLUSTER_CONSTRAINT"),
 	NO2("clusters", 'M', R, "SBATCH_CLUSTERS", "SLURM_CLUSTERS"),
-	NO("comment", 0, R, NULL),
 	NO("container", 0, R, "SBATCH_CONTAINER"),
 	NO("contiguous", 0, N, NULL),
 	NO("core-spec", 'S', R, "SBATCH_CORE_SPEC"),

@@ -87,6 +87,7 @@ P(p_account) { (void)now; S(nz(j->spec.account)); }
 P(p_partition) { (void)now; S(nz(j->spec.partition)); }
 P(p_name) { (void)now; S(nz(j->spec.name)); }
 P(p_qos) { (void)now; S(nz(j->spec.qos)); }
+P(p_comment) { (void)now; S(nz(j->spec.comment)); }
 P(p_null) { (void)j; (void)now; S("(null)"); }
 P(p_empty) { (void)j; (void)now; S(""); }
 P(p_star) { (void)j; (void)now; S("*"); }
@@ -314,7 +315,7 @@ static const struct code_row table[] = {
 	{'I', "CORES_PER_SOCKET", 1, p_star},
 	{'j', "NAME", 1, p_name},
 	{'J', "THREADS_PER_CORE", 1, p_star},
-	{'k', "COMMENT", 1, p_null},
+	{'k', "COMMENT", 1, p_comment},
 	{'K', "ARRAY_TASK_ID", 1, p_task},
 	{'l', "TIME_LIMIT", 1, p_time_limit},
 	{'L', "TIME_LEFT", 1, p_time_left},

@@ -17,6 +17,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/submit.c libbatch/submit.h \
 	libbatch/proto.c libbatch/proto.h \
 	libbatch/client.c libbatch/client.h \
+	libbatch/jobfilter.c libbatch/jobfilter.h \
 	libbatch/loop.c libbatch/loop.h \
 	libbatch/evq.c libbatch/evq.h libbatch/exec.h \
 	libbatch/idcache.c libbatch/idcache.h \
@@ -25,7 +26,10 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/auth.c libbatch/auth.h
 
 UNIT_TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
-	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_fsutil \
-	tests/unit/test_fdpass
+	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_jobfilter \
+	tests/unit/test_fsutil tests/unit/test_fdpass
 UNIT_TESTS += tests/unit/test_workload tests/unit/test_submit tests/unit/test_loop \
 	tests/unit/test_evq tests/unit/test_idcache tests/unit/test_sha256
+tests_unit_test_job_SOURCES = tests/unit/test_job.c tests/unit/job_testlib.h
+tests_unit_test_job_text_SOURCES = tests/unit/test_job_text.c tests/unit/job_testlib.h
+tests_unit_test_job_parse_SOURCES = tests/unit/test_job_parse.c tests/unit/job_testlib.h

@@ -301,40 +301,6 @@ int sl_client_submit_once(const struct sl_jobspec *spec, uint64_t *id, struct sl
 	return r;
 }
 
-static json_object *strs_to_arr(char *const *v, size_t n)
-{
-	json_object *a = json_object_new_array();
-	for (size_t i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_string(v[i]));
-	return a;
-}
-
-static json_object *filter_to_obj(const struct sl_jobfilter *f)
-{
-	json_object *o = json_object_new_object(), *a;
-	size_t i;
-
-	a = json_object_new_array();
-	for (i = 0; i < f->n_ids; i++)
-		json_object_array_add(a, json_object_new_int64((int64_t)f->ids[i]));
-	json_object_object_add(o, "ids", a);
-	a = json_object_new_array();
-	for (i = 0; i < f->n_uids; i++)
-		json_object_array_add(a, json_object_new_int64(f->uids[i]));
-	json_object_object_add(o, "uids", a);
-	a = json_object_new_array();
-	for (i = 0; i < f->n_states; i++)
-		json_object_array_add(a, json_object_new_string(sl_jobstate_name(f->states[i])));
-	json_object_object_add(o, "states", a);
-	json_object_object_add(o, "partitions", strs_to_arr(f->partitions, f->n_partitions));
-	json_object_object_add(o, "accounts", strs_to_arr(f->accounts, f->n_accounts));
-	json_object_object_add(o, "names", strs_to_arr(f->names, f->n_names));
-	json_object_object_add(o, "history", json_object_new_boolean(f->history));
-	json_object_object_add(o, "start_after", json_object_new_int64(f->start_after));
-	json_object_object_add(o, "end_before", json_object_new_int64(f->end_before));
-	return o;
-}
-
 int sl_client_jobs(struct sl_client *c, const struct sl_jobfilter *f,
 		   struct sl_job ***jobs, size_t *n, struct sl_err *err)
 {
@@ -346,7 +312,7 @@ int sl_client_jobs(struct sl_client *c, const struct sl_jobfilter *f,
 
 	*jobs = NULL;
 	*n = 0;
-	json_object_object_add(req, "filter", filter_to_obj(f));
+	json_object_object_add(req, "filter", sl_jobfilter_to_obj(f));
 	/* Thousands of records: read straight from the text (job_parse.c). */
 	if ((r = send_req(c, SL_MSG_JOBS, req, err)) == 0 &&
 	    (r = read_frame(c, SL_MSG_JOBS, &in, &body, &blen, err)) == 0)
@@ -378,7 +344,7 @@ int sl_client_cancel(struct sl_client *c, const struct sl_jobfilter *f, int sign
 
 	*res = NULL;
 	*nres = 0;
-	json_object_object_add(req, "filter", filter_to_obj(f));
+	json_object_object_add(req, "filter", sl_jobfilter_to_obj(f));
 	json_object_object_add(req, "signal", json_object_new_int(signal));
 	json_object_object_add(req, "batch", json_object_new_boolean(batch_only));
 	if ((r = call(c, SL_MSG_CANCEL, req, &rep, err)) != 0)

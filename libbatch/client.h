@@ -8,6 +8,7 @@
 #include <sys/types.h>
 #include "err.h"
 #include "job.h"
+#include "jobfilter.h"
 
 struct sl_client;
 
@@ -26,21 +27,6 @@ int sl_client_submit(struct sl_client *c, const struct sl_jobspec *spec,
 /* The whole exchange for sbatch: connect to the daemon found by
  * sl_client_socket_path(), submit, disconnect. */
 int sl_client_submit_once(const struct sl_jobspec *spec, uint64_t *id, struct sl_err *err);
-
-/* Which jobs a query or a cancel applies to. Empty lists match everything.
- * The daemon applies it; callers resolve user names to uids first. */
-struct sl_jobfilter {
-	const uint64_t *ids; size_t n_ids;
-	const uid_t *uids; size_t n_uids;
-	const int *states; size_t n_states;        /* enum sl_jobstate values */
-	char *const *partitions; size_t n_partitions;
-	char *const *accounts; size_t n_accounts;
-	char *const *names; size_t n_names;
-	int history;          /* 1: all finished jobs too (sacct); 0: live +
-	                         recently finished (squeue, MinJobAge 300 s) */
-	int64_t start_after;  /* history: jobs that ended after (0: no bound) */
-	int64_t end_before;   /* history: jobs that started before (0: none) */
-};
 
 /* Jobs matching f, in id order. Caller frees with sl_job_free_array(). */
 int sl_client_jobs(struct sl_client *c, const struct sl_jobfilter *f,

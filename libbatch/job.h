@@ -55,6 +55,7 @@ struct sl_jobspec {
 	int requeue;           /* 1: requeue when preempted (default); 0: --no-requeue */
 	char *container_image; /* --container-image (kubernetes executor); NULL: config */
 	char *mpi;             /* --mpi: "openmpi", "intel", "mpich" or "none"; NULL: partition */
+	char *comment;         /* --comment, free text shown back (squeue %k); NULL: none */
 };
 
 struct sl_job {
@@ -100,12 +101,13 @@ struct sl_jobshape {
 
 void sl_jobspec_init(struct sl_jobspec *s);   /* all fields to "unset" */
 void sl_jobspec_clear(struct sl_jobspec *s);  /* free members, re-init */
-void sl_jobspec_copy(struct sl_jobspec *dst, const struct sl_jobspec *src);
 void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *out);
 /* The shape of a job: its spec's, on the nodes it was given once admitted. */
 void sl_job_shape(const struct sl_job *j, struct sl_jobshape *out);
 
 struct sl_job *sl_job_new(void);
+/* A deep copy of j; caller frees with sl_job_free(). */
+struct sl_job *sl_job_copy(const struct sl_job *j);
 void sl_job_free(struct sl_job *j);
 void sl_job_free_array(struct sl_job **v, size_t n);
 /* Free the environment, arguments and script (the script becomes ""):
@@ -115,35 +117,30 @@ void sl_job_shed(struct sl_job *j);
 /* Give j back what sl_job_shed took, moved out of `from` (the stored spec). */
 void sl_job_refill(struct sl_job *j, struct sl_jobspec *from);
 
-/* JSON text <-> structs (json-c behind the scenes; the JSON types never leak
- * into this header). Returned strings are malloc'd; caller frees. */
-char *sl_jobspec_to_json(const struct sl_jobspec *s);
-int sl_jobspec_from_json(const char *text, struct sl_jobspec *out, struct sl_err *err);
-char *sl_job_to_json(const struct sl_job *j);
-int sl_job_from_json(const char *text, struct sl_job **out, struct sl_err *err);
-
-/* Records inside json-c documents: obj is a `json_object *`; to_obj returns
- * a new reference. sl_job_to_obj is also the reference the text writers
- * are tested against (test_job_text, test_job_parse). */
-void *sl_job_to_obj(const struct sl_job *j);
-int sl_job_from_obj(void *obj, struct sl_job **out, struct sl_err *err);
-
-/* Straight to and from JSON text, for the paths that carry many records or
- * one per submission (job_text.c, job_parse.c). The append functions return
- * 0, or -SL_ETOOBIG when b's cap is reached (b is then left as it was). */
+/* JSON text, the wire and store contract (PROTOCOL.md lists the keys),
+ * written and read straight from the structs: job_text.c and job_parse.c.
+ * Numbers at their default are left out; readers start from the defaults.
+ * The append functions return 0, or -SL_ETOOBIG when b's cap is reached
+ * (b is then left as it was). */
 struct sl_buf;
-/* As sl_job_to_obj() gives it, without the spec's env, script and argv. */
+/* A record as squeue, sacct and scontrol receive it: without the spec's
+ * env, script and argv (no listing shows them, and the environment alone
+ * is two thirds of a record). */
 int sl_job_listing_append(struct sl_buf *b, const struct sl_job *j);
-/* The whole record or spec, as sl_job_to_json/sl_jobspec_to_json give it. */
-int sl_job_text_append(struct sl_buf *b, const struct sl_job *j);
+/* The whole spec. */
 int sl_jobspec_text_append(struct sl_buf *b, const struct sl_jobspec *s);
 /* A jobs reply, {"jobs": [RECORD...], ...}, read into *jobs (n records and
  * a NULL; caller frees with sl_job_free_array), or an error reply
  * {"code", "error"} turned into its code and message. */
 int sl_job_list_parse(const char *text, size_t len, struct sl_job ***jobs, size_t *n,
 		      struct sl_err *err);
-/* A submit request, {"spec": SPEC}, into *out (initialised here; the caller
- * clears it with sl_jobspec_clear). The script must be there. */
+/* One spec, as sl_jobspec_text_append wrote it (the store's), into *out
+ * (initialised here; the caller clears it with sl_jobspec_clear). Members
+ * it does not know are skipped; the script must be there. */
+int sl_jobspec_parse(const char *text, size_t len, struct sl_jobspec *out,
+		     struct sl_err *err);
+/* A submit request, {"spec": SPEC}: as sl_jobspec_parse, but a member
+ * this daemon does not know is an error. */
 int sl_jobspec_parse_request(const char *text, size_t len, struct sl_jobspec *out,
 			     struct sl_err *err);
 

@@ -1,13 +1,17 @@
-/* job_fields.h - the scalar members of the job spec and record, listed
- * once (X-macros) so that clear, copy, JSON and the listing writer
- * (job_listing.c) cannot drift. Private to libbatch. */
+/* job_fields.h - the members of the job spec and record, listed once
+ * (X-macros). Clear, copy, the JSON writer (job_text.c) and reader
+ * (job_parse.c) and sluiced's store columns (bin/sluiced/store.c) are all
+ * written from these lists, so adding a field is its member in job.h, its
+ * line here, and the code that gives it meaning. Shared by libbatch and
+ * sluiced; commands use job.h. */
 #ifndef SL_JOB_FIELDS_H
 #define SL_JOB_FIELDS_H
 
 #define SPEC_STRINGS(X)                                                      \
 	X(name) X(partition) X(account) X(qos) X(gpu_type) X(std_out)        \
 	X(std_err) X(std_in) X(work_dir) X(submit_dir) X(submit_host)         \
-	X(script) X(script_path) X(export_spec) X(container_image) X(mpi)
+	X(script) X(script_path) X(export_spec) X(container_image) X(mpi)     \
+	X(comment)
 
 #define SPEC_INTS(X)                                                         \
 	X(nodes) X(nodes_max) X(ntasks) X(ntasks_per_node) X(cpus_per_task)  \
@@ -15,12 +19,21 @@
 
 #define SPEC_INT64S(X) X(mem_per_node) X(mem_per_cpu) X(time_limit) X(priority)
 
+/* NULL-terminated string vectors. Only a launch reads the first two (and
+ * the script): listings leave them out, and sluiced keeps them in its
+ * store alone (sl_job_shed). The others are left out when empty. */
+#define SPEC_LAUNCH_STRVS(X) X(argv) X(env)
+#define SPEC_STRVS(X) X(features)
+
+/* The record's members, each a column of the store's jobs table. */
 #define JOB_STRINGS(X) X(user) X(group) X(reason) X(reason_text) X(nodelist) \
 	X(cluster_queue) X(flavors)
 #define JOB_INTS(X) X(exit_code) X(exit_signal) X(alloc_cpus) X(attempt) \
-	X(cancelled_by) X(queue_pos) X(ready_evictions) X(alloc_nodes)
+	X(cancelled_by) X(ready_evictions) X(alloc_nodes)
 #define JOB_INT64S(X) X(submit_time) X(eligible_time) X(start_time) X(end_time) \
 	X(priority)
+/* Worked out by sluiced when it lists a job: on the wire, never stored. */
+#define JOB_LIVE_INTS(X) X(queue_pos)
 
 /* Every member at its default (no allocation): what "left out" means. */
 struct sl_job;

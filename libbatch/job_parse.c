@@ -7,7 +7,7 @@
  * then freeing it all. This reads each member once and stores it where the
  * tables below say. It accepts any JSON (unknown members and values of any
  * kind are skipped, so an older client reads a newer daemon's records) and
- * checks what it stores as sl_job_from_obj() does. */
+ * checks the type and range of what it stores. */
 #include "job.h"
 #include "job_fields.h"
 
@@ -19,7 +19,7 @@
 #include "xalloc.h"
 
 #define DEPTH_MAX 64
-#define STRV_MAX 100000 /* as job.c: a hostile peer gets an error, not an OOM */
+#define STRV_MAX 100000 /* a hostile peer gets an error, not an OOM */
 
 struct jp {
 	const char *start, *p, *end;
@@ -37,18 +37,17 @@ struct field {
 #define SF_STR(f) {#f, F_STR, offsetof(struct sl_jobspec, f)},
 #define SF_INT(f) {#f, F_INT, offsetof(struct sl_jobspec, f)},
 #define SF_I64(f) {#f, F_I64, offsetof(struct sl_jobspec, f)},
+#define SF_STRV(f) {#f, F_STRV, offsetof(struct sl_jobspec, f)},
 static const struct field spec_fields[] = {
 	SPEC_STRINGS(SF_STR) SPEC_INTS(SF_INT) SPEC_INT64S(SF_I64)
-	{"argv", F_STRV, offsetof(struct sl_jobspec, argv)},
-	{"env", F_STRV, offsetof(struct sl_jobspec, env)},
-	{"features", F_STRV, offsetof(struct sl_jobspec, features)},
+	SPEC_LAUNCH_STRVS(SF_STRV) SPEC_STRVS(SF_STRV)
 };
 
 #define JF_STR(f) {#f, F_STR, offsetof(struct sl_job, f)},
 #define JF_INT(f) {#f, F_INT, offsetof(struct sl_job, f)},
 #define JF_I64(f) {#f, F_I64, offsetof(struct sl_job, f)},
 static const struct field job_fields[] = {
-	JOB_STRINGS(JF_STR) JOB_INTS(JF_INT) JOB_INT64S(JF_I64)
+	JOB_STRINGS(JF_STR) JOB_INTS(JF_INT) JOB_INT64S(JF_I64) JOB_LIVE_INTS(JF_INT)
 };
 
 static int bad(struct jp *j, const char *what)
@@ -348,6 +347,19 @@ static int object(struct jp *j, int (*cb)(struct jp *, const char *, void *), vo
 	return r;
 }
 
+/* The whole text is one object (blanks may follow it). */
+static int document(const char *text, size_t len, struct sl_err *err,
+		    int (*cb)(struct jp *, const char *, void *), void *arg)
+{
+	struct jp j = {text, text, text + len, err};
+	int r = object(&j, cb, arg);
+
+	ws(&j);
+	if (r == 0 && j.p != j.end)
+		r = bad(&j, "trailing bytes");
+	return r;
+}
+
 static int spec_member(struct jp *j, const char *key, void *arg)
 {
 	struct sl_jobspec *s = arg;
@@ -468,16 +480,12 @@ static int list_member(struct jp *j, const char *key, void *arg)
 int sl_job_list_parse(const char *text, size_t len, struct sl_job ***jobs, size_t *n,
 		      struct sl_err *err)
 {
-	struct jp j = {text, text, text + len, err};
 	struct listctx l = {0};
 	int r;
 
 	*jobs = NULL;
 	*n = 0;
-	r = object(&j, list_member, &l);
-	ws(&j);
-	if (r == 0 && j.p != j.end)
-		r = bad(&j, "trailing bytes");
+	r = document(text, len, err, list_member, &l);
 	if (r == 0 && l.error != NULL)
 		r = sl_err_set(err, l.code ? sl_errcode_from_name(l.code) : SL_EINTERNAL, "%s",
 			       l.error);
@@ -494,6 +502,23 @@ int sl_job_list_parse(const char *text, size_t len, struct sl_job ***jobs, size_
 	*jobs = l.v ? l.v : sl_xcalloc(1, sizeof(*l.v));
 	*n = l.n;
 	return 0;
+}
+
+/* A spec to run needs its script; *s is cleared on error. */
+static int spec_done(int r, struct sl_jobspec *s, struct sl_err *err)
+{
+	if (r == 0 && s->script == NULL)
+		r = sl_err_set(err, SL_EPROTO, "job spec: script is missing");
+	if (r == 0)
+		return 0;
+	sl_jobspec_clear(s);
+	return err->code ? -err->code : r;
+}
+
+int sl_jobspec_parse(const char *text, size_t len, struct sl_jobspec *out, struct sl_err *err)
+{
+	sl_jobspec_init(out);
+	return spec_done(document(text, len, err, spec_member, out), out, err);
 }
 
 /* A submission is stricter than a listing: a member this daemon does not
@@ -522,24 +547,15 @@ static int request_member(struct jp *j, const char *key, void *arg)
 int sl_jobspec_parse_request(const char *text, size_t len, struct sl_jobspec *out,
 			     struct sl_err *err)
 {
-	struct jp j = {text, text, text + len, err};
 	struct sl_job job; /* only .spec is used: the member tables work on it */
 	struct jobctx c = {&job, 0};
 	int r;
 
 	sl_jobspec_init(&job.spec);
-	r = object(&j, request_member, &c);
-	ws(&j);
-	if (r == 0 && j.p != j.end)
-		r = bad(&j, "trailing bytes");
+	r = document(text, len, err, request_member, &c);
 	if (r == 0 && !c.has_spec)
 		r = sl_err_set(err, SL_EPROTO, "submit: spec is missing");
-	if (r == 0 && job.spec.script == NULL)
-		r = sl_err_set(err, SL_EPROTO, "job spec: script is missing");
-	if (r != 0) {
-		sl_jobspec_clear(&job.spec);
-		return err->code ? -err->code : r;
-	}
-	*out = job.spec;
-	return 0;
+	if ((r = spec_done(r, &job.spec, err)) == 0)
+		*out = job.spec;
+	return r;
 }

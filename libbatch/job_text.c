@@ -1,13 +1,13 @@
 /* job_text.c - job specs and records written straight to JSON text: the
- * whole record (the store, launch specs) and the listing squeue, sacct and
- * scontrol receive.
+ * whole spec (a submission, the store) and the record as squeue, sacct and
+ * scontrol receive it.
  *
  * The reply to `squeue` with 10 000 jobs is 10 000 records, and every
  * submission stores one; building them as json-c objects first (a hash
  * table per object, a malloc per value) cost most of the daemon's time on
- * those requests and tens of MiB at the peak. The keys, their order and the
- * rule "numbers at their default are left out" are those of
- * sl_job_to_obj(); test_job_text checks that the two agree. */
+ * those requests and tens of MiB at the peak. The keys come from the
+ * field lists (job_fields.h); test_job_text checks the text against a
+ * json-c tree built from the same struct. */
 #include "job.h"
 #include "job_fields.h"
 
@@ -127,21 +127,17 @@ static void put_spec(struct w *b, const struct sl_jobspec *s, int full)
 	addc(b, '{');
 #define W_STR(f) if (full || strcmp(#f, "script") != 0) put_str(b, #f, s->f);
 #define W_INT(f) if (s->f != def.f) put_i64(b, #f, s->f);
+#define W_LAUNCH(f) if (full && s->f != NULL) put_strv(b, #f, s->f);
+#define W_STRV(f) if (s->f != NULL && s->f[0] != NULL) put_strv(b, #f, s->f);
 	SPEC_STRINGS(W_STR)
 	SPEC_INTS(W_INT)
 	SPEC_INT64S(W_INT)
-#undef W_STR
-#undef W_INT
 	if (s->open_mode != def.open_mode)
 		put_i64(b, "open_mode", s->open_mode);
 	if (s->umask != def.umask)
 		put_i64(b, "umask", (int64_t)s->umask);
-	if (full && s->argv != NULL)
-		put_strv(b, "argv", s->argv);
-	if (full && s->env != NULL)
-		put_strv(b, "env", s->env);
-	if (s->features != NULL && s->features[0] != NULL)
-		put_strv(b, "features", s->features);
+	SPEC_LAUNCH_STRVS(W_LAUNCH)
+	SPEC_STRVS(W_STRV)
 	addc(b, '}');
 	b->first = 0; /* the outer object goes on after "spec" */
 }
@@ -163,7 +159,7 @@ int sl_jobspec_text_append(struct sl_buf *buf, const struct sl_jobspec *s)
 	return done(&w, len);
 }
 
-static int job_append(struct sl_buf *buf, const struct sl_job *j, int full)
+int sl_job_listing_append(struct sl_buf *buf, const struct sl_job *j)
 {
 	struct w w = {buf, 1, 0}, *b = &w;
 	size_t len = sl_buf_len(buf);
@@ -173,27 +169,16 @@ static int job_append(struct sl_buf *buf, const struct sl_job *j, int full)
 	addc(b, '{');
 	put_i64(b, "id", (int64_t)j->id);
 	put_key(b, "spec");
-	put_spec(b, &j->spec, full);
+	put_spec(b, &j->spec, 0);
 	put_i64(b, "uid", j->uid);
 	put_i64(b, "gid", j->gid);
 	put_str(b, "state", sl_jobstate_name(j->state));
-#define W_STR(f) put_str(b, #f, j->f);
-#define W_INT(f) if (j->f != def.f) put_i64(b, #f, j->f);
-	JOB_STRINGS(W_STR)
-	JOB_INTS(W_INT)
-	JOB_INT64S(W_INT)
-#undef W_STR
-#undef W_INT
+#define W_JSTR(f) put_str(b, #f, j->f);
+#define W_JINT(f) if (j->f != def.f) put_i64(b, #f, j->f);
+	JOB_STRINGS(W_JSTR)
+	JOB_INTS(W_JINT)
+	JOB_INT64S(W_JINT)
+	JOB_LIVE_INTS(W_JINT)
 	addc(b, '}');
 	return done(&w, len);
-}
-
-int sl_job_text_append(struct sl_buf *b, const struct sl_job *j)
-{
-	return job_append(b, j, 1);
-}
-
-int sl_job_listing_append(struct sl_buf *b, const struct sl_job *j)
-{
-	return job_append(b, j, 0);
 }

@@ -2,6 +2,7 @@
  * (scontrol hold/release/requeue). Who may act on which job is authz.c's. */
 #include "authz.h"
 #include "handlers.h"
+#include "jobfilter.h"
 #include "jobtab.h"
 #include "lifecycle.h"
 
@@ -36,7 +37,7 @@ static void cancel_one(struct sluiced *d, const struct sl_peer *p, struct sl_job
 int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		json_object *rep, struct sl_err *err)
 {
-	struct sl_dfilter f;
+	struct sl_jobfilter f;
 	json_object *fo = NULL, *v, *arr;
 	int sig = 0, r;
 	size_t n;
@@ -46,7 +47,7 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		sig = json_object_get_int(v);
 	if (sig < 0 || sig >= NSIG)
 		return sl_err_set(err, SL_EINVAL, "Invalid signal %d", sig);
-	if ((r = sl_dfilter_decode(fo, &f, err)) != 0)
+	if ((r = sl_jobfilter_from_obj(fo, &f, err)) != 0)
 		return r;
 	arr = json_object_new_array();
 	for (size_t i = 0; i < f.n_ids; i++)
@@ -56,13 +57,13 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	for (size_t i = 0; i < n; i++) {
 		struct sl_job *j = sl_jobtab_at(d->jobs, i);
 		/* Filters other than ids skip finished jobs, as Slurm does. */
-		if (!sl_dfilter_match(&f, j) ||
+		if (!sl_jobfilter_match(&f, j) ||
 		    (f.n_ids == 0 && sl_jobstate_is_final(j->state)))
 			continue;
 		cancel_one(d, p, j, sig, arr);
 	}
 	json_object_object_add(rep, "results", arr);
-	sl_dfilter_clear(&f);
+	sl_jobfilter_clear(&f);
 	return 0;
 }
 

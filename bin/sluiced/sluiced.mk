@@ -6,7 +6,7 @@ bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/main.c bin/sluiced/sluiced.h \
 	bin/sluiced/conn.c bin/sluiced/conn.h \
 	bin/sluiced/dispatch.c bin/sluiced/dispatch.h \
-	bin/sluiced/handlers.h bin/sluiced/filter.c \
+	bin/sluiced/handlers.h \
 	bin/sluiced/h_submit.c bin/sluiced/h_query.c bin/sluiced/h_control.c \
 	bin/sluiced/lifecycle.c bin/sluiced/lifecycle.h \
 	bin/sluiced/schedule.c bin/sluiced/schedule.h \

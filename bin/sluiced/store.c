@@ -2,12 +2,14 @@
  * JSON column; the record fields that change are plain columns so an update
  * rewrites a few bytes, not the script and environment. */
 #include "store.h"
+#include "buf.h"
 #include "fsutil.h"
+#include "job_fields.h"
 #include "xalloc.h"
 
 #include <errno.h>
-#include <json-c/json.h>
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,31 +21,117 @@ struct sl_store {
 	int in_txn;
 	int wal_frames; /* in the WAL since the last checkpoint */
 	uint64_t next_id;
+	char *select;   /* "SELECT <every column> FROM jobs" */
 	sqlite3_stmt *ins, *upd, *spec;
 	sqlite3_stmt *begin, *commit; /* once per loop turn: not parsed each time */
 };
 
-static const char *schema =
-	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value INTEGER NOT NULL);"
-	"CREATE TABLE IF NOT EXISTS jobs("
-	" id INTEGER PRIMARY KEY, uid INTEGER NOT NULL, gid INTEGER NOT NULL,"
-	" user TEXT, grp TEXT, state TEXT NOT NULL, reason TEXT, reason_text TEXT,"
-	" submit_time INTEGER, eligible_time INTEGER, start_time INTEGER,"
-	" end_time INTEGER, priority INTEGER, exit_code INTEGER, exit_signal INTEGER,"
-	" nodelist TEXT, alloc_cpus INTEGER, attempt INTEGER, cancelled_by INTEGER,"
-	" cluster_queue TEXT, flavors TEXT, final INTEGER NOT NULL DEFAULT 0,"
-	" spec TEXT NOT NULL, ready_evictions INTEGER NOT NULL DEFAULT 0,"
-	" alloc_nodes INTEGER NOT NULL DEFAULT 0);"
-	"CREATE INDEX IF NOT EXISTS jobs_final_end ON jobs(final, end_time);"
-	"INSERT OR IGNORE INTO meta VALUES('schema_version', 1);"
-	"INSERT OR IGNORE INTO meta VALUES('next_job_id', 1);";
+/* The jobs table, one row per column. CREATE, the columns an older store
+ * lacks, INSERT, UPDATE and SELECT are all written from it, and so are
+ * binding and reading a row. The record's own members come from the field
+ * lists (job_fields.h): a member added there gets its column, and stores
+ * written before it get it at open, at the member's default. */
+enum ctype {
+	C_KEY,   /* the job id */
+	C_UID,   /* uid_t, gid_t */
+	C_INT,
+	C_I64,
+	C_FINAL, /* derived from the state, for the history index */
+	C_STR,   /* text from here on */
+	C_STATE, /* its name */
+	C_SPEC,  /* the spec's JSON, written once */
+};
 
-/* Record columns in bind order for both INSERT and UPDATE. */
-#define REC_COLS "uid,gid,user,grp,state,reason,reason_text,submit_time," \
-	"eligible_time,start_time,end_time,priority,exit_code,exit_signal,"     \
-	"nodelist,alloc_cpus,attempt,cancelled_by,cluster_queue,flavors,final," \
-	"ready_evictions,alloc_nodes"
-#define NREC 23
+static const char *const decl[] = {
+	[C_KEY] = "INTEGER PRIMARY KEY", [C_UID] = "INTEGER NOT NULL",
+	[C_INT] = "INTEGER NOT NULL DEFAULT", [C_I64] = "INTEGER NOT NULL DEFAULT",
+	[C_STR] = "TEXT", [C_STATE] = "TEXT NOT NULL",
+	[C_FINAL] = "INTEGER NOT NULL DEFAULT 0", [C_SPEC] = "TEXT NOT NULL",
+};
+
+struct col {
+	const char *name;
+	enum ctype type;
+	size_t off; /* of the member in struct sl_job */
+};
+
+_Static_assert(sizeof(uid_t) == sizeof(gid_t), "uid and gid columns read alike");
+
+#define COL_STR(f) {#f, C_STR, offsetof(struct sl_job, f)},
+#define COL_INT(f) {#f, C_INT, offsetof(struct sl_job, f)},
+#define COL_I64(f) {#f, C_I64, offsetof(struct sl_job, f)},
+static const struct col cols[] = {
+	{"id", C_KEY, offsetof(struct sl_job, id)},
+	{"uid", C_UID, offsetof(struct sl_job, uid)},
+	{"gid", C_UID, offsetof(struct sl_job, gid)},
+	{"state", C_STATE, 0},
+	{"final", C_FINAL, 0},
+	JOB_STRINGS(COL_STR) JOB_INTS(COL_INT) JOB_INT64S(COL_I64)
+	{"spec", C_SPEC, 0},
+};
+#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+
+/* GROUP is an SQL keyword: the column has been grp since the first store. */
+static const char *col_name(const struct col *c)
+{
+	return strcmp(c->name, "group") == 0 ? "grp" : c->name;
+}
+
+/* UPDATE rewrites every column but the key and the spec. */
+static int col_mutable(const struct col *c)
+{
+	return c->type != C_KEY && c->type != C_SPEC;
+}
+
+/* The member of a C_KEY, C_UID, C_INT or C_I64 column. */
+static int64_t num(const struct col *c, const struct sl_job *j)
+{
+	const char *p = (const char *)j + c->off;
+
+	return c->type == C_UID ? *(const uid_t *)p : c->type == C_INT ? *(const int *)p
+									: *(const int64_t *)p;
+}
+
+static void col_decl(struct sl_buf *b, const struct col *c)
+{
+	struct sl_job def;
+
+	sl_job_defaults(&def);
+	sl_buf_addf(b, "%s %s", col_name(c), decl[c->type]);
+	if (c->type == C_INT || c->type == C_I64)
+		sl_buf_addf(b, " %lld", (long long)num(c, &def));
+}
+
+enum stmt { S_CREATE, S_INSERT, S_UPDATE, S_SELECT };
+
+/* Caller frees. */
+static char *statement(enum stmt k)
+{
+	static const char *const head[] = {"CREATE TABLE IF NOT EXISTS jobs(",
+					   "INSERT INTO jobs(", "UPDATE jobs SET ", "SELECT "};
+	static const char *const tail[] = {")", ")", " WHERE id=?", " FROM jobs"};
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	size_t n = 0;
+	char *sql;
+
+	sl_buf_addstr(b, head[k]);
+	for (size_t i = 0; i < NCOLS; i++) {
+		if (k == S_UPDATE && !col_mutable(&cols[i]))
+			continue;
+		if (n++ > 0)
+			sl_buf_addc(b, ',');
+		if (k == S_CREATE)
+			col_decl(b, &cols[i]);
+		else
+			sl_buf_addf(b, "%s%s", col_name(&cols[i]), k == S_UPDATE ? "=?" : "");
+	}
+	sl_buf_addstr(b, tail[k]);
+	for (size_t i = 0; k == S_INSERT && i <= n; i++)
+		sl_buf_addstr(b, i == 0 ? " VALUES(?" : i < n ? ",?" : ")");
+	sql = sl_buf_steal(b);
+	sl_buf_free(b);
+	return sql;
+}
 
 static int dberr(struct sl_store *s, struct sl_err *err, const char *what)
 {
@@ -73,6 +161,16 @@ static int prepare(struct sl_store *s, const char *sql, sqlite3_stmt **st,
 	return 0;
 }
 
+static int prepare_stmt(struct sl_store *s, enum stmt k, sqlite3_stmt **st,
+			struct sl_err *err)
+{
+	char *sql = statement(k);
+	int r = prepare(s, sql, st, err);
+
+	free(sql);
+	return r;
+}
+
 static int check_version(struct sl_store *s, struct sl_err *err)
 {
 	sqlite3_stmt *st;
@@ -89,22 +187,44 @@ static int check_version(struct sl_store *s, struct sl_err *err)
 	return 0;
 }
 
-/* Stores written before a column existed get it (value 0): a column added
- * with a default needs no schema version bump. */
-static int add_column(struct sl_store *s, const char *col, struct sl_err *err)
+/* The schema: meta, then jobs (written from cols[]), its history index. */
+static int create(struct sl_store *s, struct sl_err *err)
 {
-	char *q = sl_xasprintf("SELECT %s FROM jobs LIMIT 0", col);
+	char *jobs = statement(S_CREATE);
+	int r;
+
+	if ((r = exec(s, "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY,"
+		      " value INTEGER NOT NULL);", err)) == 0 &&
+	    (r = exec(s, jobs, err)) == 0)
+		r = exec(s, "CREATE INDEX IF NOT EXISTS jobs_final_end ON jobs(final, end_time);"
+			 "INSERT OR IGNORE INTO meta VALUES('schema_version', 1);"
+			 "INSERT OR IGNORE INTO meta VALUES('next_job_id', 1);", err);
+	free(jobs);
+	return r;
+}
+
+/* Stores written before a column existed get it, at its default: a column
+ * added with a default needs no schema version bump. */
+static int add_columns(struct sl_store *s, struct sl_err *err)
+{
 	sqlite3_stmt *st = NULL;
 	int r = 0;
 
-	if (sqlite3_prepare_v2(s->db, q, -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_finalize(st);
-	} else {
-		free(q);
-		q = sl_xasprintf("ALTER TABLE jobs ADD COLUMN %s INTEGER NOT NULL DEFAULT 0;", col);
-		r = exec(s, q, err);
+	if (sqlite3_prepare_v2(s->db, "SELECT * FROM jobs LIMIT 0", -1, &st, NULL) != SQLITE_OK)
+		return dberr(s, err, "read the jobs columns");
+	for (size_t i = 0; r == 0 && i < NCOLS; i++) {
+		int k, n = sqlite3_column_count(st);
+		for (k = 0; k < n && strcmp(sqlite3_column_name(st, k), col_name(&cols[i])) != 0; k++)
+			;
+		if (k == n) {
+			struct sl_buf *b = sl_buf_new(1 << 12);
+			sl_buf_addstr(b, "ALTER TABLE jobs ADD COLUMN ");
+			col_decl(b, &cols[i]);
+			r = exec(s, sl_buf_str(b), err);
+			sl_buf_free(b);
+		}
 	}
-	free(q);
+	sqlite3_finalize(st);
 	return r;
 }
 
@@ -169,15 +289,16 @@ int sl_store_open(const char *dir, int fsync, struct sl_store **out, struct sl_e
 	if ((r = exec(s, "PRAGMA journal_mode=WAL;", err)) ||
 	    (r = exec(s, fsync ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;",
 		      err)) ||
-	    (r = exec(s, "BEGIN;", err)) || (r = exec(s, schema, err)) ||
+	    (r = exec(s, "BEGIN;", err)) || (r = create(s, err)) ||
 	    (r = exec(s, "COMMIT;", err)) || (r = check_version(s, err)) ||
-	    (r = add_column(s, "ready_evictions", err)) || (r = add_column(s, "alloc_nodes", err)))
+	    (r = add_columns(s, err)))
 		goto out;
 	if ((r = load_next_id(s, err)) != 0)
 		goto out;
 	sqlite3_wal_hook(s->db, wal_hook, s);
-	if ((r = prepare(s, "INSERT INTO jobs(id," REC_COLS ",spec) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &s->ins, err)) ||
-	    (r = prepare(s, "UPDATE jobs SET (" REC_COLS ")=(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) WHERE id=?", &s->upd, err)) ||
+	s->select = statement(S_SELECT);
+	if ((r = prepare_stmt(s, S_INSERT, &s->ins, err)) ||
+	    (r = prepare_stmt(s, S_UPDATE, &s->upd, err)) ||
 	    (r = prepare(s, "SELECT spec FROM jobs WHERE id=?", &s->spec, err)) ||
 	    (r = prepare(s, "BEGIN IMMEDIATE", &s->begin, err)) ||
 	    (r = prepare(s, "COMMIT", &s->commit, err)))
@@ -203,6 +324,7 @@ void sl_store_free(struct sl_store *s)
 	sqlite3_finalize(s->begin);
 	sqlite3_finalize(s->commit);
 	sqlite3_close(s->db);
+	free(s->select);
 	free(s);
 }
 
@@ -256,57 +378,67 @@ int sl_store_next_id(struct sl_store *s, uint64_t *id, struct sl_err *err)
 	return 0;
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *v)
+/* No cap worth the name: a spec is whatever the request limit let in. */
+#define SPEC_CAP ((size_t)1 << 40)
+
+static void bind_col(sqlite3_stmt *st, int i, const struct col *c, const struct sl_job *j)
 {
-	if (v != NULL)
-		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
+	const char *text;
+	struct sl_buf *b;
+
+	switch (c->type) {
+	case C_KEY: case C_UID: case C_INT: case C_I64:
+		sqlite3_bind_int64(st, i, num(c, j));
+		return;
+	case C_FINAL: sqlite3_bind_int(st, i, sl_jobstate_is_final(j->state)); return;
+	case C_STR:
+	case C_STATE:
+		text = c->type == C_STR ? *(char *const *)((const char *)j + c->off)
+					: sl_jobstate_name(j->state);
+		if (text != NULL)
+			sqlite3_bind_text(st, i, text, -1, SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(st, i);
+		return;
+	case C_SPEC:
+		b = sl_buf_new(SPEC_CAP);
+		(void)sl_jobspec_text_append(b, &j->spec);
+		sqlite3_bind_text(st, i, sl_buf_steal(b), -1, free); /* SQLite frees it */
+		sl_buf_free(b);
+		return;
+	}
 }
 
-/* Bind the record columns starting at parameter `at`; returns the next. */
-static int bind_rec(sqlite3_stmt *st, int at, const struct sl_job *j)
+/* Bind the columns of st (every one, or the mutable ones then the key),
+ * run it, and reset it. */
+static int write_row(struct sl_store *s, sqlite3_stmt *st, int all, const struct sl_job *j,
+		     const char *what, struct sl_err *err)
 {
-	sqlite3_bind_int64(st, at++, j->uid);
-	sqlite3_bind_int64(st, at++, j->gid);
-	bind_text(st, at++, j->user);
-	bind_text(st, at++, j->group);
-	bind_text(st, at++, sl_jobstate_name(j->state));
-	bind_text(st, at++, j->reason);
-	bind_text(st, at++, j->reason_text);
-	sqlite3_bind_int64(st, at++, j->submit_time);
-	sqlite3_bind_int64(st, at++, j->eligible_time);
-	sqlite3_bind_int64(st, at++, j->start_time);
-	sqlite3_bind_int64(st, at++, j->end_time);
-	sqlite3_bind_int64(st, at++, j->priority);
-	sqlite3_bind_int(st, at++, j->exit_code);
-	sqlite3_bind_int(st, at++, j->exit_signal);
-	bind_text(st, at++, j->nodelist);
-	sqlite3_bind_int(st, at++, j->alloc_cpus);
-	sqlite3_bind_int(st, at++, j->attempt);
-	sqlite3_bind_int(st, at++, j->cancelled_by);
-	bind_text(st, at++, j->cluster_queue);
-	bind_text(st, at++, j->flavors);
-	sqlite3_bind_int(st, at++, sl_jobstate_is_final(j->state));
-	sqlite3_bind_int(st, at++, j->ready_evictions);
-	sqlite3_bind_int(st, at++, j->alloc_nodes);
-	return at;
+	int at = 1, r = 0;
+
+	for (size_t i = 0; i < NCOLS; i++)
+		if (all || col_mutable(&cols[i]))
+			bind_col(st, at++, &cols[i], j);
+	if (!all)
+		bind_col(st, at, &cols[0], j);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		r = dberr(s, err, what);
+	else if (!all && sqlite3_changes(s->db) != 1)
+		r = sl_err_set(err, SL_EDB, "store: update of unknown job %llu",
+			       (unsigned long long)j->id);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return r;
 }
 
 int sl_store_insert(struct sl_store *s, const struct sl_job *j, struct sl_err *err)
 {
-	char *spec = sl_jobspec_to_json(&j->spec);
-	int r = 0, at;
+	return write_row(s, s->ins, 1, j, "insert job", err);
+}
 
-	sqlite3_reset(s->ins);
-	sqlite3_bind_int64(s->ins, 1, (int64_t)j->id);
-	at = bind_rec(s->ins, 2, j);
-	sqlite3_bind_text(s->ins, at, spec, -1, free); /* SQLite frees it */
-	if (sqlite3_step(s->ins) != SQLITE_DONE)
-		r = dberr(s, err, "insert job");
-	sqlite3_reset(s->ins);
-	sqlite3_clear_bindings(s->ins);
-	return r;
+int sl_store_update(struct sl_store *s, const struct sl_job *j, struct sl_err *err)
+{
+	return write_row(s, s->upd, 0, j, "update job", err);
 }
 
 int sl_store_load_spec(struct sl_store *s, uint64_t id, struct sl_jobspec *out,
@@ -318,7 +450,8 @@ int sl_store_load_spec(struct sl_store *s, uint64_t id, struct sl_jobspec *out,
 	sqlite3_bind_int64(s->spec, 1, (int64_t)id);
 	rc = sqlite3_step(s->spec);
 	if (rc == SQLITE_ROW && (text = sqlite3_column_text(s->spec, 0)) != NULL)
-		r = sl_jobspec_from_json((const char *)text, out, err);
+		r = sl_jobspec_parse((const char *)text, (size_t)sqlite3_column_bytes(s->spec, 0),
+				     out, err);
 	else if (rc == SQLITE_ROW || rc == SQLITE_DONE)
 		r = sl_err_set(err, SL_ENOENT, "store: job %llu has no spec",
 			       (unsigned long long)id);
@@ -328,59 +461,39 @@ int sl_store_load_spec(struct sl_store *s, uint64_t id, struct sl_jobspec *out,
 	return r;
 }
 
-int sl_store_update(struct sl_store *s, const struct sl_job *j, struct sl_err *err)
+static int read_col(sqlite3_stmt *st, int i, const struct col *c, struct sl_job *j,
+		    struct sl_err *err)
 {
-	int r = 0, at;
-	sqlite3_reset(s->upd);
-	at = bind_rec(s->upd, 1, j);
-	sqlite3_bind_int64(s->upd, at, (int64_t)j->id);
-	if (sqlite3_step(s->upd) != SQLITE_DONE)
-		r = dberr(s, err, "update job");
-	else if (sqlite3_changes(s->db) != 1)
-		r = sl_err_set(err, SL_EDB, "store: update of unknown job %llu",
-			       (unsigned long long)j->id);
-	sqlite3_reset(s->upd);
-	return r;
-}
+	/* Text only for text columns: asking an integer for it formats one. */
+	const char *text = c->type >= C_STR ? (const char *)sqlite3_column_text(st, i) : NULL;
+	char *p = (char *)j + c->off;
+	int state;
 
-static char *col_str(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? sl_xstrdup((const char *)t) : NULL;
+	switch (c->type) {
+	case C_KEY: j->id = (uint64_t)sqlite3_column_int64(st, i); break;
+	case C_UID: *(uid_t *)p = (uid_t)sqlite3_column_int64(st, i); break;
+	case C_INT: *(int *)p = sqlite3_column_int(st, i); break;
+	case C_I64: *(int64_t *)p = sqlite3_column_int64(st, i); break;
+	case C_STR: *(char **)p = sl_xstrdup(text); break;
+	case C_FINAL: break;
+	case C_STATE:
+		state = text ? sl_jobstate_parse(text) : -1;
+		j->state = state < 0 ? SL_JOB_FAILED : (enum sl_jobstate)state;
+		break;
+	case C_SPEC:
+		return sl_jobspec_parse(text, (size_t)sqlite3_column_bytes(st, i), &j->spec, err);
+	}
+	return 0;
 }
 
 static int row_to_job(sqlite3_stmt *st, struct sl_job **out, struct sl_err *err)
 {
 	struct sl_job *j = sl_job_new();
-	int c = 1, r, state;
+	int r = 0;
 
-	j->id = (uint64_t)sqlite3_column_int64(st, 0);
-	j->uid = (uid_t)sqlite3_column_int64(st, c++);
-	j->gid = (gid_t)sqlite3_column_int64(st, c++);
-	j->user = col_str(st, c++);
-	j->group = col_str(st, c++);
-	state = sl_jobstate_parse((const char *)sqlite3_column_text(st, c++));
-	j->state = state < 0 ? SL_JOB_FAILED : (enum sl_jobstate)state;
-	j->reason = col_str(st, c++);
-	j->reason_text = col_str(st, c++);
-	j->submit_time = sqlite3_column_int64(st, c++);
-	j->eligible_time = sqlite3_column_int64(st, c++);
-	j->start_time = sqlite3_column_int64(st, c++);
-	j->end_time = sqlite3_column_int64(st, c++);
-	j->priority = sqlite3_column_int64(st, c++);
-	j->exit_code = sqlite3_column_int(st, c++);
-	j->exit_signal = sqlite3_column_int(st, c++);
-	j->nodelist = col_str(st, c++);
-	j->alloc_cpus = sqlite3_column_int(st, c++);
-	j->attempt = sqlite3_column_int(st, c++);
-	j->cancelled_by = sqlite3_column_int(st, c++);
-	j->cluster_queue = col_str(st, c++);
-	j->flavors = col_str(st, c++);
-	c++; /* final */
-	j->ready_evictions = sqlite3_column_int(st, c++);
-	j->alloc_nodes = sqlite3_column_int(st, c++);
-	if ((r = sl_jobspec_from_json((const char *)sqlite3_column_text(st, c), &j->spec,
-				      err)) != 0) {
+	for (size_t i = 0; r == 0 && i < NCOLS; i++)
+		r = read_col(st, (int)i, &cols[i], j, err);
+	if (r != 0) {
 		sl_err_prefix(err, "store: job %llu", (unsigned long long)j->id);
 		sl_job_free(j);
 		j = NULL;
@@ -389,15 +502,28 @@ static int row_to_job(sqlite3_stmt *st, struct sl_job **out, struct sl_err *err)
 	return r;
 }
 
-static int query(struct sl_store *s, sqlite3_stmt *st, sl_store_job_cb cb, void *arg,
-		 struct sl_err *err)
+/* Every column of the jobs WHERE `where`. */
+static int prepare_select(struct sl_store *s, const char *where, sqlite3_stmt **st,
+			  struct sl_err *err)
+{
+	char *sql = sl_xasprintf("%s WHERE %s", s->select, where);
+	int r = prepare(s, sql, st, err);
+
+	free(sql);
+	return r;
+}
+
+/* cb for each row that matches f (NULL: every row). */
+static int query(struct sl_store *s, sqlite3_stmt *st, const struct sl_jobfilter *f,
+		 sl_store_job_cb cb, void *arg, struct sl_err *err)
 {
 	int rc, r = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct sl_job *j;
 		if ((r = row_to_job(st, &j, err)) != 0)
 			break;
-		r = cb(j, arg);
+		if (f == NULL || sl_jobfilter_match(f, j))
+			r = cb(j, arg);
 		sl_job_free(j);
 		if (r != 0)
 			break;
@@ -416,17 +542,9 @@ struct collect {
 static int collect_cb(const struct sl_job *j, void *arg)
 {
 	struct collect *c = arg;
-	struct sl_job *copy = sl_job_new();
-	char *text = sl_job_to_json(j);
-	sl_job_free(copy);
-	/* A deep copy through JSON is simple and load happens once at start. */
-	if (sl_job_from_json(text, &copy, NULL) != 0) {
-		free(text);
-		return -SL_EINTERNAL;
-	}
-	free(text);
+
 	c->v = sl_xgrow(c->v, &c->cap, c->n + 2, sizeof(*c->v));
-	c->v[c->n++] = copy;
+	c->v[c->n++] = sl_job_copy(j);
 	return 0;
 }
 
@@ -439,10 +557,10 @@ int sl_store_load_live(struct sl_store *s, int64_t ended_since, struct sl_job **
 
 	*v = NULL;
 	*n = 0;
-	if ((r = prepare(s, "SELECT id," REC_COLS ",spec FROM jobs WHERE final=0 OR end_time>=? ORDER BY id", &st, err)))
+	if ((r = prepare_select(s, "final=0 OR end_time>=? ORDER BY id", &st, err)))
 		return r;
 	sqlite3_bind_int64(st, 1, ended_since);
-	if ((r = query(s, st, collect_cb, &c, err)) != 0) {
+	if ((r = query(s, st, NULL, collect_cb, &c, err)) != 0) {
 		sl_job_free_array(c.v, c.n);
 		return r;
 	}
@@ -451,18 +569,18 @@ int sl_store_load_live(struct sl_store *s, int64_t ended_since, struct sl_job **
 	return 0;
 }
 
-int sl_store_history(struct sl_store *s, int64_t uid, int64_t ended_after,
-		     int64_t started_before, sl_store_job_cb cb, void *arg,
-		     struct sl_err *err)
+/* A single uid goes to SQL (the filter sacct sends by default); the rest
+ * of f is matched in C. */
+int sl_store_history(struct sl_store *s, const struct sl_jobfilter *f, sl_store_job_cb cb,
+		     void *arg, struct sl_err *err)
 {
 	sqlite3_stmt *st;
 	int r;
-	if ((r = prepare(s, "SELECT id," REC_COLS ",spec FROM jobs WHERE final=1"
-			 " AND (?1<0 OR uid=?1) AND (?2=0 OR end_time>=?2)"
-			 " AND (?3=0 OR start_time<=?3) ORDER BY id", &st, err)))
+	if ((r = prepare_select(s, "final=1 AND (?1<0 OR uid=?1) AND (?2=0 OR end_time>=?2)"
+				" AND (?3=0 OR start_time<=?3) ORDER BY id", &st, err)))
 		return r;
-	sqlite3_bind_int64(st, 1, uid);
-	sqlite3_bind_int64(st, 2, ended_after);
-	sqlite3_bind_int64(st, 3, started_before);
-	return query(s, st, cb, arg, err);
+	sqlite3_bind_int64(st, 1, f->n_uids == 1 ? (int64_t)f->uids[0] : -1);
+	sqlite3_bind_int64(st, 2, f->start_after);
+	sqlite3_bind_int64(st, 3, f->end_before);
+	return query(s, st, f, cb, arg, err);
 }

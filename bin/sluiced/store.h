@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "err.h"
 #include "job.h"
+#include "jobfilter.h"
 
 struct sl_store;
 
@@ -43,12 +44,12 @@ int sl_store_load_spec(struct sl_store *s, uint64_t id, struct sl_jobspec *out,
 int sl_store_load_live(struct sl_store *s, int64_t ended_since, struct sl_job ***v,
 		       size_t *n, struct sl_err *err);
 
-/* History for sacct: final jobs of uid (or all when uid < 0) whose end is
- * >= ended_after (0: any) and whose start is <= started_before (0: any),
- * calling cb for each (the job is borrowed for the call). */
+/* History for sacct: the final jobs that match f, and whose end is at or
+ * after f->start_after (0: any) and whose start is at or before
+ * f->end_before (0: any), calling cb for each (the job is borrowed for the
+ * call). */
 typedef int (*sl_store_job_cb)(const struct sl_job *j, void *arg);
-int sl_store_history(struct sl_store *s, int64_t uid, int64_t ended_after,
-		     int64_t started_before, sl_store_job_cb cb, void *arg,
-		     struct sl_err *err);
+int sl_store_history(struct sl_store *s, const struct sl_jobfilter *f, sl_store_job_cb cb,
+		     void *arg, struct sl_err *err);
 
 #endif

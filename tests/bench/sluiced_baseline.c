@@ -349,7 +349,7 @@ static void integrate(struct bench *b, const int64_t *used, int64_t now)
 
 static int poll_admitted(struct bench *b, struct sl_client *c)
 {
-	static const int st[] = {SL_JOB_RUNNING, SL_JOB_CONFIGURING, SL_JOB_COMPLETING};
+	static int st[] = {SL_JOB_RUNNING, SL_JOB_CONFIGURING, SL_JOB_COMPLETING};
 	struct sl_jobfilter f = {.states = st, .n_states = 3};
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v = NULL;
@@ -390,7 +390,7 @@ static int poll_admitted(struct bench *b, struct sl_client *c)
 
 static long count_pending(struct sl_client *c)
 {
-	static const int st[] = {SL_JOB_PENDING};
+	static int st[] = {SL_JOB_PENDING};
 	struct sl_jobfilter f = {.states = st, .n_states = 1};
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v = NULL;

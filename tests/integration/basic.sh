@@ -93,3 +93,17 @@ expect_eq "squeue row" "$id6 batch sleeper $USER1 R 1" "$line"
 as $USER1 "$BIN/scancel" "$id6" || fail "scancel"
 wait_state "$id6" CANCELLED
 ok "squeue shows the running job; scancel ends it"
+
+# --comment is kept with the job and read back by squeue %k, sacct Comment
+# and scontrol's Comment= line (with Slurm's trailing space); jobs without
+# one show (null) in squeue and no Comment= line.
+idc=$(submit $USER1 --comment='nightly run, 7' --wrap true) || fail "sbatch --comment"
+wait_state "$idc" COMPLETED
+expect_eq "squeue %k" "$idc|nightly run, 7" "$("$BIN/squeue" -h -t all -j "$idc" -o '%i|%k')"
+expect_eq "sacct Comment" "$idc|nightly run, 7" \
+	"$("$BIN/sacct" -n -X -P -j "$idc" -o JobID,Comment)"
+expect_eq "scontrol Comment=" "   Comment=nightly run, 7 " \
+	"$("$BIN/scontrol" show job "$idc" | grep '^   Comment=')"
+expect_eq "squeue %k unset" "(null)" "$("$BIN/squeue" -h -t all -j "$id6" -o '%k')"
+"$BIN/scontrol" show job "$id6" | grep -q 'Comment=' && fail "Comment= without --comment"
+ok "--comment: squeue %k, sacct Comment, scontrol Comment="

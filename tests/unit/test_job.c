@@ -1,4 +1,4 @@
-/* test_job.c - job spec defaults, shape and the JSON round trip. */
+/* test_job.c - job spec defaults, shape, copy and the JSON round trip. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
+#include "job_testlib.h"
 #include "jobstate.h"
 #include "xalloc.h"
 
@@ -39,9 +39,12 @@ static void test_shape(void **state)
 	assert_int_equal(sh.gpus_per_node, 2);
 }
 
+/* The spec whole and the record listed read back to the same text and
+ * the same members. */
 static void test_roundtrip(void **state)
 {
-	struct sl_job *j = sl_job_new(), *k = NULL;
+	struct sl_job *j = sl_job_new(), *k;
+	struct sl_jobspec s;
 	struct sl_err err = SL_ERR_INIT;
 	char *text, *text2;
 	char *argv[] = {"a b", "c", NULL}, *env[] = {"X=1", "PATH=/bin", NULL};
@@ -59,31 +62,48 @@ static void test_roundtrip(void **state)
 	j->spec.umask = 027;
 	j->spec.argv = sl_strv_dup(argv);
 	j->spec.env = sl_strv_dup(env);
-	text = sl_job_to_json(j);
-	assert_int_equal(sl_job_from_json(text, &k, &err), 0);
-	text2 = sl_job_to_json(k);
+	text = tl_spec_text(&j->spec);
+	assert_int_equal(sl_jobspec_parse(text, strlen(text), &s, &err), 0);
+	text2 = tl_spec_text(&s);
+	assert_string_equal(text, text2);
+	assert_string_equal(s.name, "jöb\twith\"quotes");
+	assert_string_equal(s.script, "#!/bin/sh\necho \"hi\"\n");
+	assert_string_equal(s.argv[0], "a b");
+	assert_string_equal(s.env[1], "PATH=/bin");
+	assert_int_equal(s.time_limit, SL_TIME_INFINITE);
+	assert_int_equal(s.mem_per_node, 4096);
+	assert_int_equal(s.umask, 027);
+	assert_int_equal(s.open_mode, SL_OPEN_APPEND);
+	assert_int_equal(s.nodes, SL_NO_VAL);
+	sl_jobspec_clear(&s);
+	free(text);
+	free(text2);
+	text = tl_listing(j);
+	k = tl_job(text);
+	text2 = tl_listing(k);
 	assert_string_equal(text, text2);
 	assert_int_equal(k->id, 42);
+	assert_int_equal(k->uid, 1000);
 	assert_int_equal(k->state, SL_JOB_TIMEOUT);
+	assert_string_equal(k->user, "alice");
+	assert_int_equal(k->exit_signal, 15);
 	assert_string_equal(k->spec.name, "jöb\twith\"quotes");
-	assert_string_equal(k->spec.argv[0], "a b");
-	assert_string_equal(k->spec.env[1], "PATH=/bin");
 	assert_int_equal(k->spec.time_limit, SL_TIME_INFINITE);
-	assert_int_equal(k->spec.umask, 027);
-	assert_int_equal(k->spec.open_mode, SL_OPEN_APPEND);
-	assert_int_equal(k->spec.nodes, SL_NO_VAL);
 	assert_int_equal(k->cancelled_by, -1);
+	assert_null(k->spec.env); /* a listing leaves them out */
+	assert_null(k->spec.script);
 	free(text);
 	free(text2);
 	sl_job_free(j);
 	sl_job_free(k);
 }
 
-/* A shed job keeps everything a listing shows and still makes a valid
- * record (its JSON reads back); a refill gives the launch fields back. */
+/* A shed job keeps everything a listing shows, and its spec is still a
+ * valid one (it reads back); a refill gives the launch fields back. */
 static void test_shed(void **state)
 {
-	struct sl_job *j = sl_job_new(), *k = NULL;
+	struct sl_job *j = sl_job_new(), *k;
+	struct sl_jobspec s;
 	struct sl_err err = SL_ERR_INIT;
 	char *argv[] = {"x", NULL}, *env[] = {"X=1", NULL};
 	char *text;
@@ -101,9 +121,16 @@ static void test_shed(void **state)
 	assert_string_equal(j->spec.script, "");
 	assert_string_equal(j->spec.name, "n");
 	assert_string_equal(j->spec.script_path, "run.sh");
-	text = sl_job_to_json(j);
-	assert_int_equal(sl_job_from_json(text, &k, &err), 0);
+	text = tl_spec_text(&j->spec);
+	assert_int_equal(sl_jobspec_parse(text, strlen(text), &s, &err), 0);
+	assert_string_equal(s.script, "");
+	assert_null(s.env);
+	sl_jobspec_clear(&s);
+	free(text);
+	text = tl_listing(j);
+	k = tl_job(text);
 	assert_int_equal(k->id, 7);
+	sl_job_shed(k);
 	sl_job_shed(k); /* twice is harmless */
 	assert_string_equal(k->spec.script, "");
 	/* Refill moves the stored spec's three fields in and leaves the rest. */
@@ -126,28 +153,36 @@ static void test_shed(void **state)
 	sl_job_free(k);
 }
 
+/* A stored spec: the script is required, unknown members are skipped (a
+ * store written by a newer sluiced), wrong types and ranges are refused. */
 static void test_bad_json(void **state)
 {
 	struct sl_jobspec s;
 	struct sl_err err = SL_ERR_INIT;
-	assert_int_equal(sl_jobspec_from_json("{", &s, &err), -SL_EPROTO);
+
+#define SPEC_PARSE(t) sl_jobspec_parse(t, strlen(t), &s, &err)
+	assert_int_equal(SPEC_PARSE("{"), -SL_EPROTO);
 	sl_err_clear(&err);
-	assert_int_equal(sl_jobspec_from_json("{\"name\":\"x\"}", &s, &err), -SL_EPROTO);
+	assert_int_equal(SPEC_PARSE("{\"name\":\"x\"}"), -SL_EPROTO);
 	assert_string_equal(err.msg, "job spec: script is missing");
 	sl_err_clear(&err);
-	assert_int_equal(sl_jobspec_from_json("{\"script\":\"x\",\"nodes\":\"2\"}", &s, &err),
-			 -SL_EPROTO);
-	assert_string_equal(err.msg, "job: nodes: expected an integer");
+	assert_int_equal(SPEC_PARSE("{\"script\":\"x\",\"nodes\":\"2\"}"), -SL_EPROTO);
+	assert_string_equal(err.msg, "bad JSON: expected an integer at byte 22");
 	sl_err_clear(&err);
-	assert_int_equal(sl_jobspec_from_json("{\"script\":\"x\",\"nodes\":99999999999}", &s, &err),
-			 -SL_EPROTO);
+	assert_int_equal(SPEC_PARSE("{\"script\":\"x\",\"nodes\":99999999999}"), -SL_EPROTO);
+	assert_string_equal(err.msg, "job: nodes: 99999999999 is out of range");
 	sl_err_clear(&err);
-	assert_int_equal(sl_jobspec_from_json("{\"script\":\"x\",\"env\":[1]}", &s, &err),
-			 -SL_EPROTO);
-	assert_string_equal(err.msg, "job: env[0]: expected a string");
-	assert_int_equal(sl_jobspec_from_json("{\"script\":\"x\",\"nodes\":3}", &s, &err), 0);
+	assert_int_equal(SPEC_PARSE("{\"script\":\"x\",\"env\":[1]}"), -SL_EPROTO);
+	assert_string_equal(err.msg, "bad JSON: expected a string at byte 21");
+	sl_err_clear(&err);
+	assert_int_equal(SPEC_PARSE("{\"script\":\"x\"} {}"), -SL_EPROTO);
+	assert_string_equal(err.msg, "bad JSON: trailing bytes at byte 15");
+	sl_err_clear(&err);
+	assert_int_equal(SPEC_PARSE("{\"script\":\"x\",\"later\":{\"a\":[1]},\"nodes\":3}"), 0);
 	assert_int_equal(s.nodes, 3);
+	assert_string_equal(s.script, "x");
 	sl_jobspec_clear(&s);
+#undef SPEC_PARSE
 }
 
 /* -C features: a JSON array, left out when empty; records written before
@@ -156,43 +191,96 @@ static void test_features(void **state)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_jobspec s, back;
-	struct sl_job *j = NULL;
+	struct sl_job *j;
+	const char *old = "{\"id\":7,\"spec\":{\"script\":\"x\"},\"state\":\"PENDING\"}";
+	const char *bad = "{\"script\":\"x\",\"features\":[1]}";
 	char *t;
 
 	sl_jobspec_init(&s);
 	s.script = sl_xstrdup("#!/bin/sh\n");
-	t = sl_jobspec_to_json(&s);
+	t = tl_spec_text(&s);
 	assert_null(strstr(t, "features"));
 	free(t);
 	s.features = sl_xcalloc(1, sizeof(char *));
-	t = sl_jobspec_to_json(&s);
+	t = tl_spec_text(&s);
 	assert_null(strstr(t, "features"));
 	free(t);
 	sl_strv_free(s.features);
 	s.features = sl_xcalloc(3, sizeof(char *));
 	s.features[0] = sl_xstrdup("h100");
 	s.features[1] = sl_xstrdup("ib");
-	t = sl_jobspec_to_json(&s);
+	t = tl_spec_text(&s);
 	assert_non_null(strstr(t, "\"features\":[\"h100\",\"ib\"]"));
-	assert_int_equal(sl_jobspec_from_json(t, &back, &err), 0);
+	assert_int_equal(sl_jobspec_parse(t, strlen(t), &back, &err), 0);
 	free(t);
 	assert_int_equal(sl_strv_len(back.features), 2);
 	assert_string_equal(back.features[0], "h100");
 	assert_string_equal(back.features[1], "ib");
 	sl_jobspec_clear(&back);
-	sl_jobspec_copy(&back, &s);
-	assert_ptr_not_equal(back.features, s.features);
-	assert_string_equal(back.features[1], "ib");
-	sl_jobspec_clear(&back);
 	sl_jobspec_clear(&s);
 
-	assert_int_equal(sl_job_from_json("{\"id\":7,\"spec\":{\"script\":\"x\"},"
-					  "\"state\":\"PENDING\"}", &j, &err), 0);
+	j = tl_job(old);
 	assert_null(j->spec.features);
 	sl_job_free(j);
-	assert_int_equal(sl_jobspec_from_json("{\"script\":\"x\",\"features\":[1]}", &back,
-					      &err), -SL_EPROTO);
-	assert_string_equal(err.msg, "job: features[0]: expected a string");
+	assert_int_equal(sl_jobspec_parse(bad, strlen(bad), &back, &err), -SL_EPROTO);
+	assert_string_equal(err.msg, "bad JSON: expected a string at byte 26");
+}
+
+/* Everything a job holds: its listing and its whole spec. Caller frees. */
+static char *copy_text(const struct sl_job *j)
+{
+	char *l = tl_listing(j), *s = tl_spec_text(&j->spec);
+	char *t = sl_xasprintf("%s\n%s", l, s);
+
+	free(l);
+	free(s);
+	return t;
+}
+
+/* A copy is deep: every pointer member (listed in job_fields.h) its own,
+ * the same text, and it outlives the original. */
+static void test_copy(void **state)
+{
+	struct sl_job *j = sl_job_new(), *c;
+	char *v[] = {"X=1", "Y=2", NULL};
+	char *a, *b;
+	int k = 1;
+
+#define SET_SSTR(f) j->spec.f = sl_xasprintf("%s-%d", #f, k++);
+#define SET_JSTR(f) j->f = sl_xasprintf("%s-%d", #f, k++);
+#define SET_STRV(f) j->spec.f = sl_strv_dup(v);
+	SPEC_STRINGS(SET_SSTR)
+	JOB_STRINGS(SET_JSTR)
+	SPEC_LAUNCH_STRVS(SET_STRV)
+	SPEC_STRVS(SET_STRV)
+	j->id = 9;
+	j->spec.nodes = 3;
+	j->start_time = 1234;
+	c = sl_job_copy(j);
+	a = copy_text(j);
+	b = copy_text(c);
+	assert_string_equal(a, b);
+#define DIFF_S(f) assert_ptr_not_equal(c->spec.f, j->spec.f);
+#define DIFF_V(f) DIFF_S(f) assert_ptr_not_equal(c->spec.f[1], j->spec.f[1]);
+#define DIFF_J(f) assert_ptr_not_equal(c->f, j->f);
+	SPEC_STRINGS(DIFF_S)
+	SPEC_LAUNCH_STRVS(DIFF_V)
+	SPEC_STRVS(DIFF_V)
+	JOB_STRINGS(DIFF_J)
+	sl_job_free(j);
+	free(b);
+	b = copy_text(c);
+	assert_string_equal(a, b);
+	sl_job_free(c);
+	j = sl_job_new(); /* NULL members stay NULL */
+	c = sl_job_copy(j);
+	assert_null(c->spec.env);
+	assert_null(c->user);
+	assert_int_equal(c->cancelled_by, -1);
+	sl_job_free(j);
+	sl_job_free(c);
+	free(a);
+	free(b);
 }
 
 static void test_states(void **state)
@@ -218,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_bad_json),
 		cmocka_unit_test(test_states),
 		cmocka_unit_test(test_features),
+		cmocka_unit_test(test_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,8 +11,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "buf.h"
-#include "job.h"
+#include "job_testlib.h"
 #include "sacct_fmt.h"
 #include "xalloc.h"
 
@@ -41,16 +40,9 @@ static char *slurp(const char *name)
 
 static struct sl_job **load_jobs(size_t *n)
 {
-	char *text = slurp("sacct_jobs.jsonl"), *save = NULL, *line;
-	struct sl_job **v = NULL;
-	struct sl_err err = SL_ERR_INIT;
+	char *text = slurp("sacct_jobs.jsonl");
+	struct sl_job **v = tl_jobs(text, n);
 
-	*n = 0;
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		v = sl_xrealloc(v, (*n + 1) * sizeof(*v));
-		assert_int_equal(sl_job_from_json(line, &v[*n], &err), 0);
-		(*n)++;
-	}
 	free(text);
 	return v;
 }
@@ -182,6 +174,40 @@ static void test_live_jobs(void **state)
 	sl_job_free(j);
 }
 
+/* Comment: --comment on the job row only (sacct.c: 14 wide), empty on the
+ * step rows and without one. */
+static void test_comment(void **state)
+{
+	struct sl_job *j = sl_job_new();
+	struct sl_sacct_fmt *f;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(4096);
+	(void)state;
+
+	j->id = 9;
+	j->state = SL_JOB_COMPLETED;
+	j->start_time = NOW - 5;
+	j->end_time = NOW;
+	assert_int_equal(sl_sacct_fmt_new("JobID,comment", &f, &err), 0);
+	assert_int_equal(sl_sacct_fmt_header(f, SL_SACCT_TABLE, b), 0);
+	assert_int_equal(sl_sacct_fmt_job(f, j, SL_SACCT_TABLE, 1, NOW, b), 0);
+	j->spec.comment = sl_xstrdup("a comment");
+	assert_int_equal(sl_sacct_fmt_job(f, j, SL_SACCT_TABLE, 1, NOW, b), 0);
+	assert_int_equal(sl_sacct_fmt_job(f, j, SL_SACCT_PARSABLE2, 1, NOW, b), 0);
+	assert_string_equal(sl_buf_str(b),
+			    "JobID               Comment \n"
+			    "------------ -------------- \n"
+			    "9                           \n"
+			    "9.batch                     \n"
+			    "9                 a comment \n"
+			    "9.batch                     \n"
+			    "9|a comment\n"
+			    "9.batch|\n");
+	sl_buf_free(b);
+	sl_sacct_fmt_free(f);
+	sl_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_bad_field),
 		cmocka_unit_test(test_live_jobs),
+		cmocka_unit_test(test_comment),
 	};
 	setenv("TZ", "UTC", 1);
 	tzset();

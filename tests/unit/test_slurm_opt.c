@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "buf.h"
 #include "err.h"
 #include "job.h"
 #include "slurm_opt.h"
@@ -545,15 +546,15 @@ static char *outcome(const char *name, const char *cwd)
 		argv[i + 1] = args[i];
 	run(&r, env ? env : base_env, (int)n + 1, argv);
 	if (r.rc == 0) {
-		char *j;
+		struct sl_buf *b = sl_buf_new(1 << 24);
 		json_object *o;
 		normalize(&r.spec, cwd);
-		j = sl_jobspec_to_json(&r.spec);
-		o = json_tokener_parse(j);
+		assert_int_equal(sl_jobspec_text_append(b, &r.spec), 0);
+		o = json_tokener_parse(sl_buf_str(b));
 		out = sl_xasprintf("%s\n", json_object_to_json_string_ext(
 						   o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
 		json_object_put(o);
-		free(j);
+		sl_buf_free(b);
 	} else {
 		out = sl_xasprintf("exit %d%s%s\n%s\n", r.fl.exit_code,
 				   r.fl.usage_error ? " usage" : "", r.fl.fatal ? " fatal" : "",

@@ -11,8 +11,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "buf.h"
-#include "job.h"
+#include "job_testlib.h"
 #include "squeue_fmt.h"
 #include "slurm_state.h"
 #include "xalloc.h"
@@ -42,16 +41,9 @@ static char *slurp(const char *name)
 
 static struct sl_job **load_jobs(const char *name, size_t *n)
 {
-	char *text = slurp(name), *save = NULL, *line;
-	struct sl_job **v = NULL;
-	struct sl_err err = SL_ERR_INIT;
+	char *text = slurp(name);
+	struct sl_job **v = tl_jobs(text, n);
 
-	*n = 0;
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		v = sl_xrealloc(v, (*n + 1) * sizeof(*v));
-		assert_int_equal(sl_job_from_json(line, &v[*n], &err), 0);
-		(*n)++;
-	}
 	free(text);
 	return v;
 }
@@ -178,6 +170,31 @@ static void test_features(void **state)
 	sl_job_free(j);
 }
 
+/* %k: --comment as given, cut to the width like any value; (null) without
+ * one (reference Part 2 section 5). */
+static void test_comment(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_squeue_fmt *f = NULL;
+	struct sl_job *j = sl_job_new();
+	struct sl_buf *b = sl_buf_new(4096);
+	(void)state;
+
+	j->id = 7;
+	assert_int_equal(sl_squeue_fmt_new("%i|%k|%.4k|%12k|", &f, &err), 0);
+	assert_int_equal(sl_squeue_fmt_header(f, b), 0);
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
+	j->spec.comment = sl_xstrdup("a comment");
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
+	sl_buf_addc(b, '\0');
+	assert_string_equal(sl_buf_data(b), "JOBID|COMMENT|COMM|COMMENT     |\n"
+					    "7|(null)|(nul|(null)      |\n"
+					    "7|a comment|a co|a comment   |\n");
+	sl_squeue_fmt_free(f);
+	sl_buf_free(b);
+	sl_job_free(j);
+}
+
 static void test_bad_code_and_sort(void **state)
 {
 	struct sl_squeue_fmt *f;
@@ -209,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_codes),
 		cmocka_unit_test(test_bad_code_and_sort),
 		cmocka_unit_test(test_features),
+		cmocka_unit_test(test_comment),
 	};
 	setenv("TZ", "UTC", 1);
 	tzset();

@@ -36,17 +36,13 @@ struct kjob *sl_k8sexec_job_find(struct sl_exec_k8s *x, uint64_t id)
 static struct kjob *kjob_new(struct sl_exec_k8s *x, const struct sl_job *job)
 {
 	struct kjob *kj = sl_xcalloc(1, sizeof(*kj));
-	char *text = sl_job_to_json(job);
-	struct sl_err err = SL_ERR_INIT;
 
 	kj->x = x;
 	kj->id = job->id;
 	kj->attempt = job->attempt;
 	kj->ns = sl_xstrdup(job->spec.account ? job->spec.account : "default");
 	kj->name = sl_render_name(job->id, job->attempt);
-	if (sl_job_from_json(text, &kj->job, &err) != 0)
-		kj->job = sl_job_new(); /* cannot happen: our own JSON */
-	free(text);
+	kj->job = sl_job_copy(job);
 	kj->start = job->start_time > 0 ? job->start_time : (int64_t)time(NULL);
 	kj->next = x->jobs;
 	x->jobs = kj;

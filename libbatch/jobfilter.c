@@ -1,0 +1,198 @@
+/* jobfilter.c - the job filter: matching a job, and its JSON form.
+ *
+ * The six lists differ only in their element type and in the member of the
+ * job they are matched against, so one table row per list drives matching,
+ * writing, reading and freeing them. */
+#include "jobfilter.h"
+#include "xalloc.h"
+
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FILTER_MAX 100000 /* entries per list; the frame cap bounds the rest */
+
+enum ltype { L_ID, L_UID, L_STATE, L_STR };
+
+static const size_t elsize[] = {
+	[L_ID] = sizeof(uint64_t), [L_UID] = sizeof(uid_t),
+	[L_STATE] = sizeof(int), [L_STR] = sizeof(char *),
+};
+
+struct list {
+	const char *key;
+	enum ltype type;
+	size_t vec, n; /* the array and its length in struct sl_jobfilter */
+	size_t job;    /* what it is matched against in struct sl_job */
+};
+
+#define LIST(k, t, member)                                                      \
+	{#k, t, offsetof(struct sl_jobfilter, k), offsetof(struct sl_jobfilter, n_##k), \
+	 offsetof(struct sl_job, member)}
+static const struct list lists[] = {
+	LIST(ids, L_ID, id),
+	LIST(uids, L_UID, uid),
+	LIST(states, L_STATE, state),
+	LIST(partitions, L_STR, spec.partition),
+	LIST(accounts, L_STR, spec.account),
+	LIST(names, L_STR, spec.name),
+};
+#define NLISTS (sizeof(lists) / sizeof(lists[0]))
+
+/* List l of f: its array (*n entries) to read, or its members to fill. */
+static const void *items(const struct sl_jobfilter *f, const struct list *l, size_t *n)
+{
+	*n = *(const size_t *)((const char *)f + l->n);
+	return *(void *const *)((const char *)f + l->vec);
+}
+
+static void **vec(struct sl_jobfilter *f, const struct list *l)
+{
+	return (void **)((char *)f + l->vec);
+}
+
+static size_t *len(struct sl_jobfilter *f, const struct list *l)
+{
+	return (size_t *)((char *)f + l->n);
+}
+
+/* Is element i of v the job's value? A job without one matches nothing. */
+static int same(const struct list *l, const void *v, size_t i, const struct sl_job *j)
+{
+	const char *p = (const char *)j + l->job;
+
+	switch (l->type) {
+	case L_ID: return ((const uint64_t *)v)[i] == *(const uint64_t *)p;
+	case L_UID: return ((const uid_t *)v)[i] == *(const uid_t *)p;
+	case L_STATE: return ((const int *)v)[i] == (int)*(const enum sl_jobstate *)p;
+	case L_STR:
+		return *(char *const *)p != NULL &&
+		       strcmp(((char *const *)v)[i], *(char *const *)p) == 0;
+	}
+	return 0;
+}
+
+int sl_jobfilter_match(const struct sl_jobfilter *f, const struct sl_job *j)
+{
+	for (size_t k = 0; k < NLISTS; k++) {
+		size_t n, i = 0;
+		const void *v = items(f, &lists[k], &n);
+
+		while (i < n && !same(&lists[k], v, i, j))
+			i++;
+		if (n > 0 && i == n)
+			return 0;
+	}
+	return 1;
+}
+
+static json_object *elem_to_obj(const struct list *l, const void *v, size_t i)
+{
+	switch (l->type) {
+	case L_ID: return json_object_new_int64((int64_t)((const uint64_t *)v)[i]);
+	case L_UID: return json_object_new_int64(((const uid_t *)v)[i]);
+	case L_STATE: return json_object_new_string(sl_jobstate_name(((const int *)v)[i]));
+	case L_STR: return json_object_new_string(((char *const *)v)[i]);
+	}
+	return NULL;
+}
+
+json_object *sl_jobfilter_to_obj(const struct sl_jobfilter *f)
+{
+	json_object *o = json_object_new_object();
+
+	for (size_t k = 0; k < NLISTS; k++) {
+		json_object *a = json_object_new_array();
+		size_t n;
+		const void *v = items(f, &lists[k], &n);
+
+		for (size_t i = 0; i < n; i++)
+			json_object_array_add(a, elem_to_obj(&lists[k], v, i));
+		json_object_object_add(o, lists[k].key, a);
+	}
+	json_object_object_add(o, "history", json_object_new_boolean(f->history));
+	json_object_object_add(o, "start_after", json_object_new_int64(f->start_after));
+	json_object_object_add(o, "end_before", json_object_new_int64(f->end_before));
+	return o;
+}
+
+static int elem_from_obj(const struct list *l, json_object *e, void *v, size_t i,
+			 struct sl_err *err)
+{
+	int text = l->type == L_STATE || l->type == L_STR, st;
+
+	if (!json_object_is_type(e, text ? json_type_string : json_type_int))
+		return sl_err_set(err, SL_EPROTO, "filter.%s[%zu]: expected %s", l->key, i,
+				  text ? "a string" : "an integer");
+	switch (l->type) {
+	case L_ID: ((uint64_t *)v)[i] = (uint64_t)json_object_get_int64(e); break;
+	case L_UID: ((uid_t *)v)[i] = (uid_t)json_object_get_int64(e); break;
+	case L_STR: ((char **)v)[i] = sl_xstrdup(json_object_get_string(e)); break;
+	case L_STATE:
+		if ((st = sl_jobstate_parse(json_object_get_string(e))) < 0)
+			return sl_err_set(err, SL_EINVAL, "Invalid job state specified: %s",
+					  json_object_get_string(e));
+		((int *)v)[i] = st;
+		break;
+	}
+	return 0;
+}
+
+static int list_from_obj(json_object *o, const struct list *l, struct sl_jobfilter *f,
+			 struct sl_err *err)
+{
+	json_object *a;
+	size_t n;
+	int r = 0;
+
+	if (!json_object_object_get_ex(o, l->key, &a))
+		return 0;
+	if (!json_object_is_type(a, json_type_array))
+		return sl_err_set(err, SL_EPROTO, "filter.%s: expected an array", l->key);
+	if ((n = json_object_array_length(a)) > FILTER_MAX)
+		return sl_err_set(err, SL_ETOOBIG, "filter.%s: more than %d entries", l->key,
+				  FILTER_MAX);
+	if (n == 0)
+		return 0;
+	/* One more, zeroed: string lists end with NULL (sl_strv_free). */
+	*vec(f, l) = sl_xcalloc(n + 1, elsize[l->type]);
+	*len(f, l) = n;
+	for (size_t i = 0; r == 0 && i < n; i++)
+		r = elem_from_obj(l, json_object_array_get_idx(a, i), *vec(f, l), i, err);
+	return r;
+}
+
+int sl_jobfilter_from_obj(json_object *o, struct sl_jobfilter *f, struct sl_err *err)
+{
+	json_object *v;
+	int r = 0;
+
+	memset(f, 0, sizeof(*f));
+	if (o == NULL)
+		return 0;
+	if (!json_object_is_type(o, json_type_object))
+		return sl_err_set(err, SL_EPROTO, "filter: expected an object");
+	for (size_t k = 0; r == 0 && k < NLISTS; k++)
+		r = list_from_obj(o, &lists[k], f, err);
+	if (r != 0) {
+		sl_jobfilter_clear(f);
+		return r;
+	}
+	if (json_object_object_get_ex(o, "history", &v))
+		f->history = json_object_get_boolean(v);
+	if (json_object_object_get_ex(o, "start_after", &v))
+		f->start_after = json_object_get_int64(v);
+	if (json_object_object_get_ex(o, "end_before", &v))
+		f->end_before = json_object_get_int64(v);
+	return 0;
+}
+
+void sl_jobfilter_clear(struct sl_jobfilter *f)
+{
+	for (size_t k = 0; k < NLISTS; k++)
+		if (lists[k].type == L_STR)
+			sl_strv_free(*vec(f, &lists[k]));
+		else
+			free(*vec(f, &lists[k]));
+	memset(f, 0, sizeof(*f));
+}

@@ -1,0 +1,44 @@
+/* jobfilter.h - which jobs a query or a cancel applies to. One struct for
+ * the commands that build it, the wire that carries it (PROTOCOL.md,
+ * FILTER), and the daemon and store that apply it. */
+#ifndef SL_JOBFILTER_H
+#define SL_JOBFILTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "err.h"
+#include "job.h"
+
+/* Empty lists match everything. The lists belong to whoever filled them:
+ * commands point them at their own arrays (callers resolve user names to
+ * uids first); sl_jobfilter_from_obj allocates them, and
+ * sl_jobfilter_clear frees those. */
+struct sl_jobfilter {
+	uint64_t *ids; size_t n_ids;
+	uid_t *uids; size_t n_uids;
+	int *states; size_t n_states;        /* enum sl_jobstate values */
+	char **partitions; size_t n_partitions;
+	char **accounts; size_t n_accounts;
+	char **names; size_t n_names;
+	int history;          /* 1: all finished jobs too (sacct); 0: live +
+	                         recently finished (squeue, MinJobAge 300 s) */
+	int64_t start_after;  /* history: jobs that ended after (0: no bound) */
+	int64_t end_before;   /* history: jobs that started before (0: none) */
+};
+
+/* 1 when j is in every non-empty list of f. The history window is the
+ * store's to apply (sl_store_history), since only it knows the history. */
+int sl_jobfilter_match(const struct sl_jobfilter *f, const struct sl_job *j);
+
+/* The request's "filter" member, in json-c (the type is json-c's, declared
+ * here so that this header does not need json-c's). */
+struct json_object;
+/* A new reference. */
+struct json_object *sl_jobfilter_to_obj(const struct sl_jobfilter *f);
+/* o (NULL: match everything) into *f, which then owns its lists (free
+ * them with sl_jobfilter_clear); on error *f is left empty. */
+int sl_jobfilter_from_obj(struct json_object *o, struct sl_jobfilter *f, struct sl_err *err);
+void sl_jobfilter_clear(struct sl_jobfilter *f);
+
+#endif

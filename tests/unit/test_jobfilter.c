@@ -1,0 +1,154 @@
+/* test_jobfilter.c - the job filter: which jobs each list lets through,
+ * its JSON form read back to the same filter, and the requests it
+ * refuses, with their messages. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobfilter.h"
+#include "xalloc.h"
+
+static struct sl_job *mk(uint64_t id, uid_t uid, enum sl_jobstate st, const char *part,
+			 const char *acct, const char *name)
+{
+	struct sl_job *j = sl_job_new();
+	j->id = id;
+	j->uid = uid;
+	j->state = st;
+	j->spec.partition = sl_xstrdup(part);
+	j->spec.account = sl_xstrdup(acct);
+	j->spec.name = sl_xstrdup(name);
+	return j;
+}
+
+/* Empty lists pass everything; each list alone narrows; a job without the
+ * member (no account) passes only when that list is empty. */
+static void test_match(void **state)
+{
+	struct sl_job *a = mk(1, 1000, SL_JOB_PENDING, "cpu", "research", "a");
+	struct sl_job *b = mk(2, 1001, SL_JOB_RUNNING, "gpu", NULL, "b");
+	uint64_t ids[] = {2, 9};
+	uid_t uids[] = {1000};
+	int states[] = {SL_JOB_RUNNING, SL_JOB_COMPLETED};
+	char *parts[] = {"gpu", NULL}, *accts[] = {"research", NULL}, *names[] = {"a", "b", NULL};
+	struct sl_jobfilter f = {0};
+
+	assert_true(sl_jobfilter_match(&f, a));
+	assert_true(sl_jobfilter_match(&f, b));
+	f = (struct sl_jobfilter){.ids = ids, .n_ids = 2};
+	assert_false(sl_jobfilter_match(&f, a));
+	assert_true(sl_jobfilter_match(&f, b));
+	f = (struct sl_jobfilter){.uids = uids, .n_uids = 1};
+	assert_true(sl_jobfilter_match(&f, a));
+	assert_false(sl_jobfilter_match(&f, b));
+	f = (struct sl_jobfilter){.states = states, .n_states = 2};
+	assert_false(sl_jobfilter_match(&f, a));
+	assert_true(sl_jobfilter_match(&f, b));
+	f = (struct sl_jobfilter){.partitions = parts, .n_partitions = 1};
+	assert_false(sl_jobfilter_match(&f, a));
+	assert_true(sl_jobfilter_match(&f, b));
+	f = (struct sl_jobfilter){.accounts = accts, .n_accounts = 1};
+	assert_true(sl_jobfilter_match(&f, a));
+	assert_false(sl_jobfilter_match(&f, b));
+	f = (struct sl_jobfilter){.names = names, .n_names = 2, .uids = uids, .n_uids = 1};
+	assert_true(sl_jobfilter_match(&f, a));
+	assert_false(sl_jobfilter_match(&f, b)); /* every list must pass */
+	sl_job_free(a);
+	sl_job_free(b);
+}
+
+/* What a command sends is what the daemon reads: the same jobs pass. */
+static void test_roundtrip(void **state)
+{
+	uint64_t ids[] = {5, 6};
+	uid_t uids[] = {1000, 1001};
+	int states[] = {SL_JOB_PENDING, SL_JOB_TIMEOUT};
+	char *parts[] = {"cpu", NULL}, *accts[] = {"x", "y", NULL}, *names[] = {"n", NULL};
+	struct sl_jobfilter f = {ids, 2, uids, 2, states, 2, parts, 1, accts, 2, names, 1,
+				 1, 100, 200};
+	struct sl_jobfilter g;
+	struct sl_err err = SL_ERR_INIT;
+	json_object *o = sl_jobfilter_to_obj(&f), *back;
+
+	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+			    "{\"ids\":[5,6],\"uids\":[1000,1001],\"states\":[\"PENDING\",\"TIMEOUT\"],"
+			    "\"partitions\":[\"cpu\"],\"accounts\":[\"x\",\"y\"],\"names\":[\"n\"],"
+			    "\"history\":true,\"start_after\":100,\"end_before\":200}");
+	assert_int_equal(sl_jobfilter_from_obj(o, &g, &err), 0);
+	assert_int_equal(g.n_ids, 2);
+	assert_int_equal(g.ids[1], 6);
+	assert_int_equal(g.uids[0], 1000);
+	assert_int_equal(g.states[1], SL_JOB_TIMEOUT);
+	assert_string_equal(g.partitions[0], "cpu");
+	assert_null(g.partitions[1]);
+	assert_string_equal(g.accounts[1], "y");
+	assert_string_equal(g.names[0], "n");
+	assert_int_equal(g.history, 1);
+	assert_int_equal(g.start_after, 100);
+	assert_int_equal(g.end_before, 200);
+	back = sl_jobfilter_to_obj(&g);
+	assert_true(json_object_equal(o, back));
+	sl_jobfilter_clear(&g);
+	assert_int_equal(g.n_names, 0);
+	assert_null(g.names);
+	json_object_put(back);
+	json_object_put(o);
+	/* No filter, or empty lists: everything, nothing allocated. */
+	assert_int_equal(sl_jobfilter_from_obj(NULL, &g, &err), 0);
+	assert_int_equal(g.n_ids + g.n_states + g.history, 0);
+	o = json_tokener_parse("{\"ids\":[],\"names\":[]}");
+	assert_int_equal(sl_jobfilter_from_obj(o, &g, &err), 0);
+	assert_null(g.ids);
+	assert_null(g.names);
+	json_object_put(o);
+}
+
+static void expect_bad(const char *text, int code, const char *msg)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_jobfilter g;
+	json_object *o = json_tokener_parse(text);
+
+	assert_non_null(o);
+	assert_int_equal(sl_jobfilter_from_obj(o, &g, &err), -code);
+	assert_string_equal(err.msg, msg);
+	assert_null(g.ids); /* left empty */
+	assert_null(g.names);
+	json_object_put(o);
+}
+
+static void test_bad(void **state)
+{
+	char *big = sl_xmalloc(8 * 100002);
+	size_t at;
+
+	expect_bad("[]", SL_EPROTO, "filter: expected an object");
+	expect_bad("{\"ids\":5}", SL_EPROTO, "filter.ids: expected an array");
+	expect_bad("{\"ids\":[1,\"2\"]}", SL_EPROTO, "filter.ids[1]: expected an integer");
+	expect_bad("{\"names\":[\"a\",3]}", SL_EPROTO, "filter.names[1]: expected a string");
+	expect_bad("{\"ids\":[1],\"states\":[\"PD\",\"NAPPING\"]}", SL_EINVAL,
+		   "Invalid job state specified: NAPPING");
+	at = (size_t)sprintf(big, "{\"uids\":[");
+	for (int i = 0; i <= 100000; i++)
+		at += (size_t)sprintf(big + at, "%s1", i ? "," : "");
+	strcpy(big + at, "]}");
+	expect_bad(big, SL_ETOOBIG, "filter.uids: more than 100000 entries");
+	free(big);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_bad),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -9,7 +9,7 @@ libbatch_libbatch_a_SOURCES += \
 UNIT_TESTS += tests/unit/test_yaml tests/unit/test_quantity tests/unit/test_conf
 
 # test_conf loads the shipped etc/sluice.yaml and these files.
-EXTRA_DIST += etc/sluice.yaml \
+EXTRA_DIST += etc/sluice.yaml tests/unit/conf_testlib.h \
 	tests/data/conf/full.yaml \
 	tests/data/conf/unknown-kind.yaml \
 	tests/data/conf/dir/10-settings.yaml \

@@ -16,6 +16,7 @@
 #include "authz.h"
 #include "buf.h"
 #include "conf.h"
+#include "conf_testlib.h"
 #include "dispatch.h"
 #include "handlers.h"
 #include "proto.h"
@@ -304,26 +305,10 @@ static void test_hold_kind(void **state)
 
 static int setup(void **state)
 {
-	char dir[] = "/tmp/test_authz_XXXXXX";
-	struct sl_err err = SL_ERR_INIT;
-	char *path;
-	FILE *f;
-
-	if (mkdtemp(dir) == NULL)
+	conf = tl_conf("apiVersion: sluice.io/v1alpha1\nkind: SluiceConfiguration\n"
+		       "accounts:\n  \"*\": [general]\n");
+	if (conf == NULL)
 		return -1;
-	path = sl_xasprintf("%s/sluice.yaml", dir);
-	if ((f = fopen(path, "w")) == NULL)
-		return -1;
-	fputs("apiVersion: sluice.io/v1alpha1\nkind: SluiceConfiguration\n"
-	      "accounts:\n  \"*\": [general]\n", f);
-	fclose(f);
-	if (sl_conf_load(path, &conf, &err) != 0) {
-		fprintf(stderr, "%s\n", err.msg);
-		return -1;
-	}
-	unlink(path);
-	rmdir(dir);
-	free(path);
 	job = mkjob(1001, 0, "None");
 	admin_job = mkjob(1001, 1, "JobHeldAdmin");
 	return 0;

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "conf_testlib.h"
 #include "conf.h"
 #include "conf_kube.h"
 #include "err.h"
@@ -448,22 +449,14 @@ static void test_features_node_selector(void **state)
 				   "  h100: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3}\n"
 				   "  ib: {example.com/network: infiniband}\n"
 				   "  a100: {nvidia.com/gpu.product: NVIDIA-A100}\n";
-	char path[] = "/tmp/test_render_features_XXXXXX";
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_conf *fc = NULL;
+	struct sl_conf *fc = tl_conf(text);
 	struct sl_job *j = job(1010, "gpu");
 	struct sl_render_flavor f[] = {{"cpu", flavor("h100")}, {"nvidia.com/gpu", flavor("h100")}};
 	struct sl_render_in in = in_for(j, f, 2);
-	int fd = mkstemp(path);
-	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
 	char *json = NULL;
 
-	assert_non_null(fp);
-	fputs(text, fp);
-	fclose(fp);
-	if (sl_conf_load(path, &fc, &err) != 0)
-		fail_msg("%s", err.msg);
-	remove(path);
+	assert_non_null(fc);
 	in.features = sl_conf_features(fc);
 	j->spec.features = sl_strv_dup((char *[]){"h100", "ib", NULL});
 	j->spec.gpu_type = sl_xstrdup("h100");

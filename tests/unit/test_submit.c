@@ -15,6 +15,7 @@
 #include "job.h"
 #include "sched/sched.h"
 #include "authz.h"
+#include "conf_testlib.h"
 #include "submit.h"
 #include "xalloc.h"
 
@@ -41,25 +42,14 @@ static const char conf_text[] =
 
 static struct sl_conf *conf;
 static struct sl_sched *engine;
-static char path[] = "/tmp/test_submit_XXXXXX";
 static const struct sl_peer alice = {.uid = 1000, .gid = 100, .user = "alice", .group = "users"};
 static const struct sl_peer op = {.uid = 1001, .gid = 100, .user = "carol", .group = "users",
 				  .operator = 1}; /* no account */
 
 static int setup(void **state)
 {
-	struct sl_err err = SL_ERR_INIT;
-	int fd = mkstemp(path);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-
-	if (f == NULL)
+	if ((conf = tl_conf(conf_text)) == NULL)
 		return -1;
-	fputs(conf_text, f);
-	fclose(f);
-	if (sl_conf_load(path, &conf, &err) != 0) {
-		fprintf(stderr, "%s\n", err.msg);
-		return -1;
-	}
 	engine = sl_sched_new(sl_conf_kueue(conf));
 	return 0;
 }
@@ -68,7 +58,6 @@ static int teardown(void **state)
 {
 	sl_sched_free(engine);
 	sl_conf_free(conf);
-	unlink(path);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "conf_testlib.h"
 #include "conf.h"
 #include "features.h"
 #include "job.h"
@@ -48,29 +49,15 @@ static const char conf_text[] =
 	"metadata: {namespace: ns, name: q}\nspec: {clusterQueue: cq}\n";
 
 static struct sl_conf *conf;
-static char path[] = "/tmp/test_workload_XXXXXX";
 
 static int setup(void **state)
 {
-	struct sl_err err = SL_ERR_INIT;
-	int fd = mkstemp(path);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-
-	if (f == NULL)
-		return -1;
-	fputs(conf_text, f);
-	fclose(f);
-	if (sl_conf_load(path, &conf, &err) != 0) {
-		fprintf(stderr, "%s\n", err.msg);
-		return -1;
-	}
-	return 0;
+	return (conf = tl_conf(conf_text)) != NULL ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
 	sl_conf_free(conf);
-	unlink(path);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #define JOB_TESTLIB_H
 
 #include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "buf.h"
@@ -58,6 +59,35 @@ static inline struct sl_job **tl_jobs(const char *lines, size_t *n)
 	if (sl_job_list_parse(sl_buf_str(b), sl_buf_len(b), &v, n, &err) != 0)
 		fail_msg("%s", err.msg);
 	sl_buf_free(b);
+	return v;
+}
+
+/* The golden file tests/data/output/NAME (under $top_srcdir). Caller frees. */
+static inline char *tl_output(const char *name)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096];
+	struct sl_buf *b = sl_buf_new(TL_TEXT_CAP);
+	char chunk[65536];
+	size_t k;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/tests/data/output/%s", top ? top : ".", name);
+	if ((f = fopen(path, "r")) == NULL)
+		fail_msg("%s: cannot open", path);
+	while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		sl_buf_add(b, chunk, k);
+	fclose(f);
+	return tl_take(b);
+}
+
+/* The records of the JSON lines file tests/data/output/NAME. */
+static inline struct sl_job **tl_output_jobs(const char *name, size_t *n)
+{
+	char *text = tl_output(name);
+	struct sl_job **v = tl_jobs(text, n);
+
+	free(text);
 	return v;
 }
 

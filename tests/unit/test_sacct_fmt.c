@@ -17,35 +17,6 @@
 
 #define NOW 1795257000
 
-static char *slurp(const char *name)
-{
-	const char *top = getenv("top_srcdir");
-	char path[4096];
-	FILE *f;
-	char *s;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/tests/data/output/%s", top ? top : ".", name);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	s = sl_xmalloc((size_t)n + 1);
-	assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-	s[n] = '\0';
-	fclose(f);
-	return s;
-}
-
-static struct sl_job **load_jobs(size_t *n)
-{
-	char *text = slurp("sacct_jobs.jsonl");
-	struct sl_job **v = tl_jobs(text, n);
-
-	free(text);
-	return v;
-}
 
 /* only: NULL = every job, else a list of ids terminated by 0 */
 static void golden(const char *fields, enum sl_sacct_mode mode, int header, int steps,
@@ -55,8 +26,8 @@ static void golden(const char *fields, enum sl_sacct_mode mode, int header, int 
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_buf *b = sl_buf_new(1 << 20);
 	size_t n;
-	struct sl_job **v = load_jobs(&n);
-	char *want = slurp(expect_file);
+	struct sl_job **v = tl_output_jobs("sacct_jobs.jsonl", &n);
+	char *want = tl_output(expect_file);
 
 	assert_int_equal(sl_sacct_fmt_new(fields, &f, &err), 0);
 	if (header)
@@ -101,7 +72,7 @@ static char *one(const char *fields, enum sl_sacct_mode mode, int steps, uint64_
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_buf *b = sl_buf_new(1 << 16);
 	size_t n;
-	struct sl_job **v = load_jobs(&n);
+	struct sl_job **v = tl_output_jobs("sacct_jobs.jsonl", &n);
 	char *out;
 
 	assert_int_equal(sl_sacct_fmt_new(fields, &f, &err), 0);

@@ -18,35 +18,6 @@
 
 #define NOW 1795256642 /* 2026-11-21T10:24:02Z, when the capture ran */
 
-static char *slurp(const char *name)
-{
-	const char *top = getenv("top_srcdir");
-	char path[4096];
-	FILE *f;
-	char *s;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/tests/data/output/%s", top ? top : ".", name);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	s = sl_xmalloc((size_t)n + 1);
-	assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-	s[n] = '\0';
-	fclose(f);
-	return s;
-}
-
-static struct sl_job **load_jobs(const char *name, size_t *n)
-{
-	char *text = slurp(name);
-	struct sl_job **v = tl_jobs(text, n);
-
-	free(text);
-	return v;
-}
 
 /* Render jobs (filtered by state list `states`, NULL = all) like squeue. */
 static char *render(const char *fmt, const char *states, const char *jobs)
@@ -56,7 +27,7 @@ static char *render(const char *fmt, const char *states, const char *jobs)
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_buf *b = sl_buf_new(1 << 20);
 	size_t n;
-	struct sl_job **v = load_jobs(jobs, &n);
+	struct sl_job **v = tl_output_jobs(jobs, &n);
 	char *out;
 
 	if (states)
@@ -78,7 +49,7 @@ static char *render(const char *fmt, const char *states, const char *jobs)
 static void golden(const char *fmt, const char *states, const char *expect_file)
 {
 	char *got = render(fmt, states, "squeue_jobs.jsonl");
-	char *want = slurp(expect_file);
+	char *want = tl_output(expect_file);
 	assert_string_equal(got, want);
 	free(got);
 	free(want);
@@ -200,7 +171,7 @@ static void test_bad_code_and_sort(void **state)
 	struct sl_squeue_fmt *f;
 	struct sl_err err = SL_ERR_INIT;
 	size_t n;
-	struct sl_job **v = load_jobs("squeue_jobs.jsonl", &n);
+	struct sl_job **v = tl_output_jobs("squeue_jobs.jsonl", &n);
 	(void)state;
 
 	assert_int_equal(sl_squeue_fmt_new("%i %!", &f, &err), -SL_EINVAL);

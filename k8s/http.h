@@ -104,7 +104,5 @@ void sl_k8s_http_stats(const struct sl_k8s_http *h, struct sl_k8s_http_stats *ou
 struct sl_loop *sl_k8s_http_loop(const struct sl_k8s_http *h);
 /* Namespace of the kubeconfig context (borrowed). */
 const char *sl_k8s_http_namespace(const struct sl_k8s_http *h);
-/* Replace the random source for jitter (tests): returns 32 random bits. */
-void sl_k8s_http_set_rand(struct sl_k8s_http *h, uint32_t (*rnd)(void *), void *arg);
 
 #endif

@@ -109,7 +109,5 @@ void sl_k8sexec_delete_drop(struct sl_exec_k8s *x);
 /* The job is over (kj->res set): fetch its log when there is no shared
  * filesystem, write the -o/-e files as the user, then report. */
 void sl_k8sexec_job_finish(struct kjob *kj);
-int sl_k8sexec_write_output(const struct sl_job *job, const char *text, size_t len,
-			const char *host, struct sl_err *err);
 
 #endif

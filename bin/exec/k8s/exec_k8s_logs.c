@@ -157,22 +157,6 @@ static pid_t fork_writer(const struct sl_job *job, const char *out, const char *
 	return pid;
 }
 
-/* Blocking variant (kept for callers outside the loop, e.g. tools). */
-int sl_k8sexec_write_output(const struct sl_job *job, const char *text, size_t len,
-			const char *host, struct sl_err *err)
-{
-	char *out = out_path(job, host);
-	int st = 0, r;
-	pid_t pid = fork_writer(job, out, text, len, host);
-
-	if (pid < 0 || waitpid(pid, &st, 0) < 0)
-		r = sl_err_set(err, SL_EIO, "fork: %s", strerror(errno));
-	else
-		r = writer_status(out, st, err);
-	free(out);
-	return r;
-}
-
 static void done(struct kjob *kj)
 {
 	/* The result is recorded; the object's only use now is history. */

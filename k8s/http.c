@@ -27,8 +27,8 @@ enum rstate { R_WAIT, R_RUN, R_BACKOFF, R_DONE };
 
 struct sl_k8s_req {
 	struct sl_k8s_http *h;
-	struct sl_k8s_req *prev, *next;  /* h->all */
-	struct sl_k8s_req *qnext;        /* h->qhead FIFO */
+	struct sl_k8s_req *prev, *next; /* h->all */
+	struct sl_k8s_req *qnext;       /* h->qhead FIFO */
 	uint64_t seq;                 /* enqueue order, see fail_waiting() */
 	enum rstate state;
 	int cancelled;
@@ -156,7 +156,7 @@ void sl_k8s_req_cancel(struct sl_k8s_req *r)
 }
 
 struct sl_k8s_req *sl_k8s_http_send(struct sl_k8s_http *h, const struct sl_k8s_req_spec *s,
-			      sl_k8s_http_cb cb, void *arg)
+				    sl_k8s_http_cb cb, void *arg)
 {
 	struct sl_k8s_req *r = sl_xcalloc(1, sizeof(*r));
 	int64_t dl = s->retry_deadline_ms != 0 ? s->retry_deadline_ms : h->o.retry_deadline_ms;
@@ -659,7 +659,8 @@ static void set_defaults(struct sl_k8s_http_opts *o)
 }
 
 int sl_k8s_http_new(struct sl_loop *loop, const struct sl_kubeconfig *kc,
-		 const struct sl_k8s_http_opts *opts, struct sl_k8s_http **out, struct sl_err *err)
+		    const struct sl_k8s_http_opts *opts, struct sl_k8s_http **out,
+		    struct sl_err *err)
 {
 	static int curl_ready;
 	struct sl_k8s_http *h = sl_xcalloc(1, sizeof(*h));
@@ -678,7 +679,7 @@ int sl_k8s_http_new(struct sl_loop *loop, const struct sl_kubeconfig *kc,
 	h->rstate = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec ^ 0x9e3779b9u;
 	if ((r = build_base(h, err)) != 0 ||
 	    (r = sl_k8s_auth_new(loop, kc, h->o.token_reload_ms, h->o.exec_timeout_ms,
-			      on_auth_ready, h, &h->auth, err)) != 0) {
+				 on_auth_ready, h, &h->auth, err)) != 0) {
 		sl_k8s_http_free(h);
 		return r;
 	}
@@ -729,11 +730,6 @@ const char *sl_k8s_resp_header(const struct sl_k8s_resp *resp, const char *name)
 void sl_k8s_http_stats(const struct sl_k8s_http *h, struct sl_k8s_http_stats *out)
 {
 	*out = h->st;
-}
-
-const char *sl_k8s_http_namespace(const struct sl_k8s_http *h)
-{
-	return h->kc->ns != NULL ? h->kc->ns : "default";
 }
 
 struct sl_loop *sl_k8s_http_loop(const struct sl_k8s_http *h)

@@ -27,8 +27,8 @@ enum rstate { R_WAIT, R_RUN, R_BACKOFF, R_DONE };
 
 struct sl_k8s_req {
 	struct sl_k8s_http *h;
-	struct sl_k8s_req *prev, *next;  /* h->all */
-	struct sl_k8s_req *qnext;        /* h->qhead FIFO */
+	struct sl_k8s_req *prev, *next; /* h->all */
+	struct sl_k8s_req *qnext;       /* h->qhead FIFO */
 	uint64_t seq;                 /* enqueue order, see fail_waiting() */
 	enum rstate state;
 	int cancelled;
@@ -62,8 +62,6 @@ struct sl_k8s_http {
 	uint64_t curl_timer, kick_timer, rl_timer, seq;
 	int in_curl;
 	struct sl_k8s_http_stats st;
-	uint32_t (*rnd)(void *);
-	void *rnd_arg;
 	uint32_t rstate;
 };
 
@@ -71,9 +69,8 @@ static void kick_soon(struct sl_k8s_http *h);
 static void finish(struct sl_k8s_req *r, int rc, int status, struct sl_err *err);
 
 /* xorshift32: jitter needs spread, not cryptographic quality. */
-static uint32_t default_rand(void *arg)
+static uint32_t jitter_rand(struct sl_k8s_http *h)
 {
-	struct sl_k8s_http *h = arg;
 	uint32_t x = h->rstate;
 
 	x ^= x << 13;
@@ -159,7 +156,7 @@ void sl_k8s_req_cancel(struct sl_k8s_req *r)
 }
 
 struct sl_k8s_req *sl_k8s_http_send(struct sl_k8s_http *h, const struct sl_k8s_req_spec *s,
-			      sl_k8s_http_cb cb, void *arg)
+				    sl_k8s_http_cb cb, void *arg)
 {
 	struct sl_k8s_req *r = sl_xcalloc(1, sizeof(*r));
 	int64_t dl = s->retry_deadline_ms != 0 ? s->retry_deadline_ms : h->o.retry_deadline_ms;
@@ -454,7 +451,7 @@ static void on_backoff(struct sl_loop *l, uint64_t id, void *arg)
 static int schedule_retry(struct sl_k8s_req *r, int64_t retry_after)
 {
 	struct sl_k8s_http *h = r->h;
-	uint32_t rnd = h->rnd(h->rnd_arg);
+	uint32_t rnd = jitter_rand(h);
 	int64_t d = retry_after >= 0 ?
 		    sl_retry_after_delay(retry_after, RETRY_AFTER_CAP_MS, rnd) :
 		    sl_backoff_delay(r->attempts, h->o.backoff_base_ms, h->o.backoff_cap_ms, rnd);
@@ -662,7 +659,8 @@ static void set_defaults(struct sl_k8s_http_opts *o)
 }
 
 int sl_k8s_http_new(struct sl_loop *loop, const struct sl_kubeconfig *kc,
-		 const struct sl_k8s_http_opts *opts, struct sl_k8s_http **out, struct sl_err *err)
+		    const struct sl_k8s_http_opts *opts, struct sl_k8s_http **out,
+		    struct sl_err *err)
 {
 	static int curl_ready;
 	struct sl_k8s_http *h = sl_xcalloc(1, sizeof(*h));
@@ -679,11 +677,9 @@ int sl_k8s_http_new(struct sl_loop *loop, const struct sl_kubeconfig *kc,
 	set_defaults(&h->o);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	h->rstate = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec ^ 0x9e3779b9u;
-	h->rnd = default_rand;
-	h->rnd_arg = h;
 	if ((r = build_base(h, err)) != 0 ||
 	    (r = sl_k8s_auth_new(loop, kc, h->o.token_reload_ms, h->o.exec_timeout_ms,
-			      on_auth_ready, h, &h->auth, err)) != 0) {
+				 on_auth_ready, h, &h->auth, err)) != 0) {
 		sl_k8s_http_free(h);
 		return r;
 	}
@@ -734,17 +730,6 @@ const char *sl_k8s_resp_header(const struct sl_k8s_resp *resp, const char *name)
 void sl_k8s_http_stats(const struct sl_k8s_http *h, struct sl_k8s_http_stats *out)
 {
 	*out = h->st;
-}
-
-const char *sl_k8s_http_namespace(const struct sl_k8s_http *h)
-{
-	return h->kc->ns != NULL ? h->kc->ns : "default";
-}
-
-void sl_k8s_http_set_rand(struct sl_k8s_http *h, uint32_t (*rnd)(void *), void *arg)
-{
-	h->rnd = rnd;
-	h->rnd_arg = arg;
 }
 
 struct sl_loop *sl_k8s_http_loop(const struct sl_k8s_http *h)

@@ -81,14 +81,14 @@ struct sl_k8s_req_spec {
  * started shows up here. Caller frees with sl_k8s_http_free(): in-flight requests are dropped
  * without callbacks. */
 int sl_k8s_http_new(struct sl_loop *loop, const struct sl_kubeconfig *kc,
-		 const struct sl_k8s_http_opts *opts, struct sl_k8s_http **out,
-		 struct sl_err *err);
+		    const struct sl_k8s_http_opts *opts, struct sl_k8s_http **out,
+		    struct sl_err *err);
 void sl_k8s_http_free(struct sl_k8s_http *h);  /* before the loop; not from a callback */
 
 /* Queue a request; cb runs exactly once unless the request is cancelled.
  * Returns a handle valid until cb returns or sl_k8s_req_cancel(). */
 struct sl_k8s_req *sl_k8s_http_send(struct sl_k8s_http *h, const struct sl_k8s_req_spec *spec,
-			      sl_k8s_http_cb cb, void *arg);
+				    sl_k8s_http_cb cb, void *arg);
 /* Drop a request: no callback will run. Safe from any callback. */
 void sl_k8s_req_cancel(struct sl_k8s_req *r);
 
@@ -102,9 +102,5 @@ struct sl_k8s_http_stats {
 };
 void sl_k8s_http_stats(const struct sl_k8s_http *h, struct sl_k8s_http_stats *out);
 struct sl_loop *sl_k8s_http_loop(const struct sl_k8s_http *h);
-/* Namespace of the kubeconfig context (borrowed). */
-const char *sl_k8s_http_namespace(const struct sl_k8s_http *h);
-/* Replace the random source for jitter (tests): returns 32 random bits. */
-void sl_k8s_http_set_rand(struct sl_k8s_http *h, uint32_t (*rnd)(void *), void *arg);
 
 #endif

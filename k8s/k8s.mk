@@ -1,8 +1,9 @@
 # k8s/k8s.mk: the Kubernetes REST client (libk8s.a: libcurl multi on the
 # event loop, kubeconfig/in-cluster/exec credentials, transport with rate
-# limit and retries, typed verbs, watches) and the objects (librender.a: an
-# admitted job -> its JobSet / MPIJob, the pod log protocol, and API
-# status -> job state; no curl, so `sluice render` links it alone).
+# limit and retries, typed verbs, watches) and the objects (librender.a: the
+# table of kinds, an admitted job -> its JobSet / MPIJob, the pod log
+# protocol, and API status -> job state; no curl, so `sluice render` links
+# it alone). Its layers are in k8s/render_int.h; status.c is below kinds.c.
 noinst_LIBRARIES += k8s/libk8s.a
 k8s_libk8s_a_SOURCES = \
 	k8s/kubeconfig.c k8s/kubeconfig.h \
@@ -43,9 +44,9 @@ EXTRA_DIST += \
 
 noinst_LIBRARIES += k8s/librender.a
 k8s_librender_a_SOURCES = \
-	k8s/render.c k8s/render.h \
-	k8s/render_jobset.c k8s/render_jobset.h \
-	k8s/render_mpijob.c k8s/render_mpijob.h \
+	k8s/kinds.c k8s/kinds.h \
+	k8s/render.c k8s/render.h k8s/render_int.h \
+	k8s/render_jobset.c k8s/render_mpijob.c \
 	k8s/podlog.c k8s/podlog.h \
 	k8s/status.c k8s/status.h
 

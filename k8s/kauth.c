@@ -110,7 +110,7 @@ static void run_end(struct krun *k, int status)
 
 	k->buf[0][k->len[0]] = k->buf[1][k->len[1]] = '\0';
 	r = sl_k8s_exec_result(a->kc, a->exec_timeout_ms, k->timed_out, status, k->buf[0],
-			    k->buf[1], &c, &err);
+			       k->buf[1], &c, &err);
 	a->run = NULL;
 	run_free(k);
 	if (r == 0) {
@@ -245,8 +245,8 @@ int sl_k8s_auth_refreshable(const struct sl_k8s_auth *a)
 }
 
 int sl_k8s_auth_new(struct sl_loop *loop, const struct sl_kubeconfig *kc, int64_t reload_ms,
-		 int64_t exec_timeout_ms, sl_k8s_auth_ready_cb ready, void *ready_arg,
-		 struct sl_k8s_auth **out, struct sl_err *err)
+		    int64_t exec_timeout_ms, sl_k8s_auth_ready_cb ready, void *ready_arg,
+		    struct sl_k8s_auth **out, struct sl_err *err)
 {
 	struct sl_k8s_auth *a = sl_xcalloc(1, sizeof(*a));
 	int r;

@@ -28,8 +28,8 @@ typedef void (*sl_k8s_auth_ready_cb)(int rc, const struct sl_err *err, void *arg
  * plugin (without waiting for it: a plugin that cannot be started at all is
  * an error here). */
 int sl_k8s_auth_new(struct sl_loop *loop, const struct sl_kubeconfig *kc, int64_t reload_ms,
-		 int64_t exec_timeout_ms, sl_k8s_auth_ready_cb ready, void *ready_arg,
-		 struct sl_k8s_auth **out, struct sl_err *err);
+		    int64_t exec_timeout_ms, sl_k8s_auth_ready_cb ready, void *ready_arg,
+		    struct sl_k8s_auth **out, struct sl_err *err);
 /* Kills a plugin still running. */
 void sl_k8s_auth_free(struct sl_k8s_auth *a);
 
@@ -49,11 +49,11 @@ void sl_k8s_auth_apply(const struct sl_k8s_auth *a, CURL *e, struct curl_slist *
 /* Start the plugin; *outfd and *errfd are the non-blocking, close-on-exec
  * read ends of its stdout and stderr (the caller closes them and reaps). */
 int sl_k8s_exec_spawn(const struct sl_kubeconfig *kc, pid_t *pid, int *outfd, int *errfd,
-		   struct sl_err *err);
+		      struct sl_err *err);
 /* Turn a finished run (timed out, or its wait status, stdout and stderr:
  * errtxt is cut at its first line) into *cred or an error. */
 int sl_k8s_exec_result(const struct sl_kubeconfig *kc, int64_t timeout_ms, int timed_out,
-		    int status, const char *out, char *errtxt, struct sl_k8s_exec_cred **cred,
-		    struct sl_err *err);
+		       int status, const char *out, char *errtxt, struct sl_k8s_exec_cred **cred,
+		       struct sl_err *err);
 
 #endif

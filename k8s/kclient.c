@@ -42,21 +42,11 @@ static int code_for(int status)
 	return status >= 500 ? SL_EBUSY : SL_EINTERNAL;
 }
 
-static const char *jstr(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 /* Status.message, plus details.causes the message does not already name. */
 static void status_text(json_object *st, struct sl_buf *b)
 {
 	json_object *details, *causes;
-	const char *msg = jstr(st, "message");
+	const char *msg = sl_k8s_str(st, "message");
 
 	sl_buf_addstr(b, msg);
 	if (!json_object_object_get_ex(st, "details", &details) ||
@@ -65,7 +55,7 @@ static void status_text(json_object *st, struct sl_buf *b)
 		return;
 	for (size_t i = 0; i < json_object_array_length(causes); i++) {
 		json_object *c = json_object_array_get_idx(causes, i);
-		const char *f = jstr(c, "field"), *m = jstr(c, "message");
+		const char *f = sl_k8s_str(c, "field"), *m = sl_k8s_str(c, "message");
 		if (m == NULL || strstr(msg, m) != NULL)
 			continue;
 		sl_buf_addf(b, "; %s%s%s", f ? f : "", f ? ": " : "", m);
@@ -85,7 +75,7 @@ int sl_k8s_status_error(int status, const char *body, size_t len, const char *me
 	b = sl_buf_new(SL_ERR_MSG_MAX);
 	if (body != NULL && len > 0)
 		st = json_tokener_parse(body);
-	if (st != NULL && jstr(st, "message") != NULL && jstr(st, "message")[0] != '\0') {
+	if (st != NULL && sl_k8s_str(st, "message") != NULL && sl_k8s_str(st, "message")[0] != '\0') {
 		status_text(st, b);
 	} else {
 		sl_buf_addf(b, "%s %s: HTTP %d", method, path, status);
@@ -178,21 +168,21 @@ static struct sl_k8s_call *call_new(struct sl_k8s_http *h, sl_k8s_obj_cb cb, voi
 	return c;
 }
 
-struct sl_k8s_call *sl_k8s_create(struct sl_k8s_http *h, const char *collection, json_object *obj,
-			       sl_k8s_obj_cb cb, void *arg)
+struct sl_k8s_call *sl_k8s_create(struct sl_k8s_http *h, const char *collection,
+				  const char *body, size_t len, sl_k8s_obj_cb cb, void *arg)
 {
 	struct sl_k8s_call *c = call_new(h, cb, arg);
-	const char *body = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	struct sl_k8s_req_spec s = {
 		.method = "POST", .path = collection, .query = "fieldManager=sluice",
-		.body = body, .body_len = strlen(body), .retry = SL_KRETRY_CREATE,
+		.body = body, .body_len = len, .retry = SL_KRETRY_CREATE,
 	};
 
 	c->req = sl_k8s_http_send(h, &s, on_simple, c);
 	return c;
 }
 
-struct sl_k8s_call *sl_k8s_get(struct sl_k8s_http *h, const char *item, sl_k8s_obj_cb cb, void *arg)
+struct sl_k8s_call *sl_k8s_get(struct sl_k8s_http *h, const char *item, sl_k8s_obj_cb cb,
+			       void *arg)
 {
 	struct sl_k8s_call *c = call_new(h, cb, arg);
 	struct sl_k8s_req_spec s = {.method = "GET", .path = item};
@@ -202,7 +192,7 @@ struct sl_k8s_call *sl_k8s_get(struct sl_k8s_http *h, const char *item, sl_k8s_o
 }
 
 struct sl_k8s_call *sl_k8s_delete(struct sl_k8s_http *h, const char *item,
-			       const struct sl_k8s_delete_opts *o, sl_k8s_obj_cb cb, void *arg)
+				  const struct sl_k8s_delete_opts *o, sl_k8s_obj_cb cb, void *arg)
 {
 	struct sl_k8s_call *c = call_new(h, cb, arg);
 	json_object *opts = json_object_new_object();
@@ -283,7 +273,7 @@ static void on_list(const struct sl_k8s_resp *resp, void *arg)
 		deliver(c, resp, NULL);
 		return;
 	}
-	cont = json_object_object_get_ex(page, "metadata", &meta) ? jstr(meta, "continue") : NULL;
+	cont = json_object_object_get_ex(page, "metadata", &meta) ? sl_k8s_str(meta, "continue") : NULL;
 	cont = cont != NULL && cont[0] != '\0' ? sl_xstrdup(cont) : NULL;
 	merge_page(c, page);
 	if (cont != NULL) {
@@ -309,7 +299,7 @@ static void list_page(struct sl_k8s_call *c, const char *cont)
 }
 
 struct sl_k8s_call *sl_k8s_list(struct sl_k8s_http *h, const char *collection,
-			     const struct sl_k8s_list_opts *o, sl_k8s_obj_cb cb, void *arg)
+				const struct sl_k8s_list_opts *o, sl_k8s_obj_cb cb, void *arg)
 {
 	struct sl_k8s_call *c = call_new(h, cb, arg);
 	struct sl_buf *q = sl_buf_new(1 << 16);

@@ -20,15 +20,16 @@ struct sl_k8s_call;
  * (other statuses). obj: the decoded 2xx body, NULL on error; borrowed for
  * the call (json_object_get() to keep it). err: set when rc != 0. */
 typedef void (*sl_k8s_obj_cb)(int rc, struct json_object *obj, const struct sl_err *err,
-			   void *arg);
+			      void *arg);
 
-/* POST obj (borrowed, serialized at once) to a collection path, with
- * fieldManager=sluice. Retried across API-server outages (SL_KRETRY_CREATE:
- * names are deterministic, so a create that did land surfaces as -SL_EEXIST
- * and the caller adopts the existing object). */
+/* POST body (len bytes, copied: the caller serialized the object once, to
+ * check its size) to a collection path, with fieldManager=sluice. Retried
+ * across API-server outages (SL_KRETRY_CREATE: names are deterministic, so a
+ * create that did land surfaces as -SL_EEXIST and the caller adopts it). */
 struct sl_k8s_call *sl_k8s_create(struct sl_k8s_http *h, const char *collection,
-			       struct json_object *obj, sl_k8s_obj_cb cb, void *arg);
-struct sl_k8s_call *sl_k8s_get(struct sl_k8s_http *h, const char *item, sl_k8s_obj_cb cb, void *arg);
+				  const char *body, size_t len, sl_k8s_obj_cb cb, void *arg);
+struct sl_k8s_call *sl_k8s_get(struct sl_k8s_http *h, const char *item, sl_k8s_obj_cb cb,
+			       void *arg);
 
 struct sl_k8s_delete_opts {
 	const char *propagation;     /* Foreground/Background/Orphan; NULL: server default */
@@ -38,7 +39,7 @@ struct sl_k8s_delete_opts {
 /* 404 gives -SL_ENOENT: the object is gone, which callers usually treat as
  * success. obj is the returned object or Status. */
 struct sl_k8s_call *sl_k8s_delete(struct sl_k8s_http *h, const char *item,
-			       const struct sl_k8s_delete_opts *o, sl_k8s_obj_cb cb, void *arg);
+				  const struct sl_k8s_delete_opts *o, sl_k8s_obj_cb cb, void *arg);
 
 struct sl_k8s_list_opts {
 	const char *label_selector;   /* raw, escaped here */
@@ -51,7 +52,7 @@ struct sl_k8s_list_opts {
 				       * 410 on a continue token restarts the list */
 };
 struct sl_k8s_call *sl_k8s_list(struct sl_k8s_http *h, const char *collection,
-			     const struct sl_k8s_list_opts *o, sl_k8s_obj_cb cb, void *arg);
+				const struct sl_k8s_list_opts *o, sl_k8s_obj_cb cb, void *arg);
 
 /* No callback will run after this. Safe from any callback. */
 void sl_k8s_call_cancel(struct sl_k8s_call *c);

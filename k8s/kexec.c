@@ -190,7 +190,7 @@ static int wait_child(pid_t pid, int killit)
 }
 
 int sl_k8s_exec_spawn(const struct sl_kubeconfig *kc, pid_t *pid, int *outfd, int *errfd,
-		   struct sl_err *err)
+		      struct sl_err *err)
 {
 	int po[2] = {-1, -1}, pe[2] = {-1, -1}, r;
 
@@ -220,8 +220,8 @@ out:
 }
 
 int sl_k8s_exec_result(const struct sl_kubeconfig *kc, int64_t timeout_ms, int timed_out,
-		    int status, const char *out, char *errtxt, struct sl_k8s_exec_cred **cred,
-		    struct sl_err *err)
+		       int status, const char *out, char *errtxt, struct sl_k8s_exec_cred **cred,
+		       struct sl_err *err)
 {
 	int r;
 
@@ -242,7 +242,7 @@ int sl_k8s_exec_result(const struct sl_kubeconfig *kc, int64_t timeout_ms, int t
 }
 
 int sl_k8s_exec_run(const struct sl_kubeconfig *kc, int64_t timeout_ms,
-		 struct sl_k8s_exec_cred **out, struct sl_err *err)
+		    struct sl_k8s_exec_cred **out, struct sl_err *err)
 {
 	int fds[2] = {-1, -1}, st, r;
 	char *bufs[2] = {sl_xmalloc(KEXEC_OUT_CAP + 1), sl_xmalloc(KEXEC_ERR_CAP + 1)};
@@ -265,11 +265,12 @@ out:
 	return r;
 }
 
-static const char *jstr(json_object *o, const char *key)
+const char *sl_k8s_str(json_object *o, const char *key)
 {
 	json_object *v;
 
-	if (o == NULL || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
 		return NULL;
 	return json_object_get_string(v);
 }
@@ -298,7 +299,7 @@ static int parse_rfc3339(const char *s, int64_t *out)
 }
 
 int sl_k8s_exec_parse(const char *json, const char *api_version, struct sl_k8s_exec_cred **out,
-		   struct sl_err *err)
+		      struct sl_err *err)
 {
 	json_object *root = json_tokener_parse(json), *status = NULL;
 	struct sl_k8s_exec_cred *c = NULL;
@@ -310,12 +311,12 @@ int sl_k8s_exec_parse(const char *json, const char *api_version, struct sl_k8s_e
 		r = sl_err_set(err, SL_EPROTO, "output is not a JSON ExecCredential");
 		goto out;
 	}
-	v = jstr(root, "kind");
+	v = sl_k8s_str(root, "kind");
 	if (v == NULL || strcmp(v, "ExecCredential") != 0) {
 		r = sl_err_set(err, SL_EPROTO, "kind is \"%s\", not ExecCredential", v ? v : "");
 		goto out;
 	}
-	v = jstr(root, "apiVersion");
+	v = sl_k8s_str(root, "apiVersion");
 	if (api_version != NULL && (v == NULL || strcmp(v, api_version) != 0)) {
 		r = sl_err_set(err, SL_EPROTO, "configured for %s, returned \"%s\"", api_version,
 			       v ? v : "");
@@ -327,9 +328,9 @@ int sl_k8s_exec_parse(const char *json, const char *api_version, struct sl_k8s_e
 		goto out;
 	}
 	c = sl_xcalloc(1, sizeof(*c));
-	c->token = sl_xstrdup(jstr(status, "token"));
-	c->cert_pem = sl_xstrdup(jstr(status, "clientCertificateData"));
-	c->key_pem = sl_xstrdup(jstr(status, "clientKeyData"));
+	c->token = sl_xstrdup(sl_k8s_str(status, "token"));
+	c->cert_pem = sl_xstrdup(sl_k8s_str(status, "clientCertificateData"));
+	c->key_pem = sl_xstrdup(sl_k8s_str(status, "clientKeyData"));
 	if (!(c->cert_pem && c->key_pem) && (c->cert_pem || c->key_pem)) {
 		r = sl_err_set(err, SL_EPROTO, "status: clientCertificateData and clientKeyData "
 			       "must be given together");
@@ -339,7 +340,7 @@ int sl_k8s_exec_parse(const char *json, const char *api_version, struct sl_k8s_e
 		r = sl_err_set(err, SL_EPROTO, "status: neither token nor clientCertificateData");
 		goto out;
 	}
-	if ((ts = jstr(status, "expirationTimestamp")) != NULL && parse_rfc3339(ts, &c->expires) != 0) {
+	if ((ts = sl_k8s_str(status, "expirationTimestamp")) != NULL && parse_rfc3339(ts, &c->expires) != 0) {
 		r = sl_err_set(err, SL_EPROTO, "status.expirationTimestamp: \"%s\" is not RFC 3339", ts);
 		goto out;
 	}

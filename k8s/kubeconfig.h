@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include "err.h"
 
+struct json_object;
+
 #define SL_KUBE_SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
 
 /* users[].user.exec. */
@@ -81,15 +83,17 @@ void sl_kubeconfig_free(struct sl_kubeconfig *kc);
  * client runs the plugin through the event loop (k8s/kauth.c); this call
  * serves tests and tools. Caller frees *out with sl_k8s_exec_cred_free(). */
 int sl_k8s_exec_run(const struct sl_kubeconfig *kc, int64_t timeout_ms,
-		 struct sl_k8s_exec_cred **out, struct sl_err *err);
+		    struct sl_k8s_exec_cred **out, struct sl_err *err);
 /* Parse an ExecCredential document (exposed for tests). */
 int sl_k8s_exec_parse(const char *json, const char *api_version,
-		   struct sl_k8s_exec_cred **out, struct sl_err *err);
+		      struct sl_k8s_exec_cred **out, struct sl_err *err);
 void sl_k8s_exec_cred_free(struct sl_k8s_exec_cred *c);
 
 /* Decode standard base64 (whitespace ignored). Caller frees *out (NUL-
  * terminated; *len excludes the NUL). -SL_EINVAL on bad input. */
 int sl_base64_decode(const char *in, char **out, size_t *len);
+/* o[key] when it is a string (borrowed), else NULL; o may be NULL. */
+const char *sl_k8s_str(struct json_object *o, const char *key);
 /* Read a whole small file (cap bytes at most). Caller frees. */
 int sl_k8s_read_file(const char *path, size_t cap, char **out, size_t *len,
 		     struct sl_err *err);

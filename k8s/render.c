@@ -1,8 +1,11 @@
-/* render.c - the parts of a rendered object both kinds share: the entry
- * point, metadata, and the pod template (command, environment, resources,
- * flavor placement, identity, volumes). render_jobset.c and render_mpijob.c
- * assemble them. See render.h for the rules and their reasons. */
+/* render.c - what every kind's object is built from: its name and
+ * metadata, the pod template (command, environment, resources, flavor
+ * placement, identity, volumes) for each role a kind's pods play, and the
+ * context they are rendered in (render_int.h). render_jobset.c and
+ * render_mpijob.c assemble them; kinds.c renders through them. See render.h
+ * for the rules and their reasons. */
 #include "render.h"
+#include "render_int.h"
 
 #include <grp.h>
 #include <json-c/json.h>
@@ -11,10 +14,9 @@
 #include <string.h>
 
 #include "conf_kube.h"
+#include "hostlist.h"
 #include "kueue.h"
 #include "podlog.h"
-#include "render_jobset.h"
-#include "render_mpijob.h"
 #include "slurm_env.h"
 #include "slurm_pattern.h"
 #include "workload.h"
@@ -23,7 +25,6 @@
 #define SCRIPT_ANNOTATION "sluice.io/script"
 #define SCRIPT_DIR "/sluice"
 #define ANNOTATIONS_MAX 262144 /* Kubernetes: all annotations of an object */
-#define OBJECT_MAX 1572864     /* etcd's default request limit */
 #define GROUPS_MAX 65536
 
 /* ---- small JSON helpers ------------------------------------------------ */
@@ -133,6 +134,18 @@ json_object *sl_render_metadata(const struct sl_render_ctx *c)
 		put_s(a, "sluice.io/user", j->user);
 	put(m, "annotations", a);
 	return m;
+}
+
+char *sl_render_nodelist(const struct sl_render_ctx *c, const char *infix)
+{
+	int n = c->shape.nodes, i;
+	char **v = sl_xcalloc((size_t)n + 1, sizeof(*v)), *list;
+
+	for (i = 0; i < n; i++)
+		v[i] = sl_xasprintf("%s-%s-%d", c->name, infix, i);
+	list = sl_hostlist_compress(v, (size_t)n);
+	sl_strv_free(v);
+	return list;
 }
 
 int64_t sl_render_deadline(const struct sl_render_ctx *c)
@@ -626,21 +639,15 @@ int sl_render_pod_template(const struct sl_render_ctx *c, const struct sl_render
 	return 0;
 }
 
-/* ---- entry point -------------------------------------------------------- */
+/* ---- the context -------------------------------------------------------- */
 
-static const char *pick_mpi(const struct sl_jobspec *s, const struct sl_kube_partition *p)
+const char *sl_render_mpi(const struct sl_render_in *in)
 {
+	const struct sl_jobspec *s = &in->job->spec;
+	const struct sl_kube_partition *p = sl_kubeconf_partition(in->kube, s->partition);
 	const char *m = s->mpi != NULL ? s->mpi : p != NULL ? p->mpi : NULL;
 
 	return m != NULL && strcmp(m, "none") != 0 ? m : NULL;
-}
-
-enum sl_render_kind sl_render_kind(const struct sl_render_in *in)
-{
-	const struct sl_jobspec *s = &in->job->spec;
-
-	return pick_mpi(s, sl_kubeconf_partition(in->kube, s->partition)) ? SL_RENDER_MPIJOB
-									  : SL_RENDER_JOBSET;
 }
 
 int sl_render_shared_fs(const struct sl_kubeconf *kube, const char *partition)
@@ -679,7 +686,8 @@ static const char *gpu_resource(const struct sl_render_in *in)
 	return "nvidia.com/gpu";
 }
 
-static int ctx_init(const struct sl_render_in *in, struct sl_render_ctx *c, struct sl_err *err)
+int sl_render_ctx_init(const struct sl_render_in *in, struct sl_render_ctx *c,
+		       struct sl_err *err)
 {
 	const struct sl_jobspec *s = &in->job->spec;
 	size_t ann;
@@ -692,7 +700,7 @@ static int ctx_init(const struct sl_render_in *in, struct sl_render_ctx *c, stru
 	c->image = s->container_image ? s->container_image
 		 : c->part && c->part->image ? c->part->image
 		 : in->kube ? in->kube->image : NULL;
-	c->mpi = pick_mpi(s, c->part);
+	c->mpi = sl_render_mpi(in);
 	c->gpu_resource = gpu_resource(in);
 	c->shared_fs = sl_render_shared_fs(in->kube, s->partition);
 	c->name = sl_render_name(in->job->id, in->attempt);
@@ -711,36 +719,4 @@ static int ctx_init(const struct sl_render_in *in, struct sl_render_ctx *c, stru
 				  "executor carries it in an annotation of at most %d bytes",
 				  strlen(s->script), ANNOTATIONS_MAX - (int)strlen(SCRIPT_ANNOTATION));
 	return sl_render_check_name("object name", c->name, err);
-}
-
-int sl_render(const struct sl_render_in *in, char **json, struct sl_err *err)
-{
-	struct sl_render_ctx c;
-	json_object *obj = NULL;
-	const char *text;
-	int r;
-
-	*json = NULL;
-	if ((r = sl_render_check(in->kube, &in->job->spec, err)) != 0)
-		return r; /* before ctx_init: nothing to clean up */
-	if ((r = ctx_init(in, &c, err)) != 0)
-		goto out;
-	r = c.mpi ? sl_render_mpijob(&c, &obj, err) : sl_render_jobset(&c, &obj, err);
-	if (r != 0)
-		goto out;
-	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PRETTY |
-						   JSON_C_TO_STRING_SPACED |
-						   JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (strlen(text) > OBJECT_MAX) {
-		r = sl_err_set(err, SL_ETOOBIG, "the rendered object is %zu bytes; the API "
-			       "server takes at most %d (a large environment or script?)",
-			       strlen(text), OBJECT_MAX);
-		goto out;
-	}
-	*json = sl_xasprintf("%s\n", text);
-	r = 0;
-out:
-	json_object_put(obj);
-	free(c.name);
-	return r;
 }

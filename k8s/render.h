@@ -41,6 +41,7 @@
 #include "job.h"
 
 struct sl_features;
+struct sl_k8s_kind;
 struct sl_kq_flavor;
 struct sl_kubeconf;
 
@@ -67,15 +68,9 @@ struct sl_render_in {
 	size_t ngroups;
 };
 
-enum sl_render_kind { SL_RENDER_JOBSET, SL_RENDER_MPIJOB };
-
-/* Which object sl_render() makes for in (for the REST path: jobsets or
- * mpijobs). */
-enum sl_render_kind sl_render_kind(const struct sl_render_in *in);
-
-/* Length of the "-xxxxx" the Job controller appends to a pod's name: names
- * are checked against the 63-character label limit with it counted. */
-#define SL_RENDER_POD_SUFFIX 6
+/* The kind of object sl_render() makes for in: its row in kinds.h (an
+ * MPIJob for --mpi or the partition's `mpi`, else a JobSet). No rendering. */
+const struct sl_k8s_kind *sl_render_kind(const struct sl_render_in *in);
 
 /* "sl-<id>" or "sl-<id>-<attempt>". Caller frees. */
 char *sl_render_name(uint64_t id, int attempt);
@@ -92,50 +87,10 @@ int sl_render_shared_fs(const struct sl_kubeconf *kube, const char *partition);
 int sl_render_check(const struct sl_kubeconf *kube, const struct sl_jobspec *s,
 		    struct sl_err *err);
 
-/* Render and validate (CRD schema rules this code can break, JobSet webhook
- * and mpi-operator rules, size limits). *json: pretty JSON, keys in a fixed
- * order, ending in '\n'; caller frees. Errors: -SL_EINVAL / -SL_ETOOBIG /
- * -SL_ECONFIG with the field and the reason. */
+/* Render, validate (CRD schema rules this code can break, JobSet webhook and
+ * mpi-operator rules, size limits) and serialize once (kinds.c): *json is the
+ * body sluiced POSTs and `sluice render` prints, pretty, keys in a fixed order,
+ * ending in '\n'; caller frees. -SL_EINVAL/ETOOBIG/ECONFIG with field and reason. */
 int sl_render(const struct sl_render_in *in, char **json, struct sl_err *err);
-
-/* ---- shared by render_jobset.c and render_mpijob.c (not for callers) ---- */
-
-struct json_object;
-struct sl_kube_partition;
-
-struct sl_render_ctx {
-	const struct sl_render_in *in;
-	const struct sl_jobspec *spec;
-	struct sl_jobshape shape;
-	const struct sl_kube_partition *part; /* NULL: no partition settings */
-	const char *image;
-	const char *mpi;                      /* NULL: JobSet */
-	const char *gpu_resource;
-	char *name;
-	int shared_fs;
-};
-
-enum sl_render_role {
-	SL_ROLE_NODE,     /* JobSet pod: the script on index 0, idle elsewhere */
-	SL_ROLE_LAUNCHER, /* MPIJob launcher: the script, small resources */
-	SL_ROLE_WORKER,   /* MPIJob worker: sshd, the job's per-node shape */
-};
-
-struct sl_render_pod {
-	enum sl_render_role role;
-	const char *container;  /* container name */
-	const char *nodelist;   /* SLURM_JOB_NODELIST (hostlist form) */
-	const char *batch_host; /* SLURMD_NODENAME / %N */
-};
-
-/* metadata {name, namespace, labels, annotations} of the object. */
-struct json_object *sl_render_metadata(const struct sl_render_ctx *c);
-/* A PodTemplateSpec for one role. */
-int sl_render_pod_template(const struct sl_render_ctx *c, const struct sl_render_pod *p,
-			   struct json_object **out, struct sl_err *err);
-/* Wall clock in seconds, or 0 for none. */
-int64_t sl_render_deadline(const struct sl_render_ctx *c);
-/* A Kubernetes object name rule: DNS-1035 label of at most 63 bytes. */
-int sl_render_check_name(const char *what, const char *name, struct sl_err *err);
 
 #endif

@@ -1,31 +1,17 @@
 /* render_jobset.c - a job as a JobSet: one replicatedJob "node" of one
- * Indexed Job with one pod per node, the script on index 0 (render.h). */
-#include "render_jobset.h"
+ * Indexed Job with one pod per node, the script on index 0 (render.h), built
+ * from render.c's pod template. */
+#include "render_int.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostlist.h"
 #include "xalloc.h"
 
 #define RJOB "node"
 #define INDEXED_MAX 100000 /* batch/v1: completions of an Indexed Job */
-
-/* Pod hostnames <js>-node-0-<i>: known before any pod exists. */
-static char *nodelist(const struct sl_render_ctx *c, char **batch_host)
-{
-	int n = c->shape.nodes, i;
-	char **v = sl_xcalloc((size_t)n + 1, sizeof(*v)), *list;
-
-	for (i = 0; i < n; i++)
-		v[i] = sl_xasprintf("%s-" RJOB "-0-%d", c->name, i);
-	list = sl_hostlist_compress(v, (size_t)n);
-	*batch_host = sl_xstrdup(v[0]);
-	sl_strv_free(v);
-	return list;
-}
 
 /* The JobSet webhook's name rules, which the API server's CRD schema does
  * not check: a bad name would only fail later, in the controller. */
@@ -80,17 +66,18 @@ static json_object *job_spec(const struct sl_render_ctx *c, json_object *pod)
 	return s;
 }
 
-int sl_render_jobset(const struct sl_render_ctx *c, json_object **out, struct sl_err *err)
+int sl_render_jobset(const struct sl_render_ctx *c, json_object *o, struct sl_err *err)
 {
-	json_object *o, *spec, *net, *rjs, *rj, *tmpl, *pod = NULL;
-	char *batch = NULL, *list;
+	json_object *spec, *net, *rjs, *rj, *tmpl, *pod = NULL;
+	char *batch, *list;
 	struct sl_render_pod p = {SL_ROLE_NODE, "batch", NULL, NULL};
 	int r;
 
-	*out = NULL;
 	if ((r = validate(c, err)) != 0)
 		return r;
-	list = nodelist(c, &batch);
+	/* Pod hostnames <js>-node-0-<i>; the script runs on index 0. */
+	list = sl_render_nodelist(c, RJOB "-0");
+	batch = sl_xasprintf("%s-" RJOB "-0-0", c->name);
 	p.nodelist = list;
 	p.batch_host = batch;
 	r = sl_render_pod_template(c, &p, &pod, err);
@@ -98,10 +85,6 @@ int sl_render_jobset(const struct sl_render_ctx *c, json_object **out, struct sl
 	free(batch);
 	if (r != 0)
 		return r;
-	o = json_object_new_object();
-	json_object_object_add(o, "apiVersion", json_object_new_string("jobset.x-k8s.io/v1alpha2"));
-	json_object_object_add(o, "kind", json_object_new_string("JobSet"));
-	json_object_object_add(o, "metadata", sl_render_metadata(c));
 	spec = json_object_new_object();
 	net = json_object_new_object();
 	json_object_object_add(net, "enableDNSHostnames", json_object_new_boolean(1));
@@ -118,6 +101,5 @@ int sl_render_jobset(const struct sl_render_ctx *c, json_object **out, struct sl
 	json_object_array_add(rjs, rj);
 	json_object_object_add(spec, "replicatedJobs", rjs);
 	json_object_object_add(o, "spec", spec);
-	*out = o;
 	return 0;
 }

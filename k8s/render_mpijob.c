@@ -5,16 +5,13 @@
  * mpi-operator stores an MPIJob that breaks its rules and then never runs
  * it (only a Warning event says why), so its ValidateMPIJob rules are
  * checked here, before anything is sent. */
-#include "render_mpijob.h"
+#include "render_int.h"
 
 #include <json-c/json.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostlist.h"
 #include "xalloc.h"
-
 
 static const struct {
 	const char *sluice, *operator;
@@ -32,19 +29,6 @@ static const char *implementation(const char *mpi)
 		if (strcmp(impls[i].sluice, mpi) == 0)
 			return impls[i].operator;
 	return NULL;
-}
-
-/* Worker pods are <name>-worker-<i> (hostname = pod name). */
-static char *nodelist(const struct sl_render_ctx *c)
-{
-	int n = c->shape.nodes, i;
-	char **v = sl_xcalloc((size_t)n + 1, sizeof(*v)), *list;
-
-	for (i = 0; i < n; i++)
-		v[i] = sl_xasprintf("%s-worker-%d", c->name, i);
-	list = sl_hostlist_compress(v, (size_t)n);
-	sl_strv_free(v);
-	return list;
 }
 
 /* The operator mounts its generated key pair here; it must be the user's
@@ -115,7 +99,8 @@ static json_object *run_policy(const struct sl_render_ctx *c)
 static int templates(const struct sl_render_ctx *c, json_object **launcher,
 		     json_object **worker, struct sl_err *err)
 {
-	char *list = nodelist(c), *host = sl_xasprintf("%s-launcher", c->name);
+	/* Worker pods are <name>-worker-<i> (hostname = pod name). */
+	char *list = sl_render_nodelist(c, "worker"), *host = sl_xasprintf("%s-launcher", c->name);
 	struct sl_render_pod lp = {SL_ROLE_LAUNCHER, "launcher", list, host};
 	struct sl_render_pod wp = {SL_ROLE_WORKER, "worker", list, NULL};
 	int r;
@@ -133,19 +118,14 @@ static int templates(const struct sl_render_ctx *c, json_object **launcher,
 	return r;
 }
 
-int sl_render_mpijob(const struct sl_render_ctx *c, json_object **out, struct sl_err *err)
+int sl_render_mpijob(const struct sl_render_ctx *c, json_object *o, struct sl_err *err)
 {
-	json_object *o, *spec, *specs, *lt, *wt;
+	json_object *spec, *specs, *lt, *wt;
 	char *ssh;
 	int r;
 
-	*out = NULL;
 	if ((r = validate(c, err)) != 0 || (r = templates(c, &lt, &wt, err)) != 0)
 		return r;
-	o = json_object_new_object();
-	json_object_object_add(o, "apiVersion", json_object_new_string("kubeflow.org/v2beta1"));
-	json_object_object_add(o, "kind", json_object_new_string("MPIJob"));
-	json_object_object_add(o, "metadata", sl_render_metadata(c));
 	spec = json_object_new_object();
 	json_object_object_add(spec, "slotsPerWorker", json_object_new_int(c->shape.tasks_per_node));
 	json_object_object_add(spec, "mpiImplementation",
@@ -162,6 +142,5 @@ int sl_render_mpijob(const struct sl_render_ctx *c, json_object **out, struct sl
 	json_object_object_add(specs, "Worker", replica(c->shape.nodes, wt));
 	json_object_object_add(spec, "mpiReplicaSpecs", specs);
 	json_object_object_add(o, "spec", spec);
-	*out = o;
 	return 0;
 }

@@ -1,8 +1,11 @@
 /* status.c - JobSet/MPIJob + pods -> Slurm state (see status.h). The rules
  * come from ../shared/k8s/targets.md: JobSet has no Running condition, so
  * readiness is counted on pods; exit codes live only in the pods'
- * terminated states; a JobSet's timeout shows only on its failed child Job. */
+ * terminated states; a JobSet's timeout shows only on its failed child Job.
+ * What differs by kind comes from its row (kinds.h); the rows' pod counts
+ * and pod orders are here. */
 #include "k8s/status.h"
+#include "k8s/kinds.h"
 
 #include <json-c/json.h>
 #include <stdio.h>
@@ -12,8 +15,6 @@
 #include "hostlist.h"
 #include "xalloc.h"
 
-#define JS_NAME "jobset.sigs.k8s.io/jobset-name"
-#define MPI_NAME "training.kubeflow.org/job-name"
 #define MPI_ROLE "training.kubeflow.org/replica-type"
 #define INDEX "batch.kubernetes.io/job-completion-index"
 #define JOB_INDEX "jobset.sigs.k8s.io/job-index"
@@ -93,19 +94,10 @@ static int pod_failed(json_object *pod)
 	return t && (num(t, "exitCode", 0) != 0 || (r && strcmp(r, "OOMKilled") == 0));
 }
 
-/* The pod's rank for ordering: completion index (JobSet), launcher first
- * then worker index (MPIJob). */
-static long pod_rank(json_object *pod, int mpi)
+/* JobSet pods: by Job index, then completion index. */
+long sl_k8s_status_jobset_rank(json_object *pod)
 {
-	const char *v;
-	if (mpi) {
-		v = sl_k8s_obj_label(pod, MPI_ROLE);
-		if (v && strcmp(v, "launcher") == 0)
-			return -1;
-		v = sl_k8s_obj_label(pod, "training.kubeflow.org/replica-index");
-		return v ? atol(v) : 1L << 30;
-	}
-	v = sl_k8s_obj_label(pod, JOB_INDEX);
+	const char *v = sl_k8s_obj_label(pod, JOB_INDEX);
 	long job = v ? atol(v) : 0;
 	v = sl_k8s_obj_label(pod, INDEX);
 	if (v == NULL)
@@ -113,16 +105,25 @@ static long pod_rank(json_object *pod, int mpi)
 	return job * 100000 + (v ? atol(v) : 1L << 16);
 }
 
+/* MPIJob pods: the launcher, then the workers by index. */
+long sl_k8s_status_mpijob_rank(json_object *pod)
+{
+	const char *v = sl_k8s_obj_label(pod, MPI_ROLE);
+	if (v && strcmp(v, "launcher") == 0)
+		return -1;
+	v = sl_k8s_obj_label(pod, "training.kubeflow.org/replica-index");
+	return v ? atol(v) : 1L << 30;
+}
+
 struct podset {
 	json_object **v;
 	size_t n;
-	int mpi;
 };
 
-static int by_rank(const void *a, const void *b, void *mpi)
+static int by_rank(const void *a, const void *b, void *kind)
 {
-	long x = pod_rank(*(json_object *const *)a, *(int *)mpi);
-	long y = pod_rank(*(json_object *const *)b, *(int *)mpi);
+	const struct sl_k8s_kind *k = kind;
+	long x = k->rank(*(json_object *const *)a), y = k->rank(*(json_object *const *)b);
 	if (x != y)
 		return x < y ? -1 : 1;
 	return strcmp(sl_k8s_obj_meta(*(json_object *const *)a, "name") ?: "",
@@ -130,22 +131,21 @@ static int by_rank(const void *a, const void *b, void *mpi)
 }
 
 /* The object's own pods, in rank order. */
-static void own_pods(json_object *obj, int mpi, json_object *const *pods, size_t npods,
-		     struct podset *ps)
+static void own_pods(const struct sl_k8s_kind *k, json_object *obj, json_object *const *pods,
+		     size_t npods, struct podset *ps)
 {
 	const char *name = sl_k8s_obj_meta(obj, "name");
 	ps->v = sl_xcalloc(npods + 1, sizeof(*ps->v));
 	ps->n = 0;
-	ps->mpi = mpi;
 	for (size_t i = 0; i < npods; i++) {
-		const char *o = sl_k8s_obj_label(pods[i], mpi ? MPI_NAME : JS_NAME);
+		const char *o = sl_k8s_obj_label(pods[i], k->owner_label);
 		if (name && o && strcmp(o, name) == 0)
 			ps->v[ps->n++] = pods[i];
 	}
-	qsort_r(ps->v, ps->n, sizeof(*ps->v), by_rank, &ps->mpi);
+	qsort_r(ps->v, ps->n, sizeof(*ps->v), by_rank, (void *)k);
 }
 
-static int expected_jobset(json_object *obj)
+int sl_k8s_status_jobset_pods(json_object *obj)
 {
 	json_object *rjs = get(get(obj, "spec"), "replicatedJobs");
 	size_t n = rjs && json_object_is_type(rjs, json_type_array) ? json_object_array_length(rjs) : 0;
@@ -159,7 +159,7 @@ static int expected_jobset(json_object *obj)
 	return total;
 }
 
-static int expected_mpijob(json_object *obj)
+int sl_k8s_status_mpijob_pods(json_object *obj)
 {
 	json_object *w = get(get(get(obj, "spec"), "mpiReplicaSpecs"), "Worker");
 	return num(w, "replicas", 0) + 1;
@@ -256,28 +256,22 @@ static void failed(struct sl_k8s_status *s, json_object *cond, const struct pods
 	snprintf(s->reason, sizeof(s->reason), "NonZeroExitCode");
 }
 
-int sl_k8s_status_eval(json_object *obj, json_object *const *pods, size_t npods,
-		    struct sl_k8s_status *out, struct sl_err *err)
+void sl_k8s_status_eval(const struct sl_k8s_kind *k, json_object *obj, json_object *const *pods,
+			size_t npods, struct sl_k8s_status *out)
 {
-	const char *kind = str(obj, "kind");
 	json_object *st = get(obj, "status"), *c;
 	struct podset ps;
-	int mpi;
 
 	memset(out, 0, sizeof(*out));
-	if (kind == NULL || (strcmp(kind, "JobSet") != 0 && strcmp(kind, "MPIJob") != 0))
-		return sl_err_set(err, SL_EINVAL, "not a JobSet or MPIJob: kind %s",
-				  kind ? kind : "(none)");
-	mpi = kind[0] == 'M';
-	own_pods(obj, mpi, pods, npods, &ps);
-	out->nexpected = mpi ? expected_mpijob(obj) : expected_jobset(obj);
+	own_pods(k, obj, pods, npods, &ps);
+	out->nexpected = k->pods(obj);
 	for (size_t i = 0; i < ps.n; i++)
 		out->nready += pod_ready(ps.v[i]);
 	if (ps.n > 0)
 		out->log_pod = sl_xstrdup(sl_k8s_obj_meta(ps.v[0], "name") ?: "");
 	snprintf(out->reason, sizeof(out->reason), "None");
 	out->state = SL_JOB_CONFIGURING;
-	if ((c = condition(st, mpi ? "Succeeded" : "Completed")) != NULL) {
+	if ((c = condition(st, k->succeeded)) != NULL) {
 		out->phase = SL_KST_FINISHED;
 		out->state = SL_JOB_COMPLETED;
 		out->explained = 1;
@@ -290,7 +284,6 @@ int sl_k8s_status_eval(json_object *obj, json_object *const *pods, size_t npods,
 	if (out->phase != SL_KST_WAITING || out->nready >= out->nexpected)
 		set_nodelist(out, &ps);
 	free(ps.v);
-	return 0;
 }
 
 void sl_k8s_status_clear(struct sl_k8s_status *s)

@@ -7,10 +7,10 @@
 #define SL_K8S_STATUS_H
 
 #include <stddef.h>
-#include "err.h"
 #include "jobstate.h"
 
 struct json_object;
+struct sl_k8s_kind;
 
 enum sl_k8s_phase {
 	SL_KST_WAITING = 0, /* pods not all ready: CONFIGURING */
@@ -33,13 +33,19 @@ struct sl_k8s_status {
 				  * say (the pod watch may lag the object's) */
 };
 
-/* Evaluate obj (a JobSet or MPIJob, by its "kind") and the pods seen for it
- * (pods of other objects are ignored: matched by the jobset-name /
- * training.kubeflow.org/job-name label). Borrowed inputs. -SL_EINVAL for an
- * object of another kind. Clear out with sl_k8s_status_clear(). */
-int sl_k8s_status_eval(struct json_object *obj, struct json_object *const *pods, size_t npods,
-		    struct sl_k8s_status *out, struct sl_err *err);
+/* Evaluate obj, an object of kind k (sl_k8s_kind_status() picks k from obj),
+ * and the pods seen for it (others are ignored: matched by k->owner_label).
+ * Borrowed inputs. Clear out with sl_k8s_status_clear(). */
+void sl_k8s_status_eval(const struct sl_k8s_kind *k, struct json_object *obj,
+			struct json_object *const *pods, size_t npods, struct sl_k8s_status *out);
 void sl_k8s_status_clear(struct sl_k8s_status *s);
+
+/* The kinds' rows (kinds.c): pods a JobSet / MPIJob runs when all run, and
+ * a pod's place in the order (lowest first: the pod that runs the script). */
+int sl_k8s_status_jobset_pods(struct json_object *obj);
+long sl_k8s_status_jobset_rank(struct json_object *pod);
+int sl_k8s_status_mpijob_pods(struct json_object *obj);
+long sl_k8s_status_mpijob_rank(struct json_object *pod);
 
 /* 1 when a batch/v1 Job failed because of its activeDeadlineSeconds. */
 int sl_k8s_status_job_deadline(struct json_object *job);

@@ -43,26 +43,16 @@ static const struct {
 	{"BOOKMARK", SL_KW_BOOKMARK}, {"ERROR", SL_KW_ERROR},
 };
 
-static const char *jstr(json_object *o, const char *key)
-{
-	json_object *v;
-
-	if (o == NULL || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 static const char *obj_rv(json_object *obj)
 {
-	json_object *meta;
+	json_object *meta = NULL;
 
-	return json_object_object_get_ex(obj, "metadata", &meta) ? jstr(meta, "resourceVersion")
-								 : NULL;
+	json_object_object_get_ex(obj, "metadata", &meta);
+	return sl_k8s_str(meta, "resourceVersion");
 }
 
 int sl_k8s_watch_parse_line(const char *line, size_t len, enum sl_k8s_watch_type *type,
-			 json_object **obj, int *code, struct sl_err *err)
+			    json_object **obj, int *code, struct sl_err *err)
 {
 	json_tokener *tok = json_tokener_new();
 	json_object *ev = json_tokener_parse_ex(tok, line, (int)len), *o;
@@ -79,7 +69,7 @@ int sl_k8s_watch_parse_line(const char *line, size_t len, enum sl_k8s_watch_type
 		r = sl_err_set(err, SL_EPROTO, "watch: undecodable event: %.100s", line);
 		goto out;
 	}
-	t = jstr(ev, "type");
+	t = sl_k8s_str(ev, "type");
 	for (i = 0; t != NULL && i < sizeof(types) / sizeof(types[0]); i++)
 		if (strcmp(t, types[i].name) == 0)
 			break;
@@ -172,7 +162,7 @@ static void retry_later(struct sl_k8s_watch *w)
 static void on_list(int rc, json_object *list, const struct sl_err *err, void *arg)
 {
 	struct sl_k8s_watch *w = arg;
-	json_object *items, *meta;
+	json_object *items;
 	const char *rv;
 
 	w->list = NULL;
@@ -181,7 +171,7 @@ static void on_list(int rc, json_object *list, const struct sl_err *err, void *a
 			retry_later(w);
 		return;
 	}
-	rv = json_object_object_get_ex(list, "metadata", &meta) ? jstr(meta, "resourceVersion") : NULL;
+	rv = obj_rv(list);
 	if (!json_object_object_get_ex(list, "items", &items) ||
 	    !json_object_is_type(items, json_type_array)) {
 		struct sl_err e2 = SL_ERR_INIT;
@@ -313,7 +303,7 @@ static void start_watch(struct sl_k8s_watch *w)
 }
 
 struct sl_k8s_watch *sl_k8s_watch_new(struct sl_k8s_http *h, const struct sl_k8s_watch_opts *o,
-				const struct sl_k8s_watch_ops *ops, void *arg)
+				      const struct sl_k8s_watch_ops *ops, void *arg)
 {
 	struct sl_k8s_watch *w = sl_xcalloc(1, sizeof(*w));
 	struct timespec ts;

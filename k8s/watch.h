@@ -39,7 +39,7 @@ struct sl_k8s_watch_opts {
 /* Start at once (the LIST is queued). ops and arg must outlive the watch.
  * Callbacks may call sl_k8s_watch_free(). Caller frees with sl_k8s_watch_free(). */
 struct sl_k8s_watch *sl_k8s_watch_new(struct sl_k8s_http *h, const struct sl_k8s_watch_opts *o,
-				const struct sl_k8s_watch_ops *ops, void *arg);
+				      const struct sl_k8s_watch_ops *ops, void *arg);
 void sl_k8s_watch_free(struct sl_k8s_watch *w);
 
 /* Last resourceVersion seen (borrowed; "" before the first list). */
@@ -54,6 +54,6 @@ void sl_k8s_watch_stats(const struct sl_k8s_watch *w, struct sl_k8s_watch_stats 
  * it). ERROR events carry the Status in *obj and its code in *code (else 0).
  * -SL_EPROTO with a message for anything else. */
 int sl_k8s_watch_parse_line(const char *line, size_t len, enum sl_k8s_watch_type *type,
-			 struct json_object **obj, int *code, struct sl_err *err);
+			    struct json_object **obj, int *code, struct sl_err *err);
 
 #endif

@@ -2,7 +2,9 @@
 """k8s_golden.py GOLDEN: compare the one object in a /fake/objects answer
 (stdin) with a golden file, modulo what the server or the machine decides:
 uid, resourceVersion, timestamps, generation, status; the test's temporary
-directory (@T@), the test user's uid/gid (@UID@/@GID@); and the submitter's
+directory (@T@), the test user's uid, gid and name (@UID@/@GID@/@USER@: in
+securityContext, SLURM_JOB_UID/GID/USER and the sluice.io/user label, so the
+goldens hold whatever uid the machine gave the user); and the submitter's
 exported environment, of which only SLURM_* variables are compared.
 SL_GOLDEN_UPDATE=1 rewrites the golden instead."""
 import json
@@ -10,6 +12,15 @@ import os
 import sys
 
 T, UID, GID = os.environ["T"], os.environ["GUID"], os.environ["GGID"]
+USER = os.environ["GUSER"]
+# Variables and labels that name the submitter: their value -> its mask.
+WHO = {"SLURM_JOB_UID": (UID, "@UID@"), "SLURM_JOB_GID": (GID, "@GID@"),
+       "SLURM_JOB_USER": (USER, "@USER@"), "sluice.io/user": (USER, "@USER@")}
+
+
+def mask(name, value):
+    real, masked = WHO.get(name, (None, None))
+    return masked if real is not None and value == real else value
 
 
 def norm(v, key=None):
@@ -20,8 +31,9 @@ def norm(v, key=None):
                      "managedFields", "status", "deletionTimestamp"):
                 continue
             if k == "env" and isinstance(x, list):
-                x = [e for e in x if str(e.get("name", "")).startswith("SLURM_")]
-            out[k] = norm(x, k)
+                x = [dict(e, value=mask(e.get("name"), e.get("value"))) for e in x
+                     if str(e.get("name", "")).startswith("SLURM_")]
+            out[k] = norm(mask(k, x), k)
         return out
     if isinstance(v, list):
         return [norm(x, key) for x in v]

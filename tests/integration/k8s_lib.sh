@@ -81,7 +81,7 @@ stop_fake() {
 
 # golden FILE: stdin (a /fake/objects answer) against tests/data/k8s-golden/FILE.
 golden() {
-	T="$T" GUID=$(id -u "$USER1") GGID=$(id -g "$USER1") \
+	T="$T" GUID=$(id -u "$USER1") GGID=$(id -g "$USER1") GUSER=$USER1 \
 		python3 "$top_srcdir/tests/integration/k8s_golden.py" "$top_srcdir/tests/data/k8s-golden/$1"
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "k8s/kinds.h"
 #include "k8s/status.h"
 #include "jobstate.h"
 
@@ -68,7 +69,7 @@ static void run_case(const char *cas)
 	pv = calloc(n + 1, sizeof(*pv));
 	for (size_t i = 0; i < n; i++)
 		pv[i] = json_object_array_get_idx(pods, i);
-	assert_int_equal(sl_k8s_status_eval(obj, pv, n, &st, &err), 0);
+	assert_int_equal(sl_k8s_kind_status(obj, pv, n, &st, &err), 0);
 	json_object_object_foreach(expect, k, v) {
 		if (strcmp(k, "phase") == 0)
 			check_str(cas, k, v, phase_name(st.phase));
@@ -137,7 +138,7 @@ static void test_bad_kind(void **state)
 	json_object *o = json_tokener_parse("{\"kind\":\"Pod\"}");
 	struct sl_k8s_status st;
 	struct sl_err err = SL_ERR_INIT;
-	assert_int_equal(sl_k8s_status_eval(o, NULL, 0, &st, &err), -SL_EINVAL);
+	assert_int_equal(sl_k8s_kind_status(o, NULL, 0, &st, &err), -SL_EINVAL);
 	assert_string_equal(err.msg, "not a JobSet or MPIJob: kind Pod");
 	json_object_put(o);
 }

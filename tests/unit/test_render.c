@@ -17,6 +17,7 @@
 #include "conf_kube.h"
 #include "err.h"
 #include "kueue.h"
+#include "k8s/kinds.h"
 #include "k8s/render.h"
 #include "slurm_opt.h"
 #include "xalloc.h"
@@ -148,7 +149,7 @@ static void test_one_node(void **state)
 
 	j->spec.cpus_per_task = 4;
 	j->spec.mem_per_node = 8192;
-	assert_int_equal(sl_render_kind(&in), SL_RENDER_JOBSET);
+	assert_ptr_equal(sl_render_kind(&in), &sl_k8s_kinds[SL_K8S_JOBSET]);
 	golden("jobset-1node", &in);
 	sl_job_free(j);
 }
@@ -351,7 +352,7 @@ static void test_mpijob(void **state)
 	j->spec.ntasks = 8;
 	j->spec.gpus_per_node = 4;
 	j->spec.time_limit = 60;
-	assert_int_equal(sl_render_kind(&in), SL_RENDER_MPIJOB);
+	assert_ptr_equal(sl_render_kind(&in), &sl_k8s_kinds[SL_K8S_MPIJOB]);
 	golden("mpijob-openmpi", &in);
 	sl_job_free(j);
 }
@@ -370,7 +371,7 @@ static void test_mpi_option(void **state)
 	j = job(1007, "mpi");
 	in.job = j;
 	j->spec.mpi = sl_xstrdup("none");
-	assert_int_equal(sl_render_kind(&in), SL_RENDER_JOBSET);
+	assert_ptr_equal(sl_render_kind(&in), &sl_k8s_kinds[SL_K8S_JOBSET]);
 	sl_job_free(j);
 }
 
@@ -539,6 +540,22 @@ static void test_sbatch_options(void **state)
 	sl_sbatch_flags_clear(&fl);
 }
 
+/* The REST paths the executor creates, deletes and watches at: all from a
+ * kind's row, never spelled out elsewhere. */
+static void test_kind_paths(void **state)
+{
+	char *p = sl_k8s_kind_path(&sl_k8s_kinds[SL_K8S_JOBSET], "team-a", NULL);
+
+	assert_string_equal(p, "/apis/jobset.x-k8s.io/v1alpha2/namespaces/team-a/jobsets");
+	free(p);
+	p = sl_k8s_kind_path(&sl_k8s_kinds[SL_K8S_MPIJOB], "team-a", "sl-7-1");
+	assert_string_equal(p, "/apis/kubeflow.org/v2beta1/namespaces/team-a/mpijobs/sl-7-1");
+	free(p);
+	p = sl_k8s_kind_path(&sl_k8s_kinds[SL_K8S_MPIJOB], NULL, NULL);
+	assert_string_equal(p, "/apis/kubeflow.org/v2beta1/mpijobs");
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -555,6 +572,7 @@ int main(void)
 		cmocka_unit_test(test_helpers),
 		cmocka_unit_test(test_sbatch_options),
 		cmocka_unit_test(test_features_node_selector),
+		cmocka_unit_test(test_kind_paths),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

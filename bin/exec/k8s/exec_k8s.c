@@ -1,37 +1,22 @@
-/* exec_k8s.c - the Kubernetes executor: an admitted job becomes one JobSet or
- * MPIJob (k8s/render.h), created once under a deterministic name. A create
- * answered 409 means the object is already there (a retry after a lost
- * reply, or a daemon restart): it is read back and adopted if its labels say
- * it is this job's of this cluster, so no attempt ever gets two objects.
- *
- * Events reach the daemon from a zero-delay timer, never from inside an ops
- * call or in the middle of a watch callback that still walks the job list. */
+/* exec_k8s.c - the Kubernetes executor: the ops table sluiced calls
+ * (bin/exec/exec.h), on top of the layers exec_k8s.h lists. A job becomes
+ * one object of its kind (k8s/kinds.h), created once and followed by
+ * watches (exec_k8s_watch.c), deleted once (exec_k8s_job.c). The job table's
+ * entries are made and freed only here. */
 #include "exec_k8s.h"
 #include "exec/executors.h"
 
 #include <json-c/json.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "conf.h"
 #include "conf_kube.h"
-#include "k8s/status.h"
-#include "kueue.h"
 #include "log.h"
 #include "loop.h"
 #include "xalloc.h"
 
-/* ---- the job table ---- */
-
-struct kjob *sl_k8sexec_job_find(struct sl_exec_k8s *x, uint64_t id)
-{
-	for (struct kjob *k = x->jobs; k != NULL; k = k->next)
-		if (k->id == id)
-			return k;
-	return NULL;
-}
+/* ---- job table entries (exec_k8s_job.c has the rest) ---- */
 
 static struct kjob *kjob_new(struct sl_exec_k8s *x, const struct sl_job *job)
 {
@@ -62,194 +47,10 @@ static void kjob_free(struct kjob *kj)
 	sl_job_free(kj->job);
 	free(kj->ns);
 	free(kj->name);
-	free(kj->collection);
+	free(kj->body);
 	free(kj->why);
 	free(kj->log_pod);
 	free(kj);
-}
-
-void sl_k8sexec_job_call(struct kjob *kj, struct sl_k8s_call *c)
-{
-	if (kj->call != c)
-		sl_k8s_call_cancel(kj->call);
-	kj->call = c;
-}
-
-void sl_k8sexec_job_set_obj(struct kjob *kj, json_object *obj)
-{
-	json_object_get(obj);
-	json_object_put(kj->obj);
-	kj->obj = obj;
-}
-
-void sl_k8sexec_job_report(struct kjob *kj, const struct sl_exec_result *res)
-{
-	struct sl_exec_result r = *res;
-	if (kj->phase == KJ_DONE)
-		return; /* reported once; a late second path changes nothing */
-	kj->phase = KJ_DONE;
-	sl_k8sexec_job_call(kj, NULL);
-	sl_k8s_req_cancel(kj->logreq);
-	kj->logreq = NULL;
-	if (kj->ready_timer)
-		sl_loop_del_timer(kj->x->loop, kj->ready_timer);
-	kj->ready_timer = 0;
-	if (r.end_time == 0)
-		r.end_time = (int64_t)time(NULL);
-	sl_evq_finished(kj->x->evq, kj->id, &r);
-}
-
-void sl_k8sexec_job_ready(struct kjob *kj, const char *nodelist)
-{
-	kj->ready = 1;
-	if (kj->ready_timer)
-		sl_loop_del_timer(kj->x->loop, kj->ready_timer);
-	kj->ready_timer = 0;
-	sl_evq_ready(kj->x->evq, kj->id, nodelist);
-}
-
-static void launch_failed(struct kjob *kj, const char *why)
-{
-	struct sl_exec_result res = {.state = SL_JOB_FAILED, .exit_signal = 53};
-	snprintf(res.reason, sizeof(res.reason), "JobLaunchFailure");
-	snprintf(res.message, sizeof(res.message), "%s", why);
-	res.start_time = kj->start;
-	sl_err_log("job %llu: %s: %s", (unsigned long long)kj->id, kj->name, why);
-	sl_k8sexec_job_report(kj, &res);
-}
-
-/* ---- create / adopt ---- */
-
-/* The object is ours if it carries this job's id and this cluster's label. */
-static int ours(struct kjob *kj, json_object *obj)
-{
-	const char *id = sl_k8s_obj_label(obj, "sluice.io/job-id");
-	const char *cl = sl_k8s_obj_label(obj, "sluice.io/cluster");
-	char want[32];
-	snprintf(want, sizeof(want), "%llu", (unsigned long long)kj->id);
-	return id && cl && strcmp(id, want) == 0 && strcmp(cl, kj->x->cluster) == 0;
-}
-
-static void live(struct kjob *kj, json_object *obj)
-{
-	/* The watch may have shown a newer version before this reply came. */
-	if (kj->obj == NULL)
-		sl_k8sexec_job_set_obj(kj, obj);
-	kj->phase = KJ_LIVE;
-	if (kj->want_end) {
-		sl_k8sexec_job_end(kj, kj->end_as, kj->why);
-		return;
-	}
-	sl_k8sexec_ready_arm(kj);
-	sl_k8sexec_job_eval(kj);
-}
-
-static void on_get(int rc, json_object *obj, const struct sl_err *err, void *arg)
-{
-	struct kjob *kj = arg;
-	char why[300];
-	kj->call = NULL;
-	if (rc == -SL_ENOENT) { /* deleted between the 409 and now: try again */
-		sl_k8sexec_job_create(kj);
-		return;
-	}
-	if (rc != 0) {
-		launch_failed(kj, err->msg);
-		return;
-	}
-	if (!ours(kj, obj)) {
-		snprintf(why, sizeof(why), "%s/%s exists and belongs to another job or cluster",
-			 kj->ns, kj->name);
-		launch_failed(kj, why);
-		return;
-	}
-	sl_info("job %llu: adopted %s/%s", (unsigned long long)kj->id, kj->ns, kj->name);
-	live(kj, obj);
-}
-
-static void on_create(int rc, json_object *obj, const struct sl_err *err, void *arg)
-{
-	struct kjob *kj = arg;
-	char *item;
-	kj->call = NULL;
-	if (rc == -SL_EEXIST) {
-		item = sl_xasprintf("%s/%s", kj->collection, kj->name);
-		sl_k8sexec_job_call(kj, sl_k8s_get(kj->x->http, item, on_get, kj));
-		free(item);
-		return;
-	}
-	if (rc != 0) {
-		if (kj->want_end) { /* nothing was created: the end is immediate */
-			struct sl_exec_result res = {.state = kj->end_as};
-			snprintf(res.reason, sizeof(res.reason), "None");
-			sl_k8sexec_job_report(kj, &res);
-			return;
-		}
-		launch_failed(kj, err->msg);
-		return;
-	}
-	sl_debug("job %llu: created %s/%s", (unsigned long long)kj->id, kj->ns, kj->name);
-	live(kj, obj);
-}
-
-/* job->flavors "cpu=default,memory=default" -> the renderer's records;
- * *buf keeps the resource names alive. */
-static size_t flavors(const struct sl_kueue *k, const char *text, struct sl_render_flavor *fl,
-		      size_t cap, char **buf)
-{
-	char *save = NULL, *tok;
-	size_t n = 0;
-	*buf = sl_xstrdup(text ? text : "");
-	for (tok = strtok_r(*buf, ",", &save); tok && n < cap; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-		const struct sl_kq_flavor *f;
-		if (eq == NULL)
-			continue;
-		*eq = '\0';
-		if ((f = sl_kueue_find_flavor(k, eq + 1)) != NULL)
-			fl[n++] = (struct sl_render_flavor){tok, f};
-	}
-	return n;
-}
-
-static int render(struct kjob *kj, json_object **out, struct sl_err *err)
-{
-	const struct sl_conf *conf = *kj->x->confp;
-	struct sl_render_flavor fl[8];
-	struct sl_render_in in;
-	char *buf = NULL, *json = NULL;
-	int r;
-
-	memset(&in, 0, sizeof(in));
-	in.job = kj->job;
-	in.nflavors = flavors(sl_conf_kueue(conf), kj->job->flavors, fl, 8, &buf);
-	in.flavors = fl;
-	in.kube = sl_conf_kubernetes(conf);
-	in.features = sl_conf_features(conf);
-	in.cluster = kj->x->cluster;
-	in.attempt = kj->attempt;
-	in.kill_wait = kj->x->kill_wait;
-	kj->kind = sl_render_kind(&in);
-	if ((r = sl_render(&in, &json, err)) == 0 && (*out = json_tokener_parse(json)) == NULL)
-		r = sl_err_set(err, SL_EINTERNAL, "rendered JSON does not parse");
-	free(buf);
-	free(json);
-	return r;
-}
-
-void sl_k8sexec_job_create(struct kjob *kj)
-{
-	struct sl_err err = SL_ERR_INIT;
-	json_object *obj = NULL;
-	if (render(kj, &obj, &err) != 0) {
-		launch_failed(kj, err.msg);
-		return;
-	}
-	free(kj->collection);
-	kj->collection = sl_k8sexec_collection(kj->kind, kj->ns);
-	kj->phase = KJ_CREATING;
-	sl_k8sexec_job_call(kj, sl_k8s_create(kj->x->http, kj->collection, obj, on_create, kj));
-	json_object_put(obj);
 }
 
 /* ---- ops ---- */
@@ -265,12 +66,9 @@ static int connect_api(struct sl_exec_k8s *x, const struct sl_kubeconf *kc, stru
 		ko.path = kc->kubeconfig;
 		ko.context = kc->context;
 		ko.in_cluster = kc->in_cluster;
-		ho.qps = kc->qps > 0 ? (double)kc->qps : 50;
-		ho.burst = kc->burst > 0 ? (int)kc->burst : 100;
-	} else {
-		ho.qps = 50;
-		ho.burst = 100;
 	}
+	ho.qps = kc != NULL && kc->qps > 0 ? (double)kc->qps : 50;
+	ho.burst = kc != NULL && kc->burst > 0 ? (int)kc->burst : 100;
 	ko.sa_dir = sa && *sa ? sa : NULL;
 	ho.retry_deadline_ms = -1; /* an API server outage loses nothing */
 	if ((r = sl_kubeconfig_load(&ko, &x->kc, err)) != 0 ||
@@ -326,7 +124,6 @@ static int ops_start(void *p, const struct sl_job *job, struct sl_err *err)
 {
 	struct sl_exec_k8s *x = p;
 	struct kjob *kj;
-	json_object *obj = NULL;
 	int r;
 
 	if ((kj = sl_k8sexec_job_find(x, job->id)) != NULL && kj->phase != KJ_DONE)
@@ -334,13 +131,12 @@ static int ops_start(void *p, const struct sl_job *job, struct sl_err *err)
 				  (unsigned long long)job->id);
 	kj = kjob_new(x, job);
 	/* A job that cannot be rendered fails now, in the daemon's hands. */
-	if ((r = render(kj, &obj, err)) != 0) {
+	if ((r = sl_k8sexec_render(kj, err)) != 0) {
 		x->jobs = kj->next;
 		kjob_free(kj);
 		return r;
 	}
-	json_object_put(obj);
-	sl_k8sexec_job_create(kj);
+	sl_k8sexec_create(kj);
 	return 0;
 }
 
@@ -350,7 +146,7 @@ static int end_op(struct sl_exec_k8s *x, uint64_t id, enum sl_jobstate as, struc
 	if (kj == NULL || kj->phase == KJ_DONE)
 		return sl_err_set(err, SL_ENOENT, "job %llu is not running here",
 				  (unsigned long long)id);
-	sl_k8sexec_job_end(kj, as, NULL);
+	sl_k8sexec_end(kj, as, NULL);
 	return 0;
 }
 
@@ -381,14 +177,9 @@ static int ops_adopt(void *p, const struct sl_job *job, struct sl_err *err)
 	/* RUNNING means its pods were all ready once: the gang timeout is over
 	 * for this attempt (Kueue's PodsReady stays True). */
 	kj->ready = job->state == SL_JOB_RUNNING;
-	/* The renderer decides the kind; the lists decide whether it exists. */
-	{
-		json_object *obj = NULL;
-		struct sl_err e = SL_ERR_INIT;
-		if (render(kj, &obj, &e) == 0)
-			json_object_put(obj);
-		kj->collection = sl_k8sexec_collection(kj->kind, kj->ns);
-	}
+	/* The kind, not the object: the lists decide whether it exists. */
+	kj->kind = sl_render_kind(&(struct sl_render_in){.job = kj->job,
+							 .kube = sl_conf_kubernetes(*x->confp)});
 	return 0;
 }
 

@@ -21,7 +21,9 @@
  *
  * Cost: the log goes through sluiced's memory (capped by the REST client's
  * body cap), and kubelet keeps only the last containerLogMaxSize (10 MiB by
- * default) of it: longer outputs need a shared filesystem. */
+ * default) of it: longer outputs need a shared filesystem.
+ *
+ * Calls down only: the job table (exec_k8s_job.c). */
 #include "exec_k8s.h"
 
 #include <errno.h>
@@ -127,20 +129,6 @@ struct writer {
 	char *out;          /* the -o path, for the error message */
 };
 
-static char *out_path(const struct sl_job *job, const char *host)
-{
-	return expand(job, job->spec.std_out ? job->spec.std_out : "slurm-%j.out", host);
-}
-
-/* 0, or -SL_EIO naming the file and the child's errno. */
-static int writer_status(const char *out, int st, struct sl_err *err)
-{
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
-		return 0;
-	return sl_err_set(err, SL_EIO, "%s: %s", out,
-			  WIFEXITED(st) ? strerror(WEXITSTATUS(st)) : "writer killed");
-}
-
 static pid_t fork_writer(const struct sl_job *job, const char *out, const char *text,
 			 size_t len, const char *host)
 {
@@ -157,26 +145,12 @@ static pid_t fork_writer(const struct sl_job *job, const char *out, const char *
 	return pid;
 }
 
-/* Blocking variant (kept for callers outside the loop, e.g. tools). */
-int sl_k8sexec_write_output(const struct sl_job *job, const char *text, size_t len,
-			const char *host, struct sl_err *err)
-{
-	char *out = out_path(job, host);
-	int st = 0, r;
-	pid_t pid = fork_writer(job, out, text, len, host);
-
-	if (pid < 0 || waitpid(pid, &st, 0) < 0)
-		r = sl_err_set(err, SL_EIO, "fork: %s", strerror(errno));
-	else
-		r = writer_status(out, st, err);
-	free(out);
-	return r;
-}
-
 static void done(struct kjob *kj)
 {
 	/* The result is recorded; the object's only use now is history. */
-	sl_k8sexec_delete_obj(kj->x, kj->collection, kj->name, kj->x->kill_wait);
+	char *item = sl_k8s_kind_path(kj->kind, kj->ns, kj->name);
+	sl_k8sexec_delete(kj->x, item, kj->x->kill_wait);
+	free(item);
 	sl_k8sexec_job_report(kj, &kj->res);
 }
 
@@ -210,11 +184,11 @@ static void writer_free(struct writer *w)
 /* The child is gone (st): report the job if it still waits for this. */
 static void writer_end(struct writer *w, int st)
 {
-	struct sl_err err = SL_ERR_INIT;
 	struct kjob *kj = sl_k8sexec_job_find(w->x, w->id);
 
-	if (writer_status(w->out, st, &err) != 0)
-		sl_warn("job %llu: writing its output: %s", (unsigned long long)w->id, err.msg);
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) /* the child's errno */
+		sl_warn("job %llu: writing its output: %s: %s", (unsigned long long)w->id, w->out,
+			WIFEXITED(st) ? strerror(WEXITSTATUS(st)) : "writer killed");
 	if (kj != NULL && kj->attempt == w->attempt && kj->phase == KJ_FINISHING)
 		done(kj);
 	writer_free(w);
@@ -259,7 +233,8 @@ static int start_writer(struct kjob *kj, const char *text, size_t len)
 	w->x = kj->x;
 	w->id = kj->id;
 	w->attempt = kj->attempt;
-	w->out = out_path(kj->job, host);
+	w->out = expand(kj->job, kj->job->spec.std_out ? kj->job->spec.std_out : "slurm-%j.out",
+			host);
 	w->pid = fork_writer(kj->job, w->out, text, len, host);
 	w->pidfd = -1;
 	if (w->pid < 0) {
@@ -290,7 +265,7 @@ static void on_log(const struct sl_k8s_resp *resp, void *arg)
 	done(kj);
 }
 
-void sl_k8sexec_job_finish(struct kjob *kj)
+void sl_k8sexec_finish(struct kjob *kj)
 {
 	const struct sl_conf *conf = *kj->x->confp;
 	struct sl_k8s_req_spec spec;

@@ -1,16 +1,22 @@
-/* exec_k8s_watch.c - the Kubernetes executor's eyes: three watches selected
- * by this cluster's label (JobSets, MPIJobs, pods), never a poll. Every
- * event updates the job's cached object or pods and re-evaluates its state
- * (k8s/status.h). After each (re)list the full set is reconciled: objects of
- * live jobs are adopted, objects of jobs that ended, were cancelled or are
- * unknown are deleted, and a live job whose object is missing after a
- * restart gets it created (the deterministic name turns a duplicate into a
- * 409, never a second object).
+/* exec_k8s_watch.c - a job's object in the cluster, from its create to its
+ * end. A job becomes one object of its kind (k8s/kinds.h), rendered and
+ * serialized once (k8s/render.h), created once under a deterministic name; a
+ * create answered 409 means it is already there (a retry after a lost reply,
+ * or a daemon restart): it is read back and adopted if its labels say it is
+ * this job's of this cluster, so no attempt ever gets two objects.
+ *
+ * Then watches selected by this cluster's label, one per kind of object and
+ * one for pods, never a poll. Every event updates the job's cached object or
+ * pods and re-evaluates what they mean (k8s/status.h): starting, all pods
+ * ready (RUNNING), or over (exec_k8s_logs.c finishes it). After each
+ * (re)list the full set is reconciled: objects of live jobs are adopted,
+ * objects of jobs that ended, were cancelled or are unknown are deleted, and
+ * a live job whose object is missing after a restart gets it created.
  *
  * The gang rule (Kueue's waitForPodsReady): a timer from the admission of
  * the attempt (the job record's start time, so a restart of sluiced does not
  * restart it); if the pods are not all ready when it fires, the job is
- * evicted. */
+ * evicted. Calls down only: exec_k8s_logs.c and the job table. */
 #include "exec_k8s.h"
 
 #include <json-c/json.h>
@@ -26,28 +32,42 @@
 #include "loop.h"
 #include "xalloc.h"
 
-#define LISTED_JS 1
-#define LISTED_MPI 2
-#define LISTED_PODS 4
-
-static int parse_id(json_object *obj, uint64_t *id)
-{
-	const char *s = sl_k8s_obj_label(obj, "sluice.io/job-id");
-	char *end;
-	if (s == NULL || *s == '\0')
-		return -1;
-	*id = strtoull(s, &end, 10);
-	return *end == '\0' ? 0 : -1;
-}
-
-static int is_deleting(json_object *obj)
-{
-	return sl_k8s_obj_meta(obj, "deletionTimestamp") != NULL;
-}
-
 /* ---- state ---- */
 
-static void finished(struct kjob *kj, const struct sl_k8s_status *st);
+static void eval(struct kjob *kj);
+
+/* Take obj (a reference) as the job's current object. */
+static void set_obj(struct kjob *kj, json_object *obj)
+{
+	json_object_get(obj);
+	json_object_put(kj->obj);
+	kj->obj = obj;
+}
+
+/* Add or replace (by name) a pod of the job. */
+static void put_pod(struct kjob *kj, json_object *pod)
+{
+	const char *name = sl_k8s_obj_meta(pod, "name");
+	for (size_t i = 0; i < kj->npods; i++) {
+		const char *n = sl_k8s_obj_meta(kj->pods[i], "name");
+		if (name && n && strcmp(n, name) == 0) {
+			json_object_put(kj->pods[i]);
+			kj->pods[i] = json_object_get(pod);
+			return;
+		}
+	}
+	kj->pods = sl_xgrow(kj->pods, &kj->cappods, kj->npods + 1, sizeof(*kj->pods));
+	kj->pods[kj->npods++] = json_object_get(pod);
+}
+
+static void report_ready(struct kjob *kj, const char *nodelist)
+{
+	kj->ready = 1;
+	if (kj->ready_timer)
+		sl_loop_del_timer(kj->x->loop, kj->ready_timer);
+	kj->ready_timer = 0;
+	sl_evq_ready(kj->x->evq, kj->id, nodelist);
+}
 
 static void on_child_job(int rc, json_object *obj, const struct sl_err *err, void *arg)
 {
@@ -59,7 +79,7 @@ static void on_child_job(int rc, json_object *obj, const struct sl_err *err, voi
 		kj->res.exit_signal = 0;
 		snprintf(kj->res.reason, sizeof(kj->res.reason), "TimeLimit");
 	}
-	sl_k8sexec_job_finish(kj);
+	sl_k8sexec_finish(kj);
 }
 
 static void finished(struct kjob *kj, const struct sl_k8s_status *st)
@@ -82,10 +102,8 @@ static void finished(struct kjob *kj, const struct sl_k8s_status *st)
 		free(item);
 		return;
 	}
-	sl_k8sexec_job_finish(kj);
+	sl_k8sexec_finish(kj);
 }
-
-static void pod_put(struct kjob *kj, json_object *pod);
 
 static void on_pods(int rc, json_object *list, const struct sl_err *err, void *arg)
 {
@@ -95,8 +113,8 @@ static void on_pods(int rc, json_object *list, const struct sl_err *err, void *a
 	kj->pods_listed = 1;
 	if (rc == 0 && json_object_object_get_ex(list, "items", &items))
 		for (size_t i = 0; i < json_object_array_length(items); i++)
-			pod_put(kj, json_object_array_get_idx(items, i));
-	sl_k8sexec_job_eval(kj);
+			put_pod(kj, json_object_array_get_idx(items, i));
+	eval(kj);
 }
 
 /* The object says failed but no pod seen yet says how: the pod watch lags.
@@ -107,8 +125,7 @@ static int list_pods(struct kjob *kj)
 	char *sel, *coll;
 	if (kj->pods_listed || kj->call != NULL)
 		return kj->call != NULL;
-	sel = sl_xasprintf("%s=%s", kj->kind == SL_RENDER_MPIJOB ? "training.kubeflow.org/job-name" :
-			   "jobset.sigs.k8s.io/jobset-name", kj->name);
+	sel = sl_xasprintf("%s=%s", kj->kind->owner_label, kj->name);
 	coll = sl_xasprintf("/api/v1/namespaces/%s/pods", kj->ns);
 	o.label_selector = sel;
 	sl_k8sexec_job_call(kj, sl_k8s_list(kj->x->http, coll, &o, on_pods, kj));
@@ -117,14 +134,14 @@ static int list_pods(struct kjob *kj)
 	return 1;
 }
 
-void sl_k8sexec_job_eval(struct kjob *kj)
+static void eval(struct kjob *kj)
 {
 	struct sl_k8s_status st;
 	struct sl_err err = SL_ERR_INIT;
 
 	if (kj->phase != KJ_LIVE || kj->obj == NULL)
 		return;
-	if (sl_k8s_status_eval(kj->obj, kj->pods, kj->npods, &st, &err) != 0) {
+	if (sl_k8s_kind_status(kj->obj, kj->pods, kj->npods, &st, &err) != 0) {
 		sl_warn("job %llu: %s", (unsigned long long)kj->id, err.msg);
 		return;
 	}
@@ -139,7 +156,7 @@ void sl_k8sexec_job_eval(struct kjob *kj)
 		kj->log_pod = st.log_pod ? sl_xstrdup(st.log_pod) : NULL;
 		finished(kj, &st);
 	} else if (st.phase == SL_KST_READY && !kj->ready) {
-		sl_k8sexec_job_ready(kj, st.nodelist);
+		report_ready(kj, st.nodelist);
 	}
 	sl_k8s_status_clear(&st);
 }
@@ -155,11 +172,11 @@ static void on_ready_timeout(struct sl_loop *l, uint64_t id, void *arg)
 		return;
 	/* After a restart the deadline may be past before the pods are even
 	 * listed: only the list can say they are not ready. It re-arms. */
-	if (!(kj->x->listed & LISTED_PODS))
+	if (!(kj->x->listed & KJ_LISTED_PODS))
 		return;
 	snprintf(why, sizeof(why), "Exceeded the PodsReady timeout %s/%s", kj->ns, kj->name);
 	sl_info("job %llu: %s: evicted", (unsigned long long)kj->id, why);
-	sl_k8sexec_job_end(kj, SL_JOB_PENDING, why);
+	sl_k8sexec_end(kj, SL_JOB_PENDING, why);
 }
 
 /* Kueue counts the timeout from the workload's admission (its PodsReady=False
@@ -167,7 +184,7 @@ static void on_ready_timeout(struct sl_loop *l, uint64_t id, void *arg)
  * attempt's admission time (kj->start, persisted in the job record) plus the
  * timeout. Cost: the record keeps whole seconds, so the deadline can come up
  * to a second early, as Kueue's own (condition times are whole seconds). */
-void sl_k8sexec_ready_arm(struct kjob *kj)
+static void ready_arm(struct kjob *kj)
 {
 	const struct sl_kueue *k = sl_conf_kueue(*kj->x->confp);
 	struct timespec now;
@@ -183,22 +200,165 @@ void sl_k8sexec_ready_arm(struct kjob *kj)
 		sl_loop_add_timer(kj->x->loop, left > 0 ? left : 0, on_ready_timeout, kj);
 }
 
-/* ---- pods ---- */
+/* ---- create / adopt ---- */
 
-static void pod_put(struct kjob *kj, json_object *pod)
+static void launch_failed(struct kjob *kj, const char *why)
 {
-	const char *name = sl_k8s_obj_meta(pod, "name");
-	for (size_t i = 0; i < kj->npods; i++) {
-		const char *n = sl_k8s_obj_meta(kj->pods[i], "name");
-		if (name && n && strcmp(n, name) == 0) {
-			json_object_put(kj->pods[i]);
-			kj->pods[i] = json_object_get(pod);
+	struct sl_exec_result res = {.state = SL_JOB_FAILED, .exit_signal = 53};
+	snprintf(res.reason, sizeof(res.reason), "JobLaunchFailure");
+	snprintf(res.message, sizeof(res.message), "%s", why);
+	res.start_time = kj->start;
+	sl_err_log("job %llu: %s: %s", (unsigned long long)kj->id, kj->name, why);
+	sl_k8sexec_job_report(kj, &res);
+}
+
+/* The object is ours if it carries this job's id and this cluster's label. */
+static int ours(struct kjob *kj, json_object *obj)
+{
+	const char *id = sl_k8s_obj_label(obj, "sluice.io/job-id");
+	const char *cl = sl_k8s_obj_label(obj, "sluice.io/cluster");
+	char want[32];
+	snprintf(want, sizeof(want), "%llu", (unsigned long long)kj->id);
+	return id && cl && strcmp(id, want) == 0 && strcmp(cl, kj->x->cluster) == 0;
+}
+
+static void live(struct kjob *kj, json_object *obj)
+{
+	free(kj->body); /* it exists: no create will need the body again */
+	kj->body = NULL;
+	/* The watch may have shown a newer version before this reply came. */
+	if (kj->obj == NULL)
+		set_obj(kj, obj);
+	kj->phase = KJ_LIVE;
+	if (kj->want_end) {
+		sl_k8sexec_end(kj, kj->end_as, kj->why);
+		return;
+	}
+	ready_arm(kj);
+	eval(kj);
+}
+
+static void on_get(int rc, json_object *obj, const struct sl_err *err, void *arg)
+{
+	struct kjob *kj = arg;
+	char why[300];
+	kj->call = NULL;
+	if (rc == -SL_ENOENT) { /* deleted between the 409 and now: try again */
+		sl_k8sexec_create(kj);
+		return;
+	}
+	if (rc != 0) {
+		launch_failed(kj, err->msg);
+		return;
+	}
+	if (!ours(kj, obj)) {
+		snprintf(why, sizeof(why), "%s/%s exists and belongs to another job or cluster",
+			 kj->ns, kj->name);
+		launch_failed(kj, why);
+		return;
+	}
+	sl_info("job %llu: adopted %s/%s", (unsigned long long)kj->id, kj->ns, kj->name);
+	live(kj, obj);
+}
+
+static void on_create(int rc, json_object *obj, const struct sl_err *err, void *arg)
+{
+	struct kjob *kj = arg;
+	char *item;
+	kj->call = NULL;
+	if (rc == -SL_EEXIST) {
+		item = sl_k8s_kind_path(kj->kind, kj->ns, kj->name);
+		sl_k8sexec_job_call(kj, sl_k8s_get(kj->x->http, item, on_get, kj));
+		free(item);
+		return;
+	}
+	if (rc != 0) {
+		if (kj->want_end) { /* nothing was created: the end is immediate */
+			struct sl_exec_result res = {.state = kj->end_as};
+			snprintf(res.reason, sizeof(res.reason), "None");
+			sl_k8sexec_job_report(kj, &res);
 			return;
 		}
+		launch_failed(kj, err->msg);
+		return;
 	}
-	kj->pods = sl_xgrow(kj->pods, &kj->cappods, kj->npods + 1, sizeof(*kj->pods));
-	kj->pods[kj->npods++] = json_object_get(pod);
+	sl_debug("job %llu: created %s/%s", (unsigned long long)kj->id, kj->ns, kj->name);
+	live(kj, obj);
 }
+
+/* job->flavors "cpu=default,memory=default" -> the renderer's records;
+ * *buf keeps the resource names alive. */
+static size_t flavors(const struct sl_kueue *k, const char *text, struct sl_render_flavor *fl,
+		      size_t cap, char **buf)
+{
+	char *save = NULL, *tok;
+	size_t n = 0;
+	*buf = sl_xstrdup(text ? text : "");
+	for (tok = strtok_r(*buf, ",", &save); tok && n < cap; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		const struct sl_kq_flavor *f;
+		if (eq == NULL)
+			continue;
+		*eq = '\0';
+		if ((f = sl_kueue_find_flavor(k, eq + 1)) != NULL)
+			fl[n++] = (struct sl_render_flavor){tok, f};
+	}
+	return n;
+}
+
+int sl_k8sexec_render(struct kjob *kj, struct sl_err *err)
+{
+	const struct sl_conf *conf = *kj->x->confp;
+	struct sl_render_flavor fl[8];
+	struct sl_render_in in = {
+		.job = kj->job, .flavors = fl, .kube = sl_conf_kubernetes(conf),
+		.features = sl_conf_features(conf), .cluster = kj->x->cluster,
+		.attempt = kj->attempt, .kill_wait = kj->x->kill_wait,
+	};
+	char *buf = NULL;
+	int r;
+
+	in.nflavors = flavors(sl_conf_kueue(conf), kj->job->flavors, fl, 8, &buf);
+	kj->kind = sl_render_kind(&in);
+	free(kj->body);
+	r = sl_render(&in, &kj->body, err);
+	free(buf);
+	return r;
+}
+
+void sl_k8sexec_create(struct kjob *kj)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char *coll;
+	if (kj->body == NULL && sl_k8sexec_render(kj, &err) != 0) {
+		launch_failed(kj, err.msg);
+		return;
+	}
+	coll = sl_k8s_kind_path(kj->kind, kj->ns, NULL);
+	kj->phase = KJ_CREATING;
+	sl_k8sexec_job_call(kj, sl_k8s_create(kj->x->http, coll, kj->body, strlen(kj->body),
+					      on_create, kj));
+	free(coll);
+}
+
+/* ---- watches ---- */
+
+static int parse_id(json_object *obj, uint64_t *id)
+{
+	const char *s = sl_k8s_obj_label(obj, "sluice.io/job-id");
+	char *end;
+	if (s == NULL || *s == '\0')
+		return -1;
+	*id = strtoull(s, &end, 10);
+	return *end == '\0' ? 0 : -1;
+}
+
+static int is_deleting(json_object *obj)
+{
+	return sl_k8s_obj_meta(obj, "deletionTimestamp") != NULL;
+}
+
+/* ---- pods ---- */
 
 static struct kjob *job_of(struct sl_exec_k8s *x, json_object *obj)
 {
@@ -212,8 +372,8 @@ static void pod_event(enum sl_k8s_watch_type type, json_object *pod, void *arg)
 	if (kj == NULL || type == SL_KW_BOOKMARK || type == SL_KW_ERROR)
 		return;
 	/* A deleted pod keeps its last state: its exit code may be the answer. */
-	pod_put(kj, pod);
-	sl_k8sexec_job_eval(kj);
+	put_pod(kj, pod);
+	eval(kj);
 }
 
 static void pods_relisted(json_object *items, const char *rv, void *arg)
@@ -229,13 +389,13 @@ static void pods_relisted(json_object *items, const char *rv, void *arg)
 		json_object *pod = json_object_array_get_idx(items, i);
 		struct kjob *kj = job_of(x, pod);
 		if (kj != NULL)
-			pod_put(kj, pod);
+			put_pod(kj, pod);
 	}
-	x->listed |= LISTED_PODS;
+	x->listed |= KJ_LISTED_PODS;
 	for (struct kjob *kj = x->jobs; kj != NULL; kj = kj->next) {
-		sl_k8sexec_job_eval(kj);
+		eval(kj);
 		if (kj->phase == KJ_LIVE)
-			sl_k8sexec_ready_arm(kj); /* a deadline that passed before this list */
+			ready_arm(kj); /* a deadline that passed before this list */
 	}
 }
 
@@ -249,7 +409,8 @@ static int current_name(struct kjob *kj, json_object *obj)
 
 static void obj_event(enum sl_k8s_watch_type type, json_object *obj, void *arg)
 {
-	struct kjob *kj = job_of(arg, obj);
+	struct kwatch *kw = arg;
+	struct kjob *kj = job_of(kw->x, obj);
 	if (kj == NULL || !current_name(kj, obj))
 		return;
 	if (type == SL_KW_DELETED) {
@@ -265,75 +426,64 @@ static void obj_event(enum sl_k8s_watch_type type, json_object *obj, void *arg)
 	}
 	if (type != SL_KW_ADDED && type != SL_KW_MODIFIED)
 		return;
-	if (kj->phase == KJ_LIVE || kj->phase == KJ_ADOPTING || kj->phase == KJ_CREATING) {
-		if (kj->phase == KJ_ADOPTING) {
-			kj->phase = KJ_LIVE;
-			sl_k8sexec_ready_arm(kj);
-		}
-		if (kj->phase == KJ_LIVE || kj->phase == KJ_CREATING)
-			sl_k8sexec_job_set_obj(kj, obj);
-		sl_k8sexec_job_eval(kj);
+	if (kj->phase == KJ_ADOPTING) {
+		kj->phase = KJ_LIVE;
+		ready_arm(kj);
+	}
+	if (kj->phase == KJ_LIVE || kj->phase == KJ_CREATING) {
+		set_obj(kj, obj);
+		eval(kj);
 	}
 }
 
 /* One object of a (re)list: adopt it, or delete it if no live job owns it. */
-static void reconcile_one(struct sl_exec_k8s *x, json_object *obj, const char *collection_fmt)
+static void reconcile_one(struct kwatch *kw, json_object *obj)
 {
+	struct sl_exec_k8s *x = kw->x;
 	struct kjob *kj = job_of(x, obj);
 	const char *name = sl_k8s_obj_meta(obj, "name"), *ns = sl_k8s_obj_meta(obj, "namespace");
-	char *coll;
+	char *item;
 
 	if (name == NULL || ns == NULL)
 		return;
-	if (kj != NULL && current_name(kj, obj) && kj->phase != KJ_DONE) {
+	if (kj != NULL && current_name(kj, obj)) {
 		if (kj->phase == KJ_ADOPTING) {
 			sl_info("job %llu: adopted %s/%s", (unsigned long long)kj->id, ns, name);
 			kj->phase = KJ_LIVE;
-			sl_k8sexec_ready_arm(kj);
+			ready_arm(kj);
 		}
 		if (kj->phase == KJ_LIVE)
-			sl_k8sexec_job_set_obj(kj, obj);
-		return;
+			set_obj(kj, obj);
+		return; /* else the create or delete in flight decides */
 	}
-	if (kj != NULL && current_name(kj, obj))
-		return; /* DONE: its delete is already on the way */
 	if (is_deleting(obj))
 		return;
 	sl_info("reconcile: deleting %s/%s (its job is not running)", ns, name);
-	coll = sl_xasprintf(collection_fmt, ns);
-	sl_k8sexec_delete_obj(x, coll, name, x->kill_wait);
-	free(coll);
+	item = sl_k8s_kind_path(kw->kind, ns, name);
+	sl_k8sexec_delete(x, item, x->kill_wait);
+	free(item);
 }
 
-static void objects_relisted(struct sl_exec_k8s *x, json_object *items, int bit,
-			     const char *fmt)
+static void objects_relisted(json_object *items, const char *rv, void *arg)
 {
+	struct kwatch *kw = arg;
+	struct sl_exec_k8s *x = kw->x;
 	size_t n = json_object_array_length(items);
 	for (size_t i = 0; i < n; i++)
-		reconcile_one(x, json_object_array_get_idx(items, i), fmt);
-	x->listed |= bit;
-	if ((x->listed & (LISTED_JS | LISTED_MPI)) != (LISTED_JS | LISTED_MPI))
+		reconcile_one(kw, json_object_array_get_idx(items, i));
+	x->listed |= 1u << (kw - x->objs);
+	if ((x->listed & (KJ_LISTED_PODS - 1)) != KJ_LISTED_PODS - 1)
 		return;
-	/* Both kinds listed: a job still waiting for its object never got one. */
+	/* Every kind listed: a job still waiting for its object never got one. */
 	for (struct kjob *kj = x->jobs; kj != NULL; kj = kj->next) {
 		if (kj->phase == KJ_ADOPTING) {
 			sl_info("job %llu: %s/%s missing: creating it", (unsigned long long)kj->id,
 				kj->ns, kj->name);
-			sl_k8sexec_job_create(kj);
+			sl_k8sexec_create(kj);
 		} else {
-			sl_k8sexec_job_eval(kj);
+			eval(kj);
 		}
 	}
-}
-
-static void js_relisted(json_object *items, const char *rv, void *arg)
-{
-	objects_relisted(arg, items, LISTED_JS, "/apis/jobset.x-k8s.io/v1alpha2/namespaces/%s/jobsets");
-}
-
-static void mpi_relisted(json_object *items, const char *rv, void *arg)
-{
-	objects_relisted(arg, items, LISTED_MPI, "/apis/kubeflow.org/v2beta1/namespaces/%s/mpijobs");
 }
 
 static void problem(const struct sl_err *err, void *arg)
@@ -341,8 +491,7 @@ static void problem(const struct sl_err *err, void *arg)
 	sl_debug("kubernetes watch: %s (retrying)", err->msg);
 }
 
-static const struct sl_k8s_watch_ops js_ops = {js_relisted, obj_event, problem};
-static const struct sl_k8s_watch_ops mpi_ops = {mpi_relisted, obj_event, problem};
+static const struct sl_k8s_watch_ops obj_ops = {objects_relisted, obj_event, problem};
 static const struct sl_k8s_watch_ops pod_ops = {pods_relisted, pod_event, problem};
 
 int sl_k8sexec_watch_start(struct sl_exec_k8s *x, struct sl_err *err)
@@ -350,10 +499,15 @@ int sl_k8sexec_watch_start(struct sl_exec_k8s *x, struct sl_err *err)
 	char *sel = sl_xasprintf("sluice.io/cluster=%s", x->cluster);
 	struct sl_k8s_watch_opts o = {.label_selector = sel};
 
-	o.path = "/apis/jobset.x-k8s.io/v1alpha2/jobsets";
-	x->w_js = sl_k8s_watch_new(x->http, &o, &js_ops, x);
-	o.path = "/apis/kubeflow.org/v2beta1/mpijobs";
-	x->w_mpi = sl_k8s_watch_new(x->http, &o, &mpi_ops, x);
+	for (size_t i = 0; i < SL_K8S_NKINDS; i++) {
+		struct kwatch *kw = &x->objs[i];
+		char *path = sl_k8s_kind_path(&sl_k8s_kinds[i], NULL, NULL);
+		kw->x = x;
+		kw->kind = &sl_k8s_kinds[i];
+		o.path = path;
+		kw->w = sl_k8s_watch_new(x->http, &o, &obj_ops, kw);
+		free(path);
+	}
 	o.path = "/api/v1/pods";
 	x->w_pods = sl_k8s_watch_new(x->http, &o, &pod_ops, x);
 	free(sel);
@@ -362,8 +516,10 @@ int sl_k8sexec_watch_start(struct sl_exec_k8s *x, struct sl_err *err)
 
 void sl_k8sexec_watch_stop(struct sl_exec_k8s *x)
 {
-	sl_k8s_watch_free(x->w_js);
-	sl_k8s_watch_free(x->w_mpi);
+	for (size_t i = 0; i < SL_K8S_NKINDS; i++) {
+		sl_k8s_watch_free(x->objs[i].w);
+		x->objs[i].w = NULL;
+	}
 	sl_k8s_watch_free(x->w_pods);
-	x->w_js = x->w_mpi = x->w_pods = NULL;
+	x->w_pods = NULL;
 }

@@ -1,8 +1,14 @@
-/* exec_k8s_delete.c - the Kubernetes executor's one other write: DELETE with
- * propagationPolicy Background (the API server answers at once, the garbage
- * collector removes the pods) and gracePeriodSeconds = Slurm's KillWait, so
- * scancel and preemption give the job the same SIGTERM..SIGKILL window as on
- * a Slurm node. A 404 is success: the object is gone either way. */
+/* exec_k8s_job.c - the bottom of the Kubernetes executor: the job table and
+ * what every layer above does to a job: its one call in flight, its report
+ * to the daemon (sent from the event queue's zero-delay timer, never from
+ * inside an ops call or a watch callback that still walks the table), and
+ * its end by delete.
+ *
+ * A delete is the executor's one other write: DELETE with propagationPolicy
+ * Background (the API server answers at once, the garbage collector removes
+ * the pods) and gracePeriodSeconds = Slurm's KillWait, so scancel and
+ * preemption give the job the same SIGTERM..SIGKILL window as on a Slurm
+ * node. A 404 is success: the object is gone either way. */
 #include "exec_k8s.h"
 
 #include <json-c/json.h>
@@ -12,14 +18,42 @@
 #include <time.h>
 
 #include "log.h"
+#include "loop.h"
 #include "xalloc.h"
 
-char *sl_k8sexec_collection(enum sl_render_kind kind, const char *ns)
+struct kjob *sl_k8sexec_job_find(struct sl_exec_k8s *x, uint64_t id)
 {
-	if (kind == SL_RENDER_MPIJOB)
-		return sl_xasprintf("/apis/kubeflow.org/v2beta1/namespaces/%s/mpijobs", ns);
-	return sl_xasprintf("/apis/jobset.x-k8s.io/v1alpha2/namespaces/%s/jobsets", ns);
+	for (struct kjob *k = x->jobs; k != NULL; k = k->next)
+		if (k->id == id)
+			return k;
+	return NULL;
 }
+
+void sl_k8sexec_job_call(struct kjob *kj, struct sl_k8s_call *c)
+{
+	if (kj->call != c)
+		sl_k8s_call_cancel(kj->call);
+	kj->call = c;
+}
+
+void sl_k8sexec_job_report(struct kjob *kj, const struct sl_exec_result *res)
+{
+	struct sl_exec_result r = *res;
+	if (kj->phase == KJ_DONE)
+		return; /* reported once; a late second path changes nothing */
+	kj->phase = KJ_DONE;
+	sl_k8sexec_job_call(kj, NULL);
+	sl_k8s_req_cancel(kj->logreq);
+	kj->logreq = NULL;
+	if (kj->ready_timer)
+		sl_loop_del_timer(kj->x->loop, kj->ready_timer);
+	kj->ready_timer = 0;
+	if (r.end_time == 0)
+		r.end_time = (int64_t)time(NULL);
+	sl_evq_finished(kj->x->evq, kj->id, &r);
+}
+
+/* ---- deletes ---- */
 
 /* Kept on x->fires so that shutdown can cancel and free what is in flight
  * (the HTTP client drops its requests without callbacks). */
@@ -49,13 +83,12 @@ static void on_fire(int rc, json_object *obj, const struct sl_err *err, void *ar
 	fire_free(f);
 }
 
-void sl_k8sexec_delete_obj(struct sl_exec_k8s *x, const char *collection, const char *name,
-		       int64_t grace)
+void sl_k8sexec_delete(struct sl_exec_k8s *x, const char *item, int64_t grace)
 {
 	struct sl_k8s_delete_opts o = {.propagation = "Background", .grace_seconds = grace};
 	struct kfire *f = sl_xcalloc(1, sizeof(*f));
 	f->x = x;
-	f->item = sl_xasprintf("%s/%s", collection, name);
+	f->item = sl_xstrdup(item);
 	f->next = x->fires;
 	x->fires = f;
 	f->call = sl_k8s_delete(x->http, f->item, &o, on_fire, f);
@@ -93,10 +126,10 @@ static void on_end(int rc, json_object *obj, const struct sl_err *err, void *arg
 	sl_k8sexec_job_report(kj, &res);
 }
 
-void sl_k8sexec_job_end(struct kjob *kj, enum sl_jobstate as, const char *why)
+void sl_k8sexec_end(struct kjob *kj, enum sl_jobstate as, const char *why)
 {
 	struct sl_k8s_delete_opts o = {.propagation = "Background",
-				    .grace_seconds = kj->x->kill_wait};
+				       .grace_seconds = kj->x->kill_wait};
 	char *item;
 
 	if (why != NULL) {
@@ -113,9 +146,7 @@ void sl_k8sexec_job_end(struct kjob *kj, enum sl_jobstate as, const char *why)
 	sl_k8s_req_cancel(kj->logreq);
 	kj->logreq = NULL;
 	kj->phase = KJ_ENDING;
-	if (kj->collection == NULL)
-		kj->collection = sl_k8sexec_collection(kj->kind, kj->ns);
-	item = sl_xasprintf("%s/%s", kj->collection, kj->name);
+	item = sl_k8s_kind_path(kj->kind, kj->ns, kj->name);
 	sl_k8sexec_job_call(kj, sl_k8s_delete(kj->x->http, item, &o, on_end, kj));
 	free(item);
 }

@@ -11,9 +11,15 @@ start_daemon
 cd "$T/work"
 
 low=$(submit $USER1 --qos=low -c 2 -J low -o low.out \
-	--wrap 'echo "low start $SLURM_RESTART_COUNT"; trap "echo low got TERM; exit 143" TERM; sleep 8 & wait; echo low done') ||
+	--wrap 'trap "echo low got TERM; exit 143" TERM; echo "low start $SLURM_RESTART_COUNT"; sleep 8 & wait; echo low done') ||
 	fail "submit low"
 wait_state "$low" RUNNING
+# Preempt it only once its TERM trap is set (it prints after setting it).
+n=0
+until grep -q '^low start' low.out 2>/dev/null; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "low did not start its script"
+	sleep 0.1
+done
 high=$(submit $USER2 --qos=high -c 2 -J high -o high.out --wrap 'echo high ran; sleep 3') ||
 	fail "submit high"
 wait_state "$high" RUNNING 20

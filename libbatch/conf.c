@@ -39,6 +39,7 @@ struct sl_conf {
 	/* settings, filled through the key table */
 	char *socket, *state_dir, *executor, *auth, *default_partition, *cluster_name;
 	char *durability;
+	char *pam_service; /* NULL: no PAM (no `pam:`) */
 	int64_t kill_wait, min_job_age;
 	char **operators;
 	struct acct_entry *accounts;
@@ -58,7 +59,7 @@ struct sl_conf {
 };
 
 enum key_type { K_PATH, K_ENUM, K_NAME, K_INT, K_USERS, K_ACCOUNTS, K_SECTION,
-		K_FEATURES };
+		K_FEATURES, K_PAM };
 
 struct key {
 	const char *name;
@@ -103,6 +104,9 @@ static const struct key keys[] = {
 	 "restricts the ResourceFlavors a job may take"},
 	{"kubernetes", K_SECTION, F(kube), "", NULL, NULL, 0, 0,
 	 "the Kubernetes executor: API access and per-partition pod settings"},
+	{"pam", K_PAM, F(pam_service), "", NULL, NULL, 0, 0,
+	 "{service: NAME}: PAM account check at submit and a session around each "
+	 "local job, as Slurm's UsePAM; empty: no PAM"},
 };
 #undef F
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -343,6 +347,25 @@ static int set_accounts(struct sl_conf *c, const struct sl_ynode *n,
 	return 0;
 }
 
+/* pam: {service: NAME}. NAME is a file of /etc/pam.d: no '/', no leading '.'. */
+static int set_pam(struct sl_conf *c, const struct sl_ynode *n, const struct at *at,
+		   struct sl_err *err)
+{
+	const struct sl_ynode *v = n->n == 1 ? sl_ymap_get(n, "service") : NULL;
+	const char *s = v == NULL ? "" : v->type == SL_Y_SCALAR ? v->scalar : "(not a string)";
+	size_t len = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
+	struct at sub = {at->file, v ? v->line : at->line, "pam.service"};
+
+	if (v == NULL)
+		return bad(err, at, SL_ECONFIG, "must be {service: NAME}");
+	if (s[0] == '\0' || s[0] == '.' || s[len] != '\0' || len > 64)
+		return bad(err, &sub, SL_ECONFIG, "\"%s\" is not a PAM service name (at most "
+			   "64 characters [A-Za-z0-9._-], not starting with '.')", s);
+	free(c->pam_service);
+	c->pam_service = sl_xstrdup(s);
+	return 0;
+}
+
 static int set_key(struct sl_conf *c, const struct key *k, const struct sl_ynode *n,
 		   const struct at *at, struct sl_err *err)
 {
@@ -365,6 +388,8 @@ static int set_key(struct sl_conf *c, const struct key *k, const struct sl_ynode
 		sl_features_free(c->features);
 		c->features = NULL;
 		return sl_features_parse(n, at->file, &c->features, err);
+	case K_PAM:
+		return set_pam(c, n, at, err);
 	default:
 		if ((r = want_string(n, at, err)) != 0)
 			return r;
@@ -641,6 +666,7 @@ void sl_conf_free(struct sl_conf *c)
 	free(c->executor);
 	free(c->auth);
 	free(c->durability);
+	free(c->pam_service);
 	free(c->default_partition);
 	free(c->cluster_name);
 	free(c->dir);
@@ -666,6 +692,7 @@ int sl_conf_min_job_age(const struct sl_conf *c) { return (int)c->min_job_age; }
 const struct sl_kueue *sl_conf_kueue(const struct sl_conf *c) { return c->kueue; }
 const struct sl_kubeconf *sl_conf_kubernetes(const struct sl_conf *c) { return c->kube; }
 const struct sl_features *sl_conf_features(const struct sl_conf *c) { return c->features; }
+const char *sl_conf_pam_service(const struct sl_conf *c) { return c->pam_service; }
 
 int sl_conf_is_operator(const struct sl_conf *c, const char *user, uid_t uid)
 {
@@ -734,6 +761,8 @@ static char *value_text(const struct sl_conf *c, const struct key *k)
 		return join(*(char **const *)base, ",");
 	case K_FEATURES:
 		return sl_features_text(c->features);
+	case K_PAM:
+		return sl_xstrdup(c->pam_service ? c->pam_service : "");
 	case K_ACCOUNTS:
 		s = sl_xstrdup("");
 		for (i = 0; i < c->naccounts; i++) {

@@ -63,6 +63,10 @@ const struct sl_kubeconf *sl_conf_kubernetes(const struct sl_conf *c);
 struct sl_features;
 const struct sl_features *sl_conf_features(const struct sl_conf *c);
 
+/* `pam: {service: NAME}`: the PAM service of the account check at submit
+ * and of each local job's session, or NULL without PAM. Borrowed. */
+const char *sl_conf_pam_service(const struct sl_conf *c);
+
 /* The validated Kueue objects. Borrowed. */
 const struct sl_kueue *sl_conf_kueue(const struct sl_conf *c);
 

@@ -49,6 +49,7 @@ static const struct launch_field launch_fields[] = {
 	LF("argv", LF_STRV, argv, 0),
 	LF("env", LF_STRV, env, 0),
 	LF("durable", LF_INT, durable, 0),
+	LF("pamService", LF_STR, pam_service, 0),
 };
 
 #define NLAUNCH (sizeof(launch_fields) / sizeof(launch_fields[0]))

@@ -60,8 +60,10 @@ struct sl_launch {
 	char **argv;           /* script arguments; may be NULL */
 	char **env;            /* the final environment "K=V" (SLURM_* included) */
 	int durable;           /* durability: power: fsync the started mark and the result */
-	gid_t *groups;         /* supplementary groups, resolved by sluiced so that
-	                        * sluice-stepd needs no NSS (it is linked static) */
+	char *pam_service;     /* the config's `pam: {service}`: a PAM session
+	                        * around the job; NULL: none */
+	gid_t *groups;         /* supplementary groups, resolved by sluiced (its
+	                        * cache): no NSS lookup per job in sluice-stepd */
 	size_t ngroups;
 };
 

@@ -199,6 +199,9 @@ static void detach(sigset_t *set, int new_session)
 	umask(022);
 	(void)signal(SIGPIPE, SIG_IGN);
 	(void)signal(SIGHUP, SIG_IGN);
+	/* A write past a file size limit (the PAM session's, when the
+	 * supervisor cannot raise it back) fails instead of killing us. */
+	(void)signal(SIGXFSZ, SIG_IGN);
 	(void)signal(SIGCHLD, SIG_DFL); /* never inherit auto-reaping */
 	sigemptyset(set);
 	int sigs[] = {SIGTERM, SIGINT, SIGUSR2, SIGCHLD, SL_STEPD_SIG_FORWARD};
@@ -242,6 +245,8 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 	}
 	r->start_time = s->start_time;
 	r->end_time = time(NULL);
+	/* Once, whatever ended the job or its launch (stepd_pam.c). */
+	stepd_pam_close(s);
 	return 0;
 }
 

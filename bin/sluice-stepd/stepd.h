@@ -1,13 +1,26 @@
 /* stepd.h - sluice-stepd's internal state, shared by its files, each
  * calling only those after it: stepd_main.c, stepd_server.c (sluiced's fork
  * server), stepd.c (supervision: signals, time limit, result), stepd_launch.c
- * (starting the batch script as the user). Not a library interface. */
+ * (starting the batch script as the user), stepd_pam.c (the job's PAM
+ * session). Not a library interface. */
 #ifndef SL_STEPD_H
 #define SL_STEPD_H
 
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include "jobdir.h"
+
+struct pam_handle;
+
+/* The job's PAM session (stepd_pam.c). */
+struct stepd_pam {
+	struct pam_handle *h;     /* NULL: no session open */
+	char **env;               /* pam_getenvlist() of the open session */
+	struct rlimit rl[RLIM_NLIMITS]; /* the supervisor's own, from before it */
+	int prio;                 /* its nice value, likewise */
+	int saved;                /* rl and prio are to be put back */
+};
 
 struct stepd {
 	const char *dir;          /* the job directory */
@@ -15,6 +28,7 @@ struct stepd {
 	int64_t start_time;       /* unix seconds, as written to `started` */
 	pid_t job_pid;            /* the script; also its process group and session */
 	int in_fd, out_fd, err_fd; /* the job's stdio as opened for the user */
+	struct stepd_pam pam;
 };
 
 /* Supervise the job of `dir` to its end (the lock is fd 3); the exit status
@@ -34,6 +48,18 @@ int stepd_server(int fg, const char *jobs_dir, char **argv, int argc);
  * 0 on success (s->job_pid set). Otherwise the job could not be launched
  * and r holds the FAILED/JobLaunchFailure result. */
 int stepd_launch(struct stepd *s, struct sl_exec_result *r);
+
+/* The job's PAM session, when the launch spec names a service. Open it
+ * (pam_start, pam_setcred(PAM_ESTABLISH_CRED), pam_open_session) in the
+ * supervisor, before the fork: 0, also without PAM; -1 (logged) with
+ * nothing left open. */
+int stepd_pam_open(struct stepd *s);
+/* After the fork: the supervisor's own limits and nice value back; the job
+ * keeps the session's. */
+void stepd_pam_restore(struct stepd *s);
+/* Close it (pam_close_session, pam_setcred(PAM_DELETE_CRED), pam_end) and
+ * forget it, so that a second call does nothing. */
+void stepd_pam_close(struct stepd *s);
 
 /* Signal the job's process group (falls back to the pid while the child has
  * not yet made its own session). */

@@ -3,10 +3,12 @@
 libexec_PROGRAMS += bin/sluice-stepd/sluice-stepd
 bin_sluice_stepd_sluice_stepd_SOURCES = \
 	bin/sluice-stepd/stepd_main.c bin/sluice-stepd/stepd_server.c \
-	bin/sluice-stepd/stepd.c bin/sluice-stepd/stepd.h bin/sluice-stepd/stepd_launch.c
+	bin/sluice-stepd/stepd.c bin/sluice-stepd/stepd.h bin/sluice-stepd/stepd_launch.c \
+	bin/sluice-stepd/stepd_pam.c
 bin_sluice_stepd_sluice_stepd_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin
-bin_sluice_stepd_sluice_stepd_LDADD = $(SL_LIBS)
-bin_sluice_stepd_sluice_stepd_LDFLAGS = $(STATIC_LDFLAGS)
+# Linked dynamically: PAM loads its modules with dlopen(), which a static
+# program cannot do reliably (configure.ac).
+bin_sluice_stepd_sluice_stepd_LDADD = $(SL_LIBS) $(PAM_LIBS)
 
 # Runs the built sluice-stepd ($top_builddir/bin/sluice-stepd/sluice-stepd,
 # or $SLUICE_STEPD) through the fork server's client.

@@ -1,6 +1,7 @@
-/* stepd_launch.c - start the batch script as the user: files opened with the
- * user's identity, the script written where the kernel can exec it (so its
- * #! line is honoured, as slurmstepd does), then fork and exec.
+/* stepd_launch.c - start the batch script as the user: the PAM session
+ * opened (stepd_pam.c), files opened with the user's identity, the script
+ * written where the kernel can exec it (so its #! line is honoured, as
+ * slurmstepd does), then fork and exec.
  *
  * The output files are opened here, in the supervisor, under setfsuid():
  * access is checked as the user, and the supervisor keeps the descriptors
@@ -111,7 +112,11 @@ out:
 
 /* The job's environment: the spec's, plus what only the supervisor knows,
  * plus a login minimum for --export=NONE (Slurm would load the user's login
- * environment there; we give HOME, USER, LOGNAME, SHELL and PATH). */
+ * environment there; we give HOME, USER, LOGNAME, SHELL and PATH). The PAM
+ * session's variables (pam_env) come between the two: they replace the
+ * minimum, and what the user exported or Slurm sets replaces them, since
+ * the submission's environment already comes from a session of its own and
+ * --export promises it to the job. */
 static char **job_env(const struct stepd *s)
 {
 	const struct sl_launch *l = &s->l;
@@ -131,11 +136,13 @@ static char **job_env(const struct stepd *s)
 	}
 	/* The job's pid is only known in the child: it writes the digits here. */
 	over[0] = sl_xasprintf("SLURM_TASK_PID=%-20s", "");
-	char **a = sl_slurm_env_merge(dflt, l->env);
+	char **p = sl_slurm_env_merge(dflt, s->pam.env);
+	char **a = sl_slurm_env_merge(p, l->env);
 	char **b = sl_slurm_env_merge(a, over);
 	for (size_t i = 0; i < n; i++)
 		free(dflt[i]);
 	free(over[0]);
+	sl_strv_free(p);
 	sl_strv_free(a);
 	return b;
 }
@@ -164,6 +171,7 @@ static void child_run(struct stepd *s, const struct child_args *a)
 	/* The only dispositions a supervisor changes (detach(), the server). */
 	(void)signal(SIGPIPE, SIG_DFL);
 	(void)signal(SIGHUP, SIG_DFL);
+	(void)signal(SIGXFSZ, SIG_DFL);
 	(void)signal(SIGCHLD, SIG_DFL);
 	(void)sigprocmask(SIG_SETMASK, &none, NULL);
 	(void)setsid();
@@ -212,14 +220,19 @@ static void child_args_clear(struct child_args *a)
 	sl_strv_free(a->env);
 }
 
-static void launch_failed(struct stepd *s, struct sl_exec_result *r, const char *what)
+static void launch_result(struct sl_exec_result *r)
 {
-	sl_err_log("job %llu: launch failed: %s: %s", (unsigned long long)s->l.job_id, what,
-		   strerror(errno));
 	sl_exec_result_init(r, SL_JOB_FAILED);
 	snprintf(r->reason, sizeof(r->reason), "JobLaunchFailure");
 	r->exit_code = 0;
 	r->exit_signal = 53; /* what Slurm 22.05 records: ExitCode=0:53 */
+}
+
+static void launch_failed(struct stepd *s, struct sl_exec_result *r, const char *what)
+{
+	sl_err_log("job %llu: launch failed: %s: %s", (unsigned long long)s->l.job_id, what,
+		   strerror(errno));
+	launch_result(r);
 }
 
 int stepd_launch(struct stepd *s, struct sl_exec_result *r)
@@ -232,6 +245,13 @@ int stepd_launch(struct stepd *s, struct sl_exec_result *r)
 	if (as_root() && (l->ngroups > 0 ? setgroups(l->ngroups, l->groups)
 					 : setgroups(1, &l->gid)) != 0) {
 		launch_failed(s, r, "setgroups");
+		return -1;
+	}
+	/* After setgroups, which would drop the groups a module adds
+	 * (pam_group); before the files, in a home a module may create
+	 * (pam_mkhomedir). stepd_pam_open() logs why it failed. */
+	if (stepd_pam_open(s) != 0) {
+		launch_result(r);
 		return -1;
 	}
 	if (open_stdio(s) != 0) {
@@ -249,6 +269,7 @@ int stepd_launch(struct stepd *s, struct sl_exec_result *r)
 	pid_t pid = vfork();
 	if (pid == 0)
 		child_run(s, &a);
+	stepd_pam_restore(s); /* the job has its own copy of the session's limits */
 	child_args_clear(&a);
 	if (pid < 0) {
 		launch_failed(s, r, "fork");

@@ -7,6 +7,7 @@
 #include "idcache.h"
 #include "exec.h"
 #include "jobtab.h"
+#include "pam.h"
 #include "schedule.h"
 #include "store.h"
 #include "submit.h"
@@ -27,6 +28,9 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 		r = sl_err_set(err, SL_EBUSY, "sluiced is shutting down");
 		goto out;
 	}
+	/* PAM's account stack first: a user it refuses learns nothing else. */
+	if ((r = sl_pam_account(d->conf, p->user, d->hostname, err)) != 0)
+		goto out;
 	snprintf(who.group, sizeof(who.group), "%s", sl_idcache_group(d->ids, p->gid, time(NULL)));
 	if ((r = sl_jobspec_parse_request(body, len, &j->spec, err)) != 0 ||
 	    (r = sl_submit_prepare(d->conf, sl_schedctl_engine(d->sched), &who, j, err)) != 0)

@@ -194,7 +194,7 @@ static void test_show(void **state)
 			    "clusterName=testcluster\nkillWait=5\ndurability=process\nminJobAge=0\n"
 			    "operators=alice,bob.smith\n"
 			    "accounts=alice:physics,general *:general carol:chem\n"
-			    "features=\n",
+			    "features=\npam=\n",
 			    sl_conf_socket(c));
 	assert_string_equal(out, want);
 	sl_conf_free(c);
@@ -690,6 +690,42 @@ static void test_features_errors(void **state)
 		   "sluice.yaml:3: SluiceConfiguration: feature: unknown key");
 }
 
+/* pam: {service: NAME} names the PAM service; without it there is no PAM. */
+static void test_pam(void **state)
+{
+	char *path = write_conf(HEAD "pam: {service: sluice-batch_1.x}\n"), *out = sl_xstrdup("");
+	struct sl_conf *c = load_ok(path);
+
+	assert_string_equal(sl_conf_pam_service(c), "sluice-batch_1.x");
+	assert_int_equal(sl_conf_show(c, show_cb, &out), 0);
+	assert_non_null(strstr(out, "\npam=sluice-batch_1.x\n"));
+	sl_conf_free(c);
+	free(path);
+	free(out);
+	path = write_conf(HEAD "pam:\n");
+	c = load_ok(path);
+	assert_null(sl_conf_pam_service(c));
+	sl_conf_free(c);
+	free(path);
+
+	conf_fails(HEAD "pam: sluice\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: pam: must be {service: NAME}");
+	conf_fails(HEAD "pam: {}\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: pam: must be {service: NAME}");
+	conf_fails(HEAD "pam: {service: sluice, debug: 1}\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: pam: must be {service: NAME}");
+	conf_fails(HEAD "pam:\n  service: ../shadow\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: pam.service: \"../shadow\" is not a PAM "
+		   "service name (at most 64 characters [A-Za-z0-9._-], not starting with '.')");
+	conf_fails(HEAD "pam: {service: \"\"}\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: pam.service: \"\" is not a PAM "
+		   "service name (at most 64 characters [A-Za-z0-9._-], not starting with '.')");
+	conf_fails(HEAD "pam: {service: [a]}\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: pam.service: \"(not a string)\" is not "
+		   "a PAM service name (at most 64 characters [A-Za-z0-9._-], not starting "
+		   "with '.')");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -709,6 +745,7 @@ int main(void)
 		cmocka_unit_test(test_kubernetes_errors),
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_features_errors),
+		cmocka_unit_test(test_pam),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

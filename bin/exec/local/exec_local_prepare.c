@@ -1,7 +1,8 @@
 /* exec_local_prepare.c - turn a job record into the launch spec that
- * sluice-stepd runs: identity, local node names, expanded file names, and
- * the final environment (exported variables + Slurm's). No I/O but the
- * account lookup (logincache), so it can be tested alone. */
+ * sluice-stepd runs: identity, local node names, expanded file names, the
+ * final environment (exported variables + Slurm's) and the PAM service of
+ * the job's session. No I/O but the account lookup (logincache), so it can
+ * be tested alone. */
 #include "exec_local.h"
 
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "conf.h"
 #include "logincache.h"
 #include "slurm_env.h"
 #include "slurm_pattern.h"
@@ -29,7 +31,8 @@ char *sl_exec_local_nodelist(const char *host, int nodes, char **batch_host)
 }
 
 /* The account comes from the cache: what initgroups() would set is
- * resolved here, since sluice-stepd has no NSS. */
+ * resolved here, so that sluice-stepd makes no NSS lookup of its own (the
+ * modules of a PAM session may). */
 static int lookup_user(struct sl_logincache *logins, const struct sl_job *job,
 		       struct sl_launch *out, struct sl_err *err)
 {
@@ -116,6 +119,9 @@ int sl_exec_local_prepare(const struct sl_exec_conf *conf, struct sl_logincache 
 	out->time_limit = s->time_limit > 0 ? s->time_limit * 60 : 0;
 	out->kill_wait = conf->kill_wait > 0 ? conf->kill_wait : KILL_WAIT_DEFAULT;
 	out->durable = conf->durable;
+	/* The config of this launch (a reload changes it for the next jobs). */
+	const char *pam = conf->confp && *conf->confp ? sl_conf_pam_service(*conf->confp) : NULL;
+	out->pam_service = pam ? sl_xstrdup(pam) : NULL;
 	out->script = sl_xstrdup(s->script ? s->script : "");
 	out->argv = s->argv ? sl_strv_dup(s->argv) : NULL;
 	prepare_env(conf, job, batch, out);

@@ -41,17 +41,6 @@ void sq_pscratch_free(struct sq_pscratch *p)
 	free(p);
 }
 
-struct pctx {
-	struct sl_sched *s;
-	struct sq_wl *w;
-	int cq;
-	const int *use_fr;
-	const int64_t *use_q;
-	int nuse;
-	const int *need;
-	int nneed;
-};
-
 void sq_targets_push(struct sq_targets *t, struct sq_wl *w, enum sl_sched_preempt_reason r)
 {
 	t->v = sl_xgrow(t->v, &t->cap, t->n + 1, sizeof(*t->v));
@@ -88,7 +77,7 @@ bool sq_policy_allows(enum sl_kq_policy p, const struct sq_wl *pre, const struct
 }
 
 /* classifyPreemptionVariant; false = cannot be preempted. */
-static bool classify(const struct pctx *x, const struct sq_wl *c, bool adv, enum variant *v)
+static bool classify(const struct sq_preq *x, const struct sq_wl *c, bool adv, enum variant *v)
 {
 	const struct sq_cq *q = &x->s->cq[x->cq];
 	if (!uses_needed(c, x->need, x->nneed))
@@ -109,7 +98,7 @@ static bool classify(const struct pctx *x, const struct sq_wl *c, bool adv, enum
 	return true;
 }
 
-static void cands_from_cq(const struct pctx *x, int cq, int lca, bool adv, struct cands *out)
+static void cands_from_cq(const struct sq_preq *x, int cq, int lca, bool adv, struct cands *out)
 {
 	const struct sq_cq *q = &x->s->cq[cq];
 	for (size_t i = 0; i < q->nadm; i++) {
@@ -121,7 +110,7 @@ static void cands_from_cq(const struct pctx *x, int cq, int lca, bool adv, struc
 	}
 }
 
-static void collect_subtree(const struct pctx *x, int cur, int lca, int skip, bool adv,
+static void collect_subtree(const struct sq_preq *x, int cur, int lca, int skip, bool adv,
 			    struct cands *out, int depth)
 {
 	const struct sq_node *n = &x->s->node[cur];
@@ -156,7 +145,7 @@ static bool fit_in_quota(struct sl_sched *s, int node, const int *fr, int64_t *r
 	return fits;
 }
 
-static void collect_hier(const struct pctx *x, struct cands *hier, struct cands *prio)
+static void collect_hier(const struct sq_preq *x, struct cands *hier, struct cands *prio)
 {
 	struct sl_sched *s = x->s;
 	const struct sq_cq *q = &s->cq[x->cq];
@@ -200,11 +189,11 @@ int sq_cand_cmp(const struct sl_sched *s, int cq, const struct sq_wl *a, const s
 static int cand_qcmp(const void *pa, const void *pb, void *arg)
 {
 	const struct cand *a = pa, *b = pb;
-	const struct pctx *x = arg;
+	const struct sq_preq *x = arg;
 	return sq_cand_cmp(x->s, x->cq, a->wl, b->wl);
 }
 
-static void sort_cands(const struct pctx *x, struct cands *c)
+static void sort_cands(const struct sq_preq *x, struct cands *c)
 {
 	if (c->n > 1)
 		qsort_r(c->v, c->n, sizeof(*c->v), cand_qcmp, (void *)x);
@@ -235,7 +224,7 @@ bool sq_fits_with(struct sl_sched *s, int cq, const int *use_fr, const int64_t *
 	return true;
 }
 
-static bool cand_valid(const struct pctx *x, const struct cand *c, bool borrow)
+static bool cand_valid(const struct sq_preq *x, const struct cand *c, bool borrow)
 {
 	struct sl_sched *s = x->s;
 	if (c->wl->adm_cq == x->cq)
@@ -278,7 +267,7 @@ static enum sl_sched_preempt_reason var_reason(enum variant v)
 	}
 }
 
-static bool attempt(const struct pctx *x, const struct cands *all, bool borrow, struct sq_targets *t)
+static bool attempt(const struct sq_preq *x, const struct cands *all, bool borrow, struct sq_targets *t)
 {
 	size_t start = t->n;
 	for (size_t i = 0; i < all->n; i++) {
@@ -299,7 +288,7 @@ static bool attempt(const struct pctx *x, const struct cands *all, bool borrow, 
 	return false;
 }
 
-static bool under_nominal(const struct pctx *x)
+static bool under_nominal(const struct sq_preq *x)
 {
 	const struct sq_node *n = &x->s->node[x->s->cq[x->cq].node];
 	for (int i = 0; i < x->nneed; i++)
@@ -308,7 +297,7 @@ static bool under_nominal(const struct pctx *x)
 	return true;
 }
 
-static size_t classical(const struct pctx *x, struct sq_targets *t)
+static size_t classical(const struct sq_preq *x, struct sq_targets *t)
 {
 	if (!x->s->pscr)
 		x->s->pscr = sl_xcalloc(1, sizeof(*x->s->pscr));
@@ -353,8 +342,6 @@ size_t sq_get_targets(struct sl_sched *s, struct sq_wl *w, int cq,
 		      const int *use_fr, const int64_t *use_q, int nuse,
 		      const int *need, int nneed, struct sq_targets *t)
 {
-	if (s->fair_sharing)
-		return sq_fair_targets(s, w, cq, use_fr, use_q, nuse, need, nneed, t);
-	struct pctx x = {s, w, cq, use_fr, use_q, nuse, need, nneed};
-	return classical(&x, t);
+	struct sq_preq x = {s, w, cq, use_fr, use_q, nuse, need, nneed};
+	return s->fair_sharing ? sq_fair_targets(&x, t) : classical(&x, t);
 }

@@ -368,6 +368,18 @@ void sq_status_copy(struct sq_wl *w, const struct sq_wl *src);
 const char *sq_status_message(const struct sl_sched *s, struct sq_wl *w);
 
 /* preempt.c: classical preemption and its oracle */
+/* A preemptor: workload w into cq, requests use_fr/use_q, the frs that need
+ * preemption need[]. Classical and fair-sharing preemption both take it. */
+struct sq_preq {
+	struct sl_sched *s;
+	struct sq_wl *w;
+	int cq;
+	const int *use_fr;
+	const int64_t *use_q;
+	int nuse;
+	const int *need;
+	int nneed;
+};
 /* Targets for workload w (requests use_fr/use_q, frs needing preemption
  * need[]); appends to t; returns t->n. */
 size_t sq_get_targets(struct sl_sched *s, struct sq_wl *w, int cq,
@@ -404,9 +416,7 @@ struct sq_fentry {
 	bool taken;
 };
 int sq_fair_pick(struct sl_sched *s, struct sq_fentry *e, size_t ne);
-size_t sq_fair_targets(struct sl_sched *s, struct sq_wl *w, int cq,
-		       const int *use_fr, const int64_t *use_q, int nuse,
-		       const int *need, int nneed, struct sq_targets *t);
+size_t sq_fair_targets(const struct sq_preq *p, struct sq_targets *t);
 
 /* afs.c */
 double sq_lq_afs_usage(const struct sl_sched *s, int lq);

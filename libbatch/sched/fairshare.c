@@ -10,12 +10,18 @@
 #include "sched_int.h"
 #include "xalloc.h"
 
+struct sq_drs {
+	double ratio;                /* unweighted, per mille */
+	double weight;
+	bool borrowing;
+};
+
 static bool has_parent(const struct sl_sched *s, int node)
 {
 	return s->node[node].parent != SQ_NONE && !s->node[node].broken;
 }
 
-struct sq_drs sq_drs(const struct sl_sched *s, int node)
+static struct sq_drs sq_drs(const struct sl_sched *s, int node)
 {
 	struct sq_drs d = {0, s->node[node].weight_milli / 1000.0, false};
 	if (!has_parent(s, node))
@@ -64,7 +70,7 @@ static double weighted(struct sq_drs d)
 	return d.ratio / d.weight;
 }
 
-int sq_drs_cmp(struct sq_drs a, struct sq_drs b)
+static int sq_drs_cmp(struct sq_drs a, struct sq_drs b)
 {
 	bool za = zero_weight_borrows(a), zb = zero_weight_borrows(b);
 	if (za && zb)
@@ -75,7 +81,8 @@ int sq_drs_cmp(struct sq_drs a, struct sq_drs b)
 	return (x > y) - (x < y);
 }
 
-bool sq_borrowing_on(const struct sl_sched *s, int node, const int *fr, int n)
+/* Is node borrowing on any of these FRs (usage > subtree quota)? */
+static bool sq_borrowing_on(const struct sl_sched *s, int node, const int *fr, int n)
 {
 	if (!has_parent(s, node))
 		return false;
@@ -83,16 +90,6 @@ bool sq_borrowing_on(const struct sl_sched *s, int node, const int *fr, int n)
 		if (s->node[node].usage[fr[i]] > s->node[node].subtree[fr[i]])
 			return true;
 	return false;
-}
-
-static void charge(struct sl_sched *s, int cq, const int *fr, const int64_t *q, int n, int sign)
-{
-	for (int i = 0; i < n; i++) {
-		if (sign > 0)
-			sq_add_usage(s, s->cq[cq].node, fr[i], q[i]);
-		else
-			sq_remove_usage(s, s->cq[cq].node, fr[i], q[i]);
-	}
 }
 
 /* ---- admission tournament ---- */
@@ -106,7 +103,7 @@ struct tcand {
 static struct tcand eval_cand(struct sl_sched *s, struct sq_fentry *e, int idx, int kid)
 {
 	struct tcand t = {idx, false, {0, 1, false}};
-	charge(s, e[idx].cq, e[idx].use_fr, e[idx].use_q, e[idx].nuse, +1);
+	sq_charge(s, e[idx].cq, e[idx].use_fr, e[idx].use_q, e[idx].nuse, +1);
 	t.drs = sq_drs(s, kid);
 	t.nonborrow = !sq_borrowing_on(s, kid, e[idx].use_fr, e[idx].nuse);
 	for (int i = e[idx].nuse; i-- > 0;)
@@ -175,7 +172,7 @@ struct fctx {
 
 static void charge_preemptor(const struct sq_preq *p, int sign)
 {
-	charge(p->s, p->cq, p->use_fr, p->use_q, p->nuse, sign);
+	sq_charge(p->s, p->cq, p->use_fr, p->use_q, p->nuse, sign);
 }
 
 static bool fits_fs(struct fctx *x)

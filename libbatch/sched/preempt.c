@@ -297,7 +297,7 @@ static bool under_nominal(const struct sq_preq *x)
 	return true;
 }
 
-static size_t classical(const struct sq_preq *x, struct sq_targets *t)
+size_t sq_classical_targets(const struct sq_preq *x, struct sq_targets *t)
 {
 	if (!x->s->pscr)
 		x->s->pscr = sl_xcalloc(1, sizeof(*x->s->pscr));
@@ -336,12 +336,4 @@ static size_t classical(const struct sq_preq *x, struct sq_targets *t)
 	p->prio = prio;
 	p->all = all;
 	return t->n;
-}
-
-size_t sq_get_targets(struct sl_sched *s, struct sq_wl *w, int cq,
-		      const int *use_fr, const int64_t *use_q, int nuse,
-		      const int *need, int nneed, struct sq_targets *t)
-{
-	struct sq_preq x = {s, w, cq, use_fr, use_q, nuse, need, nneed};
-	return s->fair_sharing ? sq_fair_targets(&x, t) : classical(&x, t);
 }

@@ -152,7 +152,7 @@ static void test_preempt_reduced(void **state)
 	add(s, 1, -4, 0, 10, 0, &tl_cpu1);
 	struct sl_sched_flavor f = {"main", "cpu", "default"};
 	struct sl_sched_assignment a = {"cq", 1, &f};
-	assert_int_equal(sl_sched_admitted(s, 1, &a, &err), 0);
+	assert_int_equal(sl_sched_admitted_partial(s, 1, &a, NULL, &err), 0);
 	add(s, 2, 4, 1, 30, 10, &tl_cpu1);
 	sl_sched_cycle(s, 0, &d);
 	assert_int_equal(d.nadmit, 0);

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,17 @@ void sl_ydocs_free(struct sl_ydocs *d)
 	free(d->docs);
 	free(d->file);
 	free(d);
+}
+
+/* Index of key in map (not a map: none), or -1. */
+static ptrdiff_t key_index(const struct sl_ynode *map, const char *key)
+{
+	size_t i;
+
+	for (i = 0; map != NULL && map->type == SL_Y_MAP && i < map->n; i++)
+		if (strcmp(map->keys[i], key) == 0)
+			return (ptrdiff_t)i;
+	return -1;
 }
 
 static int line_of(const yaml_mark_t *m)
@@ -138,17 +150,16 @@ static int parse_node(struct yctx *c, yaml_event_t *ev, int depth,
 static int map_add_key(struct yctx *c, struct sl_ynode *map, size_t *cap, yaml_event_t *kev)
 {
 	const char *key = (const char *)kev->data.scalar.value;
-	size_t i;
+	ptrdiff_t i;
 	int r;
 
 	if ((r = check_anchor(c, kev)) == 0 && kev->type != YAML_SCALAR_EVENT)
 		r = sl_yerr(c->err, SL_EINVAL, c->file, line_of(&kev->start_mark),
 			    NULL, NULL, NULL, "mapping keys must be scalars");
-	for (i = 0; r == 0 && i < map->n; i++)
-		if (strcmp(map->keys[i], key) == 0)
-			r = sl_yerr(c->err, SL_EINVAL, c->file, line_of(&kev->start_mark),
-				    NULL, NULL, NULL, "duplicate key \"%s\" (first on line %d)",
-				    key, map->key_lines[i]);
+	if (r == 0 && (i = key_index(map, key)) >= 0)
+		r = sl_yerr(c->err, SL_EINVAL, c->file, line_of(&kev->start_mark), NULL, NULL,
+			    NULL, "duplicate key \"%s\" (first on line %d)", key,
+			    map->key_lines[i]);
 	if (r == 0) {
 		map->vals = sl_xgrow(map->vals, cap, map->n + 1, sizeof(*map->vals));
 		map->keys = sl_xrealloc(map->keys, *cap * sizeof(*map->keys));
@@ -377,49 +388,34 @@ int sl_yaml_load_file(const char *path, struct sl_ydocs **out, struct sl_err *er
 
 struct sl_ynode *sl_ymap_get(const struct sl_ynode *map, const char *key)
 {
-	size_t i;
+	ptrdiff_t i = key_index(map, key);
 
-	if (map == NULL || map->type != SL_Y_MAP)
-		return NULL;
-	for (i = 0; i < map->n; i++)
-		if (strcmp(map->keys[i], key) == 0)
-			return map->vals[i];
-	return NULL;
+	return i < 0 ? NULL : map->vals[i];
 }
 
 int sl_ymap_key_line(const struct sl_ynode *map, const char *key)
 {
-	size_t i;
+	ptrdiff_t i = key_index(map, key);
 
 	if (map == NULL)
 		return 0;
-	if (map->type == SL_Y_MAP)
-		for (i = 0; i < map->n; i++)
-			if (strcmp(map->keys[i], key) == 0)
-				return map->key_lines[i];
-	return map->line;
+	return i < 0 ? map->line : map->key_lines[i];
 }
 
 /* Quoted scalars are strings in YAML, so "true" and "5" in quotes are not
  * bools or ints: the same strictness Kubernetes applies. */
 int sl_yscalar_bool(const struct sl_ynode *n, int *out)
 {
-	static const char *const yes[] = {"true", "True", "TRUE"};
-	static const char *const no[] = {"false", "False", "FALSE"};
+	static const char *const words[] = {"false", "False", "FALSE", "true", "True", "TRUE"};
 	size_t i;
 
 	if (n == NULL || n->type != SL_Y_SCALAR || n->quoted)
 		return -SL_EINVAL;
-	for (i = 0; i < 3; i++) {
-		if (strcmp(n->scalar, yes[i]) == 0) {
-			*out = 1;
+	for (i = 0; i < 6; i++)
+		if (strcmp(n->scalar, words[i]) == 0) {
+			*out = i >= 3;
 			return 0;
 		}
-		if (strcmp(n->scalar, no[i]) == 0) {
-			*out = 0;
-			return 0;
-		}
-	}
 	return -SL_EINVAL;
 }
 

@@ -52,20 +52,7 @@ static int check_ps(const struct sl_sched *s, const struct sq_cq *c,
 		    const struct sl_sched_podset *in, struct sl_err *err)
 {
 	struct sq_ps p = {0};
-	p.nsel = (int)in->nsel;
-	p.sel = sl_xcalloc(in->nsel + 1, sizeof(*p.sel));
-	for (size_t j = 0; j < in->nsel; j++)
-		p.sel[j] = (struct sl_kq_kv){(char *)in->node_selector[j].key,
-					  (char *)(in->node_selector[j].value ? in->node_selector[j].value : "")};
-	p.ntol = (int)in->ntol;
-	p.tol = sl_xcalloc(in->ntol + 1, sizeof(*p.tol));
-	for (size_t j = 0; j < in->ntol; j++) {
-		const struct sl_sched_toleration *t = &in->tolerations[j];
-		p.tol[j] = (struct sl_kq_toleration){(char *)(t->key ? t->key : ""),
-						   (char *)(t->op ? t->op : "Equal"),
-						   (char *)(t->value ? t->value : ""),
-						   (char *)(t->effect ? t->effect : "")};
-	}
+	sq_ps_constraints(&p, in);
 	int r = 0;
 	/* partial admission may take as few as minCount pods */
 	int32_t n = in->min_count > 0 && in->min_count < in->count ? in->min_count : in->count;
@@ -84,8 +71,8 @@ static int check_ps(const struct sl_sched *s, const struct sq_cq *c,
 				       "ever provide in any eligible flavor",
 				       in->name ? in->name : "main", q, in->req[j].resource, c->name);
 	}
-	free(p.sel);
-	free(p.tol);
+	sq_kv_free(p.sel, (size_t)p.nsel);
+	sq_tols_free(p.tol, (size_t)p.ntol);
 	return r;
 }
 

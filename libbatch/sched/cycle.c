@@ -209,16 +209,16 @@ static bool entry_fits(struct cyc *c, struct entry *e)
 {
 	struct sl_sched *s = c->s;
 	for (size_t i = 0; i < c->nvic; i++)
-		sq_simulate_remove(s, c->victims[i], -1);
+		sq_wl_charge(s, c->victims[i], -1);
 	for (size_t i = 0; i < e->t.n; i++)
 		if (!is_victim(c, e->t.v[i].wl))
-			sq_simulate_remove(s, e->t.v[i].wl, -1);
+			sq_wl_charge(s, e->t.v[i].wl, -1);
 	bool ok = sq_fits_with(s, e->cq, e->a.use_fr, e->a.use_q, e->a.nuse, true);
 	for (size_t i = e->t.n; i-- > 0;)
 		if (!is_victim(c, e->t.v[i].wl))
-			sq_simulate_remove(s, e->t.v[i].wl, +1);
+			sq_wl_charge(s, e->t.v[i].wl, +1);
 	for (size_t i = c->nvic; i-- > 0;)
-		sq_simulate_remove(s, c->victims[i], +1);
+		sq_wl_charge(s, c->victims[i], +1);
 	return ok;
 }
 

@@ -183,18 +183,9 @@ static bool fits_fs(struct fctx *x)
 	return ok;
 }
 
-static bool uses_needed(const struct fctx *x, const struct sq_wl *w)
-{
-	for (int i = 0; i < w->nuse; i++)
-		for (int j = 0; j < x->p.nneed; j++)
-			if (w->use_fr[i] == x->p.need[j])
-				return true;
-	return false;
-}
-
 static void add_cand(struct fctx *x, struct sq_wl *w, size_t *cap)
 {
-	if (w == x->p.w || !uses_needed(x, w))
+	if (w == x->p.w || !sq_uses_needed(w, x->p.need, x->p.nneed))
 		return;
 	x->c = sl_xgrow(x->c, cap, x->nc + 1, sizeof(*x->c));
 	x->c[x->nc++] = w;
@@ -329,7 +320,7 @@ static void almost_lca(const struct sl_sched *s, int a, int b, int *pa, int *pb)
 static bool take(struct fctx *x, int i, enum sl_sched_preempt_reason r, struct sq_targets *t)
 {
 	x->gone[i] = true;
-	sq_simulate_remove(x->p.s, x->c[i], -1);
+	sq_wl_charge(x->p.s, x->c[i], -1);
 	sq_targets_push(t, x->c[i], r);
 	return fits_fs(x);
 }
@@ -362,9 +353,9 @@ static bool run_first(struct fctx *x, struct sq_targets *t, bool *retry)
 		almost_lca(s, pnode, tq, &pa, &pb);
 		struct sq_drs pnew = sq_drs(s, pa), told = sq_drs(s, pb);
 		for (int i; (i = first_of(x, tcq)) >= 0;) {
-			sq_simulate_remove(s, x->c[i], -1);
+			sq_wl_charge(s, x->c[i], -1);
 			struct sq_drs tnew = sq_drs(s, pb);
-			sq_simulate_remove(s, x->c[i], +1);
+			sq_wl_charge(s, x->c[i], +1);
 			if (strategy_ok(s->strat[0], pnew, told, tnew)) {
 				if (take(x, i, SL_PREEMPT_IN_COHORT_FAIR_SHARING, t))
 					return true;
@@ -415,7 +406,7 @@ size_t sq_fair_targets(const struct sq_preq *p, struct sq_targets *t)
 	if (fits)
 		sq_fill_back(s, p->cq, p->use_fr, p->use_q, p->nuse, true, t);
 	for (size_t j = t->n; j-- > start;)
-		sq_simulate_remove(s, t->v[j].wl, +1);
+		sq_wl_charge(s, t->v[j].wl, +1);
 	if (!fits)
 		t->n = start;
 	free(retry);

@@ -199,12 +199,12 @@ static enum sq_pmode oracle(struct sl_sched *s, struct sq_wl *w, int cq, int fr,
 	}
 	bool same = false;
 	for (size_t i = 0; i < t.n; i++) {
-		sq_simulate_remove(s, t.v[i].wl, -1);
+		sq_wl_charge(s, t.v[i].wl, -1);
 		same = same || t.v[i].wl->adm_cq == cq;
 	}
 	*borrow = sq_height_lowest_fit(s, node, fr, val, NULL);
 	for (size_t i = t.n; i-- > 0;)
-		sq_simulate_remove(s, t.v[i].wl, +1);
+		sq_wl_charge(s, t.v[i].wl, +1);
 	return same ? SQ_PREEMPT : SQ_RECLAIM;
 }
 

@@ -48,12 +48,7 @@ void sq_targets_push(struct sq_targets *t, struct sq_wl *w, enum sl_sched_preemp
 	t->v[t->n++].reason = r;
 }
 
-void sq_simulate_remove(struct sl_sched *s, struct sq_wl *w, int sign)
-{
-	sq_wl_charge(s, w, sign);
-}
-
-static bool uses_needed(const struct sq_wl *w, const int *need, int nneed)
+bool sq_uses_needed(const struct sq_wl *w, const int *need, int nneed)
 {
 	for (int i = 0; i < w->nuse; i++)
 		for (int j = 0; j < nneed; j++)
@@ -80,7 +75,7 @@ bool sq_policy_allows(enum sl_kq_policy p, const struct sq_wl *pre, const struct
 static bool classify(const struct sq_preq *x, const struct sq_wl *c, bool adv, enum variant *v)
 {
 	const struct sq_cq *q = &x->s->cq[x->cq];
-	if (!uses_needed(c, x->need, x->nneed))
+	if (!sq_uses_needed(c, x->need, x->nneed))
 		return false;
 	bool same = c->adm_cq == x->cq;
 	if (!sq_policy_allows(same ? q->within_cq : q->reclaim, x->w, c))
@@ -245,12 +240,12 @@ void sq_fill_back(struct sl_sched *s, int cq, const int *use_fr, const int64_t *
 		  int nuse, bool borrow, struct sq_targets *t)
 {
 	for (size_t i = t->n >= 2 ? t->n - 1 : 0; i-- > 0;) {
-		sq_simulate_remove(s, t->v[i].wl, +1);
+		sq_wl_charge(s, t->v[i].wl, +1);
 		if (sq_fits_with(s, cq, use_fr, use_q, nuse, borrow)) {
 			t->v[i] = t->v[t->n - 1];
 			t->n--;
 		} else {
-			sq_simulate_remove(s, t->v[i].wl, -1);
+			sq_wl_charge(s, t->v[i].wl, -1);
 		}
 	}
 }
@@ -273,17 +268,17 @@ static bool attempt(const struct sq_preq *x, const struct cands *all, bool borro
 	for (size_t i = 0; i < all->n; i++) {
 		if (!cand_valid(x, &all->v[i], borrow))
 			continue;
-		sq_simulate_remove(x->s, all->v[i].wl, -1);
+		sq_wl_charge(x->s, all->v[i].wl, -1);
 		sq_targets_push(t, all->v[i].wl, var_reason(all->v[i].var));
 		if (sq_fits_with(x->s, x->cq, x->use_fr, x->use_q, x->nuse, borrow)) {
 			sq_fill_back(x->s, x->cq, x->use_fr, x->use_q, x->nuse, borrow, t);
 			for (size_t j = start; j < t->n; j++)
-				sq_simulate_remove(x->s, t->v[j].wl, +1);
+				sq_wl_charge(x->s, t->v[j].wl, +1);
 			return true;
 		}
 	}
 	for (size_t j = start; j < t->n; j++)
-		sq_simulate_remove(x->s, t->v[j].wl, +1);
+		sq_wl_charge(x->s, t->v[j].wl, +1);
 	t->n = start;
 	return false;
 }

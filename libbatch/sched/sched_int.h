@@ -313,6 +313,9 @@ bool sq_wl_before(const struct sl_sched *s, const struct sq_cq *c,
 		  const struct sq_wl *a, const struct sq_wl *b);
 void sq_heap_fix_all(struct sl_sched *s, struct sq_cq *c);
 void sq_wt_clear(struct sl_sched *s);
+/* d's node selector and tolerations: copies of p's, with Kubernetes'
+ * defaults for what p leaves NULL. Freed with sq_kv_free/sq_tols_free. */
+void sq_ps_constraints(struct sq_ps *d, const struct sl_sched_podset *p);
 
 /* equiv.c: scheduling equivalence */
 uint64_t sq_wl_hash(const struct sq_wl *w);
@@ -396,7 +399,8 @@ struct sq_preq {
 size_t sq_classical_targets(const struct sq_preq *p, struct sq_targets *t);
 void sq_pscratch_free(struct sq_pscratch *p);
 void sq_targets_push(struct sq_targets *t, struct sq_wl *w, enum sl_sched_preempt_reason r);
-void sq_simulate_remove(struct sl_sched *s, struct sq_wl *w, int sign);
+/* Does w use any of the FRs need[]? */
+bool sq_uses_needed(const struct sq_wl *w, const int *need, int nneed);
 bool sq_policy_allows(enum sl_kq_policy p, const struct sq_wl *preemptor, const struct sq_wl *cand);
 void sq_fill_back(struct sl_sched *s, int cq, const int *use_fr, const int64_t *use_q,
 		  int nuse, bool borrow, struct sq_targets *t);

@@ -468,6 +468,25 @@ static void sq_release(struct sl_sched *s, struct sq_wl *w)
 	w->adm_cq = SQ_NONE;
 }
 
+void sq_ps_constraints(struct sq_ps *d, const struct sl_sched_podset *p)
+{
+	d->nsel = (int)p->nsel;
+	d->sel = sl_xcalloc(p->nsel + 1, sizeof(*d->sel));
+	for (size_t j = 0; j < p->nsel; j++) {
+		d->sel[j].key = sl_xstrdup(p->node_selector[j].key);
+		d->sel[j].value = sl_xstrdup(p->node_selector[j].value ? p->node_selector[j].value : "");
+	}
+	d->ntol = (int)p->ntol;
+	d->tol = sl_xcalloc(p->ntol + 1, sizeof(*d->tol));
+	for (size_t j = 0; j < p->ntol; j++) {
+		const struct sl_sched_toleration *t = &p->tolerations[j];
+		d->tol[j].key = sl_xstrdup(t->key ? t->key : "");
+		d->tol[j].op = sl_xstrdup(t->op ? t->op : "Equal");
+		d->tol[j].value = sl_xstrdup(t->value ? t->value : "");
+		d->tol[j].effect = sl_xstrdup(t->effect ? t->effect : "");
+	}
+}
+
 static void copy_ps(struct sl_sched *s, struct sq_ps *d, const struct sl_sched_podset *p)
 {
 	d->name = sl_xstrdup(p->name ? p->name : "main");
@@ -484,21 +503,7 @@ static void copy_ps(struct sl_sched *s, struct sq_ps *d, const struct sl_sched_p
 		d->total[j] = p->req[j].milli * (int64_t)p->count;
 		d->flv[j] = SQ_NONE;
 	}
-	d->nsel = (int)p->nsel;
-	d->sel = sl_xcalloc(p->nsel + 1, sizeof(*d->sel));
-	for (size_t j = 0; j < p->nsel; j++) {
-		d->sel[j].key = sl_xstrdup(p->node_selector[j].key);
-		d->sel[j].value = sl_xstrdup(p->node_selector[j].value ? p->node_selector[j].value : "");
-	}
-	d->ntol = (int)p->ntol;
-	d->tol = sl_xcalloc(p->ntol + 1, sizeof(*d->tol));
-	for (size_t j = 0; j < p->ntol; j++) {
-		const struct sl_sched_toleration *t = &p->tolerations[j];
-		d->tol[j].key = sl_xstrdup(t->key ? t->key : "");
-		d->tol[j].op = sl_xstrdup(t->op ? t->op : "Equal");
-		d->tol[j].value = sl_xstrdup(t->value ? t->value : "");
-		d->tol[j].effect = sl_xstrdup(t->effect ? t->effect : "");
-	}
+	sq_ps_constraints(d, p);
 }
 
 int sl_sched_add(struct sl_sched *s, const struct sl_sched_wl *in, struct sl_err *err)

@@ -115,23 +115,18 @@ P(p_submit) { (void)now; fmt_time(j->submit_time, buf, len); return 1; }
 P(p_start) { (void)now; fmt_time(j->start_time, buf, len); return 1; }
 P(p_reason) { (void)now; S(j->reason ? j->reason : "None"); }
 
-P(p_user)
+/* %u and %g: the name, or the number without one. */
+static int name_or_id(const char *name, unsigned id, char *buf, size_t len)
 {
-	(void)now;
-	if (j->user)
-		S(j->user);
-	snprintf(buf, len, "%u", (unsigned)j->uid);
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "%u", id);
 	return 1;
 }
 
-P(p_group)
-{
-	(void)now;
-	if (j->group)
-		S(j->group);
-	snprintf(buf, len, "%u", (unsigned)j->gid);
-	return 1;
-}
+P(p_user) { (void)now; return name_or_id(j->user, (unsigned)j->uid, buf, len); }
+P(p_group) { (void)now; return name_or_id(j->group, (unsigned)j->gid, buf, len); }
 
 P(p_prio)
 {

@@ -492,6 +492,9 @@ void sq_model_build(struct sl_sched *s, const struct sl_kueue *k)
 	sq_recompute_tree(s);
 }
 
+/* The next build reallocates some of these: they must be NULL again. */
+#define FREE0(p) (free(p), (p) = NULL)
+
 void sq_model_free(struct sl_sched *s)
 {
 	for (int i = 0; i < s->ncq; i++) {
@@ -513,7 +516,7 @@ void sq_model_free(struct sl_sched *s)
 		free(c->prep);
 		free(c->adm);
 	}
-	free(s->cq);
+	FREE0(s->cq);
 	for (int i = 0; i < s->nnode; i++) {
 		free(s->node[i].name);
 		free(s->node[i].kids);
@@ -521,34 +524,24 @@ void sq_model_free(struct sl_sched *s)
 		free(s->node[i].subtree);
 		free(s->node[i].usage);
 	}
-	free(s->node);
+	FREE0(s->node);
 	for (int i = 0; i < s->nlq; i++) {
 		free(s->lq[i].ns);
 		free(s->lq[i].name);
 		free(s->lq[i].cqname);
 	}
-	free(s->lq);
+	FREE0(s->lq);
 	sq_nm_free(&s->lqmap);
 	for (int i = 0; i < s->nflv; i++)
 		flavor_free(&s->flv[i]);
-	free(s->flv);
-	free(s->fr_of);
-	free(s->fr_flv);
-	free(s->fr_res);
-	free(s->afs_weight_milli);
-	free(s->tree_gen);
-	free(s->tree_first);
-	free(s->tree_parked);
-	s->tree_first = NULL;
-	s->tree_parked = NULL;
-	free(s->tmp_fr);
-	s->cq = NULL;
-	s->node = NULL;
-	s->lq = NULL;
-	s->flv = NULL;
-	s->fr_of = s->fr_flv = s->fr_res = NULL;
-	s->afs_weight_milli = NULL;
-	s->tree_gen = NULL;
-	s->tmp_fr = NULL;
+	FREE0(s->flv);
+	FREE0(s->fr_of);
+	FREE0(s->fr_flv);
+	FREE0(s->fr_res);
+	FREE0(s->afs_weight_milli);
+	FREE0(s->tree_gen);
+	FREE0(s->tree_first);
+	FREE0(s->tree_parked);
+	FREE0(s->tmp_fr);
 	s->ncq = s->nnode = s->nlq = s->nflv = s->nfr = 0;
 }

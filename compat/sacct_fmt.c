@@ -70,6 +70,12 @@ static void fmt_mem(int64_t mib, char *buf, size_t len)
 #define S(expr) snprintf(buf, len, "%s", (expr))
 #define JOBONLY(expr) S(row == ROW_JOB ? (expr) : "")
 #define OR_EMPTY(s) ((s) ? (s) : "")
+#define JOBNUM(v) do { \
+		if (row == ROW_JOB) \
+			snprintf(buf, len, "%lld", (long long)(v)); \
+		else \
+			S(""); \
+	} while (0)
 
 F(f_account) { (void)row; (void)now; S(OR_EMPTY(j->spec.account)); }
 F(f_partition) { (void)now; JOBONLY(OR_EMPTY(j->spec.partition)); }
@@ -103,32 +109,9 @@ F(f_jobname)
 	S(row == ROW_BATCH ? "batch" : OR_EMPTY(j->spec.name));
 }
 
-F(f_uid)
-{
-	(void)now;
-	if (row == ROW_JOB)
-		snprintf(buf, len, "%u", (unsigned)j->uid);
-	else
-		S("");
-}
-
-F(f_gid)
-{
-	(void)now;
-	if (row == ROW_JOB)
-		snprintf(buf, len, "%u", (unsigned)j->gid);
-	else
-		S("");
-}
-
-F(f_priority)
-{
-	(void)now;
-	if (row == ROW_JOB)
-		snprintf(buf, len, "%lld", (long long)j->priority);
-	else
-		S("");
-}
+F(f_uid) { (void)now; JOBNUM((unsigned)j->uid); }
+F(f_gid) { (void)now; JOBNUM((unsigned)j->gid); }
+F(f_priority) { (void)now; JOBNUM(j->priority); }
 
 F(f_alloc_cpus)
 {

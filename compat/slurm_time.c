@@ -96,8 +96,9 @@ int sl_slurm_time_parse_limit(const char *s, int64_t *minutes)
 	return 0;
 }
 
-/* Slurm's secs2time_str: "M:SS", "H:MM:SS", "D-HH:MM:SS". */
-static void fmt_short(int64_t secs, char *buf, size_t len)
+/* Slurm's secs2time_str: "M:SS", "H:MM:SS", "D-HH:MM:SS"; sacct's form
+ * (sacct != 0) always has hours, two digits wide: "HH:MM:SS". */
+static void fmt_dur(int64_t secs, int sacct, char *buf, size_t len)
 {
 	long long d, h, m, s;
 
@@ -109,27 +110,10 @@ static void fmt_short(int64_t secs, char *buf, size_t len)
 	s = secs % 60;
 	if (d > 0)
 		snprintf(buf, len, "%lld-%2.2lld:%2.2lld:%2.2lld", d, h, m, s);
-	else if (h > 0)
-		snprintf(buf, len, "%lld:%2.2lld:%2.2lld", h, m, s);
+	else if (h > 0 || sacct)
+		snprintf(buf, len, "%.*lld:%2.2lld:%2.2lld", sacct ? 2 : 1, h, m, s);
 	else
 		snprintf(buf, len, "%lld:%2.2lld", m, s);
-}
-
-/* sacct's form: always HH:MM:SS, with a "D-" prefix past a day. */
-static void fmt_long(int64_t secs, char *buf, size_t len)
-{
-	long long d, h, m, s;
-
-	if (secs < 0)
-		secs = 0;
-	d = secs / 86400;
-	h = (secs / 3600) % 24;
-	m = (secs / 60) % 60;
-	s = secs % 60;
-	if (d > 0)
-		snprintf(buf, len, "%lld-%2.2lld:%2.2lld:%2.2lld", d, h, m, s);
-	else
-		snprintf(buf, len, "%2.2lld:%2.2lld:%2.2lld", h, m, s);
 }
 
 void sl_slurm_time_fmt_limit(int64_t minutes, char *buf, size_t len)
@@ -137,7 +121,7 @@ void sl_slurm_time_fmt_limit(int64_t minutes, char *buf, size_t len)
 	if (minutes == SL_TIME_INFINITE || minutes == SL_TIME_UNSET || minutes < 0)
 		snprintf(buf, len, "UNLIMITED");
 	else
-		fmt_short(minutes * 60, buf, len);
+		fmt_dur(minutes * 60, 0, buf, len);
 }
 
 void sl_slurm_time_fmt_limit_sacct(int64_t minutes, char *buf, size_t len)
@@ -149,17 +133,17 @@ void sl_slurm_time_fmt_limit_sacct(int64_t minutes, char *buf, size_t len)
 	else if (minutes == SL_TIME_INFINITE || minutes < 0)
 		snprintf(buf, len, "UNLIMITED");
 	else
-		fmt_long(minutes * 60, buf, len);
+		fmt_dur(minutes * 60, 1, buf, len);
 }
 
 void sl_slurm_time_fmt_elapsed(int64_t secs, char *buf, size_t len)
 {
-	fmt_short(secs, buf, len);
+	fmt_dur(secs, 0, buf, len);
 }
 
 void sl_slurm_time_fmt_elapsed_sacct(int64_t secs, char *buf, size_t len)
 {
-	fmt_long(secs, buf, len);
+	fmt_dur(secs, 1, buf, len);
 }
 
 void sl_slurm_time_fmt_ts(int64_t t, char *buf, size_t len)

@@ -69,6 +69,14 @@ static void fmt_mem(int64_t mib, char *buf, size_t len)
 		snprintf(buf, len, "%lldM", (long long)(mib > 0 ? mib : 0));
 }
 
+static struct sl_jobshape shape_of(const struct sl_job *j)
+{
+	struct sl_jobshape sh;
+
+	sl_job_shape(j, &sh);
+	return sh;
+}
+
 static void fmt_time(int64_t t, char *buf, size_t len)
 {
 	if (t == 0)
@@ -80,6 +88,7 @@ static void fmt_time(int64_t t, char *buf, size_t len)
 /* ---- printers: return 1 when the value may be cut to the width ---- */
 #define P(name) static int name(const struct sl_job *j, int64_t now, char *buf, size_t len)
 #define S(expr) do { snprintf(buf, len, "%s", (expr)); return 1; } while (0)
+#define D(expr) do { snprintf(buf, len, "%d", (expr)); return 1; } while (0)
 
 P(p_id) { (void)now; snprintf(buf, len, "%llu", (unsigned long long)j->id); return 1; }
 P(p_task) { (void)j; (void)now; S("N/A"); }
@@ -98,7 +107,7 @@ P(p_sct) { (void)j; (void)now; S("*:*:*"); }
 P(p_state) { (void)now; S(sl_jobstate_name(j->state)); }
 P(p_state_compact) { (void)now; S(sl_jobstate_code(j->state)); }
 P(p_workdir) { (void)now; S(nz(j->spec.work_dir)); }
-P(p_nice) { (void)now; snprintf(buf, len, "%d", j->spec.nice); return 1; }
+P(p_nice) { (void)now; D(j->spec.nice); }
 P(p_uid) { (void)now; snprintf(buf, len, "%u", (unsigned)j->uid); return 1; }
 P(p_gid) { (void)now; snprintf(buf, len, "%u", (unsigned)j->gid); return 1; }
 P(p_prio_long) { (void)now; snprintf(buf, len, "%lld", (long long)j->priority); return 1; }
@@ -106,23 +115,18 @@ P(p_submit) { (void)now; fmt_time(j->submit_time, buf, len); return 1; }
 P(p_start) { (void)now; fmt_time(j->start_time, buf, len); return 1; }
 P(p_reason) { (void)now; S(j->reason ? j->reason : "None"); }
 
-P(p_user)
+/* %u and %g: the name, or the number without one. */
+static int name_or_id(const char *name, unsigned id, char *buf, size_t len)
 {
-	(void)now;
-	if (j->user)
-		S(j->user);
-	snprintf(buf, len, "%u", (unsigned)j->uid);
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "%u", id);
 	return 1;
 }
 
-P(p_group)
-{
-	(void)now;
-	if (j->group)
-		S(j->group);
-	snprintf(buf, len, "%u", (unsigned)j->gid);
-	return 1;
-}
+P(p_user) { (void)now; return name_or_id(j->user, (unsigned)j->uid, buf, len); }
+P(p_group) { (void)now; return name_or_id(j->group, (unsigned)j->gid, buf, len); }
 
 P(p_prio)
 {
@@ -175,31 +179,14 @@ P(p_end)
 	return 1;
 }
 
-P(p_nodes)
-{
-	struct sl_jobshape sh;
-	(void)now;
-	sl_job_shape(j, &sh);
-	snprintf(buf, len, "%d", sh.nodes);
-	return 1;
-}
+P(p_nodes) { (void)now; D(shape_of(j).nodes); }
+P(p_min_cpus) { (void)now; D(shape_of(j).cpus_per_node); }
 
 P(p_cpus)
 {
-	struct sl_jobshape sh;
+	struct sl_jobshape sh = shape_of(j);
 	(void)now;
-	sl_job_shape(j, &sh);
-	snprintf(buf, len, "%d", j->alloc_cpus > 0 ? j->alloc_cpus : sh.cpus_per_node * sh.nodes);
-	return 1;
-}
-
-P(p_min_cpus)
-{
-	struct sl_jobshape sh;
-	(void)now;
-	sl_job_shape(j, &sh);
-	snprintf(buf, len, "%d", sh.cpus_per_node);
-	return 1;
+	D(j->alloc_cpus > 0 ? j->alloc_cpus : sh.cpus_per_node * sh.nodes);
 }
 
 P(p_min_mem)
@@ -457,8 +444,6 @@ static int64_t start_key(const struct sl_job *j, int64_t now)
 
 static int cmp_key(char k, const struct sl_job *a, const struct sl_job *b, int64_t now)
 {
-	struct sl_jobshape sa, sb;
-
 	switch (k) {
 	case 'i': return cmp_i64((int64_t)a->id, (int64_t)b->id);
 	case 'j': return cmp_str(a->spec.name, b->spec.name);
@@ -476,10 +461,7 @@ static int cmp_key(char k, const struct sl_job *a, const struct sl_job *b, int64
 	case 'e': return cmp_i64(a->end_time, b->end_time);
 	case 'l': return cmp_i64(a->spec.time_limit, b->spec.time_limit);
 	case 'C': return cmp_i64(a->alloc_cpus, b->alloc_cpus);
-	case 'D':
-		sl_job_shape(a, &sa);
-		sl_job_shape(b, &sb);
-		return cmp_i64(sa.nodes, sb.nodes);
+	case 'D': return cmp_i64(shape_of(a).nodes, shape_of(b).nodes);
 	default: return 0;
 	}
 }

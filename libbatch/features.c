@@ -23,8 +23,8 @@ struct sl_features {
 	struct feature *v;
 };
 
-/* [A-Za-z0-9] at both ends, [A-Za-z0-9._-] inside, 1..63 bytes. */
-static int label_name_ok(const char *s, size_t n)
+/* 1..63 bytes of [A-Za-z0-9._-]; with alnum_ends, [A-Za-z0-9] at both ends. */
+static int name_ok(const char *s, size_t n, int alnum_ends)
 {
 	size_t i;
 
@@ -34,7 +34,7 @@ static int label_name_ok(const char *s, size_t n)
 		int an = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
 			 (s[i] >= '0' && s[i] <= '9');
 
-		if (!an && (i == 0 || i == n - 1 || !strchr("._-", s[i])))
+		if (!an && ((alnum_ends && (i == 0 || i == n - 1)) || !strchr("._-", s[i])))
 			return 0;
 	}
 	return 1;
@@ -66,28 +66,20 @@ int sl_label_key_ok(const char *key)
 	const char *slash = strchr(key, '/');
 
 	if (slash == NULL)
-		return label_name_ok(key, strlen(key));
+		return name_ok(key, strlen(key), 1);
 	return subdomain_ok(key, (size_t)(slash - key)) &&
-	       label_name_ok(slash + 1, strlen(slash + 1));
+	       name_ok(slash + 1, strlen(slash + 1), 1);
 }
 
 int sl_label_value_ok(const char *value)
 {
-	return value[0] == '\0' || label_name_ok(value, strlen(value));
+	return value[0] == '\0' || name_ok(value, strlen(value), 1);
 }
 
 /* What -C can name: '&', '|', '[', '*' and ',' are constraint syntax. */
 static int feature_name_ok(const char *s)
 {
-	size_t i, n = strlen(s);
-
-	if (n == 0 || n > 63)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-		      (s[i] >= '0' && s[i] <= '9') || strchr("._-", s[i])))
-			return 0;
-	return 1;
+	return name_ok(s, strlen(s), 0);
 }
 
 static int parse_labels(struct feature *f, const struct sl_ynode *m, const char *file,

@@ -115,6 +115,21 @@ static void report_text(struct sl_sim *m, struct sl_buf *b)
 	}
 }
 
+/* A member's key (or an array's item), after a comma unless it is the first. */
+static void json_next(struct sl_buf *b, int *first, const char *key)
+{
+	sl_buf_addstr(b, *first ? "" : ",");
+	*first = 0;
+	json_str(b, key);
+}
+
+/* ,"key":"value" */
+static void json_member(struct sl_buf *b, const char *key, const char *v)
+{
+	sl_buf_addf(b, ",\"%s\":", key);
+	json_str(b, v);
+}
+
 static void report_json(struct sl_sim *m, struct sl_buf *b)
 {
 	struct sl_sched_assignment a;
@@ -125,9 +140,7 @@ static void report_json(struct sl_sim *m, struct sl_buf *b)
 	sl_buf_addf(b, ",\"cycles\":%d,\"admitted\":{", m->cycles);
 	for (size_t i = 0; i < m->nwl; i++)
 		if (sl_sched_assignment(m->s, m->wl[i].w.id, &a) == 0) {
-			sl_buf_addstr(b, first ? "" : ",");
-			first = 0;
-			json_str(b, m->wl[i].w.name);
+			json_next(b, &first, m->wl[i].w.name);
 			sl_buf_addstr(b, ":{\"clusterQueue\":");
 			json_str(b, a.cluster_queue);
 			sl_buf_addstr(b, ",\"flavors\":");
@@ -137,27 +150,19 @@ static void report_json(struct sl_sim *m, struct sl_buf *b)
 	sl_buf_addstr(b, "},\"preempted\":[");
 	first = 1;
 	for (size_t i = 0; i < m->nwl; i++)
-		if (m->wl[i].preempted) {
-			sl_buf_addstr(b, first ? "" : ",");
-			first = 0;
-			json_str(b, m->wl[i].w.name);
-		}
+		if (m->wl[i].preempted)
+			json_next(b, &first, m->wl[i].w.name);
 	sl_buf_addstr(b, "],\"pending\":{");
 	first = 1;
 	for (size_t i = 0; i < m->nwl; i++) {
 		if (sl_sched_pending_info(m->s, m->wl[i].w.id, &p) != 0 || p.admitted)
 			continue;
-		sl_buf_addstr(b, first ? "" : ",");
-		first = 0;
-		json_str(b, m->wl[i].w.name);
+		json_next(b, &first, m->wl[i].w.name);
 		sl_buf_addstr(b, ":{\"clusterQueue\":");
 		json_str(b, p.cluster_queue);
-		sl_buf_addstr(b, ",\"class\":");
-		json_str(b, sl_sched_class_name(p.cls));
-		sl_buf_addstr(b, ",\"reason\":");
-		json_str(b, p.reason);
-		sl_buf_addstr(b, ",\"message\":");
-		json_str(b, p.message);
+		json_member(b, "class", sl_sched_class_name(p.cls));
+		json_member(b, "reason", p.reason);
+		json_member(b, "message", p.message);
 		sl_buf_addf(b, ",\"positionInClusterQueue\":%lld,\"positionInLocalQueue\":%lld}",
 			    (long long)p.pos_cq, (long long)p.pos_lq);
 	}

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,17 @@ void sl_ydocs_free(struct sl_ydocs *d)
 	free(d->docs);
 	free(d->file);
 	free(d);
+}
+
+/* Index of key in map (not a map: none), or -1. */
+static ptrdiff_t key_index(const struct sl_ynode *map, const char *key)
+{
+	size_t i;
+
+	for (i = 0; map != NULL && map->type == SL_Y_MAP && i < map->n; i++)
+		if (strcmp(map->keys[i], key) == 0)
+			return (ptrdiff_t)i;
+	return -1;
 }
 
 static int line_of(const yaml_mark_t *m)
@@ -133,51 +145,38 @@ static struct sl_ynode *scalar_new(const yaml_event_t *ev)
 static int parse_node(struct yctx *c, yaml_event_t *ev, int depth,
 		      struct sl_ynode **out);
 
-static int parse_seq(struct yctx *c, struct sl_ynode *seq, int depth)
-{
-	size_t cap = 0;
-	yaml_event_t ev;
-	int r;
-
-	for (;;) {
-		if ((r = next_event(c, &ev)) != 0)
-			return r;
-		if (ev.type == YAML_SEQUENCE_END_EVENT) {
-			yaml_event_delete(&ev);
-			return 0;
-		}
-		seq->vals = sl_xgrow(seq->vals, &cap, seq->n + 1, sizeof(*seq->vals));
-		seq->vals[seq->n++] = NULL; /* counted now so free() sees a partial item */
-		r = parse_node(c, &ev, depth + 1, &seq->vals[seq->n - 1]);
-		if (r != 0)
-			return r;
-	}
-}
-
-/* Add one key; the value is parsed by the caller into vals[n]. */
-static int map_add_key(struct yctx *c, struct sl_ynode *map, size_t *cap,
-		       const yaml_event_t *kev)
+/* Add one mapping key; consumes *kev. The caller parses the value into
+ * vals[n - 1]: the key is counted even if the value fails, so free() sees it. */
+static int map_add_key(struct yctx *c, struct sl_ynode *map, size_t *cap, yaml_event_t *kev)
 {
 	const char *key = (const char *)kev->data.scalar.value;
-	size_t i;
+	ptrdiff_t i;
+	int r;
 
-	for (i = 0; i < map->n; i++)
-		if (strcmp(map->keys[i], key) == 0)
-			return sl_yerr(c->err, SL_EINVAL, c->file,
-				       line_of(&kev->start_mark), NULL, NULL, NULL,
-				       "duplicate key \"%s\" (first on line %d)",
-				       key, map->key_lines[i]);
-	map->vals = sl_xgrow(map->vals, cap, map->n + 1, sizeof(*map->vals));
-	map->keys = sl_xrealloc(map->keys, *cap * sizeof(*map->keys));
-	map->key_lines = sl_xrealloc(map->key_lines, *cap * sizeof(int));
-	map->keys[map->n] = sl_xstrndup(key, kev->data.scalar.length);
-	map->key_lines[map->n] = line_of(&kev->start_mark);
-	map->vals[map->n] = NULL;
-	return 0;
+	if ((r = check_anchor(c, kev)) == 0 && kev->type != YAML_SCALAR_EVENT)
+		r = sl_yerr(c->err, SL_EINVAL, c->file, line_of(&kev->start_mark),
+			    NULL, NULL, NULL, "mapping keys must be scalars");
+	if (r == 0 && (i = key_index(map, key)) >= 0)
+		r = sl_yerr(c->err, SL_EINVAL, c->file, line_of(&kev->start_mark), NULL, NULL,
+			    NULL, "duplicate key \"%s\" (first on line %d)", key,
+			    map->key_lines[i]);
+	if (r == 0) {
+		map->vals = sl_xgrow(map->vals, cap, map->n + 1, sizeof(*map->vals));
+		map->keys = sl_xrealloc(map->keys, *cap * sizeof(*map->keys));
+		map->key_lines = sl_xrealloc(map->key_lines, *cap * sizeof(int));
+		map->keys[map->n] = sl_xstrndup(key, kev->data.scalar.length);
+		map->key_lines[map->n] = line_of(&kev->start_mark);
+		map->vals[map->n++] = NULL;
+	}
+	yaml_event_delete(kev);
+	return r;
 }
 
-static int parse_map(struct yctx *c, struct sl_ynode *map, int depth)
+/* The items of a sequence or a mapping, up to its end event. */
+static int parse_items(struct yctx *c, struct sl_ynode *n, int depth)
 {
+	yaml_event_type_t end = n->type == SL_Y_MAP ? YAML_MAPPING_END_EVENT
+						    : YAML_SEQUENCE_END_EVENT;
 	size_t cap = 0;
 	yaml_event_t ev;
 	int r;
@@ -185,23 +184,19 @@ static int parse_map(struct yctx *c, struct sl_ynode *map, int depth)
 	for (;;) {
 		if ((r = next_event(c, &ev)) != 0)
 			return r;
-		if (ev.type == YAML_MAPPING_END_EVENT) {
+		if (ev.type == end) {
 			yaml_event_delete(&ev);
 			return 0;
 		}
-		if ((r = check_anchor(c, &ev)) == 0 && ev.type != YAML_SCALAR_EVENT)
-			r = sl_yerr(c->err, SL_EINVAL, c->file, line_of(&ev.start_mark),
-				    NULL, NULL, NULL, "mapping keys must be scalars");
-		if (r == 0)
-			r = map_add_key(c, map, &cap, &ev);
-		yaml_event_delete(&ev);
-		if (r != 0)
-			return r;
-		/* The key is kept even if the value fails, so free() sees n+1. */
-		map->n++;
-		if ((r = next_event(c, &ev)) != 0)
-			return r;
-		if ((r = parse_node(c, &ev, depth + 1, &map->vals[map->n - 1])) != 0)
+		if (n->type == SL_Y_MAP) {
+			if ((r = map_add_key(c, n, &cap, &ev)) != 0 ||
+			    (r = next_event(c, &ev)) != 0)
+				return r;
+		} else {
+			n->vals = sl_xgrow(n->vals, &cap, n->n + 1, sizeof(*n->vals));
+			n->vals[n->n++] = NULL; /* counted now so free() sees a partial item */
+		}
+		if ((r = parse_node(c, &ev, depth + 1, &n->vals[n->n - 1])) != 0)
 			return r;
 	}
 }
@@ -225,12 +220,9 @@ static int parse_node(struct yctx *c, yaml_event_t *ev, int depth,
 		*out = scalar_new(ev);
 		break;
 	case YAML_SEQUENCE_START_EVENT:
-		*out = node_new(SL_Y_SEQ, ev);
-		r = parse_seq(c, *out, depth);
-		break;
 	case YAML_MAPPING_START_EVENT:
-		*out = node_new(SL_Y_MAP, ev);
-		r = parse_map(c, *out, depth);
+		*out = node_new(ev->type == YAML_MAPPING_START_EVENT ? SL_Y_MAP : SL_Y_SEQ, ev);
+		r = parse_items(c, *out, depth);
 		break;
 	default:
 		r = sl_yerr(c->err, SL_EINTERNAL, c->file, line_of(&ev->start_mark),
@@ -396,49 +388,34 @@ int sl_yaml_load_file(const char *path, struct sl_ydocs **out, struct sl_err *er
 
 struct sl_ynode *sl_ymap_get(const struct sl_ynode *map, const char *key)
 {
-	size_t i;
+	ptrdiff_t i = key_index(map, key);
 
-	if (map == NULL || map->type != SL_Y_MAP)
-		return NULL;
-	for (i = 0; i < map->n; i++)
-		if (strcmp(map->keys[i], key) == 0)
-			return map->vals[i];
-	return NULL;
+	return i < 0 ? NULL : map->vals[i];
 }
 
 int sl_ymap_key_line(const struct sl_ynode *map, const char *key)
 {
-	size_t i;
+	ptrdiff_t i = key_index(map, key);
 
 	if (map == NULL)
 		return 0;
-	if (map->type == SL_Y_MAP)
-		for (i = 0; i < map->n; i++)
-			if (strcmp(map->keys[i], key) == 0)
-				return map->key_lines[i];
-	return map->line;
+	return i < 0 ? map->line : map->key_lines[i];
 }
 
 /* Quoted scalars are strings in YAML, so "true" and "5" in quotes are not
  * bools or ints: the same strictness Kubernetes applies. */
 int sl_yscalar_bool(const struct sl_ynode *n, int *out)
 {
-	static const char *const yes[] = {"true", "True", "TRUE"};
-	static const char *const no[] = {"false", "False", "FALSE"};
+	static const char *const words[] = {"false", "False", "FALSE", "true", "True", "TRUE"};
 	size_t i;
 
 	if (n == NULL || n->type != SL_Y_SCALAR || n->quoted)
 		return -SL_EINVAL;
-	for (i = 0; i < 3; i++) {
-		if (strcmp(n->scalar, yes[i]) == 0) {
-			*out = 1;
+	for (i = 0; i < 6; i++)
+		if (strcmp(n->scalar, words[i]) == 0) {
+			*out = i >= 3;
 			return 0;
 		}
-		if (strcmp(n->scalar, no[i]) == 0) {
-			*out = 0;
-			return 0;
-		}
-	}
 	return -SL_EINVAL;
 }
 

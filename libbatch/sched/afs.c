@@ -1,26 +1,12 @@
 /* afs.c - Admission Fair Sharing (Kueue pkg/util/admissionfairsharing):
  * per-LocalQueue usage decayed with a half-life, an entry penalty on each
  * admission, and the LocalQueue ordering it induces inside a ClusterQueue
- * heap. Usage is a weighted sum in whole resource units (double: it is an
- * ordering key, never a quota). */
+ * heap (the key, sq_lq_afs_usage, is inline in sched_int.h). Usage is a
+ * weighted sum in whole resource units (double: it is an ordering key,
+ * never a quota). */
 #include <math.h>
 #include <stdlib.h>
 #include "sched_int.h"
-
-bool sq_afs_on(const struct sl_sched *s, const struct sq_cq *c)
-{
-	return s->afs_enable && c->afs;
-}
-
-double sq_lq_afs_usage(const struct sl_sched *s, int lq)
-{
-	if (lq == SQ_NONE)
-		return 0;
-	const struct sq_lq *l = &s->lq[lq];
-	if (l->weight_milli <= 0)
-		return INFINITY;
-	return (l->afs_consumed + l->afs_penalty) * 1000.0 / (double)l->weight_milli;
-}
 
 static double alpha(const struct sl_sched *s, int64_t dt_ms)
 {

@@ -1,12 +1,38 @@
-/* api.c - the remaining public entry points: the submit-time check, taking
- * in already-admitted workloads, decisions bookkeeping, the run-to-fixpoint
- * driver used by `sluice simulate`, and reconfiguration that keeps
- * workloads across a model rebuild. */
+/* api.c - the remaining public entry points: the engine's life
+ * (sl_sched_new/free), the submit-time check, taking in already-admitted
+ * workloads, the run-to-fixpoint driver used by `sluice simulate`, and
+ * reconfiguration that keeps workloads across a model rebuild. It sits on
+ * top: nothing else in sched/ calls into it. */
 #include <stdlib.h>
 #include <string.h>
 #include "sched_int.h"
 #include "quantity.h"
 #include "xalloc.h"
+
+struct sl_sched *sl_sched_new(const struct sl_kueue *model)
+{
+	struct sl_sched *s = sl_xcalloc(1, sizeof(*s));
+	sq_model_build(s, model);
+	return s;
+}
+
+void sl_sched_free(struct sl_sched *s)
+{
+	if (!s)
+		return;
+	sq_wt_clear(s);
+	sq_model_free(s);
+	for (int i = 0; i < s->nres; i++)
+		free(s->res[i]);
+	free(s->res);
+	free(s->rows);
+	free(s->abuf);
+	sq_cscratch_free(s->cscr);
+	sq_pscratch_free(s->pscr);
+	sq_rscratch_free(s->rscr);
+	free(s->otg.v);
+	free(s);
+}
 
 /* Can pod set p ever get `total` of resource res in some eligible flavor? */
 static bool ever_fits(const struct sl_sched *s, const struct sq_cq *c, const struct sq_ps *p,
@@ -26,20 +52,7 @@ static int check_ps(const struct sl_sched *s, const struct sq_cq *c,
 		    const struct sl_sched_podset *in, struct sl_err *err)
 {
 	struct sq_ps p = {0};
-	p.nsel = (int)in->nsel;
-	p.sel = sl_xcalloc(in->nsel + 1, sizeof(*p.sel));
-	for (size_t j = 0; j < in->nsel; j++)
-		p.sel[j] = (struct sl_kq_kv){(char *)in->node_selector[j].key,
-					  (char *)(in->node_selector[j].value ? in->node_selector[j].value : "")};
-	p.ntol = (int)in->ntol;
-	p.tol = sl_xcalloc(in->ntol + 1, sizeof(*p.tol));
-	for (size_t j = 0; j < in->ntol; j++) {
-		const struct sl_sched_toleration *t = &in->tolerations[j];
-		p.tol[j] = (struct sl_kq_toleration){(char *)(t->key ? t->key : ""),
-						   (char *)(t->op ? t->op : "Equal"),
-						   (char *)(t->value ? t->value : ""),
-						   (char *)(t->effect ? t->effect : "")};
-	}
+	sq_ps_constraints(&p, in);
 	int r = 0;
 	/* partial admission may take as few as minCount pods */
 	int32_t n = in->min_count > 0 && in->min_count < in->count ? in->min_count : in->count;
@@ -58,8 +71,8 @@ static int check_ps(const struct sl_sched *s, const struct sq_cq *c,
 				       "ever provide in any eligible flavor",
 				       in->name ? in->name : "main", q, in->req[j].resource, c->name);
 	}
-	free(p.sel);
-	free(p.tol);
+	sq_kv_free(p.sel, (size_t)p.nsel);
+	sq_tols_free(p.tol, (size_t)p.ntol);
 	return r;
 }
 
@@ -99,12 +112,6 @@ static int set_flavor(struct sl_sched *s, struct sq_wl *w, const struct sl_sched
 	}
 	return sl_err_set(err, SL_EINVAL, "workload %s: pod set %s has no request for %s",
 			  w->name, f->podset, f->resource);
-}
-
-int sl_sched_admitted(struct sl_sched *s, uint64_t id, const struct sl_sched_assignment *a,
-		      struct sl_err *err)
-{
-	return sl_sched_admitted_partial(s, id, a, NULL, err);
 }
 
 int sl_sched_admitted_partial(struct sl_sched *s, uint64_t id,
@@ -151,51 +158,6 @@ int sl_sched_admitted_count(struct sl_sched *s, uint64_t id, size_t podset, int3
 		return -SL_ENOENT;
 	*count = w->ps[podset].adm_count;
 	return 0;
-}
-
-void sq_decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d, struct sq_wl *w)
-{
-	d->admit = sl_xgrow(d->admit, &d->capadmit, d->nadmit + 1, sizeof(*d->admit));
-	struct sl_sched_admission *a = &d->admit[d->nadmit++];
-	size_t n = 0;
-	for (int i = 0; i < w->nps; i++)
-		n += (size_t)w->ps[i].nreq;
-	a->id = w->id;
-	a->cluster_queue = s->cq[w->adm_cq].name;
-	/* one allocation: the counts live after the flavor rows (a malloc
-	 * more per admission was measurable in the baseline benchmark) */
-	a->flavors = sl_xcalloc(1, (n + 1) * sizeof(*a->flavors) +
-				       ((size_t)w->nps + 1) * sizeof(int32_t));
-	a->counts = (int32_t *)(void *)(a->flavors + n + 1);
-	a->ncounts = (size_t)w->nps;
-	a->n = 0;
-	for (int i = 0; i < w->nps; i++)
-		for (int j = 0; j < w->ps[i].nreq; j++)
-			if (w->ps[i].flv[j] != SQ_NONE)
-				a->flavors[a->n++] = (struct sl_sched_flavor){
-					w->ps[i].name, s->res[w->ps[i].res[j]], s->flv[w->ps[i].flv[j]].name};
-	for (int i = 0; i < w->nps; i++)
-		a->counts[i] = w->ps[i].adm_count;
-}
-
-void sq_decisions_add_preempt(struct sl_sched_decisions *d, uint64_t victim, uint64_t preemptor,
-			      enum sl_sched_preempt_reason r, char *msg)
-{
-	d->preempt = sl_xgrow(d->preempt, &d->cappreempt, d->npreempt + 1, sizeof(*d->preempt));
-	d->preempt[d->npreempt++] = (struct sl_sched_preemption){victim, preemptor, r, msg};
-}
-
-void sl_sched_decisions_clear(struct sl_sched_decisions *d)
-{
-	if (!d)
-		return;
-	for (size_t i = 0; i < d->nadmit; i++)
-		free(d->admit[i].flavors);   /* and the counts after them */
-	for (size_t i = 0; i < d->npreempt; i++)
-		free(d->preempt[i].message);
-	free(d->admit);
-	free(d->preempt);
-	memset(d, 0, sizeof(*d));
 }
 
 int sl_sched_run_to_fixpoint(struct sl_sched *s, int64_t now_ms, int max_cycles,

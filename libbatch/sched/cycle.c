@@ -74,6 +74,52 @@ void sq_cscratch_free(struct sq_cscratch *x)
 	free(x);
 }
 
+static void decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d,
+				struct sq_wl *w)
+{
+	d->admit = sl_xgrow(d->admit, &d->capadmit, d->nadmit + 1, sizeof(*d->admit));
+	struct sl_sched_admission *a = &d->admit[d->nadmit++];
+	size_t n = 0;
+	for (int i = 0; i < w->nps; i++)
+		n += (size_t)w->ps[i].nreq;
+	a->id = w->id;
+	a->cluster_queue = s->cq[w->adm_cq].name;
+	/* one allocation: the counts live after the flavor rows (a malloc
+	 * more per admission was measurable in the baseline benchmark) */
+	a->flavors = sl_xcalloc(1, (n + 1) * sizeof(*a->flavors) +
+				       ((size_t)w->nps + 1) * sizeof(int32_t));
+	a->counts = (int32_t *)(void *)(a->flavors + n + 1);
+	a->ncounts = (size_t)w->nps;
+	a->n = 0;
+	for (int i = 0; i < w->nps; i++)
+		for (int j = 0; j < w->ps[i].nreq; j++)
+			if (w->ps[i].flv[j] != SQ_NONE)
+				a->flavors[a->n++] = (struct sl_sched_flavor){
+					w->ps[i].name, s->res[w->ps[i].res[j]], s->flv[w->ps[i].flv[j]].name};
+	for (int i = 0; i < w->nps; i++)
+		a->counts[i] = w->ps[i].adm_count;
+}
+
+static void decisions_add_preempt(struct sl_sched_decisions *d, uint64_t victim,
+				 uint64_t preemptor, enum sl_sched_preempt_reason r, char *msg)
+{
+	d->preempt = sl_xgrow(d->preempt, &d->cappreempt, d->npreempt + 1, sizeof(*d->preempt));
+	d->preempt[d->npreempt++] = (struct sl_sched_preemption){victim, preemptor, r, msg};
+}
+
+void sl_sched_decisions_clear(struct sl_sched_decisions *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nadmit; i++)
+		free(d->admit[i].flavors);   /* and the counts after them */
+	for (size_t i = 0; i < d->npreempt; i++)
+		free(d->preempt[i].message);
+	free(d->admit);
+	free(d->preempt);
+	memset(d, 0, sizeof(*d));
+}
+
 static void temp_add(struct cyc *c, int node, int fr, int64_t q)
 {
 	if (q <= 0)
@@ -89,40 +135,6 @@ static void temp_undo(struct cyc *c)
 		struct temp *t = &c->x->tmp[--c->ntmp];
 		sq_remove_usage(c->s, t->node, t->fr, t->q);
 	}
-}
-
-/* The FRs a's preempting modes need, then GetTargets for them. */
-void sq_assign_targets(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
-		       struct sq_needbuf *need, struct sq_targets *t)
-{
-	int tot = a->off[w->nps];
-	need->v = sl_xgrow(need->v, &need->cap, (size_t)tot + 1, sizeof(int));
-	need->n = 0;
-	t->n = 0;
-	for (int i = 0; i < w->nps; i++)
-		for (int j = 0; j < w->ps[i].nreq; j++) {
-			int k = a->off[i] + j;
-			if (a->flv[k] == SQ_NONE || a->mode[k] == SQ_FIT)
-				continue;
-			int fr = sq_fr(s, a->flv[k], w->ps[i].res[j]), dup = 0;
-			for (int m = 0; m < need->n; m++)
-				dup |= need->v[m] == fr;
-			if (!dup)
-				need->v[need->n++] = fr;
-		}
-	/* one resource: the oracle has just searched the same, on the same
-	 * state (the search was an eighth of a cycle with 1 000 heads) */
-	const struct sq_otg_key *k = &s->otg_key;
-	if (a->nuse == 1 && need->n == 1 && k->w == w && k->cq == cq &&
-	    k->cycle == s->cycle_no && k->fr == need->v[0] && k->fr == a->use_fr[0] &&
-	    k->val == a->use_q[0]) {
-		t->v = sl_xgrow(t->v, &t->cap, s->otg.n + 1, sizeof(*t->v));
-		if (s->otg.n)
-			memcpy(t->v, s->otg.v, s->otg.n * sizeof(*t->v));
-		t->n = s->otg.n;
-		return;
-	}
-	sq_get_targets(s, w, cq, a->use_fr, a->use_q, a->nuse, need->v, need->n, t);
 }
 
 /* getInitialAssignments: the full assignment; when it neither fits nor
@@ -197,16 +209,16 @@ static bool entry_fits(struct cyc *c, struct entry *e)
 {
 	struct sl_sched *s = c->s;
 	for (size_t i = 0; i < c->nvic; i++)
-		sq_simulate_remove(s, c->victims[i], -1);
+		sq_wl_charge(s, c->victims[i], -1);
 	for (size_t i = 0; i < e->t.n; i++)
 		if (!is_victim(c, e->t.v[i].wl))
-			sq_simulate_remove(s, e->t.v[i].wl, -1);
+			sq_wl_charge(s, e->t.v[i].wl, -1);
 	bool ok = sq_fits_with(s, e->cq, e->a.use_fr, e->a.use_q, e->a.nuse, true);
 	for (size_t i = e->t.n; i-- > 0;)
 		if (!is_victim(c, e->t.v[i].wl))
-			sq_simulate_remove(s, e->t.v[i].wl, +1);
+			sq_wl_charge(s, e->t.v[i].wl, +1);
 	for (size_t i = c->nvic; i-- > 0;)
-		sq_simulate_remove(s, c->victims[i], +1);
+		sq_wl_charge(s, c->victims[i], +1);
 	return ok;
 }
 
@@ -278,7 +290,7 @@ static void issue_preemptions(struct cyc *c, struct entry *e)
 					 (unsigned long long)e->w->id, e->w->name,
 					 preempt_human(e->t.v[i].reason), pp, vp);
 		free(vp);
-		sq_decisions_add_preempt(c->out, v->id, e->w->id, e->t.v[i].reason, msg);
+		decisions_add_preempt(c->out, v->id, e->w->id, e->t.v[i].reason, msg);
 		c->changed++;
 	}
 	free(pp);
@@ -295,7 +307,7 @@ static void admit(struct cyc *c, struct entry *e)
 	}
 	sq_set_admitted(s, w, e->cq);
 	sq_afs_on_admit(s, w);
-	sq_decisions_add_admit(s, c->out, w);
+	decisions_add_admit(s, c->out, w);
 	e->done = true;
 	c->changed++;
 }
@@ -396,7 +408,7 @@ static void drain(struct cyc *c)
 			if (w->evicting || (!cqs && !lqs))
 				continue;
 			w->evicting = true;
-			sq_decisions_add_preempt(c->out, w->id, 0,
+			decisions_add_preempt(c->out, w->id, 0,
 						 cqs ? SL_PREEMPT_CQ_STOPPED : SL_PREEMPT_LQ_STOPPED,
 						 sl_xasprintf(cqs ? "The ClusterQueue is stopped"
 								  : "The LocalQueue is stopped"));

@@ -101,50 +101,6 @@ struct sq_wl *sq_parked_rep(const struct sq_cq *c, const struct sq_wl *w)
 	return NULL;
 }
 
-/* Park every heap workload equivalent to rep at once, when there are so
- * many that popping them one by one (log n each) would cost more than a
- * filter and a re-heapify (n). */
-static void park_bulk(struct sl_sched *s, struct sq_cq *c, const struct sq_wl *rep)
-{
-	struct sq_heap *h = &c->heap;
-	size_t m = 0, lg = 1, keep = 0;
-	for (size_t i = 0; i < h->n; i++)
-		m += h->v[i]->hash == rep->hash;
-	while (((size_t)1 << lg) < h->n)
-		lg++;
-	if (m * lg < h->n)
-		return;
-	for (size_t i = 0; i < h->n; i++) {
-		struct sq_wl *x = h->v[i];
-		if (x->hash == rep->hash && x != c->sticky && sq_wl_equiv(x, rep)) {
-			sq_status_copy(x, rep);
-			x->where = SQ_W_NONE;
-			sq_park(s, c, x);
-			continue;
-		}
-		h->v[keep] = x;
-		x->qidx = keep++;
-	}
-	h->n = keep;
-	sq_heap_fix_all(s, c);
-}
-
-/* The next head of c to nominate; workloads of a parked shape met on the
- * way are parked with the status of the one that failed. */
-struct sq_wl *sq_pop_head(struct sl_sched *s, struct sq_cq *c)
-{
-	struct sq_wl *w;
-	while ((w = sq_heap_pop(s, c)) != NULL) {
-		const struct sq_wl *rep = c->nprep ? sq_parked_rep(c, w) : NULL;
-		if (!rep)
-			return w;
-		sq_status_copy(w, rep);
-		sq_park(s, c, w);
-		park_bulk(s, c, rep);
-	}
-	return NULL;
-}
-
 /* Should an arriving w go straight to the inadmissible set? Then it
  * takes the status of the workload that failed. */
 bool sq_parked_shape(const struct sq_cq *c, struct sq_wl *w)

@@ -10,12 +10,18 @@
 #include "sched_int.h"
 #include "xalloc.h"
 
+struct sq_drs {
+	double ratio;                /* unweighted, per mille */
+	double weight;
+	bool borrowing;
+};
+
 static bool has_parent(const struct sl_sched *s, int node)
 {
 	return s->node[node].parent != SQ_NONE && !s->node[node].broken;
 }
 
-struct sq_drs sq_drs(const struct sl_sched *s, int node)
+static struct sq_drs sq_drs(const struct sl_sched *s, int node)
 {
 	struct sq_drs d = {0, s->node[node].weight_milli / 1000.0, false};
 	if (!has_parent(s, node))
@@ -64,7 +70,7 @@ static double weighted(struct sq_drs d)
 	return d.ratio / d.weight;
 }
 
-int sq_drs_cmp(struct sq_drs a, struct sq_drs b)
+static int sq_drs_cmp(struct sq_drs a, struct sq_drs b)
 {
 	bool za = zero_weight_borrows(a), zb = zero_weight_borrows(b);
 	if (za && zb)
@@ -75,7 +81,8 @@ int sq_drs_cmp(struct sq_drs a, struct sq_drs b)
 	return (x > y) - (x < y);
 }
 
-bool sq_borrowing_on(const struct sl_sched *s, int node, const int *fr, int n)
+/* Is node borrowing on any of these FRs (usage > subtree quota)? */
+static bool sq_borrowing_on(const struct sl_sched *s, int node, const int *fr, int n)
 {
 	if (!has_parent(s, node))
 		return false;
@@ -83,16 +90,6 @@ bool sq_borrowing_on(const struct sl_sched *s, int node, const int *fr, int n)
 		if (s->node[node].usage[fr[i]] > s->node[node].subtree[fr[i]])
 			return true;
 	return false;
-}
-
-static void charge(struct sl_sched *s, int cq, const int *fr, const int64_t *q, int n, int sign)
-{
-	for (int i = 0; i < n; i++) {
-		if (sign > 0)
-			sq_add_usage(s, s->cq[cq].node, fr[i], q[i]);
-		else
-			sq_remove_usage(s, s->cq[cq].node, fr[i], q[i]);
-	}
 }
 
 /* ---- admission tournament ---- */
@@ -106,7 +103,7 @@ struct tcand {
 static struct tcand eval_cand(struct sl_sched *s, struct sq_fentry *e, int idx, int kid)
 {
 	struct tcand t = {idx, false, {0, 1, false}};
-	charge(s, e[idx].cq, e[idx].use_fr, e[idx].use_q, e[idx].nuse, +1);
+	sq_charge(s, e[idx].cq, e[idx].use_fr, e[idx].use_q, e[idx].nuse, +1);
 	t.drs = sq_drs(s, kid);
 	t.nonborrow = !sq_borrowing_on(s, kid, e[idx].use_fr, e[idx].nuse);
 	for (int i = e[idx].nuse; i-- > 0;)
@@ -167,39 +164,28 @@ int sq_fair_pick(struct sl_sched *s, struct sq_fentry *e, size_t ne)
 /* ---- fair-sharing preemption ---- */
 
 struct fctx {
-	struct sl_sched *s;
-	struct sq_wl *w;
-	int cq;
-	const int *use_fr;
-	const int64_t *use_q;
-	int nuse;
-	const int *need;
-	int nneed;
+	struct sq_preq p;
 	struct sq_wl **c;        /* candidates, sorted */
 	bool *gone;              /* popped from the ordering */
 	size_t nc;
 };
 
-static bool fits_fs(struct fctx *x)
+static void charge_preemptor(const struct sq_preq *p, int sign)
 {
-	charge(x->s, x->cq, x->use_fr, x->use_q, x->nuse, -1);
-	bool ok = sq_fits_with(x->s, x->cq, x->use_fr, x->use_q, x->nuse, true);
-	charge(x->s, x->cq, x->use_fr, x->use_q, x->nuse, +1);
-	return ok;
+	sq_charge(p->s, p->cq, p->use_fr, p->use_q, p->nuse, sign);
 }
 
-static bool uses_needed(const struct fctx *x, const struct sq_wl *w)
+static bool fits_fs(struct fctx *x)
 {
-	for (int i = 0; i < w->nuse; i++)
-		for (int j = 0; j < x->nneed; j++)
-			if (w->use_fr[i] == x->need[j])
-				return true;
-	return false;
+	charge_preemptor(&x->p, -1);
+	bool ok = sq_fits_with(x->p.s, x->p.cq, x->p.use_fr, x->p.use_q, x->p.nuse, true);
+	charge_preemptor(&x->p, +1);
+	return ok;
 }
 
 static void add_cand(struct fctx *x, struct sq_wl *w, size_t *cap)
 {
-	if (w == x->w || !uses_needed(x, w))
+	if (w == x->p.w || !sq_uses_needed(w, x->p.need, x->p.nneed))
 		return;
 	x->c = sl_xgrow(x->c, cap, x->nc + 1, sizeof(*x->c));
 	x->c[x->nc++] = w;
@@ -208,26 +194,26 @@ static void add_cand(struct fctx *x, struct sq_wl *w, size_t *cap)
 static int qcmp(const void *a, const void *b, void *arg)
 {
 	const struct fctx *x = arg;
-	return sq_cand_cmp(x->s, x->cq, *(struct sq_wl *const *)a, *(struct sq_wl *const *)b);
+	return sq_cand_cmp(x->p.s, x->p.cq, *(struct sq_wl *const *)a, *(struct sq_wl *const *)b);
 }
 
 static void find_cands(struct fctx *x)
 {
-	struct sl_sched *s = x->s;
-	const struct sq_cq *q = &s->cq[x->cq];
+	struct sl_sched *s = x->p.s;
+	const struct sq_cq *q = &s->cq[x->p.cq];
 	size_t cap = 0;
 	if (q->within_cq != SL_KP_NEVER)
 		for (size_t i = 0; i < q->nadm; i++)
-			if (sq_policy_allows(q->within_cq, x->w, q->adm[i]))
+			if (sq_policy_allows(q->within_cq, x->p.w, q->adm[i]))
 				add_cand(x, q->adm[i], &cap);
 	if (has_parent(s, q->node) && q->reclaim != SL_KP_NEVER) {
 		int root = sq_root(s, q->node);
 		for (int c = 0; c < s->ncq; c++) {
-			if (c == x->cq || sq_root(s, s->cq[c].node) != root ||
-			    !sq_borrowing_on(s, s->cq[c].node, x->need, x->nneed))
+			if (c == x->p.cq || sq_root(s, s->cq[c].node) != root ||
+			    !sq_borrowing_on(s, s->cq[c].node, x->p.need, x->p.nneed))
 				continue;
 			for (size_t i = 0; i < s->cq[c].nadm; i++)
-				if (sq_policy_allows(q->reclaim, x->w, s->cq[c].adm[i]))
+				if (sq_policy_allows(q->reclaim, x->p.w, s->cq[c].adm[i]))
 					add_cand(x, s->cq[c].adm[i], &cap);
 		}
 	}
@@ -255,7 +241,7 @@ static bool on_path(const struct sl_sched *s, int node, int cqnode)
 
 static int subtree_first(const struct fctx *x, int node, int depth)
 {
-	const struct sl_sched *s = x->s;
+	const struct sl_sched *s = x->p.s;
 	if (s->node[node].is_cq)
 		return first_of(x, node);
 	if (depth > s->nnode)
@@ -272,8 +258,8 @@ static int subtree_first(const struct fctx *x, int node, int depth)
  * has candidates and borrows (the preemptor's path is never pruned). */
 static int choose_cq(struct fctx *x, int node, int depth)
 {
-	struct sl_sched *s = x->s;
-	int pnode = s->cq[x->cq].node;
+	struct sl_sched *s = x->p.s;
+	int pnode = s->cq[x->p.cq].node;
 	if (s->node[node].is_cq)
 		return first_of(x, node) >= 0 ? node : -1;
 	if (depth > s->nnode)
@@ -298,7 +284,7 @@ static int choose_cq(struct fctx *x, int node, int depth)
 				if (kc != bc)
 					c = kc ? 1 : -1;
 				else if (!kc)
-					c = sq_cand_cmp(s, x->cq, x->c[subtree_first(x, kid, 0)],
+					c = sq_cand_cmp(s, x->p.cq, x->c[subtree_first(x, kid, 0)],
 							x->c[subtree_first(x, kb, 0)]) < 0 ? 1 : -1;
 			}
 			if (c > 0) {
@@ -334,7 +320,7 @@ static void almost_lca(const struct sl_sched *s, int a, int b, int *pa, int *pb)
 static bool take(struct fctx *x, int i, enum sl_sched_preempt_reason r, struct sq_targets *t)
 {
 	x->gone[i] = true;
-	sq_simulate_remove(x->s, x->c[i], -1);
+	sq_wl_charge(x->p.s, x->c[i], -1);
 	sq_targets_push(t, x->c[i], r);
 	return fits_fs(x);
 }
@@ -349,16 +335,16 @@ static bool strategy_ok(enum sl_kq_fs_strategy st, struct sq_drs pnew, struct sq
 
 static bool run_first(struct fctx *x, struct sq_targets *t, bool *retry)
 {
-	struct sl_sched *s = x->s;
-	int root = sq_root(s, s->cq[x->cq].node), pnode = s->cq[x->cq].node;
+	struct sl_sched *s = x->p.s;
+	int root = sq_root(s, s->cq[x->p.cq].node), pnode = s->cq[x->p.cq].node;
 	for (int tq; (tq = choose_cq(x, root, 0)) >= 0;) {
 		int tcq = tq; /* node index == cq index */
-		if (tcq == x->cq) {
+		if (tcq == x->p.cq) {
 			if (take(x, first_of(x, tcq), SL_PREEMPT_IN_CLUSTER_QUEUE, t))
 				return true;
 			continue;
 		}
-		if (!sq_borrowing_on(s, pnode, x->need, x->nneed)) {
+		if (!sq_borrowing_on(s, pnode, x->p.need, x->p.nneed)) {
 			if (take(x, first_of(x, tcq), SL_PREEMPT_IN_COHORT_RECLAMATION, t))
 				return true;
 			continue;
@@ -367,9 +353,9 @@ static bool run_first(struct fctx *x, struct sq_targets *t, bool *retry)
 		almost_lca(s, pnode, tq, &pa, &pb);
 		struct sq_drs pnew = sq_drs(s, pa), told = sq_drs(s, pb);
 		for (int i; (i = first_of(x, tcq)) >= 0;) {
-			sq_simulate_remove(s, x->c[i], -1);
+			sq_wl_charge(s, x->c[i], -1);
 			struct sq_drs tnew = sq_drs(s, pb);
-			sq_simulate_remove(s, x->c[i], +1);
+			sq_wl_charge(s, x->c[i], +1);
 			if (strategy_ok(s->strat[0], pnew, told, tnew)) {
 				if (take(x, i, SL_PREEMPT_IN_COHORT_FAIR_SHARING, t))
 					return true;
@@ -384,8 +370,8 @@ static bool run_first(struct fctx *x, struct sq_targets *t, bool *retry)
 
 static bool run_second(struct fctx *x, struct sq_targets *t, bool *retry)
 {
-	struct sl_sched *s = x->s;
-	int root = sq_root(s, s->cq[x->cq].node), pnode = s->cq[x->cq].node;
+	struct sl_sched *s = x->p.s;
+	int root = sq_root(s, s->cq[x->p.cq].node), pnode = s->cq[x->p.cq].node;
 	for (size_t i = 0; i < x->nc; i++)
 		x->gone[i] = !retry[i];
 	for (int tq; (tq = choose_cq(x, root, 0)) >= 0;) {
@@ -401,11 +387,10 @@ static bool run_second(struct fctx *x, struct sq_targets *t, bool *retry)
 	return false;
 }
 
-size_t sq_fair_targets(struct sl_sched *s, struct sq_wl *w, int cq,
-		       const int *use_fr, const int64_t *use_q, int nuse,
-		       const int *need, int nneed, struct sq_targets *t)
+size_t sq_fair_targets(const struct sq_preq *p, struct sq_targets *t)
 {
-	struct fctx x = {s, w, cq, use_fr, use_q, nuse, need, nneed, NULL, NULL, 0};
+	struct fctx x = {*p, NULL, NULL, 0};
+	struct sl_sched *s = p->s;
 	size_t start = t->n;
 	find_cands(&x);
 	if (!x.nc) {
@@ -413,15 +398,15 @@ size_t sq_fair_targets(struct sl_sched *s, struct sq_wl *w, int cq,
 		return 0;
 	}
 	bool *retry = sl_xcalloc(x.nc + 1, sizeof(bool));
-	charge(s, cq, use_fr, use_q, nuse, +1);
+	charge_preemptor(p, +1);
 	bool fits = run_first(&x, t, retry);
 	if (!fits && s->nstrat > 1)
 		fits = run_second(&x, t, retry);
-	charge(s, cq, use_fr, use_q, nuse, -1);
+	charge_preemptor(p, -1);
 	if (fits)
-		sq_fill_back(s, cq, use_fr, use_q, nuse, true, t);
+		sq_fill_back(s, p->cq, p->use_fr, p->use_q, p->nuse, true, t);
 	for (size_t j = t->n; j-- > start;)
-		sq_simulate_remove(s, t->v[j].wl, +1);
+		sq_wl_charge(s, t->v[j].wl, +1);
 	if (!fits)
 		t->n = start;
 	free(retry);

@@ -50,7 +50,7 @@ void sq_assign_free(struct sq_assign *a)
 	sq_assign_init(a);
 }
 
-void sq_assign_add_use(struct sq_assign *a, int fr, int64_t q)
+static void sq_assign_add_use(struct sq_assign *a, int fr, int64_t q)
 {
 	for (int i = 0; i < a->nuse; i++)
 		if (a->use_fr[i] == fr) {
@@ -173,6 +173,16 @@ static bool can_preempt_while_borrowing(const struct sl_sched *s, const struct s
 	return c->bwc != SL_KP_NEVER || (s->fair_sharing && c->reclaim != SL_KP_NEVER);
 }
 
+/* GetTargets: targets for workload w (requests use_fr/use_q, frs needing
+ * preemption need[]); appends to t; returns t->n. */
+static size_t get_targets(struct sl_sched *s, struct sq_wl *w, int cq, const int *use_fr,
+			  const int64_t *use_q, int nuse, const int *need, int nneed,
+			  struct sq_targets *t)
+{
+	struct sq_preq x = {s, w, cq, use_fr, use_q, nuse, need, nneed};
+	return s->fair_sharing ? sq_fair_targets(&x, t) : sq_classical_targets(&x, t);
+}
+
 /* SimulatePreemption for one FR (preemption_oracle.go). */
 static enum sq_pmode oracle(struct sl_sched *s, struct sq_wl *w, int cq, int fr, int64_t val,
 			    int *borrow)
@@ -180,7 +190,7 @@ static enum sq_pmode oracle(struct sl_sched *s, struct sq_wl *w, int cq, int fr,
 	struct sq_targets t = s->otg;   /* scratch: reuse its buffer */
 	int node = s->cq[cq].node;
 	t.n = 0;
-	sq_get_targets(s, w, cq, &fr, &val, 1, &fr, 1, &t);
+	get_targets(s, w, cq, &fr, &val, 1, &fr, 1, &t);
 	s->otg = t;
 	s->otg_key = (struct sq_otg_key){w, cq, fr, val, s->cycle_no};
 	if (!t.n) {
@@ -189,13 +199,47 @@ static enum sq_pmode oracle(struct sl_sched *s, struct sq_wl *w, int cq, int fr,
 	}
 	bool same = false;
 	for (size_t i = 0; i < t.n; i++) {
-		sq_simulate_remove(s, t.v[i].wl, -1);
+		sq_wl_charge(s, t.v[i].wl, -1);
 		same = same || t.v[i].wl->adm_cq == cq;
 	}
 	*borrow = sq_height_lowest_fit(s, node, fr, val, NULL);
 	for (size_t i = t.n; i-- > 0;)
-		sq_simulate_remove(s, t.v[i].wl, +1);
+		sq_wl_charge(s, t.v[i].wl, +1);
 	return same ? SQ_PREEMPT : SQ_RECLAIM;
+}
+
+/* The FRs a's preempting modes need, then GetTargets for them. */
+void sq_assign_targets(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
+		       struct sq_needbuf *need, struct sq_targets *t)
+{
+	int tot = a->off[w->nps];
+	need->v = sl_xgrow(need->v, &need->cap, (size_t)tot + 1, sizeof(int));
+	need->n = 0;
+	t->n = 0;
+	for (int i = 0; i < w->nps; i++)
+		for (int j = 0; j < w->ps[i].nreq; j++) {
+			int k = a->off[i] + j;
+			if (a->flv[k] == SQ_NONE || a->mode[k] == SQ_FIT)
+				continue;
+			int fr = sq_fr(s, a->flv[k], w->ps[i].res[j]), dup = 0;
+			for (int m = 0; m < need->n; m++)
+				dup |= need->v[m] == fr;
+			if (!dup)
+				need->v[need->n++] = fr;
+		}
+	/* one resource: the oracle has just searched the same, on the same
+	 * state (the search was an eighth of a cycle with 1 000 heads) */
+	const struct sq_otg_key *k = &s->otg_key;
+	if (a->nuse == 1 && need->n == 1 && k->w == w && k->cq == cq &&
+	    k->cycle == s->cycle_no && k->fr == need->v[0] && k->fr == a->use_fr[0] &&
+	    k->val == a->use_q[0]) {
+		t->v = sl_xgrow(t->v, &t->cap, s->otg.n + 1, sizeof(*t->v));
+		if (s->otg.n)
+			memcpy(t->v, s->otg.v, s->otg.n * sizeof(*t->v));
+		t->n = s->otg.n;
+		return;
+	}
+	get_targets(s, w, cq, a->use_fr, a->use_q, a->nuse, need->v, need->n, t);
 }
 
 /* fitsResourceQuota. */

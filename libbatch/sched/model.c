@@ -1,7 +1,7 @@
 /* model.c - turn a validated struct sl_kueue into the engine's dense model:
  * interned resources, flavors and flavor-resource pairs, one node per
- * ClusterQueue and Cohort, subtree quotas and heights. Also
- * sl_sched_new/free/reconfigure, which own that model. */
+ * ClusterQueue and Cohort, subtree quotas and heights. sl_sched_new/free
+ * and sl_sched_reconfigure (api.c) build and free it through here. */
 #include <stdlib.h>
 #include <string.h>
 #include "sched_int.h"
@@ -68,14 +68,6 @@ static void link_trees(struct sl_sched *s)
 	}
 }
 
-static char **strv_copy(char **v, size_t n)
-{
-	char **r = sl_xcalloc(n + 1, sizeof(*r));
-	for (size_t i = 0; i < n; i++)
-		r[i] = sl_xstrdup(v[i]);
-	return r;
-}
-
 static struct sl_kq_kv *kv_copy(const struct sl_kq_kv *v, size_t n)
 {
 	struct sl_kq_kv *r = sl_xcalloc(n + 1, sizeof(*r));
@@ -86,13 +78,24 @@ static struct sl_kq_kv *kv_copy(const struct sl_kq_kv *v, size_t n)
 	return r;
 }
 
-static void kv_free(struct sl_kq_kv *v, size_t n)
+void sq_kv_free(struct sl_kq_kv *v, size_t n)
 {
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].key);
 		free(v[i].value);
 	}
 	free(v);
+}
+
+void sq_tols_free(struct sl_kq_toleration *t, size_t n)
+{
+	for (size_t i = 0; t && i < n; i++) {
+		free(t[i].key);
+		free(t[i].op);
+		free(t[i].value);
+		free(t[i].effect);
+	}
+	free(t);
 }
 
 static void selector_copy(struct sl_kq_selector *d, const struct sl_kq_selector *s)
@@ -106,13 +109,13 @@ static void selector_copy(struct sl_kq_selector *d, const struct sl_kq_selector 
 		d->expr[i].key = sl_xstrdup(s->expr[i].key);
 		d->expr[i].op = sl_xstrdup(s->expr[i].op);
 		d->expr[i].nvalues = s->expr[i].nvalues;
-		d->expr[i].values = strv_copy(s->expr[i].values, s->expr[i].nvalues);
+		d->expr[i].values = sl_strv_dup(s->expr[i].values); /* NULL-terminated */
 	}
 }
 
 static void selector_free(struct sl_kq_selector *d)
 {
-	kv_free(d->match, d->nmatch);
+	sq_kv_free(d->match, d->nmatch);
 	for (size_t i = 0; i < d->nexpr; i++) {
 		free(d->expr[i].key);
 		free(d->expr[i].op);
@@ -179,20 +182,14 @@ static void flavor_copy(struct sq_flavor *d, const struct sl_kq_flavor *f)
 
 static void flavor_free(struct sq_flavor *d)
 {
-	kv_free(d->f.labels, d->f.nlabels);
+	sq_kv_free(d->f.labels, d->f.nlabels);
 	for (size_t i = 0; i < d->f.ntaints; i++) {
 		free(d->f.taints[i].key);
 		free(d->f.taints[i].value);
 		free(d->f.taints[i].effect);
 	}
 	free(d->f.taints);
-	for (size_t i = 0; i < d->f.ntols; i++) {
-		free(d->f.tols[i].key);
-		free(d->f.tols[i].op);
-		free(d->f.tols[i].value);
-		free(d->f.tols[i].effect);
-	}
-	free(d->f.tols);
+	sq_tols_free(d->f.tols, d->f.ntols);
 	free(d->name);
 }
 
@@ -301,6 +298,12 @@ static void set_quotas(struct sl_sched *s, int node, const struct sl_kq_resource
 			}
 }
 
+static void mark_inactive(struct sq_cq *c)
+{
+	if (!c->inactive)
+		c->inactive = sl_xasprintf("ClusterQueue %s is inactive", c->name);
+}
+
 static void build_cq(struct sl_sched *s, struct sq_cq *c, const struct sl_kq_cq *k, int node)
 {
 	c->name = sl_xstrdup(k->name);
@@ -339,12 +342,12 @@ static void build_cq(struct sl_sched *s, struct sq_cq *c, const struct sl_kq_cq 
 		for (size_t f = 0; f < k->rg[g].nflavors; f++) {
 			rg->fl[f] = sq_flavor_index(s, k->rg[g].flavors[f].flavor);
 			rg->flname[f] = sl_xstrdup(k->rg[g].flavors[f].flavor);
-			if (s->flv[rg->fl[f]].f.line == -1 && !c->inactive)
-				c->inactive = sl_xasprintf("ClusterQueue %s is inactive", c->name);
+			if (s->flv[rg->fl[f]].f.line == -1)
+				mark_inactive(c);
 		}
 	}
-	if (c->stop != SL_KSTOP_NONE && !c->inactive)
-		c->inactive = sl_xasprintf("ClusterQueue %s is inactive", c->name);
+	if (c->stop != SL_KSTOP_NONE)
+		mark_inactive(c);
 }
 
 static void link_parent(struct sl_sched *s, int child, int parent)
@@ -368,8 +371,8 @@ static void mark_cycles(struct sl_sched *s)
 			s->node[i].broken = true;
 	}
 	for (int i = 0; i < s->ncq; i++)
-		if (s->node[i].broken && !s->cq[i].inactive)
-			s->cq[i].inactive = sl_xasprintf("ClusterQueue %s is inactive", s->cq[i].name);
+		if (s->node[i].broken)
+			mark_inactive(&s->cq[i]);
 }
 
 static int node_height(struct sl_sched *s, int n, int depth)
@@ -404,7 +407,7 @@ static void accumulate(struct sl_sched *s, int n, int depth)
 }
 
 /* Recompute subtree quotas and heights, then usage from admitted workloads. */
-void sq_recompute_tree(struct sl_sched *s)
+static void sq_recompute_tree(struct sl_sched *s)
 {
 	for (int i = 0; i < s->nnode; i++)
 		if (s->node[i].parent == SQ_NONE || s->node[i].broken) {
@@ -489,6 +492,9 @@ void sq_model_build(struct sl_sched *s, const struct sl_kueue *k)
 	sq_recompute_tree(s);
 }
 
+/* The next build reallocates some of these: they must be NULL again. */
+#define FREE0(p) (free(p), (p) = NULL)
+
 void sq_model_free(struct sl_sched *s)
 {
 	for (int i = 0; i < s->ncq; i++) {
@@ -510,7 +516,7 @@ void sq_model_free(struct sl_sched *s)
 		free(c->prep);
 		free(c->adm);
 	}
-	free(s->cq);
+	FREE0(s->cq);
 	for (int i = 0; i < s->nnode; i++) {
 		free(s->node[i].name);
 		free(s->node[i].kids);
@@ -518,59 +524,24 @@ void sq_model_free(struct sl_sched *s)
 		free(s->node[i].subtree);
 		free(s->node[i].usage);
 	}
-	free(s->node);
+	FREE0(s->node);
 	for (int i = 0; i < s->nlq; i++) {
 		free(s->lq[i].ns);
 		free(s->lq[i].name);
 		free(s->lq[i].cqname);
 	}
-	free(s->lq);
+	FREE0(s->lq);
 	sq_nm_free(&s->lqmap);
 	for (int i = 0; i < s->nflv; i++)
 		flavor_free(&s->flv[i]);
-	free(s->flv);
-	free(s->fr_of);
-	free(s->fr_flv);
-	free(s->fr_res);
-	free(s->afs_weight_milli);
-	free(s->tree_gen);
-	free(s->tree_first);
-	free(s->tree_parked);
-	s->tree_first = NULL;
-	s->tree_parked = NULL;
-	free(s->tmp_fr);
-	s->cq = NULL;
-	s->node = NULL;
-	s->lq = NULL;
-	s->flv = NULL;
-	s->fr_of = s->fr_flv = s->fr_res = NULL;
-	s->afs_weight_milli = NULL;
-	s->tree_gen = NULL;
-	s->tmp_fr = NULL;
+	FREE0(s->flv);
+	FREE0(s->fr_of);
+	FREE0(s->fr_flv);
+	FREE0(s->fr_res);
+	FREE0(s->afs_weight_milli);
+	FREE0(s->tree_gen);
+	FREE0(s->tree_first);
+	FREE0(s->tree_parked);
+	FREE0(s->tmp_fr);
 	s->ncq = s->nnode = s->nlq = s->nflv = s->nfr = 0;
-}
-
-struct sl_sched *sl_sched_new(const struct sl_kueue *model)
-{
-	struct sl_sched *s = sl_xcalloc(1, sizeof(*s));
-	sq_model_build(s, model);
-	return s;
-}
-
-void sl_sched_free(struct sl_sched *s)
-{
-	if (!s)
-		return;
-	sq_wt_clear(s);
-	sq_model_free(s);
-	for (int i = 0; i < s->nres; i++)
-		free(s->res[i]);
-	free(s->res);
-	free(s->rows);
-	free(s->abuf);
-	sq_cscratch_free(s->cscr);
-	sq_pscratch_free(s->pscr);
-	sq_rscratch_free(s->rscr);
-	free(s->otg.v);
-	free(s);
 }

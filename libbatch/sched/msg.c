@@ -39,6 +39,18 @@ void sq_set_status(struct sq_wl *w, enum sl_sched_class cls, const char *reason,
 	w->mkind = SQ_M_TEXT;
 }
 
+/* w's reasons: a copy of rv[0..n). */
+static void set_reasons(struct sq_wl *w, const struct sq_reason *rv, size_t n)
+{
+	if (n > w->caprv) {   /* exact: 100 000 pending workloads keep one each */
+		w->caprv = n;
+		w->rv = sl_xrealloc(w->rv, w->caprv * sizeof(*w->rv));
+	}
+	if (n)
+		memcpy(w->rv, rv, n * sizeof(*w->rv));
+	w->nrv = n;
+}
+
 void sq_status_static(struct sq_wl *w, enum sl_sched_class cls, const char *reason,
 		      const char *text)
 {
@@ -53,14 +65,7 @@ void sq_status_assign(struct sq_wl *w, enum sl_sched_class cls, const char *reas
 	status_reset(w, cls, reason);
 	w->mkind = npre == SIZE_MAX ? SQ_M_ASSIGN : SQ_M_PREEMPTING;
 	w->npre = npre;
-	if (a->nrv) {
-		if (a->nrv > w->caprv) {   /* exact: 100 000 pending workloads keep one each */
-			w->caprv = a->nrv;
-			w->rv = sl_xrealloc(w->rv, w->caprv * sizeof(*w->rv));
-		}
-		memcpy(w->rv, a->rv, a->nrv * sizeof(*w->rv));
-	}
-	w->nrv = a->nrv;
+	set_reasons(w, a->rv, a->nrv);
 }
 
 /* An equivalent workload parked with src fails for the same reason. */
@@ -75,13 +80,7 @@ void sq_status_copy(struct sq_wl *w, const struct sq_wl *src)
 		w->msg = src->msg ? sl_xstrdup(src->msg) : NULL;
 		w->msg_ok = true;
 	}
-	if (src->nrv > w->caprv) {
-		w->caprv = src->nrv;
-		w->rv = sl_xrealloc(w->rv, w->caprv * sizeof(*w->rv));
-	}
-	if (src->nrv)
-		memcpy(w->rv, src->rv, src->nrv * sizeof(*w->rv));
-	w->nrv = src->nrv;
+	set_reasons(w, src->rv, src->nrv);
 }
 
 static char *qstr(int64_t v, char *buf, size_t len)

@@ -41,17 +41,6 @@ void sq_pscratch_free(struct sq_pscratch *p)
 	free(p);
 }
 
-struct pctx {
-	struct sl_sched *s;
-	struct sq_wl *w;
-	int cq;
-	const int *use_fr;
-	const int64_t *use_q;
-	int nuse;
-	const int *need;
-	int nneed;
-};
-
 void sq_targets_push(struct sq_targets *t, struct sq_wl *w, enum sl_sched_preempt_reason r)
 {
 	t->v = sl_xgrow(t->v, &t->cap, t->n + 1, sizeof(*t->v));
@@ -59,12 +48,7 @@ void sq_targets_push(struct sq_targets *t, struct sq_wl *w, enum sl_sched_preemp
 	t->v[t->n++].reason = r;
 }
 
-void sq_simulate_remove(struct sl_sched *s, struct sq_wl *w, int sign)
-{
-	sq_wl_charge(s, w, sign);
-}
-
-static bool uses_needed(const struct sq_wl *w, const int *need, int nneed)
+bool sq_uses_needed(const struct sq_wl *w, const int *need, int nneed)
 {
 	for (int i = 0; i < w->nuse; i++)
 		for (int j = 0; j < nneed; j++)
@@ -88,10 +72,10 @@ bool sq_policy_allows(enum sl_kq_policy p, const struct sq_wl *pre, const struct
 }
 
 /* classifyPreemptionVariant; false = cannot be preempted. */
-static bool classify(const struct pctx *x, const struct sq_wl *c, bool adv, enum variant *v)
+static bool classify(const struct sq_preq *x, const struct sq_wl *c, bool adv, enum variant *v)
 {
 	const struct sq_cq *q = &x->s->cq[x->cq];
-	if (!uses_needed(c, x->need, x->nneed))
+	if (!sq_uses_needed(c, x->need, x->nneed))
 		return false;
 	bool same = c->adm_cq == x->cq;
 	if (!sq_policy_allows(same ? q->within_cq : q->reclaim, x->w, c))
@@ -109,7 +93,7 @@ static bool classify(const struct pctx *x, const struct sq_wl *c, bool adv, enum
 	return true;
 }
 
-static void cands_from_cq(const struct pctx *x, int cq, int lca, bool adv, struct cands *out)
+static void cands_from_cq(const struct sq_preq *x, int cq, int lca, bool adv, struct cands *out)
 {
 	const struct sq_cq *q = &x->s->cq[cq];
 	for (size_t i = 0; i < q->nadm; i++) {
@@ -121,7 +105,7 @@ static void cands_from_cq(const struct pctx *x, int cq, int lca, bool adv, struc
 	}
 }
 
-static void collect_subtree(const struct pctx *x, int cur, int lca, int skip, bool adv,
+static void collect_subtree(const struct sq_preq *x, int cur, int lca, int skip, bool adv,
 			    struct cands *out, int depth)
 {
 	const struct sq_node *n = &x->s->node[cur];
@@ -156,7 +140,7 @@ static bool fit_in_quota(struct sl_sched *s, int node, const int *fr, int64_t *r
 	return fits;
 }
 
-static void collect_hier(const struct pctx *x, struct cands *hier, struct cands *prio)
+static void collect_hier(const struct sq_preq *x, struct cands *hier, struct cands *prio)
 {
 	struct sl_sched *s = x->s;
 	const struct sq_cq *q = &s->cq[x->cq];
@@ -200,11 +184,11 @@ int sq_cand_cmp(const struct sl_sched *s, int cq, const struct sq_wl *a, const s
 static int cand_qcmp(const void *pa, const void *pb, void *arg)
 {
 	const struct cand *a = pa, *b = pb;
-	const struct pctx *x = arg;
+	const struct sq_preq *x = arg;
 	return sq_cand_cmp(x->s, x->cq, a->wl, b->wl);
 }
 
-static void sort_cands(const struct pctx *x, struct cands *c)
+static void sort_cands(const struct sq_preq *x, struct cands *c)
 {
 	if (c->n > 1)
 		qsort_r(c->v, c->n, sizeof(*c->v), cand_qcmp, (void *)x);
@@ -235,7 +219,7 @@ bool sq_fits_with(struct sl_sched *s, int cq, const int *use_fr, const int64_t *
 	return true;
 }
 
-static bool cand_valid(const struct pctx *x, const struct cand *c, bool borrow)
+static bool cand_valid(const struct sq_preq *x, const struct cand *c, bool borrow)
 {
 	struct sl_sched *s = x->s;
 	if (c->wl->adm_cq == x->cq)
@@ -256,12 +240,12 @@ void sq_fill_back(struct sl_sched *s, int cq, const int *use_fr, const int64_t *
 		  int nuse, bool borrow, struct sq_targets *t)
 {
 	for (size_t i = t->n >= 2 ? t->n - 1 : 0; i-- > 0;) {
-		sq_simulate_remove(s, t->v[i].wl, +1);
+		sq_wl_charge(s, t->v[i].wl, +1);
 		if (sq_fits_with(s, cq, use_fr, use_q, nuse, borrow)) {
 			t->v[i] = t->v[t->n - 1];
 			t->n--;
 		} else {
-			sq_simulate_remove(s, t->v[i].wl, -1);
+			sq_wl_charge(s, t->v[i].wl, -1);
 		}
 	}
 }
@@ -278,28 +262,28 @@ static enum sl_sched_preempt_reason var_reason(enum variant v)
 	}
 }
 
-static bool attempt(const struct pctx *x, const struct cands *all, bool borrow, struct sq_targets *t)
+static bool attempt(const struct sq_preq *x, const struct cands *all, bool borrow, struct sq_targets *t)
 {
 	size_t start = t->n;
 	for (size_t i = 0; i < all->n; i++) {
 		if (!cand_valid(x, &all->v[i], borrow))
 			continue;
-		sq_simulate_remove(x->s, all->v[i].wl, -1);
+		sq_wl_charge(x->s, all->v[i].wl, -1);
 		sq_targets_push(t, all->v[i].wl, var_reason(all->v[i].var));
 		if (sq_fits_with(x->s, x->cq, x->use_fr, x->use_q, x->nuse, borrow)) {
 			sq_fill_back(x->s, x->cq, x->use_fr, x->use_q, x->nuse, borrow, t);
 			for (size_t j = start; j < t->n; j++)
-				sq_simulate_remove(x->s, t->v[j].wl, +1);
+				sq_wl_charge(x->s, t->v[j].wl, +1);
 			return true;
 		}
 	}
 	for (size_t j = start; j < t->n; j++)
-		sq_simulate_remove(x->s, t->v[j].wl, +1);
+		sq_wl_charge(x->s, t->v[j].wl, +1);
 	t->n = start;
 	return false;
 }
 
-static bool under_nominal(const struct pctx *x)
+static bool under_nominal(const struct sq_preq *x)
 {
 	const struct sq_node *n = &x->s->node[x->s->cq[x->cq].node];
 	for (int i = 0; i < x->nneed; i++)
@@ -308,7 +292,7 @@ static bool under_nominal(const struct pctx *x)
 	return true;
 }
 
-static size_t classical(const struct pctx *x, struct sq_targets *t)
+size_t sq_classical_targets(const struct sq_preq *x, struct sq_targets *t)
 {
 	if (!x->s->pscr)
 		x->s->pscr = sl_xcalloc(1, sizeof(*x->s->pscr));
@@ -347,14 +331,4 @@ static size_t classical(const struct pctx *x, struct sq_targets *t)
 	p->prio = prio;
 	p->all = all;
 	return t->n;
-}
-
-size_t sq_get_targets(struct sl_sched *s, struct sq_wl *w, int cq,
-		      const int *use_fr, const int64_t *use_q, int nuse,
-		      const int *need, int nneed, struct sq_targets *t)
-{
-	if (s->fair_sharing)
-		return sq_fair_targets(s, w, cq, use_fr, use_q, nuse, need, nneed, t);
-	struct pctx x = {s, w, cq, use_fr, use_q, nuse, need, nneed};
-	return classical(&x, t);
 }

@@ -122,18 +122,21 @@ bool sq_within_nominal(const struct sl_sched *s, int node, const int *frs, int n
 	return true;
 }
 
-/* Add (+1) or remove (-1) an admitted workload's usage in its CQ. */
-void sq_wl_charge(struct sl_sched *s, struct sq_wl *w, int sign)
+void sq_charge(struct sl_sched *s, int cq, const int *fr, const int64_t *q, int n, int sign)
 {
-	if (w->adm_cq == SQ_NONE)
-		return;
-	int node = s->cq[w->adm_cq].node;
-	for (int i = 0; i < w->nuse; i++) {
-		if (w->use_fr[i] == SQ_NONE)
+	int node = s->cq[cq].node;
+	for (int i = 0; i < n; i++) {
+		if (fr[i] == SQ_NONE)
 			continue;
 		if (sign > 0)
-			sq_add_usage(s, node, w->use_fr[i], w->use_q[i]);
+			sq_add_usage(s, node, fr[i], q[i]);
 		else
-			sq_remove_usage(s, node, w->use_fr[i], w->use_q[i]);
+			sq_remove_usage(s, node, fr[i], q[i]);
 	}
+}
+
+void sq_wl_charge(struct sl_sched *s, struct sq_wl *w, int sign)
+{
+	if (w->adm_cq != SQ_NONE)
+		sq_charge(s, w->adm_cq, w->use_fr, w->use_q, w->nuse, sign);
 }

@@ -170,11 +170,8 @@ int sl_sched_add(struct sl_sched *s, const struct sl_sched_wl *wl, struct sl_err
 /* Finished/cancelled: forget it and release its quota. -SL_ENOENT if unknown. */
 int sl_sched_remove(struct sl_sched *s, uint64_t id);
 /* A workload added with sl_sched_add() that is already admitted (daemon
- * restart): take quota per the assignment. */
-int sl_sched_admitted(struct sl_sched *s, uint64_t id,
-		      const struct sl_sched_assignment *a, struct sl_err *err);
-/* The same for a workload that was admitted partially: counts[i] pods of
- * pod set i (the workload's order) were admitted; counts NULL = as
+ * restart): take quota per the assignment. counts[i] pods of pod set i (the
+ * workload's order) were admitted (partial admission); counts NULL = as
  * requested. -SL_EINVAL when a count is negative or above the request. */
 int sl_sched_admitted_partial(struct sl_sched *s, uint64_t id,
 			      const struct sl_sched_assignment *a, const int32_t *counts,

@@ -9,6 +9,7 @@
 #ifndef SL_SCHED_INT_H
 #define SL_SCHED_INT_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -277,7 +278,9 @@ int sq_lq_find(const struct sl_sched *s, const char *ns, const char *name);
 void sq_model_build(struct sl_sched *s, const struct sl_kueue *k);
 void sq_model_free(struct sl_sched *s);
 bool sq_ns_matches(const struct sl_kq_selector *sel, const char *ns);
-void sq_recompute_tree(struct sl_sched *s);
+/* Free n label pairs / tolerations and the array (NULL: nothing). */
+void sq_kv_free(struct sl_kq_kv *v, size_t n);
+void sq_tols_free(struct sl_kq_toleration *t, size_t n);
 
 /* quota.c: Kueue resource-node arithmetic (resource_node.go) */
 int64_t sq_local_quota(const struct sl_sched *s, int node, int fr);
@@ -289,6 +292,9 @@ void sq_remove_usage(struct sl_sched *s, int node, int fr, int64_t v);
 bool sq_borrowing_with(const struct sl_sched *s, int node, int fr, int64_t v);
 int sq_height_lowest_fit(const struct sl_sched *s, int cq, int fr, int64_t v, bool *may_reclaim);
 bool sq_within_nominal(const struct sl_sched *s, int node, const int *frs, int nfrs);
+/* Add (+1) or remove (-1) usage q[i] of FR fr[i] in ClusterQueue cq. */
+void sq_charge(struct sl_sched *s, int cq, const int *fr, const int64_t *q, int n, int sign);
+/* The same for an admitted workload's usage in its CQ. */
 void sq_wl_charge(struct sl_sched *s, struct sq_wl *w, int sign);
 
 /* wlq.c: workload table and queues */
@@ -297,27 +303,25 @@ struct sq_wl *sq_wt_get(const struct sl_sched *s, uint64_t id);
 size_t sq_wt_list(const struct sl_sched *s, struct sq_wl ***out);
 void sq_heap_push(struct sl_sched *s, struct sq_cq *c, struct sq_wl *w);
 struct sq_wl *sq_heap_pop(struct sl_sched *s, struct sq_cq *c);
-void sq_unqueue(struct sl_sched *s, struct sq_wl *w);
 void sq_park(struct sl_sched *s, struct sq_cq *c, struct sq_wl *w);
-void sq_requeue_tree(struct sl_sched *s, int cq);
+/* The next head of c to nominate, parking those of a parked shape. */
+struct sq_wl *sq_pop_head(struct sl_sched *s, struct sq_cq *c);
 void sq_enqueue(struct sl_sched *s, struct sq_wl *w);
 void sq_set_admitted(struct sl_sched *s, struct sq_wl *w, int cq);
-void sq_release(struct sl_sched *s, struct sq_wl *w);
 void sq_readmit(struct sl_sched *s, struct sq_wl *w, int cq);
 bool sq_wl_before(const struct sl_sched *s, const struct sq_cq *c,
 		  const struct sq_wl *a, const struct sq_wl *b);
-void sq_set_status(struct sq_wl *w, enum sl_sched_class cls, const char *reason,
-		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void sq_heap_fix_all(struct sl_sched *s, struct sq_cq *c);
-void sq_wl_free(struct sq_wl *w);
 void sq_wt_clear(struct sl_sched *s);
+/* d's node selector and tolerations: copies of p's, with Kubernetes'
+ * defaults for what p leaves NULL. Freed with sq_kv_free/sq_tols_free. */
+void sq_ps_constraints(struct sq_ps *d, const struct sl_sched_podset *p);
 
 /* equiv.c: scheduling equivalence */
 uint64_t sq_wl_hash(const struct sq_wl *w);
 bool sq_wl_equiv(const struct sq_wl *a, const struct sq_wl *b);
 void sq_park_shape(struct sq_cq *c, struct sq_wl *w);
 struct sq_wl *sq_parked_rep(const struct sq_cq *c, const struct sq_wl *w);
-struct sq_wl *sq_pop_head(struct sl_sched *s, struct sq_cq *c);
 bool sq_parked_shape(const struct sq_cq *c, struct sq_wl *w);
 void sq_forget_shape(struct sq_cq *c, const struct sq_wl *w);
 
@@ -352,12 +356,22 @@ void sq_assign_free(struct sq_assign *a);
  * the requested counts; borrowed, kept in a->counts. */
 void sq_assign_flavors(struct sl_sched *s, struct sq_wl *w, int cq, const int32_t *counts,
 		       struct sq_assign *a);
-void sq_assign_add_use(struct sq_assign *a, int fr, int64_t q);
 /* true when pod set p may use flavor fl; else fills *why (if not NULL). */
 bool sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p,
 		     struct sq_reason *why);
+struct sq_needbuf {                  /* FRs assigned in a preempting mode */
+	int *v;
+	int n;
+	size_t cap;
+};
+/* Preemption targets of an assignment in Preempt mode (GetTargets, classical
+ * or fair sharing, as the model says). */
+void sq_assign_targets(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
+		       struct sq_needbuf *need, struct sq_targets *t);
 
 /* msg.c: pending-reason text, formatted on demand */
+void sq_set_status(struct sq_wl *w, enum sl_sched_class cls, const char *reason,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void sq_status_static(struct sq_wl *w, enum sl_sched_class cls, const char *reason,
 		      const char *text);
 /* Copy a's reasons into w; npre == SIZE_MAX: no "Pending the preemption". */
@@ -367,15 +381,26 @@ void sq_status_copy(struct sq_wl *w, const struct sq_wl *src);
 /* The message of w (borrowed, NULL if none), formatting it if needed. */
 const char *sq_status_message(const struct sl_sched *s, struct sq_wl *w);
 
-/* preempt.c: classical preemption and its oracle */
-/* Targets for workload w (requests use_fr/use_q, frs needing preemption
- * need[]); appends to t; returns t->n. */
-size_t sq_get_targets(struct sl_sched *s, struct sq_wl *w, int cq,
-		      const int *use_fr, const int64_t *use_q, int nuse,
-		      const int *need, int nneed, struct sq_targets *t);
+/* preempt.c: classical preemption, and the primitives fair sharing uses too */
+/* A preemptor: workload w into cq, requests use_fr/use_q, the frs that need
+ * preemption need[]. Classical and fair-sharing preemption both take it. */
+struct sq_preq {
+	struct sl_sched *s;
+	struct sq_wl *w;
+	int cq;
+	const int *use_fr;
+	const int64_t *use_q;
+	int nuse;
+	const int *need;
+	int nneed;
+};
+/* Kueue's GetTargets without fair sharing: appends p's victims to t;
+ * returns t->n. */
+size_t sq_classical_targets(const struct sq_preq *p, struct sq_targets *t);
 void sq_pscratch_free(struct sq_pscratch *p);
 void sq_targets_push(struct sq_targets *t, struct sq_wl *w, enum sl_sched_preempt_reason r);
-void sq_simulate_remove(struct sl_sched *s, struct sq_wl *w, int sign);
+/* Does w use any of the FRs need[]? */
+bool sq_uses_needed(const struct sq_wl *w, const int *need, int nneed);
 bool sq_policy_allows(enum sl_kq_policy p, const struct sq_wl *preemptor, const struct sq_wl *cand);
 void sq_fill_back(struct sl_sched *s, int cq, const int *use_fr, const int64_t *use_q,
 		  int nuse, bool borrow, struct sq_targets *t);
@@ -384,15 +409,6 @@ bool sq_fits_with(struct sl_sched *s, int cq, const int *use_fr, const int64_t *
 int sq_cand_cmp(const struct sl_sched *s, int cq, const struct sq_wl *a, const struct sq_wl *b);
 
 /* fairshare.c */
-struct sq_drs {
-	double ratio;                /* unweighted, per mille */
-	double weight;
-	bool borrowing;
-};
-/* Is node borrowing on any of these FRs (usage > subtree quota)? */
-bool sq_borrowing_on(const struct sl_sched *s, int node, const int *fr, int n);
-struct sq_drs sq_drs(const struct sl_sched *s, int node);
-int sq_drs_cmp(struct sq_drs a, struct sq_drs b);
 /* Fair-sharing iterator: index of the next entry to process (tournament
  * over each cohort tree, with the current snapshot), -1 when all taken. */
 struct sq_fentry {
@@ -404,21 +420,29 @@ struct sq_fentry {
 	bool taken;
 };
 int sq_fair_pick(struct sl_sched *s, struct sq_fentry *e, size_t ne);
-size_t sq_fair_targets(struct sl_sched *s, struct sq_wl *w, int cq,
-		       const int *use_fr, const int64_t *use_q, int nuse,
-		       const int *need, int nneed, struct sq_targets *t);
+size_t sq_fair_targets(const struct sq_preq *p, struct sq_targets *t);
 
-/* afs.c */
-double sq_lq_afs_usage(const struct sl_sched *s, int lq);
-bool sq_afs_on(const struct sl_sched *s, const struct sq_cq *c);
+/* afs.c. The ordering key is inline here: the heap compare (wlq.c) and
+ * preemption read it, and afs.c, which re-heapifies after a change, sits
+ * above the queues. */
+static inline bool sq_afs_on(const struct sl_sched *s, const struct sq_cq *c)
+{
+	return s->afs_enable && c->afs;
+}
+
+static inline double sq_lq_afs_usage(const struct sl_sched *s, int lq)
+{
+	if (lq == SQ_NONE)
+		return 0;
+	const struct sq_lq *l = &s->lq[lq];
+	if (l->weight_milli <= 0)
+		return INFINITY;
+	return (l->afs_consumed + l->afs_penalty) * 1000.0 / (double)l->weight_milli;
+}
+
 void sq_afs_on_admit(struct sl_sched *s, struct sq_wl *w);
 
 /* partial.c: partial admission (podset_reducer.go) */
-struct sq_needbuf {                  /* FRs assigned in a preempting mode */
-	int *v;
-	int n;
-	size_t cap;
-};
 /* Largest counts between min_count and count whose assignment fits or
  * preempts with targets; on success swaps them into *a and *t, copies the
  * counts to *cnt (grown as needed) and returns true; else leaves a and t. */
@@ -428,11 +452,5 @@ void sq_rscratch_free(struct sq_rscratch *r);
 
 /* cycle.c */
 void sq_cscratch_free(struct sq_cscratch *x);
-/* Preemption targets of an assignment in Preempt mode (GetTargets). */
-void sq_assign_targets(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
-		       struct sq_needbuf *need, struct sq_targets *t);
-void sq_decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d, struct sq_wl *w);
-void sq_decisions_add_preempt(struct sl_sched_decisions *d, uint64_t victim,
-			      uint64_t preemptor, enum sl_sched_preempt_reason r, char *msg);
 
 #endif

@@ -61,7 +61,7 @@ static void wt_del(struct sl_sched *s, uint64_t id)
 		}
 }
 
-void sq_wl_free(struct sq_wl *w)
+static void sq_wl_free(struct sq_wl *w)
 {
 	if (!w)
 		return;
@@ -71,18 +71,8 @@ void sq_wl_free(struct sq_wl *w)
 		free(p->res);
 		free(p->total);
 		free(p->flv);
-		for (int j = 0; j < p->nsel; j++) {
-			free(p->sel[j].key);
-			free(p->sel[j].value);
-		}
-		free(p->sel);
-		for (int j = 0; j < p->ntol; j++) {
-			free(p->tol[j].key);
-			free(p->tol[j].op);
-			free(p->tol[j].value);
-			free(p->tol[j].effect);
-		}
-		free(p->tol);
+		sq_kv_free(p->sel, (size_t)p->nsel);
+		sq_tols_free(p->tol, (size_t)p->ntol);
 	}
 	free(w->ps);
 	free(w->name);
@@ -233,7 +223,7 @@ static void vec_del(struct sq_wl **v, size_t *n, size_t i)
 }
 
 /* Take w out of whatever pending structure holds it. */
-void sq_unqueue(struct sl_sched *s, struct sq_wl *w)
+static void sq_unqueue(struct sl_sched *s, struct sq_wl *w)
 {
 	if (w->cq == SQ_NONE) {
 		w->where = SQ_W_NONE;
@@ -258,6 +248,50 @@ void sq_park(struct sl_sched *s, struct sq_cq *c, struct sq_wl *w)
 	w->where = SQ_W_INADM;
 	c->qgen++;
 	s->tree_parked[sq_root(s, c->node)] = true;
+}
+
+/* Park every heap workload equivalent to rep at once, when there are so
+ * many that popping them one by one (log n each) would cost more than a
+ * filter and a re-heapify (n). */
+static void park_bulk(struct sl_sched *s, struct sq_cq *c, const struct sq_wl *rep)
+{
+	struct sq_heap *h = &c->heap;
+	size_t m = 0, lg = 1, keep = 0;
+	for (size_t i = 0; i < h->n; i++)
+		m += h->v[i]->hash == rep->hash;
+	while (((size_t)1 << lg) < h->n)
+		lg++;
+	if (m * lg < h->n)
+		return;
+	for (size_t i = 0; i < h->n; i++) {
+		struct sq_wl *x = h->v[i];
+		if (x->hash == rep->hash && x != c->sticky && sq_wl_equiv(x, rep)) {
+			sq_status_copy(x, rep);
+			x->where = SQ_W_NONE;
+			sq_park(s, c, x);
+			continue;
+		}
+		h->v[keep] = x;
+		x->qidx = keep++;
+	}
+	h->n = keep;
+	sq_heap_fix_all(s, c);
+}
+
+/* The next head of c to nominate; workloads of a parked shape met on the
+ * way are parked with the status of the one that failed. */
+struct sq_wl *sq_pop_head(struct sl_sched *s, struct sq_cq *c)
+{
+	struct sq_wl *w;
+	while ((w = sq_heap_pop(s, c)) != NULL) {
+		const struct sq_wl *rep = c->nprep ? sq_parked_rep(c, w) : NULL;
+		if (!rep)
+			return w;
+		sq_status_copy(w, rep);
+		sq_park(s, c, w);
+		park_bulk(s, c, rep);
+	}
+	return NULL;
 }
 
 /* Back to the heap: pushed one by one when few, else appended and
@@ -289,7 +323,7 @@ static void unpark_all(struct sl_sched *s, struct sq_cq *c)
 /* QueueAssociatedInadmissibleWorkloadsAfter: the whole cohort tree.
  * Idempotent: a tree where nothing was parked since the last requeue is
  * left alone, so many finishes in a row cost one walk. */
-void sq_requeue_tree(struct sl_sched *s, int cq)
+static void sq_requeue_tree(struct sl_sched *s, int cq)
 {
 	int root = sq_root(s, s->cq[cq].node);
 	s->tree_gen[root]++;
@@ -410,20 +444,16 @@ void sq_set_admitted(struct sl_sched *s, struct sq_wl *w, int cq)
 	sq_unqueue(s, w);
 	if (s->cq[cq].sticky == w)
 		s->cq[cq].sticky = NULL;
-	w->where = SQ_W_ADMITTED;
-	w->adm_cq = cq;
 	w->evicting = false;
 	w->admit_seq = ++s->admit_seq;
-	build_use(s, w);
-	adm_add(&s->cq[cq], w);
-	sq_wl_charge(s, w, +1);
+	sq_readmit(s, w, cq);
 	s->tree_gen[sq_root(s, s->cq[cq].node)]++;
 	w->has_last = false;
 	sq_set_status(w, SL_SCHED_NONE, NULL, NULL);
 }
 
 /* Give back the quota of an admitted workload; it is then nowhere. */
-void sq_release(struct sl_sched *s, struct sq_wl *w)
+static void sq_release(struct sl_sched *s, struct sq_wl *w)
 {
 	if (w->where != SQ_W_ADMITTED)
 		return;
@@ -436,6 +466,25 @@ void sq_release(struct sl_sched *s, struct sq_wl *w)
 	vec_del(c->adm, &c->nadm, w->qidx);
 	sq_requeue_tree(s, w->adm_cq);
 	w->adm_cq = SQ_NONE;
+}
+
+void sq_ps_constraints(struct sq_ps *d, const struct sl_sched_podset *p)
+{
+	d->nsel = (int)p->nsel;
+	d->sel = sl_xcalloc(p->nsel + 1, sizeof(*d->sel));
+	for (size_t j = 0; j < p->nsel; j++) {
+		d->sel[j].key = sl_xstrdup(p->node_selector[j].key);
+		d->sel[j].value = sl_xstrdup(p->node_selector[j].value ? p->node_selector[j].value : "");
+	}
+	d->ntol = (int)p->ntol;
+	d->tol = sl_xcalloc(p->ntol + 1, sizeof(*d->tol));
+	for (size_t j = 0; j < p->ntol; j++) {
+		const struct sl_sched_toleration *t = &p->tolerations[j];
+		d->tol[j].key = sl_xstrdup(t->key ? t->key : "");
+		d->tol[j].op = sl_xstrdup(t->op ? t->op : "Equal");
+		d->tol[j].value = sl_xstrdup(t->value ? t->value : "");
+		d->tol[j].effect = sl_xstrdup(t->effect ? t->effect : "");
+	}
 }
 
 static void copy_ps(struct sl_sched *s, struct sq_ps *d, const struct sl_sched_podset *p)
@@ -454,21 +503,7 @@ static void copy_ps(struct sl_sched *s, struct sq_ps *d, const struct sl_sched_p
 		d->total[j] = p->req[j].milli * (int64_t)p->count;
 		d->flv[j] = SQ_NONE;
 	}
-	d->nsel = (int)p->nsel;
-	d->sel = sl_xcalloc(p->nsel + 1, sizeof(*d->sel));
-	for (size_t j = 0; j < p->nsel; j++) {
-		d->sel[j].key = sl_xstrdup(p->node_selector[j].key);
-		d->sel[j].value = sl_xstrdup(p->node_selector[j].value ? p->node_selector[j].value : "");
-	}
-	d->ntol = (int)p->ntol;
-	d->tol = sl_xcalloc(p->ntol + 1, sizeof(*d->tol));
-	for (size_t j = 0; j < p->ntol; j++) {
-		const struct sl_sched_toleration *t = &p->tolerations[j];
-		d->tol[j].key = sl_xstrdup(t->key ? t->key : "");
-		d->tol[j].op = sl_xstrdup(t->op ? t->op : "Equal");
-		d->tol[j].value = sl_xstrdup(t->value ? t->value : "");
-		d->tol[j].effect = sl_xstrdup(t->effect ? t->effect : "");
-	}
+	sq_ps_constraints(d, p);
 }
 
 int sl_sched_add(struct sl_sched *s, const struct sl_sched_wl *in, struct sl_err *err)

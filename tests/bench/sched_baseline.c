@@ -21,19 +21,12 @@
  * violation: no ClusterQueue above nominal + borrowingLimit, no cohort above
  * the sum of its members' nominal quota, and the engine's usage rows agree
  * with the usage implied by its own decisions. */
-#include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/resource.h>
-#include <time.h>
-#include "err.h"
-#include "kueue.h"
-#include "sched/sched.h"
 #include "xalloc.h"
-#include "yaml.h"
+
+#define BENCH_NAME "sched_baseline"
+#include "sched_bench.h"
 
 #define NCOHORTS 5
 #define NCQ_PER_COHORT 6
@@ -90,81 +83,12 @@ struct sim {
 	const char *ns[NCQ];
 };
 
-/* CPU time, not wall time: the figures should not depend on what else
- * the host runs. */
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static double cpu_s(void)
 {
 	struct rusage ru;
 	getrusage(RUSAGE_SELF, &ru);
 	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-}
-
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "sched_baseline: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
-/* The model as Kueue's generator creates it, in Kueue's own YAML. */
-static char *model_yaml(size_t *len)
-{
-	char *buf = NULL;
-	FILE *f = open_memstream(&buf, len);
-	if (!f)
-		die("open_memstream: %s", strerror(errno));
-	fprintf(f, "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\n"
-		   "metadata:\n  name: rf\n");
-	for (int c = 0; c < NCOHORTS; c++)
-		for (int q = 0; q < NCQ_PER_COHORT; q++) {
-			char n[32];
-			snprintf(n, sizeof(n), "cq-0-%d-cohort-%d", q, c);
-			fprintf(f, "---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\n"
-				   "metadata:\n  name: %s\nspec:\n  cohort: cohort-%d\n"
-				   "  namespaceSelector: {}\n"
-				   "  preemption:\n    reclaimWithinCohort: Any\n"
-				   "    withinClusterQueue: LowerPriority\n"
-				   "  resourceGroups:\n  - coveredResources: [cpu]\n    flavors:\n"
-				   "    - name: rf\n      resources:\n      - name: cpu\n"
-				   "        nominalQuota: %dm\n        borrowingLimit: %dm\n",
-				n, c, NOMINAL_MILLI, BORROW_MILLI);
-			fprintf(f, "---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\n"
-				   "metadata:\n  namespace: %s\n  name: %s\nspec:\n  clusterQueue: %s\n",
-				n, n, n);
-		}
-	fclose(f);
-	return buf;
-}
-
-static struct sl_sched *build_engine(void)
-{
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_ydocs *docs = NULL;
-	struct sl_kueue *k = sl_kueue_new();
-	size_t len;
-	char *y = model_yaml(&len);
-	if (sl_yaml_load_buf("baseline.yaml", y, len, &docs, &err) != 0)
-		die("%s", err.msg);
-	if (sl_kueue_add_docs(k, docs, &err) != 0)
-		die("%s", err.msg);
-	struct sl_sched *s = sl_sched_new(k);
-	sl_kueue_free(k); /* before the documents it may borrow from */
-	sl_ydocs_free(docs);
-	free(y);
-	return s;
 }
 
 static int arrival_cmp(const void *a, const void *b, void *ctx)
@@ -434,8 +358,8 @@ int main(int argc, char **argv)
 	struct timespec ws, we;
 	clock_gettime(CLOCK_MONOTONIC, &ws);
 	double c0 = cpu_s();
-	m.s = build_engine();
-	gen_workloads(&m);
+	gen_workloads(&m); /* names the ClusterQueues */
+	m.s = build_engine("baseline.yaml", m.lq, NCQ, NCQ_PER_COHORT, NOMINAL_MILLI, BORROW_MILLI);
 	run(&m);
 	double cpu = cpu_s() - c0;
 	clock_gettime(CLOCK_MONOTONIC, &we);

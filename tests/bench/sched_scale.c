@@ -15,19 +15,12 @@
  * Preemption victims are requeued at once, as a daemon with no grace period
  * would. Options: --cqs N (multiple of 10), --per-cq N, --cycles N,
  * --finish K, --max-fill N (cap on the fill phase). */
-#include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/resource.h>
-#include <time.h>
-#include "err.h"
-#include "kueue.h"
-#include "sched/sched.h"
 #include "xalloc.h"
-#include "yaml.h"
+
+#define BENCH_NAME "sched_scale"
+#include "sched_bench.h"
 
 #define CQ_PER_COHORT 10
 #define NOMINAL_MILLI 4000
@@ -50,27 +43,6 @@ struct run {
 	long admissions, preemptions;
 };
 
-/* CPU time, not wall time: the figures should not depend on what else
- * the host runs. */
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "sched_scale: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
-
 /* VmRSS and VmHWM in KiB from /proc/self/status, plus getrusage maxrss. */
 static void print_mem(const char *when)
 {
@@ -87,50 +59,6 @@ static void print_mem(const char *when)
 	getrusage(RUSAGE_SELF, &ru);
 	printf("memory %-15s VmRSS %.1f MiB, VmHWM %.1f MiB, ru_maxrss %.1f MiB\n", when,
 	       (double)rss / 1024.0, (double)hwm / 1024.0, (double)ru.ru_maxrss / 1024.0);
-}
-
-static char *model_yaml(const struct run *r, int ncq, size_t *len)
-{
-	char *buf = NULL;
-	FILE *f = open_memstream(&buf, len);
-	if (!f)
-		die("open_memstream: %s", strerror(errno));
-	fprintf(f, "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\n"
-		   "metadata:\n  name: rf\n");
-	for (int q = 0; q < ncq; q++) {
-		fprintf(f, "---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\n"
-			   "metadata:\n  name: %s\nspec:\n  cohort: cohort-%d\n"
-			   "  namespaceSelector: {}\n"
-			   "  preemption:\n    reclaimWithinCohort: Any\n"
-			   "    withinClusterQueue: LowerPriority\n"
-			   "  resourceGroups:\n  - coveredResources: [cpu]\n    flavors:\n"
-			   "    - name: rf\n      resources:\n      - name: cpu\n"
-			   "        nominalQuota: %dm\n        borrowingLimit: %dm\n",
-			r->cqname[q], q / CQ_PER_COHORT, NOMINAL_MILLI, BORROW_MILLI);
-		fprintf(f, "---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\n"
-			   "metadata:\n  namespace: %s\n  name: %s\nspec:\n  clusterQueue: %s\n",
-			r->cqname[q], r->cqname[q], r->cqname[q]);
-	}
-	fclose(f);
-	return buf;
-}
-
-static struct sl_sched *build_engine(const struct run *r, int ncq)
-{
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_ydocs *docs = NULL;
-	struct sl_kueue *k = sl_kueue_new();
-	size_t len;
-	char *y = model_yaml(r, ncq, &len);
-	if (sl_yaml_load_buf("scale.yaml", y, len, &docs, &err) != 0)
-		die("%s", err.msg);
-	if (sl_kueue_add_docs(k, docs, &err) != 0)
-		die("%s", err.msg);
-	struct sl_sched *s = sl_sched_new(k);
-	sl_kueue_free(k); /* before the documents it may borrow from */
-	sl_ydocs_free(docs);
-	free(y);
-	return s;
 }
 
 static uint64_t rnd(struct run *r)
@@ -306,7 +234,8 @@ int main(int argc, char **argv)
 	printf("setup                  %d ClusterQueues in %d cohorts, %zu workloads\n", o.ncq,
 	       o.ncq / CQ_PER_COHORT, r.nw);
 	double t0 = now_s();
-	r.s = build_engine(&r, o.ncq);
+	r.s = build_engine("scale.yaml", r.cqname, o.ncq, CQ_PER_COHORT, NOMINAL_MILLI,
+			   BORROW_MILLI);
 	printf("build model            %.3f s\n", now_s() - t0);
 	print_mem("after model");
 	t0 = now_s();

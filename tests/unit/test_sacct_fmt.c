@@ -112,25 +112,52 @@ static void test_bad_field(void **state)
 	assert_null(f);
 }
 
+/* Job 9, built by the test, and a sacct format. */
+struct live {
+	struct sl_job *j;
+	struct sl_sacct_fmt *f;
+	struct sl_buf *b;
+};
+
+static struct sl_job *live_new(struct live *l, const char *fields)
+{
+	struct sl_err err = SL_ERR_INIT;
+
+	l->j = sl_job_new();
+	l->j->id = 9;
+	l->b = sl_buf_new(4096);
+	assert_int_equal(sl_sacct_fmt_new(fields, &l->f, &err), 0);
+	return l->j;
+}
+
+/* Appends the job's rows, with its batch step. */
+static void live_rows(struct live *l, enum sl_sacct_mode mode)
+{
+	assert_int_equal(sl_sacct_fmt_job(l->f, l->j, mode, 1, NOW, l->b), 0);
+}
+
+static void live_free(struct live *l)
+{
+	sl_buf_free(l->b);
+	sl_sacct_fmt_free(l->f);
+	sl_job_free(l->j);
+}
+
 static void test_live_jobs(void **state)
 {
-	struct sl_job *j = sl_job_new();
-	struct sl_sacct_fmt *f;
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_buf *b = sl_buf_new(4096);
+	struct live l;
+	struct sl_job *j = live_new(&l, "JobID,State,AllocCPUS,ExitCode,Start,End");
 	(void)state;
 
-	j->id = 9;
 	j->spec.name = sl_xstrdup("wrap");
 	j->spec.partition = sl_xstrdup("cpu");
 	j->state = SL_JOB_PENDING;
 	j->alloc_cpus = 4;
-	assert_int_equal(sl_sacct_fmt_new("JobID,State,AllocCPUS,ExitCode,Start,End", &f, &err), 0);
-	assert_int_equal(sl_sacct_fmt_job(f, j, SL_SACCT_PARSABLE2, 1, NOW, b), 0);
+	live_rows(&l, SL_SACCT_PARSABLE2);
 	j->state = SL_JOB_RUNNING;
 	j->start_time = NOW - 61;
-	assert_int_equal(sl_sacct_fmt_job(f, j, SL_SACCT_PARSABLE2, 1, NOW, b), 0);
-	assert_string_equal(sl_buf_str(b),
+	live_rows(&l, SL_SACCT_PARSABLE2);
+	assert_string_equal(sl_buf_str(l.b),
 			    "9|PENDING|0|0:0|Unknown|Unknown\n"
 			    "9|RUNNING|4|0:0|2026-11-21T10:28:59|Unknown\n"
 			    "9.batch|RUNNING|4|0:0|2026-11-21T10:28:59|Unknown\n");
@@ -140,32 +167,26 @@ static void test_live_jobs(void **state)
 	assert_int_equal(sl_sacct_batch_state(j), SL_JOB_FAILED);
 	j->state = SL_JOB_OUT_OF_MEMORY;
 	assert_int_equal(sl_sacct_batch_state(j), SL_JOB_OUT_OF_MEMORY);
-	sl_buf_free(b);
-	sl_sacct_fmt_free(f);
-	sl_job_free(j);
+	live_free(&l);
 }
 
 /* Comment: --comment on the job row only (sacct.c: 14 wide), empty on the
  * step rows and without one. */
 static void test_comment(void **state)
 {
-	struct sl_job *j = sl_job_new();
-	struct sl_sacct_fmt *f;
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_buf *b = sl_buf_new(4096);
+	struct live l;
+	struct sl_job *j = live_new(&l, "JobID,comment");
 	(void)state;
 
-	j->id = 9;
 	j->state = SL_JOB_COMPLETED;
 	j->start_time = NOW - 5;
 	j->end_time = NOW;
-	assert_int_equal(sl_sacct_fmt_new("JobID,comment", &f, &err), 0);
-	assert_int_equal(sl_sacct_fmt_header(f, SL_SACCT_TABLE, b), 0);
-	assert_int_equal(sl_sacct_fmt_job(f, j, SL_SACCT_TABLE, 1, NOW, b), 0);
+	assert_int_equal(sl_sacct_fmt_header(l.f, SL_SACCT_TABLE, l.b), 0);
+	live_rows(&l, SL_SACCT_TABLE);
 	j->spec.comment = sl_xstrdup("a comment");
-	assert_int_equal(sl_sacct_fmt_job(f, j, SL_SACCT_TABLE, 1, NOW, b), 0);
-	assert_int_equal(sl_sacct_fmt_job(f, j, SL_SACCT_PARSABLE2, 1, NOW, b), 0);
-	assert_string_equal(sl_buf_str(b),
+	live_rows(&l, SL_SACCT_TABLE);
+	live_rows(&l, SL_SACCT_PARSABLE2);
+	assert_string_equal(sl_buf_str(l.b),
 			    "JobID               Comment \n"
 			    "------------ -------------- \n"
 			    "9                           \n"
@@ -174,9 +195,7 @@ static void test_comment(void **state)
 			    "9.batch                     \n"
 			    "9|a comment\n"
 			    "9.batch|\n");
-	sl_buf_free(b);
-	sl_sacct_fmt_free(f);
-	sl_job_free(j);
+	live_free(&l);
 }
 
 int main(void)

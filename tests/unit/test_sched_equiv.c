@@ -10,35 +10,8 @@
 #include <cmocka.h>
 #include "sched_testlib.h"
 
-static struct sl_sched_req cpu1 = {"cpu", 1000};
-
-static void add_to(struct sl_sched *s, uint64_t id, const char *ns, const char *q, int32_t prio,
-		   int64_t created, int32_t count)
-{
-	struct sl_sched_podset ps = {"main", count, 1, &cpu1, 0, NULL, 0, NULL, 0};
-	struct sl_sched_wl w = {id, "w", ns, q, prio, created, 1, &ps};
-	struct sl_err err = SL_ERR_INIT;
-	assert_int_equal(sl_sched_add(s, &w, &err), 0);
-}
-
-static void add(struct sl_sched *s, uint64_t id, int32_t prio, int64_t created, int32_t count)
-{
-	add_to(s, id, "ns", "q", prio, created, count);
-}
-
-static struct sl_sched *mk(const char *yaml)
-{
-	struct sl_kueue *k = tl_model(yaml);
-	assert_non_null(k);
-	struct sl_sched *s = sl_sched_new(k);
-	sl_kueue_free(k);
-	return s;
-}
-
 static const char *one_cq =
-	TL_FLAVOR("default")
-	TL_CQ("cq", "", "nominalQuota: 4")
-	TL_LQ("ns", "q", "cq");
+	TL_ONE_CQ("", "nominalQuota: 4");
 
 static const char *want_msg = "couldn't assign flavors to pod set main: insufficient unused "
 			      "quota for cpu in flavor default, 1 more needed";
@@ -47,14 +20,14 @@ static const char *want_msg = "couldn't assign flavors to pod set main: insuffic
  * cycle each; a different shape still gets its turn. */
 static void test_equivalent_heads_parked(void **state)
 {
-	struct sl_sched *s = mk(one_cq);
+	struct sl_sched *s = tl_sched(one_cq);
 	struct sl_sched_decisions d = {0};
 	struct sl_sched_pending p;
-	add(s, 1, 0, 0, 3);
-	add(s, 2, 0, 1, 2);
-	add(s, 3, 0, 2, 2);
-	add(s, 4, 0, 3, 2);
-	add(s, 5, 0, 4, 1);
+	tl_add(s, 1, 0, 0, 3);
+	tl_add(s, 2, 0, 1, 2);
+	tl_add(s, 3, 0, 2, 2);
+	tl_add(s, 4, 0, 3, 2);
+	tl_add(s, 5, 0, 4, 1);
 	assert_int_equal(sl_sched_cycle(s, 0, &d), 1);  /* 1 admitted */
 	assert_int_equal(sl_sched_cycle(s, 1, &d), 1);  /* 2 parked: a change */
 	assert_int_equal(d.nadmit, 1);
@@ -63,14 +36,12 @@ static void test_equivalent_heads_parked(void **state)
 	assert_int_equal(d.admit[1].id, 5);
 	assert_int_equal(sl_sched_cycle(s, 3, &d), 0);  /* fixpoint */
 	/* the skipped ones carry the failed head's reason */
-	assert_int_equal(sl_sched_pending_info(s, 4, &p), 0);
-	assert_int_equal(p.cls, SL_SCHED_WAIT_QUOTA);
-	assert_string_equal(p.reason, "WaitingForQuota");
-	assert_string_equal(p.message, want_msg);
+	tl_want_pending(s, 4, &p, SL_SCHED_WAIT_QUOTA, "WaitingForQuota",
+			want_msg);
 	assert_int_equal(p.pos_cq, 2);
 	/* an arrival of the parked shape waits with them; another shape does not */
-	add(s, 6, 0, 5, 2);
-	add(s, 7, 1, 6, 2);
+	tl_add(s, 6, 0, 5, 2);
+	tl_add(s, 7, 1, 6, 2);
 	assert_int_equal(sl_sched_pending_info(s, 6, &p), 0);
 	assert_string_equal(p.message, want_msg);
 	assert_int_equal(p.pos_cq, 4);
@@ -93,40 +64,36 @@ static void test_equivalent_heads_parked(void **state)
 	assert_int_equal(p.pos_cq, 0);
 	assert_int_equal(sl_sched_pending_info(s, 6, &p), 0);
 	assert_int_equal(p.pos_cq, 2);
-	sl_sched_decisions_clear(&d);
-	sl_sched_free(s);
+	tl_free(s, &d);
 }
 
 /* StrictFIFO never parks: the blocked head stays, and so do its twins. */
 static void test_strict_fifo_not_parked(void **state)
 {
-	struct sl_sched *s = mk(TL_FLAVOR("default")
-				TL_CQ("cq", "  queueingStrategy: StrictFIFO\n", "nominalQuota: 4")
-				TL_LQ("ns", "q", "cq"));
+	struct sl_sched *s = tl_sched(TL_ONE_CQ("  queueingStrategy: StrictFIFO\n", "nominalQuota: 4"));
 	struct sl_sched_decisions d = {0};
-	add(s, 1, 0, 0, 3);
-	add(s, 2, 0, 1, 2);
-	add(s, 3, 0, 2, 1);
+	tl_add(s, 1, 0, 0, 3);
+	tl_add(s, 2, 0, 1, 2);
+	tl_add(s, 3, 0, 2, 1);
 	sl_sched_run_to_fixpoint(s, 0, 100, &d);
 	assert_int_equal(d.nadmit, 1);
 	assert_int_equal(sl_sched_cycle(s, 1, &d), 0);
-	sl_sched_decisions_clear(&d);
-	sl_sched_free(s);
+	tl_free(s, &d);
 }
 
 /* Equal names in two namespaces are two LocalQueues. */
 static void test_localqueue_lookup(void **state)
 {
-	struct sl_sched *s = mk(TL_FLAVOR("default")
+	struct sl_sched *s = tl_sched(TL_FLAVOR("default")
 				TL_CQ("a", "", "nominalQuota: 4")
 				TL_CQ("b", "", "nominalQuota: 4")
 				TL_LQ("ns1", "q", "a")
 				TL_LQ("ns2", "q", "b"));
 	struct sl_sched_pending p;
 	struct sl_err err = SL_ERR_INIT;
-	add_to(s, 1, "ns1", "q", 0, 0, 1);
-	add_to(s, 2, "ns2", "q", 0, 1, 1);
-	add_to(s, 3, "ns3", "q", 0, 2, 1);
+	tl_add_to(s, 1, "ns1", "q", 0, 0, 1);
+	tl_add_to(s, 2, "ns2", "q", 0, 1, 1);
+	tl_add_to(s, 3, "ns3", "q", 0, 2, 1);
 	assert_int_equal(sl_sched_pending_info(s, 1, &p), 0);
 	assert_string_equal(p.cluster_queue, "a");
 	assert_int_equal(sl_sched_pending_info(s, 2, &p), 0);
@@ -134,7 +101,7 @@ static void test_localqueue_lookup(void **state)
 	assert_int_equal(sl_sched_pending_info(s, 3, &p), 0);
 	assert_null(p.cluster_queue);
 	assert_string_equal(p.message, "LocalQueue q doesn't exist");
-	struct sl_sched_podset ps = {"main", 1, 1, &cpu1, 0, NULL, 0, NULL, 0};
+	struct sl_sched_podset ps = {"main", 1, 1, &tl_cpu1, 0, NULL, 0, NULL, 0};
 	struct sl_sched_wl w = {9, "w", "ns3", "q", 0, 0, 1, &ps};
 	assert_int_equal(sl_sched_check(s, &w, &err), -SL_ENOENT);
 	sl_sched_free(s);
@@ -161,18 +128,18 @@ static const char *steal =
  * the cycle sched_scale --cqs 10 --per-cq 10 shows. */
 static void test_freed_capacity_taken_by_older_head(void **state)
 {
-	struct sl_sched *s = mk(steal);
+	struct sl_sched *s = tl_sched(steal);
 	struct sl_sched_decisions d = {0};
 	struct sl_sched_pending p;
-	add_to(s, 1, "ns", "a", 100, 0, 1);   /* a-low */
-	add_to(s, 2, "ns", "a", 200, 1, 1);   /* a-mid */
-	add_to(s, 3, "ns", "b", 200, 2, 2);   /* b-1 */
-	add_to(s, 4, "ns", "c", 200, 3, 1);   /* c-1: 5 of 6 cpu used */
+	tl_add_to(s, 1, "ns", "a", 100, 0, 1);   /* a-low */
+	tl_add_to(s, 2, "ns", "a", 200, 1, 1);   /* a-mid */
+	tl_add_to(s, 3, "ns", "b", 200, 2, 2);   /* b-1 */
+	tl_add_to(s, 4, "ns", "c", 200, 3, 1);   /* c-1: 5 of 6 cpu used */
 	sl_sched_run_to_fixpoint(s, 0, 100, &d);
 	assert_int_equal(d.nadmit, 4);
 	sl_sched_decisions_clear(&d);
-	add_to(s, 5, "ns", "b", 200, 5, 2);   /* Q: must borrow 2, no candidates */
-	add_to(s, 6, "ns", "a", 200, 10, 2);  /* P: must borrow, can evict a-low */
+	tl_add_to(s, 5, "ns", "b", 200, 5, 2);   /* Q: must borrow 2, no candidates */
+	tl_add_to(s, 6, "ns", "a", 200, 10, 2);  /* P: must borrow, can evict a-low */
 	sl_sched_cycle(s, 1, &d);
 	assert_int_equal(d.nadmit, 0);
 	assert_int_equal(d.npreempt, 1);
@@ -194,8 +161,7 @@ static void test_freed_capacity_taken_by_older_head(void **state)
 	assert_int_equal(d.preempt[0].preemptor, 1);
 	assert_int_equal(d.preempt[0].victim, 5);
 	assert_int_equal(d.preempt[0].reason, SL_PREEMPT_IN_COHORT_RECLAMATION);
-	sl_sched_decisions_clear(&d);
-	sl_sched_free(s);
+	tl_free(s, &d);
 }
 
 int main(void)

@@ -10,32 +10,14 @@
 #include <cmocka.h>
 #include "sched_testlib.h"
 
-static struct sl_sched_req cpu1 = {"cpu", 1000};
 static struct sl_sched_req cpu2 = {"cpu", 2000};
-
-static struct sl_sched *mk(const char *text)
-{
-	struct sl_kueue *k = tl_model(text);
-	assert_non_null(k);
-	struct sl_sched *s = sl_sched_new(k);
-	sl_kueue_free(k);
-	return s;
-}
-
-static void add_ps(struct sl_sched *s, uint64_t id, const char *q, int32_t prio, int64_t created,
-		   size_t nps, const struct sl_sched_podset *ps)
-{
-	struct sl_sched_wl w = {id, "w", "ns", q, prio, created, nps, ps};
-	struct sl_err err = SL_ERR_INIT;
-	assert_int_equal(sl_sched_add(s, &w, &err), 0);
-}
 
 static void add(struct sl_sched *s, uint64_t id, int32_t prio, int64_t created, int32_t count,
 		int32_t min, const struct sl_sched_req *req)
 {
 	struct sl_sched_podset ps = {.name = "main", .count = count, .nreq = 1, .req = req,
 				     .min_count = min};
-	add_ps(s, id, "q", prio, created, 1, &ps);
+	tl_add_ps(s, id, "ns", "q", prio, created, 1, &ps);
 }
 
 static int64_t used(struct sl_sched *s, const char *cq)
@@ -48,13 +30,12 @@ static int64_t used(struct sl_sched *s, const char *cq)
 	return -1;
 }
 
-static const char *cq50 = TL_FLAVOR("default")
-	TL_CQ("cq", "  queueingStrategy: StrictFIFO\n", "nominalQuota: 50") TL_LQ("ns", "q", "cq");
+static const char *cq50 = TL_ONE_CQ("  queueingStrategy: StrictFIFO\n", "nominalQuota: 50");
 
 /* scheduler_test.go "partial admission single variable pod set" */
 static void test_reduce_to_fit(void **state)
 {
-	struct sl_sched *s = mk(cq50);
+	struct sl_sched *s = tl_sched(cq50);
 	struct sl_sched_decisions d = {0};
 	int32_t n = 0;
 	add(s, 1, 0, 0, 50, 20, &cpu2);
@@ -69,17 +50,16 @@ static void test_reduce_to_fit(void **state)
 	assert_int_equal(n, 25);
 	assert_int_equal(sl_sched_admitted_count(s, 1, 1, &n), -SL_ENOENT);
 	assert_int_equal(sl_sched_admitted_count(s, 2, 0, &n), -SL_ENOENT);
-	sl_sched_decisions_clear(&d);
-	sl_sched_free(s);
+	tl_free(s, &d);
 }
 
 /* Only the separate probe of the full reduction (i = totalDelta, outside
  * sort.Search's range) finds minCount. */
 static void test_reduce_to_min_count(void **state)
 {
-	struct sl_sched *s = mk(cq50);
+	struct sl_sched *s = tl_sched(cq50);
 	struct sl_sched_decisions d = {0};
-	add(s, 1, 0, 0, 30, 0, &cpu1);
+	add(s, 1, 0, 0, 30, 0, &tl_cpu1);
 	sl_sched_cycle(s, 0, &d);
 	add(s, 2, 0, 1, 20, 10, &cpu2);
 	sl_sched_cycle(s, 1, &d);
@@ -88,75 +68,66 @@ static void test_reduce_to_min_count(void **state)
 	assert_int_equal(d.admit[1].id, 2);
 	assert_int_equal(d.admit[1].counts[0], 10);
 	assert_int_equal(used(s, "cq"), 50000);
-	sl_sched_decisions_clear(&d);
-	sl_sched_free(s);
+	tl_free(s, &d);
 }
 
 /* No reduction fits: the workload keeps the full-size attempt's reason
  * and message (getInitialAssignments returns fullAssignment). */
 static void test_cannot_fit_keeps_full_message(void **state)
 {
-	struct sl_sched *s = mk(cq50);
+	struct sl_sched *s = tl_sched(cq50);
 	struct sl_sched_decisions d = {0};
 	struct sl_sched_pending p;
-	add(s, 1, 0, 0, 45, 0, &cpu1);
-	add(s, 2, 0, 1, 20, 10, &cpu1);
+	add(s, 1, 0, 0, 45, 0, &tl_cpu1);
+	add(s, 2, 0, 1, 20, 10, &tl_cpu1);
 	sl_sched_run_to_fixpoint(s, 0, 10, &d);
 	assert_int_equal(d.nadmit, 1);
-	assert_int_equal(sl_sched_pending_info(s, 2, &p), 0);
-	assert_int_equal(p.cls, SL_SCHED_WAIT_QUOTA);
-	assert_string_equal(p.reason, "WaitingForQuota");
-	assert_string_equal(p.message, "couldn't assign flavors to pod set main: insufficient unused "
-				       "quota for cpu in flavor default, 15 more needed");
+	tl_want_pending(s, 2, &p, SL_SCHED_WAIT_QUOTA, "WaitingForQuota",
+			"couldn't assign flavors to pod set main: insufficient unused "
+			"quota for cpu in flavor default, 15 more needed");
 	assert_int_equal(used(s, "cq"), 45000);
-	sl_sched_decisions_clear(&d);
-	sl_sched_free(s);
+	tl_free(s, &d);
 }
 
 static void test_cannot_fit_max_capacity(void **state)
 {
-	struct sl_sched *s = mk(TL_FLAVOR("default") TL_CQ("cq", "", "nominalQuota: 5")
-				TL_LQ("ns", "q", "cq"));
+	struct sl_sched *s = tl_sched(TL_ONE_CQ("", "nominalQuota: 5"));
 	struct sl_sched_decisions d = {0};
 	struct sl_sched_pending p;
-	add(s, 1, 0, 0, 20, 10, &cpu1);
+	add(s, 1, 0, 0, 20, 10, &tl_cpu1);
 	sl_sched_run_to_fixpoint(s, 0, 10, &d);
 	assert_int_equal(d.nadmit, 0);
-	assert_int_equal(sl_sched_pending_info(s, 1, &p), 0);
-	assert_int_equal(p.cls, SL_SCHED_NEVER_FITS);
-	assert_string_equal(p.reason, "ExceedsMaxQuota");
-	assert_string_equal(p.message, "couldn't assign flavors to pod set main: insufficient quota for "
-				       "cpu in flavor default, previously considered podsets requests "
-				       "(0) + current podset request (20) > maximum capacity (5)");
-	sl_sched_decisions_clear(&d);
-	sl_sched_free(s);
+	tl_want_pending(s, 1, &p, SL_SCHED_NEVER_FITS, "ExceedsMaxQuota",
+			"couldn't assign flavors to pod set main: insufficient quota for "
+			"cpu in flavor default, previously considered podsets requests "
+			"(0) + current podset request (20) > maximum capacity (5)");
+	tl_free(s, &d);
 }
 
 /* min_count 0 or == count: all or nothing, as before. */
 static void test_no_min_count_all_or_nothing(void **state)
 {
-	struct sl_sched *s = mk(cq50);
+	struct sl_sched *s = tl_sched(cq50);
 	struct sl_sched_decisions d = {0};
 	add(s, 1, 0, 0, 50, 0, &cpu2);
 	add(s, 2, 0, 1, 50, 50, &cpu2);
 	sl_sched_run_to_fixpoint(s, 0, 10, &d);
 	assert_int_equal(d.nadmit, 0);
 	assert_int_equal(used(s, "cq"), 0);
-	sl_sched_decisions_clear(&d);
-	sl_sched_free(s);
+	tl_free(s, &d);
 }
 
 /* scheduler_test.go "partial admission multiple variable pod sets" */
 static void test_two_podsets_one_factor(void **state)
 {
-	struct sl_sched *s = mk(cq50);
+	struct sl_sched *s = tl_sched(cq50);
 	struct sl_sched_decisions d = {0};
 	struct sl_sched_podset ps[3] = {
-		{.name = "one", .count = 20, .nreq = 1, .req = &cpu1},
-		{.name = "two", .count = 30, .nreq = 1, .req = &cpu1, .min_count = 10},
-		{.name = "three", .count = 15, .nreq = 1, .req = &cpu1, .min_count = 5},
+		{.name = "one", .count = 20, .nreq = 1, .req = &tl_cpu1},
+		{.name = "two", .count = 30, .nreq = 1, .req = &tl_cpu1, .min_count = 10},
+		{.name = "three", .count = 15, .nreq = 1, .req = &tl_cpu1, .min_count = 5},
 	};
-	add_ps(s, 1, "q", 0, 0, 3, ps);
+	tl_add_ps(s, 1, "ns", "q", 0, 0, 3, ps);
 	sl_sched_cycle(s, 0, &d);
 	assert_int_equal(d.nadmit, 1);
 	assert_int_equal(d.admit[0].ncounts, 3);
@@ -164,64 +135,58 @@ static void test_two_podsets_one_factor(void **state)
 	assert_int_equal(d.admit[0].counts[1], 20);
 	assert_int_equal(d.admit[0].counts[2], 10);
 	assert_int_equal(used(s, "cq"), 50000);
-	sl_sched_decisions_clear(&d);
-	sl_sched_free(s);
+	tl_free(s, &d);
 }
 
 static const char *prio_model =
-	TL_FLAVOR("default")
-	TL_CQ("cq", "  preemption: {withinClusterQueue: LowerPriority}\n", "nominalQuota: 20")
-	TL_LQ("ns", "q", "cq");
+	TL_ONE_CQ("  preemption: {withinClusterQueue: LowerPriority}\n", "nominalQuota: 20");
 
 /* "preempt with partial admission": the reducer accepts Preempt with
  * targets; the victims found for the reduced size are preempted. */
 static void test_preempt_reduced(void **state)
 {
-	struct sl_sched *s = mk(prio_model);
+	struct sl_sched *s = tl_sched(prio_model);
 	struct sl_sched_decisions d = {0};
 	struct sl_sched_pending p;
 	struct sl_err err = SL_ERR_INIT;
-	add(s, 1, -4, 0, 10, 0, &cpu1);
+	add(s, 1, -4, 0, 10, 0, &tl_cpu1);
 	struct sl_sched_flavor f = {"main", "cpu", "default"};
 	struct sl_sched_assignment a = {"cq", 1, &f};
-	assert_int_equal(sl_sched_admitted(s, 1, &a, &err), 0);
-	add(s, 2, 4, 1, 30, 10, &cpu1);
+	assert_int_equal(sl_sched_admitted_partial(s, 1, &a, NULL, &err), 0);
+	add(s, 2, 4, 1, 30, 10, &tl_cpu1);
 	sl_sched_cycle(s, 0, &d);
 	assert_int_equal(d.nadmit, 0);
 	assert_int_equal(d.npreempt, 1);
 	assert_int_equal(d.preempt[0].victim, 1);
 	assert_int_equal(d.preempt[0].preemptor, 2);
-	assert_int_equal(sl_sched_pending_info(s, 2, &p), 0);
-	assert_int_equal(p.cls, SL_SCHED_WAIT_PREEMPTION);
-	assert_string_equal(p.reason, "WaitingForPreemptedWorkloads");
 	/* the reduced attempt's message: 20 cpu, 10 more than the 10 free */
-	assert_string_equal(p.message, "couldn't assign flavors to pod set main: insufficient unused "
-				       "quota for cpu in flavor default, 10 more needed. Pending the "
-				       "preemption of 1 workload(s)");
+	tl_want_pending(s, 2, &p, SL_SCHED_WAIT_PREEMPTION, "WaitingForPreemptedWorkloads",
+			"couldn't assign flavors to pod set main: insufficient unused "
+			"quota for cpu in flavor default, 10 more needed. Pending the "
+			"preemption of 1 workload(s)");
 	assert_int_equal(sl_sched_requeue(s, 1), 0);
 	sl_sched_cycle(s, 1, &d);
 	assert_int_equal(d.nadmit, 1);
 	assert_int_equal(d.admit[0].id, 2);
 	assert_int_equal(d.admit[0].counts[0], 20);
 	assert_int_equal(used(s, "cq"), 20000);
-	sl_sched_decisions_clear(&d);
-	sl_sched_free(s);
+	tl_free(s, &d);
 }
 
 /* Reduced to what the cohort can lend now, borrowing. */
 static void test_borrowing(void **state)
 {
-	struct sl_sched *s = mk(TL_FLAVOR("default")
+	struct sl_sched *s = tl_sched(TL_FLAVOR("default")
 				TL_CQ("cq-a", "  cohort: team\n", "nominalQuota: 4")
 				TL_CQ("cq-b", "  cohort: team\n", "nominalQuota: 6")
 				TL_LQ("ns", "a", "cq-a") TL_LQ("ns", "b", "cq-b"));
 	struct sl_sched_decisions d = {0};
-	struct sl_sched_podset pb = {.name = "main", .count = 2, .nreq = 1, .req = &cpu1};
-	struct sl_sched_podset pa = {.name = "main", .count = 12, .nreq = 1, .req = &cpu1,
+	struct sl_sched_podset pb = {.name = "main", .count = 2, .nreq = 1, .req = &tl_cpu1};
+	struct sl_sched_podset pa = {.name = "main", .count = 12, .nreq = 1, .req = &tl_cpu1,
 				     .min_count = 4};
-	add_ps(s, 1, "b", 0, 0, 1, &pb);
+	tl_add_ps(s, 1, "ns", "b", 0, 0, 1, &pb);
 	sl_sched_cycle(s, 0, &d);
-	add_ps(s, 2, "a", 0, 1, 1, &pa);
+	tl_add_ps(s, 2, "ns", "a", 0, 1, 1, &pa);
 	sl_sched_cycle(s, 1, &d);
 	assert_int_equal(d.nadmit, 2);
 	assert_int_equal(d.admit[1].counts[0], 8);
@@ -230,14 +195,13 @@ static void test_borrowing(void **state)
 	assert_string_equal(rows[0].cluster_queue, "cq-a");
 	assert_int_equal(rows[0].used, 8000);
 	assert_int_equal(rows[0].borrowed, 4000);
-	sl_sched_decisions_clear(&d);
-	sl_sched_free(s);
+	tl_free(s, &d);
 }
 
 /* Daemon restart: the admitted count is charged, and checked. */
 static void test_admitted_partial_restart(void **state)
 {
-	struct sl_sched *s = mk(cq50);
+	struct sl_sched *s = tl_sched(cq50);
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_sched_flavor f = {"main", "cpu", "default"};
 	struct sl_sched_assignment a = {"cq", 1, &f};
@@ -256,17 +220,12 @@ static void test_admitted_partial_restart(void **state)
  * the next admission searches again from the full count. */
 static void test_requeue_and_reconfigure(void **state)
 {
-	struct sl_sched *s = mk(TL_FLAVOR("default") TL_CQ("cq", "", "nominalQuota: 4")
-				TL_LQ("ns", "q", "cq"));
+	struct sl_sched *s = tl_sched(TL_ONE_CQ("", "nominalQuota: 4"));
 	struct sl_sched_decisions d = {0};
-	struct sl_err err = SL_ERR_INIT;
-	add(s, 1, 0, 0, 6, 2, &cpu1);
+	add(s, 1, 0, 0, 6, 2, &tl_cpu1);
 	sl_sched_cycle(s, 0, &d);
 	assert_int_equal(d.admit[0].counts[0], 4);
-	struct sl_kueue *k = tl_model(TL_FLAVOR("default") TL_CQ("cq", "", "nominalQuota: 8")
-				      TL_LQ("ns", "q", "cq"));
-	assert_int_equal(sl_sched_reconfigure(s, k, &err), 0);
-	sl_kueue_free(k);
+	tl_reconfigure(s, TL_ONE_CQ("", "nominalQuota: 8"));
 	assert_int_equal(used(s, "cq"), 4000);
 	assert_int_equal(sl_sched_requeue(s, 1), 0);
 	assert_int_equal(used(s, "cq"), 0);
@@ -274,17 +233,15 @@ static void test_requeue_and_reconfigure(void **state)
 	assert_int_equal(d.nadmit, 2);
 	assert_int_equal(d.admit[1].counts[0], 6);
 	assert_int_equal(used(s, "cq"), 6000);
-	sl_sched_decisions_clear(&d);
-	sl_sched_free(s);
+	tl_free(s, &d);
 }
 
 /* Submit-time check: a workload that can fit at minCount is accepted. */
 static void test_check_uses_min_count(void **state)
 {
-	struct sl_sched *s = mk(TL_FLAVOR("default") TL_CQ("cq", "", "nominalQuota: 4")
-				TL_LQ("ns", "q", "cq"));
+	struct sl_sched *s = tl_sched(TL_ONE_CQ("", "nominalQuota: 4"));
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_sched_podset ps = {.name = "main", .count = 10, .nreq = 1, .req = &cpu1,
+	struct sl_sched_podset ps = {.name = "main", .count = 10, .nreq = 1, .req = &tl_cpu1,
 				     .min_count = 4};
 	struct sl_sched_wl w = {1, "w", "ns", "q", 0, 0, 1, &ps};
 	assert_int_equal(sl_sched_check(s, &w, &err), 0);
@@ -297,21 +254,19 @@ static void test_check_uses_min_count(void **state)
  * workload does not park its partial twin. */
 static void test_equivalence_includes_min_count(void **state)
 {
-	struct sl_sched *s = mk(TL_FLAVOR("default") TL_CQ("cq", "", "nominalQuota: 4")
-				TL_LQ("ns", "q", "cq"));
+	struct sl_sched *s = tl_sched(TL_ONE_CQ("", "nominalQuota: 4"));
 	struct sl_sched_decisions d = {0};
 	struct sl_sched_pending p;
-	add(s, 1, 0, 0, 8, 0, &cpu1);
-	add(s, 2, 0, 1, 8, 0, &cpu1);
-	add(s, 3, 0, 2, 8, 2, &cpu1);
+	add(s, 1, 0, 0, 8, 0, &tl_cpu1);
+	add(s, 2, 0, 1, 8, 0, &tl_cpu1);
+	add(s, 3, 0, 2, 8, 2, &tl_cpu1);
 	sl_sched_run_to_fixpoint(s, 0, 10, &d);
 	assert_int_equal(d.nadmit, 1);
 	assert_int_equal(d.admit[0].id, 3);
 	assert_int_equal(d.admit[0].counts[0], 4);
 	assert_int_equal(sl_sched_pending_info(s, 2, &p), 0);
 	assert_string_equal(p.reason, "ExceedsMaxQuota");
-	sl_sched_decisions_clear(&d);
-	sl_sched_free(s);
+	tl_free(s, &d);
 }
 
 int main(void)

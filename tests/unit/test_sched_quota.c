@@ -22,10 +22,7 @@ static const char *tree =
 
 static void test_quota_tree(void **state)
 {
-	struct sl_kueue *k = tl_model(tree);
-	assert_non_null(k);
-	struct sl_sched *s = sl_sched_new(k);
-	sl_kueue_free(k);
+	struct sl_sched *s = tl_sched(tree);
 	int fr = sq_fr(s, sq_flavor_index(s, "default"), sq_res_index(s, "cpu", false));
 	int lender = 0, borrower = 1, alone = 2, child = -1;
 	for (int i = s->ncq; i < s->nnode; i++)

@@ -12,24 +12,37 @@
 #include "err.h"
 #include "slurm_fmt.h"
 
-static const char *cell(int width, int right, int cut, const char *v)
+/* b's text, in a buffer valid until the next call; frees b. */
+static const char *text_of(struct sl_buf *b)
 {
 	static char out[256];
-	struct sl_buf *b = sl_buf_new(1024);
-	assert_int_equal(sl_fmt_cell(b, v, width, right, cut), 0);
 	snprintf(out, sizeof(out), "%s", sl_buf_str(b));
 	sl_buf_free(b);
 	return out;
 }
 
+static const char *cell(int width, int right, int cut, const char *v)
+{
+	struct sl_buf *b = sl_buf_new(1024);
+	assert_int_equal(sl_fmt_cell(b, v, width, right, cut), 0);
+	return text_of(b);
+}
+
 static const char *acct(int len, int header, const char *v)
 {
-	static char out[256];
 	struct sl_buf *b = sl_buf_new(1024);
 	assert_int_equal(sl_fmt_cell_acct(b, v, len, header), 0);
-	snprintf(out, sizeof(out), "%s", sl_buf_str(b));
-	sl_buf_free(b);
-	return out;
+	return text_of(b);
+}
+
+/* Item i of f: its letter, width, right-justification and the text after it. */
+static void want_item(const struct sl_fmt *f, size_t i, char code, int width, int right,
+		      const char *suffix)
+{
+	assert_int_equal(sl_fmt_item(f, i)->code, code);
+	assert_int_equal(sl_fmt_item(f, i)->width, width);
+	assert_int_equal(sl_fmt_item(f, i)->right, right);
+	assert_string_equal(sl_fmt_item(f, i)->suffix, suffix);
 }
 
 static void test_parse_percent(void **state)
@@ -40,20 +53,11 @@ static void test_parse_percent(void **state)
 	assert_int_equal(sl_fmt_parse_percent(">%.18i %-20j|%5D%R<", &f, &err), 0);
 	assert_string_equal(sl_fmt_prefix(f), ">");
 	assert_int_equal(sl_fmt_count(f), 4);
-	assert_int_equal(sl_fmt_item(f, 0)->code, 'i');
-	assert_int_equal(sl_fmt_item(f, 0)->width, 18);
-	assert_int_equal(sl_fmt_item(f, 0)->right, 1);
-	assert_string_equal(sl_fmt_item(f, 0)->suffix, " ");
-	assert_int_equal(sl_fmt_item(f, 1)->code, 'j');
-	assert_int_equal(sl_fmt_item(f, 1)->width, 20);
-	assert_int_equal(sl_fmt_item(f, 1)->right, 0);
-	assert_string_equal(sl_fmt_item(f, 1)->suffix, "|");
-	assert_int_equal(sl_fmt_item(f, 2)->width, 5);
-	assert_string_equal(sl_fmt_item(f, 2)->suffix, "");
-	assert_int_equal(sl_fmt_item(f, 3)->code, 'R');
-	assert_int_equal(sl_fmt_item(f, 3)->width, 0);
+	want_item(f, 0, 'i', 18, 1, " ");
+	want_item(f, 1, 'j', 20, 0, "|");
+	want_item(f, 2, 'D', 5, 0, "");
+	want_item(f, 3, 'R', 0, 0, "<");
 	assert_int_equal(sl_fmt_item(f, 3)->width_set, 0);
-	assert_string_equal(sl_fmt_item(f, 3)->suffix, "<");
 	sl_fmt_free(f);
 	assert_int_equal(sl_fmt_parse_percent("%i %.5", &f, &err), -SL_EINVAL);
 	assert_null(f);

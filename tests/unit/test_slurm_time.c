@@ -52,39 +52,44 @@ static void test_parse_limit(void **state)
 	assert_int_equal(sl_slurm_time_parse_limit("99999999999999999999", &m), -SL_EINVAL);
 }
 
-#define FMT(fn, v, want)                     \
-	do {                                 \
-		char b[64];                  \
-		fn((v), b, sizeof(b));       \
-		assert_string_equal(b, want); \
-	} while (0)
-
 static void test_fmt(void **state)
 {
+	typedef void fmt_fn(int64_t v, char *buf, size_t len);
+	static const struct {
+		fmt_fn *fn;
+		int64_t v;
+		const char *want;
+	} cases[] = {
+		{sl_slurm_time_fmt_limit, SL_TIME_INFINITE, "UNLIMITED"},
+		{sl_slurm_time_fmt_limit, SL_TIME_UNSET, "UNLIMITED"},
+		{sl_slurm_time_fmt_limit, 1, "1:00"},
+		{sl_slurm_time_fmt_limit, 10, "10:00"},
+		{sl_slurm_time_fmt_limit, 30, "30:00"},
+		{sl_slurm_time_fmt_limit, 60, "1:00:00"},
+		{sl_slurm_time_fmt_limit, 1440, "1-00:00:00"},
+		{sl_slurm_time_fmt_limit, 7 * 1440 + 61, "7-01:01:00"},
+		{sl_slurm_time_fmt_limit_sacct, SL_TIME_INFINITE, "UNLIMITED"},
+		{sl_slurm_time_fmt_limit_sacct, SL_TIME_UNSET, "Partition_Limit"},
+		{sl_slurm_time_fmt_limit_sacct, 1, "00:01:00"},
+		{sl_slurm_time_fmt_limit_sacct, 600, "10:00:00"},
+		{sl_slurm_time_fmt_limit_sacct, 1440, "1-00:00:00"},
+		{sl_slurm_time_fmt_elapsed, 0, "0:00"},
+		{sl_slurm_time_fmt_elapsed, 36, "0:36"},
+		{sl_slurm_time_fmt_elapsed, 72, "1:12"},
+		{sl_slurm_time_fmt_elapsed, 3600, "1:00:00"},
+		{sl_slurm_time_fmt_elapsed, 2 * 86400 + 3 * 3600 + 4 * 60 + 5, "2-03:04:05"},
+		{sl_slurm_time_fmt_elapsed, -5, "0:00"},
+		{sl_slurm_time_fmt_elapsed_sacct, 0, "00:00:00"},
+		{sl_slurm_time_fmt_elapsed_sacct, 1, "00:00:01"},
+		{sl_slurm_time_fmt_elapsed_sacct, 86400, "1-00:00:00"},
+		{sl_slurm_time_fmt_ts, 0, "Unknown"},
+	};
+	char b[64];
 	(void)state;
-	FMT(sl_slurm_time_fmt_limit, SL_TIME_INFINITE, "UNLIMITED");
-	FMT(sl_slurm_time_fmt_limit, SL_TIME_UNSET, "UNLIMITED");
-	FMT(sl_slurm_time_fmt_limit, 1, "1:00");
-	FMT(sl_slurm_time_fmt_limit, 10, "10:00");
-	FMT(sl_slurm_time_fmt_limit, 30, "30:00");
-	FMT(sl_slurm_time_fmt_limit, 60, "1:00:00");
-	FMT(sl_slurm_time_fmt_limit, 1440, "1-00:00:00");
-	FMT(sl_slurm_time_fmt_limit, 7 * 1440 + 61, "7-01:01:00");
-	FMT(sl_slurm_time_fmt_limit_sacct, SL_TIME_INFINITE, "UNLIMITED");
-	FMT(sl_slurm_time_fmt_limit_sacct, SL_TIME_UNSET, "Partition_Limit");
-	FMT(sl_slurm_time_fmt_limit_sacct, 1, "00:01:00");
-	FMT(sl_slurm_time_fmt_limit_sacct, 600, "10:00:00");
-	FMT(sl_slurm_time_fmt_limit_sacct, 1440, "1-00:00:00");
-	FMT(sl_slurm_time_fmt_elapsed, 0, "0:00");
-	FMT(sl_slurm_time_fmt_elapsed, 36, "0:36");
-	FMT(sl_slurm_time_fmt_elapsed, 72, "1:12");
-	FMT(sl_slurm_time_fmt_elapsed, 3600, "1:00:00");
-	FMT(sl_slurm_time_fmt_elapsed, 2 * 86400 + 3 * 3600 + 4 * 60 + 5, "2-03:04:05");
-	FMT(sl_slurm_time_fmt_elapsed, -5, "0:00");
-	FMT(sl_slurm_time_fmt_elapsed_sacct, 0, "00:00:00");
-	FMT(sl_slurm_time_fmt_elapsed_sacct, 1, "00:00:01");
-	FMT(sl_slurm_time_fmt_elapsed_sacct, 86400, "1-00:00:00");
-	FMT(sl_slurm_time_fmt_ts, 0, "Unknown");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cases[i].fn(cases[i].v, b, sizeof(b));
+		assert_string_equal(b, cases[i].want);
+	}
 }
 
 static int64_t mk(int y, int mo, int d, int h, int mi, int s)
@@ -100,6 +105,14 @@ static int64_t mk(int y, int mo, int d, int h, int mi, int s)
 	return (int64_t)mktime(&tm);
 }
 
+/* The time text s stands for at now; it must parse. */
+static int64_t ts(const char *s, int64_t now)
+{
+	int64_t t = -999;
+	assert_int_equal(sl_slurm_time_parse_ts(s, now, &t), 0);
+	return t;
+}
+
 static void test_ts(void **state)
 {
 	int64_t now = mk(2026, 11, 21, 10, 25, 3), t;
@@ -109,42 +122,24 @@ static void test_ts(void **state)
 	sl_slurm_time_fmt_ts(now, b, sizeof(b));
 	assert_string_equal(b, "2026-11-21T10:25:03");
 
-	assert_int_equal(sl_slurm_time_parse_ts("2026-11-20", now, &t), 0);
-	assert_int_equal(t, mk(2026, 11, 20, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_ts("2026-11-20T08:30", now, &t), 0);
-	assert_int_equal(t, mk(2026, 11, 20, 8, 30, 0));
-	assert_int_equal(sl_slurm_time_parse_ts("2026-11-20T08:30:15", now, &t), 0);
-	assert_int_equal(t, mk(2026, 11, 20, 8, 30, 15));
-	assert_int_equal(sl_slurm_time_parse_ts("1120", now, &t), 0);
-	assert_int_equal(t, mk(2026, 11, 20, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_ts("112025", now, &t), 0);
-	assert_int_equal(t, mk(2025, 11, 20, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_ts("11/20/25", now, &t), 0);
-	assert_int_equal(t, mk(2025, 11, 20, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_ts("09:00", now, &t), 0);
-	assert_int_equal(t, mk(2026, 11, 21, 9, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_ts("09:00:07", now, &t), 0);
-	assert_int_equal(t, mk(2026, 11, 21, 9, 0, 7));
-	assert_int_equal(sl_slurm_time_parse_ts("now", now, &t), 0);
-	assert_int_equal(t, now);
-	assert_int_equal(sl_slurm_time_parse_ts("now+60", now, &t), 0);
-	assert_int_equal(t, now + 60);
-	assert_int_equal(sl_slurm_time_parse_ts("now-2hours", now, &t), 0);
-	assert_int_equal(t, now - 7200);
-	assert_int_equal(sl_slurm_time_parse_ts("NOW+1day", now, &t), 0);
-	assert_int_equal(t, now + 86400);
-	assert_int_equal(sl_slurm_time_parse_ts("now+1weeks", now, &t), 0);
-	assert_int_equal(t, now + 604800);
-	assert_int_equal(sl_slurm_time_parse_ts("today", now, &t), 0);
-	assert_int_equal(t, mk(2026, 11, 21, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_ts("midnight", now, &t), 0);
-	assert_int_equal(t, mk(2026, 11, 22, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_ts("tomorrow", now, &t), 0);
-	assert_int_equal(t, mk(2026, 11, 22, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_ts("noon", now, &t), 0);
-	assert_int_equal(t, mk(2026, 11, 21, 12, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_ts("noon", mk(2026, 11, 21, 13, 0, 0), &t), 0);
-	assert_int_equal(t, mk(2026, 11, 22, 12, 0, 0));
+	assert_int_equal(ts("2026-11-20", now), mk(2026, 11, 20, 0, 0, 0));
+	assert_int_equal(ts("2026-11-20T08:30", now), mk(2026, 11, 20, 8, 30, 0));
+	assert_int_equal(ts("2026-11-20T08:30:15", now), mk(2026, 11, 20, 8, 30, 15));
+	assert_int_equal(ts("1120", now), mk(2026, 11, 20, 0, 0, 0));
+	assert_int_equal(ts("112025", now), mk(2025, 11, 20, 0, 0, 0));
+	assert_int_equal(ts("11/20/25", now), mk(2025, 11, 20, 0, 0, 0));
+	assert_int_equal(ts("09:00", now), mk(2026, 11, 21, 9, 0, 0));
+	assert_int_equal(ts("09:00:07", now), mk(2026, 11, 21, 9, 0, 7));
+	assert_int_equal(ts("now", now), now);
+	assert_int_equal(ts("now+60", now), now + 60);
+	assert_int_equal(ts("now-2hours", now), now - 7200);
+	assert_int_equal(ts("NOW+1day", now), now + 86400);
+	assert_int_equal(ts("now+1weeks", now), now + 604800);
+	assert_int_equal(ts("today", now), mk(2026, 11, 21, 0, 0, 0));
+	assert_int_equal(ts("midnight", now), mk(2026, 11, 22, 0, 0, 0));
+	assert_int_equal(ts("tomorrow", now), mk(2026, 11, 22, 0, 0, 0));
+	assert_int_equal(ts("noon", now), mk(2026, 11, 21, 12, 0, 0));
+	assert_int_equal(ts("noon", mk(2026, 11, 21, 13, 0, 0)), mk(2026, 11, 22, 12, 0, 0));
 
 	assert_int_equal(sl_slurm_time_parse_ts("garbage", now, &t), -SL_EINVAL);
 	assert_int_equal(sl_slurm_time_parse_ts("now+", now, &t), -SL_EINVAL);

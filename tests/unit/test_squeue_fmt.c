@@ -119,51 +119,48 @@ static void test_codes(void **state)
 	     "43#|(Pr|0:00 / 42#|n[1-4]|0:36");
 }
 
-/* %f: the -C features joined with '&' as Slurm shows them, cut to the width
- * like any value; (null) without a constraint. */
-static void test_features(void **state)
+/* Job 7 printed with fmt (after the header if header), then again with
+ * features and comment set, must read want. */
+static void job7(const char *fmt, int header, char **features, const char *comment,
+		 const char *want)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_squeue_fmt *f = NULL;
 	struct sl_job *j = sl_job_new();
 	struct sl_buf *b = sl_buf_new(4096);
-	(void)state;
 
 	j->id = 7;
-	assert_int_equal(sl_squeue_fmt_new("%i|%f|%.4f", &f, &err), 0);
+	assert_int_equal(sl_squeue_fmt_new(fmt, &f, &err), 0);
+	if (header)
+		assert_int_equal(sl_squeue_fmt_header(f, b), 0);
 	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
-	j->spec.features = sl_strv_dup((char *[]){"h100", "ib", NULL});
+	j->spec.features = features ? sl_strv_dup(features) : NULL;
+	j->spec.comment = comment ? sl_xstrdup(comment) : NULL;
 	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
-	sl_buf_addc(b, '\0');
-	assert_string_equal(sl_buf_data(b), "7|(null)|(nul\n7|h100&ib|h100\n");
+	assert_string_equal(sl_buf_str(b), want);
 	sl_squeue_fmt_free(f);
 	sl_buf_free(b);
 	sl_job_free(j);
+}
+
+/* %f: the -C features joined with '&' as Slurm shows them, cut to the width
+ * like any value; (null) without a constraint. */
+static void test_features(void **state)
+{
+	(void)state;
+	job7("%i|%f|%.4f", 0, (char *[]){"h100", "ib", NULL}, NULL,
+	     "7|(null)|(nul\n7|h100&ib|h100\n");
 }
 
 /* %k: --comment as given, cut to the width like any value; (null) without
  * one (reference Part 2 section 5). */
 static void test_comment(void **state)
 {
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_squeue_fmt *f = NULL;
-	struct sl_job *j = sl_job_new();
-	struct sl_buf *b = sl_buf_new(4096);
 	(void)state;
-
-	j->id = 7;
-	assert_int_equal(sl_squeue_fmt_new("%i|%k|%.4k|%12k|", &f, &err), 0);
-	assert_int_equal(sl_squeue_fmt_header(f, b), 0);
-	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
-	j->spec.comment = sl_xstrdup("a comment");
-	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
-	sl_buf_addc(b, '\0');
-	assert_string_equal(sl_buf_data(b), "JOBID|COMMENT|COMM|COMMENT     |\n"
-					    "7|(null)|(nul|(null)      |\n"
-					    "7|a comment|a co|a comment   |\n");
-	sl_squeue_fmt_free(f);
-	sl_buf_free(b);
-	sl_job_free(j);
+	job7("%i|%k|%.4k|%12k|", 1, NULL, "a comment",
+	     "JOBID|COMMENT|COMM|COMMENT     |\n"
+	     "7|(null)|(nul|(null)      |\n"
+	     "7|a comment|a co|a comment   |\n");
 }
 
 static void test_bad_code_and_sort(void **state)

@@ -23,7 +23,8 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/idcache.c libbatch/idcache.h \
 	libbatch/jobdir.c libbatch/jobdir.h \
 	libbatch/sha256.c libbatch/sha256.h \
-	libbatch/auth.c libbatch/auth.h
+	libbatch/auth.c libbatch/auth.h \
+	libbatch/netaddr.c libbatch/netaddr.h
 
 UNIT_TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
 	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_jobfilter \

@@ -165,7 +165,7 @@ static int conf_read(const char *path, int want_kueue, struct sl_conf **out,
 	if ((r = find_files(c, path, &files, err)) != 0)
 		goto out;
 	sl_conf_keys_defaults(c);
-	/* Without the Kueue part (sl_conf_peek_socket) reading stops at the
+	/* Without the Kueue part (sl_conf_peek) reading stops at the
 	 * settings: commands pay for one document, not the whole queue setup. */
 	for (i = 0; files[i] != NULL && (want_kueue || c->settings_file == NULL); i++)
 		if ((r = load_file(c, files[i], err)) != 0)
@@ -194,20 +194,42 @@ int sl_conf_load(const char *path, struct sl_conf **out, struct sl_err *err)
 	return conf_read(path, 1, out, err);
 }
 
-int sl_conf_peek_socket(const char *path, char **socket, struct sl_err *err)
+int sl_conf_peek(const char *path, struct sl_conf_peek *out, struct sl_err *err)
 {
 	struct sl_conf *c = NULL;
 	int r;
 
-	if (sl_conf_peek_socket_fast(path, socket))
+	memset(out, 0, sizeof(*out));
+	if (sl_conf_peek_fast(path, out))
 		return 0;
-	*socket = NULL;
 	if ((r = conf_read(path, 0, &c, err)) != 0)
 		return r;
-	*socket = c->socket;
-	c->socket = NULL;
+	out->socket = c->socket;
+	out->controller = c->controller;
+	out->munge_socket = c->munge_socket;
+	out->munge = strcmp(c->auth, "munge") == 0;
+	c->socket = c->controller = c->munge_socket = NULL;
 	sl_conf_free(c);
 	return 0;
+}
+
+void sl_conf_peek_clear(struct sl_conf_peek *p)
+{
+	free(p->socket);
+	free(p->controller);
+	free(p->munge_socket);
+	memset(p, 0, sizeof(*p));
+}
+
+int sl_conf_peek_socket(const char *path, char **socket, struct sl_err *err)
+{
+	struct sl_conf_peek p;
+	int r = sl_conf_peek(path, &p, err);
+
+	*socket = p.socket;
+	p.socket = NULL;
+	sl_conf_peek_clear(&p);
+	return r;
 }
 
 void sl_conf_free(struct sl_conf *c)
@@ -226,6 +248,9 @@ void sl_conf_free(struct sl_conf *c)
 	}
 	free(c->accounts);
 	sl_strv_free(c->operators);
+	sl_strv_free(c->listen);
+	free(c->controller);
+	free(c->munge_socket);
 	sl_kubeconf_free(c->kube);
 	sl_features_free(c->features);
 	free(c->socket);
@@ -247,6 +272,12 @@ const char *sl_conf_socket(const struct sl_conf *c) { return c->socket; }
 const char *sl_conf_state_dir(const struct sl_conf *c) { return c->state_dir; }
 const char *sl_conf_executor(const struct sl_conf *c) { return c->executor; }
 const char *sl_conf_auth(const struct sl_conf *c) { return c->auth; }
+const char *const *sl_conf_listen(const struct sl_conf *c)
+{
+	return c->listen && c->listen[0] ? (const char *const *)c->listen : NULL;
+}
+const char *sl_conf_controller(const struct sl_conf *c) { return c->controller; }
+const char *sl_conf_munge_socket(const struct sl_conf *c) { return c->munge_socket; }
 int sl_conf_fsync(const struct sl_conf *c) { return strcmp(c->durability, "power") == 0; }
 const char *sl_conf_default_partition(const struct sl_conf *c)
 {

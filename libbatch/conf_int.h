@@ -28,6 +28,7 @@ struct sl_conf {
 	/* settings, filled through the key table */
 	char *socket, *state_dir, *executor, *auth, *default_partition, *cluster_name;
 	char *durability;
+	char **listen, *controller, *munge_socket; /* NULL: none, none, munge's default */
 	int64_t kill_wait, min_job_age;
 	char **operators;
 	struct acct_entry *accounts;

@@ -13,10 +13,11 @@
 
 #include "conf_kube.h"
 #include "features.h"
+#include "netaddr.h"
 #include "xalloc.h"
 
 enum key_type { K_PATH, K_ENUM, K_NAME, K_INT, K_USERS, K_ACCOUNTS, K_SECTION,
-		K_FEATURES };
+		K_FEATURES, K_ADDR, K_ADDRS, K_MUNGE };
 
 struct key {
 	const char *name;
@@ -32,14 +33,22 @@ struct key {
 
 #define F(field) offsetof(struct sl_conf, field)
 static const struct key keys[] = {
-	{"socket", K_PATH, F(socket), "/run/sluice/sluiced.sock", NULL, NULL, 0,
+	{"socket", K_PATH, F(socket), SL_CONF_DEFAULT_SOCKET, NULL, NULL, 0,
 	 (int64_t)SOCKET_MAX, "Unix socket sluiced listens on and commands connect to"},
 	{"stateDir", K_PATH, F(state_dir), "/var/lib/sluice", NULL, NULL, 0, PATH_MAX - 1,
 	 "directory for the job database, scripts and logs of sluiced"},
 	{"executor", K_ENUM, F(executor), "local", "local, kubernetes", "local", 0, 0,
 	 "where admitted jobs run: local processes or Kubernetes"},
-	{"auth", K_ENUM, F(auth), "none", "none, munge", "none", 0, 0,
-	 "how commands prove identity beyond SO_PEERCRED"},
+	{"auth", K_ENUM, F(auth), "none", "none, munge", "none, munge", 0, 0,
+	 "how commands prove who they are: the kernel's SO_PEERCRED (none), or also a "
+	 "munge credential with each request (munge; needed by listen and controller)"},
+	{"listen", K_ADDRS, F(listen), "", NULL, NULL, 0, 0,
+	 "TCP addresses (HOST:PORT) sluiced also listens on, for login nodes; needs auth: munge"},
+	{"controller", K_ADDR, F(controller), "", NULL, NULL, 0, 0,
+	 "HOST:PORT of sluiced for the commands of a login node (TCP with munge)"},
+	{"munge", K_MUNGE, F(munge_socket), "", NULL, NULL, 0, 0,
+	 "munged's socket for sluiced and the commands (munge: {socket: PATH}); "
+	 "empty: munge's default"},
 	{"defaultPartition", K_NAME, F(default_partition), "batch", NULL, NULL, 0, 0,
 	 "partition (LocalQueue) for jobs submitted without -p"},
 	{"clusterName", K_NAME, F(cluster_name), "sluice", NULL, NULL, 0, 0,
@@ -217,6 +226,12 @@ static int set_scalar(struct sl_conf *c, const struct key *k, const char *v,
 				   "\"%s\" is not a valid name (lowercase letters, digits "
 				   "and '-', at most 63 characters)", v);
 		break;
+	case K_ADDR: {
+		struct sl_err e = SL_ERR_INIT;
+		if (sl_hostport_split(v, NULL, NULL, &e) != 0)
+			return bad(err, at, SL_ECONFIG, "%s", e.msg);
+		break;
+	}
 	case K_INT:
 		if (sl_yscalar_int64(&tmp, ip) != 0)
 			return bad(err, at, SL_ECONFIG, "\"%s\" is not an integer", v);
@@ -301,6 +316,56 @@ static int set_accounts(struct sl_conf *c, const struct sl_ynode *n,
 	return 0;
 }
 
+/* listen: a list of HOST:PORT. */
+static int set_addrs(struct sl_conf *c, const struct sl_ynode *n, const struct at *at,
+		     struct sl_err *err)
+{
+	char path[256];
+	size_t i;
+	int r = 0;
+
+	if (n->type != SL_Y_SEQ)
+		return bad(err, at, SL_ECONFIG, "must be a list of HOST:PORT");
+	sl_strv_free(c->listen);
+	c->listen = sl_xcalloc(n->n + 1, sizeof(*c->listen));
+	for (i = 0; i < n->n && r == 0; i++) {
+		struct sl_err e = SL_ERR_INIT;
+		struct at sub = {at->file, n->vals[i]->line, path};
+
+		snprintf(path, sizeof(path), "%s[%zu]", at->path, i);
+		if ((r = want_string(n->vals[i], &sub, err)) != 0)
+			break;
+		if (sl_hostport_split(n->vals[i]->scalar, NULL, NULL, &e) != 0)
+			r = bad(err, &sub, SL_ECONFIG, "%s", e.msg);
+		else
+			c->listen[i] = sl_xstrdup(n->vals[i]->scalar);
+	}
+	return r;
+}
+
+/* munge: {socket: PATH}, Slurm's AuthInfo=socket=. */
+static int set_munge(struct sl_conf *c, const struct sl_ynode *n, const struct at *at,
+		     struct sl_err *err)
+{
+	const struct key sock = {"munge.socket", K_PATH, offsetof(struct sl_conf, munge_socket),
+				 "", NULL, NULL, 0, (int64_t)SOCKET_MAX, ""};
+	char path[256];
+	size_t i;
+	int r = 0;
+
+	if (n->type != SL_Y_MAP)
+		return bad(err, at, SL_ECONFIG, "must be a map (socket: PATH)");
+	for (i = 0; i < n->n && r == 0; i++) {
+		struct at sub = {at->file, n->key_lines[i], path};
+		snprintf(path, sizeof(path), "%s.%s", at->path, n->keys[i]);
+		if (strcmp(n->keys[i], "socket") != 0)
+			r = bad(err, &sub, SL_ECONFIG, "unknown key");
+		else if ((r = want_string(n->vals[i], &sub, err)) == 0)
+			r = set_scalar(c, &sock, n->vals[i]->scalar, 0, &sub, err);
+	}
+	return r;
+}
+
 static int set_key(struct sl_conf *c, const struct key *k, const struct sl_ynode *n,
 		   const struct at *at, struct sl_err *err)
 {
@@ -323,6 +388,10 @@ static int set_key(struct sl_conf *c, const struct key *k, const struct sl_ynode
 		sl_features_free(c->features);
 		c->features = NULL;
 		return sl_features_parse(n, at->file, &c->features, err);
+	case K_ADDRS:
+		return set_addrs(c, n, at, err);
+	case K_MUNGE:
+		return set_munge(c, n, at, err);
 	default:
 		if ((r = want_string(n, at, err)) != 0)
 			return r;
@@ -341,6 +410,7 @@ void sl_conf_keys_defaults(struct sl_conf *c)
 			set_scalar(c, &keys[i], keys[i].def, 0, &at, &ignore);
 }
 
+
 /* ---- the document ------------------------------------------------------ */
 
 static const struct key *key_find(const char *name)
@@ -351,6 +421,18 @@ static const struct key *key_find(const char *name)
 		if (strcmp(keys[i].name, name) == 0)
 			return &keys[i];
 	return NULL;
+}
+
+/* Over TCP the kernel vouches for no one: only a munge credential can. */
+static int check_tcp(const struct sl_conf *c, const char *file, const struct sl_ynode *doc,
+		     struct sl_err *err)
+{
+	const char *tcp = c->listen && c->listen[0] ? "listen" : c->controller ? "controller" : NULL;
+
+	if (tcp == NULL || strcmp(c->auth, "munge") == 0)
+		return 0;
+	return sl_yerr(err, SL_ECONFIG, file, sl_ymap_key_line(doc, tcp), CONF_KIND, NULL, tcp,
+		       "needs auth: munge (over TCP only a munge credential says who asks)");
 }
 
 int sl_conf_keys_load(struct sl_conf *c, const char *file, const struct sl_ynode *doc,
@@ -384,7 +466,7 @@ int sl_conf_keys_load(struct sl_conf *c, const char *file, const struct sl_ynode
 			       "%s \"%s\" is not supported by Sluice yet",
 			       c->needs_section->name,
 			       *(char *const *)((const char *)c + c->needs_section->off));
-	return 0;
+	return check_tcp(c, file, doc, err);
 }
 
 /* ---- show config ------------------------------------------------------- */
@@ -412,6 +494,7 @@ static char *value_text(const struct sl_conf *c, const struct key *k)
 	case K_INT:
 		return sl_xasprintf("%lld", (long long)*(const int64_t *)base);
 	case K_USERS:
+	case K_ADDRS:
 		return join(*(char **const *)base, ",");
 	case K_FEATURES:
 		return sl_features_text(c->features);
@@ -426,8 +509,8 @@ static char *value_text(const struct sl_conf *c, const struct key *k)
 			s = t;
 		}
 		return s;
-	default:
-		return sl_xstrdup(*(char *const *)base);
+	default: /* unset controller and munge socket: "" */
+		return sl_xstrdup(*(char *const *)base ? *(char *const *)base : "");
 	}
 }
 

@@ -3,6 +3,7 @@
 INTEGRATION_TESTS = \
 	tests/integration/basic.sh \
 	tests/integration/conns.sh \
+	tests/integration/login.sh \
 	tests/integration/cancel.sh \
 	tests/integration/timeout.sh \
 	tests/integration/kill9.sh \

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,6 +26,7 @@
 #ifndef SYSCONFDIR
 #define SYSCONFDIR "/etc"
 #endif
+#define REPLY_TIMEOUT_S 60
 
 struct sl_client {
 	int fd;
@@ -115,26 +117,29 @@ static int unix_connect(const char *path, int *fdp)
 }
 
 /* One address, within ms: a host that does not answer must not hang the
- * command for the kernel's two minutes of SYN retries. */
+ * command for the kernel's two minutes of SYN retries; nor, once
+ * connected, for ever when it goes away without a word (Slurm's commands
+ * give up after MessageTimeout; a reply here may wait for a busy commit). */
 static int tcp_connect_one(const struct addrinfo *a, int ms, int *fdp)
 {
-	struct pollfd pfd;
+	struct timeval rcv = {REPLY_TIMEOUT_S, 0};
 	socklen_t elen = sizeof(int);
 	int fd, e = 0, one = 1;
 
 	if ((fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)) < 0)
 		return -errno;
-	if (connect(fd, a->ai_addr, a->ai_addrlen) != 0) {
-		e = errno;
-		pfd = (struct pollfd){fd, POLLOUT, 0};
-		if (e == EINPROGRESS)
-			e = poll(&pfd, 1, ms) == 1 &&
-				    getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &elen) == 0 ? e : ETIMEDOUT;
+	if (connect(fd, a->ai_addr, a->ai_addrlen) != 0 && (e = errno) == EINPROGRESS) {
+		struct pollfd pfd = {fd, POLLOUT, 0};
+		e = ETIMEDOUT;
+		if (poll(&pfd, 1, ms) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &elen) != 0)
+			e = errno;
 	}
-	/* Blocking from here, like the Unix socket; the auth message and the
-	 * request go out in one write, so Nagle only delays the reply. */
+	/* Blocking from here, like the Unix socket. A request (and its auth
+	 * message) is one write and nothing follows until the reply: Nagle
+	 * would have nothing to coalesce, only an ACK to wait for. */
 	if (e == 0 && (fcntl(fd, F_SETFL, 0) != 0 ||
-		       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) != 0))
+		       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) != 0 ||
+		       setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &rcv, sizeof(rcv)) != 0))
 		e = errno;
 	if (e != 0) {
 		close(fd);

@@ -78,7 +78,8 @@ struct conn {
 	uint64_t resume;           /* timer: process input held back by a reply */
 	/* munge: the credential of the next request */
 	struct sl_authq_req *decoding; /* in flight; the socket is not polled meanwhile */
-	void *payload;             /* decoded: what it was made for */
+	int cred_ok;               /* decoded, and of this peer */
+	void *payload;             /* what it was made for (munge may give NULL for none) */
 	size_t plen;
 	char why[256];             /* refused: why (the next request is answered so) */
 	int why_code;              /* SL_EAUTH, or SL_EBUSY (over a cap); 0: EAUTH */
@@ -271,6 +272,7 @@ static void on_decoded(void *arg, struct sl_authq_result *res)
 			}
 		}
 		if (why == NULL) {
+			c->cred_ok = 1;
 			c->payload = res->payload;
 			c->plen = res->plen;
 			res->payload = NULL;
@@ -290,6 +292,7 @@ static void auth_begin(struct conn *c, const char *body, size_t len)
 		return;
 	free(c->payload);
 	c->payload = NULL;
+	c->cred_ok = 0;
 	c->why[0] = '\0';
 	c->why_code = 0;
 	if (sl_proto_auth_decode(body, len, &cred, &err) != 0) {
@@ -310,6 +313,7 @@ static int auth_end(struct conn *c, uint16_t type, const char *body, size_t len)
 
 	free(c->payload);
 	c->payload = NULL;
+	c->cred_ok = 0;
 	if (r != 0)
 		refuse(c, type, SL_EAUTH, err.msg);
 	return r;
@@ -328,7 +332,7 @@ static int gate(struct conn *c, int r, struct sl_err *err)
 	if (type == SL_MSG_AUTH && blen > SL_PROTO_MAX_AUTH)
 		return sl_err_set(err, SL_ETOOBIG, "auth message of %u bytes is over the %u-byte cap",
 				  (unsigned)blen, SL_PROTO_MAX_AUTH);
-	if (c->owner->authq != NULL && type != SL_MSG_AUTH && c->payload == NULL)
+	if (c->owner->authq != NULL && type != SL_MSG_AUTH && !c->cred_ok)
 		refuse(c, type, c->why_code ? c->why_code : SL_EAUTH,
 		       c->why[0] ? c->why : "No credential");
 	return r;

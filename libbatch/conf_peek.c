@@ -93,7 +93,7 @@ static const char *key_of(struct peek *p, const char *s, const char *end, char *
 	return colon;
 }
 
-#define IS(key) (colon - s == (long)strlen(key) && memcmp(s, key, strlen(key)) == 0)
+#define IS(key) (colon - s == (long)sizeof(key) - 1 && memcmp(s, key, sizeof(key) - 1) == 0)
 
 /* An indented line: only "socket:" under a block munge: is understood. */
 static void munge_line(struct peek *p, const char *s, const char *end)
@@ -108,10 +108,12 @@ static void munge_line(struct peek *p, const char *s, const char *end)
 		return;
 	if ((colon = key_of(p, s, end, &v, &empty)) == NULL)
 		return;
-	if (IS("socket"))
+	if (IS("socket")) {
 		path_once(p, &p->out.munge_socket, v);
-	else
-		p->bad = 1, free(v);
+	} else {
+		p->bad = 1;
+		free(v);
+	}
 }
 
 /* One line at the left margin of the first document. */
@@ -128,22 +130,25 @@ static void line(struct peek *p, const char *s, const char *end)
 		path_once(p, &p->out.socket, v);
 		return;
 	}
-	if (IS("controller")) {
+	if (IS("controller") && !empty) { /* "controller:" alone: none, as the shipped file has */
 		if (v == NULL || p->out.controller != NULL || sl_hostport_split(v, NULL, NULL, NULL))
 			p->bad = 1;
 		free(p->out.controller);
 		p->out.controller = v;
 		return;
 	}
-	if (IS("apiVersion"))
+	if (IS("apiVersion")) {
 		p->api = v != NULL && strcmp(v, "sluice.io/v1alpha1") == 0;
-	else if (IS("kind"))
+	} else if (IS("kind")) {
 		p->kind = v != NULL && strcmp(v, "SluiceConfiguration") == 0;
-	else if (IS("auth"))
-		p->auth++, p->out.munge = v != NULL && strcmp(v, "munge") == 0,
-			p->bad |= v == NULL || (!p->out.munge && strcmp(v, "none") != 0);
-	else if (IS("munge"))
-		p->in_munge = empty, p->bad |= !empty;
+	} else if (IS("auth")) {
+		p->auth++;
+		p->out.munge = v != NULL && strcmp(v, "munge") == 0;
+		p->bad |= v == NULL || (!p->out.munge && strcmp(v, "none") != 0);
+	} else if (IS("munge")) {
+		p->in_munge = empty; /* a block may follow; a value on this line is the parser's */
+		p->bad |= !empty;
+	}
 	free(v);
 }
 

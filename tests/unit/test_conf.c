@@ -243,6 +243,24 @@ static void test_etc_default(void **state)
 			fail_msg("etc/sluice.yaml does not document %s", key + 1);
 		free(key);
 	}
+	/* Installed (etc.mk: an absolute socket), every sbatch reads it: it
+	 * must take conf_peek.c's fast path. */
+	{
+		char *at = strstr(text, "\nsocket: ../run/sluiced.sock\n"), *inst, *ipath;
+		struct sl_conf_peek p;
+
+		assert_non_null(at);
+		inst = sl_xasprintf("%.*s\nsocket: /run/sluice/sluiced.sock\n%s", (int)(at - text),
+				    text, at + strlen("\nsocket: ../run/sluiced.sock\n"));
+		ipath = write_conf(inst);
+		assert_int_equal(sl_conf_peek_fast(ipath, &p), 1);
+		assert_string_equal(p.socket, "/run/sluice/sluiced.sock");
+		assert_null(p.controller);
+		assert_int_equal(p.munge, 0);
+		sl_conf_peek_clear(&p);
+		free(ipath);
+		free(inst);
+	}
 	free(text);
 	free(out);
 	sl_conf_free(c);
@@ -419,6 +437,8 @@ static void test_peek_fast(void **state)
 	expect_peek_tcp(HEAD "controller: \"[::1]:6820\"\nauth: munge\nmunge:\n",
 			SL_CONF_DEFAULT_SOCKET, "[::1]:6820", NULL, 1);
 	expect_peek_tcp(HEAD "socket: /s\nauth: none\n", "/s", NULL, NULL, 0);
+	expect_peek_tcp(HEAD "socket: /s\nauth: none\nlisten: []\ncontroller:\nmunge:\n"
+			"#  socket: /m\n", "/s", NULL, NULL, 0); /* as etc/sluice.yaml */
 	expect_peek_tcp(HEAD "socket: /s\nauth: munge\nlisten: [\"0.0.0.0:6820\"]\n", "/s", NULL,
 			NULL, 1);
 	expect_fast(HEAD "controller: head1:6820\n", NULL);          /* TCP without munge */

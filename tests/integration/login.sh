@@ -28,7 +28,11 @@ start_munged() {
 start_munged munge
 start_munged other
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-write_conf "listen: [\"127.0.0.1:$PORT\"]
+# The same port on IPv6's loopback too, where the host has one.
+V6=""
+python3 -c 'import socket; socket.socket(socket.AF_INET6).bind(("::1", 0))' 2>/dev/null &&
+	V6=", \"[::1]:$PORT\""
+write_conf "listen: [\"127.0.0.1:$PORT\"$V6]
 munge: {socket: $T/munge.sock}"
 sed -i 's/^auth: none$/auth: munge/' "$T/sluice.yaml"
 start_daemon # its squeue came in over the Unix socket, with a credential
@@ -65,6 +69,13 @@ as $USER1 "$BIN/scancel" "$h1" || fail "the owner's scancel over TCP"
 wait_state "$h1" CANCELLED
 expect_eq "cancelled by its owner" "PENDING" "$(state "$h2")"
 ok "sbatch, squeue, sacct and scancel over TCP act as munge's user"
+if [ -n "$V6" ]; then
+	grep -q "listening on \[::1\]:$PORT (TCP, munge)" "$T/sluiced.log" || fail "no IPv6 listener"
+	out=$(as $USER2 env SLUICE_SERVER="[::1]:$PORT" "$BIN/squeue" -h -j "$h2" -o '%i %u') ||
+		fail "squeue over IPv6: $out"
+	expect_eq "squeue over IPv6" "$h2 sluicet2" "$out"
+	ok "and over IPv6"
+fi
 
 # --- a login node's config: controller: and its munge socket --------------
 unset SLUICE_SERVER

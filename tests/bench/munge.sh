@@ -7,7 +7,8 @@
 # (its TCP port, as from a login node). The ways take turns call by call
 # and round by round, so that a busy host slows them alike:
 #   - latency: the median, p90 and p99 of LAT single calls each;
-#   - sequential: N submissions each, in rounds (jobs/s);
+#   - sequential: N submissions each, in rounds (jobs/s), and the CPU time a
+#     call costs sbatch, sluiced and munged (load-proof, unlike the clock);
 #   - parallel: PAR submitters at once, N submissions each (jobs/s).
 # Usage: tests/bench/munge.sh [BUILD_DIR] [N] [PAR] [LAT]
 #        (default ./build 1000 16 600). Target: munge adds < 0.5 ms a request.
@@ -55,9 +56,17 @@ daemon() {
 	until SLUICE_CONF="$T/sluice.yaml" "$B/squeue" -h >/dev/null 2>&1; do sleep 0.05; done
 }
 daemon plain
+PLAIN=${pids# }
 daemon munge "listen: [\"127.0.0.1:$PORT\"]
 munge:
   socket: $base/munge.sock"
+MUNGED=${pids##* }
+MUNGE=$(cat "$base/munge.pid")
+# cpu: clock ticks so far of this shell's children, the two sluiced, munged.
+cpu() {
+	echo "$(awk '{print $16 + $17}' /proc/$$/stat) $(awk '{print $14 + $15}' /proc/"$PLAIN"/stat)" \
+		"$(awk '{print $14 + $15}' /proc/"$MUNGED"/stat) $(awk '{print $14 + $15}' /proc/"$MUNGE"/stat)"
+}
 cd "$base"
 WAYS="none socket+munge tcp+munge"
 # way NAME CMD...: CMD with the environment of that way.
@@ -87,9 +96,10 @@ done | tee "$base/latency"
 
 for r in $(seq "$ROUNDS"); do
 	for w in $WAYS; do
+		c0=$(cpu)
 		s=$EPOCHREALTIME
 		for i in $(seq $((N / ROUNDS))); do sub "$w"; done
-		echo "$w $s $EPOCHREALTIME" >>"$base/seq"
+		echo "$w $s $EPOCHREALTIME $c0 $(cpu)" >>"$base/seq"
 	done
 done
 for r in 1 2; do
@@ -105,10 +115,13 @@ for r in 1 2; do
 	done
 done
 for w in $WAYS; do
-	awk -v w="$w" -v n=$((N / ROUNDS * ROUNDS)) -v m=$((N / PAR / 2 * PAR * 2)) -v par="$PAR" '
-		FILENAME ~ /seq$/ && $1 == w {s += $3 - $2}
+	awk -v w="$w" -v n=$((N / ROUNDS * ROUNDS)) -v m=$((N / PAR / 2 * PAR * 2)) -v par="$PAR" \
+		-v hz="$(getconf CLK_TCK)" '
+		FILENAME ~ /seq$/ && $1 == w {s += $3 - $2; cc += $8 - $4; cd += (w == "none" ? $9 - $5 : $10 - $6); cm += $11 - $7}
 		FILENAME ~ /par$/ && $1 == w {p += $3 - $2}
-		END {printf "sequential %-13s %6.0f jobs/s (%.3f ms a call)    %2d parallel: %6.0f jobs/s\n", w, n / s, s * 1000 / n, par, m / p}' \
+		END {printf "sequential %-13s %6.0f jobs/s (%.3f ms a call)    %2d parallel: %6.0f jobs/s\n", w, n / s, s * 1000 / n, par, m / p
+			f = 1000 / hz / n
+			printf "cpu        %-13s sbatch %.3f ms  sluiced %.3f ms  munged %.3f ms a call\n", w, cc * f, cd * f, cm * f}' \
 		"$base/seq" "$base/par"
 done | tee "$base/thru"
 n_plain=$(way none "$B/squeue" -h | wc -l)
@@ -118,9 +131,10 @@ n_munge=$(way socket+munge "$B/squeue" -h | wc -l)
 	{ echo "job counts $n_plain and $n_munge: submissions were lost" >&2; exit 1; }
 awk '
 	FILENAME ~ /latency$/ {med[$2] = $4}
-	FILENAME ~ /thru$/ {ms[$2] = substr($5, 2); js[$2] = $3; pj[$2] = $(NF - 1)}
+	FILENAME ~ /thru$/ && $1 == "sequential" {ms[$2] = substr($5, 2); js[$2] = $3; pj[$2] = $(NF - 1)}
+	FILENAME ~ /thru$/ && $1 == "cpu" {cpu[$2] = $4 + $7 + $10}
 	END {
 		for (w in med) if (w != "none")
-			printf "%-13s vs none: +%.3f ms median latency, +%.3f ms a sequential call (%.2fx the jobs/s), %.2fx the jobs/s in parallel\n",
-				w, med[w] - med["none"], ms[w] - ms["none"], js[w] / js["none"], pj[w] / pj["none"]
+			printf "%-13s vs none: +%.3f ms median latency, +%.3f ms a sequential call (%.2fx the jobs/s), %.2fx the jobs/s in parallel, +%.3f ms of CPU a call\n",
+				w, med[w] - med["none"], ms[w] - ms["none"], js[w] / js["none"], pj[w] / pj["none"], cpu[w] - cpu["none"]
 	}' "$base/latency" "$base/thru"

@@ -69,6 +69,10 @@ as $USER1 "$BIN/scancel" "$h1" || fail "the owner's scancel over TCP"
 wait_state "$h1" CANCELLED
 expect_eq "cancelled by its owner" "PENDING" "$(state "$h2")"
 ok "sbatch, squeue, sacct and scancel over TCP act as munge's user"
+# A name, resolved by the (static) sbatch: localhost is 127.0.0.1 and maybe ::1.
+l0=$(as $USER1 env SLUICE_SERVER="localhost:$PORT" "$BIN/sbatch" --parsable -H --wrap true) ||
+	fail "sbatch to localhost:$PORT: $l0"
+expect_eq "submitted by name" "sluicet1" "$("$BIN/squeue" -h -j "$l0" -o %u)"
 if [ -n "$V6" ]; then
 	grep -q "listening on \[::1\]:$PORT (TCP, munge)" "$T/sluiced.log" || fail "no IPv6 listener"
 	out=$(as $USER2 env SLUICE_SERVER="[::1]:$PORT" "$BIN/squeue" -h -j "$h2" -o '%i %u') ||

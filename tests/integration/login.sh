@@ -281,13 +281,18 @@ sleep 0.5
 grep -q "refusing connection from 127.0.0.1:[0-9]*: too many connections from this address not yet authenticated" \
 	"$T/sluiced.log" || fail "no per-address cap"
 out=$(SLUICE_SERVER= "$BIN/squeue" -h -j "$h2" -o %i 2>&1) || fail "the socket was locked out: $out"
+n=0
+until [ "$(grep -c "closing the connection of 127.0.0.1:[0-9]*: idle" "$T/sluiced.log")" -ge 128 ]; do
+	n=$((n + 1)); [ $n -lt 150 ] || fail "idle TCP connections were not closed within 15 s"
+	sleep 0.1
+done
 kill "$HOLDER"; wait "$HOLDER" 2>/dev/null
 n=0
 until "$BIN/squeue" -h -j "$h2" -o %i >/dev/null 2>&1; do
 	n=$((n + 1)); [ $n -lt 50 ] || fail "TCP did not come back"
 	sleep 0.1
 done
-ok "idle unauthenticated TCP connections are capped per address"
+ok "idle unauthenticated TCP connections are capped per address, and closed when idle"
 
 # A command rides out a restart of sluiced on TCP as on the socket.
 stop_daemon

@@ -13,7 +13,7 @@
  * credential of another program (or a later Sluice) from matching. */
 #define PAYLOAD_MAX 96
 
-static void payload(uint16_t type, const void *body, size_t len, char out[PAYLOAD_MAX])
+static void payload_text(uint16_t type, const void *body, size_t len, char out[PAYLOAD_MAX])
 {
 	char hex[2 * SL_SHA256_LEN + 1];
 	sl_sha256_hex(body, len, hex);
@@ -43,7 +43,7 @@ int sl_auth_cred(const char *socket, uint16_t type, const void *body, size_t len
 	*cred = NULL;
 	if (ctx == NULL)
 		return sl_err_set(err, SL_EAUTH, "munge: bad socket path %s", socket);
-	payload(type, body, len, p);
+	payload_text(type, body, len, p);
 	if ((e = munge_encode(cred, ctx, p, (int)strlen(p) + 1)) != EMUNGE_SUCCESS)
 		r = sl_err_set(err, SL_EAUTH, "cannot make a munge credential: %s",
 			       munge_ctx_strerror(ctx) ? munge_ctx_strerror(ctx) : munge_strerror(e));
@@ -51,24 +51,53 @@ int sl_auth_cred(const char *socket, uint16_t type, const void *body, size_t len
 	return r;
 }
 
-int sl_auth_check(const char *socket, const char *cred, uint16_t type, const void *body,
-		  size_t len, uid_t *uid, gid_t *gid, struct sl_err *err)
+int sl_auth_decode(const char *socket, const char *cred, uid_t *uid, gid_t *gid,
+		   void **payload, size_t *plen, struct sl_err *err)
 {
-	char want[PAYLOAD_MAX];
 	munge_ctx_t ctx = ctx_for(socket);
-	void *got = NULL;
 	int glen = 0, r = 0;
 	munge_err_t e;
 
+	*payload = NULL;
+	*plen = 0;
 	if (ctx == NULL)
 		return sl_err_set(err, SL_EAUTH, "munge: bad socket path %s", socket);
-	e = munge_decode(cred, ctx, &got, &glen, uid, gid);
-	payload(type, body, len, want);
-	if (e != EMUNGE_SUCCESS)
+	e = munge_decode(cred, ctx, payload, &glen, uid, gid);
+	if (e == EMUNGE_SUCCESS)
+		*plen = glen > 0 ? (size_t)glen : 0;
+	else if (e == EMUNGE_SOCKET) /* munged's trouble, not the credential's */
+		r = sl_err_set(err, SL_EIO, "munged: %s",
+			       munge_ctx_strerror(ctx) ? munge_ctx_strerror(ctx) : munge_strerror(e));
+	else
 		r = sl_err_set(err, SL_EAUTH, "%s", munge_strerror(e));
-	else if (got == NULL || (size_t)glen != strlen(want) + 1 || memcmp(got, want, (size_t)glen) != 0)
-		r = sl_err_set(err, SL_EAUTH, "Credential not made for this request");
-	free(got);
+	if (r != 0) {
+		free(*payload);
+		*payload = NULL;
+	}
 	munge_ctx_destroy(ctx);
+	return r;
+}
+
+int sl_auth_match(const void *payload, size_t plen, uint16_t type, const void *body,
+		  size_t len, struct sl_err *err)
+{
+	char want[PAYLOAD_MAX];
+
+	payload_text(type, body, len, want);
+	if (payload == NULL || plen != strlen(want) + 1 || memcmp(payload, want, plen) != 0)
+		return sl_err_set(err, SL_EAUTH, "Credential not made for this request");
+	return 0;
+}
+
+int sl_auth_check(const char *socket, const char *cred, uint16_t type, const void *body,
+		  size_t len, uid_t *uid, gid_t *gid, struct sl_err *err)
+{
+	void *got = NULL;
+	size_t glen = 0;
+	int r = sl_auth_decode(socket, cred, uid, gid, &got, &glen, err);
+
+	if (r == 0)
+		r = sl_auth_match(got, glen, type, body, len, err);
+	free(got);
 	return r;
 }

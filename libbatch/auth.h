@@ -16,6 +16,16 @@
 int sl_auth_cred(const char *socket, uint16_t type, const void *body, size_t len, char **cred,
 		 struct sl_err *err);
 
+/* sl_auth_check() in two steps, for a daemon that decodes the credential
+ * as soon as it arrives, before the request's body: decode (munged marks
+ * it used: a replay fails here), then match the payload (*payload, malloc'd,
+ * *plen bytes; the caller frees it) against the request. Same errors, and
+ * -SL_EIO when munged cannot be reached (no verdict on the credential). */
+int sl_auth_decode(const char *socket, const char *cred, uid_t *uid, gid_t *gid,
+		   void **payload, size_t *plen, struct sl_err *err);
+int sl_auth_match(const void *payload, size_t plen, uint16_t type, const void *body,
+		  size_t len, struct sl_err *err);
+
 /* Decode cred with the munged at `socket` and check that it was made for
  * (type, body). On success *uid and *gid are who made it. -SL_EAUTH with
  * the reason otherwise (replayed, expired, rewound, invalid: another key,

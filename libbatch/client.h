@@ -12,12 +12,17 @@
 
 struct sl_client;
 
-/* Where is the daemon? $SLUICE_CONF (a config file: its `socket`), else
- * $SLUICE_SOCKET, else the compiled-in default. Caller frees the result. */
+/* Where is the daemon? $SLUICE_SERVER (HOST:PORT), else the config
+ * ($SLUICE_CONF, else $sysconfdir/sluice/sluice.yaml unless $SLUICE_SOCKET
+ * is set): its `controller` (HOST:PORT), else its `socket`; else
+ * $SLUICE_SOCKET, else the compiled-in default. HOST:PORT means TCP with
+ * munge credentials. Caller frees the result. */
 int sl_client_socket_path(char **out, struct sl_err *err);
 
-/* Connect (socket NULL: sl_client_socket_path()). Failure is SL_ECONNECT with
- * the socket path and errno text in err. Caller frees with sl_client_free(). */
+/* Connect (socket NULL: where sl_client_socket_path() says, with munge
+ * credentials on TCP or when the config says auth: munge; else that Unix
+ * socket, without). Failure is SL_ECONNECT with the address and errno
+ * text in err. Caller frees with sl_client_free(). */
 int sl_client_connect(const char *socket, struct sl_client **out, struct sl_err *err);
 void sl_client_free(struct sl_client *c);
 

@@ -17,26 +17,41 @@
 struct sl_conf;
 struct sl_kueue;
 
+#define SL_CONF_DEFAULT_SOCKET "/run/sluice/sluiced.sock"
+
 /* Load and validate everything (settings, Kueue objects, cross references).
  * path: a file or a directory. Caller frees with sl_conf_free(). */
 int sl_conf_load(const char *path, struct sl_conf **out, struct sl_err *err);
 void sl_conf_free(struct sl_conf *c);
 
-/* Only the SluiceConfiguration's `socket`, resolved as sl_conf_load() does
- * (relative to the config's directory); Kueue objects are not parsed, so a
- * command still finds the daemon while an admin edits queues. Caller frees
- * *socket with free(). */
+/* What a command needs from the config: where sluiced is and how to prove
+ * who it is. Strings are malloc'd; sl_conf_peek_clear() frees them. */
+struct sl_conf_peek {
+	char *socket;       /* always set (paths resolved as sl_conf_load() does) */
+	char *controller;   /* HOST:PORT, or NULL: no `controller:` */
+	char *munge_socket; /* NULL: munge's default */
+	int munge;          /* auth: munge */
+};
+/* Only the SluiceConfiguration's settings; Kueue objects are not parsed,
+ * so a command still finds the daemon while an admin edits queues. */
+int sl_conf_peek(const char *path, struct sl_conf_peek *out, struct sl_err *err);
+/* Its fast path (conf_peek.c): 1 with *out set when the file has the common
+ * simple shape, 0 (and *out empty) when it must be parsed. */
+int sl_conf_peek_fast(const char *path, struct sl_conf_peek *out);
+void sl_conf_peek_clear(struct sl_conf_peek *p);
+/* sl_conf_peek()'s socket alone. Caller frees *socket with free(). */
 int sl_conf_peek_socket(const char *path, char **socket, struct sl_err *err);
-/* Its fast path (conf_peek.c): 1 with *socket set (caller frees) when the
- * file has the common simple shape, 0 when it must be parsed. */
-int sl_conf_peek_socket_fast(const char *path, char **socket);
 
 /* Getters: borrowed, valid until sl_conf_free(). Paths are absolute. */
 const char *sl_conf_path(const struct sl_conf *c);      /* as given to load */
 const char *sl_conf_socket(const struct sl_conf *c);
 const char *sl_conf_state_dir(const struct sl_conf *c);
 const char *sl_conf_executor(const struct sl_conf *c);  /* "local", "kubernetes" */
-const char *sl_conf_auth(const struct sl_conf *c);      /* "none" */
+const char *sl_conf_auth(const struct sl_conf *c);      /* "none", "munge" */
+/* `listen:` HOST:PORT strings, NULL-terminated; NULL when there are none. */
+const char *const *sl_conf_listen(const struct sl_conf *c);
+const char *sl_conf_controller(const struct sl_conf *c); /* NULL: none */
+const char *sl_conf_munge_socket(const struct sl_conf *c); /* NULL: munge's default */
 /* durability: power -> 1 (fsync every commit), process -> 0. */
 int sl_conf_fsync(const struct sl_conf *c);
 const char *sl_conf_default_partition(const struct sl_conf *c);

@@ -3,6 +3,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/yaml.c libbatch/yaml.h \
 	libbatch/quantity.c libbatch/quantity.h \
 	libbatch/conf.c libbatch/conf.h libbatch/conf_peek.c \
+	libbatch/conf_keys.c libbatch/conf_int.h \
 	libbatch/features.c libbatch/features.h \
 	libbatch/conf_kube.c libbatch/conf_kube.h
 

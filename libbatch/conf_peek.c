@@ -1,13 +1,16 @@
-/* conf_peek.c - the socket path of a config file, found without parsing it.
+/* conf_peek.c - where sluiced is and how to reach it, read from a config
+ * file without parsing it.
  *
- * Every sbatch reads the config only to find the socket (an installed
- * system has $sysconfdir/sluice/sluice.yaml). The YAML parser and the
- * settings table cost a third of a call's CPU and 35 page faults, so the
- * common shape is read by hand: a first document with `apiVersion:
- * sluice.io/v1alpha1`, `kind: SluiceConfiguration` and an absolute
- * `socket:` as plain or simply quoted scalars at the left margin. Anything
- * else (flow style, escapes, a relative path, a directory, ...) returns 0
- * and sl_conf_peek_socket() parses the file properly, errors included. */
+ * Every sbatch reads the config only for that (an installed system has
+ * $sysconfdir/sluice/sluice.yaml). The YAML parser and the settings table
+ * cost a third of a call's CPU and 35 page faults, so the common shape is
+ * read by hand: a first document with `apiVersion: sluice.io/v1alpha1`,
+ * `kind: SluiceConfiguration`, an absolute `socket:` or a `controller:`,
+ * maybe `auth:`, as plain or simply quoted scalars at the left margin, and
+ * maybe a block `munge:` whose only key is an absolute `socket:`. Anything
+ * else (flow style, escapes, a relative path, a directory, a value the
+ * loader would refuse, ...) returns 0 and sl_conf_peek() parses the file
+ * properly, errors included. */
 #include "conf.h"
 
 #include <fcntl.h>
@@ -18,6 +21,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "netaddr.h"
 #include "xalloc.h"
 
 #define PEEK_MAX 65536
@@ -55,15 +59,24 @@ static char *scalar(const char *v, const char *end)
 }
 
 struct peek {
-	int api, kind, bad;
-	char *socket;
+	int api, kind, bad, auth, in_munge;
+	struct sl_conf_peek out;
 };
 
-/* One line at the left margin of the first document. */
-static void line(struct peek *p, const char *s, const char *end)
+/* An absolute path into *slot, once; anything else is for the parser. */
+static void path_once(struct peek *p, char **slot, char *v)
 {
-	const char *colon = s;
-	char *v;
+	if (v == NULL || *slot != NULL || v[0] != '/')
+		p->bad = 1;
+	free(*slot);
+	*slot = v;
+}
+
+/* "key:" at s, or NULL (bad). *v is its simple scalar or NULL; *empty
+ * says nothing follows the colon (a block value such as munge's). */
+static const char *key_of(struct peek *p, const char *s, const char *end, char **v, int *empty)
+{
+	const char *colon = s, *t;
 
 	while (colon < end && (*colon == '_' || (*colon >= 'a' && *colon <= 'z') ||
 			       (*colon >= 'A' && *colon <= 'Z') || (*colon >= '0' && *colon <= '9')))
@@ -71,20 +84,71 @@ static void line(struct peek *p, const char *s, const char *end)
 	if (colon == s || colon == end || *colon != ':' ||
 	    (colon + 1 < end && colon[1] != ' ')) {
 		p->bad = 1;
+		return NULL;
+	}
+	for (t = colon + 1; t < end && *t == ' '; t++)
+		;
+	*empty = t == end || *t == '#';
+	*v = scalar(colon + 1, end);
+	return colon;
+}
+
+#define IS(key) (colon - s == (long)sizeof(key) - 1 && memcmp(s, key, sizeof(key) - 1) == 0)
+
+/* An indented line: only "socket:" under a block munge: is understood. */
+static void munge_line(struct peek *p, const char *s, const char *end)
+{
+	const char *colon;
+	char *v;
+	int empty;
+
+	while (s < end && *s == ' ')
+		s++;
+	if (s == end || *s == '#')
+		return;
+	if ((colon = key_of(p, s, end, &v, &empty)) == NULL)
+		return;
+	if (IS("socket")) {
+		path_once(p, &p->out.munge_socket, v);
+	} else {
+		p->bad = 1;
+		free(v);
+	}
+}
+
+/* One line at the left margin of the first document. */
+static void line(struct peek *p, const char *s, const char *end)
+{
+	const char *colon;
+	char *v;
+	int empty;
+
+	p->in_munge = 0;
+	if ((colon = key_of(p, s, end, &v, &empty)) == NULL)
+		return;
+	if (IS("socket")) {
+		path_once(p, &p->out.socket, v);
 		return;
 	}
-	v = scalar(colon + 1, end);
-	if (colon - s == 6 && memcmp(s, "socket", 6) == 0) {
-		if (v == NULL || p->socket != NULL || v[0] != '/')
+	if (IS("controller") && !empty) { /* "controller:" alone: none, as the shipped file has */
+		if (v == NULL || p->out.controller != NULL || sl_hostport_split(v, NULL, NULL, NULL))
 			p->bad = 1;
-		free(p->socket);
-		p->socket = v;
+		free(p->out.controller);
+		p->out.controller = v;
 		return;
 	}
-	if (colon - s == 10 && memcmp(s, "apiVersion", 10) == 0)
+	if (IS("apiVersion")) {
 		p->api = v != NULL && strcmp(v, "sluice.io/v1alpha1") == 0;
-	else if (colon - s == 4 && memcmp(s, "kind", 4) == 0)
+	} else if (IS("kind")) {
 		p->kind = v != NULL && strcmp(v, "SluiceConfiguration") == 0;
+	} else if (IS("auth")) {
+		p->auth++;
+		p->out.munge = v != NULL && strcmp(v, "munge") == 0;
+		p->bad |= v == NULL || (!p->out.munge && strcmp(v, "none") != 0);
+	} else if (IS("munge")) {
+		p->in_munge = empty; /* a block may follow; a value on this line is the parser's */
+		p->bad |= !empty;
+	}
 	free(v);
 }
 
@@ -106,12 +170,14 @@ static void scan(struct peek *p, const char *text, size_t len)
 		} else if (t > s && *s != ' ' && *s != '#') {
 			line(p, s, t); /* a tab or anything odd at the margin: bad */
 			keys++;
+		} else if (t > s && *s == ' ' && p->in_munge) {
+			munge_line(p, s, t);
 		}
 		s = nl ? nl + 1 : end;
 	}
 }
 
-int sl_conf_peek_socket_fast(const char *path, char **socket)
+int sl_conf_peek_fast(const char *path, struct sl_conf_peek *out)
 {
 	struct peek p = {0};
 	struct stat st;
@@ -119,7 +185,7 @@ int sl_conf_peek_socket_fast(const char *path, char **socket)
 	ssize_t n = -1;
 	int fd;
 
-	*socket = NULL;
+	memset(out, 0, sizeof(*out));
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return 0;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
@@ -131,15 +197,23 @@ int sl_conf_peek_socket_fast(const char *path, char **socket)
 	if (n == st.st_size && n > 0)
 		scan(&p, text, (size_t)n);
 	free(text);
-	if (p.bad || !p.api || !p.kind || p.socket == NULL) {
-		free(p.socket);
-		return 0;
-	}
-	sl_path_normalize(p.socket);
-	if (strlen(p.socket) > SOCKET_PATH_MAX) {
-		free(p.socket);
-		return 0;
-	}
-	*socket = p.socket;
+	/* Without socket or controller the default socket is the loader's
+	 * business; TCP without munge is a config error it words. */
+	if (p.bad || !p.api || !p.kind || p.auth > 1 ||
+	    (p.out.socket == NULL && p.out.controller == NULL) ||
+	    (p.out.controller != NULL && !p.out.munge))
+		goto parse;
+	if (p.out.socket == NULL)
+		p.out.socket = sl_xstrdup(SL_CONF_DEFAULT_SOCKET);
+	sl_path_normalize(p.out.socket);
+	if (p.out.munge_socket != NULL)
+		sl_path_normalize(p.out.munge_socket);
+	if (strlen(p.out.socket) > SOCKET_PATH_MAX ||
+	    (p.out.munge_socket != NULL && strlen(p.out.munge_socket) > SOCKET_PATH_MAX))
+		goto parse;
+	*out = p.out;
 	return 1;
+parse:
+	sl_conf_peek_clear(&p.out);
+	return 0;
 }

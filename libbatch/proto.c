@@ -1,6 +1,9 @@
 /* proto.c - framing. Only whole, well-formed frames reach handlers. */
 #include "proto.h"
+#include "xalloc.h"
 
+#include <json-c/json.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void put32(unsigned char *p, uint32_t v)
@@ -65,11 +68,58 @@ int sl_proto_decode(const void *data, size_t len, size_t cap, uint16_t *type,
 	return 1;
 }
 
+int sl_proto_peek(const void *data, size_t len, uint16_t *type, uint32_t *body_len)
+{
+	const unsigned char *p = data;
+
+	if (len < SL_PROTO_HDR_LEN)
+		return 0;
+	*type = (uint16_t)((unsigned)p[6] << 8 | p[7]);
+	*body_len = get32(p + 8);
+	return 1;
+}
+
+/* A munge credential is "MUNGE:" and base64 then ":": nothing to escape,
+ * so the body is written as text. Anything else is refused here rather
+ * than sent and refused by the daemon. */
+int sl_proto_auth_encode(struct sl_buf *out, const char *cred)
+{
+	static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=:";
+	size_t n = strlen(cred);
+	char *body;
+	int r;
+
+	if (strspn(cred, ok) != n || n + 16 > SL_PROTO_MAX_AUTH)
+		return -SL_EPROTO;
+	body = sl_xasprintf("{\"munge\":\"%s\"}", cred);
+	r = sl_proto_encode(out, SL_MSG_AUTH, body, strlen(body));
+	free(body);
+	return r;
+}
+
+int sl_proto_auth_decode(const char *body, size_t len, char **cred, struct sl_err *err)
+{
+	struct json_tokener *tok = json_tokener_new_ex(4);
+	json_object *o = json_tokener_parse_ex(tok, body, (int)len), *v;
+	int r = 0;
+
+	*cred = NULL;
+	if (o == NULL || json_tokener_get_parse_end(tok) != len ||
+	    !json_object_object_get_ex(o, "munge", &v) || !json_object_is_type(v, json_type_string))
+		r = sl_err_set(err, SL_EPROTO, "auth message is not {\"munge\": CREDENTIAL}");
+	else
+		*cred = sl_xstrdup(json_object_get_string(v));
+	json_object_put(o);
+	json_tokener_free(tok);
+	return r;
+}
+
 const char *sl_proto_type_name(uint16_t type)
 {
 	static const char *names[SL_MSG_TYPE_MAX] = {
 		[SL_MSG_SUBMIT] = "submit", [SL_MSG_JOBS] = "jobs",
 		[SL_MSG_CANCEL] = "cancel", [SL_MSG_CONTROL] = "control",
+		[SL_MSG_AUTH] = "auth",
 	};
 	type &= (uint16_t)~SL_MSG_REPLY;
 	return type < SL_MSG_TYPE_MAX && names[type] ? names[type] : "unknown";

@@ -1,6 +1,7 @@
 /* proto.h - the wire format between commands and sluiced (see PROTOCOL.md):
  * a 12-byte header (magic, version, type, body length; big-endian) and a
- * JSON body. One request, one reply, on a Unix stream socket. */
+ * JSON body. One request, one reply, on a Unix or TCP stream socket; with
+ * munge, an auth message (no reply) goes just before each request. */
 #ifndef SL_PROTO_H
 #define SL_PROTO_H
 
@@ -12,21 +13,25 @@
 #define SL_PROTO_MAGIC 0x534c5549u /* "SLUI" */
 /* 2: job specs carry `features` (-C, --gres TYPE). A daemon of version 1
  * would have dropped them without a word; from 2 on it refuses spec members
- * it does not know (job_parse.c), so adding one needs no new version. */
-#define SL_PROTO_VERSION 2
+ * it does not know (job_parse.c), so adding one needs no new version.
+ * 3: the auth message (munge credentials; TCP from login nodes). */
+#define SL_PROTO_VERSION 3
 #define SL_PROTO_HDR_LEN 12
 /* Requests (untrusted, read by the daemon): Slurm's max_script_size is
  * 4 MiB; the rest is room for the environment. Replies (from the daemon the
  * command trusts) may list 100 000 jobs, so they get more room. */
 #define SL_PROTO_MAX_BODY (16u << 20)
 #define SL_PROTO_MAX_REPLY (512u << 20)
+/* An auth body: a munge credential of a 100-byte payload is ~250 bytes. */
+#define SL_PROTO_MAX_AUTH 4096u
 
-/* Retired, never to be reused: 1 (ping) and 6 (info); the next request is 7. */
+/* Retired, never to be reused: 1 (ping) and 6 (info); the next request is 8. */
 enum sl_msgtype {
 	SL_MSG_SUBMIT = 2,
 	SL_MSG_JOBS = 3,
 	SL_MSG_CANCEL = 4,
 	SL_MSG_CONTROL = 5,
+	SL_MSG_AUTH = 7, /* {"munge": CRED} for the request that follows; no reply */
 	SL_MSG_TYPE_MAX,
 	SL_MSG_REPLY = 0x8000 /* or-ed into the request type */
 };
@@ -41,6 +46,17 @@ int sl_proto_encode(struct sl_buf *out, uint16_t type, const char *body, size_t 
 int sl_proto_decode(const void *data, size_t len, size_t cap, uint16_t *type,
 		    const char **body, size_t *body_len, size_t *used,
 		    struct sl_err *err);
+
+/* 1 with *type and *body_len set once the header of the frame at the front
+ * of data is there (its body may still be on its way), else 0. Checks
+ * nothing: call sl_proto_decode() first. */
+int sl_proto_peek(const void *data, size_t len, uint16_t *type, uint32_t *body_len);
+
+/* The auth message's body {"munge": cred}, appended to out as a frame. */
+int sl_proto_auth_encode(struct sl_buf *out, const char *cred);
+/* Its credential out of body: malloc'd into *cred, the caller frees it.
+ * -SL_EPROTO when body is not that object. */
+int sl_proto_auth_decode(const char *body, size_t len, char **cred, struct sl_err *err);
 
 const char *sl_proto_type_name(uint16_t type);
 

@@ -110,6 +110,24 @@ static void on_term(struct sl_loop *l, int signo, void *arg)
 	sl_loop_stop(l);
 }
 
+static int same_list(const char *const *a, const char *const *b)
+{
+	for (; a && b && *a && *b; a++, b++)
+		if (strcmp(*a, *b) != 0)
+			return 0;
+	return (a == NULL || *a == NULL) && (b == NULL || *b == NULL);
+}
+
+/* What sl_conns_listen() took from the config. */
+static int same_listening(const struct sl_conf *a, const struct sl_conf *b)
+{
+	const char *ma = sl_conf_munge_socket(a), *mb = sl_conf_munge_socket(b);
+
+	return same_list(sl_conf_listen(a), sl_conf_listen(b)) &&
+	       strcmp(sl_conf_auth(a), sl_conf_auth(b)) == 0 &&
+	       (ma == mb || (ma && mb && strcmp(ma, mb) == 0));
+}
+
 static void on_hup(struct sl_loop *l, int signo, void *arg)
 {
 	struct sluiced *d = arg;
@@ -124,6 +142,8 @@ static void on_hup(struct sl_loop *l, int signo, void *arg)
 	    strcmp(sl_conf_state_dir(c), sl_conf_state_dir(d->conf)) != 0 ||
 	    sl_conf_fsync(c) != sl_conf_fsync(d->conf))
 		sl_warn("SIGHUP: socket, stateDir and durability changes need a restart");
+	if (!same_listening(c, d->conf))
+		sl_warn("SIGHUP: listen, auth and munge changes need a restart");
 	old = d->conf;
 	d->conf = c;
 	if (sl_schedctl_reconfigure(d->sched, &err) != 0) {
@@ -218,7 +238,7 @@ static int setup(struct sluiced *d, int foreground, struct sl_err *err)
 	if ((d->exec = d->executor->create(d->loop, &xc, &ev, d, err)) == NULL)
 		return -SL_EINTERNAL;
 	if ((r = sl_lifecycle_recover(d, err)) != 0 ||
-	    (r = sl_conns_listen(d, sl_conf_socket(d->conf), &d->conns, err)) != 0)
+	    (r = sl_conns_listen(d, &d->conns, err)) != 0)
 		return r;
 	sl_loop_add_signal(d->loop, SIGTERM, on_term, d);
 	sl_loop_add_signal(d->loop, SIGINT, on_term, d);
@@ -297,8 +317,9 @@ int main(int argc, char **argv)
 		sl_err_log("%s", err.msg);
 		goto out;
 	}
-	sl_info("ready: socket %s, state %s, executor %s, %zu jobs", sl_conf_socket(d.conf),
-		sl_conf_state_dir(d.conf), d.executor->name, sl_jobtab_count(d.jobs));
+	sl_info("ready: socket %s, state %s, executor %s, auth %s, %zu jobs",
+		sl_conf_socket(d.conf), sl_conf_state_dir(d.conf), d.executor->name,
+		sl_conf_auth(d.conf), sl_jobtab_count(d.jobs));
 	rc = sl_loop_run(d.loop) == 0 ? 0 : 1;
 out:
 	teardown(&d);

@@ -4,7 +4,9 @@
 sbin_PROGRAMS += bin/sluiced/sluiced
 bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/main.c bin/sluiced/sluiced.h \
+	bin/sluiced/listen.c bin/sluiced/listen.h \
 	bin/sluiced/conn.c bin/sluiced/conn.h \
+	bin/sluiced/authq.c bin/sluiced/authq.h \
 	bin/sluiced/dispatch.c bin/sluiced/dispatch.h \
 	bin/sluiced/pam.c bin/sluiced/pam.h \
 	bin/sluiced/handlers.h \
@@ -16,7 +18,7 @@ bin_sluiced_sluiced_SOURCES = \
 bin_sluiced_sluiced_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin
 # Static link order: the executors, then what they use.
 bin_sluiced_sluiced_LDADD = $(SLUICED_EXECUTORS) k8s/librender.a k8s/libk8s.a \
-	$(SL_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(PAM_LIBS)
+	$(SL_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(PAM_LIBS) -lpthread
 
 UNIT_TESTS += tests/unit/test_store tests/unit/test_jobtab tests/unit/test_authz
 tests_unit_test_store_SOURCES = tests/unit/test_store.c bin/sluiced/store.c

@@ -3,6 +3,7 @@
 INTEGRATION_TESTS = \
 	tests/integration/basic.sh \
 	tests/integration/conns.sh \
+	tests/integration/login.sh \
 	tests/integration/cancel.sh \
 	tests/integration/timeout.sh \
 	tests/integration/kill9.sh \
@@ -27,7 +28,7 @@ INTEGRATION_TESTS = \
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh $(INTEGRATION_TESTS) \
 	tests/integration/k8s_lib.sh tests/integration/k8s_golden.py \
-	tests/bench/k8s_calls.sh \
+	tests/bench/k8s_calls.sh tests/bench/munge.sh \
 	tests/data/k8s-golden/jobset-1node.json tests/data/k8s-golden/jobset-4node-8gpu.json \
 	tests/data/k8s-status/CASES \
 	tests/data/k8s-status/job-deadline.json \

@@ -190,7 +190,8 @@ static void test_show(void **state)
 
 	assert_int_equal(sl_conf_show(c, show_cb, &out), 0);
 	want = sl_xasprintf("socket=%s\nstateDir=/var/tmp/sluice-state\n"
-			    "executor=local\nauth=none\ndefaultPartition=short\n"
+			    "executor=local\nauth=none\nlisten=\ncontroller=\nmunge=\n"
+			    "defaultPartition=short\n"
 			    "clusterName=testcluster\nkillWait=5\ndurability=process\nminJobAge=0\n"
 			    "operators=alice,bob.smith\n"
 			    "accounts=alice:physics,general *:general carol:chem\n"
@@ -241,6 +242,24 @@ static void test_etc_default(void **state)
 		if (strstr(text, key) == NULL)
 			fail_msg("etc/sluice.yaml does not document %s", key + 1);
 		free(key);
+	}
+	/* Installed (etc.mk: an absolute socket), every sbatch reads it: it
+	 * must take conf_peek.c's fast path. */
+	{
+		char *at = strstr(text, "\nsocket: ../run/sluiced.sock\n"), *inst, *ipath;
+		struct sl_conf_peek p;
+
+		assert_non_null(at);
+		inst = sl_xasprintf("%.*s\nsocket: /run/sluice/sluiced.sock\n%s", (int)(at - text),
+				    text, at + strlen("\nsocket: ../run/sluiced.sock\n"));
+		ipath = write_conf(inst);
+		assert_int_equal(sl_conf_peek_fast(ipath, &p), 1);
+		assert_string_equal(p.socket, "/run/sluice/sluiced.sock");
+		assert_null(p.controller);
+		assert_int_equal(p.munge, 0);
+		sl_conf_peek_clear(&p);
+		free(ipath);
+		free(inst);
 	}
 	free(text);
 	free(out);
@@ -339,19 +358,52 @@ static void test_peek(void **state)
  * with the full parse; anything else is left to it (0). */
 static void expect_fast(const char *text, const char *want)
 {
-	char *path = write_conf(text), *sock = NULL, *full = NULL;
+	char *path = write_conf(text), *full = NULL;
 	struct sl_err err = SL_ERR_INIT;
+	struct sl_conf_peek p;
 
-	assert_int_equal(sl_conf_peek_socket_fast(path, &sock), want != NULL);
+	assert_int_equal(sl_conf_peek_fast(path, &p), want != NULL);
 	if (want != NULL) {
-		assert_string_equal(sock, want);
+		assert_string_equal(p.socket, want);
+		assert_null(p.controller);
 		assert_int_equal(sl_conf_peek_socket(path, &full, &err), 0);
 		assert_string_equal(full, want);
 	} else {
-		assert_null(sock);
+		assert_null(p.socket);
 	}
-	free(sock);
+	sl_conf_peek_clear(&p);
 	free(full);
+	free(path);
+}
+
+/* Where a login node's command goes: the fast peek's answer, and the same
+ * from the whole loader (text must load). */
+static void expect_peek_tcp(const char *text, const char *sock, const char *ctl,
+			    const char *msock, int munge)
+{
+	char *path = write_conf(text);
+	struct sl_conf_peek p;
+	struct sl_conf *c;
+
+	assert_int_equal(sl_conf_peek_fast(path, &p), 1);
+	assert_string_equal(p.socket, sock);
+	if (ctl == NULL)
+		assert_null(p.controller);
+	else
+		assert_string_equal(p.controller, ctl);
+	if (msock == NULL)
+		assert_null(p.munge_socket);
+	else
+		assert_string_equal(p.munge_socket, msock);
+	assert_int_equal(p.munge, munge);
+	c = load_ok(path);
+	assert_string_equal(sl_conf_socket(c), sock);
+	assert_true(ctl ? strcmp(sl_conf_controller(c), ctl) == 0 : sl_conf_controller(c) == NULL);
+	assert_true(msock ? strcmp(sl_conf_munge_socket(c), msock) == 0
+			  : sl_conf_munge_socket(c) == NULL);
+	assert_string_equal(sl_conf_auth(c), munge ? "munge" : "none");
+	sl_conf_free(c);
+	sl_conf_peek_clear(&p);
 	free(path);
 }
 
@@ -373,6 +425,97 @@ static void test_peek_fast(void **state)
 	expect_fast("apiVersion: x/v1\nkind: Foo\n---\n" HEAD "socket: /s\n", NULL);
 	expect_fast(HEAD "\tsocket: /s\n", NULL);                   /* tab */
 	expect_fast("%YAML 1.2\n---\n" HEAD "socket: /s\n", NULL);
+
+	/* login nodes: controller, auth and munge's socket */
+	expect_peek_tcp(HEAD "controller: head1:6820\nauth: munge\n", SL_CONF_DEFAULT_SOCKET,
+			"head1:6820", NULL, 1);
+	expect_peek_tcp(HEAD "controller: 'head1:6820'  # the controller\nauth: munge\n"
+			"munge:\n  socket: /run/m.sock  # here\n", SL_CONF_DEFAULT_SOCKET,
+			"head1:6820", "/run/m.sock", 1);
+	expect_peek_tcp(HEAD "auth: munge\nmunge:\n# a comment\n  socket: \"/a/../m.sock\"\n"
+			"socket: /s\n", "/s", NULL, "/m.sock", 1);
+	expect_peek_tcp(HEAD "controller: \"[::1]:6820\"\nauth: munge\nmunge:\n",
+			SL_CONF_DEFAULT_SOCKET, "[::1]:6820", NULL, 1);
+	expect_peek_tcp(HEAD "socket: /s\nauth: none\n", "/s", NULL, NULL, 0);
+	expect_peek_tcp(HEAD "socket: /s\nauth: none\nlisten: []\ncontroller:\nmunge:\n"
+			"#  socket: /m\n", "/s", NULL, NULL, 0); /* as etc/sluice.yaml */
+	expect_peek_tcp(HEAD "socket: /s\nauth: munge\nlisten: [\"0.0.0.0:6820\"]\n", "/s", NULL,
+			NULL, 1);
+	expect_fast(HEAD "controller: head1:6820\n", NULL);          /* TCP without munge */
+	expect_fast(HEAD "controller: head1\nauth: munge\n", NULL);  /* no port */
+	expect_fast(HEAD "controller: [::1]:6820\nauth: munge\n", NULL); /* a flow list */
+	expect_fast(HEAD "socket: /s\nauth: munge\nauth: none\n", NULL);
+	expect_fast(HEAD "socket: /s\nauth: kerberos\n", NULL);
+	expect_fast(HEAD "socket: /s\nmunge: {socket: /m}\n", NULL);  /* flow */
+	expect_fast(HEAD "socket: /s\nmunge:\n  socket: m.sock\n", NULL); /* relative */
+	expect_fast(HEAD "socket: /s\nmunge:\n  sockets: /m\n", NULL);
+	expect_fast(HEAD "socket: /s\nmunge:\n  socket:\n    /m\n", NULL);
+	expect_fast(HEAD "socket: /s\nmunge:\n  socket: /m\n  socket: /n\n", NULL);
+}
+
+/* listen, controller and munge: TCP for login nodes, only with munge. */
+static void test_tcp(void **state)
+{
+	char *path = write_conf(HEAD "auth: munge\nlisten: [\"127.0.0.1:6820\", \"[::]:6820\", "
+				"head1.example.org:7000]\ncontroller: head1:6820\n"
+				"munge: {socket: m/../munge.sock}\n");
+	struct sl_conf *c = load_ok(path);
+	const char *const *l = sl_conf_listen(c);
+	char *want = sl_xasprintf("%s/munge.sock", realtmp);
+
+	assert_non_null(l);
+	assert_string_equal(l[0], "127.0.0.1:6820");
+	assert_string_equal(l[1], "[::]:6820");
+	assert_string_equal(l[2], "head1.example.org:7000");
+	assert_null(l[3]);
+	assert_string_equal(sl_conf_controller(c), "head1:6820");
+	assert_string_equal(sl_conf_munge_socket(c), want);
+	assert_string_equal(sl_conf_auth(c), "munge");
+	sl_conf_free(c);
+	free(want);
+	free(path);
+	path = write_conf(HEAD "listen: []\n");
+	c = load_ok(path);
+	assert_null(sl_conf_listen(c));
+	assert_null(sl_conf_controller(c));
+	assert_null(sl_conf_munge_socket(c));
+	sl_conf_free(c);
+	free(path);
+
+	conf_fails(HEAD "listen: [\"0.0.0.0:6820\"]\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: listen: needs auth: munge (over TCP "
+		   "only a munge credential says who asks)");
+	conf_fails(HEAD "auth: none\ncontroller: head1:6820\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: controller: needs auth: munge (over TCP "
+		   "only a munge credential says who asks)");
+	conf_fails(HEAD "auth: munge\nlisten:\n- 127.0.0.1:1\n- 0.0.0.0\n", SL_ECONFIG,
+		   "sluice.yaml:6: SluiceConfiguration: listen[1]: \"0.0.0.0\" is not HOST:PORT "
+		   "(an IPv6 address is written [ADDR]:PORT)");
+	conf_fails(HEAD "auth: munge\nlisten: [\"::1:6820\"]\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: listen[0]: \"::1:6820\" is not HOST:PORT "
+		   "(an IPv6 address is written [ADDR]:PORT)");
+	conf_fails(HEAD "auth: munge\nlisten: h:1\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: listen: must be a list of HOST:PORT");
+	conf_fails(HEAD "auth: munge\nlisten: [[h:1]]\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: listen[0]: must be a string");
+	conf_fails(HEAD "auth: munge\ncontroller: h:0\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: controller: \"h:0\" is not HOST:PORT "
+		   "with a port of 1-65535");
+	conf_fails(HEAD "auth: munge\ncontroller: \"[::1]:65536\"\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: controller: \"[::1]:65536\" is not "
+		   "HOST:PORT with a port of 1-65535");
+	conf_fails(HEAD "auth: munge\ncontroller: \"[::1]6820\"\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: controller: \"[::1]6820\" is not HOST:PORT "
+		   "(an IPv6 address is written [ADDR]:PORT)");
+	conf_fails(HEAD "auth: munge\ncontroller: \":6820\"\n", SL_ECONFIG,
+		   "sluice.yaml:4: SluiceConfiguration: controller: \":6820\" is not HOST:PORT "
+		   "with a port of 1-65535");
+	conf_fails(HEAD "munge: {sockets: /x}\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: munge.sockets: unknown key");
+	conf_fails(HEAD "munge: /x\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: munge: must be a map (socket: PATH)");
+	conf_fails(HEAD "munge: {socket: \"\"}\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: munge.socket: must not be empty");
 }
 
 static void test_setting_errors(void **state)
@@ -384,9 +527,6 @@ static void test_setting_errors(void **state)
 		   "of local, kubernetes");
 	conf_fails(HEAD "executor: kubernetes\n", SL_EUNSUPP,
 		   "sluice.yaml:3: SluiceConfiguration: executor \"kubernetes\" is not "
-		   "supported by Sluice yet");
-	conf_fails(HEAD "auth: munge\n", SL_EUNSUPP,
-		   "sluice.yaml:3: SluiceConfiguration: auth \"munge\" is not "
 		   "supported by Sluice yet");
 	conf_fails(HEAD "auth: kerberos\n", SL_ECONFIG,
 		   "sluice.yaml:3: SluiceConfiguration: auth: \"kerberos\" is not one "
@@ -734,6 +874,7 @@ int main(void)
 		cmocka_unit_test(test_show),
 		cmocka_unit_test(test_etc_default),
 		cmocka_unit_test(test_directory),
+		cmocka_unit_test(test_tcp),
 		cmocka_unit_test(test_relative),
 		cmocka_unit_test(test_peek),
 		cmocka_unit_test(test_peek_fast),

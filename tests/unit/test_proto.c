@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
@@ -67,11 +68,52 @@ static void test_bad(void **state)
 	sl_buf_free(b);
 }
 
+/* The auth message: {"munge": CRED} as a frame of its own, and its header
+ * readable before its body. */
+static void test_auth_message(void **state)
+{
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	struct sl_err err = SL_ERR_INIT;
+	const char *body, *cred = "MUNGE:AwQFAAB+/xyz=:";
+	size_t blen, used;
+	uint16_t type;
+	uint32_t n;
+	char *got = NULL;
+
+	assert_int_equal(sl_proto_auth_encode(b, cred), 0);
+	assert_int_equal(sl_proto_peek(sl_buf_data(b), SL_PROTO_HDR_LEN - 1, &type, &n), 0);
+	assert_int_equal(sl_proto_peek(sl_buf_data(b), SL_PROTO_HDR_LEN, &type, &n), 1);
+	assert_int_equal(type, SL_MSG_AUTH);
+	assert_int_equal(n, strlen("{\"munge\":\"\"}") + strlen(cred));
+	assert_int_equal(sl_proto_decode(sl_buf_data(b), sl_buf_len(b), SL_PROTO_MAX_BODY, &type,
+					 &body, &blen, &used, &err), 1);
+	assert_int_equal(type, SL_MSG_AUTH);
+	assert_int_equal(sl_proto_auth_decode(body, blen, &got, &err), 0);
+	assert_string_equal(got, cred);
+	free(got);
+	assert_string_equal(sl_proto_type_name(SL_MSG_AUTH), "auth");
+	/* Only munge's alphabet is written unescaped; anything else is refused. */
+	assert_int_equal(sl_proto_auth_encode(b, "MUNGE:a\"b:"), -SL_EPROTO);
+	assert_int_equal(sl_proto_auth_encode(b, "MUNGE:a\\b:"), -SL_EPROTO);
+	sl_buf_free(b);
+
+	static const char *bad[] = {"{\"munge\": 5}", "{\"cred\": \"x\"}", "[\"x\"]",
+				    "{\"munge\": \"x\"} junk", "{\"munge\": \"x\"", ""};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sl_err_clear(&err);
+		got = (char *)1;
+		assert_int_equal(sl_proto_auth_decode(bad[i], strlen(bad[i]), &got, &err), -SL_EPROTO);
+		assert_null(got);
+		assert_string_equal(err.msg, "auth message is not {\"munge\": CREDENTIAL}");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_and_partial),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_auth_message),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

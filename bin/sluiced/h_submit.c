@@ -33,6 +33,8 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 		goto out;
 	if (d->executor->check != NULL && (r = d->executor->check(d->conf, &j->spec, err)) != 0)
 		goto out;
+	if ((r = sl_store_room(d->store, err)) != 0) /* a full disk */
+		goto out;
 	j->submit_time = j->eligible_time = (int64_t)time(NULL);
 	if ((r = sl_store_begin(d->store, err)) != 0 ||
 	    (r = sl_store_next_id(d->store, &j->id, err)) != 0 ||

@@ -13,6 +13,8 @@ INTEGRATION_TESTS = \
 	tests/integration/nonroot.sh \
 	tests/integration/constraint.sh \
 	tests/integration/noderange.sh \
+	tests/integration/store.sh \
+	tests/integration/diskfull.sh \
 	tests/integration/k8s_basic.sh \
 	tests/integration/k8s_ends.sh \
 	tests/integration/k8s_timeout.sh \

@@ -201,7 +201,8 @@ static int create(struct sl_store *s, struct sl_err *err)
 }
 
 /* Stores written before a column existed get it, at its default: a column
- * added with a default needs no schema version bump. */
+ * added with a default needs no schema version bump. Indexes on such
+ * columns come after them. */
 static int add_columns(struct sl_store *s, struct sl_err *err)
 {
 	sqlite3_stmt *st = NULL;
@@ -222,6 +223,11 @@ static int add_columns(struct sl_store *s, struct sl_err *err)
 		}
 	}
 	sqlite3_finalize(st);
+	/* A retried submission is found by its key (sl_store_find_key); only
+	 * jobs submitted with one are in the index. */
+	if (r == 0)
+		r = store_exec(s, "CREATE UNIQUE INDEX IF NOT EXISTS jobs_submit_key ON"
+			       " jobs(uid, submit_key) WHERE submit_key IS NOT NULL;", err);
 	return r;
 }
 
@@ -285,6 +291,7 @@ int store_schema(struct sl_store *s, unsigned flags, uint64_t floor, struct sl_e
 	if ((r = prepare_stmt(s, S_INSERT, &s->ins, err)) ||
 	    (r = prepare_stmt(s, S_UPDATE, &s->upd, err)) ||
 	    (r = prepare(s, "SELECT spec FROM jobs WHERE id=?", &s->spec, err)) ||
+	    (r = prepare(s, "SELECT id FROM jobs WHERE uid=? AND submit_key=?", &s->key, err)) ||
 	    (r = prepare(s, "BEGIN IMMEDIATE", &s->begin, err)) ||
 	    (r = prepare(s, "COMMIT", &s->commit, err)) ||
 	    (r = prepare(s, "ROLLBACK", &s->rollback, err)))
@@ -592,6 +599,32 @@ int sl_store_load_spec(struct sl_store *s, uint64_t id, struct sl_jobspec *out,
 	else
 		r = dberr(s, err, "read job spec");
 	sqlite3_reset(s->spec);
+	return r;
+}
+
+int sl_store_find_key(struct sl_store *s, uid_t uid, const char *key, uint64_t *id,
+		      struct sl_err *err)
+{
+	int rc, r = 0;
+
+	*id = 0;
+	/* A job kept through a full disk is not in the table yet. */
+	for (size_t i = 0; i < s->kept.n; i++) {
+		const struct sl_job *j = kept_rec(s, &s->kept.v[i]);
+		if (s->kept.v[i].insert && j->uid == uid && j->submit_key != NULL &&
+		    strcmp(j->submit_key, key) == 0) {
+			*id = j->id;
+			return 0;
+		}
+	}
+	sqlite3_bind_int64(s->key, 1, (int64_t)uid);
+	sqlite3_bind_text(s->key, 2, key, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(s->key)) == SQLITE_ROW)
+		*id = (uint64_t)sqlite3_column_int64(s->key, 0);
+	else if (rc != SQLITE_DONE)
+		r = dberr(s, err, "find a job by its submit key");
+	sqlite3_reset(s->key);
+	sqlite3_clear_bindings(s->key);
 	return r;
 }
 

@@ -72,6 +72,10 @@ int sl_store_update(struct sl_store *s, const struct sl_job *j, struct sl_err *e
  * script, which the daemon does not keep in memory; see sl_job_shed). */
 int sl_store_load_spec(struct sl_store *s, uint64_t id, struct sl_jobspec *out,
 		       struct sl_err *err);
+/* The job that uid submitted with this submit_key (sbatch's idempotency
+ * key), through an index: *id, or 0 when there is none. */
+int sl_store_find_key(struct sl_store *s, uid_t uid, const char *key, uint64_t *id,
+		      struct sl_err *err);
 
 /* Reads skip a row that cannot be read (its spec is not JSON, ...): it is
  * logged the first time, and every other job still answers. */

@@ -32,7 +32,7 @@ struct sl_store {
 	int wal_frames;     /* in the WAL since the last checkpoint */
 	uint64_t next_id;
 	char *select;       /* "SELECT <every column> FROM jobs" */
-	sqlite3_stmt *ins, *upd, *spec;
+	sqlite3_stmt *ins, *upd, *spec, *key;
 	sqlite3_stmt *begin, *commit, *rollback; /* once per loop turn: not parsed each time */
 	struct wlist tx;    /* written in the open transaction */
 	struct wlist kept;  /* refused by a full disk, written again at each begin */

@@ -143,6 +143,7 @@ void sl_store_free(struct sl_store *s)
 	sqlite3_finalize(s->ins);
 	sqlite3_finalize(s->upd);
 	sqlite3_finalize(s->spec);
+	sqlite3_finalize(s->key);
 	sqlite3_finalize(s->begin);
 	sqlite3_finalize(s->commit);
 	sqlite3_finalize(s->rollback);

@@ -15,6 +15,7 @@ INTEGRATION_TESTS = \
 	tests/integration/noderange.sh \
 	tests/integration/store.sh \
 	tests/integration/diskfull.sh \
+	tests/integration/resubmit.sh \
 	tests/integration/k8s_basic.sh \
 	tests/integration/k8s_ends.sh \
 	tests/integration/k8s_timeout.sh \

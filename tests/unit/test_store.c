@@ -2,7 +2,7 @@
  * that only committed work survives a "crash" (closing without commit);
  * a job's spec read back for its launch; the files' modes; an empty or
  * unreadable store where ids were given out; a row that cannot be read;
- * a full disk (on a small tmpfs, as root). */
+ * the submit key's lookup; a full disk (on a small tmpfs, as root). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -511,6 +511,54 @@ static void test_bad_row(void **state)
 	rm_rf(d);
 }
 
+/* A retried submission is found by its key, for its own user only, also
+ * after a restart, and through the index. */
+static void test_submit_key(void **state)
+{
+	char d[] = "/tmp/sl-test-store-XXXXXX", path[256];
+	struct sl_store *s;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job *j = mk(1, SL_JOB_PENDING, 0), *k = mk(2, SL_JOB_PENDING, 0);
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	uint64_t id = 99;
+	int indexed = 0;
+
+	assert_non_null(mkdtemp(d));
+	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
+	j->submit_key = sl_xstrdup("0123456789abcdef0123456789abcdef");
+	assert_int_equal(sl_store_begin(s, &err), 0);
+	assert_int_equal(sl_store_insert(s, j, &err), 0);
+	assert_int_equal(sl_store_insert(s, k, &err), 0); /* no key */
+	/* Found before the commit too: a retry in the same loop turn. */
+	assert_int_equal(sl_store_find_key(s, j->uid, j->submit_key, &id, &err), 0);
+	assert_int_equal(id, 1);
+	assert_int_equal(sl_store_commit(s, &err), 0);
+	sl_store_free(s);
+
+	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
+	assert_int_equal(sl_store_find_key(s, j->uid, j->submit_key, &id, &err), 0);
+	assert_int_equal(id, 1);
+	assert_int_equal(sl_store_find_key(s, j->uid + 7, j->submit_key, &id, &err), 0);
+	assert_int_equal(id, 0); /* another user's key is not this one's */
+	assert_int_equal(sl_store_find_key(s, j->uid, "0123", &id, &err), 0);
+	assert_int_equal(id, 0);
+	sl_store_free(s);
+
+	snprintf(path, sizeof(path), "%s/sluice.db", d);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "EXPLAIN QUERY PLAN SELECT id FROM jobs WHERE "
+					    "uid=? AND submit_key=?", -1, &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		indexed |= strstr((const char *)sqlite3_column_text(st, 3), "jobs_submit_key") != NULL;
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	assert_true(indexed);
+	sl_job_free(j);
+	sl_job_free(k);
+	rm_rf(d);
+}
+
 /* ---- a full disk ---- */
 
 static struct sl_job *live[8]; /* the daemon's jobs, as the lookup sees them */
@@ -547,7 +595,7 @@ static void fill(const char *d)
 
 /* The commit that meets a full disk keeps its records; new jobs are
  * refused while any is kept, and while less than SL_STORE_ROOM is free;
- * a kept record reads as it is (history, spec); the first commit
+ * a kept record reads as it is (history, spec, key); the first commit
  * after space comes back saves them all. */
 static void test_full_disk(void **state)
 {
@@ -588,6 +636,7 @@ static void test_full_disk(void **state)
 	assert_int_equal(sl_store_update(s, live[1], &err), 0);
 	assert_int_equal(sl_store_next_id(s, &id, &err), 0);
 	live[2] = mk(id, SL_JOB_PENDING, 0);
+	live[2]->submit_key = sl_xstrdup("k2");
 	assert_int_equal(sl_store_insert(s, live[2], &err), 0);
 	sl_job_shed(live[2]); /* as the daemon does */
 	sl_err_clear(&err);
@@ -598,6 +647,8 @@ static void test_full_disk(void **state)
 	sl_store_idle(s);
 	assert_int_equal(sl_store_room(s, &err), -SL_EBUSY);
 	/* What is kept answers as it is now. */
+	assert_int_equal(sl_store_find_key(s, live[2]->uid, "k2", &id, &err), 0);
+	assert_int_equal(id, 2);
 	assert_int_equal(sl_store_history(s, &all, count_cb, &cnt, &err), 0);
 	assert_int_equal(cnt, 1); /* job 1, COMPLETED */
 	assert_int_equal(sl_store_load_spec(s, 2, &sp, &err), 0);
@@ -611,7 +662,8 @@ static void test_full_disk(void **state)
 	sl_err_clear(&err);
 	assert_int_equal(sl_store_commit(s, &err), -SL_EBUSY);
 	assert_int_equal(sl_store_kept(s, NULL), 2);
-	live[1]->reason = (free(live[1]->reason), sl_xstrdup("Done"));
+	free(live[1]->reason); /* and changes again, unwritten */
+	live[1]->reason = sl_xstrdup("Done");
 
 	snprintf(path, sizeof(path), "%s/filler", d);
 	assert_int_equal(unlink(path), 0);
@@ -626,8 +678,9 @@ static void test_full_disk(void **state)
 	assert_int_equal(sl_store_load_live(s, 0, &v, &n, &err), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(v[0]->state, SL_JOB_COMPLETED);
-	assert_string_equal(v[0]->reason, "Done"); /* as it was at the last try */
+	assert_string_equal(v[0]->reason, "Done"); /* as the daemon had it at the write */
 	assert_int_equal(v[1]->state, SL_JOB_CANCELLED);
+	assert_string_equal(v[1]->submit_key, "k2");
 	assert_string_equal(v[1]->spec.script, "#!/bin/sh\ntrue\n");
 	sl_job_free_array(v, n);
 	sl_store_free(s);
@@ -647,6 +700,7 @@ int main(void)
 					   cmocka_unit_test(test_modes),
 					   cmocka_unit_test(test_empty_store),
 					   cmocka_unit_test(test_bad_row),
+					   cmocka_unit_test(test_submit_key),
 					   cmocka_unit_test_teardown(test_full_disk, unmount)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/un.h>
@@ -383,26 +384,66 @@ static int call(struct sl_client *c, uint16_t type, json_object *req,
 	return r != 0 ? r : receive(c, type, reply, err);
 }
 
+/* A key for one submission: sluiced gives a request that carries a key it
+ * has seen (from the same user) that job's id instead of a new job, so a
+ * submission whose reply was lost can be sent again. 16 bytes in hex: the
+ * time in milliseconds (48 bits), then 80 random bits. Time first makes the
+ * keys of a burst sort together, so the store's index of them grows at one
+ * end rather than taking a random page per submission. Without randomness,
+ * no key (and no safe retry). */
+#define KEY_BYTES 16
+#define KEY_TIME_BYTES 6
+static int submit_key(char key[2 * KEY_BYTES + 1])
+{
+	unsigned char raw[KEY_BYTES];
+	size_t got = KEY_TIME_BYTES;
+	struct timespec now;
+	uint64_t ms;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	ms = (uint64_t)now.tv_sec * 1000 + (uint64_t)now.tv_nsec / 1000000;
+	for (int i = KEY_TIME_BYTES - 1; i >= 0; i--, ms >>= 8)
+		raw[i] = (unsigned char)ms;
+	while (got < sizeof(raw)) {
+		ssize_t n = getrandom(raw + got, sizeof(raw) - got, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	for (size_t i = 0; i < sizeof(raw); i++)
+		snprintf(key + 2 * i, 3, "%02x", raw[i]);
+	return 0;
+}
+
 /* The request text (job_text.c: no json-c tree per submission). */
 static int submit_text(const struct sl_jobspec *spec, struct sl_buf **req, struct sl_err *err)
 {
+	char key[2 * KEY_BYTES + 1];
+
 	*req = sl_buf_new(SL_PROTO_MAX_BODY);
 	if (sl_buf_addstr(*req, "{\"spec\":") != 0 || sl_jobspec_text_append(*req, spec) != 0 ||
+	    (submit_key(key) == 0 && sl_buf_addf(*req, ",\"submit_key\":\"%s\"", key) != 0) ||
 	    sl_buf_addc(*req, '}') != 0)
 		return sl_err_set(err, SL_ETOOBIG, "request of more than %u bytes is over the cap",
 				  SL_PROTO_MAX_BODY);
 	return 0;
 }
 
+/* *lost: the request may have reached sluiced but no reply came back (the
+ * connection broke after the connect). */
 static int submit_exchange(struct sl_client *c, const struct sl_buf *req, uint64_t *id,
-			   struct sl_err *err)
+			   int *lost, struct sl_err *err)
 {
 	json_object *rep = NULL, *v;
 	int r;
 
 	if ((r = send_text(c, SL_MSG_SUBMIT, sl_buf_str(req), sl_buf_len(req), err)) != 0 ||
-	    (r = receive(c, SL_MSG_SUBMIT, &rep, err)) != 0)
+	    (r = receive(c, SL_MSG_SUBMIT, &rep, err)) != 0) {
+		*lost = r == -SL_ECONNECT;
 		return r;
+	}
 	if (!json_object_object_get_ex(rep, "id", &v))
 		r = sl_err_set(err, SL_EPROTO, "submit reply without an id");
 	else
@@ -415,26 +456,56 @@ int sl_client_submit(struct sl_client *c, const struct sl_jobspec *spec, uint64_
 		     struct sl_err *err)
 {
 	struct sl_buf *req = NULL;
-	int r;
+	int r, lost = 0;
 
 	if ((r = submit_text(spec, &req, err)) == 0)
-		r = submit_exchange(c, req, id, err);
+		r = submit_exchange(c, req, id, &lost, err);
 	sl_buf_free(req);
 	return r;
 }
 
+static double since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
 /* The request is written before connecting: sluiced, woken by the connect,
- * finds it already there and answers in the same turn. */
+ * finds it already there and answers in the same turn. A reply lost to a
+ * broken connection (sluiced restarting, killed) is asked for again, with
+ * the same request and so the same key, for SLUICE_CONNECT_TIMEOUT seconds
+ * after the first loss: the job is then submitted once, whether or not the
+ * lost request had been taken. */
 int sl_client_submit_once(const struct sl_jobspec *spec, uint64_t *id, struct sl_err *err)
 {
 	struct sl_buf *req = NULL;
-	struct sl_client *c = NULL;
-	int r;
+	struct timespec lost_at = {0, 0};
+	struct sl_err e = SL_ERR_INIT;
+	int r, lost = 0;
 
-	if ((r = submit_text(spec, &req, err)) == 0 &&
-	    (r = sl_client_connect(NULL, &c, err)) == 0)
-		r = submit_exchange(c, req, id, err);
-	sl_client_free(c);
+	if ((r = submit_text(spec, &req, err)) != 0)
+		goto out;
+	for (int tries = 0;; tries++) {
+		struct sl_client *c = NULL;
+		lost = 0;
+		sl_err_clear(&e);
+		if ((r = sl_client_connect(NULL, &c, &e)) == 0)
+			r = submit_exchange(c, req, id, &lost, &e);
+		sl_client_free(c);
+		if (r == 0 || !lost)
+			break;
+		if (tries == 0)
+			clock_gettime(CLOCK_MONOTONIC, &lost_at);
+		else if (since(&lost_at) >= connect_budget())
+			break;
+		struct timespec ts = {0, 200 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	if (r != 0)
+		sl_err_set(err, e.code, "%s", e.msg);
+out:
 	sl_buf_free(req);
 	return r;
 }

@@ -84,6 +84,8 @@ struct sl_job {
 	int cancelled_by;       /* uid that cancelled it, -1 otherwise */
 	char *cluster_queue;    /* admitting ClusterQueue, NULL while pending */
 	char *flavors;          /* "cpu=default,memory=default" once admitted */
+	char *submit_key;       /* the submitting sbatch's idempotency key, or NULL: a retry
+				 * with the same key (and uid) gets this job, not a new one */
 	int queue_pos;          /* position in its ClusterQueue, 0 if n/a */
 };
 
@@ -143,5 +145,11 @@ int sl_jobspec_parse(const char *text, size_t len, struct sl_jobspec *out,
  * this daemon does not know is an error. */
 int sl_jobspec_parse_request(const char *text, size_t len, struct sl_jobspec *out,
 			     struct sl_err *err);
+/* A submit request, {"spec": SPEC, "submit_key": KEY}, into j (from
+ * sl_job_new): its spec as sl_jobspec_parse_request, and the key, when
+ * there is one, into j->submit_key: 1 to SL_SUBMIT_KEY_MAX characters of
+ * [0-9A-Za-z_-]. */
+#define SL_SUBMIT_KEY_MAX 64
+int sl_job_parse_request(const char *text, size_t len, struct sl_job *j, struct sl_err *err);
 
 #endif

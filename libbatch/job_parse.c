@@ -387,6 +387,7 @@ static int spec_member(struct jp *j, const char *key, void *arg)
 struct jobctx {
 	struct sl_job *job;
 	int has_spec;
+	int has_key; /* a request whose submit_key is read (else skipped) */
 };
 
 static int job_member(struct jp *j, const char *key, void *arg)
@@ -440,7 +441,7 @@ struct listctx {
 
 static int one_job(struct jp *j, struct listctx *l)
 {
-	struct jobctx c = {sl_job_new(), 0};
+	struct jobctx c = {sl_job_new(), 0, 0};
 	int r;
 
 	if (l->n == l->cap) {
@@ -534,28 +535,70 @@ static int request_spec_member(struct jp *j, const char *key, void *arg)
 	return spec_member(j, key, arg);
 }
 
+/* A key is the client's, and goes to an index: short, and plain. */
+static int submit_key(struct jp *j, struct sl_job *job)
+{
+	char *k = NULL;
+	size_t n;
+
+	if (string(j, &k) != 0)
+		return -SL_EPROTO;
+	n = strlen(k);
+	if (n == 0 || n > SL_SUBMIT_KEY_MAX || strspn(k, "0123456789abcdefghijklmnopqrstuvwxyz"
+						     "ABCDEFGHIJKLMNOPQRSTUVWXYZ_-") != n) {
+		free(k);
+		return sl_err_set(j->err, SL_EPROTO, "submit: submit_key must be 1 to %d letters, "
+				  "digits, '_' or '-'", SL_SUBMIT_KEY_MAX);
+	}
+	free(job->submit_key);
+	job->submit_key = k;
+	return 0;
+}
+
 static int request_member(struct jp *j, const char *key, void *arg)
 {
 	struct jobctx *c = arg;
 
+	if (strcmp(key, "submit_key") == 0 && c->has_key)
+		return submit_key(j, c->job);
 	if (strcmp(key, "spec") != 0)
 		return skip(j, 1);
 	c->has_spec = 1;
 	return object(j, request_spec_member, &c->job->spec);
 }
 
+/* Into job->spec (initialised) and, with has_key, job->submit_key. */
+static int parse_request(const char *text, size_t len, struct sl_job *job, int has_key,
+			 struct sl_err *err)
+{
+	struct jobctx c = {job, 0, has_key};
+	int r = document(text, len, err, request_member, &c);
+
+	if (r == 0 && !c.has_spec)
+		r = sl_err_set(err, SL_EPROTO, "submit: spec is missing");
+	return spec_done(r, &job->spec, err);
+}
+
 int sl_jobspec_parse_request(const char *text, size_t len, struct sl_jobspec *out,
 			     struct sl_err *err)
 {
 	struct sl_job job; /* only .spec is used: the member tables work on it */
-	struct jobctx c = {&job, 0};
 	int r;
 
 	sl_jobspec_init(&job.spec);
-	r = document(text, len, err, request_member, &c);
-	if (r == 0 && !c.has_spec)
-		r = sl_err_set(err, SL_EPROTO, "submit: spec is missing");
-	if ((r = spec_done(r, &job.spec, err)) == 0)
+	if ((r = parse_request(text, len, &job, 0, err)) == 0)
 		*out = job.spec;
+	return r;
+}
+
+int sl_job_parse_request(const char *text, size_t len, struct sl_job *j, struct sl_err *err)
+{
+	int r;
+
+	sl_jobspec_clear(&j->spec);
+	if ((r = parse_request(text, len, j, 1, err)) != 0) {
+		free(j->submit_key);
+		j->submit_key = NULL;
+	}
 	return r;
 }

@@ -7,6 +7,7 @@
 #include "idcache.h"
 #include "exec.h"
 #include "jobtab.h"
+#include "log.h"
 #include "pam.h"
 #include "schedule.h"
 #include "store.h"
@@ -22,6 +23,7 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 {
 	struct sl_job *j = sl_job_new();
 	struct sl_peer who = *p;
+	uint64_t had = 0;
 	int r;
 
 	if (d->stopping) {
@@ -32,10 +34,23 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 	if ((r = sl_pam_account(d->conf, p->user, d->hostname, err)) != 0)
 		goto out;
 	snprintf(who.group, sizeof(who.group), "%s", sl_idcache_group(d->ids, p->gid, time(NULL)));
-	if ((r = sl_jobspec_parse_request(body, len, &j->spec, err)) != 0 ||
-	    (r = sl_submit_prepare(d->conf, sl_schedctl_engine(d->sched), &who, j, err)) != 0)
+	if ((r = sl_job_parse_request(body, len, j, err)) != 0)
+		goto out;
+	/* sbatch sends the same key again when it lost the reply: the job it
+	 * asked for may be taken already, and then it gets that job's id. */
+	if (j->submit_key != NULL &&
+	    (r = sl_store_find_key(d->store, p->uid, j->submit_key, &had, err)) != 0)
+		goto out;
+	if (had != 0) {
+		sl_info("job %llu: submitted again with its key: the same job", (unsigned long long)had);
+		sl_buf_addf(rep, "{\"id\":%llu}", (unsigned long long)had);
+		goto out;
+	}
+	if ((r = sl_submit_prepare(d->conf, sl_schedctl_engine(d->sched), &who, j, err)) != 0)
 		goto out;
 	if (d->executor->check != NULL && (r = d->executor->check(d->conf, &j->spec, err)) != 0)
+		goto out;
+	if ((r = sl_store_room(d->store, err)) != 0) /* a full disk */
 		goto out;
 	j->submit_time = j->eligible_time = (int64_t)time(NULL);
 	if ((r = sl_store_begin(d->store, err)) != 0 ||

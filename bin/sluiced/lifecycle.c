@@ -378,15 +378,47 @@ static void launch_all(struct sluiced *d)
 	d->nlaunch = 0;
 }
 
-static void commit_or_die(struct sluiced *d)
+/* A full disk is survived: the store keeps what it could not write and
+ * writes it at the next commit (store.h). Until one succeeds, launches and
+ * the removal of ended jobs' directories wait (the store does not know
+ * those jobs as running or ended), as do new admissions and new jobs. Any
+ * other failure ends the daemon: nothing of this turn was announced, so
+ * dying now loses nothing anyone was told about, while going on could. */
+static int commit(struct sluiced *d)
 {
 	struct sl_err err = SL_ERR_INIT;
-	if (sl_store_commit(d->store, &err) != 0) {
-		/* Nothing of this turn was announced: dying now loses nothing that
-		 * anyone was told about, while going on could. */
+	size_t kept = sl_store_kept(d->store, NULL);
+	int r = sl_store_commit(d->store, &err);
+
+	if (r == 0 && sl_store_kept(d->store, NULL) > 0)
+		return -SL_EBUSY; /* no transaction could even begin */
+	if (r == 0 && kept > 0) {
+		sl_info("store: written again: the %zu job records a full disk held back are saved",
+			kept);
+		d->need_schedule = 1;
+	} else if (r == -SL_EBUSY && kept == 0) {
+		sl_err_log("%s; new jobs are refused until space is freed", err.msg);
+	} else if (r != 0 && r != -SL_EBUSY) {
 		sl_err_log("store commit failed, exiting: %s", err.msg);
 		exit(1);
 	}
+	return r;
+}
+
+static void on_store_retry(struct sl_loop *l, uint64_t id, void *arg)
+{
+	((struct sluiced *)arg)->store_retry = 0; /* the turn after it tries again */
+}
+
+/* While the disk is full, a turn comes every STORE_RETRY_MS even when
+ * nothing else happens, so that the records are saved, and jobs scheduled,
+ * soon after space comes back. */
+#define STORE_RETRY_MS 1000
+static void arm_store_retry(struct sluiced *d)
+{
+	if (d->store_retry == 0 && !d->stopping &&
+	    (sl_store_kept(d->store, NULL) > 0 || d->need_schedule))
+		d->store_retry = sl_loop_add_timer(d->loop, STORE_RETRY_MS, on_store_retry, d);
 }
 
 /* One cycle's decisions, in the engine's order: preemptions first. */
@@ -404,20 +436,31 @@ static void schedule(struct sluiced *d)
 
 void sl_lifecycle_turn(struct sluiced *d)
 {
+	struct sl_err err = SL_ERR_INIT;
+	size_t unsaved_jobs;
+
 	/* A launch failure is itself a state change: loop until quiet. */
 	for (int rounds = 0; rounds < 8; rounds++) {
-		if (d->need_schedule && !d->stopping) {
+		/* No admission the store could not record (sl_store_room). */
+		if (d->need_schedule && !d->stopping && sl_store_room(d->store, &err) == 0) {
 			d->need_schedule = 0;
 			schedule(d);
 		}
+		if (sl_store_kept(d->store, NULL) > 0)
+			(void)sl_store_begin(d->store, &err); /* writes the kept records */
 		if (!sl_store_in_txn(d->store) && d->nlaunch == 0)
 			break;
-		commit_or_die(d);
+		if (commit(d) != 0)
+			break;
 		for (size_t i = 0; i < d->nforget; i++)
 			d->executor->forget(d->exec, d->forget[i]);
 		d->nforget = 0;
 		launch_all(d);
 	}
-	sl_conns_flush(d->conns);
+	/* A printed id is on disk: while a job that a reply names is not,
+	 * every reply waits (replies go out together). */
+	if (sl_store_kept(d->store, &unsaved_jobs) == 0 || unsaved_jobs == 0)
+		sl_conns_flush(d->conns);
 	sl_store_idle(d->store);
+	arm_store_retry(d);
 }

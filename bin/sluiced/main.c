@@ -31,11 +31,16 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: sluiced [-f FILE] [-D] [-v]\n"
+	fprintf(f, "Usage: sluiced [-f FILE] [-D] [-v] [--reset-state]\n"
 		   "       sluiced --check-config FILE\n"
 		   "  -f FILE   configuration (default " SYSCONFDIR "/sluice/sluice.yaml)\n"
 		   "  -D        stay in the foreground, log to stderr\n"
-		   "  -v        log debug messages\n");
+		   "  -v        log debug messages\n"
+		   "  --reset-state\n"
+		   "            start even when the job store (stateDir/sluice.db) is empty or\n"
+		   "            unreadable in a stateDir that has given out job ids: an\n"
+		   "            unreadable store is set aside as sluice.db.broken-TIME, and job\n"
+		   "            ids go on past the job directories; a readable store is kept\n");
 }
 
 static int check_config(const char *path)
@@ -206,7 +211,14 @@ static void identity(struct sluiced *d)
 	d->ids = sl_idcache_new(NULL, SL_IDCACHE_TTL);
 }
 
-static int setup(struct sluiced *d, int foreground, struct sl_err *err)
+/* The store keeps, through a full disk, the records of the jobs it is given
+ * (store.h): these. */
+static const struct sl_job *job_of(void *arg, uint64_t id)
+{
+	return sl_jobtab_get(arg, id);
+}
+
+static int setup(struct sluiced *d, int foreground, unsigned store_flags, struct sl_err *err)
 {
 	static const struct sl_exec_events ev = {on_exec_started, on_exec_finished,
 						    on_exec_ready};
@@ -225,9 +237,12 @@ static int setup(struct sluiced *d, int foreground, struct sl_err *err)
 	identity(d);
 	d->loop = sl_loop_new();
 	d->jobs = sl_jobtab_new();
-	if ((r = sl_store_open(sl_conf_state_dir(d->conf), sl_conf_fsync(d->conf), &d->store, err)) != 0 ||
+	if (sl_conf_fsync(d->conf))
+		store_flags |= SL_STORE_FSYNC;
+	if ((r = sl_store_open(sl_conf_state_dir(d->conf), store_flags, &d->store, err)) != 0 ||
 	    (r = sl_schedctl_new(d, &d->sched, err)) != 0)
 		return r;
+	sl_store_set_lookup(d->store, job_of, d->jobs);
 	xc.state_dir = sl_conf_state_dir(d->conf);
 	xc.cluster = sl_conf_cluster_name(d->conf);
 	xc.hostname = d->hostname;
@@ -253,9 +268,14 @@ static int setup(struct sluiced *d, int foreground, struct sl_err *err)
 static void teardown(struct sluiced *d)
 {
 	struct sl_err err = SL_ERR_INIT;
+	size_t unsaved_jobs = 0;
+	if (d->store != NULL && sl_store_kept(d->store, NULL) > 0)
+		(void)sl_store_begin(d->store, &err); /* a last try for what a full disk kept */
 	if (d->store != NULL && sl_store_commit(d->store, &err) != 0)
 		sl_err_log("final commit failed: %s", err.msg);
-	if (d->conns != NULL)
+	if (d->store != NULL)
+		(void)sl_store_kept(d->store, &unsaved_jobs);
+	if (d->conns != NULL && unsaved_jobs == 0) /* no id of a job not on disk goes out */
 		sl_conns_flush(d->conns);
 	sl_conns_free(d->conns);
 	if (d->executor != NULL)
@@ -278,11 +298,13 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"check-config", required_argument, NULL, 'C'},
 		{"help", no_argument, NULL, 'h'},
+		{"reset-state", no_argument, NULL, 'R'},
 		{NULL, 0, NULL, 0}};
 	struct sluiced d;
 	struct sl_err err = SL_ERR_INIT;
 	const char *path = SYSCONFDIR "/sluice/sluice.yaml";
 	int c, foreground = 0, verbose = 0, rc = 1;
+	unsigned store_flags = 0;
 
 	while ((c = getopt_long(argc, argv, "f:DvhC:", longopts, NULL)) != -1) {
 		switch (c) {
@@ -291,6 +313,7 @@ int main(int argc, char **argv)
 		case 'v': verbose = 1; break;
 		case 'C': return check_config(optarg);
 		case 'h': usage(stdout); return 0;
+		case 'R': store_flags |= SL_STORE_RESET; break;
 		default: usage(stderr); return 2;
 		}
 	}
@@ -313,7 +336,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	umask(022);
-	if (setup(&d, foreground, &err) != 0) {
+	if (setup(&d, foreground, store_flags, &err) != 0) {
 		sl_err_log("%s", err.msg);
 		goto out;
 	}

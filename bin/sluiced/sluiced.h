@@ -36,6 +36,7 @@ struct sluiced {
 	char *self_user;
 	char *hostname;              /* short host name: the local "node" */
 	int need_schedule;           /* something changed: run a cycle */
+	uint64_t store_retry;        /* timer: a turn while the disk is full (lifecycle.c) */
 	int stopping;
 };
 

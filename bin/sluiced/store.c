@@ -1,30 +1,27 @@
 /* store.c - SQLite persistence. The spec (immutable after submit) is one
  * JSON column; the record fields that change are plain columns so an update
- * rewrites a few bytes, not the script and environment. */
+ * rewrites a few bytes, not the script and environment. A full disk keeps
+ * the records it refused in memory until a commit finds space (store.h). */
 #include "store.h"
 #include "buf.h"
-#include "fsutil.h"
 #include "job_fields.h"
+#include "log.h"
+#include "store_int.h"
 #include "xalloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #define SCHEMA_VERSION 1
-
-struct sl_store {
-	sqlite3 *db;
-	int in_txn;
-	int wal_frames; /* in the WAL since the last checkpoint */
-	uint64_t next_id;
-	char *select;   /* "SELECT <every column> FROM jobs" */
-	sqlite3_stmt *ins, *upd, *spec;
-	sqlite3_stmt *begin, *commit; /* once per loop turn: not parsed each time */
-};
+/* Rows that could not be read are logged once each, up to this many. */
+#define BAD_ROWS_MAX 4096
 
 /* The jobs table, one row per column. CREATE, the columns an older store
  * lacks, INSERT, UPDATE and SELECT are all written from it, and so are
@@ -138,7 +135,7 @@ static int dberr(struct sl_store *s, struct sl_err *err, const char *what)
 	return sl_err_set(err, SL_EDB, "store: %s: %s", what, sqlite3_errmsg(s->db));
 }
 
-static int exec(struct sl_store *s, const char *sql, struct sl_err *err)
+int store_exec(struct sl_store *s, const char *sql, struct sl_err *err)
 {
 	char *msg = NULL;
 	int rc = sqlite3_exec(s->db, sql, NULL, NULL, &msg);
@@ -193,18 +190,19 @@ static int create(struct sl_store *s, struct sl_err *err)
 	char *jobs = statement(S_CREATE);
 	int r;
 
-	if ((r = exec(s, "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY,"
-		      " value INTEGER NOT NULL);", err)) == 0 &&
-	    (r = exec(s, jobs, err)) == 0)
-		r = exec(s, "CREATE INDEX IF NOT EXISTS jobs_final_end ON jobs(final, end_time);"
-			 "INSERT OR IGNORE INTO meta VALUES('schema_version', 1);"
-			 "INSERT OR IGNORE INTO meta VALUES('next_job_id', 1);", err);
+	if ((r = store_exec(s, "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY,"
+			    " value INTEGER NOT NULL);", err)) == 0 &&
+	    (r = store_exec(s, jobs, err)) == 0)
+		r = store_exec(s, "CREATE INDEX IF NOT EXISTS jobs_final_end ON jobs(final, end_time);"
+			       "INSERT OR IGNORE INTO meta VALUES('schema_version', 1);"
+			       "INSERT OR IGNORE INTO meta VALUES('next_job_id', 1);", err);
 	free(jobs);
 	return r;
 }
 
 /* Stores written before a column existed get it, at its default: a column
- * added with a default needs no schema version bump. */
+ * added with a default needs no schema version bump. Indexes on such
+ * columns come after them. */
 static int add_columns(struct sl_store *s, struct sl_err *err)
 {
 	sqlite3_stmt *st = NULL;
@@ -220,11 +218,16 @@ static int add_columns(struct sl_store *s, struct sl_err *err)
 			struct sl_buf *b = sl_buf_new(1 << 12);
 			sl_buf_addstr(b, "ALTER TABLE jobs ADD COLUMN ");
 			col_decl(b, &cols[i]);
-			r = exec(s, sl_buf_str(b), err);
+			r = store_exec(s, sl_buf_str(b), err);
 			sl_buf_free(b);
 		}
 	}
 	sqlite3_finalize(st);
+	/* A retried submission is found by its key (sl_store_find_key); only
+	 * jobs submitted with one are in the index. */
+	if (r == 0)
+		r = store_exec(s, "CREATE UNIQUE INDEX IF NOT EXISTS jobs_submit_key ON"
+			       " jobs(uid, submit_key) WHERE submit_key IS NOT NULL;", err);
 	return r;
 }
 
@@ -260,72 +263,127 @@ static int wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
 	return SQLITE_OK;
 }
 
-int sl_store_open(const char *dir, int fsync, struct sl_store **out, struct sl_err *err)
+/* Schema, upgrades, the next id (at least floor), the statements. */
+int store_schema(struct sl_store *s, unsigned flags, uint64_t floor, struct sl_err *err)
 {
-	struct sl_store *s = sl_xcalloc(1, sizeof(*s));
-	char *path = sl_xasprintf("%s/sluice.db", dir);
+	char *sql = NULL;
 	int r;
 
-	*out = NULL;
-	/* 0711: job users must reach their job's script under jobs/ (the
-	 * executor's directories), but may not list the state. */
-	if ((r = sl_mkdirs(dir, 0711, err)) != 0)
-		goto out;
-	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
-	    SQLITE_OK) {
-		r = sl_err_set(err, SL_EDB, "store: cannot open %s: %s", path,
-			       s->db ? sqlite3_errmsg(s->db) : "out of memory");
-		goto out;
-	}
-	sqlite3_busy_timeout(s->db, 5000);
-	/* Only sluiced opens the database: exclusive locking spares the file
-	 * locks and shared-memory index that every transaction would otherwise
-	 * take, and keeps a second daemon off the same state. */
-	if ((r = exec(s, "PRAGMA locking_mode=EXCLUSIVE;", err)))
-		goto out;
 	/* WAL: a committed transaction is in the log file before we reply, so
 	 * kill -9 of sluiced loses nothing; FULL adds the fsync that a machine
 	 * crash needs (durability: power). Readers never block the writer. */
-	if ((r = exec(s, "PRAGMA journal_mode=WAL;", err)) ||
-	    (r = exec(s, fsync ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;",
-		      err)) ||
-	    (r = exec(s, "BEGIN;", err)) || (r = create(s, err)) ||
-	    (r = exec(s, "COMMIT;", err)) || (r = check_version(s, err)) ||
-	    (r = add_columns(s, err)))
-		goto out;
-	if ((r = load_next_id(s, err)) != 0)
-		goto out;
+	if ((r = store_exec(s, "PRAGMA journal_mode=WAL;", err)) ||
+	    (r = store_exec(s, (flags & SL_STORE_FSYNC) ? "PRAGMA synchronous=FULL;"
+							: "PRAGMA synchronous=NORMAL;", err)) ||
+	    (r = store_exec(s, "BEGIN;", err)) || (r = create(s, err)))
+		return r;
+	if (floor > 1) {
+		sql = sl_xasprintf("UPDATE meta SET value=max(value, %llu) WHERE key='next_job_id';",
+				   (unsigned long long)floor);
+		r = store_exec(s, sql, err);
+		free(sql);
+	}
+	if (r != 0 || (r = store_exec(s, "COMMIT;", err)) || (r = check_version(s, err)) ||
+	    (r = add_columns(s, err)) || (r = load_next_id(s, err)))
+		return r;
 	sqlite3_wal_hook(s->db, wal_hook, s);
 	s->select = statement(S_SELECT);
 	if ((r = prepare_stmt(s, S_INSERT, &s->ins, err)) ||
 	    (r = prepare_stmt(s, S_UPDATE, &s->upd, err)) ||
 	    (r = prepare(s, "SELECT spec FROM jobs WHERE id=?", &s->spec, err)) ||
+	    (r = prepare(s, "SELECT id FROM jobs WHERE uid=? AND submit_key=?", &s->key, err)) ||
 	    (r = prepare(s, "BEGIN IMMEDIATE", &s->begin, err)) ||
-	    (r = prepare(s, "COMMIT", &s->commit, err)))
-		goto out;
-	*out = s;
-	s = NULL;
-	r = 0;
-out:
-	if (s != NULL && r != 0)
-		sl_err_prefix(err, "%s", path);
-	sl_store_free(s);
-	free(path);
-	return r;
+	    (r = prepare(s, "COMMIT", &s->commit, err)) ||
+	    (r = prepare(s, "ROLLBACK", &s->rollback, err)))
+		return r;
+	return 0;
 }
 
-void sl_store_free(struct sl_store *s)
+/* ---- transactions, and a full disk ---- */
+
+static void wlist_push(struct wlist *l, uint64_t id, int insert, char *spec)
 {
-	if (s == NULL)
-		return;
-	sqlite3_finalize(s->ins);
-	sqlite3_finalize(s->upd);
-	sqlite3_finalize(s->spec);
-	sqlite3_finalize(s->begin);
-	sqlite3_finalize(s->commit);
-	sqlite3_close(s->db);
-	free(s->select);
-	free(s);
+	l->v = sl_xgrow(l->v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v[l->n++] = (struct wrote){id, insert, spec, NULL};
+}
+
+static struct wrote *kept_find(struct sl_store *s, uint64_t id)
+{
+	for (size_t i = 0; i < s->kept.n; i++)
+		if (s->kept.v[i].id == id)
+			return &s->kept.v[i];
+	return NULL;
+}
+
+/* The freshest record of a kept job: the daemon's, else our copy. */
+static const struct sl_job *kept_rec(const struct sl_store *s, const struct wrote *w)
+{
+	const struct sl_job *j = s->lookup ? s->lookup(s->lookup_arg, w->id) : NULL;
+	return j != NULL ? j : w->rec;
+}
+
+/* The transaction a full disk rolled back: what it wrote joins the kept
+ * records, each copied as the daemon knows it now. A job the daemon no
+ * longer has and that was never kept is gone (a submission refused after
+ * its insert). */
+static void keep_tx(struct sl_store *s)
+{
+	for (size_t i = 0; i < s->tx.n; i++) {
+		struct wrote *t = &s->tx.v[i], *k = kept_find(s, t->id);
+		const struct sl_job *j = s->lookup ? s->lookup(s->lookup_arg, t->id) : NULL;
+		if (k == NULL && j == NULL) {
+			free(t->spec);
+			continue;
+		}
+		if (k == NULL) {
+			wlist_push(&s->kept, t->id, 0, NULL);
+			k = &s->kept.v[s->kept.n - 1];
+		}
+		if (j != NULL) {
+			sl_job_free(k->rec);
+			k->rec = sl_job_copy(j);
+		}
+		if (t->insert && !k->insert) {
+			k->insert = 1;
+			k->spec = t->spec;
+			s->kept_inserts++;
+		} else {
+			free(t->spec);
+		}
+	}
+	s->tx.n = 0;
+}
+
+static int full(struct sl_store *s, struct sl_err *err)
+{
+	return sl_err_set(err, SL_EBUSY, "No space left on device for the job store %s: "
+			  "new jobs are refused until space is freed", s->path);
+}
+
+/* SQLITE_FULL inside a transaction may have rolled back the statement or
+ * all of it: make it all, so that what is kept is the whole turn. */
+static int broke(struct sl_store *s, struct sl_err *err)
+{
+	if (!sqlite3_get_autocommit(s->db)) {
+		(void)sqlite3_step(s->rollback);
+		sqlite3_reset(s->rollback);
+	}
+	s->broken = 1;
+	return full(s, err);
+}
+
+static int put_row(struct sl_store *s, int insert, const struct sl_job *j, const char *spec,
+		   struct sl_err *err);
+
+/* Kept records first: later writes in the transaction update their rows. */
+static void put_kept(struct sl_store *s)
+{
+	for (size_t i = 0; i < s->kept.n && !s->broken; i++) {
+		struct wrote *k = &s->kept.v[i];
+		struct sl_err e = SL_ERR_INIT;
+		if (put_row(s, k->insert, kept_rec(s, k), k->spec, &e) != 0 && !s->broken)
+			sl_err_log("job %llu: %s", (unsigned long long)k->id, e.msg);
+	}
 }
 
 static int run(struct sl_store *s, sqlite3_stmt *st, const char *what, struct sl_err *err)
@@ -341,23 +399,49 @@ int sl_store_begin(struct sl_store *s, struct sl_err *err)
 	int r;
 	if (s->in_txn)
 		return 0;
-	if ((r = run(s, s->begin, "BEGIN", err)) == 0)
-		s->in_txn = 1;
-	return r;
+	if ((r = run(s, s->begin, "BEGIN", err)) != 0)
+		return r;
+	s->in_txn = 1;
+	put_kept(s);
+	return 0;
 }
 
 int sl_store_commit(struct sl_store *s, struct sl_err *err)
 {
-	int r;
+	int rc;
 	if (!s->in_txn)
 		return 0;
-	r = run(s, s->commit, "COMMIT", err);
 	s->in_txn = 0;
-	return r;
+	s->room = 0;
+	if (!s->broken) {
+		rc = sqlite3_step(s->commit);
+		sqlite3_reset(s->commit);
+		if (rc == SQLITE_DONE) {
+			store_wlist_clear(&s->tx);
+			store_wlist_clear(&s->kept);
+			s->kept_inserts = 0;
+			return 0;
+		}
+		if (rc != SQLITE_FULL) {
+			store_wlist_clear(&s->tx);
+			return sl_err_set(err, SL_EDB, "store: COMMIT: %s", sqlite3_errstr(rc));
+		}
+		(void)broke(s, NULL);
+	}
+	s->broken = 0;
+	keep_tx(s);
+	return sl_err_set(err, SL_EBUSY, "store %s: disk full: %zu job records are kept in memory "
+			  "until they can be written", s->path, s->kept.n);
+}
+
+int sl_store_in_txn(const struct sl_store *s)
+{
+	return s->in_txn;
 }
 
 void sl_store_idle(struct sl_store *s)
 {
+	s->room = 0; /* looked up again next turn */
 	if (s->in_txn || s->wal_frames < SL_STORE_CHECKPOINT_FRAMES)
 		return;
 	/* PASSIVE never waits; a checkpoint that fails is retried next time. */
@@ -366,9 +450,33 @@ void sl_store_idle(struct sl_store *s)
 		s->wal_frames = 0;
 }
 
-int sl_store_in_txn(const struct sl_store *s)
+void sl_store_set_lookup(struct sl_store *s, sl_store_lookup_fn lookup, void *arg)
 {
-	return s->in_txn;
+	s->lookup = lookup;
+	s->lookup_arg = arg;
+}
+
+size_t sl_store_kept(const struct sl_store *s, size_t *inserts)
+{
+	if (inserts != NULL)
+		*inserts = s->kept_inserts;
+	return s->kept.n;
+}
+
+int sl_store_room(struct sl_store *s, struct sl_err *err)
+{
+	struct statvfs v;
+
+	if (s->kept.n > 0 || s->broken)
+		return full(s, err);
+	if (s->room == 0) /* one look per turn: the first submission's */
+		s->room = fstatvfs(s->dirfd, &v) != 0 ||
+			  (uint64_t)v.f_bavail * v.f_frsize >= SL_STORE_ROOM ? 1 : -1;
+	if (s->room > 0)
+		return 0;
+	return sl_err_set(err, SL_EBUSY, "No space left on device for the job store %s (less than "
+			  "%llu MiB free): new jobs are refused until space is freed", s->path,
+			  (unsigned long long)(SL_STORE_ROOM >> 20));
 }
 
 int sl_store_next_id(struct sl_store *s, uint64_t *id, struct sl_err *err)
@@ -378,13 +486,27 @@ int sl_store_next_id(struct sl_store *s, uint64_t *id, struct sl_err *err)
 	return 0;
 }
 
+/* ---- writing ---- */
+
 /* No cap worth the name: a spec is whatever the request limit let in. */
 #define SPEC_CAP ((size_t)1 << 40)
 
-static void bind_col(sqlite3_stmt *st, int i, const struct col *c, const struct sl_job *j)
+static char *spec_text(const struct sl_jobspec *spec)
+{
+	struct sl_buf *b = sl_buf_new(SPEC_CAP);
+	char *text;
+
+	(void)sl_jobspec_text_append(b, spec);
+	text = sl_buf_steal(b);
+	sl_buf_free(b);
+	return text;
+}
+
+/* spec: the C_SPEC column's text (borrowed). */
+static void bind_col(sqlite3_stmt *st, int i, const struct col *c, const struct sl_job *j,
+		     const char *spec)
 {
 	const char *text;
-	struct sl_buf *b;
 
 	switch (c->type) {
 	case C_KEY: case C_UID: case C_INT: case C_I64:
@@ -393,60 +515,79 @@ static void bind_col(sqlite3_stmt *st, int i, const struct col *c, const struct 
 	case C_FINAL: sqlite3_bind_int(st, i, sl_jobstate_is_final(j->state)); return;
 	case C_STR:
 	case C_STATE:
-		text = c->type == C_STR ? *(char *const *)((const char *)j + c->off)
-					: sl_jobstate_name(j->state);
-		if (text != NULL)
-			sqlite3_bind_text(st, i, text, -1, SQLITE_TRANSIENT);
-		else
-			sqlite3_bind_null(st, i);
-		return;
 	case C_SPEC:
-		b = sl_buf_new(SPEC_CAP);
-		(void)sl_jobspec_text_append(b, &j->spec);
-		sqlite3_bind_text(st, i, sl_buf_steal(b), -1, free); /* SQLite frees it */
-		sl_buf_free(b);
+		text = c->type == C_STR ? *(char *const *)((const char *)j + c->off)
+		     : c->type == C_STATE ? sl_jobstate_name(j->state) : spec;
+		if (text == NULL)
+			sqlite3_bind_null(st, i);
+		else /* the spec's text is large, and lives until the commit */
+			sqlite3_bind_text(st, i, text, -1,
+					  c->type == C_SPEC ? SQLITE_STATIC : SQLITE_TRANSIENT);
 		return;
 	}
 }
 
-/* Bind the columns of st (every one, or the mutable ones then the key),
- * run it, and reset it. */
-static int write_row(struct sl_store *s, sqlite3_stmt *st, int all, const struct sl_job *j,
-		     const char *what, struct sl_err *err)
+/* Bind the columns of an INSERT (every one) or an UPDATE (the mutable
+ * ones, then the key), run it, and reset it. */
+static int put_row(struct sl_store *s, int insert, const struct sl_job *j, const char *spec,
+		   struct sl_err *err)
 {
-	int at = 1, r = 0;
+	sqlite3_stmt *st = insert ? s->ins : s->upd;
+	int at = 1, r = 0, rc;
 
 	for (size_t i = 0; i < NCOLS; i++)
-		if (all || col_mutable(&cols[i]))
-			bind_col(st, at++, &cols[i], j);
-	if (!all)
-		bind_col(st, at, &cols[0], j);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		r = dberr(s, err, what);
-	else if (!all && sqlite3_changes(s->db) != 1)
+		if (insert || col_mutable(&cols[i]))
+			bind_col(st, at++, &cols[i], j, spec);
+	if (!insert)
+		bind_col(st, at, &cols[0], j, NULL);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_FULL)
+		r = dberr(s, err, insert ? "insert job" : "update job");
+	else if (rc == SQLITE_DONE && !insert && sqlite3_changes(s->db) != 1)
 		r = sl_err_set(err, SL_EDB, "store: update of unknown job %llu",
 			       (unsigned long long)j->id);
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
+	return rc == SQLITE_FULL ? broke(s, err) : r;
+}
+
+/* The spec's text stays with the transaction until it commits: a full
+ * disk keeps it, since the daemon sheds the job's script and environment. */
+int sl_store_insert(struct sl_store *s, const struct sl_job *j, struct sl_err *err)
+{
+	char *spec;
+	int r;
+
+	if (s->broken)
+		return full(s, err);
+	spec = spec_text(&j->spec);
+	if ((r = put_row(s, 1, j, spec, err)) == 0)
+		wlist_push(&s->tx, j->id, 1, spec);
+	else
+		free(spec);
 	return r;
 }
 
-int sl_store_insert(struct sl_store *s, const struct sl_job *j, struct sl_err *err)
-{
-	return write_row(s, s->ins, 1, j, "insert job", err);
-}
-
+/* Once a full disk has rolled the transaction back, an update is only
+ * noted: the commit keeps the job's record as it is by then. */
 int sl_store_update(struct sl_store *s, const struct sl_job *j, struct sl_err *err)
 {
-	return write_row(s, s->upd, 0, j, "update job", err);
+	int r = s->broken ? 0 : put_row(s, 0, j, NULL, err);
+
+	if (r == 0 || s->broken)
+		wlist_push(&s->tx, j->id, 0, NULL);
+	return s->broken ? 0 : r;
 }
 
 int sl_store_load_spec(struct sl_store *s, uint64_t id, struct sl_jobspec *out,
 		       struct sl_err *err)
 {
 	const unsigned char *text;
+	struct wrote *k = s->kept_inserts > 0 ? kept_find(s, id) : NULL;
 	int r, rc;
 
+	if (k != NULL && k->insert) /* not on disk yet */
+		return sl_jobspec_parse(k->spec, strlen(k->spec), out, err);
 	sqlite3_bind_int64(s->spec, 1, (int64_t)id);
 	rc = sqlite3_step(s->spec);
 	if (rc == SQLITE_ROW && (text = sqlite3_column_text(s->spec, 0)) != NULL)
@@ -460,6 +601,34 @@ int sl_store_load_spec(struct sl_store *s, uint64_t id, struct sl_jobspec *out,
 	sqlite3_reset(s->spec);
 	return r;
 }
+
+int sl_store_find_key(struct sl_store *s, uid_t uid, const char *key, uint64_t *id,
+		      struct sl_err *err)
+{
+	int rc, r = 0;
+
+	*id = 0;
+	/* A job kept through a full disk is not in the table yet. */
+	for (size_t i = 0; i < s->kept.n; i++) {
+		const struct sl_job *j = kept_rec(s, &s->kept.v[i]);
+		if (s->kept.v[i].insert && j->uid == uid && j->submit_key != NULL &&
+		    strcmp(j->submit_key, key) == 0) {
+			*id = j->id;
+			return 0;
+		}
+	}
+	sqlite3_bind_int64(s->key, 1, (int64_t)uid);
+	sqlite3_bind_text(s->key, 2, key, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(s->key)) == SQLITE_ROW)
+		*id = (uint64_t)sqlite3_column_int64(s->key, 0);
+	else if (rc != SQLITE_DONE)
+		r = dberr(s, err, "find a job by its submit key");
+	sqlite3_reset(s->key);
+	sqlite3_clear_bindings(s->key);
+	return r;
+}
+
+/* ---- reading ---- */
 
 static int read_col(sqlite3_stmt *st, int i, const struct col *c, struct sl_job *j,
 		    struct sl_err *err)
@@ -494,12 +663,27 @@ static int row_to_job(sqlite3_stmt *st, struct sl_job **out, struct sl_err *err)
 	for (size_t i = 0; r == 0 && i < NCOLS; i++)
 		r = read_col(st, (int)i, &cols[i], j, err);
 	if (r != 0) {
-		sl_err_prefix(err, "store: job %llu", (unsigned long long)j->id);
 		sl_job_free(j);
 		j = NULL;
 	}
 	*out = j;
 	return r;
+}
+
+/* A row that cannot be read is one job lost to every listing, not every
+ * listing lost: it is skipped, and said once (a listing runs often). */
+static void unreadable(struct sl_store *s, uint64_t id, const char *why)
+{
+	for (size_t i = 0; i < s->nbad; i++)
+		if (s->bad[i] == id)
+			return;
+	if (s->nbad == BAD_ROWS_MAX)
+		return;
+	s->bad = sl_xgrow(s->bad, &s->capbad, s->nbad + 1, sizeof(*s->bad));
+	s->bad[s->nbad++] = id;
+	sl_err_log("store %s: job %llu cannot be read, and is left out of every listing: %s%s",
+		   s->path, (unsigned long long)id, why,
+		   s->nbad == BAD_ROWS_MAX ? " (no more such rows will be reported)" : "");
 }
 
 /* Every column of the jobs WHERE `where`. */
@@ -513,20 +697,25 @@ static int prepare_select(struct sl_store *s, const char *where, sqlite3_stmt **
 	return r;
 }
 
-/* cb for each row that matches f (NULL: every row). */
+/* cb for each readable row that matches f (NULL: every row), but for the
+ * jobs whose newer record is kept in memory. */
 static int query(struct sl_store *s, sqlite3_stmt *st, const struct sl_jobfilter *f,
 		 sl_store_job_cb cb, void *arg, struct sl_err *err)
 {
 	int rc, r = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct sl_err why = SL_ERR_INIT;
+		uint64_t id = (uint64_t)sqlite3_column_int64(st, 0);
 		struct sl_job *j;
-		if ((r = row_to_job(st, &j, err)) != 0)
-			break;
+		if (s->kept.n > 0 && kept_find(s, id) != NULL)
+			continue;
+		if (row_to_job(st, &j, &why) != 0) {
+			unreadable(s, id, why.msg);
+			continue;
+		}
 		if (f == NULL || sl_jobfilter_match(f, j))
 			r = cb(j, arg);
 		sl_job_free(j);
-		if (r != 0)
-			break;
 	}
 	if (r == 0 && rc != SQLITE_DONE)
 		r = dberr(s, err, "query");
@@ -569,6 +758,13 @@ int sl_store_load_live(struct sl_store *s, int64_t ended_since, struct sl_job **
 	return 0;
 }
 
+/* The history's terms, for a record kept in memory as for a row. */
+static int history_match(const struct sl_jobfilter *f, const struct sl_job *j)
+{
+	return sl_jobstate_is_final(j->state) && (f->start_after == 0 || j->end_time >= f->start_after) &&
+	       (f->end_before == 0 || j->start_time <= f->end_before) && sl_jobfilter_match(f, j);
+}
+
 /* A single uid goes to SQL (the filter sacct sends by default); the rest
  * of f is matched in C. */
 int sl_store_history(struct sl_store *s, const struct sl_jobfilter *f, sl_store_job_cb cb,
@@ -582,5 +778,12 @@ int sl_store_history(struct sl_store *s, const struct sl_jobfilter *f, sl_store_
 	sqlite3_bind_int64(st, 1, f->n_uids == 1 ? (int64_t)f->uids[0] : -1);
 	sqlite3_bind_int64(st, 2, f->start_after);
 	sqlite3_bind_int64(st, 3, f->end_before);
-	return query(s, st, f, cb, arg, err);
+	if ((r = query(s, st, f, cb, arg, err)) != 0)
+		return r;
+	for (size_t i = 0; r == 0 && i < s->kept.n; i++) {
+		const struct sl_job *j = kept_rec(s, &s->kept.v[i]);
+		if (history_match(f, j))
+			r = cb(j, arg);
+	}
+	return r;
 }

@@ -15,6 +15,9 @@ INTEGRATION_TESTS = \
 	tests/integration/constraint.sh \
 	tests/integration/noderange.sh \
 	tests/integration/pam.sh \
+	tests/integration/store.sh \
+	tests/integration/diskfull.sh \
+	tests/integration/resubmit.sh \
 	tests/integration/k8s_basic.sh \
 	tests/integration/k8s_ends.sh \
 	tests/integration/k8s_timeout.sh \

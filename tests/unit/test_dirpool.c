@@ -73,6 +73,8 @@ static void test_reuse(void **state)
 	assert_int_equal(sl_dirpool_take(p, a, &err), 0); /* empty pool: mkdir */
 	assert_int_equal(stat(a, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0711);
+	/* Its result's block is taken already: a blank result, as a spare's. */
+	assert_int_equal(size_of("1", SL_JOBDIR_RESULT), 1);
 	ino_t ino = st.st_ino;
 	put("1", SL_JOBDIR_SPEC, "{\"x\":1}");
 	put("1", SL_JOBDIR_LOCK, "");

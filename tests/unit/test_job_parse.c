@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,6 +223,46 @@ static void test_request(void **state)
 	sl_job_free(j);
 }
 
+/* A submit request's key goes to the job; one that is empty, too long or
+ * not plain is refused; the spec alone skips it. */
+static void test_request_key(void **state)
+{
+	const char *req = "{\"spec\":{\"script\":\"x\",\"name\":\"n\"},\"submit_key\":\"0a1B_-\"}";
+	struct sl_job *j = sl_job_new();
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_jobspec got;
+	char long_key[SL_SUBMIT_KEY_MAX + 2], bad[256];
+
+	assert_int_equal(sl_job_parse_request(req, strlen(req), j, &err), 0);
+	assert_string_equal(j->submit_key, "0a1B_-");
+	assert_string_equal(j->spec.name, "n");
+	assert_string_equal(j->spec.script, "x");
+	assert_int_equal(sl_jobspec_parse_request(req, strlen(req), &got, &err), 0);
+	assert_string_equal(got.name, "n");
+	sl_jobspec_clear(&got);
+	sl_job_free(j);
+
+	memset(long_key, 'a', sizeof(long_key) - 1);
+	long_key[sizeof(long_key) - 1] = '\0';
+	const char *keys[] = {"", "a b", "a\\\"b", long_key};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(bad, sizeof(bad), "{\"spec\":{\"script\":\"x\"},\"submit_key\":\"%s\"}", keys[i]);
+		j = sl_job_new();
+		sl_err_clear(&err);
+		assert_int_equal(sl_job_parse_request(bad, strlen(bad), j, &err), -SL_EPROTO);
+		assert_string_equal(err.msg, "submit: submit_key must be 1 to 64 letters, digits, "
+					     "'_' or '-'");
+		assert_null(j->submit_key);
+		sl_job_free(j);
+	}
+	long_key[sizeof(long_key) - 2] = '\0'; /* SL_SUBMIT_KEY_MAX exactly */
+	snprintf(bad, sizeof(bad), "{\"spec\":{\"script\":\"x\"},\"submit_key\":\"%s\"}", long_key);
+	j = sl_job_new();
+	assert_int_equal(sl_job_parse_request(bad, strlen(bad), j, &err), 0);
+	assert_int_equal(strlen(j->submit_key), SL_SUBMIT_KEY_MAX);
+	sl_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_error_reply),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_request),
+		cmocka_unit_test(test_request_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

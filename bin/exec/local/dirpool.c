@@ -87,7 +87,11 @@ static int make_new(const char *dir, struct sl_err *err)
 	/* The user's exec of <dir>/script needs search access, whatever our umask. */
 	if (chmod(dir, 0711) != 0)
 		return sl_err_set(err, SL_EIO, "%s: %s", dir, strerror(errno));
-	return 0;
+	/* A blank result, as a spare has (sl_jobdir_reset): the supervisor
+	 * writes the job's end over it in place, into a block taken now, so a
+	 * disk that fills while the job runs cannot cost the end (a job without
+	 * a result ends NODE_FAIL). */
+	return sl_jobdir_write(dir, SL_JOBDIR_RESULT, "\n", 1, 0644, 0, err);
 }
 
 int sl_dirpool_take(struct sl_dirpool *p, const char *dir, struct sl_err *err)

@@ -1,0 +1,50 @@
+/* store_int.h - the store's state, shared by store.c (schema, transactions,
+ * writes, reads) and store_open.c (opening and closing). Nothing else
+ * includes it. */
+#ifndef SL_STORE_INT_H
+#define SL_STORE_INT_H
+
+#include <sqlite3.h>
+#include "store.h"
+
+#define DB_NAME "sluice.db"
+
+/* A job written in the open transaction, or kept after a full disk. */
+struct wrote {
+	uint64_t id;
+	int insert;          /* a new row: written whole */
+	char *spec;          /* an insert's spec text, owned (the live job has shed it) */
+	struct sl_job *rec;  /* kept: the record as last known */
+};
+
+struct wlist {
+	struct wrote *v;
+	size_t n, cap;
+};
+
+struct sl_store {
+	sqlite3 *db;
+	char *path;
+	int dirfd;          /* the state directory, for its free space */
+	int in_txn;
+	int broken;         /* the open transaction was rolled back by a full disk */
+	int room;           /* free space looked up since the last commit: 1 room, -1 none */
+	int wal_frames;     /* in the WAL since the last checkpoint */
+	uint64_t next_id;
+	char *select;       /* "SELECT <every column> FROM jobs" */
+	sqlite3_stmt *ins, *upd, *spec, *key;
+	sqlite3_stmt *begin, *commit, *rollback; /* once per loop turn: not parsed each time */
+	struct wlist tx;    /* written in the open transaction */
+	struct wlist kept;  /* refused by a full disk, written again at each begin */
+	size_t kept_inserts;
+	sl_store_lookup_fn lookup;
+	void *lookup_arg;
+	uint64_t *bad;      /* rows already logged as unreadable */
+	size_t nbad, capbad;
+};
+int store_exec(struct sl_store *s, const char *sql, struct sl_err *err);
+/* Schema and its upgrades, the next id (at least floor), the statements. */
+int store_schema(struct sl_store *s, unsigned flags, uint64_t floor, struct sl_err *err);
+void store_wlist_clear(struct wlist *l);
+
+#endif

@@ -21,12 +21,13 @@
 #define SL_PROTO_MAX_BODY (16u << 20)
 #define SL_PROTO_MAX_REPLY (512u << 20)
 
-/* Retired, never to be reused: 1 (ping) and 6 (info); the next request is 7. */
+/* Retired, never to be reused: 1 (ping) and 6 (info); the next request is 9. */
 enum sl_msgtype {
 	SL_MSG_SUBMIT = 2,
 	SL_MSG_JOBS = 3,
 	SL_MSG_CANCEL = 4,
 	SL_MSG_CONTROL = 5,
+	SL_MSG_PARTITIONS = 8, /* sinfo: partitions, their quota, the node */
 	SL_MSG_TYPE_MAX,
 	SL_MSG_REPLY = 0x8000 /* or-ed into the request type */
 };

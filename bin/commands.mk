@@ -1,6 +1,6 @@
 # bin/commands.mk: the user commands, one thin file each. They parse with
 # compat/'s tables, make one client call (libbatch/client.c) and print.
-bin_PROGRAMS += bin/sbatch bin/squeue bin/sacct bin/scancel bin/scontrol
+bin_PROGRAMS += bin/sbatch bin/squeue bin/sacct bin/scancel bin/scontrol bin/sinfo
 bin_sbatch_SOURCES = bin/sbatch.c
 bin_sbatch_LDADD = $(SL_LIBS)
 # sbatch runs once per job and uses no NSS: static unless configured not to.
@@ -13,6 +13,8 @@ bin_scancel_SOURCES = bin/scancel.c
 bin_scancel_LDADD = $(SL_LIBS)
 bin_scontrol_SOURCES = bin/scontrol.c
 bin_scontrol_LDADD = $(SL_LIBS)
+bin_sinfo_SOURCES = bin/sinfo.c
+bin_sinfo_LDADD = $(SL_LIBS)
 
 # `sluice`, the admin tool: simulate (the admission engine on scenarios)
 # and render (the object a job would become on Kubernetes).

@@ -7,12 +7,15 @@ compat_libcompat_a_SOURCES += \
 	compat/squeue_fmt.c compat/squeue_fmt.h \
 	compat/sacct_fmt.c compat/sacct_fmt.h \
 	compat/slurm_env.c compat/slurm_env.h \
-	compat/slurm_pattern.c compat/slurm_pattern.h
+	compat/slurm_pattern.c compat/slurm_pattern.h \
+	compat/sinfo_fmt.c compat/sinfo_fmt.h compat/sinfo_int.h \
+	compat/sinfo_rec.c compat/sinfo_view.c compat/sinfo_json.c
 
 UNIT_TESTS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_sacct_fmt \
-	tests/unit/test_slurm_env tests/unit/test_slurm_pattern
+	tests/unit/test_slurm_env tests/unit/test_slurm_pattern tests/unit/test_sinfo_fmt
 
-# Golden data: job records (JSON lines) and what Slurm 22.05 printed for them.
+# Golden data: job records (JSON lines) and what Slurm 22.05 printed for them;
+# sinfo's, captured on the reference cluster test_sinfo_fmt.c describes.
 EXTRA_DIST += \
 	tests/data/output/squeue_jobs.jsonl \
 	tests/data/output/squeue_default.out \
@@ -25,4 +28,30 @@ EXTRA_DIST += \
 	tests/data/output/sacct_timelimit.out \
 	tests/data/output/sacct_parsable.out \
 	tests/data/output/sacct_noheader.out \
-	tests/data/output/sacct_widths.out
+	tests/data/output/sacct_widths.out \
+	tests/data/output/sinfo_default.out \
+	tests/data/output/sinfo_fmt_basic.out \
+	tests/data/output/sinfo_fmt_long.out \
+	tests/data/output/sinfo_fmt_long2.out \
+	tests/data/output/sinfo_fmt_many.out \
+	tests/data/output/sinfo_fmt_right.out \
+	tests/data/output/sinfo_fmt_widths.out \
+	tests/data/output/sinfo_json.out \
+	tests/data/output/sinfo_long.out \
+	tests/data/output/sinfo_node.out \
+	tests/data/output/sinfo_node_debug.out \
+	tests/data/output/sinfo_node_long.out \
+	tests/data/output/sinfo_node_states.out \
+	tests/data/output/sinfo_noheader.out \
+	tests/data/output/sinfo_parts.out \
+	tests/data/output/sinfo_parts_summarize.out \
+	tests/data/output/sinfo_reasons.out \
+	tests/data/output/sinfo_reasons_long.out \
+	tests/data/output/sinfo_states_alloc.out \
+	tests/data/output/sinfo_states_and.out \
+	tests/data/output/sinfo_states_drain.out \
+	tests/data/output/sinfo_states_drng_long.out \
+	tests/data/output/sinfo_states_idle.out \
+	tests/data/output/sinfo_states_mix.out \
+	tests/data/output/sinfo_summarize.out \
+	tests/data/output/sinfo_summarize_noheader.out

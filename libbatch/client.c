@@ -594,3 +594,141 @@ int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
 		json_object_put(rep);
 	return r;
 }
+
+/* ---- sinfo: the partitions request (PROTOCOL.md, type 8) ---- */
+
+static char *get_str(json_object *o, const char *key)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return sl_xstrdup(json_object_get_string(v));
+}
+
+static int64_t get_i64(json_object *o, const char *key)
+{
+	json_object *v;
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v) : 0;
+}
+
+/* The array at key (borrowed) and its length; NULL and 0 when absent. */
+static json_object *get_arr(json_object *o, const char *key, size_t *n)
+{
+	json_object *v;
+	*n = 0;
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_array))
+		return NULL;
+	*n = json_object_array_length(v);
+	return v;
+}
+
+static void parse_quota(json_object *o, struct sl_quota_row *q)
+{
+	q->cluster_queue = get_str(o, "cluster_queue");
+	q->flavor = get_str(o, "flavor");
+	q->resource = get_str(o, "resource");
+	q->nominal = get_i64(o, "nominal");
+	q->borrowed = get_i64(o, "borrowed");
+	q->lent = get_i64(o, "lent");
+	q->used = get_i64(o, "used");
+	q->pending = get_i64(o, "pending");
+}
+
+static void parse_part(json_object *o, struct sl_partinfo *p)
+{
+	json_object *a, *v;
+	char *avail = get_str(o, "avail");
+	size_t n;
+
+	p->name = get_str(o, "name");
+	p->is_default = json_object_object_get_ex(o, "default", &v) && json_object_get_boolean(v);
+	p->avail = avail == NULL || strcmp(avail, "up") == 0 ? SL_PART_UP
+		   : strcmp(avail, "down") == 0 ? SL_PART_DOWN : SL_PART_INACTIVE;
+	free(avail);
+	p->reason = get_str(o, "reason");
+	p->reason_user = get_str(o, "reason_user");
+	p->reason_uid = (uint32_t)get_i64(o, "reason_uid");
+	p->reason_time = get_i64(o, "reason_time");
+	p->admitted = get_i64(o, "admitted");
+	a = get_arr(o, "features", &n);
+	p->features = sl_xcalloc(n + 1, sizeof(*p->features));
+	for (size_t i = 0; i < n; i++) {
+		json_object *f = json_object_array_get_idx(a, i);
+		p->features[i] = sl_xstrdup(json_object_get_string(f));
+	}
+	a = get_arr(o, "quota", &n);
+	p->quota = sl_xcalloc(n + 1, sizeof(*p->quota));
+	p->nquota = n;
+	for (size_t i = 0; i < n; i++)
+		parse_quota(json_object_array_get_idx(a, i), &p->quota[i]);
+}
+
+static struct sl_nodeinfo *parse_node(json_object *o)
+{
+	struct sl_nodeinfo *nd = sl_xcalloc(1, sizeof(*nd));
+	nd->name = get_str(o, "name");
+	nd->arch = get_str(o, "arch");
+	nd->os = get_str(o, "os");
+	nd->boot_time = get_i64(o, "boot_time");
+	nd->start_time = get_i64(o, "start_time");
+	nd->cpu_load = get_i64(o, "cpu_load");
+	nd->free_mem = get_i64(o, "free_mem");
+	return nd;
+}
+
+int sl_client_partitions(struct sl_clusterinfo **out, struct sl_err *err)
+{
+	struct sl_client *c = NULL;
+	struct sl_clusterinfo *ci;
+	json_object *rep = NULL, *a, *v;
+	size_t n;
+	int r;
+
+	*out = NULL;
+	if ((r = sl_client_connect(NULL, &c, err)) != 0 ||
+	    (r = call(c, SL_MSG_PARTITIONS, json_object_new_object(), &rep, err)) != 0)
+		goto out;
+	ci = sl_xcalloc(1, sizeof(*ci));
+	ci->now = get_i64(rep, "now");
+	if (json_object_object_get_ex(rep, "node", &v) && json_object_is_type(v, json_type_object))
+		ci->node = parse_node(v);
+	a = get_arr(rep, "partitions", &n);
+	ci->parts = sl_xcalloc(n + 1, sizeof(*ci->parts));
+	ci->nparts = n;
+	for (size_t i = 0; i < n; i++)
+		parse_part(json_object_array_get_idx(a, i), &ci->parts[i]);
+	*out = ci;
+out:
+	json_object_put(rep);
+	sl_client_free(c);
+	return r;
+}
+
+void sl_clusterinfo_free(struct sl_clusterinfo *ci)
+{
+	if (ci == NULL)
+		return;
+	for (size_t i = 0; i < ci->nparts; i++) {
+		struct sl_partinfo *p = &ci->parts[i];
+		for (size_t j = 0; j < p->nquota; j++) {
+			free(p->quota[j].cluster_queue);
+			free(p->quota[j].flavor);
+			free(p->quota[j].resource);
+		}
+		for (char **f = p->features; f && *f; f++)
+			free(*f);
+		free(p->features);
+		free(p->quota);
+		free(p->name);
+		free(p->reason);
+		free(p->reason_user);
+	}
+	free(ci->parts);
+	if (ci->node) {
+		free(ci->node->name);
+		free(ci->node->arch);
+		free(ci->node->os);
+		free(ci->node);
+	}
+	free(ci);
+}

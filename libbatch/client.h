@@ -62,4 +62,48 @@ enum sl_control_op { SL_CTL_HOLD = 1, SL_CTL_RELEASE, SL_CTL_REQUEUE };
 int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
 		      struct sl_err *err);
 
+/* sinfo: what the daemon knows of its partitions (LocalQueue names, in
+ * config order) and of its node. Quantities are milli-units
+ * (quantity.h). */
+enum sl_part_avail { SL_PART_UP, SL_PART_DOWN, SL_PART_INACTIVE };
+
+struct sl_quota_row {            /* one ClusterQueue x flavor x resource */
+	char *cluster_queue, *flavor, *resource;
+	int64_t nominal, borrowed, lent, used;
+	int64_t pending;         /* the partition's jobs pending in this ClusterQueue */
+};
+
+struct sl_partinfo {
+	char *name;
+	int is_default;
+	enum sl_part_avail avail; /* down: a stop policy; inactive: see reason */
+	char *reason;            /* why not up; NULL when up */
+	char *reason_user;       /* who set it (the daemon's user: it is config) */
+	uint32_t reason_uid;
+	int64_t reason_time;     /* when (the config's mtime); 0 unknown */
+	int64_t admitted;        /* workloads admitted in its ClusterQueues */
+	char **features;         /* its flavors' nodeLabels "key=value"; NULL-terminated */
+	size_t nquota;
+	struct sl_quota_row *quota;
+};
+
+struct sl_nodeinfo {             /* the local executor's one node */
+	char *name, *arch, *os;
+	int64_t boot_time, start_time; /* the machine's; sluiced's */
+	int64_t cpu_load;        /* load average x 100 */
+	int64_t free_mem;        /* MiB */
+};
+
+struct sl_clusterinfo {
+	int64_t now;
+	struct sl_nodeinfo *node; /* NULL: the executor's nodes are not known */
+	size_t nparts;
+	struct sl_partinfo *parts;
+};
+
+/* The whole exchange for sinfo: connect, ask, disconnect. Caller frees
+ * *out with sl_clusterinfo_free(). */
+int sl_client_partitions(struct sl_clusterinfo **out, struct sl_err *err);
+void sl_clusterinfo_free(struct sl_clusterinfo *ci);
+
 #endif

@@ -25,13 +25,14 @@
 /* An auth body: a munge credential of a 100-byte payload is ~250 bytes. */
 #define SL_PROTO_MAX_AUTH 4096u
 
-/* Retired, never to be reused: 1 (ping) and 6 (info); the next request is 8. */
+/* Retired, never to be reused: 1 (ping) and 6 (info); the next request is 9. */
 enum sl_msgtype {
 	SL_MSG_SUBMIT = 2,
 	SL_MSG_JOBS = 3,
 	SL_MSG_CANCEL = 4,
 	SL_MSG_CONTROL = 5,
 	SL_MSG_AUTH = 7, /* {"munge": CRED} for the request that follows; no reply */
+	SL_MSG_PARTITIONS = 8, /* sinfo: partitions, their quota, the node */
 	SL_MSG_TYPE_MAX,
 	SL_MSG_REPLY = 0x8000 /* or-ed into the request type */
 };

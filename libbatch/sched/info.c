@@ -1,7 +1,7 @@
 /* info.c - read-only views for the daemon: why a workload waits and where
  * (positions as Kueue's visibility API computes them: heap + inadmissible
  * set in heap order), the assignment of an admitted workload, usage rows
- * for sinfo-like output, and the names of enums. */
+ * for sinfo (with what each queue lends), and the names of enums. */
 #include <stdlib.h>
 #include <string.h>
 #include "sched_int.h"
@@ -99,8 +99,64 @@ int sl_sched_assignment(struct sl_sched *s, uint64_t id, struct sl_sched_assignm
 	return 0;
 }
 
-size_t sl_sched_usage(struct sl_sched *s, const struct sl_sched_usage **rows)
+/* What node puts into its parent's pool on fr (its quota past the part its
+ * lending limit keeps back) minus what it takes out (its usage past that
+ * part): positive, unused quota others may borrow; negative, borrowed. */
+static int64_t pool_balance(const struct sl_sched *s, int node, int fr)
 {
+	const struct sq_node *n = &s->node[node];
+	int64_t local = sq_local_quota(s, node, fr);
+	int64_t stored = n->usage[fr] - local;
+
+	return (n->subtree[fr] - local) - (stored > 0 ? stored : 0);
+}
+
+/* The part of CQ node's unused quota on fr that its cohort uses now. The
+ * cohort's own quota is lent first (it exists to be lent); what it does not
+ * cover comes from the children's unused quota, split in proportion to what
+ * each leaves unused, the rounding remainder going to the first ones. */
+static int64_t lent_of(const struct sl_sched *s, int node, int fr)
+{
+	const struct sq_node *n = &s->node[node];
+	if (n->parent == SQ_NONE || n->broken || s->node[n->parent].broken)
+		return 0;
+	const struct sq_node *p = &s->node[n->parent];
+	int64_t unused = 0, borrowed = 0, mine = 0, given = 0, share = 0;
+	size_t before = 0; /* lenders ahead of node */
+
+	for (size_t k = 0; k < p->nkids; k++) {
+		int64_t b = pool_balance(s, p->kids[k], fr);
+		if (p->kids[k] == node)
+			mine = b;
+		else if (b > 0 && mine <= 0)
+			before++;
+		if (b > 0)
+			unused += b;
+		else
+			borrowed -= b;
+	}
+	int64_t pool = borrowed - (p->q[fr].defined ? p->q[fr].nominal : 0);
+	if (mine <= 0 || pool <= 0)
+		return 0;
+	if (pool >= unused)
+		return mine;
+	for (size_t k = 0; k < p->nkids; k++) {
+		int64_t b = pool_balance(s, p->kids[k], fr);
+		if (b <= 0)
+			continue;
+		int64_t v = (int64_t)((__int128)pool * b / unused);
+		given += v;
+		if (p->kids[k] == node)
+			share = v;
+	}
+	/* one milli-unit of the remainder to each of the first lenders */
+	return share + ((int64_t)before < pool - given ? 1 : 0);
+}
+
+size_t sl_sched_usage(const struct sl_sched *cs, const struct sl_sched_usage **rows)
+{
+	/* The rows are a cache: filling it changes nothing the engine decides by. */
+	struct sl_sched *s = (struct sl_sched *)cs;
 	s->nrows = 0;
 	for (int c = 0; c < s->ncq; c++) {
 		const struct sq_cq *q = &s->cq[c];
@@ -123,8 +179,10 @@ size_t sl_sched_usage(struct sl_sched *s, const struct sl_sched_usage **rows)
 					u->lending_limit = n->q[fr].has_ll ? n->q[fr].ll : -1;
 					u->used = n->usage[fr];
 					u->borrowed = u->used > u->nominal ? u->used - u->nominal : 0;
+					u->lent = lent_of(s, q->node, fr);
 					u->pending_wl = (int64_t)(q->heap.n + q->ninadm);
 					u->admitted_wl = (int64_t)q->nadm;
+					u->inactive = q->inactive;
 				}
 	}
 	*rows = s->rows;

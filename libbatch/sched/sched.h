@@ -144,7 +144,14 @@ struct sl_sched_usage {         /* one row per CQ x flavor x resource */
 	int64_t lending_limit;      /* -1 = unlimited */
 	int64_t used;
 	int64_t borrowed;           /* max(0, used - nominal) */
+	/* What other queues of the cohort use of this CQ's unused quota now.
+	 * Kueue pools unused quota without saying whose it is; here the part
+	 * of the cohort's borrowing that its own quota does not cover is split
+	 * among the lenders in proportion to what each leaves unused. */
+	int64_t lent;
 	int64_t pending_wl, admitted_wl; /* per CQ (same on every row of a CQ) */
+	const char *inactive;       /* per CQ: NULL when active, else Kueue's message
+				     * (a stop policy makes a CQ inactive too) */
 };
 
 /* Build from a finalized model (copied; model may be freed afterwards).
@@ -215,8 +222,9 @@ int sl_sched_assignment(struct sl_sched *s, uint64_t id,
 int sl_sched_admitted_count(struct sl_sched *s, uint64_t id, size_t podset, int32_t *count);
 
 /* Usage rows, in CQ config order then flavor then resource order. *rows is
- * borrowed (valid until the next mutating call). */
-size_t sl_sched_usage(struct sl_sched *s, const struct sl_sched_usage **rows);
+ * borrowed: valid until the next call of this function or a mutating one
+ * (the rows are a cache inside the engine, the only thing this call writes). */
+size_t sl_sched_usage(const struct sl_sched *s, const struct sl_sched_usage **rows);
 
 /* Admission fair sharing: account `elapsed_ms` of the current admitted usage
  * into every LocalQueue's decayed usage (the caller calls it every

@@ -169,3 +169,7 @@ tests_unit_test_sched_quota_SOURCES = tests/unit/test_sched_quota.c tests/unit/s
 tests_unit_test_sched_cycle_SOURCES = tests/unit/test_sched_cycle.c tests/unit/sched_testlib.h
 tests_unit_test_sched_equiv_SOURCES = tests/unit/test_sched_equiv.c tests/unit/sched_testlib.h
 tests_unit_test_sched_partial_SOURCES = tests/unit/test_sched_partial.c tests/unit/sched_testlib.h
+
+# The usage rows sinfo --quota prints (what each queue lends).
+UNIT_TESTS += tests/unit/test_sched_usage
+tests_unit_test_sched_usage_SOURCES = tests/unit/test_sched_usage.c tests/unit/sched_testlib.h

@@ -65,6 +65,13 @@ int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	return 0;
 }
 
+int sl_h_partitions(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		    json_object *rep, struct sl_err *err)
+{
+	ran = SL_MSG_PARTITIONS;
+	return 0;
+}
+
 /* ---- requests ---- */
 
 #define ALL {1, 1, 1, 1}
@@ -81,6 +88,7 @@ static const struct {
 	{SL_MSG_CANCEL, ALL, ALL},  /* per job: see ops[] */
 	{SL_MSG_CONTROL, ALL, ALL}, /* per job: see ops[] */
 	{6, RETIRED, RETIRED}, /* info */
+	{SL_MSG_PARTITIONS, ALL, ALL}, /* sinfo */
 };
 
 static int find_request(unsigned type)
@@ -147,7 +155,7 @@ static void test_requests(void **state)
 	for (size_t i = 0; i < sizeof(requests) / sizeof(requests[0]); i++)
 		live += requests[i].as_root[0] >= 0;
 	assert_int_equal(served, live);
-	assert_int_equal(live, 4);
+	assert_int_equal(live, 5);
 }
 
 /* The request-level rules, including the one no request uses yet. */

@@ -27,9 +27,11 @@ int sl_squeue_fmt_header(const struct sl_squeue_fmt *f, struct sl_buf *b);
 int sl_squeue_fmt_job(const struct sl_squeue_fmt *f, const struct sl_job *j, int64_t now,
 		      struct sl_buf *b);
 
-/* Sort as squeue -S does ("P,t,-p" when spec is NULL); ties: newest id
- * first, as slurmctld's job list comes back. Unknown key: SL_EINVAL with
- * `Invalid sort specification: X`. */
+/* Order v as squeue -S spec does ("P,t,-p" when spec is NULL), the way
+ * Slurm 22.05 gets there (squeue_sort.c): from ascending ids, by start
+ * time newest first, then one stable pass per key, last key first; jobs
+ * without a start time end each start pass last, in reverse. Unknown key:
+ * SL_EINVAL with `Invalid sort specification: X`. */
 int sl_squeue_sort(struct sl_job **v, size_t n, const char *spec, int64_t now,
 		   struct sl_err *err);
 

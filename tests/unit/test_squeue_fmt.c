@@ -46,6 +46,16 @@ static char *render(const char *fmt, const char *states, const char *jobs)
 	return out;
 }
 
+static void golden_of(const char *jobs, const char *fmt, const char *states,
+		      const char *expect_file)
+{
+	char *got = render(fmt, states, jobs);
+	char *want = tl_output(expect_file);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+}
+
 static void golden(const char *fmt, const char *states, const char *expect_file)
 {
 	char *got = render(fmt, states, "squeue_jobs.jsonl");
@@ -59,6 +69,16 @@ static void test_default(void **state)
 {
 	(void)state;
 	golden(SL_SQUEUE_FMT_DEFAULT, NULL, "squeue_default.out");
+}
+
+/* The default order, as the reference cluster printed it: pending before
+ * running in a partition, priority descending; equal priorities by start
+ * time, newest first, then ascending ids; pending jobs without a start
+ * time in reverse (squeue_sort.c). The records come in shuffled. */
+static void test_default_sort(void **state)
+{
+	(void)state;
+	golden_of("squeue_sort.jsonl", SL_SQUEUE_FMT_DEFAULT, NULL, "squeue_sort.out");
 }
 
 static void test_long(void **state)
@@ -189,6 +209,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default),
+		cmocka_unit_test(test_default_sort),
 		cmocka_unit_test(test_long),
 		cmocka_unit_test(test_custom),
 		cmocka_unit_test(test_codes),

@@ -4,7 +4,10 @@
 compat_libcompat_a_SOURCES += \
 	compat/slurm_fmt.c compat/slurm_fmt.h \
 	compat/slurm_state.c compat/slurm_state.h \
-	compat/squeue_fmt.c compat/squeue_fmt.h compat/squeue_sort.c \
+	compat/query_opt.c compat/query_opt.h compat/squeue_opt.c compat/squeue_opt.h \
+	compat/slurm_tres.c compat/slurm_tres.h \
+	compat/squeue_fmt.c compat/squeue_fmt.h compat/squeue_cols.h \
+	compat/squeue_long.c compat/squeue_sort.c \
 	compat/sacct_fmt.c compat/sacct_fmt.h \
 	compat/slurm_env.c compat/slurm_env.h \
 	compat/slurm_pattern.c compat/slurm_pattern.h
@@ -21,6 +24,9 @@ EXTRA_DIST += \
 	tests/data/output/squeue_users_pd.out \
 	tests/data/output/squeue_sort.jsonl \
 	tests/data/output/squeue_sort.out \
+	tests/data/output/squeue_long_fields.jsonl \
+	tests/data/output/squeue_long_fields.fmt \
+	tests/data/output/squeue_long_fields.out \
 	tests/data/output/sacct_jobs.jsonl \
 	tests/data/output/sacct_default.out \
 	tests/data/output/sacct_elapsed.out \

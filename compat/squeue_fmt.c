@@ -1,10 +1,12 @@
-/* squeue_fmt.c - the squeue format-code table and its printers.
+/* squeue_fmt.c - the squeue format-code table and its printers, and the
+ * formats (-o and -O) rendered through them.
  *
  * Each row is {code, header, header_cut, printer}. A printer writes the
  * value into a buffer and says whether squeue would cut it to the column
  * width (it never cuts times and node lists, but does cut reasons). Values
  * with no Sluice counterpart print what Slurm prints for "unset", so
- * scripts that parse them keep working. */
+ * scripts that parse them keep working. -O names map onto these rows, or
+ * onto their own (squeue_long.c). */
 #include "squeue_fmt.h"
 
 #include <stdio.h>
@@ -13,22 +15,20 @@
 
 #include "slurm_fmt.h"
 #include "slurm_time.h"
+#include "squeue_cols.h"
 #include "xalloc.h"
 
 #define VAL_MAX 8192
 
-typedef int (*printer_fn)(const struct sl_job *j, int64_t now, char *buf, size_t len);
-
-struct code_row {
-	char code;
-	const char *header;
-	int header_cut;
-	printer_fn print;
-};
+typedef sl_squeue_print_fn printer_fn;
+#define code_row sl_squeue_col
 
 struct sl_squeue_fmt {
 	struct sl_fmt *fmt;
-	const struct code_row **rows; /* one per item */
+	const struct code_row **rows; /* one per item; NULL: an -O name left out */
+	char **skipped;               /* -O names left out, NULL-terminated */
+	int *skipped_known;
+	size_t n_skipped;
 };
 
 static const char *nz(const char *s)
@@ -77,13 +77,14 @@ static struct sl_jobshape shape_of(const struct sl_job *j)
 	return sh;
 }
 
-static void fmt_time(int64_t t, char *buf, size_t len)
+void sl_squeue_time_fmt(int64_t t, char *buf, size_t len)
 {
 	if (t == 0)
 		snprintf(buf, len, "N/A");
 	else
 		sl_slurm_time_fmt_ts(t, buf, len);
 }
+#define fmt_time sl_squeue_time_fmt
 
 /* ---- printers: return 1 when the value may be cut to the width ---- */
 #define P(name) static int name(const struct sl_job *j, int64_t now, char *buf, size_t len)
@@ -335,7 +336,7 @@ static const struct code_row table[] = {
 	{'Z', "WORK_DIR", 1, p_workdir},
 };
 
-static const struct code_row *find_code(char c)
+const struct code_row *sl_squeue_col_code(char c)
 {
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (table[i].code == c)
@@ -356,7 +357,7 @@ int sl_squeue_fmt_new(const char *fmt, struct sl_squeue_fmt **out, struct sl_err
 	f->rows = sl_xcalloc(n + 1, sizeof(*f->rows));
 	for (size_t i = 0; i < n; i++) {
 		char c = sl_fmt_item(f->fmt, i)->code;
-		if ((f->rows[i] = find_code(c)) == NULL) {
+		if ((f->rows[i] = sl_squeue_col_code(c)) == NULL) {
 			r = sl_err_set(err, SL_EINVAL, "Invalid job format specification: %c", c);
 			goto out;
 		}
@@ -368,12 +369,48 @@ out:
 	return r;
 }
 
+int sl_squeue_fmt_new_long(const char *fmt, struct sl_squeue_fmt **out, struct sl_err *err)
+{
+	struct sl_squeue_fmt *f = sl_xcalloc(1, sizeof(*f));
+	size_t n;
+	int r, known;
+
+	*out = NULL;
+	if ((r = sl_fmt_parse_colon(fmt, &f->fmt, err)) != 0) {
+		sl_squeue_fmt_free(f);
+		return r;
+	}
+	n = sl_fmt_count(f->fmt);
+	f->rows = sl_xcalloc(n + 1, sizeof(*f->rows));
+	f->skipped = sl_xcalloc(n + 1, sizeof(*f->skipped));
+	f->skipped_known = sl_xcalloc(n + 1, sizeof(*f->skipped_known));
+	for (size_t i = 0; i < n; i++) {
+		const char *name = sl_fmt_item(f->fmt, i)->name;
+		if ((f->rows[i] = sl_squeue_col_name(name, &known)) != NULL)
+			continue;
+		f->skipped_known[f->n_skipped] = known;
+		f->skipped[f->n_skipped++] = sl_xstrdup(name);
+	}
+	*out = f;
+	return 0;
+}
+
+const char *sl_squeue_fmt_skipped(const struct sl_squeue_fmt *f, size_t i, int *known)
+{
+	if (i >= f->n_skipped)
+		return NULL;
+	*known = f->skipped_known[i];
+	return f->skipped[i];
+}
+
 void sl_squeue_fmt_free(struct sl_squeue_fmt *f)
 {
 	if (f == NULL)
 		return;
 	sl_fmt_free(f->fmt);
 	free(f->rows);
+	sl_strv_free(f->skipped);
+	free(f->skipped_known);
 	free(f);
 }
 
@@ -387,6 +424,8 @@ static int render(const struct sl_squeue_fmt *f, const struct sl_job *j, int64_t
 	for (size_t i = 0; r == 0 && i < sl_fmt_count(f->fmt); i++) {
 		const struct sl_fmt_item *it = sl_fmt_item(f->fmt, i);
 		const struct code_row *row = f->rows[i];
+		if (row == NULL)
+			continue; /* an -O name left out: Slurm adds no field */
 		if (j == NULL) {
 			snprintf(val, sizeof(val), "%s", row->header);
 			cut = row->header_cut;

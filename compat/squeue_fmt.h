@@ -20,6 +20,14 @@ struct sl_squeue_fmt;
 /* Parse a -o format against the code table. An unknown code fails with
  * SL_EINVAL and `Invalid job format specification: X`. Caller frees. */
 int sl_squeue_fmt_new(const char *fmt, struct sl_squeue_fmt **out, struct sl_err *err);
+/* Parse an -O list ("jobid:.10,name:20|,state"): Slurm's names, any case;
+ * 20 columns left-justified without a width. A name squeue does not know
+ * does not fail, as in Slurm: it is left out and listed by
+ * sl_squeue_fmt_skipped() for the command's error line. Caller frees. */
+int sl_squeue_fmt_new_long(const char *fmt, struct sl_squeue_fmt **out, struct sl_err *err);
+/* The i-th name -O left out (borrowed), NULL past the last; *known is 1
+ * when Slurm knows it but Sluice has no value for it. */
+const char *sl_squeue_fmt_skipped(const struct sl_squeue_fmt *f, size_t i, int *known);
 void sl_squeue_fmt_free(struct sl_squeue_fmt *f);
 
 /* Append the header line / one job's line (each ends in '\n'). */

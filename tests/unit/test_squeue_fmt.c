@@ -205,6 +205,65 @@ static void test_bad_code_and_sort(void **state)
 	sl_job_free_array(v, n);
 }
 
+/* -O with every name the reference cluster printed a value for, jobs 15
+ * (running) and 16 (held, -N 2 -c 2 --mem=1G) rebuilt as Sluice records:
+ * the header and both lines as squeue printed them ("name:0|": the value
+ * as is, then '|'). */
+static void test_long_fields(void **state)
+{
+	struct sl_squeue_fmt *f;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	size_t n;
+	struct sl_job **v = tl_output_jobs("squeue_long_fields.jsonl", &n);
+	char *fmt = tl_output("squeue_long_fields.fmt"), *want = tl_output("squeue_long_fields.out");
+	const int64_t now = 1795647085; /* 2026-11-25T22:51:25Z */
+	(void)state;
+
+	fmt[strcspn(fmt, "\n")] = '\0';
+	assert_int_equal(sl_squeue_fmt_new_long(fmt, &f, &err), 0);
+	assert_int_equal(sl_squeue_sort(v, n, "i", now, &err), 0);
+	assert_int_equal(sl_squeue_fmt_header(f, b), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(sl_squeue_fmt_job(f, v[i], now, b), 0);
+	assert_string_equal(sl_buf_str(b), want);
+	sl_squeue_fmt_free(f);
+	sl_buf_free(b);
+	sl_job_free_array(v, n);
+	free(fmt);
+	free(want);
+}
+
+/* -O widths: 20 left without one, ":N" left (cut), ":.N" right, text after
+ * the width kept; unknown names left out and listed, with the ones Slurm
+ * knows told apart; "numtask..." matches on 7 letters as in opts.c. */
+static void test_long_widths(void **state)
+{
+	struct sl_squeue_fmt *f;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(4096);
+	struct sl_job *j = sl_job_new();
+	int known = -1;
+	(void)state;
+
+	j->id = 7;
+	j->spec.name = sl_xstrdup("a_long_name");
+	assert_int_equal(sl_squeue_fmt_new_long("JobID,bogus,NAME:4|,cluster,numtaskX:.3,jobid:", &f,
+						&err), 0);
+	assert_string_equal(sl_squeue_fmt_skipped(f, 0, &known), "bogus");
+	assert_int_equal(known, 0);
+	assert_string_equal(sl_squeue_fmt_skipped(f, 1, &known), "cluster");
+	assert_int_equal(known, 1);
+	assert_null(sl_squeue_fmt_skipped(f, 2, &known));
+	assert_int_equal(sl_squeue_fmt_header(f, b), 0);
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
+	assert_string_equal(sl_buf_str(b), "JOBID               NAME|TASJOBID\n"
+					   "7                   a_lo|  17\n");
+	sl_squeue_fmt_free(f);
+	sl_buf_free(b);
+	sl_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +275,8 @@ int main(void)
 		cmocka_unit_test(test_bad_code_and_sort),
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_comment),
+		cmocka_unit_test(test_long_fields),
+		cmocka_unit_test(test_long_widths),
 	};
 	setenv("TZ", "UTC", 1);
 	tzset();

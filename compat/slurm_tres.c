@@ -1,0 +1,58 @@
+/* slurm_tres.c - TRES strings and memory sizes in Slurm's spelling. */
+#include "slurm_tres.h"
+
+#include <stdio.h>
+
+void sl_slurm_mem_fmt(int64_t mib, char *buf, size_t len)
+{
+	static const char units[] = "MGTP";
+	size_t u = 0;
+
+	if (mib < 0)
+		mib = 0;
+	while (mib > 0 && mib % 1024 == 0 && u + 1 < sizeof(units) - 1) {
+		mib /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%lld%c", (long long)mib, units[u]);
+}
+
+int sl_slurm_job_cpus(const struct sl_job *j)
+{
+	struct sl_jobshape sh;
+
+	if (j->alloc_cpus > 0)
+		return j->alloc_cpus;
+	sl_job_shape(j, &sh);
+	return sh.cpus_per_node * sh.nodes;
+}
+
+int64_t sl_slurm_job_mem(const struct sl_job *j)
+{
+	struct sl_jobshape sh;
+
+	sl_job_shape(j, &sh);
+	if (sh.mem_per_node > 0)
+		return sh.mem_per_node * sh.nodes;
+	if (j->spec.mem_per_cpu > 0)
+		return j->spec.mem_per_cpu * sl_slurm_job_cpus(j);
+	return 0;
+}
+
+void sl_slurm_tres_fmt(const struct sl_job *j, enum sl_tres_order order, char *buf, size_t len)
+{
+	struct sl_jobshape sh;
+	int cpus = sl_slurm_job_cpus(j);
+	int64_t mib = sl_slurm_job_mem(j);
+	char mem[48] = "";
+
+	sl_job_shape(j, &sh);
+	if (mib > 0) {
+		snprintf(mem, sizeof(mem), ",mem=");
+		sl_slurm_mem_fmt(mib, mem + 5, sizeof(mem) - 5);
+	}
+	if (order == SL_TRES_SACCT)
+		snprintf(buf, len, "billing=%d,cpu=%d%s,node=%d", cpus, cpus, mem, sh.nodes);
+	else
+		snprintf(buf, len, "cpu=%d%s,node=%d,billing=%d", cpus, mem, sh.nodes, cpus);
+}

@@ -33,4 +33,5 @@ EXTRA_DIST += \
 	tests/data/output/sacct_timelimit.out \
 	tests/data/output/sacct_parsable.out \
 	tests/data/output/sacct_noheader.out \
-	tests/data/output/sacct_widths.out
+	tests/data/output/sacct_widths.out \
+	tests/data/output/sacct_helpformat.out

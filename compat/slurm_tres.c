@@ -47,11 +47,17 @@ void sl_slurm_tres_fmt(const struct sl_job *j, enum sl_tres_order order, char *b
 	char mem[48] = "";
 
 	sl_job_shape(j, &sh);
+	if (order == SL_TRES_BATCH && sh.nodes > 1) {
+		cpus /= sh.nodes;
+		mib /= sh.nodes;
+	}
 	if (mib > 0) {
 		snprintf(mem, sizeof(mem), ",mem=");
 		sl_slurm_mem_fmt(mib, mem + 5, sizeof(mem) - 5);
 	}
-	if (order == SL_TRES_SACCT)
+	if (order == SL_TRES_BATCH)
+		snprintf(buf, len, "cpu=%d%s,node=1", cpus, mem);
+	else if (order == SL_TRES_SACCT)
 		snprintf(buf, len, "billing=%d,cpu=%d%s,node=%d", cpus, cpus, mem, sh.nodes);
 	else
 		snprintf(buf, len, "cpu=%d%s,node=%d,billing=%d", cpus, mem, sh.nodes, cpus);

@@ -22,6 +22,7 @@ int sl_slurm_job_cpus(const struct sl_job *j);
 enum sl_tres_order {
 	SL_TRES_SQUEUE, /* "cpu=1,mem=4000M,node=1,billing=1" (slurmctld's) */
 	SL_TRES_SACCT,  /* "billing=1,cpu=1,mem=4000M,node=1" (slurmdbd's) */
+	SL_TRES_BATCH,  /* its batch step: "cpu=1,mem=4000M,node=1", one node's */
 };
 /* The job's TRES (billing is its CPUs; mem is left out when it asked for
  * none, as Sluice has no default memory per CPU). */

@@ -8,11 +8,12 @@ compat_libcompat_a_SOURCES += \
 	compat/slurm_tres.c compat/slurm_tres.h \
 	compat/squeue_fmt.c compat/squeue_fmt.h compat/squeue_cols.h \
 	compat/squeue_long.c compat/squeue_sort.c \
-	compat/sacct_fmt.c compat/sacct_fmt.h \
+	compat/sacct_fmt.c compat/sacct_fmt.h compat/sacct_opt.c compat/sacct_opt.h \
 	compat/slurm_env.c compat/slurm_env.h \
 	compat/slurm_pattern.c compat/slurm_pattern.h
 
 UNIT_TESTS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_sacct_fmt \
+	tests/unit/test_sacct_opt \
 	tests/unit/test_slurm_env tests/unit/test_slurm_pattern
 
 # Golden data: job records (JSON lines) and what Slurm 22.05 printed for them.

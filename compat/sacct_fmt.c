@@ -30,8 +30,14 @@
 enum row { ROW_JOB = 0, ROW_BATCH };
 enum kind { K_STR = 0, K_DATE, K_NUM };
 
-typedef void (*field_fn)(const struct sl_job *j, enum row row, int64_t now, char *buf,
-			 size_t len);
+/* What a printer knows besides the job: the time, and --units. */
+struct pctx {
+	int64_t now;
+	int unit; /* sl_slurm_mem_fmt()'s: 0, '-' or K M G T P */
+};
+
+typedef void (*field_fn)(const struct sl_job *j, enum row row, const struct pctx *c,
+			 char *buf, size_t len);
 
 struct field_row {
 	const char *name;
@@ -43,6 +49,7 @@ struct field_row {
 struct sl_sacct_fmt {
 	struct sl_fmt *fmt;
 	char *delim; /* --delimiter; NULL: '|' */
+	int unit;
 };
 
 enum sl_jobstate sl_sacct_batch_state(const struct sl_job *j)
@@ -96,11 +103,11 @@ static int row_cpus(const struct sl_job *j, enum row row)
 	return row == ROW_BATCH && nodes > 0 ? cpus / nodes : cpus;
 }
 
-/* A time never set: eligible_time of a held job (Slurm has none). */
-static int64_t eligible(const struct sl_job *j)
+int64_t sl_sacct_eligible(const struct sl_job *j)
 {
-	return j->state == SL_JOB_PENDING && j->spec.hold ? 0 : j->eligible_time;
+	return j->spec.hold ? 0 : j->eligible_time;
 }
+#define eligible sl_sacct_eligible
 
 /* Reserved: the wait between eligible and start (or now). */
 static int64_t reserved(const struct sl_job *j, int64_t now)
@@ -114,8 +121,8 @@ static void secs(int64_t v, char *buf, size_t len)
 	sl_slurm_time_fmt_elapsed_sacct(v, buf, len);
 }
 
-#define F(name) static void name(const struct sl_job *j, enum row row, int64_t now, \
-				 char *buf, size_t len)
+#define F(name) static void name(const struct sl_job *j, enum row row, \
+				 const struct pctx *c, char *buf, size_t len)
 #define S(expr) snprintf(buf, len, "%s", (expr))
 #define JOBONLY(expr) S(row == ROW_JOB ? (expr) : "")
 #define OR_EMPTY(s) ((s) ? (s) : "")
@@ -125,7 +132,7 @@ static void secs(int64_t v, char *buf, size_t len)
 		else \
 			S(""); \
 	} while (0)
-#define CONST(name, job, batch) F(name) { (void)j; (void)now; S(row == ROW_JOB ? job : batch); }
+#define CONST(name, job, batch) F(name) { (void)j; (void)c; S(row == ROW_JOB ? job : batch); }
 
 CONST(f_blank, "", "")
 CONST(f_freq_req, "Unknown", "0")
@@ -133,70 +140,70 @@ CONST(f_batch_zero, "", "0")
 CONST(f_energy, "", "energy=0")
 CONST(f_cpu_zero, "00:00:00", "00:00:00")
 
-F(f_account) { (void)row; (void)now; S(OR_EMPTY(j->spec.account)); }
-F(f_partition) { (void)now; JOBONLY(OR_EMPTY(j->spec.partition)); }
-F(f_qos) { (void)now; JOBONLY(OR_EMPTY(j->spec.qos)); }
-F(f_comment) { (void)now; JOBONLY(OR_EMPTY(j->spec.comment)); }
-F(f_user) { (void)now; JOBONLY(OR_EMPTY(j->user)); }
-F(f_group) { (void)now; JOBONLY(OR_EMPTY(j->group)); }
-F(f_workdir) { (void)now; JOBONLY(OR_EMPTY(j->spec.work_dir)); }
-F(f_reason) { (void)now; JOBONLY(j->reason ? j->reason : "None"); }
-F(f_derived) { (void)now; JOBONLY("0:0"); }
-F(f_start) { (void)row; (void)now; sl_slurm_time_fmt_ts(j->start_time, buf, len); }
-F(f_end) { (void)row; (void)now; sl_slurm_time_fmt_ts(j->end_time, buf, len); }
-F(f_elapsed) { (void)row; secs(elapsed(j, now), buf, len); }
-F(f_elapsed_raw) { (void)row; snprintf(buf, len, "%lld", (long long)elapsed(j, now)); }
-F(f_uid) { (void)now; JOBNUM((unsigned)j->uid); }
-F(f_gid) { (void)now; JOBNUM((unsigned)j->gid); }
-F(f_priority) { (void)now; JOBNUM(j->priority); }
-F(f_alloc_cpus) { (void)now; snprintf(buf, len, "%d", row_cpus(j, row)); }
-F(f_nnodes) { (void)now; snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : shape(j).nodes); }
-F(f_ntasks) { (void)j; (void)now; S(row == ROW_BATCH ? "1" : ""); }
-F(f_cputime) { secs(elapsed(j, now) * row_cpus(j, row), buf, len); }
-F(f_suspended) { (void)j; (void)row; (void)now; secs(0, buf, len); }
+F(f_account) { (void)row; (void)c; S(OR_EMPTY(j->spec.account)); }
+F(f_partition) { (void)c; JOBONLY(OR_EMPTY(j->spec.partition)); }
+F(f_qos) { (void)c; JOBONLY(OR_EMPTY(j->spec.qos)); }
+F(f_comment) { (void)c; JOBONLY(OR_EMPTY(j->spec.comment)); }
+F(f_user) { (void)c; JOBONLY(OR_EMPTY(j->user)); }
+F(f_group) { (void)c; JOBONLY(OR_EMPTY(j->group)); }
+F(f_workdir) { (void)c; JOBONLY(OR_EMPTY(j->spec.work_dir)); }
+F(f_reason) { (void)c; JOBONLY(j->reason ? j->reason : "None"); }
+F(f_derived) { (void)c; JOBONLY("0:0"); }
+F(f_start) { (void)row; (void)c; sl_slurm_time_fmt_ts(j->start_time, buf, len); }
+F(f_end) { (void)row; (void)c; sl_slurm_time_fmt_ts(j->end_time, buf, len); }
+F(f_elapsed) { (void)row; secs(elapsed(j, c->now), buf, len); }
+F(f_elapsed_raw) { (void)row; snprintf(buf, len, "%lld", (long long)elapsed(j, c->now)); }
+F(f_uid) { (void)c; JOBNUM((unsigned)j->uid); }
+F(f_gid) { (void)c; JOBNUM((unsigned)j->gid); }
+F(f_priority) { (void)c; JOBNUM(j->priority); }
+F(f_alloc_cpus) { (void)c; snprintf(buf, len, "%d", row_cpus(j, row)); }
+F(f_nnodes) { (void)c; snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : shape(j).nodes); }
+F(f_ntasks) { (void)j; (void)c; S(row == ROW_BATCH ? "1" : ""); }
+F(f_cputime) { secs(elapsed(j, c->now) * row_cpus(j, row), buf, len); }
+F(f_suspended) { (void)j; (void)row; (void)c; secs(0, buf, len); }
 
 F(f_cputime_raw)
 {
-	snprintf(buf, len, "%lld", (long long)(elapsed(j, now) * row_cpus(j, row)));
+	snprintf(buf, len, "%lld", (long long)(elapsed(j, c->now) * row_cpus(j, row)));
 }
 
 /* A step's Submit and Eligible are its start (print.c: step->start). */
 F(f_submit)
 {
-	(void)now;
+	(void)c;
 	sl_slurm_time_fmt_ts(row == ROW_JOB ? j->submit_time : j->start_time, buf, len);
 }
 
 F(f_eligible)
 {
-	(void)now;
+	(void)c;
 	sl_slurm_time_fmt_ts(row == ROW_JOB ? eligible(j) : j->start_time, buf, len);
 }
 
 F(f_jobid)
 {
-	(void)now;
+	(void)c;
 	snprintf(buf, len, "%llu%s", (unsigned long long)j->id, row == ROW_BATCH ? ".batch" : "");
 }
 
 F(f_jobname)
 {
-	(void)now;
+	(void)c;
 	S(row == ROW_BATCH ? "batch" : OR_EMPTY(j->spec.name));
 }
 
 F(f_alloc_nodes)
 {
-	(void)now;
+	(void)c;
 	snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : started(j) ? shape(j).nodes : 0);
 }
 
-F(f_req_nodes) { (void)now; snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : shape(j).nodes); }
+F(f_req_nodes) { (void)c; snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : shape(j).nodes); }
 
 F(f_req_cpus)
 {
 	struct sl_jobshape sh = shape(j);
-	(void)now;
+	(void)c;
 	snprintf(buf, len, "%d", row == ROW_BATCH ? row_cpus(j, row) : sh.cpus_per_node * sh.nodes);
 }
 
@@ -204,26 +211,27 @@ F(f_req_cpus)
  * step's allocation is one node's, without billing. */
 F(f_req_tres)
 {
-	(void)now;
+	(void)c;
 	if (row == ROW_JOB)
-		sl_slurm_tres_fmt(j, SL_TRES_SACCT, buf, len);
+		sl_slurm_tres_fmt(j, SL_TRES_SACCT, c->unit, buf, len);
 	else
 		S("");
 }
 
 F(f_alloc_tres)
 {
-	(void)now;
+	(void)c;
 	if (!started(j))
 		S("");
 	else
-		sl_slurm_tres_fmt(j, row == ROW_JOB ? SL_TRES_SACCT : SL_TRES_BATCH, buf, len);
+		sl_slurm_tres_fmt(j, row == ROW_JOB ? SL_TRES_SACCT : SL_TRES_BATCH, c->unit, buf,
+				  len);
 }
 
 F(f_constraints)
 {
 	size_t used = 0;
-	(void)now;
+	(void)c;
 	buf[0] = '\0';
 	for (char **f = j->spec.features; row == ROW_JOB && f && *f && used < len; f++) {
 		int k = snprintf(buf + used, len - used, "%s%s", used ? "&" : "", *f);
@@ -234,14 +242,14 @@ F(f_constraints)
 /* Jobs the scheduler started, or not yet (slurmdb_job_flags_str()). */
 F(f_flags)
 {
-	(void)now;
+	(void)c;
 	JOBONLY(started(j) ? "SchedMain" : "SchedNotSet");
 }
 
 F(f_reserved)
 {
 	if (row == ROW_JOB)
-		secs(reserved(j, now), buf, len);
+		secs(reserved(j, c->now), buf, len);
 	else
 		S("");
 }
@@ -250,7 +258,7 @@ F(f_resv_cpu)
 {
 	struct sl_jobshape sh = shape(j);
 	if (row == ROW_JOB)
-		secs(reserved(j, now) * sh.cpus_per_node * sh.nodes, buf, len);
+		secs(reserved(j, c->now) * sh.cpus_per_node * sh.nodes, buf, len);
 	else
 		S("");
 }
@@ -259,7 +267,7 @@ F(f_resv_cpu_raw)
 {
 	struct sl_jobshape sh = shape(j);
 	if (row == ROW_JOB)
-		snprintf(buf, len, "%lld", (long long)(reserved(j, now) * sh.cpus_per_node * sh.nodes));
+		snprintf(buf, len, "%lld", (long long)(reserved(j, c->now) * sh.cpus_per_node * sh.nodes));
 	else
 		S("");
 }
@@ -269,7 +277,7 @@ F(f_nodelist)
 {
 	const char *nl = j->nodelist;
 	size_t k;
-	(void)now;
+	(void)c;
 	if (nl == NULL || *nl == '\0') {
 		S("None assigned");
 		return;
@@ -290,11 +298,11 @@ F(f_nodelist)
 F(f_reqmem)
 {
 	int64_t mib = sl_slurm_job_mem(j);
-	(void)now;
+	(void)c;
 	if (row == ROW_BATCH)
 		S("");
 	else if (mib > 0)
-		sl_slurm_mem_fmt(mib, buf, len);
+		sl_slurm_mem_fmt(mib, c->unit, buf, len);
 	else
 		S("0");
 }
@@ -312,7 +320,7 @@ static int64_t limit_of(const struct sl_job *j)
 
 F(f_timelimit)
 {
-	(void)now;
+	(void)c;
 	if (row == ROW_JOB)
 		sl_slurm_time_fmt_limit_sacct(limit_of(j), buf, len);
 	else
@@ -322,7 +330,7 @@ F(f_timelimit)
 F(f_timelimit_raw)
 {
 	int64_t m = limit_of(j);
-	(void)now;
+	(void)c;
 	if (row == ROW_BATCH)
 		S("");
 	else if (m < 0)
@@ -333,11 +341,13 @@ F(f_timelimit_raw)
 
 F(f_state)
 {
-	(void)now;
+	(void)c;
 	if (row == ROW_BATCH)
 		S(sl_jobstate_name(sl_sacct_batch_state(j)));
 	else if (j->state == SL_JOB_CANCELLED && j->cancelled_by >= 0)
 		snprintf(buf, len, "CANCELLED by %d", j->cancelled_by);
+	else if (j->state == SL_JOB_CONFIGURING)
+		S("RUNNING"); /* a flag on RUNNING in Slurm: slurmdbd keeps RUNNING */
 	else
 		S(sl_jobstate_name(j->state));
 }
@@ -351,7 +361,7 @@ static void exit_pair(int code, int sig, char *buf, size_t len)
 
 F(f_exitcode)
 {
-	(void)now;
+	(void)c;
 	if (!sl_jobstate_is_final(j->state))
 		S("0:0");
 	else if (row == ROW_BATCH)
@@ -564,6 +574,11 @@ void sl_sacct_fmt_set_delimiter(struct sl_sacct_fmt *f, const char *delim)
 	f->delim = delim ? sl_xstrdup(delim) : NULL;
 }
 
+void sl_sacct_fmt_set_units(struct sl_sacct_fmt *f, int unit)
+{
+	f->unit = unit;
+}
+
 void sl_sacct_fmt_free(struct sl_sacct_fmt *f)
 {
 	if (f == NULL)
@@ -633,12 +648,13 @@ static int one_row(const struct sl_sacct_fmt *f, const struct sl_job *j, enum ro
 {
 	char val[VAL_MAX];
 	size_t n = sl_fmt_count(f->fmt);
+	struct pctx c = {now, f->unit};
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		const struct sl_fmt_item *it = sl_fmt_item(f->fmt, i);
 		const struct field_row *fr = &table[it->index];
-		fr->print(j, row, now, val, sizeof(val));
+		fr->print(j, row, &c, val, sizeof(val));
 		r = cell(f, b, val, it->width, fr->kind, mode, i + 1 == n, 0);
 	}
 	return r ? r : sl_buf_addc(b, '\n');

@@ -26,6 +26,10 @@ void sl_sacct_fmt_free(struct sl_sacct_fmt *f);
 /* --delimiter: what -p/-P put between fields instead of '|' (copied). */
 void sl_sacct_fmt_set_delimiter(struct sl_sacct_fmt *f, const char *delim);
 
+/* --units=K|M|G|T|P (sizes in that unit), or '-' for --noconvert; 0 is
+ * Slurm's default (the largest unit that keeps the number exact). */
+void sl_sacct_fmt_set_units(struct sl_sacct_fmt *f, int unit);
+
 /* sacct -e: every field name, four a line, as Slurm lays them out. */
 int sl_sacct_fields_help(struct sl_buf *b);
 
@@ -33,6 +37,10 @@ int sl_sacct_fields_help(struct sl_buf *b);
  * cancelled before it got nodes (Slurm stamps such a job with a start
  * time, but it never ran a batch script). */
 int sl_sacct_has_batch_step(const struct sl_job *j);
+
+/* When the job became eligible, as slurmdbd has it: never (0) for a job
+ * held (pending, or ended while held). */
+int64_t sl_sacct_eligible(const struct sl_job *j);
 
 /* Header line, plus the dash line in table mode. */
 int sl_sacct_fmt_header(const struct sl_sacct_fmt *f, enum sl_sacct_mode mode,

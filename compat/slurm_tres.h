@@ -8,9 +8,11 @@
 #include <stdint.h>
 #include "job.h"
 
-/* MiB as Slurm's convert_num_unit() prints them exactly: "4000M", "2G",
- * "1T" (a unit up only while it divides evenly). */
-void sl_slurm_mem_fmt(int64_t mib, char *buf, size_t len);
+/* MiB as Slurm's convert_num_unit() prints them. unit 0: "exactly" (up a
+ * unit while the number divides by 512: "4000M", "2G", "1.50G"); '-':
+ * not converted (--noconvert); K, M, G, T or P: in that unit, two
+ * decimals when not whole (sacct --units). 0 prints as "0". */
+void sl_slurm_mem_fmt(int64_t mib, int unit, char *buf, size_t len);
 
 /* Total memory of the job in MiB (--mem per node, or --mem-per-cpu times
  * its CPUs), 0 when it asked for none. */
@@ -25,7 +27,9 @@ enum sl_tres_order {
 	SL_TRES_BATCH,  /* its batch step: "cpu=1,mem=4000M,node=1", one node's */
 };
 /* The job's TRES (billing is its CPUs; mem is left out when it asked for
- * none, as Sluice has no default memory per CPU). */
-void sl_slurm_tres_fmt(const struct sl_job *j, enum sl_tres_order order, char *buf, size_t len);
+ * none, as Sluice has no default memory per CPU), mem in `unit` as for
+ * sl_slurm_mem_fmt(). */
+void sl_slurm_tres_fmt(const struct sl_job *j, enum sl_tres_order order, int unit, char *buf,
+		       size_t len);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "slurm_fmt.h"
 #include "slurm_time.h"
+#include "slurm_tres.h"
 #include "squeue_cols.h"
 #include "xalloc.h"
 
@@ -59,14 +60,10 @@ static int shows_reason(const struct sl_job *j)
 	}
 }
 
+/* convert_num_unit(): "4000M", "1G", "1.50G". */
 static void fmt_mem(int64_t mib, char *buf, size_t len)
 {
-	if (mib > 0 && mib % (1024 * 1024) == 0)
-		snprintf(buf, len, "%lldT", (long long)(mib / (1024 * 1024)));
-	else if (mib > 0 && mib % 1024 == 0)
-		snprintf(buf, len, "%lldG", (long long)(mib / 1024));
-	else
-		snprintf(buf, len, "%lldM", (long long)(mib > 0 ? mib : 0));
+	sl_slurm_mem_fmt(mib, 0, buf, len);
 }
 
 static struct sl_jobshape shape_of(const struct sl_job *j)

@@ -66,7 +66,7 @@ P(p_restarts) { (void)now; N(j->attempt); }
 P(p_alloc_node) { (void)now; S(j->spec.submit_host ? j->spec.submit_host : "(null)"); }
 P(p_stdout) { (void)now; return path(j, j->spec.std_out, buf, len); }
 P(p_stdin) { (void)now; return path(j, j->spec.std_in ? j->spec.std_in : "/dev/null", buf, len); }
-P(p_tres_alloc) { (void)now; sl_slurm_tres_fmt(j, SL_TRES_SQUEUE, buf, len); return 1; }
+P(p_tres_alloc) { (void)now; sl_slurm_tres_fmt(j, SL_TRES_SQUEUE, 0, buf, len); return 1; }
 /* The wait status: exit code in the high byte, signal in the low one. */
 P(p_exit_code) { (void)now; N(((j->exit_code & 0xff) << 8) | (j->exit_signal & 0x7f)); }
 P(p_eligible) { (void)now; sl_squeue_time_fmt(eligible(j), buf, len); return 1; }

@@ -5,6 +5,7 @@ compat_libcompat_a_SOURCES += \
 	compat/slurm_fmt.c compat/slurm_fmt.h \
 	compat/slurm_state.c compat/slurm_state.h \
 	compat/query_opt.c compat/query_opt.h compat/squeue_opt.c compat/squeue_opt.h \
+	compat/scancel_opt.c compat/scancel_opt.h \
 	compat/slurm_tres.c compat/slurm_tres.h \
 	compat/squeue_fmt.c compat/squeue_fmt.h compat/squeue_cols.h \
 	compat/squeue_long.c compat/squeue_sort.c \

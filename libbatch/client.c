@@ -555,7 +555,9 @@ int sl_client_cancel(struct sl_client *c, const struct sl_jobfilter *f, int sign
 	*nres = 0;
 	json_object_object_add(req, "filter", sl_jobfilter_to_obj(f));
 	json_object_object_add(req, "signal", json_object_new_int(signal));
-	json_object_object_add(req, "batch", json_object_new_boolean(batch_only));
+	json_object_object_add(req, "batch", json_object_new_boolean(batch_only == 1));
+	if (batch_only == 2)
+		json_object_object_add(req, "full", json_object_new_boolean(1));
 	if ((r = call(c, SL_MSG_CANCEL, req, &rep, err)) != 0)
 		return r;
 	if (!json_object_object_get_ex(rep, "results", &arr) ||

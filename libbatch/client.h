@@ -49,10 +49,11 @@ struct sl_jobresult {
 	char msg[256];       /* reason when rc != 0 */
 };
 
-/* Cancel (signal 0) or signal the jobs matching f. With `batch_only` the
- * signal goes to the batch script's process group only. `full` is for
- * scancel -f. Results are per matched job (and per listed id that matched
- * nothing, with rc -SL_ENOENT). Caller frees *res with free(). */
+/* Cancel (signal 0) or signal the jobs matching f. `batch_only` is what
+ * the signal reaches: 0 the job's steps (scancel -s), 1 the batch script
+ * alone (-b), 2 the script's process group (--full). Results are per
+ * matched job (and per listed id that matched nothing, with rc
+ * -SL_ENOENT). Caller frees *res with free(). */
 int sl_client_cancel(struct sl_client *c, const struct sl_jobfilter *f, int signal,
 		     int batch_only, struct sl_jobresult **res, size_t *nres,
 		     struct sl_err *err);

@@ -161,6 +161,43 @@ static void test_exec_local_cancel_signal(void **state)
 	sl_loop_free(loop);
 }
 
+/* scancel -s USR1 -b reaches the batch script and not its children (the
+ * script's background subshell); --full (SL_SIGNAL_GROUP) reaches both. */
+static void test_exec_local_signal_scope(void **state)
+{
+	struct sl_loop *loop = sl_loop_new();
+	struct evlog e = {0};
+	struct sl_exec_local *x = new_exec(loop, &e);
+	struct sl_job *j = make_record(104, "#!/bin/bash\ntrap 'echo shell got USR1' USR1\n"
+				       "(trap 'echo child got USR1' USR1; while :; do sleep 0.1; done) &\n"
+				       "echo up\nwhile :; do sleep 0.1; done\n", 1);
+	struct sl_err err = SL_ERR_INIT;
+	assert_int_equal(sl_exec_local_start(x, j, &err), 0);
+	char *dir = sl_xasprintf("%s/jobs/104", root);
+	wait_file(dir, SL_JOBDIR_PGID);
+	usleep(300000);
+	assert_int_equal(sl_exec_local_signal(x, 104, SIGUSR1, &err), 0);
+	usleep(400000);
+	char *p = sl_xasprintf("%s/rec-104-vm.out", root), *out = slurp(p);
+	assert_non_null(out);
+	assert_string_equal(out, "up\nshell got USR1\n");
+	free(out);
+	assert_int_equal(sl_exec_local_signal(x, 104, SIGUSR1 | SL_SIGNAL_GROUP, &err), 0);
+	usleep(400000);
+	out = slurp(p);
+	assert_non_null(strstr(out, "child got USR1"));
+	assert_int_equal(sl_exec_local_signal(x, 999, SIGUSR1, &err), -SL_ENOENT);
+	assert_int_equal(sl_exec_local_cancel(x, 104, &err), 0);
+	run_until_finished(loop);
+	sl_exec_local_forget(x, 104);
+	free(out);
+	free(p);
+	free(dir);
+	sl_job_free(j);
+	sl_exec_local_free(x);
+	sl_loop_free(loop);
+}
+
 /* The daemon "dies" (its executor is dropped without a word), the job runs
  * on; a new daemon adopts it and records its end. */
 static void test_adopt_running(void **state)
@@ -377,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_nodelist),
 		cmocka_unit_test(test_exec_local_run),
 		cmocka_unit_test(test_exec_local_cancel_signal),
+		cmocka_unit_test(test_exec_local_signal_scope),
 		cmocka_unit_test(test_adopt_running),
 		cmocka_unit_test(test_adopt_dead_or_never),
 		cmocka_unit_test(test_exec_local_answer_lost),

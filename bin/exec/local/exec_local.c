@@ -401,11 +401,34 @@ int sl_exec_local_preempt(struct sl_exec_local *x, uint64_t id, struct sl_err *e
 	return control(x, id, SIGUSR2, 0, err);
 }
 
+/* scancel -b: the batch script alone, as slurmstepd's kill(job->pgid):
+ * the script leads its process group, so the group's id is its pid. Its
+ * children are left alone; --full (SL_SIGNAL_GROUP) reaches them through
+ * the supervisor, which signals the whole group. */
+static int signal_script(struct sl_exec_local *x, uint64_t id, int signo, struct sl_err *err)
+{
+	struct xjob *j = job_find(x, id);
+	pid_t pgid;
+
+	if (j == NULL)
+		return sl_err_set(err, SL_ENOENT, "job %llu is not running here", (unsigned long long)id);
+	if ((pgid = (pid_t)read_num(j->dir, SL_JOBDIR_PGID)) <= 1)
+		return sl_err_set(err, SL_ESTATE, "job %llu: its script has not started yet",
+				  (unsigned long long)id);
+	if (kill(pgid, signo) != 0 && errno != ESRCH)
+		return sl_err_set(err, SL_EIO, "job %llu: signal: %s", (unsigned long long)id,
+				  strerror(errno));
+	return 0;
+}
+
 int sl_exec_local_signal(struct sl_exec_local *x, uint64_t id, int signo, struct sl_err *err)
 {
+	int group = (signo & SL_SIGNAL_GROUP) != 0;
+
+	signo &= ~SL_SIGNAL_GROUP;
 	if (signo <= 0 || signo >= NSIG)
 		return sl_err_set(err, SL_EINVAL, "invalid signal %d", signo);
-	return control(x, id, signo, 1, err);
+	return group ? control(x, id, signo, 1, err) : signal_script(x, id, signo, err);
 }
 
 /* ---- restart ---- */

@@ -26,6 +26,8 @@ int sl_exec_local_start(struct sl_exec_local *x, const struct sl_job *job, struc
  * -SL_ENOENT when the job is not running here. */
 int sl_exec_local_cancel(struct sl_exec_local *x, uint64_t id, struct sl_err *err);
 int sl_exec_local_preempt(struct sl_exec_local *x, uint64_t id, struct sl_err *err);
+/* scancel -s SIG -b: to the batch script alone; with SL_SIGNAL_GROUP
+ * or-ed into signo (--full), to its process group, through the supervisor. */
 int sl_exec_local_signal(struct sl_exec_local *x, uint64_t id, int signo, struct sl_err *err);
 /* Follow a job the store says is running (after a daemon restart):
  *   lock held          -> its supervisor lives: watch it;

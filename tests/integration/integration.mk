@@ -31,7 +31,7 @@ INTEGRATION_TESTS = \
 	tests/integration/k8s_kubeconfig.sh \
 	tests/integration/k8s_race.sh
 TESTS += $(INTEGRATION_TESTS)
-EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh $(INTEGRATION_TESTS) \
+EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh tests/integration/pam_lib.sh $(INTEGRATION_TESTS) \
 	tests/integration/k8s_lib.sh tests/integration/k8s_golden.py \
 	tests/bench/k8s_calls.sh tests/bench/munge.sh \
 	tests/data/k8s-golden/jobset-1node.json tests/data/k8s-golden/jobset-4node-8gpu.json \

@@ -5,7 +5,8 @@
 # private sockets with their own keys; the commands as two users through
 # $SLUICE_SERVER and through a login node's `controller:`; a small Python
 # client for what the commands never send: no credential, a credential of
-# another request, a replayed or expired one, a forged uid in the body.
+# another request, a replayed or expired one, a forged uid in the body;
+# last, the same users under PAM (account refusal, one session per job).
 . "$top_srcdir/tests/integration/lib.sh"
 make_users
 command -v munged >/dev/null && command -v munge >/dev/null ||

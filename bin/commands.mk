@@ -24,3 +24,27 @@ bin_sluice_SOURCES = bin/sluice.c bin/sluice_render.c bin/sluice_render.h
 bin_sluice_LDADD = k8s/librender.a $(SL_LIBS)
 TESTS += tests/unit/test_sluice_render.sh
 EXTRA_DIST += tests/unit/test_sluice_render.sh
+
+# The PBS commands over the same job record (compat/pbs.mk's dialect).
+bin_PROGRAMS += bin/qsub
+bin_qsub_SOURCES = bin/qsub.c
+bin_qsub_LDADD = $(SL_LIBS)
+# Dynamic, unlike sbatch: qsub looks up the user's home and login shell (NSS).
+bin_PROGRAMS += bin/qstat
+bin_qstat_SOURCES = bin/qstat.c
+bin_qstat_LDADD = $(SL_LIBS)
+bin_PROGRAMS += bin/qdel bin/qhold bin/qrls bin/qsig bin/qselect bin/qalter bin/qmove bin/pbsnodes
+bin_qdel_SOURCES = bin/qdel.c
+bin_qdel_LDADD = $(SL_LIBS)
+bin_qhold_SOURCES = bin/qhold.c
+bin_qhold_LDADD = $(SL_LIBS)
+bin_qrls_SOURCES = bin/qrls.c
+bin_qrls_LDADD = $(SL_LIBS)
+bin_qsig_SOURCES = bin/qsig.c
+bin_qsig_LDADD = $(SL_LIBS)
+bin_qselect_SOURCES = bin/qselect.c
+bin_qselect_LDADD = $(SL_LIBS)
+bin_qalter_SOURCES = bin/qalter.c
+bin_qmove_SOURCES = bin/qmove.c
+bin_pbsnodes_SOURCES = bin/pbsnodes.c
+bin_pbsnodes_LDADD = $(SL_LIBS)

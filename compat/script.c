@@ -226,3 +226,126 @@ int sl_script_directives(const char *text, size_t len, const char *magic,
 	*argc = (int)w.n;
 	return 0;
 }
+
+/* ---- PBS directives ------------------------------------------------------ */
+
+/* make_argv(): blanks split, quotes group, a backslash takes the next
+ * character as it is. */
+static int pbs_words(const char *p, const char *end, const char *progname,
+		     struct sl_directive *d, struct sl_err *err)
+{
+	struct words w = {NULL, 0, 0};
+	char *buf = sl_xmalloc((size_t)(end - p) + 1);
+
+	words_push(&w, sl_xstrdup(progname));
+	for (;;) {
+		size_t n = 0;
+
+		while (p < end && isspace((unsigned char)*p))
+			p++;
+		if (p == end)
+			break;
+		while (p < end && !isspace((unsigned char)*p)) {
+			if (*p == '"' || *p == '\'') {
+				char q = *p++;
+				while (p < end && *p != q)
+					buf[n++] = *p++;
+				if (p == end) {
+					free(buf);
+					sl_strv_free(w.v);
+					return sl_err_set(err, SL_EINVAL, "unmatched %c", q);
+				}
+				p++;
+			} else if (*p == '\\' && p + 1 < end) {
+				buf[n++] = p[1];
+				p += 2;
+			} else {
+				buf[n++] = *p++;
+			}
+		}
+		words_push(&w, sl_xstrndup(buf, n));
+	}
+	free(buf);
+	d->argv = w.v;
+	d->argc = (int)w.n;
+	return 0;
+}
+
+static int pbs_executable(const char *p, const char *eol)
+{
+	if (p < eol && (*p == ':' || (*p == '#' && p + 1 < eol && p[1] == '!')))
+		return 0;
+	while (p < eol && isspace((unsigned char)*p))
+		p++;
+	return p < eol && *p != '#';
+}
+
+void sl_directives_free(struct sl_directive *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		sl_strv_free(v[i].argv);
+	free(v);
+}
+
+int sl_script_pbs_directives(const char *text, size_t len, const char *prefix,
+			     const char *progname, struct sl_directive **out, size_t *n,
+			     int *crlf, struct sl_err *err)
+{
+	const char *p = text, *end = text + len;
+	size_t plen = strlen(prefix), cap = 0;
+	int lineno = 0, exec = 0, r = 0;
+	struct sl_directive *v = NULL;
+
+	*out = NULL;
+	*n = 0;
+	*crlf = 0;
+	while (p < end && r == 0) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		const char *s = p;
+		int first = ++lineno;
+
+		if (nl && eol > p && eol[-1] == '\r' && *crlf == 0)
+			*crlf = lineno;
+		while (s < eol && isspace((unsigned char)*s))
+			s++;
+		if (!exec && plen > 0 && (size_t)(eol - s) >= plen && memcmp(s, prefix, plen) == 0) {
+			/* a directive; "\" at its end (blanks after it allowed) joins the next line */
+			char *joined = sl_xstrndup(s + plen, (size_t)(eol - s - plen));
+			size_t jl = strlen(joined);
+			while (jl > 0 && isspace((unsigned char)joined[jl - 1]))
+				jl--;
+			while (jl > 0 && joined[jl - 1] == '\\' && nl != NULL) {
+				const char *nx = nl + 1, *nnl = memchr(nx, '\n', (size_t)(end - nx));
+				const char *neol = nnl ? nnl : end;
+				char *t = sl_xasprintf("%.*s%.*s", (int)(jl - 1), joined,
+						       (int)(neol - nx), nx);
+				free(joined);
+				joined = t;
+				jl = strlen(joined);
+				while (jl > 0 && isspace((unsigned char)joined[jl - 1]))
+					jl--;
+				nl = nnl;
+				eol = neol;
+				lineno++;
+			}
+			v = sl_xgrow(v, &cap, *n + 1, sizeof(*v));
+			v[*n].line = first;
+			r = pbs_words(joined, joined + jl, progname, &v[*n], err);
+			if (r == 0)
+				(*n)++;
+			free(joined);
+		} else if (!exec && pbs_executable(p, eol)) {
+			exec = 1; /* qsub still reads on, for the CR check */
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (r != 0) {
+		sl_directives_free(v, *n);
+		*n = 0;
+		return r;
+	}
+	*out = v;
+	return 0;
+}
+

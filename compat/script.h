@@ -41,4 +41,27 @@ char *sl_script_wrap(const char *cmd);
 int sl_script_directives(const char *text, size_t len, const char *magic,
 			 const char *progname, char ***argv, int *argc, struct sl_err *err);
 
+/* One PBS directive line as a command line: argv[0] is the program name. */
+struct sl_directive {
+	char **argv;   /* NULL-terminated */
+	int argc;
+	int line;      /* 1-based line of the script it started on */
+};
+
+/* PBS's directives, as OpenPBS's qsub reads them (get_script() in
+ * src/cmds/qsub_sup.c, pbs_ispbsdir()/pbs_isexecutable() in
+ * src/lib/Libcmds/check_job_script.c, make_argv() in src/cmds/qsub.c): a
+ * line whose first non-blank text is `prefix` (an empty prefix: none)
+ * holds options; a directive ending in '\' goes on in the next line. Words
+ * split on blanks, with '...' and "..." quoting and '\' escaping the next
+ * character; '#' is not special. Reading stops at the first executable
+ * line: not blank, not a comment, not starting with ':' or "#!". Each
+ * directive comes back on its own (qsub reports a bad one by itself).
+ * *crlf is the first line (1-based) that ends in "\r\n", 0 if none.
+ * Free with sl_directives_free(). Error: SL_EINVAL "unmatched QUOTE". */
+int sl_script_pbs_directives(const char *text, size_t len, const char *prefix,
+			     const char *progname, struct sl_directive **out, size_t *n,
+			     int *crlf, struct sl_err *err);
+void sl_directives_free(struct sl_directive *v, size_t n);
+
 #endif

@@ -22,6 +22,7 @@ static const struct {
 				 "only operators may set a negative --nice", 0},
 	[SL_OP_ACCOUNT] = {SL_PRIV_OPERATOR, SL_EACCOUNT,
 			   "Invalid account or account/partition combination specified", 0},
+	[SL_OP_HOLD_OPERATOR] = {SL_PRIV_OPERATOR, SL_EPERM, "Unauthorized Request", 1},
 };
 
 static int check(const struct sl_peer *p, uid_t owner, uint64_t id, enum sl_op op,

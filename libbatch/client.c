@@ -597,6 +597,20 @@ int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
 	return r;
 }
 
+int sl_client_hold(struct sl_client *c, int release, int operator, uint64_t id,
+		   struct sl_err *err)
+{
+	json_object *req = json_object_new_object(), *rep;
+	int r;
+
+	json_object_object_add(req, "op", json_object_new_string(release ? "release" : "hold"));
+	json_object_object_add(req, "kind", json_object_new_string(operator ? "operator" : "user"));
+	json_object_object_add(req, "id", json_object_new_int64((int64_t)id));
+	if ((r = call(c, SL_MSG_HOLD, req, &rep, err)) == 0)
+		json_object_put(rep);
+	return r;
+}
+
 /* ---- sinfo: the partitions request (PROTOCOL.md, type 8) ---- */
 
 static char *get_str(json_object *o, const char *key)

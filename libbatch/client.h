@@ -63,6 +63,11 @@ enum sl_control_op { SL_CTL_HOLD = 1, SL_CTL_RELEASE, SL_CTL_REQUEUE };
 int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
 		      struct sl_err *err);
 
+/* qhold/qrls: set (release 0) or release a user's (operator 0) or an
+ * operator's hold on job id (PROTOCOL.md, type 20). */
+int sl_client_hold(struct sl_client *c, int release, int operator, uint64_t id,
+		   struct sl_err *err);
+
 /* sinfo: what the daemon knows of its partitions (LocalQueue names, in
  * config order) and of its node. Quantities are milli-units
  * (quantity.h). */

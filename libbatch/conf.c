@@ -208,7 +208,8 @@ int sl_conf_peek(const char *path, struct sl_conf_peek *out, struct sl_err *err)
 	out->controller = c->controller;
 	out->munge_socket = c->munge_socket;
 	out->munge = strcmp(c->auth, "munge") == 0;
-	c->socket = c->controller = c->munge_socket = NULL;
+	out->pbs_server = c->pbs_server;
+	c->socket = c->controller = c->munge_socket = c->pbs_server = NULL;
 	sl_conf_free(c);
 	return 0;
 }
@@ -218,6 +219,7 @@ void sl_conf_peek_clear(struct sl_conf_peek *p)
 	free(p->socket);
 	free(p->controller);
 	free(p->munge_socket);
+	free(p->pbs_server);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -252,6 +254,7 @@ void sl_conf_free(struct sl_conf *c)
 	free(c->controller);
 	free(c->munge_socket);
 	free(c->pam_service);
+	free(c->pbs_server);
 	sl_kubeconf_free(c->kube);
 	sl_features_free(c->features);
 	free(c->socket);
@@ -291,6 +294,7 @@ const struct sl_kueue *sl_conf_kueue(const struct sl_conf *c) { return c->kueue;
 const struct sl_kubeconf *sl_conf_kubernetes(const struct sl_conf *c) { return c->kube; }
 const struct sl_features *sl_conf_features(const struct sl_conf *c) { return c->features; }
 const char *sl_conf_pam_service(const struct sl_conf *c) { return c->pam_service; }
+const char *sl_conf_pbs_server(const struct sl_conf *c) { return c->pbs_server; }
 
 int sl_conf_is_operator(const struct sl_conf *c, const char *user, uid_t uid)
 {

@@ -31,6 +31,7 @@ struct sl_conf_peek {
 	char *controller;   /* HOST:PORT, or NULL: no `controller:` */
 	char *munge_socket; /* NULL: munge's default */
 	int munge;          /* auth: munge */
+	char *pbs_server;   /* `pbsServer:`, or NULL (the PBS commands' default) */
 };
 /* Only the SluiceConfiguration's settings; Kueue objects are not parsed,
  * so a command still finds the daemon while an admin edits queues. */
@@ -58,6 +59,9 @@ const char *sl_conf_default_partition(const struct sl_conf *c);
 const char *sl_conf_cluster_name(const struct sl_conf *c);
 int sl_conf_kill_wait(const struct sl_conf *c);         /* seconds */
 int sl_conf_min_job_age(const struct sl_conf *c);       /* seconds */
+
+/* `pbsServer:`, the server part of PBS job ids; NULL: the short host name. */
+const char *sl_conf_pbs_server(const struct sl_conf *c);
 
 /* uid 0 always is; otherwise `user` must be listed in `operators`. */
 int sl_conf_is_operator(const struct sl_conf *c, const char *user, uid_t uid);

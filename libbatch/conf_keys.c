@@ -17,7 +17,7 @@
 #include "xalloc.h"
 
 enum key_type { K_PATH, K_ENUM, K_NAME, K_INT, K_USERS, K_ACCOUNTS, K_SECTION,
-		K_FEATURES, K_ADDR, K_ADDRS, K_MUNGE, K_PAM };
+		K_FEATURES, K_ADDR, K_ADDRS, K_MUNGE, K_PAM, K_HOST };
 
 struct key {
 	const char *name;
@@ -73,6 +73,9 @@ static const struct key keys[] = {
 	{"pam", K_PAM, F(pam_service), "", NULL, NULL, 0, 0,
 	 "{service: NAME}: PAM account check at submit and a session around each "
 	 "local job, as Slurm's UsePAM; empty: no PAM"},
+	{"pbsServer", K_HOST, F(pbs_server), "", NULL, NULL, 0, 0,
+	 "the PBS server name in job ids (N.server) of qsub, qstat and PBS_JOBID; "
+	 "empty: this host's short name"},
 };
 #undef F
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -228,6 +231,10 @@ static int set_scalar(struct sl_conf *c, const struct key *k, const char *v,
 			return bad(err, at, SL_ECONFIG,
 				   "\"%s\" is not a valid name (lowercase letters, digits "
 				   "and '-', at most 63 characters)", v);
+		break;
+	case K_HOST:
+		if (!sl_host_name_ok(v))
+			return bad(err, at, SL_ECONFIG, "\"%s\" is not a valid host name", v);
 		break;
 	case K_ADDR: {
 		struct sl_err e = SL_ERR_INIT;

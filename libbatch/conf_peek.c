@@ -137,6 +137,12 @@ static void line(struct peek *p, const char *s, const char *end)
 		p->out.controller = v;
 		return;
 	}
+	if (IS("pbsServer") && !empty) {
+		p->bad |= v == NULL || p->out.pbs_server != NULL || !sl_host_name_ok(v);
+		free(p->out.pbs_server);
+		p->out.pbs_server = v;
+		return;
+	}
 	if (IS("apiVersion")) {
 		p->api = v != NULL && strcmp(v, "sluice.io/v1alpha1") == 0;
 	} else if (IS("kind")) {

@@ -56,6 +56,7 @@ struct sl_jobspec {
 	char *container_image; /* --container-image (kubernetes executor); NULL: config */
 	char *mpi;             /* --mpi: "openmpi", "intel", "mpich" or "none"; NULL: partition */
 	char *comment;         /* --comment, free text shown back (squeue %k); NULL: none */
+	int pbs;               /* 1: submitted with qsub: PBS's per-job environment too */
 };
 
 struct sl_job {

@@ -15,7 +15,7 @@
 
 #define SPEC_INTS(X)                                                         \
 	X(nodes) X(nodes_max) X(ntasks) X(ntasks_per_node) X(cpus_per_task)  \
-	X(gpus) X(gpus_per_node) X(hold) X(nice) X(wrapped) X(requeue)
+	X(gpus) X(gpus_per_node) X(hold) X(nice) X(wrapped) X(requeue) X(pbs)
 
 #define SPEC_INT64S(X) X(mem_per_node) X(mem_per_cpu) X(time_limit) X(priority)
 

@@ -50,6 +50,8 @@ static const struct launch_field launch_fields[] = {
 	LF("env", LF_STRV, env, 0),
 	LF("durable", LF_INT, durable, 0),
 	LF("pamService", LF_STR, pam_service, 0),
+	LF("nodefile", LF_STR, nodefile, 0),
+	LF("tmpdir", LF_STR, tmpdir, 0),
 };
 
 #define NLAUNCH (sizeof(launch_fields) / sizeof(launch_fields[0]))

@@ -10,6 +10,7 @@
  *   started    "unix-seconds\n", written before anything of the user runs
  *   job.pgid   the job's process group (also its session)
  *   script     the batch script, owned by the user, mode 0700
+ *   nodefile   a qsub job's PBS_NODEFILE, owned by the user, mode 0644
  *   result     struct sl_exec_result (atomic), written when the job is over
  * Both programs link this file. */
 #ifndef SL_STEPD_JOBDIR_H
@@ -29,6 +30,7 @@
 #define SL_JOBDIR_PGID "job.pgid"
 #define SL_JOBDIR_SCRIPT "script"
 #define SL_JOBDIR_RESULT "result"
+#define SL_JOBDIR_NODEFILE "nodefile"
 
 #define SL_STEPD_LOCK_FD 3        /* the inherited lock fd of sluice-stepd */
 #define SL_JOBDIR_FILE_MAX (64u << 20) /* spec.json carries the script */
@@ -65,6 +67,10 @@ struct sl_launch {
 	gid_t *groups;         /* supplementary groups, resolved by sluiced (its
 	                        * cache): no NSS lookup per job in sluice-stepd */
 	size_t ngroups;
+	char *nodefile;        /* a qsub job's PBS_NODEFILE text, written to
+	                        * SL_JOBDIR_NODEFILE; NULL: none */
+	char *tmpdir;          /* a qsub job's TMPDIR, made for it and removed
+	                        * after it; NULL: none */
 };
 
 void sl_launch_clear(struct sl_launch *l); /* frees members, zeroes */

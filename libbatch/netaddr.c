@@ -77,3 +77,27 @@ void sl_sockaddr_text(const struct sockaddr *sa, socklen_t len, char *out, size_
 		snprintf(out, size, "local");
 	}
 }
+
+/* A host name (RFC 1123): dot-separated labels of letters, digits and '-'. */
+int sl_host_name_ok(const char *s)
+{
+	size_t n = strlen(s), label = 0;
+
+	if (n == 0 || n > 253 || s[0] == '.' || s[n - 1] == '.')
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char ch = s[i];
+		if (ch == '.') {
+			if (label == 0 || s[i - 1] == '-')
+				return 0;
+			label = 0;
+		} else if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			   (ch >= '0' && ch <= '9') || (ch == '-' && label > 0)) {
+			if (++label > 63)
+				return 0;
+		} else {
+			return 0;
+		}
+	}
+	return s[n - 1] != '-';
+}

@@ -23,4 +23,8 @@ int sl_hostport_resolve(const char *s, int passive, struct addrinfo **out, struc
 /* "192.0.2.1:6820" or "[2001:db8::1]:6820"; "local" for a Unix socket. */
 void sl_sockaddr_text(const struct sockaddr *sa, socklen_t len, char *out, size_t size);
 
+/* 1 when s is a host name (RFC 1123: dot-separated labels of letters, digits
+ * and inner '-', at most 253 characters), else 0. */
+int sl_host_name_ok(const char *s);
+
 #endif

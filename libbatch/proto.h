@@ -33,6 +33,7 @@ enum sl_msgtype {
 	SL_MSG_CONTROL = 5,
 	SL_MSG_AUTH = 7, /* {"munge": CRED} for the request that follows; no reply */
 	SL_MSG_PARTITIONS = 8, /* sinfo: partitions, their quota, the node */
+	SL_MSG_HOLD = 20,      /* qhold/qrls: a user's or an operator's hold */
 	SL_MSG_TYPE_MAX,
 	SL_MSG_REPLY = 0x8000 /* or-ed into the request type */
 };

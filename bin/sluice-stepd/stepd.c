@@ -245,6 +245,7 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 	}
 	r->start_time = s->start_time;
 	r->end_time = time(NULL);
+	stepd_pbs_cleanup(s);
 	/* Once, whatever ended the job or its launch (stepd_pam.c). */
 	stepd_pam_close(s);
 	return 0;

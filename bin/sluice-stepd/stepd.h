@@ -29,6 +29,8 @@ struct stepd {
 	pid_t job_pid;            /* the script; also its process group and session */
 	int in_fd, out_fd, err_fd; /* the job's stdio as opened for the user */
 	struct stepd_pam pam;
+	char **pbs_env;           /* PBS_NODEFILE, TMPDIR of a qsub job (stepd_pbs.c) */
+	int tmpdir_made;          /* its TMPDIR is ours to remove */
 };
 
 /* Supervise the job of `dir` to its end (the lock is fd 3); the exit status
@@ -60,6 +62,12 @@ void stepd_pam_restore(struct stepd *s);
 /* Close it (pam_close_session, pam_setcred(PAM_DELETE_CRED), pam_end) and
  * forget it, so that a second call does nothing. */
 void stepd_pam_close(struct stepd *s);
+
+/* A qsub job's node file and TMPDIR (stepd_pbs.c), made before the fork:
+ * 0, or -1 (logged): the launch fails. Their variables go to s->pbs_env. */
+int stepd_pbs_prepare(struct stepd *s);
+/* After the job: its TMPDIR removed, as the user; s->pbs_env freed. */
+void stepd_pbs_cleanup(struct stepd *s);
 
 /* Signal the job's process group (falls back to the pid while the child has
  * not yet made its own session). */

@@ -138,12 +138,14 @@ static char **job_env(const struct stepd *s)
 	over[0] = sl_xasprintf("SLURM_TASK_PID=%-20s", "");
 	char **p = sl_slurm_env_merge(dflt, s->pam.env);
 	char **a = sl_slurm_env_merge(p, l->env);
-	char **b = sl_slurm_env_merge(a, over);
+	char **f = sl_slurm_env_merge(a, s->pbs_env); /* a qsub job's files */
+	char **b = sl_slurm_env_merge(f, over);
 	for (size_t i = 0; i < n; i++)
 		free(dflt[i]);
 	free(over[0]);
 	sl_strv_free(p);
 	sl_strv_free(a);
+	sl_strv_free(f);
 	return b;
 }
 
@@ -260,6 +262,10 @@ int stepd_launch(struct stepd *s, struct sl_exec_result *r)
 	}
 	if (write_script(s) != 0) {
 		launch_failed(s, r, "script");
+		return -1;
+	}
+	if (stepd_pbs_prepare(s) != 0) {
+		launch_result(r);
 		return -1;
 	}
 	/* vfork: no copy of our address space to make and tear down again at

@@ -24,6 +24,7 @@ static const struct {
 	{SL_MSG_CANCEL, "cancel", SL_PRIV_OWNER, sl_h_cancel, NULL, NULL},
 	{SL_MSG_CONTROL, "control", SL_PRIV_OWNER, sl_h_control, NULL, NULL},
 	{SL_MSG_PARTITIONS, "partitions", SL_PRIV_ANY, sl_h_partitions, NULL, NULL},
+	{SL_MSG_HOLD, "hold", SL_PRIV_OWNER, sl_h_hold, NULL, NULL},
 };
 
 static char *error_reply(int code, const char *msg)

@@ -25,6 +25,9 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		json_object *rep, struct sl_err *err);
 int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		 json_object *rep, struct sl_err *err);
+/* qhold/qrls: PBS's holds by kind (h_hold.c). */
+int sl_h_hold(struct sluiced *d, const struct sl_peer *p, json_object *req,
+	      json_object *rep, struct sl_err *err);
 /* sinfo: partitions, their quota and the local node (h_info.c). */
 int sl_h_partitions(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		    json_object *rep, struct sl_err *err);

@@ -10,7 +10,7 @@ bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/dispatch.c bin/sluiced/dispatch.h \
 	bin/sluiced/pam.c bin/sluiced/pam.h \
 	bin/sluiced/handlers.h \
-	bin/sluiced/h_submit.c bin/sluiced/h_query.c bin/sluiced/h_control.c \
+	bin/sluiced/h_submit.c bin/sluiced/h_query.c bin/sluiced/h_control.c bin/sluiced/h_hold.c \
 	bin/sluiced/h_info.c \
 	bin/sluiced/lifecycle.c bin/sluiced/lifecycle.h \
 	bin/sluiced/schedule.c bin/sluiced/schedule.h \

@@ -20,6 +20,7 @@ INTEGRATION_TESTS = \
 	tests/integration/resubmit.sh \
 	tests/integration/sinfo.sh \
 	tests/integration/query.sh \
+	tests/integration/pbs.sh \
 	tests/integration/k8s_basic.sh \
 	tests/integration/k8s_ends.sh \
 	tests/integration/k8s_timeout.sh \

@@ -72,6 +72,13 @@ int sl_h_partitions(struct sluiced *d, const struct sl_peer *p, json_object *req
 	return 0;
 }
 
+int sl_h_hold(struct sluiced *d, const struct sl_peer *p, json_object *req,
+	      json_object *rep, struct sl_err *err)
+{
+	ran = SL_MSG_HOLD;
+	return 0;
+}
+
 /* ---- requests ---- */
 
 #define ALL {1, 1, 1, 1}
@@ -89,6 +96,7 @@ static const struct {
 	{SL_MSG_CONTROL, ALL, ALL}, /* per job: see ops[] */
 	{6, RETIRED, RETIRED}, /* info */
 	{SL_MSG_PARTITIONS, ALL, ALL}, /* sinfo */
+	{SL_MSG_HOLD, ALL, ALL}, /* qhold/qrls; per job: see ops[] */
 };
 
 static int find_request(unsigned type)
@@ -155,7 +163,7 @@ static void test_requests(void **state)
 	for (size_t i = 0; i < sizeof(requests) / sizeof(requests[0]); i++)
 		live += requests[i].as_root[0] >= 0;
 	assert_int_equal(served, live);
-	assert_int_equal(live, 5);
+	assert_int_equal(live, 6);
 }
 
 /* The request-level rules, including the one no request uses yet. */
@@ -254,6 +262,7 @@ static const struct {
 	 "Access/permission denied: only operators may set a negative --nice"},
 	{SL_OP_ACCOUNT, account, {0, 0, 1, 1}, SL_EACCOUNT,
 	 "Invalid account or account/partition combination specified"},
+	{SL_OP_HOLD_OPERATOR, on_job, {0, 0, 1, 1}, SL_EPERM, "Unauthorized Request for job 42"},
 };
 
 static void test_ops(void **state)

@@ -195,7 +195,7 @@ static void test_show(void **state)
 			    "clusterName=testcluster\nkillWait=5\ndurability=process\nminJobAge=0\n"
 			    "operators=alice,bob.smith\n"
 			    "accounts=alice:physics,general *:general carol:chem\n"
-			    "features=\npam=\n",
+			    "features=\npam=\npbsServer=\n",
 			    sl_conf_socket(c));
 	assert_string_equal(out, want);
 	sl_conf_free(c);

@@ -14,6 +14,7 @@
 
 #include "conf.h"
 #include "logincache.h"
+#include "pbs_env.h"
 #include "slurm_env.h"
 #include "slurm_pattern.h"
 #include "xalloc.h"
@@ -81,15 +82,35 @@ static void prepare_files(const struct sl_job *job, const char *host, struct sl_
 	}
 }
 
+/* The PBS server name of job ids: the config's pbsServer, else this host. */
+static const char *pbs_server(const struct sl_exec_conf *conf, const char *host)
+{
+	const char *s = conf->confp && *conf->confp ? sl_conf_pbs_server(*conf->confp) : NULL;
+	return s ? s : host;
+}
+
+/* The exported environment, PBS's variables over it, Slurm's over both. A
+ * qsub job also gets its node file and TMPDIR, made by sluice-stepd. */
 static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *job,
-			const char *batch, struct sl_launch *out)
+			const char *host, const char *batch, struct sl_launch *out)
 {
 	struct sl_jobshape shape;
 	sl_job_shape(job, &shape);
 	struct sl_slurm_env_in in = {job, &shape, out->nodelist, batch, conf->cluster};
-	char **slurm = sl_slurm_env_build(&in);
-	out->env = sl_slurm_env_merge(job->spec.env, slurm);
+	struct sl_pbs_env_in pin = {job, &shape, pbs_server(conf, host)};
+	char **slurm = sl_slurm_env_build(&in), **pbs = sl_pbs_env_build(&pin);
+	char **base = sl_slurm_env_merge(job->spec.env, pbs);
+	out->env = sl_slurm_env_merge(base, slurm);
 	sl_strv_free(slurm);
+	sl_strv_free(pbs);
+	sl_strv_free(base);
+	if (job->spec.pbs) {
+		/* this host's name for every rank: a multi-node local job's
+		 * "nodes" are slots of it, and only this name resolves */
+		char *hosts[1] = {(char *)host};
+		out->nodefile = sl_pbs_nodefile(&shape, hosts, 1);
+		out->tmpdir = sl_pbs_tmpdir(job->id, pbs_server(conf, host));
+	}
 }
 
 int sl_exec_local_prepare(const struct sl_exec_conf *conf, struct sl_logincache *logins,
@@ -124,7 +145,7 @@ int sl_exec_local_prepare(const struct sl_exec_conf *conf, struct sl_logincache 
 	out->pam_service = pam ? sl_xstrdup(pam) : NULL;
 	out->script = sl_xstrdup(s->script ? s->script : "");
 	out->argv = s->argv ? sl_strv_dup(s->argv) : NULL;
-	prepare_env(conf, job, batch, out);
+	prepare_env(conf, job, host, batch, out);
 	r = 0;
 out:
 	free(batch);

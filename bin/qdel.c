@@ -1,0 +1,116 @@
+/* qdel.c - delete PBS jobs: options through compat/pbs_qopt, one
+ * sl_client_cancel() for every id, and for an id the daemon no longer
+ * holds a look at the history to tell a finished job from an unknown one.
+ *
+ * Messages and exit status as OpenPBS's qdel (src/cmds/qdel.c
+ * process_deljobstat(): "qdel: TEXT ID" per failed job, the exit status
+ * the last failure's PBS error number's low byte): "qdel: Unknown Job Id
+ * 99.server" (153), "qdel: Unauthorized Request  5.server" (159), "qdel:
+ * Job has finished 5.server" (35). -W force is a plain delete here (no MOM
+ * to wait for); -x deletes live jobs, but a finished job's history stays
+ * (qstat -x and sacct read it), which qdel says. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client.h"
+#include "pbs_job.h"
+#include "pbs_qopt.h"
+#include "xalloc.h"
+
+/* Did id finish (in the history) or was it never there? */
+static int finished(struct sl_client *c, uint64_t id)
+{
+	struct sl_jobfilter f = {.ids = &id, .n_ids = 1, .history = 1};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **v = NULL;
+	size_t n = 0;
+	int r = sl_client_jobs(c, &f, &v, &n, &err) == 0 && n > 0;
+
+	sl_job_free_array(v, n);
+	return r;
+}
+
+/* One job's failure; the PBS error number, or 1 for Sluice's own. */
+static int report(struct sl_client *c, const struct sl_qctl_opts *o,
+		  const struct sl_jobresult *res, const char *shown)
+{
+	int e = sl_pbse_of(res->rc);
+
+	if (res->rc == -SL_ESTATE || (res->rc == -SL_ENOENT && finished(c, res->id))) {
+		if (o->history) {
+			fprintf(stderr, "qdel: -x on a finished job is not supported by Sluice (its "
+					"history stays for qstat -x and sacct) %s\n", shown);
+			return 1;
+		}
+		e = SL_PBSE_HISTJOBID;
+	}
+	if (e == 0) {
+		fprintf(stderr, "qdel: %s %s\n", res->msg[0] ? res->msg : sl_strerror(res->rc), shown);
+		return 1;
+	}
+	fprintf(stderr, "qdel: %s %s\n", sl_pbse_text(e), shown);
+	return e;
+}
+
+int main(int argc, char **argv)
+{
+	struct sl_qctl_opts o;
+	struct sl_pbs_failure fail;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_client *c = NULL;
+	struct sl_jobresult *res = NULL;
+	size_t nres = 0, n = 0;
+	uint64_t *ids;
+	char **shown, *server;
+	int failed = 0;
+
+	if (sl_qctl_parse(SL_QDEL, argc, argv, &o, &fail, &err) != 0) {
+		if (err.msg[0])
+			fprintf(stderr, "qdel: %s\n", err.msg);
+		if (fail.usage)
+			fputs(sl_qctl_usage(SL_QDEL), stderr);
+		return fail.status;
+	}
+	server = sl_pbs_server_name();
+	ids = sl_xcalloc((size_t)o.n_ids, sizeof(*ids));
+	shown = sl_xcalloc((size_t)o.n_ids + 1, sizeof(*shown));
+	for (int i = 0; i < o.n_ids; i++) {
+		uint64_t id;
+		char *s;
+		int k = sl_pbs_operand(o.ids[i], server, &id, &s);
+		if (k < 0) {
+			fprintf(stderr, "qdel: illegally formed job identifier: %s\n", o.ids[i]);
+			failed = 1;
+			free(s);
+		} else if (k > 0) {
+			fprintf(stderr, "qdel: %s %s\n", sl_pbse_text(SL_PBSE_UNKJOBID), s);
+			failed = SL_PBSE_UNKJOBID;
+			free(s);
+		} else {
+			ids[n] = id;
+			shown[n++] = s;
+		}
+	}
+	if (n > 0) {
+		struct sl_jobfilter f = {.ids = ids, .n_ids = n};
+		if (sl_client_connect(NULL, &c, &err) != 0 ||
+		    sl_client_cancel(c, &f, 0, 0, &res, &nres, &err) != 0) {
+			fprintf(stderr, "Couldn't connect to cluster: %s\n", server);
+			failed = SL_PBSE_SYSTEM;
+		}
+		/* in the order given, as the server answers a delete list */
+		for (size_t i = 0; i < n; i++)
+			for (size_t k = 0; k < nres; k++)
+				if (res[k].id == ids[i] && res[k].rc != 0) {
+					failed = report(c, &o, &res[k], shown[i]);
+					break;
+				}
+	}
+	sl_client_free(c);
+	free(res);
+	free(ids);
+	sl_strv_free(shown);
+	free(server);
+	return sl_pbse_status(failed);
+}

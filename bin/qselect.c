@@ -1,0 +1,79 @@
+/* qselect.c - the ids of the PBS jobs that match: options through
+ * compat/pbs_qopt (-u, -s, -q, -N, -A, -x, -H), one sl_client_query(), one
+ * "N.server" per line, as OpenPBS's qselect prints pbs_selectjob()'s list
+ * (src/cmds/qselect.c main()). Without -x finished jobs are left out. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client.h"
+#include "pbs_job.h"
+#include "pbs_qopt.h"
+
+/* "a,b@host" holds name? */
+static int listed(const char *list, const char *name)
+{
+	const char *p = list;
+
+	while (p && *p && name) {
+		size_t n = strcspn(p, ",@");
+		if (n == strlen(name) && strncmp(p, name, n) == 0)
+			return 1;
+		p += strcspn(p, ",");
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static int selected(const struct sl_qselect_opts *o, const struct sl_job *j)
+{
+	char st = sl_pbs_state(j);
+	size_t qn = o->queue ? strcspn(o->queue, "@") : 0;
+
+	if ((st == 'F' && !o->history) || (o->finished_only && st != 'F'))
+		return 0;
+	if (o->states && strchr(o->states, st) == NULL)
+		return 0;
+	if (o->users && !listed(o->users, j->user))
+		return 0;
+	if (qn > 0 && !(j->spec.partition && strlen(j->spec.partition) == qn &&
+			strncmp(j->spec.partition, o->queue, qn) == 0))
+		return 0;
+	if (o->name && (j->spec.name == NULL || strcmp(o->name, j->spec.name) != 0))
+		return 0;
+	return o->account == NULL || (j->spec.account && strcmp(o->account, j->spec.account) == 0);
+}
+
+int main(int argc, char **argv)
+{
+	struct sl_qselect_opts o;
+	struct sl_pbs_failure fail;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_jobfilter f = {0};
+	struct sl_job **v = NULL;
+	size_t n = 0;
+	char *server;
+	int rc = 0;
+
+	if (sl_qselect_parse(argc, argv, &o, &fail, &err) != 0) {
+		if (err.msg[0])
+			fprintf(stderr, "qselect: %s\n", err.msg);
+		if (fail.usage)
+			fputs(sl_qselect_usage, stderr);
+		return fail.status;
+	}
+	server = sl_pbs_server_name();
+	f.history = o.history;
+	if (sl_client_query(&f, &v, &n, &err) != 0) {
+		fprintf(stderr, "qselect: cannot connect to server %s (errno=%d)\n", server,
+			SL_PBSE_SYSTEM);
+		rc = sl_pbse_status(SL_PBSE_SYSTEM);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (selected(&o, v[i]))
+			printf("%llu.%s\n", (unsigned long long)v[i]->id, server);
+	sl_job_free_array(v, n);
+	free(server);
+	return rc;
+}

@@ -1,0 +1,245 @@
+/* qstat.c - PBS's status of jobs, queues and the server over the same job
+ * record: options through compat/pbs_qopt, one sl_client_query() (and for
+ * -Q the partitions too), layouts from compat/pbs_fmt.
+ *
+ * As OpenPBS's qstat (src/cmds/qstat.c main()): operands are job ids or
+ * destinations, each looked at in turn; the header goes with the first
+ * operand's output only; an unknown id prints "qstat: Unknown Job Id ID"
+ * and a finished one without -x "qstat: ID Job has finished, use -x or -H
+ * to obtain historical job information"; the exit status is the last
+ * error's PBS number's low byte (153, 35). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "buf.h"
+#include "client.h"
+#include "pbs_fmt.h"
+#include "pbs_job.h"
+#include "pbs_qopt.h"
+#include "xalloc.h"
+
+#define OUT_CAP (512u << 20)
+
+struct run {
+	const struct sl_qstat_opts *o;
+	struct sl_pbs_view view;
+	struct sl_job **jobs;
+	size_t n;
+	struct sl_buf *out;
+	int failed;   /* the last PBS error number */
+	int header;   /* the header may still go out */
+};
+
+static int user_listed(const char *users, const char *user)
+{
+	const char *p = users;
+
+	while (p && *p && user) {
+		size_t n = strcspn(p, ",@");
+		if (n == strlen(user) && strncmp(p, user, n) == 0)
+			return 1;
+		p += strcspn(p, ",");
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/* What a listing shows: -u, the states of -i -r -H, no history without -x. */
+static int shown(const struct sl_qstat_opts *o, const struct sl_job *j)
+{
+	char st = sl_pbs_state(j);
+
+	if (st == 'F' && !o->history)
+		return 0;
+	if (o->states && strchr(o->states, st) == NULL)
+		return 0;
+	return o->users == NULL || user_listed(o->users, j->user);
+}
+
+static void print_jobs(struct run *r, struct sl_job **v, size_t n)
+{
+	if (r->o->full) {
+		for (size_t i = 0; i < n; i++)
+			sl_qstat_full(r->out, &r->view, v[i]);
+	} else if (r->o->alt || r->o->wide) {
+		sl_qstat_alt(r->out, &r->view, v, n, r->header);
+	} else {
+		sl_qstat_default(r->out, &r->view, v, n, r->header);
+	}
+}
+
+static void one_id(struct run *r, const char *operand)
+{
+	uint64_t id;
+	int k = sl_pbs_parse_jobid(operand, r->view.server, &id);
+	char *shown_id = strchr(operand, '.') ? sl_xstrdup(operand)
+					      : sl_pbs_jobid(id, r->view.server);
+	size_t i;
+
+	for (i = 0; k == 0 && i < r->n && r->jobs[i]->id != id; i++)
+		;
+	if (k != 0 || i == r->n) {
+		fprintf(stderr, "qstat: %s %s\n", sl_pbse_text(SL_PBSE_UNKJOBID), shown_id);
+		r->failed = SL_PBSE_UNKJOBID;
+	} else if (sl_pbs_state(r->jobs[i]) == 'F' && !r->o->history) {
+		fprintf(stderr, "qstat: %s %s, use -x or -H to obtain historical job information\n",
+			shown_id, sl_pbse_text(SL_PBSE_HISTJOBID));
+		r->failed = SL_PBSE_HISTJOBID;
+	} else {
+		print_jobs(r, &r->jobs[i], 1);
+	}
+	free(shown_id);
+}
+
+/* A destination: "queue", "queue@server" or "@server". */
+static void one_queue(struct run *r, const char *operand)
+{
+	size_t qn = strcspn(operand, "@"), m = 0;
+	struct sl_job **v = sl_xcalloc(r->n + 1, sizeof(*v));
+
+	for (size_t i = 0; i < r->n; i++)
+		if (shown(r->o, r->jobs[i]) &&
+		    (qn == 0 || (r->jobs[i]->spec.partition &&
+				 strlen(r->jobs[i]->spec.partition) == qn &&
+				 strncmp(r->jobs[i]->spec.partition, operand, qn) == 0)))
+			v[m++] = r->jobs[i];
+	print_jobs(r, v, m);
+	free(v);
+}
+
+static int is_jobid(const char *s)
+{
+	return *s >= '0' && *s <= '9';
+}
+
+static int jobs_mode(struct run *r)
+{
+	const struct sl_qstat_opts *o = r->o;
+	struct sl_jobfilter f = {0};
+	struct sl_err err = SL_ERR_INIT;
+	int any_id = 0, rc;
+
+	for (int i = 0; i < o->n_operands; i++)
+		any_id |= is_jobid(o->operands[i]);
+	f.history = o->history || any_id; /* an id may name a finished job */
+	if ((rc = sl_client_query(&f, &r->jobs, &r->n, &err)) != 0) {
+		fprintf(stderr, "qstat: cannot connect to server %s (errno=%d)\n", r->view.server,
+			SL_PBSE_SYSTEM);
+		return 255; /* any_failed = the failed connection's -1 */
+	}
+	if (o->n_operands == 0)
+		one_queue(r, "");
+	for (int i = 0; i < o->n_operands; i++) {
+		if (is_jobid(o->operands[i]))
+			one_id(r, o->operands[i]);
+		else
+			one_queue(r, o->operands[i]);
+		r->header = 0; /* PBS prints it with the first operand only */
+	}
+	return sl_pbse_status(r->failed);
+}
+
+static int part_known(const struct sl_clusterinfo *ci, const char *name, size_t n)
+{
+	for (size_t i = 0; i < ci->nparts; i++)
+		if (strlen(ci->parts[i].name) == n && strncmp(ci->parts[i].name, name, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* -Q and -B: the partitions, and the jobs for their counts. */
+static int queues_mode(struct run *r)
+{
+	const struct sl_qstat_opts *o = r->o;
+	struct sl_clusterinfo *ci = NULL;
+	struct sl_jobfilter f = {0};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_pbs_counts all = {0}, *c;
+	const char *dflt = NULL;
+
+	if (sl_client_partitions(&ci, &err) != 0 || sl_client_query(&f, &r->jobs, &r->n, &err) != 0) {
+		fprintf(stderr, "qstat: cannot connect to server %s (errno=%d)\n", r->view.server,
+			SL_PBSE_SYSTEM);
+		sl_clusterinfo_free(ci);
+		return 255;
+	}
+	c = sl_xcalloc(ci->nparts + 1, sizeof(*c));
+	for (size_t i = 0; i < r->n; i++) {
+		sl_pbs_count(&all, r->jobs[i]);
+		for (size_t p = 0; p < ci->nparts; p++)
+			if (r->jobs[i]->spec.partition &&
+			    strcmp(ci->parts[p].name, r->jobs[i]->spec.partition) == 0)
+				sl_pbs_count(&c[p], r->jobs[i]);
+	}
+	for (size_t p = 0; p < ci->nparts; p++)
+		if (ci->parts[p].is_default)
+			dflt = ci->parts[p].name;
+	if (o->mode == SL_QSTAT_SERVER) {
+		sl_qstat_server(r->out, r->view.server, dflt, &all, o->full, 1);
+	} else if (o->n_operands == 0) {
+		sl_qstat_queues(r->out, ci, c, o->full, 1);
+	} else {
+		for (int i = 0; i < o->n_operands; i++) {
+			const char *q = o->operands[i];
+			size_t qn = strcspn(q, "@");
+			struct sl_clusterinfo one = *ci;
+			if (qn > 0 && !part_known(ci, q, qn)) {
+				fprintf(stderr, "qstat: %s %.*s\n", sl_pbse_text(SL_PBSE_UNKQUE), (int)qn, q);
+				r->failed = SL_PBSE_UNKQUE;
+				continue;
+			}
+			for (size_t p = 0; p < ci->nparts; p++)
+				if (qn == 0 || (strlen(ci->parts[p].name) == qn &&
+						strncmp(ci->parts[p].name, q, qn) == 0)) {
+					one.parts = &ci->parts[p];
+					one.nparts = qn ? 1 : ci->nparts - p;
+					sl_qstat_queues(r->out, &one, &c[p], o->full, r->header);
+					r->header = 0;
+					break;
+				}
+		}
+	}
+	free(c);
+	sl_clusterinfo_free(ci);
+	return sl_pbse_status(r->failed);
+}
+
+int main(int argc, char **argv)
+{
+	struct sl_qstat_opts o;
+	struct sl_pbs_failure fail;
+	struct sl_err err = SL_ERR_INIT;
+	struct run r = {.o = &o, .header = 1};
+	char *server;
+	int rc;
+
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		puts("pbs_version = " PACKAGE_VERSION " (Sluice)");
+		return 0;
+	}
+	if (sl_qstat_parse(argc, argv, &o, &fail, &err) != 0) {
+		if (err.msg[0])
+			fprintf(stderr, "qstat: %s\n", err.msg);
+		if (fail.usage)
+			fputs(sl_qstat_usage, stderr);
+		return fail.status;
+	}
+	server = sl_pbs_server_name();
+	r.view.server = server;
+	r.view.nodes = o.nodes;
+	r.view.comments = o.comments;
+	r.view.one_line = o.one_line;
+	r.view.wide = o.wide;
+	r.out = sl_buf_new(OUT_CAP);
+	r.view.now = (int64_t)time(NULL);
+	rc = o.mode == SL_QSTAT_JOBS ? jobs_mode(&r) : queues_mode(&r);
+	fwrite(sl_buf_str(r.out), 1, sl_buf_len(r.out), stdout);
+	sl_buf_free(r.out);
+	sl_job_free_array(r.jobs, r.n);
+	free(server);
+	return rc;
+}

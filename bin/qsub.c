@@ -1,0 +1,96 @@
+/* qsub.c - submit a batch job, PBS's way: parse with compat's qsub table
+ * (pbs_opt.c), make one sl_client_submit_once() call, print "N.server" as
+ * OpenPBS's qsub does (src/cmds/qsub.c:3377: the job id and a newline).
+ *
+ * Rejections print "qsub: TEXT" and exit as OpenPBS's qsub: 2 with the
+ * usage for bad options and values, PBS's error number's low byte for
+ * what its server refuses (qsub.c:2967: "qsub: Unknown queue", 170), 1 for
+ * what Sluice refuses ("qsub: -J is not supported by Sluice"). */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "client.h"
+#include "err.h"
+#include "job.h"
+#include "pbs_job.h"
+#include "pbs_opt.h"
+
+extern char **environ;
+
+/* Each line of msg as "qsub: LINE"; an empty message prints nothing. */
+static void print_lines(const char *msg)
+{
+	const char *p = msg;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		fprintf(stderr, "qsub: %.*s\n", (int)n, p);
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
+}
+
+static int parse_failed(const struct sl_qsub_flags *fl, const struct sl_err *err)
+{
+	print_lines(err->msg);
+	if (fl->usage)
+		fputs(sl_qsub_usage, stderr);
+	return fl->exit_code ? fl->exit_code : 2;
+}
+
+/* The daemon's refusal in PBS's words: its text for the codes PBS has a
+ * number for, else the daemon's last line (its reason). */
+static int submit_failed(int r, const struct sl_err *err, const char *server)
+{
+	int e = sl_pbse_of(err->code ? err->code : r);
+	const char *msg = err->msg[0] ? err->msg : sl_strerror(r), *last = strrchr(msg, '\n');
+
+	if (e == SL_PBSE_SYSTEM) {
+		fprintf(stderr, "qsub: cannot connect to server %s (errno=%d)\n", server, e);
+		return sl_pbse_status(e);
+	}
+	if (e != 0 && e != SL_PBSE_UNKJOBID) {
+		fprintf(stderr, "qsub: %s\n", sl_pbse_text(e));
+		return sl_pbse_status(e);
+	}
+	fprintf(stderr, "qsub: %s\n", last ? last + 1 : msg);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct sl_jobspec spec;
+	struct sl_qsub_flags fl;
+	struct sl_err err = SL_ERR_INIT;
+	char *server = NULL, *id = NULL;
+	uint64_t n = 0;
+	int rc = 0, r;
+
+	if (sl_qsub_parse(argc, argv, environ, &spec, &fl, &err) != 0) {
+		rc = parse_failed(&fl, &err);
+		goto out;
+	}
+	if (fl.version) {
+		puts("pbs_version = " PACKAGE_VERSION " (Sluice)");
+		goto out;
+	}
+	server = sl_pbs_server_name();
+	if ((r = sl_client_submit_once(&spec, &n, &err)) != 0) {
+		rc = submit_failed(r, &err, server);
+		goto out;
+	}
+	id = sl_pbs_jobid(n, server);
+	if (!fl.quiet)
+		printf("%s\n", id);
+	rc = fflush(stdout) == 0 ? 0 : 1;
+out:
+	free(id);
+	free(server);
+	sl_jobspec_clear(&spec);
+	return rc;
+}

@@ -1,0 +1,16 @@
+# compat/pbs.mk: PBS's dialect over the same job record: qsub's option
+# table and #PBS directives, -l resource lists, the job's PBS variables,
+# PBS's ids, states and errors, and the qstat/pbsnodes layouts.
+compat_libcompat_a_SOURCES += \
+	compat/pbs_opt.c compat/pbs_optval.c compat/pbs_opt.h compat/pbs_opt_int.h \
+	compat/pbs_resource.c compat/pbs_resource.h \
+	compat/pbs_env.c compat/pbs_env.h \
+	compat/pbs_job.c compat/pbs_job.h \
+	compat/pbs_fmt.c compat/pbs_fmt_queue.c compat/pbs_fmt.h \
+	compat/pbs_qopt.c compat/pbs_qopt.h
+
+UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_fmt
+
+# Golden data: job records and what qstat and pbsnodes print for them
+# (tests/data/pbs/README: the OpenPBS lines each layout follows).
+EXTRA_DIST += tests/data/pbs

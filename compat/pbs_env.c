@@ -1,0 +1,120 @@
+/* pbs_env.c - PBS variables of a batch job. Names and values as OpenPBS's
+ * MOM sets them (src/resmom/start_exec.c: variables_else[] at line 158,
+ * NCPUS and OMP_NUM_THREADS from the first chunk's ncpus at line 3527,
+ * PBS_ENVIRONMENT=PBS_BATCH at line 4071) and as qsub sends PBS_O_*
+ * (job_env_basic(), src/cmds/qsub.c). */
+#include "pbs_env.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+#define PBS_TMP_DIR "/var/tmp"
+
+static const char *env_get(char *const *envp, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (; envp && *envp; envp++)
+		if (strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
+			return *envp + n + 1;
+	return NULL;
+}
+
+struct out {
+	char **v;
+	size_t n, cap;
+};
+
+static void put(struct out *o, const char *k, const char *v)
+{
+	if (v == NULL)
+		return;
+	o->v = sl_xgrow(o->v, &o->cap, o->n + 2, sizeof(*o->v));
+	o->v[o->n++] = sl_xasprintf("%s=%s", k, v);
+	o->v[o->n] = NULL;
+}
+
+/* PBS_O_NAME from the submission's NAME, unless qsub sent PBS_O_NAME. */
+static void put_o(struct out *o, char *const *env, const char *name, const char *from)
+{
+	char k[64];
+
+	snprintf(k, sizeof(k), "PBS_O_%s", name);
+	if (env_get(env, k) == NULL)
+		put(o, k, from);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **sl_pbs_env_build(const struct sl_pbs_env_in *in)
+{
+	const struct sl_jobspec *s = &in->job->spec;
+	char *const *env = s->env;
+	struct out o = {NULL, 0, 0};
+	char *id = sl_xasprintf("%llu.%s", (unsigned long long)in->job->id, in->server);
+	char num[32];
+
+	put(&o, "PBS_ACCOUNT", s->account);
+	put(&o, "PBS_ENVIRONMENT", "PBS_BATCH");
+	put(&o, "PBS_JOBID", id);
+	put(&o, "PBS_JOBNAME", s->name);
+	put(&o, "PBS_NODENUM", "0");
+	put(&o, "PBS_QUEUE", s->partition);
+	put(&o, "PBS_TASKNUM", "1");
+	put_o(&o, env, "HOME", env_get(env, "HOME"));
+	put_o(&o, env, "HOST", s->submit_host);
+	put_o(&o, env, "LANG", env_get(env, "LANG"));
+	put_o(&o, env, "LOGNAME", env_get(env, "LOGNAME") ? env_get(env, "LOGNAME")
+							  : env_get(env, "USER"));
+	put_o(&o, env, "MAIL", env_get(env, "MAIL"));
+	put_o(&o, env, "PATH", env_get(env, "PATH"));
+	put_o(&o, env, "QUEUE", s->partition);
+	put_o(&o, env, "SHELL", env_get(env, "SHELL"));
+	put_o(&o, env, "WORKDIR", s->submit_dir);
+	if (s->pbs) {
+		int per_node = in->shape->cpus_per_node > 0 ? in->shape->cpus_per_node : 1;
+		snprintf(num, sizeof(num), "%d", per_node);
+		put(&o, "NCPUS", num);
+		put(&o, "OMP_NUM_THREADS", num);
+	}
+	free(id);
+	if (o.v == NULL)
+		o.v = sl_xcalloc(1, sizeof(char *));
+	qsort(o.v, o.n, sizeof(*o.v), by_name);
+	return o.v;
+}
+
+char *sl_pbs_nodefile(const struct sl_jobshape *sh, char *const *hosts, int nhosts)
+{
+	int nodes = sh->nodes > 0 ? sh->nodes : 1;
+	int tasks = sh->ntasks > 0 ? sh->ntasks : nodes;
+	size_t len = 0, cap = 0;
+	char *out = NULL;
+
+	for (int i = 0; i < nodes; i++) {
+		/* block distribution, as SLURM_TASKS_PER_NODE counts them */
+		int t = tasks / nodes + (i < tasks % nodes ? 1 : 0);
+		const char *h = hosts[nhosts > 0 ? (i < nhosts ? i : nhosts - 1) : 0];
+		for (int k = 0; k < t; k++) {
+			size_t hl = strlen(h);
+			out = sl_xgrow(out, &cap, len + hl + 2, 1);
+			memcpy(out + len, h, hl);
+			len += hl;
+			out[len++] = '\n';
+		}
+	}
+	out = sl_xgrow(out, &cap, len + 1, 1);
+	out[len] = '\0';
+	return out;
+}
+
+char *sl_pbs_tmpdir(uint64_t id, const char *server)
+{
+	return sl_xasprintf("%s/pbs.%llu.%s", PBS_TMP_DIR, (unsigned long long)id, server);
+}

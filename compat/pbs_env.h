@@ -1,0 +1,35 @@
+/* pbs_env.h - the PBS variables a batch job sees, beside the SLURM_* ones
+ * (slurm_env.h). Pure functions.
+ *
+ * Every job gets PBS's identity variables, as Slurm's spank_pbs plugin
+ * gives every job on the sites that run it (a PBS script sent with sbatch
+ * still finds $PBS_O_WORKDIR): PBS_ENVIRONMENT, PBS_JOBID, PBS_JOBNAME,
+ * PBS_QUEUE, PBS_O_* (the ones qsub sent win), PBS_NODENUM, PBS_TASKNUM,
+ * PBS_ACCOUNT. A job submitted with qsub also gets what PBS's MOM sets
+ * from its resources, NCPUS and OMP_NUM_THREADS: a Slurm job does not
+ * expect OMP_NUM_THREADS to change under it. PBS_NODEFILE and TMPDIR name
+ * files the supervisor makes (sl_pbs_nodefile(), sl_pbs_tmpdir()). */
+#ifndef SL_PBS_ENV_H
+#define SL_PBS_ENV_H
+
+#include <stdint.h>
+#include "job.h"
+
+struct sl_pbs_env_in {
+	const struct sl_job *job;        /* spec (env, names, dirs), id, account */
+	const struct sl_jobshape *shape; /* CPUs per node */
+	const char *server;              /* the PBS server name (pbsServer) */
+};
+
+/* "K=V", sorted by name, NULL-terminated; caller frees with sl_strv_free(). */
+char **sl_pbs_env_build(const struct sl_pbs_env_in *in);
+
+/* PBS_NODEFILE's text: the host once per MPI process, node by node
+ * (tasks per node of each node). Caller frees. */
+char *sl_pbs_nodefile(const struct sl_jobshape *shape, char *const *hosts, int nhosts);
+
+/* TMPDIR of a qsub job: OpenPBS's $tmpdir/pbs.JOBID (start_exec.c
+ * tmpdirname(), TMP_DIR /var/tmp by default). Caller frees. */
+char *sl_pbs_tmpdir(uint64_t id, const char *server);
+
+#endif

@@ -1,0 +1,448 @@
+/* pbs_fmt.c - qstat's job layouts, from OpenPBS src/cmds/qstat.c: the
+ * default table (display_statjob(), lines 1359-1667: widths PBS_MAXSEQNUM+5
+ * = 17, NAMEL 16, OWNERL 16, TIMEUL 8, STATEL 1, LOCL 16; a longer value
+ * ends in '*'), the alternate table (altdsp_statjob(), lines 848-1140:
+ * SIZEJOBID 15, SIZEUSER 8, SIZEQUEUENAME 8, SIZEJOBNAME 10, SIZESESSID 6,
+ * SIZENDS 3, SIZETSK 3; blank " -- "), the attribute list (prt_attr(),
+ * lines 452-609: "    name = value", wrapped at commas past 78 columns),
+ * and the job comment as the server and scheduler write it (form_attr_comment()
+ * in src/server/req_runjob.c:913, update_job_finish_comment() in
+ * src/server/svr_jobfunc.c:4923, NOT_RUN_PREFIX in src/scheduler/constant.h).
+ *
+ * What Sluice does not measure is left out rather than made up: no CPU
+ * time (Time Use is "0", as qstat shows before the MOM's first report), no
+ * session id (" -- "), no resources_used but ncpus and walltime. */
+#include "pbs_fmt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hostlist.h"
+#include "pbs_job.h"
+#include "slurm_pattern.h"
+#include "xalloc.h"
+
+#define LINE_LIMIT 78 /* CHAR_LINE_LIMIT */
+#define BLANK " -- "
+
+/* value cut to len, its last kept character '*' (trunc_value()). */
+static void cut(char *dst, size_t size, const char *value, size_t len)
+{
+	size_t n = value ? strlen(value) : 0;
+
+	if (n > size - 1)
+		n = size - 1;
+	memcpy(dst, value ? value : "", n);
+	dst[n] = '\0';
+	if (n > len && len > 0) {
+		dst[len - 1] = '*';
+		dst[len] = '\0';
+	}
+}
+
+/* ---- values every layout shares ------------------------------------------ */
+
+static int64_t walltime_used(const struct sl_job *j, int64_t now)
+{
+	if (j->start_time <= 0)
+		return -1;
+	return (j->end_time > 0 ? j->end_time : now) - j->start_time;
+}
+
+static int ran(const struct sl_job *j)
+{
+	return j->start_time > 0 && j->nodelist != NULL;
+}
+
+/* exec_host: "host/0*ncpus+..." (one chunk per node). */
+static char *exec_host(const struct sl_job *j, int vnode)
+{
+	struct sl_pbs_shape sh;
+	char **names = NULL, *out = sl_xstrdup("");
+	size_t n = 0;
+
+	sl_pbs_shape_of(j, &sh);
+	if (sl_hostlist_expand(j->nodelist, &names, &n, NULL) != 0)
+		return out;
+	for (size_t i = 0; i < n; i++) {
+		char *t, mem[32] = "", gpus[32] = "";
+		int cpus = sh.nodect > 0 ? sh.ncpus / sh.nodect : sh.ncpus;
+		if (vnode && sh.mem_mib > 0)
+			snprintf(mem, sizeof(mem), ":mem=%lldkb",
+				 (long long)(sh.mem_mib / sh.nodect * 1024));
+		if (vnode && sh.ngpus > 0)
+			snprintf(gpus, sizeof(gpus), ":ngpus=%d", sh.ngpus / sh.nodect);
+		if (vnode)
+			t = sl_xasprintf("%s%s(%s:ncpus=%d%s%s)", out, i ? "+" : "", names[i], cpus,
+					 mem, gpus);
+		else
+			t = sl_xasprintf("%s%s%s/0*%d", out, i ? "+" : "", names[i], cpus);
+		free(out);
+		out = t;
+	}
+	sl_strv_free(names);
+	return out;
+}
+
+void sl_pbs_comment(const struct sl_job *j, char *buf, size_t len)
+{
+	char when[64];
+	char *vnode;
+	const char *end = "";
+
+	buf[0] = '\0';
+	if (j->state == SL_JOB_PENDING) {
+		if (j->spec.hold)
+			snprintf(buf, len, "Job held: %s hold", *sl_pbs_hold_types(j) == 'o'
+								? "operator" : "user");
+		else
+			snprintf(buf, len, "Not Running: %s",
+				 j->reason_text && *j->reason_text ? j->reason_text
+				 : j->reason && strcmp(j->reason, "None") != 0 ? j->reason
+				 : "waiting to be admitted");
+		return;
+	}
+	if (!ran(j))
+		return; /* ended before it ran: PBS's server leaves no comment */
+	time_t t = (time_t)j->start_time;
+	struct tm tm;
+	strftime(when, sizeof(when), "%a %b %d at %H:%M", localtime_r(&t, &tm));
+	switch (j->state) {
+	case SL_JOB_COMPLETED: end = " and finished"; break;
+	case SL_JOB_TIMEOUT: end = " and exceeded resource walltime"; break;
+	case SL_JOB_OUT_OF_MEMORY: end = " and exceeded resource mem"; break;
+	case SL_JOB_CANCELLED: end = " and terminated"; break;
+	case SL_JOB_FAILED:
+	case SL_JOB_NODE_FAIL:
+	case SL_JOB_BOOT_FAIL:
+	case SL_JOB_PREEMPTED: end = " and failed"; break;
+	default: break;
+	}
+	vnode = exec_host(j, 1);
+	snprintf(buf, len, "Job run at %s on %s%s", when, vnode, end);
+	free(vnode);
+}
+
+/* ---- the default table --------------------------------------------------- */
+
+int sl_qstat_default(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_job *const *jobs,
+		     size_t n, int header)
+{
+	if (header && n > 0)
+		sl_buf_addstr(b, "Job id            Name             User              Time Use S Queue\n"
+				 "----------------  ---------------- ----------------  -------- - -----\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct sl_job *j = jobs[i];
+		char id[128], idt[32], name[32], user[32], queue[32];
+		const char *dot;
+
+		/* the id as far as the server name's first label */
+		snprintf(id, sizeof(id), "%llu.%s", (unsigned long long)j->id, v->server);
+		if ((dot = strchr(id, '.')) && (dot = strchr(dot + 1, '.')))
+			id[dot - id] = '\0';
+		cut(idt, sizeof(idt), id, 17);
+		if (strlen(j->spec.name ? j->spec.name : "") >= 16) {
+			snprintf(name, sizeof(name), "%.15s*", j->spec.name);
+		} else {
+			snprintf(name, sizeof(name), "%s", j->spec.name ? j->spec.name : "");
+		}
+		cut(user, sizeof(user), j->user, 16);
+		cut(queue, sizeof(queue), j->spec.partition, 16);
+		if (sl_buf_addf(b, "%-17s %-16s %-16s  %8s %c %-16s\n", idt, name, user, "0",
+				sl_pbs_state(j), queue) != 0)
+			return -SL_ETOOBIG;
+	}
+	return 0;
+}
+
+/* ---- the alternate table ------------------------------------------------- */
+
+/* cnv_size(): a size to at most four digits, its magnitude raised. */
+static void cnv_size(int64_t mib, char *out, size_t len)
+{
+	static const char suffix[] = " kmgtp?";
+	unsigned long long v = (unsigned long long)mib;
+	int mag = 2;
+
+	while (mag < 4 && v % 1024 == 0 && v > 0) { /* as the size was written */
+		v /= 1024;
+		mag++;
+	}
+	while (v > 9999) {
+		v = (v + 1023) >> 10;
+		mag++;
+	}
+	snprintf(out, len, "%llu%cb", v, suffix[mag < 6 ? mag : 6]);
+}
+
+static void alt_header(struct sl_buf *b, const struct sl_pbs_view *v)
+{
+	sl_buf_addf(b, "\n%s: ", v->server);
+	if (v->wide) {
+		sl_buf_addf(b, "\n%*s %*s %*s %*s %*s %*s %*s Req'd  Req'd   Elap\n", 30, "", 15, "",
+			    15, "", 15, "", 8, "", 4, "", 5, "");
+		sl_buf_addf(b, "%-30s %-15s %-15s %-15s %-8s %-4s %-5s Memory Time  S Time\n",
+			    "Job ID", "Username", "Queue", "Jobname", "SessID", "NDS", "TSK");
+		sl_buf_addstr(b, "------------------------------ --------------- --------------- "
+				 "--------------- -------- ---- ----- ------ ----- - -----\n");
+		return;
+	}
+	sl_buf_addf(b, "\n%60s%-7s%-8s%s\n", " ", "Req'd", "Req'd", "Elap");
+	sl_buf_addstr(b, "Job ID          Username Queue    Jobname    SessID NDS TSK Memory Time  S Time\n"
+			 "--------------- -------- -------- ---------- ------ --- --- ------ ----- - -----\n");
+}
+
+/* prt_nodes(): the hosts, domain cut, "+" between, under the job. */
+static void alt_nodes(struct sl_buf *b, const struct sl_job *j, int one_line)
+{
+	char *hosts = ran(j) && j->state != SL_JOB_PENDING ? exec_host(j, 0) : sl_xstrdup(BLANK);
+
+	sl_buf_addf(b, one_line ? "%s\n" : "   %s\n", hosts);
+	free(hosts);
+}
+
+static void alt_comment(struct sl_buf *b, const struct sl_job *j, int wide)
+{
+	char c[1024];
+	size_t keep = wide ? 111 : 71, scope = wide ? 114 : 74; /* COMMENTLEN_*, pbs_share.h */
+
+	sl_pbs_comment(j, c, sizeof(c));
+	if (c[0] == '\0')
+		snprintf(c, sizeof(c), "%s", BLANK);
+	else if (strlen(c) > scope)
+		snprintf(c + keep, sizeof(c) - keep, "...");
+	sl_buf_addf(b, "   %s\n", c);
+}
+
+int sl_qstat_alt(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_job *const *jobs,
+		 size_t n, int header)
+{
+	if (header && n > 0)
+		alt_header(b, v);
+	for (size_t i = 0; i < n; i++) {
+		const struct sl_job *j = jobs[i];
+		struct sl_pbs_shape sh;
+		char id[160], user[32], queue[32], name[32], nds[16], tsk[16], mem[16] = BLANK,
+			rq[16] = BLANK, el[16] = BLANK, full[128];
+		int64_t used = walltime_used(j, v->now);
+		int w = v->wide;
+
+		sl_pbs_shape_of(j, &sh);
+		snprintf(full, sizeof(full), "%llu.%s", (unsigned long long)j->id, v->server);
+		cut(id, sizeof(id), full, w ? 30 : 15);
+		cut(user, sizeof(user), j->user, w ? 15 : 8);
+		cut(queue, sizeof(queue), j->spec.partition, w ? 15 : 8);
+		cut(name, sizeof(name), j->spec.name, w ? 15 : 10);
+		snprintf(nds, sizeof(nds), "%d", sh.nodect);
+		snprintf(tsk, sizeof(tsk), "%d", sh.ncpus);
+		if (sh.mem_mib > 0)
+			cnv_size(sh.mem_mib, mem, sizeof(mem));
+		if (j->spec.time_limit > 0)
+			sl_pbs_fmt_duration(j->spec.time_limit * 60, rq, sizeof(rq));
+		if (used >= 0)
+			sl_pbs_fmt_duration(used, el, sizeof(el));
+		if (w)
+			sl_buf_addf(b, "%-30.30s %-15.15s %-15.15s %-15.15s %8.8s %4.4s %5.5s ", id,
+				    user, queue, name, BLANK, nds, tsk);
+		else
+			sl_buf_addf(b, "%-15.15s %-8.8s %-8.8s %-10.10s %6.6s %3.3s %3.3s ", id, user,
+				    queue, name, BLANK, nds, tsk);
+		sl_buf_addf(b, "%6.6s %5.5s %c %5.5s", mem, rq, sl_pbs_state(j), el);
+		sl_buf_addstr(b, v->one_line ? " " : "\n");
+		if (v->nodes)
+			alt_nodes(b, j, v->one_line);
+		if (v->comments)
+			alt_comment(b, j, w);
+		if (v->one_line && !v->nodes && !v->comments && sl_buf_addc(b, '\n') != 0)
+			return -SL_ETOOBIG;
+	}
+	return 0;
+}
+
+/* ---- qstat -f ------------------------------------------------------------ */
+
+/* prt_attr() of the default format: split at commas, wrapped with "\n\t". */
+static void attr(struct sl_buf *b, const char *name, const char *res, const char *value)
+{
+	size_t start = strlen(name) + 7 + (res ? strlen(res) + 1 : 0);
+	char *copy, *save = NULL, *tok;
+	int first = 1;
+
+	if (value == NULL)
+		return;
+	sl_buf_addf(b, "    %s%s%s = ", name, res ? "." : "", res ? res : "");
+	copy = sl_xstrdup(value);
+	tok = strtok_r(copy, ",", &save);
+	while (tok) {
+		size_t len = strlen(tok);
+		if (len + start < LINE_LIMIT) {
+			sl_buf_addstr(b, tok);
+			start += len;
+		} else {
+			if (!first) {
+				sl_buf_addstr(b, "\n\t");
+				start = 9;
+			}
+			for (const char *p = tok; *p; p++) {
+				sl_buf_addc(b, *p);
+				if (++start > LINE_LIMIT) {
+					start = 8;
+					sl_buf_addstr(b, "\n\t");
+				}
+			}
+		}
+		if ((tok = strtok_r(NULL, ",", &save)) != NULL) {
+			first = 0;
+			sl_buf_addc(b, ',');
+		}
+	}
+	free(copy);
+	sl_buf_addc(b, '\n');
+}
+
+static void attr_num(struct sl_buf *b, const char *name, const char *res, long long v)
+{
+	char s[32];
+	snprintf(s, sizeof(s), "%lld", v);
+	attr(b, name, res, s);
+}
+
+static void attr_time(struct sl_buf *b, const char *name, int64_t t)
+{
+	char s[64];
+	if (t <= 0)
+		return;
+	sl_pbs_fmt_ctime(t, s, sizeof(s));
+	attr(b, name, NULL, s);
+}
+
+/* Output_Path/Error_Path: "host:path", the path as the job writes it. */
+static void attr_path(struct sl_buf *b, const char *name, const struct sl_job *j,
+		      const char *pattern)
+{
+	struct sl_pattern_ctx c = {
+		.job_id = j->id, .array_task_id = SL_PATTERN_NO_TASK, .job_name = j->spec.name,
+		.user = j->user, .host = j->spec.submit_host, .work_dir = j->spec.work_dir,
+	};
+	char *path = sl_slurm_pattern_expand(pattern ? pattern : "slurm-%j.out", &c);
+	char *v = sl_xasprintf("%s:%s", j->spec.submit_host ? j->spec.submit_host : "", path);
+
+	attr(b, name, NULL, v);
+	free(v);
+	free(path);
+}
+
+static void attr_resources(struct sl_buf *b, const struct sl_job *j)
+{
+	struct sl_pbs_shape sh;
+	char s[64];
+
+	sl_pbs_shape_of(j, &sh);
+	if (sh.mem_mib > 0) {
+		sl_pbs_fmt_mib(sh.mem_mib, s, sizeof(s));
+		attr(b, "Resource_List", "mem", s);
+	}
+	attr_num(b, "Resource_List", "ncpus", sh.ncpus);
+	if (sh.ngpus > 0)
+		attr_num(b, "Resource_List", "ngpus", sh.ngpus);
+	attr_num(b, "Resource_List", "nodect", sh.nodect);
+	/* what Sluice gave: each chunk its own node */
+	attr(b, "Resource_List", "place", sh.nodect > 1 ? "scatter" : "free");
+	attr(b, "Resource_List", "select", sh.select);
+	if (j->spec.time_limit > 0) {
+		sl_pbs_fmt_duration(j->spec.time_limit * 60, s, sizeof(s));
+		attr(b, "Resource_List", "walltime", s);
+	}
+}
+
+static void attr_started(struct sl_buf *b, const struct sl_job *j)
+{
+	char *h;
+
+	if (!ran(j))
+		return;
+	h = exec_host(j, 0);
+	attr(b, "exec_host", NULL, h);
+	free(h);
+	h = exec_host(j, 1);
+	attr(b, "exec_vnode", NULL, h);
+	free(h);
+}
+
+int sl_qstat_full(struct sl_buf *b, const struct sl_pbs_view *v, const struct sl_job *j)
+{
+	const struct sl_jobspec *s = &j->spec;
+	char tmp[1024], state[2] = {sl_pbs_state(j), '\0'};
+	int64_t used = walltime_used(j, v->now);
+	int prio = -s->nice;
+
+	sl_buf_addf(b, "Job Id: %llu.%s\n", (unsigned long long)j->id, v->server);
+	attr(b, "Job_Name", NULL, s->name);
+	snprintf(tmp, sizeof(tmp), "%s@%s", j->user ? j->user : "", s->submit_host ? s->submit_host : "");
+	attr(b, "Job_Owner", NULL, tmp);
+	if (used >= 0 && ran(j)) {
+		attr_num(b, "resources_used", "ncpus", j->alloc_cpus);
+		sl_pbs_fmt_duration(used, tmp, sizeof(tmp));
+		attr(b, "resources_used", "walltime", tmp);
+	}
+	attr(b, "job_state", NULL, state);
+	attr(b, "queue", NULL, s->partition);
+	attr(b, "server", NULL, v->server);
+	attr(b, "Account_Name", NULL, s->account);
+	attr(b, "Checkpoint", NULL, "u");
+	attr_time(b, "ctime", j->submit_time);
+	if (s->std_err == NULL && s->pbs && s->submit_dir) {
+		/* joined (-j oe): the error file it would have had */
+		snprintf(tmp, sizeof(tmp), "%s/%s.e%%j", s->submit_dir, s->name ? s->name : "");
+		attr_path(b, "Error_Path", j, tmp);
+	} else {
+		attr_path(b, "Error_Path", j, s->std_err ? s->std_err : s->std_out);
+	}
+	attr_started(b, j);
+	attr(b, "Hold_Types", NULL, sl_pbs_hold_types(j));
+	attr(b, "Join_Path", NULL, s->std_err ? "n" : "oe");
+	attr(b, "Keep_Files", NULL, "n");
+	attr(b, "Mail_Points", NULL, "n"); /* Sluice sends no mail */
+	attr_time(b, "mtime", j->end_time > 0 ? j->end_time : j->start_time > 0 ? j->start_time
+								     : j->submit_time);
+	attr_path(b, "Output_Path", j, s->std_out);
+	attr_num(b, "Priority", NULL, prio < -1024 ? -1024 : prio > 1023 ? 1023 : prio);
+	attr_time(b, "qtime", j->submit_time);
+	attr(b, "Rerunable", NULL, s->requeue ? "True" : "False");
+	attr_resources(b, j);
+	attr_time(b, "stime", j->start_time);
+	if (sl_jobstate_is_final(j->state))
+		attr_time(b, "obittime", j->end_time);
+	attr_num(b, "substate", NULL, sl_pbs_substate(j));
+	attr(b, "euser", NULL, j->user);
+	attr(b, "egroup", NULL, j->group);
+	sl_pbs_comment(j, tmp, sizeof(tmp));
+	if (tmp[0])
+		attr(b, "comment", NULL, tmp);
+	attr_time(b, "etime", j->eligible_time > 0 ? j->eligible_time : j->submit_time);
+	snprintf(tmp, sizeof(tmp), "%o", (unsigned)s->umask);
+	attr(b, "umask", NULL, tmp);
+	if (ran(j))
+		attr_num(b, "run_count", NULL, j->attempt + 1);
+	if (sl_jobstate_is_final(j->state) && ran(j))
+		attr_num(b, "Exit_status", NULL, j->exit_signal ? 256 + j->exit_signal : j->exit_code);
+	attr(b, "project", NULL, "_pbs_project_default");
+	attr(b, "Submit_Host", NULL, s->submit_host);
+	return sl_buf_addc(b, '\n');
+}
+
+/* ---- counts --------------------------------------------------------------- */
+
+void sl_pbs_count(struct sl_pbs_counts *c, const struct sl_job *j)
+{
+	switch (sl_pbs_state(j)) {
+	case 'Q': c->queued++; break;
+	case 'H': c->held++; break;
+	case 'R': c->running++; break;
+	case 'E': c->exiting++; break;
+	default: return;
+	}
+	c->total++;
+}

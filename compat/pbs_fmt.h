@@ -1,0 +1,61 @@
+/* pbs_fmt.h - what qstat and pbsnodes print, laid out as OpenPBS's qstat.c
+ * and pbsnodes.c print them: the default job table, the alternate one
+ * (-a, -n, -s, -1), the attribute lists (-f), the queue table (-Q, -Q -f),
+ * the server table (-B, -B -f) and the node list (pbsnodes -a). Each
+ * appends to a capped buffer; 0 or -SL_ETOOBIG when it is full. */
+#ifndef SL_PBS_FMT_H
+#define SL_PBS_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "buf.h"
+#include "client.h"
+#include "job.h"
+
+/* What every layout needs besides the jobs. */
+struct sl_pbs_view {
+	const char *server;  /* the PBS server name */
+	int64_t now;         /* the daemon's time of the listing */
+	/* alternate layout */
+	int nodes;           /* -n: the hosts under each job */
+	int comments;        /* -s: the comment under each job */
+	int one_line;        /* -1: on the job's own line */
+	int wide;            /* -w */
+};
+
+/* The default table: its two header lines (header != 0) and one line per
+ * job (qstat.c display_statjob()). */
+int sl_qstat_default(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_job *const *jobs,
+		     size_t n, int header);
+/* The alternate table (qstat.c altdsp_statjob()): "\nSERVER: " and its
+ * header when header != 0, then the jobs. */
+int sl_qstat_alt(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_job *const *jobs,
+		 size_t n, int header);
+/* "Job Id: ID" and "    attribute = value" lines of one job, then an empty
+ * line (qstat -f). */
+int sl_qstat_full(struct sl_buf *b, const struct sl_pbs_view *v, const struct sl_job *j);
+
+/* A job's PBS comment: why it waits, where it ran and how it ended.
+ * Writes at most len bytes; "" when it has none. */
+void sl_pbs_comment(const struct sl_job *j, char *buf, size_t len);
+
+/* Jobs per PBS state, for a queue or the server. */
+struct sl_pbs_counts {
+	int total, queued, held, running, exiting;
+};
+void sl_pbs_count(struct sl_pbs_counts *c, const struct sl_job *j);
+
+/* qstat -Q: the table of queues (header != 0: with its header) or, full,
+ * each queue's attributes: its type, jobs, state counts and quota
+ * (resources_available: the ClusterQueue's nominal quota; resources_assigned:
+ * what is in use). counts has one entry per part. */
+int sl_qstat_queues(struct sl_buf *b, const struct sl_clusterinfo *ci,
+		    const struct sl_pbs_counts *counts, int full, int header);
+/* qstat -B: the server's line or attributes. */
+int sl_qstat_server(struct sl_buf *b, const char *server, const char *default_queue,
+		    const struct sl_pbs_counts *all, int full, int header);
+/* pbsnodes -a: the local executor's host and its quota. 0, or -SL_ENOENT
+ * when the daemon knows no node (Kubernetes). */
+int sl_pbsnodes_all(struct sl_buf *b, const struct sl_clusterinfo *ci);
+
+#endif

@@ -1,0 +1,201 @@
+/* pbs_fmt_queue.c - qstat -Q and -B, pbsnodes -a. Layouts from OpenPBS:
+ * display_statque() (src/cmds/qstat.c:1740, "%-16s %5s %5s %3s %3s %5s ..."),
+ * display_statserver() (qstat.c:1927), prt_node() (src/cmds/pbsnodes.c:650:
+ * the name, then "     attribute = value"), state_count as the server
+ * writes it (update_state_ct(), src/server/req_stat.c:890). Attribute names
+ * and their order from src/lib/Libattr/master_{queue,svr,node}_attr_def.xml.
+ *
+ * A queue is a partition (LocalQueue): its resources_available is its
+ * ClusterQueue's nominal quota, which PBS defines as the most its running
+ * jobs may hold together (pbs_queue_attributes(7B)); resources_assigned is
+ * what they hold now. Started is "False" while a stop policy or an
+ * inactive ClusterQueue keeps it from admitting. */
+#include "pbs_fmt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pbs_job.h"
+#include "xalloc.h"
+
+#define MILLI_MIB (1000LL * 1024 * 1024)
+
+static void attr(struct sl_buf *b, const char *name, const char *value)
+{
+	sl_buf_addf(b, "    %s = %s\n", name, value);
+}
+
+static void attr_num(struct sl_buf *b, const char *name, long long v)
+{
+	sl_buf_addf(b, "    %s = %lld\n", name, v);
+}
+
+static void state_count(struct sl_buf *b, const char *pad, const struct sl_pbs_counts *c)
+{
+	sl_buf_addf(b, "%sstate_count = Transit:0 Queued:%d Held:%d Waiting:0 Running:%d "
+		       "Exiting:%d Begun:0 \n", pad, c->queued, c->held, c->running, c->exiting);
+}
+
+static int is_gpu(const char *res)
+{
+	size_t n = strlen(res);
+	return strcmp(res, "gpu") == 0 || (n >= 4 && strcmp(res + n - 4, "/gpu") == 0);
+}
+
+/* Quota rows summed per PBS resource; a row counted once however many
+ * partitions share its ClusterQueue (`seen` names the rows before it). */
+struct quota {
+	int64_t cpu, cpu_used, mem, mem_used, gpu, gpu_used;
+};
+
+static void quota_add(struct quota *t, const struct sl_quota_row *q)
+{
+	if (strcmp(q->resource, "cpu") == 0) {
+		t->cpu += q->nominal;
+		t->cpu_used += q->used;
+	} else if (strcmp(q->resource, "memory") == 0) {
+		t->mem += q->nominal;
+		t->mem_used += q->used;
+	} else if (is_gpu(q->resource)) {
+		t->gpu += q->nominal;
+		t->gpu_used += q->used;
+	}
+}
+
+static void quota_attrs(struct sl_buf *b, const char *pad, const char *what, int64_t cpu,
+			int64_t mem, int64_t gpu, int always)
+{
+	char m[32];
+
+	if (mem > 0 || always) {
+		sl_pbs_fmt_mib(mem / MILLI_MIB, m, sizeof(m));
+		sl_buf_addf(b, "%s%s.mem = %s\n", pad, what, mem > 0 ? m : "0kb");
+	}
+	sl_buf_addf(b, "%s%s.ncpus = %lld\n", pad, what, (long long)(cpu / 1000));
+	if (gpu > 0)
+		sl_buf_addf(b, "%s%s.ngpus = %lld\n", pad, what, (long long)(gpu / 1000));
+}
+
+static void queue_full(struct sl_buf *b, const struct sl_partinfo *p,
+		       const struct sl_pbs_counts *c)
+{
+	struct quota t = {0};
+
+	for (size_t i = 0; i < p->nquota; i++)
+		quota_add(&t, &p->quota[i]);
+	sl_buf_addf(b, "Queue: %s\n", p->name);
+	attr(b, "queue_type", "Execution");
+	attr_num(b, "total_jobs", c->total);
+	state_count(b, "    ", c);
+	quota_attrs(b, "    ", "resources_available", t.cpu, t.mem, t.gpu, 0);
+	quota_attrs(b, "    ", "resources_assigned", t.cpu_used, t.mem_used, t.gpu_used, 1);
+	attr(b, "enabled", "True");
+	attr(b, "started", p->avail == SL_PART_UP ? "True" : "False");
+	sl_buf_addc(b, '\n');
+}
+
+int sl_qstat_queues(struct sl_buf *b, const struct sl_clusterinfo *ci,
+		    const struct sl_pbs_counts *counts, int full, int header)
+{
+	if (!full && header)
+		sl_buf_addstr(b, "Queue              Max   Tot Ena Str   Que   Run   Hld   Wat   Trn   Ext Type\n"
+				 "---------------- ----- ----- --- --- ----- ----- ----- ----- ----- ----- ----\n");
+	for (size_t i = 0; i < ci->nparts; i++) {
+		const struct sl_partinfo *p = &ci->parts[i];
+		const struct sl_pbs_counts *c = &counts[i];
+		char name[32];
+
+		if (full) {
+			queue_full(b, p, c);
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s", p->name);
+		if (strlen(name) > 16) {
+			name[15] = '*';
+			name[16] = '\0';
+		}
+		if (sl_buf_addf(b, "%-16s %5s %5d %3s %3s %5d %5d %5d %5s %5s %5d %-4s\n", name,
+				"0", c->total, "yes", p->avail == SL_PART_UP ? "yes" : "no",
+				c->queued, c->running, c->held, "0", "0", c->exiting, "Exe*") != 0)
+			return -SL_ETOOBIG;
+	}
+	return 0;
+}
+
+int sl_qstat_server(struct sl_buf *b, const char *server, const char *default_queue,
+		    const struct sl_pbs_counts *c, int full, int header)
+{
+	char name[32];
+
+	if (full) {
+		sl_buf_addf(b, "Server: %s\n", server);
+		attr(b, "server_state", "Active");
+		attr(b, "server_host", server);
+		attr(b, "scheduling", "True");
+		attr_num(b, "total_jobs", c->total);
+		state_count(b, "    ", c);
+		if (default_queue)
+			attr(b, "default_queue", default_queue);
+		attr(b, "job_history_enable", "True");
+		return sl_buf_addc(b, '\n');
+	}
+	if (header)
+		sl_buf_addstr(b, "Server             Max   Tot   Que   Run   Hld   Wat   Trn   Ext Status\n"
+				 "---------------- ----- ----- ----- ----- ----- ----- ----- ----- -----------\n");
+	snprintf(name, sizeof(name), "%s", server);
+	if (strlen(name) > 16) {
+		name[15] = '*';
+		name[16] = '\0';
+	}
+	return sl_buf_addf(b, "%-16s %5s %5d %5d %5d %5d %5s %5s %5d %-10s\n", name, "0", c->total,
+			   c->queued, c->running, c->held, "0", "0", c->exiting, "Active");
+}
+
+/* A quota row already counted for an earlier partition (shared ClusterQueue). */
+static int row_seen(const struct sl_clusterinfo *ci, size_t pi, size_t qi)
+{
+	const struct sl_quota_row *q = &ci->parts[pi].quota[qi];
+
+	for (size_t i = 0; i <= pi; i++)
+		for (size_t j = 0; j < (i == pi ? qi : ci->parts[i].nquota); j++) {
+			const struct sl_quota_row *o = &ci->parts[i].quota[j];
+			if (strcmp(o->cluster_queue, q->cluster_queue) == 0 &&
+			    strcmp(o->flavor, q->flavor) == 0 && strcmp(o->resource, q->resource) == 0)
+				return 1;
+		}
+	return 0;
+}
+
+int sl_pbsnodes_all(struct sl_buf *b, const struct sl_clusterinfo *ci)
+{
+	const struct sl_nodeinfo *n = ci->node;
+	struct quota t = {0};
+	char when[64];
+	int down = ci->nparts > 0;
+
+	if (n == NULL)
+		return -SL_ENOENT;
+	for (size_t i = 0; i < ci->nparts; i++) {
+		down &= ci->parts[i].avail == SL_PART_INACTIVE;
+		for (size_t q = 0; q < ci->parts[i].nquota; q++)
+			if (!row_seen(ci, i, q))
+				quota_add(&t, &ci->parts[i].quota[q]);
+	}
+	sl_buf_addf(b, "%s\n", n->name);
+	sl_buf_addf(b, "     Mom = %s\n", n->name);
+	sl_buf_addstr(b, "     ntype = PBS\n");
+	sl_buf_addf(b, "     state = %s\n", down ? "down" : t.cpu > 0 && t.cpu_used >= t.cpu ? "job-busy"
+								    : "free");
+	sl_buf_addf(b, "     pcpus = %lld\n", (long long)(t.cpu / 1000));
+	sl_buf_addf(b, "     resources_available.arch = %s\n", "linux");
+	sl_buf_addf(b, "     resources_available.host = %s\n", n->name);
+	quota_attrs(b, "     ", "resources_available", t.cpu, t.mem, t.gpu, 0);
+	sl_buf_addf(b, "     resources_available.vnode = %s\n", n->name);
+	quota_attrs(b, "     ", "resources_assigned", t.cpu_used, t.mem_used, t.gpu_used, 1);
+	sl_buf_addstr(b, "     resv_enable = True\n");
+	sl_buf_addstr(b, "     sharing = default_shared\n");
+	sl_pbs_fmt_ctime(n->start_time, when, sizeof(when));
+	sl_buf_addf(b, "     last_state_change_time = %s\n", when);
+	return sl_buf_addc(b, '\n');
+}

@@ -1,0 +1,243 @@
+/* pbs_job.c - a job in PBS's words: ids, states, error numbers and texts,
+ * and the value formats of qstat. Facts from OpenPBS: error numbers
+ * src/include/pbs_error.h, texts src/lib/Liblog/pbs_messages.c (lines
+ * 182-291), states and substates src/include/job.h, the id "seq.server"
+ * src/lib/Libcmds/get_server.c, durations encode_time() in
+ * src/lib/Libattr/attr_fn_time.c, sizes encode_size() in attr_fn_size.c. */
+#include "pbs_job.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "conf.h"
+#include "xalloc.h"
+
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/etc"
+#endif
+
+static const struct {
+	int e;
+	const char *text;
+} pbse_texts[] = {
+	{SL_PBSE_UNKJOBID, "Unknown Job Id"},
+	{SL_PBSE_IVALREQ, "Invalid request"},
+	{SL_PBSE_PERM, "Unauthorized Request "},
+	{SL_PBSE_UNKSIG, "Unknown/illegal signal name"},
+	{SL_PBSE_BADATVAL, "Illegal attribute or resource value"},
+	{SL_PBSE_BADSTATE, "Request invalid for state of job"},
+	{SL_PBSE_UNKQUE, "Unknown queue"},
+	{SL_PBSE_NOSUP, "No support for requested service"},
+	{SL_PBSE_EXCQRESC, "Job violates queue and/or server resource limits"},
+	{SL_PBSE_UNKRESC, "Unknown resource"},
+	{SL_PBSE_BADACCT, "Invalid Account"},
+	{SL_PBSE_INVALSELECTRESC, "Resource invalid in \"select\" specification"},
+	{SL_PBSE_INVALJOBRESC,
+	 "\"-lresource=\" cannot be used with \"select\" or \"place\", resource is"},
+	{SL_PBSE_HISTJOBID, "Job has finished"},
+};
+
+int sl_pbse_status(int e)
+{
+	return e & 0xff;
+}
+
+const char *sl_pbse_text(int e)
+{
+	for (size_t i = 0; i < sizeof(pbse_texts) / sizeof(pbse_texts[0]); i++)
+		if (pbse_texts[i].e == e)
+			return pbse_texts[i].text;
+	return "Error";
+}
+
+int sl_pbse_of(int code)
+{
+	switch (code < 0 ? -code : code) {
+	case SL_ENOENT: return SL_PBSE_UNKJOBID;
+	case SL_EPERM: return SL_PBSE_PERM;
+	case SL_EPARTITION: return SL_PBSE_UNKQUE;
+	case SL_EACCOUNT: return SL_PBSE_BADACCT;
+	case SL_ENOFIT: return SL_PBSE_EXCQRESC;
+	case SL_ECONNECT: return SL_PBSE_SYSTEM;
+	default: return 0;
+	}
+}
+
+char *sl_pbs_jobid(uint64_t id, const char *server)
+{
+	return sl_xasprintf("%llu.%s", (unsigned long long)id, server);
+}
+
+static size_t first_label(const char *s)
+{
+	return strcspn(s, ".");
+}
+
+int sl_pbs_parse_jobid(const char *s, const char *server, uint64_t *id)
+{
+	const char *p = s, *dot;
+	unsigned long long v = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return -1;
+	for (; isdigit((unsigned char)*p); p++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (unsigned)(*p - '0');
+	}
+	if (*p != '\0' && *p != '.')
+		return -1; /* "12[]", "12x": not a plain job id */
+	*id = v;
+	if (*p == '\0')
+		return 0;
+	dot = p + 1;
+	if (*dot == '\0')
+		return -1;
+	if (first_label(dot) != first_label(server) ||
+	    strncmp(dot, server, first_label(dot)) != 0)
+		return 1;
+	return 0;
+}
+
+int sl_pbs_operand(const char *op, const char *server, uint64_t *id, char **shown)
+{
+	int k = sl_pbs_parse_jobid(op, server, id);
+
+	*shown = k == 0 && strchr(op, '.') == NULL ? sl_pbs_jobid(*id, server) : sl_xstrdup(op);
+	return k;
+}
+
+static char *short_host(void)
+{
+	char h[256] = "";
+
+	if (gethostname(h, sizeof(h) - 1) != 0 || h[0] == '\0')
+		snprintf(h, sizeof(h), "localhost");
+	h[strcspn(h, ".")] = '\0';
+	return sl_xstrdup(h);
+}
+
+/* "head1.example.com:6820" -> "head1"; NULL for "[v6]:port". */
+static char *host_of(const char *hostport)
+{
+	return hostport[0] == '[' ? NULL : sl_xstrndup(hostport, strcspn(hostport, ":."));
+}
+
+char *sl_pbs_server_name(void)
+{
+	const char *env = getenv("PBS_SERVER"), *conf = getenv("SLUICE_CONF");
+	const char *server = getenv("SLUICE_SERVER");
+	struct sl_conf_peek p;
+	struct sl_err err = SL_ERR_INIT;
+	char *path, *out = NULL;
+
+	if (env != NULL && *env != '\0')
+		return sl_xstrdup(env);
+	path = conf && *conf ? sl_xstrdup(conf) : sl_xstrdup(SYSCONFDIR "/sluice/sluice.yaml");
+	if (access(path, R_OK) == 0 && sl_conf_peek(path, &p, &err) == 0) {
+		if (p.pbs_server != NULL) {
+			out = p.pbs_server;
+			p.pbs_server = NULL;
+		} else if (p.controller != NULL && (server == NULL || *server == '\0')) {
+			/* a login node: the daemon's host names the server */
+			out = host_of(p.controller);
+		}
+		sl_conf_peek_clear(&p);
+	}
+	free(path);
+	if (out == NULL && server != NULL && *server != '\0')
+		out = host_of(server);
+	return out ? out : short_host();
+}
+
+char sl_pbs_state(const struct sl_job *j)
+{
+	switch (j->state) {
+	case SL_JOB_PENDING: return j->spec.hold ? 'H' : 'Q';
+	case SL_JOB_RUNNING:
+	case SL_JOB_CONFIGURING: return 'R';
+	case SL_JOB_COMPLETING: return 'E';
+	default: return 'F';
+	}
+}
+
+int sl_pbs_substate(const struct sl_job *j)
+{
+	/* JOB_SUBSTATE_QUEUED 10, HELD 20, RUNNING 42, EXITING 50,
+	 * TERMINATED 91, FINISHED 92, FAILED 93 */
+	switch (j->state) {
+	case SL_JOB_PENDING: return j->spec.hold ? 20 : 10;
+	case SL_JOB_RUNNING:
+	case SL_JOB_CONFIGURING: return 42;
+	case SL_JOB_COMPLETING: return 50;
+	case SL_JOB_COMPLETED: return 92;
+	case SL_JOB_CANCELLED: return 91;
+	default: return 93;
+	}
+}
+
+const char *sl_pbs_hold_types(const struct sl_job *j)
+{
+	if (j->state != SL_JOB_PENDING || !j->spec.hold)
+		return "n";
+	return j->reason && strcmp(j->reason, "JobHeldAdmin") == 0 ? "o" : "u";
+}
+
+void sl_pbs_fmt_duration(int64_t s, char *buf, size_t len)
+{
+	if (s < 0)
+		s = 0;
+	snprintf(buf, len, "%02lld:%02lld:%02lld", (long long)(s / 3600),
+		 (long long)(s % 3600 / 60), (long long)(s % 60));
+}
+
+void sl_pbs_fmt_ctime(int64_t t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	char tmp[64];
+
+	if (ctime_r(&tt, tmp) == NULL)
+		snprintf(tmp, sizeof(tmp), "%lld\n", (long long)t);
+	tmp[strcspn(tmp, "\n")] = '\0';
+	snprintf(buf, len, "%s", tmp);
+}
+
+void sl_pbs_fmt_mib(int64_t mib, char *buf, size_t len)
+{
+	if (mib > 0 && mib % (1024 * 1024) == 0)
+		snprintf(buf, len, "%lldtb", (long long)(mib / (1024 * 1024)));
+	else if (mib > 0 && mib % 1024 == 0)
+		snprintf(buf, len, "%lldgb", (long long)(mib / 1024));
+	else
+		snprintf(buf, len, "%lldmb", (long long)mib);
+}
+
+void sl_pbs_shape_of(const struct sl_job *j, struct sl_pbs_shape *o)
+{
+	struct sl_jobshape sh;
+	char mem[32] = "", gpus[32] = "", procs[32] = "";
+	int per_node;
+
+	sl_job_shape(j, &sh);
+	memset(o, 0, sizeof(*o));
+	per_node = sh.cpus_per_node > 0 ? sh.cpus_per_node : 1;
+	o->nodect = sh.nodes;
+	o->ncpus = per_node * sh.nodes;
+	o->ngpus = sh.gpus_per_node > 0 ? sh.gpus_per_node * sh.nodes : 0;
+	o->mem_mib = sh.mem_per_node > 0 ? sh.mem_per_node * sh.nodes : 0;
+	if (sh.tasks_per_node > 1)
+		snprintf(procs, sizeof(procs), ":mpiprocs=%d", sh.tasks_per_node);
+	if (sh.mem_per_node > 0) {
+		char m[24];
+		sl_pbs_fmt_mib(sh.mem_per_node, m, sizeof(m));
+		snprintf(mem, sizeof(mem), ":mem=%s", m);
+	}
+	if (sh.gpus_per_node > 0)
+		snprintf(gpus, sizeof(gpus), ":ngpus=%d", sh.gpus_per_node);
+	snprintf(o->select, sizeof(o->select), "%d:ncpus=%d%s%s%s", sh.nodes, per_node, mem,
+		 gpus, procs);
+}

@@ -1,0 +1,85 @@
+/* pbs_job.h - a job in PBS's words: ids ("N.server"), states (Q H R E F),
+ * OpenPBS's error numbers and texts (the commands exit with their low byte),
+ * and the value formats qstat and pbsnodes print (times, sizes, select). */
+#ifndef SL_PBS_JOB_H
+#define SL_PBS_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "job.h"
+
+/* OpenPBS src/include/pbs_error.h; texts from src/lib/Liblog/pbs_messages.c. */
+#define SL_PBSE_UNKJOBID 15001  /* "Unknown Job Id" */
+#define SL_PBSE_IVALREQ 15004   /* "Invalid request" */
+#define SL_PBSE_PERM 15007      /* "Unauthorized Request " (sic, trailing blank) */
+#define SL_PBSE_SYSTEM 15010    /* a failed connect: "cannot connect to server" */
+#define SL_PBSE_UNKSIG 15013    /* "Unknown/illegal signal name" */
+#define SL_PBSE_BADATVAL 15014  /* "Illegal attribute or resource value" */
+#define SL_PBSE_BADSTATE 15016  /* "Request invalid for state of job" */
+#define SL_PBSE_UNKQUE 15018    /* "Unknown queue" */
+#define SL_PBSE_NOSUP 15029     /* "No support for requested service" */
+#define SL_PBSE_EXCQRESC 15036  /* "Job violates queue and/or server resource limits" */
+#define SL_PBSE_UNKRESC 15035   /* "Unknown resource" */
+#define SL_PBSE_BADACCT 15049   /* "Invalid Account" */
+#define SL_PBSE_INVALSELECTRESC 15108 /* "Resource invalid in \"select\" specification" */
+#define SL_PBSE_INVALJOBRESC 15109    /* "\"-lresource=\" cannot be used with ..." */
+#define SL_PBSE_HISTJOBID 15139 /* "Job has finished" */
+
+/* The status a PBS command exits with for error number e (exit(3) keeps
+ * its low byte: Unknown Job Id, 15001, is 153). */
+int sl_pbse_status(int e);
+/* OpenPBS's text for e, or "Error N" for one this table lacks. */
+const char *sl_pbse_text(int e);
+
+/* The PBS error number of a Sluice error code, as the daemon's refusals
+ * read in PBS's words: a partition is a queue (Unknown queue), a job that
+ * can never fit violates the queue's limits, and so on; 0 for codes PBS
+ * has no number for (the daemon's own text is printed). */
+int sl_pbse_of(int sl_code);
+
+/* "N.server", the id PBS prints and qsub returns. Caller frees. */
+char *sl_pbs_jobid(uint64_t id, const char *server);
+/* A job id operand: "N" or "N.host...". 0 with *id set when it names a job
+ * of `server` (its first label matches the server's: PBS's jobs are
+ * named by their server, and qstat shows the id cut to "N.first-label");
+ * 1 when well formed but of another server; -1 when not a job id
+ * ("illegally formed job identifier"). */
+int sl_pbs_parse_jobid(const char *s, const char *server, uint64_t *id);
+
+/* An id operand: *id and the id PBS names it by in messages (the operand
+ * itself, or "N.server" when it has no server part; caller frees *shown).
+ * Returns sl_pbs_parse_jobid()'s answer; *shown is the operand for -1. */
+int sl_pbs_operand(const char *op, const char *server, uint64_t *id, char **shown);
+
+/* The server name: $PBS_SERVER, else the config's pbsServer (conf peek),
+ * else the short name of the controller host, else of this host. Caller
+ * frees. Never fails: without a config the host name is the answer. */
+char *sl_pbs_server_name(void);
+
+/* PBS's one-letter state: Q queued, H held, R running, E exiting, F
+ * finished (history). */
+char sl_pbs_state(const struct sl_job *j);
+/* PBS's substate number of j (qstat -f), OpenPBS src/include/job.h. */
+int sl_pbs_substate(const struct sl_job *j);
+/* Hold_Types: "u" (JobHeldUser), "o" (JobHeldAdmin), "n". */
+const char *sl_pbs_hold_types(const struct sl_job *j);
+
+/* Seconds as PBS encodes durations: "HH:MM:SS" (hours unbounded). */
+void sl_pbs_fmt_duration(int64_t seconds, char *buf, size_t len);
+/* A time as ctime(3) without its newline, in local time. */
+void sl_pbs_fmt_ctime(int64_t t, char *buf, size_t len);
+/* MiB as a PBS size in the largest unit it is a whole number of: "2gb",
+ * "1500mb". */
+void sl_pbs_fmt_mib(int64_t mib, char *buf, size_t len);
+
+/* The job's shape as PBS resources: the select of its nodes
+ * ("2:ncpus=4:mpiprocs=4:mem=2gb:ngpus=1"), its ncpus and nodect, its
+ * total memory (MiB, 0 if none) and GPUs. */
+struct sl_pbs_shape {
+	char select[256];
+	int nodect, ncpus, ngpus;
+	int64_t mem_mib;
+};
+void sl_pbs_shape_of(const struct sl_job *j, struct sl_pbs_shape *out);
+
+#endif

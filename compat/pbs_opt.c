@@ -1,0 +1,574 @@
+/* pbs_opt.c - qsub's option table and the parse that drives it.
+ *
+ * One row per qsub option of OpenPBS (GETOPT_ARGS in src/cmds/qsub_sup.c:89,
+ * "a:A:c:C:e:fhIj:J:k:l:m:M:N:o:p:q:r:R:S:u:v:VW:XzP:") plus Torque's -d, -w
+ * and -t. The command line and each #PBS directive go through the same
+ * rows. Options Sluice does not implement stay in the table, flagged, so
+ * they are refused ("qsub: -J is not supported by Sluice", exit 1) rather
+ * than mistaken for typos or dropped. Handlers check values as OpenPBS's
+ * process_opts() (src/cmds/qsub.c:1009) and its attribute verifiers
+ * (src/lib/Libecl/ecl_verify_values.c) do, with their texts. */
+#include "pbs_opt.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "optable.h"
+#include "pbs_job.h"
+#include "pbs_opt_int.h"
+#include "script.h"
+#include "xalloc.h"
+
+#define OPTF_EARLY 0x100u  /* applied before the script is read (-C, -z) */
+#define OPTF_OPTTIME 0x200u /* rejected by process_opts(): a bad directive says so */
+
+const char sl_qsub_usage[] =
+	"usage: qsub [-a date_time] [-A account_string] [-c interval]\n"
+	"\t[-C directive_prefix] [-e path] [-f ] [-h ] [-I [-X]] [-j oe|eo] [-J X-Y[:Z]]\n"
+	"\t[-k keep] [-l resource_list] [-m mail_options] [-M user_list]\n"
+	"\t[-N jobname] [-o path] [-p priority] [-P project] [-q queue] [-r y|n]\n"
+	"\t[-R o|e|oe] [-S path] [-u user_list] [-W otherattributes=value...]\n"
+	"\t[-v variable_list] [-V ] [-z] [script | -- command [arg1 ...]]\n"
+	"       qsub --version\n";
+
+#define CTX(c) ((struct sl_pbs_optctx *)(c))
+
+static void set_str(char **dst, const char *a)
+{
+	free(*dst);
+	*dst = sl_xstrdup(a);
+}
+
+static const char *skip_blanks(const char *a)
+{
+	while (isspace((unsigned char)*a))
+		a++;
+	return a;
+}
+
+/* "qsub: illegal -X value", with the usage: exit 2 (handle_attribute_errors()
+ * in src/cmds/qsub.c:2815). */
+static int illegal(void *c, char opt, struct sl_err *e)
+{
+	CTX(c)->status = 2;
+	CTX(c)->usage = 1;
+	return sl_err_set(e, SL_EINVAL, "illegal -%c value", opt);
+}
+
+static int refuse(void *c, const char *what, struct sl_err *e)
+{
+	CTX(c)->status = 1;
+	return sl_err_set(e, SL_EUNSUPP, "%s is not supported by Sluice", what);
+}
+
+/* ---- handlers ----------------------------------------------------------- */
+
+static int h_account(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->account, a);
+	return 0;
+}
+
+static int h_project(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->project, a);
+	return 0;
+}
+
+/* -c n: no checkpoints, which is what Sluice takes. */
+static int h_checkpoint(void *c, const char *a, struct sl_err *e)
+{
+	a = skip_blanks(a);
+	if (strcmp(a, "u") == 0)
+		return illegal(c, 'c', e);
+	return strcmp(a, "n") == 0 ? 0 : refuse(c, "-c (checkpoints)", e);
+}
+
+static int h_prefix(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->prefix, a);
+	return 0;
+}
+
+static int h_error(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->err_path, a);
+	return 0;
+}
+
+static int h_output(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->out_path, a);
+	return 0;
+}
+
+/* -f: qsub stays in the foreground, which Sluice's always does. */
+static int h_foreground(void *c, const char *a, struct sl_err *e)
+{
+	return 0;
+}
+
+static int h_hold(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->spec->hold = 1;
+	return 0;
+}
+
+/* Join_Path: "oe", "eo" or "n" (verify_value_joinpath). */
+static int h_join(void *c, const char *a, struct sl_err *e)
+{
+	if (strcmp(a, "oe") == 0)
+		CTX(c)->join = 'o';
+	else if (strcmp(a, "eo") == 0)
+		CTX(c)->join = 'e';
+	else if (strcmp(a, "n") == 0)
+		CTX(c)->join = 'n';
+	else
+		return illegal(c, 'j', e);
+	return 0;
+}
+
+/* Keep_Files: "n", or letters of o, e, d (verify_value_keepfiles). With d
+ * the files are written where they belong, as Sluice always writes them;
+ * without it o and e leave them in the home directory. */
+static int h_keep(void *c, const char *a, struct sl_err *e)
+{
+	int o = 0, er = 0, d = 0;
+
+	if (strcmp(a, "n") == 0) {
+		CTX(c)->keep_o = CTX(c)->keep_e = 0;
+		return 0;
+	}
+	if (*a == '\0' || strlen(a) > 3)
+		return illegal(c, 'k', e);
+	for (const char *p = a; *p; p++) {
+		int *f = *p == 'o' ? &o : *p == 'e' ? &er : *p == 'd' ? &d : NULL;
+		if (f == NULL || *f)
+			return illegal(c, 'k', e);
+		*f = 1;
+	}
+	CTX(c)->keep_o = o && !d;
+	CTX(c)->keep_e = er && !d;
+	return 0;
+}
+
+static int h_resources(void *c, const char *a, struct sl_err *e)
+{
+	int st = 0, r = sl_pbs_res_parse(&CTX(c)->res, a, &st, e);
+
+	if (r != 0) {
+		CTX(c)->status = st;
+		CTX(c)->usage = st == 2;
+	}
+	return r;
+}
+
+/* Mail_Points: Sluice sends no mail, so only "n" (none) has its meaning;
+ * libbatch/job.h has no mail fields yet to map -m onto. */
+static int h_mail_points(void *c, const char *a, struct sl_err *e)
+{
+	a = skip_blanks(a);
+	if (strcmp(a, "n") == 0)
+		return 0;
+	if (*a == '\0' || strspn(a, "abej") != strlen(a))
+		return illegal(c, 'm', e);
+	return refuse(c, "-m", e);
+}
+
+/* PBS job names: 1 to 230 of [A-Za-z0-9._+-] (check_job_name() in
+ * src/lib/Libcmds/ck_job_name.c; a digit may lead since OpenPBS 19). */
+int sl_pbs_name_ok(const char *n)
+{
+	size_t len = strlen(n);
+
+	if (len == 0 || len > 230)
+		return 0;
+	for (; *n; n++)
+		if (!isalnum((unsigned char)*n) && !strchr("-_+.", *n))
+			return 0;
+	return 1;
+}
+
+static int h_name(void *c, const char *a, struct sl_err *e)
+{
+	if (!sl_pbs_name_ok(a))
+		return illegal(c, 'N', e);
+	set_str(&CTX(c)->name, a);
+	return 0;
+}
+
+/* -p: -1024..1023, higher runs sooner; Sluice's nice is the opposite. */
+static int h_priority(void *c, const char *a, struct sl_err *e)
+{
+	char *end;
+	long v;
+
+	a = skip_blanks(a);
+	errno = 0;
+	v = strtol(a, &end, 10);
+	if (end == a || *end != '\0' || errno != 0 || v < -1024 || v > 1023)
+		return illegal(c, 'p', e);
+	CTX(c)->spec->nice = (int)-v;
+	return 0;
+}
+
+/* -q QUEUE[@SERVER]: a queue is a partition. */
+static int h_queue(void *c, const char *a, struct sl_err *e)
+{
+	const char *at = strchr(a, '@');
+	size_t n = at ? (size_t)(at - a) : strlen(a);
+
+	if (at != NULL && (at[1] == '\0' ||
+			   strncmp(at + 1, CTX(c)->server, strcspn(CTX(c)->server, ".")) != 0))
+		return refuse(c, "-q naming another server", e);
+	free(CTX(c)->queue);
+	CTX(c)->queue = n ? sl_xstrndup(a, n) : NULL;
+	return 0;
+}
+
+static int h_rerun(void *c, const char *a, struct sl_err *e)
+{
+	if (strcmp(a, "y") == 0)
+		CTX(c)->spec->requeue = 1;
+	else if (strcmp(a, "n") == 0)
+		CTX(c)->spec->requeue = 0;
+	else
+		return illegal(c, 'r', e);
+	return 0;
+}
+
+/* -S PATH[@HOST][,PATH@HOST...]: the path for this server's hosts. */
+static int h_shell(void *c, const char *a, struct sl_err *e)
+{
+	char *list = sl_xstrdup(a), *save = NULL, *tok, *pick = NULL;
+
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *at = strchr(tok, '@');
+		if (at == NULL && pick == NULL)
+			pick = tok;
+		else if (at != NULL) {
+			*at = '\0';
+			if (strncmp(at + 1, CTX(c)->server, strcspn(CTX(c)->server, ".")) == 0)
+				pick = tok;
+		}
+	}
+	if (pick == NULL || pick[0] != '/') {
+		free(list);
+		return illegal(c, 'S', e);
+	}
+	set_str(&CTX(c)->shell, pick);
+	free(list);
+	return 0;
+}
+
+static int h_varlist(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->vlist, a);
+	return 0;
+}
+
+static int h_export_all(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->export_all = 1;
+	return 0;
+}
+
+static int h_quiet(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->fl->quiet = 1;
+	return 0;
+}
+
+static int h_workdir(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->workdir, a);
+	return 0;
+}
+
+/* One "name=value" of -W. */
+static int w_attr(void *c, const char *name, const char *v, struct sl_err *e)
+{
+	char what[128];
+
+	if (strcmp(name, "umask") == 0) {
+		char *end;
+		long m = strtol(v, &end, 8);
+		if (*v == '\0' || *end != '\0' || m < 0 || m > 0777)
+			return illegal(c, 'W', e);
+		CTX(c)->spec->umask = (mode_t)m;
+		CTX(c)->umask_set = 1;
+		return 0;
+	}
+	/* false is the default these name: the job already is that */
+	if ((strcmp(name, "block") == 0 || strcmp(name, "interactive") == 0) &&
+	    strcmp(v, "false") == 0)
+		return 0;
+	if (strcmp(name, "sandbox") == 0 && strcmp(v, "HOME") == 0)
+		return 0;
+	snprintf(what, sizeof(what), "-W %s", name);
+	return refuse(c, what, e);
+}
+
+/* -W name=value[,name=value...] (parse_equal_string()). */
+static int h_attr(void *c, const char *a, struct sl_err *e)
+{
+	char *list = sl_xstrdup(skip_blanks(a)), *save = NULL, *tok;
+	int r = 0;
+
+	if (*list == '\0')
+		r = illegal(c, 'W', e);
+	for (tok = strtok_r(list, ",", &save); tok && r == 0; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		if (eq == NULL || eq == tok) {
+			r = illegal(c, 'W', e);
+			break;
+		}
+		*eq = '\0';
+		r = w_attr(c, skip_blanks(tok), eq + 1, e);
+	}
+	free(list);
+	return r;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+#define R SL_OPT_REQ
+#define N SL_OPT_NOARG
+#define OK(k, a, fn) {NULL, k, a, {NULL, NULL}, 0, fn}
+#define OKF(k, a, f, fn) {NULL, k, a, {NULL, NULL}, f, fn}
+#define NO(k, a) {NULL, k, a, {NULL, NULL}, SL_OPTF_UNSUPP, NULL}
+
+static const struct sl_opt qsub_opts[] = {
+	NO('a', R),                      /* begin time: another change brings it */
+	OK('A', R, h_account),
+	OKF('c', R, OPTF_OPTTIME, h_checkpoint),
+	OKF('C', R, OPTF_EARLY, h_prefix),
+	OK('d', R, h_workdir),           /* Torque */
+	OK('e', R, h_error),
+	OK('f', N, h_foreground),
+	OK('h', N, h_hold),
+	NO('I', N),                      /* interactive jobs */
+	OK('j', R, h_join),
+	NO('J', R),                      /* arrays: another change brings them */
+	OK('k', R, h_keep),
+	OKF('l', R, OPTF_OPTTIME, h_resources),
+	OK('m', R, h_mail_points),
+	NO('M', R),                      /* no mail is sent */
+	OK('N', R, h_name),
+	OK('o', R, h_output),
+	OK('p', R, h_priority),
+	OK('P', R, h_project),
+	OK('q', R, h_queue),
+	OKF('r', R, OPTF_OPTTIME, h_rerun),
+	NO('R', R),                      /* removing the output files */
+	OK('S', R, h_shell),
+	NO('t', R),                      /* Torque's arrays */
+	NO('u', R),                      /* running as another user */
+	OK('v', R, h_varlist),
+	OK('V', N, h_export_all),
+	OK('w', R, h_workdir),           /* Torque */
+	OKF('W', R, OPTF_OPTTIME, h_attr),
+	NO('X', N),                      /* X11 forwarding (interactive) */
+	OKF('z', N, OPTF_EARLY, h_quiet),
+	{NULL, 0, N, {NULL, NULL}, 0, NULL},
+};
+
+#undef R
+#undef N
+
+/* ---- the parse ----------------------------------------------------------- */
+
+enum pass { PASS_EARLY, PASS_LATE, PASS_ALL };
+
+static int apply_one(struct sl_pbs_optctx *c, const struct sl_optval *v, struct sl_err *err)
+{
+	if (v->opt->flags & SL_OPTF_UNSUPP) {
+		char what[8];
+		snprintf(what, sizeof(what), "-%c", v->opt->key);
+		return refuse(c, what, err);
+	}
+	return v->opt->set(c, v->arg, err);
+}
+
+static int apply_vals(struct sl_pbs_optctx *c, const struct sl_optval *v, size_t n,
+		      enum pass pass, struct sl_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		int early = (v[i].opt->flags & OPTF_EARLY) != 0, r;
+
+		if ((pass == PASS_EARLY && !early) || (pass == PASS_LATE && early))
+			continue;
+		c->status = 0;
+		c->usage = 0;
+		if ((r = apply_one(c, &v[i], err)) != 0)
+			return r;
+	}
+	return 0;
+}
+
+/* "qsub: directive error: WORDS " (do_dir(), src/cmds/qsub.c:1753). */
+static void directive_error(const struct sl_directive *d, struct sl_err *err)
+{
+	char msg[SL_ERR_MSG_MAX + 32];
+	size_t used;
+
+	snprintf(msg, sizeof(msg), "%s\ndirective error: ", err->msg);
+	used = strlen(msg);
+	for (int i = 1; i < d->argc && used + strlen(d->argv[i]) + 2 < sizeof(msg); i++) {
+		snprintf(msg + used, sizeof(msg) - used, "%s ", d->argv[i]);
+		used = strlen(msg);
+	}
+	msg[sizeof(err->msg) - 1] = '\0';
+	memcpy(err->msg, msg, strlen(msg) + 1);
+}
+
+static int apply_directive(struct sl_pbs_optctx *c, const struct sl_directive *d,
+			   struct sl_err *err)
+{
+	struct sl_optval *v = NULL;
+	size_t n = 0;
+	int ind = 0, r, opttime = 1;
+
+	r = sl_opt_scan(qsub_opts, d->argc, d->argv, 1, &v, &n, &ind, err);
+	if (r == 0 && ind < d->argc)
+		r = sl_err_set(err, SL_EINVAL, "%s", ""); /* an operand in a directive */
+	if (r == 0) {
+		for (size_t i = 0; i < n && r == 0; i++) {
+			c->status = 0;
+			c->usage = 0;
+			r = apply_one(c, &v[i], err);
+			opttime = (v[i].opt->flags & OPTF_OPTTIME) && c->status == 2;
+		}
+	}
+	free(v);
+	if (r == 0)
+		return 0;
+	if (opttime) { /* process_opts() failed: the directive is reported */
+		if (err->msg[0] == '\0')
+			snprintf(err->msg, sizeof(err->msg), "%s", "");
+		directive_error(d, err);
+		if (strncmp(err->msg, "\n", 1) == 0)
+			memmove(err->msg, err->msg + 1, strlen(err->msg));
+		c->status = 1;
+		c->usage = 0;
+	}
+	return r;
+}
+
+static int apply_directives(struct sl_pbs_optctx *c, const char *prefix, size_t len,
+			    struct sl_err *err)
+{
+	struct sl_directive *d = NULL;
+	size_t n = 0;
+	int crlf = 0, r;
+
+	if ((r = sl_script_pbs_directives(c->spec->script, len, prefix, "qsub", &d, &n, &crlf,
+					  err)) != 0) {
+		c->status = 1;
+		return r;
+	}
+	for (size_t i = 0; i < n && r == 0; i++) {
+		if (crlf && d[i].line > crlf)
+			break;
+		r = apply_directive(c, &d[i], err);
+	}
+	if (r == 0 && crlf) {
+		c->status = 1;
+		r = sl_err_set(err, SL_EINVAL, "script contains cr, lf");
+	}
+	sl_directives_free(d, n);
+	return r;
+}
+
+/* The prefix: -C (an empty one turns directives off), else $PBS_DPREFIX,
+ * else "#PBS" (set_dir_prefix(), src/cmds/qsub.c:1833). */
+static const char *dir_prefix(const struct sl_pbs_optctx *c, char **envp)
+{
+	if (c->prefix != NULL)
+		return c->prefix;
+	for (char **e = envp; e && *e; e++)
+		if (strncmp(*e, "PBS_DPREFIX=", 12) == 0)
+			return *e + 12;
+	return "#PBS";
+}
+
+static int cli_scan(struct sl_pbs_optctx *c, int argc, char **argv, struct sl_optval **v,
+		    size_t *n, int *optind, struct sl_err *err)
+{
+	int r;
+
+	/* getopt() without long options: "--x" is the option '-' */
+	for (int i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0; i++)
+		if (argv[i][1] == '-') {
+			c->status = 2;
+			c->usage = 1;
+			return sl_err_set(err, SL_EINVAL, "invalid option -- '-'");
+		}
+	if ((r = sl_opt_scan(qsub_opts, argc, argv, 1, v, n, optind, err)) != 0) {
+		c->status = 2;
+		c->usage = 1;
+		return r;
+	}
+	/* the script comes last; "-- command args" takes the rest */
+	int ddash = *optind > 1 && strcmp(argv[*optind - 1], "--") == 0 &&
+		    (*n == 0 || (*v)[*n - 1].arg != argv[*optind - 1]);
+	if (ddash && *optind < argc) {
+		c->command = 1;
+	} else if (ddash || *optind < argc - 1) {
+		c->status = 2;
+		c->usage = 1;
+		return sl_err_set(err, SL_EINVAL, "%s", "");
+	}
+	return 0;
+}
+
+int sl_qsub_parse(int argc, char **argv, char **envp, struct sl_jobspec *out,
+		  struct sl_qsub_flags *flags, struct sl_err *err)
+{
+	struct sl_pbs_optctx c = {.spec = out, .fl = flags, .join = 'n'};
+	struct sl_optval *v = NULL;
+	size_t n = 0, len = 0;
+	int optind = 1, r;
+
+	memset(flags, 0, sizeof(*flags));
+	sl_jobspec_init(out);
+	sl_pbs_res_init(&c.res);
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		flags->version = 1;
+		return 0;
+	}
+	c.server = sl_pbs_server_name();
+	if ((r = cli_scan(&c, argc, argv, &v, &n, &optind, err)) != 0 ||
+	    (r = apply_vals(&c, v, n, PASS_EARLY, err)) != 0 ||
+	    (r = sl_pbs_load_script(&c, argc, argv, optind, &len, err)) != 0)
+		goto out;
+	if (!c.command && (r = apply_directives(&c, dir_prefix(&c, envp), len, err)) != 0)
+		goto out;
+	if ((r = apply_vals(&c, v, n, PASS_LATE, err)) != 0)
+		goto out;
+	r = sl_pbs_finish(&c, envp, err);
+out:
+	if (r != 0) {
+		flags->exit_code = c.status ? c.status : 2;
+		flags->usage = c.usage;
+	}
+	free(v);
+	free(c.out_path);
+	free(c.err_path);
+	free(c.vlist);
+	free(c.shell);
+	free(c.prefix);
+	free(c.workdir);
+	free(c.account);
+	free(c.project);
+	free(c.queue);
+	free(c.name);
+	free(c.server);
+	free(c.cwd);
+	free(c.script_name);
+	return r;
+}

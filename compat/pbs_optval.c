@@ -1,0 +1,436 @@
+/* pbs_optval.c - qsub's script and the finished spec: the script read from
+ * a file, standard input or "-- command args"; the job name; output paths
+ * (NAME.oSEQ and NAME.eSEQ in the submit directory, -o/-e, -j, -k); the
+ * working directory ($HOME, as PBS starts jobs, or Torque's -d/-w); the
+ * environment (PBS_O_* as qsub's job_env_basic() sends them, -V, -v); the
+ * shell for a script without "#!". Split from pbs_opt.c so that the table
+ * file stays a table. */
+#include <ctype.h>
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "pbs_job.h"
+#include "pbs_opt_int.h"
+#include "script.h"
+#include "xalloc.h"
+
+
+static int fail(struct sl_pbs_optctx *c, int status, struct sl_err *err, const char *fmt,
+		const char *arg)
+{
+	c->status = status;
+	return sl_err_set(err, SL_EINVAL, fmt, arg);
+}
+
+/* ---- the script ----------------------------------------------------------- */
+
+/* "-- command args": a script that execs them, each word in single quotes. */
+static char *command_script(char **words)
+{
+	size_t cap = 64;
+	char *s = sl_xstrdup("#!/bin/sh\n# This script was created by qsub -- COMMAND.\nexec");
+
+	for (; *words; words++) {
+		size_t need = strlen(s) + 4 * strlen(*words) + 4;
+		char *t = sl_xmalloc(need > cap ? need : cap), *o;
+		strcpy(t, s);
+		o = t + strlen(t);
+		*o++ = ' ';
+		*o++ = '\'';
+		for (const char *p = *words; *p; p++) {
+			if (*p == '\'') {
+				memcpy(o, "'\\''", 4);
+				o += 4;
+			} else {
+				*o++ = *p;
+			}
+		}
+		*o++ = '\'';
+		*o = '\0';
+		free(s);
+		s = t;
+	}
+	char *t = sl_xasprintf("%s\n", s);
+	free(s);
+	return t;
+}
+
+int sl_pbs_load_script(struct sl_pbs_optctx *c, int argc, char **argv, int optind,
+		       size_t *len, struct sl_err *err)
+{
+	const char *path = optind < argc ? argv[optind] : NULL;
+	struct stat st;
+	int r;
+
+	if (c->command) {
+		c->spec->script = command_script(argv + optind);
+		*len = strlen(c->spec->script);
+		return 0;
+	}
+	if (path != NULL && strcmp(path, "-") == 0)
+		path = NULL;
+	if (path != NULL) {
+		/* read_job_script(), src/cmds/qsub.c:1854 */
+		if (stat(path, &st) != 0)
+			return fail(c, 1, err, "script file:: %s", strerror(errno));
+		if (!S_ISREG(st.st_mode))
+			return fail(c, 1, err, "%s", "script not a file");
+		c->script_name = sl_xstrdup(path);
+	}
+	if ((r = sl_script_read(path, path, &c->spec->script, len, err)) != 0)
+		c->status = 1;
+	return r;
+}
+
+/* The shell runs the script when it has no "#!" (the user's login shell,
+ * as PBS's MOM runs it) and always with -S (the shell is given the script,
+ * whose own "#!" line it reads as a comment). The line qsub adds shifts
+ * the script's line numbers by one in the shell's messages. */
+static void shell_line(struct sl_pbs_optctx *c)
+{
+	struct sl_jobspec *s = c->spec;
+	const char *shell = c->shell;
+	struct passwd *pw;
+
+	if (shell == NULL && strncmp(s->script, "#!", 2) == 0)
+		return;
+	if (shell == NULL && (pw = getpwuid(getuid())) != NULL && pw->pw_shell &&
+	    pw->pw_shell[0] == '/')
+		shell = pw->pw_shell;
+	if (shell == NULL)
+		shell = "/bin/sh";
+	char *t = sl_xasprintf("#!%s\n%s", shell, s->script);
+	free(s->script);
+	s->script = t;
+}
+
+/* ---- paths ---------------------------------------------------------------- */
+
+static int local_host(const char *h)
+{
+	char me[256] = "";
+
+	if (strcmp(h, "localhost") == 0 || strcmp(h, "localhost.localdomain") == 0)
+		return 1;
+	if (gethostname(me, sizeof(me) - 1) != 0)
+		return 0;
+	return strcmp(h, me) == 0 ||
+	       (strcspn(me, ".") == strcspn(h, ".") && strncmp(me, h, strcspn(me, ".")) == 0);
+}
+
+/* A literal path as a Slurm output pattern (slurm_pattern.h): '%' doubled;
+ * with a backslash expansion is off and backslashes double. */
+static char *literal(const char *p)
+{
+	int bs = strchr(p, '\\') != NULL;
+	char *out = sl_xmalloc(2 * strlen(p) + 1), *o = out;
+
+	for (; *p; p++) {
+		if ((bs && *p == '\\') || (!bs && *p == '%'))
+			*o++ = *p;
+		*o++ = *p;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* NAME.oSEQ in dir: the id is the daemon's to fill in (%j). */
+static char *default_file(const char *dir, const char *name, char kind)
+{
+	char *d = literal(dir), *out;
+	size_t n = strlen(d);
+
+	if (strchr(dir, '\\') != NULL) /* expansion would be off: no %j then */
+		out = NULL;
+	else
+		out = sl_xasprintf("%s%s%s.%c%%j", d, n && d[n - 1] == '/' ? "" : "/", name, kind);
+	free(d);
+	return out;
+}
+
+/* -o/-e: [HOST:]PATH (prepare_path(), src/lib/Libcmds/prepare_path.c):
+ * relative to qsub's directory; a directory (or a trailing '/') gets the
+ * default file name. HOST must be this one: files are written where the
+ * job runs. */
+static int out_path(struct sl_pbs_optctx *c, const char *given, char kind, char **pattern,
+		    struct sl_err *err)
+{
+	const char *p = given, *colon;
+	char *abs, opt[3] = {'-', kind, '\0'};
+	struct stat st;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	colon = strchr(p, ':');
+	if (colon && colon != p && strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					  "0123456789.-") == (size_t)(colon - p)) {
+		char *h = sl_xstrndup(p, (size_t)(colon - p));
+		int ok = local_host(h);
+		free(h);
+		if (!ok) {
+			char what[64];
+			snprintf(what, sizeof(what), "%s HOST:PATH on another host", opt);
+			c->status = 1;
+			return sl_err_set(err, SL_EUNSUPP, "%s is not supported by Sluice", what);
+		}
+		p = colon + 1;
+	}
+	if (*p == '\0') {
+		c->status = 2;
+		c->usage = 1;
+		return sl_err_set(err, SL_EINVAL, "illegal %s value", opt);
+	}
+	abs = p[0] == '/' ? sl_xstrdup(p) : sl_xasprintf("%s/%s", c->cwd, p);
+	if (abs[strlen(abs) - 1] == '/' || (stat(abs, &st) == 0 && S_ISDIR(st.st_mode)))
+		*pattern = default_file(abs, c->spec->name, kind == 'o' ? 'o' : 'e');
+	else
+		*pattern = literal(abs);
+	free(abs);
+	if (*pattern == NULL)
+		return fail(c, 1, err, "%s: a directory with a backslash in its name", opt);
+	return 0;
+}
+
+/* $HOME, else the passwd entry's: the job starts there, as PBS starts it
+ * in the home directory. */
+static char *home_dir(void)
+{
+	const char *h = getenv("HOME");
+	struct passwd *pw;
+
+	if ((h == NULL || h[0] != '/') && (pw = getpwuid(getuid())) != NULL)
+		h = pw->pw_dir;
+	return h && h[0] == '/' ? sl_xstrdup(h) : NULL;
+}
+
+static int paths(struct sl_pbs_optctx *c, struct sl_err *err)
+{
+	struct sl_jobspec *s = c->spec;
+	char *home = NULL, *o = NULL, *e = NULL;
+	int r = 0;
+
+	if (c->out_path)
+		r = out_path(c, c->out_path, 'o', &o, err);
+	if (r == 0 && c->err_path)
+		r = out_path(c, c->err_path, 'e', &e, err);
+	if (r == 0 && (c->keep_o || c->keep_e) && (home = home_dir()) == NULL)
+		r = fail(c, 1, err, "%s", "-k: no home directory to keep the files in");
+	if (r == 0 && o == NULL)
+		o = default_file(c->keep_o ? home : c->cwd, s->name, 'o');
+	if (r == 0 && e == NULL)
+		e = default_file(c->keep_e ? home : c->cwd, s->name, 'e');
+	if (r == 0 && (o == NULL || e == NULL))
+		r = fail(c, 1, err, "%s", "the submit directory has a backslash in its name: give -o and -e");
+	if (r == 0) {
+		/* -j oe: both in the output file; -j eo: both in the error file */
+		s->std_out = c->join == 'e' ? e : o;
+		s->std_err = c->join == 'n' ? e : NULL;
+		if (c->join == 'e')
+			free(o);
+		else if (c->join == 'o')
+			free(e);
+		o = e = NULL;
+	}
+	free(o);
+	free(e);
+	free(home);
+	return r;
+}
+
+/* qsub's directory: $PWD when it names ".", as PBS prefers it. */
+static char *submit_dir(void)
+{
+	const char *pwd = getenv("PWD");
+	struct stat a, b;
+
+	if (pwd && pwd[0] == '/' && stat(pwd, &a) == 0 && stat(".", &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return sl_xstrdup(pwd);
+	return getcwd(NULL, 0);
+}
+
+/* ---- the environment ------------------------------------------------------ */
+
+static const char *env_get(char *const *envp, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (; envp && *envp; envp++)
+		if (strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
+			return *envp + n + 1;
+	return NULL;
+}
+
+struct envv {
+	char **v;
+	size_t n, cap;
+};
+
+/* Set K=V, replacing an earlier K. */
+static void env_put(struct envv *e, const char *k, size_t klen, const char *v)
+{
+	char *kv = sl_xasprintf("%.*s=%s", (int)klen, k, v);
+
+	for (size_t i = 0; i < e->n; i++)
+		if (strncmp(e->v[i], kv, klen + 1) == 0) {
+			free(e->v[i]);
+			e->v[i] = kv;
+			return;
+		}
+	e->v = sl_xgrow(e->v, &e->cap, e->n + 2, sizeof(*e->v));
+	e->v[e->n++] = kv;
+	e->v[e->n] = NULL;
+}
+
+/* -v NAME[=VALUE],...: values may be quoted to hold commas; a NAME alone
+ * takes qsub's value (expand_varlist(), src/cmds/qsub.c:455). */
+static int vlist(struct sl_pbs_optctx *c, struct envv *e, char **envp, struct sl_err *err)
+{
+	const char *p = c->vlist;
+
+	while (p && *p) {
+		char *item = sl_xmalloc(strlen(p) + 1), *o = item, q = 0;
+		for (; *p && (q || *p != ','); p++) {
+			if (q && *p == q)
+				q = 0;
+			else if (!q && (*p == '"' || *p == '\''))
+				q = *p;
+			else
+				*o++ = *p;
+		}
+		*o = '\0';
+		if (*p == ',')
+			p++;
+		char *eq = strchr(item, '=');
+		const char *val = eq ? eq + 1 : env_get(envp, item);
+		size_t klen = eq ? (size_t)(eq - item) : strlen(item);
+		if (klen == 0 || val == NULL) {
+			free(item);
+			return fail(c, 1, err, "%s", "cannot send environment with the job");
+		}
+		if (strncmp(item, "PBS_O_", 6) != 0) /* qsub sets those itself */
+			env_put(e, item, klen, val);
+		free(item);
+	}
+	return 0;
+}
+
+static void basic_env(struct sl_pbs_optctx *c, struct envv *e, char **envp)
+{
+	static const char *const names[] = {"HOME", "LANG", "LOGNAME", "PATH", "MAIL",
+					    "SHELL", "TZ", NULL};
+	struct utsname u;
+
+	for (size_t i = 0; names[i]; i++) {
+		const char *v = env_get(envp, names[i]);
+		char k[32];
+		if (v == NULL)
+			continue;
+		snprintf(k, sizeof(k), "PBS_O_%s", names[i]);
+		env_put(e, k, strlen(k), v);
+	}
+	env_put(e, "PBS_O_WORKDIR", 13, c->cwd);
+	if (uname(&u) == 0)
+		env_put(e, "PBS_O_SYSTEM", 12, u.sysname);
+}
+
+static int environment(struct sl_pbs_optctx *c, char **envp, struct sl_err *err)
+{
+	struct envv e = {NULL, 0, 0};
+	int r;
+
+	if (c->export_all)
+		for (char **p = envp; p && *p; p++) {
+			const char *eq = strchr(*p, '=');
+			if (eq && eq != *p && strncmp(*p, "PBS_O_", 6) != 0)
+				env_put(&e, *p, (size_t)(eq - *p), eq + 1);
+		}
+	if ((r = vlist(c, &e, envp, err)) != 0) {
+		sl_strv_free(e.v);
+		return r;
+	}
+	basic_env(c, &e, envp);
+	c->spec->env = e.v ? e.v : sl_xcalloc(1, sizeof(char *));
+	/* As Slurm's --export would say it: all (NULL), a list, or none. */
+	if (!c->export_all)
+		c->spec->export_spec = sl_xstrdup(c->vlist ? c->vlist : "NONE");
+	return 0;
+}
+
+/* ---- the spec ------------------------------------------------------------- */
+
+static char *short_hostname(void)
+{
+	char h[256] = "";
+
+	if (gethostname(h, sizeof(h) - 1) != 0 || h[0] == '\0')
+		snprintf(h, sizeof(h), "localhost");
+	h[strcspn(h, ".")] = '\0';
+	return sl_xstrdup(h);
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+static int identity(struct sl_pbs_optctx *c, struct sl_err *err)
+{
+	struct sl_jobspec *s = c->spec;
+
+	s->name = sl_xstrdup(c->name ? c->name : c->script_name ? base_name(c->script_name)
+								 : "STDIN");
+	if (!sl_pbs_name_ok(s->name)) {
+		c->status = 2;
+		c->usage = 1;
+		return sl_err_set(err, SL_EINVAL, "illegal -N value");
+	}
+	if (c->project && c->account && strcmp(c->project, c->account) != 0) {
+		c->status = 1;
+		return sl_err_set(err, SL_EUNSUPP, "-P naming another account than -A is not "
+				  "supported by Sluice (a project is the account)");
+	}
+	s->account = sl_xstrdup(c->account ? c->account : c->project);
+	s->partition = sl_xstrdup(c->queue);
+	return 0;
+}
+
+int sl_pbs_finish(struct sl_pbs_optctx *c, char **envp, struct sl_err *err)
+{
+	struct sl_jobspec *s = c->spec;
+	int st = 0, r;
+
+	if ((c->cwd = submit_dir()) == NULL)
+		return fail(c, 1, err, "cannot get the current directory: %s", strerror(errno));
+	if ((r = identity(c, err)) != 0)
+		return r;
+	if ((r = sl_pbs_res_apply(&c->res, s, &st, err)) != 0) {
+		c->status = st;
+		return r;
+	}
+	if ((r = paths(c, err)) != 0 || (r = environment(c, envp, err)) != 0)
+		return r;
+	s->submit_dir = sl_xstrdup(c->cwd);
+	if (c->workdir)
+		s->work_dir = c->workdir[0] == '/' ? sl_xstrdup(c->workdir)
+						   : sl_xasprintf("%s/%s", c->cwd, c->workdir);
+	else if ((s->work_dir = home_dir()) == NULL)
+		s->work_dir = sl_xstrdup(c->cwd);
+	s->submit_host = short_hostname();
+	if (c->script_name)
+		s->script_path = c->script_name[0] == '/'
+					 ? sl_xstrdup(c->script_name)
+					 : sl_xasprintf("%s/%s", c->cwd, c->script_name);
+	if (!c->umask_set)
+		s->umask = 077; /* PBS's default umask (qsub(1B), -W umask) */
+	shell_line(c);
+	s->pbs = 1;
+	return 0;
+}

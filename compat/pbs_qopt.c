@@ -1,0 +1,351 @@
+/* pbs_qopt.c - option tables of qstat, qselect, qdel, qhold, qrls, qsig and
+ * pbsnodes, with OpenPBS's letters and usage texts: qstat "ainpqrstwxu:fG
+ * HJMQEBW:T1F:D:" (src/cmds/qstat.c:2524, usage at 2861, conflicts at
+ * 2776-2860), qselect "a:A:c:h:J:l:N:p:P:q:r:s:t:Tu:xH" (qselect.c), qdel
+ * "W:x" (qdel.c:63, usage at 342), qhold and qrls "h:" (qhold.c:144,
+ * qrls.c:80), qsig "s:" (qsig.c:76), pbsnodes (pbsnodes.c:1047). */
+#include "pbs_qopt.h"
+
+#include <ctype.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "optable.h"
+
+const char sl_qstat_usage[] =
+	"usage: \n"
+	"qstat [-f] [-J] [-p] [-t] [-x] [-E] [-F format | -w] [-D delim] [ job_identifier... | "
+	"destination... ]\n"
+	"qstat [-a|-i|-r|-H|-T] [-J] [-t] [-u user] [-n] [-s] [-G|-M] [-1] [-w]\n"
+	"\t[ job_identifier... | destination... ]\n"
+	"qstat -Q [-f] [-F format] [-D delim] [ destination... ]\n"
+	"qstat -q [-G|-M] [ destination... ]\n"
+	"qstat -B [-f] [-F format] [-D delim] [ server_name... ]\n"
+	"qstat --version\n";
+
+const char sl_qselect_usage[] =
+	"usage: qselect [-a [op]date_time] [-A account_string] [-c [op]interval]\n"
+	"\t[-h hold_list] [-H] [-J] [-l resource_list] [-N name] [-p [op]priority]\n"
+	"\t[-P project] [-q destination] [-r y|n] [-s states] [-t [op]date_time]\n"
+	"\t[-T] [-u user_name] [-x]\n"
+	"       qselect --version\n";
+
+const char sl_pbsnodes_usage[] =
+	"usage:\tpbsnodes [-{o|r}][-C comment][-s server] host host ...\n"
+	"\tpbsnodes -l [-s server]\n"
+	"\tpbsnodes [-s server] -v vnode vnode ...\n"
+	"\tpbsnodes -a[v][S[j][L]][-F format][-D delim][-s server]\n"
+	"\tpbsnodes -[H][S[j][L]][-F format][-D delim] host host ...\n"
+	"\tpbsnodes --version\n\n";
+
+#define R SL_OPT_REQ
+#define N SL_OPT_NOARG
+#define ROW(k, a) {NULL, k, a, {NULL, NULL}, 0, NULL}
+#define NO(k, a) {NULL, k, a, {NULL, NULL}, SL_OPTF_UNSUPP, NULL}
+#define END {NULL, 0, N, {NULL, NULL}, 0, NULL}
+
+static int usage(struct sl_pbs_failure *f, struct sl_err *err, const char *msg)
+{
+	f->status = 2;
+	f->usage = 1;
+	return sl_err_set(err, SL_EINVAL, "%s", msg);
+}
+
+static int refuse(struct sl_pbs_failure *f, struct sl_err *err, int key)
+{
+	f->status = 1;
+	f->usage = 0;
+	return sl_err_set(err, SL_EUNSUPP, "-%c is not supported by Sluice", key);
+}
+
+/* getopt() over a table without long options: "--x" is the option '-'. */
+static int scan(const struct sl_opt *table, int argc, char **argv, struct sl_optval **v,
+		size_t *n, int *optind, struct sl_pbs_failure *f, struct sl_err *err)
+{
+	for (int i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0; i++)
+		if (argv[i][1] == '-')
+			return usage(f, err, "invalid option -- '-'");
+	if (sl_opt_scan(table, argc, argv, 1, v, n, optind, err) != 0) {
+		f->status = 2;
+		f->usage = 1;
+		return -SL_EINVAL;
+	}
+	for (size_t i = 0; i < *n; i++)
+		if ((*v)[i].opt->flags & SL_OPTF_UNSUPP) {
+			int key = (*v)[i].opt->key;
+			free(*v);
+			*v = NULL;
+			return refuse(f, err, key);
+		}
+	return 0;
+}
+
+/* ---- qstat ---------------------------------------------------------------- */
+
+static const struct sl_opt qstat_opts[] = {
+	ROW('a', N), ROW('i', N), ROW('n', N), NO('p', N), NO('q', N), ROW('r', N), ROW('s', N),
+	NO('t', N), ROW('w', N), ROW('x', N), ROW('u', R), ROW('f', N), NO('G', N), ROW('H', N),
+	NO('J', N), NO('M', N), ROW('Q', N), NO('E', N), ROW('B', N), NO('W', R), NO('T', N),
+	ROW('1', N), NO('F', R), NO('D', R), END,
+};
+
+int sl_qstat_parse(int argc, char **argv, struct sl_qstat_opts *o, struct sl_pbs_failure *f,
+		   struct sl_err *err)
+{
+	struct sl_optval *v = NULL;
+	size_t n = 0;
+	int optind = 1, views = 0, alt_opts = 0, modes = 0, r;
+
+	memset(o, 0, sizeof(*o));
+	memset(f, 0, sizeof(*f));
+	if ((r = scan(qstat_opts, argc, argv, &v, &n, &optind, f, err)) != 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		switch (v[i].opt->key) {
+		case 'a': views |= 1; break;
+		case 'i': views |= 2; o->states = "EHQTW"; break;
+		case 'r': views |= 4; o->states = "RS"; break;
+		case 'H': views |= 8; o->states = "F"; o->history = 1; break;
+		case 'u': o->users = v[i].arg; break;
+		case 'n': o->nodes = 1; break;
+		case 's': o->comments = 1; break;
+		case '1': o->one_line = 1; break;
+		case 'w': o->wide = 1; break;
+		case 'x': o->history = 1; break;
+		case 'f': o->full = 1; break;
+		case 'Q': o->mode = SL_QSTAT_QUEUES; modes |= 1; break;
+		case 'B': o->mode = SL_QSTAT_SERVER; modes |= 2; break;
+		}
+		alt_opts |= strchr("ainrsuH", v[i].opt->key) != NULL;
+	}
+	free(v);
+	o->alt = alt_opts;
+	/* one of -a -i -r -H; -Q or -B alone, without the alternate table; -1
+	 * with -n or -s (qstat.c:2776-2860) */
+	if (modes == 3 || (views & (views - 1)) != 0 || (o->mode != SL_QSTAT_JOBS && alt_opts) ||
+	    (o->one_line && !o->nodes && !o->comments)) {
+		f->status = 2;
+		f->usage = 1;
+		return sl_err_set(err, SL_EINVAL, "conflicting options.");
+	}
+	o->operands = argv + optind;
+	o->n_operands = argc - optind;
+	return 0;
+}
+
+/* ---- qselect -------------------------------------------------------------- */
+
+static const struct sl_opt qselect_opts[] = {
+	NO('a', R), ROW('A', R), NO('c', R), NO('h', R), NO('J', N), NO('l', R), ROW('N', R),
+	NO('p', R), NO('P', R), ROW('q', R), NO('r', R), ROW('s', R), NO('t', R), NO('T', N),
+	ROW('u', R), ROW('x', N), ROW('H', N), END,
+};
+
+int sl_qselect_parse(int argc, char **argv, struct sl_qselect_opts *o,
+		     struct sl_pbs_failure *f, struct sl_err *err)
+{
+	struct sl_optval *v = NULL;
+	size_t n = 0;
+	int optind = 1, r;
+
+	memset(o, 0, sizeof(*o));
+	memset(f, 0, sizeof(*f));
+	if ((r = scan(qselect_opts, argc, argv, &v, &n, &optind, f, err)) != 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		const char *a = v[i].arg;
+		switch (v[i].opt->key) {
+		case 'A': o->account = a; break;
+		case 'N': o->name = a; break;
+		case 'q': o->queue = a; break;
+		case 's': o->states = a; break;
+		case 'u': o->users = a; break;
+		case 'x': o->history = 1; break;
+		case 'H': o->history = o->finished_only = 1; break;
+		}
+	}
+	free(v);
+	if (optind < argc)
+		return usage(f, err, "");
+	return 0;
+}
+
+/* ---- qdel, qhold, qrls, qsig ---------------------------------------------- */
+
+static const struct sl_opt qdel_opts[] = {ROW('W', R), ROW('x', N), END};
+static const struct sl_opt qhold_opts[] = {ROW('h', R), END};
+static const struct sl_opt qsig_opts[] = {ROW('s', R), END};
+
+static const char *const qctl_usages[] = {
+	[SL_QDEL] = "usage:\n\tqdel [-W force|suppress_email=X] [-x] job_identifier...\n"
+		    "\tqdel --version\n",
+	[SL_QHOLD] = "usage: qhold [-h hold_list] job_identifier...\n"
+		     "       qhold --version\n",
+	[SL_QRLS] = "usage: qrls [-h hold_list] job_identifier...\n"
+		    "       qrls --version\n",
+	[SL_QSIG] = "usage: qsig [-s signal] job_identifier...\n"
+		    "       qsig --version\n",
+};
+
+const char *sl_qctl_usage(enum sl_qctl_cmd cmd)
+{
+	return qctl_usages[cmd];
+}
+
+/* A signal: a number or a name with or without "SIG" (PBS's sig_tbl);
+ * -1 unknown, -2 PBS's suspend/resume, which Sluice does not do. */
+static int signal_of(const char *s)
+{
+	static const struct {
+		const char *name;
+		int sig;
+	} sigs[] = {
+		{"HUP", SIGHUP}, {"INT", SIGINT}, {"QUIT", SIGQUIT}, {"ILL", SIGILL},
+		{"TRAP", SIGTRAP}, {"ABRT", SIGABRT}, {"BUS", SIGBUS}, {"FPE", SIGFPE},
+		{"KILL", SIGKILL}, {"USR1", SIGUSR1}, {"SEGV", SIGSEGV}, {"USR2", SIGUSR2},
+		{"PIPE", SIGPIPE}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"CHLD", SIGCHLD},
+		{"CONT", SIGCONT}, {"STOP", SIGSTOP}, {"TSTP", SIGTSTP}, {"TTIN", SIGTTIN},
+		{"TTOU", SIGTTOU}, {"URG", SIGURG}, {"XCPU", SIGXCPU}, {"XFSZ", SIGXFSZ},
+		{"VTALRM", SIGVTALRM}, {"PROF", SIGPROF}, {"WINCH", SIGWINCH}, {"IO", SIGIO},
+		{"SYS", SIGSYS},
+	};
+	char *end;
+	long v;
+
+	if (strcasecmp(s, "suspend") == 0 || strcasecmp(s, "resume") == 0 ||
+	    strcasecmp(s, "admin-suspend") == 0 || strcasecmp(s, "admin-resume") == 0)
+		return -2;
+	if (isdigit((unsigned char)*s)) {
+		v = strtol(s, &end, 10);
+		return *end == '\0' && v > 0 && v < NSIG ? (int)v : -1;
+	}
+	if (strncmp(s, "SIG", 3) == 0)
+		s += 3;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (strcmp(s, sigs[i].name) == 0)
+			return sigs[i].sig;
+	return -1;
+}
+
+/* -h LIST: letters of u o s p n; n alone (qrls.c's check). */
+static int hold_list(enum sl_qctl_cmd cmd, const char *a, struct sl_qctl_opts *o,
+		     struct sl_pbs_failure *f, struct sl_err *err)
+{
+	char msg[64];
+	int nn = 0, others = 0;
+
+	while (isspace((unsigned char)*a))
+		a++;
+	snprintf(msg, sizeof(msg), "illegal -h value");
+	if (*a == '\0')
+		return usage(f, err, msg);
+	o->user_hold = o->operator_hold = 0;
+	for (const char *p = a; *p; p++) {
+		switch (*p) {
+		case 'u': o->user_hold = 1; others++; break;
+		case 'o': o->operator_hold = 1; others++; break;
+		case 'n': nn++; break;
+		case 's':
+		case 'p':
+			f->status = 1;
+			return sl_err_set(err, SL_EUNSUPP, "-h %c is not supported by Sluice "
+					  "(%s holds)", *p, *p == 's' ? "system" : "password");
+		default: return usage(f, err, msg);
+		}
+	}
+	if (nn && others)
+		return usage(f, err, msg);
+	(void)cmd;
+	return 0;
+}
+
+/* qdel -W: "force" (a plain delete here: nothing waits on a MOM) or
+ * "suppress_email=N" (no mail is sent anyway); digits alone are the
+ * delay PBS no longer takes. */
+static int qdel_w(const char *a, struct sl_pbs_failure *f, struct sl_err *err)
+{
+	if (*a == '\0')
+		return usage(f, err, "illegal -W value");
+	if (strcmp(a, "force") == 0 || strncmp(a, "suppress_email=", 15) == 0)
+		return 0;
+	for (const char *p = a; *p; p++)
+		if (!isdigit((unsigned char)*p))
+			return usage(f, err, "illegal -W value");
+	return 0;
+}
+
+int sl_qctl_parse(enum sl_qctl_cmd cmd, int argc, char **argv, struct sl_qctl_opts *o,
+		  struct sl_pbs_failure *f, struct sl_err *err)
+{
+	const struct sl_opt *t = cmd == SL_QDEL ? qdel_opts : cmd == SL_QSIG ? qsig_opts : qhold_opts;
+	struct sl_optval *v = NULL;
+	size_t n = 0;
+	int optind = 1, r = 0;
+
+	memset(o, 0, sizeof(*o));
+	memset(f, 0, sizeof(*f));
+	o->user_hold = 1;
+	o->signal = SIGTERM;
+	if ((r = scan(t, argc, argv, &v, &n, &optind, f, err)) != 0)
+		return r;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		const char *a = v[i].arg;
+		switch (v[i].opt->key) {
+		case 'x': o->history = 1; break;
+		case 'W': r = qdel_w(a, f, err); break;
+		case 'h': r = hold_list(cmd, a, o, f, err); break;
+		case 's':
+			o->signal = signal_of(a);
+			if (o->signal == -2) {
+				f->status = 1;
+				r = sl_err_set(err, SL_EUNSUPP, "-s %s is not supported by Sluice", a);
+			}
+			break;
+		}
+	}
+	free(v);
+	if (r != 0)
+		return r;
+	if (optind >= argc)
+		return usage(f, err, "");
+	o->ids = argv + optind;
+	o->n_ids = argc - optind;
+	return 0;
+}
+
+/* ---- pbsnodes ------------------------------------------------------------- */
+
+static const struct sl_opt pbsnodes_opts[] = {
+	ROW('a', N), NO('c', N), NO('C', R), NO('d', N), NO('D', R), NO('F', R), NO('H', N),
+	NO('j', N), NO('l', N), NO('L', N), NO('o', N), NO('q', N), NO('r', N), NO('s', R),
+	NO('S', N), NO('v', N), END,
+};
+
+int sl_pbsnodes_parse(int argc, char **argv, struct sl_pbsnodes_opts *o,
+		      struct sl_pbs_failure *f, struct sl_err *err)
+{
+	struct sl_optval *v = NULL;
+	size_t n = 0;
+	int optind = 1, r;
+
+	memset(o, 0, sizeof(*o));
+	memset(f, 0, sizeof(*f));
+	if ((r = scan(pbsnodes_opts, argc, argv, &v, &n, &optind, f, err)) != 0) {
+		if (f->status == 2)
+			f->status = 1; /* pbsnodes exits 1 after its usage */
+		return r;
+	}
+	o->all = n > 0;
+	free(v);
+	o->hosts = argv + optind;
+	o->n_hosts = argc - optind;
+	if ((o->all && o->n_hosts > 0) || (!o->all && o->n_hosts == 0)) {
+		f->status = 1;
+		f->usage = 1;
+		return sl_err_set(err, SL_EINVAL, "%s", "");
+	}
+	return 0;
+}

@@ -1,0 +1,72 @@
+/* pbs_qopt.h - the options of PBS's query and control commands (qstat,
+ * qselect, qdel, qhold, qrls, qsig, pbsnodes), each a table through
+ * optable.c with OpenPBS's letters (their GETOPT_ARGS), usage texts and
+ * conflicts. Options Sluice does not implement are in the tables too and
+ * refused by name ("qstat: -T is not supported by Sluice", exit 1).
+ *
+ * Each parse returns 0, or -SL_E* with err->msg the text after "CMD: "
+ * ("" when only the usage is printed), *status the exit status and
+ * *usage whether the command's usage follows. Operands are borrowed from
+ * argv. */
+#ifndef SL_PBS_QOPT_H
+#define SL_PBS_QOPT_H
+
+#include "err.h"
+
+struct sl_pbs_failure {
+	int status;
+	int usage;
+};
+
+enum sl_qstat_mode { SL_QSTAT_JOBS = 0, SL_QSTAT_QUEUES, SL_QSTAT_SERVER };
+
+struct sl_qstat_opts {
+	enum sl_qstat_mode mode;  /* -Q, -B */
+	int full;                 /* -f */
+	int alt;                  /* -a -i -r -H -u -n -s: the alternate table */
+	int nodes, comments, one_line, wide; /* -n -s -1 -w */
+	int history;              /* -x, -H: finished jobs too */
+	const char *states;       /* PBS state letters shown: -i "EHQTW", -r "RS",
+	                             -H "F"; NULL: every one */
+	const char *users;        /* -u USER[@HOST][,...]; NULL: everyone */
+	char **operands;          /* job ids or destinations */
+	int n_operands;
+};
+extern const char sl_qstat_usage[];
+int sl_qstat_parse(int argc, char **argv, struct sl_qstat_opts *o, struct sl_pbs_failure *f,
+		   struct sl_err *err);
+
+struct sl_qselect_opts {
+	const char *users, *states, *queue, *name, *account;
+	int history;              /* -x */
+	int finished_only;        /* -H */
+};
+extern const char sl_qselect_usage[];
+int sl_qselect_parse(int argc, char **argv, struct sl_qselect_opts *o,
+		     struct sl_pbs_failure *f, struct sl_err *err);
+
+/* qdel, qhold, qrls, qsig: their options, then job ids (at least one). */
+struct sl_qctl_opts {
+	int history;              /* qdel -x */
+	int user_hold, operator_hold; /* qhold/qrls -h u, o (default u) */
+	int signal;               /* qsig -s (default SIGTERM) */
+	char **ids;
+	int n_ids;
+};
+enum sl_qctl_cmd { SL_QDEL, SL_QHOLD, SL_QRLS, SL_QSIG };
+int sl_qctl_parse(enum sl_qctl_cmd cmd, int argc, char **argv, struct sl_qctl_opts *o,
+		  struct sl_pbs_failure *f, struct sl_err *err);
+/* The usage text of each (its two lines). */
+const char *sl_qctl_usage(enum sl_qctl_cmd cmd);
+
+/* pbsnodes: -a, or host names. */
+struct sl_pbsnodes_opts {
+	int all;
+	char **hosts;
+	int n_hosts;
+};
+extern const char sl_pbsnodes_usage[];
+int sl_pbsnodes_parse(int argc, char **argv, struct sl_pbsnodes_opts *o,
+		      struct sl_pbs_failure *f, struct sl_err *err);
+
+#endif

@@ -1,0 +1,476 @@
+/* pbs_resource.c - qsub's -l: the list split as OpenPBS's set_resources()
+ * does (src/lib/Libcmds/set_resource.c: "name=value" pairs separated by
+ * commas), values read as its attribute decoders do (sizes: to_size() in
+ * src/lib/Libattr/attr_fn_size.c; durations: decode_time() in
+ * attr_fn_time.c), select chunks as "N:res=val:..." joined by '+' (qsub(1B),
+ * pbs_resources(7B)), and Torque's nodes= converted the way PBS Pro converts
+ * it: nodes=N:ppn=M is select=N:ncpus=M:mpiprocs=M.
+ *
+ * Rejections keep PBS's texts and exit statuses (its error number's low
+ * byte); what Sluice cannot do is refused with "... is not supported by
+ * Sluice" and status 1, never dropped. */
+#include "pbs_resource.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pbs_job.h"
+#include "xalloc.h"
+
+#define RES_MAX_LEN 4096     /* a -l value longer than this is refused */
+#define MAX_CHUNKS 100000
+
+void sl_pbs_res_init(struct sl_pbs_res *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->chunk.ncpus = r->chunk.mpiprocs = r->chunk.ngpus = -1;
+	r->chunk.mem_mib = -1;
+	r->walltime = r->mem_mib = -1;
+	r->ncpus = r->ngpus = -1;
+}
+
+/* PBS's rejection: its text, its status. */
+static int pbse(int *status, struct sl_err *err, int e, const char *fmt, const char *arg)
+{
+	*status = sl_pbse_status(e);
+	return sl_err_set(err, SL_EINVAL, fmt, sl_pbse_text(e), arg);
+}
+
+/* Sluice's refusal. */
+static int unsupp(int *status, struct sl_err *err, const char *what)
+{
+	*status = 1;
+	return sl_err_set(err, SL_EUNSUPP, "%s is not supported by Sluice", what);
+}
+
+static int bad_value(int *status, struct sl_err *err)
+{
+	return pbse(status, err, SL_PBSE_BADATVAL, "%s%s", "");
+}
+
+int sl_pbs_parse_size(const char *v, int64_t *mib)
+{
+	char *end;
+	unsigned long long n;
+	int shift = 0, words = 0;
+
+	if (!isdigit((unsigned char)*v))
+		return -SL_EINVAL;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (errno != 0)
+		return -SL_EINVAL;
+	static const char units[] = "kmgtp";
+	const char *u = *end ? strchr(units, tolower((unsigned char)*end)) : NULL;
+	if (u != NULL) {
+		shift = 10 * (int)(u - units + 1);
+		end++;
+	}
+	if (*end != '\0') {
+		if (tolower((unsigned char)*end) == 'w')
+			words = 1;
+		else if (tolower((unsigned char)*end) != 'b')
+			return -SL_EINVAL;
+		end++;
+	}
+	if (*end != '\0')
+		return -SL_EINVAL;
+	/* bytes = n << shift (x8 for words), in MiB rounded up; capped far
+	 * below overflow (a petabyte of memory per chunk is not a request). */
+	if (n > (1ULL << 40))
+		return -SL_EINVAL;
+	long double bytes = (long double)n * (long double)(1ULL << shift) * (words ? 8 : 1);
+	long double m = bytes / (1024.0L * 1024.0L);
+	int64_t out = (int64_t)m;
+	if ((long double)out < m)
+		out++;
+	if (out > ((int64_t)1 << 40))
+		return -SL_EINVAL;
+	*mib = out;
+	return 0;
+}
+
+int sl_pbs_parse_time(const char *v, int64_t *seconds)
+{
+	int64_t rv = 0, field = 0;
+	int colons = 0, digits = 0;
+	const char *p;
+
+	if (*v == '\0')
+		return -SL_EINVAL;
+	for (p = v; *p; p++) {
+		if (*p == ':') {
+			if (++colons > 2 || digits == 0)
+				return -SL_EINVAL;
+			rv = rv * 60 + field;
+			field = 0;
+			digits = 0;
+		} else if (*p == '.') {
+			if (digits == 0)
+				return -SL_EINVAL;
+			/* milliseconds: 500 and up round the second up (decode_time) */
+			int ms = 0, n = 0;
+			for (p++; *p; p++, n++) {
+				if (!isdigit((unsigned char)*p))
+					return -SL_EINVAL;
+				if (n < 3)
+					ms = ms * 10 + (*p - '0');
+			}
+			for (; n < 3; n++)
+				ms *= 10;
+			rv = rv * 60 + field + (ms >= 500);
+			goto done;
+		} else if (isdigit((unsigned char)*p)) {
+			if (field > INT32_MAX)
+				return -SL_EINVAL;
+			field = field * 10 + (*p - '0');
+			digits++;
+		} else {
+			return -SL_EINVAL;
+		}
+	}
+	if (digits == 0)
+		return -SL_EINVAL;
+	rv = rv * 60 + field;
+done:
+	if (rv < 0 || rv > INT32_MAX) /* PBS_MAX_TIME */
+		return -SL_EINVAL;
+	*seconds = rv;
+	return 0;
+}
+
+static int parse_count(const char *v, int min, int *out)
+{
+	char *end;
+	long n;
+
+	if (!isdigit((unsigned char)*v))
+		return -SL_EINVAL;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno != 0 || *end != '\0' || n < min || n > MAX_CHUNKS * 1000L)
+		return -SL_EINVAL;
+	*out = (int)n;
+	return 0;
+}
+
+/* Resources PBS knows that Sluice does not take (pbs_resources(7B)), and
+ * Torque's: refused by name. Anything else is PBS's "Unknown resource". */
+static const char *const known_unsupported[] = {
+	"vmem", "pmem", "pvmem", "cput", "pcput", "arch", "host", "vnode", "file",
+	"software", "nice", "ompthreads", "naccelerators", "accelerator",
+	"accelerator_model", "accelerator_memory", "mpiprocs", "nchunk", "soft_walltime",
+	"min_walltime", "max_walltime", "preempt_targets", "site", "start_time", "procs",
+	"gres", "feature", "naccesspolicy", "hostlist", "tpn", "epilogue", "prologue",
+	"qos", "other", "partition", "hbmem", NULL};
+
+static int known(const char *name)
+{
+	for (size_t i = 0; known_unsupported[i]; i++)
+		if (strcmp(known_unsupported[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+static int refuse_resource(const char *name, int *status, struct sl_err *err)
+{
+	char what[128];
+
+	if (!known(name))
+		return pbse(status, err, SL_PBSE_UNKRESC, "%s: %s", name);
+	snprintf(what, sizeof(what), "-l %s", name);
+	if (strcmp(name, "vmem") == 0 || strcmp(name, "pmem") == 0 || strcmp(name, "pvmem") == 0)
+		snprintf(what, sizeof(what), "-l %s (Sluice limits real memory: use mem)", name);
+	return unsupp(status, err, what);
+}
+
+/* One "res=val" of a chunk into c. */
+static int chunk_item(struct sl_pbs_chunk *c, const char *item, int torque, int *status,
+		      struct sl_err *err)
+{
+	const char *eq = strchr(item, '=');
+	char name[64];
+	const char *v;
+	int r = 0;
+
+	if (eq == NULL && torque) { /* a node property: "nodes=2:ppn=4:ib" */
+		char what[160];
+		snprintf(what, sizeof(what), "-l nodes with the property \"%s\"", item);
+		return unsupp(status, err, what);
+	}
+	if (eq == NULL || eq == item || (size_t)(eq - item) >= sizeof(name))
+		return bad_value(status, err);
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - item), item);
+	v = eq + 1;
+	if (strcmp(name, torque ? "ppn" : "ncpus") == 0) {
+		r = parse_count(v, 1, &c->ncpus);
+		if (r == 0 && torque)
+			c->mpiprocs = c->ncpus;
+	} else if (!torque && strcmp(name, "mpiprocs") == 0) {
+		r = parse_count(v, 1, &c->mpiprocs);
+	} else if (strcmp(name, torque ? "gpus" : "ngpus") == 0) {
+		r = parse_count(v, 0, &c->ngpus);
+	} else if (!torque && strcmp(name, "mem") == 0) {
+		r = sl_pbs_parse_size(v, &c->mem_mib);
+		if (r == 0 && c->mem_mib == 0)
+			r = -SL_EINVAL;
+	} else if (!torque && (strcmp(name, "walltime") == 0 || strcmp(name, "place") == 0 ||
+			       strcmp(name, "select") == 0 || strcmp(name, "nodes") == 0)) {
+		return pbse(status, err, SL_PBSE_INVALSELECTRESC, "%s: %s", name);
+	} else if (torque) {
+		char what[160];
+		snprintf(what, sizeof(what), "-l nodes with \"%s\"", item);
+		return unsupp(status, err, what);
+	} else {
+		return refuse_resource(name, status, err);
+	}
+	return r != 0 ? bad_value(status, err) : 0;
+}
+
+/* "N:res=val:..." (or Torque's "N:ppn=M:gpus=G") into c. */
+static int chunk_parse(const char *spec, int torque, struct sl_pbs_chunk *c, int *status,
+		       struct sl_err *err)
+{
+	char *copy = sl_xstrdup(spec), *save = NULL, *tok;
+	int r = 0, first = 1;
+
+	c->count = 1;
+	c->ncpus = c->mpiprocs = c->ngpus = -1;
+	c->mem_mib = -1;
+	for (tok = strtok_r(copy, ":", &save); tok && r == 0; tok = strtok_r(NULL, ":", &save)) {
+		if (first && isdigit((unsigned char)tok[0])) {
+			if (parse_count(tok, 1, &c->count) != 0 || c->count > MAX_CHUNKS)
+				r = bad_value(status, err);
+		} else if (first && torque) {
+			/* nodes=hostname: naming hosts */
+			r = unsupp(status, err, "-l nodes naming hosts");
+		} else {
+			r = chunk_item(c, tok, torque, status, err);
+		}
+		first = 0;
+	}
+	if (r == 0 && first)
+		r = bad_value(status, err);
+	free(copy);
+	return r;
+}
+
+static int chunk_alike(const struct sl_pbs_chunk *a, const struct sl_pbs_chunk *b)
+{
+	return a->ncpus == b->ncpus && a->mpiprocs == b->mpiprocs && a->ngpus == b->ngpus &&
+	       a->mem_mib == b->mem_mib;
+}
+
+/* "chunk+chunk+...": alike chunks are summed; unlike ones refused. */
+static int select_parse(struct sl_pbs_res *r, const char *name, const char *v, int *status,
+			struct sl_err *err)
+{
+	int torque = strcmp(name, "nodes") == 0, rc = 0;
+	char *copy = sl_xstrdup(v), *save = NULL, *part;
+	struct sl_pbs_chunk sum = {0}, c;
+	int n = 0;
+
+	for (part = strtok_r(copy, "+", &save); part && rc == 0; part = strtok_r(NULL, "+", &save)) {
+		if ((rc = chunk_parse(part, torque, &c, status, err)) != 0)
+			break;
+		if (n > 0 && !chunk_alike(&sum, &c)) {
+			char what[RES_MAX_LEN + 64];
+			snprintf(what, sizeof(what), "-l %s=%s (chunks that differ: every chunk "
+				 "must ask for the same resources)", name, v);
+			rc = unsupp(status, err, what);
+			break;
+		}
+		c.count += sum.count;
+		if (c.count > MAX_CHUNKS)
+			rc = bad_value(status, err);
+		sum = c;
+		n++;
+	}
+	if (rc == 0 && n == 0)
+		rc = bad_value(status, err);
+	free(copy);
+	if (rc == 0) {
+		r->from = torque ? 'n' : 's';
+		r->chunk = sum;
+	}
+	return rc;
+}
+
+static int place_parse(struct sl_pbs_res *r, const char *v, int *status, struct sl_err *err)
+{
+	char *copy = sl_xstrdup(v), *save = NULL, *tok;
+	enum sl_pbs_place p = SL_PBS_PLACE_FREE;
+	int rc = 0;
+
+	for (tok = strtok_r(copy, ":", &save); tok && rc == 0; tok = strtok_r(NULL, ":", &save)) {
+		if (strcmp(tok, "free") == 0 || strcmp(tok, "shared") == 0)
+			continue;
+		if (strcmp(tok, "scatter") == 0 || strcmp(tok, "vscatter") == 0)
+			p = SL_PBS_PLACE_SCATTER;
+		else if (strcmp(tok, "pack") == 0)
+			p = SL_PBS_PLACE_PACK;
+		else if (strcmp(tok, "excl") == 0 || strcmp(tok, "exclhost") == 0) {
+			char what[64];
+			snprintf(what, sizeof(what), "-l place=%s", tok);
+			rc = unsupp(status, err, what);
+		} else if (strncmp(tok, "group=", 6) == 0)
+			rc = unsupp(status, err, "-l place=group");
+		else
+			rc = bad_value(status, err);
+	}
+	free(copy);
+	if (rc == 0)
+		r->place = p;
+	return rc;
+}
+
+/* One "name=value". */
+static int resource(struct sl_pbs_res *r, const char *name, const char *v, int *status,
+		    struct sl_err *err)
+{
+	int rc = 0;
+
+	if (strcmp(name, "select") == 0 || strcmp(name, "nodes") == 0)
+		return select_parse(r, name, v, status, err);
+	if (strcmp(name, "place") == 0)
+		return place_parse(r, v, status, err);
+	if (strcmp(name, "walltime") == 0) {
+		rc = sl_pbs_parse_time(v, &r->walltime);
+		if (rc == 0 && r->walltime == 0)
+			rc = -SL_EINVAL; /* no time to run: PBS kills it at once */
+	} else if (strcmp(name, "mem") == 0) {
+		rc = sl_pbs_parse_size(v, &r->mem_mib);
+		if (rc == 0 && r->mem_mib == 0)
+			rc = -SL_EINVAL;
+	} else if (strcmp(name, "ncpus") == 0) {
+		rc = parse_count(v, 1, &r->ncpus);
+	} else if (strcmp(name, "ngpus") == 0) {
+		rc = parse_count(v, 0, &r->ngpus);
+	} else {
+		return refuse_resource(name, status, err);
+	}
+	return rc != 0 ? bad_value(status, err) : 0;
+}
+
+int sl_pbs_res_parse(struct sl_pbs_res *r, const char *list, int *status, struct sl_err *err)
+{
+	const char *p = list;
+	int rc = 0;
+
+	*status = 0;
+	if (strlen(list) > RES_MAX_LEN)
+		return bad_value(status, err);
+	while (*p != '\0' && rc == 0) {
+		const char *name, *eq, *end;
+		char *n, *v;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		name = p;
+		for (eq = p; *eq && *eq != '=' && *eq != ','; eq++)
+			;
+		if (eq == name || *eq != '=') {
+			/* set_resources(): a name without a value, or none at all */
+			*status = 2;
+			return sl_err_set(err, SL_EINVAL, "illegal -l value");
+		}
+		for (end = eq + 1; *end && *end != ','; end++)
+			;
+		n = sl_xstrndup(name, (size_t)(eq - name));
+		n[strcspn(n, " \t")] = '\0';
+		v = sl_xstrndup(eq + 1, (size_t)(end - eq - 1));
+		if (*v == '\0') {
+			*status = 2;
+			rc = sl_err_set(err, SL_EINVAL, "illegal -l value");
+		} else {
+			rc = resource(r, n, v, status, err);
+		}
+		free(n);
+		free(v);
+		p = *end ? end + 1 : end;
+	}
+	return rc;
+}
+
+/* ---- the spec ---------------------------------------------------------- */
+
+/* A job-wide resource next to select: PBS's PBSE_INVALJOBRESC. */
+static int with_select(const char *res, int *status, struct sl_err *err)
+{
+	return pbse(status, err, SL_PBSE_INVALJOBRESC, "%s: %s", res);
+}
+
+/* The chunk the job asks for: select=/nodes=, else one chunk made of the
+ * job-wide ncpus, mem and ngpus (PBS converts them so). */
+static int job_chunk(const struct sl_pbs_res *r, struct sl_pbs_chunk *c, int *status,
+		     struct sl_err *err)
+{
+	if (r->from == 's') {
+		if (r->ncpus >= 0)
+			return with_select("ncpus", status, err);
+		if (r->mem_mib >= 0)
+			return with_select("mem", status, err);
+		if (r->ngpus >= 0)
+			return with_select("ngpus", status, err);
+		*c = r->chunk;
+		return 0;
+	}
+	if (r->from == 'n') {
+		if (r->ncpus >= 0)
+			return with_select("ncpus", status, err);
+		if (r->ngpus >= 0)
+			return with_select("ngpus", status, err);
+		*c = r->chunk;
+		/* Torque's mem is the job's: spread over its nodes */
+		if (r->mem_mib > 0)
+			c->mem_mib = (r->mem_mib + c->count - 1) / c->count;
+		return 0;
+	}
+	c->count = 1;
+	c->ncpus = r->ncpus;
+	c->mpiprocs = -1;
+	c->ngpus = r->ngpus;
+	c->mem_mib = r->mem_mib;
+	return 0;
+}
+
+int sl_pbs_res_apply(const struct sl_pbs_res *r, struct sl_jobspec *s, int *status,
+		     struct sl_err *err)
+{
+	struct sl_pbs_chunk c = {0, -1, -1, -1, -1};
+	int rc, ncpus, procs, nodes, per_node;
+
+	*status = 0;
+	if ((rc = job_chunk(r, &c, status, err)) != 0)
+		return rc;
+	if (r->walltime > 0) /* minutes, Sluice's unit: rounded up */
+		s->time_limit = (r->walltime + 59) / 60;
+	if (r->from == 0 && c.ncpus < 0 && c.mem_mib < 0 && c.ngpus < 0)
+		return 0; /* no shape asked for: the defaults, as sbatch's */
+	ncpus = c.ncpus > 0 ? c.ncpus : 1;   /* default_chunk.ncpus = 1 */
+	procs = c.mpiprocs > 0 ? c.mpiprocs : 1;
+	if (ncpus % procs != 0) {
+		char what[160];
+		snprintf(what, sizeof(what), "-l select with ncpus=%d over mpiprocs=%d (each MPI "
+			 "process gets the same whole CPUs)", ncpus, procs);
+		return unsupp(status, err, what);
+	}
+	/* pack: every chunk on one host, so one node holding them all */
+	nodes = r->place == SL_PBS_PLACE_PACK ? 1 : c.count;
+	per_node = r->place == SL_PBS_PLACE_PACK ? c.count : 1;
+	s->nodes = nodes;
+	s->nodes_max = SL_NO_VAL;
+	s->ntasks = SL_NO_VAL;
+	s->ntasks_per_node = procs * per_node;
+	s->cpus_per_task = ncpus / procs;
+	s->mem_per_cpu = SL_NO_VAL;
+	s->mem_per_node = c.mem_mib > 0 ? c.mem_mib * per_node : SL_NO_VAL;
+	s->gpus = SL_NO_VAL;
+	s->gpus_per_node = c.ngpus > 0 ? c.ngpus * per_node : SL_NO_VAL;
+	return 0;
+}

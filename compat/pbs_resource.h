@@ -1,0 +1,57 @@
+/* pbs_resource.h - qsub's -l resource lists, PBS Pro's (select= chunks,
+ * place=, walltime, mem, ncpus, ngpus) and Torque's (nodes=N:ppn=M[:gpus=G]),
+ * read into one chunk shape and turned into the neutral job spec.
+ *
+ * Sluice gives a job N alike nodes, so a select of unlike chunks is refused
+ * with the reason; alike chunks joined by '+' are summed. Errors carry PBS's
+ * text and qsub's exit status (sl_pbs_res_status()). */
+#ifndef SL_PBS_RESOURCE_H
+#define SL_PBS_RESOURCE_H
+
+#include <stdint.h>
+#include "err.h"
+#include "job.h"
+
+enum sl_pbs_place { SL_PBS_PLACE_UNSET = 0, SL_PBS_PLACE_FREE, SL_PBS_PLACE_SCATTER,
+		    SL_PBS_PLACE_PACK };
+
+/* One chunk of a select (every chunk of the job is alike). -1: not given. */
+struct sl_pbs_chunk {
+	int count;        /* how many; 0 while no select/nodes was given */
+	int ncpus;
+	int mpiprocs;
+	int ngpus;
+	int64_t mem_mib;  /* rounded up to MiB */
+};
+
+struct sl_pbs_res {
+	int from;                  /* 0 none, 's' select=, 'n' Torque's nodes= */
+	struct sl_pbs_chunk chunk;
+	int64_t walltime;          /* seconds; -1 */
+	int ncpus, ngpus;          /* job-wide -l ncpus=, ngpus=; -1 */
+	int64_t mem_mib;           /* job-wide -l mem=; -1 */
+	enum sl_pbs_place place;
+};
+
+void sl_pbs_res_init(struct sl_pbs_res *r);
+
+/* One -l value, "select=2:ncpus=4:mem=2gb,walltime=1:00:00", into r. A
+ * resource given again replaces the earlier value, as qsub does for the
+ * command line over directives (apply directives first). On error returns
+ * -SL_EINVAL (PBS's rejection) or -SL_EUNSUPP (Sluice's refusal) with the
+ * text after "qsub: " in err, and *status the exit status qsub uses. */
+int sl_pbs_res_parse(struct sl_pbs_res *r, const char *list, int *status, struct sl_err *err);
+
+/* r into s: nodes, tasks per node, CPUs per task, memory, GPUs, time
+ * limit. Refuses what Sluice cannot express (resources given both job-wide
+ * and in chunks, CPUs not divisible among the MPI processes). */
+int sl_pbs_res_apply(const struct sl_pbs_res *r, struct sl_jobspec *s, int *status,
+		     struct sl_err *err);
+
+/* PBS sizes: "N[k|m|g|t|p][b|w]" (no suffix: bytes; w: 8-byte words), in
+ * MiB rounded up. 0 or -SL_EINVAL. */
+int sl_pbs_parse_size(const char *v, int64_t *mib);
+/* PBS durations: "[[HH:]MM:]SS[.mmm]", fields of any size. 0 or -SL_EINVAL. */
+int sl_pbs_parse_time(const char *v, int64_t *seconds);
+
+#endif

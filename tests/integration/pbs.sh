@@ -1,0 +1,148 @@
+#!/bin/sh
+# PBS's dialect through the real sluiced, on the same job record as Slurm's:
+# a #PBS script (select, walltime, -j oe) runs unchanged with PBS's variables,
+# node file, TMPDIR and output file name; qstat shows qsub's and sbatch's
+# jobs and squeue qsub's; qdel, qsig and qselect; a Torque nodes=2:ppn=4
+# script; qhold/qrls by the owner, another user and an operator (root) as
+# PBS's rules say; other users refused with PBS's text; Sluice's refusals.
+# Texts and exit statuses are OpenPBS's (compat/pbs_job.h).
+. "$top_srcdir/tests/integration/lib.sh"
+make_users
+CPUS=16 write_conf
+start_daemon
+cd "$T/work"
+S=$(hostname -s) # pbsServer's default: this host's short name
+Q="$BIN/qstat"
+
+# runs CMD ARGS as USER; fails unless it exits STATUS with stderr ERR and stdout OUT
+# (lib.sh's wait_state uses n and s: this file names its own otherwise)
+expect_run() {
+	user=$1 status=$2 err=$3 out=$4
+	shift 4
+	got=$(as "$user" "$@" 2>"$T/err")
+	rc=$?
+	expect_eq "$* (exit)" "$status" "$rc"
+	expect_eq "$* (stderr)" "$err" "$(cat "$T/err")"
+	expect_eq "$* (stdout)" "$out" "$got"
+}
+seq_of() { echo "${1%%.*}"; }
+row() { printf '%-17s %-16s %-16s  %8s %s %-16s' "$1" "$2" "$3" 0 "$4" "$5"; }
+HEADER='Job id            Name             User              Time Use S Queue
+----------------  ---------------- ----------------  -------- - -----'
+
+# 1. A #PBS script runs unchanged: NAME.oSEQ in the submit directory (-j oe
+#    joins stderr), PBS's variables, a node file, its own TMPDIR
+cat >job.pbs <<'EOF'
+#!/bin/sh
+#PBS -N pbsjob
+#PBS -l select=1:ncpus=2:mem=512mb
+#PBS -l walltime=00:05:00
+#PBS -j oe
+cd "$PBS_O_WORKDIR"
+echo "jobid=$PBS_JOBID name=$PBS_JOBNAME queue=$PBS_QUEUE env=$PBS_ENVIRONMENT"
+echo "ncpus=$NCPUS omp=$OMP_NUM_THREADS workdir=$PBS_O_WORKDIR pwd=$(pwd)"
+echo "nodefile=$(wc -l <"$PBS_NODEFILE") $(sort -u "$PBS_NODEFILE") tmpdir=$TMPDIR"
+test -d "$TMPDIR" && touch "$TMPDIR/scratch" && echo tmpdir-ok
+echo to-stderr >&2
+EOF
+id=$(as $USER1 "$BIN/qsub" job.pbs) || fail "qsub: $id"
+pn=$(seq_of "$id")
+expect_eq "qsub prints N.server" "$pn.$S" "$id"
+wait_state "$pn" COMPLETED
+[ -f "$T/work/pbsjob.o$pn" ] || fail "no output file pbsjob.o$pn: $(ls "$T/work")"
+[ ! -e "$T/work/pbsjob.e$pn" ] || fail "-j oe wrote an error file too"
+expect_eq "the job's output" "jobid=$id name=pbsjob queue=batch env=PBS_BATCH
+ncpus=2 omp=2 workdir=$T/work pwd=$T/work
+nodefile=1 $S tmpdir=/var/tmp/pbs.$id
+tmpdir-ok
+to-stderr" "$(cat "$T/work/pbsjob.o$pn")"
+[ ! -e "/var/tmp/pbs.$id" ] || fail "TMPDIR /var/tmp/pbs.$id left behind"
+expect_eq "PBS's umask 077" "-rw-------" "$(stat -c %A "$T/work/pbsjob.o$pn")"
+ok "a #PBS script ran unchanged, with PBS's environment and file names"
+
+# 2. One job record: qstat shows an sbatch job, squeue a qsub job
+j1=$(as $USER1 "$BIN/qsub" -N sleeper -l walltime=10:00 -- /bin/sleep 300) || fail "qsub: $j1"
+j2=$(submit $USER1 -J slurmy --wrap "sleep 300") || fail "sbatch"
+wait_state "$(seq_of "$j1")" RUNNING
+wait_state "$j2" RUNNING
+expect_run root 0 "" "$HEADER
+$(row "$j1" sleeper $USER1 R batch)
+$(row "$j2.$S" slurmy $USER1 R batch)" "$Q"
+expect_eq "squeue shows the qsub job" "$(seq_of "$j1") sleeper" \
+	"$("$BIN/squeue" -h -o '%i %j' -j "$(seq_of "$j1")")"
+expect_run root 0 "" "$HEADER
+$(row "$id" pbsjob $USER1 F batch)" "$Q" -x "$pn"
+expect_run root 35 "qstat: $id Job has finished, use -x or -H to obtain historical job information" "" "$Q" "$pn"
+expect_run root 153 "qstat: Unknown Job Id 99999.$S" "" "$Q" 99999
+"$Q" -f "$j1" | grep -qx "    Resource_List.walltime = 00:10:00" || fail "qstat -f: walltime"
+"$Q" -f "$j1" | grep -q "^    comment = Job run at .* on ($S:ncpus=1)$" || fail "qstat -f: comment"
+ok "qstat shows qsub's and sbatch's jobs, squeue shows qsub's"
+
+# 3. Signals, deletes, and another user's refusals, in PBS's words
+expect_run $USER2 159 "qdel: Unauthorized Request  $j1" "" "$BIN/qdel" "$j1"
+expect_run $USER2 159 "qsig: Unauthorized Request  $j1" "" "$BIN/qsig" -s USR1 "$j1"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$j1"
+wait_state "$(seq_of "$j1")" CANCELLED
+expect_run $USER1 35 "qdel: Job has finished $j1" "" "$BIN/qdel" "$j1"
+expect_run root 153 "qdel: Unknown Job Id 99999.$S" "" "$BIN/qdel" 99999
+expect_run root 1 "qdel: illegally formed job identifier: x1" "" "$BIN/qdel" x1
+expect_run $USER1 165 "qsig: Unknown/illegal signal name $j2.$S" "" "$BIN/qsig" -s NOSUCH "$j2"
+expect_run $USER1 0 "" "" "$BIN/qsig" -s KILL "$j2"
+wait_state "$j2" CANCELLED
+ok "qdel and qsig: the owner's act, another user's are refused"
+
+# 4. A Torque script: nodes=2:ppn=4 is 2 nodes of 4 MPI processes
+cat >torque.pbs <<'EOF'
+#!/bin/sh
+#PBS -l nodes=2:ppn=4
+#PBS -l walltime=5:00
+cd $PBS_O_WORKDIR
+echo "ranks=$(wc -l <$PBS_NODEFILE) tasks=$SLURM_TASKS_PER_NODE nodes=$SLURM_JOB_NUM_NODES ncpus=$NCPUS"
+EOF
+t=$(as $USER1 "$BIN/qsub" torque.pbs) || fail "qsub torque: $t"
+wait_state "$(seq_of "$t")" COMPLETED
+expect_eq "Torque's nodes=2:ppn=4" "ranks=8 tasks=4(x2) nodes=2 ncpus=4" \
+	"$(cat "$T/work/torque.pbs.o$(seq_of "$t")")"
+expect_eq "stderr apart, empty" "" "$(cat "$T/work/torque.pbs.e$(seq_of "$t")")"
+ok "a Torque nodes=2:ppn=4 script ran on 2 nodes of 4"
+
+# 5. Holds: a user hold is the owner's or an operator's, an operator hold an
+#    operator's alone; releasing a hold the job does not have changes nothing
+h=$(as $USER1 "$BIN/qsub" -h -N held -- /bin/true) || fail "qsub -h: $h"
+hold_types() { "$Q" -f "$1" | sed -n 's/^    Hold_Types = //p'; }
+expect_eq "qsub -h" "u" "$(hold_types "$h")"
+expect_run $USER2 159 "qrls: Unauthorized Request  $h" "" "$BIN/qrls" "$h"
+expect_run $USER1 159 "qhold: Unauthorized Request  $h" "" "$BIN/qhold" -h o "$h"
+expect_run root 0 "" "" "$BIN/qhold" -h o "$h"
+expect_eq "an operator's hold" "o" "$(hold_types "$h")"
+expect_run $USER1 0 "" "" "$BIN/qrls" "$h"
+expect_eq "the user's release leaves the operator's hold" "o" "$(hold_types "$h")"
+expect_run $USER1 159 "qrls: Unauthorized Request  $h" "" "$BIN/qrls" -h o "$h"
+expect_run root 0 "" "" "$BIN/qrls" -h o "$h"
+wait_state "$(seq_of "$h")" COMPLETED
+h2=$(as $USER1 "$BIN/qsub" -N held2 -- /bin/sleep 300) || fail "qsub: $h2"
+wait_state "$(seq_of "$h2")" RUNNING
+expect_run $USER1 181 "qhold: No support for requested service $h2" "" "$BIN/qhold" "$h2"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$h2"
+wait_state "$(seq_of "$h2")" CANCELLED
+h3=$(as $USER1 "$BIN/qsub" -h -N held3 -- /bin/true) || fail "qsub: $h3"
+expect_run root 0 "" "" "$BIN/qhold" "$h3" # an operator's user hold: the owner may release it
+expect_eq "still a user hold" "u" "$(hold_types "$h3")"
+expect_run $USER1 0 "" "$h3" "$BIN/qselect" -u $USER1 -s H
+expect_run $USER1 0 "" "" "$BIN/qrls" "$h3"
+wait_state "$(seq_of "$h3")" COMPLETED
+ok "qhold/qrls: owner, other user and operator as PBS rules them"
+
+# 6. Queues, server and node; Sluice's refusals
+"$Q" -Q | grep -qx "batch                0     0 yes yes     0     0     0     0     0     0 Exe\*" ||
+	fail "qstat -Q: $("$Q" -Q)"
+"$Q" -Qf | grep -qx "    resources_available.ncpus = 16" || fail "qstat -Qf: $("$Q" -Qf)"
+expect_eq "pbsnodes -a" "$S" "$("$BIN/pbsnodes" -a | head -n1)"
+expect_run $USER1 1 "qsub: -J is not supported by Sluice" "" "$BIN/qsub" -J 1-3 job.pbs
+expect_run $USER1 1 "qsub: -W depend is not supported by Sluice" "" "$BIN/qsub" -W depend=afterok:1 job.pbs
+expect_run $USER1 170 "qsub: Unknown queue" "" "$BIN/qsub" -q nosuch job.pbs
+expect_run $USER1 1 "qalter: -l is not supported by Sluice (a job's attributes cannot be changed yet)" "" \
+	"$BIN/qalter" -l walltime=1:00 "$id"
+expect_run $USER1 1 "qmove: moving jobs between queues is not supported by Sluice" "" \
+	"$BIN/qmove" batch "$id"
+ok "qstat -Q, pbsnodes, and what Sluice refuses"

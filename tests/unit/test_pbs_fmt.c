@@ -1,0 +1,246 @@
+/* test_pbs_fmt.c - qstat's and pbsnodes' layouts (compat/pbs_fmt.c,
+ * pbs_fmt_queue.c) for the job records of tests/data/pbs/jobs.jsonl,
+ * against the golden files beside them. tests/data/pbs/README names the
+ * OpenPBS source lines each layout follows. SL_GOLDEN_UPDATE=1 rewrites
+ * the golden files (check the diff against those lines before keeping it). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "job_testlib.h"
+#include "pbs_fmt.h"
+#include "pbs_job.h"
+#include "xalloc.h"
+
+#define NOW 1795256642 /* 2026-11-21T10:24:02Z */
+
+static struct sl_job **jobs;
+static size_t njobs;
+
+static void golden(const char *name, char *got)
+{
+	char path[4096], *want;
+	const char *top = getenv("top_srcdir");
+
+	if (getenv("SL_GOLDEN_UPDATE")) {
+		snprintf(path, sizeof(path), "%s/tests/data/pbs/%s", top ? top : ".", name);
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(got, f);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "../pbs/%s", name);
+	want = tl_output(path);
+	assert_string_equal(got, want);
+	free(want);
+	free(got);
+}
+
+/* The jobs a listing without -x shows, or all of them. */
+static struct sl_job **pick(int history, size_t *n)
+{
+	struct sl_job **v = sl_xcalloc(njobs + 1, sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; i < njobs; i++)
+		if (history || sl_pbs_state(jobs[i]) != 'F')
+			v[(*n)++] = jobs[i];
+	return v;
+}
+
+static struct sl_pbs_view view(void)
+{
+	struct sl_pbs_view v = {.server = "vm", .now = NOW};
+	return v;
+}
+
+static void test_default(void **state)
+{
+	struct sl_pbs_view v = view();
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	size_t n;
+	struct sl_job **live = pick(0, &n), **all;
+	(void)state;
+
+	assert_int_equal(sl_qstat_default(b, &v, live, n, 1), 0);
+	golden("qstat_default.out", tl_take(b));
+	b = sl_buf_new(1 << 20);
+	all = pick(1, &n);
+	assert_int_equal(sl_qstat_default(b, &v, all, n, 1), 0);
+	golden("qstat_x.out", tl_take(b));
+	/* no jobs, no header */
+	b = sl_buf_new(1 << 20);
+	assert_int_equal(sl_qstat_default(b, &v, all, 0, 1), 0);
+	assert_int_equal(sl_buf_len(b), 0);
+	sl_buf_free(b);
+	/* a long server name: the id shown as far as its first label */
+	b = sl_buf_new(1 << 20);
+	v.server = "head1.example.org";
+	assert_int_equal(sl_qstat_default(b, &v, live, 1, 0), 0);
+	assert_string_equal(sl_buf_str(b), "101.head1         hello            alice                    0 R "
+					   "batch           \n");
+	sl_buf_free(b);
+	free(live);
+	free(all);
+}
+
+static void alt(const char *name, int nodes, int comments, int one_line, int wide)
+{
+	struct sl_pbs_view v = view();
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	size_t n;
+	struct sl_job **live = pick(0, &n);
+
+	v.nodes = nodes;
+	v.comments = comments;
+	v.one_line = one_line;
+	v.wide = wide;
+	assert_int_equal(sl_qstat_alt(b, &v, live, n, 1), 0);
+	golden(name, tl_take(b));
+	free(live);
+}
+
+static void test_alt(void **state)
+{
+	(void)state;
+	alt("qstat_a.out", 0, 0, 0, 0);
+	alt("qstat_ns.out", 1, 1, 0, 0);
+	alt("qstat_n1.out", 1, 0, 1, 0);
+	alt("qstat_aw.out", 0, 0, 0, 1);
+}
+
+static void test_full(void **state)
+{
+	struct sl_pbs_view v = view();
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	(void)state;
+
+	for (size_t i = 0; i < njobs; i++)
+		assert_int_equal(sl_qstat_full(b, &v, jobs[i]), 0);
+	golden("qstat_f.out", tl_take(b));
+}
+
+/* The cluster sinfo's reference describes: partitions batch (ClusterQueue
+ * main, 8 CPUs, 32Gi) and gpu (ClusterQueue gpus, 16 CPUs, 4 GPUs), the
+ * second held by a stop policy. */
+static struct sl_clusterinfo *cluster(void)
+{
+	static struct sl_quota_row main_rows[] = {
+		{"main", "default", "cpu", 8000, 0, 0, 3000, 1},
+		{"main", "default", "memory", 32LL * 1024 * 1024 * 1024 * 1000, 0, 0,
+		 1024LL * 1024 * 1024 * 1000, 1},
+	};
+	static struct sl_quota_row gpu_rows[] = {
+		{"gpus", "a100", "cpu", 16000, 0, 0, 16000, 0},
+		{"gpus", "a100", "nvidia.com/gpu", 4000, 0, 0, 4000, 0},
+	};
+	static struct sl_nodeinfo node = {"vm", "x86_64", "Linux", 0, NOW - 3600, 0, 0};
+	static struct sl_partinfo parts[2];
+	static struct sl_clusterinfo ci;
+
+	memset(parts, 0, sizeof(parts));
+	parts[0].name = "batch";
+	parts[0].is_default = 1;
+	parts[0].nquota = 2;
+	parts[0].quota = main_rows;
+	parts[1].name = "gpu";
+	parts[1].avail = SL_PART_DOWN;
+	parts[1].nquota = 2;
+	parts[1].quota = gpu_rows;
+	ci.now = NOW;
+	ci.node = &node;
+	ci.nparts = 2;
+	ci.parts = parts;
+	return &ci;
+}
+
+static void test_queues_server_nodes(void **state)
+{
+	struct sl_clusterinfo *ci = cluster();
+	struct sl_pbs_counts c[2] = {{0}}, all = {0};
+	struct sl_buf *b;
+	(void)state;
+
+	for (size_t i = 0; i < njobs; i++) {
+		sl_pbs_count(&all, jobs[i]);
+		sl_pbs_count(&c[strcmp(jobs[i]->spec.partition, "batch") == 0 ? 0 : 1], jobs[i]);
+	}
+	b = sl_buf_new(1 << 20);
+	assert_int_equal(sl_qstat_queues(b, ci, c, 0, 1), 0);
+	golden("qstat_Q.out", tl_take(b));
+	b = sl_buf_new(1 << 20);
+	assert_int_equal(sl_qstat_queues(b, ci, c, 1, 1), 0);
+	golden("qstat_Qf.out", tl_take(b));
+	b = sl_buf_new(1 << 20);
+	assert_int_equal(sl_qstat_server(b, "vm", "batch", &all, 0, 1), 0);
+	golden("qstat_B.out", tl_take(b));
+	b = sl_buf_new(1 << 20);
+	assert_int_equal(sl_qstat_server(b, "vm", "batch", &all, 1, 1), 0);
+	golden("qstat_Bf.out", tl_take(b));
+	b = sl_buf_new(1 << 20);
+	assert_int_equal(sl_pbsnodes_all(b, ci), 0);
+	golden("pbsnodes_a.out", tl_take(b));
+	/* the Kubernetes executor's nodes are not known */
+	ci->node = NULL;
+	b = sl_buf_new(1 << 20);
+	assert_int_equal(sl_pbsnodes_all(b, ci), -SL_ENOENT);
+	sl_buf_free(b);
+}
+
+static void test_values(void **state)
+{
+	char buf[64];
+	struct sl_pbs_shape sh;
+	(void)state;
+
+	sl_pbs_fmt_duration(90061, buf, sizeof(buf));
+	assert_string_equal(buf, "25:01:01");
+	sl_pbs_fmt_mib(2048, buf, sizeof(buf));
+	assert_string_equal(buf, "2gb");
+	sl_pbs_fmt_mib(1500, buf, sizeof(buf));
+	assert_string_equal(buf, "1500mb");
+	sl_pbs_shape_of(jobs[1], &sh);
+	assert_string_equal(sh.select, "2:ncpus=4:mem=2gb:mpiprocs=4");
+	assert_int_equal(sh.ncpus, 8);
+	assert_int_equal(sh.nodect, 2);
+	sl_pbs_comment(jobs[0], buf, sizeof(buf));
+	assert_string_equal(buf, "Job run at Sat Nov 21 at 10:23 on (vm:ncpus=2:mem=1048576kb)");
+	assert_int_equal(sl_pbs_state(jobs[2]), 'H');
+	assert_string_equal(sl_pbs_hold_types(jobs[2]), "u");
+	assert_string_equal(sl_pbs_hold_types(jobs[3]), "o");
+	assert_int_equal(sl_pbs_state(jobs[4]), 'F');
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	jobs = tl_output_jobs("../pbs/jobs.jsonl", &njobs);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	sl_job_free_array(jobs, njobs);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_default),
+		cmocka_unit_test(test_alt),
+		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_queues_server_nodes),
+		cmocka_unit_test(test_values),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,587 @@
+/* test_pbs_opt.c - qsub's option table (compat/pbs_opt.c) and its -l parser
+ * (compat/pbs_resource.c): what a command line and #PBS directives make of
+ * the spec, their precedence, PBS's texts and exit statuses for bad input,
+ * and Sluice's refusals. Texts and statuses come from OpenPBS's qsub.c,
+ * qsub_sup.c and pbs_messages.c (cited beside each case). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "err.h"
+#include "job.h"
+#include "pbs_job.h"
+#include "pbs_opt.h"
+#include "pbs_resource.h"
+#include "script.h"
+#include "xalloc.h"
+
+static char tmpdir[64];
+static char *base_env[] = {"HOME=/home/alice", "PATH=/usr/bin:/bin", "LOGNAME=alice",
+			   "SHELL=/bin/bash", "LANG=C.UTF-8", "FOO=foo value", "PBS_SERVER=head1",
+			   NULL};
+
+static void write_file(const char *name, const char *text)
+{
+	FILE *f = fopen(name, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+struct res {
+	int rc;
+	struct sl_jobspec spec;
+	struct sl_qsub_flags fl;
+	struct sl_err err;
+};
+
+static void run(struct res *r, char **envp, int argc, char **argv)
+{
+	memset(r, 0, sizeof(*r));
+	r->rc = sl_qsub_parse(argc, argv, envp, &r->spec, &r->fl, &r->err);
+}
+
+#define RUN(r, envp, ...)                                                       \
+	run(r, envp, (int)(sizeof((char *[]){"qsub", __VA_ARGS__}) / sizeof(char *)), \
+	    (char *[]){"qsub", __VA_ARGS__, NULL})
+
+static void done(struct res *r)
+{
+	sl_jobspec_clear(&r->spec);
+}
+
+/* A failure: exactly this text after "qsub: ", this exit status. */
+static void fails(struct res *r, int status, const char *msg)
+{
+	if (r->rc == 0)
+		fail_msg("accepted; expected \"%s\"", msg);
+	assert_string_equal(r->err.msg, msg);
+	assert_int_equal(r->fl.exit_code, status);
+	done(r);
+}
+
+static const char *env_of(char **env, const char *name)
+{
+	size_t n = strlen(name);
+	for (; env && *env; env++)
+		if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
+			return *env + n + 1;
+	return NULL;
+}
+
+/* ---- -l ------------------------------------------------------------------ */
+
+static int res_apply(const char *l1, const char *l2, struct sl_jobspec *s, int *status,
+		     struct sl_err *err)
+{
+	struct sl_pbs_res r;
+	int rc;
+
+	sl_pbs_res_init(&r);
+	sl_jobspec_init(s);
+	if ((rc = sl_pbs_res_parse(&r, l1, status, err)) != 0)
+		return rc;
+	if (l2 && (rc = sl_pbs_res_parse(&r, l2, status, err)) != 0)
+		return rc;
+	return sl_pbs_res_apply(&r, s, status, err);
+}
+
+static void shape_is(const char *l1, const char *l2, int nodes, int tpn, int cpt, int64_t mem,
+		     int gpus, int64_t minutes)
+{
+	struct sl_jobspec s;
+	struct sl_err err = SL_ERR_INIT;
+	int st = 0;
+
+	if (res_apply(l1, l2, &s, &st, &err) != 0)
+		fail_msg("-l %s: %s", l1, err.msg);
+	assert_int_equal(s.nodes, nodes);
+	assert_int_equal(s.ntasks_per_node, tpn);
+	assert_int_equal(s.cpus_per_task, cpt);
+	assert_int_equal(s.mem_per_node, mem);
+	assert_int_equal(s.gpus_per_node, gpus);
+	assert_int_equal(s.time_limit, minutes);
+	sl_jobspec_clear(&s);
+}
+
+static void res_fails(const char *l1, const char *l2, int status, const char *msg)
+{
+	struct sl_jobspec s;
+	struct sl_err err = SL_ERR_INIT;
+	int st = 0;
+
+	if (res_apply(l1, l2, &s, &st, &err) == 0)
+		fail_msg("-l %s accepted", l1);
+	assert_string_equal(err.msg, msg);
+	assert_int_equal(st, status);
+	sl_jobspec_clear(&s);
+}
+
+static void test_select(void **state)
+{
+	(void)state;
+	/* a chunk is a node; ncpus shared out among mpiprocs (default 1) */
+	shape_is("select=2:ncpus=4:mem=2gb", NULL, 2, 1, 4, 2048, SL_NO_VAL, SL_TIME_UNSET);
+	shape_is("select=2:ncpus=4:mpiprocs=4", NULL, 2, 4, 1, SL_NO_VAL, SL_NO_VAL,
+		 SL_TIME_UNSET);
+	shape_is("select=1:ncpus=8:mpiprocs=2:ngpus=2", NULL, 1, 2, 4, SL_NO_VAL, 2, SL_TIME_UNSET);
+	/* alike chunks joined by + are summed */
+	shape_is("select=2:ncpus=2:mem=1gb+1:ncpus=2:mem=1gb", NULL, 3, 1, 2, 1024, SL_NO_VAL,
+		 SL_TIME_UNSET);
+	/* ncpus defaults to 1 (default_chunk); a bare count */
+	shape_is("select=3", NULL, 3, 1, 1, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET);
+	/* pack: every chunk on one host */
+	shape_is("select=2:ncpus=2:mem=1gb", "place=pack", 1, 2, 2, 2048, SL_NO_VAL,
+		 SL_TIME_UNSET);
+	shape_is("select=2:ncpus=2", "place=scatter", 2, 1, 2, SL_NO_VAL, SL_NO_VAL,
+		 SL_TIME_UNSET);
+	/* walltime rounds up to minutes, Sluice's unit */
+	shape_is("select=1:ncpus=1,walltime=01:30:00", NULL, 1, 1, 1, SL_NO_VAL, SL_NO_VAL, 90);
+	shape_is("walltime=61", NULL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, 2);
+	/* job-wide resources without select are one chunk (PBS converts them) */
+	shape_is("ncpus=4,mem=500mb", NULL, 1, 1, 4, 500, SL_NO_VAL, SL_TIME_UNSET);
+	/* a later value replaces an earlier one of the same resource only */
+	shape_is("select=1:ncpus=2,walltime=10:00", "select=2:ncpus=1", 2, 1, 1, SL_NO_VAL,
+		 SL_NO_VAL, 10);
+}
+
+static void test_torque_nodes(void **state)
+{
+	(void)state;
+	/* nodes=N:ppn=M is select=N:ncpus=M:mpiprocs=M */
+	shape_is("nodes=2:ppn=4", NULL, 2, 4, 1, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET);
+	shape_is("nodes=1:ppn=2:gpus=1", NULL, 1, 2, 1, SL_NO_VAL, 1, SL_TIME_UNSET);
+	shape_is("nodes=2", NULL, 2, 1, 1, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET);
+	/* Torque's mem is the job's: spread over the nodes, rounded up */
+	shape_is("nodes=2:ppn=1,mem=3gb", NULL, 2, 1, 1, 1536, SL_NO_VAL, SL_TIME_UNSET);
+	res_fails("nodes=n1:ppn=2", NULL, 1, "-l nodes naming hosts is not supported by Sluice");
+	res_fails("nodes=2:ppn=2:ib", NULL, 1,
+		  "-l nodes with the property \"ib\" is not supported by Sluice");
+	res_fails("nodes=2:ppn=4+1:ppn=2", NULL, 1,
+		  "-l nodes=2:ppn=4+1:ppn=2 (chunks that differ: every chunk must ask for the "
+		  "same resources) is not supported by Sluice");
+}
+
+static void test_resource_errors(void **state)
+{
+	(void)state;
+	/* PBS's texts (pbs_messages.c) and statuses (error number & 0xff) */
+	res_fails("foo=1", NULL, 187, "Unknown resource: foo");
+	res_fails("walltime=bogus", NULL, 166, "Illegal attribute or resource value");
+	res_fails("walltime=1:2:3:4", NULL, 166, "Illegal attribute or resource value");
+	res_fails("mem=12q", NULL, 166, "Illegal attribute or resource value");
+	res_fails("select=1:ncpus=x", NULL, 166, "Illegal attribute or resource value");
+	res_fails("select=1:walltime=10", NULL, 4,
+		  "Resource invalid in \"select\" specification: walltime");
+	res_fails("select=1:foo=2", NULL, 187, "Unknown resource: foo");
+	res_fails("select=2:ncpus=2", "ncpus=4", 5,
+		  "\"-lresource=\" cannot be used with \"select\" or \"place\", resource is: ncpus");
+	res_fails("select=2:ncpus=2", "mem=1gb", 5,
+		  "\"-lresource=\" cannot be used with \"select\" or \"place\", resource is: mem");
+	/* set_resources(): a name without a value */
+	res_fails("walltime", NULL, 2, "illegal -l value");
+	/* Sluice's refusals */
+	res_fails("select=1:ncpus=4+2:ncpus=2", NULL, 1,
+		  "-l select=1:ncpus=4+2:ncpus=2 (chunks that differ: every chunk must ask for "
+		  "the same resources) is not supported by Sluice");
+	res_fails("select=1:ncpus=6:mpiprocs=4", NULL, 1,
+		  "-l select with ncpus=6 over mpiprocs=4 (each MPI process gets the same whole "
+		  "CPUs) is not supported by Sluice");
+	res_fails("vmem=1gb", NULL, 1,
+		  "-l vmem (Sluice limits real memory: use mem) is not supported by Sluice");
+	res_fails("select=1:ncpus=1:host=n1", NULL, 1, "-l host is not supported by Sluice");
+	res_fails("place=excl", NULL, 1, "-l place=excl is not supported by Sluice");
+	res_fails("place=scatter:excl", NULL, 1, "-l place=excl is not supported by Sluice");
+	res_fails("cput=10:00", NULL, 1, "-l cput is not supported by Sluice");
+}
+
+static void test_sizes_times(void **state)
+{
+	int64_t v;
+	(void)state;
+	/* to_size(): no suffix is bytes; k m g t p; b or w after */
+	assert_int_equal(sl_pbs_parse_size("2gb", &v), 0), assert_int_equal(v, 2048);
+	assert_int_equal(sl_pbs_parse_size("2G", &v), 0), assert_int_equal(v, 2048);
+	assert_int_equal(sl_pbs_parse_size("1500mb", &v), 0), assert_int_equal(v, 1500);
+	assert_int_equal(sl_pbs_parse_size("1048576", &v), 0), assert_int_equal(v, 1);
+	assert_int_equal(sl_pbs_parse_size("1048577b", &v), 0), assert_int_equal(v, 2);
+	assert_int_equal(sl_pbs_parse_size("1kw", &v), 0), assert_int_equal(v, 1);
+	assert_int_equal(sl_pbs_parse_size("1tb", &v), 0), assert_int_equal(v, 1048576);
+	assert_int_not_equal(sl_pbs_parse_size("gb", &v), 0);
+	assert_int_not_equal(sl_pbs_parse_size("1gbb", &v), 0);
+	assert_int_not_equal(sl_pbs_parse_size("1bw", &v), 0);
+	/* decode_time(): [[HH:]MM:]SS[.mmm], .500 rounds up */
+	assert_int_equal(sl_pbs_parse_time("01:02:03", &v), 0), assert_int_equal(v, 3723);
+	assert_int_equal(sl_pbs_parse_time("90:00", &v), 0), assert_int_equal(v, 5400);
+	assert_int_equal(sl_pbs_parse_time("7200", &v), 0), assert_int_equal(v, 7200);
+	assert_int_equal(sl_pbs_parse_time("10.5", &v), 0), assert_int_equal(v, 11);
+	assert_int_equal(sl_pbs_parse_time("10.4", &v), 0), assert_int_equal(v, 10);
+	assert_int_not_equal(sl_pbs_parse_time(":10", &v), 0);
+	assert_int_not_equal(sl_pbs_parse_time("1:x", &v), 0);
+}
+
+/* ---- directives ------------------------------------------------------------ */
+
+static void test_directive_lines(void **state)
+{
+	const char *text = "#!/bin/sh\n"
+			   "#PBS -N one\n"
+			   "  #PBS -l walltime=1:00 \\\n"
+			   "   -j oe\n"
+			   "# a comment\n"
+			   ":\n"
+			   "#PBS -v 'A=x y',B=\"q r\" -j oe\n"
+			   "echo hi\n"
+			   "#PBS -N late\n";
+	struct sl_directive *d = NULL;
+	size_t n = 0;
+	int crlf = 0;
+	struct sl_err err = SL_ERR_INIT;
+	(void)state;
+
+	assert_int_equal(sl_script_pbs_directives(text, strlen(text), "#PBS", "qsub", &d, &n,
+						  &crlf, &err), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(crlf, 0);
+	assert_int_equal(d[0].argc, 3);
+	assert_string_equal(d[0].argv[2], "one");
+	assert_int_equal(d[1].line, 3);
+	assert_int_equal(d[1].argc, 5); /* the next line continues it */
+	assert_string_equal(d[1].argv[2], "walltime=1:00");
+	assert_string_equal(d[1].argv[4], "oe");
+	assert_string_equal(d[2].argv[2], "A=x y,B=q r");
+	assert_string_equal(d[2].argv[4], "oe");
+	sl_directives_free(d, n);
+	/* an empty prefix reads none; an unmatched quote is an error */
+	assert_int_equal(sl_script_pbs_directives(text, strlen(text), "", "qsub", &d, &n, &crlf,
+						  &err), 0);
+	assert_int_equal(n, 0);
+	sl_directives_free(d, n);
+	assert_int_not_equal(sl_script_pbs_directives("#PBS -N 'x\n", 11, "#PBS", "qsub", &d, &n,
+						      &crlf, &err), 0);
+	assert_string_equal(err.msg, "unmatched '");
+}
+
+static void test_script_spec(void **state)
+{
+	struct res r;
+	(void)state;
+
+	write_file("job.sh", "#!/bin/bash\n#PBS -N fromdir\n#PBS -q gpu\n"
+			     "#PBS -l select=2:ncpus=2:mem=1gb\n#PBS -l walltime=00:10:00\n"
+			     "#PBS -j oe\n#PBS -A physics\necho hi\n");
+	RUN(&r, base_env, "job.sh");
+	if (r.rc != 0)
+		fail_msg("%s", r.err.msg);
+	assert_string_equal(r.spec.name, "fromdir");
+	assert_string_equal(r.spec.partition, "gpu");
+	assert_string_equal(r.spec.account, "physics");
+	assert_int_equal(r.spec.nodes, 2);
+	assert_int_equal(r.spec.cpus_per_task, 2);
+	assert_int_equal(r.spec.mem_per_node, 1024);
+	assert_int_equal(r.spec.time_limit, 10);
+	assert_int_equal(r.spec.pbs, 1);
+	assert_int_equal(r.spec.umask, 077); /* PBS's default umask */
+	/* NAME.oSEQ in the submit directory, stderr joined (-j oe) */
+	char *want = sl_xasprintf("%s/fromdir.o%%j", r.spec.submit_dir);
+	assert_string_equal(r.spec.std_out, want);
+	assert_null(r.spec.std_err);
+	free(want);
+	/* the job starts in $HOME (the passwd entry's) */
+	assert_non_null(r.spec.work_dir);
+	/* PBS_O_* as qsub sends them; no -V: nothing else of the environment */
+	assert_string_equal(env_of(r.spec.env, "PBS_O_HOME"), "/home/alice");
+	assert_string_equal(env_of(r.spec.env, "PBS_O_LOGNAME"), "alice");
+	assert_string_equal(env_of(r.spec.env, "PBS_O_SHELL"), "/bin/bash");
+	assert_string_equal(env_of(r.spec.env, "PBS_O_WORKDIR"), r.spec.submit_dir);
+	assert_null(env_of(r.spec.env, "FOO"));
+	assert_string_equal(r.spec.export_spec, "NONE");
+	assert_string_equal(r.spec.script, "#!/bin/bash\n#PBS -N fromdir\n#PBS -q gpu\n"
+					   "#PBS -l select=2:ncpus=2:mem=1gb\n#PBS -l walltime=00:10:00\n"
+					   "#PBS -j oe\n#PBS -A physics\necho hi\n");
+	done(&r);
+
+	/* the command line over directives; -l per resource */
+	RUN(&r, base_env, "-N", "cli", "-l", "select=1:ncpus=1", "-q", "batch", "-j", "n", "job.sh");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.spec.name, "cli");
+	assert_string_equal(r.spec.partition, "batch");
+	assert_int_equal(r.spec.nodes, 1);
+	assert_int_equal(r.spec.cpus_per_task, 1);
+	assert_int_equal(r.spec.mem_per_node, SL_NO_VAL);
+	assert_int_equal(r.spec.time_limit, 10); /* the directive's walltime stays */
+	want = sl_xasprintf("%s/cli.e%%j", r.spec.submit_dir);
+	assert_string_equal(r.spec.std_err, want);
+	free(want);
+	done(&r);
+}
+
+static void test_prefix(void **state)
+{
+	struct res r;
+	char *env[] = {"HOME=/home/alice", "PBS_DPREFIX=#MY", NULL};
+	(void)state;
+
+	write_file("pfx.sh", "#!/bin/sh\n#PBS -N pbsname\n#MY -N myname\n#X -N xname\ntrue\n");
+	RUN(&r, base_env, "pfx.sh");
+	assert_string_equal(r.spec.name, "pbsname");
+	done(&r);
+	RUN(&r, env, "pfx.sh");
+	assert_string_equal(r.spec.name, "myname");
+	done(&r);
+	RUN(&r, env, "-C", "#X", "pfx.sh"); /* -C over PBS_DPREFIX */
+	assert_string_equal(r.spec.name, "xname");
+	done(&r);
+	RUN(&r, env, "-C", "", "pfx.sh"); /* an empty prefix: no directives */
+	assert_string_equal(r.spec.name, "pfx.sh");
+	done(&r);
+}
+
+static void test_shell_and_stdin(void **state)
+{
+	struct res r;
+	(void)state;
+
+	/* no "#!": the login shell runs it; -S always */
+	write_file("noshebang.sh", "echo hi\n");
+	RUN(&r, base_env, "-S", "/bin/zsh", "noshebang.sh");
+	assert_string_equal(r.spec.script, "#!/bin/zsh\necho hi\n");
+	done(&r);
+	RUN(&r, base_env, "noshebang.sh");
+	assert_int_equal(strncmp(r.spec.script, "#!/", 3), 0);
+	assert_non_null(strstr(r.spec.script, "\necho hi\n"));
+	done(&r);
+	/* "-- command args": a script that execs them, named STDIN */
+	RUN(&r, base_env, "--", "/bin/echo", "a b", "it's");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.spec.name, "STDIN");
+	assert_non_null(strstr(r.spec.script, "exec '/bin/echo' 'a b' 'it'\\''s'\n"));
+	done(&r);
+}
+
+static void test_paths(void **state)
+{
+	struct res r;
+	(void)state;
+
+	mkdir("outdir", 0755);
+	write_file("p.sh", "#!/bin/sh\ntrue\n");
+	RUN(&r, base_env, "-o", "outdir", "-e", "err%file", "p.sh");
+	assert_int_equal(r.rc, 0);
+	char *o = sl_xasprintf("%s/outdir/p.sh.o%%j", r.spec.submit_dir);
+	char *e = sl_xasprintf("%s/err%%%%file", r.spec.submit_dir); /* literal: % doubled */
+	assert_string_equal(r.spec.std_out, o);
+	assert_string_equal(r.spec.std_err, e);
+	free(o);
+	free(e);
+	done(&r);
+	RUN(&r, base_env, "-j", "eo", "-e", "/tmp/both", "p.sh");
+	assert_string_equal(r.spec.std_out, "/tmp/both");
+	assert_null(r.spec.std_err);
+	done(&r);
+	RUN(&r, base_env, "-k", "oe", "p.sh"); /* kept in the home directory */
+	assert_int_equal(strncmp(r.spec.std_out, r.spec.work_dir, strlen(r.spec.work_dir)), 0);
+	done(&r);
+	RUN(&r, base_env, "-d", "sub", "p.sh"); /* Torque's working directory */
+	o = sl_xasprintf("%s/sub", r.spec.submit_dir);
+	assert_string_equal(r.spec.work_dir, o);
+	free(o);
+	done(&r);
+	RUN(&r, base_env, "-o", "elsewhere.example.org:/x", "p.sh");
+	fails(&r, 1, "-o HOST:PATH on another host is not supported by Sluice");
+}
+
+static void test_environment(void **state)
+{
+	struct res r;
+	(void)state;
+
+	write_file("e.sh", "#!/bin/sh\ntrue\n");
+	RUN(&r, base_env, "-v", "A=1,B='x,y',FOO", "e.sh");
+	assert_string_equal(env_of(r.spec.env, "A"), "1");
+	assert_string_equal(env_of(r.spec.env, "B"), "x,y");
+	assert_string_equal(env_of(r.spec.env, "FOO"), "foo value");
+	assert_null(env_of(r.spec.env, "PATH"));
+	assert_string_equal(r.spec.export_spec, "A=1,B='x,y',FOO");
+	done(&r);
+	RUN(&r, base_env, "-V", "e.sh");
+	assert_string_equal(env_of(r.spec.env, "PATH"), "/usr/bin:/bin");
+	assert_null(r.spec.export_spec);
+	done(&r);
+	RUN(&r, base_env, "-v", "NOTSET", "e.sh");
+	fails(&r, 1, "cannot send environment with the job");
+}
+
+static void test_values(void **state)
+{
+	struct res r;
+	(void)state;
+
+	write_file("v.sh", "#!/bin/sh\ntrue\n");
+	RUN(&r, base_env, "-p", "10", "-r", "n", "-h", "-W", "umask=022", "-m", "n", "-c", "n",
+	    "-f", "-z", "v.sh");
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.spec.nice, -10); /* higher PBS priority, lower nice */
+	assert_int_equal(r.spec.requeue, 0);
+	assert_int_equal(r.spec.hold, 1);
+	assert_int_equal(r.spec.umask, 022);
+	assert_int_equal(r.fl.quiet, 1);
+	done(&r);
+	RUN(&r, base_env, "-P", "proj", "v.sh"); /* a project is the account */
+	assert_string_equal(r.spec.account, "proj");
+	done(&r);
+	RUN(&r, base_env, "-P", "proj", "-A", "acct", "v.sh");
+	fails(&r, 1, "-P naming another account than -A is not supported by Sluice (a project "
+		     "is the account)");
+	/* ECL's rejections: "illegal -X value", usage, 2 (qsub.c:2815) */
+	RUN(&r, base_env, "-p", "2000", "v.sh");
+	fails(&r, 2, "illegal -p value");
+	RUN(&r, base_env, "-r", "x", "v.sh");
+	fails(&r, 2, "illegal -r value");
+	RUN(&r, base_env, "-j", "xy", "v.sh");
+	fails(&r, 2, "illegal -j value");
+	RUN(&r, base_env, "-N", "bad name", "v.sh");
+	fails(&r, 2, "illegal -N value");
+	RUN(&r, base_env, "-k", "x", "v.sh");
+	fails(&r, 2, "illegal -k value");
+	RUN(&r, base_env, "-m", "z", "v.sh");
+	fails(&r, 2, "illegal -m value");
+	/* getopt's */
+	RUN(&r, base_env, "-Y", "v.sh");
+	fails(&r, 2, "invalid option -- 'Y'");
+	RUN(&r, base_env, "--bogus", "v.sh");
+	fails(&r, 2, "invalid option -- '-'");
+	RUN(&r, base_env, "v.sh", "extra");
+	fails(&r, 2, "");
+	RUN(&r, base_env, "nosuch.sh");
+	fails(&r, 1, "script file:: No such file or directory");
+	RUN(&r, base_env, ".");
+	fails(&r, 1, "script not a file");
+}
+
+static void test_refused(void **state)
+{
+	struct res r;
+	(void)state;
+
+	write_file("u.sh", "#!/bin/sh\ntrue\n");
+	RUN(&r, base_env, "-J", "1-3", "u.sh");
+	fails(&r, 1, "-J is not supported by Sluice");
+	RUN(&r, base_env, "-t", "1-3", "u.sh");
+	fails(&r, 1, "-t is not supported by Sluice");
+	RUN(&r, base_env, "-I");
+	fails(&r, 1, "-I is not supported by Sluice");
+	RUN(&r, base_env, "-a", "1200", "u.sh");
+	fails(&r, 1, "-a is not supported by Sluice");
+	RUN(&r, base_env, "-W", "depend=afterok:1", "u.sh");
+	fails(&r, 1, "-W depend is not supported by Sluice");
+	RUN(&r, base_env, "-W", "block=true", "u.sh");
+	fails(&r, 1, "-W block is not supported by Sluice");
+	RUN(&r, base_env, "-m", "abe", "u.sh");
+	fails(&r, 1, "-m is not supported by Sluice");
+	RUN(&r, base_env, "-M", "a@b", "u.sh");
+	fails(&r, 1, "-M is not supported by Sluice");
+	RUN(&r, base_env, "-c", "s", "u.sh");
+	fails(&r, 1, "-c (checkpoints) is not supported by Sluice");
+	RUN(&r, base_env, "-q", "batch@otherserver", "u.sh");
+	fails(&r, 1, "-q naming another server is not supported by Sluice");
+	RUN(&r, base_env, "-h", "-u", "bob", "u.sh");
+	fails(&r, 1, "-u is not supported by Sluice");
+}
+
+static void test_directive_errors(void **state)
+{
+	struct res r;
+	(void)state;
+
+	/* process_opts() errors name the directive (do_dir(), qsub.c:1753), exit 1 */
+	write_file("d1.sh", "#!/bin/sh\n#PBS -r x\ntrue\n");
+	RUN(&r, base_env, "d1.sh");
+	fails(&r, 1, "illegal -r value\ndirective error: -r x ");
+	write_file("d2.sh", "#!/bin/sh\n#PBS -Y\ntrue\n");
+	RUN(&r, base_env, "d2.sh");
+	fails(&r, 1, "invalid option -- 'Y'\ndirective error: -Y ");
+	write_file("d3.sh", "#!/bin/sh\n#PBS -N x # comment\ntrue\n");
+	RUN(&r, base_env, "d3.sh");
+	fails(&r, 1, "directive error: -N x # comment ");
+	/* a refusal in a directive is the refusal */
+	write_file("d4.sh", "#!/bin/sh\n#PBS -J 1-2\ntrue\n");
+	RUN(&r, base_env, "d4.sh");
+	fails(&r, 1, "-J is not supported by Sluice");
+	write_file("d5.sh", "#!/bin/sh\r\n#PBS -N x\r\ntrue\r\n");
+	RUN(&r, base_env, "d5.sh");
+	fails(&r, 1, "script contains cr, lf");
+}
+
+/* ---- ids and errors ---------------------------------------------------------- */
+
+static void test_ids(void **state)
+{
+	uint64_t id = 0;
+	char *shown;
+	(void)state;
+
+	assert_int_equal(sl_pbs_parse_jobid("12", "head1", &id), 0);
+	assert_int_equal(id, 12);
+	assert_int_equal(sl_pbs_parse_jobid("12.head1.example.org", "head1", &id), 0);
+	assert_int_equal(sl_pbs_parse_jobid("12.other", "head1", &id), 1);
+	assert_int_equal(sl_pbs_parse_jobid("12[]", "head1", &id), -1);
+	assert_int_equal(sl_pbs_parse_jobid("x12", "head1", &id), -1);
+	assert_int_equal(sl_pbs_operand("7", "head1", &id, &shown), 0);
+	assert_string_equal(shown, "7.head1");
+	free(shown);
+	/* exit statuses: the error number's low byte */
+	assert_int_equal(sl_pbse_status(SL_PBSE_UNKJOBID), 153);
+	assert_int_equal(sl_pbse_status(SL_PBSE_PERM), 159);
+	assert_int_equal(sl_pbse_status(SL_PBSE_HISTJOBID), 35);
+	assert_int_equal(sl_pbse_status(SL_PBSE_UNKQUE), 170);
+	assert_string_equal(sl_pbse_text(SL_PBSE_PERM), "Unauthorized Request ");
+	assert_int_equal(sl_pbse_of(-SL_EPARTITION), SL_PBSE_UNKQUE);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_pbs_opt.XXXXXX");
+	if (mkdtemp(tmpdir) == NULL || chdir(tmpdir) != 0)
+		return -1;
+	unsetenv("PWD");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_torque_nodes),
+		cmocka_unit_test(test_resource_errors),
+		cmocka_unit_test(test_sizes_times),
+		cmocka_unit_test(test_directive_lines),
+		cmocka_unit_test(test_script_spec),
+		cmocka_unit_test(test_prefix),
+		cmocka_unit_test(test_shell_and_stdin),
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_environment),
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_directive_errors),
+		cmocka_unit_test(test_ids),
+	};
+	setenv("PBS_SERVER", "head1", 1);
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Sluice in three minutes: install what is missing, build, start sluiced on
 # the local executor with etc/sluice.yaml, submit examples/*.sbatch with the
-# real sbatch, watch squeue, print the jobs' output and sacct, stop.
+# real sbatch and examples/*.pbs with qsub, watch squeue and qstat, print the
+# jobs' output and sacct, stop.
 set -eu
 top=$(cd "$(dirname "$0")" && pwd)
 cd "$top"
@@ -55,8 +56,17 @@ for s in "$top"/examples/*.sbatch; do
 	ids="$ids ${out##* }"
 done
 
-say "squeue while they run"
+say "submitting examples/*.pbs with qsub, on the same queue"
+for s in "$top"/examples/*.pbs; do
+	printf '$ qsub %s\n' "examples/$(basename "$s")"
+	out=$("$B/qsub" "$s")
+	echo "$out"
+	ids="$ids ${out%%.*}"
+done
+
+say "squeue and qstat while they run: the same jobs"
 "$B/squeue"
+"$B/qstat"
 t=0
 while [ -n "$("$B/squeue" -h -j "$(echo $ids | tr ' ' ,)" 2>/dev/null)" ]; do
 	sleep 1
@@ -66,7 +76,7 @@ while [ -n "$("$B/squeue" -h -j "$(echo $ids | tr ' ' ,)" 2>/dev/null)" ]; do
 done
 
 say "the jobs' output files"
-for f in *.out *.err; do
+for f in *.out *.err *.o[0-9]* *.e[0-9]*; do
 	[ -f "$f" ] || continue
 	printf -- '--- run/out/%s\n' "$f"
 	cat "$f"

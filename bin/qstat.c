@@ -65,7 +65,7 @@ static void print_jobs(struct run *r, struct sl_job **v, size_t n)
 	if (r->o->full) {
 		for (size_t i = 0; i < n; i++)
 			sl_qstat_full(r->out, &r->view, v[i]);
-	} else if (r->o->alt || r->o->wide) {
+	} else if (r->o->alt) {
 		sl_qstat_alt(r->out, &r->view, v, n, r->header);
 	} else {
 		sl_qstat_default(r->out, &r->view, v, n, r->header);

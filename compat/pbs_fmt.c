@@ -127,31 +127,38 @@ void sl_pbs_comment(const struct sl_job *j, char *buf, size_t len)
 
 /* ---- the default table --------------------------------------------------- */
 
+/* -w: SIZEJOBID_W 30, SIZEJOBNAME_W 15, SIZEUSER_W 15, PBS_MAXQUEUENAME 15 */
 int sl_qstat_default(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_job *const *jobs,
 		     size_t n, int header)
 {
-	if (header && n > 0)
+	size_t wid = v->wide ? 30 : 17, wname = v->wide ? 15 : 16, wuser = v->wide ? 15 : 16;
+
+	if (header && n > 0 && v->wide)
+		sl_buf_addstr(b, "Job id                         Name            User             Time Use S "
+				 "Queue\n-----------------------------  --------------- ---------------  "
+				 "-------- - ---------------\n");
+	else if (header && n > 0)
 		sl_buf_addstr(b, "Job id            Name             User              Time Use S Queue\n"
 				 "----------------  ---------------- ----------------  -------- - -----\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct sl_job *j = jobs[i];
-		char id[128], idt[32], name[32], user[32], queue[32];
+		const char *nm = j->spec.name ? j->spec.name : "";
+		char id[128], idt[40], name[32], user[32], queue[32];
 		const char *dot;
 
 		/* the id as far as the server name's first label */
 		snprintf(id, sizeof(id), "%llu.%s", (unsigned long long)j->id, v->server);
 		if ((dot = strchr(id, '.')) && (dot = strchr(dot + 1, '.')))
 			id[dot - id] = '\0';
-		cut(idt, sizeof(idt), id, 17);
-		if (strlen(j->spec.name ? j->spec.name : "") >= 16) {
-			snprintf(name, sizeof(name), "%.15s*", j->spec.name);
-		} else {
-			snprintf(name, sizeof(name), "%s", j->spec.name ? j->spec.name : "");
-		}
-		cut(user, sizeof(user), j->user, 16);
-		cut(queue, sizeof(queue), j->spec.partition, 16);
-		if (sl_buf_addf(b, "%-17s %-16s %-16s  %8s %c %-16s\n", idt, name, user, "0",
-				sl_pbs_state(j), queue) != 0)
+		cut(idt, sizeof(idt), id, wid);
+		if (strlen(nm) >= wname) /* a name as long as the column is cut too */
+			snprintf(name, sizeof(name), "%.*s*", (int)wname - 1, nm);
+		else
+			snprintf(name, sizeof(name), "%s", nm);
+		cut(user, sizeof(user), j->user, wuser);
+		cut(queue, sizeof(queue), j->spec.partition, v->wide ? 15 : 16);
+		if (sl_buf_addf(b, "%-*s %-*s %-*s  %8s %c %-*s\n", (int)wid, idt, (int)wname, name,
+				(int)wuser, user, "0", sl_pbs_state(j), v->wide ? 15 : 16, queue) != 0)
 			return -SL_ETOOBIG;
 	}
 	return 0;

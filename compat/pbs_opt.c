@@ -193,10 +193,10 @@ int sl_pbs_name_ok(const char *n)
 	return 1;
 }
 
+/* Checked once the name is final (pbs_optval.c identity()), as PBS's
+ * verifier checks the job's attribute, not each occurrence. */
 static int h_name(void *c, const char *a, struct sl_err *e)
 {
-	if (!sl_pbs_name_ok(a))
-		return illegal(c, 'N', e);
 	set_str(&CTX(c)->name, a);
 	return 0;
 }
@@ -438,6 +438,10 @@ static int apply_directive(struct sl_pbs_optctx *c, const struct sl_directive *d
 		r = sl_err_set(err, SL_EINVAL, "%s", ""); /* an operand in a directive */
 	if (r == 0) {
 		for (size_t i = 0; i < n && r == 0; i++) {
+			int key = v[i].opt->key;
+			/* the command line's wins; -l merges per resource, -W per name */
+			if (key > 0 && key < 128 && c->on_cli[key] && key != 'l' && key != 'W')
+				continue;
 			c->status = 0;
 			c->usage = 0;
 			r = apply_one(c, &v[i], err);
@@ -542,7 +546,11 @@ int sl_qsub_parse(int argc, char **argv, char **envp, struct sl_jobspec *out,
 		return 0;
 	}
 	c.server = sl_pbs_server_name();
-	if ((r = cli_scan(&c, argc, argv, &v, &n, &optind, err)) != 0 ||
+	if ((r = cli_scan(&c, argc, argv, &v, &n, &optind, err)) == 0)
+		for (size_t i = 0; i < n; i++)
+			if (v[i].opt->key > 0 && v[i].opt->key < 128)
+				c.on_cli[v[i].opt->key] = 1;
+	if (r != 0 ||
 	    (r = apply_vals(&c, v, n, PASS_EARLY, err)) != 0 ||
 	    (r = sl_pbs_load_script(&c, argc, argv, optind, &len, err)) != 0)
 		goto out;

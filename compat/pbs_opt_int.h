@@ -28,6 +28,8 @@ struct sl_pbs_optctx {
 	char *script_name;     /* the script operand; NULL: stdin or "--" */
 	int command;           /* "-- command args" */
 	int umask_set;         /* -W umask= */
+	unsigned char on_cli[128]; /* options the command line gave: a directive's
+	                            * are skipped (process_opts()'s if_cmd_line) */
 };
 
 /* PBS job names: 1 to 230 of [A-Za-z0-9._+-] (pbs_opt.c). */

@@ -453,6 +453,40 @@ static void test_peek_fast(void **state)
 	expect_fast(HEAD "socket: /s\nmunge:\n  socket: /m\n  socket: /n\n", NULL);
 }
 
+/* pbsServer: a host name, for the daemon and, through the peek, for the
+ * PBS commands of this host or a login node. */
+static void test_pbs_server(void **state)
+{
+	char *path = write_conf(HEAD "socket: /s\npbsServer: head1.example.org\n");
+	struct sl_conf_peek p;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_conf *c = load_ok(path);
+
+	assert_string_equal(sl_conf_pbs_server(c), "head1.example.org");
+	sl_conf_free(c);
+	assert_int_equal(sl_conf_peek_fast(path, &p), 1);
+	assert_string_equal(p.pbs_server, "head1.example.org");
+	sl_conf_peek_clear(&p);
+	free(path);
+	path = write_conf(HEAD "stateDir: /var\npbsServer: pbs1\n"); /* the full parse */
+	assert_int_equal(sl_conf_peek(path, &p, &err), 0);
+	assert_string_equal(p.pbs_server, "pbs1");
+	sl_conf_peek_clear(&p);
+	free(path);
+	path = write_conf(HEAD "socket: /s\n");
+	c = load_ok(path);
+	assert_null(sl_conf_pbs_server(c)); /* the short host name */
+	sl_conf_free(c);
+	free(path);
+	expect_fast(HEAD "socket: /s\npbsServer: -bad-\n", NULL); /* the parser says why */
+	conf_fails(HEAD "pbsServer: -bad-\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: pbsServer: \"-bad-\" is not a valid "
+		   "host name");
+	conf_fails(HEAD "pbsServer: a..b\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: pbsServer: \"a..b\" is not a valid "
+		   "host name");
+}
+
 /* listen, controller and munge: TCP for login nodes, only with munge. */
 static void test_tcp(void **state)
 {
@@ -878,6 +912,7 @@ int main(void)
 		cmocka_unit_test(test_relative),
 		cmocka_unit_test(test_peek),
 		cmocka_unit_test(test_peek_fast),
+		cmocka_unit_test(test_pbs_server),
 		cmocka_unit_test(test_setting_errors),
 		cmocka_unit_test(test_list_errors),
 		cmocka_unit_test(test_document_errors),

@@ -42,6 +42,14 @@ static void golden(const char *name, char *got)
 	free(got);
 }
 
+static size_t n_live(void)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < njobs; i++)
+		n += sl_pbs_state(jobs[i]) != 'F';
+	return n;
+}
+
 /* The jobs a listing without -x shows, or all of them. */
 static struct sl_job **pick(int history, size_t *n)
 {
@@ -74,6 +82,12 @@ static void test_default(void **state)
 	all = pick(1, &n);
 	assert_int_equal(sl_qstat_default(b, &v, all, n, 1), 0);
 	golden("qstat_x.out", tl_take(b));
+	/* -w alone: the same table, wide */
+	b = sl_buf_new(1 << 20);
+	v.wide = 1;
+	assert_int_equal(sl_qstat_default(b, &v, live, n_live(), 1), 0);
+	golden("qstat_w.out", tl_take(b));
+	v.wide = 0;
 	/* no jobs, no header */
 	b = sl_buf_new(1 << 20);
 	assert_int_equal(sl_qstat_default(b, &v, all, 0, 1), 0);

@@ -518,6 +518,14 @@ static void test_directive_errors(void **state)
 	write_file("d5.sh", "#!/bin/sh\r\n#PBS -N x\r\ntrue\r\n");
 	RUN(&r, base_env, "d5.sh");
 	fails(&r, 1, "script contains cr, lf");
+	/* an option the command line gives is not read from directives at all
+	 * (process_opts()'s if_cmd_line), bad values included */
+	write_file("d6.sh", "#!/bin/sh\n#PBS -r x\n#PBS -N 'bad name'\ntrue\n");
+	RUN(&r, base_env, "-r", "y", "-N", "good", "d6.sh");
+	if (r.rc != 0)
+		fail_msg("%s", r.err.msg);
+	assert_string_equal(r.spec.name, "good");
+	done(&r);
 }
 
 /* ---- ids and errors ---------------------------------------------------------- */

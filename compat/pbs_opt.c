@@ -411,7 +411,7 @@ static int apply_vals(struct sl_pbs_optctx *c, const struct sl_optval *v, size_t
 }
 
 /* "qsub: directive error: WORDS " (do_dir(), src/cmds/qsub.c:1753). */
-static void directive_error(const struct sl_directive *d, struct sl_err *err)
+static void directive_error(const struct sl_qsub_directive *d, struct sl_err *err)
 {
 	char msg[SL_ERR_MSG_MAX + 32];
 	size_t used;
@@ -426,7 +426,7 @@ static void directive_error(const struct sl_directive *d, struct sl_err *err)
 	memcpy(err->msg, msg, strlen(msg) + 1);
 }
 
-static int apply_directive(struct sl_pbs_optctx *c, const struct sl_directive *d,
+static int apply_directive(struct sl_pbs_optctx *c, const struct sl_qsub_directive *d,
 			   struct sl_err *err)
 {
 	struct sl_optval *v = NULL;
@@ -466,11 +466,11 @@ static int apply_directive(struct sl_pbs_optctx *c, const struct sl_directive *d
 static int apply_directives(struct sl_pbs_optctx *c, const char *prefix, size_t len,
 			    struct sl_err *err)
 {
-	struct sl_directive *d = NULL;
+	struct sl_qsub_directive *d = NULL;
 	size_t n = 0;
 	int crlf = 0, r;
 
-	if ((r = sl_script_pbs_directives(c->spec->script, len, prefix, "qsub", &d, &n, &crlf,
+	if ((r = sl_script_qsub_directives(c->spec->script, len, prefix, "qsub", &d, &n, &crlf,
 					  err)) != 0) {
 		c->status = 1;
 		return r;
@@ -484,7 +484,7 @@ static int apply_directives(struct sl_pbs_optctx *c, const char *prefix, size_t 
 		c->status = 1;
 		r = sl_err_set(err, SL_EINVAL, "script contains cr, lf");
 	}
-	sl_directives_free(d, n);
+	sl_qsub_directives_free(d, n);
 	return r;
 }
 

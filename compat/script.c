@@ -232,7 +232,7 @@ int sl_script_directives(const char *text, size_t len, const char *magic,
 /* make_argv(): blanks split, quotes group, a backslash takes the next
  * character as it is. */
 static int pbs_words(const char *p, const char *end, const char *progname,
-		     struct sl_directive *d, struct sl_err *err)
+		     struct sl_qsub_directive *d, struct sl_err *err)
 {
 	struct words w = {NULL, 0, 0};
 	char *buf = sl_xmalloc((size_t)(end - p) + 1);
@@ -280,21 +280,21 @@ static int pbs_executable(const char *p, const char *eol)
 	return p < eol && *p != '#';
 }
 
-void sl_directives_free(struct sl_directive *v, size_t n)
+void sl_qsub_directives_free(struct sl_qsub_directive *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		sl_strv_free(v[i].argv);
 	free(v);
 }
 
-int sl_script_pbs_directives(const char *text, size_t len, const char *prefix,
-			     const char *progname, struct sl_directive **out, size_t *n,
+int sl_script_qsub_directives(const char *text, size_t len, const char *prefix,
+			     const char *progname, struct sl_qsub_directive **out, size_t *n,
 			     int *crlf, struct sl_err *err)
 {
 	const char *p = text, *end = text + len;
 	size_t plen = strlen(prefix), cap = 0;
 	int lineno = 0, exec = 0, r = 0;
-	struct sl_directive *v = NULL;
+	struct sl_qsub_directive *v = NULL;
 
 	*out = NULL;
 	*n = 0;
@@ -341,7 +341,7 @@ int sl_script_pbs_directives(const char *text, size_t len, const char *prefix,
 		p = nl ? nl + 1 : end;
 	}
 	if (r != 0) {
-		sl_directives_free(v, *n);
+		sl_qsub_directives_free(v, *n);
 		*n = 0;
 		return r;
 	}

@@ -42,7 +42,7 @@ int sl_script_directives(const char *text, size_t len, const char *magic,
 			 const char *progname, char ***argv, int *argc, struct sl_err *err);
 
 /* One PBS directive line as a command line: argv[0] is the program name. */
-struct sl_directive {
+struct sl_qsub_directive {
 	char **argv;   /* NULL-terminated */
 	int argc;
 	int line;      /* 1-based line of the script it started on */
@@ -58,10 +58,10 @@ struct sl_directive {
  * line: not blank, not a comment, not starting with ':' or "#!". Each
  * directive comes back on its own (qsub reports a bad one by itself).
  * *crlf is the first line (1-based) that ends in "\r\n", 0 if none.
- * Free with sl_directives_free(). Error: SL_EINVAL "unmatched QUOTE". */
-int sl_script_pbs_directives(const char *text, size_t len, const char *prefix,
-			     const char *progname, struct sl_directive **out, size_t *n,
+ * Free with sl_qsub_directives_free(). Error: SL_EINVAL "unmatched QUOTE". */
+int sl_script_qsub_directives(const char *text, size_t len, const char *prefix,
+			     const char *progname, struct sl_qsub_directive **out, size_t *n,
 			     int *crlf, struct sl_err *err);
-void sl_directives_free(struct sl_directive *v, size_t n);
+void sl_qsub_directives_free(struct sl_qsub_directive *v, size_t n);
 
 #endif

@@ -240,13 +240,13 @@ static void test_directive_lines(void **state)
 			   "#PBS -v 'A=x y',B=\"q r\" -j oe\n"
 			   "echo hi\n"
 			   "#PBS -N late\n";
-	struct sl_directive *d = NULL;
+	struct sl_qsub_directive *d = NULL;
 	size_t n = 0;
 	int crlf = 0;
 	struct sl_err err = SL_ERR_INIT;
 	(void)state;
 
-	assert_int_equal(sl_script_pbs_directives(text, strlen(text), "#PBS", "qsub", &d, &n,
+	assert_int_equal(sl_script_qsub_directives(text, strlen(text), "#PBS", "qsub", &d, &n,
 						  &crlf, &err), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(crlf, 0);
@@ -258,13 +258,13 @@ static void test_directive_lines(void **state)
 	assert_string_equal(d[1].argv[4], "oe");
 	assert_string_equal(d[2].argv[2], "A=x y,B=q r");
 	assert_string_equal(d[2].argv[4], "oe");
-	sl_directives_free(d, n);
+	sl_qsub_directives_free(d, n);
 	/* an empty prefix reads none; an unmatched quote is an error */
-	assert_int_equal(sl_script_pbs_directives(text, strlen(text), "", "qsub", &d, &n, &crlf,
+	assert_int_equal(sl_script_qsub_directives(text, strlen(text), "", "qsub", &d, &n, &crlf,
 						  &err), 0);
 	assert_int_equal(n, 0);
-	sl_directives_free(d, n);
-	assert_int_not_equal(sl_script_pbs_directives("#PBS -N 'x\n", 11, "#PBS", "qsub", &d, &n,
+	sl_qsub_directives_free(d, n);
+	assert_int_not_equal(sl_script_qsub_directives("#PBS -N 'x\n", 11, "#PBS", "qsub", &d, &n,
 						      &crlf, &err), 0);
 	assert_string_equal(err.msg, "unmatched '");
 }

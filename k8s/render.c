@@ -125,8 +125,11 @@ json_object *sl_render_metadata(const struct sl_render_ctx *c)
 	const struct sl_job *j = c->in->job;
 	json_object *m = json_object_new_object(), *a = json_object_new_object();
 
+	char ns[SL_K8S_NAME_MAX];
+
 	put_s(m, "name", c->name);
-	put_s(m, "namespace", c->spec->account);
+	/* the account's namespace: its Kubernetes name (conf.h) */
+	put_s(m, "namespace", sl_conf_k8s_name(c->spec->account, ns) == 0 ? ns : c->spec->account);
 	put(m, "labels", labels(c));
 	/* Job names and odd user names may hold anything: annotations take it. */
 	put_s(a, "sluice.io/job-name", c->spec->name);
@@ -604,7 +607,7 @@ int sl_render_pod_template(const struct sl_render_ctx *c, const struct sl_render
 {
 	json_object *t = json_object_new_object(), *s = json_object_new_object();
 	json_object *ctr, *dns = json_object_new_object(), *search = json_object_new_array();
-	char *domain;
+	char *domain, ns[SL_K8S_NAME_MAX];
 	int r;
 
 	put(t, "metadata", pod_metadata(c, p));
@@ -612,7 +615,8 @@ int sl_render_pod_template(const struct sl_render_ctx *c, const struct sl_render
 	put_s(s, "restartPolicy", "Never");
 	/* SLURM_JOB_NODELIST holds short names: make them resolve through the
 	 * headless Service (cluster domain assumed to be cluster.local). */
-	domain = sl_xasprintf("%s.%s.svc.cluster.local", c->name, c->spec->account);
+	domain = sl_xasprintf("%s.%s.svc.cluster.local", c->name,
+			      sl_conf_k8s_name(c->spec->account, ns) == 0 ? ns : c->spec->account);
 	json_object_array_add(search, json_object_new_string(domain));
 	free(domain);
 	put(dns, "searches", search);

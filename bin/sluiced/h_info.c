@@ -209,10 +209,13 @@ static int64_t pending(const struct sluiced *d, const char *p, const char *cq)
 	for (size_t i = 0; i < sl_jobtab_count(d->jobs); i++) {
 		const struct sl_job *j = sl_jobtab_at(d->jobs, i);
 		const char *q;
+		char ns[SL_K8S_NAME_MAX], lq[SL_K8S_NAME_MAX];
+		/* a job names them in Slurm's spelling (conf.h) */
 		if (j->state != SL_JOB_PENDING || j->spec.partition == NULL ||
-		    strcmp(j->spec.partition, p) != 0)
+		    sl_conf_k8s_name(j->spec.partition, lq) != 0 || strcmp(lq, p) != 0 ||
+		    j->spec.account == NULL || sl_conf_k8s_name(j->spec.account, ns) != 0)
 			continue;
-		q = sl_kueue_lq_cluster_queue(k, j->spec.account, j->spec.partition);
+		q = sl_kueue_lq_cluster_queue(k, ns, lq);
 		n += q != NULL && strcmp(q, cq) == 0;
 	}
 	return n;

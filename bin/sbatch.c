@@ -9,11 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "client.h"
 #include "err.h"
 #include "job.h"
 #include "slurm_opt.h"
+#include "slurm_time.h"
 
 extern char **environ;
 
@@ -98,8 +101,20 @@ static void print_lines(const char *prefix, const char *last, const char *msg)
 	}
 }
 
+static const char hint_help[] =
+	"Application hint options:\n"
+	"    --hint=             Bind tasks according to application hints\n"
+	"        compute_bound   use all cores in each socket\n"
+	"        memory_bound    use only one core in each socket\n"
+	"        [no]multithread [don't] use extra threads with in-core multi-threading\n"
+	"        help            show this help message\n";
+
 static int parse_failed(const struct sl_sbatch_flags *fl, const struct sl_err *err)
 {
+	if (fl->hint_help) { /* Slurm prints it and exits 1 */
+		fputs(hint_help, stdout);
+		return 1;
+	}
 	if (fl->usage_error) {
 		fprintf(stderr, "sbatch: %s\nTry \"sbatch --help\" for more information\n",
 			err->msg);
@@ -121,6 +136,71 @@ static void print_verbose(const struct sl_sbatch_flags *fl)
 	fprintf(stderr, "sbatch: end of defined options\n");
 }
 
+/* -W: Slurm's _job_wait(), polling a fresh connection each time (sluiced
+ * closes idle ones): after 2 s, then twice as long each time up to 10 s.
+ * The exit status is the job's exit code, 1 when a signal ended it. */
+static int wait_job(uint64_t id)
+{
+	struct sl_jobfilter f = {0};
+	unsigned delay = 2;
+
+	f.ids = &id;
+	f.n_ids = 1;
+	for (;;) {
+		struct sl_err err = SL_ERR_INIT;
+		struct sl_job **v = NULL;
+		size_t n = 0;
+		int r, ec = -1;
+
+		sleep(delay);
+		if (delay < 10)
+			delay = delay * 2 > 10 ? 10 : delay * 2;
+		if ((r = sl_client_query(&f, &v, &n, &err)) != 0) {
+			fprintf(stderr, "sbatch: error: Currently unable to load job state "
+				"information, retrying: %s\n", err.msg);
+			continue;
+		}
+		if (n == 0) {
+			fprintf(stderr, "sbatch: error: Job %llu no longer found and exit code not "
+				"found\n", (unsigned long long)id);
+			ec = 0;
+		} else if (sl_jobstate_is_final(v[0]->state)) {
+			ec = v[0]->exit_signal != 0 ? 1 : v[0]->exit_code;
+		}
+		sl_job_free_array(v, n);
+		if (ec >= 0)
+			return ec;
+	}
+}
+
+/* --test-only: Slurm's line on stderr, or "allocation failure: ...". */
+static int test_only(const struct sl_jobspec *spec, const struct sl_sbatch_flags *fl)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_willrun w;
+	char when[64];
+	int r = sl_client_test_only(spec, &w, &err);
+
+	if (r != 0) { /* hint lines as errors, the answer as slurm_perror() */
+		const char *msg = err.msg[0] ? err.msg : sl_strerror(r), *last = strrchr(msg, '\n');
+		if (last != NULL) {
+			char *hints = strndup(msg, (size_t)(last - msg));
+			print_lines("sbatch: error: ", "", hints ? hints : "");
+			free(hints);
+		}
+		fprintf(stderr, "allocation failure: %s\n", last ? last + 1 : msg);
+		return 1;
+	}
+	sl_slurm_time_fmt_ts(w.start, when, sizeof(when));
+	if (!fl->quiet)
+		fprintf(stderr, "sbatch: Job %llu to start at %s using %d processors on nodes %s "
+			"in partition %s\n", (unsigned long long)w.id, when, w.cpus, w.nodes,
+			w.partition);
+	free(w.nodes);
+	free(w.partition);
+	return 0;
+}
+
 static int submit(const struct sl_jobspec *spec, const struct sl_sbatch_flags *fl)
 {
 	struct sl_err err = SL_ERR_INIT;
@@ -136,7 +216,9 @@ static int submit(const struct sl_jobspec *spec, const struct sl_sbatch_flags *f
 		printf("%llu\n", (unsigned long long)id);
 	else if (!fl->quiet)
 		printf("Submitted batch job %llu\n", (unsigned long long)id);
-	return fflush(stdout) == 0 ? 0 : 1;
+	if (fflush(stdout) != 0)
+		return 1;
+	return fl->wait ? wait_job(id) : 0;
 }
 
 int main(int argc, char **argv)
@@ -154,7 +236,7 @@ int main(int argc, char **argv)
 	} else {
 		if (fl.verbose)
 			print_verbose(&fl);
-		rc = submit(&spec, &fl);
+		rc = fl.test_only ? test_only(&spec, &fl) : submit(&spec, &fl);
 	}
 	sl_jobspec_clear(&spec);
 	sl_sbatch_flags_clear(&fl);

@@ -335,6 +335,7 @@ int sl_pbs_xlate(const char *script, size_t len, struct sl_pbs_opt **out, size_t
 		char why[SL_ERR_MSG_MAX];
 
 		snprintf(why, sizeof(why), "%s", err->msg);
+		sl_err_clear(err);
 		r = sl_err_set(err, SL_EINVAL, "#PBS: %s\nUnrecognized command line parameter ?",
 			       why);
 		goto out;

@@ -80,9 +80,12 @@ int sl_slurm_parse_extra_node_info(const char *s, int v[3], char **bad, const ch
 /* --hint: what its words imply (Slurm's verify_hint). */
 struct sl_slurm_hint {
 	int sockets, cores, threads; /* 0: any */
-	int any_per_core;            /* multithread: --ntasks-per-core unlimited */
+	unsigned set;                /* which of them the words set: SL_HINT_* */
 	int help;                    /* "help": the caller prints the hint help */
 };
+#define SL_HINT_SOCKETS 0x1u
+#define SL_HINT_CORES 0x2u
+#define SL_HINT_THREADS 0x4u
 /* 0, or -1 with *bad (caller frees) the unknown word. */
 int sl_slurm_parse_hint(const char *s, struct sl_slurm_hint *h, char **bad);
 

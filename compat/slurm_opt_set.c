@@ -606,10 +606,19 @@ static void settle_hint(struct ctx *c)
 		s->hint = NULL;
 		return;
 	}
-	s->sockets_per_node = h.sockets;
-	s->cores_per_socket = h.cores;
-	s->threads_per_core = h.threads;
-	s->ntasks_per_core = 0;
+	/* --hint on the command line resets what it would override
+	 * (--ntasks-per-core, --threads-per-core, -B: sockets, cores and
+	 * threads); from elsewhere it only sets what its words say */
+	if (c->hint_src & cli) {
+		s->sockets_per_node = s->cores_per_socket = s->threads_per_core = 0;
+		s->ntasks_per_core = 0;
+	}
+	if (h.set & SL_HINT_SOCKETS)
+		s->sockets_per_node = h.sockets;
+	if (h.set & SL_HINT_CORES)
+		s->cores_per_socket = h.cores;
+	if (h.set & SL_HINT_THREADS)
+		s->threads_per_core = h.threads;
 }
 
 int sl_sbopt_finish(struct ctx *c, struct sl_err *err)

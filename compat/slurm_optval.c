@@ -533,14 +533,17 @@ int sl_slurm_parse_hint(const char *s, struct sl_slurm_hint *h, char **bad)
 		} else if (strcasecmp(tok, "compute_bound") == 0) {
 			h->sockets = h->cores = 0;
 			h->threads = 1;
+			h->set |= SL_HINT_SOCKETS | SL_HINT_CORES | SL_HINT_THREADS;
 		} else if (strcasecmp(tok, "memory_bound") == 0) {
 			h->cores = 1;
 			h->threads = 1;
+			h->set |= SL_HINT_CORES | SL_HINT_THREADS;
 		} else if (strcasecmp(tok, "multithread") == 0) {
 			h->threads = 0;
-			h->any_per_core = 1;
+			h->set |= SL_HINT_THREADS;
 		} else if (strcasecmp(tok, "nomultithread") == 0) {
 			h->threads = 1;
+			h->set |= SL_HINT_THREADS;
 		} else {
 			*bad = sl_xstrdup(tok);
 			free(buf);

@@ -129,6 +129,8 @@ struct sl_job {
 	char *submit_key;       /* the submitting sbatch's idempotency key, or NULL: a retry
 				 * with the same key (and uid) gets this job, not a new one */
 	int queue_pos;          /* position in its ClusterQueue, 0 if n/a */
+	int mail_sent;          /* the --mail-type TIME_LIMIT* bits already mailed (Slurm
+				 * clears them from the job's mail type) */
 };
 
 /* Resolved resource shape of a job: derived from the spec once, so the
@@ -193,5 +195,11 @@ int sl_jobspec_parse_request(const char *text, size_t len, struct sl_jobspec *ou
  * [0-9A-Za-z_-]. */
 #define SL_SUBMIT_KEY_MAX 64
 int sl_job_parse_request(const char *text, size_t len, struct sl_job *j, struct sl_err *err);
+/* As sl_job_parse_request, and the request's flags into *flags:
+ * SL_SUBMIT_TEST_ONLY for {"test_only": 1} (sbatch --test-only: check and
+ * answer when it would start, store nothing). */
+#define SL_SUBMIT_TEST_ONLY 0x1u
+int sl_job_parse_submit(const char *text, size_t len, struct sl_job *j, unsigned *flags,
+			struct sl_err *err);
 
 #endif

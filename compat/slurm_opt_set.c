@@ -581,13 +581,16 @@ int sl_sbopt_ignore_pbs(void *c, const char *a, struct sl_err *e)
 /* ---- checks that need every option (Slurm's _opt_verify) ---- */
 
 /* validate_hint_option(): --hint and the CPU layout options it implies
- * exclude each other; the command line settles it, then the environment. */
+ * exclude each other; the command line (and #SBATCH) settles it, then the
+ * environment. */
 static void settle_hint(struct ctx *c)
 {
 	struct sl_jobspec *s = c->spec;
 	struct sl_slurm_hint h;
 	char *bad = NULL;
-	unsigned cli = SRC_BIT(SRC_CLI), env = SRC_BIT(SRC_ENV);
+	/* Slurm counts #SBATCH lines as the command line here: only its
+	 * environment variables are "set by env" */
+	unsigned cli = SRC_BIT(SRC_CLI) | SRC_BIT(SRC_SCRIPT), env = SRC_BIT(SRC_ENV);
 	int use;
 
 	if (s->hint == NULL)
@@ -606,9 +609,9 @@ static void settle_hint(struct ctx *c)
 		s->hint = NULL;
 		return;
 	}
-	/* --hint on the command line resets what it would override
-	 * (--ntasks-per-core, --threads-per-core, -B: sockets, cores and
-	 * threads); from elsewhere it only sets what its words say */
+	/* --hint on the command line or in #SBATCH resets what it would
+	 * override (--ntasks-per-core, --threads-per-core, -B: sockets, cores
+	 * and threads); from the environment it only sets what its words say */
 	if (c->hint_src & cli) {
 		s->sockets_per_node = s->cores_per_socket = s->threads_per_core = 0;
 		s->ntasks_per_core = 0;

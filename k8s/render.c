@@ -602,6 +602,36 @@ static json_object *pod_metadata(const struct sl_render_ctx *c, const struct sl_
 	return m;
 }
 
+/* --exclusive: no other Sluice pod on the node, this job's others
+ * included (Slurm never gives a job one node twice). Required pod
+ * anti-affinity is checked both ways by the scheduler, so pods that come
+ * later keep off too. Pods that are not Sluice's are not kept off, and the
+ * quota is charged for what the job asked, not for the node. */
+static void exclusive(const struct sl_render_ctx *c, json_object *spec)
+{
+	json_object *aff, *anti, *terms, *term, *sel, *exprs, *expr;
+
+	if (c->spec->shared != SL_SHARED_EXCLUSIVE)
+		return;
+	expr = json_object_new_object();
+	put_s(expr, "key", "sluice.io/job-id");
+	put_s(expr, "operator", "Exists");
+	exprs = json_object_new_array();
+	json_object_array_add(exprs, expr);
+	sel = json_object_new_object();
+	put(sel, "matchExpressions", exprs);
+	term = json_object_new_object();
+	put(term, "labelSelector", sel);
+	put_s(term, "topologyKey", "kubernetes.io/hostname");
+	terms = json_object_new_array();
+	json_object_array_add(terms, term);
+	anti = json_object_new_object();
+	put(anti, "requiredDuringSchedulingIgnoredDuringExecution", terms);
+	aff = json_object_new_object();
+	put(aff, "podAntiAffinity", anti);
+	put(spec, "affinity", aff);
+}
+
 int sl_render_pod_template(const struct sl_render_ctx *c, const struct sl_render_pod *p,
 			   json_object **out, struct sl_err *err)
 {
@@ -635,6 +665,7 @@ int sl_render_pod_template(const struct sl_render_ctx *c, const struct sl_render
 		return r;
 	}
 	tolerations(c, s);
+	exclusive(c, s);
 	ctr = container(c, p);
 	volumes(c, p, s, ctr);
 	put(s, "containers", json_object_new_array());

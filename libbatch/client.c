@@ -526,9 +526,16 @@ int sl_client_test_only(const struct sl_jobspec *spec, struct sl_willrun *out,
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	/* no submit key: nothing is made, so nothing is to be found again */
+	/* no submit key: nothing is made, so nothing is to be found again;
+	 * the flag goes inside the spec, where an older daemon refuses it */
 	if (sl_buf_addstr(req, "{\"spec\":") != 0 || sl_jobspec_text_append(req, spec) != 0 ||
-	    sl_buf_addstr(req, ",\"test_only\":1}") != 0) {
+	    sl_buf_len(req) < 2) {
+		r = sl_err_set(err, SL_ETOOBIG, "request of more than %u bytes is over the cap",
+			       SL_PROTO_MAX_BODY);
+		goto out;
+	}
+	sl_buf_truncate(req, sl_buf_len(req) - 1); /* the spec's closing brace */
+	if (sl_buf_addstr(req, ",\"test_only\":1}}") != 0) {
 		r = sl_err_set(err, SL_ETOOBIG, "request of more than %u bytes is over the cap",
 			       SL_PROTO_MAX_BODY);
 		goto out;

@@ -196,8 +196,9 @@ int sl_jobspec_parse_request(const char *text, size_t len, struct sl_jobspec *ou
 #define SL_SUBMIT_KEY_MAX 64
 int sl_job_parse_request(const char *text, size_t len, struct sl_job *j, struct sl_err *err);
 /* As sl_job_parse_request, and the request's flags into *flags:
- * SL_SUBMIT_TEST_ONLY for {"test_only": 1} (sbatch --test-only: check and
- * answer when it would start, store nothing). */
+ * SL_SUBMIT_TEST_ONLY for "test_only": 1 in the spec (sbatch --test-only:
+ * check and answer when it would start, store nothing; in the spec, so
+ * that an older daemon refuses it instead of submitting). */
 #define SL_SUBMIT_TEST_ONLY 0x1u
 int sl_job_parse_submit(const char *text, size_t len, struct sl_job *j, unsigned *flags,
 			struct sl_err *err);

@@ -528,12 +528,25 @@ int sl_jobspec_parse(const char *text, size_t len, struct sl_jobspec *out, struc
  * the job without it. */
 static int request_spec_member(struct jp *j, const char *key, void *arg)
 {
+	struct jobctx *c = arg;
+
+	/* sbatch --test-only: a member of the spec, not of the request, so
+	 * that a daemon that does not know it refuses the request (below)
+	 * rather than submitting the job */
+	if (strcmp(key, "test_only") == 0 && c->flags != NULL) {
+		int64_t v;
+		if (integer(j, &v) != 0)
+			return -SL_EPROTO;
+		if (v)
+			*c->flags |= SL_SUBMIT_TEST_ONLY;
+		return 0;
+	}
 	if (find(spec_fields, sizeof(spec_fields) / sizeof(spec_fields[0]), key) == NULL &&
 	    strcmp(key, "open_mode") != 0 && strcmp(key, "umask") != 0)
 		return sl_err_set(j->err, SL_EPROTO,
 				  "job spec: \"%s\" is not known to this sluiced: is it older than "
 				  "the command?", key);
-	return spec_member(j, key, arg);
+	return spec_member(j, key, &c->job->spec);
 }
 
 /* A key is the client's, and goes to an index: short, and plain. */
@@ -562,18 +575,10 @@ static int request_member(struct jp *j, const char *key, void *arg)
 
 	if (strcmp(key, "submit_key") == 0 && c->has_key)
 		return submit_key(j, c->job);
-	if (strcmp(key, "test_only") == 0 && c->flags != NULL) {
-		int64_t v;
-		if (integer(j, &v) != 0)
-			return -SL_EPROTO;
-		if (v)
-			*c->flags |= SL_SUBMIT_TEST_ONLY;
-		return 0;
-	}
 	if (strcmp(key, "spec") != 0)
 		return skip(j, 1);
 	c->has_spec = 1;
-	return object(j, request_spec_member, &c->job->spec);
+	return object(j, request_spec_member, c);
 }
 
 /* Into job->spec (initialised) and, with has_key, job->submit_key. */

@@ -77,12 +77,15 @@ expect_eq "a pending job cancelled" "Slurm Job_id=$m5 Name=cancelled Ended, Run 
 ok "FAIL mails a failure to the user; END alone does not; a cancel is Ended"
 
 # --- --signal ----------------------------------------------------------------
+# The shell and a child of it trap USR1; the shell gives the child a second
+# to say so before ending the job. `sleep & wait` keeps the traps prompt.
 cat >sig.sh <<'EOS'
 #!/bin/sh
 start=$(date +%s)
-trap 'echo "shell got USR1 after $(( $(date +%s) - start ))s"; exit 0' USR1
-sh -c 'trap "echo child got USR1; exit 0" USR1; while :; do sleep 0.2; done' &
-while :; do sleep 0.2; done
+sh -c 'trap "echo child got USR1; exit 0" USR1; while :; do sleep 0.2 & wait $!; done' &
+child=$!
+trap 'echo "shell got USR1 after $(( $(date +%s) - start ))s"; sleep 1; kill $child; exit 0' USR1
+while :; do sleep 0.2 & wait $!; done
 EOS
 s1=$(submit $USER1 -t 1 --signal=B:USR1@57 -o sigb.out sig.sh) || fail "sbatch --signal=B:"
 s2=$(submit $USER1 -t 1 --signal=USR1@57 -o sigall.out sig.sh) || fail "sbatch --signal"

@@ -115,6 +115,27 @@ mails "$d1" | grep -Eqx "Slurm Job_id=$d1 Name=late Failed, Run time 00:00:00, D
 "$BIN/scancel" "$big"
 ok "--deadline: a past one refused; a pending job that cannot end in time is DEADLINE (DeadLine)"
 
+# --- TIME_LIMIT_50: half the time limit gone ----------------------------------
+t1=$(submit $USER1 -t 1 -J halfway --mail-type=TIME_LIMIT_50,TIME_LIMIT_90 --wrap 'sleep 100') ||
+	fail "sbatch TIME_LIMIT_50"
+wait_state "$t1" RUNNING
+"$BIN/scontrol" show job "$t1" | grep -q "MailType=TIME_LIMIT_50,TIME_LIMIT_90$" ||
+	fail "MailType before: $("$BIN/scontrol" show job "$t1" | grep Mail)"
+n=0
+until [ "$(mails "$t1" | wc -l)" -ge 1 ]; do
+	n=$((n + 1))
+	[ $n -lt 450 ] || fail "no TIME_LIMIT_50 mail after 45 s"
+	sleep 0.1
+done
+mails "$t1" | grep -Eqx "Slurm Job_id=$t1 Name=halfway Reached 50% of time limit, Run time 00:00:3[0-9]" ||
+	fail "TIME_LIMIT_50 mail: $(mails "$t1")"
+"$BIN/scontrol" show job "$t1" | grep -q "MailType=TIME_LIMIT_90$" ||
+	fail "a sent TIME_LIMIT bit stays: $("$BIN/scontrol" show job "$t1" | grep Mail)"
+sleep 6 # another sweep: a mail sent is not sent again
+expect_eq "TIME_LIMIT_50 mails" 1 "$(mails "$t1" | wc -l)"
+"$BIN/scancel" "$t1"
+ok "--mail-type=TIME_LIMIT_50: mailed at half the limit, once; MailType drops it as Slurm does"
+
 # --- a mailProg that is not there --------------------------------------------
 stop_daemon
 sed -i "s|^mailProg: .*|mailProg: $T/nosuchmail|" "$T/sluice.yaml"

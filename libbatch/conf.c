@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "conf_kube.h"
@@ -252,6 +253,7 @@ void sl_conf_free(struct sl_conf *c)
 	free(c->controller);
 	free(c->munge_socket);
 	free(c->pam_service);
+	free(c->mail_prog);
 	sl_kubeconf_free(c->kube);
 	sl_features_free(c->features);
 	free(c->socket);
@@ -291,6 +293,24 @@ const struct sl_kueue *sl_conf_kueue(const struct sl_conf *c) { return c->kueue;
 const struct sl_kubeconf *sl_conf_kubernetes(const struct sl_conf *c) { return c->kube; }
 const struct sl_features *sl_conf_features(const struct sl_conf *c) { return c->features; }
 const char *sl_conf_pam_service(const struct sl_conf *c) { return c->pam_service; }
+const char *sl_conf_mail_prog(const struct sl_conf *c) { return c->mail_prog; }
+
+int sl_conf_k8s_name(const char *name, char out[SL_K8S_NAME_MAX])
+{
+	size_t i, n = strlen(name);
+
+	for (i = 0; i < n && i < SL_K8S_NAME_MAX - 1; i++) {
+		char ch = name[i];
+		out[i] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch == '_' || ch == '.' ? '-' : ch;
+		if (!((out[i] >= 'a' && out[i] <= 'z') || (out[i] >= '0' && out[i] <= '9') ||
+		      out[i] == '-'))
+			n = 0; /* not a name Kubernetes can have */
+	}
+	out[i] = '\0';
+	if (n == 0 || n > 63 || out[0] == '-' || out[n - 1] == '-')
+		return -1;
+	return 0;
+}
 
 int sl_conf_is_operator(const struct sl_conf *c, const char *user, uid_t uid)
 {
@@ -326,7 +346,7 @@ int sl_conf_account_allowed(const struct sl_conf *c, const char *user,
 	const char *const *v = sl_conf_accounts(c, user);
 
 	for (; v != NULL && *v != NULL && account != NULL; v++)
-		if (strcmp(*v, account) == 0)
+		if (strcasecmp(*v, account) == 0)
 			return 1;
 	return 0;
 }

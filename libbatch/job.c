@@ -86,15 +86,28 @@ void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *o)
 	}
 	if (s->ntasks_per_node != SL_NO_VAL && s->ntasks_per_node > o->tasks_per_node)
 		o->tasks_per_node = s->ntasks_per_node;
+	/* GPUs first: --cpus-per-gpu and --mem-per-gpu are counted from them. */
+	if (s->gpus_per_task > 0)
+		o->gpus_per_node = o->tasks_per_node * s->gpus_per_task;
+	else if (s->gpus_per_node != SL_NO_VAL && s->gpus_per_node > 0)
+		o->gpus_per_node = s->gpus_per_node;
+	else if (s->gpus != SL_NO_VAL && s->gpus > 0)
+		o->gpus_per_node = (s->gpus + o->nodes - 1) / o->nodes;
+	/* A node's CPUs: its tasks', or more when --mincpus, --cpus-per-gpu or
+	 * --exclusive (node_cpus, the whole node) ask for more. */
 	o->cpus_per_node = o->tasks_per_node * o->cpus_per_task;
+	if (s->cpus_per_gpu > 0 && o->gpus_per_node * s->cpus_per_gpu > o->cpus_per_node)
+		o->cpus_per_node = o->gpus_per_node * s->cpus_per_gpu;
+	if (s->mincpus > o->cpus_per_node)
+		o->cpus_per_node = s->mincpus;
+	if (s->node_cpus > o->cpus_per_node)
+		o->cpus_per_node = s->node_cpus;
 	if (s->mem_per_node != SL_NO_VAL && s->mem_per_node > 0)
 		o->mem_per_node = s->mem_per_node;
 	else if (s->mem_per_cpu != SL_NO_VAL && s->mem_per_cpu > 0)
 		o->mem_per_node = s->mem_per_cpu * o->cpus_per_node;
-	if (s->gpus_per_node != SL_NO_VAL && s->gpus_per_node > 0)
-		o->gpus_per_node = s->gpus_per_node;
-	else if (s->gpus != SL_NO_VAL && s->gpus > 0)
-		o->gpus_per_node = (s->gpus + o->nodes - 1) / o->nodes;
+	else if (s->mem_per_gpu > 0)
+		o->mem_per_node = s->mem_per_gpu * o->gpus_per_node;
 }
 
 void sl_job_defaults(struct sl_job *j)

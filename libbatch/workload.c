@@ -3,6 +3,7 @@
 #include "features.h"
 #include "kueue.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define MIB_MILLI (1048576LL * 1000)
@@ -107,8 +108,14 @@ int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 					 .nreq = n,
 					 .req = b->req, .nsel = nsel,
 					 .node_selector = nsel ? b->sel : NULL};
-	b->wl = (struct sl_sched_wl){.id = j->id, .name = j->spec.name, .ns = j->spec.account,
-				     .queue = j->spec.partition, .priority = (int32_t)j->priority,
+	if (j->spec.account == NULL || sl_conf_k8s_name(j->spec.account, b->ns) != 0)
+		snprintf(b->ns, sizeof(b->ns), "%s", j->spec.account ? j->spec.account : "");
+	if (j->spec.partition == NULL || sl_conf_k8s_name(j->spec.partition, b->queue) != 0)
+		snprintf(b->queue, sizeof(b->queue), "%s", j->spec.partition ? j->spec.partition : "");
+	b->wl = (struct sl_sched_wl){.id = j->id, .name = j->spec.name,
+				     .ns = j->spec.account ? b->ns : NULL,
+				     .queue = j->spec.partition ? b->queue : NULL,
+				     .priority = (int32_t)j->priority,
 				     .created = (int64_t)j->id, .npodsets = 1, .podsets = &b->ps};
 	return r;
 }

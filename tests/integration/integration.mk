@@ -20,6 +20,8 @@ INTEGRATION_TESTS = \
 	tests/integration/resubmit.sh \
 	tests/integration/sinfo.sh \
 	tests/integration/query.sh \
+	tests/integration/sbatch_opts.sh \
+	tests/integration/sbatch_timed.sh \
 	tests/integration/k8s_basic.sh \
 	tests/integration/k8s_ends.sh \
 	tests/integration/k8s_timeout.sh \

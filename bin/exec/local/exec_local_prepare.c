@@ -113,7 +113,10 @@ int sl_exec_local_prepare(const struct sl_exec_conf *conf, struct sl_logincache 
 	prepare_files(job, host, out);
 	out->append = s->open_mode == SL_OPEN_APPEND;
 	out->umask = s->umask;
-	out->time_limit = s->time_limit > 0 ? s->time_limit * 60 : 0;
+	/* The submit policy keeps limits within SL_TIME_MAX; one past it (a
+	 * record from before that check) is ten thousand years: no limit,
+	 * rather than seconds that wrap negative. */
+	out->time_limit = s->time_limit > 0 && s->time_limit <= SL_TIME_MAX ? s->time_limit * 60 : 0;
 	out->kill_wait = conf->kill_wait > 0 ? conf->kill_wait : KILL_WAIT_DEFAULT;
 	out->durable = conf->durable;
 	out->script = sl_xstrdup(s->script ? s->script : "");

@@ -142,6 +142,12 @@ struct sl_buf;
  * env, script and argv (no listing shows them, and the environment alone
  * is two thirds of a record). */
 int sl_job_listing_append(struct sl_buf *b, const struct sl_job *j);
+/* A listing for whoever asks: the owner's and operators' (SL_VIEW_OWNER)
+ * is the record above; anyone else's also leaves out the --export values,
+ * which carry the environment's (authz.h's SL_OP_SEE_PRIVATE decides).
+ * sluiced lists through this one. */
+enum sl_job_view { SL_VIEW_OWNER, SL_VIEW_OTHERS };
+int sl_job_listing_append_view(struct sl_buf *b, const struct sl_job *j, enum sl_job_view v);
 /* The whole spec. */
 int sl_jobspec_text_append(struct sl_buf *b, const struct sl_jobspec *s);
 /* A jobs reply, {"jobs": [RECORD...], ...}, read into *jobs (n records and

@@ -14,6 +14,7 @@ INTEGRATION_TESTS = \
 	tests/integration/constraint.sh \
 	tests/integration/noderange.sh \
 	tests/integration/overflow.sh \
+	tests/integration/private.sh \
 	tests/integration/k8s_basic.sh \
 	tests/integration/k8s_ends.sh \
 	tests/integration/k8s_timeout.sh \

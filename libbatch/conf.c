@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <unistd.h>
 
 #include "conf_kube.h"
 #include "features.h"
@@ -536,6 +537,29 @@ static int find_files(struct sl_conf *c, const char *path, char ***files,
 	return 0;
 }
 
+/* The config says who is an operator and which accounts users may charge,
+ * and sluiced runs jobs as anyone: a file (or directory) that someone other
+ * than root and sluiced's own user can change would let them promote
+ * themselves. Refused, as OpenSSH's StrictModes refuses such key files. */
+static int check_writers(const char *path, char *const *files, struct sl_err *err)
+{
+	uid_t self = geteuid();
+	struct stat st;
+
+	/* path, then every file read (a directory's own) */
+	for (size_t i = 0; path != NULL; path = files[i++]) {
+		if (stat(path, &st) != 0)
+			return sl_err_set(err, SL_EIO, "%s: %s", path, strerror(errno));
+		if ((st.st_uid != 0 && st.st_uid != self) || (st.st_mode & (S_IWGRP | S_IWOTH)))
+			return sl_err_set(err, SL_ECONFIG, "%s: users other than root%s can write "
+					  "it (owner uid %u, mode %04o); sluiced will not trust it: "
+					  "chown root and chmod go-w", path,
+					  self ? " and sluiced's own" : "", (unsigned)st.st_uid,
+					  (unsigned)(st.st_mode & 07777));
+	}
+	return 0;
+}
+
 /* kubernetes.partitions.NAME must be a partition (LocalQueue): a typo
  * would silently give that partition the default pods. */
 static int check_kube_partitions(const struct sl_conf *c, struct sl_err *err)
@@ -571,6 +595,9 @@ static int conf_read(const char *path, int want_kueue, struct sl_conf **out,
 	if (want_kueue)
 		c->kueue = sl_kueue_new();
 	if ((r = find_files(c, path, &files, err)) != 0)
+		goto out;
+	/* Not for commands peeking at the socket: they trust nothing in it. */
+	if (want_kueue && (r = check_writers(path, files, err)) != 0)
 		goto out;
 	set_defaults(c);
 	/* Without the Kueue part (sl_conf_peek_socket) reading stops at the

@@ -8,6 +8,7 @@ INTEGRATION_TESTS = \
 	tests/integration/kill9.sh \
 	tests/integration/restart.sh \
 	tests/integration/config.sh \
+	tests/integration/confperm.sh \
 	tests/integration/badinput.sh \
 	tests/integration/preempt.sh \
 	tests/integration/nonroot.sh \

@@ -29,6 +29,15 @@ case "$out" in *"users other than root$also can write it"*) ;; *) fail "start: $
 ok "a group- or world-writable config file is refused, at check and at start"
 
 chmod 0644 "$conf"
+mkdir "$T/shared"
+cp "$conf" "$T/shared/sluice.yaml"
+chmod 0775 "$T/shared" # a group member could swap the file
+refused "$T/shared/sluice.yaml" "$T/shared" 0775 "$self"
+chmod 1777 "$T/shared" # like /tmp: no one else can swap it
+expect_eq "sticky" "$T/shared/sluice.yaml: OK" "$("$SLUICED" --check-config "$T/shared/sluice.yaml" 2>&1)"
+ok "so is one in a directory others can write, unless that is sticky"
+
+chmod 0644 "$conf"
 mkdir "$T/conf.d"
 chmod 0755 "$T/conf.d"
 cp "$conf" "$T/conf.d/10-all.yaml"

@@ -9,6 +9,7 @@ INTEGRATION_TESTS = \
 	tests/integration/restart.sh \
 	tests/integration/config.sh \
 	tests/integration/confperm.sh \
+	tests/integration/unitfile.sh \
 	tests/integration/badinput.sh \
 	tests/integration/preempt.sh \
 	tests/integration/nonroot.sh \

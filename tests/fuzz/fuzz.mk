@@ -15,10 +15,13 @@ FUZZ_BINS = tests/fuzz/fuzz_proto tests/fuzz/fuzz_script tests/fuzz/fuzz_sbatch_
 check_PROGRAMS += $(FUZZ_BINS)
 TESTS += tests/fuzz/replay.sh
 
-# The main() of a replay; empty when libFuzzer brings its own.
+# The main() of a replay; empty when libFuzzer brings its own (with
+# FUZZ_LDFLAGS=-fsanitize=fuzzer: not LDFLAGS, which configure's reruns
+# would use to link their test programs, and fail).
 check_LIBRARIES = tests/fuzz/libreplay.a
 tests_fuzz_libreplay_a_SOURCES = tests/fuzz/replay.c
 FUZZ_MAIN = tests/fuzz/libreplay.a
+FUZZ_LDFLAGS =
 FUZZ_LIBS = $(FUZZ_MAIN) $(TEST_LIBS)
 FUZZ_INCS = tests/fuzz/fuzz.h tests/fuzz/fuzz_jobs.h
 tests_fuzz_fuzz_proto_LDADD = $(FUZZ_LIBS)
@@ -37,6 +40,19 @@ tests_fuzz_fuzz_squeue_fmt_LDADD = $(FUZZ_LIBS)
 tests_fuzz_fuzz_sacct_fmt_SOURCES = tests/fuzz/fuzz_sacct_fmt.c $(FUZZ_INCS)
 tests_fuzz_fuzz_sacct_fmt_LDADD = $(FUZZ_LIBS)
 tests_fuzz_fuzz_job_parse_LDADD = $(FUZZ_LIBS)
+tests_fuzz_fuzz_proto_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_script_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_sbatch_opt_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_slurm_time_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_hostlist_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_conf_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_kubeconfig_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_k8s_status_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_k8s_watch_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_quantity_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_squeue_fmt_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_sacct_fmt_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_job_parse_LDFLAGS = $(FUZZ_LDFLAGS)
 EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/corpus $(FUZZ_INCS)
 
 # The libFuzzer build: its own tree configured with clang (the code under
@@ -45,7 +61,6 @@ EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/corpus $(FUZZ_INCS)
 FUZZ_CC = clang
 FUZZ_BUILD = $(abs_top_builddir)/fuzz-build
 FUZZ_SECONDS = 60
-FUZZ_SAN = address,undefined
 fuzz-programs:
 	@command -v $(FUZZ_CC) >/dev/null 2>&1 || \
 		{ echo "fuzzing needs $(FUZZ_CC) (Debian: apt-get install clang)" >&2; exit 1; }
@@ -53,8 +68,7 @@ fuzz-programs:
 	@test -f $(FUZZ_BUILD)/Makefile || (cd $(FUZZ_BUILD) && $(abs_top_srcdir)/configure \
 		--quiet --enable-sanitize --disable-static-commands CC=$(FUZZ_CC) \
 		CFLAGS="-g -O1 -fsanitize=fuzzer-no-link")
-	@$(MAKE) -s -C $(FUZZ_BUILD) FUZZ_MAIN= LDFLAGS="-fsanitize=fuzzer,$(FUZZ_SAN)" \
-		$(FUZZ_BINS)
+	@$(MAKE) -s -C $(FUZZ_BUILD) FUZZ_MAIN= FUZZ_LDFLAGS=-fsanitize=fuzzer $(FUZZ_BINS)
 
 # Replay every corpus once through the libFuzzer builds (test.sh's stage).
 fuzz-replay: fuzz-programs

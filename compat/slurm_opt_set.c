@@ -230,7 +230,9 @@ int sl_sbopt_time(void *c, const char *a, struct sl_err *e)
 {
 	int64_t m;
 
-	if (sl_slurm_time_parse_limit(a, &m) != 0)
+	/* Past Slurm's largest limit the seconds of the limit and its end
+	 * time would wrap. */
+	if (sl_slurm_time_parse_limit(a, &m) != 0 || m > SL_TIME_MAX)
 		return sl_err_set(e, SL_EINVAL, "Invalid --time specification");
 	/* "A time limit of zero requests that no time limit be imposed." */
 	CTX(c)->spec->time_limit = m == 0 ? SL_TIME_INFINITE : m;
@@ -247,7 +249,8 @@ int sl_sbopt_nice(void *c, const char *a, struct sl_err *e)
 {
 	long long v = a ? strtoll(a, NULL, 10) : 100;
 
-	if (llabs(v) > 2147483645LL)
+	/* Not llabs(): strtoll's LLONG_MIN has no absolute value. */
+	if (v > 2147483645LL || v < -2147483645LL)
 		return sl_err_set(e, SL_EINVAL,
 				  "Nice value out of range (+/- 2147483645). Value ignored");
 	CTX(c)->spec->nice = (int)v;

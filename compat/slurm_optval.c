@@ -16,26 +16,34 @@
 
 /* ---- value parsers ---- */
 
-/* Slurm's _str_to_nodes(): digits with optional k/m multipliers. */
+/* Slurm's _str_to_nodes(): digits with optional k/m multipliers. A count
+ * past an int is not a count (Slurm's wraps): *left is then s, which the
+ * callers refuse as trailing text. */
 static int str_to_nodes(const char *s, const char **left)
 {
 	char *end;
-	long v = strtol(s, &end, 10);
+	long v;
 
+	errno = 0;
+	v = strtol(s, &end, 10);
 	if (end == s) {
 		*left = s;
 		return -1;
 	}
 	if (*end == 'k' || *end == 'K') {
-		v *= 1024;
+		v = v > INT_MAX / 1024 ? LONG_MAX : v * 1024;
 		end++;
 	}
 	if (*end == 'm' || *end == 'M') {
-		v *= 1024 * 1024;
+		v = v > INT_MAX / (1024 * 1024) ? LONG_MAX : v * 1024 * 1024;
 		end++;
 	}
+	if (errno == ERANGE || v > INT_MAX || v < 0) {
+		*left = s;
+		return -1;
+	}
 	*left = end;
-	return v > INT_MAX ? INT_MAX : (int)v;
+	return (int)v;
 }
 
 static int blank(const char *s)
@@ -89,8 +97,8 @@ int sl_slurm_parse_mem(const char *s, int64_t *mib)
 	case '\0':
 	case 'M':
 		break;
-	case 'K':
-		v = (v + 1023) / 1024;
+	case 'K': /* rounded up, without the v + 1023 that wraps */
+		v = v / 1024 + (v % 1024 != 0);
 		break;
 	case 'G':
 		v = v > LLONG_MAX / 1024 ? -1 : v * 1024;

@@ -22,6 +22,9 @@ static const struct {
 				 "only operators may set a negative --nice", 0},
 	[SL_OP_ACCOUNT] = {SL_PRIV_OPERATOR, SL_EACCOUNT,
 			   "Invalid account or account/partition combination specified", 0},
+	/* Values in --export are often secrets (tokens, passwords): as Slurm
+	 * shows a job's environment and script only to its owner and admins. */
+	[SL_OP_SEE_PRIVATE] = {SL_PRIV_OWNER, SL_EPERM, "Access/permission denied", 0},
 };
 
 static int check(const struct sl_peer *p, uid_t owner, uint64_t id, enum sl_op op,

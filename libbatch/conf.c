@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "conf_kube.h"
 #include "features.h"
@@ -129,6 +130,39 @@ static int find_files(struct sl_conf *c, const char *path, char ***files,
 	return 0;
 }
 
+/* The config says who is an operator and which accounts users may charge,
+ * and sluiced runs jobs as anyone: a config that someone other than root
+ * and sluiced's own user can change would let them promote themselves.
+ * Refused, as OpenSSH's StrictModes refuses such key files. A file's
+ * directory counts too (it could swap the file) unless sticky; a config
+ * directory's stickiness does not help (a file added is read). */
+static int check_writer(const char *path, int sticky_ok, struct sl_err *err)
+{
+	uid_t self = geteuid();
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return sl_err_set(err, SL_EIO, "%s: %s", path, strerror(errno));
+	if ((st.st_uid != 0 && st.st_uid != self) ||
+	    ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(sticky_ok && (st.st_mode & S_ISVTX))))
+		return sl_err_set(err, SL_ECONFIG, "%s: users other than root%s can write it "
+				  "(owner uid %u, mode %04o); sluiced will not trust it: chown "
+				  "root and chmod go-w", path, self ? " and sluiced's own" : "",
+				  (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+	return 0;
+}
+
+static int check_writers(const char *dir, const char *path, char *const *files,
+			 struct sl_err *err)
+{
+	int is_file = files[0] != NULL && strcmp(files[0], path) == 0; /* the one file read */
+	int r = check_writer(dir, is_file, err);
+
+	for (size_t i = 0; r == 0 && files[i] != NULL; i++)
+		r = check_writer(files[i], 0, err);
+	return r;
+}
+
 /* kubernetes.partitions.NAME must be a partition (LocalQueue): a typo
  * would silently give that partition the default pods. */
 static int check_kube_partitions(const struct sl_conf *c, struct sl_err *err)
@@ -164,6 +198,9 @@ static int conf_read(const char *path, int want_kueue, struct sl_conf **out,
 	if (want_kueue)
 		c->kueue = sl_kueue_new();
 	if ((r = find_files(c, path, &files, err)) != 0)
+		goto out;
+	/* Not for commands peeking at the socket: they trust nothing in it. */
+	if (want_kueue && (r = check_writers(c->dir, path, files, err)) != 0)
 		goto out;
 	sl_conf_keys_defaults(c);
 	/* Without the Kueue part (sl_conf_peek) reading stops at the

@@ -15,6 +15,12 @@
 #define SL_TIME_UNSET (-1)    /* no --time given: partition default */
 #define SL_TIME_INFINITE (-2) /* "UNLIMITED" / "infinite" */
 #define SL_NO_VAL (-1)        /* numeric option not given */
+/* The largest finite time limit, in minutes: Slurm's (its INFINITE and
+ * NO_VAL are the two uint32 values above it). */
+#define SL_TIME_MAX 4294967293LL
+/* The most memory one job may ask for in all, in MiB: Kueue counts a pod
+ * set's memory in milli-bytes in an int64 (about 8 PiB). */
+#define SL_MEM_MAX_MIB (INT64_MAX / (1048576LL * 1000))
 
 enum sl_open_mode { SL_OPEN_DEFAULT = 0, SL_OPEN_TRUNCATE, SL_OPEN_APPEND };
 
@@ -147,7 +153,16 @@ struct sl_jobshape {
 
 void sl_jobspec_init(struct sl_jobspec *s);   /* all fields to "unset" */
 void sl_jobspec_clear(struct sl_jobspec *s);  /* free members, re-init */
+/* Counts past an int are capped at INT_MAX (memory at INT64_MAX), never
+ * wrapped: records the submit policy refused never reach it. */
 void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *out);
+/* The shape, or -SL_EINVAL when a count or size of the job in all (on its
+ * largest node count) does not fit: tasks, CPUs or GPUs past INT_MAX, memory
+ * past SL_MEM_MAX_MIB. err->msg: the numbers, '\n', Slurm's text ("More
+ * processors requested than permitted", "Memory required by task is not
+ * available", ...). */
+int sl_jobspec_shape_check(const struct sl_jobspec *s, struct sl_jobshape *out,
+			   struct sl_err *err);
 /* The shape of a job: its spec's, on the nodes it was given once admitted. */
 void sl_job_shape(const struct sl_job *j, struct sl_jobshape *out);
 
@@ -173,6 +188,12 @@ struct sl_buf;
  * env, script and argv (no listing shows them, and the environment alone
  * is two thirds of a record). */
 int sl_job_listing_append(struct sl_buf *b, const struct sl_job *j);
+/* A listing for whoever asks: the owner's and operators' (SL_VIEW_OWNER)
+ * is the record above; anyone else's also leaves out the --export values,
+ * which carry the environment's (authz.h's SL_OP_SEE_PRIVATE decides).
+ * sluiced lists through this one. */
+enum sl_job_view { SL_VIEW_OWNER, SL_VIEW_OTHERS };
+int sl_job_listing_append_view(struct sl_buf *b, const struct sl_job *j, enum sl_job_view v);
 /* The whole spec. */
 int sl_jobspec_text_append(struct sl_buf *b, const struct sl_jobspec *s);
 /* A jobs reply, {"jobs": [RECORD...], ...}, read into *jobs (n records and

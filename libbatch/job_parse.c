@@ -472,10 +472,17 @@ static int list_member(struct jp *j, const char *key, void *arg)
 		} while (eat(j, ','));
 		return eat(j, ']') ? 0 : bad(j, "expected ',' or ']'");
 	}
-	if (strcmp(key, "code") == 0)
+	/* A repeated member: the last one wins, as for the spec's. */
+	if (strcmp(key, "code") == 0) {
+		free(l->code);
+		l->code = NULL;
 		return string(j, &l->code);
-	if (strcmp(key, "error") == 0)
+	}
+	if (strcmp(key, "error") == 0) {
+		free(l->error);
+		l->error = NULL;
 		return string(j, &l->error);
+	}
 	return skip(j, 1);
 }
 

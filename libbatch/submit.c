@@ -8,12 +8,28 @@
 #include "workload.h"
 #include "xalloc.h"
 
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
 #define NAME_MAX_LEN 1024 /* job names, paths and the like */
 #define MIB_MILLI (1048576LL * 1000)
+
+/* Counts and sizes fit what carries them (sl_jobspec_shape_check); a time
+ * limit is one of the two markers or at most Slurm's largest, so that its
+ * seconds and end time never wrap. */
+static int validate_sizes(const struct sl_jobspec *s, struct sl_err *err)
+{
+	struct sl_jobshape sh;
+
+	if (s->time_limit != SL_TIME_UNSET && s->time_limit != SL_TIME_INFINITE &&
+	    (s->time_limit < 0 || s->time_limit > SL_TIME_MAX))
+		return sl_err_set(err, SL_EINVAL, "time limit of %lld minutes is not between 0 "
+				  "and %lld\nRequested time limit is invalid (missing or exceeds "
+				  "some limit)", (long long)s->time_limit, SL_TIME_MAX);
+	return sl_jobspec_shape_check(s, &sh, err);
+}
 
 static int validate(const struct sl_peer *w, const struct sl_jobspec *s,
 		    struct sl_err *err)
@@ -38,6 +54,8 @@ static int validate(const struct sl_peer *w, const struct sl_jobspec *s,
 	    (s->cpus_per_task != SL_NO_VAL && s->cpus_per_task < 1) ||
 	    (s->ntasks_per_node != SL_NO_VAL && s->ntasks_per_node < 1))
 		return sl_err_set(err, SL_EINVAL, "node, task and cpu counts must be positive");
+	if ((r = validate_sizes(s, err)) != 0)
+		return r;
 	if ((r = sl_authz_spec(w, s, err)) != 0)
 		return r;
 	if (s->nice > 2147483645 || s->nice < -2147483645)
@@ -115,8 +133,11 @@ int sl_submit_priority(const struct sl_conf *conf, struct sl_job *j, struct sl_e
 	    (sl_conf_k8s_name(j->spec.qos, k) != 0 ||
 	     sl_kueue_priority_class(sl_conf_kueue(conf), k, &base) != 0))
 		return sl_err_set(err, SL_EINVAL, "Invalid qos specification");
+	/* Kueue's priorities are int32: --priority=TOP (4294967294) is the
+	 * highest of them, not the -2 a cast would make of it. */
 	if (j->spec.priority != SL_NO_VAL)
-		base = (int32_t)j->spec.priority;
+		base = j->spec.priority > INT32_MAX ? INT32_MAX
+		       : j->spec.priority < INT32_MIN ? INT32_MIN : (int32_t)j->spec.priority;
 	j->priority = (int64_t)base - j->spec.nice;
 	return 0;
 }

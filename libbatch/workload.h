@@ -45,8 +45,10 @@ int sl_job_node_selector(const struct sl_jobspec *s, const struct sl_features *f
  * names of the job's account and partition (sl_conf_k8s_name; a name that
  * maps to none is kept as is, and no queue has it). Strings are borrowed from j and f: keep both alive while b
  * is used. FIFO order is the job id, which a requeued job keeps (Kueue keeps
- * the original creation time). On error (as sl_job_node_selector) b is still
- * filled, without a node selector. */
+ * the original creation time). A shape that does not fit its counts
+ * (sl_jobspec_shape_check) or a node range it cannot express is an error
+ * with b unusable; on a node-selector error (as sl_job_node_selector) b is
+ * still filled, without a node selector. */
 int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 		    struct sl_job_wl *b, struct sl_err *err);
 

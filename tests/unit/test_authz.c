@@ -254,6 +254,8 @@ static const struct {
 	 "Access/permission denied: only operators may set a negative --nice"},
 	{SL_OP_ACCOUNT, account, {0, 0, 1, 1}, SL_EACCOUNT,
 	 "Invalid account or account/partition combination specified"},
+	/* a job's environment, script and --export values (issue 11, hole 8) */
+	{SL_OP_SEE_PRIVATE, on_job, {1, 0, 1, 1}, SL_EPERM, "Access/permission denied"},
 };
 
 static void test_ops(void **state)

@@ -168,9 +168,12 @@ static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *jo
 
 /* The time limit in seconds; a --deadline cuts it to what is left (Slurm
  * starts such a job with the time to its deadline). */
+/* The submit policy keeps limits within SL_TIME_MAX; one past it (a record
+ * from before that check) is ten thousand years: no limit, rather than
+ * seconds that wrap negative. */
 static int64_t time_limit(const struct sl_jobspec *s)
 {
-	int64_t t = s->time_limit > 0 ? s->time_limit * 60 : 0;
+	int64_t t = s->time_limit > 0 && s->time_limit <= SL_TIME_MAX ? s->time_limit * 60 : 0;
 	int64_t left = s->deadline - (int64_t)time(NULL);
 
 	if (s->deadline != 0 && (t == 0 || left < t))

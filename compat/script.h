@@ -63,5 +63,10 @@ int sl_script_qsub_directives(const char *text, size_t len, const char *prefix,
 			     const char *progname, struct sl_qsub_directive **out, size_t *n,
 			     int *crlf, struct sl_err *err);
 void sl_qsub_directives_free(struct sl_qsub_directive *v, size_t n);
+/* The words of every #PBS line, as Slurm's xlate.c reads them: the whole
+ * script, not only its head, until more than 100 lines that do not start
+ * with '#' have gone by. *argv[0] is "sbatch". */
+int sl_script_pbs_directives(const char *text, size_t len, char ***argv, int *argc,
+			     struct sl_err *err);
 
 #endif

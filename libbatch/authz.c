@@ -23,6 +23,9 @@ static const struct {
 	[SL_OP_ACCOUNT] = {SL_PRIV_OPERATOR, SL_EACCOUNT,
 			   "Invalid account or account/partition combination specified", 0},
 	[SL_OP_HOLD_OPERATOR] = {SL_PRIV_OPERATOR, SL_EPERM, "Unauthorized Request", 1},
+	/* Values in --export are often secrets (tokens, passwords): as Slurm
+	 * shows a job's environment and script only to its owner and admins. */
+	[SL_OP_SEE_PRIVATE] = {SL_PRIV_OWNER, SL_EPERM, "Access/permission denied", 0},
 };
 
 static int check(const struct sl_peer *p, uid_t owner, uint64_t id, enum sl_op op,

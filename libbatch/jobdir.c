@@ -52,6 +52,9 @@ static const struct launch_field launch_fields[] = {
 	LF("pamService", LF_STR, pam_service, 0),
 	LF("nodefile", LF_STR, nodefile, 0),
 	LF("tmpdir", LF_STR, tmpdir, 0),
+	LF("warnSignal", LF_INT, warn_signal, 0),
+	LF("warnTime", LF_INT, warn_time, 0),
+	LF("warnBatch", LF_INT, warn_batch, 0),
 };
 
 #define NLAUNCH (sizeof(launch_fields) / sizeof(launch_fields[0]))

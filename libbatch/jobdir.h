@@ -71,6 +71,10 @@ struct sl_launch {
 	                        * SL_JOBDIR_NODEFILE; NULL: none */
 	char *tmpdir;          /* a qsub job's TMPDIR, made for it and removed
 	                        * after it; NULL: none */
+	int warn_signal;       /* --signal: this signal warn_time seconds before the time
+	                        * limit; 0: none */
+	int warn_time;
+	int warn_batch;        /* --signal=B:...: to the batch shell only */
 };
 
 void sl_launch_clear(struct sl_launch *l); /* frees members, zeroes */

@@ -15,6 +15,7 @@ enum sl_jobstate {
 	SL_JOB_NODE_FAIL,
 	SL_JOB_OUT_OF_MEMORY,
 	SL_JOB_BOOT_FAIL,
+	SL_JOB_DEADLINE,     /* --deadline passed while pending (Slurm's DEADLINE) */
 	SL_JOB_STATE_MAX
 };
 

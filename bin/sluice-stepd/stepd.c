@@ -13,7 +13,10 @@
  * the "slurmstepd-" prefix on purpose because users and scripts grep for it;
  * then SIGCONT+SIGTERM to the job's process group and SIGKILL killWait
  * seconds later. When the script exits, whatever it left in its process
- * group is killed, as Slurm's process tracking does. */
+ * group is killed, as Slurm's process tracking does. --signal's warning
+ * goes warn_time seconds before the time limit: to the batch shell alone
+ * with B:, else to the job's whole process group (a job has no steps
+ * here to single out). Slurm sends it within a minute of that; we at it. */
 #include "stepd.h"
 
 #include <errno.h>
@@ -35,6 +38,7 @@ struct supervise {
 	enum sl_jobstate end;     /* SL_JOB_RUNNING until something asks for an end */
 	int64_t deadline_ms;      /* monotonic; 0: none */
 	int64_t kill_ms;          /* monotonic time of the SIGKILL; 0: none */
+	int64_t warn_ms;          /* monotonic time of --signal's warning; 0: none (or sent) */
 };
 
 static int64_t mono_ms(void)
@@ -92,6 +96,21 @@ static void on_signal(struct stepd *s, struct supervise *v, const siginfo_t *si)
 	}
 }
 
+static void warn(struct stepd *s)
+{
+	int sig = s->l.warn_signal;
+
+	if (sig <= 0 || sig >= NSIG)
+		return;
+	sl_info("job %llu: --signal %d to the %s, %d s before its time limit",
+		(unsigned long long)s->l.job_id, sig, s->l.warn_batch ? "batch shell" : "job",
+		s->l.warn_time);
+	if (s->l.warn_batch)
+		(void)kill(s->job_pid, sig);
+	else
+		stepd_job_kill(s, sig);
+}
+
 /* Wait for the script to exit, honouring signals and the time limit. */
 static int supervise(struct stepd *s, struct supervise *v, const sigset_t *set)
 {
@@ -103,6 +122,10 @@ static int supervise(struct stepd *s, struct supervise *v, const sigset_t *set)
 		if (w < 0 && errno != EINTR)
 			return status;
 		int64_t now = mono_ms(), wake = INT64_MAX;
+		if (v->warn_ms && now >= v->warn_ms && v->end == SL_JOB_RUNNING) {
+			v->warn_ms = 0;
+			warn(s);
+		}
 		if (v->deadline_ms && now >= v->deadline_ms) {
 			v->deadline_ms = 0;
 			job_end(s, v, SL_JOB_TIMEOUT);
@@ -113,6 +136,8 @@ static int supervise(struct stepd *s, struct supervise *v, const sigset_t *set)
 		}
 		if (v->deadline_ms && v->deadline_ms < wake)
 			wake = v->deadline_ms;
+		if (v->warn_ms && v->warn_ms < wake)
+			wake = v->warn_ms;
 		if (v->kill_ms && v->kill_ms < wake)
 			wake = v->kill_ms;
 		int64_t ms = wake == INT64_MAX ? 3600 * 1000 : wake - now;
@@ -226,7 +251,7 @@ static int cancelled_early(const sigset_t *set, struct sl_exec_result *r)
 
 static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 {
-	struct supervise v = {SL_JOB_RUNNING, 0, 0};
+	struct supervise v = {SL_JOB_RUNNING, 0, 0, 0};
 	char buf[32];
 	s->start_time = time(NULL);
 	snprintf(buf, sizeof(buf), "%lld\n", (long long)s->start_time);
@@ -239,6 +264,13 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 		(void)write_mark(s->dir, SL_JOBDIR_PGID, buf, 0);
 		if (s->l.time_limit > 0)
 			v.deadline_ms = mono_ms() + s->l.time_limit * 1000;
+		/* no time limit, no warning (Slurm's too) */
+		if (s->l.time_limit > 0 && s->l.warn_signal > 0) {
+			int64_t at = s->l.time_limit - s->l.warn_time;
+			v.warn_ms = mono_ms() + (at > 0 ? at : 0) * 1000;
+			if (v.warn_ms == 0)
+				v.warn_ms = 1;
+		}
 		int status = supervise(s, &v, set);
 		stepd_job_kill(s, SIGKILL); /* leftovers of the process group */
 		result_from_status(r, &v, status);

@@ -10,6 +10,8 @@
 #include "kueue.h"
 #include "log.h"
 #include "loop.h"
+#include "mail.h"
+#include "timed.h"
 #include "schedule.h"
 #include "store.h"
 #include "submit.h"
@@ -54,6 +56,8 @@ int sl_lifecycle_move(struct sluiced *d, struct sl_job *j, enum sl_jobstate to,
 	set_reason(j, reason);
 	if (sl_jobstate_is_final(to) && j->end_time == 0)
 		j->end_time = (int64_t)time(NULL);
+	if (sl_jobstate_is_final(to))
+		sl_mail_end(d, j); /* sent after the commit */
 	return sl_lifecycle_save(d, j, err);
 }
 
@@ -81,10 +85,12 @@ static void admit(struct sluiced *d, const struct sl_sched_admission *a)
 	 * until its pods are all ready; the nodes are known only then. */
 	j->nodelist = d->executor->reports_ready ? NULL : sl_xstrdup(d->hostname);
 	if (sl_lifecycle_move(d, j, d->executor->reports_ready ? SL_JOB_CONFIGURING :
-			      SL_JOB_RUNNING, "None", &err) != 0)
+			      SL_JOB_RUNNING, "None", &err) != 0) {
 		sl_err_log("job %llu: admission failed: %s", (unsigned long long)j->id, err.msg);
-	else
+	} else {
+		sl_mail_job(d, j, SL_MAIL_BEGIN);
 		push(&d->launch, &d->nlaunch, &d->caplaunch, j->id);
+	}
 }
 
 static void preempt(struct sluiced *d, uint64_t id, const char *why)
@@ -173,6 +179,7 @@ static int back_to_queue(struct sluiced *d, struct sl_job *j, int new_attempt,
 			 struct sl_err *err)
 {
 	int r;
+	sl_mail_job(d, j, SL_MAIL_REQUEUE);
 	if (new_attempt)
 		j->attempt++;
 	drop_admission(j);
@@ -257,6 +264,7 @@ static int evict(struct sluiced *d, struct sl_job *j, const char *why, struct sl
 	sl_schedctl_remove(d->sched, j->id);
 	if (kc->has_backoff_limit && (int64_t)j->ready_evictions + 1 > kc->backoff_limit)
 		return deactivate(d, j, why, err);
+	sl_mail_job(d, j, SL_MAIL_REQUEUE);
 	j->ready_evictions++;
 	j->attempt++;
 	for (int i = 1; i < j->ready_evictions && delay < max; i++)
@@ -340,6 +348,8 @@ int sl_lifecycle_recover(struct sluiced *d, struct sl_err *err)
 	sl_job_free_array(v, n);
 	if (r == 0)
 		sl_info("recovered %zu jobs from the store", sl_jobtab_count(d->jobs));
+	if (r == 0)
+		sl_timed_start(d); /* deadlines, time limit mails */
 	return r;
 }
 
@@ -456,6 +466,7 @@ void sl_lifecycle_turn(struct sluiced *d)
 			d->executor->forget(d->exec, d->forget[i]);
 		d->nforget = 0;
 		launch_all(d);
+		sl_mail_flush(d); /* what they say is on disk now */
 	}
 	/* A printed id is on disk: while a job that a reply names is not,
 	 * every reply waits (replies go out together). */

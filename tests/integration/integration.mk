@@ -9,6 +9,8 @@ INTEGRATION_TESTS = \
 	tests/integration/kill9.sh \
 	tests/integration/restart.sh \
 	tests/integration/config.sh \
+	tests/integration/confperm.sh \
+	tests/integration/unitfile.sh \
 	tests/integration/badinput.sh \
 	tests/integration/preempt.sh \
 	tests/integration/nonroot.sh \
@@ -21,6 +23,10 @@ INTEGRATION_TESTS = \
 	tests/integration/sinfo.sh \
 	tests/integration/query.sh \
 	tests/integration/pbs.sh \
+	tests/integration/sbatch_opts.sh \
+	tests/integration/sbatch_timed.sh \
+	tests/integration/overflow.sh \
+	tests/integration/private.sh \
 	tests/integration/k8s_basic.sh \
 	tests/integration/k8s_ends.sh \
 	tests/integration/k8s_timeout.sh \

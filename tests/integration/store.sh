@@ -10,6 +10,8 @@ S="$T/state"
 SECRET="hunter2-$$"
 # Whoever starts sluiced, with whatever umask, the store stays private.
 umask 000
+# (the config itself must stay writable by root only: sluiced refuses it else)
+write_conf && chmod 0644 "$T/sluice.yaml"
 start_daemon
 cd "$T/work"
 

@@ -263,6 +263,8 @@ static const struct {
 	{SL_OP_ACCOUNT, account, {0, 0, 1, 1}, SL_EACCOUNT,
 	 "Invalid account or account/partition combination specified"},
 	{SL_OP_HOLD_OPERATOR, on_job, {0, 0, 1, 1}, SL_EPERM, "Unauthorized Request for job 42"},
+	/* a job's environment, script and --export values (issue 11, hole 8) */
+	{SL_OP_SEE_PRIVATE, on_job, {1, 0, 1, 1}, SL_EPERM, "Access/permission denied"},
 };
 
 static void test_ops(void **state)

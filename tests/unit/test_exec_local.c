@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "exec_local.h"
+#include "logincache.h"
 #include "loop.h"
 #include "jobdir.h"
 #include "stepd_spawner.h"
@@ -408,10 +409,36 @@ static void test_nodelist(void **state)
 }
 
 
+/* The launch's limit in seconds: a record's minutes past Slurm's largest
+ * limit (stored before the submit policy checked them) are no limit, not
+ * seconds that wrap negative (issue 11, hole 1; UBSan saw the product). */
+static void test_prepare_time_limit(void **state)
+{
+	static const int64_t cases[][2] = {
+		{10, 600}, {SL_TIME_INFINITE, 0}, {SL_TIME_MAX, SL_TIME_MAX * 60}, {INT64_MAX, 0},
+	};
+	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm"};
+	struct sl_logincache *logins = sl_logincache_new(NULL, 60);
+	struct sl_job *j = make_record(1, "#!/bin/sh\ntrue\n", 1);
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sl_err err = SL_ERR_INIT;
+		struct sl_launch out;
+
+		j->spec.time_limit = cases[i][0];
+		assert_int_equal(sl_exec_local_prepare(&c, logins, "vm", j, &out, &err), 0);
+		assert_true(out.time_limit == cases[i][1]);
+		sl_launch_clear(&out);
+	}
+	sl_job_free(j);
+	sl_logincache_free(logins);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nodelist),
+		cmocka_unit_test(test_prepare_time_limit),
 		cmocka_unit_test(test_exec_local_run),
 		cmocka_unit_test(test_exec_local_cancel_signal),
 		cmocka_unit_test(test_exec_local_signal_scope),

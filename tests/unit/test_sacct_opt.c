@@ -189,7 +189,7 @@ static void test_options(void **state)
 	free(fields);
 	sl_sacct_opts_clear(&o);
 	/* only states Sluice never has: nothing can match */
-	assert_int_equal(PARSE(&o, &err, "-s", "S,DL"), 0);
+	assert_int_equal(PARSE(&o, &err, "-s", "RS,RV"), 0);
 	assert_true(o.sel.states.matches_none);
 	sl_sacct_opts_clear(&o);
 }

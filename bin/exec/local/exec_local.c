@@ -599,7 +599,8 @@ static void ops_reload(void *arg)
 }
 
 const struct sl_executor sl_executor_local = {
-	.name = "local", .reports_ready = 0, .preflight = ops_preflight, .create = ops_create, .destroy = ops_destroy,
+	.name = "local", .reports_ready = 0, .preflight = ops_preflight, .check = sl_exec_local_check,
+	.create = ops_create, .destroy = ops_destroy,
 	.start = ops_start, .cancel = ops_cancel, .preempt = ops_preempt, .signal = ops_signal,
 	.adopt = ops_adopt, .forget = ops_forget, .reload = ops_reload,
 };

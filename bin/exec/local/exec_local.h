@@ -46,6 +46,14 @@ void sl_exec_local_forget(struct sl_exec_local *x, uint64_t id);
  * Returns the hostlist; *batch_host gets the first node. Caller frees both. */
 char *sl_exec_local_nodelist(const char *host, int nodes, char **batch_host);
 
+/* At submit (exec.h's check): -w and -x name nodes, and the local
+ * executor's only node is this host (the short name, or "<host>-I" of a
+ * multi-node job): another name in -w is Slurm's "Invalid node name
+ * specified"; excluding this host leaves nowhere to run: "Requested node
+ * configuration is not available". Other names in -x change nothing. */
+int sl_exec_local_check(const struct sl_conf *conf, const struct sl_jobspec *spec,
+			struct sl_err *err);
+
 /* Everything sluice-stepd needs, from the job record: identity (the
  * account, through logins), expanded output paths, the final environment.
  * conf gives cluster and kill_wait; host is the short host name. */

@@ -411,7 +411,11 @@ int sl_qstat_full(struct sl_buf *b, const struct sl_pbs_view *v, const struct sl
 	attr(b, "Hold_Types", NULL, sl_pbs_hold_types(j));
 	attr(b, "Join_Path", NULL, s->std_err ? "n" : "oe");
 	attr(b, "Keep_Files", NULL, "n");
-	attr(b, "Mail_Points", NULL, "n"); /* Sluice sends no mail */
+	snprintf(tmp, sizeof(tmp), "%s%s%s", s->mail_type & SL_MAIL_FAIL ? "a" : "",
+		 s->mail_type & SL_MAIL_BEGIN ? "b" : "", s->mail_type & SL_MAIL_END ? "e" : "");
+	attr(b, "Mail_Points", NULL, tmp[0] ? tmp : "n");
+	if (s->mail_user && s->mail_type)
+		attr(b, "Mail_Users", NULL, s->mail_user);
 	attr_time(b, "mtime", j->end_time > 0 ? j->end_time : j->start_time > 0 ? j->start_time
 								     : j->submit_time);
 	attr_path(b, "Output_Path", j, s->std_out);

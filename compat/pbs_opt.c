@@ -167,16 +167,37 @@ static int h_resources(void *c, const char *a, struct sl_err *e)
 	return r;
 }
 
-/* Mail_Points: Sluice sends no mail, so only "n" (none) has its meaning;
- * libbatch/job.h has no mail fields yet to map -m onto. */
+/* Mail_Points onto sbatch's --mail-type: a (aborted) is FAIL, b BEGIN,
+ * e END, n none; j (array subjobs) needs an array (qsub.c:1588's text). */
 static int h_mail_points(void *c, const char *a, struct sl_err *e)
 {
+	int bits = 0;
+
 	a = skip_blanks(a);
-	if (strcmp(a, "n") == 0)
+	if (strcmp(a, "n") == 0) {
+		CTX(c)->spec->mail_type = 0;
 		return 0;
+	}
 	if (*a == '\0' || strspn(a, "abej") != strlen(a))
 		return illegal(c, 'm', e);
-	return refuse(c, "-m", e);
+	if (strchr(a, 'j')) {
+		CTX(c)->status = 1;
+		return sl_err_set(e, SL_EINVAL, "mail option 'j' can not be used without array job");
+	}
+	bits |= strchr(a, 'a') ? SL_MAIL_FAIL : 0;
+	bits |= strchr(a, 'b') ? SL_MAIL_BEGIN : 0;
+	bits |= strchr(a, 'e') ? SL_MAIL_END : 0;
+	CTX(c)->spec->mail_type = bits;
+	return 0;
+}
+
+/* Mail_Users onto --mail-user: "user[@host][,...]" as given. */
+static int h_mail_users(void *c, const char *a, struct sl_err *e)
+{
+	if (*skip_blanks(a) == '\0')
+		return illegal(c, 'M', e);
+	set_str(&CTX(c)->spec->mail_user, a);
+	return 0;
 }
 
 /* PBS job names: 1 to 230 of [A-Za-z0-9._+-] (check_job_name() in
@@ -357,7 +378,7 @@ static const struct sl_opt qsub_opts[] = {
 	OK('k', R, h_keep),
 	OKF('l', R, OPTF_OPTTIME, h_resources),
 	OK('m', R, h_mail_points),
-	NO('M', R),                      /* no mail is sent */
+	OK('M', R, h_mail_users),
 	OK('N', R, h_name),
 	OK('o', R, h_output),
 	OK('p', R, h_priority),

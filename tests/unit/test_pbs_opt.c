@@ -434,6 +434,14 @@ static void test_values(void **state)
 	assert_int_equal(r.spec.umask, 022);
 	assert_int_equal(r.fl.quiet, 1);
 	done(&r);
+	/* -m/-M onto --mail-type/--mail-user: a is FAIL, b BEGIN, e END */
+	RUN(&r, base_env, "-m", "ae", "-M", "alice@example.org", "v.sh");
+	assert_int_equal(r.spec.mail_type, SL_MAIL_FAIL | SL_MAIL_END);
+	assert_string_equal(r.spec.mail_user, "alice@example.org");
+	done(&r);
+	RUN(&r, base_env, "v.sh"); /* no mail unless asked: PBS's "a" is not Slurm's FAIL */
+	assert_int_equal(r.spec.mail_type, 0);
+	done(&r);
 	RUN(&r, base_env, "-P", "proj", "v.sh"); /* a project is the account */
 	assert_string_equal(r.spec.account, "proj");
 	done(&r);
@@ -484,10 +492,8 @@ static void test_refused(void **state)
 	fails(&r, 1, "-W depend is not supported by Sluice");
 	RUN(&r, base_env, "-W", "block=true", "u.sh");
 	fails(&r, 1, "-W block is not supported by Sluice");
-	RUN(&r, base_env, "-m", "abe", "u.sh");
-	fails(&r, 1, "-m is not supported by Sluice");
-	RUN(&r, base_env, "-M", "a@b", "u.sh");
-	fails(&r, 1, "-M is not supported by Sluice");
+	RUN(&r, base_env, "-m", "j", "u.sh");
+	fails(&r, 1, "mail option 'j' can not be used without array job");
 	RUN(&r, base_env, "-c", "s", "u.sh");
 	fails(&r, 1, "-c (checkpoints) is not supported by Sluice");
 	RUN(&r, base_env, "-q", "batch@otherserver", "u.sh");

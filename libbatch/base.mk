@@ -24,6 +24,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/jobdir.c libbatch/jobdir.h \
 	libbatch/sha256.c libbatch/sha256.h \
 	libbatch/auth.c libbatch/auth.h \
+	libbatch/pamconv.c libbatch/pamconv.h \
 	libbatch/netaddr.c libbatch/netaddr.h
 
 UNIT_TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \

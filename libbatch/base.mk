@@ -33,6 +33,7 @@ UNIT_TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
 UNIT_TESTS += tests/unit/test_workload tests/unit/test_submit tests/unit/test_loop \
 	tests/unit/test_evq tests/unit/test_idcache tests/unit/test_sha256 \
 	tests/unit/test_auth tests/unit/test_netaddr tests/unit/test_submit_opts
+EXTRA_DIST += tests/unit/submit_testlib.h
 tests_unit_test_job_SOURCES = tests/unit/test_job.c tests/unit/job_testlib.h
 tests_unit_test_job_text_SOURCES = tests/unit/test_job_text.c tests/unit/job_testlib.h
 tests_unit_test_job_parse_SOURCES = tests/unit/test_job_parse.c tests/unit/job_testlib.h

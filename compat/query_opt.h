@@ -27,7 +27,6 @@ int sl_query_opt_parse(const struct sl_opt *table, const char *prog, int argc, c
 #define LIST(name, add, F) SET(name) { (void)err; add(&O(ctx)->sel.F, &O(ctx)->sel.n_##F, arg); return 0; }
 #define UNSUPP(name, key, arg) {name, key, arg, {NULL, NULL}, SL_OPTF_UNSUPP, NULL}
 #define ROW(name, key, arg, fn) {name, key, arg, {NULL, NULL}, 0, fn}
-#define NOTHING(name, key, arg) ROW(name, key, arg, sl_query_set_nothing)
 
 /* A setter for options accepted and ignored (Slurm's federation and
  * display-only flags Sluice has no use for). */

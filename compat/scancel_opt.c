@@ -220,10 +220,10 @@ SET(set_state)
 static const struct sl_opt table[] = {
 	ROW("account", 'A', SL_OPT_REQ, set_account),
 	ROW("batch", 'b', SL_OPT_NOARG, set_batch),
-	NOTHING("ctld", 0, SL_OPT_NOARG),
+	ROW("ctld", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("full", 'f', SL_OPT_NOARG, set_full),
 	ROW("help", 0, SL_OPT_NOARG, set_help),
-	NOTHING("hurry", 'H', SL_OPT_NOARG),
+	ROW("hurry", 'H', SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("interactive", 'i', SL_OPT_NOARG, set_interactive),
 	UNSUPP("clusters", 'M', SL_OPT_REQ),
 	UNSUPP("cluster", 'M', SL_OPT_REQ),

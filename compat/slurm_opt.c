@@ -16,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "optable.h"
@@ -349,6 +350,37 @@ static int h_mpi(void *c, const char *a, struct sl_err *e)
 			  "intel, mpich or none)", a);
 }
 
+/* -d is checked by the daemon, which knows the jobs it names (Slurm's
+ * sbatch, too, leaves it to the controller). */
+static int h_dependency(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->spec->dependency, a);
+	return 0;
+}
+
+/* --begin: an absolute time here, so the daemon never reads a clock the
+ * user did not mean; Slurm's two lines when it is not a time. */
+static int h_begin(void *c, const char *a, struct sl_err *e)
+{
+	int64_t t;
+	int pos;
+
+	if (sl_slurm_time_parse_begin(a, (int64_t)time(NULL), &t, &pos) != 0)
+		return pos < 0 ? sl_err_set(e, SL_EINVAL, "Invalid --begin specification")
+			       : sl_err_set(e, SL_EINVAL, "Invalid time specification (pos=%d): "
+					    "%s\nInvalid --begin specification", pos, a);
+	CTX(c)->spec->begin_time = t;
+	return 0;
+}
+
+static int h_kill_invalid_dep(void *c, const char *a, struct sl_err *e)
+{
+	if (a == NULL || (strcasecmp(a, "yes") != 0 && strcasecmp(a, "no") != 0))
+		return sl_err_set(e, SL_EINVAL, "Invalid --kill-on-invalid-dep specification");
+	CTX(c)->spec->kill_invalid_dep = strcasecmp(a, "yes") == 0;
+	return 0;
+}
+
 static int h_parsable(void *c, const char *a, struct sl_err *e)
 {
 	CTX(c)->fl->parsable = 1;
@@ -397,11 +429,13 @@ static int h_version(void *c, const char *a, struct sl_err *e)
 
 static const struct sl_opt sbatch_opts[] = {
 	OK("account", 'A', R, "SBATCH_ACCOUNT", h_account),
+	OK("begin", 'b', R, NULL, h_begin),
 	OK("chdir", 'D', R, NULL, h_chdir),
 	OK("comment", 0, R, NULL, h_comment),
 	OK("constraint", 'C', R, "SBATCH_CONSTRAINT", h_constraint),
 	OK("container-image", 0, R, NULL, h_container_image),
 	OK("cpus-per-task", 'c', R, NULL, h_cpus),
+	OK("dependency", 'd', R, NULL, h_dependency),
 	OK("error", 'e', R, "SBATCH_ERROR", h_error),
 	OK("export", 0, R, "SBATCH_EXPORT", h_export),
 	OK("gpus", 'G', R, "SBATCH_GPUS", h_gpus),
@@ -411,6 +445,7 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("hold", 'H', N, NULL, h_hold),
 	OK("input", 'i', R, "SBATCH_INPUT", h_input),
 	OK("job-name", 'J', R, "SBATCH_JOB_NAME", h_name),
+	OK("kill-on-invalid-dep", 0, R, NULL, h_kill_invalid_dep),
 	OK("mem", 0, R, "SBATCH_MEM_PER_NODE", h_mem),
 	OK("mem-per-cpu", 0, R, "SBATCH_MEM_PER_CPU", h_mem_per_cpu),
 	OK("mpi", 0, R, NULL, h_mpi),
@@ -438,7 +473,6 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("batch", 0, R, "SBATCH_BATCH"),
 	NO("bb", 0, R, NULL),
 	NO("bbf", 0, R, NULL),
-	NO("begin", 'b', R, NULL),
 	NO("cluster-constraint", 0, R, "SBATCH_CLUSTER_CONSTRAINT"),
 	NO2("clusters", 'M', R, "SBATCH_CLUSTERS", "SLURM_CLUSTERS"),
 	NO("container", 0, R, "SBATCH_CONTAINER"),
@@ -449,7 +483,6 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("cpus-per-gpu", 0, R, "SBATCH_CPUS_PER_GPU"),
 	NO("deadline", 0, R, NULL),
 	NO("delay-boot", 0, R, "SBATCH_DELAY_BOOT"),
-	NO("dependency", 'd', R, NULL),
 	NO("distribution", 'm', R, "SBATCH_DISTRIBUTION"),
 	NO("exclude", 'x', R, NULL),
 	NO("exclusive", 0, O, "SBATCH_EXCLUSIVE"),
@@ -464,7 +497,6 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("gres-flags", 0, R, "SBATCH_GRES_FLAGS"),
 	NO2("hint", 0, R, "SBATCH_HINT", "SLURM_HINT"),
 	NO("ignore-pbs", 0, N, "SBATCH_IGNORE_PBS"),
-	NO("kill-on-invalid-dep", 0, R, NULL),
 	NO("licenses", 'L', R, NULL),
 	NO("mail-type", 0, R, NULL),
 	NO("mail-user", 0, R, NULL),

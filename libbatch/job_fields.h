@@ -11,13 +11,15 @@
 	X(name) X(partition) X(account) X(qos) X(gpu_type) X(std_out)        \
 	X(std_err) X(std_in) X(work_dir) X(submit_dir) X(submit_host)         \
 	X(script) X(script_path) X(export_spec) X(container_image) X(mpi)     \
-	X(comment)
+	X(comment) X(dependency)
 
 #define SPEC_INTS(X)                                                         \
 	X(nodes) X(nodes_max) X(ntasks) X(ntasks_per_node) X(cpus_per_task)  \
-	X(gpus) X(gpus_per_node) X(hold) X(nice) X(wrapped) X(requeue)
+	X(gpus) X(gpus_per_node) X(hold) X(nice) X(wrapped) X(requeue)   \
+	X(kill_invalid_dep)
 
-#define SPEC_INT64S(X) X(mem_per_node) X(mem_per_cpu) X(time_limit) X(priority)
+#define SPEC_INT64S(X) X(mem_per_node) X(mem_per_cpu) X(time_limit) X(priority) \
+	X(begin_time)
 
 /* NULL-terminated string vectors. Only a launch reads the first two (and
  * the script): listings leave them out, and sluiced keeps them in its
@@ -27,11 +29,11 @@
 
 /* The record's members, each a column of the store's jobs table. */
 #define JOB_STRINGS(X) X(user) X(group) X(reason) X(reason_text) X(nodelist) \
-	X(cluster_queue) X(flavors) X(submit_key)
+	X(cluster_queue) X(flavors) X(submit_key) X(dependency) X(runs)
 #define JOB_INTS(X) X(exit_code) X(exit_signal) X(alloc_cpus) X(attempt) \
 	X(cancelled_by) X(ready_evictions) X(alloc_nodes)
 #define JOB_INT64S(X) X(submit_time) X(eligible_time) X(start_time) X(end_time) \
-	X(priority)
+	X(priority) X(suspend_time) X(pre_suspend)
 /* Worked out by sluiced when it lists a job: on the wire, never stored. */
 #define JOB_LIVE_INTS(X) X(queue_pos)
 

@@ -18,7 +18,7 @@
 #define FIELDS_MAX 4096
 
 struct opts {
-	int noheader, allusers, steps;
+	int noheader, allusers, steps, duplicates;
 	enum sl_sacct_mode mode;
 	char fields[FIELDS_MAX];
 	const char *start, *end;
@@ -117,7 +117,8 @@ static void parse(int argc, char **argv, struct opts *o)
 			break;
 		case 'X': o->steps = 0; break;
 		case OPT_NAME: sl_slurm_list_append(&o->sel.names, &o->sel.n_names, optarg); break;
-		case 'D': case 'L': case 'v': break;
+		case 'D': o->duplicates = 1; break;
+		case 'L': case 'v': break;
 		case 'V': printf("slurm 22.05.8\n"); exit(0);
 		case OPT_HELP: case OPT_USAGE:
 			printf("Usage: sacct [-a] [-j jobs] [-u users] [-S start] [-E end] [-s states]\n"
@@ -176,6 +177,7 @@ static int fetch(const struct opts *o, int64_t now, struct sl_job ***v, size_t *
 	int r;
 
 	f.history = 1;
+	f.duplicates = o->duplicates;
 	sl_jobsel_filter(&o->sel, &f);
 	if (o->sel.n_uids == 0 && !o->allusers && me != 0 && o->sel.n_ids == 0)
 		f.uids = &me, f.n_uids = 1; /* default: the caller's own jobs */

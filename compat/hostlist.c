@@ -177,7 +177,7 @@ static void emit_group(struct sl_buf *b, const struct host *h, size_t i, size_t 
 	sl_buf_addf(b, "]");
 }
 
-char *sl_hostlist_compress(char *const *names, size_t n)
+static char *compress(char *const *names, size_t n, int sorted)
 {
 	struct host *h = sl_xcalloc(n ? n : 1, sizeof(*h));
 	struct sl_buf *b = sl_buf_new(1 << 20);
@@ -186,9 +186,10 @@ char *sl_hostlist_compress(char *const *names, size_t n)
 
 	for (i = 0; i < n; i++)
 		host_split(names[i], &h[i]);
-	qsort(h, n, sizeof(*h), host_cmp);
-	for (i = 0; i < n; i++) /* drop duplicates */
-		if (m == 0 || strcmp(h[m - 1].name, h[i].name) != 0)
+	if (sorted)
+		qsort(h, n, sizeof(*h), host_cmp);
+	for (i = 0; i < n; i++) /* drop duplicates (next to each other once sorted) */
+		if (!sorted || m == 0 || strcmp(h[m - 1].name, h[i].name) != 0)
 			h[m++] = h[i];
 	for (i = 0; i < m;) {
 		int width = h[i].padded ? h[i].digits : 0;
@@ -204,4 +205,14 @@ char *sl_hostlist_compress(char *const *names, size_t n)
 	sl_buf_free(b);
 	free(h);
 	return out;
+}
+
+char *sl_hostlist_compress(char *const *names, size_t n)
+{
+	return compress(names, n, 1);
+}
+
+char *sl_hostlist_compress_ordered(char *const *names, size_t n)
+{
+	return compress(names, n, 0);
 }

@@ -365,10 +365,13 @@ static int h_begin(void *c, const char *a, struct sl_err *e)
 	int64_t t;
 	int pos;
 
-	if (sl_slurm_time_parse_begin(a, (int64_t)time(NULL), &t, &pos) != 0)
-		return pos < 0 ? sl_err_set(e, SL_EINVAL, "Invalid --begin specification")
-			       : sl_err_set(e, SL_EINVAL, "Invalid time specification (pos=%d): "
-					    "%s\nInvalid --begin specification", pos, a);
+	if (sl_slurm_time_parse_begin(a, (int64_t)time(NULL), &t, &pos) != 0) {
+		if (pos < 0)
+			return sl_err_set(e, SL_EINVAL, "Invalid --begin specification");
+		CTX(c)->fl->raw_lines = 1;
+		return sl_err_set(e, SL_EINVAL, "Invalid time specification (pos=%d): %s\n"
+				  "Invalid --begin specification", pos, a);
+	}
 	CTX(c)->spec->begin_time = t;
 	return 0;
 }

@@ -58,6 +58,9 @@ const char *sl_conf_default_partition(const struct sl_conf *c);
 const char *sl_conf_cluster_name(const struct sl_conf *c);
 int sl_conf_kill_wait(const struct sl_conf *c);         /* seconds */
 int sl_conf_min_job_age(const struct sl_conf *c);       /* seconds */
+/* killInvalidDepend: yes -> 1: a job whose dependency can never be met is
+ * cancelled unless it asked otherwise (--kill-on-invalid-dep=no). */
+int sl_conf_kill_invalid_depend(const struct sl_conf *c);
 
 /* uid 0 always is; otherwise `user` must be listed in `operators`. */
 int sl_conf_is_operator(const struct sl_conf *c, const char *user, uid_t uid);

@@ -29,6 +29,12 @@ struct sl_peer;
 int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 		      const struct sl_peer *who, struct sl_job *j, struct sl_err *err);
 
+/* The last of sl_submit_prepare's checks, alone: j's features resolve and
+ * it can ever fit on engine, with the same refusals. Also when scontrol
+ * update changes what a pending job asks for. */
+int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
+		      const struct sl_job *j, struct sl_err *err);
+
 /* j->priority from its QOS (WorkloadPriorityClass), --priority and --nice;
  * also when a held job is released. -SL_EINVAL for an unknown QOS. */
 int sl_submit_priority(const struct sl_conf *conf, struct sl_job *j, struct sl_err *err);

@@ -337,9 +337,11 @@ static void test_gates(void **state)
 	assert_int_equal(r.spec.kill_invalid_dep, 0);
 	done(&r);
 	RUN(&r, base_env, "--begin=garbage", "job.sh");
+	assert_int_equal(r.fl.raw_lines, 1); /* parse_time's own line, bare */
 	expect_fail(&r, 255, 0, "Invalid time specification (pos=0): garbage\n"
 				 "Invalid --begin specification");
 	RUN(&r, base_env, "--begin=", "job.sh");
+	assert_int_equal(r.fl.raw_lines, 0);
 	expect_fail(&r, 255, 0, "Invalid --begin specification");
 	RUN(&r, base_env, "--kill-on-invalid-dep=bogus", "job.sh");
 	expect_fail(&r, 255, 0, "Invalid --kill-on-invalid-dep specification");

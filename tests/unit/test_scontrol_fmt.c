@@ -1,0 +1,2 @@
+/* placeholder, filled below */
+int main(void) { return 0; }

@@ -229,7 +229,9 @@ static int send_sig(struct xjob *j, int sig, const siginfo_t *si)
 	if (j->pidfd >= 0)
 		r = (int)syscall(SYS_pidfd_send_signal, j->pidfd, sig, si, 0);
 #endif
-	if (r != 0 && j->pidfd < 0 && j->pid > 0)
+	/* Without the pidfd (or a kernel, or valgrind, that lacks its
+	 * syscall): the pid, which job_watch has checked is still ours. */
+	if (r != 0 && (j->pidfd < 0 || errno == ENOSYS) && j->pid > 0)
 		r = si ? sigqueue(j->pid, sig, si->si_value) : kill(j->pid, sig);
 	if (r != 0 && errno == ESRCH)
 		return 0; /* already over: its result is on the way */

@@ -101,7 +101,7 @@ static void show_head(const struct sl_job *j, int64_t now, const char *sep, unsi
 	/* Sluice's admission view (Kueue): where the job waits and why, in the
 	 * engine's own words; the sentence ends its line so that its spaces
 	 * cannot be mistaken for Key=Value pairs. */
-	if (j->cluster_queue != NULL || j->queue_pos > 0 || j->reason_text != NULL) {
+	if (j->cluster_queue != NULL || j->queue_pos > 0) {
 		sl_buf_addf(b, "%sClusterQueue=%s", sep, j->cluster_queue ? j->cluster_queue : "(null)");
 		if (j->queue_pos > 0)
 			sl_buf_addf(b, " QueuePosition=%d", j->queue_pos);
@@ -109,6 +109,8 @@ static void show_head(const struct sl_job *j, int64_t now, const char *sep, unsi
 			sl_buf_addf(b, " Flavors=%s", j->flavors);
 		if (j->reason_text != NULL)
 			sl_buf_addf(b, " PendingReason=%s", j->reason_text);
+	} else if (j->reason_text != NULL) { /* the gates' (gates.c), or an end's */
+		sl_buf_addf(b, "%sPendingReason=%s", sep, j->reason_text);
 	}
 	sl_buf_addf(b, "%sRequeue=%d Restarts=%d BatchFlag=1 Reboot=0 ExitCode=%d:%d", sep,
 		    j->spec.requeue, j->attempt, j->exit_code, j->exit_signal);

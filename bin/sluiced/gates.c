@@ -226,6 +226,50 @@ static void set_reason(struct sl_job *j, const char *reason)
 	j->reason_text = NULL;
 }
 
+/* The reason and its sentence (scontrol's PendingReason=): what the first
+ * term still in the way waits for, in plain words. */
+static void say_why(struct sluiced *d, struct sl_job *j, const struct sl_deplist *l,
+		    enum sl_dep_verdict v, int64_t wake, const char *then)
+{
+	enum sl_dep_state want = v == SL_DEP_NEVER ? SL_DEP_FAILED : SL_DEP_UNFULFILLED;
+	struct sl_deplist one = {NULL, 1, 0};
+	struct sl_dep_job t;
+	char *term, ts[64];
+	size_t i;
+
+	for (i = 0; i < l->n && l->v[i].state != want; i++)
+		;
+	set_reason(j, v == SL_DEP_NEVER ? "DependencyNeverSatisfied" : "Dependency");
+	free(j->reason_text);
+	j->reason_text = NULL;
+	if (i == l->n)
+		return;
+	one.v = &l->v[i];
+	term = sl_dep_format(&one);
+	term[strcspn(term, "(")] = '\0';
+	if (l->v[i].type == SL_DEP_SINGLETON) {
+		j->reason_text = sl_xasprintf("singleton: another job named %s of %s runs, or waits "
+					      "with a lower id", j->spec.name ? j->spec.name : "",
+					      j->user ? j->user : "this user");
+	} else {
+		time_t tw = (time_t)wake;
+		struct tm tm;
+		lookup(d, l->v[i].id, &t);
+		strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", localtime_r(&tw, &tm));
+		if (v == SL_DEP_NEVER)
+			j->reason_text = sl_xasprintf("%s: job %llu ended %s, so it can never hold%s",
+						      term, (unsigned long long)l->v[i].id,
+						      sl_jobstate_name(t.state), then ? then : "");
+		else if (wake > 0 && (t.start_time != 0 || sl_jobstate_is_final(t.state)))
+			j->reason_text = sl_xasprintf("%s: holds at %s", term, ts);
+		else
+			j->reason_text = sl_xasprintf("%s: job %llu is %s", term,
+						      (unsigned long long)l->v[i].id,
+						      sl_jobstate_name(t.state));
+	}
+	free(term);
+}
+
 static int kills(const struct sluiced *d, const struct sl_job *j)
 {
 	return j->spec.kill_invalid_dep == SL_NO_VAL ? sl_conf_kill_invalid_depend(d->conf)
@@ -251,6 +295,10 @@ static int depends(struct sl_gates *g, struct gate *e, struct sl_job *j, int64_t
 	if (v == SL_DEP_READY)
 		return 0;
 	if (v == SL_DEP_NEVER && kills(g->d, j)) {
+		char *why;
+		say_why(g->d, j, &e->deps, v, wake, "; cancelled (--kill-on-invalid-dep)");
+		why = j->reason_text; /* the move below clears it */
+		j->reason_text = NULL;
 		drop(g, j->id);
 		sl_info("job %llu: cancelled: its dependency can never be satisfied",
 			(unsigned long long)j->id);
@@ -258,9 +306,12 @@ static int depends(struct sl_gates *g, struct gate *e, struct sl_job *j, int64_t
 		if (sl_lifecycle_move(g->d, j, SL_JOB_CANCELLED, "DependencyNeverSatisfied",
 				      &err) != 0)
 			sl_err_log("job %llu: %s", (unsigned long long)j->id, err.msg);
+		free(j->reason_text);
+		j->reason_text = why;
+		(void)sl_lifecycle_save(g->d, j, &err);
 		return -1;
 	}
-	set_reason(j, v == SL_DEP_NEVER ? "DependencyNeverSatisfied" : "Dependency");
+	say_why(g->d, j, &e->deps, v, wake, NULL);
 	return 1;
 }
 

@@ -1,20 +1,18 @@
-/* scontrol.c - the job and controller subset of Slurm 22.05's scontrol: a
- * table of verbs (show, hold, uhold, release, requeue, requeuehold, top,
- * suspend, resume, update, ping, reconfigure, version), each one client
- * call; what it prints and parses is compat/scontrol_*.c's. Options go
- * anywhere, as getopt lets Slurm's ("show job -dd 5"). */
-#include <ctype.h>
+/* scontrol.c - the job and controller subset of Slurm 22.05's scontrol. Its
+ * verbs (show, hold, uhold, release, requeue, requeuehold, top, suspend,
+ * resume, update, ping, reconfigure, version) are a table in
+ * compat/scontrol_cmd.c; each makes one client call here, and what it
+ * prints and parses is compat/scontrol_*.c's. Options go anywhere, as
+ * getopt lets Slurm's ("show job -dd 5"). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
 #include "client.h"
-#include "hostlist.h"
 #include "scontrol_fmt.h"
 #include "sinfo_fmt.h"
 #include "slurm_state.h"
@@ -35,13 +33,13 @@ static int write_out(struct sl_buf *b)
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 
-/* The daemon's reason without a " for job N" it may carry, last line only
- * (scontrol prints its own " for job N"). */
-static const char *why(const struct sl_err *err, char *buf, size_t len)
+/* The daemon's reason: its last line (the others are hints), without the
+ * " for job N" that authz.c's refusals carry (scontrol adds its own). */
+static const char *last_line(const char *msg, char *buf, size_t len)
 {
-	const char *last = strrchr(err->msg, '\n');
+	const char *last = strrchr(msg, '\n');
 	char *p;
-	snprintf(buf, len, "%s", last ? last + 1 : err->msg);
+	snprintf(buf, len, "%s", last ? last + 1 : msg);
 	if ((p = strstr(buf, " for job ")) != NULL)
 		*p = '\0';
 	return buf;
@@ -149,47 +147,27 @@ static int show_config(void)
 	return write_out(b);
 }
 
-/* show hostnames|hostlist|hostlistsorted [LIST]: no daemon involved. */
-static int show_hosts(const char *what, const char *list)
+/* show hostnames|hostlist|hostlistsorted [LIST]: no daemon involved; the
+ * job's node list when no list is given. */
+static int show_hosts(enum sl_scontrol_entity e, const char *list)
 {
 	struct sl_err err = SL_ERR_INIT;
-	char **names = NULL, *out;
-	size_t n = 0;
+	struct sl_buf *b = sl_buf_new(OUT_CAP);
 
-	if (list == NULL)
-		list = getenv("SLURM_JOB_NODELIST");
-	if (list == NULL || *list == '\0') {
-		fprintf(stderr, "scontrol: error: host list is empty\n");
-		return 0; /* as Slurm */
-	}
-	if (sl_hostlist_expand(list, &names, &n, &err) != 0) {
+	if (sl_scontrol_hosts(e, list ? list : getenv("SLURM_JOB_NODELIST"), b, &err) != 0) {
+		sl_buf_free(b);
 		fprintf(stderr, "scontrol: error: %s\n", err.msg);
-		return 1;
+		return strcmp(err.msg, "host list is empty") != 0; /* Slurm: 0 for that */
 	}
-	if (strcasecmp(what, "hostnames") == 0) {
-		for (size_t i = 0; i < n; i++)
-			printf("%s\n", names[i]);
-	} else {
-		out = strcasecmp(what, "hostlist") == 0 ? sl_hostlist_compress_ordered(names, n)
-							  : sl_hostlist_compress(names, n);
-		printf("%s\n", out);
-		free(out);
-	}
-	sl_strv_free(names);
-	return fflush(stdout) == 0 ? 0 : 1;
-}
-
-static int is(const char *word, const char *name, size_t min)
-{
-	size_t n = strlen(word);
-	return n >= min && n <= strlen(name) && strncasecmp(word, name, n) == 0;
+	return write_out(b);
 }
 
 static int cmd_show(int argc, char **argv, const struct opts *o)
 {
-	const char *e = argc > 0 ? argv[0] : NULL, *arg = argc > 1 ? argv[1] : NULL;
+	const char *arg = argc > 1 ? argv[1] : NULL;
+	enum sl_scontrol_entity e;
 
-	if (e == NULL) {
+	if (argc == 0) {
 		fprintf(stderr, "too few arguments for keyword:show\n");
 		return 1;
 	}
@@ -197,38 +175,24 @@ static int cmd_show(int argc, char **argv, const struct opts *o)
 		fprintf(stderr, "too many arguments for keyword:show\n");
 		return 1;
 	}
-	if (is(e, "jobs", 1) || is(e, "jobid", 4))
-		return show_job(arg, o);
-	if (is(e, "partitions", 1))
-		return show_parts(arg, 0, o);
-	if (is(e, "nodes", 1))
-		return show_parts(arg, 1, o);
-	if (is(e, "config", 1))
-		return show_config();
-	if (is(e, "hostnames", 5) || strcasecmp(e, "hostlist") == 0 ||
-	    strcasecmp(e, "hostlistsorted") == 0)
-		return show_hosts(e, arg);
-	fprintf(stderr, "invalid entity:%s for keyword:show \n", e);
+	switch ((e = sl_scontrol_entity(argv[0]))) {
+	case SL_SC_JOB: return show_job(arg, o);
+	case SL_SC_PARTITION: return show_parts(arg, 0, o);
+	case SL_SC_NODE: return show_parts(arg, 1, o);
+	case SL_SC_CONFIG: return show_config();
+	case SL_SC_NO_ENTITY: break;
+	default: return show_hosts(e, arg);
+	}
+	fprintf(stderr, "invalid entity:%s for keyword:show \n", argv[0]);
 	return 1;
 }
 
 /* ---- verbs on jobs ---- */
 
-static const struct {
-	const char *name;
-	enum sl_control_op op;
-	int suspend_api; /* Slurm's second line "slurm_suspend error: ..." */
-} controls[] = {
-	{"hold", SL_CTL_HOLD, 1}, {"uhold", SL_CTL_UHOLD, 1}, {"release", SL_CTL_RELEASE, 1},
-	{"requeue", SL_CTL_REQUEUE, 0}, {"requeuehold", SL_CTL_REQUEUE_HOLD, 0},
-	{"top", SL_CTL_TOP, 0}, {"suspend", SL_CTL_SUSPEND, 0}, {"resume", SL_CTL_RESUME, 0},
-};
-
-static int control_one(struct sl_client *c, size_t v, const char *idstr)
+static int control_one(struct sl_client *c, const struct sl_scontrol_verb *v, const char *idstr)
 {
 	struct sl_err err = SL_ERR_INIT;
-	char buf[SL_ERR_MSG_MAX];
-	const char *w;
+	struct sl_buf *b;
 	uint64_t id;
 	long task;
 	int r;
@@ -237,33 +201,29 @@ static int control_one(struct sl_client *c, size_t v, const char *idstr)
 		fprintf(stderr, "Invalid job id specified for job %s\n", idstr);
 		return 1;
 	}
-	if ((r = sl_client_control(c, controls[v].op, id, &err)) == 0)
+	if ((r = sl_client_control(c, v->op, id, &err)) == 0)
 		return 0;
-	if (r == -SL_ENOENT)
-		w = controls[v].op == SL_CTL_SUSPEND || controls[v].op == SL_CTL_RESUME
-			    ? "Unexpected message received" : "Invalid job id specified";
-	else
-		w = why(&err, buf, sizeof(buf));
-	fprintf(stderr, "%s for job %llu\n", w, (unsigned long long)id);
-	if (controls[v].suspend_api)
-		fprintf(stderr, "slurm_suspend error: %s\n", w);
+	b = sl_buf_new(1 << 16);
+	sl_scontrol_refusal(v, id, r, &err, b);
+	fputs(sl_buf_str(b), stderr);
+	sl_buf_free(b);
 	return 1;
 }
 
 /* VERB JOB_LIST...: each id of each comma list, one request each. */
-static int cmd_control(size_t v, int argc, char **argv)
+static int cmd_control(const struct sl_scontrol_verb *v, int argc, char **argv)
 {
 	struct sl_client *c = NULL;
 	struct sl_err err = SL_ERR_INIT;
 	int rc = 0;
 
 	if (argc == 0) {
-		fprintf(stderr, "too few arguments for keyword:%s\n", controls[v].name);
+		fprintf(stderr, "too few arguments for keyword:%s\n", v->name);
 		return 1;
 	}
 	if (sl_client_connect(NULL, &c, &err) != 0) {
-		fprintf(stderr, "%s error: %s\n", controls[v].suspend_api ? "slurm_suspend" :
-			controls[v].name, CONNECT_FAIL);
+		fprintf(stderr, "%s error: %s\n", v->suspend_api ? "slurm_suspend" : v->name,
+			CONNECT_FAIL);
 		return 1;
 	}
 	for (int i = 0; i < argc; i++) {
@@ -305,7 +265,8 @@ static int cmd_update(int argc, char **argv)
 	else if (r == -SL_ENOENT)
 		fprintf(stderr, "Invalid job id specified for job %llu\n", (unsigned long long)id);
 	else if (r != 0)
-		fprintf(stderr, "%s for job %llu\n", why(&err, buf, sizeof(buf)), (unsigned long long)id);
+		fprintf(stderr, "%s for job %llu\n", last_line(err.msg, buf, sizeof(buf)),
+			(unsigned long long)id);
 	return r != 0;
 }
 
@@ -339,24 +300,20 @@ static int cmd_reconfigure(void)
 
 static int run(int argc, char **argv, const struct opts *o)
 {
-	const char *verb = argv[0];
+	const struct sl_scontrol_verb *v = sl_scontrol_verb(argv[0]);
 
-	if (is(verb, "show", 3))
-		return cmd_show(argc - 1, argv + 1, o);
-	for (size_t v = 0; v < sizeof(controls) / sizeof(controls[0]); v++)
-		if (strcasecmp(verb, controls[v].name) == 0)
-			return cmd_control(v, argc - 1, argv + 1);
-	if (is(verb, "update", 1))
-		return cmd_update(argc - 1, argv + 1);
-	if (is(verb, "ping", 2))
-		return cmd_ping();
-	if (is(verb, "reconfigure", 3))
-		return cmd_reconfigure();
-	if (is(verb, "version", 4)) {
-		printf("slurm 22.05.8\n");
-		return 0;
+	if (v == NULL) {
+		fprintf(stderr, "invalid keyword: %s\n", argv[0]);
+		return 1;
 	}
-	fprintf(stderr, "invalid keyword: %s\n", verb);
+	switch (v->kind) {
+	case SL_SC_SHOW: return cmd_show(argc - 1, argv + 1, o);
+	case SL_SC_CONTROL: return cmd_control(v, argc - 1, argv + 1);
+	case SL_SC_UPDATE: return cmd_update(argc - 1, argv + 1);
+	case SL_SC_PING: return cmd_ping();
+	case SL_SC_RECONFIGURE: return cmd_reconfigure();
+	case SL_SC_VERSION: printf("slurm 22.05.8\n"); return 0;
+	}
 	return 1;
 }
 

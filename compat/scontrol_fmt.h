@@ -46,4 +46,40 @@ int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id,
 			     struct sl_update_field **f, size_t *n, int *rc, struct sl_buf *notes,
 			     struct sl_err *err);
 
+/* ---- scontrol_cmd.c: scontrol's words ---- */
+
+enum sl_scontrol_kind {
+	SL_SC_SHOW, SL_SC_CONTROL, SL_SC_UPDATE, SL_SC_PING, SL_SC_RECONFIGURE, SL_SC_VERSION
+};
+
+struct sl_scontrol_verb {
+	const char *name;
+	size_t min;              /* the shortest abbreviation taken */
+	enum sl_scontrol_kind kind;
+	enum sl_control_op op;   /* SL_SC_CONTROL: what it asks the daemon */
+	int suspend_api;         /* Slurm's second line "slurm_suspend error: ..." */
+};
+
+/* The verb word names (any case, abbreviated as Slurm allows), or NULL. */
+const struct sl_scontrol_verb *sl_scontrol_verb(const char *word);
+
+enum sl_scontrol_entity {
+	SL_SC_NO_ENTITY, SL_SC_JOB, SL_SC_PARTITION, SL_SC_NODE, SL_SC_CONFIG,
+	SL_SC_HOSTNAMES, SL_SC_HOSTLIST, SL_SC_HOSTLIST_SORTED
+};
+/* What `show WORD` shows ("jobs", "jobid", "part", "node", ...). */
+enum sl_scontrol_entity sl_scontrol_entity(const char *word);
+
+/* What scontrol prints when the daemon refused verb v on job id (rc,
+ * err): "REASON for job N", and for hold, uhold and release Slurm's second
+ * line "slurm_suspend error: REASON". */
+void sl_scontrol_refusal(const struct sl_scontrol_verb *v, uint64_t id, int rc,
+			 const struct sl_err *err, struct sl_buf *out);
+
+/* show hostnames (one name a line), hostlist (compressed, in the given
+ * order), hostlistsorted: list expanded into out. -SL_EINVAL "host list is
+ * empty" (Slurm prints it and exits 0), or the hostlist's error. */
+int sl_scontrol_hosts(enum sl_scontrol_entity e, const char *list, struct sl_buf *out,
+		      struct sl_err *err);
+
 #endif

@@ -368,6 +368,26 @@ static void set_date(struct when *w, int64_t t)
 	w->year = tm.tm_year;
 }
 
+/* An "AM" or "PM" at s + *o applied to hour *h (*o past it). */
+static int am_pm(const char *s, int *o, int *h)
+{
+	if (strncasecmp(s + *o, "pm", 2) == 0) {
+		*h += 12;
+		if (*h == 24) /* 12 PM is noon */
+			*h = 12;
+		else if (*h > 23)
+			return -1;
+		*o += 2;
+	} else if (strncasecmp(s + *o, "am", 2) == 0) {
+		if (*h == 12) /* 12 AM is midnight */
+			*h = 0;
+		else if (*h > 11)
+			return -1;
+		*o += 2;
+	}
+	return 0;
+}
+
 /* "H[H]:MM[:SS][ ][AM|PM]" at s + *pos; on success *pos is its last char. */
 static int begin_hms(const char *s, int *pos, struct when *w)
 {
@@ -414,20 +434,8 @@ static int begin_hms(const char *s, int *pos, struct when *w)
 	}
 	while (isspace((unsigned char)s[o]))
 		o++;
-	if (strncasecmp(s + o, "pm", 2) == 0) {
-		h += 12;
-		if (h == 24) /* 12 PM is noon */
-			h = 12;
-		else if (h > 23)
-			goto bad;
-		o += 2;
-	} else if (strncasecmp(s + o, "am", 2) == 0) {
-		if (h == 12) /* 12 AM is midnight */
-			h = 0;
-		else if (h > 11)
-			goto bad;
-		o += 2;
-	}
+	if (am_pm(s, &o, &h) != 0)
+		goto bad;
 	*pos = o - 1;
 	w->hour = h;
 	w->min = m;
@@ -592,6 +600,26 @@ static const struct {
 	{"noon", 12, 0}, {"fika", 15, 0}, {"teatime", 16, 0},
 };
 
+/* A keyword at s + *pos ("today", "noon", ...) into w; 1 when there was
+ * one (*pos at its last char), 0 when not. */
+static int begin_word(const char *s, int *pos, int64_t now, struct when *w)
+{
+	for (size_t i = 0; i < sizeof(begin_words) / sizeof(begin_words[0]); i++) {
+		size_t len = strlen(begin_words[i].word);
+		if (strncasecmp(s + *pos, begin_words[i].word, len) != 0)
+			continue;
+		if (begin_words[i].hour < 0) {
+			set_date(w, now + begin_words[i].day_add * 86400);
+		} else {
+			w->hour = begin_words[i].hour;
+			w->min = w->sec = 0;
+		}
+		*pos += (int)len - 1;
+		return 1;
+	}
+	return 0;
+}
+
 int sl_slurm_time_parse_begin(const char *s, int64_t now, int64_t *out, int *errpos)
 {
 	struct when w = {-1, -1, 0, -1, -1, -1};
@@ -610,22 +638,9 @@ int sl_slurm_time_parse_begin(const char *s, int64_t now, int64_t *out, int *err
 	}
 	localtime_r(&tnow, &nt);
 	for (pos = 0; s[pos] != '\0' && s[pos] != '\n'; pos++) {
-		size_t i, nw = sizeof(begin_words) / sizeof(begin_words[0]);
-		if (isblank((unsigned char)s[pos]) || s[pos] == '-' || s[pos] == 'T')
+		if (isblank((unsigned char)s[pos]) || s[pos] == '-' || s[pos] == 'T' ||
+		    begin_word(s, &pos, now, &w))
 			continue;
-		for (i = 0; i < nw; i++)
-			if (strncasecmp(s + pos, begin_words[i].word, strlen(begin_words[i].word)) == 0)
-				break;
-		if (i < nw) {
-			if (begin_words[i].hour < 0) {
-				set_date(&w, now + begin_words[i].day_add * 86400);
-			} else {
-				w.hour = begin_words[i].hour;
-				w.min = w.sec = 0;
-			}
-			pos += (int)strlen(begin_words[i].word) - 1;
-			continue;
-		}
 		if (strncasecmp(s + pos, "now", 3) == 0) {
 			int64_t t;
 			time_t tt;
@@ -636,11 +651,9 @@ int sl_slurm_time_parse_begin(const char *s, int64_t now, int64_t *out, int *err
 			localtime_r(&tt, &tm);
 			w = (struct when){tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_mon, tm.tm_mday,
 					  tm.tm_year};
-			continue;
-		}
-		if (!digit(s[pos]))
+		} else if (!digit(s[pos])) {
 			goto bad;
-		if (s[pos + 1] == ':' || (s[pos + 1] != '\0' && s[pos + 2] == ':')) {
+		} else if (s[pos + 1] == ':' || (s[pos + 1] != '\0' && s[pos + 2] == ':')) {
 			if (begin_hms(s, &pos, &w) != 0)
 				goto bad;
 		} else if (begin_date(s, &pos, &w) != 0) {
@@ -651,8 +664,7 @@ int sl_slurm_time_parse_begin(const char *s, int64_t now, int64_t *out, int *err
 		*errpos = -1; /* nothing at all: Slurm prints no position */
 		return -SL_EINVAL;
 	}
-	*out = begin_resolve(&w, &nt, now);
-	if (*out == -1)
+	if ((*out = begin_resolve(&w, &nt, now)) == -1)
 		goto bad;
 	return 0;
 bad:

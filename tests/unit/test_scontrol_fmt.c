@@ -366,6 +366,60 @@ static void test_config(void **state)
 	sl_buf_free(b);
 }
 
+/* ---- the words ---- */
+
+static void test_words(void **state)
+{
+	const struct sl_scontrol_verb *v;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	(void)state;
+
+	assert_int_equal(sl_scontrol_verb("SHOW")->kind, SL_SC_SHOW);
+	assert_int_equal(sl_scontrol_verb("sho")->kind, SL_SC_SHOW);
+	assert_null(sl_scontrol_verb("sh"));
+	assert_null(sl_scontrol_verb("bogus"));
+	assert_int_equal(sl_scontrol_verb("requeuehold")->op, SL_CTL_REQUEUE_HOLD);
+	assert_int_equal(sl_scontrol_verb("requeue")->op, SL_CTL_REQUEUE);
+	assert_int_equal(sl_scontrol_verb("u")->kind, SL_SC_UPDATE);
+	assert_int_equal(sl_scontrol_verb("reconfig")->kind, SL_SC_RECONFIGURE);
+	assert_int_equal(sl_scontrol_entity("job"), SL_SC_JOB);
+	assert_int_equal(sl_scontrol_entity("jobid"), SL_SC_JOB);
+	assert_int_equal(sl_scontrol_entity("part"), SL_SC_PARTITION);
+	assert_int_equal(sl_scontrol_entity("Nodes"), SL_SC_NODE);
+	assert_int_equal(sl_scontrol_entity("hostlistsorted"), SL_SC_HOSTLIST_SORTED);
+	assert_int_equal(sl_scontrol_entity("bogus"), SL_SC_NO_ENTITY);
+
+	/* a refusal: the daemon's reason once, " for job N" by scontrol */
+	v = sl_scontrol_verb("hold");
+	sl_err_set(&err, SL_EPERM, "Invalid user id for job 36");
+	sl_scontrol_refusal(v, 36, -SL_EPERM, &err, b);
+	assert_string_equal(sl_buf_str(b), "Invalid user id for job 36\n"
+					   "slurm_suspend error: Invalid user id\n");
+	sl_buf_reset(b);
+	sl_err_clear(&err);
+	sl_err_set(&err, SL_ESTATE, "Job has already finished");
+	sl_scontrol_refusal(sl_scontrol_verb("requeue"), 7, -SL_ESTATE, &err, b);
+	assert_string_equal(sl_buf_str(b), "Job has already finished for job 7\n");
+	sl_buf_reset(b);
+	sl_scontrol_refusal(sl_scontrol_verb("suspend"), 999999, -SL_ENOENT, &err, b);
+	assert_string_equal(sl_buf_str(b), "Unexpected message received for job 999999\n");
+	sl_buf_reset(b);
+
+	assert_int_equal(sl_scontrol_hosts(SL_SC_HOSTNAMES, "n[1-3],x01", b, NULL), 0);
+	assert_string_equal(sl_buf_str(b), "n1\nn2\nn3\nx01\n");
+	sl_buf_reset(b);
+	assert_int_equal(sl_scontrol_hosts(SL_SC_HOSTLIST, "n3,n1,n2,x01", b, NULL), 0);
+	assert_string_equal(sl_buf_str(b), "n[3,1-2],x01\n");
+	sl_buf_reset(b);
+	assert_int_equal(sl_scontrol_hosts(SL_SC_HOSTLIST_SORTED, "n3,n1,n2", b, NULL), 0);
+	assert_string_equal(sl_buf_str(b), "n[1-3]\n");
+	sl_err_clear(&err);
+	assert_int_equal(sl_scontrol_hosts(SL_SC_HOSTNAMES, NULL, b, &err), -SL_EINVAL);
+	assert_string_equal(err.msg, "host list is empty");
+	sl_buf_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -376,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_update_parse),
 		cmocka_unit_test(test_partition_node),
 		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

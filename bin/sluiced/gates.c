@@ -131,13 +131,10 @@ static void on_timer(struct sl_loop *l, uint64_t id, void *arg)
 	g->clock = 1;
 }
 
-/* The timer at the earliest wake of any waiting job. */
-static void arm(struct sl_gates *g)
+static void arm_at(struct sl_gates *g, int64_t due)
 {
-	int64_t due = 0, now = (int64_t)time(NULL);
-	for (size_t i = 0; i < g->n; i++)
-		if (g->v[i].wake > 0 && (due == 0 || g->v[i].wake < due))
-			due = g->v[i].wake;
+	int64_t now = (int64_t)time(NULL);
+
 	if (due == g->timer_due && (due == 0 || g->timer != 0))
 		return;
 	if (g->timer != 0)
@@ -147,6 +144,16 @@ static void arm(struct sl_gates *g)
 	if (due > 0)
 		g->timer = sl_loop_add_timer(g->d->loop, due > now ? (due - now) * 1000 : 0,
 					     on_timer, g);
+}
+
+/* The timer at the earliest wake of any waiting job (a scan: once a turn). */
+static void arm(struct sl_gates *g)
+{
+	int64_t due = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->v[i].wake > 0 && (due == 0 || g->v[i].wake < due))
+			due = g->v[i].wake;
+	arm_at(g, due);
 }
 
 /* ---- what a dependency names ---- */
@@ -372,7 +379,10 @@ int sl_gates_queue(struct sluiced *d, struct sl_job *j, struct sl_err *err)
 		j->dependency = NULL;
 	}
 	r = check(g, j, now, err);
-	arm(g);
+	/* Sooner than the timer: sooner timer (no scan per submission). */
+	if (r == 1 && (e = find(g, j->id)) != NULL && e->wake > 0 &&
+	    (g->timer_due == 0 || e->wake < g->timer_due))
+		arm_at(g, e->wake);
 	return r < 0 ? r : 0;
 }
 
@@ -442,14 +452,16 @@ void sl_gates_turn(struct sluiced *d)
 {
 	struct sl_gates *g = gates(d);
 	int64_t now = (int64_t)time(NULL);
+	int passes = 0;
 
 	if (g == NULL)
 		return;
-	for (int round = 0; round < 16 && g->n > 0 && (g->ntouched > 0 || g->clock); round++)
+	for (; passes < 16 && g->n > 0 && (g->ntouched > 0 || g->clock); passes++)
 		pass(g, now);
 	g->ntouched = 0;
 	g->clock = 0;
-	arm(g);
+	if (passes > 0) /* what waits, and till when, may have changed */
+		arm(g);
 }
 
 /* ---- at submit ---- */

@@ -76,6 +76,24 @@ else
 	fail=$((fail + 1))
 fi
 
+# Every fuzz corpus (tests/fuzz/corpus), through the harnesses built as
+# `make fuzz` builds them: clang, libFuzzer's main, ASan and UBSan, in
+# build-fuzz/. Without clang, replay.c's main in build-asan/ (gcc, the same
+# sanitizers), so the replay runs wherever the tests do.
+log "fuzz corpora under -fsanitize=address,undefined"
+rm -f build-check/fuzz.out
+if command -v clang >/dev/null 2>&1; then
+	make -s -C build-check fuzz-replay FUZZ_BUILD="$top/build-fuzz" >build-check/fuzz.out 2>&1
+else
+	make -s -C build-asan fuzz-replay-here >build-check/fuzz.out 2>&1
+fi
+grep -E '^(ok|FAIL)' build-check/fuzz.out
+p=$(grep -c '^ok - fuzz/' build-check/fuzz.out)
+x=$(grep -c '^FAIL' build-check/fuzz.out)
+[ "$p" -gt 0 ] || { tail -n 30 build-check/fuzz.out; x=$((x + 1)); }
+pass=$((pass + p))
+fail=$((fail + x))
+
 if [ "${SLUICE_DISTCHECK:-1}" = 1 ]; then
 	log "make distcheck (unit tests only)"
 	if make -s -C build-check distcheck TESTS="$(make -s --no-print-directory -C build-check print-unit-tests | tail -n 1)" \

@@ -22,5 +22,7 @@ bin_PROGRAMS += bin/sluice
 bin_sluice_SOURCES = bin/sluice.c bin/sluice_render.c bin/sluice_render.h
 # The renderer needs compat and libbatch after it: static link order.
 bin_sluice_LDADD = k8s/librender.a $(SL_LIBS)
-TESTS += tests/unit/test_sluice_render.sh
-EXTRA_DIST += tests/unit/test_sluice_render.sh
+TESTS += tests/unit/test_sluice_render.sh tests/unit/test_readme_options.sh \
+	tests/unit/test_sluice_render_opts.sh
+EXTRA_DIST += tests/unit/test_sluice_render.sh tests/unit/test_readme_options.sh \
+	tests/unit/test_sluice_render_opts.sh

@@ -9,11 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "client.h"
 #include "err.h"
 #include "job.h"
 #include "slurm_opt.h"
+#include "slurm_time.h"
 
 extern char **environ;
 
@@ -23,11 +26,17 @@ static const char help_text[] =
 	"Parallel run options:\n"
 	"  -A, --account=name          charge job to specified account\n"
 	"  -D, --chdir=directory       set working directory for batch script\n"
+	"      --deadline=time         remove the job if no ending possible before\n"
+	"                              this deadline (start > (deadline - time[-min]))\n"
 	"  -e, --error=err             file for batch script's standard error\n"
 	"      --export[=names]        specify environment variables to export\n"
 	"  -H, --hold                  submit job in held state\n"
+	"      --ignore-pbs            Ignore #PBS and #BSUB options in the batch script\n"
 	"  -i, --input=in              file for batch script's standard input\n"
 	"  -J, --job-name=jobname      name of job\n"
+	"      --mail-type=type        notify on state change: BEGIN, END, FAIL or ALL\n"
+	"      --mail-user=user        who to send email notification for job state\n"
+	"                              changes\n"
 	"  -n, --ntasks=ntasks         number of tasks to run\n"
 	"      --nice[=value]          decrease scheduling priority by value\n"
 	"      --no-requeue            if set, do not permit the job to be requeued\n"
@@ -42,8 +51,11 @@ static const char help_text[] =
 	"  -q, --qos=qos               quality of service\n"
 	"  -Q, --quiet                 quiet mode (suppress informational messages)\n"
 	"      --requeue               if set, permit the job to be requeued\n"
+	"  -s, --oversubscribe         over subscribe resources with other jobs\n"
+	"      --signal=[[R][B]:]num[@time] send signal when time limit within time seconds\n"
 	"  -t, --time=minutes          time limit\n"
 	"  -v, --verbose               verbose mode (multiple -v's increase verbosity)\n"
+	"  -W, --wait                  wait for completion of submitted job\n"
 	"      --wrap[=command string] wrap command string in a sh script and submit\n"
 	"\n"
 	"Constraint options:\n"
@@ -53,24 +65,45 @@ static const char help_text[] =
 	"      --mem-per-cpu=MB        maximum amount of real memory per allocated\n"
 	"                              cpu required by the job.\n"
 	"                              --mem >= --mem-per-cpu if --mem is specified.\n"
+	"      --mincpus=n             minimum number of logical processors (threads)\n"
+	"                              per node\n"
+	"  -w, --nodelist=hosts...     request a specific list of hosts\n"
+	"  -x, --exclude=hosts...      exclude a specific list of hosts\n"
 	"\n"
 	"Consumable resources related options:\n"
+	"      --exclusive[=user]      allocate nodes in exclusive mode when\n"
+	"                              cpu consumable resource is enabled\n"
 	"  -c, --cpus-per-task=ncpus   number of cpus required per task\n"
+	"\n"
+	"Affinity/Multi-core options: (accepted; Sluice does not place tasks)\n"
+	"      --sockets-per-node=S    number of sockets per node to allocate\n"
+	"      --cores-per-socket=C    number of cores per socket to allocate\n"
+	"      --threads-per-core=T    number of threads per core to allocate\n"
+	"  -B  --extra-node-info=S[:C[:T]]  combine request of sockets per node,\n"
+	"                              cores per socket and threads per core.\n"
+	"      --ntasks-per-core=n     number of tasks to invoke on each core\n"
+	"      --ntasks-per-socket=n   number of tasks to invoke on each socket\n"
+	"      --hint=                 Bind tasks according to application hints\n"
+	"                              (see \"--hint=help\" for options)\n"
 	"\n"
 	"GPU scheduling options:\n"
 	"  -G, --gpus=n                count of GPUs required for the job\n"
 	"      --gpus-per-node=n       number of GPUs required per allocated node\n"
 	"      --gres=list             required generic resources (gpu[:type]:count)\n"
+	"      --cpus-per-gpu=n        number of CPUs required per allocated GPU\n"
+	"      --gpus-per-task=n       number of GPUs required per spawned task\n"
+	"      --mem-per-gpu=n         real memory required per allocated GPU\n"
 	"\n"
 	"Help options:\n"
 	"  -h, --help                  show this help message\n"
 	"      --usage                 display brief usage message\n"
 	"\n"
 	"Other options:\n"
+	"      --test-only             when would the job start? (submits nothing)\n"
 	"  -V, --version               output version information and exit\n"
 	"\n"
 	"Other sbatch options are recognised and refused: Sluice does not\n"
-	"support them yet.\n";
+	"support them yet. `sluice options` lists them all.\n";
 
 static const char usage_text[] =
 	"Usage: sbatch [-N nnodes] [-n ntasks] [-c ncpus] [-p partition]\n"
@@ -99,8 +132,20 @@ static void print_lines(const char *prefix, const char *last, const char *msg, i
 	}
 }
 
+static const char hint_help[] =
+	"Application hint options:\n"
+	"    --hint=             Bind tasks according to application hints\n"
+	"        compute_bound   use all cores in each socket\n"
+	"        memory_bound    use only one core in each socket\n"
+	"        [no]multithread [don't] use extra threads with in-core multi-threading\n"
+	"        help            show this help message\n";
+
 static int parse_failed(const struct sl_sbatch_flags *fl, const struct sl_err *err)
 {
+	if (fl->hint_help) { /* Slurm prints it and exits 1 */
+		fputs(hint_help, stdout);
+		return 1;
+	}
 	if (fl->usage_error) {
 		fprintf(stderr, "sbatch: %s\nTry \"sbatch --help\" for more information\n",
 			err->msg);
@@ -123,6 +168,71 @@ static void print_verbose(const struct sl_sbatch_flags *fl)
 	fprintf(stderr, "sbatch: end of defined options\n");
 }
 
+/* -W: Slurm's _job_wait(), polling a fresh connection each time (sluiced
+ * closes idle ones): after 2 s, then twice as long each time up to 10 s.
+ * The exit status is the job's exit code, 1 when a signal ended it. */
+static int wait_job(uint64_t id)
+{
+	struct sl_jobfilter f = {0};
+	unsigned delay = 2;
+
+	f.ids = &id;
+	f.n_ids = 1;
+	for (;;) {
+		struct sl_err err = SL_ERR_INIT;
+		struct sl_job **v = NULL;
+		size_t n = 0;
+		int r, ec = -1;
+
+		sleep(delay);
+		if (delay < 10)
+			delay = delay * 2 > 10 ? 10 : delay * 2;
+		if ((r = sl_client_query(&f, &v, &n, &err)) != 0) {
+			fprintf(stderr, "sbatch: error: Currently unable to load job state "
+				"information, retrying: %s\n", err.msg);
+			continue;
+		}
+		if (n == 0) {
+			fprintf(stderr, "sbatch: error: Job %llu no longer found and exit code not "
+				"found\n", (unsigned long long)id);
+			ec = 0;
+		} else if (sl_jobstate_is_final(v[0]->state)) {
+			ec = v[0]->exit_signal != 0 ? 1 : v[0]->exit_code;
+		}
+		sl_job_free_array(v, n);
+		if (ec >= 0)
+			return ec;
+	}
+}
+
+/* --test-only: Slurm's line on stderr, or "allocation failure: ...". */
+static int test_only(const struct sl_jobspec *spec, const struct sl_sbatch_flags *fl)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_willrun w;
+	char when[64];
+	int r = sl_client_test_only(spec, &w, &err);
+
+	if (r != 0) { /* hint lines as errors, the answer as slurm_perror() */
+		const char *msg = err.msg[0] ? err.msg : sl_strerror(r), *last = strrchr(msg, '\n');
+		if (last != NULL) {
+			char *hints = strndup(msg, (size_t)(last - msg));
+			print_lines("sbatch: error: ", "", hints ? hints : "", 0);
+			free(hints);
+		}
+		fprintf(stderr, "allocation failure: %s\n", last ? last + 1 : msg);
+		return 1;
+	}
+	sl_slurm_time_fmt_ts(w.start, when, sizeof(when));
+	if (!fl->quiet)
+		fprintf(stderr, "sbatch: Job %llu to start at %s using %d processors on nodes %s "
+			"in partition %s\n", (unsigned long long)w.id, when, w.cpus, w.nodes,
+			w.partition);
+	free(w.nodes);
+	free(w.partition);
+	return 0;
+}
+
 static int submit(const struct sl_jobspec *spec, const struct sl_sbatch_flags *fl)
 {
 	struct sl_err err = SL_ERR_INIT;
@@ -138,7 +248,9 @@ static int submit(const struct sl_jobspec *spec, const struct sl_sbatch_flags *f
 		printf("%llu\n", (unsigned long long)id);
 	else if (!fl->quiet)
 		printf("Submitted batch job %llu\n", (unsigned long long)id);
-	return fflush(stdout) == 0 ? 0 : 1;
+	if (fflush(stdout) != 0)
+		return 1;
+	return fl->wait ? wait_job(id) : 0;
 }
 
 int main(int argc, char **argv)
@@ -156,7 +268,7 @@ int main(int argc, char **argv)
 	} else {
 		if (fl.verbose)
 			print_verbose(&fl);
-		rc = submit(&spec, &fl);
+		rc = fl.test_only ? test_only(&spec, &fl) : submit(&spec, &fl);
 	}
 	sl_jobspec_clear(&spec);
 	sl_sbatch_flags_clear(&fl);

@@ -1,196 +1,172 @@
 /* scancel.c - cancel or signal jobs, with Slurm 22.05's messages and exit
- * codes (210 = ESLURM_ACCESS_DENIED & 0xff for another user's job; 8 when
- * the controller cannot be reached). One sl_client_cancel() call. */
-#include <ctype.h>
-#include <getopt.h>
-#include <signal.h>
+ * codes: the exit status is Slurm's error number's low byte (210 for
+ * another user's job, 228 for a signal to a pending job), 1 for an id
+ * that names no active job when filters or a signal were given, 8 when
+ * the controller cannot be reached. Options through compat/scancel_opt,
+ * one sl_client_cancel() call (-i asks sl_client_query() first, for the
+ * names its questions show). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include "client.h"
+#include "scancel_opt.h"
 #include "slurm_state.h"
 #include "xalloc.h"
 
-#define EXIT_DENIED 210
 #define EXIT_NOCONN 8
+#define E_INVALID_JOB_ID 2017 /* Slurm's error numbers, for the exit status */
+#define E_ACCESS_DENIED 2002
+#define E_TRANSITION 2020
+#define E_NOT_HET 2106
 
-struct opts {
-	int verbose, batch, signal, filters;
-	struct sl_jobsel sel;
-};
-
-enum { OPT_ME = 256, OPT_HELP, OPT_USAGE };
-
-static const struct option longopts[] = {
-	{"account", required_argument, NULL, 'A'},
-	{"batch", no_argument, NULL, 'b'},
-	{"full", no_argument, NULL, 'f'},
-	{"name", required_argument, NULL, 'n'},
-	{"jobname", required_argument, NULL, 'n'},
-	{"partition", required_argument, NULL, 'p'},
-	{"quiet", no_argument, NULL, 'Q'},
-	{"signal", required_argument, NULL, 's'},
-	{"state", required_argument, NULL, 't'},
-	{"user", required_argument, NULL, 'u'},
-	{"verbose", no_argument, NULL, 'v'},
-	{"version", no_argument, NULL, 'V'},
-	{"me", no_argument, NULL, OPT_ME},
-	{"help", no_argument, NULL, OPT_HELP},
-	{"usage", no_argument, NULL, OPT_USAGE},
-	{NULL, 0, NULL, 0},
-};
-
-static const struct {
-	const char *name;
-	int sig;
-} signals[] = {
-	{"HUP", SIGHUP}, {"INT", SIGINT}, {"QUIT", SIGQUIT}, {"ABRT", SIGABRT},
-	{"KILL", SIGKILL}, {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"USR1", SIGUSR1},
-	{"USR2", SIGUSR2}, {"CONT", SIGCONT}, {"STOP", SIGSTOP}, {"TSTP", SIGTSTP},
-	{"TTIN", SIGTTIN}, {"TTOU", SIGTTOU}, {"URG", SIGURG}, {"XCPU", SIGXCPU},
-	{"XFSZ", SIGXFSZ}, {"VTALRM", SIGVTALRM}, {"PROF", SIGPROF}, {"WINCH", SIGWINCH},
-};
-
-static int parse_signal(const char *s)
+static int max(int a, int b)
 {
-	char *end;
-	long v;
-
-	if (isdigit((unsigned char)*s)) {
-		v = strtol(s, &end, 10);
-		return *end == '\0' && v > 0 && v < 65 ? (int)v : -1;
-	}
-	if (strncasecmp(s, "SIG", 3) == 0)
-		s += 3;
-	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
-		if (strcasecmp(s, signals[i].name) == 0)
-			return signals[i].sig;
-	return -1;
+	return a > b ? a : b;
 }
 
-static void fail(const char *fmt, const char *arg)
+/* -v's line for each job acted on. */
+static void verbose_line(const struct sl_scancel_opts *o, const char *id)
 {
-	fprintf(stderr, "scancel: error: ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static void bad_option(char **argv)
-{
-	if (optopt && optopt < 256)
-		fprintf(stderr, "scancel: invalid option -- '%c'\n", optopt);
+	if (o->verbose <= 0)
+		return;
+	if (o->signal)
+		fprintf(stderr, "scancel: Signal %d to %sjob %s\n", o->signal,
+			sl_scancel_job_type(o), id);
 	else
-		fprintf(stderr, "scancel: unrecognized option '%s'\n", argv[optind - 1]);
-	fprintf(stderr, "Try \"scancel --help\" for more information\n");
-	exit(1);
+		fprintf(stderr, "scancel: Terminating %sjob %s\n", sl_scancel_job_type(o), id);
 }
 
-static void add_users(struct opts *o, const char *list)
-{
-	struct sl_err err = SL_ERR_INIT;
-	if (sl_slurm_users_parse(list, &o->sel.uids, &o->sel.n_uids, &err) != 0)
-		fail("Invalid user name: %s", err.msg);
-	o->filters = 1;
-}
-
-static void parse(int argc, char **argv, struct opts *o)
-{
-	struct sl_err err = SL_ERR_INIT;
-	char me[32];
-	int c;
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "A:bfn:p:Qs:t:u:vV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'A': sl_slurm_list_append(&o->sel.accounts, &o->sel.n_accounts, optarg); o->filters = 1; break;
-		case 'n': sl_slurm_list_append(&o->sel.names, &o->sel.n_names, optarg); o->filters = 1; break;
-		case 'p': sl_slurm_list_append(&o->sel.parts, &o->sel.n_parts, optarg); o->filters = 1; break;
-		case 'b': o->batch = 1; break;
-		case 'f': case 'Q': break;
-		case 's':
-			if ((o->signal = parse_signal(optarg)) < 0)
-				fail("Invalid job signal: %s", optarg);
-			break;
-		case 't':
-			if (sl_slurm_states_parse(optarg, &o->sel.states, &err) != 0)
-				fail("Invalid job state specified: %s", err.msg);
-			o->filters = 1;
-			break;
-		case 'u': add_users(o, optarg); break;
-		case OPT_ME:
-			snprintf(me, sizeof(me), "%u", (unsigned)getuid());
-			add_users(o, me);
-			break;
-		case 'v': o->verbose++; break;
-		case 'V': printf("slurm 22.05.8\n"); exit(0);
-		case OPT_HELP: case OPT_USAGE:
-			printf("Usage: scancel [-A account] [-b] [-n job_name] [-p partition]\n"
-			       "               [-s signal] [-t PENDING|RUNNING] [-u user] [-v] [job_id[_array_id]...]\n");
-			exit(0);
-		default: bad_option(argv);
-		}
-	}
-}
-
-/* Job ids: "N" or "N_T". Sluice has no arrays, so an array task matches no
- * job: accepted silently, as Slurm does for a task that does not exist. */
-static void parse_ids(int argc, char **argv, struct opts *o)
-{
-	uint64_t id;
-	long task;
-
-	for (int i = optind; i < argc; i++) {
-		if (sl_slurm_jobid_parse(argv[i], &id, &task) != 0)
-			fail("Invalid job id %s", argv[i]);
-		if (task >= 0) {
-			if (o->verbose)
-				fprintf(stderr, "scancel: Terminating job %s\n", argv[i]);
-			continue;
-		}
-		o->sel.ids = sl_xrealloc(o->sel.ids, (o->sel.n_ids + 1) * sizeof(*o->sel.ids));
-		o->sel.ids[o->sel.n_ids++] = id;
-	}
-}
-
-/* Slurm's wording for each outcome; silent ones print only with -v. */
-static int report(const struct opts *o, const struct sl_jobresult *r)
+/* One job's outcome: Slurm's wording, and its error number (0: none). An
+ * unknown or finished job is silent without filters or a signal (Slurm
+ * kills by id and ignores those), and an error otherwise (its job list
+ * has no such active job). */
+static int report(const struct sl_scancel_opts *o, const struct sl_jobresult *r)
 {
 	const char *why = r->msg[0] ? r->msg : sl_strerror(r->rc);
-	int quiet = 0, code = 1;
+	int plain = sl_scancel_plain(o), gone = r->rc == -SL_ENOENT || r->rc == -SL_ESTATE;
+	int code = 1;
+	char id[32];
 
+	snprintf(id, sizeof(id), "%llu", (unsigned long long)r->id);
+	if (plain || !gone)
+		verbose_line(o, id);
+	if (r->rc == 0)
+		return 0;
 	switch (-r->rc) {
-	case SL_ENOENT: why = "Invalid job id specified"; quiet = 1; code = 0; break;
-	case SL_ESTATE: why = "Job/step already completing or completed"; quiet = 1; code = 0; break;
-	case SL_EPERM: why = "Access/permission denied"; code = EXIT_DENIED; break;
+	case SL_ENOENT: why = "Invalid job id specified"; code = plain ? 0 : 1; break;
+	case SL_ESTATE:
+		if (!plain)
+			why = "Invalid job id specified";
+		code = plain ? 0 : 1;
+		break;
+	case SL_EPERM: why = "Access/permission denied"; code = E_ACCESS_DENIED; break;
+	case SL_EBUSY: code = E_TRANSITION; break;
 	default: break;
 	}
-	if (o->verbose)
-		fprintf(stderr, "scancel: Terminating job %llu\n", (unsigned long long)r->id);
-	if (r->rc != 0 && (!quiet || o->verbose))
-		fprintf(stderr, "scancel: error: Kill job error on job id %llu: %s\n",
-			(unsigned long long)r->id, why);
-	return r->rc == 0 ? 0 : code;
+	if (gone ? (plain ? o->verbose > 0 : !o->quiet) : 1)
+		fprintf(stderr, "scancel: error: Kill job error on job id %s: %s\n", id, why);
+	return code;
 }
 
-static int cancel(const struct opts *o)
+/* Ids Sluice answers itself: no job has steps or is heterogeneous. */
+static int answer_steps_het(const struct sl_scancel_opts *o)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < o->n_steps; i++) {
+		if (o->signal)
+			continue; /* Slurm signals a missing step silently */
+		if (o->verbose > 0)
+			fprintf(stderr, "scancel: Terminating step %s\n", o->steps[i]);
+		fprintf(stderr, "scancel: error: Kill job error on job step id %.*s: "
+			"Invalid job id specified\n", (int)strcspn(o->steps[i], "."), o->steps[i]);
+		rc = max(rc, E_INVALID_JOB_ID);
+	}
+	for (size_t i = 0; i < o->n_het; i++) {
+		verbose_line(o, o->het[i]);
+		fprintf(stderr, "scancel: error: Kill job error on job id %s: "
+			"Job not heterogeneous job\n", o->het[i]);
+		rc = max(rc, E_NOT_HET);
+	}
+	return rc;
+}
+
+/* -i: "Cancel job_id=N name=X partition=P [y/n]? " until y or n. Slurm
+ * asks again at the end of its input forever; here that is a no. */
+static int confirm(const struct sl_job *j)
+{
+	char line[128];
+
+	for (;;) {
+		printf("Cancel job_id=%llu name=%s partition=%s [y/n]? ",
+		       (unsigned long long)j->id, j->spec.name ? j->spec.name : "(null)",
+		       j->spec.partition ? j->spec.partition : "(null)");
+		fflush(stdout);
+		if (fgets(line, sizeof(line), stdin) == NULL)
+			return 0;
+		if (line[0] == 'y' || line[0] == 'Y')
+			return 1;
+		if (line[0] == 'n' || line[0] == 'N')
+			return 0;
+	}
+}
+
+/* -i: the active jobs the filter names, pending ones first, each asked
+ * about; f's ids become the confirmed ones. Ids naming no active job are
+ * Slurm's "Invalid job id specified". */
+static int interactive(const struct sl_scancel_opts *o, struct sl_jobfilter *f, uint64_t **ids,
+		       int *rc)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **v = NULL;
+	size_t n = 0, k = 0;
+	int r;
+
+	if ((r = sl_client_query(f, &v, &n, &err)) != 0)
+		return r;
+	*ids = sl_xcalloc(n + 1, sizeof(**ids));
+	for (size_t i = 0; i < o->sel.n_ids; i++) {
+		size_t m = 0;
+		while (m < n && (v[m]->id != o->sel.ids[i] || sl_jobstate_is_final(v[m]->state)))
+			m++;
+		if (m == n && !o->quiet)
+			fprintf(stderr, "scancel: error: Kill job error on job id %llu: "
+				"Invalid job id specified\n", (unsigned long long)o->sel.ids[i]);
+		*rc = max(*rc, m == n);
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++)
+			if (!sl_jobstate_is_final(v[i]->state) && v[i]->state != SL_JOB_COMPLETING &&
+			    (v[i]->state == SL_JOB_PENDING) == (pass == 0) && confirm(v[i]))
+				(*ids)[k++] = v[i]->id;
+	sl_job_free_array(v, n);
+	memset(f, 0, sizeof(*f));
+	f->ids = *ids;
+	f->n_ids = k;
+	return 0;
+}
+
+static int cancel(const struct sl_scancel_opts *o)
 {
 	struct sl_jobfilter f = {0};
 	struct sl_client *c = NULL;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_jobresult *res = NULL;
+	uint64_t *confirmed = NULL;
+	char text[512];
 	size_t n = 0;
-	int r, rc = 0, x;
+	int r = 0, rc = 0;
 
 	sl_jobsel_filter(&o->sel, &f);
 	f.states = o->sel.states.states, f.n_states = o->sel.states.n;
-	r = sl_client_connect(NULL, &c, &err);
-	if (r == 0)
-		r = sl_client_cancel(c, &f, o->signal, o->batch, &res, &n, &err);
+	if (o->interactive)
+		r = interactive(o, &f, &confirmed, &rc);
+	if (r == 0 && (f.n_ids > 0 || !o->interactive) && (r = sl_client_connect(NULL, &c, &err)) == 0)
+		r = sl_client_cancel(c, &f, o->signal, sl_scancel_scope(o), &res, &n, &err);
 	sl_client_free(c);
+	free(confirmed);
 	if (r != 0) {
 		const char *why = r == -SL_ECONNECT
 			? "Unable to contact slurm controller (connect failure)" : err.msg;
@@ -202,29 +178,46 @@ static int cancel(const struct opts *o)
 		return r == -SL_ECONNECT ? EXIT_NOCONN : 1;
 	}
 	for (size_t i = 0; i < n; i++)
-		if ((x = report(o, &res[i])) > rc)
-			rc = x;
-	if (n == 0 && o->sel.n_ids == 0 && o->verbose)
-		fprintf(stderr, "scancel: error: No active jobs match ALL job filters\n");
+		rc = max(rc, report(o, &res[i]));
+	if (n == 0 && o->sel.n_ids == 0 && o->filters && o->verbose > 0) {
+		sl_scancel_filters_text(o, text, sizeof(text));
+		fprintf(stderr, "scancel: error: No active jobs match ALL job filters, including: "
+			"%s\n", text);
+	}
 	free(res);
 	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	struct opts o = {0};
-	int rc;
+	struct sl_scancel_opts o = {0};
+	struct sl_err err = SL_ERR_INIT;
+	char text[512];
+	int syntax, rc = 0;
 
-	parse(argc, argv, &o);
-	parse_ids(argc, argv, &o);
-	if (o.sel.n_ids == 0 && !o.filters) {
-		if (optind < argc) /* only array tasks: nothing to do */
-			return 0;
-		fail("No job identification provided", "");
+	if (sl_scancel_opts_parse(argc, argv, &o, &syntax, &err) != 0) {
+		fprintf(stderr, syntax ? "scancel: %s\n" : "%s\n", err.msg);
+		if (syntax)
+			fprintf(stderr, "Try \"scancel --help\" for more information\n");
+		return 1;
 	}
-	if (o.sel.states.matches_none)
+	if (o.version || o.help || o.usage) {
+		if (o.version)
+			printf("slurm 22.05.8\n");
+		else
+			fputs(sl_scancel_usage, stdout);
 		return 0;
-	rc = cancel(&o);
-	sl_jobsel_clear(&o.sel);
-	return rc;
+	}
+	if (o.none) { /* a filter no Sluice job passes */
+		if (o.sel.n_ids == 0 && o.verbose > 0) {
+			sl_scancel_filters_text(&o, text, sizeof(text));
+			fprintf(stderr, "scancel: error: No active jobs match ALL job filters, "
+				"including: %s\n", text);
+		}
+	} else if (o.sel.n_ids > 0 || o.filters) {
+		rc = cancel(&o);
+	}
+	rc = max(rc, answer_steps_het(&o));
+	sl_scancel_opts_clear(&o);
+	return rc & 0xff;
 }

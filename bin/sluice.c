@@ -4,12 +4,15 @@
  *     state. Exit: 0 expectations hold, 1 they do not (diff on stderr), 2
  *     bad input.
  *   sluice render [-f CONFIG] [--flavor NAME] [sbatch options] SCRIPT
- *     prints the Kubernetes object a job would become (sluice_render.c). */
+ *     prints the Kubernetes object a job would become (sluice_render.c).
+ *   sluice options
+ *     prints README's table of sbatch options from the option table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "err.h"
 #include "sim.h"
+#include "slurm_opt.h"
 #include "sluice_render.h"
 
 static void simulate_usage(FILE *f)
@@ -22,6 +25,27 @@ static void simulate_usage(FILE *f)
 
 static int simulate(int argc, char **argv);
 
+static void options_usage(FILE *f)
+{
+	fprintf(f, "Usage: sluice options\n"
+		   "  Print the table of sbatch options (Markdown) that README.md holds:\n"
+		   "  each option, its variables, and what Sluice does with it.\n");
+}
+
+static int options(int argc, char **argv)
+{
+	char *t;
+
+	if (argc > 1) {
+		options_usage(stderr);
+		return 2;
+	}
+	t = sl_sbatch_options_markdown();
+	fputs(t, stdout);
+	free(t);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
 static const struct cmd {
 	const char *name;
 	int (*run)(int argc, char **argv); /* argv[0] is the subcommand */
@@ -29,6 +53,7 @@ static const struct cmd {
 } cmds[] = {
 	{"simulate", simulate, simulate_usage},
 	{"render", sl_cmd_render, sl_cmd_render_usage},
+	{"options", options, options_usage},
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

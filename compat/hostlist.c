@@ -4,6 +4,7 @@
 #include "hostlist.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,8 @@ static int expand_ranges(const char *pre, size_t plen, const char *r, size_t rle
 
 		if (dash)
 			hi = strtol(dash + 1, &end2, 10);
-		if (end1 == tok || !isdigit((unsigned char)tok[0]) ||
+		/* LONG_MAX (strtol's cap) as the end would make i++ wrap */
+		if (hi == LONG_MAX || end1 == tok || !isdigit((unsigned char)tok[0]) ||
 		    (dash ? (end1 != dash || end2 == dash + 1 || *end2 != '\0') : *end1 != '\0') ||
 		    hi < lo || hi - lo >= SL_HOSTLIST_MAX) {
 			rc = sl_err_set(err, SL_EINVAL, "invalid range \"%s\" in host list", tok);
@@ -70,7 +72,9 @@ static int expand_one(const char *s, size_t len, struct names *a, struct sl_err 
 		return names_add(a, sl_xstrndup(s, len), err);
 	}
 	rb = memchr(lb, ']', len - (size_t)(lb - s));
-	if (rb == NULL || memchr(rb + 1, '[', len - (size_t)(rb + 1 - s)) ||
+	/* a ']' before the '[' too: "a]b[1-2]" is as unbalanced as "a]" */
+	if (rb == NULL || memchr(s, ']', (size_t)(lb - s)) ||
+	    memchr(rb + 1, '[', len - (size_t)(rb + 1 - s)) ||
 	    memchr(rb + 1, ']', len - (size_t)(rb + 1 - s)))
 		return sl_err_set(err, SL_EINVAL, "unbalanced brackets in host list \"%.*s\"",
 				  (int)len, s);
@@ -180,10 +184,16 @@ static void emit_group(struct sl_buf *b, const struct host *h, size_t i, size_t 
 static char *compress(char *const *names, size_t n, int sorted)
 {
 	struct host *h = sl_xcalloc(n ? n : 1, sizeof(*h));
-	struct sl_buf *b = sl_buf_new(1 << 20);
-	size_t i, m = 0;
+	struct sl_buf *b;
+	size_t i, m = 0, cap = 1;
 	char *out;
 
+	/* The cap is what the names need: each its own bytes, a comma or a
+	 * dash, and its share of a group's brackets. A fixed one (1 MiB) cut
+	 * long lists short without a word. */
+	for (i = 0; i < n; i++)
+		cap += strlen(names[i]) + 3;
+	b = sl_buf_new(cap);
 	for (i = 0; i < n; i++)
 		host_split(names[i], &h[i]);
 	if (sorted)

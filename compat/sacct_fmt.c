@@ -1,35 +1,55 @@
 /* sacct_fmt.c - the sacct field table and its printers.
  *
- * Rows are {name, default width, printer}; names are matched by prefix in
- * table order (alphabetical, as sacct's own table), so "JobID" beats
- * "JobIDRaw" and lowercase works. A printer gets the job and whether it is
- * printing the job row or the batch step row: step rows leave job-only
- * fields (Partition, Timelimit, User, ...) empty, as slurmdbd does. */
+ * The table is Slurm 22.05's (sacct.c's fields[]), every name in its
+ * order, because -o matches names by prefix in table order: "-o MaxRSSN"
+ * must find MaxRSSNode and "-o C" Cluster, as in Slurm. Each row has its
+ * default width, its kind of cell (print_fields.c prints strings, dates
+ * and numbers differently: a string too long ends in '+', a date is cut,
+ * a number or a duration overflows its column) and a printer that gets
+ * the job and whether it prints the job row or its batch step row.
+ *
+ * Statistics Sluice does not gather (memory, disk, CPU frequency, per-task
+ * figures) print empty, as Slurm prints them for a job without accounting
+ * data; CPU times print 00:00:00, Slurm's zero. */
 #include "sacct_fmt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <ctype.h>
 
 #include "slurm_fmt.h"
 #include "slurm_time.h"
+#include "slurm_tres.h"
 #include "xalloc.h"
 
 #define VAL_MAX 8192
+#define LIST_MAX 65536
 
 enum row { ROW_JOB = 0, ROW_BATCH };
+enum kind { K_STR = 0, K_DATE, K_NUM };
 
-typedef void (*field_fn)(const struct sl_job *j, enum row row, int64_t now, char *buf,
-			 size_t len);
+/* What a printer knows besides the job: the time, and --units. */
+struct pctx {
+	int64_t now;
+	int unit; /* sl_slurm_mem_fmt()'s: 0, '-' or K M G T P */
+};
+
+typedef void (*field_fn)(const struct sl_job *j, enum row row, const struct pctx *c,
+			 char *buf, size_t len);
 
 struct field_row {
 	const char *name;
 	int width;
+	enum kind kind;
 	field_fn print;
 };
 
 struct sl_sacct_fmt {
 	struct sl_fmt *fmt;
+	char *delim; /* --delimiter; NULL: '|' */
+	int unit;
 };
 
 enum sl_jobstate sl_sacct_batch_state(const struct sl_job *j)
@@ -48,6 +68,15 @@ static int started(const struct sl_job *j)
 	return j->start_time != 0;
 }
 
+int sl_sacct_has_batch_step(const struct sl_job *j)
+{
+	/* slurmctld stamps a job cancelled while pending with start = end =
+	 * the cancel time; it never got nodes, and never ran a script. */
+	if (j->state == SL_JOB_CANCELLED && (j->nodelist == NULL || *j->nodelist == '\0'))
+		return 0;
+	return started(j);
+}
+
 static int64_t elapsed(const struct sl_job *j, int64_t now)
 {
 	int64_t end;
@@ -57,16 +86,43 @@ static int64_t elapsed(const struct sl_job *j, int64_t now)
 	return end > j->start_time ? end - j->start_time : 0;
 }
 
-static void fmt_mem(int64_t mib, char *buf, size_t len)
+static struct sl_jobshape shape(const struct sl_job *j)
 {
-	if (mib > 0 && mib % 1024 == 0)
-		snprintf(buf, len, "%lldG", (long long)(mib / 1024));
-	else
-		snprintf(buf, len, "%lldM", (long long)(mib > 0 ? mib : 0));
+	struct sl_jobshape sh;
+	sl_job_shape(j, &sh);
+	return sh;
 }
 
-#define F(name) static void name(const struct sl_job *j, enum row row, int64_t now, \
-				 char *buf, size_t len)
+/* The CPUs of the row: the job's (allocated, or asked for while it never
+ * ran), or the batch step's, one node's worth. */
+static int row_cpus(const struct sl_job *j, enum row row)
+{
+	int cpus = started(j) ? j->alloc_cpus : 0, nodes = shape(j).nodes;
+	if (cpus <= 0 && started(j))
+		cpus = sl_slurm_job_cpus(j);
+	return row == ROW_BATCH && nodes > 0 ? cpus / nodes : cpus;
+}
+
+int64_t sl_sacct_eligible(const struct sl_job *j)
+{
+	return j->spec.hold ? 0 : j->eligible_time;
+}
+#define eligible sl_sacct_eligible
+
+/* Reserved: the wait between eligible and start (or now). */
+static int64_t reserved(const struct sl_job *j, int64_t now)
+{
+	int64_t e = eligible(j), t = started(j) ? j->start_time : now;
+	return e == 0 || t < e ? 0 : t - e;
+}
+
+static void secs(int64_t v, char *buf, size_t len)
+{
+	sl_slurm_time_fmt_elapsed_sacct(v, buf, len);
+}
+
+#define F(name) static void name(const struct sl_job *j, enum row row, \
+				 const struct pctx *c, char *buf, size_t len)
 #define S(expr) snprintf(buf, len, "%s", (expr))
 #define JOBONLY(expr) S(row == ROW_JOB ? (expr) : "")
 #define OR_EMPTY(s) ((s) ? (s) : "")
@@ -76,70 +132,152 @@ static void fmt_mem(int64_t mib, char *buf, size_t len)
 		else \
 			S(""); \
 	} while (0)
+#define CONST(name, job, batch) F(name) { (void)j; (void)c; S(row == ROW_JOB ? job : batch); }
 
-F(f_account) { (void)row; (void)now; S(OR_EMPTY(j->spec.account)); }
-F(f_partition) { (void)now; JOBONLY(OR_EMPTY(j->spec.partition)); }
-F(f_qos) { (void)now; JOBONLY(OR_EMPTY(j->spec.qos)); }
-F(f_comment) { (void)now; JOBONLY(OR_EMPTY(j->spec.comment)); }
-F(f_user) { (void)now; JOBONLY(OR_EMPTY(j->user)); }
-F(f_group) { (void)now; JOBONLY(OR_EMPTY(j->group)); }
-F(f_workdir) { (void)now; JOBONLY(OR_EMPTY(j->spec.work_dir)); }
-F(f_reason) { (void)now; JOBONLY(j->reason ? j->reason : "None"); }
-F(f_derived) { (void)now; JOBONLY("0:0"); }
-F(f_submit) { (void)row; (void)now; sl_slurm_time_fmt_ts(j->submit_time, buf, len); }
-F(f_start) { (void)row; (void)now; sl_slurm_time_fmt_ts(j->start_time, buf, len); }
-F(f_end) { (void)row; (void)now; sl_slurm_time_fmt_ts(j->end_time, buf, len); }
-F(f_elapsed) { (void)row; sl_slurm_time_fmt_elapsed_sacct(elapsed(j, now), buf, len); }
+CONST(f_blank, "", "")
+CONST(f_freq_req, "Unknown", "0")
+CONST(f_batch_zero, "", "0")
+CONST(f_energy, "", "energy=0")
+CONST(f_cpu_zero, "00:00:00", "00:00:00")
 
-F(f_elapsed_raw)
+F(f_account) { (void)row; (void)c; S(OR_EMPTY(j->spec.account)); }
+F(f_partition) { (void)c; JOBONLY(OR_EMPTY(j->spec.partition)); }
+F(f_qos) { (void)c; JOBONLY(OR_EMPTY(j->spec.qos)); }
+F(f_comment) { (void)c; JOBONLY(OR_EMPTY(j->spec.comment)); }
+F(f_user) { (void)c; JOBONLY(OR_EMPTY(j->user)); }
+F(f_group) { (void)c; JOBONLY(OR_EMPTY(j->group)); }
+F(f_workdir) { (void)c; JOBONLY(OR_EMPTY(j->spec.work_dir)); }
+F(f_reason) { (void)c; JOBONLY(j->reason ? j->reason : "None"); }
+F(f_derived) { (void)c; JOBONLY("0:0"); }
+F(f_start) { (void)row; (void)c; sl_slurm_time_fmt_ts(j->start_time, buf, len); }
+F(f_end) { (void)row; (void)c; sl_slurm_time_fmt_ts(j->end_time, buf, len); }
+F(f_elapsed) { (void)row; secs(elapsed(j, c->now), buf, len); }
+F(f_elapsed_raw) { (void)row; snprintf(buf, len, "%lld", (long long)elapsed(j, c->now)); }
+F(f_uid) { (void)c; JOBNUM((unsigned)j->uid); }
+F(f_gid) { (void)c; JOBNUM((unsigned)j->gid); }
+F(f_priority) { (void)c; JOBNUM(j->priority); }
+F(f_alloc_cpus) { (void)c; snprintf(buf, len, "%d", row_cpus(j, row)); }
+F(f_nnodes) { (void)c; snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : shape(j).nodes); }
+F(f_ntasks) { (void)j; (void)c; S(row == ROW_BATCH ? "1" : ""); }
+F(f_cputime) { secs(elapsed(j, c->now) * row_cpus(j, row), buf, len); }
+F(f_suspended) { (void)j; (void)row; (void)c; secs(0, buf, len); }
+
+F(f_cputime_raw)
 {
-	(void)row;
-	snprintf(buf, len, "%lld", (long long)elapsed(j, now));
+	snprintf(buf, len, "%lld", (long long)(elapsed(j, c->now) * row_cpus(j, row)));
+}
+
+/* A step's Submit and Eligible are its start (print.c: step->start). */
+F(f_submit)
+{
+	(void)c;
+	sl_slurm_time_fmt_ts(row == ROW_JOB ? j->submit_time : j->start_time, buf, len);
+}
+
+F(f_eligible)
+{
+	(void)c;
+	sl_slurm_time_fmt_ts(row == ROW_JOB ? eligible(j) : j->start_time, buf, len);
 }
 
 F(f_jobid)
 {
-	(void)now;
+	(void)c;
 	snprintf(buf, len, "%llu%s", (unsigned long long)j->id, row == ROW_BATCH ? ".batch" : "");
 }
 
 F(f_jobname)
 {
-	(void)now;
+	(void)c;
 	S(row == ROW_BATCH ? "batch" : OR_EMPTY(j->spec.name));
 }
 
-F(f_uid) { (void)now; JOBNUM((unsigned)j->uid); }
-F(f_gid) { (void)now; JOBNUM((unsigned)j->gid); }
-F(f_priority) { (void)now; JOBNUM(j->priority); }
-
-F(f_alloc_cpus)
+F(f_alloc_nodes)
 {
-	struct sl_jobshape sh;
-	int cpus = started(j) ? j->alloc_cpus : 0;
-	(void)now;
-	sl_job_shape(j, &sh);
-	if (row == ROW_BATCH)
-		cpus = sh.nodes > 0 ? cpus / sh.nodes : cpus;
-	snprintf(buf, len, "%d", cpus);
+	(void)c;
+	snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : started(j) ? shape(j).nodes : 0);
 }
 
-F(f_nnodes)
+F(f_req_nodes) { (void)c; snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : shape(j).nodes); }
+
+F(f_req_cpus)
 {
-	struct sl_jobshape sh;
-	(void)now;
-	sl_job_shape(j, &sh);
-	snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : sh.nodes);
+	struct sl_jobshape sh = shape(j);
+	(void)c;
+	snprintf(buf, len, "%d", row == ROW_BATCH ? row_cpus(j, row) : sh.cpus_per_node * sh.nodes);
 }
 
-F(f_ntasks) { (void)j; (void)now; S(row == ROW_BATCH ? "1" : ""); }
+/* TRES: the job's request always, its allocation once it ran; the batch
+ * step's allocation is one node's, without billing. */
+F(f_req_tres)
+{
+	(void)c;
+	if (row == ROW_JOB)
+		sl_slurm_tres_fmt(j, SL_TRES_SACCT, c->unit, buf, len);
+	else
+		S("");
+}
+
+F(f_alloc_tres)
+{
+	(void)c;
+	if (!started(j))
+		S("");
+	else
+		sl_slurm_tres_fmt(j, row == ROW_JOB ? SL_TRES_SACCT : SL_TRES_BATCH, c->unit, buf,
+				  len);
+}
+
+F(f_constraints)
+{
+	size_t used = 0;
+	(void)c;
+	buf[0] = '\0';
+	for (char **f = j->spec.features; row == ROW_JOB && f && *f && used < len; f++) {
+		int k = snprintf(buf + used, len - used, "%s%s", used ? "&" : "", *f);
+		used += k > 0 ? (size_t)k : 0;
+	}
+}
+
+/* Jobs the scheduler started, or not yet (slurmdb_job_flags_str()). */
+F(f_flags)
+{
+	(void)c;
+	JOBONLY(started(j) ? "SchedMain" : "SchedNotSet");
+}
+
+F(f_reserved)
+{
+	if (row == ROW_JOB)
+		secs(reserved(j, c->now), buf, len);
+	else
+		S("");
+}
+
+F(f_resv_cpu)
+{
+	struct sl_jobshape sh = shape(j);
+	if (row == ROW_JOB)
+		secs(reserved(j, c->now) * sh.cpus_per_node * sh.nodes, buf, len);
+	else
+		S("");
+}
+
+F(f_resv_cpu_raw)
+{
+	struct sl_jobshape sh = shape(j);
+	if (row == ROW_JOB)
+		snprintf(buf, len, "%lld", (long long)(reserved(j, c->now) * sh.cpus_per_node * sh.nodes));
+	else
+		S("");
+}
 
 /* The batch step runs on the first node only: "n[1-3]" -> "n1". */
 F(f_nodelist)
 {
 	const char *nl = j->nodelist;
 	size_t k;
-	(void)now;
+	(void)c;
 	if (nl == NULL || *nl == '\0') {
 		S("None assigned");
 		return;
@@ -156,95 +294,260 @@ F(f_nodelist)
 		snprintf(buf, len, "%.*s", (int)k, nl);
 }
 
+/* ReqMem is the job's memory request from its TRES, all nodes together. */
 F(f_reqmem)
 {
-	(void)now;
+	int64_t mib = sl_slurm_job_mem(j);
+	(void)c;
 	if (row == ROW_BATCH)
 		S("");
-	else if (j->spec.mem_per_node > 0)
-		fmt_mem(j->spec.mem_per_node, buf, len);
-	else if (j->spec.mem_per_cpu > 0)
-		fmt_mem(j->spec.mem_per_cpu, buf, len);
+	else if (mib > 0)
+		sl_slurm_mem_fmt(mib, c->unit, buf, len);
 	else
 		S("0");
 }
 
+/* A job without --time has the partition's limit; Sluice's partitions
+ * have none. slurmdbd keeps NO_VAL ("Partition_Limit") until the job
+ * starts and slurmctld resolves it (UNLIMITED here), so a job that never
+ * ran keeps it. */
+static int64_t limit_of(const struct sl_job *j)
+{
+	if (j->spec.time_limit == SL_TIME_UNSET && sl_sacct_has_batch_step(j))
+		return SL_TIME_INFINITE;
+	return j->spec.time_limit;
+}
+
 F(f_timelimit)
 {
-	(void)now;
+	(void)c;
 	if (row == ROW_JOB)
-		sl_slurm_time_fmt_limit_sacct(j->spec.time_limit, buf, len);
+		sl_slurm_time_fmt_limit_sacct(limit_of(j), buf, len);
 	else
 		S("");
 }
 
+F(f_timelimit_raw)
+{
+	int64_t m = limit_of(j);
+	(void)c;
+	if (row == ROW_BATCH)
+		S("");
+	else if (m < 0)
+		sl_slurm_time_fmt_limit_sacct(m, buf, len);
+	else
+		snprintf(buf, len, "%lld", (long long)m);
+}
+
 F(f_state)
 {
-	(void)now;
+	(void)c;
 	if (row == ROW_BATCH)
 		S(sl_jobstate_name(sl_sacct_batch_state(j)));
 	else if (j->state == SL_JOB_CANCELLED && j->cancelled_by >= 0)
 		snprintf(buf, len, "CANCELLED by %d", j->cancelled_by);
+	else if (j->state == SL_JOB_CONFIGURING)
+		S("RUNNING"); /* a flag on RUNNING in Slurm: slurmdbd keeps RUNNING */
 	else
 		S(sl_jobstate_name(j->state));
 }
 
+/* print.c: an exit status of 128 and up is shown less 128 ("exit 143"
+ * after a TERM trap reads 15:0). */
+static void exit_pair(int code, int sig, char *buf, size_t len)
+{
+	snprintf(buf, len, "%d:%d", sig ? 0 : code >= 128 ? code - 128 : code, sig);
+}
+
 F(f_exitcode)
 {
-	(void)now;
+	(void)c;
 	if (!sl_jobstate_is_final(j->state))
 		S("0:0");
 	else if (row == ROW_BATCH)
-		snprintf(buf, len, "%d:%d", j->exit_code, j->exit_signal);
+		exit_pair(j->exit_code, j->exit_signal, buf, len);
 	else if (j->state == SL_JOB_CANCELLED || j->state == SL_JOB_TIMEOUT ||
 		 j->state == SL_JOB_PREEMPTED)
 		S("0:0");
 	else
-		snprintf(buf, len, "%d:%d", j->exit_code, j->exit_signal);
+		exit_pair(j->exit_code, j->exit_signal, buf, len);
 }
 #undef F
 #undef S
 #undef JOBONLY
+#undef CONST
 
-/* Alphabetical like sacct's table: prefix matching depends on the order. */
+/* sacct.c's fields[], in its order (prefix matching depends on it). */
 static const struct field_row table[] = {
-	{"Account", 10, f_account},
-	{"AllocCPUS", 10, f_alloc_cpus},
-	{"Comment", 14, f_comment},
-	{"DerivedExitCode", 15, f_derived},
-	{"Elapsed", 10, f_elapsed},
-	{"ElapsedRaw", 10, f_elapsed_raw},
-	{"End", 19, f_end},
-	{"ExitCode", 8, f_exitcode},
-	{"GID", 6, f_gid},
-	{"Group", 9, f_group},
-	{"JobID", -12, f_jobid},
-	{"JobIDRaw", -12, f_jobid},
-	{"JobName", 10, f_jobname},
-	{"NCPUS", 10, f_alloc_cpus},
-	{"NNodes", 8, f_nnodes},
-	{"NodeList", 15, f_nodelist},
-	{"NTasks", 8, f_ntasks},
-	{"Partition", 10, f_partition},
-	{"Priority", 10, f_priority},
-	{"QOS", 10, f_qos},
-	{"Reason", 22, f_reason},
-	{"ReqMem", 10, f_reqmem},
-	{"Start", 19, f_start},
-	{"State", 10, f_state},
-	{"Submit", 19, f_submit},
-	{"Timelimit", 10, f_timelimit},
-	{"UID", 6, f_uid},
-	{"User", 9, f_user},
-	{"WorkDir", 20, f_workdir},
+	{"Account", 10, K_STR, f_account},
+	{"AdminComment", 15, K_STR, f_blank},
+	{"AllocCPUS", 10, K_NUM, f_alloc_cpus},
+	{"AllocNodes", 10, K_STR, f_alloc_nodes},
+	{"AllocTRES", 10, K_STR, f_alloc_tres},
+	{"AssocID", 7, K_NUM, f_blank},
+	{"AveCPU", 10, K_STR, f_blank},
+	{"AveCPUFreq", 10, K_STR, f_batch_zero},
+	{"AveDiskRead", 14, K_STR, f_blank},
+	{"AveDiskWrite", 14, K_STR, f_blank},
+	{"AvePages", 10, K_STR, f_blank},
+	{"AveRSS", 10, K_STR, f_blank},
+	{"AveVMSize", 10, K_STR, f_blank},
+	{"BlockID", 16, K_STR, f_blank},
+	{"Cluster", 10, K_STR, f_blank},
+	{"Comment", 14, K_STR, f_comment},
+	{"Constraints", 19, K_STR, f_constraints},
+	{"ConsumedEnergy", 14, K_STR, f_batch_zero},
+	{"ConsumedEnergyRaw", 17, K_NUM, f_batch_zero},
+	{"Container", 19, K_STR, f_blank},
+	{"CPUTime", 10, K_NUM, f_cputime},
+	{"CPUTimeRAW", 10, K_NUM, f_cputime_raw},
+	{"DBIndex", -10, K_NUM, f_blank},
+	{"DerivedExitCode", 15, K_STR, f_derived},
+	{"Elapsed", 10, K_NUM, f_elapsed},
+	{"ElapsedRaw", 10, K_NUM, f_elapsed_raw},
+	{"Eligible", 19, K_DATE, f_eligible},
+	{"End", 19, K_DATE, f_end},
+	{"ExitCode", 8, K_STR, f_exitcode},
+	{"Flags", 19, K_STR, f_flags},
+	{"GID", 6, K_NUM, f_gid},
+	{"Group", 9, K_STR, f_group},
+	{"JobID", -12, K_STR, f_jobid},
+	{"JobIDRaw", -12, K_STR, f_jobid},
+	{"JobName", 10, K_STR, f_jobname},
+	{"Layout", 9, K_STR, f_blank},
+	{"MaxDiskRead", 12, K_STR, f_blank},
+	{"MaxDiskReadNode", 15, K_STR, f_blank},
+	{"MaxDiskReadTask", 15, K_NUM, f_blank},
+	{"MaxDiskWrite", 12, K_STR, f_blank},
+	{"MaxDiskWriteNode", 16, K_STR, f_blank},
+	{"MaxDiskWriteTask", 16, K_NUM, f_blank},
+	{"MaxPages", 8, K_STR, f_blank},
+	{"MaxPagesNode", 12, K_STR, f_blank},
+	{"MaxPagesTask", 14, K_NUM, f_blank},
+	{"MaxRSS", 10, K_STR, f_blank},
+	{"MaxRSSNode", 10, K_STR, f_blank},
+	{"MaxRSSTask", 10, K_NUM, f_blank},
+	{"MaxVMSize", 10, K_STR, f_blank},
+	{"MaxVMSizeNode", 14, K_STR, f_blank},
+	{"MaxVMSizeTask", 14, K_NUM, f_blank},
+	{"McsLabel", 12, K_STR, f_blank},
+	{"MinCPU", 10, K_STR, f_blank},
+	{"MinCPUNode", 10, K_STR, f_blank},
+	{"MinCPUTask", 10, K_NUM, f_blank},
+	{"NCPUS", 10, K_NUM, f_alloc_cpus},
+	{"NNodes", 8, K_NUM, f_nnodes},
+	{"NodeList", 15, K_STR, f_nodelist},
+	{"NTasks", 8, K_NUM, f_ntasks},
+	{"Partition", 10, K_STR, f_partition},
+	{"Priority", 10, K_NUM, f_priority},
+	{"QOS", 10, K_STR, f_qos},
+	{"QOSRAW", 6, K_NUM, f_blank},
+	{"Reason", 22, K_STR, f_reason},
+	{"ReqCPUFreq", 10, K_STR, f_freq_req},
+	{"ReqCPUFreqGov", 13, K_STR, f_freq_req},
+	{"ReqCPUFreqMax", 13, K_STR, f_freq_req},
+	{"ReqCPUFreqMin", 13, K_STR, f_freq_req},
+	{"ReqCPUS", 8, K_NUM, f_req_cpus},
+	{"ReqMem", 10, K_STR, f_reqmem},
+	{"ReqNodes", 8, K_STR, f_req_nodes},
+	{"ReqTRES", 10, K_STR, f_req_tres},
+	{"Reservation", 20, K_STR, f_blank},
+	{"ReservationId", 8, K_NUM, f_blank},
+	{"Reserved", 10, K_NUM, f_reserved},
+	{"ResvCPU", 10, K_NUM, f_resv_cpu},
+	{"ResvCPURAW", 10, K_NUM, f_resv_cpu_raw},
+	{"Start", 19, K_DATE, f_start},
+	{"State", 10, K_STR, f_state},
+	{"Submit", 19, K_DATE, f_submit},
+	{"SubmitLine", 20, K_STR, f_blank},
+	{"Suspended", 10, K_NUM, f_suspended},
+	{"SystemComment", 15, K_STR, f_blank},
+	{"SystemCPU", 10, K_STR, f_cpu_zero},
+	{"Timelimit", 10, K_STR, f_timelimit},
+	{"TimelimitRaw", 10, K_STR, f_timelimit_raw},
+	{"TotalCPU", 10, K_STR, f_cpu_zero},
+	{"TRESUsageInAve", 14, K_STR, f_energy},
+	{"TRESUsageInMax", 14, K_STR, f_blank},
+	{"TRESUsageInMaxNode", 18, K_STR, f_blank},
+	{"TRESUsageInMaxTask", 18, K_STR, f_blank},
+	{"TRESUsageInMin", 14, K_STR, f_blank},
+	{"TRESUsageInMinNode", 18, K_STR, f_blank},
+	{"TRESUsageInMinTask", 18, K_STR, f_blank},
+	{"TRESUsageInTot", 14, K_STR, f_energy},
+	{"TRESUsageOutAve", 15, K_STR, f_energy},
+	{"TRESUsageOutMax", 15, K_STR, f_blank},
+	{"TRESUsageOutMaxNode", 19, K_STR, f_blank},
+	{"TRESUsageOutMaxTask", 19, K_STR, f_blank},
+	{"TRESUsageOutMin", 15, K_STR, f_blank},
+	{"TRESUsageOutMinNode", 19, K_STR, f_blank},
+	{"TRESUsageOutMinTask", 19, K_STR, f_blank},
+	{"TRESUsageOutTot", 15, K_STR, f_energy},
+	{"UID", 6, K_NUM, f_uid},
+	{"User", 9, K_STR, f_user},
+	{"UserCPU", 10, K_STR, f_cpu_zero},
+	{"WCKey", 10, K_STR, f_blank},
+	{"WCKeyID", 10, K_NUM, f_blank},
+	{"WorkDir", 20, K_STR, f_workdir},
 };
 #define N_FIELDS (sizeof(table) / sizeof(table[0]))
+
+int sl_sacct_fields_help(struct sl_buf *b)
+{
+	int r = 0;
+
+	/* options.c's _help_fields_msg(): four names a line, 19 wide */
+	for (size_t i = 0; r == 0 && i < N_FIELDS; i++) {
+		if (i & 3)
+			r = sl_buf_addc(b, ' ');
+		else if (i)
+			r = sl_buf_addc(b, '\n');
+		if (r == 0)
+			r = sl_buf_addf(b, "%-19s", table[i].name);
+	}
+	return r ? r : sl_buf_addc(b, '\n');
+}
+
+/* The list as Slurm reads it: blanks before a name skipped; a name that
+ * is a prefix of "ALL" is every field (with its %N); AllocGRES and ReqGRES
+ * are gone. The rest is sl_fmt_parse_list()'s. */
+static int expand(const char *fields, struct sl_buf *out, struct sl_err *err)
+{
+	char *copy = sl_xstrdup(fields), *save = NULL, *tok;
+	int r = 0;
+
+	for (tok = strtok_r(copy, ",", &save); r == 0 && tok; tok = strtok_r(NULL, ",", &save)) {
+		const char *pct;
+		size_t nlen;
+		while (isspace((unsigned char)*tok))
+			tok++;
+		pct = strchr(tok, '%');
+		nlen = pct ? (size_t)(pct - tok) : strlen(tok);
+		if (nlen == 0 && pct == NULL)
+			continue;
+		if (strcasecmp(tok, "AllocGRES") == 0 || strcasecmp(tok, "ReqGRES") == 0) {
+			r = sl_err_set(err, SL_EINVAL, "%s has been removed, please use %sTRES", tok,
+				       tok[0] == 'A' || tok[0] == 'a' ? "Alloc" : "Req");
+			break;
+		}
+		if (nlen > 0 && nlen <= 3 && strncasecmp("ALL", tok, nlen) == 0) {
+			for (size_t i = 0; r == 0 && i < N_FIELDS; i++)
+				r = sl_buf_addf(out, "%s%s,", table[i].name, pct ? pct : "");
+		} else {
+			r = sl_buf_addf(out, "%s,", tok);
+		}
+	}
+	free(copy);
+	if (r == -SL_ETOOBIG)
+		sl_err_set(err, SL_ETOOBIG, "--format is too long");
+	return r;
+}
 
 int sl_sacct_fmt_new(const char *fields, struct sl_sacct_fmt **out, struct sl_err *err)
 {
 	const char *names[N_FIELDS];
 	int widths[N_FIELDS];
 	struct sl_sacct_fmt *f = sl_xcalloc(1, sizeof(*f));
+	struct sl_buf *list = sl_buf_new(LIST_MAX);
 	int r;
 
 	for (size_t i = 0; i < N_FIELDS; i++) {
@@ -252,9 +555,11 @@ int sl_sacct_fmt_new(const char *fields, struct sl_sacct_fmt **out, struct sl_er
 		widths[i] = table[i].width;
 	}
 	*out = NULL;
-	r = sl_fmt_parse_list(fields, names, widths, N_FIELDS, &f->fmt, err);
+	if ((r = expand(fields, list, err)) == 0)
+		r = sl_fmt_parse_list(sl_buf_str(list), names, widths, N_FIELDS, &f->fmt, err);
 	if (r == 0 && sl_fmt_count(f->fmt) == 0)
 		r = sl_err_set(err, SL_EINVAL, "Invalid field requested: \"\"");
+	sl_buf_free(list);
 	if (r != 0) {
 		sl_sacct_fmt_free(f);
 		return r;
@@ -263,24 +568,54 @@ int sl_sacct_fmt_new(const char *fields, struct sl_sacct_fmt **out, struct sl_er
 	return 0;
 }
 
+void sl_sacct_fmt_set_delimiter(struct sl_sacct_fmt *f, const char *delim)
+{
+	free(f->delim);
+	f->delim = delim ? sl_xstrdup(delim) : NULL;
+}
+
+void sl_sacct_fmt_set_units(struct sl_sacct_fmt *f, int unit)
+{
+	f->unit = unit;
+}
+
 void sl_sacct_fmt_free(struct sl_sacct_fmt *f)
 {
 	if (f == NULL)
 		return;
 	sl_fmt_free(f->fmt);
+	free(f->delim);
 	free(f);
 }
 
-/* One cell in the chosen mode; `last` drops -P's final separator. */
-static int cell(struct sl_buf *b, const char *val, int width, enum sl_sacct_mode mode,
-		int last, int header)
+/* A table cell of a number or duration: padded, never cut. */
+static int cell_num(struct sl_buf *b, const char *val, int len)
 {
+	int w = len < 0 ? -len : len;
+	return sl_buf_addf(b, len < 0 ? "%-*s " : "%*s ", w, val);
+}
+
+/* One cell in the chosen mode; `last` drops -P's final separator. Dates
+ * are cut to the width in every mode (print_fields_date's buffer). */
+static int cell(const struct sl_sacct_fmt *f, struct sl_buf *b, const char *val, int width,
+		enum kind kind, enum sl_sacct_mode mode, int last, int header)
+{
+	size_t w = (size_t)(width < 0 ? -width : width);
 	int r;
-	if (mode == SL_SACCT_TABLE)
-		return sl_fmt_cell_acct(b, val, width, header);
-	r = sl_buf_addstr(b, val);
+
+	if (mode == SL_SACCT_TABLE) {
+		if (kind == K_STR || header)
+			return sl_fmt_cell_acct(b, val, width, header);
+		if (kind == K_NUM)
+			return cell_num(b, val, width);
+		return sl_buf_addf(b, width < 0 ? "%-*.*s " : "%*.*s ", (int)w, (int)w, val);
+	}
+	if (kind == K_DATE && !header)
+		r = sl_buf_add(b, val, strlen(val) < w ? strlen(val) : w);
+	else
+		r = sl_buf_addstr(b, val);
 	if (r == 0 && !(mode == SL_SACCT_PARSABLE2 && last))
-		r = sl_buf_addc(b, '|');
+		r = sl_buf_addstr(b, f->delim ? f->delim : "|");
 	return r;
 }
 
@@ -292,7 +627,7 @@ int sl_sacct_fmt_header(const struct sl_sacct_fmt *f, enum sl_sacct_mode mode,
 
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		const struct sl_fmt_item *it = sl_fmt_item(f->fmt, i);
-		r = cell(b, table[it->index].name, it->width, mode, i + 1 == n, 1);
+		r = cell(f, b, table[it->index].name, it->width, K_STR, mode, i + 1 == n, 1);
 	}
 	if (r == 0)
 		r = sl_buf_addc(b, '\n');
@@ -313,12 +648,14 @@ static int one_row(const struct sl_sacct_fmt *f, const struct sl_job *j, enum ro
 {
 	char val[VAL_MAX];
 	size_t n = sl_fmt_count(f->fmt);
+	struct pctx c = {now, f->unit};
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		const struct sl_fmt_item *it = sl_fmt_item(f->fmt, i);
-		table[it->index].print(j, row, now, val, sizeof(val));
-		r = cell(b, val, it->width, mode, i + 1 == n, 0);
+		const struct field_row *fr = &table[it->index];
+		fr->print(j, row, &c, val, sizeof(val));
+		r = cell(f, b, val, it->width, fr->kind, mode, i + 1 == n, 0);
 	}
 	return r ? r : sl_buf_addc(b, '\n');
 }
@@ -327,7 +664,7 @@ int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
 		     enum sl_sacct_mode mode, int steps, int64_t now, struct sl_buf *b)
 {
 	int r = one_row(f, j, ROW_JOB, mode, now, b);
-	if (r == 0 && steps && started(j))
+	if (r == 0 && steps && sl_sacct_has_batch_step(j))
 		r = one_row(f, j, ROW_BATCH, mode, now, b);
 	return r;
 }

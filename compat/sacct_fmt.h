@@ -1,6 +1,6 @@
 /* sacct_fmt.h - sacct's field table over struct sl_job: one row per job
- * plus its `N.batch` step row, with Slurm 22.05's default widths, `+`
- * truncation, and the -p/-P parsable forms. Pure: jobs in, text out. */
+ * plus its `N.batch` step row, with Slurm 22.05's names, default widths,
+ * `+` truncation, and the -p/-P parsable forms. Pure: jobs in, text out. */
 #ifndef SL_SACCT_FMT_H
 #define SL_SACCT_FMT_H
 
@@ -23,11 +23,29 @@ struct sl_sacct_fmt;
  * `Invalid field requested: "X"`. Caller frees. */
 int sl_sacct_fmt_new(const char *fields, struct sl_sacct_fmt **out, struct sl_err *err);
 void sl_sacct_fmt_free(struct sl_sacct_fmt *f);
+/* --delimiter: what -p/-P put between fields instead of '|' (copied). */
+void sl_sacct_fmt_set_delimiter(struct sl_sacct_fmt *f, const char *delim);
+
+/* --units=K|M|G|T|P (sizes in that unit), or '-' for --noconvert; 0 is
+ * Slurm's default (the largest unit that keeps the number exact). */
+void sl_sacct_fmt_set_units(struct sl_sacct_fmt *f, int unit);
+
+/* sacct -e: every field name, four a line, as Slurm lays them out. */
+int sl_sacct_fields_help(struct sl_buf *b);
+
+/* Whether sacct shows an N.batch row: the job started, and was not
+ * cancelled before it got nodes (Slurm stamps such a job with a start
+ * time, but it never ran a batch script). */
+int sl_sacct_has_batch_step(const struct sl_job *j);
+
+/* When the job became eligible, as slurmdbd has it: never (0) for a job
+ * held (pending, or ended while held). */
+int64_t sl_sacct_eligible(const struct sl_job *j);
 
 /* Header line, plus the dash line in table mode. */
 int sl_sacct_fmt_header(const struct sl_sacct_fmt *f, enum sl_sacct_mode mode,
 			struct sl_buf *b);
-/* The job's row and, when `steps` and the job started, its batch step row. */
+/* The job's row and, when `steps` and it has one, its batch step row. */
 int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
 		     enum sl_sacct_mode mode, int steps, int64_t now, struct sl_buf *b);
 

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "slurm_opt.h"
+#include "slurm_pattern.h"
 #include "slurm_time.h"
 
 static void ts(int64_t t, char *buf, size_t len)
@@ -16,33 +18,39 @@ static void ts(int64_t t, char *buf, size_t len)
 	sl_slurm_time_fmt_ts(t, buf, len); /* 0 -> "Unknown" */
 }
 
+/* Slurm's convert_num_unit(CONVERT_NUM_UNIT_EXACT) of MiB: "0", "4000M",
+ * "1.50G", "32G". */
 static void mem(int64_t mib, char *buf, size_t len)
 {
-	if (mib > 0 && mib % 1024 == 0)
-		snprintf(buf, len, "%lldG", (long long)(mib / 1024));
+	static const char unit[] = "MGTP";
+	double num = (double)mib;
+	int u = 0;
+
+	if (mib == 0) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	while (num >= 1024 && u < 3 && (uint64_t)num % 512 == 0) {
+		num /= 1024;
+		u++;
+	}
+	if ((double)(uint64_t)num == num)
+		snprintf(buf, len, "%llu%c", (unsigned long long)num, unit[u]);
 	else
-		snprintf(buf, len, "%lldM", (long long)mib);
+		snprintf(buf, len, "%.2f%c", num, unit[u]);
 }
 
-/* Output paths as scontrol shows them: %j %x %u %% expanded, absolute. */
+/* Output paths as scontrol shows them (Slurm's _fname_format). */
 static void outpath(const struct sl_job *j, const char *pat, struct sl_buf *b)
 {
-	const char *p = pat ? pat : "slurm-%j.out";
-	if (p[0] != '/')
-		sl_buf_addf(b, "%s/", j->spec.work_dir ? j->spec.work_dir : "");
-	for (; *p; p++) {
-		if (p[0] != '%' || p[1] == '\0') {
-			sl_buf_addc(b, *p);
-			continue;
-		}
-		switch (*++p) {
-		case 'j': case 'A': sl_buf_addf(b, "%llu", (unsigned long long)j->id); break;
-		case 'x': sl_buf_addstr(b, j->spec.name ? j->spec.name : ""); break;
-		case 'u': sl_buf_addstr(b, j->user ? j->user : ""); break;
-		case '%': sl_buf_addc(b, '%'); break;
-		default: sl_buf_addc(b, '%'); sl_buf_addc(b, *p); break;
-		}
-	}
+	struct sl_pattern_ctx x = {.job_id = j->id, .array_task_id = SL_PATTERN_NO_TASK,
+				   .job_name = j->spec.name ? j->spec.name : "",
+				   .user = j->user ? j->user : "",
+				   .work_dir = j->spec.work_dir ? j->spec.work_dir : ""};
+	char *p = sl_slurm_pattern_scontrol(pat ? pat : "slurm-%j.out", &x);
+
+	sl_buf_addstr(b, p);
+	free(p);
 }
 
 /* Seconds it has run: suspended time not counted. */
@@ -120,20 +128,30 @@ static void show_head(const struct sl_job *j, int64_t now, const char *sep, unsi
 	/* no --time: the partition's limit, UNLIMITED in Sluice's model */
 	sl_slurm_time_fmt_limit_sacct(j->spec.time_limit == SL_TIME_UNSET ? SL_TIME_INFINITE
 								    : j->spec.time_limit, t2, sizeof(t2));
-	sl_buf_addf(b, "%sRunTime=%s TimeLimit=%s TimeMin=N/A", sep, t1, t2);
+	/* Slurm gives a --deadline job without --time a TimeMin of one minute */
+	sl_buf_addf(b, "%sRunTime=%s TimeLimit=%s TimeMin=%s", sep, t1, t2,
+		    j->spec.deadline && j->spec.time_limit == SL_TIME_UNSET ? "00:01:00" : "N/A");
 	ts(j->submit_time, t1, sizeof(t1));
 	ts(j->eligible_time, t2, sizeof(t2));
 	sl_buf_addf(b, "%sSubmitTime=%s EligibleTime=%s", sep, t1, t2);
 	sl_buf_addf(b, "%sAccrueTime=%s", sep, held ? "Unknown" : t2);
 	ts(start, t2, sizeof(t2));
 	ts(end, t3, sizeof(t3));
-	sl_buf_addf(b, "%sStartTime=%s EndTime=%s Deadline=N/A", sep, t2, t3);
+	sl_buf_addf(b, "%sStartTime=%s EndTime=%s Deadline=", sep, t2, t3);
+	if (j->spec.deadline) {
+		ts(j->spec.deadline, t3, sizeof(t3));
+		sl_buf_addstr(b, t3);
+	} else {
+		sl_buf_addstr(b, "N/A");
+	}
 	ts(j->suspend_time, t3, sizeof(t3));
 	sl_buf_addf(b, "%sSuspendTime=%s SecsPreSuspend=%lld LastSchedEval=%s Scheduler=Main", sep,
 		    j->suspend_time ? t3 : "None", (long long)j->pre_suspend, started ? t2 : t1);
 	sl_buf_addf(b, "%sPartition=%s AllocNode:Sid=%s:0", sep, j->spec.partition ? j->spec.partition : "",
 		    j->spec.submit_host ? j->spec.submit_host : "localhost");
-	sl_buf_addf(b, "%sReqNodeList=(null) ExcNodeList=(null)", sep);
+	sl_buf_addf(b, "%sReqNodeList=%s ExcNodeList=%s", sep,
+		    j->spec.nodelist ? j->spec.nodelist : "(null)",
+		    j->spec.exclude ? j->spec.exclude : "(null)");
 	sl_buf_addf(b, "%sNodeList=%s", sep, j->nodelist ? j->nodelist : "");
 	if (started && j->nodelist) {
 		size_t k = strcspn(j->nodelist, "[,");
@@ -155,62 +173,140 @@ static void show_alloc(const struct sl_job *j, const struct sl_jobshape *sh, con
 	sl_buf_addf(b, " Mem=%lld GRES=", (long long)sh->mem_per_node);
 }
 
+/* "*" for a count not given, as Slurm prints NO_VAL16. */
+static const char *count(int v, char *buf, size_t len)
+{
+	if (v <= 0)
+		return "*";
+	snprintf(buf, len, "%d", v);
+	return buf;
+}
+
+/* MinCPUsNode: Slurm's pn_min_cpus, which -n alone never raises (its
+ * tasks may spread over nodes): --ntasks-per-node x -c, else -c, or more
+ * when --mincpus or --cpus-per-gpu say so. */
+static int min_cpus_node(const struct sl_jobspec *s, const struct sl_jobshape *sh)
+{
+	int v = s->ntasks_per_node > 0 ? s->ntasks_per_node * sh->cpus_per_task : sh->cpus_per_task;
+
+	if (s->mincpus > v)
+		v = s->mincpus;
+	if (s->cpus_per_gpu > 0 && s->cpus_per_gpu * (s->gpus_per_task > 0 ? s->gpus_per_task : 1) > v)
+		v = s->cpus_per_gpu * (s->gpus_per_task > 0 ? s->gpus_per_task : 1);
+	return v;
+}
+
+/* "gres:gpu[:TYPE]:N", as Slurm keeps a GPU request's type. */
+static void gres_tres(struct sl_buf *b, const char *sep, const char *key,
+		      const struct sl_jobspec *s, long long n)
+{
+	sl_buf_addf(b, "%s%s=gres:gpu:", sep, key);
+	if (s->gpu_type != NULL)
+		sl_buf_addf(b, "%s:", s->gpu_type);
+	sl_buf_addf(b, "%lld", n);
+}
+
+/* The optional lines after Power=, in Slurm's order. */
+static void show_tail(const struct sl_job *j, const char *sep, struct sl_buf *b)
+{
+	const struct sl_jobspec *s = &j->spec;
+
+	if (s->cpus_per_gpu > 0)
+		sl_buf_addf(b, "%sCpusPerTres=gres:gpu:%d", sep, s->cpus_per_gpu);
+	if (s->mem_per_gpu > 0)
+		sl_buf_addf(b, "%sMemPerTres=gres:gpu:%lld", sep, (long long)s->mem_per_gpu);
+	if (s->gpus > 0)
+		gres_tres(b, sep, "TresPerJob", s, s->gpus);
+	if (s->gpus_per_node > 0)
+		gres_tres(b, sep, "TresPerNode", s, s->gpus_per_node);
+	if (s->gpus_per_task > 0)
+		gres_tres(b, sep, "TresPerTask", s, s->gpus_per_task);
+	/* Slurm clears a TIME_LIMIT* bit once its mail went */
+	if ((s->mail_type & ~j->mail_sent) != 0 && s->mail_user != NULL) {
+		char *t = sl_slurm_mail_type_text(s->mail_type & ~j->mail_sent);
+		sl_buf_addf(b, "%sMailUser=%s MailType=%s", sep, s->mail_user, t);
+		free(t);
+	}
+}
+
+/* NumNodes= to CoreSpec=: the shape, and the TRES it makes. */
+static void show_shape(const struct sl_job *j, const struct sl_jobshape *sh, const char *sep,
+		       struct sl_buf *b)
+{
+	const struct sl_jobspec *s = &j->spec;
+	char t1[64], m[32], c1[16], c2[16];
+	int cpus = j->alloc_cpus > 0 ? j->alloc_cpus : sh->cpus_per_node * sh->nodes;
+	int hi = s->nodes_max > sh->nodes ? s->nodes_max : sh->nodes;
+
+	if (j->start_time == 0 && j->alloc_nodes == 0 && (sh->nodes > 1 || hi > sh->nodes))
+		snprintf(t1, sizeof(t1), "%d-%d", sh->nodes, hi); /* what was asked */
+	else
+		snprintf(t1, sizeof(t1), "%d", sh->nodes);
+	sl_buf_addf(b, "%sNumNodes=%s NumCPUs=%d NumTasks=%d CPUs/Task=%d ReqB:S:C:T=0:0:%s:%s", sep,
+		    t1, cpus, sh->ntasks, sh->cpus_per_task, count(s->cores_per_socket, c1, sizeof(c1)),
+		    count(s->threads_per_core, c2, sizeof(c2)));
+	sl_buf_addf(b, "%sTRES=cpu=%d", sep, cpus);
+	if (sh->mem_per_node > 0) {
+		mem(sh->mem_per_node * sh->nodes, m, sizeof(m));
+		sl_buf_addf(b, ",mem=%s", m);
+	}
+	sl_buf_addf(b, ",node=%d,billing=%d", sh->nodes, cpus);
+	sl_buf_addf(b, "%sSocks/Node=%s NtasksPerN:B:S:C=%d:0:", sep,
+		    count(s->sockets_per_node, c1, sizeof(c1)),
+		    s->ntasks_per_node > 0 ? s->ntasks_per_node : 0);
+	sl_buf_addf(b, "%s:", count(s->ntasks_per_socket, c1, sizeof(c1)));
+	sl_buf_addf(b, "%s CoreSpec=*", count(s->ntasks_per_core, c1, sizeof(c1)));
+}
+
 /* Resources and files: the record's second half. */
 static void show_res(const struct sl_job *j, const char *sep, unsigned flags, struct sl_buf *b)
 {
+	static const char *const shared[] = {"OK", "NO", "YES"};
+	const struct sl_jobspec *s = &j->spec;
 	struct sl_jobshape sh;
-	char t1[64], m[32];
-	const char *sp = j->spec.script_path;
+	char m[32];
+	const char *sp = s->script_path;
 
 	sl_job_shape(j, &sh);
-	int hi = j->spec.nodes_max > sh.nodes ? j->spec.nodes_max : sh.nodes;
-	if (j->start_time == 0 && j->alloc_nodes == 0 && (sh.nodes > 1 || hi > sh.nodes))
-		snprintf(t1, sizeof(t1), "%d-%d", sh.nodes, hi); /* what was asked */
-	else
-		snprintf(t1, sizeof(t1), "%d", sh.nodes);
-	sl_buf_addf(b, "%sNumNodes=%s NumCPUs=%d NumTasks=%d CPUs/Task=%d ReqB:S:C:T=0:0:*:*", sep, t1,
-		    j->alloc_cpus > 0 ? j->alloc_cpus : sh.cpus_per_node * sh.nodes, sh.ntasks, sh.cpus_per_task);
-	sl_buf_addf(b, "%sTRES=cpu=%d", sep, j->alloc_cpus > 0 ? j->alloc_cpus : sh.cpus_per_node * sh.nodes);
-	if (sh.mem_per_node > 0) {
-		mem(sh.mem_per_node * sh.nodes, m, sizeof(m));
-		sl_buf_addf(b, ",mem=%s", m);
-	}
-	sl_buf_addf(b, ",node=%d,billing=%d", sh.nodes, j->alloc_cpus > 0 ? j->alloc_cpus : sh.cpus_per_node * sh.nodes);
-	sl_buf_addf(b, "%sSocks/Node=* NtasksPerN:B:S:C=%d:0:*:* CoreSpec=*", sep,
-		    j->spec.ntasks_per_node > 0 ? j->spec.ntasks_per_node : 0);
+	show_shape(j, &sh, sep, b);
 	if ((flags & SL_SCONTROL_DETAIL) && j->start_time != 0 && j->nodelist != NULL &&
 	    !sl_jobstate_is_final(j->state))
 		show_alloc(j, &sh, sep, b);
-	if (j->spec.mem_per_cpu > 0)
-		mem(j->spec.mem_per_cpu, m, sizeof(m));
+	/* --mem=0 shows 0, as Slurm; --mem-per-gpu is MemPerTres, not this */
+	if (s->mem_per_cpu > 0)
+		mem(s->mem_per_cpu, m, sizeof(m));
 	else
-		mem(j->spec.mem_per_node > 0 ? j->spec.mem_per_node : 0, m, sizeof(m));
-	sl_buf_addf(b, "%sMinCPUsNode=%d MinMemory%s=%s MinTmpDiskNode=0", sep, sh.cpus_per_node,
-		    j->spec.mem_per_cpu > 0 ? "CPU" : "Node", m);
+		mem(s->mem_per_node > 0 && !s->mem_all ? s->mem_per_node : 0, m, sizeof(m));
+	sl_buf_addf(b, "%sMinCPUsNode=%d MinMemory%s=%s MinTmpDiskNode=0", sep,
+		    min_cpus_node(s, &sh), s->mem_per_cpu > 0 ? "CPU" : "Node", m);
 	/* -C as Slurm shows it: the features joined with '&' */
 	sl_buf_addf(b, "%sFeatures=", sep);
-	for (char **f = j->spec.features; f != NULL && *f != NULL; f++)
-		sl_buf_addf(b, "%s%s", f == j->spec.features ? "" : "&", *f);
-	if (j->spec.features == NULL || j->spec.features[0] == NULL)
+	for (char **f = s->features; f != NULL && *f != NULL; f++)
+		sl_buf_addf(b, "%s%s", f == s->features ? "" : "&", *f);
+	if (s->features == NULL || s->features[0] == NULL)
 		sl_buf_addstr(b, "(null)");
 	sl_buf_addstr(b, " DelayBoot=00:00:00");
-	sl_buf_addf(b, "%sOverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)", sep);
-	if (sp == NULL || j->spec.wrapped)
+	sl_buf_addf(b, "%sOverSubscribe=%s Contiguous=0 Licenses=(null) Network=(null)", sep,
+		    shared[s->shared >= 0 && s->shared <= 2 ? s->shared : 0]);
+	if (sp == NULL || s->wrapped)
 		sl_buf_addf(b, "%sCommand=(null)", sep);
 	else
-		sl_buf_addf(b, "%sCommand=%s%s%s", sep, sp[0] == '/' || !j->spec.submit_dir ? "" : j->spec.submit_dir,
-			    sp[0] == '/' || !j->spec.submit_dir ? "" : "/", sp);
-	sl_buf_addf(b, "%sWorkDir=%s", sep, j->spec.work_dir ? j->spec.work_dir : "");
-	if (j->spec.comment != NULL) /* Slurm's trailing space included */
-		sl_buf_addf(b, "%sComment=%s ", sep, j->spec.comment);
+		sl_buf_addf(b, "%sCommand=%s%s%s", sep, sp[0] == '/' || !s->submit_dir ? "" : s->submit_dir,
+			    sp[0] == '/' || !s->submit_dir ? "" : "/", sp);
+	sl_buf_addf(b, "%sWorkDir=%s", sep, s->work_dir ? s->work_dir : "");
+	if (s->comment != NULL) /* Slurm's trailing space included */
+		sl_buf_addf(b, "%sComment=%s ", sep, s->comment);
 	sl_buf_addf(b, "%sStdErr=", sep);
-	outpath(j, j->spec.std_err ? j->spec.std_err : j->spec.std_out, b);
-	sl_buf_addf(b, "%sStdIn=%s", sep, j->spec.std_in ? j->spec.std_in : "/dev/null");
+	outpath(j, s->std_err ? s->std_err : s->std_out, b);
+	sl_buf_addf(b, "%sStdIn=", sep);
+	if (s->std_in != NULL)
+		outpath(j, s->std_in, b);
+	else
+		sl_buf_addstr(b, "/dev/null");
 	sl_buf_addf(b, "%sStdOut=", sep);
-	outpath(j, j->spec.std_out, b);
+	outpath(j, s->std_out, b);
 	sl_buf_addf(b, "%sPower=", sep);
-	if (j->spec.gpus_per_node > 0)
-		sl_buf_addf(b, "%sTresPerNode=gres:gpu:%d", sep, j->spec.gpus_per_node);
+	show_tail(j, sep, b);
 }
 
 int sl_scontrol_job(struct sl_buf *b, const struct sl_job *j, int64_t now, unsigned flags)

@@ -196,13 +196,15 @@ static int split_line(const char *p, const char *end, struct words *w, int linen
 	return 0;
 }
 
-int sl_script_directives(const char *text, size_t len, const char *magic,
-			 const char *progname, char ***argv, int *argc, struct sl_err *err)
+/* stop_at: 0 for #SBATCH (the first command ends them), else how many
+ * lines not starting with '#' may go by (#PBS). */
+static int directives(const char *text, size_t len, const char *magic, const char *progname,
+		      int stop_at, char ***argv, int *argc, struct sl_err *err)
 {
 	struct words w = {NULL, 0, 0};
 	size_t mlen = strlen(magic);
 	const char *p = text, *end = text + len;
-	int lineno = 0, r = 0;
+	int lineno = 0, r = 0, others = 0;
 
 	words_push(&w, sl_xstrdup(progname));
 	while (p < end) {
@@ -213,8 +215,10 @@ int sl_script_directives(const char *text, size_t len, const char *magic,
 		if ((size_t)(eol - p) >= mlen && memcmp(p, magic, mlen) == 0) {
 			if ((r = split_line(p + mlen, eol, &w, lineno, err)) != 0)
 				break;
-		} else if (*p != '#' && !only_space(p, (size_t)(eol - p))) {
+		} else if (stop_at == 0 && *p != '#' && !only_space(p, (size_t)(eol - p))) {
 			break; /* the first command: Slurm reads no further */
+		} else if (stop_at > 0 && *p != '#' && ++others > stop_at) {
+			break;
 		}
 		p = nl ? nl + 1 : end;
 	}
@@ -225,4 +229,16 @@ int sl_script_directives(const char *text, size_t len, const char *magic,
 	*argv = w.v;
 	*argc = (int)w.n;
 	return 0;
+}
+
+int sl_script_directives(const char *text, size_t len, const char *magic,
+			 const char *progname, char ***argv, int *argc, struct sl_err *err)
+{
+	return directives(text, len, magic, progname, 0, argv, argc, err);
+}
+
+int sl_script_pbs_directives(const char *text, size_t len, char ***argv, int *argc,
+			     struct sl_err *err)
+{
+	return directives(text, len, "#PBS", "sbatch", 100, argv, argc, err);
 }

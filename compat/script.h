@@ -41,4 +41,10 @@ char *sl_script_wrap(const char *cmd);
 int sl_script_directives(const char *text, size_t len, const char *magic,
 			 const char *progname, char ***argv, int *argc, struct sl_err *err);
 
+/* The words of every #PBS line, as Slurm's xlate.c reads them: the whole
+ * script, not only its head, until more than 100 lines that do not start
+ * with '#' have gone by. *argv[0] is "sbatch". */
+int sl_script_pbs_directives(const char *text, size_t len, char ***argv, int *argc,
+			     struct sl_err *err);
+
 #endif

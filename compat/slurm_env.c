@@ -37,15 +37,20 @@ static int put_num(char *buf, size_t len, long long v)
 	return 1;
 }
 
-/* Block distribution of the tasks over the nodes: the first ntasks % nodes
- * nodes take one more. Returns a malloc'd array of *n counts. */
-static int *env_tasks(const struct sl_jobshape *sh, size_t *n)
+/* Tasks per node as Slurm's batch step sees them: --ntasks-per-node on
+ * every node when given (-N 2 -n 4 --ntasks-per-node=3 is "3(x2)" in
+ * Slurm), else a block distribution where the first ntasks % nodes nodes
+ * take one more. Returns a malloc'd array of *n counts. */
+static int *env_tasks(const struct sl_slurm_env_in *in, size_t *n)
 {
+	const struct sl_jobshape *sh = in->shape;
+	int tpn = SPEC(in)->ntasks_per_node;
+
 	*n = sh->nodes > 0 ? (size_t)sh->nodes : 1;
 	int *v = sl_xcalloc(*n, sizeof(int));
 	int t = sh->ntasks > 0 ? sh->ntasks : (int)*n;
 	for (size_t i = 0; i < *n; i++)
-		v[i] = t / (int)*n + ((int)i < t % (int)*n ? 1 : 0);
+		v[i] = tpn > 0 ? tpn : t / (int)*n + ((int)i < t % (int)*n ? 1 : 0);
 	return v;
 }
 
@@ -80,11 +85,24 @@ static int v_nnodes(const struct sl_slurm_env_in *in, char *b, size_t l)
 	return put_num(b, l, in->shape->nodes > 0 ? in->shape->nodes : 1);
 }
 
+/* CPUs a node was given: its tasks', or the whole of what the job took
+ * per node when --exclusive, --mincpus or --cpus-per-gpu asked for more. */
+static int node_cpus(const struct sl_slurm_env_in *in, int tasks)
+{
+	const struct sl_jobspec *s = SPEC(in);
+	int c = tasks * cpt(in->shape);
+	int floor = s->node_cpus > s->mincpus ? s->node_cpus : s->mincpus;
+
+	if (s->cpus_per_gpu > 0 && in->shape->gpus_per_node * s->cpus_per_gpu > floor)
+		floor = in->shape->gpus_per_node * s->cpus_per_gpu;
+	return c > floor ? c : floor;
+}
+
 static int v_cpus_on_node(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
 	size_t n;
-	int *v = env_tasks(in->shape, &n);
-	put_num(b, l, (long long)v[0] * cpt(in->shape));
+	int *v = env_tasks(in, &n);
+	put_num(b, l, (long long)node_cpus(in, v[0]));
 	free(v);
 	return 1;
 }
@@ -97,9 +115,9 @@ static int v_cpus_per_task(const struct sl_slurm_env_in *in, char *b, size_t l)
 static int v_job_cpus_per_node(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
 	size_t n;
-	int *v = env_tasks(in->shape, &n);
+	int *v = env_tasks(in, &n);
 	for (size_t i = 0; i < n; i++)
-		v[i] *= cpt(in->shape);
+		v[i] = node_cpus(in, v[i]);
 	sl_slurm_env_fmt_counts(v, n, b, l);
 	free(v);
 	return 1;
@@ -108,7 +126,7 @@ static int v_job_cpus_per_node(const struct sl_slurm_env_in *in, char *b, size_t
 static int v_tasks_per_node(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
 	size_t n;
-	int *v = env_tasks(in->shape, &n);
+	int *v = env_tasks(in, &n);
 	sl_slurm_env_fmt_counts(v, n, b, l);
 	free(v);
 	return 1;
@@ -146,9 +164,48 @@ static int v_mem_per_cpu(const struct sl_slurm_env_in *in, char *b, size_t l)
 	return SPEC(in)->mem_per_cpu != SL_NO_VAL && put_num(b, l, SPEC(in)->mem_per_cpu);
 }
 
+/* --mem=0 sets none: Slurm's batch step sees a node memory of 0. */
 static int v_mem_per_node(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
-	return SPEC(in)->mem_per_node != SL_NO_VAL && put_num(b, l, SPEC(in)->mem_per_node);
+	return SPEC(in)->mem_per_node != SL_NO_VAL && !SPEC(in)->mem_all &&
+	       SPEC(in)->mem_per_node > 0 && put_num(b, l, SPEC(in)->mem_per_node);
+}
+
+/* The node's GPUs, numbered from 0: what the Kubernetes device plugin
+ * gives a container (its GPUs renumbered from 0). The local executor binds
+ * no device, so there these are the job's count, not particular devices. */
+static int v_gpu_ids(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	size_t off = 0;
+
+	if (in->shape->gpus_per_node <= 0)
+		return 0;
+	b[0] = '\0';
+	for (int i = 0; i < in->shape->gpus_per_node && off + 12 < l; i++)
+		off += (size_t)snprintf(b + off, l - off, "%s%d", i ? "," : "", i);
+	return 1;
+}
+
+static int v_gpus_per_task(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->gpus_per_task > 0 && put_num(b, l, SPEC(in)->gpus_per_task);
+}
+
+static int v_cpus_per_gpu(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->cpus_per_gpu > 0 && put_num(b, l, SPEC(in)->cpus_per_gpu);
+}
+
+static int v_mem_per_gpu(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->mem_per_gpu > 0 && put_num(b, l, SPEC(in)->mem_per_gpu);
+}
+
+/* sbatch --hint sets SLURM_HINT in its own environment, which the job
+ * inherits (Slurm passes SLURM_* on whatever --export says). */
+static int v_hint(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return put_str(b, l, SPEC(in)->hint);
 }
 
 static int v_ntasks(const struct sl_slurm_env_in *in, char *b, size_t l)
@@ -163,19 +220,25 @@ static int v_ntasks_per_node(const struct sl_slurm_env_in *in, char *b, size_t l
 
 /* Sorted as `env | sort` prints them (SLURMD_ sorts before SLURM_). */
 static const struct env_row env_rows[] = {
+	{"CUDA_VISIBLE_DEVICES", v_gpu_ids},
+	{"GPU_DEVICE_ORDINAL", v_gpu_ids},
 	{"SLURMD_NODENAME", v_batch_host},
 	{"SLURM_CLUSTER_NAME", v_cluster},
 	{"SLURM_CPUS_ON_NODE", v_cpus_on_node},
+	{"SLURM_CPUS_PER_GPU", v_cpus_per_gpu},
 	{"SLURM_CPUS_PER_TASK", v_cpus_per_task},
 	{"SLURM_EXPORT_ENV", v_export_env},
 	{"SLURM_GET_USER_ENV", v_get_user_env},
 	{"SLURM_GPUS", v_gpus},
 	{"SLURM_GPUS_ON_NODE", v_gpus_on_node},
+	{"SLURM_GPUS_PER_TASK", v_gpus_per_task},
 	{"SLURM_GTIDS", v_zero},
+	{"SLURM_HINT", v_hint},
 	{"SLURM_JOBID", v_jobid},
 	{"SLURM_JOB_ACCOUNT", v_account},
 	{"SLURM_JOB_CPUS_PER_NODE", v_job_cpus_per_node},
 	{"SLURM_JOB_GID", v_gid},
+	{"SLURM_JOB_GPUS", v_gpu_ids},
 	{"SLURM_JOB_ID", v_jobid},
 	{"SLURM_JOB_NAME", v_name},
 	{"SLURM_JOB_NODELIST", v_nodelist},
@@ -186,6 +249,7 @@ static const struct env_row env_rows[] = {
 	{"SLURM_JOB_USER", v_user},
 	{"SLURM_LOCALID", v_zero},
 	{"SLURM_MEM_PER_CPU", v_mem_per_cpu},
+	{"SLURM_MEM_PER_GPU", v_mem_per_gpu},
 	{"SLURM_MEM_PER_NODE", v_mem_per_node},
 	{"SLURM_NNODES", v_nnodes},
 	{"SLURM_NODEID", v_zero},

@@ -17,9 +17,11 @@ struct sl_slurm_env_in {
 /* The batch step's variables as "K=V", sorted by name, NULL-terminated.
  * Variables Slurm sets only for a given option (SLURM_NTASKS for -n,
  * SLURM_CPUS_PER_TASK for -c, SLURM_MEM_PER_NODE for --mem, ...) follow the
- * same rule. Left out on purpose: SLURM_TASK_PID (only the supervisor knows
- * it), SLURM_CONF and SLURM_WORKING_CLUSTER (no slurm.conf/slurmctld exist),
- * SLURM_JOB_GPUS/CUDA_VISIBLE_DEVICES (the local executor binds no device).
+ * same rule. GPU jobs get SLURM_JOB_GPUS, CUDA_VISIBLE_DEVICES and
+ * GPU_DEVICE_ORDINAL numbered from 0 (a container's view of its GPUs).
+ * Left out on purpose: SLURM_TASK_PID (only the supervisor knows it),
+ * SLURM_WORKING_CLUSTER (no slurmctld exists), SLURM_CONF (the executor
+ * knows which file, if any, the job can read).
  * Caller frees with sl_strv_free(). */
 char **sl_slurm_env_build(const struct sl_slurm_env_in *in);
 

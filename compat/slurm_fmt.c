@@ -33,8 +33,10 @@ void sl_fmt_free(struct sl_fmt *f)
 {
 	if (f == NULL)
 		return;
-	for (size_t i = 0; i < f->n; i++)
+	for (size_t i = 0; i < f->n; i++) {
 		free(f->items[i].suffix);
+		free(f->items[i].name);
+	}
 	free(f->items);
 	free(f->prefix);
 	free(f);
@@ -129,6 +131,50 @@ out:
 	return r;
 }
 
+/* One "name[:[.]width[suffix]]" token of -O. */
+static int parse_colon_token(struct sl_fmt *f, char *tok, struct sl_err *err)
+{
+	struct sl_fmt_item *it = fmt_add(f);
+	char *colon = strchr(tok, ':'), *p, *end;
+	long w;
+
+	it->width = 20;
+	if (colon != NULL) {
+		*colon = '\0';
+		p = colon + 1;
+		if (*p == '.') {
+			it->right = 1;
+			p++;
+		}
+		w = strtol(p, &end, 10);
+		if (w > FMT_MAX_WIDTH || w < -FMT_MAX_WIDTH)
+			return sl_err_set(err, SL_EINVAL, "format width over %d", FMT_MAX_WIDTH);
+		it->width = (int)w;
+		it->width_set = end != p;
+		free(it->suffix);
+		it->suffix = sl_xstrdup(end);
+	}
+	it->name = sl_xstrdup(tok);
+	return 0;
+}
+
+int sl_fmt_parse_colon(const char *list, struct sl_fmt **out, struct sl_err *err)
+{
+	struct sl_fmt *f = fmt_new();
+	char *copy = sl_xstrdup(list), *save = NULL, *tok;
+	int r = 0;
+
+	*out = NULL;
+	for (tok = strtok_r(copy, ",", &save); r == 0 && tok; tok = strtok_r(NULL, ",", &save))
+		r = parse_colon_token(f, tok, err);
+	free(copy);
+	if (r == 0)
+		*out = f;
+	else
+		sl_fmt_free(f);
+	return r;
+}
+
 static int match_name(const char *name, size_t len, const char *const *names, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -201,6 +247,8 @@ int sl_fmt_cell(struct sl_buf *b, const char *val, int width, int right, int cut
 	if (val == NULL)
 		val = "(null)"; /* what glibc's printf("%s", NULL) gives Slurm */
 	len = strlen(val);
+	if (width < 0)
+		return (r = sl_buf_addstr(b, val)) != 0 ? r : sl_buf_addc(b, ' ');
 	if (w == 0)
 		return sl_buf_addstr(b, val);
 	if (right) {
@@ -209,7 +257,8 @@ int sl_fmt_cell(struct sl_buf *b, const char *val, int width, int right, int cut
 			return r;
 		return sl_buf_add(b, val, cut && len > w ? w : len);
 	}
-	if ((r = sl_buf_add(b, val, cut && len > w ? w : len)) != 0)
+	/* "%.*s": left-justified values are always cut, `cut` or not */
+	if ((r = sl_buf_add(b, val, len > w ? w : len)) != 0)
 		return r;
 	return len < w ? pad(b, w - len) : 0;
 }

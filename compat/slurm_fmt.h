@@ -18,6 +18,7 @@ struct sl_fmt_item {
 	int right;      /* squeue: '.' given: right-justify */
 	int width_set;  /* a width was written in the format */
 	char *suffix;   /* literal text after the field (squeue), may be "" */
+	char *name;     /* squeue -O: the field's name as given; else NULL */
 };
 
 struct sl_fmt;
@@ -26,6 +27,12 @@ struct sl_fmt;
  * them. Unknown letters are not checked here (the caller's table does).
  * A trailing lone '%' is an error. Caller frees with sl_fmt_free(). */
 int sl_fmt_parse_percent(const char *fmt, struct sl_fmt **out, struct sl_err *err);
+
+/* squeue -O: comma-separated "name[:[.]width[suffix]]" (opts.c's
+ * _parse_long_token): no ':' is 20 columns, left-justified; ":." is
+ * right-justified; a missing width is 0 (the value as is), a negative one
+ * the value and a space. Names are kept in the items, not checked. */
+int sl_fmt_parse_colon(const char *list, struct sl_fmt **out, struct sl_err *err);
 
 /* sacct -o: comma-separated names, each optionally "%N" (N may be
  * negative). Names match `names` case-insensitively by prefix, in table
@@ -39,9 +46,11 @@ size_t sl_fmt_count(const struct sl_fmt *f);
 const struct sl_fmt_item *sl_fmt_item(const struct sl_fmt *f, size_t i); /* borrowed */
 const char *sl_fmt_prefix(const struct sl_fmt *f); /* text before the first field */
 
-/* squeue's cell: width 0 prints the value as is; otherwise right- or
- * left-justified in `width` columns, and cut to `width` unless `cut` is 0
- * (squeue never cuts node lists and times). */
+/* squeue's cell: width 0 prints the value as is (a negative width, from
+ * -O, the value and a space); otherwise right- or left-justified in
+ * `width` columns. Right-justified values are cut to `width` unless `cut`
+ * is 0 (squeue never cuts node lists and times); left-justified ones are
+ * always cut, since Slurm prints them with "%.*s". */
 int sl_fmt_cell(struct sl_buf *b, const char *val, int width, int right, int cut);
 
 /* sacct's cell, always followed by one space: |len| columns, right-justified

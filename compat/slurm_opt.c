@@ -1,475 +1,111 @@
-/* slurm_opt.c - sbatch's option table and the job spec it builds.
+/* slurm_opt.c - sbatch's option table and the parse that builds a job spec
+ * from it.
  *
  * One table row per real sbatch 22.05 option: the command line, #SBATCH
- * directives and SBATCH_* variables all resolve through it. Options Sluice
- * does not implement stay in the table, flagged, so they fail loudly instead
- * of being mistaken for typos or silently ignored. Value errors use Slurm's
- * texts and exit statuses (255 for what Slurm's option parser rejects, 1 for
- * what its later checks reject). */
-#include "slurm_opt.h"
+ * directives, #PBS directives (translated by pbs_xlate.c into these rows)
+ * and SBATCH_* variables all resolve through it. Options Sluice does not
+ * implement stay in the table, flagged, so they fail loudly instead of being
+ * mistaken for typos or silently ignored; options that only shape placement
+ * inside a node, which Sluice's executors do not choose, are accepted and
+ * recorded (scontrol shows them) and flagged so. README's table of options
+ * is printed from this one (sl_sbatch_options_markdown). The setters are in
+ * slurm_opt_set.c. */
+#include "slurm_opt_int.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "optable.h"
+#include "pbs_xlate.h"
 #include "script.h"
-#include "slurm_time.h"
 #include "xalloc.h"
 
-#define OPTF_EARLY 0x100u /* applied in the first pass over the command line */
-
-enum src { SRC_SCRIPT, SRC_ENV, SRC_CLI };
-
-struct ctx {
-	struct sl_jobspec *spec;
-	struct sl_sbatch_flags *fl;
-	enum src src;
-	int status;        /* exit status for the current failure; 0: 255 */
-	int mem_cli, mem_per_cpu_cli;
-	char *chdir, *wrap, *export_spec;
-	int wrap_set;
-};
-
-#define CTX(c) ((struct ctx *)(c))
-
-static int fail1(void *c, struct sl_err *err, const char *msg)
-{
-	CTX(c)->status = 1;
-	return sl_err_set(err, SL_EINVAL, "%s", msg);
-}
-
-static void set_str(char **dst, const char *arg)
-{
-	free(*dst);
-	*dst = sl_xstrdup(arg);
-}
-
-/* Slurm's parse_int(): a positive decimal int, else exit 1. */
-static int parse_int(void *c, const char *name, const char *arg, int *out,
-		     struct sl_err *err)
-{
-	char *end = NULL;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (end == arg || *end != '\0' || v <= 0) {
-		CTX(c)->status = 1;
-		return sl_err_set(err, SL_EINVAL, "Invalid numeric value \"%s\" for %s.", arg,
-				  name);
-	}
-	if (errno == ERANGE || v > INT_MAX) {
-		CTX(c)->status = 1;
-		return sl_err_set(err, SL_EINVAL, "Numeric argument (%ld) to big for %s.", v,
-				  name);
-	}
-	*out = (int)v;
-	return 0;
-}
-
-/* ---- handlers: one per supported option ---- */
-
-static int h_name(void *c, const char *a, struct sl_err *e)
-{
-	set_str(&CTX(c)->spec->name, a);
-	return 0;
-}
-
-static int h_partition(void *c, const char *a, struct sl_err *e)
-{
-	set_str(&CTX(c)->spec->partition, a);
-	return 0;
-}
-
-static int h_account(void *c, const char *a, struct sl_err *e)
-{
-	set_str(&CTX(c)->spec->account, a);
-	return 0;
-}
-
-static int h_qos(void *c, const char *a, struct sl_err *e)
-{
-	set_str(&CTX(c)->spec->qos, a);
-	return 0;
-}
-
-static int h_comment(void *c, const char *a, struct sl_err *e)
-{
-	set_str(&CTX(c)->spec->comment, a);
-	return 0;
-}
-
-/* -o/-e/-i "none" means /dev/null, as in Slurm. */
-static void set_path(char **dst, const char *a)
-{
-	set_str(dst, strcasecmp(a, "none") == 0 ? "/dev/null" : a);
-}
-
-static int h_output(void *c, const char *a, struct sl_err *e)
-{
-	set_path(&CTX(c)->spec->std_out, a);
-	return 0;
-}
-
-static int h_error(void *c, const char *a, struct sl_err *e)
-{
-	set_path(&CTX(c)->spec->std_err, a);
-	return 0;
-}
-
-static int h_input(void *c, const char *a, struct sl_err *e)
-{
-	set_path(&CTX(c)->spec->std_in, a);
-	return 0;
-}
-
-static int h_chdir(void *c, const char *a, struct sl_err *e)
-{
-	set_str(&CTX(c)->chdir, a);
-	return 0;
-}
-
-static int h_export(void *c, const char *a, struct sl_err *e)
-{
-	set_str(&CTX(c)->export_spec, a);
-	return 0;
-}
-
-static int h_nodes(void *c, const char *a, struct sl_err *e)
-{
-	int lo, hi, r;
-
-	if ((r = sl_slurm_parse_nodes(a, &lo, &hi, e)) != 0)
-		return r;
-	CTX(c)->spec->nodes = lo;
-	CTX(c)->spec->nodes_max = hi;
-	return 0;
-}
-
-static int h_ntasks(void *c, const char *a, struct sl_err *e)
-{
-	return parse_int(c, "--ntasks", a, &CTX(c)->spec->ntasks, e);
-}
-
-static int h_cpus(void *c, const char *a, struct sl_err *e)
-{
-	return parse_int(c, "--cpus-per-task", a, &CTX(c)->spec->cpus_per_task, e);
-}
-
-static int h_tpn(void *c, const char *a, struct sl_err *e)
-{
-	return parse_int(c, "--ntasks-per-node", a, &CTX(c)->spec->ntasks_per_node, e);
-}
-
-/* --mem and --mem-per-cpu exclude each other: both on the command line is
- * fatal; otherwise the one set last (highest precedence) wins. */
-static int h_mem(void *c, const char *a, struct sl_err *e)
-{
-	if (sl_slurm_parse_mem(a, &CTX(c)->spec->mem_per_node) != 0)
-		return sl_err_set(e, SL_EINVAL, "Invalid --mem specification");
-	CTX(c)->spec->mem_per_cpu = SL_NO_VAL;
-	CTX(c)->mem_cli |= CTX(c)->src == SRC_CLI;
-	return 0;
-}
-
-static int h_mem_per_cpu(void *c, const char *a, struct sl_err *e)
-{
-	if (sl_slurm_parse_mem(a, &CTX(c)->spec->mem_per_cpu) != 0)
-		return sl_err_set(e, SL_EINVAL, "Invalid --mem-per-cpu specification");
-	CTX(c)->spec->mem_per_node = SL_NO_VAL;
-	CTX(c)->mem_per_cpu_cli |= CTX(c)->src == SRC_CLI;
-	return 0;
-}
-
-static int h_gres(void *c, const char *a, struct sl_err *e)
-{
-	struct sl_jobspec *s = CTX(c)->spec;
-	char *type = NULL;
-	int n;
-
-	if (sl_slurm_parse_gres(a, &n, &type, e) != 0) {
-		CTX(c)->status = 1;
-		return -SL_EINVAL;
-	}
-	s->gpus_per_node = n < 0 ? SL_NO_VAL : n;
-	free(s->gpu_type);
-	s->gpu_type = type;
-	return 0;
-}
-
-static int h_constraint(void *c, const char *a, struct sl_err *e)
-{
-	char **v = NULL;
-
-	if (sl_slurm_parse_constraint(a, &v, e) != 0) {
-		CTX(c)->status = 1;
-		return -SL_EINVAL;
-	}
-	sl_strv_free(CTX(c)->spec->features);
-	CTX(c)->spec->features = v;
-	return 0;
-}
-
-static int gpus_common(void *c, const char *a, int *dst, struct sl_err *e)
-{
-	struct sl_jobspec *s = CTX(c)->spec;
-	char *type = NULL;
-
-	if (sl_slurm_parse_gpus(a, dst, &type, e) != 0) {
-		CTX(c)->status = 1;
-		return -SL_EINVAL;
-	}
-	if (type) {
-		free(s->gpu_type);
-		s->gpu_type = type;
-	}
-	return 0;
-}
-
-static int h_gpus(void *c, const char *a, struct sl_err *e)
-{
-	return gpus_common(c, a, &CTX(c)->spec->gpus, e);
-}
-
-static int h_gpus_per_node(void *c, const char *a, struct sl_err *e)
-{
-	return gpus_common(c, a, &CTX(c)->spec->gpus_per_node, e);
-}
-
-static int h_time(void *c, const char *a, struct sl_err *e)
-{
-	int64_t m;
-
-	if (sl_slurm_time_parse_limit(a, &m) != 0)
-		return sl_err_set(e, SL_EINVAL, "Invalid --time specification");
-	/* "A time limit of zero requests that no time limit be imposed." */
-	CTX(c)->spec->time_limit = m == 0 ? SL_TIME_INFINITE : m;
-	return 0;
-}
-
-static int h_hold(void *c, const char *a, struct sl_err *e)
-{
-	CTX(c)->spec->hold = 1;
-	return 0;
-}
-
-static int h_nice(void *c, const char *a, struct sl_err *e)
-{
-	long long v = a ? strtoll(a, NULL, 10) : 100;
-
-	if (llabs(v) > 2147483645LL)
-		return sl_err_set(e, SL_EINVAL,
-				  "Nice value out of range (+/- 2147483645). Value ignored");
-	CTX(c)->spec->nice = (int)v;
-	return 0;
-}
-
-static int h_open_mode(void *c, const char *a, struct sl_err *e)
-{
-	if (a[0] == 'a' || a[0] == 'A')
-		CTX(c)->spec->open_mode = SL_OPEN_APPEND;
-	else if (a[0] == 't' || a[0] == 'T')
-		CTX(c)->spec->open_mode = SL_OPEN_TRUNCATE;
-	else
-		return sl_err_set(e, SL_EINVAL, "Invalid --open-mode argument: %s. Ignored", a);
-	return 0;
-}
-
-static int h_priority(void *c, const char *a, struct sl_err *e)
-{
-	long long v;
-
-	if (strcasecmp(a, "TOP") == 0) {
-		CTX(c)->spec->priority = 4294967294LL;
-		return 0;
-	}
-	v = strtoll(a, NULL, 10);
-	if (v < 0)
-		return sl_err_set(e, SL_EINVAL, "Priority must be >= 0");
-	if (v >= 4294967294LL)
-		return sl_err_set(e, SL_EINVAL, "Priority must be < 4294967294");
-	CTX(c)->spec->priority = v;
-	return 0;
-}
-
-static int h_requeue(void *c, const char *a, struct sl_err *e)
-{
-	CTX(c)->spec->requeue = 1;
-	return 0;
-}
-
-static int h_no_requeue(void *c, const char *a, struct sl_err *e)
-{
-	CTX(c)->spec->requeue = 0;
-	return 0;
-}
-
-static int h_wrap(void *c, const char *a, struct sl_err *e)
-{
-	set_str(&CTX(c)->wrap, a);
-	CTX(c)->wrap_set = 1;
-	return 0;
-}
-
-/* pyxis's spelling; the image is the kubernetes executor's business. */
-static int h_container_image(void *c, const char *a, struct sl_err *e)
-{
-	const char *p;
-
-	for (p = a; *p != '\0' && (unsigned char)*p > ' '; p++)
-		;
-	if (*a == '\0' || *p != '\0' || strlen(a) > 1024)
-		return fail1(c, e, "Invalid --container-image: expected an image reference "
-			     "without spaces");
-	set_str(&CTX(c)->spec->container_image, a);
-	return 0;
-}
-
-/* The MPI implementations the kubernetes executor runs as MPIJobs; "none"
- * overrides a partition's default. */
-static int h_mpi(void *c, const char *a, struct sl_err *e)
-{
-	static const char *const types[] = {"openmpi", "intel", "mpich", "none", NULL};
-	size_t i;
-
-	for (i = 0; types[i] != NULL; i++)
-		if (strcasecmp(a, types[i]) == 0) {
-			set_str(&CTX(c)->spec->mpi, types[i]);
-			return 0;
-		}
-	CTX(c)->status = 1;
-	return sl_err_set(e, SL_EINVAL, "Invalid --mpi type: %s (Sluice runs openmpi, "
-			  "intel, mpich or none)", a);
-}
-
-/* -d is checked by the daemon, which knows the jobs it names (Slurm's
- * sbatch, too, leaves it to the controller). */
-static int h_dependency(void *c, const char *a, struct sl_err *e)
-{
-	set_str(&CTX(c)->spec->dependency, a);
-	return 0;
-}
-
-/* --begin: an absolute time here, so the daemon never reads a clock the
- * user did not mean; Slurm's two lines when it is not a time. */
-static int h_begin(void *c, const char *a, struct sl_err *e)
-{
-	int64_t t;
-	int pos;
-
-	if (sl_slurm_time_parse_begin(a, (int64_t)time(NULL), &t, &pos) != 0) {
-		if (pos < 0)
-			return sl_err_set(e, SL_EINVAL, "Invalid --begin specification");
-		CTX(c)->fl->raw_lines = 1;
-		return sl_err_set(e, SL_EINVAL, "Invalid time specification (pos=%d): %s\n"
-				  "Invalid --begin specification", pos, a);
-	}
-	CTX(c)->spec->begin_time = t;
-	return 0;
-}
-
-static int h_kill_invalid_dep(void *c, const char *a, struct sl_err *e)
-{
-	if (a == NULL || (strcasecmp(a, "yes") != 0 && strcasecmp(a, "no") != 0))
-		return sl_err_set(e, SL_EINVAL, "Invalid --kill-on-invalid-dep specification");
-	CTX(c)->spec->kill_invalid_dep = strcasecmp(a, "yes") == 0;
-	return 0;
-}
-
-static int h_parsable(void *c, const char *a, struct sl_err *e)
-{
-	CTX(c)->fl->parsable = 1;
-	return 0;
-}
-
-static int h_quiet(void *c, const char *a, struct sl_err *e)
-{
-	CTX(c)->fl->quiet = 1;
-	return 0;
-}
-
-static int h_verbose(void *c, const char *a, struct sl_err *e)
-{
-	CTX(c)->fl->verbose++;
-	return 0;
-}
-
-static int h_help(void *c, const char *a, struct sl_err *e)
-{
-	CTX(c)->fl->help = 1;
-	return 0;
-}
-
-static int h_usage(void *c, const char *a, struct sl_err *e)
-{
-	CTX(c)->fl->usage = 1;
-	return 0;
-}
-
-static int h_version(void *c, const char *a, struct sl_err *e)
-{
-	CTX(c)->fl->version = 1;
-	return 0;
-}
+#define OPTF_EARLY 0x100u    /* applied in the first pass over the command line */
+#define OPTF_NOEFFECT 0x200u /* accepted and recorded; shapes nothing Sluice decides */
 
 /* ---- the table: every sbatch 22.05 option ---- */
 
 #define R SL_OPT_REQ
 #define N SL_OPT_NOARG
 #define O SL_OPT_OPTARG
-#define OK(nm, k, a, env, fn) {nm, k, a, {env, NULL}, 0, fn}
-#define EARLY(nm, k, a, env, fn) {nm, k, a, {env, NULL}, OPTF_EARLY, fn}
+#define S(fn) sl_sbopt_##fn
+#define OK(nm, k, a, env, fn) {nm, k, a, {env, NULL}, 0, S(fn)}
+#define OK2(nm, k, a, env, env2, fn) {nm, k, a, {env, env2}, 0, S(fn)}
+#define EARLY(nm, k, a, env, fn) {nm, k, a, {env, NULL}, OPTF_EARLY, S(fn)}
+#define NOEFF(nm, k, a, env, fn) {nm, k, a, {env, NULL}, OPTF_NOEFFECT, S(fn)}
+#define NOEFF2(nm, k, a, env, env2, fn) {nm, k, a, {env, env2}, OPTF_NOEFFECT, S(fn)}
 #define NO(nm, k, a, env) {nm, k, a, {env, NULL}, SL_OPTF_UNSUPP, NULL}
 #define NO2(nm, k, a, env, env2) {nm, k, a, {env, env2}, SL_OPTF_UNSUPP, NULL}
 
 static const struct sl_opt sbatch_opts[] = {
-	OK("account", 'A', R, "SBATCH_ACCOUNT", h_account),
-	OK("begin", 'b', R, NULL, h_begin),
-	OK("chdir", 'D', R, NULL, h_chdir),
-	OK("comment", 0, R, NULL, h_comment),
-	OK("constraint", 'C', R, "SBATCH_CONSTRAINT", h_constraint),
-	OK("container-image", 0, R, NULL, h_container_image),
-	OK("cpus-per-task", 'c', R, NULL, h_cpus),
-	OK("dependency", 'd', R, NULL, h_dependency),
-	OK("error", 'e', R, "SBATCH_ERROR", h_error),
-	OK("export", 0, R, "SBATCH_EXPORT", h_export),
-	OK("gpus", 'G', R, "SBATCH_GPUS", h_gpus),
-	OK("gpus-per-node", 0, R, "SBATCH_GPUS_PER_NODE", h_gpus_per_node),
-	OK("gres", 0, R, "SBATCH_GRES", h_gres),
-	EARLY("help", 'h', N, NULL, h_help),
-	OK("hold", 'H', N, NULL, h_hold),
-	OK("input", 'i', R, "SBATCH_INPUT", h_input),
-	OK("job-name", 'J', R, "SBATCH_JOB_NAME", h_name),
-	OK("kill-on-invalid-dep", 0, R, NULL, h_kill_invalid_dep),
-	OK("mem", 0, R, "SBATCH_MEM_PER_NODE", h_mem),
-	OK("mem-per-cpu", 0, R, "SBATCH_MEM_PER_CPU", h_mem_per_cpu),
-	OK("mpi", 0, R, NULL, h_mpi),
-	OK("nice", 0, O, NULL, h_nice),
-	OK("no-requeue", 0, N, "SBATCH_NO_REQUEUE", h_no_requeue),
-	OK("nodes", 'N', R, NULL, h_nodes),
-	OK("ntasks", 'n', R, NULL, h_ntasks),
-	OK("ntasks-per-node", 0, R, NULL, h_tpn),
-	OK("open-mode", 0, R, "SBATCH_OPEN_MODE", h_open_mode),
-	OK("output", 'o', R, "SBATCH_OUTPUT", h_output),
-	EARLY("parsable", 0, N, NULL, h_parsable),
-	OK("partition", 'p', R, "SBATCH_PARTITION", h_partition),
-	OK("priority", 0, R, NULL, h_priority),
-	OK("qos", 'q', R, "SBATCH_QOS", h_qos),
-	EARLY("quiet", 'Q', N, NULL, h_quiet),
-	OK("requeue", 0, N, "SBATCH_REQUEUE", h_requeue),
-	OK("time", 't', R, "SBATCH_TIMELIMIT", h_time),
-	EARLY("usage", 'u', N, NULL, h_usage),
-	EARLY("verbose", 'v', N, "SBATCH_DEBUG", h_verbose),
-	EARLY("version", 'V', N, NULL, h_version),
-	EARLY("wrap", 0, R, NULL, h_wrap),
+	OK("account", 'A', R, "SBATCH_ACCOUNT", account),
+	OK("begin", 'b', R, NULL, begin),
+	OK("chdir", 'D', R, NULL, chdir),
+	OK("comment", 0, R, NULL, comment),
+	OK("constraint", 'C', R, "SBATCH_CONSTRAINT", constraint),
+	OK("container-image", 0, R, NULL, container_image),
+	NOEFF("cores-per-socket", 0, R, NULL, cores_per_socket),
+	OK("cpus-per-gpu", 0, R, "SBATCH_CPUS_PER_GPU", cpus_per_gpu),
+	OK("cpus-per-task", 'c', R, NULL, cpus),
+	OK("deadline", 0, R, NULL, deadline),
+	OK("dependency", 'd', R, NULL, dependency),
+	OK("error", 'e', R, "SBATCH_ERROR", error),
+	OK("exclude", 'x', R, NULL, exclude),
+	OK("exclusive", 0, O, "SBATCH_EXCLUSIVE", exclusive),
+	OK("export", 0, R, "SBATCH_EXPORT", export),
+	NOEFF("extra-node-info", 'B', R, NULL, extra_node_info),
+	OK("gpus", 'G', R, "SBATCH_GPUS", gpus),
+	OK("gpus-per-node", 0, R, "SBATCH_GPUS_PER_NODE", gpus_per_node),
+	OK("gpus-per-task", 0, R, "SBATCH_GPUS_PER_TASK", gpus_per_task),
+	OK("gres", 0, R, "SBATCH_GRES", gres),
+	EARLY("help", 'h', N, NULL, help),
+	NOEFF2("hint", 0, R, "SBATCH_HINT", "SLURM_HINT", hint),
+	OK("hold", 'H', N, NULL, hold),
+	OK("ignore-pbs", 0, N, "SBATCH_IGNORE_PBS", ignore_pbs),
+	OK("input", 'i', R, "SBATCH_INPUT", input),
+	OK("job-name", 'J', R, "SBATCH_JOB_NAME", name),
+	OK("kill-on-invalid-dep", 0, R, NULL, kill_invalid_dep),
+	OK("mail-type", 0, R, NULL, mail_type),
+	OK("mail-user", 0, R, NULL, mail_user),
+	OK("mem", 0, R, "SBATCH_MEM_PER_NODE", mem),
+	OK("mem-per-cpu", 0, R, "SBATCH_MEM_PER_CPU", mem_per_cpu),
+	OK("mem-per-gpu", 0, R, "SBATCH_MEM_PER_GPU", mem_per_gpu),
+	OK("mincpus", 0, R, NULL, mincpus),
+	OK("mpi", 0, R, NULL, mpi),
+	OK("nice", 0, O, NULL, nice),
+	OK("no-requeue", 0, N, "SBATCH_NO_REQUEUE", no_requeue),
+	OK("nodelist", 'w', R, NULL, nodelist),
+	OK("nodes", 'N', R, NULL, nodes),
+	OK("ntasks", 'n', R, NULL, ntasks),
+	NOEFF("ntasks-per-core", 0, R, NULL, ntasks_per_core),
+	OK("ntasks-per-node", 0, R, NULL, tpn),
+	NOEFF("ntasks-per-socket", 0, R, NULL, ntasks_per_socket),
+	OK("open-mode", 0, R, "SBATCH_OPEN_MODE", open_mode),
+	OK("output", 'o', R, "SBATCH_OUTPUT", output),
+	NOEFF("oversubscribe", 's', N, NULL, oversubscribe),
+	EARLY("parsable", 0, N, NULL, parsable),
+	OK("partition", 'p', R, "SBATCH_PARTITION", partition),
+	OK("priority", 0, R, NULL, priority),
+	OK("qos", 'q', R, "SBATCH_QOS", qos),
+	EARLY("quiet", 'Q', N, NULL, quiet),
+	OK("requeue", 0, N, "SBATCH_REQUEUE", requeue),
+	OK("signal", 0, R, "SBATCH_SIGNAL", signal),
+	NOEFF("sockets-per-node", 0, R, NULL, sockets_per_node),
+	OK("tasks-per-node", 0, R, NULL, tpn), /* Slurm's older spelling */
+	OK("test-only", 0, N, NULL, test_only),
+	NOEFF("threads-per-core", 0, R, "SBATCH_THREADS_PER_CORE", threads_per_core),
+	OK("time", 't', R, "SBATCH_TIMELIMIT", time),
+	EARLY("usage", 'u', N, NULL, usage),
+	EARLY("verbose", 'v', N, "SBATCH_DEBUG", verbose),
+	EARLY("version", 'V', N, NULL, version),
+	OK("wait", 'W', N, "SBATCH_WAIT", wait),
+	EARLY("wrap", 0, R, NULL, wrap),
 
 	NO("acctg-freq", 0, R, "SBATCH_ACCTG_FREQ"),
 	NO("array", 'a', R, "SBATCH_ARRAY_INX"),
@@ -481,59 +117,37 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("container", 0, R, "SBATCH_CONTAINER"),
 	NO("contiguous", 0, N, NULL),
 	NO("core-spec", 'S', R, "SBATCH_CORE_SPEC"),
-	NO("cores-per-socket", 0, R, NULL),
 	NO("cpu-freq", 0, R, "SBATCH_CPU_FREQ_REQ"),
-	NO("cpus-per-gpu", 0, R, "SBATCH_CPUS_PER_GPU"),
-	NO("deadline", 0, R, NULL),
 	NO("delay-boot", 0, R, "SBATCH_DELAY_BOOT"),
 	NO("distribution", 'm', R, "SBATCH_DISTRIBUTION"),
-	NO("exclude", 'x', R, NULL),
-	NO("exclusive", 0, O, "SBATCH_EXCLUSIVE"),
 	NO("export-file", 0, R, NULL),
-	NO("extra-node-info", 'B', R, NULL),
 	NO("get-user-env", 0, O, "SBATCH_GET_USER_ENV"),
 	NO("gid", 0, R, NULL),
 	NO("gpu-bind", 0, R, "SBATCH_GPU_BIND"),
 	NO("gpu-freq", 0, R, "SBATCH_GPU_FREQ"),
 	NO("gpus-per-socket", 0, R, "SBATCH_GPUS_PER_SOCKET"),
-	NO("gpus-per-task", 0, R, "SBATCH_GPUS_PER_TASK"),
 	NO("gres-flags", 0, R, "SBATCH_GRES_FLAGS"),
-	NO2("hint", 0, R, "SBATCH_HINT", "SLURM_HINT"),
-	NO("ignore-pbs", 0, N, "SBATCH_IGNORE_PBS"),
 	NO("licenses", 'L', R, NULL),
-	NO("mail-type", 0, R, NULL),
-	NO("mail-user", 0, R, NULL),
 	NO("mcs-label", 0, R, NULL),
 	NO("mem-bind", 0, R, "SBATCH_MEM_BIND"),
-	NO("mem-per-gpu", 0, R, "SBATCH_MEM_PER_GPU"),
-	NO("mincpus", 0, R, NULL),
 	NO("network", 0, R, "SBATCH_NETWORK"),
 	NO("no-kill", 'k', O, "SBATCH_NO_KILL"),
 	NO("nodefile", 'F', R, NULL),
-	NO("nodelist", 'w', R, NULL),
-	NO("ntasks-per-core", 0, R, NULL),
 	NO("ntasks-per-gpu", 0, R, NULL),
-	NO("ntasks-per-socket", 0, R, NULL),
 	NO("overcommit", 'O', N, "SBATCH_OVERCOMMIT"),
-	NO("oversubscribe", 's', N, NULL),
 	NO("power", 0, R, "SBATCH_POWER"),
 	NO("prefer", 0, R, NULL),
 	NO("profile", 0, R, "SBATCH_PROFILE"),
 	NO("propagate", 0, O, NULL),
 	NO("reboot", 0, N, NULL),
 	NO("reservation", 0, R, "SBATCH_RESERVATION"),
-	NO("signal", 0, R, "SBATCH_SIGNAL"),
-	NO("sockets-per-node", 0, R, NULL),
 	NO("spread-job", 0, N, "SBATCH_SPREAD_JOB"),
 	NO("switches", 0, R, "SBATCH_REQ_SWITCH"),
-	NO("test-only", 0, N, NULL),
 	NO("thread-spec", 0, R, "SBATCH_THREAD_SPEC"),
-	NO("threads-per-core", 0, R, "SBATCH_THREADS_PER_CORE"),
 	NO("time-min", 0, R, NULL),
 	NO("tmp", 0, R, NULL),
 	NO("uid", 0, R, NULL),
 	NO("use-min-nodes", 0, N, "SBATCH_USE_MIN_NODES"),
-	NO("wait", 'W', N, "SBATCH_WAIT"),
 	NO("wait-all-nodes", 0, R, "SBATCH_WAIT_ALL_NODES"),
 	NO("wckey", 0, R, "SBATCH_WCKEY"),
 	{NULL, 0, N, {NULL, NULL}, 0, NULL},
@@ -542,6 +156,112 @@ static const struct sl_opt sbatch_opts[] = {
 #undef R
 #undef N
 #undef O
+
+/* ---- README's table of options, from the one above ---- */
+
+/* What each option does here, for the table; an option without a line is
+ * plain Slurm. Refused options name why when there is more to say. */
+static const struct {
+	const char *name, *note;
+} notes[] = {
+	{"account", "the job's namespace (`accounts:` in the config; Slurm's spelling kept, "
+		    "see Accounts)"},
+	{"partition", "a LocalQueue of the account's namespace"},
+	{"qos", "a WorkloadPriorityClass: the job's priority"},
+	{"constraint", "features joined with `&`: node labels (`features:`)"},
+	{"container-image", "pyxis's spelling: the image of the Kubernetes executor's pods"},
+	{"cpus-per-gpu", "CPUs per node = GPUs per node x this, when more than the tasks'"},
+	{"begin", "every form of Slurm's parser; the job waits out of the queue (reason "
+		  "BeginTime)"},
+	{"dependency", "`after`, `afterany`, `afterok`, `afternotok`, `aftercorr`, `singleton`, "
+		       "`+MIN`, `:` `,` `?`; the job waits out of the queue (reason Dependency); "
+		       "an id Sluice never had is refused"},
+	{"kill-on-invalid-dep", "`yes`: a dependency that can never be satisfied cancels the "
+				"job (default: the config's `killInvalidDepend`)"},
+	{"deadline", "a pending job that cannot end by then is ended: DEADLINE, reason "
+		     "DeadLine; a started local job's time limit is cut to it"},
+	{"exclude", "local: excluding this host is refused (the job could never run), other "
+		    "names change nothing; Kubernetes: refused"},
+	{"exclusive", "local: the job takes the whole node, its partition's largest flavor's "
+		      "CPU quota; Kubernetes: pod anti-affinity keeps other Sluice pods off "
+		      "its nodes; `=user`, `=mcs` refused"},
+	{"gpus", "spread over the nodes; `TYPE:N` selects the type's node labels"},
+	{"gpus-per-task", "GPUs per node = tasks per node x this"},
+	{"gres", "`gpu[:type][:N]` only"},
+	{"hint", "recorded (scontrol's ReqB:S:C:T), exported as SLURM_HINT"},
+	{"mail-type", "sluiced runs `mailProg` at each state change, as slurmctld does"},
+	{"mail-user", "default: the submitting user"},
+	{"mem", "`--mem=0`: all of a node's memory, the partition's largest flavor's memory "
+		"quota (local executor; refused on Kubernetes)"},
+	{"mem-per-gpu", "memory per node = GPUs per node x this"},
+	{"mpi", "`openmpi`, `intel`, `mpich`: an MPIJob on Kubernetes; `none`"},
+	{"nodelist", "local: this host's name (or `host-N` of a multi-node job); other names "
+		     "are refused; Kubernetes: refused"},
+	{"nodes", "`MIN-MAX` is Kueue's partial admission"},
+	{"ntasks", "without `-N`, all tasks share one node (one pod): Sluice does not spread "
+		   "them"},
+	{"oversubscribe", "jobs share nodes anyway (scontrol: OverSubscribe=YES)"},
+	{"priority", "operators only"},
+	{"signal", "local: sluice-stepd sends it TIME seconds before the time limit, to the "
+		   "batch shell with `B:`, else to all the job's processes; Kubernetes: "
+		   "refused"},
+	{"tasks-per-node", "Slurm's older spelling of `--ntasks-per-node`"},
+	{"test-only", "`Job N to start at NOW` when the quota fits it now, else Slurm's "
+		      "`allocation failure`: there is no start estimate yet"},
+	{"time", "enforced; `--signal` warns before it"},
+	{"wait", "polls sluiced (2 s, backing off to 10 s), exits with the job's exit code"},
+	{"array", "not yet (job arrays)"},
+	{"container", "an OCI bundle run by slurmstepd: the Kubernetes executor runs "
+		      "images, see `--container-image`"},
+	{"ntasks-per-gpu", "not yet"},
+};
+
+static const char *note_of(const char *name)
+{
+	for (size_t i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
+		if (strcmp(notes[i].name, name) == 0)
+			return notes[i].note;
+	return NULL;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	return strcmp((*(const struct sl_opt *const *)a)->name,
+		      (*(const struct sl_opt *const *)b)->name);
+}
+
+char *sl_sbatch_options_markdown(void)
+{
+	const struct sl_opt *rows[sizeof(sbatch_opts) / sizeof(sbatch_opts[0])];
+	struct sl_buf *b = sl_buf_new(1u << 20);
+	size_t n = 0;
+	char *out;
+
+	for (const struct sl_opt *o = sbatch_opts; o->name; o++)
+		rows[n++] = o;
+	qsort(rows, n, sizeof(rows[0]), row_cmp);
+	sl_buf_addstr(b, "| Option | Variables | In Sluice |\n|---|---|---|\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct sl_opt *o = rows[i];
+		const char *note = note_of(o->name);
+		const char *what = (o->flags & SL_OPTF_UNSUPP) ? "refused"
+				   : (o->flags & OPTF_NOEFFECT) ? "accepted, no effect here"
+								: "yes";
+
+		sl_buf_addstr(b, "| ");
+		if (o->key)
+			sl_buf_addf(b, "`-%c`, ", o->key);
+		sl_buf_addf(b, "`--%s%s` | ", o->name,
+			    o->arg == SL_OPT_REQ ? "=..." : o->arg == SL_OPT_OPTARG ? "[=...]" : "");
+		for (int k = 0; k < 2; k++)
+			if (o->env[k])
+				sl_buf_addf(b, "%s`%s`", k ? ", " : "", o->env[k]);
+		sl_buf_addf(b, " | %s%s%s |\n", what, note ? ": " : "", note ? note : "");
+	}
+	out = sl_buf_steal(b);
+	sl_buf_free(b);
+	return out;
+}
 
 /* ---- the parse: command line, script, directives, environment ---- */
 
@@ -553,7 +273,7 @@ static void record(struct sl_sbatch_flags *fl, const struct sl_optval *v)
 	char *line;
 	size_t i, n = sl_strv_len(fl->defined), key;
 
-	if (v->opt->set == h_verbose)
+	if (v->opt->set == sl_sbopt_verbose)
 		line = sl_xasprintf("%-20s: %d", v->opt->name, fl->verbose);
 	else
 		line = sl_xasprintf("%-20s: %s", v->opt->name, v->arg ? v->arg : "set");
@@ -618,7 +338,7 @@ static int load_script(struct ctx *c, int argc, char **argv, int optind, char **
 
 	if (c->wrap_set) {
 		if (path != NULL)
-			return fail1(c, err, "Script arguments not permitted with --wrap option");
+			return sl_sbopt_fail1(c, err, "Script arguments not permitted with --wrap option");
 		s->script = sl_script_wrap(c->wrap);
 		*len = strlen(s->script);
 		s->wrapped = 1;
@@ -667,6 +387,76 @@ out:
 	return r;
 }
 
+/* -W umask=, which Slurm reaches only from #PBS (its row has no name). */
+static int set_umask(struct ctx *c, const char *a, struct sl_err *err)
+{
+	char *end;
+	long m;
+
+	errno = 0;
+	m = strtol(a, &end, 0);
+	if (end == a || m < 0 || m > 0777 || errno != 0)
+		return sl_err_set(err, SL_EINVAL, "Invalid -W umask= specification");
+	c->spec->umask = (mode_t)m;
+	c->umask_set = 1;
+	return 0;
+}
+
+/* #PBS directives, translated as Slurm's xlate.c does into sbatch options,
+ * then applied through the table like #SBATCH ones (after them: a #PBS
+ * value wins over an #SBATCH one, as in Slurm). */
+static int apply_pbs(struct ctx *c, size_t len, struct sl_err *err)
+{
+	struct sl_pbs_opt *v = NULL;
+	size_t n = 0;
+	int r;
+
+	if (c->spec->wrapped || c->ignore_pbs)
+		return 0;
+	if ((r = sl_pbs_xlate(c->spec->script, len, &v, &n, err)) != 0) {
+		c->status = 1;
+		goto out;
+	}
+	c->src = SRC_SCRIPT;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		struct sl_optval one = {NULL, v[i].value};
+		char *joined = NULL;
+
+		if (strcmp(v[i].name, "umask") == 0) {
+			r = set_umask(c, v[i].value, err);
+			continue;
+		}
+		if (strcmp(v[i].name, "+export") == 0) { /* -v adds to --export */
+			joined = c->export_spec ? sl_xasprintf("%s,%s", c->export_spec, v[i].value)
+						: sl_xstrdup(v[i].value);
+			one.arg = joined;
+			one.opt = sl_opt_find(sbatch_opts, "export");
+		} else {
+			one.opt = sl_opt_find(sbatch_opts, v[i].name);
+		}
+		if (one.opt == NULL) {
+			r = sl_err_set(err, SL_EINTERNAL, "#PBS: no sbatch option %s", v[i].name);
+		} else {
+			r = apply_vals(c, &one, 1, SRC_SCRIPT, PASS_ALL, err);
+		}
+		free(joined);
+	}
+out:
+	sl_pbs_opts_free(v, n);
+	return r;
+}
+
+/* --ignore-pbs counts from every source before the #PBS lines are read. */
+static int pbs_ignored(const struct sl_optval *v, size_t n, char **envp)
+{
+	const struct sl_opt *o = sl_opt_find(sbatch_opts, "ignore-pbs");
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].opt == o)
+			return 1;
+	return sl_opt_env_name(o, envp) != NULL;
+}
+
 static int apply_env(struct ctx *c, char **envp, struct sl_err *err)
 {
 	struct sl_optval *v = NULL;
@@ -687,13 +477,10 @@ static int finish(struct ctx *c, char **envp, const char *cwd, const char *defau
 	struct sl_jobspec *s = c->spec;
 	char host[256] = "";
 	mode_t m;
+	int r;
 
-	if (c->mem_cli && c->mem_per_cpu_cli) {
-		c->fl->fatal = 1;
-		c->status = 1;
-		return sl_err_set(err, SL_EINVAL,
-				  "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
-	}
+	if ((r = sl_sbopt_finish(c, err)) != 0)
+		return r;
 	if (s->name == NULL)
 		s->name = sl_xstrdup(default_name);
 	s->submit_dir = sl_xstrdup(cwd);
@@ -702,9 +489,11 @@ static int finish(struct ctx *c, char **envp, const char *cwd, const char *defau
 		snprintf(host, sizeof(host), "localhost");
 	host[strcspn(host, ".")] = '\0';
 	s->submit_host = sl_xstrdup(host);
-	m = umask(0);
-	umask(m);
-	s->umask = m;
+	if (!c->umask_set) {
+		m = umask(0);
+		umask(m);
+		s->umask = m;
+	}
 	s->export_spec = sl_xstrdup(c->export_spec);
 	s->env = sl_slurm_export_env(c->export_spec, envp);
 	return 0;
@@ -743,7 +532,7 @@ static int cli_scan(struct ctx *c, int argc, char **argv, struct sl_optval **v, 
 int sl_sbatch_parse(int argc, char **argv, char **envp, struct sl_jobspec *out,
 		    struct sl_sbatch_flags *flags, struct sl_err *err)
 {
-	struct ctx c = {out, flags, SRC_CLI, 0, 0, 0, NULL, NULL, NULL, 0};
+	struct ctx c = {.spec = out, .fl = flags, .src = SRC_CLI};
 	struct sl_optval *v = NULL;
 	size_t n = 0, len = 0;
 	int optind = 1, r;
@@ -762,7 +551,10 @@ int sl_sbatch_parse(int argc, char **argv, char **envp, struct sl_jobspec *out,
 		goto out;
 	}
 	if ((r = load_script(&c, argc, argv, optind, envp, cwd, &len, err)) != 0 ||
-	    (r = apply_directives(&c, len, err)) != 0 || (r = apply_env(&c, envp, err)) != 0 ||
+	    (r = apply_directives(&c, len, err)) != 0)
+		goto out;
+	c.ignore_pbs |= pbs_ignored(v, n, envp);
+	if ((r = apply_pbs(&c, len, err)) != 0 || (r = apply_env(&c, envp, err)) != 0 ||
 	    (r = apply_vals(&c, v, n, SRC_CLI, PASS_LATE, err)) != 0)
 		goto out;
 	r = finish(&c, envp, cwd, default_name(&c, argc, argv, optind), err);

@@ -18,6 +18,9 @@ struct sl_sbatch_flags {
 	int help;       /* -h: the command prints its help, exit 0 */
 	int usage;      /* --usage: prints its usage line, exit 0 */
 	int version;    /* -V: prints its version, exit 0 */
+	int wait;       /* -W/--wait: wait for the job's end, exit with its code */
+	int test_only;  /* --test-only: ask when it would start, submit nothing */
+	int hint_help;  /* --hint=help: print the hint help, exit 1 (as Slurm) */
 	/* Set when sl_sbatch_parse() fails: */
 	int exit_code;  /* 255 or 1 */
 	int usage_error;/* 1: print "sbatch: MSG" + "Try \"sbatch --help\" for
@@ -42,6 +45,11 @@ int sl_sbatch_parse(int argc, char **argv, char **envp, struct sl_jobspec *out,
 		    struct sl_sbatch_flags *flags, struct sl_err *err);
 void sl_sbatch_flags_clear(struct sl_sbatch_flags *flags);
 
+/* README's table of sbatch options, printed from the option table as
+ * Markdown (`sluice options`): every option, its variables, and what
+ * Sluice does with it. Caller frees. */
+char *sl_sbatch_options_markdown(void);
+
 /* Value parsers shared with other compat front ends (qsub). Each returns 0
  * or -SL_EINVAL with Slurm's message in err. */
 int sl_slurm_parse_nodes(const char *s, int *min, int *max, struct sl_err *err);
@@ -56,6 +64,32 @@ int sl_slurm_parse_gpus(const char *s, int *count, char **type, struct sl_err *e
  * forms ('|', "[a|b]", "a*2", ',' lists, parentheses) are -SL_EINVAL:
  * "--constraint=VALUE: only features joined with & are supported by Sluice". */
 int sl_slurm_parse_constraint(const char *s, char ***features, struct sl_err *err);
+
+/* --mail-type: a comma list of Slurm's names into SL_MAIL_* bits (NONE is 0);
+ * -1 when nothing in it is known (Slurm: "Invalid --mail-type specification"). */
+int sl_slurm_parse_mail_type(const char *s);
+/* The bits as scontrol's MailType= prints them ("BEGIN,END", "NONE").
+ * Caller frees. */
+char *sl_slurm_mail_type_text(int bits);
+/* --signal=[{R|B}:]SIG[@TIME]: 0 with *sig, *secs (60 when not given) and
+ * *flags (SL_WARN_*) set, or -1. */
+int sl_slurm_parse_signal(const char *s, int *sig, int *secs, int *flags);
+/* The name Slurm gives signal `sig` ("USR1"), or NULL. */
+const char *sl_slurm_sig_name(int sig);
+/* -B S[:C[:T]]: v[0..2] (0: "*", any); -1 with *bad the part (caller frees)
+ * and *what naming it ("second arg of -B") for Slurm's message. */
+int sl_slurm_parse_extra_node_info(const char *s, int v[3], char **bad, const char **what);
+/* --hint: what its words imply (Slurm's verify_hint). */
+struct sl_slurm_hint {
+	int sockets, cores, threads; /* 0: any */
+	unsigned set;                /* which of them the words set: SL_HINT_* */
+	int help;                    /* "help": the caller prints the hint help */
+};
+#define SL_HINT_SOCKETS 0x1u
+#define SL_HINT_CORES 0x2u
+#define SL_HINT_THREADS 0x4u
+/* 0, or -1 with *bad (caller frees) the unknown word. */
+int sl_slurm_parse_hint(const char *s, struct sl_slurm_hint *h, char **bad);
 
 /* The environment exported to the job for an --export value (NULL: ALL)
  * from envp: ALL = all of envp; NONE = only SLURM_* variables; a list of

@@ -16,26 +16,34 @@
 
 /* ---- value parsers ---- */
 
-/* Slurm's _str_to_nodes(): digits with optional k/m multipliers. */
+/* Slurm's _str_to_nodes(): digits with optional k/m multipliers. A count
+ * past an int is not a count (Slurm's wraps): *left is then s, which the
+ * callers refuse as trailing text. */
 static int str_to_nodes(const char *s, const char **left)
 {
 	char *end;
-	long v = strtol(s, &end, 10);
+	long v;
 
+	errno = 0;
+	v = strtol(s, &end, 10);
 	if (end == s) {
 		*left = s;
 		return -1;
 	}
 	if (*end == 'k' || *end == 'K') {
-		v *= 1024;
+		v = v > INT_MAX / 1024 ? LONG_MAX : v * 1024;
 		end++;
 	}
 	if (*end == 'm' || *end == 'M') {
-		v *= 1024 * 1024;
+		v = v > INT_MAX / (1024 * 1024) ? LONG_MAX : v * 1024 * 1024;
 		end++;
 	}
+	if (errno == ERANGE || v > INT_MAX || v < 0) {
+		*left = s;
+		return -1;
+	}
 	*left = end;
-	return v > INT_MAX ? INT_MAX : (int)v;
+	return (int)v;
 }
 
 static int blank(const char *s)
@@ -89,8 +97,8 @@ int sl_slurm_parse_mem(const char *s, int64_t *mib)
 	case '\0':
 	case 'M':
 		break;
-	case 'K':
-		v = (v + 1023) / 1024;
+	case 'K': /* rounded up, without the v + 1023 that wraps */
+		v = v / 1024 + (v % 1024 != 0);
 		break;
 	case 'G':
 		v = v > LLONG_MAX / 1024 ? -1 : v * 1024;
@@ -318,3 +326,240 @@ char **sl_slurm_export_env(const char *spec, char *const *envp)
 	return e.v;
 }
 
+
+/* ---- values of the options added for real users' scripts (issue 12) ---- */
+
+int sl_slurm_parse_mail_type(const char *s)
+{
+	static const struct {
+		const char *name;
+		int bits;
+	} types[] = {
+		{"ARRAY_TASKS", SL_MAIL_ARRAY_TASKS}, {"BEGIN", SL_MAIL_BEGIN},
+		{"END", SL_MAIL_END}, {"FAIL", SL_MAIL_FAIL},
+		{"INVALID_DEPEND", SL_MAIL_INVALID_DEPEND}, {"REQUEUE", SL_MAIL_REQUEUE},
+		{"ALL", SL_MAIL_INVALID_DEPEND | SL_MAIL_BEGIN | SL_MAIL_END | SL_MAIL_FAIL |
+				SL_MAIL_REQUEUE | SL_MAIL_STAGE_OUT},
+		{"STAGE_OUT", SL_MAIL_STAGE_OUT}, {"TIME_LIMIT", SL_MAIL_TIME100},
+		{"TIME_LIMIT_90", SL_MAIL_TIME90}, {"TIME_LIMIT_80", SL_MAIL_TIME80},
+		{"TIME_LIMIT_50", SL_MAIL_TIME50},
+	};
+	char *buf, *tok, *save = NULL;
+	int bits = 0, none = 0;
+
+	if (s == NULL)
+		return -1;
+	buf = sl_xstrdup(s);
+	/* Slurm's parse_mail_type: NONE ends the list; unknown words count
+	 * for nothing, and a list of nothing known is invalid. */
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strcasecmp(tok, "NONE") == 0) {
+			bits = 0;
+			none = 1;
+			break;
+		}
+		for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+			if (strcasecmp(tok, types[i].name) == 0)
+				bits |= types[i].bits;
+	}
+	free(buf);
+	return bits == 0 && !none ? -1 : bits;
+}
+
+char *sl_slurm_mail_type_text(int bits)
+{
+	static const struct {
+		int bit;
+		const char *name;
+	} order[] = { /* print_mail_type's order */
+		{SL_MAIL_ARRAY_TASKS, "ARRAY_TASKS"}, {SL_MAIL_INVALID_DEPEND, "INVALID_DEPEND"},
+		{SL_MAIL_BEGIN, "BEGIN"}, {SL_MAIL_END, "END"}, {SL_MAIL_FAIL, "FAIL"},
+		{SL_MAIL_REQUEUE, "REQUEUE"}, {SL_MAIL_STAGE_OUT, "STAGE_OUT"},
+		{SL_MAIL_TIME50, "TIME_LIMIT_50"}, {SL_MAIL_TIME80, "TIME_LIMIT_80"},
+		{SL_MAIL_TIME90, "TIME_LIMIT_90"}, {SL_MAIL_TIME100, "TIME_LIMIT"},
+	};
+	char *out = sl_xstrdup(""), *t;
+
+	if (bits == 0)
+		return sl_xstrdup("NONE");
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!(bits & order[i].bit))
+			continue;
+		t = sl_xasprintf("%s%s%s", out, *out ? "," : "", order[i].name);
+		free(out);
+		out = t;
+	}
+	return out;
+}
+
+/* Slurm's signals_mapping: the names sbatch --signal and scancel know. */
+static const struct {
+	const char *name;
+	int num;
+} sig_names[] = {
+	{"HUP", 1}, {"INT", 2}, {"QUIT", 3}, {"ABRT", 6}, {"KILL", 9}, {"ALRM", 14},
+	{"TERM", 15}, {"USR1", 10}, {"USR2", 12}, {"URG", 23}, {"CONT", 18}, {"STOP", 19},
+	{"TSTP", 20}, {"TTIN", 21}, {"TTOU", 22}, {"XCPU", 24},
+};
+
+/* Slurm's sig_name2num: a number, or a name with or without "SIG"; 0 if not. */
+static long sig_name2num(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (end != s)
+		return blank(end) ? v : 0;
+	while (isspace((unsigned char)*s))
+		s++;
+	if (strncasecmp(s, "SIG", 3) == 0)
+		s += 3;
+	for (size_t i = 0; i < sizeof(sig_names) / sizeof(sig_names[0]); i++) {
+		size_t n = strlen(sig_names[i].name);
+		if (strncasecmp(s, sig_names[i].name, n) == 0 && blank(s + n))
+			return sig_names[i].num;
+	}
+	return 0;
+}
+
+const char *sl_slurm_sig_name(int sig)
+{
+	for (size_t i = 0; i < sizeof(sig_names) / sizeof(sig_names[0]); i++)
+		if (sig_names[i].num == sig)
+			return sig_names[i].name;
+	return NULL;
+}
+
+/* get_signal_opts() as sbatch runs it, quirks kept: a leading R or B is a
+ * flag even when it starts the signal's name ("BUS" is B + "US"). */
+int sl_slurm_parse_signal(const char *s, int *sig, int *secs, int *flags)
+{
+	char *copy, *p, *at, *end;
+	long num;
+	int r = -1;
+
+	if (s == NULL)
+		return -1;
+	copy = p = sl_xstrdup(s);
+	*flags = 0;
+	if (strncasecmp(p, "R", 1) == 0) {
+		*flags |= SL_WARN_RESV;
+		p++;
+	}
+	if (strncasecmp(p, "B", 1) == 0) {
+		*flags |= SL_WARN_BATCH;
+		p++;
+	}
+	if (strncasecmp(p, "R", 1) == 0) {
+		*flags |= SL_WARN_RESV;
+		p++;
+	}
+	if (*p == ':')
+		p++;
+	if ((at = strchr(p, '@')) != NULL)
+		*at = '\0';
+	/* (uint16_t) as Slurm casts it: 65537 is 1 */
+	num = (long)(uint16_t)sig_name2num(p);
+	if (num < 1)
+		goto out;
+	*sig = (int)num;
+	*secs = 60;
+	if (at != NULL) {
+		errno = 0;
+		num = strtol(at + 1, &end, 10);
+		if (num < 0 || num > 0xffff || *end != '\0' || errno != 0)
+			goto out;
+		*secs = (int)num;
+	}
+	r = 0;
+out:
+	free(copy);
+	return r;
+}
+
+/* One part of -B S[:C[:T]]: "*" (any), N or N-M (the minimum counts). */
+static int node_info_part(const char *p, size_t n, int *out)
+{
+	char *s = sl_xstrndup(p, n), *end;
+	long v;
+	int r = 0;
+
+	if (strcmp(s, "*") == 0) {
+		*out = 0;
+	} else {
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (end == s || v < 1 || v > INT_MAX || errno != 0 ||
+		    (*end != '\0' && (*end != '-' || end[1] == '\0')))
+			r = -1;
+		else
+			*out = (int)v;
+	}
+	free(s);
+	return r;
+}
+
+int sl_slurm_parse_extra_node_info(const char *s, int v[3], char **bad, const char **what)
+{
+	static const char *const part[3] = {"first arg of -B", "second arg of -B",
+					     "third arg of -B"};
+	const char *p = s;
+
+	*bad = NULL;
+	for (int i = 0; i < 3; i++)
+		v[i] = 0;
+	/* S[:C[:T]]; what follows a third ':' is not looked at, as in Slurm */
+	for (int i = 0; i < 3; i++) {
+		size_t n = strcspn(p, ":");
+		if (node_info_part(p, n, &v[i]) != 0) {
+			*bad = sl_xstrndup(p, n);
+			*what = part[i];
+			return -1;
+		}
+		if (p[n] == '\0')
+			break;
+		p += n + 1;
+	}
+	return 0;
+}
+
+/* verify_hint(): each word sets what it implies. */
+int sl_slurm_parse_hint(const char *s, struct sl_slurm_hint *h, char **bad)
+{
+	char *buf = sl_xstrdup(s), *p, *tok;
+
+	memset(h, 0, sizeof(*h));
+	*bad = NULL;
+	/* ',' not followed by a digit separates words (Slurm keeps masks) */
+	for (p = buf; *p; p++)
+		if (*p == ',' && !isdigit((unsigned char)p[1]))
+			*p = ';';
+	p = buf;
+	while ((tok = strsep(&p, ";")) != NULL) {
+		if (strcasecmp(tok, "help") == 0) {
+			h->help = 1;
+		} else if (strcasecmp(tok, "compute_bound") == 0) {
+			h->sockets = h->cores = 0;
+			h->threads = 1;
+			h->set |= SL_HINT_SOCKETS | SL_HINT_CORES | SL_HINT_THREADS;
+		} else if (strcasecmp(tok, "memory_bound") == 0) {
+			h->cores = 1;
+			h->threads = 1;
+			h->set |= SL_HINT_CORES | SL_HINT_THREADS;
+		} else if (strcasecmp(tok, "multithread") == 0) {
+			h->threads = 0;
+			h->set |= SL_HINT_THREADS;
+		} else if (strcasecmp(tok, "nomultithread") == 0) {
+			h->threads = 1;
+			h->set |= SL_HINT_THREADS;
+		} else {
+			*bad = sl_xstrdup(tok);
+			free(buf);
+			return -1;
+		}
+		if (h->help)
+			break;
+	}
+	free(buf);
+	return 0;
+}

@@ -159,3 +159,40 @@ char *sl_slurm_pattern_expand(const char *pat, const struct sl_pattern_ctx *x)
 	sl_buf_free(b);
 	return out;
 }
+
+/* Replace every `key` (two bytes) in *s by `val`, as xstrsubstituteall. */
+static void subst_all(char **s, const char *key, const char *val)
+{
+	char *p;
+	size_t off = 0;
+
+	while ((p = strstr(*s + off, key)) != NULL) {
+		size_t at = (size_t)(p - *s);
+		char *t = sl_xasprintf("%.*s%s%s", (int)at, *s, val, p + 2);
+		free(*s);
+		*s = t;
+		off = at + strlen(val);
+	}
+}
+
+char *sl_slurm_pattern_scontrol(const char *pat, const struct sl_pattern_ctx *x)
+{
+	char *s = sl_xstrdup(pat ? pat : ""), *out, num[24];
+
+	/* _fname_format's order: %A, %a, %j, %u, then %x; each replaced from
+	 * the left, again and again, so "%%j" becomes "%<id>" */
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)(x->array_task_id ==
+		 SL_PATTERN_NO_TASK ? x->job_id : x->array_job_id));
+	subst_all(&s, "%A", num);
+	snprintf(num, sizeof(num), "%lu", (unsigned long)x->array_task_id);
+	subst_all(&s, "%a", num);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)x->job_id);
+	subst_all(&s, "%j", num);
+	subst_all(&s, "%u", x->user ? x->user : "(null)");
+	subst_all(&s, "%x", x->job_name ? x->job_name : "(null)");
+	if (s[0] == '/' || x->work_dir == NULL)
+		return s;
+	out = sl_xasprintf("%s/%s", x->work_dir, s);
+	free(s);
+	return out;
+}

@@ -31,4 +31,11 @@ struct sl_pattern_ctx {
  * Returns a malloc'd string; caller frees. Never fails. */
 char *sl_slurm_pattern_expand(const char *pat, const struct sl_pattern_ctx *ctx);
 
+/* The paths `scontrol show job` prints (StdOut=, StdErr=, StdIn=): Slurm's
+ * api/job_info.c _fname_format, which knows only %A %a %j %u %x (no
+ * widths, no %%: "%%j" is "%" and the id) and joins a relative result to
+ * work_dir. %a of a job that is not an array task is 4294967294, as in
+ * Slurm. Caller frees. */
+char *sl_slurm_pattern_scontrol(const char *pat, const struct sl_pattern_ctx *ctx);
+
 #endif

@@ -190,6 +190,10 @@ void sl_jobsel_filter(const struct sl_jobsel *sel, struct sl_jobfilter *f)
 	f->n_accounts = sel->n_accounts;
 	f->names = sel->names;
 	f->n_names = sel->n_names;
+	f->qos = sel->qos;
+	f->n_qos = sel->n_qos;
+	f->nodes = sel->nodes;
+	f->n_nodes = sel->n_nodes;
 }
 
 void sl_jobsel_clear(struct sl_jobsel *sel)
@@ -199,6 +203,8 @@ void sl_jobsel_clear(struct sl_jobsel *sel)
 	sl_strv_free(sel->parts);
 	sl_strv_free(sel->accounts);
 	sl_strv_free(sel->names);
+	sl_strv_free(sel->qos);
+	sl_strv_free(sel->nodes);
 	sl_statesel_clear(&sel->states);
 	memset(sel, 0, sizeof(*sel));
 }

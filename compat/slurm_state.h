@@ -44,19 +44,19 @@ void sl_slurm_list_append(char ***v, size_t *n, const char *list);
 int sl_slurm_users_parse(const char *list, uid_t **uids, size_t *n, struct sl_err *err);
 
 /* The job selection that squeue, sacct and scancel share (-j -u -p -A -n
- * -t), owned by the command. */
+ * -q -w -t), owned by the command. */
 struct sl_jobsel {
 	uint64_t *ids;
 	size_t n_ids;
 	uid_t *uids;
 	size_t n_uids;
-	char **parts, **accounts, **names;
-	size_t n_parts, n_accounts, n_names;
+	char **parts, **accounts, **names, **qos, **nodes;
+	size_t n_parts, n_accounts, n_names, n_qos, n_nodes;
 	struct sl_statesel states;
 };
 
-/* Point f's id, uid, partition, account and name lists at sel's (borrowed;
- * f's other fields are left alone). */
+/* Point f's id, uid, partition, account, name, qos and node lists at sel's
+ * (borrowed; f's other fields are left alone). */
 void sl_jobsel_filter(const struct sl_jobsel *sel, struct sl_jobfilter *f);
 void sl_jobsel_clear(struct sl_jobsel *sel);
 

@@ -118,9 +118,13 @@ static void fmt_dur(int64_t secs, int sacct, char *buf, size_t len)
 		snprintf(buf, len, "%lld:%2.2lld", m, s);
 }
 
+/* Past Slurm's largest limit (a record from before sbatch and the submit
+ * policy checked it) is no limit, as the local executor runs it; its
+ * seconds would not fit an int64 either. */
 void sl_slurm_time_fmt_limit(int64_t minutes, char *buf, size_t len)
 {
-	if (minutes == SL_TIME_INFINITE || minutes == SL_TIME_UNSET || minutes < 0)
+	if (minutes == SL_TIME_INFINITE || minutes == SL_TIME_UNSET || minutes < 0 ||
+	    minutes > SL_TIME_MAX)
 		snprintf(buf, len, "UNLIMITED");
 	else
 		fmt_dur(minutes * 60, 0, buf, len);
@@ -132,7 +136,7 @@ void sl_slurm_time_fmt_limit_sacct(int64_t minutes, char *buf, size_t len)
 	 * Sluice resolves the partition default at submit, so this is rare. */
 	if (minutes == SL_TIME_UNSET)
 		snprintf(buf, len, "Partition_Limit");
-	else if (minutes == SL_TIME_INFINITE || minutes < 0)
+	else if (minutes == SL_TIME_INFINITE || minutes < 0 || minutes > SL_TIME_MAX)
 		snprintf(buf, len, "UNLIMITED");
 	else
 		fmt_dur(minutes * 60, 1, buf, len);

@@ -1,10 +1,12 @@
-/* squeue_fmt.c - the squeue format-code table and its printers.
+/* squeue_fmt.c - the squeue format-code table and its printers, and the
+ * formats (-o and -O) rendered through them.
  *
  * Each row is {code, header, header_cut, printer}. A printer writes the
  * value into a buffer and says whether squeue would cut it to the column
  * width (it never cuts times and node lists, but does cut reasons). Values
  * with no Sluice counterpart print what Slurm prints for "unset", so
- * scripts that parse them keep working. */
+ * scripts that parse them keep working. -O names map onto these rows, or
+ * onto their own (squeue_long.c). */
 #include "squeue_fmt.h"
 
 #include <stdio.h>
@@ -13,22 +15,21 @@
 
 #include "slurm_fmt.h"
 #include "slurm_time.h"
+#include "slurm_tres.h"
+#include "squeue_cols.h"
 #include "xalloc.h"
 
 #define VAL_MAX 8192
 
-typedef int (*printer_fn)(const struct sl_job *j, int64_t now, char *buf, size_t len);
-
-struct code_row {
-	char code;
-	const char *header;
-	int header_cut;
-	printer_fn print;
-};
+typedef sl_squeue_print_fn printer_fn;
+#define code_row sl_squeue_col
 
 struct sl_squeue_fmt {
 	struct sl_fmt *fmt;
-	const struct code_row **rows; /* one per item */
+	const struct code_row **rows; /* one per item; NULL: an -O name left out */
+	char **skipped;               /* -O names left out, NULL-terminated */
+	int *skipped_known;
+	size_t n_skipped;
 };
 
 static const char *nz(const char *s)
@@ -59,14 +60,10 @@ static int shows_reason(const struct sl_job *j)
 	}
 }
 
+/* convert_num_unit(): "4000M", "1G", "1.50G". */
 static void fmt_mem(int64_t mib, char *buf, size_t len)
 {
-	if (mib > 0 && mib % (1024 * 1024) == 0)
-		snprintf(buf, len, "%lldT", (long long)(mib / (1024 * 1024)));
-	else if (mib > 0 && mib % 1024 == 0)
-		snprintf(buf, len, "%lldG", (long long)(mib / 1024));
-	else
-		snprintf(buf, len, "%lldM", (long long)(mib > 0 ? mib : 0));
+	sl_slurm_mem_fmt(mib, 0, buf, len);
 }
 
 static struct sl_jobshape shape_of(const struct sl_job *j)
@@ -77,13 +74,14 @@ static struct sl_jobshape shape_of(const struct sl_job *j)
 	return sh;
 }
 
-static void fmt_time(int64_t t, char *buf, size_t len)
+void sl_squeue_time_fmt(int64_t t, char *buf, size_t len)
 {
 	if (t == 0)
 		snprintf(buf, len, "N/A");
 	else
 		sl_slurm_time_fmt_ts(t, buf, len);
 }
+#define fmt_time sl_squeue_time_fmt
 
 /* ---- printers: return 1 when the value may be cut to the width ---- */
 #define P(name) static int name(const struct sl_job *j, int64_t now, char *buf, size_t len)
@@ -335,7 +333,7 @@ static const struct code_row table[] = {
 	{'Z', "WORK_DIR", 1, p_workdir},
 };
 
-static const struct code_row *find_code(char c)
+const struct code_row *sl_squeue_col_code(char c)
 {
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (table[i].code == c)
@@ -356,7 +354,7 @@ int sl_squeue_fmt_new(const char *fmt, struct sl_squeue_fmt **out, struct sl_err
 	f->rows = sl_xcalloc(n + 1, sizeof(*f->rows));
 	for (size_t i = 0; i < n; i++) {
 		char c = sl_fmt_item(f->fmt, i)->code;
-		if ((f->rows[i] = find_code(c)) == NULL) {
+		if ((f->rows[i] = sl_squeue_col_code(c)) == NULL) {
 			r = sl_err_set(err, SL_EINVAL, "Invalid job format specification: %c", c);
 			goto out;
 		}
@@ -368,12 +366,48 @@ out:
 	return r;
 }
 
+int sl_squeue_fmt_new_long(const char *fmt, struct sl_squeue_fmt **out, struct sl_err *err)
+{
+	struct sl_squeue_fmt *f = sl_xcalloc(1, sizeof(*f));
+	size_t n;
+	int r, known;
+
+	*out = NULL;
+	if ((r = sl_fmt_parse_colon(fmt, &f->fmt, err)) != 0) {
+		sl_squeue_fmt_free(f);
+		return r;
+	}
+	n = sl_fmt_count(f->fmt);
+	f->rows = sl_xcalloc(n + 1, sizeof(*f->rows));
+	f->skipped = sl_xcalloc(n + 1, sizeof(*f->skipped));
+	f->skipped_known = sl_xcalloc(n + 1, sizeof(*f->skipped_known));
+	for (size_t i = 0; i < n; i++) {
+		const char *name = sl_fmt_item(f->fmt, i)->name;
+		if ((f->rows[i] = sl_squeue_col_name(name, &known)) != NULL)
+			continue;
+		f->skipped_known[f->n_skipped] = known;
+		f->skipped[f->n_skipped++] = sl_xstrdup(name);
+	}
+	*out = f;
+	return 0;
+}
+
+const char *sl_squeue_fmt_skipped(const struct sl_squeue_fmt *f, size_t i, int *known)
+{
+	if (i >= f->n_skipped)
+		return NULL;
+	*known = f->skipped_known[i];
+	return f->skipped[i];
+}
+
 void sl_squeue_fmt_free(struct sl_squeue_fmt *f)
 {
 	if (f == NULL)
 		return;
 	sl_fmt_free(f->fmt);
 	free(f->rows);
+	sl_strv_free(f->skipped);
+	free(f->skipped_known);
 	free(f);
 }
 
@@ -387,6 +421,8 @@ static int render(const struct sl_squeue_fmt *f, const struct sl_job *j, int64_t
 	for (size_t i = 0; r == 0 && i < sl_fmt_count(f->fmt); i++) {
 		const struct sl_fmt_item *it = sl_fmt_item(f->fmt, i);
 		const struct code_row *row = f->rows[i];
+		if (row == NULL)
+			continue; /* an -O name left out: Slurm adds no field */
 		if (j == NULL) {
 			snprintf(val, sizeof(val), "%s", row->header);
 			cut = row->header_cut;
@@ -409,100 +445,4 @@ int sl_squeue_fmt_job(const struct sl_squeue_fmt *f, const struct sl_job *j, int
 		      struct sl_buf *b)
 {
 	return render(f, j, now, b);
-}
-
-/* ---- sorting (squeue -S) ---- */
-
-struct sort_key {
-	char key;
-	int reverse;
-};
-
-struct sort_ctx {
-	const struct sort_key *keys;
-	size_t n;
-	int64_t now;
-};
-
-static int cmp_i64(int64_t a, int64_t b)
-{
-	return a < b ? -1 : a > b;
-}
-
-static int cmp_str(const char *a, const char *b)
-{
-	return strcmp(a ? a : "", b ? b : "");
-}
-
-static int64_t start_key(const struct sl_job *j, int64_t now)
-{
-	/* squeue's _get_start_time(): unknown starts sort after now */
-	if (j->start_time == 0)
-		return now + 100;
-	return j->state == SL_JOB_PENDING && j->start_time < now ? now : j->start_time;
-}
-
-static int cmp_key(char k, const struct sl_job *a, const struct sl_job *b, int64_t now)
-{
-	switch (k) {
-	case 'i': return cmp_i64((int64_t)a->id, (int64_t)b->id);
-	case 'j': return cmp_str(a->spec.name, b->spec.name);
-	case 'u': return cmp_str(a->user, b->user);
-	case 'U': return cmp_i64(a->uid, b->uid);
-	case 'g': return cmp_str(a->group, b->group);
-	case 'G': return cmp_i64(a->gid, b->gid);
-	case 'P': return cmp_str(a->spec.partition, b->spec.partition);
-	case 't': return strcmp(sl_jobstate_code(a->state), sl_jobstate_code(b->state));
-	case 'T': return strcmp(sl_jobstate_name(a->state), sl_jobstate_name(b->state));
-	case 'p': case 'Q': return cmp_i64(a->priority, b->priority);
-	case 'M': return cmp_i64(sl_squeue_time_used(a, now), sl_squeue_time_used(b, now));
-	case 'V': return cmp_i64(a->submit_time, b->submit_time);
-	case 'S': return cmp_i64(start_key(a, now), start_key(b, now));
-	case 'e': return cmp_i64(a->end_time, b->end_time);
-	case 'l': return cmp_i64(a->spec.time_limit, b->spec.time_limit);
-	case 'C': return cmp_i64(a->alloc_cpus, b->alloc_cpus);
-	case 'D': return cmp_i64(shape_of(a).nodes, shape_of(b).nodes);
-	default: return 0;
-	}
-}
-
-static int cmp_jobs(const void *pa, const void *pb, void *arg)
-{
-	const struct sl_job *a = *(struct sl_job *const *)pa, *b = *(struct sl_job *const *)pb;
-	const struct sort_ctx *c = arg;
-	int d;
-
-	for (size_t i = 0; i < c->n; i++) {
-		d = cmp_key(c->keys[i].key, a, b, c->now);
-		if (d != 0)
-			return c->keys[i].reverse ? -d : d;
-	}
-	return -cmp_i64((int64_t)a->id, (int64_t)b->id);
-}
-
-int sl_squeue_sort(struct sl_job **v, size_t n, const char *spec, int64_t now,
-		   struct sl_err *err)
-{
-	static const char known[] = "ijuUgGPtTpQMVSelCD";
-	struct sort_key keys[64];
-	struct sort_ctx ctx = {keys, 0, now};
-	int reverse = 0;
-
-	for (const char *p = spec ? spec : SL_SQUEUE_SORT_DEFAULT; *p; p++) {
-		if (*p == ',' || *p == '+') {
-			reverse = 0;
-			continue;
-		}
-		if (*p == '-') {
-			reverse = 1;
-			continue;
-		}
-		if (strchr(known, *p) == NULL)
-			return sl_err_set(err, SL_EINVAL, "Invalid sort specification: %c", *p);
-		if (ctx.n < sizeof(keys) / sizeof(keys[0]))
-			keys[ctx.n++] = (struct sort_key){*p, reverse};
-		reverse = 0;
-	}
-	qsort_r(v, n, sizeof(*v), cmp_jobs, &ctx);
-	return 0;
 }

@@ -20,6 +20,14 @@ struct sl_squeue_fmt;
 /* Parse a -o format against the code table. An unknown code fails with
  * SL_EINVAL and `Invalid job format specification: X`. Caller frees. */
 int sl_squeue_fmt_new(const char *fmt, struct sl_squeue_fmt **out, struct sl_err *err);
+/* Parse an -O list ("jobid:.10,name:20|,state"): Slurm's names, any case;
+ * 20 columns left-justified without a width. A name squeue does not know
+ * does not fail, as in Slurm: it is left out and listed by
+ * sl_squeue_fmt_skipped() for the command's error line. Caller frees. */
+int sl_squeue_fmt_new_long(const char *fmt, struct sl_squeue_fmt **out, struct sl_err *err);
+/* The i-th name -O left out (borrowed), NULL past the last; *known is 1
+ * when Slurm knows it but Sluice has no value for it. */
+const char *sl_squeue_fmt_skipped(const struct sl_squeue_fmt *f, size_t i, int *known);
 void sl_squeue_fmt_free(struct sl_squeue_fmt *f);
 
 /* Append the header line / one job's line (each ends in '\n'). */
@@ -27,9 +35,11 @@ int sl_squeue_fmt_header(const struct sl_squeue_fmt *f, struct sl_buf *b);
 int sl_squeue_fmt_job(const struct sl_squeue_fmt *f, const struct sl_job *j, int64_t now,
 		      struct sl_buf *b);
 
-/* Sort as squeue -S does ("P,t,-p" when spec is NULL); ties: newest id
- * first, as slurmctld's job list comes back. Unknown key: SL_EINVAL with
- * `Invalid sort specification: X`. */
+/* Order v as squeue -S spec does ("P,t,-p" when spec is NULL), the way
+ * Slurm 22.05 gets there (squeue_sort.c): from ascending ids, by start
+ * time newest first, then one stable pass per key, last key first; jobs
+ * without a start time end each start pass last, in reverse. Unknown key:
+ * SL_EINVAL with `Invalid sort specification: X`. */
 int sl_squeue_sort(struct sl_job **v, size_t n, const char *spec, int64_t now,
 		   struct sl_err *err);
 

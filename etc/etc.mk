@@ -16,7 +16,9 @@ systemdunitdir = $(prefix)/lib/systemd/system
 systemdunit_DATA = etc/sluiced.service
 EXTRA_DIST += etc/sluiced.service.in
 CLEANFILES += etc/sluiced.service
+# [@]: config.status would replace a plain @sbindir@ in this very rule
+# with the value, and the sed would then leave the unit's placeholders be.
 etc/sluiced.service: $(srcdir)/etc/sluiced.service.in Makefile
-	$(AM_V_GEN)$(MKDIR_P) etc && sed -e 's|@sbindir@|$(sbindir)|g' \
-		-e 's|@sysconfdir@|$(sysconfdir)|g' -e 's|@docdir@|$(docdir)|g' \
+	$(AM_V_GEN)$(MKDIR_P) etc && sed -e 's|@sbindir[@]|$(sbindir)|g' \
+		-e 's|@sysconfdir[@]|$(sysconfdir)|g' -e 's|@docdir[@]|$(docdir)|g' \
 		$(srcdir)/etc/sluiced.service.in > $@

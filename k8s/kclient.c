@@ -5,6 +5,7 @@
 #include "xalloc.h"
 
 #include <json-c/json.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,14 +74,18 @@ int sl_k8s_status_error(int status, const char *body, size_t len, const char *me
 		return 0;
 	code = code_for(status);
 	b = sl_buf_new(SL_ERR_MSG_MAX);
-	if (body != NULL && len > 0)
-		st = json_tokener_parse(body);
+	/* len, not a NUL: a body is bytes (json_tokener_parse would strlen). */
+	if (body != NULL && len > 0 && len <= INT_MAX) {
+		json_tokener *tok = json_tokener_new();
+		st = json_tokener_parse_ex(tok, body, (int)len);
+		json_tokener_free(tok);
+	}
 	if (st != NULL && sl_k8s_str(st, "message") != NULL && sl_k8s_str(st, "message")[0] != '\0') {
 		status_text(st, b);
 	} else {
 		sl_buf_addf(b, "%s %s: HTTP %d", method, path, status);
 		if (body != NULL && len > 0 && st == NULL)
-			sl_buf_addf(b, ": %.200s", body);
+			sl_buf_addf(b, ": %.*s", (int)(len < 200 ? len : 200), body);
 	}
 	r = sl_err_set(err, code, "%s", sl_buf_str(b));
 	json_object_put(st);

@@ -125,8 +125,11 @@ json_object *sl_render_metadata(const struct sl_render_ctx *c)
 	const struct sl_job *j = c->in->job;
 	json_object *m = json_object_new_object(), *a = json_object_new_object();
 
+	char ns[SL_K8S_NAME_MAX];
+
 	put_s(m, "name", c->name);
-	put_s(m, "namespace", c->spec->account);
+	/* the account's namespace: its Kubernetes name (conf.h) */
+	put_s(m, "namespace", sl_conf_k8s_name(c->spec->account, ns) == 0 ? ns : c->spec->account);
 	put(m, "labels", labels(c));
 	/* Job names and odd user names may hold anything: annotations take it. */
 	put_s(a, "sluice.io/job-name", c->spec->name);
@@ -599,12 +602,42 @@ static json_object *pod_metadata(const struct sl_render_ctx *c, const struct sl_
 	return m;
 }
 
+/* --exclusive: no other Sluice pod on the node, this job's others
+ * included (Slurm never gives a job one node twice). Required pod
+ * anti-affinity is checked both ways by the scheduler, so pods that come
+ * later keep off too. Pods that are not Sluice's are not kept off, and the
+ * quota is charged for what the job asked, not for the node. */
+static void exclusive(const struct sl_render_ctx *c, json_object *spec)
+{
+	json_object *aff, *anti, *terms, *term, *sel, *exprs, *expr;
+
+	if (c->spec->shared != SL_SHARED_EXCLUSIVE)
+		return;
+	expr = json_object_new_object();
+	put_s(expr, "key", "sluice.io/job-id");
+	put_s(expr, "operator", "Exists");
+	exprs = json_object_new_array();
+	json_object_array_add(exprs, expr);
+	sel = json_object_new_object();
+	put(sel, "matchExpressions", exprs);
+	term = json_object_new_object();
+	put(term, "labelSelector", sel);
+	put_s(term, "topologyKey", "kubernetes.io/hostname");
+	terms = json_object_new_array();
+	json_object_array_add(terms, term);
+	anti = json_object_new_object();
+	put(anti, "requiredDuringSchedulingIgnoredDuringExecution", terms);
+	aff = json_object_new_object();
+	put(aff, "podAntiAffinity", anti);
+	put(spec, "affinity", aff);
+}
+
 int sl_render_pod_template(const struct sl_render_ctx *c, const struct sl_render_pod *p,
 			   json_object **out, struct sl_err *err)
 {
 	json_object *t = json_object_new_object(), *s = json_object_new_object();
 	json_object *ctr, *dns = json_object_new_object(), *search = json_object_new_array();
-	char *domain;
+	char *domain, ns[SL_K8S_NAME_MAX];
 	int r;
 
 	put(t, "metadata", pod_metadata(c, p));
@@ -612,7 +645,8 @@ int sl_render_pod_template(const struct sl_render_ctx *c, const struct sl_render
 	put_s(s, "restartPolicy", "Never");
 	/* SLURM_JOB_NODELIST holds short names: make them resolve through the
 	 * headless Service (cluster domain assumed to be cluster.local). */
-	domain = sl_xasprintf("%s.%s.svc.cluster.local", c->name, c->spec->account);
+	domain = sl_xasprintf("%s.%s.svc.cluster.local", c->name,
+			      sl_conf_k8s_name(c->spec->account, ns) == 0 ? ns : c->spec->account);
 	json_object_array_add(search, json_object_new_string(domain));
 	free(domain);
 	put(dns, "searches", search);
@@ -631,6 +665,7 @@ int sl_render_pod_template(const struct sl_render_ctx *c, const struct sl_render
 		return r;
 	}
 	tolerations(c, s);
+	exclusive(c, s);
 	ctr = container(c, p);
 	volumes(c, p, s, ctr);
 	put(s, "containers", json_object_new_array());

@@ -8,6 +8,8 @@
 #include "k8s/kinds.h"
 
 #include <json-c/json.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,20 +151,26 @@ int sl_k8s_status_jobset_pods(json_object *obj)
 {
 	json_object *rjs = get(get(obj, "spec"), "replicatedJobs");
 	size_t n = rjs && json_object_is_type(rjs, json_type_array) ? json_object_array_length(rjs) : 0;
-	int total = 0;
+	int64_t total = 0;
 	for (size_t i = 0; i < n; i++) {
 		json_object *rj = json_object_array_get_idx(rjs, i);
 		json_object *js = get(get(rj, "template"), "spec");
 		int par = num(js, "parallelism", 1), comp = num(js, "completions", par);
-		total += num(rj, "replicas", 1) * (par < comp ? par : comp);
+		int64_t k = (int64_t)num(rj, "replicas", 1) * (par < comp ? par : comp);
+		/* The API server's numbers: negative ones count nothing, and the
+		 * sum stops at what an int holds rather than wrap. */
+		total += k > 0 ? k : 0;
+		if (total > INT_MAX)
+			return INT_MAX;
 	}
-	return total;
+	return (int)total;
 }
 
 int sl_k8s_status_mpijob_pods(json_object *obj)
 {
 	json_object *w = get(get(get(obj, "spec"), "mpiReplicaSpecs"), "Worker");
-	return num(w, "replicas", 0) + 1;
+	int workers = num(w, "replicas", 0);
+	return workers < INT_MAX ? workers + 1 : INT_MAX; /* and the launcher */
 }
 
 static void set_nodelist(struct sl_k8s_status *s, const struct podset *ps)

@@ -66,7 +66,9 @@ int sl_k8s_watch_parse_line(const char *line, size_t len, enum sl_k8s_watch_type
 		end++;
 	if (ev == NULL || json_tokener_get_error(tok) != json_tokener_success || end != len ||
 	    !json_object_is_type(ev, json_type_object)) {
-		r = sl_err_set(err, SL_EPROTO, "watch: undecodable event: %.100s", line);
+		/* len bytes, no NUL promised after them */
+		r = sl_err_set(err, SL_EPROTO, "watch: undecodable event: %.*s",
+			       (int)(len < 100 ? len : 100), line);
 		goto out;
 	}
 	t = sl_k8s_str(ev, "type");

@@ -29,6 +29,9 @@ static const struct {
 				   "Changes to job priority are not persistent, change nice instead", 1},
 	[SL_OP_UPDATE_NICE] = {SL_PRIV_OPERATOR, SL_EPERM, "Access/permission denied", 1},
 	[SL_OP_UPDATE_LIMIT] = {SL_PRIV_OPERATOR, SL_EPERM, "Access/permission denied", 1},
+	/* Values in --export are often secrets (tokens, passwords): as Slurm
+	 * shows a job's environment and script only to its owner and admins. */
+	[SL_OP_SEE_PRIVATE] = {SL_PRIV_OWNER, SL_EPERM, "Access/permission denied", 0},
 };
 
 static int check(const struct sl_peer *p, uid_t owner, uint64_t id, enum sl_op op,

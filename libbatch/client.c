@@ -510,6 +510,58 @@ out:
 	return r;
 }
 
+static char *reply_str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return sl_xstrdup(json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : "");
+}
+
+int sl_client_test_only(const struct sl_jobspec *spec, struct sl_willrun *out,
+			struct sl_err *err)
+{
+	struct sl_buf *req = sl_buf_new(SL_PROTO_MAX_BODY);
+	struct sl_client *c = NULL;
+	json_object *rep = NULL, *v;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	/* no submit key: nothing is made, so nothing is to be found again;
+	 * the flag goes inside the spec, where an older daemon refuses it */
+	if (sl_buf_addstr(req, "{\"spec\":") != 0 || sl_jobspec_text_append(req, spec) != 0 ||
+	    sl_buf_len(req) < 2) {
+		r = sl_err_set(err, SL_ETOOBIG, "request of more than %u bytes is over the cap",
+			       SL_PROTO_MAX_BODY);
+		goto out;
+	}
+	sl_buf_truncate(req, sl_buf_len(req) - 1); /* the spec's closing brace */
+	if (sl_buf_addstr(req, ",\"test_only\":1}}") != 0) {
+		r = sl_err_set(err, SL_ETOOBIG, "request of more than %u bytes is over the cap",
+			       SL_PROTO_MAX_BODY);
+		goto out;
+	}
+	if ((r = sl_client_connect(NULL, &c, err)) != 0 ||
+	    (r = send_text(c, SL_MSG_SUBMIT, sl_buf_str(req), sl_buf_len(req), err)) != 0 ||
+	    (r = receive(c, SL_MSG_SUBMIT, &rep, err)) != 0)
+		goto out;
+	if (!json_object_object_get_ex(rep, "start", &v)) {
+		r = sl_err_set(err, SL_EPROTO, "test-only reply without a start");
+		goto out;
+	}
+	out->start = json_object_get_int64(v);
+	if (json_object_object_get_ex(rep, "id", &v))
+		out->id = (uint64_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(rep, "cpus", &v))
+		out->cpus = json_object_get_int(v);
+	out->nodes = reply_str(rep, "nodes");
+	out->partition = reply_str(rep, "partition");
+out:
+	json_object_put(rep);
+	sl_client_free(c);
+	sl_buf_free(req);
+	return r;
+}
+
 int sl_client_jobs(struct sl_client *c, const struct sl_jobfilter *f,
 		   struct sl_job ***jobs, size_t *n, struct sl_err *err)
 {
@@ -555,7 +607,9 @@ int sl_client_cancel(struct sl_client *c, const struct sl_jobfilter *f, int sign
 	*nres = 0;
 	json_object_object_add(req, "filter", sl_jobfilter_to_obj(f));
 	json_object_object_add(req, "signal", json_object_new_int(signal));
-	json_object_object_add(req, "batch", json_object_new_boolean(batch_only));
+	json_object_object_add(req, "batch", json_object_new_boolean(batch_only == 1));
+	if (batch_only == 2)
+		json_object_object_add(req, "full", json_object_new_boolean(1));
 	if ((r = call(c, SL_MSG_CANCEL, req, &rep, err)) != 0)
 		return r;
 	if (!json_object_object_get_ex(rep, "results", &arr) ||

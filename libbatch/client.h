@@ -33,6 +33,20 @@ int sl_client_submit(struct sl_client *c, const struct sl_jobspec *spec,
  * sl_client_socket_path(), submit, disconnect. */
 int sl_client_submit_once(const struct sl_jobspec *spec, uint64_t *id, struct sl_err *err);
 
+/* sbatch --test-only: when would the job start? Nothing is stored. On
+ * success: the id it used up, the start (unix seconds), its CPUs, its
+ * nodes (a host list, or "n/a") and partition (caller frees both). Slurm's
+ * refusals as for a submission, and -SL_ENOFIT "Requested node
+ * configuration is not available" when no start is known. */
+struct sl_willrun {
+	uint64_t id;
+	int64_t start;
+	int cpus;
+	char *nodes, *partition;
+};
+int sl_client_test_only(const struct sl_jobspec *spec, struct sl_willrun *out,
+			struct sl_err *err);
+
 /* Jobs matching f, in id order. Caller frees with sl_job_free_array(). */
 int sl_client_jobs(struct sl_client *c, const struct sl_jobfilter *f,
 		   struct sl_job ***jobs, size_t *n, struct sl_err *err);
@@ -49,10 +63,11 @@ struct sl_jobresult {
 	char msg[256];       /* reason when rc != 0 */
 };
 
-/* Cancel (signal 0) or signal the jobs matching f. With `batch_only` the
- * signal goes to the batch script's process group only. `full` is for
- * scancel -f. Results are per matched job (and per listed id that matched
- * nothing, with rc -SL_ENOENT). Caller frees *res with free(). */
+/* Cancel (signal 0) or signal the jobs matching f. `batch_only` is what
+ * the signal reaches: 0 the job's steps (scancel -s), 1 the batch script
+ * alone (-b), 2 the script's process group (--full). Results are per
+ * matched job (and per listed id that matched nothing, with rc
+ * -SL_ENOENT). Caller frees *res with free(). */
 int sl_client_cancel(struct sl_client *c, const struct sl_jobfilter *f, int signal,
 		     int batch_only, struct sl_jobresult **res, size_t *nres,
 		     struct sl_err *err);

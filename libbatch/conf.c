@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "conf_kube.h"
 #include "features.h"
@@ -128,6 +130,39 @@ static int find_files(struct sl_conf *c, const char *path, char ***files,
 	return 0;
 }
 
+/* The config says who is an operator and which accounts users may charge,
+ * and sluiced runs jobs as anyone: a config that someone other than root
+ * and sluiced's own user can change would let them promote themselves.
+ * Refused, as OpenSSH's StrictModes refuses such key files. A file's
+ * directory counts too (it could swap the file) unless sticky; a config
+ * directory's stickiness does not help (a file added is read). */
+static int check_writer(const char *path, int sticky_ok, struct sl_err *err)
+{
+	uid_t self = geteuid();
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return sl_err_set(err, SL_EIO, "%s: %s", path, strerror(errno));
+	if ((st.st_uid != 0 && st.st_uid != self) ||
+	    ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(sticky_ok && (st.st_mode & S_ISVTX))))
+		return sl_err_set(err, SL_ECONFIG, "%s: users other than root%s can write it "
+				  "(owner uid %u, mode %04o); sluiced will not trust it: chown "
+				  "root and chmod go-w", path, self ? " and sluiced's own" : "",
+				  (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+	return 0;
+}
+
+static int check_writers(const char *dir, const char *path, char *const *files,
+			 struct sl_err *err)
+{
+	int is_file = files[0] != NULL && strcmp(files[0], path) == 0; /* the one file read */
+	int r = check_writer(dir, is_file, err);
+
+	for (size_t i = 0; r == 0 && files[i] != NULL; i++)
+		r = check_writer(files[i], 0, err);
+	return r;
+}
+
 /* kubernetes.partitions.NAME must be a partition (LocalQueue): a typo
  * would silently give that partition the default pods. */
 static int check_kube_partitions(const struct sl_conf *c, struct sl_err *err)
@@ -163,6 +198,9 @@ static int conf_read(const char *path, int want_kueue, struct sl_conf **out,
 	if (want_kueue)
 		c->kueue = sl_kueue_new();
 	if ((r = find_files(c, path, &files, err)) != 0)
+		goto out;
+	/* Not for commands peeking at the socket: they trust nothing in it. */
+	if (want_kueue && (r = check_writers(c->dir, path, files, err)) != 0)
 		goto out;
 	sl_conf_keys_defaults(c);
 	/* Without the Kueue part (sl_conf_peek) reading stops at the
@@ -252,6 +290,7 @@ void sl_conf_free(struct sl_conf *c)
 	free(c->controller);
 	free(c->munge_socket);
 	free(c->pam_service);
+	free(c->mail_prog);
 	sl_kubeconf_free(c->kube);
 	sl_features_free(c->features);
 	free(c->socket);
@@ -296,6 +335,24 @@ const struct sl_kueue *sl_conf_kueue(const struct sl_conf *c) { return c->kueue;
 const struct sl_kubeconf *sl_conf_kubernetes(const struct sl_conf *c) { return c->kube; }
 const struct sl_features *sl_conf_features(const struct sl_conf *c) { return c->features; }
 const char *sl_conf_pam_service(const struct sl_conf *c) { return c->pam_service; }
+const char *sl_conf_mail_prog(const struct sl_conf *c) { return c->mail_prog; }
+
+int sl_conf_k8s_name(const char *name, char out[SL_K8S_NAME_MAX])
+{
+	size_t i, n = strlen(name);
+
+	for (i = 0; i < n && i < SL_K8S_NAME_MAX - 1; i++) {
+		char ch = name[i];
+		out[i] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a') : ch == '_' || ch == '.' ? '-' : ch;
+		if (!((out[i] >= 'a' && out[i] <= 'z') || (out[i] >= '0' && out[i] <= '9') ||
+		      out[i] == '-'))
+			n = 0; /* not a name Kubernetes can have */
+	}
+	out[i] = '\0';
+	if (n == 0 || n > 63 || out[0] == '-' || out[n - 1] == '-')
+		return -1;
+	return 0;
+}
 
 int sl_conf_is_operator(const struct sl_conf *c, const char *user, uid_t uid)
 {
@@ -331,7 +388,7 @@ int sl_conf_account_allowed(const struct sl_conf *c, const char *user,
 	const char *const *v = sl_conf_accounts(c, user);
 
 	for (; v != NULL && *v != NULL && account != NULL; v++)
-		if (strcmp(*v, account) == 0)
+		if (strcasecmp(*v, account) == 0)
 			return 1;
 	return 0;
 }

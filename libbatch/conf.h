@@ -62,13 +62,30 @@ int sl_conf_min_job_age(const struct sl_conf *c);       /* seconds */
  * cancelled unless it asked otherwise (--kill-on-invalid-dep=no). */
 int sl_conf_kill_invalid_depend(const struct sl_conf *c);
 
+/* The mail program sluiced runs for --mail-type (Slurm's MailProg), as
+ * `PROG -s SUBJECT USER`: an absolute path. */
+const char *sl_conf_mail_prog(const struct sl_conf *c);
+
+/* Slurm's names of accounts, partitions and QOS keep their spelling for
+ * users; Kubernetes names their namespace, LocalQueue and
+ * WorkloadPriorityClass. One mapping, everywhere: lowercase, '_' and '.'
+ * become '-'; the result must be a DNS label (1 to 63 of [a-z0-9-], a
+ * letter or digit at both ends). "accre_gpu" -> "accre-gpu",
+ * "TRAINING-CPU" -> "training-cpu". 0 with out set, or -1 (out then holds
+ * what the name mapped to, cut to fit). The config refuses two accounts
+ * that map to one namespace. */
+#define SL_K8S_NAME_MAX 64
+int sl_conf_k8s_name(const char *name, char out[SL_K8S_NAME_MAX]);
+
 /* uid 0 always is; otherwise `user` must be listed in `operators`. */
 int sl_conf_is_operator(const struct sl_conf *c, const char *user, uid_t uid);
 
 /* The accounts `user` may charge, NULL-terminated, first = default: the
- * user's own entry, else the "*" entry, else NULL. Borrowed. */
+ * user's own entry, else the "*" entry, else NULL. Borrowed. Accounts are
+ * stored lowercased, as Slurm's are. */
 const char *const *sl_conf_accounts(const struct sl_conf *c, const char *user);
-/* 1 when `account` is in sl_conf_accounts(c, user), else 0. */
+/* 1 when `account` is in sl_conf_accounts(c, user), else 0; case does not
+ * matter (Slurm lowercases account names). */
 int sl_conf_account_allowed(const struct sl_conf *c, const char *user,
 			    const char *account);
 

@@ -16,8 +16,8 @@
 #include "netaddr.h"
 #include "xalloc.h"
 
-enum key_type { K_PATH, K_ENUM, K_NAME, K_INT, K_USERS, K_ACCOUNTS, K_SECTION,
-		K_FEATURES, K_ADDR, K_ADDRS, K_MUNGE, K_PAM };
+enum key_type { K_PATH, K_ENUM, K_NAME, K_SLURM_NAME, K_INT, K_USERS, K_ACCOUNTS,
+		K_SECTION, K_FEATURES, K_ADDR, K_ADDRS, K_MUNGE, K_PAM };
 
 struct key {
 	const char *name;
@@ -49,8 +49,9 @@ static const struct key keys[] = {
 	{"munge", K_MUNGE, F(munge_socket), "", NULL, NULL, 0, 0,
 	 "munged's socket for sluiced and the commands (munge: {socket: PATH}); "
 	 "empty: munge's default"},
-	{"defaultPartition", K_NAME, F(default_partition), "batch", NULL, NULL, 0, 0,
-	 "partition (LocalQueue) for jobs submitted without -p"},
+	{"defaultPartition", K_SLURM_NAME, F(default_partition), "batch", NULL, NULL, 0, 0,
+	 "partition for jobs submitted without -p (its LocalQueue: the name lowercased, "
+	 "'_' and '.' as '-')"},
 	{"clusterName", K_NAME, F(cluster_name), "sluice", NULL, NULL, 0, 0,
 	 "cluster name shown by sacct and scontrol"},
 	{"killWait", K_INT, F(kill_wait), "30", NULL, NULL, 0, 86400,
@@ -66,13 +67,17 @@ static const struct key keys[] = {
 	{"operators", K_USERS, F(operators), "", NULL, NULL, 0, 0,
 	 "users who may act on every job (root always may)"},
 	{"accounts", K_ACCOUNTS, F(accounts), "", NULL, NULL, 0, 0,
-	 "user -> accounts (namespaces) they may charge, first is the default; "
-	 "\"*\" is everyone else"},
+	 "user -> accounts they may charge, first is the default; \"*\" is everyone "
+	 "else. Slurm's spelling, lowercased as Slurm does; the namespace is the name "
+	 "with '_' and '.' as '-' (two accounts may not map to one)"},
 	{"features", K_FEATURES, F(features), "", NULL, NULL, 0, 0,
 	 "Slurm feature (-C, --gres=gpu:TYPE) -> the node labels it selects; "
 	 "restricts the ResourceFlavors a job may take"},
 	{"kubernetes", K_SECTION, F(kube), "", NULL, NULL, 0, 0,
 	 "the Kubernetes executor: API access and per-partition pod settings"},
+	{"mailProg", K_PATH, F(mail_prog), "/usr/bin/mail", NULL, NULL, 0, PATH_MAX - 1,
+	 "program sluiced runs for sbatch --mail-type (Slurm's MailProg), as "
+	 "PROG -s SUBJECT USER; missing: logged once, no mail"},
 	{"pam", K_PAM, F(pam_service), "", NULL, NULL, 0, 0,
 	 "{service: NAME}: PAM account check at submit and a session around each "
 	 "local job, as Slurm's UsePAM; empty: no PAM"},
@@ -116,6 +121,18 @@ static int dns_label_ok(const char *s)
 		      s[i] == '-'))
 			return 0;
 	return 1;
+}
+
+/* A Slurm name (account, partition) whose Kubernetes name (sl_conf_k8s_name)
+ * is valid: letters, digits, '_', '.', '-'. */
+static int slurm_name_ok(const char *s)
+{
+	char k[SL_K8S_NAME_MAX];
+	size_t n = strlen(s);
+
+	return n > 0 && n <= 63 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == n &&
+	       sl_conf_k8s_name(s, k) == 0;
 }
 
 /* POSIX portable user names (plus a trailing '$' for Samba machines). */
@@ -232,6 +249,12 @@ static int set_scalar(struct sl_conf *c, const struct key *k, const char *v,
 				   "\"%s\" is not a valid name (lowercase letters, digits "
 				   "and '-', at most 63 characters)", v);
 		break;
+	case K_SLURM_NAME:
+		if (!slurm_name_ok(v))
+			return bad(err, at, SL_ECONFIG,
+				   "\"%s\" is not a valid name (letters, digits, '_', '.' and "
+				   "'-', at most 63 characters, a letter or digit at both ends)", v);
+		break;
 	case K_ADDR: {
 		struct sl_err e = SL_ERR_INIT;
 		if (sl_hostport_split(v, NULL, NULL, &e) != 0)
@@ -292,6 +315,47 @@ static int star_or_user_ok(const char *s)
 	return strcmp(s, "*") == 0 || user_name_ok(s);
 }
 
+/* Slurm stores account names lowercased (sacctmgr): so does the config. */
+static void lowercase(char **v)
+{
+	for (; v != NULL && *v != NULL; v++)
+		for (char *p = *v; *p; p++)
+			if (*p >= 'A' && *p <= 'Z')
+				*p = (char)(*p - 'A' + 'a');
+}
+
+/* Two accounts must not share a namespace: "m3562_g" and "m3562-g" would
+ * charge one LocalQueue's namespace while squeue tells them apart. */
+static int accounts_distinct(const struct sl_conf *c, const struct sl_ynode *n,
+			     const struct at *at, struct sl_err *err)
+{
+	char ki[SL_K8S_NAME_MAX], kj[SL_K8S_NAME_MAX], path[256], other[256];
+
+	for (size_t u = 0; u < c->naccounts; u++)
+		for (size_t i = 0; c->accounts[u].list[i]; i++) {
+			const char *a = c->accounts[u].list[i];
+			(void)sl_conf_k8s_name(a, ki);
+			for (size_t w = 0; w <= u; w++)
+				for (size_t j = 0; c->accounts[w].list[j] && (w < u || j < i); j++) {
+					const char *b = c->accounts[w].list[j];
+					struct at sub;
+					(void)sl_conf_k8s_name(b, kj);
+					if (strcmp(ki, kj) != 0 || strcmp(a, b) == 0)
+						continue;
+					snprintf(path, sizeof(path), "%s.%s[%zu]", at->path,
+						 c->accounts[u].user, i);
+					snprintf(other, sizeof(other), "%s.%s[%zu]", at->path,
+						 c->accounts[w].user, j);
+					sub = (struct at){at->file, n->key_lines[u], path};
+					return bad(err, &sub, SL_ECONFIG, "\"%s\" and \"%s\" (%s) both "
+						   "map to namespace \"%s\": Slurm account names must "
+						   "map to distinct Kubernetes names (lowercase, '_' and "
+						   "'.' as '-')", a, b, other, ki);
+				}
+		}
+	return 0;
+}
+
 static int set_accounts(struct sl_conf *c, const struct sl_ynode *n,
 			const struct at *at, struct sl_err *err)
 {
@@ -313,13 +377,14 @@ static int set_accounts(struct sl_conf *c, const struct sl_ynode *n,
 		if (n->vals[i]->type == SL_Y_SEQ && n->vals[i]->n == 0)
 			return bad(err, &sub, SL_ECONFIG, "must list at least one account");
 		c->accounts[c->naccounts].user = sl_xstrdup(n->keys[i]);
-		r = name_list(n->vals[i], &sub, dns_label_ok, "account",
+		r = name_list(n->vals[i], &sub, slurm_name_ok, "account",
 			      &c->accounts[c->naccounts].list, err);
 		c->naccounts++;
 		if (r != 0)
 			return r;
+		lowercase(c->accounts[c->naccounts - 1].list);
 	}
-	return 0;
+	return accounts_distinct(c, n, at, err);
 }
 
 /* listen: a list of HOST:PORT. */

@@ -464,10 +464,14 @@ void sl_kubeconf_free(struct sl_kubeconf *k)
 const struct sl_kube_partition *sl_kubeconf_partition(const struct sl_kubeconf *k,
 						      const char *name)
 {
+	char lq[SL_K8S_NAME_MAX];
 	size_t i;
 
-	for (i = 0; k != NULL && name != NULL && i < k->npartitions; i++)
-		if (strcmp(k->partitions[i].name, name) == 0)
+	/* a job's partition is in Slurm's spelling; the section names LocalQueues */
+	if (name == NULL || sl_conf_k8s_name(name, lq) != 0)
+		return NULL;
+	for (i = 0; k != NULL && i < k->npartitions; i++)
+		if (strcmp(k->partitions[i].name, lq) == 0)
 			return &k->partitions[i];
 	return NULL;
 }

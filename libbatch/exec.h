@@ -19,6 +19,9 @@
 struct sl_loop;
 struct sl_conf;
 
+/* Or-ed into the signal op's signo: the script's whole process group. */
+#define SL_SIGNAL_GROUP 0x100
+
 /* How a job ended, as sacct shows it. */
 struct sl_exec_result {
 	/* COMPLETED, FAILED, CANCELLED, TIMEOUT, PREEMPTED or NODE_FAIL.
@@ -89,7 +92,8 @@ struct sl_executor {
 	int (*cancel)(void *x, uint64_t id, struct sl_err *err);
 	/* Preemption: as cancel, but the state is PREEMPTED. */
 	int (*preempt)(void *x, uint64_t id, struct sl_err *err);
-	/* scancel --signal=SIG -b: deliver signo to the job's processes. */
+	/* scancel --signal=SIG -b: deliver signo to the batch script alone;
+	 * with SL_SIGNAL_GROUP or-ed in (--full), to its process group. */
 	int (*signal)(void *x, uint64_t id, int signo, struct sl_err *err);
 	/* After a daemon restart, for each job the store says is RUNNING:
 	 * follow it again. Its end arrives through on_finished (possibly at the

@@ -4,6 +4,8 @@
 #include "job_fields.h"
 #include "xalloc.h"
 
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +70,30 @@ void sl_job_shape(const struct sl_job *j, struct sl_jobshape *o)
 	sl_jobspec_shape(&s, o);
 }
 
+/* a * b for counts (a, b >= 0), INT_MAX when it does not fit an int. Only
+ * a spec the submit policy refuses (sl_jobspec_shape_check) reaches the
+ * cap, and then shows the cap rather than a wrapped, negative count. */
+static int mul_cap(int a, int b)
+{
+	int64_t v = (int64_t)a * b;
+
+	return v <= INT_MAX ? (int)v : INT_MAX;
+}
+
+/* The same for memory: INT64_MAX when it does not fit. */
+static int64_t mul_cap64(int64_t a, int b)
+{
+	int64_t v;
+
+	return __builtin_mul_overflow(a, (int64_t)b, &v) ? INT64_MAX : v;
+}
+
+/* ceil(a / b) for a >= 0, b > 0, without the a + b - 1 that wraps. */
+static int div_up(int a, int b)
+{
+	return a / b + (a % b != 0);
+}
+
 void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -77,25 +103,78 @@ void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *o)
 		o->ntasks = s->ntasks;
 		/* Slurm never gives a node fewer than one task: -n 2 -N 4 is 4 nodes
 		 * of which two idle, so ntasks >= nodes only when tasks were set. */
-		o->tasks_per_node = (o->ntasks + o->nodes - 1) / o->nodes;
+		o->tasks_per_node = div_up(o->ntasks, o->nodes);
 	} else if (s->ntasks_per_node != SL_NO_VAL && s->ntasks_per_node > 0) {
 		o->tasks_per_node = s->ntasks_per_node;
-		o->ntasks = o->tasks_per_node * o->nodes;
+		o->ntasks = mul_cap(o->tasks_per_node, o->nodes);
 	} else {
 		o->tasks_per_node = 1;
 		o->ntasks = o->nodes;
 	}
 	if (s->ntasks_per_node != SL_NO_VAL && s->ntasks_per_node > o->tasks_per_node)
 		o->tasks_per_node = s->ntasks_per_node;
-	o->cpus_per_node = o->tasks_per_node * o->cpus_per_task;
+	/* GPUs first: --cpus-per-gpu and --mem-per-gpu are counted from them. */
+	if (s->gpus_per_task > 0)
+		o->gpus_per_node = mul_cap(o->tasks_per_node, s->gpus_per_task);
+	else if (s->gpus_per_node != SL_NO_VAL && s->gpus_per_node > 0)
+		o->gpus_per_node = s->gpus_per_node;
+	else if (s->gpus != SL_NO_VAL && s->gpus > 0)
+		o->gpus_per_node = div_up(s->gpus, o->nodes);
+	/* A node's CPUs: its tasks', or more when --mincpus, --cpus-per-gpu or
+	 * --exclusive (node_cpus, the whole node) ask for more. */
+	o->cpus_per_node = mul_cap(o->tasks_per_node, o->cpus_per_task);
+	if (s->cpus_per_gpu > 0 && mul_cap(o->gpus_per_node, s->cpus_per_gpu) > o->cpus_per_node)
+		o->cpus_per_node = mul_cap(o->gpus_per_node, s->cpus_per_gpu);
+	if (s->mincpus > o->cpus_per_node)
+		o->cpus_per_node = s->mincpus;
+	if (s->node_cpus > o->cpus_per_node)
+		o->cpus_per_node = s->node_cpus;
 	if (s->mem_per_node != SL_NO_VAL && s->mem_per_node > 0)
 		o->mem_per_node = s->mem_per_node;
 	else if (s->mem_per_cpu != SL_NO_VAL && s->mem_per_cpu > 0)
-		o->mem_per_node = s->mem_per_cpu * o->cpus_per_node;
-	if (s->gpus_per_node != SL_NO_VAL && s->gpus_per_node > 0)
-		o->gpus_per_node = s->gpus_per_node;
-	else if (s->gpus != SL_NO_VAL && s->gpus > 0)
-		o->gpus_per_node = (s->gpus + o->nodes - 1) / o->nodes;
+		o->mem_per_node = mul_cap64(s->mem_per_cpu, o->cpus_per_node);
+	else if (s->mem_per_gpu > 0)
+		o->mem_per_node = mul_cap64(s->mem_per_gpu, o->gpus_per_node);
+}
+
+/* The limits are the types the counts travel in: an int for tasks, CPUs
+ * and GPUs (the record's alloc_cpus, Kueue's pod counts), and for memory
+ * Kueue's int64 of milli-bytes (SL_MEM_MAX_MIB). -N MIN-MAX counts MAX
+ * nodes. Each text ends with Slurm's words for the refusal. */
+int sl_jobspec_shape_check(const struct sl_jobspec *s, struct sl_jobshape *o,
+			   struct sl_err *err)
+{
+	int64_t mem;
+	int n;
+
+	sl_jobspec_shape(s, o);
+	n = s->nodes_max > o->nodes ? s->nodes_max : o->nodes;
+	if (s->ntasks <= 0 && s->ntasks_per_node > 0 &&
+	    (int64_t)s->ntasks_per_node * o->nodes > INT_MAX)
+		return sl_err_set(err, SL_EINVAL, "--ntasks-per-node=%d on %d nodes is more than "
+				  "%d tasks\nTask count specification invalid",
+				  s->ntasks_per_node, o->nodes, INT_MAX);
+	if ((int64_t)o->tasks_per_node * o->cpus_per_task > INT_MAX ||
+	    (int64_t)o->cpus_per_node * n > INT_MAX)
+		return sl_err_set(err, SL_EINVAL, "%d tasks per node of %d CPUs each on %d "
+				  "node(s) is more than %d CPUs\nMore processors requested "
+				  "than permitted", o->tasks_per_node, o->cpus_per_task, n,
+				  INT_MAX);
+	if ((int64_t)o->gpus_per_node * n > INT_MAX)
+		return sl_err_set(err, SL_EINVAL, "%d GPUs per node on %d nodes is more than %d "
+				  "GPUs\nInvalid generic resource (gres) specification",
+				  o->gpus_per_node, n, INT_MAX);
+	if (!__builtin_mul_overflow(o->mem_per_node, (int64_t)n, &mem) && mem <= SL_MEM_MAX_MIB)
+		return 0;
+	if (s->mem_per_node > 0)
+		return sl_err_set(err, SL_EINVAL, "--mem=%lldM on %d node(s) is more than the "
+				  "%lldM of memory Sluice can count\nMemory required by task is "
+				  "not available", (long long)s->mem_per_node, n,
+				  (long long)SL_MEM_MAX_MIB);
+	return sl_err_set(err, SL_EINVAL, "--mem-per-cpu=%lldM for %d CPUs per node on %d "
+			  "node(s) is more than the %lldM of memory Sluice can count\nMemory "
+			  "required by task is not available", (long long)s->mem_per_cpu,
+			  o->cpus_per_node, n, (long long)SL_MEM_MAX_MIB);
 }
 
 void sl_job_defaults(struct sl_job *j)

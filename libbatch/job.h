@@ -15,6 +15,12 @@
 #define SL_TIME_UNSET (-1)    /* no --time given: partition default */
 #define SL_TIME_INFINITE (-2) /* "UNLIMITED" / "infinite" */
 #define SL_NO_VAL (-1)        /* numeric option not given */
+/* The largest finite time limit, in minutes: Slurm's (its INFINITE and
+ * NO_VAL are the two uint32 values above it). */
+#define SL_TIME_MAX 4294967293LL
+/* The most memory one job may ask for in all, in MiB: Kueue counts a pod
+ * set's memory in milli-bytes in an int64 (about 8 PiB). */
+#define SL_MEM_MAX_MIB (INT64_MAX / (1048576LL * 1000))
 
 enum sl_open_mode { SL_OPEN_DEFAULT = 0, SL_OPEN_TRUNCATE, SL_OPEN_APPEND };
 
@@ -59,7 +65,49 @@ struct sl_jobspec {
 	char *dependency;      /* -d as given ("afterok:12?singleton"); NULL: none (depend.h) */
 	int kill_invalid_dep;  /* --kill-on-invalid-dep: 1 yes, 0 no; SL_NO_VAL: the config's */
 	int64_t begin_time;    /* --begin, unix seconds; 0: none */
+	/* sbatch options added for real users' scripts (issue 12). Numbers: 0 = not given. */
+	int mail_type;         /* --mail-type: SL_MAIL_* bits; TIME_LIMIT* bits are cleared once sent */
+	char *mail_user;       /* --mail-user; the submitting user when mail_type is set */
+	int shared;            /* SL_SHARED_*: --exclusive, --exclusive=oversubscribe, -s */
+	int node_cpus;         /* --exclusive on the local executor: the whole node's CPUs,
+				* resolved by the submit policy; 0: not exclusive */
+	int mem_all;           /* --mem=0: mem_per_node holds the node's memory, resolved by
+				* the submit policy (Slurm shows MinMemoryNode=0) */
+	int mincpus;           /* --mincpus: CPUs per node at least */
+	int warn_signal;       /* --signal=[{R|B}:]SIG[@TIME]: the signal number */
+	int warn_time;         /* seconds before the time limit (60 unless given) */
+	int warn_flags;        /* SL_WARN_BATCH (B:), SL_WARN_RESV (R:) */
+	char *hint;            /* --hint, as given; its socket/core/thread values are below */
+	int sockets_per_node;  /* --sockets-per-node, -B S */
+	int cores_per_socket;  /* --cores-per-socket, -B S:C */
+	int threads_per_core;  /* --threads-per-core, -B S:C:T, --hint=nomultithread */
+	int ntasks_per_socket; /* --ntasks-per-socket */
+	int ntasks_per_core;   /* --ntasks-per-core */
+	char *nodelist;        /* -w/--nodelist, as given */
+	char *exclude;         /* -x/--exclude, as given */
+	int64_t deadline;      /* --deadline, unix seconds */
+	int gpus_per_task;     /* --gpus-per-task */
+	int cpus_per_gpu;      /* --cpus-per-gpu */
+	int64_t mem_per_gpu;   /* --mem-per-gpu in MiB */
 };
+
+/* --mail-type bits, Slurm's values (slurm.h MAIL_*). */
+#define SL_MAIL_BEGIN 0x0001
+#define SL_MAIL_END 0x0002
+#define SL_MAIL_FAIL 0x0004
+#define SL_MAIL_REQUEUE 0x0008
+#define SL_MAIL_TIME100 0x0010
+#define SL_MAIL_TIME90 0x0020
+#define SL_MAIL_TIME80 0x0040
+#define SL_MAIL_TIME50 0x0080
+#define SL_MAIL_STAGE_OUT 0x0100
+#define SL_MAIL_ARRAY_TASKS 0x0200
+#define SL_MAIL_INVALID_DEPEND 0x0400
+
+enum sl_shared { SL_SHARED_DEFAULT = 0, SL_SHARED_EXCLUSIVE, SL_SHARED_OVERSUBSCRIBE };
+
+#define SL_WARN_BATCH 0x1 /* --signal=B:...: the batch shell only */
+#define SL_WARN_RESV 0x2  /* --signal=R:... */
 
 struct sl_job {
 	uint64_t id;
@@ -96,6 +144,8 @@ struct sl_job {
 	int64_t pre_suspend;    /* seconds it ran before its last suspension (SecsPreSuspend) */
 	char *runs;             /* its runs before requeues, for sacct -D: "SUBMIT START END
 				 * EXIT SIG CPUS NODELIST" each, ';'-separated; NULL: none */
+	int mail_sent;          /* the --mail-type TIME_LIMIT* bits already mailed (Slurm
+				 * clears them from the job's mail type) */
 };
 
 /* Resolved resource shape of a job: derived from the spec once, so the
@@ -112,7 +162,16 @@ struct sl_jobshape {
 
 void sl_jobspec_init(struct sl_jobspec *s);   /* all fields to "unset" */
 void sl_jobspec_clear(struct sl_jobspec *s);  /* free members, re-init */
+/* Counts past an int are capped at INT_MAX (memory at INT64_MAX), never
+ * wrapped: records the submit policy refused never reach it. */
 void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *out);
+/* The shape, or -SL_EINVAL when a count or size of the job in all (on its
+ * largest node count) does not fit: tasks, CPUs or GPUs past INT_MAX, memory
+ * past SL_MEM_MAX_MIB. err->msg: the numbers, '\n', Slurm's text ("More
+ * processors requested than permitted", "Memory required by task is not
+ * available", ...). */
+int sl_jobspec_shape_check(const struct sl_jobspec *s, struct sl_jobshape *out,
+			   struct sl_err *err);
 /* The shape of a job: its spec's, on the nodes it was given once admitted. */
 void sl_job_shape(const struct sl_job *j, struct sl_jobshape *out);
 
@@ -138,6 +197,12 @@ struct sl_buf;
  * env, script and argv (no listing shows them, and the environment alone
  * is two thirds of a record). */
 int sl_job_listing_append(struct sl_buf *b, const struct sl_job *j);
+/* A listing for whoever asks: the owner's and operators' (SL_VIEW_OWNER)
+ * is the record above; anyone else's also leaves out the --export values,
+ * which carry the environment's (authz.h's SL_OP_SEE_PRIVATE decides).
+ * sluiced lists through this one. */
+enum sl_job_view { SL_VIEW_OWNER, SL_VIEW_OTHERS };
+int sl_job_listing_append_view(struct sl_buf *b, const struct sl_job *j, enum sl_job_view v);
 /* The whole spec. */
 int sl_jobspec_text_append(struct sl_buf *b, const struct sl_jobspec *s);
 /* A jobs reply, {"jobs": [RECORD...], ...}, read into *jobs (n records and
@@ -160,5 +225,12 @@ int sl_jobspec_parse_request(const char *text, size_t len, struct sl_jobspec *ou
  * [0-9A-Za-z_-]. */
 #define SL_SUBMIT_KEY_MAX 64
 int sl_job_parse_request(const char *text, size_t len, struct sl_job *j, struct sl_err *err);
+/* As sl_job_parse_request, and the request's flags into *flags:
+ * SL_SUBMIT_TEST_ONLY for "test_only": 1 in the spec (sbatch --test-only:
+ * check and answer when it would start, store nothing; in the spec, so
+ * that an older daemon refuses it instead of submitting). */
+#define SL_SUBMIT_TEST_ONLY 0x1u
+int sl_job_parse_submit(const char *text, size_t len, struct sl_job *j, unsigned *flags,
+			struct sl_err *err);
 
 #endif

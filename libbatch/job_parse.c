@@ -388,6 +388,7 @@ struct jobctx {
 	struct sl_job *job;
 	int has_spec;
 	int has_key; /* a request whose submit_key is read (else skipped) */
+	unsigned *flags; /* a submit request's flags (SL_SUBMIT_*), or NULL */
 };
 
 static int job_member(struct jp *j, const char *key, void *arg)
@@ -441,7 +442,7 @@ struct listctx {
 
 static int one_job(struct jp *j, struct listctx *l)
 {
-	struct jobctx c = {sl_job_new(), 0, 0};
+	struct jobctx c = {sl_job_new(), 0, 0, NULL};
 	int r;
 
 	if (l->n == l->cap) {
@@ -471,10 +472,17 @@ static int list_member(struct jp *j, const char *key, void *arg)
 		} while (eat(j, ','));
 		return eat(j, ']') ? 0 : bad(j, "expected ',' or ']'");
 	}
-	if (strcmp(key, "code") == 0)
+	/* A repeated member: the last one wins, as for the spec's. */
+	if (strcmp(key, "code") == 0) {
+		free(l->code);
+		l->code = NULL;
 		return string(j, &l->code);
-	if (strcmp(key, "error") == 0)
+	}
+	if (strcmp(key, "error") == 0) {
+		free(l->error);
+		l->error = NULL;
 		return string(j, &l->error);
+	}
 	return skip(j, 1);
 }
 
@@ -527,12 +535,25 @@ int sl_jobspec_parse(const char *text, size_t len, struct sl_jobspec *out, struc
  * the job without it. */
 static int request_spec_member(struct jp *j, const char *key, void *arg)
 {
+	struct jobctx *c = arg;
+
+	/* sbatch --test-only: a member of the spec, not of the request, so
+	 * that a daemon that does not know it refuses the request (below)
+	 * rather than submitting the job */
+	if (strcmp(key, "test_only") == 0 && c->flags != NULL) {
+		int64_t v;
+		if (integer(j, &v) != 0)
+			return -SL_EPROTO;
+		if (v)
+			*c->flags |= SL_SUBMIT_TEST_ONLY;
+		return 0;
+	}
 	if (find(spec_fields, sizeof(spec_fields) / sizeof(spec_fields[0]), key) == NULL &&
 	    strcmp(key, "open_mode") != 0 && strcmp(key, "umask") != 0)
 		return sl_err_set(j->err, SL_EPROTO,
 				  "job spec: \"%s\" is not known to this sluiced: is it older than "
 				  "the command?", key);
-	return spec_member(j, key, arg);
+	return spec_member(j, key, &c->job->spec);
 }
 
 /* A key is the client's, and goes to an index: short, and plain. */
@@ -564,14 +585,14 @@ static int request_member(struct jp *j, const char *key, void *arg)
 	if (strcmp(key, "spec") != 0)
 		return skip(j, 1);
 	c->has_spec = 1;
-	return object(j, request_spec_member, &c->job->spec);
+	return object(j, request_spec_member, c);
 }
 
 /* Into job->spec (initialised) and, with has_key, job->submit_key. */
 static int parse_request(const char *text, size_t len, struct sl_job *job, int has_key,
-			 struct sl_err *err)
+			 unsigned *flags, struct sl_err *err)
 {
-	struct jobctx c = {job, 0, has_key};
+	struct jobctx c = {job, 0, has_key, flags};
 	int r = document(text, len, err, request_member, &c);
 
 	if (r == 0 && !c.has_spec)
@@ -586,17 +607,25 @@ int sl_jobspec_parse_request(const char *text, size_t len, struct sl_jobspec *ou
 	int r;
 
 	sl_jobspec_init(&job.spec);
-	if ((r = parse_request(text, len, &job, 0, err)) == 0)
+	if ((r = parse_request(text, len, &job, 0, NULL, err)) == 0)
 		*out = job.spec;
 	return r;
 }
 
 int sl_job_parse_request(const char *text, size_t len, struct sl_job *j, struct sl_err *err)
 {
+	return sl_job_parse_submit(text, len, j, NULL, err);
+}
+
+int sl_job_parse_submit(const char *text, size_t len, struct sl_job *j, unsigned *flags,
+			struct sl_err *err)
+{
 	int r;
 
+	if (flags != NULL)
+		*flags = 0;
 	sl_jobspec_clear(&j->spec);
-	if ((r = parse_request(text, len, j, 1, err)) != 0) {
+	if ((r = parse_request(text, len, j, 1, flags, err)) != 0) {
 		free(j->submit_key);
 		j->submit_key = NULL;
 	}

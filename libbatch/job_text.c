@@ -116,16 +116,29 @@ static void put_strv(struct w *b, const char *k, char *const *v)
 	addc(b, ']');
 }
 
-/* full 0 (a listing): env, argv and script stay out; no listing prints
- * them, and the environment alone is two thirds of a record. */
-static void put_spec(struct w *b, const struct sl_jobspec *s, int full)
+/* What of a spec is written: all of it (the store, a submission); a
+ * listing's, without env, argv and script, which no listing prints and of
+ * which the environment alone is two thirds of a record; and a listing for
+ * others than the owner, without the --export values too. */
+enum part { PART_FULL, PART_LISTING, PART_OTHERS };
+
+static int shown(enum part part, const char *field)
 {
+	if (part == PART_FULL)
+		return 1;
+	return strcmp(field, "script") != 0 &&
+	       (part == PART_LISTING || strcmp(field, "export_spec") != 0);
+}
+
+static void put_spec(struct w *b, const struct sl_jobspec *s, enum part part)
+{
+	int full = part == PART_FULL;
 	struct sl_jobspec def;
 
 	sl_jobspec_init(&def);
 	b->first = 1;
 	addc(b, '{');
-#define W_STR(f) if (full || strcmp(#f, "script") != 0) put_str(b, #f, s->f);
+#define W_STR(f) if (shown(part, #f)) put_str(b, #f, s->f);
 #define W_INT(f) if (s->f != def.f) put_i64(b, #f, s->f);
 #define W_LAUNCH(f) if (full && s->f != NULL) put_strv(b, #f, s->f);
 #define W_STRV(f) if (s->f != NULL && s->f[0] != NULL) put_strv(b, #f, s->f);
@@ -155,11 +168,16 @@ int sl_jobspec_text_append(struct sl_buf *buf, const struct sl_jobspec *s)
 	struct w w = {buf, 1, 0};
 	size_t len = sl_buf_len(buf);
 
-	put_spec(&w, s, 1);
+	put_spec(&w, s, PART_FULL);
 	return done(&w, len);
 }
 
 int sl_job_listing_append(struct sl_buf *buf, const struct sl_job *j)
+{
+	return sl_job_listing_append_view(buf, j, SL_VIEW_OWNER);
+}
+
+int sl_job_listing_append_view(struct sl_buf *buf, const struct sl_job *j, enum sl_job_view v)
 {
 	struct w w = {buf, 1, 0}, *b = &w;
 	size_t len = sl_buf_len(buf);
@@ -169,7 +187,7 @@ int sl_job_listing_append(struct sl_buf *buf, const struct sl_job *j)
 	addc(b, '{');
 	put_i64(b, "id", (int64_t)j->id);
 	put_key(b, "spec");
-	put_spec(b, &j->spec, 0);
+	put_spec(b, &j->spec, v == SL_VIEW_OWNER ? PART_LISTING : PART_OTHERS);
 	put_i64(b, "uid", j->uid);
 	put_i64(b, "gid", j->gid);
 	put_str(b, "state", sl_jobstate_name(j->state));

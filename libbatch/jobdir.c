@@ -50,6 +50,9 @@ static const struct launch_field launch_fields[] = {
 	LF("env", LF_STRV, env, 0),
 	LF("durable", LF_INT, durable, 0),
 	LF("pamService", LF_STR, pam_service, 0),
+	LF("warnSignal", LF_INT, warn_signal, 0),
+	LF("warnTime", LF_INT, warn_time, 0),
+	LF("warnBatch", LF_INT, warn_batch, 0),
 };
 
 #define NLAUNCH (sizeof(launch_fields) / sizeof(launch_fields[0]))

@@ -71,6 +71,10 @@ struct sl_launch {
 	gid_t *groups;         /* supplementary groups, resolved by sluiced (its
 	                        * cache): no NSS lookup per job in sluice-stepd */
 	size_t ngroups;
+	int warn_signal;       /* --signal: this signal warn_time seconds before the time
+	                        * limit; 0: none */
+	int warn_time;
+	int warn_batch;        /* --signal=B:...: to the batch shell only */
 };
 
 void sl_launch_clear(struct sl_launch *l); /* frees members, zeroes */

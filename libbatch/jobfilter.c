@@ -1,8 +1,10 @@
 /* jobfilter.c - the job filter: matching a job, and its JSON form.
  *
- * The six lists differ only in their element type and in the member of the
+ * The lists differ only in their element type and in the member of the
  * job they are matched against, so one table row per list drives matching,
- * writing, reading and freeing them. */
+ * writing, reading and freeing them. Lists added after the first six are
+ * left out of the JSON when empty, so that a filter without them reads as
+ * it did before. */
 #include "jobfilter.h"
 #include "xalloc.h"
 
@@ -12,11 +14,12 @@
 
 #define FILTER_MAX 100000 /* entries per list; the frame cap bounds the rest */
 
-enum ltype { L_ID, L_UID, L_STATE, L_STR };
+/* L_HOST: names matched against the job's hostlist ("n[1-4]"). */
+enum ltype { L_ID, L_UID, L_STATE, L_STR, L_HOST };
 
 static const size_t elsize[] = {
 	[L_ID] = sizeof(uint64_t), [L_UID] = sizeof(uid_t),
-	[L_STATE] = sizeof(int), [L_STR] = sizeof(char *),
+	[L_STATE] = sizeof(int), [L_STR] = sizeof(char *), [L_HOST] = sizeof(char *),
 };
 
 struct list {
@@ -24,18 +27,21 @@ struct list {
 	enum ltype type;
 	size_t vec, n; /* the array and its length in struct sl_jobfilter */
 	size_t job;    /* what it is matched against in struct sl_job */
+	int optional;  /* left out of the JSON when empty */
 };
 
-#define LIST(k, t, member)                                                      \
+#define LIST(k, t, member, opt)                                                 \
 	{#k, t, offsetof(struct sl_jobfilter, k), offsetof(struct sl_jobfilter, n_##k), \
-	 offsetof(struct sl_job, member)}
+	 offsetof(struct sl_job, member), opt}
 static const struct list lists[] = {
-	LIST(ids, L_ID, id),
-	LIST(uids, L_UID, uid),
-	LIST(states, L_STATE, state),
-	LIST(partitions, L_STR, spec.partition),
-	LIST(accounts, L_STR, spec.account),
-	LIST(names, L_STR, spec.name),
+	LIST(ids, L_ID, id, 0),
+	LIST(uids, L_UID, uid, 0),
+	LIST(states, L_STATE, state, 0),
+	LIST(partitions, L_STR, spec.partition, 0),
+	LIST(accounts, L_STR, spec.account, 0),
+	LIST(names, L_STR, spec.name, 0),
+	LIST(qos, L_STR, spec.qos, 1),
+	LIST(nodes, L_HOST, nodelist, 1),
 };
 #define NLISTS (sizeof(lists) / sizeof(lists[0]))
 
@@ -56,6 +62,55 @@ static size_t *len(struct sl_jobfilter *f, const struct list *l)
 	return (size_t *)((char *)f + l->n);
 }
 
+/* Is the number at n..e (digits) in the bracket range list r ("1-3,07")?
+ * A padded bound ("07") asks for that width, an unpadded one for none. */
+static int in_ranges(const char *r, const char *n, size_t nlen)
+{
+	unsigned long long v = strtoull(n, NULL, 10), lo, hi;
+	char *end;
+
+	while (*r != '\0' && *r != ']') {
+		size_t w = strspn(r, "0123456789");
+		lo = hi = strtoull(r, &end, 10);
+		if (*end == '-')
+			hi = strtoull(end + 1, &end, 10);
+		if (w == 0)
+			return 0;
+		if (v >= lo && v <= hi && (r[0] == '0' && w > 1 ? nlen == w : n[0] != '0' || nlen == 1))
+			return 1;
+		r = end + (*end == ',');
+	}
+	return 0;
+}
+
+/* Is `name` one of the hosts of hostlist `hl` ("n[1-3,7],login")? The
+ * daemon applies the filter and libbatch sits below compat's hostlist.c,
+ * so membership is tested here, one bracket per name (what Sluice's
+ * executors write), without expanding the list. */
+static int in_hostlist(const char *hl, const char *name)
+{
+	while (*hl != '\0') {
+		size_t k = strcspn(hl, "[,"), nlen = strlen(name), d;
+		if (hl[k] != '[') {
+			if (k == nlen && strncmp(hl, name, k) == 0)
+				return 1;
+			hl += k + (hl[k] == ',');
+			continue;
+		}
+		const char *close = strchr(hl + k, ']');
+		if (close == NULL)
+			return 0;
+		size_t slen = strcspn(close + 1, ",");
+		if (nlen > k + slen && strncmp(hl, name, k) == 0 &&
+		    strncmp(name + nlen - slen, close + 1, slen) == 0 &&
+		    (d = strspn(name + k, "0123456789")) == nlen - k - slen && d > 0 &&
+		    in_ranges(hl + k + 1, name + k, d))
+			return 1;
+		hl = close + 1 + slen + (close[1 + slen] == ',');
+	}
+	return 0;
+}
+
 /* Is element i of v the job's value? A job without one matches nothing. */
 static int same(const struct list *l, const void *v, size_t i, const struct sl_job *j)
 {
@@ -68,6 +123,9 @@ static int same(const struct list *l, const void *v, size_t i, const struct sl_j
 	case L_STR:
 		return *(char *const *)p != NULL &&
 		       strcmp(((char *const *)v)[i], *(char *const *)p) == 0;
+	case L_HOST:
+		return *(char *const *)p != NULL &&
+		       in_hostlist(*(char *const *)p, ((char *const *)v)[i]);
 	}
 	return 0;
 }
@@ -92,7 +150,7 @@ static json_object *elem_to_obj(const struct list *l, const void *v, size_t i)
 	case L_ID: return json_object_new_int64((int64_t)((const uint64_t *)v)[i]);
 	case L_UID: return json_object_new_int64(((const uid_t *)v)[i]);
 	case L_STATE: return json_object_new_string(sl_jobstate_name(((const int *)v)[i]));
-	case L_STR: return json_object_new_string(((char *const *)v)[i]);
+	case L_STR: case L_HOST: return json_object_new_string(((char *const *)v)[i]);
 	}
 	return NULL;
 }
@@ -106,6 +164,10 @@ json_object *sl_jobfilter_to_obj(const struct sl_jobfilter *f)
 		size_t n;
 		const void *v = items(f, &lists[k], &n);
 
+		if (n == 0 && lists[k].optional) {
+			json_object_put(a);
+			continue;
+		}
 		for (size_t i = 0; i < n; i++)
 			json_object_array_add(a, elem_to_obj(&lists[k], v, i));
 		json_object_object_add(o, lists[k].key, a);
@@ -121,7 +183,7 @@ json_object *sl_jobfilter_to_obj(const struct sl_jobfilter *f)
 static int elem_from_obj(const struct list *l, json_object *e, void *v, size_t i,
 			 struct sl_err *err)
 {
-	int text = l->type == L_STATE || l->type == L_STR, st;
+	int text = l->type == L_STATE || l->type == L_STR || l->type == L_HOST, st;
 
 	if (!json_object_is_type(e, text ? json_type_string : json_type_int))
 		return sl_err_set(err, SL_EPROTO, "filter.%s[%zu]: expected %s", l->key, i,
@@ -129,7 +191,7 @@ static int elem_from_obj(const struct list *l, json_object *e, void *v, size_t i
 	switch (l->type) {
 	case L_ID: ((uint64_t *)v)[i] = (uint64_t)json_object_get_int64(e); break;
 	case L_UID: ((uid_t *)v)[i] = (uid_t)json_object_get_int64(e); break;
-	case L_STR: ((char **)v)[i] = sl_xstrdup(json_object_get_string(e)); break;
+	case L_STR: case L_HOST: ((char **)v)[i] = sl_xstrdup(json_object_get_string(e)); break;
 	case L_STATE:
 		if ((st = sl_jobstate_parse(json_object_get_string(e))) < 0)
 			return sl_err_set(err, SL_EINVAL, "Invalid job state specified: %s",
@@ -194,7 +256,7 @@ int sl_jobfilter_from_obj(json_object *o, struct sl_jobfilter *f, struct sl_err 
 void sl_jobfilter_clear(struct sl_jobfilter *f)
 {
 	for (size_t k = 0; k < NLISTS; k++)
-		if (lists[k].type == L_STR)
+		if (lists[k].type == L_STR || lists[k].type == L_HOST)
 			sl_strv_free(*vec(f, &lists[k]));
 		else
 			free(*vec(f, &lists[k]));

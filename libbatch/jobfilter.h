@@ -27,6 +27,9 @@ struct sl_jobfilter {
 	int64_t end_before;   /* history: jobs that started before (0: none) */
 	int duplicates;       /* history: also each run a requeue ended, as a
 	                         REQUEUED record before the job's (sacct -D) */
+	char **qos; size_t n_qos;
+	char **nodes; size_t n_nodes;        /* node names (a hostlist expanded):
+	                                        the jobs given one of them */
 };
 
 /* 1 when j is in every non-empty list of f. The history window is the

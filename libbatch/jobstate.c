@@ -21,6 +21,7 @@ static const struct {
 	[SL_JOB_BOOT_FAIL] = {"BOOT_FAIL", "BF", 1},
 	[SL_JOB_SUSPENDED] = {"SUSPENDED", "S", 0},
 	[SL_JOB_REQUEUED] = {"REQUEUED", "RQ", 1},
+	[SL_JOB_DEADLINE] = {"DEADLINE", "DL", 1},
 };
 
 const char *sl_jobstate_name(enum sl_jobstate s)
@@ -69,6 +70,6 @@ int sl_jobstate_can(enum sl_jobstate from, enum sl_jobstate to)
 		return 1; /* a pending job may be cancelled too */
 	default:
 		return from != SL_JOB_PENDING || to == SL_JOB_FAILED ||
-		       to == SL_JOB_BOOT_FAIL;
+		       to == SL_JOB_BOOT_FAIL || to == SL_JOB_DEADLINE;
 	}
 }

@@ -8,9 +8,28 @@
 #include "workload.h"
 #include "xalloc.h"
 
+#include <stdint.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #define NAME_MAX_LEN 1024 /* job names, paths and the like */
+#define MIB_MILLI (1048576LL * 1000)
+
+/* Counts and sizes fit what carries them (sl_jobspec_shape_check); a time
+ * limit is one of the two markers or at most Slurm's largest, so that its
+ * seconds and end time never wrap. */
+static int validate_sizes(const struct sl_jobspec *s, struct sl_err *err)
+{
+	struct sl_jobshape sh;
+
+	if (s->time_limit != SL_TIME_UNSET && s->time_limit != SL_TIME_INFINITE &&
+	    (s->time_limit < 0 || s->time_limit > SL_TIME_MAX))
+		return sl_err_set(err, SL_EINVAL, "time limit of %lld minutes is not between 0 "
+				  "and %lld\nRequested time limit is invalid (missing or exceeds "
+				  "some limit)", (long long)s->time_limit, SL_TIME_MAX);
+	return sl_jobspec_shape_check(s, &sh, err);
+}
 
 static int validate(const struct sl_peer *w, const struct sl_jobspec *s,
 		    struct sl_err *err)
@@ -19,7 +38,9 @@ static int validate(const struct sl_peer *w, const struct sl_jobspec *s,
 	const char *const strs[][2] = {
 		{"job name", s->name}, {"partition", s->partition}, {"account", s->account},
 		{"qos", s->qos}, {"output path", s->std_out}, {"error path", s->std_err},
-		{"input path", s->std_in}, {"working directory", s->work_dir}};
+		{"input path", s->std_in}, {"working directory", s->work_dir},
+		{"mail user", s->mail_user}, {"hint", s->hint}, {"node list", s->nodelist},
+		{"excluded nodes", s->exclude}};
 
 	if (s->script == NULL || s->script[0] == '\0')
 		return sl_err_set(err, SL_EINVAL, "Batch script is empty!");
@@ -33,10 +54,36 @@ static int validate(const struct sl_peer *w, const struct sl_jobspec *s,
 	    (s->cpus_per_task != SL_NO_VAL && s->cpus_per_task < 1) ||
 	    (s->ntasks_per_node != SL_NO_VAL && s->ntasks_per_node < 1))
 		return sl_err_set(err, SL_EINVAL, "node, task and cpu counts must be positive");
+	if ((r = validate_sizes(s, err)) != 0)
+		return r;
 	if ((r = sl_authz_spec(w, s, err)) != 0)
 		return r;
 	if (s->nice > 2147483645 || s->nice < -2147483645)
 		return sl_err_set(err, SL_EINVAL, "Invalid nice value");
+	/* Slurm refuses a deadline already past; one the time limit would
+	 * overrun is only found out while the job waits (lifecycle's sweep). */
+	if (s->deadline != 0 && s->deadline < (int64_t)time(NULL))
+		return sl_err_set(err, SL_EINVAL,
+				  "Requested time limit is invalid (missing or exceeds some limit)");
+	if (s->mail_user != NULL && strcspn(s->mail_user, " \t\n\r") != strlen(s->mail_user))
+		return sl_err_set(err, SL_EINVAL, "Invalid --mail-user: \"%s\"", s->mail_user);
+	return 0;
+}
+
+/* What only the local executor's supervisor does, or only its one node
+ * means, said plainly on Kubernetes instead of dropped. */
+static int executor_limits(const struct sl_conf *conf, const struct sl_jobspec *s,
+			   struct sl_err *err)
+{
+	if (strcmp(sl_conf_executor(conf), "kubernetes") != 0)
+		return 0;
+	if (s->mem_per_node == 0 || s->mem_all)
+		return sl_err_set(err, SL_EUNSUPP, "--mem=0 is not supported by Sluice on "
+				  "Kubernetes: a flavor's quota spans many nodes, so it says "
+				  "nothing of one node's memory; give --mem");
+	if (s->nodelist || s->exclude || s->warn_signal)
+		return sl_err_set(err, SL_EUNSUPP, "%s is not supported by Sluice on Kubernetes",
+				  s->nodelist ? "--nodelist" : s->exclude ? "--exclude" : "--signal");
 	return 0;
 }
 
@@ -60,9 +107,16 @@ static int resolve(const struct sl_conf *conf, const struct sl_peer *w, struct s
 					  "Invalid account or account/partition combination specified: "
 					  "user %s has no account in the configuration", w->user);
 		s->account = sl_xstrdup(accts[0]);
-	} else if ((r = sl_authz_account(conf, w, s->account, err)) != 0) {
-		return r;
+	} else {
+		/* Slurm lowercases account names (job_mgr.c), and so shows them */
+		for (char *p = s->account; *p; p++)
+			if (*p >= 'A' && *p <= 'Z')
+				*p = (char)(*p - 'A' + 'a');
+		if ((r = sl_authz_account(conf, w, s->account, err)) != 0)
+			return r;
 	}
+	if (s->mail_type != 0 && s->mail_user == NULL)
+		s->mail_user = sl_xstrdup(w->user);
 	if (s->name == NULL) {
 		const char *base = s->script_path ? strrchr(s->script_path, '/') : NULL;
 		s->name = sl_xstrdup(s->wrapped ? "wrap" :
@@ -74,11 +128,16 @@ static int resolve(const struct sl_conf *conf, const struct sl_peer *w, struct s
 int sl_submit_priority(const struct sl_conf *conf, struct sl_job *j, struct sl_err *err)
 {
 	int32_t base = 0;
+	char k[SL_K8S_NAME_MAX];
 	if (j->spec.qos != NULL &&
-	    sl_kueue_priority_class(sl_conf_kueue(conf), j->spec.qos, &base) != 0)
+	    (sl_conf_k8s_name(j->spec.qos, k) != 0 ||
+	     sl_kueue_priority_class(sl_conf_kueue(conf), k, &base) != 0))
 		return sl_err_set(err, SL_EINVAL, "Invalid qos specification");
+	/* Kueue's priorities are int32: --priority=TOP (4294967294) is the
+	 * highest of them, not the -2 a cast would make of it. */
 	if (j->spec.priority != SL_NO_VAL)
-		base = (int32_t)j->spec.priority;
+		base = j->spec.priority > INT32_MAX ? INT32_MAX
+		       : j->spec.priority < INT32_MIN ? INT32_MIN : (int32_t)j->spec.priority;
 	j->priority = (int64_t)base - j->spec.nice;
 	return 0;
 }
@@ -97,7 +156,7 @@ int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
 	/* A LocalQueue of that name in another namespace: the account is what
 	 * is wrong (Slurm: "Invalid account or account/partition combination"). */
 	r = sl_sched_check(engine, &b.wl, &e);
-	if (r == -SL_ENOENT && sl_kueue_find_lq(sl_conf_kueue(conf), NULL, j->spec.partition))
+	if (r == -SL_ENOENT && sl_kueue_find_lq(sl_conf_kueue(conf), NULL, b.wl.queue))
 		return sl_err_set(err, SL_EACCOUNT,
 				  "Invalid account or account/partition combination specified");
 	if (r == -SL_ENOENT)
@@ -111,13 +170,69 @@ int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
 	return 0;
 }
 
+/* The largest nominal quota of `resource` among the flavors of the job's
+ * ClusterQueue, in milli-units; 0 when it has none (or no queue). */
+static int64_t node_quota(const struct sl_conf *conf, const struct sl_jobspec *s,
+			  const char *resource)
+{
+	const struct sl_kueue *k = sl_conf_kueue(conf);
+	char ns[SL_K8S_NAME_MAX], lq[SL_K8S_NAME_MAX];
+	const char *name;
+	const struct sl_kq_cq *cq;
+	int64_t best = 0;
+
+	if (sl_conf_k8s_name(s->account, ns) != 0 || sl_conf_k8s_name(s->partition, lq) != 0 ||
+	    (name = sl_kueue_lq_cluster_queue(k, ns, lq)) == NULL ||
+	    (cq = sl_kueue_find_cq(k, name)) == NULL)
+		return 0;
+	for (size_t g = 0; g < cq->nrg; g++)
+		for (size_t f = 0; f < cq->rg[g].nflavors; f++)
+			for (size_t i = 0; i < cq->rg[g].flavors[f].nres; i++) {
+				const struct sl_kq_quota *q = &cq->rg[g].flavors[f].res[i];
+				if (strcmp(q->resource, resource) == 0 && q->nominal > best)
+					best = q->nominal;
+			}
+	return best;
+}
+
+/* What a whole node means for this job (local executor): --exclusive takes
+ * all its CPUs, --mem=0 all its memory. The node is this host, and what of
+ * it the partition may use is its ClusterQueue's quota: the largest flavor
+ * of the queue, so that the job fits there (a smaller flavor could not
+ * hold a node-sized request anyway). On Kubernetes --exclusive becomes pod
+ * anti-affinity (render.c) and --mem=0 is refused (executor_limits). */
+static int whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struct sl_err *err)
+{
+	int local = strcmp(sl_conf_executor(conf), "local") == 0;
+	int64_t q;
+
+	s->node_cpus = 0;
+	if (s->shared == SL_SHARED_EXCLUSIVE && local) {
+		if ((q = node_quota(conf, s, "cpu")) < 1000)
+			return sl_err_set(err, SL_ENOFIT, "--exclusive: partition %s has no CPU "
+					  "quota to give a whole node\nRequested node configuration "
+					  "is not available", s->partition);
+		s->node_cpus = (int)(q / 1000);
+	}
+	if (s->mem_per_node == 0 || s->mem_all) {
+		q = node_quota(conf, s, "memory");
+		/* A queue that does not count memory has nothing to give: the job
+		 * asks for none, as before. */
+		s->mem_per_node = q / MIB_MILLI;
+		s->mem_all = 1;
+	}
+	return 0;
+}
+
 int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 		      const struct sl_peer *who, struct sl_job *j, struct sl_err *err)
 {
 	struct sl_jobshape sh;
 	int r;
 
-	if ((r = validate(who, &j->spec, err)) != 0 || (r = resolve(conf, who, j, err)) != 0 ||
+	if ((r = validate(who, &j->spec, err)) != 0 ||
+	    (r = executor_limits(conf, &j->spec, err)) != 0 ||
+	    (r = resolve(conf, who, j, err)) != 0 || (r = whole_node(conf, &j->spec, err)) != 0 ||
 	    (r = sl_submit_priority(conf, j, err)) != 0 ||
 	    (r = sl_submit_can_fit(conf, engine, j, err)) != 0)
 		return r;
@@ -128,4 +243,38 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 	if (j->spec.hold)
 		j->priority = 0;
 	return 0;
+}
+
+/* Is there room for the job in its ClusterQueue right now, without
+ * borrowing or preempting, and nobody waiting there before it? A
+ * conservative answer (each resource is looked at on its own, node labels
+ * are not): --test-only says "now" only when it is sure. */
+int sl_submit_fits_now(const struct sl_conf *conf, const struct sl_sched *engine,
+		       const struct sl_job *j)
+{
+	const struct sl_sched_usage *rows;
+	size_t n = sl_sched_usage(engine, &rows);
+	struct sl_err e = SL_ERR_INIT;
+	struct sl_job_wl b;
+	const char *cq;
+
+	if (sl_job_workload(j, sl_conf_features(conf), &b, &e) != 0 ||
+	    (cq = sl_kueue_lq_cluster_queue(sl_conf_kueue(conf), b.wl.ns, b.wl.queue)) == NULL)
+		return 0;
+	for (size_t r = 0; r < b.ps.nreq; r++) {
+		int64_t need = b.ps.req[r].milli * b.ps.count;
+		int room = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (strcmp(rows[i].cluster_queue, cq) != 0)
+				continue;
+			if (rows[i].pending_wl > 0 || rows[i].inactive != NULL)
+				return 0;
+			if (strcmp(rows[i].resource, b.ps.req[r].resource) == 0 &&
+			    rows[i].nominal - rows[i].used >= need)
+				room = 1;
+		}
+		if (!room)
+			return 0;
+	}
+	return 1;
 }

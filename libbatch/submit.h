@@ -23,7 +23,13 @@ struct sl_peer;
  *    account not the user's): -SL_EPERM, -SL_EACCOUNT;
  *  - no account,
  *    or a partition only another account has: -SL_EACCOUNT;
- *  - never fits on `engine` (sl_sched_check): -SL_EPARTITION, -SL_ENOFIT.
+ *  - never fits on `engine` (sl_sched_check): -SL_EPARTITION, -SL_ENOFIT;
+ *  - a deadline already past: -SL_EINVAL with Slurm's time limit text;
+ *  - on Kubernetes, what only the local executor does (-w, -x, --signal,
+ *    --mem=0): -SL_EUNSUPP.
+ * Also: the account lowercased (as Slurm does), --mail-user defaulted to
+ * the user, --exclusive (local) and --mem=0 resolved to the node's whole
+ * CPU and memory quota (spec.node_cpus, spec.mem_per_node + mem_all).
  * The engine is only read: sluiced passes its live one, a tool one built on
  * the empty model. */
 int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
@@ -34,6 +40,11 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
  * update changes what a pending job asks for. */
 int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
 		      const struct sl_job *j, struct sl_err *err);
+
+/* --test-only: 1 when the job (prepared) would be admitted now, without
+ * borrowing, preemption or anyone before it; 0 when that is not sure. */
+int sl_submit_fits_now(const struct sl_conf *conf, const struct sl_sched *engine,
+		       const struct sl_job *j);
 
 /* j->priority from its QOS (WorkloadPriorityClass), --priority and --nice;
  * also when a held job is released. -SL_EINVAL for an unknown QOS. */

@@ -3,6 +3,8 @@
 #include "features.h"
 #include "kueue.h"
 
+#include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 #define MIB_MILLI (1048576LL * 1000)
@@ -83,6 +85,13 @@ static int node_range(const struct sl_jobspec *s, const struct sl_jobshape *sh, 
 	return sh->nodes;
 }
 
+/* Kueue's priorities are int32; the record's (a QOS's value less --nice)
+ * can go past either end, which must not wrap round to the other. */
+static int32_t wl_priority(int64_t p)
+{
+	return p > INT32_MAX ? INT32_MAX : p < INT32_MIN ? INT32_MIN : (int32_t)p;
+}
+
 int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 		    struct sl_job_wl *b, struct sl_err *err)
 {
@@ -90,8 +99,12 @@ int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 	size_t n = 0, nsel = 0;
 	int r, count, min_count;
 
-	sl_jobspec_shape(&j->spec, &sh);
 	memset(b, 0, sizeof(*b));
+	/* Checked at submit; a record from before that check (or from the
+	 * store, edited) is refused here rather than wrapped into a small or
+	 * negative request that Kueue would admit. */
+	if ((r = sl_jobspec_shape_check(&j->spec, &sh, err)) != 0)
+		return r;
 	if ((min_count = node_range(&j->spec, &sh, &count, err)) < 0)
 		return min_count;
 	b->req[n++] = (struct sl_sched_req){"cpu", (int64_t)sh.cpus_per_node * 1000};
@@ -107,8 +120,14 @@ int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 					 .nreq = n,
 					 .req = b->req, .nsel = nsel,
 					 .node_selector = nsel ? b->sel : NULL};
-	b->wl = (struct sl_sched_wl){.id = j->id, .name = j->spec.name, .ns = j->spec.account,
-				     .queue = j->spec.partition, .priority = (int32_t)j->priority,
+	if (j->spec.account == NULL || sl_conf_k8s_name(j->spec.account, b->ns) != 0)
+		snprintf(b->ns, sizeof(b->ns), "%s", j->spec.account ? j->spec.account : "");
+	if (j->spec.partition == NULL || sl_conf_k8s_name(j->spec.partition, b->queue) != 0)
+		snprintf(b->queue, sizeof(b->queue), "%s", j->spec.partition ? j->spec.partition : "");
+	b->wl = (struct sl_sched_wl){.id = j->id, .name = j->spec.name,
+				     .ns = j->spec.account ? b->ns : NULL,
+				     .queue = j->spec.partition ? b->queue : NULL,
+				     .priority = wl_priority(j->priority),
 				     .created = (int64_t)j->id, .npodsets = 1, .podsets = &b->ps};
 	return r;
 }

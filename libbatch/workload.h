@@ -7,6 +7,7 @@
 #ifndef SL_WORKLOAD_H
 #define SL_WORKLOAD_H
 
+#include "conf.h"
 #include "job.h"
 #include "sched/sched.h"
 
@@ -17,6 +18,8 @@ struct sl_features;
 
 /* Storage for one mapped workload; wl points into it (no allocation). */
 struct sl_job_wl {
+	char ns[SL_K8S_NAME_MAX];    /* the account's namespace (sl_conf_k8s_name) */
+	char queue[SL_K8S_NAME_MAX]; /* the partition's LocalQueue */
 	struct sl_sched_req req[3];
 	struct sl_sched_label sel[SL_JOB_WL_LABELS];
 	struct sl_sched_podset ps;
@@ -38,10 +41,14 @@ int sl_job_node_selector(const struct sl_jobspec *s, const struct sl_features *f
 			 struct sl_err *err);
 
 /* Fill b from j, with f (the config's features, may be NULL) resolving the
- * node selector. Strings are borrowed from j and f: keep both alive while b
+ * node selector. The workload's namespace and queue are the Kubernetes
+ * names of the job's account and partition (sl_conf_k8s_name; a name that
+ * maps to none is kept as is, and no queue has it). Strings are borrowed from j and f: keep both alive while b
  * is used. FIFO order is the job id, which a requeued job keeps (Kueue keeps
- * the original creation time). On error (as sl_job_node_selector) b is still
- * filled, without a node selector. */
+ * the original creation time). A shape that does not fit its counts
+ * (sl_jobspec_shape_check) or a node range it cannot express is an error
+ * with b unusable; on a node-selector error (as sl_job_node_selector) b is
+ * still filled, without a node selector. */
 int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 		    struct sl_job_wl *b, struct sl_err *err);
 

@@ -17,7 +17,11 @@
  * the "slurmstepd-" prefix on purpose because users and scripts grep for it;
  * then SIGCONT+SIGTERM to the job's process group and SIGKILL killWait
  * seconds later. When the script exits, whatever it left in its process
- * group is killed, as Slurm's process tracking does. */
+ * group is killed, as Slurm's process tracking does. --signal's warning
+ * goes warn_time seconds before the time limit: to the batch shell alone
+ * with B:, else to the job's whole process group (a job has no steps
+ * here to single out). Slurm sends it within a minute of that; we at it
+ * (suspended time not counted; a new time limit moves it). */
 #include "stepd.h"
 
 #include <errno.h>
@@ -43,6 +47,8 @@ struct supervise {
 	int64_t limit_ms;         /* the time limit; 0: none */
 	int64_t stopped_ms;       /* suspended (SIGSTOP) since; 0: running */
 	int64_t stopped_total_ms; /* time spent suspended before */
+	int64_t warn_ms;          /* monotonic time of --signal's warning; 0: none (or sent) */
+	int warned;               /* --signal's warning went (it goes once) */
 };
 
 static int64_t mono_ms(void)
@@ -87,22 +93,31 @@ static void job_end(struct stepd *s, struct supervise *v, enum sl_jobstate st, i
 	v->kill_ms = mono_ms() + (int64_t)(s->l.kill_wait > 0 ? s->l.kill_wait : 30) * 1000;
 }
 
-/* The deadline of the limit, suspended time not counted. */
-static void set_deadline(struct supervise *v)
+/* The deadline of the limit, suspended time not counted, and --signal's
+ * warning warn_time seconds before it (at once when that is past; no time
+ * limit, no warning, as in Slurm). A new limit moves a warning not sent. */
+static void set_deadline(struct stepd *s, struct supervise *v)
 {
 	v->deadline_ms = v->limit_ms > 0 ? v->start_ms + v->limit_ms + v->stopped_total_ms : 0;
+	v->warn_ms = 0;
+	if (v->deadline_ms && s->l.warn_signal > 0 && !v->warned) {
+		int64_t at = v->deadline_ms - (int64_t)s->l.warn_time * 1000;
+		v->warn_ms = at > v->start_ms ? at : v->start_ms;
+		if (v->warn_ms == 0)
+			v->warn_ms = 1;
+	}
 }
 
 /* scontrol suspend and resume, through the forward: the clock of the
  * time limit stops with the job. */
-static void stop_clock(struct supervise *v, int sig, int64_t now)
+static void stop_clock(struct stepd *s, struct supervise *v, int sig, int64_t now)
 {
 	if (sig == SIGSTOP && v->stopped_ms == 0) {
 		v->stopped_ms = now;
 	} else if (sig == SIGCONT && v->stopped_ms != 0) {
 		v->stopped_total_ms += now - v->stopped_ms;
 		v->stopped_ms = 0;
-		set_deadline(v);
+		set_deadline(s, v);
 	}
 }
 
@@ -117,15 +132,30 @@ static void on_signal(struct stepd *s, struct supervise *v, const siginfo_t *si)
 	else if (sig == SL_STEPD_SIG_FORWARD) {
 		int fwd = si->si_value.sival_int;
 		if (fwd > 0 && fwd < NSIG) {
-			stop_clock(v, fwd, mono_ms());
+			stop_clock(s, v, fwd, mono_ms());
 			stepd_job_kill(s, fwd);
 		}
 	} else if (sig == SL_STEPD_SIG_LIMIT && si->si_value.sival_int >= 0) {
 		v->limit_ms = (int64_t)si->si_value.sival_int * 1000;
-		set_deadline(v);
+		set_deadline(s, v);
 		sl_info("job %llu: time limit now %d s", (unsigned long long)s->l.job_id,
 			si->si_value.sival_int);
 	}
+}
+
+static void warn(struct stepd *s)
+{
+	int sig = s->l.warn_signal;
+
+	if (sig <= 0 || sig >= NSIG)
+		return;
+	sl_info("job %llu: --signal %d to the %s, %d s before its time limit",
+		(unsigned long long)s->l.job_id, sig, s->l.warn_batch ? "batch shell" : "job",
+		s->l.warn_time);
+	if (s->l.warn_batch)
+		(void)kill(s->job_pid, sig);
+	else
+		stepd_job_kill(s, sig);
 }
 
 /* Wait for the script to exit, honouring signals and the time limit. */
@@ -139,6 +169,13 @@ static int supervise(struct stepd *s, struct supervise *v, const sigset_t *set)
 		if (w < 0 && errno != EINTR)
 			return status;
 		int64_t now = mono_ms(), wake = INT64_MAX;
+		/* a stopped job's clocks stand still: no warning, no timeout */
+		if (v->warn_ms && now >= v->warn_ms && v->end == SL_JOB_RUNNING &&
+		    v->stopped_ms == 0) {
+			v->warn_ms = 0;
+			v->warned = 1;
+			warn(s);
+		}
 		if (v->deadline_ms && now >= v->deadline_ms && v->stopped_ms == 0) {
 			v->deadline_ms = 0;
 			job_end(s, v, SL_JOB_TIMEOUT, 0);
@@ -149,6 +186,8 @@ static int supervise(struct stepd *s, struct supervise *v, const sigset_t *set)
 		}
 		if (v->deadline_ms && v->stopped_ms == 0 && v->deadline_ms < wake)
 			wake = v->deadline_ms;
+		if (v->warn_ms && v->stopped_ms == 0 && v->warn_ms < wake)
+			wake = v->warn_ms;
 		if (v->kill_ms && v->kill_ms < wake)
 			wake = v->kill_ms;
 		int64_t ms = wake == INT64_MAX ? 3600 * 1000 : wake - now;
@@ -275,7 +314,7 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 		(void)write_mark(s->dir, SL_JOBDIR_PGID, buf, 0);
 		v.start_ms = mono_ms();
 		v.limit_ms = s->l.time_limit > 0 ? s->l.time_limit * 1000 : 0;
-		set_deadline(&v);
+		set_deadline(s, &v); /* and --signal's warning */
 		int status = supervise(s, &v, set);
 		stepd_job_kill(s, SIGKILL); /* leftovers of the process group */
 		result_from_status(r, &v, status);

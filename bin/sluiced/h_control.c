@@ -4,6 +4,7 @@
  * is authz.c's; what each verb does, lifecycle.c's. Errors are Slurm's
  * words without " for job N", which scontrol adds. */
 #include "authz.h"
+#include "exec.h"
 #include "handlers.h"
 #include "jobfilter.h"
 #include "jobtab.h"
@@ -27,8 +28,29 @@ static void result(json_object *arr, uint64_t id, int code, const char *msg)
 	json_object_array_add(arr, o);
 }
 
+/* What scancel's signal reaches (Slurm's job_mgr.c _job_signal): steps
+ * without -b or --full, the batch script alone with -b, the script's
+ * process group with --full. */
+enum scope { SCOPE_STEPS = 0, SCOPE_BATCH, SCOPE_FULL };
+
+/* SIGKILL ends the job unless it is for the batch script alone (a pending
+ * job ends whatever the flags); another signal cannot reach a pending job;
+ * without -b or --full it goes to the job's steps, and a Sluice job has
+ * none yet (srun comes later), so it reaches no process, as in Slurm. */
+static int signal_one(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, int sig,
+		      enum scope scope, struct sl_err *err)
+{
+	if (sig == 0 || (sig == SIGKILL && (scope != SCOPE_BATCH || j->state == SL_JOB_PENDING)))
+		return sl_lifecycle_cancel(d, j, p->uid, err);
+	if (j->state == SL_JOB_PENDING)
+		return sl_err_set(err, SL_EBUSY, "Job can not be altered now, try again later");
+	if (scope == SCOPE_STEPS)
+		return 0;
+	return sl_lifecycle_signal(d, j, scope == SCOPE_FULL ? sig | SL_SIGNAL_GROUP : sig, err);
+}
+
 static void cancel_one(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
-		       int sig, json_object *arr)
+		       int sig, enum scope scope, json_object *arr)
 {
 	struct sl_err err = SL_ERR_INIT;
 	int r = sl_authz_job(p, j, sig ? SL_OP_SIGNAL : SL_OP_CANCEL, &err);
@@ -36,9 +58,14 @@ static void cancel_one(struct sluiced *d, const struct sl_peer *p, struct sl_job
 	if (r == 0 && sl_jobstate_is_final(j->state))
 		r = sl_err_set(&err, SL_ESTATE, "Job/step already completing or completed");
 	else if (r == 0)
-		r = sig ? sl_lifecycle_signal(d, j, sig, &err)
-			: sl_lifecycle_cancel(d, j, p->uid, &err);
+		r = signal_one(d, p, j, sig, scope, &err);
 	result(arr, j->id, r ? err.code : 0, err.msg);
+}
+
+static int flag(json_object *req, const char *key)
+{
+	json_object *v;
+	return json_object_object_get_ex(req, key, &v) && json_object_get_boolean(v);
 }
 
 int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
@@ -46,6 +73,7 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 {
 	struct sl_jobfilter f;
 	json_object *fo = NULL, *v, *arr;
+	enum scope scope;
 	int sig = 0, r;
 	size_t n;
 
@@ -56,6 +84,7 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		return sl_err_set(err, SL_EINVAL, "Invalid signal %d", sig);
 	if ((r = sl_jobfilter_from_obj(fo, &f, err)) != 0)
 		return r;
+	scope = flag(req, "full") ? SCOPE_FULL : flag(req, "batch") ? SCOPE_BATCH : SCOPE_STEPS;
 	arr = json_object_new_array();
 	for (size_t i = 0; i < f.n_ids; i++)
 		if (sl_jobtab_get(d->jobs, f.ids[i]) == NULL)
@@ -63,11 +92,13 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	n = sl_jobtab_count(d->jobs);
 	for (size_t i = 0; i < n; i++) {
 		struct sl_job *j = sl_jobtab_at(d->jobs, i);
-		/* Filters other than ids skip finished jobs, as Slurm does. */
+		/* Filters other than ids skip finished jobs, as Slurm does
+		 * (and completing ones: finished there, flagged COMPLETING). */
 		if (!sl_jobfilter_match(&f, j) ||
-		    (f.n_ids == 0 && sl_jobstate_is_final(j->state)))
+		    (f.n_ids == 0 && (sl_jobstate_is_final(j->state) ||
+				      j->state == SL_JOB_COMPLETING)))
 			continue;
-		cancel_one(d, p, j, sig, arr);
+		cancel_one(d, p, j, sig, scope, arr);
 	}
 	json_object_object_add(rep, "results", arr);
 	sl_jobfilter_clear(&f);

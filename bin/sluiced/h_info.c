@@ -209,10 +209,13 @@ static int64_t pending(const struct sluiced *d, const char *p, const char *cq)
 	for (size_t i = 0; i < sl_jobtab_count(d->jobs); i++) {
 		const struct sl_job *j = sl_jobtab_at(d->jobs, i);
 		const char *q;
+		char ns[SL_K8S_NAME_MAX], lq[SL_K8S_NAME_MAX];
+		/* a job names them in Slurm's spelling (conf.h) */
 		if (j->state != SL_JOB_PENDING || j->spec.partition == NULL ||
-		    strcmp(j->spec.partition, p) != 0)
+		    sl_conf_k8s_name(j->spec.partition, lq) != 0 || strcmp(lq, p) != 0 ||
+		    j->spec.account == NULL || sl_conf_k8s_name(j->spec.account, ns) != 0)
 			continue;
-		q = sl_kueue_lq_cluster_queue(k, j->spec.account, j->spec.partition);
+		q = sl_kueue_lq_cluster_queue(k, ns, lq);
 		n += q != NULL && strcmp(q, cq) == 0;
 	}
 	return n;
@@ -267,11 +270,14 @@ int sl_h_partitions(struct sluiced *d, const struct sl_peer *peer, json_object *
 	add_i64(rep, "now", now);
 	if (strcmp(d->executor->name, "local") == 0)
 		json_object_object_add(rep, "node", local_node(d, now));
+	char defq[SL_K8S_NAME_MAX]; /* defaultPartition may be a Slurm spelling */
+	if (sl_conf_k8s_name(sl_conf_default_partition(d->conf), defq) != 0)
+		defq[0] = '\0';
 	for (size_t i = 0; i < np; i++) {
 		json_object *o = json_object_new_object(), *quota;
 		add_str(o, "name", parts[i].name);
 		json_object_object_add(o, "default", json_object_new_boolean(
-			strcmp(parts[i].name, sl_conf_default_partition(d->conf)) == 0));
+			strcmp(parts[i].name, defq) == 0));
 		availability(d, &parts[i], rows, nrows, o);
 		quota = quota_rows(d, &parts[i], rows, nrows, &admitted);
 		add_i64(o, "admitted", admitted);

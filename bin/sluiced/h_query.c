@@ -1,4 +1,5 @@
 /* h_query.c - read-only requests: jobs (squeue/sacct/scontrol). */
+#include "authz.h"
 #include "buf.h"
 #include "handlers.h"
 #include "jobfilter.h"
@@ -16,6 +17,7 @@
 struct hist {
 	struct sl_buf *b;
 	size_t n;
+	const struct sl_peer *who; /* what of each job they may see */
 	struct sl_err *err;
 };
 
@@ -28,7 +30,10 @@ static int too_big(struct hist *h)
 
 static int add_job(struct hist *h, const struct sl_job *j)
 {
-	if ((h->n > 0 && sl_buf_addc(h->b, ',') != 0) || sl_job_listing_append(h->b, j) != 0)
+	enum sl_job_view v = sl_authz_job(h->who, j, SL_OP_SEE_PRIVATE, NULL) == 0
+			     ? SL_VIEW_OWNER : SL_VIEW_OTHERS;
+
+	if ((h->n > 0 && sl_buf_addc(h->b, ',') != 0) || sl_job_listing_append_view(h->b, j, v) != 0)
 		return too_big(h);
 	h->n++;
 	return 0;
@@ -89,7 +94,7 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	struct sl_jobfilter f;
 	json_object *fo = NULL;
 	size_t n = sl_jobtab_count(d->jobs);
-	struct hist h = {rep, 0, err};
+	struct hist h = {rep, 0, p, err};
 	struct hist_arg ha = {&h, &f};
 	int r;
 

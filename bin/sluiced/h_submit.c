@@ -13,9 +13,45 @@
 #include "schedule.h"
 #include "store.h"
 #include "submit.h"
+#include "xalloc.h"
 
+#include <json-c/json.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
+
+/* sbatch --test-only: the job as it would be, not stored. "Now" when the
+ * quota holds it now; otherwise Slurm's answer when it finds no start
+ * (there is no start estimate yet). An id is used up, as Slurm does. */
+static int test_only(struct sluiced *d, struct sl_job *j, struct sl_buf *rep,
+		     struct sl_err *err)
+{
+	struct sl_jobshape sh;
+	json_object *o;
+	uint64_t id = 0;
+	char *nodes;
+	int r;
+
+	if (!sl_submit_fits_now(d->conf, sl_schedctl_engine(d->sched), j))
+		return sl_err_set(err, SL_ENOFIT, "Requested node configuration is not available");
+	if ((r = sl_store_next_id(d->store, &id, err)) != 0)
+		return r;
+	sl_jobspec_shape(&j->spec, &sh);
+	/* the local executor's node is this host; Kubernetes picks nodes later */
+	nodes = d->executor->reports_ready ? sl_xstrdup("n/a")
+		: sh.nodes <= 1 ? sl_xstrdup(d->hostname)
+				: sl_xasprintf("%s-[0-%d]", d->hostname, sh.nodes - 1);
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_int64((int64_t)id));
+	json_object_object_add(o, "start", json_object_new_int64((int64_t)time(NULL)));
+	json_object_object_add(o, "cpus", json_object_new_int(j->alloc_cpus));
+	json_object_object_add(o, "nodes", json_object_new_string(nodes));
+	json_object_object_add(o, "partition", json_object_new_string(j->spec.partition));
+	sl_buf_addstr(rep, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+	free(nodes);
+	return 0;
+}
 
 /* The request is read from its text (job_parse.c) and the reply written as
  * text: no json-c tree per submission. */
@@ -25,6 +61,7 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 	struct sl_job *j = sl_job_new();
 	struct sl_peer who = *p;
 	uint64_t had = 0;
+	unsigned flags = 0;
 	int r;
 
 	if (d->stopping) {
@@ -35,7 +72,7 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 	if ((r = sl_pam_account(d->conf, p->user, d->hostname, err)) != 0)
 		goto out;
 	snprintf(who.group, sizeof(who.group), "%s", sl_idcache_group(d->ids, p->gid, time(NULL)));
-	if ((r = sl_job_parse_request(body, len, j, err)) != 0)
+	if ((r = sl_job_parse_submit(body, len, j, &flags, err)) != 0)
 		goto out;
 	/* sbatch sends the same key again when it lost the reply: the job it
 	 * asked for may be taken already, and then it gets that job's id. */
@@ -51,6 +88,10 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 		goto out;
 	if (d->executor->check != NULL && (r = d->executor->check(d->conf, &j->spec, err)) != 0)
 		goto out;
+	if (flags & SL_SUBMIT_TEST_ONLY) {
+		r = test_only(d, j, rep, err);
+		goto out;
+	}
 	if ((r = sl_store_room(d->store, err)) != 0) /* a full disk */
 		goto out;
 	j->submit_time = j->eligible_time = (int64_t)time(NULL);

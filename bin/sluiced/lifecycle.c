@@ -11,6 +11,8 @@
 #include "kueue.h"
 #include "log.h"
 #include "loop.h"
+#include "mail.h"
+#include "timed.h"
 #include "schedule.h"
 #include "store.h"
 #include "submit.h"
@@ -60,6 +62,8 @@ int sl_lifecycle_move(struct sluiced *d, struct sl_job *j, enum sl_jobstate to,
 	if (to != SL_JOB_PENDING)
 		sl_gates_forget(d, j->id);
 	sl_gates_touch(d, j); /* what waits on it looks again */
+	if (sl_jobstate_is_final(to))
+		sl_mail_end(d, j); /* sent after the commit */
 	return sl_lifecycle_save(d, j, err);
 }
 
@@ -87,10 +91,12 @@ static void admit(struct sluiced *d, const struct sl_sched_admission *a)
 	 * until its pods are all ready; the nodes are known only then. */
 	j->nodelist = d->executor->reports_ready ? NULL : sl_xstrdup(d->hostname);
 	if (sl_lifecycle_move(d, j, d->executor->reports_ready ? SL_JOB_CONFIGURING :
-			      SL_JOB_RUNNING, "None", &err) != 0)
+			      SL_JOB_RUNNING, "None", &err) != 0) {
 		sl_err_log("job %llu: admission failed: %s", (unsigned long long)j->id, err.msg);
-	else
+	} else {
+		sl_mail_job(d, j, SL_MAIL_BEGIN);
 		push(&d->launch, &d->nlaunch, &d->caplaunch, j->id);
+	}
 }
 
 static void preempt(struct sluiced *d, uint64_t id, const char *why)
@@ -177,6 +183,7 @@ static int back_to_queue(struct sluiced *d, struct sl_job *j, int new_attempt,
 			 struct sl_err *err)
 {
 	int r;
+	sl_mail_job(d, j, SL_MAIL_REQUEUE);
 	if (new_attempt)
 		j->attempt++;
 	drop_admission(j);
@@ -227,6 +234,7 @@ static int requeue_now(struct sluiced *d, struct sl_job *j, int hold,
 	int r;
 
 	sl_schedctl_remove(d->sched, j->id);
+	sl_mail_job(d, j, SL_MAIL_REQUEUE); /* as back_to_queue and evict */
 	if (j->start_time != 0)
 		record_run(j, res);
 	j->attempt++;
@@ -292,7 +300,7 @@ int sl_lifecycle_suspend(struct sluiced *d, struct sl_job *j, struct sl_err *err
 		return sl_err_set(err, SL_ESTATE, "Job is not running");
 	if (strcmp(d->executor->name, "local") != 0)
 		return sl_err_set(err, SL_EUNSUPP, "Requested operation not supported on this system");
-	if ((r = d->executor->signal(d->exec, j->id, SIGSTOP, err)) != 0)
+	if ((r = d->executor->signal(d->exec, j->id, SIGSTOP | SL_SIGNAL_GROUP, err)) != 0)
 		return r;
 	j->pre_suspend += ran_since(j, now);
 	j->suspend_time = now;
@@ -306,7 +314,7 @@ int sl_lifecycle_resume(struct sluiced *d, struct sl_job *j, struct sl_err *err)
 
 	if (j->state != SL_JOB_SUSPENDED)
 		return sl_err_set(err, SL_ESTATE, "Job is not suspended");
-	if ((r = d->executor->signal(d->exec, j->id, SIGCONT, err)) != 0)
+	if ((r = d->executor->signal(d->exec, j->id, SIGCONT | SL_SIGNAL_GROUP, err)) != 0)
 		return r;
 	j->suspend_time = (int64_t)time(NULL);
 	if (!j->spec.hold && (r = sl_submit_priority(d->conf, j, err)) != 0)
@@ -389,6 +397,7 @@ static int evict(struct sluiced *d, struct sl_job *j, const char *why, struct sl
 	sl_schedctl_remove(d->sched, j->id);
 	if (kc->has_backoff_limit && (int64_t)j->ready_evictions + 1 > kc->backoff_limit)
 		return deactivate(d, j, why, err);
+	sl_mail_job(d, j, SL_MAIL_REQUEUE);
 	j->ready_evictions++;
 	j->attempt++;
 	for (int i = 1; i < j->ready_evictions && delay < max; i++)
@@ -475,6 +484,8 @@ int sl_lifecycle_recover(struct sluiced *d, struct sl_err *err)
 	sl_job_free_array(v, n);
 	if (r == 0)
 		sl_info("recovered %zu jobs from the store", sl_jobtab_count(d->jobs));
+	if (r == 0)
+		sl_timed_start(d); /* deadlines, time limit mails */
 	return r;
 }
 
@@ -592,6 +603,7 @@ void sl_lifecycle_turn(struct sluiced *d)
 			d->executor->forget(d->exec, d->forget[i]);
 		d->nforget = 0;
 		launch_all(d);
+		sl_mail_flush(d); /* what they say is on disk now */
 	}
 	/* A printed id is on disk: while a job that a reply names is not,
 	 * every reply waits (replies go out together). */

@@ -6,6 +6,7 @@
 #include "jobtab.h"
 #include "lifecycle.h"
 #include "log.h"
+#include "mail.h"
 #include "loop.h"
 #include "schedule.h"
 #include "sluiced.h"
@@ -278,6 +279,7 @@ static void teardown(struct sluiced *d)
 	if (d->conns != NULL && unsaved_jobs == 0) /* no id of a job not on disk goes out */
 		sl_conns_flush(d->conns);
 	sl_conns_free(d->conns);
+	sl_mailer_free(d->mail);
 	if (d->executor != NULL)
 		d->executor->destroy(d->exec);
 	sl_schedctl_free(d->sched);

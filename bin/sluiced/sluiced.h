@@ -37,6 +37,7 @@ struct sluiced {
 	char *hostname;              /* short host name: the local "node" */
 	int need_schedule;           /* something changed: run a cycle */
 	uint64_t store_retry;        /* timer: a turn while the disk is full (lifecycle.c) */
+	struct sl_mailer *mail;      /* --mail-type's mails (mail.c); NULL until one is due */
 	int stopping;
 };
 

@@ -14,6 +14,7 @@ bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/h_info.c bin/sluiced/h_update.c bin/sluiced/h_admin.c \
 	bin/sluiced/gates.c bin/sluiced/gates.h \
 	bin/sluiced/lifecycle.c bin/sluiced/lifecycle.h \
+	bin/sluiced/mail.c bin/sluiced/mail.h bin/sluiced/timed.c bin/sluiced/timed.h \
 	bin/sluiced/schedule.c bin/sluiced/schedule.h \
 	bin/sluiced/jobtab.c bin/sluiced/jobtab.h \
 	bin/sluiced/store.c bin/sluiced/store.h bin/sluiced/store_open.c \

@@ -9,6 +9,8 @@ INTEGRATION_TESTS = \
 	tests/integration/kill9.sh \
 	tests/integration/restart.sh \
 	tests/integration/config.sh \
+	tests/integration/confperm.sh \
+	tests/integration/unitfile.sh \
 	tests/integration/badinput.sh \
 	tests/integration/preempt.sh \
 	tests/integration/nonroot.sh \
@@ -21,6 +23,11 @@ INTEGRATION_TESTS = \
 	tests/integration/sinfo.sh \
 	tests/integration/deps.sh \
 	tests/integration/control.sh \
+	tests/integration/query.sh \
+	tests/integration/sbatch_opts.sh \
+	tests/integration/sbatch_timed.sh \
+	tests/integration/overflow.sh \
+	tests/integration/private.sh \
 	tests/integration/k8s_basic.sh \
 	tests/integration/k8s_ends.sh \
 	tests/integration/k8s_timeout.sh \
@@ -32,7 +39,7 @@ INTEGRATION_TESTS = \
 	tests/integration/k8s_kubeconfig.sh \
 	tests/integration/k8s_race.sh
 TESTS += $(INTEGRATION_TESTS)
-EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh $(INTEGRATION_TESTS) \
+EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh tests/integration/pam_lib.sh $(INTEGRATION_TESTS) \
 	tests/integration/scontrol_scenario.sh tests/integration/ref_capture.sh \
 	tests/data/scontrol/deps.golden tests/data/scontrol/control.golden \
 	tests/integration/k8s_lib.sh tests/integration/k8s_golden.py \

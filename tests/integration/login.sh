@@ -5,7 +5,8 @@
 # private sockets with their own keys; the commands as two users through
 # $SLUICE_SERVER and through a login node's `controller:`; a small Python
 # client for what the commands never send: no credential, a credential of
-# another request, a replayed or expired one, a forged uid in the body.
+# another request, a replayed or expired one, a forged uid in the body;
+# last, the same users under PAM (account refusal, one session per job).
 . "$top_srcdir/tests/integration/lib.sh"
 make_users
 command -v munged >/dev/null && command -v munge >/dev/null ||
@@ -59,8 +60,11 @@ h1=$(submit $USER1 -H -J held1 --wrap true) || fail "sbatch $USER1"
 h2=$(submit $USER2 -H -J held2 --wrap true) || fail "sbatch $USER2"
 expect_eq "squeue over TCP" "$h1 sluicet1 held1
 $h2 sluicet2 held2" "$(as $USER1 "$BIN/squeue" -h -o '%i %u %j' | sort -n)"
-expect_eq "sacct: own jobs only" "$a1|sluicet1|COMPLETED
-$h1|sluicet1|PENDING" "$(as $USER1 "$BIN/sacct" -n -X -P -o JobID,User,State | sort -n)"
+# (a held job was never eligible: as slurmdbd, sacct lists it only with -j)
+expect_eq "sacct: own jobs only" "$a1|sluicet1|COMPLETED" \
+	"$(as $USER1 "$BIN/sacct" -n -X -P -o JobID,User,State | sort -n)"
+expect_eq "sacct -j: a held job" "$h1|sluicet1|PENDING" \
+	"$(as $USER1 "$BIN/sacct" -n -X -P -j "$h1" -o JobID,User,State)"
 err=$(as $USER2 "$BIN/scancel" "$h1" 2>&1); rc=$?
 expect_eq "another user's scancel over TCP" \
 	"scancel: error: Kill job error on job id $h1: Access/permission denied" "$err"
@@ -305,3 +309,28 @@ expect_eq "squeue across a restart" "$h2
 0" "$(cat "$T/late")"
 ok "connection refused on TCP: retried until sluiced is back"
 kill -0 "$DPID" || fail "sluiced died"
+
+# --- the login node's users under PAM (pam: on the daemon) --------------------
+# Over TCP the user is munge's; PAM's account stack refuses with its words,
+# and the job runs inside one PAM session, opened and closed once.
+stop_daemon
+. "$top_srcdir/tests/integration/pam_lib.sh"
+pam_wrap
+write_conf "listen: [\"127.0.0.1:$PORT\"]
+munge: {socket: $T/munge.sock}
+pam: {service: sluice-test}"
+sed -i 's/^auth: none$/auth: munge/' "$T/sluice.yaml"
+SLUICE_SERVER= start_daemon
+echo "Logins are closed for maintenance." >"$T/nologin"
+err=$(as $USER2 env SLUICE_SERVER="127.0.0.1:$PORT" "$BIN/sbatch" --wrap true 2>&1); rc=$?
+expect_eq "PAM refusal over TCP rc" 1 "$rc"
+expect_eq "PAM refusal over TCP" \
+	"sbatch: error: Batch job submission failed: Logins are closed for maintenance." "$err"
+rm "$T/nologin"
+pid=$(as $USER1 env SLUICE_SERVER="127.0.0.1:$PORT" "$BIN/sbatch" --parsable -o "$T/work/pam-%j.out" \
+	--wrap 'echo "site=$SLUICE_PAM_SITE"') || fail "submit over TCP under PAM"
+wait_state "$pid" COMPLETED
+expect_eq "pam_env in the job" "site=scratch-$USER1" "$(cat "$T/work/pam-$pid.out")"
+expect_eq "one session per job" "open_session $USER1 $pid
+close_session $USER1 $pid" "$(awk -v j="$pid" '$3 == j {print $1, $2, $3}' "$T/pam.log")"
+ok "over TCP: PAM's account refusal reaches the login node; the job runs in one PAM session"

@@ -293,6 +293,8 @@ static const struct {
 	 "Changes to job priority are not persistent, change nice instead for job 42"},
 	{SL_OP_UPDATE_NICE, on_job, {0, 0, 1, 1}, SL_EPERM, "Access/permission denied for job 42"},
 	{SL_OP_UPDATE_LIMIT, on_job, {0, 0, 1, 1}, SL_EPERM, "Access/permission denied for job 42"},
+	/* a job's environment, script and --export values (issue 11, hole 8) */
+	{SL_OP_SEE_PRIVATE, on_job, {1, 0, 1, 1}, SL_EPERM, "Access/permission denied"},
 };
 
 static void test_ops(void **state)

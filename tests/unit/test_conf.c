@@ -196,7 +196,7 @@ static void test_show(void **state)
 			    "killInvalidDepend=no\n"
 			    "operators=alice,bob.smith\n"
 			    "accounts=alice:physics,general *:general carol:chem\n"
-			    "features=\npam=\n",
+			    "features=\nmailProg=/usr/bin/mail\npam=\n",
 			    sl_conf_socket(c));
 	assert_string_equal(out, want);
 	sl_conf_free(c);
@@ -570,10 +570,10 @@ static void test_setting_errors(void **state)
 	snprintf(want, sizeof(want), "sluice.yaml:3: SluiceConfiguration: socket: "
 		 "\"/%s\" is longer than 107 bytes", xs);
 	conf_fails(long_sock, SL_ECONFIG, want);
-	conf_fails(HEAD "defaultPartition: Gpu_Large\n", SL_ECONFIG,
-		   "sluice.yaml:3: SluiceConfiguration: defaultPartition: \"Gpu_Large\" "
-		   "is not a valid name (lowercase letters, digits and '-', at most 63 "
-		   "characters)");
+	conf_fails(HEAD "defaultPartition: Gpu_Large_\n", SL_ECONFIG,
+		   "sluice.yaml:3: SluiceConfiguration: defaultPartition: \"Gpu_Large_\" "
+		   "is not a valid name (letters, digits, '_', '.' and '-', at most 63 "
+		   "characters, a letter or digit at both ends)");
 	conf_fails(HEAD "clusterName: -x\n", SL_ECONFIG,
 		   "sluice.yaml:3: SluiceConfiguration: clusterName: \"-x\" is not a "
 		   "valid name (lowercase letters, digits and '-', at most 63 "
@@ -600,8 +600,8 @@ static void test_list_errors(void **state)
 	conf_fails(HEAD "accounts:\n  alice: general\n", SL_ECONFIG,
 		   "sluice.yaml:4: SluiceConfiguration: accounts.alice: must be a list "
 		   "of account names");
-	conf_fails(HEAD "accounts:\n  alice:\n  - general\n  - Physics\n", SL_ECONFIG,
-		   "sluice.yaml:6: SluiceConfiguration: accounts.alice[1]: \"Physics\" "
+	conf_fails(HEAD "accounts:\n  alice:\n  - general\n  - Phys ics\n", SL_ECONFIG,
+		   "sluice.yaml:6: SluiceConfiguration: accounts.alice[1]: \"Phys ics\" "
 		   "is not a valid account name");
 	conf_fails(HEAD "accounts:\n  \"a b\": [x]\n", SL_ECONFIG,
 		   "sluice.yaml:4: SluiceConfiguration: accounts.a b: \"a b\" is not a "

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "exec_local.h"
+#include "logincache.h"
 #include "loop.h"
 #include "jobdir.h"
 #include "stepd_spawner.h"
@@ -153,6 +154,43 @@ static void test_exec_local_cancel_signal(void **state)
 	assert_non_null(out);
 	assert_non_null(strstr(out, "up\ngot HUP\nslurmstepd-vm: error: *** JOB 102 ON vm CANCELLED AT "));
 	sl_exec_local_forget(x, 102);
+	free(out);
+	free(p);
+	free(dir);
+	sl_job_free(j);
+	sl_exec_local_free(x);
+	sl_loop_free(loop);
+}
+
+/* scancel -s USR1 -b reaches the batch script and not its children (the
+ * script's background subshell); --full (SL_SIGNAL_GROUP) reaches both. */
+static void test_exec_local_signal_scope(void **state)
+{
+	struct sl_loop *loop = sl_loop_new();
+	struct evlog e = {0};
+	struct sl_exec_local *x = new_exec(loop, &e);
+	struct sl_job *j = make_record(104, "#!/bin/bash\ntrap 'echo shell got USR1' USR1\n"
+				       "(trap 'echo child got USR1' USR1; while :; do sleep 0.1; done) &\n"
+				       "echo up\nwhile :; do sleep 0.1; done\n", 1);
+	struct sl_err err = SL_ERR_INIT;
+	assert_int_equal(sl_exec_local_start(x, j, &err), 0);
+	char *dir = sl_xasprintf("%s/jobs/104", root);
+	wait_file(dir, SL_JOBDIR_PGID);
+	usleep(300000);
+	assert_int_equal(sl_exec_local_signal(x, 104, SIGUSR1, &err), 0);
+	usleep(400000);
+	char *p = sl_xasprintf("%s/rec-104-vm.out", root), *out = slurp(p);
+	assert_non_null(out);
+	assert_string_equal(out, "up\nshell got USR1\n");
+	free(out);
+	assert_int_equal(sl_exec_local_signal(x, 104, SIGUSR1 | SL_SIGNAL_GROUP, &err), 0);
+	usleep(400000);
+	out = slurp(p);
+	assert_non_null(strstr(out, "child got USR1"));
+	assert_int_equal(sl_exec_local_signal(x, 999, SIGUSR1, &err), -SL_ENOENT);
+	assert_int_equal(sl_exec_local_cancel(x, 104, &err), 0);
+	run_until_finished(loop);
+	sl_exec_local_forget(x, 104);
 	free(out);
 	free(p);
 	free(dir);
@@ -371,12 +409,39 @@ static void test_nodelist(void **state)
 }
 
 
+/* The launch's limit in seconds: a record's minutes past Slurm's largest
+ * limit (stored before the submit policy checked them) are no limit, not
+ * seconds that wrap negative (issue 11, hole 1; UBSan saw the product). */
+static void test_prepare_time_limit(void **state)
+{
+	static const int64_t cases[][2] = {
+		{10, 600}, {SL_TIME_INFINITE, 0}, {SL_TIME_MAX, SL_TIME_MAX * 60}, {INT64_MAX, 0},
+	};
+	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm"};
+	struct sl_logincache *logins = sl_logincache_new(NULL, 60);
+	struct sl_job *j = make_record(1, "#!/bin/sh\ntrue\n", 1);
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sl_err err = SL_ERR_INIT;
+		struct sl_launch out;
+
+		j->spec.time_limit = cases[i][0];
+		assert_int_equal(sl_exec_local_prepare(&c, logins, "vm", j, &out, &err), 0);
+		assert_true(out.time_limit == cases[i][1]);
+		sl_launch_clear(&out);
+	}
+	sl_job_free(j);
+	sl_logincache_free(logins);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nodelist),
+		cmocka_unit_test(test_prepare_time_limit),
 		cmocka_unit_test(test_exec_local_run),
 		cmocka_unit_test(test_exec_local_cancel_signal),
+		cmocka_unit_test(test_exec_local_signal_scope),
 		cmocka_unit_test(test_adopt_running),
 		cmocka_unit_test(test_adopt_dead_or_never),
 		cmocka_unit_test(test_exec_local_answer_lost),

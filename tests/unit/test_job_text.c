@@ -138,6 +138,35 @@ static void test_cap(void **state)
 	sl_job_free(j);
 }
 
+/* Others than the owner get the listing without the --export values
+ * (issue 11, hole 8); the rest is the owner's listing, byte for byte. */
+static void test_others_view(void **state)
+{
+	struct sl_job *j = full_job();
+	struct sl_buf *own = sl_buf_new(1 << 20), *others = sl_buf_new(1 << 20);
+	const char *member = ",\"export_spec\":\"ALL,TOKEN=s3cret\"", *at;
+	char *want;
+
+	free(j->spec.export_spec);
+	j->spec.export_spec = sl_xstrdup("ALL,TOKEN=s3cret");
+	assert_int_equal(sl_job_listing_append_view(own, j, SL_VIEW_OWNER), 0);
+	assert_int_equal(sl_job_listing_append_view(others, j, SL_VIEW_OTHERS), 0);
+	assert_non_null(strstr(sl_buf_str(own), member));
+	assert_null(strstr(sl_buf_str(others), "s3cret"));
+	/* others' = owner's with that one member cut out */
+	at = strstr(sl_buf_str(own), member);
+	want = sl_xasprintf("%.*s%s", (int)(at - sl_buf_str(own)), sl_buf_str(own),
+			    at + strlen(member));
+	assert_string_equal(sl_buf_str(others), want);
+	sl_buf_truncate(own, 0);
+	assert_int_equal(sl_job_listing_append(own, j), 0); /* the owner's, as before */
+	assert_non_null(strstr(sl_buf_str(own), "s3cret"));
+	free(want);
+	sl_buf_free(own);
+	sl_buf_free(others);
+	sl_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_cap),
+		cmocka_unit_test(test_others_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -72,7 +72,7 @@ static void test_roundtrip(void **state)
 	int states[] = {SL_JOB_PENDING, SL_JOB_TIMEOUT};
 	char *parts[] = {"cpu", NULL}, *accts[] = {"x", "y", NULL}, *names[] = {"n", NULL};
 	struct sl_jobfilter f = {ids, 2, uids, 2, states, 2, parts, 1, accts, 2, names, 1,
-				 1, 100, 200, 0};
+				 1, 100, 200, 0, NULL, 0, NULL, 0};
 	struct sl_jobfilter g;
 	struct sl_err err = SL_ERR_INIT;
 	json_object *o = sl_jobfilter_to_obj(&f), *back;
@@ -121,6 +121,56 @@ static void test_roundtrip(void **state)
 	json_object_put(o);
 }
 
+/* --qos and -w: a job passes with its QOS, or with one of the node names
+ * in its hostlist (padding as written); both travel only when set. */
+static void test_qos_nodes(void **state)
+{
+	struct sl_job *a = mk(1, 1000, SL_JOB_RUNNING, "cpu", "x", "a");
+	struct sl_job *b = mk(2, 1000, SL_JOB_PENDING, "cpu", "x", "b");
+	char *qos[] = {"high", NULL}, *n3[] = {"n3", NULL}, *n9[] = {"n9", "login", NULL};
+	char *g2[] = {"gpu02", NULL}, *g2bare[] = {"gpu2", NULL}, *vm[] = {"vm-1", NULL};
+	struct sl_jobfilter f = {.qos = qos, .n_qos = 1}, g;
+	struct sl_err err = SL_ERR_INIT;
+	json_object *o;
+	(void)state;
+
+	a->spec.qos = sl_xstrdup("high");
+	a->nodelist = sl_xstrdup("n[1-4],login");
+	assert_true(sl_jobfilter_match(&f, a));
+	assert_false(sl_jobfilter_match(&f, b)); /* no QOS */
+	f = (struct sl_jobfilter){.nodes = n3, .n_nodes = 1};
+	assert_true(sl_jobfilter_match(&f, a));
+	assert_false(sl_jobfilter_match(&f, b)); /* pending: no nodes */
+	f = (struct sl_jobfilter){.nodes = n9, .n_nodes = 2};
+	assert_true(sl_jobfilter_match(&f, a)); /* login */
+	f.n_nodes = 1;
+	assert_false(sl_jobfilter_match(&f, a));
+	free(a->nodelist);
+	a->nodelist = sl_xstrdup("gpu[01-03]");
+	f = (struct sl_jobfilter){.nodes = g2, .n_nodes = 1};
+	assert_true(sl_jobfilter_match(&f, a));
+	f = (struct sl_jobfilter){.nodes = g2bare, .n_nodes = 1};
+	assert_false(sl_jobfilter_match(&f, a));
+	free(a->nodelist);
+	a->nodelist = sl_xstrdup("vm-[0-1]"); /* the local executor's -N 2 */
+	f = (struct sl_jobfilter){.nodes = vm, .n_nodes = 1, .qos = qos, .n_qos = 1};
+	assert_true(sl_jobfilter_match(&f, a));
+	o = sl_jobfilter_to_obj(&f);
+	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+			    "{\"ids\":[],\"uids\":[],\"states\":[],\"partitions\":[],"
+			    "\"accounts\":[],\"names\":[],\"qos\":[\"high\"],\"nodes\":[\"vm-1\"],"
+			    "\"history\":false,\"start_after\":0,\"end_before\":0}");
+	assert_int_equal(sl_jobfilter_from_obj(o, &g, &err), 0);
+	assert_string_equal(g.qos[0], "high");
+	assert_string_equal(g.nodes[0], "vm-1");
+	assert_true(sl_jobfilter_match(&g, a));
+	sl_jobfilter_clear(&g);
+	assert_null(g.nodes);
+	json_object_put(o);
+	sl_job_free(a);
+	sl_job_free(b);
+}
+
 static void expect_bad(const char *text, int code, const char *msg)
 {
 	struct sl_err err = SL_ERR_INIT;
@@ -159,6 +209,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_qos_nodes),
 		cmocka_unit_test(test_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

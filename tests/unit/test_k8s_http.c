@@ -708,7 +708,7 @@ static void test_status_mapping(void **state)
 	assert_string_equal(err.msg, "POST /p: HTTP 503: upstream down");
 	sl_err_clear(&err);
 	assert_int_equal(sl_k8s_status_error(403, "{\"kind\":\"Status\",\"message\":\"forbidden: "
-					      "exceeded quota\"}", 52, "POST", "/p", &err), -SL_EPERM);
+					      "exceeded quota\"}", 55, "POST", "/p", &err), -SL_EPERM);
 	assert_string_equal(err.msg, "forbidden: exceeded quota");
 	sl_err_clear(&err);
 	assert_int_equal(sl_k8s_status_error(410, NULL, 0, "GET", "/w", &err), -SL_ESTATE);

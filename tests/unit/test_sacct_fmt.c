@@ -92,9 +92,10 @@ static void test_fields(void **state)
 	(void)state;
 	s = one("JobID,User,Partition,NNodes,NodeList,NTasks,ReqMem,Submit,Start,End",
 		SL_SACCT_PARSABLE2, 1, 3);
+	/* a step's Submit is its start (sacct/print.c: step->start) */
 	assert_string_equal(s, "3|alice|cpu|2|n[1-2]||0|2026-11-21T10:25:01|"
 			    "2026-11-21T10:25:03|2026-11-21T10:25:04\n"
-			    "3.batch|||1|n1|1||2026-11-21T10:25:01|"
+			    "3.batch|||1|n1|1||2026-11-21T10:25:03|"
 			    "2026-11-21T10:25:03|2026-11-21T10:25:04\n");
 	free(s);
 	s = one("jobidraw,uid,gid,group,priority,elapsedraw,derived", SL_SACCT_PARSABLE, 1, 5);
@@ -198,6 +199,154 @@ static void test_comment(void **state)
 	live_free(&l);
 }
 
+/* A job cancelled while pending: slurmctld stamps start = end = the
+ * cancel time, but it never ran a batch script: no N.batch row. Its
+ * Timelimit without --time stays Partition_Limit (slurmdbd's NO_VAL); a
+ * job that ran has its partition's, UNLIMITED here. */
+static void test_cancelled_pending(void **state)
+{
+	struct live l;
+	struct sl_job *j = live_new(&l, "JobID,State,ExitCode,Timelimit,NodeList,Start");
+	(void)state;
+
+	j->state = SL_JOB_CANCELLED;
+	j->cancelled_by = 1001;
+	j->start_time = j->end_time = NOW;
+	live_rows(&l, SL_SACCT_PARSABLE2);
+	j->nodelist = sl_xstrdup("n1"); /* cancelled while running */
+	live_rows(&l, SL_SACCT_PARSABLE2);
+	assert_string_equal(sl_buf_str(l.b),
+			    "9|CANCELLED by 1001|0:0|Partition_Limit|None assigned|2026-11-21T10:30:00\n"
+			    "9|CANCELLED by 1001|0:0|UNLIMITED|n1|2026-11-21T10:30:00\n"
+			    "9.batch|COMPLETED|0:0||n1|2026-11-21T10:30:00\n");
+	assert_false(sl_sacct_has_batch_step(j) == 0);
+	live_free(&l);
+	j = live_new(&l, "JobID,Timelimit,TimelimitRaw");
+	j->state = SL_JOB_PENDING;
+	live_rows(&l, SL_SACCT_TABLE);
+	j->spec.time_limit = 90;
+	live_rows(&l, SL_SACCT_TABLE);
+	assert_string_equal(sl_buf_str(l.b), "9            Partition+ Partition+ \n"
+					     "9              01:30:00         90 \n");
+	live_free(&l);
+}
+
+/* print.c takes 128 off an exit status of 128 and up: a script that traps
+ * TERM and exits 143 reads 15:0 on the job and on its batch step. */
+static void test_exitcode_high(void **state)
+{
+	struct live l;
+	struct sl_job *j = live_new(&l, "JobID,State,ExitCode");
+	(void)state;
+
+	j->state = SL_JOB_FAILED;
+	j->start_time = NOW - 5;
+	j->end_time = NOW;
+	j->exit_code = 143;
+	live_rows(&l, SL_SACCT_PARSABLE2);
+	j->exit_code = 255;
+	live_rows(&l, SL_SACCT_PARSABLE2);
+	assert_string_equal(sl_buf_str(l.b), "9|FAILED|15:0\n9.batch|FAILED|15:0\n"
+					     "9|FAILED|127:0\n9.batch|FAILED|127:0\n");
+	live_free(&l);
+}
+
+/* The fields added for issue 12, on a running 2-node job of 4 CPUs with
+ * --mem-per-cpu=1000 that waited 100 s after it became eligible and has
+ * run 100 s: the job row, then its batch step (one node's share). */
+static void test_usage_fields(void **state)
+{
+	struct live l;
+	struct sl_job *j = live_new(&l, "JobID,CPUTime,CPUTimeRAW,AllocTRES,ReqTRES,ReqMem,"
+					"Reserved,Eligible,Submit,Flags,MaxRSS,AveRSS,MaxVMSize,"
+					"TotalCPU,UserCPU,SystemCPU,NodeList,ReqCPUS,AllocNodes");
+	(void)state;
+
+	j->state = SL_JOB_RUNNING;
+	j->spec.nodes = 2;
+	j->spec.cpus_per_task = 2;
+	j->spec.mem_per_cpu = 1000;
+	j->alloc_cpus = 4;
+	j->alloc_nodes = 2;
+	j->submit_time = j->eligible_time = NOW - 200;
+	j->start_time = NOW - 100;
+	j->nodelist = sl_xstrdup("n[1-2]");
+	live_rows(&l, SL_SACCT_PARSABLE2);
+	assert_string_equal(sl_buf_str(l.b),
+			    "9|00:06:40|400|billing=4,cpu=4,mem=4000M,node=2|"
+			    "billing=4,cpu=4,mem=4000M,node=2|4000M|00:01:40|2026-11-21T10:26:40|"
+			    "2026-11-21T10:26:40|SchedMain||||00:00:00|00:00:00|00:00:00|n[1-2]|4|2\n"
+			    "9.batch|00:03:20|200|cpu=2,mem=2000M,node=1||||2026-11-21T10:28:20|"
+			    "2026-11-21T10:28:20|||||00:00:00|00:00:00|00:00:00|n1|2|1\n");
+	live_free(&l);
+	/* pending: no allocation, the request; never started */
+	j = live_new(&l, "AllocTRES,ReqTRES,Flags,Reserved,CPUTime");
+	j->state = SL_JOB_PENDING;
+	j->eligible_time = NOW - 30;
+	live_rows(&l, SL_SACCT_PARSABLE2);
+	j->spec.hold = 1; /* held: never eligible */
+	live_rows(&l, SL_SACCT_PARSABLE2);
+	assert_string_equal(sl_buf_str(l.b), "|billing=1,cpu=1,node=1|SchedNotSet|00:00:30|00:00:00\n"
+					     "|billing=1,cpu=1,node=1|SchedNotSet|00:00:00|00:00:00\n");
+	live_free(&l);
+}
+
+/* print_fields.c: a string longer than its column ends in '+', a date is
+ * cut (in -P too), a number or a duration overflows; --delimiter. */
+static void test_cells(void **state)
+{
+	struct live l;
+	struct sl_job *j = live_new(&l, "JobID,Elapsed,Start%10,JobName%4,ElapsedRaw%2");
+	(void)state;
+
+	j->spec.name = sl_xstrdup("longname");
+	j->state = SL_JOB_COMPLETED;
+	j->start_time = NOW - 100 * 86400;
+	j->end_time = NOW;
+	assert_int_equal(sl_sacct_fmt_job(l.f, j, SL_SACCT_TABLE, 0, NOW, l.b), 0);
+	sl_sacct_fmt_set_delimiter(l.f, ";;");
+	assert_int_equal(sl_sacct_fmt_job(l.f, j, SL_SACCT_PARSABLE2, 0, NOW, l.b), 0);
+	assert_int_equal(sl_sacct_fmt_job(l.f, j, SL_SACCT_PARSABLE, 0, NOW, l.b), 0);
+	assert_string_equal(sl_buf_str(l.b),
+			    "9            100-00:00:00 2026-08-13 lon+ 8640000 \n"
+			    "9;;100-00:00:00;;2026-08-13;;longname;;8640000\n"
+			    "9;;100-00:00:00;;2026-08-13;;longname;;8640000;;\n");
+	live_free(&l);
+}
+
+/* -o ALL (any prefix of it) is every field; sacct -e lists them as Slurm's
+ * _help_fields_msg() does (the golden file is Slurm's fields[] laid out
+ * that way); the removed GRES fields say what replaced them. */
+static void test_all_and_help(void **state)
+{
+	struct sl_sacct_fmt *f;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	char *want = tl_output("sacct_helpformat.out");
+	(void)state;
+
+	assert_int_equal(sl_sacct_fields_help(b), 0);
+	assert_string_equal(sl_buf_str(b), want);
+	assert_int_equal(sl_sacct_fmt_new(" al%5", &f, &err), 0);
+	sl_buf_free(b);
+	b = sl_buf_new(1 << 16);
+	assert_int_equal(sl_sacct_fmt_header(f, SL_SACCT_PARSABLE2, b), 0);
+	assert_int_equal(strncmp(sl_buf_str(b), "Account|AdminComment|AllocCPUS|", 31), 0);
+	sl_sacct_fmt_free(f);
+	assert_int_equal(sl_sacct_fmt_new("JobID,AllocGRES", &f, &err), -SL_EINVAL);
+	assert_string_equal(err.msg, "AllocGRES has been removed, please use AllocTRES");
+	sl_err_clear(&err);
+	/* prefixes follow Slurm's table: MaxRSSN is MaxRSSNode, C is Cluster */
+	assert_int_equal(sl_sacct_fmt_new("maxrssn,c", &f, &err), 0);
+	sl_buf_free(b);
+	b = sl_buf_new(4096);
+	assert_int_equal(sl_sacct_fmt_header(f, SL_SACCT_PARSABLE2, b), 0);
+	assert_string_equal(sl_buf_str(b), "MaxRSSNode|Cluster\n");
+	sl_sacct_fmt_free(f);
+	sl_buf_free(b);
+	free(want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +356,11 @@ int main(void)
 		cmocka_unit_test(test_bad_field),
 		cmocka_unit_test(test_live_jobs),
 		cmocka_unit_test(test_comment),
+		cmocka_unit_test(test_cancelled_pending),
+		cmocka_unit_test(test_exitcode_high),
+		cmocka_unit_test(test_usage_fields),
+		cmocka_unit_test(test_cells),
+		cmocka_unit_test(test_all_and_help),
 	};
 	setenv("TZ", "UTC", 1);
 	tzset();

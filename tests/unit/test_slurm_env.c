@@ -91,10 +91,12 @@ static void test_many_options(void **state)
 	sh = (struct sl_jobshape){2, 4, 2, 2, 4, 1024, 2};
 	struct sl_slurm_env_in in = {&j, &sh, "vm-[0-1]", "vm-0", NULL};
 	static const char *const want[] = {
+		"CUDA_VISIBLE_DEVICES=0,1", "GPU_DEVICE_ORDINAL=0,1",
 		"SLURMD_NODENAME=vm-0", "SLURM_CPUS_ON_NODE=4", "SLURM_CPUS_PER_TASK=2",
 		"SLURM_EXPORT_ENV=ALL,MYVAR=hello", "SLURM_GET_USER_ENV=1",
 		"SLURM_GPUS_ON_NODE=2", "SLURM_GTIDS=0", "SLURM_JOBID=12",
-		"SLURM_JOB_CPUS_PER_NODE=4(x2)", "SLURM_JOB_GID=2001", "SLURM_JOB_ID=12",
+		"SLURM_JOB_CPUS_PER_NODE=4(x2)", "SLURM_JOB_GID=2001", "SLURM_JOB_GPUS=0,1",
+		"SLURM_JOB_ID=12",
 		"SLURM_JOB_NAME=manyopts", "SLURM_JOB_NODELIST=vm-[0-1]",
 		"SLURM_JOB_NUM_NODES=2", "SLURM_JOB_PARTITION=gpu", "SLURM_JOB_QOS=high",
 		"SLURM_JOB_UID=2001", "SLURM_JOB_USER=alice", "SLURM_LOCALID=0",

@@ -121,6 +121,10 @@ static void test_cell_squeue(void **state)
 	assert_string_equal(cell(8, 0, 1, "ab"), "ab      ");
 	assert_string_equal(cell(4, 0, 1, "abcdef"), "abcd");
 	assert_string_equal(cell(4, 1, 0, "n[1-40]"), "n[1-40]");
+	/* left-justified: "%.4s" cuts node lists and times too ("%3M" 0:0) */
+	assert_string_equal(cell(4, 0, 0, "n[1-40]"), "n[1-");
+	assert_string_equal(cell(3, 0, 0, "0:00"), "0:0");
+	assert_string_equal(cell(-1, 1, 0, "12"), "12 "); /* -O "jobid:-1" */
 	assert_string_equal(cell(0, 1, 1, "whole value"), "whole value");
 	assert_string_equal(cell(9, 1, 1, "TIME_LIMIT"), "TIME_LIMI");
 	assert_string_equal(cell(3, 1, 1, NULL), "(nu");

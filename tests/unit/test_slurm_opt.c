@@ -195,8 +195,8 @@ static void test_errors(void **state)
 	expect_fail(&r, 1, 0, "Invalid generic resource (gres) specification");
 	RUN(&r, base_env, "--array=0-3", "job.sh");
 	expect_fail(&r, 1, 0, "--array is not supported by Sluice");
-	RUN(&r, base_env, "-w", "n1", "job.sh");
-	expect_fail(&r, 1, 0, "--nodelist is not supported by Sluice");
+	RUN(&r, base_env, "-F", "hosts.txt", "job.sh");
+	expect_fail(&r, 1, 0, "--nodefile is not supported by Sluice");
 	RUN(&r, base_env, "--open-mode=x", "job.sh");
 	expect_fail(&r, 255, 0, "Invalid --open-mode argument: x. Ignored");
 	RUN(&r, base_env, "--nice=3000000000", "job.sh");
@@ -206,7 +206,7 @@ static void test_errors(void **state)
 	RUN(&r, env_bad, "job.sh");
 	expect_fail(&r, 255, 0, "Invalid --time specification");
 	RUN(&r, env_unsupp, "job.sh");
-	expect_fail(&r, 1, 0, "--exclusive is not supported by Sluice");
+	expect_fail(&r, 1, 0, "--exclusive=user is not supported by Sluice");
 	RUN(&r, base_env, "nosuchfile.sh");
 	expect_fail(&r, 1, 0, "Unable to open file nosuchfile.sh");
 	/* the script is read before command-line values are checked, as in Slurm */

@@ -46,6 +46,16 @@ static char *render(const char *fmt, const char *states, const char *jobs)
 	return out;
 }
 
+static void golden_of(const char *jobs, const char *fmt, const char *states,
+		      const char *expect_file)
+{
+	char *got = render(fmt, states, jobs);
+	char *want = tl_output(expect_file);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+}
+
 static void golden(const char *fmt, const char *states, const char *expect_file)
 {
 	char *got = render(fmt, states, "squeue_jobs.jsonl");
@@ -59,6 +69,16 @@ static void test_default(void **state)
 {
 	(void)state;
 	golden(SL_SQUEUE_FMT_DEFAULT, NULL, "squeue_default.out");
+}
+
+/* The default order, as the reference cluster printed it: pending before
+ * running in a partition, priority descending; equal priorities by start
+ * time, newest first, then ascending ids; pending jobs without a start
+ * time in reverse (squeue_sort.c). The records come in shuffled. */
+static void test_default_sort(void **state)
+{
+	(void)state;
+	golden_of("squeue_sort.jsonl", SL_SQUEUE_FMT_DEFAULT, NULL, "squeue_sort.out");
 }
 
 static void test_long(void **state)
@@ -185,16 +205,78 @@ static void test_bad_code_and_sort(void **state)
 	sl_job_free_array(v, n);
 }
 
+/* -O with every name the reference cluster printed a value for, jobs 15
+ * (running) and 16 (held, -N 2 -c 2 --mem=1G) rebuilt as Sluice records:
+ * the header and both lines as squeue printed them ("name:0|": the value
+ * as is, then '|'). */
+static void test_long_fields(void **state)
+{
+	struct sl_squeue_fmt *f;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	size_t n;
+	struct sl_job **v = tl_output_jobs("squeue_long_fields.jsonl", &n);
+	char *fmt = tl_output("squeue_long_fields.fmt"), *want = tl_output("squeue_long_fields.out");
+	const int64_t now = 1795647085; /* 2026-11-25T22:51:25Z */
+	(void)state;
+
+	fmt[strcspn(fmt, "\n")] = '\0';
+	assert_int_equal(sl_squeue_fmt_new_long(fmt, &f, &err), 0);
+	assert_int_equal(sl_squeue_sort(v, n, "i", now, &err), 0);
+	assert_int_equal(sl_squeue_fmt_header(f, b), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(sl_squeue_fmt_job(f, v[i], now, b), 0);
+	assert_string_equal(sl_buf_str(b), want);
+	sl_squeue_fmt_free(f);
+	sl_buf_free(b);
+	sl_job_free_array(v, n);
+	free(fmt);
+	free(want);
+}
+
+/* -O widths: 20 left without one, ":N" left (cut), ":.N" right, text after
+ * the width kept; unknown names left out and listed, with the ones Slurm
+ * knows told apart; "numtask..." matches on 7 letters as in opts.c. */
+static void test_long_widths(void **state)
+{
+	struct sl_squeue_fmt *f;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(4096);
+	struct sl_job *j = sl_job_new();
+	int known = -1;
+	(void)state;
+
+	j->id = 7;
+	j->spec.name = sl_xstrdup("a_long_name");
+	assert_int_equal(sl_squeue_fmt_new_long("JobID,bogus,NAME:4|,cluster,numtaskX:.3,jobid:", &f,
+						&err), 0);
+	assert_string_equal(sl_squeue_fmt_skipped(f, 0, &known), "bogus");
+	assert_int_equal(known, 0);
+	assert_string_equal(sl_squeue_fmt_skipped(f, 1, &known), "cluster");
+	assert_int_equal(known, 1);
+	assert_null(sl_squeue_fmt_skipped(f, 2, &known));
+	assert_int_equal(sl_squeue_fmt_header(f, b), 0);
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
+	assert_string_equal(sl_buf_str(b), "JOBID               NAME|TASJOBID\n"
+					   "7                   a_lo|  17\n");
+	sl_squeue_fmt_free(f);
+	sl_buf_free(b);
+	sl_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default),
+		cmocka_unit_test(test_default_sort),
 		cmocka_unit_test(test_long),
 		cmocka_unit_test(test_custom),
 		cmocka_unit_test(test_codes),
 		cmocka_unit_test(test_bad_code_and_sort),
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_comment),
+		cmocka_unit_test(test_long_fields),
+		cmocka_unit_test(test_long_widths),
 	};
 	setenv("TZ", "UTC", 1);
 	tzset();

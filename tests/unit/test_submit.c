@@ -223,6 +223,81 @@ static void test_fit(void **state)
 	expect(j, &alice, SL_EINVAL, "Invalid feature specification");
 }
 
+/* Issue 11, hole 1: counts and sizes whose products wrap were stored as
+ * negative CPUs and memory and ran on any quota. Each is refused with the
+ * numbers and Slurm's words; nothing reaches the engine. */
+static void test_overflow(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job *j = job();
+
+	j->spec.cpus_per_task = 536870911; /* sbatch -c 536870911 --ntasks-per-node=8 */
+	j->spec.ntasks_per_node = 8;
+	expect(j, &alice, SL_EINVAL, "8 tasks per node of 536870911 CPUs each on 1 node(s) is "
+	       "more than 2147483647 CPUs\nMore processors requested than permitted");
+	j = job();
+	j->spec.mem_per_node = 17592145084LL; /* sbatch --mem=17592145084 */
+	expect(j, &alice, SL_EINVAL, "--mem=17592145084M on 1 node(s) is more than the "
+	       "8796093022M of memory Sluice can count\nMemory required by task is not available");
+	j = job();
+	j->spec.ntasks = 2147483647; /* ceil(ntasks / nodes) must not wrap either */
+	j->spec.nodes = 2;
+	expect(j, &alice, SL_EINVAL, "1073741824 tasks per node of 1 CPUs each on 2 node(s) is "
+	       "more than 2147483647 CPUs\nMore processors requested than permitted");
+	j = job();
+	j->spec.ntasks_per_node = 1073741824;
+	j->spec.nodes = 4;
+	expect(j, &alice, SL_EINVAL, "--ntasks-per-node=1073741824 on 4 nodes is more than "
+	       "2147483647 tasks\nTask count specification invalid");
+	j = job();
+	j->spec.cpus_per_task = 2; /* per node fits; on MAX of -N 1-1073741824 it does not */
+	j->spec.nodes = 1;
+	j->spec.nodes_max = 1073741824;
+	j->spec.ntasks_per_node = 1;
+	expect(j, &alice, SL_EINVAL, "1 tasks per node of 2 CPUs each on 1073741824 node(s) is "
+	       "more than 2147483647 CPUs\nMore processors requested than permitted");
+	j = job();
+	j->spec.mem_per_cpu = INT64_MAX / 2; /* times 4 CPUs: past int64 itself */
+	j->spec.cpus_per_task = 4;
+	expect(j, &alice, SL_EINVAL, "--mem-per-cpu=4611686018427387903M for 4 CPUs per node on "
+	       "1 node(s) is more than the 8796093022M of memory Sluice can count\nMemory "
+	       "required by task is not available");
+	j = job();
+	j->spec.mem_per_node = 8796093022LL / 2 + 1; /* fits one node, not two */
+	j->spec.nodes = 2;
+	expect(j, &alice, SL_EINVAL, "--mem=4398046512M on 2 node(s) is more than the "
+	       "8796093022M of memory Sluice can count\nMemory required by task is not available");
+	j = job();
+	j->spec.gpus_per_node = 2147483647;
+	j->spec.nodes = 2;
+	expect(j, &alice, SL_EINVAL, "2147483647 GPUs per node on 2 nodes is more than "
+	       "2147483647 GPUs\nInvalid generic resource (gres) specification");
+	j = job();
+	j->spec.gpus = 2147483647; /* ceil(gpus / nodes) must not wrap */
+	j->spec.nodes = 2;
+	expect(j, &alice, SL_EINVAL, "1073741824 GPUs per node on 2 nodes is more than "
+	       "2147483647 GPUs\nInvalid generic resource (gres) specification");
+	j = job();
+	j->spec.time_limit = INT64_MAX; /* its seconds would wrap at launch */
+	expect(j, &alice, SL_EINVAL, "time limit of 9223372036854775807 minutes is not between 0 "
+	       "and 4294967293\nRequested time limit is invalid (missing or exceeds some limit)");
+
+	/* The largest of each still passes the policy (and then fails to fit). */
+	j = job();
+	j->spec.mem_per_node = 8796093022LL;
+	j->spec.time_limit = 4294967293LL;
+	expect(j, &alice, SL_ENOFIT, "resource memory unavailable in ClusterQueue cq\n"
+	       "Requested node configuration is not available");
+
+	/* --priority=TOP is Kueue's highest int32 priority, not -2. */
+	j = job();
+	j->spec.priority = 4294967294LL;
+	j->spec.account = sl_xstrdup("general");
+	assert_int_equal(sl_submit_prepare(conf, engine, &op, j, &err), 0);
+	assert_int_equal(j->priority, INT32_MAX);
+	sl_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_operator_rules),
 		cmocka_unit_test(test_fit),
+		cmocka_unit_test(test_overflow),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

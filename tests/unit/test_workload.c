@@ -184,6 +184,57 @@ static void test_job_shape(void **state)
 	sl_job_free(j);
 }
 
+/* Issue 11, hole 1: a record past the counts (stored before the submit
+ * policy checked them) is refused, never turned into a wrapped request:
+ * 17592145084 MiB is past int64 in Kueue's milli-bytes. The shape itself
+ * caps, so listings show no negative counts; the priority saturates. */
+static void test_overflow(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job *j = job(1, NULL, NULL);
+	struct sl_jobshape sh;
+	struct sl_job_wl b;
+
+	j->spec.mem_per_node = 17592145084LL;
+	assert_int_equal(sl_job_workload(j, NULL, &b, &err), -SL_EINVAL);
+	assert_string_equal(err.msg, "--mem=17592145084M on 1 node(s) is more than the "
+			    "8796093022M of memory Sluice can count\nMemory required by task "
+			    "is not available");
+	j->spec.mem_per_node = SL_MEM_MAX_MIB;
+	assert_int_equal(sl_job_workload(j, NULL, &b, &err), 0);
+	assert_int_equal(b.req[1].milli, SL_MEM_MAX_MIB * 1048576000LL);
+
+	j->spec.mem_per_node = SL_NO_VAL;
+	j->spec.cpus_per_task = 536870911;
+	j->spec.ntasks_per_node = 8;
+	sl_jobspec_shape(&j->spec, &sh);
+	assert_int_equal(sh.cpus_per_node, INT32_MAX);
+	j->spec.mem_per_cpu = INT64_MAX / 2;
+	sl_jobspec_shape(&j->spec, &sh);
+	assert_true(sh.mem_per_node == INT64_MAX);
+	err = (struct sl_err)SL_ERR_INIT;
+	assert_int_equal(sl_job_workload(j, NULL, &b, &err), -SL_EINVAL);
+	assert_string_equal(err.msg, "8 tasks per node of 536870911 CPUs each on 1 node(s) is "
+			    "more than 2147483647 CPUs\nMore processors requested than permitted");
+
+	j->spec.cpus_per_task = j->spec.ntasks_per_node = SL_NO_VAL;
+	j->spec.mem_per_cpu = SL_NO_VAL;
+	j->spec.ntasks = INT32_MAX;
+	j->spec.nodes = 2;
+	sl_jobspec_shape(&j->spec, &sh);
+	assert_int_equal(sh.tasks_per_node, 1073741824);
+
+	j->spec.ntasks = SL_NO_VAL;
+	j->spec.nodes = 1;
+	j->priority = 4294967294LL - (-5);
+	assert_int_equal(sl_job_workload(j, NULL, &b, &err), 0);
+	assert_int_equal(b.wl.priority, INT32_MAX);
+	j->priority = -4294967294LL;
+	assert_int_equal(sl_job_workload(j, NULL, &b, &err), 0);
+	assert_int_equal(b.wl.priority, INT32_MIN);
+	sl_job_free(j);
+}
+
 static void test_selector(void **state)
 {
 	expect_selector(NULL, NULL, "");
@@ -304,6 +355,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_node_range),
 		cmocka_unit_test(test_job_shape),
+		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_selector),
 		cmocka_unit_test(test_selector_errors),
 		cmocka_unit_test(test_selector_cap),

@@ -25,7 +25,10 @@ static struct kjob *kjob_new(struct sl_exec_k8s *x, const struct sl_job *job)
 	kj->x = x;
 	kj->id = job->id;
 	kj->attempt = job->attempt;
-	kj->ns = sl_xstrdup(job->spec.account ? job->spec.account : "default");
+	char ns[SL_K8S_NAME_MAX];
+
+	kj->ns = sl_xstrdup(job->spec.account == NULL ? "default"
+			    : sl_conf_k8s_name(job->spec.account, ns) == 0 ? ns : job->spec.account);
 	kj->name = sl_render_name(job->id, job->attempt);
 	kj->job = sl_job_copy(job);
 	kj->start = job->start_time > 0 ? job->start_time : (int64_t)time(NULL);

@@ -420,11 +420,35 @@ int sl_exec_local_time_limit(struct sl_exec_local *x, uint64_t id, int64_t minut
 	return control(x, id, SL_STEPD_SIG_LIMIT, 1, (int)secs, err);
 }
 
+/* scancel -b: the batch script alone, as slurmstepd's kill(job->pgid):
+ * the script leads its process group, so the group's id is its pid. Its
+ * children are left alone; --full (SL_SIGNAL_GROUP) reaches them through
+ * the supervisor, which signals the whole group. */
+static int signal_script(struct sl_exec_local *x, uint64_t id, int signo, struct sl_err *err)
+{
+	struct xjob *j = job_find(x, id);
+	pid_t pgid;
+
+	if (j == NULL)
+		return sl_err_set(err, SL_ENOENT, "job %llu is not running here", (unsigned long long)id);
+	if ((pgid = (pid_t)read_num(j->dir, SL_JOBDIR_PGID)) <= 1)
+		return sl_err_set(err, SL_ESTATE, "job %llu: its script has not started yet",
+				  (unsigned long long)id);
+	if (kill(pgid, signo) != 0 && errno != ESRCH)
+		return sl_err_set(err, SL_EIO, "job %llu: signal: %s", (unsigned long long)id,
+				  strerror(errno));
+	return 0;
+}
+
 int sl_exec_local_signal(struct sl_exec_local *x, uint64_t id, int signo, struct sl_err *err)
 {
+	int group = (signo & SL_SIGNAL_GROUP) != 0;
+
+	signo &= ~SL_SIGNAL_GROUP;
 	if (signo <= 0 || signo >= NSIG)
 		return sl_err_set(err, SL_EINVAL, "invalid signal %d", signo);
-	return control(x, id, SL_STEPD_SIG_FORWARD, 1, signo, err);
+	return group ? control(x, id, SL_STEPD_SIG_FORWARD, 1, signo, err)
+		     : signal_script(x, id, signo, err);
 }
 
 /* ---- restart ---- */
@@ -604,7 +628,8 @@ static int ops_time_limit(void *x, uint64_t id, int64_t minutes, struct sl_err *
 }
 
 const struct sl_executor sl_executor_local = {
-	.name = "local", .reports_ready = 0, .preflight = ops_preflight, .create = ops_create, .destroy = ops_destroy,
+	.name = "local", .reports_ready = 0, .preflight = ops_preflight, .check = sl_exec_local_check,
+	.create = ops_create, .destroy = ops_destroy,
 	.start = ops_start, .cancel = ops_cancel, .preempt = ops_preempt, .signal = ops_signal,
 	.adopt = ops_adopt, .forget = ops_forget, .reload = ops_reload,
 	.requeue = ops_requeue, .time_limit = ops_time_limit,

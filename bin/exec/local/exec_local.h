@@ -26,6 +26,8 @@ int sl_exec_local_start(struct sl_exec_local *x, const struct sl_job *job, struc
  * -SL_ENOENT when the job is not running here. */
 int sl_exec_local_cancel(struct sl_exec_local *x, uint64_t id, struct sl_err *err);
 int sl_exec_local_preempt(struct sl_exec_local *x, uint64_t id, struct sl_err *err);
+/* scancel -s SIG -b: to the batch script alone; with SL_SIGNAL_GROUP
+ * or-ed into signo (--full), to its process group, through the supervisor. */
 int sl_exec_local_signal(struct sl_exec_local *x, uint64_t id, int signo, struct sl_err *err);
 /* scontrol requeue: ends the job as preempt does, in a requeue's words. */
 int sl_exec_local_requeue(struct sl_exec_local *x, uint64_t id, struct sl_err *err);
@@ -49,6 +51,14 @@ void sl_exec_local_forget(struct sl_exec_local *x, uint64_t id);
  * runs on "<host>-0" (the batch host, as Slurm runs it on the first node).
  * Returns the hostlist; *batch_host gets the first node. Caller frees both. */
 char *sl_exec_local_nodelist(const char *host, int nodes, char **batch_host);
+
+/* At submit (exec.h's check): -w and -x name nodes, and the local
+ * executor's only node is this host (the short name, or "<host>-I" of a
+ * multi-node job): another name in -w is Slurm's "Invalid node name
+ * specified"; excluding this host leaves nowhere to run: "Requested node
+ * configuration is not available". Other names in -x change nothing. */
+int sl_exec_local_check(const struct sl_conf *conf, const struct sl_jobspec *spec,
+			struct sl_err *err);
 
 /* Everything sluice-stepd needs, from the job record: identity (the
  * account, through logins), expanded output paths, the final environment.

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "hostlist.h"
 #include "logincache.h"
 #include "slurm_env.h"
 #include "slurm_pattern.h"
@@ -81,15 +82,103 @@ static void prepare_files(const struct sl_job *job, const char *host, struct sl_
 	}
 }
 
+/* Is name one of this host's local nodes (sl_exec_local_nodelist)? */
+static int local_node(const char *host, int nodes, const char *name)
+{
+	size_t n = strlen(host);
+	char *end;
+	long i;
+
+	if (strcmp(name, host) == 0)
+		return 1;
+	if (strncmp(name, host, n) != 0 || name[n] != '-' || name[n + 1] == '\0')
+		return 0;
+	i = strtol(name + n + 1, &end, 10);
+	return *end == '\0' && i >= 0 && i < (nodes > 1 ? nodes : 1);
+}
+
+/* Which of `list`'s names are this host's: *mine and *others counted. */
+static int count_names(const char *list, const char *host, int nodes, size_t *mine,
+		       size_t *others, struct sl_err *err)
+{
+	struct sl_err ignore = SL_ERR_INIT;
+	char **names = NULL;
+	size_t n = 0;
+
+	*mine = *others = 0;
+	if (sl_hostlist_expand(list, &names, &n, &ignore) != 0)
+		return sl_err_set(err, SL_EINVAL, "Invalid node name specified");
+	for (size_t i = 0; i < n; i++)
+		(*(local_node(host, nodes, names[i]) ? mine : others))++;
+	sl_strv_free(names);
+	return 0;
+}
+
+int sl_exec_local_check(const struct sl_conf *conf, const struct sl_jobspec *spec,
+			struct sl_err *err)
+{
+	char host[256] = "localhost";
+	int nodes = spec->nodes > 0 ? spec->nodes : 1;
+	size_t mine, others;
+	int r;
+
+	(void)conf;
+	if (spec->nodelist == NULL && spec->exclude == NULL)
+		return 0;
+	gethostname(host, sizeof(host) - 1); /* as sluiced names its node */
+	host[strcspn(host, ".")] = '\0';
+	if (spec->nodelist != NULL) {
+		if ((r = count_names(spec->nodelist, host, nodes, &mine, &others, err)) != 0)
+			return r;
+		if (others > 0)
+			return sl_err_set(err, SL_EINVAL, "Invalid node name specified");
+	}
+	if (spec->exclude != NULL) {
+		if ((r = count_names(spec->exclude, host, nodes, &mine, &others, err)) != 0)
+			return r;
+		if (mine > 0)
+			return sl_err_set(err, SL_ENOFIT, "--exclude=%s leaves no node: the local "
+					  "executor's node is %s\nRequested node configuration is "
+					  "not available", spec->exclude, host);
+	}
+	return 0;
+}
+
 static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *job,
 			const char *batch, struct sl_launch *out)
 {
 	struct sl_jobshape shape;
 	sl_job_shape(job, &shape);
 	struct sl_slurm_env_in in = {job, &shape, out->nodelist, batch, conf->cluster};
-	char **slurm = sl_slurm_env_build(&in);
+	char **slurm = sl_slurm_env_build(&in), **all;
+	const char *path = conf->confp && *conf->confp ? sl_conf_path(*conf->confp) : NULL;
+
+	/* Slurm's SLURM_CONF names the file its commands read; here it is the
+	 * daemon's config, which Sluice's commands in the job can read too. */
+	if (path != NULL) {
+		char *extra[] = {sl_xasprintf("SLURM_CONF=%s", path), NULL};
+		all = sl_slurm_env_merge(slurm, extra);
+		free(extra[0]);
+		sl_strv_free(slurm);
+		slurm = all;
+	}
 	out->env = sl_slurm_env_merge(job->spec.env, slurm);
 	sl_strv_free(slurm);
+}
+
+/* The time limit in seconds; a --deadline cuts it to what is left (Slurm
+ * starts such a job with the time to its deadline). */
+/* The submit policy keeps limits within SL_TIME_MAX; one past it (a record
+ * from before that check) is ten thousand years: no limit, rather than
+ * seconds that wrap negative. */
+static int64_t time_limit(const struct sl_jobspec *s)
+{
+	int64_t t = s->time_limit > 0 && s->time_limit <= SL_TIME_MAX ? s->time_limit * 60 : 0;
+	int64_t left = s->deadline - (int64_t)time(NULL);
+
+	if (s->deadline != 0 && (t == 0 || left < t))
+		t = left > 0 ? left : 1;
+	return t;
 }
 
 int sl_exec_local_prepare(const struct sl_exec_conf *conf, struct sl_logincache *logins,
@@ -116,7 +205,10 @@ int sl_exec_local_prepare(const struct sl_exec_conf *conf, struct sl_logincache 
 	prepare_files(job, host, out);
 	out->append = s->open_mode == SL_OPEN_APPEND;
 	out->umask = s->umask;
-	out->time_limit = s->time_limit > 0 ? s->time_limit * 60 : 0;
+	out->time_limit = time_limit(s);
+	out->warn_signal = s->warn_signal;
+	out->warn_time = s->warn_time;
+	out->warn_batch = (s->warn_flags & SL_WARN_BATCH) != 0;
 	out->kill_wait = conf->kill_wait > 0 ? conf->kill_wait : KILL_WAIT_DEFAULT;
 	out->durable = conf->durable;
 	/* The config of this launch (a reload changes it for the next jobs). */

@@ -1,0 +1,15 @@
+/* timed.h - what happens to jobs when a time comes, checked by one sweep
+ * every SL_TIMED_MS: a pending job that can no longer end by its
+ * --deadline ends (DEADLINE, reason DeadLine, as Slurm's deadline_ok()),
+ * and a running job's --mail-type=TIME_LIMIT* mails go out. */
+#ifndef SL_TIMED_H
+#define SL_TIMED_H
+
+#include "sluiced.h"
+
+#define SL_TIMED_MS 5000
+
+/* Arm the sweep (once, at start). */
+void sl_timed_start(struct sluiced *d);
+
+#endif

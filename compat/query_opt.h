@@ -1,0 +1,25 @@
+/* query_opt.h - the command lines of squeue, sacct and scancel: option
+ * tables (optable.h) scanned the way their getopt_long does, options and
+ * operands mixed. The tables and what their rows set live in
+ * squeue_opt.c, sacct_opt.c and scancel_opt.c. */
+#ifndef SL_QUERY_OPT_H
+#define SL_QUERY_OPT_H
+
+#include <stddef.h>
+#include "err.h"
+#include "optable.h"
+
+/* Apply argv[1..argc)'s options through table's setters (ctx is theirs),
+ * in order, and collect the operands (borrowed from argv) in *ops (caller
+ * frees the array). "--" ends the options. Errors: getopt's syntax text
+ * with *syntax = 1 (the command adds its "Try --help" line); a row marked
+ * SL_OPTF_UNSUPP: "<prog>: error: --NAME is not supported by Sluice";
+ * otherwise the setter's message, which is the whole text Slurm writes. */
+int sl_query_opt_parse(const struct sl_opt *table, const char *prog, int argc, char **argv,
+		       void *ctx, char ***ops, size_t *n_ops, int *syntax, struct sl_err *err);
+
+/* Replace a list option's values with the comma list s (Slurm's commands
+ * keep the last -p, not all of them); empty items are dropped. */
+void sl_query_list_set(char ***v, size_t *n, const char *s);
+
+#endif

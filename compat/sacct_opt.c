@@ -1,0 +1,435 @@
+/* sacct_opt.c - sacct's options, one row each, and Slurm's job selection.
+ *
+ * Options Slurm has that need data Sluice does not keep (job scripts,
+ * environments, wckeys, reservations, clusters, the completion log) say so
+ * and fail instead of listing jobs as if they had matched. */
+#include "sacct_opt.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hostlist.h"
+#include "query_opt.h"
+#include "slurm_time.h"
+#include "xalloc.h"
+
+#define O(ctx) ((struct sl_sacct_opts *)(ctx))
+#define SET(name) static int name(void *ctx, const char *arg, struct sl_err *err)
+#define FLAG(name, field, value) SET(name) { (void)arg; (void)err; O(ctx)->field = value; return 0; }
+#define FIELDS_MAX 65536
+
+#define BRIEF_FIELDS "jobid,state,exitcode"
+#define DEFAULT_FIELDS "jobid,jobname,partition,account,alloccpus,state,exitcode"
+#define LONG_FIELDS "jobid,jobidraw,jobname,partition,maxvmsize,maxvmsizenode,maxvmsizetask," \
+	"avevmsize,maxrss,maxrssnode,maxrsstask,averss,maxpages,maxpagesnode,maxpagestask," \
+	"avepages,mincpu,mincpunode,mincputask,avecpu,ntasks,alloccpus,elapsed,state,exitcode," \
+	"avecpufreq,reqcpufreqmin,reqcpufreqmax,reqcpufreqgov,reqmem,consumedenergy," \
+	"maxdiskread,maxdiskreadnode,maxdiskreadtask,avediskread,maxdiskwrite," \
+	"maxdiskwritenode,maxdiskwritetask,avediskwrite,reqtres,alloctres,tresusageinave," \
+	"tresusageinmax,tresusageinmaxn,tresusageinmaxt,tresusageinmin,tresusageinminn," \
+	"tresusageinmint,tresusageintot,tresusageoutmax,tresusageoutmaxn,tresusageoutmaxt," \
+	"tresusageoutave,tresusageouttot"
+
+const char sl_sacct_usage[] =
+	"Usage: sacct [options]\n"
+	"\tUse --help for help\n";
+
+FLAG(set_allusers, allusers, 1)
+FLAG(set_brief, brief, 1)
+FLAG(set_helpformat, helpformat, 1)
+FLAG(set_help, help, 1)
+FLAG(set_usage, usage, 1)
+FLAG(set_version, version, 1)
+FLAG(set_long, longfmt, 1)
+FLAG(set_noheader, noheader, 1)
+FLAG(set_parsable, mode, SL_SACCT_PARSABLE)
+FLAG(set_parsable2, mode, SL_SACCT_PARSABLE2)
+FLAG(set_no_steps, no_steps, 1)
+FLAG(set_duplicates, duplicates, 1)
+FLAG(set_noconvert, unit, '-')
+SET(set_nothing) { (void)ctx; (void)arg; (void)err; return 0; }
+SET(set_verbose) { (void)arg; (void)err; O(ctx)->verbose++; return 0; }
+
+SET(set_delimiter)
+{
+	(void)err;
+	free(O(ctx)->delimiter);
+	O(ctx)->delimiter = sl_xstrdup(arg);
+	return 0;
+}
+
+SET(set_units)
+{
+	if (arg[0] == '\0' || strchr("KMGTP", toupper((unsigned char)arg[0])) == NULL)
+		return sl_err_set(err, SL_EINVAL,
+				  "sacct: error: Invalid unit type '%c'. Possible options are "
+				  "'KMGTP'\nsacct: fatal: Invalid unit type", arg[0]);
+	O(ctx)->unit = toupper((unsigned char)arg[0]);
+	return 0;
+}
+
+SET(set_fields)
+{
+	struct sl_sacct_opts *o = O(ctx);
+	size_t len = o->fields ? strlen(o->fields) : 0;
+
+	if (len + strlen(arg) + 2 > FIELDS_MAX)
+		return sl_err_set(err, SL_ETOOBIG, "sacct: error: --format is too long");
+	o->fields = sl_xrealloc(o->fields, len + strlen(arg) + 2);
+	snprintf(o->fields + len, strlen(arg) + 2, "%s%s", len ? "," : "", arg);
+	return 0;
+}
+
+SET(set_accounts)
+{
+	(void)err;
+	sl_slurm_list_append(&O(ctx)->sel.accounts, &O(ctx)->sel.n_accounts, arg);
+	return 0;
+}
+
+SET(set_partitions)
+{
+	(void)err;
+	sl_slurm_list_append(&O(ctx)->sel.parts, &O(ctx)->sel.n_parts, arg);
+	return 0;
+}
+
+SET(set_names)
+{
+	(void)err;
+	sl_slurm_list_append(&O(ctx)->sel.names, &O(ctx)->sel.n_names, arg);
+	return 0;
+}
+
+SET(set_qos)
+{
+	(void)err;
+	sl_slurm_list_append(&O(ctx)->sel.qos, &O(ctx)->sel.n_qos, arg);
+	return 0;
+}
+
+/* -N: the nodes jobs ran on; a second -N is refused as Slurm does. */
+SET(set_nodes)
+{
+	struct sl_jobsel *s = &O(ctx)->sel;
+	struct sl_err e = SL_ERR_INIT;
+
+	if (s->nodes != NULL)
+		return sl_err_set(err, SL_EINVAL, "sacct: error: Already asked for nodes");
+	if (sl_hostlist_expand(arg, &s->nodes, &s->n_nodes, &e) != 0)
+		return sl_err_set(err, SL_EINVAL, "sacct: error: %s", e.msg);
+	return 0;
+}
+
+/* -u: "-1" is everyone; an unknown name stops sacct. */
+SET(set_users)
+{
+	struct sl_err e = SL_ERR_INIT;
+
+	if (strcmp(arg, "-1") == 0) {
+		O(ctx)->allusers = 1;
+		return 0;
+	}
+	O(ctx)->allusers = 0;
+	if (sl_slurm_users_parse(arg, &O(ctx)->sel.uids, &O(ctx)->sel.n_uids, &e) != 0)
+		return sl_err_set(err, SL_EINVAL, "sacct: error: Invalid user id: %s", e.msg);
+	return 0;
+}
+
+/* -j: "N", "N.batch", "N.0", "N_T": the step part selects the job. */
+SET(set_jobs)
+{
+	struct sl_jobsel *s = &O(ctx)->sel;
+	char **v = NULL, *dot;
+	size_t n = 0;
+	long task;
+	int r = 0;
+
+	sl_slurm_list_append(&v, &n, arg);
+	s->ids = sl_xrealloc(s->ids, (s->n_ids + n + 1) * sizeof(*s->ids));
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		if ((dot = strchr(v[i], '.')) != NULL && dot[1] != '\0')
+			*dot = '\0';
+		if (sl_slurm_jobid_parse(v[i], &s->ids[s->n_ids++], &task) != 0)
+			r = sl_err_set(err, SL_EINVAL, "sacct: fatal: Bad job/step specified: %s", arg);
+	}
+	sl_strv_free(v);
+	return r;
+}
+
+/* States slurmdbd accounts that Sluice never enters: valid, match nothing. */
+static const char *const accounted_foreign[][2] = {
+	{"SUSPENDED", "S"}, {"DEADLINE", "DL"}, {"REQUEUED", "RQ"},
+	{"RESIZING", "RS"}, {"REVOKED", "RV"},
+};
+
+static int accounted(const char *s)
+{
+	for (size_t i = 0; i < sizeof(accounted_foreign) / sizeof(accounted_foreign[0]); i++)
+		if (strcasecmp(s, accounted_foreign[i][0]) == 0 ||
+		    strcasecmp(s, accounted_foreign[i][1]) == 0)
+			return 1;
+	return 0;
+}
+
+/* -s: options.c's _addto_state_char_list(): each name must be a state and
+ * one slurmdbd keeps (not CG or CF, which are flags there). */
+static int add_state(struct sl_statesel *sel, const char *tok, struct sl_err *err)
+{
+	struct sl_statesel one = {0};
+	struct sl_err e = SL_ERR_INIT;
+	int st = sl_jobstate_parse(tok);
+
+	if (st == SL_JOB_CONFIGURING || st == SL_JOB_COMPLETING ||
+	    (st < 0 && !accounted(tok) && sl_slurm_states_parse(tok, &one, &e) == 0)) {
+		sl_statesel_clear(&one);
+		return sl_err_set(err, SL_EINVAL,
+				  "sacct: fatal: job state %s is not supported / accounted", tok);
+	}
+	if (st < 0 && !accounted(tok))
+		return sl_err_set(err, SL_EINVAL, "sacct: fatal: unrecognized job state value '%s'",
+				  tok);
+	if (st >= 0) {
+		for (size_t i = 0; i < sel->n; i++)
+			if (sel->states[i] == st)
+				return 0;
+		sel->states = sl_xrealloc(sel->states, (sel->n + 1) * sizeof(*sel->states));
+		sel->states[sel->n++] = st;
+	}
+	sel->matches_none = sel->n == 0; /* only states Sluice never has, so far */
+	return 0;
+}
+
+SET(set_states)
+{
+	char *copy = sl_xstrdup(arg), *save = NULL, *tok;
+	int r = 0;
+
+	for (tok = strtok_r(copy, ",", &save); r == 0 && tok; tok = strtok_r(NULL, ",", &save))
+		r = add_state(&O(ctx)->sel.states, tok, err);
+	free(copy);
+	return r;
+}
+
+static int set_time(const char *arg, int64_t *t, struct sl_err *err)
+{
+	if (sl_slurm_time_parse_ts(arg, (int64_t)time(NULL), t) != 0)
+		return sl_err_set(err, SL_EINVAL, "Invalid time specification (pos=0): %s", arg);
+	return 0;
+}
+
+SET(set_start) { return set_time(arg, &O(ctx)->start, err); }
+SET(set_end) { return set_time(arg, &O(ctx)->end, err); }
+
+#define UNSUPP(name, key, arg) {name, key, arg, {NULL, NULL}, SL_OPTF_UNSUPP, NULL}
+#define ROW(name, key, arg, fn) {name, key, arg, {NULL, NULL}, 0, fn}
+static const struct sl_opt table[] = {
+	ROW("allusers", 'a', SL_OPT_NOARG, set_allusers),
+	ROW("accounts", 'A', SL_OPT_REQ, set_accounts),
+	ROW("allocations", 'X', SL_OPT_NOARG, set_no_steps),
+	ROW("brief", 'b', SL_OPT_NOARG, set_brief),
+	UNSUPP("batch-script", 'B', SL_OPT_NOARG),
+	UNSUPP("completion", 'c', SL_OPT_NOARG),
+	UNSUPP("constraints", 'C', SL_OPT_REQ),
+	ROW("delimiter", 0, SL_OPT_REQ, set_delimiter),
+	ROW("duplicates", 'D', SL_OPT_NOARG, set_duplicates),
+	ROW("federation", 0, SL_OPT_NOARG, set_nothing),
+	ROW("helpformat", 'e', SL_OPT_NOARG, set_helpformat),
+	ROW("help-fields", 'e', SL_OPT_NOARG, set_helpformat),
+	ROW("endtime", 'E', SL_OPT_REQ, set_end),
+	UNSUPP("env-vars", 0, SL_OPT_NOARG),
+	UNSUPP("file", 'f', SL_OPT_REQ),
+	UNSUPP("flags", 'F', SL_OPT_REQ),
+	UNSUPP("gid", 'g', SL_OPT_REQ),
+	UNSUPP("group", 'g', SL_OPT_REQ),
+	ROW("help", 'h', SL_OPT_NOARG, set_help),
+	ROW("local", 0, SL_OPT_NOARG, set_nothing),
+	ROW("name", 0, SL_OPT_REQ, set_names),
+	UNSUPP("nnodes", 'i', SL_OPT_REQ),
+	UNSUPP("ncpus", 'I', SL_OPT_REQ),
+	ROW("jobs", 'j', SL_OPT_REQ, set_jobs),
+	UNSUPP("timelimit-min", 'k', SL_OPT_REQ),
+	UNSUPP("timelimit-max", 'K', SL_OPT_REQ),
+	ROW("long", 'l', SL_OPT_NOARG, set_long),
+	ROW("allclusters", 'L', SL_OPT_NOARG, set_nothing),
+	UNSUPP("clusters", 'M', SL_OPT_REQ),
+	UNSUPP("cluster", 'M', SL_OPT_REQ),
+	ROW("nodelist", 'N', SL_OPT_REQ, set_nodes),
+	ROW("noconvert", 0, SL_OPT_NOARG, set_noconvert),
+	ROW("units", 0, SL_OPT_REQ, set_units),
+	ROW("noheader", 'n', SL_OPT_NOARG, set_noheader),
+	ROW("fields", 'o', SL_OPT_REQ, set_fields),
+	ROW("format", 'o', SL_OPT_REQ, set_fields),
+	ROW("parsable", 'p', SL_OPT_NOARG, set_parsable),
+	ROW("parsable2", 'P', SL_OPT_NOARG, set_parsable2),
+	ROW("qos", 'q', SL_OPT_REQ, set_qos),
+	ROW("partition", 'r', SL_OPT_REQ, set_partitions),
+	UNSUPP("reason", 'R', SL_OPT_REQ),
+	ROW("state", 's', SL_OPT_REQ, set_states),
+	ROW("starttime", 'S', SL_OPT_REQ, set_start),
+	UNSUPP("truncate", 'T', SL_OPT_NOARG),
+	ROW("uid", 'u', SL_OPT_REQ, set_users),
+	ROW("use-local-uid", 0, SL_OPT_NOARG, set_nothing),
+	ROW("usage", 'U', SL_OPT_NOARG, set_usage),
+	ROW("user", 'u', SL_OPT_REQ, set_users),
+	ROW("verbose", 'v', SL_OPT_NOARG, set_verbose),
+	ROW("version", 'V', SL_OPT_NOARG, set_version),
+	UNSUPP("wckeys", 'W', SL_OPT_REQ),
+	ROW("whole-hetjob", 0, SL_OPT_OPTARG, set_nothing),
+	UNSUPP("associations", 'x', SL_OPT_REQ),
+	UNSUPP("json", 0, SL_OPT_NOARG),
+	UNSUPP("yaml", 0, SL_OPT_NOARG),
+	{NULL, 't', SL_OPT_NOARG, {NULL, NULL}, 0, set_no_steps}, /* old -X */
+	{NULL, 0, SL_OPT_NOARG, {NULL, NULL}, 0, NULL},
+};
+
+int sl_sacct_opts_parse(int argc, char **argv, int64_t now, struct sl_sacct_opts *o,
+			int *syntax, struct sl_err *err)
+{
+	char **ops = NULL;
+	size_t n_ops = 0, used;
+	char msg[SL_ERR_MSG_MAX];
+	int r;
+
+	(void)now;
+	if ((r = sl_query_opt_parse(table, "sacct", argc, argv, o, &ops, &n_ops, syntax, err)))
+		goto out;
+	if (o->longfmt && o->fields) {
+		r = sl_err_set(err, SL_EINVAL, "sacct: fatal: Options -o(--format) and -l(--long) "
+				   "are mutually exclusive. Please remove one and retry.");
+		goto out;
+	}
+	if (n_ops > 0) {
+		used = (size_t)snprintf(msg, sizeof(msg), "sacct: error: Unknown arguments:");
+		for (size_t i = 0; i < n_ops && used < sizeof(msg); i++)
+			used += (size_t)snprintf(msg + used, sizeof(msg) - used,
+						 "\nsacct: error:  %s", ops[i]);
+		r = sl_err_set(err, SL_EINVAL, "%s", msg);
+	}
+out:
+	free(ops);
+	return r;
+}
+
+void sl_sacct_opts_clear(struct sl_sacct_opts *o)
+{
+	free(o->delimiter);
+	free(o->fields);
+	sl_jobsel_clear(&o->sel);
+	memset(o, 0, sizeof(*o));
+}
+
+char *sl_sacct_fields(const struct sl_sacct_opts *o)
+{
+	const char *env = getenv("SACCT_FORMAT");
+	char *out;
+
+	if (o->fields == NULL && !o->brief && !o->longfmt)
+		return sl_xstrdup(env ? env : DEFAULT_FIELDS);
+	out = sl_xasprintf("%s%s%s%s%s", o->fields ? o->fields : "",
+			   o->fields && o->brief ? "," : "", o->brief ? BRIEF_FIELDS : "",
+			   (o->fields || o->brief) && o->longfmt ? "," : "",
+			   o->longfmt ? LONG_FIELDS : "");
+	return out;
+}
+
+static int64_t midnight(int64_t now)
+{
+	time_t t = (time_t)now;
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+	tm.tm_isdst = -1;
+	return (int64_t)mktime(&tm);
+}
+
+int sl_sacct_window(const struct sl_sacct_opts *o, int64_t now, struct sl_sacct_window *w,
+		    struct sl_err *err)
+{
+	const struct sl_statesel *st = &o->sel.states;
+	char s1[64], s2[64];
+
+	w->start = o->start;
+	w->end = o->end;
+	w->by_state = st->n > 0 || st->matches_none;
+	if (w->by_state) {
+		if (!w->start && o->sel.n_ids == 0)
+			w->start = now;
+		if (w->start && !w->end)
+			w->end = w->start;
+	} else if (o->sel.n_ids == 0 && !w->start) {
+		w->start = midnight(now);
+	}
+	if (!w->end)
+		w->end = now;
+	if (w->end == w->start || w->end == now)
+		w->end++;
+	if (w->start > w->end) {
+		sl_slurm_time_fmt_ts(w->start, s1, sizeof(s1));
+		sl_slurm_time_fmt_ts(w->end, s2, sizeof(s2));
+		return sl_err_set(err, SL_EINVAL, "sacct: error: Start time (%s) requested is after "
+				  "end time (%s).", s1, s2);
+	}
+	return 0;
+}
+
+/* slurmdb's condition for one -s state over the window. */
+static int state_in_window(int st, const struct sl_sacct_window *w, const struct sl_job *j)
+{
+	int64_t e = sl_sacct_eligible(j), s = j->start_time, end = j->end_time;
+	int running = j->state == SL_JOB_RUNNING || j->state == SL_JOB_CONFIGURING ||
+		      j->state == SL_JOB_COMPLETING;
+
+	switch (st) {
+	case SL_JOB_PENDING:
+		return e && ((s && w->start < s) || (!s && end && w->start < end) ||
+			     (!s && !end && j->state == SL_JOB_PENDING)) && w->end > e;
+	case SL_JOB_RUNNING:
+		return s && (w->start < end || (!end && running)) && w->end > s;
+	default:
+		return (int)j->state == st && end && end >= w->start && end <= w->end;
+	}
+}
+
+int sl_sacct_window_match(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
+			  const struct sl_job *j)
+{
+	const struct sl_statesel *st = &o->sel.states;
+	int64_t e;
+
+	if (w->by_state) {
+		for (size_t i = 0; i < st->n; i++)
+			if (state_in_window(st->states[i], w, j))
+				return 1;
+		return 0;
+	}
+	/* an explicit list of jobs shows them even if never eligible */
+	if (o->sel.n_ids > 0)
+		return j->submit_time < w->end && (j->end_time >= w->start || j->end_time == 0);
+	e = sl_sacct_eligible(j);
+	return e && e < w->end && (j->end_time >= w->start || j->end_time == 0);
+}
+
+static int by_submit(const void *pa, const void *pb)
+{
+	const struct sl_job *a = *(struct sl_job *const *)pa, *b = *(struct sl_job *const *)pb;
+	if (a->submit_time != b->submit_time)
+		return a->submit_time < b->submit_time ? -1 : 1;
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	/* sacct -D: a job's requeued runs (same second) before the job, oldest first */
+	if ((a->state == SL_JOB_REQUEUED) != (b->state == SL_JOB_REQUEUED))
+		return a->state == SL_JOB_REQUEUED ? -1 : 1;
+	return a->start_time < b->start_time ? -1 : a->start_time > b->start_time;
+}
+
+void sl_sacct_sort(struct sl_job **v, size_t n)
+{
+	qsort(v, n, sizeof(*v), by_submit);
+}

@@ -1,0 +1,60 @@
+/* sacct_opt.h - sacct's command line as Slurm 22.05 reads it (options.c),
+ * and the selection slurmdbd derives from it: the -S/-E window with its
+ * defaults (slurmdb_job_cond_def_start_end) and which jobs it lets
+ * through (as_mysql_jobacct_process.c's conditions), so that sacct lists
+ * exactly the jobs Slurm would. */
+#ifndef SL_SACCT_OPT_H
+#define SL_SACCT_OPT_H
+
+#include <stdint.h>
+#include "err.h"
+#include "job.h"
+#include "sacct_fmt.h"
+#include "slurm_state.h"
+
+struct sl_sacct_opts {
+	int noheader, allusers, no_steps, verbose;
+	int help, usage, version, helpformat;
+	int brief, longfmt;
+	int duplicates;        /* -D: each run a requeue ended too (REQUEUED) */
+	enum sl_sacct_mode mode;
+	char *delimiter;       /* --delimiter */
+	int unit;              /* --units / --noconvert: sl_sacct_fmt_set_units() */
+	char *fields;          /* -o lists, joined */
+	int64_t start, end;    /* -S / -E as given (0: not given) */
+	struct sl_jobsel sel;  /* -j -u -A -r --name -q -N -s */
+};
+
+/* Parse argv. On error, err->msg is the whole text sacct writes on stderr
+ * (no final newline) and *syntax says "Try --help" follows (getopt's
+ * errors); sacct exits 1. The caller clears o with sl_sacct_opts_clear(). */
+int sl_sacct_opts_parse(int argc, char **argv, int64_t now, struct sl_sacct_opts *o,
+			int *syntax, struct sl_err *err);
+void sl_sacct_opts_clear(struct sl_sacct_opts *o);
+
+/* The field list sacct prints: -o (and -b/-l's), else SACCT_FORMAT, else
+ * the default. Borrowed from o or the environment. Caller frees. */
+char *sl_sacct_fields(const struct sl_sacct_opts *o);
+
+/* The -S/-E window after Slurm's defaults. [start, end] end exclusive. */
+struct sl_sacct_window {
+	int64_t start, end;
+	int by_state; /* -s given: each state has its own condition */
+};
+/* Slurm's defaults: with -s, start is now (with -j: 0) and end is start;
+ * without, start is midnight (with -j: 0); end is now; an end equal to the
+ * start or to now is one second later. A start after the end fails with
+ * sacct's message. */
+int sl_sacct_window(const struct sl_sacct_opts *o, int64_t now, struct sl_sacct_window *w,
+		    struct sl_err *err);
+/* Whether slurmdbd would return j for this window (and the -s states). */
+int sl_sacct_window_match(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
+			  const struct sl_job *j);
+
+/* The jobs in sacct's order: submit time, then id. */
+void sl_sacct_sort(struct sl_job **v, size_t n);
+
+/* sacct --usage / --help. */
+extern const char sl_sacct_usage[];
+
+#endif

@@ -1,0 +1,702 @@
+/* slurm_opt_set.c - the setters of sbatch's option table (slurm_opt.c):
+ * one per option, each checking its value with Slurm's text and exit
+ * status (255 for what Slurm's option parser rejects, 1 for what its later
+ * checks reject) and setting the job spec or the command's flags. */
+#include "slurm_opt_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "hostlist.h"
+#include "slurm_time.h"
+#include "xalloc.h"
+
+int sl_sbopt_fail1(void *c, struct sl_err *err, const char *msg)
+{
+	CTX(c)->status = 1;
+	return sl_err_set(err, SL_EINVAL, "%s", msg);
+}
+
+static void set_str(char **dst, const char *arg)
+{
+	free(*dst);
+	*dst = sl_xstrdup(arg);
+}
+
+/* Slurm's parse_int(): a positive decimal int, else exit 1. */
+static int parse_int(void *c, const char *name, const char *arg, int *out,
+		     struct sl_err *err)
+{
+	char *end = NULL;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (end == arg || *end != '\0' || v <= 0) {
+		CTX(c)->status = 1;
+		return sl_err_set(err, SL_EINVAL, "Invalid numeric value \"%s\" for %s.", arg,
+				  name);
+	}
+	if (errno == ERANGE || v > INT_MAX) {
+		CTX(c)->status = 1;
+		return sl_err_set(err, SL_EINVAL, "Numeric argument (%ld) to big for %s.", v,
+				  name);
+	}
+	*out = (int)v;
+	return 0;
+}
+
+/* ---- handlers: one per supported option ---- */
+
+int sl_sbopt_name(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->spec->name, a);
+	return 0;
+}
+
+int sl_sbopt_partition(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->spec->partition, a);
+	return 0;
+}
+
+int sl_sbopt_account(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->spec->account, a);
+	return 0;
+}
+
+int sl_sbopt_qos(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->spec->qos, a);
+	return 0;
+}
+
+int sl_sbopt_comment(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->spec->comment, a);
+	return 0;
+}
+
+/* -o/-e/-i "none" means /dev/null, as in Slurm. */
+static void set_path(char **dst, const char *a)
+{
+	set_str(dst, strcasecmp(a, "none") == 0 ? "/dev/null" : a);
+}
+
+int sl_sbopt_output(void *c, const char *a, struct sl_err *e)
+{
+	set_path(&CTX(c)->spec->std_out, a);
+	return 0;
+}
+
+int sl_sbopt_error(void *c, const char *a, struct sl_err *e)
+{
+	set_path(&CTX(c)->spec->std_err, a);
+	return 0;
+}
+
+int sl_sbopt_input(void *c, const char *a, struct sl_err *e)
+{
+	set_path(&CTX(c)->spec->std_in, a);
+	return 0;
+}
+
+int sl_sbopt_chdir(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->chdir, a);
+	return 0;
+}
+
+int sl_sbopt_export(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->export_spec, a);
+	return 0;
+}
+
+int sl_sbopt_nodes(void *c, const char *a, struct sl_err *e)
+{
+	int lo, hi, r;
+
+	if ((r = sl_slurm_parse_nodes(a, &lo, &hi, e)) != 0)
+		return r;
+	CTX(c)->spec->nodes = lo;
+	CTX(c)->spec->nodes_max = hi;
+	return 0;
+}
+
+int sl_sbopt_ntasks(void *c, const char *a, struct sl_err *e)
+{
+	return parse_int(c, "--ntasks", a, &CTX(c)->spec->ntasks, e);
+}
+
+int sl_sbopt_cpus(void *c, const char *a, struct sl_err *e)
+{
+	return parse_int(c, "--cpus-per-task", a, &CTX(c)->spec->cpus_per_task, e);
+}
+
+int sl_sbopt_tpn(void *c, const char *a, struct sl_err *e)
+{
+	return parse_int(c, "--ntasks-per-node", a, &CTX(c)->spec->ntasks_per_node, e);
+}
+
+/* --mem, --mem-per-cpu and --mem-per-gpu exclude each other: two on the
+ * command line is fatal; otherwise the one set last (highest precedence)
+ * wins. */
+int sl_sbopt_mem(void *c, const char *a, struct sl_err *e)
+{
+	if (sl_slurm_parse_mem(a, &CTX(c)->spec->mem_per_node) != 0)
+		return sl_err_set(e, SL_EINVAL, "Invalid --mem specification");
+	CTX(c)->spec->mem_per_cpu = SL_NO_VAL;
+	CTX(c)->spec->mem_per_gpu = 0;
+	CTX(c)->spec->mem_all = 0; /* --mem=0 is resolved by the submit policy */
+	CTX(c)->mem_cli |= CTX(c)->src == SRC_CLI;
+	return 0;
+}
+
+int sl_sbopt_mem_per_cpu(void *c, const char *a, struct sl_err *e)
+{
+	if (sl_slurm_parse_mem(a, &CTX(c)->spec->mem_per_cpu) != 0)
+		return sl_err_set(e, SL_EINVAL, "Invalid --mem-per-cpu specification");
+	CTX(c)->spec->mem_per_node = SL_NO_VAL;
+	CTX(c)->spec->mem_per_gpu = 0;
+	CTX(c)->spec->mem_all = 0;
+	CTX(c)->mem_per_cpu_cli |= CTX(c)->src == SRC_CLI;
+	return 0;
+}
+
+int sl_sbopt_gres(void *c, const char *a, struct sl_err *e)
+{
+	struct sl_jobspec *s = CTX(c)->spec;
+	char *type = NULL;
+	int n;
+
+	if (sl_slurm_parse_gres(a, &n, &type, e) != 0) {
+		CTX(c)->status = 1;
+		return -SL_EINVAL;
+	}
+	s->gpus_per_node = n < 0 ? SL_NO_VAL : n;
+	free(s->gpu_type);
+	s->gpu_type = type;
+	return 0;
+}
+
+int sl_sbopt_constraint(void *c, const char *a, struct sl_err *e)
+{
+	char **v = NULL;
+
+	if (sl_slurm_parse_constraint(a, &v, e) != 0) {
+		CTX(c)->status = 1;
+		return -SL_EINVAL;
+	}
+	sl_strv_free(CTX(c)->spec->features);
+	CTX(c)->spec->features = v;
+	return 0;
+}
+
+static int gpus_common(void *c, const char *a, int *dst, struct sl_err *e)
+{
+	struct sl_jobspec *s = CTX(c)->spec;
+	char *type = NULL;
+
+	if (sl_slurm_parse_gpus(a, dst, &type, e) != 0) {
+		CTX(c)->status = 1;
+		return -SL_EINVAL;
+	}
+	if (type) {
+		free(s->gpu_type);
+		s->gpu_type = type;
+	}
+	return 0;
+}
+
+int sl_sbopt_gpus(void *c, const char *a, struct sl_err *e)
+{
+	return gpus_common(c, a, &CTX(c)->spec->gpus, e);
+}
+
+int sl_sbopt_gpus_per_node(void *c, const char *a, struct sl_err *e)
+{
+	return gpus_common(c, a, &CTX(c)->spec->gpus_per_node, e);
+}
+
+int sl_sbopt_time(void *c, const char *a, struct sl_err *e)
+{
+	int64_t m;
+
+	/* Past Slurm's largest limit the seconds of the limit and its end
+	 * time would wrap. */
+	if (sl_slurm_time_parse_limit(a, &m) != 0 || m > SL_TIME_MAX)
+		return sl_err_set(e, SL_EINVAL, "Invalid --time specification");
+	/* "A time limit of zero requests that no time limit be imposed." */
+	CTX(c)->spec->time_limit = m == 0 ? SL_TIME_INFINITE : m;
+	return 0;
+}
+
+int sl_sbopt_hold(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->spec->hold = 1;
+	return 0;
+}
+
+int sl_sbopt_nice(void *c, const char *a, struct sl_err *e)
+{
+	long long v = a ? strtoll(a, NULL, 10) : 100;
+
+	/* Not llabs(): strtoll's LLONG_MIN has no absolute value. */
+	if (v > 2147483645LL || v < -2147483645LL)
+		return sl_err_set(e, SL_EINVAL,
+				  "Nice value out of range (+/- 2147483645). Value ignored");
+	CTX(c)->spec->nice = (int)v;
+	return 0;
+}
+
+int sl_sbopt_open_mode(void *c, const char *a, struct sl_err *e)
+{
+	if (a[0] == 'a' || a[0] == 'A')
+		CTX(c)->spec->open_mode = SL_OPEN_APPEND;
+	else if (a[0] == 't' || a[0] == 'T')
+		CTX(c)->spec->open_mode = SL_OPEN_TRUNCATE;
+	else
+		return sl_err_set(e, SL_EINVAL, "Invalid --open-mode argument: %s. Ignored", a);
+	return 0;
+}
+
+int sl_sbopt_priority(void *c, const char *a, struct sl_err *e)
+{
+	long long v;
+
+	if (strcasecmp(a, "TOP") == 0) {
+		CTX(c)->spec->priority = 4294967294LL;
+		return 0;
+	}
+	v = strtoll(a, NULL, 10);
+	if (v < 0)
+		return sl_err_set(e, SL_EINVAL, "Priority must be >= 0");
+	if (v >= 4294967294LL)
+		return sl_err_set(e, SL_EINVAL, "Priority must be < 4294967294");
+	CTX(c)->spec->priority = v;
+	return 0;
+}
+
+int sl_sbopt_requeue(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->spec->requeue = 1;
+	return 0;
+}
+
+int sl_sbopt_no_requeue(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->spec->requeue = 0;
+	return 0;
+}
+
+int sl_sbopt_wrap(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->wrap, a);
+	CTX(c)->wrap_set = 1;
+	return 0;
+}
+
+/* pyxis's spelling; the image is the kubernetes executor's business. */
+int sl_sbopt_container_image(void *c, const char *a, struct sl_err *e)
+{
+	const char *p;
+
+	for (p = a; *p != '\0' && (unsigned char)*p > ' '; p++)
+		;
+	if (*a == '\0' || *p != '\0' || strlen(a) > 1024)
+		return sl_sbopt_fail1(c, e, "Invalid --container-image: expected an image reference "
+			     "without spaces");
+	set_str(&CTX(c)->spec->container_image, a);
+	return 0;
+}
+
+/* The MPI implementations the kubernetes executor runs as MPIJobs; "none"
+ * overrides a partition's default. */
+int sl_sbopt_mpi(void *c, const char *a, struct sl_err *e)
+{
+	static const char *const types[] = {"openmpi", "intel", "mpich", "none", NULL};
+	size_t i;
+
+	for (i = 0; types[i] != NULL; i++)
+		if (strcasecmp(a, types[i]) == 0) {
+			set_str(&CTX(c)->spec->mpi, types[i]);
+			return 0;
+		}
+	CTX(c)->status = 1;
+	return sl_err_set(e, SL_EINVAL, "Invalid --mpi type: %s (Sluice runs openmpi, "
+			  "intel, mpich or none)", a);
+}
+
+int sl_sbopt_parsable(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->fl->parsable = 1;
+	return 0;
+}
+
+int sl_sbopt_quiet(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->fl->quiet = 1;
+	return 0;
+}
+
+int sl_sbopt_verbose(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->fl->verbose++;
+	return 0;
+}
+
+int sl_sbopt_help(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->fl->help = 1;
+	return 0;
+}
+
+int sl_sbopt_usage(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->fl->usage = 1;
+	return 0;
+}
+
+int sl_sbopt_version(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->fl->version = 1;
+	return 0;
+}
+
+
+/* ---- options added for real users' scripts (issue 12) ---- */
+
+/* Slurm ORs every --mail-type it is given, from every source: NONE adds
+ * nothing. */
+int sl_sbopt_mail_type(void *c, const char *a, struct sl_err *e)
+{
+	int bits = sl_slurm_parse_mail_type(a);
+
+	if (bits < 0)
+		return sl_err_set(e, SL_EINVAL, "Invalid --mail-type specification");
+	CTX(c)->spec->mail_type |= bits;
+	return 0;
+}
+
+int sl_sbopt_mail_user(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->spec->mail_user, a);
+	return 0;
+}
+
+int sl_sbopt_exclusive(void *c, const char *a, struct sl_err *e)
+{
+	struct sl_jobspec *s = CTX(c)->spec;
+
+	if (a == NULL || strcasecmp(a, "exclusive") == 0) {
+		s->shared = SL_SHARED_EXCLUSIVE;
+	} else if (strcasecmp(a, "oversubscribe") == 0) {
+		s->shared = SL_SHARED_OVERSUBSCRIBE;
+	} else if (strcasecmp(a, "user") == 0 || strcasecmp(a, "mcs") == 0) {
+		/* Sharing a node with one's own jobs only needs a placement
+		 * Kueue quota cannot express. */
+		CTX(c)->status = 1;
+		return sl_err_set(e, SL_EUNSUPP, "--exclusive=%s is not supported by Sluice", a);
+	} else {
+		return sl_err_set(e, SL_EINVAL, "Invalid --exclusive specification");
+	}
+	return 0;
+}
+
+int sl_sbopt_oversubscribe(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->spec->shared = SL_SHARED_OVERSUBSCRIBE;
+	return 0;
+}
+
+int sl_sbopt_signal(void *c, const char *a, struct sl_err *e)
+{
+	struct sl_jobspec *s = CTX(c)->spec;
+
+	if (sl_slurm_parse_signal(a, &s->warn_signal, &s->warn_time, &s->warn_flags) != 0)
+		return sl_err_set(e, SL_EINVAL, "Invalid --signal specification");
+	return 0;
+}
+
+int sl_sbopt_hint(void *c, const char *a, struct sl_err *e)
+{
+	struct sl_slurm_hint h;
+	char *bad = NULL;
+
+	if (sl_slurm_parse_hint(a, &h, &bad) != 0) {
+		CTX(c)->status = 1;
+		sl_err_set(e, SL_EINVAL, "unrecognized --hint argument \"%s\", see --hint=help",
+			   bad);
+		free(bad);
+		return -SL_EINVAL;
+	}
+	if (h.help) {
+		CTX(c)->fl->hint_help = 1;
+		CTX(c)->status = 1;
+		return sl_err_set(e, SL_EINVAL, "--hint=help");
+	}
+	set_str(&CTX(c)->spec->hint, a);
+	CTX(c)->hint_src |= SRC_BIT(CTX(c)->src);
+	return 0;
+}
+
+int sl_sbopt_sockets_per_node(void *c, const char *a, struct sl_err *e)
+{
+	return parse_int(c, "--sockets-per-node", a, &CTX(c)->spec->sockets_per_node, e);
+}
+
+int sl_sbopt_cores_per_socket(void *c, const char *a, struct sl_err *e)
+{
+	return parse_int(c, "--cores-per-socket", a, &CTX(c)->spec->cores_per_socket, e);
+}
+
+int sl_sbopt_threads_per_core(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->cpu_layout_src |= SRC_BIT(CTX(c)->src);
+	return parse_int(c, "--threads-per-core", a, &CTX(c)->spec->threads_per_core, e);
+}
+
+int sl_sbopt_ntasks_per_socket(void *c, const char *a, struct sl_err *e)
+{
+	return parse_int(c, "--ntasks-per-socket", a, &CTX(c)->spec->ntasks_per_socket, e);
+}
+
+int sl_sbopt_ntasks_per_core(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->cpu_layout_src |= SRC_BIT(CTX(c)->src);
+	return parse_int(c, "--ntasks-per-core", a, &CTX(c)->spec->ntasks_per_core, e);
+}
+
+int sl_sbopt_extra_node_info(void *c, const char *a, struct sl_err *e)
+{
+	struct sl_jobspec *s = CTX(c)->spec;
+	const char *what = NULL;
+	char *bad = NULL;
+	int v[3];
+
+	if (sl_slurm_parse_extra_node_info(a, v, &bad, &what) != 0) {
+		CTX(c)->status = 1;
+		sl_err_set(e, SL_EINVAL, "Invalid numeric value \"%s\" for %s.", bad, what);
+		free(bad);
+		return -SL_EINVAL;
+	}
+	s->sockets_per_node = v[0];
+	s->cores_per_socket = v[1];
+	s->threads_per_core = v[2];
+	CTX(c)->cpu_layout_src |= SRC_BIT(CTX(c)->src);
+	return 0;
+}
+
+/* A host list Slurm's controller would take apart; its names are checked
+ * against the nodes when the job is submitted. */
+static int node_names(void *c, const char *a, char **dst, struct sl_err *e)
+{
+	struct sl_err ignore = SL_ERR_INIT;
+	char **names = NULL;
+	size_t n = 0;
+
+	if (sl_hostlist_expand(a, &names, &n, &ignore) != 0 || n == 0) {
+		sl_strv_free(names);
+		CTX(c)->status = 1;
+		return sl_err_set(e, SL_EINVAL, "Batch job submission failed: Invalid node name "
+				  "specified");
+	}
+	sl_strv_free(names);
+	set_str(dst, a);
+	return 0;
+}
+
+int sl_sbopt_nodelist(void *c, const char *a, struct sl_err *e)
+{
+	return node_names(c, a, &CTX(c)->spec->nodelist, e);
+}
+
+int sl_sbopt_exclude(void *c, const char *a, struct sl_err *e)
+{
+	return node_names(c, a, &CTX(c)->spec->exclude, e);
+}
+
+int sl_sbopt_wait(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->fl->wait = 1;
+	return 0;
+}
+
+int sl_sbopt_test_only(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->fl->test_only = 1;
+	return 0;
+}
+
+int sl_sbopt_deadline(void *c, const char *a, struct sl_err *e)
+{
+	int64_t t = 0;
+
+	if (sl_slurm_time_parse_ts(a, (int64_t)time(NULL), &t) != 0 || t == 0)
+		return sl_err_set(e, SL_EINVAL, "Invalid --deadline specification");
+	CTX(c)->spec->deadline = t;
+	return 0;
+}
+
+int sl_sbopt_gpus_per_task(void *c, const char *a, struct sl_err *e)
+{
+	return gpus_common(c, a, &CTX(c)->spec->gpus_per_task, e);
+}
+
+int sl_sbopt_cpus_per_gpu(void *c, const char *a, struct sl_err *e)
+{
+	return parse_int(c, "--cpus-per-gpu", a, &CTX(c)->spec->cpus_per_gpu, e);
+}
+
+int sl_sbopt_mem_per_gpu(void *c, const char *a, struct sl_err *e)
+{
+	struct sl_jobspec *s = CTX(c)->spec;
+
+	if (sl_slurm_parse_mem(a, &s->mem_per_gpu) != 0 || s->mem_per_gpu == 0) {
+		s->mem_per_gpu = 0;
+		return sl_err_set(e, SL_EINVAL, "Invalid --mem-per-gpu specification");
+	}
+	s->mem_per_node = s->mem_per_cpu = SL_NO_VAL;
+	s->mem_all = 0;
+	CTX(c)->mem_per_gpu_cli |= CTX(c)->src == SRC_CLI;
+	return 0;
+}
+
+int sl_sbopt_mincpus(void *c, const char *a, struct sl_err *e)
+{
+	return parse_int(c, "--mincpus", a, &CTX(c)->spec->mincpus, e);
+}
+
+int sl_sbopt_ignore_pbs(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->ignore_pbs = 1;
+	return 0;
+}
+
+/* ---- checks that need every option (Slurm's _opt_verify) ---- */
+
+/* validate_hint_option(): --hint and the CPU layout options it implies
+ * exclude each other; the command line (and #SBATCH) settles it, then the
+ * environment. */
+static void settle_hint(struct ctx *c)
+{
+	struct sl_jobspec *s = c->spec;
+	struct sl_slurm_hint h;
+	char *bad = NULL;
+	/* Slurm counts #SBATCH lines as the command line here: only its
+	 * environment variables are "set by env" */
+	unsigned cli = SRC_BIT(SRC_CLI) | SRC_BIT(SRC_SCRIPT), env = SRC_BIT(SRC_ENV);
+	int use;
+
+	if (s->hint == NULL)
+		return;
+	if ((c->hint_src & cli) && (c->cpu_layout_src & cli))
+		use = 0;
+	else if (c->hint_src & cli)
+		use = 1;
+	else if (c->cpu_layout_src & cli)
+		use = 0;
+	else
+		use = !((c->hint_src & env) && (c->cpu_layout_src & env));
+	if (!use || sl_slurm_parse_hint(s->hint, &h, &bad) != 0) {
+		free(bad);
+		free(s->hint);
+		s->hint = NULL;
+		return;
+	}
+	/* --hint on the command line or in #SBATCH resets what it would
+	 * override (--ntasks-per-core, --threads-per-core, -B: sockets, cores
+	 * and threads); from the environment it only sets what its words say */
+	if (c->hint_src & cli) {
+		s->sockets_per_node = s->cores_per_socket = s->threads_per_core = 0;
+		s->ntasks_per_core = 0;
+	}
+	if (h.set & SL_HINT_SOCKETS)
+		s->sockets_per_node = h.sockets;
+	if (h.set & SL_HINT_CORES)
+		s->cores_per_socket = h.cores;
+	if (h.set & SL_HINT_THREADS)
+		s->threads_per_core = h.threads;
+}
+
+int sl_sbopt_finish(struct ctx *c, struct sl_err *err)
+{
+	struct sl_jobspec *s = c->spec;
+	struct sl_err ignore = SL_ERR_INIT;
+	char **names = NULL;
+	size_t n = 0;
+
+	if ((c->mem_cli != 0) + (c->mem_per_cpu_cli != 0) + (c->mem_per_gpu_cli != 0) > 1) {
+		c->fl->fatal = 1;
+		c->status = 1;
+		return sl_err_set(err, SL_EINVAL,
+				  "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+	}
+	if (s->gpus_per_task > 0 && s->ntasks == SL_NO_VAL &&
+	    (s->gpus == SL_NO_VAL || s->gpus <= 0)) {
+		c->status = 1;
+		return sl_err_set(err, SL_EINVAL, "Failed to validate job spec. --gpus-per-task "
+				  "used without either --gpus or -n/--ntasks is not allowed.\n"
+				  "Invalid generic resource (gres) specification");
+	}
+	settle_hint(c);
+	/* -w names nodes: at least that many (hostlist_uniq'd, as Slurm does) */
+	if (s->nodelist != NULL && sl_hostlist_expand(s->nodelist, &names, &n, &ignore) == 0) {
+		char *compressed = sl_hostlist_compress(names, n);
+		char **uniq = NULL;
+		size_t k = 0;
+
+		if (sl_hostlist_expand(compressed, &uniq, &k, &ignore) != 0)
+			k = n;
+		if (s->nodes == SL_NO_VAL || s->nodes < (int)k)
+			s->nodes = (int)k;
+		if (s->nodes_max != SL_NO_VAL && s->nodes_max != 0 && s->nodes_max < s->nodes)
+			s->nodes_max = s->nodes;
+		sl_strv_free(uniq);
+		free(compressed);
+	}
+	sl_strv_free(names);
+	return 0;
+}
+
+/* -d is checked by the daemon, which knows the jobs it names (Slurm's
+ * sbatch, too, leaves it to the controller). */
+int sl_sbopt_dependency(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->spec->dependency, a);
+	return 0;
+}
+
+/* --begin: an absolute time here, so the daemon never reads a clock the
+ * user did not mean; Slurm's two lines when it is not a time. */
+int sl_sbopt_begin(void *c, const char *a, struct sl_err *e)
+{
+	int64_t t;
+	int pos;
+
+	if (sl_slurm_time_parse_begin(a, (int64_t)time(NULL), &t, &pos) != 0) {
+		if (pos < 0)
+			return sl_err_set(e, SL_EINVAL, "Invalid --begin specification");
+		CTX(c)->fl->raw_lines = 1;
+		return sl_err_set(e, SL_EINVAL, "Invalid time specification (pos=%d): %s\n"
+				  "Invalid --begin specification", pos, a);
+	}
+	CTX(c)->spec->begin_time = t;
+	return 0;
+}
+
+int sl_sbopt_kill_invalid_dep(void *c, const char *a, struct sl_err *e)
+{
+	if (a == NULL || (strcasecmp(a, "yes") != 0 && strcasecmp(a, "no") != 0))
+		return sl_err_set(e, SL_EINVAL, "Invalid --kill-on-invalid-dep specification");
+	CTX(c)->spec->kill_invalid_dep = strcasecmp(a, "yes") == 0;
+	return 0;
+}

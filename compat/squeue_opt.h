@@ -1,0 +1,35 @@
+/* squeue_opt.h - squeue's command line as Slurm 22.05 reads it (opts.c):
+ * the option table, its SQUEUE_* variables, and Slurm's messages. */
+#ifndef SL_SQUEUE_OPT_H
+#define SL_SQUEUE_OPT_H
+
+#include "err.h"
+#include "slurm_state.h"
+
+struct sl_squeue_opts {
+	int noheader, longfmt, start, iterate, verbose;
+	int help, usage, version;
+	int job_flag;      /* -j given, with or without a list */
+	int users_given;   /* -u/--me given, even if no name resolved */
+	int reservation;   /* -R: Sluice has none, so nothing matches */
+	int override;      /* -o -O -l --start: SQUEUE_FORMAT* are not read */
+	char *format;      /* -o or SQUEUE_FORMAT */
+	char *format_long; /* -O or SQUEUE_FORMAT2 */
+	char *sort;        /* -S or SQUEUE_SORT */
+	char warn[SL_ERR_MSG_MAX]; /* what squeue says and goes on (unknown users) */
+	struct sl_jobsel sel;
+};
+
+/* Parse argv (and the environment). On error, err->msg is the whole text
+ * squeue writes on stderr (lines, no final newline) and *syntax says
+ * whether "Try \"squeue --help\"..." follows; *usage_too asks for the usage
+ * text on stdout as well (an operand without -j). Exit code 1 either way.
+ * The caller clears o with sl_squeue_opts_clear() in every case. */
+int sl_squeue_opts_parse(int argc, char **argv, struct sl_squeue_opts *o, int *syntax,
+			 int *usage_too, struct sl_err *err);
+void sl_squeue_opts_clear(struct sl_squeue_opts *o);
+
+/* squeue --usage. */
+extern const char sl_squeue_usage[];
+
+#endif

@@ -1,0 +1,3 @@
+#!/bin/sh
+#SBATCH --sockets-per-node=2
+true

@@ -1,0 +1,4 @@
+#!/bin/sh
+#PBS -N later
+#PBS -a 202612312359
+true

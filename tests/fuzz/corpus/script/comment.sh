@@ -1,0 +1,4 @@
+#!/bin/sh
+#SBATCH -J commented
+#SBATCH --comment="a comment"
+hostname

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Issue 11, hole 8: a job's --export values (often tokens and passwords)
+# were in every user's jobs listing, which squeue, sacct and scontrol read
+# whole. Now only the job's owner and operators receive them, live and from
+# the history; everyone still sees the job itself.
+. "$top_srcdir/tests/integration/lib.sh"
+make_users
+start_daemon
+cd "$T/work"
+sock="$T/sock/sluiced.sock"
+version=$(sed -n 's/^#define SL_PROTO_VERSION \([0-9]*\)$/\1/p' "$top_srcdir/libbatch/proto.h")
+
+# listing USER HISTORY: the raw jobs reply as USER receives it.
+listing() {
+	as "$1" python3 - "$sock" "$version" "$2" <<'EOP'
+import json, socket, struct, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(5)
+s.connect(sys.argv[1])
+body = json.dumps({"filter": {"history": sys.argv[3] == "1"}}).encode()
+s.sendall(struct.pack(">IHHI", 0x534C5549, int(sys.argv[2]), 3, len(body)) + body)
+hdr = b""
+while len(hdr) < 12: hdr += s.recv(12 - len(hdr))
+n = struct.unpack(">IHHI", hdr)[3]
+rep = b""
+while len(rep) < n: rep += s.recv(n - len(rep))
+sys.stdout.write(rep.decode())
+EOP
+}
+
+id=$(submit $USER1 -H --export=ALL,SL_TOKEN=hunter2 --wrap true) || fail "submit"
+for u in $USER2; do
+	out=$(listing $u 0) || fail "listing as $u"
+	case "$out" in *"\"id\":$id,"*) ;; *) fail "$u does not see job $id: $out" ;; esac
+	case "$out" in *hunter2*) fail "$u sees another user's --export values: $out" ;; esac
+done
+ok "another user sees the job but not its --export values"
+
+for u in $USER1 root; do
+	out=$(listing $u 0) || fail "listing as $u"
+	case "$out" in *'"export_spec":"ALL,SL_TOKEN=hunter2"'*) ;;
+	*) fail "$u does not see the --export values: $out" ;; esac
+done
+ok "the owner and root see them"
+
+as $USER1 "$BIN/scancel" "$id" || fail "scancel"
+wait_state "$id" CANCELLED
+out=$(listing $USER2 1)
+case "$out" in *"\"id\":$id,"*) ;; *) fail "$USER2 does not see job $id in the history: $out" ;; esac
+case "$out" in *hunter2*) fail "the history shows $USER2 another user's --export values: $out" ;; esac
+case "$(listing $USER1 1)" in *hunter2*) ;; *) fail "the history hides them from the owner" ;; esac
+ok "so does the history"

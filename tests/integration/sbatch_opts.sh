@@ -1,0 +1,155 @@
+#!/bin/sh
+# sbatch options of real users' scripts (issue 12) through the real sluiced
+# and commands: account names that are not Kubernetes names, -w/-x on the
+# local executor, --exclusive, --mem=0, scontrol's values for -n, GPU types
+# and %a, --test-only, --wait, #PBS directives.
+. "$top_srcdir/tests/integration/lib.sh"
+make_users
+
+# Accounts in Slurm's spelling: their namespaces are accre-gpu and
+# training-cpu; a GPU flavor for the TRES checks.
+opts_conf() {
+	RESOURCE_GROUPS='  - coveredResources: [cpu, memory, nvidia.com/gpu]
+    flavors:
+    - name: default
+      resources:
+      - {name: cpu, nominalQuota: 8}
+      - {name: memory, nominalQuota: 32Gi}
+      - {name: nvidia.com/gpu, nominalQuota: 4}' \
+	FLAVORS='apiVersion: kueue.x-k8s.io/v1beta1
+kind: ResourceFlavor
+metadata: {name: default}
+spec:
+  nodeLabels: {nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB}' \
+	EXTRA_OBJECTS='---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {name: batch, namespace: accre-gpu}
+spec: {clusterQueue: main}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {name: batch, namespace: training-cpu}
+spec: {clusterQueue: main}' \
+	write_conf 'accounts:
+  "*": [general, accre_gpu, TRAINING-CPU]
+features:
+  a100: {nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB}'
+	# write_conf's own accounts: line comes first; drop it
+	sed -i '0,/^accounts:$/{/^accounts:$/{N;d}}' "$T/sluice.yaml"
+}
+WRITE_CONF=opts_conf
+start_daemon
+cd "$T/work"
+HOST=$(hostname -s)
+show() { "$BIN/scontrol" show job "$1"; }
+field() { show "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n1; }
+
+# --- account names ---------------------------------------------------------
+a1=$(submit $USER1 -A accre_gpu -o acct.out --wrap 'echo "A=$SLURM_JOB_ACCOUNT"') ||
+	fail "sbatch -A accre_gpu"
+wait_state "$a1" COMPLETED
+expect_eq "job's account" "A=accre_gpu" "$(cat acct.out)"
+expect_eq "squeue %a" "accre_gpu" "$("$BIN/squeue" -h -t all -j "$a1" -o %a)"
+expect_eq "sacct Account" "accre_gpu" "$("$BIN/sacct" -n -X -P -j "$a1" -o Account)"
+expect_eq "scontrol Account" "accre_gpu" "$(field "$a1" Account)"
+a2=$(submit $USER1 -A TRAINING-CPU -H --wrap true) || fail "sbatch -A TRAINING-CPU"
+expect_eq "an account is lowercased, as Slurm does" "training-cpu" "$(field "$a2" Account)"
+"$BIN/scancel" "$a2"
+ok "-A accre_gpu / TRAINING-CPU: namespaces accre-gpu / training-cpu, Slurm's spelling shown"
+
+# --- -w / -x on the local executor ----------------------------------------
+w1=$(submit $USER1 -w "$HOST" -H --wrap true) || fail "sbatch -w $HOST"
+expect_eq "ReqNodeList" "$HOST" "$(field "$w1" ReqNodeList)"
+"$BIN/scancel" "$w1"
+err=$(as $USER1 "$BIN/sbatch" -w nosuchnode --wrap true 2>&1); rc=$?
+expect_eq "-w another node" "1:sbatch: error: Batch job submission failed: Invalid node name specified" "$rc:$err"
+err=$(as $USER1 "$BIN/sbatch" -x "$HOST" --wrap true 2>&1); rc=$?
+expect_eq "-x this host (rc)" 1 "$rc"
+echo "$err" | tail -n1 | grep -qx "sbatch: error: Batch job submission failed: Requested node configuration is not available" ||
+	fail "-x this host: $err"
+x1=$(submit $USER1 -x othernode -H --wrap true) || fail "sbatch -x othernode"
+expect_eq "ExcNodeList" "othernode" "$(field "$x1" ExcNodeList)"
+"$BIN/scancel" "$x1"
+ok "-w this host, -x another: accepted; -w another, -x this host: Slurm's refusals"
+
+# --- --exclusive and --mem=0: the node is the partition's quota ------------
+e1=$(submit $USER1 --exclusive -o excl.out --wrap 'echo "C=$SLURM_CPUS_ON_NODE M=${SLURM_MEM_PER_NODE-unset}"; sleep 5') ||
+	fail "sbatch --exclusive"
+wait_state "$e1" RUNNING
+expect_eq "exclusive NumCPUs" 8 "$(field "$e1" NumCPUs)"
+expect_eq "exclusive OverSubscribe" NO "$(field "$e1" OverSubscribe)"
+e2=$(submit $USER1 --wrap true) || fail "sbatch while exclusive"
+sleep 1.5
+expect_eq "a job behind the exclusive one" PENDING "$(state "$e2")"
+wait_state "$e1" COMPLETED
+wait_state "$e2" COMPLETED
+expect_eq "exclusive env" "C=8 M=unset" "$(cat excl.out)"
+m1=$(submit $USER1 --mem=0 -H --wrap true) || fail "sbatch --mem=0"
+expect_eq "--mem=0 MinMemoryNode" 0 "$(field "$m1" MinMemoryNode)"
+expect_eq "--mem=0 TRES" "cpu=1,mem=32G,node=1,billing=1" "$(field "$m1" TRES)"
+"$BIN/scancel" "$m1"
+ok "--exclusive takes the 8 CPUs of the quota; --mem=0 its 32G (MinMemoryNode=0)"
+
+# --- scontrol: -n without -N, GPU type, %a ---------------------------------
+n1=$(submit $USER1 -n 4 -H --wrap true) || fail "sbatch -n 4"
+show "$n1" | grep -q "   NumNodes=1 NumCPUs=4 NumTasks=4 CPUs/Task=1 ReqB:S:C:T=0:0:\*:\*$" ||
+	fail "-n 4: $(show "$n1" | grep NumNodes)"
+expect_eq "-n 4 MinCPUsNode" 1 "$(field "$n1" MinCPUsNode)"
+g1=$(submit $USER1 --gres=gpu:a100:2 -o 'g-%a-%A.out' -H --mail-type=END --wrap true) ||
+	fail "sbatch --gres=gpu:a100:2"
+expect_eq "TresPerNode keeps the type" "gres:gpu:a100:2" "$(field "$g1" TresPerNode)"
+expect_eq "%a of a plain job" "$T/work/g-4294967294-$g1.out" "$(field "$g1" StdOut)"
+show "$g1" | grep -qx "   MailUser=$USER1 MailType=END" || fail "MailUser line: $(show "$g1")"
+h1=$(submit $USER1 --hint=nomultithread --ntasks-per-socket=2 --cores-per-socket=4 -H --wrap true) ||
+	fail "sbatch --hint"
+# --hint on the command line resets --cores-per-socket, as in Slurm
+show "$h1" | grep -q "ReqB:S:C:T=0:0:\*:1$" || fail "--hint: $(show "$h1" | grep ReqB)"
+show "$h1" | grep -q "NtasksPerN:B:S:C=0:0:2:\* CoreSpec" || fail "--ntasks-per-socket: $(show "$h1")"
+"$BIN/scancel" "$n1" "$g1" "$h1"
+ok "scontrol: -n 4 is MinCPUsNode=1, TresPerNode=gres:gpu:a100:2, %a is 4294967294, hints shown"
+
+# --- --test-only ---------------------------------------------------------------
+before=$("$BIN/squeue" -h -t all | wc -l)
+out=$(as $USER1 "$BIN/sbatch" --test-only -n 2 --wrap true 2>&1); rc=$?
+expect_eq "--test-only rc" 0 "$rc"
+echo "$out" | grep -Eqx "sbatch: Job [0-9]+ to start at [0-9T:-]+ using 2 processors on nodes $HOST in partition batch" ||
+	fail "--test-only said [$out]"
+expect_eq "--test-only stores nothing" "$before" "$("$BIN/squeue" -h -t all | wc -l)"
+big=$(submit $USER1 -n 8 --wrap 'sleep 10') || fail "sbatch -n 8"
+wait_state "$big" RUNNING
+out=$(as $USER1 "$BIN/sbatch" --test-only --wrap true 2>&1); rc=$?
+expect_eq "--test-only when full" "1:allocation failure: Requested node configuration is not available" "$rc:$out"
+out=$(as $USER1 "$BIN/sbatch" --test-only -p nosuch --wrap true 2>&1); rc=$?
+expect_eq "--test-only, bad partition" "1:sbatch: error: invalid partition specified: nosuch
+allocation failure: Invalid partition name specified" "$rc:$out"
+"$BIN/scancel" "$big"
+wait_state "$big" CANCELLED
+ok "--test-only: now when it fits, Slurm's allocation failure otherwise"
+
+# --- --wait -------------------------------------------------------------------
+out=$(as $USER1 "$BIN/sbatch" --wait --wrap 'sleep 1; exit 7'); rc=$?
+expect_eq "--wait exit code" 7 "$rc"
+echo "$out" | grep -Eqx "Submitted batch job [0-9]+" || fail "--wait printed [$out]"
+as $USER1 "$BIN/sbatch" -W -Q --wrap true || fail "--wait of a job that succeeds"
+ok "--wait: exits with the job's exit code"
+
+# --- #PBS directives -------------------------------------------------------------
+cat >pbs.sh <<'EOS'
+#!/bin/sh
+#PBS -N pbsname
+#PBS -l walltime=00:02:00,nodes=1:ppn=2
+#PBS -j oe
+#PBS -o pbs.out
+echo "N=$SLURM_NTASKS name=$SLURM_JOB_NAME"
+EOS
+p1=$(submit $USER1 pbs.sh) || fail "sbatch pbs.sh"
+wait_state "$p1" COMPLETED
+expect_eq "#PBS honoured" "N=2 name=pbsname" "$(cat pbs.out)"
+expect_eq "#PBS walltime" "00:02:00" "$(field "$p1" TimeLimit)"
+printf '#!/bin/sh\n#PBS -a 202612312359\ntrue\n' >pbsbegin.sh
+err=$(as $USER1 "$BIN/sbatch" pbsbegin.sh 2>&1); rc=$?
+# -a is --begin, read by Slurm's parse_time, which knows no PBS datetime
+expect_eq "#PBS -a is --begin, not dropped" "255:Invalid time specification (pos=0): 202612312359
+sbatch: error: Invalid --begin specification" "$rc:$err"
+ok "#PBS -N -l -o -a honoured as Slurm does"

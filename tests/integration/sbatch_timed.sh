@@ -1,0 +1,149 @@
+#!/bin/sh
+# What happens to a job at given times (issue 12): --mail-type's mails
+# through a fake mailProg that records its argv, stdin and environment;
+# --signal before the time limit; --deadline for a job left pending.
+. "$top_srcdir/tests/integration/lib.sh"
+make_users
+
+MAILDIR="$T/mail"
+mkdir -p "$MAILDIR"
+chmod 0777 "$MAILDIR"
+cat >"$T/fakemail" <<EOS
+#!/bin/sh
+# argv, one per line, then stdin, then the variables, in a file per mail
+f=\$(mktemp "$MAILDIR/mail.XXXXXX")
+for a in "\$@"; do printf 'ARG %s\n' "\$a"; done >"\$f"
+printf 'STDIN %s\n' "\$(cat)" >>"\$f"
+env | grep '^SLURM_JOB_' | sort >>"\$f"
+chmod 0644 "\$f"
+EOS
+chmod 0755 "$T/fakemail"
+mail_conf() { write_conf "mailProg: $T/fakemail"; }
+WRITE_CONF=mail_conf
+start_daemon
+cd "$T/work"
+
+# mails JOBID -> the mail subjects for that job, sorted
+mails() {
+	grep -h "^ARG Slurm Job_id=$1 " "$MAILDIR"/mail.* 2>/dev/null | sed 's/^ARG //' | sort
+}
+wait_mails() { # wait_mails JOBID COUNT
+	n=0
+	until [ "$(mails "$1" | wc -l)" -ge "$2" ]; do
+		n=$((n + 1))
+		[ $n -lt 100 ] || fail "job $1: $2 mails expected, got: $(mails "$1")"
+		sleep 0.1
+	done
+}
+
+# --- mail ------------------------------------------------------------------
+m1=$(submit $USER1 -J mailjob --mail-type=BEGIN,END --mail-user=someone@example.org \
+	--wrap 'sleep 1') || fail "sbatch --mail-type"
+wait_state "$m1" COMPLETED
+wait_mails "$m1" 2
+mails "$m1" | grep -Eqx "Slurm Job_id=$m1 Name=mailjob Began, Queued time 00:00:0[0-9]" ||
+	fail "no Began mail: $(mails "$m1")"
+mails "$m1" | grep -Eqx "Slurm Job_id=$m1 Name=mailjob Ended, Run time 00:00:0[0-9], COMPLETED, ExitCode 0" ||
+	fail "no Ended mail: $(mails "$m1")"
+f=$(grep -l "Name=mailjob Ended" "$MAILDIR"/mail.*)
+expect_eq "mailProg's argv" "ARG -s" "$(sed -n 1p "$f")"
+expect_eq "recipient" "ARG someone@example.org" "$(sed -n 3p "$f")"
+expect_eq "stdin" "STDIN " "$(sed -n 4p "$f")"
+grep -qx "SLURM_JOB_ID=$m1" "$f" || fail "SLURM_JOB_ID: $(cat "$f")"
+grep -qx "SLURM_JOB_MAIL_TYPE=Ended" "$f" || fail "SLURM_JOB_MAIL_TYPE: $(cat "$f")"
+grep -qx "SLURM_JOB_STATE=COMPLETED" "$f" || fail "SLURM_JOB_STATE: $(cat "$f")"
+grep -qx "SLURM_JOB_EXIT_CODE_MAX=0" "$f" || fail "SLURM_JOB_EXIT_CODE_MAX: $(cat "$f")"
+ok "--mail-type=BEGIN,END: Slurm's subjects, mailProg -s SUBJECT USER, SLURM_JOB_* set"
+
+m2=$(submit $USER1 -J failjob --mail-type=FAIL --wrap 'exit 3') || fail "sbatch FAIL"
+m3=$(submit $USER1 -J endonly --mail-type=END --wrap 'exit 3') || fail "sbatch END"
+m4=$(submit $USER1 -J nomail --wrap true) || fail "sbatch without mail"
+wait_state "$m2" FAILED
+wait_state "$m3" FAILED
+wait_state "$m4" COMPLETED
+wait_mails "$m2" 1
+mails "$m2" | grep -Eqx "Slurm Job_id=$m2 Name=failjob Failed, Run time 00:00:0[0-9], FAILED, ExitCode 3" ||
+	fail "no Failed mail: $(mails "$m2")"
+grep -l "Name=failjob" "$MAILDIR"/mail.* | xargs grep -qx "ARG $USER1" ||
+	fail "the default recipient is the user"
+sleep 1 # a mail that should not come has had its chance
+expect_eq "END only, job failed: no mail (Slurm 22.05)" "" "$(mails "$m3")"
+expect_eq "no --mail-type, no mail" "" "$(mails "$m4")"
+m5=$(submit $USER1 -J cancelled -H --mail-type=ALL --wrap true) || fail "sbatch ALL"
+"$BIN/scancel" "$m5"
+wait_mails "$m5" 1
+expect_eq "a pending job cancelled" "Slurm Job_id=$m5 Name=cancelled Ended, Run time 00:00:00, CANCELLED, ExitCode 0" \
+	"$(mails "$m5")"
+ok "FAIL mails a failure to the user; END alone does not; a cancel is Ended"
+
+# --- --signal ----------------------------------------------------------------
+# The shell and a child of it trap USR1; the shell gives the child a second
+# to say so before ending the job. `sleep & wait` keeps the traps prompt.
+cat >sig.sh <<'EOS'
+#!/bin/sh
+start=$(date +%s)
+sh -c 'trap "echo child got USR1; exit 0" USR1; while :; do sleep 0.2 & wait $!; done' &
+child=$!
+trap 'echo "shell got USR1 after $(( $(date +%s) - start ))s"; sleep 1; kill $child; exit 0' USR1
+while :; do sleep 0.2 & wait $!; done
+EOS
+s1=$(submit $USER1 -t 1 --signal=B:USR1@57 -o sigb.out sig.sh) || fail "sbatch --signal=B:"
+s2=$(submit $USER1 -t 1 --signal=USR1@57 -o sigall.out sig.sh) || fail "sbatch --signal"
+wait_state "$s1" COMPLETED 20
+wait_state "$s2" COMPLETED 20
+grep -Eqx "shell got USR1 after [2-5]s" sigb.out || fail "B: no USR1 at 3 s: $(cat sigb.out)"
+grep -q "child got" sigb.out && fail "B: the child got it too: $(cat sigb.out)"
+grep -qx "child got USR1" sigall.out || fail "no USR1 for the job's processes: $(cat sigall.out)"
+ok "--signal=B:USR1@57 reaches the batch shell alone 3 s in; without B: all the job's processes"
+
+# --- --deadline --------------------------------------------------------------
+err=$(as $USER1 "$BIN/sbatch" --deadline=2020-01-01 --wrap true 2>&1); rc=$?
+expect_eq "a deadline past" "1:sbatch: error: Batch job submission failed: Requested time limit is invalid (missing or exceeds some limit)" "$rc:$err"
+big=$(submit $USER1 -n 8 --wrap 'sleep 30') || fail "sbatch -n 8"
+wait_state "$big" RUNNING
+d1=$(submit $USER1 -t 1 --deadline=now+65seconds --mail-type=FAIL -J late --wrap true) ||
+	fail "sbatch --deadline"
+expect_eq "pending before its deadline" PENDING "$(state "$d1")"
+"$BIN/scontrol" show job "$d1" | grep -Eq "Deadline=[0-9]{4}-" || fail "no Deadline= shown"
+wait_state "$d1" DEADLINE 30
+"$BIN/scontrol" show job "$d1" | grep -q "JobState=DEADLINE Reason=DeadLine " ||
+	fail "scontrol: $("$BIN/scontrol" show job "$d1" | grep JobState)"
+"$BIN/scontrol" show job "$d1" | grep -q "ExitCode=0:1$" || fail "ExitCode: $("$BIN/scontrol" show job "$d1")"
+wait_mails "$d1" 1
+mails "$d1" | grep -Eqx "Slurm Job_id=$d1 Name=late Failed, Run time 00:00:00, DEADLINE" ||
+	fail "deadline mail: $(mails "$d1")"
+"$BIN/scancel" "$big"
+ok "--deadline: a past one refused; a pending job that cannot end in time is DEADLINE (DeadLine)"
+
+# --- TIME_LIMIT_50: half the time limit gone ----------------------------------
+t1=$(submit $USER1 -t 1 -J halfway --mail-type=TIME_LIMIT_50,TIME_LIMIT_90 --wrap 'sleep 100') ||
+	fail "sbatch TIME_LIMIT_50"
+wait_state "$t1" RUNNING
+"$BIN/scontrol" show job "$t1" | grep -q "MailType=TIME_LIMIT_50,TIME_LIMIT_90$" ||
+	fail "MailType before: $("$BIN/scontrol" show job "$t1" | grep Mail)"
+n=0
+until [ "$(mails "$t1" | wc -l)" -ge 1 ]; do
+	n=$((n + 1))
+	[ $n -lt 450 ] || fail "no TIME_LIMIT_50 mail after 45 s"
+	sleep 0.1
+done
+mails "$t1" | grep -Eqx "Slurm Job_id=$t1 Name=halfway Reached 50% of time limit, Run time 00:00:3[0-9]" ||
+	fail "TIME_LIMIT_50 mail: $(mails "$t1")"
+"$BIN/scontrol" show job "$t1" | grep -q "MailType=TIME_LIMIT_90$" ||
+	fail "a sent TIME_LIMIT bit stays: $("$BIN/scontrol" show job "$t1" | grep Mail)"
+sleep 6 # another sweep: a mail sent is not sent again
+expect_eq "TIME_LIMIT_50 mails" 1 "$(mails "$t1" | wc -l)"
+"$BIN/scancel" "$t1"
+ok "--mail-type=TIME_LIMIT_50: mailed at half the limit, once; MailType drops it as Slurm does"
+
+# --- a mailProg that is not there --------------------------------------------
+stop_daemon
+sed -i "s|^mailProg: .*|mailProg: $T/nosuchmail|" "$T/sluice.yaml"
+start_daemon
+n1=$(submit $USER1 --mail-type=END --wrap true) || fail "sbatch"
+n2=$(submit $USER1 --mail-type=END --wrap true) || fail "sbatch"
+wait_state "$n1" COMPLETED
+wait_state "$n2" COMPLETED
+sleep 0.5
+expect_eq "said once" 1 "$(grep -c "mailProg $T/nosuchmail is not an executable file" "$T/sluiced.log")"
+ok "a missing mailProg is logged once; jobs go on"

@@ -1,0 +1,228 @@
+/* test_sacct_opt.c - sacct's command line and the jobs its window lets
+ * through, as slurmdb_job_cond_def_start_end() and slurmdbd's conditions
+ * (as_mysql_jobacct_process.c) decide. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "sacct_opt.h"
+#include "xalloc.h"
+
+#define NOW 1795257000 /* 2026-11-21T10:30:00Z */
+#define MIDNIGHT 1795219200
+
+static int parse_v(struct sl_sacct_opts *o, struct sl_err *err, char **argv)
+{
+	int argc = 0, syntax;
+	while (argv[argc])
+		argc++;
+	memset(o, 0, sizeof(*o));
+	return sl_sacct_opts_parse(argc, argv, NOW, o, &syntax, err);
+}
+
+#define PARSE(o, err, ...) parse_v(o, err, (char *[]){"sacct", __VA_ARGS__, NULL})
+
+static void window_of(const char *a1, const char *a2, const char *a3, int64_t start,
+		      int64_t end)
+{
+	struct sl_sacct_opts o;
+	struct sl_sacct_window w;
+	struct sl_err err = SL_ERR_INIT;
+
+	assert_int_equal(PARSE(&o, &err, (char *)a1, (char *)a2, (char *)a3), 0);
+	assert_int_equal(sl_sacct_window(&o, NOW, &w, &err), 0);
+	assert_int_equal(w.start, start);
+	assert_int_equal(w.end, end);
+	sl_sacct_opts_clear(&o);
+}
+
+/* -S/-E defaults: midnight to now; -s: the instant now, or the instant -S;
+ * -j: from the epoch. An end equal to the start or to now is one second
+ * later (the query's end is exclusive). */
+static void test_window_defaults(void **state)
+{
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	window_of("-X", "-n", "-P", MIDNIGHT, NOW + 1);
+	window_of("-s", "CD", "-X", NOW, NOW + 1);
+	window_of("-s", "CD", "-S2026-11-21T10:00:00", NOW - 1800, NOW - 1799);
+	window_of("-j", "5", "-X", 0, NOW + 1);
+	window_of("-j", "5", "-sCA", 0, NOW + 1);
+	window_of("-S", "2026-11-21T10:00:00", "-X", NOW - 1800, NOW + 1);
+	window_of("-S2026-11-21T10:00:00", "-E2026-11-21T10:10:00", "-X", NOW - 1800,
+		  NOW - 1200);
+}
+
+static void test_window_bad(void **state)
+{
+	struct sl_sacct_opts o;
+	struct sl_sacct_window w;
+	struct sl_err err = SL_ERR_INIT;
+	(void)state;
+
+	assert_int_equal(PARSE(&o, &err, "-S", "2026-11-21T11:00:00"), 0);
+	assert_int_equal(sl_sacct_window(&o, NOW, &w, &err), -SL_EINVAL);
+	assert_string_equal(err.msg, "sacct: error: Start time (2026-11-21T11:00:00) requested "
+				     "is after end time (2026-11-21T10:30:01).");
+	sl_sacct_opts_clear(&o);
+}
+
+static struct sl_job *job(enum sl_jobstate st, int64_t submit, int64_t start, int64_t end)
+{
+	struct sl_job *j = sl_job_new();
+	j->id = 7;
+	j->state = st;
+	j->submit_time = j->eligible_time = submit;
+	j->start_time = start;
+	j->end_time = end;
+	return j;
+}
+
+static int listed(struct sl_job *j, char **argv)
+{
+	struct sl_sacct_opts o;
+	struct sl_sacct_window w;
+	struct sl_err err = SL_ERR_INIT;
+	int r;
+
+	assert_int_equal(parse_v(&o, &err, argv), 0);
+	assert_int_equal(sl_sacct_window(&o, NOW, &w, &err), 0);
+	r = sl_sacct_window_match(&o, &w, j);
+	sl_sacct_opts_clear(&o);
+	return r;
+}
+
+#define LISTED(j, ...) listed(j, (char *[]){"sacct", __VA_ARGS__, NULL})
+
+/* -s selects by what happened in the window: a final state by the end
+ * falling inside it (so -S without -E is an instant), PD and R by having
+ * been pending or running in it, whatever the job is now. */
+static void test_states(void **state)
+{
+	struct sl_job *done = job(SL_JOB_COMPLETED, NOW - 600, NOW - 500, NOW - 100);
+	struct sl_job *run = job(SL_JOB_RUNNING, NOW - 600, NOW - 500, 0);
+	(void)state;
+
+	assert_true(LISTED(done, "-S", "2026-11-21T10:00:00")); /* ended after -S */
+	assert_false(LISTED(done, "-s", "CD", "-S", "2026-11-21T10:00:00"));
+	assert_true(LISTED(done, "-s", "CD", "-S", "2026-11-21T10:28:20")); /* its end */
+	assert_true(LISTED(done, "-s", "CD", "-S", "2026-11-21T10:00:00", "-E", "now"));
+	assert_false(LISTED(done, "-s", "CA,F", "-S", "2026-11-21T10:00:00", "-E", "now"));
+	assert_false(LISTED(done, "-s", "CD")); /* -s alone: the instant now */
+	assert_true(LISTED(done, "-s", "R", "-S", "2026-11-21T10:25:00", "-E", "now"));
+	assert_true(LISTED(done, "-s", "PD", "-S", "2026-11-21T10:20:00", "-E", "now"));
+	assert_false(LISTED(done, "-s", "PD", "-S", "2026-11-21T10:25:00", "-E", "now"));
+	assert_true(LISTED(run, "-s", "R"));
+	assert_false(LISTED(run, "-s", "PD"));
+	sl_job_free(done);
+	sl_job_free(run);
+}
+
+/* Without -j, a job never eligible (held, even once cancelled) is not in
+ * any window; -j lists it. */
+static void test_held(void **state)
+{
+	struct sl_job *j = job(SL_JOB_CANCELLED, NOW - 60, NOW - 30, NOW - 30);
+	(void)state;
+
+	assert_true(LISTED(j, "-X"));
+	j->spec.hold = 1;
+	assert_false(LISTED(j, "-X"));
+	assert_true(LISTED(j, "-j", "7"));
+	j->state = SL_JOB_PENDING;
+	j->start_time = j->end_time = 0;
+	assert_false(LISTED(j, "-s", "PD"));
+	j->spec.hold = 0;
+	assert_true(LISTED(j, "-s", "PD"));
+	sl_job_free(j);
+}
+
+static void expect_err(char **argv, const char *msg)
+{
+	struct sl_sacct_opts o;
+	struct sl_err err = SL_ERR_INIT;
+
+	assert_int_equal(parse_v(&o, &err, argv) != 0, 1);
+	assert_string_equal(err.msg, msg);
+	sl_sacct_opts_clear(&o);
+}
+
+#define EXPECT_ERR(msg, ...) expect_err((char *[]){"sacct", __VA_ARGS__, NULL}, msg)
+
+static void test_options(void **state)
+{
+	struct sl_sacct_opts o;
+	struct sl_err err = SL_ERR_INIT;
+	char *fields;
+	(void)state;
+
+	EXPECT_ERR("sacct: fatal: unrecognized job state value 'napping'", "-s", "napping");
+	EXPECT_ERR("sacct: fatal: job state CG is not supported / accounted", "-s", "R,CG");
+	EXPECT_ERR("sacct: fatal: job state SPECIAL_EXIT is not supported / accounted", "-s",
+		   "SPECIAL_EXIT");
+	EXPECT_ERR("sacct: error: Invalid unit type 'x'. Possible options are 'KMGTP'\n"
+		   "sacct: fatal: Invalid unit type", "--units=x");
+	EXPECT_ERR("sacct: error: Unknown arguments:\nsacct: error:  a\nsacct: error:  b", "a",
+		   "-X", "b");
+	EXPECT_ERR("sacct: fatal: Options -o(--format) and -l(--long) are mutually exclusive. "
+		   "Please remove one and retry.", "-o", "JobID", "-l");
+	EXPECT_ERR("sacct: error: --json is not supported by Sluice", "--json");
+	EXPECT_ERR("unrecognized option '--bogus'", "--bogus");
+	/* -o lists join; -b adds its three after them; units; -u -1 is all */
+	assert_int_equal(PARSE(&o, &err, "-oJobID", "-b", "--format=State", "--units=g", "-u",
+			       "-1", "-s", "S,CD,TO,CD", "-P", "--delimiter=;"),
+			 0);
+	fields = sl_sacct_fields(&o);
+	assert_string_equal(fields, "JobID,State,jobid,state,exitcode");
+	assert_int_equal(o.unit, 'G');
+	assert_int_equal(o.allusers, 1);
+	assert_int_equal(o.sel.states.n, 3); /* S is SUSPENDED, a state of Sluice's */
+	assert_int_equal(o.mode, SL_SACCT_PARSABLE2);
+	assert_string_equal(o.delimiter, ";");
+	free(fields);
+	sl_sacct_opts_clear(&o);
+	/* only states Sluice never has: nothing can match */
+	assert_int_equal(PARSE(&o, &err, "-s", "RS,RV"), 0);
+	assert_true(o.sel.states.matches_none);
+	sl_sacct_opts_clear(&o);
+}
+
+/* sacct's order: submit time, then job id (options.c's sort). */
+static void test_sort(void **state)
+{
+	struct sl_job *v[3] = {job(SL_JOB_COMPLETED, NOW - 10, 0, 0),
+			       job(SL_JOB_COMPLETED, NOW - 20, 0, 0),
+			       job(SL_JOB_RUNNING, NOW - 10, 0, 0)};
+	(void)state;
+	v[0]->id = 9;
+	v[1]->id = 8;
+	v[2]->id = 3;
+	sl_sacct_sort(v, 3);
+	assert_int_equal(v[0]->id, 8);
+	assert_int_equal(v[1]->id, 3);
+	assert_int_equal(v[2]->id, 9);
+	for (int i = 0; i < 3; i++)
+		sl_job_free(v[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_window_defaults),
+		cmocka_unit_test(test_window_bad),
+		cmocka_unit_test(test_states),
+		cmocka_unit_test(test_held),
+		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_sort),
+	};
+	setenv("TZ", "UTC", 1);
+	tzset();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -48,6 +48,7 @@ FLAG(set_noheader, noheader, 1)
 FLAG(set_parsable, mode, SL_SACCT_PARSABLE)
 FLAG(set_parsable2, mode, SL_SACCT_PARSABLE2)
 FLAG(set_no_steps, no_steps, 1)
+FLAG(set_duplicates, duplicates, 1)
 FLAG(set_noconvert, unit, '-')
 SET(set_verbose) { (void)arg; (void)err; O(ctx)->verbose++; return 0; }
 
@@ -208,7 +209,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("completion", 'c', SL_OPT_NOARG),
 	UNSUPP("constraints", 'C', SL_OPT_REQ),
 	ROW("delimiter", 0, SL_OPT_REQ, set_delimiter),
-	ROW("duplicates", 'D', SL_OPT_NOARG, sl_query_set_nothing),
+	ROW("duplicates", 'D', SL_OPT_NOARG, set_duplicates),
 	ROW("federation", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("helpformat", 'e', SL_OPT_NOARG, set_helpformat),
 	ROW("help-fields", 'e', SL_OPT_NOARG, set_helpformat),
@@ -392,7 +393,12 @@ static int by_submit(const void *pa, const void *pb)
 	const struct sl_job *a = *(struct sl_job *const *)pa, *b = *(struct sl_job *const *)pb;
 	if (a->submit_time != b->submit_time)
 		return a->submit_time < b->submit_time ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	/* sacct -D: a job's requeued runs (same second) before the job, oldest first */
+	if ((a->state == SL_JOB_REQUEUED) != (b->state == SL_JOB_REQUEUED))
+		return a->state == SL_JOB_REQUEUED ? -1 : 1;
+	return a->start_time < b->start_time ? -1 : a->start_time > b->start_time;
 }
 
 void sl_sacct_sort(struct sl_job **v, size_t n)

@@ -58,6 +58,9 @@ const char *sl_conf_default_partition(const struct sl_conf *c);
 const char *sl_conf_cluster_name(const struct sl_conf *c);
 int sl_conf_kill_wait(const struct sl_conf *c);         /* seconds */
 int sl_conf_min_job_age(const struct sl_conf *c);       /* seconds */
+/* killInvalidDepend: yes -> 1: a job whose dependency can never be met is
+ * cancelled unless it asked otherwise (--kill-on-invalid-dep=no). */
+int sl_conf_kill_invalid_depend(const struct sl_conf *c);
 
 /* The mail program sluiced runs for --mail-type (Slurm's MailProg), as
  * `PROG -s SUBJECT USER`: an absolute path. */

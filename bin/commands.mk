@@ -25,9 +25,7 @@ bin_sluice_LDADD = k8s/librender.a $(SL_LIBS)
 TESTS += tests/unit/test_sluice_render.sh tests/unit/test_readme_options.sh \
 	tests/unit/test_sluice_render_opts.sh
 EXTRA_DIST += tests/unit/test_sluice_render.sh tests/unit/test_readme_options.sh \
-	tests/unit/test_sluice_render_opts.sh
-TESTS += tests/unit/test_sluice_render.sh
-EXTRA_DIST += tests/unit/test_sluice_render.sh
+	tests/unit/test_sluice_render_opts.sh tests/unit/render_testlib.sh
 
 # The PBS commands over the same job record (compat/pbs.mk's dialect).
 bin_PROGRAMS += bin/qsub

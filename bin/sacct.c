@@ -72,6 +72,7 @@ static int fetch(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 	int r;
 
 	f.history = 1;
+	f.duplicates = o->duplicates; /* -D: the runs requeues ended, as REQUEUED rows */
 	sl_jobsel_filter(&o->sel, &f);
 	/* default: the caller's own jobs, unless root, -a, -j or -N */
 	if (o->sel.n_uids == 0 && !o->allusers && me != 0 && o->sel.n_ids == 0 &&

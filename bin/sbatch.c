@@ -115,8 +115,9 @@ static const char usage_text[] =
 	"              [--open-mode=append|truncate] [--requeue] [--no-requeue]\n"
 	"              [-Q] [-v] [--wrap[=command string]] executable [args...]\n";
 
-/* Print each line of msg with the prefix; the last one also gets `last`. */
-static void print_lines(const char *prefix, const char *last, const char *msg)
+/* Print each line of msg with the prefix (but the first `bare` ones); the
+ * last one also gets `last`. */
+static void print_lines(const char *prefix, const char *last, const char *msg, int bare)
 {
 	const char *p = msg;
 
@@ -124,7 +125,7 @@ static void print_lines(const char *prefix, const char *last, const char *msg)
 		size_t n = strcspn(p, "\n");
 		int is_last = p[n] == '\0';
 
-		fprintf(stderr, "%s%s%.*s\n", prefix, is_last ? last : "", (int)n, p);
+		fprintf(stderr, "%s%s%.*s\n", bare-- > 0 ? "" : prefix, is_last ? last : "", (int)n, p);
 		if (is_last)
 			break;
 		p += n + 1;
@@ -149,7 +150,8 @@ static int parse_failed(const struct sl_sbatch_flags *fl, const struct sl_err *e
 		fprintf(stderr, "sbatch: %s\nTry \"sbatch --help\" for more information\n",
 			err->msg);
 	} else {
-		print_lines(fl->fatal ? "sbatch: fatal: " : "sbatch: error: ", "", err->msg);
+		print_lines(fl->fatal ? "sbatch: fatal: " : "sbatch: error: ", "", err->msg,
+			    fl->raw_lines);
 	}
 	return fl->exit_code ? fl->exit_code : 1;
 }
@@ -215,7 +217,7 @@ static int test_only(const struct sl_jobspec *spec, const struct sl_sbatch_flags
 		const char *msg = err.msg[0] ? err.msg : sl_strerror(r), *last = strrchr(msg, '\n');
 		if (last != NULL) {
 			char *hints = strndup(msg, (size_t)(last - msg));
-			print_lines("sbatch: error: ", "", hints ? hints : "");
+			print_lines("sbatch: error: ", "", hints ? hints : "", 0);
 			free(hints);
 		}
 		fprintf(stderr, "allocation failure: %s\n", last ? last + 1 : msg);
@@ -239,7 +241,7 @@ static int submit(const struct sl_jobspec *spec, const struct sl_sbatch_flags *f
 
 	if (r != 0) {
 		print_lines("sbatch: error: ", "Batch job submission failed: ",
-			    err.msg[0] ? err.msg : sl_strerror(r));
+			    err.msg[0] ? err.msg : sl_strerror(r), 0);
 		return 1;
 	}
 	if (fl->parsable)

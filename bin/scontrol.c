@@ -1,274 +1,55 @@
-/* scontrol.c - the job subset of Slurm 22.05's scontrol: `show job [N]`
- * (also `-o` one line per job), `hold`, `release`, `requeue`. Keys Sluice
- * has no counterpart for print Slurm's "unset" values so parsers keep
- * working. Other subcommands belong to later issues. */
+/* scontrol.c - the job and controller subset of Slurm 22.05's scontrol. Its
+ * verbs (show, hold, uhold, release, requeue, requeuehold, top, suspend,
+ * resume, update, ping, reconfigure, version) are a table in
+ * compat/scontrol_cmd.c; each makes one client call here, and what it
+ * prints and parses is compat/scontrol_*.c's. Options go anywhere, as
+ * getopt lets Slurm's ("show job -dd 5"). */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "client.h"
-#include "slurm_opt.h"
-#include "slurm_pattern.h"
+#include "scontrol_fmt.h"
+#include "sinfo_fmt.h"
 #include "slurm_state.h"
-#include "slurm_time.h"
 #include "xalloc.h"
 
 #define OUT_CAP (256u << 20)
+#define CONNECT_FAIL "Unable to contact slurm controller (connect failure)"
 
-static void ts(int64_t t, char *buf, size_t len)
+struct opts {
+	unsigned flags; /* SL_SCONTROL_ONELINE, SL_SCONTROL_DETAIL */
+	int json;
+};
+
+static int write_out(struct sl_buf *b)
 {
-	sl_slurm_time_fmt_ts(t, buf, len); /* 0 -> "Unknown" */
+	fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
+	sl_buf_free(b);
+	return fflush(stdout) == 0 ? 0 : 1;
 }
 
-/* Slurm's convert_num_unit(CONVERT_NUM_UNIT_EXACT) of MiB: "0", "4000M",
- * "1.50G", "32G". */
-static void mem(int64_t mib, char *buf, size_t len)
+/* The daemon's reason: its last line (the others are hints), without the
+ * " for job N" that authz.c's refusals carry (scontrol adds its own). */
+static const char *last_line(const char *msg, char *buf, size_t len)
 {
-	static const char unit[] = "MGTP";
-	double num = (double)mib;
-	int u = 0;
-
-	if (mib == 0) {
-		snprintf(buf, len, "0");
-		return;
-	}
-	while (num >= 1024 && u < 3 && (uint64_t)num % 512 == 0) {
-		num /= 1024;
-		u++;
-	}
-	if ((double)(uint64_t)num == num)
-		snprintf(buf, len, "%llu%c", (unsigned long long)num, unit[u]);
-	else
-		snprintf(buf, len, "%.2f%c", num, unit[u]);
-}
-
-/* Output paths as scontrol shows them (Slurm's _fname_format). */
-static void outpath(const struct sl_job *j, const char *pat, struct sl_buf *b)
-{
-	struct sl_pattern_ctx x = {.job_id = j->id, .array_task_id = SL_PATTERN_NO_TASK,
-				   .job_name = j->spec.name ? j->spec.name : "",
-				   .user = j->user ? j->user : "",
-				   .work_dir = j->spec.work_dir ? j->spec.work_dir : ""};
-	char *p = sl_slurm_pattern_scontrol(pat ? pat : "slurm-%j.out", &x);
-
-	sl_buf_addstr(b, p);
-	free(p);
-}
-
-/* Identity, state and times: the record's first half. */
-static void show_head(const struct sl_job *j, int64_t now, const char *sep, struct sl_buf *b)
-{
-	char t1[64], t2[64], t3[64];
-	int started = j->start_time != 0;
-	int64_t end = j->end_time;
-
-	if (end == 0 && started && j->spec.time_limit >= 0)
-		end = j->start_time + j->spec.time_limit * 60;
-	sl_buf_addf(b, "JobId=%llu JobName=%s", (unsigned long long)j->id, j->spec.name ? j->spec.name : "");
-	sl_buf_addf(b, "%sUserId=%s(%u) GroupId=%s(%u) MCS_label=N/A", sep, j->user ? j->user : "",
-		    (unsigned)j->uid, j->group ? j->group : "", (unsigned)j->gid);
-	sl_buf_addf(b, "%sPriority=%lld Nice=%d Account=%s QOS=%s", sep, (long long)j->priority,
-		    j->spec.nice, j->spec.account ? j->spec.account : "(null)",
-		    j->spec.qos ? j->spec.qos : "(null)");
-	sl_buf_addf(b, "%sJobState=%s Reason=%s Dependency=(null)", sep, sl_jobstate_name(j->state),
-		    j->reason ? j->reason : "None");
-	/* Sluice's admission view (Kueue): where the job waits and why, in the
-	 * engine's own words; the sentence ends its line so that its spaces
-	 * cannot be mistaken for Key=Value pairs. */
-	if (j->cluster_queue != NULL || j->queue_pos > 0 || j->reason_text != NULL) {
-		sl_buf_addf(b, "%sClusterQueue=%s", sep, j->cluster_queue ? j->cluster_queue : "(null)");
-		if (j->queue_pos > 0)
-			sl_buf_addf(b, " QueuePosition=%d", j->queue_pos);
-		if (j->flavors != NULL)
-			sl_buf_addf(b, " Flavors=%s", j->flavors);
-		if (j->reason_text != NULL)
-			sl_buf_addf(b, " PendingReason=%s", j->reason_text);
-	}
-	sl_buf_addf(b, "%sRequeue=%d Restarts=%d BatchFlag=1 Reboot=0 ExitCode=%d:%d", sep,
-		    j->spec.requeue, j->attempt, j->exit_code, j->exit_signal);
-	sl_slurm_time_fmt_elapsed_sacct(started ? ((j->end_time ? j->end_time : now) - j->start_time) : 0, t1, sizeof(t1));
-	/* no --time: the partition's limit, UNLIMITED in Sluice's model */
-	sl_slurm_time_fmt_limit_sacct(j->spec.time_limit == SL_TIME_UNSET ? SL_TIME_INFINITE
-								    : j->spec.time_limit, t2, sizeof(t2));
-	/* Slurm gives a --deadline job without --time a TimeMin of one minute */
-	sl_buf_addf(b, "%sRunTime=%s TimeLimit=%s TimeMin=%s", sep, t1, t2,
-		    j->spec.deadline && j->spec.time_limit == SL_TIME_UNSET ? "00:01:00" : "N/A");
-	ts(j->submit_time, t1, sizeof(t1));
-	ts(j->eligible_time, t2, sizeof(t2));
-	sl_buf_addf(b, "%sSubmitTime=%s EligibleTime=%s", sep, t1, t2);
-	sl_buf_addf(b, "%sAccrueTime=%s", sep, t2);
-	ts(j->start_time, t2, sizeof(t2));
-	ts(end, t3, sizeof(t3));
-	sl_buf_addf(b, "%sStartTime=%s EndTime=%s Deadline=", sep, t2, t3);
-	if (j->spec.deadline) {
-		ts(j->spec.deadline, t3, sizeof(t3));
-		sl_buf_addstr(b, t3);
-	} else {
-		sl_buf_addstr(b, "N/A");
-	}
-	sl_buf_addf(b, "%sSuspendTime=None SecsPreSuspend=0 LastSchedEval=%s Scheduler=Main", sep, started ? t2 : t1);
-	sl_buf_addf(b, "%sPartition=%s AllocNode:Sid=%s:0", sep, j->spec.partition ? j->spec.partition : "",
-		    j->spec.submit_host ? j->spec.submit_host : "localhost");
-	sl_buf_addf(b, "%sReqNodeList=%s ExcNodeList=%s", sep,
-		    j->spec.nodelist ? j->spec.nodelist : "(null)",
-		    j->spec.exclude ? j->spec.exclude : "(null)");
-	sl_buf_addf(b, "%sNodeList=%s", sep, j->nodelist ? j->nodelist : "");
-	if (started && j->nodelist) {
-		size_t k = strcspn(j->nodelist, "[,");
-		sl_buf_addf(b, "%sBatchHost=%.*s", sep, (int)k, j->nodelist);
-		if (j->nodelist[k] == '[')
-			sl_buf_addf(b, "%.*s", (int)strcspn(j->nodelist + k + 1, "-,]"), j->nodelist + k + 1);
-	}
-}
-
-/* "*" for a count not given, as Slurm prints NO_VAL16. */
-static const char *count(int v, char *buf, size_t len)
-{
-	if (v <= 0)
-		return "*";
-	snprintf(buf, len, "%d", v);
+	const char *last = strrchr(msg, '\n');
+	char *p;
+	snprintf(buf, len, "%s", last ? last + 1 : msg);
+	if ((p = strstr(buf, " for job ")) != NULL)
+		*p = '\0';
 	return buf;
 }
 
-/* MinCPUsNode: Slurm's pn_min_cpus, which -n alone never raises (its
- * tasks may spread over nodes): --ntasks-per-node x -c, else -c, or more
- * when --mincpus or --cpus-per-gpu say so. */
-static int min_cpus_node(const struct sl_jobspec *s, const struct sl_jobshape *sh)
-{
-	int v = s->ntasks_per_node > 0 ? s->ntasks_per_node * sh->cpus_per_task : sh->cpus_per_task;
+/* ---- show ---- */
 
-	if (s->mincpus > v)
-		v = s->mincpus;
-	if (s->cpus_per_gpu > 0 && s->cpus_per_gpu * (s->gpus_per_task > 0 ? s->gpus_per_task : 1) > v)
-		v = s->cpus_per_gpu * (s->gpus_per_task > 0 ? s->gpus_per_task : 1);
-	return v;
-}
-
-/* "gres:gpu[:TYPE]:N", as Slurm keeps a GPU request's type. */
-static void gres_tres(struct sl_buf *b, const char *sep, const char *key,
-		      const struct sl_jobspec *s, long long n)
-{
-	sl_buf_addf(b, "%s%s=gres:gpu:", sep, key);
-	if (s->gpu_type != NULL)
-		sl_buf_addf(b, "%s:", s->gpu_type);
-	sl_buf_addf(b, "%lld", n);
-}
-
-/* The optional lines after Power=, in Slurm's order. */
-static void show_tail(const struct sl_job *j, const char *sep, struct sl_buf *b)
-{
-	const struct sl_jobspec *s = &j->spec;
-
-	if (s->cpus_per_gpu > 0)
-		sl_buf_addf(b, "%sCpusPerTres=gres:gpu:%d", sep, s->cpus_per_gpu);
-	if (s->mem_per_gpu > 0)
-		sl_buf_addf(b, "%sMemPerTres=gres:gpu:%lld", sep, (long long)s->mem_per_gpu);
-	if (s->gpus > 0)
-		gres_tres(b, sep, "TresPerJob", s, s->gpus);
-	if (s->gpus_per_node > 0)
-		gres_tres(b, sep, "TresPerNode", s, s->gpus_per_node);
-	if (s->gpus_per_task > 0)
-		gres_tres(b, sep, "TresPerTask", s, s->gpus_per_task);
-	/* Slurm clears a TIME_LIMIT* bit once its mail went */
-	if ((s->mail_type & ~j->mail_sent) != 0 && s->mail_user != NULL) {
-		char *t = sl_slurm_mail_type_text(s->mail_type & ~j->mail_sent);
-		sl_buf_addf(b, "%sMailUser=%s MailType=%s", sep, s->mail_user, t);
-		free(t);
-	}
-}
-
-/* Resources and files: the record's second half. */
-static void show_res(const struct sl_job *j, const char *sep, struct sl_buf *b)
-{
-	static const char *const shared[] = {"OK", "NO", "YES"};
-	const struct sl_jobspec *s = &j->spec;
-	struct sl_jobshape sh;
-	char t1[64], m[32], c1[16], c2[16];
-	const char *sp = s->script_path;
-	int cpus;
-
-	sl_job_shape(j, &sh);
-	cpus = j->alloc_cpus > 0 ? j->alloc_cpus : sh.cpus_per_node * sh.nodes;
-	int hi = s->nodes_max > sh.nodes ? s->nodes_max : sh.nodes;
-	if (j->start_time == 0 && j->alloc_nodes == 0 && (sh.nodes > 1 || hi > sh.nodes))
-		snprintf(t1, sizeof(t1), "%d-%d", sh.nodes, hi); /* what was asked */
-	else
-		snprintf(t1, sizeof(t1), "%d", sh.nodes);
-	sl_buf_addf(b, "%sNumNodes=%s NumCPUs=%d NumTasks=%d CPUs/Task=%d ReqB:S:C:T=0:0:%s:%s", sep,
-		    t1, cpus, sh.ntasks, sh.cpus_per_task, count(s->cores_per_socket, c1, sizeof(c1)),
-		    count(s->threads_per_core, c2, sizeof(c2)));
-	sl_buf_addf(b, "%sTRES=cpu=%d", sep, cpus);
-	if (sh.mem_per_node > 0) {
-		mem(sh.mem_per_node * sh.nodes, m, sizeof(m));
-		sl_buf_addf(b, ",mem=%s", m);
-	}
-	sl_buf_addf(b, ",node=%d,billing=%d", sh.nodes, cpus);
-	sl_buf_addf(b, "%sSocks/Node=%s NtasksPerN:B:S:C=%d:0:", sep,
-		    count(s->sockets_per_node, c1, sizeof(c1)),
-		    s->ntasks_per_node > 0 ? s->ntasks_per_node : 0);
-	sl_buf_addf(b, "%s:", count(s->ntasks_per_socket, c1, sizeof(c1)));
-	sl_buf_addf(b, "%s CoreSpec=*", count(s->ntasks_per_core, c1, sizeof(c1)));
-	/* --mem=0 shows 0, as Slurm; --mem-per-gpu is MemPerTres, not this */
-	if (s->mem_per_cpu > 0)
-		mem(s->mem_per_cpu, m, sizeof(m));
-	else
-		mem(s->mem_per_node > 0 && !s->mem_all ? s->mem_per_node : 0, m, sizeof(m));
-	sl_buf_addf(b, "%sMinCPUsNode=%d MinMemory%s=%s MinTmpDiskNode=0", sep,
-		    min_cpus_node(s, &sh), s->mem_per_cpu > 0 ? "CPU" : "Node", m);
-	/* -C as Slurm shows it: the features joined with '&' */
-	sl_buf_addf(b, "%sFeatures=", sep);
-	for (char **f = s->features; f != NULL && *f != NULL; f++)
-		sl_buf_addf(b, "%s%s", f == s->features ? "" : "&", *f);
-	if (s->features == NULL || s->features[0] == NULL)
-		sl_buf_addstr(b, "(null)");
-	sl_buf_addstr(b, " DelayBoot=00:00:00");
-	sl_buf_addf(b, "%sOverSubscribe=%s Contiguous=0 Licenses=(null) Network=(null)", sep,
-		    shared[s->shared >= 0 && s->shared <= 2 ? s->shared : 0]);
-	if (sp == NULL || s->wrapped)
-		sl_buf_addf(b, "%sCommand=(null)", sep);
-	else
-		sl_buf_addf(b, "%sCommand=%s%s%s", sep, sp[0] == '/' || !s->submit_dir ? "" : s->submit_dir,
-			    sp[0] == '/' || !s->submit_dir ? "" : "/", sp);
-	sl_buf_addf(b, "%sWorkDir=%s", sep, s->work_dir ? s->work_dir : "");
-	if (s->comment != NULL) /* Slurm's trailing space included */
-		sl_buf_addf(b, "%sComment=%s ", sep, s->comment);
-	sl_buf_addf(b, "%sStdErr=", sep);
-	outpath(j, s->std_err ? s->std_err : s->std_out, b);
-	sl_buf_addf(b, "%sStdIn=", sep);
-	if (s->std_in != NULL)
-		outpath(j, s->std_in, b);
-	else
-		sl_buf_addstr(b, "/dev/null");
-	sl_buf_addf(b, "%sStdOut=", sep);
-	outpath(j, s->std_out, b);
-	sl_buf_addf(b, "%sPower=", sep);
-	show_tail(j, sep, b);
-}
-
-/* Slurm's record; `sep` is "\n   " (or " " for -o, one line per job). */
-static void show_job(const struct sl_job *j, int64_t now, const char *sep, struct sl_buf *b)
-{
-	show_head(j, now, sep, b);
-	show_res(j, sep, b);
-	sl_buf_addstr(b, strcmp(sep, " ") == 0 ? " \n" : "\n   \n\n");
-}
-
-static int connect_or_say(struct sl_client **c, const char *what)
-{
-	struct sl_err err = SL_ERR_INIT;
-	int r = sl_client_connect(NULL, c, &err);
-	if (r != 0)
-		fprintf(stderr, "%s: %s\n", what, r == -SL_ECONNECT
-			? "Unable to contact slurm controller (connect failure)" : err.msg);
-	return r;
-}
-
-static int cmd_show(const char *idstr, int oneline)
+static int show_job(const char *idstr, const struct opts *o)
 {
 	struct sl_jobfilter f = {0};
-	struct sl_client *c = NULL;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v = NULL;
 	struct sl_buf *b;
@@ -277,6 +58,11 @@ static int cmd_show(const char *idstr, int oneline)
 	long task;
 	int r;
 
+	if (o->json) {
+		fprintf(stderr, "scontrol: error: --json is not supported by Sluice: it does not "
+				"reproduce Slurm 22.05's data_parser job output; use -o\n");
+		return 1;
+	}
 	if (idstr) {
 		if (sl_slurm_jobid_parse(idstr, &id, &task) != 0 || task >= 0) {
 			fprintf(stderr, "scontrol_print_job error: Invalid job id specified\n");
@@ -285,12 +71,8 @@ static int cmd_show(const char *idstr, int oneline)
 		f.ids = &id;
 		f.n_ids = 1;
 	}
-	if (connect_or_say(&c, "slurm_load_jobs error") != 0)
-		return 1;
-	r = sl_client_jobs(c, &f, &v, &n, &err);
-	sl_client_free(c);
-	if (r != 0) {
-		fprintf(stderr, "slurm_load_jobs error: %s\n", err.msg);
+	if ((r = sl_client_query(&f, &v, &n, &err)) != 0) {
+		fprintf(stderr, "slurm_load_jobs error: %s\n", r == -SL_ECONNECT ? CONNECT_FAIL : err.msg);
 		return 1;
 	}
 	if (n == 0 && idstr) {
@@ -301,80 +83,271 @@ static int cmd_show(const char *idstr, int oneline)
 		printf("No jobs in the system\n");
 	b = sl_buf_new(OUT_CAP);
 	for (size_t i = 0; i < n; i++)
-		show_job(v[i], (int64_t)time(NULL), oneline ? " " : "\n   ", b);
-	fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
-	sl_buf_free(b);
+		sl_scontrol_job(b, v[i], (int64_t)time(NULL), o->flags);
 	sl_job_free_array(v, n);
-	return 0;
+	return write_out(b);
 }
 
-static int cmd_control(enum sl_control_op op, const char *idstr)
+/* show partition|node [NAME]: sinfo's view of the daemon's answer. */
+static int show_parts(const char *name, int nodes, const struct opts *o)
 {
-	const char *api = op == SL_CTL_REQUEUE ? NULL : "slurm_suspend error";
-	struct sl_client *c = NULL;
+	struct sl_clusterinfo *ci = NULL;
 	struct sl_err err = SL_ERR_INIT;
-	const char *why;
+	struct sl_sinfo_built *built;
+	const struct sl_sinfo_view *v;
+	struct sl_buf *b;
+	size_t shown = 0, n;
+	int r = sl_client_partitions(&ci, &err);
+
+	if (r != 0) {
+		fprintf(stderr, "slurm_load_%s error: %s\n", nodes ? "node" : "partitions",
+			r == -SL_ECONNECT ? CONNECT_FAIL : err.msg);
+		return 1;
+	}
+	built = sl_sinfo_build(ci);
+	v = sl_sinfo_built_view(built);
+	b = sl_buf_new(OUT_CAP);
+	n = nodes ? v->nnodes : v->nparts;
+	for (size_t i = 0; i < n; i++) {
+		const char *nm = nodes ? v->nodes[i].name : v->parts[i].name;
+		if (name && strcmp(name, nm) != 0)
+			continue;
+		shown++;
+		if (nodes)
+			sl_scontrol_node(b, &v->nodes[i], o->flags);
+		else
+			sl_scontrol_partition(b, &v->parts[i], o->flags);
+	}
+	sl_sinfo_built_free(built);
+	sl_clusterinfo_free(ci);
+	if (name && shown == 0) {
+		sl_buf_free(b);
+		fprintf(stderr, "%s %s not found\n", nodes ? "Node" : "Partition", name);
+		return 1;
+	}
+	if (shown == 0)
+		printf("No %s in the system\n", nodes ? "nodes" : "partitions");
+	return write_out(b);
+}
+
+static int show_config(void)
+{
+	struct sl_daemonconf *dc = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b;
+	int r = sl_client_config(&dc, &err);
+
+	if (r != 0) {
+		fprintf(stderr, "slurm_load_ctl_conf error: %s\n", r == -SL_ECONNECT ? CONNECT_FAIL : err.msg);
+		return 1;
+	}
+	b = sl_buf_new(OUT_CAP);
+	sl_scontrol_config(b, dc);
+	sl_daemonconf_free(dc);
+	return write_out(b);
+}
+
+/* show hostnames|hostlist|hostlistsorted [LIST]: no daemon involved; the
+ * job's node list when no list is given. */
+static int show_hosts(enum sl_scontrol_entity e, const char *list)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(OUT_CAP);
+
+	if (sl_scontrol_hosts(e, list ? list : getenv("SLURM_JOB_NODELIST"), b, &err) != 0) {
+		sl_buf_free(b);
+		fprintf(stderr, "scontrol: error: %s\n", err.msg);
+		return strcmp(err.msg, "host list is empty") != 0; /* Slurm: 0 for that */
+	}
+	return write_out(b);
+}
+
+static int cmd_show(int argc, char **argv, const struct opts *o)
+{
+	const char *arg = argc > 1 ? argv[1] : NULL;
+	enum sl_scontrol_entity e;
+
+	if (argc == 0) {
+		fprintf(stderr, "too few arguments for keyword:show\n");
+		return 1;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "too many arguments for keyword:show\n");
+		return 1;
+	}
+	switch ((e = sl_scontrol_entity(argv[0]))) {
+	case SL_SC_JOB: return show_job(arg, o);
+	case SL_SC_PARTITION: return show_parts(arg, 0, o);
+	case SL_SC_NODE: return show_parts(arg, 1, o);
+	case SL_SC_CONFIG: return show_config();
+	case SL_SC_NO_ENTITY: break;
+	default: return show_hosts(e, arg);
+	}
+	fprintf(stderr, "invalid entity:%s for keyword:show \n", argv[0]);
+	return 1;
+}
+
+/* ---- verbs on jobs ---- */
+
+static int control_one(struct sl_client *c, const struct sl_scontrol_verb *v, const char *idstr)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b;
 	uint64_t id;
 	long task;
 	int r;
 
-	if (idstr == NULL || sl_slurm_jobid_parse(idstr, &id, &task) != 0 || task >= 0) {
-		fprintf(stderr, "Invalid job id specified for job %s\n", idstr ? idstr : "");
+	if (sl_slurm_jobid_parse(idstr, &id, &task) != 0 || task >= 0) {
+		fprintf(stderr, "Invalid job id specified for job %s\n", idstr);
 		return 1;
 	}
-	if (connect_or_say(&c, api ? api : "slurm_requeue error") != 0)
+	if ((r = sl_client_control(c, v->op, id, &err)) == 0)
+		return 0;
+	b = sl_buf_new(1 << 16);
+	sl_scontrol_refusal(v, id, r, &err, b);
+	fputs(sl_buf_str(b), stderr);
+	sl_buf_free(b);
+	return 1;
+}
+
+/* VERB JOB_LIST...: each id of each comma list, one request each. */
+static int cmd_control(const struct sl_scontrol_verb *v, int argc, char **argv)
+{
+	struct sl_client *c = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	int rc = 0;
+
+	if (argc == 0) {
+		fprintf(stderr, "too few arguments for keyword:%s\n", v->name);
 		return 1;
-	r = sl_client_control(c, op, id, &err);
+	}
+	if (sl_client_connect(NULL, &c, &err) != 0) {
+		fprintf(stderr, "%s error: %s\n", v->suspend_api ? "slurm_suspend" : v->name,
+			CONNECT_FAIL);
+		return 1;
+	}
+	for (int i = 0; i < argc; i++) {
+		char **ids = NULL;
+		size_t n = 0;
+		sl_slurm_list_append(&ids, &n, argv[i]);
+		for (size_t k = 0; k < n; k++)
+			rc |= control_one(c, v, ids[k]);
+		sl_strv_free(ids);
+	}
 	sl_client_free(c);
+	return rc;
+}
+
+static int cmd_update(int argc, char **argv)
+{
+	struct sl_update_field *f = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_client *c = NULL;
+	struct sl_buf *notes = sl_buf_new(1 << 16);
+	char buf[SL_ERR_MSG_MAX];
+	uint64_t id = 0;
+	size_t n = 0;
+	int rc, r = sl_scontrol_update_parse(argc, argv, (int64_t)time(NULL), &id, &f, &n, &rc,
+					     notes, &err);
+
+	fputs(sl_buf_str(notes), stderr);
+	sl_buf_free(notes);
+	if (r != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return rc;
+	}
+	if (n > 0 && (r = sl_client_connect(NULL, &c, &err)) == 0)
+		r = sl_client_update(c, id, f, n, &err);
+	sl_client_free(c);
+	free(f);
+	if (r == -SL_ECONNECT)
+		fprintf(stderr, "slurm_update error: %s\n", CONNECT_FAIL);
+	else if (r == -SL_ENOENT)
+		fprintf(stderr, "Invalid job id specified for job %llu\n", (unsigned long long)id);
+	else if (r != 0)
+		fprintf(stderr, "%s for job %llu\n", last_line(err.msg, buf, sizeof(buf)),
+			(unsigned long long)id);
+	return r != 0;
+}
+
+/* ---- the controller ---- */
+
+static int cmd_ping(void)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char *host = NULL, here[256] = "localhost";
+	int r = sl_client_ping(&host, &err);
+
+	if (r != 0 && gethostname(here, sizeof(here) - 1) == 0)
+		here[strcspn(here, ".")] = '\0';
+	printf("Slurmctld(primary) at %s is %s\n", r == 0 && host ? host : here,
+	       r == 0 ? "UP" : "DOWN");
+	free(host);
+	return r != 0;
+}
+
+static int cmd_reconfigure(void)
+{
+	struct sl_err err = SL_ERR_INIT;
+	int r = sl_client_reconfigure(&err);
+
 	if (r == 0)
 		return 0;
-	switch (-r) {
-	case SL_ENOENT: why = "Invalid job id specified"; break;
-	case SL_EPERM: why = "Access/permission denied"; break;
-	case SL_ESTATE: why = op == SL_CTL_REQUEUE ? "Job is pending execution" : err.msg; break;
-	default: why = err.msg; break;
+	fprintf(stderr, "slurm_reconfigure error: %s\n", r == -SL_EPERM ? "Invalid user id"
+							: r == -SL_ECONNECT ? CONNECT_FAIL : err.msg);
+	return 1;
+}
+
+static int run(int argc, char **argv, const struct opts *o)
+{
+	const struct sl_scontrol_verb *v = sl_scontrol_verb(argv[0]);
+
+	if (v == NULL) {
+		fprintf(stderr, "invalid keyword: %s\n", argv[0]);
+		return 1;
 	}
-	fprintf(stderr, "%s for job %llu\n", why, (unsigned long long)id);
-	if (api)
-		fprintf(stderr, "%s: %s\n", api, why);
+	switch (v->kind) {
+	case SL_SC_SHOW: return cmd_show(argc - 1, argv + 1, o);
+	case SL_SC_CONTROL: return cmd_control(v, argc - 1, argv + 1);
+	case SL_SC_UPDATE: return cmd_update(argc - 1, argv + 1);
+	case SL_SC_PING: return cmd_ping();
+	case SL_SC_RECONFIGURE: return cmd_reconfigure();
+	case SL_SC_VERSION: printf("slurm 22.05.8\n"); return 0;
+	}
 	return 1;
 }
 
 int main(int argc, char **argv)
 {
-	int i = 1, oneline = 0;
+	static const struct option longopts[] = {
+		{"details", no_argument, NULL, 'd'}, {"oneliner", no_argument, NULL, 'o'},
+		{"version", no_argument, NULL, 'V'}, {"json", no_argument, NULL, 'j'},
+		{"quiet", no_argument, NULL, 'Q'}, {"all", no_argument, NULL, 'a'},
+		{NULL, 0, NULL, 0},
+	};
+	struct opts o = {0, 0};
+	int c;
 
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--oneliner") == 0)
-			oneline = 1;
-		else if (strcmp(argv[i], "-V") == 0 || strcmp(argv[i], "--version") == 0) {
-			printf("slurm 22.05.8\n");
-			return 0;
-		} else {
-			fprintf(stderr, "scontrol: unrecognized option '%s'\n", argv[i]);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "adoQV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd': o.flags |= SL_SCONTROL_DETAIL; break;
+		case 'o': o.flags |= SL_SCONTROL_ONELINE; break;
+		case 'j': o.json = 1; break;
+		case 'a': case 'Q': break;
+		case 'V': printf("slurm 22.05.8\n"); return 0;
+		default:
+			if (optopt && optopt < 256)
+				fprintf(stderr, "scontrol: invalid option -- '%c'\n", optopt);
+			else
+				fprintf(stderr, "scontrol: unrecognized option '%s'\n", argv[optind - 1]);
 			fprintf(stderr, "Try \"scontrol --help\" for more information\n");
 			return 1;
 		}
 	}
-	if (i >= argc) {
+	if (optind >= argc) {
 		fprintf(stderr, "scontrol: error: interactive mode is not supported by Sluice\n");
 		return 1;
 	}
-	if (strcmp(argv[i], "show") == 0 && i + 1 < argc &&
-	    (strcmp(argv[i + 1], "job") == 0 || strcmp(argv[i + 1], "jobs") == 0))
-		return cmd_show(i + 2 < argc ? argv[i + 2] : NULL, oneline);
-	if (strcmp(argv[i], "hold") == 0 || strcmp(argv[i], "uhold") == 0)
-		return cmd_control(SL_CTL_HOLD, argv[i + 1]);
-	if (strcmp(argv[i], "release") == 0)
-		return cmd_control(SL_CTL_RELEASE, argv[i + 1]);
-	if (strcmp(argv[i], "requeue") == 0)
-		return cmd_control(SL_CTL_REQUEUE, argv[i + 1]);
-	if (strcmp(argv[i], "show") == 0 || strcmp(argv[i], "update") == 0 ||
-	    strcmp(argv[i], "top") == 0) {
-		fprintf(stderr, "scontrol: error: %s %s is not supported by Sluice\n", argv[i],
-			i + 1 < argc ? argv[i + 1] : "");
-		return 1;
-	}
-	fprintf(stderr, "invalid keyword: %s\n", argv[i]);
-	return 1;
+	return run(argc - optind, argv + optind, &o);
 }

@@ -17,9 +17,9 @@
 #define OUT_CAP (512u << 20)
 
 static const int live_states[] = {SL_JOB_PENDING, SL_JOB_RUNNING, SL_JOB_CONFIGURING,
-				  SL_JOB_COMPLETING};
+				  SL_JOB_COMPLETING, SL_JOB_SUSPENDED};
 static const int pending_states[] = {SL_JOB_PENDING};
-static const struct sl_statesel live_sel = {(int *)live_states, 4, 0, 0};
+static const struct sl_statesel live_sel = {(int *)live_states, 5, 0, 0};
 static const struct sl_statesel pending_sel = {(int *)pending_states, 1, 0, 0};
 
 /* -t as given, else what squeue shows by default (--start: pending only). */

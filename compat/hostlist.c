@@ -181,7 +181,7 @@ static void emit_group(struct sl_buf *b, const struct host *h, size_t i, size_t 
 	sl_buf_addf(b, "]");
 }
 
-char *sl_hostlist_compress(char *const *names, size_t n)
+static char *compress(char *const *names, size_t n, int sorted)
 {
 	struct host *h = sl_xcalloc(n ? n : 1, sizeof(*h));
 	struct sl_buf *b;
@@ -196,9 +196,10 @@ char *sl_hostlist_compress(char *const *names, size_t n)
 	b = sl_buf_new(cap);
 	for (i = 0; i < n; i++)
 		host_split(names[i], &h[i]);
-	qsort(h, n, sizeof(*h), host_cmp);
-	for (i = 0; i < n; i++) /* drop duplicates */
-		if (m == 0 || strcmp(h[m - 1].name, h[i].name) != 0)
+	if (sorted)
+		qsort(h, n, sizeof(*h), host_cmp);
+	for (i = 0; i < n; i++) /* drop duplicates (next to each other once sorted) */
+		if (!sorted || m == 0 || strcmp(h[m - 1].name, h[i].name) != 0)
 			h[m++] = h[i];
 	for (i = 0; i < m;) {
 		int width = h[i].padded ? h[i].digits : 0;
@@ -214,4 +215,14 @@ char *sl_hostlist_compress(char *const *names, size_t n)
 	sl_buf_free(b);
 	free(h);
 	return out;
+}
+
+char *sl_hostlist_compress(char *const *names, size_t n)
+{
+	return compress(names, n, 1);
+}
+
+char *sl_hostlist_compress_ordered(char *const *names, size_t n)
+{
+	return compress(names, n, 0);
 }

@@ -19,5 +19,9 @@ int sl_hostlist_expand(const char *s, char ***names, size_t *n, struct sl_err *e
  * duplicates dropped, names with a common prefix and padding merged into
  * one bracket ("n[1-4,7]"); a lone name stays bare ("n1"). Caller frees. */
 char *sl_hostlist_compress(char *const *names, size_t n);
+/* As given (scontrol show hostlist): names next to each other with a
+ * common prefix share a bracket, in their order ("n3,n1,n2" ->
+ * "n[3,1-2]"); nothing is sorted or dropped. Caller frees. */
+char *sl_hostlist_compress_ordered(char *const *names, size_t n);
 
 #endif

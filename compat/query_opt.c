@@ -60,6 +60,14 @@ int sl_query_opt_parse(const struct sl_opt *table, const char *prog, int argc, c
 	return r;
 }
 
+int sl_query_set_nothing(void *ctx, const char *arg, struct sl_err *err)
+{
+	(void)ctx;
+	(void)arg;
+	(void)err;
+	return 0;
+}
+
 void sl_query_list_set(char ***v, size_t *n, const char *s)
 {
 	sl_strv_free(*v);

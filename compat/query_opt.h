@@ -18,6 +18,20 @@
 int sl_query_opt_parse(const struct sl_opt *table, const char *prog, int argc, char **argv,
 		       void *ctx, char ***ops, size_t *n_ops, int *syntax, struct sl_err *err);
 
+/* The parsers' rows and setters. Each file defines O(ctx) as a cast to
+ * its own options struct before using FLAG or LIST. */
+#define SET(name) static int name(void *ctx, const char *arg, struct sl_err *err)
+#define FLAG(name, field, value) SET(name) { (void)arg; (void)err; O(ctx)->field = value; return 0; }
+/* A selector list sel.F/sel.n_F filled by add (sl_slurm_list_append or
+ * sl_query_list_set) from the comma list. */
+#define LIST(name, add, F) SET(name) { (void)err; add(&O(ctx)->sel.F, &O(ctx)->sel.n_##F, arg); return 0; }
+#define UNSUPP(name, key, arg) {name, key, arg, {NULL, NULL}, SL_OPTF_UNSUPP, NULL}
+#define ROW(name, key, arg, fn) {name, key, arg, {NULL, NULL}, 0, fn}
+
+/* A setter for options accepted and ignored (Slurm's federation and
+ * display-only flags Sluice has no use for). */
+int sl_query_set_nothing(void *ctx, const char *arg, struct sl_err *err);
+
 /* Replace a list option's values with the comma list s (Slurm's commands
  * keep the last -p, not all of them); empty items are dropped. */
 void sl_query_list_set(char ***v, size_t *n, const char *s);

@@ -19,8 +19,6 @@
 #include "xalloc.h"
 
 #define O(ctx) ((struct sl_sacct_opts *)(ctx))
-#define SET(name) static int name(void *ctx, const char *arg, struct sl_err *err)
-#define FLAG(name, field, value) SET(name) { (void)arg; (void)err; O(ctx)->field = value; return 0; }
 #define FIELDS_MAX 65536
 
 #define BRIEF_FIELDS "jobid,state,exitcode"
@@ -50,8 +48,8 @@ FLAG(set_noheader, noheader, 1)
 FLAG(set_parsable, mode, SL_SACCT_PARSABLE)
 FLAG(set_parsable2, mode, SL_SACCT_PARSABLE2)
 FLAG(set_no_steps, no_steps, 1)
+FLAG(set_duplicates, duplicates, 1)
 FLAG(set_noconvert, unit, '-')
-SET(set_nothing) { (void)ctx; (void)arg; (void)err; return 0; }
 SET(set_verbose) { (void)arg; (void)err; O(ctx)->verbose++; return 0; }
 
 SET(set_delimiter)
@@ -84,33 +82,10 @@ SET(set_fields)
 	return 0;
 }
 
-SET(set_accounts)
-{
-	(void)err;
-	sl_slurm_list_append(&O(ctx)->sel.accounts, &O(ctx)->sel.n_accounts, arg);
-	return 0;
-}
-
-SET(set_partitions)
-{
-	(void)err;
-	sl_slurm_list_append(&O(ctx)->sel.parts, &O(ctx)->sel.n_parts, arg);
-	return 0;
-}
-
-SET(set_names)
-{
-	(void)err;
-	sl_slurm_list_append(&O(ctx)->sel.names, &O(ctx)->sel.n_names, arg);
-	return 0;
-}
-
-SET(set_qos)
-{
-	(void)err;
-	sl_slurm_list_append(&O(ctx)->sel.qos, &O(ctx)->sel.n_qos, arg);
-	return 0;
-}
+LIST(set_accounts, sl_slurm_list_append, accounts)
+LIST(set_partitions, sl_slurm_list_append, parts)
+LIST(set_names, sl_slurm_list_append, names)
+LIST(set_qos, sl_slurm_list_append, qos)
 
 /* -N: the nodes jobs ran on; a second -N is refused as Slurm does. */
 SET(set_nodes)
@@ -225,8 +200,6 @@ static int set_time(const char *arg, int64_t *t, struct sl_err *err)
 SET(set_start) { return set_time(arg, &O(ctx)->start, err); }
 SET(set_end) { return set_time(arg, &O(ctx)->end, err); }
 
-#define UNSUPP(name, key, arg) {name, key, arg, {NULL, NULL}, SL_OPTF_UNSUPP, NULL}
-#define ROW(name, key, arg, fn) {name, key, arg, {NULL, NULL}, 0, fn}
 static const struct sl_opt table[] = {
 	ROW("allusers", 'a', SL_OPT_NOARG, set_allusers),
 	ROW("accounts", 'A', SL_OPT_REQ, set_accounts),
@@ -236,8 +209,8 @@ static const struct sl_opt table[] = {
 	UNSUPP("completion", 'c', SL_OPT_NOARG),
 	UNSUPP("constraints", 'C', SL_OPT_REQ),
 	ROW("delimiter", 0, SL_OPT_REQ, set_delimiter),
-	ROW("duplicates", 'D', SL_OPT_NOARG, set_nothing),
-	ROW("federation", 0, SL_OPT_NOARG, set_nothing),
+	ROW("duplicates", 'D', SL_OPT_NOARG, set_duplicates),
+	ROW("federation", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("helpformat", 'e', SL_OPT_NOARG, set_helpformat),
 	ROW("help-fields", 'e', SL_OPT_NOARG, set_helpformat),
 	ROW("endtime", 'E', SL_OPT_REQ, set_end),
@@ -247,7 +220,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("gid", 'g', SL_OPT_REQ),
 	UNSUPP("group", 'g', SL_OPT_REQ),
 	ROW("help", 'h', SL_OPT_NOARG, set_help),
-	ROW("local", 0, SL_OPT_NOARG, set_nothing),
+	ROW("local", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("name", 0, SL_OPT_REQ, set_names),
 	UNSUPP("nnodes", 'i', SL_OPT_REQ),
 	UNSUPP("ncpus", 'I', SL_OPT_REQ),
@@ -255,7 +228,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("timelimit-min", 'k', SL_OPT_REQ),
 	UNSUPP("timelimit-max", 'K', SL_OPT_REQ),
 	ROW("long", 'l', SL_OPT_NOARG, set_long),
-	ROW("allclusters", 'L', SL_OPT_NOARG, set_nothing),
+	ROW("allclusters", 'L', SL_OPT_NOARG, sl_query_set_nothing),
 	UNSUPP("clusters", 'M', SL_OPT_REQ),
 	UNSUPP("cluster", 'M', SL_OPT_REQ),
 	ROW("nodelist", 'N', SL_OPT_REQ, set_nodes),
@@ -273,13 +246,13 @@ static const struct sl_opt table[] = {
 	ROW("starttime", 'S', SL_OPT_REQ, set_start),
 	UNSUPP("truncate", 'T', SL_OPT_NOARG),
 	ROW("uid", 'u', SL_OPT_REQ, set_users),
-	ROW("use-local-uid", 0, SL_OPT_NOARG, set_nothing),
+	ROW("use-local-uid", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("usage", 'U', SL_OPT_NOARG, set_usage),
 	ROW("user", 'u', SL_OPT_REQ, set_users),
 	ROW("verbose", 'v', SL_OPT_NOARG, set_verbose),
 	ROW("version", 'V', SL_OPT_NOARG, set_version),
 	UNSUPP("wckeys", 'W', SL_OPT_REQ),
-	ROW("whole-hetjob", 0, SL_OPT_OPTARG, set_nothing),
+	ROW("whole-hetjob", 0, SL_OPT_OPTARG, sl_query_set_nothing),
 	UNSUPP("associations", 'x', SL_OPT_REQ),
 	UNSUPP("json", 0, SL_OPT_NOARG),
 	UNSUPP("yaml", 0, SL_OPT_NOARG),
@@ -420,7 +393,12 @@ static int by_submit(const void *pa, const void *pb)
 	const struct sl_job *a = *(struct sl_job *const *)pa, *b = *(struct sl_job *const *)pb;
 	if (a->submit_time != b->submit_time)
 		return a->submit_time < b->submit_time ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	/* sacct -D: a job's requeued runs (same second) before the job, oldest first */
+	if ((a->state == SL_JOB_REQUEUED) != (b->state == SL_JOB_REQUEUED))
+		return a->state == SL_JOB_REQUEUED ? -1 : 1;
+	return a->start_time < b->start_time ? -1 : a->start_time > b->start_time;
 }
 
 void sl_sacct_sort(struct sl_job **v, size_t n)

@@ -16,6 +16,7 @@ struct sl_sacct_opts {
 	int noheader, allusers, no_steps, verbose;
 	int help, usage, version, helpformat;
 	int brief, longfmt;
+	int duplicates;        /* -D: each run a requeue ended too (REQUEUED) */
 	enum sl_sacct_mode mode;
 	char *delimiter;       /* --delimiter */
 	int unit;              /* --units / --noconvert: sl_sacct_fmt_set_units() */

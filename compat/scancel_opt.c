@@ -21,8 +21,6 @@
 #include "xalloc.h"
 
 #define O(ctx) ((struct sl_scancel_opts *)(ctx))
-#define SET(name) static int name(void *ctx, const char *arg, struct sl_err *err)
-#define FLAG(name, field, value) SET(name) { (void)arg; (void)err; O(ctx)->field = value; return 0; }
 
 const char sl_scancel_usage[] =
 	"Usage: scancel [-A account] [--batch] [--full] [--interactive] [-n job_name]\n"
@@ -88,7 +86,6 @@ FLAG(set_quiet, quiet, 1)
 FLAG(set_help, help, 1)
 FLAG(set_usage, usage, 1)
 FLAG(set_version, version, 1)
-SET(set_nothing) { (void)ctx; (void)arg; (void)err; return 0; }
 SET(set_verbose) { (void)arg; (void)err; O(ctx)->verbose++; return 0; }
 
 SET(set_account)
@@ -220,15 +217,13 @@ SET(set_state)
 	return 0;
 }
 
-#define UNSUPP(name, key, arg) {name, key, arg, {NULL, NULL}, SL_OPTF_UNSUPP, NULL}
-#define ROW(name, key, arg, fn) {name, key, arg, {NULL, NULL}, 0, fn}
 static const struct sl_opt table[] = {
 	ROW("account", 'A', SL_OPT_REQ, set_account),
 	ROW("batch", 'b', SL_OPT_NOARG, set_batch),
-	ROW("ctld", 0, SL_OPT_NOARG, set_nothing),
+	ROW("ctld", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("full", 'f', SL_OPT_NOARG, set_full),
 	ROW("help", 0, SL_OPT_NOARG, set_help),
-	ROW("hurry", 'H', SL_OPT_NOARG, set_nothing),
+	ROW("hurry", 'H', SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("interactive", 'i', SL_OPT_NOARG, set_interactive),
 	UNSUPP("clusters", 'M', SL_OPT_REQ),
 	UNSUPP("cluster", 'M', SL_OPT_REQ),

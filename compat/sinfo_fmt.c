@@ -14,31 +14,20 @@
 #include "hostlist.h"
 #include "slurm_fmt.h"
 #include "slurm_time.h"
+#include "slurm_tres.h"
 #include "xalloc.h"
 
 #define INFINITE32 0xffffffffu
 
 /* ---- numbers as sinfo prints them ---- */
 
-/* convert_num_unit(..., CONVERT_NUM_UNIT_EXACT): 1024 -> "1K", 1536 ->
- * "1.50K", 1000 -> "1000". */
+/* sinfo prints a zero as "0", never "0.00". */
 static void num_unit(double num, char *buf, size_t len)
 {
-	static const char unit[] = "\0KMGTP?";
-	int u = 0;
-
-	if ((int64_t)num == 0) {
+	if ((int64_t)num == 0)
 		snprintf(buf, len, "0");
-		return;
-	}
-	while (num >= 1024 && (uint64_t)num % 512 == 0 && u < 6) {
-		num /= 1024;
-		u++;
-	}
-	if ((double)(uint64_t)num == num)
-		snprintf(buf, len, "%llu%c", (unsigned long long)num, unit[u]);
 	else
-		snprintf(buf, len, "%.2f%c", num, unit[u]);
+		sl_slurm_num_unit(num, 0, 6, buf, len);
 }
 
 /* _build_min_max_32_string(): "64", "8+" (min of several), "1-infinite". */

@@ -45,6 +45,7 @@
 
 static const struct sl_opt sbatch_opts[] = {
 	OK("account", 'A', R, "SBATCH_ACCOUNT", account),
+	OK("begin", 'b', R, NULL, begin),
 	OK("chdir", 'D', R, NULL, chdir),
 	OK("comment", 0, R, NULL, comment),
 	OK("constraint", 'C', R, "SBATCH_CONSTRAINT", constraint),
@@ -53,6 +54,7 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("cpus-per-gpu", 0, R, "SBATCH_CPUS_PER_GPU", cpus_per_gpu),
 	OK("cpus-per-task", 'c', R, NULL, cpus),
 	OK("deadline", 0, R, NULL, deadline),
+	OK("dependency", 'd', R, NULL, dependency),
 	OK("error", 'e', R, "SBATCH_ERROR", error),
 	OK("exclude", 'x', R, NULL, exclude),
 	OK("exclusive", 0, O, "SBATCH_EXCLUSIVE", exclusive),
@@ -68,6 +70,7 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("ignore-pbs", 0, N, "SBATCH_IGNORE_PBS", ignore_pbs),
 	OK("input", 'i', R, "SBATCH_INPUT", input),
 	OK("job-name", 'J', R, "SBATCH_JOB_NAME", name),
+	OK("kill-on-invalid-dep", 0, R, NULL, kill_invalid_dep),
 	OK("mail-type", 0, R, NULL, mail_type),
 	OK("mail-user", 0, R, NULL, mail_user),
 	OK("mem", 0, R, "SBATCH_MEM_PER_NODE", mem),
@@ -109,7 +112,6 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("batch", 0, R, "SBATCH_BATCH"),
 	NO("bb", 0, R, NULL),
 	NO("bbf", 0, R, NULL),
-	NO("begin", 'b', R, NULL),
 	NO("cluster-constraint", 0, R, "SBATCH_CLUSTER_CONSTRAINT"),
 	NO2("clusters", 'M', R, "SBATCH_CLUSTERS", "SLURM_CLUSTERS"),
 	NO("container", 0, R, "SBATCH_CONTAINER"),
@@ -117,7 +119,6 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("core-spec", 'S', R, "SBATCH_CORE_SPEC"),
 	NO("cpu-freq", 0, R, "SBATCH_CPU_FREQ_REQ"),
 	NO("delay-boot", 0, R, "SBATCH_DELAY_BOOT"),
-	NO("dependency", 'd', R, NULL),
 	NO("distribution", 'm', R, "SBATCH_DISTRIBUTION"),
 	NO("export-file", 0, R, NULL),
 	NO("get-user-env", 0, O, "SBATCH_GET_USER_ENV"),
@@ -126,7 +127,6 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("gpu-freq", 0, R, "SBATCH_GPU_FREQ"),
 	NO("gpus-per-socket", 0, R, "SBATCH_GPUS_PER_SOCKET"),
 	NO("gres-flags", 0, R, "SBATCH_GRES_FLAGS"),
-	NO("kill-on-invalid-dep", 0, R, NULL),
 	NO("licenses", 'L', R, NULL),
 	NO("mcs-label", 0, R, NULL),
 	NO("mem-bind", 0, R, "SBATCH_MEM_BIND"),
@@ -171,6 +171,13 @@ static const struct {
 	{"constraint", "features joined with `&`: node labels (`features:`)"},
 	{"container-image", "pyxis's spelling: the image of the Kubernetes executor's pods"},
 	{"cpus-per-gpu", "CPUs per node = GPUs per node x this, when more than the tasks'"},
+	{"begin", "every form of Slurm's parser; the job waits out of the queue (reason "
+		  "BeginTime)"},
+	{"dependency", "`after`, `afterany`, `afterok`, `afternotok`, `aftercorr`, `singleton`, "
+		       "`+MIN`, `:` `,` `?`; the job waits out of the queue (reason Dependency); "
+		       "an id Sluice never had is refused"},
+	{"kill-on-invalid-dep", "`yes`: a dependency that can never be satisfied cancels the "
+				"job (default: the config's `killInvalidDepend`)"},
 	{"deadline", "a pending job that cannot end by then is ended: DEADLINE, reason "
 		     "DeadLine; a started local job's time limit is cut to it"},
 	{"exclude", "local: excluding this host is refused (the job could never run), other "
@@ -204,8 +211,6 @@ static const struct {
 	{"time", "enforced; `--signal` warns before it"},
 	{"wait", "polls sluiced (2 s, backing off to 10 s), exits with the job's exit code"},
 	{"array", "not yet (job arrays)"},
-	{"dependency", "not yet (dependencies)"},
-	{"begin", "not yet"},
 	{"container", "an OCI bundle run by slurmstepd: the Kubernetes executor runs "
 		      "images, see `--container-image`"},
 	{"ntasks-per-gpu", "not yet"},

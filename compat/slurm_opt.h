@@ -26,6 +26,8 @@ struct sl_sbatch_flags {
 	int usage_error;/* 1: print "sbatch: MSG" + "Try \"sbatch --help\" for
 	                   more information" instead of "sbatch: error: MSG" */
 	int fatal;      /* 1: prefix "sbatch: fatal: " instead of "error" */
+	int raw_lines;  /* the first raw_lines lines of the message print bare
+	                   (--begin: Slurm's parse_time prints its own line) */
 	/* Options in effect, for -v: "name                : value" lines in
 	 * the order first set. NULL-terminated, may be NULL. */
 	char **defined;

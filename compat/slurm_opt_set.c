@@ -666,3 +666,37 @@ int sl_sbopt_finish(struct ctx *c, struct sl_err *err)
 	sl_strv_free(names);
 	return 0;
 }
+
+/* -d is checked by the daemon, which knows the jobs it names (Slurm's
+ * sbatch, too, leaves it to the controller). */
+int sl_sbopt_dependency(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->spec->dependency, a);
+	return 0;
+}
+
+/* --begin: an absolute time here, so the daemon never reads a clock the
+ * user did not mean; Slurm's two lines when it is not a time. */
+int sl_sbopt_begin(void *c, const char *a, struct sl_err *e)
+{
+	int64_t t;
+	int pos;
+
+	if (sl_slurm_time_parse_begin(a, (int64_t)time(NULL), &t, &pos) != 0) {
+		if (pos < 0)
+			return sl_err_set(e, SL_EINVAL, "Invalid --begin specification");
+		CTX(c)->fl->raw_lines = 1;
+		return sl_err_set(e, SL_EINVAL, "Invalid time specification (pos=%d): %s\n"
+				  "Invalid --begin specification", pos, a);
+	}
+	CTX(c)->spec->begin_time = t;
+	return 0;
+}
+
+int sl_sbopt_kill_invalid_dep(void *c, const char *a, struct sl_err *e)
+{
+	if (a == NULL || (strcasecmp(a, "yes") != 0 && strcasecmp(a, "no") != 0))
+		return sl_err_set(e, SL_EINVAL, "Invalid --kill-on-invalid-dep specification");
+	CTX(c)->spec->kill_invalid_dep = strcasecmp(a, "yes") == 0;
+	return 0;
+}

@@ -4,7 +4,9 @@
 #include "slurm_time.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -341,4 +343,335 @@ int sl_slurm_time_parse_ts(const char *s, int64_t now, int64_t *out)
 	}
 	*out = local_mktime(&tm);
 	return 0;
+}
+
+/* ---- --begin and scontrol's StartTime: Slurm's parse_time(s, past = 0) ----
+ *
+ * Written from Slurm 22.05's behaviour (every form below was tried on the
+ * real one): keywords and numbers in any order, blanks, '-' and 'T' between
+ * them; a time with no date is the next such time, a date with no year the
+ * next such date. `pos` is where Slurm reports the fault. */
+
+struct when {
+	int hour, min, sec;  /* -1: not given */
+	int mon, mday, year; /* tm's origins; -1: not given */
+};
+
+static int digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static void set_date(struct when *w, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	localtime_r(&tt, &tm);
+	w->mon = tm.tm_mon;
+	w->mday = tm.tm_mday;
+	w->year = tm.tm_year;
+}
+
+/* An "AM" or "PM" at s + *o applied to hour *h (*o past it). */
+static int am_pm(const char *s, int *o, int *h)
+{
+	if (strncasecmp(s + *o, "pm", 2) == 0) {
+		*h += 12;
+		if (*h == 24) /* 12 PM is noon */
+			*h = 12;
+		else if (*h > 23)
+			return -1;
+		*o += 2;
+	} else if (strncasecmp(s + *o, "am", 2) == 0) {
+		if (*h == 12) /* 12 AM is midnight */
+			*h = 0;
+		else if (*h > 11)
+			return -1;
+		*o += 2;
+	}
+	return 0;
+}
+
+/* "H[H]:MM[:SS][ ][AM|PM]" at s + *pos; on success *pos is its last char. */
+static int begin_hms(const char *s, int *pos, struct when *w)
+{
+	int o = *pos, h, m, sec = 0;
+
+	if (!digit(s[o]))
+		goto bad;
+	h = s[o++] - '0';
+	if (s[o] != ':') {
+		if (!digit(s[o]))
+			goto bad;
+		h = h * 10 + s[o++] - '0';
+	}
+	if (h > 23) {
+		o -= 2;
+		goto bad;
+	}
+	if (s[o++] != ':') {
+		o--;
+		goto bad;
+	}
+	if (!digit(s[o]) || !digit(s[o + 1])) {
+		o += digit(s[o]);
+		goto bad;
+	}
+	m = (s[o] - '0') * 10 + s[o + 1] - '0';
+	o += 2;
+	if (m > 59) {
+		o -= 2;
+		goto bad;
+	}
+	if (s[o] == ':') {
+		o++;
+		if (!digit(s[o]) || !digit(s[o + 1])) {
+			o += digit(s[o]);
+			goto bad;
+		}
+		sec = (s[o] - '0') * 10 + s[o + 1] - '0';
+		o += 2;
+		if (sec > 59) {
+			o -= 2;
+			goto bad;
+		}
+	}
+	while (isspace((unsigned char)s[o]))
+		o++;
+	if (am_pm(s, &o, &h) != 0)
+		goto bad;
+	*pos = o - 1;
+	w->hour = h;
+	w->min = m;
+	w->sec = sec;
+	return 0;
+bad:
+	*pos = o;
+	return -1;
+}
+
+/* "M[M]" then a day: the month (1..12) and the day (1..31) of a date. */
+static int begin_md(const char *s, int *o, int *mon, int *day, int month_checked)
+{
+	*mon = s[(*o)++] - '0';
+	if (digit(s[*o]))
+		*mon = *mon * 10 + s[(*o)++] - '0';
+	if (*mon < 1 || *mon > 12) {
+		*o -= 2;
+		return -1;
+	}
+	if (month_checked) /* the ISO form: the '-' is skipped unseen */
+		(*o)++;
+	else if (s[*o] == '.' || s[*o] == '/')
+		(*o)++;
+	if (!digit(s[*o]))
+		return -1;
+	*day = s[(*o)++] - '0';
+	if (digit(s[*o]))
+		*day = *day * 10 + s[(*o)++] - '0';
+	if (*day < 1 || *day > 31) {
+		*o -= 2;
+		return -1;
+	}
+	return 0;
+}
+
+/* "YYYY-M[M]-D[D]", or "M[M][./]D[D][[./]YY]", at s + *pos. A two-digit
+ * year "00" counts as none, as in Slurm. */
+static int begin_date(const char *s, int *pos, struct when *w)
+{
+	int o = *pos, mon, day, yr = 0;
+	size_t len = strlen(s);
+	int iso = len >= (size_t)o + 7 && s[o + 4] == '-' && s[o + 7] == '-';
+
+	if (iso) {
+		for (; o < *pos + 4; o++) {
+			if (!digit(s[o]))
+				goto bad;
+			yr = yr * 10 + s[o] - '0';
+		}
+		o++;
+	}
+	if (begin_md(s, &o, &mon, &day, iso) != 0)
+		goto bad;
+	if (!iso && (s[o] == '.' || s[o] == '/'))
+		o++;
+	if (!iso && digit(s[o])) {
+		yr = s[o++] - '0';
+		if (!digit(s[o]))
+			goto bad;
+		yr = yr * 10 + s[o++] - '0';
+	}
+	*pos = o - 1;
+	w->mon = mon - 1;
+	w->mday = day;
+	if (iso)
+		w->year = yr - 1900;
+	else if (yr > 0)
+		w->year = yr + 100;
+	return 0;
+bad:
+	*pos = o;
+	return -1;
+}
+
+/* "now[ ][+|-][ ]N[ ][unit]": *t = now + delta; *pos at its last char. */
+static int begin_now(const char *s, int *pos, int64_t now, int64_t *t)
+{
+	static const struct { const char *name; int64_t mult; } units[] = {
+		{"seconds", 1}, {"second", 1}, {"minutes", 60}, {"minute", 60},
+		{"hours", 3600}, {"hour", 3600}, {"days", 86400}, {"day", 86400},
+		{"weeks", 604800}, {"week", 604800},
+	};
+	int i = *pos + 3, o, digits = 0, sign;
+	int64_t n = 0;
+
+	while (isblank((unsigned char)s[i]))
+		i++;
+	if (s[i] == '\0' || s[i] == '\n') {
+		*pos = i - 1;
+		*t = now;
+		return 0;
+	}
+	*pos = i; /* where Slurm reports a missing sign or number */
+	if (s[i] != '+' && s[i] != '-')
+		return -1;
+	sign = s[i] == '-' ? -1 : 1;
+	for (o = i + 1; s[o] != '\0' && s[o] != '\n'; o++) {
+		size_t u, k = sizeof(units) / sizeof(units[0]);
+		if (isspace((unsigned char)s[o]))
+			continue;
+		for (u = 0; u < k; u++)
+			if (strncasecmp(s + o, units[u].name, strlen(units[u].name)) == 0)
+				break;
+		if (u < k) {
+			o += (int)strlen(units[u].name);
+			n *= units[u].mult;
+			break;
+		}
+		if (!digit(s[o]) || n > 100000000000LL) {
+			*pos = o - 1;
+			return -1;
+		}
+		n = n * 10 + s[o] - '0';
+		digits++;
+	}
+	if (digits == 0)
+		return -1;
+	*pos = o - 1;
+	*t = now + sign * n;
+	return 0;
+}
+
+/* The fields w leaves open, as Slurm fills them: the soonest such time. */
+static int64_t begin_resolve(struct when *w, const struct tm *nt, int64_t now)
+{
+	struct tm tm;
+
+	if (w->hour < 0) {
+		w->hour = w->min = 0;
+		w->sec = 0;
+	} else if (w->mon < 0) {
+		if (w->hour > nt->tm_hour || (w->hour == nt->tm_hour && w->min > nt->tm_min))
+			set_date(w, now);
+		else
+			set_date(w, now + 86400);
+	}
+	if (w->year < 0) {
+		int later = w->mon > nt->tm_mon ||
+			    (w->mon == nt->tm_mon && w->mday > nt->tm_mday) ||
+			    (w->mon == nt->tm_mon && w->mday == nt->tm_mday &&
+			     (w->hour > nt->tm_hour ||
+			      (w->hour == nt->tm_hour && w->min > nt->tm_min)));
+		w->year = nt->tm_year + (later ? 0 : 1);
+	}
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_sec = w->sec;
+	tm.tm_min = w->min;
+	tm.tm_hour = w->hour;
+	tm.tm_mday = w->mday;
+	tm.tm_mon = w->mon;
+	tm.tm_year = w->year;
+	return local_mktime(&tm);
+}
+
+static const struct {
+	const char *word;
+	int hour;     /* -1: a day, not a time */
+	int day_add;
+} begin_words[] = {
+	{"today", -1, 0}, {"tomorrow", -1, 1}, {"midnight", 0, 0},
+	{"noon", 12, 0}, {"fika", 15, 0}, {"teatime", 16, 0},
+};
+
+/* A keyword at s + *pos ("today", "noon", ...) into w; 1 when there was
+ * one (*pos at its last char), 0 when not. */
+static int begin_word(const char *s, int *pos, int64_t now, struct when *w)
+{
+	for (size_t i = 0; i < sizeof(begin_words) / sizeof(begin_words[0]); i++) {
+		size_t len = strlen(begin_words[i].word);
+		if (strncasecmp(s + *pos, begin_words[i].word, len) != 0)
+			continue;
+		if (begin_words[i].hour < 0) {
+			set_date(w, now + begin_words[i].day_add * 86400);
+		} else {
+			w->hour = begin_words[i].hour;
+			w->min = w->sec = 0;
+		}
+		*pos += (int)len - 1;
+		return 1;
+	}
+	return 0;
+}
+
+int sl_slurm_time_parse_begin(const char *s, int64_t now, int64_t *out, int *errpos)
+{
+	struct when w = {-1, -1, 0, -1, -1, -1};
+	time_t tnow = (time_t)now;
+	struct tm nt;
+	int pos;
+
+	*errpos = 0;
+	if (strncasecmp(s, "uts", 3) == 0) {
+		char *end = NULL;
+		long long v = strtoll(s + 3, &end, 10);
+		if (v < 1000000 || v == LLONG_MAX || *end != '\0')
+			return -SL_EINVAL;
+		*out = v;
+		return 0;
+	}
+	localtime_r(&tnow, &nt);
+	for (pos = 0; s[pos] != '\0' && s[pos] != '\n'; pos++) {
+		if (isblank((unsigned char)s[pos]) || s[pos] == '-' || s[pos] == 'T' ||
+		    begin_word(s, &pos, now, &w))
+			continue;
+		if (strncasecmp(s + pos, "now", 3) == 0) {
+			int64_t t;
+			time_t tt;
+			struct tm tm;
+			if (begin_now(s, &pos, now, &t) != 0)
+				goto bad;
+			tt = (time_t)t;
+			localtime_r(&tt, &tm);
+			w = (struct when){tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_mon, tm.tm_mday,
+					  tm.tm_year};
+		} else if (!digit(s[pos])) {
+			goto bad;
+		} else if (s[pos + 1] == ':' || (s[pos + 1] != '\0' && s[pos + 2] == ':')) {
+			if (begin_hms(s, &pos, &w) != 0)
+				goto bad;
+		} else if (begin_date(s, &pos, &w) != 0) {
+			goto bad;
+		}
+	}
+	if (w.hour < 0 && w.mon < 0) {
+		*errpos = -1; /* nothing at all: Slurm prints no position */
+		return -SL_EINVAL;
+	}
+	if ((*out = begin_resolve(&w, &nt, now)) == -1)
+		goto bad;
+	return 0;
+bad:
+	*errpos = pos;
+	return -SL_EINVAL;
 }

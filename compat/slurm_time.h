@@ -27,4 +27,16 @@ void sl_slurm_time_fmt_ts(int64_t t, char *buf, size_t len);
  * "noon", "tomorrow". 0 or -SL_EINVAL. */
 int sl_slurm_time_parse_ts(const char *s, int64_t now, int64_t *out);
 
+/* sbatch --begin and scontrol update StartTime=: Slurm 22.05's parse_time()
+ * looking forward, form for form: "HH:MM[:SS] [AM|PM]" (the next such
+ * time), "midnight", "noon", "fika" (15:00), "teatime" (16:00), "today",
+ * "tomorrow", "MMDD[YY]", "MM/DD[/YY]", "MM.DD[.YY]" (the next such date),
+ * "YYYY-MM-DD[THH:MM[:SS]]", "now[+-]N[seconds|minutes|hours|days|weeks]"
+ * (blanks allowed), "uts<unix seconds>", and combinations ("noon
+ * tomorrow", "16:00 12/25"). "elevenses" is in Slurm's manual but not in
+ * 22.05.8's parser, so it is refused here too. 0 with *out, or -SL_EINVAL
+ * with *errpos the position Slurm prints ("Invalid time specification
+ * (pos=%d): %s"), or -1 when it prints no such line (nothing was given). */
+int sl_slurm_time_parse_begin(const char *s, int64_t now, int64_t *out, int *errpos);
+
 #endif

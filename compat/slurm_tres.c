@@ -5,6 +5,21 @@
 #include <stdio.h>
 #include <string.h>
 
+void sl_slurm_num_unit(double v, int from, int top, char *buf, size_t len)
+{
+	static const char units[] = "\0KMGTP?";
+
+	/* CONVERT_NUM_UNIT_EXACT: half units ("2.5G") count as exact */
+	while (v >= 1024 && (uint64_t)v % 512 == 0 && from < top) {
+		v /= 1024;
+		from++;
+	}
+	if ((double)(uint64_t)v == v)
+		snprintf(buf, len, "%llu%c", (unsigned long long)v, units[from]);
+	else
+		snprintf(buf, len, "%.2f%c", v, units[from]);
+}
+
 void sl_slurm_mem_fmt(int64_t mib, int unit, char *buf, size_t len)
 {
 	static const char units[] = "\0KMGTP";
@@ -21,17 +36,9 @@ void sl_slurm_mem_fmt(int64_t mib, int unit, char *buf, size_t len)
 			v *= 1024;
 		for (; t < want - units; t++)
 			v /= 1024;
-	} else if (unit == 0) {
-		/* CONVERT_NUM_UNIT_EXACT: half units ("2.5G") count as exact */
-		while (v >= 1024 && (uint64_t)v % 512 == 0 && t < 5) {
-			v /= 1024;
-			t++;
-		}
 	}
-	if ((double)(uint64_t)v == v)
-		snprintf(buf, len, "%llu%c", (unsigned long long)v, units[t]);
-	else
-		snprintf(buf, len, "%.2f%c", v, units[t]);
+	/* only unit 0 converts, and no further than P */
+	sl_slurm_num_unit(v, t, unit == 0 ? 5 : t, buf, len);
 }
 
 int sl_slurm_job_cpus(const struct sl_job *j)

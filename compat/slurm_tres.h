@@ -8,6 +8,12 @@
 #include <stdint.h>
 #include "job.h"
 
+/* convert_num_unit(..., CONVERT_NUM_UNIT_EXACT): v in unit `from` (0
+ * none, 1 K, 2 M, ... of "\0KMGTP?") goes up a unit, to `top` at most,
+ * while it divides by 512: 1024 -> "1K", 1536 -> "1.50K", 1000 -> "1000";
+ * two decimals when not whole. */
+void sl_slurm_num_unit(double v, int from, int top, char *buf, size_t len);
+
 /* MiB as Slurm's convert_num_unit() prints them. unit 0: "exactly" (up a
  * unit while the number divides by 512: "4000M", "2G", "1.50G"); '-':
  * not converted (--noconvert); K, M, G, T or P: in that unit, two

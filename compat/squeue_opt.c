@@ -17,8 +17,6 @@
 #include "xalloc.h"
 
 #define O(ctx) ((struct sl_squeue_opts *)(ctx))
-#define SET(name) static int name(void *ctx, const char *arg, struct sl_err *err)
-#define FLAG(name, field, value) SET(name) { (void)arg; (void)err; O(ctx)->field = value; return 0; }
 
 const char sl_squeue_usage[] =
 	"Usage: squeue [-A account] [--clusters names] [-i seconds] [--job jobid]\n"
@@ -39,39 +37,15 @@ FLAG(set_reservation, reservation, 1)
 FLAG(set_help, help, 1)
 FLAG(set_usage, usage, 1)
 FLAG(set_version, version, 1)
-SET(set_nothing) { (void)ctx; (void)arg; (void)err; return 0; }
 SET(set_verbose) { (void)arg; (void)err; O(ctx)->verbose++; return 0; }
 SET(set_long) { (void)arg; (void)err; O(ctx)->longfmt = O(ctx)->override = 1; return 0; }
 SET(set_start) { (void)arg; (void)err; O(ctx)->start = O(ctx)->override = 1; return 0; }
 SET(set_sort) { (void)err; replace(&O(ctx)->sort, arg); return 0; }
 
-SET(set_accounts)
-{
-	(void)err;
-	sl_query_list_set(&O(ctx)->sel.accounts, &O(ctx)->sel.n_accounts, arg);
-	return 0;
-}
-
-SET(set_names)
-{
-	(void)err;
-	sl_query_list_set(&O(ctx)->sel.names, &O(ctx)->sel.n_names, arg);
-	return 0;
-}
-
-SET(set_partitions)
-{
-	(void)err;
-	sl_query_list_set(&O(ctx)->sel.parts, &O(ctx)->sel.n_parts, arg);
-	return 0;
-}
-
-SET(set_qos)
-{
-	(void)err;
-	sl_query_list_set(&O(ctx)->sel.qos, &O(ctx)->sel.n_qos, arg);
-	return 0;
-}
+LIST(set_accounts, sl_query_list_set, accounts)
+LIST(set_names, sl_query_list_set, names)
+LIST(set_partitions, sl_query_list_set, parts)
+LIST(set_qos, sl_query_list_set, qos)
 
 SET(set_iterate)
 {
@@ -197,40 +171,38 @@ SET(set_nodes)
 	return 0;
 }
 
-#define UNSUPP(name, key, arg) {name, key, arg, {NULL, NULL}, SL_OPTF_UNSUPP, NULL}
-#define ROW(name, key, arg, fn) {name, key, arg, {NULL, NULL}, 0, fn}
 static const struct sl_opt table[] = {
 	ROW("accounts", 'A', SL_OPT_REQ, set_accounts),
 	ROW("account", 'A', SL_OPT_REQ, set_accounts),
-	ROW("all", 'a', SL_OPT_NOARG, set_nothing),
-	ROW("array", 'r', SL_OPT_NOARG, set_nothing),
-	ROW("array-unique", 0, SL_OPT_NOARG, set_nothing),
+	ROW("all", 'a', SL_OPT_NOARG, sl_query_set_nothing),
+	ROW("array", 'r', SL_OPT_NOARG, sl_query_set_nothing),
+	ROW("array-unique", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("Format", 'O', SL_OPT_REQ, set_format_long),
 	ROW("format", 'o', SL_OPT_REQ, set_format),
-	ROW("federation", 0, SL_OPT_NOARG, set_nothing),
+	ROW("federation", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("help", 0, SL_OPT_NOARG, set_help),
-	ROW("hide", 0, SL_OPT_NOARG, set_nothing),
+	ROW("hide", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("iterate", 'i', SL_OPT_REQ, set_iterate),
 	ROW("jobs", 'j', SL_OPT_OPTARG, set_jobs),
-	ROW("local", 0, SL_OPT_NOARG, set_nothing),
+	ROW("local", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("long", 'l', SL_OPT_NOARG, set_long),
 	UNSUPP("licenses", 'L', SL_OPT_REQ),
 	UNSUPP("clusters", 'M', SL_OPT_REQ),
 	UNSUPP("cluster", 'M', SL_OPT_REQ),
 	ROW("me", 0, SL_OPT_NOARG, set_me),
 	ROW("name", 'n', SL_OPT_REQ, set_names),
-	ROW("noconvert", 0, SL_OPT_NOARG, set_nothing),
+	ROW("noconvert", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("node", 'w', SL_OPT_REQ, set_nodes),
 	ROW("nodes", 'w', SL_OPT_REQ, set_nodes),
 	ROW("nodelist", 'w', SL_OPT_REQ, set_nodes),
 	ROW("noheader", 'h', SL_OPT_NOARG, set_noheader),
 	ROW("partitions", 'p', SL_OPT_REQ, set_partitions),
 	ROW("partition", 'p', SL_OPT_REQ, set_partitions),
-	ROW("priority", 'P', SL_OPT_NOARG, set_nothing),
+	ROW("priority", 'P', SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("qos", 'q', SL_OPT_REQ, set_qos),
 	ROW("reservation", 'R', SL_OPT_REQ, set_reservation),
-	ROW("sib", 0, SL_OPT_NOARG, set_nothing),
-	ROW("sibling", 0, SL_OPT_NOARG, set_nothing),
+	ROW("sib", 0, SL_OPT_NOARG, sl_query_set_nothing),
+	ROW("sibling", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("sort", 'S', SL_OPT_REQ, set_sort),
 	ROW("start", 0, SL_OPT_NOARG, set_start),
 	UNSUPP("steps", 's', SL_OPT_OPTARG),

@@ -14,7 +14,7 @@ static const struct {
 	[SL_OP_SIGNAL] = {SL_PRIV_OWNER, SL_EPERM, "Access/permission denied", 0},
 	[SL_OP_HOLD] = {SL_PRIV_OWNER, SL_EPERM, "Invalid user id", 1},
 	[SL_OP_RELEASE] = {SL_PRIV_OWNER, SL_EPERM, "Invalid user id", 1},
-	[SL_OP_REQUEUE] = {SL_PRIV_OWNER, SL_EPERM, "Invalid user id", 1},
+	[SL_OP_REQUEUE] = {SL_PRIV_OWNER, SL_EPERM, "Access/permission denied", 1},
 	[SL_OP_RELEASE_ADMIN] = {SL_PRIV_OPERATOR, SL_EPERM, "Access/permission denied", 1},
 	[SL_OP_PRIORITY] = {SL_PRIV_OPERATOR, SL_EPERM,
 			    "Access/permission denied: only operators may set --priority", 0},
@@ -22,6 +22,13 @@ static const struct {
 				 "only operators may set a negative --nice", 0},
 	[SL_OP_ACCOUNT] = {SL_PRIV_OPERATOR, SL_EACCOUNT,
 			   "Invalid account or account/partition combination specified", 0},
+	[SL_OP_TOP] = {SL_PRIV_OPERATOR, SL_EPERM, "Access/permission denied", 1},
+	[SL_OP_SUSPEND] = {SL_PRIV_OPERATOR, SL_EPERM, "Access/permission denied", 1},
+	[SL_OP_UPDATE] = {SL_PRIV_OWNER, SL_EPERM, "Invalid user id", 1},
+	[SL_OP_UPDATE_PRIORITY] = {SL_PRIV_OPERATOR, SL_EPERM,
+				   "Changes to job priority are not persistent, change nice instead", 1},
+	[SL_OP_UPDATE_NICE] = {SL_PRIV_OPERATOR, SL_EPERM, "Access/permission denied", 1},
+	[SL_OP_UPDATE_LIMIT] = {SL_PRIV_OPERATOR, SL_EPERM, "Access/permission denied", 1},
 	[SL_OP_HOLD_OPERATOR] = {SL_PRIV_OPERATOR, SL_EPERM, "Unauthorized Request", 1},
 	/* Values in --export are often secrets (tokens, passwords): as Slurm
 	 * shows a job's environment and script only to its owner and admins. */

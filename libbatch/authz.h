@@ -29,13 +29,18 @@ enum sl_priv {
 
 /* What is done to a job or asked for in a spec; each has one rule. RELEASE_ADMIN:
  * of a hold an operator set; ACCOUNT: charge one not in the user's list;
- * HOLD_OPERATOR: PBS's operator hold, set or released (qhold/qrls -h o);
- * SEE_PRIVATE: read a job's environment, script and --export values (a
- * listing leaves them out for anyone else, sl_job_listing_append_view). */
+ * TOP: scontrol top (Slurm without enable_user_top); SUSPEND: suspend and
+ * resume; UPDATE: scontrol update of a job, whose fields for operators are
+ * UPDATE_PRIORITY (Priority=), UPDATE_NICE (a negative Nice=) and
+ * UPDATE_LIMIT (a longer TimeLimit= once the job runs); SEE_PRIVATE: read a
+ * job's environment, script and --export values (a listing leaves them out
+ * for anyone else, sl_job_listing_append_view); HOLD_OPERATOR: PBS's operator
+ * hold, set or released (qhold/qrls -h o). */
 enum sl_op {
 	SL_OP_CANCEL, SL_OP_SIGNAL, SL_OP_HOLD, SL_OP_RELEASE, SL_OP_REQUEUE, SL_OP_RELEASE_ADMIN,
-	SL_OP_PRIORITY, SL_OP_NICE_NEGATIVE, SL_OP_ACCOUNT, SL_OP_SEE_PRIVATE, SL_OP_HOLD_OPERATOR,
-	SL_OP_COUNT
+	SL_OP_PRIORITY, SL_OP_NICE_NEGATIVE, SL_OP_ACCOUNT, SL_OP_TOP, SL_OP_SUSPEND,
+	SL_OP_UPDATE, SL_OP_UPDATE_PRIORITY, SL_OP_UPDATE_NICE, SL_OP_UPDATE_LIMIT,
+	SL_OP_SEE_PRIVATE, SL_OP_HOLD_OPERATOR, SL_OP_COUNT
 };
 
 /* Each returns 0, or -SL_EPERM (-SL_EACCOUNT) with err set. SL_PRIV_OWNER

@@ -12,6 +12,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/jobstate.c libbatch/jobstate.h \
 	libbatch/job.c libbatch/job.h libbatch/job_fields.h libbatch/job_text.c \
 	libbatch/job_parse.c \
+	libbatch/depend.c libbatch/depend.h \
 	libbatch/workload.c libbatch/workload.h \
 	libbatch/authz.c libbatch/authz.h \
 	libbatch/submit.c libbatch/submit.h \
@@ -24,6 +25,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/jobdir.c libbatch/jobdir.h \
 	libbatch/sha256.c libbatch/sha256.h \
 	libbatch/auth.c libbatch/auth.h \
+	libbatch/pamconv.c libbatch/pamconv.h \
 	libbatch/netaddr.c libbatch/netaddr.h
 
 UNIT_TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
@@ -31,7 +33,9 @@ UNIT_TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
 	tests/unit/test_fsutil tests/unit/test_fdpass
 UNIT_TESTS += tests/unit/test_workload tests/unit/test_submit tests/unit/test_loop \
 	tests/unit/test_evq tests/unit/test_idcache tests/unit/test_sha256 \
-	tests/unit/test_auth tests/unit/test_netaddr tests/unit/test_submit_opts
+	tests/unit/test_auth tests/unit/test_netaddr tests/unit/test_depend \
+	tests/unit/test_submit_opts
+EXTRA_DIST += tests/unit/submit_testlib.h
 tests_unit_test_job_SOURCES = tests/unit/test_job.c tests/unit/job_testlib.h
 tests_unit_test_job_text_SOURCES = tests/unit/test_job_text.c tests/unit/job_testlib.h
 tests_unit_test_job_parse_SOURCES = tests/unit/test_job_parse.c tests/unit/job_testlib.h

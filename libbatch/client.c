@@ -638,7 +638,9 @@ int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
 		      struct sl_err *err)
 {
 	static const char *ops[] = {[SL_CTL_HOLD] = "hold", [SL_CTL_RELEASE] = "release",
-				    [SL_CTL_REQUEUE] = "requeue"};
+				    [SL_CTL_REQUEUE] = "requeue", [SL_CTL_UHOLD] = "uhold",
+				    [SL_CTL_REQUEUE_HOLD] = "requeuehold", [SL_CTL_TOP] = "top",
+				    [SL_CTL_SUSPEND] = "suspend", [SL_CTL_RESUME] = "resume"};
 	json_object *req = json_object_new_object(), *rep;
 	int r;
 
@@ -799,4 +801,101 @@ void sl_clusterinfo_free(struct sl_clusterinfo *ci)
 		free(ci->node);
 	}
 	free(ci);
+}
+
+/* ---- scontrol: update (type 9), ping (10), reconfigure (11), config (12) ---- */
+
+int sl_client_update(struct sl_client *c, uint64_t id, const struct sl_update_field *f,
+		     size_t n, struct sl_err *err)
+{
+	json_object *req = json_object_new_object(), *set = json_object_new_object(), *rep;
+	int r;
+
+	for (size_t i = 0; i < n; i++)
+		json_object_object_add(set, f[i].key, f[i].str ? json_object_new_string(f[i].str)
+							       : json_object_new_int64(f[i].num));
+	json_object_object_add(req, "id", json_object_new_int64((int64_t)id));
+	json_object_object_add(req, "set", set);
+	if ((r = call(c, SL_MSG_UPDATE, req, &rep, err)) == 0)
+		json_object_put(rep);
+	return r;
+}
+
+/* Connect, send an empty request of this type, hand back the reply. */
+static int ask(uint16_t type, json_object **rep, struct sl_err *err)
+{
+	struct sl_client *c = NULL;
+	int r = sl_client_connect(NULL, &c, err);
+
+	*rep = NULL;
+	if (r == 0)
+		r = call(c, type, json_object_new_object(), rep, err);
+	sl_client_free(c);
+	return r;
+}
+
+int sl_client_ping(char **host, struct sl_err *err)
+{
+	json_object *rep;
+	int r = ask(SL_MSG_PING, &rep, err);
+
+	*host = r == 0 ? get_str(rep, "host") : NULL;
+	json_object_put(rep);
+	return r;
+}
+
+int sl_client_reconfigure(struct sl_err *err)
+{
+	json_object *rep;
+	int r = ask(SL_MSG_RECONFIGURE, &rep, err);
+
+	json_object_put(rep);
+	return r;
+}
+
+int sl_client_config(struct sl_daemonconf **out, struct sl_err *err)
+{
+	struct sl_daemonconf *dc;
+	json_object *rep, *a;
+	size_t n;
+	int r = ask(SL_MSG_CONFIG, &rep, err);
+
+	*out = NULL;
+	if (r != 0)
+		return r;
+	dc = sl_xcalloc(1, sizeof(*dc));
+	dc->now = get_i64(rep, "now");
+	dc->start_time = get_i64(rep, "start_time");
+	dc->uid = (uint32_t)get_i64(rep, "uid");
+	dc->host = get_str(rep, "host");
+	dc->user = get_str(rep, "user");
+	dc->conf_path = get_str(rep, "conf_path");
+	dc->executor = get_str(rep, "executor");
+	a = get_arr(rep, "settings", &n);
+	dc->keys = sl_xcalloc(n + 1, sizeof(char *));
+	dc->values = sl_xcalloc(n + 1, sizeof(char *));
+	for (size_t i = 0; i < n; i++) {
+		json_object *row = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(row, json_type_array) || json_object_array_length(row) < 2)
+			continue;
+		dc->keys[dc->n] = sl_xstrdup(json_object_get_string(json_object_array_get_idx(row, 0)));
+		dc->values[dc->n++] =
+			sl_xstrdup(json_object_get_string(json_object_array_get_idx(row, 1)));
+	}
+	json_object_put(rep);
+	*out = dc;
+	return 0;
+}
+
+void sl_daemonconf_free(struct sl_daemonconf *dc)
+{
+	if (dc == NULL)
+		return;
+	sl_strv_free(dc->keys);
+	sl_strv_free(dc->values);
+	free(dc->host);
+	free(dc->user);
+	free(dc->conf_path);
+	free(dc->executor);
+	free(dc);
 }

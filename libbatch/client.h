@@ -72,8 +72,13 @@ int sl_client_cancel(struct sl_client *c, const struct sl_jobfilter *f, int sign
 		     int batch_only, struct sl_jobresult **res, size_t *nres,
 		     struct sl_err *err);
 
-/* Operator/owner control: hold, release, requeue (scontrol), later updates. */
-enum sl_control_op { SL_CTL_HOLD = 1, SL_CTL_RELEASE, SL_CTL_REQUEUE };
+/* Operator/owner control (scontrol): hold (an operator's on another's job
+ * is an admin hold), uhold (a user hold, whoever sets it), release,
+ * requeue, requeuehold, top, suspend, resume. */
+enum sl_control_op {
+	SL_CTL_HOLD = 1, SL_CTL_RELEASE, SL_CTL_REQUEUE, SL_CTL_UHOLD, SL_CTL_REQUEUE_HOLD,
+	SL_CTL_TOP, SL_CTL_SUSPEND, SL_CTL_RESUME
+};
 int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
 		      struct sl_err *err);
 
@@ -125,5 +130,33 @@ struct sl_clusterinfo {
  * *out with sl_clusterinfo_free(). */
 int sl_client_partitions(struct sl_clusterinfo **out, struct sl_err *err);
 void sl_clusterinfo_free(struct sl_clusterinfo *ci);
+
+/* scontrol update job: the fields, in order (PROTOCOL.md, UPDATE: the
+ * keys; str NULL means the value is num). All or nothing. */
+struct sl_update_field {
+	const char *key;
+	const char *str;
+	int64_t num;
+};
+int sl_client_update(struct sl_client *c, uint64_t id, const struct sl_update_field *f,
+		     size_t n, struct sl_err *err);
+
+/* scontrol ping: the daemon's host name (caller frees). Connects itself. */
+int sl_client_ping(char **host, struct sl_err *err);
+/* scontrol reconfigure (operators): the daemon reloads its config, as on
+ * SIGHUP. Connects itself. */
+int sl_client_reconfigure(struct sl_err *err);
+
+/* scontrol show config: what the daemon says of itself, and its settings
+ * as the config's key table lists them (key and value, in order). */
+struct sl_daemonconf {
+	int64_t now, start_time;
+	char *host, *user, *conf_path, *executor;
+	uint32_t uid;
+	size_t n;
+	char **keys, **values;   /* NULL-terminated */
+};
+int sl_client_config(struct sl_daemonconf **out, struct sl_err *err);
+void sl_daemonconf_free(struct sl_daemonconf *dc);
 
 #endif

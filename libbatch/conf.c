@@ -301,6 +301,7 @@ void sl_conf_free(struct sl_conf *c)
 	free(c->executor);
 	free(c->auth);
 	free(c->durability);
+	free(c->kill_invalid_depend);
 	free(c->default_partition);
 	free(c->cluster_name);
 	free(c->dir);
@@ -329,6 +330,10 @@ const char *sl_conf_default_partition(const struct sl_conf *c)
 const char *sl_conf_cluster_name(const struct sl_conf *c) { return c->cluster_name; }
 int sl_conf_kill_wait(const struct sl_conf *c) { return (int)c->kill_wait; }
 int sl_conf_min_job_age(const struct sl_conf *c) { return (int)c->min_job_age; }
+int sl_conf_kill_invalid_depend(const struct sl_conf *c)
+{
+	return c->kill_invalid_depend != NULL && strcmp(c->kill_invalid_depend, "yes") == 0;
+}
 const struct sl_kueue *sl_conf_kueue(const struct sl_conf *c) { return c->kueue; }
 const struct sl_kubeconf *sl_conf_kubernetes(const struct sl_conf *c) { return c->kube; }
 const struct sl_features *sl_conf_features(const struct sl_conf *c) { return c->features; }

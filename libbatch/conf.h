@@ -59,6 +59,9 @@ const char *sl_conf_default_partition(const struct sl_conf *c);
 const char *sl_conf_cluster_name(const struct sl_conf *c);
 int sl_conf_kill_wait(const struct sl_conf *c);         /* seconds */
 int sl_conf_min_job_age(const struct sl_conf *c);       /* seconds */
+/* killInvalidDepend: yes -> 1: a job whose dependency can never be met is
+ * cancelled unless it asked otherwise (--kill-on-invalid-dep=no). */
+int sl_conf_kill_invalid_depend(const struct sl_conf *c);
 
 /* `pbsServer:`, the server part of PBS job ids; NULL: the short host name. */
 const char *sl_conf_pbs_server(const struct sl_conf *c);

@@ -28,6 +28,7 @@ struct sl_conf {
 	/* settings, filled through the key table */
 	char *socket, *state_dir, *executor, *auth, *default_partition, *cluster_name;
 	char *durability;
+	char *kill_invalid_depend; /* "no", "yes" */
 	char **listen, *controller, *munge_socket; /* NULL: none, none, munge's default */
 	char *pam_service; /* NULL: no PAM (no `pam:`) */
 	char *pbs_server;  /* NULL: the short host name */

@@ -61,6 +61,9 @@ static const struct key keys[] = {
 	 "of the machine (power: an fsync per commit, ~0.4 ms per submission)"},
 	{"minJobAge", K_INT, F(min_job_age), "300", NULL, NULL, 0, 31536000,
 	 "seconds a finished job stays visible in squeue"},
+	{"killInvalidDepend", K_ENUM, F(kill_invalid_depend), "no", "no, yes", "no, yes", 0, 0,
+	 "cancel a job whose dependency can never be satisfied, unless it says otherwise with "
+	 "--kill-on-invalid-dep (Slurm's DependencyParameters=kill_invalid_depend)"},
 	{"operators", K_USERS, F(operators), "", NULL, NULL, 0, 0,
 	 "users who may act on every job (root always may)"},
 	{"accounts", K_ACCOUNTS, F(accounts), "", NULL, NULL, 0, 0,

@@ -102,6 +102,13 @@ struct sl_executor {
 	int (*adopt)(void *x, const struct sl_job *job, struct sl_err *err);
 	/* The daemon committed the end of job id: drop its traces. */
 	void (*forget)(void *x, uint64_t id);
+	/* scontrol requeue: as preempt, in the words of a requeue ("DUE TO JOB
+	 * REQUEUE"); the daemon makes the end a requeue. NULL: preempt. */
+	int (*requeue)(void *x, uint64_t id, struct sl_err *err);
+	/* scontrol update TimeLimit= of a running job: its limit is now this
+	 * many minutes from its start (SL_TIME_INFINITE: none), suspended time
+	 * not counted. NULL: the executor cannot change it. */
+	int (*time_limit)(void *x, uint64_t id, int64_t minutes, struct sl_err *err);
 	/* SIGHUP: take up what may have changed on disk (the local executor
 	 * starts a new fork server, so an upgraded sluice-stepd supervises the
 	 * next jobs). NULL: nothing to do. */

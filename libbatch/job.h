@@ -62,6 +62,9 @@ struct sl_jobspec {
 	char *container_image; /* --container-image (kubernetes executor); NULL: config */
 	char *mpi;             /* --mpi: "openmpi", "intel", "mpich" or "none"; NULL: partition */
 	char *comment;         /* --comment, free text shown back (squeue %k); NULL: none */
+	char *dependency;      /* -d as given ("afterok:12?singleton"); NULL: none (depend.h) */
+	int kill_invalid_dep;  /* --kill-on-invalid-dep: 1 yes, 0 no; SL_NO_VAL: the config's */
+	int64_t begin_time;    /* --begin, unix seconds; 0: none */
 	int pbs;               /* 1: submitted with qsub: PBS's per-job environment too */
 	/* sbatch options added for real users' scripts (issue 12). Numbers: 0 = not given. */
 	int mail_type;         /* --mail-type: SL_MAIL_* bits; TIME_LIMIT* bits are cleared once sent */
@@ -136,6 +139,12 @@ struct sl_job {
 	char *submit_key;       /* the submitting sbatch's idempotency key, or NULL: a retry
 				 * with the same key (and uid) gets this job, not a new one */
 	int queue_pos;          /* position in its ClusterQueue, 0 if n/a */
+	char *dependency;       /* what it still waits for, as scontrol prints it
+				 * ("afterok:12(unfulfilled)"); NULL: nothing */
+	int64_t suspend_time;   /* last suspend or resume (scontrol's SuspendTime); 0: never */
+	int64_t pre_suspend;    /* seconds it ran before its last suspension (SecsPreSuspend) */
+	char *runs;             /* its runs before requeues, for sacct -D: "SUBMIT START END
+				 * EXIT SIG CPUS NODELIST" each, ';'-separated; NULL: none */
 	int mail_sent;          /* the --mail-type TIME_LIMIT* bits already mailed (Slurm
 				 * clears them from the job's mail type) */
 };

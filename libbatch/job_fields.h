@@ -11,18 +11,19 @@
 	X(name) X(partition) X(account) X(qos) X(gpu_type) X(std_out)        \
 	X(std_err) X(std_in) X(work_dir) X(submit_dir) X(submit_host)         \
 	X(script) X(script_path) X(export_spec) X(container_image) X(mpi)     \
-	X(comment) X(mail_user) X(hint) X(nodelist) X(exclude)
+	X(comment) X(dependency) X(mail_user) X(hint) X(nodelist) X(exclude)
 
 #define SPEC_INTS(X)                                                         \
 	X(nodes) X(nodes_max) X(ntasks) X(ntasks_per_node) X(cpus_per_task)  \
 	X(gpus) X(gpus_per_node) X(hold) X(nice) X(wrapped) X(requeue)      \
-	X(mail_type) X(shared) X(node_cpus) X(mem_all) X(mincpus)            \
-	X(warn_signal) X(warn_time) X(warn_flags) X(sockets_per_node)        \
-	X(cores_per_socket) X(threads_per_core) X(ntasks_per_socket)         \
-	X(ntasks_per_core) X(gpus_per_task) X(cpus_per_gpu) X(pbs)
+	X(kill_invalid_dep) X(mail_type) X(shared) X(node_cpus) X(mem_all)   \
+	X(mincpus) X(warn_signal) X(warn_time) X(warn_flags)                 \
+	X(sockets_per_node) X(cores_per_socket) X(threads_per_core)          \
+	X(ntasks_per_socket) X(ntasks_per_core) X(gpus_per_task)             \
+	X(cpus_per_gpu) X(pbs)
 
 #define SPEC_INT64S(X) X(mem_per_node) X(mem_per_cpu) X(time_limit) X(priority) \
-	X(deadline) X(mem_per_gpu)
+	X(begin_time) X(deadline) X(mem_per_gpu)
 
 /* NULL-terminated string vectors. Only a launch reads the first two (and
  * the script): listings leave them out, and sluiced keeps them in its
@@ -32,11 +33,11 @@
 
 /* The record's members, each a column of the store's jobs table. */
 #define JOB_STRINGS(X) X(user) X(group) X(reason) X(reason_text) X(nodelist) \
-	X(cluster_queue) X(flavors) X(submit_key)
+	X(cluster_queue) X(flavors) X(submit_key) X(dependency) X(runs)
 #define JOB_INTS(X) X(exit_code) X(exit_signal) X(alloc_cpus) X(attempt) \
 	X(cancelled_by) X(ready_evictions) X(alloc_nodes) X(mail_sent)
 #define JOB_INT64S(X) X(submit_time) X(eligible_time) X(start_time) X(end_time) \
-	X(priority)
+	X(priority) X(suspend_time) X(pre_suspend)
 /* Worked out by sluiced when it lists a job: on the wire, never stored. */
 #define JOB_LIVE_INTS(X) X(queue_pos)
 

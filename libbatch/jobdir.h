@@ -34,10 +34,16 @@
 
 #define SL_STEPD_LOCK_FD 3        /* the inherited lock fd of sluice-stepd */
 #define SL_JOBDIR_FILE_MAX (64u << 20) /* spec.json carries the script */
-/* Signals sluiced sends to sluice-stepd: SIGTERM = cancel, SIGUSR2 = preempt,
+/* Signals sluiced sends to sluice-stepd: SIGTERM = cancel, SIGUSR2 = preempt
+ * (queued with si_value SL_STEPD_REQUEUE: a requeue, scontrol's),
  * SL_STEPD_SIG_FORWARD (queued, si_value = signal number) = forward that
- * signal to the job's process group (scancel --signal -b). */
+ * signal to the job's process group (scancel --signal -b; SIGSTOP and
+ * SIGCONT are scontrol suspend and resume, and stop the clock of the time
+ * limit), SL_STEPD_SIG_LIMIT (queued, si_value = seconds, 0 none) = the
+ * job's new time limit (scontrol update TimeLimit=). */
 #define SL_STEPD_SIG_FORWARD (SIGRTMIN + 1)
+#define SL_STEPD_SIG_LIMIT (SIGRTMIN + 2)
+#define SL_STEPD_REQUEUE 1
 
 /* Everything sluice-stepd needs to run one job. */
 struct sl_launch {

@@ -19,6 +19,8 @@ static const struct {
 	[SL_JOB_NODE_FAIL] = {"NODE_FAIL", "NF", 1},
 	[SL_JOB_OUT_OF_MEMORY] = {"OUT_OF_MEMORY", "OOM", 1},
 	[SL_JOB_BOOT_FAIL] = {"BOOT_FAIL", "BF", 1},
+	[SL_JOB_SUSPENDED] = {"SUSPENDED", "S", 0},
+	[SL_JOB_REQUEUED] = {"REQUEUED", "RQ", 1},
 	[SL_JOB_DEADLINE] = {"DEADLINE", "DL", 1},
 };
 
@@ -54,10 +56,16 @@ int sl_jobstate_can(enum sl_jobstate from, enum sl_jobstate to)
 		return from != SL_JOB_PENDING;
 	case SL_JOB_CONFIGURING:
 		return from == SL_JOB_PENDING;
-	case SL_JOB_RUNNING:
-		return from == SL_JOB_PENDING || from == SL_JOB_CONFIGURING;
+	case SL_JOB_RUNNING: /* admitted, ready, resumed */
+		return from == SL_JOB_PENDING || from == SL_JOB_CONFIGURING ||
+		       from == SL_JOB_SUSPENDED;
+	case SL_JOB_SUSPENDED:
+		return from == SL_JOB_RUNNING;
+	case SL_JOB_REQUEUED: /* a history row, never a job's state */
+		return 0;
 	case SL_JOB_COMPLETING:
-		return from == SL_JOB_RUNNING || from == SL_JOB_CONFIGURING;
+		return from == SL_JOB_RUNNING || from == SL_JOB_CONFIGURING ||
+		       from == SL_JOB_SUSPENDED;
 	case SL_JOB_CANCELLED:
 		return 1; /* a pending job may be cancelled too */
 	default:

@@ -15,6 +15,8 @@ enum sl_jobstate {
 	SL_JOB_NODE_FAIL,
 	SL_JOB_OUT_OF_MEMORY,
 	SL_JOB_BOOT_FAIL,
+	SL_JOB_SUSPENDED,    /* scontrol suspend: stopped (SIGSTOP), its quota kept */
+	SL_JOB_REQUEUED,     /* only in sacct -D: a run that ended in a requeue */
 	SL_JOB_DEADLINE,     /* --deadline passed while pending (Slurm's DEADLINE) */
 	SL_JOB_STATE_MAX
 };

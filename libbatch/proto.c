@@ -120,7 +120,9 @@ const char *sl_proto_type_name(uint16_t type)
 		[SL_MSG_SUBMIT] = "submit", [SL_MSG_JOBS] = "jobs",
 		[SL_MSG_CANCEL] = "cancel", [SL_MSG_CONTROL] = "control",
 		[SL_MSG_AUTH] = "auth",
-		[SL_MSG_PARTITIONS] = "partitions", [SL_MSG_HOLD] = "hold",
+		[SL_MSG_PARTITIONS] = "partitions", [SL_MSG_UPDATE] = "update",
+		[SL_MSG_PING] = "ping", [SL_MSG_RECONFIGURE] = "reconfigure",
+		[SL_MSG_CONFIG] = "config", [SL_MSG_HOLD] = "hold",
 	};
 	type &= (uint16_t)~SL_MSG_REPLY;
 	return type < SL_MSG_TYPE_MAX && names[type] ? names[type] : "unknown";

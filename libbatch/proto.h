@@ -25,7 +25,7 @@
 /* An auth body: a munge credential of a 100-byte payload is ~250 bytes. */
 #define SL_PROTO_MAX_AUTH 4096u
 
-/* Retired, never to be reused: 1 (ping) and 6 (info); the next request is 9. */
+/* Retired, never to be reused: 1 (ping) and 6 (info); the next request is 13. */
 enum sl_msgtype {
 	SL_MSG_SUBMIT = 2,
 	SL_MSG_JOBS = 3,
@@ -33,6 +33,10 @@ enum sl_msgtype {
 	SL_MSG_CONTROL = 5,
 	SL_MSG_AUTH = 7, /* {"munge": CRED} for the request that follows; no reply */
 	SL_MSG_PARTITIONS = 8, /* sinfo: partitions, their quota, the node */
+	SL_MSG_UPDATE = 9,      /* scontrol update job: {"id", "set": {FIELD: VALUE...}} */
+	SL_MSG_PING = 10,       /* scontrol ping: {} -> {"host", "now"} */
+	SL_MSG_RECONFIGURE = 11, /* scontrol reconfigure (operators): as SIGHUP */
+	SL_MSG_CONFIG = 12,     /* scontrol show config: the settings and the daemon's facts */
 	SL_MSG_HOLD = 20,      /* qhold/qrls: a user's or an operator's hold */
 	SL_MSG_TYPE_MAX,
 	SL_MSG_REPLY = 0x8000 /* or-ed into the request type */

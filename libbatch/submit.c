@@ -143,8 +143,8 @@ int sl_submit_priority(const struct sl_conf *conf, struct sl_job *j, struct sl_e
 }
 
 /* The features resolve, and the engine says the job can ever fit. */
-static int can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
-		   const struct sl_job *j, struct sl_err *err)
+int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
+		      const struct sl_job *j, struct sl_err *err)
 {
 	struct sl_err e = SL_ERR_INIT;
 	struct sl_job_wl b;
@@ -234,7 +234,7 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 	    (r = executor_limits(conf, &j->spec, err)) != 0 ||
 	    (r = resolve(conf, who, j, err)) != 0 || (r = whole_node(conf, &j->spec, err)) != 0 ||
 	    (r = sl_submit_priority(conf, j, err)) != 0 ||
-	    (r = can_fit(conf, engine, j, err)) != 0)
+	    (r = sl_submit_can_fit(conf, engine, j, err)) != 0)
 		return r;
 	sl_jobspec_shape(&j->spec, &sh);
 	j->state = SL_JOB_PENDING;

@@ -35,6 +35,12 @@ struct sl_peer;
 int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 		      const struct sl_peer *who, struct sl_job *j, struct sl_err *err);
 
+/* The last of sl_submit_prepare's checks, alone: j's features resolve and
+ * it can ever fit on engine, with the same refusals. Also when scontrol
+ * update changes what a pending job asks for. */
+int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
+		      const struct sl_job *j, struct sl_err *err);
+
 /* --test-only: 1 when the job (prepared) would be admitted now, without
  * borrowing, preemption or anyone before it; 0 when that is not sure. */
 int sl_submit_fits_now(const struct sl_conf *conf, const struct sl_sched *engine,

@@ -5,18 +5,23 @@
  * for whichever daemon comes next (layout in jobdir.h).
  *
  * Signals from sluiced: SIGTERM = scancel (state CANCELLED), SIGUSR2 =
- * preemption (PREEMPTED), SL_STEPD_SIG_FORWARD queued with the signal number
- * as its value = pass that signal to the job's process group (scancel
- * --signal -b). The time limit gives TIMEOUT. Each end writes Slurm's exact
- * line to the job's stderr, "slurmstepd-<node>: error: *** JOB <id> ON <node>
- * CANCELLED AT <time>[ DUE TO TIME LIMIT| DUE TO PREEMPTION] ***": we keep
+ * preemption (PREEMPTED; queued with SL_STEPD_REQUEUE, scontrol requeue),
+ * SL_STEPD_SIG_FORWARD queued with the signal number as its value = pass
+ * that signal to the job's process group (scancel --signal -b; SIGSTOP and
+ * SIGCONT are scontrol suspend and resume, and the time limit's clock
+ * stops while the job is stopped), SL_STEPD_SIG_LIMIT queued with seconds =
+ * a new time limit. The time limit gives TIMEOUT. Each end writes Slurm's
+ * exact line to the job's stderr, "slurmstepd-<node>: error: *** JOB <id>
+ * ON <node> CANCELLED AT <time>[ DUE TO TIME LIMIT| DUE TO PREEMPTION| DUE
+ * TO JOB REQUEUE] ***": we keep
  * the "slurmstepd-" prefix on purpose because users and scripts grep for it;
  * then SIGCONT+SIGTERM to the job's process group and SIGKILL killWait
  * seconds later. When the script exits, whatever it left in its process
  * group is killed, as Slurm's process tracking does. --signal's warning
  * goes warn_time seconds before the time limit: to the batch shell alone
  * with B:, else to the job's whole process group (a job has no steps
- * here to single out). Slurm sends it within a minute of that; we at it. */
+ * here to single out). Slurm sends it within a minute of that; we at it
+ * (suspended time not counted; a new time limit moves it). */
 #include "stepd.h"
 
 #include <errno.h>
@@ -38,7 +43,12 @@ struct supervise {
 	enum sl_jobstate end;     /* SL_JOB_RUNNING until something asks for an end */
 	int64_t deadline_ms;      /* monotonic; 0: none */
 	int64_t kill_ms;          /* monotonic time of the SIGKILL; 0: none */
+	int64_t start_ms;         /* monotonic time of the launch */
+	int64_t limit_ms;         /* the time limit; 0: none */
+	int64_t stopped_ms;       /* suspended (SIGSTOP) since; 0: running */
+	int64_t stopped_total_ms; /* time spent suspended before */
 	int64_t warn_ms;          /* monotonic time of --signal's warning; 0: none (or sent) */
+	int warned;               /* --signal's warning went (it goes once) */
 };
 
 static int64_t mono_ms(void)
@@ -66,7 +76,7 @@ static void write_cancel_line(struct stepd *s, const char *why)
 
 /* Start ending the job: message, SIGCONT+SIGTERM now, SIGKILL later. The
  * first reason wins; a later cancel of a timed-out job changes nothing. */
-static void job_end(struct stepd *s, struct supervise *v, enum sl_jobstate st)
+static void job_end(struct stepd *s, struct supervise *v, enum sl_jobstate st, int requeue)
 {
 	static const char *const why[SL_JOB_STATE_MAX] = {
 		[SL_JOB_CANCELLED] = "", [SL_JOB_TIMEOUT] = " DUE TO TIME LIMIT",
@@ -75,24 +85,61 @@ static void job_end(struct stepd *s, struct supervise *v, enum sl_jobstate st)
 	if (v->end != SL_JOB_RUNNING)
 		return;
 	v->end = st;
-	sl_info("job %llu: %s", (unsigned long long)s->l.job_id, sl_jobstate_name(st));
-	write_cancel_line(s, why[st]);
+	sl_info("job %llu: %s", (unsigned long long)s->l.job_id, requeue ? "requeued" :
+		sl_jobstate_name(st));
+	write_cancel_line(s, requeue ? " DUE TO JOB REQUEUE" : why[st]);
 	stepd_job_kill(s, SIGCONT);
 	stepd_job_kill(s, SIGTERM);
 	v->kill_ms = mono_ms() + (int64_t)(s->l.kill_wait > 0 ? s->l.kill_wait : 30) * 1000;
 }
 
+/* The deadline of the limit, suspended time not counted, and --signal's
+ * warning warn_time seconds before it (at once when that is past; no time
+ * limit, no warning, as in Slurm). A new limit moves a warning not sent. */
+static void set_deadline(struct stepd *s, struct supervise *v)
+{
+	v->deadline_ms = v->limit_ms > 0 ? v->start_ms + v->limit_ms + v->stopped_total_ms : 0;
+	v->warn_ms = 0;
+	if (v->deadline_ms && s->l.warn_signal > 0 && !v->warned) {
+		int64_t at = v->deadline_ms - (int64_t)s->l.warn_time * 1000;
+		v->warn_ms = at > v->start_ms ? at : v->start_ms;
+		if (v->warn_ms == 0)
+			v->warn_ms = 1;
+	}
+}
+
+/* scontrol suspend and resume, through the forward: the clock of the
+ * time limit stops with the job. */
+static void stop_clock(struct stepd *s, struct supervise *v, int sig, int64_t now)
+{
+	if (sig == SIGSTOP && v->stopped_ms == 0) {
+		v->stopped_ms = now;
+	} else if (sig == SIGCONT && v->stopped_ms != 0) {
+		v->stopped_total_ms += now - v->stopped_ms;
+		v->stopped_ms = 0;
+		set_deadline(s, v);
+	}
+}
+
 static void on_signal(struct stepd *s, struct supervise *v, const siginfo_t *si)
 {
-	int sig = si->si_signo;
+	int sig = si->si_signo, queued = si->si_code == SI_QUEUE;
 	if (sig == SIGTERM || sig == SIGINT)
-		job_end(s, v, SL_JOB_CANCELLED);
+		job_end(s, v, SL_JOB_CANCELLED, 0);
 	else if (sig == SIGUSR2)
-		job_end(s, v, SL_JOB_PREEMPTED);
+		job_end(s, v, SL_JOB_PREEMPTED,
+			queued && si->si_value.sival_int == SL_STEPD_REQUEUE);
 	else if (sig == SL_STEPD_SIG_FORWARD) {
 		int fwd = si->si_value.sival_int;
-		if (fwd > 0 && fwd < NSIG)
+		if (fwd > 0 && fwd < NSIG) {
+			stop_clock(s, v, fwd, mono_ms());
 			stepd_job_kill(s, fwd);
+		}
+	} else if (sig == SL_STEPD_SIG_LIMIT && si->si_value.sival_int >= 0) {
+		v->limit_ms = (int64_t)si->si_value.sival_int * 1000;
+		set_deadline(s, v);
+		sl_info("job %llu: time limit now %d s", (unsigned long long)s->l.job_id,
+			si->si_value.sival_int);
 	}
 }
 
@@ -122,21 +169,24 @@ static int supervise(struct stepd *s, struct supervise *v, const sigset_t *set)
 		if (w < 0 && errno != EINTR)
 			return status;
 		int64_t now = mono_ms(), wake = INT64_MAX;
-		if (v->warn_ms && now >= v->warn_ms && v->end == SL_JOB_RUNNING) {
+		/* a stopped job's clocks stand still: no warning, no timeout */
+		if (v->warn_ms && now >= v->warn_ms && v->end == SL_JOB_RUNNING &&
+		    v->stopped_ms == 0) {
 			v->warn_ms = 0;
+			v->warned = 1;
 			warn(s);
 		}
-		if (v->deadline_ms && now >= v->deadline_ms) {
+		if (v->deadline_ms && now >= v->deadline_ms && v->stopped_ms == 0) {
 			v->deadline_ms = 0;
-			job_end(s, v, SL_JOB_TIMEOUT);
+			job_end(s, v, SL_JOB_TIMEOUT, 0);
 		}
 		if (v->kill_ms && now >= v->kill_ms) {
 			v->kill_ms = 0;
 			stepd_job_kill(s, SIGKILL);
 		}
-		if (v->deadline_ms && v->deadline_ms < wake)
+		if (v->deadline_ms && v->stopped_ms == 0 && v->deadline_ms < wake)
 			wake = v->deadline_ms;
-		if (v->warn_ms && v->warn_ms < wake)
+		if (v->warn_ms && v->stopped_ms == 0 && v->warn_ms < wake)
 			wake = v->warn_ms;
 		if (v->kill_ms && v->kill_ms < wake)
 			wake = v->kill_ms;
@@ -229,7 +279,7 @@ static void detach(sigset_t *set, int new_session)
 	(void)signal(SIGXFSZ, SIG_IGN);
 	(void)signal(SIGCHLD, SIG_DFL); /* never inherit auto-reaping */
 	sigemptyset(set);
-	int sigs[] = {SIGTERM, SIGINT, SIGUSR2, SIGCHLD, SL_STEPD_SIG_FORWARD};
+	int sigs[] = {SIGTERM, SIGINT, SIGUSR2, SIGCHLD, SL_STEPD_SIG_FORWARD, SL_STEPD_SIG_LIMIT};
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaddset(set, sigs[i]);
 	sigprocmask(SIG_BLOCK, set, NULL);
@@ -251,7 +301,7 @@ static int cancelled_early(const sigset_t *set, struct sl_exec_result *r)
 
 static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 {
-	struct supervise v = {SL_JOB_RUNNING, 0, 0, 0};
+	struct supervise v = {.end = SL_JOB_RUNNING};
 	char buf[32];
 	s->start_time = time(NULL);
 	snprintf(buf, sizeof(buf), "%lld\n", (long long)s->start_time);
@@ -262,15 +312,9 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 	if (!cancelled_early(set, r) && stepd_launch(s, r) == 0) {
 		snprintf(buf, sizeof(buf), "%d\n", (int)s->job_pid);
 		(void)write_mark(s->dir, SL_JOBDIR_PGID, buf, 0);
-		if (s->l.time_limit > 0)
-			v.deadline_ms = mono_ms() + s->l.time_limit * 1000;
-		/* no time limit, no warning (Slurm's too) */
-		if (s->l.time_limit > 0 && s->l.warn_signal > 0) {
-			int64_t at = s->l.time_limit - s->l.warn_time;
-			v.warn_ms = mono_ms() + (at > 0 ? at : 0) * 1000;
-			if (v.warn_ms == 0)
-				v.warn_ms = 1;
-		}
+		v.start_ms = mono_ms();
+		v.limit_ms = s->l.time_limit > 0 ? s->l.time_limit * 1000 : 0;
+		set_deadline(s, &v); /* and --signal's warning */
 		int status = supervise(s, &v, set);
 		stepd_job_kill(s, SIGKILL); /* leftovers of the process group */
 		result_from_status(r, &v, status);

@@ -25,23 +25,15 @@
 #include <sys/resource.h>
 
 #include "log.h"
+#include "pamconv.h"
 #include "xalloc.h"
 
-/* Nobody is there to answer: what modules say goes to the log, and a stack
- * that asks a question fails. */
-static int conv(int n, const struct pam_message **msg, struct pam_response **resp, void *arg)
+/* What modules say goes to the log (sl_pamconv: a stack that asks a
+ * question fails). */
+static void say(void *arg, const char *msg)
 {
 	const struct stepd *s = arg;
-	if (n <= 0 || n > PAM_MAX_NUM_MSG)
-		return PAM_CONV_ERR;
-	for (int i = 0; i < n; i++)
-		if (msg[i]->msg_style != PAM_ERROR_MSG && msg[i]->msg_style != PAM_TEXT_INFO)
-			return PAM_CONV_ERR;
-	for (int i = 0; i < n; i++)
-		sl_info("job %llu: PAM: %s", (unsigned long long)s->l.job_id,
-			msg[i]->msg ? msg[i]->msg : "");
-	*resp = sl_xcalloc((size_t)n, sizeof(**resp)); /* PAM frees it */
-	return PAM_SUCCESS;
+	sl_info("job %llu: PAM: %s", (unsigned long long)s->l.job_id, msg ? msg : "");
 }
 
 static void save_limits(struct stepd_pam *p)
@@ -86,7 +78,8 @@ static void pam_failed(const struct stepd *s, pam_handle_t *h, const char *what,
 int stepd_pam_open(struct stepd *s)
 {
 	const struct sl_launch *l = &s->l;
-	struct pam_conv pc = {conv, s};
+	struct sl_pamconv said = {say, s};
+	struct pam_conv pc = {sl_pamconv, &said};
 	pam_handle_t *h = NULL;
 	const char *what = "pam_start";
 	int pr, cred = 0, r = -1;

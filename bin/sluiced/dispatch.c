@@ -24,6 +24,10 @@ static const struct {
 	{SL_MSG_CANCEL, "cancel", SL_PRIV_OWNER, sl_h_cancel, NULL, NULL},
 	{SL_MSG_CONTROL, "control", SL_PRIV_OWNER, sl_h_control, NULL, NULL},
 	{SL_MSG_PARTITIONS, "partitions", SL_PRIV_ANY, sl_h_partitions, NULL, NULL},
+	{SL_MSG_UPDATE, "update", SL_PRIV_OWNER, sl_h_update, NULL, NULL},
+	{SL_MSG_PING, "ping", SL_PRIV_ANY, sl_h_ping, NULL, NULL},
+	{SL_MSG_RECONFIGURE, "reconfigure", SL_PRIV_OPERATOR, sl_h_reconfigure, NULL, NULL},
+	{SL_MSG_CONFIG, "config", SL_PRIV_ANY, sl_h_config, NULL, NULL},
 	{SL_MSG_HOLD, "hold", SL_PRIV_OWNER, sl_h_hold, NULL, NULL},
 };
 

@@ -1,13 +1,20 @@
 /* h_control.c - requests that change jobs: CANCEL (scancel) and CONTROL
- * (scontrol hold/release/requeue). Who may act on which job is authz.c's. */
+ * (scontrol hold, uhold, release, requeue, requeuehold, top, suspend,
+ * resume: a table of verbs, each with its rule). Who may act on which job
+ * is authz.c's; what each verb does, lifecycle.c's. Errors are Slurm's
+ * words without " for job N", which scontrol adds. */
 #include "authz.h"
 #include "exec.h"
 #include "handlers.h"
 #include "jobfilter.h"
 #include "jobtab.h"
 #include "lifecycle.h"
+#include "submit.h"
+#include "xalloc.h"
 
 #include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void result(json_object *arr, uint64_t id, int code, const char *msg)
@@ -98,6 +105,112 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	return 0;
 }
 
+/* ---- scontrol's verbs on one job ---- */
+
+static int same(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static int finished(const struct sl_job *j, struct sl_err *err)
+{
+	return sl_jobstate_is_final(j->state)
+		       ? sl_err_set(err, SL_ESTATE, "Job has already finished") : 0;
+}
+
+static int op_hold(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, struct sl_err *err)
+{
+	int r = finished(j, err);
+	return r ? r : sl_lifecycle_hold(d, j, sl_authz_hold_admin(p, j), err);
+}
+
+/* A user's hold, whoever sets it; an operator's stays one. */
+static int op_uhold(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, struct sl_err *err)
+{
+	int r = finished(j, err);
+	int admin = j->spec.hold && j->reason && strcmp(j->reason, "JobHeldAdmin") == 0 &&
+		    !p->operator;
+	return r ? r : sl_lifecycle_hold(d, j, admin, err);
+}
+
+static int op_release(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
+		      struct sl_err *err)
+{
+	int r = finished(j, err);
+	if (r != 0 || !j->spec.hold)
+		return r; /* Slurm: releasing a job that is not held is silent */
+	if (j->state == SL_JOB_PENDING)
+		return sl_lifecycle_release(d, j, err);
+	j->spec.hold = 0; /* held while it ran: the hold goes, the job runs on */
+	free(j->reason);
+	j->reason = sl_xstrdup("None");
+	if (j->state != SL_JOB_SUSPENDED && (r = sl_submit_priority(d->conf, j, err)) != 0)
+		return r;
+	return sl_lifecycle_save(d, j, err);
+}
+
+static int op_requeue(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
+		      struct sl_err *err)
+{
+	return sl_lifecycle_requeue(d, j, 0, err);
+}
+
+/* Slurm's requeue hold is the owner's to release, whoever set it. */
+static int op_requeuehold(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
+			  struct sl_err *err)
+{
+	return sl_lifecycle_requeue(d, j, 1, err);
+}
+
+/* First among the pending jobs of its user, partition, account and QOS
+ * (Slurm's rule): a priority one above the highest of theirs. */
+static int op_top(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
+		  struct sl_err *err)
+{
+	int64_t best = INT64_MIN;
+
+	if (j->state != SL_JOB_PENDING)
+		return sl_err_set(err, SL_ESTATE, "Job is no longer pending execution");
+	for (size_t i = 0; i < sl_jobtab_count(d->jobs); i++) {
+		const struct sl_job *o = sl_jobtab_at(d->jobs, i);
+		if (o != j && o->state == SL_JOB_PENDING && o->uid == j->uid && !o->spec.hold &&
+		    same(o->spec.partition, j->spec.partition) &&
+		    same(o->spec.account, j->spec.account) && same(o->spec.qos, j->spec.qos) &&
+		    o->priority > best)
+			best = o->priority;
+	}
+	if (best == INT64_MIN || j->priority > best)
+		return 0;
+	return sl_update_priority(d, j, best + 1 + j->spec.nice, err);
+}
+
+static int op_suspend(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
+		      struct sl_err *err)
+{
+	return sl_lifecycle_suspend(d, j, err);
+}
+
+static int op_resume(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
+		     struct sl_err *err)
+{
+	return sl_lifecycle_resume(d, j, err);
+}
+
+static const struct {
+	const char *name;
+	enum sl_op rule; /* authz.c's */
+	int (*fn)(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, struct sl_err *err);
+} verbs[] = {
+	{"hold", SL_OP_HOLD, op_hold},
+	{"uhold", SL_OP_HOLD, op_uhold},
+	{"release", SL_OP_RELEASE, op_release},
+	{"requeue", SL_OP_REQUEUE, op_requeue},
+	{"requeuehold", SL_OP_REQUEUE, op_requeuehold},
+	{"top", SL_OP_TOP, op_top},
+	{"suspend", SL_OP_SUSPEND, op_suspend},
+	{"resume", SL_OP_SUSPEND, op_resume},
+};
+
 int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		 json_object *rep, struct sl_err *err)
 {
@@ -105,33 +218,22 @@ int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	const char *op;
 	struct sl_job *j;
 	unsigned long long id;
-	enum sl_op o;
+	size_t i;
 	int r;
 
 	if (!json_object_object_get_ex(req, "op", &v) || !json_object_is_type(v, json_type_string))
 		return sl_err_set(err, SL_EPROTO, "control: op is missing");
 	op = json_object_get_string(v);
-	o = strcmp(op, "hold") == 0 ? SL_OP_HOLD : strcmp(op, "release") == 0 ? SL_OP_RELEASE
-	    : strcmp(op, "requeue") == 0 ? SL_OP_REQUEUE : SL_OP_COUNT;
-	if (o == SL_OP_COUNT)
+	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]) && strcmp(op, verbs[i].name) != 0; i++)
+		;
+	if (i == sizeof(verbs) / sizeof(verbs[0]))
 		return sl_err_set(err, SL_EINVAL, "control: unknown op \"%s\"", op);
 	if (!json_object_object_get_ex(req, "id", &v) || !json_object_is_type(v, json_type_int))
 		return sl_err_set(err, SL_EPROTO, "control: id is missing");
 	id = (unsigned long long)json_object_get_int64(v);
 	if ((j = sl_jobtab_get(d->jobs, id)) == NULL)
-		return sl_err_set(err, SL_ENOENT, "Invalid job id specified for job %llu", id);
-	if ((r = sl_authz_job(p, j, o, err)) != 0)
+		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
+	if ((r = sl_authz_job(p, j, verbs[i].rule, err)) != 0)
 		return r;
-	if (o == SL_OP_HOLD && j->state != SL_JOB_PENDING)
-		return sl_err_set(err, SL_ESTATE, "Job is no longer pending execution for job %llu",
-				  id);
-	if (o == SL_OP_HOLD)
-		return sl_lifecycle_hold(d, j, sl_authz_hold_admin(p, j), err);
-	if (o == SL_OP_RELEASE && (j->state != SL_JOB_PENDING || !j->spec.hold))
-		return 0; /* Slurm: releasing a job that is not held is silent */
-	if (o == SL_OP_RELEASE)
-		return sl_lifecycle_release(d, j, err);
-	if (j->state == SL_JOB_PENDING)
-		return sl_err_set(err, SL_ESTATE, "Job is pending execution for job %llu", id);
-	return sl_lifecycle_requeue(d, j, err);
+	return verbs[i].fn(d, p, j, err);
 }

@@ -42,7 +42,7 @@ static void add_i64(json_object *o, const char *key, int64_t v)
 
 /* When sluiced started: /proc/self/stat's start time (clock ticks after
  * boot), field 22, counted from after the command name's ')'. */
-static int64_t start_time(int64_t boot)
+int64_t sl_daemon_start_time(int64_t boot)
 {
 	char buf[1024], *p;
 	unsigned long long ticks = 0;
@@ -79,7 +79,7 @@ static json_object *local_node(const struct sluiced *d, int64_t now)
 		add_i64(o, "boot_time", boot);
 		add_i64(o, "cpu_load", (int64_t)(si.loads[0] * 100 / (1UL << SI_LOAD_SHIFT)));
 		add_i64(o, "free_mem", (int64_t)((uint64_t)si.freeram * si.mem_unit >> 20));
-		add_i64(o, "start_time", start_time(boot));
+		add_i64(o, "start_time", sl_daemon_start_time(boot));
 	}
 	return o;
 }

@@ -9,7 +9,9 @@
 #include "store.h"
 #include "xalloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 struct hist {
@@ -37,9 +39,52 @@ static int add_job(struct hist *h, const struct sl_job *j)
 	return 0;
 }
 
+/* sacct -D: each run a requeue ended (j->runs), as a REQUEUED record of
+ * its own, before the job's. */
+static int add_runs(struct hist *h, const struct sl_jobfilter *f, const struct sl_job *j)
+{
+	const char *p = j->runs;
+	int r = 0;
+
+	while (r == 0 && p != NULL && *p != '\0') {
+		long long sub, st, en;
+		int ec, sig, cpus, used = 0;
+		char nodes[1024];
+		if (sscanf(p, "%lld %lld %lld %d %d %d %1023s%n", &sub, &st, &en, &ec, &sig, &cpus,
+			   nodes, &used) == 7 && (f->start_after == 0 || en >= f->start_after) &&
+		    (f->end_before == 0 || st <= f->end_before)) {
+			struct sl_job *c = sl_job_copy(j);
+			c->state = SL_JOB_REQUEUED;
+			c->submit_time = sub;
+			c->start_time = st;
+			c->end_time = en;
+			c->exit_code = ec;
+			c->exit_signal = sig;
+			c->alloc_cpus = cpus;
+			free(c->nodelist);
+			c->nodelist = strcmp(nodes, "None") == 0 ? NULL : sl_xstrdup(nodes);
+			free(c->runs);
+			c->runs = NULL;
+			if (sl_jobfilter_match(f, c))
+				r = add_job(h, c);
+			sl_job_free(c);
+		}
+		p = strchr(p, ';');
+		p = p ? p + 1 : NULL;
+	}
+	return r;
+}
+
+struct hist_arg {
+	struct hist *h;
+	const struct sl_jobfilter *f;
+};
+
 static int hist_cb(const struct sl_job *j, void *arg)
 {
-	return add_job(arg, j);
+	struct hist_arg *a = arg;
+	int r = a->f->duplicates ? add_runs(a->h, a->f, j) : 0;
+	return r ? r : add_job(a->h, j);
 }
 
 /* {"jobs":[...],"now":T}, written as text (see job_text.c). */
@@ -50,13 +95,14 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	json_object *fo = NULL;
 	size_t n = sl_jobtab_count(d->jobs);
 	struct hist h = {rep, 0, p, err};
+	struct hist_arg ha = {&h, &f};
 	int r;
 
 	json_object_object_get_ex(req, "filter", &fo);
 	if ((r = sl_jobfilter_from_obj(fo, &f, err)) != 0)
 		return r;
 	sl_buf_addstr(rep, "{\"jobs\":[");
-	if (f.history && (r = sl_store_history(d->store, &f, hist_cb, &h, err)) != 0)
+	if (f.history && (r = sl_store_history(d->store, &f, hist_cb, &ha, err)) != 0)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		struct sl_job *j = sl_jobtab_at(d->jobs, i);
@@ -67,6 +113,8 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 			continue;
 		if (j->state == SL_JOB_PENDING)
 			sl_schedctl_explain(d->sched, j);
+		if (f.history && f.duplicates && (r = add_runs(&h, &f, j)) != 0)
+			goto out;
 		if ((r = add_job(&h, j)) != 0)
 			goto out;
 	}

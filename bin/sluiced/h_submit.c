@@ -6,6 +6,7 @@
 #include "handlers.h"
 #include "idcache.h"
 #include "exec.h"
+#include "gates.h"
 #include "jobtab.h"
 #include "log.h"
 #include "pam.h"
@@ -94,12 +95,14 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 	if ((r = sl_store_room(d->store, err)) != 0) /* a full disk */
 		goto out;
 	j->submit_time = j->eligible_time = (int64_t)time(NULL);
+	if ((r = sl_gates_submit(d, j, err)) != 0) /* -d, --begin (gates.c) */
+		goto out;
 	if ((r = sl_store_begin(d->store, err)) != 0 ||
 	    (r = sl_store_next_id(d->store, &j->id, err)) != 0 ||
 	    (r = sl_store_insert(d->store, j, err)) != 0)
 		goto out;
 	sl_job_shed(j); /* stored; read back at launch (lifecycle.c) */
-	if (!j->spec.hold && (r = sl_schedctl_add(d->sched, j, err)) != 0)
+	if ((r = sl_gates_queue(d, j, err)) != 0) /* the engine, or the gates */
 		goto out;
 	sl_buf_addf(rep, "{\"id\":%llu}", (unsigned long long)j->id);
 	sl_jobtab_add(d->jobs, j);

@@ -31,5 +31,25 @@ int sl_h_hold(struct sluiced *d, const struct sl_peer *p, json_object *req,
 /* sinfo: partitions, their quota and the local node (h_info.c). */
 int sl_h_partitions(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		    json_object *rep, struct sl_err *err);
+/* When sluiced started (unix seconds), from the machine's boot time. */
+int64_t sl_daemon_start_time(int64_t boot);
+
+/* scontrol update job (h_update.c). sl_update_job applies the fields of
+ * `set` (PROTOCOL.md, UPDATE) to j as p, all or none; sl_update_priority
+ * sets its priority as an operator would (scontrol top). */
+int sl_h_update(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		json_object *rep, struct sl_err *err);
+int sl_update_job(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
+		  json_object *set, struct sl_err *err);
+int sl_update_priority(struct sluiced *d, struct sl_job *j, int64_t priority,
+		       struct sl_err *err);
+
+/* scontrol ping, reconfigure, show config (h_admin.c). */
+int sl_h_ping(struct sluiced *d, const struct sl_peer *p, json_object *req,
+	      json_object *rep, struct sl_err *err);
+int sl_h_reconfigure(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		     json_object *rep, struct sl_err *err);
+int sl_h_config(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		json_object *rep, struct sl_err *err);
 
 #endif

@@ -6,6 +6,7 @@
 #include "conf.h"
 #include "conn.h"
 #include "exec.h"
+#include "gates.h"
 #include "jobtab.h"
 #include "kueue.h"
 #include "log.h"
@@ -17,6 +18,7 @@
 #include "submit.h"
 #include "xalloc.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +36,8 @@ static void set_reason(struct sl_job *j, const char *reason)
 
 static int is_active(enum sl_jobstate s)
 {
-	return s == SL_JOB_RUNNING || s == SL_JOB_CONFIGURING || s == SL_JOB_COMPLETING;
+	return s == SL_JOB_RUNNING || s == SL_JOB_CONFIGURING || s == SL_JOB_COMPLETING ||
+	       s == SL_JOB_SUSPENDED;
 }
 
 int sl_lifecycle_save(struct sluiced *d, struct sl_job *j, struct sl_err *err)
@@ -56,6 +59,9 @@ int sl_lifecycle_move(struct sluiced *d, struct sl_job *j, enum sl_jobstate to,
 	set_reason(j, reason);
 	if (sl_jobstate_is_final(to) && j->end_time == 0)
 		j->end_time = (int64_t)time(NULL);
+	if (to != SL_JOB_PENDING)
+		sl_gates_forget(d, j->id);
+	sl_gates_touch(d, j); /* what waits on it looks again */
 	if (sl_jobstate_is_final(to))
 		sl_mail_end(d, j); /* sent after the commit */
 	return sl_lifecycle_save(d, j, err);
@@ -132,7 +138,12 @@ int sl_lifecycle_signal(struct sluiced *d, struct sl_job *j, int sig, struct sl_
 
 int sl_lifecycle_hold(struct sluiced *d, struct sl_job *j, int admin, struct sl_err *err)
 {
-	sl_schedctl_remove(d->sched, j->id);
+	/* A running job keeps running (and its quota): as in Slurm, the hold
+	 * shows, and matters if it is requeued. */
+	if (j->state == SL_JOB_PENDING) {
+		sl_schedctl_remove(d->sched, j->id);
+		sl_gates_forget(d, j->id);
+	}
 	j->spec.hold = 1;
 	j->priority = 0;
 	set_reason(j, admin ? "JobHeldAdmin" : "JobHeldUser");
@@ -145,16 +156,9 @@ int sl_lifecycle_release(struct sluiced *d, struct sl_job *j, struct sl_err *err
 	j->spec.hold = 0;
 	set_reason(j, "None");
 	if ((r = sl_submit_priority(d->conf, j, err)) != 0 ||
-	    (r = sl_schedctl_add(d->sched, j, err)) != 0)
+	    (r = sl_gates_queue(d, j, err)) != 0)
 		return r;
 	return sl_lifecycle_save(d, j, err);
-}
-
-int sl_lifecycle_requeue(struct sluiced *d, struct sl_job *j, struct sl_err *err)
-{
-	if (!is_active(j->state))
-		return sl_err_set(err, SL_ESTATE, "Job is not running");
-	return d->executor->preempt(d->exec, j->id, err);
 }
 
 /* What an admission gave the job, taken back: it is pending again. */
@@ -187,6 +191,135 @@ static int back_to_queue(struct sluiced *d, struct sl_job *j, int new_attempt,
 		return r;
 	sl_schedctl_requeue(d->sched, j->id);
 	return 0;
+}
+
+/* ---- scontrol requeue, requeuehold, suspend, resume ---- */
+
+/* Slurm makes a requeued job wait until its credential has expired
+ * (CredExpire, 120 s, + 1) before it may start again: its reason is
+ * BeginTime meanwhile. A job that never ran (CONFIGURING: its pods were
+ * never all ready) has nothing to wait out and queues at once. */
+#define REQUEUE_DELAY 121
+/* sacct -D lists this many of a job's runs before its requeues. */
+#define RUNS_MAX 64
+
+/* The run that ends now, appended to j->runs for sacct -D (REQUEUED). */
+static void record_run(struct sl_job *j, const struct sl_exec_result *res)
+{
+	const char *old = j->runs ? j->runs : "";
+	int64_t end = res && res->end_time > 0 ? res->end_time : (int64_t)time(NULL);
+	size_t n = 1;
+	char *t;
+
+	for (const char *p = old; *p; p++)
+		n += *p == ';';
+	if (*old != '\0' && n >= RUNS_MAX) /* the oldest goes */
+		old = strchr(old, ';') + 1;
+	t = sl_xasprintf("%s%s%lld %lld %lld %d %d %d %s", old, *old ? ";" : "",
+			 (long long)j->submit_time, (long long)j->start_time, (long long)end,
+			 res ? res->exit_code : 0, res ? res->exit_signal : 0, j->alloc_cpus,
+			 j->nodelist ? j->nodelist : "None");
+	free(j->runs);
+	j->runs = t;
+}
+
+/* Back to pending as Slurm does it: a new attempt, a new submit time,
+ * BeginTime for REQUEUE_DELAY seconds, held if asked (requeuehold: a hold
+ * its owner may release, whoever set it). */
+static int requeue_now(struct sluiced *d, struct sl_job *j, int hold,
+		       const struct sl_exec_result *res, struct sl_err *err)
+{
+	int64_t now = (int64_t)time(NULL);
+	int ran = j->start_time != 0 && j->state != SL_JOB_CONFIGURING;
+	int r;
+
+	sl_schedctl_remove(d->sched, j->id);
+	sl_mail_job(d, j, SL_MAIL_REQUEUE); /* as back_to_queue and evict */
+	if (j->start_time != 0)
+		record_run(j, res);
+	j->attempt++;
+	drop_admission(j);
+	j->exit_code = j->exit_signal = 0;
+	j->suspend_time = j->pre_suspend = 0;
+	j->submit_time = now;
+	j->eligible_time = ran ? now + REQUEUE_DELAY : now;
+	if (hold) {
+		j->spec.hold = 1;
+		j->priority = 0;
+	} else if ((r = sl_submit_priority(d->conf, j, err)) != 0) {
+		return r;
+	}
+	if ((r = sl_lifecycle_move(d, j, SL_JOB_PENDING, hold ? "job requeued in held state" :
+				   ran ? "BeginTime" : "None", err)) != 0)
+		return r;
+	sl_info("job %llu: requeued%s", (unsigned long long)j->id, hold ? " and held" : "");
+	return sl_gates_queue(d, j, err);
+}
+
+int sl_lifecycle_requeue(struct sluiced *d, struct sl_job *j, int hold, struct sl_err *err)
+{
+	int r;
+
+	if (j->state == SL_JOB_PENDING)
+		return sl_err_set(err, SL_ESTATE, "Job is pending execution");
+	if (j->state == SL_JOB_COMPLETING)
+		return sl_err_set(err, SL_ESTATE, "Job is no longer pending execution");
+	if (!j->spec.requeue)
+		return sl_err_set(err, SL_ESTATE, "Requested operation is presently disabled");
+	if (sl_jobstate_is_final(j->state)) /* Slurm requeues finished batch jobs too */
+		return requeue_now(d, j, hold, NULL, err);
+	if (j->state == SL_JOB_SUSPENDED && hold == 0)
+		hold = 1; /* Slurm: "If a suspended job is requeued, it will be placed in a held state" */
+	sl_gates_mark_requeue(d, j->id, hold);
+	r = d->executor->requeue ? d->executor->requeue(d->exec, j->id, err)
+				 : d->executor->preempt(d->exec, j->id, err);
+	if (r != 0)
+		(void)sl_gates_requeued(d, j->id);
+	return r;
+}
+
+/* The seconds it ran since its start or its last resume. */
+static int64_t ran_since(const struct sl_job *j, int64_t now)
+{
+	int64_t from = j->suspend_time ? j->suspend_time : j->start_time;
+	return from > 0 && now > from ? now - from : 0;
+}
+
+int sl_lifecycle_suspend(struct sluiced *d, struct sl_job *j, struct sl_err *err)
+{
+	int64_t now = (int64_t)time(NULL);
+	int r;
+
+	if (j->state == SL_JOB_SUSPENDED)
+		return 0; /* Slurm: silent */
+	if (j->state == SL_JOB_PENDING)
+		return sl_err_set(err, SL_ESTATE, "Job is pending execution");
+	if (sl_jobstate_is_final(j->state))
+		return sl_err_set(err, SL_ESTATE, "Job has already finished");
+	if (j->state != SL_JOB_RUNNING)
+		return sl_err_set(err, SL_ESTATE, "Job is not running");
+	if (strcmp(d->executor->name, "local") != 0)
+		return sl_err_set(err, SL_EUNSUPP, "Requested operation not supported on this system");
+	if ((r = d->executor->signal(d->exec, j->id, SIGSTOP | SL_SIGNAL_GROUP, err)) != 0)
+		return r;
+	j->pre_suspend += ran_since(j, now);
+	j->suspend_time = now;
+	j->priority = 0; /* as Slurm shows it */
+	return sl_lifecycle_move(d, j, SL_JOB_SUSPENDED, NULL, err);
+}
+
+int sl_lifecycle_resume(struct sluiced *d, struct sl_job *j, struct sl_err *err)
+{
+	int r;
+
+	if (j->state != SL_JOB_SUSPENDED)
+		return sl_err_set(err, SL_ESTATE, "Job is not suspended");
+	if ((r = d->executor->signal(d->exec, j->id, SIGCONT | SL_SIGNAL_GROUP, err)) != 0)
+		return r;
+	j->suspend_time = (int64_t)time(NULL);
+	if (!j->spec.hold && (r = sl_submit_priority(d->conf, j, err)) != 0)
+		return r;
+	return sl_lifecycle_move(d, j, SL_JOB_RUNNING, NULL, err);
 }
 
 void sl_lifecycle_ready(struct sluiced *d, uint64_t id, const char *nodelist)
@@ -286,13 +419,15 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 {
 	struct sl_job *j = sl_jobtab_get(d->jobs, id);
 	struct sl_err err = SL_ERR_INIT;
-	int r;
+	int r, hold;
 
 	if (j == NULL || !is_active(j->state)) {
 		d->executor->forget(d->exec, id);
 		return;
 	}
-	if (res->state == SL_JOB_PENDING && res->evicted) {
+	if ((hold = sl_gates_requeued(d, id)) >= 0) {
+		r = requeue_now(d, j, hold, res, &err);
+	} else if (res->state == SL_JOB_PENDING && res->evicted) {
 		r = evict(d, j, res->message[0] ? res->message : "evicted", &err);
 	} else if (res->state == SL_JOB_PENDING ||
 		   (res->state == SL_JOB_PREEMPTED && j->spec.requeue)) {
@@ -332,11 +467,12 @@ int sl_lifecycle_recover(struct sluiced *d, struct sl_err *err)
 		sl_jobtab_add(d->jobs, j);
 		if (j->state == SL_JOB_PENDING) {
 			j->spec.hold = j->reason && (strcmp(j->reason, "JobHeldUser") == 0 ||
-						     strcmp(j->reason, "JobHeldAdmin") == 0);
+						     strcmp(j->reason, "JobHeldAdmin") == 0 ||
+						     strcmp(j->reason, "job requeued in held state") == 0);
 			if (!j->spec.hold && j->eligible_time > (int64_t)time(NULL) &&
-			    j->reason && strcmp(j->reason, "BeginTime") == 0)
-				arm_backoff(d, j);
-			else if (!j->spec.hold && (r = sl_schedctl_add(d->sched, j, err)) != 0)
+			    j->reason && strcmp(j->reason, "BeginTime") == 0 && j->reason_text)
+				arm_backoff(d, j); /* an eviction's backoff says why */
+			else if (!j->spec.hold && (r = sl_gates_queue(d, j, err)) != 0)
 				break;
 		} else if (is_active(j->state)) {
 			if ((r = sl_schedctl_add_running(d->sched, j, err)) != 0 ||
@@ -449,6 +585,7 @@ void sl_lifecycle_turn(struct sluiced *d)
 	struct sl_err err = SL_ERR_INIT;
 	size_t unsaved_jobs;
 
+	sl_gates_turn(d); /* dependencies and begin times, before the cycle */
 	/* A launch failure is itself a state change: loop until quiet. */
 	for (int rounds = 0; rounds < 8; rounds++) {
 		/* No admission the store could not record (sl_store_room). */

@@ -19,7 +19,16 @@ int sl_lifecycle_cancel(struct sluiced *d, struct sl_job *j, uid_t by, struct sl
 int sl_lifecycle_signal(struct sluiced *d, struct sl_job *j, int sig, struct sl_err *err);
 int sl_lifecycle_hold(struct sluiced *d, struct sl_job *j, int admin, struct sl_err *err);
 int sl_lifecycle_release(struct sluiced *d, struct sl_job *j, struct sl_err *err);
-int sl_lifecycle_requeue(struct sluiced *d, struct sl_job *j, struct sl_err *err);
+/* scontrol requeue (hold 0) and requeuehold (hold 1): a running job is
+ * stopped and comes back
+ * pending when its end arrives; a finished one at once. Slurm's refusals:
+ * pending, completing, --no-requeue. */
+int sl_lifecycle_requeue(struct sluiced *d, struct sl_job *j, int hold, struct sl_err *err);
+/* scontrol suspend / resume: SIGSTOP / SIGCONT to the job's processes
+ * (local executor; others: Slurm's "not supported"). The quota stays with
+ * the job; the time it is suspended does not count against its limit. */
+int sl_lifecycle_suspend(struct sluiced *d, struct sl_job *j, struct sl_err *err);
+int sl_lifecycle_resume(struct sluiced *d, struct sl_job *j, struct sl_err *err);
 
 /* Executor events. */
 void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_result *res);

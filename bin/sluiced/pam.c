@@ -26,7 +26,7 @@
 
 #include "conf.h"
 #include "log.h"
-#include "xalloc.h"
+#include "pamconv.h"
 
 /* What the modules said to the user, newline-separated, capped. */
 struct said {
@@ -34,11 +34,15 @@ struct said {
 	size_t len;
 };
 
-/* Each message trimmed of trailing white space; control characters but
+/* Keep what modules tell the user (pam_nologin's file, pam_time's refusal):
+ * it is the reason sbatch prints; sl_pamconv fails a stack that asks a
+ * question, as nobody is there to answer. Each message trimmed of trailing
+ * white space; control characters but
  * newlines become spaces, so that a module's words cannot drive the user's
  * terminal. */
-static void said_add(struct said *s, const char *m)
+static void said_add(void *arg, const char *m)
 {
+	struct said *s = arg;
 	size_t n = m != NULL ? strlen(m) : 0;
 	while (n > 0 && strchr(" \t\r\n", m[n - 1]) != NULL)
 		n--;
@@ -53,28 +57,13 @@ static void said_add(struct said *s, const char *m)
 	s->text[s->len] = '\0';
 }
 
-/* Keep what modules tell the user (pam_nologin's file, pam_time's refusal):
- * it is the reason sbatch prints. Nobody is there to answer a prompt, so a
- * stack that asks one fails. */
-static int conv(int n, const struct pam_message **msg, struct pam_response **resp, void *arg)
-{
-	if (n <= 0 || n > PAM_MAX_NUM_MSG)
-		return PAM_CONV_ERR;
-	for (int i = 0; i < n; i++)
-		if (msg[i]->msg_style != PAM_ERROR_MSG && msg[i]->msg_style != PAM_TEXT_INFO)
-			return PAM_CONV_ERR;
-	for (int i = 0; i < n; i++)
-		said_add(arg, msg[i]->msg);
-	*resp = sl_xcalloc((size_t)n, sizeof(**resp)); /* PAM frees it */
-	return PAM_SUCCESS;
-}
-
 int sl_pam_account(const struct sl_conf *conf, const char *user, const char *rhost,
 		   struct sl_err *err)
 {
 	const char *service = sl_conf_pam_service(conf);
 	struct said said = {{0}, 0};
-	struct pam_conv pc = {conv, &said};
+	struct sl_pamconv conv = {said_add, &said};
+	struct pam_conv pc = {sl_pamconv, &conv};
 	pam_handle_t *h = NULL;
 	int r = -SL_EINTERNAL, pr;
 

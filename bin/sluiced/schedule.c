@@ -4,6 +4,7 @@
  * which a requeued job keeps (Kueue keeps the original creation time). */
 #include "schedule.h"
 #include "conf.h"
+#include "gates.h"
 #include "jobtab.h"
 #include "kueue.h"
 #include "log.h"
@@ -21,6 +22,7 @@ struct sl_schedctl {
 	struct sl_sched *engine;
 	uint64_t afs_timer;
 	int64_t afs_ms;
+	struct sl_gates *gates; /* in front of the engine (gates.c) */
 };
 
 /* Admission fair sharing decays LocalQueue usage over time; the engine has
@@ -50,6 +52,7 @@ int sl_schedctl_new(struct sluiced *d, struct sl_schedctl **out, struct sl_err *
 	struct sl_schedctl *s = sl_xcalloc(1, sizeof(*s));
 	s->d = d;
 	s->engine = sl_sched_new(sl_conf_kueue(d->conf)); /* cannot fail */
+	s->gates = sl_gates_new(d);
 	afs_arm(s);
 	*out = s;
 	return 0;
@@ -60,6 +63,7 @@ void sl_schedctl_free(struct sl_schedctl *s)
 	if (s == NULL)
 		return;
 	sl_sched_free(s->engine);
+	sl_gates_free(s->gates);
 	free(s);
 }
 
@@ -76,7 +80,7 @@ static void refeature(struct sl_schedctl *s)
 		struct sl_job *j = sl_jobtab_at(t, i);
 		struct sl_err err = SL_ERR_INIT;
 		if (j->state != SL_JOB_PENDING || j->spec.hold || j->spec.features == NULL ||
-		    j->eligible_time > now)
+		    j->eligible_time > now || j->dependency != NULL) /* the gates' */
 			continue;
 		(void)sl_sched_remove(s->engine, j->id);
 		if (sl_schedctl_add(s, j, &err) != 0)
@@ -98,6 +102,11 @@ int sl_schedctl_reconfigure(struct sl_schedctl *s, struct sl_err *err)
 const struct sl_sched *sl_schedctl_engine(const struct sl_schedctl *s)
 {
 	return s->engine;
+}
+
+struct sl_gates *sl_schedctl_gates(const struct sl_schedctl *s)
+{
+	return s ? s->gates : NULL;
 }
 
 int sl_schedctl_add(struct sl_schedctl *s, const struct sl_job *j, struct sl_err *err)
@@ -226,6 +235,7 @@ static void explain_bad_features(struct sl_schedctl *s, struct sl_job *j)
 	struct sl_job_wl b;
 	struct sl_err e = SL_ERR_INIT;
 	if (j->spec.features == NULL || j->eligible_time > (int64_t)time(NULL) ||
+	    j->dependency != NULL || j->eligible_time == 0 ||
 	    sl_job_workload(j, sl_conf_features(s->d->conf), &b, &e) == 0)
 		return;
 	free(j->reason);

@@ -16,6 +16,8 @@ int sl_schedctl_reconfigure(struct sl_schedctl *s, struct sl_err *err);
 
 /* The live engine, for the submit policy's "can it ever fit" (submit.h). */
 const struct sl_sched *sl_schedctl_engine(const struct sl_schedctl *s);
+/* The gates in front of the engine (gates.h). */
+struct sl_gates *sl_schedctl_gates(const struct sl_schedctl *s);
 /* j waits for admission (new, released, requeued). Held jobs are not added. */
 int sl_schedctl_add(struct sl_schedctl *s, const struct sl_job *j, struct sl_err *err);
 /* j already runs (daemon restart): account its quota. */

@@ -579,6 +579,30 @@ int sl_store_update(struct sl_store *s, const struct sl_job *j, struct sl_err *e
 	return s->broken ? 0 : r;
 }
 
+/* A spec changed by scontrol update: its column rewritten. Not kept
+ * through a full disk (store.h). */
+int sl_store_update_spec(struct sl_store *s, uint64_t id, const struct sl_jobspec *spec,
+			 struct sl_err *err)
+{
+	sqlite3_stmt *st;
+	char *text;
+	int r;
+
+	if (s->broken || (s->kept.n > 0 && kept_find(s, id) != NULL))
+		return sl_err_set(err, SL_EBUSY, "the disk of the state directory is full; "
+				  "try again once there is room");
+	if ((r = prepare(s, "UPDATE jobs SET spec=? WHERE id=?", &st, err)) != 0)
+		return r;
+	text = spec_text(spec);
+	sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, (int64_t)id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		r = dberr(s, err, "update job spec");
+	sqlite3_finalize(st);
+	free(text);
+	return r;
+}
+
 int sl_store_load_spec(struct sl_store *s, uint64_t id, struct sl_jobspec *out,
 		       struct sl_err *err)
 {
@@ -767,6 +791,21 @@ static int history_match(const struct sl_jobfilter *f, const struct sl_job *j)
 
 /* A single uid goes to SQL (the filter sacct sends by default); the rest
  * of f is matched in C. */
+int sl_store_job(struct sl_store *s, uint64_t id, sl_store_job_cb cb, void *arg,
+		 struct sl_err *err)
+{
+	struct wrote *k = s->kept.n > 0 ? kept_find(s, id) : NULL;
+	sqlite3_stmt *st;
+	int r;
+
+	if (k != NULL && kept_rec(s, k) != NULL)
+		return cb(kept_rec(s, k), arg);
+	if ((r = prepare_select(s, "id=?", &st, err)) != 0)
+		return r;
+	sqlite3_bind_int64(st, 1, (int64_t)id);
+	return query(s, st, NULL, cb, arg, err);
+}
+
 int sl_store_history(struct sl_store *s, const struct sl_jobfilter *f, sl_store_job_cb cb,
 		     void *arg, struct sl_err *err)
 {

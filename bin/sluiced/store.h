@@ -72,6 +72,11 @@ int sl_store_update(struct sl_store *s, const struct sl_job *j, struct sl_err *e
  * script, which the daemon does not keep in memory; see sl_job_shed). */
 int sl_store_load_spec(struct sl_store *s, uint64_t id, struct sl_jobspec *out,
 		       struct sl_err *err);
+/* Rewrite job id's spec (scontrol update; in the turn's transaction).
+ * Unlike the record, it is not kept through a full disk: -SL_EBUSY then,
+ * and the update is refused. */
+int sl_store_update_spec(struct sl_store *s, uint64_t id, const struct sl_jobspec *spec,
+			 struct sl_err *err);
 /* The job that uid submitted with this submit_key (sbatch's idempotency
  * key), through an index: *id, or 0 when there is none. */
 int sl_store_find_key(struct sl_store *s, uid_t uid, const char *key, uint64_t *id,
@@ -92,5 +97,12 @@ int sl_store_load_live(struct sl_store *s, int64_t ended_since, struct sl_job **
 typedef int (*sl_store_job_cb)(const struct sl_job *j, void *arg);
 int sl_store_history(struct sl_store *s, const struct sl_jobfilter *f, sl_store_job_cb cb,
 		     void *arg, struct sl_err *err);
+
+/* Job id, whatever its state, to cb (borrowed for the call); cb is not
+ * called when there is no such job. Through the primary key: for the jobs
+ * a dependency names that have left the daemon's memory. */
+int sl_store_job(struct sl_store *s, uint64_t id, sl_store_job_cb cb, void *arg,
+		 struct sl_err *err);
+
 
 #endif

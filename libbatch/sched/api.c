@@ -126,10 +126,7 @@ int sl_sched_admitted_partial(struct sl_sched *s, uint64_t id,
 			return sl_err_set(err, SL_EINVAL,
 					  "workload %s: pod set %s: admitted count %d not in 0..%d",
 					  w->name, w->ps[i].name, (int)counts[i], (int)w->ps[i].count);
-	int cq = SQ_NONE;
-	for (int i = 0; i < s->ncq && a->cluster_queue; i++)
-		if (strcmp(s->cq[i].name, a->cluster_queue) == 0)
-			cq = i;
+	int cq = a->cluster_queue ? sq_cq_find(s, a->cluster_queue) : SQ_NONE;
 	if (cq == SQ_NONE)
 		return sl_err_set(err, SL_ENOENT, "workload %s: ClusterQueue %s not found", w->name,
 				  a->cluster_queue ? a->cluster_queue : "");
@@ -218,10 +215,7 @@ static void restore(struct sl_sched *s, struct saved *v)
 	w->cq = w->lq = SQ_NONE;
 	w->has_last = false;
 	if (admitted) {
-		int cq = SQ_NONE;
-		for (int i = 0; i < s->ncq && v->cq; i++)
-			if (strcmp(s->cq[i].name, v->cq) == 0)
-				cq = i;
+		int cq = v->cq ? sq_cq_find(s, v->cq) : SQ_NONE;
 		w->lq = sq_lq_find(s, w->ns, w->lqname);
 		sq_readmit(s, w, cq);
 	} else {

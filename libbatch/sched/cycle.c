@@ -230,8 +230,9 @@ static void reserve(struct cyc *c, struct entry *e)
 	for (int i = 0; i < e->a.nuse; i++) {
 		int fr = e->a.use_fr[i];
 		int64_t req = e->a.use_q[i], r;
-		const struct sq_quota *q = &s->node[node].q[fr];
-		int64_t used = s->node[node].usage[fr];
+		const struct sq_cell *cell = sq_cell(s, node, fr);
+		const struct sq_quota *q = &cell->q;
+		int64_t used = cell->usage;
 		if (e->a.borrowing > 0) {
 			r = req;
 			if (q->has_bl && q->nominal + q->bl - used < r)

@@ -30,21 +30,25 @@ static struct sq_drs sq_drs(const struct sl_sched *s, int node)
 	int64_t stackbuf[64];
 	int64_t *b = s->nres <= 64 ? stackbuf : sl_xcalloc((size_t)s->nres, sizeof(int64_t));
 	memset(b, 0, (size_t)s->nres * sizeof(int64_t));
-	for (int fr = 0; fr < s->nfr; fr++) {
-		int64_t x = n->usage[fr] - n->subtree[fr];
+	/* an FR without a cell has no usage nor quota there */
+	for (int i = 0; i < n->ncell; i++) {
+		int64_t x = n->cell[i].usage - n->cell[i].subtree;
 		if (x > 0) {
-			b[s->fr_res[fr]] += x;
+			b[s->fr_res[n->frk[i]]] += x;
 			d.borrowing = true;
 		}
 	}
+	/* What the parent can lend is quota: none on an FR that nothing in
+	 * the tree defines, so the root's cells hold every FR that counts. */
+	const struct sq_node *top = &s->node[n->root];
 	if (d.borrowing)
 		for (int r = 0; r < s->nres; r++) {
 			if (b[r] <= 0)
 				continue;
 			int64_t lend = 0;
-			for (int fr = 0; fr < s->nfr; fr++)
-				if (s->fr_res[fr] == r)
-					lend += sq_potential_available(s, n->parent, fr);
+			for (int i = 0; i < top->ncell; i++)
+				if (s->fr_res[top->frk[i]] == r)
+					lend += sq_potential_available(s, n->parent, top->frk[i]);
 			if (lend > 0) {
 				double ratio = (double)b[r] * 1000.0 / (double)lend;
 				if (ratio > d.ratio)
@@ -86,9 +90,11 @@ static bool sq_borrowing_on(const struct sl_sched *s, int node, const int *fr, i
 {
 	if (!has_parent(s, node))
 		return false;
-	for (int i = 0; i < n; i++)
-		if (s->node[node].usage[fr[i]] > s->node[node].subtree[fr[i]])
+	for (int i = 0; i < n; i++) {
+		const struct sq_cell *c = sq_cell(s, node, fr[i]);
+		if (c->usage > c->subtree)
 			return true;
+	}
 	return false;
 }
 

@@ -263,7 +263,7 @@ static struct gmode fits_quota(struct sl_sched *s, struct sq_wl *w, int cq, int 
 		return m;
 	}
 	add_reason(a, (struct sq_reason){SQ_R_UNUSED, ps, fr, 0, val - avail, 0, 0});
-	if (s->node[node].q[fr].nominal >= val || may_reclaim ||
+	if (sq_cell(s, node, fr)->q.nominal >= val || may_reclaim ||
 	    can_preempt_while_borrowing(s, &s->cq[cq])) {
 		m.mode = oracle(s, w, cq, fr, val, &m.borrow);
 		return m;

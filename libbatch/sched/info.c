@@ -104,11 +104,11 @@ int sl_sched_assignment(struct sl_sched *s, uint64_t id, struct sl_sched_assignm
  * part): positive, unused quota others may borrow; negative, borrowed. */
 static int64_t pool_balance(const struct sl_sched *s, int node, int fr)
 {
-	const struct sq_node *n = &s->node[node];
-	int64_t local = sq_local_quota(s, node, fr);
-	int64_t stored = n->usage[fr] - local;
+	const struct sq_cell *c = sq_cell(s, node, fr);
+	int64_t local = sq_cell_local_quota(c);
+	int64_t stored = c->usage - local;
 
-	return (n->subtree[fr] - local) - (stored > 0 ? stored : 0);
+	return (c->subtree - local) - (stored > 0 ? stored : 0);
 }
 
 /* The part of CQ node's unused quota on fr that its cohort uses now. The
@@ -135,7 +135,8 @@ static int64_t lent_of(const struct sl_sched *s, int node, int fr)
 		else
 			borrowed -= b;
 	}
-	int64_t pool = borrowed - (p->q[fr].defined ? p->q[fr].nominal : 0);
+	const struct sq_quota *pq = &sq_cell(s, n->parent, fr)->q;
+	int64_t pool = borrowed - (pq->defined ? pq->nominal : 0);
 	if (mine <= 0 || pool <= 0)
 		return 0;
 	if (pool >= unused)
@@ -174,10 +175,11 @@ size_t sl_sched_usage(const struct sl_sched *cs, const struct sl_sched_usage **r
 					u->cohort = n->parent != SQ_NONE ? s->node[n->parent].name : NULL;
 					u->flavor = s->flv[q->rg[g].fl[f]].name;
 					u->resource = s->res[q->rg[g].cov[r]];
-					u->nominal = n->q[fr].nominal;
-					u->borrowing_limit = n->q[fr].has_bl ? n->q[fr].bl : -1;
-					u->lending_limit = n->q[fr].has_ll ? n->q[fr].ll : -1;
-					u->used = n->usage[fr];
+					const struct sq_cell *cell = sq_cell(s, q->node, fr);
+					u->nominal = cell->q.nominal;
+					u->borrowing_limit = cell->q.has_bl ? cell->q.bl : -1;
+					u->lending_limit = cell->q.has_ll ? cell->q.ll : -1;
+					u->used = cell->usage;
 					u->borrowed = u->used > u->nominal ? u->used - u->nominal : 0;
 					u->lent = lent_of(s, q->node, fr);
 					u->pending_wl = (int64_t)(q->heap.n + q->ninadm);

@@ -1,7 +1,9 @@
-/* model.c - turn a validated struct sl_kueue into the engine's dense model:
+/* model.c - turn a validated struct sl_kueue into the engine's model:
  * interned resources, flavors and flavor-resource pairs, one node per
- * ClusterQueue and Cohort, subtree quotas and heights. sl_sched_new/free
- * and sl_sched_reconfigure (api.c) build and free it through here. */
+ * ClusterQueue and Cohort with its quota cells (cell.c), subtree quotas
+ * and heights. sl_sched_new/free and sl_sched_reconfigure (api.c) build
+ * and free it through here. Names are found through hash maps: with
+ * 5 000 ClusterQueues and flavors, linear scans were a quadratic load. */
 #include <stdlib.h>
 #include <string.h>
 #include "sched_int.h"
@@ -19,12 +21,33 @@ int sq_res_index(struct sl_sched *s, const char *name, bool create)
 	return s->nres++;
 }
 
+static bool flv_eq(const void *ctx, int i, const char *name, const char *unused)
+{
+	const struct sl_sched *s = ctx;
+	(void)unused;
+	return strcmp(s->flv[i].name, name) == 0;
+}
+
 int sq_flavor_index(const struct sl_sched *s, const char *name)
 {
-	for (int i = 0; i < s->nflv; i++)
-		if (strcmp(s->flv[i].name, name) == 0)
-			return i;
-	return SQ_NONE;
+	return sq_nm_get(&s->flvmap, name, "", flv_eq, s);
+}
+
+static bool node_eq(const void *ctx, int i, const char *name, const char *kind)
+{
+	const struct sl_sched *s = ctx;
+	return s->node[i].is_cq == !kind[0] && strcmp(s->node[i].name, name) == 0;
+}
+
+/* The node of CQ or cohort `name` (CQs and cohorts are separate names). */
+static int node_by_name(const struct sl_sched *s, const char *name, bool cohort)
+{
+	return sq_nm_get(&s->nodemap, name, cohort ? "cohort" : "", node_eq, s);
+}
+
+int sq_cq_find(const struct sl_sched *s, const char *name)
+{
+	return node_by_name(s, name, false);   /* CQ i is node i */
 }
 
 static bool lq_eq(const void *ctx, int i, const char *ns, const char *name)
@@ -204,6 +227,7 @@ static int intern_flavor(struct sl_sched *s, const char *name)
 	s->flv[s->nflv].name = sl_xstrdup(name);
 	s->flv[s->nflv].f.name = s->flv[s->nflv].name;
 	s->flv[s->nflv].f.line = -1; /* marks "missing" */
+	sq_nm_put(&s->flvmap, name, "", s->nflv);
 	return s->nflv++;
 }
 
@@ -247,14 +271,6 @@ static void build_fr(struct sl_sched *s, const struct sl_kueue *k)
 	}
 }
 
-static int node_by_name(const struct sl_sched *s, const char *name, bool cohort)
-{
-	for (int i = cohort ? s->ncq : 0; i < (cohort ? s->nnode : s->ncq); i++)
-		if (strcmp(s->node[i].name, name) == 0)
-			return i;
-	return SQ_NONE;
-}
-
 static int add_node(struct sl_sched *s, const char *name, bool is_cq, size_t *cap)
 {
 	s->node = sl_xgrow(s->node, cap, (size_t)s->nnode + 1, sizeof(*s->node));
@@ -264,9 +280,7 @@ static int add_node(struct sl_sched *s, const char *name, bool is_cq, size_t *ca
 	n->is_cq = is_cq;
 	n->parent = SQ_NONE;
 	n->weight_milli = 1000;
-	n->q = sl_xcalloc((size_t)s->nfr + 1, sizeof(*n->q));
-	n->subtree = sl_xcalloc((size_t)s->nfr + 1, sizeof(int64_t));
-	n->usage = sl_xcalloc((size_t)s->nfr + 1, sizeof(int64_t));
+	sq_nm_put(&s->nodemap, n->name, is_cq ? "" : "cohort", s->nnode);
 	return s->nnode++;
 }
 
@@ -288,7 +302,7 @@ static void set_quotas(struct sl_sched *s, int node, const struct sl_kq_resource
 				const struct sl_kq_quota *kq = &rg[g].flavors[f].res[r];
 				int fr = sq_fr(s, sq_flavor_index(s, rg[g].flavors[f].flavor),
 					       sq_res_index(s, kq->resource, false));
-				struct sq_quota *q = &s->node[node].q[fr];
+				struct sq_quota *q = &sq_cell_mut(s, node, fr)->q;
 				q->defined = true;
 				q->nominal = kq->nominal;
 				q->has_bl = kq->has_bl;
@@ -391,18 +405,35 @@ static int node_height(struct sl_sched *s, int n, int depth)
 	return x->height;
 }
 
+/* Add what kid k lends up (subtree quota past its local quota) into
+ * node n's subtree quotas. k's FRs are a subset of n's (cell.c): one merge
+ * walk; an FR absent from k adds nothing. */
+static void add_kid_subtree(struct sl_sched *s, int n, int k)
+{
+	int j = 0;
+	for (int i = 0; i < s->node[k].ncell; i++) {
+		const struct sq_node *x = &s->node[n], *y = &s->node[k];
+		int fr = y->frk[i];
+		int64_t up = y->cell[i].subtree - sq_cell_local_quota(&y->cell[i]);
+		while (j < x->ncell && x->frk[j] < fr)
+			j++;
+		struct sq_cell *c = j < x->ncell && x->frk[j] == fr ? &x->cell[j]
+								  : sq_cell_mut(s, n, fr);
+		c->subtree += up;
+	}
+}
+
 static void accumulate(struct sl_sched *s, int n, int depth)
 {
 	struct sq_node *x = &s->node[n];
-	for (int fr = 0; fr < s->nfr; fr++)
-		x->subtree[fr] = x->q[fr].nominal;
+	for (int i = 0; i < x->ncell; i++)
+		x->cell[i].subtree = x->cell[i].q.nominal;
 	if (depth > s->nnode)
 		return;
 	for (size_t i = 0; i < x->nkids; i++) {
 		int k = x->kids[i];
 		accumulate(s, k, depth + 1);
-		for (int fr = 0; fr < s->nfr; fr++)
-			x->subtree[fr] += s->node[k].subtree[fr] - sq_local_quota(s, k, fr);
+		add_kid_subtree(s, n, k);
 	}
 }
 
@@ -415,18 +446,40 @@ static void sq_recompute_tree(struct sl_sched *s)
 			node_height(s, i, 0);
 		}
 	for (int i = 0; i < s->nnode; i++)
-		memset(s->node[i].usage, 0, (size_t)s->nfr * sizeof(int64_t));
+		for (int j = 0; j < s->node[i].ncell; j++)
+			s->node[i].cell[j].usage = 0;
 	for (int c = 0; c < s->ncq; c++)
 		for (size_t i = 0; i < s->cq[c].nadm; i++)
 			sq_wl_charge(s, s->cq[c].adm[i], +1);
 }
 
+/* Room in the name maps: every flavor, and every flavor a quota names
+ * (undefined ones are interned too); every CQ and cohort, and every
+ * cohort named as a parent (implicit cohorts). */
+static void maps_init(struct sl_sched *s, const struct sl_kueue *k)
+{
+	size_t nfl = k->nflavors, nnode = k->ncqs + 2 * k->ncohorts;
+	for (size_t i = 0; i < k->ncqs; i++)
+		for (size_t g = 0; g < k->cqs[i].nrg; g++)
+			nfl += k->cqs[i].rg[g].nflavors;
+	for (size_t i = 0; i < k->ncohorts; i++)
+		for (size_t g = 0; g < k->cohorts[i].nrg; g++)
+			nfl += k->cohorts[i].rg[g].nflavors;
+	for (size_t i = 0; i < k->ncqs; i++)
+		nnode += k->cqs[i].cohort != NULL;
+	sq_nm_init(&s->flvmap, nfl);
+	sq_nm_init(&s->nodemap, nnode);
+}
+
 void sq_model_build(struct sl_sched *s, const struct sl_kueue *k)
 {
 	size_t capnode = 0;
+	maps_init(s, k);
 	for (size_t i = 0; i < k->nflavors; i++) {
 		s->flv = sl_xrealloc(s->flv, (size_t)(s->nflv + 1) * sizeof(*s->flv));
-		flavor_copy(&s->flv[s->nflv++], &k->flavors[i]);
+		flavor_copy(&s->flv[s->nflv], &k->flavors[i]);
+		sq_nm_put(&s->flvmap, s->flv[s->nflv].name, "", s->nflv);
+		s->nflv++;
 	}
 	for (size_t i = 0; i < k->ncqs; i++)
 		intern_rgs(s, k->cqs[i].rg, k->cqs[i].nrg);
@@ -438,13 +491,11 @@ void sq_model_build(struct sl_sched *s, const struct sl_kueue *k)
 	for (size_t i = 0; i < k->ncqs; i++) {
 		int n = add_node(s, k->cqs[i].name, true, &capnode);
 		s->node[n].weight_milli = k->cqs[i].weight_milli;
-		set_quotas(s, n, k->cqs[i].rg, k->cqs[i].nrg);
 		build_cq(s, &s->cq[i], &k->cqs[i], n);
 	}
 	for (size_t i = 0; i < k->ncohorts; i++) {
 		int n = add_node(s, k->cohorts[i].name, false, &capnode);
 		s->node[n].weight_milli = k->cohorts[i].weight_milli;
-		set_quotas(s, n, k->cohorts[i].rg, k->cohorts[i].nrg);
 	}
 	for (size_t i = 0; i < k->ncohorts; i++)
 		if (k->cohorts[i].parent)
@@ -452,6 +503,11 @@ void sq_model_build(struct sl_sched *s, const struct sl_kueue *k)
 	for (size_t i = 0; i < k->ncqs; i++)
 		if (k->cqs[i].cohort)
 			link_parent(s, (int)i, cohort_node(s, k->cqs[i].cohort, &capnode));
+	sq_cells_build(s, k);
+	for (size_t i = 0; i < k->ncqs; i++)
+		set_quotas(s, (int)i, k->cqs[i].rg, k->cqs[i].nrg);
+	for (size_t i = 0; i < k->ncohorts; i++)
+		set_quotas(s, s->ncq + (int)i, k->cohorts[i].rg, k->cohorts[i].nrg);
 	mark_cycles(s);
 	link_trees(s);
 	s->nlq = (int)k->nlqs;
@@ -520,11 +576,11 @@ void sq_model_free(struct sl_sched *s)
 	for (int i = 0; i < s->nnode; i++) {
 		free(s->node[i].name);
 		free(s->node[i].kids);
-		free(s->node[i].q);
-		free(s->node[i].subtree);
-		free(s->node[i].usage);
+		sq_cells_free(&s->node[i]);
 	}
 	FREE0(s->node);
+	sq_nm_free(&s->nodemap);
+	sq_nm_free(&s->flvmap);
 	for (int i = 0; i < s->nlq; i++) {
 		free(s->lq[i].ns);
 		free(s->lq[i].name);

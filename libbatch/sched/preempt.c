@@ -132,7 +132,8 @@ static bool fit_in_quota(struct sl_sched *s, int node, const int *fr, int64_t *r
 {
 	bool fits = true;
 	for (int i = 0; i < n; i++) {
-		if (s->node[node].usage[fr[i]] + rem[i] > s->node[node].subtree[fr[i]])
+		const struct sq_cell *c = sq_cell(s, node, fr[i]);
+		if (c->usage + rem[i] > c->subtree)
 			fits = false;
 		int64_t r = rem[i] - sq_local_available(s, node, fr[i]);
 		rem[i] = r > 0 ? r : 0;
@@ -285,10 +286,12 @@ static bool attempt(const struct sq_preq *x, const struct cands *all, bool borro
 
 static bool under_nominal(const struct sq_preq *x)
 {
-	const struct sq_node *n = &x->s->node[x->s->cq[x->cq].node];
-	for (int i = 0; i < x->nneed; i++)
-		if (n->usage[x->need[i]] >= n->q[x->need[i]].nominal)
+	int node = x->s->cq[x->cq].node;
+	for (int i = 0; i < x->nneed; i++) {
+		const struct sq_cell *c = sq_cell(x->s, node, x->need[i]);
+		if (c->usage >= c->q.nominal)
 			return false;
+	}
 	return true;
 }
 

@@ -1,41 +1,59 @@
 /* quota.c - Kueue's resource-node arithmetic (pkg/cache/scheduler/
  * resource_node.go): local quota hidden by lending limits, availability
  * capped by borrowing limits, usage bubbling to the parent past the local
- * quota, and the borrowing height used to order a cycle. Exact int64. */
+ * quota, and the borrowing height used to order a cycle. Exact int64.
+ * Each step up the parent chain looks the FR up once in the node's cells
+ * (sq_cell), and works on the cell. */
 #include "sched_int.h"
+
+static int64_t cell_local_available(const struct sq_cell *c)
+{
+	int64_t v = sq_cell_local_quota(c) - c->usage;
+	return v > 0 ? v : 0;
+}
+
+static bool is_top(const struct sq_node *n)
+{
+	return n->parent == SQ_NONE || n->broken;
+}
+
+/* The cell to write: found inline (the common case, on every charge of a
+ * preemption search), inserted out of line. */
+static inline struct sq_cell *cell_w(struct sl_sched *s, int node, int fr)
+{
+	struct sq_node *n = &s->node[node];
+	int i = sq_cell_find(n, fr);
+	return i != SQ_NONE ? &n->cell[i] : sq_cell_mut(s, node, fr);
+}
 
 int64_t sq_local_quota(const struct sl_sched *s, int node, int fr)
 {
-	const struct sq_node *n = &s->node[node];
-	if (!n->q[fr].has_ll)
-		return 0;
-	int64_t v = n->subtree[fr] - n->q[fr].ll;
-	return v > 0 ? v : 0;
+	return sq_cell_local_quota(sq_cell(s, node, fr));
 }
 
 int64_t sq_local_available(const struct sl_sched *s, int node, int fr)
 {
-	int64_t v = sq_local_quota(s, node, fr) - s->node[node].usage[fr];
-	return v > 0 ? v : 0;
+	return cell_local_available(sq_cell(s, node, fr));
 }
 
 static int64_t available_raw(const struct sl_sched *s, int node, int fr)
 {
 	const struct sq_node *n = &s->node[node];
-	if (n->parent == SQ_NONE || n->broken)
-		return n->subtree[fr] - n->usage[fr];
+	const struct sq_cell *c = sq_cell(s, node, fr);
+	if (is_top(n))
+		return c->subtree - c->usage;
 	int64_t pa = available_raw(s, n->parent, fr);
-	if (n->q[fr].has_bl) {
-		int64_t lq = sq_local_quota(s, node, fr);
-		int64_t stored = n->subtree[fr] - lq;
-		int64_t used = n->usage[fr] - lq;
+	if (c->q.has_bl) {
+		int64_t lq = sq_cell_local_quota(c);
+		int64_t stored = c->subtree - lq;
+		int64_t used = c->usage - lq;
 		if (used < 0)
 			used = 0;
-		int64_t cap = stored - used + n->q[fr].bl;
+		int64_t cap = stored - used + c->q.bl;
 		if (cap < pa)
 			pa = cap;
 	}
-	return sq_local_available(s, node, fr) + pa;
+	return cell_local_available(c) + pa;
 }
 
 /* A node can be "in debt" after quota shrinks; callers see 0 then. */
@@ -48,44 +66,50 @@ int64_t sq_available(const struct sl_sched *s, int node, int fr)
 int64_t sq_potential_available(const struct sl_sched *s, int node, int fr)
 {
 	const struct sq_node *n = &s->node[node];
-	if (n->parent == SQ_NONE || n->broken)
-		return n->subtree[fr];
-	int64_t v = sq_local_quota(s, node, fr) + sq_potential_available(s, n->parent, fr);
-	if (n->q[fr].has_bl && n->subtree[fr] + n->q[fr].bl < v)
-		v = n->subtree[fr] + n->q[fr].bl;
+	const struct sq_cell *c = sq_cell(s, node, fr);
+	if (is_top(n))
+		return c->subtree;
+	int64_t v = sq_cell_local_quota(c) + sq_potential_available(s, n->parent, fr);
+	if (c->q.has_bl && c->subtree + c->q.bl < v)
+		v = c->subtree + c->q.bl;
 	return v;
 }
 
 void sq_add_usage(struct sl_sched *s, int node, int fr, int64_t v)
 {
+	if (v == 0)
+		return;   /* changes nothing; and would insert a cell for nothing */
 	for (int guard = 0; node != SQ_NONE && guard <= s->nnode; guard++) {
-		struct sq_node *n = &s->node[node];
-		int64_t la = sq_local_available(s, node, fr);
-		n->usage[fr] += v;
-		if (n->parent == SQ_NONE || n->broken || v <= la)
+		struct sq_cell *c = cell_w(s, node, fr);
+		int64_t la = cell_local_available(c);
+		c->usage += v;
+		if (is_top(&s->node[node]) || v <= la)
 			return;
 		v -= la;
-		node = n->parent;
+		node = s->node[node].parent;
 	}
 }
 
 void sq_remove_usage(struct sl_sched *s, int node, int fr, int64_t v)
 {
+	if (v == 0)
+		return;
 	for (int guard = 0; node != SQ_NONE && guard <= s->nnode; guard++) {
-		struct sq_node *n = &s->node[node];
-		int64_t stored = n->usage[fr] - sq_local_quota(s, node, fr);
-		n->usage[fr] -= v;
-		if (stored <= 0 || n->parent == SQ_NONE || n->broken)
+		struct sq_cell *c = cell_w(s, node, fr);
+		int64_t stored = c->usage - sq_cell_local_quota(c);
+		c->usage -= v;
+		if (stored <= 0 || is_top(&s->node[node]))
 			return;
 		if (stored < v)
 			v = stored;
-		node = n->parent;
+		node = s->node[node].parent;
 	}
 }
 
 bool sq_borrowing_with(const struct sl_sched *s, int node, int fr, int64_t v)
 {
-	return s->node[node].subtree[fr] < s->node[node].usage[fr] + v;
+	const struct sq_cell *c = sq_cell(s, node, fr);
+	return c->subtree < c->usage + v;
 }
 
 /* classical.FindHeightOfLowestSubtreeThatFits: 0 when the CQ does not
@@ -94,19 +118,21 @@ bool sq_borrowing_with(const struct sl_sched *s, int node, int fr, int64_t v)
 int sq_height_lowest_fit(const struct sl_sched *s, int cq, int fr, int64_t v, bool *may_reclaim)
 {
 	const struct sq_node *n = &s->node[cq];
-	bool has_parent = n->parent != SQ_NONE && !n->broken;
-	if (!(sq_borrowing_with(s, cq, fr, v) && has_parent)) {
+	const struct sq_cell *c = sq_cell(s, cq, fr);
+	bool has_parent = !is_top(n);
+	if (!(c->subtree < c->usage + v && has_parent)) {
 		if (may_reclaim)
 			*may_reclaim = has_parent;
 		return 0;
 	}
-	int64_t rem = v - sq_local_available(s, cq, fr);
+	int64_t rem = v - cell_local_available(c);
 	int node = n->parent, last = node;
 	for (int guard = 0; node != SQ_NONE && guard <= s->nnode; guard++) {
 		last = node;
-		if (!sq_borrowing_with(s, node, fr, rem))
+		c = sq_cell(s, node, fr);
+		if (!(c->subtree < c->usage + rem))
 			break;
-		rem -= sq_local_available(s, node, fr);
+		rem -= cell_local_available(c);
 		node = s->node[node].parent;
 	}
 	if (may_reclaim)
@@ -116,9 +142,11 @@ int sq_height_lowest_fit(const struct sl_sched *s, int cq, int fr, int64_t v, bo
 
 bool sq_within_nominal(const struct sl_sched *s, int node, const int *frs, int nfrs)
 {
-	for (int i = 0; i < nfrs; i++)
-		if (s->node[node].usage[frs[i]] > s->node[node].subtree[frs[i]])
+	for (int i = 0; i < nfrs; i++) {
+		const struct sq_cell *c = sq_cell(s, node, frs[i]);
+		if (c->usage > c->subtree)
 			return false;
+	}
 	return true;
 }
 

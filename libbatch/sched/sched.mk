@@ -5,7 +5,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/kueue_parse.c libbatch/kueue_parse.h \
 	libbatch/kueue_check.c \
 	libbatch/sched/sched.h libbatch/sched/sched_int.h \
-	libbatch/sched/model.c libbatch/sched/quota.c libbatch/sched/wlq.c \
+	libbatch/sched/model.c libbatch/sched/cell.c libbatch/sched/quota.c libbatch/sched/wlq.c \
 	libbatch/sched/flavor.c libbatch/sched/preempt.c libbatch/sched/fairshare.c \
 	libbatch/sched/afs.c libbatch/sched/cycle.c libbatch/sched/info.c \
 	libbatch/sched/api.c libbatch/sched/msg.c libbatch/sched/equiv.c \
@@ -169,6 +169,10 @@ tests_unit_test_sched_quota_SOURCES = tests/unit/test_sched_quota.c tests/unit/s
 tests_unit_test_sched_cycle_SOURCES = tests/unit/test_sched_cycle.c tests/unit/sched_testlib.h
 tests_unit_test_sched_equiv_SOURCES = tests/unit/test_sched_equiv.c tests/unit/sched_testlib.h
 tests_unit_test_sched_partial_SOURCES = tests/unit/test_sched_partial.c tests/unit/sched_testlib.h
+
+# Per-node quota cells: a 5 000-flavor model, usage outside a CQ's groups.
+UNIT_TESTS += tests/unit/test_sched_sparse
+tests_unit_test_sched_sparse_SOURCES = tests/unit/test_sched_sparse.c tests/unit/sched_testlib.h
 
 # The usage rows sinfo --quota prints (what each queue lends).
 UNIT_TESTS += tests/unit/test_sched_usage

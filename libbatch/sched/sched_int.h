@@ -3,9 +3,26 @@
  *
  * Representation: every ClusterQueue and Cohort is a "node" of one array
  * (CQ i is node i, cohorts follow). Flavor x resource pairs that appear in
- * any quota are interned into dense "FR" indices; each node has quota,
- * subtree quota and usage arrays indexed by FR, so the Kueue resource-node
- * arithmetic (quota.c) is array walks up the parent chain, no maps. */
+ * any quota are interned into "FR" indices, global to the model; the Kueue
+ * resource-node arithmetic (quota.c) walks up the parent chain reading each
+ * node's quota, subtree quota and usage for one FR.
+ *
+ * Sparse per-node storage (cell.c). A node keeps a cell (quota, subtree
+ * quota, usage) only for the FRs it can ever hold something for: those
+ * its own quota defines, and, for a ClusterQueue, the FRs of its resource
+ * groups (each flavor x each covered resource: flavor assignment charges
+ * nothing else), and those of every node below it. Its FRs are a sorted
+ * array (frk) with the cells in the same order, found by binary search. A
+ * node has no cell for an FR that nothing in its subtree defines or can
+ * use: its quota, subtree quota and usage there are zero, which is what
+ * sq_cell() returns (sq_cell_zero). A write to such an FR (a workload
+ * taken back after a restart or a reload on a flavor its ClusterQueue no
+ * longer lists) inserts the cell: sq_cell_mut().
+ * Why: the dense [nfr] arrays per node they replace cost nodes x FRs, 3 GB
+ * for 5 000 ClusterQueues in cohorts with a flavor each. Cells cost the
+ * configuration's size times the depth of the cohort tree (a cohort holds
+ * its subtree's FRs), and a lookup is a few compares instead of one load:
+ * nodes have a handful of FRs, and the benchmarks' cycles did not slow. */
 #ifndef SL_SCHED_INT_H
 #define SL_SCHED_INT_H
 
@@ -23,6 +40,13 @@ struct sq_quota {
 	bool has_bl, has_ll, defined;
 };
 
+/* A node's quota, subtree quota (Kueue's SubtreeQuota) and usage on one FR. */
+struct sq_cell {
+	struct sq_quota q;
+	int64_t subtree;
+	int64_t usage;
+};
+
 struct sq_node {
 	char *name;
 	bool is_cq;
@@ -34,9 +58,11 @@ struct sq_node {
 	int64_t weight_milli;
 	bool broken;             /* member of a cohort cycle: unusable */
 	bool implicit;           /* cohort named by a CQ without a Cohort object */
-	struct sq_quota *q;      /* [nfr] */
-	int64_t *subtree;        /* [nfr] */
-	int64_t *usage;          /* [nfr] */
+	int ncell, capcell;
+	int *frk;                /* [ncell] FRs with a cell, ascending */
+	struct sq_cell *cell;    /* [ncell] their cells (sq_cell()) */
+	int run_fr, nrun;        /* cells 0..nrun-1 hold FRs run_fr, run_fr+1, ...:
+				  * found with no search (sq_cell_find) */
 };
 
 struct sq_rg {
@@ -231,6 +257,8 @@ struct sl_sched {
 	int nlq;
 	struct sq_lq *lq;
 	struct sq_namemap lqmap;     /* (ns, name) -> lq */
+	struct sq_namemap flvmap;    /* flavor name -> flv */
+	struct sq_namemap nodemap;   /* (name, "" for a CQ or "cohort") -> node */
 	bool fair_sharing;
 	int nstrat;
 	enum sl_kq_fs_strategy strat[2];
@@ -275,12 +303,63 @@ static inline int sq_fr(const struct sl_sched *s, int flv, int res)
 }
 int sq_root(const struct sl_sched *s, int node);
 int sq_lq_find(const struct sl_sched *s, const char *ns, const char *name);
+/* ClusterQueue index by name, SQ_NONE if none. */
+int sq_cq_find(const struct sl_sched *s, const char *name);
 void sq_model_build(struct sl_sched *s, const struct sl_kueue *k);
 void sq_model_free(struct sl_sched *s);
 bool sq_ns_matches(const struct sl_kq_selector *sel, const char *ns);
 /* Free n label pairs / tolerations and the array (NULL: nothing). */
 void sq_kv_free(struct sl_kq_kv *v, size_t n);
 void sq_tols_free(struct sl_kq_toleration *t, size_t n);
+
+/* cell.c: sparse per-node storage by FR (see the top of this file) */
+extern const struct sq_cell sq_cell_zero;
+
+/* Index of fr's cell in node n, SQ_NONE if it has none. A node's FRs are
+ * mostly consecutive numbers (a ClusterQueue's quotas are interned
+ * together): those of the leading run are found by a subtraction. */
+static inline int sq_cell_find(const struct sq_node *n, int fr)
+{
+	int d = fr - n->run_fr;
+	if ((unsigned)d < (unsigned)n->nrun)
+		return d;
+	const int *k = n->frk;
+	int lo = 0, len = n->ncell;
+	while (len > 1) {
+		int half = len / 2;
+		if (k[lo + half] <= fr)
+			lo += half;
+		len -= half;
+	}
+	return len == 1 && k[lo] == fr ? lo : SQ_NONE;
+}
+
+/* Node's cell for fr, or sq_cell_zero (borrowed; a write to the node's
+ * cells may move it). */
+static inline const struct sq_cell *sq_cell(const struct sl_sched *s, int node, int fr)
+{
+	const struct sq_node *n = &s->node[node];
+	int i = sq_cell_find(n, fr);
+	return i == SQ_NONE ? &sq_cell_zero : &n->cell[i];
+}
+
+/* Kueue's localQuota on a cell: the part of the subtree quota its lending
+ * limit keeps back from the parent. */
+static inline int64_t sq_cell_local_quota(const struct sq_cell *c)
+{
+	if (!c->q.has_ll)
+		return 0;
+	int64_t v = c->subtree - c->q.ll;
+	return v > 0 ? v : 0;
+}
+
+/* Node's cell for fr, inserted (zero) if missing. Valid until the next
+ * insertion into that node. */
+struct sq_cell *sq_cell_mut(struct sl_sched *s, int node, int fr);
+/* Give every node the cells of its own quota, its ClusterQueue's resource
+ * groups and its subtree (after quotas are set and parents linked). */
+void sq_cells_build(struct sl_sched *s, const struct sl_kueue *k);
+void sq_cells_free(struct sq_node *n);
 
 /* quota.c: Kueue resource-node arithmetic (resource_node.go) */
 int64_t sq_local_quota(const struct sl_sched *s, int node, int fr);

@@ -17,6 +17,20 @@ bench-sched: tests/bench/sched_baseline$(EXEEXT) tests/bench/sched_scale$(EXEEXT
 	./tests/bench/sched_scale$(EXEEXT)
 .PHONY: bench-sched
 
+# Loading a model of 5 000 ClusterQueues (issue 11, hole 14): the engine
+# alone (sched_load), then sluiced --check-config and a sluiced start on
+# the same four configurations (sched_load.sh).
+EXTRA_PROGRAMS += tests/bench/sched_load
+tests_bench_sched_load_SOURCES = tests/bench/sched_load.c tests/bench/sched_bench.h
+tests_bench_sched_load_LDADD = $(SL_LIBS)
+CLEANFILES += tests/bench/sched_load$(EXEEXT)
+EXTRA_DIST += tests/bench/sched_load.sh
+
+bench-sched-load: all tests/bench/sched_load$(EXEEXT)
+	./tests/bench/sched_load$(EXEEXT)
+	bash $(srcdir)/tests/bench/sched_load.sh --build $(abs_top_builddir)
+.PHONY: bench-sched-load
+
 # The whole sluiced on the same schedule, on real time, with jobs that sleep
 # (tests/bench/README.md, "sluiced on real time"). sluiced_baseline.sh writes
 # the configuration, starts the daemon and runs this program against it.

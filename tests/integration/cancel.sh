@@ -51,13 +51,15 @@ ok "scancel -n and -u"
 # job again, turn it into a user hold that it could then release.
 reason() { "$BIN/squeue" -h -j "$1" -o %R; }
 denied() { printf 'Access/permission denied for job %s\nslurm_suspend error: Access/permission denied' "$1"; }
+# Another user's hold or release: Slurm 22.05 says "Invalid user id" (reference.md 1.6).
+not_owner() { printf 'Invalid user id for job %s\nslurm_suspend error: Invalid user id' "$1"; }
 hid=$(submit $USER1 -H --wrap 'sleep 60') || fail "held submit"
 "$BIN/scontrol" hold "$hid" || fail "operator hold"
 expect_eq "operator's hold" "(JobHeldAdmin)" "$(reason "$hid")"
 for op in hold release; do
 	err=$(as $USER2 "$BIN/scontrol" $op "$hid" 2>&1); rc=$?
 	expect_eq "another user's $op rc" 1 "$rc"
-	expect_eq "another user's $op" "$(denied "$hid")" "$err"
+	expect_eq "another user's $op" "$(not_owner "$hid")" "$err"
 done
 for i in 1 2; do
 	err=$(as $USER1 "$BIN/scontrol" release "$hid" 2>&1); rc=$?

@@ -21,6 +21,8 @@ INTEGRATION_TESTS = \
 	tests/integration/diskfull.sh \
 	tests/integration/resubmit.sh \
 	tests/integration/sinfo.sh \
+	tests/integration/deps.sh \
+	tests/integration/control.sh \
 	tests/integration/query.sh \
 	tests/integration/pbs.sh \
 	tests/integration/sbatch_opts.sh \
@@ -39,6 +41,8 @@ INTEGRATION_TESTS = \
 	tests/integration/k8s_race.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh tests/integration/pam_lib.sh $(INTEGRATION_TESTS) \
+	tests/integration/scontrol_scenario.sh tests/integration/ref_capture.sh \
+	tests/data/scontrol/deps.golden tests/data/scontrol/control.golden \
 	tests/integration/k8s_lib.sh tests/integration/k8s_golden.py \
 	tests/bench/k8s_calls.sh tests/bench/munge.sh \
 	tests/data/k8s-golden/jobset-1node.json tests/data/k8s-golden/jobset-4node-8gpu.json \

@@ -149,5 +149,7 @@ expect_eq "#PBS honoured" "N=2 name=pbsname" "$(cat pbs.out)"
 expect_eq "#PBS walltime" "00:02:00" "$(field "$p1" TimeLimit)"
 printf '#!/bin/sh\n#PBS -a 202612312359\ntrue\n' >pbsbegin.sh
 err=$(as $USER1 "$BIN/sbatch" pbsbegin.sh 2>&1); rc=$?
-expect_eq "#PBS -a is not dropped" "1:sbatch: error: --begin is not supported by Sluice" "$rc:$err"
-ok "#PBS -N -l -o honoured as Slurm does; what Slurm honours and Sluice cannot is refused"
+# -a is --begin, read by Slurm's parse_time, which knows no PBS datetime
+expect_eq "#PBS -a is --begin, not dropped" "255:Invalid time specification (pos=0): 202612312359
+sbatch: error: Invalid --begin specification" "$rc:$err"
+ok "#PBS -N -l -o -a honoured as Slurm does"

@@ -72,6 +72,34 @@ int sl_h_partitions(struct sluiced *d, const struct sl_peer *p, json_object *req
 	return 0;
 }
 
+int sl_h_update(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		json_object *rep, struct sl_err *err)
+{
+	ran = SL_MSG_UPDATE;
+	return 0;
+}
+
+int sl_h_ping(struct sluiced *d, const struct sl_peer *p, json_object *req,
+	      json_object *rep, struct sl_err *err)
+{
+	ran = SL_MSG_PING;
+	return 0;
+}
+
+int sl_h_reconfigure(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		     json_object *rep, struct sl_err *err)
+{
+	ran = SL_MSG_RECONFIGURE;
+	return 0;
+}
+
+int sl_h_config(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		json_object *rep, struct sl_err *err)
+{
+	ran = SL_MSG_CONFIG;
+	return 0;
+}
+
 int sl_h_hold(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	      json_object *rep, struct sl_err *err)
 {
@@ -96,6 +124,10 @@ static const struct {
 	{SL_MSG_CONTROL, ALL, ALL}, /* per job: see ops[] */
 	{6, RETIRED, RETIRED}, /* info */
 	{SL_MSG_PARTITIONS, ALL, ALL}, /* sinfo */
+	{SL_MSG_UPDATE, ALL, ALL}, /* per job and field: see ops[] */
+	{SL_MSG_PING, ALL, ALL},
+	{SL_MSG_RECONFIGURE, {0, 0, 1, 1}, {0, 0, 1, 1}}, /* operators only */
+	{SL_MSG_CONFIG, ALL, ALL},
 	{SL_MSG_HOLD, ALL, ALL}, /* qhold/qrls; per job: see ops[] */
 };
 
@@ -163,7 +195,7 @@ static void test_requests(void **state)
 	for (size_t i = 0; i < sizeof(requests) / sizeof(requests[0]); i++)
 		live += requests[i].as_root[0] >= 0;
 	assert_int_equal(served, live);
-	assert_int_equal(live, 6);
+	assert_int_equal(live, 10);
 }
 
 /* The request-level rules, including the one no request uses yet. */
@@ -253,7 +285,7 @@ static const struct {
 	{SL_OP_SIGNAL, on_job, {1, 0, 1, 1}, SL_EPERM, "Access/permission denied"},
 	{SL_OP_HOLD, on_job, {1, 0, 1, 1}, SL_EPERM, "Invalid user id for job 42"},
 	{SL_OP_RELEASE, on_job, {1, 0, 1, 1}, SL_EPERM, "Invalid user id for job 42"},
-	{SL_OP_REQUEUE, on_job, {1, 0, 1, 1}, SL_EPERM, "Invalid user id for job 42"},
+	{SL_OP_REQUEUE, on_job, {1, 0, 1, 1}, SL_EPERM, "Access/permission denied for job 42"},
 	{SL_OP_RELEASE_ADMIN, release_admin_held, {0, 0, 1, 1}, SL_EPERM,
 	 "Access/permission denied for job 42"},
 	{SL_OP_PRIORITY, in_spec, {0, 0, 1, 1}, SL_EPERM,
@@ -262,6 +294,13 @@ static const struct {
 	 "Access/permission denied: only operators may set a negative --nice"},
 	{SL_OP_ACCOUNT, account, {0, 0, 1, 1}, SL_EACCOUNT,
 	 "Invalid account or account/partition combination specified"},
+	{SL_OP_TOP, on_job, {0, 0, 1, 1}, SL_EPERM, "Access/permission denied for job 42"},
+	{SL_OP_SUSPEND, on_job, {0, 0, 1, 1}, SL_EPERM, "Access/permission denied for job 42"},
+	{SL_OP_UPDATE, on_job, {1, 0, 1, 1}, SL_EPERM, "Invalid user id for job 42"},
+	{SL_OP_UPDATE_PRIORITY, on_job, {0, 0, 1, 1}, SL_EPERM,
+	 "Changes to job priority are not persistent, change nice instead for job 42"},
+	{SL_OP_UPDATE_NICE, on_job, {0, 0, 1, 1}, SL_EPERM, "Access/permission denied for job 42"},
+	{SL_OP_UPDATE_LIMIT, on_job, {0, 0, 1, 1}, SL_EPERM, "Access/permission denied for job 42"},
 	{SL_OP_HOLD_OPERATOR, on_job, {0, 0, 1, 1}, SL_EPERM, "Unauthorized Request for job 42"},
 	/* a job's environment, script and --export values (issue 11, hole 8) */
 	{SL_OP_SEE_PRIVATE, on_job, {1, 0, 1, 1}, SL_EPERM, "Access/permission denied"},

@@ -57,6 +57,16 @@ static struct sl_conf *load_ok(const char *path)
 	return c;
 }
 
+/* Loads `text` from TMP/sluice.yaml, which must load. */
+static struct sl_conf *load_text(const char *text)
+{
+	char *path = write_conf(text);
+	struct sl_conf *c = load_ok(path);
+
+	free(path);
+	return c;
+}
+
 #define HEAD "apiVersion: sluice.io/v1alpha1\nkind: SluiceConfiguration\n"
 
 /* Loads `text` from TMP/sluice.yaml and expects exactly this error. */
@@ -91,20 +101,29 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* The plain settings: socket, stateDir, defaultPartition, clusterName,
+ * killWait, minJobAge. */
+static void want_settings(const struct sl_conf *c, const char *socket, const char *state_dir,
+			  const char *partition, const char *cluster, int kill_wait,
+			  int min_job_age)
+{
+	assert_string_equal(sl_conf_socket(c), socket);
+	assert_string_equal(sl_conf_state_dir(c), state_dir);
+	assert_string_equal(sl_conf_default_partition(c), partition);
+	assert_string_equal(sl_conf_cluster_name(c), cluster);
+	assert_int_equal(sl_conf_kill_wait(c), kill_wait);
+	assert_int_equal(sl_conf_min_job_age(c), min_job_age);
+}
+
 static void test_defaults(void **state)
 {
 	char *path = write_conf(HEAD);
 	struct sl_conf *c = load_ok(path);
 
 	assert_string_equal(sl_conf_path(c), path);
-	assert_string_equal(sl_conf_socket(c), "/run/sluice/sluiced.sock");
-	assert_string_equal(sl_conf_state_dir(c), "/var/lib/sluice");
+	want_settings(c, "/run/sluice/sluiced.sock", "/var/lib/sluice", "batch", "sluice", 30, 300);
 	assert_string_equal(sl_conf_executor(c), "local");
 	assert_string_equal(sl_conf_auth(c), "none");
-	assert_string_equal(sl_conf_default_partition(c), "batch");
-	assert_string_equal(sl_conf_cluster_name(c), "sluice");
-	assert_int_equal(sl_conf_kill_wait(c), 30);
-	assert_int_equal(sl_conf_min_job_age(c), 300);
 	assert_true(sl_conf_is_operator(c, "root", 0));
 	assert_true(sl_conf_is_operator(c, "anyname", 0));
 	assert_false(sl_conf_is_operator(c, "root", 1000));
@@ -117,12 +136,10 @@ static void test_defaults(void **state)
 	free(path);
 
 	/* "key:" with no value keeps the default */
-	path = write_conf(HEAD "killWait:\nsocket: ~\noperators:\n");
-	c = load_ok(path);
+	c = load_text(HEAD "killWait:\nsocket: ~\noperators:\n");
 	assert_int_equal(sl_conf_kill_wait(c), 30);
 	assert_string_equal(sl_conf_socket(c), "/run/sluice/sluiced.sock");
 	sl_conf_free(c);
-	free(path);
 }
 
 static void test_full(void **state)
@@ -134,12 +151,7 @@ static void test_full(void **state)
 	rdir = realpath(dir, NULL);
 	assert_non_null(rdir);
 	want = sl_xasprintf("%s/sock/sluiced.sock", rdir);
-	assert_string_equal(sl_conf_socket(c), want);
-	assert_string_equal(sl_conf_state_dir(c), "/var/tmp/sluice-state");
-	assert_string_equal(sl_conf_default_partition(c), "short");
-	assert_string_equal(sl_conf_cluster_name(c), "testcluster");
-	assert_int_equal(sl_conf_kill_wait(c), 5);
-	assert_int_equal(sl_conf_min_job_age(c), 0);
+	want_settings(c, want, "/var/tmp/sluice-state", "short", "testcluster", 5, 0);
 	assert_true(sl_conf_is_operator(c, "alice", 1001));
 	assert_true(sl_conf_is_operator(c, "bob.smith", 1002));
 	assert_false(sl_conf_is_operator(c, "bob", 1003));
@@ -193,6 +205,7 @@ static void test_show(void **state)
 			    "executor=local\nauth=none\nlisten=\ncontroller=\nmunge=\n"
 			    "defaultPartition=short\n"
 			    "clusterName=testcluster\nkillWait=5\ndurability=process\nminJobAge=0\n"
+			    "killInvalidDepend=no\n"
 			    "operators=alice,bob.smith\n"
 			    "accounts=alice:physics,general *:general carol:chem\n"
 			    "features=\nmailProg=/usr/bin/mail\npam=\npbsServer=\n",
@@ -327,11 +340,9 @@ static void test_relative(void **state)
 	free(sock);
 	free(path);
 
-	path = write_conf(HEAD "stateDir: ../../../../../../../../../../..\n");
-	c = load_ok(path);
+	c = load_text(HEAD "stateDir: ../../../../../../../../../../..\n");
 	assert_string_equal(sl_conf_state_dir(c), "/");
 	sl_conf_free(c);
-	free(path);
 }
 
 /* peek skips Kueue objects entirely, even broken or unknown ones. */
@@ -508,13 +519,11 @@ static void test_tcp(void **state)
 	sl_conf_free(c);
 	free(want);
 	free(path);
-	path = write_conf(HEAD "listen: []\n");
-	c = load_ok(path);
+	c = load_text(HEAD "listen: []\n");
 	assert_null(sl_conf_listen(c));
 	assert_null(sl_conf_controller(c));
 	assert_null(sl_conf_munge_socket(c));
 	sl_conf_free(c);
-	free(path);
 
 	conf_fails(HEAD "listen: [\"0.0.0.0:6820\"]\n", SL_ECONFIG,
 		   "sluice.yaml:3: SluiceConfiguration: listen: needs auth: munge (over TCP "
@@ -736,13 +745,11 @@ static void test_kubernetes(void **state)
 	sl_conf_free(c);
 	free(path);
 	free(want);
-	path = write_conf(HEAD "kubernetes: {inCluster: true}\n");
-	c = load_ok(path);
+	c = load_text(HEAD "kubernetes: {inCluster: true}\n");
 	assert_string_equal(sl_conf_executor(c), "local");
 	assert_int_equal(sl_conf_kubernetes(c)->in_cluster, 1);
 	assert_int_equal(sl_conf_kubernetes(c)->burst, 100);
 	sl_conf_free(c);
-	free(path);
 }
 
 static void test_kubernetes_errors(void **state)
@@ -819,12 +826,10 @@ static void test_features(void **state)
 	free(out);
 	sl_conf_free(c);
 	free(path);
-	path = write_conf(HEAD "socket: /tmp/x.sock\n");
-	c = load_ok(path);
+	c = load_text(HEAD "socket: /tmp/x.sock\n");
 	assert_null(sl_conf_features(c));
 	assert_null(sl_features_get(NULL, "h100", &n));
 	sl_conf_free(c);
-	free(path);
 
 	assert_int_equal(sl_label_key_ok("a.b-c.example/x_y.z"), 1);
 	assert_int_equal(sl_label_key_ok("Bad.Prefix/x"), 0);
@@ -876,11 +881,9 @@ static void test_pam(void **state)
 	sl_conf_free(c);
 	free(path);
 	free(out);
-	path = write_conf(HEAD "pam:\n");
-	c = load_ok(path);
+	c = load_text(HEAD "pam:\n");
 	assert_null(sl_conf_pam_service(c));
 	sl_conf_free(c);
-	free(path);
 
 	conf_fails(HEAD "pam: sluice\n", SL_ECONFIG,
 		   "sluice.yaml:3: SluiceConfiguration: pam: must be {service: NAME}");

@@ -72,7 +72,7 @@ static void test_roundtrip(void **state)
 	int states[] = {SL_JOB_PENDING, SL_JOB_TIMEOUT};
 	char *parts[] = {"cpu", NULL}, *accts[] = {"x", "y", NULL}, *names[] = {"n", NULL};
 	struct sl_jobfilter f = {ids, 2, uids, 2, states, 2, parts, 1, accts, 2, names, 1,
-				 1, 100, 200, NULL, 0, NULL, 0};
+				 1, 100, 200, 0, NULL, 0, NULL, 0};
 	struct sl_jobfilter g;
 	struct sl_err err = SL_ERR_INIT;
 	json_object *o = sl_jobfilter_to_obj(&f), *back;
@@ -93,6 +93,17 @@ static void test_roundtrip(void **state)
 	assert_int_equal(g.history, 1);
 	assert_int_equal(g.start_after, 100);
 	assert_int_equal(g.end_before, 200);
+	assert_int_equal(g.duplicates, 0);
+	back = sl_jobfilter_to_obj(&g);
+	assert_true(json_object_equal(o, back));
+	sl_jobfilter_clear(&g);
+	json_object_put(back);
+	/* sacct -D: the requeued runs too */
+	f.duplicates = 1;
+	json_object_put(o);
+	o = sl_jobfilter_to_obj(&f);
+	assert_int_equal(sl_jobfilter_from_obj(o, &g, &err), 0);
+	assert_int_equal(g.duplicates, 1);
 	back = sl_jobfilter_to_obj(&g);
 	assert_true(json_object_equal(o, back));
 	sl_jobfilter_clear(&g);

@@ -183,7 +183,7 @@ static void test_options(void **state)
 	assert_string_equal(fields, "JobID,State,jobid,state,exitcode");
 	assert_int_equal(o.unit, 'G');
 	assert_int_equal(o.allusers, 1);
-	assert_int_equal(o.sel.states.n, 2);
+	assert_int_equal(o.sel.states.n, 3); /* S is SUSPENDED, a state of Sluice's */
 	assert_int_equal(o.mode, SL_SACCT_PARSABLE2);
 	assert_string_equal(o.delimiter, ";");
 	free(fields);

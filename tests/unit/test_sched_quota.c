@@ -30,7 +30,7 @@ static void test_quota_tree(void **state)
 			child = i;
 	assert_true(child >= 0);
 	/* child subtree = (10 - 5 local) + 5 = 10; root = 4 + 10 = 14 */
-	assert_int_equal(s->node[child].subtree[fr], 10000);
+	assert_int_equal(sq_cell(s, child, fr)->subtree, 10000);
 	assert_int_equal(sq_local_quota(s, lender, fr), 5000);
 	assert_int_equal(sq_potential_available(s, lender, fr), 5000 + 14000);
 	assert_int_equal(sq_potential_available(s, borrower, fr), 8000); /* capped by BL */
@@ -38,7 +38,7 @@ static void test_quota_tree(void **state)
 	assert_int_equal(sq_available(s, borrower, fr), 8000);
 	/* lender uses 7: 5 stay local, 2 bubble to child and root */
 	sq_add_usage(s, lender, fr, 7000);
-	assert_int_equal(s->node[child].usage[fr], 2000);
+	assert_int_equal(sq_cell(s, child, fr)->usage, 2000);
 	assert_int_equal(sq_available(s, borrower, fr), 8000);
 	assert_int_equal(sq_available(s, lender, fr), 14000 - 2000);
 	assert_false(sq_borrowing_with(s, lender, fr, 3000));
@@ -52,8 +52,8 @@ static void test_quota_tree(void **state)
 	assert_int_equal(sq_available(s, borrower, fr), 0);
 	sq_remove_usage(s, borrower, fr, 8000);
 	sq_remove_usage(s, lender, fr, 7000);
-	assert_int_equal(s->node[child].usage[fr], 0);
-	assert_int_equal(s->node[lender].usage[fr], 0);
+	assert_int_equal(sq_cell(s, child, fr)->usage, 0);
+	assert_int_equal(sq_cell(s, lender, fr)->usage, 0);
 	sl_sched_free(s);
 }
 

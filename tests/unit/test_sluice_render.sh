@@ -3,16 +3,9 @@
 # flavor on an empty cluster, --flavor overrides it, and refusals are
 # sbatch's errors and exit statuses.
 top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-sluice=$top_builddir/bin/sluice
-SLUICE_CONF=$top_srcdir/tests/data/render/sluice.yaml
-export SLUICE_CONF
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sluice_render.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-printf '#!/bin/sh\n#SBATCH --gpus-per-node=8\n#SBATCH -N 4\nhostname\n' >"$tmp/gpu.sh"
-printf '#!/bin/sh\nhostname\n' >"$tmp/cpu.sh"
-cd "$tmp" || exit 1
+name=sluice_render
+. "$top_srcdir/tests/unit/render_testlib.sh"
+printf '#!/bin/sh\n#SBATCH --gpus-per-node=8\n#SBATCH -N 4\nhostname\n' >gpu.sh
 
 "$sluice" render -p gpu -t 1-0 gpu.sh >js.json || fail "gpu job: exit $?"
 grep -q '"kind": "JobSet"' js.json || fail "gpu job: not a JobSet"

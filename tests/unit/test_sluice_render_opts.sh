@@ -5,15 +5,8 @@
 # -w, -x, --signal) is refused rather than dropped; accounts in Slurm's
 # spelling render into their namespace.
 top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-sluice=$top_builddir/bin/sluice
-SLUICE_CONF=$top_srcdir/tests/data/render/sluice.yaml
-export SLUICE_CONF
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sluice_render_opts.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-printf '#!/bin/sh\nhostname\n' >"$tmp/cpu.sh"
-cd "$tmp" || exit 1
+name=sluice_render_opts
+. "$top_srcdir/tests/unit/render_testlib.sh"
 
 "$sluice" render --exclusive cpu.sh >ex.json || fail "--exclusive: exit $?"
 python3 - ex.json <<'PY' || fail "--exclusive: no anti-affinity: $(cat ex.json)"

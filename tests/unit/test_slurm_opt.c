@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <time.h>
 #include <cmocka.h>
 #include <json-c/json.h>
 
@@ -223,9 +224,9 @@ static void test_errors(void **state)
 	write_file("bad.sh", "#!/bin/sh\n#SBATCH -N 2 extra\ntrue\n");
 	RUN(&r, base_env, "bad.sh");
 	expect_fail(&r, 255, 0, "Invalid directive found in batch script: extra");
-	write_file("bad.sh", "#!/bin/sh\n#SBATCH --begin=now+1\ntrue\n");
+	write_file("bad.sh", "#!/bin/sh\n#SBATCH --bb=x\ntrue\n");
 	RUN(&r, base_env, "bad.sh");
-	expect_fail(&r, 1, 0, "--begin is not supported by Sluice");
+	expect_fail(&r, 1, 0, "--bb is not supported by Sluice");
 	write_file("bad.sh", "");
 	RUN(&r, base_env, "bad.sh");
 	expect_fail(&r, 1, 0, "Batch script is empty!");
@@ -304,6 +305,46 @@ static void test_values(void **state)
 	assert_string_equal(r.spec.qos, "high");
 	assert_string_equal(r.spec.account, "acct");
 	done(&r);
+}
+
+
+/* The gates: -d is passed on as written (the daemon judges it), --begin
+ * becomes an absolute time, --kill-on-invalid-dep yes|no; directives too. */
+static void test_gates(void **state)
+{
+	struct res r;
+	int64_t t0 = (int64_t)time(NULL);
+
+	RUN(&r, base_env, "-d", "afterok:12?singleton", "--begin=now+1hour",
+	    "--kill-on-invalid-dep=YES", "job.sh");
+	if (r.rc != 0)
+		fail_msg("%s", r.err.msg);
+	assert_string_equal(r.spec.dependency, "afterok:12?singleton");
+	assert_in_range(r.spec.begin_time, t0 + 3600, t0 + 3602);
+	assert_int_equal(r.spec.kill_invalid_dep, 1);
+	done(&r);
+	RUN(&r, base_env, "job.sh");
+	assert_null(r.spec.dependency);
+	assert_int_equal(r.spec.begin_time, 0);
+	assert_int_equal(r.spec.kill_invalid_dep, SL_NO_VAL);
+	done(&r);
+	write_file("gated.sh", "#!/bin/sh\n#SBATCH --dependency=afterany:3\n#SBATCH -b now+60\n"
+		   "#SBATCH --kill-on-invalid-dep=no\ntrue\n");
+	RUN(&r, base_env, "gated.sh");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.spec.dependency, "afterany:3");
+	assert_in_range(r.spec.begin_time, t0 + 60, t0 + 62);
+	assert_int_equal(r.spec.kill_invalid_dep, 0);
+	done(&r);
+	RUN(&r, base_env, "--begin=garbage", "job.sh");
+	assert_int_equal(r.fl.raw_lines, 1); /* parse_time's own line, bare */
+	expect_fail(&r, 255, 0, "Invalid time specification (pos=0): garbage\n"
+				 "Invalid --begin specification");
+	RUN(&r, base_env, "--begin=", "job.sh");
+	assert_int_equal(r.fl.raw_lines, 0);
+	expect_fail(&r, 255, 0, "Invalid --begin specification");
+	RUN(&r, base_env, "--kill-on-invalid-dep=bogus", "job.sh");
+	expect_fail(&r, 255, 0, "Invalid --kill-on-invalid-dep specification");
 }
 
 static void test_parsers(void **state)
@@ -641,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_export_duplicates),
 		cmocka_unit_test_setup_teardown(test_constraint, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gates, setup, teardown),
 		cmocka_unit_test(test_golden),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -151,12 +151,89 @@ static void test_ts(void **state)
 	assert_int_equal(sl_slurm_time_parse_ts("11/20.25", now, &t), -SL_EINVAL);
 }
 
+
+/* --begin: each form as the real Slurm 22.05.8 resolved it at this `now`
+ * (sbatch -H --begin=FORM, then EligibleTime; 2026-11-25T23:08:26). */
+static void test_begin(void **state)
+{
+	int64_t now = mk(2026, 11, 25, 23, 8, 26), t = 0;
+	int pos;
+	static const struct {
+		const char *in;
+		int y, mo, d, h, mi, s;
+	} ok[] = {
+		{"16:00", 2026, 11, 26, 16, 0, 0},
+		{"23:59", 2026, 11, 25, 23, 59, 0},
+		{"23:59:30", 2026, 11, 25, 23, 59, 30},
+		{"noon", 2026, 11, 26, 12, 0, 0},
+		{"midnight", 2026, 11, 26, 0, 0, 0},
+		{"teatime", 2026, 11, 26, 16, 0, 0},
+		{"fika", 2026, 11, 26, 15, 0, 0},
+		{"today", 2026, 11, 25, 0, 0, 0},
+		{"tomorrow", 2026, 11, 26, 0, 0, 0},
+		{"12/25", 2026, 12, 25, 0, 0, 0},
+		{"12/25/27", 2027, 12, 25, 0, 0, 0},
+		{"122527", 2027, 12, 25, 0, 0, 0},
+		{"12.25.27", 2027, 12, 25, 0, 0, 0},
+		{"1230", 2026, 12, 30, 0, 0, 0},
+		{"2027-01-01", 2027, 1, 1, 0, 0, 0},
+		{"2027-01-01T10:00", 2027, 1, 1, 10, 0, 0},
+		{"2027-01-01T10:00:30", 2027, 1, 1, 10, 0, 30},
+		{"4:30pm", 2026, 11, 26, 16, 30, 0},
+		{"11:00AM", 2026, 11, 26, 11, 0, 0},
+		{"Noon", 2026, 11, 26, 12, 0, 0},
+		{"noon tomorrow", 2026, 11, 26, 12, 0, 0},
+		{"16:00 12/25", 2026, 12, 25, 16, 0, 0},
+		{"12:30pm", 2026, 11, 26, 12, 30, 0},
+		{"12:30am", 2026, 11, 26, 0, 30, 0},
+		{"11/20", 2027, 11, 20, 0, 0, 0}, /* past this year: next year's */
+	};
+	static const struct {
+		const char *in;
+		int64_t delta;
+	} rel[] = {
+		{"now+60", 60}, {"now+1hour", 3600}, {"now+2days", 172800},
+		{"now+1week", 604800}, {"now+5minutes", 300}, {"now-5", -5},
+		{"now + 1 hour", 3600}, {"NOW+1HOUR", 3600}, {"now", 0},
+	};
+	static const struct {
+		const char *in;
+		int pos;
+	} bad[] = {
+		{"elevenses", 0}, {"garbage", 0}, {"4pm", 1}, {"2027-1-1", 0}, {"now+1h", 4},
+		{"now+1min", 4}, {"now+1sec", 4}, {"25:00", 0}, {"2027-13-01", 5},
+		{"tomorrow+1", 8}, {"13:00pm", 5}, {"now+", 3}, {"now5", 3}, {"uts12", 0},
+		{"", -1}, {"  ", -1},
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		if (sl_slurm_time_parse_begin(ok[i].in, now, &t, &pos) != 0)
+			fail_msg("%s refused at %d", ok[i].in, pos);
+		if (t != mk(ok[i].y, ok[i].mo, ok[i].d, ok[i].h, ok[i].mi, ok[i].s))
+			fail_msg("%s: got %lld", ok[i].in, (long long)t);
+	}
+	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		assert_int_equal(sl_slurm_time_parse_begin(rel[i].in, now, &t, &pos), 0);
+		assert_int_equal(t, now + rel[i].delta);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (sl_slurm_time_parse_begin(bad[i].in, now, &t, &pos) != -SL_EINVAL)
+			fail_msg("%s accepted", bad[i].in);
+		if (pos != bad[i].pos)
+			fail_msg("%s: pos %d, want %d", bad[i].in, pos, bad[i].pos);
+	}
+	assert_int_equal(sl_slurm_time_parse_begin("uts1800000000", now, &t, &pos), 0);
+	assert_int_equal(t, 1800000000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_limit),
 		cmocka_unit_test(test_fmt),
 		cmocka_unit_test(test_ts),
+		cmocka_unit_test(test_begin),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

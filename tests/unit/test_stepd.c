@@ -150,21 +150,33 @@ static void test_signal_forward(void **state)
 	free(dir);
 }
 
+/* The job's launch spec as make_job() wrote it, to be changed ... */
+static void spec_read(const char *dir, struct sl_launch *l)
+{
+	char *text = NULL;
+	assert_int_equal(sl_jobdir_read(dir, SL_JOBDIR_SPEC, &text, NULL), 0);
+	assert_int_equal(sl_launch_from_json(text, l, NULL), 0);
+	free(text);
+}
+
+/* ... and written back (l is cleared). */
+static void spec_write(const char *dir, struct sl_launch *l)
+{
+	char *text = sl_launch_to_json(l);
+	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, text, strlen(text), 0600, 1, NULL), 0);
+	free(text);
+	sl_launch_clear(l);
+}
+
 static void test_launch_failure(void **state)
 {
 	char *dir = make_job("nodir", "#!/bin/sh\necho x\n", 0, 1);
 	/* point stdout into a directory that does not exist */
-	char *text = NULL;
 	struct sl_launch l;
-	assert_int_equal(sl_jobdir_read(dir, SL_JOBDIR_SPEC, &text, NULL), 0);
-	assert_int_equal(sl_launch_from_json(text, &l, NULL), 0);
-	free(text);
+	spec_read(dir, &l);
 	free(l.std_out);
 	l.std_out = sl_xstrdup("/nonexistent/dir/out.txt");
-	text = sl_launch_to_json(&l);
-	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, text, strlen(text), 0600, 1, NULL), 0);
-	free(text);
-	sl_launch_clear(&l);
+	spec_write(dir, &l);
 	assert_int_equal(wait_stepd(run_stepd(dir)), 0);
 	struct sl_exec_result r;
 	read_result(dir, &r);
@@ -196,19 +208,13 @@ static void test_as_user(void **state)
 	if (geteuid() != 0)
 		skip();
 	char *dir = make_job("nobody", "#!/bin/sh\nid -u; id -g\n", 0, 1);
-	char *text = NULL;
 	struct sl_launch l;
-	assert_int_equal(sl_jobdir_read(dir, SL_JOBDIR_SPEC, &text, NULL), 0);
-	assert_int_equal(sl_launch_from_json(text, &l, NULL), 0);
-	free(text);
+	spec_read(dir, &l);
 	l.uid = 65534;
 	l.gid = 65534;
 	free(l.user);
 	l.user = sl_xstrdup("nobody");
-	text = sl_launch_to_json(&l);
-	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_SPEC, text, strlen(text), 0600, 1, NULL), 0);
-	free(text);
-	sl_launch_clear(&l);
+	spec_write(dir, &l);
 	assert_int_equal(wait_stepd(run_stepd(dir)), 0);
 	struct sl_exec_result r;
 	read_result(dir, &r);

@@ -40,36 +40,15 @@ static const char conf_text[] =
 	"---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: WorkloadPriorityClass\n"
 	"metadata: {name: high}\nvalue: 1000\n";
 
-static struct sl_conf *conf;
-static struct sl_sched *engine;
-static const struct sl_peer alice = {.uid = 1000, .gid = 100, .user = "alice", .group = "users"};
+#include "submit_testlib.h"
+
 static const struct sl_peer op = {.uid = 1001, .gid = 100, .user = "carol", .group = "users",
 				  .operator = 1}; /* no account */
 
-static int setup(void **state)
-{
-	if ((conf = tl_conf(conf_text)) == NULL)
-		return -1;
-	engine = sl_sched_new(sl_conf_kueue(conf));
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	sl_sched_free(engine);
-	sl_conf_free(conf);
-	return 0;
-}
-
-/* A job as sbatch parses `sbatch job.sh` in /home/alice. */
+/* `sbatch job.sh` in /home/alice. */
 static struct sl_job *job(void)
 {
-	struct sl_job *j = sl_job_new();
-
-	j->spec.script = sl_xstrdup("#!/bin/sh\ntrue\n");
-	j->spec.script_path = sl_xstrdup("jobs/job.sh");
-	j->spec.work_dir = sl_xstrdup("/home/alice");
-	return j;
+	return tl_submit_job("jobs/job.sh");
 }
 
 static void test_defaults(void **state)
@@ -228,55 +207,67 @@ static void test_fit(void **state)
  * numbers and Slurm's words; nothing reaches the engine. */
 static void test_overflow(void **state)
 {
+	/* Fields left 0 keep sl_job_new()'s value. */
+	static const struct {
+		int cpus_per_task, ntasks_per_node, ntasks, nodes, nodes_max, gpus, gpus_per_node;
+		int64_t mem_per_node, mem_per_cpu;
+		const char *msg;
+	} cases[] = {
+		/* sbatch -c 536870911 --ntasks-per-node=8 */
+		{.cpus_per_task = 536870911, .ntasks_per_node = 8,
+		 .msg = "8 tasks per node of 536870911 CPUs each on 1 node(s) is "
+			"more than 2147483647 CPUs\nMore processors requested than permitted"},
+		/* sbatch --mem=17592145084 */
+		{.mem_per_node = 17592145084LL,
+		 .msg = "--mem=17592145084M on 1 node(s) is more than the 8796093022M of memory "
+			"Sluice can count\nMemory required by task is not available"},
+		/* ceil(ntasks / nodes) must not wrap either */
+		{.ntasks = 2147483647, .nodes = 2,
+		 .msg = "1073741824 tasks per node of 1 CPUs each on 2 node(s) is "
+			"more than 2147483647 CPUs\nMore processors requested than permitted"},
+		{.ntasks_per_node = 1073741824, .nodes = 4,
+		 .msg = "--ntasks-per-node=1073741824 on 4 nodes is more than "
+			"2147483647 tasks\nTask count specification invalid"},
+		/* per node fits; on MAX of -N 1-1073741824 it does not */
+		{.cpus_per_task = 2, .nodes = 1, .nodes_max = 1073741824, .ntasks_per_node = 1,
+		 .msg = "1 tasks per node of 2 CPUs each on 1073741824 node(s) is "
+			"more than 2147483647 CPUs\nMore processors requested than permitted"},
+		/* times 4 CPUs: past int64 itself */
+		{.mem_per_cpu = INT64_MAX / 2, .cpus_per_task = 4,
+		 .msg = "--mem-per-cpu=4611686018427387903M for 4 CPUs per node on "
+			"1 node(s) is more than the 8796093022M of memory Sluice can count\nMemory "
+			"required by task is not available"},
+		/* fits one node, not two */
+		{.mem_per_node = 8796093022LL / 2 + 1, .nodes = 2,
+		 .msg = "--mem=4398046512M on 2 node(s) is more than the "
+			"8796093022M of memory Sluice can count\nMemory required by task is not "
+			"available"},
+		{.gpus_per_node = 2147483647, .nodes = 2,
+		 .msg = "2147483647 GPUs per node on 2 nodes is more than "
+			"2147483647 GPUs\nInvalid generic resource (gres) specification"},
+		/* ceil(gpus / nodes) must not wrap */
+		{.gpus = 2147483647, .nodes = 2,
+		 .msg = "1073741824 GPUs per node on 2 nodes is more than "
+			"2147483647 GPUs\nInvalid generic resource (gres) specification"},
+	};
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_job *j = job();
+	struct sl_job *j;
 
-	j->spec.cpus_per_task = 536870911; /* sbatch -c 536870911 --ntasks-per-node=8 */
-	j->spec.ntasks_per_node = 8;
-	expect(j, &alice, SL_EINVAL, "8 tasks per node of 536870911 CPUs each on 1 node(s) is "
-	       "more than 2147483647 CPUs\nMore processors requested than permitted");
-	j = job();
-	j->spec.mem_per_node = 17592145084LL; /* sbatch --mem=17592145084 */
-	expect(j, &alice, SL_EINVAL, "--mem=17592145084M on 1 node(s) is more than the "
-	       "8796093022M of memory Sluice can count\nMemory required by task is not available");
-	j = job();
-	j->spec.ntasks = 2147483647; /* ceil(ntasks / nodes) must not wrap either */
-	j->spec.nodes = 2;
-	expect(j, &alice, SL_EINVAL, "1073741824 tasks per node of 1 CPUs each on 2 node(s) is "
-	       "more than 2147483647 CPUs\nMore processors requested than permitted");
-	j = job();
-	j->spec.ntasks_per_node = 1073741824;
-	j->spec.nodes = 4;
-	expect(j, &alice, SL_EINVAL, "--ntasks-per-node=1073741824 on 4 nodes is more than "
-	       "2147483647 tasks\nTask count specification invalid");
-	j = job();
-	j->spec.cpus_per_task = 2; /* per node fits; on MAX of -N 1-1073741824 it does not */
-	j->spec.nodes = 1;
-	j->spec.nodes_max = 1073741824;
-	j->spec.ntasks_per_node = 1;
-	expect(j, &alice, SL_EINVAL, "1 tasks per node of 2 CPUs each on 1073741824 node(s) is "
-	       "more than 2147483647 CPUs\nMore processors requested than permitted");
-	j = job();
-	j->spec.mem_per_cpu = INT64_MAX / 2; /* times 4 CPUs: past int64 itself */
-	j->spec.cpus_per_task = 4;
-	expect(j, &alice, SL_EINVAL, "--mem-per-cpu=4611686018427387903M for 4 CPUs per node on "
-	       "1 node(s) is more than the 8796093022M of memory Sluice can count\nMemory "
-	       "required by task is not available");
-	j = job();
-	j->spec.mem_per_node = 8796093022LL / 2 + 1; /* fits one node, not two */
-	j->spec.nodes = 2;
-	expect(j, &alice, SL_EINVAL, "--mem=4398046512M on 2 node(s) is more than the "
-	       "8796093022M of memory Sluice can count\nMemory required by task is not available");
-	j = job();
-	j->spec.gpus_per_node = 2147483647;
-	j->spec.nodes = 2;
-	expect(j, &alice, SL_EINVAL, "2147483647 GPUs per node on 2 nodes is more than "
-	       "2147483647 GPUs\nInvalid generic resource (gres) specification");
-	j = job();
-	j->spec.gpus = 2147483647; /* ceil(gpus / nodes) must not wrap */
-	j->spec.nodes = 2;
-	expect(j, &alice, SL_EINVAL, "1073741824 GPUs per node on 2 nodes is more than "
-	       "2147483647 GPUs\nInvalid generic resource (gres) specification");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		j = job();
+#define SET_IF(f) if (cases[i].f) j->spec.f = cases[i].f
+		SET_IF(cpus_per_task);
+		SET_IF(ntasks_per_node);
+		SET_IF(ntasks);
+		SET_IF(nodes);
+		SET_IF(nodes_max);
+		SET_IF(gpus);
+		SET_IF(gpus_per_node);
+		SET_IF(mem_per_node);
+		SET_IF(mem_per_cpu);
+#undef SET_IF
+		expect(j, &alice, SL_EINVAL, cases[i].msg);
+	}
 	j = job();
 	j->spec.time_limit = INT64_MAX; /* its seconds would wrap at launch */
 	expect(j, &alice, SL_EINVAL, "time limit of 9223372036854775807 minutes is not between 0 "

@@ -48,32 +48,11 @@ static const char conf_text[] =
 	"---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: WorkloadPriorityClass\n"
 	"metadata: {name: high-prio}\nvalue: 1000\n";
 
-static struct sl_conf *conf;
-static struct sl_sched *engine;
-static const struct sl_peer alice = {.uid = 1000, .gid = 100, .user = "alice", .group = "users"};
-
-static int setup(void **state)
-{
-	if ((conf = tl_conf(conf_text)) == NULL)
-		return -1;
-	engine = sl_sched_new(sl_conf_kueue(conf));
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	sl_sched_free(engine);
-	sl_conf_free(conf);
-	return 0;
-}
+#include "submit_testlib.h"
 
 static struct sl_job *job(void)
 {
-	struct sl_job *j = sl_job_new();
-
-	j->spec.script = sl_xstrdup("#!/bin/sh\ntrue\n");
-	j->spec.work_dir = sl_xstrdup("/home/alice");
-	return j;
+	return tl_submit_job(NULL);
 }
 
 static void test_k8s_name(void **state)

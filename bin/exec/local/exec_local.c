@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -228,7 +229,9 @@ static int send_sig(struct xjob *j, int sig, const siginfo_t *si)
 	if (j->pidfd >= 0)
 		r = (int)syscall(SYS_pidfd_send_signal, j->pidfd, sig, si, 0);
 #endif
-	if (r != 0 && j->pidfd < 0 && j->pid > 0)
+	/* Without the pidfd (or a kernel, or valgrind, that lacks its
+	 * syscall): the pid, which job_watch has checked is still ours. */
+	if (r != 0 && (j->pidfd < 0 || errno == ENOSYS) && j->pid > 0)
 		r = si ? sigqueue(j->pid, sig, si->si_value) : kill(j->pid, sig);
 	if (r != 0 && errno == ESRCH)
 		return 0; /* already over: its result is on the way */
@@ -368,7 +371,9 @@ out:
 
 /* ---- control ---- */
 
-static int control(struct sl_exec_local *x, uint64_t id, int sig, int fwd, struct sl_err *err)
+/* Signal job id's supervisor: plain, or queued with a value (queued). */
+static int control(struct sl_exec_local *x, uint64_t id, int sig, int queued, int value,
+		   struct sl_err *err)
 {
 	struct xjob *j = job_find(x, id);
 	siginfo_t si;
@@ -377,15 +382,15 @@ static int control(struct sl_exec_local *x, uint64_t id, int sig, int fwd, struc
 	if (j->pidfd < 0 && j->pid <= 0)
 		return sl_err_set(err, SL_ESTATE, "job %llu: its supervisor cannot be reached yet",
 				  (unsigned long long)id);
-	if (fwd) {
+	if (queued) {
 		memset(&si, 0, sizeof(si));
-		si.si_signo = SL_STEPD_SIG_FORWARD;
+		si.si_signo = sig;
 		si.si_code = SI_QUEUE;
 		si.si_pid = getpid();
 		si.si_uid = getuid();
-		si.si_value.sival_int = sig;
+		si.si_value.sival_int = value;
 	}
-	if (send_sig(j, fwd ? SL_STEPD_SIG_FORWARD : sig, fwd ? &si : NULL) != 0)
+	if (send_sig(j, sig, queued ? &si : NULL) != 0)
 		return sl_err_set(err, SL_EIO, "job %llu: signal: %s", (unsigned long long)id,
 				  strerror(errno));
 	return 0;
@@ -393,12 +398,26 @@ static int control(struct sl_exec_local *x, uint64_t id, int sig, int fwd, struc
 
 int sl_exec_local_cancel(struct sl_exec_local *x, uint64_t id, struct sl_err *err)
 {
-	return control(x, id, SIGTERM, 0, err);
+	return control(x, id, SIGTERM, 0, 0, err);
 }
 
 int sl_exec_local_preempt(struct sl_exec_local *x, uint64_t id, struct sl_err *err)
 {
-	return control(x, id, SIGUSR2, 0, err);
+	return control(x, id, SIGUSR2, 0, 0, err);
+}
+
+int sl_exec_local_requeue(struct sl_exec_local *x, uint64_t id, struct sl_err *err)
+{
+	return control(x, id, SIGUSR2, 1, SL_STEPD_REQUEUE, err);
+}
+
+int sl_exec_local_time_limit(struct sl_exec_local *x, uint64_t id, int64_t minutes,
+			     struct sl_err *err)
+{
+	int64_t secs = minutes == SL_TIME_INFINITE || minutes < 0 ? 0 : minutes * 60;
+	if (secs > INT_MAX)
+		secs = 0; /* beyond 68 years: none */
+	return control(x, id, SL_STEPD_SIG_LIMIT, 1, (int)secs, err);
 }
 
 /* scancel -b: the batch script alone, as slurmstepd's kill(job->pgid):
@@ -428,7 +447,8 @@ int sl_exec_local_signal(struct sl_exec_local *x, uint64_t id, int signo, struct
 	signo &= ~SL_SIGNAL_GROUP;
 	if (signo <= 0 || signo >= NSIG)
 		return sl_err_set(err, SL_EINVAL, "invalid signal %d", signo);
-	return group ? control(x, id, signo, 1, err) : signal_script(x, id, signo, err);
+	return group ? control(x, id, SL_STEPD_SIG_FORWARD, 1, signo, err)
+		     : signal_script(x, id, signo, err);
 }
 
 /* ---- restart ---- */
@@ -598,9 +618,19 @@ static void ops_reload(void *arg)
 	sl_logincache_clear(x->logins);
 }
 
+static int ops_requeue(void *x, uint64_t id, struct sl_err *e)
+{
+	return sl_exec_local_requeue(x, id, e);
+}
+static int ops_time_limit(void *x, uint64_t id, int64_t minutes, struct sl_err *e)
+{
+	return sl_exec_local_time_limit(x, id, minutes, e);
+}
+
 const struct sl_executor sl_executor_local = {
 	.name = "local", .reports_ready = 0, .preflight = ops_preflight, .check = sl_exec_local_check,
 	.create = ops_create, .destroy = ops_destroy,
 	.start = ops_start, .cancel = ops_cancel, .preempt = ops_preempt, .signal = ops_signal,
 	.adopt = ops_adopt, .forget = ops_forget, .reload = ops_reload,
+	.requeue = ops_requeue, .time_limit = ops_time_limit,
 };

@@ -29,6 +29,12 @@ int sl_exec_local_preempt(struct sl_exec_local *x, uint64_t id, struct sl_err *e
 /* scancel -s SIG -b: to the batch script alone; with SL_SIGNAL_GROUP
  * or-ed into signo (--full), to its process group, through the supervisor. */
 int sl_exec_local_signal(struct sl_exec_local *x, uint64_t id, int signo, struct sl_err *err);
+/* scontrol requeue: ends the job as preempt does, in a requeue's words. */
+int sl_exec_local_requeue(struct sl_exec_local *x, uint64_t id, struct sl_err *err);
+/* scontrol update TimeLimit=: the running job's limit, in minutes from its
+ * start (SL_TIME_INFINITE: none); its supervisor keeps the clock. */
+int sl_exec_local_time_limit(struct sl_exec_local *x, uint64_t id, int64_t minutes,
+			     struct sl_err *err);
 /* Follow a job the store says is running (after a daemon restart):
  *   lock held          -> its supervisor lives: watch it;
  *   lock free + result -> it ended while we were away: that result;

@@ -1,0 +1,376 @@
+/* h_update.c - UPDATE (scontrol update JobId=N KEY=VALUE...): a table of the
+ * fields a job may change, each with when it may (pending only, or also
+ * while it runs) and who may (authz.c's rules for the operators' ones).
+ *
+ * The fields are applied to a copy of the job; only when every one is
+ * valid and the changed job still fits its partition does the copy take
+ * the job's place, so a refused update changes nothing (Slurm applies
+ * fields until the first refusal: Sluice does all or nothing). The spec is
+ * rewritten in the store with the record, in the turn's transaction, and a
+ * pending job goes back through the gates, which put it in the engine
+ * again with what it now asks. */
+#include "authz.h"
+#include "conf.h"
+#include "exec.h"
+#include "gates.h"
+#include "handlers.h"
+#include "jobtab.h"
+#include "lifecycle.h"
+#include "schedule.h"
+#include "store.h"
+#include "submit.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct upd {
+	struct sluiced *d;
+	const struct sl_peer *p;
+	struct sl_job *old;  /* the job, borrowed */
+	struct sl_job *n;    /* its copy, changed */
+	int refit;           /* what it asks changed: can it still fit? */
+	int requeue;         /* pending: through the gates again */
+	int64_t limit;       /* a running job's new time limit, or SL_TIME_UNSET */
+	int renamed;
+};
+
+static int pending_only(const struct upd *u, struct sl_err *err)
+{
+	return u->old->state == SL_JOB_PENDING
+		       ? 0 : sl_err_set(err, SL_ESTATE, "Job is no longer pending execution");
+}
+
+static int f_time_limit(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t m = json_object_get_int64(v), cur = u->old->spec.time_limit;
+	int longer = cur >= 0 && (m < 0 || m > cur); /* UNLIMITED is longest */
+	int r;
+
+	if (m < 0 && m != SL_TIME_INFINITE)
+		return sl_err_set(err, SL_EINVAL, "Invalid TimeLimit value");
+	if (u->old->state != SL_JOB_PENDING) {
+		if (longer && (r = sl_authz_job(u->p, u->old, SL_OP_UPDATE_LIMIT, err)) != 0)
+			return r;
+		if (u->d->executor->time_limit == NULL)
+			return sl_err_set(err, SL_EUNSUPP,
+					  "Requested operation not supported on this system");
+		u->limit = m;
+	}
+	u->n->spec.time_limit = m;
+	return 0;
+}
+
+static int f_priority(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t pr = json_object_get_int64(v);
+	int r;
+
+	if (!u->p->operator && u->old->spec.hold)
+		return sl_err_set(err, SL_ESTATE, "Job is in held state, pending scheduler release");
+	if ((r = sl_authz_job(u->p, u->old, SL_OP_UPDATE_PRIORITY, err)) != 0)
+		return r;
+	if (pr < 0 || pr >= 4294967294LL)
+		return sl_err_set(err, SL_EINVAL, "Invalid priority");
+	u->n->spec.priority = pr;
+	u->requeue = 1;
+	return 0;
+}
+
+static int f_nice(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t nice = json_object_get_int64(v);
+	int r;
+
+	if (nice < 0 && (r = sl_authz_job(u->p, u->old, SL_OP_UPDATE_NICE, err)) != 0)
+		return r;
+	if (nice > 2147483645 || nice < -2147483645)
+		return sl_err_set(err, SL_EINVAL, "Invalid nice value");
+	u->n->spec.nice = (int)nice;
+	u->requeue = 1;
+	return 0;
+}
+
+static void set_str(char **dst, json_object *v)
+{
+	const char *s = json_object_get_string(v);
+	free(*dst);
+	*dst = s && *s ? sl_xstrdup(s) : NULL;
+}
+
+static int f_partition(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int r = pending_only(u, err);
+	if (r == 0 && *json_object_get_string(v) == '\0')
+		r = sl_err_set(err, SL_EPARTITION, "Invalid partition name specified");
+	if (r == 0) {
+		set_str(&u->n->spec.partition, v);
+		u->refit = u->requeue = 1;
+	}
+	return r;
+}
+
+static int f_qos(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int r = pending_only(u, err);
+	if (r == 0) {
+		set_str(&u->n->spec.qos, v);
+		u->refit = u->requeue = 1;
+	}
+	return r;
+}
+
+/* NumNodes and NumCPUs: what it asks, while it waits; Slurm cannot change
+ * them once the job runs either. */
+static int shape_only_pending(const struct upd *u, struct sl_err *err)
+{
+	if (u->old->state == SL_JOB_PENDING)
+		return 0;
+	return sl_err_set(err, SL_EUNSUPP, "Requested operation not supported on this system");
+}
+
+static int f_nodes(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int r = shape_only_pending(u, err);
+	int64_t n = json_object_get_int64(v);
+	if (r == 0 && (n < 1 || n > 1000000))
+		r = sl_err_set(err, SL_EINVAL, "Invalid node count");
+	if (r == 0) {
+		u->n->spec.nodes = (int)n;
+		if (u->n->spec.nodes_max != SL_NO_VAL && u->n->spec.nodes_max < n)
+			u->n->spec.nodes_max = (int)n;
+		u->refit = u->requeue = 1;
+	}
+	return r;
+}
+
+static int f_nodes_max(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int r = shape_only_pending(u, err);
+	int64_t n = json_object_get_int64(v);
+	if (r == 0 && (n < 1 || n > 1000000))
+		r = sl_err_set(err, SL_EINVAL, "Invalid node count");
+	if (r == 0) {
+		u->n->spec.nodes_max = (int)n;
+		u->refit = u->requeue = 1;
+	}
+	return r;
+}
+
+/* NumCPUs=C: the job's CPUs in all. Sluice asks per task, so C becomes
+ * CPUs per task over its tasks (rounded up). */
+static int f_cpus(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int r = shape_only_pending(u, err);
+	int64_t c = json_object_get_int64(v);
+	struct sl_jobshape sh;
+
+	if (r == 0 && (c < 1 || c > 1000000))
+		r = sl_err_set(err, SL_EINVAL, "Invalid NumCPUs value");
+	if (r != 0)
+		return r;
+	sl_jobspec_shape(&u->n->spec, &sh);
+	u->n->spec.cpus_per_task = (int)((c + sh.ntasks - 1) / sh.ntasks);
+	u->refit = u->requeue = 1;
+	return 0;
+}
+
+static int f_dependency(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int r = pending_only(u, err);
+	if (r == 0)
+		r = sl_gates_depend(u->d, u->n, json_object_get_string(v), err);
+	if (r == 0) {
+		set_str(&u->n->spec.dependency, v);
+		u->requeue = 1;
+	}
+	return r;
+}
+
+/* StartTime=: the job's begin time (already a time: scontrol parsed it). */
+static int f_begin(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t t = json_object_get_int64(v), now = (int64_t)time(NULL);
+	int r = pending_only(u, err);
+	if (r == 0) {
+		u->n->spec.begin_time = t;
+		u->n->eligible_time = t > now ? t : now;
+		u->requeue = 1;
+	}
+	return r;
+}
+
+static int f_name(struct upd *u, json_object *v, struct sl_err *err)
+{
+	if (strlen(json_object_get_string(v)) > 1024)
+		return sl_err_set(err, SL_EINVAL, "job name is longer than 1024 bytes");
+	set_str(&u->n->spec.name, v);
+	if (u->n->spec.name == NULL)
+		u->n->spec.name = sl_xstrdup("");
+	u->renamed = 1;
+	return 0;
+}
+
+static int f_comment(struct upd *u, json_object *v, struct sl_err *err)
+{
+	if (strlen(json_object_get_string(v)) > 1024)
+		return sl_err_set(err, SL_EINVAL, "comment is longer than 1024 bytes");
+	set_str(&u->n->spec.comment, v);
+	return 0;
+}
+
+static const struct {
+	const char *key;
+	json_type type;
+	int (*apply)(struct upd *u, json_object *v, struct sl_err *err);
+} fields[] = {
+	{"time_limit", json_type_int, f_time_limit},
+	{"priority", json_type_int, f_priority},
+	{"nice", json_type_int, f_nice},
+	{"partition", json_type_string, f_partition},
+	{"qos", json_type_string, f_qos},
+	{"nodes", json_type_int, f_nodes},
+	{"nodes_max", json_type_int, f_nodes_max},
+	{"cpus", json_type_int, f_cpus},
+	{"dependency", json_type_string, f_dependency},
+	{"begin_time", json_type_int, f_begin},
+	{"name", json_type_string, f_name},
+	{"comment", json_type_string, f_comment},
+};
+
+static int apply(struct upd *u, json_object *set, struct sl_err *err)
+{
+	int r;
+
+	json_object_object_foreach(set, key, val) {
+		size_t i;
+		for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+			if (strcmp(key, fields[i].key) == 0)
+				break;
+		if (i == sizeof(fields) / sizeof(fields[0]))
+			return sl_err_set(err, SL_EINVAL, "Update of this parameter is not supported: %s",
+					  key);
+		if (!json_object_is_type(val, fields[i].type))
+			return sl_err_set(err, SL_EPROTO, "update: %s has the wrong type", key);
+		if ((r = fields[i].apply(u, val, err)) != 0)
+			return r;
+	}
+	return 0;
+}
+
+/* What the copy asks still fits, and its priority from its QOS and nice. */
+static int validate(struct upd *u, struct sl_err *err)
+{
+	struct sl_job *n = u->n;
+	int r;
+
+	if (u->refit && (r = sl_submit_can_fit(u->d->conf, sl_schedctl_engine(u->d->sched), n,
+					       err)) != 0)
+		return r;
+	if ((r = sl_submit_priority(u->d->conf, n, err)) != 0)
+		return r;
+	if (n->spec.hold || n->state == SL_JOB_SUSPENDED)
+		n->priority = 0;
+	if (u->refit && n->state == SL_JOB_PENDING) { /* what listings show it asks */
+		struct sl_jobshape sh;
+		sl_jobspec_shape(&n->spec, &sh);
+		n->alloc_cpus = sh.cpus_per_node * sh.nodes;
+	}
+	return 0;
+}
+
+/* The changed spec into the store: the stored one (with the script and
+ * environment the daemon does not keep) takes the fields update changes. */
+static int store_spec(struct upd *u, struct sl_err *err)
+{
+	struct sl_jobspec s;
+	const struct sl_jobspec *n = &u->n->spec;
+	int r;
+
+	if ((r = sl_store_load_spec(u->d->store, u->n->id, &s, err)) != 0)
+		return r;
+#define TAKE_STR(f) free(s.f), s.f = sl_xstrdup(n->f);
+	TAKE_STR(name) TAKE_STR(partition) TAKE_STR(qos) TAKE_STR(comment) TAKE_STR(dependency)
+	s.time_limit = n->time_limit;
+	s.priority = n->priority;
+	s.nice = n->nice;
+	s.nodes = n->nodes;
+	s.nodes_max = n->nodes_max;
+	s.cpus_per_task = n->cpus_per_task;
+	s.begin_time = n->begin_time;
+	if ((r = sl_store_begin(u->d->store, err)) == 0)
+		r = sl_store_update_spec(u->d->store, u->n->id, &s, err);
+	sl_jobspec_clear(&s);
+	return r;
+}
+
+/* The copy takes the job's place (the job table keeps its pointer). */
+static void swap_in(struct sl_job *j, struct sl_job *n)
+{
+	struct sl_job t = *j;
+	*j = *n;
+	*n = t;
+}
+
+int sl_update_priority(struct sluiced *d, struct sl_job *j, int64_t priority,
+		       struct sl_err *err)
+{
+	struct sl_peer root = {.uid = 0, .operator = 1};
+	json_object *set = json_object_new_object();
+	int r;
+
+	json_object_object_add(set, "priority", json_object_new_int64(priority));
+	r = sl_update_job(d, &root, j, set, err);
+	json_object_put(set);
+	return r;
+}
+
+int sl_update_job(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, json_object *set,
+		  struct sl_err *err)
+{
+	struct upd u = {d, p, j, sl_job_copy(j), 0, 0, SL_TIME_UNSET, 0};
+	int r;
+
+	if (sl_jobstate_is_final(j->state)) {
+		r = sl_err_set(err, SL_ESTATE, "Job has already finished");
+		goto out;
+	}
+	if ((r = apply(&u, set, err)) != 0 || (r = validate(&u, err)) != 0)
+		goto out;
+	if (u.limit != SL_TIME_UNSET &&
+	    (r = d->executor->time_limit(d->exec, j->id, u.limit, err)) != 0)
+		goto out;
+	if ((r = store_spec(&u, err)) != 0)
+		goto out;
+	swap_in(j, u.n);
+	if (u.renamed)
+		sl_gates_touch(d, j); /* singletons of either name */
+	if ((r = sl_lifecycle_save(d, j, err)) != 0)
+		goto out;
+	if (u.requeue && j->state == SL_JOB_PENDING && !j->spec.hold) {
+		sl_schedctl_remove(d->sched, j->id);
+		r = sl_gates_queue(d, j, err);
+	}
+out:
+	sl_job_free(u.n);
+	return r;
+}
+
+int sl_h_update(struct sluiced *d, const struct sl_peer *p, json_object *req, json_object *rep,
+		struct sl_err *err)
+{
+	json_object *v, *set;
+	struct sl_job *j;
+	int r;
+
+	if (!json_object_object_get_ex(req, "id", &v) || !json_object_is_type(v, json_type_int) ||
+	    !json_object_object_get_ex(req, "set", &set) ||
+	    !json_object_is_type(set, json_type_object))
+		return sl_err_set(err, SL_EPROTO, "update: id or set is missing");
+	if ((j = sl_jobtab_get(d->jobs, (uint64_t)json_object_get_int64(v))) == NULL)
+		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
+	if ((r = sl_authz_job(p, j, SL_OP_UPDATE, err)) != 0)
+		return r;
+	return sl_update_job(d, p, j, set, err);
+}

@@ -1,0 +1,85 @@
+/* scontrol_fmt.h - what Slurm 22.05's scontrol prints and parses, as pure
+ * functions (records and `now` in, text out; words in, requests out), so
+ * bin/scontrol.c only calls the daemon and writes: `show job` (-o, -d),
+ * `show partition|node|config`, and `update job`'s KEY=VALUE words. Keys
+ * Sluice has no counterpart for print Slurm's "unset" values so that
+ * parsers of the output keep working. */
+#ifndef SL_SCONTROL_FMT_H
+#define SL_SCONTROL_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "buf.h"
+#include "client.h"
+#include "err.h"
+#include "job.h"
+#include "sinfo_fmt.h"
+
+#define SL_SCONTROL_ONELINE 1u /* -o: one line per record */
+#define SL_SCONTROL_DETAIL 2u  /* -d (and -dd): DerivedExitCode, JOB_GRES */
+
+/* One job record, as `scontrol show job` prints it. -SL_ETOOBIG when b is
+ * full (b is then as it was). */
+int sl_scontrol_job(struct sl_buf *b, const struct sl_job *j, int64_t now, unsigned flags);
+
+/* `show partition` and `show node` over sinfo's view of the daemon's
+ * answer (sinfo_fmt.h): the record of p (its nodes summed), of n. */
+int sl_scontrol_partition(struct sl_buf *b, const struct sl_sinfo_part *p, unsigned flags);
+int sl_scontrol_node(struct sl_buf *b, const struct sl_sinfo_node *n, unsigned flags);
+
+/* `show config`: Slurm's keys that have a meaning here, then the daemon's
+ * own settings under "Sluice Configuration:", then the ping line. */
+int sl_scontrol_config(struct sl_buf *b, const struct sl_daemonconf *dc);
+
+/* `update` words (argv after "update"): JobId=N (or JobName=... is a
+ * field) and KEY=VALUE, keys in any case, into the job id and the fields
+ * in order (caller frees *f with free(); the strings point into argv).
+ * Errors, with the text scontrol prints (one line per '\n') and *rc its
+ * exit status: an unknown key ("Update of this parameter is not
+ * supported: KEY=VALUE\nRequest aborted"), a bad value ("scontrol: error:
+ * Invalid TimeLimit value"), no JobId ("No valid entity in update command
+ * ..."). A value Slurm refuses with a message but exit 0 (NumNodes=abc)
+ * gives *rc 0. Lines Slurm prints while it goes on (StartTime=garbage:
+ * parse_time's) are appended to notes. *n may be 0 with success: a key
+ * that changes nothing here (ArrayTaskThrottle: no arrays). */
+int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id,
+			     struct sl_update_field **f, size_t *n, int *rc, struct sl_buf *notes,
+			     struct sl_err *err);
+
+/* ---- scontrol_cmd.c: scontrol's words ---- */
+
+enum sl_scontrol_kind {
+	SL_SC_SHOW, SL_SC_CONTROL, SL_SC_UPDATE, SL_SC_PING, SL_SC_RECONFIGURE, SL_SC_VERSION
+};
+
+struct sl_scontrol_verb {
+	const char *name;
+	size_t min;              /* the shortest abbreviation taken */
+	enum sl_scontrol_kind kind;
+	enum sl_control_op op;   /* SL_SC_CONTROL: what it asks the daemon */
+	int suspend_api;         /* Slurm's second line "slurm_suspend error: ..." */
+};
+
+/* The verb word names (any case, abbreviated as Slurm allows), or NULL. */
+const struct sl_scontrol_verb *sl_scontrol_verb(const char *word);
+
+enum sl_scontrol_entity {
+	SL_SC_NO_ENTITY, SL_SC_JOB, SL_SC_PARTITION, SL_SC_NODE, SL_SC_CONFIG,
+	SL_SC_HOSTNAMES, SL_SC_HOSTLIST, SL_SC_HOSTLIST_SORTED
+};
+/* What `show WORD` shows ("jobs", "jobid", "part", "node", ...). */
+enum sl_scontrol_entity sl_scontrol_entity(const char *word);
+
+/* What scontrol prints when the daemon refused verb v on job id (rc,
+ * err): "REASON for job N", and for hold, uhold and release Slurm's second
+ * line "slurm_suspend error: REASON". */
+void sl_scontrol_refusal(const struct sl_scontrol_verb *v, uint64_t id, int rc,
+			 const struct sl_err *err, struct sl_buf *out);
+
+/* show hostnames (one name a line), hostlist (compressed, in the given
+ * order), hostlistsorted: list expanded into out. -SL_EINVAL "host list is
+ * empty" (Slurm prints it and exits 0), or the hostlist's error. */
+int sl_scontrol_hosts(enum sl_scontrol_entity e, const char *list, struct sl_buf *out,
+		      struct sl_err *err);
+
+#endif

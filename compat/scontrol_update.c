@@ -1,0 +1,179 @@
+/* scontrol_update.c - the words of `scontrol update JobId=N KEY=VALUE...`
+ * into the daemon's update fields (PROTOCOL.md, UPDATE), with Slurm
+ * 22.05's messages for what it refuses before asking the controller. */
+#include "scontrol_fmt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "slurm_opt.h"
+#include "slurm_state.h"
+#include "slurm_time.h"
+#include "xalloc.h"
+
+struct up {
+	struct sl_update_field *f;
+	size_t n;
+	int64_t now;
+	int dropped;     /* a value Slurm drops with a message (StartTime=garbage) */
+	int ignored;     /* a key Slurm takes and this job has no use for */
+	struct sl_err *err;
+};
+
+static void add(struct up *u, const char *key, const char *str, int64_t num)
+{
+	u->f = sl_xrealloc(u->f, (u->n + 1) * sizeof(*u->f));
+	u->f[u->n++] = (struct sl_update_field){key, str, num};
+}
+
+static int k_time_limit(struct up *u, const char *v)
+{
+	int64_t m;
+	if (sl_slurm_time_parse_limit(v, &m) != 0)
+		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid TimeLimit value");
+	add(u, "time_limit", NULL, m);
+	return 0;
+}
+
+static int number(struct up *u, const char *key, const char *what, const char *v)
+{
+	char *end;
+	long long n = strtoll(v, &end, 10);
+	if (*v == '\0' || *end != '\0')
+		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid %s value", what);
+	add(u, key, NULL, n);
+	return 0;
+}
+
+static int k_priority(struct up *u, const char *v)
+{
+	return number(u, "priority", "Priority", v);
+}
+
+static int k_nice(struct up *u, const char *v)
+{
+	add(u, "nice", NULL, atoll(v)); /* Slurm reads it with atoi: "abc" is 0 */
+	return 0;
+}
+
+/* Slurm names the value and goes on with exit status 0, sending nothing. */
+static int k_num_nodes(struct up *u, const char *v)
+{
+	int lo, hi;
+	if (sl_slurm_parse_nodes(v, &lo, &hi, NULL) != 0) {
+		u->dropped = 2;
+		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid numeric value \"%s\" "
+				  "for requested node count.", v);
+	}
+	add(u, "nodes", NULL, lo);
+	if (hi != SL_NO_VAL && hi != lo)
+		add(u, "nodes_max", NULL, hi);
+	return 0;
+}
+
+static int k_num_cpus(struct up *u, const char *v)
+{
+	return number(u, "cpus", "NumCPUs", v);
+}
+
+/* StartTime=: parse_time's line when it is not a time, and the field goes. */
+static int k_start(struct up *u, const char *v)
+{
+	int64_t t;
+	int pos;
+	if (sl_slurm_time_parse_begin(v, u->now, &t, &pos) == 0) {
+		add(u, "begin_time", NULL, t);
+		return 0;
+	}
+	u->dropped = 1;
+	if (pos >= 0)
+		return sl_err_set(u->err, SL_EINVAL, "Invalid time specification (pos=%d): %s", pos, v);
+	return 0;
+}
+
+static int k_throttle(struct up *u, const char *v)
+{
+	u->ignored = 1; /* no job array here: Slurm says nothing either */
+	return 0;
+}
+
+#define STR_KEY(fn, wire) \
+	static int fn(struct up *u, const char *v) { add(u, wire, v, 0); return 0; }
+STR_KEY(k_partition, "partition")
+STR_KEY(k_qos, "qos")
+STR_KEY(k_name, "name")
+STR_KEY(k_comment, "comment")
+STR_KEY(k_dependency, "dependency")
+
+static const struct {
+	const char *key;
+	int (*fn)(struct up *u, const char *v);
+} keys[] = {
+	{"TimeLimit", k_time_limit}, {"Priority", k_priority}, {"Nice", k_nice},
+	{"Partition", k_partition}, {"QOS", k_qos}, {"NumNodes", k_num_nodes},
+	{"ReqNodes", k_num_nodes}, {"NumCPUs", k_num_cpus}, {"MinCPUs", k_num_cpus},
+	{"Dependency", k_dependency}, {"StartTime", k_start}, {"BeginTime", k_start},
+	{"JobName", k_name}, {"Name", k_name}, {"Comment", k_comment},
+	{"ArrayTaskThrottle", k_throttle},
+};
+
+static int one(struct up *u, const char *word, uint64_t *id, int *have_id)
+{
+	const char *eq = strchr(word, '=');
+	size_t klen = eq ? (size_t)(eq - word) : strlen(word);
+	long task;
+
+	if (klen == 5 && strncasecmp(word, "JobId", 5) == 0 && eq) {
+		if (sl_slurm_jobid_parse(eq + 1, id, &task) != 0 || task >= 0)
+			return sl_err_set(u->err, SL_ENOENT, "Invalid job id specified for job %s",
+					  eq + 1);
+		*have_id = 1;
+		return 0;
+	}
+	for (size_t i = 0; eq && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strlen(keys[i].key) == klen && strncasecmp(word, keys[i].key, klen) == 0)
+			return keys[i].fn(u, eq + 1);
+	return sl_err_set(u->err, SL_EINVAL, "Update of this parameter is not supported: %s\n"
+			  "Request aborted", word);
+}
+
+int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id,
+			     struct sl_update_field **f, size_t *n, int *rc, struct sl_buf *notes,
+			     struct sl_err *err)
+{
+	struct up u = {NULL, 0, now, 0, 0, err};
+	int have_id = 0, r = 0;
+
+	*f = NULL;
+	*n = 0;
+	*rc = 1;
+	if (argc == 0)
+		return sl_err_set(err, SL_EINVAL, "too few arguments for update keyword");
+	for (int i = 0; i < argc; i++)
+		have_id |= strncasecmp(argv[i], "JobId=", 6) == 0;
+	if (!have_id)
+		return sl_err_set(err, SL_EINVAL, "No valid entity in update command\nInput line must "
+				  "include \"NodeName\", \"PartitionName\", \"Reservation\", "
+				  "\"JobId\", or \"SlurmctldDebug\"");
+	have_id = 0;
+	for (int i = 0; i < argc && r == 0; i++)
+		if ((r = one(&u, argv[i], id, &have_id)) != 0 && u.dropped == 1) {
+			r = 0; /* its line is printed; the other fields still go */
+			u.dropped = 0;
+			sl_buf_addf(notes, "%s\n", err->msg);
+			sl_err_clear(err);
+		}
+	if (r == 0 && u.n == 0 && !u.ignored)
+		r = sl_err_set(err, SL_EINVAL, "No changes specified");
+	if (r != 0) {
+		*rc = u.dropped == 2 ? 0 : 1;
+		free(u.f);
+		return r;
+	}
+	*f = u.f;
+	*n = u.n;
+	*rc = 0;
+	return 0;
+}

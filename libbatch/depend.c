@@ -1,0 +1,301 @@
+/* depend.c - --dependency lists: parse, print, evaluate (depend.h). */
+#include "depend.h"
+#include "buf.h"
+#include "xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define PROBLEM "Job dependency problem"
+
+static const struct {
+	const char *name;
+	enum sl_dep_type type;
+} types[] = {
+	{"after", SL_DEP_AFTER},         {"afterany", SL_DEP_AFTERANY},
+	{"afterok", SL_DEP_AFTEROK},     {"afternotok", SL_DEP_AFTERNOTOK},
+	{"aftercorr", SL_DEP_AFTERCORR}, {"singleton", SL_DEP_SINGLETON},
+};
+
+static const char *const state_names[] = {
+	[SL_DEP_UNFULFILLED] = "unfulfilled", [SL_DEP_FULFILLED] = "fulfilled",
+	[SL_DEP_FAILED] = "failed",
+};
+
+static const char *type_name(enum sl_dep_type t)
+{
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (types[i].type == t)
+			return types[i].name;
+	return "?";
+}
+
+void sl_deplist_clear(struct sl_deplist *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* Add t unless a term of that type and job is there already (Slurm keeps
+ * the first). */
+static int add(struct sl_deplist *l, const struct sl_dep *t, struct sl_err *err)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].type == t->type && l->v[i].id == t->id)
+			return 0;
+	if (l->n >= SL_DEP_MAX)
+		return sl_err_set(err, SL_EINVAL, PROBLEM);
+	l->v = sl_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = *t;
+	return 0;
+}
+
+/* A positive decimal number below 2^32 (Slurm's job ids and minutes) at
+ * *p; *p advances past it. */
+static int number(const char **p, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++)
+		if ((v = v * 10 + (uint64_t)(*s - '0')) > 0xffffffffu)
+			return -1;
+	if (v == 0)
+		return -1;
+	*p = s;
+	*out = v;
+	return 0;
+}
+
+/* "(state)" at *p when with_state, else nothing. */
+static int state_suffix(const char **p, int with_state, enum sl_dep_state *st)
+{
+	*st = SL_DEP_UNFULFILLED;
+	if (!with_state)
+		return 0;
+	for (int i = 0; i < 3; i++) {
+		size_t n = strlen(state_names[i]);
+		if ((*p)[0] == '(' && strncmp(*p + 1, state_names[i], n) == 0 && (*p)[n + 1] == ')') {
+			*st = (enum sl_dep_state)i;
+			*p += n + 2;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* One ID[+MIN][(state)] of a term of type t; *p advances. */
+static int one_id(const char **p, enum sl_dep_type t, int with_state, struct sl_deplist *l,
+		  struct sl_err *err)
+{
+	struct sl_dep d = {t, 0, 0, SL_DEP_UNFULFILLED};
+	uint64_t min = 0;
+
+	if (number(p, &d.id) != 0)
+		return sl_err_set(err, SL_EINVAL, PROBLEM);
+	if (**p == '+') {
+		(*p)++;
+		if (number(p, &min) != 0 || min > 0x7fffffff)
+			return sl_err_set(err, SL_EINVAL, PROBLEM);
+		d.minutes = (int)min;
+	}
+	if (state_suffix(p, with_state, &d.state) != 0)
+		return sl_err_set(err, SL_EINVAL, PROBLEM);
+	return add(l, &d, err);
+}
+
+/* One term, from tok up to its end (a ',' or '?' or the end of text). */
+static int term(const char *tok, size_t len, int with_state, struct sl_deplist *l,
+		struct sl_err *err)
+{
+	char *t = sl_xstrndup(tok, len);
+	const char *p = t, *colon = strchr(t, ':');
+	size_t nlen = colon ? (size_t)(colon - t) : strcspn(t, "(");
+	int r = -SL_EINVAL;
+	size_t i;
+
+	if (t[0] >= '0' && t[0] <= '9' && colon == NULL) { /* a bare id: afterany */
+		r = one_id(&p, SL_DEP_AFTERANY, with_state, l, err);
+		goto check_end;
+	}
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strlen(types[i].name) == nlen && strncasecmp(t, types[i].name, nlen) == 0)
+			break;
+	if (i == sizeof(types) / sizeof(types[0])) {
+		if (nlen == 6 && strncasecmp(t, "expand", 6) == 0)
+			r = sl_err_set(err, SL_EUNSUPP, "Requested operation not supported on this system");
+		else
+			r = sl_err_set(err, SL_EINVAL, PROBLEM);
+		goto out;
+	}
+	p = t + nlen;
+	if (types[i].type == SL_DEP_SINGLETON) {
+		struct sl_dep d = {SL_DEP_SINGLETON, 0, 0, SL_DEP_UNFULFILLED};
+		if (state_suffix(&p, with_state, &d.state) != 0) {
+			r = sl_err_set(err, SL_EINVAL, PROBLEM);
+			goto out;
+		}
+		r = add(l, &d, err);
+		goto check_end;
+	}
+	if (*p != ':') {
+		r = sl_err_set(err, SL_EINVAL, PROBLEM);
+		goto out;
+	}
+	do {
+		p++;
+		if ((r = one_id(&p, types[i].type, with_state, l, err)) != 0)
+			goto out;
+	} while (*p == ':');
+check_end:
+	if (r == 0 && *p != '\0')
+		r = sl_err_set(err, SL_EINVAL, PROBLEM);
+out:
+	free(t);
+	return r;
+}
+
+int sl_dep_parse(const char *s, int with_state, struct sl_deplist *out, struct sl_err *err)
+{
+	const char *p = s;
+	int r = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (s == NULL || *s == '\0')
+		return 0;
+	out->any = strchr(s, '?') != NULL;
+	for (;;) {
+		size_t n = strcspn(p, ",?");
+		if (n == 0) {
+			r = sl_err_set(err, SL_EINVAL, PROBLEM);
+			break;
+		}
+		if ((r = term(p, n, with_state, out, err)) != 0 || p[n] == '\0')
+			break;
+		p += n + 1;
+	}
+	if (r != 0)
+		sl_deplist_clear(out);
+	return r;
+}
+
+char *sl_dep_format(const struct sl_deplist *l)
+{
+	struct sl_buf *b;
+	char *t;
+
+	if (l->n == 0)
+		return NULL;
+	b = sl_buf_new((size_t)SL_DEP_MAX * 64);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct sl_dep *d = &l->v[i];
+		if (i > 0)
+			sl_buf_addc(b, l->any ? '?' : ',');
+		sl_buf_addstr(b, type_name(d->type));
+		if (d->type != SL_DEP_SINGLETON)
+			sl_buf_addf(b, ":%llu", (unsigned long long)d->id);
+		if (d->minutes > 0)
+			sl_buf_addf(b, "+%d", d->minutes);
+		sl_buf_addf(b, "(%s)", state_names[d->state]);
+	}
+	t = sl_buf_steal(b);
+	sl_buf_free(b);
+	return t;
+}
+
+static int ended_ok(const struct sl_dep_job *j)
+{
+	return j->state == SL_JOB_COMPLETED;
+}
+
+/* The state of term d now; *at is when it holds (0: no time to wait for). */
+static enum sl_dep_state term_state(const struct sl_dep *d, const struct sl_dep_env *env,
+				    int64_t *at)
+{
+	struct sl_dep_job j = {0};
+	int final;
+
+	*at = 0;
+	if (d->type == SL_DEP_SINGLETON)
+		return env->singleton_blocked(env->arg) ? SL_DEP_UNFULFILLED : SL_DEP_FULFILLED;
+	env->lookup(env->arg, d->id, &j);
+	if (!j.found)
+		return SL_DEP_FULFILLED;
+	final = sl_jobstate_is_final(j.state);
+	switch (d->type) {
+	case SL_DEP_AFTER:
+		if (j.start_time == 0 && !final)
+			return SL_DEP_UNFULFILLED;
+		*at = (j.start_time ? j.start_time : j.end_time) + (int64_t)d->minutes * 60;
+		return SL_DEP_FULFILLED;
+	case SL_DEP_AFTERANY:
+		break;
+	case SL_DEP_AFTERNOTOK:
+		if (final && ended_ok(&j))
+			return SL_DEP_FAILED;
+		break;
+	default: /* afterok, aftercorr */
+		if (final && !ended_ok(&j))
+			return SL_DEP_FAILED;
+		break;
+	}
+	if (!final)
+		return SL_DEP_UNFULFILLED;
+	*at = j.end_time + (int64_t)d->minutes * 60;
+	return SL_DEP_FULFILLED;
+}
+
+enum sl_dep_verdict sl_dep_eval(struct sl_deplist *l, int64_t now, const struct sl_dep_env *env,
+				int64_t *wake)
+{
+	size_t i, kept = 0, failed = 0, met = 0;
+	int64_t soonest = 0;
+
+	for (i = 0; i < l->n; i++) {
+		struct sl_dep *d = &l->v[i];
+		int64_t at;
+		d->state = term_state(d, env, &at);
+		if (d->state == SL_DEP_FULFILLED && at > now) {
+			d->state = SL_DEP_UNFULFILLED; /* its +MIN have not passed */
+			if (soonest == 0 || at < soonest)
+				soonest = at;
+		}
+		failed += d->state == SL_DEP_FAILED;
+		met += d->state == SL_DEP_FULFILLED;
+	}
+	if (wake != NULL)
+		*wake = soonest;
+	if (l->any && met > 0)
+		l->n = 0;
+	for (i = 0; i < l->n; i++) /* AND: what holds leaves the list */
+		if (l->v[i].state != SL_DEP_FULFILLED)
+			l->v[kept++] = l->v[i];
+	l->n = kept;
+	if (l->n == 0) {
+		if (wake != NULL)
+			*wake = 0;
+		return SL_DEP_READY;
+	}
+	if (l->any ? failed == l->n : failed > 0)
+		return SL_DEP_NEVER;
+	return SL_DEP_WAIT;
+}
+
+int sl_dep_names(const struct sl_deplist *l, uint64_t id)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].type != SL_DEP_SINGLETON && l->v[i].id == id)
+			return 1;
+	return 0;
+}
+
+int sl_dep_has_singleton(const struct sl_deplist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].type == SL_DEP_SINGLETON)
+			return 1;
+	return 0;
+}

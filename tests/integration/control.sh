@@ -1,0 +1,130 @@
+#!/bin/sh
+# scontrol's job control: hold, uhold, release, requeue, requeuehold, top,
+# suspend, resume, update, and its errors, diffed against a real Slurm
+# 22.05's transcript (tests/data/scontrol/control.golden, written by
+# ref_capture.sh); then what a transcript cannot show: a suspended job's
+# processes are stopped, a requeued run is a REQUEUED row in sacct -D and
+# the job runs again, top changes the order, updates survive a restart,
+# show partition|node|config, and ping when sluiced is down.
+. "$top_srcdir/tests/integration/lib.sh"
+make_users
+start_daemon
+cd "$T/work"
+
+SBATCH=$BIN/sbatch SCONTROL=$BIN/scontrol SCANCEL=$BIN/scancel
+OWNER=$USER1 OTHER=$USER2
+as_user() { as "$@"; }
+. "$top_srcdir/tests/integration/scontrol_scenario.sh"
+
+scenario_control >"$T/control.out" || fail "scenario: $(tail -n 5 "$T/control.out")"
+diff -u "$top_srcdir/tests/data/scontrol/control.golden" "$T/control.out" >&2 ||
+	fail "the transcript differs from Slurm 22.05's (- Slurm, + Sluice)"
+ok "hold, release, requeue, requeuehold, top, suspend, resume, update, errors: as Slurm 22.05"
+
+state_line() { "$BIN/scontrol" show job "$1" | sed -n 's/^ *\(JobState=.*\)$/\1/p'; }
+field() { "$BIN/scontrol" show job "$1" | tr ' ' '\n' | sed -n "s/^ *$2=//p"; }
+
+# Suspend: every process of the job stopped (state T), then going again.
+j=$(submit $USER1 -o susp.out --wrap 'sleep 300 & sleep 300; wait') || fail "submit"
+wait_state "$j" RUNNING
+# The states of the processes of the job's process group (sluice-stepd
+# writes it to job.pgid once the script runs), counted: "3 S".
+procs() {
+	pgid=$(cat "$T/state/jobs/$j/job.pgid" 2>/dev/null)
+	case "$pgid" in ''|*[!0-9]*) return ;; esac
+	ps -o stat= -g "$pgid" | cut -c1 | sort | uniq -c | tr -s ' ' | sed 's/^ //'
+}
+n=0
+until [ "$(procs)" = "3 S" ]; do
+	n=$((n + 1)); [ $n -lt 50 ] || fail "job $j before suspend: [$(procs)]"; sleep 0.1
+done
+"$BIN/scontrol" suspend "$j" || fail "suspend"
+n=0
+until [ "$(procs)" = "3 T" ]; do
+	n=$((n + 1)); [ $n -lt 50 ] || fail "job $j suspended: processes [$(procs)]"; sleep 0.1
+done
+expect_eq "squeue while suspended" "S" "$("$BIN/squeue" -h -j "$j" -o %t)"
+"$BIN/scontrol" resume "$j" || fail "resume"
+n=0
+until [ "$(procs)" = "3 S" ]; do
+	n=$((n + 1)); [ $n -lt 50 ] || fail "job $j resumed: processes [$(procs)]"; sleep 0.1
+done
+expect_eq "after resume" RUNNING "$(state "$j")"
+# A suspended job that is cancelled goes on to its end.
+"$BIN/scontrol" suspend "$j" || fail "suspend again"
+"$BIN/scancel" "$j" || fail "scancel a suspended job"
+wait_state "$j" CANCELLED 10
+ok "suspend stops the job's processes (T), resume continues them, scancel ends a suspended job"
+
+# Requeue: the run before it is a REQUEUED row of sacct -D (not of plain
+# sacct), the job says why in its output, and it runs again.
+r=$(submit $USER1 -o req.out --wrap 'echo run; sleep 300') || fail "submit"
+wait_state "$r" RUNNING
+until grep -q run req.out 2>/dev/null; do sleep 0.1; done
+as $USER1 "$BIN/scontrol" requeue "$r" || fail "requeue"
+n=0
+until state_line "$r" | grep -q "JobState=PENDING Reason=BeginTime"; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "job $r after requeue: $(state_line "$r")"; sleep 0.1
+done
+expect_eq "restarts" 1 "$(field "$r" Restarts)"
+expect_eq "sacct -D" "$r|REQUEUED
+$r|PENDING" "$("$BIN/sacct" -D -X -n -P -j "$r" -o JobID,State)"
+expect_eq "sacct" "$r|PENDING" "$("$BIN/sacct" -X -n -P -j "$r" -o JobID,State)"
+grep -q "^slurmstepd-.*: error: \*\*\* JOB $r ON .* CANCELLED AT .* DUE TO JOB REQUEUE \*\*\*$" req.out ||
+	fail "no requeue line in the job's output: $(cat req.out)"
+eligible=$(field "$r" EligibleTime)
+submitted=$(field "$r" SubmitTime)
+expect_eq "begin delay" 121 $(( $(date -d "$eligible" +%s) - $(date -d "$submitted" +%s) ))
+as $USER1 "$BIN/scontrol" update JobId="$r" StartTime=now || fail "StartTime=now"
+wait_state "$r" RUNNING
+n=0
+until [ "$(grep -c '^run$' req.out)" = 2 ]; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "job $r did not run again: $(cat req.out)"; sleep 0.1
+done
+"$BIN/scancel" "$r"
+wait_state "$r" CANCELLED
+expect_eq "sacct -D after" "$r|REQUEUED|0:15
+$r|CANCELLED by 0" "$("$BIN/sacct" -D -X -n -P -j "$r" -o JobID,State,ExitCode | sed '2s/|[0-9:]*$//')"
+ok "requeue: BeginTime for 121 s, Restarts=1, a REQUEUED row in sacct -D, it ran again"
+
+# top: of two waiting jobs of a user, the later one goes first.
+big=$(submit $USER1 -c 8 --wrap 'sleep 300') || fail "submit"
+wait_state "$big" RUNNING
+first=$(submit $USER1 -c 8 -o first.out --wrap 'date +%s.%N; sleep 1') || fail "submit"
+second=$(submit $USER1 -c 8 -o second.out --wrap 'date +%s.%N; sleep 1') || fail "submit"
+"$BIN/scontrol" top "$second" || fail "top"
+"$BIN/scancel" "$big"
+wait_state "$first" COMPLETED 20
+wait_state "$second" COMPLETED 20
+[ "$(cat second.out)" \< "$(cat first.out)" ] || fail "top: $second started after $first"
+ok "top: the later job ran first"
+
+# update: what it changed is in the store (a restart keeps it).
+# (lib.sh's `as` sets u: the job is uj)
+uj=$(submit $USER1 -H -t 10 --wrap true) || fail "submit"
+as $USER1 "$BIN/scontrol" update JobId="$uj" TimeLimit=30 JobName=kept Comment=note Nice=7 ||
+	fail "update"
+stop_daemon
+start_daemon
+expect_eq "after a restart" "00:30:00 kept 7 note" \
+	"$(field "$uj" TimeLimit) $(field "$uj" JobName) $(field "$uj" Nice) $(field "$uj" Comment)"
+"$BIN/scancel" "$uj"
+ok "updates are stored"
+
+# show partition, node, config: Slurm's keys from Sluice's config.
+"$BIN/scontrol" show partition batch | head -n 1 | grep -qx "PartitionName=batch" || fail "show partition"
+"$BIN/scontrol" show partition | grep -q "^   State=UP TotalCPUs=8 TotalNodes=1 " ||
+	fail "show partition: $("$BIN/scontrol" show partition)"
+err=$("$BIN/scontrol" show partition nosuch 2>&1); rc=$?
+expect_eq "no partition" "1 Partition nosuch not found" "$rc $err"
+"$BIN/scontrol" show node | grep -q "^   CPUAlloc=0 CPUEfctv=8 CPUTot=8 " || fail "show node: $("$BIN/scontrol" show node)"
+"$BIN/scontrol" -o show node | grep -q "^NodeName=$(hostname -s) " || fail "show -o node"
+"$BIN/scontrol" show config | grep -qx "ClusterName             = sluicetest" || fail "show config"
+"$BIN/scontrol" show config | tail -n 1 | grep -qx "Slurmctld(primary) at $(hostname -s) is UP" ||
+	fail "show config: its last line"
+ok "show partition, node, config"
+
+stop_daemon
+out=$("$BIN/scontrol" ping); rc=$?
+expect_eq "ping, down" "1 Slurmctld(primary) at $(hostname -s) is DOWN" "$rc $out"
+ok "ping says DOWN when sluiced is not there"

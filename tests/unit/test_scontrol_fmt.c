@@ -1,0 +1,436 @@
+/* test_scontrol_fmt.c - scontrol's printing and parsing: a job record byte
+ * for byte as the real Slurm 22.05 printed it (reference.md, job 26: a job
+ * waiting on a dependency), a begin-time job, a suspended and resumed one
+ * (the times the real one showed), -d and -o, and `update`'s words. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "scontrol_fmt.h"
+#include "xalloc.h"
+
+static int64_t mk(int y, int mo, int d, int h, int mi, int s)
+{
+	struct tm tm = {0};
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = s;
+	tm.tm_isdst = -1;
+	return (int64_t)mktime(&tm);
+}
+
+/* Slurm's job 26 of reference.md, as a Sluice record. */
+static struct sl_job *job26(void)
+{
+	struct sl_job *j = sl_job_new();
+	j->id = 26;
+	j->spec.name = sl_xstrdup("wrap");
+	j->user = sl_xstrdup("alice");
+	j->group = sl_xstrdup("alice");
+	j->uid = j->gid = 2001;
+	j->priority = 1012;
+	j->state = SL_JOB_PENDING;
+	j->reason = sl_xstrdup("Dependency");
+	j->dependency = sl_xstrdup("afterok:25(unfulfilled)");
+	j->spec.time_limit = SL_TIME_INFINITE;
+	j->submit_time = mk(2026, 11, 21, 10, 23, 18);
+	j->spec.partition = sl_xstrdup("cpu");
+	j->spec.submit_host = sl_xstrdup("localhost");
+	j->spec.mem_per_cpu = 4000;
+	j->spec.wrapped = 1;
+	j->spec.work_dir = sl_xstrdup("/home/alice/ref");
+	j->alloc_cpus = 1;
+	return j;
+}
+
+static const char job26_text[] =
+	"JobId=26 JobName=wrap\n"
+	"   UserId=alice(2001) GroupId=alice(2001) MCS_label=N/A\n"
+	"   Priority=1012 Nice=0 Account=(null) QOS=(null)\n"
+	"   JobState=PENDING Reason=Dependency Dependency=afterok:25(unfulfilled)\n"
+	"   Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0\n"
+	"   RunTime=00:00:00 TimeLimit=UNLIMITED TimeMin=N/A\n"
+	"   SubmitTime=2026-11-21T10:23:18 EligibleTime=Unknown\n"
+	"   AccrueTime=Unknown\n"
+	"   StartTime=Unknown EndTime=Unknown Deadline=N/A\n"
+	"   SuspendTime=None SecsPreSuspend=0 LastSchedEval=2026-11-21T10:23:18 Scheduler=Main\n"
+	/* Slurm's session id after the ':' (2542); Sluice has none to give */
+	"   Partition=cpu AllocNode:Sid=localhost:0\n"
+	"   ReqNodeList=(null) ExcNodeList=(null)\n"
+	"   NodeList=\n"
+	"   NumNodes=1 NumCPUs=1 NumTasks=1 CPUs/Task=1 ReqB:S:C:T=0:0:*:*\n"
+	"   TRES=cpu=1,mem=4000M,node=1,billing=1\n"
+	"   Socks/Node=* NtasksPerN:B:S:C=0:0:*:* CoreSpec=*\n"
+	"   MinCPUsNode=1 MinMemoryCPU=4000M MinTmpDiskNode=0\n"
+	"   Features=(null) DelayBoot=00:00:00\n"
+	"   OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)\n"
+	"   Command=(null)\n"
+	"   WorkDir=/home/alice/ref\n"
+	"   StdErr=/home/alice/ref/slurm-26.out\n"
+	"   StdIn=/dev/null\n"
+	"   StdOut=/home/alice/ref/slurm-26.out\n"
+	"   Power=\n"
+	"   \n\n";
+
+static char *show(const struct sl_job *j, int64_t now, unsigned flags)
+{
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	char *t;
+	assert_int_equal(sl_scontrol_job(b, j, now, flags), 0);
+	t = sl_buf_steal(b);
+	sl_buf_free(b);
+	return t;
+}
+
+static void test_job_dependency(void **state)
+{
+	struct sl_job *j = job26();
+	char *t = show(j, mk(2026, 11, 21, 10, 24, 0), 0);
+	(void)state;
+	assert_string_equal(t, job26_text);
+	free(t);
+	/* -o: one line, a space for each line break, the trailing space */
+	t = show(j, mk(2026, 11, 21, 10, 24, 0), SL_SCONTROL_ONELINE);
+	assert_non_null(strstr(t, "JobId=26 JobName=wrap UserId=alice(2001) "));
+	assert_non_null(strstr(t, " Dependency=afterok:25(unfulfilled) Requeue=1 "));
+	assert_int_equal(strchr(t, '\n') - t, (long)strlen(t) - 1);
+	assert_string_equal(t + strlen(t) - 9, " Power= \n");
+	free(t);
+	/* -d: DerivedExitCode after the Requeue line; no JOB_GRES while pending */
+	t = show(j, mk(2026, 11, 21, 10, 24, 0), SL_SCONTROL_DETAIL);
+	assert_non_null(strstr(t, "ExitCode=0:0\n   DerivedExitCode=0:0\n   RunTime="));
+	assert_null(strstr(t, "JOB_GRES"));
+	free(t);
+	sl_job_free(j);
+}
+
+/* A reason of several words: '_' for ' ' (scontrol's), as requeuehold's. */
+static void test_reason_words(void **state)
+{
+	struct sl_job *j = job26();
+	char *t;
+	(void)state;
+	free(j->reason);
+	j->reason = sl_xstrdup("job requeued in held state");
+	free(j->dependency);
+	j->dependency = NULL;
+	t = show(j, mk(2026, 11, 21, 10, 24, 0), 0);
+	assert_non_null(strstr(t, "\n   JobState=PENDING Reason=job_requeued_in_held_state "
+				  "Dependency=(null)\n"));
+	free(t);
+	sl_job_free(j);
+}
+
+/* reference.md, job 36 (--begin=now+1hour): the begin time is its
+ * EligibleTime, AccrueTime and StartTime. */
+static void test_begin(void **state)
+{
+	struct sl_job *j = job26();
+	char *t;
+	(void)state;
+	free(j->reason);
+	j->reason = sl_xstrdup("BeginTime");
+	free(j->dependency);
+	j->dependency = NULL;
+	j->eligible_time = mk(2026, 11, 21, 11, 23, 21);
+	t = show(j, mk(2026, 11, 21, 10, 24, 0), 0);
+	assert_non_null(strstr(t, "   SubmitTime=2026-11-21T10:23:18 EligibleTime=2026-11-21T11:23:21\n"
+				  "   AccrueTime=2026-11-21T11:23:21\n"
+				  "   StartTime=2026-11-21T11:23:21 EndTime=Unknown Deadline=N/A\n"));
+	free(t);
+	/* held with a limit (reference run of scontrol update StartTime=): */
+	j->spec.hold = 1;
+	j->spec.time_limit = 5;
+	t = show(j, mk(2026, 11, 21, 10, 24, 0), 0);
+	assert_non_null(strstr(t, "   AccrueTime=Unknown\n"
+				  "   StartTime=2026-11-21T11:23:21 EndTime=2026-11-21T11:28:21 "));
+	free(t);
+	sl_job_free(j);
+}
+
+/* The real Slurm's job 86: -t 5, started 23:07:47, suspended at 23:07:51,
+ * resumed at 23:07:54. */
+static void test_suspended(void **state)
+{
+	struct sl_job *j = job26();
+	char *t;
+	(void)state;
+	j->state = SL_JOB_SUSPENDED;
+	free(j->reason);
+	j->reason = sl_xstrdup("None");
+	free(j->dependency);
+	j->dependency = NULL;
+	j->spec.time_limit = 5;
+	j->start_time = j->eligible_time = mk(2026, 11, 25, 23, 7, 47);
+	j->suspend_time = mk(2026, 11, 25, 23, 7, 51);
+	j->pre_suspend = 4;
+	j->nodelist = sl_xstrdup("n1");
+	t = show(j, mk(2026, 11, 25, 23, 7, 53), 0);
+	assert_non_null(strstr(t, "   RunTime=00:00:04 TimeLimit=00:05:00 "));
+	assert_non_null(strstr(t, "   StartTime=2026-11-25T23:07:47 EndTime=2026-11-25T23:12:47 "));
+	assert_non_null(strstr(t, "   SuspendTime=2026-11-25T23:07:51 SecsPreSuspend=4 "));
+	free(t);
+	j->state = SL_JOB_RUNNING;
+	j->suspend_time = mk(2026, 11, 25, 23, 7, 54);
+	t = show(j, mk(2026, 11, 25, 23, 7, 56), SL_SCONTROL_DETAIL);
+	assert_non_null(strstr(t, "   RunTime=00:00:06 TimeLimit=00:05:00 "));
+	assert_non_null(strstr(t, "   StartTime=2026-11-25T23:07:47 EndTime=2026-11-25T23:12:50 "));
+	assert_non_null(strstr(t, "   SuspendTime=2026-11-25T23:07:54 SecsPreSuspend=4 "));
+	/* -d of a running job: what its node gave it */
+	assert_non_null(strstr(t, "CoreSpec=*\n   JOB_GRES=(null)\n     Nodes=n1 CPU_IDs=0 Mem=4000 GRES=\n"
+				  "   MinCPUsNode=1 "));
+	free(t);
+	sl_job_free(j);
+}
+
+/* ---- update ---- */
+
+struct upd {
+	int r, rc;
+	uint64_t id;
+	struct sl_update_field *f;
+	size_t n;
+	struct sl_err err;
+	char notes[256];
+};
+
+static void parse(struct upd *u, int argc, char **argv)
+{
+	struct sl_buf *notes = sl_buf_new(1 << 12);
+	memset(u, 0, sizeof(*u));
+	u->r = sl_scontrol_update_parse(argc, argv, 1000000000, &u->id, &u->f, &u->n, &u->rc, notes,
+					&u->err);
+	snprintf(u->notes, sizeof(u->notes), "%s", sl_buf_str(notes));
+	sl_buf_free(notes);
+}
+
+#define PARSE(u, ...) parse(u, (int)(sizeof((char *[]){__VA_ARGS__}) / sizeof(char *)), \
+			    (char *[]){__VA_ARGS__})
+
+static void refused(struct upd *u, int rc, const char *msg)
+{
+	assert_int_not_equal(u->r, 0);
+	assert_int_equal(u->rc, rc);
+	assert_string_equal(u->err.msg, msg);
+	assert_null(u->f);
+}
+
+static void test_update_parse(void **state)
+{
+	struct upd u;
+	(void)state;
+
+	PARSE(&u, "JobId=36", "TimeLimit=00:20:00", "jobname=renamed", "NICE=5", "Partition=gpu",
+	      "NumNodes=2-4", "NumCPUs=4", "Dependency=afterok:3", "StartTime=now+60", "QOS=high",
+	      "Comment=a b", "Priority=9");
+	assert_int_equal(u.r, 0);
+	assert_int_equal(u.id, 36);
+	assert_int_equal(u.n, 12);
+	assert_string_equal(u.f[0].key, "time_limit");
+	assert_null(u.f[0].str);
+	assert_int_equal(u.f[0].num, 20);
+	assert_string_equal(u.f[1].key, "name");
+	assert_string_equal(u.f[1].str, "renamed");
+	assert_string_equal(u.f[2].key, "nice");
+	assert_int_equal(u.f[2].num, 5);
+	assert_string_equal(u.f[3].str, "gpu");
+	assert_string_equal(u.f[4].key, "nodes");
+	assert_int_equal(u.f[4].num, 2);
+	assert_string_equal(u.f[5].key, "nodes_max");
+	assert_int_equal(u.f[5].num, 4);
+	assert_string_equal(u.f[6].key, "cpus");
+	assert_string_equal(u.f[7].key, "dependency");
+	assert_string_equal(u.f[7].str, "afterok:3");
+	assert_string_equal(u.f[8].key, "begin_time");
+	assert_int_equal(u.f[8].num, 1000000060);
+	assert_string_equal(u.f[9].key, "qos");
+	assert_string_equal(u.f[10].str, "a b");
+	assert_int_equal(u.f[11].num, 9);
+	free(u.f);
+	PARSE(&u, "Dependency=", "JobId=7");
+	assert_int_equal(u.r, 0);
+	assert_string_equal(u.f[0].str, "");
+	free(u.f);
+
+	PARSE(&u, "JobId=36", "TimeLimit=bogus");
+	refused(&u, 1, "scontrol: error: Invalid TimeLimit value");
+	PARSE(&u, "JobId=36", "Bogus=1");
+	refused(&u, 1, "Update of this parameter is not supported: Bogus=1\nRequest aborted");
+	PARSE(&u, "36", "TimeLimit=3");
+	refused(&u, 1, "No valid entity in update command\nInput line must include \"NodeName\", "
+		"\"PartitionName\", \"Reservation\", \"JobId\", or \"SlurmctldDebug\"");
+	PARSE(&u, "JobId=36");
+	refused(&u, 1, "No changes specified");
+	PARSE(&u, "JobId=abc", "TimeLimit=3");
+	refused(&u, 1, "Invalid job id specified for job abc");
+	/* Slurm's quirks: a message but exit 0; a field dropped with its line */
+	PARSE(&u, "JobId=36", "NumNodes=abc");
+	refused(&u, 0, "scontrol: error: Invalid numeric value \"abc\" for requested node count.");
+	PARSE(&u, "JobId=36", "StartTime=garbage");
+	refused(&u, 1, "No changes specified");
+	assert_string_equal(u.notes, "Invalid time specification (pos=0): garbage\n");
+	PARSE(&u, "JobId=36", "StartTime=garbage", "Nice=3");
+	assert_int_equal(u.r, 0);
+	assert_int_equal(u.n, 1);
+	assert_string_equal(u.notes, "Invalid time specification (pos=0): garbage\n");
+	free(u.f);
+	PARSE(&u, "JobId=36", "ArrayTaskThrottle=2");
+	assert_int_equal(u.r, 0);
+	assert_int_equal(u.n, 0);
+	free(u.f);
+	parse(&u, 0, NULL);
+	refused(&u, 1, "too few arguments for update keyword");
+}
+
+/* ---- partition, node, config ---- */
+
+static void test_partition_node(void **state)
+{
+	const char *parts[] = {"cpu", "gpu", NULL};
+	struct sl_sinfo_node n = {.name = "n1", .state = SL_NODE_MIXED, .cpus = 64, .cpus_alloc = 2,
+				  .mem = 256000, .mem_alloc = 8000, .free_mem = 23650,
+				  .cpu_load = 147, .gres = "gpu:8", .addr = "127.0.0.1",
+				  .arch = "x86_64", .os = "Linux 6.1 #1 SMP", .port = 17001,
+				  .partitions = parts};
+	struct sl_sinfo_part p = {.name = "cpu", .is_default = 1, .avail = SL_PART_UP,
+				  .max_time = SL_SINFO_INFINITE, .default_time = SL_SINFO_UNSET,
+				  .nnodes = 1, .nodes = &n};
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	(void)state;
+
+	assert_int_equal(sl_scontrol_partition(b, &p, 0), 0);
+	/* reference.md's partition cpu, on one node of 64 CPUs */
+	assert_string_equal(sl_buf_str(b),
+		"PartitionName=cpu\n"
+		"   AllowGroups=ALL AllowAccounts=ALL AllowQos=ALL\n"
+		"   AllocNodes=ALL Default=YES QoS=N/A\n"
+		"   DefaultTime=NONE DisableRootJobs=NO ExclusiveUser=NO GraceTime=0 Hidden=NO\n"
+		"   MaxNodes=UNLIMITED MaxTime=UNLIMITED MinNodes=0 LLN=NO MaxCPUsPerNode=UNLIMITED\n"
+		"   Nodes=n1\n"
+		"   PriorityJobFactor=1 PriorityTier=1 RootOnly=NO ReqResv=NO OverSubscribe=NO\n"
+		"   OverTimeLimit=NONE PreemptMode=OFF\n"
+		"   State=UP TotalCPUs=64 TotalNodes=1 SelectTypeParameters=NONE\n"
+		"   JobDefaults=(null)\n"
+		"   DefMemPerNode=UNLIMITED MaxMemPerNode=UNLIMITED\n"
+		"   TRES=cpu=64,mem=250G,node=1,billing=64\n\n");
+	sl_buf_reset(b);
+	assert_int_equal(sl_scontrol_node(b, &n, 0), 0);
+	assert_non_null(strstr(sl_buf_str(b), "NodeName=n1 Arch=x86_64 CoresPerSocket=1 \n"
+					      "   CPUAlloc=2 CPUEfctv=64 CPUTot=64 CPULoad=1.47\n"));
+	assert_non_null(strstr(sl_buf_str(b), "\n   Gres=gpu:8\n   NodeAddr=127.0.0.1 NodeHostName=n1 "
+					      "Port=17001 Version=22.05.8\n   OS=Linux 6.1 #1 SMP \n"));
+	assert_non_null(strstr(sl_buf_str(b), "\n   RealMemory=256000 AllocMem=8000 FreeMem=23650 "
+					      "Sockets=64 Boards=1\n   State=MIXED "));
+	assert_non_null(strstr(sl_buf_str(b), "\n   Partitions=cpu,gpu \n"));
+	assert_non_null(strstr(sl_buf_str(b), "\n   CfgTRES=cpu=64,mem=250G,billing=64\n"
+					      "   AllocTRES=cpu=2,mem=8000M\n"));
+	sl_buf_reset(b);
+	assert_int_equal(sl_scontrol_partition(b, &p, SL_SCONTROL_ONELINE), 0);
+	assert_non_null(strstr(sl_buf_str(b), "PartitionName=cpu AllowGroups=ALL "));
+	assert_string_equal(sl_buf_str(b) + sl_buf_len(b) - 11, "billing=64\n"); /* no blank line */
+	sl_buf_free(b);
+}
+
+static void test_config(void **state)
+{
+	char *keys[] = {"clusterName", "killWait", "minJobAge", "killInvalidDepend", "auth",
+			"stateDir", NULL};
+	char *vals[] = {"sluicetest", "2", "300", "yes", "munge", "/var/lib/sluice", NULL};
+	struct sl_daemonconf dc = {.now = mk(2026, 11, 25, 23, 8, 15), .start_time = 0,
+				   .host = "vm", .user = "root", .conf_path = "/etc/sluice/sluice.yaml",
+				   .uid = 0, .n = 6, .keys = keys, .values = vals};
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	const char *t, *end;
+	(void)state;
+
+	assert_int_equal(sl_scontrol_config(b, &dc), 0);
+	t = sl_buf_str(b);
+	assert_int_equal(strncmp(t, "Configuration data as of 2026-11-25T23:08:15\n", 45), 0);
+	assert_non_null(strstr(t, "\nAuthType                = auth/munge\n"));
+	assert_non_null(strstr(t, "\nClusterName             = sluicetest\n"));
+	assert_non_null(strstr(t, "\nDependencyParameters    = kill_invalid_depend\n"));
+	assert_non_null(strstr(t, "\nKillWait                = 2 sec\n"));
+	assert_non_null(strstr(t, "\nMinJobAge               = 300 sec\n"));
+	assert_non_null(strstr(t, "\nSluice Configuration:\nclusterName             = sluicetest\n"));
+	end = "\n\nSlurmctld(primary) at vm is UP\n"; /* a blank line, then ping's */
+	assert_string_equal(t + strlen(t) - strlen(end), end);
+	sl_buf_free(b);
+}
+
+/* ---- the words ---- */
+
+static void test_words(void **state)
+{
+	const struct sl_scontrol_verb *v;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	(void)state;
+
+	assert_int_equal(sl_scontrol_verb("SHOW")->kind, SL_SC_SHOW);
+	assert_int_equal(sl_scontrol_verb("sho")->kind, SL_SC_SHOW);
+	assert_null(sl_scontrol_verb("sh"));
+	assert_null(sl_scontrol_verb("bogus"));
+	assert_int_equal(sl_scontrol_verb("requeuehold")->op, SL_CTL_REQUEUE_HOLD);
+	assert_int_equal(sl_scontrol_verb("requeue")->op, SL_CTL_REQUEUE);
+	assert_int_equal(sl_scontrol_verb("u")->kind, SL_SC_UPDATE);
+	assert_int_equal(sl_scontrol_verb("reconfig")->kind, SL_SC_RECONFIGURE);
+	assert_int_equal(sl_scontrol_entity("job"), SL_SC_JOB);
+	assert_int_equal(sl_scontrol_entity("jobid"), SL_SC_JOB);
+	assert_int_equal(sl_scontrol_entity("part"), SL_SC_PARTITION);
+	assert_int_equal(sl_scontrol_entity("Nodes"), SL_SC_NODE);
+	assert_int_equal(sl_scontrol_entity("hostlistsorted"), SL_SC_HOSTLIST_SORTED);
+	assert_int_equal(sl_scontrol_entity("bogus"), SL_SC_NO_ENTITY);
+
+	/* a refusal: the daemon's reason once, " for job N" by scontrol */
+	v = sl_scontrol_verb("hold");
+	sl_err_set(&err, SL_EPERM, "Invalid user id for job 36");
+	sl_scontrol_refusal(v, 36, -SL_EPERM, &err, b);
+	assert_string_equal(sl_buf_str(b), "Invalid user id for job 36\n"
+					   "slurm_suspend error: Invalid user id\n");
+	sl_buf_reset(b);
+	sl_err_clear(&err);
+	sl_err_set(&err, SL_ESTATE, "Job has already finished");
+	sl_scontrol_refusal(sl_scontrol_verb("requeue"), 7, -SL_ESTATE, &err, b);
+	assert_string_equal(sl_buf_str(b), "Job has already finished for job 7\n");
+	sl_buf_reset(b);
+	sl_scontrol_refusal(sl_scontrol_verb("suspend"), 999999, -SL_ENOENT, &err, b);
+	assert_string_equal(sl_buf_str(b), "Unexpected message received for job 999999\n");
+	sl_buf_reset(b);
+
+	assert_int_equal(sl_scontrol_hosts(SL_SC_HOSTNAMES, "n[1-3],x01", b, NULL), 0);
+	assert_string_equal(sl_buf_str(b), "n1\nn2\nn3\nx01\n");
+	sl_buf_reset(b);
+	assert_int_equal(sl_scontrol_hosts(SL_SC_HOSTLIST, "n3,n1,n2,x01", b, NULL), 0);
+	assert_string_equal(sl_buf_str(b), "n[3,1-2],x01\n");
+	sl_buf_reset(b);
+	assert_int_equal(sl_scontrol_hosts(SL_SC_HOSTLIST_SORTED, "n3,n1,n2", b, NULL), 0);
+	assert_string_equal(sl_buf_str(b), "n[1-3]\n");
+	sl_err_clear(&err);
+	assert_int_equal(sl_scontrol_hosts(SL_SC_HOSTNAMES, NULL, b, &err), -SL_EINVAL);
+	assert_string_equal(err.msg, "host list is empty");
+	sl_buf_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_job_dependency),
+		cmocka_unit_test(test_reason_words),
+		cmocka_unit_test(test_begin),
+		cmocka_unit_test(test_suspended),
+		cmocka_unit_test(test_update_parse),
+		cmocka_unit_test(test_partition_node),
+		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_words),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -45,7 +45,9 @@ struct sl_authq {
 	int nth;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct sl_authq_req *todo, **todo_tail, *done, **done_tail;
+	/* FIFOs with tail pointers: credentials waiting for a worker, and
+	 * decoded ones waiting for the loop (woken through efd). */
+	struct sl_authq_req *queued, **queued_tail, *done, **done_tail;
 	int efd, stop;
 	int64_t down_until; /* monotonic ms: munged unreachable until then */
 	char down_msg[SL_ERR_MSG_MAX];
@@ -101,15 +103,15 @@ static void *worker(void *arg)
 		int cancelled;
 
 		pthread_mutex_lock(&q->mu);
-		while (!q->stop && q->todo == NULL)
+		while (!q->stop && q->queued == NULL)
 			pthread_cond_wait(&q->cv, &q->mu);
 		if (q->stop) {
 			pthread_mutex_unlock(&q->mu);
 			return NULL;
 		}
-		r = q->todo;
-		if ((q->todo = r->next) == NULL)
-			q->todo_tail = &q->todo;
+		r = q->queued;
+		if ((q->queued = r->next) == NULL)
+			q->queued_tail = &q->queued;
 		cancelled = r->cancelled; /* set later: one decode for nothing */
 		pthread_mutex_unlock(&q->mu);
 		if (!cancelled)
@@ -162,7 +164,7 @@ int sl_authq_new(struct sl_loop *l, const char *socket, struct sl_authq **out,
 	*out = NULL;
 	q->loop = l;
 	q->socket = socket ? sl_xstrdup(socket) : NULL;
-	q->todo_tail = &q->todo;
+	q->queued_tail = &q->queued;
 	q->done_tail = &q->done;
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->cv, NULL);
@@ -189,7 +191,7 @@ struct sl_authq_req *sl_authq_decode(struct sl_authq *q, char *cred, sl_authq_fn
 	r->fn = fn;
 	r->arg = arg;
 	pthread_mutex_lock(&q->mu);
-	push(&q->todo_tail, r);
+	push(&q->queued_tail, r);
 	pthread_cond_signal(&q->cv);
 	pthread_mutex_unlock(&q->mu);
 	return r;
@@ -225,7 +227,7 @@ void sl_authq_free(struct sl_authq *q)
 		sl_loop_del_fd(q->loop, q->efd);
 		close(q->efd);
 	}
-	list_free(q->todo);
+	list_free(q->queued);
 	list_free(q->done);
 	pthread_mutex_destroy(&q->mu);
 	pthread_cond_destroy(&q->cv);

@@ -7,10 +7,12 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/features.c libbatch/features.h \
 	libbatch/conf_kube.c libbatch/conf_kube.h
 
-UNIT_TESTS += tests/unit/test_yaml tests/unit/test_quantity tests/unit/test_conf
+UNIT_TESTS += tests/unit/test_yaml tests/unit/test_quantity tests/unit/test_conf \
+	tests/unit/test_conf_sections
 
-# test_conf loads the shipped etc/sluice.yaml and these files.
-EXTRA_DIST += etc/sluice.yaml tests/unit/conf_testlib.h \
+# test_conf loads the shipped etc/sluice.yaml and these files; it and
+# test_conf_sections share conf_fixture.h.
+EXTRA_DIST += etc/sluice.yaml tests/unit/conf_testlib.h tests/unit/conf_fixture.h \
 	tests/data/conf/full.yaml \
 	tests/data/conf/unknown-kind.yaml \
 	tests/data/conf/dir/10-settings.yaml \

@@ -1,0 +1,88 @@
+/* pbs_jobcmd.c - the operand loop and failure messages of qhold, qrls and
+ * qsig (pbs_jobcmd.h). */
+#include "pbs_jobcmd.h"
+#include "pbs_job.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* A job the daemon no longer has may have finished: PBS says so. */
+static int finished(struct sl_client *c, uint64_t id)
+{
+	struct sl_jobfilter f = {.ids = &id, .n_ids = 1, .history = 1};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **v = NULL;
+	size_t n = 0;
+	int r = sl_client_jobs(c, &f, &v, &n, &err) == 0 && n > 0;
+
+	sl_job_free_array(v, n);
+	return r;
+}
+
+int sl_qjob_report(const char *name, struct sl_client *c, int rc, const char *msg, uint64_t id,
+		   const char *shown, int special, int special_pbse)
+{
+	int e = sl_pbse_of(rc);
+
+	if (rc == -SL_ESTATE || (rc == -SL_ENOENT && finished(c, id))) {
+		fprintf(stderr, "%s: %s\n", name, sl_pbse_text(SL_PBSE_HISTJOBID));
+		return SL_PBSE_HISTJOBID;
+	}
+	if (rc == special)
+		e = special_pbse;
+	if (e == 0) {
+		fprintf(stderr, "%s: %s %s\n", name, msg && msg[0] ? msg : sl_strerror(rc), shown);
+		return 1;
+	}
+	fprintf(stderr, "%s: %s %s\n", name, sl_pbse_text(e), shown);
+	return e;
+}
+
+int sl_qjob_connect(const char *name, struct sl_client **c, const char *server)
+{
+	struct sl_err err = SL_ERR_INIT;
+
+	if (*c != NULL || sl_client_connect(NULL, c, &err) == 0)
+		return 0;
+	fprintf(stderr, "%s: cannot connect to server %s (errno=%d)\n", name, server,
+		SL_PBSE_SYSTEM);
+	return SL_PBSE_SYSTEM;
+}
+
+int sl_qjob_main(enum sl_qctl_cmd cmd, const char *name, int argc, char **argv, sl_qjob_fn one)
+{
+	struct sl_qctl_opts o;
+	struct sl_pbs_failure fail;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_client *c = NULL;
+	char *server;
+	int failed = 0;
+
+	if (sl_qctl_parse(cmd, argc, argv, &o, &fail, &err) != 0) {
+		if (err.msg[0])
+			fprintf(stderr, "%s: %s\n", name, err.msg);
+		if (fail.usage)
+			fputs(sl_qctl_usage(cmd), stderr);
+		return fail.status;
+	}
+	server = sl_pbs_server_name();
+	for (int i = 0; i < o.n_ids; i++) {
+		uint64_t id;
+		char *shown;
+		int k = sl_pbs_operand(o.ids[i], server, &id, &shown), e;
+
+		if (k < 0) {
+			fprintf(stderr, "%s: illegally formed job identifier: %s\n", name, o.ids[i]);
+			failed = 1;
+		} else if (k > 0) {
+			fprintf(stderr, "%s: %s %s\n", name, sl_pbse_text(SL_PBSE_UNKJOBID), shown);
+			failed = SL_PBSE_UNKJOBID;
+		} else if ((e = one(&c, &o, id, shown, server)) != 0) {
+			failed = e;
+		}
+		free(shown);
+	}
+	sl_client_free(c);
+	free(server);
+	return sl_pbse_status(failed);
+}

@@ -1,0 +1,27 @@
+/* pbs_jobcmd.h - what qhold, qrls and qsig share: the loop over job
+ * operands with OpenPBS's messages and exit status, and how one job's
+ * failure is told (src/lib/Libcmds/err_handling.c, prt_job_err()). */
+#ifndef SL_PBS_JOBCMD_H
+#define SL_PBS_JOBCMD_H
+
+#include <stdint.h>
+#include "client.h"
+#include "pbs_qopt.h"
+
+/* Act on one job; 0 or the PBS error number of its failure (told already).
+ * *c is connected on first use with sl_qjob_connect(). */
+typedef int (*sl_qjob_fn)(struct sl_client **c, const struct sl_qctl_opts *o, uint64_t id,
+			  const char *shown, const char *server);
+
+/* The command's main(): parse argv as cmd, run one() per operand. */
+int sl_qjob_main(enum sl_qctl_cmd cmd, const char *name, int argc, char **argv, sl_qjob_fn one);
+
+/* Connect *c if it is not: 0, or SL_PBSE_SYSTEM after PBS's message. */
+int sl_qjob_connect(const char *name, struct sl_client **c, const char *server);
+
+/* Tell job id's failure rc (msg: the daemon's words) as PBS does; its PBS
+ * error number. rc equal to `special` is told as PBS error `special_pbse`. */
+int sl_qjob_report(const char *name, struct sl_client *c, int rc, const char *msg, uint64_t id,
+		   const char *shown, int special, int special_pbse);
+
+#endif

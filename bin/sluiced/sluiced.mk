@@ -17,7 +17,7 @@ bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/mail.c bin/sluiced/mail.h bin/sluiced/timed.c bin/sluiced/timed.h \
 	bin/sluiced/schedule.c bin/sluiced/schedule.h \
 	bin/sluiced/jobtab.c bin/sluiced/jobtab.h \
-	bin/sluiced/store.c bin/sluiced/store.h bin/sluiced/store_open.c \
+	bin/sluiced/store.c bin/sluiced/store.h bin/sluiced/store_open.c bin/sluiced/store_rows.c \
 	bin/sluiced/store_int.h bin/sluiced/statedir.c bin/sluiced/statedir.h
 bin_sluiced_sluiced_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin
 # Static link order: the executors, then what they use.
@@ -26,7 +26,7 @@ bin_sluiced_sluiced_LDADD = $(SLUICED_EXECUTORS) k8s/librender.a k8s/libk8s.a \
 
 UNIT_TESTS += tests/unit/test_store tests/unit/test_jobtab tests/unit/test_authz
 tests_unit_test_store_SOURCES = tests/unit/test_store.c bin/sluiced/store.c \
-	bin/sluiced/store_open.c bin/sluiced/statedir.c
+	bin/sluiced/store_open.c bin/sluiced/store_rows.c bin/sluiced/statedir.c
 tests_unit_test_store_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluiced
 tests_unit_test_store_LDADD = $(TEST_LIBS) $(SQLITE_LIBS)
 tests_unit_test_jobtab_SOURCES = tests/unit/test_jobtab.c bin/sluiced/jobtab.c

@@ -1,7 +1,9 @@
-/* store.c - SQLite persistence. The spec (immutable after submit) is one
- * JSON column; the record fields that change are plain columns so an update
- * rewrites a few bytes, not the script and environment. A full disk keeps
- * the records it refused in memory until a commit finds space (store.h). */
+/* store.c - SQLite persistence: the schema and the statements, transactions
+ * and a full disk, and writing records. The spec (immutable after submit) is
+ * one JSON column; the record fields that change are plain columns so an
+ * update rewrites a few bytes, not the script and environment. A full disk
+ * keeps the records it refused in memory until a commit finds space
+ * (store.h). The column table and reading rows are store_rows.c's. */
 #include "store.h"
 #include "buf.h"
 #include "job_fields.h"
@@ -20,117 +22,8 @@
 #include <unistd.h>
 
 #define SCHEMA_VERSION 1
-/* Rows that could not be read are logged once each, up to this many. */
-#define BAD_ROWS_MAX 4096
 
-/* The jobs table, one row per column. CREATE, the columns an older store
- * lacks, INSERT, UPDATE and SELECT are all written from it, and so are
- * binding and reading a row. The record's own members come from the field
- * lists (job_fields.h): a member added there gets its column, and stores
- * written before it get it at open, at the member's default. */
-enum ctype {
-	C_KEY,   /* the job id */
-	C_UID,   /* uid_t, gid_t */
-	C_INT,
-	C_I64,
-	C_FINAL, /* derived from the state, for the history index */
-	C_STR,   /* text from here on */
-	C_STATE, /* its name */
-	C_SPEC,  /* the spec's JSON, written once */
-};
-
-static const char *const decl[] = {
-	[C_KEY] = "INTEGER PRIMARY KEY", [C_UID] = "INTEGER NOT NULL",
-	[C_INT] = "INTEGER NOT NULL DEFAULT", [C_I64] = "INTEGER NOT NULL DEFAULT",
-	[C_STR] = "TEXT", [C_STATE] = "TEXT NOT NULL",
-	[C_FINAL] = "INTEGER NOT NULL DEFAULT 0", [C_SPEC] = "TEXT NOT NULL",
-};
-
-struct col {
-	const char *name;
-	enum ctype type;
-	size_t off; /* of the member in struct sl_job */
-};
-
-_Static_assert(sizeof(uid_t) == sizeof(gid_t), "uid and gid columns read alike");
-
-#define COL_STR(f) {#f, C_STR, offsetof(struct sl_job, f)},
-#define COL_INT(f) {#f, C_INT, offsetof(struct sl_job, f)},
-#define COL_I64(f) {#f, C_I64, offsetof(struct sl_job, f)},
-static const struct col cols[] = {
-	{"id", C_KEY, offsetof(struct sl_job, id)},
-	{"uid", C_UID, offsetof(struct sl_job, uid)},
-	{"gid", C_UID, offsetof(struct sl_job, gid)},
-	{"state", C_STATE, 0},
-	{"final", C_FINAL, 0},
-	JOB_STRINGS(COL_STR) JOB_INTS(COL_INT) JOB_INT64S(COL_I64)
-	{"spec", C_SPEC, 0},
-};
-#define NCOLS (sizeof(cols) / sizeof(cols[0]))
-
-/* GROUP is an SQL keyword: the column has been grp since the first store. */
-static const char *col_name(const struct col *c)
-{
-	return strcmp(c->name, "group") == 0 ? "grp" : c->name;
-}
-
-/* UPDATE rewrites every column but the key and the spec. */
-static int col_mutable(const struct col *c)
-{
-	return c->type != C_KEY && c->type != C_SPEC;
-}
-
-/* The member of a C_KEY, C_UID, C_INT or C_I64 column. */
-static int64_t num(const struct col *c, const struct sl_job *j)
-{
-	const char *p = (const char *)j + c->off;
-
-	return c->type == C_UID ? *(const uid_t *)p : c->type == C_INT ? *(const int *)p
-									: *(const int64_t *)p;
-}
-
-static void col_decl(struct sl_buf *b, const struct col *c)
-{
-	struct sl_job def;
-
-	sl_job_defaults(&def);
-	sl_buf_addf(b, "%s %s", col_name(c), decl[c->type]);
-	if (c->type == C_INT || c->type == C_I64)
-		sl_buf_addf(b, " %lld", (long long)num(c, &def));
-}
-
-enum stmt { S_CREATE, S_INSERT, S_UPDATE, S_SELECT };
-
-/* Caller frees. */
-static char *statement(enum stmt k)
-{
-	static const char *const head[] = {"CREATE TABLE IF NOT EXISTS jobs(",
-					   "INSERT INTO jobs(", "UPDATE jobs SET ", "SELECT "};
-	static const char *const tail[] = {")", ")", " WHERE id=?", " FROM jobs"};
-	struct sl_buf *b = sl_buf_new(1 << 16);
-	size_t n = 0;
-	char *sql;
-
-	sl_buf_addstr(b, head[k]);
-	for (size_t i = 0; i < NCOLS; i++) {
-		if (k == S_UPDATE && !col_mutable(&cols[i]))
-			continue;
-		if (n++ > 0)
-			sl_buf_addc(b, ',');
-		if (k == S_CREATE)
-			col_decl(b, &cols[i]);
-		else
-			sl_buf_addf(b, "%s%s", col_name(&cols[i]), k == S_UPDATE ? "=?" : "");
-	}
-	sl_buf_addstr(b, tail[k]);
-	for (size_t i = 0; k == S_INSERT && i <= n; i++)
-		sl_buf_addstr(b, i == 0 ? " VALUES(?" : i < n ? ",?" : ")");
-	sql = sl_buf_steal(b);
-	sl_buf_free(b);
-	return sql;
-}
-
-static int dberr(struct sl_store *s, struct sl_err *err, const char *what)
+int store_dberr(struct sl_store *s, struct sl_err *err, const char *what)
 {
 	return sl_err_set(err, SL_EDB, "store: %s: %s", what, sqlite3_errmsg(s->db));
 }
@@ -149,20 +42,20 @@ int store_exec(struct sl_store *s, const char *sql, struct sl_err *err)
 	return 0;
 }
 
-static int prepare(struct sl_store *s, const char *sql, sqlite3_stmt **st,
-		   struct sl_err *err)
+int store_prepare(struct sl_store *s, const char *sql, sqlite3_stmt **st,
+		  struct sl_err *err)
 {
 	if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) !=
 	    SQLITE_OK)
-		return dberr(s, err, "prepare");
+		return store_dberr(s, err, "prepare");
 	return 0;
 }
 
-static int prepare_stmt(struct sl_store *s, enum stmt k, sqlite3_stmt **st,
+static int prepare_stmt(struct sl_store *s, enum store_stmt k, sqlite3_stmt **st,
 			struct sl_err *err)
 {
-	char *sql = statement(k);
-	int r = prepare(s, sql, st, err);
+	char *sql = store_statement(k);
+	int r = store_prepare(s, sql, st, err);
 
 	free(sql);
 	return r;
@@ -172,7 +65,7 @@ static int check_version(struct sl_store *s, struct sl_err *err)
 {
 	sqlite3_stmt *st;
 	int v = -1, r;
-	if ((r = prepare(s, "SELECT value FROM meta WHERE key='schema_version'", &st, err)))
+	if ((r = store_prepare(s, "SELECT value FROM meta WHERE key='schema_version'", &st, err)))
 		return r;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
@@ -187,7 +80,7 @@ static int check_version(struct sl_store *s, struct sl_err *err)
 /* The schema: meta, then jobs (written from cols[]), its history index. */
 static int create(struct sl_store *s, struct sl_err *err)
 {
-	char *jobs = statement(S_CREATE);
+	char *jobs = store_statement(S_CREATE);
 	int r;
 
 	if ((r = store_exec(s, "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY,"
@@ -200,37 +93,6 @@ static int create(struct sl_store *s, struct sl_err *err)
 	return r;
 }
 
-/* Stores written before a column existed get it, at its default: a column
- * added with a default needs no schema version bump. Indexes on such
- * columns come after them. */
-static int add_columns(struct sl_store *s, struct sl_err *err)
-{
-	sqlite3_stmt *st = NULL;
-	int r = 0;
-
-	if (sqlite3_prepare_v2(s->db, "SELECT * FROM jobs LIMIT 0", -1, &st, NULL) != SQLITE_OK)
-		return dberr(s, err, "read the jobs columns");
-	for (size_t i = 0; r == 0 && i < NCOLS; i++) {
-		int k, n = sqlite3_column_count(st);
-		for (k = 0; k < n && strcmp(sqlite3_column_name(st, k), col_name(&cols[i])) != 0; k++)
-			;
-		if (k == n) {
-			struct sl_buf *b = sl_buf_new(1 << 12);
-			sl_buf_addstr(b, "ALTER TABLE jobs ADD COLUMN ");
-			col_decl(b, &cols[i]);
-			r = store_exec(s, sl_buf_str(b), err);
-			sl_buf_free(b);
-		}
-	}
-	sqlite3_finalize(st);
-	/* A retried submission is found by its key (sl_store_find_key); only
-	 * jobs submitted with one are in the index. */
-	if (r == 0)
-		r = store_exec(s, "CREATE UNIQUE INDEX IF NOT EXISTS jobs_submit_key ON"
-			       " jobs(uid, submit_key) WHERE submit_key IS NOT NULL;", err);
-	return r;
-}
-
 /* The next id is one past the largest stored, so an id whose job was
  * never committed (never printed) is handed out again, and nothing is
  * written per submission but the job. meta.next_job_id stays a floor:
@@ -240,14 +102,14 @@ static int load_next_id(struct sl_store *s, struct sl_err *err)
 	sqlite3_stmt *st;
 	int r;
 
-	if ((r = prepare(s, "SELECT max((SELECT ifnull(max(id), 0) + 1 FROM jobs),"
+	if ((r = store_prepare(s, "SELECT max((SELECT ifnull(max(id), 0) + 1 FROM jobs),"
 			 " (SELECT ifnull(max(value), 1) FROM meta WHERE key='next_job_id'))",
 			 &st, err)))
 		return r;
 	if (sqlite3_step(st) == SQLITE_ROW)
 		s->next_id = (uint64_t)sqlite3_column_int64(st, 0);
 	else
-		r = dberr(s, err, "next job id");
+		r = store_dberr(s, err, "next job id");
 	sqlite3_finalize(st);
 	return r;
 }
@@ -284,17 +146,17 @@ int store_schema(struct sl_store *s, unsigned flags, uint64_t floor, struct sl_e
 		free(sql);
 	}
 	if (r != 0 || (r = store_exec(s, "COMMIT;", err)) || (r = check_version(s, err)) ||
-	    (r = add_columns(s, err)) || (r = load_next_id(s, err)))
+	    (r = store_add_columns(s, err)) || (r = load_next_id(s, err)))
 		return r;
 	sqlite3_wal_hook(s->db, wal_hook, s);
-	s->select = statement(S_SELECT);
+	s->select = store_statement(S_SELECT);
 	if ((r = prepare_stmt(s, S_INSERT, &s->ins, err)) ||
 	    (r = prepare_stmt(s, S_UPDATE, &s->upd, err)) ||
-	    (r = prepare(s, "SELECT spec FROM jobs WHERE id=?", &s->spec, err)) ||
-	    (r = prepare(s, "SELECT id FROM jobs WHERE uid=? AND submit_key=?", &s->key, err)) ||
-	    (r = prepare(s, "BEGIN IMMEDIATE", &s->begin, err)) ||
-	    (r = prepare(s, "COMMIT", &s->commit, err)) ||
-	    (r = prepare(s, "ROLLBACK", &s->rollback, err)))
+	    (r = store_prepare(s, "SELECT spec FROM jobs WHERE id=?", &s->spec, err)) ||
+	    (r = store_prepare(s, "SELECT id FROM jobs WHERE uid=? AND submit_key=?", &s->key, err)) ||
+	    (r = store_prepare(s, "BEGIN IMMEDIATE", &s->begin, err)) ||
+	    (r = store_prepare(s, "COMMIT", &s->commit, err)) ||
+	    (r = store_prepare(s, "ROLLBACK", &s->rollback, err)))
 		return r;
 	return 0;
 }
@@ -307,7 +169,7 @@ static void wlist_push(struct wlist *l, uint64_t id, int insert, char *spec)
 	l->v[l->n++] = (struct wrote){id, insert, spec, NULL};
 }
 
-static struct wrote *kept_find(struct sl_store *s, uint64_t id)
+struct wrote *store_kept_find(struct sl_store *s, uint64_t id)
 {
 	for (size_t i = 0; i < s->kept.n; i++)
 		if (s->kept.v[i].id == id)
@@ -316,7 +178,7 @@ static struct wrote *kept_find(struct sl_store *s, uint64_t id)
 }
 
 /* The freshest record of a kept job: the daemon's, else our copy. */
-static const struct sl_job *kept_rec(const struct sl_store *s, const struct wrote *w)
+const struct sl_job *store_kept_rec(const struct sl_store *s, const struct wrote *w)
 {
 	const struct sl_job *j = s->lookup ? s->lookup(s->lookup_arg, w->id) : NULL;
 	return j != NULL ? j : w->rec;
@@ -329,7 +191,7 @@ static const struct sl_job *kept_rec(const struct sl_store *s, const struct wrot
 static void keep_tx(struct sl_store *s)
 {
 	for (size_t i = 0; i < s->tx.n; i++) {
-		struct wrote *t = &s->tx.v[i], *k = kept_find(s, t->id);
+		struct wrote *t = &s->tx.v[i], *k = store_kept_find(s, t->id);
 		const struct sl_job *j = s->lookup ? s->lookup(s->lookup_arg, t->id) : NULL;
 		if (k == NULL && j == NULL) {
 			free(t->spec);
@@ -381,7 +243,7 @@ static void put_kept(struct sl_store *s)
 	for (size_t i = 0; i < s->kept.n && !s->broken; i++) {
 		struct wrote *k = &s->kept.v[i];
 		struct sl_err e = SL_ERR_INIT;
-		if (put_row(s, k->insert, kept_rec(s, k), k->spec, &e) != 0 && !s->broken)
+		if (put_row(s, k->insert, store_kept_rec(s, k), k->spec, &e) != 0 && !s->broken)
 			sl_err_log("job %llu: %s", (unsigned long long)k->id, e.msg);
 	}
 }
@@ -389,7 +251,7 @@ static void put_kept(struct sl_store *s)
 static int run(struct sl_store *s, sqlite3_stmt *st, const char *what, struct sl_err *err)
 {
 	int rc = sqlite3_step(st);
-	int r = rc == SQLITE_DONE ? 0 : dberr(s, err, what);
+	int r = rc == SQLITE_DONE ? 0 : store_dberr(s, err, what);
 	sqlite3_reset(st);
 	return r;
 }
@@ -502,47 +364,18 @@ static char *spec_text(const struct sl_jobspec *spec)
 	return text;
 }
 
-/* spec: the C_SPEC column's text (borrowed). */
-static void bind_col(sqlite3_stmt *st, int i, const struct col *c, const struct sl_job *j,
-		     const char *spec)
-{
-	const char *text;
-
-	switch (c->type) {
-	case C_KEY: case C_UID: case C_INT: case C_I64:
-		sqlite3_bind_int64(st, i, num(c, j));
-		return;
-	case C_FINAL: sqlite3_bind_int(st, i, sl_jobstate_is_final(j->state)); return;
-	case C_STR:
-	case C_STATE:
-	case C_SPEC:
-		text = c->type == C_STR ? *(char *const *)((const char *)j + c->off)
-		     : c->type == C_STATE ? sl_jobstate_name(j->state) : spec;
-		if (text == NULL)
-			sqlite3_bind_null(st, i);
-		else /* the spec's text is large, and lives until the commit */
-			sqlite3_bind_text(st, i, text, -1,
-					  c->type == C_SPEC ? SQLITE_STATIC : SQLITE_TRANSIENT);
-		return;
-	}
-}
-
 /* Bind the columns of an INSERT (every one) or an UPDATE (the mutable
  * ones, then the key), run it, and reset it. */
 static int put_row(struct sl_store *s, int insert, const struct sl_job *j, const char *spec,
 		   struct sl_err *err)
 {
 	sqlite3_stmt *st = insert ? s->ins : s->upd;
-	int at = 1, r = 0, rc;
+	int r = 0, rc;
 
-	for (size_t i = 0; i < NCOLS; i++)
-		if (insert || col_mutable(&cols[i]))
-			bind_col(st, at++, &cols[i], j, spec);
-	if (!insert)
-		bind_col(st, at, &cols[0], j, NULL);
+	store_bind_row(st, insert, j, spec);
 	rc = sqlite3_step(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_FULL)
-		r = dberr(s, err, insert ? "insert job" : "update job");
+		r = store_dberr(s, err, insert ? "insert job" : "update job");
 	else if (rc == SQLITE_DONE && !insert && sqlite3_changes(s->db) != 1)
 		r = sl_err_set(err, SL_EDB, "store: update of unknown job %llu",
 			       (unsigned long long)j->id);
@@ -588,16 +421,16 @@ int sl_store_update_spec(struct sl_store *s, uint64_t id, const struct sl_jobspe
 	char *text;
 	int r;
 
-	if (s->broken || (s->kept.n > 0 && kept_find(s, id) != NULL))
+	if (s->broken || (s->kept.n > 0 && store_kept_find(s, id) != NULL))
 		return sl_err_set(err, SL_EBUSY, "the disk of the state directory is full; "
 				  "try again once there is room");
-	if ((r = prepare(s, "UPDATE jobs SET spec=? WHERE id=?", &st, err)) != 0)
+	if ((r = store_prepare(s, "UPDATE jobs SET spec=? WHERE id=?", &st, err)) != 0)
 		return r;
 	text = spec_text(spec);
 	sqlite3_bind_text(st, 1, text, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, (int64_t)id);
 	if (sqlite3_step(st) != SQLITE_DONE)
-		r = dberr(s, err, "update job spec");
+		r = store_dberr(s, err, "update job spec");
 	sqlite3_finalize(st);
 	free(text);
 	return r;
@@ -607,7 +440,7 @@ int sl_store_load_spec(struct sl_store *s, uint64_t id, struct sl_jobspec *out,
 		       struct sl_err *err)
 {
 	const unsigned char *text;
-	struct wrote *k = s->kept_inserts > 0 ? kept_find(s, id) : NULL;
+	struct wrote *k = s->kept_inserts > 0 ? store_kept_find(s, id) : NULL;
 	int r, rc;
 
 	if (k != NULL && k->insert) /* not on disk yet */
@@ -621,7 +454,7 @@ int sl_store_load_spec(struct sl_store *s, uint64_t id, struct sl_jobspec *out,
 		r = sl_err_set(err, SL_ENOENT, "store: job %llu has no spec",
 			       (unsigned long long)id);
 	else
-		r = dberr(s, err, "read job spec");
+		r = store_dberr(s, err, "read job spec");
 	sqlite3_reset(s->spec);
 	return r;
 }
@@ -634,7 +467,7 @@ int sl_store_find_key(struct sl_store *s, uid_t uid, const char *key, uint64_t *
 	*id = 0;
 	/* A job kept through a full disk is not in the table yet. */
 	for (size_t i = 0; i < s->kept.n; i++) {
-		const struct sl_job *j = kept_rec(s, &s->kept.v[i]);
+		const struct sl_job *j = store_kept_rec(s, &s->kept.v[i]);
 		if (s->kept.v[i].insert && j->uid == uid && j->submit_key != NULL &&
 		    strcmp(j->submit_key, key) == 0) {
 			*id = j->id;
@@ -646,183 +479,8 @@ int sl_store_find_key(struct sl_store *s, uid_t uid, const char *key, uint64_t *
 	if ((rc = sqlite3_step(s->key)) == SQLITE_ROW)
 		*id = (uint64_t)sqlite3_column_int64(s->key, 0);
 	else if (rc != SQLITE_DONE)
-		r = dberr(s, err, "find a job by its submit key");
+		r = store_dberr(s, err, "find a job by its submit key");
 	sqlite3_reset(s->key);
 	sqlite3_clear_bindings(s->key);
-	return r;
-}
-
-/* ---- reading ---- */
-
-static int read_col(sqlite3_stmt *st, int i, const struct col *c, struct sl_job *j,
-		    struct sl_err *err)
-{
-	/* Text only for text columns: asking an integer for it formats one. */
-	const char *text = c->type >= C_STR ? (const char *)sqlite3_column_text(st, i) : NULL;
-	char *p = (char *)j + c->off;
-	int state;
-
-	switch (c->type) {
-	case C_KEY: j->id = (uint64_t)sqlite3_column_int64(st, i); break;
-	case C_UID: *(uid_t *)p = (uid_t)sqlite3_column_int64(st, i); break;
-	case C_INT: *(int *)p = sqlite3_column_int(st, i); break;
-	case C_I64: *(int64_t *)p = sqlite3_column_int64(st, i); break;
-	case C_STR: *(char **)p = sl_xstrdup(text); break;
-	case C_FINAL: break;
-	case C_STATE:
-		state = text ? sl_jobstate_parse(text) : -1;
-		j->state = state < 0 ? SL_JOB_FAILED : (enum sl_jobstate)state;
-		break;
-	case C_SPEC:
-		return sl_jobspec_parse(text, (size_t)sqlite3_column_bytes(st, i), &j->spec, err);
-	}
-	return 0;
-}
-
-static int row_to_job(sqlite3_stmt *st, struct sl_job **out, struct sl_err *err)
-{
-	struct sl_job *j = sl_job_new();
-	int r = 0;
-
-	for (size_t i = 0; r == 0 && i < NCOLS; i++)
-		r = read_col(st, (int)i, &cols[i], j, err);
-	if (r != 0) {
-		sl_job_free(j);
-		j = NULL;
-	}
-	*out = j;
-	return r;
-}
-
-/* A row that cannot be read is one job lost to every listing, not every
- * listing lost: it is skipped, and said once (a listing runs often). */
-static void unreadable(struct sl_store *s, uint64_t id, const char *why)
-{
-	for (size_t i = 0; i < s->nbad; i++)
-		if (s->bad[i] == id)
-			return;
-	if (s->nbad == BAD_ROWS_MAX)
-		return;
-	s->bad = sl_xgrow(s->bad, &s->capbad, s->nbad + 1, sizeof(*s->bad));
-	s->bad[s->nbad++] = id;
-	sl_err_log("store %s: job %llu cannot be read, and is left out of every listing: %s%s",
-		   s->path, (unsigned long long)id, why,
-		   s->nbad == BAD_ROWS_MAX ? " (no more such rows will be reported)" : "");
-}
-
-/* Every column of the jobs WHERE `where`. */
-static int prepare_select(struct sl_store *s, const char *where, sqlite3_stmt **st,
-			  struct sl_err *err)
-{
-	char *sql = sl_xasprintf("%s WHERE %s", s->select, where);
-	int r = prepare(s, sql, st, err);
-
-	free(sql);
-	return r;
-}
-
-/* cb for each readable row that matches f (NULL: every row), but for the
- * jobs whose newer record is kept in memory. */
-static int query(struct sl_store *s, sqlite3_stmt *st, const struct sl_jobfilter *f,
-		 sl_store_job_cb cb, void *arg, struct sl_err *err)
-{
-	int rc, r = 0;
-	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct sl_err why = SL_ERR_INIT;
-		uint64_t id = (uint64_t)sqlite3_column_int64(st, 0);
-		struct sl_job *j;
-		if (s->kept.n > 0 && kept_find(s, id) != NULL)
-			continue;
-		if (row_to_job(st, &j, &why) != 0) {
-			unreadable(s, id, why.msg);
-			continue;
-		}
-		if (f == NULL || sl_jobfilter_match(f, j))
-			r = cb(j, arg);
-		sl_job_free(j);
-	}
-	if (r == 0 && rc != SQLITE_DONE)
-		r = dberr(s, err, "query");
-	sqlite3_finalize(st);
-	return r;
-}
-
-struct collect {
-	struct sl_job **v;
-	size_t n, cap;
-};
-
-static int collect_cb(const struct sl_job *j, void *arg)
-{
-	struct collect *c = arg;
-
-	c->v = sl_xgrow(c->v, &c->cap, c->n + 2, sizeof(*c->v));
-	c->v[c->n++] = sl_job_copy(j);
-	return 0;
-}
-
-int sl_store_load_live(struct sl_store *s, int64_t ended_since, struct sl_job ***v,
-		       size_t *n, struct sl_err *err)
-{
-	struct collect c = {0};
-	sqlite3_stmt *st;
-	int r;
-
-	*v = NULL;
-	*n = 0;
-	if ((r = prepare_select(s, "final=0 OR end_time>=? ORDER BY id", &st, err)))
-		return r;
-	sqlite3_bind_int64(st, 1, ended_since);
-	if ((r = query(s, st, NULL, collect_cb, &c, err)) != 0) {
-		sl_job_free_array(c.v, c.n);
-		return r;
-	}
-	*v = c.v;
-	*n = c.n;
-	return 0;
-}
-
-/* The history's terms, for a record kept in memory as for a row. */
-static int history_match(const struct sl_jobfilter *f, const struct sl_job *j)
-{
-	return sl_jobstate_is_final(j->state) && (f->start_after == 0 || j->end_time >= f->start_after) &&
-	       (f->end_before == 0 || j->start_time <= f->end_before) && sl_jobfilter_match(f, j);
-}
-
-/* A single uid goes to SQL (the filter sacct sends by default); the rest
- * of f is matched in C. */
-int sl_store_job(struct sl_store *s, uint64_t id, sl_store_job_cb cb, void *arg,
-		 struct sl_err *err)
-{
-	struct wrote *k = s->kept.n > 0 ? kept_find(s, id) : NULL;
-	sqlite3_stmt *st;
-	int r;
-
-	if (k != NULL && kept_rec(s, k) != NULL)
-		return cb(kept_rec(s, k), arg);
-	if ((r = prepare_select(s, "id=?", &st, err)) != 0)
-		return r;
-	sqlite3_bind_int64(st, 1, (int64_t)id);
-	return query(s, st, NULL, cb, arg, err);
-}
-
-int sl_store_history(struct sl_store *s, const struct sl_jobfilter *f, sl_store_job_cb cb,
-		     void *arg, struct sl_err *err)
-{
-	sqlite3_stmt *st;
-	int r;
-	if ((r = prepare_select(s, "final=1 AND (?1<0 OR uid=?1) AND (?2=0 OR end_time>=?2)"
-				" AND (?3=0 OR start_time<=?3) ORDER BY id", &st, err)))
-		return r;
-	sqlite3_bind_int64(st, 1, f->n_uids == 1 ? (int64_t)f->uids[0] : -1);
-	sqlite3_bind_int64(st, 2, f->start_after);
-	sqlite3_bind_int64(st, 3, f->end_before);
-	if ((r = query(s, st, f, cb, arg, err)) != 0)
-		return r;
-	for (size_t i = 0; r == 0 && i < s->kept.n; i++) {
-		const struct sl_job *j = kept_rec(s, &s->kept.v[i]);
-		if (history_match(f, j))
-			r = cb(j, arg);
-	}
 	return r;
 }

@@ -1,6 +1,6 @@
 /* store_int.h - the store's state, shared by store.c (schema, transactions,
- * writes, reads) and store_open.c (opening and closing). Nothing else
- * includes it. */
+ * writes), store_rows.c (the column table, rows, reads) and store_open.c
+ * (opening and closing). Nothing else includes it. */
 #ifndef SL_STORE_INT_H
 #define SL_STORE_INT_H
 
@@ -46,5 +46,23 @@ int store_exec(struct sl_store *s, const char *sql, struct sl_err *err);
 /* Schema and its upgrades, the next id (at least floor), the statements. */
 int store_schema(struct sl_store *s, unsigned flags, uint64_t floor, struct sl_err *err);
 void store_wlist_clear(struct wlist *l);
+
+/* store.c */
+int store_dberr(struct sl_store *s, struct sl_err *err, const char *what);
+int store_prepare(struct sl_store *s, const char *sql, sqlite3_stmt **st,
+		  struct sl_err *err);
+struct wrote *store_kept_find(struct sl_store *s, uint64_t id);
+/* The freshest record of a kept job: the daemon's, else our copy. */
+const struct sl_job *store_kept_rec(const struct sl_store *s, const struct wrote *w);
+
+/* store_rows.c: the statements written from the column table. */
+enum store_stmt { S_CREATE, S_INSERT, S_UPDATE, S_SELECT };
+/* Caller frees. */
+char *store_statement(enum store_stmt k);
+/* The columns an older store lacks, added at their defaults. */
+int store_add_columns(struct sl_store *s, struct sl_err *err);
+/* Bind an INSERT's columns (every one) or an UPDATE's (the mutable ones,
+ * then the key); spec is the spec column's text, borrowed until the step. */
+void store_bind_row(sqlite3_stmt *st, int insert, const struct sl_job *j, const char *spec);
 
 #endif

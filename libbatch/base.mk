@@ -17,7 +17,8 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/authz.c libbatch/authz.h \
 	libbatch/submit.c libbatch/submit.h \
 	libbatch/proto.c libbatch/proto.h \
-	libbatch/client.c libbatch/client.h \
+	libbatch/client.c libbatch/client.h libbatch/client_int.h \
+	libbatch/client_conn.c \
 	libbatch/jobfilter.c libbatch/jobfilter.h \
 	libbatch/loop.c libbatch/loop.h \
 	libbatch/evq.c libbatch/evq.h libbatch/exec.h \

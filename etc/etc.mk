@@ -22,3 +22,10 @@ etc/sluiced.service: $(srcdir)/etc/sluiced.service.in Makefile
 	$(AM_V_GEN)$(MKDIR_P) etc && sed -e 's|@sbindir[@]|$(sbindir)|g' \
 		-e 's|@sysconfdir[@]|$(sysconfdir)|g' -e 's|@docdir[@]|$(docdir)|g' \
 		$(srcdir)/etc/sluiced.service.in > $@
+
+# Debian packages (sluice, sluice-client) in deb/: a private build for
+# Debian's paths, split by etc/deb/mkdeb.sh.
+EXTRA_DIST += etc/deb/mkdeb.sh
+.PHONY: deb
+deb:
+	$(SHELL) $(srcdir)/etc/deb/mkdeb.sh $(srcdir) $(abs_builddir)/deb

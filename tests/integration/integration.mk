@@ -11,6 +11,7 @@ INTEGRATION_TESTS = \
 	tests/integration/config.sh \
 	tests/integration/confperm.sh \
 	tests/integration/unitfile.sh \
+	tests/integration/deb.sh \
 	tests/integration/badinput.sh \
 	tests/integration/preempt.sh \
 	tests/integration/nonroot.sh \

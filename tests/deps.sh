@@ -3,9 +3,10 @@
 # and test.sh, which install what is missing (apt-get, as root or via sudo).
 SLUICE_BUILD_DEPS="gcc make autoconf automake pkg-config libyaml-dev
 libcurl4-openssl-dev libjson-c-dev libsqlite3-dev libpam0g-dev libmunge-dev"
-# clang: libFuzzer (clang -fsanitize=fuzzer) for tests/fuzz.
+# clang: libFuzzer (clang -fsanitize=fuzzer) for tests/fuzz. dpkg-dev:
+# dpkg-shlibdeps for `make deb` (tests/integration/deb.sh).
 SLUICE_TEST_DEPS="libcmocka-dev munge libpam-wrapper sqlite3 python3 procps passwd util-linux openssl
-clang"
+clang dpkg-dev"
 
 sluice_install_missing() {
 	missing=""

@@ -19,7 +19,8 @@ bin_sinfo_LDADD = $(SL_LIBS)
 # `sluice`, the admin tool: simulate (the admission engine on scenarios)
 # and render (the object a job would become on Kubernetes).
 bin_PROGRAMS += bin/sluice
-bin_sluice_SOURCES = bin/sluice.c bin/sluice_render.c bin/sluice_render.h
+bin_sluice_SOURCES = bin/sluice.c bin/sluice_render.c bin/sluice_render.h \
+	bin/sluice_replay.c bin/sluice_replay.h
 # The renderer needs compat and libbatch after it: static link order.
 bin_sluice_LDADD = k8s/librender.a $(SL_LIBS)
 TESTS += tests/unit/test_sluice_render.sh tests/unit/test_readme_options.sh \

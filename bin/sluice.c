@@ -5,6 +5,8 @@
  *     bad input.
  *   sluice render [-f CONFIG] [--flavor NAME] [sbatch options] SCRIPT
  *     prints the Kubernetes object a job would become (sluice_render.c).
+ *   sluice replay TRACE --config FILE [...]
+ *     replays a job trace through the engine (sluice_replay.c).
  *   sluice options
  *     prints README's table of sbatch options from the option table. */
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include "sim.h"
 #include "slurm_opt.h"
 #include "sluice_render.h"
+#include "sluice_replay.h"
 
 static void simulate_usage(FILE *f)
 {
@@ -54,6 +57,7 @@ static const struct cmd {
 	{"simulate", simulate, simulate_usage},
 	{"render", sl_cmd_render, sl_cmd_render_usage},
 	{"options", options, options_usage},
+	{"replay", sl_cmd_replay, sl_cmd_replay_usage},
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

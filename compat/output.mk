@@ -2,6 +2,7 @@
 # sacct and scontrol print through, states and reason codes; and what a job
 # sees of Slurm: its SLURM_* environment and its output file patterns.
 compat_libcompat_a_SOURCES += \
+	compat/replay_load.c compat/replay_load.h \
 	compat/slurm_fmt.c compat/slurm_fmt.h \
 	compat/slurm_state.c compat/slurm_state.h \
 	compat/query_opt.c compat/query_opt.h compat/squeue_opt.c compat/squeue_opt.h \
@@ -66,3 +67,6 @@ EXTRA_DIST += \
 	tests/data/output/sinfo_summarize.out \
 	tests/data/output/sinfo_summarize_noheader.out \
 	tests/data/output/sacct_helpformat.out
+
+# sluice replay's traces (sacct -P, SWF).
+UNIT_TESTS += tests/unit/test_replay_load

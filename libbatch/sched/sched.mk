@@ -10,7 +10,9 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/sched/afs.c libbatch/sched/cycle.c libbatch/sched/info.c \
 	libbatch/sched/api.c libbatch/sched/msg.c libbatch/sched/equiv.c \
 	libbatch/sched/namemap.c libbatch/sched/partial.c \
-	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c
+	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c \
+	libbatch/replay.c libbatch/replay.h libbatch/replay_int.h libbatch/replay_trace.c \
+	libbatch/replay_result.c libbatch/replay_report.c libbatch/replay_html.c
 
 # every scenario file must be listed here (make distcheck)
 EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
@@ -177,3 +179,8 @@ tests_unit_test_sched_sparse_SOURCES = tests/unit/test_sched_sparse.c tests/unit
 # The usage rows sinfo --quota prints (what each queue lends).
 UNIT_TESTS += tests/unit/test_sched_usage
 tests_unit_test_sched_usage_SOURCES = tests/unit/test_sched_usage.c tests/unit/sched_testlib.h
+
+# `sluice replay`: traces through the engine (tests/data/replay/).
+UNIT_TESTS += tests/unit/test_replay
+EXTRA_DIST += tests/data/replay/small.yaml tests/data/replay/gpu100.yaml \
+	tests/data/replay/gpu100-split.yaml tests/bench/replay_trace.py tests/bench/replay.sh

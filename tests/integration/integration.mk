@@ -12,6 +12,7 @@ INTEGRATION_TESTS = \
 	tests/integration/confperm.sh \
 	tests/integration/unitfile.sh \
 	tests/integration/deb.sh \
+	tests/integration/replay.sh \
 	tests/integration/badinput.sh \
 	tests/integration/preempt.sh \
 	tests/integration/nonroot.sh \

@@ -27,7 +27,8 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/sha256.c libbatch/sha256.h \
 	libbatch/auth.c libbatch/auth.h \
 	libbatch/pamconv.c libbatch/pamconv.h \
-	libbatch/netaddr.c libbatch/netaddr.h
+	libbatch/netaddr.c libbatch/netaddr.h \
+	libbatch/qos_limits.c libbatch/qos_limits.h libbatch/qos_limits_int.h libbatch/qos_limits_check.c
 
 UNIT_TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
 	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_jobfilter \

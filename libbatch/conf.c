@@ -17,6 +17,7 @@
 #include "conf_kube.h"
 #include "features.h"
 #include "kueue.h"
+#include "qos_limits_int.h"
 #include "xalloc.h"
 
 #define CONF_MAX_FILES 1024 /* a config directory, not a data set */
@@ -65,6 +66,8 @@ static int load_doc(struct sl_conf *c, const char *file, const struct sl_ynode *
 		return sl_conf_keys_load(c, file, doc, err);
 	if (sl_kueue_is_kueue_doc(doc))
 		return load_kueue(c, file, doc, err);
+	if (sl_limits_is_doc(doc))
+		return c->limits ? sl_limits_add_doc(c->limits, file, doc, err) : 0;
 	if (c->kueue == NULL)
 		return 0;
 	return sl_yerr(err, SL_ECONFIG, file, sl_ymap_key_line(doc, "kind"), NULL,
@@ -185,6 +188,56 @@ static int check_kube_partitions(const struct sl_conf *c, struct sl_err *err)
 	return 0;
 }
 
+/* A QOS names the WorkloadPriorityClass its jobs get; it must exist. */
+static int check_qos_classes(struct sl_conf *c, struct sl_err *err)
+{
+	for (size_t i = 0; i < c->limits->nqos; i++) {
+		const struct lim_obj *q = &c->limits->qos[i];
+		int32_t v;
+		if (q->pclass && sl_kueue_priority_class(c->kueue, q->pclass, &v) != 0)
+			return sl_yerr(err, SL_ECONFIG, q->file, q->line, "QOS", q->name,
+				       "spec.priorityClass", "no WorkloadPriorityClass \"%s\"",
+				       q->pclass);
+	}
+	return 0;
+}
+
+/* Account objects' users may charge them: each is added to the user's own
+ * entry of the accounts map (made if the user had none, so that the "*"
+ * entry no longer applies to that user, as a Slurm user has exactly the
+ * associations made for them). */
+static void add_account_users(struct sl_conf *c)
+{
+	const char *acct;
+	const char *const *users;
+	for (size_t i = 0; (users = sl_limits_account_users(c->limits, i, &acct)) != NULL; i++)
+		for (; *users; users++) {
+			struct acct_entry *e = NULL;
+			for (size_t k = 0; k < c->naccounts && !e; k++)
+				if (strcmp(c->accounts[k].user, *users) == 0)
+					e = &c->accounts[k];
+			if (!e) {
+				c->accounts = sl_xrealloc(c->accounts,
+							  (c->naccounts + 1) * sizeof(*c->accounts));
+				e = &c->accounts[c->naccounts++];
+				e->user = sl_xstrdup(*users);
+				e->list = sl_xcalloc(1, sizeof(char *));
+			}
+			size_t n = 0;
+			int have = 0;
+			for (; e->list[n]; n++)
+				have |= strcasecmp(e->list[n], acct) == 0;
+			if (have)
+				continue;
+			e->list = sl_xrealloc(e->list, (n + 2) * sizeof(char *));
+			e->list[n] = sl_xstrdup(acct);
+			for (char *p = e->list[n]; *p; p++)
+				if (*p >= 'A' && *p <= 'Z')
+					*p = (char)(*p - 'A' + 'a');
+			e->list[n + 1] = NULL;
+		}
+}
+
 static int conf_read(const char *path, int want_kueue, struct sl_conf **out,
 		     struct sl_err *err)
 {
@@ -195,8 +248,10 @@ static int conf_read(const char *path, int want_kueue, struct sl_conf **out,
 
 	*out = NULL;
 	c->path = sl_xstrdup(path);
-	if (want_kueue)
+	if (want_kueue) {
 		c->kueue = sl_kueue_new();
+		c->limits = sl_limits_new();
+	}
 	if ((r = find_files(c, path, &files, err)) != 0)
 		goto out;
 	/* Not for commands peeking at the socket: they trust nothing in it. */
@@ -215,6 +270,11 @@ static int conf_read(const char *path, int want_kueue, struct sl_conf **out,
 	}
 	if (c->kueue != NULL && (r = sl_kueue_finalize(c->kueue, err)) != 0)
 		goto out;
+	if (c->limits != NULL && ((r = sl_limits_finalize(c->limits, err)) != 0 ||
+				  (r = check_qos_classes(c, err)) != 0))
+		goto out;
+	if (c->limits != NULL)
+		add_account_users(c);
 	if ((r = check_kube_partitions(c, err)) != 0)
 		goto out;
 	r = 0;
@@ -279,6 +339,8 @@ void sl_conf_free(struct sl_conf *c)
 	if (c == NULL)
 		return;
 	sl_kueue_free(c->kueue); /* before the documents it may borrow from */
+	sl_limits_free(c->limits);
+	free(c->default_qos);
 	for (i = 0; i < c->nfiles; i++)
 		sl_ydocs_free(c->files[i]);
 	free(c->files);
@@ -323,6 +385,16 @@ const char *const *sl_conf_listen(const struct sl_conf *c)
 const char *sl_conf_controller(const struct sl_conf *c) { return c->controller; }
 const char *sl_conf_munge_socket(const struct sl_conf *c) { return c->munge_socket; }
 int sl_conf_fsync(const struct sl_conf *c) { return strcmp(c->durability, "power") == 0; }
+const struct sl_limits *sl_conf_limits(const struct sl_conf *c)
+{
+	return c->limits;
+}
+
+const char *sl_conf_default_qos(const struct sl_conf *c)
+{
+	return c->default_qos;
+}
+
 const char *sl_conf_default_partition(const struct sl_conf *c)
 {
 	return c->default_partition;

@@ -56,6 +56,10 @@ const char *sl_conf_munge_socket(const struct sl_conf *c); /* NULL: munge's defa
 /* durability: power -> 1 (fsync every commit), process -> 0. */
 int sl_conf_fsync(const struct sl_conf *c);
 const char *sl_conf_default_partition(const struct sl_conf *c);
+const char *sl_conf_default_qos(const struct sl_conf *c);  /* "normal" unless set */
+/* QOS and Account objects (limits.h); NULL when only peeking. */
+struct sl_limits;
+const struct sl_limits *sl_conf_limits(const struct sl_conf *c);
 const char *sl_conf_cluster_name(const struct sl_conf *c);
 int sl_conf_kill_wait(const struct sl_conf *c);         /* seconds */
 int sl_conf_min_job_age(const struct sl_conf *c);       /* seconds */

@@ -20,3 +20,6 @@ EXTRA_DIST += etc/sluice.yaml tests/unit/conf_testlib.h tests/unit/conf_fixture.
 	tests/data/conf/dir/30-local.yaml \
 	tests/data/conf/dir/notes.txt \
 	tests/data/conf/dir/.hidden.yaml
+
+# QOS and Account objects and their limits (libbatch/qos_limits*.c).
+UNIT_TESTS += tests/unit/test_qos_limits

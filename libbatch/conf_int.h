@@ -49,6 +49,8 @@ struct sl_conf {
 	struct sl_ydocs **files; /* kept alive: kueue.c may borrow nodes and names */
 	size_t nfiles;
 	struct sl_kueue *kueue;  /* NULL when only peeking */
+	struct sl_limits *limits; /* QOS and Account objects; NULL when only peeking */
+	char *default_qos;
 };
 
 /* Every key at its default (conf_keys.c). */

@@ -52,6 +52,8 @@ static const struct key keys[] = {
 	{"defaultPartition", K_SLURM_NAME, F(default_partition), "batch", NULL, NULL, 0, 0,
 	 "partition for jobs submitted without -p (its LocalQueue: the name lowercased, "
 	 "'_' and '.' as '-')"},
+	{"defaultQOS", K_SLURM_NAME, F(default_qos), "normal", NULL, NULL, 0, 0,
+	 "QOS of jobs submitted without --qos (Slurm's default, normal, need not be defined)"},
 	{"clusterName", K_NAME, F(cluster_name), "sluice", NULL, NULL, 0, 0,
 	 "cluster name shown by sacct and scontrol"},
 	{"killWait", K_INT, F(kill_wait), "30", NULL, NULL, 0, 86400,

@@ -1,6 +1,7 @@
 /* submit.c - the submit policy (submit.h). The texts are Slurm's, word for
  * word: sbatch users and the integration tests compare them. */
 #include "submit.h"
+#include "qos_limits.h"
 #include "authz.h"
 #include "conf.h"
 #include "kueue.h"
@@ -129,10 +130,25 @@ int sl_submit_priority(const struct sl_conf *conf, struct sl_job *j, struct sl_e
 {
 	int32_t base = 0;
 	char k[SL_K8S_NAME_MAX];
-	if (j->spec.qos != NULL &&
-	    (sl_conf_k8s_name(j->spec.qos, k) != 0 ||
-	     sl_kueue_priority_class(sl_conf_kueue(conf), k, &base) != 0))
-		return sl_err_set(err, SL_EINVAL, "Invalid qos specification");
+	const struct sl_limits *lim = sl_conf_limits(conf);
+	const char *pclass;
+
+	/* Every job has a QOS, as in Slurm: the default one (normal) needs no
+	 * definition. A QOS object names its priority class; without one, a
+	 * WorkloadPriorityClass of the QOS's own name is its priority. */
+	if (j->spec.qos == NULL)
+		j->spec.qos = sl_xstrdup(sl_conf_default_qos(conf));
+	pclass = sl_limits_qos_class(lim, j->spec.qos);
+	if (pclass != NULL) {
+		if (sl_kueue_priority_class(sl_conf_kueue(conf), pclass, &base) != 0)
+			return sl_err_set(err, SL_EINVAL, "Invalid qos specification");
+	} else if (sl_conf_k8s_name(j->spec.qos, k) != 0 ||
+		   sl_kueue_priority_class(sl_conf_kueue(conf), k, &base) != 0) {
+		base = 0;
+		if (!sl_limits_has_qos(lim, j->spec.qos) &&
+		    strcasecmp(j->spec.qos, sl_conf_default_qos(conf)) != 0)
+			return sl_err_set(err, SL_EINVAL, "Invalid qos specification");
+	}
 	/* Kueue's priorities are int32: --priority=TOP (4294967294) is the
 	 * highest of them, not the -2 a cast would make of it. */
 	if (j->spec.priority != SL_NO_VAL)

@@ -98,7 +98,7 @@ static void test_show(void **state)
 	assert_int_equal(sl_conf_show(c, show_cb, &out), 0);
 	want = sl_xasprintf("socket=%s\nstateDir=/var/tmp/sluice-state\n"
 			    "executor=local\nauth=none\nlisten=\ncontroller=\nmunge=\n"
-			    "defaultPartition=short\n"
+			    "defaultPartition=short\ndefaultQOS=normal\n"
 			    "clusterName=testcluster\nkillWait=5\ndurability=process\nminJobAge=0\n"
 			    "killInvalidDepend=no\n"
 			    "operators=alice,bob.smith\n"

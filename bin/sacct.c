@@ -12,6 +12,7 @@
 #include "client.h"
 #include "sacct_fmt.h"
 #include "sacct_opt.h"
+#include "slurm_clusters.h"
 #include "slurm_state.h"
 #include "xalloc.h"
 
@@ -100,9 +101,15 @@ int main(int argc, char **argv)
 	struct sl_buf *b;
 	size_t n = 0;
 	int64_t now = (int64_t)time(NULL);
-	int rc = 0;
+	int rc = 0, other_cluster = 0;
 
 	parse(argc, argv, now, &o);
+	if (o.clusters) { /* another cluster's jobs: none, as Slurm's sacct says */
+		char *name = NULL;
+		other_cluster = sl_slurm_clusters(o.clusters, &name, &err) == -SL_ENOENT;
+		free(name);
+		sl_err_clear(&err);
+	}
 	f = format(&o);
 	if (sl_sacct_window(&o, now, &w, &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
@@ -111,7 +118,7 @@ int main(int argc, char **argv)
 	b = sl_buf_new(OUT_CAP);
 	if (!o.noheader)
 		sl_sacct_fmt_header(f, o.mode, b);
-	if (!o.sel.states.matches_none && fetch(&o, &w, &v, &n) != 0)
+	if (!o.sel.states.matches_none && !other_cluster && fetch(&o, &w, &v, &n) != 0)
 		rc = 1;
 	sl_sacct_sort(v, n);
 	for (size_t i = 0; i < n; i++)

@@ -15,6 +15,7 @@
 #include "client.h"
 #include "err.h"
 #include "job.h"
+#include "slurm_clusters.h"
 #include "slurm_opt.h"
 #include "slurm_time.h"
 
@@ -237,17 +238,21 @@ static int submit(const struct sl_jobspec *spec, const struct sl_sbatch_flags *f
 {
 	struct sl_err err = SL_ERR_INIT;
 	uint64_t id = 0;
+	char *cluster = sl_slurm_clusters_or_exit("sbatch", fl->clusters);
 	int r = sl_client_submit_once(spec, &id, &err);
 
 	if (r != 0) {
 		print_lines("sbatch: error: ", "Batch job submission failed: ",
 			    err.msg[0] ? err.msg : sl_strerror(r), 0);
+		free(cluster);
 		return 1;
 	}
 	if (fl->parsable)
-		printf("%llu\n", (unsigned long long)id);
+		printf("%llu%s%s\n", (unsigned long long)id, cluster ? ";" : "", cluster ? cluster : "");
 	else if (!fl->quiet)
-		printf("Submitted batch job %llu\n", (unsigned long long)id);
+		printf("Submitted batch job %llu%s%s\n", (unsigned long long)id,
+		       cluster ? " on cluster " : "", cluster ? cluster : "");
+	free(cluster);
 	if (fflush(stdout) != 0)
 		return 1;
 	return fl->wait ? wait_job(id) : 0;

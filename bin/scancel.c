@@ -12,6 +12,7 @@
 
 #include "client.h"
 #include "scancel_opt.h"
+#include "slurm_clusters.h"
 #include "slurm_state.h"
 #include "xalloc.h"
 
@@ -208,6 +209,7 @@ int main(int argc, char **argv)
 			fputs(sl_scancel_usage, stdout);
 		return 0;
 	}
+	free(sl_slurm_clusters_or_exit("scancel", o.clusters));
 	if (o.none) { /* a filter no Sluice job passes */
 		if (o.sel.n_ids == 0 && o.verbose > 0) {
 			sl_scancel_filters_text(&o, text, sizeof(text));

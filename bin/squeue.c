@@ -12,6 +12,7 @@
 #include "slurm_state.h"
 #include "squeue_fmt.h"
 #include "squeue_opt.h"
+#include "slurm_clusters.h"
 #include "xalloc.h"
 
 #define OUT_CAP (512u << 20)
@@ -130,7 +131,8 @@ static void print_date(void)
 }
 
 /* One listing: 0, or 1 when the jobs could not be read. */
-static int round_once(const struct sl_squeue_opts *o, const struct sl_squeue_fmt *f)
+static int round_once(const struct sl_squeue_opts *o, const struct sl_squeue_fmt *f,
+		      const char *cluster)
 {
 	struct sl_jobfilter want = {0};
 	struct sl_job **v = NULL;
@@ -138,6 +140,10 @@ static int round_once(const struct sl_squeue_opts *o, const struct sl_squeue_fmt
 	int64_t now = (int64_t)time(NULL);
 	int r;
 
+	if (cluster && !o->noheader) {
+		printf("CLUSTER: %s\n", cluster);
+		fflush(stdout); /* before any error about the jobs, as on a terminal */
+	}
 	if (!o->noheader && (o->iterate || o->verbose || o->longfmt))
 		print_date();
 	selection(o, &want);
@@ -178,11 +184,13 @@ int main(int argc, char **argv)
 	struct sl_squeue_opts o = {0};
 	struct sl_squeue_fmt *f;
 	int rc = 0;
+	char *cluster;
 
 	parse(argc, argv, &o);
+	cluster = sl_slurm_clusters_or_exit("squeue", o.clusters);
 	f = format(&o);
 	for (;;) {
-		rc |= round_once(&o, f);
+		rc |= round_once(&o, f, cluster);
 		if (o.iterate <= 0)
 			break;
 		printf("\n");
@@ -191,5 +199,6 @@ int main(int argc, char **argv)
 	}
 	sl_squeue_fmt_free(f);
 	sl_squeue_opts_clear(&o);
+	free(cluster);
 	return fflush(stdout) == 0 ? rc : 1;
 }

@@ -200,6 +200,14 @@ static int set_time(const char *arg, int64_t *t, struct sl_err *err)
 SET(set_start) { return set_time(arg, &O(ctx)->start, err); }
 SET(set_end) { return set_time(arg, &O(ctx)->end, err); }
 
+SET(set_clusters)
+{
+	(void)err;
+	free(O(ctx)->clusters);
+	O(ctx)->clusters = sl_xstrdup(arg);
+	return 0;
+}
+
 static const struct sl_opt table[] = {
 	ROW("allusers", 'a', SL_OPT_NOARG, set_allusers),
 	ROW("accounts", 'A', SL_OPT_REQ, set_accounts),
@@ -229,8 +237,8 @@ static const struct sl_opt table[] = {
 	UNSUPP("timelimit-max", 'K', SL_OPT_REQ),
 	ROW("long", 'l', SL_OPT_NOARG, set_long),
 	ROW("allclusters", 'L', SL_OPT_NOARG, sl_query_set_nothing),
-	UNSUPP("clusters", 'M', SL_OPT_REQ),
-	UNSUPP("cluster", 'M', SL_OPT_REQ),
+	ROW("clusters", 'M', SL_OPT_REQ, set_clusters),
+	ROW("cluster", 'M', SL_OPT_REQ, set_clusters),
 	ROW("nodelist", 'N', SL_OPT_REQ, set_nodes),
 	ROW("noconvert", 0, SL_OPT_NOARG, set_noconvert),
 	ROW("units", 0, SL_OPT_REQ, set_units),
@@ -292,6 +300,7 @@ void sl_sacct_opts_clear(struct sl_sacct_opts *o)
 {
 	free(o->delimiter);
 	free(o->fields);
+	free(o->clusters);
 	sl_jobsel_clear(&o->sel);
 	memset(o, 0, sizeof(*o));
 }

@@ -21,6 +21,7 @@ struct sl_sacct_opts {
 	char *delimiter;       /* --delimiter */
 	int unit;              /* --units / --noconvert: sl_sacct_fmt_set_units() */
 	char *fields;          /* -o lists, joined */
+	char *clusters;        /* -M, as given */
 	int64_t start, end;    /* -S / -E as given (0: not given) */
 	struct sl_jobsel sel;  /* -j -u -A -r --name -q -N -s */
 };

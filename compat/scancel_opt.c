@@ -134,6 +134,14 @@ SET(set_reservation)
 	return 0;
 }
 
+SET(set_clusters)
+{
+	(void)err;
+	free(O(ctx)->clusters);
+	O(ctx)->clusters = sl_xstrdup(arg);
+	return 0;
+}
+
 SET(set_wckey)
 {
 	(void)err;
@@ -225,8 +233,8 @@ static const struct sl_opt table[] = {
 	ROW("help", 0, SL_OPT_NOARG, set_help),
 	ROW("hurry", 'H', SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("interactive", 'i', SL_OPT_NOARG, set_interactive),
-	UNSUPP("clusters", 'M', SL_OPT_REQ),
-	UNSUPP("cluster", 'M', SL_OPT_REQ),
+	ROW("clusters", 'M', SL_OPT_REQ, set_clusters),
+	ROW("cluster", 'M', SL_OPT_REQ, set_clusters),
 	ROW("jobname", 'n', SL_OPT_REQ, set_name),
 	ROW("me", 0, SL_OPT_NOARG, set_me),
 	ROW("name", 'n', SL_OPT_REQ, set_name),
@@ -319,6 +327,7 @@ void sl_scancel_opts_clear(struct sl_scancel_opts *o)
 	free(o->reservation);
 	free(o->user);
 	free(o->wckey);
+	free(o->clusters);
 	sl_strv_free(o->steps);
 	sl_strv_free(o->het);
 	sl_jobsel_clear(&o->sel);

@@ -19,6 +19,7 @@ struct sl_scancel_opts {
 	int none;            /* a filter no Sluice job can pass (-R, --wckey, a
 	                        state never reached) */
 	char *account, *name, *nodelist, *partition, *qos, *reservation, *user, *wckey;
+	char *clusters;      /* -M, as given (slurm_clusters.h checks it) */
 	char state[32];      /* --state as Slurm names it ("COMPLETED"), or "" */
 	struct sl_jobsel sel;
 	/* ids Sluice answers itself: "N.S" (no job has steps yet) and

@@ -113,7 +113,8 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("bb", 0, R, NULL),
 	NO("bbf", 0, R, NULL),
 	NO("cluster-constraint", 0, R, "SBATCH_CLUSTER_CONSTRAINT"),
-	NO2("clusters", 'M', R, "SBATCH_CLUSTERS", "SLURM_CLUSTERS"),
+	OK2("clusters", 'M', R, "SBATCH_CLUSTERS", "SLURM_CLUSTERS", clusters),
+	OK("cluster", 0, R, NULL, clusters),
 	NO("container", 0, R, "SBATCH_CONTAINER"),
 	NO("contiguous", 0, N, NULL),
 	NO("core-spec", 'S', R, "SBATCH_CORE_SPEC"),
@@ -194,6 +195,9 @@ static const struct {
 	{"mem", "`--mem=0`: all of a node's memory, the partition's largest flavor's memory "
 		"quota (local executor; refused on Kubernetes)"},
 	{"mem-per-gpu", "memory per node = GPUs per node x this"},
+	{"clusters", "the one cluster the config names (`clusterName`), or `all`; other names "
+		     "are refused as Slurm refuses an unknown cluster"},
+	{"cluster", "as `--clusters`"},
 	{"mpi", "`openmpi`, `intel`, `mpich`: an MPIJob on Kubernetes; `none`"},
 	{"nodelist", "local: this host's name (or `host-N` of a multi-node job); other names "
 		     "are refused; Kubernetes: refused"},
@@ -514,6 +518,7 @@ static const char *default_name(const struct ctx *c, int argc, char **argv, int 
 void sl_sbatch_flags_clear(struct sl_sbatch_flags *flags)
 {
 	sl_strv_free(flags->defined);
+	free(flags->clusters);
 	memset(flags, 0, sizeof(*flags));
 }
 

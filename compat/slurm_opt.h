@@ -21,6 +21,7 @@ struct sl_sbatch_flags {
 	int wait;       /* -W/--wait: wait for the job's end, exit with its code */
 	int test_only;  /* --test-only: ask when it would start, submit nothing */
 	int hint_help;  /* --hint=help: print the hint help, exit 1 (as Slurm) */
+	char *clusters; /* -M/--clusters, as given; NULL: not given */
 	/* Set when sl_sbatch_parse() fails: */
 	int exit_code;  /* 255 or 1 */
 	int usage_error;/* 1: print "sbatch: MSG" + "Try \"sbatch --help\" for

@@ -335,6 +335,16 @@ int sl_sbopt_mpi(void *c, const char *a, struct sl_err *e)
 			  "intel, mpich or none)", a);
 }
 
+/* -M: checked against sluiced's cluster name by sbatch, which names it in
+ * its reply ("... on cluster NAME"). */
+int sl_sbopt_clusters(void *c, const char *a, struct sl_err *e)
+{
+	(void)e;
+	free(CTX(c)->fl->clusters);
+	CTX(c)->fl->clusters = sl_xstrdup(a);
+	return 0;
+}
+
 int sl_sbopt_parsable(void *c, const char *a, struct sl_err *e)
 {
 	CTX(c)->fl->parsable = 1;

@@ -171,6 +171,14 @@ SET(set_nodes)
 	return 0;
 }
 
+SET(set_clusters)
+{
+	(void)err;
+	free(O(ctx)->clusters);
+	O(ctx)->clusters = sl_xstrdup(arg);
+	return 0;
+}
+
 static const struct sl_opt table[] = {
 	ROW("accounts", 'A', SL_OPT_REQ, set_accounts),
 	ROW("account", 'A', SL_OPT_REQ, set_accounts),
@@ -187,8 +195,8 @@ static const struct sl_opt table[] = {
 	ROW("local", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("long", 'l', SL_OPT_NOARG, set_long),
 	UNSUPP("licenses", 'L', SL_OPT_REQ),
-	UNSUPP("clusters", 'M', SL_OPT_REQ),
-	UNSUPP("cluster", 'M', SL_OPT_REQ),
+	ROW("clusters", 'M', SL_OPT_REQ, set_clusters),
+	ROW("cluster", 'M', SL_OPT_REQ, set_clusters),
 	ROW("me", 0, SL_OPT_NOARG, set_me),
 	ROW("name", 'n', SL_OPT_REQ, set_names),
 	ROW("noconvert", 0, SL_OPT_NOARG, sl_query_set_nothing),
@@ -286,6 +294,7 @@ void sl_squeue_opts_clear(struct sl_squeue_opts *o)
 	free(o->format);
 	free(o->format_long);
 	free(o->sort);
+	free(o->clusters);
 	sl_jobsel_clear(&o->sel);
 	memset(o, 0, sizeof(*o));
 }

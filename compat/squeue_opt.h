@@ -16,6 +16,7 @@ struct sl_squeue_opts {
 	char *format;      /* -o or SQUEUE_FORMAT */
 	char *format_long; /* -O or SQUEUE_FORMAT2 */
 	char *sort;        /* -S or SQUEUE_SORT */
+	char *clusters;    /* -M, as given (slurm_clusters.h checks it) */
 	char warn[SL_ERR_MSG_MAX]; /* what squeue says and goes on (unknown users) */
 	struct sl_jobsel sel;
 };

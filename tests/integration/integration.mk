@@ -13,6 +13,7 @@ INTEGRATION_TESTS = \
 	tests/integration/unitfile.sh \
 	tests/integration/deb.sh \
 	tests/integration/replay.sh \
+	tests/integration/clusters.sh \
 	tests/integration/badinput.sh \
 	tests/integration/preempt.sh \
 	tests/integration/nonroot.sh \

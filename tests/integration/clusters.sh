@@ -1,0 +1,53 @@
+#!/bin/sh
+# -M/--clusters, as workflow tools pass it (Snakemake's `sacct --clusters
+# all`, `scancel --clusters=all`): Sluice is the one cluster its config
+# names. Texts as real Slurm 22.05 prints them (captured on the reference
+# cluster: `sbatch -M other`, `squeue -M sluiceref`, `sacct -M nosuch`).
+. "$top_srcdir/tests/integration/lib.sh"
+write_conf
+sed -i 's/^clusterName: .*/clusterName: skyline/' "$SLUICE_CONF"
+grep -q '^clusterName: skyline' "$SLUICE_CONF" || echo "clusterName: skyline" >>"$SLUICE_CONF"
+start_daemon
+cd "$T" || fail "cd"
+
+out=$("$BIN/sbatch" -M skyline -H --wrap true) || fail "sbatch -M skyline: $out"
+id=${out#Submitted batch job }
+id=${id%% *}
+expect_eq "sbatch -M" "Submitted batch job $id on cluster skyline" "$out"
+out=$("$BIN/sbatch" --parsable --clusters=all -H --wrap true) || fail "sbatch -M all"
+expect_eq "sbatch --parsable -M" "$((id + 1));skyline" "$out"
+out=$("$BIN/sbatch" -M other --wrap true 2>&1) && fail "sbatch -M other accepted"
+expect_eq "sbatch -M other" "sbatch: error: No cluster 'other' known by database.
+sbatch: error: 'other' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters." "$out"
+expect_eq "nothing submitted for -M other" "2" "$("$BIN/squeue" -h | wc -l)"
+ok "sbatch -M"
+
+out=$("$BIN/squeue" -M skyline -o %i)
+expect_eq "squeue -M" "CLUSTER: skyline
+JOBID
+$((id + 1))
+$id" "$out"
+expect_eq "squeue -M -h" "$id" "$("$BIN/squeue" -M all -h -j "$id" -o %i)"
+out=$("$BIN/squeue" -M skyline -j 999999 2>&1) && fail "squeue -j 999999"
+expect_eq "squeue -M, unknown job" "CLUSTER: skyline
+slurm_load_jobs error: Invalid job id specified" "$out"
+out=$("$BIN/squeue" -M nosuch 2>&1) && fail "squeue -M nosuch"
+expect_eq "squeue -M nosuch" "squeue: error: No cluster 'nosuch' known by database.
+squeue: error: 'nosuch' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters." "$out"
+ok "squeue -M"
+
+"$BIN/scancel" --clusters=all "$id" || fail "scancel --clusters=all"
+wait_state "$id" CANCELLED
+out=$("$BIN/scancel" -M nosuch "$((id + 1))" 2>&1) && fail "scancel -M nosuch"
+expect_eq "scancel -M nosuch" "scancel: error: No cluster 'nosuch' known by database.
+scancel: error: 'nosuch' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters." "$out"
+expect_eq "scancel -M nosuch cancels nothing" "PENDING" "$(state "$((id + 1))")"
+ok "scancel -M"
+
+out=$("$BIN/sacct" --clusters all -X -n -P -o JobIDRaw,State -j "$id")
+expect_eq "sacct --clusters all" "$id|CANCELLED by 0" "$out"
+out=$("$BIN/sacct" -M nosuch -X -j "$id" -o JobID,State)
+rc=$?
+expect_eq "sacct -M nosuch: the header, no rows, exit 0" "0:JobID             State 
+------------ ---------- " "$rc:$out"
+ok "sacct -M"

@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "client.h"
 #include "err.h"
 #include "job.h"
+#include "jobstate.h"
 #include "pbs_job.h"
 #include "pbs_opt.h"
 
@@ -62,6 +64,37 @@ static int submit_failed(int r, const struct sl_err *err, const char *server)
 	return 1;
 }
 
+/* -W block=true: qsub stays until the job ends and exits with its exit
+ * status, as block() (src/cmds/qsub.c:874) exits with what the server
+ * sends; a job a signal ended has PBS's status 256+SIG, whose low byte is
+ * the signal. Polled on a fresh connection each time (sluiced closes idle
+ * ones), every second at first, then up to every 10 s. */
+static int block(uint64_t id, const char *shown)
+{
+	struct sl_jobfilter f = {.ids = &id, .n_ids = 1, .history = 1};
+
+	for (unsigned pause = 1;; pause = pause < 10 ? pause + 1 : 10) {
+		struct sl_err err = SL_ERR_INIT;
+		struct sl_job **v = NULL;
+		size_t n = 0;
+		int status = -1;
+
+		sleep(pause);
+		if (sl_client_query(&f, &v, &n, &err) != 0)
+			continue; /* the server is restarting: the job is durable */
+		if (n == 0) {
+			fprintf(stderr, "qsub: Unknown Job Identifier %s\n", shown);
+			status = 3;
+		} else if (sl_jobstate_is_final(v[0]->state)) {
+			status = v[0]->exit_signal ? (256 + v[0]->exit_signal) & 0xff
+						   : v[0]->exit_code & 0xff;
+		}
+		sl_job_free_array(v, n);
+		if (status >= 0)
+			return status;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct sl_jobspec spec;
@@ -88,6 +121,8 @@ int main(int argc, char **argv)
 	if (!fl.quiet)
 		printf("%s\n", id);
 	rc = fflush(stdout) == 0 ? 0 : 1;
+	if (rc == 0 && fl.block)
+		rc = block(n, id);
 out:
 	free(id);
 	free(server);

@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "pbs_attr.h"
 #include "pbs_job.h"
 #include "pbs_opt_int.h"
 #include "script.h"

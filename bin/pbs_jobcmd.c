@@ -1,5 +1,5 @@
-/* pbs_jobcmd.c - the operand loop and failure messages of qhold, qrls and
- * qsig (pbs_jobcmd.h). */
+/* pbs_jobcmd.c - the operand loop and failure messages of qhold, qrls,
+ * qsig, qalter and qmove (pbs_jobcmd.h). */
 #include "pbs_jobcmd.h"
 #include "pbs_job.h"
 
@@ -49,14 +49,38 @@ int sl_qjob_connect(const char *name, struct sl_client **c, const char *server)
 	return SL_PBSE_SYSTEM;
 }
 
+int sl_qjob_each(const char *name, char **ids, int n, sl_qjob_fn one, const void *arg)
+{
+	struct sl_client *c = NULL;
+	char *server = sl_pbs_server_name();
+	int failed = 0;
+
+	for (int i = 0; i < n; i++) {
+		uint64_t id;
+		char *shown;
+		int k = sl_pbs_operand(ids[i], server, &id, &shown), e;
+
+		if (k < 0) {
+			fprintf(stderr, "%s: illegally formed job identifier: %s\n", name, ids[i]);
+			failed = 1;
+		} else if (k > 0) {
+			fprintf(stderr, "%s: %s %s\n", name, sl_pbse_text(SL_PBSE_UNKJOBID), shown);
+			failed = SL_PBSE_UNKJOBID;
+		} else if ((e = one(&c, arg, id, shown, server)) != 0) {
+			failed = e;
+		}
+		free(shown);
+	}
+	sl_client_free(c);
+	free(server);
+	return sl_pbse_status(failed);
+}
+
 int sl_qjob_main(enum sl_qctl_cmd cmd, const char *name, int argc, char **argv, sl_qjob_fn one)
 {
 	struct sl_qctl_opts o;
 	struct sl_pbs_failure fail;
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_client *c = NULL;
-	char *server;
-	int failed = 0;
 
 	if (sl_qctl_parse(cmd, argc, argv, &o, &fail, &err) != 0) {
 		if (err.msg[0])
@@ -65,24 +89,5 @@ int sl_qjob_main(enum sl_qctl_cmd cmd, const char *name, int argc, char **argv, 
 			fputs(sl_qctl_usage(cmd), stderr);
 		return fail.status;
 	}
-	server = sl_pbs_server_name();
-	for (int i = 0; i < o.n_ids; i++) {
-		uint64_t id;
-		char *shown;
-		int k = sl_pbs_operand(o.ids[i], server, &id, &shown), e;
-
-		if (k < 0) {
-			fprintf(stderr, "%s: illegally formed job identifier: %s\n", name, o.ids[i]);
-			failed = 1;
-		} else if (k > 0) {
-			fprintf(stderr, "%s: %s %s\n", name, sl_pbse_text(SL_PBSE_UNKJOBID), shown);
-			failed = SL_PBSE_UNKJOBID;
-		} else if ((e = one(&c, &o, id, shown, server)) != 0) {
-			failed = e;
-		}
-		free(shown);
-	}
-	sl_client_free(c);
-	free(server);
-	return sl_pbse_status(failed);
+	return sl_qjob_each(name, o.ids, o.n_ids, one, &o);
 }

@@ -8,7 +8,11 @@
 # Texts and exit statuses are OpenPBS's (compat/pbs_job.h).
 . "$top_srcdir/tests/integration/lib.sh"
 make_users
-CPUS=16 write_conf
+EXTRA_OBJECTS='---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {name: debug, namespace: general}
+spec: {clusterQueue: main}' CPUS=16 write_conf
 start_daemon
 cd "$T/work"
 S=$(hostname -s) # pbsServer's default: this host's short name
@@ -139,10 +143,59 @@ ok "qhold/qrls: owner, other user and operator as PBS rules them"
 "$Q" -Qf | grep -qx "    resources_available.ncpus = 16" || fail "qstat -Qf: $("$Q" -Qf)"
 expect_eq "pbsnodes -a" "$S" "$("$BIN/pbsnodes" -a | head -n1)"
 expect_run $USER1 1 "qsub: -J is not supported by Sluice" "" "$BIN/qsub" -J 1-3 job.pbs
-expect_run $USER1 1 "qsub: -W depend is not supported by Sluice" "" "$BIN/qsub" -W depend=afterok:1 job.pbs
+expect_run $USER1 1 "qsub: -W depend=beforeok is not supported by Sluice (only after, afterok, afternotok and afterany)" "" \
+	"$BIN/qsub" -W depend=beforeok:1 job.pbs
+expect_run $USER1 1 "qsub: -I is not supported by Sluice" "" "$BIN/qsub" -I job.pbs
+expect_run $USER1 1 "qsub: -W x is not supported by Sluice" "" "$BIN/qsub" -W x=nmatchpolicy:exactnode job.pbs
 expect_run $USER1 170 "qsub: Unknown queue" "" "$BIN/qsub" -q nosuch job.pbs
-expect_run $USER1 1 "qalter: -l is not supported by Sluice (a job's attributes cannot be changed yet)" "" \
-	"$BIN/qalter" -l walltime=1:00 "$id"
-expect_run $USER1 1 "qmove: moving jobs between queues is not supported by Sluice" "" \
-	"$BIN/qmove" batch "$id"
+expect_run $USER1 1 "qalter: -A (the job's account cannot be changed) is not supported by Sluice" "" \
+	"$BIN/qalter" -A other "$id"
 ok "qstat -Q, pbsnodes, and what Sluice refuses"
+
+# 7. Dependencies (-W depend onto --dependency), a begin time (-a) and
+#    -W block=true (qsub waits and exits with the job's exit status)
+d1=$(as $USER1 "$BIN/qsub" -N first -- /bin/sh -c 'sleep 1; exit 3') || fail "qsub: $d1"
+d2=$(as $USER1 "$BIN/qsub" -N okchild -W depend=afterok:"$d1" -- /bin/true) || fail "qsub: $d2"
+d3=$(as $USER1 "$BIN/qsub" -N notok -W "depend=afternotok:$(seq_of "$d1")" -- /bin/true) ||
+	fail "qsub: $d3"
+dependency() { "$BIN/scontrol" show job "$(seq_of "$1")" | sed -n 's/.* Dependency=//p'; }
+expect_eq "depend as Slurm's dependency" "afterok:$(seq_of "$d1")(unfulfilled)" "$(dependency "$d2")"
+wait_state "$(seq_of "$d3")" COMPLETED
+expect_eq "afterok of a failed job never runs" "PENDING" "$(state "$(seq_of "$d2")")"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$d2"
+at=$(date -d '+2 hours' +%Y%m%d%H%M)
+a1=$(as $USER1 "$BIN/qsub" -a "$at" -- /bin/true) || fail "qsub -a: $a1"
+expect_eq "-a CCYYMMDDhhmm is the begin time" "$(date -d "${at%????} ${at#????????}" +%Y-%m-%dT%H:%M:00)" \
+	"$("$BIN/scontrol" show job "$(seq_of "$a1")" | sed -n 's/.* StartTime=\([^ ]*\).*/\1/p')"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$a1"
+expect_run $USER1 2 "qsub: illegal -a value
+$(cat "$top_srcdir/tests/data/pbs/qsub_usage.out")" "" "$BIN/qsub" -a 2561 job.pbs
+b=$(as $USER1 "$BIN/qsub" -W block=true -- /bin/sh -c 'exit 7')
+expect_eq "block=true: the job's exit status" "7" "$?"
+expect_eq "block=true: the id first" "$(seq_of "$b").$S" "$b"
+expect_eq "block=true: the job had ended" "FAILED" "$(state "$(seq_of "$b")")"
+ok "-W depend, -a and -W block=true"
+
+# 8. qalter (what scontrol update changes) and qmove (a queued job's queue)
+q=$(as $USER1 "$BIN/qsub" -h -N alterme -l walltime=10:00 -- /bin/true) || fail "qsub: $q"
+expect_run $USER1 0 "" "" "$BIN/qalter" -l walltime=1:30:00 -N altered -W depend=afterany:"$d1" "$q"
+"$Q" -f "$q" | grep -qx "    Resource_List.walltime = 01:30:00" || fail "qalter -l walltime"
+"$Q" -f "$q" | grep -qx "    Job_Name = altered" || fail "qalter -N: $("$Q" -f "$q")"
+expect_eq "qalter -W depend" "afterany:$(seq_of "$d1")(unfulfilled)" "$(dependency "$q")"
+expect_run $USER2 159 "qalter: Unauthorized Request  $q" "" "$BIN/qalter" -N x "$q"
+expect_run $USER1 153 "qalter: Unknown Job Id 99999.$S" "" "$BIN/qalter" -N x 99999
+expect_run $USER1 2 "qalter: illegal -N value
+$(cat "$top_srcdir/tests/data/pbs/qalter_usage.out")" "" "$BIN/qalter" -N 'a b' "$q"
+expect_run $USER1 0 "" "" "$BIN/qmove" debug "$q"
+"$Q" -f "$q" | grep -qx "    queue = debug" || fail "qmove: $("$Q" -f "$q")"
+expect_run $USER1 170 "qmove: Unknown queue $q" "" "$BIN/qmove" nosuch "$q"
+expect_run $USER1 2 "qmove: illegally formed destination: a@" "" "$BIN/qmove" a@ "$q"
+expect_run $USER1 0 "" "" "$BIN/qalter" -h n "$q"
+wait_state "$(seq_of "$q")" COMPLETED
+expect_run $USER1 35 "qalter: Job has finished" "" "$BIN/qalter" -N x "$q"
+r=$(as $USER1 "$BIN/qsub" -- /bin/sleep 300) || fail "qsub: $r"
+wait_state "$(seq_of "$r")" RUNNING
+expect_run $USER1 168 "qmove: Request invalid for state of job $r" "" "$BIN/qmove" debug "$r"
+expect_run $USER1 168 "qalter: Request invalid for state of job $r" "" "$BIN/qalter" -a 0101 "$r"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$r"
+ok "qalter and qmove"

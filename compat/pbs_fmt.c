@@ -355,8 +355,10 @@ static void attr_resources(struct sl_buf *b, const struct sl_job *j)
 	if (sh.ngpus > 0)
 		attr_num(b, "Resource_List", "ngpus", sh.ngpus);
 	attr_num(b, "Resource_List", "nodect", sh.nodect);
-	/* what Sluice gave: each chunk its own node */
-	attr(b, "Resource_List", "place", sh.nodect > 1 ? "scatter" : "free");
+	/* what Sluice gave: each chunk its own node; excl with --exclusive */
+	snprintf(s, sizeof(s), "%s%s", sh.nodect > 1 ? "scatter" : "free",
+		 j->spec.shared == SL_SHARED_EXCLUSIVE ? ":excl" : "");
+	attr(b, "Resource_List", "place", s);
 	attr(b, "Resource_List", "select", sh.select);
 	if (j->spec.time_limit > 0) {
 		sl_pbs_fmt_duration(j->spec.time_limit * 60, s, sizeof(s));

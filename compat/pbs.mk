@@ -11,7 +11,7 @@ compat_libcompat_a_SOURCES += \
 	compat/pbs_attr.c compat/pbs_attr.h \
 	compat/pbs_alter.c compat/pbs_alter.h
 
-UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_fmt
+UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_fmt tests/unit/test_pbs_attr
 
 # Golden data: job records and what qstat and pbsnodes print for them
 # (tests/data/pbs/README: the OpenPBS lines each layout follows).

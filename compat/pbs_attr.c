@@ -50,9 +50,8 @@ static int two(const char *p)
 	return (p[0] - '0') * 10 + (p[1] - '0');
 }
 
-/* cvtdate()'s fields, longest first, each defaulting as its man page says:
- * a left-out year, month or day is the next one that makes the time come
- * after now; a time of day not after now is tomorrow's. */
+/* cvtdate()'s fields, longest first, falling through as its switch does
+ * (cvtdate.c:128-204). */
 int sl_pbs_cvtdate(const char *s, int64_t now, int64_t *out)
 {
 	const char *dot = strchr(s, '.');

@@ -15,9 +15,11 @@ int sl_pbs_name_ok(const char *n);
 /* -p: an integer from -1024 to 1023; 0, or -1 when it is not. */
 int sl_pbs_priority(const char *a, int *out);
 
-/* [[[[CC]YY]MM]DD]hhmm[.SS] in local time, the next such moment after now
- * when the leading fields are left out (OpenPBS cvtdate(),
- * src/lib/Libcmds/cvtdate.c:76). 0 with *out unix seconds, or -1. */
+/* [[[[CC]YY]MM]DD]hhmm[.SS] in local time, left-out fields defaulted as
+ * OpenPBS's cvtdate() (src/lib/Libcmds/cvtdate.c:76) does: a month before
+ * this one is next year's (this month stays, even when past), a day before
+ * today is next month's, a time of day not after now is tomorrow's. 0
+ * with *out unix seconds, or -1. */
 int sl_pbs_cvtdate(const char *s, int64_t now, int64_t *out);
 
 /* "a=1,b=x,y,c=3" split as parse_equal_string() (src/lib/Libcmds/

@@ -9,7 +9,8 @@ compat_libcompat_a_SOURCES += \
 	compat/pbs_fmt.c compat/pbs_fmt_queue.c compat/pbs_fmt.h \
 	compat/pbs_qopt.c compat/pbs_qopt.h \
 	compat/pbs_attr.c compat/pbs_attr.h \
-	compat/pbs_alter.c compat/pbs_alter.h
+	compat/pbs_alter.c compat/pbs_alter.h \
+	compat/pbs_out.c compat/pbs_out.h
 
 UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_fmt tests/unit/test_pbs_attr
 

@@ -199,3 +199,25 @@ expect_run $USER1 168 "qmove: Request invalid for state of job $r" "" "$BIN/qmov
 expect_run $USER1 168 "qalter: Request invalid for state of job $r" "" "$BIN/qalter" -a 0101 "$r"
 expect_run $USER1 0 "" "" "$BIN/qdel" "$r"
 ok "qalter and qmove"
+
+# 9. qstat -F json and dsv (with -f), and their conflicts
+j=$(as $USER1 "$BIN/qsub" -h -N fmt -l select=1:ncpus=2 -l place=excl -- /bin/true) || fail "qsub: $j"
+"$Q" -f -F json "$j" >"$T/q.json"
+python3 - "$T/q.json" "$j" <<'PY' || fail "qstat -F json: $(cat "$T/q.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+j = d["Jobs"][sys.argv[2]]
+assert j["Job_Name"] == "fmt" and j["job_state"] == "H", j
+# excl: the whole node (16 CPUs), as sbatch --exclusive
+assert j["Resource_List"]["ncpus"] == 16 and j["Resource_List"]["place"] == "free:excl", j
+assert isinstance(d["timestamp"], int), d
+PY
+"$Q" -f -F dsv -D '#' "$j" | grep -q "^Job Id: $j#Job_Name=fmt#" || fail "qstat -F dsv -D: $("$Q" -f -F dsv -D '#' "$j")"
+expect_eq "dsv: one line per job" "1" "$("$Q" -f -F DSV "$j" | wc -l)"
+"$Q" -B -f -F json | python3 -c 'import json,sys; assert "Server" in json.load(sys.stdin)' || fail "qstat -B -f -F json"
+expect_run $USER1 2 "qstat: conflicting options.
+$(cat "$top_srcdir/tests/data/pbs/qstat_usage.out")" "" "$Q" -F json "$j"
+expect_run $USER1 2 "$(cat "$top_srcdir/tests/data/pbs/qstat_usage.out")" "" "$Q" -f -D , "$j"
+expect_run $USER1 2 "$(cat "$top_srcdir/tests/data/pbs/qstat_usage.out")" "" "$Q" -f -F xml "$j"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$j"
+ok "qstat -f -F json and dsv"

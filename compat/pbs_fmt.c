@@ -92,6 +92,11 @@ void sl_pbs_comment(const struct sl_job *j, char *buf, size_t len)
 	const char *end = "";
 
 	buf[0] = '\0';
+	/* a dependency's system hold and a begin time are not the scheduler's
+	 * to comment on (it looks only at queued jobs): depend and
+	 * Execution_Time say why */
+	if (j->state == SL_JOB_PENDING && !j->spec.hold && strchr("HW", sl_pbs_state(j)))
+		return;
 	if (j->state == SL_JOB_PENDING) {
 		if (j->spec.hold)
 			snprintf(buf, len, "Job held: %s hold", *sl_pbs_hold_types(j) == 'o'
@@ -331,6 +336,39 @@ static void attr_resources(struct sl_pbs_out *o, const struct sl_job *j)
 	}
 }
 
+/* depend: what the job still waits for, PBS's way: "TYPE:ID.server@server",
+ * a type's jobs joined by ':' and types by ','. Read from the job's list
+ * as scontrol prints it ("afterok:12(unfulfilled),afterok:13(...)"). */
+static void attr_depend(struct sl_pbs_out *o, const struct sl_job *j, const char *server)
+{
+	char *copy, *save = NULL, *term, prev[32] = "";
+	struct sl_buf *b;
+
+	if (j->dependency == NULL || j->dependency[0] == '\0')
+		return;
+	copy = sl_xstrdup(j->dependency);
+	b = sl_buf_new(1 << 20);
+	for (term = strtok_r(copy, ",?", &save); term; term = strtok_r(NULL, ",?", &save)) {
+		char *colon = strchr(term, ':');
+		term[strcspn(term, "(+")] = '\0'; /* the state, "+MIN" */
+		if (colon == NULL) { /* singleton */
+			sl_buf_addf(b, "%s%s", sl_buf_len(b) ? "," : "", term);
+			prev[0] = '\0';
+			continue;
+		}
+		*colon = '\0';
+		if (strcmp(prev, term) == 0)
+			sl_buf_addf(b, ":%s.%s@%s", colon + 1, server, server);
+		else
+			sl_buf_addf(b, "%s%s:%s.%s@%s", sl_buf_len(b) ? "," : "", term, colon + 1,
+				    server, server);
+		snprintf(prev, sizeof(prev), "%s", term);
+	}
+	attr(o, "depend", NULL, sl_buf_str(b));
+	sl_buf_free(b);
+	free(copy);
+}
+
 static void attr_started(struct sl_pbs_out *o, const struct sl_job *j)
 {
 	char *h;
@@ -368,6 +406,7 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	attr(o, "Account_Name", NULL, s->account);
 	attr(o, "Checkpoint", NULL, "u");
 	attr_time(o, "ctime", j->submit_time);
+	attr_depend(o, j, v->server);
 	if (s->std_err == NULL && s->pbs && s->submit_dir) {
 		/* joined (-j oe): the error file it would have had */
 		snprintf(tmp, sizeof(tmp), "%s/%s.e%%j", s->submit_dir, s->name ? s->name : "");
@@ -376,6 +415,8 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 		attr_path(o, "Error_Path", j, s->std_err ? s->std_err : s->std_out);
 	}
 	attr_started(o, j);
+	if (j->state == SL_JOB_PENDING)
+		attr_time(o, "Execution_Time", s->begin_time);
 	attr(o, "Hold_Types", NULL, sl_pbs_hold_types(j));
 	attr(o, "Join_Path", NULL, s->std_err ? "n" : "oe");
 	attr(o, "Keep_Files", NULL, "n");
@@ -420,6 +461,7 @@ void sl_pbs_count(struct sl_pbs_counts *c, const struct sl_job *j)
 	switch (sl_pbs_state(j)) {
 	case 'Q': c->queued++; break;
 	case 'H': c->held++; break;
+	case 'W': c->waiting++; break;
 	case 'R': c->running++; break;
 	case 'E': c->exiting++; break;
 	default: return;

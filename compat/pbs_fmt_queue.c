@@ -33,8 +33,8 @@ static void state_count(struct sl_pbs_out *o, const struct sl_pbs_counts *c)
 {
 	char s[160];
 
-	snprintf(s, sizeof(s), "Transit:0 Queued:%d Held:%d Waiting:0 Running:%d Exiting:%d "
-		 "Begun:0 ", c->queued, c->held, c->running, c->exiting);
+	snprintf(s, sizeof(s), "Transit:0 Queued:%d Held:%d Waiting:%d Running:%d Exiting:%d "
+		 "Begun:0 ", c->queued, c->held, c->waiting, c->running, c->exiting);
 	sl_pbs_out_attr(o, "state_count", NULL, s);
 }
 
@@ -134,9 +134,10 @@ int sl_qstat_queues(struct sl_buf *b, struct sl_pbs_out *full, const struct sl_c
 			name[15] = '*';
 			name[16] = '\0';
 		}
-		if (sl_buf_addf(b, "%-16s %5s %5d %3s %3s %5d %5d %5d %5s %5s %5d %-4s\n", name,
+		if (sl_buf_addf(b, "%-16s %5s %5d %3s %3s %5d %5d %5d %5d %5s %5d %-4s\n", name,
 				"0", c->total, "yes", p->avail == SL_PART_UP ? "yes" : "no",
-				c->queued, c->running, c->held, "0", "0", c->exiting, "Exe*") != 0)
+				c->queued, c->running, c->held, c->waiting, "0", c->exiting,
+				"Exe*") != 0)
 			return -SL_ETOOBIG;
 	}
 	return 0;
@@ -167,8 +168,8 @@ int sl_qstat_server(struct sl_buf *b, struct sl_pbs_out *full, const char *serve
 		name[15] = '*';
 		name[16] = '\0';
 	}
-	return sl_buf_addf(b, "%-16s %5s %5d %5d %5d %5d %5s %5s %5d %-10s\n", name, "0", c->total,
-			   c->queued, c->running, c->held, "0", "0", c->exiting, "Active");
+	return sl_buf_addf(b, "%-16s %5s %5d %5d %5d %5d %5d %5s %5d %-10s\n", name, "0", c->total,
+			   c->queued, c->running, c->held, c->waiting, "0", c->exiting, "Active");
 }
 
 /* A quota row already counted for an earlier partition (shared ClusterQueue). */

@@ -56,12 +56,14 @@ int sl_pbs_operand(const char *op, const char *server, uint64_t *id, char **show
  * frees. Never fails: without a config the host name is the answer. */
 char *sl_pbs_server_name(void);
 
-/* PBS's one-letter state: Q queued, H held, R running, E exiting, F
- * finished (history). */
+/* PBS's one-letter state: Q queued, H held (a dependency is a system
+ * hold), W waiting for its begin time, R running, E exiting, F finished
+ * (history). */
 char sl_pbs_state(const struct sl_job *j);
 /* PBS's substate number of j (qstat -f), OpenPBS src/include/job.h. */
 int sl_pbs_substate(const struct sl_job *j);
-/* Hold_Types: "u" (JobHeldUser), "o" (JobHeldAdmin), "n". */
+/* Hold_Types: "u" (JobHeldUser), "o" (JobHeldAdmin), "s" (a dependency),
+ * "n". */
 const char *sl_pbs_hold_types(const struct sl_job *j);
 
 /* Seconds as PBS encodes durations: "HH:MM:SS" (hours unbounded). */

@@ -162,11 +162,14 @@ dependency() { "$BIN/scontrol" show job "$(seq_of "$1")" | sed -n 's/.* Dependen
 expect_eq "depend as Slurm's dependency" "afterok:$(seq_of "$d1")(unfulfilled)" "$(dependency "$d2")"
 wait_state "$(seq_of "$d3")" COMPLETED
 expect_eq "afterok of a failed job never runs" "PENDING" "$(state "$(seq_of "$d2")")"
+"$Q" "$d2" | grep -q "^$d2 .* H batch" || fail "a dependency is a system hold: $("$Q" "$d2")"
+"$Q" -f "$d2" | grep -qx "    Hold_Types = s" || fail "Hold_Types s: $("$Q" -f "$d2")"
 expect_run $USER1 0 "" "" "$BIN/qdel" "$d2"
 at=$(date -d '+2 hours' +%Y%m%d%H%M)
 a1=$(as $USER1 "$BIN/qsub" -a "$at" -- /bin/true) || fail "qsub -a: $a1"
 expect_eq "-a CCYYMMDDhhmm is the begin time" "$(date -d "${at%????} ${at#????????}" +%Y-%m-%dT%H:%M:00)" \
 	"$("$BIN/scontrol" show job "$(seq_of "$a1")" | sed -n 's/.* StartTime=\([^ ]*\).*/\1/p')"
+"$Q" "$a1" | grep -q "^$a1 .* W batch" || fail "-a: state W: $("$Q" "$a1")"
 expect_run $USER1 0 "" "" "$BIN/qdel" "$a1"
 expect_run $USER1 2 "qsub: illegal -a value
 $(cat "$top_srcdir/tests/data/pbs/qsub_usage.out")" "" "$BIN/qsub" -a 2561 job.pbs

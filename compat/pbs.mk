@@ -12,7 +12,8 @@ compat_libcompat_a_SOURCES += \
 	compat/pbs_alter.c compat/pbs_alter.h \
 	compat/pbs_out.c compat/pbs_out.h
 
-UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_fmt tests/unit/test_pbs_attr
+UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_fmt tests/unit/test_pbs_attr \
+	tests/unit/test_pbs_env
 
 # Golden data: job records and what qstat and pbsnodes print for them
 # (tests/data/pbs/README: the OpenPBS lines each layout follows).

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "slurm_env.h"
 #include "xalloc.h"
 
 #define PBS_TMP_DIR "/var/tmp"
@@ -88,6 +89,17 @@ char **sl_pbs_env_build(const struct sl_pbs_env_in *in)
 		o.v = sl_xcalloc(1, sizeof(char *));
 	qsort(o.v, o.n, sizeof(*o.v), by_name);
 	return o.v;
+}
+
+char **sl_pbs_env_job(const struct sl_pbs_env_in *in, char *const *over)
+{
+	char **pbs = sl_pbs_env_build(in);
+	char **base = sl_slurm_env_merge(in->job->spec.env, pbs);
+	char **all = sl_slurm_env_merge(base, over);
+
+	sl_strv_free(pbs);
+	sl_strv_free(base);
+	return all;
 }
 
 char *sl_pbs_nodefile(const struct sl_jobshape *sh, char *const *hosts, int nhosts)

@@ -49,6 +49,16 @@ int sl_qjob_connect(const char *name, struct sl_client **c, const char *server)
 	return SL_PBSE_SYSTEM;
 }
 
+int sl_qjob_parse_failed(const char *name, const struct sl_err *err,
+			 const struct sl_pbs_failure *f, const char *usage)
+{
+	if (err->msg[0])
+		fprintf(stderr, "%s: %s\n", name, err->msg);
+	if (f->usage)
+		fputs(usage, stderr);
+	return f->status;
+}
+
 int sl_qjob_each(const char *name, char **ids, int n, sl_qjob_fn one, const void *arg)
 {
 	struct sl_client *c = NULL;
@@ -82,12 +92,7 @@ int sl_qjob_main(enum sl_qctl_cmd cmd, const char *name, int argc, char **argv, 
 	struct sl_pbs_failure fail;
 	struct sl_err err = SL_ERR_INIT;
 
-	if (sl_qctl_parse(cmd, argc, argv, &o, &fail, &err) != 0) {
-		if (err.msg[0])
-			fprintf(stderr, "%s: %s\n", name, err.msg);
-		if (fail.usage)
-			fputs(sl_qctl_usage(cmd), stderr);
-		return fail.status;
-	}
+	if (sl_qctl_parse(cmd, argc, argv, &o, &fail, &err) != 0)
+		return sl_qjob_parse_failed(name, &err, &fail, sl_qctl_usage(cmd));
 	return sl_qjob_each(name, o.ids, o.n_ids, one, &o);
 }

@@ -22,6 +22,11 @@ int sl_qjob_main(enum sl_qctl_cmd cmd, const char *name, int argc, char **argv, 
  * byte). */
 int sl_qjob_each(const char *name, char **ids, int n, sl_qjob_fn one, const void *arg);
 
+/* A parse's failure told as PBS's commands tell it: "NAME: TEXT" (unless
+ * empty), then the usage when f says so. Returns the exit status. */
+int sl_qjob_parse_failed(const char *name, const struct sl_err *err,
+			 const struct sl_pbs_failure *f, const char *usage);
+
 /* Connect *c if it is not: 0, or SL_PBSE_SYSTEM after PBS's message. */
 int sl_qjob_connect(const char *name, struct sl_client **c, const char *server);
 

@@ -52,15 +52,10 @@ int main(int argc, char **argv)
 	char *server = sl_pbs_server_name();
 	int rc;
 
-	if (sl_qalter_parse(argc, argv, server, &q, &fail, &err) != 0) {
-		if (err.msg[0])
-			fprintf(stderr, "qalter: %s\n", err.msg);
-		if (fail.usage)
-			fputs(sl_qalter_usage, stderr);
-		rc = fail.status;
-	} else {
+	if (sl_qalter_parse(argc, argv, server, &q, &fail, &err) != 0)
+		rc = sl_qjob_parse_failed("qalter", &err, &fail, sl_qalter_usage);
+	else
 		rc = sl_qjob_each("qalter", q.ids, q.n_ids, one, &q);
-	}
 	sl_qalter_req_clear(&q);
 	free(server);
 	return rc;

@@ -37,15 +37,10 @@ int main(int argc, char **argv)
 	char *server = sl_pbs_server_name(), *queue = NULL, **ids = NULL;
 	int n = 0, rc;
 
-	if (sl_qmove_parse(argc, argv, server, &queue, &ids, &n, &fail, &err) != 0) {
-		if (err.msg[0])
-			fprintf(stderr, "qmove: %s\n", err.msg);
-		if (fail.usage)
-			fputs(sl_qmove_usage, stderr);
-		rc = fail.status;
-	} else {
+	if (sl_qmove_parse(argc, argv, server, &queue, &ids, &n, &fail, &err) != 0)
+		rc = sl_qjob_parse_failed("qmove", &err, &fail, sl_qmove_usage);
+	else
 		rc = sl_qjob_each("qmove", ids, n, one, queue);
-	}
 	free(queue);
 	free(server);
 	return rc;

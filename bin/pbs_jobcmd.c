@@ -6,8 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* A job the daemon no longer has may have finished: PBS says so. */
-static int finished(struct sl_client *c, uint64_t id)
+int sl_qjob_finished(struct sl_client *c, uint64_t id)
 {
 	struct sl_jobfilter f = {.ids = &id, .n_ids = 1, .history = 1};
 	struct sl_err err = SL_ERR_INIT;
@@ -24,7 +23,7 @@ int sl_qjob_report(const char *name, struct sl_client *c, int rc, const char *ms
 {
 	int e = sl_pbse_of(rc);
 
-	if (rc == -SL_ESTATE || (rc == -SL_ENOENT && finished(c, id))) {
+	if (rc == -SL_ESTATE || (rc == -SL_ENOENT && sl_qjob_finished(c, id))) {
 		fprintf(stderr, "%s: %s\n", name, sl_pbse_text(SL_PBSE_HISTJOBID));
 		return SL_PBSE_HISTJOBID;
 	}

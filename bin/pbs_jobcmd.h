@@ -27,6 +27,9 @@ int sl_qjob_each(const char *name, char **ids, int n, sl_qjob_fn one, const void
 int sl_qjob_parse_failed(const char *name, const struct sl_err *err,
 			 const struct sl_pbs_failure *f, const char *usage);
 
+/* Is job id in the history (it finished), rather than unknown? */
+int sl_qjob_finished(struct sl_client *c, uint64_t id);
+
 /* Connect *c if it is not: 0, or SL_PBSE_SYSTEM after PBS's message. */
 int sl_qjob_connect(const char *name, struct sl_client **c, const char *server);
 

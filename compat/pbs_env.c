@@ -14,7 +14,7 @@
 
 #define PBS_TMP_DIR "/var/tmp"
 
-static const char *env_get(char *const *envp, const char *name)
+const char *sl_pbs_env_get(char *const *envp, const char *name)
 {
 	size_t n = strlen(name);
 
@@ -44,7 +44,7 @@ static void put_o(struct out *o, char *const *env, const char *name, const char 
 	char k[64];
 
 	snprintf(k, sizeof(k), "PBS_O_%s", name);
-	if (env_get(env, k) == NULL)
+	if (sl_pbs_env_get(env, k) == NULL)
 		put(o, k, from);
 }
 
@@ -68,15 +68,15 @@ char **sl_pbs_env_build(const struct sl_pbs_env_in *in)
 	put(&o, "PBS_NODENUM", "0");
 	put(&o, "PBS_QUEUE", s->partition);
 	put(&o, "PBS_TASKNUM", "1");
-	put_o(&o, env, "HOME", env_get(env, "HOME"));
+	put_o(&o, env, "HOME", sl_pbs_env_get(env, "HOME"));
 	put_o(&o, env, "HOST", s->submit_host);
-	put_o(&o, env, "LANG", env_get(env, "LANG"));
-	put_o(&o, env, "LOGNAME", env_get(env, "LOGNAME") ? env_get(env, "LOGNAME")
-							  : env_get(env, "USER"));
-	put_o(&o, env, "MAIL", env_get(env, "MAIL"));
-	put_o(&o, env, "PATH", env_get(env, "PATH"));
+	put_o(&o, env, "LANG", sl_pbs_env_get(env, "LANG"));
+	put_o(&o, env, "LOGNAME", sl_pbs_env_get(env, "LOGNAME") ? sl_pbs_env_get(env, "LOGNAME")
+							  : sl_pbs_env_get(env, "USER"));
+	put_o(&o, env, "MAIL", sl_pbs_env_get(env, "MAIL"));
+	put_o(&o, env, "PATH", sl_pbs_env_get(env, "PATH"));
 	put_o(&o, env, "QUEUE", s->partition);
-	put_o(&o, env, "SHELL", env_get(env, "SHELL"));
+	put_o(&o, env, "SHELL", sl_pbs_env_get(env, "SHELL"));
 	put_o(&o, env, "WORKDIR", s->submit_dir);
 	if (s->pbs) {
 		int per_node = in->shape->cpus_per_node > 0 ? in->shape->cpus_per_node : 1;

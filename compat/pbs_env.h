@@ -23,6 +23,9 @@ struct sl_pbs_env_in {
 	const char *server;              /* the PBS server name (pbsServer) */
 };
 
+/* The value of name in envp ("K=V" entries), borrowed; NULL when unset. */
+const char *sl_pbs_env_get(char *const *envp, const char *name);
+
 /* "K=V", sorted by name, NULL-terminated; caller frees with sl_strv_free(). */
 char **sl_pbs_env_build(const struct sl_pbs_env_in *in);
 

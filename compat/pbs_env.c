@@ -79,7 +79,10 @@ char **sl_pbs_env_build(const struct sl_pbs_env_in *in)
 	put_o(&o, env, "SHELL", sl_pbs_env_get(env, "SHELL"));
 	put_o(&o, env, "WORKDIR", s->submit_dir);
 	if (s->pbs) {
-		int per_node = in->shape->cpus_per_node > 0 ? in->shape->cpus_per_node : 1;
+		/* the chunk's ncpus as asked: place=excl's whole node is not it */
+		int per_node = in->shape->tasks_per_node * in->shape->cpus_per_task;
+		if (per_node <= 0)
+			per_node = 1;
 		snprintf(num, sizeof(num), "%d", per_node);
 		put(&o, "NCPUS", num);
 		put(&o, "OMP_NUM_THREADS", num);

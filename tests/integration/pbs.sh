@@ -224,3 +224,12 @@ expect_run $USER1 2 "$(cat "$top_srcdir/tests/data/pbs/qstat_usage.out")" "" "$Q
 expect_run $USER1 2 "$(cat "$top_srcdir/tests/data/pbs/qstat_usage.out")" "" "$Q" -f -F xml "$j"
 expect_run $USER1 0 "" "" "$BIN/qdel" "$j"
 ok "qstat -f -F json and dsv"
+
+# 10. The examples quickstart.sh submits run unchanged
+for ex in hello torque; do
+	e=$(as $USER1 "$BIN/qsub" "$top_srcdir/examples/$ex.pbs") || fail "qsub examples/$ex.pbs: $e"
+	wait_state "$(seq_of "$e")" COMPLETED
+done
+expect_eq "examples/torque.pbs (NCPUS: the chunk's, excl or not)" "job $e: 2 ranks, NCPUS=2" \
+	"$(cat "$T/work/torque-style.o$(seq_of "$e")")"
+ok "examples/*.pbs"

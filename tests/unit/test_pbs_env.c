@@ -43,8 +43,9 @@ static struct sl_job *job(int pbs)
 
 static void test_build(void **state)
 {
+	/* cpus_per_node past the chunk's: --exclusive's whole node (place=excl) */
 	struct sl_jobshape sh = {.nodes = 2, .ntasks = 8, .tasks_per_node = 4, .cpus_per_task = 2,
-				 .cpus_per_node = 8};
+				 .cpus_per_node = 16};
 	struct sl_job *j = job(1);
 	struct sl_pbs_env_in in = {j, &sh, "head1"};
 	char **e = sl_pbs_env_build(&in);

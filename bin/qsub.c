@@ -8,6 +8,7 @@
  * what Sluice refuses ("qsub: -J is not supported by Sluice"). */
 #include "config.h"
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,22 +65,66 @@ static int submit_failed(int r, const struct sl_err *err, const char *server)
 	return 1;
 }
 
+static volatile sig_atomic_t sig_happened;
+
+static void blockint(int sig)
+{
+	sig_happened = sig;
+}
+
+/* A signal while blocking deletes the job, as bailout() (qsub.c:789) does:
+ * "Job ID is being deleted" on stdout, the interruption on stderr, exit 2. */
+static int bailout(uint64_t id, const char *shown)
+{
+	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
+	struct sl_jobresult *res = NULL;
+	struct sl_client *c = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	size_t n = 0;
+	int rc = 2;
+
+	fprintf(stderr, "qsub: wait for job %s interrupted by signal %d\n", shown,
+		(int)sig_happened);
+	printf("Job %s is being deleted\n", shown);
+	fflush(stdout);
+	if (sl_client_connect(NULL, &c, &err) != 0 ||
+	    sl_client_cancel(c, &f, 0, 0, &res, &n, &err) != 0) {
+		fprintf(stderr, "qsub: cannot connect to server %s (errno=%d)\n",
+			strchr(shown, '.') + 1, SL_PBSE_SYSTEM);
+		rc = 1;
+	}
+	free(res);
+	sl_client_free(c);
+	return rc;
+}
+
 /* -W block=true: qsub stays until the job ends and exits with its exit
  * status, as block() (src/cmds/qsub.c:874) exits with what the server
  * sends; a job a signal ended has PBS's status 256+SIG, whose low byte is
  * the signal. Polled on a fresh connection each time (sluiced closes idle
- * ones), every second at first, then up to every 10 s. */
+ * ones), every second at first, then up to every 10 s. SIGINT, SIGQUIT
+ * and SIGTERM end the wait (blockint(), qsub_sup.c:362). */
 static int block(uint64_t id, const char *shown)
 {
 	struct sl_jobfilter f = {.ids = &id, .n_ids = 1, .history = 1};
+	struct sigaction act = {.sa_handler = blockint};
 
+	sigemptyset(&act.sa_mask);
+	if (sigaction(SIGINT, &act, NULL) != 0 || sigaction(SIGQUIT, &act, NULL) != 0 ||
+	    sigaction(SIGTERM, &act, NULL) != 0) {
+		perror("qsub: unable to catch signals");
+		return 1;
+	}
 	for (unsigned pause = 1;; pause = pause < 10 ? pause + 1 : 10) {
 		struct sl_err err = SL_ERR_INIT;
 		struct sl_job **v = NULL;
 		size_t n = 0;
 		int status = -1;
 
-		sleep(pause);
+		for (unsigned t = 0; t < pause * 10 && !sig_happened; t++)
+			(void)usleep(100000);
+		if (sig_happened)
+			return bailout(id, shown);
 		if (sl_client_query(&f, &v, &n, &err) != 0)
 			continue; /* the server is restarting: the job is durable */
 		if (n == 0) {

@@ -177,6 +177,20 @@ b=$(as $USER1 "$BIN/qsub" -W block=true -- /bin/sh -c 'exit 7')
 expect_eq "block=true: the job's exit status" "7" "$?"
 expect_eq "block=true: the id first" "$(seq_of "$b").$S" "$b"
 expect_eq "block=true: the job had ended" "FAILED" "$(state "$(seq_of "$b")")"
+# a signal ends the wait and deletes the job (bailout(), qsub.c:789)
+"$BIN/qsub" -W block=true -- /bin/sleep 300 >"$T/bo" 2>"$T/be" &
+qp=$!
+n=0
+until [ -s "$T/bo" ]; do n=$((n + 1)); [ $n -lt 100 ] || fail "qsub -W block: no id"; sleep 0.1; done
+bid=$(head -n1 "$T/bo")
+kill -INT $qp
+wait $qp
+expect_eq "block=true interrupted: exit" "2" "$?"
+expect_eq "block=true interrupted: stdout" "$bid
+Job $bid is being deleted" "$(cat "$T/bo")"
+expect_eq "block=true interrupted: stderr" "qsub: wait for job $bid interrupted by signal 2" \
+	"$(cat "$T/be")"
+wait_state "$(seq_of "$bid")" CANCELLED
 ok "-W depend, -a and -W block=true"
 
 # 8. qalter (what scontrol update changes) and qmove (a queued job's queue)

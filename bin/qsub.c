@@ -50,8 +50,8 @@ static int parse_failed(const struct sl_qsub_flags *fl, const struct sl_err *err
  * number for, else the daemon's last line (its reason). */
 static int submit_failed(int r, const struct sl_err *err, const char *server)
 {
-	int e = sl_pbse_of(err->code ? err->code : r);
 	const char *msg = err->msg[0] ? err->msg : sl_strerror(r), *last = strrchr(msg, '\n');
+	int e = sl_pbse_of_refusal(err->code ? err->code : r, msg);
 
 	if (e == SL_PBSE_SYSTEM) {
 		fprintf(stderr, "qsub: cannot connect to server %s (errno=%d)\n", server, e);

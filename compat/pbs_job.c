@@ -35,6 +35,7 @@ static const struct {
 	{SL_PBSE_EXCQRESC, "Job violates queue and/or server resource limits"},
 	{SL_PBSE_UNKRESC, "Unknown resource"},
 	{SL_PBSE_BADACCT, "Invalid Account"},
+	{SL_PBSE_BADDEPEND, "Invalid Job Dependency"},
 	{SL_PBSE_INVALSELECTRESC, "Resource invalid in \"select\" specification"},
 	{SL_PBSE_INVALJOBRESC,
 	 "\"-lresource=\" cannot be used with \"select\" or \"place\", resource is"},
@@ -65,6 +66,13 @@ int sl_pbse_of(int code)
 	case SL_ECONNECT: return SL_PBSE_SYSTEM;
 	default: return 0;
 	}
+}
+
+int sl_pbse_of_refusal(int sl_code, const char *msg)
+{
+	if (msg && strstr(msg, "Job dependency problem") != NULL)
+		return SL_PBSE_BADDEPEND;
+	return sl_pbse_of(sl_code);
 }
 
 char *sl_pbs_jobid(uint64_t id, const char *server)

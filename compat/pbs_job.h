@@ -21,6 +21,7 @@
 #define SL_PBSE_EXCQRESC 15036  /* "Job violates queue and/or server resource limits" */
 #define SL_PBSE_UNKRESC 15035   /* "Unknown resource" */
 #define SL_PBSE_BADACCT 15049   /* "Invalid Account" */
+#define SL_PBSE_BADDEPEND 15054 /* "Invalid Job Dependency" */
 #define SL_PBSE_INVALSELECTRESC 15108 /* "Resource invalid in \"select\" specification" */
 #define SL_PBSE_INVALJOBRESC 15109    /* "\"-lresource=\" cannot be used with ..." */
 #define SL_PBSE_HISTJOBID 15139 /* "Job has finished" */
@@ -36,6 +37,10 @@ const char *sl_pbse_text(int e);
  * can never fit violates the queue's limits, and so on; 0 for codes PBS
  * has no number for (the daemon's own text is printed). */
 int sl_pbse_of(int sl_code);
+
+/* As sl_pbse_of(), and a refused dependency (Slurm's "Job dependency
+ * problem": a job it names does not exist) is PBSE_BADDEPEND. */
+int sl_pbse_of_refusal(int sl_code, const char *msg);
 
 /* "N.server", the id PBS prints and qsub returns. Caller frees. */
 char *sl_pbs_jobid(uint64_t id, const char *server);

@@ -165,6 +165,7 @@ expect_eq "afterok of a failed job never runs" "PENDING" "$(state "$(seq_of "$d2
 "$Q" "$d2" | grep -q "^$d2 .* H batch" || fail "a dependency is a system hold: $("$Q" "$d2")"
 "$Q" -f "$d2" | grep -qx "    Hold_Types = s" || fail "Hold_Types s: $("$Q" -f "$d2")"
 expect_run $USER1 0 "" "" "$BIN/qdel" "$d2"
+expect_run $USER1 206 "qsub: Invalid Job Dependency" "" "$BIN/qsub" -W depend=afterok:99999 job.pbs
 at=$(date -d '+2 hours' +%Y%m%d%H%M)
 a1=$(as $USER1 "$BIN/qsub" -a "$at" -- /bin/true) || fail "qsub -a: $a1"
 expect_eq "-a CCYYMMDDhhmm is the begin time" "$(date -d "${at%????} ${at#????????}" +%Y-%m-%dT%H:%M:00)" \
@@ -201,6 +202,7 @@ expect_run $USER1 0 "" "" "$BIN/qalter" -l walltime=1:30:00 -N altered -W depend
 expect_eq "qalter -W depend" "afterany:$(seq_of "$d1")(unfulfilled)" "$(dependency "$q")"
 expect_run $USER2 159 "qalter: Unauthorized Request  $q" "" "$BIN/qalter" -N x "$q"
 expect_run $USER1 153 "qalter: Unknown Job Id 99999.$S" "" "$BIN/qalter" -N x 99999
+expect_run $USER1 206 "qalter: Invalid Job Dependency $q" "" "$BIN/qalter" -W depend=afterok:99999 "$q"
 expect_run $USER1 2 "qalter: illegal -N value
 $(cat "$top_srcdir/tests/data/pbs/qalter_usage.out")" "" "$BIN/qalter" -N 'a b' "$q"
 expect_run $USER1 0 "" "" "$BIN/qmove" debug "$q"

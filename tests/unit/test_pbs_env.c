@@ -16,16 +16,6 @@
 #include "pbs_env.h"
 #include "xalloc.h"
 
-static const char *get(char **env, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (; env && *env; env++)
-		if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
-			return *env + n + 1;
-	return NULL;
-}
-
 static struct sl_job *job(int pbs)
 {
 	char *rec = sl_xasprintf(
@@ -51,16 +41,16 @@ static void test_build(void **state)
 	char **e = sl_pbs_env_build(&in);
 	(void)state;
 
-	assert_string_equal(get(e, "PBS_JOBID"), "42.head1");
-	assert_string_equal(get(e, "PBS_JOBNAME"), "run");
-	assert_string_equal(get(e, "PBS_QUEUE"), "batch");
-	assert_string_equal(get(e, "PBS_ACCOUNT"), "physics");
-	assert_string_equal(get(e, "PBS_ENVIRONMENT"), "PBS_BATCH");
-	assert_string_equal(get(e, "PBS_O_HOST"), "login1");
-	assert_string_equal(get(e, "PBS_O_HOME"), "/home/alice");
-	assert_null(get(e, "PBS_O_WORKDIR")); /* qsub's stays: not set again */
-	assert_string_equal(get(e, "NCPUS"), "8");
-	assert_string_equal(get(e, "OMP_NUM_THREADS"), "8");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_JOBID"), "42.head1");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_JOBNAME"), "run");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_QUEUE"), "batch");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_ACCOUNT"), "physics");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_ENVIRONMENT"), "PBS_BATCH");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_O_HOST"), "login1");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_O_HOME"), "/home/alice");
+	assert_null(sl_pbs_env_get(e, "PBS_O_WORKDIR")); /* qsub's stays: not set again */
+	assert_string_equal(sl_pbs_env_get(e, "NCPUS"), "8");
+	assert_string_equal(sl_pbs_env_get(e, "OMP_NUM_THREADS"), "8");
 	for (size_t i = 1; e[i]; i++) /* sorted by name */
 		assert_true(strcmp(e[i - 1], e[i]) < 0);
 	sl_strv_free(e);
@@ -70,9 +60,9 @@ static void test_build(void **state)
 	j = job(0);
 	in.job = j;
 	e = sl_pbs_env_build(&in);
-	assert_string_equal(get(e, "PBS_O_QUEUE"), "batch");
-	assert_null(get(e, "NCPUS"));
-	assert_null(get(e, "OMP_NUM_THREADS"));
+	assert_string_equal(sl_pbs_env_get(e, "PBS_O_QUEUE"), "batch");
+	assert_null(sl_pbs_env_get(e, "NCPUS"));
+	assert_null(sl_pbs_env_get(e, "OMP_NUM_THREADS"));
 	sl_strv_free(e);
 	sl_job_free(j);
 }
@@ -87,11 +77,11 @@ static void test_job_env(void **state)
 	char **e = sl_pbs_env_job(&in, slurm);
 	(void)state;
 
-	assert_string_equal(get(e, "KEEP"), "1");                /* exported */
-	assert_string_equal(get(e, "PBS_O_WORKDIR"), "/from/qsub");
-	assert_string_equal(get(e, "PBS_JOBID"), "42.head1");    /* PBS's over exported */
-	assert_string_equal(get(e, "SLURM_JOB_ID"), "42");       /* over's over both */
-	assert_string_equal(get(e, "NCPUS"), "99");
+	assert_string_equal(sl_pbs_env_get(e, "KEEP"), "1");                /* exported */
+	assert_string_equal(sl_pbs_env_get(e, "PBS_O_WORKDIR"), "/from/qsub");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_JOBID"), "42.head1");    /* PBS's over exported */
+	assert_string_equal(sl_pbs_env_get(e, "SLURM_JOB_ID"), "42");       /* over's over both */
+	assert_string_equal(sl_pbs_env_get(e, "NCPUS"), "99");
 	sl_strv_free(e);
 	sl_job_free(j);
 }

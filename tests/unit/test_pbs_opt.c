@@ -17,6 +17,7 @@
 
 #include "err.h"
 #include "job.h"
+#include "pbs_env.h"
 #include "pbs_job.h"
 #include "pbs_opt.h"
 #include "pbs_resource.h"
@@ -56,15 +57,6 @@ static void run(struct res *r, char **envp, int argc, char **argv)
 static void done(struct res *r)
 {
 	sl_jobspec_clear(&r->spec);
-}
-
-static const char *env_of(char **env, const char *name)
-{
-	size_t n = strlen(name);
-	for (; env && *env; env++)
-		if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
-			return *env + n + 1;
-	return NULL;
 }
 
 /* ---- -l ------------------------------------------------------------------ */
@@ -311,11 +303,11 @@ static void test_script_spec(void **state)
 	/* the job starts in $HOME (the passwd entry's) */
 	assert_non_null(r.spec.work_dir);
 	/* PBS_O_* as qsub sends them; no -V: nothing else of the environment */
-	assert_string_equal(env_of(r.spec.env, "PBS_O_HOME"), "/home/alice");
-	assert_string_equal(env_of(r.spec.env, "PBS_O_LOGNAME"), "alice");
-	assert_string_equal(env_of(r.spec.env, "PBS_O_SHELL"), "/bin/bash");
-	assert_string_equal(env_of(r.spec.env, "PBS_O_WORKDIR"), r.spec.submit_dir);
-	assert_null(env_of(r.spec.env, "FOO"));
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "PBS_O_HOME"), "/home/alice");
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "PBS_O_LOGNAME"), "alice");
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "PBS_O_SHELL"), "/bin/bash");
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "PBS_O_WORKDIR"), r.spec.submit_dir);
+	assert_null(sl_pbs_env_get(r.spec.env, "FOO"));
 	assert_string_equal(r.spec.export_spec, "NONE");
 	assert_string_equal(r.spec.script, "#!/bin/bash\n#PBS -N fromdir\n#PBS -q gpu\n"
 					   "#PBS -l select=2:ncpus=2:mem=1gb\n#PBS -l walltime=00:10:00\n"
@@ -417,14 +409,14 @@ static void test_environment(void **state)
 
 	write_file("e.sh", "#!/bin/sh\ntrue\n");
 	RUN(&r, base_env, "-v", "A=1,B='x,y',FOO", "e.sh");
-	assert_string_equal(env_of(r.spec.env, "A"), "1");
-	assert_string_equal(env_of(r.spec.env, "B"), "x,y");
-	assert_string_equal(env_of(r.spec.env, "FOO"), "foo value");
-	assert_null(env_of(r.spec.env, "PATH"));
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "A"), "1");
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "B"), "x,y");
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "FOO"), "foo value");
+	assert_null(sl_pbs_env_get(r.spec.env, "PATH"));
 	assert_string_equal(r.spec.export_spec, "A=1,B='x,y',FOO");
 	done(&r);
 	RUN(&r, base_env, "-V", "e.sh");
-	assert_string_equal(env_of(r.spec.env, "PATH"), "/usr/bin:/bin");
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "PATH"), "/usr/bin:/bin");
 	assert_null(r.spec.export_spec);
 	done(&r);
 }

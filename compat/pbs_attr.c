@@ -237,8 +237,20 @@ static int depend_item(char *item, const char *server, struct sl_buf *b, struct 
 				  "(only after, afterok, afternotok and afterany)", tok);
 	sl_buf_addf(b, "%s%s", sl_buf_len(b) ? "," : "", tok);
 	while ((tok = strtok_r(NULL, ":", &save)) != NULL) {
+		char *at = strchr(tok, '@'); /* "ID@SERVER", as qstat -f shows it */
 		uint64_t id;
-		int k = sl_pbs_parse_jobid(tok, server, &id);
+		int k;
+
+		if (at != NULL) {
+			size_t label = strcspn(server, ".");
+			*at++ = '\0';
+			if (*at == '\0')
+				return sl_err_set(err, SL_EINVAL, "illegal -W value");
+			if (strcspn(at, ".") != label || strncmp(at, server, label) != 0)
+				return sl_err_set(err, SL_EUNSUPP, "-W depend on %s@%s, a job of "
+						  "another server, is not supported by Sluice", tok, at);
+		}
+		k = sl_pbs_parse_jobid(tok, server, &id);
 		if (k < 0)
 			return sl_err_set(err, SL_EINVAL, "illegal -W value");
 		if (k > 0)

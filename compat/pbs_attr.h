@@ -31,7 +31,7 @@ int sl_pbs_attr_split(const char *s, char ***names, char ***values, size_t *n);
 
 /* A depend= list, "TYPE:ID[:ID...][,TYPE:ID...]" with the types of
  * parse_depend.c:48, into Slurm's "afterok:12:13,afterany:14" (caller
- * frees *out). IDs are "N" or "N.server" of this server. -SL_EINVAL for
+ * frees *out). IDs are "N", "N.server" or "N.server@server" of this server. -SL_EINVAL for
  * what OpenPBS's parse_depend_list() rejects (qsub says "illegal -W
  * value"), -SL_EUNSUPP with the reason for the types Sluice does not
  * have (before*, on, runone, sync*) and other servers' jobs. */

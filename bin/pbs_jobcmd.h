@@ -1,4 +1,4 @@
-/* pbs_jobcmd.h - what qhold, qrls and qsig share: the loop over job
+/* pbs_jobcmd.h - what qhold, qrls, qsig, qalter and qmove share: the loop over job
  * operands with OpenPBS's messages and exit status, and how one job's
  * failure is told (src/lib/Libcmds/err_handling.c, prt_job_err()). */
 #ifndef SL_PBS_JOBCMD_H
@@ -9,12 +9,26 @@
 #include "pbs_qopt.h"
 
 /* Act on one job; 0 or the PBS error number of its failure (told already).
- * *c is connected on first use with sl_qjob_connect(). */
-typedef int (*sl_qjob_fn)(struct sl_client **c, const struct sl_qctl_opts *o, uint64_t id,
+ * *c is connected on first use with sl_qjob_connect(). arg is the
+ * command's (qhold, qrls, qsig: their struct sl_qctl_opts). */
+typedef int (*sl_qjob_fn)(struct sl_client **c, const void *arg, uint64_t id,
 			  const char *shown, const char *server);
 
 /* The command's main(): parse argv as cmd, run one() per operand. */
 int sl_qjob_main(enum sl_qctl_cmd cmd, const char *name, int argc, char **argv, sl_qjob_fn one);
+
+/* The operand loop: one() per job id of this server, PBS's messages for
+ * the others; the exit status (the last failure's PBS error number's low
+ * byte). */
+int sl_qjob_each(const char *name, char **ids, int n, sl_qjob_fn one, const void *arg);
+
+/* A parse's failure told as PBS's commands tell it: "NAME: TEXT" (unless
+ * empty), then the usage when f says so. Returns the exit status. */
+int sl_qjob_parse_failed(const char *name, const struct sl_err *err,
+			 const struct sl_pbs_failure *f, const char *usage);
+
+/* Is job id in the history (it finished), rather than unknown? */
+int sl_qjob_finished(struct sl_client *c, uint64_t id);
 
 /* Connect *c if it is not: 0, or SL_PBSE_SYSTEM after PBS's message. */
 int sl_qjob_connect(const char *name, struct sl_client **c, const char *server);

@@ -1,27 +1,66 @@
-/* qalter.c - PBS's qalter, refused: a job's attributes cannot be changed
- * in Sluice yet (scontrol update is another change of this round). The
- * usage is OpenPBS's (src/cmds/qalter.c); every other call names what it
- * would have changed and exits 1, so a script learns it did not happen. */
+/* qalter.c - change a PBS job's attributes: the options through
+ * compat/pbs_alter.c into the daemon's UPDATE fields (what `scontrol
+ * update` may change: -a begin time, -l walltime and ncpus, -N, -p,
+ * -W depend) and hold requests (-h), one sl_client_update() per job.
+ * Attributes the job record cannot change are refused by name.
+ *
+ * Messages and exit status as OpenPBS's qalter (src/cmds/qalter.c:355,
+ * prt_job_err()): "qalter: Unknown Job Id ID" (153), "qalter:
+ * Unauthorized Request  ID" (159), "qalter: Request invalid for state of
+ * job ID" (168) when what is asked needs a queued job, "qalter: Illegal
+ * attribute or resource value ID" (174) for a value the server refuses;
+ * the exit status the last failure's low byte. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"usage: qalter [-a date_time] [-A account_string] [-c interval] [-e path]\n"
-	"\t[-h hold_list] [-j y|n] [-k keep] [-l resource_list] [-m mail_options]\n"
-	"\t[-M user_list] [-N jobname] [-o path] [-p priority] [-P project] [-r y|n] [-S path]\n"
-	"\t[-u user_list] [-W dependency_list] [-Wsandbox=val] job_identifier...\n"
-	"       qalter --version\n";
+#include "pbs_alter.h"
+#include "pbs_job.h"
+#include "pbs_jobcmd.h"
+
+static int one(struct sl_client **c, const void *arg, uint64_t id, const char *shown,
+	       const char *server)
+{
+	const struct sl_qalter_req *q = arg;
+	struct sl_err err = SL_ERR_INIT;
+	int r = sl_qjob_connect("qalter", c, server), special = -SL_EINVAL;
+
+	if (r != 0)
+		return r;
+	if (q->n > 0)
+		r = sl_client_update(*c, id, q->f, q->n, &err);
+	if (r == 0 && (q->hold || q->release)) {
+		r = sl_client_hold(*c, q->release, q->operator_hold, id, &err);
+		special = -SL_EUNSUPP; /* a running job: PBS would need a checkpoint */
+	}
+	if (r == 0)
+		return 0;
+	if (sl_pbse_of_refusal(r, err.msg) == SL_PBSE_BADDEPEND) {
+		fprintf(stderr, "qalter: %s %s\n", sl_pbse_text(SL_PBSE_BADDEPEND), shown);
+		return SL_PBSE_BADDEPEND;
+	}
+	/* "no longer pending" rather than finished: PBS's state error */
+	if (r == -SL_ESTATE && strstr(err.msg, "finished") == NULL) {
+		fprintf(stderr, "qalter: %s %s\n", sl_pbse_text(SL_PBSE_BADSTATE), shown);
+		return SL_PBSE_BADSTATE;
+	}
+	return sl_qjob_report("qalter", *c, r, err.msg, id, shown, special,
+			      special == -SL_EINVAL ? SL_PBSE_BADATVAL : SL_PBSE_NOSUP);
+}
 
 int main(int argc, char **argv)
 {
-	if (argc < 3 || argv[1][0] != '-' || strcmp(argv[1], "--") == 0) {
-		fputs(usage, stderr);
-		return 2;
-	}
-	if (argv[1][1] != '\0' && argv[1][1] != '-')
-		fprintf(stderr, "qalter: -%c is not supported by Sluice (a job's attributes "
-				"cannot be changed yet)\n", argv[1][1]);
+	struct sl_qalter_req q;
+	struct sl_pbs_failure fail;
+	struct sl_err err = SL_ERR_INIT;
+	char *server = sl_pbs_server_name();
+	int rc;
+
+	if (sl_qalter_parse(argc, argv, server, &q, &fail, &err) != 0)
+		rc = sl_qjob_parse_failed("qalter", &err, &fail, sl_qalter_usage);
 	else
-		fprintf(stderr, "qalter: %s is not supported by Sluice\n", argv[1]);
-	return 1;
+		rc = sl_qjob_each("qalter", q.ids, q.n_ids, one, &q);
+	sl_qalter_req_clear(&q);
+	free(server);
+	return rc;
 }

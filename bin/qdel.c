@@ -15,21 +15,9 @@
 
 #include "client.h"
 #include "pbs_job.h"
+#include "pbs_jobcmd.h"
 #include "pbs_qopt.h"
 #include "xalloc.h"
-
-/* Did id finish (in the history) or was it never there? */
-static int finished(struct sl_client *c, uint64_t id)
-{
-	struct sl_jobfilter f = {.ids = &id, .n_ids = 1, .history = 1};
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_job **v = NULL;
-	size_t n = 0;
-	int r = sl_client_jobs(c, &f, &v, &n, &err) == 0 && n > 0;
-
-	sl_job_free_array(v, n);
-	return r;
-}
 
 /* One job's failure; the PBS error number, or 1 for Sluice's own. */
 static int report(struct sl_client *c, const struct sl_qctl_opts *o,
@@ -37,7 +25,7 @@ static int report(struct sl_client *c, const struct sl_qctl_opts *o,
 {
 	int e = sl_pbse_of(res->rc);
 
-	if (res->rc == -SL_ESTATE || (res->rc == -SL_ENOENT && finished(c, res->id))) {
+	if (res->rc == -SL_ESTATE || (res->rc == -SL_ENOENT && sl_qjob_finished(c, res->id))) {
 		if (o->history) {
 			fprintf(stderr, "qdel: -x on a finished job is not supported by Sluice (its "
 					"history stays for qstat -x and sacct) %s\n", shown);
@@ -65,13 +53,8 @@ int main(int argc, char **argv)
 	char **shown, *server;
 	int failed = 0;
 
-	if (sl_qctl_parse(SL_QDEL, argc, argv, &o, &fail, &err) != 0) {
-		if (err.msg[0])
-			fprintf(stderr, "qdel: %s\n", err.msg);
-		if (fail.usage)
-			fputs(sl_qctl_usage(SL_QDEL), stderr);
-		return fail.status;
-	}
+	if (sl_qctl_parse(SL_QDEL, argc, argv, &o, &fail, &err) != 0)
+		return sl_qjob_parse_failed("qdel", &err, &fail, sl_qctl_usage(SL_QDEL));
 	server = sl_pbs_server_name();
 	ids = sl_xcalloc((size_t)o.n_ids, sizeof(*ids));
 	shown = sl_xcalloc((size_t)o.n_ids + 1, sizeof(*shown));

@@ -16,9 +16,10 @@
 #include "pbs_jobcmd.h"
 
 /* -h o first: a user asking for it is refused before anything changes. */
-static int one(struct sl_client **c, const struct sl_qctl_opts *o, uint64_t id,
-	       const char *shown, const char *server)
+static int one(struct sl_client **c, const void *arg, uint64_t id, const char *shown,
+	       const char *server)
 {
+	const struct sl_qctl_opts *o = arg;
 	struct sl_err err = SL_ERR_INIT;
 	int r = sl_qjob_connect("qhold", c, server);
 

@@ -14,9 +14,10 @@
 #include "pbs_job.h"
 #include "pbs_jobcmd.h"
 
-static int one(struct sl_client **c, const struct sl_qctl_opts *o, uint64_t id,
-	       const char *shown, const char *server)
+static int one(struct sl_client **c, const void *arg, uint64_t id, const char *shown,
+	       const char *server)
 {
+	const struct sl_qctl_opts *o = arg;
 	struct sl_err err = SL_ERR_INIT;
 	int r = sl_qjob_connect("qrls", c, server);
 

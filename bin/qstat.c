@@ -7,7 +7,8 @@
  * operand's output only; an unknown id prints "qstat: Unknown Job Id ID"
  * and a finished one without -x "qstat: ID Job has finished, use -x or -H
  * to obtain historical job information"; the exit status is the last
- * error's PBS number's low byte (153, 35). */
+ * error's PBS number's low byte (153, 35). -f writes through compat/pbs_out
+ * in -F's format (default, dsv, json). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ struct run {
 	struct sl_job **jobs;
 	size_t n;
 	struct sl_buf *out;
+	struct sl_pbs_out *full; /* -f's writer */
 	int failed;   /* the last PBS error number */
 	int header;   /* the header may still go out */
 };
@@ -64,7 +66,7 @@ static void print_jobs(struct run *r, struct sl_job **v, size_t n)
 {
 	if (r->o->full) {
 		for (size_t i = 0; i < n; i++)
-			sl_qstat_full(r->out, &r->view, v[i]);
+			sl_qstat_full(r->full, &r->view, v[i]);
 	} else if (r->o->alt) {
 		sl_qstat_alt(r->out, &r->view, v, n, r->header);
 	} else {
@@ -179,9 +181,9 @@ static int queues_mode(struct run *r)
 		if (ci->parts[p].is_default)
 			dflt = ci->parts[p].name;
 	if (o->mode == SL_QSTAT_SERVER) {
-		sl_qstat_server(r->out, r->view.server, dflt, &all, o->full, 1);
+		sl_qstat_server(r->out, r->full, r->view.server, dflt, &all, 1);
 	} else if (o->n_operands == 0) {
-		sl_qstat_queues(r->out, ci, c, o->full, 1);
+		sl_qstat_queues(r->out, r->full, ci, c, 1);
 	} else {
 		for (int i = 0; i < o->n_operands; i++) {
 			const char *q = o->operands[i];
@@ -197,7 +199,7 @@ static int queues_mode(struct run *r)
 						strncmp(ci->parts[p].name, q, qn) == 0)) {
 					one.parts = &ci->parts[p];
 					one.nparts = qn ? 1 : ci->nparts - p;
-					sl_qstat_queues(r->out, &one, &c[p], o->full, r->header);
+					sl_qstat_queues(r->out, r->full, &one, &c[p], r->header);
 					r->header = 0;
 					break;
 				}
@@ -236,8 +238,16 @@ int main(int argc, char **argv)
 	r.view.wide = o.wide;
 	r.out = sl_buf_new(OUT_CAP);
 	r.view.now = (int64_t)time(NULL);
+	if (o.full)
+		r.full = sl_pbs_out_new(r.out, (enum sl_pbs_outfmt)o.format, o.delim, r.view.now,
+					PACKAGE_VERSION, server);
 	rc = o.mode == SL_QSTAT_JOBS ? jobs_mode(&r) : queues_mode(&r);
+	if (r.full && rc != 255 && sl_pbs_out_finish(r.full) != 0) {
+		fprintf(stderr, "qstat: the listing is longer than %u MiB\n", OUT_CAP >> 20);
+		rc = 1;
+	}
 	fwrite(sl_buf_str(r.out), 1, sl_buf_len(r.out), stdout);
+	sl_pbs_out_free(r.full);
 	sl_buf_free(r.out);
 	sl_job_free_array(r.jobs, r.n);
 	free(server);

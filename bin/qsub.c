@@ -8,14 +8,17 @@
  * what Sluice refuses ("qsub: -J is not supported by Sluice"). */
 #include "config.h"
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "client.h"
 #include "err.h"
 #include "job.h"
+#include "jobstate.h"
 #include "pbs_job.h"
 #include "pbs_opt.h"
 
@@ -47,8 +50,8 @@ static int parse_failed(const struct sl_qsub_flags *fl, const struct sl_err *err
  * number for, else the daemon's last line (its reason). */
 static int submit_failed(int r, const struct sl_err *err, const char *server)
 {
-	int e = sl_pbse_of(err->code ? err->code : r);
 	const char *msg = err->msg[0] ? err->msg : sl_strerror(r), *last = strrchr(msg, '\n');
+	int e = sl_pbse_of_refusal(err->code ? err->code : r, msg);
 
 	if (e == SL_PBSE_SYSTEM) {
 		fprintf(stderr, "qsub: cannot connect to server %s (errno=%d)\n", server, e);
@@ -60,6 +63,81 @@ static int submit_failed(int r, const struct sl_err *err, const char *server)
 	}
 	fprintf(stderr, "qsub: %s\n", last ? last + 1 : msg);
 	return 1;
+}
+
+static volatile sig_atomic_t sig_happened;
+
+static void blockint(int sig)
+{
+	sig_happened = sig;
+}
+
+/* A signal while blocking deletes the job, as bailout() (qsub.c:789) does:
+ * "Job ID is being deleted" on stdout, the interruption on stderr, exit 2. */
+static int bailout(uint64_t id, const char *shown)
+{
+	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
+	struct sl_jobresult *res = NULL;
+	struct sl_client *c = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	size_t n = 0;
+	int rc = 2;
+
+	fprintf(stderr, "qsub: wait for job %s interrupted by signal %d\n", shown,
+		(int)sig_happened);
+	printf("Job %s is being deleted\n", shown);
+	fflush(stdout);
+	if (sl_client_connect(NULL, &c, &err) != 0 ||
+	    sl_client_cancel(c, &f, 0, 0, &res, &n, &err) != 0) {
+		fprintf(stderr, "qsub: cannot connect to server %s (errno=%d)\n",
+			strchr(shown, '.') + 1, SL_PBSE_SYSTEM);
+		rc = 1;
+	}
+	free(res);
+	sl_client_free(c);
+	return rc;
+}
+
+/* -W block=true: qsub stays until the job ends and exits with its exit
+ * status, as block() (src/cmds/qsub.c:874) exits with what the server
+ * sends; a job a signal ended has PBS's status 256+SIG, whose low byte is
+ * the signal. Polled on a fresh connection each time (sluiced closes idle
+ * ones), every second at first, then up to every 10 s. SIGINT, SIGQUIT
+ * and SIGTERM end the wait (blockint(), qsub_sup.c:362). */
+static int block(uint64_t id, const char *shown)
+{
+	struct sl_jobfilter f = {.ids = &id, .n_ids = 1, .history = 1};
+	struct sigaction act = {.sa_handler = blockint};
+
+	sigemptyset(&act.sa_mask);
+	if (sigaction(SIGINT, &act, NULL) != 0 || sigaction(SIGQUIT, &act, NULL) != 0 ||
+	    sigaction(SIGTERM, &act, NULL) != 0) {
+		perror("qsub: unable to catch signals");
+		return 1;
+	}
+	for (unsigned pause = 1;; pause = pause < 10 ? pause + 1 : 10) {
+		struct sl_err err = SL_ERR_INIT;
+		struct sl_job **v = NULL;
+		size_t n = 0;
+		int status = -1;
+
+		for (unsigned t = 0; t < pause * 10 && !sig_happened; t++)
+			(void)usleep(100000);
+		if (sig_happened)
+			return bailout(id, shown);
+		if (sl_client_query(&f, &v, &n, &err) != 0)
+			continue; /* the server is restarting: the job is durable */
+		if (n == 0) {
+			fprintf(stderr, "qsub: Unknown Job Identifier %s\n", shown);
+			status = 3;
+		} else if (sl_jobstate_is_final(v[0]->state)) {
+			status = v[0]->exit_signal ? (256 + v[0]->exit_signal) & 0xff
+						   : v[0]->exit_code & 0xff;
+		}
+		sl_job_free_array(v, n);
+		if (status >= 0)
+			return status;
+	}
 }
 
 int main(int argc, char **argv)
@@ -88,6 +166,8 @@ int main(int argc, char **argv)
 	if (!fl.quiet)
 		printf("%s\n", id);
 	rc = fflush(stdout) == 0 ? 0 : 1;
+	if (rc == 0 && fl.block)
+		rc = block(n, id);
 out:
 	free(id);
 	free(server);

@@ -185,6 +185,7 @@ static int render_job(const struct sl_conf *conf, struct sl_job *j, const char *
 				   .kube = sl_conf_kubernetes(conf),
 				   .features = sl_conf_features(conf),
 				   .cluster = sl_conf_cluster_name(conf),
+				   .pbs_server = sl_conf_pbs_server(conf),
 				   .kill_wait = sl_conf_kill_wait(conf)};
 	if ((r = sl_render(&in, &json, &err)) != 0)
 		goto out;

@@ -7,9 +7,13 @@ compat_libcompat_a_SOURCES += \
 	compat/pbs_env.c compat/pbs_env.h \
 	compat/pbs_job.c compat/pbs_job.h \
 	compat/pbs_fmt.c compat/pbs_fmt_queue.c compat/pbs_fmt.h \
-	compat/pbs_qopt.c compat/pbs_qopt.h
+	compat/pbs_qopt.c compat/pbs_qopt.h \
+	compat/pbs_attr.c compat/pbs_attr.h \
+	compat/pbs_alter.c compat/pbs_alter.h \
+	compat/pbs_out.c compat/pbs_out.h
 
-UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_fmt
+UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_fmt tests/unit/test_pbs_attr \
+	tests/unit/test_pbs_env tests/unit/test_pbs_qopt
 
 # Golden data: job records and what qstat and pbsnodes print for them
 # (tests/data/pbs/README: the OpenPBS lines each layout follows).

@@ -9,11 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "slurm_env.h"
 #include "xalloc.h"
 
 #define PBS_TMP_DIR "/var/tmp"
 
-static const char *env_get(char *const *envp, const char *name)
+const char *sl_pbs_env_get(char *const *envp, const char *name)
 {
 	size_t n = strlen(name);
 
@@ -43,7 +44,7 @@ static void put_o(struct out *o, char *const *env, const char *name, const char 
 	char k[64];
 
 	snprintf(k, sizeof(k), "PBS_O_%s", name);
-	if (env_get(env, k) == NULL)
+	if (sl_pbs_env_get(env, k) == NULL)
 		put(o, k, from);
 }
 
@@ -67,18 +68,21 @@ char **sl_pbs_env_build(const struct sl_pbs_env_in *in)
 	put(&o, "PBS_NODENUM", "0");
 	put(&o, "PBS_QUEUE", s->partition);
 	put(&o, "PBS_TASKNUM", "1");
-	put_o(&o, env, "HOME", env_get(env, "HOME"));
+	put_o(&o, env, "HOME", sl_pbs_env_get(env, "HOME"));
 	put_o(&o, env, "HOST", s->submit_host);
-	put_o(&o, env, "LANG", env_get(env, "LANG"));
-	put_o(&o, env, "LOGNAME", env_get(env, "LOGNAME") ? env_get(env, "LOGNAME")
-							  : env_get(env, "USER"));
-	put_o(&o, env, "MAIL", env_get(env, "MAIL"));
-	put_o(&o, env, "PATH", env_get(env, "PATH"));
+	put_o(&o, env, "LANG", sl_pbs_env_get(env, "LANG"));
+	put_o(&o, env, "LOGNAME", sl_pbs_env_get(env, "LOGNAME") ? sl_pbs_env_get(env, "LOGNAME")
+							  : sl_pbs_env_get(env, "USER"));
+	put_o(&o, env, "MAIL", sl_pbs_env_get(env, "MAIL"));
+	put_o(&o, env, "PATH", sl_pbs_env_get(env, "PATH"));
 	put_o(&o, env, "QUEUE", s->partition);
-	put_o(&o, env, "SHELL", env_get(env, "SHELL"));
+	put_o(&o, env, "SHELL", sl_pbs_env_get(env, "SHELL"));
 	put_o(&o, env, "WORKDIR", s->submit_dir);
 	if (s->pbs) {
-		int per_node = in->shape->cpus_per_node > 0 ? in->shape->cpus_per_node : 1;
+		/* the chunk's ncpus as asked: place=excl's whole node is not it */
+		int per_node = in->shape->tasks_per_node * in->shape->cpus_per_task;
+		if (per_node <= 0)
+			per_node = 1;
 		snprintf(num, sizeof(num), "%d", per_node);
 		put(&o, "NCPUS", num);
 		put(&o, "OMP_NUM_THREADS", num);
@@ -88,6 +92,17 @@ char **sl_pbs_env_build(const struct sl_pbs_env_in *in)
 		o.v = sl_xcalloc(1, sizeof(char *));
 	qsort(o.v, o.n, sizeof(*o.v), by_name);
 	return o.v;
+}
+
+char **sl_pbs_env_job(const struct sl_pbs_env_in *in, char *const *over)
+{
+	char **pbs = sl_pbs_env_build(in);
+	char **base = sl_slurm_env_merge(in->job->spec.env, pbs);
+	char **all = sl_slurm_env_merge(base, over);
+
+	sl_strv_free(pbs);
+	sl_strv_free(base);
+	return all;
 }
 
 char *sl_pbs_nodefile(const struct sl_jobshape *sh, char *const *hosts, int nhosts)

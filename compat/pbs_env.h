@@ -8,7 +8,9 @@
  * PBS_ACCOUNT. A job submitted with qsub also gets what PBS's MOM sets
  * from its resources, NCPUS and OMP_NUM_THREADS: a Slurm job does not
  * expect OMP_NUM_THREADS to change under it. PBS_NODEFILE and TMPDIR name
- * files the supervisor makes (sl_pbs_nodefile(), sl_pbs_tmpdir()). */
+ * files the local supervisor makes (sl_pbs_nodefile(), sl_pbs_tmpdir());
+ * a Kubernetes pod has neither. Both executors build the job's whole
+ * environment with sl_pbs_env_job(). */
 #ifndef SL_PBS_ENV_H
 #define SL_PBS_ENV_H
 
@@ -21,8 +23,16 @@ struct sl_pbs_env_in {
 	const char *server;              /* the PBS server name (pbsServer) */
 };
 
+/* The value of name in envp ("K=V" entries), borrowed; NULL when unset. */
+const char *sl_pbs_env_get(char *const *envp, const char *name);
+
 /* "K=V", sorted by name, NULL-terminated; caller frees with sl_strv_free(). */
 char **sl_pbs_env_build(const struct sl_pbs_env_in *in);
+
+/* A batch job's whole environment, as every executor gives it: the
+ * submission's exported variables, PBS's over them, then `over` (Slurm's,
+ * sl_slurm_env_build()) over both. Caller frees with sl_strv_free(). */
+char **sl_pbs_env_job(const struct sl_pbs_env_in *in, char *const *over);
 
 /* PBS_NODEFILE's text: the host once per MPI process, node by node
  * (tasks per node of each node). Caller frees. */

@@ -24,7 +24,6 @@
 #include "slurm_pattern.h"
 #include "xalloc.h"
 
-#define LINE_LIMIT 78 /* CHAR_LINE_LIMIT */
 #define BLANK " -- "
 
 /* value cut to len, its last kept character '*' (trunc_value()). */
@@ -93,6 +92,11 @@ void sl_pbs_comment(const struct sl_job *j, char *buf, size_t len)
 	const char *end = "";
 
 	buf[0] = '\0';
+	/* a dependency's system hold and a begin time are not the scheduler's
+	 * to comment on (it looks only at queued jobs): depend and
+	 * Execution_Time say why */
+	if (j->state == SL_JOB_PENDING && !j->spec.hold && strchr("HW", sl_pbs_state(j)))
+		return;
 	if (j->state == SL_JOB_PENDING) {
 		if (j->spec.hold)
 			snprintf(buf, len, "Job held: %s hold", *sl_pbs_hold_types(j) == 'o'
@@ -270,63 +274,29 @@ int sl_qstat_alt(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_job *c
 
 /* ---- qstat -f ------------------------------------------------------------ */
 
-/* prt_attr() of the default format: split at commas, wrapped with "\n\t". */
-static void attr(struct sl_buf *b, const char *name, const char *res, const char *value)
+static void attr(struct sl_pbs_out *o, const char *name, const char *res, const char *value)
 {
-	size_t start = strlen(name) + 7 + (res ? strlen(res) + 1 : 0);
-	char *copy, *save = NULL, *tok;
-	int first = 1;
-
-	if (value == NULL)
-		return;
-	sl_buf_addf(b, "    %s%s%s = ", name, res ? "." : "", res ? res : "");
-	copy = sl_xstrdup(value);
-	tok = strtok_r(copy, ",", &save);
-	while (tok) {
-		size_t len = strlen(tok);
-		if (len + start < LINE_LIMIT) {
-			sl_buf_addstr(b, tok);
-			start += len;
-		} else {
-			if (!first) {
-				sl_buf_addstr(b, "\n\t");
-				start = 9;
-			}
-			for (const char *p = tok; *p; p++) {
-				sl_buf_addc(b, *p);
-				if (++start > LINE_LIMIT) {
-					start = 8;
-					sl_buf_addstr(b, "\n\t");
-				}
-			}
-		}
-		if ((tok = strtok_r(NULL, ",", &save)) != NULL) {
-			first = 0;
-			sl_buf_addc(b, ',');
-		}
-	}
-	free(copy);
-	sl_buf_addc(b, '\n');
+	sl_pbs_out_attr(o, name, res, value);
 }
 
-static void attr_num(struct sl_buf *b, const char *name, const char *res, long long v)
+static void attr_num(struct sl_pbs_out *o, const char *name, const char *res, long long v)
 {
 	char s[32];
 	snprintf(s, sizeof(s), "%lld", v);
-	attr(b, name, res, s);
+	attr(o, name, res, s);
 }
 
-static void attr_time(struct sl_buf *b, const char *name, int64_t t)
+static void attr_time(struct sl_pbs_out *o, const char *name, int64_t t)
 {
 	char s[64];
 	if (t <= 0)
 		return;
 	sl_pbs_fmt_ctime(t, s, sizeof(s));
-	attr(b, name, NULL, s);
+	attr(o, name, NULL, s);
 }
 
 /* Output_Path/Error_Path: "host:path", the path as the job writes it. */
-static void attr_path(struct sl_buf *b, const char *name, const struct sl_job *j,
+static void attr_path(struct sl_pbs_out *o, const char *name, const struct sl_job *j,
 		      const char *pattern)
 {
 	struct sl_pattern_ctx c = {
@@ -336,12 +306,12 @@ static void attr_path(struct sl_buf *b, const char *name, const struct sl_job *j
 	char *path = sl_slurm_pattern_expand(pattern ? pattern : "slurm-%j.out", &c);
 	char *v = sl_xasprintf("%s:%s", j->spec.submit_host ? j->spec.submit_host : "", path);
 
-	attr(b, name, NULL, v);
+	attr(o, name, NULL, v);
 	free(v);
 	free(path);
 }
 
-static void attr_resources(struct sl_buf *b, const struct sl_job *j)
+static void attr_resources(struct sl_pbs_out *o, const struct sl_job *j)
 {
 	struct sl_pbs_shape sh;
 	char s[64];
@@ -349,99 +319,139 @@ static void attr_resources(struct sl_buf *b, const struct sl_job *j)
 	sl_pbs_shape_of(j, &sh);
 	if (sh.mem_mib > 0) {
 		sl_pbs_fmt_mib(sh.mem_mib, s, sizeof(s));
-		attr(b, "Resource_List", "mem", s);
+		attr(o, "Resource_List", "mem", s);
 	}
-	attr_num(b, "Resource_List", "ncpus", sh.ncpus);
+	attr_num(o, "Resource_List", "ncpus", sh.ncpus);
 	if (sh.ngpus > 0)
-		attr_num(b, "Resource_List", "ngpus", sh.ngpus);
-	attr_num(b, "Resource_List", "nodect", sh.nodect);
-	/* what Sluice gave: each chunk its own node */
-	attr(b, "Resource_List", "place", sh.nodect > 1 ? "scatter" : "free");
-	attr(b, "Resource_List", "select", sh.select);
+		attr_num(o, "Resource_List", "ngpus", sh.ngpus);
+	attr_num(o, "Resource_List", "nodect", sh.nodect);
+	/* what Sluice gave: each chunk its own node; excl with --exclusive */
+	snprintf(s, sizeof(s), "%s%s", sh.nodect > 1 ? "scatter" : "free",
+		 j->spec.shared == SL_SHARED_EXCLUSIVE ? ":excl" : "");
+	attr(o, "Resource_List", "place", s);
+	attr(o, "Resource_List", "select", sh.select);
 	if (j->spec.time_limit > 0) {
 		sl_pbs_fmt_duration(j->spec.time_limit * 60, s, sizeof(s));
-		attr(b, "Resource_List", "walltime", s);
+		attr(o, "Resource_List", "walltime", s);
 	}
 }
 
-static void attr_started(struct sl_buf *b, const struct sl_job *j)
+/* depend: what the job still waits for, PBS's way: "TYPE:ID.server@server",
+ * a type's jobs joined by ':' and types by ','. Read from the job's list
+ * as scontrol prints it ("afterok:12(unfulfilled),afterok:13(...)"). */
+static void attr_depend(struct sl_pbs_out *o, const struct sl_job *j, const char *server)
+{
+	char *copy, *save = NULL, *term, prev[32] = "";
+	struct sl_buf *b;
+
+	if (j->dependency == NULL || j->dependency[0] == '\0')
+		return;
+	copy = sl_xstrdup(j->dependency);
+	b = sl_buf_new(1 << 20);
+	for (term = strtok_r(copy, ",?", &save); term; term = strtok_r(NULL, ",?", &save)) {
+		char *colon = strchr(term, ':');
+		term[strcspn(term, "(+")] = '\0'; /* the state, "+MIN" */
+		if (colon == NULL) { /* singleton */
+			sl_buf_addf(b, "%s%s", sl_buf_len(b) ? "," : "", term);
+			prev[0] = '\0';
+			continue;
+		}
+		*colon = '\0';
+		if (strcmp(prev, term) == 0)
+			sl_buf_addf(b, ":%s.%s@%s", colon + 1, server, server);
+		else
+			sl_buf_addf(b, "%s%s:%s.%s@%s", sl_buf_len(b) ? "," : "", term, colon + 1,
+				    server, server);
+		snprintf(prev, sizeof(prev), "%s", term);
+	}
+	attr(o, "depend", NULL, sl_buf_str(b));
+	sl_buf_free(b);
+	free(copy);
+}
+
+static void attr_started(struct sl_pbs_out *o, const struct sl_job *j)
 {
 	char *h;
 
 	if (!ran(j))
 		return;
 	h = exec_host(j, 0);
-	attr(b, "exec_host", NULL, h);
+	attr(o, "exec_host", NULL, h);
 	free(h);
 	h = exec_host(j, 1);
-	attr(b, "exec_vnode", NULL, h);
+	attr(o, "exec_vnode", NULL, h);
 	free(h);
 }
 
-int sl_qstat_full(struct sl_buf *b, const struct sl_pbs_view *v, const struct sl_job *j)
+int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struct sl_job *j)
 {
 	const struct sl_jobspec *s = &j->spec;
 	char tmp[1024], state[2] = {sl_pbs_state(j), '\0'};
 	int64_t used = walltime_used(j, v->now);
 	int prio = -s->nice;
 
-	sl_buf_addf(b, "Job Id: %llu.%s\n", (unsigned long long)j->id, v->server);
-	attr(b, "Job_Name", NULL, s->name);
+	snprintf(tmp, sizeof(tmp), "%llu.%s", (unsigned long long)j->id, v->server);
+	sl_pbs_out_begin(o, "Job Id", tmp);
+	attr(o, "Job_Name", NULL, s->name);
 	snprintf(tmp, sizeof(tmp), "%s@%s", j->user ? j->user : "", s->submit_host ? s->submit_host : "");
-	attr(b, "Job_Owner", NULL, tmp);
+	attr(o, "Job_Owner", NULL, tmp);
 	if (used >= 0 && ran(j)) {
-		attr_num(b, "resources_used", "ncpus", j->alloc_cpus);
+		attr_num(o, "resources_used", "ncpus", j->alloc_cpus);
 		sl_pbs_fmt_duration(used, tmp, sizeof(tmp));
-		attr(b, "resources_used", "walltime", tmp);
+		attr(o, "resources_used", "walltime", tmp);
 	}
-	attr(b, "job_state", NULL, state);
-	attr(b, "queue", NULL, s->partition);
-	attr(b, "server", NULL, v->server);
-	attr(b, "Account_Name", NULL, s->account);
-	attr(b, "Checkpoint", NULL, "u");
-	attr_time(b, "ctime", j->submit_time);
+	attr(o, "job_state", NULL, state);
+	attr(o, "queue", NULL, s->partition);
+	attr(o, "server", NULL, v->server);
+	attr(o, "Account_Name", NULL, s->account);
+	attr(o, "Checkpoint", NULL, "u");
+	attr_time(o, "ctime", j->submit_time);
+	attr_depend(o, j, v->server);
 	if (s->std_err == NULL && s->pbs && s->submit_dir) {
 		/* joined (-j oe): the error file it would have had */
 		snprintf(tmp, sizeof(tmp), "%s/%s.e%%j", s->submit_dir, s->name ? s->name : "");
-		attr_path(b, "Error_Path", j, tmp);
+		attr_path(o, "Error_Path", j, tmp);
 	} else {
-		attr_path(b, "Error_Path", j, s->std_err ? s->std_err : s->std_out);
+		attr_path(o, "Error_Path", j, s->std_err ? s->std_err : s->std_out);
 	}
-	attr_started(b, j);
-	attr(b, "Hold_Types", NULL, sl_pbs_hold_types(j));
-	attr(b, "Join_Path", NULL, s->std_err ? "n" : "oe");
-	attr(b, "Keep_Files", NULL, "n");
+	attr_started(o, j);
+	if (j->state == SL_JOB_PENDING)
+		attr_time(o, "Execution_Time", s->begin_time);
+	attr(o, "Hold_Types", NULL, sl_pbs_hold_types(j));
+	attr(o, "Join_Path", NULL, s->std_err ? "n" : "oe");
+	attr(o, "Keep_Files", NULL, "n");
 	snprintf(tmp, sizeof(tmp), "%s%s%s", s->mail_type & SL_MAIL_FAIL ? "a" : "",
 		 s->mail_type & SL_MAIL_BEGIN ? "b" : "", s->mail_type & SL_MAIL_END ? "e" : "");
-	attr(b, "Mail_Points", NULL, tmp[0] ? tmp : "n");
+	attr(o, "Mail_Points", NULL, tmp[0] ? tmp : "n");
 	if (s->mail_user && s->mail_type)
-		attr(b, "Mail_Users", NULL, s->mail_user);
-	attr_time(b, "mtime", j->end_time > 0 ? j->end_time : j->start_time > 0 ? j->start_time
+		attr(o, "Mail_Users", NULL, s->mail_user);
+	attr_time(o, "mtime", j->end_time > 0 ? j->end_time : j->start_time > 0 ? j->start_time
 								     : j->submit_time);
-	attr_path(b, "Output_Path", j, s->std_out);
-	attr_num(b, "Priority", NULL, prio < -1024 ? -1024 : prio > 1023 ? 1023 : prio);
-	attr_time(b, "qtime", j->submit_time);
-	attr(b, "Rerunable", NULL, s->requeue ? "True" : "False");
-	attr_resources(b, j);
-	attr_time(b, "stime", j->start_time);
+	attr_path(o, "Output_Path", j, s->std_out);
+	attr_num(o, "Priority", NULL, prio < -1024 ? -1024 : prio > 1023 ? 1023 : prio);
+	attr_time(o, "qtime", j->submit_time);
+	attr(o, "Rerunable", NULL, s->requeue ? "True" : "False");
+	attr_resources(o, j);
+	attr_time(o, "stime", j->start_time);
 	if (sl_jobstate_is_final(j->state))
-		attr_time(b, "obittime", j->end_time);
-	attr_num(b, "substate", NULL, sl_pbs_substate(j));
-	attr(b, "euser", NULL, j->user);
-	attr(b, "egroup", NULL, j->group);
+		attr_time(o, "obittime", j->end_time);
+	attr_num(o, "substate", NULL, sl_pbs_substate(j));
+	attr(o, "euser", NULL, j->user);
+	attr(o, "egroup", NULL, j->group);
 	sl_pbs_comment(j, tmp, sizeof(tmp));
 	if (tmp[0])
-		attr(b, "comment", NULL, tmp);
-	attr_time(b, "etime", j->eligible_time > 0 ? j->eligible_time : j->submit_time);
+		attr(o, "comment", NULL, tmp);
+	attr_time(o, "etime", j->eligible_time > 0 ? j->eligible_time : j->submit_time);
 	snprintf(tmp, sizeof(tmp), "%o", (unsigned)s->umask);
-	attr(b, "umask", NULL, tmp);
+	attr(o, "umask", NULL, tmp);
 	if (ran(j))
-		attr_num(b, "run_count", NULL, j->attempt + 1);
+		attr_num(o, "run_count", NULL, j->attempt + 1);
 	if (sl_jobstate_is_final(j->state) && ran(j))
-		attr_num(b, "Exit_status", NULL, j->exit_signal ? 256 + j->exit_signal : j->exit_code);
-	attr(b, "project", NULL, "_pbs_project_default");
-	attr(b, "Submit_Host", NULL, s->submit_host);
-	return sl_buf_addc(b, '\n');
+		attr_num(o, "Exit_status", NULL, j->exit_signal ? 256 + j->exit_signal : j->exit_code);
+	attr(o, "project", NULL, "_pbs_project_default");
+	attr(o, "Submit_Host", NULL, s->submit_host);
+	sl_pbs_out_end(o);
+	return 0;
 }
 
 /* ---- counts --------------------------------------------------------------- */
@@ -451,6 +461,7 @@ void sl_pbs_count(struct sl_pbs_counts *c, const struct sl_job *j)
 	switch (sl_pbs_state(j)) {
 	case 'Q': c->queued++; break;
 	case 'H': c->held++; break;
+	case 'W': c->waiting++; break;
 	case 'R': c->running++; break;
 	case 'E': c->exiting++; break;
 	default: return;

@@ -11,6 +11,7 @@
 #include "buf.h"
 #include "client.h"
 #include "job.h"
+#include "pbs_out.h"
 
 /* What every layout needs besides the jobs. */
 struct sl_pbs_view {
@@ -31,9 +32,8 @@ int sl_qstat_default(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_jo
  * header when header != 0, then the jobs. */
 int sl_qstat_alt(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_job *const *jobs,
 		 size_t n, int header);
-/* "Job Id: ID" and "    attribute = value" lines of one job, then an empty
- * line (qstat -f). */
-int sl_qstat_full(struct sl_buf *b, const struct sl_pbs_view *v, const struct sl_job *j);
+/* One job's attributes (qstat -f), in o's format (pbs_out.h). */
+int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struct sl_job *j);
 
 /* A job's PBS comment: why it waits, where it ran and how it ended.
  * Writes at most len bytes; "" when it has none. */
@@ -41,19 +41,20 @@ void sl_pbs_comment(const struct sl_job *j, char *buf, size_t len);
 
 /* Jobs per PBS state, for a queue or the server. */
 struct sl_pbs_counts {
-	int total, queued, held, running, exiting;
+	int total, queued, held, waiting, running, exiting;
 };
 void sl_pbs_count(struct sl_pbs_counts *c, const struct sl_job *j);
 
-/* qstat -Q: the table of queues (header != 0: with its header) or, full,
- * each queue's attributes: its type, jobs, state counts and quota
- * (resources_available: the ClusterQueue's nominal quota; resources_assigned:
- * what is in use). counts has one entry per part. */
-int sl_qstat_queues(struct sl_buf *b, const struct sl_clusterinfo *ci,
-		    const struct sl_pbs_counts *counts, int full, int header);
-/* qstat -B: the server's line or attributes. */
-int sl_qstat_server(struct sl_buf *b, const char *server, const char *default_queue,
-		    const struct sl_pbs_counts *all, int full, int header);
+/* qstat -Q: the table of queues into b (header != 0: with its header) or,
+ * when full is not NULL, each queue's attributes through it: its type,
+ * jobs, state counts and quota (resources_available: the ClusterQueue's
+ * nominal quota; resources_assigned: what is in use). counts has one entry
+ * per part. */
+int sl_qstat_queues(struct sl_buf *b, struct sl_pbs_out *full, const struct sl_clusterinfo *ci,
+		    const struct sl_pbs_counts *counts, int header);
+/* qstat -B: the server's line into b, or its attributes through full. */
+int sl_qstat_server(struct sl_buf *b, struct sl_pbs_out *full, const char *server,
+		    const char *default_queue, const struct sl_pbs_counts *all, int header);
 /* pbsnodes -a: the local executor's host and its quota. 0, or -SL_ENOENT
  * when the daemon knows no node (Kubernetes). */
 int sl_pbsnodes_all(struct sl_buf *b, const struct sl_clusterinfo *ci);

@@ -21,20 +21,21 @@
 
 #define MILLI_MIB (1000LL * 1024 * 1024)
 
-static void attr(struct sl_buf *b, const char *name, const char *value)
+static void attr_num(struct sl_pbs_out *o, const char *name, const char *res, long long v)
 {
-	sl_buf_addf(b, "    %s = %s\n", name, value);
+	char s[32];
+
+	snprintf(s, sizeof(s), "%lld", v);
+	sl_pbs_out_attr(o, name, res, s);
 }
 
-static void attr_num(struct sl_buf *b, const char *name, long long v)
+static void state_count(struct sl_pbs_out *o, const struct sl_pbs_counts *c)
 {
-	sl_buf_addf(b, "    %s = %lld\n", name, v);
-}
+	char s[160];
 
-static void state_count(struct sl_buf *b, const char *pad, const struct sl_pbs_counts *c)
-{
-	sl_buf_addf(b, "%sstate_count = Transit:0 Queued:%d Held:%d Waiting:0 Running:%d "
-		       "Exiting:%d Begun:0 \n", pad, c->queued, c->held, c->running, c->exiting);
+	snprintf(s, sizeof(s), "Transit:0 Queued:%d Held:%d Waiting:%d Running:%d Exiting:%d "
+		 "Begun:0 ", c->queued, c->held, c->waiting, c->running, c->exiting);
+	sl_pbs_out_attr(o, "state_count", NULL, s);
 }
 
 static int is_gpu(const char *res)
@@ -63,40 +64,58 @@ static void quota_add(struct quota *t, const struct sl_quota_row *q)
 	}
 }
 
-static void quota_attrs(struct sl_buf *b, const char *pad, const char *what, int64_t cpu,
-			int64_t mem, int64_t gpu, int always)
+/* The quota as NAME.mem, NAME.ncpus and NAME.ngpus attributes, each
+ * through put (qstat -Qf's writer or pbsnodes' lines). */
+typedef void (*attr_put)(void *ctx, const char *name, const char *res, const char *value);
+
+static void quota_attrs(attr_put put, void *ctx, const char *what, int64_t cpu, int64_t mem,
+			int64_t gpu, int always)
 {
 	char m[32];
 
 	if (mem > 0 || always) {
 		sl_pbs_fmt_mib(mem / MILLI_MIB, m, sizeof(m));
-		sl_buf_addf(b, "%s%s.mem = %s\n", pad, what, mem > 0 ? m : "0kb");
+		put(ctx, what, "mem", mem > 0 ? m : "0kb");
 	}
-	sl_buf_addf(b, "%s%s.ncpus = %lld\n", pad, what, (long long)(cpu / 1000));
-	if (gpu > 0)
-		sl_buf_addf(b, "%s%s.ngpus = %lld\n", pad, what, (long long)(gpu / 1000));
+	snprintf(m, sizeof(m), "%lld", (long long)(cpu / 1000));
+	put(ctx, what, "ncpus", m);
+	if (gpu > 0) {
+		snprintf(m, sizeof(m), "%lld", (long long)(gpu / 1000));
+		put(ctx, what, "ngpus", m);
+	}
 }
 
-static void queue_full(struct sl_buf *b, const struct sl_partinfo *p,
+static void put_out(void *o, const char *name, const char *res, const char *value)
+{
+	sl_pbs_out_attr(o, name, res, value);
+}
+
+/* pbsnodes' attribute lines (prt_node(): five spaces). */
+static void put_node(void *b, const char *name, const char *res, const char *value)
+{
+	sl_buf_addf(b, "     %s.%s = %s\n", name, res, value);
+}
+
+static void queue_full(struct sl_pbs_out *o, const struct sl_partinfo *p,
 		       const struct sl_pbs_counts *c)
 {
 	struct quota t = {0};
 
 	for (size_t i = 0; i < p->nquota; i++)
 		quota_add(&t, &p->quota[i]);
-	sl_buf_addf(b, "Queue: %s\n", p->name);
-	attr(b, "queue_type", "Execution");
-	attr_num(b, "total_jobs", c->total);
-	state_count(b, "    ", c);
-	quota_attrs(b, "    ", "resources_available", t.cpu, t.mem, t.gpu, 0);
-	quota_attrs(b, "    ", "resources_assigned", t.cpu_used, t.mem_used, t.gpu_used, 1);
-	attr(b, "enabled", "True");
-	attr(b, "started", p->avail == SL_PART_UP ? "True" : "False");
-	sl_buf_addc(b, '\n');
+	sl_pbs_out_begin(o, "Queue", p->name);
+	sl_pbs_out_attr(o, "queue_type", NULL, "Execution");
+	attr_num(o, "total_jobs", NULL, c->total);
+	state_count(o, c);
+	quota_attrs(put_out, o, "resources_available", t.cpu, t.mem, t.gpu, 0);
+	quota_attrs(put_out, o, "resources_assigned", t.cpu_used, t.mem_used, t.gpu_used, 1);
+	sl_pbs_out_attr(o, "enabled", NULL, "True");
+	sl_pbs_out_attr(o, "started", NULL, p->avail == SL_PART_UP ? "True" : "False");
+	sl_pbs_out_end(o);
 }
 
-int sl_qstat_queues(struct sl_buf *b, const struct sl_clusterinfo *ci,
-		    const struct sl_pbs_counts *counts, int full, int header)
+int sl_qstat_queues(struct sl_buf *b, struct sl_pbs_out *full, const struct sl_clusterinfo *ci,
+		    const struct sl_pbs_counts *counts, int header)
 {
 	if (!full && header)
 		sl_buf_addstr(b, "Queue              Max   Tot Ena Str   Que   Run   Hld   Wat   Trn   Ext Type\n"
@@ -107,7 +126,7 @@ int sl_qstat_queues(struct sl_buf *b, const struct sl_clusterinfo *ci,
 		char name[32];
 
 		if (full) {
-			queue_full(b, p, c);
+			queue_full(full, p, c);
 			continue;
 		}
 		snprintf(name, sizeof(name), "%s", p->name);
@@ -115,30 +134,31 @@ int sl_qstat_queues(struct sl_buf *b, const struct sl_clusterinfo *ci,
 			name[15] = '*';
 			name[16] = '\0';
 		}
-		if (sl_buf_addf(b, "%-16s %5s %5d %3s %3s %5d %5d %5d %5s %5s %5d %-4s\n", name,
+		if (sl_buf_addf(b, "%-16s %5s %5d %3s %3s %5d %5d %5d %5d %5s %5d %-4s\n", name,
 				"0", c->total, "yes", p->avail == SL_PART_UP ? "yes" : "no",
-				c->queued, c->running, c->held, "0", "0", c->exiting, "Exe*") != 0)
+				c->queued, c->running, c->held, c->waiting, "0", c->exiting,
+				"Exe*") != 0)
 			return -SL_ETOOBIG;
 	}
 	return 0;
 }
 
-int sl_qstat_server(struct sl_buf *b, const char *server, const char *default_queue,
-		    const struct sl_pbs_counts *c, int full, int header)
+int sl_qstat_server(struct sl_buf *b, struct sl_pbs_out *full, const char *server,
+		    const char *default_queue, const struct sl_pbs_counts *c, int header)
 {
 	char name[32];
 
 	if (full) {
-		sl_buf_addf(b, "Server: %s\n", server);
-		attr(b, "server_state", "Active");
-		attr(b, "server_host", server);
-		attr(b, "scheduling", "True");
-		attr_num(b, "total_jobs", c->total);
-		state_count(b, "    ", c);
-		if (default_queue)
-			attr(b, "default_queue", default_queue);
-		attr(b, "job_history_enable", "True");
-		return sl_buf_addc(b, '\n');
+		sl_pbs_out_begin(full, "Server", server);
+		sl_pbs_out_attr(full, "server_state", NULL, "Active");
+		sl_pbs_out_attr(full, "server_host", NULL, server);
+		sl_pbs_out_attr(full, "scheduling", NULL, "True");
+		attr_num(full, "total_jobs", NULL, c->total);
+		state_count(full, c);
+		sl_pbs_out_attr(full, "default_queue", NULL, default_queue);
+		sl_pbs_out_attr(full, "job_history_enable", NULL, "True");
+		sl_pbs_out_end(full);
+		return 0;
 	}
 	if (header)
 		sl_buf_addstr(b, "Server             Max   Tot   Que   Run   Hld   Wat   Trn   Ext Status\n"
@@ -148,8 +168,8 @@ int sl_qstat_server(struct sl_buf *b, const char *server, const char *default_qu
 		name[15] = '*';
 		name[16] = '\0';
 	}
-	return sl_buf_addf(b, "%-16s %5s %5d %5d %5d %5d %5s %5s %5d %-10s\n", name, "0", c->total,
-			   c->queued, c->running, c->held, "0", "0", c->exiting, "Active");
+	return sl_buf_addf(b, "%-16s %5s %5d %5d %5d %5d %5d %5s %5d %-10s\n", name, "0", c->total,
+			   c->queued, c->running, c->held, c->waiting, "0", c->exiting, "Active");
 }
 
 /* A quota row already counted for an earlier partition (shared ClusterQueue). */
@@ -190,9 +210,9 @@ int sl_pbsnodes_all(struct sl_buf *b, const struct sl_clusterinfo *ci)
 	sl_buf_addf(b, "     pcpus = %lld\n", (long long)(t.cpu / 1000));
 	sl_buf_addf(b, "     resources_available.arch = %s\n", "linux");
 	sl_buf_addf(b, "     resources_available.host = %s\n", n->name);
-	quota_attrs(b, "     ", "resources_available", t.cpu, t.mem, t.gpu, 0);
+	quota_attrs(put_node, b, "resources_available", t.cpu, t.mem, t.gpu, 0);
 	sl_buf_addf(b, "     resources_available.vnode = %s\n", n->name);
-	quota_attrs(b, "     ", "resources_assigned", t.cpu_used, t.mem_used, t.gpu_used, 1);
+	quota_attrs(put_node, b, "resources_assigned", t.cpu_used, t.mem_used, t.gpu_used, 1);
 	sl_buf_addstr(b, "     resv_enable = True\n");
 	sl_buf_addstr(b, "     sharing = default_shared\n");
 	sl_pbs_fmt_ctime(n->start_time, when, sizeof(when));

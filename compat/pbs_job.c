@@ -35,6 +35,7 @@ static const struct {
 	{SL_PBSE_EXCQRESC, "Job violates queue and/or server resource limits"},
 	{SL_PBSE_UNKRESC, "Unknown resource"},
 	{SL_PBSE_BADACCT, "Invalid Account"},
+	{SL_PBSE_BADDEPEND, "Invalid Job Dependency"},
 	{SL_PBSE_INVALSELECTRESC, "Resource invalid in \"select\" specification"},
 	{SL_PBSE_INVALJOBRESC,
 	 "\"-lresource=\" cannot be used with \"select\" or \"place\", resource is"},
@@ -65,6 +66,13 @@ int sl_pbse_of(int code)
 	case SL_ECONNECT: return SL_PBSE_SYSTEM;
 	default: return 0;
 	}
+}
+
+int sl_pbse_of_refusal(int sl_code, const char *msg)
+{
+	if (msg && strstr(msg, "Job dependency problem") != NULL)
+		return SL_PBSE_BADDEPEND;
+	return sl_pbse_of(sl_code);
 }
 
 char *sl_pbs_jobid(uint64_t id, const char *server)
@@ -154,10 +162,21 @@ char *sl_pbs_server_name(void)
 	return out ? out : short_host();
 }
 
+/* A pending job's wait as PBS tells it: a dependency is a system hold
+ * (set_depend_hold(), src/server/req_register.c:1138), a begin time in
+ * the future is W (JOB_SUBSTATE_WAITING). */
+static int waits_on(const struct sl_job *j, const char *reason)
+{
+	return j->state == SL_JOB_PENDING && !j->spec.hold && j->reason &&
+	       strncmp(j->reason, reason, strlen(reason)) == 0;
+}
+
 char sl_pbs_state(const struct sl_job *j)
 {
 	switch (j->state) {
-	case SL_JOB_PENDING: return j->spec.hold ? 'H' : 'Q';
+	case SL_JOB_PENDING:
+		return j->spec.hold || waits_on(j, "Dependency") ? 'H'
+		       : waits_on(j, "BeginTime") ? 'W' : 'Q';
 	case SL_JOB_RUNNING:
 	case SL_JOB_CONFIGURING: return 'R';
 	case SL_JOB_COMPLETING: return 'E';
@@ -167,10 +186,12 @@ char sl_pbs_state(const struct sl_job *j)
 
 int sl_pbs_substate(const struct sl_job *j)
 {
-	/* JOB_SUBSTATE_QUEUED 10, HELD 20, RUNNING 42, EXITING 50,
-	 * TERMINATED 91, FINISHED 92, FAILED 93 */
+	/* JOB_SUBSTATE_QUEUED 10, HELD 20, DEPNHOLD 22, WAITING 30, RUNNING
+	 * 42, EXITING 50, TERMINATED 91, FINISHED 92, FAILED 93 */
 	switch (j->state) {
-	case SL_JOB_PENDING: return j->spec.hold ? 20 : 10;
+	case SL_JOB_PENDING:
+		return j->spec.hold ? 20 : waits_on(j, "Dependency") ? 22
+		       : waits_on(j, "BeginTime") ? 30 : 10;
 	case SL_JOB_RUNNING:
 	case SL_JOB_CONFIGURING: return 42;
 	case SL_JOB_COMPLETING: return 50;
@@ -182,6 +203,8 @@ int sl_pbs_substate(const struct sl_job *j)
 
 const char *sl_pbs_hold_types(const struct sl_job *j)
 {
+	if (waits_on(j, "Dependency"))
+		return "s";
 	if (j->state != SL_JOB_PENDING || !j->spec.hold)
 		return "n";
 	return j->reason && strcmp(j->reason, "JobHeldAdmin") == 0 ? "o" : "u";

@@ -21,6 +21,7 @@
 #define SL_PBSE_EXCQRESC 15036  /* "Job violates queue and/or server resource limits" */
 #define SL_PBSE_UNKRESC 15035   /* "Unknown resource" */
 #define SL_PBSE_BADACCT 15049   /* "Invalid Account" */
+#define SL_PBSE_BADDEPEND 15054 /* "Invalid Job Dependency" */
 #define SL_PBSE_INVALSELECTRESC 15108 /* "Resource invalid in \"select\" specification" */
 #define SL_PBSE_INVALJOBRESC 15109    /* "\"-lresource=\" cannot be used with ..." */
 #define SL_PBSE_HISTJOBID 15139 /* "Job has finished" */
@@ -36,6 +37,10 @@ const char *sl_pbse_text(int e);
  * can never fit violates the queue's limits, and so on; 0 for codes PBS
  * has no number for (the daemon's own text is printed). */
 int sl_pbse_of(int sl_code);
+
+/* As sl_pbse_of(), and a refused dependency (Slurm's "Job dependency
+ * problem": a job it names does not exist) is PBSE_BADDEPEND. */
+int sl_pbse_of_refusal(int sl_code, const char *msg);
 
 /* "N.server", the id PBS prints and qsub returns. Caller frees. */
 char *sl_pbs_jobid(uint64_t id, const char *server);
@@ -56,12 +61,14 @@ int sl_pbs_operand(const char *op, const char *server, uint64_t *id, char **show
  * frees. Never fails: without a config the host name is the answer. */
 char *sl_pbs_server_name(void);
 
-/* PBS's one-letter state: Q queued, H held, R running, E exiting, F
- * finished (history). */
+/* PBS's one-letter state: Q queued, H held (a dependency is a system
+ * hold), W waiting for its begin time, R running, E exiting, F finished
+ * (history). */
 char sl_pbs_state(const struct sl_job *j);
 /* PBS's substate number of j (qstat -f), OpenPBS src/include/job.h. */
 int sl_pbs_substate(const struct sl_job *j);
-/* Hold_Types: "u" (JobHeldUser), "o" (JobHeldAdmin), "n". */
+/* Hold_Types: "u" (JobHeldUser), "o" (JobHeldAdmin), "s" (a dependency),
+ * "n". */
 const char *sl_pbs_hold_types(const struct sl_job *j);
 
 /* Seconds as PBS encodes durations: "HH:MM:SS" (hours unbounded). */

@@ -11,13 +11,15 @@
 #include "pbs_opt.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "optable.h"
+#include "pbs_attr.h"
 #include "pbs_job.h"
 #include "pbs_opt_int.h"
 #include "script.h"
@@ -200,20 +202,6 @@ static int h_mail_users(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
-/* PBS job names: 1 to 230 of [A-Za-z0-9._+-] (check_job_name() in
- * src/lib/Libcmds/ck_job_name.c; a digit may lead since OpenPBS 19). */
-int sl_pbs_name_ok(const char *n)
-{
-	size_t len = strlen(n);
-
-	if (len == 0 || len > 230)
-		return 0;
-	for (; *n; n++)
-		if (!isalnum((unsigned char)*n) && !strchr("-_+.", *n))
-			return 0;
-	return 1;
-}
-
 /* Checked once the name is final (pbs_optval.c identity()), as PBS's
  * verifier checks the job's attribute, not each occurrence. */
 static int h_name(void *c, const char *a, struct sl_err *e)
@@ -225,15 +213,11 @@ static int h_name(void *c, const char *a, struct sl_err *e)
 /* -p: -1024..1023, higher runs sooner; Sluice's nice is the opposite. */
 static int h_priority(void *c, const char *a, struct sl_err *e)
 {
-	char *end;
-	long v;
+	int v;
 
-	a = skip_blanks(a);
-	errno = 0;
-	v = strtol(a, &end, 10);
-	if (end == a || *end != '\0' || errno != 0 || v < -1024 || v > 1023)
+	if (sl_pbs_priority(a, &v) != 0)
 		return illegal(c, 'p', e);
-	CTX(c)->spec->nice = (int)-v;
+	CTX(c)->spec->nice = -v;
 	return 0;
 }
 
@@ -310,10 +294,53 @@ static int h_workdir(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
-/* One "name=value" of -W. */
+/* -a date_time: the job waits until then (cvtdate(); qsub.c:1058). */
+static int h_begin(void *c, const char *a, struct sl_err *e)
+{
+	int64_t t;
+
+	if (sl_pbs_cvtdate(skip_blanks(a), (int64_t)time(NULL), &t) != 0)
+		return illegal(c, 'a', e);
+	CTX(c)->spec->begin_time = t;
+	return 0;
+}
+
+/* true or false, in any case (qsub.c:1430 for block, 1391 interactive). */
+static int w_bool(void *c, const char *v, int *out, struct sl_err *e)
+{
+	if (strcasecmp(v, "true") == 0)
+		*out = 1;
+	else if (strcasecmp(v, "false") == 0)
+		*out = 0;
+	else
+		return illegal(c, 'W', e);
+	return 0;
+}
+
+/* -W depend=LIST onto the job's --dependency (pbs_attr.c). */
+static int w_depend(void *c, const char *v, struct sl_err *e)
+{
+	char *dep = NULL;
+	int r = sl_pbs_depend(v, CTX(c)->server, &dep, e);
+
+	if (r == -SL_EINVAL)
+		return illegal(c, 'W', e);
+	if (r != 0) {
+		CTX(c)->status = 1;
+		return r;
+	}
+	free(CTX(c)->spec->dependency);
+	CTX(c)->spec->dependency = dep;
+	return 0;
+}
+
+/* One "name=value" of -W: umask, depend and block are honoured, false
+ * interactive and sandbox=HOME are what every job already is; the rest
+ * (stagein/stageout, group_list, x=, run_count, ...) is refused by name. */
 static int w_attr(void *c, const char *name, const char *v, struct sl_err *e)
 {
 	char what[128];
+	int on = 0, r;
 
 	if (strcmp(name, "umask") == 0) {
 		char *end;
@@ -324,34 +351,37 @@ static int w_attr(void *c, const char *name, const char *v, struct sl_err *e)
 		CTX(c)->umask_set = 1;
 		return 0;
 	}
-	/* false is the default these name: the job already is that */
-	if ((strcmp(name, "block") == 0 || strcmp(name, "interactive") == 0) &&
-	    strcmp(v, "false") == 0)
-		return 0;
+	if (strcmp(name, "depend") == 0)
+		return w_depend(c, v, e);
+	if (strcmp(name, "block") == 0) {
+		if ((r = w_bool(c, v, &on, e)) == 0)
+			CTX(c)->fl->block = on;
+		return r;
+	}
+	if (strcmp(name, "interactive") == 0) {
+		if ((r = w_bool(c, v, &on, e)) != 0 || !on)
+			return r;
+		return refuse(c, "-W interactive=true", e);
+	}
 	if (strcmp(name, "sandbox") == 0 && strcmp(v, "HOME") == 0)
 		return 0;
 	snprintf(what, sizeof(what), "-W %s", name);
 	return refuse(c, what, e);
 }
 
-/* -W name=value[,name=value...] (parse_equal_string()). */
+/* -W name=value[,name=value...] (parse_equal_string(), pbs_attr.c). */
 static int h_attr(void *c, const char *a, struct sl_err *e)
 {
-	char *list = sl_xstrdup(skip_blanks(a)), *save = NULL, *tok;
+	char **names = NULL, **values = NULL;
+	size_t n = 0;
 	int r = 0;
 
-	if (*list == '\0')
-		r = illegal(c, 'W', e);
-	for (tok = strtok_r(list, ",", &save); tok && r == 0; tok = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(tok, '=');
-		if (eq == NULL || eq == tok) {
-			r = illegal(c, 'W', e);
-			break;
-		}
-		*eq = '\0';
-		r = w_attr(c, skip_blanks(tok), eq + 1, e);
-	}
-	free(list);
+	if (sl_pbs_attr_split(a, &names, &values, &n) != 0)
+		return illegal(c, 'W', e);
+	for (size_t i = 0; i < n && r == 0; i++)
+		r = w_attr(c, names[i], values[i], e);
+	sl_strv_free(names);
+	sl_strv_free(values);
 	return r;
 }
 
@@ -364,7 +394,7 @@ static int h_attr(void *c, const char *a, struct sl_err *e)
 #define NO(k, a) {NULL, k, a, {NULL, NULL}, SL_OPTF_UNSUPP, NULL}
 
 static const struct sl_opt qsub_opts[] = {
-	NO('a', R),                      /* begin time: another change brings it */
+	OK('a', R, h_begin),
 	OK('A', R, h_account),
 	OKF('c', R, OPTF_OPTTIME, h_checkpoint),
 	OKF('C', R, OPTF_EARLY, h_prefix),

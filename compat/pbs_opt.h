@@ -15,6 +15,7 @@
 struct sl_qsub_flags {
 	int quiet;      /* -z: print no job id */
 	int version;    /* --version alone: print the version, exit 0 */
+	int block;      /* -W block=true: wait for the job, exit with its status */
 	/* Set when sl_qsub_parse() fails: */
 	int exit_code;
 	int usage;      /* also print qsub's usage */

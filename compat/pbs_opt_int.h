@@ -32,8 +32,6 @@ struct sl_pbs_optctx {
 	                            * are skipped (process_opts()'s if_cmd_line) */
 };
 
-/* PBS job names: 1 to 230 of [A-Za-z0-9._+-] (pbs_opt.c). */
-int sl_pbs_name_ok(const char *n);
 /* The script: "-- command args", the file operand or standard input
  * (pbs_optval.c); *len its length. */
 int sl_pbs_load_script(struct sl_pbs_optctx *c, int argc, char **argv, int optind,

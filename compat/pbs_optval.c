@@ -15,6 +15,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "pbs_attr.h"
+#include "pbs_env.h"
 #include "pbs_job.h"
 #include "pbs_opt_int.h"
 #include "script.h"
@@ -257,16 +259,6 @@ static char *submit_dir(void)
 
 /* ---- the environment ------------------------------------------------------ */
 
-static const char *env_get(char *const *envp, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (; envp && *envp; envp++)
-		if (strncmp(*envp, name, n) == 0 && (*envp)[n] == '=')
-			return *envp + n + 1;
-	return NULL;
-}
-
 struct envv {
 	char **v;
 	size_t n, cap;
@@ -308,7 +300,7 @@ static int vlist(struct sl_pbs_optctx *c, struct envv *e, char **envp, struct sl
 		if (*p == ',')
 			p++;
 		char *eq = strchr(item, '=');
-		const char *val = eq ? eq + 1 : env_get(envp, item);
+		const char *val = eq ? eq + 1 : sl_pbs_env_get(envp, item);
 		size_t klen = eq ? (size_t)(eq - item) : strlen(item);
 		if (klen == 0 || val == NULL) {
 			free(item);
@@ -328,7 +320,7 @@ static void basic_env(struct sl_pbs_optctx *c, struct envv *e, char **envp)
 	struct utsname u;
 
 	for (size_t i = 0; names[i]; i++) {
-		const char *v = env_get(envp, names[i]);
+		const char *v = sl_pbs_env_get(envp, names[i]);
 		char k[32];
 		if (v == NULL)
 			continue;

@@ -89,7 +89,7 @@ static const struct sl_opt qstat_opts[] = {
 	ROW('a', N), ROW('i', N), ROW('n', N), NO('p', N), NO('q', N), ROW('r', N), ROW('s', N),
 	NO('t', N), ROW('w', N), ROW('x', N), ROW('u', R), ROW('f', N), NO('G', N), ROW('H', N),
 	NO('J', N), NO('M', N), ROW('Q', N), NO('E', N), ROW('B', N), NO('W', R), NO('T', N),
-	ROW('1', N), NO('F', R), NO('D', R), END,
+	ROW('1', N), ROW('F', R), ROW('D', R), END,
 };
 
 int sl_qstat_parse(int argc, char **argv, struct sl_qstat_opts *o, struct sl_pbs_failure *f,
@@ -97,7 +97,7 @@ int sl_qstat_parse(int argc, char **argv, struct sl_qstat_opts *o, struct sl_pbs
 {
 	struct sl_optval *v = NULL;
 	size_t n = 0;
-	int optind = 1, views = 0, alt_opts = 0, modes = 0, r;
+	int optind = 1, views = 0, alt_opts = 0, modes = 0, bad = 0, r;
 
 	memset(o, 0, sizeof(*o));
 	memset(f, 0, sizeof(*f));
@@ -105,6 +105,17 @@ int sl_qstat_parse(int argc, char **argv, struct sl_qstat_opts *o, struct sl_pbs
 		return r;
 	for (size_t i = 0; i < n; i++) {
 		switch (v[i].opt->key) {
+		/* -F default|dsv|json, any case; -D only after -F dsv (qstat.c:2706) */
+		case 'F':
+			o->format = strcasecmp(v[i].arg, "default") == 0 ? 0
+				    : strcasecmp(v[i].arg, "dsv") == 0 ? 1
+				    : strcasecmp(v[i].arg, "json") == 0 ? 2 : -1;
+			bad |= o->format < 0;
+			break;
+		case 'D':
+			bad |= o->format != 1;
+			o->delim = v[i].arg;
+			break;
 		case 'a': views |= 1; break;
 		case 'i': views |= 2; o->states = "EHQTW"; break;
 		case 'r': views |= 4; o->states = "RS"; break;
@@ -124,12 +135,21 @@ int sl_qstat_parse(int argc, char **argv, struct sl_qstat_opts *o, struct sl_pbs
 	free(v);
 	o->alt = alt_opts;
 	/* one of -a -i -r -H; -Q or -B alone, without the alternate table; -1
-	 * with -n or -s (qstat.c:2776-2860) */
+	 * with -n or -s; -F with -f and without the alternate table, nor -w
+	 * (qstat.c:2776-2856) */
 	if (modes == 3 || (views & (views - 1)) != 0 || (o->mode != SL_QSTAT_JOBS && alt_opts) ||
-	    (o->one_line && !o->nodes && !o->comments)) {
+	    (o->one_line && !o->nodes && !o->comments) ||
+	    (o->format > 0 && (!o->full || alt_opts || o->wide))) {
 		f->status = 2;
 		f->usage = 1;
-		return sl_err_set(err, SL_EINVAL, "conflicting options.");
+		return sl_err_set(err, SL_EINVAL, "%s", o->format > 0 && o->wide
+				  ? "conflicting options.\nqstat: option w cannot be used with -F"
+				  : "conflicting options.");
+	}
+	if (bad) {
+		f->status = 2;
+		f->usage = 1;
+		return sl_err_set(err, SL_EINVAL, "%s", "");
 	}
 	o->operands = argv + optind;
 	o->n_operands = argc - optind;

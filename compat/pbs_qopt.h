@@ -29,6 +29,8 @@ struct sl_qstat_opts {
 	const char *states;       /* PBS state letters shown: -i "EHQTW", -r "RS",
 	                             -H "F"; NULL: every one */
 	const char *users;        /* -u USER[@HOST][,...]; NULL: everyone */
+	int format;               /* -F: 0 default, 1 dsv, 2 json (enum sl_pbs_outfmt) */
+	const char *delim;        /* -D (after -F dsv); NULL: "|" */
 	char **operands;          /* job ids or destinations */
 	int n_operands;
 };

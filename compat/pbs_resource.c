@@ -167,7 +167,7 @@ static const char *const known_unsupported[] = {
 	"accelerator_model", "accelerator_memory", "mpiprocs", "nchunk", "soft_walltime",
 	"min_walltime", "max_walltime", "preempt_targets", "site", "start_time", "procs",
 	"gres", "feature", "naccesspolicy", "hostlist", "tpn", "epilogue", "prologue",
-	"qos", "other", "partition", "hbmem", NULL};
+	"qos", "other", "partition", "hbmem", "storage", "jobfs", NULL};
 
 static int known(const char *name)
 {
@@ -186,6 +186,11 @@ static int refuse_resource(const char *name, int *status, struct sl_err *err)
 	snprintf(what, sizeof(what), "-l %s", name);
 	if (strcmp(name, "vmem") == 0 || strcmp(name, "pmem") == 0 || strcmp(name, "pvmem") == 0)
 		snprintf(what, sizeof(what), "-l %s (Sluice limits real memory: use mem)", name);
+	/* NCI Gadi's: file systems mounted for the job, and its local disk */
+	if (strcmp(name, "storage") == 0 || strcmp(name, "jobfs") == 0)
+		snprintf(what, sizeof(what), "-l %s (%s)", name,
+			 strcmp(name, "storage") == 0 ? "Sluice mounts no file systems per job"
+						      : "Sluice reserves no local disk per job");
 	return unsupp(status, err, what);
 }
 
@@ -305,7 +310,7 @@ static int place_parse(struct sl_pbs_res *r, const char *v, int *status, struct 
 {
 	char *copy = sl_xstrdup(v), *save = NULL, *tok;
 	enum sl_pbs_place p = SL_PBS_PLACE_FREE;
-	int rc = 0;
+	int rc = 0, excl = 0;
 
 	for (tok = strtok_r(copy, ":", &save); tok && rc == 0; tok = strtok_r(NULL, ":", &save)) {
 		if (strcmp(tok, "free") == 0 || strcmp(tok, "shared") == 0)
@@ -314,18 +319,18 @@ static int place_parse(struct sl_pbs_res *r, const char *v, int *status, struct 
 			p = SL_PBS_PLACE_SCATTER;
 		else if (strcmp(tok, "pack") == 0)
 			p = SL_PBS_PLACE_PACK;
-		else if (strcmp(tok, "excl") == 0 || strcmp(tok, "exclhost") == 0) {
-			char what[64];
-			snprintf(what, sizeof(what), "-l place=%s", tok);
-			rc = unsupp(status, err, what);
-		} else if (strncmp(tok, "group=", 6) == 0)
+		else if (strcmp(tok, "excl") == 0 || strcmp(tok, "exclhost") == 0)
+			excl = 1; /* the job's hosts are its alone: sbatch's --exclusive */
+		else if (strncmp(tok, "group=", 6) == 0)
 			rc = unsupp(status, err, "-l place=group");
 		else
 			rc = bad_value(status, err);
 	}
 	free(copy);
-	if (rc == 0)
+	if (rc == 0) {
 		r->place = p;
+		r->excl = excl;
+	}
 	return rc;
 }
 
@@ -450,6 +455,8 @@ int sl_pbs_res_apply(const struct sl_pbs_res *r, struct sl_jobspec *s, int *stat
 		return rc;
 	if (r->walltime > 0) /* minutes, Sluice's unit: rounded up */
 		s->time_limit = (r->walltime + 59) / 60;
+	if (r->excl)
+		s->shared = SL_SHARED_EXCLUSIVE;
 	if (r->from == 0 && c.ncpus < 0 && c.mem_mib < 0 && c.ngpus < 0)
 		return 0; /* no shape asked for: the defaults, as sbatch's */
 	ncpus = c.ncpus > 0 ? c.ncpus : 1;   /* default_chunk.ncpus = 1 */

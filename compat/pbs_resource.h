@@ -31,6 +31,7 @@ struct sl_pbs_res {
 	int ncpus, ngpus;          /* job-wide -l ncpus=, ngpus=; -1 */
 	int64_t mem_mib;           /* job-wide -l mem=; -1 */
 	enum sl_pbs_place place;
+	int excl;                  /* place=excl or exclhost: --exclusive */
 };
 
 void sl_pbs_res_init(struct sl_pbs_res *r);

@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "conf_kube.h"
 #include "hostlist.h"
 #include "kueue.h"
+#include "pbs_env.h"
 #include "podlog.h"
 #include "slurm_env.h"
 #include "slurm_pattern.h"
@@ -311,11 +313,20 @@ static json_object *environment(const struct sl_render_ctx *c, const struct sl_r
 {
 	struct sl_slurm_env_in ei = {c->in->job, &c->shape, p->nodelist, p->batch_host,
 				     c->in->cluster};
+	char host[256] = "localhost";
+	struct sl_pbs_env_in pi = {c->in->job, &c->shape, c->in->pbs_server};
 	char **slurm = sl_slurm_env_build(&ei), **all;
 	json_object *a = json_object_new_array();
 	size_t i;
 
-	all = sl_slurm_env_merge(c->spec->env, slurm);
+	/* PBS's variables too, as the local executor gives them (pbs_env.h);
+	 * the node file and TMPDIR are the local supervisor's, not a pod's */
+	if (pi.server == NULL) {
+		(void)gethostname(host, sizeof(host) - 1);
+		host[strcspn(host, ".")] = '\0';
+		pi.server = host;
+	}
+	all = sl_pbs_env_job(&pi, slurm);
 	for (i = 0; all[i] != NULL; i++) {
 		const char *eq = strchr(all[i], '=');
 		json_object *e;

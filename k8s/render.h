@@ -61,6 +61,7 @@ struct sl_render_in {
 	 * labels in its pods' nodeSelector; NULL: no such labels. */
 	const struct sl_features *features;
 	const char *cluster;             /* sl_conf_cluster_name() */
+	const char *pbs_server;          /* sl_conf_pbs_server(); NULL: this host's name */
 	int attempt;                     /* 0 first run; name suffix when > 0 */
 	int kill_wait;                   /* pod terminationGracePeriodSeconds */
 	/* The submitter's groups. NULL: getgrouplist(job->user, job->gid). */

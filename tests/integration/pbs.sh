@@ -8,7 +8,11 @@
 # Texts and exit statuses are OpenPBS's (compat/pbs_job.h).
 . "$top_srcdir/tests/integration/lib.sh"
 make_users
-CPUS=16 write_conf
+EXTRA_OBJECTS='---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {name: debug, namespace: general}
+spec: {clusterQueue: main}' CPUS=16 write_conf
 start_daemon
 cd "$T/work"
 S=$(hostname -s) # pbsServer's default: this host's short name
@@ -139,10 +143,109 @@ ok "qhold/qrls: owner, other user and operator as PBS rules them"
 "$Q" -Qf | grep -qx "    resources_available.ncpus = 16" || fail "qstat -Qf: $("$Q" -Qf)"
 expect_eq "pbsnodes -a" "$S" "$("$BIN/pbsnodes" -a | head -n1)"
 expect_run $USER1 1 "qsub: -J is not supported by Sluice" "" "$BIN/qsub" -J 1-3 job.pbs
-expect_run $USER1 1 "qsub: -W depend is not supported by Sluice" "" "$BIN/qsub" -W depend=afterok:1 job.pbs
+expect_run $USER1 1 "qsub: -W depend=beforeok is not supported by Sluice (only after, afterok, afternotok and afterany)" "" \
+	"$BIN/qsub" -W depend=beforeok:1 job.pbs
+expect_run $USER1 1 "qsub: -I is not supported by Sluice" "" "$BIN/qsub" -I job.pbs
+expect_run $USER1 1 "qsub: -W x is not supported by Sluice" "" "$BIN/qsub" -W x=nmatchpolicy:exactnode job.pbs
 expect_run $USER1 170 "qsub: Unknown queue" "" "$BIN/qsub" -q nosuch job.pbs
-expect_run $USER1 1 "qalter: -l is not supported by Sluice (a job's attributes cannot be changed yet)" "" \
-	"$BIN/qalter" -l walltime=1:00 "$id"
-expect_run $USER1 1 "qmove: moving jobs between queues is not supported by Sluice" "" \
-	"$BIN/qmove" batch "$id"
+expect_run $USER1 1 "qalter: -A (the job's account cannot be changed) is not supported by Sluice" "" \
+	"$BIN/qalter" -A other "$id"
 ok "qstat -Q, pbsnodes, and what Sluice refuses"
+
+# 7. Dependencies (-W depend onto --dependency), a begin time (-a) and
+#    -W block=true (qsub waits and exits with the job's exit status)
+d1=$(as $USER1 "$BIN/qsub" -N first -- /bin/sh -c 'sleep 1; exit 3') || fail "qsub: $d1"
+d2=$(as $USER1 "$BIN/qsub" -N okchild -W depend=afterok:"$d1" -- /bin/true) || fail "qsub: $d2"
+d3=$(as $USER1 "$BIN/qsub" -N notok -W "depend=afternotok:$(seq_of "$d1")" -- /bin/true) ||
+	fail "qsub: $d3"
+dependency() { "$BIN/scontrol" show job "$(seq_of "$1")" | sed -n 's/.* Dependency=//p'; }
+expect_eq "depend as Slurm's dependency" "afterok:$(seq_of "$d1")(unfulfilled)" "$(dependency "$d2")"
+wait_state "$(seq_of "$d3")" COMPLETED
+expect_eq "afterok of a failed job never runs" "PENDING" "$(state "$(seq_of "$d2")")"
+"$Q" "$d2" | grep -q "^$d2 .* H batch" || fail "a dependency is a system hold: $("$Q" "$d2")"
+"$Q" -f "$d2" | grep -qx "    Hold_Types = s" || fail "Hold_Types s: $("$Q" -f "$d2")"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$d2"
+expect_run $USER1 206 "qsub: Invalid Job Dependency" "" "$BIN/qsub" -W depend=afterok:99999 job.pbs
+at=$(date -d '+2 hours' +%Y%m%d%H%M)
+a1=$(as $USER1 "$BIN/qsub" -a "$at" -- /bin/true) || fail "qsub -a: $a1"
+expect_eq "-a CCYYMMDDhhmm is the begin time" "$(date -d "${at%????} ${at#????????}" +%Y-%m-%dT%H:%M:00)" \
+	"$("$BIN/scontrol" show job "$(seq_of "$a1")" | sed -n 's/.* StartTime=\([^ ]*\).*/\1/p')"
+"$Q" "$a1" | grep -q "^$a1 .* W batch" || fail "-a: state W: $("$Q" "$a1")"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$a1"
+expect_run $USER1 2 "qsub: illegal -a value
+$(cat "$top_srcdir/tests/data/pbs/qsub_usage.out")" "" "$BIN/qsub" -a 2561 job.pbs
+b=$(as $USER1 "$BIN/qsub" -W block=true -- /bin/sh -c 'exit 7')
+expect_eq "block=true: the job's exit status" "7" "$?"
+expect_eq "block=true: the id first" "$(seq_of "$b").$S" "$b"
+expect_eq "block=true: the job had ended" "FAILED" "$(state "$(seq_of "$b")")"
+# a signal ends the wait and deletes the job (bailout(), qsub.c:789)
+"$BIN/qsub" -W block=true -- /bin/sleep 300 >"$T/bo" 2>"$T/be" &
+qp=$!
+n=0
+until [ -s "$T/bo" ]; do n=$((n + 1)); [ $n -lt 100 ] || fail "qsub -W block: no id"; sleep 0.1; done
+bid=$(head -n1 "$T/bo")
+kill -INT $qp
+wait $qp
+expect_eq "block=true interrupted: exit" "2" "$?"
+expect_eq "block=true interrupted: stdout" "$bid
+Job $bid is being deleted" "$(cat "$T/bo")"
+expect_eq "block=true interrupted: stderr" "qsub: wait for job $bid interrupted by signal 2" \
+	"$(cat "$T/be")"
+wait_state "$(seq_of "$bid")" CANCELLED
+ok "-W depend, -a and -W block=true"
+
+# 8. qalter (what scontrol update changes) and qmove (a queued job's queue)
+q=$(as $USER1 "$BIN/qsub" -h -N alterme -l walltime=10:00 -- /bin/true) || fail "qsub: $q"
+expect_run $USER1 0 "" "" "$BIN/qalter" -l walltime=1:30:00 -N altered -W depend=afterany:"$d1" "$q"
+"$Q" -f "$q" | grep -qx "    Resource_List.walltime = 01:30:00" || fail "qalter -l walltime"
+"$Q" -f "$q" | grep -qx "    Job_Name = altered" || fail "qalter -N: $("$Q" -f "$q")"
+expect_eq "qalter -W depend" "afterany:$(seq_of "$d1")(unfulfilled)" "$(dependency "$q")"
+expect_run $USER2 159 "qalter: Unauthorized Request  $q" "" "$BIN/qalter" -N x "$q"
+expect_run $USER1 153 "qalter: Unknown Job Id 99999.$S" "" "$BIN/qalter" -N x 99999
+expect_run $USER1 206 "qalter: Invalid Job Dependency $q" "" "$BIN/qalter" -W depend=afterok:99999 "$q"
+expect_run $USER1 2 "qalter: illegal -N value
+$(cat "$top_srcdir/tests/data/pbs/qalter_usage.out")" "" "$BIN/qalter" -N 'a b' "$q"
+expect_run $USER1 0 "" "" "$BIN/qmove" debug "$q"
+"$Q" -f "$q" | grep -qx "    queue = debug" || fail "qmove: $("$Q" -f "$q")"
+expect_run $USER1 170 "qmove: Unknown queue $q" "" "$BIN/qmove" nosuch "$q"
+expect_run $USER1 2 "qmove: illegally formed destination: a@" "" "$BIN/qmove" a@ "$q"
+expect_run $USER1 0 "" "" "$BIN/qalter" -h n "$q"
+wait_state "$(seq_of "$q")" COMPLETED
+expect_run $USER1 35 "qalter: Job has finished" "" "$BIN/qalter" -N x "$q"
+r=$(as $USER1 "$BIN/qsub" -- /bin/sleep 300) || fail "qsub: $r"
+wait_state "$(seq_of "$r")" RUNNING
+expect_run $USER1 168 "qmove: Request invalid for state of job $r" "" "$BIN/qmove" debug "$r"
+expect_run $USER1 168 "qalter: Request invalid for state of job $r" "" "$BIN/qalter" -a 0101 "$r"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$r"
+ok "qalter and qmove"
+
+# 9. qstat -F json and dsv (with -f), and their conflicts
+j=$(as $USER1 "$BIN/qsub" -h -N fmt -l select=1:ncpus=2 -l place=excl -- /bin/true) || fail "qsub: $j"
+"$Q" -f -F json "$j" >"$T/q.json"
+python3 - "$T/q.json" "$j" <<'PY' || fail "qstat -F json: $(cat "$T/q.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+j = d["Jobs"][sys.argv[2]]
+assert j["Job_Name"] == "fmt" and j["job_state"] == "H", j
+# excl: the whole node (16 CPUs), as sbatch --exclusive
+assert j["Resource_List"]["ncpus"] == 16 and j["Resource_List"]["place"] == "free:excl", j
+assert isinstance(d["timestamp"], int), d
+PY
+"$Q" -f -F dsv -D '#' "$j" | grep -q "^Job Id: $j#Job_Name=fmt#" || fail "qstat -F dsv -D: $("$Q" -f -F dsv -D '#' "$j")"
+expect_eq "dsv: one line per job" "1" "$("$Q" -f -F DSV "$j" | wc -l)"
+"$Q" -B -f -F json | python3 -c 'import json,sys; assert "Server" in json.load(sys.stdin)' || fail "qstat -B -f -F json"
+expect_run $USER1 2 "qstat: conflicting options.
+$(cat "$top_srcdir/tests/data/pbs/qstat_usage.out")" "" "$Q" -F json "$j"
+expect_run $USER1 2 "$(cat "$top_srcdir/tests/data/pbs/qstat_usage.out")" "" "$Q" -f -D , "$j"
+expect_run $USER1 2 "$(cat "$top_srcdir/tests/data/pbs/qstat_usage.out")" "" "$Q" -f -F xml "$j"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$j"
+ok "qstat -f -F json and dsv"
+
+# 10. The examples quickstart.sh submits run unchanged
+for ex in hello torque; do
+	e=$(as $USER1 "$BIN/qsub" "$top_srcdir/examples/$ex.pbs") || fail "qsub examples/$ex.pbs: $e"
+	wait_state "$(seq_of "$e")" COMPLETED
+done
+expect_eq "examples/torque.pbs (NCPUS: the chunk's, excl or not)" "job $e: 2 ranks, NCPUS=2" \
+	"$(cat "$T/work/torque-style.o$(seq_of "$e")")"
+ok "examples/*.pbs"

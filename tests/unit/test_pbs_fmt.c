@@ -129,15 +129,80 @@ static void test_alt(void **state)
 	alt("qstat_aw.out", 0, 0, 0, 1);
 }
 
+/* qstat -f in each -F format (pbs_out.c): one golden per format. */
 static void test_full(void **state)
 {
+	static const struct {
+		enum sl_pbs_outfmt fmt;
+		const char *delim, *file;
+	} formats[] = {
+		{SL_PBS_OUT_DEFAULT, NULL, "qstat_f.out"},
+		{SL_PBS_OUT_DSV, NULL, "qstat_f_dsv.out"},
+		{SL_PBS_OUT_DSV, ",", "qstat_f_dsv_comma.out"},
+		{SL_PBS_OUT_JSON, NULL, "qstat_f_json.out"},
+	};
 	struct sl_pbs_view v = view();
-	struct sl_buf *b = sl_buf_new(1 << 20);
 	(void)state;
 
-	for (size_t i = 0; i < njobs; i++)
-		assert_int_equal(sl_qstat_full(b, &v, jobs[i]), 0);
-	golden("qstat_f.out", tl_take(b));
+	for (size_t k = 0; k < sizeof(formats) / sizeof(formats[0]); k++) {
+		struct sl_buf *b = sl_buf_new(1 << 20);
+		struct sl_pbs_out *o = sl_pbs_out_new(b, formats[k].fmt, formats[k].delim, NOW,
+						      "22.05", "vm");
+		for (size_t i = 0; i < njobs; i++)
+			assert_int_equal(sl_qstat_full(o, &v, jobs[i]), 0);
+		assert_int_equal(sl_pbs_out_finish(o), 0);
+		sl_pbs_out_free(o);
+		golden(formats[k].file, tl_take(b));
+	}
+}
+
+/* json with nothing listed: the prologue alone; values that parse as
+ * numbers are numbers; escapes as cJSON writes them. */
+static void test_json_values(void **state)
+{
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	struct sl_pbs_out *o = sl_pbs_out_new(b, SL_PBS_OUT_JSON, NULL, NOW, "22.05", "vm");
+	(void)state;
+
+	assert_int_equal(sl_pbs_out_finish(o), 0);
+	sl_pbs_out_free(o);
+	assert_string_equal(sl_buf_str(b), "{\n\t\"timestamp\":\t1795256642,\n\t\"pbs_version\":\t"
+					   "\"22.05\",\n\t\"pbs_server\":\t\"vm\"\n}\n");
+	sl_buf_reset(b);
+	o = sl_pbs_out_new(b, SL_PBS_OUT_JSON, NULL, 0, "v", "s");
+	sl_buf_reset(b); /* the members alone */
+	sl_pbs_out_begin(o, "Server", "s");
+	sl_pbs_out_attr(o, "a", NULL, "077");
+	sl_pbs_out_attr(o, "b", NULL, "1.5");
+	sl_pbs_out_attr(o, "c", NULL, "3000000000");
+	sl_pbs_out_attr(o, "d", NULL, "1:00:00");
+	sl_pbs_out_attr(o, "e", NULL, "q\"\\\n\x01");
+	sl_pbs_out_attr(o, "Job_Name", NULL, "12");
+	sl_pbs_out_end(o);
+	sl_pbs_out_free(o);
+	assert_string_equal(sl_buf_str(b), ",\n\t\"Server\":\t{\n\t\t\"s\":\t{\n"
+					   "\t\t\t\"a\":\t77,\n\t\t\t\"b\":\t1.5,\n"
+					   "\t\t\t\"c\":\t3000000000,\n\t\t\t\"d\":\t\"1:00:00\",\n"
+					   "\t\t\t\"e\":\t\"q\\\"\\\\\\n\\u0001\",\n"
+					   "\t\t\t\"Job_Name\":\t\"12\"\n\t\t}");
+	sl_buf_free(b);
+}
+
+/* dsv: the delimiter and a lone backslash escaped, feeds as \n. */
+static void test_dsv_values(void **state)
+{
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	struct sl_pbs_out *o = sl_pbs_out_new(b, SL_PBS_OUT_DSV, "::", 0, "v", "s");
+	(void)state;
+
+	sl_pbs_out_begin(o, "Job Id", "1.s");
+	sl_pbs_out_attr(o, "a", NULL, "x::y");
+	sl_pbs_out_attr(o, "b", "r", "p\\q\\,\nz");
+	sl_pbs_out_end(o);
+	assert_int_equal(sl_pbs_out_finish(o), 0);
+	sl_pbs_out_free(o);
+	assert_string_equal(sl_buf_str(b), "Job Id: 1.s::a=x\\::y::b.r=p\\\\q\\,\\nz\n");
+	sl_buf_free(b);
 }
 
 /* The cluster sinfo's reference describes: partitions batch (ClusterQueue
@@ -174,6 +239,22 @@ static struct sl_clusterinfo *cluster(void)
 	return &ci;
 }
 
+/* -Q -f (ci) or -B -f (all) in fmt. */
+static char *full_of(enum sl_pbs_outfmt fmt, const struct sl_clusterinfo *ci,
+		     const struct sl_pbs_counts *c, const struct sl_pbs_counts *all)
+{
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	struct sl_pbs_out *o = sl_pbs_out_new(b, fmt, NULL, NOW, "22.05", "vm");
+
+	if (ci)
+		assert_int_equal(sl_qstat_queues(b, o, ci, c, 1), 0);
+	else
+		assert_int_equal(sl_qstat_server(b, o, "vm", "batch", all, 1), 0);
+	assert_int_equal(sl_pbs_out_finish(o), 0);
+	sl_pbs_out_free(o);
+	return tl_take(b);
+}
+
 static void test_queues_server_nodes(void **state)
 {
 	struct sl_clusterinfo *ci = cluster();
@@ -186,17 +267,16 @@ static void test_queues_server_nodes(void **state)
 		sl_pbs_count(&c[strcmp(jobs[i]->spec.partition, "batch") == 0 ? 0 : 1], jobs[i]);
 	}
 	b = sl_buf_new(1 << 20);
-	assert_int_equal(sl_qstat_queues(b, ci, c, 0, 1), 0);
+	assert_int_equal(sl_qstat_queues(b, NULL, ci, c, 1), 0);
 	golden("qstat_Q.out", tl_take(b));
+	golden("qstat_Qf.out", full_of(SL_PBS_OUT_DEFAULT, ci, c, NULL));
+	golden("qstat_Qf_json.out", full_of(SL_PBS_OUT_JSON, ci, c, NULL));
 	b = sl_buf_new(1 << 20);
-	assert_int_equal(sl_qstat_queues(b, ci, c, 1, 1), 0);
-	golden("qstat_Qf.out", tl_take(b));
-	b = sl_buf_new(1 << 20);
-	assert_int_equal(sl_qstat_server(b, "vm", "batch", &all, 0, 1), 0);
+	assert_int_equal(sl_qstat_server(b, NULL, "vm", "batch", &all, 1), 0);
 	golden("qstat_B.out", tl_take(b));
-	b = sl_buf_new(1 << 20);
-	assert_int_equal(sl_qstat_server(b, "vm", "batch", &all, 1, 1), 0);
-	golden("qstat_Bf.out", tl_take(b));
+	golden("qstat_Bf.out", full_of(SL_PBS_OUT_DEFAULT, NULL, NULL, &all));
+	golden("qstat_Bf_dsv.out", full_of(SL_PBS_OUT_DSV, NULL, NULL, &all));
+	golden("qstat_Bf_json.out", full_of(SL_PBS_OUT_JSON, NULL, NULL, &all));
 	b = sl_buf_new(1 << 20);
 	assert_int_equal(sl_pbsnodes_all(b, ci), 0);
 	golden("pbsnodes_a.out", tl_take(b));
@@ -253,6 +333,8 @@ int main(void)
 		cmocka_unit_test(test_default),
 		cmocka_unit_test(test_alt),
 		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_json_values),
+		cmocka_unit_test(test_dsv_values),
 		cmocka_unit_test(test_queues_server_nodes),
 		cmocka_unit_test(test_values),
 	};

@@ -11,11 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "err.h"
 #include "job.h"
+#include "pbs_env.h"
 #include "pbs_job.h"
 #include "pbs_opt.h"
 #include "pbs_resource.h"
@@ -57,25 +59,6 @@ static void done(struct res *r)
 	sl_jobspec_clear(&r->spec);
 }
 
-/* A failure: exactly this text after "qsub: ", this exit status. */
-static void fails(struct res *r, int status, const char *msg)
-{
-	if (r->rc == 0)
-		fail_msg("accepted; expected \"%s\"", msg);
-	assert_string_equal(r->err.msg, msg);
-	assert_int_equal(r->fl.exit_code, status);
-	done(r);
-}
-
-static const char *env_of(char **env, const char *name)
-{
-	size_t n = strlen(name);
-	for (; env && *env; env++)
-		if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
-			return *env + n + 1;
-	return NULL;
-}
-
 /* ---- -l ------------------------------------------------------------------ */
 
 static int res_apply(const char *l1, const char *l2, struct sl_jobspec *s, int *status,
@@ -93,138 +76,161 @@ static int res_apply(const char *l1, const char *l2, struct sl_jobspec *s, int *
 	return sl_pbs_res_apply(&r, s, status, err);
 }
 
-static void shape_is(const char *l1, const char *l2, int nodes, int tpn, int cpt, int64_t mem,
-		     int gpus, int64_t minutes)
-{
-	struct sl_jobspec s;
-	struct sl_err err = SL_ERR_INIT;
-	int st = 0;
-
-	if (res_apply(l1, l2, &s, &st, &err) != 0)
-		fail_msg("-l %s: %s", l1, err.msg);
-	assert_int_equal(s.nodes, nodes);
-	assert_int_equal(s.ntasks_per_node, tpn);
-	assert_int_equal(s.cpus_per_task, cpt);
-	assert_int_equal(s.mem_per_node, mem);
-	assert_int_equal(s.gpus_per_node, gpus);
-	assert_int_equal(s.time_limit, minutes);
-	sl_jobspec_clear(&s);
-}
-
-static void res_fails(const char *l1, const char *l2, int status, const char *msg)
-{
-	struct sl_jobspec s;
-	struct sl_err err = SL_ERR_INIT;
-	int st = 0;
-
-	if (res_apply(l1, l2, &s, &st, &err) == 0)
-		fail_msg("-l %s accepted", l1);
-	assert_string_equal(err.msg, msg);
-	assert_int_equal(st, status);
-	sl_jobspec_clear(&s);
-}
-
-static void test_select(void **state)
-{
-	(void)state;
+/* What one -l (and a second, later one) makes of the spec. */
+static const struct shape_case {
+	const char *l1, *l2;
+	int nodes, tpn, cpt;
+	int64_t mem;
+	int gpus;
+	int64_t minutes;
+	int shared;
+} shapes[] = {
 	/* a chunk is a node; ncpus shared out among mpiprocs (default 1) */
-	shape_is("select=2:ncpus=4:mem=2gb", NULL, 2, 1, 4, 2048, SL_NO_VAL, SL_TIME_UNSET);
-	shape_is("select=2:ncpus=4:mpiprocs=4", NULL, 2, 4, 1, SL_NO_VAL, SL_NO_VAL,
-		 SL_TIME_UNSET);
-	shape_is("select=1:ncpus=8:mpiprocs=2:ngpus=2", NULL, 1, 2, 4, SL_NO_VAL, 2, SL_TIME_UNSET);
+	{"select=2:ncpus=4:mem=2gb", NULL, 2, 1, 4, 2048, SL_NO_VAL, SL_TIME_UNSET, 0},
+	{"select=2:ncpus=4:mpiprocs=4", NULL, 2, 4, 1, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET, 0},
+	{"select=1:ncpus=8:mpiprocs=2:ngpus=2", NULL, 1, 2, 4, SL_NO_VAL, 2, SL_TIME_UNSET, 0},
 	/* alike chunks joined by + are summed */
-	shape_is("select=2:ncpus=2:mem=1gb+1:ncpus=2:mem=1gb", NULL, 3, 1, 2, 1024, SL_NO_VAL,
-		 SL_TIME_UNSET);
+	{"select=2:ncpus=2:mem=1gb+1:ncpus=2:mem=1gb", NULL, 3, 1, 2, 1024, SL_NO_VAL,
+	 SL_TIME_UNSET, 0},
 	/* ncpus defaults to 1 (default_chunk); a bare count */
-	shape_is("select=3", NULL, 3, 1, 1, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET);
+	{"select=3", NULL, 3, 1, 1, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET, 0},
 	/* pack: every chunk on one host */
-	shape_is("select=2:ncpus=2:mem=1gb", "place=pack", 1, 2, 2, 2048, SL_NO_VAL,
-		 SL_TIME_UNSET);
-	shape_is("select=2:ncpus=2", "place=scatter", 2, 1, 2, SL_NO_VAL, SL_NO_VAL,
-		 SL_TIME_UNSET);
+	{"select=2:ncpus=2:mem=1gb", "place=pack", 1, 2, 2, 2048, SL_NO_VAL, SL_TIME_UNSET, 0},
+	{"select=2:ncpus=2", "place=scatter", 2, 1, 2, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET, 0},
+	/* excl and exclhost: the hosts are the job's alone (--exclusive) */
+	{"select=2:ncpus=2", "place=scatter:excl", 2, 1, 2, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET,
+	 SL_SHARED_EXCLUSIVE},
+	{"select=1:ncpus=2", "place=exclhost", 1, 1, 2, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET,
+	 SL_SHARED_EXCLUSIVE},
 	/* walltime rounds up to minutes, Sluice's unit */
-	shape_is("select=1:ncpus=1,walltime=01:30:00", NULL, 1, 1, 1, SL_NO_VAL, SL_NO_VAL, 90);
-	shape_is("walltime=61", NULL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, 2);
+	{"select=1:ncpus=1,walltime=01:30:00", NULL, 1, 1, 1, SL_NO_VAL, SL_NO_VAL, 90, 0},
+	{"walltime=61", NULL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, 2, 0},
 	/* job-wide resources without select are one chunk (PBS converts them) */
-	shape_is("ncpus=4,mem=500mb", NULL, 1, 1, 4, 500, SL_NO_VAL, SL_TIME_UNSET);
+	{"ncpus=4,mem=500mb", NULL, 1, 1, 4, 500, SL_NO_VAL, SL_TIME_UNSET, 0},
 	/* a later value replaces an earlier one of the same resource only */
-	shape_is("select=1:ncpus=2,walltime=10:00", "select=2:ncpus=1", 2, 1, 1, SL_NO_VAL,
-		 SL_NO_VAL, 10);
-}
+	{"select=1:ncpus=2,walltime=10:00", "select=2:ncpus=1", 2, 1, 1, SL_NO_VAL, SL_NO_VAL, 10,
+	 0},
+	/* Torque: nodes=N:ppn=M is select=N:ncpus=M:mpiprocs=M */
+	{"nodes=2:ppn=4", NULL, 2, 4, 1, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET, 0},
+	{"nodes=1:ppn=2:gpus=1", NULL, 1, 2, 1, SL_NO_VAL, 1, SL_TIME_UNSET, 0},
+	{"nodes=2", NULL, 2, 1, 1, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET, 0},
+	/* Torque's mem is the job's: spread over the nodes, rounded up */
+	{"nodes=2:ppn=1,mem=3gb", NULL, 2, 1, 1, 1536, SL_NO_VAL, SL_TIME_UNSET, 0},
+};
 
-static void test_torque_nodes(void **state)
+static void test_shapes(void **state)
 {
 	(void)state;
-	/* nodes=N:ppn=M is select=N:ncpus=M:mpiprocs=M */
-	shape_is("nodes=2:ppn=4", NULL, 2, 4, 1, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET);
-	shape_is("nodes=1:ppn=2:gpus=1", NULL, 1, 2, 1, SL_NO_VAL, 1, SL_TIME_UNSET);
-	shape_is("nodes=2", NULL, 2, 1, 1, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET);
-	/* Torque's mem is the job's: spread over the nodes, rounded up */
-	shape_is("nodes=2:ppn=1,mem=3gb", NULL, 2, 1, 1, 1536, SL_NO_VAL, SL_TIME_UNSET);
-	res_fails("nodes=n1:ppn=2", NULL, 1, "-l nodes naming hosts is not supported by Sluice");
-	res_fails("nodes=2:ppn=2:ib", NULL, 1,
-		  "-l nodes with the property \"ib\" is not supported by Sluice");
-	res_fails("nodes=2:ppn=4+1:ppn=2", NULL, 1,
-		  "-l nodes=2:ppn=4+1:ppn=2 (chunks that differ: every chunk must ask for the "
-		  "same resources) is not supported by Sluice");
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		const struct shape_case *c = &shapes[i];
+		struct sl_jobspec s;
+		struct sl_err err = SL_ERR_INIT;
+		int st = 0;
+
+		if (res_apply(c->l1, c->l2, &s, &st, &err) != 0)
+			fail_msg("-l %s: %s", c->l1, err.msg);
+		if (s.nodes != c->nodes || s.ntasks_per_node != c->tpn || s.cpus_per_task != c->cpt ||
+		    s.mem_per_node != c->mem || s.gpus_per_node != c->gpus ||
+		    s.time_limit != c->minutes || s.shared != c->shared)
+			fail_msg("-l %s %s: nodes %d tpn %d cpt %d mem %lld gpus %d min %lld shared %d",
+				 c->l1, c->l2 ? c->l2 : "", s.nodes, s.ntasks_per_node,
+				 s.cpus_per_task, (long long)s.mem_per_node, s.gpus_per_node,
+				 (long long)s.time_limit, s.shared);
+		sl_jobspec_clear(&s);
+	}
 }
+
+/* -l values refused: PBS's texts (pbs_messages.c) and statuses (error
+ * number & 0xff), or Sluice's refusals (1). */
+static const struct res_reject {
+	const char *l1, *l2;
+	int status;
+	const char *msg;
+} res_rejects[] = {
+	{"foo=1", NULL, 187, "Unknown resource: foo"},
+	{"walltime=bogus", NULL, 166, "Illegal attribute or resource value"},
+	{"walltime=1:2:3:4", NULL, 166, "Illegal attribute or resource value"},
+	{"mem=12q", NULL, 166, "Illegal attribute or resource value"},
+	{"select=1:ncpus=x", NULL, 166, "Illegal attribute or resource value"},
+	{"select=1:walltime=10", NULL, 4, "Resource invalid in \"select\" specification: walltime"},
+	{"select=1:foo=2", NULL, 187, "Unknown resource: foo"},
+	{"select=2:ncpus=2", "ncpus=4", 5,
+	 "\"-lresource=\" cannot be used with \"select\" or \"place\", resource is: ncpus"},
+	{"select=2:ncpus=2", "mem=1gb", 5,
+	 "\"-lresource=\" cannot be used with \"select\" or \"place\", resource is: mem"},
+	/* set_resources(): a name without a value */
+	{"walltime", NULL, 2, "illegal -l value"},
+	{"select=1:ncpus=4+2:ncpus=2", NULL, 1,
+	 "-l select=1:ncpus=4+2:ncpus=2 (chunks that differ: every chunk must ask for the same "
+	 "resources) is not supported by Sluice"},
+	{"select=1:ncpus=6:mpiprocs=4", NULL, 1,
+	 "-l select with ncpus=6 over mpiprocs=4 (each MPI process gets the same whole CPUs) is "
+	 "not supported by Sluice"},
+	{"vmem=1gb", NULL, 1, "-l vmem (Sluice limits real memory: use mem) is not supported by Sluice"},
+	{"pmem=1gb", NULL, 1, "-l pmem (Sluice limits real memory: use mem) is not supported by Sluice"},
+	{"storage=gdata/ab12+scratch/ab12", NULL, 1,
+	 "-l storage (Sluice mounts no file systems per job) is not supported by Sluice"},
+	{"jobfs=10GB", NULL, 1,
+	 "-l jobfs (Sluice reserves no local disk per job) is not supported by Sluice"},
+	{"select=1:ncpus=1:host=n1", NULL, 1, "-l host is not supported by Sluice"},
+	{"place=group=switch", NULL, 1, "-l place=group is not supported by Sluice"},
+	{"cput=10:00", NULL, 1, "-l cput is not supported by Sluice"},
+	{"nodes=n1:ppn=2", NULL, 1, "-l nodes naming hosts is not supported by Sluice"},
+	{"nodes=2:ppn=2:ib", NULL, 1, "-l nodes with the property \"ib\" is not supported by Sluice"},
+	{"nodes=2:ppn=4+1:ppn=2", NULL, 1,
+	 "-l nodes=2:ppn=4+1:ppn=2 (chunks that differ: every chunk must ask for the same "
+	 "resources) is not supported by Sluice"},
+};
 
 static void test_resource_errors(void **state)
 {
 	(void)state;
-	/* PBS's texts (pbs_messages.c) and statuses (error number & 0xff) */
-	res_fails("foo=1", NULL, 187, "Unknown resource: foo");
-	res_fails("walltime=bogus", NULL, 166, "Illegal attribute or resource value");
-	res_fails("walltime=1:2:3:4", NULL, 166, "Illegal attribute or resource value");
-	res_fails("mem=12q", NULL, 166, "Illegal attribute or resource value");
-	res_fails("select=1:ncpus=x", NULL, 166, "Illegal attribute or resource value");
-	res_fails("select=1:walltime=10", NULL, 4,
-		  "Resource invalid in \"select\" specification: walltime");
-	res_fails("select=1:foo=2", NULL, 187, "Unknown resource: foo");
-	res_fails("select=2:ncpus=2", "ncpus=4", 5,
-		  "\"-lresource=\" cannot be used with \"select\" or \"place\", resource is: ncpus");
-	res_fails("select=2:ncpus=2", "mem=1gb", 5,
-		  "\"-lresource=\" cannot be used with \"select\" or \"place\", resource is: mem");
-	/* set_resources(): a name without a value */
-	res_fails("walltime", NULL, 2, "illegal -l value");
-	/* Sluice's refusals */
-	res_fails("select=1:ncpus=4+2:ncpus=2", NULL, 1,
-		  "-l select=1:ncpus=4+2:ncpus=2 (chunks that differ: every chunk must ask for "
-		  "the same resources) is not supported by Sluice");
-	res_fails("select=1:ncpus=6:mpiprocs=4", NULL, 1,
-		  "-l select with ncpus=6 over mpiprocs=4 (each MPI process gets the same whole "
-		  "CPUs) is not supported by Sluice");
-	res_fails("vmem=1gb", NULL, 1,
-		  "-l vmem (Sluice limits real memory: use mem) is not supported by Sluice");
-	res_fails("select=1:ncpus=1:host=n1", NULL, 1, "-l host is not supported by Sluice");
-	res_fails("place=excl", NULL, 1, "-l place=excl is not supported by Sluice");
-	res_fails("place=scatter:excl", NULL, 1, "-l place=excl is not supported by Sluice");
-	res_fails("cput=10:00", NULL, 1, "-l cput is not supported by Sluice");
+	for (size_t i = 0; i < sizeof(res_rejects) / sizeof(res_rejects[0]); i++) {
+		const struct res_reject *c = &res_rejects[i];
+		struct sl_jobspec s;
+		struct sl_err err = SL_ERR_INIT;
+		int st = 0;
+
+		if (res_apply(c->l1, c->l2, &s, &st, &err) == 0)
+			fail_msg("-l %s accepted", c->l1);
+		if (strcmp(err.msg, c->msg) != 0 || st != c->status)
+			fail_msg("-l %s: %d \"%s\"", c->l1, st, err.msg);
+		sl_jobspec_clear(&s);
+	}
 }
+
+/* to_size(): no suffix is bytes; k m g t p; b or w after (-1: refused). */
+static const struct {
+	const char *text;
+	int64_t mib;
+} sizes[] = {
+	{"2gb", 2048}, {"2G", 2048}, {"1500mb", 1500}, {"1048576", 1}, {"1048577b", 2},
+	{"1kw", 1}, {"1tb", 1048576}, {"gb", -1}, {"1gbb", -1}, {"1bw", -1},
+};
+
+/* decode_time(): [[HH:]MM:]SS[.mmm], .500 rounds up (-1: refused). */
+static const struct {
+	const char *text;
+	int64_t secs;
+} times[] = {
+	{"01:02:03", 3723}, {"90:00", 5400}, {"7200", 7200}, {"10.5", 11}, {"10.4", 10},
+	{":10", -1}, {"1:x", -1},
+};
 
 static void test_sizes_times(void **state)
 {
-	int64_t v;
+	int64_t v = 0;
 	(void)state;
-	/* to_size(): no suffix is bytes; k m g t p; b or w after */
-	assert_int_equal(sl_pbs_parse_size("2gb", &v), 0), assert_int_equal(v, 2048);
-	assert_int_equal(sl_pbs_parse_size("2G", &v), 0), assert_int_equal(v, 2048);
-	assert_int_equal(sl_pbs_parse_size("1500mb", &v), 0), assert_int_equal(v, 1500);
-	assert_int_equal(sl_pbs_parse_size("1048576", &v), 0), assert_int_equal(v, 1);
-	assert_int_equal(sl_pbs_parse_size("1048577b", &v), 0), assert_int_equal(v, 2);
-	assert_int_equal(sl_pbs_parse_size("1kw", &v), 0), assert_int_equal(v, 1);
-	assert_int_equal(sl_pbs_parse_size("1tb", &v), 0), assert_int_equal(v, 1048576);
-	assert_int_not_equal(sl_pbs_parse_size("gb", &v), 0);
-	assert_int_not_equal(sl_pbs_parse_size("1gbb", &v), 0);
-	assert_int_not_equal(sl_pbs_parse_size("1bw", &v), 0);
-	/* decode_time(): [[HH:]MM:]SS[.mmm], .500 rounds up */
-	assert_int_equal(sl_pbs_parse_time("01:02:03", &v), 0), assert_int_equal(v, 3723);
-	assert_int_equal(sl_pbs_parse_time("90:00", &v), 0), assert_int_equal(v, 5400);
-	assert_int_equal(sl_pbs_parse_time("7200", &v), 0), assert_int_equal(v, 7200);
-	assert_int_equal(sl_pbs_parse_time("10.5", &v), 0), assert_int_equal(v, 11);
-	assert_int_equal(sl_pbs_parse_time("10.4", &v), 0), assert_int_equal(v, 10);
-	assert_int_not_equal(sl_pbs_parse_time(":10", &v), 0);
-	assert_int_not_equal(sl_pbs_parse_time("1:x", &v), 0);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		int r = sl_pbs_parse_size(sizes[i].text, &v);
+		if (sizes[i].mib < 0 ? r == 0 : (r != 0 || v != sizes[i].mib))
+			fail_msg("size %s: %d %lld", sizes[i].text, r, (long long)v);
+	}
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		int r = sl_pbs_parse_time(times[i].text, &v);
+		if (times[i].secs < 0 ? r == 0 : (r != 0 || v != times[i].secs))
+			fail_msg("time %s: %d %lld", times[i].text, r, (long long)v);
+	}
 }
 
 /* ---- directives ------------------------------------------------------------ */
@@ -297,11 +303,11 @@ static void test_script_spec(void **state)
 	/* the job starts in $HOME (the passwd entry's) */
 	assert_non_null(r.spec.work_dir);
 	/* PBS_O_* as qsub sends them; no -V: nothing else of the environment */
-	assert_string_equal(env_of(r.spec.env, "PBS_O_HOME"), "/home/alice");
-	assert_string_equal(env_of(r.spec.env, "PBS_O_LOGNAME"), "alice");
-	assert_string_equal(env_of(r.spec.env, "PBS_O_SHELL"), "/bin/bash");
-	assert_string_equal(env_of(r.spec.env, "PBS_O_WORKDIR"), r.spec.submit_dir);
-	assert_null(env_of(r.spec.env, "FOO"));
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "PBS_O_HOME"), "/home/alice");
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "PBS_O_LOGNAME"), "alice");
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "PBS_O_SHELL"), "/bin/bash");
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "PBS_O_WORKDIR"), r.spec.submit_dir);
+	assert_null(sl_pbs_env_get(r.spec.env, "FOO"));
 	assert_string_equal(r.spec.export_spec, "NONE");
 	assert_string_equal(r.spec.script, "#!/bin/bash\n#PBS -N fromdir\n#PBS -q gpu\n"
 					   "#PBS -l select=2:ncpus=2:mem=1gb\n#PBS -l walltime=00:10:00\n"
@@ -394,8 +400,6 @@ static void test_paths(void **state)
 	assert_string_equal(r.spec.work_dir, o);
 	free(o);
 	done(&r);
-	RUN(&r, base_env, "-o", "elsewhere.example.org:/x", "p.sh");
-	fails(&r, 1, "-o HOST:PATH on another host is not supported by Sluice");
 }
 
 static void test_environment(void **state)
@@ -405,18 +409,16 @@ static void test_environment(void **state)
 
 	write_file("e.sh", "#!/bin/sh\ntrue\n");
 	RUN(&r, base_env, "-v", "A=1,B='x,y',FOO", "e.sh");
-	assert_string_equal(env_of(r.spec.env, "A"), "1");
-	assert_string_equal(env_of(r.spec.env, "B"), "x,y");
-	assert_string_equal(env_of(r.spec.env, "FOO"), "foo value");
-	assert_null(env_of(r.spec.env, "PATH"));
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "A"), "1");
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "B"), "x,y");
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "FOO"), "foo value");
+	assert_null(sl_pbs_env_get(r.spec.env, "PATH"));
 	assert_string_equal(r.spec.export_spec, "A=1,B='x,y',FOO");
 	done(&r);
 	RUN(&r, base_env, "-V", "e.sh");
-	assert_string_equal(env_of(r.spec.env, "PATH"), "/usr/bin:/bin");
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "PATH"), "/usr/bin:/bin");
 	assert_null(r.spec.export_spec);
 	done(&r);
-	RUN(&r, base_env, "-v", "NOTSET", "e.sh");
-	fails(&r, 1, "cannot send environment with the job");
 }
 
 static void test_values(void **state)
@@ -445,61 +447,111 @@ static void test_values(void **state)
 	RUN(&r, base_env, "-P", "proj", "v.sh"); /* a project is the account */
 	assert_string_equal(r.spec.account, "proj");
 	done(&r);
-	RUN(&r, base_env, "-P", "proj", "-A", "acct", "v.sh");
-	fails(&r, 1, "-P naming another account than -A is not supported by Sluice (a project "
-		     "is the account)");
-	/* ECL's rejections: "illegal -X value", usage, 2 (qsub.c:2815) */
-	RUN(&r, base_env, "-p", "2000", "v.sh");
-	fails(&r, 2, "illegal -p value");
-	RUN(&r, base_env, "-r", "x", "v.sh");
-	fails(&r, 2, "illegal -r value");
-	RUN(&r, base_env, "-j", "xy", "v.sh");
-	fails(&r, 2, "illegal -j value");
-	RUN(&r, base_env, "-N", "bad name", "v.sh");
-	fails(&r, 2, "illegal -N value");
-	RUN(&r, base_env, "-k", "x", "v.sh");
-	fails(&r, 2, "illegal -k value");
-	RUN(&r, base_env, "-m", "z", "v.sh");
-	fails(&r, 2, "illegal -m value");
-	/* getopt's */
-	RUN(&r, base_env, "-Y", "v.sh");
-	fails(&r, 2, "invalid option -- 'Y'");
-	RUN(&r, base_env, "--bogus", "v.sh");
-	fails(&r, 2, "invalid option -- '-'");
-	RUN(&r, base_env, "v.sh", "extra");
-	fails(&r, 2, "");
-	RUN(&r, base_env, "nosuch.sh");
-	fails(&r, 1, "script file:: No such file or directory");
-	RUN(&r, base_env, ".");
-	fails(&r, 1, "script not a file");
+	/* -a: the begin time (cvtdate()); -W depend onto --dependency; block */
+	RUN(&r, base_env, "-a", "203701021530.45", "-W", "depend=afterok:12.head1:13,afterany:14",
+	    "-W", "block=True", "v.sh");
+	if (r.rc != 0)
+		fail_msg("%s", r.err.msg);
+	struct tm tm = {.tm_year = 137, .tm_mon = 0, .tm_mday = 2, .tm_hour = 15, .tm_min = 30,
+			.tm_sec = 45, .tm_isdst = -1};
+	assert_int_equal(r.spec.begin_time, (int64_t)mktime(&tm));
+	assert_string_equal(r.spec.dependency, "afterok:12:13,afterany:14");
+	assert_int_equal(r.fl.block, 1);
+	done(&r);
+	/* the command line's -W over a directive's, per attribute */
+	write_file("w.sh", "#!/bin/sh\n#PBS -W depend=afterany:5\n#PBS -W block=true\ntrue\n");
+	RUN(&r, base_env, "-W", "depend=after:6", "w.sh");
+	assert_string_equal(r.spec.dependency, "after:6");
+	assert_int_equal(r.fl.block, 1);
+	done(&r);
 }
 
-static void test_refused(void **state)
-{
-	struct res r;
-	(void)state;
+/* qsub command lines refused, with the text after "qsub: " and the exit
+ * status: ECL's "illegal -X value" with the usage, 2 (qsub.c:2815);
+ * getopt's, 2; script problems, 1; Sluice's refusals, 1; process_opts()
+ * errors in a directive name it (do_dir(), qsub.c:1753), 1. script (when
+ * not NULL) is written to t.sh first, else t.sh is "#!/bin/sh\ntrue\n". */
+static const struct qsub_reject {
+	const char *argv[7];
+	const char *script;
+	int status;
+	const char *msg;
+} rejects[] = {
+	{{"-P", "proj", "-A", "acct", "t.sh"}, NULL, 1,
+	 "-P naming another account than -A is not supported by Sluice (a project is the account)"},
+	{{"-p", "2000", "t.sh"}, NULL, 2, "illegal -p value"},
+	{{"-r", "x", "t.sh"}, NULL, 2, "illegal -r value"},
+	{{"-j", "xy", "t.sh"}, NULL, 2, "illegal -j value"},
+	{{"-N", "bad name", "t.sh"}, NULL, 2, "illegal -N value"},
+	{{"-k", "x", "t.sh"}, NULL, 2, "illegal -k value"},
+	{{"-m", "z", "t.sh"}, NULL, 2, "illegal -m value"},
+	{{"-a", "2561", "t.sh"}, NULL, 2, "illegal -a value"},       /* hh 25 */
+	{{"-a", "12345", "t.sh"}, NULL, 2, "illegal -a value"},      /* no such length */
+	{{"-a", "1200.5", "t.sh"}, NULL, 2, "illegal -a value"},     /* .SS is two digits */
+	{{"-a", "11321200", "t.sh"}, NULL, 2, "illegal -a value"},   /* DD 32 */
+	{{"-W", "block=maybe", "t.sh"}, NULL, 2, "illegal -W value"},
+	{{"-W", "depend=afterok", "t.sh"}, NULL, 2, "illegal -W value"},
+	{{"-W", "depend=afterok:", "t.sh"}, NULL, 2, "illegal -W value"},
+	{{"-W", "depend=sometime:1", "t.sh"}, NULL, 2, "illegal -W value"},
+	{{"-W", "depend=afterok:x1", "t.sh"}, NULL, 2, "illegal -W value"},
+	{{"-W", "depend=afterok:1,", "t.sh"}, NULL, 2, "illegal -W value"},
+	{{"-W", "=x", "t.sh"}, NULL, 2, "illegal -W value"},
+	{{"-Y", "t.sh"}, NULL, 2, "invalid option -- 'Y'"},
+	{{"--bogus", "t.sh"}, NULL, 2, "invalid option -- '-'"},
+	{{"t.sh", "extra"}, NULL, 2, ""},
+	{{"nosuch.sh"}, NULL, 1, "script file:: No such file or directory"},
+	{{"."}, NULL, 1, "script not a file"},
+	{{"-v", "NOTSET", "t.sh"}, NULL, 1, "cannot send environment with the job"},
+	{{"-o", "elsewhere.example.org:/x", "t.sh"}, NULL, 1,
+	 "-o HOST:PATH on another host is not supported by Sluice"},
+	/* Sluice's refusals */
+	{{"-J", "1-3", "t.sh"}, NULL, 1, "-J is not supported by Sluice"},
+	{{"-t", "1-3", "t.sh"}, NULL, 1, "-t is not supported by Sluice"},
+	{{"-I"}, NULL, 1, "-I is not supported by Sluice"},
+	{{"-W", "interactive=true", "t.sh"}, NULL, 1, "-W interactive=true is not supported by Sluice"},
+	{{"-W", "depend=beforeok:1", "t.sh"}, NULL, 1,
+	 "-W depend=beforeok is not supported by Sluice (only after, afterok, afternotok and "
+	 "afterany)"},
+	{{"-W", "depend=runone:1", "t.sh"}, NULL, 1,
+	 "-W depend=runone is not supported by Sluice (only after, afterok, afternotok and "
+	 "afterany)"},
+	{{"-W", "depend=afterok:1.other", "t.sh"}, NULL, 1,
+	 "-W depend on 1.other, a job of another server, is not supported by Sluice"},
+	{{"-W", "x=nmatchpolicy:exactnode", "t.sh"}, NULL, 1, "-W x is not supported by Sluice"},
+	{{"-W", "stagein=a@h:b", "t.sh"}, NULL, 1, "-W stagein is not supported by Sluice"},
+	{{"-m", "j", "t.sh"}, NULL, 1, "mail option 'j' can not be used without array job"},
+	{{"-c", "s", "t.sh"}, NULL, 1, "-c (checkpoints) is not supported by Sluice"},
+	{{"-q", "batch@otherserver", "t.sh"}, NULL, 1,
+	 "-q naming another server is not supported by Sluice"},
+	{{"-h", "-u", "bob", "t.sh"}, NULL, 1, "-u is not supported by Sluice"},
+	/* in directives */
+	{{"t.sh"}, "#!/bin/sh\n#PBS -r x\ntrue\n", 1, "illegal -r value\ndirective error: -r x "},
+	{{"t.sh"}, "#!/bin/sh\n#PBS -Y\ntrue\n", 1, "invalid option -- 'Y'\ndirective error: -Y "},
+	{{"t.sh"}, "#!/bin/sh\n#PBS -N x # comment\ntrue\n", 1, "directive error: -N x # comment "},
+	{{"t.sh"}, "#!/bin/sh\n#PBS -W block=maybe\ntrue\n", 1,
+	 "illegal -W value\ndirective error: -W block=maybe "},
+	{{"t.sh"}, "#!/bin/sh\n#PBS -J 1-2\ntrue\n", 1, "-J is not supported by Sluice"},
+	{{"t.sh"}, "#!/bin/sh\r\n#PBS -N x\r\ntrue\r\n", 1, "script contains cr, lf"},
+};
 
-	write_file("u.sh", "#!/bin/sh\ntrue\n");
-	RUN(&r, base_env, "-J", "1-3", "u.sh");
-	fails(&r, 1, "-J is not supported by Sluice");
-	RUN(&r, base_env, "-t", "1-3", "u.sh");
-	fails(&r, 1, "-t is not supported by Sluice");
-	RUN(&r, base_env, "-I");
-	fails(&r, 1, "-I is not supported by Sluice");
-	RUN(&r, base_env, "-a", "1200", "u.sh");
-	fails(&r, 1, "-a is not supported by Sluice");
-	RUN(&r, base_env, "-W", "depend=afterok:1", "u.sh");
-	fails(&r, 1, "-W depend is not supported by Sluice");
-	RUN(&r, base_env, "-W", "block=true", "u.sh");
-	fails(&r, 1, "-W block is not supported by Sluice");
-	RUN(&r, base_env, "-m", "j", "u.sh");
-	fails(&r, 1, "mail option 'j' can not be used without array job");
-	RUN(&r, base_env, "-c", "s", "u.sh");
-	fails(&r, 1, "-c (checkpoints) is not supported by Sluice");
-	RUN(&r, base_env, "-q", "batch@otherserver", "u.sh");
-	fails(&r, 1, "-q naming another server is not supported by Sluice");
-	RUN(&r, base_env, "-h", "-u", "bob", "u.sh");
-	fails(&r, 1, "-u is not supported by Sluice");
+static void test_rejected(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(rejects) / sizeof(rejects[0]); i++) {
+		const struct qsub_reject *c = &rejects[i];
+		char *argv[9] = {"qsub"};
+		int argc = 1;
+		struct res r;
+
+		write_file("t.sh", c->script ? c->script : "#!/bin/sh\ntrue\n");
+		for (; c->argv[argc - 1]; argc++)
+			argv[argc] = (char *)c->argv[argc - 1];
+		run(&r, base_env, argc, argv);
+		if (r.rc == 0 || strcmp(r.err.msg, c->msg) != 0 || r.fl.exit_code != c->status)
+			fail_msg("qsub %s %s: %d %d \"%s\"", argv[1], argc > 2 ? argv[2] : "", r.rc,
+				 r.fl.exit_code, r.err.msg);
+		done(&r);
+	}
 }
 
 static void test_directive_errors(void **state)
@@ -507,23 +559,6 @@ static void test_directive_errors(void **state)
 	struct res r;
 	(void)state;
 
-	/* process_opts() errors name the directive (do_dir(), qsub.c:1753), exit 1 */
-	write_file("d1.sh", "#!/bin/sh\n#PBS -r x\ntrue\n");
-	RUN(&r, base_env, "d1.sh");
-	fails(&r, 1, "illegal -r value\ndirective error: -r x ");
-	write_file("d2.sh", "#!/bin/sh\n#PBS -Y\ntrue\n");
-	RUN(&r, base_env, "d2.sh");
-	fails(&r, 1, "invalid option -- 'Y'\ndirective error: -Y ");
-	write_file("d3.sh", "#!/bin/sh\n#PBS -N x # comment\ntrue\n");
-	RUN(&r, base_env, "d3.sh");
-	fails(&r, 1, "directive error: -N x # comment ");
-	/* a refusal in a directive is the refusal */
-	write_file("d4.sh", "#!/bin/sh\n#PBS -J 1-2\ntrue\n");
-	RUN(&r, base_env, "d4.sh");
-	fails(&r, 1, "-J is not supported by Sluice");
-	write_file("d5.sh", "#!/bin/sh\r\n#PBS -N x\r\ntrue\r\n");
-	RUN(&r, base_env, "d5.sh");
-	fails(&r, 1, "script contains cr, lf");
 	/* an option the command line gives is not read from directives at all
 	 * (process_opts()'s if_cmd_line), bad values included */
 	write_file("d6.sh", "#!/bin/sh\n#PBS -r x\n#PBS -N 'bad name'\ntrue\n");
@@ -558,6 +593,10 @@ static void test_ids(void **state)
 	assert_int_equal(sl_pbse_status(SL_PBSE_UNKQUE), 170);
 	assert_string_equal(sl_pbse_text(SL_PBSE_PERM), "Unauthorized Request ");
 	assert_int_equal(sl_pbse_of(-SL_EPARTITION), SL_PBSE_UNKQUE);
+	assert_int_equal(sl_pbse_of_refusal(-SL_EINVAL, "Job dependency problem"),
+			 SL_PBSE_BADDEPEND);
+	assert_int_equal(sl_pbse_status(SL_PBSE_BADDEPEND), 206);
+	assert_string_equal(sl_pbse_text(SL_PBSE_BADDEPEND), "Invalid Job Dependency");
 }
 
 static int setup(void **state)
@@ -581,8 +620,7 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_select),
-		cmocka_unit_test(test_torque_nodes),
+		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_resource_errors),
 		cmocka_unit_test(test_sizes_times),
 		cmocka_unit_test(test_directive_lines),
@@ -592,7 +630,7 @@ int main(void)
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_environment),
 		cmocka_unit_test(test_values),
-		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_rejected),
 		cmocka_unit_test(test_directive_errors),
 		cmocka_unit_test(test_ids),
 	};

@@ -134,7 +134,7 @@ static struct sl_render_in in_for(const struct sl_job *j, const struct sl_render
 {
 	struct sl_render_in in = {
 		.job = j, .nflavors = nf, .flavors = f, .kube = sl_conf_kubernetes(conf),
-		.cluster = sl_conf_cluster_name(conf), .attempt = 0,
+		.cluster = sl_conf_cluster_name(conf), .pbs_server = "head1", .attempt = 0,
 		.kill_wait = sl_conf_kill_wait(conf), .groups = groups, .ngroups = 4,
 	};
 	return in;

@@ -313,6 +313,7 @@ int sl_k8sexec_render(struct kjob *kj, struct sl_err *err)
 	struct sl_render_in in = {
 		.job = kj->job, .flavors = fl, .kube = sl_conf_kubernetes(conf),
 		.features = sl_conf_features(conf), .cluster = kj->x->cluster,
+		.pbs_server = sl_conf_pbs_server(conf),
 		.attempt = kj->attempt, .kill_wait = kj->x->kill_wait,
 	};
 	char *buf = NULL;

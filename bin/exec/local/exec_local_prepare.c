@@ -161,7 +161,7 @@ static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *jo
 	sl_job_shape(job, &shape);
 	struct sl_slurm_env_in in = {job, &shape, out->nodelist, batch, conf->cluster};
 	struct sl_pbs_env_in pin = {job, &shape, pbs_server(conf, host)};
-	char **slurm = sl_slurm_env_build(&in), **pbs = sl_pbs_env_build(&pin), **all;
+	char **slurm = sl_slurm_env_build(&in), **all;
 	const char *path = conf->confp && *conf->confp ? sl_conf_path(*conf->confp) : NULL;
 
 	/* Slurm's SLURM_CONF names the file its commands read; here it is the
@@ -173,11 +173,8 @@ static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *jo
 		sl_strv_free(slurm);
 		slurm = all;
 	}
-	char **base = sl_slurm_env_merge(job->spec.env, pbs);
-	out->env = sl_slurm_env_merge(base, slurm);
+	out->env = sl_pbs_env_job(&pin, slurm);
 	sl_strv_free(slurm);
-	sl_strv_free(pbs);
-	sl_strv_free(base);
 	if (job->spec.pbs) {
 		/* this host's name for every rank: a multi-node local job's
 		 * "nodes" are slots of it, and only this name resolves */

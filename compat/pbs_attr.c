@@ -1,0 +1,295 @@
+/* pbs_attr.c - -a dates, -W lists and depend= lists (pbs_attr.h). */
+#include "pbs_attr.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "buf.h"
+#include "job.h"
+#include "pbs_job.h"
+#include "xalloc.h"
+
+#define SL_PBS_DEPEND_MAX 65536 /* Slurm's text of one -W depend= list */
+
+/* PBS job names: 1 to 230 of [A-Za-z0-9._+-] (check_job_name() in
+ * src/lib/Libcmds/ck_job_name.c; a digit may lead since OpenPBS 19). */
+int sl_pbs_name_ok(const char *n)
+{
+	size_t len = strlen(n);
+
+	if (len == 0 || len > 230)
+		return 0;
+	for (; *n; n++)
+		if (!isalnum((unsigned char)*n) && !strchr("-_+.", *n))
+			return 0;
+	return 1;
+}
+
+/* Priority: -1024..1023 (verify_value_priority()). */
+int sl_pbs_priority(const char *a, int *out)
+{
+	char *end;
+	long v;
+
+	while (isspace((unsigned char)*a))
+		a++;
+	errno = 0;
+	v = strtol(a, &end, 10);
+	if (end == a || *end != '\0' || errno != 0 || v < -1024 || v > 1023)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+static int two(const char *p)
+{
+	return (p[0] - '0') * 10 + (p[1] - '0');
+}
+
+/* cvtdate()'s fields, longest first, falling through as its switch does
+ * (cvtdate.c:128-204). */
+int sl_pbs_cvtdate(const char *s, int64_t now, int64_t *out)
+{
+	const char *dot = strchr(s, '.');
+	size_t len = dot ? (size_t)(dot - s) : strlen(s);
+	time_t clock = (time_t)now;
+	struct tm lt, tm;
+	int year = 0, month = -1, day = 0;
+
+	memset(&tm, 0, sizeof(tm));
+	if (dot != NULL) {
+		if (strlen(dot + 1) != 2 || !isdigit((unsigned char)dot[1]) ||
+		    !isdigit((unsigned char)dot[2]) || (tm.tm_sec = two(dot + 1)) > 59)
+			return -1;
+	}
+	for (size_t i = 0; i < len; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return -1;
+	if (len != 4 && len != 6 && len != 8 && len != 10 && len != 12)
+		return -1;
+	localtime_r(&clock, &lt);
+	tm.tm_year = lt.tm_year;
+	tm.tm_mon = lt.tm_mon;
+	tm.tm_mday = lt.tm_mday;
+	if (len == 12) {
+		year = two(s) * 100;
+		s += 2;
+		len -= 2;
+	}
+	if (len == 10) {
+		int i = two(s);
+		year = year ? year + i : i > 68 ? 1900 + i : 2000 + i;
+		tm.tm_year = year - 1900;
+		s += 2;
+		len -= 2;
+	}
+	if (len == 8) {
+		int i = two(s);
+		if (i < 1 || i > 12)
+			return -1;
+		if (year == 0 && i <= lt.tm_mon)
+			tm.tm_year++;
+		month = tm.tm_mon = i - 1;
+		s += 2;
+		len -= 2;
+	}
+	if (len == 6) {
+		day = two(s);
+		if (day < 1 || day > 31)
+			return -1;
+		if (month == -1 && day < lt.tm_mday)
+			tm.tm_mon++;
+		tm.tm_mday = day;
+		s += 2;
+	}
+	tm.tm_hour = two(s);
+	tm.tm_min = two(s + 2);
+	if (tm.tm_hour > 23 || tm.tm_min > 59)
+		return -1;
+	if (day == 0 && (tm.tm_hour < lt.tm_hour ||
+			 (tm.tm_hour == lt.tm_hour && tm.tm_min <= lt.tm_min)))
+		tm.tm_mday++;
+	tm.tm_isdst = -1;
+	*out = (int64_t)mktime(&tm);
+	return *out < 0 ? -1 : 0;
+}
+
+static void push(char ***v, size_t *n, size_t *cap, char *s)
+{
+	*v = sl_xgrow(*v, cap, *n + 2, sizeof(**v));
+	(*v)[(*n)++] = s;
+	(*v)[*n] = NULL;
+}
+
+/* One name=value at *pp; *pp moves past it and its comma. */
+static int equal_item(const char **pp, char **name, char **value)
+{
+	const char *p = *pp, *n0, *v0, *end, *next;
+	int quote = 0;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '=' || *p == ',')
+		return -1;
+	for (n0 = p; *p && !isspace((unsigned char)*p) && *p != '='; p++)
+		;
+	*name = sl_xstrndup(n0, (size_t)(p - n0));
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p++ != '=')
+		return -1;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '"' || *p == '\'')
+		quote = *p++;
+	v0 = p;
+	if (quote) {
+		if ((p = strchr(p, quote)) == NULL)
+			return -1;
+		*value = sl_xstrndup(v0, (size_t)(p - v0));
+		p++;
+	}
+	for (next = p; *next && *next != '='; next++)
+		;
+	if (*next == '\0') {
+		end = next;
+		while (end > p && isspace((unsigned char)end[-1]))
+			end--;
+		if (end > p && end[-1] == ',') /* a trailing comma */
+			return -1;
+		next = end;
+	} else {
+		while (next > p && *next != ',')
+			next--;
+		if (*next != ',')
+			return -1;
+		end = next++;
+	}
+	if (!quote) {
+		while (end > v0 && isspace((unsigned char)end[-1]))
+			end--;
+		*value = sl_xstrndup(v0, (size_t)(end - v0));
+	}
+	*pp = next;
+	return 0;
+}
+
+int sl_pbs_attr_split(const char *s, char ***names, char ***values, size_t *n)
+{
+	size_t cn = 0, cv = 0;
+	const char *p = s;
+
+	*names = *values = NULL;
+	*n = 0;
+	for (;;) {
+		char *name = NULL, *value = NULL;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '\0')
+			break;
+		if (equal_item(&p, &name, &value) != 0) {
+			free(name);
+			free(value);
+			sl_strv_free(*names);
+			sl_strv_free(*values);
+			*names = *values = NULL;
+			*n = 0;
+			return -1;
+		}
+		push(names, n, &cn, name);
+		(*n)--;
+		push(values, n, &cv, value);
+	}
+	return *n > 0 ? 0 : -1;
+}
+
+/* ---- depend= -------------------------------------------------------------- */
+
+/* parse_depend.c:48's types: Slurm's four, the rest refused by name. */
+static const char *const pbs_types[] = {"on", "synccount", "after", "afterok", "afternotok",
+					"afterany", "before", "beforeok", "beforenotok",
+					"beforeany", "syncwith", "runone", NULL};
+
+static int is_slurm_type(const char *t)
+{
+	return strcmp(t, "after") == 0 || strcmp(t, "afterok") == 0 ||
+	       strcmp(t, "afternotok") == 0 || strcmp(t, "afterany") == 0;
+}
+
+/* One "TYPE:ID[:ID...]" appended to b. */
+static int depend_item(char *item, const char *server, struct sl_buf *b, struct sl_err *err)
+{
+	char *save = NULL, *tok = strtok_r(item, ":", &save);
+	size_t i;
+	int ids = 0;
+
+	for (i = 0; tok && pbs_types[i]; i++)
+		if (strcmp(tok, pbs_types[i]) == 0)
+			break;
+	if (tok == NULL || pbs_types[i] == NULL)
+		return sl_err_set(err, SL_EINVAL, "illegal -W value");
+	if (!is_slurm_type(tok))
+		return sl_err_set(err, SL_EUNSUPP, "-W depend=%s is not supported by Sluice "
+				  "(only after, afterok, afternotok and afterany)", tok);
+	sl_buf_addf(b, "%s%s", sl_buf_len(b) ? "," : "", tok);
+	while ((tok = strtok_r(NULL, ":", &save)) != NULL) {
+		char *at = strchr(tok, '@'); /* "ID@SERVER", as qstat -f shows it */
+		uint64_t id;
+		int k;
+
+		if (at != NULL) {
+			size_t label = strcspn(server, ".");
+			*at++ = '\0';
+			if (*at == '\0')
+				return sl_err_set(err, SL_EINVAL, "illegal -W value");
+			if (strcspn(at, ".") != label || strncmp(at, server, label) != 0)
+				return sl_err_set(err, SL_EUNSUPP, "-W depend on %s@%s, a job of "
+						  "another server, is not supported by Sluice", tok, at);
+		}
+		k = sl_pbs_parse_jobid(tok, server, &id);
+		if (k < 0)
+			return sl_err_set(err, SL_EINVAL, "illegal -W value");
+		if (k > 0)
+			return sl_err_set(err, SL_EUNSUPP, "-W depend on %s, a job of another "
+					  "server, is not supported by Sluice", tok);
+		if (sl_buf_addf(b, ":%llu", (unsigned long long)id) != 0)
+			return sl_err_set(err, SL_EINVAL, "illegal -W value");
+		ids++;
+	}
+	return ids ? 0 : sl_err_set(err, SL_EINVAL, "illegal -W value");
+}
+
+int sl_pbs_depend(const char *v, const char *server, char **out, struct sl_err *err)
+{
+	char *copy = sl_xstrdup(v), *p = copy;
+	struct sl_buf *b = sl_buf_new(SL_PBS_DEPEND_MAX);
+	int r = 0;
+
+	*out = NULL;
+	if (*v == '\0')
+		r = sl_err_set(err, SL_EINVAL, "illegal -W value");
+	while (r == 0 && p != NULL) {
+		char *comma = strchr(p, ','), *s, *e;
+		if (comma)
+			*comma = '\0';
+		for (s = p; isspace((unsigned char)*s); s++)
+			;
+		for (e = s + strlen(s); e > s && isspace((unsigned char)e[-1]); e--)
+			;
+		*e = '\0';
+		if (*s == '\0' || strstr(s, "::") != NULL || s[strlen(s) - 1] == ':')
+			r = sl_err_set(err, SL_EINVAL, "illegal -W value");
+		else
+			r = depend_item(s, server, b, err);
+		p = comma ? comma + 1 : NULL;
+	}
+	if (r == 0)
+		*out = sl_buf_steal(b);
+	sl_buf_free(b);
+	free(copy);
+	return r;
+}

@@ -1,0 +1,115 @@
+/* test_pbs_env.c - the PBS variables every executor gives a batch job
+ * (compat/pbs_env.c): identity variables for every job, NCPUS and
+ * OMP_NUM_THREADS for qsub's, PBS_O_* that qsub sent winning, the order of
+ * precedence of sl_pbs_env_job() (exported, then PBS's, then Slurm's), the
+ * node file's lines and TMPDIR's name. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "job_testlib.h"
+#include "pbs_env.h"
+#include "xalloc.h"
+
+static struct sl_job *job(int pbs)
+{
+	char *rec = sl_xasprintf(
+		"{\"id\": 42, \"uid\": 1000, \"gid\": 1000, \"user\": \"alice\", \"spec\": "
+		"{\"name\": \"run\", \"account\": \"physics\", \"partition\": \"batch\", "
+		"\"submit_host\": \"login1\", \"submit_dir\": \"/home/alice/w\", \"pbs\": %d, "
+		"\"env\": [\"HOME=/home/alice\", \"PATH=/bin\", \"PBS_O_WORKDIR=/from/qsub\", "
+		"\"PBS_JOBID=stale\", \"SLURM_JOB_ID=stale\", \"KEEP=1\"]}, "
+		"\"state\": \"RUNNING\"}", pbs);
+	struct sl_job *j = tl_job(rec);
+
+	free(rec);
+	return j;
+}
+
+static void test_build(void **state)
+{
+	/* cpus_per_node past the chunk's: --exclusive's whole node (place=excl) */
+	struct sl_jobshape sh = {.nodes = 2, .ntasks = 8, .tasks_per_node = 4, .cpus_per_task = 2,
+				 .cpus_per_node = 16};
+	struct sl_job *j = job(1);
+	struct sl_pbs_env_in in = {j, &sh, "head1"};
+	char **e = sl_pbs_env_build(&in);
+	(void)state;
+
+	assert_string_equal(sl_pbs_env_get(e, "PBS_JOBID"), "42.head1");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_JOBNAME"), "run");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_QUEUE"), "batch");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_ACCOUNT"), "physics");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_ENVIRONMENT"), "PBS_BATCH");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_O_HOST"), "login1");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_O_HOME"), "/home/alice");
+	assert_null(sl_pbs_env_get(e, "PBS_O_WORKDIR")); /* qsub's stays: not set again */
+	assert_string_equal(sl_pbs_env_get(e, "NCPUS"), "8");
+	assert_string_equal(sl_pbs_env_get(e, "OMP_NUM_THREADS"), "8");
+	for (size_t i = 1; e[i]; i++) /* sorted by name */
+		assert_true(strcmp(e[i - 1], e[i]) < 0);
+	sl_strv_free(e);
+	sl_job_free(j);
+
+	/* sbatch's job: PBS's identity, not its resources' variables */
+	j = job(0);
+	in.job = j;
+	e = sl_pbs_env_build(&in);
+	assert_string_equal(sl_pbs_env_get(e, "PBS_O_QUEUE"), "batch");
+	assert_null(sl_pbs_env_get(e, "NCPUS"));
+	assert_null(sl_pbs_env_get(e, "OMP_NUM_THREADS"));
+	sl_strv_free(e);
+	sl_job_free(j);
+}
+
+static void test_job_env(void **state)
+{
+	struct sl_jobshape sh = {.nodes = 1, .ntasks = 1, .tasks_per_node = 1, .cpus_per_task = 1,
+				 .cpus_per_node = 1};
+	struct sl_job *j = job(1);
+	struct sl_pbs_env_in in = {j, &sh, "head1"};
+	char *slurm[] = {"SLURM_JOB_ID=42", "NCPUS=99", NULL};
+	char **e = sl_pbs_env_job(&in, slurm);
+	(void)state;
+
+	assert_string_equal(sl_pbs_env_get(e, "KEEP"), "1");                /* exported */
+	assert_string_equal(sl_pbs_env_get(e, "PBS_O_WORKDIR"), "/from/qsub");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_JOBID"), "42.head1");    /* PBS's over exported */
+	assert_string_equal(sl_pbs_env_get(e, "SLURM_JOB_ID"), "42");       /* over's over both */
+	assert_string_equal(sl_pbs_env_get(e, "NCPUS"), "99");
+	sl_strv_free(e);
+	sl_job_free(j);
+}
+
+static void test_files(void **state)
+{
+	struct sl_jobshape sh = {.nodes = 2, .ntasks = 3};
+	char *hosts[] = {"n1", "n2"};
+	char *t;
+	(void)state;
+
+	t = sl_pbs_nodefile(&sh, hosts, 2); /* block distribution: 2 then 1 */
+	assert_string_equal(t, "n1\nn1\nn2\n");
+	free(t);
+	t = sl_pbs_nodefile(&sh, hosts, 1); /* one host name for every node */
+	assert_string_equal(t, "n1\nn1\nn1\n");
+	free(t);
+	t = sl_pbs_tmpdir(42, "head1");
+	assert_string_equal(t, "/var/tmp/pbs.42.head1");
+	free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_build),
+		cmocka_unit_test(test_job_env),
+		cmocka_unit_test(test_files),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,125 @@
+/* test_pbs_qopt.c - the query and control commands' options
+ * (compat/pbs_qopt.c): qstat's -F and -D and the conflicts of
+ * qstat.c:2776-2856, qdel's -W, the hold lists of qhold and qrls, as a
+ * table of command lines and what each makes or refuses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "pbs_qopt.h"
+
+static int argv_of(const char *const *words, char **argv)
+{
+	int argc = 1;
+
+	argv[0] = "qstat";
+	for (; words[argc - 1]; argc++)
+		argv[argc] = (char *)words[argc - 1];
+	argv[argc] = NULL;
+	return argc;
+}
+
+static void test_qstat(void **state)
+{
+	static const struct {
+		const char *argv[7];
+		int status, usage;   /* 0: accepted */
+		const char *msg;     /* refused: err.msg */
+		int full, format;
+		const char *delim;
+	} cases[] = {
+		{{"-f", "-F", "json", NULL}, 0, 0, NULL, 1, 2, NULL},
+		{{"-f", "-F", "JSON", NULL}, 0, 0, NULL, 1, 2, NULL},
+		{{"-f", "-F", "dsv", "-D", "#", NULL}, 0, 0, NULL, 1, 1, "#"},
+		{{"-Q", "-f", "-F", "json", NULL}, 0, 0, NULL, 1, 2, NULL},
+		{{"-f", "-F", "default", "-w", NULL}, 0, 0, NULL, 1, 0, NULL},
+		{{"-F", "json", NULL}, 2, 1, "conflicting options.", 0, 0, NULL},
+		{{"-a", "-f", "-F", "dsv", NULL}, 2, 1, "conflicting options.", 0, 0, NULL},
+		{{"-f", "-F", "json", "-w", NULL}, 2, 1,
+		 "conflicting options.\nqstat: option w cannot be used with -F", 0, 0, NULL},
+		{{"-f", "-D", ",", "-F", "dsv", NULL}, 2, 1, "", 0, 0, NULL}, /* -D before -F */
+		{{"-f", "-F", "xml", NULL}, 2, 1, "", 0, 0, NULL},
+		{{"-f", "-F", NULL}, 2, 1, "option requires an argument -- 'F'", 0, 0, NULL},
+		{{"-t", NULL}, 1, 0, "-t is not supported by Sluice", 0, 0, NULL},
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[8];
+		int argc = argv_of(cases[i].argv, argv);
+		struct sl_qstat_opts o;
+		struct sl_pbs_failure f;
+		struct sl_err err = SL_ERR_INIT;
+		int r = sl_qstat_parse(argc, argv, &o, &f, &err);
+
+		if (cases[i].status == 0) {
+			if (r != 0)
+				fail_msg("case %zu: %s", i, err.msg);
+			assert_int_equal(o.full, cases[i].full);
+			assert_int_equal(o.format, cases[i].format);
+			if (cases[i].delim)
+				assert_string_equal(o.delim, cases[i].delim);
+			continue;
+		}
+		if (r == 0 || f.status != cases[i].status || f.usage != cases[i].usage ||
+		    strcmp(err.msg, cases[i].msg) != 0)
+			fail_msg("case %zu: %d %d %d \"%s\"", i, r, f.status, f.usage, err.msg);
+	}
+}
+
+static void test_qctl(void **state)
+{
+	static const struct {
+		enum sl_qctl_cmd cmd;
+		const char *argv[5];
+		int status;          /* 0: accepted */
+		const char *msg;
+		int user_hold, operator_hold;
+	} cases[] = {
+		{SL_QDEL, {"-W", "force", "1", NULL}, 0, NULL, 1, 0},
+		{SL_QDEL, {"-W", "suppress_email=10", "-x", "1", NULL}, 0, NULL, 1, 0},
+		{SL_QDEL, {"-W", "later", "1", NULL}, 2, "illegal -W value", 0, 0},
+		{SL_QDEL, {"-x", NULL}, 2, "", 0, 0},
+		{SL_QHOLD, {"-h", "uo", "1", NULL}, 0, NULL, 1, 1},
+		{SL_QRLS, {"-h", "o", "1", NULL}, 0, NULL, 0, 1},
+		{SL_QRLS, {"-h", "un", "1", NULL}, 2, "illegal -h value", 0, 0},
+		{SL_QHOLD, {"-h", "s", "1", NULL}, 1, "-h s is not supported by Sluice (system holds)",
+		 0, 0},
+		{SL_QSIG, {"-s", "suspend", "1", NULL}, 1, "-s suspend is not supported by Sluice", 0,
+		 0},
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[6];
+		int argc = argv_of(cases[i].argv, argv);
+		struct sl_qctl_opts o;
+		struct sl_pbs_failure f;
+		struct sl_err err = SL_ERR_INIT;
+		int r = sl_qctl_parse(cases[i].cmd, argc, argv, &o, &f, &err);
+
+		if (cases[i].status == 0) {
+			if (r != 0)
+				fail_msg("case %zu: %s", i, err.msg);
+			assert_int_equal(o.user_hold, cases[i].user_hold);
+			assert_int_equal(o.operator_hold, cases[i].operator_hold);
+			continue;
+		}
+		if (r == 0 || f.status != cases[i].status || strcmp(err.msg, cases[i].msg) != 0)
+			fail_msg("case %zu: %d %d \"%s\"", i, r, f.status, err.msg);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_qstat),
+		cmocka_unit_test(test_qctl),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -143,6 +143,7 @@ CONST(f_cpu_zero, "00:00:00", "00:00:00")
 F(f_account) { (void)row; (void)c; S(OR_EMPTY(j->spec.account)); }
 F(f_partition) { (void)c; JOBONLY(OR_EMPTY(j->spec.partition)); }
 F(f_qos) { (void)c; JOBONLY(OR_EMPTY(j->spec.qos)); }
+F(f_wckey) { (void)c; JOBONLY(OR_EMPTY(j->spec.wckey)); }
 F(f_comment) { (void)c; JOBONLY(OR_EMPTY(j->spec.comment)); }
 F(f_user) { (void)c; JOBONLY(OR_EMPTY(j->user)); }
 F(f_group) { (void)c; JOBONLY(OR_EMPTY(j->group)); }
@@ -485,7 +486,7 @@ static const struct field_row table[] = {
 	{"UID", 6, K_NUM, f_uid},
 	{"User", 9, K_STR, f_user},
 	{"UserCPU", 10, K_STR, f_cpu_zero},
-	{"WCKey", 10, K_STR, f_blank},
+	{"WCKey", 10, K_STR, f_wckey},
 	{"WCKeyID", 10, K_NUM, f_blank},
 	{"WorkDir", 20, K_STR, f_workdir},
 };

@@ -86,6 +86,7 @@ LIST(set_accounts, sl_slurm_list_append, accounts)
 LIST(set_partitions, sl_slurm_list_append, parts)
 LIST(set_names, sl_slurm_list_append, names)
 LIST(set_qos, sl_slurm_list_append, qos)
+LIST(set_wckeys, sl_slurm_list_append, wckeys)
 
 /* -N: the nodes jobs ran on; a second -N is refused as Slurm does. */
 SET(set_nodes)
@@ -259,7 +260,7 @@ static const struct sl_opt table[] = {
 	ROW("user", 'u', SL_OPT_REQ, set_users),
 	ROW("verbose", 'v', SL_OPT_NOARG, set_verbose),
 	ROW("version", 'V', SL_OPT_NOARG, set_version),
-	UNSUPP("wckeys", 'W', SL_OPT_REQ),
+	ROW("wckeys", 'W', SL_OPT_REQ, set_wckeys),
 	ROW("whole-hetjob", 0, SL_OPT_OPTARG, sl_query_set_nothing),
 	UNSUPP("associations", 'x', SL_OPT_REQ),
 	UNSUPP("json", 0, SL_OPT_NOARG),

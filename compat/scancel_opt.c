@@ -124,7 +124,7 @@ SET(set_qos)
 	return 0;
 }
 
-/* -R and --wckey: Sluice jobs have neither, so nothing matches. */
+/* -R: Sluice jobs have no reservation, so nothing matches. */
 SET(set_reservation)
 {
 	(void)err;
@@ -144,10 +144,10 @@ SET(set_clusters)
 
 SET(set_wckey)
 {
+	struct sl_scancel_opts *o = O(ctx);
 	(void)err;
-	free(O(ctx)->wckey);
-	O(ctx)->wckey = sl_xstrdup(arg);
-	O(ctx)->filters = O(ctx)->none = 1;
+	one_value(&o->wckey, &o->sel.wckeys, &o->sel.n_wckeys, arg, 0);
+	o->filters = 1;
 	return 0;
 }
 

@@ -150,7 +150,7 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("uid", 0, R, NULL),
 	NO("use-min-nodes", 0, N, "SBATCH_USE_MIN_NODES"),
 	NO("wait-all-nodes", 0, R, "SBATCH_WAIT_ALL_NODES"),
-	NO("wckey", 0, R, "SBATCH_WCKEY"),
+	OK("wckey", 0, R, "SBATCH_WCKEY", wckey),
 	{NULL, 0, N, {NULL, NULL}, 0, NULL},
 };
 
@@ -195,6 +195,8 @@ static const struct {
 	{"mem", "`--mem=0`: all of a node's memory, the partition's largest flavor's memory "
 		"quota (local executor; refused on Kubernetes)"},
 	{"mem-per-gpu", "memory per node = GPUs per node x this"},
+	{"wckey", "recorded and shown back (squeue `%w`, sacct `WCKey`), and `scancel --wckey` "
+		  "selects by it; Sluice keeps no per-wckey usage"},
 	{"clusters", "the one cluster the config names (`clusterName`), or `all`; other names "
 		     "are refused as Slurm refuses an unknown cluster"},
 	{"cluster", "as `--clusters`"},

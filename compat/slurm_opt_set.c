@@ -78,6 +78,13 @@ int sl_sbopt_qos(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+int sl_sbopt_wckey(void *c, const char *a, struct sl_err *e)
+{
+	(void)e;
+	set_str(&CTX(c)->spec->wckey, a);
+	return 0;
+}
+
 int sl_sbopt_comment(void *c, const char *a, struct sl_err *e)
 {
 	set_str(&CTX(c)->spec->comment, a);

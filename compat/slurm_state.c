@@ -194,6 +194,8 @@ void sl_jobsel_filter(const struct sl_jobsel *sel, struct sl_jobfilter *f)
 	f->n_qos = sel->n_qos;
 	f->nodes = sel->nodes;
 	f->n_nodes = sel->n_nodes;
+	f->wckeys = sel->wckeys;
+	f->n_wckeys = sel->n_wckeys;
 }
 
 void sl_jobsel_clear(struct sl_jobsel *sel)
@@ -205,6 +207,7 @@ void sl_jobsel_clear(struct sl_jobsel *sel)
 	sl_strv_free(sel->names);
 	sl_strv_free(sel->qos);
 	sl_strv_free(sel->nodes);
+	sl_strv_free(sel->wckeys);
 	sl_statesel_clear(&sel->states);
 	memset(sel, 0, sizeof(*sel));
 }

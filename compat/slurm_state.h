@@ -50,12 +50,12 @@ struct sl_jobsel {
 	size_t n_ids;
 	uid_t *uids;
 	size_t n_uids;
-	char **parts, **accounts, **names, **qos, **nodes;
-	size_t n_parts, n_accounts, n_names, n_qos, n_nodes;
+	char **parts, **accounts, **names, **qos, **nodes, **wckeys;
+	size_t n_parts, n_accounts, n_names, n_qos, n_nodes, n_wckeys;
 	struct sl_statesel states;
 };
 
-/* Point f's id, uid, partition, account, name, qos and node lists at sel's
+/* Point f's id, uid, partition, account, name, qos, node and wckey lists at sel's
  * (borrowed; f's other fields are left alone). */
 void sl_jobsel_filter(const struct sl_jobsel *sel, struct sl_jobfilter *f);
 void sl_jobsel_clear(struct sl_jobsel *sel);

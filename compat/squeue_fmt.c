@@ -96,6 +96,9 @@ P(p_name) { (void)now; S(nz(j->spec.name)); }
 P(p_qos) { (void)now; S(nz(j->spec.qos)); }
 P(p_comment) { (void)now; S(nz(j->spec.comment)); }
 P(p_null) { (void)j; (void)now; S("(null)"); }
+P(p_wckey) { (void)now; S(j->spec.wckey ? j->spec.wckey : "(null)"); }
+/* What it still waits for, as scontrol's Dependency= ("afterok:12(unfulfilled)"). */
+P(p_dependency) { (void)now; S(j->dependency ? j->dependency : "(null)"); }
 P(p_empty) { (void)j; (void)now; S(""); }
 P(p_star) { (void)j; (void)now; S("*"); }
 P(p_zero) { (void)j; (void)now; S("0"); }
@@ -289,7 +292,7 @@ static const struct code_row table[] = {
 	{'d', "MIN_TMP_DISK", 1, p_zero},
 	{'D', "NODES", 1, p_nodes},
 	{'e', "END_TIME", 1, p_end},
-	{'E', "DEPENDENCY", 1, p_null},
+	{'E', "DEPENDENCY", 1, p_dependency},
 	{'f', "FEATURES", 1, p_features},
 	{'F', "ARRAY_JOB_ID", 1, p_id},
 	{'g', "GROUP", 1, p_group},
@@ -323,7 +326,7 @@ static const struct code_row table[] = {
 	{'U', "UID", 1, p_uid},
 	{'v', "RESERVATION", 1, p_null},
 	{'V', "SUBMIT_TIME", 1, p_submit},
-	{'w', "WCKEY", 1, p_null},
+	{'w', "WCKEY", 1, p_wckey},
 	{'W', "LICENSES", 1, p_null},
 	{'x', "EXC_NODES", 1, p_empty},
 	{'X', "CORE_SPEC", 1, p_na},

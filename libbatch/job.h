@@ -90,6 +90,7 @@ struct sl_jobspec {
 	int gpus_per_task;     /* --gpus-per-task */
 	int cpus_per_gpu;      /* --cpus-per-gpu */
 	int64_t mem_per_gpu;   /* --mem-per-gpu in MiB */
+	char *wckey;           /* --wckey: a label for accounting, shown back (squeue %w) */
 };
 
 /* --mail-type bits, Slurm's values (slurm.h MAIL_*). */

@@ -42,6 +42,7 @@ static const struct list lists[] = {
 	LIST(names, L_STR, spec.name, 0),
 	LIST(qos, L_STR, spec.qos, 1),
 	LIST(nodes, L_HOST, nodelist, 1),
+	LIST(wckeys, L_STR, spec.wckey, 1),
 };
 #define NLISTS (sizeof(lists) / sizeof(lists[0]))
 

@@ -30,6 +30,7 @@ struct sl_jobfilter {
 	char **qos; size_t n_qos;
 	char **nodes; size_t n_nodes;        /* node names (a hostlist expanded):
 	                                        the jobs given one of them */
+	char **wckeys; size_t n_wckeys;      /* --wckey (scancel), -W (sacct) */
 };
 
 /* 1 when j is in every non-empty list of f. The history window is the

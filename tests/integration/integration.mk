@@ -14,6 +14,7 @@ INTEGRATION_TESTS = \
 	tests/integration/deb.sh \
 	tests/integration/replay.sh \
 	tests/integration/clusters.sh \
+	tests/integration/workflow.sh \
 	tests/integration/badinput.sh \
 	tests/integration/preempt.sh \
 	tests/integration/nonroot.sh \

@@ -71,8 +71,9 @@ static void test_roundtrip(void **state)
 	uid_t uids[] = {1000, 1001};
 	int states[] = {SL_JOB_PENDING, SL_JOB_TIMEOUT};
 	char *parts[] = {"cpu", NULL}, *accts[] = {"x", "y", NULL}, *names[] = {"n", NULL};
+	char *wckeys[] = {"wk", NULL};
 	struct sl_jobfilter f = {ids, 2, uids, 2, states, 2, parts, 1, accts, 2, names, 1,
-				 1, 100, 200, 0, NULL, 0, NULL, 0};
+				 1, 100, 200, 0, NULL, 0, NULL, 0, wckeys, 1};
 	struct sl_jobfilter g;
 	struct sl_err err = SL_ERR_INIT;
 	json_object *o = sl_jobfilter_to_obj(&f), *back;
@@ -80,8 +81,9 @@ static void test_roundtrip(void **state)
 	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
 			    "{\"ids\":[5,6],\"uids\":[1000,1001],\"states\":[\"PENDING\",\"TIMEOUT\"],"
 			    "\"partitions\":[\"cpu\"],\"accounts\":[\"x\",\"y\"],\"names\":[\"n\"],"
-			    "\"history\":true,\"start_after\":100,\"end_before\":200}");
+			    "\"wckeys\":[\"wk\"],\"history\":true,\"start_after\":100,\"end_before\":200}");
 	assert_int_equal(sl_jobfilter_from_obj(o, &g, &err), 0);
+	assert_string_equal(g.wckeys[0], "wk");
 	assert_int_equal(g.n_ids, 2);
 	assert_int_equal(g.ids[1], 6);
 	assert_int_equal(g.uids[0], 1000);

@@ -23,6 +23,7 @@
 #include "buf.h"
 #include "optable.h"
 #include "pbs_xlate.h"
+#include "rlimit.h"
 #include "script.h"
 #include "xalloc.h"
 
@@ -139,7 +140,7 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("power", 0, R, "SBATCH_POWER"),
 	NO("prefer", 0, R, NULL),
 	NO("profile", 0, R, "SBATCH_PROFILE"),
-	NO("propagate", 0, O, NULL),
+	OK("propagate", 0, O, NULL, propagate),
 	NO("reboot", 0, N, NULL),
 	NO("reservation", 0, R, "SBATCH_RESERVATION"),
 	NO("spread-job", 0, N, "SBATCH_SPREAD_JOB"),
@@ -195,6 +196,9 @@ static const struct {
 	{"mem", "`--mem=0`: all of a node's memory, the partition's largest flavor's memory "
 		"quota (local executor; refused on Kubernetes)"},
 	{"mem-per-gpu", "memory per node = GPUs per node x this"},
+	{"propagate", "the submitting shell's soft limits (all by default, as Slurm's "
+		      "PropagateResourceLimits=ALL) become the job's, up to the node's hard limits "
+		      "(local executor; pods keep the node's)"},
 	{"wckey", "recorded and shown back (squeue `%w`, sacct `WCKey`), and `scancel --wckey` "
 		  "selects by it; Sluice keeps no per-wckey usage"},
 	{"clusters", "the one cluster the config names (`clusterName`), or `all`; other names "
@@ -502,7 +506,7 @@ static int finish(struct ctx *c, char **envp, const char *cwd, const char *defau
 	}
 	s->export_spec = sl_xstrdup(c->export_spec);
 	s->env = sl_slurm_export_env(c->export_spec, envp);
-	return 0;
+	return sl_rlimit_capture(c->propagate, &s->rlimits, err);
 }
 
 static const char *default_name(const struct ctx *c, int argc, char **argv, int optind)
@@ -572,6 +576,7 @@ out:
 	free(cwd);
 	free(c.chdir);
 	free(c.wrap);
+	free(c.propagate);
 	free(c.export_spec);
 	return r;
 }

@@ -24,6 +24,7 @@ struct ctx {
 	 * each, for Slurm's validate_hint_option(). */
 	unsigned hint_src, cpu_layout_src;
 	int umask_set;         /* #PBS -W umask=: not the command's own umask */
+	char *propagate;       /* --propagate's list; NULL: ALL (Slurm's default) */
 };
 
 #define CTX(c) ((struct ctx *)(c))
@@ -43,7 +44,7 @@ int sl_sbopt_fail1(void *c, struct sl_err *err, const char *msg);
 	X(ntasks_per_socket) X(ntasks_per_core) X(extra_node_info) X(nodelist)       \
 	X(exclude) X(wait) X(deadline) X(test_only) X(gpus_per_task)                 \
 	X(cpus_per_gpu) X(mem_per_gpu) X(mincpus) X(ignore_pbs) X(dependency)         \
-	X(begin) X(kill_invalid_dep) X(clusters) X(wckey)
+	X(begin) X(kill_invalid_dep) X(clusters) X(wckey) X(propagate)
 #define SBOPT_DECL(n) int sl_sbopt_##n(void *c, const char *a, struct sl_err *e);
 SBOPT_SETTERS(SBOPT_DECL)
 #undef SBOPT_DECL

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "hostlist.h"
+#include "rlimit.h"
 #include "slurm_time.h"
 #include "xalloc.h"
 
@@ -75,6 +76,22 @@ int sl_sbopt_account(void *c, const char *a, struct sl_err *e)
 int sl_sbopt_qos(void *c, const char *a, struct sl_err *e)
 {
 	set_str(&CTX(c)->spec->qos, a);
+	return 0;
+}
+
+/* --propagate[=LIST]: which of the shell's limits the job gets (finish()
+ * records them). Without a list: all. */
+int sl_sbopt_propagate(void *c, const char *a, struct sl_err *e)
+{
+	char *t = NULL;
+	int r = sl_rlimit_capture(a, &t, e);
+	if (r != 0) {
+		CTX(c)->status = 1;
+		return r;
+	}
+	free(t);
+	free(CTX(c)->propagate);
+	CTX(c)->propagate = sl_xstrdup(a && *a ? a : "ALL");
 	return 0;
 }
 

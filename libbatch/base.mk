@@ -28,8 +28,10 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/auth.c libbatch/auth.h \
 	libbatch/pamconv.c libbatch/pamconv.h \
 	libbatch/netaddr.c libbatch/netaddr.h \
+	libbatch/rlimit.c libbatch/rlimit.h \
 	libbatch/qos_limits.c libbatch/qos_limits.h libbatch/qos_limits_int.h libbatch/qos_limits_check.c
 
+UNIT_TESTS += tests/unit/test_rlimit
 UNIT_TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
 	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_jobfilter \
 	tests/unit/test_fsutil tests/unit/test_fdpass

@@ -91,6 +91,8 @@ struct sl_jobspec {
 	int cpus_per_gpu;      /* --cpus-per-gpu */
 	int64_t mem_per_gpu;   /* --mem-per-gpu in MiB */
 	char *wckey;           /* --wckey: a label for accounting, shown back (squeue %w) */
+	char *rlimits;         /* the submitting shell's soft limits (rlimit.h); NULL: none
+	                        * (--propagate=NONE) */
 };
 
 /* --mail-type bits, Slurm's values (slurm.h MAIL_*). */

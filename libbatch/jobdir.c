@@ -55,6 +55,7 @@ static const struct launch_field launch_fields[] = {
 	LF("warnSignal", LF_INT, warn_signal, 0),
 	LF("warnTime", LF_INT, warn_time, 0),
 	LF("warnBatch", LF_INT, warn_batch, 0),
+	LF("rlimits", LF_STR, rlimits, 0),
 };
 
 #define NLAUNCH (sizeof(launch_fields) / sizeof(launch_fields[0]))

@@ -81,6 +81,7 @@ struct sl_launch {
 	                        * limit; 0: none */
 	int warn_time;
 	int warn_batch;        /* --signal=B:...: to the batch shell only */
+	char *rlimits;         /* the job's soft limits (rlimit.h), from the submitter; NULL: none */
 };
 
 void sl_launch_clear(struct sl_launch *l); /* frees members, zeroes */

@@ -8,6 +8,7 @@
  * to append Slurm's "CANCELLED AT" line later without ever reopening a
  * path the user controls (a symlink swapped in would otherwise be written
  * by root). */
+#include "rlimit.h"
 #include "stepd.h"
 
 #include <errno.h>
@@ -159,6 +160,7 @@ struct child_args {
 	char **argv;              /* argv[0] is /bin/sh, for a script without #! */
 	char **env;
 	char *task_pid;           /* SLURM_TASK_PID=<room>, in env */
+	struct sl_rlimit_set rl;  /* the submitter's soft limits */
 };
 
 /* In the child of vfork(): become the user, wire stdio, enter the working
@@ -178,6 +180,8 @@ static void child_run(struct stepd *s, const struct child_args *a)
 	(void)sigprocmask(SIG_SETMASK, &none, NULL);
 	(void)setsid();
 	snprintf(a->task_pid, strlen(a->task_pid) + 1, "SLURM_TASK_PID=%d", (int)getpid());
+	/* After PAM (pam_limits), as slurmstepd sets them: the job's own. */
+	sl_rlimit_apply(&a->rl);
 	if (as_root() && (setgid(l->gid) != 0 || setuid(l->uid) != 0)) {
 		child_fail(s->err_fd, l->host, "setuid", l->user);
 		_exit(1);
@@ -210,6 +214,12 @@ static void child_args_init(struct stepd *s, struct child_args *a)
 		a->argv[i + 2] = s->l.argv[i];
 	a->env = job_env(s);
 	a->task_pid = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	if (sl_rlimit_parse(s->l.rlimits, &a->rl, &err) != 0) {
+		sl_warn("job %llu: %s: the node's limits apply", (unsigned long long)s->l.job_id,
+			err.msg);
+		a->rl.n = 0;
+	}
 	for (char **e = a->env; *e != NULL; e++)
 		if (strncmp(*e, "SLURM_TASK_PID=", 15) == 0)
 			a->task_pid = *e;

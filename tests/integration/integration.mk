@@ -15,6 +15,7 @@ INTEGRATION_TESTS = \
 	tests/integration/replay.sh \
 	tests/integration/clusters.sh \
 	tests/integration/workflow.sh \
+	tests/integration/rlimits.sh \
 	tests/integration/badinput.sh \
 	tests/integration/preempt.sh \
 	tests/integration/nonroot.sh \

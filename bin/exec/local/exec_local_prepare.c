@@ -227,6 +227,7 @@ int sl_exec_local_prepare(const struct sl_exec_conf *conf, struct sl_logincache 
 	out->warn_signal = s->warn_signal;
 	out->warn_time = s->warn_time;
 	out->warn_batch = (s->warn_flags & SL_WARN_BATCH) != 0;
+	out->rlimits = s->rlimits ? sl_xstrdup(s->rlimits) : NULL;
 	out->kill_wait = conf->kill_wait > 0 ? conf->kill_wait : KILL_WAIT_DEFAULT;
 	out->durable = conf->durable;
 	/* The config of this launch (a reload changes it for the next jobs). */

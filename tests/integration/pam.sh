@@ -50,8 +50,10 @@ expect_eq "stored: the timeout job and $USER2's" "$tid $id2" \
 	"$("$BIN/sacct" -n -X -P -a -o JobID | sort -n | tr '\n' ' ' | sed 's/ $//')"
 ok "each submission asks PAM again: accepted once the file is gone"
 
-# ---- (b) the session's environment and limits reach the job
-id1=$(as $USER1 env SLUICE_PAM_MINE=from-user "$BIN/sbatch" --parsable -o u1.out --wrap \
+# ---- (b) the session's environment and limits reach the job. As in Slurm,
+# limits propagated from the submitting shell win over pam_limits' (applied
+# after the session opens), so this job propagates none.
+id1=$(as $USER1 env SLUICE_PAM_MINE=from-user "$BIN/sbatch" --parsable --propagate=NONE -o u1.out --wrap \
 	'echo "site=$SLUICE_PAM_SITE mine=$SLUICE_PAM_MINE nofile=$(ulimit -Sn)/$(ulimit -Hn)"') ||
 	fail "submit as $USER1"
 wait_state "$id1" COMPLETED

@@ -572,6 +572,10 @@ static void normalize(struct sl_jobspec *s, const char *cwd)
 	}
 	free(s->submit_host);
 	s->submit_host = sl_xstrdup("@HOST@");
+	/* The limits of whatever shell runs the test: rlimit's own test and
+	 * rlimits.sh look at them. */
+	free(s->rlimits);
+	s->rlimits = NULL;
 }
 
 static char *outcome(const char *name, const char *cwd)

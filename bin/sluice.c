@@ -6,7 +6,9 @@
  *   sluice render [-f CONFIG] [--flavor NAME] [sbatch options] SCRIPT
  *     prints the Kubernetes object a job would become (sluice_render.c).
  *   sluice options
- *     prints README's table of sbatch options from the option table. */
+ *     prints README's table of sbatch options from the option table.
+ *   sluice migrate slurm.conf [--sacctmgr FILE]... [-o DIR]
+ *     the Sluice config a Slurm cluster becomes (sluice_migrate.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "sim.h"
 #include "slurm_opt.h"
 #include "sluice_render.h"
+#include "sluice_migrate.h"
 
 static void simulate_usage(FILE *f)
 {
@@ -54,6 +57,7 @@ static const struct cmd {
 	{"simulate", simulate, simulate_usage},
 	{"render", sl_cmd_render, sl_cmd_render_usage},
 	{"options", options, options_usage},
+	{"migrate", sl_cmd_migrate, sl_cmd_migrate_usage},
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

@@ -42,23 +42,23 @@ static const struct {
 	const char *why;
 	const char *dflt; /* Slurm's default: nothing to say */
 } fates[] = {
-	{"Description", MIG_DROPPED, "no counterpart"},
-	{"Organization", MIG_DROPPED, "no counterpart"},
-	{"Priority", MIG_DROPPED, "an association priority has no counterpart"},
+	{"Description", MIG_DROPPED, "no counterpart", NULL},
+	{"Organization", MIG_DROPPED, "no counterpart", NULL},
+	{"Priority", MIG_DROPPED, "an association priority has no counterpart", NULL},
 	{"GraceTime", MIG_DROPPED, "Kueue preempts at once; killWait is the grace", "00:00:00"},
-	{"Flags", MIG_DROPPED, "QOS flags have no counterpart"},
+	{"Flags", MIG_DROPPED, "QOS flags have no counterpart", NULL},
 	{"UsageFactor", MIG_DROPPED, "Kueue's usage has no per-QOS factor", "1.000000"},
-	{"UsageThres", MIG_DROPPED, "Kueue's usage has no per-QOS threshold"},
-	{"PreemptExemptTime", MIG_DROPPED, "Kueue has no minimum run time before preemption"},
-	{"GrpTRESMins", MIG_DROPPED, "not among the limits Sluice carries"},
-	{"GrpTRESRunMins", MIG_DROPPED, "not among the limits Sluice carries"},
-	{"GrpWall", MIG_DROPPED, "not among the limits Sluice carries"},
-	{"MaxTRESMins", MIG_DROPPED, "not among the limits Sluice carries"},
-	{"MaxTRESMinsPerJob", MIG_DROPPED, "not among the limits Sluice carries"},
-	{"MaxTRESPerNode", MIG_DROPPED, "Kueue quota is not per node"},
-	{"MaxTRESPA", MIG_DROPPED, "per-account QOS limits: not among the limits Sluice carries"},
-	{"MaxJobsPA", MIG_DROPPED, "per-account QOS limits: not among the limits Sluice carries"},
-	{"MaxSubmitPA", MIG_DROPPED, "per-account QOS limits: not among the limits Sluice carries"},
+	{"UsageThres", MIG_DROPPED, "Kueue's usage has no per-QOS threshold", NULL},
+	{"PreemptExemptTime", MIG_DROPPED, "Kueue has no minimum run time before preemption", NULL},
+	{"GrpTRESMins", MIG_DROPPED, "not among the limits Sluice carries", NULL},
+	{"GrpTRESRunMins", MIG_DROPPED, "not among the limits Sluice carries", NULL},
+	{"GrpWall", MIG_DROPPED, "not among the limits Sluice carries", NULL},
+	{"MaxTRESMins", MIG_DROPPED, "not among the limits Sluice carries", NULL},
+	{"MaxTRESMinsPerJob", MIG_DROPPED, "not among the limits Sluice carries", NULL},
+	{"MaxTRESPerNode", MIG_DROPPED, "Kueue quota is not per node", NULL},
+	{"MaxTRESPA", MIG_DROPPED, "per-account QOS limits: not among the limits Sluice carries", NULL},
+	{"MaxJobsPA", MIG_DROPPED, "per-account QOS limits: not among the limits Sluice carries", NULL},
+	{"MaxSubmitPA", MIG_DROPPED, "per-account QOS limits: not among the limits Sluice carries", NULL},
 };
 
 static const char *const SHARE[] = {"Fairshare", "Share", NULL};

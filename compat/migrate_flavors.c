@@ -114,12 +114,14 @@ static void node_notes(struct mig *m, size_t first)
 	for (size_t i = first; i < sl_slurm_nodes_count(m->nodes); i++)
 		count += sl_slurm_node(m->nodes, i)->line == n->line;
 	const struct mig_flavor *f = &m->flavors[m->node_flavor[first]];
-	mig_note(m, MIG_CONF, n->line, MIG_MAPPED,
-		 "%zu node%s of ResourceFlavor %s: cpu %lld%s%lldMi, nvidia.com/gpu %lld each, "
-		 "counted in the quota of their partitions' ClusterQueues",
-		 count, count == 1 ? "" : "s", f->name, (long long)n->cpus,
-		 m->count_mem ? ", memory " : " (memory not counted: ",
-		 (long long)n->mem_mb, (long long)gpus(n));
+	char mem[64] = "", gpu[64] = "";
+	if (m->count_mem)
+		snprintf(mem, sizeof(mem), ", memory %lldMi", (long long)n->mem_mb);
+	if (m->has_gpu)
+		snprintf(gpu, sizeof(gpu), ", nvidia.com/gpu %lld", (long long)gpus(n));
+	mig_note(m, MIG_CONF, n->line, MIG_MAPPED, "%zu node%s of ResourceFlavor %s: cpu %lld%s%s "
+		 "each, counted in the quota of their partitions' ClusterQueues", count,
+		 count == 1 ? "" : "s", f->name, (long long)n->cpus, mem, gpu);
 	for (char **ft = n->features; *ft; ft++)
 		if (feature_ok(*ft))
 			mig_note(m, MIG_CONF, n->line, MIG_MAPPED, "feature %s: features.%s selects "

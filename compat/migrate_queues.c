@@ -172,6 +172,10 @@ static void local_queues(struct mig *m, const struct sl_spart *p, const char *na
 			mig_out(m->kueue, "  fairSharing: {weight: \"%.3f\"}\n", a->weight);
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", n++ ? ", " : "", ns);
 	}
+	if (!m->naccounts && (sl_spart_get(m->nodes, p, "AllowAccounts") ||
+			      sl_spart_get(m->nodes, p, "DenyAccounts")))
+		mig_note(m, MIG_CONF, p->line, MIG_APPROX, "Allow/DenyAccounts: no account data "
+			 "(give --sacctmgr), so every user's account general may use it");
 	if (n)
 		mig_note(m, MIG_CONF, p->line, MIG_MAPPED, "LocalQueue %s in namespace%s %s", name,
 			 n == 1 ? "" : "s", list);

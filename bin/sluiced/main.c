@@ -7,6 +7,7 @@
 #include "lifecycle.h"
 #include "log.h"
 #include "mail.h"
+#include "metrics.h"
 #include "loop.h"
 #include "schedule.h"
 #include "sluiced.h"
@@ -254,7 +255,8 @@ static int setup(struct sluiced *d, int foreground, unsigned store_flags, struct
 	if ((d->exec = d->executor->create(d->loop, &xc, &ev, d, err)) == NULL)
 		return -SL_EINTERNAL;
 	if ((r = sl_lifecycle_recover(d, err)) != 0 ||
-	    (r = sl_conns_listen(d, &d->conns, err)) != 0)
+	    (r = sl_conns_listen(d, &d->conns, err)) != 0 ||
+	    (r = sl_metrics_start(d, &d->metrics, err)) != 0)
 		return r;
 	sl_loop_add_signal(d->loop, SIGTERM, on_term, d);
 	sl_loop_add_signal(d->loop, SIGINT, on_term, d);
@@ -279,6 +281,7 @@ static void teardown(struct sluiced *d)
 	if (d->conns != NULL && unsaved_jobs == 0) /* no id of a job not on disk goes out */
 		sl_conns_flush(d->conns);
 	sl_conns_free(d->conns);
+	sl_metrics_free(d->metrics);
 	sl_mailer_free(d->mail);
 	if (d->executor != NULL)
 		d->executor->destroy(d->exec);

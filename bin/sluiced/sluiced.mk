@@ -40,3 +40,6 @@ tests_unit_test_authz_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluice
 # /metrics scraped over HTTP while jobs run, wait and are preempted.
 TESTS += tests/integration/metrics.sh
 EXTRA_DIST += tests/integration/metrics.sh
+# A Grafana dashboard of the metrics, for sites to import.
+grafanadir = $(datadir)/sluice
+dist_grafana_DATA = etc/grafana-sluice.json

@@ -78,3 +78,20 @@ sed -e "s|^socket: .*|socket: $T/sock/other.sock|" -e "s|^stateDir: .*|stateDir:
 out=$("$SLUICED" -D -f "$T/busy.yaml" 2>&1) && fail "second sluiced on a busy metrics port started"
 case "$out" in *"metrics: cannot listen on 127.0.0.1:$PORT"*) ;; *) fail "busy port message: $out" ;; esac
 ok "bad and busy metrics addresses refused"
+
+# The Grafana dashboard graphs only metrics that exist.
+scrape >"$T/scrape"
+python3 - "$top_srcdir/etc/grafana-sluice.json" "$T/scrape" <<'PY' || fail "grafana dashboard"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+types = {l.split()[2] for l in open(sys.argv[2]) if l.startswith("# TYPE ")}
+used = set()
+for p in d["panels"]:
+    for t in p["targets"]:
+        for name in re.findall(r"\b(?:kueue|slurm)_[a-z_]+", t["expr"]):
+            used.add(re.sub(r"_(bucket|sum|count)$", "", name))
+missing = sorted(used - types)
+if missing or not used:
+    sys.exit("dashboard uses metrics sluiced does not serve: %s" % missing)
+PY
+ok "etc/grafana-sluice.json: valid JSON, every metric it graphs is served"

@@ -20,7 +20,9 @@ bin_sinfo_LDADD = $(SL_LIBS)
 # and render (the object a job would become on Kubernetes).
 bin_PROGRAMS += bin/sluice
 bin_sluice_SOURCES = bin/sluice.c bin/sluice_render.c bin/sluice_render.h
-bin_sluice_SOURCES += bin/sluice_migrate.c bin/sluice_migrate.h
+bin_sluice_SOURCES += bin/sluice_migrate.c bin/sluice_migrate.h bin/sluice_top.c bin/sluice_top.h
+TESTS += tests/integration/top.sh
+EXTRA_DIST += tests/integration/top.sh
 # The renderer needs compat and libbatch after it: static link order.
 bin_sluice_LDADD = k8s/librender.a $(SL_LIBS)
 TESTS += tests/unit/test_sluice_render.sh tests/unit/test_readme_options.sh \

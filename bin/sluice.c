@@ -8,7 +8,9 @@
  *   sluice options
  *     prints README's table of sbatch options from the option table.
  *   sluice migrate slurm.conf [--sacctmgr FILE]... [-o DIR]
- *     the Sluice config a Slurm cluster becomes (sluice_migrate.c). */
+ *     the Sluice config a Slurm cluster becomes (sluice_migrate.c).
+ *   sluice top [-d SECONDS] [-n FRAMES]
+ *     a live view of the ClusterQueues (sluice_top.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include "slurm_opt.h"
 #include "sluice_render.h"
 #include "sluice_migrate.h"
+#include "sluice_top.h"
 
 static void simulate_usage(FILE *f)
 {
@@ -58,6 +61,7 @@ static const struct cmd {
 	{"render", sl_cmd_render, sl_cmd_render_usage},
 	{"options", options, options_usage},
 	{"migrate", sl_cmd_migrate, sl_cmd_migrate_usage},
+	{"top", sl_cmd_top, sl_cmd_top_usage},
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
 

@@ -11,7 +11,7 @@ UNIT_TESTS += tests/unit/test_slurm_conf tests/unit/test_migrate
 
 # Inputs (site configs, Debian's examples, the reference cluster's
 # slurm.conf and sacctmgr captures) and their goldens.
-EXTRA_DIST += tests/data/migrate
+EXTRA_DIST += tests/data/migrate tests/unit/tmpdir_testlib.h
 
 TESTS += tests/integration/migrate.sh
 EXTRA_DIST += tests/integration/migrate.sh

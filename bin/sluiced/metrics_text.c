@@ -172,6 +172,24 @@ static void kueue_queues(struct sl_buf *b, struct cqrow *rows, size_t n)
 	}
 }
 
+/* Evictions of a queue's workloads (Kueue's eviction reasons), or the
+ * preemptions it caused (its preemption reasons); only those that happened. */
+static void by_reason(struct sl_buf *b, const struct sl_metrics *m, const char *metric,
+		      const char *label, int evicted)
+{
+	char e[256];
+	for (size_t i = 0; i < m->ncq; i++)
+		for (unsigned r = 0; r < METRICS_NREASONS; r++) {
+			uint64_t n = evicted ? m->cq[i].evicted[r] : m->cq[i].preempting[r];
+			const char *why = !evicted ? sl_sched_preempt_reason_name(r)
+					  : r == SL_PREEMPT_CQ_STOPPED ? "ClusterQueueStopped"
+					  : r == SL_PREEMPT_LQ_STOPPED ? "LocalQueueStopped" : "Preempted";
+			if (n)
+				out(b, "%s{%s=\"%s\",reason=\"%s\"} %llu\n", metric, label,
+				    esc(m->cq[i].name, e, sizeof(e)), why, (unsigned long long)n);
+		}
+}
+
 static void kueue_counters(struct sl_buf *b, struct sl_metrics *m)
 {
 	char e[256];
@@ -200,23 +218,10 @@ static void kueue_counters(struct sl_buf *b, struct sl_metrics *m)
 	}
 	head(b, "kueue_evicted_workloads_total", "counter", "The number of evicted workloads, "
 	     "per cluster_queue and reason.");
-	for (size_t i = 0; i < m->ncq; i++)
-		for (unsigned r = 0; r < METRICS_NREASONS; r++)
-			if (m->cq[i].evicted[r])
-				out(b, "kueue_evicted_workloads_total{cluster_queue=\"%s\",reason=\"%s\"} "
-				    "%llu\n", esc(m->cq[i].name, e, sizeof(e)),
-				    r == SL_PREEMPT_CQ_STOPPED ? "ClusterQueueStopped"
-				    : r == SL_PREEMPT_LQ_STOPPED ? "LocalQueueStopped" : "Preempted",
-				    (unsigned long long)m->cq[i].evicted[r]);
+	by_reason(b, m, "kueue_evicted_workloads_total", "cluster_queue", 1);
 	head(b, "kueue_preempted_workloads_total", "counter", "The number of workloads "
 	     "preempted, per preempting_cluster_queue and reason.");
-	for (size_t i = 0; i < m->ncq; i++)
-		for (unsigned r = 0; r < METRICS_NREASONS; r++)
-			if (m->cq[i].preempting[r])
-				out(b, "kueue_preempted_workloads_total{preempting_cluster_queue=\"%s\","
-				    "reason=\"%s\"} %llu\n", esc(m->cq[i].name, e, sizeof(e)),
-				    sl_sched_preempt_reason_name(r),
-				    (unsigned long long)m->cq[i].preempting[r]);
+	by_reason(b, m, "kueue_preempted_workloads_total", "preempting_cluster_queue", 0);
 }
 
 static void kueue_quota(struct sl_buf *b, const struct sl_sched_usage *u, size_t n)

@@ -18,33 +18,7 @@
 #include "slurm_conf.h"
 #include "xalloc.h"
 
-static char dir[64];
-
-static char *write_tmp(const char *name, const char *text)
-{
-	char *p = sl_xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	return p;
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/test_migrate.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char *cmd = sl_xasprintf("rm -rf %s", dir);
-	(void)state;
-	int r = system(cmd);
-	free(cmd);
-	return r;
-}
+#include "tmpdir_testlib.h"
 
 /* Map conf (+ acct) and check that the config loads as sluiced would. */
 static void migrate(const char *conf, const char *acct, struct sl_migrate_out *o)
@@ -53,11 +27,11 @@ static void migrate(const char *conf, const char *acct, struct sl_migrate_out *o
 	struct sl_slurm_conf *c = NULL;
 	struct sl_acctdb *db = acct ? sl_acctdb_new() : NULL;
 	struct sl_conf *sc = NULL;
-	char *p = write_tmp("slurm.conf", conf), *a = acct ? write_tmp("acct.txt", acct) : NULL;
+	char *p = tmpdir_write("slurm.conf", conf), *a = acct ? tmpdir_write("acct.txt", acct) : NULL;
 	if (sl_slurm_conf_load(p, &c, &err) != 0 || (db && sl_acctdb_load(db, a, &err) != 0) ||
 	    sl_migrate(c, db, o, &err) != 0)
 		fail_msg("%s", err.msg);
-	char *y = write_tmp("sluice.yaml", o->config);
+	char *y = tmpdir_write("sluice.yaml", o->config);
 	if (sl_conf_load(y, &sc, &err) != 0)
 		fail_msg("the config does not load: %s\n%s", err.msg, o->config);
 	sl_conf_free(sc);
@@ -193,7 +167,7 @@ static void test_errors(void **state)
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_slurm_conf *c = NULL;
 	struct sl_migrate_out o;
-	char *p = write_tmp("bad.conf", "NodeName=n[1-\n");
+	char *p = tmpdir_write("bad.conf", "NodeName=n[1-\n");
 	assert_int_equal(sl_slurm_conf_load(p, &c, &err), 0);
 	assert_int_not_equal(sl_migrate(c, NULL, &o, &err), 0);
 	assert_non_null(strstr(err.msg, "bad.conf:1: NodeName"));
@@ -211,5 +185,5 @@ int main(void)
 		cmocka_unit_test(test_accounts),
 		cmocka_unit_test(test_errors),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -16,39 +16,13 @@
 #include "slurm_conf.h"
 #include "xalloc.h"
 
-static char dir[64];
-
-static char *write_tmp(const char *name, const char *text)
-{
-	char *p = sl_xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(p, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	return p;
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/test_slurm_conf.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char *cmd = sl_xasprintf("rm -rf %s", dir);
-	(void)state;
-	int r = system(cmd);
-	free(cmd);
-	return r;
-}
+#include "tmpdir_testlib.h"
 
 static struct sl_slurm_conf *load(const char *text)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_slurm_conf *c = NULL;
-	char *p = write_tmp("slurm.conf", text);
+	char *p = tmpdir_write("slurm.conf", text);
 	if (sl_slurm_conf_load(p, &c, &err) != 0)
 		fail_msg("%s", err.msg);
 	free(p);
@@ -81,7 +55,7 @@ static void test_lines(void **state)
 static void test_include(void **state)
 {
 	(void)state;
-	free(write_tmp("nodes.conf", "NodeName=n1 CPUs=4\n"));
+	free(tmpdir_write("nodes.conf", "NodeName=n1 CPUs=4\n"));
 	struct sl_slurm_conf *c = load("ClusterName=x\nInclude nodes.conf\nPartitionName=p Nodes=n1\n");
 	assert_int_equal(sl_slurm_conf_nlines(c), 4);
 	assert_string_equal(sl_slurm_conf_line(c, 1)->kv[0].key, "Include");
@@ -94,7 +68,7 @@ static void expect_load_error(const char *text, const char *msg)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_slurm_conf *c = NULL;
-	char *p = write_tmp("bad.conf", text);
+	char *p = tmpdir_write("bad.conf", text);
 	assert_int_not_equal(sl_slurm_conf_load(p, &c, &err), 0);
 	assert_null(c);
 	if (!strstr(err.msg, msg))
@@ -169,7 +143,7 @@ static struct sl_acctdb *acct_load(const char *text)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_acctdb *db = sl_acctdb_new();
-	char *p = write_tmp("acct.txt", text);
+	char *p = tmpdir_write("acct.txt", text);
 	if (sl_acctdb_load(db, p, &err) != 0)
 		fail_msg("%s", err.msg);
 	free(p);
@@ -234,17 +208,17 @@ static void test_sacctmgr_errors(void **state)
 	(void)state;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_acctdb *db = sl_acctdb_new();
-	char *p = write_tmp("e1.txt", "Name|Priority\nnormal|1|extra\n");
+	char *p = tmpdir_write("e1.txt", "Name|Priority\nnormal|1|extra\n");
 	assert_int_not_equal(sl_acctdb_load(db, p, &err), 0);
 	assert_non_null(strstr(err.msg, "e1.txt:2: 3 fields, the header has 2"));
 	free(p);
 	sl_err_clear(&err);
-	p = write_tmp("e2.txt", "hello world\n");
+	p = tmpdir_write("e2.txt", "hello world\n");
 	assert_int_not_equal(sl_acctdb_load(db, p, &err), 0);
 	assert_non_null(strstr(err.msg, "neither `sacctmgr dump` output"));
 	free(p);
 	sl_err_clear(&err);
-	p = write_tmp("e3.txt", "Account - 'a':NoEquals\n");
+	p = tmpdir_write("e3.txt", "Account - 'a':NoEquals\n");
 	assert_int_not_equal(sl_acctdb_load(db, p, &err), 0);
 	assert_non_null(strstr(err.msg, "\"NoEquals\" is not Key=Value"));
 	free(p);
@@ -263,5 +237,5 @@ int main(void)
 		cmocka_unit_test(test_sacctmgr_tables),
 		cmocka_unit_test(test_sacctmgr_errors),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -145,14 +145,22 @@ out:
 	return r;
 }
 
-static const char *get2(const struct sl_sconf_line *l, const struct sl_sconf_line *dflt,
-			const char *key)
+/* The NodeName=DEFAULT lines read so far: they add up, as in slurmctld. */
+struct defaults {
+	size_t n, cap;
+	const struct sl_sconf_line **v;
+};
+
+/* A node parameter: its own line's, else the latest DEFAULT line's. */
+static const char *get2(const struct sl_sconf_line *l, const struct defaults *d, const char *key)
 {
 	const char *v = sl_sconf_line_get(l, key);
-	return v ? v : sl_sconf_line_get(dflt, key);
+	for (size_t i = d->n; !v && i > 0; i--)
+		v = sl_sconf_line_get(d->v[i - 1], key);
+	return v;
 }
 
-static int num(const struct sl_sconf_line *l, const struct sl_sconf_line *dflt, const char *key,
+static int num(const struct sl_sconf_line *l, const struct defaults *dflt, const char *key,
 	       int64_t dfl, int64_t *out, struct sl_err *err)
 {
 	const char *v = get2(l, dflt, key);
@@ -164,7 +172,7 @@ static int num(const struct sl_sconf_line *l, const struct sl_sconf_line *dflt, 
 }
 
 /* CPUs=, else the product of the topology (Slurm's default for CPUs). */
-static int node_cpus(const struct sl_sconf_line *l, const struct sl_sconf_line *d, int64_t *cpus,
+static int node_cpus(const struct sl_sconf_line *l, const struct defaults *d, int64_t *cpus,
 		     struct sl_err *err)
 {
 	int64_t b, s, c, t, v;
@@ -184,7 +192,7 @@ static int node_cpus(const struct sl_sconf_line *l, const struct sl_sconf_line *
 	return 0;
 }
 
-static char **features(const struct sl_sconf_line *l, const struct sl_sconf_line *d)
+static char **features(const struct sl_sconf_line *l, const struct defaults *d)
 {
 	const char *f = get2(l, d, "Features");
 	if (!f)
@@ -203,7 +211,7 @@ static char **features(const struct sl_sconf_line *l, const struct sl_sconf_line
 }
 
 static int add_nodes(struct sl_slurm_nodes *ns, const struct sl_sconf_line *l,
-		     const struct sl_sconf_line *d, size_t idx, struct sl_err *err)
+		     const struct defaults *d, size_t idx, struct sl_err *err)
 {
 	char **names = NULL;
 	size_t nn = 0;
@@ -338,7 +346,7 @@ int sl_slurm_nodes_resolve(const struct sl_slurm_conf *c, struct sl_slurm_nodes 
 			   struct sl_err *err)
 {
 	struct sl_slurm_nodes *ns = sl_xcalloc(1, sizeof(*ns));
-	const struct sl_sconf_line *ndef = NULL;
+	struct defaults ndef = {0};
 	int r = 0;
 	ns->conf = c;
 	/* nodes first: a partition may name nodes defined after it */
@@ -346,10 +354,12 @@ int sl_slurm_nodes_resolve(const struct sl_slurm_conf *c, struct sl_slurm_nodes 
 		const struct sl_sconf_line *l = sl_slurm_conf_line(c, i);
 		if (l->nkv == 0 || strcasecmp(l->kv[0].key, "NodeName") != 0)
 			continue;
-		if (strcasecmp(l->kv[0].value, "DEFAULT") == 0)
-			ndef = l;
-		else
-			r = add_nodes(ns, l, ndef, i, err);
+		if (strcasecmp(l->kv[0].value, "DEFAULT") == 0) {
+			ndef.v = sl_xgrow(ndef.v, &ndef.cap, ndef.n + 1, sizeof(*ndef.v));
+			ndef.v[ndef.n++] = l;
+		} else {
+			r = add_nodes(ns, l, &ndef, i, err);
+		}
 	}
 	for (size_t i = 0; i < sl_slurm_conf_nlines(c) && r == 0; i++) {
 		const struct sl_sconf_line *l = sl_slurm_conf_line(c, i);
@@ -357,6 +367,7 @@ int sl_slurm_nodes_resolve(const struct sl_slurm_conf *c, struct sl_slurm_nodes 
 		    strcasecmp(l->kv[0].value, "DEFAULT") != 0)
 			r = add_part(ns, l, i, err);
 	}
+	free(ndef.v);
 	if (r != 0) {
 		sl_slurm_nodes_free(ns);
 		ns = NULL;

@@ -91,7 +91,8 @@ static void test_nodes(void **state)
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_slurm_nodes *n = NULL;
 	struct sl_slurm_conf *c = load(
-		"NodeName=DEFAULT Sockets=2 CoresPerSocket=8 ThreadsPerCore=2 RealMemory=1000\n"
+		"NodeName=DEFAULT Sockets=2 CoresPerSocket=8 ThreadsPerCore=2 RealMemory=999\n"
+		"NodeName=DEFAULT RealMemory=1000\n" /* adds to the one before */
 		"NodeName=a[1-2] Features=x,y\n"
 		"NodeName=g1 CPUs=8 Gres=gpu:a100:4,gpu:2,mps:1K(S:0,1)\n"
 		"NodeSet=xs Feature=x\n"

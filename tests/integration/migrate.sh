@@ -90,3 +90,20 @@ line=$("$BIN/squeue" -h -t all -j "$id" -o '%P %a %q %Q')
 expect_eq "job's partition, account, QOS, priority" "gpu research high 100" "$line"
 wait_state "$id" COMPLETED
 ok "sluiced runs the migrated config: partition gpu, default account research, QOS high"
+
+# The GPU site's migrated config: -C and --gres=gpu:TYPE select its flavors.
+stop_daemon
+sed -e "s|^kind: SluiceConfiguration\$|kind: SluiceConfiguration\\
+socket: $T/sock/sluiced.sock\\
+stateDir: $T/state-gpu|" -e '/^pam: /d' "$T/site-gpu/sluice.yaml" >"$T/sluice.yaml"
+start_daemon
+id=$(as alice "$BIN/sbatch" --parsable -p a100 --gres=gpu:a100:1 -C ib -o /dev/null --wrap true) ||
+	fail "sbatch -p a100 --gres=gpu:a100:1 -C ib: $id"
+wait_state "$id" COMPLETED
+"$BIN/scontrol" show job "$id" | grep -q ' Flavors=cpu=epyc-ib-a100,nvidia.com/gpu=epyc-ib-a100$' ||
+	fail "job $id flavors: $("$BIN/scontrol" show job "$id" | grep Flavors)"
+out=$(as alice "$BIN/sbatch" -p v100 --gres=gpu:a100:1 --wrap true 2>&1) && fail "a100 GPUs in v100: $out"
+case "$out" in *"Requested node configuration is not available"*) ;; *) fail "a100 in v100: $out" ;; esac
+out=$(as alice "$BIN/sbatch" -p cpu -C epyc --wrap true 2>&1) && fail "-C epyc in cpu: $out"
+case "$out" in *"Invalid feature specification"*) ;; *) fail "-C epyc in cpu: $out" ;; esac
+ok "the GPU site's flavors: a100 with ib admitted on epyc-ib-a100; a100 in v100 and epyc in cpu refused"

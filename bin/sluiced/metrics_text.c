@@ -235,13 +235,17 @@ static void kueue_quota(struct sl_buf *b, const struct sl_sched_usage *u, size_t
 		 {"kueue_cluster_queue_borrowed_resources", "What the ClusterQueue borrows from its "
 		  "cohort, per cohort, cluster_queue, flavor and resource."},
 		 {"kueue_cluster_queue_lent_resources", "What other ClusterQueues of the cohort use "
-		  "of its unused quota."}};
+		  "of its unused quota."},
+		 {"kueue_cluster_queue_borrowing_limit", "The borrowing limit, where one is set."},
+		 {"kueue_cluster_queue_lending_limit", "The lending limit, where one is set."}};
 	char e1[256], e2[256], e3[256], e4[256], v[48];
 	for (size_t k = 0; k < sizeof(g) / sizeof(g[0]); k++) {
 		head(b, g[k].name, "gauge", g[k].help);
 		for (size_t i = 0; i < n; i++) {
 			int64_t x = k == 0 ? u[i].nominal : k == 1 ? u[i].used : k == 2 ? u[i].borrowed
-												: u[i].lent;
+				    : k == 3 ? u[i].lent : k == 4 ? u[i].borrowing_limit : u[i].lending_limit;
+			if (x < 0) /* no limit */
+				continue;
 			out(b, "%s{cohort=\"%s\",cluster_queue=\"%s\",flavor=\"%s\",resource=\"%s\"} %s\n",
 			    g[k].name, esc(u[i].cohort ? u[i].cohort : "", e1, sizeof(e1)),
 			    esc(u[i].cluster_queue, e2, sizeof(e2)), esc(u[i].flavor, e3, sizeof(e3)),

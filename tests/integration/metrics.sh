@@ -50,6 +50,7 @@ expect_eq "queue active" 1 "$(metric 'kueue_cluster_queue_status{cluster_queue="
 cycles=$(metric slurm_scheduler_cycles_total)
 [ "${cycles:-0}" -ge 2 ] || fail "slurm_scheduler_cycles_total: $cycles"
 scrape | grep -q '^# TYPE kueue_admission_wait_time_seconds histogram$' || fail "no histogram TYPE line"
+scrape | grep -q '^kueue_cluster_queue_borrowing_limit{' && fail "a borrowing limit where none is set"
 ok "running, pending, quota and job counts agree with squeue"
 
 # A high-priority job preempts both running ones within the ClusterQueue.

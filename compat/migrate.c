@@ -135,6 +135,7 @@ static void free_mig(struct mig *m)
 	}
 	free(m->flavors);
 	free(m->node_flavor);
+	free(m->overlap);
 	for (size_t i = 0; i < m->naccounts; i++) {
 		free(m->accounts[i].name);
 		free(m->accounts[i].parent);

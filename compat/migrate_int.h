@@ -56,7 +56,7 @@ struct mig {
 	int has_gpu;   /* some node has gres/gpu: queues cover nvidia.com/gpu */
 	int count_mem; /* SelectTypeParameters counts memory */
 	int fair;      /* admission fair sharing from the accounts' shares */
-	int cohort;    /* partitions share nodes */
+	unsigned char *overlap; /* partitions x partitions: 1 where they share a node */
 	char cluster[64];
 };
 

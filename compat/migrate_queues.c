@@ -18,23 +18,50 @@ struct quota {
 	int64_t cpu, mem_mb, gpu;
 };
 
-static int shares_nodes(const struct sl_spart *a, const struct sl_spart *b)
+/* Which partitions share a node: through each node's partitions, so the
+ * cost follows the memberships, not partitions squared times nodes. */
+static void overlaps(struct mig *m)
 {
-	for (size_t i = 0; i < a->nnodes; i++)
-		for (size_t j = 0; j < b->nnodes; j++)
-			if (a->nodes[i] == b->nodes[j])
-				return 1;
-	return 0;
+	size_t np = sl_slurm_parts_count(m->nodes), nn = sl_slurm_nodes_count(m->nodes);
+	size_t *count = sl_xcalloc(nn + 1, sizeof(size_t)), **of = sl_xcalloc(nn + 1, sizeof(size_t *));
+	m->overlap = sl_xcalloc(np * np + 1, 1);
+	for (size_t p = 0; p < np; p++) {
+		const struct sl_spart *sp = sl_slurm_part(m->nodes, p);
+		for (size_t i = 0; i < sp->nnodes; i++) {
+			size_t n = sp->nodes[i];
+			of[n] = sl_xrealloc(of[n], (count[n] + 1) * sizeof(size_t));
+			of[n][count[n]++] = p;
+		}
+	}
+	for (size_t n = 0; n < nn; n++) {
+		for (size_t a = 0; a < count[n]; a++)
+			for (size_t b = 0; b < count[n]; b++)
+				if (a != b)
+					m->overlap[of[n][a] * np + of[n][b]] = 1;
+		free(of[n]);
+	}
+	free(of);
+	free(count);
+}
+
+static size_t part_index(const struct mig *m, const struct sl_spart *p)
+{
+	return (size_t)(p - sl_slurm_part(m->nodes, 0));
+}
+
+static int shares_nodes(const struct mig *m, const struct sl_spart *a, const struct sl_spart *b)
+{
+	size_t np = sl_slurm_parts_count(m->nodes);
+	return m->overlap[part_index(m, a) * np + part_index(m, b)];
 }
 
 /* Does p share a node with another partition (then both are in the cohort)? */
 static int in_cohort(const struct mig *m, const struct sl_spart *p)
 {
-	for (size_t i = 0; i < sl_slurm_parts_count(m->nodes); i++) {
-		const struct sl_spart *q = sl_slurm_part(m->nodes, i);
-		if (q != p && shares_nodes(p, q))
+	size_t np = sl_slurm_parts_count(m->nodes), i = part_index(m, p);
+	for (size_t k = 0; k < np; k++)
+		if (m->overlap[i * np + k])
 			return 1;
-	}
 	return 0;
 }
 
@@ -70,7 +97,7 @@ static void cq_preemption(struct mig *m, const struct sl_spart *p, int cohort)
 	}
 	for (size_t i = 0; i < sl_slurm_parts_count(m->nodes); i++) {
 		const struct sl_spart *q = sl_slurm_part(m->nodes, i);
-		if (shares_nodes(p, q) && tier(m, q) < low)
+		if (shares_nodes(m, p, q) && tier(m, q) < low)
 			low = tier(m, q);
 	}
 	if (mine > low) {
@@ -317,6 +344,7 @@ void mig_queues(struct mig *m)
 {
 	default_partition(m);
 	mig_flavor_docs(m);
+	overlaps(m);
 	if (m->fair) {
 		const char *hl = mig_global(m, "PriorityDecayHalfLife");
 		int64_t min = 7 * 24 * 60;

@@ -69,8 +69,8 @@ struct sl_snode {
 
 struct sl_spart {
 	char *name;
-	size_t nnodes;
-	size_t *nodes;     /* indexes into the node list */
+	size_t nnodes, capnodes;
+	size_t *nodes;     /* indexes into the node list, each once */
 	size_t line;       /* index of its PartitionName line */
 	int is_default;    /* Default=YES */
 	const struct sl_sconf_line *params; /* its line; DEFAULT lines merged by get */

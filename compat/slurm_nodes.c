@@ -17,6 +17,8 @@ struct sl_slurm_nodes {
 	struct sl_snode *v;
 	struct sl_spart *p;
 	const struct sl_slurm_conf *conf;
+	size_t *byname;       /* node indexes sorted by name: lookups of hostlists */
+	unsigned char *marks; /* per node: already in the partition being resolved */
 };
 
 void sl_sgres_free(struct sl_sgres *g, size_t n)
@@ -43,6 +45,8 @@ void sl_slurm_nodes_free(struct sl_slurm_nodes *n)
 	}
 	free(n->v);
 	free(n->p);
+	free(n->byname);
+	free(n->marks);
 	free(n);
 }
 
@@ -242,20 +246,44 @@ out:
 	return r;
 }
 
+static int byname_cmp(const void *a, const void *b, void *arg)
+{
+	const struct sl_slurm_nodes *ns = arg;
+	return strcmp(ns->v[*(const size_t *)a].name, ns->v[*(const size_t *)b].name);
+}
+
+/* After the NodeName lines: the index partitions' host lists are looked up in. */
+static void index_nodes(struct sl_slurm_nodes *ns)
+{
+	ns->byname = sl_xcalloc(ns->n + 1, sizeof(*ns->byname));
+	ns->marks = sl_xcalloc(ns->n + 1, 1);
+	for (size_t i = 0; i < ns->n; i++)
+		ns->byname[i] = i;
+	qsort_r(ns->byname, ns->n, sizeof(*ns->byname), byname_cmp, ns);
+}
+
 static ssize_t node_find(const struct sl_slurm_nodes *ns, const char *name)
 {
-	for (size_t i = 0; i < ns->n; i++)
-		if (strcmp(ns->v[i].name, name) == 0)
-			return (ssize_t)i;
+	size_t lo = 0, hi = ns->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(ns->v[ns->byname[mid]].name, name);
+		if (c == 0)
+			return (ssize_t)ns->byname[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return -1;
 }
 
-static void part_add_node(struct sl_spart *p, size_t i)
+static void part_add_node(const struct sl_slurm_nodes *ns, struct sl_spart *p, size_t i)
 {
-	for (size_t k = 0; k < p->nnodes; k++)
-		if (p->nodes[k] == i)
-			return;
-	p->nodes = sl_xrealloc(p->nodes, (p->nnodes + 1) * sizeof(*p->nodes));
+	if (ns->marks[i])
+		return;
+	ns->marks[i] = 1;
+	p->nodes = sl_xgrow(p->nodes, &p->capnodes, p->nnodes + 1, sizeof(*p->nodes));
 	p->nodes[p->nnodes++] = i;
 }
 
@@ -271,7 +299,7 @@ static int part_nodes(const struct sl_slurm_nodes *ns, const char *list, struct 
 	int r, found;
 	if (strcasecmp(list, "ALL") == 0) {
 		for (size_t i = 0; i < ns->n; i++)
-			part_add_node(p, i);
+			part_add_node(ns, p, i);
 		return 0;
 	}
 	if ((r = sl_hostlist_expand(list, &names, &nn, err)) != 0) {
@@ -281,7 +309,7 @@ static int part_nodes(const struct sl_slurm_nodes *ns, const char *list, struct 
 	for (size_t i = 0; i < nn && r == 0; i++) {
 		ssize_t k = node_find(ns, names[i]);
 		if (k >= 0) {
-			part_add_node(p, (size_t)k);
+			part_add_node(ns, p, (size_t)k);
 			continue;
 		}
 		if ((r = nodeset(ns, names[i], p, &found, err)) == 0 && !found)
@@ -309,7 +337,7 @@ static int nodeset(const struct sl_slurm_nodes *ns, const char *name, struct sl_
 		for (size_t k = 0; feat && k < ns->n; k++)
 			for (char **f = ns->v[k].features; *f; f++)
 				if (strcmp(*f, feat) == 0)
-					part_add_node(p, k);
+					part_add_node(ns, p, k);
 		return 0;
 	}
 	return 0;
@@ -327,6 +355,7 @@ static int add_part(struct sl_slurm_nodes *ns, const struct sl_sconf_line *l, si
 	const char *d = sl_spart_get(ns, p, "Default");
 	p->is_default = d && strcasecmp(d, "YES") == 0;
 	const char *nodes = sl_spart_get(ns, p, "Nodes");
+	memset(ns->marks, 0, ns->n);
 	return nodes ? part_nodes(ns, nodes, p, l, err) : 0;
 }
 
@@ -361,6 +390,8 @@ int sl_slurm_nodes_resolve(const struct sl_slurm_conf *c, struct sl_slurm_nodes 
 			r = add_nodes(ns, l, &ndef, i, err);
 		}
 	}
+	if (r == 0)
+		index_nodes(ns);
 	for (size_t i = 0; i < sl_slurm_conf_nlines(c) && r == 0; i++) {
 		const struct sl_sconf_line *l = sl_slurm_conf_line(c, i);
 		if (l->nkv && strcasecmp(l->kv[0].key, "PartitionName") == 0 &&

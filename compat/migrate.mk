@@ -15,3 +15,4 @@ EXTRA_DIST += tests/data/migrate tests/unit/tmpdir_testlib.h
 
 TESTS += tests/integration/migrate.sh
 EXTRA_DIST += tests/integration/migrate.sh
+EXTRA_DIST += tests/bench/migrate.sh

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "conf.h"
 #include "jobtab.h"
@@ -69,7 +70,13 @@ static enum MHD_Result serve(void *cls, struct MHD_Connection *c, const char *ur
 
 static void publish(struct sl_metrics *m)
 {
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
 	char *text = sl_metrics_render(m, m->d), *old;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	/* the loop waits this long each second: tests/bench/metrics.sh reads it */
+	sl_debug("metrics: rendered %zu bytes in %.3f ms", strlen(text),
+		 (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6);
 	pthread_mutex_lock(&m->mu);
 	old = m->snap;
 	m->snap = text;

@@ -43,3 +43,4 @@ EXTRA_DIST += tests/integration/metrics.sh
 # A Grafana dashboard of the metrics, for sites to import.
 grafanadir = $(datadir)/sluice
 dist_grafana_DATA = etc/grafana-sluice.json
+EXTRA_DIST += tests/bench/metrics.sh

@@ -1,6 +1,7 @@
-/* sacctmgr_table.c - reads `sacctmgr -P show qos` and `sacctmgr -P show
- * assoc`: a '|'-separated header names the columns; the header decides
- * which of the two it is (qos has Name and Priority, assoc Account). */
+/* sacctmgr_table.c - reads `sacctmgr -P show qos`, `sacctmgr -P show
+ * assoc` and `sacctmgr -P show user`: a '|'-separated header names the
+ * columns and says which it is (qos: Name and Priority; assoc: Account;
+ * user: User and Def Acct). */
 #include "sacctmgr.h"
 
 #include <stdio.h>
@@ -37,6 +38,9 @@ static int row(struct sl_acctdb *db, const char *path, int lineno, const char *t
 {
 	ssize_t cn = col(hdr, nh, "Name"), ca = col(hdr, nh, "Account"), cu = col(hdr, nh, "User"),
 		cp = col(hdr, nh, "Partition"), ppar = col(hdr, nh, "Par Name");
+	int user_form = !is_qos && ca < 0;
+	if (user_form) /* show user: the user's default account stands for an association */
+		ca = col(hdr, nh, "Def Acct");
 	if (nf != nh)
 		return sl_err_set(err, SL_EINVAL, "%s:%d: %zu fields, the header has %zu", path,
 				  lineno, nf, nh);
@@ -55,6 +59,8 @@ static int row(struct sl_acctdb *db, const char *path, int lineno, const char *t
 		return -SL_ETOOBIG;
 	if (cp >= 0 && f[cp][0])
 		e->partition = sl_xstrdup(f[cp]);
+	if (user_form)
+		sl_acct_ent_set(e, "DefaultAccount", f[ca]);
 	for (size_t i = 0; i < nh; i++)
 		if ((ssize_t)i != cn && (ssize_t)i != ca && (ssize_t)i != cu && (ssize_t)i != cp &&
 		    (ssize_t)i != ppar)
@@ -73,9 +79,11 @@ int sl_sacctmgr_table_parse(struct sl_acctdb *db, const char *path, char *const 
 	hl = sl_xstrdup(lines[i]);
 	nh = split(hl, hdr);
 	is_qos = col(hdr, nh, "Name") >= 0 && col(hdr, nh, "Priority") >= 0;
-	if (!is_qos && col(hdr, nh, "Account") < 0) {
+	if (!is_qos && col(hdr, nh, "Account") < 0 &&
+	    (col(hdr, nh, "User") < 0 || col(hdr, nh, "Def Acct") < 0)) {
 		r = sl_err_set(err, SL_EINVAL, "%s:%d: a -P table with neither Name and Priority "
-			       "(show qos) nor Account (show assoc) columns", path, (int)i + 1);
+			       "(show qos), Account (show assoc) nor User and Def Acct (show user) "
+			       "columns", path, (int)i + 1);
 		goto out;
 	}
 	for (i++; i < n && r == 0; i++) {

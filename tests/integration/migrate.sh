@@ -37,7 +37,7 @@ $(head -n 40 "$T/diff")"
 run_case debian-simple debian-simple.conf
 run_case debian-cgroup debian-cgroup.conf
 run_case sluiceref sluiceref-slurm.conf sluiceref-dump.cfg sluiceref-qos.txt
-run_case sluiceref-tables sluiceref-slurm.conf sluiceref-qos.txt sluiceref-assoc.txt
+run_case sluiceref-tables sluiceref-slurm.conf sluiceref-qos.txt sluiceref-assoc.txt sluiceref-user.txt
 run_case site-gpu site-gpu.conf
 run_case site-qos site-qos.conf site-qos.txt
 run_case site-nested site-nested.conf site-nested-dump.cfg

@@ -180,7 +180,8 @@ static void test_sacctmgr_tables(void **state)
 {
 	(void)state;
 	static const char *const pr[] = {"Priority", NULL}, *const mj[] = {"MaxJobsPU", NULL},
-			     *const sh[] = {"Share", NULL};
+			     *const sh[] = {"Share", NULL}, *const da[] = {"DefaultAccount", NULL},
+			     *const ad[] = {"Admin", NULL};
 	struct sl_acctdb *db = acct_load("Name|Priority|MaxJobsPU|MaxWall\n"
 					 "normal|10||\n"
 					 "high|100|4|1-00:00:00\n");
@@ -201,6 +202,12 @@ static void test_sacctmgr_tables(void **state)
 	assert_int_equal(sl_acctdb_get(db, 2)->kind, SL_ACCT_USER);
 	assert_string_equal(sl_acctdb_get(db, 2)->parent, "phys");
 	assert_string_equal(sl_acctdb_get(db, 2)->partition, "gpu");
+	sl_acctdb_free(db);
+	db = acct_load("User|Def Acct|Admin\nroot|research|Administrator\n");
+	assert_int_equal(sl_acctdb_get(db, 0)->kind, SL_ACCT_USER);
+	assert_string_equal(sl_acctdb_get(db, 0)->parent, "research");
+	assert_string_equal(sl_acct_ent_get(sl_acctdb_get(db, 0), da), "research");
+	assert_string_equal(sl_acct_ent_get(sl_acctdb_get(db, 0), ad), "Administrator");
 	sl_acctdb_free(db);
 }
 

@@ -81,6 +81,10 @@ static void cq_preemption(struct mig *m, const struct sl_spart *p, int cohort)
 	if (!type || strcasestr(type, "none") || strncasecmp(mode, "OFF", 3) == 0) {
 		mig_note(m, MIG_CONF, p->line, MIG_MAPPED, "no preemption (PreemptType=%s, "
 			 "PreemptMode=%s)", type ? type : "preempt/none", mode);
+		if (sl_spart_get(m->nodes, p, "PriorityTier"))
+			mig_note(m, MIG_CONF, p->line, MIG_APPROX, "PriorityTier=%ld: Slurm starts "
+				 "higher tiers' jobs first on shared nodes; each ClusterQueue admits "
+				 "from its own quota", mine);
 		return;
 	}
 	const char *how = strcasestr(mode, "SUSPEND") || strcasestr(mode, "GANG")

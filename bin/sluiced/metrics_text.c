@@ -257,13 +257,14 @@ static void kueue_quota(struct sl_buf *b, const struct sl_sched_usage *u, size_t
 static void slurm_jobs(struct sl_buf *b, struct sluiced *d)
 {
 	uint64_t all[SL_JOB_STATE_MAX] = {0};
-	struct tally *parts = NULL, *users = NULL;
-	size_t np = 0, nu = 0;
+	struct tally *parts = NULL, *users = NULL, *accts = NULL;
+	size_t np = 0, nu = 0, na = 0;
 	for (size_t i = 0; i < sl_jobtab_count(d->jobs); i++) {
 		const struct sl_job *j = sl_jobtab_at(d->jobs, i);
 		all[j->state]++;
 		tally_get(&parts, &np, j->spec.partition ? j->spec.partition : "")->n[j->state]++;
 		tally_get(&users, &nu, j->user ? j->user : "")->n[j->state]++;
+		tally_get(&accts, &na, j->spec.account ? j->spec.account : "")->n[j->state]++;
 	}
 	head(b, "slurm_jobs", "gauge", "Jobs squeue -t all lists, by state.");
 	for (int s = 0; s < SL_JOB_STATE_MAX; s++)
@@ -274,6 +275,8 @@ static void slurm_jobs(struct sl_buf *b, struct sluiced *d)
 	tally_out(b, "slurm_partition_jobs", "partition", parts, np);
 	head(b, "slurm_user_jobs", "gauge", "Jobs by user and state.");
 	tally_out(b, "slurm_user_jobs", "user", users, nu);
+	head(b, "slurm_account_jobs", "gauge", "Jobs by account and state.");
+	tally_out(b, "slurm_account_jobs", "account", accts, na);
 }
 
 static void slurm_sched(struct sl_buf *b, const struct sl_metrics *m)

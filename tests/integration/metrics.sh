@@ -46,6 +46,7 @@ expect_eq "slurm running" "$r" "$(metric 'slurm_jobs{state="RUNNING"}')"
 expect_eq "slurm pending" "$pd" "$(metric 'slurm_jobs{state="PENDING"}')"
 expect_eq "by partition" "$pd" "$(metric 'slurm_partition_jobs{partition="batch",state="PENDING"}')"
 expect_eq "by user" "$("$BIN/squeue" -h -t R -u root | wc -l)" "$(metric 'slurm_user_jobs{user="root",state="RUNNING"}')"
+expect_eq "by account" "$pd" "$(metric 'slurm_account_jobs{account="general",state="PENDING"}')"
 expect_eq "queue active" 1 "$(metric 'kueue_cluster_queue_status{cluster_queue="main",status="active"}')"
 cycles=$(metric slurm_scheduler_cycles_total)
 [ "${cycles:-0}" -ge 2 ] || fail "slurm_scheduler_cycles_total: $cycles"

@@ -151,6 +151,9 @@ static void on_hup(struct sl_loop *l, int signo, void *arg)
 		sl_warn("SIGHUP: socket, stateDir and durability changes need a restart");
 	if (!same_listening(c, d->conf))
 		sl_warn("SIGHUP: listen, auth and munge changes need a restart");
+	const char *na = sl_conf_metrics_listen(c), *nb = sl_conf_metrics_listen(d->conf);
+	if (!(na == nb || (na && nb && strcmp(na, nb) == 0)))
+		sl_warn("SIGHUP: metrics changes need a restart");
 	old = d->conf;
 	d->conf = c;
 	if (sl_schedctl_reconfigure(d->sched, &err) != 0) {

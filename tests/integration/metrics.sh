@@ -97,3 +97,13 @@ if missing or not used:
     sys.exit("dashboard uses metrics sluiced does not serve: %s" % missing)
 PY
 ok "etc/grafana-sluice.json: valid JSON, every metric it graphs is served"
+
+# A new metrics address on SIGHUP is not taken: sluiced says so and serves on.
+sed -i "s|^metrics: .*|metrics: {listen: \"127.0.0.1:1\"}|" "$T/sluice.yaml"
+kill -HUP "$DPID"
+n=0
+until grep -q 'SIGHUP: metrics changes need a restart' "$T/sluiced.log"; do
+	n=$((n + 1)); [ $n -lt 50 ] || fail "no restart warning after SIGHUP"; sleep 0.1
+done
+scrape | grep -q '^slurm_scheduler_cycles_total ' || fail "no metrics after SIGHUP"
+ok "SIGHUP: a metrics change is refused with a warning, the old address serves on"

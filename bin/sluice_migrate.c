@@ -1,8 +1,9 @@
 /* sluice_migrate.c - `sluice migrate slurm.conf [--sacctmgr FILE]... [-o DIR]`:
  * reads the inputs (compat/slurm_conf.c, compat/sacctmgr_*.c), maps them
- * (compat/migrate.c) and writes DIR/sluice.yaml, DIR/limits.yaml (QOS,
- * Account and Partition objects the config does not carry yet) and
- * DIR/migrate-report.txt. Without -o: the config on stdout, the report on
+ * (compat/migrate.c) and writes DIR/sluice.yaml, DIR/limits.yaml (QOS and
+ * Account objects with Slurm's limits), DIR/partitions.yaml (partition
+ * defaults) and DIR/migrate-report.txt; sluiced reads neither of the two
+ * middle ones yet. Without -o: the config on stdout, the report on
  * stderr. Exit 0, 1 when an input cannot be read or mapped, 2 on usage. */
 #include "sluice_migrate.h"
 
@@ -25,7 +26,8 @@ void sl_cmd_migrate_usage(FILE *f)
 		   "  Write the Sluice config that slurm.conf (and `sacctmgr dump CLUSTER` or\n"
 		   "  `sacctmgr -P show qos|assoc` output) becomes, with a report of what became\n"
 		   "  of every line: mapped, approximated (how) or dropped (why). With -o: DIR/\n"
-		   "  sluice.yaml, limits.yaml and migrate-report.txt; else the config on stdout\n"
+		   "  sluice.yaml, limits.yaml, partitions.yaml and migrate-report.txt; else the\n"
+		   "  config on stdout\n"
 		   "  and the report on stderr.\n");
 }
 
@@ -45,8 +47,12 @@ static int write_file(const char *dir, const char *name, const char *text)
 static int emit(const char *dir, const struct sl_migrate_out *o)
 {
 	static const char limits_head[] =
-		"# QOS, Account and Partition objects from Slurm, with Slurm's limit names.\n"
-		"# sluiced does not read these kinds yet: keep this file out of the config\n"
+		"# QOS and Account objects from Slurm, with Slurm's limit names. sluiced\n"
+		"# does not read these kinds yet: keep this file out of the config\n"
+		"# directory until it does.\n",
+			  parts_head[] =
+		"# Partition defaults from Slurm (MaxTime, DefaultTime, memory per CPU).\n"
+		"# sluiced does not read this kind yet: keep this file out of the config\n"
 		"# directory until it does.\n";
 	if (!dir) {
 		fputs(o->config, stdout);
@@ -58,11 +64,15 @@ static int emit(const char *dir, const struct sl_migrate_out *o)
 		return 1;
 	}
 	char *limits = sl_xasprintf("%s%s", limits_head, o->limits ? o->limits : "");
+	char *parts = sl_xasprintf("%s%s", parts_head, o->partitions ? o->partitions : "");
 	int r = write_file(dir, "sluice.yaml", o->config) | write_file(dir, "limits.yaml", limits) |
+		write_file(dir, "partitions.yaml", parts) |
 		write_file(dir, "migrate-report.txt", o->report);
 	free(limits);
+	free(parts);
 	if (r == 0)
-		printf("wrote %s/sluice.yaml, %s/limits.yaml, %s/migrate-report.txt\n", dir, dir, dir);
+		printf("wrote %s/sluice.yaml, %s/limits.yaml, %s/partitions.yaml, "
+		       "%s/migrate-report.txt\n", dir, dir, dir, dir);
 	return r;
 }
 

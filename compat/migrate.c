@@ -149,6 +149,7 @@ static void free_mig(struct mig *m)
 	sl_buf_free(m->cfg);
 	sl_buf_free(m->kueue);
 	sl_buf_free(m->limits);
+	sl_buf_free(m->parts);
 	sl_slurm_nodes_free((struct sl_slurm_nodes *)m->nodes);
 }
 
@@ -156,6 +157,7 @@ void sl_migrate_out_clear(struct sl_migrate_out *out)
 {
 	free(out->config);
 	free(out->limits);
+	free(out->partitions);
 	free(out->report);
 	memset(out, 0, sizeof(*out));
 }
@@ -175,6 +177,7 @@ int sl_migrate(const struct sl_slurm_conf *c, const struct sl_acctdb *db,
 	m.cfg = sl_buf_new(MIG_OUT_MAX);
 	m.kueue = sl_buf_new(MIG_OUT_MAX);
 	m.limits = sl_buf_new(MIG_OUT_MAX);
+	m.parts = sl_buf_new(MIG_OUT_MAX);
 	/* what the settings' notes depend on is worked out first */
 	settings(&m);
 	if ((r = mig_flavors(&m, err)) != 0)
@@ -185,12 +188,13 @@ int sl_migrate(const struct sl_slurm_conf *c, const struct sl_acctdb *db,
 	mig_queues(&m);
 	mig_qos(&m);
 	if (sl_buf_len(m.cfg) + sl_buf_len(m.kueue) + 64 >= MIG_OUT_MAX ||
-	    sl_buf_len(m.limits) + 64 >= MIG_OUT_MAX) {
+	    sl_buf_len(m.limits) + 64 >= MIG_OUT_MAX || sl_buf_len(m.parts) + 64 >= MIG_OUT_MAX) {
 		r = sl_err_set(err, SL_ETOOBIG, "the config would pass %u bytes", MIG_OUT_MAX);
 		goto out;
 	}
 	out->config = sl_xasprintf("%s%s", sl_buf_str(m.cfg), sl_buf_str(m.kueue));
 	out->limits = sl_buf_len(m.limits) ? sl_buf_steal(m.limits) : NULL;
+	out->partitions = sl_buf_len(m.parts) ? sl_buf_steal(m.parts) : NULL;
 	out->report = report(&m);
 	r = 0;
 out:

@@ -12,8 +12,11 @@ struct sl_acctdb;
 
 struct sl_migrate_out {
 	char *config; /* sluice.yaml: SluiceConfiguration + Kueue objects */
-	char *limits; /* QOS, Account and Partition objects the config does not
-	                 carry yet (kind: QOS/Account/Partition), or NULL */
+	char *limits; /* QOS and Account objects with Slurm's limits, in the
+	                 issue's form (kind: QOS/Account), which the config
+	                 does not carry yet; or NULL */
+	char *partitions; /* partition defaults (kind: Partition: maxTime,
+	                     defaultTime, memory per CPU), or NULL */
 	char *report; /* one block per input line */
 };
 

@@ -306,8 +306,8 @@ static void account_notes(struct mig *m, size_t i, const struct sl_acct_ent *e)
 			 m->fair ? "no LocalQueue to weigh" : "fair sharing is off (PriorityType "
 			 "multifactor with PriorityWeightFairshare > 0 turns it on)");
 	if (sl_acct_ent_get(e, QOSF))
-		mig_note(m, MIG_ACCT, i, MIG_APPROX, "QOS=%s: limits.yaml Account.spec.qos (Sluice "
-			 "does not restrict QOS per account yet)", sl_acct_ent_get(e, QOSF));
+		mig_note(m, MIG_ACCT, i, MIG_DROPPED, "QOS=%s: Sluice does not restrict QOS per "
+			 "account", sl_acct_ent_get(e, QOSF));
 	struct sl_buf *spec = sl_buf_new(1 << 16);
 	limits(m, i, e, spec, 0, handled);
 	if (a->ent == i) {
@@ -323,8 +323,6 @@ static void account_notes(struct mig *m, size_t i, const struct sl_acct_ent *e)
 					mig_out(users, "%s%s", sl_buf_len(users) ? ", " : "", m->users[u].name);
 		if (sl_buf_len(users))
 			mig_out(m->limits, "%susers: [%s]", n++ ? ", " : "", sl_buf_str(users));
-		if (sl_acct_ent_get(e, QOSF))
-			mig_out(m->limits, "%sqos: [%s]", n++ ? ", " : "", sl_acct_ent_get(e, QOSF));
 		if (sl_buf_len(spec))
 			mig_out(m->limits, "%s%s", n++ ? ", " : "", sl_buf_str(spec));
 		mig_out(m->limits, "}\n");

@@ -47,7 +47,7 @@ struct mig {
 	const struct sl_slurm_nodes *nodes;
 	const struct sl_acctdb *db;
 	struct mig_notes *conf_notes, *acct_notes;
-	struct sl_buf *cfg, *kueue, *limits;
+	struct sl_buf *cfg, *kueue, *limits, *parts; /* parts: partitions.yaml */
 	size_t nflavors, naccounts, nusers;
 	struct mig_flavor *flavors;
 	size_t *node_flavor;

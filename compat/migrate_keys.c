@@ -183,7 +183,7 @@ static void k_preempt(struct mig_line *l)
 
 static void k_defaults(struct mig_line *l)
 {
-	note(l, MIG_APPROX, "a partition default in limits.yaml (kind: Partition): the config "
+	note(l, MIG_APPROX, "a partition default in partitions.yaml (kind: Partition): the config "
 			    "does not carry partition defaults yet");
 }
 

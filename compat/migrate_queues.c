@@ -1,7 +1,7 @@
 /* migrate_queues.c - partitions -> ClusterQueues (quota from their nodes,
  * preemption from PriorityTier/PreemptType/PreemptMode, stopPolicy from
  * State) and LocalQueues (one per account that may use the partition);
- * partition defaults go to limits.yaml. The PartitionName lines' notes are
+ * partition defaults go to partitions.yaml. The PartitionName lines' notes are
  * written here, one per parameter. */
 #include "migrate_int.h"
 
@@ -214,7 +214,7 @@ static void local_queues(struct mig *m, const struct sl_spart *p, const char *na
 		mig_note(m, MIG_CONF, p->line, MIG_DROPPED, "no account may use it: no LocalQueue");
 }
 
-/* MaxTime, DefaultTime and memory defaults: limits.yaml, kind: Partition. */
+/* MaxTime, DefaultTime and memory defaults: partitions.yaml, kind: Partition. */
 static void part_defaults(struct mig *m, const struct sl_spart *p, const char *name)
 {
 	static const struct {
@@ -239,9 +239,9 @@ static void part_defaults(struct mig *m, const struct sl_spart *p, const char *n
 		else
 			continue;
 		if (!any++)
-			mig_out(m->limits, "---\napiVersion: sluice.io/v1alpha1\nkind: Partition\n"
+			mig_out(m->parts, "---\napiVersion: sluice.io/v1alpha1\nkind: Partition\n"
 					   "metadata: {name: %s}\nspec:\n", name);
-		mig_out(m->limits, "  %s: \"%s\"\n", defs[i].field, buf);
+		mig_out(m->parts, "  %s: \"%s\"\n", defs[i].field, buf);
 	}
 }
 
@@ -253,13 +253,13 @@ static const struct {
 	{"Nodes", MIG_MAPPED, NULL}, {"Default", MIG_MAPPED, NULL}, {"State", MIG_MAPPED, NULL},
 	{"PriorityTier", MIG_MAPPED, NULL}, {"PreemptMode", MIG_MAPPED, NULL},
 	{"AllowAccounts", MIG_MAPPED, NULL}, {"DenyAccounts", MIG_MAPPED, NULL},
-	{"MaxTime", MIG_APPROX, "limits.yaml Partition.spec.maxTime (the config does not carry "
+	{"MaxTime", MIG_APPROX, "partitions.yaml Partition.spec.maxTime (the config does not carry "
 				"partition defaults yet)"},
-	{"DefaultTime", MIG_APPROX, "limits.yaml Partition.spec.defaultTime"},
-	{"DefMemPerCPU", MIG_APPROX, "limits.yaml Partition.spec.defMemPerCPU"},
-	{"DefMemPerNode", MIG_APPROX, "limits.yaml Partition.spec.defMemPerNode"},
-	{"MaxMemPerCPU", MIG_APPROX, "limits.yaml Partition.spec.maxMemPerCPU"},
-	{"MaxMemPerNode", MIG_APPROX, "limits.yaml Partition.spec.maxMemPerNode"},
+	{"DefaultTime", MIG_APPROX, "partitions.yaml Partition.spec.defaultTime"},
+	{"DefMemPerCPU", MIG_APPROX, "partitions.yaml Partition.spec.defMemPerCPU"},
+	{"DefMemPerNode", MIG_APPROX, "partitions.yaml Partition.spec.defMemPerNode"},
+	{"MaxMemPerCPU", MIG_APPROX, "partitions.yaml Partition.spec.maxMemPerCPU"},
+	{"MaxMemPerNode", MIG_APPROX, "partitions.yaml Partition.spec.maxMemPerNode"},
 	{"MaxNodes", MIG_DROPPED, "Kueue quota has no per-job node count limit"},
 	{"MinNodes", MIG_DROPPED, "Kueue quota has no per-job node count limit"},
 	{"MaxCPUsPerNode", MIG_DROPPED, "Kueue quota is not per node"},

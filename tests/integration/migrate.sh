@@ -20,7 +20,7 @@ run_case() {
 	# shellcheck disable=SC2086 # the report names inputs relative to DATA
 	(cd "$DATA" && "$SLUICE" migrate "$conf" $args -o "$T/$name") >"$T/$name.out" 2>&1 ||
 		fail "$name: sluice migrate: $(cat "$T/$name.out")"
-	for f in sluice.yaml limits.yaml migrate-report.txt; do
+	for f in sluice.yaml limits.yaml partitions.yaml migrate-report.txt; do
 		if [ -n "${REGEN:-}" ]; then
 			mkdir -p "$DATA/golden/$name"
 			cp "$T/$name/$f" "$DATA/golden/$name/$f"

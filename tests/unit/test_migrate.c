@@ -68,7 +68,8 @@ static void test_basic(void **state)
 	has(o.report, "# sluice migrate: 6 lines: 3 mapped, 2 approximated, 1 dropped\n");
 	has(o.report, "slurm.conf:1: ClusterName=Lab_1\n  approximated: clusterName: lab-1");
 	has(o.report, "slurm.conf:4: FancyNewKey=1\n  dropped: FancyNewKey: no Sluice equivalent\n");
-	has(o.limits, "kind: Partition\nmetadata: {name: debug}\nspec:\n  maxTime: \"UNLIMITED\"\n");
+	has(o.partitions, "kind: Partition\nmetadata: {name: debug}\nspec:\n  maxTime: \"UNLIMITED\"\n");
+	assert_null(o.limits);
 	sl_migrate_out_clear(&o);
 }
 

@@ -14,6 +14,7 @@
 #include "xalloc.h"
 
 enum lim_type { L_INT, L_TRES, L_TIME };
+enum lim_of { OF_ACCOUNT, OF_QOS, OF_USER }; /* whose limits; a user's are not kept */
 
 /* Slurm's limit names (sacctmgr dump's, then -P columns') -> the config's. */
 static const struct lim {
@@ -113,7 +114,7 @@ char *mig_tres(const char *tres, char **dropped)
 
 /* Write e's limits as spec fields (out) and note each field of e. */
 static void limits(struct mig *m, size_t idx, const struct sl_acct_ent *e, struct sl_buf *out,
-		   int is_qos, const char *const *handled)
+		   enum lim_of of, const char *const *handled)
 {
 	for (size_t k = 0; k < e->nkv; k++) {
 		const char *key = e->kv[k].key, *v = e->kv[k].value;
@@ -125,7 +126,7 @@ static void limits(struct mig *m, size_t idx, const struct sl_acct_ent *e, struc
 			int match = 0;
 			for (size_t a = 0; a < 3 && l->names[a] && !match; a++)
 				match = strcasecmp(l->names[a], key) == 0;
-			if (!match || !(is_qos ? l->qos : l->acct))
+			if (!match || !(of == OF_QOS ? l->qos : l->acct))
 				continue;
 			done = 1;
 			char *val = NULL, *dropped = NULL, buf[64];
@@ -144,9 +145,14 @@ static void limits(struct mig *m, size_t idx, const struct sl_acct_ent *e, struc
 				break;
 			}
 			mig_out(out, "%s%s: %s", sl_buf_len(out) ? ", " : "", l->field, val);
-			mig_note(m, MIG_ACCT, idx, MIG_APPROX, "%s=%s: limits.yaml %s.spec.%s (the "
-				 "config does not carry limits yet)", key, v, is_qos ? "QOS" : "Account",
-				 l->field);
+			if (of == OF_USER)
+				mig_note(m, MIG_ACCT, idx, MIG_DROPPED, "%s=%s: one user's own limit; "
+					 "an Account's %s applies to each of its users alike", key, v,
+					 l->field);
+			else
+				mig_note(m, MIG_ACCT, idx, MIG_APPROX, "%s=%s: limits.yaml %s.spec.%s "
+					 "(the config does not carry limits yet)", key, v,
+					 of == OF_QOS ? "QOS" : "Account", l->field);
 			if (dropped)
 				mig_note(m, MIG_ACCT, idx, MIG_DROPPED, "%s: %s: no Kueue resource", key,
 					 dropped);
@@ -309,7 +315,7 @@ static void account_notes(struct mig *m, size_t i, const struct sl_acct_ent *e)
 		mig_note(m, MIG_ACCT, i, MIG_DROPPED, "QOS=%s: Sluice does not restrict QOS per "
 			 "account", sl_acct_ent_get(e, QOSF));
 	struct sl_buf *spec = sl_buf_new(1 << 16);
-	limits(m, i, e, spec, 0, handled);
+	limits(m, i, e, spec, OF_ACCOUNT, handled);
 	if (a->ent == i) {
 		mig_out(m->limits, "---\napiVersion: sluice.io/v1alpha1\nkind: Account\n"
 				   "metadata: {name: %s}\nspec: {", a->name);
@@ -355,10 +361,7 @@ static void user_notes(struct mig *m, size_t i, const struct sl_acct_ent *e)
 		mig_note(m, MIG_ACCT, i, MIG_DROPPED, "QOS=%s: Sluice does not restrict QOS per "
 			 "user", sl_acct_ent_get(e, QOSF));
 	struct sl_buf *spec = sl_buf_new(1 << 16);
-	limits(m, i, e, spec, 0, handled);
-	if (sl_buf_len(spec))
-		mig_note(m, MIG_ACCT, i, MIG_APPROX, "a user's own limits: written as the account's "
-			 "(limits.yaml), which apply to each of its users");
+	limits(m, i, e, spec, OF_USER, handled);
 	sl_buf_free(spec);
 }
 
@@ -429,7 +432,7 @@ void mig_qos(struct mig *m)
 			mig_note(m, MIG_ACCT, i, MIG_APPROX, "PreemptMode=%s: the partitions' "
 				 "preemption applies (Kueue has no per-priority-class mode)", pm);
 		struct sl_buf *spec = sl_buf_new(1 << 16);
-		limits(m, i, e, spec, 1, handled);
+		limits(m, i, e, spec, OF_QOS, handled);
 		mig_out(m->limits, "---\napiVersion: sluice.io/v1alpha1\nkind: QOS\nmetadata: {name: %s}\n"
 				   "spec: {priorityClass: %s%s%s}\n", name, name,
 			sl_buf_len(spec) ? ", " : "", sl_buf_str(spec));

@@ -280,6 +280,14 @@ void mig_accounts(struct mig *m)
 	m->fair = m->naccounts > 0 && pt && strcasestr(pt, "multifactor") && w && atol(w) > 0;
 }
 
+static int has_children(const struct mig *m, const struct mig_account *a)
+{
+	for (size_t k = 0; k < m->naccounts; k++)
+		if (m->accounts[k].parent && strcmp(m->accounts[k].parent, a->name) == 0)
+			return 1;
+	return 0;
+}
+
 static void account_notes(struct mig *m, size_t i, const struct sl_acct_ent *e)
 {
 	static const char *const handled[] = {"Fairshare", "Share", "QOS", "Def QOS", "DefaultQOS", NULL};
@@ -307,6 +315,9 @@ static void account_notes(struct mig *m, size_t i, const struct sl_acct_ent *e)
 	if (s && m->fair && a->has_users)
 		mig_note(m, MIG_ACCT, i, MIG_APPROX, "Fairshare=%s: fairSharing weight %.3f of its "
 			 "LocalQueues (its share of its parent's, down from root)", s, a->weight);
+	else if (s && m->fair && has_children(m, a))
+		mig_note(m, MIG_ACCT, i, MIG_APPROX, "Fairshare=%s: no LocalQueue of its own; its "
+			 "share passes down into its sub-accounts' weights", s);
 	else if (s)
 		mig_note(m, MIG_ACCT, i, MIG_DROPPED, "Fairshare=%s: %s", s,
 			 m->fair ? "no LocalQueue to weigh" : "fair sharing is off (PriorityType "

@@ -70,9 +70,10 @@ static int emit(const char *dir, const struct sl_migrate_out *o)
 		write_file(dir, "migrate-report.txt", o->report);
 	free(limits);
 	free(parts);
-	if (r == 0)
+	if (r == 0) /* the report's first line counts what became of the lines */
 		printf("wrote %s/sluice.yaml, %s/limits.yaml, %s/partitions.yaml, "
-		       "%s/migrate-report.txt\n", dir, dir, dir, dir);
+		       "%s/migrate-report.txt\n%.*s\n", dir, dir, dir, dir,
+		       (int)strcspn(o->report, "\n"), o->report);
 	return r;
 }
 

@@ -180,8 +180,7 @@ int sl_migrate(const struct sl_slurm_conf *c, const struct sl_acctdb *db,
 	m.parts = sl_buf_new(MIG_OUT_MAX);
 	/* what the settings' notes depend on is worked out first */
 	settings(&m);
-	if ((r = mig_flavors(&m, err)) != 0)
-		goto out;
+	mig_flavors(&m);
 	mig_accounts(&m);
 	mig_keys(&m);
 	mig_accounts_map(&m);

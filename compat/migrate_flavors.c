@@ -158,7 +158,7 @@ static void node_notes(struct mig *m, size_t first)
 			 dropped);
 }
 
-int mig_flavors(struct mig *m, struct sl_err *err)
+void mig_flavors(struct mig *m)
 {
 	size_t cap = 0, nn = sl_slurm_nodes_count(m->nodes);
 	m->node_flavor = sl_xcalloc(nn + 1, sizeof(*m->node_flavor));
@@ -180,8 +180,6 @@ int mig_flavors(struct mig *m, struct sl_err *err)
 		else if (l->nkv && strcasecmp(l->kv[0].key, "NodeSet") == 0)
 			mig_note(m, MIG_CONF, i, MIG_MAPPED, "resolves the partitions that name it");
 	}
-	(void)err;
-	return 0;
 }
 
 /* The `features:` map (SluiceConfiguration) and the flavor objects. */

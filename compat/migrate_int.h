@@ -72,7 +72,7 @@ char *mig_q(const char *s);
 void mig_keys(struct mig *m);
 /* migrate_flavors.c: nodes -> flavors (and the NodeName lines' notes);
  * then the features: map and the ResourceFlavor objects. */
-int mig_flavors(struct mig *m, struct sl_err *err);
+void mig_flavors(struct mig *m);
 void mig_flavor_docs(struct mig *m);
 /* migrate_queues.c: ClusterQueues, LocalQueues, partition defaults. */
 void mig_queues(struct mig *m);

@@ -116,7 +116,12 @@ static void explain_pending(struct sluiced *d)
 	}
 }
 
-/* One row per ClusterQueue, in config order, with its pending split. */
+/* One row per ClusterQueue, in config order, with its pending split:
+ * inadmissible are the jobs that cannot be admitted as configured or whose
+ * queue is stopped (squeue: PartitionConfig, PartitionDown); active, those
+ * waiting for quota or priority. Kueue's BestEffortFIFO would count the
+ * ones that waited for quota once as inadmissible until something changes;
+ * here they count as active, as squeue shows them waiting for Resources. */
 static struct cqrow *cq_rows(struct sl_metrics *m, struct sluiced *d,
 			     const struct sl_sched_usage *u, size_t nu, size_t *ncq)
 {

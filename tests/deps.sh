@@ -4,9 +4,9 @@
 SLUICE_BUILD_DEPS="gcc make autoconf automake pkg-config libyaml-dev
 libcurl4-openssl-dev libjson-c-dev libsqlite3-dev libpam0g-dev libmunge-dev
 libmicrohttpd-dev"
-# clang: libFuzzer (clang -fsanitize=fuzzer) for tests/fuzz.
+# clang: libFuzzer (clang -fsanitize=fuzzer) for tests/fuzz. curl: metrics.sh scrapes /metrics.
 SLUICE_TEST_DEPS="libcmocka-dev munge libpam-wrapper sqlite3 python3 procps passwd util-linux openssl
-clang"
+clang curl"
 
 sluice_install_missing() {
 	missing=""

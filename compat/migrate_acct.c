@@ -229,7 +229,9 @@ static void user_add_account(struct mig_user *u, const char *acct, int first)
 	}
 }
 
-/* Each account's share of its parent's, down from root (weight 1). */
+/* Each account's share of its parent's, down from root (weight 1).
+ * Fairshare=parent (share -1): the account counts as its parent, as in
+ * Slurm, and takes no part of its siblings' sum. */
 static double weight_of(struct mig *m, struct mig_account *a, int depth)
 {
 	if (!a->parent || depth > 64)
@@ -238,13 +240,15 @@ static double weight_of(struct mig *m, struct mig_account *a, int depth)
 	struct mig_account *parent = NULL;
 	for (size_t i = 0; i < m->naccounts; i++) {
 		struct mig_account *s = &m->accounts[i];
-		if (s->parent && strcmp(s->parent, a->parent) == 0)
-			sum += s->share > 0 ? (double)s->share : 1.0;
+		if (s->parent && strcmp(s->parent, a->parent) == 0 && s->share > 0)
+			sum += (double)s->share;
 		if (strcmp(s->name, a->parent) == 0)
 			parent = s;
 	}
-	double mine = a->share > 0 ? (double)a->share : 1.0;
-	return (parent ? weight_of(m, parent, depth + 1) : 1.0) * (sum > 0 ? mine / sum : 1.0);
+	double up = parent ? weight_of(m, parent, depth + 1) : 1.0;
+	if (a->share < 0)
+		return up;
+	return sum > 0 ? up * (double)a->share / sum : 0.0;
 }
 
 void mig_accounts(struct mig *m)

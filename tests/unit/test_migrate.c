@@ -136,15 +136,18 @@ static void test_accounts(void **state)
 		"Parent - 'sci'\n"
 		"Account - 'phys':Fairshare=1:MaxJobs=3:GrpTRES=cpu=8,mem=2G,gres/gpu=1,node=2\n"
 		"Account - 'chem':Fairshare=3\n"
+		"Account - 'lab':Fairshare=parent\n"
 		"Parent - 'phys'\n"
 		"User - 'alice':DefaultAccount='chem':AdminLevel='Operator'\n"
 		"Parent - 'chem'\n"
 		"User - 'alice':DefaultAccount='chem'\n"
 		"Parent - 'guests'\n"
-		"User - 'eve'\n",
+		"User - 'eve'\n"
+		"Parent - 'lab'\n"
+		"User - 'lee'\n",
 		&o);
 	/* default first; no "*" with associations enforced */
-	has(o.config, "accounts:\n  \"alice\": [chem, phys]\n  \"eve\": [guests]\n"
+	has(o.config, "accounts:\n  \"alice\": [chem, phys]\n  \"eve\": [guests]\n  \"lee\": [lab]\n"
 		      "operators:\n  - \"alice\"\n");
 	assert_null(strstr(o.config, "\"*\""));
 	has(o.config, "admissionFairSharing:\n  usageHalfLifeTime: 1440m\n");
@@ -153,6 +156,9 @@ static void test_accounts(void **state)
 		      "  fairSharing: {weight: \"0.167\"}\n");
 	has(o.config, "metadata: {name: p, namespace: chem}\nspec:\n  clusterQueue: p\n"
 		      "  fairSharing: {weight: \"0.500\"}\n");
+	/* Fairshare=parent: sci's weight, 2/3 */
+	has(o.config, "metadata: {name: p, namespace: lab}\nspec:\n  clusterQueue: p\n"
+		      "  fairSharing: {weight: \"0.667\"}\n");
 	/* DenyAccounts: no LocalQueue for guests */
 	assert_null(strstr(o.config, "namespace: guests"));
 	has(o.limits, "kind: Account\nmetadata: {name: phys}\nspec: {parent: sci, users: [alice], "

@@ -31,6 +31,9 @@
 
 const double sl_metrics_wait_buckets[METRICS_NBUCKETS] = {
 	1, 2.5, 5, 10, 20, 40, 80, 160, 320, 640, 1280, 2560, 5120, 10240}; /* Kueue's */
+/* A cycle takes microseconds to, with 100 000 jobs, tens of milliseconds. */
+const double sl_metrics_cycle_buckets[METRICS_NCYCLE] = {
+	0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1};
 
 static enum MHD_Result serve(void *cls, struct MHD_Connection *c, const char *url,
 			     const char *method, const char *version, const char *data,
@@ -192,7 +195,14 @@ void sl_metrics_cycle(struct sl_metrics *m, struct sluiced *d,
 	m->cycle_sum_us += us;
 	if (us > m->cycle_max_us)
 		m->cycle_max_us = us;
-	m->attempts[dec->nadmit > 0 ? 0 : 1]++;
+	int res = dec->nadmit > 0 ? 0 : 1;
+	double secs = (double)us / 1e6;
+	size_t cb = 0;
+	m->attempts[res]++;
+	while (cb < METRICS_NCYCLE && secs > sl_metrics_cycle_buckets[cb])
+		cb++;
+	m->cycle_hist[res][cb]++;
+	m->cycle_sum[res] += secs;
 	for (size_t i = 0; i < dec->nadmit; i++) {
 		const struct sl_sched_admission *a = &dec->admit[i];
 		struct metrics_cq *q = sl_metrics_cq(m, a->cluster_queue);

@@ -10,8 +10,10 @@
 
 #define METRICS_NBUCKETS 14 /* kueue_admission_wait_time_seconds, +Inf apart */
 #define METRICS_NREASONS 6  /* enum sl_sched_preempt_reason */
+#define METRICS_NCYCLE 12   /* kueue_admission_attempt_duration_seconds, +Inf apart */
 
 extern const double sl_metrics_wait_buckets[METRICS_NBUCKETS];
+extern const double sl_metrics_cycle_buckets[METRICS_NCYCLE];
 
 struct metrics_cq { /* counters of one ClusterQueue */
 	char *name;
@@ -31,6 +33,8 @@ struct sl_metrics {
 	size_t ncq, capcq;
 	struct metrics_cq *cq;
 	uint64_t cycles, attempts[2]; /* success, inadmissible */
+	uint64_t cycle_hist[2][METRICS_NCYCLE + 1]; /* by result; not cumulative */
+	double cycle_sum[2];
 	int64_t cycle_last_us, cycle_max_us, cycle_sum_us;
 };
 

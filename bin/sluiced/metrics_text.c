@@ -302,6 +302,24 @@ static void slurm_sched(struct sl_buf *b, const struct sl_metrics *m)
 	    (unsigned long long)m->attempts[0]);
 	out(b, "kueue_admission_attempts_total{result=\"inadmissible\"} %llu\n",
 	    (unsigned long long)m->attempts[1]);
+	head(b, "kueue_admission_attempt_duration_seconds", "histogram", "The duration of a "
+	     "scheduling cycle, by result.");
+	for (int r = 0; r < 2; r++) {
+		const char *res = r == 0 ? "success" : "inadmissible";
+		uint64_t cum = 0;
+		for (size_t k = 0; k <= METRICS_NCYCLE; k++) {
+			char le[32];
+			cum += m->cycle_hist[r][k];
+			if (k < METRICS_NCYCLE)
+				snprintf(le, sizeof(le), "%g", sl_metrics_cycle_buckets[k]);
+			out(b, "kueue_admission_attempt_duration_seconds_bucket{result=\"%s\",le=\"%s\"} "
+			    "%llu\n", res, k < METRICS_NCYCLE ? le : "+Inf", (unsigned long long)cum);
+		}
+		out(b, "kueue_admission_attempt_duration_seconds_sum{result=\"%s\"} %.6f\n", res,
+		    m->cycle_sum[r]);
+		out(b, "kueue_admission_attempt_duration_seconds_count{result=\"%s\"} %llu\n", res,
+		    (unsigned long long)cum);
+	}
 }
 
 char *sl_metrics_render(struct sl_metrics *m, struct sluiced *d)

@@ -50,6 +50,10 @@ expect_eq "by account" "$pd" "$(metric 'slurm_account_jobs{account="general",sta
 expect_eq "queue active" 1 "$(metric 'kueue_cluster_queue_status{cluster_queue="main",status="active"}')"
 cycles=$(metric slurm_scheduler_cycles_total)
 [ "${cycles:-0}" -ge 2 ] || fail "slurm_scheduler_cycles_total: $cycles"
+# one scrape: the counters move between two
+scrape | awk '/^kueue_admission_attempt_duration_seconds_count/ { a += $NF }
+	/^slurm_scheduler_cycles_total / { c = $NF } END { exit !(a == c && c > 0) }' ||
+	fail "the cycle histogram does not count every cycle"
 scrape | grep -q '^# TYPE kueue_admission_wait_time_seconds histogram$' || fail "no histogram TYPE line"
 scrape | grep -q '^kueue_cluster_queue_borrowing_limit{' && fail "a borrowing limit where none is set"
 ok "running, pending, quota and job counts agree with squeue"

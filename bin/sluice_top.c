@@ -1,8 +1,8 @@
 /* sluice_top.c - `sluice top [-d SECONDS] [-n FRAMES]`: a live view of the
  * ClusterQueues, refreshed each second: quota, used, borrowed per resource
  * (from the partitions request sinfo uses), pending and admitted jobs, and
- * admissions per second (jobs that started since the last frame, from the
- * job list squeue uses). On a terminal each frame replaces the last; else
+ * admissions per second (jobs started now that had not started at the last
+ * frame, from the job list squeue uses). On a terminal each frame replaces the last; else
  * frames follow one another. Ctrl-C ends it; -n after FRAMES frames. */
 #include "sluice_top.h"
 
@@ -29,6 +29,30 @@ struct queue {
 	const char *name;
 	int64_t pending, admitted, started;
 };
+
+/* The last frame: when, and which jobs had started (ids ascending, as the
+ * job list comes). Seconds alone would miss a job that starts in the same
+ * second as the frame before it. */
+struct last {
+	double when; /* monotonic seconds; 0 before the first frame */
+	uint64_t *ids;
+	size_t n;
+};
+
+static int had_started(const struct last *l, uint64_t id)
+{
+	size_t lo = 0, hi = l->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (l->ids[mid] == id)
+			return 1;
+		if (l->ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
 
 void sl_cmd_top_usage(FILE *f)
 {
@@ -88,19 +112,26 @@ static size_t gather(const struct sl_clusterinfo *ci, struct row *rows, size_t c
 	return n;
 }
 
-static void count_jobs(struct sl_job **jobs, size_t nj, int64_t since, struct queue *q, size_t *nq)
+static void count_jobs(struct sl_job **jobs, size_t nj, struct last *l, struct queue *q, size_t *nq)
 {
+	uint64_t *ids = sl_xcalloc(nj + 1, sizeof(*ids));
+	size_t n = 0;
 	for (size_t i = 0; i < nj; i++) {
 		const struct sl_job *j = jobs[i];
 		struct queue *x = j->cluster_queue ? queue_get(q, nq, j->cluster_queue) : NULL;
+		if (j->start_time > 0)
+			ids[n++] = j->id;
 		if (!x)
 			continue;
 		if (j->state == SL_JOB_RUNNING || j->state == SL_JOB_CONFIGURING ||
 		    j->state == SL_JOB_COMPLETING || j->state == SL_JOB_SUSPENDED)
 			x->admitted++;
-		if (since > 0 && j->start_time > since)
+		if (l->when > 0 && j->start_time > 0 && !had_started(l, j->id))
 			x->started++;
 	}
+	free(l->ids);
+	l->ids = ids;
+	l->n = n;
 }
 
 static void frame(const struct sl_clusterinfo *ci, struct row *rows, size_t nr,
@@ -139,7 +170,7 @@ static void frame(const struct sl_clusterinfo *ci, struct row *rows, size_t nr,
 	}
 }
 
-static int one(int64_t *since, int tty, struct sl_err *err)
+static int one(struct last *last, int tty, struct sl_err *err)
 {
 	struct sl_clusterinfo *ci = NULL;
 	struct sl_jobfilter f = {0};
@@ -156,14 +187,17 @@ static int one(int64_t *since, int tty, struct sl_err *err)
 	rows = sl_xcalloc(cap, sizeof(*rows));
 	q = sl_xcalloc(QUEUES_MAX, sizeof(*q));
 	nr = gather(ci, rows, cap, q, &nq);
-	count_jobs(jobs, nj, *since, q, &nq);
+	count_jobs(jobs, nj, last, q, &nq);
 	if (tty)
 		fputs("\033[H\033[2J", stdout);
-	frame(ci, rows, nr, q, nq, *since > 0 ? (double)(ci->now - *since) : 0);
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	double when = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	frame(ci, rows, nr, q, nq, last->when > 0 ? when - last->when : 0);
 	if (!tty)
 		putchar('\n');
 	fflush(stdout);
-	*since = ci->now;
+	last->when = when;
 out:
 	sl_job_free_array(jobs, nj);
 	sl_clusterinfo_free(ci);
@@ -176,7 +210,7 @@ int sl_cmd_top(int argc, char **argv)
 {
 	long frames = -1;
 	double delay = 1;
-	int64_t since = 0;
+	struct last last = {0, NULL, 0};
 	struct sl_err err = SL_ERR_INIT;
 	int opt;
 	optind = 1;
@@ -215,10 +249,12 @@ int sl_cmd_top(int argc, char **argv)
 			struct timespec ts = {(time_t)delay, (long)((delay - (double)(time_t)delay) * 1e9)};
 			nanosleep(&ts, NULL);
 		}
-		if (one(&since, tty, &err) != 0) {
+		if (one(&last, tty, &err) != 0) {
 			fprintf(stderr, "sluice: error: %s\n", err.msg);
+			free(last.ids);
 			return 1;
 		}
 	}
+	free(last.ids);
 	return 0;
 }

@@ -125,7 +125,9 @@ int sl_metrics_start(struct sluiced *d, struct sl_metrics **out, struct sl_err *
 	m = sl_xcalloc(1, sizeof(*m));
 	pthread_mutex_init(&m->mu, NULL);
 	m->d = d;
-	m->mhd = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD |
+	/* epoll (AUTO on Linux), not select: sluiced may hold past FD_SETSIZE
+	 * descriptors, and a scrape's socket would get one of them */
+	m->mhd = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD |
 				  (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 				  0, NULL, NULL, serve, m,
 				  MHD_OPTION_SOCK_ADDR, ai->ai_addr,

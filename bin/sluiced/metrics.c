@@ -11,6 +11,7 @@
 #include <microhttpd.h>
 #include <netdb.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +126,13 @@ int sl_metrics_start(struct sluiced *d, struct sl_metrics **out, struct sl_err *
 	m = sl_xcalloc(1, sizeof(*m));
 	pthread_mutex_init(&m->mu, NULL);
 	m->d = d;
-	/* epoll (AUTO on Linux), not select: sluiced may hold past FD_SETSIZE
-	 * descriptors, and a scrape's socket would get one of them */
+	/* The server thread inherits a mask blocking every signal: they all
+	 * reach the loop's thread, whose handlers feed its self-pipe. epoll
+	 * (AUTO on Linux), not select: sluiced may hold past FD_SETSIZE
+	 * descriptors, and a scrape's socket would get one of them. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	m->mhd = MHD_start_daemon(MHD_USE_AUTO_INTERNAL_THREAD |
 				  (ai->ai_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 				  0, NULL, NULL, serve, m,
@@ -134,6 +140,7 @@ int sl_metrics_start(struct sluiced *d, struct sl_metrics **out, struct sl_err *
 				  MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONNECTIONS_MAX,
 				  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONN_TIMEOUT_S,
 				  MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	freeaddrinfo(ai);
 	if (m->mhd == NULL) {
 		sl_metrics_free(m);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "conf.h"
 #include "jobstate.h"
 #include "jobtab.h"
 #include "schedule.h"
@@ -105,6 +106,12 @@ static struct cqrow *cqrow_find(struct cqrow *rows, size_t n, const char *name)
 	return NULL;
 }
 
+/* Can never be admitted as configured, or its queue is stopped. */
+static int inadmissible(const struct sl_job *j)
+{
+	return strcmp(j->reason, "PartitionConfig") == 0 || strcmp(j->reason, "PartitionDown") == 0;
+}
+
 /* Pending jobs get their reason and queue as squeue gives them: first,
  * since the engine's usage rows are valid only until its next call. */
 static void explain_pending(struct sluiced *d)
@@ -141,7 +148,7 @@ static struct cqrow *cq_rows(struct sl_metrics *m, struct sluiced *d,
 				  ? cqrow_find(rows, *ncq, j->cluster_queue) : NULL;
 		if (r == NULL || j->reason == NULL)
 			continue;
-		if (strcmp(j->reason, "PartitionConfig") == 0 || strcmp(j->reason, "PartitionDown") == 0)
+		if (inadmissible(j))
 			r->inadmissible++;
 		else
 			r->active++;
@@ -195,6 +202,49 @@ static void by_reason(struct sl_buf *b, const struct sl_metrics *m, const char *
 		}
 }
 
+struct lq {
+	char name[SL_K8S_NAME_MAX], ns[SL_K8S_NAME_MAX];
+	uint64_t active, inadmissible;
+};
+
+/* Pending per LocalQueue: a partition (name) in an account's namespace. */
+static void kueue_local_queues(struct sl_buf *b, struct sluiced *d)
+{
+	struct lq *v = NULL;
+	size_t n = 0, cap = 0;
+	head(b, "kueue_local_queue_pending_workloads", "gauge", "The number of pending "
+	     "workloads, per LocalQueue (name, namespace) and status.");
+	for (size_t i = 0; i < sl_jobtab_count(d->jobs); i++) {
+		const struct sl_job *j = sl_jobtab_at(d->jobs, i);
+		struct lq x;
+		size_t k = 0;
+		if (j->state != SL_JOB_PENDING || j->spec.hold || !j->cluster_queue || !j->reason ||
+		    !j->spec.partition || !j->spec.account || sl_conf_k8s_name(j->spec.partition, x.name) ||
+		    sl_conf_k8s_name(j->spec.account, x.ns))
+			continue;
+		while (k < n && !(strcmp(v[k].name, x.name) == 0 && strcmp(v[k].ns, x.ns) == 0))
+			k++;
+		if (k == n) {
+			v = sl_xgrow(v, &cap, n + 1, sizeof(*v));
+			v[n] = x;
+			v[n].active = v[n].inadmissible = 0;
+			n++;
+		}
+		if (inadmissible(j))
+			v[k].inadmissible++;
+		else
+			v[k].active++;
+	}
+	for (size_t k = 0; k < n; k++) {
+		out(b, "kueue_local_queue_pending_workloads{name=\"%s\",namespace=\"%s\","
+		    "status=\"active\"} %llu\n", v[k].name, v[k].ns, (unsigned long long)v[k].active);
+		out(b, "kueue_local_queue_pending_workloads{name=\"%s\",namespace=\"%s\","
+		    "status=\"inadmissible\"} %llu\n", v[k].name, v[k].ns,
+		    (unsigned long long)v[k].inadmissible);
+	}
+	free(v);
+}
+
 static void kueue_counters(struct sl_buf *b, struct sl_metrics *m)
 {
 	char e[256];
@@ -237,10 +287,11 @@ static void kueue_quota(struct sl_buf *b, const struct sl_sched_usage *u, size_t
 		  "cluster_queue, flavor and resource."},
 		 {"kueue_cluster_queue_resource_usage", "The resources admitted workloads use, "
 		  "per cohort, cluster_queue, flavor and resource."},
-		 {"kueue_cluster_queue_borrowed_resources", "What the ClusterQueue borrows from its "
-		  "cohort, per cohort, cluster_queue, flavor and resource."},
-		 {"kueue_cluster_queue_lent_resources", "What other ClusterQueues of the cohort use "
-		  "of its unused quota."},
+		 /* not Kueue's: what sinfo shows as BORROWED and LENT */
+		 {"sluice_cluster_queue_borrowed", "What the ClusterQueue borrows from its cohort, "
+		  "per cohort, cluster_queue, flavor and resource."},
+		 {"sluice_cluster_queue_lent", "What other ClusterQueues of the cohort use of its "
+		  "unused quota."},
 		 {"kueue_cluster_queue_borrowing_limit", "The borrowing limit, where one is set."},
 		 {"kueue_cluster_queue_lending_limit", "The lending limit, where one is set."}};
 	char e1[256], e2[256], e3[256], e4[256], v[48];
@@ -331,6 +382,7 @@ char *sl_metrics_render(struct sl_metrics *m, struct sluiced *d)
 	nu = sl_sched_usage(sl_schedctl_engine(d->sched), &u);
 	struct cqrow *rows = cq_rows(m, d, u, nu, &ncq);
 	kueue_queues(b, rows, ncq);
+	kueue_local_queues(b, d);
 	kueue_counters(b, m);
 	kueue_quota(b, u, nu);
 	slurm_jobs(b, d);

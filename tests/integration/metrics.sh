@@ -35,6 +35,7 @@ expect_eq "squeue pending" 1 "$pd"
 expect_eq "squeue running" 2 "$r"
 wait_metric 'kueue_pending_workloads{cluster_queue="main",status="active"}' "$pd"
 wait_metric 'kueue_admitted_active_workloads{cluster_queue="main"}' "$r"
+expect_eq "local queue" "$pd" "$(metric 'kueue_local_queue_pending_workloads{name="batch",namespace="general",status="active"}')"
 expect_eq "inadmissible" 0 "$(metric 'kueue_pending_workloads{cluster_queue="main",status="inadmissible"}')"
 expect_eq "admitted total" 2 "$(metric 'kueue_admitted_workloads_total{cluster_queue="main"}')"
 expect_eq "cpu used" 2 "$(metric 'kueue_cluster_queue_resource_usage{cohort="",cluster_queue="main",flavor="default",resource="cpu"}')"
@@ -94,7 +95,7 @@ types = {l.split()[2] for l in open(sys.argv[2]) if l.startswith("# TYPE ")}
 used = set()
 for p in d["panels"]:
     for t in p["targets"]:
-        for name in re.findall(r"\b(?:kueue|slurm)_[a-z_]+", t["expr"]):
+        for name in re.findall(r"\b(?:kueue|slurm|sluice)_[a-z_]+", t["expr"]):
             used.add(re.sub(r"_(bucket|sum|count)$", "", name))
 missing = sorted(used - types)
 if missing or not used:

@@ -143,6 +143,9 @@ static void node_notes(struct mig *m, size_t first)
 				 "GPU type; these GPUs count as %s", g->type,
 				 f->gpu_type ? f->gpu_type : "untyped");
 	}
+	if (n->future)
+		mig_note(m, MIG_CONF, n->line, MIG_APPROX, "State=FUTURE: not in service, so not "
+			 "counted in any quota; raise the quotas when the nodes arrive");
 	static const char *const placement[] = {"NodeHostname", "NodeAddr", "Port", "State",
 		"Weight", "TmpDisk", "Reason", "MemSpecLimit", "CoreSpecCount", "CpuSpecList",
 		"Sockets", "SocketsPerBoard", "CoresPerSocket", "ThreadsPerCore", "Boards", NULL};

@@ -125,6 +125,8 @@ static void cq_quota(struct mig *m, const struct sl_spart *p)
 		const struct sl_snode *n = sl_slurm_node(m->nodes, p->nodes[i]);
 		size_t f = m->node_flavor[p->nodes[i]];
 		used[f] = 1;
+		if (n->future) /* the flavor is listed, at zero until the node exists */
+			continue;
 		q[f].cpu += n->cpus;
 		q[f].mem_mb += n->mem_mb;
 		for (size_t g = 0; g < n->ngres; g++)

@@ -65,6 +65,7 @@ struct sl_snode {
 	size_t ngres;
 	struct sl_sgres *gres;
 	size_t line; /* index of its NodeName line */
+	int future;  /* State=FUTURE: defined, not in service */
 };
 
 struct sl_spart {

@@ -236,6 +236,7 @@ static int add_nodes(struct sl_slurm_nodes *ns, const struct sl_sconf_line *l,
 		x->mem_mb = mem;
 		x->line = idx;
 		x->features = features(l, d);
+		x->future = get2(l, d, "State") && strcasecmp(get2(l, d, "State"), "FUTURE") == 0;
 		ns->n++;
 		const char *g = get2(l, d, "Gres");
 		if (g && (r = sl_sgres_parse(g, &x->gres, &x->ngres, err)) != 0)

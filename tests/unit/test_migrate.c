@@ -79,8 +79,9 @@ static void test_gpu_flavors(void **state)
 	struct sl_migrate_out o;
 	migrate("SelectTypeParameters=CR_Core\n"
 		"NodeName=c[1-2] CPUs=8 Features=ib\n"
+		"NodeName=c3 CPUs=8 Features=ib State=FUTURE\n"
 		"NodeName=g1 CPUs=8 Features=ib Gres=gpu:a100:4,mps:100\n"
-		"PartitionName=cpu Nodes=c[1-2] Default=YES\n"
+		"PartitionName=cpu Nodes=c[1-3] Default=YES\n"
 		"PartitionName=gpu Nodes=g1\n",
 		NULL, &o);
 	has(o.config, "features:\n  \"ib\": {slurm.sluice.io/ib: \"true\"}\n"
@@ -92,6 +93,7 @@ static void test_gpu_flavors(void **state)
 		      "      - {name: nvidia.com/gpu, nominalQuota: 0}\n");
 	has(o.config, "      - {name: nvidia.com/gpu, nominalQuota: 4}\n");
 	has(o.report, "  dropped: Gres mps: only GPUs have a Kueue resource here\n");
+	has(o.report, "  approximated: State=FUTURE: not in service, so not counted in any quota");
 	/* no shared nodes: no cohort */
 	assert_null(strstr(o.config, "cohort:"));
 	sl_migrate_out_clear(&o);

@@ -16,11 +16,15 @@ bin_scontrol_LDADD = $(SL_LIBS)
 bin_sinfo_SOURCES = bin/sinfo.c
 bin_sinfo_LDADD = $(SL_LIBS)
 
-# `sluice`, the admin tool: simulate (the admission engine on scenarios)
-# and render (the object a job would become on Kubernetes).
+# `sluice`, the admin tool: simulate (the admission engine on scenarios),
+# render (the object a job would become on Kubernetes), migrate (a Slurm
+# cluster's config to Sluice's) and top (the ClusterQueues, live).
 bin_PROGRAMS += bin/sluice
 bin_sluice_SOURCES = bin/sluice.c bin/sluice_render.c bin/sluice_render.h \
 	bin/sluice_replay.c bin/sluice_replay.h
+bin_sluice_SOURCES += bin/sluice_migrate.c bin/sluice_migrate.h bin/sluice_top.c bin/sluice_top.h
+TESTS += tests/integration/top.sh
+EXTRA_DIST += tests/integration/top.sh
 # The renderer needs compat and libbatch after it: static link order.
 bin_sluice_LDADD = k8s/librender.a $(SL_LIBS)
 TESTS += tests/unit/test_sluice_render.sh tests/unit/test_readme_options.sh \

@@ -8,7 +8,11 @@
  *   sluice replay TRACE --config FILE [...]
  *     replays a job trace through the engine (sluice_replay.c).
  *   sluice options
- *     prints README's table of sbatch options from the option table. */
+ *     prints README's table of sbatch options from the option table.
+ *   sluice migrate slurm.conf [--sacctmgr FILE]... [-o DIR]
+ *     the Sluice config a Slurm cluster becomes (sluice_migrate.c).
+ *   sluice top [-d SECONDS] [-n FRAMES]
+ *     a live view of the ClusterQueues (sluice_top.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +20,8 @@
 #include "sim.h"
 #include "slurm_opt.h"
 #include "sluice_render.h"
+#include "sluice_migrate.h"
+#include "sluice_top.h"
 #include "sluice_replay.h"
 
 static void simulate_usage(FILE *f)
@@ -57,6 +63,8 @@ static const struct cmd {
 	{"simulate", simulate, simulate_usage},
 	{"render", sl_cmd_render, sl_cmd_render_usage},
 	{"options", options, options_usage},
+	{"migrate", sl_cmd_migrate, sl_cmd_migrate_usage},
+	{"top", sl_cmd_top, sl_cmd_top_usage},
 	{"replay", sl_cmd_replay, sl_cmd_replay_usage},
 };
 #define NCMDS (sizeof(cmds) / sizeof(cmds[0]))

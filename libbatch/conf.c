@@ -354,6 +354,7 @@ void sl_conf_free(struct sl_conf *c)
 	free(c->controller);
 	free(c->munge_socket);
 	free(c->pam_service);
+	free(c->metrics_listen);
 	free(c->pbs_server);
 	free(c->mail_prog);
 	sl_kubeconf_free(c->kube);
@@ -410,6 +411,7 @@ const struct sl_kueue *sl_conf_kueue(const struct sl_conf *c) { return c->kueue;
 const struct sl_kubeconf *sl_conf_kubernetes(const struct sl_conf *c) { return c->kube; }
 const struct sl_features *sl_conf_features(const struct sl_conf *c) { return c->features; }
 const char *sl_conf_pam_service(const struct sl_conf *c) { return c->pam_service; }
+const char *sl_conf_metrics_listen(const struct sl_conf *c) { return c->metrics_listen; }
 const char *sl_conf_pbs_server(const struct sl_conf *c) { return c->pbs_server; }
 const char *sl_conf_mail_prog(const struct sl_conf *c) { return c->mail_prog; }
 

@@ -109,6 +109,10 @@ const struct sl_features *sl_conf_features(const struct sl_conf *c);
  * and of each local job's session, or NULL without PAM. Borrowed. */
 const char *sl_conf_pam_service(const struct sl_conf *c);
 
+/* `metrics: {listen: HOST:PORT}`: where sluiced serves Prometheus text at
+ * /metrics, or NULL without metrics. Borrowed. */
+const char *sl_conf_metrics_listen(const struct sl_conf *c);
+
 /* The validated Kueue objects. Borrowed. */
 const struct sl_kueue *sl_conf_kueue(const struct sl_conf *c);
 

@@ -31,6 +31,7 @@ struct sl_conf {
 	char *kill_invalid_depend; /* "no", "yes" */
 	char **listen, *controller, *munge_socket; /* NULL: none, none, munge's default */
 	char *pam_service; /* NULL: no PAM (no `pam:`) */
+	char *metrics_listen; /* NULL: no metrics (no `metrics:`) */
 	char *pbs_server;  /* NULL: the short host name */
 	char *mail_prog;
 	int64_t kill_wait, min_job_age;

@@ -17,7 +17,8 @@
 #include "xalloc.h"
 
 enum key_type { K_PATH, K_ENUM, K_NAME, K_SLURM_NAME, K_INT, K_USERS, K_ACCOUNTS,
-		K_SECTION, K_FEATURES, K_ADDR, K_ADDRS, K_MUNGE, K_PAM, K_HOST };
+		K_SECTION, K_FEATURES, K_ADDR, K_ADDRS, K_MUNGE, K_PAM, K_HOST,
+		K_METRICS };
 
 struct key {
 	const char *name;
@@ -86,6 +87,9 @@ static const struct key keys[] = {
 	{"pbsServer", K_HOST, F(pbs_server), "", NULL, NULL, 0, 0,
 	 "the PBS server name in job ids (N.server) of qsub, qstat and PBS_JOBID; "
 	 "empty: this host's short name"},
+	{"metrics", K_METRICS, F(metrics_listen), "", NULL, NULL, 0, 0,
+	 "{listen: HOST:PORT}: Prometheus metrics (Kueue's names, and Slurm-style job "
+	 "counts) at http://HOST:PORT/metrics; empty: none"},
 };
 #undef F
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -465,6 +469,26 @@ static int set_pam(struct sl_conf *c, const struct sl_ynode *n, const struct at 
 	return 0;
 }
 
+/* metrics: {listen: HOST:PORT}. */
+static int set_metrics(struct sl_conf *c, const struct sl_ynode *n, const struct at *at,
+		       struct sl_err *err)
+{
+	const struct sl_ynode *v = n->type == SL_Y_MAP && n->n == 1 ? sl_ymap_get(n, "listen") : NULL;
+	struct at sub = {at->file, v ? v->line : at->line, "metrics.listen"};
+	struct sl_err e = SL_ERR_INIT;
+	int r;
+
+	if (v == NULL)
+		return bad(err, at, SL_ECONFIG, "must be {listen: HOST:PORT}");
+	if ((r = want_string(v, &sub, err)) != 0)
+		return r;
+	if (sl_hostport_split(v->scalar, NULL, NULL, &e) != 0)
+		return bad(err, &sub, SL_ECONFIG, "%s", e.msg);
+	free(c->metrics_listen);
+	c->metrics_listen = sl_xstrdup(v->scalar);
+	return 0;
+}
+
 static int set_key(struct sl_conf *c, const struct key *k, const struct sl_ynode *n,
 		   const struct at *at, struct sl_err *err)
 {
@@ -493,6 +517,8 @@ static int set_key(struct sl_conf *c, const struct key *k, const struct sl_ynode
 		return set_munge(c, n, at, err);
 	case K_PAM:
 		return set_pam(c, n, at, err);
+	case K_METRICS:
+		return set_metrics(c, n, at, err);
 	default:
 		if ((r = want_string(n, at, err)) != 0)
 			return r;

@@ -7,6 +7,7 @@
 #include "lifecycle.h"
 #include "log.h"
 #include "mail.h"
+#include "metrics.h"
 #include "loop.h"
 #include "schedule.h"
 #include "sluiced.h"
@@ -150,6 +151,9 @@ static void on_hup(struct sl_loop *l, int signo, void *arg)
 		sl_warn("SIGHUP: socket, stateDir and durability changes need a restart");
 	if (!same_listening(c, d->conf))
 		sl_warn("SIGHUP: listen, auth and munge changes need a restart");
+	const char *na = sl_conf_metrics_listen(c), *nb = sl_conf_metrics_listen(d->conf);
+	if (!(na == nb || (na && nb && strcmp(na, nb) == 0)))
+		sl_warn("SIGHUP: metrics changes need a restart");
 	old = d->conf;
 	d->conf = c;
 	if (sl_schedctl_reconfigure(d->sched, &err) != 0) {
@@ -254,7 +258,8 @@ static int setup(struct sluiced *d, int foreground, unsigned store_flags, struct
 	if ((d->exec = d->executor->create(d->loop, &xc, &ev, d, err)) == NULL)
 		return -SL_EINTERNAL;
 	if ((r = sl_lifecycle_recover(d, err)) != 0 ||
-	    (r = sl_conns_listen(d, &d->conns, err)) != 0)
+	    (r = sl_conns_listen(d, &d->conns, err)) != 0 ||
+	    (r = sl_metrics_start(d, &d->metrics, err)) != 0)
 		return r;
 	sl_loop_add_signal(d->loop, SIGTERM, on_term, d);
 	sl_loop_add_signal(d->loop, SIGINT, on_term, d);
@@ -279,6 +284,7 @@ static void teardown(struct sluiced *d)
 	if (d->conns != NULL && unsaved_jobs == 0) /* no id of a job not on disk goes out */
 		sl_conns_flush(d->conns);
 	sl_conns_free(d->conns);
+	sl_metrics_free(d->metrics);
 	sl_mailer_free(d->mail);
 	if (d->executor != NULL)
 		d->executor->destroy(d->exec);

@@ -9,6 +9,7 @@
 #include "kueue.h"
 #include "log.h"
 #include "loop.h"
+#include "metrics.h"
 #include "workload.h"
 #include "xalloc.h"
 
@@ -180,8 +181,13 @@ static void on_wake(struct sl_loop *l, uint64_t id, void *arg)
 
 void sl_schedctl_run(struct sl_schedctl *s, struct sl_sched_decisions *dec)
 {
+	struct timespec a, b;
 	memset(dec, 0, sizeof(*dec));
+	clock_gettime(CLOCK_MONOTONIC, &a);
 	(void)sl_sched_cycle(s->engine, sl_loop_now_ms(s->d->loop), dec);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	sl_metrics_cycle(s->d->metrics, s->d, dec,
+			 (int64_t)(b.tv_sec - a.tv_sec) * 1000000 + (b.tv_nsec - a.tv_nsec) / 1000);
 }
 
 void sl_schedctl_assign(struct sl_job *j, const struct sl_sched_admission *a)

@@ -38,6 +38,7 @@ struct sluiced {
 	int need_schedule;           /* something changed: run a cycle */
 	uint64_t store_retry;        /* timer: a turn while the disk is full (lifecycle.c) */
 	struct sl_mailer *mail;      /* --mail-type's mails (mail.c); NULL until one is due */
+	struct sl_metrics *metrics;  /* /metrics (metrics.c); NULL without `metrics:` */
 	int stopping;
 };
 

@@ -19,10 +19,12 @@ bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/jobtab.c bin/sluiced/jobtab.h \
 	bin/sluiced/store.c bin/sluiced/store.h bin/sluiced/store_open.c bin/sluiced/store_rows.c \
 	bin/sluiced/store_int.h bin/sluiced/statedir.c bin/sluiced/statedir.h
-bin_sluiced_sluiced_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin
+bin_sluiced_sluiced_SOURCES += bin/sluiced/metrics.c bin/sluiced/metrics.h \
+	bin/sluiced/metrics_int.h bin/sluiced/metrics_text.c
+bin_sluiced_sluiced_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin $(MHD_CFLAGS)
 # Static link order: the executors, then what they use.
 bin_sluiced_sluiced_LDADD = $(SLUICED_EXECUTORS) k8s/librender.a k8s/libk8s.a \
-	$(SL_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(PAM_LIBS) -lpthread
+	$(SL_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(PAM_LIBS) $(MHD_LIBS) -lpthread
 
 UNIT_TESTS += tests/unit/test_store tests/unit/test_jobtab tests/unit/test_authz
 tests_unit_test_store_SOURCES = tests/unit/test_store.c bin/sluiced/store.c \
@@ -34,3 +36,11 @@ tests_unit_test_jobtab_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluic
 # The dispatcher and its rules, with stand-ins for the handlers.
 tests_unit_test_authz_SOURCES = tests/unit/test_authz.c bin/sluiced/dispatch.c
 tests_unit_test_authz_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluiced
+
+# /metrics scraped over HTTP while jobs run, wait and are preempted.
+TESTS += tests/integration/metrics.sh
+EXTRA_DIST += tests/integration/metrics.sh
+# A Grafana dashboard of the metrics, for sites to import.
+grafanadir = $(datadir)/sluice
+dist_grafana_DATA = etc/grafana-sluice.json
+EXTRA_DIST += tests/bench/metrics.sh

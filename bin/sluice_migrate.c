@@ -48,8 +48,8 @@ static int emit(const char *dir, const struct sl_migrate_out *o)
 {
 	static const char limits_head[] =
 		"# QOS and Account objects from Slurm, with Slurm's limit names. sluiced\n"
-		"# does not read these kinds yet: keep this file out of the config\n"
-		"# directory until it does.\n",
+		"# reads them beside sluice.yaml in the config directory (README,\n"
+		"# Limits): its jobs are then held to them.\n",
 			  parts_head[] =
 		"# Partition defaults from Slurm (MaxTime, DefaultTime, memory per CPU).\n"
 		"# sluiced does not read this kind yet: keep this file out of the config\n"

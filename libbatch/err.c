@@ -29,6 +29,8 @@ static const struct {
 	[SL_EBUSY] = {"EBUSY", "Resource temporarily unavailable"},
 	[SL_ESTATE] = {"ESTATE", "Job is in an invalid state for this operation"},
 	[SL_EAUTH] = {"EAUTH", "Protocol authentication error"},
+	[SL_EPOLICY] = {"EPOLICY", "Job violates accounting/QOS policy (job submit limit, user's size "
+				   "and/or time limits)"},
 };
 
 static int norm(int code)

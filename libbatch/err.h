@@ -29,6 +29,7 @@ enum sl_errcode {
 	SL_EBUSY,         /* temporarily refused, try again */
 	SL_ESTATE,        /* operation not valid in the job's state */
 	SL_EAUTH,         /* the request's credential was refused (munge) */
+	SL_EPOLICY,       /* a QOS or association submit limit (qos_limits.h) */
 	SL_ECODE_MAX
 };
 

@@ -268,6 +268,27 @@ int sl_limits_finalize(struct sl_limits *l, struct sl_err *err)
 	return 0;
 }
 
+static int set_any(const struct lim_set *s)
+{
+	int any = s->max_jobs_pu != LIM_NONE || s->max_submit_pu != LIM_NONE ||
+		  s->grp_jobs != LIM_NONE || s->grp_submit != LIM_NONE || s->max_wall != LIM_NONE;
+	for (int i = 0; i < SL_TRES_N && !any; i++)
+		any = s->max_tres_pu[i] != LIM_NONE || s->max_tres_pj[i] != LIM_NONE ||
+		      s->min_tres_pj[i] != LIM_NONE || s->grp_tres[i] != LIM_NONE;
+	return any;
+}
+
+int sl_limits_active(const struct sl_limits *l)
+{
+	for (size_t i = 0; l && i < l->nqos; i++)
+		if (set_any(&l->qos[i].set))
+			return 1;
+	for (size_t i = 0; l && i < l->nacct; i++)
+		if (set_any(&l->acct[i].set))
+			return 1;
+	return 0;
+}
+
 int sl_limits_has_qos(const struct sl_limits *l, const char *qos)
 {
 	for (size_t i = 0; l && qos && i < l->nqos; i++)

@@ -45,6 +45,8 @@ int sl_limits_add_doc(struct sl_limits *l, const char *file, const struct sl_yno
 /* After every document: parents exist and form no cycle. */
 int sl_limits_finalize(struct sl_limits *l, struct sl_err *err);
 
+/* 1 when any QOS or Account object sets a limit: else nothing to check. */
+int sl_limits_active(const struct sl_limits *l);
 /* 1 when a QOS object of that name exists. */
 int sl_limits_has_qos(const struct sl_limits *l, const char *qos);
 /* Account object i's users (NULL-terminated, maybe empty) and its name in

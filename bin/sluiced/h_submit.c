@@ -2,6 +2,7 @@
  * (libbatch/submit.c) with the caller's rights, gets an id and is stored.
  * The reply waits for the loop turn's commit, so a printed id is always
  * durable. */
+#include "limgate.h"
 #include "buf.h"
 #include "handlers.h"
 #include "idcache.h"
@@ -87,6 +88,8 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 	if ((r = sl_submit_prepare(d->conf, sl_schedctl_engine(d->sched), &who, j, err)) != 0)
 		goto out;
 	if (d->executor->check != NULL && (r = d->executor->check(d->conf, &j->spec, err)) != 0)
+		goto out;
+	if ((r = sl_limgate_submit(d, j, err)) != 0) /* MaxSubmitJobsPerUser, ... */
 		goto out;
 	if (flags & SL_SUBMIT_TEST_ONLY) {
 		r = test_only(d, j, rep, err);

@@ -5,6 +5,7 @@
 #include "schedule.h"
 #include "conf.h"
 #include "gates.h"
+#include "limgate.h"
 #include "jobtab.h"
 #include "kueue.h"
 #include "log.h"
@@ -24,6 +25,7 @@ struct sl_schedctl {
 	uint64_t afs_timer;
 	int64_t afs_ms;
 	struct sl_gates *gates; /* in front of the engine (gates.c) */
+	struct sl_limgate *limits; /* QOS and association limits (limgate.c) */
 };
 
 /* Admission fair sharing decays LocalQueue usage over time; the engine has
@@ -54,6 +56,7 @@ int sl_schedctl_new(struct sluiced *d, struct sl_schedctl **out, struct sl_err *
 	s->d = d;
 	s->engine = sl_sched_new(sl_conf_kueue(d->conf)); /* cannot fail */
 	s->gates = sl_gates_new(d);
+	s->limits = sl_limgate_new();
 	afs_arm(s);
 	*out = s;
 	return 0;
@@ -65,6 +68,7 @@ void sl_schedctl_free(struct sl_schedctl *s)
 		return;
 	sl_sched_free(s->engine);
 	sl_gates_free(s->gates);
+	sl_limgate_free(s->limits);
 	free(s);
 }
 
@@ -183,6 +187,7 @@ void sl_schedctl_run(struct sl_schedctl *s, struct sl_sched_decisions *dec)
 {
 	struct timespec a, b;
 	memset(dec, 0, sizeof(*dec));
+	sl_limgate_pass(s->d, s, s->limits);
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	(void)sl_sched_cycle(s->engine, sl_loop_now_ms(s->d->loop), dec);
 	clock_gettime(CLOCK_MONOTONIC, &b);
@@ -253,7 +258,7 @@ static void explain_bad_features(struct sl_schedctl *s, struct sl_job *j)
 void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j)
 {
 	struct sl_sched_pending p;
-	if (j->spec.hold)
+	if (j->spec.hold || sl_limgate_explain(s->limits, j))
 		return;
 	if (sl_sched_pending_info(s->engine, j->id, &p) != 0) {
 		explain_bad_features(s, j);

@@ -16,6 +16,7 @@ INTEGRATION_TESTS = \
 	tests/integration/clusters.sh \
 	tests/integration/workflow.sh \
 	tests/integration/rlimits.sh \
+	tests/integration/limits.sh \
 	tests/integration/badinput.sh \
 	tests/integration/preempt.sh \
 	tests/integration/nonroot.sh \

@@ -79,11 +79,7 @@ int sl_sacct_has_batch_step(const struct sl_job *j)
 
 static int64_t elapsed(const struct sl_job *j, int64_t now)
 {
-	int64_t end;
-	if (!started(j))
-		return 0;
-	end = j->end_time != 0 ? j->end_time : now;
-	return end > j->start_time ? end - j->start_time : 0;
+	return started(j) ? sl_job_run_secs(j, now) : 0;
 }
 
 static struct sl_jobshape shape(const struct sl_job *j)

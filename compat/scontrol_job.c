@@ -53,19 +53,6 @@ static void outpath(const struct sl_job *j, const char *pat, struct sl_buf *b)
 	free(p);
 }
 
-/* Seconds it has run: suspended time not counted. */
-static int64_t run_secs(const struct sl_job *j, int64_t now)
-{
-	int64_t to = j->end_time ? j->end_time : now;
-
-	if (j->start_time == 0)
-		return 0;
-	if (j->suspend_time == 0)
-		return to - j->start_time;
-	if (j->state == SL_JOB_SUSPENDED)
-		return j->pre_suspend;
-	return j->pre_suspend + (to > j->suspend_time ? to - j->suspend_time : 0);
-}
 
 /* StartTime and EndTime: what happened, else what is expected (a begin
  * time; an end by the time limit, moved by suspensions). */
@@ -124,7 +111,7 @@ static void show_head(const struct sl_job *j, int64_t now, const char *sep, unsi
 		    j->spec.requeue, j->attempt, j->exit_code, j->exit_signal);
 	if (flags & SL_SCONTROL_DETAIL)
 		sl_buf_addf(b, "%sDerivedExitCode=0:0", sep);
-	sl_slurm_time_fmt_elapsed_sacct(run_secs(j, now), t1, sizeof(t1));
+	sl_slurm_time_fmt_elapsed_sacct(sl_job_run_secs(j, now), t1, sizeof(t1));
 	/* no --time: the partition's limit, UNLIMITED in Sluice's model */
 	sl_slurm_time_fmt_limit_sacct(j->spec.time_limit == SL_TIME_UNSET ? SL_TIME_INFINITE
 								    : j->spec.time_limit, t2, sizeof(t2));

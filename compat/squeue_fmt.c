@@ -39,12 +39,7 @@ static const char *nz(const char *s)
 
 int64_t sl_squeue_time_used(const struct sl_job *j, int64_t now)
 {
-	int64_t end;
-
-	if (j->start_time == 0 || j->state == SL_JOB_PENDING)
-		return 0;
-	end = (j->state == SL_JOB_RUNNING || j->end_time == 0) ? now : j->end_time;
-	return end > j->start_time ? end - j->start_time : 0;
+	return sl_job_run_secs(j, now);
 }
 
 static int shows_reason(const struct sl_job *j)

@@ -228,3 +228,17 @@ void sl_job_free_array(struct sl_job **v, size_t n)
 		sl_job_free(v[i]);
 	free(v);
 }
+
+int64_t sl_job_run_secs(const struct sl_job *j, int64_t now)
+{
+	/* A requeued job that runs again still has its last run's end. */
+	int64_t to = j->state == SL_JOB_RUNNING || j->end_time == 0 ? now : j->end_time;
+
+	if (j->start_time == 0 || j->state == SL_JOB_PENDING)
+		return 0;
+	if (j->suspend_time == 0)
+		return to > j->start_time ? to - j->start_time : 0;
+	if (j->state == SL_JOB_SUSPENDED)
+		return j->pre_suspend;
+	return j->pre_suspend + (to > j->suspend_time ? to - j->suspend_time : 0);
+}

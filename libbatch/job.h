@@ -178,6 +178,10 @@ int sl_jobspec_shape_check(const struct sl_jobspec *s, struct sl_jobshape *out,
 			   struct sl_err *err);
 /* The shape of a job: its spec's, on the nodes it was given once admitted. */
 void sl_job_shape(const struct sl_job *j, struct sl_jobshape *out);
+/* Seconds it has run by now (or by its end), suspended time not counted:
+ * squeue's TIME, sacct's Elapsed and scontrol's RunTime, as Slurm keeps
+ * them. 0 when it never started. */
+int64_t sl_job_run_secs(const struct sl_job *j, int64_t now);
 
 struct sl_job *sl_job_new(void);
 /* A deep copy of j; caller frees with sl_job_free(). */

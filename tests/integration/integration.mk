@@ -17,6 +17,7 @@ INTEGRATION_TESTS = \
 	tests/integration/workflow.sh \
 	tests/integration/rlimits.sh \
 	tests/integration/limits.sh \
+	tests/integration/suspend.sh \
 	tests/integration/badinput.sh \
 	tests/integration/preempt.sh \
 	tests/integration/nonroot.sh \

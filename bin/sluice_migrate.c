@@ -51,9 +51,8 @@ static int emit(const char *dir, const struct sl_migrate_out *o)
 		"# reads them beside sluice.yaml in the config directory (README,\n"
 		"# Limits): its jobs are then held to them.\n",
 			  parts_head[] =
-		"# Partition defaults from Slurm (MaxTime, DefaultTime, memory per CPU).\n"
-		"# sluiced does not read this kind yet: keep this file out of the config\n"
-		"# directory until it does.\n";
+		"# Partition settings from Slurm (MaxTime, DefaultTime, memory, node\n"
+		"# counts). sluiced reads them beside sluice.yaml in the config directory.\n";
 	if (!dir) {
 		fputs(o->config, stdout);
 		fputs(o->report, stderr);

@@ -216,7 +216,8 @@ static void local_queues(struct mig *m, const struct sl_spart *p, const char *na
 		mig_note(m, MIG_CONF, p->line, MIG_DROPPED, "no account may use it: no LocalQueue");
 }
 
-/* MaxTime, DefaultTime and memory defaults: partitions.yaml, kind: Partition. */
+/* MaxTime, DefaultTime, memory defaults and node counts: partitions.yaml,
+ * kind: Partition (libbatch/partdef.h). time: 1 a time, 2 a count, 0 MiB. */
 static void part_defaults(struct mig *m, const struct sl_spart *p, const char *name)
 {
 	static const struct {
@@ -224,7 +225,8 @@ static void part_defaults(struct mig *m, const struct sl_spart *p, const char *n
 		int time;
 	} defs[] = {{"MaxTime", "maxTime", 1}, {"DefaultTime", "defaultTime", 1},
 		    {"DefMemPerCPU", "defMemPerCPU", 0}, {"DefMemPerNode", "defMemPerNode", 0},
-		    {"MaxMemPerCPU", "maxMemPerCPU", 0}, {"MaxMemPerNode", "maxMemPerNode", 0}};
+		    {"MaxMemPerCPU", "maxMemPerCPU", 0}, {"MaxMemPerNode", "maxMemPerNode", 0},
+		    {"MaxNodes", "maxNodes", 2}, {"MinNodes", "minNodes", 2}};
 	int any = 0;
 	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
 		const char *v = sl_spart_get(m->nodes, p, defs[i].key);
@@ -234,7 +236,11 @@ static void part_defaults(struct mig *m, const struct sl_spart *p, const char *n
 			v = mig_global(m, defs[i].key); /* slurm.conf's, for every partition */
 		if (!v)
 			continue;
-		if (defs[i].time && sl_slurm_time_parse_limit(v, &min) == 0)
+		if (defs[i].time == 2 && (strspn(v, "0123456789") == strlen(v) || !strcasecmp(v, "UNLIMITED")))
+			snprintf(buf, sizeof(buf), "%s", v);
+		else if (defs[i].time == 2)
+			continue;
+		else if (defs[i].time && sl_slurm_time_parse_limit(v, &min) == 0)
 			sl_slurm_time_fmt_limit_sacct(min, buf, sizeof(buf));
 		else if (!defs[i].time && strspn(v, "0123456789") == strlen(v) && *v)
 			snprintf(buf, sizeof(buf), "%sMi", v);
@@ -255,15 +261,14 @@ static const struct {
 	{"Nodes", MIG_MAPPED, NULL}, {"Default", MIG_MAPPED, NULL}, {"State", MIG_MAPPED, NULL},
 	{"PriorityTier", MIG_MAPPED, NULL}, {"PreemptMode", MIG_MAPPED, NULL},
 	{"AllowAccounts", MIG_MAPPED, NULL}, {"DenyAccounts", MIG_MAPPED, NULL},
-	{"MaxTime", MIG_APPROX, "partitions.yaml Partition.spec.maxTime (the config does not carry "
-				"partition defaults yet)"},
-	{"DefaultTime", MIG_APPROX, "partitions.yaml Partition.spec.defaultTime"},
-	{"DefMemPerCPU", MIG_APPROX, "partitions.yaml Partition.spec.defMemPerCPU"},
-	{"DefMemPerNode", MIG_APPROX, "partitions.yaml Partition.spec.defMemPerNode"},
-	{"MaxMemPerCPU", MIG_APPROX, "partitions.yaml Partition.spec.maxMemPerCPU"},
-	{"MaxMemPerNode", MIG_APPROX, "partitions.yaml Partition.spec.maxMemPerNode"},
-	{"MaxNodes", MIG_DROPPED, "Kueue quota has no per-job node count limit"},
-	{"MinNodes", MIG_DROPPED, "Kueue quota has no per-job node count limit"},
+	{"MaxTime", MIG_MAPPED, "partitions.yaml Partition.spec.maxTime"},
+	{"DefaultTime", MIG_MAPPED, "partitions.yaml Partition.spec.defaultTime"},
+	{"DefMemPerCPU", MIG_MAPPED, "partitions.yaml Partition.spec.defMemPerCPU"},
+	{"DefMemPerNode", MIG_MAPPED, "partitions.yaml Partition.spec.defMemPerNode"},
+	{"MaxMemPerCPU", MIG_MAPPED, "partitions.yaml Partition.spec.maxMemPerCPU"},
+	{"MaxMemPerNode", MIG_MAPPED, "partitions.yaml Partition.spec.maxMemPerNode"},
+	{"MaxNodes", MIG_MAPPED, "partitions.yaml Partition.spec.maxNodes"},
+	{"MinNodes", MIG_MAPPED, "partitions.yaml Partition.spec.minNodes"},
 	{"MaxCPUsPerNode", MIG_DROPPED, "Kueue quota is not per node"},
 	{"OverSubscribe", MIG_DROPPED, "Kueue counts quota, nodes are not shared or exclusive"},
 	{"Shared", MIG_DROPPED, "Kueue counts quota, nodes are not shared or exclusive"},

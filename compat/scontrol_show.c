@@ -34,6 +34,14 @@ static void minutes(int64_t m, const char *unset, char *buf, size_t len)
 		sl_slurm_time_fmt_limit_sacct(m, buf, len);
 }
 
+static void mem_limit(int64_t mib, char *buf, size_t len)
+{
+	if (mib < 0)
+		snprintf(buf, len, "UNLIMITED");
+	else
+		snprintf(buf, len, "%lld", (long long)mib);
+}
+
 static void node_names(struct sl_buf *b, const struct sl_sinfo_part *p)
 {
 	char **v = sl_xcalloc(p->nnodes + 1, sizeof(char *));
@@ -74,8 +82,8 @@ int sl_scontrol_partition(struct sl_buf *b, const struct sl_sinfo_part *p, unsig
 		snprintf(t1, sizeof(t1), "%u", p->max_nodes);
 	else
 		snprintf(t1, sizeof(t1), "UNLIMITED");
-	sl_buf_addf(b, "%sMaxNodes=%s MaxTime=%s MinNodes=0 LLN=NO MaxCPUsPerNode=UNLIMITED", sep,
-		    t1, t2);
+	sl_buf_addf(b, "%sMaxNodes=%s MaxTime=%s MinNodes=%u LLN=NO MaxCPUsPerNode=UNLIMITED", sep,
+		    t1, t2, p->min_nodes);
 	sl_buf_addf(b, "%sNodes=", sep);
 	node_names(b, p);
 	sl_buf_addf(b, "%sPriorityJobFactor=1 PriorityTier=1 RootOnly=NO ReqResv=NO OverSubscribe=NO",
@@ -84,7 +92,10 @@ int sl_scontrol_partition(struct sl_buf *b, const struct sl_sinfo_part *p, unsig
 	sl_buf_addf(b, "%sState=%s TotalCPUs=%llu TotalNodes=%zu SelectTypeParameters=NONE", sep,
 		    avail_name(p->avail), (unsigned long long)cpus, p->nnodes);
 	sl_buf_addf(b, "%sJobDefaults=(null)", sep);
-	sl_buf_addf(b, "%sDefMemPerNode=UNLIMITED MaxMemPerNode=UNLIMITED", sep);
+	mem_limit(p->def_mem, t1, sizeof(t1));
+	mem_limit(p->max_mem, t2, sizeof(t2));
+	sl_buf_addf(b, "%sDefMemPer%s=%s MaxMemPer%s=%s", sep, p->def_mem_per_cpu ? "CPU" : "Node",
+		    t1, p->max_mem_per_cpu ? "CPU" : "Node", t2);
 	tres_mem(mem, m, sizeof(m));
 	sl_buf_addf(b, "%sTRES=cpu=%llu,mem=%s,node=%zu,billing=%llu", sep, (unsigned long long)cpus,
 		    m, p->nnodes, (unsigned long long)cpus);

@@ -54,6 +54,9 @@ struct sl_sinfo_part {
 	const char *features;           /* shown when it has no nodes (Kubernetes) */
 	size_t nnodes;
 	const struct sl_sinfo_node *nodes;
+	uint32_t min_nodes;
+	int64_t def_mem, max_mem;       /* MiB; -1: UNLIMITED */
+	int def_mem_per_cpu, max_mem_per_cpu; /* 1: per CPU, 0: per node */
 };
 
 struct sl_sinfo_view {

@@ -29,6 +29,23 @@ struct sl_sinfo_built {
 	size_t nowned, capowned;
 };
 
+/* A kind: Partition's settings (-1 not set, -2 UNLIMITED) as sinfo and
+ * scontrol show them. */
+static void part_settings(const struct sl_partinfo *p, struct sl_sinfo_part *sp)
+{
+	sp->max_time = p->max_time >= 0 ? p->max_time : SL_SINFO_INFINITE;
+	sp->default_time = p->default_time >= 0 ? p->default_time
+			   : p->default_time == -2 ? SL_SINFO_INFINITE : SL_SINFO_UNSET;
+	sp->max_nodes = p->max_nodes > 0 ? (uint32_t)p->max_nodes : 0;
+	sp->min_nodes = p->min_nodes > 0 ? (uint32_t)p->min_nodes : 0;
+	sp->def_mem_per_cpu = p->def_mem_per_cpu >= 0;
+	sp->def_mem = p->def_mem_per_cpu >= 0 ? p->def_mem_per_cpu
+		      : p->def_mem_per_node >= 0 ? p->def_mem_per_node : -1;
+	sp->max_mem_per_cpu = p->max_mem_per_cpu >= 0;
+	sp->max_mem = p->max_mem_per_cpu >= 0 ? p->max_mem_per_cpu
+		      : p->max_mem_per_node >= 0 ? p->max_mem_per_node : -1;
+}
+
 static const char *own(struct sl_sinfo_built *b, char *s)
 {
 	b->owned = sl_xgrow(b->owned, &b->capowned, b->nowned + 1, sizeof(*b->owned));
@@ -211,8 +228,7 @@ struct sl_sinfo_built *sl_sinfo_build(const struct sl_clusterinfo *ci)
 		sp->name = p->name;
 		sp->is_default = p->is_default;
 		sp->avail = p->avail;
-		sp->max_time = SL_SINFO_INFINITE;
-		sp->default_time = SL_SINFO_UNSET;
+		part_settings(p, sp);
 		sp->features = feats ? own(b, feats) : NULL;
 		if (ci->node == NULL)
 			continue;

@@ -351,6 +351,14 @@ static void parse_part(json_object *o, struct sl_partinfo *p)
 	p->reason_uid = (uint32_t)get_i64(o, "reason_uid");
 	p->reason_time = get_i64(o, "reason_time");
 	p->admitted = get_i64(o, "admitted");
+	static const char *const settings[] = {"max_time", "default_time", "max_nodes", "min_nodes",
+					       "def_mem_per_cpu", "def_mem_per_node",
+					       "max_mem_per_cpu", "max_mem_per_node"};
+	int64_t *dst[] = {&p->max_time, &p->default_time, &p->max_nodes, &p->min_nodes,
+			  &p->def_mem_per_cpu, &p->def_mem_per_node, &p->max_mem_per_cpu,
+			  &p->max_mem_per_node};
+	for (size_t k = 0; k < sizeof(settings) / sizeof(settings[0]); k++)
+		*dst[k] = json_object_object_get_ex(o, settings[k], &v) ? json_object_get_int64(v) : -1;
 	a = get_arr(o, "features", &n);
 	p->features = sl_xcalloc(n + 1, sizeof(*p->features));
 	for (size_t i = 0; i < n; i++) {

@@ -110,6 +110,10 @@ struct sl_partinfo {
 	char **features;         /* its flavors' nodeLabels "key=value"; NULL-terminated */
 	size_t nquota;
 	struct sl_quota_row *quota;
+	/* Its kind: Partition settings (partdef.h): minutes, counts or MiB;
+	 * -1 not set, -2 UNLIMITED. */
+	int64_t max_time, default_time, max_nodes, min_nodes;
+	int64_t def_mem_per_cpu, def_mem_per_node, max_mem_per_cpu, max_mem_per_node;
 };
 
 struct sl_nodeinfo {             /* the local executor's one node */

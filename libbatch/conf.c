@@ -68,6 +68,8 @@ static int load_doc(struct sl_conf *c, const char *file, const struct sl_ynode *
 		return load_kueue(c, file, doc, err);
 	if (sl_limits_is_doc(doc))
 		return c->limits ? sl_limits_add_doc(c->limits, file, doc, err) : 0;
+	if (sl_partdef_is_doc(doc))
+		return c->limits ? sl_partdefs_add(&c->partdefs, file, doc, err) : 0;
 	if (c->kueue == NULL)
 		return 0;
 	return sl_yerr(err, SL_ECONFIG, file, sl_ymap_key_line(doc, "kind"), NULL,
@@ -275,6 +277,15 @@ static int conf_read(const char *path, int want_kueue, struct sl_conf **out,
 		goto out;
 	if (c->limits != NULL)
 		add_account_users(c);
+	for (size_t k = 0; c->kueue != NULL && k < c->partdefs.n; k++) {
+		const struct sl_partdef *pd = &c->partdefs.v[k];
+		if (sl_kueue_find_lq(c->kueue, NULL, pd->queue) == NULL) {
+			r = sl_yerr(err, SL_ECONFIG, pd->file, pd->line, "Partition", pd->name, NULL,
+				    "no LocalQueue \"%s\" in any namespace: the partition does not exist",
+				    pd->queue);
+			goto out;
+		}
+	}
 	if ((r = check_kube_partitions(c, err)) != 0)
 		goto out;
 	r = 0;
@@ -340,6 +351,7 @@ void sl_conf_free(struct sl_conf *c)
 		return;
 	sl_kueue_free(c->kueue); /* before the documents it may borrow from */
 	sl_limits_free(c->limits);
+	sl_partdefs_clear(&c->partdefs);
 	free(c->default_qos);
 	for (i = 0; i < c->nfiles; i++)
 		sl_ydocs_free(c->files[i]);
@@ -389,6 +401,19 @@ int sl_conf_fsync(const struct sl_conf *c) { return strcmp(c->durability, "power
 const struct sl_limits *sl_conf_limits(const struct sl_conf *c)
 {
 	return c->limits;
+}
+
+const struct sl_partdef *sl_conf_partdef(const struct sl_conf *c, const char *partition)
+{
+	char q[SL_K8S_NAME_MAX];
+	if (partition == NULL || sl_conf_k8s_name(partition, q) != 0)
+		return NULL;
+	return sl_partdefs_find(&c->partdefs, q);
+}
+
+int sl_conf_has_partdefs(const struct sl_conf *c)
+{
+	return c->partdefs.n > 0;
 }
 
 const char *sl_conf_default_qos(const struct sl_conf *c)

@@ -60,6 +60,11 @@ const char *sl_conf_default_qos(const struct sl_conf *c);  /* "normal" unless se
 /* QOS and Account objects (limits.h); NULL when only peeking. */
 struct sl_limits;
 const struct sl_limits *sl_conf_limits(const struct sl_conf *c);
+/* The kind: Partition object of a partition (its Slurm name or its
+ * LocalQueue's), or NULL (partdef.h). */
+struct sl_partdef;
+const struct sl_partdef *sl_conf_partdef(const struct sl_conf *c, const char *partition);
+int sl_conf_has_partdefs(const struct sl_conf *c);
 const char *sl_conf_cluster_name(const struct sl_conf *c);
 int sl_conf_kill_wait(const struct sl_conf *c);         /* seconds */
 int sl_conf_min_job_age(const struct sl_conf *c);       /* seconds */

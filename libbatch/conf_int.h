@@ -4,6 +4,7 @@
 #ifndef SL_CONF_INT_H
 #define SL_CONF_INT_H
 
+#include "partdef.h"
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/un.h>
@@ -51,6 +52,7 @@ struct sl_conf {
 	size_t nfiles;
 	struct sl_kueue *kueue;  /* NULL when only peeking */
 	struct sl_limits *limits; /* QOS and Account objects; NULL when only peeking */
+	struct sl_partdefs partdefs; /* kind: Partition objects */
 	char *default_qos;
 };
 

@@ -71,8 +71,7 @@ static int count(struct pctx *p, const struct sl_ynode *spec, const char *key, i
 	return 0;
 }
 
-/* "2-00:00:00", "12:00:00", "30" (minutes), "UNLIMITED": to minutes. */
-static int wall(const char *s, int64_t *min)
+int sl_limits_parse_time(const char *s, int64_t *min)
 {
 	unsigned d = 0, h = 0, m = 0, sec = 0;
 	char tail;
@@ -200,7 +199,7 @@ int sl_limits_add_doc(struct sl_limits *l, const char *file, const struct sl_yno
 		    (r = tres(&p, spec, "grpTRES", o.set.grp_tres)))
 			return r;
 		const char *w = scalar(spec, "maxWall");
-		if (w && wall(w, &o.set.max_wall) != 0)
+		if (w && sl_limits_parse_time(w, &o.set.max_wall) != 0)
 			return perr(&p, sl_ymap_key_line(spec, "maxWall"), "maxWall",
 				    "is not a time ([D-]HH:MM:SS, minutes or UNLIMITED)");
 		if (scalar(spec, "priorityClass"))
@@ -253,7 +252,8 @@ int sl_limits_finalize(struct sl_limits *l, struct sl_err *err)
 		if (!a->parent)
 			continue;
 		a->parent_ix = acct_index(l, a->parent);
-		if (a->parent_ix < 0)
+		/* Slurm's tree always has root: it need not be written. */
+		if (a->parent_ix < 0 && strcasecmp(a->parent, "root") != 0)
 			return sl_yerr(err, SL_ECONFIG, a->file, a->parent_line, "Account", a->name,
 				       "spec.parent", "no Account \"%s\"", a->parent);
 	}

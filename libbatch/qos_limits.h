@@ -37,6 +37,9 @@ struct sl_lim_job {
 struct sl_limits *sl_limits_new(void);
 void sl_limits_free(struct sl_limits *l);
 
+/* "2-00:00:00", "12:00:00", "MM:SS", "30" (minutes), "UNLIMITED" (-1):
+ * to minutes, seconds rounded up. 0, or -1 on other text. */
+int sl_limits_parse_time(const char *s, int64_t *min);
 /* 1 when doc is a QOS or Account object (by apiVersion and kind). */
 int sl_limits_is_doc(const struct sl_ynode *doc);
 /* Parse one QOS or Account object. -SL_ECONFIG "FILE:LINE: ..." */

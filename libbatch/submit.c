@@ -2,6 +2,7 @@
  * word: sbatch users and the integration tests compare them. */
 #include "submit.h"
 #include "qos_limits.h"
+#include "partdef.h"
 #include "authz.h"
 #include "conf.h"
 #include "kueue.h"
@@ -240,6 +241,49 @@ static int whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struct s
 	return 0;
 }
 
+/* The partition's own settings (kind: Partition, partdef.h), as slurmctld
+ * applies them at submit: DefaultTime (else MaxTime) for a job without
+ * --time; DefMemPerCPU or DefMemPerNode for one without a memory request;
+ * MaxMemPerCPU raises the CPUs per task until the memory per CPU fits;
+ * MaxMemPerNode refuses what cannot fit. MaxTime and the node counts are
+ * not refused here: such a job waits (limgate.c), as with Slurm's
+ * EnforcePartLimits=NO. */
+static int partition_defaults(const struct sl_conf *conf, struct sl_jobspec *s,
+			      struct sl_err *err)
+{
+	const struct sl_partdef *p = sl_conf_partdef(conf, s->partition);
+	struct sl_jobshape sh;
+	if (p == NULL)
+		return 0;
+	if (s->time_limit == SL_TIME_UNSET) {
+		int64_t t = p->default_time != SL_PARTDEF_UNSET ? p->default_time : p->max_time;
+		if (t >= 0)
+			s->time_limit = t;
+		else if (t == SL_PARTDEF_UNLIMITED)
+			s->time_limit = SL_TIME_INFINITE;
+	}
+	if (s->mem_per_node == SL_NO_VAL && s->mem_per_cpu == SL_NO_VAL && !s->mem_all &&
+	    s->mem_per_gpu <= 0) {
+		if (p->def_mem_per_cpu >= 0)
+			s->mem_per_cpu = p->def_mem_per_cpu;
+		else if (p->def_mem_per_node >= 0)
+			s->mem_per_node = p->def_mem_per_node;
+	}
+	if (p->max_mem_per_cpu > 0 && s->mem_per_cpu != SL_NO_VAL &&
+	    s->mem_per_cpu > p->max_mem_per_cpu) {
+		int64_t f = (s->mem_per_cpu + p->max_mem_per_cpu - 1) / p->max_mem_per_cpu;
+		int cpt = s->cpus_per_task == SL_NO_VAL ? 1 : s->cpus_per_task;
+		if (f > INT32_MAX / cpt)
+			return sl_err_set(err, SL_EINVAL, "Memory required by task is not available");
+		s->cpus_per_task = (int)(cpt * f);
+		s->mem_per_cpu = (s->mem_per_cpu + f - 1) / f;
+	}
+	sl_jobspec_shape(s, &sh);
+	if (p->max_mem_per_node > 0 && sh.mem_per_node > p->max_mem_per_node)
+		return sl_err_set(err, SL_EINVAL, "Memory required by task is not available");
+	return 0;
+}
+
 int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 		      const struct sl_peer *who, struct sl_job *j, struct sl_err *err)
 {
@@ -248,7 +292,9 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 
 	if ((r = validate(who, &j->spec, err)) != 0 ||
 	    (r = executor_limits(conf, &j->spec, err)) != 0 ||
-	    (r = resolve(conf, who, j, err)) != 0 || (r = whole_node(conf, &j->spec, err)) != 0 ||
+	    (r = resolve(conf, who, j, err)) != 0 ||
+	    (r = partition_defaults(conf, &j->spec, err)) != 0 ||
+	    (r = whole_node(conf, &j->spec, err)) != 0 ||
 	    (r = sl_submit_priority(conf, j, err)) != 0 ||
 	    (r = sl_submit_can_fit(conf, engine, j, err)) != 0)
 		return r;

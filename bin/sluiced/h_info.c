@@ -5,6 +5,7 @@
  * of its jobs wait in each ClusterQueue. The local executor's node is this
  * host, described as slurmd would describe it. Read-only: nothing here
  * changes the engine or a job. */
+#include "partdef.h"
 #include "conf.h"
 #include "exec.h"
 #include "handlers.h"
@@ -254,6 +255,27 @@ static json_object *quota_rows(const struct sluiced *d, const struct part *p,
 	return v;
 }
 
+/* The partition's own settings (kind: Partition), when it has them:
+ * minutes or MiB or counts, -2 for UNLIMITED. */
+static void part_settings(const struct sluiced *d, const char *queue, json_object *o)
+{
+	const struct sl_partdef *p = sl_conf_partdef(d->conf, queue);
+	const struct {
+		const char *key;
+		int64_t v;
+	} kv[] = {
+		{"max_time", p ? p->max_time : -1}, {"default_time", p ? p->default_time : -1},
+		{"max_nodes", p ? p->max_nodes : -1}, {"min_nodes", p ? p->min_nodes : -1},
+		{"def_mem_per_cpu", p ? p->def_mem_per_cpu : -1},
+		{"def_mem_per_node", p ? p->def_mem_per_node : -1},
+		{"max_mem_per_cpu", p ? p->max_mem_per_cpu : -1},
+		{"max_mem_per_node", p ? p->max_mem_per_node : -1},
+	};
+	for (size_t k = 0; k < sizeof(kv) / sizeof(kv[0]); k++)
+		if (kv[k].v != SL_PARTDEF_UNSET)
+			add_i64(o, kv[k].key, kv[k].v);
+}
+
 int sl_h_partitions(struct sluiced *d, const struct sl_peer *peer, json_object *req,
 		    json_object *rep, struct sl_err *err)
 {
@@ -279,6 +301,7 @@ int sl_h_partitions(struct sluiced *d, const struct sl_peer *peer, json_object *
 		json_object_object_add(o, "default", json_object_new_boolean(
 			strcmp(parts[i].name, defq) == 0));
 		availability(d, &parts[i], rows, nrows, o);
+		part_settings(d, parts[i].name, o);
 		quota = quota_rows(d, &parts[i], rows, nrows, &admitted);
 		add_i64(o, "admitted", admitted);
 		json_object_object_add(o, "features", features(k, quota));

@@ -3,6 +3,7 @@
 #include "conf.h"
 #include "jobtab.h"
 #include "log.h"
+#include "partdef.h"
 #include "qos_limits.h"
 #include "schedule.h"
 #include "xalloc.h"
@@ -40,7 +41,32 @@ void sl_limgate_free(struct sl_limgate *g)
 static int has_limits(const struct sluiced *d)
 {
 	const struct sl_limits *l = sl_conf_limits(d->conf);
-	return l != NULL && sl_limits_active(l);
+	return (l != NULL && sl_limits_active(l)) || sl_conf_has_partdefs(d->conf);
+}
+
+/* The partition's MaxTime, MaxNodes and MinNodes: a job beyond them waits,
+ * as with Slurm's EnforcePartLimits=NO. */
+static const char *partition_reason(const struct sluiced *d, const struct sl_job *j, char *text,
+				    size_t len)
+{
+	const struct sl_partdef *p = sl_conf_partdef(d->conf, j->spec.partition);
+	struct sl_jobshape sh;
+	if (p == NULL)
+		return NULL;
+	if (p->max_time >= 0 && (j->spec.time_limit == SL_TIME_INFINITE ||
+				 j->spec.time_limit > p->max_time)) {
+		snprintf(text, len, "partition %s: the job's time limit is above MaxTime (%lld minutes)",
+			 p->name, (long long)p->max_time);
+		return "PartitionTimeLimit";
+	}
+	sl_job_shape(j, &sh);
+	if ((p->max_nodes >= 0 && sh.nodes > p->max_nodes) ||
+	    (p->min_nodes >= 0 && sh.nodes < p->min_nodes)) {
+		snprintf(text, len, "partition %s: %d nodes, outside MinNodes..MaxNodes", p->name,
+			 sh.nodes);
+		return "PartitionNodeLimit";
+	}
+	return NULL;
 }
 
 /* What the limits count of a job: its whole request. */
@@ -178,7 +204,9 @@ void sl_limgate_pass(struct sluiced *d, struct sl_schedctl *s, struct sl_limgate
 		char text[256];
 		struct held *h = find(g, j->id);
 		lim_job(j, &lj);
-		const char *why = sl_limits_job_reason(l, &lj, text, sizeof(text));
+		const char *why = partition_reason(d, j, text, sizeof(text));
+		if (why == NULL)
+			why = sl_limits_job_reason(l, &lj, text, sizeof(text));
 		if (why == NULL)
 			why = sl_limits_run_reason(l, u, &lj, text, sizeof(text));
 		if (why == NULL) {

@@ -18,6 +18,7 @@ INTEGRATION_TESTS = \
 	tests/integration/rlimits.sh \
 	tests/integration/limits.sh \
 	tests/integration/suspend.sh \
+	tests/integration/partitions.sh \
 	tests/integration/badinput.sh \
 	tests/integration/preempt.sh \
 	tests/integration/nonroot.sh \

@@ -303,7 +303,7 @@ static void test_partition_node(void **state)
 				  .partitions = parts};
 	struct sl_sinfo_part p = {.name = "cpu", .is_default = 1, .avail = SL_PART_UP,
 				  .max_time = SL_SINFO_INFINITE, .default_time = SL_SINFO_UNSET,
-				  .nnodes = 1, .nodes = &n};
+				  .nnodes = 1, .nodes = &n, .def_mem = -1, .max_mem = -1};
 	struct sl_buf *b = sl_buf_new(1 << 16);
 	(void)state;
 

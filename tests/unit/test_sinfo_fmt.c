@@ -38,10 +38,10 @@ static const struct sl_sinfo_node ref_nodes[] = {
 	NODE("n4", SL_NODE_IDLE | SL_NODE_DRAIN, 0, 0, "maintenance", DRAINED),
 };
 
-#define CPU {"cpu", 1, SL_PART_UP, SL_SINFO_INFINITE, SL_SINFO_UNSET, 0, NULL, 4, ref_nodes}
-#define GPU {"gpu", 0, SL_PART_DOWN, 7 * 24 * 60, 60, 0, NULL, 4, ref_nodes}
-#define DEBUG {"debug", 0, SL_PART_UP, 30, SL_SINFO_UNSET, 1, NULL, 1, ref_nodes}
-#define ZZ {"zz", 0, SL_PART_INACTIVE, SL_SINFO_INFINITE, SL_SINFO_UNSET, 0, NULL, 0, NULL}
+#define CPU {"cpu", 1, SL_PART_UP, SL_SINFO_INFINITE, SL_SINFO_UNSET, 0, NULL, 4, ref_nodes, 0, -1, -1, 0, 0}
+#define GPU {"gpu", 0, SL_PART_DOWN, 7 * 24 * 60, 60, 0, NULL, 4, ref_nodes, 0, -1, -1, 0, 0}
+#define DEBUG {"debug", 0, SL_PART_UP, 30, SL_SINFO_UNSET, 1, NULL, 1, ref_nodes, 0, -1, -1, 0, 0}
+#define ZZ {"zz", 0, SL_PART_INACTIVE, SL_SINFO_INFINITE, SL_SINFO_UNSET, 0, NULL, 0, NULL, 0, -1, -1, 0, 0}
 
 static const struct sl_sinfo_part ref_parts[] = {CPU, GPU, DEBUG, ZZ};
 static const struct sl_sinfo_view ref = {4, ref_parts, 0, NULL};
@@ -225,7 +225,7 @@ static struct sl_partinfo part(const char *name, int def, enum sl_part_avail ava
 			       int64_t admitted, struct sl_quota_row *q, size_t nq)
 {
 	struct sl_partinfo p = {(char *)name, def, avail, NULL, NULL, SL_SINFO_NO_VAL, 0,
-				admitted, no_features, nq, q};
+				admitted, no_features, nq, q, -1, -1, -1, -1, -1, -1, -1, -1};
 	if (avail != SL_PART_UP) {
 		p.reason = avail == SL_PART_DOWN ? "Hold: cq main"
 						 : "ClusterQueue x is inactive";

@@ -436,6 +436,7 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 		sl_schedctl_remove(d->sched, id);
 		j->exit_code = res->exit_code;
 		j->exit_signal = res->exit_signal;
+		sl_usage_to_job(&res->usage, j);
 		if (res->start_time > 0)
 			j->start_time = res->start_time;
 		j->end_time = res->end_time > 0 ? res->end_time : (int64_t)time(NULL);

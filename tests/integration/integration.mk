@@ -29,6 +29,7 @@ INTEGRATION_TESTS = \
 	tests/integration/sbatch_timed.sh \
 	tests/integration/overflow.sh \
 	tests/integration/private.sh \
+	tests/integration/usage.sh \
 	tests/integration/k8s_basic.sh \
 	tests/integration/k8s_ends.sh \
 	tests/integration/k8s_timeout.sh \

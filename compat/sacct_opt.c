@@ -200,6 +200,8 @@ static int set_time(const char *arg, int64_t *t, struct sl_err *err)
 SET(set_start) { return set_time(arg, &O(ctx)->start, err); }
 SET(set_end) { return set_time(arg, &O(ctx)->end, err); }
 
+FLAG(set_json, json, 1)
+
 static const struct sl_opt table[] = {
 	ROW("allusers", 'a', SL_OPT_NOARG, set_allusers),
 	ROW("accounts", 'A', SL_OPT_REQ, set_accounts),
@@ -254,7 +256,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("wckeys", 'W', SL_OPT_REQ),
 	ROW("whole-hetjob", 0, SL_OPT_OPTARG, sl_query_set_nothing),
 	UNSUPP("associations", 'x', SL_OPT_REQ),
-	UNSUPP("json", 0, SL_OPT_NOARG),
+	ROW("json", 0, SL_OPT_NOARG, set_json),
 	UNSUPP("yaml", 0, SL_OPT_NOARG),
 	{NULL, 't', SL_OPT_NOARG, {NULL, NULL}, 0, set_no_steps}, /* old -X */
 	{NULL, 0, SL_OPT_NOARG, {NULL, NULL}, 0, NULL},

@@ -518,6 +518,21 @@ int sl_client_config(struct sl_daemonconf **out, struct sl_err *err)
 	return 0;
 }
 
+int sl_client_cluster_name(char **out, struct sl_err *err)
+{
+	struct sl_daemonconf *dc = NULL;
+	int r = sl_client_config(&dc, err);
+
+	*out = NULL;
+	for (size_t i = 0; r == 0 && i < dc->n && *out == NULL; i++)
+		if (strcmp(dc->keys[i], "clusterName") == 0)
+			*out = sl_xstrdup(dc->values[i]);
+	if (r == 0 && *out == NULL)
+		*out = sl_xstrdup("");
+	sl_daemonconf_free(dc);
+	return r;
+}
+
 void sl_daemonconf_free(struct sl_daemonconf *dc)
 {
 	if (dc == NULL)

@@ -158,5 +158,8 @@ struct sl_daemonconf {
 };
 int sl_client_config(struct sl_daemonconf **out, struct sl_err *err);
 void sl_daemonconf_free(struct sl_daemonconf *dc);
+/* The config's clusterName, from sl_client_config() (the --json
+ * documents name it); caller frees. */
+int sl_client_cluster_name(char **out, struct sl_err *err);
 
 #endif

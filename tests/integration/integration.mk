@@ -30,6 +30,7 @@ INTEGRATION_TESTS = \
 	tests/integration/overflow.sh \
 	tests/integration/private.sh \
 	tests/integration/usage.sh \
+	tests/integration/json.sh \
 	tests/integration/k8s_basic.sh \
 	tests/integration/k8s_ends.sh \
 	tests/integration/k8s_timeout.sh \
@@ -62,3 +63,7 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh tests/integrati
 	tests/data/k8s-status/mpijob-running.json \
 	tests/data/k8s-status/mpijob-succeeded.json \
 	tests/data/k8s-status/mpijob-waiting.json
+
+# --json: the documents real Slurm 22.05 printed (ids and times masked)
+EXTRA_DIST += tests/integration/json_shape.py tests/data/json/squeue_real.json \
+	tests/data/json/sacct_real.json tests/data/json/sacct_real_measured.json

@@ -68,3 +68,8 @@ EXTRA_DIST += \
 	tests/data/output/sinfo_summarize.out \
 	tests/data/output/sinfo_summarize_noheader.out \
 	tests/data/output/sacct_helpformat.out
+
+# --json documents and resource-use cells (test_slurm_json.c)
+UNIT_TESTS += tests/unit/test_slurm_json
+EXTRA_DIST += tests/data/output/usage_jobs.jsonl tests/data/output/sacct_usage.out \
+	tests/data/output/squeue_json.golden tests/data/output/sacct_json.golden

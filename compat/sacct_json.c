@@ -205,7 +205,7 @@ static json_object *step_of(const struct sl_job *j, int64_t now)
 	json_object_object_add(x, "requested_frequency", y);
 	json_object_object_add(x, "governor", json_object_new_array());
 	json_object_object_add(o, "CPU", x);
-	kill_user(o, j);
+	sl_json_null(o, "kill_request_user"); /* the job's alone */
 	sl_json_str(o, "state", sl_jobstate_name(st));
 	x = json_object_new_object();
 	y = json_object_new_object();

@@ -15,7 +15,8 @@ compat_libcompat_a_SOURCES += \
 	compat/sinfo_fmt.c compat/sinfo_fmt.h compat/sinfo_int.h \
 	compat/sinfo_rec.c compat/sinfo_view.c compat/sinfo_json.c \
 	compat/slurm_usage.c compat/slurm_usage.h \
-	compat/slurm_json.c compat/slurm_json.h compat/squeue_json.c compat/sacct_json.c
+	compat/slurm_json.c compat/slurm_json.h compat/squeue_json.c compat/sacct_json.c \
+	compat/sstat_fmt.c compat/sstat_fmt.h compat/sstat_opt.c compat/sstat_opt.h
 
 UNIT_TESTS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_sacct_fmt \
 	tests/unit/test_sacct_opt tests/unit/test_slurm_env tests/unit/test_slurm_pattern \

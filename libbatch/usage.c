@@ -4,6 +4,7 @@
 
 #include <json-c/json.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "job.h"
@@ -39,6 +40,8 @@ json_object *sl_usage_to_obj(const struct sl_usage *u)
 	}
 	if (u->ntasks)
 		json_object_object_add(o, "ntasks", json_object_new_int(u->ntasks));
+	if (u->pids[0])
+		json_object_object_add(o, "pids", json_object_new_string(u->pids));
 	return o;
 }
 
@@ -54,6 +57,8 @@ void sl_usage_from_obj(json_object *o, struct sl_usage *u)
 			*member(u, i) = json_object_get_int64(v);
 	if (json_object_object_get_ex(o, "ntasks", &v) && json_object_is_type(v, json_type_int))
 		u->ntasks = json_object_get_int(v);
+	if (json_object_object_get_ex(o, "pids", &v) && json_object_is_type(v, json_type_string))
+		snprintf(u->pids, sizeof(u->pids), "%s", json_object_get_string(v));
 }
 
 char *sl_usage_to_json(const struct sl_usage *u)

@@ -20,7 +20,8 @@ struct sl_usage {
 	int64_t sys_usec;
 	int64_t disk_read;     /* bytes (rchar) */
 	int64_t disk_write;    /* bytes (wchar) */
-	int ntasks;            /* processes seen at the last sample (sstat's Pids) */
+	int ntasks;            /* processes seen at the last sample */
+	char pids[128];        /* their ids, "12859,12857" (sstat's Pids); "" none */
 	int64_t sampled;       /* unix seconds of the last sample; 0: none */
 };
 /* JSON object text {"maxRss":..., ...}, members at 0 left out; caller

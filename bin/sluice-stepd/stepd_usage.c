@@ -26,6 +26,7 @@
 struct sample {
 	int64_t rss_kib, vsize_kib, majflt, cpu_ticks, rchar, wchar;
 	int nprocs;
+	char pids[128];
 };
 
 /* /proc/<pid>/stat: the fields after the command name (which may hold
@@ -116,6 +117,10 @@ static void take(pid_t root, struct sample *s)
 			read_io(list[i], s);
 			add_children(list[i], list, &n);
 		}
+	/* Slurm lists the newest first: the script last */
+	for (size_t i = n, k = 0; i-- > 0 && k < sizeof(s->pids) - 12;)
+		k += (size_t)snprintf(s->pids + k, sizeof(s->pids) - k, "%s%d", k ? "," : "",
+				      (int)list[i]);
 	free(list);
 }
 
@@ -152,6 +157,7 @@ int64_t stepd_usage_sample(struct stepd *s, int64_t now_ms)
 	 * that would survive the sum, and sstat shows their sum alone */
 	u->user_usec = max64(u->user_usec, hz > 0 ? x.cpu_ticks * (1000000 / hz) : 0);
 	u->ntasks = x.nprocs;
+	memcpy(u->pids, x.pids, sizeof(u->pids));
 	u->sampled = (int64_t)time(NULL);
 	if (x.nprocs > 0)
 		write_usage(s);
@@ -172,5 +178,6 @@ void stepd_usage_end(struct stepd *s, struct sl_exec_result *r)
 		u->max_pages = max64(u->max_pages, ru.ru_majflt);
 	}
 	u->ntasks = 0;
+	u->pids[0] = '\0';
 	r->usage = *u;
 }

@@ -31,6 +31,7 @@ INTEGRATION_TESTS = \
 	tests/integration/private.sh \
 	tests/integration/usage.sh \
 	tests/integration/json.sh \
+	tests/integration/sstat.sh \
 	tests/integration/k8s_basic.sh \
 	tests/integration/k8s_ends.sh \
 	tests/integration/k8s_timeout.sh \
@@ -66,4 +67,6 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh tests/integrati
 
 # --json: the documents real Slurm 22.05 printed (ids and times masked)
 EXTRA_DIST += tests/integration/json_shape.py tests/data/json/squeue_real.json \
-	tests/data/json/sacct_real.json tests/data/json/sacct_real_measured.json
+	tests/data/json/sacct_real.json tests/data/json/sacct_real_measured.json \
+	tests/data/output/sstat_default.out tests/data/output/sstat_aP.out \
+	tests/data/output/sstat_pn.out tests/data/output/sstat_e.out tests/data/output/sstat_help.out

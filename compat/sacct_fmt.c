@@ -23,6 +23,7 @@
 #include <strings.h>
 #include <ctype.h>
 
+#include "hostlist.h"
 #include "slurm_fmt.h"
 #include "slurm_time.h"
 #include "slurm_tres.h"
@@ -171,14 +172,7 @@ static int measured(const struct sl_job *j, enum row row, struct sl_usage *u)
 /* The node of a step's figures: its batch host, the first of its nodes. */
 static void batch_host(const struct sl_job *j, char *buf, size_t len)
 {
-	const char *nl = j->nodelist ? j->nodelist : "";
-	size_t k = strcspn(nl, "[,");
-
-	if (nl[k] == '[')
-		snprintf(buf, len, "%.*s%.*s", (int)k, nl, (int)strcspn(nl + k + 1, "-,]"),
-			 nl + k + 1);
-	else
-		snprintf(buf, len, "%.*s", (int)k, nl);
+	sl_hostlist_first(j->nodelist, buf, len);
 }
 
 #define USAGE(name, expr) F(name) { \
@@ -197,54 +191,33 @@ USAGE(f_disk_read, sl_slurm_usage_disk(u.disk_read, c->unit, buf, len))
 USAGE(f_disk_write, sl_slurm_usage_disk(u.disk_write, c->unit, buf, len))
 USAGE(f_usage_node, batch_host(j, buf, len))
 USAGE(f_usage_task, S("0"))
-USAGE(f_tres_in, sl_slurm_usage_tres(&u, SL_UTRES_IN, "", c->unit, buf, len))
-USAGE(f_tres_out, sl_slurm_usage_tres(&u, SL_UTRES_OUT, "", c->unit, buf, len))
-USAGE(f_tres_in_task, sl_slurm_usage_tres(&u, SL_UTRES_IN_TASK, "", c->unit, buf, len))
-USAGE(f_tres_out_task, sl_slurm_usage_tres(&u, SL_UTRES_OUT_TASK, "", c->unit, buf, len))
 #undef USAGE
 
-F(f_tres_in_node)
+/* A TRESUsage cell: the step's figures, else unmeasured (Ave and Tot say
+ * "energy=0" on a step without figures, as Slurm's). */
+static void usage_tres(const struct sl_job *j, enum row row, const struct pctx *c,
+		       enum sl_usage_tres kind, int energy, char *buf, size_t len)
 {
 	struct sl_usage u;
 	char host[256];
 
 	batch_host(j, host, sizeof(host));
 	if (measured(j, row, &u))
-		sl_slurm_usage_tres(&u, SL_UTRES_IN_NODE, host, c->unit, buf, len);
+		sl_slurm_usage_tres(&u, kind, host, c->unit, buf, len);
 	else
-		S("");
+		S(row == ROW_BATCH && energy ? "energy=0" : "");
 }
 
-F(f_tres_out_node)
-{
-	struct sl_usage u;
-	char host[256];
-
-	batch_host(j, host, sizeof(host));
-	if (measured(j, row, &u))
-		sl_slurm_usage_tres(&u, SL_UTRES_OUT_NODE, host, c->unit, buf, len);
-	else
-		S("");
-}
-
-/* Ave and Tot: "energy=0" on a step without figures, as Slurm's. */
-F(f_tres_in_sum)
-{
-	struct sl_usage u;
-	if (measured(j, row, &u))
-		sl_slurm_usage_tres(&u, SL_UTRES_IN, "", c->unit, buf, len);
-	else
-		S(row == ROW_BATCH ? "energy=0" : "");
-}
-
-F(f_tres_out_sum)
-{
-	struct sl_usage u;
-	if (measured(j, row, &u))
-		sl_slurm_usage_tres(&u, SL_UTRES_OUT, "", c->unit, buf, len);
-	else
-		S(row == ROW_BATCH ? "energy=0" : "");
-}
+#define TRES(name, kind, energy) F(name) { usage_tres(j, row, c, kind, energy, buf, len); }
+TRES(f_tres_in, SL_UTRES_IN, 0)
+TRES(f_tres_in_sum, SL_UTRES_IN, 1)
+TRES(f_tres_in_node, SL_UTRES_IN_NODE, 0)
+TRES(f_tres_in_task, SL_UTRES_IN_TASK, 0)
+TRES(f_tres_out, SL_UTRES_OUT, 0)
+TRES(f_tres_out_sum, SL_UTRES_OUT, 1)
+TRES(f_tres_out_node, SL_UTRES_OUT_NODE, 0)
+TRES(f_tres_out_task, SL_UTRES_OUT_TASK, 0)
+#undef TRES
 
 /* A job's CPU times are its steps' sums: the batch step's, on both rows. */
 F(f_user_cpu) { (void)row; (void)c; sl_slurm_usage_cpu(j->user_usec, buf, len); }
@@ -577,18 +550,12 @@ static const struct field_row table[] = {
 
 int sl_sacct_fields_help(struct sl_buf *b)
 {
-	int r = 0;
+	const char *names[N_FIELDS];
 
-	/* options.c's _help_fields_msg(): four names a line, 19 wide */
-	for (size_t i = 0; r == 0 && i < N_FIELDS; i++) {
-		if (i & 3)
-			r = sl_buf_addc(b, ' ');
-		else if (i)
-			r = sl_buf_addc(b, '\n');
-		if (r == 0)
-			r = sl_buf_addf(b, "%-19s", table[i].name);
-	}
-	return r ? r : sl_buf_addc(b, '\n');
+	/* options.c's _help_fields_msg() */
+	for (size_t i = 0; i < N_FIELDS; i++)
+		names[i] = table[i].name;
+	return sl_fmt_names_help(b, names, N_FIELDS);
 }
 
 /* The list as Slurm reads it: blanks before a name skipped; a name that

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hostlist.h"
 #include "job.h"
 #include "sacct_fmt.h"
 #include "slurm_tres.h"
@@ -134,14 +135,7 @@ static json_object *usage_side(const struct sl_usage *u, int in, int running, co
 
 static void batch_host(const struct sl_job *j, char *buf, size_t len)
 {
-	const char *nl = j->nodelist ? j->nodelist : "";
-	size_t k = strcspn(nl, "[,");
-
-	if (nl[k] == '[')
-		snprintf(buf, len, "%.*s%.*s", (int)k, nl, (int)strcspn(nl + k + 1, "-,]"),
-			 nl + k + 1);
-	else
-		snprintf(buf, len, "%.*s", (int)k, nl);
+	sl_hostlist_first(j->nodelist, buf, len);
 }
 
 static void kill_user(json_object *o, const struct sl_job *j)

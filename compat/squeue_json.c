@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hostlist.h"
 #include "job.h"
 #include "slurm_tres.h"
 
@@ -27,14 +28,7 @@ static int given(int v)
 
 static void batch_host(const struct sl_job *j, char *buf, size_t len)
 {
-	const char *nl = started(j) && j->nodelist ? j->nodelist : "";
-	size_t k = strcspn(nl, "[,");
-
-	if (nl[k] == '[')
-		snprintf(buf, len, "%.*s%.*s", (int)k, nl, (int)strcspn(nl + k + 1, "-,]"),
-			 nl + k + 1);
-	else
-		snprintf(buf, len, "%.*s", (int)k, nl);
+	sl_hostlist_first(started(j) ? j->nodelist : NULL, buf, len);
 }
 
 /* The wait status slurmctld keeps: code << 8, or the signal. */

@@ -14,6 +14,7 @@
  * comparators are Slurm's, unknown start included. The cost is one merge
  * pass per key (n log n each) where a single combined sort would do; n is
  * the jobs squeue prints. */
+#include "hostlist.h"
 #include "squeue_fmt.h"
 
 #include <stdint.h>
@@ -90,13 +91,7 @@ static int nodes(const struct sl_job *j)
 /* The batch host: the first name of the node list ("n[1-3]" -> "n1"). */
 static void first_host(const struct sl_job *j, char *buf, size_t len)
 {
-	const char *nl = j->nodelist ? j->nodelist : "";
-	size_t k = strcspn(nl, "[,");
-	if (nl[k] == '[')
-		snprintf(buf, len, "%.*s%.*s", (int)k, nl, (int)strcspn(nl + k + 1, "-,]"),
-			 nl + k + 1);
-	else
-		snprintf(buf, len, "%.*s", (int)k, nl);
+	sl_hostlist_first(j->nodelist, buf, len);
 }
 
 /* hostlist_cmp_first: the first hosts' prefixes, then their numbers. */

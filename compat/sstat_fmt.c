@@ -212,16 +212,9 @@ int sl_sstat_fmt_step(const struct sl_sstat_fmt *f, const char *stepid,
 
 int sl_sstat_fields_help(struct sl_buf *b)
 {
-	int r = 0;
+	const char *names[N_FIELDS];
 
-	/* four names a line, 19 wide, as sacct's -e */
-	for (size_t i = 0; r == 0 && i < N_FIELDS; i++) {
-		if (i & 3)
-			r = sl_buf_addc(b, ' ');
-		else if (i)
-			r = sl_buf_addc(b, '\n');
-		if (r == 0)
-			r = sl_buf_addf(b, "%-19s", table[i].name);
-	}
-	return r ? r : sl_buf_addc(b, '\n');
+	for (size_t i = 0; i < N_FIELDS; i++)
+		names[i] = table[i].name;
+	return sl_fmt_names_help(b, names, N_FIELDS);
 }

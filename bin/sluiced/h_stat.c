@@ -8,6 +8,7 @@
 #include "authz.h"
 #include "conf.h"
 #include "handlers.h"
+#include "hostlist.h"
 #include "jobdir.h"
 #include "jobtab.h"
 #include "xalloc.h"
@@ -21,16 +22,13 @@ static int running(const struct sl_job *j)
 	       j->state == SL_JOB_COMPLETING;
 }
 
-/* The batch host: the first node of the job's list ("n[1-3]" -> "n1").
- * Caller frees. */
+/* The batch host: the first node of the job's list. Caller frees. */
 static char *batch_host(const struct sl_job *j)
 {
-	const char *nl = j->nodelist ? j->nodelist : "";
-	size_t k = strcspn(nl, "[,");
+	char host[256];
 
-	return nl[k] == '[' ? sl_xasprintf("%.*s%.*s", (int)k, nl,
-					   (int)strcspn(nl + k + 1, "-,]"), nl + k + 1)
-			    : sl_xasprintf("%.*s", (int)k, nl);
+	sl_hostlist_first(j->nodelist, host, sizeof(host));
+	return sl_xstrdup(host);
 }
 
 int sl_h_stat(struct sluiced *d, const struct sl_peer *p, json_object *req, json_object *rep,

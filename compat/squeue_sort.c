@@ -14,7 +14,6 @@
  * comparators are Slurm's, unknown start included. The cost is one merge
  * pass per key (n log n each) where a single combined sort would do; n is
  * the jobs squeue prints. */
-#include "hostlist.h"
 #include "squeue_fmt.h"
 
 #include <stdint.h>
@@ -23,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hostlist.h"
 #include "xalloc.h"
 
 #define KEYS_MAX 64

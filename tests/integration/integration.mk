@@ -36,6 +36,7 @@ INTEGRATION_TESTS = \
 	tests/integration/k8s_ends.sh \
 	tests/integration/k8s_timeout.sh \
 	tests/integration/k8s_cancel.sh \
+	tests/integration/k8s_sstat.sh \
 	tests/integration/k8s_podsready.sh \
 	tests/integration/k8s_outage.sh \
 	tests/integration/k8s_kill9.sh \

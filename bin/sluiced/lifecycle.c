@@ -240,6 +240,7 @@ static int requeue_now(struct sluiced *d, struct sl_job *j, int hold,
 	j->attempt++;
 	drop_admission(j);
 	j->exit_code = j->exit_signal = 0;
+	sl_usage_to_job(&(struct sl_usage){0}, j); /* the next run's, not this one's */
 	j->suspend_time = j->pre_suspend = 0;
 	j->submit_time = now;
 	j->eligible_time = ran ? now + REQUEUE_DELAY : now;

@@ -55,3 +55,15 @@ stop_daemon
 start_daemon
 expect_eq "MaxRSS after restart" "$rss" "$("$BIN/sacct" -n -P -j "$id" -o MaxRSS | sed -n 2p)"
 ok "figures kept across a restart"
+# a job that ends while sluiced is down (kill -9): its supervisor's result
+# carries the figures, read when the daemon comes back
+id2=$(submit "$USER1" mem.sh) || fail "sbatch 2"
+wait_state "$id2" RUNNING 30
+kill9_daemon
+sleep 6
+start_daemon
+wait_state "$id2" COMPLETED 30
+rss2=$("$BIN/sacct" -n -P -j "$id2" -o MaxRSS | sed -n 2p)
+case "$rss2" in *K) [ "${rss2%K}" -ge 65536 ] || fail "after kill -9: MaxRSS $rss2" ;;
+*) fail "after kill -9: MaxRSS [$rss2]" ;; esac
+ok "figures of a job that ended while sluiced was down"

@@ -90,6 +90,21 @@ static json_object *resources(const struct sl_job *j)
 	return o;
 }
 
+/* The script as slurmctld keeps it: absolute, from the submit directory
+ * (scontrol's Command=); "" for --wrap and stdin. */
+static void command(json_object *o, const struct sl_jobspec *s)
+{
+	const char *sp = s->wrapped ? NULL : s->script_path;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+
+	if (sp && sp[0] != '/' && s->submit_dir)
+		sl_buf_addf(b, "%s/", s->submit_dir);
+	if (sp)
+		sl_buf_addstr(b, sp);
+	sl_json_str(o, "command", sl_buf_str(b));
+	sl_buf_free(b);
+}
+
 static void part1(json_object *o, const struct sl_job *j, const char *cluster)
 {
 	const struct sl_jobspec *s = &j->spec;
@@ -112,7 +127,7 @@ static void part1(json_object *o, const struct sl_job *j, const char *cluster)
 	sl_json_str(o, "burst_buffer_state", NULL);
 	sl_json_str(o, "cluster", cluster);
 	sl_json_str(o, "cluster_features", NULL);
-	sl_json_str(o, "command", s->wrapped ? NULL : s->script_path);
+	command(o, s);
 	sl_json_str(o, "comment", s->comment);
 	sl_json_str(o, "container", NULL);
 	sl_json_bool(o, "contiguous", 0);

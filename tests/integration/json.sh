@@ -14,7 +14,9 @@ D="$top_srcdir/tests/data/json"
 shape() { python3 "$top_srcdir/tests/integration/json_shape.py" "$@" || fail "shape of $2"; }
 get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
 
-a=$(submit "$USER1" -J memjob --wrap "python3 -c 'a=bytearray(20<<20)'; sleep 1")
+printf '#!/bin/sh\npython3 -c "a = bytearray(20 << 20)"\nsleep 1\n' >mem.sh
+chmod 755 mem.sh
+a=$(submit "$USER1" -J memjob mem.sh)
 b=$(submit "$USER1" -J failjob --wrap "exit 3")
 c=$(submit "$USER1" -J runjob -t 10 --wrap "sleep 60")
 d=$(submit "$USER1" -J heldjob -H --wrap "sleep 1")
@@ -38,6 +40,8 @@ expect_eq "time limits" "[None, None, 10, None]" \
 	"$(get sq.json '[j["time_limit"] for j in d["jobs"]]')"
 expect_eq "names" "['memjob', 'failjob', 'runjob', 'heldjob']" \
 	"$(get sq.json '[j["name"] for j in d["jobs"]]')"
+expect_eq "command: absolute, \"\" for --wrap" "['$T/work/mem.sh', '']" \
+	"$(get sq.json '[j["command"] for j in d["jobs"][:2]]')"
 expect_eq "held: no job_resources" "False" "$(get sq.json '"job_resources" in d["jobs"][3]')"
 expect_eq "user" "$USER1" "$(get sq.json 'd["jobs"][0]["user_name"]')"
 expect_eq "slashes escaped as Slurm's" 1 "$(grep -c '"openapi\\/v0.0.38"' sq.json)"

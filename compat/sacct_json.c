@@ -150,11 +150,17 @@ static void kill_user(json_object *o, const struct sl_job *j)
 		sl_json_null(o, "kill_request_user");
 }
 
-static json_object *step_of(const struct sl_job *j, int64_t now)
+static json_object *obj1(const char *key, json_object *v)
 {
-	json_object *o = json_object_new_object(), *x = json_object_new_object();
-	json_object *t = json_object_new_object(), *a, *y;
-	enum sl_jobstate st = sl_sacct_batch_state(j);
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, key, v);
+	return o;
+}
+
+/* A step's nodes, its use and what it was given (one node's share). */
+static void step_nodes_tres(json_object *o, const struct sl_job *j)
+{
+	json_object *x = json_object_new_object(), *t = json_object_new_object(), *a;
 	int running = !sl_jobstate_is_final(j->state);
 	struct sl_jobshape sh;
 	struct sl_usage u;
@@ -178,7 +184,12 @@ static json_object *step_of(const struct sl_job *j, int64_t now)
 	tres(a, "node", 1, 0, NULL);
 	json_object_object_add(t, "allocated", a);
 	json_object_object_add(o, "tres", t);
-	x = json_object_new_object();
+}
+
+static json_object *step_time(const struct sl_job *j, int64_t now)
+{
+	json_object *x = json_object_new_object();
+
 	sl_json_int(x, "elapsed", elapsed(j, now));
 	sl_json_int(x, "end", j->end_time);
 	sl_json_int(x, "start", j->start_time);
@@ -186,11 +197,18 @@ static json_object *step_of(const struct sl_job *j, int64_t now)
 	json_object_object_add(x, "system", usec(j->sys_usec));
 	json_object_object_add(x, "total", usec(j->user_usec + j->sys_usec));
 	json_object_object_add(x, "user", usec(j->user_usec));
-	json_object_object_add(o, "time", x);
+	return x;
+}
+
+static json_object *step_of(const struct sl_job *j, int64_t now)
+{
+	json_object *o = json_object_new_object(), *x, *y;
+	int running = !sl_jobstate_is_final(j->state);
+
+	step_nodes_tres(o, j);
+	json_object_object_add(o, "time", step_time(j, now));
 	json_object_object_add(o, "exit_code", exit_code(running ? 0 : j->exit_signal));
-	x = json_object_new_object();
-	sl_json_int(x, "count", 1);
-	json_object_object_add(o, "tasks", x);
+	json_object_object_add(o, "tasks", obj1("count", json_object_new_int(1)));
 	sl_json_null(o, "pid");
 	x = json_object_new_object();
 	y = json_object_new_object();
@@ -200,14 +218,10 @@ static json_object *step_of(const struct sl_job *j, int64_t now)
 	json_object_object_add(x, "governor", json_object_new_array());
 	json_object_object_add(o, "CPU", x);
 	sl_json_null(o, "kill_request_user"); /* the job's alone */
-	sl_json_str(o, "state", sl_jobstate_name(st));
+	sl_json_str(o, "state", sl_jobstate_name(sl_sacct_batch_state(j)));
 	x = json_object_new_object();
-	y = json_object_new_object();
-	sl_json_int(y, "actual_frequency", 0);
-	json_object_object_add(x, "CPU", y);
-	y = json_object_new_object();
-	sl_json_int(y, "consumed", 0);
-	json_object_object_add(x, "energy", y);
+	json_object_object_add(x, "CPU", obj1("actual_frequency", json_object_new_int(0)));
+	json_object_object_add(x, "energy", obj1("consumed", json_object_new_int(0)));
 	json_object_object_add(o, "statistics", x);
 	x = json_object_new_object();
 	sl_json_int(x, "job_id", (int64_t)j->id);
@@ -217,16 +231,7 @@ static json_object *step_of(const struct sl_job *j, int64_t now)
 	sl_json_str(x, "id", "batch");
 	sl_json_str(x, "name", "batch");
 	json_object_object_add(o, "step", x);
-	x = json_object_new_object();
-	sl_json_str(x, "distribution", "Unknown");
-	json_object_object_add(o, "task", x);
-	return o;
-}
-
-static json_object *obj1(const char *key, json_object *v)
-{
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, key, v);
+	json_object_object_add(o, "task", obj1("distribution", json_object_new_string("Unknown")));
 	return o;
 }
 
@@ -277,9 +282,39 @@ static void times(json_object *o, const struct sl_job *j, int64_t now)
 	json_object_object_add(o, "time", x);
 }
 
+/* reservation, state, steps, tres, user, wckey, working_directory */
+static void job_tail(json_object *o, const struct sl_job *j, int64_t now)
+{
+	json_object *x, *steps;
+
+	x = json_object_new_object();
+	sl_json_int(x, "id", 0);
+	sl_json_int(x, "name", 0);
+	json_object_object_add(o, "reservation", x);
+	x = json_object_new_object();
+	sl_json_str(x, "current", j->state == SL_JOB_CONFIGURING ? "RUNNING"
+								    : sl_jobstate_name(j->state));
+	sl_json_str(x, "reason", j->reason && !started(j) ? j->reason : "None");
+	json_object_object_add(o, "state", x);
+	steps = json_object_new_array();
+	if (sl_sacct_has_batch_step(j))
+		json_object_array_add(steps, step_of(j, now));
+	json_object_object_add(o, "steps", steps);
+	x = json_object_new_object();
+	json_object_object_add(x, "allocated", job_tres(j, 1));
+	json_object_object_add(x, "requested", job_tres(j, 0));
+	json_object_object_add(o, "tres", x);
+	sl_json_str(o, "user", j->user);
+	x = json_object_new_object();
+	sl_json_str(x, "wckey", NULL);
+	json_object_object_add(x, "flags", json_object_new_array());
+	json_object_object_add(o, "wckey", x);
+	sl_json_str(o, "working_directory", j->spec.work_dir);
+}
+
 static json_object *job_of(const struct sl_job *j, const char *cluster, int64_t now)
 {
-	json_object *o = json_object_new_object(), *x, *steps;
+	json_object *o = json_object_new_object(), *x;
 	char features[1024] = "";
 	size_t k = 0;
 
@@ -315,29 +350,7 @@ static json_object *job_of(const struct sl_job *j, const char *cluster, int64_t 
 	sl_json_int(x, "memory", sl_slurm_job_mem(j));
 	json_object_object_add(o, "required", x);
 	kill_user(o, j);
-	x = json_object_new_object();
-	sl_json_int(x, "id", 0);
-	sl_json_int(x, "name", 0);
-	json_object_object_add(o, "reservation", x);
-	x = json_object_new_object();
-	sl_json_str(x, "current", j->state == SL_JOB_CONFIGURING ? "RUNNING"
-								    : sl_jobstate_name(j->state));
-	sl_json_str(x, "reason", j->reason && !started(j) ? j->reason : "None");
-	json_object_object_add(o, "state", x);
-	steps = json_object_new_array();
-	if (sl_sacct_has_batch_step(j))
-		json_object_array_add(steps, step_of(j, now));
-	json_object_object_add(o, "steps", steps);
-	x = json_object_new_object();
-	json_object_object_add(x, "allocated", job_tres(j, 1));
-	json_object_object_add(x, "requested", job_tres(j, 0));
-	json_object_object_add(o, "tres", x);
-	sl_json_str(o, "user", j->user);
-	x = json_object_new_object();
-	sl_json_str(x, "wckey", NULL);
-	json_object_object_add(x, "flags", json_object_new_array());
-	json_object_object_add(o, "wckey", x);
-	sl_json_str(o, "working_directory", j->spec.work_dir);
+	job_tail(o, j, now);
 	return o;
 }
 

@@ -16,9 +16,11 @@
 
 #define YEAR_SECONDS (365 * 24 * 3600) /* slurmctld's end of a job without a limit */
 
+/* It got nodes: slurmctld stamps a job cancelled while pending with a
+ * start time too, but gives it no resources. */
 static int started(const struct sl_job *j)
 {
-	return j->start_time != 0;
+	return j->start_time != 0 && j->nodelist != NULL && *j->nodelist != '\0';
 }
 
 static int given(int v)
@@ -192,7 +194,9 @@ static void part2(json_object *o, const struct sl_job *j)
 	sl_json_int(o, "tasks_per_node", given(s->ntasks_per_node) ? s->ntasks_per_node : 0);
 	sl_json_int_or_null(o, "tasks_per_socket", given(s->ntasks_per_socket), s->ntasks_per_socket);
 	sl_json_int(o, "tasks_per_board", 0);
-	sl_json_int(o, "cpus", sl_slurm_job_cpus(j));
+	/* null for a job that ended without ever running */
+	sl_json_int_or_null(o, "cpus", started(j) || !sl_jobstate_is_final(j->state),
+			    sl_slurm_job_cpus(j));
 	sl_json_int(o, "node_count", started(j) && j->alloc_nodes ? j->alloc_nodes : sh.nodes);
 	sl_json_int(o, "tasks", sh.ntasks);
 	sl_json_int(o, "het_job_id", 0);

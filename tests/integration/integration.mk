@@ -68,7 +68,7 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh tests/integrati
 
 # --json: the documents real Slurm 22.05 printed (ids and times masked)
 EXTRA_DIST += tests/integration/json_shape.py tests/integration/json_ref_capture.sh \
-	tests/data/json/squeue_real.json \
+	tests/data/json/squeue_real.json tests/data/json/squeue_real_cancelled.json \
 	tests/data/json/sacct_real.json tests/data/json/sacct_real_measured.json \
 	tests/data/output/sstat_default.out tests/data/output/sstat_aP.out \
 	tests/data/output/sstat_pn.out tests/data/output/sstat_e.out tests/data/output/sstat_help.out

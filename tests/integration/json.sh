@@ -74,3 +74,14 @@ shape "$D/sacct_real_measured.json" sc2.json CANCELLED
 expect_eq "signalled step" "SIGNALED 15" \
 	"$(get sc2.json 'd["jobs"][0]["steps"][0]["exit_code"]["status"] + " " + str(d["jobs"][0]["steps"][0]["exit_code"]["signal"]["signal_id"])')"
 ok "sacct --json of a measured, cancelled job"
+
+# cancelled while pending (never got nodes) and cancelled while running
+as "$USER1" "$BIN/scancel" "$d"
+wait_state "$d" CANCELLED 30
+as "$USER1" "$BIN/squeue" --json >sq2.json || fail "squeue --json"
+shape "$D/squeue_real_cancelled.json" sq2.json CANCELLED
+expect_eq "never ran: resources, cpus, host, flags" "False None  []" \
+	"$(get sq2.json '" ".join(str(x) for x in [[j for j in d["jobs"] if j["job_id"] == '"$d"'][0].get(k, False) if k == "job_resources" else [j for j in d["jobs"] if j["job_id"] == '"$d"'][0][k] for k in ["job_resources", "cpus", "batch_host", "flags"]])')"
+expect_eq "ran, then cancelled: flags" "['JOB_ACCRUE_OVER']" \
+	"$(get sq2.json '[j["flags"] for j in d["jobs"] if j["job_id"] == '"$c"'][0]')"
+ok "squeue --json of cancelled jobs"

@@ -2,7 +2,8 @@
 # json_ref_capture.sh - write the real Slurm 22.05 documents and layouts
 # json.sh, sstat.sh and test_slurm_json compare against, from the reference
 # cluster (/work/shared/slurm, user alice, jobacct_gather/linux):
-# tests/data/json/{squeue,sacct}_real.json and sacct_real_measured.json
+# tests/data/json/{squeue,sacct}_real.json, squeue_real_cancelled.json (a job
+# cancelled while pending, one while running) and sacct_real_measured.json
 # (ids and times masked), tests/data/output/sstat_*.out. Four jobs: one that
 # completed, one that failed (exit 3), one running (-t 10, then cancelled:
 # the measured one) and one held. Run as root with that cluster up; not part
@@ -32,6 +33,7 @@ as /usr/bin/sstat -a -j "$run" -p -n -o JobID,MaxRSS >"$data/output/sstat_pn.out
 /usr/bin/scancel "$run" "$((run + 1))"
 sleep 3
 /usr/bin/sacct --json -j "$run" >sacct_measured.json
+/usr/bin/squeue --json >squeue_cancelled.json
 python3 - "$data/json" <<'PY'
 import json, sys
 T = {'accrue_time', 'eligible_time', 'end_time', 'start_time', 'submit_time',
@@ -49,7 +51,12 @@ def mask(o, ids):
     elif isinstance(o, list):
         for v in o:
             mask(v, ids)
-for src, dst in [('squeue.json', 'squeue_real.json'), ('sacct.json', 'sacct_real.json'),
+d = json.load(open('squeue_cancelled.json'))
+held = [j for j in d['jobs'] if j['name'] == 'heldjob' and j['job_state'] == 'CANCELLED']
+ran = [j for j in d['jobs'] if j['name'] == 'runjob' and j['job_state'] == 'CANCELLED']
+d['jobs'] = held[-1:] + ran[-1:]
+json.dump(d, open('squeue_cancelled.json', 'w'))
+for src, dst in [('squeue_cancelled.json', 'squeue_real_cancelled.json'), ('squeue.json', 'squeue_real.json'), ('sacct.json', 'sacct_real.json'),
                  ('sacct_measured.json', 'sacct_real_measured.json')]:
     d = json.load(open(src))
     mask(d, {})

@@ -18,9 +18,10 @@
 #include "slurm_tres.h"
 #include "usage.h"
 
+/* It got nodes (a job cancelled while pending has a start stamp, no nodes). */
 static int started(const struct sl_job *j)
 {
-	return j->start_time != 0;
+	return j->start_time != 0 && j->nodelist != NULL && *j->nodelist != '\0';
 }
 
 static int64_t elapsed(const struct sl_job *j, int64_t now)
@@ -272,7 +273,9 @@ static void times(json_object *o, const struct sl_job *j, int64_t now)
 	sl_json_int(x, "elapsed", elapsed(j, now));
 	sl_json_int(x, "eligible", sl_sacct_eligible(j));
 	sl_json_int(x, "end", j->end_time);
-	sl_json_int(x, "start", j->start_time);
+	/* null for a job that ended without running, 0 while it waits */
+	sl_json_int_or_null(x, "start", started(j) || !sl_jobstate_is_final(j->state),
+			    started(j) ? j->start_time : 0);
 	sl_json_int(x, "submission", j->submit_time);
 	sl_json_int(x, "suspended", 0);
 	json_object_object_add(x, "system", usec(0));

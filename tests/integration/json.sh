@@ -84,4 +84,7 @@ expect_eq "never ran: resources, cpus, host, flags" "False None  []" \
 	"$(get sq2.json '" ".join(str(x) for x in [[j for j in d["jobs"] if j["job_id"] == '"$d"'][0].get(k, False) if k == "job_resources" else [j for j in d["jobs"] if j["job_id"] == '"$d"'][0][k] for k in ["job_resources", "cpus", "batch_host", "flags"]])')"
 expect_eq "ran, then cancelled: flags" "['JOB_ACCRUE_OVER']" \
 	"$(get sq2.json '[j["flags"] for j in d["jobs"] if j["job_id"] == '"$c"'][0]')"
-ok "squeue --json of cancelled jobs"
+as "$USER1" "$BIN/sacct" --json -j "$d" >sa2.json || fail "sacct --json -j $d"
+expect_eq "sacct: cancelled while pending" "[] None assigned None [] $USER1" \
+	"$(get sa2.json '" ".join(str(x) for x in [d["jobs"][0]["steps"], d["jobs"][0]["nodes"], d["jobs"][0]["time"]["start"], d["jobs"][0]["flags"], d["jobs"][0]["kill_request_user"]])')"
+ok "squeue --json and sacct --json of cancelled jobs"

@@ -73,4 +73,5 @@ EXTRA_DIST += \
 # --json documents and resource-use cells (test_slurm_json.c)
 UNIT_TESTS += tests/unit/test_slurm_json
 EXTRA_DIST += tests/data/output/usage_jobs.jsonl tests/data/output/sacct_usage.out \
+	tests/data/output/usage_tres.jsonl tests/data/output/sacct_usage_tres.out \
 	tests/data/output/squeue_json.golden tests/data/output/sacct_json.golden

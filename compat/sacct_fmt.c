@@ -212,7 +212,7 @@ static void usage_tres(const struct sl_job *j, enum row row, const struct pctx *
 TRES(f_tres_in, SL_UTRES_IN, 0)
 TRES(f_tres_in_sum, SL_UTRES_IN, 1)
 TRES(f_tres_in_node, SL_UTRES_IN_NODE, 0)
-TRES(f_tres_in_task, SL_UTRES_IN_TASK, 0)
+TRES(f_tres_in_task, SL_UTRES_IN_TASK_N, 0)
 TRES(f_tres_out, SL_UTRES_OUT, 0)
 TRES(f_tres_out_sum, SL_UTRES_OUT, 1)
 TRES(f_tres_out_node, SL_UTRES_OUT_NODE, 0)

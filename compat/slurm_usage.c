@@ -85,8 +85,10 @@ void sl_slurm_usage_tres(const struct sl_usage *u, enum sl_usage_tres kind, cons
 			 host, host, host, host);
 		break;
 	case SL_UTRES_IN_TASK:
+	case SL_UTRES_IN_TASK_N:
 		/* sstat prints the task of cpu through the time printer */
-		snprintf(buf, len, "cpu=00:00:00,fs/disk=0,mem=0,pages=0,vmem=0");
+		snprintf(buf, len, "cpu=%s,fs/disk=0,mem=0,pages=0,vmem=0",
+			 kind == SL_UTRES_IN_TASK ? "00:00:00" : "0");
 		break;
 	case SL_UTRES_OUT:
 		snprintf(buf, len, "energy=0,fs/disk=%lld", (long long)u->disk_write);

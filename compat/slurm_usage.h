@@ -25,7 +25,8 @@ void sl_slurm_usage_disk(int64_t bytes, int unit, char *buf, size_t len);
 enum sl_usage_tres {
 	SL_UTRES_IN,        /* TRESUsageInAve/Max/Min/Tot */
 	SL_UTRES_IN_NODE,   /* TRESUsageInMaxNode/MinNode */
-	SL_UTRES_IN_TASK,   /* TRESUsageInMaxTask/MinTask */
+	SL_UTRES_IN_TASK,   /* TRESUsageInMaxTask/MinTask: sstat's, cpu as a time */
+	SL_UTRES_IN_TASK_N, /* the same, sacct's: every task a number ("cpu=0") */
 	SL_UTRES_OUT,       /* TRESUsageOutAve/Max/Min/Tot */
 	SL_UTRES_OUT_NODE,
 	SL_UTRES_OUT_TASK,

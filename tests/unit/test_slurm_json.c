@@ -46,6 +46,33 @@ static void test_sacct_usage_cells(void **state)
 	sl_job_free_array(v, n);
 }
 
+/* The TRESUsage* cells and disk figures of a measured, cancelled job, as
+ * real sacct -P printed them (sacct_usage_tres.out). */
+static void test_sacct_usage_tres(void **state)
+{
+	static const char fields[] =
+		"JobID,TRESUsageInMax,TRESUsageInMaxNode,TRESUsageInMaxTask,TRESUsageInMin,"
+		"TRESUsageInMinTask,TRESUsageOutMax,TRESUsageOutMaxNode,TRESUsageOutMaxTask,"
+		"TRESUsageInAve,TRESUsageInTot,TRESUsageOutAve,TRESUsageOutTot,MaxDiskRead,"
+		"MaxDiskWrite,AveDiskWrite,MaxPages,AveCPU,MinCPU,NTasks";
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	struct sl_sacct_fmt *f;
+	size_t n;
+	struct sl_job **v = tl_output_jobs("usage_tres.jsonl", &n);
+	char *want = tl_output("sacct_usage_tres.out");
+
+	(void)state;
+	assert_int_equal(sl_sacct_fmt_new(fields, &f, &err), 0);
+	assert_int_equal(sl_sacct_fmt_header(f, SL_SACCT_PARSABLE2, b), 0);
+	assert_int_equal(sl_sacct_fmt_job(f, v[0], SL_SACCT_PARSABLE2, 1, NOW, b), 0);
+	assert_string_equal(sl_buf_str(b), want);
+	free(want);
+	sl_buf_free(b);
+	sl_sacct_fmt_free(f);
+	sl_job_free_array(v, n);
+}
+
 static void test_usage_forms(void **state)
 {
 	char buf[64];
@@ -92,6 +119,11 @@ static void test_usage_tres(void **state)
 				 "vmem=47268K");
 	sl_slurm_usage_tres(&u, SL_UTRES_IN_NODE, "n1", 0, buf, sizeof(buf));
 	assert_string_equal(buf, "cpu=n1,energy=n1,fs/disk=n1,mem=n1,pages=n1,vmem=n1");
+	sl_slurm_usage_tres(&u, SL_UTRES_IN_TASK, "n1", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu=00:00:00,fs/disk=0,mem=0,pages=0,vmem=0");
+	/* sacct's (real sacct -o TRESUsageInMaxTask of a measured batch step) */
+	sl_slurm_usage_tres(&u, SL_UTRES_IN_TASK_N, "n1", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu=0,fs/disk=0,mem=0,pages=0,vmem=0");
 	sl_slurm_usage_tres(&u, SL_UTRES_OUT, "n1", 0, buf, sizeof(buf));
 	assert_string_equal(buf, "energy=0,fs/disk=1");
 	sl_slurm_usage_tres(&u, SL_UTRES_OUT_TASK, "n1", 0, buf, sizeof(buf));
@@ -131,6 +163,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sacct_usage_cells),
+		cmocka_unit_test(test_sacct_usage_tres),
 		cmocka_unit_test(test_usage_forms),
 		cmocka_unit_test(test_usage_tres),
 		cmocka_unit_test(test_squeue_json),

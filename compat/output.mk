@@ -71,7 +71,7 @@ EXTRA_DIST += \
 	tests/data/output/sacct_helpformat.out
 
 # --json documents and resource-use cells (test_slurm_json.c)
-UNIT_TESTS += tests/unit/test_slurm_json
+UNIT_TESTS += tests/unit/test_slurm_json tests/unit/test_sstat_fmt
 EXTRA_DIST += tests/data/output/usage_jobs.jsonl tests/data/output/sacct_usage.out \
 	tests/data/output/usage_tres.jsonl tests/data/output/sacct_usage_tres.out \
 	tests/data/output/squeue_json.golden tests/data/output/sacct_json.golden

@@ -3,9 +3,11 @@
  * job with slurmdbd's members in its order and its batch step (when it ran
  * one) with the step's figures: requested is Slurm's name for the input
  * side of the usage (memory, CPU, disk read), consumed for the output side
- * (disk written). The job's own time.user/system/total stay 0 and its
- * exit codes read as that plugin printed them in the captures
- * (tests/data/json/): SUCCESS 0 unless a signal ended it. */
+ * (disk written). The job's own time.user/system/total stay 0, and an
+ * exit code reads as that plugin prints one: any exit is "SUCCESS" with
+ * return_code 0 (its exit status is not printed), a signal "SIGNALED"
+ * with the signal and a null return_code (the captures in
+ * tests/data/json/ show both). */
 #include "slurm_json.h"
 
 #include <pwd.h>
@@ -46,6 +48,14 @@ static json_object *exit_code(int sig)
 	sl_json_str(s, "name", strsignal(sig));
 	json_object_object_add(o, "signal", s);
 	return o;
+}
+
+static int job_signal(const struct sl_job *j)
+{
+	if (j->state == SL_JOB_CANCELLED || j->state == SL_JOB_TIMEOUT ||
+	    j->state == SL_JOB_PREEMPTED || !sl_jobstate_is_final(j->state))
+		return 0;
+	return j->exit_signal;
 }
 
 static json_object *usec(int64_t us)
@@ -329,7 +339,8 @@ static json_object *job_of(const struct sl_job *j, const char *cluster, int64_t 
 	sl_json_null(o, "container");
 	json_object_object_add(o, "derived_exit_code", exit_code(0));
 	times(o, j, now);
-	json_object_object_add(o, "exit_code", exit_code(0));
+	/* the job row's signal, as sacct's ExitCode shows it */
+	json_object_object_add(o, "exit_code", exit_code(job_signal(j)));
 	x = json_object_new_array();
 	if (started(j)) {
 		json_object_array_add(x, json_object_new_string("CLEAR_SCHEDULING"));

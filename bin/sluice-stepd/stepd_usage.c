@@ -1,12 +1,13 @@
 /* stepd_usage.c - what the job's processes use, measured by its
- * supervisor as Slurm's jobacct_gather/linux does for a batch step: every
- * few seconds the job's process tree (from the script down, through
- * /proc/<pid>/task/<tid>/children) is read from /proc and the sums of its
- * resident and virtual sizes kept at their peaks; each sample is written
- * to <jobdir>/usage for sstat. At the end wait4's rusage of everything
- * that was reaped adds the CPU times and the peak of any one process, so
- * a job shorter than a sample still has figures (Slurm's, sampled every
- * 30 s, has none). No cgroup: the supervisor has none of its own. */
+ * supervisor as Slurm's jobacct_gather/linux does for a batch step: a
+ * second after the launch and every 2 s after that, the job's process tree
+ * (from the script down, through /proc/<pid>/task/<tid>/children) is read
+ * from /proc and the sums of its resident and virtual sizes kept at their
+ * peaks; each sample is written to <jobdir>/usage for sstat. At the end
+ * wait4's rusage of everything that was reaped adds the CPU times and the
+ * peak of any one process, so a job shorter than a sample still has
+ * figures (Slurm's, sampled every 30 s, has none) and costs no sample. No
+ * cgroup: the supervisor has none of its own. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "xalloc.h"
 
 #define SAMPLE_MS 2000
+#define FIRST_MS 1000 /* the first sample, after the launch */
 #define TREE_MAX 4096 /* processes walked per sample: a fork bomb costs a bounded sample */
 
 struct sample {
@@ -145,6 +147,8 @@ int64_t stepd_usage_sample(struct stepd *s, int64_t now_ms)
 	long hz = sysconf(_SC_CLK_TCK);
 	struct sample x;
 
+	if (s->usage_next_ms == 0) /* a job shorter than this costs no sample */
+		s->usage_next_ms = now_ms + FIRST_MS;
 	if (now_ms < s->usage_next_ms)
 		return s->usage_next_ms;
 	take(s->job_pid, &x);

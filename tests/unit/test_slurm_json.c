@@ -22,23 +22,21 @@
 
 #define NOW 1795653900
 
-static void test_sacct_usage_cells(void **state)
+/* sacct's rows for the first record of JSONL in fields and mode, header
+ * first, against the golden file. */
+static void sacct_golden(const char *fields, enum sl_sacct_mode mode, const char *jsonl,
+			 const char *file)
 {
-	static const char fields[] = "JobID,MaxRSS,AveRSS,MaxVMSize,AveVMSize,MaxPages,AvePages,"
-				     "UserCPU,SystemCPU,TotalCPU,CPUTime,CPUTimeRAW,AveCPU,MinCPU,"
-				     "NTasks,MaxRSSNode,MaxRSSTask,MinCPUNode,MinCPUTask,"
-				     "MaxDiskRead,AveDiskRead,MaxDiskWrite";
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_buf *b = sl_buf_new(1 << 20);
 	struct sl_sacct_fmt *f;
 	size_t n;
-	struct sl_job **v = tl_output_jobs("usage_jobs.jsonl", &n);
-	char *want = tl_output("sacct_usage.out");
+	struct sl_job **v = tl_output_jobs(jsonl, &n);
+	char *want = tl_output(file);
 
-	(void)state;
 	assert_int_equal(sl_sacct_fmt_new(fields, &f, &err), 0);
-	assert_int_equal(sl_sacct_fmt_header(f, SL_SACCT_TABLE, b), 0);
-	assert_int_equal(sl_sacct_fmt_job(f, v[0], SL_SACCT_TABLE, 1, NOW, b), 0);
+	assert_int_equal(sl_sacct_fmt_header(f, mode, b), 0);
+	assert_int_equal(sl_sacct_fmt_job(f, v[0], mode, 1, NOW, b), 0);
 	assert_string_equal(sl_buf_str(b), want);
 	free(want);
 	sl_buf_free(b);
@@ -46,31 +44,27 @@ static void test_sacct_usage_cells(void **state)
 	sl_job_free_array(v, n);
 }
 
+/* Job 227's memory, pages, CPU and disk cells in a table, as real sacct
+ * printed them (sacct_usage.out). */
+static void test_sacct_usage_cells(void **state)
+{
+	(void)state;
+	sacct_golden("JobID,MaxRSS,AveRSS,MaxVMSize,AveVMSize,MaxPages,AvePages,UserCPU,"
+		     "SystemCPU,TotalCPU,CPUTime,CPUTimeRAW,AveCPU,MinCPU,NTasks,MaxRSSNode,"
+		     "MaxRSSTask,MinCPUNode,MinCPUTask,MaxDiskRead,AveDiskRead,MaxDiskWrite",
+		     SL_SACCT_TABLE, "usage_jobs.jsonl", "sacct_usage.out");
+}
+
 /* The TRESUsage* cells and disk figures of a measured, cancelled job, as
  * real sacct -P printed them (sacct_usage_tres.out). */
 static void test_sacct_usage_tres(void **state)
 {
-	static const char fields[] =
-		"JobID,TRESUsageInMax,TRESUsageInMaxNode,TRESUsageInMaxTask,TRESUsageInMin,"
-		"TRESUsageInMinTask,TRESUsageOutMax,TRESUsageOutMaxNode,TRESUsageOutMaxTask,"
-		"TRESUsageInAve,TRESUsageInTot,TRESUsageOutAve,TRESUsageOutTot,MaxDiskRead,"
-		"MaxDiskWrite,AveDiskWrite,MaxPages,AveCPU,MinCPU,NTasks";
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_buf *b = sl_buf_new(1 << 20);
-	struct sl_sacct_fmt *f;
-	size_t n;
-	struct sl_job **v = tl_output_jobs("usage_tres.jsonl", &n);
-	char *want = tl_output("sacct_usage_tres.out");
-
 	(void)state;
-	assert_int_equal(sl_sacct_fmt_new(fields, &f, &err), 0);
-	assert_int_equal(sl_sacct_fmt_header(f, SL_SACCT_PARSABLE2, b), 0);
-	assert_int_equal(sl_sacct_fmt_job(f, v[0], SL_SACCT_PARSABLE2, 1, NOW, b), 0);
-	assert_string_equal(sl_buf_str(b), want);
-	free(want);
-	sl_buf_free(b);
-	sl_sacct_fmt_free(f);
-	sl_job_free_array(v, n);
+	sacct_golden("JobID,TRESUsageInMax,TRESUsageInMaxNode,TRESUsageInMaxTask,TRESUsageInMin,"
+		     "TRESUsageInMinTask,TRESUsageOutMax,TRESUsageOutMaxNode,TRESUsageOutMaxTask,"
+		     "TRESUsageInAve,TRESUsageInTot,TRESUsageOutAve,TRESUsageOutTot,MaxDiskRead,"
+		     "MaxDiskWrite,AveDiskWrite,MaxPages,AveCPU,MinCPU,NTasks",
+		     SL_SACCT_PARSABLE2, "usage_tres.jsonl", "sacct_usage_tres.out");
 }
 
 static void test_usage_forms(void **state)

@@ -91,7 +91,7 @@ static int fetch(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 	return r;
 }
 
-/* --json: the jobs of the window, as slurmdbd's /jobs/ document. */
+/* --json, --yaml: the jobs of the window, as slurmdbd's /jobs/ document. */
 static int print_json(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 		      struct sl_job **v, size_t n, int64_t now, struct sl_buf *b)
 {
@@ -109,7 +109,7 @@ static int print_json(const struct sl_sacct_opts *o, const struct sl_sacct_windo
 	for (size_t i = 0; i < n; i++)
 		if (sl_sacct_window_match(o, w, v[i]))
 			keep[k++] = v[i];
-	(void)sl_sacct_json(keep, k, cluster, now, b);
+	(void)sl_sacct_json(keep, k, cluster, now, o->json == 2 ? SL_DOC_YAML : SL_DOC_JSON, b);
 	free(keep);
 	free(cluster);
 	return 0;

@@ -24,7 +24,7 @@
 
 struct opts {
 	unsigned flags; /* SL_SCONTROL_ONELINE, SL_SCONTROL_DETAIL */
-	int json;
+	int json; /* --json 1, --yaml 2 */
 };
 
 static int write_out(struct sl_buf *b)
@@ -48,9 +48,9 @@ static const char *last_line(const char *msg, char *buf, size_t len)
 
 /* ---- show ---- */
 
-/* --json (Slurm 23.02's; 22.05's scontrol has none): squeue --json's
- * document for the jobs asked for. Consumes v. */
-static int show_job_json(struct sl_job **v, size_t n)
+/* --json, --yaml (Slurm 23.02's; 22.05's scontrol has neither): squeue
+ * --json's document for the jobs asked for. Consumes v. */
+static int show_job_json(struct sl_job **v, size_t n, enum sl_doc_form form)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_buf *b = sl_buf_new(OUT_CAP);
@@ -58,7 +58,7 @@ static int show_job_json(struct sl_job **v, size_t n)
 	int r = sl_client_cluster_name(&cluster, &err);
 
 	if (r == 0)
-		(void)sl_squeue_json(v, n, cluster, (int64_t)time(NULL), b);
+		(void)sl_squeue_json(v, n, cluster, (int64_t)time(NULL), form, b);
 	else
 		fprintf(stderr, "slurm_load_ctl_conf error: %s\n",
 			r == -SL_ECONNECT ? CONNECT_FAIL : err.msg);
@@ -99,7 +99,7 @@ static int show_job(const char *idstr, const struct opts *o)
 		return 1;
 	}
 	if (o->json)
-		return show_job_json(v, n);
+		return show_job_json(v, n, o->json == 2 ? SL_DOC_YAML : SL_DOC_JSON);
 	if (n == 0)
 		printf("No jobs in the system\n");
 	b = sl_buf_new(OUT_CAP);
@@ -201,9 +201,10 @@ static int cmd_show(int argc, char **argv, const struct opts *o)
 		return 1;
 	}
 	e = sl_scontrol_entity(argv[0]);
-	if (o->json && e != SL_SC_JOB && e != SL_SC_NODE && e != SL_SC_NO_ENTITY) {
-		fprintf(stderr, "scontrol: error: --json with show %s is not supported by Sluice\n",
-			argv[0]);
+	if (o->json && e != SL_SC_JOB && (e != SL_SC_NODE || o->json == 2) &&
+	    e != SL_SC_NO_ENTITY) {
+		fprintf(stderr, "scontrol: error: --%s with show %s is not supported by Sluice\n",
+			o->json == 2 ? "yaml" : "json", argv[0]);
 		return 1;
 	}
 	switch (e) {
@@ -353,6 +354,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"details", no_argument, NULL, 'd'}, {"oneliner", no_argument, NULL, 'o'},
 		{"version", no_argument, NULL, 'V'}, {"json", no_argument, NULL, 'j'},
+		{"yaml", no_argument, NULL, 'y'},
 		{"quiet", no_argument, NULL, 'Q'}, {"all", no_argument, NULL, 'a'},
 		{NULL, 0, NULL, 0},
 	};
@@ -365,6 +367,7 @@ int main(int argc, char **argv)
 		case 'd': o.flags |= SL_SCONTROL_DETAIL; break;
 		case 'o': o.flags |= SL_SCONTROL_ONELINE; break;
 		case 'j': o.json = 1; break;
+		case 'y': o.json = 2; break;
 		case 'a': case 'Q': break;
 		case 'V': printf("slurm 22.05.8\n"); return 0;
 		default:

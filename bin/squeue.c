@@ -154,9 +154,9 @@ static int by_id(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* --json: as 22.05's, every job slurmctld holds (it ignores -j, -u, -t
- * and the formats), by id. */
-static int print_json(void)
+/* --json, --yaml: as 22.05's, every job slurmctld holds (it ignores -j,
+ * -u, -t and the formats), by id. */
+static int print_json(enum sl_doc_form form)
 {
 	struct sl_jobfilter all = {0};
 	struct sl_err err = SL_ERR_INIT;
@@ -174,7 +174,7 @@ static int print_json(void)
 					  : err.msg);
 	} else {
 		qsort(v, n, sizeof(*v), by_id);
-		(void)sl_squeue_json(v, n, cluster, (int64_t)time(NULL), b);
+		(void)sl_squeue_json(v, n, cluster, (int64_t)time(NULL), form, b);
 		fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
 	}
 	sl_buf_free(b);
@@ -217,7 +217,7 @@ int main(int argc, char **argv)
 
 	parse(argc, argv, &o);
 	if (o.json) {
-		rc = print_json();
+		rc = print_json(o.json == 2 ? SL_DOC_YAML : SL_DOC_JSON);
 		sl_squeue_opts_clear(&o);
 		return rc;
 	}

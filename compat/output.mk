@@ -16,6 +16,7 @@ compat_libcompat_a_SOURCES += \
 	compat/sinfo_rec.c compat/sinfo_view.c compat/sinfo_json.c \
 	compat/slurm_usage.c compat/slurm_usage.h \
 	compat/slurm_json.c compat/slurm_json.h compat/squeue_json.c compat/sacct_json.c \
+	compat/slurm_yaml.c \
 	compat/sstat_fmt.c compat/sstat_fmt.h compat/sstat_opt.c compat/sstat_opt.h
 
 UNIT_TESTS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_sacct_fmt \
@@ -71,7 +72,9 @@ EXTRA_DIST += \
 	tests/data/output/sacct_helpformat.out
 
 # --json documents and resource-use cells (test_slurm_json.c)
-UNIT_TESTS += tests/unit/test_slurm_json tests/unit/test_sstat_fmt
+UNIT_TESTS += tests/unit/test_slurm_json tests/unit/test_sstat_fmt tests/unit/test_slurm_yaml
 EXTRA_DIST += tests/data/output/usage_jobs.jsonl tests/data/output/sacct_usage.out \
 	tests/data/output/usage_tres.jsonl tests/data/output/sacct_usage_tres.out \
-	tests/data/output/squeue_json.golden tests/data/output/sacct_json.golden
+	tests/data/output/squeue_json.golden tests/data/output/sacct_json.golden \
+	tests/data/json/squeue_pair.json tests/data/json/squeue_pair.yaml \
+	tests/data/json/sacct_pair.json tests/data/json/sacct_pair.yaml

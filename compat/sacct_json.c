@@ -369,12 +369,12 @@ static json_object *job_of(const struct sl_job *j, const char *cluster, int64_t 
 }
 
 int sl_sacct_json(struct sl_job *const *v, size_t n, const char *cluster, int64_t now,
-		  struct sl_buf *out)
+		  enum sl_doc_form form, struct sl_buf *out)
 {
 	json_object *doc = sl_json_doc(), *jobs = json_object_new_array();
 
 	for (size_t i = 0; i < n; i++)
 		json_object_array_add(jobs, job_of(v[i], cluster, now));
 	json_object_object_add(doc, "jobs", jobs);
-	return sl_json_emit(doc, out);
+	return form == SL_DOC_YAML ? sl_yaml_emit(doc, 0, out) : sl_json_emit(doc, out);
 }

@@ -201,6 +201,7 @@ SET(set_start) { return set_time(arg, &O(ctx)->start, err); }
 SET(set_end) { return set_time(arg, &O(ctx)->end, err); }
 
 FLAG(set_json, json, 1)
+FLAG(set_yaml, json, 2)
 
 static const struct sl_opt table[] = {
 	ROW("allusers", 'a', SL_OPT_NOARG, set_allusers),
@@ -257,7 +258,7 @@ static const struct sl_opt table[] = {
 	ROW("whole-hetjob", 0, SL_OPT_OPTARG, sl_query_set_nothing),
 	UNSUPP("associations", 'x', SL_OPT_REQ),
 	ROW("json", 0, SL_OPT_NOARG, set_json),
-	UNSUPP("yaml", 0, SL_OPT_NOARG),
+	ROW("yaml", 0, SL_OPT_NOARG, set_yaml),
 	{NULL, 't', SL_OPT_NOARG, {NULL, NULL}, 0, set_no_steps}, /* old -X */
 	{NULL, 0, SL_OPT_NOARG, {NULL, NULL}, 0, NULL},
 };

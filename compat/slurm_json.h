@@ -1,5 +1,5 @@
-/* slurm_json.h - the documents of Slurm 22.05's --json options (squeue,
- * sacct, sinfo; scontrol's in 23.02's manner): the openapi v0.0.38
+/* slurm_json.h - the documents of Slurm 22.05's --json and --yaml options
+ * (squeue, sacct, sinfo; scontrol's in 23.02's manner): the openapi v0.0.38
  * plugin's envelope (meta, errors, then the listing) through json-c's
  * pretty, spaced serializer, which is what Slurm's own serializer plugin
  * calls, so slashes print escaped ("openapi\/v0.0.38") and an empty array
@@ -18,6 +18,10 @@
 json_object *sl_json_doc(void);
 /* Serialize doc into out and free it: 0 or -SL_ETOOBIG. */
 int sl_json_emit(json_object *doc, struct sl_buf *out);
+/* The same tree as --yaml prints it (slurm_yaml.c): libyaml's emitter,
+ * every tag explicit. empty_null: "" is null (slurmctld's documents). */
+int sl_yaml_emit(json_object *doc, int empty_null, struct sl_buf *out);
+enum sl_doc_form { SL_DOC_JSON = 0, SL_DOC_YAML };
 
 /* Members: a string (NULL prints ""), an integer, null, a boolean, a
  * double, or an integer that is null when v is "unset" (`set` false). */
@@ -38,10 +42,10 @@ int64_t sl_json_exit_status(const struct sl_job *j);
 /* squeue --json (and scontrol --json show job): the /jobs/ document,
  * every record of v in its order. cluster: the config's clusterName. */
 int sl_squeue_json(struct sl_job *const *v, size_t n, const char *cluster, int64_t now,
-		   struct sl_buf *out);
+		   enum sl_doc_form form, struct sl_buf *out);
 /* sacct --json: the slurmdbd /jobs/ document, each job with its batch
  * step when it ran one. */
 int sl_sacct_json(struct sl_job *const *v, size_t n, const char *cluster, int64_t now,
-		  struct sl_buf *out);
+		  enum sl_doc_form form, struct sl_buf *out);
 
 #endif

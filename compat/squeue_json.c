@@ -275,7 +275,7 @@ static void part3(json_object *o, const struct sl_job *j)
 }
 
 int sl_squeue_json(struct sl_job *const *v, size_t n, const char *cluster, int64_t now,
-		   struct sl_buf *out)
+		   enum sl_doc_form form, struct sl_buf *out)
 {
 	json_object *doc = sl_json_doc(), *jobs = json_object_new_array();
 
@@ -288,5 +288,5 @@ int sl_squeue_json(struct sl_job *const *v, size_t n, const char *cluster, int64
 		json_object_array_add(jobs, o);
 	}
 	json_object_object_add(doc, "jobs", jobs);
-	return sl_json_emit(doc, out);
+	return form == SL_DOC_YAML ? sl_yaml_emit(doc, 1, out) : sl_json_emit(doc, out);
 }

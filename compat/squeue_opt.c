@@ -2,7 +2,7 @@
  *
  * As in Slurm's opts.c, a list option given twice keeps the last list;
  * SQUEUE_* variables fill what the command line left unset. Options Slurm
- * has and Sluice cannot honour (licenses, clusters, --yaml) say so and
+ * has and Sluice cannot honour (licenses, clusters, --steps) say so and
  * fail instead of printing a plausible but wrong list. */
 #include "squeue_opt.h"
 
@@ -172,6 +172,7 @@ SET(set_nodes)
 }
 
 FLAG(set_json, json, 1)
+FLAG(set_yaml, json, 2)
 
 static const struct sl_opt table[] = {
 	ROW("accounts", 'A', SL_OPT_REQ, set_accounts),
@@ -215,7 +216,7 @@ static const struct sl_opt table[] = {
 	ROW("verbose", 'v', SL_OPT_NOARG, set_verbose),
 	ROW("version", 'V', SL_OPT_NOARG, set_version),
 	ROW("json", 0, SL_OPT_NOARG, set_json),
-	UNSUPP("yaml", 0, SL_OPT_NOARG),
+	ROW("yaml", 0, SL_OPT_NOARG, set_yaml),
 	{NULL, 'U', SL_OPT_REQ, {NULL, NULL}, 0, set_accounts}, /* Slurm's old -U */
 	{NULL, 0, SL_OPT_NOARG, {NULL, NULL}, 0, NULL},
 };

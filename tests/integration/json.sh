@@ -47,6 +47,21 @@ expect_eq "user" "$USER1" "$(get sq.json 'd["jobs"][0]["user_name"]')"
 expect_eq "slashes escaped as Slurm's" 1 "$(grep -c '"openapi\\/v0.0.38"' sq.json)"
 ok "squeue --json"
 
+# --yaml: the same document through Slurm's YAML form
+as "$USER1" "$BIN/squeue" --yaml >sq.yaml || fail "squeue --yaml"
+expect_eq "--yaml head" "%YAML 1.1
+--- !!map
+!!str meta: !!map" "$(sed -n 1,3p sq.yaml)"
+expect_eq "--yaml: an empty string is null (slurmctld's)" 4 \
+	"$(grep -c '^  !!str admin_comment: !!null null$' sq.yaml)"
+expect_eq "--yaml: one job_id a job" 4 "$(grep -c '^  !!str job_id: !!int ' sq.yaml)"
+expect_eq "--yaml ends" "..." "$(tail -n1 sq.yaml)"
+as "$USER1" "$BIN/sacct" --yaml -j "$a" | grep -q '^  !!str constraints: !!str$' ||
+	fail "sacct --yaml: an empty string stays a string (slurmdbd's)"
+as "$USER1" "$BIN/scontrol" --yaml show job "$a" | grep -q "^  !!str job_id: !!int $a\$" ||
+	fail "scontrol --yaml show job"
+ok "--yaml"
+
 as "$USER1" "$BIN/scontrol" --json show job "$c" >sc.json || fail "scontrol --json show job"
 shape "$D/squeue_real.json" sc.json RUNNING
 expect_eq "scontrol --json: the one job" "[$c]" "$(get sc.json '[j["job_id"] for j in d["jobs"]]')"

@@ -129,7 +129,7 @@ static int show_parts(const char *name, int nodes, const struct opts *o)
 	v = sl_sinfo_built_view(built);
 	b = sl_buf_new(OUT_CAP);
 	if (o->json && nodes) /* sinfo --json's /nodes/ document */
-		(void)sl_sinfo_json(v, b);
+		(void)(o->json == 2 ? sl_sinfo_yaml(v, b) : sl_sinfo_json(v, b));
 	n = nodes ? v->nnodes : v->nparts;
 	for (size_t i = 0; i < n; i++) {
 		const char *nm = nodes ? v->nodes[i].name : v->parts[i].name;
@@ -201,8 +201,7 @@ static int cmd_show(int argc, char **argv, const struct opts *o)
 		return 1;
 	}
 	e = sl_scontrol_entity(argv[0]);
-	if (o->json && e != SL_SC_JOB && (e != SL_SC_NODE || o->json == 2) &&
-	    e != SL_SC_NO_ENTITY) {
+	if (o->json && e != SL_SC_JOB && e != SL_SC_NODE && e != SL_SC_NO_ENTITY) {
 		fprintf(stderr, "scontrol: error: --%s with show %s is not supported by Sluice\n",
 			o->json == 2 ? "yaml" : "json", argv[0]);
 		return 1;

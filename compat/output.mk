@@ -77,4 +77,5 @@ EXTRA_DIST += tests/data/output/usage_jobs.jsonl tests/data/output/sacct_usage.o
 	tests/data/output/usage_tres.jsonl tests/data/output/sacct_usage_tres.out \
 	tests/data/output/squeue_json.golden tests/data/output/sacct_json.golden \
 	tests/data/json/squeue_pair.json tests/data/json/squeue_pair.yaml \
-	tests/data/json/sacct_pair.json tests/data/json/sacct_pair.yaml
+	tests/data/json/sacct_pair.json tests/data/json/sacct_pair.yaml \
+	tests/data/json/sinfo_pair.json tests/data/json/sinfo_pair.yaml

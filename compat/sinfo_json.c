@@ -109,12 +109,23 @@ static json_object *node(const struct sl_sinfo_node *n)
 	return o;
 }
 
-int sl_sinfo_json(const struct sl_sinfo_view *v, struct sl_buf *out)
+static json_object *nodes_doc(const struct sl_sinfo_view *v)
 {
 	json_object *doc = sl_json_doc(), *nodes = json_object_new_array();
 
 	for (size_t i = 0; i < v->nnodes; i++)
 		json_object_array_add(nodes, node(&v->nodes[i]));
 	json_object_object_add(doc, "nodes", nodes);
-	return sl_json_emit(doc, out);
+	return doc;
+}
+
+int sl_sinfo_json(const struct sl_sinfo_view *v, struct sl_buf *out)
+{
+	return sl_json_emit(nodes_doc(v), out);
+}
+
+/* slurmctld's unset strings are null in its YAML (slurm_yaml.c). */
+int sl_sinfo_yaml(const struct sl_sinfo_view *v, struct sl_buf *out)
+{
+	return sl_yaml_emit(nodes_doc(v), 1, out);
 }

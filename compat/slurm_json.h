@@ -48,4 +48,9 @@ int sl_squeue_json(struct sl_job *const *v, size_t n, const char *cluster, int64
 int sl_sacct_json(struct sl_job *const *v, size_t n, const char *cluster, int64_t now,
 		  enum sl_doc_form form, struct sl_buf *out);
 
+/* sinfo --json's /nodes/ document (sinfo_json.c, sl_sinfo_json()) as
+ * --yaml prints it. */
+struct sl_sinfo_view;
+int sl_sinfo_yaml(const struct sl_sinfo_view *v, struct sl_buf *out);
+
 #endif

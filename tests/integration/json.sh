@@ -60,6 +60,8 @@ as "$USER1" "$BIN/sacct" --yaml -j "$a" | grep -q '^  !!str constraints: !!str$'
 	fail "sacct --yaml: an empty string stays a string (slurmdbd's)"
 as "$USER1" "$BIN/scontrol" --yaml show job "$a" | grep -q "^  !!str job_id: !!int $a\$" ||
 	fail "scontrol --yaml show job"
+as "$USER1" "$BIN/scontrol" --yaml show node | grep -q '^!!str nodes: !!seq$' ||
+	fail "scontrol --yaml show node"
 ok "--yaml"
 
 as "$USER1" "$BIN/scontrol" --json show job "$c" >sc.json || fail "scontrol --json show job"

@@ -1,7 +1,7 @@
 /* test_slurm_yaml.c - the --yaml and --json serializers (slurm_yaml.c,
  * slurm_json.c's sl_json_emit) against real Slurm 22.05: documents that
- * squeue and sacct printed with --json and, at the same moment, --yaml
- * (tests/data/json/{squeue,sacct}_pair.*, times masked alike). The JSON
+ * squeue, sacct and sinfo printed with --json and, at the same moment,
+ * --yaml (tests/data/json/{squeue,sacct,sinfo}_pair.*, times masked alike). The JSON
  * read back and written again is the same bytes; written as YAML it is
  * what --yaml printed: tags, quoting, line breaks, and slurmctld's empty
  * strings as null where slurmdbd's stay strings. */
@@ -65,11 +65,18 @@ static void test_sacct_pair(void **state)
 	pair("sacct_pair.json", "sacct_pair.yaml", 0);
 }
 
+static void test_sinfo_pair(void **state)
+{
+	(void)state;
+	pair("sinfo_pair.json", "sinfo_pair.yaml", 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_squeue_pair),
 		cmocka_unit_test(test_sacct_pair),
+		cmocka_unit_test(test_sinfo_pair),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -38,7 +38,7 @@ int sl_h_stat(struct sluiced *d, const struct sl_peer *p, json_object *req, json
 	struct sl_usage u;
 	struct sl_job *j;
 	json_object *v;
-	char *dir, *host, *text = NULL;
+	char *dir = NULL, *host = NULL, *text = NULL;
 	unsigned long long id;
 	int r;
 
@@ -53,24 +53,24 @@ int sl_h_stat(struct sluiced *d, const struct sl_peer *p, json_object *req, json
 	/* refused: the message is the node, which Slurm's refusal names */
 	if ((r = sl_authz_job(p, j, SL_OP_SEE_PRIVATE, &rerr)) != 0) {
 		r = sl_err_set(err, -r, "%s", host);
-		free(host);
-		return r;
+		goto out;
 	}
 	if (strcmp(sl_conf_executor(d->conf), "local") != 0) {
-		free(host);
-		return sl_err_set(err, SL_EUNSUPP, "sstat is not supported by Sluice with the %s "
-				  "executor: its jobs' use is not measured",
-				  sl_conf_executor(d->conf));
+		r = sl_err_set(err, SL_EUNSUPP, "sstat is not supported by Sluice with the %s "
+			       "executor: its jobs' use is not measured", sl_conf_executor(d->conf));
+		goto out;
 	}
 	dir = sl_xasprintf("%s/jobs/%llu", sl_conf_state_dir(d->conf), id);
-	/* none yet (the first sample comes as the job starts): zeros */
+	/* none yet (the first sample comes a second after the launch): zeros */
 	if (sl_jobdir_read(dir, SL_JOBDIR_USAGE, &text, &rerr) != 0 || sl_jobdir_blank(text) ||
 	    sl_usage_from_json(text, &u) != 0)
 		memset(&u, 0, sizeof(u));
 	json_object_object_add(rep, "usage", sl_usage_to_obj(&u));
 	json_object_object_add(rep, "node", json_object_new_string(host));
+	r = 0;
+out:
 	free(host);
 	free(text);
 	free(dir);
-	return 0;
+	return r;
 }

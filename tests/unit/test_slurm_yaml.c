@@ -14,28 +14,17 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "buf.h"
+#include "job_testlib.h"
 #include "slurm_json.h"
 #include "xalloc.h"
 
+/* tests/data/json/NAME (tl_output() reads tests/data/output/). */
 static char *slurp(const char *name)
 {
-	const char *top = getenv("top_srcdir");
-	char path[4096];
-	struct sl_buf *b = sl_buf_new(1 << 24);
-	char chunk[65536], *out;
-	size_t k;
-	FILE *f;
+	char path[256];
 
-	snprintf(path, sizeof(path), "%s/tests/data/json/%s", top ? top : ".", name);
-	if ((f = fopen(path, "r")) == NULL)
-		fail_msg("%s: cannot open", path);
-	while ((k = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		sl_buf_add(b, chunk, k);
-	fclose(f);
-	out = sl_xstrdup(sl_buf_str(b));
-	sl_buf_free(b);
-	return out;
+	snprintf(path, sizeof(path), "../json/%s", name);
+	return tl_output(path);
 }
 
 static void pair(const char *json_file, const char *yaml_file, int empty_null)

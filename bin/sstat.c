@@ -67,14 +67,13 @@ static int stat_one(const struct sl_sstat_opts *o, const struct sl_sstat_fmt *f,
 	step_name(s, name, sizeof(name));
 	if (s->task >= 0)
 		return 0; /* an array task: Sluice's arrays have no steps to stat */
-	if (s->step >= 0 || s->step == SL_SSTAT_STEP_EXTERN) {
-		fprintf(stderr, "sstat: error: StepId=%s not found running.\n", name);
-		return 0;
-	}
 	r = sl_client_stat(s->id, &u, &node, &err);
-	if (r == 0 && (s->step == SL_SSTAT_STEP_BATCH || o->allsteps))
+	/* a numbered or extern step: a Sluice job has none */
+	if ((r == 0 || r == -SL_ESTATE) && (s->step >= 0 || s->step == SL_SSTAT_STEP_EXTERN))
+		fprintf(stderr, "sstat: error: StepId=%s not found running.\n", name);
+	else if (r == 0 && (s->step == SL_SSTAT_STEP_BATCH || o->allsteps))
 		(void)sl_sstat_fmt_step(f, name, &u, node, b);
-	else if ((r == -SL_ENOENT || r == -SL_ESTATE) && s->step == SL_SSTAT_STEP_BATCH)
+	else if (r == -SL_ESTATE && s->step == SL_SSTAT_STEP_BATCH)
 		fprintf(stderr, "sstat: error: StepId=%s not found running.\n", name);
 	else if (r == -SL_ENOENT)
 		fprintf(stderr, "sstat: error: couldn't get steps for job %llu\n", id);

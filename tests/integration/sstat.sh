@@ -60,6 +60,14 @@ out=$(as "$USER1" "$S" -n -j "$done_id" 2>&1); rc=$?
 expect_eq "finished job" "0 sstat: error: No steps running for job $done_id" "$rc $out"
 out=$(as "$USER1" "$S" -n -j 999999 2>&1); rc=$?
 expect_eq "unknown job" "0 sstat: error: couldn't get steps for job 999999" "$rc $out"
+out=$(as "$USER1" "$S" -n -j 999999.batch,999999.0 2>&1); rc=$?
+expect_eq "unknown job's steps" "0 sstat: error: couldn't get steps for job 999999
+sstat: error: couldn't get steps for job 999999" "$rc $out"
+out=$(as "$USER1" "$S" -n -j "$done_id.batch" 2>&1); rc=$?
+expect_eq "finished job's batch step" "0 sstat: error: StepId=$done_id.batch not found running." "$rc $out"
+held=$(submit "$USER1" -H --wrap true)
+out=$(as "$USER1" "$S" -n -a -j "$held" 2>&1); rc=$?
+expect_eq "pending job, -a" "0 sstat: error: No steps running for job $held" "$rc $out"
 out=$(as "$USER2" "$S" -n -j "$id.batch" 2>&1); rc=$?
 expect_eq "another user's job" "0 sstat: error: slurm_job_step_stat: there was an error with the request to $H rc = Invalid user id
 sstat: error: problem getting step_layout for StepId=$id.batch: Invalid user id" "$rc $out"

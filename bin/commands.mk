@@ -15,6 +15,10 @@ bin_scontrol_SOURCES = bin/scontrol.c
 bin_scontrol_LDADD = $(SL_LIBS)
 bin_sinfo_SOURCES = bin/sinfo.c
 bin_sinfo_LDADD = $(SL_LIBS)
+# sstat: running jobs' use, from their supervisors (h_stat.c)
+bin_PROGRAMS += bin/sstat
+bin_sstat_SOURCES = bin/sstat.c
+bin_sstat_LDADD = $(SL_LIBS)
 
 # `sluice`, the admin tool: simulate (the admission engine on scenarios),
 # render (the object a job would become on Kubernetes), migrate (a Slurm

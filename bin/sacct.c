@@ -13,6 +13,7 @@
 #include "sacct_fmt.h"
 #include "sacct_opt.h"
 #include "slurm_clusters.h"
+#include "slurm_json.h"
 #include "slurm_state.h"
 #include "xalloc.h"
 
@@ -91,6 +92,30 @@ static int fetch(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 	return r;
 }
 
+/* --json, --yaml: the jobs of the window, as slurmdbd's /jobs/ document. */
+static int print_json(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
+		      struct sl_job **v, size_t n, int64_t now, struct sl_buf *b)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **keep = sl_xcalloc(n + 1, sizeof(*keep));
+	char *cluster = NULL;
+	size_t k = 0;
+	int r;
+
+	if ((r = sl_client_cluster_name(&cluster, &err)) != 0) {
+		fprintf(stderr, "sacct: error: %s\n", err.msg);
+		free(keep);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (sl_sacct_window_match(o, w, v[i]))
+			keep[k++] = v[i];
+	(void)sl_sacct_json(keep, k, cluster, now, o->json == 2 ? SL_DOC_YAML : SL_DOC_JSON, b);
+	free(keep);
+	free(cluster);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sl_sacct_opts o = {0};
@@ -116,6 +141,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	b = sl_buf_new(OUT_CAP);
+	if (o.json) {
+		if (!o.sel.states.matches_none && fetch(&o, &w, &v, &n) != 0)
+			rc = 1;
+		sl_sacct_sort(v, n);
+		if (rc == 0 && (rc = print_json(&o, &w, v, n, now, b)) == 0)
+			fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
+		goto out;
+	}
 	if (!o.noheader)
 		sl_sacct_fmt_header(f, o.mode, b);
 	if (!o.sel.states.matches_none && !other_cluster && fetch(&o, &w, &v, &n) != 0)
@@ -127,6 +160,7 @@ int main(int argc, char **argv)
 			break; /* output cap: print what fits */
 	if (rc == 0)
 		fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
+out:
 	sl_buf_free(b);
 	sl_sacct_fmt_free(f);
 	sl_job_free_array(v, n);

@@ -15,6 +15,7 @@
 #include "client.h"
 #include "scontrol_fmt.h"
 #include "sinfo_fmt.h"
+#include "slurm_json.h"
 #include "slurm_state.h"
 #include "xalloc.h"
 
@@ -23,7 +24,7 @@
 
 struct opts {
 	unsigned flags; /* SL_SCONTROL_ONELINE, SL_SCONTROL_DETAIL */
-	int json;
+	int json; /* --json 1, --yaml 2 */
 };
 
 static int write_out(struct sl_buf *b)
@@ -47,6 +48,29 @@ static const char *last_line(const char *msg, char *buf, size_t len)
 
 /* ---- show ---- */
 
+/* --json, --yaml (Slurm 23.02's; 22.05's scontrol has neither): squeue
+ * --json's document for the jobs asked for. Consumes v. */
+static int show_job_json(struct sl_job **v, size_t n, enum sl_doc_form form)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(OUT_CAP);
+	char *cluster = NULL;
+	int r = sl_client_cluster_name(&cluster, &err);
+
+	if (r == 0)
+		(void)sl_squeue_json(v, n, cluster, (int64_t)time(NULL), form, b);
+	else
+		fprintf(stderr, "slurm_load_ctl_conf error: %s\n",
+			r == -SL_ECONNECT ? CONNECT_FAIL : err.msg);
+	free(cluster);
+	sl_job_free_array(v, n);
+	if (r != 0) {
+		sl_buf_free(b);
+		return 1;
+	}
+	return write_out(b);
+}
+
 static int show_job(const char *idstr, const struct opts *o)
 {
 	struct sl_jobfilter f = {0};
@@ -58,11 +82,6 @@ static int show_job(const char *idstr, const struct opts *o)
 	long task;
 	int r;
 
-	if (o->json) {
-		fprintf(stderr, "scontrol: error: --json is not supported by Sluice: it does not "
-				"reproduce Slurm 22.05's data_parser job output; use -o\n");
-		return 1;
-	}
 	if (idstr) {
 		if (sl_slurm_jobid_parse(idstr, &id, &task) != 0 || task >= 0) {
 			fprintf(stderr, "scontrol_print_job error: Invalid job id specified\n");
@@ -79,6 +98,8 @@ static int show_job(const char *idstr, const struct opts *o)
 		fprintf(stderr, "slurm_load_jobs error: Invalid job id specified\n");
 		return 1;
 	}
+	if (o->json)
+		return show_job_json(v, n, o->json == 2 ? SL_DOC_YAML : SL_DOC_JSON);
 	if (n == 0)
 		printf("No jobs in the system\n");
 	b = sl_buf_new(OUT_CAP);
@@ -107,12 +128,16 @@ static int show_parts(const char *name, int nodes, const struct opts *o)
 	built = sl_sinfo_build(ci);
 	v = sl_sinfo_built_view(built);
 	b = sl_buf_new(OUT_CAP);
+	if (o->json && nodes) /* sinfo --json's /nodes/ document */
+		(void)(o->json == 2 ? sl_sinfo_yaml(v, b) : sl_sinfo_json(v, b));
 	n = nodes ? v->nnodes : v->nparts;
 	for (size_t i = 0; i < n; i++) {
 		const char *nm = nodes ? v->nodes[i].name : v->parts[i].name;
 		if (name && strcmp(name, nm) != 0)
 			continue;
 		shown++;
+		if (o->json)
+			continue;
 		if (nodes)
 			sl_scontrol_node(b, &v->nodes[i], o->flags);
 		else
@@ -125,7 +150,7 @@ static int show_parts(const char *name, int nodes, const struct opts *o)
 		fprintf(stderr, "%s %s not found\n", nodes ? "Node" : "Partition", name);
 		return 1;
 	}
-	if (shown == 0)
+	if (shown == 0 && !o->json)
 		printf("No %s in the system\n", nodes ? "nodes" : "partitions");
 	return write_out(b);
 }
@@ -175,7 +200,13 @@ static int cmd_show(int argc, char **argv, const struct opts *o)
 		fprintf(stderr, "too many arguments for keyword:show\n");
 		return 1;
 	}
-	switch ((e = sl_scontrol_entity(argv[0]))) {
+	e = sl_scontrol_entity(argv[0]);
+	if (o->json && e != SL_SC_JOB && e != SL_SC_NODE && e != SL_SC_NO_ENTITY) {
+		fprintf(stderr, "scontrol: error: --%s with show %s is not supported by Sluice\n",
+			o->json == 2 ? "yaml" : "json", argv[0]);
+		return 1;
+	}
+	switch (e) {
 	case SL_SC_JOB: return show_job(arg, o);
 	case SL_SC_PARTITION: return show_parts(arg, 0, o);
 	case SL_SC_NODE: return show_parts(arg, 1, o);
@@ -322,6 +353,7 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"details", no_argument, NULL, 'd'}, {"oneliner", no_argument, NULL, 'o'},
 		{"version", no_argument, NULL, 'V'}, {"json", no_argument, NULL, 'j'},
+		{"yaml", no_argument, NULL, 'y'},
 		{"quiet", no_argument, NULL, 'Q'}, {"all", no_argument, NULL, 'a'},
 		{NULL, 0, NULL, 0},
 	};
@@ -334,6 +366,7 @@ int main(int argc, char **argv)
 		case 'd': o.flags |= SL_SCONTROL_DETAIL; break;
 		case 'o': o.flags |= SL_SCONTROL_ONELINE; break;
 		case 'j': o.json = 1; break;
+		case 'y': o.json = 2; break;
 		case 'a': case 'Q': break;
 		case 'V': printf("slurm 22.05.8\n"); return 0;
 		default:

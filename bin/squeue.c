@@ -9,6 +9,7 @@
 
 #include "buf.h"
 #include "client.h"
+#include "slurm_json.h"
 #include "slurm_state.h"
 #include "squeue_fmt.h"
 #include "squeue_opt.h"
@@ -153,6 +154,41 @@ static int round_once(const struct sl_squeue_opts *o, const struct sl_squeue_fmt
 	return r != 0;
 }
 
+static int by_id(const void *a, const void *b)
+{
+	const struct sl_job *x = *(struct sl_job *const *)a, *y = *(struct sl_job *const *)b;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* --json, --yaml: as 22.05's, every job slurmctld holds (it ignores -j,
+ * -u, -t and the formats), by id. */
+static int print_json(enum sl_doc_form form)
+{
+	struct sl_jobfilter all = {0};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **v = NULL;
+	struct sl_buf *b = sl_buf_new(OUT_CAP);
+	char *cluster = NULL;
+	size_t n = 0;
+	int r = sl_client_cluster_name(&cluster, &err);
+
+	if (r == 0)
+		r = sl_client_query(&all, &v, &n, &err);
+	if (r != 0) {
+		fprintf(stderr, "slurm_load_jobs error: %s\n",
+			r == -SL_ECONNECT ? "Unable to contact slurm controller (connect failure)"
+					  : err.msg);
+	} else {
+		qsort(v, n, sizeof(*v), by_id);
+		(void)sl_squeue_json(v, n, cluster, (int64_t)time(NULL), form, b);
+		fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
+	}
+	sl_buf_free(b);
+	sl_job_free_array(v, n);
+	free(cluster);
+	return r != 0 || fflush(stdout) != 0;
+}
+
 static void parse(int argc, char **argv, struct sl_squeue_opts *o)
 {
 	struct sl_err err = SL_ERR_INIT;
@@ -187,6 +223,11 @@ int main(int argc, char **argv)
 	char *cluster;
 
 	parse(argc, argv, &o);
+	if (o.json) {
+		rc = print_json(o.json == 2 ? SL_DOC_YAML : SL_DOC_JSON);
+		sl_squeue_opts_clear(&o);
+		return rc;
+	}
 	cluster = sl_slurm_clusters_or_exit("squeue", o.clusters);
 	f = format(&o);
 	for (;;) {

@@ -226,3 +226,15 @@ char *sl_hostlist_compress_ordered(char *const *names, size_t n)
 {
 	return compress(names, n, 0);
 }
+
+void sl_hostlist_first(const char *list, char *buf, size_t len)
+{
+	const char *nl = list ? list : "";
+	size_t k = strcspn(nl, "[,");
+
+	if (nl[k] == '[')
+		snprintf(buf, len, "%.*s%.*s", (int)k, nl, (int)strcspn(nl + k + 1, "-,]"),
+			 nl + k + 1);
+	else
+		snprintf(buf, len, "%.*s", (int)k, nl);
+}

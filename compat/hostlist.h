@@ -23,5 +23,8 @@ char *sl_hostlist_compress(char *const *names, size_t n);
  * common prefix share a bracket, in their order ("n3,n1,n2" ->
  * "n[3,1-2]"); nothing is sorted or dropped. Caller frees. */
 char *sl_hostlist_compress_ordered(char *const *names, size_t n);
+/* The first name of a list, a job's batch host ("n[1-3]" -> "n1",
+ * "a,b" -> "a"; NULL or "" -> ""), into buf. */
+void sl_hostlist_first(const char *list, char *buf, size_t len);
 
 #endif

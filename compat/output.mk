@@ -15,7 +15,11 @@ compat_libcompat_a_SOURCES += \
 	compat/slurm_env.c compat/slurm_env.h \
 	compat/slurm_pattern.c compat/slurm_pattern.h \
 	compat/sinfo_fmt.c compat/sinfo_fmt.h compat/sinfo_int.h \
-	compat/sinfo_rec.c compat/sinfo_view.c compat/sinfo_json.c
+	compat/sinfo_rec.c compat/sinfo_view.c compat/sinfo_json.c \
+	compat/slurm_usage.c compat/slurm_usage.h \
+	compat/slurm_json.c compat/slurm_json.h compat/squeue_json.c compat/sacct_json.c \
+	compat/slurm_yaml.c \
+	compat/sstat_fmt.c compat/sstat_fmt.h compat/sstat_opt.c compat/sstat_opt.h
 
 UNIT_TESTS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_sacct_fmt \
 	tests/unit/test_sacct_opt tests/unit/test_slurm_env tests/unit/test_slurm_pattern \
@@ -71,3 +75,11 @@ EXTRA_DIST += \
 
 # sluice replay's traces (sacct -P, SWF).
 UNIT_TESTS += tests/unit/test_replay_load
+# --json documents and resource-use cells (test_slurm_json.c)
+UNIT_TESTS += tests/unit/test_slurm_json tests/unit/test_sstat_fmt tests/unit/test_slurm_yaml
+EXTRA_DIST += tests/data/output/usage_jobs.jsonl tests/data/output/sacct_usage.out \
+	tests/data/output/usage_tres.jsonl tests/data/output/sacct_usage_tres.out \
+	tests/data/output/squeue_json.golden tests/data/output/sacct_json.golden \
+	tests/data/json/squeue_pair.json tests/data/json/squeue_pair.yaml \
+	tests/data/json/sacct_pair.json tests/data/json/sacct_pair.yaml \
+	tests/data/json/sinfo_pair.json tests/data/json/sinfo_pair.yaml

@@ -8,9 +8,13 @@
  * a number or a duration overflows its column) and a printer that gets
  * the job and whether it prints the job row or its batch step row.
  *
- * Statistics Sluice does not gather (memory, disk, CPU frequency, per-task
- * figures) print empty, as Slurm prints them for a job without accounting
- * data; CPU times print 00:00:00, Slurm's zero. */
+ * The batch step's use (memory, pages, disk, CPU) is what its supervisor
+ * measured (libbatch/usage.h), printed on the step's row as Slurm prints a
+ * step's (slurm_usage.c); the job's row carries only the CPU times, the sum
+ * of its steps. A job without figures (Kubernetes, never ran, still
+ * running) prints them empty and its CPU times 00:00:00, as Slurm does for
+ * a step it has no accounting data for. Energy and CPU frequency are not
+ * measured: Slurm's zeros. */
 #include "sacct_fmt.h"
 
 #include <stdio.h>
@@ -19,9 +23,11 @@
 #include <strings.h>
 #include <ctype.h>
 
+#include "hostlist.h"
 #include "slurm_fmt.h"
 #include "slurm_time.h"
 #include "slurm_tres.h"
+#include "slurm_usage.h"
 #include "xalloc.h"
 
 #define VAL_MAX 8192
@@ -133,8 +139,6 @@ static void secs(int64_t v, char *buf, size_t len)
 CONST(f_blank, "", "")
 CONST(f_freq_req, "Unknown", "0")
 CONST(f_batch_zero, "", "0")
-CONST(f_energy, "", "energy=0")
-CONST(f_cpu_zero, "00:00:00", "00:00:00")
 
 F(f_account) { (void)row; (void)c; S(OR_EMPTY(j->spec.account)); }
 F(f_partition) { (void)c; JOBONLY(OR_EMPTY(j->spec.partition)); }
@@ -155,6 +159,68 @@ F(f_gid) { (void)c; JOBNUM((unsigned)j->gid); }
 F(f_priority) { (void)c; JOBNUM(j->priority); }
 F(f_alloc_cpus) { (void)c; snprintf(buf, len, "%d", row_cpus(j, row)); }
 F(f_nnodes) { (void)c; snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : shape(j).nodes); }
+/* The batch step's figures, when its supervisor measured any. */
+static int measured(const struct sl_job *j, enum row row, struct sl_usage *u)
+{
+	sl_usage_from_job(j, u);
+	return row == ROW_BATCH && u->ntasks > 0;
+}
+
+/* The node of a step's figures: its batch host, the first of its nodes. */
+static void batch_host(const struct sl_job *j, char *buf, size_t len)
+{
+	sl_hostlist_first(j->nodelist, buf, len);
+}
+
+#define USAGE(name, expr) F(name) { \
+		struct sl_usage u; \
+		(void)c; \
+		if (measured(j, row, &u)) \
+			expr; \
+		else \
+			S(""); \
+	}
+USAGE(f_max_rss, sl_slurm_usage_kib(u.max_rss, c->unit, buf, len))
+USAGE(f_max_vmsize, sl_slurm_usage_kib(u.max_vmsize, c->unit, buf, len))
+USAGE(f_max_pages, sl_slurm_usage_count(u.max_pages, c->unit, buf, len))
+USAGE(f_step_cpu, sl_slurm_usage_cpu_secs(u.user_usec + u.sys_usec, buf, len))
+USAGE(f_disk_read, sl_slurm_usage_disk(u.disk_read, c->unit, buf, len))
+USAGE(f_disk_write, sl_slurm_usage_disk(u.disk_write, c->unit, buf, len))
+USAGE(f_usage_node, batch_host(j, buf, len))
+USAGE(f_usage_task, S("0"))
+#undef USAGE
+
+/* A TRESUsage cell: the step's figures, else unmeasured (Ave and Tot say
+ * "energy=0" on a step without figures, as Slurm's). */
+static void usage_tres(const struct sl_job *j, enum row row, const struct pctx *c,
+		       enum sl_usage_tres kind, int energy, char *buf, size_t len)
+{
+	struct sl_usage u;
+	char host[256];
+
+	batch_host(j, host, sizeof(host));
+	if (measured(j, row, &u))
+		sl_slurm_usage_tres(&u, kind, host, c->unit, buf, len);
+	else
+		S(row == ROW_BATCH && energy ? "energy=0" : "");
+}
+
+#define TRES(name, kind, energy) F(name) { usage_tres(j, row, c, kind, energy, buf, len); }
+TRES(f_tres_in, SL_UTRES_IN, 0)
+TRES(f_tres_in_sum, SL_UTRES_IN, 1)
+TRES(f_tres_in_node, SL_UTRES_IN_NODE, 0)
+TRES(f_tres_in_task, SL_UTRES_IN_TASK_N, 0)
+TRES(f_tres_out, SL_UTRES_OUT, 0)
+TRES(f_tres_out_sum, SL_UTRES_OUT, 1)
+TRES(f_tres_out_node, SL_UTRES_OUT_NODE, 0)
+TRES(f_tres_out_task, SL_UTRES_OUT_TASK, 0)
+#undef TRES
+
+/* A job's CPU times are its steps' sums: the batch step's, on both rows. */
+F(f_user_cpu) { (void)row; (void)c; sl_slurm_usage_cpu(j->user_usec, buf, len); }
+F(f_system_cpu) { (void)row; (void)c; sl_slurm_usage_cpu(j->sys_usec, buf, len); }
+F(f_total_cpu) { (void)row; (void)c; sl_slurm_usage_cpu(j->user_usec + j->sys_usec, buf, len); }
+
 F(f_ntasks) { (void)j; (void)c; S(row == ROW_BATCH ? "1" : ""); }
 F(f_cputime) { secs(elapsed(j, c->now) * row_cpus(j, row), buf, len); }
 F(f_suspended) { (void)j; (void)row; (void)c; secs(0, buf, len); }
@@ -273,22 +339,13 @@ F(f_resv_cpu_raw)
 F(f_nodelist)
 {
 	const char *nl = j->nodelist;
-	size_t k;
 	(void)c;
-	if (nl == NULL || *nl == '\0') {
+	if (nl == NULL || *nl == '\0')
 		S("None assigned");
-		return;
-	}
-	if (row == ROW_JOB) {
+	else if (row == ROW_JOB)
 		S(nl);
-		return;
-	}
-	k = strcspn(nl, "[,");
-	if (nl[k] == '[')
-		snprintf(buf, len, "%.*s%.*s", (int)k, nl, (int)strcspn(nl + k + 1, "-,]"),
-			 nl + k + 1);
 	else
-		snprintf(buf, len, "%.*s", (int)k, nl);
+		batch_host(j, buf, len);
 }
 
 /* ReqMem is the job's memory request from its TRES, all nodes together. */
@@ -382,13 +439,13 @@ static const struct field_row table[] = {
 	{"AllocNodes", 10, K_STR, f_alloc_nodes},
 	{"AllocTRES", 10, K_STR, f_alloc_tres},
 	{"AssocID", 7, K_NUM, f_blank},
-	{"AveCPU", 10, K_STR, f_blank},
+	{"AveCPU", 10, K_STR, f_step_cpu},
 	{"AveCPUFreq", 10, K_STR, f_batch_zero},
-	{"AveDiskRead", 14, K_STR, f_blank},
-	{"AveDiskWrite", 14, K_STR, f_blank},
-	{"AvePages", 10, K_STR, f_blank},
-	{"AveRSS", 10, K_STR, f_blank},
-	{"AveVMSize", 10, K_STR, f_blank},
+	{"AveDiskRead", 14, K_STR, f_disk_read},
+	{"AveDiskWrite", 14, K_STR, f_disk_write},
+	{"AvePages", 10, K_STR, f_max_pages},
+	{"AveRSS", 10, K_STR, f_max_rss},
+	{"AveVMSize", 10, K_STR, f_max_vmsize},
 	{"BlockID", 16, K_STR, f_blank},
 	{"Cluster", 10, K_STR, f_blank},
 	{"Comment", 14, K_STR, f_comment},
@@ -412,25 +469,25 @@ static const struct field_row table[] = {
 	{"JobIDRaw", -12, K_STR, f_jobid},
 	{"JobName", 10, K_STR, f_jobname},
 	{"Layout", 9, K_STR, f_blank},
-	{"MaxDiskRead", 12, K_STR, f_blank},
-	{"MaxDiskReadNode", 15, K_STR, f_blank},
-	{"MaxDiskReadTask", 15, K_NUM, f_blank},
-	{"MaxDiskWrite", 12, K_STR, f_blank},
-	{"MaxDiskWriteNode", 16, K_STR, f_blank},
-	{"MaxDiskWriteTask", 16, K_NUM, f_blank},
-	{"MaxPages", 8, K_STR, f_blank},
-	{"MaxPagesNode", 12, K_STR, f_blank},
-	{"MaxPagesTask", 14, K_NUM, f_blank},
-	{"MaxRSS", 10, K_STR, f_blank},
-	{"MaxRSSNode", 10, K_STR, f_blank},
-	{"MaxRSSTask", 10, K_NUM, f_blank},
-	{"MaxVMSize", 10, K_STR, f_blank},
-	{"MaxVMSizeNode", 14, K_STR, f_blank},
-	{"MaxVMSizeTask", 14, K_NUM, f_blank},
+	{"MaxDiskRead", 12, K_STR, f_disk_read},
+	{"MaxDiskReadNode", 15, K_STR, f_usage_node},
+	{"MaxDiskReadTask", 15, K_NUM, f_usage_task},
+	{"MaxDiskWrite", 12, K_STR, f_disk_write},
+	{"MaxDiskWriteNode", 16, K_STR, f_usage_node},
+	{"MaxDiskWriteTask", 16, K_NUM, f_usage_task},
+	{"MaxPages", 8, K_STR, f_max_pages},
+	{"MaxPagesNode", 12, K_STR, f_usage_node},
+	{"MaxPagesTask", 14, K_NUM, f_usage_task},
+	{"MaxRSS", 10, K_STR, f_max_rss},
+	{"MaxRSSNode", 10, K_STR, f_usage_node},
+	{"MaxRSSTask", 10, K_NUM, f_usage_task},
+	{"MaxVMSize", 10, K_STR, f_max_vmsize},
+	{"MaxVMSizeNode", 14, K_STR, f_usage_node},
+	{"MaxVMSizeTask", 14, K_NUM, f_usage_task},
 	{"McsLabel", 12, K_STR, f_blank},
-	{"MinCPU", 10, K_STR, f_blank},
-	{"MinCPUNode", 10, K_STR, f_blank},
-	{"MinCPUTask", 10, K_NUM, f_blank},
+	{"MinCPU", 10, K_STR, f_step_cpu},
+	{"MinCPUNode", 10, K_STR, f_usage_node},
+	{"MinCPUTask", 10, K_NUM, f_usage_task},
 	{"NCPUS", 10, K_NUM, f_alloc_cpus},
 	{"NNodes", 8, K_NUM, f_nnodes},
 	{"NodeList", 15, K_STR, f_nodelist},
@@ -459,29 +516,29 @@ static const struct field_row table[] = {
 	{"SubmitLine", 20, K_STR, f_blank},
 	{"Suspended", 10, K_NUM, f_suspended},
 	{"SystemComment", 15, K_STR, f_blank},
-	{"SystemCPU", 10, K_STR, f_cpu_zero},
+	{"SystemCPU", 10, K_STR, f_system_cpu},
 	{"Timelimit", 10, K_STR, f_timelimit},
 	{"TimelimitRaw", 10, K_STR, f_timelimit_raw},
-	{"TotalCPU", 10, K_STR, f_cpu_zero},
-	{"TRESUsageInAve", 14, K_STR, f_energy},
-	{"TRESUsageInMax", 14, K_STR, f_blank},
-	{"TRESUsageInMaxNode", 18, K_STR, f_blank},
-	{"TRESUsageInMaxTask", 18, K_STR, f_blank},
-	{"TRESUsageInMin", 14, K_STR, f_blank},
-	{"TRESUsageInMinNode", 18, K_STR, f_blank},
-	{"TRESUsageInMinTask", 18, K_STR, f_blank},
-	{"TRESUsageInTot", 14, K_STR, f_energy},
-	{"TRESUsageOutAve", 15, K_STR, f_energy},
-	{"TRESUsageOutMax", 15, K_STR, f_blank},
-	{"TRESUsageOutMaxNode", 19, K_STR, f_blank},
-	{"TRESUsageOutMaxTask", 19, K_STR, f_blank},
-	{"TRESUsageOutMin", 15, K_STR, f_blank},
-	{"TRESUsageOutMinNode", 19, K_STR, f_blank},
-	{"TRESUsageOutMinTask", 19, K_STR, f_blank},
-	{"TRESUsageOutTot", 15, K_STR, f_energy},
+	{"TotalCPU", 10, K_STR, f_total_cpu},
+	{"TRESUsageInAve", 14, K_STR, f_tres_in_sum},
+	{"TRESUsageInMax", 14, K_STR, f_tres_in},
+	{"TRESUsageInMaxNode", 18, K_STR, f_tres_in_node},
+	{"TRESUsageInMaxTask", 18, K_STR, f_tres_in_task},
+	{"TRESUsageInMin", 14, K_STR, f_tres_in},
+	{"TRESUsageInMinNode", 18, K_STR, f_tres_in_node},
+	{"TRESUsageInMinTask", 18, K_STR, f_tres_in_task},
+	{"TRESUsageInTot", 14, K_STR, f_tres_in_sum},
+	{"TRESUsageOutAve", 15, K_STR, f_tres_out_sum},
+	{"TRESUsageOutMax", 15, K_STR, f_tres_out},
+	{"TRESUsageOutMaxNode", 19, K_STR, f_tres_out_node},
+	{"TRESUsageOutMaxTask", 19, K_STR, f_tres_out_task},
+	{"TRESUsageOutMin", 15, K_STR, f_tres_out},
+	{"TRESUsageOutMinNode", 19, K_STR, f_tres_out_node},
+	{"TRESUsageOutMinTask", 19, K_STR, f_tres_out_task},
+	{"TRESUsageOutTot", 15, K_STR, f_tres_out_sum},
 	{"UID", 6, K_NUM, f_uid},
 	{"User", 9, K_STR, f_user},
-	{"UserCPU", 10, K_STR, f_cpu_zero},
+	{"UserCPU", 10, K_STR, f_user_cpu},
 	{"WCKey", 10, K_STR, f_wckey},
 	{"WCKeyID", 10, K_NUM, f_blank},
 	{"WorkDir", 20, K_STR, f_workdir},
@@ -490,18 +547,12 @@ static const struct field_row table[] = {
 
 int sl_sacct_fields_help(struct sl_buf *b)
 {
-	int r = 0;
+	const char *names[N_FIELDS];
 
-	/* options.c's _help_fields_msg(): four names a line, 19 wide */
-	for (size_t i = 0; r == 0 && i < N_FIELDS; i++) {
-		if (i & 3)
-			r = sl_buf_addc(b, ' ');
-		else if (i)
-			r = sl_buf_addc(b, '\n');
-		if (r == 0)
-			r = sl_buf_addf(b, "%-19s", table[i].name);
-	}
-	return r ? r : sl_buf_addc(b, '\n');
+	/* options.c's _help_fields_msg() */
+	for (size_t i = 0; i < N_FIELDS; i++)
+		names[i] = table[i].name;
+	return sl_fmt_names_help(b, names, N_FIELDS);
 }
 
 /* The list as Slurm reads it: blanks before a name skipped; a name that

@@ -208,6 +208,8 @@ SET(set_clusters)
 	O(ctx)->clusters = sl_xstrdup(arg);
 	return 0;
 }
+FLAG(set_json, json, 1)
+FLAG(set_yaml, json, 2)
 
 static const struct sl_opt table[] = {
 	ROW("allusers", 'a', SL_OPT_NOARG, set_allusers),
@@ -263,8 +265,8 @@ static const struct sl_opt table[] = {
 	ROW("wckeys", 'W', SL_OPT_REQ, set_wckeys),
 	ROW("whole-hetjob", 0, SL_OPT_OPTARG, sl_query_set_nothing),
 	UNSUPP("associations", 'x', SL_OPT_REQ),
-	UNSUPP("json", 0, SL_OPT_NOARG),
-	UNSUPP("yaml", 0, SL_OPT_NOARG),
+	ROW("json", 0, SL_OPT_NOARG, set_json),
+	ROW("yaml", 0, SL_OPT_NOARG, set_yaml),
 	{NULL, 't', SL_OPT_NOARG, {NULL, NULL}, 0, set_no_steps}, /* old -X */
 	{NULL, 0, SL_OPT_NOARG, {NULL, NULL}, 0, NULL},
 };

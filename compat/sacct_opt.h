@@ -17,6 +17,7 @@ struct sl_sacct_opts {
 	int help, usage, version, helpformat;
 	int brief, longfmt;
 	int duplicates;        /* -D: each run a requeue ended too (REQUEUED) */
+	int json;              /* --json 1, --yaml 2: Slurm's /jobs/ document (sacct_json.c) */
 	enum sl_sacct_mode mode;
 	char *delimiter;       /* --delimiter */
 	int unit;              /* --units / --noconvert: sl_sacct_fmt_set_units() */

@@ -5,22 +5,15 @@
  * unset print as "", as that serializer prints them. */
 #include "sinfo_fmt.h"
 
-#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "slurm_json.h"
 #include "xalloc.h"
 
-static void str(json_object *o, const char *key, const char *v)
-{
-	json_object_object_add(o, key, json_object_new_string(v ? v : ""));
-}
-
-static void num(json_object *o, const char *key, int64_t v)
-{
-	json_object_object_add(o, key, json_object_new_int64(v));
-}
+#define str sl_json_str
+#define num sl_json_int
 
 /* Memory in a TRES string: "250G" for 256000 MiB, "4000M". */
 static void tres_mem(uint64_t mib, char *buf, size_t len)
@@ -116,29 +109,23 @@ static json_object *node(const struct sl_sinfo_node *n)
 	return o;
 }
 
-int sl_sinfo_json(const struct sl_sinfo_view *v, struct sl_buf *out)
+static json_object *nodes_doc(const struct sl_sinfo_view *v)
 {
-	json_object *doc = json_object_new_object(), *meta = json_object_new_object();
-	json_object *plugin = json_object_new_object(), *slurm = json_object_new_object();
-	json_object *ver = json_object_new_object(), *nodes = json_object_new_array();
-	int r;
+	json_object *doc = sl_json_doc(), *nodes = json_object_new_array();
 
-	str(plugin, "type", "openapi/v0.0.38");
-	str(plugin, "name", "Slurm OpenAPI v0.0.38");
-	json_object_object_add(meta, "plugin", plugin);
-	num(ver, "major", 22);
-	num(ver, "micro", 8);
-	num(ver, "minor", 5);
-	json_object_object_add(slurm, "version", ver);
-	str(slurm, "release", "22.05.8");
-	json_object_object_add(meta, "Slurm", slurm);
-	json_object_object_add(doc, "meta", meta);
-	json_object_object_add(doc, "errors", json_object_new_array());
 	for (size_t i = 0; i < v->nnodes; i++)
 		json_object_array_add(nodes, node(&v->nodes[i]));
 	json_object_object_add(doc, "nodes", nodes);
-	r = sl_buf_addstr(out, json_object_to_json_string_ext(doc, JSON_C_TO_STRING_SPACED |
-								   JSON_C_TO_STRING_PRETTY));
-	json_object_put(doc);
-	return r;
+	return doc;
+}
+
+int sl_sinfo_json(const struct sl_sinfo_view *v, struct sl_buf *out)
+{
+	return sl_json_emit(nodes_doc(v), out);
+}
+
+/* slurmctld's unset strings are null in its YAML (slurm_yaml.c). */
+int sl_sinfo_yaml(const struct sl_sinfo_view *v, struct sl_buf *out)
+{
+	return sl_yaml_emit(nodes_doc(v), 1, out);
 }

@@ -290,3 +290,18 @@ int sl_fmt_cell_acct(struct sl_buf *b, const char *val, int len, int header)
 	}
 	return r ? r : sl_buf_addc(b, ' ');
 }
+
+int sl_fmt_names_help(struct sl_buf *b, const char *const *names, size_t n)
+{
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		if (i & 3)
+			r = sl_buf_addc(b, ' ');
+		else if (i)
+			r = sl_buf_addc(b, '\n');
+		if (r == 0)
+			r = sl_buf_addf(b, "%-19s", names[i]);
+	}
+	return r ? r : sl_buf_addc(b, '\n');
+}

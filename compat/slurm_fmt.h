@@ -58,4 +58,7 @@ int sl_fmt_cell(struct sl_buf *b, const char *val, int width, int right, int cut
  * and ends in '+' ("CANCELLED+"); a header is cut without the '+'. */
 int sl_fmt_cell_acct(struct sl_buf *b, const char *val, int len, int header);
 
+/* sacct -e, sstat -e: the names, four a line, each padded to 19. */
+int sl_fmt_names_help(struct sl_buf *b, const char *const *names, size_t n);
+
 #endif

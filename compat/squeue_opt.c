@@ -2,7 +2,7 @@
  *
  * As in Slurm's opts.c, a list option given twice keeps the last list;
  * SQUEUE_* variables fill what the command line left unset. Options Slurm
- * has and Sluice cannot honour (licenses, clusters, --json) say so and
+ * has and Sluice cannot honour (licenses, clusters, --steps) say so and
  * fail instead of printing a plausible but wrong list. */
 #include "squeue_opt.h"
 
@@ -178,6 +178,8 @@ SET(set_clusters)
 	O(ctx)->clusters = sl_xstrdup(arg);
 	return 0;
 }
+FLAG(set_json, json, 1)
+FLAG(set_yaml, json, 2)
 
 static const struct sl_opt table[] = {
 	ROW("accounts", 'A', SL_OPT_REQ, set_accounts),
@@ -220,8 +222,8 @@ static const struct sl_opt table[] = {
 	ROW("users", 'u', SL_OPT_REQ, set_users),
 	ROW("verbose", 'v', SL_OPT_NOARG, set_verbose),
 	ROW("version", 'V', SL_OPT_NOARG, set_version),
-	UNSUPP("json", 0, SL_OPT_NOARG),
-	UNSUPP("yaml", 0, SL_OPT_NOARG),
+	ROW("json", 0, SL_OPT_NOARG, set_json),
+	ROW("yaml", 0, SL_OPT_NOARG, set_yaml),
 	{NULL, 'U', SL_OPT_REQ, {NULL, NULL}, 0, set_accounts}, /* Slurm's old -U */
 	{NULL, 0, SL_OPT_NOARG, {NULL, NULL}, 0, NULL},
 };

@@ -13,6 +13,7 @@ struct sl_squeue_opts {
 	int users_given;   /* -u/--me given, even if no name resolved */
 	int reservation;   /* -R: Sluice has none, so nothing matches */
 	int override;      /* -o -O -l --start: SQUEUE_FORMAT* are not read */
+	int json;          /* --json 1, --yaml 2: every job as Slurm's /jobs/ document (squeue_json.c) */
 	char *format;      /* -o or SQUEUE_FORMAT */
 	char *format_long; /* -O or SQUEUE_FORMAT2 */
 	char *sort;        /* -S or SQUEUE_SORT */

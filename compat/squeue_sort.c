@@ -22,6 +22,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "hostlist.h"
 #include "xalloc.h"
 
 #define KEYS_MAX 64
@@ -90,13 +91,7 @@ static int nodes(const struct sl_job *j)
 /* The batch host: the first name of the node list ("n[1-3]" -> "n1"). */
 static void first_host(const struct sl_job *j, char *buf, size_t len)
 {
-	const char *nl = j->nodelist ? j->nodelist : "";
-	size_t k = strcspn(nl, "[,");
-	if (nl[k] == '[')
-		snprintf(buf, len, "%.*s%.*s", (int)k, nl, (int)strcspn(nl + k + 1, "-,]"),
-			 nl + k + 1);
-	else
-		snprintf(buf, len, "%.*s", (int)k, nl);
+	sl_hostlist_first(j->nodelist, buf, len);
 }
 
 /* hostlist_cmp_first: the first hosts' prefixes, then their numbers. */

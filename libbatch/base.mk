@@ -24,6 +24,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/evq.c libbatch/evq.h libbatch/exec.h \
 	libbatch/idcache.c libbatch/idcache.h \
 	libbatch/jobdir.c libbatch/jobdir.h \
+	libbatch/usage.c libbatch/usage.h \
 	libbatch/sha256.c libbatch/sha256.h \
 	libbatch/auth.c libbatch/auth.h \
 	libbatch/pamconv.c libbatch/pamconv.h \

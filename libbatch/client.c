@@ -3,6 +3,7 @@
  * reconfigure, config), send it over a connection from client_conn.c and
  * turn the reply into structs or an error. */
 #include "client.h"
+#include "usage.h"
 #include "client_int.h"
 #include "proto.h"
 #include "xalloc.h"
@@ -524,6 +525,44 @@ int sl_client_config(struct sl_daemonconf **out, struct sl_err *err)
 	json_object_put(rep);
 	*out = dc;
 	return 0;
+}
+
+int sl_client_stat(uint64_t id, struct sl_usage *u, char **node, struct sl_err *err)
+{
+	json_object *req = json_object_new_object(), *rep = NULL, *v;
+	struct sl_client *c = NULL;
+	int r = sl_client_connect(NULL, &c, err);
+
+	memset(u, 0, sizeof(*u));
+	*node = NULL;
+	json_object_object_add(req, "id", json_object_new_int64((int64_t)id));
+	if (r == 0)
+		r = sl_client_call(c, SL_MSG_STAT, req, &rep, err);
+	else
+		json_object_put(req);
+	if (r == 0) {
+		if (json_object_object_get_ex(rep, "usage", &v))
+			sl_usage_from_obj(v, u);
+		*node = get_str(rep, "node");
+	}
+	json_object_put(rep);
+	sl_client_free(c);
+	return r;
+}
+
+int sl_client_cluster_name(char **out, struct sl_err *err)
+{
+	struct sl_daemonconf *dc = NULL;
+	int r = sl_client_config(&dc, err);
+
+	*out = NULL;
+	for (size_t i = 0; r == 0 && i < dc->n && *out == NULL; i++)
+		if (strcmp(dc->keys[i], "clusterName") == 0)
+			*out = sl_xstrdup(dc->values[i]);
+	if (r == 0 && *out == NULL)
+		*out = sl_xstrdup("");
+	sl_daemonconf_free(dc);
+	return r;
 }
 
 void sl_daemonconf_free(struct sl_daemonconf *dc)

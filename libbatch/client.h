@@ -162,5 +162,13 @@ struct sl_daemonconf {
 };
 int sl_client_config(struct sl_daemonconf **out, struct sl_err *err);
 void sl_daemonconf_free(struct sl_daemonconf *dc);
+/* sstat: the use so far of running job id (usage.h) and its batch host
+ * into *node (caller frees). Errors: -SL_ENOENT unknown, -SL_ESTATE not
+ * running, -SL_EPERM not the caller's, -SL_EUNSUPP not measured here. */
+struct sl_usage;
+int sl_client_stat(uint64_t id, struct sl_usage *u, char **node, struct sl_err *err);
+/* The config's clusterName, from sl_client_config() (the --json
+ * documents name it); caller frees. */
+int sl_client_cluster_name(char **out, struct sl_err *err);
 
 #endif

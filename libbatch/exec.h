@@ -15,6 +15,7 @@
 #include "err.h"
 #include "job.h"
 #include "jobstate.h"
+#include "usage.h"
 
 struct sl_loop;
 struct sl_conf;
@@ -38,6 +39,7 @@ struct sl_exec_result {
 	 * all ready in time): requeue it as a new attempt after a backoff. */
 	int evicted;
 	char message[256];     /* why, for scontrol's Reason text; "" if none */
+	struct sl_usage usage; /* the batch step's resource use; all 0: not measured */
 };
 
 struct sl_exec_events {

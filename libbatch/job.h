@@ -150,6 +150,10 @@ struct sl_job {
 				 * EXIT SIG CPUS NODELIST" each, ';'-separated; NULL: none */
 	int mail_sent;          /* the --mail-type TIME_LIMIT* bits already mailed (Slurm
 				 * clears them from the job's mail type) */
+	/* The batch step's use, from its supervisor at the end (usage.h's
+	 * struct sl_usage): KiB, faults, microseconds, bytes; 0: not measured
+	 * (Kubernetes, or a job that never ran). */
+	int64_t max_rss, max_vmsize, max_pages, user_usec, sys_usec, disk_read, disk_write;
 };
 
 /* Resolved resource shape of a job: derived from the spec once, so the

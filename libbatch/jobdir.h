@@ -12,6 +12,8 @@
  *   script     the batch script, owned by the user, mode 0700
  *   nodefile   a qsub job's PBS_NODEFILE, owned by the user, mode 0644
  *   result     struct sl_exec_result (atomic), written when the job is over
+ *   usage      struct sl_usage (usage.h) so far, rewritten in place at each
+ *              of the supervisor's samples: sstat's live figures
  * Both programs link this file. */
 #ifndef SL_STEPD_JOBDIR_H
 #define SL_STEPD_JOBDIR_H
@@ -31,6 +33,7 @@
 #define SL_JOBDIR_SCRIPT "script"
 #define SL_JOBDIR_RESULT "result"
 #define SL_JOBDIR_NODEFILE "nodefile"
+#define SL_JOBDIR_USAGE "usage"
 
 #define SL_STEPD_LOCK_FD 3        /* the inherited lock fd of sluice-stepd */
 #define SL_JOBDIR_FILE_MAX (64u << 20) /* spec.json carries the script */

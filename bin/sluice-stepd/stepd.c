@@ -168,7 +168,7 @@ static int supervise(struct stepd *s, struct supervise *v, const sigset_t *set)
 			return status;
 		if (w < 0 && errno != EINTR)
 			return status;
-		int64_t now = mono_ms(), wake = INT64_MAX;
+		int64_t now = mono_ms(), wake = stepd_usage_sample(s, now);
 		/* a stopped job's clocks stand still: no warning, no timeout */
 		if (v->warn_ms && now >= v->warn_ms && v->end == SL_JOB_RUNNING &&
 		    v->stopped_ms == 0) {
@@ -318,6 +318,7 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 		int status = supervise(s, &v, set);
 		stepd_job_kill(s, SIGKILL); /* leftovers of the process group */
 		result_from_status(r, &v, status);
+		stepd_usage_end(s, r);
 	}
 	r->start_time = s->start_time;
 	r->end_time = time(NULL);

@@ -31,6 +31,8 @@ struct stepd {
 	struct stepd_pam pam;
 	char **pbs_env;           /* PBS_NODEFILE, TMPDIR of a qsub job (stepd_pbs.c) */
 	int tmpdir_made;          /* its TMPDIR is ours to remove */
+	struct sl_usage usage;    /* what the job used so far (stepd_usage.c) */
+	int64_t usage_next_ms;    /* monotonic time of the next sample */
 };
 
 /* Supervise the job of `dir` to its end (the lock is fd 3); the exit status
@@ -72,5 +74,12 @@ void stepd_pbs_cleanup(struct stepd *s);
 /* Signal the job's process group (falls back to the pid while the child has
  * not yet made its own session). */
 void stepd_job_kill(struct stepd *s, int sig);
+
+/* Sample the job's processes when a sample is due at now_ms (monotonic)
+ * and write <jobdir>/usage; the time the next one is due. */
+int64_t stepd_usage_sample(struct stepd *s, int64_t now_ms);
+/* The job has been reaped: its totals (wait4's rusage with the samples)
+ * into r->usage. */
+void stepd_usage_end(struct stepd *s, struct sl_exec_result *r);
 
 #endif

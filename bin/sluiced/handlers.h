@@ -28,6 +28,9 @@ int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 /* qhold/qrls: PBS's holds by kind (h_hold.c). */
 int sl_h_hold(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	      json_object *rep, struct sl_err *err);
+/* sstat: a running job's use so far, from its supervisor (h_stat.c). */
+int sl_h_stat(struct sluiced *d, const struct sl_peer *p, json_object *req,
+	      json_object *rep, struct sl_err *err);
 /* sinfo: partitions, their quota and the local node (h_info.c). */
 int sl_h_partitions(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		    json_object *rep, struct sl_err *err);

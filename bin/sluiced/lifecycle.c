@@ -240,6 +240,7 @@ static int requeue_now(struct sluiced *d, struct sl_job *j, int hold,
 	j->attempt++;
 	drop_admission(j);
 	j->exit_code = j->exit_signal = 0;
+	sl_usage_to_job(&(struct sl_usage){0}, j); /* the next run's, not this one's */
 	j->suspend_time = j->pre_suspend = 0;
 	j->submit_time = now;
 	j->eligible_time = ran ? now + REQUEUE_DELAY : now;
@@ -436,6 +437,7 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 		sl_schedctl_remove(d->sched, id);
 		j->exit_code = res->exit_code;
 		j->exit_signal = res->exit_signal;
+		sl_usage_to_job(&res->usage, j);
 		if (res->start_time > 0)
 			j->start_time = res->start_time;
 		j->end_time = res->end_time > 0 ? res->end_time : (int64_t)time(NULL);

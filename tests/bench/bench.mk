@@ -45,3 +45,6 @@ EXTRA_DIST += tests/bench/sluiced_baseline.sh tests/bench/sleeper.c
 bench-sluiced: all tests/bench/sluiced_baseline$(EXEEXT)
 	bash $(srcdir)/tests/bench/sluiced_baseline.sh --build $(abs_top_builddir) $(BENCH_ARGS)
 .PHONY: bench-sluiced
+
+# The --json documents' cost (tests/bench/README.md, "The --json documents")
+EXTRA_DIST += tests/bench/json.sh

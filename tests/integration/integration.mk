@@ -37,10 +37,14 @@ INTEGRATION_TESTS = \
 	tests/integration/sbatch_timed.sh \
 	tests/integration/overflow.sh \
 	tests/integration/private.sh \
+	tests/integration/usage.sh \
+	tests/integration/json.sh \
+	tests/integration/sstat.sh \
 	tests/integration/k8s_basic.sh \
 	tests/integration/k8s_ends.sh \
 	tests/integration/k8s_timeout.sh \
 	tests/integration/k8s_cancel.sh \
+	tests/integration/k8s_sstat.sh \
 	tests/integration/k8s_podsready.sh \
 	tests/integration/k8s_outage.sh \
 	tests/integration/k8s_kill9.sh \
@@ -69,3 +73,10 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh tests/integrati
 	tests/data/k8s-status/mpijob-running.json \
 	tests/data/k8s-status/mpijob-succeeded.json \
 	tests/data/k8s-status/mpijob-waiting.json
+
+# --json: the documents real Slurm 22.05 printed (ids and times masked)
+EXTRA_DIST += tests/integration/json_shape.py tests/integration/json_ref_capture.sh \
+	tests/data/json/squeue_real.json tests/data/json/squeue_real_cancelled.json \
+	tests/data/json/sacct_real.json tests/data/json/sacct_real_measured.json \
+	tests/data/output/sstat_default.out tests/data/output/sstat_aP.out \
+	tests/data/output/sstat_pn.out tests/data/output/sstat_e.out tests/data/output/sstat_help.out

@@ -35,13 +35,13 @@ expect_eq "-O unknown name" "squeue: error: Invalid job format specification: bo
 expect_eq "-w" "$r1 $r2 $r3" "$("$BIN/squeue" -h -w "$host" -o %i -S i | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "-w other node" "" "$("$BIN/squeue" -h -w nosuchnode -o %i)"
 expect_eq "-q" "$r3" "$("$BIN/squeue" -h -q high -o %i)"
-for opt in "-L lic" "--json"; do
+for opt in "-L lic" "--steps"; do
 	out=$("$BIN/squeue" $opt 2>&1); rc=$?
 	expect_eq "squeue $opt rc" 1 "$rc"
 	case "$out" in "squeue: error: --"*" is not supported by Sluice") ;;
 	*) fail "squeue $opt said [$out]" ;; esac
 done
-ok "squeue -O, -w, -q; -L, -M and --json refused"
+ok "squeue -O, -w, -q; -L and --steps refused"
 
 # --- scancel: what a signal reaches --------------------------------------
 cat >fam.sh <<'EOS'
@@ -138,6 +138,6 @@ in_list "$ids" "$h2" && fail "a job never eligible (held) listed without -j: [$i
 "$BIN/sacct" -n -X -P -j "$h2" -o JobID | grep -qx "$h2" || fail "sacct -j of a held job"
 expect_eq "sacct -e" "Account             AdminComment        AllocCPUS           AllocNodes         " \
 	"$("$BIN/sacct" -e | head -n1)"
-out=$("$BIN/sacct" --json 2>&1); rc=$?
-expect_eq "sacct --json" "1 sacct: error: --json is not supported by Sluice" "$rc $out"
+out=$("$BIN/sacct" --wckeys=x 2>&1); rc=$?
+expect_eq "sacct --wckeys" "1 sacct: error: --wckeys is not supported by Sluice" "$rc $out"
 ok "sacct's window: -S alone ends now, -s without -E is an instant, held jobs need -j"

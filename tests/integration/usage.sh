@@ -1,0 +1,69 @@
+#!/bin/sh
+# Resource use through the real sluiced and sluice-stepd: a job that holds
+# 64 MiB and burns CPU ends with sacct's MaxRSS, AveRSS, MaxVMSize on its
+# batch step's row, in Slurm's forms (sizes in K, CPU times as
+# MM:SS.mmm), its CPU times on both rows, CPUTime = elapsed x CPUs, and
+# nothing measured on the job's own row (as Slurm, whose job row shows
+# only the CPU times).
+. "$top_srcdir/tests/integration/lib.sh"
+make_users
+start_daemon
+cd "$T/work"
+cat >mem.sh <<'S'
+#!/bin/sh
+python3 -c '
+import time
+a = bytearray(64 << 20)
+for i in range(64 << 8):
+    a[i << 12] = 1
+s = 0
+for i in range(3000000):
+    s += i
+time.sleep(3)
+'
+S
+chmod 755 mem.sh
+command -v python3 >/dev/null || skip "needs python3"
+id=$(submit "$USER1" -c 2 mem.sh) || fail "sbatch"
+wait_state "$id" COMPLETED 60
+row=$("$BIN/sacct" -n -P -j "$id" -o JobID,MaxRSS,AveRSS,MaxVMSize,NTasks,MaxRSSNode,MaxRSSTask,AveCPU,UserCPU,SystemCPU,TotalCPU,CPUTimeRAW,ElapsedRaw)
+echo "$row"
+job=$(echo "$row" | sed -n 1p)
+step=$(echo "$row" | sed -n 2p)
+field() { echo "$1" | cut -d'|' -f"$2"; }
+expect_eq "job row: no memory figures" "|||" "$(echo "$job" | cut -d'|' -f2-5)"
+rss=$(field "$step" 2)
+case "$rss" in *K) ;; *) fail "MaxRSS [$rss] not in K" ;; esac
+kib=${rss%K}
+[ "$kib" -ge 65536 ] && [ "$kib" -lt 1048576 ] || fail "MaxRSS $rss: not the 64 MiB held"
+expect_eq "AveRSS (one task)" "$rss" "$(field "$step" 3)"
+vm=$(field "$step" 4); vm=${vm%K}
+[ "$vm" -ge "$kib" ] || fail "MaxVMSize $vm below MaxRSS $kib"
+expect_eq "NTasks" 1 "$(field "$step" 5)"
+expect_eq "MaxRSSNode" "$(hostname -s)" "$(field "$step" 6)"
+expect_eq "MaxRSSTask" 0 "$(field "$step" 7)"
+user=$(field "$step" 9)
+echo "$user" | grep -Eq '^00:0[0-9][:.][0-9]{2,3}$|^00:[0-9]{2}\.[0-9]{3}$' || fail "UserCPU [$user] not Slurm's form"
+[ "$user" != "00:00:00" ] || fail "UserCPU zero for a job that computed"
+expect_eq "UserCPU, job row = step row" "$user" "$(field "$job" 9)"
+expect_eq "TotalCPU, job row = step row" "$(field "$step" 11)" "$(field "$job" 11)"
+el=$(field "$job" 13)
+expect_eq "CPUTimeRAW = elapsed x 2 CPUs" $((el * 2)) "$(field "$job" 12)"
+ok "sacct shows the batch step's use"
+# survives a restart of the daemon: the figures are in the store
+stop_daemon
+start_daemon
+expect_eq "MaxRSS after restart" "$rss" "$("$BIN/sacct" -n -P -j "$id" -o MaxRSS | sed -n 2p)"
+ok "figures kept across a restart"
+# a job that ends while sluiced is down (kill -9): its supervisor's result
+# carries the figures, read when the daemon comes back
+id2=$(submit "$USER1" mem.sh) || fail "sbatch 2"
+wait_state "$id2" RUNNING 30
+kill9_daemon
+sleep 6
+start_daemon
+wait_state "$id2" COMPLETED 30
+rss2=$("$BIN/sacct" -n -P -j "$id2" -o MaxRSS | sed -n 2p)
+case "$rss2" in *K) [ "${rss2%K}" -ge 65536 ] || fail "after kill -9: MaxRSS $rss2" ;;
+*) fail "after kill -9: MaxRSS [$rss2]" ;; esac
+ok "figures of a job that ended while sluiced was down"

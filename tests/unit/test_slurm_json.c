@@ -1,0 +1,167 @@
+/* test_slurm_json.c - the --json documents (squeue_json.c, sacct_json.c)
+ * and the usage cells of sacct (slurm_usage.c through sacct_fmt.c), on
+ * records shaped after jobs real Slurm 22.05 ran (tests/data/json/ has its
+ * documents; sacct_usage.out is its table for job 227, measured by
+ * jobacct_gather/linux). The documents are compared whole with reviewed
+ * snapshots (squeue_json.golden, sacct_json.golden), whose keys, order and
+ * types tests/integration/json.sh checks against Slurm's. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "job_testlib.h"
+#include "sacct_fmt.h"
+#include "slurm_json.h"
+#include "slurm_usage.h"
+#include "xalloc.h"
+
+#define NOW 1795653900
+
+/* sacct's rows for the first record of JSONL in fields and mode, header
+ * first, against the golden file. */
+static void sacct_golden(const char *fields, enum sl_sacct_mode mode, const char *jsonl,
+			 const char *file)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	struct sl_sacct_fmt *f;
+	size_t n;
+	struct sl_job **v = tl_output_jobs(jsonl, &n);
+	char *want = tl_output(file);
+
+	assert_int_equal(sl_sacct_fmt_new(fields, &f, &err), 0);
+	assert_int_equal(sl_sacct_fmt_header(f, mode, b), 0);
+	assert_int_equal(sl_sacct_fmt_job(f, v[0], mode, 1, NOW, b), 0);
+	assert_string_equal(sl_buf_str(b), want);
+	free(want);
+	sl_buf_free(b);
+	sl_sacct_fmt_free(f);
+	sl_job_free_array(v, n);
+}
+
+/* Job 227's memory, pages, CPU and disk cells in a table, as real sacct
+ * printed them (sacct_usage.out). */
+static void test_sacct_usage_cells(void **state)
+{
+	(void)state;
+	sacct_golden("JobID,MaxRSS,AveRSS,MaxVMSize,AveVMSize,MaxPages,AvePages,UserCPU,"
+		     "SystemCPU,TotalCPU,CPUTime,CPUTimeRAW,AveCPU,MinCPU,NTasks,MaxRSSNode,"
+		     "MaxRSSTask,MinCPUNode,MinCPUTask,MaxDiskRead,AveDiskRead,MaxDiskWrite",
+		     SL_SACCT_TABLE, "usage_jobs.jsonl", "sacct_usage.out");
+}
+
+/* The TRESUsage* cells and disk figures of a measured, cancelled job, as
+ * real sacct -P printed them (sacct_usage_tres.out). */
+static void test_sacct_usage_tres(void **state)
+{
+	(void)state;
+	sacct_golden("JobID,TRESUsageInMax,TRESUsageInMaxNode,TRESUsageInMaxTask,TRESUsageInMin,"
+		     "TRESUsageInMinTask,TRESUsageOutMax,TRESUsageOutMaxNode,TRESUsageOutMaxTask,"
+		     "TRESUsageInAve,TRESUsageInTot,TRESUsageOutAve,TRESUsageOutTot,MaxDiskRead,"
+		     "MaxDiskWrite,AveDiskWrite,MaxPages,AveCPU,MinCPU,NTasks",
+		     SL_SACCT_PARSABLE2, "usage_tres.jsonl", "sacct_usage_tres.out");
+}
+
+static void test_usage_forms(void **state)
+{
+	char buf[64];
+	(void)state;
+	sl_slurm_usage_cpu(140758, buf, sizeof(buf));
+	assert_string_equal(buf, "00:00.140");
+	sl_slurm_usage_cpu(0, buf, sizeof(buf));
+	assert_string_equal(buf, "00:00:00");
+	sl_slurm_usage_cpu(2000000, buf, sizeof(buf));
+	assert_string_equal(buf, "00:00:02");
+	sl_slurm_usage_cpu(3723000000LL + 5000, buf, sizeof(buf));
+	assert_string_equal(buf, "01:02:03");
+	sl_slurm_usage_cpu(86400000000LL * 2 + 61000000, buf, sizeof(buf));
+	assert_string_equal(buf, "2-00:01:01");
+	sl_slurm_usage_cpu_secs(1999999, buf, sizeof(buf));
+	assert_string_equal(buf, "00:00:01");
+	sl_slurm_usage_kib(40396, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "40396K");
+	sl_slurm_usage_kib(2 << 20, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "2G");
+	sl_slurm_usage_kib(40396, 'M', buf, sizeof(buf));
+	assert_string_equal(buf, "39.45M");
+	sl_slurm_usage_disk(48430, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "0.05M");
+	sl_slurm_usage_disk(1, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "0.00M");
+	sl_slurm_usage_disk(0, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+	sl_slurm_usage_disk(3 << 20, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "3M");
+	sl_slurm_usage_count(2, 0, buf, sizeof(buf));
+	assert_string_equal(buf, "2");
+}
+
+/* sstat's TRESUsageIn/Out cells for the measured job 227 (sstat -P). */
+static void test_usage_tres(void **state)
+{
+	struct sl_usage u = {.max_rss = 40396, .max_vmsize = 47268, .max_pages = 2,
+			     .disk_read = 48430, .disk_write = 1, .ntasks = 1};
+	char buf[512];
+	(void)state;
+	sl_slurm_usage_tres(&u, SL_UTRES_IN, "n1", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu=00:00:00,energy=0,fs/disk=48430,mem=40396K,pages=2,"
+				 "vmem=47268K");
+	sl_slurm_usage_tres(&u, SL_UTRES_IN_NODE, "n1", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu=n1,energy=n1,fs/disk=n1,mem=n1,pages=n1,vmem=n1");
+	sl_slurm_usage_tres(&u, SL_UTRES_IN_TASK, "n1", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu=00:00:00,fs/disk=0,mem=0,pages=0,vmem=0");
+	/* sacct's (real sacct -o TRESUsageInMaxTask of a measured batch step) */
+	sl_slurm_usage_tres(&u, SL_UTRES_IN_TASK_N, "n1", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu=0,fs/disk=0,mem=0,pages=0,vmem=0");
+	sl_slurm_usage_tres(&u, SL_UTRES_OUT, "n1", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "energy=0,fs/disk=1");
+	sl_slurm_usage_tres(&u, SL_UTRES_OUT_TASK, "n1", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "fs/disk=0");
+}
+
+static void golden(int sacct, const char *file)
+{
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	size_t n;
+	struct sl_job **v = tl_output_jobs("usage_jobs.jsonl", &n);
+	char *want = tl_output(file);
+
+	if (sacct)
+		assert_int_equal(sl_sacct_json(v, n, "sluiceref", NOW, SL_DOC_JSON, b), 0);
+	else
+		assert_int_equal(sl_squeue_json(v, n, "sluiceref", NOW, SL_DOC_JSON, b), 0);
+	assert_string_equal(sl_buf_str(b), want);
+	free(want);
+	sl_buf_free(b);
+	sl_job_free_array(v, n);
+}
+
+static void test_squeue_json(void **state)
+{
+	(void)state;
+	golden(0, "squeue_json.golden");
+}
+
+static void test_sacct_json(void **state)
+{
+	(void)state;
+	golden(1, "sacct_json.golden");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sacct_usage_cells),
+		cmocka_unit_test(test_sacct_usage_tres),
+		cmocka_unit_test(test_usage_forms),
+		cmocka_unit_test(test_usage_tres),
+		cmocka_unit_test(test_squeue_json),
+		cmocka_unit_test(test_sacct_json),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

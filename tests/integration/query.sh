@@ -138,6 +138,6 @@ in_list "$ids" "$h2" && fail "a job never eligible (held) listed without -j: [$i
 "$BIN/sacct" -n -X -P -j "$h2" -o JobID | grep -qx "$h2" || fail "sacct -j of a held job"
 expect_eq "sacct -e" "Account             AdminComment        AllocCPUS           AllocNodes         " \
 	"$("$BIN/sacct" -e | head -n1)"
-out=$("$BIN/sacct" --wckeys=x 2>&1); rc=$?
-expect_eq "sacct --wckeys" "1 sacct: error: --wckeys is not supported by Sluice" "$rc $out"
+out=$("$BIN/sacct" --associations=x 2>&1); rc=$?
+expect_eq "sacct --associations" "1 sacct: error: --associations is not supported by Sluice" "$rc $out"
 ok "sacct's window: -S alone ends now, -s without -E is an instant, held jobs need -j"

@@ -65,7 +65,7 @@ static void test_basic(void **state)
 	has(o.config, "  - coveredResources: [cpu, memory]\n");
 	has(o.config, "      - {name: cpu, nominalQuota: 64}\n      - {name: memory, nominalQuota: 256000Mi}\n");
 	has(o.config, "metadata: {name: debug, namespace: general}\nspec:\n  clusterQueue: debug\n");
-	has(o.report, "# sluice migrate: 6 lines: 3 mapped, 2 approximated, 1 dropped\n");
+	has(o.report, "# sluice migrate: 6 lines: 4 mapped, 1 approximated, 1 dropped\n");
 	has(o.report, "slurm.conf:1: ClusterName=Lab_1\n  approximated: clusterName: lab-1");
 	has(o.report, "slurm.conf:4: FancyNewKey=1\n  dropped: FancyNewKey: no Sluice equivalent\n");
 	has(o.partitions, "kind: Partition\nmetadata: {name: debug}\nspec:\n  maxTime: \"UNLIMITED\"\n");

@@ -173,7 +173,7 @@ static void test_options(void **state)
 		   "-X", "b");
 	EXPECT_ERR("sacct: fatal: Options -o(--format) and -l(--long) are mutually exclusive. "
 		   "Please remove one and retry.", "-o", "JobID", "-l");
-	EXPECT_ERR("sacct: error: --wckeys is not supported by Sluice", "--wckeys=x");
+	EXPECT_ERR("sacct: error: --associations is not supported by Sluice", "--associations=x");
 	EXPECT_ERR("unrecognized option '--bogus'", "--bogus");
 	/* -o lists join; -b adds its three after them; units; -u -1 is all */
 	assert_int_equal(PARSE(&o, &err, "-oJobID", "-b", "--format=State", "--units=g", "-u",

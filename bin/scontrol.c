@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,6 +51,39 @@ static const char *last_line(const char *msg, char *buf, size_t len)
 
 /* --json, --yaml (Slurm 23.02's; 22.05's scontrol has neither): squeue
  * --json's document for the jobs asked for. Consumes v. */
+/* Slurm's other entities: the ones Sluice has none of answer as Slurm does
+ * with none; the rest are refused by name. */
+static int show_other(const char *word)
+{
+	static const struct {
+		const char *name;
+		size_t min;
+		const char *text; /* NULL: not supported */
+	} other[] = {
+		{"reservations", 3, "No reservations in the system\n"},
+		{"licenses", 3, "No licenses configured in Slurm.\n"},
+		{"federation", 3, ""},
+		{"assoc_mgr", 3, NULL}, {"aliases", 3, NULL}, {"bbstat", 3, NULL},
+		{"burstbuffer", 3, NULL}, {"daemons", 3, NULL}, {"dwstat", 3, NULL},
+		{"frontend", 3, NULL}, {"slurmd", 3, NULL}, {"topology", 3, NULL},
+	};
+	size_t n = strlen(word);
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
+		if (n < other[i].min || n > strlen(other[i].name) ||
+		    strncasecmp(word, other[i].name, n) != 0)
+			continue;
+		if (other[i].text == NULL) {
+			fprintf(stderr, "scontrol: error: show %s is not supported by Sluice\n",
+				other[i].name);
+			return 1;
+		}
+		fputs(other[i].text, stdout);
+		return 0;
+	}
+	fprintf(stderr, "invalid entity:%s for keyword:show \n", word);
+	return 1;
+}
+
 static int show_job_json(struct sl_job **v, size_t n, enum sl_doc_form form)
 {
 	struct sl_err err = SL_ERR_INIT;
@@ -214,8 +248,7 @@ static int cmd_show(int argc, char **argv, const struct opts *o)
 	case SL_SC_NO_ENTITY: break;
 	default: return show_hosts(e, arg);
 	}
-	fprintf(stderr, "invalid entity:%s for keyword:show \n", argv[0]);
-	return 1;
+	return show_other(argv[0]);
 }
 
 /* ---- verbs on jobs ---- */

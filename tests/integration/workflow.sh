@@ -39,3 +39,10 @@ expect_eq "--wckey other cancels nothing" "PENDING" "$(state "$b")"
 wait_state "$b" CANCELLED
 expect_eq "--wckey selects only its jobs" "PENDING" "$(state "$c")"
 ok "scancel --wckey"
+
+# Tools probe scontrol's other entities: none of these exist here.
+expect_eq "show reservation" "No reservations in the system" "$("$BIN/scontrol" show reservation)"
+expect_eq "show licenses" "No licenses configured in Slurm." "$("$BIN/scontrol" show lic)"
+out=$("$BIN/scontrol" show assoc_mgr 2>&1); rc=$?
+expect_eq "show assoc_mgr" "1:scontrol: error: show assoc_mgr is not supported by Sluice" "$rc:$out"
+ok "scontrol show reservation, licenses, assoc_mgr"

@@ -7,7 +7,8 @@
 # the root by the file lists below and lets dpkg-shlibdeps compute each
 # package's library dependencies, so they follow the machine's libraries.
 #
-#   sluice         sluiced, sluice-stepd, the unit, the PAM service, the config
+#   sluice         sluiced, sluice-stepd, the unit, the PAM service, the config,
+#                  the Grafana dashboard
 #   sluice-client  the commands, for login nodes
 # There is no sluice-dev: libbatch is a convenience library, not installed.
 set -eu
@@ -42,7 +43,7 @@ pkg() {
 	cp "$src/README.md" "$root/usr/share/doc/$name/README.md"
 }
 
-pkg sluice usr/sbin usr/libexec etc/sluice etc/pam.d lib/systemd usr/lib/systemd
+pkg sluice usr/sbin usr/libexec etc/sluice etc/pam.d lib/systemd usr/lib/systemd usr/share/sluice
 pkg sluice-client usr/bin
 
 # Nothing may be left behind: a file make install adds must be given a home.

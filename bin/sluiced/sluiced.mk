@@ -12,6 +12,7 @@ bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/handlers.h \
 	bin/sluiced/h_submit.c bin/sluiced/h_query.c bin/sluiced/h_control.c bin/sluiced/h_hold.c \
 	bin/sluiced/h_info.c bin/sluiced/h_update.c bin/sluiced/h_admin.c \
+	bin/sluiced/h_share.c \
 	bin/sluiced/gates.c bin/sluiced/gates.h \
 	bin/sluiced/lifecycle.c bin/sluiced/lifecycle.h \
 	bin/sluiced/mail.c bin/sluiced/mail.h bin/sluiced/timed.c bin/sluiced/timed.h \

@@ -28,6 +28,7 @@ INTEGRATION_TESTS = \
 	tests/integration/sbatch_opts.sh \
 	tests/integration/sbatch_timed.sh \
 	tests/integration/overflow.sh \
+	tests/integration/prio.sh \
 	tests/integration/private.sh \
 	tests/integration/k8s_basic.sh \
 	tests/integration/k8s_ends.sh \

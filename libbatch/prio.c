@@ -7,7 +7,7 @@ int sl_prio_held(const struct sl_job *j)
 {
 	/* submit.c and the hold paths zero j->priority and set a JobHeld*
 	 * reason; a class of 0 with nice 0 is also 0, so the reason decides. */
-	return j->state == SL_JOB_PENDING && j->reason != NULL &&
+	return j->priority == 0 && j->state == SL_JOB_PENDING && j->reason != NULL &&
 	       strncmp(j->reason, "JobHeld", 7) == 0;
 }
 
@@ -32,9 +32,13 @@ void sl_prio_parts(const struct sl_job *j, struct sl_prio_parts *out)
 	out->priority = clamp(out->site + out->qos - out->nice);
 }
 
+/* squeue sorts by it: 10 000 jobs make ~500 000 calls, so the parts are
+ * not built and the reason is read only when the priority is 0. */
 int64_t sl_prio_slurm(const struct sl_job *j)
 {
-	struct sl_prio_parts p;
-	sl_prio_parts(j, &p);
-	return p.priority;
+	if (j->priority == 0 && sl_prio_held(j))
+		return 0;
+	if (j->spec.priority != SL_NO_VAL)
+		return clamp(SL_PRIO_SITE + j->priority);
+	return clamp(SL_PRIO_SITE + (j->priority + j->spec.nice) - j->spec.nice);
 }

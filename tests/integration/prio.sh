@@ -50,7 +50,10 @@ expect_eq "sprio -u -S -y -h" "$(pad $j4 batch) $(printf '%8.8s' $USER2)      10
 	"$("$BIN/sprio" -h -u "$USER2" -S -y)"
 expect_eq "sprio -S -y order" "$j3 $j2 $j4" "$("$BIN/sprio" -h -S -y -o %i | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "sprio -n" "$(pad $j3 batch) 0.00000233 100.000000" "$("$BIN/sprio" -h -n -j "$j3")"
-ok "sprio: default, -w, -l, -u, -S, -n in Slurm's layout; held and running jobs left out"
+expect_eq "sprio -p other" "" "$("$BIN/sprio" -h -p other)"
+expect_eq "sprio -p batch" "3" "$("$BIN/sprio" -h -p batch | wc -l)"
+expect_eq "SPRIO_FORMAT" "$j2:10000" "$(SPRIO_FORMAT='%i:%Y' "$BIN/sprio" -h -j "$j2")"
+ok "sprio: default, -w, -l, -u, -S, -n, -p, SPRIO_FORMAT in Slurm's layout; held and running jobs left out"
 
 out=$("$BIN/sprio" -j 99999 2>&1); rc=$?
 expect_eq "sprio -j unknown" "0 Unable to find jobs matching user/id(s) specified" "$rc $out"

@@ -93,6 +93,27 @@ static void test_accounts_format_errors(void **state)
 	free(s);
 }
 
+/* -l without usage: the lines of Slurm's `sshare -l` (its accounts had a
+ * third of the shares, here a half). */
+static void test_long_no_usage(void **state)
+{
+	struct sl_sshare_opts o = {.users = users_alice, .long_list = 1, .accounts = acct_physics};
+	int rc;
+	char *s = run(&o, 5, &rc);
+	(void)state;
+	assert_string_equal(s,
+		"Account                    User  RawShares  NormShares    RawUsage   NormUsage  "
+		"EffectvUsage  FairShare    LevelFS                    GrpTRESMins                    "
+		"TRESRunMins \n"
+		"-------------------- ---------- ---------- ----------- ----------- ----------- "
+		"------------- ---------- ---------- ------------------------------ "
+		"------------------------------ \n"
+		"physics                                  1    0.500000           0    0.000000      "
+		"0.000000                   inf                                cpu=0,mem=0,energy=0,"
+		"node=0,b+ \n");
+	free(s);
+}
+
 /* Usage: alice 300 CPU-s, bob 100 in research; physics/bob none. */
 static void test_usage(void **state)
 {
@@ -131,6 +152,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_default_and_all),
 		cmocka_unit_test(test_accounts_format_errors),
+		cmocka_unit_test(test_long_no_usage),
 		cmocka_unit_test(test_usage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

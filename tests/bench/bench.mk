@@ -45,3 +45,10 @@ EXTRA_DIST += tests/bench/sluiced_baseline.sh tests/bench/sleeper.c
 bench-sluiced: all tests/bench/sluiced_baseline$(EXEEXT)
 	bash $(srcdir)/tests/bench/sluiced_baseline.sh --build $(abs_top_builddir) $(BENCH_ARGS)
 .PHONY: bench-sluiced
+
+# squeue with 10 000 pending jobs (README.md, "squeue with 10 000 pending
+# jobs"); BENCH_ARGS=--slurm times the real Slurm beside it.
+EXTRA_DIST += tests/bench/squeue.sh
+bench-squeue: all
+	bash $(srcdir)/tests/bench/squeue.sh $(BENCH_ARGS) $(abs_top_builddir)
+.PHONY: bench-squeue

@@ -147,6 +147,16 @@ static int escape(struct jp *j, char **o)
 	return 0;
 }
 
+/* The end of a string's plain run: its closing '"', a '\\', or end. A
+ * loop, not memchr: the strings of a record are a few bytes long, and two
+ * library calls per string cost more than the scan. */
+static const char *plain_end(const char *s, const char *end)
+{
+	while (s < end && *s != '"' && *s != '\\')
+		s++;
+	return s;
+}
+
 /* A string: *out malloc'd (NULL: skipped). The output never outgrows the
  * input (an escape of n bytes gives at most n), so one allocation does. */
 static int string(struct jp *j, char **out)
@@ -157,11 +167,7 @@ static int string(struct jp *j, char **out)
 	if (!eat(j, '"'))
 		return bad(j, "expected a string");
 	s = j->p;
-	{ /* to the first '"' or '\\': memchr scans a word at a time */
-		const char *q = memchr(s, '"', (size_t)(j->end - s)), *e = q ? q : j->end;
-		const char *bs = memchr(s, '\\', (size_t)(e - s));
-		j->p = bs ? bs : e;
-	}
+	j->p = plain_end(s, j->end);
 	if (j->p < j->end && *j->p == '"') { /* no escapes: the common case */
 		if (out != NULL)
 			*out = sl_xstrndup(s, (size_t)(j->p - s));
@@ -207,8 +213,8 @@ static int short_string(struct jp *j, char *buf, size_t cap, char **heap, const 
 	ws(j);
 	if (j->p < j->end && *j->p == '"') {
 		s = j->p + 1;
-		q = memchr(s, '"', (size_t)(j->end - s));
-		if (q != NULL && (size_t)(q - s) < cap && memchr(s, '\\', (size_t)(q - s)) == NULL) {
+		q = plain_end(s, j->end);
+		if (q < j->end && *q == '"' && (size_t)(q - s) < cap) {
 			memcpy(buf, s, (size_t)(q - s));
 			buf[q - s] = '\0';
 			j->p = q + 1;
@@ -325,7 +331,7 @@ static const struct field *find(struct jp *j, int which, const struct field *t, 
 	for (size_t k = 0; k < n; k++, i++) {
 		if (i >= n)
 			i = 0;
-		if (t[i].len == len && memcmp(t[i].key, key, len) == 0) {
+		if (t[i].len == len && t[i].key[0] == key[0] && memcmp(t[i].key, key, len) == 0) {
 			j->hint[which] = i + 1;
 			return &t[i];
 		}
@@ -442,15 +448,17 @@ static int job_member(struct jp *j, const char *key, void *arg)
 	const struct field *f;
 	char sbuf[32], *heap = NULL;
 	const char *state;
+	size_t len = strlen(key);
 	int64_t v;
 	int st;
 
-	/* the members outside the table first: they lead every record */
-	if (strcmp(key, "spec") == 0) {
+	/* the members outside the table first: they lead every record (the
+	 * length first, so that the others cost no string compare) */
+	if (len == 4 && memcmp(key, "spec", 4) == 0) {
 		c->has_spec = 1;
 		return object(j, spec_member, &job->spec);
 	}
-	if (strcmp(key, "state") == 0) {
+	if (len == 5 && memcmp(key, "state", 5) == 0) {
 		if (short_string(j, sbuf, sizeof(sbuf), &heap, &state) != 0)
 			return -SL_EPROTO;
 		st = sl_jobstate_parse(state);
@@ -462,9 +470,8 @@ static int job_member(struct jp *j, const char *key, void *arg)
 		job->state = (enum sl_jobstate)st;
 		return 0;
 	}
-	if ((f = find(j, 1, job_fields, sizeof(job_fields) / sizeof(job_fields[0]), key)) != NULL)
-		return member(j, f, job);
-	if (strcmp(key, "id") == 0 || strcmp(key, "uid") == 0 || strcmp(key, "gid") == 0) {
+	if ((len == 2 && memcmp(key, "id", 2) == 0) ||
+	    (len == 3 && (memcmp(key, "uid", 3) == 0 || memcmp(key, "gid", 3) == 0))) {
 		if (integer(j, &v) != 0)
 			return -SL_EPROTO;
 		if (key[0] == 'i')
@@ -475,6 +482,8 @@ static int job_member(struct jp *j, const char *key, void *arg)
 			job->gid = (gid_t)v;
 		return 0;
 	}
+	if ((f = find(j, 1, job_fields, sizeof(job_fields) / sizeof(job_fields[0]), key)) != NULL)
+		return member(j, f, job);
 	return skip(j, 1);
 }
 

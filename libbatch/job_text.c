@@ -48,7 +48,7 @@ static void flush(struct w *w)
 	w->n = 0;
 }
 
-static void add(struct w *w, const void *p, size_t n)
+static inline void add(struct w *w, const void *p, size_t n)
 {
 	if (w->n + n > sizeof(w->tmp)) {
 		flush(w);
@@ -62,7 +62,7 @@ static void add(struct w *w, const void *p, size_t n)
 	w->n += n;
 }
 
-static void addc(struct w *w, char c)
+static inline void addc(struct w *w, char c)
 {
 	if (w->n == sizeof(w->tmp))
 		flush(w);
@@ -109,7 +109,7 @@ static void put_raw_str(struct w *b, const char *s)
 }
 
 /* ,"key": with the comma unless first */
-static void put_key(struct w *b, const char *k)
+static inline void put_key(struct w *b, const char *k)
 {
 	if (!b->first)
 		addc(b, ',');
@@ -119,7 +119,7 @@ static void put_key(struct w *b, const char *k)
 	add(b, "\":", 2);
 }
 
-static void put_str(struct w *b, const char *k, const char *v)
+static inline void put_str(struct w *b, const char *k, const char *v)
 {
 	if (v == NULL)
 		return;
@@ -127,7 +127,7 @@ static void put_str(struct w *b, const char *k, const char *v)
 	put_raw_str(b, v);
 }
 
-static void put_i64(struct w *b, const char *k, int64_t v)
+static inline void put_i64(struct w *b, const char *k, int64_t v)
 {
 	char num[24], *e = num + sizeof(num), *p = e;
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;

@@ -200,10 +200,11 @@ int main(int argc, char **argv)
 	if (o.users && o.n_uids == 0)
 		r = 0; /* only unknown users: nobody's jobs */
 	else if ((r = sl_client_query(&want, &v, &n, &err)) != 0) {
-		fprintf(stderr, "sprio: error: Couldn't get priority factors from controller: %s\n",
+		/* slurm_perror()'s line, and exit(SLURM_ERROR) */
+		fprintf(stderr, "Couldn't get priority factors from controller: %s\n",
 			r == -SL_ECONNECT ? "Unable to contact slurm controller (connect failure)"
 					  : err.msg);
-		return 1;
+		return 255;
 	}
 	rows = sl_xcalloc(n ? n : 1, sizeof(*rows));
 	for (size_t i = 0; i < n; i++)

@@ -156,10 +156,11 @@ int main(int argc, char **argv)
 
 	parse(argc, argv, &o);
 	if ((r = sl_client_shares(&rows, &n, &err)) != 0) {
-		fprintf(stderr, "sshare: error: Couldn't get shares from controller: %s\n",
+		/* slurm_perror()'s line, and exit(SLURM_ERROR) */
+		fprintf(stderr, "Couldn't get shares from controller: %s\n",
 			r == -SL_ECONNECT ? "Unable to contact slurm controller (connect failure)"
 					  : err.msg);
-		return 1;
+		return 255;
 	}
 	b = sl_buf_new(OUT_CAP);
 	r = sl_sshare_print(rows, n, &o.o, b, &err);

@@ -100,3 +100,10 @@ ok "sshare: the config's associations, LocalQueue weights as shares, running usa
 out=$("$BIN/strigger" --get 2>&1); rc=$?
 expect_eq "strigger" "1 strigger: error: strigger is not supported by Sluice" "$rc $out"
 ok "strigger is refused with the not-supported line"
+
+stop_daemon
+out=$(SLUICE_CONNECT_TIMEOUT=1 "$BIN/sprio" 2>&1); rc=$?
+expect_eq "sprio, sluiced down" "255 Couldn't get priority factors from controller: Unable to contact slurm controller (connect failure)" "$rc $out"
+out=$(SLUICE_CONNECT_TIMEOUT=1 "$BIN/sshare" 2>&1); rc=$?
+expect_eq "sshare, sluiced down" "255 Couldn't get shares from controller: Unable to contact slurm controller (connect failure)" "$rc $out"
+ok "sprio and sshare without sluiced: Slurm's line and exit status"

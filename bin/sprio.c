@@ -142,7 +142,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		exit(1);
 	}
 	if (o->help || o->usage || o->version) {
-		fputs(o->help ? help_text : o->usage ? usage_text : "slurm 22.05.8 (Sluice)\n",
+		fputs(o->help ? help_text : o->usage ? usage_text : "slurm 22.05.8\n",
 		      stdout);
 		exit(0);
 	}

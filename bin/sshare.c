@@ -131,7 +131,7 @@ static void parse(int argc, char **argv, struct opts *o)
 	}
 	free(ops); /* sshare reads no operands */
 	if (o->help || o->helpformat || o->version) {
-		fputs(o->help ? help_text : o->helpformat ? helpformat_text : "slurm 22.05.8 (Sluice)\n",
+		fputs(o->help ? help_text : o->helpformat ? helpformat_text : "slurm 22.05.8\n",
 		      stdout);
 		exit(0);
 	}

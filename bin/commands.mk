@@ -61,3 +61,18 @@ bin_qmove_SOURCES = bin/qmove.c bin/pbs_jobcmd.c bin/pbs_jobcmd.h
 bin_qmove_LDADD = $(SL_LIBS)
 bin_pbsnodes_SOURCES = bin/pbsnodes.c
 bin_pbsnodes_LDADD = $(SL_LIBS)
+
+# sprio, sshare (priorities and fair sharing on Slurm's scale, libbatch/prio.h)
+# and strigger (refused).
+libbatch_libbatch_a_SOURCES += libbatch/prio.c libbatch/prio.h
+compat_libcompat_a_SOURCES += compat/sprio_fmt.c compat/sprio_fmt.h \
+	compat/sshare_fmt.c compat/sshare_fmt.h
+bin_PROGRAMS += bin/sprio bin/sshare bin/strigger
+bin_sprio_SOURCES = bin/sprio.c
+bin_sprio_LDADD = $(SL_LIBS)
+bin_sshare_SOURCES = bin/sshare.c
+bin_sshare_LDADD = $(SL_LIBS)
+bin_strigger_SOURCES = bin/strigger.c
+UNIT_TESTS += tests/unit/test_sprio_fmt tests/unit/test_sshare_fmt
+tests_unit_test_sprio_fmt_LDADD = $(TEST_LIBS)
+tests_unit_test_sshare_fmt_LDADD = $(TEST_LIBS)

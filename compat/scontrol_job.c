@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prio.h"
 #include "slurm_opt.h"
 #include "slurm_pattern.h"
 #include "slurm_time.h"
@@ -87,7 +88,7 @@ static void show_head(const struct sl_job *j, int64_t now, const char *sep, unsi
 	sl_buf_addf(b, "JobId=%llu JobName=%s", (unsigned long long)j->id, j->spec.name ? j->spec.name : "");
 	sl_buf_addf(b, "%sUserId=%s(%u) GroupId=%s(%u) MCS_label=N/A", sep, j->user ? j->user : "",
 		    (unsigned)j->uid, j->group ? j->group : "", (unsigned)j->gid);
-	sl_buf_addf(b, "%sPriority=%lld Nice=%d Account=%s QOS=%s", sep, (long long)j->priority,
+	sl_buf_addf(b, "%sPriority=%lld Nice=%d Account=%s QOS=%s", sep, (long long)sl_prio_slurm(j),
 		    j->spec.nice, j->spec.account ? j->spec.account : "(null)",
 		    j->spec.qos ? j->spec.qos : "(null)");
 	sl_buf_addf(b, "%sJobState=%s Reason=", sep, sl_jobstate_name(j->state));

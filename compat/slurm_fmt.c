@@ -231,11 +231,14 @@ int sl_fmt_parse_list(const char *list, const char *const *names, const int *wid
 	return r;
 }
 
+/* In runs, not a call per blank: blanks are half of squeue's output. */
 static int pad(struct sl_buf *b, size_t n)
 {
+	static const char blanks[64] = "                                "
+				       "                                ";
 	int r = 0;
-	while (n-- > 0 && r == 0)
-		r = sl_buf_addc(b, ' ');
+	for (size_t k; n > 0 && r == 0; n -= k)
+		r = sl_buf_add(b, blanks, k = n < sizeof(blanks) ? n : sizeof(blanks));
 	return r;
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prio.h"
 #include "slurm_fmt.h"
 #include "slurm_time.h"
 #include "slurm_tres.h"
@@ -106,7 +107,7 @@ P(p_workdir) { (void)now; S(nz(j->spec.work_dir)); }
 P(p_nice) { (void)now; D(j->spec.nice); }
 P(p_uid) { (void)now; snprintf(buf, len, "%u", (unsigned)j->uid); return 1; }
 P(p_gid) { (void)now; snprintf(buf, len, "%u", (unsigned)j->gid); return 1; }
-P(p_prio_long) { (void)now; snprintf(buf, len, "%lld", (long long)j->priority); return 1; }
+P(p_prio_long) { (void)now; snprintf(buf, len, "%lld", (long long)sl_prio_slurm(j)); return 1; }
 P(p_submit) { (void)now; fmt_time(j->submit_time, buf, len); return 1; }
 P(p_start) { (void)now; fmt_time(j->start_time, buf, len); return 1; }
 P(p_reason) { (void)now; S(j->reason ? j->reason : "None"); }
@@ -127,7 +128,7 @@ P(p_group) { (void)now; return name_or_id(j->group, (unsigned)j->gid, buf, len);
 P(p_prio)
 {
 	(void)now;
-	snprintf(buf, len, "%16.14f", (double)j->priority / (double)0xffffffffu);
+	snprintf(buf, len, "%16.14f", (double)sl_prio_slurm(j) / (double)0xffffffffu);
 	return 1;
 }
 

@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "hostlist.h"
+#include "prio.h"
 #include "xalloc.h"
 
 #define KEYS_MAX 64
@@ -151,7 +152,7 @@ static int cmp_key(const struct sl_job *a, const struct sl_job *b, const struct 
 	case 'm': d = diff(min_memory(a), min_memory(b)); break;
 	case 'M': d = diff(sl_squeue_time_used(a, p->now), sl_squeue_time_used(b, p->now)); break;
 	case 'N': d = cmp_hosts(a, b); break;
-	case 'p': case 'Q': d = diff(a->priority, b->priority); break;
+	case 'p': case 'Q': d = diff(sl_prio_slurm(a), sl_prio_slurm(b)); break; /* as shown */
 	case 'P': d = str(a->spec.partition, b->spec.partition); break;
 	case 't': d = strcmp(sl_jobstate_code(a->state), sl_jobstate_code(b->state)); break;
 	case 'T': d = strcmp(sl_jobstate_name(a->state), sl_jobstate_name(b->state)); break;

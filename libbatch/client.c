@@ -577,3 +577,38 @@ void sl_daemonconf_free(struct sl_daemonconf *dc)
 	free(dc->executor);
 	free(dc);
 }
+
+/* ---- sshare: the shares request (PROTOCOL.md, type 21) ---- */
+
+int sl_client_shares(struct sl_share_row **rows, size_t *n, struct sl_err *err)
+{
+	json_object *rep, *a;
+	int r = ask(SL_MSG_SHARES, &rep, err);
+
+	*rows = NULL;
+	*n = 0;
+	if (r != 0)
+		return r;
+	a = get_arr(rep, "rows", n);
+	*rows = sl_xcalloc(*n + 1, sizeof(**rows));
+	for (size_t i = 0; i < *n; i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		struct sl_share_row *w = &(*rows)[i];
+		w->account = get_str(o, "account");
+		w->user = get_str(o, "user");
+		w->shares = get_i64(o, "shares");
+		w->usage = get_i64(o, "usage");
+		w->cpu_run = get_i64(o, "cpu_run");
+		w->mem_run = get_i64(o, "mem_run");
+		w->node_run = get_i64(o, "node_run");
+	}
+	json_object_put(rep);
+	return 0;
+}
+
+void sl_share_rows_free(struct sl_share_row *rows, size_t n)
+{
+	for (size_t i = 0; rows && i < n; i++)
+		free(rows[i].account), free(rows[i].user);
+	free(rows);
+}

@@ -171,4 +171,16 @@ int sl_client_stat(uint64_t id, struct sl_usage *u, char **node, struct sl_err *
  * documents name it); caller frees. */
 int sl_client_cluster_name(char **out, struct sl_err *err);
 
+/* sshare: one row per account (user NULL) and user association, in the
+ * daemon's order (SL_MSG_SHARES; bin/sluiced/h_share.c says where the
+ * numbers come from). Connects itself. Caller frees with
+ * sl_share_rows_free(). */
+struct sl_share_row {
+	char *account, *user;
+	int64_t shares, usage;            /* raw shares; CPU-seconds */
+	int64_t cpu_run, mem_run, node_run; /* TRES-minutes left of running jobs */
+};
+int sl_client_shares(struct sl_share_row **rows, size_t *n, struct sl_err *err);
+void sl_share_rows_free(struct sl_share_row *rows, size_t n);
+
 #endif

@@ -20,22 +20,53 @@
 
 /* The buffer has a cap: an append past it fails and leaves the buffer as
  * it was, so every failure is remembered, and the record reported whole
- * or not at all. */
+ * or not at all. Bytes gather in `tmp` and reach the buffer a few KiB at a
+ * time: an sl_buf_add() per key, value and quote was a third of the
+ * daemon's time listing 10 000 jobs. */
 struct w {
 	struct sl_buf *b;
 	int first;
 	int failed;
+	size_t n;
+	char tmp[4096];
 };
 
-static void add(struct w *w, const void *p, size_t n)
+/* tmp is left as it is: zeroing 4 KiB per record would cost more than
+ * the record. */
+static void w_init(struct w *w, struct sl_buf *b)
 {
-	if (sl_buf_add(w->b, p, n) != 0)
-		w->failed = 1;
+	w->b = b;
+	w->first = 1;
+	w->failed = 0;
+	w->n = 0;
 }
 
-static void addc(struct w *w, char c)
+static void flush(struct w *w)
 {
-	add(w, &c, 1);
+	if (w->n > 0 && sl_buf_add(w->b, w->tmp, w->n) != 0)
+		w->failed = 1;
+	w->n = 0;
+}
+
+static inline void add(struct w *w, const void *p, size_t n)
+{
+	if (w->n + n > sizeof(w->tmp)) {
+		flush(w);
+		if (n > sizeof(w->tmp)) {
+			if (sl_buf_add(w->b, p, n) != 0)
+				w->failed = 1;
+			return;
+		}
+	}
+	memcpy(w->tmp + w->n, p, n);
+	w->n += n;
+}
+
+static inline void addc(struct w *w, char c)
+{
+	if (w->n == sizeof(w->tmp))
+		flush(w);
+	w->tmp[w->n++] = c;
 }
 
 /* 1 for the bytes JSON escapes (controls, '"' and '\\'), 2 for NUL: one
@@ -78,7 +109,7 @@ static void put_raw_str(struct w *b, const char *s)
 }
 
 /* ,"key": with the comma unless first */
-static void put_key(struct w *b, const char *k)
+static inline void put_key(struct w *b, const char *k)
 {
 	if (!b->first)
 		addc(b, ',');
@@ -88,7 +119,7 @@ static void put_key(struct w *b, const char *k)
 	add(b, "\":", 2);
 }
 
-static void put_str(struct w *b, const char *k, const char *v)
+static inline void put_str(struct w *b, const char *k, const char *v)
 {
 	if (v == NULL)
 		return;
@@ -96,12 +127,18 @@ static void put_str(struct w *b, const char *k, const char *v)
 	put_raw_str(b, v);
 }
 
-static void put_i64(struct w *b, const char *k, int64_t v)
+static inline void put_i64(struct w *b, const char *k, int64_t v)
 {
-	char num[24];
-	int n = snprintf(num, sizeof(num), "%" PRId64, v);
+	char num[24], *e = num + sizeof(num), *p = e;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	do /* not snprintf: a record has a dozen numbers */
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (v < 0)
+		*--p = '-';
 	put_key(b, k);
-	add(b, num, (size_t)n);
+	add(b, p, (size_t)(e - p));
 }
 
 static void put_strv(struct w *b, const char *k, char *const *v)
@@ -157,6 +194,7 @@ static void put_spec(struct w *b, const struct sl_jobspec *s, enum part part)
 
 static int done(struct w *w, size_t len)
 {
+	flush(w);
 	if (!w->failed)
 		return 0;
 	sl_buf_truncate(w->b, len);
@@ -165,9 +203,10 @@ static int done(struct w *w, size_t len)
 
 int sl_jobspec_text_append(struct sl_buf *buf, const struct sl_jobspec *s)
 {
-	struct w w = {buf, 1, 0};
+	struct w w;
 	size_t len = sl_buf_len(buf);
 
+	w_init(&w, buf);
 	put_spec(&w, s, PART_FULL);
 	return done(&w, len);
 }
@@ -179,10 +218,11 @@ int sl_job_listing_append(struct sl_buf *buf, const struct sl_job *j)
 
 int sl_job_listing_append_view(struct sl_buf *buf, const struct sl_job *j, enum sl_job_view v)
 {
-	struct w w = {buf, 1, 0}, *b = &w;
+	struct w w, *b = &w;
 	size_t len = sl_buf_len(buf);
 	struct sl_job def;
 
+	w_init(&w, buf);
 	sl_job_defaults(&def);
 	addc(b, '{');
 	put_i64(b, "id", (int64_t)j->id);
@@ -191,7 +231,9 @@ int sl_job_listing_append_view(struct sl_buf *buf, const struct sl_job *j, enum 
 	put_i64(b, "uid", j->uid);
 	put_i64(b, "gid", j->gid);
 	put_str(b, "state", sl_jobstate_name(j->state));
-#define W_JSTR(f) put_str(b, #f, j->f);
+/* the submit key is sbatch's retry token: no listing shows it, and it
+ * was a seventh of every record on the wire */
+#define W_JSTR(f) if (strcmp(#f, "submit_key") != 0) put_str(b, #f, j->f);
 #define W_JINT(f) if (j->f != def.f) put_i64(b, #f, j->f);
 	JOB_STRINGS(W_JSTR)
 	JOB_INTS(W_JINT)

@@ -122,7 +122,7 @@ const char *sl_proto_type_name(uint16_t type)
 		[SL_MSG_AUTH] = "auth",
 		[SL_MSG_PARTITIONS] = "partitions", [SL_MSG_UPDATE] = "update",
 		[SL_MSG_PING] = "ping", [SL_MSG_RECONFIGURE] = "reconfigure",
-		[SL_MSG_CONFIG] = "config", [SL_MSG_HOLD] = "hold",
+		[SL_MSG_CONFIG] = "config", [SL_MSG_HOLD] = "hold", [SL_MSG_SHARES] = "shares",
 		[SL_MSG_STAT] = "stat",
 	};
 	type &= (uint16_t)~SL_MSG_REPLY;

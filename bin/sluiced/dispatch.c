@@ -30,6 +30,7 @@ static const struct {
 	{SL_MSG_CONFIG, "config", SL_PRIV_ANY, sl_h_config, NULL, NULL},
 	{SL_MSG_HOLD, "hold", SL_PRIV_OWNER, sl_h_hold, NULL, NULL},
 	{SL_MSG_STAT, "stat", SL_PRIV_OWNER, sl_h_stat, NULL, NULL},
+	{SL_MSG_SHARES, "shares", SL_PRIV_ANY, sl_h_shares, NULL, NULL},
 };
 
 static char *error_reply(int code, const char *msg)

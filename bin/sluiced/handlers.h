@@ -55,4 +55,8 @@ int sl_h_reconfigure(struct sluiced *d, const struct sl_peer *p, json_object *re
 int sl_h_config(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		json_object *rep, struct sl_err *err);
 
+/* sshare: associations, their raw shares and usage (h_share.c). */
+int sl_h_shares(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		json_object *rep, struct sl_err *err);
+
 #endif

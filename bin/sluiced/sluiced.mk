@@ -13,6 +13,7 @@ bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/h_submit.c bin/sluiced/h_query.c bin/sluiced/h_control.c bin/sluiced/h_hold.c \
 	bin/sluiced/h_info.c bin/sluiced/h_update.c bin/sluiced/h_admin.c \
 	bin/sluiced/h_stat.c \
+	bin/sluiced/h_share.c \
 	bin/sluiced/gates.c bin/sluiced/gates.h \
 	bin/sluiced/limgate.c bin/sluiced/limgate.h \
 	bin/sluiced/lifecycle.c bin/sluiced/lifecycle.h \

@@ -36,6 +36,7 @@ INTEGRATION_TESTS = \
 	tests/integration/sbatch_opts.sh \
 	tests/integration/sbatch_timed.sh \
 	tests/integration/overflow.sh \
+	tests/integration/prio.sh \
 	tests/integration/private.sh \
 	tests/integration/usage.sh \
 	tests/integration/json.sh \

@@ -140,7 +140,8 @@ static inline json_object *tl_spec_tree(const struct sl_jobspec *s, int full)
 	return o;
 }
 
-/* A record as listed: its spec without env, argv and script. */
+/* A record as listed: its spec without env, argv and script, and without
+ * its submit key. */
 static inline json_object *tl_job_tree(const struct sl_job *j)
 {
 	json_object *o = json_object_new_object();
@@ -153,7 +154,7 @@ static inline json_object *tl_job_tree(const struct sl_job *j)
 	json_object_object_add(o, "gid", json_object_new_int64(j->gid));
 	json_object_object_add(o, "state", json_object_new_string(sl_jobstate_name(j->state)));
 #define TL_STR(f)                                                                  \
-	if (j->f != NULL)                                                          \
+	if (j->f != NULL && strcmp(#f, "submit_key") != 0)                         \
 		json_object_object_add(o, #f, json_object_new_string(j->f));
 #define TL_NUM(f)                                                                  \
 	if (j->f != def.f)                                                         \

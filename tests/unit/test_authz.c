@@ -114,6 +114,13 @@ int sl_h_stat(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	return 0;
 }
 
+int sl_h_shares(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		json_object *rep, struct sl_err *err)
+{
+	ran = SL_MSG_SHARES;
+	return 0;
+}
+
 /* ---- requests ---- */
 
 #define ALL {1, 1, 1, 1}
@@ -136,6 +143,7 @@ static const struct {
 	{SL_MSG_RECONFIGURE, {0, 0, 1, 1}, {0, 0, 1, 1}}, /* operators only */
 	{SL_MSG_CONFIG, ALL, ALL},
 	{SL_MSG_HOLD, ALL, ALL}, /* qhold/qrls; per job: see ops[] */
+	{SL_MSG_SHARES, ALL, ALL}, /* sshare */
 	{SL_MSG_STAT, ALL, ALL}, /* sstat; per job: SEE_PRIVATE */
 };
 

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <cmocka.h>
 
+#include "prio.h"
 #include "scontrol_fmt.h"
 #include "xalloc.h"
 
@@ -37,7 +38,7 @@ static struct sl_job *job26(void)
 	j->user = sl_xstrdup("alice");
 	j->group = sl_xstrdup("alice");
 	j->uid = j->gid = 2001;
-	j->priority = 1012;
+	j->priority = 1012 - SL_PRIO_SITE; /* printed on Slurm's scale (prio.h) */
 	j->state = SL_JOB_PENDING;
 	j->reason = sl_xstrdup("Dependency");
 	j->dependency = sl_xstrdup("afterok:25(unfulfilled)");

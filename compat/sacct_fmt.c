@@ -15,6 +15,7 @@
  * running) prints them empty and its CPU times 00:00:00, as Slurm does for
  * a step it has no accounting data for. Energy and CPU frequency are not
  * measured: Slurm's zeros. */
+#include "prio.h"
 #include "sacct_fmt.h"
 
 #include <stdio.h>
@@ -156,7 +157,7 @@ F(f_elapsed) { (void)row; secs(elapsed(j, c->now), buf, len); }
 F(f_elapsed_raw) { (void)row; snprintf(buf, len, "%lld", (long long)elapsed(j, c->now)); }
 F(f_uid) { (void)c; JOBNUM((unsigned)j->uid); }
 F(f_gid) { (void)c; JOBNUM((unsigned)j->gid); }
-F(f_priority) { (void)c; JOBNUM(j->priority); }
+F(f_priority) { (void)c; JOBNUM(sl_prio_slurm(j)); }
 F(f_alloc_cpus) { (void)c; snprintf(buf, len, "%d", row_cpus(j, row)); }
 F(f_nnodes) { (void)c; snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : shape(j).nodes); }
 /* The batch step's figures, when its supervisor measured any. */

@@ -2,6 +2,7 @@
  * word: sbatch users and the integration tests compare them. */
 #include "submit.h"
 #include "qos_limits.h"
+#include "prio.h"
 #include "partdef.h"
 #include "authz.h"
 #include "conf.h"
@@ -150,11 +151,14 @@ int sl_submit_priority(const struct sl_conf *conf, struct sl_job *j, struct sl_e
 		    strcasecmp(j->spec.qos, sl_conf_default_qos(conf)) != 0)
 			return sl_err_set(err, SL_EINVAL, "Invalid qos specification");
 	}
-	/* Kueue's priorities are int32: --priority=TOP (4294967294) is the
+	/* --priority and Priority= are on Slurm's scale, as squeue prints them
+	 * (prio.h): the operator who sees 10050 and sets 10050 gets 10050.
+	 * Kueue's priorities are int32: --priority=TOP (4294967294) is the
 	 * highest of them, not the -2 a cast would make of it. */
-	if (j->spec.priority != SL_NO_VAL)
-		base = j->spec.priority > INT32_MAX ? INT32_MAX
-		       : j->spec.priority < INT32_MIN ? INT32_MIN : (int32_t)j->spec.priority;
+	if (j->spec.priority != SL_NO_VAL) {
+		int64_t want = j->spec.priority - SL_PRIO_SITE;
+		base = want > INT32_MAX ? INT32_MAX : want < INT32_MIN ? INT32_MIN : (int32_t)want;
+	}
 	j->priority = (int64_t)base - j->spec.nice;
 	return 0;
 }

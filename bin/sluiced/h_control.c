@@ -3,6 +3,7 @@
  * resume: a table of verbs, each with its rule). Who may act on which job
  * is authz.c's; what each verb does, lifecycle.c's. Errors are Slurm's
  * words without " for job N", which scontrol adds. */
+#include "prio.h"
 #include "authz.h"
 #include "exec.h"
 #include "handlers.h"
@@ -181,7 +182,7 @@ static int op_top(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
 	}
 	if (best == INT64_MIN || j->priority > best)
 		return 0;
-	return sl_update_priority(d, j, best + 1 + j->spec.nice, err);
+	return sl_update_priority(d, j, best + 1 + j->spec.nice + SL_PRIO_SITE, err);
 }
 
 static int op_suspend(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,

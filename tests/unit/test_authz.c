@@ -211,7 +211,7 @@ static void test_requests(void **state)
 	for (size_t i = 0; i < sizeof(requests) / sizeof(requests[0]); i++)
 		live += requests[i].as_root[0] >= 0;
 	assert_int_equal(served, live);
-	assert_int_equal(live, 11);
+	assert_int_equal(live, 12);
 }
 
 /* The request-level rules, including the one no request uses yet. */

@@ -99,7 +99,7 @@ static void test_fields(void **state)
 			    "2026-11-21T10:25:03|2026-11-21T10:25:04\n");
 	free(s);
 	s = one("jobidraw,uid,gid,group,priority,elapsedraw,derived", SL_SACCT_PARSABLE, 1, 5);
-	assert_string_equal(s, "5|2001|2001|alice|1012|87|0:0|\n5.batch|||||87||\n");
+	assert_string_equal(s, "5|2001|2001|alice|11012|87|0:0|\n5.batch|||||87||\n");
 	free(s);
 }
 

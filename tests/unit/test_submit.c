@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "prio.h"
 #include "conf.h"
 #include "job.h"
 #include "sched/sched.h"
@@ -98,7 +99,8 @@ static void test_priority(void **state)
 	j->spec.nice = 10;
 	assert_int_equal(sl_submit_prepare(conf, engine, &alice, j, &err), 0);
 	assert_int_equal(j->priority, 990);
-	j->spec.priority = 5;
+	/* --priority is on Slurm's scale (prio.h): 10005 is Kueue's 5. */
+	j->spec.priority = SL_PRIO_SITE + 5;
 	assert_int_equal(sl_submit_priority(conf, j, &err), 0);
 	assert_int_equal(j->priority, -5);
 	sl_job_free(j);
@@ -171,7 +173,7 @@ static void test_operator_rules(void **state)
 	       "account in the configuration");
 
 	j = job();
-	j->spec.priority = 7;
+	j->spec.priority = SL_PRIO_SITE + 7;
 	j->spec.nice = -3;
 	j->spec.account = sl_xstrdup("general");
 	assert_int_equal(sl_submit_prepare(conf, engine, &op, j, &err), 0);

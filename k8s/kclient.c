@@ -196,6 +196,20 @@ struct sl_k8s_call *sl_k8s_get(struct sl_k8s_http *h, const char *item, sl_k8s_o
 	return c;
 }
 
+struct sl_k8s_call *sl_k8s_patch(struct sl_k8s_http *h, const char *item,
+				 const char *content_type, const char *body, size_t len,
+				 sl_k8s_obj_cb cb, void *arg)
+{
+	struct sl_k8s_call *c = call_new(h, cb, arg);
+	struct sl_k8s_req_spec s = {
+		.method = "PATCH", .path = item, .query = "fieldManager=sluice",
+		.body = body, .body_len = len, .content_type = content_type,
+	};
+
+	c->req = sl_k8s_http_send(h, &s, on_simple, c);
+	return c;
+}
+
 struct sl_k8s_call *sl_k8s_delete(struct sl_k8s_http *h, const char *item,
 				  const struct sl_k8s_delete_opts *o, sl_k8s_obj_cb cb, void *arg)
 {

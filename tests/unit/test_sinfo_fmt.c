@@ -258,7 +258,7 @@ static void test_local_states(void **state)
 	struct sl_quota_row q[] = {row("main", "default", "cpu", 8000, 0),
 				   row("main", "default", "memory", 32 * 1024 * MIB1000, 0)};
 	struct sl_partinfo p = part("batch", 1, SL_PART_UP, 0, q, 2);
-	struct sl_clusterinfo ci = {SHOT, &host, 1, &p};
+	struct sl_clusterinfo ci = {SHOT, &host, 1, &p, 0, NULL};
 	const struct sl_sinfo_opts cm = {.format = "%P %t %c %m %C %e %O %z"};
 
 	expect(&ci, &(struct sl_sinfo_opts){0},
@@ -294,7 +294,7 @@ static void test_local_stopped(void **state)
 	struct sl_quota_row q2[] = {row("x", "default", "cpu", 4000, 0)};
 	struct sl_partinfo p[] = {part("batch", 1, SL_PART_DOWN, 1, q, 1),
 				  part("other", 0, SL_PART_INACTIVE, 0, q2, 1)};
-	struct sl_clusterinfo ci = {SHOT, &host, 2, p};
+	struct sl_clusterinfo ci = {SHOT, &host, 2, p, 0, NULL};
 
 	expect(&ci, &(struct sl_sinfo_opts){0},
 	       "PARTITION AVAIL  TIMELIMIT  NODES  STATE NODELIST\n"
@@ -320,7 +320,7 @@ static void test_kubernetes(void **state)
 {
 	struct sl_quota_row q[] = {row("gpu", "h100", "nvidia.com/gpu", 16000, 8000)};
 	struct sl_partinfo p = part("gpu", 1, SL_PART_UP, 1, q, 1);
-	struct sl_clusterinfo ci = {SHOT, NULL, 1, &p};
+	struct sl_clusterinfo ci = {SHOT, NULL, 1, &p, 0, NULL};
 	p.features = gpu_features;
 
 	expect(&ci, &(struct sl_sinfo_opts){0},
@@ -338,7 +338,7 @@ static void test_gpus_and_features(void **state)
 				   row("gpu", "h100", "memory", 256 * 1024 * MIB1000, 0),
 				   row("gpu", "h100", "nvidia.com/gpu", 8000, 2000)};
 	struct sl_partinfo p = part("gpu", 0, SL_PART_UP, 1, q, 3);
-	struct sl_clusterinfo ci = {SHOT, &host, 1, &p};
+	struct sl_clusterinfo ci = {SHOT, &host, 1, &p, 0, NULL};
 	p.features = gpu_features;
 
 	expect(&ci, &(struct sl_sinfo_opts){.format = "%P %G %f %m", .no_header = 1},
@@ -355,7 +355,7 @@ static void test_quota(void **state)
 	struct sl_quota_row q2[] = {row("spot", "default", "cpu", 0, 500)};
 	struct sl_partinfo p[] = {part("batch", 1, SL_PART_UP, 1, q, 2),
 				  part("spot", 0, SL_PART_UP, 1, q2, 1)};
-	struct sl_clusterinfo ci = {SHOT, &host, 2, p};
+	struct sl_clusterinfo ci = {SHOT, &host, 2, p, 0, NULL};
 	struct sl_buf *b = sl_buf_new(1 << 16);
 	char *const spot[] = {"spot", NULL};
 	q[0].lent = 500;
@@ -409,7 +409,7 @@ static void test_json_sluice(void **state)
 				   row("main", "default", "memory", 32 * 1024 * MIB1000, 1024 * MIB1000)};
 	struct sl_partinfo p[] = {part("batch", 1, SL_PART_UP, 1, q, 2),
 				  part("debug", 0, SL_PART_DOWN, 1, q, 2)};
-	struct sl_clusterinfo ci = {SHOT, &host, 2, p};
+	struct sl_clusterinfo ci = {SHOT, &host, 2, p, 0, NULL};
 	struct sl_sinfo_built *bv = sl_sinfo_build(&ci);
 	struct sl_buf *b = sl_buf_new(1 << 20);
 

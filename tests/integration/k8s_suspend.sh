@@ -7,7 +7,14 @@
 # its whole minute of running time, then TIMEOUT.
 . "$top_srcdir/tests/integration/k8s_lib.sh"
 start_fake
-CPUS=4 write_k8s_conf
+# With the gang timeout on: a suspended job has no pods, and must not be
+# evicted for it (after a restart either).
+EXTRA_OBJECTS='---
+apiVersion: config.kueue.x-k8s.io/v1beta1
+kind: Configuration
+waitForPodsReady:
+  enable: true
+  timeout: 3s' CPUS=4 write_k8s_conf
 fk PUT /fake/schedule '{"pending_ms": 100, "running_ms": -1}' >/dev/null || fail "schedule"
 start_daemon
 mkdir -p "$T/work" && cd "$T/work"
@@ -44,6 +51,12 @@ sleep 1
 expect_eq "second job waits" PD "$(sq "$k" %t)"
 "$BIN/scontrol" suspend "$j" || fail "suspend twice: silent, as Slurm"
 ok "suspend: spec.suspend by merge patch, pods deleted, SUSPENDED, quota kept"
+
+kill9_daemon
+start_daemon
+sleep 4
+expect_eq "suspended after kill -9 and the gang timeout" S "$(sq "$j" %t)"
+ok "kill -9 while suspended: adopted still SUSPENDED, not evicted for having no pods"
 
 "$BIN/scontrol" resume "$j" || fail "resume"
 expect_eq "squeue" R "$(sq "$j" %t)"

@@ -185,7 +185,7 @@ static int ops_adopt(void *p, const struct sl_job *job, struct sl_err *err)
 	kj->phase = KJ_ADOPTING;
 	/* RUNNING means its pods were all ready once: the gang timeout is over
 	 * for this attempt (Kueue's PodsReady stays True). */
-	kj->ready = job->state == SL_JOB_RUNNING;
+	kj->ready = job->state == SL_JOB_RUNNING || job->state == SL_JOB_SUSPENDED;
 	/* The kind, not the object: the lists decide whether it exists. */
 	kj->kind = sl_render_kind(&(struct sl_render_in){.job = kj->job,
 							 .kube = sl_conf_kubernetes(*x->confp)});

@@ -101,9 +101,11 @@ struct sl_sinfo_built;
  * its CPUs, memory and GPUs are the partition's ClusterQueue quota, its
  * state comes from their usage (idle: nothing admitted; mixed: some used;
  * allocated: every CPU of the quota used), drained when a stop policy holds
- * the partition, down when its ClusterQueue is inactive. No nodes when the
- * daemon does not know them (Kubernetes): the partition carries its
- * flavors' node labels as features. Borrows from ci; caller frees with
+ * the partition, down when its ClusterQueue is inactive. An executor's own
+ * nodes (ci->knodes, Kubernetes) each in the partitions they name: idle,
+ * mixed or allocated from what their pods request, drained when cordoned,
+ * down when not Ready. No nodes when the daemon knows none: the partition
+ * carries its flavors' node labels as features. Borrows from ci; caller frees with
  * sl_sinfo_built_free() (which does not free ci). */
 struct sl_sinfo_built *sl_sinfo_build(const struct sl_clusterinfo *ci);
 const struct sl_sinfo_view *sl_sinfo_built_view(const struct sl_sinfo_built *b);

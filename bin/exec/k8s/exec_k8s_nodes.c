@@ -7,8 +7,9 @@
  * selector on status.phase), not just Sluice's: a node shared with other
  * workloads is as busy as all its pods make it, as slurmctld counts every
  * job on a node. A pod keeps only what sinfo needs (node, requests), not its
- * object. Cost: one pods watch of the whole cluster; nodes() sums the pods
- * per node at each call (sorted nodes, binary search: pods x log nodes).
+ * object. Cost: one pods watch of the whole cluster; both tables sorted (a
+ * relist is one sort, an event a binary search and a memmove); nodes() sums
+ * the pods per node at each call (pods x log nodes).
  * Read-only: nothing here writes to the API. */
 #include "exec_k8s.h"
 
@@ -239,49 +240,96 @@ static void pod_clear(struct kpod *p)
 	free(p->node);
 }
 
-static void pod_put(struct knodes *kn, json_object *pod, int deleted)
+static int pod_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kpod *)a)->key, ((const struct kpod *)b)->key);
+}
+
+/* Index of key in the sorted pods, or where it would go (*found 0). */
+static size_t pod_find(const struct knodes *kn, const char *key, int *found)
+{
+	size_t lo = 0, hi = kn->npods;
+	*found = 0;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int c = strcmp(kn->pods[mid].key, key);
+		if (c == 0) {
+			*found = 1;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* What sinfo needs of a pod: its node and requests; NULL key when it is
+ * not bound to a node yet (it counts nowhere). */
+static struct kpod pod_of(json_object *pod)
 {
 	const char *ns = sl_k8s_obj_meta(pod, "namespace"), *name = sl_k8s_obj_meta(pod, "name");
 	json_object *spec = get(pod, "spec"), *cs = get(spec, "containers");
 	const char *node = sl_k8s_str(spec, "nodeName");
+	struct kpod p = {0};
+
+	if (name == NULL || node == NULL || *node == '\0')
+		return p;
+	p.key = sl_xasprintf("%s/%s", ns ? ns : "", name);
+	p.node = sl_xstrdup(node);
+	for (size_t c = 0; cs && c < json_object_array_length(cs); c++)
+		container_add(json_object_array_get_idx(cs, c), &p);
+	return p;
+}
+
+/* Sorted by key, so an event costs a binary search and a memmove. */
+static void pod_put(struct knodes *kn, json_object *pod, int deleted)
+{
+	const char *ns = sl_k8s_obj_meta(pod, "namespace"), *name = sl_k8s_obj_meta(pod, "name");
+	struct kpod p = deleted ? (struct kpod){0} : pod_of(pod);
 	char *key;
 	size_t i;
+	int found;
 
 	if (name == NULL)
 		return;
 	key = sl_xasprintf("%s/%s", ns ? ns : "", name);
-	for (i = 0; i < kn->npods && strcmp(kn->pods[i].key, key) != 0; i++)
-		;
-	if (deleted || node == NULL || *node == '\0') { /* only bound pods count */
-		if (i < kn->npods) {
-			pod_clear(&kn->pods[i]);
-			kn->pods[i] = kn->pods[--kn->npods];
+	i = pod_find(kn, key, &found);
+	free(key);
+	if (found) {
+		pod_clear(&kn->pods[i]);
+		if (p.key != NULL) {
+			kn->pods[i] = p;
+			return;
 		}
-		free(key);
+		memmove(&kn->pods[i], &kn->pods[i + 1], (kn->npods - i - 1) * sizeof(*kn->pods));
+		kn->npods--;
 		return;
 	}
-	if (i == kn->npods) {
-		kn->pods = sl_xgrow(kn->pods, &kn->cappods, kn->npods + 1, sizeof(*kn->pods));
-		kn->npods++;
-	} else {
-		pod_clear(&kn->pods[i]);
-	}
-	memset(&kn->pods[i], 0, sizeof(kn->pods[i]));
-	kn->pods[i].key = key;
-	kn->pods[i].node = sl_xstrdup(node);
-	for (size_t c = 0; cs && c < json_object_array_length(cs); c++)
-		container_add(json_object_array_get_idx(cs, c), &kn->pods[i]);
+	if (p.key == NULL)
+		return;
+	kn->pods = sl_xgrow(kn->pods, &kn->cappods, kn->npods + 1, sizeof(*kn->pods));
+	memmove(&kn->pods[i + 1], &kn->pods[i], (kn->npods - i) * sizeof(*kn->pods));
+	kn->pods[i] = p;
+	kn->npods++;
 }
 
 static void pods_relisted(json_object *items, const char *rv, void *arg)
 {
 	struct sl_exec_k8s *x = arg;
 	struct knodes *kn = x->knodes;
+	size_t n = json_object_array_length(items);
 	for (size_t i = 0; i < kn->npods; i++)
 		pod_clear(&kn->pods[i]);
 	kn->npods = 0;
-	for (size_t i = 0; i < json_object_array_length(items); i++)
-		pod_put(kn, json_object_array_get_idx(items, i), 0);
+	kn->pods = sl_xgrow(kn->pods, &kn->cappods, n + 1, sizeof(*kn->pods));
+	for (size_t i = 0; i < n; i++) {
+		struct kpod p = pod_of(json_object_array_get_idx(items, i));
+		if (p.key != NULL)
+			kn->pods[kn->npods++] = p;
+	}
+	qsort(kn->pods, kn->npods, sizeof(*kn->pods), pod_cmp);
 }
 
 /* A pod that ends leaves the field selector: the watch says DELETED. */

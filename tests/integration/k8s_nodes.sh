@@ -22,25 +22,7 @@ spec:
   nodeLabels: {accel: a100}
   tolerations:
   - {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}'
-EXTRA_OBJECTS='---
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: ClusterQueue
-metadata: {name: gpuq}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu, memory, nvidia.com/gpu]
-    flavors:
-    - name: a100
-      resources:
-      - {name: cpu, nominalQuota: 16}
-      - {name: memory, nominalQuota: 64Gi}
-      - {name: nvidia.com/gpu, nominalQuota: 4}
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: LocalQueue
-metadata: {name: gpu, namespace: general}
-spec: {clusterQueue: gpuq}' CPUS=24 write_k8s_conf
+EXTRA_OBJECTS=$(gpu_queue a100 16 64Gi 4) CPUS=24 write_k8s_conf
 fk PUT /fake/schedule '{"pending_ms": 100, "running_ms": -1, "node": "fake-node-1"}' >/dev/null
 start_daemon
 mkdir -p "$T/work" && cd "$T/work"

@@ -9,12 +9,7 @@
 start_fake
 # With the gang timeout on: a suspended job has no pods, and must not be
 # evicted for it (after a restart either).
-EXTRA_OBJECTS='---
-apiVersion: config.kueue.x-k8s.io/v1beta1
-kind: Configuration
-waitForPodsReady:
-  enable: true
-  timeout: 3s' CPUS=4 write_k8s_conf
+EXTRA_OBJECTS=$(pods_ready 3s) CPUS=4 write_k8s_conf
 fk PUT /fake/schedule '{"pending_ms": 100, "running_ms": -1}' >/dev/null || fail "schedule"
 start_daemon
 mkdir -p "$T/work" && cd "$T/work"

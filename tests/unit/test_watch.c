@@ -120,6 +120,27 @@ static const char script[] =
 	"{\"json\":{\"metadata\":{\"resourceVersion\":\"30\"},\"items\":[" OBJ("b", "11") ","
 	OBJ("c", "21") "]}}]}]";
 
+/* Start the responder on script and a watch through the client, run the
+ * loop until a callback stops it (15 s at most). */
+static struct sl_k8s_watch *run_watch(struct responder *r, const char *text, char *server,
+				      const struct sl_kubeconfig *kc,
+				      const struct sl_k8s_http_opts *ho,
+				      const struct sl_k8s_watch_opts *wo,
+				      const struct sl_k8s_watch_ops *ops, struct sl_k8s_http **h)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_k8s_watch *w;
+
+	assert_int_equal(responder_start(r, text, 0, 0), 0);
+	snprintf(server, 64, "http://127.0.0.1:%d", r->port);
+	loop = sl_loop_new();
+	assert_int_equal(sl_k8s_http_new(loop, kc, ho, h, &err), 0);
+	w = sl_k8s_watch_new(*h, wo, ops, NULL);
+	sl_loop_add_timer(loop, 15000, on_guard, NULL);
+	sl_loop_run(loop);
+	return w;
+}
+
 static void test_list_watch_gone(void **state)
 {
 	struct responder r;
@@ -133,16 +154,9 @@ static void test_list_watch_gone(void **state)
 	struct sl_k8s_http *h = NULL;
 	struct sl_k8s_watch *w;
 	struct sl_k8s_watch_stats st;
-	struct sl_err err = SL_ERR_INIT;
 	json_object *log, *q;
 
-	assert_int_equal(responder_start(&r, script, 0, 0), 0);
-	snprintf(server, sizeof(server), "http://127.0.0.1:%d", r.port);
-	loop = sl_loop_new();
-	assert_int_equal(sl_k8s_http_new(loop, &kc, &ho, &h, &err), 0);
-	w = sl_k8s_watch_new(h, &wo, &ops, NULL);
-	sl_loop_add_timer(loop, 15000, on_guard, NULL);
-	sl_loop_run(loop);
+	w = run_watch(&r, script, server, &kc, &ho, &wo, &ops, &h);
 	assert_string_equal(trace, "LIST@10[a] ADDED:b LIST@20[a,b,c] MODIFIED:c DELETED:a "
 				   "LIST@30[b,c] ADDED:d ");
 	assert_string_equal(sl_k8s_watch_rv(w), "31");
@@ -222,18 +236,11 @@ static void test_watch_errors_back_off(void **state)
 				       .problem = on_problem};
 	struct sl_k8s_http *h = NULL;
 	struct sl_k8s_watch *w;
-	struct sl_err err = SL_ERR_INIT;
 	json_object *log;
 
 	trace[0] = '\0';
 	relists = problems = 0;
-	assert_int_equal(responder_start(&r, err_script, 0, 0), 0);
-	snprintf(server, sizeof(server), "http://127.0.0.1:%d", r.port);
-	loop = sl_loop_new();
-	assert_int_equal(sl_k8s_http_new(loop, &kc, &ho, &h, &err), 0);
-	w = sl_k8s_watch_new(h, &wo, &ops, NULL);
-	sl_loop_add_timer(loop, 15000, on_guard, NULL);
-	sl_loop_run(loop);
+	w = run_watch(&r, err_script, server, &kc, &ho, &wo, &ops, &h);
 	assert_string_equal(trace, "LIST@10[] ADDED:x ");
 	assert_int_equal(problems, 3);
 	log = responder_log(&r);

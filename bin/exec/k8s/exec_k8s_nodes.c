@@ -14,6 +14,7 @@
 #include "exec_k8s.h"
 
 #include <json-c/json.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,14 +153,17 @@ static void node_set(struct knode *n, json_object *obj)
 	node_reason(n, rc);
 }
 
-/* Index of name in the sorted nodes, or where it would go (*found 0). */
-static size_t node_find(const struct knodes *kn, const char *name, int *found)
+/* Index of want in v (n sorted records of size bytes, each keyed by the
+ * string pointer at offset off), or where it would go (*found 0). */
+static size_t bsearch_at(const void *v, size_t n, size_t size, size_t off, const char *want,
+			 int *found)
 {
-	size_t lo = 0, hi = kn->nnodes;
+	size_t lo = 0, hi = n;
 	*found = 0;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		int c = strcmp(kn->nodes[mid].out.name, name);
+		const char *key = *(const char *const *)((const char *)v + mid * size + off);
+		int c = strcmp(key, want);
 		if (c == 0) {
 			*found = 1;
 			return mid;
@@ -170,6 +174,12 @@ static size_t node_find(const struct knodes *kn, const char *name, int *found)
 			hi = mid;
 	}
 	return lo;
+}
+
+static size_t node_find(const struct knodes *kn, const char *name, int *found)
+{
+	return bsearch_at(kn->nodes, kn->nnodes, sizeof(*kn->nodes),
+			  offsetof(struct knode, out.name), name, found);
 }
 
 static void node_put(struct knodes *kn, json_object *obj, int deleted)
@@ -245,24 +255,10 @@ static int pod_cmp(const void *a, const void *b)
 	return strcmp(((const struct kpod *)a)->key, ((const struct kpod *)b)->key);
 }
 
-/* Index of key in the sorted pods, or where it would go (*found 0). */
 static size_t pod_find(const struct knodes *kn, const char *key, int *found)
 {
-	size_t lo = 0, hi = kn->npods;
-	*found = 0;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(kn->pods[mid].key, key);
-		if (c == 0) {
-			*found = 1;
-			return mid;
-		}
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return bsearch_at(kn->pods, kn->npods, sizeof(*kn->pods), offsetof(struct kpod, key), key,
+			  found);
 }
 
 /* What sinfo needs of a pod: its node and requests; NULL key when it is

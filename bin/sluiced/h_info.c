@@ -319,13 +319,27 @@ static int node_in(const struct sl_kueue *k, const struct part *p, const struct 
 	return 0;
 }
 
+/* Labels every node carries that restate its name, OS and architecture
+ * (shown as NodeName, OS and Arch already): not features. */
+static int restated(const char *key)
+{
+	static const char *const keys[] = {"kubernetes.io/hostname", "kubernetes.io/os",
+					   "kubernetes.io/arch", "beta.kubernetes.io/os",
+					   "beta.kubernetes.io/arch"};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(key, keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static int64_t ceil_div(int64_t v, int64_t by)
 {
 	return v > 0 ? (v + by - 1) / by : 0;
 }
 
 /* One node as sinfo needs it: whole CPUs (allocatable rounds down, what
- * pods request rounds up), MiB, its labels as features, its partitions. */
+ * pods request rounds up), MiB, its labels as features (but those that
+ * restate its name, OS or architecture), its partitions. */
 static json_object *exec_node(const struct sluiced *d, const struct part *parts, size_t np,
 			      const struct sl_exec_node *n)
 {
@@ -353,7 +367,9 @@ static json_object *exec_node(const struct sluiced *d, const struct part *parts,
 		add_i64(o, "reason_uid", (int64_t)d->self_uid);
 	}
 	for (size_t i = 0; i < n->nlabels; i++)
-		sl_buf_addf(feat, "%s%s=%s", i ? "," : "", n->labels[i].key, n->labels[i].value);
+		if (!restated(n->labels[i].key))
+			sl_buf_addf(feat, "%s%s=%s", sl_buf_len(feat) ? "," : "",
+				    n->labels[i].key, n->labels[i].value);
 	add_str(o, "features", sl_buf_str(feat));
 	sl_buf_free(feat);
 	for (size_t i = 0; i < np; i++)

@@ -123,10 +123,22 @@ assert sorted(nodes) == ["fake-node-0", "fake-node-1", "fake-node-2", "gpu-node-
 g = nodes["gpu-node-0"]
 assert g["cpus"] == 16 and g["real_memory"] == 65536 and g["gres"] == "gpu:4", g
 assert g["partitions"] == ["gpu"], g["partitions"]
-assert "accel=a100" in g["features"], g["features"]
+assert g["features"] == "accel=a100", g["features"]
+assert nodes["fake-node-0"]["features"] == "", nodes["fake-node-0"]["features"]
 assert nodes["fake-node-1"]["alloc_cpus"] == 2, nodes["fake-node-1"]
 EOF2
 ok "--json: every node once, with its labels, allocatable and partitions"
+
+"$BIN/scontrol" show node gpu-node-0 >"$T/node" || fail "scontrol show node"
+for kv in NodeName=gpu-node-0 CPUTot=16 AvailableFeatures=accel=a100 Gres=gpu:4 \
+	RealMemory=65536 State=IDLE Partitions=gpu; do
+	grep -qF "$kv" "$T/node" || fail "scontrol show node: no $kv in $(cat "$T/node")"
+done
+"$BIN/scontrol" show partition batch >"$T/part" || fail "scontrol show partition"
+for kv in "Nodes=fake-node-[0-2]" TotalCPUs=24 TotalNodes=3; do
+	grep -qF "$kv" "$T/part" || fail "scontrol show partition: no $kv in $(cat "$T/part")"
+done
+ok "scontrol show node and partition: the same nodes"
 
 "$BIN/scancel" "$j"
 wait_state "$j" CANCELLED 20

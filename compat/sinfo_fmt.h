@@ -20,6 +20,7 @@ enum sl_node_base {
 };
 #define SL_NODE_BASE 0xfu
 #define SL_NODE_DRAIN 0x200u
+#define SL_NODE_NO_RESPOND 0x800u     /* "down*": its daemon stopped answering */
 #define SL_SINFO_NO_VAL 0xfffffffeu   /* Slurm's NO_VAL: unset uid */
 #define SL_SINFO_INFINITE (-1)        /* a time limit without end */
 #define SL_SINFO_UNSET (-2)           /* DefaultTime not set: "n/a" */
@@ -28,7 +29,7 @@ enum sl_node_base {
  * for --json). Strings are borrowed; NULL means "not set". */
 struct sl_sinfo_node {
 	const char *name;
-	unsigned state;               /* enum sl_node_base | SL_NODE_DRAIN */
+	unsigned state;               /* enum sl_node_base | SL_NODE_DRAIN, NO_RESPOND */
 	uint32_t cpus, cpus_alloc;
 	uint64_t mem, mem_alloc;      /* MiB */
 	uint64_t free_mem;            /* MiB */

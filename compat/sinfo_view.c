@@ -201,15 +201,16 @@ static void whole_node(struct sl_sinfo_built *b, const struct sl_clusterinfo *ci
 
 /* ---- an executor's own nodes (Kubernetes) ---- */
 
-/* Slurm's state of a Kubernetes node: down when not Ready (the kubelet is
- * not posting status), else idle when its pods request nothing, allocated
+/* Slurm's state of a Kubernetes node: down when not Ready (down*, not
+ * responding, when the kubelet stopped posting status), else idle when its pods request nothing, allocated
  * when they request every CPU, mixed in between; drained when cordoned. */
 static unsigned knode_state(const struct sl_knodeinfo *k)
 {
 	unsigned s = !k->ready ? SL_NODE_DOWN
 		     : k->cpus_alloc == 0 && k->mem_alloc == 0 && k->gpus_alloc == 0 ? SL_NODE_IDLE
 		     : k->cpus_alloc >= k->cpus ? SL_NODE_ALLOCATED : SL_NODE_MIXED;
-	return s | (k->unschedulable ? SL_NODE_DRAIN : 0);
+	return s | (k->unschedulable ? SL_NODE_DRAIN : 0) |
+	       (!k->ready && k->no_respond ? SL_NODE_NO_RESPOND : 0);
 }
 
 /* Its FreeMem is the memory no pod requests (no metrics are read), its

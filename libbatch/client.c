@@ -401,6 +401,7 @@ static void parse_knode(json_object *o, struct sl_knodeinfo *nd)
 	nd->gpus_alloc = get_i64(o, "gpus_alloc");
 	nd->ready = get_bool(o, "ready");
 	nd->unschedulable = get_bool(o, "unschedulable");
+	nd->no_respond = get_bool(o, "no_respond");
 	nd->reason = get_str(o, "reason");
 	nd->reason_user = get_str(o, "reason_user");
 	nd->reason_uid = (uint32_t)get_i64(o, "reason_uid");

@@ -126,6 +126,7 @@ struct sl_knodeinfo {            /* an executor's own node (a Kubernetes Node) *
 	int64_t mem, mem_alloc;  /* MiB */
 	int64_t gpus, gpus_alloc;
 	int ready, unschedulable; /* down when not ready; drain when cordoned */
+	int no_respond;          /* not ready because the kubelet went silent */
 	char *reason, *reason_user; /* NULL when neither */
 	uint32_t reason_uid;
 	int64_t reason_time, boot_time;

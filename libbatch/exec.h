@@ -80,6 +80,7 @@ struct sl_exec_node {
 	int64_t cpu, mem, gpu;            /* allocatable: milli-CPUs, bytes, GPUs */
 	int64_t cpu_used, mem_used, gpu_used; /* requests of its pods not yet ended */
 	int ready;                        /* the Ready condition is True */
+	int no_respond;                   /* ... is Unknown: the kubelet stopped posting */
 	int unschedulable;                /* cordoned */
 	const char *reason;               /* why not Ready, or cordoned; NULL */
 	int64_t reason_time;              /* since when; 0 unknown */

@@ -359,6 +359,7 @@ static json_object *exec_node(const struct sluiced *d, const struct part *parts,
 	add_i64(o, "gpus", n->gpu);
 	add_i64(o, "gpus_alloc", n->gpu_used);
 	json_object_object_add(o, "ready", json_object_new_boolean(n->ready));
+	json_object_object_add(o, "no_respond", json_object_new_boolean(n->no_respond));
 	json_object_object_add(o, "unschedulable", json_object_new_boolean(n->unschedulable));
 	if (n->reason != NULL) {
 		add_str(o, "reason", n->reason);

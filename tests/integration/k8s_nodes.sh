@@ -82,7 +82,7 @@ PARTITION AVAIL  TIMELIMIT  NODES  STATE NODELIST
 batch*       up   infinite      1  drain fake-node-2
 batch*       up   infinite      1    mix fake-node-1
 batch*       up   infinite      1  alloc fake-node-0
-gpu          up   infinite      1   down gpu-node-0
+gpu          up   infinite      1  down* gpu-node-0
 EOF2
 "$BIN/sinfo" -R -o '%30E %N' >"$T/got" || fail "sinfo -R"
 cat >"$T/want" <<'EOF2'
@@ -92,11 +92,13 @@ Kubelet stopped posting node s gpu-node-0
 EOF2
 diff "$T/want" "$T/got" || fail "sinfo -R"
 "$BIN/sinfo" -t drain,down -h -o '%N %T' >"$T/got" || fail "sinfo -t"
-printf 'fake-node-2 drained\ngpu-node-0 down\n' | diff - "$T/got" || fail "sinfo -t drain,down"
+printf 'fake-node-2 drained\ngpu-node-0 down*\n' | diff - "$T/got" || fail "sinfo -t drain,down"
+"$BIN/sinfo" -t no_respond -h -o '%N %E' >"$T/got" || fail "sinfo -t no_respond"
+echo "gpu-node-0 Kubelet stopped posting node status." | diff - "$T/got" || fail "sinfo -t no_respond"
 # As in Slurm, -t idle matches the base state: a drained node with no pods.
 "$BIN/sinfo" -t idle -h -N -o '%N %t' >"$T/got" || fail "sinfo -t idle"
 echo "fake-node-2 drain" | diff - "$T/got" || fail "sinfo -t idle"
-ok "cordoned: drain (Cordoned); NotReady: down with the kubelet's reason; -R, -t"
+ok "cordoned: drain (Cordoned); NotReady: down* (not responding) with the kubelet's reason; -R, -t"
 
 # A watch that gets 410 Gone lists again: the next changes still arrive.
 fk PUT /fake/config '{"stale_watches": 10}' >/dev/null

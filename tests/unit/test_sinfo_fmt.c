@@ -365,24 +365,31 @@ static void test_kubernetes_nodes(void **state)
 				   knode("k-3", 16, 0, 0, 0, both)};
 	struct sl_clusterinfo ci = {SHOT, NULL, 2, p, 4, k};
 
+	k[3].no_respond = 1; /* the kubelet went silent: down* */
+
 	expect(&ci, &(struct sl_sinfo_opts){0},
 	       "PARTITION AVAIL  TIMELIMIT  NODES  STATE NODELIST\n"
+	       "batch*       up   infinite      1  down* k-3\n"
 	       "batch*       up   infinite      1   drng k-2\n"
 	       "batch*       up   infinite      1    mix k-1\n"
 	       "batch*       up   infinite      1   idle k-0\n"
-	       "batch*       up   infinite      1   down k-3\n"
-	       "gpu          up   infinite      1   down k-3\n");
+	       "gpu          up   infinite      1  down* k-3\n");
 	expect(&ci, &(struct sl_sinfo_opts){.node_flag = 1, .format = "%N %P %T %C %m %e"},
 	       "NODELIST PARTITION STATE CPUS(A/I/O/T) MEMORY FREE_MEM\n"
 	       "k-0 batch* idle 0/8/0/8 32768 32768\n"
 	       "k-1 batch* mixed 2/6/0/8 32768 30720\n"
 	       "k-2 batch* draining 8/0/0/8 32768 24576\n"
-	       "k-3 batch* down 0/0/16/16 32768 32768\n"
-	       "k-3 gpu down 0/0/16/16 32768 32768\n");
+	       "k-3 batch* down* 0/0/16/16 32768 32768\n"
+	       "k-3 gpu down* 0/0/16/16 32768 32768\n");
+	k[3].no_respond = 0; /* the kubelet says NotReady: down */
+	expect(&ci, &(struct sl_sinfo_opts){.node_flag = 1, .format = "%N %t %T",
+					    .parts = both + 1, .no_header = 1},
+	       "k-3 down down\n");
+	k[3].no_respond = 1;
 	expect(&ci, &(struct sl_sinfo_opts){.list_reasons = 1},
 	       "REASON               USER      TIMESTAMP           NODELIST\n"
-	       "Cordoned             root      2026-11-25T22:48:05 k-2\n"
-	       "Kubelet stopped post root      2026-11-25T22:48:05 k-3\n");
+	       "Kubelet stopped post root      2026-11-25T22:48:05 k-3\n"
+	       "Cordoned             root      2026-11-25T22:48:05 k-2\n");
 	expect(&ci, &(struct sl_sinfo_opts){.summarize = 1},
 	       "PARTITION AVAIL  TIMELIMIT   NODES(A/I/O/T) NODELIST\n"
 	       "batch*       up   infinite          2/1/1/4 k-[0-3]\n"

@@ -149,6 +149,8 @@ static void node_set(struct knode *n, json_object *obj)
 	rc = ready_cond(status);
 	o->ready = rc != NULL && sl_k8s_str(rc, "status") != NULL &&
 		   strcmp(sl_k8s_str(rc, "status"), "True") == 0;
+	o->no_respond = rc == NULL || sl_k8s_str(rc, "status") == NULL ||
+			strcmp(sl_k8s_str(rc, "status"), "Unknown") == 0;
 	o->unschedulable = (u = get(spec, "unschedulable")) != NULL && json_object_get_boolean(u);
 	node_reason(n, rc);
 }

@@ -95,6 +95,10 @@ diff "$T/want" "$T/got" || fail "sinfo -R"
 printf 'fake-node-2 drained\ngpu-node-0 down*\n' | diff - "$T/got" || fail "sinfo -t drain,down"
 "$BIN/sinfo" -t no_respond -h -o '%N %E' >"$T/got" || fail "sinfo -t no_respond"
 echo "gpu-node-0 Kubelet stopped posting node status." | diff - "$T/got" || fail "sinfo -t no_respond"
+"$BIN/scontrol" show node gpu-node-0 >"$T/node" || fail "scontrol show node"
+grep -qF "State=DOWN+NOT_RESPONDING " "$T/node" || fail "show node: state: $(cat "$T/node")"
+grep -q "Reason=Kubelet stopped posting node status. \[$(id -un)@20" "$T/node" ||
+	fail "show node: reason: $(cat "$T/node")"
 # As in Slurm, -t idle matches the base state: a drained node with no pods.
 "$BIN/sinfo" -t idle -h -N -o '%N %t' >"$T/got" || fail "sinfo -t idle"
 echo "fake-node-2 drain" | diff - "$T/got" || fail "sinfo -t idle"

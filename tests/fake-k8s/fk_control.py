@@ -268,10 +268,11 @@ def _pod_action(ctx, body, q):
 
 def _post_nodes(ctx, body, q):
     rt = _find_type(ctx, "nodes")
-    spec = {k: body[k] for k in ("cpu", "memory", "gpus", "pods", "labels", "taints") if k in body}
+    spec = {k: body[k] for k in ("cpu", "memory", "gpus", "pods", "labels", "taints",
+                                 "pods_per_node", "pod_cpu") if k in body}
     with ctx.store.cond:
         made = fk_nodes.seed(ctx.store, rt, int(body.get("count", 4)), spec,
-                             body.get("prefix", "fake-node-"))
+                             body.get("prefix", "fake-node-"), _find_type(ctx, "pods"))
     return {"created": made}
 
 

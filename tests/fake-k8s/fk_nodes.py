@@ -78,14 +78,25 @@ ACTIONS = {
 }
 
 
-def seed(store, rt, count, spec, prefix="fake-node-"):
-    """Create nodes prefix0..prefix<count-1> not yet stored; names created."""
+def bound_pod(node, i, cpu):
+    """A pod of another workload bound to node (benchmarks: a busy cluster)."""
+    return {"apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "%s-load-%d" % (node, i), "labels": {"bench": "1"}},
+            "spec": {"nodeName": node, "containers": [{"name": "c", "image": "pause",
+                     "resources": {"requests": {"cpu": cpu, "memory": "256Mi"}}}]}}
+
+
+def seed(store, rt, count, spec, prefix="fake-node-", pods_rt=None):
+    """Create nodes prefix0..prefix<count-1> not yet stored, and
+    spec["pods_per_node"] pods bound to each (namespace "load"); names created."""
     made = []
     for i in range(count):
         name = "%s%d" % (prefix, i)
         if store.get(rt, None, name) is None:
             store.create(rt, None, make(name, spec))
             made.append(name)
+            for k in range(int(spec.get("pods_per_node", 0))):
+                store.create(pods_rt, "load", bound_pod(name, k, spec.get("pod_cpu", "100m")))
     return made
 
 

@@ -54,10 +54,14 @@ def _set_taint(spec, key, effect, on):
         spec.pop("taints", None)
 
 
-def _ready(node, on, message):
+def _ready(node, on, message, status="Unknown"):
     conds = [c for c in node["status"].get("conditions") or [] if c.get("type") != "Ready"]
-    conds.append(_ready_cond("True", "KubeletReady", "kubelet is posting ready status") if on else
-                 _ready_cond("Unknown", "NodeStatusUnknown", message or "Kubelet stopped posting node status."))
+    if on:
+        conds.append(_ready_cond("True", "KubeletReady", "kubelet is posting ready status"))
+    elif status == "Unknown":
+        conds.append(_ready_cond("Unknown", "NodeStatusUnknown", message or "Kubelet stopped posting node status."))
+    else:
+        conds.append(_ready_cond("False", "KubeletNotReady", message or "container runtime is down"))
     node["status"]["conditions"] = conds
     _set_taint(node["spec"], NOT_READY, "NoExecute", not on)
 
@@ -72,7 +76,8 @@ def _cordon(node, on):
 
 ACTIONS = {
     "ready": lambda n, m: _ready(n, True, m),
-    "notready": lambda n, m: _ready(n, False, m),
+    "notready": lambda n, m: _ready(n, False, m),            # the kubelet went silent
+    "unready": lambda n, m: _ready(n, False, m, "False"),    # the kubelet says NotReady
     "cordon": lambda n, m: _cordon(n, True),
     "uncordon": lambda n, m: _cordon(n, False),
 }

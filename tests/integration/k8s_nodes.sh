@@ -146,5 +146,12 @@ for kv in "Nodes=fake-node-[0-2]" TotalCPUs=24 TotalNodes=3; do
 done
 ok "scontrol show node and partition: the same nodes"
 
+# The kubelet says NotReady (Ready False): down, not down* (it answers).
+fk POST /fake/nodes/action '{"name": "gpu-node-0", "action": "unready"}' >/dev/null || fail unready
+want_sinfo -h -p gpu -o '%N %T %E' <<'EOF2'
+gpu-node-0 down container runtime is down
+EOF2
+ok "NotReady from the kubelet: down with its message"
+
 "$BIN/scancel" "$j"
 wait_state "$j" CANCELLED 20

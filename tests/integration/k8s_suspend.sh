@@ -83,13 +83,17 @@ ok "MPIJob: spec.runPolicy.suspend, workers deleted and back"
 "$BIN/scancel" "$m"
 wait_state "$m" CANCELLED 20
 
-# The limit's clock: one minute of running time, 5 s of it suspended.
+# The limit's clock: one minute of running time, 5 s of it suspended, and
+# sluiced killed after the resume.
 t=$(submit root -c 1 -t 1 -o /dev/null --wrap 'sleep 1000') || fail "submit timed"
 wait_sq "$t" %t R
 sleep 2
 "$BIN/scontrol" suspend "$t" || fail "suspend timed"
 sleep 5
 "$BIN/scontrol" resume "$t" || fail "resume timed"
+sleep 1
+kill9_daemon # the clock must survive a restart: the record keeps it
+start_daemon
 wait_state "$t" TIMEOUT 90
 se=$("$BIN/sacct" -n -X -P -j "$t" -o Start,End)
 el=$(( $(date -d "${se#*|}" +%s) - $(date -d "${se%|*}" +%s) ))

@@ -37,6 +37,10 @@ static void on_limit(struct sl_loop *l, uint64_t id, void *arg)
 {
 	struct kjob *kj = arg;
 	kj->limit_timer = 0;
+	if (kj->phase == KJ_ADOPTING) { /* after a restart, before the lists: ask again */
+		kj->limit_timer = sl_loop_add_timer(l, 1000, on_limit, kj);
+		return;
+	}
 	if (kj->phase != KJ_LIVE || kj->suspended)
 		return;
 	sl_info("job %llu: time limit reached (suspended time not counted)",

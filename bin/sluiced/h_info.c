@@ -5,12 +5,12 @@
  * of its jobs wait in each ClusterQueue. The local executor's node is this
  * host, described as slurmd would describe it; an executor with nodes of its
  * own (Kubernetes) lists them, each in the partitions whose flavors place
- * pods on it. Read-only: nothing here
- * changes the engine or a job. */
-#include "buf.h"
+ * pods on it (info_nodes.c). Read-only: nothing here changes the engine or
+ * a job. */
 #include "conf.h"
 #include "exec.h"
 #include "handlers.h"
+#include "info_nodes.h"
 #include "jobtab.h"
 #include "kueue.h"
 #include "schedule.h"
@@ -257,141 +257,6 @@ static json_object *quota_rows(const struct sluiced *d, const struct part *p,
 	return v;
 }
 
-/* ---- the executor's nodes (Kubernetes) ---- */
-
-/* Taints the control plane sets for a node's state, not its placement:
- * sinfo shows them as the node's state (down, drain), in its partitions. */
-static int state_taint(const char *key)
-{
-	return strcmp(key, "node.kubernetes.io/unschedulable") == 0 ||
-	       strcmp(key, "node.kubernetes.io/not-ready") == 0 ||
-	       strcmp(key, "node.kubernetes.io/unreachable") == 0;
-}
-
-static int tolerated(const struct sl_kq_flavor *f, const struct sl_exec_kv *t)
-{
-	if (strcmp(t->effect, "PreferNoSchedule") == 0 || state_taint(t->key))
-		return 1;
-	for (size_t i = 0; i < f->ntols; i++) {
-		const struct sl_kq_toleration *o = &f->tols[i];
-		int exists = o->op != NULL && strcmp(o->op, "Exists") == 0;
-		if ((o->key == NULL || *o->key == '\0') ? !exists : strcmp(o->key, t->key) != 0)
-			continue;
-		if (!exists && strcmp(o->value ? o->value : "", t->value ? t->value : "") != 0)
-			continue;
-		if (o->effect == NULL || *o->effect == '\0' || strcmp(o->effect, t->effect) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* Kueue's placement: the flavor's nodeLabels are on the node and its
- * tolerations cover the node's NoSchedule/NoExecute taints. */
-static int flavor_fits(const struct sl_kq_flavor *f, const struct sl_exec_node *n)
-{
-	for (size_t i = 0; i < f->nlabels; i++) {
-		size_t j = 0;
-		while (j < n->nlabels && (strcmp(n->labels[j].key, f->labels[i].key) != 0 ||
-					  strcmp(n->labels[j].value, f->labels[i].value) != 0))
-			j++;
-		if (j == n->nlabels)
-			return 0;
-	}
-	for (size_t i = 0; i < n->ntaints; i++)
-		if (!tolerated(f, &n->taints[i]))
-			return 0;
-	return 1;
-}
-
-/* Does a flavor of one of p's ClusterQueues place pods on n? */
-static int node_in(const struct sl_kueue *k, const struct part *p, const struct sl_exec_node *n)
-{
-	for (size_t c = 0; c < p->ncq; c++) {
-		const struct sl_kq_cq *cq = sl_kueue_find_cq(k, p->cqs[c]);
-		for (size_t g = 0; cq != NULL && g < cq->nrg; g++)
-			for (size_t f = 0; f < cq->rg[g].nflavors; f++) {
-				const struct sl_kq_flavor *fl =
-					sl_kueue_find_flavor(k, cq->rg[g].flavors[f].flavor);
-				if (fl != NULL && flavor_fits(fl, n))
-					return 1;
-			}
-	}
-	return 0;
-}
-
-/* Labels every node carries that restate its name, OS and architecture
- * (shown as NodeName, OS and Arch already): not features. */
-static int restated(const char *key)
-{
-	static const char *const keys[] = {"kubernetes.io/hostname", "kubernetes.io/os",
-					   "kubernetes.io/arch", "beta.kubernetes.io/os",
-					   "beta.kubernetes.io/arch"};
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strcmp(key, keys[i]) == 0)
-			return 1;
-	return 0;
-}
-
-static int64_t ceil_div(int64_t v, int64_t by)
-{
-	return v > 0 ? (v + by - 1) / by : 0;
-}
-
-/* One node as sinfo needs it: whole CPUs (allocatable rounds down, what
- * pods request rounds up), MiB, its labels as features (but those that
- * restate its name, OS or architecture), its partitions. */
-static json_object *exec_node(const struct sluiced *d, const struct part *parts, size_t np,
-			      const struct sl_exec_node *n)
-{
-	const struct sl_kueue *k = sl_conf_kueue(d->conf);
-	json_object *o = json_object_new_object(), *pv = json_object_new_array();
-	struct sl_buf *feat = sl_buf_new(1 << 16);
-
-	add_str(o, "name", n->name);
-	add_str(o, "arch", n->arch ? n->arch : "");
-	add_str(o, "os", n->os ? n->os : "");
-	add_str(o, "version", n->version ? n->version : "");
-	add_i64(o, "boot_time", n->boot_time);
-	add_i64(o, "cpus", n->cpu / 1000);
-	add_i64(o, "cpus_alloc", ceil_div(n->cpu_used, 1000));
-	add_i64(o, "mem", n->mem >> 20);
-	add_i64(o, "mem_alloc", ceil_div(n->mem_used, 1 << 20));
-	add_i64(o, "gpus", n->gpu);
-	add_i64(o, "gpus_alloc", n->gpu_used);
-	json_object_object_add(o, "ready", json_object_new_boolean(n->ready));
-	json_object_object_add(o, "no_respond", json_object_new_boolean(n->no_respond));
-	json_object_object_add(o, "unschedulable", json_object_new_boolean(n->unschedulable));
-	if (n->reason != NULL) {
-		add_str(o, "reason", n->reason);
-		add_i64(o, "reason_time", n->reason_time);
-		add_str(o, "reason_user", d->self_user);
-		add_i64(o, "reason_uid", (int64_t)d->self_uid);
-	}
-	for (size_t i = 0; i < n->nlabels; i++)
-		if (!restated(n->labels[i].key))
-			sl_buf_addf(feat, "%s%s=%s", sl_buf_len(feat) ? "," : "",
-				    n->labels[i].key, n->labels[i].value);
-	add_str(o, "features", sl_buf_str(feat));
-	sl_buf_free(feat);
-	for (size_t i = 0; i < np; i++)
-		if (node_in(k, &parts[i], n))
-			json_object_array_add(pv, json_object_new_string(parts[i].name));
-	json_object_object_add(o, "partitions", pv);
-	return o;
-}
-
-static void exec_nodes(const struct sluiced *d, const struct part *parts, size_t np,
-		       json_object *rep)
-{
-	const struct sl_exec_node *v;
-	size_t n = d->executor->nodes(d->exec, &v);
-	json_object *arr = json_object_new_array();
-
-	for (size_t i = 0; i < n; i++)
-		json_object_array_add(arr, exec_node(d, parts, np, &v[i]));
-	json_object_object_add(rep, "nodes", arr);
-}
-
 int sl_h_partitions(struct sluiced *d, const struct sl_peer *peer, json_object *req,
 		    json_object *rep, struct sl_err *err)
 {
@@ -406,10 +271,15 @@ int sl_h_partitions(struct sluiced *d, const struct sl_peer *peer, json_object *
 	(void)req;
 	(void)err;
 	add_i64(rep, "now", now);
-	if (d->executor->nodes != NULL)
-		exec_nodes(d, parts, np, rep);
-	else if (strcmp(d->executor->name, "local") == 0)
+	if (d->executor->nodes != NULL) {
+		const char **names = sl_xcalloc(np + 1, sizeof(*names));
+		for (size_t i = 0; i < np; i++)
+			names[i] = parts[i].name;
+		json_object_object_add(rep, "nodes", sl_info_nodes(d, names));
+		free(names);
+	} else if (strcmp(d->executor->name, "local") == 0) {
 		json_object_object_add(rep, "node", local_node(d, now));
+	}
 	char defq[SL_K8S_NAME_MAX]; /* defaultPartition may be a Slurm spelling */
 	if (sl_conf_k8s_name(sl_conf_default_partition(d->conf), defq) != 0)
 		defq[0] = '\0';

@@ -20,6 +20,7 @@ bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/store.c bin/sluiced/store.h bin/sluiced/store_open.c bin/sluiced/store_rows.c \
 	bin/sluiced/store_int.h bin/sluiced/statedir.c bin/sluiced/statedir.h
 bin_sluiced_sluiced_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin
+bin_sluiced_sluiced_SOURCES += bin/sluiced/info_nodes.c bin/sluiced/info_nodes.h
 # Static link order: the executors, then what they use.
 bin_sluiced_sluiced_LDADD = $(SLUICED_EXECUTORS) k8s/librender.a k8s/libk8s.a \
 	$(SL_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(PAM_LIBS) -lpthread

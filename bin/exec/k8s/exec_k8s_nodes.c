@@ -60,6 +60,13 @@ static json_object *get(json_object *o, const char *key)
 	return o != NULL && json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
+/* o[key] if it has that type (an object from the API is not trusted to). */
+static json_object *get_as(json_object *o, const char *key, json_type type)
+{
+	json_object *v = get(o, key);
+	return v != NULL && json_object_is_type(v, type) ? v : NULL;
+}
+
 static int64_t when(const char *ts)
 {
 	int64_t t = 0;
@@ -69,7 +76,7 @@ static int64_t when(const char *ts)
 /* The Ready condition (NULL when the kubelet never posted one). */
 static json_object *ready_cond(json_object *status)
 {
-	json_object *conds = get(status, "conditions");
+	json_object *conds = get_as(status, "conditions", json_type_array);
 	for (size_t i = 0; conds && i < json_object_array_length(conds); i++) {
 		json_object *c = json_object_array_get_idx(conds, i);
 		const char *t = sl_k8s_str(c, "type");
@@ -103,7 +110,8 @@ static void node_reason(struct knode *n, json_object *rc)
 	o->reason = "Cordoned";
 	for (size_t i = 0; i < o->ntaints; i++)
 		if (strcmp(n->taints[i].key, "node.kubernetes.io/unschedulable") == 0) {
-			json_object *t = json_object_array_get_idx(get(get(n->obj, "spec"), "taints"), i);
+			json_object *t = json_object_array_get_idx(
+				get_as(get(n->obj, "spec"), "taints", json_type_array), i);
 			o->reason_time = when(sl_k8s_str(t, "timeAdded"));
 		}
 }
@@ -113,13 +121,14 @@ static void node_set(struct knode *n, json_object *obj)
 {
 	json_object *meta = get(obj, "metadata"), *spec = get(obj, "spec");
 	json_object *status = get(obj, "status"), *alloc = get(status, "allocatable");
-	json_object *info = get(status, "nodeInfo"), *labels = get(meta, "labels");
-	json_object *taints = get(spec, "taints"), *rc, *u;
+	json_object *info = get(status, "nodeInfo"), *labels = get_as(meta, "labels", json_type_object);
+	json_object *taints = get_as(spec, "taints", json_type_array), *rc, *u;
+	json_object *keep = json_object_get(obj); /* before the old one goes */
 	struct sl_exec_node *o = &n->out;
 	size_t nt = taints ? json_object_array_length(taints) : 0;
 
 	node_clear(n);
-	n->obj = json_object_get(obj);
+	n->obj = keep;
 	o->name = sl_k8s_str(meta, "name");
 	o->arch = sl_k8s_str(info, "architecture");
 	o->os = sl_k8s_str(info, "osImage");
@@ -133,7 +142,7 @@ static void node_set(struct knode *n, json_object *obj)
 	if (labels != NULL) {
 		json_object_object_foreach(labels, k, v) {
 			n->labels[o->nlabels].key = k;
-			n->labels[o->nlabels++].value = json_object_get_string(v);
+			n->labels[o->nlabels++].value = v ? json_object_get_string(v) : "";
 		}
 	}
 	n->taints = sl_xcalloc(nt + 1, sizeof(*n->taints));
@@ -268,7 +277,7 @@ static size_t pod_find(const struct knodes *kn, const char *key, int *found)
 static struct kpod pod_of(json_object *pod)
 {
 	const char *ns = sl_k8s_obj_meta(pod, "namespace"), *name = sl_k8s_obj_meta(pod, "name");
-	json_object *spec = get(pod, "spec"), *cs = get(spec, "containers");
+	json_object *spec = get(pod, "spec"), *cs = get_as(spec, "containers", json_type_array);
 	const char *node = sl_k8s_str(spec, "nodeName");
 	struct kpod p = {0};
 

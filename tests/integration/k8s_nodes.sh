@@ -155,3 +155,10 @@ ok "NotReady from the kubelet: down with its message"
 
 "$BIN/scancel" "$j"
 wait_state "$j" CANCELLED 20
+
+# Stopped with the watches open: everything freed (the ASan build's leak
+# check speaks at exit).
+stop_daemon
+! grep -E -A20 "AddressSanitizer|LeakSanitizer|runtime error" "$T/sluiced.log" ||
+	fail "sanitizer report"
+ok "sluiced stopped cleanly"

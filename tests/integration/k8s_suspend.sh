@@ -102,3 +102,6 @@ el=$(( $(date -d "${se#*|}" +%s) - $(date -d "${se%|*}" +%s) ))
 [ "$el" -ge 64 ] && [ "$el" -le 66 ] || fail "start to end $el s: expected 60 s running + 5 s suspended"
 expect_eq "reason" "TIMEOUT" "$("$BIN/sacct" -n -X -P -j "$t" -o State)"
 ok "the time limit does not count the suspended time (start to end $el s)"
+stop_daemon
+! grep -E -A20 "AddressSanitizer|LeakSanitizer|runtime error" "$T/sluiced.log" ||
+	fail "sanitizer report"

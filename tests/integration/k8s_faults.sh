@@ -7,10 +7,16 @@
 . "$top_srcdir/tests/integration/k8s_lib.sh"
 start_fake
 fk POST /fake/nodes '{"count": 2}' >/dev/null || fail "nodes"
+# No right to list Nodes at first (RBAC): said once, then the nodes come.
+fk POST /fake/faults '{"type": "status", "code": 403, "count": 3, "method": "GET", "path": "^/api/v1/nodes$", "message": "nodes is forbidden: User \"sluice\" cannot list resource \"nodes\""}' \
+	>/dev/null || fail "fault 403"
 CPUS=4 write_k8s_conf
 fk PUT /fake/schedule '{"pending_ms": 100, "running_ms": -1, "node": "fake-node-0"}' >/dev/null
 start_daemon
 mkdir -p "$T/work" && cd "$T/work"
+WAIT=30 wait_for sh -c "\"$BIN/sinfo\" -h -N -o %N | grep -q fake-node-1"
+expect_eq "one warning" 1 "$(grep -c 'sinfo.s nodes: nodes is forbidden' "$T/sluiced.log")"
+ok "403 on the nodes list: one warning, retried, the nodes listed"
 fault() { fk POST /fake/faults "$1" >/dev/null || fail "fault $1"; }
 reqs() { # reqs VERB PATH-REGEX: statuses of the matching requests, in order
 	fk GET /fake/requests | python3 -c 'import json,re,sys; d=json.load(sys.stdin)

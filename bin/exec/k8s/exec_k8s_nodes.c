@@ -43,6 +43,7 @@ struct knodes {
 	struct kpod *pods;
 	size_t npods, cappods;
 	struct sl_exec_node *view; /* nodes(): rebuilt each call */
+	int warned;                /* a failing watch was logged: once until a list works */
 };
 
 /* ---- nodes ---- */
@@ -228,6 +229,7 @@ static void nodes_relisted(json_object *items, const char *rv, void *arg)
 	kn->nnodes = 0;
 	for (size_t i = 0; i < json_object_array_length(items); i++)
 		node_put(kn, json_object_array_get_idx(items, i), 0);
+	kn->warned = 0;
 	sl_debug("kubernetes: %zu nodes listed", kn->nnodes);
 }
 
@@ -347,9 +349,16 @@ static void pod_event(enum sl_k8s_watch_type type, json_object *obj, void *arg)
 		pod_put(x->knodes, obj, type == SL_KW_DELETED);
 }
 
+/* A cluster that refuses the lists (no right to list nodes or every
+ * namespace's pods) leaves sinfo without nodes: say so once, not at each
+ * retry. */
 static void problem(const struct sl_err *err, void *arg)
 {
-	sl_debug("kubernetes nodes watch: %s (retrying)", err->msg);
+	struct sl_exec_k8s *x = arg;
+	if (x->knodes->warned++ == 0)
+		sl_warn("kubernetes: sinfo's nodes: %s (retrying)", err->msg);
+	else
+		sl_debug("kubernetes: sinfo's nodes: %s (retrying)", err->msg);
 }
 
 static const struct sl_k8s_watch_ops node_ops = {nodes_relisted, node_event, problem};

@@ -243,7 +243,9 @@ static void node_event(enum sl_k8s_watch_type type, json_object *obj, void *arg)
 /* ---- pods ---- */
 
 /* A container's requests, or its limits where it requests nothing (the API
- * server defaults requests to limits). */
+ * server defaults requests to limits). Init containers and pod overhead are
+ * not counted: the scheduler reserves max(init, sum of containers) plus the
+ * overhead, so a pod whose init container asks for more reads low here. */
 static void container_add(json_object *c, struct kpod *p)
 {
 	json_object *res = get(c, "resources"), *req = get(res, "requests"),

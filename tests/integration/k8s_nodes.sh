@@ -62,11 +62,15 @@ gpu-node-0 idle 0/16/0/16 65536 65536 gpu:4 gpu
 EOF2
 ok "a running job's pod makes its node mix: CPUs 2/6/0/8, memory requested"
 
-# Pods of other workloads count too, as every job on a Slurm node does.
+# Pods of other workloads count too, as every job on a Slurm node does; a
+# pod reserves the larger of its containers' sum (2 + 2) and its largest
+# init container (7), plus its overhead (1): all 8 CPUs.
 fk POST /fake/objects '{"object": {"apiVersion": "v1", "kind": "Pod",
 	"metadata": {"name": "other", "namespace": "kube-system"},
-	"spec": {"nodeName": "fake-node-0", "containers": [{"name": "c", "image": "x",
-	"resources": {"requests": {"cpu": "8", "memory": "1Gi"}}}]},
+	"spec": {"nodeName": "fake-node-0", "overhead": {"cpu": "1"},
+	"initContainers": [{"name": "i", "image": "x", "resources": {"requests": {"cpu": "7"}}}],
+	"containers": [{"name": "c", "image": "x", "resources": {"requests": {"cpu": "2", "memory": "1Gi"}}},
+	{"name": "d", "image": "x", "resources": {"limits": {"cpu": "2"}}}]},
 	"status": {"phase": "Running"}}}' >/dev/null || fail "other pod"
 want_sinfo -N -h -o '%N %t %C' -p batch <<'EOF2'
 fake-node-0 alloc 8/0/0/8

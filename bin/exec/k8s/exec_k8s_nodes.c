@@ -242,21 +242,44 @@ static void node_event(enum sl_k8s_watch_type type, json_object *obj, void *arg)
 
 /* ---- pods ---- */
 
+static const char *const res_keys[] = {"cpu", "memory", "nvidia.com/gpu"};
+
 /* A container's requests, or its limits where it requests nothing (the API
- * server defaults requests to limits). Init containers and pod overhead are
- * not counted: the scheduler reserves max(init, sum of containers) plus the
- * overhead, so a pod whose init container asks for more reads low here. */
-static void container_add(json_object *c, struct kpod *p)
+ * server defaults requests to limits): milli-CPUs, bytes, GPUs. */
+static void container_req(json_object *c, int64_t out[3])
 {
 	json_object *res = get(c, "resources"), *req = get(res, "requests"),
 		    *lim = get(res, "limits");
-	static const char *const keys[] = {"cpu", "memory", "nvidia.com/gpu"};
-	int64_t *dst[] = {&p->cpu, &p->mem, &p->gpu};
-
 	for (size_t k = 0; k < 3; k++) {
-		int64_t v = sl_k8s_str(req, keys[k]) ? qty(req, keys[k]) : qty(lim, keys[k]);
-		*dst[k] += k == 0 ? v : v / 1000;
+		int64_t v = sl_k8s_str(req, res_keys[k]) ? qty(req, res_keys[k])
+							  : qty(lim, res_keys[k]);
+		out[k] = k == 0 ? v : v / 1000;
 	}
+}
+
+/* What the scheduler reserves for a pod: the larger of its containers' sum
+ * and its largest init container (they run before, one at a time), plus
+ * the runtime class's overhead. */
+static void pod_requests(json_object *spec, struct kpod *p)
+{
+	json_object *cs = get_as(spec, "containers", json_type_array);
+	json_object *ics = get_as(spec, "initContainers", json_type_array);
+	int64_t sum[3] = {0}, init[3] = {0}, one[3], *dst[] = {&p->cpu, &p->mem, &p->gpu};
+	json_object *over = get(spec, "overhead");
+
+	for (size_t c = 0; cs && c < json_object_array_length(cs); c++) {
+		container_req(json_object_array_get_idx(cs, c), one);
+		for (size_t k = 0; k < 3; k++)
+			sum[k] += one[k];
+	}
+	for (size_t c = 0; ics && c < json_object_array_length(ics); c++) {
+		container_req(json_object_array_get_idx(ics, c), one);
+		for (size_t k = 0; k < 3; k++)
+			init[k] = one[k] > init[k] ? one[k] : init[k];
+	}
+	for (size_t k = 0; k < 3; k++)
+		*dst[k] = (sum[k] > init[k] ? sum[k] : init[k]) +
+			  (k == 0 ? qty(over, res_keys[k]) : qty(over, res_keys[k]) / 1000);
 }
 
 static void pod_clear(struct kpod *p)
@@ -281,7 +304,7 @@ static size_t pod_find(const struct knodes *kn, const char *key, int *found)
 static struct kpod pod_of(json_object *pod)
 {
 	const char *ns = sl_k8s_obj_meta(pod, "namespace"), *name = sl_k8s_obj_meta(pod, "name");
-	json_object *spec = get(pod, "spec"), *cs = get_as(spec, "containers", json_type_array);
+	json_object *spec = get(pod, "spec");
 	const char *node = sl_k8s_str(spec, "nodeName");
 	struct kpod p = {0};
 
@@ -289,8 +312,7 @@ static struct kpod pod_of(json_object *pod)
 		return p;
 	p.key = sl_xasprintf("%s/%s", ns ? ns : "", name);
 	p.node = sl_xstrdup(node);
-	for (size_t c = 0; cs && c < json_object_array_length(cs); c++)
-		container_add(json_object_array_get_idx(cs, c), &p);
+	pod_requests(spec, &p);
 	return p;
 }
 

@@ -64,6 +64,12 @@ static const char *const base_long[SL_NODE_END] = {"unknown", "down", "idle", "a
 						    "?", "mixed", "future"};
 static const char *const base_compact[SL_NODE_END] = {"unk", "down", "idle", "alloc",
 						       "?", "mix", "futr"};
+/* ... not responding: Slurm adds '*' to each (returned whole: callers
+ * compare two names in one expression, so no shared buffer). */
+static const char *const base_long_nr[SL_NODE_END] = {"unknown*", "down*", "idle*",
+						       "allocated*", "?", "mixed*", "future*"};
+static const char *const base_compact_nr[SL_NODE_END] = {"unk*", "down*", "idle*", "alloc*",
+							  "?", "mix*", "futr*"};
 
 static int draining(unsigned s)
 {
@@ -73,13 +79,17 @@ static int draining(unsigned s)
 
 const char *sinfo_state_name(unsigned s, int compact)
 {
+	static const char *const drain[2][2][2] = {
+		{{"drained", "drained*"}, {"draining", "draining*"}},
+		{{"drain", "drain*"}, {"drng", "drng*"}},
+	};
 	unsigned b = s & SL_NODE_BASE;
+	int nr = (s & SL_NODE_NO_RESPOND) != 0;
 	if (s & SL_NODE_DRAIN)
-		return draining(s) ? (compact ? "drng" : "draining")
-				   : (compact ? "drain" : "drained");
+		return drain[compact != 0][draining(s)][nr];
 	if (b >= SL_NODE_END)
 		return "?";
-	return compact ? base_compact[b] : base_long[b];
+	return compact ? (nr ? base_compact_nr : base_compact)[b] : (nr ? base_long_nr : base_long)[b];
 }
 
 /* ---- printers ---- */
@@ -191,8 +201,9 @@ P(p_state_complete)
 	if (!r->nodes_total)
 		S("n/a");
 	else
-		snprintf(buf, len, "%s%s", b < SL_NODE_END ? base_long[b] : "?",
-			 (r->state & SL_NODE_DRAIN) ? "+drain" : "");
+		snprintf(buf, len, "%s%s%s", b < SL_NODE_END ? base_long[b] : "?",
+			 (r->state & SL_NODE_DRAIN) ? "+drain" : "",
+			 (r->state & SL_NODE_NO_RESPOND) ? "+not_responding" : "");
 }
 
 P(p_time)

@@ -20,6 +20,7 @@ enum sl_node_base {
 };
 #define SL_NODE_BASE 0xfu
 #define SL_NODE_DRAIN 0x200u
+#define SL_NODE_NO_RESPOND 0x800u     /* "down*": its daemon stopped answering */
 #define SL_SINFO_NO_VAL 0xfffffffeu   /* Slurm's NO_VAL: unset uid */
 #define SL_SINFO_INFINITE (-1)        /* a time limit without end */
 #define SL_SINFO_UNSET (-2)           /* DefaultTime not set: "n/a" */
@@ -28,7 +29,7 @@ enum sl_node_base {
  * for --json). Strings are borrowed; NULL means "not set". */
 struct sl_sinfo_node {
 	const char *name;
-	unsigned state;               /* enum sl_node_base | SL_NODE_DRAIN */
+	unsigned state;               /* enum sl_node_base | SL_NODE_DRAIN, NO_RESPOND */
 	uint32_t cpus, cpus_alloc;
 	uint64_t mem, mem_alloc;      /* MiB */
 	uint64_t free_mem;            /* MiB */
@@ -104,9 +105,11 @@ struct sl_sinfo_built;
  * its CPUs, memory and GPUs are the partition's ClusterQueue quota, its
  * state comes from their usage (idle: nothing admitted; mixed: some used;
  * allocated: every CPU of the quota used), drained when a stop policy holds
- * the partition, down when its ClusterQueue is inactive. No nodes when the
- * daemon does not know them (Kubernetes): the partition carries its
- * flavors' node labels as features. Borrows from ci; caller frees with
+ * the partition, down when its ClusterQueue is inactive. An executor's own
+ * nodes (ci->knodes, Kubernetes) each in the partitions they name: idle,
+ * mixed or allocated from what their pods request, drained when cordoned,
+ * down when not Ready. No nodes when the daemon knows none: the partition
+ * carries its flavors' node labels as features. Borrows from ci; caller frees with
  * sl_sinfo_built_free() (which does not free ci). */
 struct sl_sinfo_built *sl_sinfo_build(const struct sl_clusterinfo *ci);
 const struct sl_sinfo_view *sl_sinfo_built_view(const struct sl_sinfo_built *b);

@@ -38,6 +38,8 @@ static json_object *flags(unsigned s)
 	json_object *a = json_object_new_array();
 	if (s & SL_NODE_DRAIN)
 		json_object_array_add(a, json_object_new_string("DRAIN"));
+	if (s & SL_NODE_NO_RESPOND)
+		json_object_array_add(a, json_object_new_string("NOT_RESPONDING"));
 	return a;
 }
 

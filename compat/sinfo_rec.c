@@ -17,11 +17,12 @@
 
 /* ---- -t: node state names (opts.c _node_state_id) ---- */
 
-/* Flags beyond DRAIN, with Slurm's values: no Sluice node has them, so
- * asking for them selects nothing, as on a cluster where none has them. */
+/* Flags beyond DRAIN, with Slurm's values: no Sluice node has them (but a
+ * Kubernetes node's NO_RESPOND), so asking for them selects nothing, as on
+ * a cluster where none has them. */
 enum {
 	ST_NET = 0x10, ST_RES = 0x20, ST_CLOUD = 0x80, ST_COMPLETING = 0x400,
-	ST_NO_RESPOND = 0x800, ST_POWERED_DOWN = 0x1000, ST_FAIL = 0x2000,
+	ST_NO_RESPOND = SL_NODE_NO_RESPOND, ST_POWERED_DOWN = 0x1000, ST_FAIL = 0x2000,
 	ST_POWERING_UP = 0x4000, ST_MAINT = 0x8000, ST_REBOOT = 0x10000,
 	ST_POWERING_DOWN = 0x40000, ST_REBOOT_ISSUED = 0x100000, ST_PLANNED = 0x200000,
 	ST_POWER_DOWN = 0x800000, ST_FLAGS = 0xfffffff0u,

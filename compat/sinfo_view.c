@@ -7,7 +7,11 @@
  * follows Slurm's meaning: idle when nothing is admitted, allocated when
  * every CPU of the quota is in use, mixed in between; drained (or draining,
  * while jobs still run) when a stop policy holds the partition, whose
- * AVAIL is then down; down when its ClusterQueue is inactive. */
+ * AVAIL is then down; down when its ClusterQueue is inactive.
+ *
+ * On Kubernetes the nodes are the cluster's (the daemon watches them): each
+ * is in the partitions whose flavors place pods on it, with its own state
+ * (knode_state()). */
 #include "sinfo_fmt.h"
 
 #include <stdio.h>
@@ -24,6 +28,7 @@ struct sl_sinfo_built {
 	struct sl_sinfo_part *parts;
 	struct sl_sinfo_node *nodes;   /* one per partition */
 	struct sl_sinfo_node whole;    /* the node itself, for --json */
+	struct sl_sinfo_node *knodes;  /* an executor's own nodes, once each */
 	const char **partnames;
 	char **owned;                  /* strings the view points to */
 	size_t nowned, capowned;
@@ -211,6 +216,85 @@ static void whole_node(struct sl_sinfo_built *b, const struct sl_clusterinfo *ci
 	free(feats);
 }
 
+/* ---- an executor's own nodes (Kubernetes) ---- */
+
+/* Slurm's state of a Kubernetes node: down when not Ready (down*, not
+ * responding, when the kubelet stopped posting status), else idle when its pods request nothing, allocated
+ * when they request every CPU, mixed in between; drained when cordoned. */
+static unsigned knode_state(const struct sl_knodeinfo *k)
+{
+	unsigned s = !k->ready ? SL_NODE_DOWN
+		     : k->cpus_alloc == 0 && k->mem_alloc == 0 && k->gpus_alloc == 0 ? SL_NODE_IDLE
+		     : k->cpus_alloc >= k->cpus ? SL_NODE_ALLOCATED : SL_NODE_MIXED;
+	return s | (k->unschedulable ? SL_NODE_DRAIN : 0) |
+	       (!k->ready && k->no_respond ? SL_NODE_NO_RESPOND : 0);
+}
+
+/* Its FreeMem is the memory no pod requests (no metrics are read), its
+ * load 0: Kubernetes reports neither. */
+static void knode_fill(struct sl_sinfo_built *b, struct sl_sinfo_node *n,
+		       const struct sl_knodeinfo *k, int64_t now)
+{
+	n->name = n->addr = k->name;
+	n->arch = k->arch;
+	n->os = k->os;
+	n->version = k->version;
+	n->boot_time = n->start_time = k->boot_time;
+	n->cpus = (uint32_t)k->cpus;
+	n->cpus_alloc = (uint32_t)(k->cpus_alloc < k->cpus ? k->cpus_alloc : k->cpus);
+	n->mem = (uint64_t)k->mem;
+	n->mem_alloc = (uint64_t)k->mem_alloc;
+	n->free_mem = k->mem > k->mem_alloc ? (uint64_t)(k->mem - k->mem_alloc) : 0;
+	n->features = k->features && *k->features ? k->features : NULL;
+	if (k->gpus > 0) {
+		n->gres = own(b, sl_xasprintf("gpu:%lld", (long long)k->gpus));
+		n->gres_used = own(b, sl_xasprintf("gpu:%lld", (long long)k->gpus_alloc));
+	}
+	n->state = knode_state(k);
+	n->last_busy = (n->state & SL_NODE_BASE) == SL_NODE_IDLE ? k->boot_time : now;
+	n->reason_uid = SL_SINFO_NO_VAL;
+	if (k->reason != NULL) {
+		n->reason = k->reason;
+		n->reason_user = k->reason_user;
+		n->reason_uid = k->reason_uid;
+		n->reason_time = k->reason_time;
+	}
+	n->partitions = (const char *const *)k->partitions;
+}
+
+static int in_part(const struct sl_knodeinfo *k, const char *part)
+{
+	for (char **p = k->partitions; p && *p; p++)
+		if (strcmp(*p, part) == 0)
+			return 1;
+	return 0;
+}
+
+/* Each partition's nodes, in a run of b->nodes; every node once in
+ * view.nodes (b->knodes) for --json. */
+static void kube_nodes(struct sl_sinfo_built *b, const struct sl_clusterinfo *ci)
+{
+	size_t total = 0, at = 0;
+
+	for (size_t i = 0; i < ci->nparts; i++)
+		for (size_t k = 0; k < ci->nknodes; k++)
+			total += in_part(&ci->knodes[k], ci->parts[i].name);
+	free(b->nodes);
+	b->nodes = sl_xcalloc(total + 1, sizeof(*b->nodes));
+	for (size_t i = 0; i < ci->nparts; i++) {
+		b->parts[i].nodes = &b->nodes[at];
+		for (size_t k = 0; k < ci->nknodes; k++)
+			if (in_part(&ci->knodes[k], ci->parts[i].name))
+				knode_fill(b, &b->nodes[at++], &ci->knodes[k], ci->now);
+		b->parts[i].nnodes = (size_t)(&b->nodes[at] - b->parts[i].nodes);
+	}
+	b->knodes = sl_xcalloc(ci->nknodes + 1, sizeof(*b->knodes));
+	for (size_t k = 0; k < ci->nknodes; k++)
+		knode_fill(b, &b->knodes[k], &ci->knodes[k], ci->now);
+	b->view.nnodes = ci->nknodes;
+	b->view.nodes = b->knodes;
+}
+
 struct sl_sinfo_built *sl_sinfo_build(const struct sl_clusterinfo *ci)
 {
 	struct sl_sinfo_built *b = sl_xcalloc(1, sizeof(*b));
@@ -242,6 +326,8 @@ struct sl_sinfo_built *sl_sinfo_build(const struct sl_clusterinfo *ci)
 	}
 	b->view.nparts = n;
 	b->view.parts = b->parts;
+	if (ci->node == NULL && ci->nknodes > 0)
+		kube_nodes(b, ci);
 	if (ci->node != NULL) {
 		whole_node(b, ci);
 		b->view.nnodes = 1;
@@ -264,6 +350,7 @@ void sl_sinfo_built_free(struct sl_sinfo_built *b)
 	free(b->owned);
 	free(b->parts);
 	free(b->nodes);
+	free(b->knodes);
 	free(b->partnames);
 	free(b);
 }

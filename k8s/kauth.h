@@ -56,4 +56,8 @@ int sl_k8s_exec_result(const struct sl_kubeconfig *kc, int64_t timeout_ms, int t
 		       int status, const char *out, char *errtxt, struct sl_k8s_exec_cred **cred,
 		       struct sl_err *err);
 
+/* A Kubernetes timestamp (RFC 3339, Z or a numeric offset; fractional
+ * seconds ignored) as unix seconds; -SL_EINVAL when it is not one. */
+int sl_k8s_parse_time(const char *s, int64_t *out);
+
 #endif

@@ -173,17 +173,25 @@ static struct sl_k8s_call *call_new(struct sl_k8s_http *h, sl_k8s_obj_cb cb, voi
 	return c;
 }
 
+/* A write of body as this client's field manager: POST or PATCH. */
+static struct sl_k8s_call *write_call(struct sl_k8s_http *h, struct sl_k8s_req_spec *s,
+				      const char *body, size_t len, sl_k8s_obj_cb cb, void *arg)
+{
+	struct sl_k8s_call *c = call_new(h, cb, arg);
+
+	s->query = "fieldManager=sluice";
+	s->body = body;
+	s->body_len = len;
+	c->req = sl_k8s_http_send(h, s, on_simple, c);
+	return c;
+}
+
 struct sl_k8s_call *sl_k8s_create(struct sl_k8s_http *h, const char *collection,
 				  const char *body, size_t len, sl_k8s_obj_cb cb, void *arg)
 {
-	struct sl_k8s_call *c = call_new(h, cb, arg);
-	struct sl_k8s_req_spec s = {
-		.method = "POST", .path = collection, .query = "fieldManager=sluice",
-		.body = body, .body_len = len, .retry = SL_KRETRY_CREATE,
-	};
-
-	c->req = sl_k8s_http_send(h, &s, on_simple, c);
-	return c;
+	struct sl_k8s_req_spec s = {.method = "POST", .path = collection,
+				    .retry = SL_KRETRY_CREATE};
+	return write_call(h, &s, body, len, cb, arg);
 }
 
 struct sl_k8s_call *sl_k8s_get(struct sl_k8s_http *h, const char *item, sl_k8s_obj_cb cb,
@@ -194,6 +202,15 @@ struct sl_k8s_call *sl_k8s_get(struct sl_k8s_http *h, const char *item, sl_k8s_o
 
 	c->req = sl_k8s_http_send(h, &s, on_simple, c);
 	return c;
+}
+
+struct sl_k8s_call *sl_k8s_patch(struct sl_k8s_http *h, const char *item,
+				 const char *content_type, const char *body, size_t len,
+				 sl_k8s_obj_cb cb, void *arg)
+{
+	struct sl_k8s_req_spec s = {.method = "PATCH", .path = item,
+				    .content_type = content_type};
+	return write_call(h, &s, body, len, cb, arg);
 }
 
 struct sl_k8s_call *sl_k8s_delete(struct sl_k8s_http *h, const char *item,

@@ -31,6 +31,13 @@ struct sl_k8s_call *sl_k8s_create(struct sl_k8s_http *h, const char *collection,
 struct sl_k8s_call *sl_k8s_get(struct sl_k8s_http *h, const char *item, sl_k8s_obj_cb cb,
 			       void *arg);
 
+/* PATCH item with body (len bytes, copied) of content_type, e.g.
+ * "application/merge-patch+json" (JobSet/MPIJob suspend): CRDs take no
+ * strategic merge. Idempotent, so retried across outages like a GET. */
+struct sl_k8s_call *sl_k8s_patch(struct sl_k8s_http *h, const char *item,
+				 const char *content_type, const char *body, size_t len,
+				 sl_k8s_obj_cb cb, void *arg);
+
 struct sl_k8s_delete_opts {
 	const char *propagation;     /* Foreground/Background/Orphan; NULL: server default */
 	int64_t grace_seconds;       /* < 0: server default */

@@ -275,8 +275,7 @@ const char *sl_k8s_str(json_object *o, const char *key)
 	return json_object_get_string(v);
 }
 
-/* RFC 3339 with a Z or numeric offset, fractional seconds ignored. */
-static int parse_rfc3339(const char *s, int64_t *out)
+int sl_k8s_parse_time(const char *s, int64_t *out)
 {
 	struct tm tm;
 	const char *p;
@@ -340,7 +339,7 @@ int sl_k8s_exec_parse(const char *json, const char *api_version, struct sl_k8s_e
 		r = sl_err_set(err, SL_EPROTO, "status: neither token nor clientCertificateData");
 		goto out;
 	}
-	if ((ts = sl_k8s_str(status, "expirationTimestamp")) != NULL && parse_rfc3339(ts, &c->expires) != 0) {
+	if ((ts = sl_k8s_str(status, "expirationTimestamp")) != NULL && sl_k8s_parse_time(ts, &c->expires) != 0) {
 		r = sl_err_set(err, SL_EPROTO, "status.expirationTimestamp: \"%s\" is not RFC 3339", ts);
 		goto out;
 	}

@@ -27,10 +27,14 @@ struct sl_k8s_watch {
 	int lines;             /* lines seen on the current stream */
 	int64_t started_ms;    /* when the current stream was requested */
 	int gone;              /* the current stream reported 410 */
+	int errored;           /* ... or another ERROR event (a failure) */
 	int in_cb, dead;
 	uint32_t rstate;
 	struct sl_k8s_watch_stats st;
 };
+
+/* The longest Retry-After taken at its word (a bad header is bounded). */
+#define RETRY_AFTER_CAP_MS 60000
 
 static void start_list(struct sl_k8s_watch *w);
 static void start_watch(struct sl_k8s_watch *w);
@@ -150,11 +154,17 @@ static void on_retry(struct sl_loop *l, uint64_t id, void *arg)
 		start_watch(w);
 }
 
-/* Try again after a jittered backoff; relist when rv was dropped. */
-static void retry_later(struct sl_k8s_watch *w)
+/* Try again after a jittered backoff, or after the server's Retry-After
+ * (429 from API priority and fairness) when that is longer; relist when rv
+ * was dropped. */
+static void retry_later(struct sl_k8s_watch *w, int64_t retry_after_s)
 {
 	int64_t d = sl_backoff_delay(++w->failures, w->o.backoff_base_ms, w->o.backoff_cap_ms,
 				     wrand(w));
+	if (retry_after_s > 0) {
+		int64_t ra = sl_retry_after_delay(retry_after_s, RETRY_AFTER_CAP_MS, wrand(w));
+		d = ra > d ? ra : d;
+	}
 
 	w->timer = sl_loop_add_timer(sl_k8s_http_loop(w->h), d, on_retry, w);
 }
@@ -170,7 +180,7 @@ static void on_list(int rc, json_object *list, const struct sl_err *err, void *a
 	w->list = NULL;
 	if (rc != 0) {
 		if (!problem(w, err))
-			retry_later(w);
+			retry_later(w, 0);
 		return;
 	}
 	rv = obj_rv(list);
@@ -179,7 +189,7 @@ static void on_list(int rc, json_object *list, const struct sl_err *err, void *a
 		struct sl_err e2 = SL_ERR_INIT;
 		sl_err_set(&e2, SL_EPROTO, "%s: list without items", w->path);
 		if (!problem(w, &e2))
-			retry_later(w);
+			retry_later(w, 0);
 		return;
 	}
 	set_rv(w, rv);
@@ -221,6 +231,7 @@ static int on_line(const char *line, size_t len, void *arg)
 	}
 	if (type == SL_KW_ERROR) {
 		w->gone = code == 410;
+		w->errored = !w->gone;
 		if (!w->gone) {
 			sl_k8s_status_error(code ? code : 500, json_object_to_json_string(obj),
 					    strlen(json_object_to_json_string(obj)), "WATCH",
@@ -257,8 +268,10 @@ static void on_watch_end(const struct sl_k8s_resp *resp, void *arg)
 		return;
 	}
 	/* A stream that carried events or lasted a while was healthy: resume
-	 * at once. One that ended empty and fast is failing: back off. */
-	if (resp->rc == 0 && resp->status == 200 &&
+	 * at once. One that ended empty and fast is failing, and so is one
+	 * that ended on an ERROR event (a server that answers every watch with
+	 * "internal error" must not be asked again in a tight loop): back off. */
+	if (resp->rc == 0 && resp->status == 200 && !w->errored &&
 	    (w->lines > 0 || sl_loop_now_ms(sl_k8s_http_loop(w->h)) - w->started_ms >= 5000)) {
 		w->failures = 0;
 		start_watch(w);
@@ -270,7 +283,7 @@ static void on_watch_end(const struct sl_k8s_resp *resp, void *arg)
 		sl_k8s_status_error(resp->status, resp->body, resp->len, "WATCH", w->path, &err);
 	if (err.code != 0 && problem(w, &err))
 		return;
-	retry_later(w);
+	retry_later(w, resp->rc == 0 && resp->status == 429 ? resp->retry_after : 0);
 }
 
 static void start_watch(struct sl_k8s_watch *w)
@@ -297,7 +310,7 @@ static void start_watch(struct sl_k8s_watch *w)
 	}
 	s.query = sl_buf_str(q);
 	w->lines = 0;
-	w->gone = 0;
+	w->gone = w->errored = 0;
 	w->started_ms = sl_loop_now_ms(sl_k8s_http_loop(w->h));
 	w->st.watches++;
 	w->stream = sl_k8s_http_send(w->h, &s, on_watch_end, w);

@@ -386,6 +386,59 @@ static struct sl_nodeinfo *parse_node(json_object *o)
 	return nd;
 }
 
+static int get_bool(json_object *o, const char *key)
+{
+	json_object *v;
+	return json_object_object_get_ex(o, key, &v) && json_object_get_boolean(v);
+}
+
+static void parse_knode(json_object *o, struct sl_knodeinfo *nd)
+{
+	size_t n;
+	json_object *a = get_arr(o, "partitions", &n);
+
+	nd->name = get_str(o, "name");
+	nd->arch = get_str(o, "arch");
+	nd->os = get_str(o, "os");
+	nd->version = get_str(o, "version");
+	nd->features = get_str(o, "features");
+	nd->cpus = get_i64(o, "cpus");
+	nd->cpus_alloc = get_i64(o, "cpus_alloc");
+	nd->mem = get_i64(o, "mem");
+	nd->mem_alloc = get_i64(o, "mem_alloc");
+	nd->gpus = get_i64(o, "gpus");
+	nd->gpus_alloc = get_i64(o, "gpus_alloc");
+	nd->ready = get_bool(o, "ready");
+	nd->unschedulable = get_bool(o, "unschedulable");
+	nd->no_respond = get_bool(o, "no_respond");
+	nd->reason = get_str(o, "reason");
+	nd->reason_user = get_str(o, "reason_user");
+	nd->reason_uid = (uint32_t)get_i64(o, "reason_uid");
+	nd->reason_time = get_i64(o, "reason_time");
+	nd->boot_time = get_i64(o, "boot_time");
+	nd->partitions = sl_xcalloc(n + 1, sizeof(*nd->partitions));
+	for (size_t i = 0; i < n; i++)
+		nd->partitions[i] = sl_xstrdup(json_object_get_string(json_object_array_get_idx(a, i)));
+}
+
+static void knodes_free(struct sl_clusterinfo *ci)
+{
+	for (size_t i = 0; i < ci->nknodes; i++) {
+		struct sl_knodeinfo *nd = &ci->knodes[i];
+		free(nd->name);
+		free(nd->arch);
+		free(nd->os);
+		free(nd->version);
+		free(nd->features);
+		free(nd->reason);
+		free(nd->reason_user);
+		for (char **p = nd->partitions; p && *p; p++)
+			free(*p);
+		free(nd->partitions);
+	}
+	free(ci->knodes);
+}
+
 int sl_client_partitions(struct sl_clusterinfo **out, struct sl_err *err)
 {
 	struct sl_client *c = NULL;
@@ -402,6 +455,11 @@ int sl_client_partitions(struct sl_clusterinfo **out, struct sl_err *err)
 	ci->now = get_i64(rep, "now");
 	if (json_object_object_get_ex(rep, "node", &v) && json_object_is_type(v, json_type_object))
 		ci->node = parse_node(v);
+	a = get_arr(rep, "nodes", &n);
+	ci->knodes = sl_xcalloc(n + 1, sizeof(*ci->knodes));
+	ci->nknodes = n;
+	for (size_t i = 0; i < n; i++)
+		parse_knode(json_object_array_get_idx(a, i), &ci->knodes[i]);
 	a = get_arr(rep, "partitions", &n);
 	ci->parts = sl_xcalloc(n + 1, sizeof(*ci->parts));
 	ci->nparts = n;
@@ -434,6 +492,7 @@ void sl_clusterinfo_free(struct sl_clusterinfo *ci)
 		free(p->reason_user);
 	}
 	free(ci->parts);
+	knodes_free(ci);
 	if (ci->node) {
 		free(ci->node->name);
 		free(ci->node->arch);

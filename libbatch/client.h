@@ -123,11 +123,27 @@ struct sl_nodeinfo {             /* the local executor's one node */
 	int64_t free_mem;        /* MiB */
 };
 
+struct sl_knodeinfo {            /* an executor's own node (a Kubernetes Node) */
+	char *name, *arch, *os, *version;
+	char *features;          /* its labels, "key=value,..." */
+	int64_t cpus, cpus_alloc; /* allocatable; requested by its pods */
+	int64_t mem, mem_alloc;  /* MiB */
+	int64_t gpus, gpus_alloc;
+	int ready, unschedulable; /* down when not ready; drain when cordoned */
+	int no_respond;          /* not ready because the kubelet went silent */
+	char *reason, *reason_user; /* NULL when neither */
+	uint32_t reason_uid;
+	int64_t reason_time, boot_time;
+	char **partitions;       /* the partitions whose flavors place pods on it */
+};
+
 struct sl_clusterinfo {
 	int64_t now;
 	struct sl_nodeinfo *node; /* NULL: the executor's nodes are not known */
 	size_t nparts;
 	struct sl_partinfo *parts;
+	size_t nknodes;          /* the executor's own nodes (Kubernetes), or 0 */
+	struct sl_knodeinfo *knodes;
 };
 
 /* The whole exchange for sinfo: connect, ask, disconnect. Caller frees

@@ -69,6 +69,26 @@ struct sl_exec_conf {
 	struct sl_conf *const *confp;
 };
 
+/* A node the executor runs jobs on (Kubernetes: a core/v1 Node), as sinfo
+ * shows it. Strings borrowed (see nodes()). */
+struct sl_exec_kv {
+	const char *key, *value, *effect; /* effect: taints only */
+};
+
+struct sl_exec_node {
+	const char *name, *arch, *os, *version;
+	size_t nlabels, ntaints;
+	const struct sl_exec_kv *labels, *taints;
+	int64_t cpu, mem, gpu;            /* allocatable: milli-CPUs, bytes, GPUs */
+	int64_t cpu_used, mem_used, gpu_used; /* requests of its pods not yet ended */
+	int ready;                        /* the Ready condition is True */
+	int no_respond;                   /* ... is Unknown: the kubelet stopped posting */
+	int unschedulable;                /* cordoned */
+	const char *reason;               /* why not Ready, or cordoned; NULL */
+	int64_t reason_time;              /* since when; 0 unknown */
+	int64_t boot_time;                /* the node's creation; 0 unknown */
+};
+
 struct sl_executor {
 	const char *name; /* "local", "kubernetes" (config `executor:`) */
 	/* 1: start() leaves the job CONFIGURING until on_ready (pods); 0: it
@@ -115,6 +135,12 @@ struct sl_executor {
 	 * starts a new fork server, so an upgraded sluice-stepd supervises the
 	 * next jobs). NULL: nothing to do. */
 	void (*reload)(void *x);
+	/* scontrol suspend (resume 0) / resume (1): stop the job's work and
+	 * keep its allocation. NULL: SIGSTOP / SIGCONT through signal(). */
+	int (*suspend)(void *x, uint64_t id, int resume, struct sl_err *err);
+	/* sinfo: the nodes as last seen, sorted by name; *out borrowed until
+	 * the loop runs again. NULL: the daemon describes this host. */
+	size_t (*nodes)(void *x, const struct sl_exec_node **out);
 };
 
 #endif

@@ -3,12 +3,15 @@
  * whether a stop policy holds it (Slurm's DOWN) or the engine finds its
  * ClusterQueue inactive (INACTIVE), its flavors' node labels, and how many
  * of its jobs wait in each ClusterQueue. The local executor's node is this
- * host, described as slurmd would describe it. Read-only: nothing here
- * changes the engine or a job. */
+ * host, described as slurmd would describe it; an executor with nodes of its
+ * own (Kubernetes) lists them, each in the partitions whose flavors place
+ * pods on it (info_nodes.c). Read-only: nothing here changes the engine or
+ * a job. */
 #include "partdef.h"
 #include "conf.h"
 #include "exec.h"
 #include "handlers.h"
+#include "info_nodes.h"
 #include "jobtab.h"
 #include "kueue.h"
 #include "schedule.h"
@@ -290,8 +293,15 @@ int sl_h_partitions(struct sluiced *d, const struct sl_peer *peer, json_object *
 	(void)req;
 	(void)err;
 	add_i64(rep, "now", now);
-	if (strcmp(d->executor->name, "local") == 0)
+	if (d->executor->nodes != NULL) {
+		const char **names = sl_xcalloc(np + 1, sizeof(*names));
+		for (size_t i = 0; i < np; i++)
+			names[i] = parts[i].name;
+		json_object_object_add(rep, "nodes", sl_info_nodes(d, names));
+		free(names);
+	} else if (strcmp(d->executor->name, "local") == 0) {
 		json_object_object_add(rep, "node", local_node(d, now));
+	}
 	char defq[SL_K8S_NAME_MAX]; /* defaultPartition may be a Slurm spelling */
 	if (sl_conf_k8s_name(sl_conf_default_partition(d->conf), defq) != 0)
 		defq[0] = '\0';

@@ -299,9 +299,9 @@ int sl_lifecycle_suspend(struct sluiced *d, struct sl_job *j, struct sl_err *err
 		return sl_err_set(err, SL_ESTATE, "Job has already finished");
 	if (j->state != SL_JOB_RUNNING)
 		return sl_err_set(err, SL_ESTATE, "Job is not running");
-	if (strcmp(d->executor->name, "local") != 0)
-		return sl_err_set(err, SL_EUNSUPP, "Requested operation not supported on this system");
-	if ((r = d->executor->signal(d->exec, j->id, SIGSTOP | SL_SIGNAL_GROUP, err)) != 0)
+	if ((r = d->executor->suspend ? d->executor->suspend(d->exec, j->id, 0, err)
+				      : d->executor->signal(d->exec, j->id, SIGSTOP | SL_SIGNAL_GROUP,
+							    err)) != 0)
 		return r;
 	j->pre_suspend += ran_since(j, now);
 	j->suspend_time = now;
@@ -315,7 +315,9 @@ int sl_lifecycle_resume(struct sluiced *d, struct sl_job *j, struct sl_err *err)
 
 	if (j->state != SL_JOB_SUSPENDED)
 		return sl_err_set(err, SL_ESTATE, "Job is not suspended");
-	if ((r = d->executor->signal(d->exec, j->id, SIGCONT | SL_SIGNAL_GROUP, err)) != 0)
+	if ((r = d->executor->suspend ? d->executor->suspend(d->exec, j->id, 1, err)
+				      : d->executor->signal(d->exec, j->id, SIGCONT | SL_SIGNAL_GROUP,
+							    err)) != 0)
 		return r;
 	j->suspend_time = (int64_t)time(NULL);
 	if (!j->spec.hold && (r = sl_submit_priority(d->conf, j, err)) != 0)

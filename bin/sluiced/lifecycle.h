@@ -24,8 +24,9 @@ int sl_lifecycle_release(struct sluiced *d, struct sl_job *j, struct sl_err *err
  * pending when its end arrives; a finished one at once. Slurm's refusals:
  * pending, completing, --no-requeue. */
 int sl_lifecycle_requeue(struct sluiced *d, struct sl_job *j, int hold, struct sl_err *err);
-/* scontrol suspend / resume: SIGSTOP / SIGCONT to the job's processes
- * (local executor; others: Slurm's "not supported"). The quota stays with
+/* scontrol suspend / resume: the executor's suspend op (Kubernetes: the
+ * object's spec.suspend), else SIGSTOP / SIGCONT to the job's processes
+ * (local executor). The quota stays with
  * the job; the time it is suspended does not count against its limit. */
 int sl_lifecycle_suspend(struct sluiced *d, struct sl_job *j, struct sl_err *err);
 int sl_lifecycle_resume(struct sluiced *d, struct sl_job *j, struct sl_err *err);

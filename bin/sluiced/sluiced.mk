@@ -25,6 +25,11 @@ bin_sluiced_sluiced_SOURCES = \
 bin_sluiced_sluiced_SOURCES += bin/sluiced/metrics.c bin/sluiced/metrics.h \
 	bin/sluiced/metrics_int.h bin/sluiced/metrics_text.c
 bin_sluiced_sluiced_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin $(MHD_CFLAGS)
+bin_sluiced_sluiced_SOURCES += bin/sluiced/info_nodes.c bin/sluiced/info_nodes.h
+UNIT_TESTS += tests/unit/test_info_nodes
+tests_unit_test_info_nodes_SOURCES = tests/unit/test_info_nodes.c bin/sluiced/info_nodes.c
+tests_unit_test_info_nodes_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluiced \
+	-iquote $(top_srcdir)/tests/unit
 # Static link order: the executors, then what they use.
 bin_sluiced_sluiced_LDADD = $(SLUICED_EXECUTORS) k8s/librender.a k8s/libk8s.a \
 	$(SL_LIBS) $(SQLITE_LIBS) $(CURL_LIBS) $(PAM_LIBS) $(MHD_LIBS) -lpthread

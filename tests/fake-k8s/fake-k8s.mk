@@ -11,6 +11,7 @@ FAKE_K8S_FILES = \
 	tests/fake-k8s/fk_jobs.py \
 	tests/fake-k8s/fk_jobset.py \
 	tests/fake-k8s/fk_mpijob.py \
+	tests/fake-k8s/fk_nodes.py \
 	tests/fake-k8s/fk_pods.py \
 	tests/fake-k8s/fk_rules.py \
 	tests/fake-k8s/fk_schema.py \

@@ -6,6 +6,7 @@ import json
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+import fk_nodes
 import fk_pods
 import fk_state
 import fk_store
@@ -265,6 +266,26 @@ def _pod_action(ctx, body, q):
     return {"matched": len(done), "pods": done}
 
 
+def _post_nodes(ctx, body, q):
+    rt = _find_type(ctx, "nodes")
+    spec = {k: body[k] for k in ("cpu", "memory", "gpus", "pods", "labels", "taints",
+                                 "pods_per_node", "pod_cpu") if k in body}
+    with ctx.store.cond:
+        made = fk_nodes.seed(ctx.store, rt, int(body.get("count", 4)), spec,
+                             body.get("prefix", "fake-node-"), _find_type(ctx, "pods"))
+    return {"created": made}
+
+
+def _node_action(ctx, body, q):
+    rt = _find_type(ctx, "nodes")
+    if body.get("action") not in fk_nodes.ACTIONS:
+        raise ControlError(400, "action must be one of %s" % ", ".join(sorted(fk_nodes.ACTIONS)))
+    with ctx.store.cond:
+        if not fk_nodes.act(ctx.store, rt, body.get("name", ""), body["action"], body.get("message")):
+            raise ControlError(404, "no node %r" % body.get("name"))
+    return {"ok": True}
+
+
 def _reset(ctx, body, q):
     _close_watches(ctx, False)
     with ctx.store.cond:
@@ -306,6 +327,8 @@ ROUTES = {
     ("GET", "/fake/objects"): _get_objects,
     ("POST", "/fake/objects"): _post_object,
     ("POST", "/fake/pods"): _pod_action,
+    ("POST", "/fake/nodes"): _post_nodes,
+    ("POST", "/fake/nodes/action"): _node_action,
     ("POST", "/fake/reset"): _reset,
 }
 

@@ -61,6 +61,7 @@ class Controller:
         self.types = types                      # plural -> ResType
         self.by_kind = {(t.api_version, t.kind): t for t in types.values()}
         self.kubelet = fk_pods.Kubelet(store, types["pods"])
+        self.kubelet.nodes_rt = types.get("nodes")
         self.dirty = set()
         self.new_pods = []
         self.timed = {}                         # uid -> monotonic time to re-reconcile

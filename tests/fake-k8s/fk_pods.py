@@ -10,6 +10,7 @@ its Running transition (running_ms); -1 means never.
 import copy
 import time
 
+import fk_nodes
 import fk_store
 import fk_util
 
@@ -69,6 +70,7 @@ class Kubelet:
         self.states = {}
         self.node_count = 8
         self.next_node = 0
+        self.nodes_rt = None     # set by the controller: Node objects, when any, steer placement
 
     def resolve(self, pod, owner_labels):
         labels = dict(owner_labels or {})
@@ -105,7 +107,7 @@ class Kubelet:
                                           ((self.node_count,) * 3))]
         else:
             if not spec.get("nodeName"):
-                spec["nodeName"] = st.sched["node"] or "fake-node-%d" % (self.next_node % self.node_count)
+                spec["nodeName"] = st.sched["node"] or self._pick_node()
                 self.next_node += 1
             status.update({"hostIP": "10.0.0.1", "startTime": fk_util.now_rfc3339(),
                            "conditions": [_cond("PodScheduled", "True"), _cond("Initialized", "True"),
@@ -114,6 +116,14 @@ class Kubelet:
             status["containerStatuses"] = _container_statuses(
                 pod, {"waiting": {"reason": "ContainerCreating"}}, False)
         pod["status"] = status
+
+    def _pick_node(self):
+        """Round robin over fake-node-<k>, or over the Ready, uncordoned Node
+        objects when the test made some (a cordoned node gets no new pods)."""
+        names = fk_nodes.schedulable(self.store, self.nodes_rt) if self.nodes_rt else None
+        if names:
+            return names[self.next_node % len(names)]
+        return "fake-node-%d" % (self.next_node % self.node_count)
 
     def _write(self, pod, mutate):
         new = copy.deepcopy(pod)

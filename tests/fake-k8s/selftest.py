@@ -325,6 +325,43 @@ def watch_faults(t):
 
 # --- controller behaviour ------------------------------------------------
 @case
+def nodes(t):
+    """Nodes: seeded Ready, listed and watched; NotReady, unready and cordon
+    as the control plane writes them; pods go to Ready, uncordoned nodes."""
+    made = t.c.ctl("POST", "/fake/nodes", {"count": 2, "prefix": "st-node-", "cpu": "4", "gpus": 2,
+                                          "labels": {"pool": "a"}})
+    eq(made["created"], ["st-node-0", "st-node-1"], "created")
+    code, lst, _ = t.c.req("GET", "/api/v1/nodes?labelSelector=pool%3Da")
+    eq(code, 200, "list nodes")
+    eq([n["metadata"]["name"] for n in lst["items"]], ["st-node-0", "st-node-1"], "listed")
+    n0 = lst["items"][0]
+    eq(n0["status"]["allocatable"], {"cpu": "4", "memory": "32Gi", "pods": "110", "nvidia.com/gpu": "2"},
+       "allocatable")
+    eq([c["status"] for c in n0["status"]["conditions"] if c["type"] == "Ready"], ["True"], "Ready")
+    w = t.c.watch("/api/v1/nodes?watch=1&timeoutSeconds=3&labelSelector=pool%3Da&resourceVersion="
+                  + lst["metadata"]["resourceVersion"])
+    t.c.ctl("POST", "/fake/nodes/action", {"name": "st-node-0", "action": "cordon"})
+    t.c.ctl("POST", "/fake/nodes/action", {"name": "st-node-1", "action": "notready"})
+    evs = [e for e in w.events(2) if e["type"] == "MODIFIED"]
+    w.close()
+    eq([e["object"]["metadata"]["name"] for e in evs], ["st-node-0", "st-node-1"], "modified")
+    eq(evs[0]["object"]["spec"]["unschedulable"], True, "cordoned")
+    eq([x["key"] for x in evs[0]["object"]["spec"]["taints"]], ["node.kubernetes.io/unschedulable"], "taint")
+    eq([(c["status"], c["reason"]) for c in evs[1]["object"]["status"]["conditions"] if c["type"] == "Ready"],
+       [("Unknown", "NodeStatusUnknown")], "NotReady")
+    eq([x["effect"] for x in evs[1]["object"]["spec"]["taints"]], ["NoExecute"], "not-ready taint")
+    t.c.ctl("POST", "/fake/nodes/action", {"name": "st-node-1", "action": "unready"})
+    n1 = t.c.req("GET", "/api/v1/nodes/st-node-1")[1]
+    eq([c["status"] for c in n1["status"]["conditions"] if c["type"] == "Ready"], ["False"], "unready")
+    for name, act in (("st-node-0", "uncordon"), ("st-node-1", "ready")):
+        t.c.ctl("POST", "/fake/nodes/action", {"name": name, "action": act})
+    n0 = t.c.req("GET", "/api/v1/nodes/st-node-0")[1]
+    assert "unschedulable" not in n0["spec"] and "taints" not in n0["spec"], n0["spec"]
+    for name in made["created"]:  # later cases expect pods on fake-node-<k>
+        eq(t.c.req("DELETE", "/api/v1/nodes/" + name)[0], 200, "delete node")
+
+
+@case
 def jobset_lifecycle(t):
     t.c.ctl("PUT", "/fake/schedule", {"pending_ms": 300, "running_ms": 600})
     rv = t.c.req("GET", PODS % "t")[1]["metadata"]["resourceVersion"]

@@ -51,13 +51,16 @@ INTEGRATION_TESTS = \
 	tests/integration/k8s_kill9.sh \
 	tests/integration/k8s_restart.sh \
 	tests/integration/k8s_kubeconfig.sh \
-	tests/integration/k8s_race.sh
+	tests/integration/k8s_race.sh \
+	tests/integration/k8s_nodes.sh \
+	tests/integration/k8s_suspend.sh \
+	tests/integration/k8s_faults.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh tests/integration/pam_lib.sh $(INTEGRATION_TESTS) \
 	tests/integration/scontrol_scenario.sh tests/integration/ref_capture.sh \
 	tests/data/scontrol/deps.golden tests/data/scontrol/control.golden \
 	tests/integration/k8s_lib.sh tests/integration/k8s_golden.py \
-	tests/bench/k8s_calls.sh tests/bench/munge.sh \
+	tests/bench/k8s_calls.sh tests/bench/k8s_nodes.sh tests/bench/munge.sh \
 	tests/data/k8s-golden/jobset-1node.json tests/data/k8s-golden/jobset-4node-8gpu.json \
 	tests/data/k8s-status/CASES \
 	tests/data/k8s-status/job-deadline.json \

@@ -15,25 +15,7 @@ spec:
   nodeLabels: {nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3, node-pool: h100}
   nodeTaints: [{key: nvidia.com/gpu, value: "present", effect: NoSchedule}]
   tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: ClusterQueue
-metadata: {name: gpuq}
-spec:
-  namespaceSelector: {}
-  resourceGroups:
-  - coveredResources: [cpu, memory, nvidia.com/gpu]
-    flavors:
-    - name: h100
-      resources:
-      - {name: cpu, nominalQuota: 512}
-      - {name: memory, nominalQuota: 4Ti}
-      - {name: nvidia.com/gpu, nominalQuota: 32}
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: LocalQueue
-metadata: {name: gpu, namespace: general}
-spec: {clusterQueue: gpuq}' write_k8s_conf
+'"$(gpu_queue h100 512 4Ti 32)" write_k8s_conf
 # Pods: Pending 0.8 s, ready, then run 2 s (long enough to see CF and R).
 fk PUT /fake/schedule '{"pending_ms": 800, "running_ms": 2000, "log": "hello from the pod\n"}' >/dev/null ||
 	fail "fake schedule"

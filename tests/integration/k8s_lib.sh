@@ -111,5 +111,39 @@ wait_n() {
 	done
 }
 
+# pods_ready TIMEOUT [MORE-LINES]: Kueue's Configuration with waitForPodsReady
+# on, as YAML for $EXTRA_OBJECTS.
+pods_ready() {
+	printf -- '---\napiVersion: config.kueue.x-k8s.io/v1beta1\nkind: Configuration\n'
+	printf 'waitForPodsReady:\n  enable: true\n  timeout: %s\n%s' "$1" "${2:+$2
+}"
+}
+
+# gpu_queue FLAVOR CPU MEMORY GPUS: ClusterQueue gpuq over FLAVOR's quota
+# and its LocalQueue gpu (partition gpu), as YAML for $EXTRA_OBJECTS.
+gpu_queue() {
+	cat <<EOG
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata: {name: gpuq}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu, memory, nvidia.com/gpu]
+    flavors:
+    - name: $1
+      resources:
+      - {name: cpu, nominalQuota: $2}
+      - {name: memory, nominalQuota: $3}
+      - {name: nvidia.com/gpu, nominalQuota: $4}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {name: gpu, namespace: general}
+spec: {clusterQueue: gpuq}
+EOG
+}
+
 # lib.sh's start_daemon writes this config when none exists yet.
 WRITE_CONF=write_k8s_conf

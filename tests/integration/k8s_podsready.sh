@@ -10,13 +10,9 @@
 # the timeout, which runs from the attempt's admission, not from a restart.
 . "$top_srcdir/tests/integration/k8s_lib.sh"
 start_fake
-EXTRA_OBJECTS='---
-apiVersion: config.kueue.x-k8s.io/v1beta1
-kind: Configuration
-waitForPodsReady:
-  enable: true
-  timeout: 3s
-  requeuingStrategy: {backoffBaseSeconds: 2, backoffMaxSeconds: 10, backoffLimitCount: 1}' CPUS=2 write_k8s_conf
+EXTRA_OBJECTS=$(pods_ready 3s \
+	'  requeuingStrategy: {backoffBaseSeconds: 2, backoffMaxSeconds: 10, backoffLimitCount: 1}') \
+	CPUS=2 write_k8s_conf
 fk PUT /fake/schedule '{"pending_ms": 100, "running_ms": 1000}' >/dev/null || fail "schedule"
 fk POST /fake/overrides '{"selector": "sluice.io/job-id=1", "never_ready": true}' >/dev/null ||
 	fail "override"

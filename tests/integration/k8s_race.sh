@@ -35,7 +35,8 @@ j=$(submit root -o /dev/null --wrap 'eat memory') || fail "submit"
 wait_sq "$j" %t R
 fk POST /fake/faults '{"type": "delay", "method": "GET", "watch": false, "path": "^/api/v1/namespaces/[^/]+/pods$", "delay_ms": 3000}' \
 	>/dev/null || fail "fault list"
-fk POST /fake/faults '{"type": "delay", "method": "GET", "watch": true, "path": "^/api/v1/pods$", "delay_ms": 1000}' \
+# Two pod watches reconnect: the job's and sinfo's (every namespace): both wait.
+fk POST /fake/faults '{"type": "delay", "method": "GET", "watch": true, "path": "^/api/v1/pods$", "delay_ms": 1000, "count": 2}' \
 	>/dev/null || fail "fault watch"
 fk POST /fake/watches/close '{}' >/dev/null || fail "close watches"
 fk POST /fake/pods "{\"selector\": \"sluice.io/job-id=$j\", \"action\": \"oom\"}" >/dev/null ||

@@ -258,7 +258,7 @@ static void test_local_states(void **state)
 	struct sl_quota_row q[] = {row("main", "default", "cpu", 8000, 0),
 				   row("main", "default", "memory", 32 * 1024 * MIB1000, 0)};
 	struct sl_partinfo p = part("batch", 1, SL_PART_UP, 0, q, 2);
-	struct sl_clusterinfo ci = {SHOT, &host, 1, &p};
+	struct sl_clusterinfo ci = {SHOT, &host, 1, &p, 0, NULL};
 	const struct sl_sinfo_opts cm = {.format = "%P %t %c %m %C %e %O %z"};
 
 	expect(&ci, &(struct sl_sinfo_opts){0},
@@ -294,7 +294,7 @@ static void test_local_stopped(void **state)
 	struct sl_quota_row q2[] = {row("x", "default", "cpu", 4000, 0)};
 	struct sl_partinfo p[] = {part("batch", 1, SL_PART_DOWN, 1, q, 1),
 				  part("other", 0, SL_PART_INACTIVE, 0, q2, 1)};
-	struct sl_clusterinfo ci = {SHOT, &host, 2, p};
+	struct sl_clusterinfo ci = {SHOT, &host, 2, p, 0, NULL};
 
 	expect(&ci, &(struct sl_sinfo_opts){0},
 	       "PARTITION AVAIL  TIMELIMIT  NODES  STATE NODELIST\n"
@@ -320,7 +320,7 @@ static void test_kubernetes(void **state)
 {
 	struct sl_quota_row q[] = {row("gpu", "h100", "nvidia.com/gpu", 16000, 8000)};
 	struct sl_partinfo p = part("gpu", 1, SL_PART_UP, 1, q, 1);
-	struct sl_clusterinfo ci = {SHOT, NULL, 1, &p};
+	struct sl_clusterinfo ci = {SHOT, NULL, 1, &p, 0, NULL};
 	p.features = gpu_features;
 
 	expect(&ci, &(struct sl_sinfo_opts){0},
@@ -332,13 +332,80 @@ static void test_kubernetes(void **state)
 	       "NODELIST   NODES PARTITION STATE \n");
 }
 
+/* Kubernetes with the cluster's Nodes: each in the partitions the daemon
+ * names; idle / mix / alloc from what its pods request, drain when
+ * cordoned (draining with pods), down when not Ready, reasons for -R. */
+static char *batch_only[] = {"batch", NULL};
+static char *both[] = {"batch", "gpu", NULL};
+
+static struct sl_knodeinfo knode(char *name, int64_t cpus, int64_t alloc, int ready,
+				 int cordoned, char **parts)
+{
+	struct sl_knodeinfo k = {.name = name, .arch = "amd64", .os = "Ubuntu", .version = "v1.31",
+				 .cpus = cpus, .cpus_alloc = alloc, .mem = 32768,
+				 .mem_alloc = alloc * 1024, .ready = ready,
+				 .unschedulable = cordoned, .partitions = parts};
+	if (!ready || cordoned) {
+		k.reason = ready ? "Cordoned" : "Kubelet stopped posting node status.";
+		k.reason_user = "root";
+		k.reason_time = DRAINED;
+	}
+	return k;
+}
+
+static void test_kubernetes_nodes(void **state)
+{
+	struct sl_quota_row q[] = {row("main", "default", "cpu", 32000, 0)};
+	struct sl_quota_row q2[] = {row("gpuq", "a100", "cpu", 16000, 0)};
+	struct sl_partinfo p[] = {part("batch", 1, SL_PART_UP, 0, q, 1),
+				  part("gpu", 0, SL_PART_UP, 0, q2, 1)};
+	struct sl_knodeinfo k[] = {knode("k-0", 8, 0, 1, 0, batch_only),
+				   knode("k-1", 8, 2, 1, 0, batch_only),
+				   knode("k-2", 8, 8, 1, 1, batch_only),
+				   knode("k-3", 16, 0, 0, 0, both)};
+	struct sl_clusterinfo ci = {SHOT, NULL, 2, p, 4, k};
+
+	k[3].no_respond = 1; /* the kubelet went silent: down* */
+
+	expect(&ci, &(struct sl_sinfo_opts){0},
+	       "PARTITION AVAIL  TIMELIMIT  NODES  STATE NODELIST\n"
+	       "batch*       up   infinite      1  down* k-3\n"
+	       "batch*       up   infinite      1   drng k-2\n"
+	       "batch*       up   infinite      1    mix k-1\n"
+	       "batch*       up   infinite      1   idle k-0\n"
+	       "gpu          up   infinite      1  down* k-3\n");
+	expect(&ci, &(struct sl_sinfo_opts){.node_flag = 1, .format = "%N %P %T %C %m %e"},
+	       "NODELIST PARTITION STATE CPUS(A/I/O/T) MEMORY FREE_MEM\n"
+	       "k-0 batch* idle 0/8/0/8 32768 32768\n"
+	       "k-1 batch* mixed 2/6/0/8 32768 30720\n"
+	       "k-2 batch* draining 8/0/0/8 32768 24576\n"
+	       "k-3 batch* down* 0/0/16/16 32768 32768\n"
+	       "k-3 gpu down* 0/0/16/16 32768 32768\n");
+	k[3].no_respond = 0; /* the kubelet says NotReady: down */
+	expect(&ci, &(struct sl_sinfo_opts){.node_flag = 1, .format = "%N %t %T",
+					    .parts = both + 1, .no_header = 1},
+	       "k-3 down down\n");
+	k[3].no_respond = 1;
+	expect(&ci, &(struct sl_sinfo_opts){.list_reasons = 1},
+	       "REASON               USER      TIMESTAMP           NODELIST\n"
+	       "Kubelet stopped post root      2026-11-25T22:48:05 k-3\n"
+	       "Cordoned             root      2026-11-25T22:48:05 k-2\n");
+	expect(&ci, &(struct sl_sinfo_opts){.summarize = 1},
+	       "PARTITION AVAIL  TIMELIMIT   NODES(A/I/O/T) NODELIST\n"
+	       "batch*       up   infinite          2/1/1/4 k-[0-3]\n"
+	       "gpu          up   infinite          0/0/1/1 k-3\n");
+	expect(&ci, &(struct sl_sinfo_opts){.states = "alloc", .no_header = 1, .node_flag = 1},
+	       "k-1            1    batch* mix   \n"
+	       "k-2            1    batch* drng  \n");
+}
+
 static void test_gpus_and_features(void **state)
 {
 	struct sl_quota_row q[] = {row("gpu", "h100", "cpu", 64000, 8000),
 				   row("gpu", "h100", "memory", 256 * 1024 * MIB1000, 0),
 				   row("gpu", "h100", "nvidia.com/gpu", 8000, 2000)};
 	struct sl_partinfo p = part("gpu", 0, SL_PART_UP, 1, q, 3);
-	struct sl_clusterinfo ci = {SHOT, &host, 1, &p};
+	struct sl_clusterinfo ci = {SHOT, &host, 1, &p, 0, NULL};
 	p.features = gpu_features;
 
 	expect(&ci, &(struct sl_sinfo_opts){.format = "%P %G %f %m", .no_header = 1},
@@ -355,7 +422,7 @@ static void test_quota(void **state)
 	struct sl_quota_row q2[] = {row("spot", "default", "cpu", 0, 500)};
 	struct sl_partinfo p[] = {part("batch", 1, SL_PART_UP, 1, q, 2),
 				  part("spot", 0, SL_PART_UP, 1, q2, 1)};
-	struct sl_clusterinfo ci = {SHOT, &host, 2, p};
+	struct sl_clusterinfo ci = {SHOT, &host, 2, p, 0, NULL};
 	struct sl_buf *b = sl_buf_new(1 << 16);
 	char *const spot[] = {"spot", NULL};
 	q[0].lent = 500;
@@ -409,7 +476,7 @@ static void test_json_sluice(void **state)
 				   row("main", "default", "memory", 32 * 1024 * MIB1000, 1024 * MIB1000)};
 	struct sl_partinfo p[] = {part("batch", 1, SL_PART_UP, 1, q, 2),
 				  part("debug", 0, SL_PART_DOWN, 1, q, 2)};
-	struct sl_clusterinfo ci = {SHOT, &host, 2, p};
+	struct sl_clusterinfo ci = {SHOT, &host, 2, p, 0, NULL};
 	struct sl_sinfo_built *bv = sl_sinfo_build(&ci);
 	struct sl_buf *b = sl_buf_new(1 << 20);
 
@@ -448,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_local_states),
 		cmocka_unit_test(test_local_stopped),
 		cmocka_unit_test(test_kubernetes),
+		cmocka_unit_test(test_kubernetes_nodes),
 		cmocka_unit_test(test_gpus_and_features),
 		cmocka_unit_test(test_quota),
 		cmocka_unit_test(test_json),

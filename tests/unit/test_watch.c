@@ -120,6 +120,27 @@ static const char script[] =
 	"{\"json\":{\"metadata\":{\"resourceVersion\":\"30\"},\"items\":[" OBJ("b", "11") ","
 	OBJ("c", "21") "]}}]}]";
 
+/* Start the responder on script and a watch through the client, run the
+ * loop until a callback stops it (15 s at most). */
+static struct sl_k8s_watch *run_watch(struct responder *r, const char *text, char *server,
+				      const struct sl_kubeconfig *kc,
+				      const struct sl_k8s_http_opts *ho,
+				      const struct sl_k8s_watch_opts *wo,
+				      const struct sl_k8s_watch_ops *ops, struct sl_k8s_http **h)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_k8s_watch *w;
+
+	assert_int_equal(responder_start(r, text, 0, 0), 0);
+	snprintf(server, 64, "http://127.0.0.1:%d", r->port);
+	loop = sl_loop_new();
+	assert_int_equal(sl_k8s_http_new(loop, kc, ho, h, &err), 0);
+	w = sl_k8s_watch_new(*h, wo, ops, NULL);
+	sl_loop_add_timer(loop, 15000, on_guard, NULL);
+	sl_loop_run(loop);
+	return w;
+}
+
 static void test_list_watch_gone(void **state)
 {
 	struct responder r;
@@ -133,16 +154,9 @@ static void test_list_watch_gone(void **state)
 	struct sl_k8s_http *h = NULL;
 	struct sl_k8s_watch *w;
 	struct sl_k8s_watch_stats st;
-	struct sl_err err = SL_ERR_INIT;
 	json_object *log, *q;
 
-	assert_int_equal(responder_start(&r, script, 0, 0), 0);
-	snprintf(server, sizeof(server), "http://127.0.0.1:%d", r.port);
-	loop = sl_loop_new();
-	assert_int_equal(sl_k8s_http_new(loop, &kc, &ho, &h, &err), 0);
-	w = sl_k8s_watch_new(h, &wo, &ops, NULL);
-	sl_loop_add_timer(loop, 15000, on_guard, NULL);
-	sl_loop_run(loop);
+	w = run_watch(&r, script, server, &kc, &ho, &wo, &ops, &h);
 	assert_string_equal(trace, "LIST@10[a] ADDED:b LIST@20[a,b,c] MODIFIED:c DELETED:a "
 				   "LIST@30[b,c] ADDED:d ");
 	assert_string_equal(sl_k8s_watch_rv(w), "31");
@@ -175,11 +189,79 @@ static void test_list_watch_gone(void **state)
 	responder_stop(&r);
 }
 
+/* A server that ends every watch on an ERROR event (not 410) or answers
+ * 429 with Retry-After: the watch backs off instead of asking again at
+ * once, waits at least what Retry-After says, and then goes on. */
+static const char err_script[] =
+	"[{\"match\":\"watch=1&resourceVersion=10&\",\"responses\":["
+	"{\"lines\":[{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"code\":500,"
+	"\"message\":\"internal error\"}}]},"
+	"{\"lines\":[{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"code\":500,"
+	"\"message\":\"internal error\"}}]},"
+	"{\"status\":429,\"headers\":{\"Retry-After\":\"1\"},\"json\":{\"kind\":\"Status\","
+	"\"code\":429,\"message\":\"too many requests\"}},"
+	"{\"lines\":[" EV("ADDED", "x", "11") "],\"hold\":30}]},"
+	"{\"match\":\"limit=500\",\"responses\":["
+	"{\"json\":{\"metadata\":{\"resourceVersion\":\"10\"},\"items\":[]}}]}]";
+
+static int problems;
+
+static void on_problem(const struct sl_err *err, void *arg)
+{
+	problems++;
+}
+
+static void on_event_stop(enum sl_k8s_watch_type t, json_object *obj, void *arg)
+{
+	on_event(t, obj, arg);
+	sl_loop_stop(loop);
+}
+
+static double req_time(json_object *log, size_t i)
+{
+	json_object *t;
+	json_object_object_get_ex(json_object_array_get_idx(log, i), "t", &t);
+	return json_object_get_double(t);
+}
+
+static void test_watch_errors_back_off(void **state)
+{
+	struct responder r;
+	char server[64];
+	struct sl_kubeconfig kc = {.origin = "t", .server = server, .ns = "default"};
+	struct sl_k8s_http_opts ho = {.qps = -1};
+	struct sl_k8s_watch_opts wo = {.path = "/api/v1/nodes", .timeout_s = 30,
+				    .backoff_base_ms = 200, .backoff_cap_ms = 400};
+	struct sl_k8s_watch_ops ops = {.relisted = on_relisted, .event = on_event_stop,
+				       .problem = on_problem};
+	struct sl_k8s_http *h = NULL;
+	struct sl_k8s_watch *w;
+	json_object *log;
+
+	trace[0] = '\0';
+	relists = problems = 0;
+	w = run_watch(&r, err_script, server, &kc, &ho, &wo, &ops, &h);
+	assert_string_equal(trace, "LIST@10[] ADDED:x ");
+	assert_int_equal(problems, 3);
+	log = responder_log(&r);
+	/* list, watch (ERROR), watch (ERROR), watch (429), watch */
+	assert_int_equal(json_object_array_length(log), 5);
+	assert_true(req_time(log, 2) - req_time(log, 1) >= 0.1);  /* backoff >= base / 2 */
+	assert_true(req_time(log, 3) - req_time(log, 2) >= 0.1);
+	assert_true(req_time(log, 4) - req_time(log, 3) >= 0.95); /* Retry-After: 1 */
+	json_object_put(log);
+	sl_k8s_watch_free(w);
+	sl_k8s_http_free(h);
+	sl_loop_free(loop);
+	responder_stop(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_line),
 		cmocka_unit_test(test_list_watch_gone),
+		cmocka_unit_test(test_watch_errors_back_off),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,7 @@ static struct kjob *kjob_new(struct sl_exec_k8s *x, const struct sl_job *job)
 	kj->name = sl_render_name(job->id, job->attempt);
 	kj->job = sl_job_copy(job);
 	kj->start = job->start_time > 0 ? job->start_time : (int64_t)time(NULL);
+	kj->run_from = kj->start;
 	kj->next = x->jobs;
 	x->jobs = kj;
 	return kj;
@@ -40,9 +41,12 @@ static struct kjob *kjob_new(struct sl_exec_k8s *x, const struct sl_job *job)
 static void kjob_free(struct kjob *kj)
 {
 	sl_k8s_call_cancel(kj->call);
+	sl_k8s_call_cancel(kj->patch);
 	sl_k8s_req_cancel(kj->logreq);
 	if (kj->ready_timer)
 		sl_loop_del_timer(kj->x->loop, kj->ready_timer);
+	if (kj->limit_timer)
+		sl_loop_del_timer(kj->x->loop, kj->limit_timer);
 	json_object_put(kj->obj);
 	for (size_t i = 0; i < kj->npods; i++)
 		json_object_put(kj->pods[i]);
@@ -88,6 +92,7 @@ static void ops_destroy(void *p)
 	if (x == NULL)
 		return;
 	sl_k8sexec_watch_stop(x);
+	sl_k8sexec_nodes_stop(x);
 	while (x->jobs != NULL) {
 		struct kjob *kj = x->jobs;
 		x->jobs = kj->next;
@@ -117,6 +122,7 @@ static void *ops_create(struct sl_loop *loop, const struct sl_exec_conf *conf,
 	if (connect_api(x, sl_conf_kubernetes(*x->confp), err) != 0 ||
 	    sl_k8sexec_watch_start(x, err) != 0)
 		goto fail;
+	sl_k8sexec_nodes_start(x);
 	return x;
 fail:
 	ops_destroy(x);
@@ -179,10 +185,11 @@ static int ops_adopt(void *p, const struct sl_job *job, struct sl_err *err)
 	kj->phase = KJ_ADOPTING;
 	/* RUNNING means its pods were all ready once: the gang timeout is over
 	 * for this attempt (Kueue's PodsReady stays True). */
-	kj->ready = job->state == SL_JOB_RUNNING;
+	kj->ready = job->state == SL_JOB_RUNNING || job->state == SL_JOB_SUSPENDED;
 	/* The kind, not the object: the lists decide whether it exists. */
 	kj->kind = sl_render_kind(&(struct sl_render_in){.job = kj->job,
 							 .kube = sl_conf_kubernetes(*x->confp)});
+	sl_k8sexec_suspend_adopt(kj, job);
 	return 0;
 }
 
@@ -208,6 +215,20 @@ static void ops_forget(void *p, uint64_t id)
 	}
 }
 
+static int ops_suspend(void *p, uint64_t id, int resume, struct sl_err *err)
+{
+	struct kjob *kj = sl_k8sexec_job_find(p, id);
+	if (kj == NULL || kj->phase == KJ_DONE)
+		return sl_err_set(err, SL_ENOENT, "job %llu is not running here",
+				  (unsigned long long)id);
+	return sl_k8sexec_suspend(kj, resume, err);
+}
+
+static size_t ops_nodes(void *p, const struct sl_exec_node **out)
+{
+	return sl_k8sexec_nodes(p, out);
+}
+
 /* What the renderer cannot express is refused at submit (k8s/render.c). */
 static int ops_check(const struct sl_conf *conf, const struct sl_jobspec *spec,
 		     struct sl_err *err)
@@ -219,4 +240,5 @@ const struct sl_executor sl_executor_k8s = {
 	.name = "kubernetes", .reports_ready = 1, .check = ops_check, .create = ops_create,
 	.destroy = ops_destroy, .start = ops_start, .cancel = ops_cancel, .preempt = ops_preempt,
 	.signal = ops_signal, .adopt = ops_adopt, .forget = ops_forget,
+	.suspend = ops_suspend, .nodes = ops_nodes,
 };

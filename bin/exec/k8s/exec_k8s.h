@@ -5,6 +5,8 @@
  *   exec_k8s_watch.c   objects: create once, adopt; watches -> job state,
  *                      reconcile after (re)lists, the pods-ready timeout
  *   exec_k8s_logs.c    the end: pod log -> -o/-e files, delete, report
+ *   exec_k8s_suspend.c scontrol suspend/resume: spec.suspend, the limit's clock
+ *   exec_k8s_nodes.c   the cluster's nodes and their pods, for sinfo
  *   exec_k8s_job.c     the job table, a job's call and report; deletes
  *                      (scancel, preemption, eviction, end of job)
  *
@@ -59,6 +61,11 @@ struct kjob {
 	char *why;                    /* eviction message */
 	char *log_pod;                /* the pod that ran the script */
 	struct sl_exec_result res;    /* KJ_FINISHING: the result being completed */
+	int suspended;                /* scontrol suspend: spec.suspend is true */
+	int64_t ran;                  /* seconds run before the last resume */
+	int64_t run_from;             /* the last resume (or the start), wall seconds */
+	uint64_t limit_timer;         /* the time limit left after a resume */
+	struct sl_k8s_call *patch;    /* the suspend/resume PATCH in flight */
 	struct kjob *next;
 };
 
@@ -81,6 +88,7 @@ struct sl_exec_k8s {
 	struct sl_evq *evq;           /* events for the daemon */
 	struct kjob *jobs;
 	struct kfire *fires;          /* fire-and-forget deletes in flight */
+	struct knodes *knodes;        /* nodes and their pods, for sinfo */
 };
 
 #define KJ_LISTED_PODS (1u << SL_K8S_NKINDS)
@@ -98,6 +106,16 @@ void sl_k8sexec_create(struct kjob *kj);
 /* The job is over (kj->res set): fetch its log when there is no shared
  * filesystem, write the -o/-e files as the user, delete, then report. */
 void sl_k8sexec_finish(struct kjob *kj);
+
+/* exec_k8s_nodes.c */
+void sl_k8sexec_nodes_start(struct sl_exec_k8s *x);
+void sl_k8sexec_nodes_stop(struct sl_exec_k8s *x);
+size_t sl_k8sexec_nodes(struct sl_exec_k8s *x, const struct sl_exec_node **out);
+
+/* exec_k8s_suspend.c */
+int sl_k8sexec_suspend(struct kjob *kj, int resume, struct sl_err *err);
+/* After a restart: the clock of a job that was suspended and resumed. */
+void sl_k8sexec_suspend_adopt(struct kjob *kj, const struct sl_job *job);
 
 /* exec_k8s_job.c */
 struct kjob *sl_k8sexec_job_find(struct sl_exec_k8s *x, uint64_t id);

@@ -117,7 +117,8 @@ static void on_end(int rc, json_object *obj, const struct sl_err *err, void *arg
 	res.exit_signal = kj->end_as == SL_JOB_CANCELLED ? 15 : 0;
 	snprintf(res.reason, sizeof(res.reason), "%s",
 		 kj->end_as == SL_JOB_PREEMPTED ? "Preempted" :
-		 kj->end_as == SL_JOB_PENDING ? "PodsReadyTimeout" : "None");
+		 kj->end_as == SL_JOB_PENDING ? "PodsReadyTimeout" :
+		 kj->end_as == SL_JOB_TIMEOUT ? "TimeLimit" : "None");
 	if (kj->end_as == SL_JOB_PENDING) {
 		res.evicted = 1;
 		res.start_time = 0;

@@ -50,3 +50,15 @@ bin_qalter_SOURCES = bin/qalter.c
 bin_qmove_SOURCES = bin/qmove.c
 bin_pbsnodes_SOURCES = bin/pbsnodes.c
 bin_pbsnodes_LDADD = $(SL_LIBS)
+
+# srun: job steps inside an allocation (the tasks run as srun's children,
+# in the job's process group); steps are recorded by sluiced.
+bin_PROGRAMS += bin/srun
+bin_srun_SOURCES = bin/srun.c bin/srun_step.c bin/srun_step.h bin/srun_io.c bin/srun_io.h
+bin_srun_LDADD = $(SL_LIBS)
+libbatch_libbatch_a_SOURCES += libbatch/step.c libbatch/step.h \
+	libbatch/client_step.c libbatch/client_step.h
+compat_libcompat_a_SOURCES += compat/srun_opt.c compat/srun_opt.h \
+	compat/srun_layout.c compat/srun_layout.h \
+	compat/srun_multiprog.c compat/srun_multiprog.h
+UNIT_TESTS += tests/unit/test_srun_opt

@@ -38,6 +38,11 @@ enum sl_msgtype {
 	SL_MSG_RECONFIGURE = 11, /* scontrol reconfigure (operators): as SIGHUP */
 	SL_MSG_CONFIG = 12,     /* scontrol show config: the settings and the daemon's facts */
 	SL_MSG_HOLD = 20,      /* qhold/qrls: a user's or an operator's hold */
+	/* Job steps (srun; 24-29 are theirs): */
+	SL_MSG_STEP_CREATE = 24, /* srun, as the job's user: a step record -> {"step"} */
+	SL_MSG_STEP_END = 25,    /* srun: the step's end, state and exit status */
+	SL_MSG_STEPS = 26,       /* sacct, squeue -s: {"jobs": [ids], "running"} -> {"steps"} */
+	SL_MSG_STEP_SIGNAL = 27, /* scancel N.S: {"job", "step", "signal"} (0: cancel) */
 	SL_MSG_TYPE_MAX,
 	SL_MSG_REPLY = 0x8000 /* or-ed into the request type */
 };

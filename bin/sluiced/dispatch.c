@@ -29,6 +29,11 @@ static const struct {
 	{SL_MSG_RECONFIGURE, "reconfigure", SL_PRIV_OPERATOR, sl_h_reconfigure, NULL, NULL},
 	{SL_MSG_CONFIG, "config", SL_PRIV_ANY, sl_h_config, NULL, NULL},
 	{SL_MSG_HOLD, "hold", SL_PRIV_OWNER, sl_h_hold, NULL, NULL},
+	/* steps: the job's user (or an operator) is checked per job in h_step.c */
+	{SL_MSG_STEP_CREATE, "step_create", SL_PRIV_ANY, sl_h_step_create, NULL, NULL},
+	{SL_MSG_STEP_END, "step_end", SL_PRIV_ANY, sl_h_step_end, NULL, NULL},
+	{SL_MSG_STEPS, "steps", SL_PRIV_ANY, sl_h_steps, NULL, NULL},
+	{SL_MSG_STEP_SIGNAL, "step_signal", SL_PRIV_OWNER, sl_h_step_signal, NULL, NULL},
 };
 
 static char *error_reply(int code, const char *msg)

@@ -34,3 +34,6 @@ tests_unit_test_jobtab_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluic
 # The dispatcher and its rules, with stand-ins for the handlers.
 tests_unit_test_authz_SOURCES = tests/unit/test_authz.c bin/sluiced/dispatch.c
 tests_unit_test_authz_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluiced
+# Job steps: the requests srun, sacct, squeue -s and scancel N.S make.
+bin_sluiced_sluiced_SOURCES += bin/sluiced/h_step.c bin/sluiced/store_steps.c \
+	bin/sluiced/store_steps.h

@@ -1,0 +1,160 @@
+/* srun.c - run a job step, as Slurm 22.05's srun: parse (compat/srun_opt),
+ * lay the step out in the job's allocation (compat/srun_layout), record it
+ * with sluiced (one request), run its tasks here (srun_step.c), record its
+ * end. Inside a batch script of the local executor only: srun in a
+ * Kubernetes job, and srun or salloc making an allocation, are refused by
+ * name until they exist. */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client_step.h"
+#include "srun_layout.h"
+#include "srun_multiprog.h"
+#include "srun_opt.h"
+#include "srun_step.h"
+#include "xalloc.h"
+
+#define MP_FILE_MAX (1u << 20)
+
+extern char **environ;
+
+static void parse(int argc, char **argv, struct sl_srun_opts *o)
+{
+	struct sl_err err = SL_ERR_INIT;
+	int status;
+	if (sl_srun_opts_parse(argc, argv, environ, o, &status, &err) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		exit(status);
+	}
+	if (o->version) {
+		printf("slurm 22.05.8\n");
+		exit(0);
+	}
+	if (o->help || o->usage) {
+		fputs(sl_srun_usage, stdout);
+		exit(0);
+	}
+	if (o->mpi_list) {
+		/* what Sluice can do: no PMI wire-up */
+		printf("MPI plugin types are...\n\tnone\n");
+		exit(0);
+	}
+}
+
+/* --multi-prog's file, read whole and checked before the step exists. */
+static char *read_multiprog(const struct sl_srun_opts *o, int ntasks)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char *text = sl_xcalloc(MP_FILE_MAX + 1, 1);
+	size_t len = 0;
+	ssize_t n;
+	int fd = open(o->argv[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "srun: error: Unable to open configuration file %s: %s\n", o->argv[0],
+			strerror(errno));
+		exit(1);
+	}
+	while (len < MP_FILE_MAX && (n = read(fd, text + len, MP_FILE_MAX - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	if (sl_srun_multiprog_check(text, o->argv[0], ntasks, &err) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		exit(1);
+	}
+	return text;
+}
+
+/* The allocation srun is inside, or a refusal of what Sluice lacks. */
+static void allocation(struct sl_srun_alloc *a)
+{
+	struct sl_err err = SL_ERR_INIT;
+	int r = sl_srun_alloc_from_env(environ, a, &err);
+	if (r == -SL_ENOENT) {
+		fprintf(stderr, "srun: error: srun outside a job allocation is not supported by "
+				"Sluice; run it in an sbatch script\n");
+		exit(1);
+	}
+	if (r != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		exit(1);
+	}
+	if (getenv("KUBERNETES_SERVICE_HOST") != NULL) {
+		fprintf(stderr, "srun: error: job steps in a Kubernetes job are not supported by "
+				"Sluice\n");
+		exit(1);
+	}
+}
+
+/* AllocCPUS of the step as sacct shows it: -c's CPUs for every task, else
+ * all the job's CPUs on the step's nodes (what a step gets without
+ * --exact in Slurm 22.05). */
+static int step_cpus(const struct sl_srun_layout *l, const struct sl_srun_alloc *a, int rel)
+{
+	int cpus = 0;
+	if (l->cpus_per_task > 0)
+		return l->ntasks * l->cpus_per_task;
+	for (int i = 0; i < l->nnodes; i++)
+		cpus += a->cpus[rel + i];
+	return cpus;
+}
+
+static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l,
+		   const struct sl_srun_alloc *a, struct sl_step *rec)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char *arg0 = sl_xstrdup(o->argv[0]);
+	rec->job_id = l->job_id;
+	rec->name = sl_xstrdup(o->name ? o->name : basename(arg0));
+	rec->ntasks = l->ntasks;
+	rec->nnodes = l->nnodes;
+	rec->cpus = step_cpus(l, a, o->relative > 0 ? o->relative : 0);
+	rec->nodelist = sl_xstrdup(l->nodelist);
+	free(arg0);
+	if (sl_client_step_create(rec, &l->step_id, &err) != 0) {
+		fprintf(stderr, "srun: error: Unable to create step for job %llu: %s\n",
+			(unsigned long long)l->job_id, err.msg);
+		exit(1);
+	}
+	rec->step_id = l->step_id;
+}
+
+int main(int argc, char **argv)
+{
+	struct sl_srun_opts o;
+	struct sl_srun_alloc a;
+	struct sl_srun_layout l;
+	struct sl_step rec = {0};
+	struct sl_err err = SL_ERR_INIT;
+	char *warn = NULL, *mp = NULL, **env;
+	int rc;
+
+	parse(argc, argv, &o);
+	allocation(&a);
+	if (sl_srun_layout_make(&o, &a, &l, &warn, &err) != 0) {
+		fputs(warn ? warn : "", stderr);
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	fputs(warn ? warn : "", stderr);
+	if (o.multi_prog)
+		mp = read_multiprog(&o, l.ntasks);
+	env = sl_srun_export(o.export_env, environ);
+	record(&o, &l, &a, &rec);
+	rc = srun_step_run(&o, &l, env, mp, &rec);
+	if (sl_client_step_end(&rec, &err) != 0)
+		fprintf(stderr, "srun: error: step %llu.%u: its end was not recorded: %s\n",
+			(unsigned long long)rec.job_id, rec.step_id, err.msg);
+	sl_step_clear(&rec);
+	sl_strv_free(env);
+	free(mp);
+	free(warn);
+	sl_srun_layout_clear(&l);
+	sl_srun_alloc_clear(&a);
+	sl_srun_opts_clear(&o);
+	return rc;
+}

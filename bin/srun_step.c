@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,6 +39,7 @@ struct run {
 	const struct sl_srun_opts *o;
 	const struct sl_srun_layout *l;
 	pid_t *pid;               /* per task; 0 once reaped */
+	char **path;              /* per task: the program found */
 	int *status;              /* its wait status */
 	int running;
 	struct srun_stream *st;   /* 2 per task: stdout, stderr */
@@ -361,6 +363,31 @@ static int task_stdin(struct run *r, int t, int *feed)
 	return fds[0];
 }
 
+/* The program as Slurm finds it: a name without '/' through the task's
+ * PATH, the first executable regular file; not found, the name itself, so
+ * execve's error (ENOENT) is the one reported. Directories the user cannot
+ * search are passed over, not reported. */
+static char *find_program(const char *name, char *const *env)
+{
+	const char *path = "/usr/local/bin:/usr/bin:/bin";
+	struct stat st;
+	if (strchr(name, '/') != NULL)
+		return sl_xstrdup(name);
+	for (char *const *e = env; e && *e; e++)
+		if (strncmp(*e, "PATH=", 5) == 0)
+			path = *e + 5;
+	for (const char *p = path;; p += strcspn(p, ":") + 1) {
+		size_t k = strcspn(p, ":");
+		char *full = sl_xasprintf("%.*s%s%s", (int)k, p, k ? "/" : "", name);
+		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
+			return full;
+		free(full);
+		if (p[k] == '\0')
+			break;
+	}
+	return sl_xstrdup(name);
+}
+
 static void child(const struct run *r, int t, char **argv, char **env, int in, int out, int err)
 {
 	sigset_t none;
@@ -381,7 +408,7 @@ static void child(const struct run *r, int t, char **argv, char **env, int in, i
 			r->l->nodes[r->l->task[t].node], r->o->chdir, strerror(errno));
 		_exit(1);
 	}
-	execvpe(argv[0], argv, env);
+	execve(r->path[t], argv, env);
 	int e = errno;
 	dprintf(2, "slurmstepd-%s: error: execve(): %s: %s\n", r->l->nodes[r->l->task[t].node],
 		argv[0], strerror(e));
@@ -399,6 +426,7 @@ static int start_task(struct run *r, int t, char **argv, char *const *base)
 	r->st[2 * t + 1] = (struct srun_stream){.fd = pe[0], .out = sink(r, t, 1), .task = t};
 	r->in.fds[t] = feed;
 	char **env = sl_srun_task_env(r->l, t, base);
+	r->path[t] = find_program(argv[0], env);
 	pid_t pid = fork();
 	if (pid == 0)
 		child(r, t, argv, env, in, po[1], pe[1]);
@@ -496,6 +524,7 @@ static void run_free(struct run *r)
 	srun_io_close(&r->io);
 	free(r->st);
 	free(r->pid);
+	sl_strv_free(r->path);
 	free(r->status);
 }
 
@@ -507,6 +536,7 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 	if (pipe2(sigfd, O_CLOEXEC | O_NONBLOCK) != 0)
 		return 1;
 	r.pid = sl_xcalloc((size_t)n, sizeof(*r.pid));
+	r.path = sl_xcalloc((size_t)n + 1, sizeof(*r.path));
 	r.status = sl_xcalloc((size_t)n, sizeof(*r.status));
 	r.st = sl_xcalloc(2 * (size_t)n, sizeof(*r.st));
 	for (int i = 0; i < 2 * n; i++)

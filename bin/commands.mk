@@ -62,3 +62,4 @@ compat_libcompat_a_SOURCES += compat/srun_opt.c compat/srun_opt.h \
 	compat/srun_layout.c compat/srun_layout.h \
 	compat/srun_multiprog.c compat/srun_multiprog.h
 UNIT_TESTS += tests/unit/test_srun_opt
+compat_libcompat_a_SOURCES += compat/squeue_steps.c compat/squeue_steps.h

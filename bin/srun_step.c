@@ -142,25 +142,41 @@ static void print_status(const struct run *r)
 	}
 }
 
-/* End the step: the stepd's line, SIGCONT and SIGTERM now, SIGKILL after
- * KillWait. The first reason stays. */
+/* The stepd's line, written where task 0's stderr goes (labelled with
+ * -l), as slurmstepd writes it into the step's stream. */
+static void stepd_line(struct run *r, const char *why)
+{
+	char ts[32], line[512];
+	int n;
+	timestamp(ts, sizeof(ts));
+	n = snprintf(line, sizeof(line), "slurmstepd-%s: error: *** STEP %llu.%u ON %s CANCELLED "
+		     "AT %s%s ***\n", r->l->nodes[0], (unsigned long long)r->l->job_id,
+		     r->l->step_id, r->l->nodes[0], ts, why);
+	srun_io_emit(&r->io, r->st[1].out, 0, line, (size_t)n);
+}
+
+/* End the step. scancel N.S (and a second Ctrl-C) abort it: SIGKILL at
+ * once, as Slurm's step cancel. -K, -t and -W terminate it: SIGCONT and
+ * SIGTERM now, SIGKILL after KillWait. The first reason stays. */
 static void step_end(struct run *r, enum end_why why)
 {
-	char ts[32];
 	if (r->why != END_NONE)
 		return;
 	r->why = why;
-	if (why == END_CANCEL || why == END_TIME || why == END_BAD_EXIT) {
-		if (why == END_BAD_EXIT)
-			fprintf(stderr, "srun: launch/slurm: _step_signal: Terminating StepId=%llu.%u\n",
-				(unsigned long long)r->l->job_id, r->l->step_id);
-		timestamp(ts, sizeof(ts));
-		fprintf(stderr, "slurmstepd-%s: error: *** STEP %llu.%u ON %s CANCELLED AT %s%s ***\n",
-			r->l->nodes[0], (unsigned long long)r->l->job_id, r->l->step_id,
-			r->l->nodes[0], ts, why == END_TIME ? " DUE TO TIME LIMIT" : "");
-	}
+	if (why == END_CANCEL || why == END_INTR)
+		fprintf(stderr, "srun: Job step aborted: Waiting up to 32 seconds for job step to "
+				"finish.\n");
+	if (why == END_BAD_EXIT)
+		fprintf(stderr, "srun: launch/slurm: _step_signal: Terminating StepId=%llu.%u\n",
+			(unsigned long long)r->l->job_id, r->l->step_id);
+	if (why == END_CANCEL || why == END_BAD_EXIT || why == END_TIME)
+		stepd_line(r, why == END_TIME ? " DUE TO TIME LIMIT" : "");
 	kill_tasks(r, SIGCONT);
-	kill_tasks(r, why == END_INTR ? SIGKILL : SIGTERM);
+	if (why == END_CANCEL || why == END_INTR) {
+		kill_tasks(r, SIGKILL);
+		return;
+	}
+	kill_tasks(r, SIGTERM);
 	r->kill_ms = now_ms() + KILL_WAIT_MS;
 }
 
@@ -492,10 +508,12 @@ static void report(const struct run *r)
  * counts 128 + its number), as Slurm's srun. */
 static int outcome(const struct run *r, struct sl_step *rec)
 {
-	int rc = 0, code = 0, sig = 0;
+	int rc = 0, code = 0, sig = 0, term = 0;
 	for (int t = 0; t < r->l->ntasks; t++) {
 		int s = r->status[t];
 		rc = exit_of(s) > rc ? exit_of(s) : rc;
+		if (WIFSIGNALED(s) && (WTERMSIG(s) == SIGKILL || WTERMSIG(s) == SIGTERM))
+			term = 1;
 		if (WIFSIGNALED(s) && WTERMSIG(s) > sig)
 			sig = WTERMSIG(s);
 		else if (WIFEXITED(s) && WEXITSTATUS(s) > code)
@@ -509,7 +527,9 @@ static int outcome(const struct run *r, struct sl_step *rec)
 		rec->state = SL_JOB_CANCELLED;
 	else
 		rec->state = code ? SL_JOB_FAILED : SL_JOB_COMPLETED;
-	if (sig)
+	/* Slurm's srun says so when a task died of SIGTERM or SIGKILL that it
+	 * did not send itself by aborting the step. */
+	if (term && r->why != END_CANCEL && r->why != END_INTR)
 		fprintf(stderr, "srun: Force Terminated StepId=%llu.%u\n",
 			(unsigned long long)r->l->job_id, r->l->step_id);
 	return rc;

@@ -363,7 +363,9 @@ F(f_timelimit_raw)
 
 F(f_state)
 {
-	if (c->step)
+	if (c->step && c->step->state == SL_JOB_CANCELLED && c->step->cancelled_by >= 0)
+		snprintf(buf, len, "CANCELLED by %lld", (long long)c->step->cancelled_by);
+	else if (c->step)
 		S(sl_jobstate_name(c->step->state));
 	else if (row == ROW_BATCH)
 		S(sl_jobstate_name(sl_sacct_batch_state(j)));

@@ -26,6 +26,7 @@ struct sl_step {
 	int ntasks, nnodes, cpus;
 	char *nodelist;
 	uid_t uid;
+	int64_t cancelled_by;     /* the uid whose scancel ended it; -1: none */
 	pid_t pid;                /* srun's, for scancel N.S; 0: unknown */
 	unsigned long long pid_start; /* its start time (jobdir.h's sl_proc_starttime) */
 };

@@ -72,5 +72,8 @@ void stepd_pbs_cleanup(struct stepd *s);
 /* Signal the job's process group (falls back to the pid while the child has
  * not yet made its own session). */
 void stepd_job_kill(struct stepd *s, int sig);
+/* The same signal to every other process group of the job's session: the
+ * tasks of its srun steps (step_track.c). */
+void stepd_steps_kill(pid_t session, int sig);
 
 #endif

@@ -60,6 +60,7 @@ int sl_h_step_create(struct sluiced *d, const struct sl_peer *p, json_object *re
 	st.start_time = (int64_t)time(NULL);
 	st.end_time = 0;
 	st.exit_code = st.exit_signal = 0;
+	st.cancelled_by = -1;
 	if ((r = sl_store_begin(d->store, err)) != 0 ||
 	    (r = sl_store_step_insert(d->store, &st, err)) != 0)
 		goto out;
@@ -186,6 +187,8 @@ int sl_h_step_signal(struct sluiced *d, const struct sl_peer *p, json_object *re
 		r = sl_err_set(err, errno == ESRCH ? SL_ESTATE : SL_EPERM, "%s",
 			       errno == ESRCH ? "Job/step already completing or completed"
 					      : "Access/permission denied");
+	else if (sig == 0 && (r = sl_store_begin(d->store, err)) == 0)
+		r = sl_store_step_cancelled(d->store, job, step, p->uid, err);
 out:
 	sl_step_clear(&st);
 	return r;

@@ -12,7 +12,7 @@
 #include "xalloc.h"
 
 #define STEP_COLS "job_id, step_id, name, state, exit_code, exit_signal, start_time, " \
-	"end_time, ntasks, nnodes, cpus, nodelist, uid, pid, pid_start"
+	"end_time, ntasks, nnodes, cpus, nodelist, uid, pid, pid_start, cancelled_by"
 
 static int ensure(struct sl_store *s, struct sl_err *err)
 {
@@ -21,6 +21,7 @@ static int ensure(struct sl_store *s, struct sl_err *err)
 			  " exit_code INTEGER, exit_signal INTEGER, start_time INTEGER,"
 			  " end_time INTEGER, ntasks INTEGER, nnodes INTEGER, cpus INTEGER,"
 			  " nodelist TEXT, uid INTEGER, pid INTEGER, pid_start INTEGER,"
+			  " cancelled_by INTEGER NOT NULL DEFAULT -1,"
 			  " PRIMARY KEY(job_id, step_id));", err);
 }
 
@@ -50,7 +51,7 @@ int sl_store_step_insert(struct sl_store *s, struct sl_step *st, struct sl_err *
 	sqlite3_bind_int64(q, 1, (sqlite3_int64)st->job_id);
 	st->step_id = sqlite3_step(q) == SQLITE_ROW ? (uint32_t)sqlite3_column_int64(q, 0) : 0;
 	sqlite3_finalize(q);
-	if ((r = prep(s, "INSERT INTO steps(" STEP_COLS ") VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	if ((r = prep(s, "INSERT INTO steps(" STEP_COLS ") VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		      &q, err)))
 		return r;
 	sqlite3_bind_int64(q, 1, (sqlite3_int64)st->job_id);
@@ -68,6 +69,21 @@ int sl_store_step_insert(struct sl_store *s, struct sl_step *st, struct sl_err *
 	sqlite3_bind_int64(q, 13, (sqlite3_int64)st->uid);
 	sqlite3_bind_int64(q, 14, (sqlite3_int64)st->pid);
 	sqlite3_bind_int64(q, 15, (sqlite3_int64)st->pid_start);
+	sqlite3_bind_int64(q, 16, -1);
+	return done(s, q, err);
+}
+
+int sl_store_step_cancelled(struct sl_store *s, uint64_t job, uint32_t step, uid_t by,
+			    struct sl_err *err)
+{
+	sqlite3_stmt *q = NULL;
+	int r;
+	if ((r = prep(s, "UPDATE steps SET cancelled_by=? WHERE job_id=? AND step_id=?"
+		      " AND cancelled_by<0", &q, err)))
+		return r;
+	sqlite3_bind_int64(q, 1, (sqlite3_int64)by);
+	sqlite3_bind_int64(q, 2, (sqlite3_int64)job);
+	sqlite3_bind_int64(q, 3, step);
 	return done(s, q, err);
 }
 
@@ -113,6 +129,7 @@ static void row(sqlite3_stmt *q, struct sl_step *st)
 	st->uid = (uid_t)sqlite3_column_int64(q, 12);
 	st->pid = (pid_t)sqlite3_column_int64(q, 13);
 	st->pid_start = (unsigned long long)sqlite3_column_int64(q, 14);
+	st->cancelled_by = sqlite3_column_int64(q, 15);
 }
 
 int sl_store_step_get(struct sl_store *s, uint64_t job, uint32_t step, struct sl_step *out,

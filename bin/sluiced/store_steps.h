@@ -14,6 +14,9 @@
  * every field of st is written, st->step_id set. In the open transaction
  * (sl_store_begin first). */
 int sl_store_step_insert(struct sl_store *s, struct sl_step *st, struct sl_err *err);
+/* Who cancelled it (scancel N.S): the first one stays. */
+int sl_store_step_cancelled(struct sl_store *s, uint64_t job, uint32_t step, uid_t by,
+			    struct sl_err *err);
 /* Its end: state, exit status, end time. -SL_ENOENT: no such step. */
 int sl_store_step_end(struct sl_store *s, const struct sl_step *st, struct sl_err *err);
 /* One step (-SL_ENOENT when absent). Clear with sl_step_clear(). */

@@ -63,3 +63,5 @@ compat_libcompat_a_SOURCES += compat/srun_opt.c compat/srun_opt.h \
 	compat/srun_multiprog.c compat/srun_multiprog.h
 UNIT_TESTS += tests/unit/test_srun_opt
 compat_libcompat_a_SOURCES += compat/squeue_steps.c compat/squeue_steps.h
+EXTRA_DIST += tests/integration/srun_scenario.sh tests/integration/srun_capture.sh \
+	tests/integration/srun_lib.sh tests/data/srun/srun.golden

@@ -41,6 +41,7 @@ struct run {
 	pid_t *pid;               /* per task; 0 once reaped */
 	char **path;              /* per task: the program found */
 	int *status;              /* its wait status */
+	char *reported;           /* its end is told (report()) */
 	int running;
 	struct srun_stream *st;   /* 2 per task: stdout, stderr */
 	struct srun_io io;
@@ -200,6 +201,8 @@ static int bad(int status)
 	return WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
 }
 
+static void report(struct run *r);
+
 static void reap(struct run *r)
 {
 	int status;
@@ -211,8 +214,10 @@ static void reap(struct run *r)
 			r->pid[t] = 0;
 			r->status[t] = status;
 			r->running--;
-			if (r->o->kill_on_bad_exit > 0 && bad(status))
+			if (r->o->kill_on_bad_exit > 0 && bad(status) && r->why == END_NONE) {
+				report(r); /* Slurm tells the bad exit before ending the rest */
 				step_end(r, END_BAD_EXIT);
+			}
 			if (r->o->wait_secs > 0 && r->wait_ms == 0)
 				r->wait_ms = now_ms() + (int64_t)r->o->wait_secs * 1000;
 		}
@@ -477,23 +482,23 @@ static int exit_of(int status)
 
 static int same_end(const struct run *r, int t, int status)
 {
-	return r->pid[t] == 0 && bad(r->status[t]) && r->status[t] == status;
+	return r->pid[t] == 0 && !r->reported[t] && bad(r->status[t]) && r->status[t] == status;
 }
 
 /* "srun: error: n1: tasks 0-1: Exited with exit code 2", per node and
  * outcome, in task order. */
-static void report(const struct run *r)
+static void report(struct run *r)
 {
-	char tasks[1024], *seen = sl_xcalloc((size_t)r->l->ntasks, 1);
+	char tasks[1024];
 	int n;
 	for (int t = 0; t < r->l->ntasks; t++) {
 		int s = r->status[t], node = r->l->task[t].node;
-		if (seen[t] || !bad(s))
+		if (r->reported[t] || r->pid[t] != 0 || !bad(s))
 			continue;
 		task_ranges(r, node, same_end, s, tasks, sizeof(tasks), &n);
-		for (int u = t; u < r->l->ntasks; u++)
+		for (int u = r->l->ntasks - 1; u >= t; u--)
 			if (r->l->task[u].node == node && same_end(r, u, s))
-				seen[u] = 1;
+				r->reported[u] = 1;
 		if (WIFSIGNALED(s))
 			fprintf(stderr, "srun: error: %s: task%s %s: %s\n", r->l->nodes[node],
 				n > 1 ? "s" : "", tasks, strsignal(WTERMSIG(s)));
@@ -501,7 +506,6 @@ static void report(const struct run *r)
 			fprintf(stderr, "srun: error: %s: task%s %s: Exited with exit code %d\n",
 				r->l->nodes[node], n > 1 ? "s" : "", tasks, WEXITSTATUS(s));
 	}
-	free(seen);
 }
 
 /* The step's record and srun's status: the highest task status (a signal
@@ -546,6 +550,7 @@ static void run_free(struct run *r)
 	free(r->pid);
 	sl_strv_free(r->path);
 	free(r->status);
+	free(r->reported);
 }
 
 int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
@@ -558,6 +563,7 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 	r.pid = sl_xcalloc((size_t)n, sizeof(*r.pid));
 	r.path = sl_xcalloc((size_t)n + 1, sizeof(*r.path));
 	r.status = sl_xcalloc((size_t)n, sizeof(*r.status));
+	r.reported = sl_xcalloc((size_t)n, 1);
 	r.st = sl_xcalloc(2 * (size_t)n, sizeof(*r.st));
 	for (int i = 0; i < 2 * n; i++)
 		r.st[i].fd = -1;

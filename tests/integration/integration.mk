@@ -61,3 +61,6 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh tests/integrati
 	tests/data/k8s-status/mpijob-running.json \
 	tests/data/k8s-status/mpijob-succeeded.json \
 	tests/data/k8s-status/mpijob-waiting.json
+
+# srun inside a local allocation, diffed against Slurm 22.05 (srun_scenario.sh).
+INTEGRATION_TESTS += tests/integration/srun.sh

@@ -1,0 +1,101 @@
+#!/bin/sh
+# srun inside a batch script of the local executor: the same scenario runs
+# here and ran on a real Slurm 22.05 (srun_scenario.sh; the golden file
+# tests/data/srun/srun.golden was written by srun_capture.sh): task
+# variables, exit codes, -l labels, --multi-prog, -K, stdin to every task,
+# per-task output files, Slurm's refusals beyond the allocation, and the
+# steps' sacct rows, diffed after masking. Then what Slurm also does but
+# the diff cannot time: squeue -s, scancel N.S (and another user's refused),
+# scancel of the job ending its steps' tasks, step rows across kill -9 of
+# sluiced.
+. "$top_srcdir/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/srun_lib.sh"
+make_users
+write_conf "minJobAge: 300"
+start_daemon
+cd "$T/work"
+mkdir scen && chmod 777 scen
+
+j=$(as $USER1 env SRUN="$BIN/srun" SCEN_DIR="$T/work/scen" "$BIN/sbatch" --parsable -N 1 -n 4 \
+	-o "$T/work/scen.out" "$top_srcdir/tests/integration/srun_scenario.sh") || fail "submit"
+wait_state "$j" COMPLETED 120
+{
+	cat scen.out
+	echo "== sacct"
+	"$BIN/sacct" -j "$j" -P -o JobID,JobName,State,ExitCode,NTasks,AllocCPUS,NNodes
+} | srun_mask "$j" >scen.masked
+diff -u "$top_srcdir/tests/data/srun/srun.golden" scen.masked >&2 ||
+	fail "the transcript differs from Slurm 22.05's (- Slurm, + Sluice)"
+ok "task variables, exit codes, labels, multi-prog, -K, stdin, -o, refusals, sacct rows: as Slurm"
+
+# A running step: squeue -s, another user's scancel refused, the owner's
+# aborts it (SIGKILL, Slurm's lines, CANCELLED by uid).
+cat >steps.sh <<EOS
+#!/bin/sh
+$BIN/srun -n 2 -l sh -c 'echo start; sleep 60; echo never'
+echo "rc=\$?"
+$BIN/srun -n 1 sleep 60
+EOS
+chmod 755 steps.sh
+j=$(submit $USER1 -n 2 -o "$T/work/steps.out" steps.sh) || fail "submit steps"
+wait_state "$j" RUNNING
+n=0
+until "$BIN/squeue" -h -s | grep -q "^ *$j\.0 "; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "step $j.0 not in squeue -s"; sleep 0.1
+done
+expect_eq "squeue -s" "$(printf '%15s %8s %9s %8s %9s %s' STEPID NAME PARTITION USER TIME NODELIST)" \
+	"$("$BIN/squeue" -s | head -n1)"
+"$BIN/squeue" -h -s | sed 's/ *[0-9]*:[0-9][0-9] / T /' >ss.out
+printf '%15s %8s %9s %8s T %s\n' "$j.0" sh batch $USER1 "$(hostname -s)" \
+	"$j.batch" batch batch $USER1 "$(hostname -s)" >ss.want
+diff -u ss.want ss.out >&2 || fail "squeue -s"
+ok "squeue -s lists the step and the batch step"
+err=$(as $USER2 "$BIN/scancel" "$j.0" 2>&1) && fail "another user cancelled step $j.0"
+expect_eq "other user" "scancel: error: Kill job error on job step id $j.0: Access/permission denied" "$err"
+as $USER1 "$BIN/scancel" "$j.0" || fail "scancel $j.0"
+n=0
+until grep -q '^rc=' steps.out; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "srun did not end: $(cat steps.out)"; sleep 0.1
+done
+sed -e 's/AT [0-9T:-]* \*\*\*/AT TS ***/' -e "s/$(hostname -s)/NODE/g" steps.out >steps.masked
+printf '%s\n' "0: start" "1: start" \
+	"srun: Job step aborted: Waiting up to 32 seconds for job step to finish." \
+	"0: slurmstepd-NODE: error: *** STEP $j.0 ON NODE CANCELLED AT TS ***" \
+	"srun: error: NODE: tasks 0-1: Killed" "rc=137" >steps.want
+sort steps.want >a; sort steps.masked >b
+cmp -s a b || { diff -u steps.want steps.masked >&2; fail "scancel $j.0: srun's output"; }
+expect_eq "sacct after scancel N.S" "CANCELLED by $(id -u $USER1)|0:9" \
+	"$("$BIN/sacct" -n -P -j "$j" -o JobID,State,ExitCode | sed -n "s/^$j\.0|//p")"
+ok "scancel N.S aborts the step as Slurm does; another user's is refused"
+
+# scancel of the job ends the step's tasks too (they lead their own
+# process groups in the job's session).
+n=0
+until "$BIN/squeue" -h -s | grep -q "^ *$j\.1 "; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "step $j.1 not running"; sleep 0.1
+done
+pgrep -u $USER1 -f "^sleep 60" >/dev/null || fail "no task of step $j.1 runs"
+as $USER1 "$BIN/scancel" "$j"
+wait_state "$j" CANCELLED
+n=0
+while pgrep -u $USER1 -f "^sleep 60" >/dev/null; do
+	n=$((n + 1)); [ $n -lt 50 ] || fail "a task of $j.1 outlived scancel $j"; sleep 0.1
+done
+expect_eq "step of a cancelled job" "CANCELLED" \
+	"$("$BIN/sacct" -n -P -j "$j" -o JobID,State | sed -n "s/^$j\.1|//p" | cut -c1-9)"
+ok "scancel of the job ends its steps' tasks"
+
+# The step rows are in the store: kill -9 of sluiced loses none.
+kill9_daemon
+start_daemon
+expect_eq "steps after kill -9" "$j.0 $j.1" \
+	"$("$BIN/sacct" -n -P -j "$j" -o JobID | grep '\.[0-9]' | tr '\n' ' ' | sed 's/ $//')"
+ok "step records survive kill -9 of sluiced"
+
+# Outside an allocation, and in a Kubernetes job: refused by name.
+err=$(env -u SLURM_JOB_ID "$BIN/srun" true 2>&1) && fail "srun outside an allocation ran"
+case "$err" in "srun: error: "*"not supported by Sluice"*) ;; *) fail "outside: $err" ;; esac
+err=$(SLURM_JOB_ID=1 SLURM_JOB_NODELIST=n1 KUBERNETES_SERVICE_HOST=10.0.0.1 "$BIN/srun" true 2>&1) &&
+	fail "srun in a Kubernetes job ran"
+expect_eq "k8s" "srun: error: job steps in a Kubernetes job are not supported by Sluice" "$err"
+ok "srun outside an allocation and in a Kubernetes job: refused by name"

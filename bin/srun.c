@@ -1,9 +1,9 @@
 /* srun.c - run a job step, as Slurm 22.05's srun: parse (compat/srun_opt),
  * lay the step out in the job's allocation (compat/srun_layout), record it
  * with sluiced (one request), run its tasks here (srun_step.c), record its
- * end. Inside a batch script of the local executor only: srun in a
- * Kubernetes job, and srun or salloc making an allocation, are refused by
- * name until they exist. */
+ * end. Outside an allocation it makes one first (srun_alloc.c) and
+ * releases it after. srun in a Kubernetes job is refused by name: its
+ * steps need the agent in the pods, which does not exist yet. */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "client_step.h"
+#include "srun_alloc.h"
 #include "srun_layout.h"
 #include "srun_multiprog.h"
 #include "srun_opt.h"
@@ -70,16 +71,10 @@ static char *read_multiprog(const struct sl_srun_opts *o, int ntasks)
 }
 
 /* The allocation srun is inside, or a refusal of what Sluice lacks. */
-static void allocation(struct sl_srun_alloc *a)
+static void allocation(char *const *envp, struct sl_srun_alloc *a)
 {
 	struct sl_err err = SL_ERR_INIT;
-	int r = sl_srun_alloc_from_env(environ, a, &err);
-	if (r == -SL_ENOENT) {
-		fprintf(stderr, "srun: error: srun outside a job allocation is not supported by "
-				"Sluice; run it in an sbatch script\n");
-		exit(1);
-	}
-	if (r != 0) {
+	if (sl_srun_alloc_from_env(envp, a, &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		exit(1);
 	}
@@ -123,9 +118,9 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l,
 	rec->step_id = l->step_id;
 }
 
-int main(int argc, char **argv)
+/* One step in the allocation that envp describes. */
+static int run(const struct sl_srun_opts *o, char *const *envp)
 {
-	struct sl_srun_opts o;
 	struct sl_srun_alloc a;
 	struct sl_srun_layout l;
 	struct sl_step rec = {0};
@@ -133,19 +128,18 @@ int main(int argc, char **argv)
 	char *warn = NULL, *mp = NULL, **env;
 	int rc;
 
-	parse(argc, argv, &o);
-	allocation(&a);
-	if (sl_srun_layout_make(&o, &a, &l, &warn, &err) != 0) {
+	allocation(envp, &a);
+	if (sl_srun_layout_make(o, &a, &l, &warn, &err) != 0) {
 		fputs(warn ? warn : "", stderr);
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
 	fputs(warn ? warn : "", stderr);
-	if (o.multi_prog)
-		mp = read_multiprog(&o, l.ntasks);
-	env = sl_srun_export(o.export_env, environ);
-	record(&o, &l, &a, &rec);
-	rc = srun_step_run(&o, &l, env, mp, &rec);
+	if (o->multi_prog)
+		mp = read_multiprog(o, l.ntasks);
+	env = sl_srun_export(o->export_env, envp);
+	record(o, &l, &a, &rec);
+	rc = srun_step_run(o, &l, env, mp, &rec);
 	if (sl_client_step_end(&rec, &err) != 0)
 		fprintf(stderr, "srun: error: step %llu.%u: its end was not recorded: %s\n",
 			(unsigned long long)rec.job_id, rec.step_id, err.msg);
@@ -155,6 +149,42 @@ int main(int argc, char **argv)
 	free(warn);
 	sl_srun_layout_clear(&l);
 	sl_srun_alloc_clear(&a);
+	return rc;
+}
+
+/* Outside an allocation: make one (srun_alloc.c), run the step in it,
+ * release it with the step's exit code. */
+static int run_allocated(const struct sl_srun_opts *o)
+{
+	char *arg0 = sl_xstrdup(o->argv[0]), **env;
+	struct srun_alloc_req q = {
+		.prog = "srun", .ntasks = o->ntasks, .nodes = o->nodes,
+		.cpus_per_task = o->cpus_per_task, .ntasks_per_node = o->ntasks_per_node,
+		.gpus_per_task = o->gpus_per_task, .time_limit = o->time_limit,
+		.name = o->name ? o->name : basename(arg0),
+	};
+	struct sl_job *job;
+	int rc = srun_alloc_get(&q, &job);
+	free(arg0);
+	if (rc != 0)
+		return rc;
+	env = srun_alloc_env(job, environ);
+	srun_step_watch(job->id);
+	rc = run(o, env);
+	srun_alloc_release(job->id, rc);
+	sl_strv_free(env);
+	sl_job_free(job);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct sl_srun_opts o;
+	const char *id = getenv("SLURM_JOB_ID");
+	int rc;
+
+	parse(argc, argv, &o);
+	rc = id && *id ? run(&o, environ) : run_allocated(&o);
 	sl_srun_opts_clear(&o);
 	return rc;
 }

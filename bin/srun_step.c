@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "slurm_pattern.h"
+#include "srun_alloc.h"
 #include "srun_io.h"
 #include "srun_multiprog.h"
 #include "xalloc.h"
@@ -48,9 +49,16 @@ struct run {
 	struct srun_stdin in;
 	enum end_why why;
 	int64_t kill_ms, limit_ms, wait_ms, intr_ms, done_ms;
+	int64_t watch_ms;         /* next look at srun's own allocation */
 };
 
 static int sigfd[2] = {-1, -1};
+static uint64_t watched; /* srun_step_watch() */
+
+void srun_step_watch(uint64_t job)
+{
+	watched = job;
+}
 
 static int64_t now_ms(void)
 {
@@ -156,29 +164,34 @@ static void stepd_line(struct run *r, const char *why)
 	srun_io_emit(&r->io, r->st[1].out, 0, line, (size_t)n);
 }
 
-/* End the step. scancel N.S (and a second Ctrl-C) abort it: SIGKILL at
- * once, as Slurm's step cancel. -K, -t and -W terminate it: SIGCONT and
- * SIGTERM now, SIGKILL after KillWait. The first reason stays. */
+/* End the step. scancel N.S aborts it: SIGKILL at once, as Slurm's step
+ * cancel. A second Ctrl-C has sent SIGINT: the rest get a moment to die
+ * of it (srun then exits 130, as Slurm's) before SIGKILL. -K, -t and -W
+ * terminate it: SIGCONT and SIGTERM now, SIGKILL after KillWait. The
+ * first reason stays. */
 static void step_end(struct run *r, enum end_why why)
 {
 	if (r->why != END_NONE)
 		return;
 	r->why = why;
+	if (why == END_INTR)
+		fprintf(stderr, "srun: forcing job termination\n");
 	if (why == END_CANCEL || why == END_INTR)
 		fprintf(stderr, "srun: Job step aborted: Waiting up to 32 seconds for job step to "
 				"finish.\n");
 	if (why == END_BAD_EXIT)
 		fprintf(stderr, "srun: launch/slurm: _step_signal: Terminating StepId=%llu.%u\n",
 			(unsigned long long)r->l->job_id, r->l->step_id);
-	if (why == END_CANCEL || why == END_BAD_EXIT || why == END_TIME)
+	if (why != END_WAIT)
 		stepd_line(r, why == END_TIME ? " DUE TO TIME LIMIT" : "");
 	kill_tasks(r, SIGCONT);
-	if (why == END_CANCEL || why == END_INTR) {
+	if (why == END_CANCEL) {
 		kill_tasks(r, SIGKILL);
 		return;
 	}
-	kill_tasks(r, SIGTERM);
-	r->kill_ms = now_ms() + KILL_WAIT_MS;
+	if (why != END_INTR)
+		kill_tasks(r, SIGTERM);
+	r->kill_ms = now_ms() + (why == END_INTR ? 2000 : KILL_WAIT_MS);
 }
 
 static void on_interrupt(struct run *r)
@@ -258,6 +271,11 @@ static void on_timers(struct run *r, int64_t now)
 			(unsigned long long)r->l->job_id, r->l->step_id);
 		step_end(r, END_WAIT);
 	}
+	if (r->watch_ms && now >= r->watch_ms) {
+		r->watch_ms = now + 1000;
+		if (r->running > 0 && srun_alloc_gone(watched))
+			step_end(r, END_CANCEL);
+	}
 	if (r->kill_ms && now >= r->kill_ms) {
 		r->kill_ms = 0;
 		kill_tasks(r, SIGKILL);
@@ -266,7 +284,7 @@ static void on_timers(struct run *r, int64_t now)
 
 static int64_t next_wake(const struct run *r, int64_t now)
 {
-	int64_t w = INT64_MAX, t[] = {r->limit_ms, r->wait_ms, r->kill_ms,
+	int64_t w = INT64_MAX, t[] = {r->limit_ms, r->wait_ms, r->kill_ms, r->watch_ms,
 				      r->done_ms ? r->done_ms + 1000 : 0};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (t[i] && t[i] < w)
@@ -579,6 +597,8 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 	signals_catch();
 	if (o->time_limit > 0)
 		r.limit_ms = now_ms() + o->time_limit * 60000;
+	if (watched)
+		r.watch_ms = now_ms() + 1000;
 	for (int t = 0; t < n; t++) {
 		char **argv = task_argv(&r, t, mp_text);
 		int e = argv ? start_task(&r, t, argv, env) : -1;
@@ -591,7 +611,8 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 	}
 	loop(&r);
 	(void)fcntl(0, F_SETFL, fcntl(0, F_GETFL) & ~O_NONBLOCK);
-	report(&r);
+	if (r.why != END_INTR) /* an aborted step's ends are not told */
+		report(&r);
 	rc = outcome(&r, rec);
 	run_free(&r);
 	return rc;

@@ -1,0 +1,276 @@
+/* srun_alloc.c - the allocation of srun outside a batch script and of
+ * salloc (srun_alloc.h).
+ *
+ * On the local executor the allocation is a job like any other, so the
+ * engine admits it by the same rules, sacct and squeue show it, and scancel
+ * ends it. Its batch script holds it: it waits for SIGUSR1 (sent through
+ * scancel -b's path) and then exits with the code srun or salloc left in a
+ * file named by SLUICE_ALLOC_RC (where it says "ready" first), so the job ends COMPLETED, or FAILED with
+ * that code, as Slurm records an allocation. The cost of this choice: sacct
+ * shows an N.batch row for it, which Slurm's has not. */
+#include "srun_alloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "slurm_env.h"
+#include "slurm_opt.h"
+#include "xalloc.h"
+
+extern char **environ;
+
+/* "ready" once its trap is set: a USR1 before would kill the shell. */
+#define HOLDER "trap 'exit $(cat \"$SLUICE_ALLOC_RC\" 2>/dev/null || echo 0)' USR1; " \
+	"echo ready >\"$SLUICE_ALLOC_RC\"; while :; do sleep 3600 & wait $!; done"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_int(int sig)
+{
+	interrupted = sig;
+}
+
+static void push(char **v, int *n, const char *a, const char *b)
+{
+	v[(*n)++] = sl_xstrdup(a);
+	if (b)
+		v[(*n)++] = sl_xstrdup(b);
+}
+
+static void push_num(char **v, int *n, const char *flag, int64_t val)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%lld", (long long)val);
+	push(v, n, flag, buf);
+}
+
+/* sbatch's own parser builds the spec: the allocation gets the defaults
+ * and checks of any job. */
+static int spec_of(const struct srun_alloc_req *q, struct sl_jobspec *spec, struct sl_err *err)
+{
+	struct sl_sbatch_flags fl;
+	char *argv[32] = {0};
+	int n = 0, r;
+	push(argv, &n, "sbatch", NULL);
+	if (q->ntasks > 0)
+		push_num(argv, &n, "--ntasks", q->ntasks);
+	if (q->nodes > 0)
+		push_num(argv, &n, "--nodes", q->nodes);
+	if (q->cpus_per_task > 0)
+		push_num(argv, &n, "--cpus-per-task", q->cpus_per_task);
+	if (q->ntasks_per_node > 0)
+		push_num(argv, &n, "--ntasks-per-node", q->ntasks_per_node);
+	if (q->gpus_per_task > 0)
+		push_num(argv, &n, "--gpus-per-task", q->gpus_per_task);
+	if (q->time_limit > 0)
+		push_num(argv, &n, "--time", q->time_limit);
+	push(argv, &n, "--job-name", q->name);
+	push(argv, &n, "--output", "/dev/null");
+	push(argv, &n, "--wrap", HOLDER);
+	r = sl_sbatch_parse(n, argv, environ, spec, &fl, err);
+	sl_sbatch_flags_clear(&fl);
+	for (int i = 0; i < n; i++)
+		free(argv[i]);
+	return r;
+}
+
+static struct sl_job *query(uint64_t id)
+{
+	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **v = NULL, *j = NULL;
+	size_t n = 0;
+	if (sl_client_query(&f, &v, &n, &err) == 0 && n > 0) {
+		j = v[0];
+		v[0] = NULL;
+	}
+	sl_job_free_array(v, n);
+	return j;
+}
+
+static void cancel(uint64_t id)
+{
+	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_client *c = NULL;
+	struct sl_jobresult *res = NULL;
+	size_t nres = 0;
+	if (sl_client_connect(NULL, &c, &err) == 0)
+		(void)sl_client_cancel(c, &f, 0, 0, &res, &nres, &err);
+	free(res);
+	sl_client_free(c);
+}
+
+/* Poll until it runs, Slurm's lines on the way. */
+static int wait_running(const struct srun_alloc_req *q, uint64_t id, struct sl_job **out)
+{
+	int said = 0;
+	for (;;) {
+		struct sl_job *j = query(id);
+		if (j && (j->state == SL_JOB_RUNNING || j->state == SL_JOB_CONFIGURING)) {
+			if (said)
+				fprintf(stderr, "%s: job %llu has been allocated resources\n", q->prog,
+					(unsigned long long)id);
+			*out = j;
+			return 0;
+		}
+		if (j == NULL || sl_jobstate_is_final(j->state) || interrupted) {
+			if (interrupted)
+				cancel(id);
+			fprintf(stderr, "%s: Job allocation %llu has been revoked%s\n", q->prog,
+				(unsigned long long)id, q->salloc ? "." : "");
+			if (interrupted && q->salloc)
+				fprintf(stderr, "salloc: Job aborted due to signal\n");
+			sl_job_free(j);
+			return 1;
+		}
+		if (!said) {
+			if (q->salloc)
+				fprintf(stderr, "salloc: Pending job allocation %llu\n",
+					(unsigned long long)id);
+			fprintf(stderr, "%s: job %llu queued and waiting for resources\n", q->prog,
+				(unsigned long long)id);
+			said = 1;
+		}
+		sl_job_free(j);
+		usleep(200 * 1000);
+	}
+}
+
+/* The file the holder reads its exit code from, named in its environment. */
+static char *rc_file(void)
+{
+	char *path = sl_xstrdup("/tmp/sluice-alloc.XXXXXX");
+	int fd = mkstemp(path);
+	if (fd < 0) {
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	setenv("SLUICE_ALLOC_RC", path, 1);
+	return path;
+}
+
+/* Until the holder has set its trap (it says so in the file). */
+static int wait_ready(uint64_t id)
+{
+	const char *path = getenv("SLUICE_ALLOC_RC");
+	for (int i = 0; path && i < 3000; i++) {
+		char buf[8] = {0};
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (n >= 5 && strncmp(buf, "ready", 5) == 0)
+			return 0;
+		if (i % 50 == 49 && srun_alloc_gone(id))
+			return -1;
+		usleep(10 * 1000);
+	}
+	return -1;
+}
+
+int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)
+{
+	struct sl_jobspec spec;
+	struct sl_err err = SL_ERR_INIT;
+	struct sigaction sa, old_int, old_term;
+	uint64_t id = 0;
+	char *rcf = rc_file();
+	int r;
+
+	*job = NULL;
+	if (rcf == NULL || spec_of(q, &spec, &err) != 0 ||
+	    sl_client_submit_once(&spec, &id, &err) != 0) {
+		/* the policy's hint lines as errors, Slurm's answer last */
+		const char *msg = err.msg[0] ? err.msg : strerror(errno), *last = strrchr(msg, '\n');
+		if (last)
+			fprintf(stderr, "%s: error: %.*s\n", q->prog, (int)(last - msg), msg);
+		fprintf(stderr, "%s: error: Unable to allocate resources: %s\n", q->prog,
+			last ? last + 1 : msg);
+		if (rcf)
+			unlink(rcf);
+		free(rcf);
+		return 1;
+	}
+	sl_jobspec_clear(&spec);
+	free(rcf);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_int;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	r = wait_running(q, id, job);
+	if (r == 0 && wait_ready(id) != 0) {
+		fprintf(stderr, "%s: Job allocation %llu has been revoked%s\n", q->prog,
+			(unsigned long long)id, q->salloc ? "." : "");
+		sl_job_free(*job);
+		*job = NULL;
+		r = 1;
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (r == 0 && q->salloc)
+		fprintf(stderr, "salloc: Granted job allocation %llu\n", (unsigned long long)id);
+	return r;
+}
+
+char **srun_alloc_env(const struct sl_job *j, char *const *base)
+{
+	struct sl_jobshape sh;
+	char host[256], **slurm, **out, **clean;
+	size_t k = strcspn(j->nodelist ? j->nodelist : "", "[,");
+	sl_job_shape(j, &sh);
+	snprintf(host, sizeof(host), "%.*s", (int)k, j->nodelist ? j->nodelist : "");
+	if (j->nodelist && j->nodelist[k] == '[')
+		snprintf(host + k, sizeof(host) - k, "%.*s", (int)strcspn(j->nodelist + k + 1, "-,]"),
+			 j->nodelist + k + 1);
+	struct sl_slurm_env_in in = {j, &sh, j->nodelist, host, NULL};
+	slurm = sl_slurm_env_build(&in);
+	out = sl_slurm_env_merge(base, slurm);
+	/* what only the holder reads */
+	clean = sl_xcalloc(sl_strv_len(out) + 1, sizeof(char *));
+	for (size_t i = 0, n = 0; out[i]; i++)
+		if (strncmp(out[i], "SLUICE_ALLOC_RC=", 16) != 0)
+			clean[n++] = sl_xstrdup(out[i]);
+	sl_strv_free(slurm);
+	sl_strv_free(out);
+	return clean;
+}
+
+int srun_alloc_gone(uint64_t id)
+{
+	struct sl_job *j = query(id);
+	int gone = j == NULL || sl_jobstate_is_final(j->state);
+	sl_job_free(j);
+	return gone;
+}
+
+void srun_alloc_release(uint64_t id, int rc)
+{
+	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_client *c = NULL;
+	struct sl_jobresult *res = NULL;
+	const char *path = getenv("SLUICE_ALLOC_RC");
+	size_t nres = 0;
+	int fd = path ? open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) : -1;
+	if (fd >= 0) {
+		dprintf(fd, "%d\n", rc > 255 ? 255 : rc);
+		close(fd);
+	}
+	if (sl_client_connect(NULL, &c, &err) == 0)
+		(void)sl_client_cancel(c, &f, SIGUSR1, 1, &res, &nres, &err);
+	free(res);
+	sl_client_free(c);
+	/* the holder reads the file as it exits: wait for the job's end */
+	for (int i = 0; i < 100 && !srun_alloc_gone(id); i++)
+		usleep(50 * 1000);
+	if (path)
+		unlink(path);
+}

@@ -168,7 +168,7 @@ static int run_allocated(const struct sl_srun_opts *o)
 	free(arg0);
 	if (rc != 0)
 		return rc;
-	env = srun_alloc_env(job, environ);
+	env = srun_alloc_env(job, environ, 0);
 	srun_step_watch(job->id);
 	rc = run(o, env);
 	srun_alloc_release(job->id, rc);

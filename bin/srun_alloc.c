@@ -220,7 +220,24 @@ int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)
 	return r;
 }
 
-char **srun_alloc_env(const struct sl_job *j, char *const *base)
+/* What salloc's command does not get (Slurm sets them per task). */
+static int task_only(const char *kv)
+{
+	static const char *const names[] = {
+		"SLURMD_NODENAME", "SLURM_CPUS_ON_NODE", "SLURM_GTIDS", "SLURM_LOCALID",
+		"SLURM_NODEID", "SLURM_PROCID", "SLURM_TOPOLOGY_ADDR", "SLURM_TOPOLOGY_ADDR_PATTERN",
+		"SLURM_PRIO_PROCESS", "SLURM_JOB_GID", "SLURM_JOB_UID", "SLURM_JOB_USER",
+		"SLURM_TASK_PID", "SLURM_EXPORT_ENV", "SLURM_GET_USER_ENV",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t k = strlen(names[i]);
+		if (strncmp(kv, names[i], k) == 0 && kv[k] == '=')
+			return 1;
+	}
+	return 0;
+}
+
+char **srun_alloc_env(const struct sl_job *j, char *const *base, int salloc)
 {
 	struct sl_jobshape sh;
 	char host[256], **slurm, **out, **clean;
@@ -233,10 +250,10 @@ char **srun_alloc_env(const struct sl_job *j, char *const *base)
 	struct sl_slurm_env_in in = {j, &sh, j->nodelist, host, NULL};
 	slurm = sl_slurm_env_build(&in);
 	out = sl_slurm_env_merge(base, slurm);
-	/* what only the holder reads */
+	/* less what only the holder reads, and salloc's task variables */
 	clean = sl_xcalloc(sl_strv_len(out) + 1, sizeof(char *));
 	for (size_t i = 0, n = 0; out[i]; i++)
-		if (strncmp(out[i], "SLUICE_ALLOC_RC=", 16) != 0)
+		if (strncmp(out[i], "SLUICE_ALLOC_RC=", 16) != 0 && !(salloc && task_only(out[i])))
 			clean[n++] = sl_xstrdup(out[i]);
 	sl_strv_free(slurm);
 	sl_strv_free(out);

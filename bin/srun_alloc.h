@@ -23,8 +23,10 @@ struct srun_alloc_req {
 int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job);
 
 /* The variables of the allocation (as a batch script's, SLURM_JOB_NAME
- * included) over base. Caller frees with sl_strv_free(). */
-char **srun_alloc_env(const struct sl_job *j, char *const *base);
+ * included) over base; salloc's command gets only the job's, not those
+ * of a task on a node (SLURM_PROCID, SLURMD_NODENAME, ...), as in Slurm.
+ * Caller frees with sl_strv_free(). */
+char **srun_alloc_env(const struct sl_job *j, char *const *base, int salloc);
 
 /* 1 once the job has ended (scancel, its time limit): it was revoked. */
 int srun_alloc_gone(uint64_t id);

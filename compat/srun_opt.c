@@ -297,7 +297,7 @@ int sl_srun_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_
 		snprintf(msg, sizeof(msg), "%s", err->msg);
 		*status = 255;
 		*err = (struct sl_err)SL_ERR_INIT;
-		return sl_err_set(err, r, "srun: %s\nTry \"srun --help\" for more information", msg);
+		return sl_err_set(err, -r, "srun: %s\nTry \"srun --help\" for more information", msg);
 	}
 	if ((r = apply_env(o, envp, err)) != 0 || (r = apply_args(o, v, n, err)) != 0)
 		goto out;
@@ -318,6 +318,101 @@ int sl_srun_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_
 out:
 	free(v);
 	return r;
+}
+
+/* salloc's table: what sizes an allocation is shared with srun's; the
+ * rest of Slurm's salloc options are refused by name. */
+static const struct sl_opt salloc_table[] = {
+	UNSUPP("account", 'A', SL_OPT_REQ),
+	UNSUPP("begin", 'b', SL_OPT_REQ),
+	UNSUPP("bell", 0, SL_OPT_NOARG),
+	ROW("chdir", 'D', SL_OPT_REQ, set_chdir),
+	UNSUPP("cluster", 'M', SL_OPT_REQ),
+	UNSUPP("clusters", 'M', SL_OPT_REQ),
+	UNSUPP("comment", 0, SL_OPT_REQ),
+	UNSUPP("constraint", 'C', SL_OPT_REQ),
+	UNSUPP("core-spec", 'S', SL_OPT_REQ),
+	ENVROW("cpus-per-task", 'c', SL_OPT_REQ, "SALLOC_CPUS_PER_TASK", NULL, set_cpt),
+	UNSUPP("dependency", 'd', SL_OPT_REQ),
+	UNSUPP("exclude", 'x', SL_OPT_REQ),
+	UNSUPP("exclusive", 0, SL_OPT_OPTARG),
+	UNSUPP("gpus", 'G', SL_OPT_REQ),
+	ROW("gpus-per-task", 0, SL_OPT_REQ, set_gpt),
+	UNSUPP("gres", 0, SL_OPT_REQ),
+	ROW("help", 'h', SL_OPT_NOARG, set_help),
+	UNSUPP("hold", 'H', SL_OPT_NOARG),
+	UNSUPP("immediate", 'I', SL_OPT_OPTARG),
+	ROW("job-name", 'J', SL_OPT_REQ, set_name),
+	UNSUPP("kill-command", 'K', SL_OPT_OPTARG),
+	UNSUPP("licenses", 'L', SL_OPT_REQ),
+	UNSUPP("mail-type", 0, SL_OPT_REQ),
+	UNSUPP("mail-user", 0, SL_OPT_REQ),
+	UNSUPP("mem", 0, SL_OPT_REQ),
+	UNSUPP("mem-per-cpu", 0, SL_OPT_REQ),
+	UNSUPP("nice", 0, SL_OPT_OPTARG),
+	UNSUPP("no-bell", 0, SL_OPT_NOARG),
+	UNSUPP("no-shell", 0, SL_OPT_NOARG),
+	UNSUPP("nodelist", 'w', SL_OPT_REQ),
+	ENVROW("nodes", 'N', SL_OPT_REQ, NULL, NULL, set_nodes),
+	ENVROW("ntasks", 'n', SL_OPT_REQ, NULL, NULL, set_ntasks),
+	ROW("ntasks-per-node", 0, SL_OPT_REQ, set_tpn),
+	UNSUPP("oversubscribe", 's', SL_OPT_NOARG),
+	UNSUPP("partition", 'p', SL_OPT_REQ),
+	UNSUPP("qos", 'q', SL_OPT_REQ),
+	ROW("quiet", 'Q', SL_OPT_NOARG, set_quiet),
+	UNSUPP("reservation", 0, SL_OPT_REQ),
+	UNSUPP("signal", 0, SL_OPT_REQ),
+	ROW("time", 't', SL_OPT_REQ, set_time),
+	UNSUPP("time-min", 0, SL_OPT_REQ),
+	ROW("usage", 0, SL_OPT_NOARG, set_usage),
+	ROW("verbose", 'v', SL_OPT_NOARG, set_verbose),
+	ROW("version", 'V', SL_OPT_NOARG, set_version),
+	UNSUPP("wait-all-nodes", 0, SL_OPT_REQ),
+	UNSUPP("x11", 0, SL_OPT_OPTARG),
+	{NULL, 0, SL_OPT_NOARG, {NULL, NULL}, 0, NULL},
+};
+
+/* srun's words with salloc's name. */
+static int as_salloc(int r, struct sl_err *err)
+{
+	char msg[sizeof(err->msg)];
+	if (r == 0 || strncmp(err->msg, "srun: ", 6) != 0)
+		return r;
+	snprintf(msg, sizeof(msg), "salloc: %s", err->msg + 6);
+	*err = (struct sl_err)SL_ERR_INIT;
+	return sl_err_set(err, -r, "%s", msg);
+}
+
+int sl_salloc_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_opts *o,
+			 int *status, struct sl_err *err)
+{
+	struct sl_optval *v = NULL, *ev = NULL;
+	size_t n = 0, ne = 0;
+	int optind = 1, r;
+
+	memset(o, 0, sizeof(*o));
+	o->kill_on_bad_exit = -1;
+	o->relative = -1;
+	o->time_limit = -1;
+	*status = 1;
+	if ((r = sl_opt_scan(salloc_table, argc, argv, 1, &v, &n, &optind, err)) != 0) {
+		char msg[sizeof(err->msg)];
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		*status = 255;
+		*err = (struct sl_err)SL_ERR_INIT;
+		return sl_err_set(err, -r, "salloc: %s\nTry \"salloc --help\" for more information",
+				  msg);
+	}
+	sl_opt_from_env(salloc_table, envp, &ev, &ne);
+	for (size_t i = 0; i < ne && r == 0; i++)
+		r = sl_opt_apply_one(&ev[i], o, err);
+	if (r == 0)
+		r = apply_args(o, v, n, err);
+	o->argv = argv + optind;
+	o->argc = argc - optind;
+	free(v);
+	free(ev);
+	return as_salloc(r, err);
 }
 
 void sl_srun_opts_clear(struct sl_srun_opts *o)

@@ -36,6 +36,12 @@ int sl_srun_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_
 		       int *status, struct sl_err *err);
 void sl_srun_opts_clear(struct sl_srun_opts *o);
 
+/* salloc's command line into the same struct (the sizes of the
+ * allocation, -J, -t, -D; o->argv is the command, maybe none), with
+ * salloc's name in the messages. */
+int sl_salloc_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_opts *o,
+			 int *status, struct sl_err *err);
+
 extern const char sl_srun_usage[];
 
 #endif

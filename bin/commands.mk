@@ -70,3 +70,5 @@ EXTRA_DIST += tests/integration/srun_scenario.sh tests/integration/srun_capture.
 bin_PROGRAMS += bin/salloc
 bin_salloc_SOURCES = bin/salloc.c bin/srun_alloc.c bin/srun_alloc.h
 bin_salloc_LDADD = $(SL_LIBS)
+bin_PROGRAMS += bin/sattach
+bin_sattach_SOURCES = bin/sattach.c

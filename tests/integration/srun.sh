@@ -7,7 +7,7 @@
 # steps' sacct rows, diffed after masking. Then what Slurm also does but
 # the diff cannot time: squeue -s, scancel N.S (and another user's refused),
 # scancel of the job ending its steps' tasks, step rows across kill -9 of
-# sluiced.
+# sluiced; srun outside an allocation, salloc, Ctrl-C twice, sattach.
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/srun_lib.sh"
 make_users
@@ -34,7 +34,7 @@ cat >steps.sh <<EOS
 #!/bin/sh
 $BIN/srun -n 2 -l sh -c 'echo start; sleep 60; echo never'
 echo "rc=\$?"
-$BIN/srun -n 1 sleep 60
+$BIN/srun -n 1 sleep 61
 EOS
 chmod 755 steps.sh
 j=$(submit $USER1 -n 2 -o "$T/work/steps.out" steps.sh) || fail "submit steps"
@@ -74,12 +74,17 @@ n=0
 until "$BIN/squeue" -h -s | grep -q "^ *$j\.1 "; do
 	n=$((n + 1)); [ $n -lt 100 ] || fail "step $j.1 not running"; sleep 0.1
 done
-pgrep -u $USER1 -f "^sleep 60" >/dev/null || fail "no task of step $j.1 runs"
+pgrep -u $USER1 -f "^sleep 61$" >/dev/null || fail "no task of step $j.1 runs"
 as $USER1 "$BIN/scancel" "$j"
 wait_state "$j" CANCELLED
 n=0
-while pgrep -u $USER1 -f "^sleep 60" >/dev/null; do
-	n=$((n + 1)); [ $n -lt 50 ] || fail "a task of $j.1 outlived scancel $j"; sleep 0.1
+while pgrep -u $USER1 -f "^sleep 61$" >/dev/null; do
+	n=$((n + 1))
+	if [ $n -ge 50 ]; then
+		ps -eo pid,pgid,sid,user,args | grep "[s]leep 61" >&2
+		fail "a task of $j.1 outlived scancel $j"
+	fi
+	sleep 0.1
 done
 expect_eq "step of a cancelled job" "CANCELLED" \
 	"$("$BIN/sacct" -n -P -j "$j" -o JobID,State | sed -n "s/^$j\.1|//p" | cut -c1-9)"
@@ -92,10 +97,49 @@ expect_eq "steps after kill -9" "$j.0 $j.1" \
 	"$("$BIN/sacct" -n -P -j "$j" -o JobID | grep '\.[0-9]' | tr '\n' ' ' | sed 's/ $//')"
 ok "step records survive kill -9 of sluiced"
 
-# Outside an allocation, and in a Kubernetes job: refused by name.
-err=$(env -u SLURM_JOB_ID "$BIN/srun" true 2>&1) && fail "srun outside an allocation ran"
-case "$err" in "srun: error: "*"not supported by Sluice"*) ;; *) fail "outside: $err" ;; esac
+# In a Kubernetes job: refused by name (the agent in the pods is to come).
 err=$(SLURM_JOB_ID=1 SLURM_JOB_NODELIST=n1 KUBERNETES_SERVICE_HOST=10.0.0.1 "$BIN/srun" true 2>&1) &&
 	fail "srun in a Kubernetes job ran"
 expect_eq "k8s" "srun: error: job steps in a Kubernetes job are not supported by Sluice" "$err"
-ok "srun outside an allocation and in a Kubernetes job: refused by name"
+ok "srun in a Kubernetes job: refused by name"
+
+# Outside an allocation srun makes one (the job ends with the step's exit
+# code) and salloc runs a command in one.
+out=$(as $USER1 "$BIN/srun" -n 2 -l sh -c 'echo $SLURM_PROCID/$SLURM_NTASKS' 2>&1 | sort)
+expect_eq "srun outside" "$(printf '0: 0/2\n1: 1/2')" "$out"
+as $USER1 "$BIN/srun" -n 1 -J fails sh -c 'exit 3' 2>/dev/null
+expect_eq "srun outside rc" 3 $?
+j=$("$BIN/sacct" -n -X -P -a --name fails -o JobID | tail -n1)
+expect_eq "its job" "fails|FAILED|3:0" "$("$BIN/sacct" -n -X -P -j "$j" -o JobName,State,ExitCode)"
+ok "srun outside an allocation makes one and ends it with the step's exit code"
+out=$(as $USER1 "$BIN/salloc" -n 2 sh -c 'echo $SLURM_NTASKS $SLURM_JOB_NAME ${SLURM_PROCID:-none}; exit 4' 2>&1)
+rc=$?
+j=$(echo "$out" | sed -n 's/^salloc: Granted job allocation //p')
+expect_eq "salloc" "$(printf 'salloc: Granted job allocation %s\n2 interactive none\nsalloc: Relinquishing job allocation %s' "$j" "$j")" "$out"
+expect_eq "salloc rc" 4 "$rc"
+expect_eq "salloc's job" "FAILED|4:0" "$("$BIN/sacct" -n -X -P -j "$j" -o State,ExitCode)"
+ok "salloc: Slurm's lines, the job's variables, the command's exit code"
+
+# Ctrl-C once prints the tasks, twice within a second aborts the step.
+as $USER1 "$BIN/srun" -n 2 -l sleep 30 >intr.out 2>&1 &
+p=$!
+n=0
+until "$BIN/squeue" -h -s | grep -q '\.0 '; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "no step for Ctrl-C"; sleep 0.1
+done
+s=$(pgrep -P "$p" -x srun || echo "$p")
+kill -INT "$s"; sleep 0.2; kill -INT "$s"
+wait "$p"
+expect_eq "Ctrl-C rc" 130 $?
+sed -e 's/AT [0-9T:-]* \*\*\*/AT TS ***/' -e "s/$(hostname -s)/NODE/g" -e 's/StepId=[0-9]*/StepId=N/' \
+	-e 's/STEP [0-9]*\./STEP N./' intr.out >intr.masked
+printf '%s\n' "srun: interrupt (one more within 1 sec to abort)" "srun: StepId=N.0 tasks 0-1: running" \
+	"srun: sending Ctrl-C to StepId=N.0" "srun: forcing job termination" \
+	"srun: Job step aborted: Waiting up to 32 seconds for job step to finish." \
+	"0: slurmstepd-NODE: error: *** STEP N.0 ON NODE CANCELLED AT TS ***" >intr.want
+diff -u intr.want intr.masked >&2 || fail "Ctrl-C twice"
+ok "Ctrl-C twice within a second aborts the step with Slurm's lines, exit 130"
+
+err=$("$BIN/sattach" 1.0 2>&1) && fail "sattach ran"
+expect_eq "sattach" "sattach: error: sattach is not supported by Sluice" "$err"
+ok "sattach is refused by name"

@@ -57,19 +57,18 @@ static int spec_of(const struct srun_alloc_req *q, struct sl_jobspec *spec, stru
 	struct sl_sbatch_flags fl;
 	char *argv[32] = {0};
 	int n = 0, r;
+	const struct {
+		const char *flag;
+		int64_t val;
+	} sizes[] = {
+		{"--ntasks", q->ntasks}, {"--nodes", q->nodes},
+		{"--cpus-per-task", q->cpus_per_task}, {"--ntasks-per-node", q->ntasks_per_node},
+		{"--gpus-per-task", q->gpus_per_task}, {"--time", q->time_limit},
+	};
 	push(argv, &n, "sbatch", NULL);
-	if (q->ntasks > 0)
-		push_num(argv, &n, "--ntasks", q->ntasks);
-	if (q->nodes > 0)
-		push_num(argv, &n, "--nodes", q->nodes);
-	if (q->cpus_per_task > 0)
-		push_num(argv, &n, "--cpus-per-task", q->cpus_per_task);
-	if (q->ntasks_per_node > 0)
-		push_num(argv, &n, "--ntasks-per-node", q->ntasks_per_node);
-	if (q->gpus_per_task > 0)
-		push_num(argv, &n, "--gpus-per-task", q->gpus_per_task);
-	if (q->time_limit > 0)
-		push_num(argv, &n, "--time", q->time_limit);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (sizes[i].val > 0)
+			push_num(argv, &n, sizes[i].flag, sizes[i].val);
 	push(argv, &n, "--job-name", q->name);
 	push(argv, &n, "--output", "/dev/null");
 	push(argv, &n, "--wrap", HOLDER);

@@ -245,12 +245,13 @@ static const struct sl_opt table[] = {
 
 /* Input variables set the same fields as their flags, but do not count as
  * given on the command line (Slurm warns about -N only when typed). */
-static int apply_env(struct sl_srun_opts *o, char *const *envp, struct sl_err *err)
+static int apply_env(const struct sl_opt *tab, struct sl_srun_opts *o, char *const *envp,
+		     struct sl_err *err)
 {
 	struct sl_optval *v = NULL;
 	size_t n = 0;
 	int r = 0;
-	sl_opt_from_env(table, envp, &v, &n);
+	sl_opt_from_env(tab, envp, &v, &n);
 	for (size_t i = 0; i < n && r == 0; i++) {
 		struct sl_optval one = v[i];
 		if (one.opt->set == set_ntasks)
@@ -280,8 +281,10 @@ static int apply_args(struct sl_srun_opts *o, const struct sl_optval *v, size_t 
 	return 0;
 }
 
-int sl_srun_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_opts *o,
-		       int *status, struct sl_err *err)
+/* srun's and salloc's: scan with tab (syntax errors as getopt's, status
+ * 255), the input variables, then the flags; o->argv is the rest. */
+static int parse_with(const struct sl_opt *tab, const char *prog, int argc, char **argv,
+		      char *const *envp, struct sl_srun_opts *o, int *status, struct sl_err *err)
 {
 	struct sl_optval *v = NULL;
 	size_t n = 0;
@@ -292,32 +295,37 @@ int sl_srun_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_
 	o->relative = -1;
 	o->time_limit = -1;
 	*status = 1;
-	if ((r = sl_opt_scan(table, argc, argv, 1, &v, &n, &optind, err)) != 0) {
+	if ((r = sl_opt_scan(tab, argc, argv, 1, &v, &n, &optind, err)) != 0) {
 		char msg[sizeof(err->msg)];
 		snprintf(msg, sizeof(msg), "%s", err->msg);
 		*status = 255;
 		*err = (struct sl_err)SL_ERR_INIT;
-		return sl_err_set(err, -r, "srun: %s\nTry \"srun --help\" for more information", msg);
+		return sl_err_set(err, -r, "%s: %s\nTry \"%s --help\" for more information", prog,
+				  msg, prog);
 	}
-	if ((r = apply_env(o, envp, err)) != 0 || (r = apply_args(o, v, n, err)) != 0)
-		goto out;
+	if ((r = apply_env(tab, o, envp, err)) == 0)
+		r = apply_args(o, v, n, err);
 	o->argv = argv + optind;
 	o->argc = argc - optind;
-	if (o->help || o->usage || o->version || o->mpi_list)
-		goto out;
-	if (o->gpus_per_task > 0 && o->ntasks == 0) {
-		r = sl_err_set(err, SL_EINVAL, "srun: error: Failed to validate job spec. "
-			       "--gpus-per-task used without either --gpus or -n/--ntasks is not "
-			       "allowed.");
-		goto out;
-	}
-	if (o->argc == 0) {
-		r = sl_err_set(err, SL_EINVAL, "srun: fatal: No command given to execute.");
-		goto out;
-	}
-out:
 	free(v);
 	return r;
+}
+
+int sl_srun_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_opts *o,
+		       int *status, struct sl_err *err)
+{
+	int r;
+	if ((r = parse_with(table, "srun", argc, argv, envp, o, status, err)) != 0)
+		return r;
+	if (o->help || o->usage || o->version || o->mpi_list)
+		return 0;
+	if (o->gpus_per_task > 0 && o->ntasks == 0)
+		return sl_err_set(err, SL_EINVAL, "srun: error: Failed to validate job spec. "
+				  "--gpus-per-task used without either --gpus or -n/--ntasks is not "
+				  "allowed.");
+	if (o->argc == 0)
+		return sl_err_set(err, SL_EINVAL, "srun: fatal: No command given to execute.");
+	return 0;
 }
 
 /* salloc's table: what sizes an allocation is shared with srun's; the
@@ -386,33 +394,7 @@ static int as_salloc(int r, struct sl_err *err)
 int sl_salloc_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_opts *o,
 			 int *status, struct sl_err *err)
 {
-	struct sl_optval *v = NULL, *ev = NULL;
-	size_t n = 0, ne = 0;
-	int optind = 1, r;
-
-	memset(o, 0, sizeof(*o));
-	o->kill_on_bad_exit = -1;
-	o->relative = -1;
-	o->time_limit = -1;
-	*status = 1;
-	if ((r = sl_opt_scan(salloc_table, argc, argv, 1, &v, &n, &optind, err)) != 0) {
-		char msg[sizeof(err->msg)];
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		*status = 255;
-		*err = (struct sl_err)SL_ERR_INIT;
-		return sl_err_set(err, -r, "salloc: %s\nTry \"salloc --help\" for more information",
-				  msg);
-	}
-	sl_opt_from_env(salloc_table, envp, &ev, &ne);
-	for (size_t i = 0; i < ne && r == 0; i++)
-		r = sl_opt_apply_one(&ev[i], o, err);
-	if (r == 0)
-		r = apply_args(o, v, n, err);
-	o->argv = argv + optind;
-	o->argc = argc - optind;
-	free(v);
-	free(ev);
-	return as_salloc(r, err);
+	return as_salloc(parse_with(salloc_table, "salloc", argc, argv, envp, o, status, err), err);
 }
 
 void sl_srun_opts_clear(struct sl_srun_opts *o)

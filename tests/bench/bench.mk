@@ -45,3 +45,6 @@ EXTRA_DIST += tests/bench/sluiced_baseline.sh tests/bench/sleeper.c
 bench-sluiced: all tests/bench/sluiced_baseline$(EXEEXT)
 	bash $(srcdir)/tests/bench/sluiced_baseline.sh --build $(abs_top_builddir) $(BENCH_ARGS)
 .PHONY: bench-sluiced
+
+# srun -n 64 true, Sluice beside the real Slurm (issue 14): tests/bench/srun.sh.
+EXTRA_DIST += tests/bench/srun.sh

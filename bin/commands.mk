@@ -65,7 +65,7 @@ compat_libcompat_a_SOURCES += compat/srun_opt.c compat/srun_opt.h \
 UNIT_TESTS += tests/unit/test_srun_opt
 compat_libcompat_a_SOURCES += compat/squeue_steps.c compat/squeue_steps.h
 EXTRA_DIST += tests/integration/srun_scenario.sh tests/integration/srun_capture.sh \
-	tests/integration/srun_lib.sh tests/data/srun/srun.golden
+	tests/integration/srun_lib.sh tests/integration/srun_share.sh tests/data/srun/srun.golden
 # salloc: an allocation (srun_alloc.c) and a command in it.
 bin_PROGRAMS += bin/salloc
 bin_salloc_SOURCES = bin/salloc.c bin/srun_alloc.c bin/srun_alloc.h

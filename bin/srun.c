@@ -88,11 +88,12 @@ static void allocation(char *const *envp, struct sl_srun_alloc *a)
 /* AllocCPUS of the step as sacct shows it: -c's CPUs for every task, else
  * all the job's CPUs on the step's nodes (what a step gets without
  * --exact in Slurm 22.05). */
-static int step_cpus(const struct sl_srun_layout *l, const struct sl_srun_alloc *a, int rel)
+static int step_cpus(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
+		     const struct sl_srun_alloc *a, int rel)
 {
 	int cpus = 0;
-	if (l->cpus_per_task > 0)
-		return l->ntasks * l->cpus_per_task;
+	if (l->cpus_per_task > 0 || o->exact) /* -c implies --exact in 22.05 */
+		return l->ntasks * (l->cpus_per_task > 0 ? l->cpus_per_task : 1);
 	for (int i = 0; i < l->nnodes; i++)
 		cpus += a->cpus[rel + i];
 	return cpus;
@@ -107,13 +108,27 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l,
 	rec->name = sl_xstrdup(o->name ? o->name : basename(arg0));
 	rec->ntasks = l->ntasks;
 	rec->nnodes = l->nnodes;
-	rec->cpus = step_cpus(l, a, o->relative > 0 ? o->relative : 0);
+	rec->cpus = step_cpus(o, l, a, o->relative > 0 ? o->relative : 0);
+	rec->overlap = o->overlap;
 	rec->nodelist = sl_xstrdup(l->nodelist);
 	free(arg0);
-	if (sl_client_step_create(rec, &l->step_id, &err) != 0) {
-		fprintf(stderr, "srun: error: Unable to create step for job %llu: %s\n",
-			(unsigned long long)l->job_id, err.msg);
-		exit(1);
+	/* CPUs other steps hold: Slurm's words, a retry a second */
+	for (int waited = 0;; waited = 1, sleep(1)) {
+		int r = sl_client_step_create(rec, &l->step_id, &err);
+		if (r == 0 && waited)
+			fprintf(stderr, "srun: Step created for job %llu\n",
+				(unsigned long long)l->job_id);
+		if (r == 0)
+			break;
+		if (r != -SL_EBUSY) {
+			fprintf(stderr, "srun: error: Unable to create step for job %llu: %s\n",
+				(unsigned long long)l->job_id, err.msg);
+			exit(1);
+		}
+		if (!waited)
+			fprintf(stderr, "srun: Job %llu step creation temporarily disabled, retrying "
+				"(%s)\n", (unsigned long long)l->job_id, err.msg);
+		err = (struct sl_err)SL_ERR_INIT;
 	}
 	rec->step_id = l->step_id;
 }

@@ -24,6 +24,7 @@ struct sl_step {
 	int exit_code, exit_signal;
 	int64_t start_time, end_time; /* unix seconds; end 0 while running */
 	int ntasks, nnodes, cpus;
+	int overlap;              /* --overlap: shares CPUs other steps hold */
 	char *nodelist;
 	uid_t uid;
 	int64_t cancelled_by;     /* the uid whose scancel ended it; -1: none */

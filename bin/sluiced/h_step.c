@@ -40,6 +40,32 @@ static int job_for(struct sluiced *d, const struct sl_peer *p, uint64_t id, stru
 	return 0;
 }
 
+/* Slurm 22.05's sharing: a step holds its CPUs (all the job's on its nodes
+ * unless --exact or -c) and a step that is not --overlap waits while the
+ * ones running leave it too few. A step whose srun is gone (kill -9)
+ * holds nothing. */
+static int cpus_free(struct sluiced *d, const struct sl_job *j, const struct sl_step *want,
+		     struct sl_err *err)
+{
+	struct sl_step *v = NULL;
+	size_t n = 0;
+	int busy = 0, r;
+	if (want->overlap)
+		return 0;
+	if ((r = sl_store_steps(d->store, &j->id, 1, 1, &v, &n, err)) != 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		unsigned long long started = 0;
+		if (!v[i].overlap && sl_proc_starttime(v[i].pid, &started) == 0 &&
+		    started == v[i].pid_start)
+			busy += v[i].cpus;
+	}
+	sl_step_free_array(v, n);
+	if (busy > 0 && busy + want->cpus > j->alloc_cpus)
+		return sl_err_set(err, SL_EBUSY, "Requested nodes are busy");
+	return 0;
+}
+
 int sl_h_step_create(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		     json_object *rep, struct sl_err *err)
 {
@@ -53,6 +79,8 @@ int sl_h_step_create(struct sluiced *d, const struct sl_peer *p, json_object *re
 		r = sl_err_set(err, SL_ESTATE, "Job/step already completing or completed");
 		goto out;
 	}
+	if ((r = cpus_free(d, j, &st, err)) != 0)
+		goto out;
 	st.uid = j->uid;
 	st.pid = p->pid;
 	(void)sl_proc_starttime(p->pid, &st.pid_start);

@@ -12,7 +12,7 @@
 #include "xalloc.h"
 
 #define STEP_COLS "job_id, step_id, name, state, exit_code, exit_signal, start_time, " \
-	"end_time, ntasks, nnodes, cpus, nodelist, uid, pid, pid_start, cancelled_by"
+	"end_time, ntasks, nnodes, cpus, nodelist, uid, pid, pid_start, cancelled_by, overlap"
 
 static int ensure(struct sl_store *s, struct sl_err *err)
 {
@@ -21,7 +21,7 @@ static int ensure(struct sl_store *s, struct sl_err *err)
 			  " exit_code INTEGER, exit_signal INTEGER, start_time INTEGER,"
 			  " end_time INTEGER, ntasks INTEGER, nnodes INTEGER, cpus INTEGER,"
 			  " nodelist TEXT, uid INTEGER, pid INTEGER, pid_start INTEGER,"
-			  " cancelled_by INTEGER NOT NULL DEFAULT -1,"
+			  " cancelled_by INTEGER NOT NULL DEFAULT -1, overlap INTEGER NOT NULL DEFAULT 0,"
 			  " PRIMARY KEY(job_id, step_id));", err);
 }
 
@@ -51,7 +51,7 @@ int sl_store_step_insert(struct sl_store *s, struct sl_step *st, struct sl_err *
 	sqlite3_bind_int64(q, 1, (sqlite3_int64)st->job_id);
 	st->step_id = sqlite3_step(q) == SQLITE_ROW ? (uint32_t)sqlite3_column_int64(q, 0) : 0;
 	sqlite3_finalize(q);
-	if ((r = prep(s, "INSERT INTO steps(" STEP_COLS ") VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	if ((r = prep(s, "INSERT INTO steps(" STEP_COLS ") VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		      &q, err)))
 		return r;
 	sqlite3_bind_int64(q, 1, (sqlite3_int64)st->job_id);
@@ -70,6 +70,7 @@ int sl_store_step_insert(struct sl_store *s, struct sl_step *st, struct sl_err *
 	sqlite3_bind_int64(q, 14, (sqlite3_int64)st->pid);
 	sqlite3_bind_int64(q, 15, (sqlite3_int64)st->pid_start);
 	sqlite3_bind_int64(q, 16, -1);
+	sqlite3_bind_int(q, 17, st->overlap);
 	return done(s, q, err);
 }
 
@@ -130,6 +131,7 @@ static void row(sqlite3_stmt *q, struct sl_step *st)
 	st->pid = (pid_t)sqlite3_column_int64(q, 13);
 	st->pid_start = (unsigned long long)sqlite3_column_int64(q, 14);
 	st->cancelled_by = sqlite3_column_int64(q, 15);
+	st->overlap = sqlite3_column_int(q, 16);
 }
 
 int sl_store_step_get(struct sl_store *s, uint64_t job, uint32_t step, struct sl_step *out,

@@ -143,3 +143,13 @@ ok "Ctrl-C twice within a second aborts the step with Slurm's lines, exit 130"
 err=$("$BIN/sattach" 1.0 2>&1) && fail "sattach ran"
 expect_eq "sattach" "sattach: error: sattach is not supported by Sluice" "$err"
 ok "sattach is refused by name"
+
+# Steps share the allocation as in Slurm 22.05: a second step waits for
+# the CPUs the first holds (Slurm's two lines), --exact and --overlap do not.
+j=$(as $USER1 env SRUN="$BIN/srun" "$BIN/sbatch" --parsable -n 2 -o "$T/work/share.out" \
+	"$top_srcdir/tests/integration/srun_share.sh") || fail "submit share"
+wait_state "$j" COMPLETED 60
+printf '%s\n' "srun: Job $j step creation temporarily disabled, retrying (Requested nodes are busy)" \
+	"srun: Step created for job $j" "plain waited 2" "exact waited 0" "overlap waited 0" >share.want
+diff -u share.want share.out >&2 || fail "steps sharing the allocation"
+ok "a step waits for the CPUs another holds; --exact and --overlap do not"

@@ -34,7 +34,9 @@
 
 #define KILL_WAIT_MS 30000 /* Slurm's default KillWait between SIGTERM and SIGKILL */
 
-enum end_why { END_NONE = 0, END_CANCEL, END_TIME, END_BAD_EXIT, END_WAIT, END_INTR };
+/* Why the step ended early: scancel N.S, -t, -K, -W, a second Ctrl-C, a
+ * task killed by SIGKILL or SIGTERM (Slurm's srun then ends the rest). */
+enum end_why { END_NONE = 0, END_CANCEL, END_TIME, END_BAD_EXIT, END_WAIT, END_INTR, END_FORCE };
 
 struct run {
 	const struct sl_srun_opts *o;
@@ -43,6 +45,7 @@ struct run {
 	char **path;              /* per task: the program found */
 	int *status;              /* its wait status */
 	char *reported;           /* its end is told (report()) */
+	char *late;               /* it ended after srun began to end the step */
 	int running;
 	struct srun_stream *st;   /* 2 per task: stdout, stderr */
 	struct srun_io io;
@@ -50,6 +53,7 @@ struct run {
 	enum end_why why;
 	int64_t kill_ms, limit_ms, wait_ms, intr_ms, done_ms;
 	int64_t watch_ms;         /* next look at srun's own allocation */
+	int64_t force_ms;         /* a task died of SIGKILL/SIGTERM: end the rest then */
 };
 
 static int sigfd[2] = {-1, -1};
@@ -137,18 +141,28 @@ static int is_running(const struct run *r, int t, int arg)
 	return r->pid[t] > 0;
 }
 
-/* Ctrl-C's status lines: "srun: StepId=N.S tasks 0-1: running". */
+static int is_exited(const struct run *r, int t, int arg)
+{
+	(void)arg;
+	return r->pid[t] == 0;
+}
+
+/* Ctrl-C's and -W's status lines: "srun: StepId=N.S tasks 0-1: running",
+ * then "... task 2: exited". */
 static void print_status(const struct run *r)
 {
+	static const char *const what[] = {"running", "exited"};
+	int (*const pick[])(const struct run *, int, int) = {is_running, is_exited};
 	char tasks[1024];
 	int n;
-	for (int node = 0; node < r->l->nnodes; node++) {
-		task_ranges(r, node, is_running, 0, tasks, sizeof(tasks), &n);
-		if (n > 0)
-			fprintf(stderr, "srun: StepId=%llu.%u task%s %s: running\n",
-				(unsigned long long)r->l->job_id, r->l->step_id, n > 1 ? "s" : "",
-				tasks);
-	}
+	for (int k = 0; k < 2; k++)
+		for (int node = 0; node < r->l->nnodes; node++) {
+			task_ranges(r, node, pick[k], 0, tasks, sizeof(tasks), &n);
+			if (n > 0)
+				fprintf(stderr, "srun: StepId=%llu.%u task%s %s: %s\n",
+					(unsigned long long)r->l->job_id, r->l->step_id,
+					n > 1 ? "s" : "", tasks, what[k]);
+		}
 }
 
 /* The stepd's line, written where task 0's stderr goes (labelled with
@@ -169,6 +183,11 @@ static void stepd_line(struct run *r, const char *why)
  * of it (srun then exits 130, as Slurm's) before SIGKILL. -K, -t and -W
  * terminate it: SIGCONT and SIGTERM now, SIGKILL after KillWait. The
  * first reason stays. */
+static int aborted(enum end_why why)
+{
+	return why == END_CANCEL || why == END_INTR || why == END_WAIT || why == END_FORCE;
+}
+
 static void step_end(struct run *r, enum end_why why)
 {
 	if (r->why != END_NONE)
@@ -176,16 +195,19 @@ static void step_end(struct run *r, enum end_why why)
 	r->why = why;
 	if (why == END_INTR)
 		fprintf(stderr, "srun: forcing job termination\n");
-	if (why == END_CANCEL || why == END_INTR)
-		fprintf(stderr, "srun: Job step aborted: Waiting up to 32 seconds for job step to "
-				"finish.\n");
-	if (why == END_BAD_EXIT)
+	if (why == END_BAD_EXIT || why == END_WAIT)
 		fprintf(stderr, "srun: launch/slurm: _step_signal: Terminating StepId=%llu.%u\n",
 			(unsigned long long)r->l->job_id, r->l->step_id);
-	if (why != END_WAIT)
+	if (why == END_CANCEL || why == END_INTR || why == END_WAIT)
+		fprintf(stderr, "srun: Job step aborted: Waiting up to 32 seconds for job step to "
+				"finish.\n");
+	if (why == END_FORCE)
+		fprintf(stderr, "srun: Force Terminated StepId=%llu.%u\n",
+			(unsigned long long)r->l->job_id, r->l->step_id);
+	else
 		stepd_line(r, why == END_TIME ? " DUE TO TIME LIMIT" : "");
 	kill_tasks(r, SIGCONT);
-	if (why == END_CANCEL) {
+	if (why == END_CANCEL || why == END_WAIT || why == END_FORCE) {
 		kill_tasks(r, SIGKILL);
 		return;
 	}
@@ -226,8 +248,14 @@ static void reap(struct run *r)
 				continue;
 			r->pid[t] = 0;
 			r->status[t] = status;
+			r->late[t] = r->why != END_NONE;
 			r->running--;
-			if (r->o->kill_on_bad_exit > 0 && bad(status) && r->why == END_NONE) {
+			int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+			/* a moment for the tasks dying with it, told together as Slurm's
+			 * stepd batches them */
+			if (r->why == END_NONE && (sig == SIGKILL || sig == SIGTERM) && !r->force_ms)
+				r->force_ms = now_ms() + 100;
+			else if (r->o->kill_on_bad_exit > 0 && bad(status) && r->why == END_NONE) {
 				report(r); /* Slurm tells the bad exit before ending the rest */
 				step_end(r, END_BAD_EXIT);
 			}
@@ -267,9 +295,14 @@ static void on_timers(struct run *r, int64_t now)
 		r->wait_ms = 0;
 		fprintf(stderr, "srun: First task exited %ds ago\n", r->o->wait_secs);
 		print_status(r);
-		fprintf(stderr, "srun: Terminating StepId=%llu.%u\n",
-			(unsigned long long)r->l->job_id, r->l->step_id);
 		step_end(r, END_WAIT);
+	}
+	if (r->force_ms && now >= r->force_ms) {
+		r->force_ms = 0;
+		if (r->running > 0 && r->why == END_NONE) {
+			report(r); /* what ended so far; the rest is ended */
+			step_end(r, END_FORCE);
+		}
 	}
 	if (r->watch_ms && now >= r->watch_ms) {
 		r->watch_ms = now + 1000;
@@ -284,7 +317,7 @@ static void on_timers(struct run *r, int64_t now)
 
 static int64_t next_wake(const struct run *r, int64_t now)
 {
-	int64_t w = INT64_MAX, t[] = {r->limit_ms, r->wait_ms, r->kill_ms, r->watch_ms,
+	int64_t w = INT64_MAX, t[] = {r->limit_ms, r->wait_ms, r->kill_ms, r->watch_ms, r->force_ms,
 				      r->done_ms ? r->done_ms + 1000 : 0};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (t[i] && t[i] < w)
@@ -534,6 +567,10 @@ static int outcome(const struct run *r, struct sl_step *rec)
 	for (int t = 0; t < r->l->ntasks; t++) {
 		int s = r->status[t];
 		rc = exit_of(s) > rc ? exit_of(s) : rc;
+		/* -W's end is not the tasks': Slurm records the step by those that
+		 * ended first (COMPLETED 0:0 when they all exited 0) */
+		if (r->why == END_WAIT && r->late[t])
+			continue;
 		if (WIFSIGNALED(s) && (WTERMSIG(s) == SIGKILL || WTERMSIG(s) == SIGTERM))
 			term = 1;
 		if (WIFSIGNALED(s) && WTERMSIG(s) > sig)
@@ -545,13 +582,13 @@ static int outcome(const struct run *r, struct sl_step *rec)
 	rec->exit_signal = sig;
 	if (r->why == END_TIME)
 		rec->state = SL_JOB_TIMEOUT;
-	else if (r->why != END_NONE || sig)
+	else if ((r->why != END_NONE && r->why != END_WAIT) || sig)
 		rec->state = SL_JOB_CANCELLED;
 	else
 		rec->state = code ? SL_JOB_FAILED : SL_JOB_COMPLETED;
 	/* Slurm's srun says so when a task died of SIGTERM or SIGKILL that it
 	 * did not send itself by aborting the step. */
-	if (term && r->why != END_CANCEL && r->why != END_INTR)
+	if (term && !aborted(r->why))
 		fprintf(stderr, "srun: Force Terminated StepId=%llu.%u\n",
 			(unsigned long long)r->l->job_id, r->l->step_id);
 	return rc;
@@ -569,6 +606,7 @@ static void run_free(struct run *r)
 	sl_strv_free(r->path);
 	free(r->status);
 	free(r->reported);
+	free(r->late);
 }
 
 int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
@@ -582,6 +620,7 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 	r.path = sl_xcalloc((size_t)n + 1, sizeof(*r.path));
 	r.status = sl_xcalloc((size_t)n, sizeof(*r.status));
 	r.reported = sl_xcalloc((size_t)n, 1);
+	r.late = sl_xcalloc((size_t)n, 1);
 	r.st = sl_xcalloc(2 * (size_t)n, sizeof(*r.st));
 	for (int i = 0; i < 2 * n; i++)
 		r.st[i].fd = -1;
@@ -611,7 +650,7 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 	}
 	loop(&r);
 	(void)fcntl(0, F_SETFL, fcntl(0, F_GETFL) & ~O_NONBLOCK);
-	if (r.why != END_INTR) /* an aborted step's ends are not told */
+	if (r.why != END_INTR && r.why != END_FORCE) /* the ends srun caused are not told */
 		report(&r);
 	rc = outcome(&r, rec);
 	run_free(&r);

@@ -60,3 +60,19 @@ echo "rc=${PIPESTATUS[0]}"
 step "unknown option"
 $S --no-such-option true 2>&1 | quiet
 echo "rc=${PIPESTATUS[0]}"
+step "wait after the first exit"
+$S -n 2 -W 2 -l bash -c 'if [ $SLURM_PROCID = 1 ]; then sleep 30; fi; echo done $SLURM_PROCID' 2>&1 |
+	quiet | sed 's/CANCELLED AT .* \*\*\*/CANCELLED AT TS ***/'
+echo "rc=${PIPESTATUS[0]}"
+step "a task killed ends the rest"
+$S -n 3 -l bash -c 'case $SLURM_PROCID in 0) exit 0;; 1) sleep 1; kill -9 $$;; *) sleep 20;; esac' 2>&1 | quiet
+echo "rc=${PIPESTATUS[0]}"
+step "input and error patterns"
+echo hi | $S -n 2 -i none -l cat 2>&1 | quiet
+echo "rc=${PIPESTATUS[0]}"
+echo hi | $S -n 2 -i 1 -l cat 2>&1 | quiet
+echo "rc=${PIPESTATUS[0]}"
+rm -f err.*
+$S -n 2 -e 'err.%t' bash -c 'echo out; echo bad >&2' 2>&1 | quiet
+echo "rc=${PIPESTATUS[0]}"
+for f in err.*; do echo "$f: $(cat "$f")"; done

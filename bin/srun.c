@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "client_step.h"
@@ -150,6 +151,9 @@ static int run(const struct sl_srun_opts *o, char *const *envp)
 		return 1;
 	}
 	fputs(warn ? warn : "", stderr);
+	mode_t um = umask(0); /* read it: the tasks get it, as Slurm's SLURM_UMASK */
+	umask(um);
+	l.umask = (int)um;
 	if (o->multi_prog)
 		mp = read_multiprog(o, l.ntasks);
 	env = sl_srun_export(o->export_env, envp);

@@ -166,6 +166,7 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 	l->label = o->label;
 	l->gpus = a->gpus;
 	l->ngpus = a->ngpus;
+	l->umask = -1;
 	if (avail <= 0)
 		return sl_err_set(err, SL_EINVAL, "srun: error: --relative=%d is past the job's "
 				  "last node (%zu nodes)", o->relative, a->nnodes);
@@ -254,6 +255,8 @@ char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base
 	add(&v, &n, sl_xasprintf("SLURM_STEP_TASKS_PER_NODE=%s", l->tasks_per_node));
 	add(&v, &n, sl_xasprintf("SLURM_TASKS_PER_NODE=%s", l->tasks_per_node));
 	add(&v, &n, sl_xasprintf("SLURM_TOPOLOGY_ADDR=%s", node));
+	if (l->umask >= 0)
+		add(&v, &n, sl_xasprintf("SLURM_UMASK=%04o", (unsigned)l->umask));
 	if (l->cpus_per_task > 0)
 		add(&v, &n, sl_xasprintf("SLURM_CPUS_PER_TASK=%d", l->cpus_per_task));
 	if (l->gpus_per_task > 0) {

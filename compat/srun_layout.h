@@ -39,6 +39,7 @@ struct sl_srun_layout {
 	char *tasks_per_node;     /* "2(x2),1" */
 	char **gpus;              /* the job's, borrowed from the alloc */
 	size_t ngpus;
+	int umask;                /* srun's, for SLURM_UMASK; -1: not set */
 };
 
 /* The allocation from envp (SLURM_JOB_ID, SLURM_JOB_NODELIST,

@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 		.prog = "salloc", .ntasks = o.ntasks, .nodes = o.nodes,
 		.cpus_per_task = o.cpus_per_task, .ntasks_per_node = o.ntasks_per_node,
 		.gpus_per_task = o.gpus_per_task, .time_limit = o.time_limit,
-		.name = o.name ? o.name : "interactive", .salloc = 1,
+		.name = o.name ? o.name : "interactive", .salloc = 1, .extra = o.alloc,
 	};
 	if ((rc = srun_alloc_get(&q, &job)) != 0)
 		return rc;

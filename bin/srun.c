@@ -134,8 +134,8 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l,
 	rec->step_id = l->step_id;
 }
 
-/* One step in the allocation that envp describes. */
-static int run(const struct sl_srun_opts *o, char *const *envp)
+/* One step in the allocation that envp describes (own: srun made it). */
+static int run(const struct sl_srun_opts *o, char *const *envp, int own)
 {
 	struct sl_srun_alloc a;
 	struct sl_srun_layout l;
@@ -144,6 +144,11 @@ static int run(const struct sl_srun_opts *o, char *const *envp)
 	char *warn = NULL, *mp = NULL, **env;
 	int rc;
 
+	if (o->alloc && !own) { /* the job's: a step cannot change them */
+		fprintf(stderr, "srun: error: %.*s is not supported by Sluice inside a job "
+			"allocation\n", (int)strcspn(o->alloc[0], "="), o->alloc[0]);
+		return 1;
+	}
 	allocation(envp, &a);
 	if (sl_srun_layout_make(o, &a, &l, &warn, &err) != 0) {
 		fputs(warn ? warn : "", stderr);
@@ -180,7 +185,7 @@ static int run_allocated(const struct sl_srun_opts *o)
 		.prog = "srun", .ntasks = o->ntasks, .nodes = o->nodes,
 		.cpus_per_task = o->cpus_per_task, .ntasks_per_node = o->ntasks_per_node,
 		.gpus_per_task = o->gpus_per_task, .time_limit = o->time_limit,
-		.name = o->name ? o->name : basename(arg0),
+		.name = o->name ? o->name : basename(arg0), .extra = o->alloc,
 	};
 	struct sl_job *job;
 	int rc = srun_alloc_get(&q, &job);
@@ -189,7 +194,7 @@ static int run_allocated(const struct sl_srun_opts *o)
 		return rc;
 	env = srun_alloc_env(job, environ, 0);
 	srun_step_watch(job->id);
-	rc = run(o, env);
+	rc = run(o, env, 1);
 	srun_alloc_release(job->id, rc);
 	sl_strv_free(env);
 	sl_job_free(job);
@@ -203,7 +208,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	parse(argc, argv, &o);
-	rc = id && *id ? run(&o, environ) : run_allocated(&o);
+	rc = id && *id ? run(&o, environ, 0) : run_allocated(&o);
 	sl_srun_opts_clear(&o);
 	return rc;
 }

@@ -55,7 +55,7 @@ static void push_num(char **v, int *n, const char *flag, int64_t val)
 static int spec_of(const struct srun_alloc_req *q, struct sl_jobspec *spec, struct sl_err *err)
 {
 	struct sl_sbatch_flags fl;
-	char *argv[32] = {0};
+	char **argv = sl_xcalloc(32 + sl_strv_len(q->extra), sizeof(char *));
 	int n = 0, r;
 	const struct {
 		const char *flag;
@@ -69,6 +69,8 @@ static int spec_of(const struct srun_alloc_req *q, struct sl_jobspec *spec, stru
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		if (sizes[i].val > 0)
 			push_num(argv, &n, sizes[i].flag, sizes[i].val);
+	for (size_t i = 0; q->extra && q->extra[i]; i++)
+		push(argv, &n, q->extra[i], NULL);
 	push(argv, &n, "--job-name", q->name);
 	push(argv, &n, "--output", "/dev/null");
 	push(argv, &n, "--wrap", HOLDER);
@@ -76,6 +78,7 @@ static int spec_of(const struct srun_alloc_req *q, struct sl_jobspec *spec, stru
 	sl_sbatch_flags_clear(&fl);
 	for (int i = 0; i < n; i++)
 		free(argv[i]);
+	free(argv);
 	return r;
 }
 

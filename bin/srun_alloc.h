@@ -14,6 +14,7 @@ struct srun_alloc_req {
 	int ntasks, nodes, cpus_per_task, ntasks_per_node, gpus_per_task; /* 0: not asked */
 	int64_t time_limit;       /* minutes; -1: not asked */
 	const char *name;         /* the job's name */
+	char *const *extra;       /* more of sbatch's options ("--partition=P"); may be NULL */
 	int salloc;               /* salloc's lines (Pending/Granted) */
 };
 

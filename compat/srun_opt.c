@@ -127,19 +127,45 @@ SET(set_cpu_bind)
 	return r;
 }
 
+/* What sizes or places the allocation srun or salloc makes (sbatch's
+ * parser reads them there); inside an allocation srun refuses them. */
+static int alloc_push(struct sl_srun_opts *o, const char *name, const char *arg)
+{
+	size_t n = sl_strv_len(o->alloc);
+	o->alloc = sl_xrealloc(o->alloc, (n + 2) * sizeof(*o->alloc));
+	o->alloc[n] = arg ? sl_xasprintf("--%s=%s", name, arg) : sl_xasprintf("--%s", name);
+	o->alloc[n + 1] = NULL;
+	return 0;
+}
+#define ALLOC(fn, name) \
+	SET(fn) { (void)err; return alloc_push(O(ctx), name, arg); }
+ALLOC(set_alloc_account, "account")
+ALLOC(set_alloc_begin, "begin")
+ALLOC(set_alloc_comment, "comment")
+ALLOC(set_alloc_constraint, "constraint")
+ALLOC(set_alloc_dependency, "dependency")
+ALLOC(set_alloc_exclusive, "exclusive")
+ALLOC(set_alloc_gpus, "gpus")
+ALLOC(set_alloc_gres, "gres")
+ALLOC(set_alloc_mem, "mem")
+ALLOC(set_alloc_mem_per_cpu, "mem-per-cpu")
+ALLOC(set_alloc_nodelist, "nodelist")
+ALLOC(set_alloc_partition, "partition")
+ALLOC(set_alloc_qos, "qos")
+
 static const struct sl_opt table[] = {
-	UNSUPP("account", 'A', SL_OPT_REQ),
+	ROW("account", 'A', SL_OPT_REQ, set_alloc_account),
 	UNSUPP("acctg-freq", 0, SL_OPT_REQ),
 	UNSUPP("bb", 0, SL_OPT_REQ),
 	UNSUPP("bbf", 0, SL_OPT_REQ),
 	UNSUPP("bcast", 0, SL_OPT_OPTARG),
-	UNSUPP("begin", 'b', SL_OPT_REQ),
+	ROW("begin", 'b', SL_OPT_REQ, set_alloc_begin),
 	ROW("chdir", 'D', SL_OPT_REQ, set_chdir),
 	UNSUPP("cluster", 'M', SL_OPT_REQ),
 	UNSUPP("clusters", 'M', SL_OPT_REQ),
-	UNSUPP("comment", 0, SL_OPT_REQ),
+	ROW("comment", 0, SL_OPT_REQ, set_alloc_comment),
 	UNSUPP("compress", 0, SL_OPT_OPTARG),
-	UNSUPP("constraint", 'C', SL_OPT_REQ),
+	ROW("constraint", 'C', SL_OPT_REQ, set_alloc_constraint),
 	UNSUPP("contiguous", 0, SL_OPT_NOARG),
 	UNSUPP("core-spec", 'S', SL_OPT_REQ),
 	UNSUPP("cores-per-socket", 0, SL_OPT_REQ),
@@ -149,20 +175,20 @@ static const struct sl_opt table[] = {
 	ENVROW("cpus-per-task", 'c', SL_OPT_REQ, "SLURM_CPUS_PER_TASK", NULL, set_cpt),
 	UNSUPP("deadline", 0, SL_OPT_REQ),
 	UNSUPP("delay-boot", 0, SL_OPT_REQ),
-	UNSUPP("dependency", 'd', SL_OPT_REQ),
+	ROW("dependency", 'd', SL_OPT_REQ, set_alloc_dependency),
 	UNSUPP("distribution", 'm', SL_OPT_REQ),
 	ROW("error", 'e', SL_OPT_REQ, set_err),
 	ROW("exact", 0, SL_OPT_NOARG, set_exact),
 	UNSUPP("exclude", 'x', SL_OPT_REQ),
-	UNSUPP("exclusive", 0, SL_OPT_OPTARG),
+	ROW("exclusive", 0, SL_OPT_OPTARG, set_alloc_exclusive),
 	ROW("export", 0, SL_OPT_REQ, set_export),
 	UNSUPP("extra-node-info", 'B', SL_OPT_REQ),
 	UNSUPP("gpu-bind", 0, SL_OPT_REQ),
-	UNSUPP("gpus", 'G', SL_OPT_REQ),
+	ROW("gpus", 'G', SL_OPT_REQ, set_alloc_gpus),
 	UNSUPP("gpus-per-node", 0, SL_OPT_REQ),
 	UNSUPP("gpus-per-socket", 0, SL_OPT_REQ),
 	ROW("gpus-per-task", 0, SL_OPT_REQ, set_gpt),
-	UNSUPP("gres", 0, SL_OPT_REQ),
+	ROW("gres", 0, SL_OPT_REQ, set_alloc_gres),
 	UNSUPP("gres-flags", 0, SL_OPT_REQ),
 	ROW("help", 'h', SL_OPT_NOARG, set_help),
 	UNSUPP("het-group", 0, SL_OPT_REQ),
@@ -178,9 +204,9 @@ static const struct sl_opt table[] = {
 	UNSUPP("mail-type", 0, SL_OPT_REQ),
 	UNSUPP("mail-user", 0, SL_OPT_REQ),
 	UNSUPP("mcs-label", 0, SL_OPT_REQ),
-	UNSUPP("mem", 0, SL_OPT_REQ),
+	ROW("mem", 0, SL_OPT_REQ, set_alloc_mem),
 	UNSUPP("mem-bind", 0, SL_OPT_REQ),
-	UNSUPP("mem-per-cpu", 0, SL_OPT_REQ),
+	ROW("mem-per-cpu", 0, SL_OPT_REQ, set_alloc_mem_per_cpu),
 	UNSUPP("mem-per-gpu", 0, SL_OPT_REQ),
 	UNSUPP("mincpus", 0, SL_OPT_REQ),
 	ROW("mpi", 0, SL_OPT_REQ, set_mpi),
@@ -190,7 +216,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("no-allocate", 'Z', SL_OPT_NOARG),
 	UNSUPP("no-kill", 'k', SL_OPT_OPTARG),
 	UNSUPP("nodefile", 'F', SL_OPT_REQ),
-	UNSUPP("nodelist", 'w', SL_OPT_REQ),
+	ROW("nodelist", 'w', SL_OPT_REQ, set_alloc_nodelist),
 	ENVROW("nodes", 'N', SL_OPT_REQ, "SLURM_NNODES", NULL, set_nodes),
 	ENVROW("ntasks", 'n', SL_OPT_REQ, "SLURM_NTASKS", "SLURM_NPROCS", set_ntasks),
 	UNSUPP("ntasks-per-core", 0, SL_OPT_REQ),
@@ -202,7 +228,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("overcommit", 'O', SL_OPT_NOARG),
 	ROW("overlap", 0, SL_OPT_NOARG, set_overlap),
 	UNSUPP("oversubscribe", 's', SL_OPT_NOARG),
-	UNSUPP("partition", 'p', SL_OPT_REQ),
+	ROW("partition", 'p', SL_OPT_REQ, set_alloc_partition),
 	UNSUPP("power", 0, SL_OPT_REQ),
 	UNSUPP("preserve-env", 'E', SL_OPT_NOARG),
 	UNSUPP("priority", 0, SL_OPT_REQ),
@@ -211,7 +237,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("epilog", 0, SL_OPT_REQ),
 	UNSUPP("propagate", 0, SL_OPT_OPTARG),
 	UNSUPP("pty", 0, SL_OPT_NOARG),
-	UNSUPP("qos", 'q', SL_OPT_REQ),
+	ROW("qos", 'q', SL_OPT_REQ, set_alloc_qos),
 	ROW("quiet", 'Q', SL_OPT_NOARG, set_quiet),
 	UNSUPP("quit-on-interrupt", 0, SL_OPT_NOARG),
 	UNSUPP("reboot", 0, SL_OPT_NOARG),
@@ -331,22 +357,22 @@ int sl_srun_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_
 /* salloc's table: what sizes an allocation is shared with srun's; the
  * rest of Slurm's salloc options are refused by name. */
 static const struct sl_opt salloc_table[] = {
-	UNSUPP("account", 'A', SL_OPT_REQ),
-	UNSUPP("begin", 'b', SL_OPT_REQ),
+	ROW("account", 'A', SL_OPT_REQ, set_alloc_account),
+	ROW("begin", 'b', SL_OPT_REQ, set_alloc_begin),
 	UNSUPP("bell", 0, SL_OPT_NOARG),
 	ROW("chdir", 'D', SL_OPT_REQ, set_chdir),
 	UNSUPP("cluster", 'M', SL_OPT_REQ),
 	UNSUPP("clusters", 'M', SL_OPT_REQ),
-	UNSUPP("comment", 0, SL_OPT_REQ),
-	UNSUPP("constraint", 'C', SL_OPT_REQ),
+	ROW("comment", 0, SL_OPT_REQ, set_alloc_comment),
+	ROW("constraint", 'C', SL_OPT_REQ, set_alloc_constraint),
 	UNSUPP("core-spec", 'S', SL_OPT_REQ),
 	ENVROW("cpus-per-task", 'c', SL_OPT_REQ, "SALLOC_CPUS_PER_TASK", NULL, set_cpt),
-	UNSUPP("dependency", 'd', SL_OPT_REQ),
+	ROW("dependency", 'd', SL_OPT_REQ, set_alloc_dependency),
 	UNSUPP("exclude", 'x', SL_OPT_REQ),
-	UNSUPP("exclusive", 0, SL_OPT_OPTARG),
-	UNSUPP("gpus", 'G', SL_OPT_REQ),
+	ROW("exclusive", 0, SL_OPT_OPTARG, set_alloc_exclusive),
+	ROW("gpus", 'G', SL_OPT_REQ, set_alloc_gpus),
 	ROW("gpus-per-task", 0, SL_OPT_REQ, set_gpt),
-	UNSUPP("gres", 0, SL_OPT_REQ),
+	ROW("gres", 0, SL_OPT_REQ, set_alloc_gres),
 	ROW("help", 'h', SL_OPT_NOARG, set_help),
 	UNSUPP("hold", 'H', SL_OPT_NOARG),
 	UNSUPP("immediate", 'I', SL_OPT_OPTARG),
@@ -355,18 +381,18 @@ static const struct sl_opt salloc_table[] = {
 	UNSUPP("licenses", 'L', SL_OPT_REQ),
 	UNSUPP("mail-type", 0, SL_OPT_REQ),
 	UNSUPP("mail-user", 0, SL_OPT_REQ),
-	UNSUPP("mem", 0, SL_OPT_REQ),
-	UNSUPP("mem-per-cpu", 0, SL_OPT_REQ),
+	ROW("mem", 0, SL_OPT_REQ, set_alloc_mem),
+	ROW("mem-per-cpu", 0, SL_OPT_REQ, set_alloc_mem_per_cpu),
 	UNSUPP("nice", 0, SL_OPT_OPTARG),
 	UNSUPP("no-bell", 0, SL_OPT_NOARG),
 	UNSUPP("no-shell", 0, SL_OPT_NOARG),
-	UNSUPP("nodelist", 'w', SL_OPT_REQ),
+	ROW("nodelist", 'w', SL_OPT_REQ, set_alloc_nodelist),
 	ENVROW("nodes", 'N', SL_OPT_REQ, NULL, NULL, set_nodes),
 	ENVROW("ntasks", 'n', SL_OPT_REQ, NULL, NULL, set_ntasks),
 	ROW("ntasks-per-node", 0, SL_OPT_REQ, set_tpn),
 	UNSUPP("oversubscribe", 's', SL_OPT_NOARG),
-	UNSUPP("partition", 'p', SL_OPT_REQ),
-	UNSUPP("qos", 'q', SL_OPT_REQ),
+	ROW("partition", 'p', SL_OPT_REQ, set_alloc_partition),
+	ROW("qos", 'q', SL_OPT_REQ, set_alloc_qos),
 	ROW("quiet", 'Q', SL_OPT_NOARG, set_quiet),
 	UNSUPP("reservation", 0, SL_OPT_REQ),
 	UNSUPP("signal", 0, SL_OPT_REQ),
@@ -405,6 +431,7 @@ void sl_srun_opts_clear(struct sl_srun_opts *o)
 	free(o->in);
 	free(o->export_env);
 	free(o->chdir);
+	sl_strv_free(o->alloc);
 	memset(o, 0, sizeof(*o));
 }
 

@@ -23,6 +23,8 @@ struct sl_srun_opts {
 	int help, usage, version;
 	int mpi_list;             /* --mpi=list */
 	char *name, *out, *err, *in, *export_env, *chdir;
+	char **alloc;             /* "--partition=P", ...: for the allocation srun or salloc
+	                           * makes (sbatch's options); NULL: none */
 	char **argv;              /* the command (borrowed from argv), NULL-terminated */
 	int argc;
 };

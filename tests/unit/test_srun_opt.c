@@ -47,6 +47,15 @@ static void test_basic(void **state)
 	assert_int_equal(o.kill_on_bad_exit, 1);
 	assert_int_equal(o.argc, 2);
 	assert_string_equal(o.argv[1], "-x"); /* the command's own options */
+	assert_null(o.alloc);
+	sl_srun_opts_clear(&o);
+	/* what sizes or places an allocation srun makes: sbatch's options */
+	assert_int_equal(parse(&o, env, &st, &err, "-p", "gpu", "--mem=4G", "--exclusive", "true",
+			       NULL), 0);
+	assert_string_equal(o.alloc[0], "--partition=gpu");
+	assert_string_equal(o.alloc[1], "--mem=4G");
+	assert_string_equal(o.alloc[2], "--exclusive");
+	assert_null(o.alloc[3]);
 	sl_srun_opts_clear(&o);
 	/* the environment's count when -n is not typed */
 	assert_int_equal(parse(&o, env, &st, &err, "true", NULL), 0);
@@ -91,8 +100,7 @@ static void test_errors(void **state)
 		   "--mpi=foo", "true", NULL);
 	/* refused by name, never ignored */
 	expect_err("srun: error: --pty is not supported by Sluice", 1, "--pty", "bash", NULL);
-	expect_err("srun: error: --partition is not supported by Sluice", 1, "-p", "cpu", "true",
-		   NULL);
+	expect_err("srun: error: --x11 is not supported by Sluice", 1, "--x11", "true", NULL);
 	expect_err("srun: error: --mpi=pmix is not supported by Sluice", 1, "--mpi=pmix", "true",
 		   NULL);
 	expect_err("srun: error: --cpu-bind=cores is not supported by Sluice", 1,

@@ -30,6 +30,7 @@
 #include "srun_alloc.h"
 #include "srun_io.h"
 #include "srun_multiprog.h"
+#include "srun_pty.h"
 #include "xalloc.h"
 
 #define KILL_WAIT_MS 30000 /* Slurm's default KillWait between SIGTERM and SIGKILL */
@@ -51,6 +52,7 @@ struct run {
 	struct srun_io io;
 	struct srun_stdin in;
 	enum end_why why;
+	struct srun_pty pty;      /* --pty: task 0's terminal */
 	int64_t kill_ms, limit_ms, wait_ms, intr_ms, done_ms;
 	int64_t watch_ms;         /* next look at srun's own allocation */
 	int64_t force_ms;         /* a task died of SIGKILL/SIGTERM: end the rest then */
@@ -93,6 +95,7 @@ static void signals_catch(void)
 	for (size_t i = 0; i < sizeof(fwd_sigs) / sizeof(fwd_sigs[0]); i++)
 		sigaction(fwd_sigs[i], &sa, NULL);
 	sigaction(SL_SRUN_SIG_STEP, &sa, NULL);
+	sigaction(SIGWINCH, &sa, NULL); /* for --pty; harmless otherwise */
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -273,6 +276,8 @@ static void on_sigpipe(struct run *r)
 	while (read(sigfd[0], m, sizeof(m)) == (ssize_t)sizeof(m)) {
 		if (m[0] == SIGCHLD)
 			reap(r);
+		else if (m[0] == SIGWINCH)
+			srun_pty_winch(&r->pty);
 		else if (m[0] == SIGINT)
 			on_interrupt(r);
 		else if (m[0] == SL_SRUN_SIG_STEP && m[1] == 0)
@@ -466,10 +471,14 @@ static void child(const struct run *r, int t, char **argv, char **env, int in, i
 	for (size_t i = 0; i < sizeof(fwd_sigs) / sizeof(fwd_sigs[0]); i++)
 		signal(fwd_sigs[i], SIG_DFL);
 	signal(SL_SRUN_SIG_STEP, SIG_DFL);
+	signal(SIGWINCH, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	(void)setpgid(0, 0);
+	if (r->o->pty && t == 0)
+		srun_pty_child(in); /* its own session, the pty its terminal */
+	else
+		(void)setpgid(0, 0);
 	for (char **e = env; *e; e++)
 		if (strncmp(*e, "SLURM_TASK_PID=", 15) == 0)
 			snprintf(*e, strlen(*e) + 1, "SLURM_TASK_PID=%d", (int)getpid());
@@ -489,9 +498,45 @@ static void child(const struct run *r, int t, char **argv, char **env, int in, i
 
 /* Pipes for task t's stdout and stderr, unless -o/-e write them to files
  * srun relays to (labels are srun's, so files get them too). */
+/* --pty: task 0's three streams are the pty; srun reads the master and
+ * writes srun's stdin to it. */
+static int start_pty_task(struct run *r, char **argv, char *const *base)
+{
+	char **env = sl_srun_task_env(r->l, 0, base);
+	pid_t pid;
+	if (srun_pty_open(&r->pty) != 0) {
+		sl_strv_free(env);
+		return -1;
+	}
+	r->st[0] = (struct srun_stream){.fd = r->pty.master, .out = 1, .task = 0};
+	r->st[1] = (struct srun_stream){.fd = -1, .out = 2, .task = 0};
+	r->in.fds[0] = fcntl(r->pty.master, F_DUPFD_CLOEXEC, 3);
+	(void)fcntl(r->in.fds[0], F_SETFL, O_NONBLOCK);
+	r->path[0] = find_program(argv[0], env);
+	if ((pid = fork()) == 0)
+		child(r, 0, argv, env, r->pty.slave, r->pty.slave, r->pty.slave);
+	sl_strv_free(env);
+	close(r->pty.slave);
+	r->pty.slave = -1;
+	r->pty.master = -1; /* the stream owns it now */
+	if (pid < 0)
+		return -1;
+	r->pid[0] = pid;
+	r->running++;
+	return 0;
+}
+
 static int start_task(struct run *r, int t, char **argv, char *const *base)
 {
-	int po[2], pe[2], feed, in = task_stdin(r, t, &feed);
+	int po[2], pe[2], feed, in;
+	if (r->o->pty && t == 0)
+		return start_pty_task(r, argv, base);
+	if (r->o->pty) { /* only task 0 gets srun's stdin */
+		in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		feed = -1;
+	} else {
+		in = task_stdin(r, t, &feed);
+	}
 	if (in < 0 || pipe2(po, O_CLOEXEC) != 0 || pipe2(pe, O_CLOEXEC) != 0)
 		return -1;
 	r->st[2 * t] = (struct srun_stream){.fd = po[0], .out = sink(r, t, 0), .task = t};
@@ -624,8 +669,9 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 	r.st = sl_xcalloc(2 * (size_t)n, sizeof(*r.st));
 	for (int i = 0; i < 2 * n; i++)
 		r.st[i].fd = -1;
-	r.io.label_width = l->label ? sl_srun_label_width(n) : 0;
-	r.io.unbuffered = o->unbuffered;
+	r.io.label_width = l->label && !o->pty ? sl_srun_label_width(n) : 0;
+	r.io.unbuffered = o->unbuffered || o->pty; /* a terminal echoes a key at a time */
+	r.pty.master = r.pty.slave = -1;
 	r.in = (struct srun_stdin){.src = 0, .ntasks = n};
 	r.in.fds = sl_xcalloc((size_t)n, sizeof(int));
 	r.in.pend = sl_xcalloc((size_t)n, sizeof(char *));
@@ -648,7 +694,10 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 			break;
 		}
 	}
+	if (o->pty)
+		srun_pty_raw(&r.pty);
 	loop(&r);
+	srun_pty_restore(&r.pty);
 	(void)fcntl(0, F_SETFL, fcntl(0, F_GETFL) & ~O_NONBLOCK);
 	if (r.why != END_INTR && r.why != END_FORCE) /* the ends srun caused are not told */
 		report(&r);

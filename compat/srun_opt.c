@@ -49,6 +49,7 @@ SET(set_unbuf) { (void)arg; (void)err; O(ctx)->unbuffered = 1; return 0; }
 SET(set_multi) { (void)arg; (void)err; O(ctx)->multi_prog = 1; return 0; }
 SET(set_overlap) { (void)arg; (void)err; O(ctx)->overlap = 1; return 0; }
 SET(set_exact) { (void)arg; (void)err; O(ctx)->exact = 1; return 0; }
+SET(set_pty) { (void)arg; (void)err; O(ctx)->pty = 1; return 0; }
 SET(set_quiet) { (void)arg; (void)err; O(ctx)->quiet++; return 0; }
 SET(set_verbose) { (void)arg; (void)err; O(ctx)->verbose++; return 0; }
 SET(set_help) { (void)arg; (void)err; O(ctx)->help = 1; return 0; }
@@ -236,7 +237,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("prolog", 0, SL_OPT_REQ),
 	UNSUPP("epilog", 0, SL_OPT_REQ),
 	UNSUPP("propagate", 0, SL_OPT_OPTARG),
-	UNSUPP("pty", 0, SL_OPT_NOARG),
+	ROW("pty", 0, SL_OPT_NOARG, set_pty),
 	ROW("qos", 'q', SL_OPT_REQ, set_alloc_qos),
 	ROW("quiet", 'Q', SL_OPT_NOARG, set_quiet),
 	UNSUPP("quit-on-interrupt", 0, SL_OPT_NOARG),

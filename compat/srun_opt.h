@@ -16,6 +16,7 @@ struct sl_srun_opts {
 	int cpus_per_task;        /* 0: not given */
 	int gpus_per_task;        /* 0: not given */
 	int label, unbuffered, multi_prog, overlap, exact, quiet, verbose;
+	int pty;                  /* --pty: task 0 on a pseudo-terminal */
 	int kill_on_bad_exit;     /* -K: 1; -K0: 0; -1 not given */
 	int wait_secs;            /* -W; 0: none */
 	int relative;             /* -r; -1: not given */

@@ -155,3 +155,14 @@ printf '%s\n' "srun: Job $j step creation temporarily disabled, retrying (Reques
 sed 's/^plain waited [123]$/plain waited W/; s/^\(exact\|overlap\) waited 1$/\1 waited 0/' share.out |
 	diff -u share.want - >&2 || fail "steps sharing the allocation"
 ok "a step waits for the CPUs another holds; --exact and --overlap do not"
+
+# --pty, driven through a pty by script(1): task 0 on a terminal of its
+# own, srun's input typed into it, the exit code as over ssh.
+command -v script >/dev/null || skip "no script(1) for the --pty test"
+out=$(printf 'tty\necho hello $((6*7))\nexit 5\n' |
+	as $USER1 script -qec "$BIN/srun --pty sh" /dev/null 2>&1)
+rc=$?
+expect_eq "--pty rc" 5 "$rc"
+echo "$out" | grep -q '/dev/pts/[0-9]' || fail "--pty: no terminal in [$out]"
+echo "$out" | grep -q '^\$ hello 42.$' || fail "--pty: no shell answer in [$out]"
+ok "srun --pty: a terminal for task 0, input typed in, its exit code"

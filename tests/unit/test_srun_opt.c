@@ -99,7 +99,7 @@ static void test_errors(void **state)
 	expect_err("srun: error: Invalid MPI type 'foo', --mpi=list for acceptable types", 1,
 		   "--mpi=foo", "true", NULL);
 	/* refused by name, never ignored */
-	expect_err("srun: error: --pty is not supported by Sluice", 1, "--pty", "bash", NULL);
+	expect_err("srun: error: --bcast is not supported by Sluice", 1, "--bcast", "true", NULL);
 	expect_err("srun: error: --x11 is not supported by Sluice", 1, "--x11", "true", NULL);
 	expect_err("srun: error: --mpi=pmix is not supported by Sluice", 1, "--mpi=pmix", "true",
 		   NULL);

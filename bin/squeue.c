@@ -129,6 +129,12 @@ static int print_steps(const struct sl_squeue_opts *o, struct sl_job **v, size_t
 	struct sl_buf *b = sl_buf_new(OUT_CAP);
 	size_t ns = 0;
 	int r = 0;
+	if (o->format || o->format_long) { /* the step fields are not a table here yet */
+		fprintf(stderr, "squeue: error: --steps with -o/-O is not supported by Sluice\n");
+		free(ids);
+		sl_buf_free(b);
+		return 1;
+	}
 	for (size_t i = 0; i < n; i++)
 		ids[i] = v[i]->id;
 	if (n > 0 && (r = sl_client_steps(ids, n, 1, &steps, &ns, &err)) != 0)

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -53,6 +54,7 @@ struct run {
 	struct srun_stdin in;
 	enum end_why why;
 	struct srun_pty pty;      /* --pty: task 0's terminal */
+	struct rlimit nofile;     /* srun's own, for the tasks (srun raises its own) */
 	int64_t kill_ms, limit_ms, wait_ms, intr_ms, done_ms;
 	int64_t watch_ms;         /* next look at srun's own allocation */
 	int64_t force_ms;         /* a task died of SIGKILL/SIGTERM: end the rest then */
@@ -475,6 +477,8 @@ static void child(const struct run *r, int t, char **argv, char **env, int in, i
 	signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (r->nofile.rlim_max)
+		(void)setrlimit(RLIMIT_NOFILE, &r->nofile);
 	if (r->o->pty && t == 0)
 		srun_pty_child(in); /* its own session, the pty its terminal */
 	else
@@ -678,7 +682,15 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 	r.in.npend = sl_xcalloc((size_t)n, sizeof(size_t));
 	for (int t = 0; t < n; t++)
 		r.in.fds[t] = -1;
-	(void)fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
+	/* srun's stdin stays blocking: poll says when one read will not wait,
+	 * and a terminal left non-blocking by a killed srun would break the
+	 * user's shell. Three descriptors a task: room for thousands. */
+	struct rlimit nofile;
+	if (getrlimit(RLIMIT_NOFILE, &r.nofile) == 0 && r.nofile.rlim_cur < r.nofile.rlim_max) {
+		nofile = r.nofile;
+		nofile.rlim_cur = nofile.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 	signals_catch();
 	if (o->time_limit > 0)
 		r.limit_ms = now_ms() + o->time_limit * 60000;
@@ -698,7 +710,6 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 		srun_pty_raw(&r.pty);
 	loop(&r);
 	srun_pty_restore(&r.pty);
-	(void)fcntl(0, F_SETFL, fcntl(0, F_GETFL) & ~O_NONBLOCK);
 	if (r.why != END_INTR && r.why != END_FORCE) /* the ends srun caused are not told */
 		report(&r);
 	rc = outcome(&r, rec);

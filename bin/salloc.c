@@ -22,26 +22,6 @@
 
 extern char **environ;
 
-static void parse(int argc, char **argv, struct sl_srun_opts *o)
-{
-	struct sl_err err = SL_ERR_INIT;
-	int status;
-	if (sl_salloc_opts_parse(argc, argv, environ, o, &status, &err) != 0) {
-		fprintf(stderr, "%s\n", err.msg);
-		exit(status);
-	}
-	if (o->version) {
-		printf("slurm 22.05.8\n");
-		exit(0);
-	}
-	if (o->help || o->usage) {
-		printf("Usage: salloc [-N numnodes|[min nodes]-[max nodes]] [-n num-processors]\n"
-		       "              [-c cpus-per-task] [--ntasks-per-node=n] [-t minutes]\n"
-		       "              [-J jobname] [-D path] [--gpus-per-task=n] [command [args...]]\n");
-		exit(0);
-	}
-}
-
 /* The command, or the user's login shell. */
 static char **command(const struct sl_srun_opts *o)
 {
@@ -105,7 +85,7 @@ int main(int argc, char **argv)
 	char **env;
 	int rc;
 
-	parse(argc, argv, &o);
+	srun_cmd_parse(sl_salloc_opts_parse, sl_salloc_usage, argc, argv, &o);
 	struct srun_alloc_req q = {
 		.prog = "salloc", .ntasks = o.ntasks, .nodes = o.nodes,
 		.cpus_per_task = o.cpus_per_task, .ntasks_per_node = o.ntasks_per_node,

@@ -27,20 +27,7 @@ extern char **environ;
 
 static void parse(int argc, char **argv, struct sl_srun_opts *o)
 {
-	struct sl_err err = SL_ERR_INIT;
-	int status;
-	if (sl_srun_opts_parse(argc, argv, environ, o, &status, &err) != 0) {
-		fprintf(stderr, "%s\n", err.msg);
-		exit(status);
-	}
-	if (o->version) {
-		printf("slurm 22.05.8\n");
-		exit(0);
-	}
-	if (o->help || o->usage) {
-		fputs(sl_srun_usage, stdout);
-		exit(0);
-	}
+	srun_cmd_parse(sl_srun_opts_parse, sl_srun_usage, argc, argv, o);
 	if (o->mpi_list) {
 		/* what Sluice can do: no PMI wire-up */
 		printf("MPI plugin types are...\n\tnone\n");

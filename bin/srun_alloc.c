@@ -21,6 +21,7 @@
 #include "client.h"
 #include "slurm_env.h"
 #include "slurm_opt.h"
+#include "srun_opt.h"
 #include "xalloc.h"
 
 extern char **environ;
@@ -260,6 +261,21 @@ char **srun_alloc_env(const struct sl_job *j, char *const *base, int salloc)
 	sl_strv_free(slurm);
 	sl_strv_free(out);
 	return clean;
+}
+
+void srun_cmd_parse(srun_parse_fn parse, const char *usage, int argc, char **argv,
+		    struct sl_srun_opts *o)
+{
+	struct sl_err err = SL_ERR_INIT;
+	int status;
+	if (parse(argc, argv, environ, o, &status, &err) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		exit(status);
+	}
+	if (o->version || o->help || o->usage) {
+		fputs(o->version ? "slurm 22.05.8\n" : usage, stdout);
+		exit(0);
+	}
 }
 
 int srun_alloc_gone(uint64_t id)

@@ -2,11 +2,13 @@
  * salloc, on the local executor: a job whose batch script only holds the
  * allocation (it sleeps until released), Slurm's waiting lines, the
  * allocation's SLURM_* variables for what runs in it, and its release with
- * the exit code of what ran (the job ends COMPLETED or FAILED with it). */
+ * the exit code of what ran (the job ends COMPLETED or FAILED with it);
+ * and the two commands' common handling of their command line. */
 #ifndef SRUN_ALLOC_H
 #define SRUN_ALLOC_H
 
 #include <stdint.h>
+#include "err.h"
 #include "job.h"
 
 struct srun_alloc_req {
@@ -34,5 +36,13 @@ int srun_alloc_gone(uint64_t id);
 
 /* Release it: its script exits with rc, the job ends with it. */
 void srun_alloc_release(uint64_t id, int rc);
+
+/* srun's and salloc's command line through parse (compat/srun_opt.h):
+ * its error, --version and --help end the program here. */
+struct sl_srun_opts;
+typedef int (*srun_parse_fn)(int argc, char **argv, char *const *envp, struct sl_srun_opts *o,
+			     int *status, struct sl_err *err);
+void srun_cmd_parse(srun_parse_fn parse, const char *usage, int argc, char **argv,
+		    struct sl_srun_opts *o);
 
 #endif

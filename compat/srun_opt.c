@@ -443,3 +443,9 @@ const char sl_srun_usage[] =
 	"            [--kill-on-bad-exit] [--cpu-bind=none] [--export=...]\n"
 	"            [--ntasks-per-node=n] [--gpus-per-task=n] [--multi-prog]\n"
 	"            executable [args...]\n";
+
+const char sl_salloc_usage[] =
+	"Usage: salloc [-N numnodes|[min nodes]-[max nodes]] [-n num-processors]\n"
+	"              [-c cpus-per-task] [--ntasks-per-node=n] [-t minutes]\n"
+	"              [-J jobname] [-D path] [--gpus-per-task=n] [-p partition]\n"
+	"              [-A account] [-q qos] [--mem=MB] [command [args...]]\n";

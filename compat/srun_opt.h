@@ -46,5 +46,6 @@ int sl_salloc_opts_parse(int argc, char **argv, char *const *envp, struct sl_sru
 			 int *status, struct sl_err *err);
 
 extern const char sl_srun_usage[];
+extern const char sl_salloc_usage[];
 
 #endif

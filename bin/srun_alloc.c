@@ -240,17 +240,32 @@ static int task_only(const char *kv)
 	return 0;
 }
 
+/* The daemon's clusterName (SLURM_CLUSTER_NAME), or NULL. Caller frees. */
+static char *cluster_name(void)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_daemonconf *dc = NULL;
+	char *name = NULL;
+	if (sl_client_config(&dc, &err) != 0)
+		return NULL;
+	for (size_t i = 0; i < dc->n; i++)
+		if (strcmp(dc->keys[i], "clusterName") == 0)
+			name = sl_xstrdup(dc->values[i]);
+	sl_daemonconf_free(dc);
+	return name;
+}
+
 char **srun_alloc_env(const struct sl_job *j, char *const *base, int salloc)
 {
 	struct sl_jobshape sh;
-	char host[256], **slurm, **out, **clean;
+	char host[256], **slurm, **out, **clean, *cluster = cluster_name();
 	size_t k = strcspn(j->nodelist ? j->nodelist : "", "[,");
 	sl_job_shape(j, &sh);
 	snprintf(host, sizeof(host), "%.*s", (int)k, j->nodelist ? j->nodelist : "");
 	if (j->nodelist && j->nodelist[k] == '[')
 		snprintf(host + k, sizeof(host) - k, "%.*s", (int)strcspn(j->nodelist + k + 1, "-,]"),
 			 j->nodelist + k + 1);
-	struct sl_slurm_env_in in = {j, &sh, j->nodelist, host, NULL};
+	struct sl_slurm_env_in in = {j, &sh, j->nodelist, host, cluster};
 	slurm = sl_slurm_env_build(&in);
 	out = sl_slurm_env_merge(base, slurm);
 	/* less what only the holder reads, and salloc's task variables */
@@ -260,6 +275,7 @@ char **srun_alloc_env(const struct sl_job *j, char *const *base, int salloc)
 			clean[n++] = sl_xstrdup(out[i]);
 	sl_strv_free(slurm);
 	sl_strv_free(out);
+	free(cluster);
 	return clean;
 }
 

@@ -97,7 +97,9 @@ static struct sl_job *query(uint64_t id)
 	return j;
 }
 
-static void cancel(uint64_t id)
+
+/* sig 0: cancel; else that signal to the batch script alone. */
+static void signal_job(uint64_t id, int sig)
 {
 	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
 	struct sl_err err = SL_ERR_INIT;
@@ -105,7 +107,7 @@ static void cancel(uint64_t id)
 	struct sl_jobresult *res = NULL;
 	size_t nres = 0;
 	if (sl_client_connect(NULL, &c, &err) == 0)
-		(void)sl_client_cancel(c, &f, 0, 0, &res, &nres, &err);
+		(void)sl_client_cancel(c, &f, sig, sig != 0, &res, &nres, &err);
 	free(res);
 	sl_client_free(c);
 }
@@ -125,7 +127,7 @@ static int wait_running(const struct srun_alloc_req *q, uint64_t id, struct sl_j
 		}
 		if (j == NULL || sl_jobstate_is_final(j->state) || interrupted) {
 			if (interrupted)
-				cancel(id);
+				signal_job(id, 0);
 			fprintf(stderr, "%s: Job allocation %llu has been revoked%s\n", q->prog,
 				(unsigned long long)id, q->salloc ? "." : "");
 			if (interrupted && q->salloc)
@@ -304,24 +306,22 @@ int srun_alloc_gone(uint64_t id)
 
 void srun_alloc_release(uint64_t id, int rc)
 {
-	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_client *c = NULL;
-	struct sl_jobresult *res = NULL;
 	const char *path = getenv("SLUICE_ALLOC_RC");
-	size_t nres = 0;
 	int fd = path ? open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) : -1;
 	if (fd >= 0) {
 		dprintf(fd, "%d\n", rc > 255 ? 255 : rc);
 		close(fd);
 	}
-	if (sl_client_connect(NULL, &c, &err) == 0)
-		(void)sl_client_cancel(c, &f, SIGUSR1, 1, &res, &nres, &err);
-	free(res);
-	sl_client_free(c);
-	/* the holder reads the file as it exits: wait for the job's end */
-	for (int i = 0; i < 100 && !srun_alloc_gone(id); i++)
+	/* The holder reads the file as it exits: wait for the job's end,
+	 * asking again each second; an allocation is never left behind (after
+	 * 10 s it is cancelled). */
+	for (int i = 0; i < 200 && !srun_alloc_gone(id); i++) {
+		if (i % 20 == 0)
+			signal_job(id, SIGUSR1);
 		usleep(50 * 1000);
+	}
+	if (!srun_alloc_gone(id))
+		signal_job(id, 0);
 	if (path)
 		unlink(path);
 }

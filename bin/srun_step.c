@@ -403,6 +403,8 @@ static int sink(struct run *r, int t, int err)
 	int fd;
 	if (pat == NULL)
 		return err ? 2 : 1;
+	if (*pat && strspn(pat, "0123456789") == strlen(pat)) /* -o N: task N's alone, here */
+		return atoi(pat) == t ? (err ? 2 : 1) : srun_io_file(&r->io, "/dev/null");
 	path = expand(r, pat, t);
 	fd = srun_io_file(&r->io, path);
 	if (fd < 0) {

@@ -7,7 +7,9 @@
 S=${SRUN:-srun}
 cd "${SCEN_DIR:?}" || exit 1
 step() { echo "== $*"; }
-# Slurm may say this while the previous step's CPUs are being freed.
+# Slurm may say this while the previous step's CPUs are being freed. Where
+# srun's own lines and the step's stream (the stepd's CANCELLED line) meet,
+# Slurm's order changes from run to run: those transcripts are sorted.
 quiet() { grep -v -e 'step creation temporarily disabled' -e 'Step created for job'; }
 
 step "task variables"
@@ -24,7 +26,7 @@ $S -l -n 4 --multi-prog mp.conf 2>&1 | quiet | sort
 echo "rc=${PIPESTATUS[0]}"
 step "kill on bad exit"
 $S -n 3 -K bash -c 'if [ $SLURM_PROCID = 1 ]; then exit 3; fi; sleep 20' 2>&1 | quiet |
-	sed 's/CANCELLED AT .* \*\*\*/CANCELLED AT TS ***/'
+	sed 's/CANCELLED AT .* \*\*\*/CANCELLED AT TS ***/' | sort
 echo "rc=${PIPESTATUS[0]}"
 step "stdin to every task"
 echo input | $S -n 2 -l cat 2>&1 | quiet | sort
@@ -48,6 +50,8 @@ rm -f out.*
 $S -n 2 -o 'out.%t.%s' -l bash -c 'echo hi $SLURM_PROCID' 2>&1 | quiet
 echo "rc=${PIPESTATUS[0]}"
 for f in out.*; do echo "$f: $(cat "$f")"; done
+$S -n 3 -o 1 -l bash -c 'echo hi $SLURM_PROCID' 2>&1 | quiet
+echo "rc=${PIPESTATUS[0]}"
 step "no such program"
 $S -n 2 no_such_program_here 2>&1 | quiet | sort
 echo "rc=${PIPESTATUS[0]}"
@@ -62,7 +66,7 @@ $S --no-such-option true 2>&1 | quiet
 echo "rc=${PIPESTATUS[0]}"
 step "wait after the first exit"
 $S -n 2 -W 2 -l bash -c 'if [ $SLURM_PROCID = 1 ]; then sleep 30; fi; echo done $SLURM_PROCID' 2>&1 |
-	quiet | sed 's/CANCELLED AT .* \*\*\*/CANCELLED AT TS ***/'
+	quiet | sed 's/CANCELLED AT .* \*\*\*/CANCELLED AT TS ***/' | sort
 echo "rc=${PIPESTATUS[0]}"
 step "a task killed ends the rest"
 $S -n 3 -l bash -c 'case $SLURM_PROCID in 0) exit 0;; 1) sleep 1; kill -9 $$;; *) sleep 20;; esac' 2>&1 | quiet

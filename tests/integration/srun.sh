@@ -166,3 +166,21 @@ expect_eq "--pty rc" 5 "$rc"
 echo "$out" | grep -q '/dev/pts/[0-9]' || fail "--pty: no terminal in [$out]"
 echo "$out" | grep -q '^\$ hello 42.$' || fail "--pty: no shell answer in [$out]"
 ok "srun --pty: a terminal for task 0, input typed in, its exit code"
+
+# A signal srun gets reaches every task (scancel -s N.S goes the same way).
+as $USER1 "$BIN/srun" -n 2 -l sh -c 'trap "echo got USR1; exit 0" USR1; while :; do sleep 0.1; done' \
+	>sig.out 2>&1 &
+p=$!
+n=0
+until [ "$(grep -c . sig.out 2>/dev/null)" = 0 ] && "$BIN/squeue" -h -s | grep -q '\.0 ' &&
+	[ "$(pgrep -u $USER1 -f 'trap "echo got USR1' | wc -l)" -ge 2 ]; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "no step to signal"; sleep 0.1
+done
+sleep 0.3 # the traps are set
+s=$(pgrep -P "$p" -x srun || echo "$p")
+kill -USR1 "$s"
+wait "$p"
+expect_eq "USR1 rc" 0 $?
+# (each task's sleep, in its process group, dies of it too: sh says so)
+expect_eq "USR1 to every task" "$(printf '0: got USR1\n1: got USR1')" "$(grep got sig.out | sort)"
+ok "a signal to srun reaches every task"

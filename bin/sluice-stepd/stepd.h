@@ -73,7 +73,8 @@ void stepd_pbs_cleanup(struct stepd *s);
  * not yet made its own session). */
 void stepd_job_kill(struct stepd *s, int sig);
 /* The same signal to every other process group of the job's session: the
- * tasks of its srun steps (step_track.c). */
-void stepd_steps_kill(pid_t session, int sig);
+ * tasks of its srun steps (step_track.c); only the user's processes are
+ * looked at. */
+void stepd_steps_kill(pid_t session, uid_t uid, int sig);
 
 #endif

@@ -76,3 +76,24 @@ bin_strigger_SOURCES = bin/strigger.c
 UNIT_TESTS += tests/unit/test_sprio_fmt tests/unit/test_sshare_fmt
 tests_unit_test_sprio_fmt_LDADD = $(TEST_LIBS)
 tests_unit_test_sshare_fmt_LDADD = $(TEST_LIBS)
+# srun: job steps inside an allocation (the tasks run as srun's children,
+# in the job's process group); steps are recorded by sluiced.
+bin_PROGRAMS += bin/srun
+bin_srun_SOURCES = bin/srun.c bin/srun_step.c bin/srun_step.h bin/srun_io.c bin/srun_io.h \
+	bin/srun_alloc.c bin/srun_alloc.h bin/srun_pty.c bin/srun_pty.h
+bin_srun_LDADD = $(SL_LIBS)
+libbatch_libbatch_a_SOURCES += libbatch/step.c libbatch/step.h \
+	libbatch/client_step.c libbatch/client_step.h
+compat_libcompat_a_SOURCES += compat/srun_opt.c compat/srun_opt.h \
+	compat/srun_layout.c compat/srun_layout.h \
+	compat/srun_multiprog.c compat/srun_multiprog.h
+UNIT_TESTS += tests/unit/test_srun_opt tests/unit/test_step_rows
+compat_libcompat_a_SOURCES += compat/squeue_steps.c compat/squeue_steps.h
+EXTRA_DIST += tests/integration/srun_scenario.sh tests/integration/srun_capture.sh \
+	tests/integration/srun_lib.sh tests/integration/srun_share.sh tests/data/srun/srun.golden
+# salloc: an allocation (srun_alloc.c) and a command in it.
+bin_PROGRAMS += bin/salloc
+bin_salloc_SOURCES = bin/salloc.c bin/srun_alloc.c bin/srun_alloc.h
+bin_salloc_LDADD = $(SL_LIBS)
+bin_PROGRAMS += bin/sattach
+bin_sattach_SOURCES = bin/sattach.c

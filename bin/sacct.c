@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "client.h"
+#include "client_step.h"
 #include "sacct_fmt.h"
 #include "sacct_opt.h"
 #include "slurm_clusters.h"
@@ -116,6 +117,32 @@ static int print_json(const struct sl_sacct_opts *o, const struct sl_sacct_windo
 	return 0;
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The srun steps of the jobs fetched (none with -X), sorted as
+ * sl_sacct_fmt_set_steps() wants them. A daemon without steps answers
+ * none: the job rows still print. */
+static void fetch_steps(const struct sl_sacct_opts *o, struct sl_job **v, size_t n,
+			struct sl_step **steps, size_t *ns)
+{
+	struct sl_err err = SL_ERR_INIT;
+	uint64_t *ids = sl_xcalloc(n ? n : 1, sizeof(*ids));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (k == 0 || ids[k - 1] != v[i]->id)
+			ids[k++] = v[i]->id;
+	qsort(ids, k, sizeof(*ids), cmp_id); /* jobs come in sacct's order */
+	*steps = NULL;
+	*ns = 0;
+	if (!o->no_steps && k > 0)
+		(void)sl_client_steps(ids, k, 0, steps, ns, &err);
+	free(ids);
+}
+
 int main(int argc, char **argv)
 {
 	struct sl_sacct_opts o = {0};
@@ -154,6 +181,10 @@ int main(int argc, char **argv)
 	if (!o.sel.states.matches_none && !other_cluster && fetch(&o, &w, &v, &n) != 0)
 		rc = 1;
 	sl_sacct_sort(v, n);
+	struct sl_step *steps;
+	size_t ns;
+	fetch_steps(&o, v, n, &steps, &ns);
+	sl_sacct_fmt_set_steps(f, steps, ns);
 	for (size_t i = 0; i < n; i++)
 		if (sl_sacct_window_match(&o, &w, v[i]) &&
 		    sl_sacct_fmt_job(f, v[i], o.mode, !o.no_steps, now, b) != 0)
@@ -163,6 +194,7 @@ int main(int argc, char **argv)
 out:
 	sl_buf_free(b);
 	sl_sacct_fmt_free(f);
+	sl_step_free_array(steps, ns);
 	sl_job_free_array(v, n);
 	sl_sacct_opts_clear(&o);
 	return rc ? rc : fflush(stdout) == 0 ? 0 : 1;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "client_step.h"
 #include "scancel_opt.h"
 #include "slurm_clusters.h"
 #include "slurm_state.h"
@@ -71,16 +72,36 @@ static int report(const struct sl_scancel_opts *o, const struct sl_jobresult *r)
 	return code;
 }
 
-/* Ids Sluice answers itself: no job has steps or is heterogeneous. */
+/* A step "N.S": sluiced passes the signal (0: cancel) to its srun. */
+static int signal_step(const struct sl_scancel_opts *o, const char *id)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char *dot;
+	uint64_t job = strtoull(id, &dot, 10);
+	uint32_t step = (uint32_t)strtoul(dot + 1, NULL, 10);
+	int r = sl_client_step_signal(job, step, o->signal, &err);
+	if (r == -SL_EPERM)
+		fprintf(stderr, "scancel: error: Kill job error on job step id %s: "
+			"Access/permission denied\n", id);
+	return r == -SL_EPERM ? E_ACCESS_DENIED : r == 0 ? 0 : -1;
+}
+
+/* Ids Sluice answers itself: no job is heterogeneous; a step that is not
+ * running. */
 static int answer_steps_het(const struct sl_scancel_opts *o)
 {
 	int rc = 0;
 
 	for (size_t i = 0; i < o->n_steps; i++) {
+		int r;
+		if (o->verbose > 0 && !o->signal)
+			fprintf(stderr, "scancel: Terminating step %s\n", o->steps[i]);
+		if ((r = signal_step(o, o->steps[i])) >= 0) {
+			rc = max(rc, r);
+			continue;
+		}
 		if (o->signal)
 			continue; /* Slurm signals a missing step silently */
-		if (o->verbose > 0)
-			fprintf(stderr, "scancel: Terminating step %s\n", o->steps[i]);
 		fprintf(stderr, "scancel: error: Kill job error on job step id %.*s: "
 			"Invalid job id specified\n", (int)strcspn(o->steps[i], "."), o->steps[i]);
 		rc = max(rc, E_INVALID_JOB_ID);

@@ -9,10 +9,12 @@
 
 #include "buf.h"
 #include "client.h"
+#include "client_step.h"
 #include "slurm_json.h"
 #include "slurm_state.h"
 #include "squeue_fmt.h"
 #include "squeue_opt.h"
+#include "squeue_steps.h"
 #include "slurm_clusters.h"
 #include "xalloc.h"
 
@@ -120,6 +122,35 @@ static int print(const struct sl_squeue_opts *o, const struct sl_squeue_fmt *f,
 	return 0;
 }
 
+/* -s: the running steps of the jobs selected (sluiced's STEPS request). */
+static int print_steps(const struct sl_squeue_opts *o, struct sl_job **v, size_t n, int64_t now)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_step *steps = NULL;
+	uint64_t *ids = sl_xcalloc(n ? n : 1, sizeof(*ids));
+	struct sl_buf *b = sl_buf_new(OUT_CAP);
+	size_t ns = 0;
+	int r = 0;
+	if (o->format || o->format_long) { /* the step fields are not a table here yet */
+		fprintf(stderr, "squeue: error: --steps with -o/-O is not supported by Sluice\n");
+		free(ids);
+		sl_buf_free(b);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		ids[i] = v[i]->id;
+	if (n > 0 && (r = sl_client_steps(ids, n, 1, &steps, &ns, &err)) != 0)
+		fprintf(stderr, "slurm_load_job_steps error: %s\n", err.msg);
+	if (r == 0) {
+		sl_squeue_steps_fmt(v, n, steps, ns, o->step_list, o->noheader, now, b);
+		fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
+	}
+	sl_buf_free(b);
+	sl_step_free_array(steps, ns);
+	free(ids);
+	return r;
+}
+
 /* print_date(): "Wed Nov 25 23:03:28 2026", the day zero-padded. */
 static void print_date(void)
 {
@@ -148,7 +179,9 @@ static int round_once(const struct sl_squeue_opts *o, const struct sl_squeue_fmt
 	if (!o->noheader && (o->iterate || o->verbose || o->longfmt))
 		print_date();
 	selection(o, &want);
-	if ((r = fetch(o, &want, &v, &n)) == 0)
+	if ((r = fetch(o, &want, &v, &n)) == 0 && o->steps)
+		r = print_steps(o, v, n, now);
+	else if (r == 0)
 		print(o, f, &want, v, n, now);
 	sl_job_free_array(v, n);
 	return r != 0;

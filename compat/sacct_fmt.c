@@ -41,6 +41,8 @@ enum kind { K_STR = 0, K_DATE, K_NUM };
 struct pctx {
 	int64_t now;
 	int unit; /* sl_slurm_mem_fmt()'s: 0, '-' or K M G T P */
+	const struct sl_step *step; /* an srun step's row, printed as a batch row but for
+				     * its own id, name, state, tasks, CPUs and nodes */
 };
 
 typedef void (*field_fn)(const struct sl_job *j, enum row row, const struct pctx *c,
@@ -57,6 +59,8 @@ struct sl_sacct_fmt {
 	struct sl_fmt *fmt;
 	char *delim; /* --delimiter; NULL: '|' */
 	int unit;
+	const struct sl_step *steps; /* borrowed (sl_sacct_fmt_set_steps) */
+	size_t nsteps;
 };
 
 enum sl_jobstate sl_sacct_batch_state(const struct sl_job *j)
@@ -98,8 +102,10 @@ static struct sl_jobshape shape(const struct sl_job *j)
 
 /* The CPUs of the row: the job's (allocated, or asked for while it never
  * ran), or the batch step's, one node's worth. */
-static int row_cpus(const struct sl_job *j, enum row row)
+static int row_cpus(const struct sl_job *j, enum row row, const struct pctx *c)
 {
+	if (c->step)
+		return c->step->cpus;
 	int cpus = started(j) ? j->alloc_cpus : 0, nodes = shape(j).nodes;
 	if (cpus <= 0 && started(j))
 		cpus = sl_slurm_job_cpus(j);
@@ -158,8 +164,11 @@ F(f_elapsed_raw) { (void)row; snprintf(buf, len, "%lld", (long long)elapsed(j, c
 F(f_uid) { (void)c; JOBNUM((unsigned)j->uid); }
 F(f_gid) { (void)c; JOBNUM((unsigned)j->gid); }
 F(f_priority) { (void)c; JOBNUM(sl_prio_slurm(j)); }
-F(f_alloc_cpus) { (void)c; snprintf(buf, len, "%d", row_cpus(j, row)); }
-F(f_nnodes) { (void)c; snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : shape(j).nodes); }
+F(f_alloc_cpus) { snprintf(buf, len, "%d", row_cpus(j, row, c)); }
+F(f_nnodes)
+{
+	snprintf(buf, len, "%d", c->step ? c->step->nnodes : row == ROW_BATCH ? 1 : shape(j).nodes);
+}
 /* The batch step's figures, when its supervisor measured any. */
 static int measured(const struct sl_job *j, enum row row, struct sl_usage *u)
 {
@@ -222,13 +231,20 @@ F(f_user_cpu) { (void)row; (void)c; sl_slurm_usage_cpu(j->user_usec, buf, len); 
 F(f_system_cpu) { (void)row; (void)c; sl_slurm_usage_cpu(j->sys_usec, buf, len); }
 F(f_total_cpu) { (void)row; (void)c; sl_slurm_usage_cpu(j->user_usec + j->sys_usec, buf, len); }
 
-F(f_ntasks) { (void)j; (void)c; S(row == ROW_BATCH ? "1" : ""); }
-F(f_cputime) { secs(elapsed(j, c->now) * row_cpus(j, row), buf, len); }
+F(f_ntasks)
+{
+	(void)j;
+	if (c->step)
+		snprintf(buf, len, "%d", c->step->ntasks);
+	else
+		S(row == ROW_BATCH ? "1" : "");
+}
+F(f_cputime) { secs(elapsed(j, c->now) * row_cpus(j, row, c), buf, len); }
 F(f_suspended) { (void)j; (void)row; (void)c; secs(0, buf, len); }
 
 F(f_cputime_raw)
 {
-	snprintf(buf, len, "%lld", (long long)(elapsed(j, c->now) * row_cpus(j, row)));
+	snprintf(buf, len, "%lld", (long long)(elapsed(j, c->now) * row_cpus(j, row, c)));
 }
 
 /* A step's Submit and Eligible are its start (print.c: step->start). */
@@ -246,20 +262,22 @@ F(f_eligible)
 
 F(f_jobid)
 {
-	(void)c;
-	snprintf(buf, len, "%llu%s", (unsigned long long)j->id, row == ROW_BATCH ? ".batch" : "");
+	if (c->step)
+		snprintf(buf, len, "%llu.%u", (unsigned long long)j->id, c->step->step_id);
+	else
+		snprintf(buf, len, "%llu%s", (unsigned long long)j->id,
+			 row == ROW_BATCH ? ".batch" : "");
 }
 
 F(f_jobname)
 {
-	(void)c;
-	S(row == ROW_BATCH ? "batch" : OR_EMPTY(j->spec.name));
+	S(c->step ? OR_EMPTY(c->step->name) : row == ROW_BATCH ? "batch" : OR_EMPTY(j->spec.name));
 }
 
 F(f_alloc_nodes)
 {
-	(void)c;
-	snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : started(j) ? shape(j).nodes : 0);
+	snprintf(buf, len, "%d", c->step ? c->step->nnodes : row == ROW_BATCH ? 1 :
+				 started(j) ? shape(j).nodes : 0);
 }
 
 F(f_req_nodes) { (void)c; snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : shape(j).nodes); }
@@ -268,7 +286,7 @@ F(f_req_cpus)
 {
 	struct sl_jobshape sh = shape(j);
 	(void)c;
-	snprintf(buf, len, "%d", row == ROW_BATCH ? row_cpus(j, row) : sh.cpus_per_node * sh.nodes);
+	snprintf(buf, len, "%d", row == ROW_BATCH ? row_cpus(j, row, c) : sh.cpus_per_node * sh.nodes);
 }
 
 /* TRES: the job's request always, its allocation once it ran; the batch
@@ -339,9 +357,10 @@ F(f_resv_cpu_raw)
 /* The batch step runs on the first node only: "n[1-3]" -> "n1". */
 F(f_nodelist)
 {
-	const char *nl = j->nodelist;
-	(void)c;
-	if (nl == NULL || *nl == '\0')
+	const char *nl = c->step ? c->step->nodelist : j->nodelist;
+	if (c->step && nl && *nl)
+		S(nl);
+	else if (nl == NULL || *nl == '\0')
 		S("None assigned");
 	else if (row == ROW_JOB)
 		S(nl);
@@ -396,8 +415,11 @@ F(f_timelimit_raw)
 
 F(f_state)
 {
-	(void)c;
-	if (row == ROW_BATCH)
+	if (c->step && c->step->state == SL_JOB_CANCELLED && c->step->cancelled_by >= 0)
+		snprintf(buf, len, "CANCELLED by %lld", (long long)c->step->cancelled_by);
+	else if (c->step)
+		S(sl_jobstate_name(c->step->state));
+	else if (row == ROW_BATCH)
 		S(sl_jobstate_name(sl_sacct_batch_state(j)));
 	else if (j->state == SL_JOB_CANCELLED && j->cancelled_by >= 0)
 		snprintf(buf, len, "CANCELLED by %d", j->cancelled_by);
@@ -693,11 +715,11 @@ int sl_sacct_fmt_header(const struct sl_sacct_fmt *f, enum sl_sacct_mode mode,
 }
 
 static int one_row(const struct sl_sacct_fmt *f, const struct sl_job *j, enum row row,
-		   enum sl_sacct_mode mode, int64_t now, struct sl_buf *b)
+		   enum sl_sacct_mode mode, int64_t now, struct sl_buf *b, const struct sl_step *st)
 {
 	char val[VAL_MAX];
 	size_t n = sl_fmt_count(f->fmt);
-	struct pctx c = {now, f->unit};
+	struct pctx c = {now, f->unit, st};
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < n; i++) {
@@ -709,11 +731,40 @@ static int one_row(const struct sl_sacct_fmt *f, const struct sl_job *j, enum ro
 	return r ? r : sl_buf_addc(b, '\n');
 }
 
+void sl_sacct_fmt_set_steps(struct sl_sacct_fmt *f, const struct sl_step *steps, size_t n)
+{
+	f->steps = steps;
+	f->nsteps = n;
+}
+
+/* An srun step's row: the job's, with the step's times and end. */
+static int step_row(const struct sl_sacct_fmt *f, const struct sl_job *j, const struct sl_step *st,
+		    enum sl_sacct_mode mode, int64_t now, struct sl_buf *b)
+{
+	struct sl_job tmp = *j; /* shallow: only read, never freed */
+	tmp.start_time = st->start_time;
+	tmp.end_time = st->end_time;
+	tmp.state = st->state;
+	tmp.exit_code = st->exit_code;
+	tmp.exit_signal = st->exit_signal;
+	return one_row(f, &tmp, ROW_BATCH, mode, now, b, st);
+}
+
 int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
 		     enum sl_sacct_mode mode, int steps, int64_t now, struct sl_buf *b)
 {
-	int r = one_row(f, j, ROW_JOB, mode, now, b);
+	int r = one_row(f, j, ROW_JOB, mode, now, b, NULL);
 	if (r == 0 && steps && sl_sacct_has_batch_step(j))
-		r = one_row(f, j, ROW_BATCH, mode, now, b);
+		r = one_row(f, j, ROW_BATCH, mode, now, b, NULL);
+	size_t lo = 0, hi = f->nsteps;
+	while (lo < hi) { /* the job's first step: they are in job order */
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->steps[mid].job_id < j->id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; r == 0 && steps && i < f->nsteps && f->steps[i].job_id == j->id; i++)
+		r = step_row(f, j, &f->steps[i], mode, now, b);
 	return r;
 }

@@ -8,6 +8,7 @@
 #include "buf.h"
 #include "err.h"
 #include "job.h"
+#include "step.h"
 
 #define SL_SACCT_FIELDS_DEFAULT "JobID,JobName,Partition,Account,AllocCPUS,State,ExitCode"
 
@@ -29,6 +30,11 @@ void sl_sacct_fmt_set_delimiter(struct sl_sacct_fmt *f, const char *delim);
 /* --units=K|M|G|T|P (sizes in that unit), or '-' for --noconvert; 0 is
  * Slurm's default (the largest unit that keeps the number exact). */
 void sl_sacct_fmt_set_units(struct sl_sacct_fmt *f, int unit);
+
+/* The srun steps (N.0, N.1, ...) printed after each job's batch row:
+ * borrowed until the last sl_sacct_fmt_job() call; sorted by job id,
+ * then step id. */
+void sl_sacct_fmt_set_steps(struct sl_sacct_fmt *f, const struct sl_step *steps, size_t n);
 
 /* sacct -e: every field name, four a line, as Slurm lays them out. */
 int sl_sacct_fields_help(struct sl_buf *b);

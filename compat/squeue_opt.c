@@ -41,6 +41,14 @@ SET(set_verbose) { (void)arg; (void)err; O(ctx)->verbose++; return 0; }
 SET(set_long) { (void)arg; (void)err; O(ctx)->longfmt = O(ctx)->override = 1; return 0; }
 SET(set_start) { (void)arg; (void)err; O(ctx)->start = O(ctx)->override = 1; return 0; }
 SET(set_sort) { (void)err; replace(&O(ctx)->sort, arg); return 0; }
+SET(set_steps)
+{
+	(void)err;
+	O(ctx)->steps = 1;
+	if (arg)
+		replace(&O(ctx)->step_list, arg);
+	return 0;
+}
 
 LIST(set_accounts, sl_query_list_set, accounts)
 LIST(set_names, sl_query_list_set, names)
@@ -215,7 +223,7 @@ static const struct sl_opt table[] = {
 	ROW("sibling", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("sort", 'S', SL_OPT_REQ, set_sort),
 	ROW("start", 0, SL_OPT_NOARG, set_start),
-	UNSUPP("steps", 's', SL_OPT_OPTARG),
+	ROW("steps", 's', SL_OPT_OPTARG, set_steps),
 	ROW("states", 't', SL_OPT_REQ, set_states),
 	ROW("usage", 0, SL_OPT_NOARG, set_usage),
 	ROW("user", 'u', SL_OPT_REQ, set_users),
@@ -297,6 +305,7 @@ void sl_squeue_opts_clear(struct sl_squeue_opts *o)
 	free(o->format_long);
 	free(o->sort);
 	free(o->clusters);
+	free(o->step_list);
 	sl_jobsel_clear(&o->sel);
 	memset(o, 0, sizeof(*o));
 }

@@ -18,6 +18,8 @@ struct sl_squeue_opts {
 	char *format_long; /* -O or SQUEUE_FORMAT2 */
 	char *sort;        /* -S or SQUEUE_SORT */
 	char *clusters;    /* -M, as given (slurm_clusters.h checks it) */
+	int steps;         /* -s: steps, not jobs */
+	char *step_list;   /* -s's optional list ("N.S,..."); NULL: all */
 	char warn[SL_ERR_MSG_MAX]; /* what squeue says and goes on (unknown users) */
 	struct sl_jobsel sel;
 };

@@ -40,6 +40,11 @@ enum sl_msgtype {
 	SL_MSG_HOLD = 20,      /* qhold/qrls: a user's or an operator's hold */
 	SL_MSG_SHARES = 21,    /* sshare: {} -> {"now", "rows": [association...]} */
 	SL_MSG_STAT = 23,      /* sstat: {"id"} -> a running job's use so far (h_stat.c) */
+	/* Job steps (srun; 24-29 are theirs): */
+	SL_MSG_STEP_CREATE = 24, /* srun, as the job's user: a step record -> {"step"} */
+	SL_MSG_STEP_END = 25,    /* srun: the step's end, state and exit status */
+	SL_MSG_STEPS = 26,       /* sacct, squeue -s: {"jobs": [ids], "running"} -> {"steps"} */
+	SL_MSG_STEP_SIGNAL = 27, /* scancel N.S: {"job", "step", "signal"} (0: cancel) */
 	SL_MSG_TYPE_MAX,
 	SL_MSG_REPLY = 0x8000 /* or-ed into the request type */
 };

@@ -74,6 +74,10 @@ void stepd_pbs_cleanup(struct stepd *s);
 /* Signal the job's process group (falls back to the pid while the child has
  * not yet made its own session). */
 void stepd_job_kill(struct stepd *s, int sig);
+/* The same signal to every other process group of the job's session: the
+ * tasks of its srun steps (step_track.c); only the user's processes are
+ * looked at. */
+void stepd_steps_kill(pid_t session, uid_t uid, int sig);
 
 /* Sample the job's processes when a sample is due at now_ms (monotonic)
  * and write <jobdir>/usage; the time the next one is due. */

@@ -6,6 +6,7 @@ bin_sluice_stepd_sluice_stepd_SOURCES = \
 	bin/sluice-stepd/stepd.c bin/sluice-stepd/stepd.h bin/sluice-stepd/stepd_launch.c \
 	bin/sluice-stepd/stepd_pam.c bin/sluice-stepd/stepd_pbs.c \
 	bin/sluice-stepd/stepd_usage.c
+bin_sluice_stepd_sluice_stepd_SOURCES += bin/sluice-stepd/step_track.c
 bin_sluice_stepd_sluice_stepd_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin
 # Linked dynamically: PAM loads its modules with dlopen(), which a static
 # program cannot do reliably (configure.ac).

@@ -31,6 +31,11 @@ static const struct {
 	{SL_MSG_HOLD, "hold", SL_PRIV_OWNER, sl_h_hold, NULL, NULL},
 	{SL_MSG_STAT, "stat", SL_PRIV_OWNER, sl_h_stat, NULL, NULL},
 	{SL_MSG_SHARES, "shares", SL_PRIV_ANY, sl_h_shares, NULL, NULL},
+	/* steps: the job's user (or an operator) is checked per job in h_step.c */
+	{SL_MSG_STEP_CREATE, "step_create", SL_PRIV_ANY, sl_h_step_create, NULL, NULL},
+	{SL_MSG_STEP_END, "step_end", SL_PRIV_ANY, sl_h_step_end, NULL, NULL},
+	{SL_MSG_STEPS, "steps", SL_PRIV_ANY, sl_h_steps, NULL, NULL},
+	{SL_MSG_STEP_SIGNAL, "step_signal", SL_PRIV_OWNER, sl_h_step_signal, NULL, NULL},
 };
 
 static char *error_reply(int code, const char *msg)

@@ -58,5 +58,15 @@ int sl_h_config(struct sluiced *d, const struct sl_peer *p, json_object *req,
 /* sshare: associations, their raw shares and usage (h_share.c). */
 int sl_h_shares(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		json_object *rep, struct sl_err *err);
+/* Job steps (h_step.c): srun records them, sacct and squeue -s read
+ * them, scancel N.S signals one. */
+int sl_h_step_create(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		     json_object *rep, struct sl_err *err);
+int sl_h_step_end(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		  json_object *rep, struct sl_err *err);
+int sl_h_steps(struct sluiced *d, const struct sl_peer *p, json_object *req,
+	       json_object *rep, struct sl_err *err);
+int sl_h_step_signal(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		     json_object *rep, struct sl_err *err);
 
 #endif

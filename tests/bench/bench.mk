@@ -54,3 +54,5 @@ EXTRA_DIST += tests/bench/squeue.sh
 bench-squeue: all
 	bash $(srcdir)/tests/bench/squeue.sh $(BENCH_ARGS) $(abs_top_builddir)
 .PHONY: bench-squeue
+# srun -n 64 true, Sluice beside the real Slurm (issue 14): tests/bench/srun.sh.
+EXTRA_DIST += tests/bench/srun.sh

@@ -84,3 +84,5 @@ EXTRA_DIST += tests/integration/json_shape.py tests/integration/json_ref_capture
 	tests/data/json/sacct_real.json tests/data/json/sacct_real_measured.json \
 	tests/data/output/sstat_default.out tests/data/output/sstat_aP.out \
 	tests/data/output/sstat_pn.out tests/data/output/sstat_e.out tests/data/output/sstat_help.out
+# srun inside a local allocation, diffed against Slurm 22.05 (srun_scenario.sh).
+INTEGRATION_TESTS += tests/integration/srun.sh

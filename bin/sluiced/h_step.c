@@ -1,0 +1,223 @@
+/* h_step.c - the job-step requests (PROTOCOL.md, 24-27). srun, running as
+ * the job's user inside the allocation, records each step it starts and its
+ * end; sacct and squeue -s read them; scancel N.S reaches srun, which
+ * passes the signal to every task. Steps sit beside jobs in the store
+ * (store_steps.c) and never reach the engine: a step uses the job's
+ * allocation, which srun checks.
+ *
+ * A step's srun is named by the pid the kernel gave for the connection
+ * that created the step (SO_PEERCRED, not a number the client sent) and
+ * that process's start time, so a signal never reaches a reused pid. */
+#include "authz.h"
+#include "handlers.h"
+#include "jobdir.h"
+#include "jobtab.h"
+#include "step.h"
+#include "store.h"
+#include "store_steps.h"
+#include "xalloc.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int req_step(json_object *req, struct sl_step *st, struct sl_err *err)
+{
+	return sl_step_from_json(req, st, err);
+}
+
+/* The job of a step request, as its user (or an operator) may use it. */
+static int job_for(struct sluiced *d, const struct sl_peer *p, uint64_t id, struct sl_job **j,
+		   struct sl_err *err)
+{
+	*j = sl_jobtab_get(d->jobs, id);
+	if (*j == NULL)
+		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
+	if (!p->operator && p->uid != (*j)->uid)
+		return sl_err_set(err, SL_EPERM, "Access/permission denied");
+	return 0;
+}
+
+/* Slurm 22.05's sharing: a step holds its CPUs (all the job's on its nodes
+ * unless --exact or -c) and a step that is not --overlap waits while the
+ * ones running leave it too few. A step whose srun is gone (kill -9)
+ * holds nothing. */
+static int cpus_free(struct sluiced *d, const struct sl_job *j, const struct sl_step *want,
+		     struct sl_err *err)
+{
+	struct sl_step *v = NULL;
+	size_t n = 0;
+	int busy = 0, r;
+	if (want->overlap)
+		return 0;
+	if ((r = sl_store_steps(d->store, &j->id, 1, 1, &v, &n, err)) != 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		unsigned long long started = 0;
+		if (!v[i].overlap && sl_proc_starttime(v[i].pid, &started) == 0 &&
+		    started == v[i].pid_start)
+			busy += v[i].cpus;
+	}
+	sl_step_free_array(v, n);
+	if (busy > 0 && busy + want->cpus > j->alloc_cpus)
+		return sl_err_set(err, SL_EBUSY, "Requested nodes are busy");
+	return 0;
+}
+
+int sl_h_step_create(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		     json_object *rep, struct sl_err *err)
+{
+	struct sl_step st;
+	struct sl_job *j;
+	int r;
+
+	if ((r = req_step(req, &st, err)) != 0 || (r = job_for(d, p, st.job_id, &j, err)) != 0)
+		goto out;
+	if (j->state != SL_JOB_RUNNING && j->state != SL_JOB_CONFIGURING) {
+		r = sl_err_set(err, SL_ESTATE, "Job/step already completing or completed");
+		goto out;
+	}
+	if ((r = cpus_free(d, j, &st, err)) != 0)
+		goto out;
+	st.uid = j->uid;
+	st.pid = p->pid;
+	(void)sl_proc_starttime(p->pid, &st.pid_start);
+	st.state = SL_JOB_RUNNING;
+	st.start_time = (int64_t)time(NULL);
+	st.end_time = 0;
+	st.exit_code = st.exit_signal = 0;
+	st.cancelled_by = -1;
+	if ((r = sl_store_begin(d->store, err)) != 0 ||
+	    (r = sl_store_step_insert(d->store, &st, err)) != 0)
+		goto out;
+	json_object_object_add(rep, "step", json_object_new_int64(st.step_id));
+out:
+	sl_step_clear(&st);
+	return r;
+}
+
+int sl_h_step_end(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		  json_object *rep, struct sl_err *err)
+{
+	struct sl_step st, old = {0};
+	struct sl_job *j;
+	int r;
+	(void)rep;
+	if ((r = req_step(req, &st, err)) != 0 || (r = job_for(d, p, st.job_id, &j, err)) != 0 ||
+	    (r = sl_store_step_get(d->store, st.job_id, st.step_id, &old, err)) != 0)
+		goto out;
+	if (!sl_jobstate_is_final(st.state)) {
+		r = sl_err_set(err, SL_EINVAL, "step end: state %s is not an end",
+			       sl_jobstate_name(st.state));
+		goto out;
+	}
+	st.end_time = (int64_t)time(NULL);
+	if ((r = sl_store_begin(d->store, err)) == 0)
+		r = sl_store_step_end(d->store, &st, err);
+out:
+	sl_step_clear(&old);
+	sl_step_clear(&st);
+	return r;
+}
+
+/* A step still running in the store whose job has ended lost its srun
+ * with the job (scancel, the time limit): it ended with the job, by
+ * SIGKILL at the latest, and sacct shows it CANCELLED then, as Slurm's
+ * does. Answered that way, not written: the job's end is the record. */
+static void settle(struct sluiced *d, struct sl_step *st)
+{
+	const struct sl_job *j = sl_jobtab_get(d->jobs, st->job_id);
+	if (st->end_time != 0 || (j && !sl_jobstate_is_final(j->state)))
+		return;
+	st->state = SL_JOB_CANCELLED;
+	st->end_time = j && j->end_time ? j->end_time : st->start_time;
+	if (st->exit_signal == 0)
+		st->exit_signal = SIGKILL;
+}
+
+static int visible(const struct sl_peer *p, const struct sl_step *st)
+{
+	/* what squeue and sacct show of jobs: everyone's (PrivateData is not set) */
+	(void)p;
+	(void)st;
+	return 1;
+}
+
+int sl_h_steps(struct sluiced *d, const struct sl_peer *p, json_object *req,
+	       json_object *rep, struct sl_err *err)
+{
+	json_object *ids = NULL, *v, *arr;
+	uint64_t *jobs = NULL;
+	struct sl_step *steps = NULL;
+	size_t n = 0, ns = 0;
+	int running = 0, r;
+
+	if (json_object_object_get_ex(req, "jobs", &ids) && json_object_is_type(ids, json_type_array))
+		n = json_object_array_length(ids);
+	if (n > 100000)
+		return sl_err_set(err, SL_ETOOBIG, "steps: too many job ids");
+	jobs = sl_xcalloc(n ? n : 1, sizeof(*jobs));
+	for (size_t i = 0; i < n; i++)
+		jobs[i] = (uint64_t)json_object_get_int64(json_object_array_get_idx(ids, i));
+	if (json_object_object_get_ex(req, "running", &v))
+		running = json_object_get_boolean(v);
+	if ((r = sl_store_steps(d->store, jobs, n, 0, &steps, &ns, err)) != 0)
+		goto out;
+	arr = json_object_new_array();
+	for (size_t i = 0; i < ns; i++) {
+		settle(d, &steps[i]);
+		if ((running && steps[i].end_time != 0) || !visible(p, &steps[i]))
+			continue;
+		json_object_array_add(arr, sl_step_to_json(&steps[i]));
+	}
+	json_object_object_add(rep, "steps", arr);
+out:
+	sl_step_free_array(steps, ns);
+	free(jobs);
+	return r;
+}
+
+int sl_h_step_signal(struct sluiced *d, const struct sl_peer *p, json_object *req,
+		     json_object *rep, struct sl_err *err)
+{
+	struct sl_step st = {0};
+	struct sl_job *j;
+	json_object *v;
+	unsigned long long started = 0;
+	uint64_t job = 0;
+	uint32_t step = 0;
+	int sig = 0, r;
+	(void)rep;
+
+	if (json_object_object_get_ex(req, "job", &v))
+		job = (uint64_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(req, "step", &v))
+		step = (uint32_t)json_object_get_int64(v);
+	if (json_object_object_get_ex(req, "signal", &v))
+		sig = json_object_get_int(v);
+	if (sig < 0 || sig >= NSIG)
+		return sl_err_set(err, SL_EINVAL, "Invalid signal %d", sig);
+	if ((j = sl_jobtab_get(d->jobs, job)) == NULL)
+		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
+	if ((r = sl_authz_job(p, j, sig ? SL_OP_SIGNAL : SL_OP_CANCEL, err)) != 0 ||
+	    (r = sl_store_step_get(d->store, job, step, &st, err)) != 0)
+		goto out;
+	settle(d, &st);
+	if (st.end_time != 0 || st.pid <= 0 ||
+	    sl_proc_starttime(st.pid, &started) != 0 || started != st.pid_start) {
+		r = sl_err_set(err, SL_ESTATE, "Job/step already completing or completed");
+		goto out;
+	}
+	union sigval val = {.sival_int = sig};
+	if (sigqueue(st.pid, SL_SRUN_SIG_STEP, val) != 0)
+		r = sl_err_set(err, errno == ESRCH ? SL_ESTATE : SL_EPERM, "%s",
+			       errno == ESRCH ? "Job/step already completing or completed"
+					      : "Access/permission denied");
+	else if (sig == 0 && (r = sl_store_begin(d->store, err)) == 0)
+		r = sl_store_step_cancelled(d->store, job, step, p->uid, err);
+out:
+	sl_step_clear(&st);
+	return r;
+}

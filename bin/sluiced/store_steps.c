@@ -1,0 +1,197 @@
+/* store_steps.c - job steps in SQLite (store_steps.h). Steps are few next
+ * to jobs (one per srun), so their statements are prepared per call rather
+ * than kept in the store's struct, and the table is created on first use:
+ * a store from before steps gains it without a schema version. */
+#include "store_steps.h"
+
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_int.h"
+#include "xalloc.h"
+
+#define STEP_COLS "job_id, step_id, name, state, exit_code, exit_signal, start_time, " \
+	"end_time, ntasks, nnodes, cpus, nodelist, uid, pid, pid_start, cancelled_by, overlap"
+
+static int ensure(struct sl_store *s, struct sl_err *err)
+{
+	return store_exec(s, "CREATE TABLE IF NOT EXISTS steps(job_id INTEGER NOT NULL,"
+			  " step_id INTEGER NOT NULL, name TEXT, state INTEGER NOT NULL,"
+			  " exit_code INTEGER, exit_signal INTEGER, start_time INTEGER,"
+			  " end_time INTEGER, ntasks INTEGER, nnodes INTEGER, cpus INTEGER,"
+			  " nodelist TEXT, uid INTEGER, pid INTEGER, pid_start INTEGER,"
+			  " cancelled_by INTEGER NOT NULL DEFAULT -1, overlap INTEGER NOT NULL DEFAULT 0,"
+			  " PRIMARY KEY(job_id, step_id));", err);
+}
+
+static int prep(struct sl_store *s, const char *sql, sqlite3_stmt **st, struct sl_err *err)
+{
+	int r = ensure(s, err);
+	if (r == 0 && sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK)
+		r = store_dberr(s, err, "steps");
+	return r;
+}
+
+static int done(struct sl_store *s, sqlite3_stmt *st, struct sl_err *err)
+{
+	int rc = sqlite3_step(st), r = 0;
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		r = store_dberr(s, err, "steps");
+	sqlite3_finalize(st);
+	return r;
+}
+
+int sl_store_step_insert(struct sl_store *s, struct sl_step *st, struct sl_err *err)
+{
+	sqlite3_stmt *q = NULL;
+	int r;
+	if ((r = prep(s, "SELECT ifnull(max(step_id) + 1, 0) FROM steps WHERE job_id=?", &q, err)))
+		return r;
+	sqlite3_bind_int64(q, 1, (sqlite3_int64)st->job_id);
+	st->step_id = sqlite3_step(q) == SQLITE_ROW ? (uint32_t)sqlite3_column_int64(q, 0) : 0;
+	sqlite3_finalize(q);
+	if ((r = prep(s, "INSERT INTO steps(" STEP_COLS ") VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+		      &q, err)))
+		return r;
+	sqlite3_bind_int64(q, 1, (sqlite3_int64)st->job_id);
+	sqlite3_bind_int64(q, 2, st->step_id);
+	sqlite3_bind_text(q, 3, st->name ? st->name : "", -1, SQLITE_STATIC);
+	sqlite3_bind_int(q, 4, (int)st->state);
+	sqlite3_bind_int(q, 5, st->exit_code);
+	sqlite3_bind_int(q, 6, st->exit_signal);
+	sqlite3_bind_int64(q, 7, st->start_time);
+	sqlite3_bind_int64(q, 8, st->end_time);
+	sqlite3_bind_int(q, 9, st->ntasks);
+	sqlite3_bind_int(q, 10, st->nnodes);
+	sqlite3_bind_int(q, 11, st->cpus);
+	sqlite3_bind_text(q, 12, st->nodelist ? st->nodelist : "", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 13, (sqlite3_int64)st->uid);
+	sqlite3_bind_int64(q, 14, (sqlite3_int64)st->pid);
+	sqlite3_bind_int64(q, 15, (sqlite3_int64)st->pid_start);
+	sqlite3_bind_int64(q, 16, -1);
+	sqlite3_bind_int(q, 17, st->overlap);
+	return done(s, q, err);
+}
+
+int sl_store_step_cancelled(struct sl_store *s, uint64_t job, uint32_t step, uid_t by,
+			    struct sl_err *err)
+{
+	sqlite3_stmt *q = NULL;
+	int r;
+	if ((r = prep(s, "UPDATE steps SET cancelled_by=? WHERE job_id=? AND step_id=?"
+		      " AND cancelled_by<0", &q, err)))
+		return r;
+	sqlite3_bind_int64(q, 1, (sqlite3_int64)by);
+	sqlite3_bind_int64(q, 2, (sqlite3_int64)job);
+	sqlite3_bind_int64(q, 3, step);
+	return done(s, q, err);
+}
+
+int sl_store_step_end(struct sl_store *s, const struct sl_step *st, struct sl_err *err)
+{
+	sqlite3_stmt *q = NULL;
+	int r;
+	if ((r = prep(s, "UPDATE steps SET state=?, exit_code=?, exit_signal=?, end_time=?"
+		      " WHERE job_id=? AND step_id=?", &q, err)))
+		return r;
+	sqlite3_bind_int(q, 1, (int)st->state);
+	sqlite3_bind_int(q, 2, st->exit_code);
+	sqlite3_bind_int(q, 3, st->exit_signal);
+	sqlite3_bind_int64(q, 4, st->end_time);
+	sqlite3_bind_int64(q, 5, (sqlite3_int64)st->job_id);
+	sqlite3_bind_int64(q, 6, st->step_id);
+	if ((r = done(s, q, err)) == 0 && sqlite3_changes(s->db) == 0)
+		r = sl_err_set(err, SL_ENOENT, "Invalid job id specified");
+	return r;
+}
+
+static char *col_str(sqlite3_stmt *q, int i)
+{
+	const unsigned char *t = sqlite3_column_text(q, i);
+	return sl_xstrdup(t ? (const char *)t : "");
+}
+
+static void row(sqlite3_stmt *q, struct sl_step *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->job_id = (uint64_t)sqlite3_column_int64(q, 0);
+	st->step_id = (uint32_t)sqlite3_column_int64(q, 1);
+	st->name = col_str(q, 2);
+	st->state = (enum sl_jobstate)sqlite3_column_int(q, 3);
+	st->exit_code = sqlite3_column_int(q, 4);
+	st->exit_signal = sqlite3_column_int(q, 5);
+	st->start_time = sqlite3_column_int64(q, 6);
+	st->end_time = sqlite3_column_int64(q, 7);
+	st->ntasks = sqlite3_column_int(q, 8);
+	st->nnodes = sqlite3_column_int(q, 9);
+	st->cpus = sqlite3_column_int(q, 10);
+	st->nodelist = col_str(q, 11);
+	st->uid = (uid_t)sqlite3_column_int64(q, 12);
+	st->pid = (pid_t)sqlite3_column_int64(q, 13);
+	st->pid_start = (unsigned long long)sqlite3_column_int64(q, 14);
+	st->cancelled_by = sqlite3_column_int64(q, 15);
+	st->overlap = sqlite3_column_int(q, 16);
+}
+
+int sl_store_step_get(struct sl_store *s, uint64_t job, uint32_t step, struct sl_step *out,
+		      struct sl_err *err)
+{
+	sqlite3_stmt *q = NULL;
+	int r;
+	memset(out, 0, sizeof(*out));
+	if ((r = prep(s, "SELECT " STEP_COLS " FROM steps WHERE job_id=? AND step_id=?", &q, err)))
+		return r;
+	sqlite3_bind_int64(q, 1, (sqlite3_int64)job);
+	sqlite3_bind_int64(q, 2, step);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		row(q, out);
+	else
+		r = sl_err_set(err, SL_ENOENT, "Invalid job id specified");
+	sqlite3_finalize(q);
+	return r;
+}
+
+static void collect(sqlite3_stmt *q, struct sl_step **out, size_t *nout, size_t *cap)
+{
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		if (*nout == *cap) {
+			*cap = *cap ? *cap * 2 : 16;
+			*out = sl_xrealloc(*out, *cap * sizeof(**out));
+		}
+		row(q, &(*out)[(*nout)++]);
+	}
+}
+
+int sl_store_steps(struct sl_store *s, const uint64_t *jobs, size_t n, int running_only,
+		   struct sl_step **out, size_t *nout, struct sl_err *err)
+{
+	sqlite3_stmt *q = NULL;
+	size_t cap = 0;
+	int r;
+	*out = NULL;
+	*nout = 0;
+	if (n == 0) {
+		/* every step (squeue -s: only the running ones) */
+		if ((r = prep(s, running_only ? "SELECT " STEP_COLS " FROM steps WHERE end_time=0"
+						 " ORDER BY job_id, step_id"
+					       : "SELECT " STEP_COLS " FROM steps ORDER BY job_id, step_id",
+			      &q, err)))
+			return r;
+		collect(q, out, nout, &cap);
+		sqlite3_finalize(q);
+		return 0;
+	}
+	/* per job through the primary key: sacct's jobs, not the whole table */
+	if ((r = prep(s, "SELECT " STEP_COLS " FROM steps WHERE job_id=? AND (?=0 OR end_time=0)"
+		      " ORDER BY step_id", &q, err)))
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_bind_int64(q, 1, (sqlite3_int64)jobs[i]);
+		sqlite3_bind_int(q, 2, running_only);
+		collect(q, out, nout, &cap);
+		sqlite3_reset(q);
+	}
+	sqlite3_finalize(q);
+	return 0;
+}

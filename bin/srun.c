@@ -1,0 +1,201 @@
+/* srun.c - run a job step, as Slurm 22.05's srun: parse (compat/srun_opt),
+ * lay the step out in the job's allocation (compat/srun_layout), record it
+ * with sluiced (one request), run its tasks here (srun_step.c), record its
+ * end. Outside an allocation it makes one first (srun_alloc.c) and
+ * releases it after. srun in a Kubernetes job is refused by name: its
+ * steps need the agent in the pods, which does not exist yet. */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "client_step.h"
+#include "srun_alloc.h"
+#include "srun_layout.h"
+#include "srun_multiprog.h"
+#include "srun_opt.h"
+#include "srun_step.h"
+#include "xalloc.h"
+
+#define MP_FILE_MAX (1u << 20)
+
+extern char **environ;
+
+static void parse(int argc, char **argv, struct sl_srun_opts *o)
+{
+	srun_cmd_parse(sl_srun_opts_parse, sl_srun_usage, argc, argv, o);
+	if (o->mpi_list) {
+		/* what Sluice can do: no PMI wire-up */
+		printf("MPI plugin types are...\n\tnone\n");
+		exit(0);
+	}
+}
+
+/* --multi-prog's file, read whole and checked before the step exists. */
+static char *read_multiprog(const struct sl_srun_opts *o, int ntasks)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char *text = sl_xcalloc(MP_FILE_MAX + 1, 1);
+	size_t len = 0;
+	ssize_t n;
+	int fd = open(o->argv[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "srun: error: Unable to open configuration file %s: %s\n", o->argv[0],
+			strerror(errno));
+		exit(1);
+	}
+	while (len < MP_FILE_MAX && (n = read(fd, text + len, MP_FILE_MAX - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	if (sl_srun_multiprog_check(text, o->argv[0], ntasks, &err) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		exit(1);
+	}
+	return text;
+}
+
+/* The allocation srun is inside, or a refusal of what Sluice lacks. */
+static void allocation(char *const *envp, struct sl_srun_alloc *a)
+{
+	struct sl_err err = SL_ERR_INIT;
+	if (sl_srun_alloc_from_env(envp, a, &err) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		exit(1);
+	}
+	if (getenv("KUBERNETES_SERVICE_HOST") != NULL) {
+		fprintf(stderr, "srun: error: job steps in a Kubernetes job are not supported by "
+				"Sluice\n");
+		exit(1);
+	}
+}
+
+/* AllocCPUS of the step as sacct shows it: -c's CPUs for every task, else
+ * all the job's CPUs on the step's nodes (what a step gets without
+ * --exact in Slurm 22.05). */
+static int step_cpus(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
+		     const struct sl_srun_alloc *a, int rel)
+{
+	int cpus = 0;
+	if (l->cpus_per_task > 0 || o->exact) /* -c implies --exact in 22.05 */
+		return l->ntasks * (l->cpus_per_task > 0 ? l->cpus_per_task : 1);
+	for (int i = 0; i < l->nnodes; i++)
+		cpus += a->cpus[rel + i];
+	return cpus;
+}
+
+static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l,
+		   const struct sl_srun_alloc *a, struct sl_step *rec)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char *arg0 = sl_xstrdup(o->argv[0]);
+	rec->job_id = l->job_id;
+	rec->name = sl_xstrdup(o->name ? o->name : basename(arg0));
+	rec->ntasks = l->ntasks;
+	rec->nnodes = l->nnodes;
+	rec->cpus = step_cpus(o, l, a, o->relative > 0 ? o->relative : 0);
+	rec->overlap = o->overlap;
+	rec->nodelist = sl_xstrdup(l->nodelist);
+	free(arg0);
+	/* CPUs other steps hold: Slurm's words, a retry a second */
+	for (int waited = 0;; waited = 1, sleep(1)) {
+		int r = sl_client_step_create(rec, &l->step_id, &err);
+		if (r == 0 && waited)
+			fprintf(stderr, "srun: Step created for job %llu\n",
+				(unsigned long long)l->job_id);
+		if (r == 0)
+			break;
+		if (r != -SL_EBUSY) {
+			fprintf(stderr, "srun: error: Unable to create step for job %llu: %s\n",
+				(unsigned long long)l->job_id, err.msg);
+			exit(1);
+		}
+		if (!waited)
+			fprintf(stderr, "srun: Job %llu step creation temporarily disabled, retrying "
+				"(%s)\n", (unsigned long long)l->job_id, err.msg);
+		err = (struct sl_err)SL_ERR_INIT;
+	}
+	rec->step_id = l->step_id;
+}
+
+/* One step in the allocation that envp describes (own: srun made it). */
+static int run(const struct sl_srun_opts *o, char *const *envp, int own)
+{
+	struct sl_srun_alloc a;
+	struct sl_srun_layout l;
+	struct sl_step rec = {0};
+	struct sl_err err = SL_ERR_INIT;
+	char *warn = NULL, *mp = NULL, **env;
+	int rc;
+
+	if (o->alloc && !own) { /* the job's: a step cannot change them */
+		fprintf(stderr, "srun: error: %.*s is not supported by Sluice inside a job "
+			"allocation\n", (int)strcspn(o->alloc[0], "="), o->alloc[0]);
+		return 1;
+	}
+	allocation(envp, &a);
+	if (sl_srun_layout_make(o, &a, &l, &warn, &err) != 0) {
+		fputs(warn ? warn : "", stderr);
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	fputs(warn ? warn : "", stderr);
+	mode_t um = umask(0); /* read it: the tasks get it, as Slurm's SLURM_UMASK */
+	umask(um);
+	l.umask = (int)um;
+	if (o->multi_prog)
+		mp = read_multiprog(o, l.ntasks);
+	env = sl_srun_export(o->export_env, envp);
+	record(o, &l, &a, &rec);
+	rc = srun_step_run(o, &l, env, mp, &rec);
+	if (sl_client_step_end(&rec, &err) != 0)
+		fprintf(stderr, "srun: error: step %llu.%u: its end was not recorded: %s\n",
+			(unsigned long long)rec.job_id, rec.step_id, err.msg);
+	sl_step_clear(&rec);
+	sl_strv_free(env);
+	free(mp);
+	free(warn);
+	sl_srun_layout_clear(&l);
+	sl_srun_alloc_clear(&a);
+	return rc;
+}
+
+/* Outside an allocation: make one (srun_alloc.c), run the step in it,
+ * release it with the step's exit code. */
+static int run_allocated(const struct sl_srun_opts *o)
+{
+	char *arg0 = sl_xstrdup(o->argv[0]), **env;
+	struct srun_alloc_req q = {
+		.prog = "srun", .ntasks = o->ntasks, .nodes = o->nodes,
+		.cpus_per_task = o->cpus_per_task, .ntasks_per_node = o->ntasks_per_node,
+		.gpus_per_task = o->gpus_per_task, .time_limit = o->time_limit,
+		.name = o->name ? o->name : basename(arg0), .extra = o->alloc,
+	};
+	struct sl_job *job;
+	int rc = srun_alloc_get(&q, &job);
+	free(arg0);
+	if (rc != 0)
+		return rc;
+	env = srun_alloc_env(job, environ, 0);
+	srun_step_watch(job->id);
+	rc = run(o, env, 1);
+	srun_alloc_release(job->id, rc);
+	sl_strv_free(env);
+	sl_job_free(job);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct sl_srun_opts o;
+	const char *id = getenv("SLURM_JOB_ID");
+	int rc;
+
+	parse(argc, argv, &o);
+	rc = id && *id ? run(&o, environ, 0) : run_allocated(&o);
+	sl_srun_opts_clear(&o);
+	return rc;
+}

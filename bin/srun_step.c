@@ -1,0 +1,720 @@
+/* srun_step.c - run one job step here (srun_step.h).
+ *
+ * The tasks are srun's children, so they run as the user who typed srun,
+ * with nothing to authenticate: a user can only start tasks as themself.
+ * Each task leads its own process group, so a signal for the step reaches
+ * what a task started too; they stay in the batch script's session, which
+ * sluice-stepd kills whole when the job ends (scancel, time limit, end of
+ * the script). The cost of that choice: the supervisor does not start the
+ * tasks, so there is no per-task accounting beyond what srun sees.
+ *
+ * One poll loop: the tasks' output pipes, srun's stdin, a self-pipe for
+ * signals (SIGCHLD, Ctrl-C, what srun passes on, and sluiced's
+ * SL_SRUN_SIG_STEP for scancel N.S) and timers (-t, -W, the kill after
+ * KillWait). Messages are Slurm 22.05's. */
+#include "srun_step.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "slurm_pattern.h"
+#include "srun_alloc.h"
+#include "srun_io.h"
+#include "srun_multiprog.h"
+#include "srun_pty.h"
+#include "xalloc.h"
+
+#define KILL_WAIT_MS 30000 /* Slurm's default KillWait between SIGTERM and SIGKILL */
+
+/* Why the step ended early: scancel N.S, -t, -K, -W, a second Ctrl-C, a
+ * task killed by SIGKILL or SIGTERM (Slurm's srun then ends the rest). */
+enum end_why { END_NONE = 0, END_CANCEL, END_TIME, END_BAD_EXIT, END_WAIT, END_INTR, END_FORCE };
+
+struct run {
+	const struct sl_srun_opts *o;
+	const struct sl_srun_layout *l;
+	pid_t *pid;               /* per task; 0 once reaped */
+	char **path;              /* per task: the program found */
+	int *status;              /* its wait status */
+	char *reported;           /* its end is told (report()) */
+	char *late;               /* it ended after srun began to end the step */
+	int running;
+	struct srun_stream *st;   /* 2 per task: stdout, stderr */
+	struct srun_io io;
+	struct srun_stdin in;
+	enum end_why why;
+	struct srun_pty pty;      /* --pty: task 0's terminal */
+	struct rlimit nofile;     /* srun's own, for the tasks (srun raises its own) */
+	int64_t kill_ms, limit_ms, wait_ms, intr_ms, done_ms;
+	int64_t watch_ms;         /* next look at srun's own allocation */
+	int64_t force_ms;         /* a task died of SIGKILL/SIGTERM: end the rest then */
+};
+
+static int sigfd[2] = {-1, -1};
+static uint64_t watched; /* srun_step_watch() */
+
+void srun_step_watch(uint64_t job)
+{
+	watched = job;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The handler only writes the signal and its queued value to the pipe. */
+static void on_signal(int sig, siginfo_t *si, void *ctx)
+{
+	int e = errno, m[2] = {sig, si && si->si_code == SI_QUEUE ? si->si_value.sival_int : 0};
+	(void)ctx;
+	(void)!write(sigfd[1], m, sizeof(m));
+	errno = e;
+}
+
+static const int fwd_sigs[] = {SIGINT, SIGQUIT, SIGCONT, SIGTERM, SIGHUP, SIGALRM,
+			       SIGUSR1, SIGUSR2, SIGCHLD};
+
+static void signals_catch(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(fwd_sigs) / sizeof(fwd_sigs[0]); i++)
+		sigaction(fwd_sigs[i], &sa, NULL);
+	sigaction(SL_SRUN_SIG_STEP, &sa, NULL);
+	sigaction(SIGWINCH, &sa, NULL); /* for --pty; harmless otherwise */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void timestamp(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+}
+
+/* Every live task's process group. */
+static void kill_tasks(struct run *r, int sig)
+{
+	for (int t = 0; t < r->l->ntasks; t++)
+		if (r->pid[t] > 0 && kill(-r->pid[t], sig) != 0)
+			(void)kill(r->pid[t], sig);
+}
+
+/* "0-2,5" for the tasks of node `node` for which pick() holds. */
+static void task_ranges(const struct run *r, int node, int (*pick)(const struct run *, int, int),
+			int arg, char *buf, size_t len, int *count)
+{
+	size_t used = 0;
+	*count = 0;
+	buf[0] = '\0';
+	for (int t = 0; t < r->l->ntasks; t++) {
+		if (r->l->task[t].node != node || !pick(r, t, arg))
+			continue;
+		int e = t;
+		while (e + 1 < r->l->ntasks && r->l->task[e + 1].node == node && pick(r, e + 1, arg))
+			e++;
+		used += (size_t)snprintf(buf + used, len - used, used ? ",%d" : "%d", t);
+		if (e > t)
+			used += (size_t)snprintf(buf + used, len - used, "-%d", e);
+		*count += e - t + 1;
+		t = e;
+		if (used >= len)
+			break;
+	}
+}
+
+static int is_running(const struct run *r, int t, int arg)
+{
+	(void)arg;
+	return r->pid[t] > 0;
+}
+
+static int is_exited(const struct run *r, int t, int arg)
+{
+	(void)arg;
+	return r->pid[t] == 0;
+}
+
+/* Ctrl-C's and -W's status lines: "srun: StepId=N.S tasks 0-1: running",
+ * then "... task 2: exited". */
+static void print_status(const struct run *r)
+{
+	static const char *const what[] = {"running", "exited"};
+	int (*const pick[])(const struct run *, int, int) = {is_running, is_exited};
+	char tasks[1024];
+	int n;
+	for (int k = 0; k < 2; k++)
+		for (int node = 0; node < r->l->nnodes; node++) {
+			task_ranges(r, node, pick[k], 0, tasks, sizeof(tasks), &n);
+			if (n > 0)
+				fprintf(stderr, "srun: StepId=%llu.%u task%s %s: %s\n",
+					(unsigned long long)r->l->job_id, r->l->step_id,
+					n > 1 ? "s" : "", tasks, what[k]);
+		}
+}
+
+/* The stepd's line, written where task 0's stderr goes (labelled with
+ * -l), as slurmstepd writes it into the step's stream. */
+static void stepd_line(struct run *r, const char *why)
+{
+	char ts[32], line[512];
+	int n;
+	timestamp(ts, sizeof(ts));
+	n = snprintf(line, sizeof(line), "slurmstepd-%s: error: *** STEP %llu.%u ON %s CANCELLED "
+		     "AT %s%s ***\n", r->l->nodes[0], (unsigned long long)r->l->job_id,
+		     r->l->step_id, r->l->nodes[0], ts, why);
+	srun_io_emit(&r->io, r->st[1].out, 0, line, (size_t)n);
+}
+
+/* End the step. scancel N.S aborts it: SIGKILL at once, as Slurm's step
+ * cancel. A second Ctrl-C has sent SIGINT: the rest get a moment to die
+ * of it (srun then exits 130, as Slurm's) before SIGKILL. -K, -t and -W
+ * terminate it: SIGCONT and SIGTERM now, SIGKILL after KillWait. The
+ * first reason stays. */
+static int aborted(enum end_why why)
+{
+	return why == END_CANCEL || why == END_INTR || why == END_WAIT || why == END_FORCE;
+}
+
+static void step_end(struct run *r, enum end_why why)
+{
+	if (r->why != END_NONE)
+		return;
+	r->why = why;
+	if (why == END_INTR)
+		fprintf(stderr, "srun: forcing job termination\n");
+	if (why == END_BAD_EXIT || why == END_WAIT)
+		fprintf(stderr, "srun: launch/slurm: _step_signal: Terminating StepId=%llu.%u\n",
+			(unsigned long long)r->l->job_id, r->l->step_id);
+	if (why == END_CANCEL || why == END_INTR || why == END_WAIT)
+		fprintf(stderr, "srun: Job step aborted: Waiting up to 32 seconds for job step to "
+				"finish.\n");
+	if (why == END_FORCE)
+		fprintf(stderr, "srun: Force Terminated StepId=%llu.%u\n",
+			(unsigned long long)r->l->job_id, r->l->step_id);
+	else
+		stepd_line(r, why == END_TIME ? " DUE TO TIME LIMIT" : "");
+	kill_tasks(r, SIGCONT);
+	if (why == END_CANCEL || why == END_WAIT || why == END_FORCE) {
+		kill_tasks(r, SIGKILL);
+		return;
+	}
+	if (why != END_INTR)
+		kill_tasks(r, SIGTERM);
+	r->kill_ms = now_ms() + (why == END_INTR ? 2000 : KILL_WAIT_MS);
+}
+
+static void on_interrupt(struct run *r)
+{
+	int64_t now = now_ms();
+	if (r->intr_ms == 0 || now - r->intr_ms > 1000) {
+		fprintf(stderr, "srun: interrupt (one more within 1 sec to abort)\n");
+		print_status(r);
+		r->intr_ms = now;
+		return;
+	}
+	fprintf(stderr, "srun: sending Ctrl-C to StepId=%llu.%u\n",
+		(unsigned long long)r->l->job_id, r->l->step_id);
+	kill_tasks(r, SIGINT);
+	step_end(r, END_INTR);
+}
+
+static int bad(int status)
+{
+	return WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+}
+
+static void report(struct run *r);
+
+static void reap(struct run *r)
+{
+	int status;
+	pid_t p;
+	while ((p = waitpid(-1, &status, WNOHANG)) > 0) {
+		for (int t = 0; t < r->l->ntasks; t++) {
+			if (r->pid[t] != p)
+				continue;
+			r->pid[t] = 0;
+			r->status[t] = status;
+			r->late[t] = r->why != END_NONE;
+			r->running--;
+			int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+			/* a moment for the tasks dying with it, told together as Slurm's
+			 * stepd batches them */
+			if (r->why == END_NONE && (sig == SIGKILL || sig == SIGTERM) && !r->force_ms)
+				r->force_ms = now_ms() + 100;
+			else if (r->o->kill_on_bad_exit > 0 && bad(status) && r->why == END_NONE) {
+				report(r); /* Slurm tells the bad exit before ending the rest */
+				step_end(r, END_BAD_EXIT);
+			}
+			if (r->o->wait_secs > 0 && r->wait_ms == 0)
+				r->wait_ms = now_ms() + (int64_t)r->o->wait_secs * 1000;
+		}
+	}
+	if (r->running == 0 && r->done_ms == 0)
+		r->done_ms = now_ms();
+}
+
+static void on_sigpipe(struct run *r)
+{
+	int m[2];
+	while (read(sigfd[0], m, sizeof(m)) == (ssize_t)sizeof(m)) {
+		if (m[0] == SIGCHLD)
+			reap(r);
+		else if (m[0] == SIGWINCH)
+			srun_pty_winch(&r->pty);
+		else if (m[0] == SIGINT)
+			on_interrupt(r);
+		else if (m[0] == SL_SRUN_SIG_STEP && m[1] == 0)
+			step_end(r, END_CANCEL);
+		else if (m[0] == SL_SRUN_SIG_STEP && m[1] > 0 && m[1] < NSIG)
+			kill_tasks(r, m[1]);
+		else
+			kill_tasks(r, m[0]);
+	}
+}
+
+/* -t, -W and the SIGKILL after KillWait. */
+static void on_timers(struct run *r, int64_t now)
+{
+	if (r->limit_ms && now >= r->limit_ms && r->running > 0) {
+		r->limit_ms = 0;
+		step_end(r, END_TIME);
+	}
+	if (r->wait_ms && now >= r->wait_ms && r->running > 0) {
+		r->wait_ms = 0;
+		fprintf(stderr, "srun: First task exited %ds ago\n", r->o->wait_secs);
+		print_status(r);
+		step_end(r, END_WAIT);
+	}
+	if (r->force_ms && now >= r->force_ms) {
+		r->force_ms = 0;
+		if (r->running > 0 && r->why == END_NONE) {
+			report(r); /* what ended so far; the rest is ended */
+			step_end(r, END_FORCE);
+		}
+	}
+	if (r->watch_ms && now >= r->watch_ms) {
+		r->watch_ms = now + 1000;
+		if (r->running > 0 && srun_alloc_gone(watched))
+			step_end(r, END_CANCEL);
+	}
+	if (r->kill_ms && now >= r->kill_ms) {
+		r->kill_ms = 0;
+		kill_tasks(r, SIGKILL);
+	}
+}
+
+static int64_t next_wake(const struct run *r, int64_t now)
+{
+	int64_t w = INT64_MAX, t[] = {r->limit_ms, r->wait_ms, r->kill_ms, r->watch_ms, r->force_ms,
+				      r->done_ms ? r->done_ms + 1000 : 0};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i] && t[i] < w)
+			w = t[i];
+	return w == INT64_MAX ? -1 : w > now ? w - now : 0;
+}
+
+/* Output still open once every task is gone belongs to something a task
+ * left behind: after a second, srun stops waiting for it. */
+static int finished(const struct run *r, int64_t now)
+{
+	if (r->running > 0)
+		return 0;
+	if (r->done_ms && now - r->done_ms >= 1000)
+		return 1;
+	for (int i = 0; i < 2 * r->l->ntasks; i++)
+		if (r->st[i].fd >= 0)
+			return 0;
+	return 1;
+}
+
+static void loop(struct run *r)
+{
+	int n = 2 * r->l->ntasks;
+	struct pollfd *p = sl_xcalloc((size_t)n + (size_t)r->l->ntasks + 2, sizeof(*p));
+	int64_t now;
+	while (!finished(r, now = now_ms())) {
+		int k = 0, in_at;
+		p[k++] = (struct pollfd){sigfd[0], POLLIN, 0};
+		for (int i = 0; i < n; i++)
+			p[k++] = (struct pollfd){r->st[i].fd, POLLIN, 0}; /* -1 is skipped */
+		in_at = k;
+		for (int t = 0; t < r->in.ntasks; t++)
+			p[k++] = (struct pollfd){r->in.npend[t] ? r->in.fds[t] : -1, POLLOUT, 0};
+		p[k++] = (struct pollfd){!srun_stdin_backlog(&r->in) ? r->in.src : -1, POLLIN, 0};
+		if (poll(p, (nfds_t)k, (int)next_wake(r, now)) < 0 && errno != EINTR)
+			break;
+		if (p[0].revents)
+			on_sigpipe(r);
+		for (int i = 0; i < n; i++)
+			if (p[1 + i].revents)
+				(void)srun_io_read(&r->io, &r->st[i]);
+		for (int t = 0; t < r->in.ntasks; t++)
+			if (p[in_at + t].revents)
+				srun_stdin_drain(&r->in, t);
+		if (p[k - 1].revents)
+			srun_stdin_read(&r->in);
+		on_timers(r, now_ms());
+	}
+	free(p);
+}
+
+/* ---- starting the tasks ---- */
+
+static char *expand(const struct run *r, const char *pat, int t)
+{
+	const struct sl_srun_layout *l = r->l;
+	char *withstep = sl_srun_pattern_step(pat, l->step_id), *out;
+	struct sl_pattern_ctx c = {
+		.job_id = l->job_id, .array_task_id = SL_PATTERN_NO_TASK,
+		.job_name = getenv("SLURM_JOB_NAME"), .user = getenv("USER"),
+		.host = l->nodes[l->task[t].node], .node_id = (unsigned)l->task[t].node,
+		.task_id = (unsigned)t, .work_dir = NULL,
+	};
+	out = sl_slurm_pattern_expand(withstep, &c);
+	free(withstep);
+	return out;
+}
+
+/* Where task t's stdout (err 0) or stderr goes: srun's own, or -o/-e's
+ * file (stderr follows -o when -e is not given, as in Slurm). */
+static int sink(struct run *r, int t, int err)
+{
+	const char *pat = err ? (r->o->err ? r->o->err : r->o->out) : r->o->out;
+	char *path;
+	int fd;
+	if (pat == NULL)
+		return err ? 2 : 1;
+	if (*pat && strspn(pat, "0123456789") == strlen(pat)) /* -o N: task N's alone, here */
+		return atoi(pat) == t ? (err ? 2 : 1) : srun_io_file(&r->io, "/dev/null");
+	path = expand(r, pat, t);
+	fd = srun_io_file(&r->io, path);
+	if (fd < 0) {
+		fprintf(stderr, "srun: error: Could not open %s file: %s\n",
+			err ? "stderr" : "stdout", strerror(errno));
+		fd = err ? 2 : 1;
+	}
+	free(path);
+	return fd;
+}
+
+/* Task t's stdin: a pipe fed from srun's (-i all, the default, or -i t),
+ * /dev/null (-i none, or another task's number), or -i's file. */
+static int task_stdin(struct run *r, int t, int *feed)
+{
+	const char *in = r->o->in;
+	char *end;
+	int fds[2];
+	*feed = -1;
+	if (in && strcmp(in, "none") == 0)
+		return open("/dev/null", O_RDONLY | O_CLOEXEC);
+	long only = in ? strtol(in, &end, 10) : -1;
+	if (in && strcmp(in, "all") != 0 && (end == in || *end != '\0')) {
+		char *path = expand(r, in, t);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			fprintf(stderr, "srun: error: %s: %s\n", path, strerror(errno));
+		free(path);
+		return fd;
+	}
+	if (only >= 0 && only != t)
+		return open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return -1;
+	(void)fcntl(fds[1], F_SETFL, O_NONBLOCK);
+	*feed = fds[1];
+	return fds[0];
+}
+
+/* The program as Slurm finds it: a name without '/' through the task's
+ * PATH, the first executable regular file; not found, the name itself, so
+ * execve's error (ENOENT) is the one reported. Directories the user cannot
+ * search are passed over, not reported. */
+static char *find_program(const char *name, char *const *env)
+{
+	const char *path = "/usr/local/bin:/usr/bin:/bin";
+	struct stat st;
+	if (strchr(name, '/') != NULL)
+		return sl_xstrdup(name);
+	for (char *const *e = env; e && *e; e++)
+		if (strncmp(*e, "PATH=", 5) == 0)
+			path = *e + 5;
+	for (const char *p = path;; p += strcspn(p, ":") + 1) {
+		size_t k = strcspn(p, ":");
+		char *full = sl_xasprintf("%.*s%s%s", (int)k, p, k ? "/" : "", name);
+		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
+			return full;
+		free(full);
+		if (p[k] == '\0')
+			break;
+	}
+	return sl_xstrdup(name);
+}
+
+static void child(const struct run *r, int t, char **argv, char **env, int in, int out, int err)
+{
+	sigset_t none;
+	for (size_t i = 0; i < sizeof(fwd_sigs) / sizeof(fwd_sigs[0]); i++)
+		signal(fwd_sigs[i], SIG_DFL);
+	signal(SL_SRUN_SIG_STEP, SIG_DFL);
+	signal(SIGWINCH, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (r->nofile.rlim_max)
+		(void)setrlimit(RLIMIT_NOFILE, &r->nofile);
+	if (r->o->pty && t == 0)
+		srun_pty_child(in); /* its own session, the pty its terminal */
+	else
+		(void)setpgid(0, 0);
+	for (char **e = env; *e; e++)
+		if (strncmp(*e, "SLURM_TASK_PID=", 15) == 0)
+			snprintf(*e, strlen(*e) + 1, "SLURM_TASK_PID=%d", (int)getpid());
+	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+		_exit(1);
+	if (r->o->chdir && chdir(r->o->chdir) != 0) {
+		dprintf(2, "slurmstepd-%s: error: couldn't chdir to `%s': %s\n",
+			r->l->nodes[r->l->task[t].node], r->o->chdir, strerror(errno));
+		_exit(1);
+	}
+	execve(r->path[t], argv, env);
+	int e = errno;
+	dprintf(2, "slurmstepd-%s: error: execve(): %s: %s\n", r->l->nodes[r->l->task[t].node],
+		argv[0], strerror(e));
+	_exit(e ? e : 1);
+}
+
+/* Pipes for task t's stdout and stderr, unless -o/-e write them to files
+ * srun relays to (labels are srun's, so files get them too). */
+/* --pty: task 0's three streams are the pty; srun reads the master and
+ * writes srun's stdin to it. */
+static int start_pty_task(struct run *r, char **argv, char *const *base)
+{
+	char **env = sl_srun_task_env(r->l, 0, base);
+	pid_t pid;
+	if (srun_pty_open(&r->pty) != 0) {
+		sl_strv_free(env);
+		return -1;
+	}
+	r->st[0] = (struct srun_stream){.fd = r->pty.master, .out = 1, .task = 0};
+	r->st[1] = (struct srun_stream){.fd = -1, .out = 2, .task = 0};
+	r->in.fds[0] = fcntl(r->pty.master, F_DUPFD_CLOEXEC, 3);
+	(void)fcntl(r->in.fds[0], F_SETFL, O_NONBLOCK);
+	r->path[0] = find_program(argv[0], env);
+	if ((pid = fork()) == 0)
+		child(r, 0, argv, env, r->pty.slave, r->pty.slave, r->pty.slave);
+	sl_strv_free(env);
+	close(r->pty.slave);
+	r->pty.slave = -1;
+	r->pty.master = -1; /* the stream owns it now */
+	if (pid < 0)
+		return -1;
+	r->pid[0] = pid;
+	r->running++;
+	return 0;
+}
+
+static int start_task(struct run *r, int t, char **argv, char *const *base)
+{
+	int po[2], pe[2], feed, in;
+	if (r->o->pty && t == 0)
+		return start_pty_task(r, argv, base);
+	if (r->o->pty) { /* only task 0 gets srun's stdin */
+		in = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		feed = -1;
+	} else {
+		in = task_stdin(r, t, &feed);
+	}
+	if (in < 0 || pipe2(po, O_CLOEXEC) != 0 || pipe2(pe, O_CLOEXEC) != 0)
+		return -1;
+	r->st[2 * t] = (struct srun_stream){.fd = po[0], .out = sink(r, t, 0), .task = t};
+	r->st[2 * t + 1] = (struct srun_stream){.fd = pe[0], .out = sink(r, t, 1), .task = t};
+	r->in.fds[t] = feed;
+	char **env = sl_srun_task_env(r->l, t, base);
+	r->path[t] = find_program(argv[0], env);
+	pid_t pid = fork();
+	if (pid == 0)
+		child(r, t, argv, env, in, po[1], pe[1]);
+	sl_strv_free(env);
+	close(in);
+	close(po[1]);
+	close(pe[1]);
+	if (pid < 0)
+		return -1;
+	(void)setpgid(pid, pid); /* also here: no signal may find it in ours */
+	r->pid[t] = pid;
+	r->running++;
+	return 0;
+}
+
+static char **task_argv(const struct run *r, int t, const char *mp_text)
+{
+	char **v = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	if (!r->o->multi_prog)
+		return sl_strv_dup(r->o->argv);
+	(void)sl_srun_multiprog_argv(mp_text, r->o->argv[0], r->l->ntasks, t, &v, &err);
+	return v;
+}
+
+/* ---- the end ---- */
+
+static int exit_of(int status)
+{
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+static int same_end(const struct run *r, int t, int status)
+{
+	return r->pid[t] == 0 && !r->reported[t] && bad(r->status[t]) && r->status[t] == status;
+}
+
+/* "srun: error: n1: tasks 0-1: Exited with exit code 2", per node and
+ * outcome, in task order. */
+static void report(struct run *r)
+{
+	char tasks[1024];
+	int n;
+	for (int t = 0; t < r->l->ntasks; t++) {
+		int s = r->status[t], node = r->l->task[t].node;
+		if (r->reported[t] || r->pid[t] != 0 || !bad(s))
+			continue;
+		task_ranges(r, node, same_end, s, tasks, sizeof(tasks), &n);
+		for (int u = r->l->ntasks - 1; u >= t; u--)
+			if (r->l->task[u].node == node && same_end(r, u, s))
+				r->reported[u] = 1;
+		if (WIFSIGNALED(s))
+			fprintf(stderr, "srun: error: %s: task%s %s: %s\n", r->l->nodes[node],
+				n > 1 ? "s" : "", tasks, strsignal(WTERMSIG(s)));
+		else
+			fprintf(stderr, "srun: error: %s: task%s %s: Exited with exit code %d\n",
+				r->l->nodes[node], n > 1 ? "s" : "", tasks, WEXITSTATUS(s));
+	}
+}
+
+/* The step's record and srun's status: the highest task status (a signal
+ * counts 128 + its number), as Slurm's srun. */
+static int outcome(const struct run *r, struct sl_step *rec)
+{
+	int rc = 0, code = 0, sig = 0, term = 0;
+	for (int t = 0; t < r->l->ntasks; t++) {
+		int s = r->status[t];
+		rc = exit_of(s) > rc ? exit_of(s) : rc;
+		/* -W's end is not the tasks': Slurm records the step by those that
+		 * ended first (COMPLETED 0:0 when they all exited 0) */
+		if (r->why == END_WAIT && r->late[t])
+			continue;
+		if (WIFSIGNALED(s) && (WTERMSIG(s) == SIGKILL || WTERMSIG(s) == SIGTERM))
+			term = 1;
+		if (WIFSIGNALED(s) && WTERMSIG(s) > sig)
+			sig = WTERMSIG(s);
+		else if (WIFEXITED(s) && WEXITSTATUS(s) > code)
+			code = WEXITSTATUS(s);
+	}
+	rec->exit_code = sig ? 0 : code;
+	rec->exit_signal = sig;
+	if (r->why == END_TIME)
+		rec->state = SL_JOB_TIMEOUT;
+	else if ((r->why != END_NONE && r->why != END_WAIT) || sig)
+		rec->state = SL_JOB_CANCELLED;
+	else
+		rec->state = code ? SL_JOB_FAILED : SL_JOB_COMPLETED;
+	/* Slurm's srun says so when a task died of SIGTERM or SIGKILL that it
+	 * did not send itself by aborting the step. */
+	if (term && !aborted(r->why))
+		fprintf(stderr, "srun: Force Terminated StepId=%llu.%u\n",
+			(unsigned long long)r->l->job_id, r->l->step_id);
+	return rc;
+}
+
+static void run_free(struct run *r)
+{
+	for (int i = 0; r->st && i < 2 * r->l->ntasks; i++)
+		if (r->st[i].fd >= 0)
+			close(r->st[i].fd);
+	srun_stdin_close(&r->in);
+	srun_io_close(&r->io);
+	free(r->st);
+	free(r->pid);
+	sl_strv_free(r->path);
+	free(r->status);
+	free(r->reported);
+	free(r->late);
+}
+
+int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
+		  char *const *env, const char *mp_text, struct sl_step *rec)
+{
+	struct run r = {.o = o, .l = l};
+	int n = l->ntasks, rc = 1;
+	if (pipe2(sigfd, O_CLOEXEC | O_NONBLOCK) != 0)
+		return 1;
+	r.pid = sl_xcalloc((size_t)n, sizeof(*r.pid));
+	r.path = sl_xcalloc((size_t)n + 1, sizeof(*r.path));
+	r.status = sl_xcalloc((size_t)n, sizeof(*r.status));
+	r.reported = sl_xcalloc((size_t)n, 1);
+	r.late = sl_xcalloc((size_t)n, 1);
+	r.st = sl_xcalloc(2 * (size_t)n, sizeof(*r.st));
+	for (int i = 0; i < 2 * n; i++)
+		r.st[i].fd = -1;
+	r.io.label_width = l->label && !o->pty ? sl_srun_label_width(n) : 0;
+	r.io.unbuffered = o->unbuffered || o->pty; /* a terminal echoes a key at a time */
+	r.pty.master = r.pty.slave = -1;
+	r.in = (struct srun_stdin){.src = 0, .ntasks = n};
+	r.in.fds = sl_xcalloc((size_t)n, sizeof(int));
+	r.in.pend = sl_xcalloc((size_t)n, sizeof(char *));
+	r.in.npend = sl_xcalloc((size_t)n, sizeof(size_t));
+	for (int t = 0; t < n; t++)
+		r.in.fds[t] = -1;
+	/* srun's stdin stays blocking: poll says when one read will not wait,
+	 * and a terminal left non-blocking by a killed srun would break the
+	 * user's shell. Three descriptors a task: room for thousands. */
+	struct rlimit nofile;
+	if (getrlimit(RLIMIT_NOFILE, &r.nofile) == 0 && r.nofile.rlim_cur < r.nofile.rlim_max) {
+		nofile = r.nofile;
+		nofile.rlim_cur = nofile.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &nofile);
+	}
+	signals_catch();
+	if (o->time_limit > 0)
+		r.limit_ms = now_ms() + o->time_limit * 60000;
+	if (watched)
+		r.watch_ms = now_ms() + 1000;
+	for (int t = 0; t < n; t++) {
+		char **argv = task_argv(&r, t, mp_text);
+		int e = argv ? start_task(&r, t, argv, env) : -1;
+		sl_strv_free(argv);
+		if (e != 0) {
+			fprintf(stderr, "srun: error: task %d launch failed: %s\n", t, strerror(errno));
+			step_end(&r, END_CANCEL);
+			break;
+		}
+	}
+	if (o->pty)
+		srun_pty_raw(&r.pty);
+	loop(&r);
+	srun_pty_restore(&r.pty);
+	if (r.why != END_INTR && r.why != END_FORCE) /* the ends srun caused are not told */
+		report(&r);
+	rc = outcome(&r, rec);
+	run_free(&r);
+	return rc;
+}

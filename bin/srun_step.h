@@ -1,0 +1,24 @@
+/* srun_step.h - one job step on this machine: its tasks started as srun's
+ * children (the caller's identity, each task its own process group inside
+ * the job's session, which sluice-stepd kills whole at the job's end), their
+ * streams relayed, signals passed on, Slurm's messages and exit code. */
+#ifndef SRUN_STEP_H
+#define SRUN_STEP_H
+
+#include "srun_layout.h"
+#include "srun_opt.h"
+#include <stdint.h>
+#include "step.h"
+
+/* Run the laid-out step (l->step_id set) with base environment env; the
+ * multi-prog file's text when o->multi_prog. Fills rec's end (state,
+ * exit_code, exit_signal) and returns srun's exit status. */
+int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
+		  char *const *env, const char *mp_text, struct sl_step *rec);
+
+/* srun's own allocation (outside a batch script): its tasks are not in the
+ * job's session, so srun watches the job and aborts the step when the job
+ * ends (scancel, its time limit). 0: none. */
+void srun_step_watch(uint64_t job);
+
+#endif

@@ -1,0 +1,319 @@
+/* srun_layout.c - the shape of a job step inside its allocation (Slurm
+ * 22.05's step_layout with the block distribution), the refusals of a step
+ * that asks for more than the job holds, in Slurm's words, and each task's
+ * SLURM_* variables. Pure: see srun_layout.h. */
+#include "srun_layout.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostlist.h"
+#include "slurm_env.h"
+#include "xalloc.h"
+
+static const char *env_get(char *const *envp, const char *name)
+{
+	size_t k = strlen(name);
+	for (char *const *e = envp; e && *e; e++)
+		if (strncmp(*e, name, k) == 0 && (*e)[k] == '=')
+			return *e + k + 1;
+	return NULL;
+}
+
+/* "2(x3),1" -> {2,2,2,1}, at most n values, the last repeated if short. */
+static void cpus_expand(const char *s, int *v, size_t n)
+{
+	size_t i = 0;
+	int last = 1;
+	while (s && *s && i < n) {
+		char *end;
+		long c = strtol(s, &end, 10), rep = 1;
+		if (end == s)
+			break;
+		if (strncmp(end, "(x", 2) == 0)
+			rep = strtol(end + 2, &end, 10), end += *end == ')';
+		for (long k = 0; k < rep && i < n; k++)
+			v[i++] = (int)c;
+		last = (int)c;
+		s = *end == ',' ? end + 1 : end;
+		if (*end != ',')
+			break;
+	}
+	for (; i < n; i++)
+		v[i] = last;
+}
+
+static char **split_commas(const char *s, size_t *n)
+{
+	char **v = NULL, *dup = sl_xstrdup(s), *save = NULL;
+	*n = 0;
+	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		v = sl_xrealloc(v, (*n + 2) * sizeof(*v));
+		v[(*n)++] = sl_xstrdup(t);
+		v[*n] = NULL;
+	}
+	free(dup);
+	return v;
+}
+
+int sl_srun_alloc_from_env(char *const *envp, struct sl_srun_alloc *a, struct sl_err *err)
+{
+	const char *id = env_get(envp, "SLURM_JOB_ID"), *nl = env_get(envp, "SLURM_JOB_NODELIST");
+	const char *gpus = env_get(envp, "CUDA_VISIBLE_DEVICES");
+	struct sl_err e = SL_ERR_INIT;
+	char *end;
+
+	memset(a, 0, sizeof(*a));
+	if (id == NULL || *id == '\0')
+		return -SL_ENOENT;
+	a->job_id = strtoull(id, &end, 10);
+	if (*end != '\0' || a->job_id == 0)
+		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid SLURM_JOB_ID: %s", id);
+	if (nl == NULL || sl_hostlist_expand(nl, &a->nodes, &a->nnodes, &e) != 0 || a->nnodes == 0)
+		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid SLURM_JOB_NODELIST: %s",
+				  nl ? nl : "(null)");
+	a->cpus = sl_xcalloc(a->nnodes, sizeof(*a->cpus));
+	cpus_expand(env_get(envp, "SLURM_JOB_CPUS_PER_NODE"), a->cpus, a->nnodes);
+	if (gpus && *gpus && strcmp(gpus, "NoDevFiles") != 0)
+		a->gpus = split_commas(gpus, &a->ngpus);
+	return 0;
+}
+
+void sl_srun_alloc_clear(struct sl_srun_alloc *a)
+{
+	sl_strv_free(a->nodes);
+	sl_strv_free(a->gpus);
+	free(a->cpus);
+	memset(a, 0, sizeof(*a));
+}
+
+static int refuse(struct sl_err *err, uint64_t job, const char *why)
+{
+	return sl_err_set(err, SL_ENOFIT, "srun: error: Unable to create step for job %llu: %s",
+			  (unsigned long long)job, why);
+}
+
+/* Block: every node gets a task, then each fills up to what its CPUs (and
+ * --ntasks-per-node) hold, in node order. */
+static int distribute(struct sl_srun_layout *l, const struct sl_srun_opts *o, const int *cpus,
+		      struct sl_err *err)
+{
+	int cpt = l->cpus_per_task > 0 ? l->cpus_per_task : 1, left = l->ntasks - l->nnodes;
+	for (int i = 0; i < l->nnodes; i++) {
+		l->tasks_on[i] = 1;
+		if (cpus[i] < cpt)
+			return refuse(err, l->job_id, "More processors requested than permitted");
+	}
+	for (int i = 0; i < l->nnodes && left > 0; i++) {
+		int cap = cpus[i] / cpt;
+		if (o->ntasks_per_node > 0 && o->ntasks_per_node < cap)
+			cap = o->ntasks_per_node;
+		int add = cap - l->tasks_on[i];
+		if (add > left)
+			add = left;
+		if (add > 0)
+			l->tasks_on[i] += add, left -= add;
+	}
+	if (left > 0)
+		return refuse(err, l->job_id, "More processors requested than permitted");
+	for (int i = 0, t = 0; i < l->nnodes; i++)
+		for (int k = 0; k < l->tasks_on[i]; k++, t++)
+			l->task[t] = (struct sl_srun_task){i, k};
+	return 0;
+}
+
+/* The counts: -n, else --ntasks-per-node x nodes, else one per node. */
+static int counts(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, int avail,
+		  struct sl_srun_layout *l, char **warn, struct sl_err *err)
+{
+	int nodes = o->nodes > 0 ? o->nodes : avail;
+	l->ntasks = o->ntasks > 0 ? o->ntasks : o->ntasks_per_node > 0 ? o->ntasks_per_node * nodes
+									  : nodes;
+	if (nodes > l->ntasks) {
+		if (o->nodes_opt)
+			*warn = sl_xasprintf("srun: Warning: can't run %d processes on %d nodes, "
+					     "setting nnodes to %d\n", l->ntasks, nodes, l->ntasks);
+		nodes = l->ntasks;
+	}
+	if (nodes > avail)
+		return sl_err_set(err, SL_ENOFIT, "srun: error: Only allocated %d nodes asked for %d",
+				  avail, nodes);
+	(void)a;
+	l->nnodes = nodes;
+	return 0;
+}
+
+static int gpus_fit(const struct sl_srun_layout *l, struct sl_err *err)
+{
+	for (int i = 0; l->gpus_per_task > 0 && i < l->nnodes; i++)
+		if ((size_t)l->tasks_on[i] * (size_t)l->gpus_per_task > l->ngpus)
+			return refuse(err, l->job_id, "Requested node configuration is not available");
+	return 0;
+}
+
+int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc *a,
+			struct sl_srun_layout *l, char **warn, struct sl_err *err)
+{
+	int rel = o->relative > 0 ? o->relative : 0, avail = (int)a->nnodes - rel, r;
+	char buf[4096];
+
+	memset(l, 0, sizeof(*l));
+	*warn = NULL;
+	l->job_id = a->job_id;
+	l->cpus_per_task = o->cpus_per_task;
+	l->gpus_per_task = o->gpus_per_task;
+	l->label = o->label;
+	l->gpus = a->gpus;
+	l->ngpus = a->ngpus;
+	l->umask = -1;
+	if (avail <= 0)
+		return sl_err_set(err, SL_EINVAL, "srun: error: --relative=%d is past the job's "
+				  "last node (%zu nodes)", o->relative, a->nnodes);
+	if ((r = counts(o, a, avail, l, warn, err)) != 0)
+		return r;
+	l->nodes = sl_xcalloc((size_t)l->nnodes + 1, sizeof(*l->nodes));
+	for (int i = 0; i < l->nnodes; i++)
+		l->nodes[i] = sl_xstrdup(a->nodes[rel + i]);
+	l->tasks_on = sl_xcalloc((size_t)l->nnodes, sizeof(*l->tasks_on));
+	l->task = sl_xcalloc((size_t)l->ntasks, sizeof(*l->task));
+	if ((r = distribute(l, o, a->cpus + rel, err)) != 0 || (r = gpus_fit(l, err)) != 0)
+		return r;
+	l->nodelist = sl_hostlist_compress(l->nodes, (size_t)l->nnodes);
+	sl_slurm_env_fmt_counts(l->tasks_on, (size_t)l->nnodes, buf, sizeof(buf));
+	l->tasks_per_node = sl_xstrdup(buf);
+	return 0;
+}
+
+void sl_srun_layout_clear(struct sl_srun_layout *l)
+{
+	sl_strv_free(l->nodes);
+	free(l->tasks_on);
+	free(l->task);
+	free(l->nodelist);
+	free(l->tasks_per_node);
+	memset(l, 0, sizeof(*l));
+}
+
+static void add(char ***v, size_t *n, char *kv)
+{
+	*v = sl_xrealloc(*v, (*n + 2) * sizeof(**v));
+	(*v)[(*n)++] = kv;
+	(*v)[*n] = NULL;
+}
+
+/* SLURM_GTIDS: the global ids of the tasks on task t's node. */
+static char *gtids(const struct sl_srun_layout *l, int node)
+{
+	size_t cap = (size_t)l->ntasks * 12 + 16, used = 0;
+	char *s = sl_xcalloc(cap, 1);
+	for (int t = 0; t < l->ntasks; t++)
+		if (l->task[t].node == node)
+			used += (size_t)snprintf(s + used, cap - used, "%s%d", used ? "," : "", t);
+	return s;
+}
+
+static char *task_gpus(const struct sl_srun_layout *l, int t)
+{
+	size_t cap = 16, used = 0;
+	char *s;
+	for (size_t i = 0; i < l->ngpus; i++)
+		cap += strlen(l->gpus[i]) + 1;
+	s = sl_xcalloc(cap, 1);
+	for (int g = 0; g < l->gpus_per_task; g++) {
+		size_t k = (size_t)l->task[t].local * (size_t)l->gpus_per_task + (size_t)g;
+		if (k < l->ngpus)
+			used += (size_t)snprintf(s + used, cap - used, "%s%s", used ? "," : "",
+						 l->gpus[k]);
+	}
+	return s;
+}
+
+char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base)
+{
+	char **v = NULL, **out, *ids = gtids(l, l->task[t].node);
+	const char *node = l->nodes[l->task[t].node];
+	size_t n = 0;
+
+	add(&v, &n, sl_xasprintf("SLURMD_NODENAME=%s", node));
+	add(&v, &n, sl_xasprintf("SLURM_DISTRIBUTION=block"));
+	add(&v, &n, sl_xasprintf("SLURM_GTIDS=%s", ids));
+	if (l->label)
+		add(&v, &n, sl_xasprintf("SLURM_LABELIO=1"));
+	add(&v, &n, sl_xasprintf("SLURM_LOCALID=%d", l->task[t].local));
+	add(&v, &n, sl_xasprintf("SLURM_NNODES=%d", l->nnodes));
+	add(&v, &n, sl_xasprintf("SLURM_NODEID=%d", l->task[t].node));
+	add(&v, &n, sl_xasprintf("SLURM_NODELIST=%s", l->nodelist));
+	add(&v, &n, sl_xasprintf("SLURM_NPROCS=%d", l->ntasks));
+	add(&v, &n, sl_xasprintf("SLURM_NTASKS=%d", l->ntasks));
+	add(&v, &n, sl_xasprintf("SLURM_PROCID=%d", t));
+	add(&v, &n, sl_xasprintf("SLURM_STEPID=%u", (unsigned)l->step_id));
+	add(&v, &n, sl_xasprintf("SLURM_STEP_ID=%u", (unsigned)l->step_id));
+	add(&v, &n, sl_xasprintf("SLURM_STEP_NODELIST=%s", l->nodelist));
+	add(&v, &n, sl_xasprintf("SLURM_STEP_NUM_NODES=%d", l->nnodes));
+	add(&v, &n, sl_xasprintf("SLURM_STEP_NUM_TASKS=%d", l->ntasks));
+	add(&v, &n, sl_xasprintf("SLURM_STEP_TASKS_PER_NODE=%s", l->tasks_per_node));
+	add(&v, &n, sl_xasprintf("SLURM_TASKS_PER_NODE=%s", l->tasks_per_node));
+	add(&v, &n, sl_xasprintf("SLURM_TOPOLOGY_ADDR=%s", node));
+	if (l->umask >= 0)
+		add(&v, &n, sl_xasprintf("SLURM_UMASK=%04o", (unsigned)l->umask));
+	if (l->cpus_per_task > 0)
+		add(&v, &n, sl_xasprintf("SLURM_CPUS_PER_TASK=%d", l->cpus_per_task));
+	if (l->gpus_per_task > 0) {
+		char *g = task_gpus(l, t);
+		add(&v, &n, sl_xasprintf("CUDA_VISIBLE_DEVICES=%s", g));
+		add(&v, &n, sl_xasprintf("GPU_DEVICE_ORDINAL=%s", g));
+		free(g);
+	}
+	/* The child writes its pid over the blanks (as sluice-stepd does). */
+	add(&v, &n, sl_xasprintf("SLURM_TASK_PID=%-20s", ""));
+	out = sl_slurm_env_merge(base, v);
+	sl_strv_free(v);
+	free(ids);
+	return out;
+}
+
+static int is_slurm(const char *kv)
+{
+	return strncmp(kv, "SLURM_", 6) == 0 || strncmp(kv, "SLURMD_", 7) == 0;
+}
+
+char **sl_srun_export(const char *spec, char *const *envp)
+{
+	char **keep = NULL, **over = NULL, **out, **names;
+	size_t nk = 0, no = 0, nn = 0;
+	int all = 0;
+
+	if (spec == NULL || strcmp(spec, "ALL") == 0)
+		return sl_strv_dup(envp);
+	names = split_commas(spec, &nn);
+	for (size_t i = 0; i < nn; i++) {
+		if (strcmp(names[i], "ALL") == 0) {
+			all = 1;
+		} else if (strcmp(names[i], "NONE") == 0 || strcmp(names[i], "NIL") == 0) {
+			continue;
+		} else if (strchr(names[i], '=')) {
+			add(&over, &no, sl_xstrdup(names[i]));
+		} else {
+			const char *v = env_get(envp, names[i]);
+			if (v)
+				add(&over, &no, sl_xasprintf("%s=%s", names[i], v));
+		}
+	}
+	for (char *const *e = envp; e && *e; e++)
+		if (all || is_slurm(*e))
+			add(&keep, &nk, sl_xstrdup(*e));
+	out = sl_slurm_env_merge(keep, over);
+	sl_strv_free(keep);
+	sl_strv_free(over);
+	sl_strv_free(names);
+	return out;
+}
+
+int sl_srun_label_width(int ntasks)
+{
+	int w = 1;
+	for (int n = ntasks - 1; n >= 10; n /= 10)
+		w++;
+	return w;
+}

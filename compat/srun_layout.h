@@ -1,0 +1,73 @@
+/* srun_layout.h - a job step's shape inside its allocation, as Slurm 22.05
+ * lays it out: which nodes, how many tasks on each (block distribution),
+ * each task's ids, CPUs and GPUs, Slurm's refusals when a step asks for
+ * more than the job holds, and the variables every task sees. Pure: the
+ * allocation comes from the batch environment, the ids from the caller. */
+#ifndef SL_SRUN_LAYOUT_H
+#define SL_SRUN_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+#include "srun_opt.h"
+
+/* What the job holds, read from its SLURM_* variables. */
+struct sl_srun_alloc {
+	uint64_t job_id;
+	char **nodes;             /* SLURM_JOB_NODELIST expanded */
+	size_t nnodes;
+	int *cpus;                /* per node, SLURM_JOB_CPUS_PER_NODE expanded */
+	char **gpus;              /* CUDA_VISIBLE_DEVICES of the job; NULL: no GPUs */
+	size_t ngpus;
+};
+
+struct sl_srun_task {
+	int node;                 /* index into the step's nodes (SLURM_NODEID) */
+	int local;                /* SLURM_LOCALID */
+};
+
+struct sl_srun_layout {
+	uint64_t job_id;
+	uint32_t step_id;
+	int ntasks, nnodes, cpus_per_task; /* cpus_per_task 0: not asked */
+	int gpus_per_task;
+	int label;
+	char **nodes;             /* the step's, nnodes of them */
+	int *tasks_on;            /* per step node */
+	struct sl_srun_task *task;
+	char *nodelist;           /* compressed */
+	char *tasks_per_node;     /* "2(x2),1" */
+	char **gpus;              /* the job's, borrowed from the alloc */
+	size_t ngpus;
+	int umask;                /* srun's, for SLURM_UMASK; -1: not set */
+};
+
+/* The allocation from envp (SLURM_JOB_ID, SLURM_JOB_NODELIST,
+ * SLURM_JOB_CPUS_PER_NODE, CUDA_VISIBLE_DEVICES). -SL_ENOENT: not inside
+ * an allocation (no SLURM_JOB_ID). Clear with sl_srun_alloc_clear(). */
+int sl_srun_alloc_from_env(char *const *envp, struct sl_srun_alloc *a, struct sl_err *err);
+void sl_srun_alloc_clear(struct sl_srun_alloc *a);
+
+/* Lay the step out in a. On refusal err->msg is srun's whole line (or
+ * lines) and the step must not start. A warning Slurm prints and goes on
+ * after ("can't run 2 processes on 9 nodes...") is written to *warn (a
+ * malloc'd line, or NULL). Clear with sl_srun_layout_clear(). */
+int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc *a,
+			struct sl_srun_layout *l, char **warn, struct sl_err *err);
+void sl_srun_layout_clear(struct sl_srun_layout *l);
+
+/* Task t's environment: base plus the step's and the task's variables
+ * (SLURM_PROCID, SLURM_STEP_ID, ..., CUDA_VISIBLE_DEVICES with
+ * --gpus-per-task). SLURM_TASK_PID is left with room for the child to
+ * write its pid in. Caller frees with sl_strv_free(). */
+char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base);
+
+/* --export: the variables a task starts from. ALL (or unset): envp;
+ * NONE: only SLURM_*; "ALL,A=1,B" or "A,B=2": the named ones (with their
+ * values) over all or over SLURM_* only. Caller frees with sl_strv_free(). */
+char **sl_srun_export(const char *spec, char *const *envp);
+
+/* The digits of the widest task id, for -l's "%*d: " labels. */
+int sl_srun_label_width(int ntasks);
+
+#endif

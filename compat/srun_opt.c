@@ -1,0 +1,451 @@
+/* srun_opt.c - srun's option table (Slurm 22.05's names, short letters and
+ * input variables) and the checks Slurm makes while parsing, with its
+ * words. What Sluice cannot do has a row that refuses it by name, so no
+ * option is ever ignored in silence. The step's shape against the
+ * allocation is srun_layout.c's. */
+#include "srun_opt.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "optable.h"
+#include "query_opt.h"
+#include "slurm_time.h"
+#include "xalloc.h"
+
+#define O(ctx) ((struct sl_srun_opts *)(ctx))
+#define ENVROW(name, key, arg, e1, e2, fn) {name, key, arg, {e1, e2}, 0, fn}
+
+/* A positive count: Slurm's parse_int() words. */
+static int count(const char *arg, const char *what, int zero_ok, int *out, struct sl_err *err)
+{
+	char *end;
+	long v = arg ? strtol(arg, &end, 10) : -1;
+	if (arg == NULL || *arg == '\0' || *end != '\0' || v < (zero_ok ? 0 : 1) || v > INT_MAX)
+		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid numeric value \"%s\" for %s.",
+				  arg ? arg : "", what);
+	*out = (int)v;
+	return 0;
+}
+
+static int replace(char **dst, const char *arg)
+{
+	free(*dst);
+	*dst = sl_xstrdup(arg);
+	return 0;
+}
+
+SET(set_ntasks) { O(ctx)->ntasks_opt = 1; return count(arg, "--ntasks", 0, &O(ctx)->ntasks, err); }
+SET(set_ntasks_env) { return count(arg, "--ntasks", 0, &O(ctx)->ntasks, err); }
+SET(set_tpn) { return count(arg, "--ntasks-per-node", 0, &O(ctx)->ntasks_per_node, err); }
+SET(set_cpt) { return count(arg, "--cpus-per-task", 0, &O(ctx)->cpus_per_task, err); }
+SET(set_wait) { return count(arg, "--wait", 1, &O(ctx)->wait_secs, err); }
+SET(set_relative) { return count(arg, "--relative", 1, &O(ctx)->relative, err); }
+SET(set_label) { (void)arg; (void)err; O(ctx)->label = 1; return 0; }
+SET(set_unbuf) { (void)arg; (void)err; O(ctx)->unbuffered = 1; return 0; }
+SET(set_multi) { (void)arg; (void)err; O(ctx)->multi_prog = 1; return 0; }
+SET(set_overlap) { (void)arg; (void)err; O(ctx)->overlap = 1; return 0; }
+SET(set_exact) { (void)arg; (void)err; O(ctx)->exact = 1; return 0; }
+SET(set_pty) { (void)arg; (void)err; O(ctx)->pty = 1; return 0; }
+SET(set_quiet) { (void)arg; (void)err; O(ctx)->quiet++; return 0; }
+SET(set_verbose) { (void)arg; (void)err; O(ctx)->verbose++; return 0; }
+SET(set_help) { (void)arg; (void)err; O(ctx)->help = 1; return 0; }
+SET(set_usage) { (void)arg; (void)err; O(ctx)->usage = 1; return 0; }
+SET(set_version) { (void)arg; (void)err; O(ctx)->version = 1; return 0; }
+SET(set_name) { (void)err; return replace(&O(ctx)->name, arg); }
+SET(set_out) { (void)err; return replace(&O(ctx)->out, arg); }
+SET(set_err) { (void)err; return replace(&O(ctx)->err, arg); }
+SET(set_in) { (void)err; return replace(&O(ctx)->in, arg); }
+SET(set_export) { (void)err; return replace(&O(ctx)->export_env, arg); }
+SET(set_chdir) { (void)err; return replace(&O(ctx)->chdir, arg); }
+
+static int nodes_value(struct sl_srun_opts *o, const char *arg, struct sl_err *err)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+	/* "-N 2-4": Sluice takes the minimum, which a step always gets here */
+	if (end != arg && *end == '-')
+		(void)strtol(end + 1, &end, 10);
+	if (end == arg || *end != '\0' || v < 1 || v > INT_MAX)
+		return sl_err_set(err, SL_EINVAL, "srun: error: \"%s\" is not a valid node count", arg);
+	o->nodes = (int)v;
+	return 0;
+}
+
+SET(set_nodes) { O(ctx)->nodes_opt = 1; return nodes_value(O(ctx), arg, err); }
+SET(set_nodes_env) { return nodes_value(O(ctx), arg, err); }
+
+SET(set_kill_bad)
+{
+	O(ctx)->kill_on_bad_exit = arg ? atoi(arg) != 0 : 1;
+	(void)err;
+	return 0;
+}
+
+SET(set_time)
+{
+	if (sl_slurm_time_parse_limit(arg, &O(ctx)->time_limit) != 0)
+		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid --time specification");
+	return 0;
+}
+
+/* GPUs per task need -n, as Slurm's job spec check says. */
+SET(set_gpt) { return count(arg, "--gpus-per-task", 0, &O(ctx)->gpus_per_task, err); }
+
+/* --mpi: none (and pmi2/pmix refused: Sluice does not wire ranks up). */
+SET(set_mpi)
+{
+	if (strcmp(arg, "list") == 0) {
+		O(ctx)->mpi_list = 1;
+		return 0;
+	}
+	if (strcmp(arg, "none") == 0)
+		return 0;
+	if (strcmp(arg, "pmi2") == 0 || strncmp(arg, "pmix", 4) == 0 || strcmp(arg, "cray_shasta") == 0)
+		return sl_err_set(err, SL_EUNSUPP, "srun: error: --mpi=%s is not supported by Sluice",
+				  arg);
+	return sl_err_set(err, SL_EINVAL, "srun: error: Invalid MPI type '%s', --mpi=list for "
+			  "acceptable types", arg);
+}
+
+/* --cpu-bind: "none" and "verbose" are honoured (Sluice binds nothing);
+ * any binding is refused rather than faked. */
+SET(set_cpu_bind)
+{
+	char *dup = sl_xstrdup(arg), *save = NULL;
+	int r = 0;
+	for (char *t = strtok_r(dup, ",", &save); t && r == 0; t = strtok_r(NULL, ",", &save)) {
+		if (strcmp(t, "none") == 0 || strcmp(t, "no") == 0 || strcmp(t, "verbose") == 0 ||
+		    strcmp(t, "v") == 0 || strcmp(t, "quiet") == 0 || strcmp(t, "q") == 0)
+			continue;
+		r = sl_err_set(err, SL_EUNSUPP, "srun: error: --cpu-bind=%s is not supported by "
+			       "Sluice", t);
+	}
+	free(dup);
+	return r;
+}
+
+/* What sizes or places the allocation srun or salloc makes (sbatch's
+ * parser reads them there); inside an allocation srun refuses them. */
+static int alloc_push(struct sl_srun_opts *o, const char *name, const char *arg)
+{
+	size_t n = sl_strv_len(o->alloc);
+	o->alloc = sl_xrealloc(o->alloc, (n + 2) * sizeof(*o->alloc));
+	o->alloc[n] = arg ? sl_xasprintf("--%s=%s", name, arg) : sl_xasprintf("--%s", name);
+	o->alloc[n + 1] = NULL;
+	return 0;
+}
+#define ALLOC(fn, name) \
+	SET(fn) { (void)err; return alloc_push(O(ctx), name, arg); }
+ALLOC(set_alloc_account, "account")
+ALLOC(set_alloc_begin, "begin")
+ALLOC(set_alloc_comment, "comment")
+ALLOC(set_alloc_constraint, "constraint")
+ALLOC(set_alloc_dependency, "dependency")
+ALLOC(set_alloc_exclusive, "exclusive")
+ALLOC(set_alloc_gpus, "gpus")
+ALLOC(set_alloc_gres, "gres")
+ALLOC(set_alloc_mem, "mem")
+ALLOC(set_alloc_mem_per_cpu, "mem-per-cpu")
+ALLOC(set_alloc_nodelist, "nodelist")
+ALLOC(set_alloc_partition, "partition")
+ALLOC(set_alloc_qos, "qos")
+
+static const struct sl_opt table[] = {
+	ROW("account", 'A', SL_OPT_REQ, set_alloc_account),
+	UNSUPP("acctg-freq", 0, SL_OPT_REQ),
+	UNSUPP("bb", 0, SL_OPT_REQ),
+	UNSUPP("bbf", 0, SL_OPT_REQ),
+	UNSUPP("bcast", 0, SL_OPT_OPTARG),
+	ROW("begin", 'b', SL_OPT_REQ, set_alloc_begin),
+	ROW("chdir", 'D', SL_OPT_REQ, set_chdir),
+	UNSUPP("cluster", 'M', SL_OPT_REQ),
+	UNSUPP("clusters", 'M', SL_OPT_REQ),
+	ROW("comment", 0, SL_OPT_REQ, set_alloc_comment),
+	UNSUPP("compress", 0, SL_OPT_OPTARG),
+	ROW("constraint", 'C', SL_OPT_REQ, set_alloc_constraint),
+	UNSUPP("contiguous", 0, SL_OPT_NOARG),
+	UNSUPP("core-spec", 'S', SL_OPT_REQ),
+	UNSUPP("cores-per-socket", 0, SL_OPT_REQ),
+	ROW("cpu-bind", 0, SL_OPT_REQ, set_cpu_bind),
+	UNSUPP("cpu-freq", 0, SL_OPT_REQ),
+	UNSUPP("cpus-per-gpu", 0, SL_OPT_REQ),
+	ENVROW("cpus-per-task", 'c', SL_OPT_REQ, "SLURM_CPUS_PER_TASK", NULL, set_cpt),
+	UNSUPP("deadline", 0, SL_OPT_REQ),
+	UNSUPP("delay-boot", 0, SL_OPT_REQ),
+	ROW("dependency", 'd', SL_OPT_REQ, set_alloc_dependency),
+	UNSUPP("distribution", 'm', SL_OPT_REQ),
+	ROW("error", 'e', SL_OPT_REQ, set_err),
+	ROW("exact", 0, SL_OPT_NOARG, set_exact),
+	UNSUPP("exclude", 'x', SL_OPT_REQ),
+	ROW("exclusive", 0, SL_OPT_OPTARG, set_alloc_exclusive),
+	ROW("export", 0, SL_OPT_REQ, set_export),
+	UNSUPP("extra-node-info", 'B', SL_OPT_REQ),
+	UNSUPP("gpu-bind", 0, SL_OPT_REQ),
+	ROW("gpus", 'G', SL_OPT_REQ, set_alloc_gpus),
+	UNSUPP("gpus-per-node", 0, SL_OPT_REQ),
+	UNSUPP("gpus-per-socket", 0, SL_OPT_REQ),
+	ROW("gpus-per-task", 0, SL_OPT_REQ, set_gpt),
+	ROW("gres", 0, SL_OPT_REQ, set_alloc_gres),
+	UNSUPP("gres-flags", 0, SL_OPT_REQ),
+	ROW("help", 'h', SL_OPT_NOARG, set_help),
+	UNSUPP("het-group", 0, SL_OPT_REQ),
+	UNSUPP("hint", 0, SL_OPT_REQ),
+	UNSUPP("hold", 'H', SL_OPT_NOARG),
+	UNSUPP("immediate", 'I', SL_OPT_OPTARG),
+	ROW("input", 'i', SL_OPT_REQ, set_in),
+	ROW("job-name", 'J', SL_OPT_REQ, set_name),
+	UNSUPP("jobid", 0, SL_OPT_REQ),
+	ROW("kill-on-bad-exit", 'K', SL_OPT_OPTARG, set_kill_bad),
+	ROW("label", 'l', SL_OPT_NOARG, set_label),
+	UNSUPP("licenses", 'L', SL_OPT_REQ),
+	UNSUPP("mail-type", 0, SL_OPT_REQ),
+	UNSUPP("mail-user", 0, SL_OPT_REQ),
+	UNSUPP("mcs-label", 0, SL_OPT_REQ),
+	ROW("mem", 0, SL_OPT_REQ, set_alloc_mem),
+	UNSUPP("mem-bind", 0, SL_OPT_REQ),
+	ROW("mem-per-cpu", 0, SL_OPT_REQ, set_alloc_mem_per_cpu),
+	UNSUPP("mem-per-gpu", 0, SL_OPT_REQ),
+	UNSUPP("mincpus", 0, SL_OPT_REQ),
+	ROW("mpi", 0, SL_OPT_REQ, set_mpi),
+	ROW("multi-prog", 0, SL_OPT_NOARG, set_multi),
+	UNSUPP("network", 0, SL_OPT_REQ),
+	UNSUPP("nice", 0, SL_OPT_OPTARG),
+	UNSUPP("no-allocate", 'Z', SL_OPT_NOARG),
+	UNSUPP("no-kill", 'k', SL_OPT_OPTARG),
+	UNSUPP("nodefile", 'F', SL_OPT_REQ),
+	ROW("nodelist", 'w', SL_OPT_REQ, set_alloc_nodelist),
+	ENVROW("nodes", 'N', SL_OPT_REQ, "SLURM_NNODES", NULL, set_nodes),
+	ENVROW("ntasks", 'n', SL_OPT_REQ, "SLURM_NTASKS", "SLURM_NPROCS", set_ntasks),
+	UNSUPP("ntasks-per-core", 0, SL_OPT_REQ),
+	UNSUPP("ntasks-per-gpu", 0, SL_OPT_REQ),
+	ROW("ntasks-per-node", 0, SL_OPT_REQ, set_tpn),
+	UNSUPP("ntasks-per-socket", 0, SL_OPT_REQ),
+	UNSUPP("open-mode", 0, SL_OPT_REQ),
+	ROW("output", 'o', SL_OPT_REQ, set_out),
+	UNSUPP("overcommit", 'O', SL_OPT_NOARG),
+	ROW("overlap", 0, SL_OPT_NOARG, set_overlap),
+	UNSUPP("oversubscribe", 's', SL_OPT_NOARG),
+	ROW("partition", 'p', SL_OPT_REQ, set_alloc_partition),
+	UNSUPP("power", 0, SL_OPT_REQ),
+	UNSUPP("preserve-env", 'E', SL_OPT_NOARG),
+	UNSUPP("priority", 0, SL_OPT_REQ),
+	UNSUPP("profile", 0, SL_OPT_REQ),
+	UNSUPP("prolog", 0, SL_OPT_REQ),
+	UNSUPP("epilog", 0, SL_OPT_REQ),
+	UNSUPP("propagate", 0, SL_OPT_OPTARG),
+	ROW("pty", 0, SL_OPT_NOARG, set_pty),
+	ROW("qos", 'q', SL_OPT_REQ, set_alloc_qos),
+	ROW("quiet", 'Q', SL_OPT_NOARG, set_quiet),
+	UNSUPP("quit-on-interrupt", 0, SL_OPT_NOARG),
+	UNSUPP("reboot", 0, SL_OPT_NOARG),
+	ROW("relative", 'r', SL_OPT_REQ, set_relative),
+	UNSUPP("reservation", 0, SL_OPT_REQ),
+	UNSUPP("send-libs", 0, SL_OPT_OPTARG),
+	UNSUPP("signal", 0, SL_OPT_REQ),
+	UNSUPP("slurmd-debug", 0, SL_OPT_REQ),
+	UNSUPP("sockets-per-node", 0, SL_OPT_REQ),
+	UNSUPP("spread-job", 0, SL_OPT_NOARG),
+	UNSUPP("switches", 0, SL_OPT_REQ),
+	UNSUPP("task-epilog", 0, SL_OPT_REQ),
+	UNSUPP("task-prolog", 0, SL_OPT_REQ),
+	UNSUPP("test-only", 0, SL_OPT_NOARG),
+	UNSUPP("thread-spec", 0, SL_OPT_REQ),
+	UNSUPP("threads", 'T', SL_OPT_REQ),
+	UNSUPP("threads-per-core", 0, SL_OPT_REQ),
+	ROW("time", 't', SL_OPT_REQ, set_time),
+	UNSUPP("time-min", 0, SL_OPT_REQ),
+	UNSUPP("tmp", 0, SL_OPT_REQ),
+	ROW("unbuffered", 'u', SL_OPT_NOARG, set_unbuf),
+	ROW("usage", 0, SL_OPT_NOARG, set_usage),
+	UNSUPP("use-min-nodes", 0, SL_OPT_NOARG),
+	ROW("verbose", 'v', SL_OPT_NOARG, set_verbose),
+	ROW("version", 'V', SL_OPT_NOARG, set_version),
+	ROW("wait", 'W', SL_OPT_REQ, set_wait),
+	UNSUPP("wckey", 0, SL_OPT_REQ),
+	UNSUPP("x11", 0, SL_OPT_OPTARG),
+	{NULL, 0, SL_OPT_NOARG, {NULL, NULL}, 0, NULL},
+};
+
+/* Input variables set the same fields as their flags, but do not count as
+ * given on the command line (Slurm warns about -N only when typed). */
+static int apply_env(const struct sl_opt *tab, struct sl_srun_opts *o, char *const *envp,
+		     struct sl_err *err)
+{
+	struct sl_optval *v = NULL;
+	size_t n = 0;
+	int r = 0;
+	sl_opt_from_env(tab, envp, &v, &n);
+	for (size_t i = 0; i < n && r == 0; i++) {
+		struct sl_optval one = v[i];
+		if (one.opt->set == set_ntasks)
+			r = set_ntasks_env(o, one.arg, err);
+		else if (one.opt->set == set_nodes)
+			r = set_nodes_env(o, one.arg, err);
+		else
+			r = sl_opt_apply_one(&one, o, err);
+	}
+	free(v);
+	return r;
+}
+
+/* Slurm's own fatal for a refused row, "srun: error: ..." for the rest. */
+static int apply_args(struct sl_srun_opts *o, const struct sl_optval *v, size_t n,
+		      struct sl_err *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct sl_err e = SL_ERR_INIT;
+		int r = sl_opt_apply_one(&v[i], o, &e);
+		if (r == 0)
+			continue;
+		if (strncmp(e.msg, "srun: ", 6) == 0)
+			return sl_err_set(err, e.code, "%s", e.msg);
+		return sl_err_set(err, e.code, "srun: error: %s", e.msg);
+	}
+	return 0;
+}
+
+/* srun's and salloc's: scan with tab (syntax errors as getopt's, status
+ * 255), the input variables, then the flags; o->argv is the rest. */
+static int parse_with(const struct sl_opt *tab, const char *prog, int argc, char **argv,
+		      char *const *envp, struct sl_srun_opts *o, int *status, struct sl_err *err)
+{
+	struct sl_optval *v = NULL;
+	size_t n = 0;
+	int optind = 1, r;
+
+	memset(o, 0, sizeof(*o));
+	o->kill_on_bad_exit = -1;
+	o->relative = -1;
+	o->time_limit = -1;
+	*status = 1;
+	if ((r = sl_opt_scan(tab, argc, argv, 1, &v, &n, &optind, err)) != 0) {
+		char msg[sizeof(err->msg)];
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		*status = 255;
+		*err = (struct sl_err)SL_ERR_INIT;
+		return sl_err_set(err, -r, "%s: %s\nTry \"%s --help\" for more information", prog,
+				  msg, prog);
+	}
+	if ((r = apply_env(tab, o, envp, err)) == 0)
+		r = apply_args(o, v, n, err);
+	o->argv = argv + optind;
+	o->argc = argc - optind;
+	free(v);
+	return r;
+}
+
+int sl_srun_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_opts *o,
+		       int *status, struct sl_err *err)
+{
+	int r;
+	if ((r = parse_with(table, "srun", argc, argv, envp, o, status, err)) != 0)
+		return r;
+	if (o->help || o->usage || o->version || o->mpi_list)
+		return 0;
+	if (o->gpus_per_task > 0 && o->ntasks == 0)
+		return sl_err_set(err, SL_EINVAL, "srun: error: Failed to validate job spec. "
+				  "--gpus-per-task used without either --gpus or -n/--ntasks is not "
+				  "allowed.");
+	if (o->argc == 0)
+		return sl_err_set(err, SL_EINVAL, "srun: fatal: No command given to execute.");
+	return 0;
+}
+
+/* salloc's table: what sizes an allocation is shared with srun's; the
+ * rest of Slurm's salloc options are refused by name. */
+static const struct sl_opt salloc_table[] = {
+	ROW("account", 'A', SL_OPT_REQ, set_alloc_account),
+	ROW("begin", 'b', SL_OPT_REQ, set_alloc_begin),
+	UNSUPP("bell", 0, SL_OPT_NOARG),
+	ROW("chdir", 'D', SL_OPT_REQ, set_chdir),
+	UNSUPP("cluster", 'M', SL_OPT_REQ),
+	UNSUPP("clusters", 'M', SL_OPT_REQ),
+	ROW("comment", 0, SL_OPT_REQ, set_alloc_comment),
+	ROW("constraint", 'C', SL_OPT_REQ, set_alloc_constraint),
+	UNSUPP("core-spec", 'S', SL_OPT_REQ),
+	ENVROW("cpus-per-task", 'c', SL_OPT_REQ, "SALLOC_CPUS_PER_TASK", NULL, set_cpt),
+	ROW("dependency", 'd', SL_OPT_REQ, set_alloc_dependency),
+	UNSUPP("exclude", 'x', SL_OPT_REQ),
+	ROW("exclusive", 0, SL_OPT_OPTARG, set_alloc_exclusive),
+	ROW("gpus", 'G', SL_OPT_REQ, set_alloc_gpus),
+	ROW("gpus-per-task", 0, SL_OPT_REQ, set_gpt),
+	ROW("gres", 0, SL_OPT_REQ, set_alloc_gres),
+	ROW("help", 'h', SL_OPT_NOARG, set_help),
+	UNSUPP("hold", 'H', SL_OPT_NOARG),
+	UNSUPP("immediate", 'I', SL_OPT_OPTARG),
+	ROW("job-name", 'J', SL_OPT_REQ, set_name),
+	UNSUPP("kill-command", 'K', SL_OPT_OPTARG),
+	UNSUPP("licenses", 'L', SL_OPT_REQ),
+	UNSUPP("mail-type", 0, SL_OPT_REQ),
+	UNSUPP("mail-user", 0, SL_OPT_REQ),
+	ROW("mem", 0, SL_OPT_REQ, set_alloc_mem),
+	ROW("mem-per-cpu", 0, SL_OPT_REQ, set_alloc_mem_per_cpu),
+	UNSUPP("nice", 0, SL_OPT_OPTARG),
+	UNSUPP("no-bell", 0, SL_OPT_NOARG),
+	UNSUPP("no-shell", 0, SL_OPT_NOARG),
+	ROW("nodelist", 'w', SL_OPT_REQ, set_alloc_nodelist),
+	ENVROW("nodes", 'N', SL_OPT_REQ, NULL, NULL, set_nodes),
+	ENVROW("ntasks", 'n', SL_OPT_REQ, NULL, NULL, set_ntasks),
+	ROW("ntasks-per-node", 0, SL_OPT_REQ, set_tpn),
+	UNSUPP("oversubscribe", 's', SL_OPT_NOARG),
+	ROW("partition", 'p', SL_OPT_REQ, set_alloc_partition),
+	ROW("qos", 'q', SL_OPT_REQ, set_alloc_qos),
+	ROW("quiet", 'Q', SL_OPT_NOARG, set_quiet),
+	UNSUPP("reservation", 0, SL_OPT_REQ),
+	UNSUPP("signal", 0, SL_OPT_REQ),
+	ROW("time", 't', SL_OPT_REQ, set_time),
+	UNSUPP("time-min", 0, SL_OPT_REQ),
+	ROW("usage", 0, SL_OPT_NOARG, set_usage),
+	ROW("verbose", 'v', SL_OPT_NOARG, set_verbose),
+	ROW("version", 'V', SL_OPT_NOARG, set_version),
+	UNSUPP("wait-all-nodes", 0, SL_OPT_REQ),
+	UNSUPP("x11", 0, SL_OPT_OPTARG),
+	{NULL, 0, SL_OPT_NOARG, {NULL, NULL}, 0, NULL},
+};
+
+/* srun's words with salloc's name. */
+static int as_salloc(int r, struct sl_err *err)
+{
+	char msg[sizeof(err->msg)];
+	if (r == 0 || strncmp(err->msg, "srun: ", 6) != 0)
+		return r;
+	snprintf(msg, sizeof(msg), "salloc: %s", err->msg + 6);
+	*err = (struct sl_err)SL_ERR_INIT;
+	return sl_err_set(err, -r, "%s", msg);
+}
+
+int sl_salloc_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_opts *o,
+			 int *status, struct sl_err *err)
+{
+	return as_salloc(parse_with(salloc_table, "salloc", argc, argv, envp, o, status, err), err);
+}
+
+void sl_srun_opts_clear(struct sl_srun_opts *o)
+{
+	free(o->name);
+	free(o->out);
+	free(o->err);
+	free(o->in);
+	free(o->export_env);
+	free(o->chdir);
+	sl_strv_free(o->alloc);
+	memset(o, 0, sizeof(*o));
+}
+
+const char sl_srun_usage[] =
+	"Usage: srun [-N nnodes] [-n ntasks] [-i in] [-o out] [-e err]\n"
+	"            [-c ncpus] [-r n] [-t minutes] [-D path] [--overlap] [--exact]\n"
+	"            [--label] [--unbuffered] [-J jobname] [-W sec] [--mpi=none]\n"
+	"            [--kill-on-bad-exit] [--cpu-bind=none] [--export=...]\n"
+	"            [--ntasks-per-node=n] [--gpus-per-task=n] [--multi-prog]\n"
+	"            executable [args...]\n";
+
+const char sl_salloc_usage[] =
+	"Usage: salloc [-N numnodes|[min nodes]-[max nodes]] [-n num-processors]\n"
+	"              [-c cpus-per-task] [--ntasks-per-node=n] [-t minutes]\n"
+	"              [-J jobname] [-D path] [--gpus-per-task=n] [-p partition]\n"
+	"              [-A account] [-q qos] [--mem=MB] [command [args...]]\n";

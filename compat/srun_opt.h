@@ -1,0 +1,51 @@
+/* srun_opt.h - srun's command line as Slurm 22.05 reads it: one option
+ * table for the flags and their input variables (SLURM_NTASKS, ...), Slurm's
+ * syntax errors, and Sluice's refusal of what it does not do. Pure. */
+#ifndef SL_SRUN_OPT_H
+#define SL_SRUN_OPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+
+struct sl_srun_opts {
+	int ntasks, nodes;        /* 0: not given */
+	int nodes_opt;            /* -N on the command line (not from SLURM_NNODES) */
+	int ntasks_opt;           /* -n on the command line */
+	int ntasks_per_node;      /* 0: not given */
+	int cpus_per_task;        /* 0: not given */
+	int gpus_per_task;        /* 0: not given */
+	int label, unbuffered, multi_prog, overlap, exact, quiet, verbose;
+	int pty;                  /* --pty: task 0 on a pseudo-terminal */
+	int kill_on_bad_exit;     /* -K: 1; -K0: 0; -1 not given */
+	int wait_secs;            /* -W; 0: none */
+	int relative;             /* -r; -1: not given */
+	int64_t time_limit;       /* -t minutes; -1: not given */
+	int help, usage, version;
+	int mpi_list;             /* --mpi=list */
+	char *name, *out, *err, *in, *export_env, *chdir;
+	char **alloc;             /* "--partition=P", ...: for the allocation srun or salloc
+	                           * makes (sbatch's options); NULL: none */
+	char **argv;              /* the command (borrowed from argv), NULL-terminated */
+	int argc;
+};
+
+/* Parse argv with the input variables of envp. On error err->msg is the
+ * whole text srun prints (e.g. "srun: unrecognized option '--foo'\nTry
+ * \"srun --help\" for more information") and *status its exit status
+ * (255 for syntax, as Slurm; 1 for a refusal). The caller clears o with
+ * sl_srun_opts_clear() in every case. */
+int sl_srun_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_opts *o,
+		       int *status, struct sl_err *err);
+void sl_srun_opts_clear(struct sl_srun_opts *o);
+
+/* salloc's command line into the same struct (the sizes of the
+ * allocation, -J, -t, -D; o->argv is the command, maybe none), with
+ * salloc's name in the messages. */
+int sl_salloc_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_opts *o,
+			 int *status, struct sl_err *err);
+
+extern const char sl_srun_usage[];
+extern const char sl_salloc_usage[];
+
+#endif

@@ -1,0 +1,186 @@
+#!/bin/sh
+# srun inside a batch script of the local executor: the same scenario runs
+# here and ran on a real Slurm 22.05 (srun_scenario.sh; the golden file
+# tests/data/srun/srun.golden was written by srun_capture.sh): task
+# variables, exit codes, -l labels, --multi-prog, -K, stdin to every task,
+# per-task output files, Slurm's refusals beyond the allocation, and the
+# steps' sacct rows, diffed after masking. Then what Slurm also does but
+# the diff cannot time: squeue -s, scancel N.S (and another user's refused),
+# scancel of the job ending its steps' tasks, step rows across kill -9 of
+# sluiced; srun outside an allocation, salloc, Ctrl-C twice, sattach.
+. "$top_srcdir/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/srun_lib.sh"
+make_users
+write_conf "minJobAge: 300"
+start_daemon
+cd "$T/work"
+mkdir scen && chmod 777 scen
+
+j=$(as $USER1 env SRUN="$BIN/srun" SCEN_DIR="$T/work/scen" "$BIN/sbatch" --parsable -N 1 -n 4 \
+	-o "$T/work/scen.out" "$top_srcdir/tests/integration/srun_scenario.sh") || fail "submit"
+wait_state "$j" COMPLETED 120
+{
+	cat scen.out
+	echo "== sacct"
+	"$BIN/sacct" -j "$j" -P -o JobID,JobName,State,ExitCode,NTasks,AllocCPUS,NNodes
+} | srun_mask "$j" >scen.masked
+diff -u "$top_srcdir/tests/data/srun/srun.golden" scen.masked >&2 ||
+	fail "the transcript differs from Slurm 22.05's (- Slurm, + Sluice)"
+ok "task variables, exit codes, labels, multi-prog, -K, stdin, -o, refusals, sacct rows: as Slurm"
+
+# A running step: squeue -s, another user's scancel refused, the owner's
+# aborts it (SIGKILL, Slurm's lines, CANCELLED by uid).
+cat >steps.sh <<EOS
+#!/bin/sh
+$BIN/srun -n 2 -l sh -c 'echo start; sleep 60; echo never'
+echo "rc=\$?"
+$BIN/srun -n 1 sleep 61
+EOS
+chmod 755 steps.sh
+j=$(submit $USER1 -n 2 -o "$T/work/steps.out" steps.sh) || fail "submit steps"
+wait_state "$j" RUNNING
+n=0
+until "$BIN/squeue" -h -s | grep -q "^ *$j\.0 "; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "step $j.0 not in squeue -s"; sleep 0.1
+done
+expect_eq "squeue -s" "$(printf '%15s %8s %9s %8s %9s %s' STEPID NAME PARTITION USER TIME NODELIST)" \
+	"$("$BIN/squeue" -s | head -n1)"
+"$BIN/squeue" -h -s | sed 's/ *[0-9]*:[0-9][0-9] / T /' >ss.out
+printf '%15s %8s %9s %8s T %s\n' "$j.0" sh batch $USER1 "$(hostname -s)" \
+	"$j.batch" batch batch $USER1 "$(hostname -s)" >ss.want
+diff -u ss.want ss.out >&2 || fail "squeue -s"
+ok "squeue -s lists the step and the batch step"
+err=$(as $USER2 "$BIN/scancel" "$j.0" 2>&1) && fail "another user cancelled step $j.0"
+expect_eq "other user" "scancel: error: Kill job error on job step id $j.0: Access/permission denied" "$err"
+as $USER1 "$BIN/scancel" "$j.0" || fail "scancel $j.0"
+n=0
+until grep -q '^rc=' steps.out; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "srun did not end: $(cat steps.out)"; sleep 0.1
+done
+sed -e 's/AT [0-9T:-]* \*\*\*/AT TS ***/' -e "s/$(hostname -s)/NODE/g" steps.out >steps.masked
+printf '%s\n' "0: start" "1: start" \
+	"srun: Job step aborted: Waiting up to 32 seconds for job step to finish." \
+	"0: slurmstepd-NODE: error: *** STEP $j.0 ON NODE CANCELLED AT TS ***" \
+	"srun: error: NODE: tasks 0-1: Killed" "rc=137" >steps.want
+sort steps.want >a; sort steps.masked >b
+cmp -s a b || { diff -u steps.want steps.masked >&2; fail "scancel $j.0: srun's output"; }
+expect_eq "sacct after scancel N.S" "CANCELLED by $(id -u $USER1)|0:9" \
+	"$("$BIN/sacct" -n -P -j "$j" -o JobID,State,ExitCode | sed -n "s/^$j\.0|//p")"
+ok "scancel N.S aborts the step as Slurm does; another user's is refused"
+
+# scancel of the job ends the step's tasks too (they lead their own
+# process groups in the job's session).
+n=0
+until "$BIN/squeue" -h -s | grep -q "^ *$j\.1 "; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "step $j.1 not running"; sleep 0.1
+done
+pgrep -u $USER1 -f "^sleep 61$" >/dev/null || fail "no task of step $j.1 runs"
+as $USER1 "$BIN/scancel" "$j"
+wait_state "$j" CANCELLED
+n=0
+while pgrep -u $USER1 -f "^sleep 61$" >/dev/null; do
+	n=$((n + 1))
+	if [ $n -ge 50 ]; then
+		ps -eo pid,pgid,sid,user,args | grep "[s]leep 61" >&2
+		fail "a task of $j.1 outlived scancel $j"
+	fi
+	sleep 0.1
+done
+expect_eq "step of a cancelled job" "CANCELLED" \
+	"$("$BIN/sacct" -n -P -j "$j" -o JobID,State | sed -n "s/^$j\.1|//p" | cut -c1-9)"
+ok "scancel of the job ends its steps' tasks"
+
+# The step rows are in the store: kill -9 of sluiced loses none.
+kill9_daemon
+start_daemon
+expect_eq "steps after kill -9" "$j.0 $j.1" \
+	"$("$BIN/sacct" -n -P -j "$j" -o JobID | grep '\.[0-9]' | tr '\n' ' ' | sed 's/ $//')"
+ok "step records survive kill -9 of sluiced"
+
+# In a Kubernetes job: refused by name (the agent in the pods is to come).
+err=$(SLURM_JOB_ID=1 SLURM_JOB_NODELIST=n1 KUBERNETES_SERVICE_HOST=10.0.0.1 "$BIN/srun" true 2>&1) &&
+	fail "srun in a Kubernetes job ran"
+expect_eq "k8s" "srun: error: job steps in a Kubernetes job are not supported by Sluice" "$err"
+ok "srun in a Kubernetes job: refused by name"
+
+# Outside an allocation srun makes one (the job ends with the step's exit
+# code) and salloc runs a command in one.
+out=$(as $USER1 "$BIN/srun" -n 2 -l sh -c 'echo $SLURM_PROCID/$SLURM_NTASKS' 2>&1 | sort)
+expect_eq "srun outside" "$(printf '0: 0/2\n1: 1/2')" "$out"
+as $USER1 "$BIN/srun" -n 1 -J fails sh -c 'exit 3' 2>/dev/null
+expect_eq "srun outside rc" 3 $?
+j=$("$BIN/sacct" -n -X -P -a --name fails -o JobID | tail -n1)
+expect_eq "its job" "fails|FAILED|3:0" "$("$BIN/sacct" -n -X -P -j "$j" -o JobName,State,ExitCode)"
+ok "srun outside an allocation makes one and ends it with the step's exit code"
+out=$(as $USER1 "$BIN/salloc" -n 2 sh -c 'echo $SLURM_NTASKS $SLURM_JOB_NAME ${SLURM_PROCID:-none}; exit 4' 2>&1)
+rc=$?
+j=$(echo "$out" | sed -n 's/^salloc: Granted job allocation //p')
+expect_eq "salloc" "$(printf 'salloc: Granted job allocation %s\n2 interactive none\nsalloc: Relinquishing job allocation %s' "$j" "$j")" "$out"
+expect_eq "salloc rc" 4 "$rc"
+expect_eq "salloc's job" "FAILED|4:0" "$("$BIN/sacct" -n -X -P -j "$j" -o State,ExitCode)"
+ok "salloc: Slurm's lines, the job's variables, the command's exit code"
+
+# Ctrl-C once prints the tasks, twice within a second aborts the step.
+as $USER1 "$BIN/srun" -n 2 -l sleep 30 >intr.out 2>&1 &
+p=$!
+n=0
+until "$BIN/squeue" -h -s | grep -q '\.0 '; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "no step for Ctrl-C"; sleep 0.1
+done
+s=$(pgrep -P "$p" -x srun || echo "$p")
+kill -INT "$s"; sleep 0.2; kill -INT "$s"
+wait "$p"
+expect_eq "Ctrl-C rc" 130 $?
+sed -e 's/AT [0-9T:-]* \*\*\*/AT TS ***/' -e "s/$(hostname -s)/NODE/g" -e 's/StepId=[0-9]*/StepId=N/' \
+	-e 's/STEP [0-9]*\./STEP N./' intr.out >intr.masked
+printf '%s\n' "srun: interrupt (one more within 1 sec to abort)" "srun: StepId=N.0 tasks 0-1: running" \
+	"srun: sending Ctrl-C to StepId=N.0" "srun: forcing job termination" \
+	"srun: Job step aborted: Waiting up to 32 seconds for job step to finish." \
+	"0: slurmstepd-NODE: error: *** STEP N.0 ON NODE CANCELLED AT TS ***" >intr.want
+diff -u intr.want intr.masked >&2 || fail "Ctrl-C twice"
+ok "Ctrl-C twice within a second aborts the step with Slurm's lines, exit 130"
+
+err=$("$BIN/sattach" 1.0 2>&1) && fail "sattach ran"
+expect_eq "sattach" "sattach: error: sattach is not supported by Sluice" "$err"
+ok "sattach is refused by name"
+
+# Steps share the allocation as in Slurm 22.05: a second step waits for
+# the CPUs the first holds (Slurm's two lines), --exact and --overlap do not.
+j=$(as $USER1 env SRUN="$BIN/srun" "$BIN/sbatch" --parsable -n 2 -o "$T/work/share.out" \
+	"$top_srcdir/tests/integration/srun_share.sh") || fail "submit share"
+wait_state "$j" COMPLETED 60
+printf '%s\n' "srun: Job $j step creation temporarily disabled, retrying (Requested nodes are busy)" \
+	"srun: Step created for job $j" "plain waited W" "exact waited 0" "overlap waited 0" >share.want
+# whole seconds: the plain step waits out the first (1 to 3 s), the others not
+sed 's/^plain waited [123]$/plain waited W/; s/^\(exact\|overlap\) waited 1$/\1 waited 0/' share.out |
+	diff -u share.want - >&2 || fail "steps sharing the allocation"
+ok "a step waits for the CPUs another holds; --exact and --overlap do not"
+
+# --pty, driven through a pty by script(1): task 0 on a terminal of its
+# own, srun's input typed into it, the exit code as over ssh.
+command -v script >/dev/null || skip "no script(1) for the --pty test"
+out=$(printf 'tty\necho hello $((6*7))\nexit 5\n' |
+	as $USER1 script -qec "$BIN/srun --pty sh" /dev/null 2>&1)
+rc=$?
+expect_eq "--pty rc" 5 "$rc"
+echo "$out" | grep -q '/dev/pts/[0-9]' || fail "--pty: no terminal in [$out]"
+echo "$out" | grep -q '^\$ hello 42.$' || fail "--pty: no shell answer in [$out]"
+ok "srun --pty: a terminal for task 0, input typed in, its exit code"
+
+# A signal srun gets reaches every task (scancel -s N.S goes the same way).
+as $USER1 "$BIN/srun" -n 2 -l sh -c 'trap "echo got USR1; exit 0" USR1; while :; do sleep 0.1; done' \
+	>sig.out 2>&1 &
+p=$!
+n=0
+until [ "$(grep -c . sig.out 2>/dev/null)" = 0 ] && "$BIN/squeue" -h -s | grep -q '\.0 ' &&
+	[ "$(pgrep -u $USER1 -f 'trap "echo got USR1' | wc -l)" -ge 2 ]; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "no step to signal"; sleep 0.1
+done
+sleep 0.3 # the traps are set
+s=$(pgrep -P "$p" -x srun || echo "$p")
+kill -USR1 "$s"
+wait "$p"
+expect_eq "USR1 rc" 0 $?
+# (each task's sleep, in its process group, dies of it too: sh says so)
+expect_eq "USR1 to every task" "$(printf '0: got USR1\n1: got USR1')" "$(grep got sig.out | sort)"
+ok "a signal to srun reaches every task"

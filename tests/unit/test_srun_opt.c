@@ -1,0 +1,266 @@
+/* test_srun_opt.c - srun's option table, the step layout inside an
+ * allocation (Slurm's refusals), task variables, --export and
+ * --multi-prog (compat/srun_*.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "srun_layout.h"
+#include "srun_multiprog.h"
+#include "srun_opt.h"
+#include "xalloc.h"
+
+static int parse(struct sl_srun_opts *o, char **env, int *status, struct sl_err *err, ...)
+{
+	static char *argv[32];
+	int argc = 1;
+	va_list ap;
+	memset(argv, 0, sizeof(argv)); /* o.argv points in here after the call */
+	argv[0] = "srun";
+	va_start(ap, err);
+	for (char *a; (a = va_arg(ap, char *)) != NULL;)
+		argv[argc++] = a;
+	va_end(ap);
+	return sl_srun_opts_parse(argc, argv, env, o, status, err);
+}
+
+static void test_basic(void **state)
+{
+	struct sl_srun_opts o;
+	struct sl_err err = SL_ERR_INIT;
+	char *env[] = {"SLURM_NTASKS=8", "SLURM_NNODES=1", NULL};
+	int st;
+	(void)state;
+	assert_int_equal(parse(&o, env, &st, &err, "-l", "-n", "2", "-c2", "--overlap", "-K",
+			       "hostname", "-x", NULL), 0);
+	assert_int_equal(o.ntasks, 2);
+	assert_int_equal(o.ntasks_opt, 1);
+	assert_int_equal(o.cpus_per_task, 2);
+	assert_int_equal(o.nodes, 1);
+	assert_int_equal(o.nodes_opt, 0);
+	assert_true(o.label && o.overlap);
+	assert_int_equal(o.kill_on_bad_exit, 1);
+	assert_int_equal(o.argc, 2);
+	assert_string_equal(o.argv[1], "-x"); /* the command's own options */
+	assert_null(o.alloc);
+	sl_srun_opts_clear(&o);
+	/* what sizes or places an allocation srun makes: sbatch's options */
+	assert_int_equal(parse(&o, env, &st, &err, "-p", "gpu", "--mem=4G", "--exclusive", "true",
+			       NULL), 0);
+	assert_string_equal(o.alloc[0], "--partition=gpu");
+	assert_string_equal(o.alloc[1], "--mem=4G");
+	assert_string_equal(o.alloc[2], "--exclusive");
+	assert_null(o.alloc[3]);
+	sl_srun_opts_clear(&o);
+	/* the environment's count when -n is not typed */
+	assert_int_equal(parse(&o, env, &st, &err, "true", NULL), 0);
+	assert_int_equal(o.ntasks, 8);
+	assert_int_equal(o.ntasks_opt, 0);
+	sl_srun_opts_clear(&o);
+}
+
+static void expect_err(const char *msg, int status, ...)
+{
+	char *argv[16] = {"srun"}, *env[] = {NULL};
+	struct sl_srun_opts o;
+	struct sl_err err = SL_ERR_INIT;
+	int argc = 1, st = 0;
+	va_list ap;
+	va_start(ap, status);
+	for (char *a; (a = va_arg(ap, char *)) != NULL;)
+		argv[argc++] = a;
+	va_end(ap);
+	assert_int_not_equal(sl_srun_opts_parse(argc, argv, env, &o, &st, &err), 0);
+	assert_string_equal(err.msg, msg);
+	assert_int_equal(st, status);
+	sl_srun_opts_clear(&o);
+}
+
+/* Slurm 22.05's words, captured on the reference cluster. */
+static void test_errors(void **state)
+{
+	(void)state;
+	expect_err("srun: error: Invalid numeric value \"x\" for --ntasks.", 1, "-n", "x", "true",
+		   NULL);
+	expect_err("srun: error: Invalid numeric value \"0\" for --cpus-per-task.", 1, "-c", "0",
+		   "true", NULL);
+	expect_err("srun: error: \"x\" is not a valid node count", 1, "-N", "x", "true", NULL);
+	expect_err("srun: error: Invalid --time specification", 1, "-t", "abc", "true", NULL);
+	expect_err("srun: error: Invalid numeric value \"x\" for --wait.", 1, "-W", "x", "true",
+		   NULL);
+	expect_err("srun: unrecognized option '--foo'\nTry \"srun --help\" for more information",
+		   255, "--foo", "true", NULL);
+	expect_err("srun: fatal: No command given to execute.", 1, NULL);
+	expect_err("srun: error: Invalid MPI type 'foo', --mpi=list for acceptable types", 1,
+		   "--mpi=foo", "true", NULL);
+	/* refused by name, never ignored */
+	expect_err("srun: error: --bcast is not supported by Sluice", 1, "--bcast", "true", NULL);
+	expect_err("srun: error: --x11 is not supported by Sluice", 1, "--x11", "true", NULL);
+	expect_err("srun: error: --mpi=pmix is not supported by Sluice", 1, "--mpi=pmix", "true",
+		   NULL);
+	expect_err("srun: error: --cpu-bind=cores is not supported by Sluice", 1,
+		   "--cpu-bind=cores", "true", NULL);
+	expect_err("srun: error: Failed to validate job spec. --gpus-per-task used without either "
+		   "--gpus or -n/--ntasks is not allowed.", 1, "--gpus-per-task=1", "true", NULL);
+}
+
+static void alloc(struct sl_srun_alloc *a, const char *nodes, const char *cpus)
+{
+	char e1[64], e2[64], *env[] = {"SLURM_JOB_ID=230", e1, e2, "CUDA_VISIBLE_DEVICES=0,1,2,3",
+				       NULL};
+	struct sl_err err = SL_ERR_INIT;
+	snprintf(e1, sizeof(e1), "SLURM_JOB_NODELIST=%s", nodes);
+	snprintf(e2, sizeof(e2), "SLURM_JOB_CPUS_PER_NODE=%s", cpus);
+	assert_int_equal(sl_srun_alloc_from_env(env, a, &err), 0);
+}
+
+static int layout(const char *nodes, const char *cpus, struct sl_srun_layout *l, char **warn,
+		  struct sl_err *err, ...)
+{
+	struct sl_srun_alloc a;
+	struct sl_srun_opts o;
+	char *argv[16] = {"srun"}, *env[] = {NULL};
+	int argc = 1, st, r;
+	va_list ap;
+	va_start(ap, err);
+	for (char *s; (s = va_arg(ap, char *)) != NULL;)
+		argv[argc++] = s;
+	va_end(ap);
+	argv[argc++] = "true";
+	alloc(&a, nodes, cpus);
+	assert_int_equal(sl_srun_opts_parse(argc, argv, env, &o, &st, err), 0);
+	r = sl_srun_layout_make(&o, &a, l, warn, err);
+	l->gpus = NULL; /* borrowed from a, which goes now */
+	l->ngpus = 0;
+	sl_srun_opts_clear(&o);
+	sl_srun_alloc_clear(&a);
+	return r;
+}
+
+static void test_layout(void **state)
+{
+	struct sl_srun_layout l;
+	struct sl_err err = SL_ERR_INIT;
+	char *warn = NULL;
+	(void)state;
+	/* block: every node one task, then fill in node order */
+	assert_int_equal(layout("n[1-2]", "2(x2)", &l, &warn, &err, "-n", "3", NULL), 0);
+	assert_string_equal(l.tasks_per_node, "2,1");
+	assert_string_equal(l.nodelist, "n[1-2]");
+	assert_int_equal(l.task[2].node, 1);
+	assert_int_equal(l.task[1].local, 1);
+	sl_srun_layout_clear(&l);
+	/* Slurm's refusals (reference.md, live cluster) */
+	assert_int_not_equal(layout("n1", "2", &l, &warn, &err, "-n", "999", NULL), 0);
+	assert_string_equal(err.msg, "srun: error: Unable to create step for job 230: More "
+			    "processors requested than permitted");
+	sl_srun_layout_clear(&l);
+	err = (struct sl_err)SL_ERR_INIT;
+	assert_int_not_equal(layout("n1", "8", &l, &warn, &err, "-n", "2", "-N", "9", NULL), 0);
+	assert_string_equal(warn, "srun: Warning: can't run 2 processes on 9 nodes, setting "
+			    "nnodes to 2\n");
+	assert_string_equal(err.msg, "srun: error: Only allocated 1 nodes asked for 2");
+	free(warn);
+	warn = NULL;
+	sl_srun_layout_clear(&l);
+	err = (struct sl_err)SL_ERR_INIT;
+	assert_int_not_equal(layout("n1", "8", &l, &warn, &err, "-n", "8", "-N", "4", NULL), 0);
+	assert_string_equal(err.msg, "srun: error: Only allocated 1 nodes asked for 4");
+	sl_srun_layout_clear(&l);
+	err = (struct sl_err)SL_ERR_INIT;
+	assert_int_not_equal(layout("n1", "2", &l, &warn, &err, "-c", "4", "-n", "2", NULL), 0);
+	sl_srun_layout_clear(&l);
+}
+
+static const char *get(char **env, const char *k)
+{
+	size_t n = strlen(k);
+	for (char **e = env; *e; e++)
+		if (strncmp(*e, k, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
+
+static void test_task_env(void **state)
+{
+	struct sl_srun_layout l;
+	struct sl_err err = SL_ERR_INIT;
+	char *warn = NULL, *base[] = {"HOME=/h", "SLURM_PROCID=0", NULL}, **e;
+	char *gpus[] = {"0", "1", "2", "3", NULL};
+	(void)state;
+	assert_int_equal(layout("n[1-2]", "2(x2)", &l, &warn, &err, "-n", "3", "-l",
+				"--gpus-per-task=2", NULL), 0);
+	l.step_id = 3;
+	l.gpus = gpus;
+	l.ngpus = 4;
+	e = sl_srun_task_env(&l, 1, base);
+	assert_string_equal(get(e, "SLURM_PROCID"), "1");
+	assert_string_equal(get(e, "SLURM_LOCALID"), "1");
+	assert_string_equal(get(e, "SLURM_NODEID"), "0");
+	assert_string_equal(get(e, "SLURM_STEP_ID"), "3");
+	assert_string_equal(get(e, "SLURM_STEP_NUM_TASKS"), "3");
+	assert_string_equal(get(e, "SLURM_TASKS_PER_NODE"), "2,1");
+	assert_string_equal(get(e, "SLURM_STEP_NODELIST"), "n[1-2]");
+	assert_string_equal(get(e, "SLURM_GTIDS"), "0,1");
+	assert_string_equal(get(e, "CUDA_VISIBLE_DEVICES"), "2,3");
+	assert_string_equal(get(e, "HOME"), "/h");
+	sl_strv_free(e);
+	l.gpus = NULL;
+	sl_srun_layout_clear(&l);
+	assert_int_equal(sl_srun_label_width(10), 1);
+	assert_int_equal(sl_srun_label_width(11), 2);
+}
+
+static void test_export(void **state)
+{
+	char *env[] = {"HOME=/h", "A=1", "SLURM_JOB_ID=5", NULL}, **e;
+	(void)state;
+	e = sl_srun_export("NONE", env);
+	assert_null(get(e, "HOME"));
+	assert_string_equal(get(e, "SLURM_JOB_ID"), "5");
+	sl_strv_free(e);
+	e = sl_srun_export("A,B=2", env);
+	assert_string_equal(get(e, "A"), "1");
+	assert_string_equal(get(e, "B"), "2");
+	assert_null(get(e, "HOME"));
+	sl_strv_free(e);
+	e = sl_srun_export("ALL,B=2", env);
+	assert_string_equal(get(e, "HOME"), "/h");
+	assert_string_equal(get(e, "B"), "2");
+	sl_strv_free(e);
+}
+
+static void test_multiprog(void **state)
+{
+	const char *text = "# comment\n0 echo zero %t\n1-2 echo other %t %o\n* echo 'rest of' it\n";
+	struct sl_err err = SL_ERR_INIT;
+	char **v = NULL, *p;
+	(void)state;
+	assert_int_equal(sl_srun_multiprog_argv(text, "mp.conf", 4, 2, &v, &err), 0);
+	assert_string_equal(v[0], "echo");
+	assert_string_equal(v[2], "2");
+	assert_string_equal(v[3], "1");
+	sl_strv_free(v);
+	assert_int_equal(sl_srun_multiprog_argv(text, "mp.conf", 4, 3, &v, &err), 0);
+	assert_string_equal(v[1], "rest of");
+	sl_strv_free(v);
+	assert_int_not_equal(sl_srun_multiprog_check("0 true\n", "mp.conf", 2, &err), 0);
+	p = sl_srun_pattern_step("out.%j.%s.%%s", 4);
+	assert_string_equal(p, "out.%j.4.%%s");
+	free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_basic), cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_layout), cmocka_unit_test(test_task_env),
+		cmocka_unit_test(test_export), cmocka_unit_test(test_multiprog),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

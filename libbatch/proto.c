@@ -123,7 +123,9 @@ const char *sl_proto_type_name(uint16_t type)
 		[SL_MSG_PARTITIONS] = "partitions", [SL_MSG_UPDATE] = "update",
 		[SL_MSG_PING] = "ping", [SL_MSG_RECONFIGURE] = "reconfigure",
 		[SL_MSG_CONFIG] = "config", [SL_MSG_HOLD] = "hold", [SL_MSG_SHARES] = "shares",
-		[SL_MSG_STAT] = "stat",
+		[SL_MSG_STAT] = "stat", [SL_MSG_STEP_CREATE] = "step_create",
+		[SL_MSG_STEP_END] = "step_end", [SL_MSG_STEPS] = "steps",
+		[SL_MSG_STEP_SIGNAL] = "step_signal",
 	};
 	type &= (uint16_t)~SL_MSG_REPLY;
 	return type < SL_MSG_TYPE_MAX && names[type] ? names[type] : "unknown";

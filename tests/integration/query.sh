@@ -35,13 +35,13 @@ expect_eq "-O unknown name" "squeue: error: Invalid job format specification: bo
 expect_eq "-w" "$r1 $r2 $r3" "$("$BIN/squeue" -h -w "$host" -o %i -S i | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "-w other node" "" "$("$BIN/squeue" -h -w nosuchnode -o %i)"
 expect_eq "-q" "$r3" "$("$BIN/squeue" -h -q high -o %i)"
-for opt in "-L lic" "--steps"; do
+for opt in "-L lic"; do
 	out=$("$BIN/squeue" $opt 2>&1); rc=$?
 	expect_eq "squeue $opt rc" 1 "$rc"
 	case "$out" in "squeue: error: --"*" is not supported by Sluice") ;;
 	*) fail "squeue $opt said [$out]" ;; esac
 done
-ok "squeue -O, -w, -q; -L and --steps refused"
+ok "squeue -O, -w, -q; -L refused"
 
 # --- scancel: what a signal reaches --------------------------------------
 cat >fam.sh <<'EOS'

@@ -27,7 +27,8 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/sha256.c libbatch/sha256.h \
 	libbatch/auth.c libbatch/auth.h \
 	libbatch/pamconv.c libbatch/pamconv.h \
-	libbatch/netaddr.c libbatch/netaddr.h
+	libbatch/netaddr.c libbatch/netaddr.h \
+	libbatch/array.c libbatch/array.h
 
 UNIT_TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
 	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_jobfilter \
@@ -36,6 +37,7 @@ UNIT_TESTS += tests/unit/test_workload tests/unit/test_submit tests/unit/test_lo
 	tests/unit/test_evq tests/unit/test_idcache tests/unit/test_sha256 \
 	tests/unit/test_auth tests/unit/test_netaddr tests/unit/test_depend \
 	tests/unit/test_submit_opts
+UNIT_TESTS += tests/unit/test_array
 EXTRA_DIST += tests/unit/submit_testlib.h
 tests_unit_test_job_SOURCES = tests/unit/test_job.c tests/unit/job_testlib.h
 tests_unit_test_job_text_SOURCES = tests/unit/test_job_text.c tests/unit/job_testlib.h

@@ -43,7 +43,8 @@ static void mem(int64_t mib, char *buf, size_t len)
 /* Output paths as scontrol shows them (Slurm's _fname_format). */
 static void outpath(const struct sl_job *j, const char *pat, struct sl_buf *b)
 {
-	struct sl_pattern_ctx x = {.job_id = j->id, .array_task_id = SL_PATTERN_NO_TASK,
+	struct sl_pattern_ctx x = {.job_id = j->id, .array_task_id = SL_PATTERN_TASK(j),
+				   .array_job_id = j->array_job_id,
 				   .job_name = j->spec.name ? j->spec.name : "",
 				   .user = j->user ? j->user : "",
 				   .work_dir = j->spec.work_dir ? j->spec.work_dir : ""};

@@ -45,6 +45,7 @@
 
 static const struct sl_opt sbatch_opts[] = {
 	OK("account", 'A', R, "SBATCH_ACCOUNT", account),
+	OK("array", 'a', R, "SBATCH_ARRAY_INX", array),
 	OK("begin", 'b', R, NULL, begin),
 	OK("chdir", 'D', R, NULL, chdir),
 	OK("comment", 0, R, NULL, comment),
@@ -108,7 +109,6 @@ static const struct sl_opt sbatch_opts[] = {
 	EARLY("wrap", 0, R, NULL, wrap),
 
 	NO("acctg-freq", 0, R, "SBATCH_ACCTG_FREQ"),
-	NO("array", 'a', R, "SBATCH_ARRAY_INX"),
 	NO("batch", 0, R, "SBATCH_BATCH"),
 	NO("bb", 0, R, NULL),
 	NO("bbf", 0, R, NULL),
@@ -210,7 +210,8 @@ static const struct {
 		      "`allocation failure`: there is no start estimate yet"},
 	{"time", "enforced; `--signal` warns before it"},
 	{"wait", "polls sluiced (2 s, backing off to 10 s), exits with the job's exit code"},
-	{"array", "not yet (job arrays)"},
+	{"array", "task ids N..N+K-1 are consecutive job ids taken at submit (Slurm gives "
+		  "each task its id when it starts)"},
 	{"container", "an OCI bundle run by slurmstepd: the Kubernetes executor runs "
 		      "images, see `--container-image`"},
 	{"ntasks-per-gpu", "not yet"},

@@ -21,7 +21,7 @@ struct sl_array {
 /* One token ("A", "A-B", "A-B:S", a trailing "%N" allowed) into the bitmap;
  * 0 when Slurm would refuse it. Missing numbers read as 0, as strtol
  * leaves them in slurmctld: "0-" is task 0, "1-" is refused. */
-static int parse_tok(const char *tok, uint8_t *bits, uint32_t max)
+static int parse_tok(const char *tok, uint8_t *bits, uint32_t max, uint32_t *hi)
 {
 	char *end;
 	long first, last, step = 1;
@@ -55,6 +55,8 @@ static int parse_tok(const char *tok, uint8_t *bits, uint32_t max)
 	}
 	if ((unsigned long)last >= max)
 		return 0;
+	if ((uint32_t)last > *hi)
+		*hi = (uint32_t)last;
 	for (long i = first; i <= last; i += step)
 		bits[i >> 3] |= (uint8_t)(1u << (i & 7));
 	return 1;
@@ -67,6 +69,7 @@ int sl_array_parse(const char *spec, uint32_t max_size, struct sl_array **out,
 	char *tmp = NULL, *tok, *save = NULL;
 	struct sl_array *a = NULL;
 	const char *pct;
+	uint32_t hi = 0;
 	int r = -SL_EINVAL;
 
 	*out = NULL;
@@ -75,17 +78,17 @@ int sl_array_parse(const char *spec, uint32_t max_size, struct sl_array **out,
 	bits = sl_xcalloc((size_t)max_size / 8 + 1, 1);
 	tmp = sl_xstrdup(spec);
 	for (tok = strtok_r(tmp, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save))
-		if (!parse_tok(tok, bits, max_size))
+		if (!parse_tok(tok, bits, max_size, &hi))
 			goto bad;
 	a = sl_xcalloc(1, sizeof(*a));
-	for (uint32_t i = 0; i < max_size; i++)
+	for (uint32_t i = 0; i <= hi; i++)
 		if (bits[i >> 3] & (1u << (i & 7)))
 			a->n++;
 	if (a->n == 0)
 		goto bad;
 	a->v = sl_xcalloc(a->n, sizeof(*a->v));
 	a->n = 0;
-	for (uint32_t i = 0; i < max_size; i++)
+	for (uint32_t i = 0; i <= hi; i++)
 		if (bits[i >> 3] & (1u << (i & 7)))
 			a->v[a->n++] = i;
 	/* slurmctld: atoi after the first '%'; 0 or less is no throttle */

@@ -90,6 +90,7 @@ struct sl_jobspec {
 	int gpus_per_task;     /* --gpus-per-task */
 	int cpus_per_gpu;      /* --cpus-per-gpu */
 	int64_t mem_per_gpu;   /* --mem-per-gpu in MiB */
+	char *array;           /* --array as given ("0-15:4%2"); NULL: not an array (array.h) */
 };
 
 /* --mail-type bits, Slurm's values (slurm.h MAIL_*). */
@@ -147,6 +148,14 @@ struct sl_job {
 				 * EXIT SIG CPUS NODELIST" each, ';'-separated; NULL: none */
 	int mail_sent;          /* the --mail-type TIME_LIMIT* bits already mailed (Slurm
 				 * clears them from the job's mail type) */
+	/* Job arrays (array.h): one record per task, ids N..N+K-1 for K tasks. */
+	uint64_t array_job_id;  /* N, the array's id; 0: not an array task */
+	int array_task_id;      /* the task's index (meaningful when array_job_id) */
+	int array_throttle;     /* at most this many tasks of the array run at once
+				 * (%N, scontrol ArrayTaskThrottle); 0: no limit */
+	char *array_tasks;      /* commands only, never on the wire: the pending tasks
+				 * this record stands for once collapsed, as Slurm shows
+				 * them ("2-3%2", sl_array_collapse); NULL: itself */
 };
 
 /* Resolved resource shape of a job: derived from the spec once, so the

@@ -2,6 +2,7 @@
  * (libbatch/submit.c) with the caller's rights, gets an id and is stored.
  * The reply waits for the loop turn's commit, so a printed id is always
  * durable. */
+#include "array.h"
 #include "buf.h"
 #include "handlers.h"
 #include "idcache.h"
@@ -53,6 +54,37 @@ static int test_only(struct sluiced *d, struct sl_job *j, struct sl_buf *rep,
 	return 0;
 }
 
+/* A job array: one record per task, ids N..N+K-1 from the store's counter
+ * in this one turn (array.h), each stored, gated and queued as a job of
+ * its own; the reply is N. The records go out in the same commit, so an
+ * acknowledged array is whole on disk. */
+static int submit_array(struct sluiced *d, const struct sl_job *j, const struct sl_array *a,
+			struct sl_buf *rep, struct sl_err *err)
+{
+	uint64_t first = 0, id = 0;
+	int r = 0;
+
+	for (size_t i = 0; r == 0 && i < sl_array_count(a); i++) {
+		struct sl_job *t;
+		if ((r = sl_store_next_id(d->store, &id, err)) != 0)
+			break;
+		if (i == 0)
+			first = id;
+		t = sl_submit_array_task(j, a, i, first, id);
+		if ((r = sl_store_insert(d->store, t, err)) == 0) {
+			sl_job_shed(t);
+			r = sl_gates_queue(d, t, err);
+		}
+		if (r == 0)
+			sl_jobtab_add(d->jobs, t);
+		else
+			sl_job_free(t);
+	}
+	if (r == 0)
+		sl_buf_addf(rep, "{\"id\":%llu}", (unsigned long long)first);
+	return r;
+}
+
 /* The request is read from its text (job_parse.c) and the reply written as
  * text: no json-c tree per submission. */
 int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, size_t len,
@@ -60,6 +92,7 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 {
 	struct sl_job *j = sl_job_new();
 	struct sl_peer who = *p;
+	struct sl_array *arr = NULL;
 	uint64_t had = 0;
 	unsigned flags = 0;
 	int r;
@@ -97,6 +130,13 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 	j->submit_time = j->eligible_time = (int64_t)time(NULL);
 	if ((r = sl_gates_submit(d, j, err)) != 0) /* -d, --begin (gates.c) */
 		goto out;
+	if ((r = sl_submit_array_tasks(d->conf, j, &arr, err)) != 0)
+		goto out;
+	if (arr != NULL) {
+		if ((r = sl_store_begin(d->store, err)) == 0)
+			r = submit_array(d, j, arr, rep, err);
+		goto out;
+	}
 	if ((r = sl_store_begin(d->store, err)) != 0 ||
 	    (r = sl_store_next_id(d->store, &j->id, err)) != 0 ||
 	    (r = sl_store_insert(d->store, j, err)) != 0)
@@ -108,6 +148,7 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 	sl_jobtab_add(d->jobs, j);
 	j = NULL;
 out:
+	sl_array_free(arr);
 	sl_job_free(j);
 	return r;
 }

@@ -75,7 +75,7 @@ static int fetch(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 	f.duplicates = o->duplicates; /* -D: the runs requeues ended, as REQUEUED rows */
 	sl_jobsel_filter(&o->sel, &f);
 	/* default: the caller's own jobs, unless root, -a, -j or -N */
-	if (o->sel.n_uids == 0 && !o->allusers && me != 0 && o->sel.n_ids == 0 &&
+	if (o->sel.n_uids == 0 && !o->allusers && me != 0 && o->sel.n_ids + o->sel.n_tasks == 0 &&
 	    o->sel.n_nodes == 0)
 		f.uids = &me, f.n_uids = 1;
 	if (o->allusers)

@@ -163,7 +163,8 @@ static int cancel(const struct sl_scancel_opts *o)
 	f.states = o->sel.states.states, f.n_states = o->sel.states.n;
 	if (o->interactive)
 		r = interactive(o, &f, &confirmed, &rc);
-	if (r == 0 && (f.n_ids > 0 || !o->interactive) && (r = sl_client_connect(NULL, &c, &err)) == 0)
+	if (r == 0 && (f.n_ids + f.n_tasks > 0 || !o->interactive) &&
+	    (r = sl_client_connect(NULL, &c, &err)) == 0)
 		r = sl_client_cancel(c, &f, o->signal, sl_scancel_scope(o), &res, &n, &err);
 	sl_client_free(c);
 	free(confirmed);
@@ -214,7 +215,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "scancel: error: No active jobs match ALL job filters, "
 				"including: %s\n", text);
 		}
-	} else if (o.sel.n_ids > 0 || o.filters) {
+	} else if (o.sel.n_ids + o.sel.n_tasks > 0 || o.filters) {
 		rc = cancel(&o);
 	}
 	rc = max(rc, answer_steps_het(&o));

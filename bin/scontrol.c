@@ -16,6 +16,7 @@
 #include "scontrol_fmt.h"
 #include "sinfo_fmt.h"
 #include "slurm_state.h"
+#include "squeue_fmt.h"
 #include "xalloc.h"
 
 #define OUT_CAP (256u << 20)
@@ -47,6 +48,22 @@ static const char *last_line(const char *msg, char *buf, size_t len)
 
 /* ---- show ---- */
 
+static int newest_first(const void *a, const void *b)
+{
+	const struct sl_job *x = *(struct sl_job *const *)a, *y = *(struct sl_job *const *)b;
+	if ((x->array_tasks != NULL) != (y->array_tasks != NULL))
+		return x->array_tasks != NULL ? -1 : 1;
+	return (x->id < y->id) - (x->id > y->id);
+}
+
+/* show job N of an array: Slurm's order, its pending meta record first,
+ * then the tasks split off from it, the last split first. */
+static void array_order(struct sl_job **v, size_t n)
+{
+	if (n > 1 && v[0]->array_job_id != 0)
+		qsort(v, n, sizeof(*v), newest_first);
+}
+
 static int show_job(const char *idstr, const struct opts *o)
 {
 	struct sl_jobfilter f = {0};
@@ -54,6 +71,7 @@ static int show_job(const char *idstr, const struct opts *o)
 	struct sl_job **v = NULL;
 	struct sl_buf *b;
 	size_t n = 0;
+	struct sl_taskid t;
 	uint64_t id;
 	long task;
 	int r;
@@ -64,12 +82,18 @@ static int show_job(const char *idstr, const struct opts *o)
 		return 1;
 	}
 	if (idstr) {
-		if (sl_slurm_jobid_parse(idstr, &id, &task) != 0 || task >= 0) {
+		if (sl_slurm_jobid_parse(idstr, &id, &task) != 0) {
 			fprintf(stderr, "scontrol_print_job error: Invalid job id specified\n");
 			return 1;
 		}
-		f.ids = &id;
-		f.n_ids = 1;
+		if (task >= 0) { /* "N_I": array N's task I */
+			t = (struct sl_taskid){id, (uint32_t)task};
+			f.tasks = &t;
+			f.n_tasks = 1;
+		} else {
+			f.ids = &id;
+			f.n_ids = 1;
+		}
 	}
 	if ((r = sl_client_query(&f, &v, &n, &err)) != 0) {
 		fprintf(stderr, "slurm_load_jobs error: %s\n", r == -SL_ECONNECT ? CONNECT_FAIL : err.msg);
@@ -81,6 +105,9 @@ static int show_job(const char *idstr, const struct opts *o)
 	}
 	if (n == 0)
 		printf("No jobs in the system\n");
+	sl_squeue_collapse(v, &n, 0); /* an array's pending tasks: one record */
+	if (idstr != NULL && task < 0)
+		array_order(v, n);
 	b = sl_buf_new(OUT_CAP);
 	for (size_t i = 0; i < n; i++)
 		sl_scontrol_job(b, v[i], (int64_t)time(NULL), o->flags);
@@ -189,6 +216,24 @@ static int cmd_show(int argc, char **argv, const struct opts *o)
 
 /* ---- verbs on jobs ---- */
 
+/* "N_I": the raw id of array N's task I into *id (the daemon's verbs take
+ * raw ids, and N alone for the whole array). */
+static int task_rawid(struct sl_client *c, uint64_t *id, long task, struct sl_err *err)
+{
+	struct sl_taskid t = {*id, (uint32_t)task};
+	struct sl_jobfilter f = {.tasks = &t, .n_tasks = 1};
+	struct sl_job **v = NULL;
+	size_t n = 0;
+	int r = sl_client_jobs(c, &f, &v, &n, err);
+
+	if (r == 0 && n == 0)
+		r = sl_err_set(err, SL_ENOENT, "Invalid job id specified");
+	if (r == 0)
+		*id = v[0]->id;
+	sl_job_free_array(v, n);
+	return r;
+}
+
 static int control_one(struct sl_client *c, const struct sl_scontrol_verb *v, const char *idstr)
 {
 	struct sl_err err = SL_ERR_INIT;
@@ -197,11 +242,12 @@ static int control_one(struct sl_client *c, const struct sl_scontrol_verb *v, co
 	long task;
 	int r;
 
-	if (sl_slurm_jobid_parse(idstr, &id, &task) != 0 || task >= 0) {
+	if (sl_slurm_jobid_parse(idstr, &id, &task) != 0) {
 		fprintf(stderr, "Invalid job id specified for job %s\n", idstr);
 		return 1;
 	}
-	if ((r = sl_client_control(c, v->op, id, &err)) == 0)
+	if ((r = task >= 0 ? task_rawid(c, &id, task, &err) : 0) == 0 &&
+	    (r = sl_client_control(c, v->op, id, &err)) == 0)
 		return 0;
 	b = sl_buf_new(1 << 16);
 	sl_scontrol_refusal(v, id, r, &err, b);
@@ -246,9 +292,10 @@ static int cmd_update(int argc, char **argv)
 	struct sl_buf *notes = sl_buf_new(1 << 16);
 	char buf[SL_ERR_MSG_MAX];
 	uint64_t id = 0;
+	long task = -1;
 	size_t n = 0;
-	int rc, r = sl_scontrol_update_parse(argc, argv, (int64_t)time(NULL), &id, &f, &n, &rc,
-					     notes, &err);
+	int rc, r = sl_scontrol_update_parse(argc, argv, (int64_t)time(NULL), &id, &task, &f, &n,
+					     &rc, notes, &err);
 
 	fputs(sl_buf_str(notes), stderr);
 	sl_buf_free(notes);
@@ -256,7 +303,8 @@ static int cmd_update(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg);
 		return rc;
 	}
-	if (n > 0 && (r = sl_client_connect(NULL, &c, &err)) == 0)
+	if (n > 0 && (r = sl_client_connect(NULL, &c, &err)) == 0 &&
+	    (r = task >= 0 ? task_rawid(c, &id, task, &err) : 0) == 0)
 		r = sl_client_update(c, id, f, n, &err);
 	sl_client_free(c);
 	free(f);

@@ -76,7 +76,9 @@ static int fetch(const struct sl_squeue_opts *o, const struct sl_jobfilter *want
 	/* One id alone is looked up unfiltered, so that an unknown id can be
 	 * told from a filtered-out one (Slurm's "Invalid job id specified");
 	 * print() applies the rest. */
-	struct sl_jobfilter one = {.ids = o->sel.ids, .n_ids = 1};
+	struct sl_jobfilter one = {.ids = o->sel.ids, .n_ids = o->sel.n_ids,
+				   .tasks = o->sel.tasks, .n_tasks = o->sel.n_tasks};
+	int alone = o->sel.n_ids + o->sel.n_tasks == 1;
 	struct sl_err err = SL_ERR_INIT;
 	int r;
 
@@ -85,33 +87,47 @@ static int fetch(const struct sl_squeue_opts *o, const struct sl_jobfilter *want
 	/* -u with only unknown names, or -R (no reservations): nothing */
 	if ((o->users_given && o->sel.n_uids == 0) || o->reservation)
 		return 0;
-	r = sl_client_query(o->sel.n_ids == 1 ? &one : want, jobs, n, &err);
+	r = sl_client_query(alone ? &one : want, jobs, n, &err);
 	if (r == -SL_ECONNECT)
 		fprintf(stderr, "slurm_load_jobs error: Unable to contact slurm controller "
 				"(connect failure)\n");
 	else if (r != 0)
 		fprintf(stderr, "slurm_load_jobs error: %s\n", err.msg);
-	else if (o->sel.n_ids == 1 && *n == 0)
+	else if (alone && *n == 0)
 		r = -SL_ENOENT, fprintf(stderr, "slurm_load_jobs error: Invalid job id specified\n");
 	return r;
 }
 
 static int print(const struct sl_squeue_opts *o, const struct sl_squeue_fmt *f,
-		 const struct sl_jobfilter *want, struct sl_job **v, size_t n, int64_t now)
+		 const struct sl_jobfilter *want, struct sl_job **v, size_t n, size_t *count,
+		 int64_t now)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_buf *b;
+	size_t k = 0;
 
+	/* Filtered first, then an array's pending tasks folded (unless -r),
+	 * then sorted, as Slurm's squeue does. */
+	for (size_t i = 0; i < n; i++)
+		if (sl_statesel_match(states_wanted(o), v[i]->state) && sl_jobfilter_match(want, v[i]))
+			v[k++] = v[i];
+		else
+			sl_job_free(v[i]);
+	n = k;
+	if (!o->array)
+		sl_squeue_collapse(v, &n, o->array_unique);
+	*count = n;
 	if (sl_squeue_sort(v, n, o->sort ? o->sort : o->start ? "S" : NULL, now, &err) != 0) {
 		fprintf(stderr, "squeue: error: %s\n", err.msg);
 		exit(1);
 	}
+	if (o->array)
+		sl_squeue_array_order(v, n);
 	b = sl_buf_new(OUT_CAP);
 	if (!o->noheader)
 		sl_squeue_fmt_header(f, b);
 	for (size_t i = 0; i < n; i++)
-		if (sl_statesel_match(states_wanted(o), v[i]->state) &&
-		    sl_jobfilter_match(want, v[i]) && sl_squeue_fmt_job(f, v[i], now, b) != 0)
+		if (sl_squeue_fmt_job(f, v[i], now, b) != 0)
 			break; /* output cap: print what fits */
 	fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
 	sl_buf_free(b);
@@ -142,7 +158,7 @@ static int round_once(const struct sl_squeue_opts *o, const struct sl_squeue_fmt
 		print_date();
 	selection(o, &want);
 	if ((r = fetch(o, &want, &v, &n)) == 0)
-		print(o, f, &want, v, n, now);
+		print(o, f, &want, v, n, &n, now);
 	sl_job_free_array(v, n);
 	return r != 0;
 }

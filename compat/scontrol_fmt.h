@@ -41,8 +41,9 @@ int sl_scontrol_config(struct sl_buf *b, const struct sl_daemonconf *dc);
  * ..."). A value Slurm refuses with a message but exit 0 (NumNodes=abc)
  * gives *rc 0. Lines Slurm prints while it goes on (StartTime=garbage:
  * parse_time's) are appended to notes. *n may be 0 with success: a key
- * that changes nothing here (ArrayTaskThrottle: no arrays). */
-int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id,
+ * that changes nothing here. JobId=N_I: *id is N and *task I (else -1).
+ * ArrayTaskThrottle=M is the field array_throttle (M below 0 refused). */
+int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id, long *task,
 			     struct sl_update_field **f, size_t *n, int *rc, struct sl_buf *notes,
 			     struct sl_err *err);
 

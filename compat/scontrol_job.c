@@ -98,7 +98,18 @@ static void show_head(const struct sl_job *j, int64_t now, const char *sep, unsi
 	int64_t start, end;
 
 	start_end(j, now, &start, &end);
-	sl_buf_addf(b, "JobId=%llu JobName=%s", (unsigned long long)j->id, j->spec.name ? j->spec.name : "");
+	if (j->array_tasks != NULL) /* pending tasks, as Slurm's meta record N */
+		sl_buf_addf(b, "JobId=%llu ArrayJobId=%llu ArrayTaskId=%s ",
+			    (unsigned long long)j->array_job_id, (unsigned long long)j->array_job_id,
+			    j->array_tasks);
+	else if (j->array_job_id != 0)
+		sl_buf_addf(b, "JobId=%llu ArrayJobId=%llu ArrayTaskId=%d ", (unsigned long long)j->id,
+			    (unsigned long long)j->array_job_id, j->array_task_id);
+	else
+		sl_buf_addf(b, "JobId=%llu ", (unsigned long long)j->id);
+	if (j->array_job_id != 0 && j->array_throttle > 0)
+		sl_buf_addf(b, "ArrayTaskThrottle=%d ", j->array_throttle);
+	sl_buf_addf(b, "JobName=%s", j->spec.name ? j->spec.name : "");
 	sl_buf_addf(b, "%sUserId=%s(%u) GroupId=%s(%u) MCS_label=N/A", sep, j->user ? j->user : "",
 		    (unsigned)j->uid, j->group ? j->group : "", (unsigned)j->gid);
 	sl_buf_addf(b, "%sPriority=%lld Nice=%d Account=%s QOS=%s", sep, (long long)j->priority,

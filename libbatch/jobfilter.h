@@ -10,6 +10,12 @@
 #include "err.h"
 #include "job.h"
 
+/* An array task as users name it, "N_I": array N's task I (array.h). */
+struct sl_taskid {
+	uint64_t job;
+	uint32_t task;
+};
+
 /* Empty lists match everything. The lists belong to whoever filled them:
  * commands point them at their own arrays (callers resolve user names to
  * uids first); sl_jobfilter_from_obj allocates them, and
@@ -30,6 +36,10 @@ struct sl_jobfilter {
 	char **qos; size_t n_qos;
 	char **nodes; size_t n_nodes;        /* node names (a hostlist expanded):
 	                                        the jobs given one of them */
+	struct sl_taskid *tasks; size_t n_tasks; /* array tasks "N_I". Job ids are
+	                                        ids or tasks: a job is selected by
+	                                        either list; an id also selects the
+	                                        tasks of the array it names */
 };
 
 /* 1 when j is in every non-empty list of f. The history window is the

@@ -9,7 +9,13 @@
  * (a begin time, a "+MIN"). The clock is one loop timer for all, set to the
  * earliest time any waiting job needs: the loop's timers are a flat list,
  * so a timer per job would slow every turn; the cost moves to a scan of the
- * waiting jobs when the timer fires. */
+ * waiting jobs when the timer fires.
+ *
+ * An array's throttle (%N, ArrayTaskThrottle) is a gate too: a task of a
+ * throttled array goes to the engine only while fewer than N of its tasks
+ * are in the engine or running, so that one cycle cannot admit more than N;
+ * the others wait here with Slurm's reason JobArrayTaskLimit, and a task of
+ * the array that starts or ends (touched) lets the next one through. */
 #include "gates.h"
 #include "conf.h"
 #include "depend.h"
@@ -47,6 +53,8 @@ struct sl_gates {
 	uint64_t timer;
 	int64_t timer_due;      /* wall seconds; 0: no timer */
 	int clock;              /* the timer fired: look at the waking jobs */
+	uint64_t thr_array;     /* this pass's throttled array counted last (0: none), */
+	int thr_active;         /* and its tasks in the engine or running */
 };
 
 static struct sl_gates *gates(struct sluiced *d)
@@ -322,6 +330,51 @@ static int depends(struct sl_gates *g, struct gate *e, struct sl_job *j, int64_t
 	return 1;
 }
 
+/* ---- array throttles ---- */
+
+static int throttled(const struct sl_job *j)
+{
+	return j->array_job_id != 0 && j->array_throttle > 0;
+}
+
+/* Tasks of j's array in the engine (pending, neither held nor waiting
+ * here) or started and not ended, counted up to its throttle. The tasks'
+ * ids follow the array's id (array.h), so they are one run of the table. */
+static int array_active(struct sl_gates *g, const struct sl_job *j)
+{
+	struct sl_jobtab *t = g->d->jobs;
+	size_t i = sl_jobtab_lower(t, j->array_job_id), n = sl_jobtab_count(t);
+	int active = 0;
+
+	if (g->thr_array == j->array_job_id)
+		return g->thr_active;
+	for (; i < n && active < j->array_throttle; i++) {
+		const struct sl_job *o = sl_jobtab_at(t, i);
+		if (o->array_job_id != j->array_job_id)
+			break;
+		if (o == j || sl_jobstate_is_final(o->state))
+			continue;
+		if (o->state != SL_JOB_PENDING || (!o->spec.hold && find(g, o->id) == NULL))
+			active++;
+	}
+	g->thr_array = j->array_job_id;
+	g->thr_active = active;
+	return active;
+}
+
+/* Room for throttled task j under its array's throttle? 0: it waits. */
+static int throttle_room(struct sl_gates *g, struct sl_job *j)
+{
+	if (!throttled(j))
+		return 1;
+	if (array_active(g, j) >= j->array_throttle) {
+		set_reason(j, "JobArrayTaskLimit");
+		return 0;
+	}
+	g->thr_active++; /* it goes in */
+	return 1;
+}
+
 /* Look at waiting job j now: keep it (1), or it left (0: into the engine;
  * or cancelled). Its record is saved either way. */
 static int check(struct sl_gates *g, struct sl_job *j, int64_t now, struct sl_err *err)
@@ -342,6 +395,8 @@ static int check(struct sl_gates *g, struct sl_job *j, int64_t now, struct sl_er
 		set_reason(j, "BeginTime");
 		r = 1;
 	}
+	if (r == 0 && !throttle_room(g, j))
+		r = 1;
 	if (r == 1)
 		return sl_lifecycle_save(g->d, j, err) == 0 ? 1 : -1;
 	drop(g, j->id);
@@ -363,7 +418,9 @@ int sl_gates_queue(struct sluiced *d, struct sl_job *j, struct sl_err *err)
 
 	if (j->state != SL_JOB_PENDING || j->spec.hold)
 		return 0;
-	if (j->dependency == NULL && j->eligible_time <= now && find(g, j->id) == NULL) {
+	g->thr_array = 0; /* counted afresh: states changed since */
+	if (j->dependency == NULL && j->eligible_time <= now && find(g, j->id) == NULL &&
+	    !throttled(j)) {
 		if (j->eligible_time == 0) /* the common case: straight in */
 			j->eligible_time = now;
 		return sl_schedctl_add(d->sched, j, err);
@@ -416,6 +473,9 @@ static int concerned(struct sl_gates *g, const struct gate *e, const struct sl_j
 		if (single && (t = sl_jobtab_get(g->d->jobs, g->touched[i])) != NULL &&
 		    same_singleton(t, j))
 			return 1;
+		if (throttled(j) && (t = sl_jobtab_get(g->d->jobs, g->touched[i])) != NULL &&
+		    t->array_job_id == j->array_job_id)
+			return 1;
 	}
 	return 0;
 }
@@ -435,6 +495,7 @@ static void pass(struct sl_gates *g, int64_t now)
 	}
 	g->ntouched = 0;
 	g->clock = 0;
+	g->thr_array = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct sl_job *j = sl_jobtab_get(g->d->jobs, ids[i]);
 		struct sl_err err = SL_ERR_INIT;

@@ -95,7 +95,7 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		/* Filters other than ids skip finished jobs, as Slurm does
 		 * (and completing ones: finished there, flagged COMPLETING). */
 		if (!sl_jobfilter_match(&f, j) ||
-		    (f.n_ids == 0 && (sl_jobstate_is_final(j->state) ||
+		    (f.n_ids + f.n_tasks == 0 && (sl_jobstate_is_final(j->state) ||
 				      j->state == SL_JOB_COMPLETING)))
 			continue;
 		cancel_one(d, p, j, sig, scope, arr);
@@ -211,6 +211,41 @@ static const struct {
 	{"resume", SL_OP_SUSPEND, op_resume},
 };
 
+/* A verb on array N: on each of its tasks not yet ended (its ids follow
+ * N, array.h), as Slurm applies it to the array's records. A task it does
+ * not apply to in its state is passed over while another one took it;
+ * the first other refusal is the answer. */
+static int control_array(struct sluiced *d, const struct sl_peer *p, size_t verb, uint64_t id,
+			 struct sl_err *err)
+{
+	struct sl_err first = SL_ERR_INIT;
+	size_t n = sl_jobtab_count(d->jobs);
+	int done = 0, r = 0;
+
+	for (size_t i = sl_jobtab_lower(d->jobs, id); i < n; i++) {
+		struct sl_job *t = sl_jobtab_at(d->jobs, i);
+		struct sl_err e = SL_ERR_INIT;
+		int rc;
+		if (t->array_job_id != id)
+			break;
+		if (sl_jobstate_is_final(t->state))
+			continue;
+		if ((rc = sl_authz_job(p, t, verbs[verb].rule, &e)) == 0)
+			rc = verbs[verb].fn(d, p, t, &e);
+		if (rc == 0)
+			done = 1;
+		else if (r == 0 || (r == -SL_ESTATE && rc != -SL_ESTATE)) {
+			r = rc;
+			first = e;
+		}
+	}
+	if (!done && r == 0)
+		return sl_err_set(err, SL_ESTATE, "Job has already finished");
+	if (r == 0 || (done && r == -SL_ESTATE))
+		return 0;
+	return sl_err_set(err, first.code ? first.code : -r, "%s", first.msg);
+}
+
 int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		 json_object *rep, struct sl_err *err)
 {
@@ -231,7 +266,9 @@ int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	if (!json_object_object_get_ex(req, "id", &v) || !json_object_is_type(v, json_type_int))
 		return sl_err_set(err, SL_EPROTO, "control: id is missing");
 	id = (unsigned long long)json_object_get_int64(v);
-	if ((j = sl_jobtab_get(d->jobs, id)) == NULL)
+	if ((j = sl_jobtab_get(d->jobs, id)) != NULL && j->array_job_id == id)
+		return control_array(d, p, i, id, err);
+	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
 	if ((r = sl_authz_job(p, j, verbs[i].rule, err)) != 0)
 		return r;

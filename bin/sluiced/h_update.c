@@ -220,6 +220,22 @@ static int f_comment(struct upd *u, json_object *v, struct sl_err *err)
 	return 0;
 }
 
+/* ArrayTaskThrottle=M (0: none): how many of the array's tasks may run at
+ * once; the gates (gates.c) hold the others back. A job that is not an
+ * array takes it and changes nothing, as in Slurm. */
+static int f_throttle(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t m = json_object_get_int64(v);
+
+	if (m < 0 || m > INT32_MAX)
+		return sl_err_set(err, SL_EINVAL, "Invalid ArrayTaskThrottle value");
+	if (u->n->array_job_id == 0)
+		return 0;
+	u->n->array_throttle = (int)m;
+	u->requeue = 1;
+	return 0;
+}
+
 static const struct {
 	const char *key;
 	json_type type;
@@ -237,6 +253,7 @@ static const struct {
 	{"begin_time", json_type_int, f_begin},
 	{"name", json_type_string, f_name},
 	{"comment", json_type_string, f_comment},
+	{"array_throttle", json_type_int, f_throttle},
 };
 
 static int apply(struct upd *u, json_object *set, struct sl_err *err)
@@ -357,6 +374,39 @@ out:
 	return r;
 }
 
+/* Array N (the id of its first task, array.h): each of its tasks not yet
+ * ended, as Slurm updates an array's records; done when one took it,
+ * else the first refusal. */
+static int update_array(struct sluiced *d, const struct sl_peer *p, uint64_t id,
+			json_object *set, struct sl_err *err)
+{
+	struct sl_err first = SL_ERR_INIT;
+	int done = 0, r = 0;
+
+	for (size_t i = sl_jobtab_lower(d->jobs, id); i < sl_jobtab_count(d->jobs); i++) {
+		struct sl_job *t = sl_jobtab_at(d->jobs, i);
+		struct sl_err e = SL_ERR_INIT;
+		int rc;
+		if (t->array_job_id != id)
+			break;
+		if (sl_jobstate_is_final(t->state))
+			continue;
+		if ((rc = sl_authz_job(p, t, SL_OP_UPDATE, &e)) == 0)
+			rc = sl_update_job(d, p, t, set, &e);
+		if (rc == 0)
+			done = 1;
+		else if (r == 0) {
+			r = rc;
+			first = e;
+		}
+	}
+	if (done)
+		return 0;
+	if (r == 0)
+		return sl_err_set(err, SL_ESTATE, "Job has already finished");
+	return sl_err_set(err, first.code, "%s", first.msg);
+}
+
 int sl_h_update(struct sluiced *d, const struct sl_peer *p, json_object *req, json_object *rep,
 		struct sl_err *err)
 {
@@ -370,6 +420,8 @@ int sl_h_update(struct sluiced *d, const struct sl_peer *p, json_object *req, js
 		return sl_err_set(err, SL_EPROTO, "update: id or set is missing");
 	if ((j = sl_jobtab_get(d->jobs, (uint64_t)json_object_get_int64(v))) == NULL)
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
+	if (j->array_job_id == j->id)
+		return update_array(d, p, j->id, set, err);
 	if ((r = sl_authz_job(p, j, SL_OP_UPDATE, err)) != 0)
 		return r;
 	return sl_update_job(d, p, j, set, err);

@@ -197,6 +197,7 @@ static void test_suspended(void **state)
 struct upd {
 	int r, rc;
 	uint64_t id;
+	long task;
 	struct sl_update_field *f;
 	size_t n;
 	struct sl_err err;
@@ -207,7 +208,7 @@ static void parse(struct upd *u, int argc, char **argv)
 {
 	struct sl_buf *notes = sl_buf_new(1 << 12);
 	memset(u, 0, sizeof(*u));
-	u->r = sl_scontrol_update_parse(argc, argv, 1000000000, &u->id, &u->f, &u->n, &u->rc, notes,
+	u->r = sl_scontrol_update_parse(argc, argv, 1000000000, &u->id, &u->task, &u->f, &u->n, &u->rc, notes,
 					&u->err);
 	snprintf(u->notes, sizeof(u->notes), "%s", sl_buf_str(notes));
 	sl_buf_free(notes);
@@ -283,10 +284,16 @@ static void test_update_parse(void **state)
 	assert_int_equal(u.n, 1);
 	assert_string_equal(u.notes, "Invalid time specification (pos=0): garbage\n");
 	free(u.f);
-	PARSE(&u, "JobId=36", "ArrayTaskThrottle=2");
+	PARSE(&u, "JobId=36_4", "ArrayTaskThrottle=2");
 	assert_int_equal(u.r, 0);
-	assert_int_equal(u.n, 0);
+	assert_int_equal(u.id, 36);
+	assert_int_equal(u.task, 4);
+	assert_int_equal(u.n, 1);
+	assert_string_equal(u.f[0].key, "array_throttle");
+	assert_int_equal(u.f[0].num, 2);
 	free(u.f);
+	PARSE(&u, "JobId=36", "ArrayTaskThrottle=-1");
+	refused(&u, 1, "scontrol: error: Invalid ArrayTaskThrottle value");
 	parse(&u, 0, NULL);
 	refused(&u, 1, "too few arguments for update keyword");
 }

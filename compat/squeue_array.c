@@ -1,0 +1,107 @@
+/* squeue_array.c - a job array's pending tasks folded into the one record
+ * Slurm shows for them (squeue_fmt.h, sl_squeue_collapse). Sluice keeps a
+ * record per task; Slurm keeps a pending "meta" record holding the tasks
+ * not yet started, and squeue also folds split-off pending tasks into it
+ * (_combine_pending_array_tasks). The result is the same lines. */
+#include "squeue_fmt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "xalloc.h"
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+static int joins(const struct sl_job *h, const struct sl_job *t, int unique)
+{
+	return t->state == SL_JOB_PENDING && t->array_job_id == h->array_job_id &&
+	       same_str(t->spec.name, h->spec.name) && same_str(t->spec.partition, h->spec.partition) &&
+	       (!unique || same_str(t->reason, h->reason));
+}
+
+/* The largest task id of j's --array: the task Slurm's meta record is
+ * last. -1 when unknown. */
+static long last_task(const struct sl_job *j)
+{
+	struct sl_err e = SL_ERR_INIT;
+	struct sl_array *a = NULL;
+	long last;
+
+	if (j->spec.array == NULL || sl_array_parse(j->spec.array, SL_ARRAY_MAX_LIMIT, &a, &e) != 0)
+		return -1;
+	last = (long)sl_array_task(a, sl_array_count(a) - 1);
+	sl_array_free(a);
+	return last;
+}
+
+/* Fold the group headed by v[h] (pending tasks after it, up to the end of
+ * its array's run of ids); the folded records become NULL. */
+static void fold(struct sl_job **v, size_t n, size_t h, int unique)
+{
+	struct sl_job *head = v[h], *meta = head;
+	uint32_t *ids = NULL;
+	size_t k = 0, cap = 0;
+
+	for (size_t i = h; i < n && (v[i] == NULL || v[i]->array_job_id == head->array_job_id); i++) {
+		if (v[i] == NULL || !joins(head, v[i], unique))
+			continue;
+		ids = sl_xgrow(ids, &cap, k + 1, sizeof(*ids));
+		ids[k++] = (uint32_t)v[i]->array_task_id;
+		meta = v[i];
+	}
+	if (k == 1 && (long)head->array_task_id != last_task(head)) {
+		free(ids);
+		return; /* a task split off alone: N_I */
+	}
+	if (meta != head) { /* the meta record's reason is its last task's */
+		free(head->reason);
+		head->reason = meta->reason ? sl_xstrdup(meta->reason) : NULL;
+		free(head->reason_text);
+		head->reason_text = meta->reason_text ? sl_xstrdup(meta->reason_text) : NULL;
+	}
+	head->array_tasks = sl_array_fmt(ids, k, (uint32_t)head->array_throttle);
+	for (size_t i = h + 1; i < n && (v[i] == NULL || v[i]->array_job_id == head->array_job_id);
+	     i++)
+		if (v[i] != NULL && joins(head, v[i], unique)) {
+			sl_job_free(v[i]);
+			v[i] = NULL;
+		}
+	free(ids);
+}
+
+void sl_squeue_collapse(struct sl_job **v, size_t *n, int unique)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++)
+		if (v[i] != NULL && v[i]->array_job_id != 0 && v[i]->state == SL_JOB_PENDING &&
+		    v[i]->array_tasks == NULL)
+			fold(v, *n, i, unique);
+	for (size_t i = 0; i < *n; i++)
+		if (v[i] != NULL)
+			v[k++] = v[i];
+	*n = k;
+}
+
+static int by_task(const void *a, const void *b)
+{
+	int x = (*(struct sl_job *const *)a)->array_task_id, y = (*(struct sl_job *const *)b)->array_task_id;
+	return (x > y) - (x < y);
+}
+
+void sl_squeue_array_order(struct sl_job **v, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t k = i + 1;
+		if (v[i]->array_job_id != 0 && v[i]->state == SL_JOB_PENDING)
+			while (k < n && joins(v[i], v[k], 0))
+				k++;
+		if (k - i > 1)
+			qsort(v + i, k - i, sizeof(*v), by_task);
+		i = k;
+	}
+}

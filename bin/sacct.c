@@ -12,6 +12,7 @@
 #include "client.h"
 #include "sacct_fmt.h"
 #include "sacct_opt.h"
+#include "squeue_fmt.h"
 #include "slurm_state.h"
 #include "xalloc.h"
 
@@ -90,6 +91,20 @@ static int fetch(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 	return r;
 }
 
+/* Only the records in Slurm's window stay (freed otherwise). */
+static void window(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
+		   struct sl_job **v, size_t *n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++)
+		if (sl_sacct_window_match(o, w, v[i]))
+			v[k++] = v[i];
+		else
+			sl_job_free(v[i]);
+	*n = k;
+}
+
 int main(int argc, char **argv)
 {
 	struct sl_sacct_opts o = {0};
@@ -114,9 +129,11 @@ int main(int argc, char **argv)
 	if (!o.sel.states.matches_none && fetch(&o, &w, &v, &n) != 0)
 		rc = 1;
 	sl_sacct_sort(v, n);
+	window(&o, &w, v, &n);
+	sl_squeue_collapse(v, &n, 0); /* an array's pending tasks: one row, as Slurm's */
+	sl_array_meta_last(v, n);
 	for (size_t i = 0; i < n; i++)
-		if (sl_sacct_window_match(&o, &w, v[i]) &&
-		    sl_sacct_fmt_job(f, v[i], o.mode, !o.no_steps, now, b) != 0)
+		if (sl_sacct_fmt_job(f, v[i], o.mode, !o.no_steps, now, b) != 0)
 			break; /* output cap: print what fits */
 	if (rc == 0)
 		fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);

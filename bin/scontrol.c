@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "buf.h"
 #include "client.h"
 #include "scontrol_fmt.h"
@@ -105,7 +106,8 @@ static int show_job(const char *idstr, const struct opts *o)
 	}
 	if (n == 0)
 		printf("No jobs in the system\n");
-	sl_squeue_collapse(v, &n, 0); /* an array's pending tasks: one record */
+	if (idstr == NULL || task < 0)
+		sl_squeue_collapse(v, &n, 0); /* an array's pending tasks: one record */
 	if (idstr != NULL && task < 0)
 		array_order(v, n);
 	b = sl_buf_new(OUT_CAP);
@@ -284,6 +286,60 @@ static int cmd_control(const struct sl_scontrol_verb *v, int argc, char **argv)
 	return rc;
 }
 
+/* Print "N_RANGES: TEXT" for the tasks of one answer, in task order. */
+static void report_group(uint64_t id, struct sl_job **v, size_t n, int final)
+{
+	uint32_t *t = sl_xcalloc(n + 1, sizeof(*t));
+	size_t k = 0;
+	char *text;
+
+	for (size_t i = 0; i < n; i++)
+		if ((sl_jobstate_is_final(v[i]->state) != 0) == final)
+			t[k++] = (uint32_t)v[i]->array_task_id;
+	if (k > 0) {
+		text = sl_array_fmt(t, k, 0);
+		fprintf(stderr, "%llu_%s: %s\n", (unsigned long long)id, text,
+			final ? "Job has already finished" : "No error");
+		free(text);
+	}
+	free(t);
+}
+
+static int by_task(const void *a, const void *b)
+{
+	int x = (*(struct sl_job *const *)a)->array_task_id;
+	int y = (*(struct sl_job *const *)b)->array_task_id;
+	return (x > y) - (x < y);
+}
+
+/* update on array N when some of its tasks have ended: Slurm answers
+ * task by task, and scontrol prints each answer with its tasks' ranges
+ * and exits 1 ("N_0: Job has already finished", "N_1-3: No error").
+ * 1 when it printed that. */
+static int array_report(struct sl_client *c, uint64_t id)
+{
+	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **v = NULL;
+	size_t n = 0, ended = 0;
+	int printed = 0;
+
+	if (sl_client_jobs(c, &f, &v, &n, &err) != 0 || n == 0 || v[0]->array_job_id != id)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		ended += sl_jobstate_is_final(v[i]->state) != 0;
+	if (ended == 0)
+		goto out;
+	qsort(v, n, sizeof(*v), by_task);
+	/* the group of the lowest task first */
+	report_group(id, v, n, sl_jobstate_is_final(v[0]->state) != 0);
+	report_group(id, v, n, sl_jobstate_is_final(v[0]->state) == 0);
+	printed = 1;
+out:
+	sl_job_free_array(v, n);
+	return printed;
+}
+
 static int cmd_update(int argc, char **argv)
 {
 	struct sl_update_field *f = NULL;
@@ -306,6 +362,11 @@ static int cmd_update(int argc, char **argv)
 	if (n > 0 && (r = sl_client_connect(NULL, &c, &err)) == 0 &&
 	    (r = task >= 0 ? task_rawid(c, &id, task, &err) : 0) == 0)
 		r = sl_client_update(c, id, f, n, &err);
+	if (r == 0 && n > 0 && task < 0 && array_report(c, id)) {
+		sl_client_free(c);
+		free(f);
+		return 1;
+	}
 	sl_client_free(c);
 	free(f);
 	if (r == -SL_ECONNECT)

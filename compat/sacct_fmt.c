@@ -180,10 +180,29 @@ F(f_eligible)
 	sl_slurm_time_fmt_ts(row == ROW_JOB ? eligible(j) : j->start_time, buf, len);
 }
 
+/* JobID: an array task's is "N_I", its array's pending tasks' (folded,
+ * sl_squeue_collapse) "N_[2-5%2]". */
 F(f_jobid)
 {
+	const char *step = row == ROW_BATCH ? ".batch" : "";
+
 	(void)c;
-	snprintf(buf, len, "%llu%s", (unsigned long long)j->id, row == ROW_BATCH ? ".batch" : "");
+	if (j->array_tasks != NULL)
+		snprintf(buf, len, "%llu_[%s]%s", (unsigned long long)j->array_job_id, j->array_tasks,
+			 step);
+	else if (j->array_job_id != 0)
+		snprintf(buf, len, "%llu_%d%s", (unsigned long long)j->array_job_id, j->array_task_id,
+			 step);
+	else
+		snprintf(buf, len, "%llu%s", (unsigned long long)j->id, step);
+}
+
+/* JobIDRaw: the record's own id; folded pending tasks, their array's. */
+F(f_jobid_raw)
+{
+	(void)c;
+	snprintf(buf, len, "%llu%s", (unsigned long long)(j->array_tasks ? j->array_job_id : j->id),
+		 row == ROW_BATCH ? ".batch" : "");
 }
 
 F(f_jobname)
@@ -412,7 +431,7 @@ static const struct field_row table[] = {
 	{"GID", 6, K_NUM, f_gid},
 	{"Group", 9, K_STR, f_group},
 	{"JobID", -12, K_STR, f_jobid},
-	{"JobIDRaw", -12, K_STR, f_jobid},
+	{"JobIDRaw", -12, K_STR, f_jobid_raw},
 	{"JobName", 10, K_STR, f_jobname},
 	{"Layout", 9, K_STR, f_blank},
 	{"MaxDiskRead", 12, K_STR, f_blank},

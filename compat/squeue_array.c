@@ -105,3 +105,18 @@ void sl_squeue_array_order(struct sl_job **v, size_t n)
 		i = k;
 	}
 }
+
+void sl_array_meta_last(struct sl_job **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct sl_job *m = v[i];
+		size_t k = i;
+		if (m->array_tasks == NULL)
+			continue;
+		while (k + 1 < n && v[k + 1]->array_job_id == m->array_job_id)
+			k++;
+		memmove(v + i, v + i + 1, (k - i) * sizeof(*v));
+		v[k] = m;
+		i = k;
+	}
+}

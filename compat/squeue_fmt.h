@@ -58,6 +58,9 @@ void sl_squeue_collapse(struct sl_job **v, size_t *n, int unique);
  * task order, where the record sorts. v sorted: each run of pending tasks
  * of one array (name, partition) is put in task order. */
 void sl_squeue_array_order(struct sl_job **v, size_t n);
+/* sacct: an array's folded pending record after its other tasks, as
+ * slurmdbd lists them (the meta record is updated last). */
+void sl_array_meta_last(struct sl_job **v, size_t n);
 
 /* Seconds a job has run (squeue's job_time_used()). */
 int64_t sl_squeue_time_used(const struct sl_job *j, int64_t now);

@@ -4,9 +4,12 @@
  * slurmctld and squeue write it. Pure: no I/O, no clock.
  *
  * Ids of an array (Sluice's scheme, PROTOCOL.md): an array of K tasks
- * gets K consecutive job ids N .. N+K-1 at submit, the task of the
- * smallest index first. N is the array job id (Slurm's ArrayJobId, what
- * sbatch prints); each task's own id is its raw id (JobIDRaw, JobId=). */
+ * takes K+1 consecutive job ids at submit: N, the array job id (Slurm's
+ * ArrayJobId, what sbatch prints), which names the whole array and no one
+ * record, then N+1 .. N+K, one per task in index order, each task's raw id
+ * (JobIDRaw, JobId=). Slurm gives a task its own id when it starts and
+ * its last task keeps N; here the ids are fixed at submit, so that a task
+ * is the same record from submit to sacct, and N is never ambiguous. */
 #ifndef SL_ARRAY_H
 #define SL_ARRAY_H
 

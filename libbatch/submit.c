@@ -233,6 +233,10 @@ static int array_check(const struct sl_conf *conf, struct sl_jobspec *s, struct 
 	struct sl_array *a = NULL;
 	int r;
 
+	if (s->array != NULL && s->array[0] == '\0') { /* --array= : not an array (Slurm) */
+		free(s->array);
+		s->array = NULL;
+	}
 	if (s->array == NULL)
 		return 0;
 	if (strlen(s->array) > NAME_MAX_LEN)

@@ -87,7 +87,7 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	scope = flag(req, "full") ? SCOPE_FULL : flag(req, "batch") ? SCOPE_BATCH : SCOPE_STEPS;
 	arr = json_object_new_array();
 	for (size_t i = 0; i < f.n_ids; i++)
-		if (sl_jobtab_get(d->jobs, f.ids[i]) == NULL)
+		if (sl_jobtab_get(d->jobs, f.ids[i]) == NULL && !sl_h_is_array(d, f.ids[i]))
 			result(arr, f.ids[i], SL_ENOENT, "Invalid job id specified");
 	n = sl_jobtab_count(d->jobs);
 	for (size_t i = 0; i < n; i++) {
@@ -211,6 +211,12 @@ static const struct {
 	{"resume", SL_OP_SUSPEND, op_resume},
 };
 
+int sl_h_is_array(struct sluiced *d, uint64_t id)
+{
+	const struct sl_job *t = sl_jobtab_at(d->jobs, sl_jobtab_lower(d->jobs, id));
+	return t != NULL && t->array_job_id == id;
+}
+
 /* A verb on array N: on each of its tasks not yet ended (its ids follow
  * N, array.h), as Slurm applies it to the array's records. A task it does
  * not apply to in its state is passed over while another one took it;
@@ -266,7 +272,7 @@ int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	if (!json_object_object_get_ex(req, "id", &v) || !json_object_is_type(v, json_type_int))
 		return sl_err_set(err, SL_EPROTO, "control: id is missing");
 	id = (unsigned long long)json_object_get_int64(v);
-	if ((j = sl_jobtab_get(d->jobs, id)) != NULL && j->array_job_id == id)
+	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id))
 		return control_array(d, p, i, id, err);
 	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");

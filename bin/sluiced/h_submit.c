@@ -54,22 +54,20 @@ static int test_only(struct sluiced *d, struct sl_job *j, struct sl_buf *rep,
 	return 0;
 }
 
-/* A job array: one record per task, ids N..N+K-1 from the store's counter
- * in this one turn (array.h), each stored, gated and queued as a job of
- * its own; the reply is N. The records go out in the same commit, so an
- * acknowledged array is whole on disk. */
+/* A job array: N from the store's counter, then one record per task with
+ * ids N+1..N+K in this one turn (array.h), each stored, gated and queued
+ * as a job of its own; the reply is N. The records go out in the same
+ * commit, so an acknowledged array is whole on disk. */
 static int submit_array(struct sluiced *d, const struct sl_job *j, const struct sl_array *a,
 			struct sl_buf *rep, struct sl_err *err)
 {
 	uint64_t first = 0, id = 0;
-	int r = 0;
+	int r = sl_store_next_id(d->store, &first, err); /* N: the array's, no record's */
 
 	for (size_t i = 0; r == 0 && i < sl_array_count(a); i++) {
 		struct sl_job *t;
 		if ((r = sl_store_next_id(d->store, &id, err)) != 0)
 			break;
-		if (i == 0)
-			first = id;
 		t = sl_submit_array_task(j, a, i, first, id);
 		if ((r = sl_store_insert(d->store, t, err)) == 0) {
 			sl_job_shed(t);
@@ -83,6 +81,27 @@ static int submit_array(struct sluiced *d, const struct sl_job *j, const struct 
 	if (r == 0)
 		sl_buf_addf(rep, "{\"id\":%llu}", (unsigned long long)first);
 	return r;
+}
+
+static int array_cb(const struct sl_job *j, void *arg)
+{
+	*(uint64_t *)arg = j->array_job_id;
+	return 0;
+}
+
+/* The id sbatch printed for job id: its array's for an array's task (its
+ * first task holds the submit key). */
+static uint64_t array_of(struct sluiced *d, uint64_t id)
+{
+	const struct sl_job *j = sl_jobtab_get(d->jobs, id);
+	struct sl_err err = SL_ERR_INIT;
+	uint64_t arr = 0;
+
+	if (j != NULL)
+		arr = j->array_job_id;
+	else if (sl_store_job(d->store, id, array_cb, &arr, &err) != 0)
+		sl_err_log("job %llu: %s", (unsigned long long)id, err.msg);
+	return arr != 0 ? arr : id;
 }
 
 /* The request is read from its text (job_parse.c) and the reply written as
@@ -113,6 +132,7 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 	    (r = sl_store_find_key(d->store, p->uid, j->submit_key, &had, err)) != 0)
 		goto out;
 	if (had != 0) {
+		had = array_of(d, had);
 		sl_info("job %llu: submitted again with its key: the same job", (unsigned long long)had);
 		sl_buf_addf(rep, "{\"id\":%llu}", (unsigned long long)had);
 		goto out;

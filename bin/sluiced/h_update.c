@@ -374,7 +374,7 @@ out:
 	return r;
 }
 
-/* Array N (the id of its first task, array.h): each of its tasks not yet
+/* Array N (array.h): each of its tasks not yet
  * ended, as Slurm updates an array's records; done when one took it,
  * else the first refusal. */
 static int update_array(struct sluiced *d, const struct sl_peer *p, uint64_t id,
@@ -412,16 +412,18 @@ int sl_h_update(struct sluiced *d, const struct sl_peer *p, json_object *req, js
 {
 	json_object *v, *set;
 	struct sl_job *j;
+	uint64_t id;
 	int r;
 
 	if (!json_object_object_get_ex(req, "id", &v) || !json_object_is_type(v, json_type_int) ||
 	    !json_object_object_get_ex(req, "set", &set) ||
 	    !json_object_is_type(set, json_type_object))
 		return sl_err_set(err, SL_EPROTO, "update: id or set is missing");
-	if ((j = sl_jobtab_get(d->jobs, (uint64_t)json_object_get_int64(v))) == NULL)
+	id = (uint64_t)json_object_get_int64(v);
+	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id))
+		return update_array(d, p, id, set, err);
+	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
-	if (j->array_job_id == j->id)
-		return update_array(d, p, j->id, set, err);
 	if ((r = sl_authz_job(p, j, SL_OP_UPDATE, err)) != 0)
 		return r;
 	return sl_update_job(d, p, j, set, err);

@@ -23,6 +23,8 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	      struct sl_buf *rep, struct sl_err *err);
 int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		json_object *rep, struct sl_err *err);
+/* 1 when id is an array's id (array.h): no record, its tasks follow it. */
+int sl_h_is_array(struct sluiced *d, uint64_t id);
 int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		 json_object *rep, struct sl_err *err);
 /* qhold/qrls: PBS's holds by kind (h_hold.c). */

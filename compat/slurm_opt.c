@@ -210,8 +210,8 @@ static const struct {
 		      "`allocation failure`: there is no start estimate yet"},
 	{"time", "enforced; `--signal` warns before it"},
 	{"wait", "polls sluiced (2 s, backing off to 10 s), exits with the job's exit code"},
-	{"array", "task ids N..N+K-1 are consecutive job ids taken at submit (Slurm gives "
-		  "each task its id when it starts)"},
+	{"array", "the array is job N, its tasks jobs N+1..N+K, ids taken at submit (Slurm "
+		  "gives a task its own id when it starts)"},
 	{"container", "an OCI bundle run by slurmstepd: the Kubernetes executor runs "
 		      "images, see `--container-image`"},
 	{"ntasks-per-gpu", "not yet"},

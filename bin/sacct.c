@@ -73,6 +73,7 @@ static int fetch(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 	int r;
 
 	f.history = 1;
+	f.fold = 1; /* an array's pending tasks: one record, as Slurm's */
 	f.duplicates = o->duplicates; /* -D: the runs requeues ended, as REQUEUED rows */
 	sl_jobsel_filter(&o->sel, &f);
 	/* default: the caller's own jobs, unless root, -a, -j or -N */

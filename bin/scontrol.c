@@ -96,6 +96,7 @@ static int show_job(const char *idstr, const struct opts *o)
 			f.n_ids = 1;
 		}
 	}
+	f.fold = f.n_tasks == 0; /* an array's pending tasks: Slurm's one meta record */
 	if ((r = sl_client_query(&f, &v, &n, &err)) != 0) {
 		fprintf(stderr, "slurm_load_jobs error: %s\n", r == -SL_ECONNECT ? CONNECT_FAIL : err.msg);
 		return 1;

@@ -41,6 +41,7 @@ static void selection(const struct sl_squeue_opts *o, struct sl_jobfilter *f)
 	sl_jobsel_filter(&o->sel, f);
 	if (!st->all && !st->matches_none)
 		f->states = st->states, f->n_states = st->n;
+	f->fold = !o->array && !o->array_unique; /* --array-unique: folded here, by reason */
 }
 
 /* The output format: -O, -o, --start's, -l's or the default. */
@@ -76,7 +77,7 @@ static int fetch(const struct sl_squeue_opts *o, const struct sl_jobfilter *want
 	/* One id alone is looked up unfiltered, so that an unknown id can be
 	 * told from a filtered-out one (Slurm's "Invalid job id specified");
 	 * print() applies the rest. */
-	struct sl_jobfilter one = {.ids = o->sel.ids, .n_ids = o->sel.n_ids,
+	struct sl_jobfilter one = {.ids = o->sel.ids, .n_ids = o->sel.n_ids, .fold = !o->array && !o->array_unique,
 				   .tasks = o->sel.tasks, .n_tasks = o->sel.n_tasks};
 	int alone = o->sel.n_ids + o->sel.n_tasks == 1;
 	struct sl_err err = SL_ERR_INIT;

@@ -19,6 +19,7 @@ static int same_str(const char *a, const char *b)
 static int joins(const struct sl_job *h, const struct sl_job *t, int unique)
 {
 	return t->state == SL_JOB_PENDING && t->array_job_id == h->array_job_id &&
+	       t->array_tasks == NULL &&
 	       same_str(t->spec.name, h->spec.name) && same_str(t->spec.partition, h->spec.partition) &&
 	       (!unique || same_str(t->reason, h->reason));
 }

@@ -153,9 +153,9 @@ struct sl_job {
 	int array_task_id;      /* the task's index (meaningful when array_job_id) */
 	int array_throttle;     /* at most this many tasks of the array run at once
 				 * (%N, scontrol ArrayTaskThrottle); 0: no limit */
-	char *array_tasks;      /* commands only, never on the wire: the pending tasks
-				 * this record stands for once collapsed, as Slurm shows
-				 * them ("2-3%2", sl_array_collapse); NULL: itself */
+	char *array_tasks;      /* listings only, never stored: the pending tasks this
+				 * record stands for once folded, as Slurm shows them
+				 * ("2-3%2"; jobfilter.h's fold); NULL: itself */
 };
 
 /* Resolved resource shape of a job: derived from the spec once, so the

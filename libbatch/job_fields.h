@@ -42,6 +42,7 @@
 	X(priority) X(suspend_time) X(pre_suspend) X(array_job_id)
 /* Worked out by sluiced when it lists a job: on the wire, never stored. */
 #define JOB_LIVE_INTS(X) X(queue_pos)
+#define JOB_LIVE_STRINGS(X) X(array_tasks)
 
 /* Every member at its default (no allocation): what "left out" means. */
 struct sl_job;

@@ -48,6 +48,7 @@ static const struct field spec_fields[] = {
 #define JF_I64(f) {#f, F_I64, offsetof(struct sl_job, f)},
 static const struct field job_fields[] = {
 	JOB_STRINGS(JF_STR) JOB_INTS(JF_INT) JOB_INT64S(JF_I64) JOB_LIVE_INTS(JF_INT)
+	JOB_LIVE_STRINGS(JF_STR)
 };
 
 static int bad(struct jp *j, const char *what)

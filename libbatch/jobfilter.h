@@ -36,6 +36,10 @@ struct sl_jobfilter {
 	char **qos; size_t n_qos;
 	char **nodes; size_t n_nodes;        /* node names (a hostlist expanded):
 	                                        the jobs given one of them */
+	int fold;             /* list an array's pending tasks of one name and
+	                         partition as one record, the first, whose
+	                         array_tasks is their text (Slurm's pending meta
+	                         record: squeue without -r, scontrol, sacct) */
 	struct sl_taskid *tasks; size_t n_tasks; /* array tasks "N_I". Job ids are
 	                                        ids or tasks: a job is selected by
 	                                        either list; an id also selects the

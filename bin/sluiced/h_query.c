@@ -1,4 +1,5 @@
 /* h_query.c - read-only requests: jobs (squeue/sacct/scontrol). */
+#include "array.h"
 #include "authz.h"
 #include "buf.h"
 #include "handlers.h"
@@ -75,6 +76,101 @@ static int add_runs(struct hist *h, const struct sl_jobfilter *f, const struct s
 	return r;
 }
 
+/* ---- an array's pending tasks folded (filter.fold) ---- */
+
+/* The groups of the array being listed already written as one record:
+ * tasks of one array are one run of ids, so a few remembered groups
+ * cover them (a group is a name and a partition; they differ only after
+ * scontrol update). */
+#define FOLD_GROUPS 8
+struct fold {
+	uint64_t array;
+	const struct sl_job *head[FOLD_GROUPS];
+	size_t n;
+};
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+static int same_group(const struct sl_job *a, const struct sl_job *b)
+{
+	return a->array_job_id == b->array_job_id && same_str(a->spec.name, b->spec.name) &&
+	       same_str(a->spec.partition, b->spec.partition);
+}
+
+static int folded(struct fold *fo, const struct sl_job *j)
+{
+	if (fo->array != j->array_job_id) {
+		fo->array = j->array_job_id;
+		fo->n = 0;
+	}
+	for (size_t i = 0; i < fo->n; i++)
+		if (same_group(fo->head[i], j))
+			return 1;
+	return 0;
+}
+
+/* The largest task id of j's --array; -1 when unknown. */
+static long last_task(const struct sl_job *j)
+{
+	struct sl_err e = SL_ERR_INIT;
+	struct sl_array *a = NULL;
+	long last;
+
+	if (j->spec.array == NULL || sl_array_parse(j->spec.array, SL_ARRAY_MAX_LIMIT, &a, &e) != 0)
+		return -1;
+	last = (long)sl_array_task(a, sl_array_count(a) - 1);
+	sl_array_free(a);
+	return last;
+}
+
+/* Job i of the table heads its group: it is written with the group's
+ * tasks' text and the reason of the last of them (Slurm's meta record's),
+ * the others are not written. A task left alone is itself, N_I, unless
+ * it is the array's last (the meta record holds it). */
+static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilter *f,
+		      struct fold *fo, size_t i)
+{
+	struct sl_job *head = sl_jobtab_at(d->jobs, i), *last = head;
+	size_t n = sl_jobtab_count(d->jobs), k = 0, cap = 0;
+	char *reason = NULL, *text = NULL;
+	uint32_t *ids = NULL;
+	int r;
+
+	for (; i < n; i++) {
+		struct sl_job *t = sl_jobtab_at(d->jobs, i);
+		if (t->array_job_id != head->array_job_id)
+			break;
+		if (t->state != SL_JOB_PENDING || !same_group(t, head) || !sl_jobfilter_match(f, t))
+			continue;
+		ids = sl_xgrow(ids, &cap, k + 1, sizeof(*ids));
+		ids[k++] = (uint32_t)t->array_task_id;
+		last = t;
+	}
+	if (fo->n < FOLD_GROUPS)
+		fo->head[fo->n++] = head;
+	if (k == 1 && head->array_task_id != last_task(head)) {
+		free(ids);
+		sl_schedctl_explain(d->sched, head);
+		return add_job(h, head);
+	}
+	sl_schedctl_explain(d->sched, last);
+	head->array_tasks = sl_array_fmt(ids, k, (uint32_t)head->array_throttle);
+	if (last != head) { /* lent for the listing */
+		reason = head->reason, text = head->reason_text;
+		head->reason = last->reason, head->reason_text = last->reason_text;
+	}
+	r = add_job(h, head);
+	if (last != head)
+		head->reason = reason, head->reason_text = text;
+	free(head->array_tasks);
+	head->array_tasks = NULL;
+	free(ids);
+	return r;
+}
+
 struct hist_arg {
 	struct hist *h;
 	const struct sl_jobfilter *f;
@@ -96,6 +192,7 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	size_t n = sl_jobtab_count(d->jobs);
 	struct hist h = {rep, 0, p, err};
 	struct hist_arg ha = {&h, &f};
+	struct fold fold = {0};
 	int r;
 
 	json_object_object_get_ex(req, "filter", &fo);
@@ -111,6 +208,11 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 			continue;
 		if (!sl_jobfilter_match(&f, j))
 			continue;
+		if (f.fold && j->array_job_id != 0 && j->state == SL_JOB_PENDING) {
+			if (!folded(&fold, j) && (r = add_folded(d, &h, &f, &fold, i)) != 0)
+				goto out;
+			continue;
+		}
 		if (j->state == SL_JOB_PENDING)
 			sl_schedctl_explain(d->sched, j);
 		if (f.history && f.duplicates && (r = add_runs(&h, &f, j)) != 0)

@@ -111,7 +111,7 @@ static void test_roundtrip(void **state)
 	int states[] = {SL_JOB_PENDING, SL_JOB_TIMEOUT};
 	char *parts[] = {"cpu", NULL}, *accts[] = {"x", "y", NULL}, *names[] = {"n", NULL};
 	struct sl_jobfilter f = {ids, 2, uids, 2, states, 2, parts, 1, accts, 2, names, 1,
-				 1, 100, 200, 0, NULL, 0, NULL, 0, NULL, 0};
+				 1, 100, 200, 0, NULL, 0, NULL, 0, 0, NULL, 0};
 	struct sl_jobfilter g;
 	struct sl_err err = SL_ERR_INIT;
 	json_object *o = sl_jobfilter_to_obj(&f), *back;

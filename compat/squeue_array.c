@@ -121,3 +121,36 @@ void sl_array_meta_last(struct sl_job **v, size_t n)
 		i = k;
 	}
 }
+
+/* The raw id of task t of j's array: N + 1 + its place in the set. */
+static uint64_t raw_id(const struct sl_array *set, const struct sl_job *j, uint32_t t)
+{
+	return set != NULL ? j->array_job_id + 1 + sl_array_index(set, t) : j->id;
+}
+
+int sl_squeue_fmt_tasks(const struct sl_squeue_fmt *f, struct sl_job *j, int64_t now,
+			struct sl_buf *b)
+{
+	struct sl_err e = SL_ERR_INIT;
+	struct sl_array *tasks = NULL, *set = NULL;
+	char *text = j->array_tasks;
+	uint64_t id = j->id;
+	int task = j->array_task_id, r = 0;
+
+	if (text == NULL || sl_array_parse(text, SL_ARRAY_MAX_LIMIT, &tasks, &e) != 0)
+		return sl_squeue_fmt_job(f, j, now, b);
+	if (j->spec.array != NULL)
+		(void)sl_array_parse(j->spec.array, SL_ARRAY_MAX_LIMIT, &set, &e);
+	j->array_tasks = NULL; /* each line is one task */
+	for (size_t t = 0; r == 0 && t < sl_array_count(tasks); t++) {
+		j->array_task_id = (int)sl_array_task(tasks, t);
+		j->id = raw_id(set, j, sl_array_task(tasks, t));
+		r = sl_squeue_fmt_job(f, j, now, b);
+	}
+	j->array_tasks = text;
+	j->id = id;
+	j->array_task_id = task;
+	sl_array_free(tasks);
+	sl_array_free(set);
+	return r;
+}

@@ -58,6 +58,12 @@ void sl_squeue_collapse(struct sl_job **v, size_t *n, int unique);
  * task order, where the record sorts. v sorted: each run of pending tasks
  * of one array (name, partition) is put in task order. */
 void sl_squeue_array_order(struct sl_job **v, size_t n);
+/* squeue -r over a folded record (jobfilter.h's fold 2): one line per
+ * task, in task order, each with its task and raw id (array.h), as
+ * Slurm's squeue prints its meta record's tasks; other records: their
+ * line. j is as it was after. -SL_ETOOBIG as sl_squeue_fmt_job. */
+int sl_squeue_fmt_tasks(const struct sl_squeue_fmt *f, struct sl_job *j, int64_t now,
+			struct sl_buf *b);
 /* sacct: an array's folded pending record after its other tasks, as
  * slurmdbd lists them (the meta record is updated last). */
 void sl_array_meta_last(struct sl_job **v, size_t n);

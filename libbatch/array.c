@@ -138,15 +138,8 @@ int sl_array_step(const char *spec)
 
 int sl_array_has(const struct sl_array *a, uint32_t id)
 {
-	size_t lo = 0, hi = a->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (a->v[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < a->n && a->v[lo] == id;
+	size_t i = sl_array_index(a, id);
+	return i < a->n && a->v[i] == id;
 }
 
 /* An even step over the set, as xlate_array_task_str looks for one: more
@@ -168,37 +161,67 @@ static uint32_t even_step(const uint32_t *v, size_t n)
  * and marks a cut with "..." over the last three characters. */
 #define FMT_BUF 64
 
-char *sl_array_fmt(const uint32_t *v, size_t n, uint32_t throttle)
+/* The ranges of v, whole. */
+static char *ranges(const uint32_t *v, size_t n)
 {
-	char buf[FMT_BUF] = {0}, *out;
-	size_t len = 0;
+	size_t len = 0, cap = 64;
+	char *s = sl_xmalloc(cap);
+
+	s[0] = '\0';
+	for (size_t i = 0; i < n;) {
+		size_t k = i;
+		while (k + 1 < n && v[k + 1] == v[k] + 1)
+			k++;
+		s = sl_xgrow(s, &cap, len + 32, 1);
+		len += (size_t)(k == i ? sprintf(s + len, "%s%u", i ? "," : "", v[i])
+				       : sprintf(s + len, "%s%u-%u", i ? "," : "", v[i], v[k]));
+		i = k + 1;
+	}
+	return s;
+}
+
+static char *fmt(const uint32_t *v, size_t n, uint32_t throttle, int cut)
+{
+	char *text, *out;
 	uint32_t step;
 
-	buf[0] = '\0';
 	if (n > 0 && (step = even_step(v, n)) != 0) {
-		snprintf(buf, sizeof(buf), "%u-%u:%u", v[0], v[n - 1], step);
+		text = sl_xasprintf("%u-%u:%u", v[0], v[n - 1], step);
 	} else {
-		for (size_t i = 0; i < n && len < sizeof(buf) - 1;) {
-			size_t k = i;
-			int w;
-			while (k + 1 < n && v[k + 1] == v[k] + 1)
-				k++;
-			w = k == i ? snprintf(buf + len, sizeof(buf) - len, "%s%u", i ? "," : "", v[i])
-				   : snprintf(buf + len, sizeof(buf) - len, "%s%u-%u", i ? "," : "",
-					      v[i], v[k]);
-			len = w < 0 ? len : len + (size_t)w;
-			if (len > sizeof(buf) - 1)
-				len = sizeof(buf) - 1;
-			i = k + 1;
+		text = ranges(v, n);
+		if (cut && strlen(text) > FMT_BUF - 3) {
+			text[FMT_BUF - 1] = '\0';
+			memcpy(text + FMT_BUF - 4, "...", 3);
 		}
-		if (strlen(buf) > sizeof(buf) - 3)
-			memcpy(buf + sizeof(buf) - 4, "...", 3);
 	}
-	if (throttle > 0)
-		out = sl_xasprintf("%s%%%u", buf, throttle);
-	else
-		out = sl_xstrdup(buf);
+	if (throttle == 0)
+		return text;
+	out = sl_xasprintf("%s%%%u", text, throttle);
+	free(text);
 	return out;
+}
+
+char *sl_array_fmt(const uint32_t *v, size_t n, uint32_t throttle)
+{
+	return fmt(v, n, throttle, 1);
+}
+
+char *sl_array_fmt_full(const uint32_t *v, size_t n, uint32_t throttle)
+{
+	return fmt(v, n, throttle, 0);
+}
+
+size_t sl_array_index(const struct sl_array *a, uint32_t id)
+{
+	size_t lo = 0, hi = a->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (a->v[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 int sl_array_jobid_parse(const char *s, uint64_t *job, struct sl_array **tasks,

@@ -44,12 +44,17 @@ uint32_t sl_array_throttle(const struct sl_array *a);
 int sl_array_step(const char *spec);
 /* 1 when id is in the set. */
 int sl_array_has(const struct sl_array *a, uint32_t id);
+/* The position of id in the set (of the first larger one when it is not
+ * there): task id's raw id is the array's id + 1 + its position. */
+size_t sl_array_index(const struct sl_array *a, uint32_t id);
 
 /* The text of ascending distinct ids v[0..n), as Slurm shows a pending
  * array's tasks (xlate_array_task_str): "A-B:S" when they step evenly
  * (more than 5 of them over more than 10), else ranges "1-3,5" cut to 63
  * characters ending "..."; then "%T" when throttle > 0. Caller frees. */
 char *sl_array_fmt(const uint32_t *v, size_t n, uint32_t throttle);
+/* The same, never cut (what squeue -r expands a folded record from). */
+char *sl_array_fmt_full(const uint32_t *v, size_t n, uint32_t throttle);
 
 /* A job id as users write it: "N", "N_I", "N_[1-3,5]" or "N_*". *job gets
  * N; *tasks (caller frees) the set after '_' (any id up to

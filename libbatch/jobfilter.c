@@ -210,7 +210,7 @@ json_object *sl_jobfilter_to_obj(const struct sl_jobfilter *f)
 	if (f->duplicates)
 		json_object_object_add(o, "duplicates", json_object_new_boolean(1));
 	if (f->fold)
-		json_object_object_add(o, "fold", json_object_new_boolean(1));
+		json_object_object_add(o, "fold", json_object_new_int(f->fold));
 	json_object_object_add(o, "start_after", json_object_new_int64(f->start_after));
 	json_object_object_add(o, "end_before", json_object_new_int64(f->end_before));
 	return o;
@@ -293,7 +293,7 @@ int sl_jobfilter_from_obj(json_object *o, struct sl_jobfilter *f, struct sl_err 
 	if (json_object_object_get_ex(o, "duplicates", &v))
 		f->duplicates = json_object_get_boolean(v);
 	if (json_object_object_get_ex(o, "fold", &v))
-		f->fold = json_object_get_boolean(v);
+		f->fold = json_object_get_int(v) > 1 ? 2 : json_object_get_int(v) > 0;
 	if (json_object_object_get_ex(o, "start_after", &v))
 		f->start_after = json_object_get_int64(v);
 	if (json_object_object_get_ex(o, "end_before", &v))

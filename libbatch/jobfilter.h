@@ -39,7 +39,9 @@ struct sl_jobfilter {
 	int fold;             /* list an array's pending tasks of one name and
 	                         partition as one record, the first, whose
 	                         array_tasks is their text (Slurm's pending meta
-	                         record: squeue without -r, scontrol, sacct) */
+	                         record: squeue, scontrol, sacct): 1 as Slurm
+	                         shows it (cut at 63 characters), 2 whole (what
+	                         squeue -r expands again, as Slurm's does) */
 	struct sl_taskid *tasks; size_t n_tasks; /* array tasks "N_I". Job ids are
 	                                        ids or tasks: a job is selected by
 	                                        either list; an id also selects the

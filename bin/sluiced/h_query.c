@@ -157,7 +157,8 @@ static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilt
 		return add_job(h, head);
 	}
 	sl_schedctl_explain(d->sched, last);
-	head->array_tasks = sl_array_fmt(ids, k, (uint32_t)head->array_throttle);
+	head->array_tasks = f->fold > 1 ? sl_array_fmt_full(ids, k, (uint32_t)head->array_throttle)
+				       : sl_array_fmt(ids, k, (uint32_t)head->array_throttle);
 	if (last != head) { /* lent for the listing */
 		reason = head->reason, text = head->reason_text;
 		head->reason = last->reason, head->reason_text = last->reason_text;

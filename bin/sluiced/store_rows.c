@@ -150,6 +150,10 @@ int store_add_columns(struct sl_store *s, struct sl_err *err)
 	if (r == 0)
 		r = store_exec(s, "CREATE UNIQUE INDEX IF NOT EXISTS jobs_submit_key ON"
 			       " jobs(uid, submit_key) WHERE submit_key IS NOT NULL;", err);
+	/* An array's tasks, found by its id (sl_store_history). */
+	if (r == 0)
+		r = store_exec(s, "CREATE INDEX IF NOT EXISTS jobs_array ON jobs(array_job_id);",
+			       err);
 	return r;
 }
 
@@ -347,13 +351,46 @@ int sl_store_job(struct sl_store *s, uint64_t id, sl_store_job_cb cb, void *arg,
 	return query(s, st, NULL, cb, arg, err);
 }
 
+/* A few job ids (sacct -j) go to SQL too: the jobs, and the tasks of the
+ * arrays they name (through the array_job_id index), so that a query for
+ * one array reads its rows, not the whole history. */
+#define IDS_IN_SQL 64
+
+static char *ids_sql(const struct sl_jobfilter *f)
+{
+	struct sl_buf *b;
+	char *sql;
+
+	if (f->n_ids + f->n_tasks == 0 || f->n_ids + f->n_tasks > IDS_IN_SQL)
+		return sl_xstrdup("");
+	b = sl_buf_new(1 << 12);
+	sl_buf_addstr(b, " AND (id IN (0");
+	for (size_t i = 0; i < f->n_ids; i++)
+		sl_buf_addf(b, ",%llu", (unsigned long long)f->ids[i]);
+	sl_buf_addstr(b, ") OR array_job_id IN (0");
+	for (size_t i = 0; i < f->n_ids; i++)
+		sl_buf_addf(b, ",%llu", (unsigned long long)f->ids[i]);
+	for (size_t i = 0; i < f->n_tasks; i++)
+		sl_buf_addf(b, ",%llu", (unsigned long long)f->tasks[i].job);
+	sl_buf_addstr(b, "))");
+	sql = sl_buf_steal(b);
+	sl_buf_free(b);
+	return sql;
+}
+
 int sl_store_history(struct sl_store *s, const struct sl_jobfilter *f, sl_store_job_cb cb,
 		     void *arg, struct sl_err *err)
 {
 	sqlite3_stmt *st;
+	char *ids = ids_sql(f), *where;
 	int r;
-	if ((r = prepare_select(s, "final=1 AND (?1<0 OR uid=?1) AND (?2=0 OR end_time>=?2)"
-				" AND (?3=0 OR start_time<=?3) ORDER BY id", &st, err)))
+
+	where = sl_xasprintf("final=1 AND (?1<0 OR uid=?1) AND (?2=0 OR end_time>=?2)"
+			     " AND (?3=0 OR start_time<=?3)%s ORDER BY id", ids);
+	r = prepare_select(s, where, &st, err);
+	free(where);
+	free(ids);
+	if (r != 0)
 		return r;
 	sqlite3_bind_int64(st, 1, f->n_uids == 1 ? (int64_t)f->uids[0] : -1);
 	sqlite3_bind_int64(st, 2, f->start_after);

@@ -4,7 +4,8 @@
 #   e2  squeue -j N (the pending tasks collapsed into one line)
 #   e3  squeue -r -j N (10,000 lines)
 #   e4  squeue (all users' jobs, collapsed) and e5 squeue -r
-#   e6  sacct over ARRAYS x 10,000 finished (cancelled) tasks: -X and with steps
+#   e6  sacct -j over ARRAYS x 10,000 finished (cancelled) tasks: -X and with steps
+#       (sacct's own default window shows no cancelled pending job yet)
 #   d1  sluiced VmRSS with the 10,000 pending tasks
 # Best of 5 wall times. With real Slurm 22.05 up (sbatch in /usr/bin,
 # user alice, MaxArraySize 10001), e1-e3 and e6 for one array are measured
@@ -64,14 +65,17 @@ fi
 
 # Finished tasks: ARRAYS arrays of 10,000 held tasks, cancelled.
 "$B/scancel" "$n"
+all=$n
 for i in $(seq 2 "$arrays"); do
 	m=$("$B/sbatch" --parsable -H --array=0-9999 --wrap true)
 	"$B/scancel" "$m"
+	all="$all $m"
 done
-total=$("$B/sacct" -a -X -n -S 00:00 -o JobID | wc -l)
-echo "     finished tasks in sacct -a -X: $total"
-line e6 "sacct -a -X ($total tasks)" "$(best "'$B/sacct' -a -X -S 00:00")"
-line e6b "sacct -a (with .batch rows)" "$(best "'$B/sacct' -a -S 00:00")"
+ids=$(echo $all | tr " " ",")
+total=$("$B/sacct" -X -n -j "$ids" -o JobID | wc -l)
+echo "     finished tasks in sacct -X -j ARRAYS: $total"
+line e6 "sacct -X -j ARRAYS ($total tasks)" "$(best "'$B/sacct' -X -j $ids")"
+line e6b "sacct -j ARRAYS (with .batch rows)" "$(best "'$B/sacct' -j $ids")"
 line e6c "sacct -j N (one array, 10,000 rows)" "$(best "'$B/sacct' -X -j $n")" \
 	"${slurm:+$(best "/usr/bin/sacct -X -j $sn")}"
 echo "d2   sluiced VmRSS, $total finished tasks          $(rss) MiB"

@@ -172,16 +172,57 @@ static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilt
 	return r;
 }
 
+/* The history, folded: an array's tasks cancelled while pending, all at
+ * once, are one record, as Slurm's meta record is ("N_[0-4]" CANCELLED):
+ * it never split them off. The store lists in id order, so such a group
+ * is a run of rows; it is written once the run ends. */
 struct hist_arg {
 	struct hist *h;
 	const struct sl_jobfilter *f;
+	struct sl_job *grp;     /* the run's first record (a copy), or NULL */
+	uint32_t *ids;          /* and its tasks */
+	size_t n, cap;
 };
+
+static int never_ran(const struct sl_job *j)
+{
+	return j->array_job_id != 0 && j->state == SL_JOB_CANCELLED && j->nodelist == NULL;
+}
+
+static int flush(struct hist_arg *a)
+{
+	struct sl_job *g = a->grp;
+	int r;
+
+	if (g == NULL)
+		return 0;
+	if (a->n > 1 || g->array_task_id == last_task(g))
+		g->array_tasks = sl_array_fmt(a->ids, a->n, (uint32_t)g->array_throttle);
+	r = add_job(a->h, g);
+	sl_job_free(g);
+	a->grp = NULL;
+	a->n = 0;
+	return r;
+}
 
 static int hist_cb(const struct sl_job *j, void *arg)
 {
 	struct hist_arg *a = arg;
-	int r = a->f->duplicates ? add_runs(a->h, a->f, j) : 0;
-	return r ? r : add_job(a->h, j);
+	int r;
+
+	if (a->f->fold && never_ran(j)) {
+		if (a->grp != NULL && (!same_group(a->grp, j) || a->grp->end_time != j->end_time) &&
+		    (r = flush(a)) != 0)
+			return r;
+		if (a->grp == NULL)
+			a->grp = sl_job_copy(j);
+		a->ids = sl_xgrow(a->ids, &a->cap, a->n + 1, sizeof(*a->ids));
+		a->ids[a->n++] = (uint32_t)j->array_task_id;
+		return 0;
+	}
+	if ((r = flush(a)) != 0 || (r = a->f->duplicates ? add_runs(a->h, a->f, j) : 0) != 0)
+		return r;
+	return add_job(a->h, j);
 }
 
 /* {"jobs":[...],"now":T}, written as text (see job_text.c). */
@@ -192,7 +233,7 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	json_object *fo = NULL;
 	size_t n = sl_jobtab_count(d->jobs);
 	struct hist h = {rep, 0, p, err};
-	struct hist_arg ha = {&h, &f};
+	struct hist_arg ha = {&h, &f, NULL, NULL, 0, 0};
 	struct fold fold = {0};
 	int r;
 
@@ -200,7 +241,8 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	if ((r = sl_jobfilter_from_obj(fo, &f, err)) != 0)
 		return r;
 	sl_buf_addstr(rep, "{\"jobs\":[");
-	if (f.history && (r = sl_store_history(d->store, &f, hist_cb, &ha, err)) != 0)
+	if (f.history && ((r = sl_store_history(d->store, &f, hist_cb, &ha, err)) != 0 ||
+			  (r = flush(&ha)) != 0))
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		struct sl_job *j = sl_jobtab_at(d->jobs, i);
@@ -224,6 +266,8 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	if (sl_buf_addf(rep, "],\"now\":%lld}", (long long)time(NULL)) != 0)
 		r = too_big(&h);
 out:
+	sl_job_free(ha.grp);
+	free(ha.ids);
 	sl_jobfilter_clear(&f);
 	return r;
 }

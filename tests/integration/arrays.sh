@@ -70,6 +70,15 @@ err=$(submit $USER1 --array=10001 --wrap true 2>&1); rc=$?
 expect_eq "over maxArraySize" "1 sbatch: error: Batch job submission failed: Invalid job array specification" "$rc $err"
 ok "maxArraySize: task ids below it"
 
+# An array cancelled while all its tasks pend is one row in sacct, as
+# Slurm's meta record is (observed: "380_[0-4]  380  CANCELLED+"); a task
+# that ran is its own row.
+h=$(submit $USER1 -H --array=0-4 --wrap true) || fail "submit"
+"$BIN/scancel" "$h" || fail "scancel"
+expect_eq "cancelled while pending" "${h}_[0-4]|$h|CANCELLED by 0" \
+	"$("$BIN/sacct" -X -n -P -j "$h" -o JobID,JobIDRaw,State)"
+ok "an array cancelled while pending is one sacct row, N_[0-4]"
+
 # An acknowledged array is on disk whole: kill -9 right after sbatch.
 c=$(submit $USER1 -H --array=0-99 --wrap true) || fail "submit 100"
 kill9_daemon

@@ -24,20 +24,6 @@ static int joins(const struct sl_job *h, const struct sl_job *t, int unique)
 	       (!unique || same_str(t->reason, h->reason));
 }
 
-/* The largest task id of j's --array: the task Slurm's meta record is
- * last. -1 when unknown. */
-static long last_task(const struct sl_job *j)
-{
-	struct sl_err e = SL_ERR_INIT;
-	struct sl_array *a = NULL;
-	long last;
-
-	if (j->spec.array == NULL || sl_array_parse(j->spec.array, SL_ARRAY_MAX_LIMIT, &a, &e) != 0)
-		return -1;
-	last = (long)sl_array_task(a, sl_array_count(a) - 1);
-	sl_array_free(a);
-	return last;
-}
 
 /* Fold the group headed by v[h] (pending tasks after it, up to the end of
  * its array's run of ids); the folded records become NULL. */
@@ -54,7 +40,7 @@ static void fold(struct sl_job **v, size_t n, size_t h, int unique)
 		ids[k++] = (uint32_t)v[i]->array_task_id;
 		meta = v[i];
 	}
-	if (k == 1 && (long)head->array_task_id != last_task(head)) {
+	if (k == 1 && (long)head->array_task_id != sl_array_last(head->spec.array)) {
 		free(ids);
 		return; /* a task split off alone: N_I */
 	}

@@ -130,6 +130,19 @@ uint32_t sl_array_throttle(const struct sl_array *a)
 	return a->throttle;
 }
 
+long sl_array_last(const char *spec)
+{
+	struct sl_err e = SL_ERR_INIT;
+	struct sl_array *a = NULL;
+	long last;
+
+	if (spec == NULL || sl_array_parse(spec, SL_ARRAY_MAX_LIMIT, &a, &e) != 0)
+		return -1;
+	last = (long)a->v[a->n - 1];
+	sl_array_free(a);
+	return last;
+}
+
 int sl_array_step(const char *spec)
 {
 	const char *c = spec != NULL ? strchr(spec, ':') : NULL;

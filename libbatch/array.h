@@ -39,6 +39,9 @@ size_t sl_array_count(const struct sl_array *a);
 uint32_t sl_array_task(const struct sl_array *a, size_t i);
 /* The "%N" throttle (0: none). */
 uint32_t sl_array_throttle(const struct sl_array *a);
+/* The largest task id spec names (the task Slurm's pending meta record
+ * holds last), -1 for no valid spec. */
+long sl_array_last(const char *spec);
 /* SLURM_ARRAY_TASK_STEP as slurmctld sets it: the number after the spec's
  * first ':' (1 without one). */
 int sl_array_step(const char *spec);

@@ -217,12 +217,8 @@ int sl_h_is_array(struct sluiced *d, uint64_t id)
 	return t != NULL && t->array_job_id == id;
 }
 
-/* A verb on array N: on each of its tasks not yet ended (its ids follow
- * N, array.h), as Slurm applies it to the array's records. A task it does
- * not apply to in its state is passed over while another one took it;
- * the first other refusal is the answer. */
-static int control_array(struct sluiced *d, const struct sl_peer *p, size_t verb, uint64_t id,
-			 struct sl_err *err)
+int sl_h_array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, enum sl_op rule,
+		    sl_h_task_fn fn, void *arg, struct sl_err *err)
 {
 	struct sl_err first = SL_ERR_INIT;
 	size_t n = sl_jobtab_count(d->jobs);
@@ -236,8 +232,8 @@ static int control_array(struct sluiced *d, const struct sl_peer *p, size_t verb
 			break;
 		if (sl_jobstate_is_final(t->state))
 			continue;
-		if ((rc = sl_authz_job(p, t, verbs[verb].rule, &e)) == 0)
-			rc = verbs[verb].fn(d, p, t, &e);
+		if ((rc = sl_authz_job(p, t, rule, &e)) == 0)
+			rc = fn(d, p, t, arg, &e);
 		if (rc == 0)
 			done = 1;
 		else if (r == 0 || (r == -SL_ESTATE && rc != -SL_ESTATE)) {
@@ -250,6 +246,12 @@ static int control_array(struct sluiced *d, const struct sl_peer *p, size_t verb
 	if (r == 0 || (done && r == -SL_ESTATE))
 		return 0;
 	return sl_err_set(err, first.code ? first.code : -r, "%s", first.msg);
+}
+
+static int verb_fn(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, void *arg,
+		   struct sl_err *err)
+{
+	return verbs[*(size_t *)arg].fn(d, p, j, err);
 }
 
 int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
@@ -273,7 +275,7 @@ int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		return sl_err_set(err, SL_EPROTO, "control: id is missing");
 	id = (unsigned long long)json_object_get_int64(v);
 	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id))
-		return control_array(d, p, i, id, err);
+		return sl_h_array_each(d, p, id, verbs[i].rule, verb_fn, &i, err);
 	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
 	if ((r = sl_authz_job(p, j, verbs[i].rule, err)) != 0)

@@ -112,19 +112,6 @@ static int folded(struct fold *fo, const struct sl_job *j)
 	return 0;
 }
 
-/* The largest task id of j's --array; -1 when unknown. */
-static long last_task(const struct sl_job *j)
-{
-	struct sl_err e = SL_ERR_INIT;
-	struct sl_array *a = NULL;
-	long last;
-
-	if (j->spec.array == NULL || sl_array_parse(j->spec.array, SL_ARRAY_MAX_LIMIT, &a, &e) != 0)
-		return -1;
-	last = (long)sl_array_task(a, sl_array_count(a) - 1);
-	sl_array_free(a);
-	return last;
-}
 
 /* Job i of the table heads its group: it is written with the group's
  * tasks' text and the reason of the last of them (Slurm's meta record's),
@@ -151,7 +138,7 @@ static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilt
 	}
 	if (fo->n < FOLD_GROUPS)
 		fo->head[fo->n++] = head;
-	if (k == 1 && head->array_task_id != last_task(head)) {
+	if (k == 1 && head->array_task_id != sl_array_last(head->spec.array)) {
 		free(ids);
 		sl_schedctl_explain(d->sched, head);
 		return add_job(h, head);
@@ -196,7 +183,7 @@ static int flush(struct hist_arg *a)
 
 	if (g == NULL)
 		return 0;
-	if (a->n > 1 || g->array_task_id == last_task(g))
+	if (a->n > 1 || g->array_task_id == sl_array_last(g->spec.array))
 		g->array_tasks = sl_array_fmt(a->ids, a->n, (uint32_t)g->array_throttle);
 	r = add_job(a->h, g);
 	sl_job_free(g);

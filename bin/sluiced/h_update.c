@@ -374,37 +374,10 @@ out:
 	return r;
 }
 
-/* Array N (array.h): each of its tasks not yet
- * ended, as Slurm updates an array's records; done when one took it,
- * else the first refusal. */
-static int update_array(struct sluiced *d, const struct sl_peer *p, uint64_t id,
-			json_object *set, struct sl_err *err)
+static int update_fn(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, void *set,
+		     struct sl_err *err)
 {
-	struct sl_err first = SL_ERR_INIT;
-	int done = 0, r = 0;
-
-	for (size_t i = sl_jobtab_lower(d->jobs, id); i < sl_jobtab_count(d->jobs); i++) {
-		struct sl_job *t = sl_jobtab_at(d->jobs, i);
-		struct sl_err e = SL_ERR_INIT;
-		int rc;
-		if (t->array_job_id != id)
-			break;
-		if (sl_jobstate_is_final(t->state))
-			continue;
-		if ((rc = sl_authz_job(p, t, SL_OP_UPDATE, &e)) == 0)
-			rc = sl_update_job(d, p, t, set, &e);
-		if (rc == 0)
-			done = 1;
-		else if (r == 0) {
-			r = rc;
-			first = e;
-		}
-	}
-	if (done)
-		return 0;
-	if (r == 0)
-		return sl_err_set(err, SL_ESTATE, "Job has already finished");
-	return sl_err_set(err, first.code, "%s", first.msg);
+	return sl_update_job(d, p, j, set, err);
 }
 
 int sl_h_update(struct sluiced *d, const struct sl_peer *p, json_object *req, json_object *rep,
@@ -421,7 +394,7 @@ int sl_h_update(struct sluiced *d, const struct sl_peer *p, json_object *req, js
 		return sl_err_set(err, SL_EPROTO, "update: id or set is missing");
 	id = (uint64_t)json_object_get_int64(v);
 	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id))
-		return update_array(d, p, id, set, err);
+		return sl_h_array_each(d, p, id, SL_OP_UPDATE, update_fn, set, err);
 	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
 	if ((r = sl_authz_job(p, j, SL_OP_UPDATE, err)) != 0)

@@ -182,6 +182,30 @@ static void test_step(void **state)
 	assert_int_equal(sl_array_step("1-9:2%3"), 2);
 }
 
+static void test_last_index_full(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_array *a = NULL;
+	uint32_t v[40];
+	char *t;
+	(void)state;
+	assert_int_equal(sl_array_last("0-15:4%2"), 12);
+	assert_int_equal(sl_array_last("abc"), -1);
+	assert_int_equal(sl_array_last(NULL), -1);
+	assert_int_equal(sl_array_parse("1,3,5-7", 1001, &a, &err), 0);
+	assert_int_equal(sl_array_index(a, 1), 0);
+	assert_int_equal(sl_array_index(a, 5), 2); /* raw id N+1+2 */
+	assert_int_equal(sl_array_index(a, 7), 4);
+	sl_array_free(a);
+	for (uint32_t i = 0; i < 40; i++)
+		v[i] = i * 3 + (i % 2); /* no even step: long ranges text */
+	t = sl_array_fmt_full(v, 40, 4);
+	assert_true(strlen(t) > 63);
+	assert_null(strstr(t, "..."));
+	assert_string_equal(t + strlen(t) - 2, "%4");
+	free(t);
+}
+
 static void test_has(void **state)
 {
 	struct sl_err err = SL_ERR_INIT;
@@ -201,7 +225,7 @@ int main(void)
 		cmocka_unit_test(test_parse), cmocka_unit_test(test_parse_max),
 		cmocka_unit_test(test_refused), cmocka_unit_test(test_fmt),
 		cmocka_unit_test(test_jobid), cmocka_unit_test(test_step),
-		cmocka_unit_test(test_has),
+		cmocka_unit_test(test_has), cmocka_unit_test(test_last_index_full),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

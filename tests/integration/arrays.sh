@@ -79,6 +79,22 @@ expect_eq "cancelled while pending" "${h}_[0-4]|$h|CANCELLED by 0" \
 	"$("$BIN/sacct" -X -n -P -j "$h" -o JobID,JobIDRaw,State)"
 ok "an array cancelled while pending is one sacct row, N_[0-4]"
 
+# The throttle outlives a restart: after kill -9, still 2 running, the
+# others waiting with JobArrayTaskLimit.
+t=$(submit $USER1 --array=1-6%2 -o /dev/null --wrap 'sleep 30') || fail "submit"
+n=0
+until [ "$("$BIN/squeue" -h -r -j "$t" -t R -o %i | wc -l)" -eq 2 ]; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "array $t: 2 never ran"; sleep 0.1
+done
+kill9_daemon
+start_daemon
+sleep 1
+expect_eq "running after kill -9" 2 "$("$BIN/squeue" -h -r -j "$t" -t R -o %i | wc -l)"
+expect_eq "waiting after kill -9" "${t}_[3-6%2] JobArrayTaskLimit" \
+	"$("$BIN/squeue" -h -j "$t" -t PD -o '%i %r')"
+"$BIN/scancel" "$t" || fail "scancel"
+ok "the throttle holds across kill -9 of sluiced"
+
 # An acknowledged array is on disk whole: kill -9 right after sbatch.
 c=$(submit $USER1 -H --array=0-99 --wrap true) || fail "submit 100"
 kill9_daemon

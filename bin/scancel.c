@@ -42,14 +42,35 @@ static void verbose_line(const struct sl_scancel_opts *o, const char *id)
  * unknown or finished job is silent without filters or a signal (Slurm
  * kills by id and ignores those), and an error otherwise (its job list
  * has no such active job). */
-static int report(const struct sl_scancel_opts *o, const struct sl_jobresult *r)
+/* Was array id named whole on the command line ("N", not "N_I")? */
+static int given(const struct sl_scancel_opts *o, uint64_t id)
+{
+	for (size_t i = 0; i < o->sel.n_ids; i++)
+		if (o->sel.ids[i] == id)
+			return 1;
+	return 0;
+}
+
+static int report(const struct sl_scancel_opts *o, const struct sl_jobresult *r,
+		  uint64_t *last_array)
 {
 	const char *why = r->msg[0] ? r->msg : sl_strerror(r->rc);
 	int plain = sl_scancel_plain(o), gone = r->rc == -SL_ENOENT || r->rc == -SL_ESTATE;
 	int code = 1;
 	char id[32];
 
-	snprintf(id, sizeof(id), "%llu", (unsigned long long)r->id);
+	if (r->array_job_id != 0 && given(o, r->array_job_id))
+		snprintf(id, sizeof(id), "%llu", (unsigned long long)r->array_job_id);
+	else if (r->array_job_id != 0)
+		snprintf(id, sizeof(id), "%llu_%d", (unsigned long long)r->array_job_id,
+			 r->array_task_id);
+	else
+		snprintf(id, sizeof(id), "%llu", (unsigned long long)r->id);
+	if (r->array_job_id != 0 && r->rc == 0 && given(o, r->array_job_id)) {
+		if (*last_array == r->array_job_id)
+			return 0; /* Slurm acts on the array once: one line */
+		*last_array = r->array_job_id;
+	}
 	if (plain || !gone)
 		verbose_line(o, id);
 	if (r->rc == 0)
@@ -154,7 +175,7 @@ static int cancel(const struct sl_scancel_opts *o)
 	struct sl_client *c = NULL;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_jobresult *res = NULL;
-	uint64_t *confirmed = NULL;
+	uint64_t *confirmed = NULL, last_array = 0;
 	char text[512];
 	size_t n = 0;
 	int r = 0, rc = 0;
@@ -179,7 +200,7 @@ static int cancel(const struct sl_scancel_opts *o)
 		return r == -SL_ECONNECT ? EXIT_NOCONN : 1;
 	}
 	for (size_t i = 0; i < n; i++)
-		rc = max(rc, report(o, &res[i]));
+		rc = max(rc, report(o, &res[i], &last_array));
 	if (n == 0 && o->sel.n_ids == 0 && o->filters && o->verbose > 0) {
 		sl_scancel_filters_text(o, text, sizeof(text));
 		fprintf(stderr, "scancel: error: No active jobs match ALL job filters, including: "

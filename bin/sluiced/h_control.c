@@ -60,6 +60,11 @@ static void cancel_one(struct sluiced *d, const struct sl_peer *p, struct sl_job
 	else if (r == 0)
 		r = signal_one(d, p, j, sig, scope, &err);
 	result(arr, j->id, r ? err.code : 0, err.msg);
+	if (j->array_job_id != 0) { /* the id users know it by */
+		json_object *last = json_object_array_get_idx(arr, json_object_array_length(arr) - 1);
+		json_object_object_add(last, "array_job_id", json_object_new_int64((int64_t)j->array_job_id));
+		json_object_object_add(last, "array_task_id", json_object_new_int(j->array_task_id));
+	}
 }
 
 static int flag(json_object *req, const char *key)

@@ -79,6 +79,12 @@ expect_eq "cancelled while pending" "${h}_[0-4]|$h|CANCELLED by 0" \
 	"$("$BIN/sacct" -X -n -P -j "$h" -o JobID,JobIDRaw,State)"
 ok "an array cancelled while pending is one sacct row, N_[0-4]"
 
+# sbatch -W on an array: once every task ended, the highest exit code
+# (Slurm 22.05 exits 3 here).
+out=$(as $USER1 "$BIN/sbatch" -W --array=1-3 -o /dev/null --wrap 'exit $SLURM_ARRAY_TASK_ID'); rc=$?
+expect_eq "sbatch -W array" 3 "$rc"
+ok "sbatch -W on an array: the highest exit code of its tasks"
+
 # The throttle outlives a restart: after kill -9, still 2 running, the
 # others waiting with JobArrayTaskLimit.
 t=$(submit $USER1 --array=1-6%2 -o /dev/null --wrap 'sleep 30') || fail "submit"

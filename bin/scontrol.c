@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "array.h"
 #include "buf.h"
 #include "client.h"
 #include "scontrol_fmt.h"
@@ -49,21 +48,6 @@ static const char *last_line(const char *msg, char *buf, size_t len)
 
 /* ---- show ---- */
 
-static int newest_first(const void *a, const void *b)
-{
-	const struct sl_job *x = *(struct sl_job *const *)a, *y = *(struct sl_job *const *)b;
-	if ((x->array_tasks != NULL) != (y->array_tasks != NULL))
-		return x->array_tasks != NULL ? -1 : 1;
-	return (x->id < y->id) - (x->id > y->id);
-}
-
-/* show job N of an array: Slurm's order, its pending meta record first,
- * then the tasks split off from it, the last split first. */
-static void array_order(struct sl_job **v, size_t n)
-{
-	if (n > 1 && v[0]->array_job_id != 0)
-		qsort(v, n, sizeof(*v), newest_first);
-}
 
 static int show_job(const char *idstr, const struct opts *o)
 {
@@ -110,7 +94,7 @@ static int show_job(const char *idstr, const struct opts *o)
 	if (idstr == NULL || task < 0)
 		sl_squeue_collapse(v, &n, 0); /* an array's pending tasks: one record */
 	if (idstr != NULL && task < 0)
-		array_order(v, n);
+		sl_scontrol_array_order(v, n);
 	b = sl_buf_new(OUT_CAP);
 	for (size_t i = 0; i < n; i++)
 		sl_scontrol_job(b, v[i], (int64_t)time(NULL), o->flags);
@@ -287,56 +271,20 @@ static int cmd_control(const struct sl_scontrol_verb *v, int argc, char **argv)
 	return rc;
 }
 
-/* Print "N_RANGES: TEXT" for the tasks of one answer, in task order. */
-static void report_group(uint64_t id, struct sl_job **v, size_t n, int final)
-{
-	uint32_t *t = sl_xcalloc(n + 1, sizeof(*t));
-	size_t k = 0;
-	char *text;
-
-	for (size_t i = 0; i < n; i++)
-		if ((sl_jobstate_is_final(v[i]->state) != 0) == final)
-			t[k++] = (uint32_t)v[i]->array_task_id;
-	if (k > 0) {
-		text = sl_array_fmt(t, k, 0);
-		fprintf(stderr, "%llu_%s: %s\n", (unsigned long long)id, text,
-			final ? "Job has already finished" : "No error");
-		free(text);
-	}
-	free(t);
-}
-
-static int by_task(const void *a, const void *b)
-{
-	int x = (*(struct sl_job *const *)a)->array_task_id;
-	int y = (*(struct sl_job *const *)b)->array_task_id;
-	return (x > y) - (x < y);
-}
-
-/* update on array N when some of its tasks have ended: Slurm answers
- * task by task, and scontrol prints each answer with its tasks' ranges
- * and exits 1 ("N_0: Job has already finished", "N_1-3: No error").
- * 1 when it printed that. */
+/* update on array N when some of its tasks have ended: Slurm's answer
+ * per group of tasks (sl_scontrol_array_report). 1 when it printed it. */
 static int array_report(struct sl_client *c, uint64_t id)
 {
 	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
 	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(1 << 16);
 	struct sl_job **v = NULL;
-	size_t n = 0, ended = 0;
+	size_t n = 0;
 	int printed = 0;
 
-	if (sl_client_jobs(c, &f, &v, &n, &err) != 0 || n == 0 || v[0]->array_job_id != id)
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		ended += sl_jobstate_is_final(v[i]->state) != 0;
-	if (ended == 0)
-		goto out;
-	qsort(v, n, sizeof(*v), by_task);
-	/* the group of the lowest task first */
-	report_group(id, v, n, sl_jobstate_is_final(v[0]->state) != 0);
-	report_group(id, v, n, sl_jobstate_is_final(v[0]->state) == 0);
-	printed = 1;
-out:
+	if (sl_client_jobs(c, &f, &v, &n, &err) == 0 && (printed = sl_scontrol_array_report(b, id, v, n)))
+		fputs(sl_buf_str(b), stderr);
+	sl_buf_free(b);
 	sl_job_free_array(v, n);
 	return printed;
 }

@@ -427,6 +427,33 @@ static void test_words(void **state)
 	sl_buf_free(b);
 }
 
+/* update on an array with ended tasks: Slurm's lines per answer. */
+static void test_array_report(void **state)
+{
+	struct sl_job *v[4];
+	struct sl_buf *b = sl_buf_new(1 << 12);
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		v[i] = sl_job_new();
+		v[i]->id = 42 + (uint64_t)(3 - i); /* any order in */
+		v[i]->array_job_id = 41;
+		v[i]->array_task_id = 3 - i;
+		v[i]->state = i == 3 ? SL_JOB_CANCELLED : SL_JOB_RUNNING;
+	}
+	assert_int_equal(sl_scontrol_array_report(b, 41, v, 4), 1);
+	assert_string_equal(sl_buf_str(b), "41_0: Job has already finished\n41_1-3: No error\n");
+	v[0]->state = SL_JOB_PENDING;
+	for (int i = 0; i < 4; i++)
+		v[i]->state = SL_JOB_PENDING;
+	sl_buf_free(b);
+	b = sl_buf_new(1 << 12);
+	assert_int_equal(sl_scontrol_array_report(b, 41, v, 4), 0); /* none ended: silent */
+	assert_string_equal(sl_buf_str(b), "");
+	sl_buf_free(b);
+	for (int i = 0; i < 4; i++)
+		sl_job_free(v[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -437,7 +464,7 @@ int main(void)
 		cmocka_unit_test(test_update_parse),
 		cmocka_unit_test(test_partition_node),
 		cmocka_unit_test(test_config),
-		cmocka_unit_test(test_words),
+		cmocka_unit_test(test_words), cmocka_unit_test(test_array_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,21 +58,21 @@ static int test_only(struct sluiced *d, struct sl_job *j, struct sl_buf *rep,
  * ids N+1..N+K in this one turn (array.h), each stored, gated and queued
  * as a job of its own; the reply is N. The records go out in the same
  * commit, so an acknowledged array is whole on disk. */
-static int submit_array(struct sluiced *d, const struct sl_job *j, const struct sl_array *a,
+static int submit_array(struct sluiced *d, struct sl_job *j, const struct sl_array *a,
 			struct sl_buf *rep, struct sl_err *err)
 {
+	char *spec = sl_store_spec_text(&j->spec); /* the tasks' one spec */
 	uint64_t first = 0, id = 0;
 	int r = sl_store_next_id(d->store, &first, err); /* N: the array's, no record's */
 
+	sl_job_shed(j); /* the tasks are copies, without what only a launch reads */
 	for (size_t i = 0; r == 0 && i < sl_array_count(a); i++) {
 		struct sl_job *t;
 		if ((r = sl_store_next_id(d->store, &id, err)) != 0)
 			break;
 		t = sl_submit_array_task(j, a, i, first, id);
-		if ((r = sl_store_insert(d->store, t, err)) == 0) {
-			sl_job_shed(t);
+		if ((r = sl_store_insert_spec(d->store, t, spec, err)) == 0)
 			r = sl_gates_queue(d, t, err);
-		}
 		if (r == 0)
 			sl_jobtab_add(d->jobs, t);
 		else
@@ -80,6 +80,7 @@ static int submit_array(struct sluiced *d, const struct sl_job *j, const struct 
 	}
 	if (r == 0)
 		sl_buf_addf(rep, "{\"id\":%llu}", (unsigned long long)first);
+	free(spec);
 	return r;
 }
 

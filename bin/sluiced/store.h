@@ -66,6 +66,11 @@ int sl_store_room(struct sl_store *s, struct sl_err *err);
 int sl_store_next_id(struct sl_store *s, uint64_t *id, struct sl_err *err);
 /* A new job, whole. -SL_EBUSY on a full disk (the job is not kept). */
 int sl_store_insert(struct sl_store *s, const struct sl_job *j, struct sl_err *err);
+/* The same with the spec's stored text given (sl_store_spec_text, caller
+ * frees): an array's tasks share one spec, written once. */
+char *sl_store_spec_text(const struct sl_jobspec *spec);
+int sl_store_insert_spec(struct sl_store *s, const struct sl_job *j, const char *spec,
+			 struct sl_err *err);
 /* Write the mutable record fields (state, times, exit, nodes, reason...). */
 int sl_store_update(struct sl_store *s, const struct sl_job *j, struct sl_err *err);
 /* The spec of job id as submitted, whole (environment, arguments and

@@ -66,10 +66,13 @@ static int report(const struct sl_scancel_opts *o, const struct sl_jobresult *r,
 			 r->array_task_id);
 	else
 		snprintf(id, sizeof(id), "%llu", (unsigned long long)r->id);
-	if (r->array_job_id != 0 && r->rc == 0 && given(o, r->array_job_id)) {
-		if (*last_array == r->array_job_id)
-			return 0; /* Slurm acts on the array once: one line */
-		*last_array = r->array_job_id;
+	/* Slurm acts on an array named whole once: one line, and its tasks
+	 * that already ended are no error. */
+	if (r->array_job_id != 0 && given(o, r->array_job_id)) {
+		if (r->rc == -SL_ESTATE || (r->rc == 0 && *last_array == r->array_job_id))
+			return 0;
+		if (r->rc == 0)
+			*last_array = r->array_job_id;
 	}
 	if (plain || !gone)
 		verbose_line(o, id);

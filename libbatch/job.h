@@ -225,6 +225,10 @@ int sl_job_list_parse(const char *text, size_t len, struct sl_job ***jobs, size_
  * it does not know are skipped; the script must be there. */
 int sl_jobspec_parse(const char *text, size_t len, struct sl_jobspec *out,
 		     struct sl_err *err);
+/* As sl_jobspec_parse, without what only a launch reads (env and argv
+ * stay NULL, the script ""): a stored spec for a listing (sacct). */
+int sl_jobspec_parse_listing(const char *text, size_t len, struct sl_jobspec *out,
+			     struct sl_err *err);
 /* A submit request, {"spec": SPEC}: as sl_jobspec_parse, but a member
  * this daemon does not know is an error. */
 int sl_jobspec_parse_request(const char *text, size_t len, struct sl_jobspec *out,

@@ -81,11 +81,13 @@ static int add_runs(struct hist *h, const struct sl_jobfilter *f, const struct s
 /* The groups of the array being listed already written as one record:
  * tasks of one array are one run of ids, so a few remembered groups
  * cover them (a group is a name and a partition; they differ only after
- * scontrol update). */
+ * scontrol update). Each group's meta is its last pending task: Slurm's
+ * pending meta record holds the tasks it never split off, and gives up
+ * its last one last. */
 #define FOLD_GROUPS 8
 struct fold {
 	uint64_t array;
-	const struct sl_job *head[FOLD_GROUPS];
+	const struct sl_job *head[FOLD_GROUPS], *meta[FOLD_GROUPS];
 	size_t n;
 };
 
@@ -100,7 +102,16 @@ static int same_group(const struct sl_job *a, const struct sl_job *b)
 	       same_str(a->spec.partition, b->spec.partition);
 }
 
-static int folded(struct fold *fo, const struct sl_job *j)
+/* A task Slurm would have split off its meta record: held or released on
+ * its own, or requeued. squeue folds it back in (its reason joins the
+ * meta's), squeue -r lists it on its own. */
+static int split_off(const struct sl_job *t, const struct sl_job *meta)
+{
+	return t != meta && (t->spec.hold != meta->spec.hold || t->attempt > 0);
+}
+
+/* j's group's meta when the group was written, else NULL. */
+static const struct sl_job *folded(struct fold *fo, const struct sl_job *j)
 {
 	if (fo->array != j->array_job_id) {
 		fo->array = j->array_job_id;
@@ -108,54 +119,100 @@ static int folded(struct fold *fo, const struct sl_job *j)
 	}
 	for (size_t i = 0; i < fo->n; i++)
 		if (same_group(fo->head[i], j))
-			return 1;
-	return 0;
+			return fo->meta[i];
+	return NULL;
 }
 
+/* Append to *merged the reason of split task t unless it is there
+ * (squeue's _merge_job_reason). */
+static void merge_reason(char **merged, const struct sl_job *t)
+{
+	const char *r = t->reason ? t->reason : "None";
+	char *m;
 
-/* Job i of the table heads its group: it is written with the group's
- * tasks' text and the reason of the last of them (Slurm's meta record's),
- * the others are not written. A task left alone is itself, N_I, unless
- * it is the array's last (the meta record holds it). */
+	if (strstr(*merged, r) != NULL)
+		return;
+	m = sl_xasprintf("%s,%s", *merged, r);
+	free(*merged);
+	*merged = m;
+}
+
+/* The group of pending task i of the table, written as one record: its
+ * first task with the group's tasks' text and its meta's reason (with
+ * those of tasks split off, when they fold in: fold 1). A task left alone
+ * is itself, N_I, unless it is the array's last (the meta holds it). */
 static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilter *f,
 		      struct fold *fo, size_t i)
 {
-	struct sl_job *head = sl_jobtab_at(d->jobs, i), *last = head;
-	size_t n = sl_jobtab_count(d->jobs), k = 0, cap = 0;
-	char *reason = NULL, *text = NULL;
+	struct sl_job *head = NULL, *meta = sl_jobtab_at(d->jobs, i), *t;
+	size_t n = sl_jobtab_count(d->jobs), k = 0, cap = 0, end = i;
+	char *reason = NULL, *text = NULL, *merged;
 	uint32_t *ids = NULL;
 	int r;
 
-	for (; i < n; i++) {
-		struct sl_job *t = sl_jobtab_at(d->jobs, i);
-		if (t->array_job_id != head->array_job_id)
-			break;
-		if (t->state != SL_JOB_PENDING || !same_group(t, head) || !sl_jobfilter_match(f, t))
+	for (; end < n && (t = sl_jobtab_at(d->jobs, end))->array_job_id == meta->array_job_id; end++)
+		if (t->state == SL_JOB_PENDING && same_group(t, meta) && sl_jobfilter_match(f, t))
+			meta = t;
+	sl_schedctl_explain(d->sched, meta);
+	merged = sl_xstrdup(meta->reason ? meta->reason : "None");
+	for (; i < end; i++) {
+		t = sl_jobtab_at(d->jobs, i);
+		if (t->state != SL_JOB_PENDING || !same_group(t, meta) || !sl_jobfilter_match(f, t))
 			continue;
+		if (split_off(t, meta) && f->fold > 1)
+			continue; /* -r: listed on its own */
+		if (split_off(t, meta)) {
+			sl_schedctl_explain(d->sched, t);
+			merge_reason(&merged, t);
+		}
+		if (head == NULL)
+			head = t;
 		ids = sl_xgrow(ids, &cap, k + 1, sizeof(*ids));
 		ids[k++] = (uint32_t)t->array_task_id;
-		last = t;
 	}
-	if (fo->n < FOLD_GROUPS)
-		fo->head[fo->n++] = head;
-	if (k == 1 && head->array_task_id != sl_array_last(head->spec.array)) {
+	if (fo->n < FOLD_GROUPS) {
+		fo->head[fo->n] = meta;
+		fo->meta[fo->n++] = meta;
+	}
+	if (head == NULL || (k == 1 && head->array_task_id != sl_array_last(head->spec.array))) {
 		free(ids);
+		free(merged);
+		if (head == NULL)
+			return 0;
 		sl_schedctl_explain(d->sched, head);
 		return add_job(h, head);
 	}
-	sl_schedctl_explain(d->sched, last);
 	head->array_tasks = f->fold > 1 ? sl_array_fmt_full(ids, k, (uint32_t)head->array_throttle)
 				       : sl_array_fmt(ids, k, (uint32_t)head->array_throttle);
-	if (last != head) { /* lent for the listing */
-		reason = head->reason, text = head->reason_text;
-		head->reason = last->reason, head->reason_text = last->reason_text;
-	}
+	reason = head->reason, text = head->reason_text; /* lent for the listing */
+	head->reason = merged, head->reason_text = meta->reason_text;
 	r = add_job(h, head);
-	if (last != head)
-		head->reason = reason, head->reason_text = text;
+	head->reason = reason, head->reason_text = text;
+	free(merged);
 	free(head->array_tasks);
 	head->array_tasks = NULL;
 	free(ids);
+	return r;
+}
+
+/* A pending array task in a folded listing: its group once, and with
+ * fold 2 (-r) the tasks split off on their own. */
+static int add_pending_task(struct sluiced *d, struct hist *h, const struct sl_jobfilter *f,
+			    struct fold *fo, size_t i)
+{
+	struct sl_job *j = sl_jobtab_at(d->jobs, i);
+	const struct sl_job *meta = folded(fo, j);
+	int r = 0;
+
+	if (meta == NULL) {
+		if ((r = add_folded(d, h, f, fo, i)) != 0)
+			return r;
+		meta = folded(fo, j);
+	}
+	if (f->fold > 1 && meta != NULL && split_off(j, meta)) {
+		sl_schedctl_explain(d->sched, j);
+		r = add_job(h, j);
+	}
 	return r;
 }
 
@@ -239,7 +296,7 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		if (!sl_jobfilter_match(&f, j))
 			continue;
 		if (f.fold && j->array_job_id != 0 && j->state == SL_JOB_PENDING) {
-			if (!folded(&fold, j) && (r = add_folded(d, &h, &f, &fold, i)) != 0)
+			if ((r = add_pending_task(d, &h, &f, &fold, i)) != 0)
 				goto out;
 			continue;
 		}

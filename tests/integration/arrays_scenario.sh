@@ -119,6 +119,17 @@ scenario_arrays() {
 		ar_run "sbatch --array=$spec" "$SBATCH" --array="$spec" -o /dev/null --wrap true
 	done
 
+	echo "# a task held on its own: split off, folded back in by squeue"
+	ar_submit -J held -H --begin=now+1hour --array=1-5 -o /dev/null --wrap true || return 1
+	h=$AR_ID
+	ar_run "release A" "$SCONTROL" release "$h"
+	ar_run "hold A_2" "$SCONTROL" hold "${h}_2"
+	ar_run "squeue" "$SQUEUE" -j "$h" -o "$SQ_FMT"
+	ar_sorted "squeue --array-unique" "$SQUEUE" -j "$h" --array-unique -o "$SQ_FMT"
+	ar_sorted "squeue -r" "$SQUEUE" -r -j "$h" -o "$SQ_FMT"
+	ar_show "${h}_2" JobState
+	as_user "$OWNER" "$SCANCEL" "$h"
+
 	echo "# environment and file names"
 	ar_submit -J env --array=1-7:3 -o 'env-%A_%a.out' --wrap 'env | grep ^SLURM_ARRAY | sort; echo SLURM_JOB_ID=$SLURM_JOB_ID' || return 1; e=$AR_ID
 	ar_until "$e" PD,R,CG 0 || return 1

@@ -103,7 +103,11 @@ scenario_arrays() {
 	ar_sorted "no throttle: all run" "$SQUEUE" -j "$a" -o "$SQ_FMT"
 	ar_run "scancel A" "$SCANCEL" "$a"
 	ar_until "$a" PD,R,CG 0 || return 1
-	sleep 3 # slurmdbd takes its time
+	ar_i=0 # slurmdbd takes its time
+	while [ "$("$SACCT" -X -n -P -j "$a" -o State 2>/dev/null | grep -c CANCELLED)" -lt 4 ] &&
+	      [ $ar_i -lt 150 ]; do
+		ar_i=$((ar_i + 1)); sleep 0.2
+	done
 	ar_run "sacct -j A" sh -c "\"$SACCT\" -X -n -P -j $a -o JobID,JobName,State | sort"
 	# (the state of its .batch step after scancel is a race in Slurm)
 	ar_run "sacct -j A_2" "$SACCT" -n -P -j "${a}_2" -o JobID,JobName
@@ -124,6 +128,7 @@ scenario_arrays() {
 	h=$AR_ID
 	ar_run "release A" "$SCONTROL" release "$h"
 	ar_run "hold A_2" "$SCONTROL" hold "${h}_2"
+	sleep 3 # Slurm's reason is None until its scheduler looks (BeginTime)
 	ar_run "squeue" "$SQUEUE" -j "$h" -o "$SQ_FMT"
 	ar_sorted "squeue --array-unique" "$SQUEUE" -j "$h" --array-unique -o "$SQ_FMT"
 	ar_sorted "squeue -r" "$SQUEUE" -r -j "$h" -o "$SQ_FMT"

@@ -79,16 +79,15 @@ static int add_runs(struct hist *h, const struct sl_jobfilter *f, const struct s
 /* ---- an array's pending tasks folded (filter.fold) ---- */
 
 /* The groups of the array being listed already written as one record:
- * tasks of one array are one run of ids, so a few remembered groups
- * cover them (a group is a name and a partition; they differ only after
- * scontrol update). Each group's meta is its last pending task: Slurm's
+ * tasks of one array are one run of ids, so the groups of the array at
+ * hand are enough (a group is a name and a partition; there is more than
+ * one only after scontrol update). Each group's meta is its last pending task: Slurm's
  * pending meta record holds the tasks it never split off, and gives up
  * its last one last. */
-#define FOLD_GROUPS 8
 struct fold {
 	uint64_t array;
-	const struct sl_job *head[FOLD_GROUPS], *meta[FOLD_GROUPS];
-	size_t n;
+	const struct sl_job **meta; /* a group's meta, which names its group */
+	size_t n, cap;
 };
 
 static int same_str(const char *a, const char *b)
@@ -118,7 +117,7 @@ static const struct sl_job *folded(struct fold *fo, const struct sl_job *j)
 		fo->n = 0;
 	}
 	for (size_t i = 0; i < fo->n; i++)
-		if (same_group(fo->head[i], j))
+		if (same_group(fo->meta[i], j))
 			return fo->meta[i];
 	return NULL;
 }
@@ -170,10 +169,8 @@ static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilt
 		ids = sl_xgrow(ids, &cap, k + 1, sizeof(*ids));
 		ids[k++] = (uint32_t)t->array_task_id;
 	}
-	if (fo->n < FOLD_GROUPS) {
-		fo->head[fo->n] = meta;
-		fo->meta[fo->n++] = meta;
-	}
+	fo->meta = sl_xgrow(fo->meta, &fo->cap, fo->n + 1, sizeof(*fo->meta));
+	fo->meta[fo->n++] = meta;
 	if (head == NULL || (k == 1 && head->array_task_id != sl_array_last(head->spec.array))) {
 		free(ids);
 		free(merged);
@@ -310,6 +307,7 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	if (sl_buf_addf(rep, "],\"now\":%lld}", (long long)time(NULL)) != 0)
 		r = too_big(&h);
 out:
+	free(fold.meta);
 	sl_job_free(ha.grp);
 	free(ha.ids);
 	sl_jobfilter_clear(&f);

@@ -308,6 +308,9 @@ static int cmd_update(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg);
 		return rc;
 	}
+	/* ArrayTaskThrottle alone on N_I is the array's, as Slurm keeps it */
+	if (n == 1 && strcmp(f[0].key, "array_throttle") == 0)
+		task = -1;
 	if (n > 0 && (r = sl_client_connect(NULL, &c, &err)) == 0 &&
 	    (r = task >= 0 ? task_rawid(c, &id, task, &err) : 0) == 0)
 		r = sl_client_update(c, id, f, n, &err);

@@ -52,14 +52,22 @@ static int given(const struct sl_scancel_opts *o, uint64_t id)
 }
 
 static int report(const struct sl_scancel_opts *o, const struct sl_jobresult *r,
-		  uint64_t *last_array)
+		  uint64_t *last_array, const struct sl_scancel_word **last_word)
 {
 	const char *why = r->msg[0] ? r->msg : sl_strerror(r->rc);
 	int plain = sl_scancel_plain(o), gone = r->rc == -SL_ENOENT || r->rc == -SL_ESTATE;
 	int code = 1;
-	char id[32];
+	char id[256];
 
-	if (r->array_job_id != 0 && given(o, r->array_job_id))
+	const struct sl_scancel_word *w = r->array_job_id != 0
+		? sl_scancel_word_of(o, r->array_job_id, r->array_task_id) : NULL;
+
+	if (w != NULL) { /* "N_[1-3]": one request in Slurm, one line or error */
+		if (*last_word == w)
+			return 0;
+		*last_word = w;
+		snprintf(id, sizeof(id), "%s", w->word);
+	} else if (r->array_job_id != 0 && given(o, r->array_job_id))
 		snprintf(id, sizeof(id), "%llu", (unsigned long long)r->array_job_id);
 	else if (r->array_job_id != 0)
 		snprintf(id, sizeof(id), "%llu_%d", (unsigned long long)r->array_job_id,
@@ -179,6 +187,7 @@ static int cancel(const struct sl_scancel_opts *o)
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_jobresult *res = NULL;
 	uint64_t *confirmed = NULL, last_array = 0;
+	const struct sl_scancel_word *last_word = NULL;
 	char text[512];
 	size_t n = 0;
 	int r = 0, rc = 0;
@@ -203,7 +212,7 @@ static int cancel(const struct sl_scancel_opts *o)
 		return r == -SL_ECONNECT ? EXIT_NOCONN : 1;
 	}
 	for (size_t i = 0; i < n; i++)
-		rc = max(rc, report(o, &res[i], &last_array));
+		rc = max(rc, report(o, &res[i], &last_array, &last_word));
 	if (n == 0 && o->sel.n_ids == 0 && o->filters && o->verbose > 0) {
 		sl_scancel_filters_text(o, text, sizeof(text));
 		fprintf(stderr, "scancel: error: No active jobs match ALL job filters, including: "

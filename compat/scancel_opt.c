@@ -270,6 +270,12 @@ static int array_tasks(struct sl_scancel_opts *o, uint64_t job, const char **pp,
 		r = sl_err_set(err, SL_EINVAL, "scancel: error: Invalid job id %s", word);
 	for (size_t i = 0; r == 0 && i < sl_array_count(a); i++)
 		sl_jobsel_add_id(&o->sel, job, (long)sl_array_task(a, i));
+	if (r == 0 && p[0] == '[') {
+		o->words = sl_xrealloc(o->words, (o->n_words + 1) * sizeof(*o->words));
+		o->words[o->n_words++] = (struct sl_scancel_word){
+			sl_xasprintf("%llu_%s", (unsigned long long)job, set), job, a};
+		a = NULL;
+	}
 	free(set);
 	sl_array_free(a);
 	p += len;
@@ -349,7 +355,21 @@ void sl_scancel_opts_clear(struct sl_scancel_opts *o)
 	sl_strv_free(o->steps);
 	sl_strv_free(o->het);
 	sl_jobsel_clear(&o->sel);
+	for (size_t i = 0; i < o->n_words; i++) {
+		free(o->words[i].word);
+		sl_array_free(o->words[i].set);
+	}
+	free(o->words);
 	memset(o, 0, sizeof(*o));
+}
+
+const struct sl_scancel_word *sl_scancel_word_of(const struct sl_scancel_opts *o, uint64_t job,
+						 int task)
+{
+	for (size_t i = 0; i < o->n_words; i++)
+		if (o->words[i].job == job && task >= 0 && sl_array_has(o->words[i].set, (uint32_t)task))
+			return &o->words[i];
+	return NULL;
 }
 
 int sl_scancel_plain(const struct sl_scancel_opts *o)

@@ -70,6 +70,15 @@ err=$(submit $USER1 --array=10001 --wrap true 2>&1); rc=$?
 expect_eq "over maxArraySize" "1 sbatch: error: Batch job submission failed: Invalid job array specification" "$rc $err"
 ok "maxArraySize: task ids below it"
 
+# scancel -v speaks of the words typed, as Slurm 22.05 (observed: one
+# line for "N", one line and one error for "N_[1-2]" already cancelled).
+v=$(submit $USER1 -H --array=1-5 --wrap true) || fail "submit"
+out=$(as $USER1 "$BIN/scancel" -v "$v" 2>&1; as $USER1 "$BIN/scancel" -v "${v}_[1-2]" 2>&1)
+expect_eq "scancel -v" "scancel: Terminating job $v
+scancel: Terminating job ${v}_[1-2]
+scancel: error: Kill job error on job id ${v}_[1-2]: Job/step already completing or completed" "$out"
+ok "scancel -v N, N_[1-2]: Slurm's lines"
+
 # An array cancelled while all its tasks pend is one row in sacct, as
 # Slurm's meta record is (observed: "380_[0-4]  380  CANCELLED+"); a task
 # that ran is its own row.

@@ -15,6 +15,7 @@
 #include "sacct_opt.h"
 #include "slurm_clusters.h"
 #include "slurm_json.h"
+#include "squeue_fmt.h"
 #include "slurm_state.h"
 #include "xalloc.h"
 
@@ -75,10 +76,11 @@ static int fetch(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 	int r;
 
 	f.history = 1;
+	f.fold = 1; /* an array's pending tasks: one record, as Slurm's */
 	f.duplicates = o->duplicates; /* -D: the runs requeues ended, as REQUEUED rows */
 	sl_jobsel_filter(&o->sel, &f);
 	/* default: the caller's own jobs, unless root, -a, -j or -N */
-	if (o->sel.n_uids == 0 && !o->allusers && me != 0 && o->sel.n_ids == 0 &&
+	if (o->sel.n_uids == 0 && !o->allusers && me != 0 && o->sel.n_ids + o->sel.n_tasks == 0 &&
 	    o->sel.n_nodes == 0)
 		f.uids = &me, f.n_uids = 1;
 	if (o->allusers)
@@ -141,6 +143,18 @@ static void fetch_steps(const struct sl_sacct_opts *o, struct sl_job **v, size_t
 	if (!o->no_steps && k > 0)
 		(void)sl_client_steps(ids, k, 0, steps, ns, &err);
 	free(ids);
+/* Only the records in Slurm's window stay (freed otherwise). */
+static void window(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
+		   struct sl_job **v, size_t *n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++)
+		if (sl_sacct_window_match(o, w, v[i]))
+			v[k++] = v[i];
+		else
+			sl_job_free(v[i]);
+	*n = k;
 }
 
 int main(int argc, char **argv)
@@ -185,9 +199,11 @@ int main(int argc, char **argv)
 	size_t ns;
 	fetch_steps(&o, v, n, &steps, &ns);
 	sl_sacct_fmt_set_steps(f, steps, ns);
+	window(&o, &w, v, &n);
+	sl_squeue_collapse(v, &n, 0); /* an array's pending tasks: one row, as Slurm's */
+	sl_array_meta_last(v, n);
 	for (size_t i = 0; i < n; i++)
-		if (sl_sacct_window_match(&o, &w, v[i]) &&
-		    sl_sacct_fmt_job(f, v[i], o.mode, !o.no_steps, now, b) != 0)
+		if (sl_sacct_fmt_job(f, v[i], o.mode, !o.no_steps, now, b) != 0)
 			break; /* output cap: print what fits */
 	if (rc == 0)
 		fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);

@@ -171,7 +171,8 @@ static void print_verbose(const struct sl_sbatch_flags *fl)
 
 /* -W: Slurm's _job_wait(), polling a fresh connection each time (sluiced
  * closes idle ones): after 2 s, then twice as long each time up to 10 s.
- * The exit status is the job's exit code, 1 when a signal ended it. */
+ * The exit status is the job's exit code, 1 when a signal ended it; for
+ * an array, once every task ended, the highest of theirs. */
 static int wait_job(uint64_t id)
 {
 	struct sl_jobfilter f = {0};
@@ -197,8 +198,11 @@ static int wait_job(uint64_t id)
 			fprintf(stderr, "sbatch: error: Job %llu no longer found and exit code not "
 				"found\n", (unsigned long long)id);
 			ec = 0;
-		} else if (sl_jobstate_is_final(v[0]->state)) {
-			ec = v[0]->exit_signal != 0 ? 1 : v[0]->exit_code;
+		} else { /* an array: when all its tasks ended, the highest (Slurm's) */
+			for (size_t i = 0; i < n && (i == 0 || ec >= 0); i++) {
+				int e = v[i]->exit_signal != 0 ? 1 : v[i]->exit_code;
+				ec = !sl_jobstate_is_final(v[i]->state) ? -1 : e > ec ? e : ec;
+			}
 		}
 		sl_job_free_array(v, n);
 		if (ec >= 0)

@@ -44,14 +44,46 @@ static void verbose_line(const struct sl_scancel_opts *o, const char *id)
  * unknown or finished job is silent without filters or a signal (Slurm
  * kills by id and ignores those), and an error otherwise (its job list
  * has no such active job). */
-static int report(const struct sl_scancel_opts *o, const struct sl_jobresult *r)
+/* Was array id named whole on the command line ("N", not "N_I")? */
+static int given(const struct sl_scancel_opts *o, uint64_t id)
+{
+	for (size_t i = 0; i < o->sel.n_ids; i++)
+		if (o->sel.ids[i] == id)
+			return 1;
+	return 0;
+}
+
+static int report(const struct sl_scancel_opts *o, const struct sl_jobresult *r,
+		  uint64_t *last_array, const struct sl_scancel_word **last_word)
 {
 	const char *why = r->msg[0] ? r->msg : sl_strerror(r->rc);
 	int plain = sl_scancel_plain(o), gone = r->rc == -SL_ENOENT || r->rc == -SL_ESTATE;
 	int code = 1;
-	char id[32];
+	char id[256];
 
-	snprintf(id, sizeof(id), "%llu", (unsigned long long)r->id);
+	const struct sl_scancel_word *w = r->array_job_id != 0
+		? sl_scancel_word_of(o, r->array_job_id, r->array_task_id) : NULL;
+
+	if (w != NULL) { /* "N_[1-3]": one request in Slurm, one line or error */
+		if (*last_word == w)
+			return 0;
+		*last_word = w;
+		snprintf(id, sizeof(id), "%s", w->word);
+	} else if (r->array_job_id != 0 && given(o, r->array_job_id))
+		snprintf(id, sizeof(id), "%llu", (unsigned long long)r->array_job_id);
+	else if (r->array_job_id != 0)
+		snprintf(id, sizeof(id), "%llu_%d", (unsigned long long)r->array_job_id,
+			 r->array_task_id);
+	else
+		snprintf(id, sizeof(id), "%llu", (unsigned long long)r->id);
+	/* Slurm acts on an array named whole once: one line, and its tasks
+	 * that already ended are no error. */
+	if (r->array_job_id != 0 && given(o, r->array_job_id)) {
+		if (r->rc == -SL_ESTATE || (r->rc == 0 && *last_array == r->array_job_id))
+			return 0;
+		if (r->rc == 0)
+			*last_array = r->array_job_id;
+	}
 	if (plain || !gone)
 		verbose_line(o, id);
 	if (r->rc == 0)
@@ -176,7 +208,8 @@ static int cancel(const struct sl_scancel_opts *o)
 	struct sl_client *c = NULL;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_jobresult *res = NULL;
-	uint64_t *confirmed = NULL;
+	uint64_t *confirmed = NULL, last_array = 0;
+	const struct sl_scancel_word *last_word = NULL;
 	char text[512];
 	size_t n = 0;
 	int r = 0, rc = 0;
@@ -185,7 +218,8 @@ static int cancel(const struct sl_scancel_opts *o)
 	f.states = o->sel.states.states, f.n_states = o->sel.states.n;
 	if (o->interactive)
 		r = interactive(o, &f, &confirmed, &rc);
-	if (r == 0 && (f.n_ids > 0 || !o->interactive) && (r = sl_client_connect(NULL, &c, &err)) == 0)
+	if (r == 0 && (f.n_ids + f.n_tasks > 0 || !o->interactive) &&
+	    (r = sl_client_connect(NULL, &c, &err)) == 0)
 		r = sl_client_cancel(c, &f, o->signal, sl_scancel_scope(o), &res, &n, &err);
 	sl_client_free(c);
 	free(confirmed);
@@ -200,7 +234,7 @@ static int cancel(const struct sl_scancel_opts *o)
 		return r == -SL_ECONNECT ? EXIT_NOCONN : 1;
 	}
 	for (size_t i = 0; i < n; i++)
-		rc = max(rc, report(o, &res[i]));
+		rc = max(rc, report(o, &res[i], &last_array, &last_word));
 	if (n == 0 && o->sel.n_ids == 0 && o->filters && o->verbose > 0) {
 		sl_scancel_filters_text(o, text, sizeof(text));
 		fprintf(stderr, "scancel: error: No active jobs match ALL job filters, including: "
@@ -237,7 +271,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "scancel: error: No active jobs match ALL job filters, "
 				"including: %s\n", text);
 		}
-	} else if (o.sel.n_ids > 0 || o.filters) {
+	} else if (o.sel.n_ids + o.sel.n_tasks > 0 || o.filters) {
 		rc = cancel(&o);
 	}
 	rc = max(rc, answer_steps_het(&o));

@@ -18,6 +18,7 @@
 #include "sinfo_fmt.h"
 #include "slurm_json.h"
 #include "slurm_state.h"
+#include "squeue_fmt.h"
 #include "xalloc.h"
 
 #define OUT_CAP (256u << 20)
@@ -49,8 +50,6 @@ static const char *last_line(const char *msg, char *buf, size_t len)
 
 /* ---- show ---- */
 
-/* --json, --yaml (Slurm 23.02's; 22.05's scontrol has neither): squeue
- * --json's document for the jobs asked for. Consumes v. */
 /* Slurm's other entities: the ones Sluice has none of answer as Slurm does
  * with none; the rest are refused by name. */
 static int show_other(const char *word)
@@ -84,6 +83,8 @@ static int show_other(const char *word)
 	return 1;
 }
 
+/* --json, --yaml (Slurm 23.02's; 22.05's scontrol has neither): squeue
+ * --json's document for the jobs asked for. Consumes v. */
 static int show_job_json(struct sl_job **v, size_t n, enum sl_doc_form form)
 {
 	struct sl_err err = SL_ERR_INIT;
@@ -112,18 +113,26 @@ static int show_job(const char *idstr, const struct opts *o)
 	struct sl_job **v = NULL;
 	struct sl_buf *b;
 	size_t n = 0;
+	struct sl_taskid t;
 	uint64_t id;
 	long task;
 	int r;
 
 	if (idstr) {
-		if (sl_slurm_jobid_parse(idstr, &id, &task) != 0 || task >= 0) {
+		if (sl_slurm_jobid_parse(idstr, &id, &task) != 0) {
 			fprintf(stderr, "scontrol_print_job error: Invalid job id specified\n");
 			return 1;
 		}
-		f.ids = &id;
-		f.n_ids = 1;
+		if (task >= 0) { /* "N_I": array N's task I */
+			t = (struct sl_taskid){id, (uint32_t)task};
+			f.tasks = &t;
+			f.n_tasks = 1;
+		} else {
+			f.ids = &id;
+			f.n_ids = 1;
+		}
 	}
+	f.fold = f.n_tasks == 0; /* an array's pending tasks: Slurm's one meta record */
 	if ((r = sl_client_query(&f, &v, &n, &err)) != 0) {
 		fprintf(stderr, "slurm_load_jobs error: %s\n", r == -SL_ECONNECT ? CONNECT_FAIL : err.msg);
 		return 1;
@@ -136,6 +145,10 @@ static int show_job(const char *idstr, const struct opts *o)
 		return show_job_json(v, n, o->json == 2 ? SL_DOC_YAML : SL_DOC_JSON);
 	if (n == 0)
 		printf("No jobs in the system\n");
+	if (idstr == NULL || task < 0)
+		sl_squeue_collapse(v, &n, 0); /* an array's pending tasks: one record */
+	if (idstr != NULL && task < 0)
+		sl_scontrol_array_order(v, n);
 	b = sl_buf_new(OUT_CAP);
 	for (size_t i = 0; i < n; i++)
 		sl_scontrol_job(b, v[i], (int64_t)time(NULL), o->flags);
@@ -253,6 +266,24 @@ static int cmd_show(int argc, char **argv, const struct opts *o)
 
 /* ---- verbs on jobs ---- */
 
+/* "N_I": the raw id of array N's task I into *id (the daemon's verbs take
+ * raw ids, and N alone for the whole array). */
+static int task_rawid(struct sl_client *c, uint64_t *id, long task, struct sl_err *err)
+{
+	struct sl_taskid t = {*id, (uint32_t)task};
+	struct sl_jobfilter f = {.tasks = &t, .n_tasks = 1};
+	struct sl_job **v = NULL;
+	size_t n = 0;
+	int r = sl_client_jobs(c, &f, &v, &n, err);
+
+	if (r == 0 && n == 0)
+		r = sl_err_set(err, SL_ENOENT, "Invalid job id specified");
+	if (r == 0)
+		*id = v[0]->id;
+	sl_job_free_array(v, n);
+	return r;
+}
+
 static int control_one(struct sl_client *c, const struct sl_scontrol_verb *v, const char *idstr)
 {
 	struct sl_err err = SL_ERR_INIT;
@@ -261,11 +292,12 @@ static int control_one(struct sl_client *c, const struct sl_scontrol_verb *v, co
 	long task;
 	int r;
 
-	if (sl_slurm_jobid_parse(idstr, &id, &task) != 0 || task >= 0) {
+	if (sl_slurm_jobid_parse(idstr, &id, &task) != 0) {
 		fprintf(stderr, "Invalid job id specified for job %s\n", idstr);
 		return 1;
 	}
-	if ((r = sl_client_control(c, v->op, id, &err)) == 0)
+	if ((r = task >= 0 ? task_rawid(c, &id, task, &err) : 0) == 0 &&
+	    (r = sl_client_control(c, v->op, id, &err)) == 0)
 		return 0;
 	b = sl_buf_new(1 << 16);
 	sl_scontrol_refusal(v, id, r, &err, b);
@@ -302,6 +334,24 @@ static int cmd_control(const struct sl_scontrol_verb *v, int argc, char **argv)
 	return rc;
 }
 
+/* update on array N when some of its tasks have ended: Slurm's answer
+ * per group of tasks (sl_scontrol_array_report). 1 when it printed it. */
+static int array_report(struct sl_client *c, uint64_t id)
+{
+	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	struct sl_job **v = NULL;
+	size_t n = 0;
+	int printed = 0;
+
+	if (sl_client_jobs(c, &f, &v, &n, &err) == 0 && (printed = sl_scontrol_array_report(b, id, v, n)))
+		fputs(sl_buf_str(b), stderr);
+	sl_buf_free(b);
+	sl_job_free_array(v, n);
+	return printed;
+}
+
 static int cmd_update(int argc, char **argv)
 {
 	struct sl_update_field *f = NULL;
@@ -310,9 +360,10 @@ static int cmd_update(int argc, char **argv)
 	struct sl_buf *notes = sl_buf_new(1 << 16);
 	char buf[SL_ERR_MSG_MAX];
 	uint64_t id = 0;
+	long task = -1;
 	size_t n = 0;
-	int rc, r = sl_scontrol_update_parse(argc, argv, (int64_t)time(NULL), &id, &f, &n, &rc,
-					     notes, &err);
+	int rc, r = sl_scontrol_update_parse(argc, argv, (int64_t)time(NULL), &id, &task, &f, &n,
+					     &rc, notes, &err);
 
 	fputs(sl_buf_str(notes), stderr);
 	sl_buf_free(notes);
@@ -320,8 +371,17 @@ static int cmd_update(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg);
 		return rc;
 	}
-	if (n > 0 && (r = sl_client_connect(NULL, &c, &err)) == 0)
+	/* ArrayTaskThrottle alone on N_I is the array's, as Slurm keeps it */
+	if (n == 1 && strcmp(f[0].key, "array_throttle") == 0)
+		task = -1;
+	if (n > 0 && (r = sl_client_connect(NULL, &c, &err)) == 0 &&
+	    (r = task >= 0 ? task_rawid(c, &id, task, &err) : 0) == 0)
 		r = sl_client_update(c, id, f, n, &err);
+	if (r == 0 && n > 0 && task < 0 && array_report(c, id)) {
+		sl_client_free(c);
+		free(f);
+		return 1;
+	}
 	sl_client_free(c);
 	free(f);
 	if (r == -SL_ECONNECT)

@@ -45,6 +45,8 @@ static void selection(const struct sl_squeue_opts *o, struct sl_jobfilter *f)
 	sl_jobsel_filter(&o->sel, f);
 	if (!st->all && !st->matches_none)
 		f->states = st->states, f->n_states = st->n;
+	/* --array-unique: folded here, by reason; -r: whole, expanded here */
+	f->fold = o->array_unique ? 0 : o->array ? 2 : 1;
 }
 
 /* The output format: -O, -o, --start's, -l's or the default. */
@@ -80,7 +82,9 @@ static int fetch(const struct sl_squeue_opts *o, const struct sl_jobfilter *want
 	/* One id alone is looked up unfiltered, so that an unknown id can be
 	 * told from a filtered-out one (Slurm's "Invalid job id specified");
 	 * print() applies the rest. */
-	struct sl_jobfilter one = {.ids = o->sel.ids, .n_ids = 1};
+	struct sl_jobfilter one = {.ids = o->sel.ids, .n_ids = o->sel.n_ids, .fold = o->array_unique ? 0 : o->array ? 2 : 1,
+				   .tasks = o->sel.tasks, .n_tasks = o->sel.n_tasks};
+	int alone = o->sel.n_ids + o->sel.n_tasks == 1;
 	struct sl_err err = SL_ERR_INIT;
 	int r;
 
@@ -89,33 +93,48 @@ static int fetch(const struct sl_squeue_opts *o, const struct sl_jobfilter *want
 	/* -u with only unknown names, or -R (no reservations): nothing */
 	if ((o->users_given && o->sel.n_uids == 0) || o->reservation)
 		return 0;
-	r = sl_client_query(o->sel.n_ids == 1 ? &one : want, jobs, n, &err);
+	r = sl_client_query(alone ? &one : want, jobs, n, &err);
 	if (r == -SL_ECONNECT)
 		fprintf(stderr, "slurm_load_jobs error: Unable to contact slurm controller "
 				"(connect failure)\n");
 	else if (r != 0)
 		fprintf(stderr, "slurm_load_jobs error: %s\n", err.msg);
-	else if (o->sel.n_ids == 1 && *n == 0)
+	else if (alone && *n == 0)
 		r = -SL_ENOENT, fprintf(stderr, "slurm_load_jobs error: Invalid job id specified\n");
 	return r;
 }
 
 static int print(const struct sl_squeue_opts *o, const struct sl_squeue_fmt *f,
-		 const struct sl_jobfilter *want, struct sl_job **v, size_t n, int64_t now)
+		 const struct sl_jobfilter *want, struct sl_job **v, size_t *pn, int64_t now)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_buf *b;
+	size_t k = 0, n = *pn;
 
+	/* Filtered first, then an array's pending tasks folded (sluiced folds
+	 * them; --array-unique: here, by reason), then sorted, as Slurm's
+	 * squeue does; -r prints the folded records' tasks where they stand. */
+	for (size_t i = 0; i < n; i++)
+		if (sl_statesel_match(states_wanted(o), v[i]->state) && sl_jobfilter_match(want, v[i]))
+			v[k++] = v[i];
+		else
+			sl_job_free(v[i]);
+	*pn = n = k;
+	if (!o->array)
+		sl_squeue_collapse(v, &n, o->array_unique);
+	*pn = n;
 	if (sl_squeue_sort(v, n, o->sort ? o->sort : o->start ? "S" : NULL, now, &err) != 0) {
 		fprintf(stderr, "squeue: error: %s\n", err.msg);
 		exit(1);
 	}
+	if (o->array && o->array_unique)
+		sl_squeue_array_order(v, n);
 	b = sl_buf_new(OUT_CAP);
 	if (!o->noheader)
 		sl_squeue_fmt_header(f, b);
 	for (size_t i = 0; i < n; i++)
-		if (sl_statesel_match(states_wanted(o), v[i]->state) &&
-		    sl_jobfilter_match(want, v[i]) && sl_squeue_fmt_job(f, v[i], now, b) != 0)
+		if ((o->array ? sl_squeue_fmt_tasks(f, v[i], now, b) : sl_squeue_fmt_job(f, v[i], now, b))
+		    != 0)
 			break; /* output cap: print what fits */
 	fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
 	sl_buf_free(b);
@@ -182,7 +201,7 @@ static int round_once(const struct sl_squeue_opts *o, const struct sl_squeue_fmt
 	if ((r = fetch(o, &want, &v, &n)) == 0 && o->steps)
 		r = print_steps(o, v, n, now);
 	else if (r == 0)
-		print(o, f, &want, v, n, now);
+		print(o, f, &want, v, &n, now);
 	sl_job_free_array(v, n);
 	return r != 0;
 }

@@ -260,12 +260,35 @@ F(f_eligible)
 	sl_slurm_time_fmt_ts(row == ROW_JOB ? eligible(j) : j->start_time, buf, len);
 }
 
+/* JobID: an array task's is "N_I", its array's pending tasks' (folded,
+ * sl_squeue_collapse) "N_[2-5%2]". */
 F(f_jobid)
+{
+	const char *step = row == ROW_BATCH ? ".batch" : "";
+	char base[96];
+
+	if (j->array_tasks != NULL)
+		snprintf(base, sizeof(base), "%llu_[%s]", (unsigned long long)j->array_job_id,
+			 j->array_tasks);
+	else if (j->array_job_id != 0)
+		snprintf(base, sizeof(base), "%llu_%d", (unsigned long long)j->array_job_id,
+			 j->array_task_id);
+	else
+		snprintf(base, sizeof(base), "%llu", (unsigned long long)j->id);
+	if (c->step) /* an srun step: N.S, or N_I.S on an array's task */
+		snprintf(buf, len, "%s.%u", base, c->step->step_id);
+	else
+		snprintf(buf, len, "%s%s", base, step);
+}
+
+/* JobIDRaw: the record's own id; folded pending tasks, their array's. */
+F(f_jobid_raw)
 {
 	if (c->step)
 		snprintf(buf, len, "%llu.%u", (unsigned long long)j->id, c->step->step_id);
 	else
-		snprintf(buf, len, "%llu%s", (unsigned long long)j->id,
+		snprintf(buf, len, "%llu%s",
+			 (unsigned long long)(j->array_tasks ? j->array_job_id : j->id),
 			 row == ROW_BATCH ? ".batch" : "");
 }
 
@@ -489,7 +512,7 @@ static const struct field_row table[] = {
 	{"GID", 6, K_NUM, f_gid},
 	{"Group", 9, K_STR, f_group},
 	{"JobID", -12, K_STR, f_jobid},
-	{"JobIDRaw", -12, K_STR, f_jobid},
+	{"JobIDRaw", -12, K_STR, f_jobid_raw},
 	{"JobName", 10, K_STR, f_jobname},
 	{"Layout", 9, K_STR, f_blank},
 	{"MaxDiskRead", 12, K_STR, f_disk_read},

@@ -126,12 +126,14 @@ SET(set_jobs)
 	int r = 0;
 
 	sl_slurm_list_append(&v, &n, arg);
-	s->ids = sl_xrealloc(s->ids, (s->n_ids + n + 1) * sizeof(*s->ids));
 	for (size_t i = 0; r == 0 && i < n; i++) {
+		uint64_t id;
 		if ((dot = strchr(v[i], '.')) != NULL && dot[1] != '\0')
 			*dot = '\0';
-		if (sl_slurm_jobid_parse(v[i], &s->ids[s->n_ids++], &task) != 0)
+		if (sl_slurm_jobid_parse(v[i], &id, &task) != 0)
 			r = sl_err_set(err, SL_EINVAL, "sacct: fatal: Bad job/step specified: %s", arg);
+		else /* "N_I": array N's task I */
+			sl_jobsel_add_id(s, id, task);
 	}
 	sl_strv_free(v);
 	return r;
@@ -343,11 +345,11 @@ int sl_sacct_window(const struct sl_sacct_opts *o, int64_t now, struct sl_sacct_
 	w->end = o->end;
 	w->by_state = st->n > 0 || st->matches_none;
 	if (w->by_state) {
-		if (!w->start && o->sel.n_ids == 0)
+		if (!w->start && (o->sel.n_ids + o->sel.n_tasks) == 0)
 			w->start = now;
 		if (w->start && !w->end)
 			w->end = w->start;
-	} else if (o->sel.n_ids == 0 && !w->start) {
+	} else if ((o->sel.n_ids + o->sel.n_tasks) == 0 && !w->start) {
 		w->start = midnight(now);
 	}
 	if (!w->end)
@@ -394,7 +396,7 @@ int sl_sacct_window_match(const struct sl_sacct_opts *o, const struct sl_sacct_w
 		return 0;
 	}
 	/* an explicit list of jobs shows them even if never eligible */
-	if (o->sel.n_ids > 0)
+	if (o->sel.n_ids + o->sel.n_tasks > 0)
 		return j->submit_time < w->end && (j->end_time >= w->start || j->end_time == 0);
 	e = sl_sacct_eligible(j);
 	return e && e < w->end && (j->end_time >= w->start || j->end_time == 0);

@@ -2,10 +2,10 @@
  *
  * As in Slurm's opt.c, each filter takes one value (-n a,b is the name
  * "a,b"), -A and -q are lowercased, --state takes one state. Job ids:
- * "N", "N_*" (every task of N: N itself, as no Sluice job is an array),
- * "N.S" and "N+O" (answered by scancel.c: no job has steps or is
- * heterogeneous yet), several in one word with commas. Array tasks
- * ("N_T", "N_[1-3]") are refused until Sluice has arrays. */
+ * "N" (a job, or every task of array N), "N_*" (the same), "N_T" and
+ * "N_[1-3,5]" (array N's tasks), "N.S" and "N+O" (answered by scancel.c:
+ * no job has steps or is heterogeneous yet), several in one word with
+ * commas. */
 #include "scancel_opt.h"
 
 #include <ctype.h>
@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "hostlist.h"
 #include "query_opt.h"
 #include "xalloc.h"
@@ -261,6 +262,39 @@ static void push(char ***v, size_t *n, const char *s, size_t len)
 	(*v)[*n] = NULL;
 }
 
+/* "N_I" or "N_[1-3,5]" at p (after '_'): array N's tasks; *pp moves past
+ * them and their comma. A step of a task ("N_I.S") has no record here. */
+static int array_tasks(struct sl_scancel_opts *o, uint64_t job, const char **pp, const char *p,
+		       const char *word, struct sl_err *err)
+{
+	struct sl_err e = SL_ERR_INIT;
+	struct sl_array *a = NULL;
+	size_t len = p[0] == '[' ? strcspn(p, "]") + 1 : strspn(p, "0123456789");
+	char *set = sl_xstrndup(p, len);
+	int r = 0;
+
+	if (len == 0 || (p[0] == '[' && p[len - 1] != ']') ||
+	    sl_array_parse(set, SL_ARRAY_MAX_LIMIT, &a, &e) != 0 || strchr(set, '%') != NULL)
+		r = sl_err_set(err, SL_EINVAL, "scancel: error: Invalid job id %s", word);
+	for (size_t i = 0; r == 0 && i < sl_array_count(a); i++)
+		sl_jobsel_add_id(&o->sel, job, (long)sl_array_task(a, i));
+	if (r == 0 && p[0] == '[') {
+		o->words = sl_xrealloc(o->words, (o->n_words + 1) * sizeof(*o->words));
+		o->words[o->n_words++] = (struct sl_scancel_word){
+			sl_xasprintf("%llu_%s", (unsigned long long)job, set), job, a};
+		a = NULL;
+	}
+	free(set);
+	sl_array_free(a);
+	p += len;
+	if (r == 0 && *p == ',' && p[1] != '\0')
+		p++;
+	else if (r == 0 && *p != '\0')
+		r = sl_err_set(err, SL_EINVAL, "scancel: error: Invalid job id %s", word);
+	*pp = p;
+	return r;
+}
+
 /* One id at *pp (opt.c's _xlate_job_step_ids); *pp moves past it and
  * its comma. */
 static int one_id(struct sl_scancel_opts *o, const char **pp, const char *word,
@@ -274,10 +308,9 @@ static int one_id(struct sl_scancel_opts *o, const char **pp, const char *word,
 		return sl_err_set(err, SL_EINVAL, "scancel: error: Invalid job id %s", word);
 	p = end;
 	if (p[0] == '_' && p[1] != '*')
-		return sl_err_set(err, SL_EUNSUPP, "scancel: error: Job arrays are not supported "
-				  "by Sluice: %s", word);
+		return array_tasks(o, (uint64_t)id, pp, p + 1, word, err);
 	if (p[0] == '_')
-		p += 2; /* "N_*": every task of a job that has none */
+		p += 2; /* "N_*": every task of array N, as N */
 	if (p[0] == '+' || p[0] == '.') {
 		char kind = p[0];
 		if (strtol(p + 1, &end, 10) < 0 || end == p + 1)
@@ -310,7 +343,7 @@ int sl_scancel_opts_parse(int argc, char **argv, struct sl_scancel_opts *o, int 
 	for (size_t i = 0; r == 0 && i < n_ops; i++)
 		for (const char *p = ops[i]; r == 0 && (p == ops[i] || *p != '\0');)
 			r = one_id(o, &p, ops[i], err);
-	if (r == 0 && !o->help && !o->usage && !o->version && o->sel.n_ids == 0 &&
+	if (r == 0 && !o->help && !o->usage && !o->version && o->sel.n_ids + o->sel.n_tasks == 0 &&
 	    o->n_steps == 0 && o->n_het == 0 && !o->filters)
 		r = sl_err_set(err, SL_EINVAL, "scancel: error: No job identification provided");
 	free(ops);
@@ -331,7 +364,21 @@ void sl_scancel_opts_clear(struct sl_scancel_opts *o)
 	sl_strv_free(o->steps);
 	sl_strv_free(o->het);
 	sl_jobsel_clear(&o->sel);
+	for (size_t i = 0; i < o->n_words; i++) {
+		free(o->words[i].word);
+		sl_array_free(o->words[i].set);
+	}
+	free(o->words);
 	memset(o, 0, sizeof(*o));
+}
+
+const struct sl_scancel_word *sl_scancel_word_of(const struct sl_scancel_opts *o, uint64_t job,
+						 int task)
+{
+	for (size_t i = 0; i < o->n_words; i++)
+		if (o->words[i].job == job && task >= 0 && sl_array_has(o->words[i].set, (uint32_t)task))
+			return &o->words[i];
+	return NULL;
 }
 
 int sl_scancel_plain(const struct sl_scancel_opts *o)

@@ -11,6 +11,8 @@
 /* What a signal reaches: client.h's sl_client_cancel() `batch_only`. */
 enum sl_scancel_scope { SL_SCANCEL_STEPS = 0, SL_SCANCEL_BATCH, SL_SCANCEL_FULL };
 
+struct sl_array;
+
 struct sl_scancel_opts {
 	int verbose, quiet, batch, full, interactive;
 	int help, usage, version;
@@ -26,6 +28,14 @@ struct sl_scancel_opts {
 	 * "N+O" (none is heterogeneous), as typed */
 	char **steps, **het;
 	size_t n_steps, n_het;
+	/* "N_[1-3,5]" as typed, and the tasks it names: scancel speaks of
+	 * the word once, as Slurm does (one request per word there) */
+	struct sl_scancel_word {
+		char *word;
+		uint64_t job;
+		struct sl_array *set;
+	} *words;
+	size_t n_words;
 };
 
 /* Parse argv (options and job ids, mixed). On error, err->msg is the
@@ -35,6 +45,9 @@ struct sl_scancel_opts {
 int sl_scancel_opts_parse(int argc, char **argv, struct sl_scancel_opts *o, int *syntax,
 			  struct sl_err *err);
 void sl_scancel_opts_clear(struct sl_scancel_opts *o);
+/* The bracket word ("N_[1-3]") array job's task belongs to; NULL: none. */
+const struct sl_scancel_word *sl_scancel_word_of(const struct sl_scancel_opts *o, uint64_t job,
+						 int task);
 
 /* Slurm's has_default_opt(): only job ids (and -v, -Q, -f): each id is
  * killed as given, unknown and finished ones silently. */

@@ -22,6 +22,16 @@
  * full (b is then as it was). */
 int sl_scontrol_job(struct sl_buf *b, const struct sl_job *j, int64_t now, unsigned flags);
 
+/* show job N of an array: Slurm's order, its pending meta record (the
+ * folded pending tasks) first, then the tasks split off from it, the last
+ * split first. */
+void sl_scontrol_array_order(struct sl_job **v, size_t n);
+/* update on array N whose tasks v (all of them) include ended ones: Slurm
+ * answers per task and scontrol prints each answer with its tasks' ranges
+ * ("N_0: Job has already finished", "N_1-3: No error") and exits 1. 1
+ * when it wrote that into b; 0 when no task has ended (nothing to say). */
+int sl_scontrol_array_report(struct sl_buf *b, uint64_t id, struct sl_job **v, size_t n);
+
 /* `show partition` and `show node` over sinfo's view of the daemon's
  * answer (sinfo_fmt.h): the record of p (its nodes summed), of n. */
 int sl_scontrol_partition(struct sl_buf *b, const struct sl_sinfo_part *p, unsigned flags);
@@ -41,8 +51,9 @@ int sl_scontrol_config(struct sl_buf *b, const struct sl_daemonconf *dc);
  * ..."). A value Slurm refuses with a message but exit 0 (NumNodes=abc)
  * gives *rc 0. Lines Slurm prints while it goes on (StartTime=garbage:
  * parse_time's) are appended to notes. *n may be 0 with success: a key
- * that changes nothing here (ArrayTaskThrottle: no arrays). */
-int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id,
+ * that changes nothing here. JobId=N_I: *id is N and *task I (else -1).
+ * ArrayTaskThrottle=M is the field array_throttle (M below 0 refused). */
+int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id, long *task,
 			     struct sl_update_field **f, size_t *n, int *rc, struct sl_buf *notes,
 			     struct sl_err *err);
 

@@ -4,6 +4,7 @@
  * begin time shows that time as its StartTime; time suspended is not run
  * time and moves the expected end. */
 #include "scontrol_fmt.h"
+#include "array.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "slurm_opt.h"
 #include "slurm_pattern.h"
 #include "slurm_time.h"
+#include "xalloc.h"
 
 static void ts(int64_t t, char *buf, size_t len)
 {
@@ -44,7 +46,8 @@ static void mem(int64_t mib, char *buf, size_t len)
 /* Output paths as scontrol shows them (Slurm's _fname_format). */
 static void outpath(const struct sl_job *j, const char *pat, struct sl_buf *b)
 {
-	struct sl_pattern_ctx x = {.job_id = j->id, .array_task_id = SL_PATTERN_NO_TASK,
+	struct sl_pattern_ctx x = {.job_id = j->id, .array_task_id = SL_PATTERN_TASK(j),
+				   .array_job_id = j->array_job_id,
 				   .job_name = j->spec.name ? j->spec.name : "",
 				   .user = j->user ? j->user : "",
 				   .work_dir = j->spec.work_dir ? j->spec.work_dir : ""};
@@ -85,7 +88,18 @@ static void show_head(const struct sl_job *j, int64_t now, const char *sep, unsi
 	int64_t start, end;
 
 	start_end(j, now, &start, &end);
-	sl_buf_addf(b, "JobId=%llu JobName=%s", (unsigned long long)j->id, j->spec.name ? j->spec.name : "");
+	if (j->array_tasks != NULL) /* pending tasks, as Slurm's meta record N */
+		sl_buf_addf(b, "JobId=%llu ArrayJobId=%llu ArrayTaskId=%s ",
+			    (unsigned long long)j->array_job_id, (unsigned long long)j->array_job_id,
+			    j->array_tasks);
+	else if (j->array_job_id != 0)
+		sl_buf_addf(b, "JobId=%llu ArrayJobId=%llu ArrayTaskId=%d ", (unsigned long long)j->id,
+			    (unsigned long long)j->array_job_id, j->array_task_id);
+	else
+		sl_buf_addf(b, "JobId=%llu ", (unsigned long long)j->id);
+	if (j->array_job_id != 0 && j->array_throttle > 0)
+		sl_buf_addf(b, "ArrayTaskThrottle=%d ", j->array_throttle);
+	sl_buf_addf(b, "JobName=%s", j->spec.name ? j->spec.name : "");
 	sl_buf_addf(b, "%sUserId=%s(%u) GroupId=%s(%u) MCS_label=N/A", sep, j->user ? j->user : "",
 		    (unsigned)j->uid, j->group ? j->group : "", (unsigned)j->gid);
 	sl_buf_addf(b, "%sPriority=%lld Nice=%d Account=%s QOS=%s", sep, (long long)sl_prio_slurm(j),
@@ -309,4 +323,62 @@ int sl_scontrol_job(struct sl_buf *b, const struct sl_job *j, int64_t now, unsig
 	if (r != 0)
 		sl_buf_truncate(b, len);
 	return r;
+}
+
+/* ---- job arrays ---- */
+
+static int newest_first(const void *a, const void *b)
+{
+	const struct sl_job *x = *(struct sl_job *const *)a, *y = *(struct sl_job *const *)b;
+	if ((x->array_tasks != NULL) != (y->array_tasks != NULL))
+		return x->array_tasks != NULL ? -1 : 1;
+	return (x->id < y->id) - (x->id > y->id);
+}
+
+void sl_scontrol_array_order(struct sl_job **v, size_t n)
+{
+	if (n > 1 && v[0]->array_job_id != 0)
+		qsort(v, n, sizeof(*v), newest_first);
+}
+
+static int by_task(const void *a, const void *b)
+{
+	int x = (*(struct sl_job *const *)a)->array_task_id;
+	int y = (*(struct sl_job *const *)b)->array_task_id;
+	return (x > y) - (x < y);
+}
+
+/* "N_RANGES: TEXT" for the tasks that ended (final 1) or the others. */
+static void report_group(struct sl_buf *b, uint64_t id, struct sl_job **v, size_t n, int final)
+{
+	uint32_t *t = sl_xcalloc(n + 1, sizeof(*t));
+	size_t k = 0;
+	char *text;
+
+	for (size_t i = 0; i < n; i++)
+		if ((sl_jobstate_is_final(v[i]->state) != 0) == final)
+			t[k++] = (uint32_t)v[i]->array_task_id;
+	if (k > 0) {
+		text = sl_array_fmt(t, k, 0);
+		sl_buf_addf(b, "%llu_%s: %s\n", (unsigned long long)id, text,
+			    final ? "Job has already finished" : "No error");
+		free(text);
+	}
+	free(t);
+}
+
+int sl_scontrol_array_report(struct sl_buf *b, uint64_t id, struct sl_job **v, size_t n)
+{
+	size_t ended = 0;
+
+	if (n == 0 || v[0]->array_job_id != id)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		ended += sl_jobstate_is_final(v[i]->state) != 0;
+	if (ended == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), by_task);
+	report_group(b, id, v, n, sl_jobstate_is_final(v[0]->state) != 0);
+	report_group(b, id, v, n, sl_jobstate_is_final(v[0]->state) == 0);
+	return 1;
 }

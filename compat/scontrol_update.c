@@ -93,9 +93,13 @@ static int k_start(struct up *u, const char *v)
 	return 0;
 }
 
+/* Slurm reads it with strtoll: "abc" is 0 (no throttle); below 0 refused. */
 static int k_throttle(struct up *u, const char *v)
 {
-	u->ignored = 1; /* no job array here: Slurm says nothing either */
+	long long n = strtoll(v, NULL, 10);
+	if (n < 0)
+		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid ArrayTaskThrottle value");
+	add(u, "array_throttle", NULL, n > 4000001 ? 4000001 : n);
 	return 0;
 }
 
@@ -119,14 +123,13 @@ static const struct {
 	{"ArrayTaskThrottle", k_throttle},
 };
 
-static int one(struct up *u, const char *word, uint64_t *id, int *have_id)
+static int one(struct up *u, const char *word, uint64_t *id, long *task, int *have_id)
 {
 	const char *eq = strchr(word, '=');
 	size_t klen = eq ? (size_t)(eq - word) : strlen(word);
-	long task;
 
 	if (klen == 5 && strncasecmp(word, "JobId", 5) == 0 && eq) {
-		if (sl_slurm_jobid_parse(eq + 1, id, &task) != 0 || task >= 0)
+		if (sl_slurm_jobid_parse(eq + 1, id, task) != 0)
 			return sl_err_set(u->err, SL_ENOENT, "Invalid job id specified for job %s",
 					  eq + 1);
 		*have_id = 1;
@@ -139,7 +142,7 @@ static int one(struct up *u, const char *word, uint64_t *id, int *have_id)
 			  "Request aborted", word);
 }
 
-int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id,
+int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id, long *task,
 			     struct sl_update_field **f, size_t *n, int *rc, struct sl_buf *notes,
 			     struct sl_err *err)
 {
@@ -149,6 +152,7 @@ int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id,
 	*f = NULL;
 	*n = 0;
 	*rc = 1;
+	*task = -1;
 	if (argc == 0)
 		return sl_err_set(err, SL_EINVAL, "too few arguments for update keyword");
 	for (int i = 0; i < argc; i++)
@@ -159,7 +163,7 @@ int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id,
 				  "\"JobId\", or \"SlurmctldDebug\"");
 	have_id = 0;
 	for (int i = 0; i < argc && r == 0; i++)
-		if ((r = one(&u, argv[i], id, &have_id)) != 0 && u.dropped == 1) {
+		if ((r = one(&u, argv[i], id, task, &have_id)) != 0 && u.dropped == 1) {
 			r = 0; /* its line is printed; the other fields still go */
 			u.dropped = 0;
 			sl_buf_addf(notes, "%s\n", err->msg);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "array.h"
 #include "xalloc.h"
 
 #define ENV_VAL_MAX 4096
@@ -57,6 +58,55 @@ static int *env_tasks(const struct sl_slurm_env_in *in, size_t *n)
 static int cpt(const struct sl_jobshape *sh)
 {
 	return sh->cpus_per_task > 0 ? sh->cpus_per_task : 1;
+}
+
+/* An array task's variables: its array's id and task id, and its set's
+ * count, ends and step, read from the --array text as slurmctld does
+ * (_create_job_array); nothing for a job that is not an array task. */
+static int arr_set(const struct sl_slurm_env_in *in, char *b, size_t l, char what)
+{
+	struct sl_err e = SL_ERR_INIT;
+	struct sl_array *a = NULL;
+	long long v;
+
+	if (in->job->array_job_id == 0 || SPEC(in)->array == NULL ||
+	    sl_array_parse(SPEC(in)->array, SL_ARRAY_MAX_LIMIT, &a, &e) != 0)
+		return 0;
+	v = what == 'n' ? (long long)sl_array_count(a)
+	    : what == 'l' ? (long long)sl_array_task(a, 0)
+			  : (long long)sl_array_task(a, sl_array_count(a) - 1);
+	sl_array_free(a);
+	return put_num(b, l, v);
+}
+
+static int v_arr_job(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return in->job->array_job_id != 0 && put_num(b, l, (long long)in->job->array_job_id);
+}
+
+static int v_arr_task(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return in->job->array_job_id != 0 && put_num(b, l, (long long)in->job->array_task_id);
+}
+
+static int v_arr_step(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return in->job->array_job_id != 0 && put_num(b, l, sl_array_step(SPEC(in)->array));
+}
+
+static int v_arr_count(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return arr_set(in, b, l, 'n');
+}
+
+static int v_arr_min(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return arr_set(in, b, l, 'l');
+}
+
+static int v_arr_max(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return arr_set(in, b, l, 'h');
 }
 
 /* Rows whose value is one expression. */
@@ -223,6 +273,12 @@ static const struct env_row env_rows[] = {
 	{"CUDA_VISIBLE_DEVICES", v_gpu_ids},
 	{"GPU_DEVICE_ORDINAL", v_gpu_ids},
 	{"SLURMD_NODENAME", v_batch_host},
+	{"SLURM_ARRAY_JOB_ID", v_arr_job},
+	{"SLURM_ARRAY_TASK_COUNT", v_arr_count},
+	{"SLURM_ARRAY_TASK_ID", v_arr_task},
+	{"SLURM_ARRAY_TASK_MAX", v_arr_max},
+	{"SLURM_ARRAY_TASK_MIN", v_arr_min},
+	{"SLURM_ARRAY_TASK_STEP", v_arr_step},
 	{"SLURM_CLUSTER_NAME", v_cluster},
 	{"SLURM_CPUS_ON_NODE", v_cpus_on_node},
 	{"SLURM_CPUS_PER_GPU", v_cpus_per_gpu},

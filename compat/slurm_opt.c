@@ -46,6 +46,7 @@
 
 static const struct sl_opt sbatch_opts[] = {
 	OK("account", 'A', R, "SBATCH_ACCOUNT", account),
+	OK("array", 'a', R, "SBATCH_ARRAY_INX", array),
 	OK("begin", 'b', R, NULL, begin),
 	OK("chdir", 'D', R, NULL, chdir),
 	OK("comment", 0, R, NULL, comment),
@@ -109,7 +110,6 @@ static const struct sl_opt sbatch_opts[] = {
 	EARLY("wrap", 0, R, NULL, wrap),
 
 	NO("acctg-freq", 0, R, "SBATCH_ACCTG_FREQ"),
-	NO("array", 'a', R, "SBATCH_ARRAY_INX"),
 	NO("batch", 0, R, "SBATCH_BATCH"),
 	NO("bb", 0, R, NULL),
 	NO("bbf", 0, R, NULL),
@@ -220,7 +220,8 @@ static const struct {
 		      "`allocation failure`: there is no start estimate yet"},
 	{"time", "enforced; `--signal` warns before it"},
 	{"wait", "polls sluiced (2 s, backing off to 10 s), exits with the job's exit code"},
-	{"array", "not yet (job arrays)"},
+	{"array", "the array is job N, its tasks jobs N+1..N+K, ids taken at submit (Slurm "
+		  "gives a task its own id when it starts)"},
 	{"container", "an OCI bundle run by slurmstepd: the Kubernetes executor runs "
 		      "images, see `--container-image`"},
 	{"ntasks-per-gpu", "not yet"},

@@ -108,6 +108,14 @@ int sl_sbopt_comment(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+/* Kept as given: sluiced checks it against its maxArraySize, as
+ * slurmctld does (sbatch itself takes any text). */
+int sl_sbopt_array(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->spec->array, a);
+	return 0;
+}
+
 /* -o/-e/-i "none" means /dev/null, as in Slurm. */
 static void set_path(char **dst, const char *a)
 {

@@ -8,6 +8,11 @@
 /* Slurm's NO_VAL: what %a prints for a job that is not an array task. */
 #define SL_PATTERN_NO_TASK 4294967294u
 
+/* %a of job record j (struct sl_job): its task id, or SL_PATTERN_NO_TASK
+ * when it is not an array task. */
+#define SL_PATTERN_TASK(j) \
+	((j)->array_job_id != 0 ? (uint32_t)(j)->array_task_id : SL_PATTERN_NO_TASK)
+
 struct sl_pattern_ctx {
 	uint64_t job_id;         /* %j %J; %A of a non-array job */
 	uint64_t array_job_id;   /* %A when array_task_id != SL_PATTERN_NO_TASK */

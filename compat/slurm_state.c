@@ -196,11 +196,25 @@ void sl_jobsel_filter(const struct sl_jobsel *sel, struct sl_jobfilter *f)
 	f->n_nodes = sel->n_nodes;
 	f->wckeys = sel->wckeys;
 	f->n_wckeys = sel->n_wckeys;
+	f->tasks = sel->tasks;
+	f->n_tasks = sel->n_tasks;
+}
+
+void sl_jobsel_add_id(struct sl_jobsel *sel, uint64_t id, long task)
+{
+	if (task < 0) {
+		sel->ids = sl_xrealloc(sel->ids, (sel->n_ids + 1) * sizeof(*sel->ids));
+		sel->ids[sel->n_ids++] = id;
+		return;
+	}
+	sel->tasks = sl_xrealloc(sel->tasks, (sel->n_tasks + 1) * sizeof(*sel->tasks));
+	sel->tasks[sel->n_tasks++] = (struct sl_taskid){id, (uint32_t)task};
 }
 
 void sl_jobsel_clear(struct sl_jobsel *sel)
 {
 	free(sel->ids);
+	free(sel->tasks);
 	free(sel->uids);
 	sl_strv_free(sel->parts);
 	sl_strv_free(sel->accounts);

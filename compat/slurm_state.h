@@ -53,7 +53,13 @@ struct sl_jobsel {
 	char **parts, **accounts, **names, **qos, **nodes, **wckeys;
 	size_t n_parts, n_accounts, n_names, n_qos, n_nodes, n_wckeys;
 	struct sl_statesel states;
+	struct sl_taskid *tasks; /* array tasks "N_I" (jobfilter.h) */
+	size_t n_tasks;
 };
+
+/* Job id (and task, -1: none, as sl_slurm_jobid_parse gives them) into
+ * sel's ids or its tasks. */
+void sl_jobsel_add_id(struct sl_jobsel *sel, uint64_t id, long task);
 
 /* Point f's id, uid, partition, account, name, qos, node and wckey lists at sel's
  * (borrowed; f's other fields are left alone). */

@@ -84,8 +84,46 @@ void sl_squeue_time_fmt(int64_t t, char *buf, size_t len)
 #define S(expr) do { snprintf(buf, len, "%s", (expr)); return 1; } while (0)
 #define D(expr) do { snprintf(buf, len, "%d", (expr)); return 1; } while (0)
 
-P(p_id) { (void)now; snprintf(buf, len, "%llu", (unsigned long long)j->id); return 1; }
-P(p_task) { (void)j; (void)now; S("N/A"); }
+/* %i: "N_I" for an array task, "N_[2-3%2]" for its collapsed pending
+ * tasks, in squeue's 32-byte buffer (cut at 31 characters). */
+P(p_jobid)
+{
+	char id[32];
+
+	(void)now;
+	if (j->array_tasks != NULL)
+		snprintf(id, sizeof(id), "%llu_[%s]", (unsigned long long)j->array_job_id,
+			 j->array_tasks);
+	else if (j->array_job_id != 0)
+		snprintf(id, sizeof(id), "%llu_%d", (unsigned long long)j->array_job_id,
+			 j->array_task_id);
+	else
+		snprintf(id, sizeof(id), "%llu", (unsigned long long)j->id);
+	S(id);
+}
+/* %A: the raw id; collapsed pending tasks show the array's, as Slurm's
+ * pending meta record does. */
+P(p_rawid)
+{
+	(void)now;
+	snprintf(buf, len, "%llu", (unsigned long long)(j->array_tasks ? j->array_job_id : j->id));
+	return 1;
+}
+P(p_arrayid)
+{
+	(void)now;
+	snprintf(buf, len, "%llu", (unsigned long long)(j->array_job_id ? j->array_job_id : j->id));
+	return 1;
+}
+P(p_task)
+{
+	(void)now;
+	if (j->array_tasks != NULL)
+		S(j->array_tasks);
+	if (j->array_job_id != 0)
+		D(j->array_task_id);
+	S("N/A");
+}
 P(p_account) { (void)now; S(nz(j->spec.account)); }
 P(p_partition) { (void)now; S(nz(j->spec.partition)); }
 P(p_name) { (void)now; S(nz(j->spec.name)); }
@@ -280,7 +318,7 @@ P(p_command)
 /* Headers and values as squeue 22.05 prints them (reference Part 2 §5). */
 static const struct code_row table[] = {
 	{'a', "ACCOUNT", 1, p_account},
-	{'A', "JOBID", 1, p_id},
+	{'A', "JOBID", 1, p_rawid},
 	{'b', "TRES_PER_NODE", 1, p_tres_per_node},
 	{'B', "EXEC_HOST", 1, p_exec_host},
 	{'c', "MIN_CPUS", 1, p_min_cpus},
@@ -290,12 +328,12 @@ static const struct code_row table[] = {
 	{'e', "END_TIME", 1, p_end},
 	{'E', "DEPENDENCY", 1, p_dependency},
 	{'f', "FEATURES", 1, p_features},
-	{'F', "ARRAY_JOB_ID", 1, p_id},
+	{'F', "ARRAY_JOB_ID", 1, p_arrayid},
 	{'g', "GROUP", 1, p_group},
 	{'G', "GROUP", 1, p_gid},
 	{'h', "OVER_SUBSCRIBE", 1, p_ok},
 	{'H', "SOCKETS_PER_NODE", 1, p_star},
-	{'i', "JOBID", 1, p_id},
+	{'i', "JOBID", 1, p_jobid},
 	{'I', "CORES_PER_SOCKET", 1, p_star},
 	{'j', "NAME", 1, p_name},
 	{'J', "THREADS_PER_CORE", 1, p_star},

@@ -43,6 +43,31 @@ int sl_squeue_fmt_job(const struct sl_squeue_fmt *f, const struct sl_job *j, int
 int sl_squeue_sort(struct sl_job **v, size_t n, const char *spec, int64_t now,
 		   struct sl_err *err);
 
+/* Job arrays' pending tasks as squeue shows them without -r (and scontrol
+ * show job): the pending tasks of one array with the same name and
+ * partition become one record, Slurm's pending meta record, whose
+ * array_tasks is their collapsed text ("2-3%2", array.h). It keeps the
+ * place and the fields of the group's first task, and the reason of its
+ * last, the one Slurm's meta record is. A lone pending task is collapsed
+ * too when it is the array's last (Slurm's meta record holds it), else
+ * shown as N_I. v is in id order (as the daemon lists); the records folded
+ * in are freed, *n shrinks. unique (--array-unique): only tasks of the
+ * same reason fold together. */
+void sl_squeue_collapse(struct sl_job **v, size_t *n, int unique);
+/* squeue -r: Slurm prints a meta record's pending tasks one by one, in
+ * task order, where the record sorts. v sorted: each run of pending tasks
+ * of one array (name, partition) is put in task order. */
+void sl_squeue_array_order(struct sl_job **v, size_t n);
+/* squeue -r over a folded record (jobfilter.h's fold 2): one line per
+ * task, in task order, each with its task and raw id (array.h), as
+ * Slurm's squeue prints its meta record's tasks; other records: their
+ * line. j is as it was after. -SL_ETOOBIG as sl_squeue_fmt_job. */
+int sl_squeue_fmt_tasks(const struct sl_squeue_fmt *f, struct sl_job *j, int64_t now,
+			struct sl_buf *b);
+/* sacct: an array's folded pending record after its other tasks, as
+ * slurmdbd lists them (the meta record is updated last). */
+void sl_array_meta_last(struct sl_job **v, size_t n);
+
 /* Seconds a job has run (squeue's job_time_used()). */
 int64_t sl_squeue_time_used(const struct sl_job *j, int64_t now);
 

@@ -39,6 +39,8 @@ FLAG(set_usage, usage, 1)
 FLAG(set_version, version, 1)
 SET(set_verbose) { (void)arg; (void)err; O(ctx)->verbose++; return 0; }
 SET(set_long) { (void)arg; (void)err; O(ctx)->longfmt = O(ctx)->override = 1; return 0; }
+SET(set_array) { (void)arg; (void)err; O(ctx)->array = 1; return 0; }
+SET(set_array_unique) { (void)arg; (void)err; O(ctx)->array_unique = 1; return 0; }
 SET(set_start) { (void)arg; (void)err; O(ctx)->start = O(ctx)->override = 1; return 0; }
 SET(set_sort) { (void)err; replace(&O(ctx)->sort, arg); return 0; }
 SET(set_steps)
@@ -66,15 +68,17 @@ static int set_job_list(struct sl_squeue_opts *o, const char *list, struct sl_er
 {
 	char **v = NULL;
 	size_t n = 0;
+	uint64_t id;
 	long task;
 	int r = 0;
 
-	o->sel.n_ids = 0;
+	o->sel.n_ids = o->sel.n_tasks = 0;
 	sl_slurm_list_append(&v, &n, list);
-	o->sel.ids = sl_xrealloc(o->sel.ids, (n + 1) * sizeof(*o->sel.ids));
 	for (size_t i = 0; r == 0 && i < n; i++)
-		if (sl_slurm_jobid_parse(v[i], &o->sel.ids[o->sel.n_ids++], &task) != 0)
+		if (sl_slurm_jobid_parse(v[i], &id, &task) != 0)
 			r = sl_err_set(err, SL_EINVAL, "squeue: error: Invalid job id: %s", v[i]);
+		else /* "N_I": array N's task I */
+			sl_jobsel_add_id(&o->sel, id, task);
 	sl_strv_free(v);
 	return r;
 }
@@ -193,8 +197,8 @@ static const struct sl_opt table[] = {
 	ROW("accounts", 'A', SL_OPT_REQ, set_accounts),
 	ROW("account", 'A', SL_OPT_REQ, set_accounts),
 	ROW("all", 'a', SL_OPT_NOARG, sl_query_set_nothing),
-	ROW("array", 'r', SL_OPT_NOARG, sl_query_set_nothing),
-	ROW("array-unique", 0, SL_OPT_NOARG, sl_query_set_nothing),
+	ROW("array", 'r', SL_OPT_NOARG, set_array),
+	ROW("array-unique", 0, SL_OPT_NOARG, set_array_unique),
 	ROW("Format", 'O', SL_OPT_REQ, set_format_long),
 	ROW("format", 'o', SL_OPT_REQ, set_format),
 	ROW("federation", 0, SL_OPT_NOARG, sl_query_set_nothing),
@@ -243,6 +247,10 @@ static int from_env(struct sl_squeue_opts *o, struct sl_err *err)
 	const char *v;
 	int r = 0;
 
+	if (getenv("SQUEUE_ARRAY") != NULL)
+		o->array = 1;
+	if (getenv("SQUEUE_ARRAY_UNIQUE") != NULL)
+		o->array_unique = 1;
 	if (o->sort == NULL && (v = getenv("SQUEUE_SORT")))
 		o->sort = sl_xstrdup(v);
 	if (!o->override && (v = getenv("SQUEUE_FORMAT")))

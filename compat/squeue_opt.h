@@ -12,6 +12,9 @@ struct sl_squeue_opts {
 	int job_flag;      /* -j given, with or without a list */
 	int users_given;   /* -u/--me given, even if no name resolved */
 	int reservation;   /* -R: Sluice has none, so nothing matches */
+	int array;         /* -r, SQUEUE_ARRAY: one line per array task */
+	int array_unique;  /* --array-unique, SQUEUE_ARRAY_UNIQUE: pending tasks
+			    * fold only with tasks of the same reason */
 	int override;      /* -o -O -l --start: SQUEUE_FORMAT* are not read */
 	int json;          /* --json 1, --yaml 2: every job as Slurm's /jobs/ document (squeue_json.c) */
 	char *format;      /* -o or SQUEUE_FORMAT */

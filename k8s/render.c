@@ -188,7 +188,8 @@ static char *expand(const struct sl_render_ctx *c, const struct sl_render_pod *p
 {
 	const struct sl_job *j = c->in->job;
 	struct sl_pattern_ctx pc = {
-		.job_id = j->id, .array_task_id = SL_PATTERN_NO_TASK, .job_name = c->spec->name,
+		.job_id = j->id, .array_task_id = SL_PATTERN_TASK(j), .job_name = c->spec->name,
+		.array_job_id = j->array_job_id,
 		.user = j->user, .host = p->batch_host, .work_dir = c->spec->work_dir,
 	};
 

@@ -31,7 +31,8 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/netaddr.c libbatch/netaddr.h \
 	libbatch/rlimit.c libbatch/rlimit.h \
 	libbatch/partdef.c libbatch/partdef.h \
-	libbatch/qos_limits.c libbatch/qos_limits.h libbatch/qos_limits_int.h libbatch/qos_limits_check.c
+	libbatch/qos_limits.c libbatch/qos_limits.h libbatch/qos_limits_int.h libbatch/qos_limits_check.c \
+	libbatch/array.c libbatch/array.h
 
 UNIT_TESTS += tests/unit/test_rlimit
 UNIT_TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
@@ -41,6 +42,7 @@ UNIT_TESTS += tests/unit/test_workload tests/unit/test_submit tests/unit/test_lo
 	tests/unit/test_evq tests/unit/test_idcache tests/unit/test_sha256 \
 	tests/unit/test_auth tests/unit/test_netaddr tests/unit/test_depend \
 	tests/unit/test_submit_opts
+UNIT_TESTS += tests/unit/test_array
 EXTRA_DIST += tests/unit/submit_testlib.h
 tests_unit_test_job_SOURCES = tests/unit/test_job.c tests/unit/job_testlib.h
 tests_unit_test_job_text_SOURCES = tests/unit/test_job_text.c tests/unit/job_testlib.h

@@ -260,6 +260,10 @@ int sl_client_cancel(struct sl_client *c, const struct sl_jobfilter *f, int sign
 			x->rc = -sl_errcode_from_name(json_object_get_string(v));
 		if (json_object_object_get_ex(e, "error", &v))
 			snprintf(x->msg, sizeof(x->msg), "%s", json_object_get_string(v));
+		if (json_object_object_get_ex(e, "array_job_id", &v))
+			x->array_job_id = (uint64_t)json_object_get_int64(v);
+		if (json_object_object_get_ex(e, "array_task_id", &v))
+			x->array_task_id = json_object_get_int(v);
 	}
 	*nres = len;
 	json_object_put(rep);

@@ -61,6 +61,8 @@ struct sl_jobresult {
 	uint64_t id;
 	int rc;              /* 0 or -SL_E* */
 	char msg[256];       /* reason when rc != 0 */
+	uint64_t array_job_id; /* an array's task: its array, 0 otherwise */
+	int array_task_id;     /* and its task */
 };
 
 /* Cancel (signal 0) or signal the jobs matching f. `batch_only` is what

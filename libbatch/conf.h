@@ -68,6 +68,7 @@ int sl_conf_has_partdefs(const struct sl_conf *c);
 const char *sl_conf_cluster_name(const struct sl_conf *c);
 int sl_conf_kill_wait(const struct sl_conf *c);         /* seconds */
 int sl_conf_min_job_age(const struct sl_conf *c);       /* seconds */
+uint32_t sl_conf_max_array_size(const struct sl_conf *c); /* array task ids are below it */
 /* killInvalidDepend: yes -> 1: a job whose dependency can never be met is
  * cancelled unless it asked otherwise (--kill-on-invalid-dep=no). */
 int sl_conf_kill_invalid_depend(const struct sl_conf *c);

@@ -64,6 +64,8 @@ static const struct key keys[] = {
 	 "of the machine (power: an fsync per commit, ~0.4 ms per submission)"},
 	{"minJobAge", K_INT, F(min_job_age), "300", NULL, NULL, 0, 31536000,
 	 "seconds a finished job stays visible in squeue"},
+	{"maxArraySize", K_INT, F(max_array_size), "1001", NULL, NULL, 0, 4000001,
+	 "job array task ids must be below this (Slurm's MaxArraySize); 0 disables arrays"},
 	{"killInvalidDepend", K_ENUM, F(kill_invalid_depend), "no", "no, yes", "no, yes", 0, 0,
 	 "cancel a job whose dependency can never be satisfied, unless it says otherwise with "
 	 "--kill-on-invalid-dep (Slurm's DependencyParameters=kill_invalid_depend)"},

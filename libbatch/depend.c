@@ -42,7 +42,7 @@ void sl_deplist_clear(struct sl_deplist *l)
 static int add(struct sl_deplist *l, const struct sl_dep *t, struct sl_err *err)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].type == t->type && l->v[i].id == t->id)
+		if (l->v[i].type == t->type && l->v[i].id == t->id && l->v[i].task == t->task)
 			return 0;
 	if (l->n >= SL_DEP_MAX)
 		return sl_err_set(err, SL_EINVAL, PROBLEM);
@@ -91,11 +91,20 @@ static int state_suffix(const char **p, int with_state, enum sl_dep_state *st)
 static int one_id(const char **p, enum sl_dep_type t, int with_state, struct sl_deplist *l,
 		  struct sl_err *err)
 {
-	struct sl_dep d = {t, 0, 0, SL_DEP_UNFULFILLED};
-	uint64_t min = 0;
+	struct sl_dep d = {t, 0, -1, 0, SL_DEP_UNFULFILLED};
+	uint64_t min = 0, task;
 
 	if (number(p, &d.id) != 0)
 		return sl_err_set(err, SL_EINVAL, PROBLEM);
+	if ((*p)[0] == '_' && (*p)[1] == '*') { /* every task of an array */
+		*p += 2;
+		d.task = SL_DEP_ALL_TASKS;
+	} else if (**p == '_') { /* an array's task */
+		(*p)++;
+		if (number(p, &task) != 0 || task > 0x7fffffff)
+			return sl_err_set(err, SL_EINVAL, PROBLEM);
+		d.task = (long)task;
+	}
 	if (**p == '+') {
 		(*p)++;
 		if (number(p, &min) != 0 || min > 0x7fffffff)
@@ -133,7 +142,7 @@ static int term(const char *tok, size_t len, int with_state, struct sl_deplist *
 	}
 	p = t + nlen;
 	if (types[i].type == SL_DEP_SINGLETON) {
-		struct sl_dep d = {SL_DEP_SINGLETON, 0, 0, SL_DEP_UNFULFILLED};
+		struct sl_dep d = {SL_DEP_SINGLETON, 0, -1, 0, SL_DEP_UNFULFILLED};
 		if (state_suffix(&p, with_state, &d.state) != 0) {
 			r = sl_err_set(err, SL_EINVAL, PROBLEM);
 			goto out;
@@ -197,6 +206,10 @@ char *sl_dep_format(const struct sl_deplist *l)
 		sl_buf_addstr(b, type_name(d->type));
 		if (d->type != SL_DEP_SINGLETON)
 			sl_buf_addf(b, ":%llu", (unsigned long long)d->id);
+		if (d->task >= 0)
+			sl_buf_addf(b, "_%ld", d->task);
+		else if (d->task == SL_DEP_ALL_TASKS)
+			sl_buf_addstr(b, "_*");
 		if (d->minutes > 0)
 			sl_buf_addf(b, "+%d", d->minutes);
 		sl_buf_addf(b, "(%s)", state_names[d->state]);
@@ -221,7 +234,12 @@ static enum sl_dep_state term_state(const struct sl_dep *d, const struct sl_dep_
 	*at = 0;
 	if (d->type == SL_DEP_SINGLETON)
 		return env->singleton_blocked(env->arg) ? SL_DEP_UNFULFILLED : SL_DEP_FULFILLED;
-	env->lookup(env->arg, d->id, &j);
+	if (d->task >= 0 && env->lookup_task != NULL)
+		env->lookup_task(env->arg, d->id, d->task, &j);
+	else if (d->type == SL_DEP_AFTERCORR && env->self_array != 0 && env->lookup_task != NULL)
+		env->lookup_task(env->arg, d->id, env->self_task, &j);
+	else if (d->task < 0)
+		env->lookup(env->arg, d->id, &j);
 	if (!j.found)
 		return SL_DEP_FULFILLED;
 	final = sl_jobstate_is_final(j.state);

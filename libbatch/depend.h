@@ -30,9 +30,13 @@ enum sl_dep_type {
 
 enum sl_dep_state { SL_DEP_UNFULFILLED, SL_DEP_FULFILLED, SL_DEP_FAILED };
 
+#define SL_DEP_ALL_TASKS (-2L)
+
 struct sl_dep {
 	enum sl_dep_type type;
-	uint64_t id;             /* 0 for singleton */
+	uint64_t id;             /* 0 for singleton; an array's id names all its tasks */
+	long task;               /* "ID_TASK": array id's task TASK; -1: none;
+				  * SL_DEP_ALL_TASKS: "ID_*", every task of array ID */
 	int minutes;             /* "+time": 0 none */
 	enum sl_dep_state state;
 };
@@ -47,7 +51,8 @@ struct sl_deplist {
 #define SL_DEP_MAX 1024
 
 /* Parse s into *out (caller clears with sl_deplist_clear; on error it is
- * left empty). User text (with_state 0): "TYPE:ID[+MIN][:ID[+MIN]...]",
+ * left empty). User text (with_state 0): "TYPE:ID[+MIN][:ID[+MIN]...]"
+ * (ID also "N_I", an array's task),
  * "singleton" and a bare "ID" (afterany), joined by ',' or '?'; TYPE is
  * after, afterany, afterok, afternotok or aftercorr, in any case; a term
  * given twice counts once. with_state 1 reads sl_dep_format()'s text, each
@@ -76,6 +81,11 @@ struct sl_dep_env {
 	/* 1 when another job of the same name and user blocks a singleton. */
 	int (*singleton_blocked)(void *arg);
 	void *arg;
+	/* Array id's task (afterok:N_I, and aftercorr); NULL: never found. */
+	int (*lookup_task)(void *arg, uint64_t id, long task, struct sl_dep_job *out);
+	uint64_t self_array;     /* the waiting job's array id (0: not an array task) */
+	long self_task;          /* and its task: aftercorr waits for the same task of
+				  * the array it names, afterok for a job that is not one */
 };
 
 enum sl_dep_verdict {

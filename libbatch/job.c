@@ -52,6 +52,7 @@ struct sl_job *sl_job_copy(const struct sl_job *s)
 
 	*d = *s;
 	JOB_STRINGS(DUP_STR)
+	d->array_tasks = s->array_tasks ? sl_xstrdup(s->array_tasks) : NULL;
 	spec_copy(&d->spec, &s->spec);
 	return d;
 }
@@ -199,6 +200,7 @@ void sl_job_free(struct sl_job *j)
 #undef FREE_STR
 #define FREE_STR(f) free(j->f);
 	JOB_STRINGS(FREE_STR)
+	free(j->array_tasks);
 	free(j);
 }
 

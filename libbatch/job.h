@@ -93,6 +93,7 @@ struct sl_jobspec {
 	char *wckey;           /* --wckey: a label for accounting, shown back (squeue %w) */
 	char *rlimits;         /* the submitting shell's soft limits (rlimit.h); NULL: none
 	                        * (--propagate=NONE) */
+	char *array;           /* --array as given ("0-15:4%2"); NULL: not an array (array.h) */
 };
 
 /* --mail-type bits, Slurm's values (slurm.h MAIL_*). */
@@ -154,6 +155,14 @@ struct sl_job {
 	 * struct sl_usage): KiB, faults, microseconds, bytes; 0: not measured
 	 * (Kubernetes, or a job that never ran). */
 	int64_t max_rss, max_vmsize, max_pages, user_usec, sys_usec, disk_read, disk_write;
+	/* Job arrays (array.h): one record per task, ids N..N+K-1 for K tasks. */
+	uint64_t array_job_id;  /* N, the array's id; 0: not an array task */
+	int array_task_id;      /* the task's index (meaningful when array_job_id) */
+	int array_throttle;     /* at most this many tasks of the array run at once
+				 * (%N, scontrol ArrayTaskThrottle); 0: no limit */
+	char *array_tasks;      /* listings only, never stored: the pending tasks this
+				 * record stands for once folded, as Slurm shows them
+				 * ("2-3%2"; jobfilter.h's fold); NULL: itself */
 };
 
 /* Resolved resource shape of a job: derived from the spec once, so the
@@ -227,6 +236,10 @@ int sl_job_list_parse(const char *text, size_t len, struct sl_job ***jobs, size_
  * it does not know are skipped; the script must be there. */
 int sl_jobspec_parse(const char *text, size_t len, struct sl_jobspec *out,
 		     struct sl_err *err);
+/* As sl_jobspec_parse, without what only a launch reads (env and argv
+ * stay NULL, the script ""): a stored spec for a listing (sacct). */
+int sl_jobspec_parse_listing(const char *text, size_t len, struct sl_jobspec *out,
+			     struct sl_err *err);
 /* A submit request, {"spec": SPEC}: as sl_jobspec_parse, but a member
  * this daemon does not know is an error. */
 int sl_jobspec_parse_request(const char *text, size_t len, struct sl_jobspec *out,

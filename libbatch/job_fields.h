@@ -12,7 +12,7 @@
 	X(std_err) X(std_in) X(work_dir) X(submit_dir) X(submit_host)         \
 	X(script) X(script_path) X(export_spec) X(container_image) X(mpi)     \
 	X(comment) X(dependency) X(mail_user) X(hint) X(nodelist) X(exclude)  \
-	X(wckey) X(rlimits)
+	X(wckey) X(rlimits) X(array)
 
 #define SPEC_INTS(X)                                                         \
 	X(nodes) X(nodes_max) X(ntasks) X(ntasks_per_node) X(cpus_per_task)  \
@@ -36,12 +36,15 @@
 #define JOB_STRINGS(X) X(user) X(group) X(reason) X(reason_text) X(nodelist) \
 	X(cluster_queue) X(flavors) X(submit_key) X(dependency) X(runs)
 #define JOB_INTS(X) X(exit_code) X(exit_signal) X(alloc_cpus) X(attempt) \
-	X(cancelled_by) X(ready_evictions) X(alloc_nodes) X(mail_sent)
+	X(cancelled_by) X(ready_evictions) X(alloc_nodes) X(mail_sent) \
+	X(array_task_id) X(array_throttle)
 #define JOB_INT64S(X) X(submit_time) X(eligible_time) X(start_time) X(end_time) \
 	X(priority) X(suspend_time) X(pre_suspend) X(max_rss) X(max_vmsize) X(max_pages) \
-	X(user_usec) X(sys_usec) X(disk_read) X(disk_write)
+	X(user_usec) X(sys_usec) X(disk_read) X(disk_write) \
+	X(array_job_id)
 /* Worked out by sluiced when it lists a job: on the wire, never stored. */
 #define JOB_LIVE_INTS(X) X(queue_pos)
+#define JOB_LIVE_STRINGS(X) X(array_tasks)
 
 /* Every member at its default (no allocation): what "left out" means. */
 struct sl_job;

@@ -53,6 +53,7 @@ static const struct field spec_fields[] = {
 #define JF_I64(f) {#f, sizeof(#f) - 1, F_I64, offsetof(struct sl_job, f)},
 static const struct field job_fields[] = {
 	JOB_STRINGS(JF_STR) JOB_INTS(JF_INT) JOB_INT64S(JF_I64) JOB_LIVE_INTS(JF_INT)
+	JOB_LIVE_STRINGS(JF_STR)
 };
 
 static int bad(struct jp *j, const char *what)
@@ -582,6 +583,27 @@ int sl_jobspec_parse(const char *text, size_t len, struct sl_jobspec *out, struc
 {
 	sl_jobspec_init(out);
 	return spec_done(document(text, len, err, spec_member, out), out, err);
+}
+
+/* What only a launch reads (the environment, arguments and script: most
+ * of a stored spec) is skipped, not copied. */
+static int listing_member(struct jp *j, const char *key, void *arg)
+{
+	if (strcmp(key, "env") == 0 || strcmp(key, "argv") == 0 || strcmp(key, "script") == 0)
+		return skip(j, 1);
+	return spec_member(j, key, arg);
+}
+
+int sl_jobspec_parse_listing(const char *text, size_t len, struct sl_jobspec *out,
+			     struct sl_err *err)
+{
+	int r;
+
+	sl_jobspec_init(out);
+	r = document(text, len, err, listing_member, out);
+	if (r == 0 && out->script == NULL)
+		out->script = sl_xstrdup("");
+	return spec_done(r, out, err);
 }
 
 /* A submission is stricter than a listing: a member this daemon does not

@@ -239,6 +239,7 @@ int sl_job_listing_append_view(struct sl_buf *buf, const struct sl_job *j, enum 
 	JOB_INTS(W_JINT)
 	JOB_INT64S(W_JINT)
 	JOB_LIVE_INTS(W_JINT)
+	JOB_LIVE_STRINGS(W_JSTR)
 	addc(b, '}');
 	return done(&w, len);
 }

@@ -9,17 +9,20 @@
 #include "xalloc.h"
 
 #include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define FILTER_MAX 100000 /* entries per list; the frame cap bounds the rest */
 
 /* L_HOST: names matched against the job's hostlist ("n[1-4]"). */
-enum ltype { L_ID, L_UID, L_STATE, L_STR, L_HOST };
+/* L_TASK: array tasks, "N_I" on the wire. */
+enum ltype { L_ID, L_UID, L_STATE, L_STR, L_HOST, L_TASK };
 
 static const size_t elsize[] = {
 	[L_ID] = sizeof(uint64_t), [L_UID] = sizeof(uid_t),
 	[L_STATE] = sizeof(int), [L_STR] = sizeof(char *), [L_HOST] = sizeof(char *),
+	[L_TASK] = sizeof(struct sl_taskid),
 };
 
 struct list {
@@ -43,6 +46,7 @@ static const struct list lists[] = {
 	LIST(qos, L_STR, spec.qos, 1),
 	LIST(nodes, L_HOST, nodelist, 1),
 	LIST(wckeys, L_STR, spec.wckey, 1),
+	LIST(tasks, L_TASK, array_job_id, 1),
 };
 #define NLISTS (sizeof(lists) / sizeof(lists[0]))
 
@@ -127,15 +131,38 @@ static int same(const struct list *l, const void *v, size_t i, const struct sl_j
 	case L_HOST:
 		return *(char *const *)p != NULL &&
 		       in_hostlist(*(char *const *)p, ((char *const *)v)[i]);
+	case L_TASK:
+		return j->array_job_id != 0 && ((const struct sl_taskid *)v)[i].job == j->array_job_id &&
+		       ((const struct sl_taskid *)v)[i].task == (uint32_t)j->array_task_id;
 	}
+	return 0;
+}
+
+/* Job ids, in either form: the job's own id, its array's id, or its task. */
+static int id_match(const struct sl_jobfilter *f, const struct sl_job *j)
+{
+	if (f->n_ids == 0 && f->n_tasks == 0)
+		return 1;
+	for (size_t i = 0; i < f->n_ids; i++)
+		if (f->ids[i] == j->id || (j->array_job_id != 0 && f->ids[i] == j->array_job_id))
+			return 1;
+	for (size_t i = 0; i < f->n_tasks; i++)
+		if (j->array_job_id == f->tasks[i].job &&
+		    f->tasks[i].task == (uint32_t)j->array_task_id)
+			return 1;
 	return 0;
 }
 
 int sl_jobfilter_match(const struct sl_jobfilter *f, const struct sl_job *j)
 {
+	if (!id_match(f, j))
+		return 0;
 	for (size_t k = 0; k < NLISTS; k++) {
 		size_t n, i = 0;
 		const void *v = items(f, &lists[k], &n);
+
+		if (lists[k].type == L_ID || lists[k].type == L_TASK)
+			continue;
 
 		while (i < n && !same(&lists[k], v, i, j))
 			i++;
@@ -152,6 +179,13 @@ static json_object *elem_to_obj(const struct list *l, const void *v, size_t i)
 	case L_UID: return json_object_new_int64(((const uid_t *)v)[i]);
 	case L_STATE: return json_object_new_string(sl_jobstate_name(((const int *)v)[i]));
 	case L_STR: case L_HOST: return json_object_new_string(((char *const *)v)[i]);
+	case L_TASK: {
+		char t[48];
+		snprintf(t, sizeof(t), "%llu_%u",
+			 (unsigned long long)((const struct sl_taskid *)v)[i].job,
+			 ((const struct sl_taskid *)v)[i].task);
+		return json_object_new_string(t);
+	}
 	}
 	return NULL;
 }
@@ -176,6 +210,8 @@ json_object *sl_jobfilter_to_obj(const struct sl_jobfilter *f)
 	json_object_object_add(o, "history", json_object_new_boolean(f->history));
 	if (f->duplicates)
 		json_object_object_add(o, "duplicates", json_object_new_boolean(1));
+	if (f->fold)
+		json_object_object_add(o, "fold", json_object_new_int(f->fold));
 	json_object_object_add(o, "start_after", json_object_new_int64(f->start_after));
 	json_object_object_add(o, "end_before", json_object_new_int64(f->end_before));
 	return o;
@@ -184,7 +220,11 @@ json_object *sl_jobfilter_to_obj(const struct sl_jobfilter *f)
 static int elem_from_obj(const struct list *l, json_object *e, void *v, size_t i,
 			 struct sl_err *err)
 {
-	int text = l->type == L_STATE || l->type == L_STR || l->type == L_HOST, st;
+	int text = l->type == L_STATE || l->type == L_STR || l->type == L_HOST ||
+		   l->type == L_TASK, st;
+	unsigned long long job;
+	unsigned task;
+	char c;
 
 	if (!json_object_is_type(e, text ? json_type_string : json_type_int))
 		return sl_err_set(err, SL_EPROTO, "filter.%s[%zu]: expected %s", l->key, i,
@@ -193,6 +233,12 @@ static int elem_from_obj(const struct list *l, json_object *e, void *v, size_t i
 	case L_ID: ((uint64_t *)v)[i] = (uint64_t)json_object_get_int64(e); break;
 	case L_UID: ((uid_t *)v)[i] = (uid_t)json_object_get_int64(e); break;
 	case L_STR: case L_HOST: ((char **)v)[i] = sl_xstrdup(json_object_get_string(e)); break;
+	case L_TASK:
+		if (sscanf(json_object_get_string(e), "%llu_%u%c", &job, &task, &c) != 2)
+			return sl_err_set(err, SL_EPROTO, "filter.%s[%zu]: expected \"N_I\"",
+					  l->key, i);
+		((struct sl_taskid *)v)[i] = (struct sl_taskid){job, task};
+		break;
 	case L_STATE:
 		if ((st = sl_jobstate_parse(json_object_get_string(e))) < 0)
 			return sl_err_set(err, SL_EINVAL, "Invalid job state specified: %s",
@@ -247,6 +293,8 @@ int sl_jobfilter_from_obj(json_object *o, struct sl_jobfilter *f, struct sl_err 
 		f->history = json_object_get_boolean(v);
 	if (json_object_object_get_ex(o, "duplicates", &v))
 		f->duplicates = json_object_get_boolean(v);
+	if (json_object_object_get_ex(o, "fold", &v))
+		f->fold = json_object_get_int(v) > 1 ? 2 : json_object_get_int(v) > 0;
 	if (json_object_object_get_ex(o, "start_after", &v))
 		f->start_after = json_object_get_int64(v);
 	if (json_object_object_get_ex(o, "end_before", &v))

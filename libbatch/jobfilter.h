@@ -10,6 +10,12 @@
 #include "err.h"
 #include "job.h"
 
+/* An array task as users name it, "N_I": array N's task I (array.h). */
+struct sl_taskid {
+	uint64_t job;
+	uint32_t task;
+};
+
 /* Empty lists match everything. The lists belong to whoever filled them:
  * commands point them at their own arrays (callers resolve user names to
  * uids first); sl_jobfilter_from_obj allocates them, and
@@ -31,6 +37,16 @@ struct sl_jobfilter {
 	char **nodes; size_t n_nodes;        /* node names (a hostlist expanded):
 	                                        the jobs given one of them */
 	char **wckeys; size_t n_wckeys;      /* --wckey (scancel), -W (sacct) */
+	int fold;             /* list an array's pending tasks of one name and
+	                         partition as one record, the first, whose
+	                         array_tasks is their text (Slurm's pending meta
+	                         record: squeue, scontrol, sacct): 1 as Slurm
+	                         shows it (cut at 63 characters), 2 whole (what
+	                         squeue -r expands again, as Slurm's does) */
+	struct sl_taskid *tasks; size_t n_tasks; /* array tasks "N_I". Job ids are
+	                                        ids or tasks: a job is selected by
+	                                        either list; an id also selects the
+	                                        tasks of the array it names */
 };
 
 /* 1 when j is in every non-empty list of f. The history window is the

@@ -4,6 +4,7 @@
 #include "qos_limits.h"
 #include "prio.h"
 #include "partdef.h"
+#include "array.h"
 #include "authz.h"
 #include "conf.h"
 #include "kueue.h"
@@ -12,6 +13,7 @@
 #include "xalloc.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -288,6 +290,54 @@ static int partition_defaults(const struct sl_conf *conf, struct sl_jobspec *s,
 	return 0;
 }
 
+/* --array against maxArraySize, as slurmctld checks it (sbatch takes any
+ * text). An array's output defaults to Slurm's slurm-%A_%a.out. */
+static int array_check(const struct sl_conf *conf, struct sl_jobspec *s, struct sl_err *err)
+{
+	struct sl_array *a = NULL;
+	int r;
+
+	if (s->array != NULL && s->array[0] == '\0') { /* --array= : not an array (Slurm) */
+		free(s->array);
+		s->array = NULL;
+	}
+	if (s->array == NULL)
+		return 0;
+	if (strlen(s->array) > NAME_MAX_LEN)
+		return sl_err_set(err, SL_EINVAL, "Invalid job array specification");
+	if ((r = sl_array_parse(s->array, sl_conf_max_array_size(conf), &a, err)) != 0)
+		return r;
+	sl_array_free(a);
+	if (s->std_out == NULL)
+		s->std_out = sl_xstrdup("slurm-%A_%a.out");
+	return 0;
+}
+
+int sl_submit_array_tasks(const struct sl_conf *conf, const struct sl_job *j,
+			  struct sl_array **out, struct sl_err *err)
+{
+	*out = NULL;
+	if (j->spec.array == NULL)
+		return 0;
+	return sl_array_parse(j->spec.array, sl_conf_max_array_size(conf), out, err);
+}
+
+struct sl_job *sl_submit_array_task(const struct sl_job *j, const struct sl_array *a, size_t i,
+				    uint64_t array_id, uint64_t id)
+{
+	struct sl_job *t = sl_job_copy(j);
+
+	t->id = id;
+	t->array_job_id = array_id;
+	t->array_task_id = (int)sl_array_task(a, i);
+	t->array_throttle = (int)sl_array_throttle(a);
+	if (i > 0) { /* the key finds the array: its first task */
+		free(t->submit_key);
+		t->submit_key = NULL;
+	}
+	return t;
+}
+
 int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 		      const struct sl_peer *who, struct sl_job *j, struct sl_err *err)
 {
@@ -295,6 +345,7 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 	int r;
 
 	if ((r = validate(who, &j->spec, err)) != 0 ||
+	    (r = array_check(conf, &j->spec, err)) != 0 ||
 	    (r = executor_limits(conf, &j->spec, err)) != 0 ||
 	    (r = resolve(conf, who, j, err)) != 0 ||
 	    (r = partition_defaults(conf, &j->spec, err)) != 0 ||

@@ -26,7 +26,9 @@ struct sl_peer;
  *  - never fits on `engine` (sl_sched_check): -SL_EPARTITION, -SL_ENOFIT;
  *  - a deadline already past: -SL_EINVAL with Slurm's time limit text;
  *  - on Kubernetes, what only the local executor does (-w, -x, --signal,
- *    --mem=0): -SL_EUNSUPP.
+ *    --mem=0): -SL_EUNSUPP;
+ *  - --array that slurmctld would refuse, or an id not below maxArraySize:
+ *    -SL_EINVAL "Invalid job array specification".
  * Also: the account lowercased (as Slurm does), --mail-user defaulted to
  * the user, --exclusive (local) and --mem=0 resolved to the node's whole
  * CPU and memory quota (spec.node_cpus, spec.mem_per_node + mem_all).
@@ -34,6 +36,17 @@ struct sl_peer;
  * the empty model. */
 int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 		      const struct sl_peer *who, struct sl_job *j, struct sl_err *err);
+
+/* Job arrays (array.h). A prepared j with --array: its task set into *out
+ * (NULL without --array; caller frees with sl_array_free). */
+struct sl_array;
+int sl_submit_array_tasks(const struct sl_conf *conf, const struct sl_job *j,
+			  struct sl_array **out, struct sl_err *err);
+/* Task i of a's set as its own record: a copy of j with its id, the
+ * array's id and its task id and throttle. Only task 0 keeps the submit
+ * key (a retried sbatch finds the array by it). Caller frees. */
+struct sl_job *sl_submit_array_task(const struct sl_job *j, const struct sl_array *a, size_t i,
+				    uint64_t array_id, uint64_t id);
 
 /* The last of sl_submit_prepare's checks, alone: j's features resolve and
  * it can ever fit on engine, with the same refusals. Also when scontrol

@@ -9,7 +9,13 @@
  * (a begin time, a "+MIN"). The clock is one loop timer for all, set to the
  * earliest time any waiting job needs: the loop's timers are a flat list,
  * so a timer per job would slow every turn; the cost moves to a scan of the
- * waiting jobs when the timer fires. */
+ * waiting jobs when the timer fires.
+ *
+ * An array's throttle (%N, ArrayTaskThrottle) is a gate too: a task of a
+ * throttled array goes to the engine only while fewer than N of its tasks
+ * are in the engine or running, so that one cycle cannot admit more than N;
+ * the others wait here with Slurm's reason JobArrayTaskLimit, and a task of
+ * the array that starts or ends (touched) lets the next one through. */
 #include "gates.h"
 #include "conf.h"
 #include "depend.h"
@@ -47,6 +53,8 @@ struct sl_gates {
 	uint64_t timer;
 	int64_t timer_due;      /* wall seconds; 0: no timer */
 	int clock;              /* the timer fired: look at the waking jobs */
+	uint64_t thr_array;     /* this pass's throttled array counted last (0: none), */
+	int thr_active;         /* and its tasks in the engine or running */
 };
 
 static struct sl_gates *gates(struct sluiced *d)
@@ -172,7 +180,56 @@ static int stored_cb(const struct sl_job *j, void *arg)
 	return 0;
 }
 
-/* In memory, else in the store (a finished job past minJobAge). */
+/* A whole array as one job (Slurm's test_job_array_*): pending while a
+ * task is, running while one is not ended, else completed when all
+ * completed, or the state of the first that did not; it started when its
+ * last task did, ended when its last task did. */
+static void add_task(struct sl_dep_job *a, const struct sl_job *t)
+{
+	int final = sl_jobstate_is_final(t->state);
+
+	if (!a->found) {
+		a->found = 1;
+		a->state = SL_JOB_COMPLETED;
+	}
+	if (t->state == SL_JOB_PENDING || a->state == SL_JOB_PENDING)
+		a->state = SL_JOB_PENDING;
+	else if (!final || !sl_jobstate_is_final(a->state))
+		a->state = SL_JOB_RUNNING;
+	else if (a->state == SL_JOB_COMPLETED)
+		a->state = t->state;
+	if (t->start_time > a->start_time)
+		a->start_time = t->start_time;
+	if (t->end_time > a->end_time)
+		a->end_time = t->end_time;
+}
+
+static int array_cb(const struct sl_job *j, void *arg)
+{
+	if (j->array_job_id != 0)
+		add_task(arg, j);
+	return 0;
+}
+
+/* Array id's tasks: in memory, and those past minJobAge in the store. */
+static void lookup_array(struct sluiced *d, uint64_t id, struct sl_dep_job *out)
+{
+	struct sl_jobfilter f = {.ids = &id, .n_ids = 1, .history = 1};
+	struct sl_err err = SL_ERR_INIT;
+	size_t i = sl_jobtab_lower(d->jobs, id);
+	const struct sl_job *t = sl_jobtab_at(d->jobs, i);
+
+	if (t == NULL || t->array_job_id != id || sl_jobtab_get(d->jobs, id + 1) == NULL) {
+		if (sl_store_history(d->store, &f, array_cb, out, &err) != 0)
+			sl_err_log("dependency on array %llu: %s", (unsigned long long)id, err.msg);
+		return; /* the store has them all, memory's too */
+	}
+	for (; (t = sl_jobtab_at(d->jobs, i)) != NULL && t->array_job_id == id; i++)
+		add_task(out, t);
+}
+
+/* In memory, else in the store (a finished job past minJobAge); an
+ * array's id, its tasks as one. */
 static int lookup(struct sluiced *d, uint64_t id, struct sl_dep_job *out)
 {
 	const struct sl_job *t = sl_jobtab_get(d->jobs, id);
@@ -185,6 +242,42 @@ static int lookup(struct sluiced *d, uint64_t id, struct sl_dep_job *out)
 	}
 	if (sl_store_job(d->store, id, stored_cb, out, &err) != 0)
 		sl_err_log("dependency on job %llu: %s", (unsigned long long)id, err.msg);
+	if (!out->found)
+		lookup_array(d, id, out);
+	return 0;
+}
+
+static int task_cb(const struct sl_job *j, void *arg)
+{
+	of_job(j, arg);
+	return 0;
+}
+
+/* Array id's task; for an id that is a job, not an array, that job
+ * (aftercorr on it is afterok, as in Slurm). */
+static int lookup_task(struct sluiced *d, uint64_t id, long task, struct sl_dep_job *out)
+{
+	struct sl_taskid want = {id, (uint32_t)task};
+	struct sl_jobfilter f = {.tasks = &want, .n_tasks = 1, .history = 1};
+	struct sl_err err = SL_ERR_INIT;
+	size_t n = sl_jobtab_count(d->jobs);
+
+	memset(out, 0, sizeof(*out));
+	if (sl_jobtab_get(d->jobs, id) != NULL)
+		return lookup(d, id, out);
+	for (size_t i = sl_jobtab_lower(d->jobs, id); i < n; i++) {
+		const struct sl_job *t = sl_jobtab_at(d->jobs, i);
+		if (t->array_job_id != id)
+			break;
+		if (t->array_task_id == task) {
+			of_job(t, out);
+			return 0;
+		}
+	}
+	if (sl_store_history(d->store, &f, task_cb, out, &err) != 0)
+		sl_err_log("dependency on task %llu_%ld: %s", (unsigned long long)id, task, err.msg);
+	if (!out->found && sl_store_job(d->store, id, stored_cb, out, &err) != 0)
+		sl_err_log("dependency on job %llu: %s", (unsigned long long)id, err.msg);
 	return 0;
 }
 
@@ -196,6 +289,11 @@ struct env_arg {
 static int env_lookup(void *arg, uint64_t id, struct sl_dep_job *out)
 {
 	return lookup(((struct env_arg *)arg)->d, id, out);
+}
+
+static int env_lookup_task(void *arg, uint64_t id, long task, struct sl_dep_job *out)
+{
+	return lookup_task(((struct env_arg *)arg)->d, id, task, out);
 }
 
 static int same_singleton(const struct sl_job *a, const struct sl_job *b)
@@ -288,7 +386,8 @@ static int kills(const struct sluiced *d, const struct sl_job *j)
 static int depends(struct sl_gates *g, struct gate *e, struct sl_job *j, int64_t now)
 {
 	struct env_arg ea = {g->d, j};
-	struct sl_dep_env env = {env_lookup, env_singleton, &ea};
+	struct sl_dep_env env = {env_lookup, env_singleton, &ea, env_lookup_task,
+				 j->array_job_id, j->array_task_id};
 	struct sl_err err = SL_ERR_INIT;
 	enum sl_dep_verdict v;
 	int64_t wake = 0;
@@ -322,6 +421,51 @@ static int depends(struct sl_gates *g, struct gate *e, struct sl_job *j, int64_t
 	return 1;
 }
 
+/* ---- array throttles ---- */
+
+static int throttled(const struct sl_job *j)
+{
+	return j->array_job_id != 0 && j->array_throttle > 0;
+}
+
+/* Tasks of j's array in the engine (pending, neither held nor waiting
+ * here) or started and not ended, counted up to its throttle. The tasks'
+ * ids follow the array's id (array.h), so they are one run of the table. */
+static int array_active(struct sl_gates *g, const struct sl_job *j)
+{
+	struct sl_jobtab *t = g->d->jobs;
+	size_t i = sl_jobtab_lower(t, j->array_job_id), n = sl_jobtab_count(t);
+	int active = 0;
+
+	if (g->thr_array == j->array_job_id)
+		return g->thr_active;
+	for (; i < n && active < j->array_throttle; i++) {
+		const struct sl_job *o = sl_jobtab_at(t, i);
+		if (o->array_job_id != j->array_job_id)
+			break;
+		if (o == j || sl_jobstate_is_final(o->state))
+			continue;
+		if (o->state != SL_JOB_PENDING || (!o->spec.hold && find(g, o->id) == NULL))
+			active++;
+	}
+	g->thr_array = j->array_job_id;
+	g->thr_active = active;
+	return active;
+}
+
+/* Room for throttled task j under its array's throttle? 0: it waits. */
+static int throttle_room(struct sl_gates *g, struct sl_job *j)
+{
+	if (!throttled(j))
+		return 1;
+	if (array_active(g, j) >= j->array_throttle) {
+		set_reason(j, "JobArrayTaskLimit");
+		return 0;
+	}
+	g->thr_active++; /* it goes in */
+	return 1;
+}
+
 /* Look at waiting job j now: keep it (1), or it left (0: into the engine;
  * or cancelled). Its record is saved either way. */
 static int check(struct sl_gates *g, struct sl_job *j, int64_t now, struct sl_err *err)
@@ -342,6 +486,8 @@ static int check(struct sl_gates *g, struct sl_job *j, int64_t now, struct sl_er
 		set_reason(j, "BeginTime");
 		r = 1;
 	}
+	if (r == 0 && !throttle_room(g, j))
+		r = 1;
 	if (r == 1)
 		return sl_lifecycle_save(g->d, j, err) == 0 ? 1 : -1;
 	drop(g, j->id);
@@ -363,7 +509,9 @@ int sl_gates_queue(struct sluiced *d, struct sl_job *j, struct sl_err *err)
 
 	if (j->state != SL_JOB_PENDING || j->spec.hold)
 		return 0;
-	if (j->dependency == NULL && j->eligible_time <= now && find(g, j->id) == NULL) {
+	g->thr_array = 0; /* counted afresh: states changed since */
+	if (j->dependency == NULL && j->eligible_time <= now && find(g, j->id) == NULL &&
+	    !throttled(j)) {
 		if (j->eligible_time == 0) /* the common case: straight in */
 			j->eligible_time = now;
 		return sl_schedctl_add(d->sched, j, err);
@@ -413,8 +561,14 @@ static int concerned(struct sl_gates *g, const struct gate *e, const struct sl_j
 		const struct sl_job *t;
 		if (sl_dep_names(&e->deps, g->touched[i]))
 			return 1;
+		if ((t = sl_jobtab_get(g->d->jobs, g->touched[i])) != NULL && t->array_job_id != 0 &&
+		    sl_dep_names(&e->deps, t->array_job_id))
+			return 1;
 		if (single && (t = sl_jobtab_get(g->d->jobs, g->touched[i])) != NULL &&
 		    same_singleton(t, j))
+			return 1;
+		if (throttled(j) && (t = sl_jobtab_get(g->d->jobs, g->touched[i])) != NULL &&
+		    t->array_job_id == j->array_job_id)
 			return 1;
 	}
 	return 0;
@@ -435,6 +589,7 @@ static void pass(struct sl_gates *g, int64_t now)
 	}
 	g->ntouched = 0;
 	g->clock = 0;
+	g->thr_array = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct sl_job *j = sl_jobtab_get(g->d->jobs, ids[i]);
 		struct sl_err err = SL_ERR_INIT;
@@ -466,6 +621,16 @@ void sl_gates_turn(struct sluiced *d)
 
 /* ---- at submit ---- */
 
+/* Is id a job of the store's (not an array's id)? */
+static int stored_job(struct sluiced *d, uint64_t id)
+{
+	struct sl_dep_job t = {0};
+	struct sl_err err = SL_ERR_INIT;
+
+	(void)sl_store_job(d->store, id, stored_cb, &t, &err);
+	return t.found;
+}
+
 int sl_gates_depend(struct sluiced *d, struct sl_job *j, const char *text, struct sl_err *err)
 {
 	struct sl_deplist l;
@@ -480,11 +645,17 @@ int sl_gates_depend(struct sluiced *d, struct sl_job *j, const char *text, struc
 		/* Slurm accepts a job it does not know, since it may have purged
 		 * it; the store never forgets one, so here it never existed. A
 		 * job cannot wait for itself. */
-		lookup(d, l.v[i].id, &t);
+		if (l.v[i].task >= 0)
+			lookup_task(d, l.v[i].id, l.v[i].task, &t);
+		else
+			lookup(d, l.v[i].id, &t);
 		if (!t.found || l.v[i].id == j->id) {
 			sl_deplist_clear(&l);
 			return sl_err_set(err, SL_EINVAL, "Job dependency problem");
 		}
+		if (l.v[i].task == -1 && sl_jobtab_get(d->jobs, l.v[i].id) == NULL &&
+		    !stored_job(d, l.v[i].id))
+			l.v[i].task = SL_DEP_ALL_TASKS; /* an array: "N_*", as Slurm shows it */
 	}
 	free(j->dependency);
 	j->dependency = sl_dep_format(&l);

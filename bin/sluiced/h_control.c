@@ -61,6 +61,11 @@ static void cancel_one(struct sluiced *d, const struct sl_peer *p, struct sl_job
 	else if (r == 0)
 		r = signal_one(d, p, j, sig, scope, &err);
 	result(arr, j->id, r ? err.code : 0, err.msg);
+	if (j->array_job_id != 0) { /* the id users know it by */
+		json_object *last = json_object_array_get_idx(arr, json_object_array_length(arr) - 1);
+		json_object_object_add(last, "array_job_id", json_object_new_int64((int64_t)j->array_job_id));
+		json_object_object_add(last, "array_task_id", json_object_new_int(j->array_task_id));
+	}
 }
 
 static int flag(json_object *req, const char *key)
@@ -88,7 +93,7 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	scope = flag(req, "full") ? SCOPE_FULL : flag(req, "batch") ? SCOPE_BATCH : SCOPE_STEPS;
 	arr = json_object_new_array();
 	for (size_t i = 0; i < f.n_ids; i++)
-		if (sl_jobtab_get(d->jobs, f.ids[i]) == NULL)
+		if (sl_jobtab_get(d->jobs, f.ids[i]) == NULL && !sl_h_is_array(d, f.ids[i]))
 			result(arr, f.ids[i], SL_ENOENT, "Invalid job id specified");
 	n = sl_jobtab_count(d->jobs);
 	for (size_t i = 0; i < n; i++) {
@@ -96,7 +101,7 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		/* Filters other than ids skip finished jobs, as Slurm does
 		 * (and completing ones: finished there, flagged COMPLETING). */
 		if (!sl_jobfilter_match(&f, j) ||
-		    (f.n_ids == 0 && (sl_jobstate_is_final(j->state) ||
+		    (f.n_ids + f.n_tasks == 0 && (sl_jobstate_is_final(j->state) ||
 				      j->state == SL_JOB_COMPLETING)))
 			continue;
 		cancel_one(d, p, j, sig, scope, arr);
@@ -212,6 +217,49 @@ static const struct {
 	{"resume", SL_OP_SUSPEND, op_resume},
 };
 
+int sl_h_is_array(struct sluiced *d, uint64_t id)
+{
+	const struct sl_job *t = sl_jobtab_at(d->jobs, sl_jobtab_lower(d->jobs, id));
+	return t != NULL && t->array_job_id == id;
+}
+
+int sl_h_array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, enum sl_op rule,
+		    sl_h_task_fn fn, void *arg, struct sl_err *err)
+{
+	struct sl_err first = SL_ERR_INIT;
+	size_t n = sl_jobtab_count(d->jobs);
+	int done = 0, r = 0;
+
+	for (size_t i = sl_jobtab_lower(d->jobs, id); i < n; i++) {
+		struct sl_job *t = sl_jobtab_at(d->jobs, i);
+		struct sl_err e = SL_ERR_INIT;
+		int rc;
+		if (t->array_job_id != id)
+			break;
+		if (sl_jobstate_is_final(t->state))
+			continue;
+		if ((rc = sl_authz_job(p, t, rule, &e)) == 0)
+			rc = fn(d, p, t, arg, &e);
+		if (rc == 0)
+			done = 1;
+		else if (r == 0 || (r == -SL_ESTATE && rc != -SL_ESTATE)) {
+			r = rc;
+			first = e;
+		}
+	}
+	if (!done && r == 0)
+		return sl_err_set(err, SL_ESTATE, "Job has already finished");
+	if (r == 0 || (done && r == -SL_ESTATE))
+		return 0;
+	return sl_err_set(err, first.code ? first.code : -r, "%s", first.msg);
+}
+
+static int verb_fn(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, void *arg,
+		   struct sl_err *err)
+{
+	return verbs[*(size_t *)arg].fn(d, p, j, err);
+}
+
 int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		 json_object *rep, struct sl_err *err)
 {
@@ -232,7 +280,9 @@ int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	if (!json_object_object_get_ex(req, "id", &v) || !json_object_is_type(v, json_type_int))
 		return sl_err_set(err, SL_EPROTO, "control: id is missing");
 	id = (unsigned long long)json_object_get_int64(v);
-	if ((j = sl_jobtab_get(d->jobs, id)) == NULL)
+	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id))
+		return sl_h_array_each(d, p, id, verbs[i].rule, verb_fn, &i, err);
+	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
 	if ((r = sl_authz_job(p, j, verbs[i].rule, err)) != 0)
 		return r;

@@ -1,4 +1,5 @@
 /* h_query.c - read-only requests: jobs (squeue/sacct/scontrol). */
+#include "array.h"
 #include "authz.h"
 #include "buf.h"
 #include "handlers.h"
@@ -75,16 +76,194 @@ static int add_runs(struct hist *h, const struct sl_jobfilter *f, const struct s
 	return r;
 }
 
+/* ---- an array's pending tasks folded (filter.fold) ---- */
+
+/* The groups of the array being listed already written as one record:
+ * tasks of one array are one run of ids, so the groups of the array at
+ * hand are enough (a group is a name and a partition; there is more than
+ * one only after scontrol update). Each group's meta is its last pending task: Slurm's
+ * pending meta record holds the tasks it never split off, and gives up
+ * its last one last. */
+struct fold {
+	uint64_t array;
+	const struct sl_job **meta; /* a group's meta, which names its group */
+	size_t n, cap;
+};
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
+}
+
+static int same_group(const struct sl_job *a, const struct sl_job *b)
+{
+	return a->array_job_id == b->array_job_id && same_str(a->spec.name, b->spec.name) &&
+	       same_str(a->spec.partition, b->spec.partition);
+}
+
+/* A task Slurm would have split off its meta record: held or released on
+ * its own, or requeued. squeue folds it back in (its reason joins the
+ * meta's), squeue -r lists it on its own. */
+static int split_off(const struct sl_job *t, const struct sl_job *meta)
+{
+	return t != meta && (t->spec.hold != meta->spec.hold || t->attempt > 0);
+}
+
+/* j's group's meta when the group was written, else NULL. */
+static const struct sl_job *folded(struct fold *fo, const struct sl_job *j)
+{
+	if (fo->array != j->array_job_id) {
+		fo->array = j->array_job_id;
+		fo->n = 0;
+	}
+	for (size_t i = 0; i < fo->n; i++)
+		if (same_group(fo->meta[i], j))
+			return fo->meta[i];
+	return NULL;
+}
+
+/* Append to *merged the reason of split task t unless it is there
+ * (squeue's _merge_job_reason). */
+static void merge_reason(char **merged, const struct sl_job *t)
+{
+	const char *r = t->reason ? t->reason : "None";
+	char *m;
+
+	if (strstr(*merged, r) != NULL)
+		return;
+	m = sl_xasprintf("%s,%s", *merged, r);
+	free(*merged);
+	*merged = m;
+}
+
+/* The group of pending task i of the table, written as one record: its
+ * first task with the group's tasks' text and its meta's reason (with
+ * those of tasks split off, when they fold in: fold 1). A task left alone
+ * is itself, N_I, unless it is the array's last (the meta holds it). */
+static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilter *f,
+		      struct fold *fo, size_t i)
+{
+	struct sl_job *head = NULL, *meta = sl_jobtab_at(d->jobs, i), *t;
+	size_t n = sl_jobtab_count(d->jobs), k = 0, cap = 0, end = i;
+	char *reason = NULL, *text = NULL, *merged;
+	uint32_t *ids = NULL;
+	int r;
+
+	for (; end < n && (t = sl_jobtab_at(d->jobs, end))->array_job_id == meta->array_job_id; end++)
+		if (t->state == SL_JOB_PENDING && same_group(t, meta) && sl_jobfilter_match(f, t))
+			meta = t;
+	sl_schedctl_explain(d->sched, meta);
+	merged = sl_xstrdup(meta->reason ? meta->reason : "None");
+	for (; i < end; i++) {
+		t = sl_jobtab_at(d->jobs, i);
+		if (t->state != SL_JOB_PENDING || !same_group(t, meta) || !sl_jobfilter_match(f, t))
+			continue;
+		if (split_off(t, meta) && f->fold > 1)
+			continue; /* -r: listed on its own */
+		if (split_off(t, meta)) {
+			sl_schedctl_explain(d->sched, t);
+			merge_reason(&merged, t);
+		}
+		if (head == NULL)
+			head = t;
+		ids = sl_xgrow(ids, &cap, k + 1, sizeof(*ids));
+		ids[k++] = (uint32_t)t->array_task_id;
+	}
+	fo->meta = sl_xgrow(fo->meta, &fo->cap, fo->n + 1, sizeof(*fo->meta));
+	fo->meta[fo->n++] = meta;
+	if (head == NULL || (k == 1 && head->array_task_id != sl_array_last(head->spec.array))) {
+		free(ids);
+		free(merged);
+		if (head == NULL)
+			return 0;
+		sl_schedctl_explain(d->sched, head);
+		return add_job(h, head);
+	}
+	head->array_tasks = f->fold > 1 ? sl_array_fmt_full(ids, k, (uint32_t)head->array_throttle)
+				       : sl_array_fmt(ids, k, (uint32_t)head->array_throttle);
+	reason = head->reason, text = head->reason_text; /* lent for the listing */
+	head->reason = merged, head->reason_text = meta->reason_text;
+	r = add_job(h, head);
+	head->reason = reason, head->reason_text = text;
+	free(merged);
+	free(head->array_tasks);
+	head->array_tasks = NULL;
+	free(ids);
+	return r;
+}
+
+/* A pending array task in a folded listing: its group once, and with
+ * fold 2 (-r) the tasks split off on their own. */
+static int add_pending_task(struct sluiced *d, struct hist *h, const struct sl_jobfilter *f,
+			    struct fold *fo, size_t i)
+{
+	struct sl_job *j = sl_jobtab_at(d->jobs, i);
+	const struct sl_job *meta = folded(fo, j);
+	int r = 0;
+
+	if (meta == NULL) {
+		if ((r = add_folded(d, h, f, fo, i)) != 0)
+			return r;
+		meta = folded(fo, j);
+	}
+	if (f->fold > 1 && meta != NULL && split_off(j, meta)) {
+		sl_schedctl_explain(d->sched, j);
+		r = add_job(h, j);
+	}
+	return r;
+}
+
+/* The history, folded: an array's tasks cancelled while pending, all at
+ * once, are one record, as Slurm's meta record is ("N_[0-4]" CANCELLED):
+ * it never split them off. The store lists in id order, so such a group
+ * is a run of rows; it is written once the run ends. */
 struct hist_arg {
 	struct hist *h;
 	const struct sl_jobfilter *f;
+	struct sl_job *grp;     /* the run's first record (a copy), or NULL */
+	uint32_t *ids;          /* and its tasks */
+	size_t n, cap;
 };
+
+static int never_ran(const struct sl_job *j)
+{
+	return j->array_job_id != 0 && j->state == SL_JOB_CANCELLED && j->nodelist == NULL;
+}
+
+static int flush(struct hist_arg *a)
+{
+	struct sl_job *g = a->grp;
+	int r;
+
+	if (g == NULL)
+		return 0;
+	if (a->n > 1 || g->array_task_id == sl_array_last(g->spec.array))
+		g->array_tasks = sl_array_fmt(a->ids, a->n, (uint32_t)g->array_throttle);
+	r = add_job(a->h, g);
+	sl_job_free(g);
+	a->grp = NULL;
+	a->n = 0;
+	return r;
+}
 
 static int hist_cb(const struct sl_job *j, void *arg)
 {
 	struct hist_arg *a = arg;
-	int r = a->f->duplicates ? add_runs(a->h, a->f, j) : 0;
-	return r ? r : add_job(a->h, j);
+	int r;
+
+	if (a->f->fold && never_ran(j)) {
+		if (a->grp != NULL && (!same_group(a->grp, j) || a->grp->end_time != j->end_time) &&
+		    (r = flush(a)) != 0)
+			return r;
+		if (a->grp == NULL)
+			a->grp = sl_job_copy(j);
+		a->ids = sl_xgrow(a->ids, &a->cap, a->n + 1, sizeof(*a->ids));
+		a->ids[a->n++] = (uint32_t)j->array_task_id;
+		return 0;
+	}
+	if ((r = flush(a)) != 0 || (r = a->f->duplicates ? add_runs(a->h, a->f, j) : 0) != 0)
+		return r;
+	return add_job(a->h, j);
 }
 
 /* {"jobs":[...],"now":T}, written as text (see job_text.c). */
@@ -95,14 +274,16 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	json_object *fo = NULL;
 	size_t n = sl_jobtab_count(d->jobs);
 	struct hist h = {rep, 0, p, err};
-	struct hist_arg ha = {&h, &f};
+	struct hist_arg ha = {&h, &f, NULL, NULL, 0, 0};
+	struct fold fold = {0};
 	int r;
 
 	json_object_object_get_ex(req, "filter", &fo);
 	if ((r = sl_jobfilter_from_obj(fo, &f, err)) != 0)
 		return r;
 	sl_buf_addstr(rep, "{\"jobs\":[");
-	if (f.history && (r = sl_store_history(d->store, &f, hist_cb, &ha, err)) != 0)
+	if (f.history && ((r = sl_store_history(d->store, &f, hist_cb, &ha, err)) != 0 ||
+			  (r = flush(&ha)) != 0))
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		struct sl_job *j = sl_jobtab_at(d->jobs, i);
@@ -111,6 +292,11 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 			continue;
 		if (!sl_jobfilter_match(&f, j))
 			continue;
+		if (f.fold && j->array_job_id != 0 && j->state == SL_JOB_PENDING) {
+			if ((r = add_pending_task(d, &h, &f, &fold, i)) != 0)
+				goto out;
+			continue;
+		}
 		if (j->state == SL_JOB_PENDING)
 			sl_schedctl_explain(d->sched, j);
 		if (f.history && f.duplicates && (r = add_runs(&h, &f, j)) != 0)
@@ -121,6 +307,9 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	if (sl_buf_addf(rep, "],\"now\":%lld}", (long long)time(NULL)) != 0)
 		r = too_big(&h);
 out:
+	free(fold.meta);
+	sl_job_free(ha.grp);
+	free(ha.ids);
 	sl_jobfilter_clear(&f);
 	return r;
 }

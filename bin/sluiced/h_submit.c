@@ -2,6 +2,7 @@
  * (libbatch/submit.c) with the caller's rights, gets an id and is stored.
  * The reply waits for the loop turn's commit, so a printed id is always
  * durable. */
+#include "array.h"
 #include "limgate.h"
 #include "buf.h"
 #include "handlers.h"
@@ -54,6 +55,57 @@ static int test_only(struct sluiced *d, struct sl_job *j, struct sl_buf *rep,
 	return 0;
 }
 
+/* A job array: N from the store's counter, then one record per task with
+ * ids N+1..N+K in this one turn (array.h), each stored, gated and queued
+ * as a job of its own; the reply is N. The records go out in the same
+ * commit, so an acknowledged array is whole on disk. */
+static int submit_array(struct sluiced *d, struct sl_job *j, const struct sl_array *a,
+			struct sl_buf *rep, struct sl_err *err)
+{
+	char *spec = sl_store_spec_text(&j->spec); /* the tasks' one spec */
+	uint64_t first = 0, id = 0;
+	int r = sl_store_next_id(d->store, &first, err); /* N: the array's, no record's */
+
+	sl_job_shed(j); /* the tasks are copies, without what only a launch reads */
+	for (size_t i = 0; r == 0 && i < sl_array_count(a); i++) {
+		struct sl_job *t;
+		if ((r = sl_store_next_id(d->store, &id, err)) != 0)
+			break;
+		t = sl_submit_array_task(j, a, i, first, id);
+		if ((r = sl_store_insert_spec(d->store, t, spec, err)) == 0)
+			r = sl_gates_queue(d, t, err);
+		if (r == 0)
+			sl_jobtab_add(d->jobs, t);
+		else
+			sl_job_free(t);
+	}
+	if (r == 0)
+		sl_buf_addf(rep, "{\"id\":%llu}", (unsigned long long)first);
+	free(spec);
+	return r;
+}
+
+static int array_cb(const struct sl_job *j, void *arg)
+{
+	*(uint64_t *)arg = j->array_job_id;
+	return 0;
+}
+
+/* The id sbatch printed for job id: its array's for an array's task (its
+ * first task holds the submit key). */
+static uint64_t array_of(struct sluiced *d, uint64_t id)
+{
+	const struct sl_job *j = sl_jobtab_get(d->jobs, id);
+	struct sl_err err = SL_ERR_INIT;
+	uint64_t arr = 0;
+
+	if (j != NULL)
+		arr = j->array_job_id;
+	else if (sl_store_job(d->store, id, array_cb, &arr, &err) != 0)
+		sl_err_log("job %llu: %s", (unsigned long long)id, err.msg);
+	return arr != 0 ? arr : id;
+}
+
 /* The request is read from its text (job_parse.c) and the reply written as
  * text: no json-c tree per submission. */
 int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, size_t len,
@@ -61,6 +113,7 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 {
 	struct sl_job *j = sl_job_new();
 	struct sl_peer who = *p;
+	struct sl_array *arr = NULL;
 	uint64_t had = 0;
 	unsigned flags = 0;
 	int r;
@@ -81,6 +134,7 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 	    (r = sl_store_find_key(d->store, p->uid, j->submit_key, &had, err)) != 0)
 		goto out;
 	if (had != 0) {
+		had = array_of(d, had);
 		sl_info("job %llu: submitted again with its key: the same job", (unsigned long long)had);
 		sl_buf_addf(rep, "{\"id\":%llu}", (unsigned long long)had);
 		goto out;
@@ -100,6 +154,13 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 	j->submit_time = j->eligible_time = (int64_t)time(NULL);
 	if ((r = sl_gates_submit(d, j, err)) != 0) /* -d, --begin (gates.c) */
 		goto out;
+	if ((r = sl_submit_array_tasks(d->conf, j, &arr, err)) != 0)
+		goto out;
+	if (arr != NULL) {
+		if ((r = sl_store_begin(d->store, err)) == 0)
+			r = submit_array(d, j, arr, rep, err);
+		goto out;
+	}
 	if ((r = sl_store_begin(d->store, err)) != 0 ||
 	    (r = sl_store_next_id(d->store, &j->id, err)) != 0 ||
 	    (r = sl_store_insert(d->store, j, err)) != 0)
@@ -111,6 +172,7 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 	sl_jobtab_add(d->jobs, j);
 	j = NULL;
 out:
+	sl_array_free(arr);
 	sl_job_free(j);
 	return r;
 }

@@ -220,6 +220,22 @@ static int f_comment(struct upd *u, json_object *v, struct sl_err *err)
 	return 0;
 }
 
+/* ArrayTaskThrottle=M (0: none): how many of the array's tasks may run at
+ * once; the gates (gates.c) hold the others back. A job that is not an
+ * array takes it and changes nothing, as in Slurm. */
+static int f_throttle(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t m = json_object_get_int64(v);
+
+	if (m < 0 || m > INT32_MAX)
+		return sl_err_set(err, SL_EINVAL, "Invalid ArrayTaskThrottle value");
+	if (u->n->array_job_id == 0)
+		return 0;
+	u->n->array_throttle = (int)m;
+	u->requeue = 1;
+	return 0;
+}
+
 static const struct {
 	const char *key;
 	json_type type;
@@ -237,6 +253,7 @@ static const struct {
 	{"begin_time", json_type_int, f_begin},
 	{"name", json_type_string, f_name},
 	{"comment", json_type_string, f_comment},
+	{"array_throttle", json_type_int, f_throttle},
 };
 
 static int apply(struct upd *u, json_object *set, struct sl_err *err)
@@ -357,18 +374,28 @@ out:
 	return r;
 }
 
+static int update_fn(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, void *set,
+		     struct sl_err *err)
+{
+	return sl_update_job(d, p, j, set, err);
+}
+
 int sl_h_update(struct sluiced *d, const struct sl_peer *p, json_object *req, json_object *rep,
 		struct sl_err *err)
 {
 	json_object *v, *set;
 	struct sl_job *j;
+	uint64_t id;
 	int r;
 
 	if (!json_object_object_get_ex(req, "id", &v) || !json_object_is_type(v, json_type_int) ||
 	    !json_object_object_get_ex(req, "set", &set) ||
 	    !json_object_is_type(set, json_type_object))
 		return sl_err_set(err, SL_EPROTO, "update: id or set is missing");
-	if ((j = sl_jobtab_get(d->jobs, (uint64_t)json_object_get_int64(v))) == NULL)
+	id = (uint64_t)json_object_get_int64(v);
+	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id))
+		return sl_h_array_each(d, p, id, SL_OP_UPDATE, update_fn, set, err);
+	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
 	if ((r = sl_authz_job(p, j, SL_OP_UPDATE, err)) != 0)
 		return r;

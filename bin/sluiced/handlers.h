@@ -23,6 +23,17 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	      struct sl_buf *rep, struct sl_err *err);
 int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		json_object *rep, struct sl_err *err);
+/* 1 when id is an array's id (array.h): no record, its tasks follow it. */
+int sl_h_is_array(struct sluiced *d, uint64_t id);
+/* A request on array N: fn on each of its tasks not yet ended that p may
+ * act on (authz.c's rule), as Slurm applies it to the array's records. A
+ * task it does not apply to in its state (-SL_ESTATE) is passed over when
+ * another took it; else the first other refusal is the answer, and with
+ * no task left, "Job has already finished". */
+typedef int (*sl_h_task_fn)(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
+			    void *arg, struct sl_err *err);
+int sl_h_array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, enum sl_op rule,
+		    sl_h_task_fn fn, void *arg, struct sl_err *err);
 int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		 json_object *rep, struct sl_err *err);
 /* qhold/qrls: PBS's holds by kind (h_hold.c). */

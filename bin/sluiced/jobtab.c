@@ -33,7 +33,7 @@ void sl_jobtab_add(struct sl_jobtab *t, struct sl_job *j)
 	t->n++;
 }
 
-struct sl_job *sl_jobtab_get(const struct sl_jobtab *t, uint64_t id)
+size_t sl_jobtab_lower(const struct sl_jobtab *t, uint64_t id)
 {
 	size_t lo = 0, hi = t->n;
 	while (lo < hi) {
@@ -43,6 +43,12 @@ struct sl_job *sl_jobtab_get(const struct sl_jobtab *t, uint64_t id)
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+struct sl_job *sl_jobtab_get(const struct sl_jobtab *t, uint64_t id)
+{
+	size_t lo = sl_jobtab_lower(t, id);
 	return lo < t->n && t->v[lo]->id == id ? t->v[lo] : NULL;
 }
 

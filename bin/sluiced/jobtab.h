@@ -17,6 +17,8 @@ void sl_jobtab_free(struct sl_jobtab *t);          /* frees the jobs too */
 void sl_jobtab_add(struct sl_jobtab *t, struct sl_job *j);
 struct sl_job *sl_jobtab_get(const struct sl_jobtab *t, uint64_t id); /* borrowed */
 size_t sl_jobtab_count(const struct sl_jobtab *t);
+/* The index of the first job whose id is id or more (count: none). */
+size_t sl_jobtab_lower(const struct sl_jobtab *t, uint64_t id);
 struct sl_job *sl_jobtab_at(const struct sl_jobtab *t, size_t i);     /* id order */
 /* Drop final jobs that ended before `before` (after minJobAge). */
 void sl_jobtab_expire(struct sl_jobtab *t, int64_t before);

@@ -384,16 +384,31 @@ static int put_row(struct sl_store *s, int insert, const struct sl_job *j, const
 	return rc == SQLITE_FULL ? broke(s, err) : r;
 }
 
+static int insert_text(struct sl_store *s, const struct sl_job *j, char *spec, struct sl_err *err);
+
 /* The spec's text stays with the transaction until it commits: a full
  * disk keeps it, since the daemon sheds the job's script and environment. */
 int sl_store_insert(struct sl_store *s, const struct sl_job *j, struct sl_err *err)
 {
-	char *spec;
+	return s->broken ? full(s, err) : insert_text(s, j, spec_text(&j->spec), err);
+}
+
+char *sl_store_spec_text(const struct sl_jobspec *spec)
+{
+	return spec_text(spec);
+}
+
+int sl_store_insert_spec(struct sl_store *s, const struct sl_job *j, const char *spec,
+			 struct sl_err *err)
+{
+	return s->broken ? full(s, err) : insert_text(s, j, sl_xstrdup(spec), err);
+}
+
+/* Consumes spec. */
+static int insert_text(struct sl_store *s, const struct sl_job *j, char *spec, struct sl_err *err)
+{
 	int r;
 
-	if (s->broken)
-		return full(s, err);
-	spec = spec_text(&j->spec);
 	if ((r = put_row(s, 1, j, spec, err)) == 0)
 		wlist_push(&s->tx, j->id, 1, spec);
 	else

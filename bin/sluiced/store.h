@@ -66,6 +66,11 @@ int sl_store_room(struct sl_store *s, struct sl_err *err);
 int sl_store_next_id(struct sl_store *s, uint64_t *id, struct sl_err *err);
 /* A new job, whole. -SL_EBUSY on a full disk (the job is not kept). */
 int sl_store_insert(struct sl_store *s, const struct sl_job *j, struct sl_err *err);
+/* The same with the spec's stored text given (sl_store_spec_text, caller
+ * frees): an array's tasks share one spec, written once. */
+char *sl_store_spec_text(const struct sl_jobspec *spec);
+int sl_store_insert_spec(struct sl_store *s, const struct sl_job *j, const char *spec,
+			 struct sl_err *err);
 /* Write the mutable record fields (state, times, exit, nodes, reason...). */
 int sl_store_update(struct sl_store *s, const struct sl_job *j, struct sl_err *err);
 /* The spec of job id as submitted, whole (environment, arguments and
@@ -93,12 +98,14 @@ int sl_store_load_live(struct sl_store *s, int64_t ended_since, struct sl_job **
 /* History for sacct: the final jobs that match f, and whose end is at or
  * after f->start_after (0: any) and whose start is at or before
  * f->end_before (0: any), calling cb for each (the job is borrowed for the
- * call). Records kept through a full disk are listed as they are now. */
+ * call; its spec without env, argv and script: sl_jobspec_parse_listing).
+ * Records kept through a full disk are listed as they are now. */
 typedef int (*sl_store_job_cb)(const struct sl_job *j, void *arg);
 int sl_store_history(struct sl_store *s, const struct sl_jobfilter *f, sl_store_job_cb cb,
 		     void *arg, struct sl_err *err);
 
-/* Job id, whatever its state, to cb (borrowed for the call); cb is not
+/* Job id, whatever its state, to cb (borrowed for the call, its spec as
+ * sl_store_history's); cb is not
  * called when there is no such job. Through the primary key: for the jobs
  * a dependency names that have left the daemon's memory. */
 int sl_store_job(struct sl_store *s, uint64_t id, sl_store_job_cb cb, void *arg,

@@ -150,6 +150,10 @@ int store_add_columns(struct sl_store *s, struct sl_err *err)
 	if (r == 0)
 		r = store_exec(s, "CREATE UNIQUE INDEX IF NOT EXISTS jobs_submit_key ON"
 			       " jobs(uid, submit_key) WHERE submit_key IS NOT NULL;", err);
+	/* An array's tasks, found by its id (sl_store_history). */
+	if (r == 0)
+		r = store_exec(s, "CREATE INDEX IF NOT EXISTS jobs_array ON jobs(array_job_id);",
+			       err);
 	return r;
 }
 
@@ -196,7 +200,7 @@ void store_bind_row(sqlite3_stmt *st, int insert, const struct sl_job *j, const 
 /* ---- reading ---- */
 
 static int read_col(sqlite3_stmt *st, int i, const struct col *c, struct sl_job *j,
-		    struct sl_err *err)
+		    int listing, struct sl_err *err)
 {
 	/* Text only for text columns: asking an integer for it formats one. */
 	const char *text = c->type >= C_STR ? (const char *)sqlite3_column_text(st, i) : NULL;
@@ -215,18 +219,20 @@ static int read_col(sqlite3_stmt *st, int i, const struct col *c, struct sl_job 
 		j->state = state < 0 ? SL_JOB_FAILED : (enum sl_jobstate)state;
 		break;
 	case C_SPEC:
-		return sl_jobspec_parse(text, (size_t)sqlite3_column_bytes(st, i), &j->spec, err);
+		return (listing ? sl_jobspec_parse_listing : sl_jobspec_parse)(
+			text, (size_t)sqlite3_column_bytes(st, i), &j->spec, err);
 	}
 	return 0;
 }
 
-static int row_to_job(sqlite3_stmt *st, struct sl_job **out, struct sl_err *err)
+/* listing: for a listing, without what only a launch reads of the spec. */
+static int row_to_job(sqlite3_stmt *st, struct sl_job **out, int listing, struct sl_err *err)
 {
 	struct sl_job *j = sl_job_new();
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < NCOLS; i++)
-		r = read_col(st, (int)i, &cols[i], j, err);
+		r = read_col(st, (int)i, &cols[i], j, listing, err);
 	if (r != 0) {
 		sl_job_free(j);
 		j = NULL;
@@ -265,7 +271,7 @@ static int prepare_select(struct sl_store *s, const char *where, sqlite3_stmt **
 /* cb for each readable row that matches f (NULL: every row), but for the
  * jobs whose newer record is kept in memory. */
 static int query(struct sl_store *s, sqlite3_stmt *st, const struct sl_jobfilter *f,
-		 sl_store_job_cb cb, void *arg, struct sl_err *err)
+		 int listing, sl_store_job_cb cb, void *arg, struct sl_err *err)
 {
 	int rc, r = 0;
 	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -274,7 +280,7 @@ static int query(struct sl_store *s, sqlite3_stmt *st, const struct sl_jobfilter
 		struct sl_job *j;
 		if (s->kept.n > 0 && store_kept_find(s, id) != NULL)
 			continue;
-		if (row_to_job(st, &j, &why) != 0) {
+		if (row_to_job(st, &j, listing, &why) != 0) {
 			unreadable(s, id, why.msg);
 			continue;
 		}
@@ -314,7 +320,7 @@ int sl_store_load_live(struct sl_store *s, int64_t ended_since, struct sl_job **
 	if ((r = prepare_select(s, "final=0 OR end_time>=? ORDER BY id", &st, err)))
 		return r;
 	sqlite3_bind_int64(st, 1, ended_since);
-	if ((r = query(s, st, NULL, collect_cb, &c, err)) != 0) {
+	if ((r = query(s, st, NULL, 0, collect_cb, &c, err)) != 0) {
 		sl_job_free_array(c.v, c.n);
 		return r;
 	}
@@ -344,21 +350,54 @@ int sl_store_job(struct sl_store *s, uint64_t id, sl_store_job_cb cb, void *arg,
 	if ((r = prepare_select(s, "id=?", &st, err)) != 0)
 		return r;
 	sqlite3_bind_int64(st, 1, (int64_t)id);
-	return query(s, st, NULL, cb, arg, err);
+	return query(s, st, NULL, 1, cb, arg, err);
+}
+
+/* A few job ids (sacct -j) go to SQL too: the jobs, and the tasks of the
+ * arrays they name (through the array_job_id index), so that a query for
+ * one array reads its rows, not the whole history. */
+#define IDS_IN_SQL 64
+
+static char *ids_sql(const struct sl_jobfilter *f)
+{
+	struct sl_buf *b;
+	char *sql;
+
+	if (f->n_ids + f->n_tasks == 0 || f->n_ids + f->n_tasks > IDS_IN_SQL)
+		return sl_xstrdup("");
+	b = sl_buf_new(1 << 12);
+	sl_buf_addstr(b, " AND (id IN (0");
+	for (size_t i = 0; i < f->n_ids; i++)
+		sl_buf_addf(b, ",%llu", (unsigned long long)f->ids[i]);
+	sl_buf_addstr(b, ") OR array_job_id IN (0");
+	for (size_t i = 0; i < f->n_ids; i++)
+		sl_buf_addf(b, ",%llu", (unsigned long long)f->ids[i]);
+	for (size_t i = 0; i < f->n_tasks; i++)
+		sl_buf_addf(b, ",%llu", (unsigned long long)f->tasks[i].job);
+	sl_buf_addstr(b, "))");
+	sql = sl_buf_steal(b);
+	sl_buf_free(b);
+	return sql;
 }
 
 int sl_store_history(struct sl_store *s, const struct sl_jobfilter *f, sl_store_job_cb cb,
 		     void *arg, struct sl_err *err)
 {
 	sqlite3_stmt *st;
+	char *ids = ids_sql(f), *where;
 	int r;
-	if ((r = prepare_select(s, "final=1 AND (?1<0 OR uid=?1) AND (?2=0 OR end_time>=?2)"
-				" AND (?3=0 OR start_time<=?3) ORDER BY id", &st, err)))
+
+	where = sl_xasprintf("final=1 AND (?1<0 OR uid=?1) AND (?2=0 OR end_time>=?2)"
+			     " AND (?3=0 OR start_time<=?3)%s ORDER BY id", ids);
+	r = prepare_select(s, where, &st, err);
+	free(where);
+	free(ids);
+	if (r != 0)
 		return r;
 	sqlite3_bind_int64(st, 1, f->n_uids == 1 ? (int64_t)f->uids[0] : -1);
 	sqlite3_bind_int64(st, 2, f->start_after);
 	sqlite3_bind_int64(st, 3, f->end_before);
-	if ((r = query(s, st, f, cb, arg, err)) != 0)
+	if ((r = query(s, st, f, 1, cb, arg, err)) != 0)
 		return r;
 	for (size_t i = 0; r == 0 && i < s->kept.n; i++) {
 		const struct sl_job *j = store_kept_rec(s, &s->kept.v[i]);

@@ -55,7 +55,10 @@ INTEGRATION_TESTS = \
 	tests/integration/k8s_nodes.sh \
 	tests/integration/k8s_suspend.sh \
 	tests/integration/k8s_faults.sh
+INTEGRATION_TESTS += tests/integration/arrays.sh
 TESTS += $(INTEGRATION_TESTS)
+EXTRA_DIST += tests/integration/arrays_scenario.sh tests/integration/arrays_capture.sh \
+	tests/data/arrays/arrays.golden tests/bench/array.sh
 EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh tests/integration/pam_lib.sh $(INTEGRATION_TESTS) \
 	tests/integration/scontrol_scenario.sh tests/integration/ref_capture.sh \
 	tests/data/scontrol/deps.golden tests/data/scontrol/control.golden \

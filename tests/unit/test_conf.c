@@ -100,6 +100,7 @@ static void test_show(void **state)
 			    "executor=local\nauth=none\nlisten=\ncontroller=\nmunge=\n"
 			    "defaultPartition=short\ndefaultQOS=normal\n"
 			    "clusterName=testcluster\nkillWait=5\ndurability=process\nminJobAge=0\n"
+			    "maxArraySize=1001\n"
 			    "killInvalidDepend=no\n"
 			    "operators=alice,bob.smith\n"
 			    "accounts=alice:physics,general *:general carol:chem\n"

@@ -75,7 +75,7 @@ static void test_parse(void **state)
 	static const char *const bad[] = {
 		"afterok", "afterok:", "afterok:abc", "after:86+x", "after:86+0", "singleton:1",
 		"afterok:86,,afterok:86", "86:86", "afterok:86:", "afterburst:86", "afterok:0",
-		"afterok:-1", " afterok:86", "afterok:86 ", "afterok:86_1", "afterok:4294967296",
+		"afterok:-1", " afterok:86", "afterok:86 ", "afterok:86_", "afterok:86_x", "afterok:4294967296",
 		",afterok:1", "afterok:1,", "afterok:1(unfulfilled)",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
@@ -120,7 +120,18 @@ static int singleton_blocked(void *arg)
 	return blocked;
 }
 
-static const struct sl_dep_env env = {lookup, singleton_blocked, NULL};
+/* Array 10's tasks: task T is jobs[T] (ids 0..NJOBS-1 stand for tasks). */
+static int lookup_task(void *arg, uint64_t id, long task, struct sl_dep_job *out)
+{
+	(void)arg;
+	if (id == 10 && task >= 0 && task < NJOBS)
+		*out = jobs[task];
+	else
+		memset(out, 0, sizeof(*out));
+	return 0;
+}
+
+static struct sl_dep_env env = {lookup, singleton_blocked, NULL, lookup_task, 0, -1};
 
 static void set(uint64_t id, enum sl_jobstate st, int64_t start, int64_t end)
 {
@@ -198,6 +209,33 @@ static void test_eval(void **state)
 	assert_int_equal(eval("singleton,afterok:3", 2000, "(null)", 0), SL_DEP_READY);
 }
 
+/* Arrays: "N_I" and "N_*" read and printed back; a task's term asks for
+ * that task; aftercorr asks for the waiting task's own index. */
+static void test_array(void **state)
+{
+	(void)state;
+	accepted("afterok:10_3", "afterok:10_3(unfulfilled)");
+	accepted("afterany:10_*", "afterany:10_*(unfulfilled)");
+	accepted("afterok:10_3,afterok:10_4", "afterok:10_3(unfulfilled),afterok:10_4(unfulfilled)");
+	memset(jobs, 0, sizeof(jobs));
+	set(3, SL_JOB_COMPLETED, 100, 200);
+	set(4, SL_JOB_FAILED, 100, 200);
+	set(5, SL_JOB_RUNNING, 100, 0);
+	assert_int_equal(eval("afterok:10_3", 300, "(null)", 0), SL_DEP_READY);
+	assert_int_equal(eval("afterok:10_4", 300, "afterok:10_4(failed)", 0), SL_DEP_NEVER);
+	assert_int_equal(eval("afterok:10_5", 300, "afterok:10_5(unfulfilled)", 0), SL_DEP_WAIT);
+	assert_int_equal(eval("afterok:10_9", 300, "(null)", 0), SL_DEP_READY); /* no such task */
+	env.self_array = 20;
+	env.self_task = 5;
+	assert_int_equal(eval("aftercorr:10", 300, "aftercorr:10(unfulfilled)", 0), SL_DEP_WAIT);
+	env.self_task = 3;
+	assert_int_equal(eval("aftercorr:10", 300, "(null)", 0), SL_DEP_READY);
+	env.self_task = 4;
+	assert_int_equal(eval("aftercorr:10", 300, "aftercorr:10(failed)", 0), SL_DEP_NEVER);
+	env.self_array = 0;
+	env.self_task = -1;
+}
+
 static void test_names(void **state)
 {
 	struct sl_deplist l;
@@ -220,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_parse_state),
 		cmocka_unit_test(test_eval),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_array),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

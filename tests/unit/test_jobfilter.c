@@ -64,6 +64,45 @@ static void test_match(void **state)
 	sl_job_free(b);
 }
 
+/* Job ids in either form: an id selects its job, or every task of the
+ * array it names; "N_I" selects array N's task I; the two lists are one. */
+static void test_array_ids(void **state)
+{
+	struct sl_job *t = sl_job_new(), *plain = sl_job_new();
+	uint64_t arr = 40, raw = 42, other = 7;
+	struct sl_taskid task = {40, 3}, wrong = {40, 4};
+	struct sl_jobfilter f = {.ids = &arr, .n_ids = 1};
+	struct sl_err err = SL_ERR_INIT;
+	json_object *o;
+	(void)state;
+
+	t->id = 42, t->array_job_id = 40, t->array_task_id = 3;
+	plain->id = 7;
+	assert_true(sl_jobfilter_match(&f, t));
+	assert_false(sl_jobfilter_match(&f, plain));
+	f = (struct sl_jobfilter){.ids = &raw, .n_ids = 1};
+	assert_true(sl_jobfilter_match(&f, t));
+	f = (struct sl_jobfilter){.tasks = &task, .n_tasks = 1};
+	assert_true(sl_jobfilter_match(&f, t));
+	f = (struct sl_jobfilter){.tasks = &wrong, .n_tasks = 1};
+	assert_false(sl_jobfilter_match(&f, t));
+	f = (struct sl_jobfilter){.ids = &other, .n_ids = 1, .tasks = &wrong, .n_tasks = 1};
+	assert_true(sl_jobfilter_match(&f, plain)); /* either list */
+	assert_false(sl_jobfilter_match(&f, t));
+	f = (struct sl_jobfilter){.tasks = &task, .n_tasks = 1};
+	o = sl_jobfilter_to_obj(&f);
+	assert_non_null(strstr(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+			       "\"tasks\":[\"40_3\"]"));
+	assert_int_equal(sl_jobfilter_from_obj(o, &f, &err), 0);
+	assert_int_equal(f.n_tasks, 1);
+	assert_int_equal(f.tasks[0].job, 40);
+	assert_int_equal(f.tasks[0].task, 3);
+	sl_jobfilter_clear(&f);
+	json_object_put(o);
+	sl_job_free(t);
+	sl_job_free(plain);
+}
+
 /* What a command sends is what the daemon reads: the same jobs pass. */
 static void test_roundtrip(void **state)
 {
@@ -73,7 +112,7 @@ static void test_roundtrip(void **state)
 	char *parts[] = {"cpu", NULL}, *accts[] = {"x", "y", NULL}, *names[] = {"n", NULL};
 	char *wckeys[] = {"wk", NULL};
 	struct sl_jobfilter f = {ids, 2, uids, 2, states, 2, parts, 1, accts, 2, names, 1,
-				 1, 100, 200, 0, NULL, 0, NULL, 0, wckeys, 1};
+				 1, 100, 200, 0, NULL, 0, NULL, 0, wckeys, 1, 0, NULL, 0};
 	struct sl_jobfilter g;
 	struct sl_err err = SL_ERR_INIT;
 	json_object *o = sl_jobfilter_to_obj(&f), *back;
@@ -210,7 +249,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_match),
-		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_array_ids),
 		cmocka_unit_test(test_qos_nodes),
 		cmocka_unit_test(test_bad),
 	};

@@ -198,6 +198,7 @@ static void test_suspended(void **state)
 struct upd {
 	int r, rc;
 	uint64_t id;
+	long task;
 	struct sl_update_field *f;
 	size_t n;
 	struct sl_err err;
@@ -208,7 +209,7 @@ static void parse(struct upd *u, int argc, char **argv)
 {
 	struct sl_buf *notes = sl_buf_new(1 << 12);
 	memset(u, 0, sizeof(*u));
-	u->r = sl_scontrol_update_parse(argc, argv, 1000000000, &u->id, &u->f, &u->n, &u->rc, notes,
+	u->r = sl_scontrol_update_parse(argc, argv, 1000000000, &u->id, &u->task, &u->f, &u->n, &u->rc, notes,
 					&u->err);
 	snprintf(u->notes, sizeof(u->notes), "%s", sl_buf_str(notes));
 	sl_buf_free(notes);
@@ -284,10 +285,16 @@ static void test_update_parse(void **state)
 	assert_int_equal(u.n, 1);
 	assert_string_equal(u.notes, "Invalid time specification (pos=0): garbage\n");
 	free(u.f);
-	PARSE(&u, "JobId=36", "ArrayTaskThrottle=2");
+	PARSE(&u, "JobId=36_4", "ArrayTaskThrottle=2");
 	assert_int_equal(u.r, 0);
-	assert_int_equal(u.n, 0);
+	assert_int_equal(u.id, 36);
+	assert_int_equal(u.task, 4);
+	assert_int_equal(u.n, 1);
+	assert_string_equal(u.f[0].key, "array_throttle");
+	assert_int_equal(u.f[0].num, 2);
 	free(u.f);
+	PARSE(&u, "JobId=36", "ArrayTaskThrottle=-1");
+	refused(&u, 1, "scontrol: error: Invalid ArrayTaskThrottle value");
 	parse(&u, 0, NULL);
 	refused(&u, 1, "too few arguments for update keyword");
 }
@@ -421,6 +428,33 @@ static void test_words(void **state)
 	sl_buf_free(b);
 }
 
+/* update on an array with ended tasks: Slurm's lines per answer. */
+static void test_array_report(void **state)
+{
+	struct sl_job *v[4];
+	struct sl_buf *b = sl_buf_new(1 << 12);
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		v[i] = sl_job_new();
+		v[i]->id = 42 + (uint64_t)(3 - i); /* any order in */
+		v[i]->array_job_id = 41;
+		v[i]->array_task_id = 3 - i;
+		v[i]->state = i == 3 ? SL_JOB_CANCELLED : SL_JOB_RUNNING;
+	}
+	assert_int_equal(sl_scontrol_array_report(b, 41, v, 4), 1);
+	assert_string_equal(sl_buf_str(b), "41_0: Job has already finished\n41_1-3: No error\n");
+	v[0]->state = SL_JOB_PENDING;
+	for (int i = 0; i < 4; i++)
+		v[i]->state = SL_JOB_PENDING;
+	sl_buf_free(b);
+	b = sl_buf_new(1 << 12);
+	assert_int_equal(sl_scontrol_array_report(b, 41, v, 4), 0); /* none ended: silent */
+	assert_string_equal(sl_buf_str(b), "");
+	sl_buf_free(b);
+	for (int i = 0; i < 4; i++)
+		sl_job_free(v[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,7 +465,7 @@ int main(void)
 		cmocka_unit_test(test_update_parse),
 		cmocka_unit_test(test_partition_node),
 		cmocka_unit_test(test_config),
-		cmocka_unit_test(test_words),
+		cmocka_unit_test(test_words), cmocka_unit_test(test_array_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

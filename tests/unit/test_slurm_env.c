@@ -192,11 +192,46 @@ static void test_merge(void **state)
 	sl_strv_free(m);
 }
 
+/* An array task (reference.md section 3: arr-18_1.out): the array's
+ * variables before the others; SLURM_JOB_ID is the task's own id. */
+static void test_array_task(void **state)
+{
+	struct sl_job j;
+	struct sl_jobshape sh;
+	(void)state;
+	job_init(&j, &sh);
+	j.id = 20;
+	j.array_job_id = 18;
+	j.array_task_id = 1;
+	j.spec.array = "0-3%2";
+	struct sl_slurm_env_in in = {&j, &sh, "vm", "vm", "sluice"};
+	char **env = sl_slurm_env_build(&in);
+	assert_string_equal(env[0], "SLURMD_NODENAME=vm");
+	assert_string_equal(env[1], "SLURM_ARRAY_JOB_ID=18");
+	assert_string_equal(env[2], "SLURM_ARRAY_TASK_COUNT=4");
+	assert_string_equal(env[3], "SLURM_ARRAY_TASK_ID=1");
+	assert_string_equal(env[4], "SLURM_ARRAY_TASK_MAX=3");
+	assert_string_equal(env[5], "SLURM_ARRAY_TASK_MIN=0");
+	assert_string_equal(env[6], "SLURM_ARRAY_TASK_STEP=1");
+	for (size_t k = 0; env[k] != NULL; k++)
+		if (strncmp(env[k], "SLURM_JOB_ID=", 13) == 0)
+			assert_string_equal(env[k], "SLURM_JOB_ID=20");
+	sl_strv_free(env);
+	j.spec.array = "1-7:3";
+	j.array_task_id = 4;
+	env = sl_slurm_env_build(&in);
+	assert_string_equal(env[2], "SLURM_ARRAY_TASK_COUNT=3");
+	assert_string_equal(env[4], "SLURM_ARRAY_TASK_MAX=7");
+	assert_string_equal(env[5], "SLURM_ARRAY_TASK_MIN=1");
+	assert_string_equal(env[6], "SLURM_ARRAY_TASK_STEP=3");
+	sl_strv_free(env);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain),
-		cmocka_unit_test(test_many_options),
+		cmocka_unit_test(test_many_options), cmocka_unit_test(test_array_task),
 		cmocka_unit_test(test_export_none_gpus_mem_per_cpu),
 		cmocka_unit_test(test_uneven_tasks),
 		cmocka_unit_test(test_fmt_counts),

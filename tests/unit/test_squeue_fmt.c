@@ -264,6 +264,63 @@ static void test_long_widths(void **state)
 	sl_job_free(j);
 }
 
+/* Array 18 (ids 19-22 for tasks 0-3, array.h): its pending tasks 2-3
+ * fold into Slurm's meta record; -r prints it task by task again. */
+static struct sl_job *task(uint64_t id, int t, enum sl_jobstate st)
+{
+	struct sl_job *j = sl_job_new();
+	j->id = id;
+	j->array_job_id = 18;
+	j->array_task_id = t;
+	j->array_throttle = 2;
+	j->state = st;
+	j->spec.name = strdup("arr");
+	j->spec.partition = strdup("cpu");
+	j->spec.array = strdup("0-3%2");
+	j->reason = strdup(st == SL_JOB_PENDING ? "JobArrayTaskLimit" : "None");
+	return j;
+}
+
+static void test_arrays(void **state)
+{
+	struct sl_job **v = calloc(5, sizeof(*v));
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_squeue_fmt *f;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	size_t n = 4;
+	(void)state;
+
+	v[0] = task(19, 0, SL_JOB_RUNNING);
+	v[1] = task(20, 1, SL_JOB_RUNNING);
+	v[2] = task(21, 2, SL_JOB_PENDING);
+	v[3] = task(22, 3, SL_JOB_PENDING);
+	assert_int_equal(sl_squeue_fmt_new("%i %A %F %K %r", &f, &err), 0);
+	sl_squeue_collapse(v, &n, 0);
+	assert_int_equal(n, 3);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(sl_squeue_fmt_job(f, v[i], NOW, b), 0);
+	assert_string_equal(sl_buf_str(b), "18_0 19 18 0 None\n18_1 20 18 1 None\n"
+					   "18_[2-3%2] 18 18 2-3%2 JobArrayTaskLimit\n");
+	sl_buf_free(b);
+	b = sl_buf_new(1 << 16);
+	assert_int_equal(sl_squeue_fmt_tasks(f, v[2], NOW, b), 0); /* -r */
+	assert_string_equal(sl_buf_str(b), "18_2 21 18 2 JobArrayTaskLimit\n"
+					   "18_3 22 18 3 JobArrayTaskLimit\n");
+	assert_string_equal(v[2]->array_tasks, "2-3%2"); /* as it was */
+	sl_buf_free(b);
+	sl_squeue_fmt_free(f);
+	/* a long set is cut in squeue's 32-byte JOBID */
+	assert_int_equal(sl_squeue_fmt_new("%i", &f, &err), 0);
+	free(v[2]->array_tasks);
+	v[2]->array_tasks = strdup("1,3,5,7,9,11,13,15,17,19,21,23,25");
+	b = sl_buf_new(1 << 16);
+	assert_int_equal(sl_squeue_fmt_job(f, v[2], NOW, b), 0);
+	assert_string_equal(sl_buf_str(b), "18_[1,3,5,7,9,11,13,15,17,19,21\n");
+	sl_buf_free(b);
+	sl_squeue_fmt_free(f);
+	sl_job_free_array(v, n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_comment),
 		cmocka_unit_test(test_long_fields),
 		cmocka_unit_test(test_long_widths),
+		cmocka_unit_test(test_arrays),
 	};
 	setenv("TZ", "UTC", 1);
 	tzset();

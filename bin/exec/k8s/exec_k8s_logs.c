@@ -50,7 +50,8 @@
 static char *expand(const struct sl_job *job, const char *pat, const char *host)
 {
 	struct sl_pattern_ctx pc = {
-		.job_id = job->id, .array_task_id = SL_PATTERN_NO_TASK, .job_name = job->spec.name,
+		.job_id = job->id, .array_task_id = SL_PATTERN_TASK(job), .job_name = job->spec.name,
+		.array_job_id = job->array_job_id,
 		.user = job->user, .host = host, .work_dir = job->spec.work_dir,
 	};
 	return sl_slurm_pattern_expand(pat, &pc);

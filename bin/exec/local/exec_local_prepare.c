@@ -71,7 +71,8 @@ static void prepare_files(const struct sl_job *job, const char *host, struct sl_
 {
 	const struct sl_jobspec *s = &job->spec;
 	struct sl_pattern_ctx c = {
-		.job_id = job->id, .array_task_id = SL_PATTERN_NO_TASK, .job_name = s->name,
+		.job_id = job->id, .array_task_id = SL_PATTERN_TASK(job), .job_name = s->name,
+		.array_job_id = job->array_job_id,
 		.user = out->user, .host = host, .work_dir = out->work_dir,
 	};
 	out->std_out = expand(s->std_out ? s->std_out : "slurm-%j.out", &c);

@@ -1,0 +1,120 @@
+#!/bin/sh
+# Job arrays end to end: the transcript of arrays_scenario.sh (throttle,
+# collapsed and -r squeue, scontrol, scancel, sacct, SLURM_ARRAY_*, %A/%a,
+# dependencies on arrays) diffed against a real Slurm 22.05's
+# (tests/data/arrays/arrays.golden, written by arrays_capture.sh); then
+# what a transcript cannot show: the throttle is never exceeded while the
+# tasks run through, the tasks' raw ids, maxArraySize from the config, and
+# an acknowledged array survives kill -9 of sluiced whole.
+. "$top_srcdir/tests/integration/lib.sh"
+make_users
+write_conf "maxArraySize: 10001"
+start_daemon
+cd "$T/work"
+
+SBATCH=$BIN/sbatch SQUEUE=$BIN/squeue SCONTROL=$BIN/scontrol SCANCEL=$BIN/scancel
+SACCT=$BIN/sacct OWNER=$USER1
+as_user() { as "$@"; }
+. "$top_srcdir/tests/integration/arrays_scenario.sh"
+
+# Ids past 1000 first, as the reference cluster's are, so that masking an
+# array's id never touches a task id or a count (one array of 999 tasks:
+# ids 1-1000).
+z=$(submit $USER1 -H --array=0-998 --wrap true) || fail "submit 999"
+"$BIN/scancel" "$z" || fail "scancel 999"
+
+scenario_arrays >"$T/arrays.out" || fail "scenario: $(tail -n 5 "$T/arrays.out")"
+diff -u "$top_srcdir/tests/data/arrays/arrays.golden" "$T/arrays.out" >&2 ||
+	fail "the transcript differs from Slurm 22.05's (- Slurm, + Sluice)"
+ok "throttle, squeue, scontrol, scancel, sacct, environment, dependencies: as Slurm 22.05"
+
+# The throttle holds while 8 tasks of 1 s run through, 3 at a time at most.
+a=$(submit $USER1 --array=1-8%3 -o /dev/null --wrap 'sleep 1') || fail "submit"
+most=0
+while :; do
+	r=$("$BIN/squeue" -h -r -j "$a" -t R,CG -o %i | wc -l)
+	left=$("$BIN/squeue" -h -r -j "$a" -o %i | wc -l)
+	[ "$r" -gt "$most" ] && most=$r
+	[ "$left" -eq 0 ] && break
+	sleep 0.1
+done
+[ "$most" -le 3 ] || fail "throttle %3: $most tasks ran at once"
+[ "$most" -ge 2 ] || fail "throttle %3: never more than $most at once"
+expect_eq "all ran" 8 "$("$BIN/sacct" -X -n -P -j "$a" -o State | grep -c COMPLETED)"
+ok "%3: at most $most tasks ran at once, all 8 completed"
+
+# Raw ids: N is the array's, its tasks N+1..N+K in task order (array.h).
+b=$(submit $USER1 -H --array=5,7,9 --wrap true) || fail "submit"
+expect_eq "raw ids" "${b}_5|$((b + 1))
+${b}_7|$((b + 2))
+${b}_9|$((b + 3))" "$("$BIN/squeue" -h -r -j "$b" -o '%i|%A')"
+expect_eq "sacct: pending tasks fold" "${b}_[5,7,9]|$b" \
+	"$("$BIN/sacct" -X -n -P -j "$b" -o JobID,JobIDRaw)"
+expect_eq "squeue %A" "$((b + 2))" "$("$BIN/squeue" -h -j "${b}_7" -o %A)"
+expect_eq "JobId of a task" "JobId=$((b + 3)) ArrayJobId=$b ArrayTaskId=9 JobName=wrap" \
+	"$("$BIN/scontrol" show job "${b}_9" | head -n1)"
+ok "raw ids N+1..N+K, in squeue %A and scontrol; sacct folds pending tasks as Slurm"
+
+# hold and release on N and on N_I.
+"$BIN/scontrol" release "${b}_7" || fail "release b_7"
+wait_state "${b}_7" COMPLETED
+expect_eq "others still held" "2" "$("$BIN/squeue" -h -r -j "$b" -t PD -o %r | grep -c JobHeldUser)"
+"$BIN/scontrol" release "$b" || fail "release b"
+wait_state "${b}_9" COMPLETED
+wait_state "${b}_5" COMPLETED
+ok "release N_I releases one task, release N the others"
+
+# maxArraySize comes from the config (10001 here, as the reference cluster).
+submit $USER1 --array=10000 -H --wrap true >/dev/null || fail "task 10000 refused"
+err=$(submit $USER1 --array=10001 --wrap true 2>&1); rc=$?
+expect_eq "over maxArraySize" "1 sbatch: error: Batch job submission failed: Invalid job array specification" "$rc $err"
+ok "maxArraySize: task ids below it"
+
+# scancel -v speaks of the words typed, as Slurm 22.05 (observed: one
+# line for "N", one line and one error for "N_[1-2]" already cancelled).
+v=$(submit $USER1 -H --array=1-5 --wrap true) || fail "submit"
+out=$(as $USER1 "$BIN/scancel" -v "$v" 2>&1; as $USER1 "$BIN/scancel" -v "${v}_[1-2]" 2>&1)
+expect_eq "scancel -v" "scancel: Terminating job $v
+scancel: Terminating job ${v}_[1-2]
+scancel: error: Kill job error on job id ${v}_[1-2]: Job/step already completing or completed" "$out"
+ok "scancel -v N, N_[1-2]: Slurm's lines"
+
+# An array cancelled while all its tasks pend is one row in sacct, as
+# Slurm's meta record is (observed: "380_[0-4]  380  CANCELLED+"); a task
+# that ran is its own row.
+h=$(submit $USER1 -H --array=0-4 --wrap true) || fail "submit"
+"$BIN/scancel" "$h" || fail "scancel"
+expect_eq "cancelled while pending" "${h}_[0-4]|$h|CANCELLED by 0" \
+	"$("$BIN/sacct" -X -n -P -j "$h" -o JobID,JobIDRaw,State)"
+ok "an array cancelled while pending is one sacct row, N_[0-4]"
+
+# sbatch -W on an array: once every task ended, the highest exit code
+# (Slurm 22.05 exits 3 here).
+out=$(as $USER1 "$BIN/sbatch" -W --array=1-3 -o /dev/null --wrap 'exit $SLURM_ARRAY_TASK_ID'); rc=$?
+expect_eq "sbatch -W array" 3 "$rc"
+ok "sbatch -W on an array: the highest exit code of its tasks"
+
+# The throttle outlives a restart: after kill -9, still 2 running, the
+# others waiting with JobArrayTaskLimit.
+t=$(submit $USER1 --array=1-6%2 -o /dev/null --wrap 'sleep 30') || fail "submit"
+n=0
+until [ "$("$BIN/squeue" -h -r -j "$t" -t R -o %i | wc -l)" -eq 2 ]; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "array $t: 2 never ran"; sleep 0.1
+done
+kill9_daemon
+start_daemon
+sleep 1
+expect_eq "running after kill -9" 2 "$("$BIN/squeue" -h -r -j "$t" -t R -o %i | wc -l)"
+expect_eq "waiting after kill -9" "${t}_[3-6%2] JobArrayTaskLimit" \
+	"$("$BIN/squeue" -h -j "$t" -t PD -o '%i %r')"
+"$BIN/scancel" "$t" || fail "scancel"
+ok "the throttle holds across kill -9 of sluiced"
+
+# An acknowledged array is on disk whole: kill -9 right after sbatch.
+c=$(submit $USER1 -H --array=0-99 --wrap true) || fail "submit 100"
+kill9_daemon
+start_daemon
+expect_eq "after kill -9" 100 "$("$BIN/squeue" -h -r -j "$c" -o %i | wc -l)"
+expect_eq "collapsed" "${c}_[0-99]" "$("$BIN/squeue" -h -j "$c" -o %i)"
+"$BIN/scancel" "$c" || fail "scancel"
+ok "a 100-task array survives kill -9 of sluiced"

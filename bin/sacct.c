@@ -143,6 +143,8 @@ static void fetch_steps(const struct sl_sacct_opts *o, struct sl_job **v, size_t
 	if (!o->no_steps && k > 0)
 		(void)sl_client_steps(ids, k, 0, steps, ns, &err);
 	free(ids);
+}
+
 /* Only the records in Slurm's window stay (freed otherwise). */
 static void window(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 		   struct sl_job **v, size_t *n)
@@ -168,6 +170,8 @@ int main(int argc, char **argv)
 	size_t n = 0;
 	int64_t now = (int64_t)time(NULL);
 	int rc = 0, other_cluster = 0;
+	struct sl_step *steps = NULL;
+	size_t ns = 0;
 
 	parse(argc, argv, now, &o);
 	if (o.clusters) { /* another cluster's jobs: none, as Slurm's sacct says */
@@ -195,8 +199,6 @@ int main(int argc, char **argv)
 	if (!o.sel.states.matches_none && !other_cluster && fetch(&o, &w, &v, &n) != 0)
 		rc = 1;
 	sl_sacct_sort(v, n);
-	struct sl_step *steps;
-	size_t ns;
 	fetch_steps(&o, v, n, &steps, &ns);
 	sl_sacct_fmt_set_steps(f, steps, ns);
 	window(&o, &w, v, &n);

@@ -74,8 +74,7 @@ void sq_cscratch_free(struct sq_cscratch *x)
 	free(x);
 }
 
-static void decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d,
-				struct sq_wl *w)
+void sq_decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d, struct sq_wl *w)
 {
 	d->admit = sl_xgrow(d->admit, &d->capadmit, d->nadmit + 1, sizeof(*d->admit));
 	struct sl_sched_admission *a = &d->admit[d->nadmit++];
@@ -308,7 +307,7 @@ static void admit(struct cyc *c, struct entry *e)
 	}
 	sq_set_admitted(s, w, e->cq);
 	sq_afs_on_admit(s, w);
-	decisions_add_admit(s, c->out, w);
+	sq_decisions_add_admit(s, c->out, w);
 	e->done = true;
 	c->changed++;
 }
@@ -492,5 +491,6 @@ int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions
 	temp_undo(&c);
 	for (size_t i = 0; i < c.ne; i++)
 		requeue(&c, &c.e[i]);
+	c.changed += sq_backfill(s, now_ms, out);
 	return c.changed;
 }

@@ -10,6 +10,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/sched/afs.c libbatch/sched/cycle.c libbatch/sched/info.c \
 	libbatch/sched/api.c libbatch/sched/msg.c libbatch/sched/equiv.c \
 	libbatch/sched/namemap.c libbatch/sched/partial.c \
+	libbatch/sched/estimate.c libbatch/sched/backfill.c \
 	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c
 
 # every scenario file must be listed here (make distcheck)

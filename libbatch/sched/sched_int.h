@@ -93,6 +93,7 @@ struct sq_cq {
 	enum sl_kq_stop stop;
 	bool afs;
 	bool covers_pods;            /* "pods" is a covered resource */
+	bool backfill;               /* backfill: true (backfill.c) */
 	char *inactive;              /* NULL = active; else Kueue message */
 	struct sq_heap heap;         /* active pending workloads */
 	struct sq_wl **inadm;        /* parked workloads (BestEffortFIFO) */
@@ -211,6 +212,10 @@ struct sq_wl {
 	bool tried;
 	int64_t pos_cq, pos_lq;
 	uint64_t hash;               /* scheduling-equivalence hash */
+	int64_t limit_ms;            /* time limit, 0 = none */
+	int64_t start_ms;            /* admitted at (ms) */
+	int64_t est_ms;              /* estimated start (SL_SCHED_NEVER: none) */
+	bool backfilled;             /* admitted by backfill.c */
 };
 
 struct sq_wtab {                     /* id -> wl, open addressing */
@@ -290,6 +295,7 @@ struct sl_sched {
 		int cq, fr;
 		int64_t val, cycle;
 	} otg_key;
+	bool backfill_all;           /* backfill on every ClusterQueue */
 };
 
 /* model.c */
@@ -531,5 +537,14 @@ void sq_rscratch_free(struct sq_rscratch *r);
 
 /* cycle.c */
 void sq_cscratch_free(struct sq_cscratch *x);
+/* Append w's admission (already accounted) to d. */
+void sq_decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d, struct sq_wl *w);
+
+/* estimate.c: the plan (sl_sched_estimate) */
+/* Pending workloads of c in queue order (heap and parked); caller frees. */
+size_t sq_cq_pending(struct sl_sched *s, const struct sq_cq *c, struct sq_wl ***out);
+
+/* backfill.c: admit what may go ahead of blocked work; returns how many. */
+int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out);
 
 #endif

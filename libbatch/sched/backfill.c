@@ -1,0 +1,191 @@
+/* backfill.c - Slurm's sched/backfill in Kueue's model. After a cycle, in
+ * each ClusterQueue with `backfill: true` (or with backfill on for all), a
+ * pending workload behind blocked work is admitted now when it fits now,
+ * without preemption, and its time limit ends no later than the reserved
+ * start (the estimate, estimate.c) of every workload ahead of it: those
+ * ahead in its own queue, and those of its cohort tree that come first by
+ * priority then age. So it never delays them, and none of them will need
+ * to preempt it to start at its reservation: a backfilled workload is
+ * never the reason a higher one preempts.
+ *
+ * The price is conservatism: a workload ahead that does not use what the
+ * candidate takes still bounds it (the plan does not say which quota each
+ * reservation needs), and a workload without a time limit is never
+ * backfilled. Workloads ahead with no estimate (SL_SCHED_NEVER) do not
+ * bound anything: nothing can be reserved for them.
+ *
+ * Cost: one estimate (O(pending log pending)) per cycle, run only when a
+ * backfill queue holds two pending workloads and one has a time limit. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sched_int.h"
+#include "xalloc.h"
+
+static bool bf_on(const struct sl_sched *s, const struct sq_cq *c)
+{
+	return (s->backfill_all || c->backfill) && !c->inactive && c->stop == SL_KSTOP_NONE;
+}
+
+static bool ahead(const struct sq_wl *a, const struct sq_wl *b)
+{
+	if (a->prio != b->prio)
+		return a->prio > b->prio;
+	if (a->created != b->created)
+		return a->created < b->created;
+	return a->seq < b->seq;
+}
+
+static int ahead_cmp(const void *pa, const void *pb)
+{
+	const struct sq_wl *a = *(struct sq_wl *const *)pa, *b = *(struct sq_wl *const *)pb;
+	return ahead(a, b) ? -1 : ahead(b, a) ? 1 : 0;
+}
+
+/* Anything to backfill at all? Cheaper than an estimate. */
+static bool worth_it(const struct sl_sched *s)
+{
+	for (int i = 0; i < s->ncq; i++) {
+		const struct sq_cq *c = &s->cq[i];
+		if (!bf_on(s, c) || c->heap.n + c->ninadm < 2)
+			continue;
+		for (size_t j = 0; j < c->heap.n; j++)
+			if (c->heap.v[j]->limit_ms > 0)
+				return true;
+		for (size_t j = 0; j < c->ninadm; j++)
+			if (c->inadm[j]->limit_ms > 0)
+				return true;
+	}
+	return false;
+}
+
+/* The tree's pending workloads by priority then age, with the earliest
+ * reservation among those before each: lim[i] bounds v[i]. */
+struct tree_order {
+	struct sq_wl **v;
+	int64_t *lim;
+	size_t n;
+};
+
+static void tree_order(struct sl_sched *s, int root, struct tree_order *o)
+{
+	size_t n = 0;
+	for (int i = s->tree_first[root]; i != SQ_NONE; i = s->cq[i].next_in_tree)
+		n += s->cq[i].heap.n + s->cq[i].ninadm;
+	o->v = sl_xcalloc(n + 1, sizeof(*o->v));
+	o->lim = sl_xcalloc(n + 1, sizeof(*o->lim));
+	o->n = 0;
+	for (int i = s->tree_first[root]; i != SQ_NONE; i = s->cq[i].next_in_tree) {
+		struct sq_cq *c = &s->cq[i];
+		for (size_t j = 0; j < c->heap.n; j++)
+			o->v[o->n++] = c->heap.v[j];
+		for (size_t j = 0; j < c->ninadm; j++)
+			o->v[o->n++] = c->inadm[j];
+	}
+	qsort(o->v, o->n, sizeof(*o->v), ahead_cmp);
+	int64_t m = SL_SCHED_NEVER;
+	for (size_t i = 0; i < o->n; i++) {
+		o->lim[i] = m;
+		if (o->v[i]->est_ms < m)
+			m = o->v[i]->est_ms;
+	}
+}
+
+/* The earliest reservation of the tree's workloads before w. */
+static int64_t tree_bound(const struct tree_order *o, const struct sq_wl *w)
+{
+	size_t lo = 0, hi = o->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ahead(o->v[mid], w))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < o->n ? o->lim[lo] : SL_SCHED_NEVER;
+}
+
+/* Admit w now in cq if it fits without preemption. */
+static bool try_admit(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assign *a,
+		      struct sl_sched_decisions *out)
+{
+	bool had = w->has_last;
+	w->has_last = false;
+	sq_assign_flavors(s, w, cq, NULL, a);
+	w->has_last = had;
+	if (a->rep != SQ_A_FIT || !sq_fits_with(s, cq, a->use_fr, a->use_q, a->nuse, true))
+		return false;
+	for (int i = 0; i < w->nps; i++) {
+		for (int j = 0; j < w->ps[i].nreq; j++)
+			w->ps[i].flv[j] = a->flv[a->off[i] + j];
+		w->ps[i].adm_count = w->ps[i].count;
+	}
+	sq_set_admitted(s, w, cq);
+	w->backfilled = true;
+	sq_afs_on_admit(s, w);
+	sq_decisions_add_admit(s, out, w);
+	return true;
+}
+
+/* One ClusterQueue: candidates in queue order, each bounded by the queue's
+ * reservations before it and the tree's (o->lim by rank). */
+static int backfill_cq(struct sl_sched *s, int cq, int64_t now, const struct tree_order *o,
+		       struct sq_assign *a, struct sl_sched_decisions *out)
+{
+	struct sq_wl **v;
+	size_t n = sq_cq_pending(s, &s->cq[cq], &v);
+	int64_t own = SL_SCHED_NEVER;
+	int admitted = 0;
+	const struct sq_wl *failed = NULL;
+	for (size_t i = 0; i < n; i++) {
+		struct sq_wl *w = v[i];
+		int64_t tb = tree_bound(o, w);
+		int64_t bound = own < tb ? own : tb;
+		if (w->est_ms < own)
+			own = w->est_ms;
+		if (w->limit_ms <= 0 || w->est_ms <= now || bound <= now ||
+		    w->limit_ms > bound - now || w->cls == SL_SCHED_NEVER_FITS ||
+		    w->cls == SL_SCHED_INADMISSIBLE || w->cls == SL_SCHED_WAIT_PREEMPTION)
+			continue;
+		if (failed && failed->hash == w->hash && sq_wl_equiv(failed, w))
+			continue;
+		if (try_admit(s, w, cq, a, out))
+			admitted++;
+		else
+			failed = w;
+	}
+	free(v);
+	return admitted;
+}
+
+int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out)
+{
+	if (!worth_it(s))
+		return 0;
+	sl_sched_estimate(s, now_ms);
+	struct sq_assign a;
+	sq_assign_init(&a);
+	int admitted = 0;
+	for (int root = 0; root < s->nnode; root++) {
+		bool any = false;
+		for (int i = s->tree_first[root]; i != SQ_NONE && !any; i = s->cq[i].next_in_tree)
+			any = bf_on(s, &s->cq[i]);
+		if (!any)
+			continue;
+		struct tree_order o;
+		tree_order(s, root, &o);
+		for (int i = s->tree_first[root]; i != SQ_NONE; i = s->cq[i].next_in_tree)
+			if (bf_on(s, &s->cq[i]))
+				admitted += backfill_cq(s, i, now_ms, &o, &a, out);
+		free(o.v);
+		free(o.lim);
+	}
+	sq_assign_free(&a);
+	s->otg_key.w = NULL;
+	return admitted;
+}
+
+void sl_sched_set_backfill(struct sl_sched *s, int on)
+{
+	s->backfill_all = on != 0;
+}

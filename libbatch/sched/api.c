@@ -144,10 +144,7 @@ int sl_sched_admitted_partial(struct sl_sched *s, uint64_t id,
 				w->ps[i].flv[j] = s->cq[cq].rg[s->cq[cq].rg_of_res[pods]].fl[0];
 	for (int i = 0; i < w->nps; i++)
 		w->ps[i].adm_count = counts ? counts[i] : w->ps[i].count;
-	int64_t start = w->start_ms;
 	sq_set_admitted(s, w, cq);
-	if (start > 0)      /* its end is its real start + limit */
-		w->start_ms = w->est_ms = start;
 	return 0;
 }
 

@@ -189,3 +189,35 @@ void sl_sched_set_backfill(struct sl_sched *s, int on)
 {
 	s->backfill_all = on != 0;
 }
+
+int64_t sq_backfill_window(struct sl_sched *s, struct sq_wl *w, int64_t now_ms)
+{
+	if (w->cq == SQ_NONE || !bf_on(s, &s->cq[w->cq]) || w->where == SQ_W_ADMITTED)
+		return 0;
+	struct sq_wl **v;
+	size_t n = sq_cq_pending(s, &s->cq[w->cq], &v);
+	int64_t bound = SL_SCHED_NEVER;
+	for (size_t i = 0; i < n && v[i] != w; i++)
+		if (v[i]->est_ms < bound)
+			bound = v[i]->est_ms;
+	free(v);
+	struct tree_order o;
+	tree_order(s, sq_root(s, s->cq[w->cq].node), &o);
+	int64_t tb = tree_bound(&o, w);
+	free(o.v);
+	free(o.lim);
+	if (tb < bound)
+		bound = tb;
+	if (bound <= now_ms || bound == SL_SCHED_NEVER)
+		return 0;
+	struct sq_assign a;
+	sq_assign_init(&a);
+	bool had = w->has_last;
+	w->has_last = false;
+	sq_assign_flavors(s, w, w->cq, NULL, &a);
+	w->has_last = had;
+	bool fits = a.rep == SQ_A_FIT && sq_fits_with(s, w->cq, a.use_fr, a.use_q, a.nuse, true);
+	sq_assign_free(&a);
+	s->otg_key.w = NULL;
+	return fits ? bound - now_ms : 0;
+}

@@ -400,3 +400,14 @@ int sl_sched_start_estimate(const struct sl_sched *s, uint64_t id, int64_t *star
 	*start_ms = w->where == SQ_W_ADMITTED ? w->start_ms : w->est_ms;
 	return 0;
 }
+
+int sl_sched_set_time(struct sl_sched *s, uint64_t id, int64_t limit_ms, int64_t start_ms)
+{
+	struct sq_wl *w = sq_wt_get(s, id);
+	if (!w)
+		return -SL_ENOENT;
+	w->limit_ms = limit_ms > 0 ? limit_ms : 0;
+	if (start_ms > 0 && w->where == SQ_W_ADMITTED)
+		w->start_ms = w->est_ms = start_ms;
+	return 0;
+}

@@ -61,10 +61,6 @@ struct sl_sched_wl {
 	int64_t created;         /* ms (or any monotonic sequence): FIFO order */
 	size_t npodsets;
 	const struct sl_sched_podset *podsets;
-	/* Start-time estimates and backfill (estimate.c, backfill.c). */
-	int64_t time_limit;      /* ms; 0 = none (runs until it ends) */
-	int64_t start;           /* ms it was admitted at, for sl_sched_admitted*()
-				  * after a restart; 0 = at that call's now */
 };
 
 /* One chosen flavor: pod set x resource -> flavor. */
@@ -245,6 +241,11 @@ void sl_sched_afs_sample(struct sl_sched *s, int64_t elapsed_ms);
  * planned start to its end. Returns how many pending workloads have an
  * estimate (< SL_SCHED_NEVER). The engine's state is unchanged. */
 size_t sl_sched_estimate(struct sl_sched *s, int64_t now_ms);
+/* A workload's time limit in ms (0 = none: it runs until it ends), and for
+ * an admitted one the time it started (0 = keep: the cycle's time when the
+ * engine admitted it; a restarted daemon passes the real one after
+ * sl_sched_admitted_partial()). -SL_ENOENT if unknown. */
+int sl_sched_set_time(struct sl_sched *s, uint64_t id, int64_t limit_ms, int64_t start_ms);
 /* The last estimate of a pending workload (SL_SCHED_NEVER if none yet), or
  * the admission time of an admitted one. -SL_ENOENT if unknown. */
 int sl_sched_start_estimate(const struct sl_sched *s, uint64_t id, int64_t *start_ms);
@@ -258,8 +259,8 @@ struct sl_sched_trial {
 	 * start now by backfilling, 0 when none would (or it starts now). */
 	int64_t backfill_limit;
 };
-int sl_sched_trial(struct sl_sched *s, const struct sl_sched_wl *wl, int64_t now_ms,
-		   struct sl_sched_trial *out, struct sl_err *err);
+int sl_sched_trial(struct sl_sched *s, const struct sl_sched_wl *wl, int64_t limit_ms,
+		   int64_t now_ms, struct sl_sched_trial *out, struct sl_err *err);
 
 /* Backfill (backfill.c) for every ClusterQueue, on top of each queue's
  * `backfill:` setting. The model's Configuration may set it too. */

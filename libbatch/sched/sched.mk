@@ -10,7 +10,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/sched/afs.c libbatch/sched/cycle.c libbatch/sched/info.c \
 	libbatch/sched/api.c libbatch/sched/msg.c libbatch/sched/equiv.c \
 	libbatch/sched/namemap.c libbatch/sched/partial.c \
-	libbatch/sched/estimate.c libbatch/sched/backfill.c \
+	libbatch/sched/estimate.c libbatch/sched/estimate_trial.c libbatch/sched/backfill.c \
 	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c
 
 # every scenario file must be listed here (make distcheck)
@@ -178,3 +178,8 @@ tests_unit_test_sched_sparse_SOURCES = tests/unit/test_sched_sparse.c tests/unit
 # The usage rows sinfo --quota prints (what each queue lends).
 UNIT_TESTS += tests/unit/test_sched_usage
 tests_unit_test_sched_usage_SOURCES = tests/unit/test_sched_usage.c tests/unit/sched_testlib.h
+
+# Start-time estimates and backfill.
+UNIT_TESTS += tests/unit/test_estimate tests/unit/test_backfill
+tests_unit_test_estimate_SOURCES = tests/unit/test_estimate.c tests/unit/sched_testlib.h
+tests_unit_test_backfill_SOURCES = tests/unit/test_backfill.c tests/unit/sched_testlib.h

@@ -546,5 +546,8 @@ size_t sq_cq_pending(struct sl_sched *s, const struct sq_cq *c, struct sq_wl ***
 
 /* backfill.c: admit what may go ahead of blocked work; returns how many. */
 int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out);
+/* The longest time limit (ms) with which pending w would be backfilled now
+ * (after sl_sched_estimate()); 0 when none would. */
+int64_t sq_backfill_window(struct sl_sched *s, struct sq_wl *w, int64_t now_ms);
 
 #endif

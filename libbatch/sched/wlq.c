@@ -531,8 +531,6 @@ int sl_sched_add(struct sl_sched *s, const struct sl_sched_wl *in, struct sl_err
 	}
 	w->hash = sq_wl_hash(w);
 	w->pos_cq = w->pos_lq = -1;
-	w->limit_ms = in->time_limit > 0 ? in->time_limit : 0;
-	w->start_ms = in->start;
 	w->est_ms = SL_SCHED_NEVER;
 	wt_put(s, w);
 	sq_enqueue(s, w);

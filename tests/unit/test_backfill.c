@@ -1,0 +1,151 @@
+/* test_backfill.c - backfill (libbatch/sched/backfill.c): a workload goes
+ * ahead of blocked work only when it fits now and ends before every
+ * reservation ahead of it; off unless asked; StrictFIFO; the cohort;
+ * no time limit; a workload ahead that could preempt. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "sched_testlib.h"
+
+#define MIN 60000
+
+static void add_lim(struct sl_sched *s, uint64_t id, int32_t prio, int64_t created, int32_t count,
+		    int64_t lim_min)
+{
+	tl_add(s, id, prio, created, count);
+	assert_int_equal(sl_sched_set_time(s, id, lim_min * MIN, 0), 0);
+}
+
+static bool admitted(const struct sl_sched_decisions *d, uint64_t id)
+{
+	for (size_t i = 0; i < d->nadmit; i++)
+		if (d->admit[i].id == id)
+			return true;
+	return false;
+}
+
+/* 1 runs 3 of 4 cpus until 60; 2 needs 4 (reserved at 60); 3 and 4 need 1. */
+static struct sl_sched *blocked(const char *model, int64_t lim3, int64_t lim4,
+				struct sl_sched_decisions *d)
+{
+	struct sl_sched *s = tl_sched(model);
+	add_lim(s, 1, 0, 0, 3, 60);
+	sl_sched_run_to_fixpoint(s, 0, 10, d);
+	add_lim(s, 2, 0, 1, 4, 10);
+	add_lim(s, 3, 0, 2, 1, lim3);
+	add_lim(s, 4, 0, 3, 1, lim4);
+	sl_sched_run_to_fixpoint(s, 0, 10, d);
+	return s;
+}
+
+static void test_strict_backfills_short(void **state)
+{
+	struct sl_sched_decisions d = {0};
+	struct sl_sched *s = blocked(TL_ONE_CQ("  queueingStrategy: StrictFIFO\n  backfill: true\n", "nominalQuota: 4"), 90, 30, &d);
+	assert_false(admitted(&d, 2));
+	assert_false(admitted(&d, 3));  /* 90 min would delay 2 */
+	assert_true(admitted(&d, 4));   /* 30 min ends before 60 */
+	int64_t t;
+	sl_sched_estimate(s, 0);
+	assert_int_equal(sl_sched_start_estimate(s, 2, &t), 0);
+	assert_int_equal(t, 60 * MIN);  /* not delayed */
+	tl_free(s, &d);
+}
+
+static void test_off_by_default(void **state)
+{
+	struct sl_sched_decisions d = {0};
+	struct sl_sched *s = blocked(TL_ONE_CQ("  queueingStrategy: StrictFIFO\n", "nominalQuota: 4"), 90, 30, &d);
+	assert_int_equal(d.nadmit, 1);
+	sl_sched_set_backfill(s, 1);    /* the Configuration's switch */
+	sl_sched_run_to_fixpoint(s, 0, 10, &d);
+	assert_true(admitted(&d, 4));
+	assert_false(admitted(&d, 3));
+	tl_free(s, &d);
+}
+
+static void test_exact_end_and_no_limit(void **state)
+{
+	struct sl_sched_decisions d = {0};
+	/* ends exactly at the reservation: allowed; no limit: never */
+	struct sl_sched *s = blocked(TL_ONE_CQ("  queueingStrategy: StrictFIFO\n  backfill: true\n", "nominalQuota: 4"), 60, 0, &d);
+	assert_true(admitted(&d, 3));
+	assert_false(admitted(&d, 4));
+	tl_free(s, &d);
+}
+
+static void test_time_moves(void **state)
+{
+	struct sl_sched_decisions d = {0};
+	struct sl_sched *s = blocked(TL_ONE_CQ("  queueingStrategy: StrictFIFO\n  backfill: true\n", "nominalQuota: 4"), 45, 45, &d);
+	/* at 0 both fit before 60, but one cpu only: 3 goes, 4 does not fit */
+	assert_true(admitted(&d, 3));
+	assert_false(admitted(&d, 4));
+	/* at 20, 4 would end at 65, after the reservation */
+	sl_sched_run_to_fixpoint(s, 20 * MIN, 10, &d);
+	assert_false(admitted(&d, 4));
+	tl_free(s, &d);
+}
+
+static void test_besteffort(void **state)
+{
+	struct sl_sched_decisions d = {0};
+	/* BestEffortFIFO admits 3 and 4 anyway (Kueue): backfill adds nothing,
+	 * and a job that does not fit now is not backfilled */
+	struct sl_sched *s = tl_sched(TL_ONE_CQ("  backfill: true\n", "nominalQuota: 4"));
+	add_lim(s, 1, 0, 0, 3, 60);
+	sl_sched_run_to_fixpoint(s, 0, 10, &d);
+	add_lim(s, 2, 0, 1, 4, 10);
+	add_lim(s, 3, 0, 2, 2, 10);
+	sl_sched_run_to_fixpoint(s, 0, 10, &d);
+	assert_int_equal(d.nadmit, 1);
+	tl_free(s, &d);
+}
+
+static const char *cohort_model =
+	TL_FLAVOR("default")
+	TL_CQ("a", "  cohort: co\n  queueingStrategy: StrictFIFO\n", "nominalQuota: 2")
+	TL_CQ("b", "  cohort: co\n  queueingStrategy: StrictFIFO\n  backfill: true\n", "nominalQuota: 2")
+	TL_LQ("ns", "qa", "a") TL_LQ("ns", "qb", "b");
+
+static void test_cohort_reservation(void **state)
+{
+	struct sl_sched *s = tl_sched(cohort_model);
+	struct sl_sched_decisions d = {0};
+	/* a runs 2 until 60 and b 1 until 60; a's head wants 3 (borrowing 1
+	 * from b) at 60; b's head wants 2, then a 1-cpu job behind it */
+	tl_add_to(s, 1, "ns", "qa", 0, 0, 2);
+	sl_sched_set_time(s, 1, 60 * MIN, 0);
+	tl_add_to(s, 2, "ns", "qb", 0, 0, 1);
+	sl_sched_set_time(s, 2, 60 * MIN, 0);
+	sl_sched_run_to_fixpoint(s, 0, 10, &d);
+	tl_add_to(s, 3, "ns", "qa", 5, 1, 3);
+	sl_sched_set_time(s, 3, 10 * MIN, 0);
+	tl_add_to(s, 4, "ns", "qb", 0, 2, 2);
+	sl_sched_set_time(s, 4, 10 * MIN, 0);
+	tl_add_to(s, 5, "ns", "qb", 0, 3, 1);
+	sl_sched_set_time(s, 5, 90 * MIN, 0);
+	tl_add_to(s, 6, "ns", "qb", 0, 4, 1);
+	sl_sched_set_time(s, 6, 30 * MIN, 0);
+	sl_sched_run_to_fixpoint(s, 0, 10, &d);
+	/* 5 would hold b's cpu past a's reservation at 60; 6 ends at 30 */
+	assert_false(admitted(&d, 5));
+	assert_true(admitted(&d, 6));
+	tl_free(s, &d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strict_backfills_short),
+		cmocka_unit_test(test_off_by_default),
+		cmocka_unit_test(test_exact_end_and_no_limit),
+		cmocka_unit_test(test_time_moves),
+		cmocka_unit_test(test_besteffort),
+		cmocka_unit_test(test_cohort_reservation),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

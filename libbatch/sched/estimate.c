@@ -8,9 +8,9 @@
  * pending workloads in queue order, highest-priority head first across the
  * tree, as long as they fit (borrowing as Kueue allows); a planned workload
  * takes its quota from its planned start to its planned end. StrictFIFO
- * stops at the first that does not fit; BestEffortFIFO also lets the next
- * LOOKAHEAD ones that fit start (Kueue admits them; they may delay the
- * head, and the plan says so). What never fits, or waits in a stopped or
+ * stops at the first that does not fit; BestEffortFIFO also lets those that
+ * fit among the next LOOKSCAN start (Kueue admits them; they may delay the
+ * head, and the plan says so; one further back is planned late). What never fits, or waits in a stopped or
  * inactive queue, has no estimate (SL_SCHED_NEVER).
  *
  * What it leaves out, on purpose: preemption of running work by a pending
@@ -30,7 +30,8 @@
 #include "sched_int.h"
 #include "xalloc.h"
 
-#define LOOKAHEAD 32
+#define LOOKAHEAD 32             /* tries behind a blocked head */
+#define LOOKSCAN 64              /* entries looked at for them */
 
 struct ev {                      /* an end: a real workload or a planned one */
 	int64_t t;
@@ -54,6 +55,8 @@ struct qview {                   /* one ClusterQueue's pending workloads */
 	size_t n, cur;           /* v[cur] is the first not yet decided */
 	char *done;              /* [n] planned or never */
 	bool blocked, over;
+	int64_t *avail;          /* when it blocked: what each of its FRs had */
+	int navail, capavail;
 };
 
 struct est {
@@ -205,6 +208,7 @@ static void est_free(struct est *e)
 	for (int i = 0; e->q && i < e->s->ncq; i++) {
 		free(e->q[i].v);
 		free(e->q[i].done);
+		free(e->q[i].avail);
 	}
 	free(e->q);
 	free(e->dirty);
@@ -276,13 +280,15 @@ static void lookahead(struct est *e, int cq)
 	const struct sq_wl *failed[LOOKAHEAD];
 	int nf = 0;
 	failed[nf++] = q->v[q->cur];
-	for (size_t j = q->cur + 1, k = 0; j < q->n && k < LOOKAHEAD; j++) {
+	size_t end = q->n - q->cur > LOOKSCAN ? q->cur + LOOKSCAN : q->n;
+	for (size_t j = q->cur + 1, k = 0; j < end && k < LOOKAHEAD; j++) {
 		struct sq_wl *w = q->v[j];
 		if (q->done[j])
 			continue;
 		bool same = false;
 		for (int f = 0; f < nf && !same; f++)
-			same = failed[f]->hash == w->hash && sq_wl_equiv(failed[f], w);
+			same = failed[f]->hash == w->hash;   /* a collision only
+							      * plans one late */
 		if (same)
 			continue;
 		k++;
@@ -323,12 +329,47 @@ static int best_head(struct est *e, int root)
 	return best;
 }
 
+/* A queue blocks: note what its FRs have available. */
+static void block(struct est *e, int cq)
+{
+	const struct sq_node *n = &e->s->node[e->s->cq[cq].node];
+	struct qview *q = &e->q[cq];
+	q->blocked = true;
+	if (n->ncell > q->capavail) {
+		q->capavail = n->ncell;
+		q->avail = sl_xrealloc(q->avail, (size_t)n->ncell * sizeof(int64_t));
+	}
+	q->navail = n->ncell;
+	for (int i = 0; i < n->ncell; i++)
+		q->avail[i] = sq_available(e->s, e->s->cq[cq].node, n->frk[i]);
+}
+
+/* Retry a blocked queue only when one of its FRs has more available than
+ * when it blocked: else nothing new fits (most queues of a tree, most
+ * ends). */
+static void unblock_if_freed(struct est *e, int cq)
+{
+	const struct sq_node *n = &e->s->node[e->s->cq[cq].node];
+	struct qview *q = &e->q[cq];
+	if (!q->blocked)
+		return;
+	if (n->ncell != q->navail) {
+		q->blocked = false;
+		return;
+	}
+	for (int i = 0; i < n->ncell; i++)
+		if (sq_available(e->s, e->s->cq[cq].node, n->frk[i]) > q->avail[i]) {
+			q->blocked = false;
+			return;
+		}
+}
+
 /* At e->t, start what fits in one cohort tree. */
 static void plan_tree(struct est *e, int root)
 {
 	struct sl_sched *s = e->s;
 	for (int i = s->tree_first[root]; i != SQ_NONE; i = s->cq[i].next_in_tree)
-		e->q[i].blocked = false;
+		unblock_if_freed(e, i);
 	for (int cq; (cq = best_head(e, root)) != SQ_NONE;) {
 		struct qview *q = &e->q[cq];
 		struct sq_wl *w = q->v[q->cur];
@@ -341,9 +382,9 @@ static void plan_tree(struct est *e, int root)
 		} else if (r == FIT_NEVER) {
 			q->over = true;      /* StrictFIFO: it blocks the rest forever */
 		} else {
-			q->blocked = true;
 			if (!s->cq[cq].strict_fifo)
 				lookahead(e, cq);
+			block(e, cq);
 		}
 	}
 }
@@ -370,6 +411,7 @@ size_t sl_sched_estimate(struct sl_sched *s, int64_t now_ms)
 	struct est e = {.s = s, .now = now_ms, .t = now_ms};
 	sq_assign_init(&e.a);
 	s->otg_key.w = NULL;     /* the preemption oracle's cache is the cycle's */
+	s->planning = true;
 	est_setup(&e);
 	for (;;) {
 		while (e.nd) {
@@ -386,6 +428,7 @@ size_t sl_sched_estimate(struct sl_sched *s, int64_t now_ms)
 		}
 	}
 	undo_all(&e);
+	s->planning = false;
 	s->otg_key.w = NULL;
 	size_t placed = e.placed;
 	est_free(&e);

@@ -296,6 +296,8 @@ struct sl_sched {
 		int64_t val, cycle;
 	} otg_key;
 	bool backfill_all;           /* backfill on every ClusterQueue */
+	bool planning;               /* estimate.c: flavor.c skips the preemption
+				      * oracle (the plan only asks what fits) */
 };
 
 /* model.c */

@@ -45,3 +45,13 @@ EXTRA_DIST += tests/bench/sluiced_baseline.sh tests/bench/sleeper.c
 bench-sluiced: all tests/bench/sluiced_baseline$(EXEEXT)
 	bash $(srcdir)/tests/bench/sluiced_baseline.sh --build $(abs_top_builddir) $(BENCH_ARGS)
 .PHONY: bench-sluiced
+
+# Start-time estimates and backfill at 100 000 pending (issue 16).
+EXTRA_PROGRAMS += tests/bench/sched_estimate
+tests_bench_sched_estimate_SOURCES = tests/bench/sched_estimate.c tests/bench/sched_bench.h
+tests_bench_sched_estimate_LDADD = $(SL_LIBS)
+CLEANFILES += tests/bench/sched_estimate$(EXEEXT)
+
+bench-estimate: tests/bench/sched_estimate$(EXEEXT)
+	./tests/bench/sched_estimate$(EXEEXT)
+.PHONY: bench-estimate

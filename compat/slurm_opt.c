@@ -206,8 +206,9 @@ static const struct {
 		   "batch shell with `B:`, else to all the job's processes; Kubernetes: "
 		   "refused"},
 	{"tasks-per-node", "Slurm's older spelling of `--ntasks-per-node`"},
-	{"test-only", "`Job N to start at NOW` when the quota fits it now, else Slurm's "
-		      "`allocation failure`: there is no start estimate yet"},
+	{"test-only", "the start from the engine's plan (time limits of running and queued "
+		      "jobs); with backfill, a second line when a shorter `--time` starts now; "
+		      "Slurm's `allocation failure` when no start is known"},
 	{"time", "enforced; `--signal` warns before it"},
 	{"wait", "polls sluiced (2 s, backing off to 10 s), exits with the job's exit code"},
 	{"array", "not yet (job arrays)"},

@@ -184,6 +184,8 @@ int sl_client_test_only(const struct sl_jobspec *spec, struct sl_willrun *out,
 		out->id = (uint64_t)json_object_get_int64(v);
 	if (json_object_object_get_ex(rep, "cpus", &v))
 		out->cpus = json_object_get_int(v);
+	if (json_object_object_get_ex(rep, "shorter_time", &v))
+		out->shorter_time = json_object_get_int64(v);
 	out->nodes = reply_str(rep, "nodes");
 	out->partition = reply_str(rep, "partition");
 out:

@@ -23,6 +23,8 @@ struct sl_schedctl {
 	uint64_t afs_timer;
 	int64_t afs_ms;
 	struct sl_gates *gates; /* in front of the engine (gates.c) */
+	int64_t plan_at;        /* loop ms of the last start-time plan, 0: none */
+	int plan_stale;         /* the engine changed since */
 };
 
 /* Admission fair sharing decays LocalQueue usage over time; the engine has
@@ -109,6 +111,12 @@ struct sl_gates *sl_schedctl_gates(const struct sl_schedctl *s)
 	return s ? s->gates : NULL;
 }
 
+/* The engine's times are the loop's monotonic ms; a job's are unix s. */
+static int64_t limit_ms(const struct sl_job *j)
+{
+	return j->spec.time_limit > 0 ? j->spec.time_limit * 60000 : 0;
+}
+
 int sl_schedctl_add(struct sl_schedctl *s, const struct sl_job *j, struct sl_err *err)
 {
 	struct sl_job_wl b;
@@ -122,7 +130,11 @@ int sl_schedctl_add(struct sl_schedctl *s, const struct sl_job *j, struct sl_err
 		return 0;
 	}
 	s->d->need_schedule = 1;
-	return sl_sched_add(s->engine, &b.wl, err);
+	s->plan_stale = 1;
+	int r = sl_sched_add(s->engine, &b.wl, err);
+	if (r == 0)
+		(void)sl_sched_set_time(s->engine, j->id, limit_ms(j), 0);
+	return r;
 }
 
 /* "cpu=default,memory=default" <-> the pod set's flavor assignment. */
@@ -157,6 +169,11 @@ int sl_schedctl_add_running(struct sl_schedctl *s, const struct sl_job *j,
 	int32_t count = j->alloc_nodes;
 	if ((r = sl_schedctl_add(s, j, err)) == 0)
 		r = sl_sched_admitted_partial(s->engine, j->id, &a, count > 0 ? &count : NULL, err);
+	if (r == 0 && j->start_time > 0) {  /* it ends at its real start + limit */
+		int64_t ago = sl_loop_wall(s->d->loop) - j->start_time;
+		int64_t at = sl_loop_now_ms(s->d->loop) - (ago > 0 ? ago * 1000 : 0);
+		(void)sl_sched_set_time(s->engine, j->id, limit_ms(j), at > 0 ? at : 1);
+	}
 	free(text);
 	return r;
 }
@@ -165,12 +182,14 @@ void sl_schedctl_remove(struct sl_schedctl *s, uint64_t id)
 {
 	if (sl_sched_remove(s->engine, id) == 0)
 		s->d->need_schedule = 1;
+	s->plan_stale = 1;
 }
 
 void sl_schedctl_requeue(struct sl_schedctl *s, uint64_t id)
 {
 	sl_sched_requeue(s->engine, id);
 	s->d->need_schedule = 1;
+	s->plan_stale = 1;
 }
 
 
@@ -181,7 +200,8 @@ static void on_wake(struct sl_loop *l, uint64_t id, void *arg)
 void sl_schedctl_run(struct sl_schedctl *s, struct sl_sched_decisions *dec)
 {
 	memset(dec, 0, sizeof(*dec));
-	(void)sl_sched_cycle(s->engine, sl_loop_now_ms(s->d->loop), dec);
+	if (sl_sched_cycle(s->engine, sl_loop_now_ms(s->d->loop), dec) > 0)
+		s->plan_stale = 1;
 }
 
 void sl_schedctl_assign(struct sl_job *j, const struct sl_sched_admission *a)
@@ -260,4 +280,58 @@ void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j)
 	j->queue_pos = p.pos_cq >= 0 ? (int)p.pos_cq + 1 : 0;
 	free(j->cluster_queue);
 	j->cluster_queue = sl_xstrdup(p.cluster_queue);
+}
+
+/* Time limits change (scontrol update) without telling the engine: the
+ * plan feeds the live jobs' limits first. */
+static void plan(struct sl_schedctl *s)
+{
+	int64_t now = sl_loop_now_ms(s->d->loop);
+	if (!s->plan_stale && s->plan_at != 0 && now - s->plan_at < SL_SCHEDCTL_PLAN_MS)
+		return;
+	for (size_t i = 0; i < sl_jobtab_count(s->d->jobs); i++) {
+		const struct sl_job *j = sl_jobtab_at(s->d->jobs, i);
+		if (!sl_jobstate_is_final(j->state))
+			(void)sl_sched_set_time(s->engine, j->id, limit_ms(j), 0);
+	}
+	(void)sl_sched_estimate(s->engine, now);
+	s->plan_at = now != 0 ? now : 1;
+	s->plan_stale = 0;
+}
+
+/* Engine ms -> unix seconds, rounded up: never promise earlier. */
+static int64_t to_wall(struct sl_schedctl *s, int64_t t)
+{
+	int64_t d = t - sl_loop_now_ms(s->d->loop);
+	return sl_loop_wall(s->d->loop) + (d > 0 ? (d + 999) / 1000 : 0);
+}
+
+int64_t sl_schedctl_start_estimate(struct sl_schedctl *s, const struct sl_job *j)
+{
+	int64_t t;
+	plan(s);
+	if (sl_sched_start_estimate(s->engine, j->id, &t) != 0 || t == SL_SCHED_NEVER)
+		return 0;
+	return to_wall(s, t);
+}
+
+int sl_schedctl_trial(struct sl_schedctl *s, const struct sl_job *j, int64_t *start,
+		      int64_t *shorter, struct sl_err *err)
+{
+	struct sl_job_wl b;
+	struct sl_sched_trial t;
+	int64_t now = sl_loop_now_ms(s->d->loop);
+	int r;
+
+	*start = *shorter = 0;
+	if ((r = sl_job_workload(j, sl_conf_features(s->d->conf), &b, err)) != 0 ||
+	    (r = sl_sched_trial(s->engine, &b.wl, limit_ms(j), now, &t, err)) != 0)
+		return r;
+	s->plan_at = now != 0 ? now : 1;   /* the trial planned again without it */
+	s->plan_stale = 0;
+	if (t.start == SL_SCHED_NEVER)
+		return sl_err_set(err, SL_ENOFIT, "Requested node configuration is not available");
+	*start = to_wall(s, t.start);
+	*shorter = t.backfill_limit / 60000;
+	return 0;
 }

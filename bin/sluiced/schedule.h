@@ -38,4 +38,16 @@ void sl_schedctl_assign(struct sl_job *j, const struct sl_sched_admission *a);
 /* Refresh j's pending reason (Slurm code), full text and queue position. */
 void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j);
 
+/* Pending j's estimated start (unix seconds), 0 when there is none: the
+ * engine's plan (libbatch/sched/estimate.c), made again when the engine
+ * changed since the last one or it is SL_SCHEDCTL_PLAN_MS old. */
+#define SL_SCHEDCTL_PLAN_MS 5000
+int64_t sl_schedctl_start_estimate(struct sl_schedctl *s, const struct sl_job *j);
+/* sbatch --test-only for j (its id set, not in the engine): *start (unix
+ * seconds), and *shorter: the longest --time (minutes) that backfill would
+ * start now, 0 if none. -SL_ENOFIT "Requested node configuration is not
+ * available" when no start is known. */
+int sl_schedctl_trial(struct sl_schedctl *s, const struct sl_job *j, int64_t *start,
+		      int64_t *shorter, struct sl_err *err);
+
 #endif

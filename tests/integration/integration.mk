@@ -26,6 +26,7 @@ INTEGRATION_TESTS = \
 	tests/integration/query.sh \
 	tests/integration/pbs.sh \
 	tests/integration/sbatch_opts.sh \
+	tests/integration/estimate.sh \
 	tests/integration/sbatch_timed.sh \
 	tests/integration/overflow.sh \
 	tests/integration/private.sh \

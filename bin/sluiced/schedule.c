@@ -25,6 +25,7 @@ struct sl_schedctl {
 	struct sl_gates *gates; /* in front of the engine (gates.c) */
 	int64_t plan_at;        /* loop ms of the last start-time plan, 0: none */
 	int plan_stale;         /* the engine changed since */
+	int64_t wall_off;       /* unix ms - loop ms, fixed once (wall_offset()) */
 };
 
 /* Admission fair sharing decays LocalQueue usage over time; the engine has
@@ -111,10 +112,31 @@ struct sl_gates *sl_schedctl_gates(const struct sl_schedctl *s)
 	return s ? s->gates : NULL;
 }
 
-/* The engine's times are the loop's monotonic ms; a job's are unix s. */
+/* The engine's times are the loop's monotonic ms; a job's are unix s.
+ * One fixed offset converts both ways, so that a running job's planned end
+ * is exactly its StartTime plus its limit on every listing. */
 static int64_t limit_ms(const struct sl_job *j)
 {
 	return j->spec.time_limit > 0 ? j->spec.time_limit * 60000 : 0;
+}
+
+static int64_t wall_offset(struct sl_schedctl *s)
+{
+	if (s->wall_off == 0) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		s->wall_off = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 -
+			      sl_loop_now_ms(s->d->loop);
+		if (s->wall_off == 0)
+			s->wall_off = 1;
+	}
+	return s->wall_off;
+}
+
+static int64_t engine_ms(struct sl_schedctl *s, int64_t unix_s)
+{
+	int64_t t = unix_s * 1000 - wall_offset(s);
+	return t > 0 ? t : 1;
 }
 
 int sl_schedctl_add(struct sl_schedctl *s, const struct sl_job *j, struct sl_err *err)
@@ -169,11 +191,8 @@ int sl_schedctl_add_running(struct sl_schedctl *s, const struct sl_job *j,
 	int32_t count = j->alloc_nodes;
 	if ((r = sl_schedctl_add(s, j, err)) == 0)
 		r = sl_sched_admitted_partial(s->engine, j->id, &a, count > 0 ? &count : NULL, err);
-	if (r == 0 && j->start_time > 0) {  /* it ends at its real start + limit */
-		int64_t ago = sl_loop_wall(s->d->loop) - j->start_time;
-		int64_t at = sl_loop_now_ms(s->d->loop) - (ago > 0 ? ago * 1000 : 0);
-		(void)sl_sched_set_time(s->engine, j->id, limit_ms(j), at > 0 ? at : 1);
-	}
+	if (r == 0 && j->start_time > 0) /* it ends at its real start + limit */
+		(void)sl_sched_set_time(s->engine, j->id, limit_ms(j), engine_ms(s, j->start_time));
 	free(text);
 	return r;
 }
@@ -292,7 +311,9 @@ static void plan(struct sl_schedctl *s)
 	for (size_t i = 0; i < sl_jobtab_count(s->d->jobs); i++) {
 		const struct sl_job *j = sl_jobtab_at(s->d->jobs, i);
 		if (!sl_jobstate_is_final(j->state))
-			(void)sl_sched_set_time(s->engine, j->id, limit_ms(j), 0);
+			(void)sl_sched_set_time(s->engine, j->id, limit_ms(j),
+						j->state != SL_JOB_PENDING && j->start_time > 0
+						? engine_ms(s, j->start_time) : 0);
 	}
 	(void)sl_sched_estimate(s->engine, now);
 	s->plan_at = now != 0 ? now : 1;
@@ -302,8 +323,7 @@ static void plan(struct sl_schedctl *s)
 /* Engine ms -> unix seconds, rounded up: never promise earlier. */
 static int64_t to_wall(struct sl_schedctl *s, int64_t t)
 {
-	int64_t d = t - sl_loop_now_ms(s->d->loop);
-	return sl_loop_wall(s->d->loop) + (d > 0 ? (d + 999) / 1000 : 0);
+	return (t + wall_offset(s) + 999) / 1000;
 }
 
 int64_t sl_schedctl_start_estimate(struct sl_schedctl *s, const struct sl_job *j)

@@ -57,6 +57,9 @@ struct qview {                   /* one ClusterQueue's pending workloads */
 	bool blocked, over;
 	int64_t *avail;          /* when it blocked: what each of its FRs had */
 	int navail, capavail;
+	int *rfr;                /* quota its blocked StrictFIFO head holds back */
+	int64_t *rq;
+	size_t nres, caprfr, caprq;
 };
 
 struct est {
@@ -209,6 +212,8 @@ static void est_free(struct est *e)
 		free(e->q[i].v);
 		free(e->q[i].done);
 		free(e->q[i].avail);
+		free(e->q[i].rfr);
+		free(e->q[i].rq);
 	}
 	free(e->q);
 	free(e->dirty);
@@ -344,6 +349,47 @@ static void block(struct est *e, int cq)
 		q->avail[i] = sq_available(e->s, e->s->cq[cq].node, n->frk[i]);
 }
 
+/* Kueue's reserveCapacityForUnreclaimablePreempt, as the cycle does it
+ * (cycle.c reserve()): a StrictFIFO head that waits for its own quota
+ * keeps others of the cohort from borrowing it, at every cycle it stays
+ * the head, so for as long as it is blocked in the plan. A BestEffortFIFO
+ * head is parked after one cycle and holds nothing back. */
+static void reserve(struct est *e, int cq)
+{
+	struct sl_sched *s = e->s;
+	struct qview *q = &e->q[cq];
+	int node = s->cq[cq].node;
+	if (!s->cq[cq].strict_fifo || e->a.rep != SQ_A_PREEMPT || s->cq[cq].reclaim == SL_KP_ANY)
+		return;
+	for (int i = 0; i < e->a.nuse; i++) {
+		const struct sq_cell *c = sq_cell(s, node, e->a.use_fr[i]);
+		int64_t req = e->a.use_q[i], r;
+		if (e->a.borrowing > 0) {
+			r = req;
+			if (c->q.has_bl && c->q.nominal + c->q.bl - c->usage < r)
+				r = c->q.nominal + c->q.bl - c->usage;
+		} else {
+			r = c->q.nominal - c->usage < req ? c->q.nominal - c->usage : req;
+		}
+		if (r <= 0)
+			continue;
+		q->rfr = sl_xgrow(q->rfr, &q->caprfr, q->nres + 1, sizeof(*q->rfr));
+		q->rq = sl_xgrow(q->rq, &q->caprq, q->nres + 1, sizeof(*q->rq));
+		q->rfr[q->nres] = e->a.use_fr[i];
+		q->rq[q->nres++] = r;
+		sq_add_usage(s, node, e->a.use_fr[i], r);
+	}
+}
+
+/* Give back what reserve() held (usage is a sum: order does not matter). */
+static void unreserve(struct est *e, int cq)
+{
+	struct qview *q = &e->q[cq];
+	for (size_t i = 0; i < q->nres; i++)
+		sq_remove_usage(e->s, e->s->cq[cq].node, q->rfr[i], q->rq[i]);
+	q->nres = 0;
+}
+
 /* Retry a blocked queue only when one of its FRs has more available than
  * when it blocked: else nothing new fits (most queues of a tree, most
  * ends). */
@@ -353,15 +399,14 @@ static void unblock_if_freed(struct est *e, int cq)
 	struct qview *q = &e->q[cq];
 	if (!q->blocked)
 		return;
-	if (n->ncell != q->navail) {
+	/* a reservation depends on the usage it was made at: made again */
+	bool freed = n->ncell != q->navail || q->nres > 0;
+	for (int i = 0; i < n->ncell && !freed; i++)
+		freed = sq_available(e->s, e->s->cq[cq].node, n->frk[i]) > q->avail[i];
+	if (freed) {
 		q->blocked = false;
-		return;
+		unreserve(e, cq);
 	}
-	for (int i = 0; i < n->ncell; i++)
-		if (sq_available(e->s, e->s->cq[cq].node, n->frk[i]) > q->avail[i]) {
-			q->blocked = false;
-			return;
-		}
 }
 
 /* At e->t, start what fits in one cohort tree. */
@@ -384,6 +429,8 @@ static void plan_tree(struct est *e, int root)
 		} else {
 			if (!s->cq[cq].strict_fifo)
 				lookahead(e, cq);
+			else
+				reserve(e, cq);
 			block(e, cq);
 		}
 	}
@@ -427,6 +474,8 @@ size_t sl_sched_estimate(struct sl_sched *s, int64_t now_ms)
 			release(&e, &v);
 		}
 	}
+	for (int i = 0; i < s->ncq; i++)
+		unreserve(&e, i);
 	undo_all(&e);
 	s->planning = false;
 	s->otg_key.w = NULL;

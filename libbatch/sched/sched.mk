@@ -11,7 +11,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/sched/api.c libbatch/sched/msg.c libbatch/sched/equiv.c \
 	libbatch/sched/namemap.c libbatch/sched/partial.c \
 	libbatch/sched/estimate.c libbatch/sched/estimate_trial.c libbatch/sched/backfill.c \
-	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c
+	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c libbatch/sim_clock.c
 
 # every scenario file must be listed here (make distcheck)
 EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
@@ -160,7 +160,10 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/reclaim-not-enough-borrowing.yaml \
 	tests/scenarios/reclaim-same-priority-any-policy.yaml \
 	tests/scenarios/reclaim-same-priority-lowerpriority-policy.yaml \
-	tests/scenarios/reclaim-zero-request-at-nominal.yaml
+	tests/scenarios/reclaim-zero-request-at-nominal.yaml \
+	tests/scenarios/backfill-strict-short-job-goes-first.yaml \
+	tests/scenarios/backfill-cohort-borrower-respects-lender-reservation.yaml \
+	tests/scenarios/estimate-late-after-higher-priority-arrival.yaml
 
 TESTS += tests/scenarios/run.sh
 

@@ -124,6 +124,45 @@ static void test_cohort_lending(void **state)
 	tl_free(s, &d);
 }
 
+/* The plan changes the engine's usage while it runs (reservations of
+ * blocked StrictFIFO heads included) and must leave it as it was. */
+static void test_state_restored(void **state)
+{
+	struct sl_sched *s = tl_sched(TL_FLAVOR("default")
+		TL_CQ("a", "  cohort: co\n  queueingStrategy: StrictFIFO\n", "nominalQuota: 4")
+		TL_CQ("b", "  cohort: co\n  queueingStrategy: StrictFIFO\n", "nominalQuota: 2")
+		TL_LQ("ns", "qa", "a") TL_LQ("ns", "qb", "b"));
+	struct sl_sched_decisions d = {0};
+	tl_add_to(s, 1, "ns", "qa", 0, 0, 2);
+	sl_sched_set_time(s, 1, 10 * MIN, 0);
+	tl_add_to(s, 2, "ns", "qb", 0, 0, 2);
+	sl_sched_set_time(s, 2, 50 * MIN, 0);
+	sl_sched_run_to_fixpoint(s, 0, 10, &d);
+	tl_add_to(s, 3, "ns", "qa", 10, 1, 4);
+	sl_sched_set_time(s, 3, 5 * MIN, 0);
+	tl_add_to(s, 4, "ns", "qb", 0, 2, 2);
+	sl_sched_set_time(s, 4, 5 * MIN, 0);
+	sl_sched_run_to_fixpoint(s, 0, 10, &d);
+	const struct sl_sched_usage *rows;
+	size_t n = sl_sched_usage(s, &rows);
+	int64_t used[8];
+	for (size_t i = 0; i < n && i < 8; i++)
+		used[i] = rows[i].used;
+	for (int k = 0; k < 3; k++)
+		sl_sched_estimate(s, 0);
+	assert_int_equal(sl_sched_usage(s, &rows), n);
+	for (size_t i = 0; i < n && i < 8; i++)
+		assert_int_equal(rows[i].used, used[i]);
+	/* 3 reserves a's own 2 free cpus: 4 cannot borrow them, and waits
+	 * for 1 to end at 10; 3 starts then, 4 at 15 when 3 ends */
+	int64_t t;
+	sl_sched_start_estimate(s, 3, &t);
+	assert_int_equal(t, 10 * MIN);
+	sl_sched_start_estimate(s, 4, &t);
+	assert_int_equal(t, 15 * MIN);
+	tl_free(s, &d);
+}
+
 static void test_trial(void **state)
 {
 	struct sl_sched *s = tl_sched(TL_ONE_CQ("  queueingStrategy: StrictFIFO\n  backfill: true\n",
@@ -158,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_no_limit_and_never),
 		cmocka_unit_test(test_overtime_and_restart),
 		cmocka_unit_test(test_cohort_lending),
+		cmocka_unit_test(test_state_restored),
 		cmocka_unit_test(test_trial),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

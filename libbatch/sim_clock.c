@@ -116,6 +116,7 @@ int sim_clock_run(struct sl_sim *m)
 struct late {
 	size_t started, late, early, unknown;
 	int64_t sum, max;
+	int64_t wait_sum, wait_max;  /* start - created */
 };
 
 static struct late lateness(const struct sl_sim *m)
@@ -126,6 +127,9 @@ static struct late lateness(const struct sl_sim *m)
 		if (w->start_ms < 0)
 			continue;
 		l.started++;
+		int64_t wait = w->start_ms - (w->admit_cq ? 0 : w->w.created);
+		l.wait_sum += wait > 0 ? wait : 0;
+		l.wait_max = wait > l.wait_max ? wait : l.wait_max;
 		if (w->first_est_ms == SL_SCHED_NEVER) {
 			l.unknown++;
 		} else if (w->start_ms > w->first_est_ms) {
@@ -171,6 +175,9 @@ void sim_clock_report_text(struct sl_sim *m, struct sl_buf *b)
 		sl_buf_addf(b, " (mean %.1f s, max %lld s)", (double)l.sum / 1000.0 / (double)l.late,
 			    (long long)(l.max / 1000));
 	sl_buf_addf(b, ", %zu earlier, %zu without an estimate\n", l.early, l.unknown);
+	if (l.started)
+		sl_buf_addf(b, "waits: mean %.1f s, max %lld s\n",
+			    (double)l.wait_sum / 1000.0 / (double)l.started, (long long)(l.wait_max / 1000));
 }
 
 void sim_clock_report_json(struct sl_sim *m, struct sl_buf *b)
@@ -192,9 +199,10 @@ void sim_clock_report_json(struct sl_sim *m, struct sl_buf *b)
 		first = 0;
 	}
 	sl_buf_addf(b, "},\"estimates\":{\"started\":%zu,\"late\":%zu,\"lateSecondsSum\":%lld,"
-		       "\"lateSecondsMax\":%lld,\"early\":%zu,\"unknown\":%zu}",
+		       "\"lateSecondsMax\":%lld,\"early\":%zu,\"unknown\":%zu,"
+		       "\"waitSecondsSum\":%lld,\"waitSecondsMax\":%lld}",
 		    l.started, l.late, (long long)(l.sum / 1000), (long long)(l.max / 1000), l.early,
-		    l.unknown);
+		    l.unknown, (long long)(l.wait_sum / 1000), (long long)(l.wait_max / 1000));
 }
 
 static const struct sim_wl *find(const struct sl_sim *m, const char *name)

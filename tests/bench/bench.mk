@@ -55,3 +55,9 @@ CLEANFILES += tests/bench/sched_estimate$(EXEEXT)
 bench-estimate: tests/bench/sched_estimate$(EXEEXT)
 	./tests/bench/sched_estimate$(EXEEXT)
 .PHONY: bench-estimate
+EXTRA_DIST += tests/bench/estimate_trace.sh
+
+# Late starts against first estimates, and backfill's waits, on a trace.
+bench-estimate-trace: all
+	bash $(srcdir)/tests/bench/estimate_trace.sh --build $(abs_top_builddir)
+.PHONY: bench-estimate-trace

@@ -122,6 +122,7 @@ static bool try_admit(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_ass
 	}
 	sq_set_admitted(s, w, cq);
 	w->backfilled = true;
+	w->bf_seq = s->seq;
 	sq_afs_on_admit(s, w);
 	sq_decisions_add_admit(s, out, w);
 	return true;

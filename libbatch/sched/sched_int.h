@@ -215,7 +215,9 @@ struct sq_wl {
 	int64_t limit_ms;            /* time limit, 0 = none */
 	int64_t start_ms;            /* admitted at (ms) */
 	int64_t est_ms;              /* estimated start (SL_SCHED_NEVER: none) */
-	bool backfilled;             /* admitted by backfill.c */
+	bool backfilled;             /* admitted by backfill.c ... */
+	uint64_t bf_seq;             /* ... when s->seq was this: no workload that
+				      * had arrived by then may preempt it */
 };
 
 struct sq_wtab {                     /* id -> wl, open addressing */

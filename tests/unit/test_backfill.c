@@ -137,6 +137,35 @@ static void test_cohort_reservation(void **state)
 	tl_free(s, &d);
 }
 
+/* A backfilled job is never the reason a job that was ahead of it must
+ * preempt: when the running job ends early, the head waits for the
+ * backfilled one (it ends before the head's reservation) instead of
+ * preempting it, though withinClusterQueue: LowerPriority would allow it.
+ * A higher job that arrives later preempts as usual. */
+static void test_not_preempted_by_those_ahead(void **state)
+{
+	struct sl_sched *s = tl_sched(TL_ONE_CQ("  queueingStrategy: StrictFIFO\n  backfill: true\n"
+						"  preemption: {withinClusterQueue: LowerPriority}\n",
+						"nominalQuota: 4"));
+	struct sl_sched_decisions d = {0};
+	add_lim(s, 1, 10, 0, 3, 60);
+	sl_sched_run_to_fixpoint(s, 0, 10, &d);
+	add_lim(s, 2, 10, 1, 4, 10);    /* blocked: 1 has its priority */
+	add_lim(s, 3, 0, 2, 1, 30);     /* backfilled */
+	sl_sched_run_to_fixpoint(s, 0, 10, &d);
+	assert_true(admitted(&d, 3));
+	assert_int_equal(d.npreempt, 0);
+	assert_int_equal(sl_sched_remove(s, 1), 0);     /* ends early */
+	sl_sched_run_to_fixpoint(s, 5 * MIN, 10, &d);
+	assert_int_equal(d.npreempt, 0);
+	assert_false(admitted(&d, 2));
+	add_lim(s, 4, 20, 3, 4, 10);    /* arrives later, higher */
+	sl_sched_run_to_fixpoint(s, 6 * MIN, 10, &d);
+	assert_int_equal(d.npreempt, 1);
+	assert_int_equal(d.preempt[0].victim, 3);
+	tl_free(s, &d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +175,7 @@ int main(void)
 		cmocka_unit_test(test_time_moves),
 		cmocka_unit_test(test_besteffort),
 		cmocka_unit_test(test_cohort_reservation),
+		cmocka_unit_test(test_not_preempted_by_those_ahead),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,8 @@
  * bound anything: nothing can be reserved for them.
  *
  * Cost: one estimate (O(pending log pending)) per cycle, run only when a
- * backfill queue holds two pending workloads and one has a time limit. */
+ * backfill queue holds two pending workloads and one has a time limit,
+ * and the state changed since the last pass (or BF_REPASS_MS passed). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,8 +160,27 @@ static int backfill_cq(struct sl_sched *s, int cq, int64_t now, const struct tre
 	return admitted;
 }
 
+/* What a pass depends on: workloads added or gone, admissions, releases.
+ * A pass over the same state finds nothing new, except as time passes
+ * (jobs past their limits move the plan): BF_REPASS_MS. */
+#define BF_REPASS_MS 10000
+
+static uint64_t state_sig(const struct sl_sched *s)
+{
+	uint64_t h = s->seq * 0x9e3779b97f4a7c15ULL ^ s->admit_seq * 0xbf58476d1ce4e5b9ULL ^
+		     (uint64_t)s->wt.n * 0x94d049bb133111ebULL;
+	for (int i = 0; i < s->nnode; i++)
+		h = (h ^ s->tree_gen[i]) * 0x100000001b3ULL;
+	return h;
+}
+
 int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out)
 {
+	uint64_t sig = state_sig(s);
+	if (sig == s->bf_sig && now_ms - s->bf_at < BF_REPASS_MS && now_ms >= s->bf_at)
+		return 0;
+	s->bf_sig = sig;
+	s->bf_at = now_ms;
 	if (!worth_it(s))
 		return 0;
 	sl_sched_estimate(s, now_ms);
@@ -183,12 +203,14 @@ int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *o
 	}
 	sq_assign_free(&a);
 	s->otg_key.w = NULL;
+	s->bf_sig = state_sig(s);   /* its own admissions are part of what it saw */
 	return admitted;
 }
 
 void sl_sched_set_backfill(struct sl_sched *s, int on)
 {
 	s->backfill_all = on != 0;
+	s->bf_sig = 0;      /* the next cycle passes again */
 }
 
 int64_t sq_backfill_window(struct sl_sched *s, struct sq_wl *w, int64_t now_ms)

@@ -298,6 +298,8 @@ struct sl_sched {
 		int64_t val, cycle;
 	} otg_key;
 	bool backfill_all;           /* backfill on every ClusterQueue */
+	uint64_t bf_sig;             /* backfill.c: the state its last pass saw */
+	int64_t bf_at;               /* ... and when */
 	bool planning;               /* estimate.c: flavor.c skips the preemption
 				      * oracle (the plan only asks what fits) */
 };

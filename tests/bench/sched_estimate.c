@@ -9,8 +9,9 @@
  *      blocked head);
  *   3. 100 ClusterQueues of 10 cpus in cohorts of 10, 1 000 pending each.
  * For each: a full plan from cold (sl_sched_estimate), a plan after one
- * workload finishes, and for shape 1 a cycle with backfill on (the
- * cycle plus the plan and the backfill pass). It aborts unless every
+ * workload finishes, and for shapes 1-2 a cycle with backfill on (the
+ * cycle plus the plan and the backfill pass), then one more cycle with
+ * nothing changed (the pass is skipped). It aborts unless every
  * estimate is at or after now and, under StrictFIFO, estimates never
  * decrease along the queue. Options: --pending N. */
 #include <inttypes.h>
@@ -138,7 +139,12 @@ static void shape(const char *what, int ncq, int per_cohort, int cpus, bool stri
 		double t0 = now_s();
 		sl_sched_cycle(s, 2 * MIN, &d);
 		double c = now_s() - t0;
-		printf("%-44s cycle with backfill %6.3f s: %zu admitted\n", "", c, d.nadmit);
+		sl_sched_decisions_clear(&d);
+		t0 = now_s();
+		sl_sched_cycle(s, 2 * MIN + 1, &d);
+		double c2 = now_s() - t0;
+		printf("%-44s cycle with backfill %6.3f s: %zu admitted; the next (nothing changed) %6.4f s\n",
+		       "", c, d.nadmit, c2);
 		sl_sched_decisions_clear(&d);
 	}
 	sl_sched_free(s);

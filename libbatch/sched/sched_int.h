@@ -547,7 +547,8 @@ void sq_cscratch_free(struct sq_cscratch *x);
 void sq_decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d, struct sq_wl *w);
 
 /* estimate.c: the plan (sl_sched_estimate) */
-/* Pending workloads of c in queue order (heap and parked); caller frees. */
+/* Pending workloads of c in queue order (heap and parked, as Kueue's
+ * visibility API orders them); caller frees. */
 size_t sq_cq_pending(struct sl_sched *s, const struct sq_cq *c, struct sq_wl ***out);
 
 /* backfill.c: admit what may go ahead of blocked work; returns how many. */

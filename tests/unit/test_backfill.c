@@ -15,8 +15,7 @@
 static void add_lim(struct sl_sched *s, uint64_t id, int32_t prio, int64_t created, int32_t count,
 		    int64_t lim_min)
 {
-	tl_add(s, id, prio, created, count);
-	assert_int_equal(sl_sched_set_time(s, id, lim_min * MIN, 0), 0);
+	tl_add_timed(s, id, "ns", "q", prio, created, count, lim_min * MIN);
 }
 
 static bool admitted(const struct sl_sched_decisions *d, uint64_t id)
@@ -117,19 +116,13 @@ static void test_cohort_reservation(void **state)
 	struct sl_sched_decisions d = {0};
 	/* a runs 2 until 60 and b 1 until 60; a's head wants 3 (borrowing 1
 	 * from b) at 60; b's head wants 2, then a 1-cpu job behind it */
-	tl_add_to(s, 1, "ns", "qa", 0, 0, 2);
-	sl_sched_set_time(s, 1, 60 * MIN, 0);
-	tl_add_to(s, 2, "ns", "qb", 0, 0, 1);
-	sl_sched_set_time(s, 2, 60 * MIN, 0);
+	tl_add_timed(s, 1, "ns", "qa", 0, 0, 2, 60 * MIN);
+	tl_add_timed(s, 2, "ns", "qb", 0, 0, 1, 60 * MIN);
 	sl_sched_run_to_fixpoint(s, 0, 10, &d);
-	tl_add_to(s, 3, "ns", "qa", 5, 1, 3);
-	sl_sched_set_time(s, 3, 10 * MIN, 0);
-	tl_add_to(s, 4, "ns", "qb", 0, 2, 2);
-	sl_sched_set_time(s, 4, 10 * MIN, 0);
-	tl_add_to(s, 5, "ns", "qb", 0, 3, 1);
-	sl_sched_set_time(s, 5, 90 * MIN, 0);
-	tl_add_to(s, 6, "ns", "qb", 0, 4, 1);
-	sl_sched_set_time(s, 6, 30 * MIN, 0);
+	tl_add_timed(s, 3, "ns", "qa", 5, 1, 3, 10 * MIN);
+	tl_add_timed(s, 4, "ns", "qb", 0, 2, 2, 10 * MIN);
+	tl_add_timed(s, 5, "ns", "qb", 0, 3, 1, 90 * MIN);
+	tl_add_timed(s, 6, "ns", "qb", 0, 4, 1, 30 * MIN);
 	sl_sched_run_to_fixpoint(s, 0, 10, &d);
 	/* 5 would hold b's cpu past a's reservation at 60; 6 ends at 30 */
 	assert_false(admitted(&d, 5));

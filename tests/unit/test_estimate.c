@@ -22,8 +22,7 @@ static int64_t est(struct sl_sched *s, uint64_t id)
 static void add_lim(struct sl_sched *s, uint64_t id, int32_t prio, int64_t created, int32_t count,
 		    int64_t lim_min)
 {
-	tl_add(s, id, prio, created, count);
-	assert_int_equal(sl_sched_set_time(s, id, lim_min * MIN, 0), 0);
+	tl_add_timed(s, id, "ns", "q", prio, created, count, lim_min * MIN);
 }
 
 static void test_fifo_plan(void **state)
@@ -110,15 +109,12 @@ static void test_cohort_lending(void **state)
 {
 	struct sl_sched *s = tl_sched(cohort_model);
 	struct sl_sched_decisions d = {0};
-	tl_add_to(s, 1, "ns", "qb", 0, 0, 2);
-	sl_sched_set_time(s, 1, 20 * MIN, 0);
-	tl_add_to(s, 2, "ns", "qa", 0, 1, 1);
-	sl_sched_set_time(s, 2, 10 * MIN, 0);
+	tl_add_timed(s, 1, "ns", "qb", 0, 0, 2, 20 * MIN);
+	tl_add_timed(s, 2, "ns", "qa", 0, 1, 1, 10 * MIN);
 	sl_sched_run_to_fixpoint(s, 0, 10, &d);
 	assert_int_equal(d.nadmit, 2);
 	/* a wants 3: its 2 plus 1 lent by b, free when 1 ends at 20 */
-	tl_add_to(s, 3, "ns", "qa", 0, 2, 3);
-	sl_sched_set_time(s, 3, 10 * MIN, 0);
+	tl_add_timed(s, 3, "ns", "qa", 0, 2, 3, 10 * MIN);
 	sl_sched_estimate(s, 0);
 	assert_int_equal(est(s, 3), 20 * MIN);
 	tl_free(s, &d);
@@ -133,15 +129,11 @@ static void test_state_restored(void **state)
 		TL_CQ("b", "  cohort: co\n  queueingStrategy: StrictFIFO\n", "nominalQuota: 2")
 		TL_LQ("ns", "qa", "a") TL_LQ("ns", "qb", "b"));
 	struct sl_sched_decisions d = {0};
-	tl_add_to(s, 1, "ns", "qa", 0, 0, 2);
-	sl_sched_set_time(s, 1, 10 * MIN, 0);
-	tl_add_to(s, 2, "ns", "qb", 0, 0, 2);
-	sl_sched_set_time(s, 2, 50 * MIN, 0);
+	tl_add_timed(s, 1, "ns", "qa", 0, 0, 2, 10 * MIN);
+	tl_add_timed(s, 2, "ns", "qb", 0, 0, 2, 50 * MIN);
 	sl_sched_run_to_fixpoint(s, 0, 10, &d);
-	tl_add_to(s, 3, "ns", "qa", 10, 1, 4);
-	sl_sched_set_time(s, 3, 5 * MIN, 0);
-	tl_add_to(s, 4, "ns", "qb", 0, 2, 2);
-	sl_sched_set_time(s, 4, 5 * MIN, 0);
+	tl_add_timed(s, 3, "ns", "qa", 10, 1, 4, 5 * MIN);
+	tl_add_timed(s, 4, "ns", "qb", 0, 2, 2, 5 * MIN);
 	sl_sched_run_to_fixpoint(s, 0, 10, &d);
 	const struct sl_sched_usage *rows;
 	size_t n = sl_sched_usage(s, &rows);

@@ -234,6 +234,11 @@ static int test_only(const struct sl_jobspec *spec, const struct sl_sbatch_flags
 		sl_slurm_time_fmt_ts(time(NULL), when, sizeof(when));
 		fprintf(stderr, "sbatch: --time=%s would start at %s\n", lim, when);
 	}
+	if (!fl->quiet && w.other_partition != NULL) { /* Sluice's: another partition */
+		sl_slurm_time_fmt_ts(w.other_start, when, sizeof(when));
+		fprintf(stderr, "sbatch: --partition=%s would start at %s\n", w.other_partition, when);
+	}
+	free(w.other_partition);
 	free(w.nodes);
 	free(w.partition);
 	return 0;

@@ -207,8 +207,9 @@ static const struct {
 		   "refused"},
 	{"tasks-per-node", "Slurm's older spelling of `--ntasks-per-node`"},
 	{"test-only", "the start from the engine's plan (time limits of running and queued "
-		      "jobs); with backfill, a second line when a shorter `--time` starts now; "
-		      "Slurm's `allocation failure` when no start is known"},
+		      "jobs); a line more when a shorter `--time` (backfill) or another "
+		      "partition starts it sooner; Slurm's `allocation failure` when no start "
+		      "is known"},
 	{"time", "enforced; `--signal` warns before it"},
 	{"wait", "polls sluiced (2 s, backing off to 10 s), exits with the job's exit code"},
 	{"array", "not yet (job arrays)"},

@@ -30,14 +30,14 @@ static int test_only(struct sluiced *d, struct sl_job *j, struct sl_buf *rep,
 	struct sl_jobshape sh;
 	json_object *o;
 	uint64_t id = 0;
-	int64_t start = 0, shorter = 0;
+	struct sl_schedctl_trial tr;
 	char *nodes;
 	int r;
 
 	if ((r = sl_store_next_id(d->store, &id, err)) != 0)
 		return r;
 	j->id = id;
-	if ((r = sl_schedctl_trial(d->sched, j, &start, &shorter, err)) != 0)
+	if ((r = sl_schedctl_trial(d->sched, j, &tr, err)) != 0)
 		return r;
 	sl_jobspec_shape(&j->spec, &sh);
 	/* the local executor's node is this host; Kubernetes picks nodes later */
@@ -46,9 +46,13 @@ static int test_only(struct sluiced *d, struct sl_job *j, struct sl_buf *rep,
 				: sl_xasprintf("%s-[0-%d]", d->hostname, sh.nodes - 1);
 	o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_int64((int64_t)id));
-	json_object_object_add(o, "start", json_object_new_int64(start));
-	if (shorter > 0)
-		json_object_object_add(o, "shorter_time", json_object_new_int64(shorter));
+	json_object_object_add(o, "start", json_object_new_int64(tr.start));
+	if (tr.shorter > 0)
+		json_object_object_add(o, "shorter_time", json_object_new_int64(tr.shorter));
+	if (tr.other_start > 0) {
+		json_object_object_add(o, "other_partition", json_object_new_string(tr.other));
+		json_object_object_add(o, "other_start", json_object_new_int64(tr.other_start));
+	}
 	json_object_object_add(o, "cpus", json_object_new_int(j->alloc_cpus));
 	json_object_object_add(o, "nodes", json_object_new_string(nodes));
 	json_object_object_add(o, "partition", json_object_new_string(j->spec.partition));

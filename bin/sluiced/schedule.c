@@ -335,15 +335,39 @@ int64_t sl_schedctl_start_estimate(struct sl_schedctl *s, const struct sl_job *j
 	return to_wall(s, t);
 }
 
-int sl_schedctl_trial(struct sl_schedctl *s, const struct sl_job *j, int64_t *start,
-		      int64_t *shorter, struct sl_err *err)
+/* The same job in each other LocalQueue (partition) of its namespace
+ * (account): the soonest start, when sooner than in its own. */
+static void trial_elsewhere(struct sl_schedctl *s, struct sl_job_wl *b, int64_t limit,
+			    int64_t now, struct sl_schedctl_trial *out)
+{
+	const struct sl_kueue *k = sl_conf_kueue(s->d->conf);
+	const char *own = b->wl.queue;
+	int64_t best = out->start;
+	for (size_t i = 0; i < k->nlqs; i++) {
+		struct sl_sched_trial t;
+		struct sl_err err = SL_ERR_INIT;
+		if (strcmp(k->lqs[i].ns, b->ns) != 0 || (own && strcmp(k->lqs[i].name, own) == 0))
+			continue;
+		b->wl.queue = k->lqs[i].name;
+		if (sl_sched_trial(s->engine, &b->wl, limit, now, &t, &err) != 0 ||
+		    t.start == SL_SCHED_NEVER || to_wall(s, t.start) >= best)
+			continue;
+		best = to_wall(s, t.start);
+		snprintf(out->other, sizeof(out->other), "%s", k->lqs[i].name);
+		out->other_start = best;
+	}
+	b->wl.queue = own;
+}
+
+int sl_schedctl_trial(struct sl_schedctl *s, const struct sl_job *j,
+		      struct sl_schedctl_trial *out, struct sl_err *err)
 {
 	struct sl_job_wl b;
 	struct sl_sched_trial t;
 	int64_t now = sl_loop_now_ms(s->d->loop);
 	int r;
 
-	*start = *shorter = 0;
+	memset(out, 0, sizeof(*out));
 	if ((r = sl_job_workload(j, sl_conf_features(s->d->conf), &b, err)) != 0 ||
 	    (r = sl_sched_trial(s->engine, &b.wl, limit_ms(j), now, &t, err)) != 0)
 		return r;
@@ -351,7 +375,9 @@ int sl_schedctl_trial(struct sl_schedctl *s, const struct sl_job *j, int64_t *st
 	s->plan_stale = 0;
 	if (t.start == SL_SCHED_NEVER)
 		return sl_err_set(err, SL_ENOFIT, "Requested node configuration is not available");
-	*start = to_wall(s, t.start);
-	*shorter = t.backfill_limit / 60000;
+	out->start = to_wall(s, t.start);
+	out->shorter = t.backfill_limit / 60000;
+	if (out->start > sl_loop_wall(s->d->loop))
+		trial_elsewhere(s, &b, limit_ms(j), now, out);
 	return 0;
 }

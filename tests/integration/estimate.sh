@@ -8,7 +8,25 @@ make_users
 cd "$T/work" || fail "cd"
 HOST=$(hostname -s)
 
-CPUS=4 write_conf
+# a second partition, spare, with a ClusterQueue of its own
+CPUS=4 EXTRA_OBJECTS='---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata: {name: spare}
+spec:
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [cpu, memory]
+    flavors:
+    - name: default
+      resources:
+      - {name: cpu, nominalQuota: 4}
+      - {name: memory, nominalQuota: 32Gi}
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {name: spare, namespace: general}
+spec: {clusterQueue: spare}' write_conf
 # StrictFIFO so that only backfill may pass the blocked head
 sed -i 's/^  namespaceSelector: {}$/  namespaceSelector: {}\n  queueingStrategy: StrictFIFO\n  backfill: true/' \
 	"$T/sluice.yaml"
@@ -51,8 +69,13 @@ echo "$line1" | grep -Eqx "sbatch: Job [0-9]+ to start at $(ts $((sa + 900))) us
 echo "$out" | sed -n 2p | grep -Eqx "sbatch: --time=[0-9]:00 would start at [0-9T:-]+" ||
 	fail "--test-only's --time line: [$out]"
 out=$(as $USER1 "$BIN/sbatch" --test-only -n 2 --time=1 --wrap true 2>&1)
-expect_eq "--test-only: no --time line when nothing would backfill" 1 "$(echo "$out" | wc -l)"
-ok "--test-only: the plan's start, and the --time that backfill would start now"
+expect_eq "--test-only: no --time line when nothing would backfill" 0 "$(echo "$out" | grep -c -- --time=)"
+out=$(as $USER1 "$BIN/sbatch" --test-only -n 4 --time=10 --wrap true 2>&1)
+echo "$out" | sed -n 2p | grep -Eqx "sbatch: --partition=spare would start at [0-9T:-]+" ||
+	fail "--test-only's --partition line: [$out]"
+out=$(as $USER1 "$BIN/sbatch" --test-only -p spare -n 4 --time=10 --wrap true 2>&1)
+expect_eq "--test-only: nothing sooner than now" 1 "$(echo "$out" | wc -l)"
+ok "--test-only: the plan's start, the --time that backfill would start now, a sooner partition"
 
 # --- backfill -------------------------------------------------------------------------
 d=$(submit $USER1 -J short -n 1 --time=2 --wrap 'sleep 300') || fail "sbatch d"

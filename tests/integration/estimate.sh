@@ -85,4 +85,11 @@ expect_eq "the head still waits" PENDING "$(state "$b")"
 expect_eq "the head's start did not move" "$(ts $((sa + 600)))" "$("$BIN/squeue" -h -j "$b" -o %S)"
 ok "backfill: a 2-minute job runs ahead of blocked work, a 60-minute one waits"
 
+# --- kill -9: the running jobs' starts and limits come back from the store -----
+kill9_daemon
+start_daemon
+expect_eq "the head's start after kill -9" "$(ts $((sa + 600)))" "$("$BIN/squeue" -h -j "$b" -o %S)"
+expect_eq "the long job's start after kill -9" "$(ts $((sa + 900)))" "$("$BIN/squeue" -h -j "$c" -o %S)"
+ok "kill -9 of sluiced: the same estimates from the recovered jobs"
+
 "$BIN/scancel" "$a" "$b" "$c" "$d"

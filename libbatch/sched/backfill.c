@@ -1,4 +1,5 @@
-/* backfill.c - Slurm's sched/backfill in Kueue's model. After a cycle, in
+/* backfill.c - Slurm's sched/backfill in Kueue's model. Two halves. The
+ * pass: after a cycle, in
  * each ClusterQueue with `backfill: true` (or with backfill on for all), a
  * pending workload behind blocked work is admitted now when it fits now,
  * without preemption, and its time limit ends no later than the reserved
@@ -14,19 +15,29 @@
  * backfilled. Workloads ahead with no estimate (SL_SCHED_NEVER) do not
  * bound anything: nothing can be reserved for them.
  *
+ * The gate: under BestEffortFIFO Kueue admits whatever fits behind a
+ * blocked head, which may delay the head; with backfill on, the cycle asks
+ * sq_backfill_gate() first, and a workload that fits but would end after
+ * a reservation ahead of it waits (parked like one that does not fit).
+ * The plan of such a queue is its queue order (estimate.c), so the
+ * reservations it protects are the ones it shows.
+ *
  * Cost: one estimate (O(pending log pending)) per cycle, run only when a
  * backfill queue holds two pending workloads and one has a time limit,
- * and the state changed since the last pass (or BF_REPASS_MS passed). */
+ * and the state changed since the last pass (or BF_REPASS_MS passed); and
+ * for the gate one more at the start of a cycle in which a BestEffortFIFO
+ * backfill queue has two workloads waiting. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "sched_int.h"
 #include "xalloc.h"
 
-static bool bf_on(const struct sl_sched *s, const struct sq_cq *c)
+bool sq_backfill_on(const struct sl_sched *s, const struct sq_cq *c)
 {
 	return (s->backfill_all || c->backfill) && !c->inactive && c->stop == SL_KSTOP_NONE;
 }
+#define bf_on sq_backfill_on
 
 static bool ahead(const struct sq_wl *a, const struct sq_wl *b)
 {
@@ -243,4 +254,112 @@ int64_t sq_backfill_window(struct sl_sched *s, struct sq_wl *w, int64_t now_ms)
 	sq_assign_free(&a);
 	s->otg_key.w = NULL;
 	return fits ? bound - now_ms : 0;
+}
+
+/* ---- the gate: BestEffortFIFO with backfill ---- */
+
+struct sq_bfgate {
+	int64_t cycle;           /* the cycle it was prepared for */
+	bool on;
+	int ntree, ncq;
+	struct tree_order *tree; /* [nnode] by root; n 0 when not built */
+	struct tree_order *cq;   /* [ncq] queue order, lim[i]: the earliest
+				  * reservation before v[i] */
+};
+
+static bool gated(const struct sl_sched *s, const struct sq_cq *c)
+{
+	return !c->strict_fifo && bf_on(s, c);
+}
+
+static void gate_clear(struct sq_bfgate *g)
+{
+	for (int i = 0; i < g->ntree; i++) {
+		free(g->tree[i].v);
+		free(g->tree[i].lim);
+	}
+	for (int i = 0; i < g->ncq; i++) {
+		free(g->cq[i].v);
+		free(g->cq[i].lim);
+	}
+	free(g->tree);
+	free(g->cq);
+	g->tree = g->cq = NULL;
+	g->ntree = g->ncq = 0;
+	g->on = false;
+}
+
+void sq_bfgate_free(struct sq_bfgate *g)
+{
+	if (!g)
+		return;
+	gate_clear(g);
+	free(g);
+}
+
+static void cq_order(struct sl_sched *s, int cq, struct tree_order *o)
+{
+	o->n = sq_cq_pending(s, &s->cq[cq], &o->v);
+	o->lim = sl_xcalloc(o->n + 1, sizeof(*o->lim));
+	int64_t m = SL_SCHED_NEVER;
+	for (size_t i = 0; i < o->n; i++) {
+		o->lim[i] = m;
+		if (o->v[i]->est_ms < m)
+			m = o->v[i]->est_ms;
+	}
+}
+
+void sq_backfill_prepare(struct sl_sched *s, int64_t now_ms)
+{
+	bool need = false;
+	for (int i = 0; i < s->ncq && !need; i++)
+		need = gated(s, &s->cq[i]) && s->cq[i].heap.n + s->cq[i].ninadm >= 2;
+	if (!s->bfg && !need)
+		return;
+	if (!s->bfg)
+		s->bfg = sl_xcalloc(1, sizeof(*s->bfg));
+	struct sq_bfgate *g = s->bfg;
+	gate_clear(g);
+	g->cycle = s->cycle_no;
+	if (!need)
+		return;
+	sl_sched_estimate(s, now_ms);
+	g->ntree = s->nnode;
+	g->ncq = s->ncq;
+	g->tree = sl_xcalloc((size_t)s->nnode + 1, sizeof(*g->tree));
+	g->cq = sl_xcalloc((size_t)s->ncq + 1, sizeof(*g->cq));
+	for (int i = 0; i < s->ncq; i++) {
+		if (!gated(s, &s->cq[i]))
+			continue;
+		int root = sq_root(s, s->cq[i].node);
+		cq_order(s, i, &g->cq[i]);
+		if (!g->tree[root].v)
+			tree_order(s, root, &g->tree[root]);
+	}
+	g->on = true;
+}
+
+bool sq_backfill_gate(struct sl_sched *s, const struct sq_wl *w, int cq, int64_t now_ms)
+{
+	const struct sq_bfgate *g = s->bfg;
+	if (!g || !g->on || g->cycle != s->cycle_no || cq >= g->ncq || !g->cq[cq].v ||
+	    w->est_ms <= now_ms)
+		return true;
+	const struct tree_order *o = &g->cq[cq];
+	const struct sq_cq *c = &s->cq[cq];
+	size_t lo = 0, hi = o->n;
+	while (lo < hi) {        /* w's place in its queue's order */
+		size_t mid = lo + (hi - lo) / 2;
+		if (o->v[mid] != w && sq_wl_before(s, c, o->v[mid], w))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	int64_t bound = lo < o->n ? o->lim[lo] : SL_SCHED_NEVER;
+	int64_t tb = tree_bound(&g->tree[sq_root(s, c->node)], w);
+	if (tb < bound)
+		bound = tb;
+	if (bound == SL_SCHED_NEVER)
+		return true;     /* nothing ahead of it holds a reservation */
+	return w->limit_ms > 0 && bound > now_ms && w->limit_ms <= bound - now_ms;
 }

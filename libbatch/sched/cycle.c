@@ -318,6 +318,18 @@ static void skip(struct entry *e, const char *msg)
 	e->rq = RQ_IMMEDIATE;
 }
 
+/* BestEffortFIFO with backfill (backfill.c): what would delay a
+ * reservation ahead of it waits, parked like a head that does not fit. */
+static bool gate(struct cyc *c, struct entry *e)
+{
+	if (sq_backfill_gate(c->s, e->w, e->cq, c->s->now_ms))
+		return true;
+	sq_status_static(e->w, SL_SCHED_WAIT_PRIORITY, "WaitingForQuota",
+			 "starting now would delay workloads ahead of it (backfill)");
+	e->rq = RQ_PARK;
+	return false;
+}
+
 static void process_preempt(struct cyc *c, struct entry *e)
 {
 	struct sl_sched *s = c->s;
@@ -331,6 +343,8 @@ static void process_preempt(struct cyc *c, struct entry *e)
 		skip(e, "Workload no longer fits after processing another workload");
 		return;
 	}
+	if (!gate(c, e))
+		return;
 	issue_preemptions(c, e);
 	for (int i = 0; i < e->a.nuse; i++)
 		temp_add(c, s->cq[e->cq].node, e->a.use_fr[i], e->a.use_q[i]);
@@ -370,6 +384,8 @@ static void process(struct cyc *c, struct entry *e)
 		skip(e, "Workload no longer fits after processing another workload");
 		return;
 	}
+	if (!gate(c, e))
+		return;
 	admit(c, e);
 }
 
@@ -483,6 +499,7 @@ int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions
 	struct cyc c = {.s = s, .out = out};
 	s->cycle_no++;
 	s->now_ms = now_ms;
+	sq_backfill_prepare(s, now_ms);
 	drain(&c);
 	take_heads(&c);
 	for (size_t i = 0; i < c.ne; i++)

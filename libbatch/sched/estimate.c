@@ -427,9 +427,11 @@ static void plan_tree(struct est *e, int root)
 		} else if (r == FIT_NEVER) {
 			q->over = true;      /* StrictFIFO: it blocks the rest forever */
 		} else {
-			if (!s->cq[cq].strict_fifo)
+			/* with backfill, what goes ahead of a blocked head
+			 * ends before it starts: the plan is the queue order */
+			if (!s->cq[cq].strict_fifo && !sq_backfill_on(s, &s->cq[cq]))
 				lookahead(e, cq);
-			else
+			else if (s->cq[cq].strict_fifo)
 				reserve(e, cq);
 			block(e, cq);
 		}

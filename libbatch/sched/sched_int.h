@@ -300,6 +300,7 @@ struct sl_sched {
 	bool backfill_all;           /* backfill on every ClusterQueue */
 	uint64_t bf_sig;             /* backfill.c: the state its last pass saw */
 	int64_t bf_at;               /* ... and when */
+	struct sq_bfgate *bfg;       /* backfill.c: this cycle's reservations */
 	bool planning;               /* estimate.c: flavor.c skips the preemption
 				      * oracle (the plan only asks what fits) */
 };
@@ -553,6 +554,17 @@ size_t sq_cq_pending(struct sl_sched *s, const struct sq_cq *c, struct sq_wl ***
 
 /* backfill.c: admit what may go ahead of blocked work; returns how many. */
 int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out);
+/* BestEffortFIFO with backfill: Kueue would admit whatever fits behind a
+ * blocked head; with backfill only what does not delay those ahead.
+ * sq_backfill_prepare() plans at the start of a cycle (when such a queue
+ * has work waiting behind another); sq_backfill_gate() says whether the
+ * cycle may admit (or preempt for) w in cq. */
+struct sq_bfgate;
+void sq_backfill_prepare(struct sl_sched *s, int64_t now_ms);
+bool sq_backfill_gate(struct sl_sched *s, const struct sq_wl *w, int cq, int64_t now_ms);
+void sq_bfgate_free(struct sq_bfgate *g);
+/* Backfill on for c (and c active)? */
+bool sq_backfill_on(const struct sl_sched *s, const struct sq_cq *c);
 /* The longest time limit (ms) with which pending w would be backfilled now
  * (after sl_sched_estimate()); 0 when none would. */
 int64_t sq_backfill_window(struct sl_sched *s, struct sq_wl *w, int64_t now_ms);

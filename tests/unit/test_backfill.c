@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include "sched_testlib.h"
@@ -92,15 +93,31 @@ static void test_time_moves(void **state)
 static void test_besteffort(void **state)
 {
 	struct sl_sched_decisions d = {0};
-	/* BestEffortFIFO admits 3 and 4 anyway (Kueue): backfill adds nothing,
-	 * and a job that does not fit now is not backfilled */
-	struct sl_sched *s = tl_sched(TL_ONE_CQ("  backfill: true\n", "nominalQuota: 4"));
-	add_lim(s, 1, 0, 0, 3, 60);
-	sl_sched_run_to_fixpoint(s, 0, 10, &d);
-	add_lim(s, 2, 0, 1, 4, 10);
-	add_lim(s, 3, 0, 2, 2, 10);
-	sl_sched_run_to_fixpoint(s, 0, 10, &d);
+	/* BestEffortFIFO alone admits 3 (Kueue: it fits) and delays 2 */
+	struct sl_sched *s = blocked(TL_ONE_CQ("", "nominalQuota: 4"), 90, 30, &d);
+	assert_true(admitted(&d, 3));
+	tl_free(s, &d);
+	/* with backfill, 3 would delay 2's reservation: it waits; 4 goes */
+	memset(&d, 0, sizeof(d));
+	s = blocked(TL_ONE_CQ("  backfill: true\n", "nominalQuota: 4"), 90, 30, &d);
+	assert_false(admitted(&d, 2));
+	assert_false(admitted(&d, 3));
+	assert_true(admitted(&d, 4));
+	/* 4 and 1 end: 2 starts, and 3 still may not */
+	assert_int_equal(sl_sched_remove(s, 4), 0);
+	assert_int_equal(sl_sched_remove(s, 1), 0);
+	sl_sched_run_to_fixpoint(s, 40 * MIN, 10, &d);
+	assert_true(admitted(&d, 2));
+	assert_false(admitted(&d, 3));
+	tl_free(s, &d);
+	/* 4 without a time limit: neither goes, each held by the gate */
+	memset(&d, 0, sizeof(d));
+	s = blocked(TL_ONE_CQ("  backfill: true\n", "nominalQuota: 4"), 90, 0, &d);
 	assert_int_equal(d.nadmit, 1);
+	struct sl_sched_pending p;
+	for (uint64_t id = 3; id <= 4; id++)
+		tl_want_pending(s, id, &p, SL_SCHED_WAIT_PRIORITY, "WaitingForQuota",
+				"starting now would delay workloads ahead of it (backfill)");
 	tl_free(s, &d);
 }
 

@@ -1,7 +1,6 @@
-/* backfill.c - Slurm's sched/backfill in Kueue's model. Two halves. The
- * pass: after a cycle, in
- * each ClusterQueue with `backfill: true` (or with backfill on for all), a
- * pending workload behind blocked work is admitted now when it fits now,
+/* backfill.c - Slurm's sched/backfill in Kueue's model, in two halves.
+ * The pass: after a cycle, in each ClusterQueue with `backfill: true` (or
+ * with backfill on for all), a pending workload behind blocked work is admitted now when it fits now,
  * without preemption, and its time limit ends no later than the reserved
  * start (the estimate, estimate.c) of every workload ahead of it: those
  * ahead in its own queue, and those of its cohort tree that come first by
@@ -37,7 +36,6 @@ bool sq_backfill_on(const struct sl_sched *s, const struct sq_cq *c)
 {
 	return (s->backfill_all || c->backfill) && !c->inactive && c->stop == SL_KSTOP_NONE;
 }
-#define bf_on sq_backfill_on
 
 static bool ahead(const struct sq_wl *a, const struct sq_wl *b)
 {
@@ -59,7 +57,7 @@ static bool worth_it(const struct sl_sched *s)
 {
 	for (int i = 0; i < s->ncq; i++) {
 		const struct sq_cq *c = &s->cq[i];
-		if (!bf_on(s, c) || c->heap.n + c->ninadm < 2)
+		if (!sq_backfill_on(s, c) || c->heap.n + c->ninadm < 2)
 			continue;
 		for (size_t j = 0; j < c->heap.n; j++)
 			if (c->heap.v[j]->limit_ms > 0)
@@ -201,13 +199,13 @@ int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *o
 	for (int root = 0; root < s->nnode; root++) {
 		bool any = false;
 		for (int i = s->tree_first[root]; i != SQ_NONE && !any; i = s->cq[i].next_in_tree)
-			any = bf_on(s, &s->cq[i]);
+			any = sq_backfill_on(s, &s->cq[i]);
 		if (!any)
 			continue;
 		struct tree_order o;
 		tree_order(s, root, &o);
 		for (int i = s->tree_first[root]; i != SQ_NONE; i = s->cq[i].next_in_tree)
-			if (bf_on(s, &s->cq[i]))
+			if (sq_backfill_on(s, &s->cq[i]))
 				admitted += backfill_cq(s, i, now_ms, &o, &a, out);
 		free(o.v);
 		free(o.lim);
@@ -226,7 +224,7 @@ void sl_sched_set_backfill(struct sl_sched *s, int on)
 
 int64_t sq_backfill_window(struct sl_sched *s, struct sq_wl *w, int64_t now_ms)
 {
-	if (w->cq == SQ_NONE || !bf_on(s, &s->cq[w->cq]) || w->where == SQ_W_ADMITTED)
+	if (w->cq == SQ_NONE || !sq_backfill_on(s, &s->cq[w->cq]) || w->where == SQ_W_ADMITTED)
 		return 0;
 	struct sq_wl **v;
 	size_t n = sq_cq_pending(s, &s->cq[w->cq], &v);
@@ -269,7 +267,7 @@ struct sq_bfgate {
 
 static bool gated(const struct sl_sched *s, const struct sq_cq *c)
 {
-	return !c->strict_fifo && bf_on(s, c);
+	return !c->strict_fifo && sq_backfill_on(s, c);
 }
 
 static void gate_clear(struct sq_bfgate *g)

@@ -10,7 +10,9 @@
  * takes its quota from its planned start to its planned end. StrictFIFO
  * stops at the first that does not fit; BestEffortFIFO also lets those that
  * fit among the next LOOKSCAN start (Kueue admits them; they may delay the
- * head, and the plan says so; one further back is planned late). What never fits, or waits in a stopped or
+ * head, and the plan says so; one further back is planned late), unless
+ * the queue backfills: then what passes a blocked head ends before it
+ * starts (backfill.c), and the plan is the queue order. What never fits, or waits in a stopped or
  * inactive queue, has no estimate (SL_SCHED_NEVER).
  *
  * What it leaves out, on purpose: preemption of running work by a pending

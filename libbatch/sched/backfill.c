@@ -1,8 +1,8 @@
 /* backfill.c - Slurm's sched/backfill in Kueue's model, in two halves.
  * The pass: after a cycle, in each ClusterQueue with `backfill: true` (or
- * with backfill on for all), a pending workload behind blocked work is admitted now when it fits now,
- * without preemption, and its time limit ends no later than the reserved
- * start (the estimate, estimate.c) of every workload ahead of it: those
+ * with backfill on for all), a pending workload behind blocked work is
+ * admitted now when it fits now, without preemption, and its time limit
+ * ends no later than the reserved start (the estimate, estimate.c) of every workload ahead of it: those
  * ahead in its own queue, and those of its cohort tree that come first by
  * priority then age. So it never delays them, and none of them will need
  * to preempt it to start at its reservation: a backfilled workload is

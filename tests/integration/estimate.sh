@@ -57,7 +57,11 @@ ok "squeue --start: Slurm's columns, the plan's start times"
 # --- scontrol: StartTime and EndTime of a pending job ------------------------------
 out=$("$BIN/scontrol" show job "$b" | grep -o 'StartTime=[^ ]* EndTime=[^ ]*')
 expect_eq "scontrol StartTime" "StartTime=$(ts $((sa + 600))) EndTime=$(ts $((sa + 900)))" "$out"
-ok "scontrol show job: StartTime/EndTime of a pending job from the plan"
+# PBS's view of the same job: queued, not started
+out=$("$BIN/qstat" -f "$b")
+echo "$out" | grep -q 'job_state = Q' || fail "qstat -f: [$out]"
+expect_eq "qstat -f: no stime for a queued job" 0 "$(echo "$out" | grep -c 'stime =')"
+ok "scontrol show job: StartTime/EndTime of a pending job from the plan; qstat -f: no stime"
 
 # --- sbatch --test-only -------------------------------------------------------------
 out=$(as $USER1 "$BIN/sbatch" --test-only -n 1 --time=60 --wrap true 2>&1); rc=$?

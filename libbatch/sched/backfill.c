@@ -216,48 +216,12 @@ int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *o
 	return admitted;
 }
 
-void sl_sched_set_backfill(struct sl_sched *s, int on)
-{
-	s->backfill_all = on != 0;
-	s->bf_sig = 0;      /* the next cycle passes again */
-}
-
-int64_t sq_backfill_window(struct sl_sched *s, struct sq_wl *w, int64_t now_ms)
-{
-	if (w->cq == SQ_NONE || !sq_backfill_on(s, &s->cq[w->cq]) || w->where == SQ_W_ADMITTED)
-		return 0;
-	struct sq_wl **v;
-	size_t n = sq_cq_pending(s, &s->cq[w->cq], &v);
-	int64_t bound = SL_SCHED_NEVER;
-	for (size_t i = 0; i < n && v[i] != w; i++)
-		if (v[i]->est_ms < bound)
-			bound = v[i]->est_ms;
-	free(v);
-	struct tree_order o;
-	tree_order(s, sq_root(s, s->cq[w->cq].node), &o);
-	int64_t tb = tree_bound(&o, w);
-	free(o.v);
-	free(o.lim);
-	if (tb < bound)
-		bound = tb;
-	if (bound <= now_ms || bound == SL_SCHED_NEVER)
-		return 0;
-	struct sq_assign a;
-	sq_assign_init(&a);
-	bool had = w->has_last;
-	w->has_last = false;
-	sq_assign_flavors(s, w, w->cq, NULL, &a);
-	w->has_last = had;
-	bool fits = a.rep == SQ_A_FIT && sq_fits_with(s, w->cq, a.use_fr, a.use_q, a.nuse, true);
-	sq_assign_free(&a);
-	s->otg_key.w = NULL;
-	return fits ? bound - now_ms : 0;
-}
-
 /* ---- the gate: BestEffortFIFO with backfill ---- */
 
 struct sq_bfgate {
 	int64_t cycle;           /* the cycle it was prepared for */
+	uint64_t sig;            /* ... the state it saw (state_sig) */
+	int64_t at;              /* ... and when */
 	bool on;
 	int ntree, ncq;
 	struct tree_order *tree; /* [nnode] by root; n 0 when not built */
@@ -317,8 +281,15 @@ void sq_backfill_prepare(struct sl_sched *s, int64_t now_ms)
 	if (!s->bfg)
 		s->bfg = sl_xcalloc(1, sizeof(*s->bfg));
 	struct sq_bfgate *g = s->bfg;
+	uint64_t sig = state_sig(s);
+	if (need && g->on && g->sig == sig && now_ms >= g->at && now_ms - g->at < BF_REPASS_MS) {
+		g->cycle = s->cycle_no;  /* the same workloads, the same plan */
+		return;
+	}
 	gate_clear(g);
 	g->cycle = s->cycle_no;
+	g->sig = sig;
+	g->at = now_ms;
 	if (!need)
 		return;
 	sl_sched_estimate(s, now_ms);
@@ -360,4 +331,49 @@ bool sq_backfill_gate(struct sl_sched *s, const struct sq_wl *w, int cq, int64_t
 	if (bound == SL_SCHED_NEVER)
 		return true;     /* nothing ahead of it holds a reservation */
 	return w->limit_ms > 0 && bound > now_ms && w->limit_ms <= bound - now_ms;
+}
+
+void sl_sched_set_backfill(struct sl_sched *s, int on)
+{
+	s->backfill_all = on != 0;
+	sq_backfill_reset(s);
+}
+
+void sq_backfill_reset(struct sl_sched *s)
+{
+	s->bf_sig = 0;      /* the next cycle passes again */
+	if (s->bfg)
+		gate_clear(s->bfg);
+}
+
+int64_t sq_backfill_window(struct sl_sched *s, struct sq_wl *w, int64_t now_ms)
+{
+	if (w->cq == SQ_NONE || !sq_backfill_on(s, &s->cq[w->cq]) || w->where == SQ_W_ADMITTED)
+		return 0;
+	struct sq_wl **v;
+	size_t n = sq_cq_pending(s, &s->cq[w->cq], &v);
+	int64_t bound = SL_SCHED_NEVER;
+	for (size_t i = 0; i < n && v[i] != w; i++)
+		if (v[i]->est_ms < bound)
+			bound = v[i]->est_ms;
+	free(v);
+	struct tree_order o;
+	tree_order(s, sq_root(s, s->cq[w->cq].node), &o);
+	int64_t tb = tree_bound(&o, w);
+	free(o.v);
+	free(o.lim);
+	if (tb < bound)
+		bound = tb;
+	if (bound <= now_ms || bound == SL_SCHED_NEVER)
+		return 0;
+	struct sq_assign a;
+	sq_assign_init(&a);
+	bool had = w->has_last;
+	w->has_last = false;
+	sq_assign_flavors(s, w, w->cq, NULL, &a);
+	w->has_last = had;
+	bool fits = a.rep == SQ_A_FIT && sq_fits_with(s, w->cq, a.use_fr, a.use_q, a.nuse, true);
+	sq_assign_free(&a);
+	s->otg_key.w = NULL;
+	return fits ? bound - now_ms : 0;
 }

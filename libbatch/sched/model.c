@@ -527,7 +527,7 @@ void sq_model_build(struct sl_sched *s, const struct sl_kueue *k)
 		sq_nm_put(&s->lqmap, s->lq[i].ns, s->lq[i].name, i);
 	s->fair_sharing = k->config.fs_enable;
 	s->backfill_all = k->config.backfill;
-	s->bf_sig = 0;      /* a new model: backfill passes again */
+	sq_backfill_reset(s);   /* a new model: the queues may have changed */
 	s->nstrat = (int)k->config.nstrategies;
 	memcpy(s->strat, k->config.strategies, sizeof(s->strat));
 	if (s->nstrat == 0) {

@@ -563,6 +563,8 @@ struct sq_bfgate;
 void sq_backfill_prepare(struct sl_sched *s, int64_t now_ms);
 bool sq_backfill_gate(struct sl_sched *s, const struct sq_wl *w, int cq, int64_t now_ms);
 void sq_bfgate_free(struct sq_bfgate *g);
+/* Forget what the last pass and the gate saw (a new model, a switch). */
+void sq_backfill_reset(struct sl_sched *s);
 /* Backfill on for c (and c active)? */
 bool sq_backfill_on(const struct sl_sched *s, const struct sq_cq *c);
 /* The longest time limit (ms) with which pending w would be backfilled now

@@ -176,6 +176,26 @@ static void test_not_preempted_by_those_ahead(void **state)
 	tl_free(s, &d);
 }
 
+/* The keys: `backfill` in a ClusterQueue's spec and in Kueue's
+ * Configuration, true or false and nothing else. */
+static void test_keys(void **state)
+{
+	struct sl_kueue *k = tl_model(TL_ONE_CQ("  backfill: true\n", "nominalQuota: 4"));
+	assert_non_null(k);
+	assert_int_equal(k->cqs[0].backfill, 1);
+	sl_kueue_free(k);
+	k = tl_model(TL_ONE_CQ("", "nominalQuota: 4")
+		     "apiVersion: config.kueue.x-k8s.io/v1beta1\nkind: Configuration\nbackfill: true\n");
+	assert_non_null(k);
+	assert_int_equal(k->config.backfill, 1);
+	assert_int_equal(k->cqs[0].backfill, 0);
+	sl_kueue_free(k);
+	assert_null(tl_model(TL_ONE_CQ("  backfill: maybe\n", "nominalQuota: 4")));
+	assert_null(tl_model(TL_ONE_CQ("", "nominalQuota: 4")
+			     "apiVersion: config.kueue.x-k8s.io/v1beta1\nkind: Configuration\n"
+			     "backfill: [1]\n"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_besteffort),
 		cmocka_unit_test(test_cohort_reservation),
 		cmocka_unit_test(test_not_preempted_by_those_ahead),
+		cmocka_unit_test(test_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

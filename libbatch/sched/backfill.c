@@ -1,12 +1,25 @@
 /* backfill.c - Slurm's sched/backfill in Kueue's model, in two halves.
+ *
  * The pass: after a cycle, in each ClusterQueue with `backfill: true` (or
  * with backfill on for all), a pending workload behind blocked work is
  * admitted now when it fits now, without preemption, and its time limit
- * ends no later than the reserved start (the estimate, estimate.c) of every workload ahead of it: those
- * ahead in its own queue, and those of its cohort tree that come first by
- * priority then age. So it never delays them, and none of them will need
- * to preempt it to start at its reservation: a backfilled workload is
- * never the reason a higher one preempts.
+ * ends no later than the reserved start (the estimate, estimate.c) of
+ * every workload ahead of it: those ahead in its own queue, and, when it
+ * borrows, those of its cohort tree that come first by priority then age
+ * (what it takes of its own queue's nominal quota is its queue's to use,
+ * as Kueue's reclaim says). So it never delays them, and none of them will
+ * need to preempt it to start at its reservation: a backfilled workload is
+ * never the reason a higher one preempts (preempt.c refuses it as a
+ * victim of those that had arrived when it was backfilled).
+ *
+ * The gate: under BestEffortFIFO Kueue admits whatever fits behind a
+ * blocked head, which may delay the head, and under either strategy a
+ * head may borrow what a higher workload of the cohort waits for. With
+ * backfill on, the cycle asks sq_backfill_gate() first, and a workload
+ * that fits but would end after a reservation ahead of it (by the rule
+ * above) waits, parked like one that does not fit. The plan of such a
+ * queue is its queue order (estimate.c), so the reservations it protects
+ * are the ones it shows.
  *
  * The price is conservatism: a workload ahead that does not use what the
  * candidate takes still bounds it (the plan does not say which quota each
@@ -14,18 +27,11 @@
  * backfilled. Workloads ahead with no estimate (SL_SCHED_NEVER) do not
  * bound anything: nothing can be reserved for them.
  *
- * The gate: under BestEffortFIFO Kueue admits whatever fits behind a
- * blocked head, which may delay the head; with backfill on, the cycle asks
- * sq_backfill_gate() first, and a workload that fits but would end after
- * a reservation ahead of it waits (parked like one that does not fit).
- * The plan of such a queue is its queue order (estimate.c), so the
- * reservations it protects are the ones it shows.
- *
  * Cost: one estimate (O(pending log pending)) per cycle, run only when a
  * backfill queue holds two pending workloads and one has a time limit,
  * and the state changed since the last pass (or BF_REPASS_MS passed); and
- * for the gate one more at the start of a cycle in which a BestEffortFIFO
- * backfill queue has two workloads waiting. */
+ * for the gate one more at the start of a cycle in which a backfill queue
+ * has two workloads waiting, reused while the state is the same. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,16 +121,25 @@ static int64_t tree_bound(const struct tree_order *o, const struct sq_wl *w)
 	return lo < o->n ? o->lim[lo] : SL_SCHED_NEVER;
 }
 
-/* Admit w now in cq if it fits without preemption. */
-static bool try_admit(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assign *a,
-		      struct sl_sched_decisions *out)
+/* Does w fit now in cq without preemption? Its usage is left in *a. */
+static bool fits_now(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assign *a)
 {
 	bool had = w->has_last;
 	w->has_last = false;
 	sq_assign_flavors(s, w, cq, NULL, a);
 	w->has_last = had;
-	if (a->rep != SQ_A_FIT || !sq_fits_with(s, cq, a->use_fr, a->use_q, a->nuse, true))
-		return false;
+	return a->rep == SQ_A_FIT && sq_fits_with(s, cq, a->use_fr, a->use_q, a->nuse, true);
+}
+
+/* w ends by bound? */
+static bool ends_by(const struct sq_wl *w, int64_t now, int64_t bound)
+{
+	return w->limit_ms > 0 && bound > now && w->limit_ms <= bound - now;
+}
+
+static void admit_now(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
+		      struct sl_sched_decisions *out)
+{
 	for (int i = 0; i < w->nps; i++) {
 		for (int j = 0; j < w->ps[i].nreq; j++)
 			w->ps[i].flv[j] = a->flv[a->off[i] + j];
@@ -135,11 +150,10 @@ static bool try_admit(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_ass
 	w->bf_seq = s->seq;
 	sq_afs_on_admit(s, w);
 	sq_decisions_add_admit(s, out, w);
-	return true;
 }
 
 /* One ClusterQueue: candidates in queue order, each bounded by the queue's
- * reservations before it and the tree's (o->lim by rank). */
+ * reservations before it, and when it borrows by the tree's too (o). */
 static int backfill_cq(struct sl_sched *s, int cq, int64_t now, const struct tree_order *o,
 		       struct sq_assign *a, struct sl_sched_decisions *out)
 {
@@ -150,20 +164,22 @@ static int backfill_cq(struct sl_sched *s, int cq, int64_t now, const struct tre
 	const struct sq_wl *failed = NULL;
 	for (size_t i = 0; i < n; i++) {
 		struct sq_wl *w = v[i];
-		int64_t tb = tree_bound(o, w);
-		int64_t bound = own < tb ? own : tb;
+		int64_t bound = own;
 		if (w->est_ms < own)
 			own = w->est_ms;
-		if (w->limit_ms <= 0 || w->est_ms <= now || bound <= now ||
-		    w->limit_ms > bound - now || w->cls == SL_SCHED_NEVER_FITS ||
+		if (w->est_ms <= now || !ends_by(w, now, bound) || w->cls == SL_SCHED_NEVER_FITS ||
 		    w->cls == SL_SCHED_INADMISSIBLE || w->cls == SL_SCHED_WAIT_PREEMPTION)
 			continue;
 		if (failed && failed->hash == w->hash && sq_wl_equiv(failed, w))
 			continue;
-		if (try_admit(s, w, cq, a, out))
-			admitted++;
-		else
+		if (!fits_now(s, w, cq, a)) {
 			failed = w;
+			continue;
+		}
+		if (a->borrowing > 0 && !ends_by(w, now, tree_bound(o, w)))
+			continue;
+		admit_now(s, w, cq, a, out);
+		admitted++;
 	}
 	free(v);
 	return admitted;
@@ -231,7 +247,7 @@ struct sq_bfgate {
 
 static bool gated(const struct sl_sched *s, const struct sq_cq *c)
 {
-	return !c->strict_fifo && sq_backfill_on(s, c);
+	return sq_backfill_on(s, c);
 }
 
 static void gate_clear(struct sq_bfgate *g)
@@ -273,9 +289,16 @@ static void cq_order(struct sl_sched *s, int cq, struct tree_order *o)
 
 void sq_backfill_prepare(struct sl_sched *s, int64_t now_ms)
 {
-	bool need = false;
-	for (int i = 0; i < s->ncq && !need; i++)
-		need = gated(s, &s->cq[i]) && s->cq[i].heap.n + s->cq[i].ninadm >= 2;
+	bool need = false;       /* a backfill queue waits with another in its tree */
+	for (int i = 0; i < s->ncq && !need; i++) {
+		if (!gated(s, &s->cq[i]) || s->cq[i].heap.n + s->cq[i].ninadm == 0)
+			continue;
+		size_t n = 0;
+		int root = sq_root(s, s->cq[i].node);
+		for (int j = s->tree_first[root]; j != SQ_NONE && n < 2; j = s->cq[j].next_in_tree)
+			n += s->cq[j].heap.n + s->cq[j].ninadm;
+		need = n >= 2;
+	}
 	if (!s->bfg && !need)
 		return;
 	if (!s->bfg)
@@ -308,7 +331,8 @@ void sq_backfill_prepare(struct sl_sched *s, int64_t now_ms)
 	g->on = true;
 }
 
-bool sq_backfill_gate(struct sl_sched *s, const struct sq_wl *w, int cq, int64_t now_ms)
+bool sq_backfill_gate(struct sl_sched *s, const struct sq_wl *w, int cq, int borrowing,
+		      int64_t now_ms)
 {
 	const struct sq_bfgate *g = s->bfg;
 	if (!g || !g->on || g->cycle != s->cycle_no || cq >= g->ncq || !g->cq[cq].v ||
@@ -325,12 +349,13 @@ bool sq_backfill_gate(struct sl_sched *s, const struct sq_wl *w, int cq, int64_t
 			hi = mid;
 	}
 	int64_t bound = lo < o->n ? o->lim[lo] : SL_SCHED_NEVER;
-	int64_t tb = tree_bound(&g->tree[sq_root(s, c->node)], w);
-	if (tb < bound)
-		bound = tb;
+	if (borrowing > 0) {
+		int64_t tb = tree_bound(&g->tree[sq_root(s, c->node)], w);
+		bound = tb < bound ? tb : bound;
+	}
 	if (bound == SL_SCHED_NEVER)
 		return true;     /* nothing ahead of it holds a reservation */
-	return w->limit_ms > 0 && bound > now_ms && w->limit_ms <= bound - now_ms;
+	return ends_by(w, now_ms, bound);
 }
 
 void sl_sched_set_backfill(struct sl_sched *s, int on)
@@ -357,23 +382,18 @@ int64_t sq_backfill_window(struct sl_sched *s, struct sq_wl *w, int64_t now_ms)
 		if (v[i]->est_ms < bound)
 			bound = v[i]->est_ms;
 	free(v);
-	struct tree_order o;
-	tree_order(s, sq_root(s, s->cq[w->cq].node), &o);
-	int64_t tb = tree_bound(&o, w);
-	free(o.v);
-	free(o.lim);
-	if (tb < bound)
-		bound = tb;
-	if (bound <= now_ms || bound == SL_SCHED_NEVER)
-		return 0;
 	struct sq_assign a;
 	sq_assign_init(&a);
-	bool had = w->has_last;
-	w->has_last = false;
-	sq_assign_flavors(s, w, w->cq, NULL, &a);
-	w->has_last = had;
-	bool fits = a.rep == SQ_A_FIT && sq_fits_with(s, w->cq, a.use_fr, a.use_q, a.nuse, true);
+	bool fits = fits_now(s, w, w->cq, &a);
+	if (fits && a.borrowing > 0) {
+		struct tree_order o;
+		tree_order(s, sq_root(s, s->cq[w->cq].node), &o);
+		int64_t tb = tree_bound(&o, w);
+		bound = tb < bound ? tb : bound;
+		free(o.v);
+		free(o.lim);
+	}
 	sq_assign_free(&a);
 	s->otg_key.w = NULL;
-	return fits ? bound - now_ms : 0;
+	return fits && bound > now_ms && bound != SL_SCHED_NEVER ? bound - now_ms : 0;
 }

@@ -318,11 +318,11 @@ static void skip(struct entry *e, const char *msg)
 	e->rq = RQ_IMMEDIATE;
 }
 
-/* BestEffortFIFO with backfill (backfill.c): what would delay a
- * reservation ahead of it waits, parked like a head that does not fit. */
+/* Backfill (backfill.c): what would delay a reservation ahead of it
+ * waits, parked like a head that does not fit. */
 static bool gate(struct cyc *c, struct entry *e)
 {
-	if (sq_backfill_gate(c->s, e->w, e->cq, c->s->now_ms))
+	if (sq_backfill_gate(c->s, e->w, e->cq, e->a.borrowing, c->s->now_ms))
 		return true;
 	sq_status_static(e->w, SL_SCHED_WAIT_PRIORITY, "WaitingForQuota",
 			 "starting now would delay workloads ahead of it (backfill)");

@@ -417,10 +417,17 @@ static void plan_tree(struct est *e, int root)
 	struct sl_sched *s = e->s;
 	for (int i = s->tree_first[root]; i != SQ_NONE; i = s->cq[i].next_in_tree)
 		unblock_if_freed(e, i);
+	bool waiting = false;    /* a head before this one did not fit */
 	for (int cq; (cq = best_head(e, root)) != SQ_NONE;) {
 		struct qview *q = &e->q[cq];
 		struct sq_wl *w = q->v[q->cur];
 		enum fit r = try_fit(e, w, cq);
+		/* backfill: a head may not borrow ahead of a blocked one
+		 * (backfill.c lets it when it ends in time) */
+		if (r == FIT_YES && waiting && e->a.borrowing > 0 && sq_backfill_on(s, &s->cq[cq]))
+			r = FIT_NOT_NOW;
+		if (r == FIT_NOT_NOW)
+			waiting = true;
 		if (r == FIT_YES) {
 			place(e, w, cq);
 			q->done[q->cur] = 1;

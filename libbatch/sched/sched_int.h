@@ -554,14 +554,16 @@ size_t sq_cq_pending(struct sl_sched *s, const struct sq_cq *c, struct sq_wl ***
 
 /* backfill.c: admit what may go ahead of blocked work; returns how many. */
 int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out);
-/* BestEffortFIFO with backfill: Kueue would admit whatever fits behind a
- * blocked head; with backfill only what does not delay those ahead.
+/* With backfill, the cycle admits only what does not delay those ahead
+ * (BestEffortFIFO would admit whatever fits behind a blocked head; a head
+ * may borrow what a higher workload of the cohort waits for).
  * sq_backfill_prepare() plans at the start of a cycle (when such a queue
  * has work waiting behind another); sq_backfill_gate() says whether the
- * cycle may admit (or preempt for) w in cq. */
+ * cycle may admit (or preempt for) w in cq, borrowing at that height. */
 struct sq_bfgate;
 void sq_backfill_prepare(struct sl_sched *s, int64_t now_ms);
-bool sq_backfill_gate(struct sl_sched *s, const struct sq_wl *w, int cq, int64_t now_ms);
+bool sq_backfill_gate(struct sl_sched *s, const struct sq_wl *w, int cq, int borrowing,
+		      int64_t now_ms);
 void sq_bfgate_free(struct sq_bfgate *g);
 /* Forget what the last pass and the gate saw (a new model, a switch). */
 void sq_backfill_reset(struct sl_sched *s);

@@ -176,6 +176,37 @@ static void test_not_preempted_by_those_ahead(void **state)
 	tl_free(s, &d);
 }
 
+/* In a cohort: a workload that stays within its queue's nominal quota
+ * runs whatever the cohort reserves (that quota is its queue's); one that
+ * would borrow what a higher workload of the cohort is reserved to get
+ * waits, though it is its queue's head and StrictFIFO would admit it. */
+static void test_cohort_borrowing_gated(void **state)
+{
+	static const char *model = TL_FLAVOR("default")
+		TL_CQ("a", "  cohort: co\n", "nominalQuota: 4")
+		TL_CQ("b", "  cohort: co\n  queueingStrategy: StrictFIFO\n  backfill: true\n",
+		      "nominalQuota: 2")
+		TL_LQ("ns", "qa", "a") TL_LQ("ns", "qb", "b");
+	/* cpus and minutes of job 3, and whether it runs now */
+	static const struct {
+		int32_t cpus;
+		int64_t min;
+		bool runs;
+	} cases[] = {{2, 90, true}, {3, 90, false}, {3, 30, true}};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct sl_sched *s = tl_sched(model);
+		struct sl_sched_decisions d = {0};
+		tl_add_timed(s, 1, "ns", "qa", 0, 0, 2, 60 * MIN);
+		sl_sched_run_to_fixpoint(s, 0, 10, &d);
+		tl_add_timed(s, 2, "ns", "qa", 10, 1, 5, 10 * MIN);  /* borrows 1 at 60 */
+		tl_add_timed(s, 3, "ns", "qb", 0, 2, cases[k].cpus, cases[k].min * MIN);
+		sl_sched_run_to_fixpoint(s, 0, 10, &d);
+		assert_false(admitted(&d, 2));
+		assert_int_equal(admitted(&d, 3), cases[k].runs);
+		tl_free(s, &d);
+	}
+}
+
 /* The keys: `backfill` in a ClusterQueue's spec and in Kueue's
  * Configuration, true or false and nothing else. */
 static void test_keys(void **state)
@@ -206,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_besteffort),
 		cmocka_unit_test(test_cohort_reservation),
 		cmocka_unit_test(test_not_preempted_by_those_ahead),
+		cmocka_unit_test(test_cohort_borrowing_gated),
 		cmocka_unit_test(test_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -199,6 +199,8 @@ static uint64_t state_sig(const struct sl_sched *s)
 	return h;
 }
 
+static bool gate_plan_current(const struct sl_sched *s, uint64_t sig);
+
 int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out)
 {
 	uint64_t sig = state_sig(s);
@@ -208,7 +210,8 @@ int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *o
 	s->bf_at = now_ms;
 	if (!worth_it(s))
 		return 0;
-	sl_sched_estimate(s, now_ms);
+	if (!gate_plan_current(s, sig))  /* the gate's plan, if nothing changed since */
+		sl_sched_estimate(s, now_ms);
 	struct sq_assign a;
 	sq_assign_init(&a);
 	int admitted = 0;
@@ -265,6 +268,11 @@ static void gate_clear(struct sq_bfgate *g)
 	g->tree = g->cq = NULL;
 	g->ntree = g->ncq = 0;
 	g->on = false;
+}
+
+static bool gate_plan_current(const struct sl_sched *s, uint64_t sig)
+{
+	return s->bfg && s->bfg->on && s->bfg->sig == sig;
 }
 
 void sq_bfgate_free(struct sq_bfgate *g)

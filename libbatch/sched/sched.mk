@@ -163,6 +163,7 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/reclaim-zero-request-at-nominal.yaml \
 	tests/scenarios/backfill-strict-short-job-goes-first.yaml \
 	tests/scenarios/backfill-besteffort-protects-reservation.yaml \
+	tests/scenarios/backfill-never-the-reason-to-preempt.yaml \
 	tests/scenarios/backfill-cohort-borrower-respects-lender-reservation.yaml \
 	tests/scenarios/estimate-late-after-higher-priority-arrival.yaml
 

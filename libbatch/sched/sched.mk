@@ -22,6 +22,7 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/bad-reference.yaml \
 	tests/scenarios/bad-unknown-kind.yaml \
 	tests/scenarios/bad-mincount.yaml \
+	tests/scenarios/bad-timelimit.yaml \
 	tests/scenarios/partial-borrowing-cohort.yaml \
 	tests/scenarios/partial-cannot-fit-min-count.yaml \
 	tests/scenarios/partial-preempt-full-first.yaml \

@@ -26,6 +26,8 @@ struct sl_schedctl {
 	int64_t plan_at;        /* loop ms of the last start-time plan, 0: none */
 	int plan_stale;         /* the engine changed since */
 	int64_t wall_off;       /* unix ms - loop ms, fixed once (wall_offset()) */
+	int64_t limits_at;      /* loop ms when the limits were last summed ... */
+	uint64_t limits_sum;    /* ... and the sum (limits_changed()) */
 };
 
 /* Admission fair sharing decays LocalQueue usage over time; the engine has
@@ -216,9 +218,17 @@ static void on_wake(struct sl_loop *l, uint64_t id, void *arg)
 {
 }
 
+static int limits_changed(struct sl_schedctl *s, int64_t now);
+static void feed_limits(struct sl_schedctl *s);
+
 void sl_schedctl_run(struct sl_schedctl *s, struct sl_sched_decisions *dec)
 {
 	memset(dec, 0, sizeof(*dec));
+	/* backfill in the cycle works from the limits: keep them current */
+	if (limits_changed(s, sl_loop_now_ms(s->d->loop))) {
+		feed_limits(s);
+		s->plan_stale = 1;
+	}
 	if (sl_sched_cycle(s->engine, sl_loop_now_ms(s->d->loop), dec) > 0)
 		s->plan_stale = 1;
 }
@@ -301,13 +311,29 @@ void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j)
 	j->cluster_queue = sl_xstrdup(p.cluster_queue);
 }
 
-/* Time limits change (scontrol update) without telling the engine: the
- * plan feeds the live jobs' limits first. */
-static void plan(struct sl_schedctl *s)
+/* Time limits change (scontrol update) without telling the engine: a sum
+ * over the live jobs, once per loop turn, says whether one did. */
+static int limits_changed(struct sl_schedctl *s, int64_t now)
 {
-	int64_t now = sl_loop_now_ms(s->d->loop);
-	if (!s->plan_stale && s->plan_at != 0 && now - s->plan_at < SL_SCHEDCTL_PLAN_MS)
-		return;
+	uint64_t sum = 0;
+	if (s->limits_at == now && now != 0)
+		return 0;
+	s->limits_at = now;
+	for (size_t i = 0; i < sl_jobtab_count(s->d->jobs); i++) {
+		const struct sl_job *j = sl_jobtab_at(s->d->jobs, i);
+		if (!sl_jobstate_is_final(j->state))
+			sum = (sum ^ (j->id * 0x9e3779b97f4a7c15ULL + (uint64_t)j->spec.time_limit)) *
+			      0x100000001b3ULL;
+	}
+	if (sum == s->limits_sum)
+		return 0;
+	s->limits_sum = sum;
+	return 1;
+}
+
+/* The live jobs' limits and starts into the engine. */
+static void feed_limits(struct sl_schedctl *s)
+{
 	for (size_t i = 0; i < sl_jobtab_count(s->d->jobs); i++) {
 		const struct sl_job *j = sl_jobtab_at(s->d->jobs, i);
 		if (!sl_jobstate_is_final(j->state))
@@ -315,6 +341,17 @@ static void plan(struct sl_schedctl *s)
 						j->state != SL_JOB_PENDING && j->start_time > 0
 						? engine_ms(s, j->start_time) : 0);
 	}
+}
+
+/* The plan, fed the live jobs' limits first. */
+static void plan(struct sl_schedctl *s)
+{
+	int64_t now = sl_loop_now_ms(s->d->loop);
+	if (limits_changed(s, now))
+		s->plan_stale = 1;
+	if (!s->plan_stale && s->plan_at != 0 && now - s->plan_at < SL_SCHEDCTL_PLAN_MS)
+		return;
+	feed_limits(s);
 	(void)sl_sched_estimate(s->engine, now);
 	s->plan_at = now != 0 ? now : 1;
 	s->plan_stale = 0;

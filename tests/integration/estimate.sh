@@ -89,6 +89,13 @@ expect_eq "the head still waits" PENDING "$(state "$b")"
 expect_eq "the head's start did not move" "$(ts $((sa + 600)))" "$("$BIN/squeue" -h -j "$b" -o %S)"
 ok "backfill: a 2-minute job runs ahead of blocked work, a 60-minute one waits"
 
+# --- a new time limit moves the plan --------------------------------------------
+"$BIN/scontrol" update JobId="$b" TimeLimit=20 || fail "scontrol update TimeLimit"
+expect_eq "the long job after the head's limit grew" "$(ts $((sa + 1800)))" \
+	"$("$BIN/squeue" -h -j "$c" -o %S)"
+"$BIN/scontrol" update JobId="$b" TimeLimit=5 || fail "scontrol update TimeLimit back"
+ok "scontrol update TimeLimit: the jobs behind move"
+
 # --- kill -9: the running jobs' starts and limits come back from the store -----
 kill9_daemon
 start_daemon

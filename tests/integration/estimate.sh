@@ -52,7 +52,13 @@ expect_eq "squeue --start" "             JOBID PARTITION     NAME     USER ST   
 $(printf '%18s %9s %8s %8s %2s %19s %6s %-20s %s' "$b" batch big $USER1 PD "$(ts $((sa + 600)))" 1 '(null)' '(Resources)')
 $(printf '%18s %9s %8s %8s %2s %19s %6s %-20s %s' "$c" batch long $USER1 PD "$(ts $((sa + 900)))" 1 '(null)' '(Priority)')" "$out"
 expect_eq "%S of a pending job" "$(ts $((sa + 600)))" "$("$BIN/squeue" -h -j "$b" -o %S)"
-ok "squeue --start: Slurm's columns, the plan's start times"
+# a --begin job: its begin time, as Slurm shows it (reference.md, squeue --start)
+e=$(submit $USER1 -J later --begin=now+2hours --time=1 --wrap true) || fail "sbatch --begin"
+eligible=$("$BIN/scontrol" show job "$e" | grep -o 'EligibleTime=[^ ]*' | cut -d= -f2)
+expect_eq "%S of a --begin job" "$eligible" "$("$BIN/squeue" -h -j "$e" -o %S)"
+expect_eq "%R of a --begin job" "(BeginTime)" "$("$BIN/squeue" -h -j "$e" -o %R)"
+"$BIN/scancel" "$e"
+ok "squeue --start: Slurm's columns, the plan's start times, a --begin job's begin"
 
 # --- scontrol: StartTime and EndTime of a pending job ------------------------------
 out=$("$BIN/scontrol" show job "$b" | grep -o 'StartTime=[^ ]* EndTime=[^ ]*')

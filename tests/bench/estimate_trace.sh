@@ -4,21 +4,25 @@
 # trace run by `sluice simulate` (timed scenarios, sim_clock.c).
 #
 # The trace (fixed seed, awk): N jobs (default 2000) into one ClusterQueue
-# of 64 cpus; sizes 1-32 cpus, mostly small; time limits of 10 min to 4 h;
-# each runs a uniform 10-100 % of its limit; arrivals Poisson at about 95 %
-# of the queue's capacity by limits. The same trace runs four times:
-# StrictFIFO or BestEffortFIFO, backfill off or on.
-# Usage: estimate_trace.sh [--build DIR] [--jobs N] [--seed S]
+# of 64 cpus (or --cqs C ClusterQueues of 64/C cpus in one cohort, job i
+# into queue i % C, borrowing as Kueue allows); sizes 1-32 cpus, mostly
+# small; time limits of 10 min to 4 h; each runs a uniform 10-100 % of its
+# limit; arrivals Poisson at about 95 % of the capacity by limits. The
+# same trace runs four times: StrictFIFO or BestEffortFIFO, backfill off
+# or on.
+# Usage: estimate_trace.sh [--build DIR] [--jobs N] [--seed S] [--cqs C]
 set -eu
 build=${top_builddir:-.}
 jobs=2000
 seed=16
+cqs=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build) build=$2; shift 2 ;;
 	--jobs) jobs=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
-	*) echo "usage: $0 [--build DIR] [--jobs N] [--seed S]" >&2; exit 2 ;;
+	--cqs) cqs=$2; shift 2 ;;
+	*) echo "usage: $0 [--build DIR] [--jobs N] [--seed S] [--cqs C]" >&2; exit 2 ;;
 	esac
 done
 tmp=$(mktemp -d /tmp/sl-trace.XXXXXX)
@@ -27,31 +31,36 @@ trap 'rm -rf "$tmp"' EXIT
 scenario() { # strategy backfill
 	cat <<EOS
 name: trace-$1-$2
-description: synthetic trace ($jobs jobs, seed $seed)
+description: synthetic trace ($jobs jobs, seed $seed, $cqs ClusterQueues)
 config: {backfill: $2}
 objects:
 - apiVersion: kueue.x-k8s.io/v1beta1
   kind: ResourceFlavor
   metadata: {name: default}
+EOS
+	for q in $(seq 0 $((cqs - 1))); do
+		cat <<EOS
 - apiVersion: kueue.x-k8s.io/v1beta1
   kind: ClusterQueue
-  metadata: {name: cq}
+  metadata: {name: cq$q}
   spec:
     namespaceSelector: {}
+    cohort: co
     queueingStrategy: $1
     resourceGroups:
     - coveredResources: [cpu]
       flavors:
       - name: default
         resources:
-        - {name: cpu, nominalQuota: '64'}
+        - {name: cpu, nominalQuota: '$((64 / cqs))'}
 - apiVersion: kueue.x-k8s.io/v1beta1
   kind: LocalQueue
-  metadata: {name: q, namespace: ns}
-  spec: {clusterQueue: cq}
-workloads:
+  metadata: {name: q$q, namespace: ns}
+  spec: {clusterQueue: cq$q}
 EOS
-	awk -v n="$jobs" -v seed="$seed" 'BEGIN {
+	done
+	echo "workloads:"
+	awk -v n="$jobs" -v seed="$seed" -v cqs="$cqs" 'BEGIN {
 		srand(seed); t = 0
 		split("600 1800 3600 7200 14400", lims, " ")
 		split("1 1 1 2 2 4 4 8 16 32", sizes, " ")
@@ -62,7 +71,7 @@ EOS
 			lim = lims[1 + int(rand() * 5)]
 			cpus = sizes[1 + int(rand() * 10)]
 			run = int(lim * (0.1 + 0.9 * rand()))
-			printf "- {name: j%d, queue: ns/q, created: %d, timeLimit: %d, runtime: %d,\n", i, t, lim, run
+			printf "- {name: j%d, queue: ns/q%d, created: %d, timeLimit: %d, runtime: %d,\n", i, i % cqs, t, lim, run
 			printf "   podSets: [{name: main, count: %d, requests: {cpu: \"1\"}}]}\n", cpus
 		}
 	}'

@@ -7,25 +7,30 @@
  * end, every ClusterQueue of the cohort tree whose quota grew takes its
  * pending workloads in queue order, highest-priority head first across the
  * tree, as long as they fit (borrowing as Kueue allows); a planned workload
- * takes its quota from its planned start to its planned end. StrictFIFO
- * stops at the first that does not fit; BestEffortFIFO also lets those that
- * fit among the next LOOKSCAN start (Kueue admits them; they may delay the
- * head, and the plan says so; one further back is planned late), unless
- * the queue backfills: then what passes a blocked head ends before it
- * starts (backfill.c), and the plan is the queue order. What never fits, or waits in a stopped or
- * inactive queue, has no estimate (SL_SCHED_NEVER).
+ * takes its quota from its planned start to its planned end.
+ *
+ * StrictFIFO stops at the first that does not fit, and that head keeps
+ * back what Kueue's cycle reserves for it (reserve()). BestEffortFIFO also
+ * lets those that fit among the next LOOKSCAN start (Kueue admits them;
+ * they may delay the head, and the plan says so; one further back is
+ * planned late), unless the queue backfills: then what passes a blocked
+ * head ends before it starts (backfill.c), so the plan is the queue order,
+ * and a head that would borrow waits behind a blocked one of its tree.
+ * What never fits, or waits in a stopped or inactive queue, has no
+ * estimate (SL_SCHED_NEVER).
  *
  * What it leaves out, on purpose: preemption of running work by a pending
  * workload that could preempt only later (an estimate is then late, never
  * early), partial admission below the requested count (the plan places
- * the full count), fair sharing's tournament (heads of a tree go by
- * priority, then age). Backfill (backfill.c) only admits what ends before
- * these reservations, so the plan stays a bound with backfill on.
+ * the full count), fair sharing's tournament and Kueue's borrowing-first
+ * order of a cycle's heads (heads of a tree go by priority, then age).
  *
- * Cost: one sort of each queue, and one flavor assignment per workload
- * placed plus one per queue and event that does not fit (or LOOKAHEAD,
- * minus equivalent shapes, under BestEffortFIFO). The engine's usage is
- * changed while planning and restored from a log before returning. */
+ * Cost: one sort of each queue; one flavor assignment per workload placed,
+ * and per queue and end that freed some of its quota (a blocked queue is
+ * retried only then), plus up to LOOKAHEAD behind a blocked BestEffortFIFO
+ * head (one per shape); no preemption search (flavor.c skips its oracle
+ * while s->planning). The engine's usage is changed while planning and
+ * restored from a log before returning. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

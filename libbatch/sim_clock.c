@@ -39,25 +39,57 @@ static int by_created(const void *pa, const void *pb, void *arg)
 	return a < b ? -1 : a > b;
 }
 
-/* Ends due by t leave the engine. */
-static void finish(struct sl_sim *m, int64_t t)
+/* The running workloads, as indices: scanning all of them at every event
+ * was 80 % of a 20 000-job run. Entries no longer running (preempted)
+ * are dropped when met. */
+struct runset {
+	size_t *v;
+	size_t n, cap;
+	bool *in;                /* [nwl] */
+};
+
+static void run_add(struct runset *r, size_t i)
 {
-	for (size_t i = 0; i < m->nwl; i++) {
-		struct sim_wl *w = &m->wl[i];
-		if (w->running && end_of(w) <= t) {
+	if (r->in[i])
+		return;
+	r->v = sl_xgrow(r->v, &r->cap, r->n + 1, sizeof(*r->v));
+	r->v[r->n++] = i;
+	r->in[i] = true;
+}
+
+static void run_drop(struct runset *r, size_t k)
+{
+	r->in[r->v[k]] = false;
+	r->v[k] = r->v[--r->n];
+}
+
+/* Ends due by t leave the engine. */
+static void finish(struct sl_sim *m, struct runset *r, int64_t t)
+{
+	for (size_t k = 0; k < r->n;) {
+		struct sim_wl *w = &m->wl[r->v[k]];
+		if (!w->running) {
+			run_drop(r, k);
+		} else if (end_of(w) <= t) {
 			sl_sched_remove(m->s, w->w.id);
 			w->running = 0;
 			w->end_ms = t;
+			run_drop(r, k);
+		} else {
+			k++;
 		}
 	}
 }
 
-static int64_t next_event(struct sl_sim *m, const size_t *order, size_t ai)
+static int64_t next_event(struct sl_sim *m, const struct runset *r, const size_t *order,
+			  size_t no, size_t ai)
 {
-	int64_t next = ai < m->nwl ? m->wl[order[ai]].w.created : INT64_MAX;
-	for (size_t i = 0; i < m->nwl; i++)
-		if (m->wl[i].running && end_of(&m->wl[i]) < next)
-			next = end_of(&m->wl[i]);
+	int64_t next = ai < no ? m->wl[order[ai]].w.created : INT64_MAX;
+	for (size_t k = 0; k < r->n; k++) {
+		const struct sim_wl *w = &m->wl[r->v[k]];
+		if (w->running && end_of(w) < next)
+			next = end_of(w);
+	}
 	return next;
 }
 
@@ -84,16 +116,19 @@ int sim_clock_run(struct sl_sim *m)
 {
 	size_t *order = sl_xcalloc(m->nwl + 1, sizeof(*order)), no = 0, ai = 0;
 	size_t *fresh = sl_xcalloc(m->nwl + 1, sizeof(*fresh));
+	struct runset run = {.in = sl_xcalloc(m->nwl + 1, sizeof(bool))};
 	for (size_t i = 0; i < m->nwl; i++)
 		if (!m->wl[i].admit_cq)
 			order[no++] = i;
+		else if (m->wl[i].running)
+			run_add(&run, i);
 	qsort_r(order, no, sizeof(*order), by_created, m);
 	int64_t t = 0;
 	for (int step = 0; step < SIM_MAX_STEPS && t != INT64_MAX; step++) {
 		struct sl_err err = SL_ERR_INIT;
 		struct sl_sched_decisions d = {0};
 		size_t nf = 0;
-		finish(m, t);
+		finish(m, &run, t);
 		for (; ai < no && m->wl[order[ai]].w.created <= t; ai++) {
 			struct sim_wl *w = &m->wl[order[ai]];
 			if (sl_sched_add(m->s, &w->w, &err) != 0)
@@ -103,12 +138,18 @@ int sim_clock_run(struct sl_sim *m)
 		}
 		m->cycles += sl_sched_run_to_fixpoint(m->s, t, 100000, &d);
 		sim_absorb(m, &d, t);
+		for (size_t k = 0; k < d.nadmit; k++)
+			if (d.admit[k].id >= 1 && d.admit[k].id <= m->nwl &&
+			    m->wl[d.admit[k].id - 1].running)
+				run_add(&run, d.admit[k].id - 1);
 		sl_sched_decisions_clear(&d);
 		first_estimates(m, fresh, nf, t);
-		t = next_event(m, order, ai);
+		t = next_event(m, &run, order, no, ai);
 	}
 	free(order);
 	free(fresh);
+	free(run.v);
+	free(run.in);
 	return m->cycles;
 }
 

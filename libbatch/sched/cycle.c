@@ -322,12 +322,27 @@ static void skip(struct entry *e, const char *msg)
  * waits, parked like a head that does not fit. */
 static bool gate(struct cyc *c, struct entry *e)
 {
-	if (sq_backfill_gate(c->s, e->w, e->cq, e->a.borrowing, c->s->now_ms))
+	int g = sq_backfill_gate(c->s, e->w, e->cq, e->a.borrowing, c->s->now_ms);
+	if (g > 0)
 		return true;
+	if (g < 0) {             /* back at the head, for the next cycle */
+		sq_status_static(e->w, SL_SCHED_WAIT_PRIORITY, "WaitingForQuota",
+				 "waiting for the start-time plan (backfill)");
+		e->rq = RQ_IMMEDIATE;
+		c->changed++;
+		return false;
+	}
 	sq_status_static(e->w, SL_SCHED_WAIT_PRIORITY, "WaitingForQuota",
 			 "starting now would delay workloads ahead of it (backfill)");
 	e->rq = RQ_PARK;
 	return false;
+}
+
+/* Backfill's gate learns which trees had a head left out this cycle. */
+static void note(struct cyc *c, const struct entry *e)
+{
+	if (!e->done && e->nominated)
+		sq_backfill_note(c->s, e->cq);
 }
 
 static void process_preempt(struct cyc *c, struct entry *e)
@@ -437,8 +452,10 @@ static void run_entries(struct cyc *c)
 {
 	if (!c->s->fair_sharing) {
 		qsort(c->e, c->ne, sizeof(*c->e), entry_cmp);
-		for (size_t i = 0; i < c->ne; i++)
+		for (size_t i = 0; i < c->ne; i++) {
 			process(c, &c->e[i]);
+			note(c, &c->e[i]);
+		}
 		return;
 	}
 	c->x->f = sl_xgrow(c->x->f, &c->x->capf, c->ne + 1, sizeof(*c->x->f));
@@ -449,6 +466,7 @@ static void run_entries(struct cyc *c)
 	for (int i; (i = sq_fair_pick(c->s, f, c->ne)) >= 0;) {
 		f[i].taken = true;
 		process(c, &c->e[i]);
+		note(c, &c->e[i]);
 	}
 }
 

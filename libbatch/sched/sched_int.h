@@ -558,12 +558,16 @@ int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *o
  * (BestEffortFIFO would admit whatever fits behind a blocked head; a head
  * may borrow what a higher workload of the cohort waits for).
  * sq_backfill_prepare() plans at the start of a cycle (when such a queue
- * has work waiting behind another); sq_backfill_gate() says whether the
- * cycle may admit (or preempt for) w in cq, borrowing at that height. */
+ * has work waiting behind another, and something blocked);
+ * sq_backfill_gate() says whether the cycle may admit (or preempt for) w
+ * in cq, borrowing at that height: 1 yes, 0 no (park it), -1 not before
+ * the next cycle has a plan. */
 struct sq_bfgate;
 void sq_backfill_prepare(struct sl_sched *s, int64_t now_ms);
-bool sq_backfill_gate(struct sl_sched *s, const struct sq_wl *w, int cq, int borrowing,
-		      int64_t now_ms);
+int sq_backfill_gate(struct sl_sched *s, const struct sq_wl *w, int cq, int borrowing,
+		     int64_t now_ms);
+/* A head of cq's tree did not get in, this cycle (cycle.c). */
+void sq_backfill_note(struct sl_sched *s, int cq);
 void sq_bfgate_free(struct sq_bfgate *g);
 /* Forget what the last pass and the gate saw (a new model, a switch). */
 void sq_backfill_reset(struct sl_sched *s);

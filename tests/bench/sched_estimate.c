@@ -11,9 +11,11 @@
  * For each: a full plan from cold (sl_sched_estimate), a plan after one
  * workload finishes, and for shapes 1-2 a cycle with backfill on (the
  * cycle plus the plan and the backfill pass), then one more cycle with
- * nothing changed (the pass is skipped). It aborts unless every
- * estimate is at or after now and, under StrictFIFO, estimates never
- * decrease along the queue. Options: --pending N. */
+ * nothing changed (the pass is skipped). Then a deep queue drains
+ * (N / 5 pending, room for all), backfill off and on. It aborts unless
+ * every estimate is at or after now and, under StrictFIFO, estimates
+ * never decrease along the queue, and unless the drain admits them all.
+ * Options: --pending N. */
 #include <inttypes.h>
 #include <stdbool.h>
 
@@ -151,6 +153,27 @@ static void shape(const char *what, int ncq, int per_cohort, int cpus, bool stri
 	sl_sched_free(s);
 }
 
+/* A deep queue drains: n pending, room for all, one admission a cycle.
+ * With backfill on, no plan may be made per cycle while nothing is
+ * blocked (backfill.c has_blocked): it must cost what it costs without. */
+static void drain(int n, bool backfill)
+{
+	struct sl_sched *s = engine(1, 1, n, true);
+	struct sl_sched_decisions d = {0};
+	for (int k = 1; k <= n; k++)
+		add(s, (uint64_t)k, "cq0", 1, k, 60 * MIN);
+	sl_sched_set_backfill(s, backfill);
+	double t0 = now_s();
+	int cycles = sl_sched_run_to_fixpoint(s, 0, 4 * n, &d);
+	double t = now_s() - t0;
+	if (d.nadmit != (size_t)n)
+		die("drain: %zu of %d admitted", d.nadmit, n);
+	printf("drain %d, StrictFIFO, backfill %-3s     %d cycles, %6.3f s (%.0f admissions/s)\n", n,
+	       backfill ? "on" : "off", cycles, t, n / t);
+	sl_sched_decisions_clear(&d);
+	sl_sched_free(s);
+}
+
 int main(int argc, char **argv)
 {
 	int npend = 100000;
@@ -162,5 +185,7 @@ int main(int argc, char **argv)
 	shape("1 CQ x 1000 cpus, StrictFIFO", 1, 1, 1000, true, npend, true);
 	shape("1 CQ x 1000 cpus, BestEffortFIFO", 1, 1, 1000, false, npend, true);
 	shape("100 CQs x 10 cpus, cohorts of 10", 100, 10, 10, false, npend, false);
+	drain(npend / 5, false);
+	drain(npend / 5, true);
 	return 0;
 }

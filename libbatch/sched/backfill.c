@@ -225,6 +225,8 @@ static void gate_plan(struct sl_sched *s, int64_t now_ms, uint64_t sig);
 
 int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out)
 {
+	if (!s->bf_any)
+		return 0;
 	uint64_t sig = state_sig(s);
 	if (sig == s->bf_sig && now_ms - s->bf_at < BF_REPASS_MS && now_ms >= s->bf_at)
 		return 0;
@@ -312,6 +314,8 @@ void sq_bfgate_free(struct sq_bfgate *g)
 
 void sq_backfill_note(struct sl_sched *s, int cq)
 {
+	if (!s->bf_any)
+		return;
 	if (!s->bfg)
 		s->bfg = sl_xcalloc(1, sizeof(*s->bfg));
 	struct sq_bfgate *g = s->bfg;
@@ -338,6 +342,8 @@ static void cq_order(struct sl_sched *s, int cq, struct tree_order *o)
 
 void sq_backfill_prepare(struct sl_sched *s, int64_t now_ms)
 {
+	if (!s->bf_any)
+		return;          /* engines without backfill pay nothing */
 	bool need = false;       /* a backfill queue waits with another in its tree,
 				  * and something there is blocked */
 	for (int i = 0; i < s->ncq && !need; i++) {
@@ -439,6 +445,9 @@ void sl_sched_set_backfill(struct sl_sched *s, int on)
 
 void sq_backfill_reset(struct sl_sched *s)
 {
+	s->bf_any = s->backfill_all;
+	for (int i = 0; i < s->ncq && !s->bf_any; i++)
+		s->bf_any = s->cq[i].backfill;
 	s->bf_sig = 0;      /* the next cycle passes again */
 	if (s->bfg)
 		gate_clear(s->bfg);

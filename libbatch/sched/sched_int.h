@@ -298,6 +298,7 @@ struct sl_sched {
 		int64_t val, cycle;
 	} otg_key;
 	bool backfill_all;           /* backfill on every ClusterQueue */
+	bool bf_any;                 /* ... or on some (sq_backfill_reset) */
 	uint64_t bf_sig;             /* backfill.c: the state its last pass saw */
 	int64_t bf_at;               /* ... and when */
 	struct sq_bfgate *bfg;       /* backfill.c: this cycle's reservations */

@@ -233,6 +233,17 @@ static int test_only(const struct sl_jobspec *spec, const struct sl_sbatch_flags
 		fprintf(stderr, "sbatch: Job %llu to start at %s using %d processors on nodes %s "
 			"in partition %s\n", (unsigned long long)w.id, when, w.cpus, w.nodes,
 			w.partition);
+	if (!fl->quiet && w.shorter_time > 0) { /* Sluice's: backfill would start it now */
+		char lim[32];
+		sl_slurm_time_fmt_limit(w.shorter_time, lim, sizeof(lim));
+		sl_slurm_time_fmt_ts(time(NULL), when, sizeof(when));
+		fprintf(stderr, "sbatch: --time=%s would start at %s\n", lim, when);
+	}
+	if (!fl->quiet && w.other_partition != NULL) { /* Sluice's: another partition */
+		sl_slurm_time_fmt_ts(w.other_start, when, sizeof(when));
+		fprintf(stderr, "sbatch: --partition=%s would start at %s\n", w.other_partition, when);
+	}
+	free(w.other_partition);
 	free(w.nodes);
 	free(w.partition);
 	return 0;

@@ -43,16 +43,23 @@ static void cut(char *dst, size_t size, const char *value, size_t len)
 
 /* ---- values every layout shares ------------------------------------------ */
 
+/* A queued job's start_time is its expected start (sluiced's plan, for
+ * squeue --start): not a start. */
+static int64_t started_at(const struct sl_job *j)
+{
+	return j->state == SL_JOB_PENDING ? 0 : j->start_time;
+}
+
 static int64_t walltime_used(const struct sl_job *j, int64_t now)
 {
-	if (j->start_time <= 0)
+	if (started_at(j) <= 0)
 		return -1;
 	return (j->end_time > 0 ? j->end_time : now) - j->start_time;
 }
 
 static int ran(const struct sl_job *j)
 {
-	return j->start_time > 0 && j->nodelist != NULL;
+	return started_at(j) > 0 && j->nodelist != NULL;
 }
 
 /* exec_host: "host/0*ncpus+..." (one chunk per node). */
@@ -425,14 +432,14 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	attr(o, "Mail_Points", NULL, tmp[0] ? tmp : "n");
 	if (s->mail_user && s->mail_type)
 		attr(o, "Mail_Users", NULL, s->mail_user);
-	attr_time(o, "mtime", j->end_time > 0 ? j->end_time : j->start_time > 0 ? j->start_time
-								     : j->submit_time);
+	attr_time(o, "mtime", j->end_time > 0 ? j->end_time : started_at(j) > 0 ? j->start_time
+								  : j->submit_time);
 	attr_path(o, "Output_Path", j, s->std_out);
 	attr_num(o, "Priority", NULL, prio < -1024 ? -1024 : prio > 1023 ? 1023 : prio);
 	attr_time(o, "qtime", j->submit_time);
 	attr(o, "Rerunable", NULL, s->requeue ? "True" : "False");
 	attr_resources(o, j);
-	attr_time(o, "stime", j->start_time);
+	attr_time(o, "stime", started_at(j));
 	if (sl_jobstate_is_final(j->state))
 		attr_time(o, "obittime", j->end_time);
 	attr_num(o, "substate", NULL, sl_pbs_substate(j));

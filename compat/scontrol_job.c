@@ -84,7 +84,9 @@ static void show_head(const struct sl_job *j, int64_t now, const char *sep, unsi
 		      struct sl_buf *b)
 {
 	char t1[64], t2[64], t3[64];
-	int started = j->start_time != 0, held = j->state == SL_JOB_PENDING && j->spec.hold;
+	/* a pending job's StartTime is its expected start (h_query.c) */
+	int started = j->start_time != 0 && j->state != SL_JOB_PENDING;
+	int held = j->state == SL_JOB_PENDING && j->spec.hold;
 	int64_t start, end;
 
 	start_end(j, now, &start, &end);

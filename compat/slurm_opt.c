@@ -216,8 +216,10 @@ static const struct {
 		   "batch shell with `B:`, else to all the job's processes; Kubernetes: "
 		   "refused"},
 	{"tasks-per-node", "Slurm's older spelling of `--ntasks-per-node`"},
-	{"test-only", "`Job N to start at NOW` when the quota fits it now, else Slurm's "
-		      "`allocation failure`: there is no start estimate yet"},
+	{"test-only", "the start from the engine's plan (time limits of running and queued "
+		      "jobs); a line more when a shorter `--time` (backfill) or another "
+		      "partition starts it sooner; Slurm's `allocation failure` when no start "
+		      "is known"},
 	{"time", "enforced; `--signal` warns before it"},
 	{"wait", "polls sluiced (2 s, backing off to 10 s), exits with the job's exit code"},
 	{"array", "the array is job N, its tasks jobs N+1..N+K, ids taken at submit (Slurm "

@@ -185,6 +185,12 @@ int sl_client_test_only(const struct sl_jobspec *spec, struct sl_willrun *out,
 		out->id = (uint64_t)json_object_get_int64(v);
 	if (json_object_object_get_ex(rep, "cpus", &v))
 		out->cpus = json_object_get_int(v);
+	if (json_object_object_get_ex(rep, "shorter_time", &v))
+		out->shorter_time = json_object_get_int64(v);
+	if (json_object_object_get_ex(rep, "other_start", &v)) {
+		out->other_start = json_object_get_int64(v);
+		out->other_partition = reply_str(rep, "other_partition");
+	}
 	out->nodes = reply_str(rep, "nodes");
 	out->partition = reply_str(rep, "partition");
 out:

@@ -43,6 +43,9 @@ struct sl_willrun {
 	int64_t start;
 	int cpus;
 	char *nodes, *partition;
+	int64_t shorter_time;    /* minutes: a --time that backfill starts now, 0: none */
+	char *other_partition;   /* where it would start sooner (caller frees), or NULL */
+	int64_t other_start;
 };
 int sl_client_test_only(const struct sl_jobspec *spec, struct sl_willrun *out,
 			struct sl_err *err);

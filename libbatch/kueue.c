@@ -197,7 +197,8 @@ static int parse_cq_misc(struct kp *p, const struct sl_ynode *spec, struct sl_kq
 		return r;
 	c->stop = v;
 	if ((r = kp_selector(p, spec, "namespaceSelector", &c->nssel)) ||
-	    (r = kp_weight(p, spec, &c->weight_milli)))
+	    (r = kp_weight(p, spec, &c->weight_milli)) ||
+	    (r = kp_bool(p, spec, "backfill", &c->backfill)))
 		return r;
 	if (as && !sl_yscalar_is_null(as)) {
 		kp_push(p, "admissionScope");
@@ -213,7 +214,7 @@ static int parse_cq(struct kp *p, struct sl_kueue *k, const struct sl_ynode *spe
 	static const char *keys[] = {"cohort", "cohortName", "queueingStrategy", "namespaceSelector",
 				     "resourceGroups", "preemption", "flavorFungibility", "fairSharing",
 				     "admissionScope", "stopPolicy", "admissionChecks",
-				     "admissionChecksStrategy", NULL};
+				     "admissionChecksStrategy", "backfill", NULL};
 	k->cqs = sl_xgrow(k->cqs, &k->capcq, k->ncqs + 1, sizeof(*k->cqs));
 	struct sl_kq_cq *c = &k->cqs[k->ncqs++];
 	memset(c, 0, sizeof(*c));

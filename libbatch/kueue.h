@@ -97,6 +97,7 @@ struct sl_kq_cq {
 	int64_t weight_milli;    /* fairSharing.weight, default 1000 */
 	enum sl_kq_stop stop;
 	int afs;                 /* admissionScope UsageBasedAdmissionFairSharing */
+	int backfill;            /* Sluice: backfill: true (libbatch/sched/backfill.c) */
 };
 
 struct sl_kq_cohort {
@@ -146,6 +147,7 @@ struct sl_kq_config {
 	int has_backoff_limit;
 	int32_t backoff_limit;
 	int64_t backoff_base_s, backoff_max_s;
+	int backfill;                    /* Sluice: backfill on every ClusterQueue */
 };
 
 struct sl_kueue {

@@ -519,12 +519,13 @@ out:
 int kp_config(struct kp *p, struct sl_kq_config *c, const struct sl_ynode *doc)
 {
 	static const char *keys[] = {"apiVersion", "kind", "metadata", "fairSharing",
-				     "admissionFairSharing", "waitForPodsReady", NULL};
+				     "admissionFairSharing", "waitForPodsReady", "backfill", NULL};
 	int r;
 	p->kind = "Configuration";
 	p->name = NULL;
 	c->present = 1;
-	if ((r = kp_keys(p, doc, keys)) || (r = config_fs(p, c, doc)) || (r = config_afs(p, c, doc)))
+	if ((r = kp_keys(p, doc, keys)) || (r = config_fs(p, c, doc)) || (r = config_afs(p, c, doc)) ||
+	    (r = kp_bool(p, doc, "backfill", &c->backfill)))
 		return r;
 	return config_wfpr(p, c, doc);
 }

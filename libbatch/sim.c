@@ -2,6 +2,7 @@
  * expected end state), feed the real engine, run it to its fixpoint, and
  * render / verify the end state. Workload ids are their 1-based position
  * in the file, so arrival order is file order. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,8 @@ static const char *scalar(const struct sl_ynode *map, const char *key)
 /* The scenario's `config` becomes a Kueue Configuration object. */
 static int load_config(struct sl_sim *m, struct sl_err *err)
 {
-	static const char *keys[] = {"fairSharing", "preemptionStrategies", "admissionFairSharing", NULL};
+	static const char *keys[] = {"fairSharing", "preemptionStrategies", "admissionFairSharing",
+				     "backfill", NULL};
 	const struct sl_ynode *c = sl_ymap_get(m->root, "config");
 	if (!c || (c->type == SL_Y_SCALAR && sl_yscalar_is_null(c)))
 		return 0;
@@ -60,6 +62,9 @@ static int load_config(struct sl_sim *m, struct sl_err *err)
 		return err_at(m, err, c, "fairSharing", "config.fairSharing", "must be true or false");
 	m->k->config.present = 1;
 	m->k->config.fs_enable = on;
+	const struct sl_ynode *bf = sl_ymap_get(c, "backfill");
+	if (bf && sl_yscalar_bool(bf, &m->k->config.backfill) != 0)
+		return err_at(m, err, c, "backfill", "config.backfill", "must be true or false");
 	const struct sl_ynode *ps = sl_ymap_get(c, "preemptionStrategies");
 	for (size_t i = 0; ps && ps->type == SL_Y_SEQ && i < ps->n && i < 2; i++) {
 		const char *v = ps->vals[i]->type == SL_Y_SCALAR ? ps->vals[i]->scalar : "";
@@ -242,10 +247,33 @@ static int load_admitted(struct sl_sim *m, struct sl_err *err, const struct sl_y
 	return 0;
 }
 
+/* timeLimit and runtime, in seconds (timed scenarios, sim_clock.c). */
+static int load_times(struct sl_sim *m, struct sl_err *err, const struct sl_ynode *wn,
+		      struct sim_wl *w, const char *path)
+{
+	static const char *const names[] = {"timeLimit", "runtime"};
+	int64_t *to[] = {&w->limit_ms, &w->runtime_ms};
+	for (int k = 0; k < 2; k++) {
+		const struct sl_ynode *n = sl_ymap_get(wn, names[k]);
+		int64_t v = -1;
+		*to[k] = -1;
+		if (!n)
+			continue;
+		if (sl_yscalar_int64(n, &v) != 0 || v < 0 || v > INT64_MAX / 1000)
+			return err_at(m, err, wn, names[k], path,
+				      "timeLimit and runtime must be whole seconds, 0 or more");
+		*to[k] = v * 1000;
+		m->timed = 1;
+	}
+	w->start_ms = w->end_ms = -1;
+	w->first_est_ms = SL_SCHED_NEVER;
+	return 0;
+}
+
 static int load_workload(struct sl_sim *m, struct sl_err *err, const struct sl_ynode *wn, size_t i)
 {
 	static const char *keys[] = {"name", "queue", "priority", "created", "podSets", "admitted",
-				     "priorityClassName", NULL};
+				     "priorityClassName", "timeLimit", "runtime", NULL};
 	struct sim_wl *w = &m->wl[i];
 	char path[64];
 	int64_t v = 0;
@@ -272,6 +300,8 @@ static int load_workload(struct sl_sim *m, struct sl_err *err, const struct sl_y
 	if (sl_ymap_get(wn, "created") && sl_yscalar_int64(sl_ymap_get(wn, "created"), &v) != 0)
 		return err_at(m, err, wn, "created", path, "created must be an integer (seconds)");
 	w->w.created = v * 1000;
+	if ((r = load_times(m, err, wn, w, path)))
+		return r;
 	if ((r = load_podsets(m, err, wn, w, path)))
 		return r;
 	return load_admitted(m, err, wn, w, path);
@@ -297,10 +327,17 @@ static int feed(struct sl_sim *m, struct sl_err *err)
 	m->s = sl_sched_new(m->k);
 	for (size_t i = 0; i < m->nwl; i++) {
 		struct sim_wl *w = &m->wl[i];
+		if (m->timed && !w->admit_cq)
+			continue;        /* it arrives at `created` (sim_clock.c) */
 		int r = sl_sched_add(m->s, &w->w, err);
 		if (!r && w->admit_cq) {
 			struct sl_sched_assignment a = {w->admit_cq, w->nadmit, w->admit};
 			r = sl_sched_admitted_partial(m->s, w->w.id, &a, w->admit_counts, err);
+		}
+		if (!r && m->timed) {
+			sl_sched_set_time(m->s, w->w.id, w->limit_ms > 0 ? w->limit_ms : 0, 0);
+			w->start_ms = w->first_est_ms = 0;
+			w->running = 1;
 		}
 		if (r) {
 			sl_err_prefix(err, "%s: workloads[%zu]", m->docs->file, i);
@@ -363,20 +400,40 @@ void sl_sim_free(struct sl_sim *m)
 	free(m);
 }
 
-int sl_sim_run(struct sl_sim *m)
+void sim_absorb(struct sl_sim *m, struct sl_sched_decisions *d, int64_t t)
 {
-	struct sl_sched_decisions d = {0};
-	m->cycles = sl_sched_run_to_fixpoint(m->s, 0, 100000, &d);
-	for (size_t i = 0; i < d.npreempt; i++) {
-		uint64_t id = d.preempt[i].victim;
+	for (size_t i = 0; i < d->npreempt; i++) {
+		uint64_t id = d->preempt[i].victim;
 		if (id < 1 || id > m->nwl)
 			continue;
 		struct sim_wl *w = &m->wl[id - 1];
 		w->preempted++;
+		w->running = 0;
 		free(w->preempt_msg);
-		w->preempt_msg = sl_xstrdup(d.preempt[i].message);
-		w->preempt_reason = sl_sched_preempt_reason_name(d.preempt[i].reason);
+		w->preempt_msg = sl_xstrdup(d->preempt[i].message);
+		w->preempt_reason = sl_sched_preempt_reason_name(d->preempt[i].reason);
 	}
+	for (size_t i = 0; i < d->nadmit; i++) {
+		uint64_t id = d->admit[i].id;
+		if (id >= 1 && id <= m->nwl) {
+			m->wl[id - 1].start_ms = t;
+			m->wl[id - 1].running = 1;
+		}
+	}
+	/* a victim admitted again in a later cycle of the same fixpoint runs */
+	for (size_t i = 0; i < d->nadmit; i++)
+		if (d->admit[i].id >= 1 && d->admit[i].id <= m->nwl)
+			m->wl[d->admit[i].id - 1].running =
+				sl_sched_admitted_count(m->s, d->admit[i].id, 0, &(int32_t){0}) == 0;
+}
+
+int sl_sim_run(struct sl_sim *m)
+{
+	if (m->timed)
+		return sim_clock_run(m);
+	struct sl_sched_decisions d = {0};
+	m->cycles = sl_sched_run_to_fixpoint(m->s, 0, 100000, &d);
+	sim_absorb(m, &d, 0);
 	sl_sched_decisions_clear(&d);
 	return m->cycles;
 }

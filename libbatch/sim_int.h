@@ -22,6 +22,11 @@ struct sim_wl {
 	int preempted;
 	char *preempt_msg;
 	const char *preempt_reason;
+	/* timed scenarios (sim_clock.c): ms; -1 unset */
+	int64_t limit_ms, runtime_ms;
+	int64_t start_ms, end_ms;        /* last admission; finish */
+	int64_t first_est_ms;            /* the estimate when it arrived, SL_SCHED_NEVER: none */
+	int running;
 };
 
 struct sl_sim {
@@ -34,6 +39,20 @@ struct sl_sim {
 	size_t nwl;
 	const struct sl_ynode *expect;
 	int cycles;
+	int timed;                       /* some workload has timeLimit or runtime */
 };
+
+/* sim_clock.c: a timed scenario's run (arrivals at `created`, ends after
+ * `runtime` or `timeLimit`), its report and its expectations. */
+int sim_clock_run(struct sl_sim *m);
+/* Fold one fixpoint's decisions into the workloads (at t ms). */
+void sim_absorb(struct sl_sim *m, struct sl_sched_decisions *d, int64_t t);
+struct sl_buf;
+/* s as a JSON string (sim_report.c). */
+void sim_json_str(struct sl_buf *b, const char *s);
+void sim_clock_report_text(struct sl_sim *m, struct sl_buf *b);
+void sim_clock_report_json(struct sl_sim *m, struct sl_buf *b);
+/* 1 when expect.started / expect.estimated do not hold, with lines in b. */
+int sim_clock_verify(struct sl_sim *m, struct sl_buf *b);
 
 #endif

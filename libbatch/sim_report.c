@@ -9,7 +9,7 @@
 #include "xalloc.h"
 #include "yaml.h"
 
-static void json_str(struct sl_buf *b, const char *s)
+void sim_json_str(struct sl_buf *b, const char *s)
 {
 	sl_buf_addc(b, '"');
 	for (; s && *s; s++) {
@@ -66,16 +66,16 @@ static void json_flavors(struct sl_sim *m, const struct sim_wl *w, struct sl_buf
 			if (ps)
 				sl_buf_addstr(b, "},");
 			ps = a->flavors[i].podset;
-			json_str(b, ps);
+			sim_json_str(b, ps);
 			sl_buf_addstr(b, ":{");
 			if ((n = adm_count(m, w, ps, &req)) != req)
 				sl_buf_addf(b, "\"count\":%d,", (int)n);
 		} else {
 			sl_buf_addc(b, ',');
 		}
-		json_str(b, a->flavors[i].resource);
+		sim_json_str(b, a->flavors[i].resource);
 		sl_buf_addc(b, ':');
-		json_str(b, a->flavors[i].flavor);
+		sim_json_str(b, a->flavors[i].flavor);
 	}
 	sl_buf_addstr(b, ps ? "}}" : "}");
 }
@@ -103,7 +103,8 @@ static void report_text(struct sl_sim *m, struct sl_buf *b)
 		if (m->wl[i].preempted)
 			sl_buf_addf(b, "  %-24s %dx, last reason %s: %s\n", m->wl[i].w.name, m->wl[i].preempted,
 				    m->wl[i].preempt_reason, m->wl[i].preempt_msg);
-	np = m->nwl - na;
+	for (size_t i = 0; i < m->nwl; i++) /* a timed run's finished ones are neither */
+		np += sl_sched_pending_info(m->s, m->wl[i].w.id, &p) == 0 && !p.admitted;
 	sl_buf_addf(b, "\npending (%zu):\n", np);
 	for (size_t i = 0; i < m->nwl; i++) {
 		if (sl_sched_pending_info(m->s, m->wl[i].w.id, &p) != 0 || p.admitted)
@@ -113,6 +114,8 @@ static void report_text(struct sl_sim *m, struct sl_buf *b)
 			    (long long)p.pos_cq, (long long)p.pos_lq, sl_sched_class_name(p.cls),
 			    p.reason ? p.reason : "-", p.message ? p.message : "");
 	}
+	if (m->timed)
+		sim_clock_report_text(m, b);
 }
 
 /* A member's key (or an array's item), after a comma unless it is the first. */
@@ -120,14 +123,14 @@ static void json_next(struct sl_buf *b, int *first, const char *key)
 {
 	sl_buf_addstr(b, *first ? "" : ",");
 	*first = 0;
-	json_str(b, key);
+	sim_json_str(b, key);
 }
 
 /* ,"key":"value" */
 static void json_member(struct sl_buf *b, const char *key, const char *v)
 {
 	sl_buf_addf(b, ",\"%s\":", key);
-	json_str(b, v);
+	sim_json_str(b, v);
 }
 
 static void report_json(struct sl_sim *m, struct sl_buf *b)
@@ -136,13 +139,13 @@ static void report_json(struct sl_sim *m, struct sl_buf *b)
 	struct sl_sched_pending p;
 	int first = 1;
 	sl_buf_addstr(b, "{\"name\":");
-	json_str(b, m->name);
+	sim_json_str(b, m->name);
 	sl_buf_addf(b, ",\"cycles\":%d,\"admitted\":{", m->cycles);
 	for (size_t i = 0; i < m->nwl; i++)
 		if (sl_sched_assignment(m->s, m->wl[i].w.id, &a) == 0) {
 			json_next(b, &first, m->wl[i].w.name);
 			sl_buf_addstr(b, ":{\"clusterQueue\":");
-			json_str(b, a.cluster_queue);
+			sim_json_str(b, a.cluster_queue);
 			sl_buf_addstr(b, ",\"flavors\":");
 			json_flavors(m, &m->wl[i], b, &a);
 			sl_buf_addc(b, '}');
@@ -159,14 +162,17 @@ static void report_json(struct sl_sim *m, struct sl_buf *b)
 			continue;
 		json_next(b, &first, m->wl[i].w.name);
 		sl_buf_addstr(b, ":{\"clusterQueue\":");
-		json_str(b, p.cluster_queue);
+		sim_json_str(b, p.cluster_queue);
 		json_member(b, "class", sl_sched_class_name(p.cls));
 		json_member(b, "reason", p.reason);
 		json_member(b, "message", p.message);
 		sl_buf_addf(b, ",\"positionInClusterQueue\":%lld,\"positionInLocalQueue\":%lld}",
 			    (long long)p.pos_cq, (long long)p.pos_lq);
 	}
-	sl_buf_addstr(b, "}}\n");
+	sl_buf_addc(b, '}');
+	if (m->timed)
+		sim_clock_report_json(m, b);
+	sl_buf_addstr(b, "}\n");
 }
 
 char *sl_sim_report(struct sl_sim *m, int json)
@@ -299,6 +305,7 @@ int sl_sim_verify(struct sl_sim *m, char **diff)
 		bad |= verify_set(m, sl_ymap_get(m->expect, "preempted"), 0, b);
 	if (sl_ymap_get(m->expect, "pending"))
 		bad |= verify_set(m, sl_ymap_get(m->expect, "pending"), 1, b);
+	bad |= sim_clock_verify(m, b);
 	if (bad)
 		*diff = sl_buf_steal(b);
 	sl_buf_free(b);

@@ -361,37 +361,3 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 		j->priority = 0;
 	return 0;
 }
-
-/* Is there room for the job in its ClusterQueue right now, without
- * borrowing or preempting, and nobody waiting there before it? A
- * conservative answer (each resource is looked at on its own, node labels
- * are not): --test-only says "now" only when it is sure. */
-int sl_submit_fits_now(const struct sl_conf *conf, const struct sl_sched *engine,
-		       const struct sl_job *j)
-{
-	const struct sl_sched_usage *rows;
-	size_t n = sl_sched_usage(engine, &rows);
-	struct sl_err e = SL_ERR_INIT;
-	struct sl_job_wl b;
-	const char *cq;
-
-	if (sl_job_workload(j, sl_conf_features(conf), &b, &e) != 0 ||
-	    (cq = sl_kueue_lq_cluster_queue(sl_conf_kueue(conf), b.wl.ns, b.wl.queue)) == NULL)
-		return 0;
-	for (size_t r = 0; r < b.ps.nreq; r++) {
-		int64_t need = b.ps.req[r].milli * b.ps.count;
-		int room = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (strcmp(rows[i].cluster_queue, cq) != 0)
-				continue;
-			if (rows[i].pending_wl > 0 || rows[i].inactive != NULL)
-				return 0;
-			if (strcmp(rows[i].resource, b.ps.req[r].resource) == 0 &&
-			    rows[i].nominal - rows[i].used >= need)
-				room = 1;
-		}
-		if (!room)
-			return 0;
-	}
-	return 1;
-}

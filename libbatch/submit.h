@@ -54,11 +54,6 @@ struct sl_job *sl_submit_array_task(const struct sl_job *j, const struct sl_arra
 int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
 		      const struct sl_job *j, struct sl_err *err);
 
-/* --test-only: 1 when the job (prepared) would be admitted now, without
- * borrowing, preemption or anyone before it; 0 when that is not sure. */
-int sl_submit_fits_now(const struct sl_conf *conf, const struct sl_sched *engine,
-		       const struct sl_job *j);
-
 /* j->priority from its QOS (WorkloadPriorityClass), --priority and --nice;
  * also when a held job is released. -SL_EINVAL for an unknown QOS. */
 int sl_submit_priority(const struct sl_conf *conf, struct sl_job *j, struct sl_err *err);

@@ -301,7 +301,19 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 			sl_schedctl_explain(d->sched, j);
 		if (f.history && f.duplicates && (r = add_runs(&h, &f, j)) != 0)
 			goto out;
-		if ((r = add_job(&h, j)) != 0)
+		/* A pending job's StartTime is its expected start, as in Slurm
+		 * (squeue --start, %S, scontrol): the plan's, else its --begin;
+		 * sacct's history keeps Unknown. Only the listing carries it:
+		 * nothing stores it. */
+		int64_t started = j->start_time;
+		if (j->state == SL_JOB_PENDING && !f.history) {
+			j->start_time = sl_schedctl_start_estimate(d->sched, j);
+			if (j->start_time == 0 && j->eligible_time > (int64_t)time(NULL))
+				j->start_time = j->eligible_time;
+		}
+		r = add_job(&h, j);
+		j->start_time = started;
+		if (r != 0)
 			goto out;
 	}
 	if (sl_buf_addf(rep, "],\"now\":%lld}", (long long)time(NULL)) != 0)

@@ -22,21 +22,24 @@
 #include <stdlib.h>
 #include <time.h>
 
-/* sbatch --test-only: the job as it would be, not stored. "Now" when the
- * quota holds it now; otherwise Slurm's answer when it finds no start
- * (there is no start estimate yet). An id is used up, as Slurm does. */
+/* sbatch --test-only: the job as it would be, not stored. Its start is
+ * the engine's plan with it last in its queue (schedule.c), and with
+ * backfill the longest --time that would start it now; Slurm's answer
+ * when no start is known. An id is used up, as Slurm does. */
 static int test_only(struct sluiced *d, struct sl_job *j, struct sl_buf *rep,
 		     struct sl_err *err)
 {
 	struct sl_jobshape sh;
 	json_object *o;
 	uint64_t id = 0;
+	struct sl_schedctl_trial tr;
 	char *nodes;
 	int r;
 
-	if (!sl_submit_fits_now(d->conf, sl_schedctl_engine(d->sched), j))
-		return sl_err_set(err, SL_ENOFIT, "Requested node configuration is not available");
 	if ((r = sl_store_next_id(d->store, &id, err)) != 0)
+		return r;
+	j->id = id;
+	if ((r = sl_schedctl_trial(d->sched, j, &tr, err)) != 0)
 		return r;
 	sl_jobspec_shape(&j->spec, &sh);
 	/* the local executor's node is this host; Kubernetes picks nodes later */
@@ -45,7 +48,13 @@ static int test_only(struct sluiced *d, struct sl_job *j, struct sl_buf *rep,
 				: sl_xasprintf("%s-[0-%d]", d->hostname, sh.nodes - 1);
 	o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_int64((int64_t)id));
-	json_object_object_add(o, "start", json_object_new_int64((int64_t)time(NULL)));
+	json_object_object_add(o, "start", json_object_new_int64(tr.start));
+	if (tr.shorter > 0)
+		json_object_object_add(o, "shorter_time", json_object_new_int64(tr.shorter));
+	if (tr.other_start > 0) {
+		json_object_object_add(o, "other_partition", json_object_new_string(tr.other));
+		json_object_object_add(o, "other_start", json_object_new_int64(tr.other_start));
+	}
 	json_object_object_add(o, "cpus", json_object_new_int(j->alloc_cpus));
 	json_object_object_add(o, "nodes", json_object_new_string(nodes));
 	json_object_object_add(o, "partition", json_object_new_string(j->spec.partition));

@@ -26,6 +26,11 @@ struct sl_schedctl {
 	int64_t afs_ms;
 	struct sl_gates *gates; /* in front of the engine (gates.c) */
 	struct sl_limgate *limits; /* QOS and association limits (limgate.c) */
+	int64_t plan_at;        /* loop ms of the last start-time plan, 0: none */
+	int plan_stale;         /* the engine changed since */
+	int64_t wall_off;       /* unix ms - loop ms, fixed once (wall_offset()) */
+	int64_t limits_at;      /* loop ms when the limits were last summed ... */
+	uint64_t limits_sum;    /* ... and the sum (limits_changed()) */
 };
 
 /* Admission fair sharing decays LocalQueue usage over time; the engine has
@@ -114,6 +119,33 @@ struct sl_gates *sl_schedctl_gates(const struct sl_schedctl *s)
 	return s ? s->gates : NULL;
 }
 
+/* The engine's times are the loop's monotonic ms; a job's are unix s.
+ * One fixed offset converts both ways, so that a running job's planned end
+ * is exactly its StartTime plus its limit on every listing. */
+static int64_t limit_ms(const struct sl_job *j)
+{
+	return j->spec.time_limit > 0 ? j->spec.time_limit * 60000 : 0;
+}
+
+static int64_t wall_offset(struct sl_schedctl *s)
+{
+	if (s->wall_off == 0) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		s->wall_off = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 -
+			      sl_loop_now_ms(s->d->loop);
+		if (s->wall_off == 0)
+			s->wall_off = 1;
+	}
+	return s->wall_off;
+}
+
+static int64_t engine_ms(struct sl_schedctl *s, int64_t unix_s)
+{
+	int64_t t = unix_s * 1000 - wall_offset(s);
+	return t > 0 ? t : 1;
+}
+
 int sl_schedctl_add(struct sl_schedctl *s, const struct sl_job *j, struct sl_err *err)
 {
 	struct sl_job_wl b;
@@ -127,7 +159,11 @@ int sl_schedctl_add(struct sl_schedctl *s, const struct sl_job *j, struct sl_err
 		return 0;
 	}
 	s->d->need_schedule = 1;
-	return sl_sched_add(s->engine, &b.wl, err);
+	s->plan_stale = 1;
+	int r = sl_sched_add(s->engine, &b.wl, err);
+	if (r == 0)
+		(void)sl_sched_set_time(s->engine, j->id, limit_ms(j), 0);
+	return r;
 }
 
 /* "cpu=default,memory=default" <-> the pod set's flavor assignment. */
@@ -162,6 +198,8 @@ int sl_schedctl_add_running(struct sl_schedctl *s, const struct sl_job *j,
 	int32_t count = j->alloc_nodes;
 	if ((r = sl_schedctl_add(s, j, err)) == 0)
 		r = sl_sched_admitted_partial(s->engine, j->id, &a, count > 0 ? &count : NULL, err);
+	if (r == 0 && j->start_time > 0) /* it ends at its real start + limit */
+		(void)sl_sched_set_time(s->engine, j->id, limit_ms(j), engine_ms(s, j->start_time));
 	free(text);
 	return r;
 }
@@ -170,18 +208,23 @@ void sl_schedctl_remove(struct sl_schedctl *s, uint64_t id)
 {
 	if (sl_sched_remove(s->engine, id) == 0)
 		s->d->need_schedule = 1;
+	s->plan_stale = 1;
 }
 
 void sl_schedctl_requeue(struct sl_schedctl *s, uint64_t id)
 {
 	sl_sched_requeue(s->engine, id);
 	s->d->need_schedule = 1;
+	s->plan_stale = 1;
 }
 
 
 static void on_wake(struct sl_loop *l, uint64_t id, void *arg)
 {
 }
+
+static int limits_changed(struct sl_schedctl *s, int64_t now);
+static void feed_limits(struct sl_schedctl *s);
 
 void sl_schedctl_run(struct sl_schedctl *s, struct sl_sched_decisions *dec)
 {
@@ -193,6 +236,13 @@ void sl_schedctl_run(struct sl_schedctl *s, struct sl_sched_decisions *dec)
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	sl_metrics_cycle(s->d->metrics, s->d, dec,
 			 (int64_t)(b.tv_sec - a.tv_sec) * 1000000 + (b.tv_nsec - a.tv_nsec) / 1000);
+	/* backfill in the cycle works from the limits: keep them current */
+	if (limits_changed(s, sl_loop_now_ms(s->d->loop))) {
+		feed_limits(s);
+		s->plan_stale = 1;
+	}
+	if (sl_sched_cycle(s->engine, sl_loop_now_ms(s->d->loop), dec) > 0)
+		s->plan_stale = 1;
 }
 
 void sl_schedctl_assign(struct sl_job *j, const struct sl_sched_admission *a)
@@ -271,4 +321,112 @@ void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j)
 	j->queue_pos = p.pos_cq >= 0 ? (int)p.pos_cq + 1 : 0;
 	free(j->cluster_queue);
 	j->cluster_queue = sl_xstrdup(p.cluster_queue);
+}
+
+/* Time limits change (scontrol update) without telling the engine: a sum
+ * over the live jobs, once per loop turn, says whether one did. */
+static int limits_changed(struct sl_schedctl *s, int64_t now)
+{
+	uint64_t sum = 0;
+	if (s->limits_at == now && now != 0)
+		return 0;
+	s->limits_at = now;
+	for (size_t i = 0; i < sl_jobtab_count(s->d->jobs); i++) {
+		const struct sl_job *j = sl_jobtab_at(s->d->jobs, i);
+		if (!sl_jobstate_is_final(j->state))
+			sum = (sum ^ (j->id * 0x9e3779b97f4a7c15ULL + (uint64_t)j->spec.time_limit)) *
+			      0x100000001b3ULL;
+	}
+	if (sum == s->limits_sum)
+		return 0;
+	s->limits_sum = sum;
+	return 1;
+}
+
+/* The live jobs' limits and starts into the engine. */
+static void feed_limits(struct sl_schedctl *s)
+{
+	for (size_t i = 0; i < sl_jobtab_count(s->d->jobs); i++) {
+		const struct sl_job *j = sl_jobtab_at(s->d->jobs, i);
+		if (!sl_jobstate_is_final(j->state))
+			(void)sl_sched_set_time(s->engine, j->id, limit_ms(j),
+						j->state != SL_JOB_PENDING && j->start_time > 0
+						? engine_ms(s, j->start_time) : 0);
+	}
+}
+
+/* The plan, fed the live jobs' limits first. */
+static void plan(struct sl_schedctl *s)
+{
+	int64_t now = sl_loop_now_ms(s->d->loop);
+	if (limits_changed(s, now))
+		s->plan_stale = 1;
+	if (!s->plan_stale && s->plan_at != 0 && now - s->plan_at < SL_SCHEDCTL_PLAN_MS)
+		return;
+	feed_limits(s);
+	(void)sl_sched_estimate(s->engine, now);
+	s->plan_at = now != 0 ? now : 1;
+	s->plan_stale = 0;
+}
+
+/* Engine ms -> unix seconds, rounded up: never promise earlier. */
+static int64_t to_wall(struct sl_schedctl *s, int64_t t)
+{
+	return (t + wall_offset(s) + 999) / 1000;
+}
+
+int64_t sl_schedctl_start_estimate(struct sl_schedctl *s, const struct sl_job *j)
+{
+	int64_t t;
+	plan(s);
+	if (sl_sched_start_estimate(s->engine, j->id, &t) != 0 || t == SL_SCHED_NEVER)
+		return 0;
+	return to_wall(s, t);
+}
+
+/* The same job in each other LocalQueue (partition) of its namespace
+ * (account): the soonest start, when sooner than in its own. */
+static void trial_elsewhere(struct sl_schedctl *s, struct sl_job_wl *b, int64_t limit,
+			    int64_t now, struct sl_schedctl_trial *out)
+{
+	const struct sl_kueue *k = sl_conf_kueue(s->d->conf);
+	const char *own = b->wl.queue;
+	int64_t best = out->start;
+	for (size_t i = 0; i < k->nlqs; i++) {
+		struct sl_sched_trial t;
+		struct sl_err err = SL_ERR_INIT;
+		if (strcmp(k->lqs[i].ns, b->ns) != 0 || (own && strcmp(k->lqs[i].name, own) == 0))
+			continue;
+		b->wl.queue = k->lqs[i].name;
+		if (sl_sched_trial(s->engine, &b->wl, limit, now, &t, &err) != 0 ||
+		    t.start == SL_SCHED_NEVER || to_wall(s, t.start) >= best)
+			continue;
+		best = to_wall(s, t.start);
+		snprintf(out->other, sizeof(out->other), "%s", k->lqs[i].name);
+		out->other_start = best;
+	}
+	b->wl.queue = own;
+}
+
+int sl_schedctl_trial(struct sl_schedctl *s, const struct sl_job *j,
+		      struct sl_schedctl_trial *out, struct sl_err *err)
+{
+	struct sl_job_wl b;
+	struct sl_sched_trial t;
+	int64_t now = sl_loop_now_ms(s->d->loop);
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if ((r = sl_job_workload(j, sl_conf_features(s->d->conf), &b, err)) != 0 ||
+	    (r = sl_sched_trial(s->engine, &b.wl, limit_ms(j), now, &t, err)) != 0)
+		return r;
+	s->plan_at = now != 0 ? now : 1;   /* the trial planned again without it */
+	s->plan_stale = 0;
+	if (t.start == SL_SCHED_NEVER)
+		return sl_err_set(err, SL_ENOFIT, "Requested node configuration is not available");
+	out->start = to_wall(s, t.start);
+	out->shorter = t.backfill_limit / 60000;
+	if (out->start > sl_loop_wall(s->d->loop))
+		trial_elsewhere(s, &b, limit_ms(j), now, out);
+	return 0;
 }

@@ -38,4 +38,20 @@ void sl_schedctl_assign(struct sl_job *j, const struct sl_sched_admission *a);
 /* Refresh j's pending reason (Slurm code), full text and queue position. */
 void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j);
 
+/* Pending j's estimated start (unix seconds), 0 when there is none: the
+ * engine's plan (libbatch/sched/estimate.c), made again when the engine
+ * changed since the last one or it is SL_SCHEDCTL_PLAN_MS old. */
+#define SL_SCHEDCTL_PLAN_MS 5000
+int64_t sl_schedctl_start_estimate(struct sl_schedctl *s, const struct sl_job *j);
+/* sbatch --test-only for j (its id set, not in the engine). -SL_ENOFIT
+ * "Requested node configuration is not available" when no start is known. */
+struct sl_schedctl_trial {
+	int64_t start;          /* unix seconds */
+	int64_t shorter;        /* the longest --time (minutes) backfill starts now, 0: none */
+	char other[64];         /* another partition of its account where it starts sooner */
+	int64_t other_start;    /* ... then (unix seconds); 0: none */
+};
+int sl_schedctl_trial(struct sl_schedctl *s, const struct sl_job *j,
+		      struct sl_schedctl_trial *out, struct sl_err *err);
+
 #endif

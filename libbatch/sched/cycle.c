@@ -74,8 +74,7 @@ void sq_cscratch_free(struct sq_cscratch *x)
 	free(x);
 }
 
-static void decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d,
-				struct sq_wl *w)
+void sq_decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d, struct sq_wl *w)
 {
 	d->admit = sl_xgrow(d->admit, &d->capadmit, d->nadmit + 1, sizeof(*d->admit));
 	struct sl_sched_admission *a = &d->admit[d->nadmit++];
@@ -308,7 +307,7 @@ static void admit(struct cyc *c, struct entry *e)
 	}
 	sq_set_admitted(s, w, e->cq);
 	sq_afs_on_admit(s, w);
-	decisions_add_admit(s, c->out, w);
+	sq_decisions_add_admit(s, c->out, w);
 	e->done = true;
 	c->changed++;
 }
@@ -317,6 +316,33 @@ static void skip(struct entry *e, const char *msg)
 {
 	sq_status_static(e->w, SL_SCHED_WAIT_QUOTA, "WaitingForQuota", msg);
 	e->rq = RQ_IMMEDIATE;
+}
+
+/* Backfill (backfill.c): what would delay a reservation ahead of it
+ * waits, parked like a head that does not fit. */
+static bool gate(struct cyc *c, struct entry *e)
+{
+	int g = sq_backfill_gate(c->s, e->w, e->cq, e->a.borrowing, c->s->now_ms);
+	if (g > 0)
+		return true;
+	if (g < 0) {             /* back at the head, for the next cycle */
+		sq_status_static(e->w, SL_SCHED_WAIT_PRIORITY, "WaitingForQuota",
+				 "waiting for the start-time plan (backfill)");
+		e->rq = RQ_IMMEDIATE;
+		c->changed++;
+		return false;
+	}
+	sq_status_static(e->w, SL_SCHED_WAIT_PRIORITY, "WaitingForQuota",
+			 "starting now would delay workloads ahead of it (backfill)");
+	e->rq = RQ_PARK;
+	return false;
+}
+
+/* Backfill's gate learns which trees had a head left out this cycle. */
+static void note(struct cyc *c, const struct entry *e)
+{
+	if (!e->done && e->nominated)
+		sq_backfill_note(c->s, e->cq);
 }
 
 static void process_preempt(struct cyc *c, struct entry *e)
@@ -332,6 +358,8 @@ static void process_preempt(struct cyc *c, struct entry *e)
 		skip(e, "Workload no longer fits after processing another workload");
 		return;
 	}
+	if (!gate(c, e))
+		return;
 	issue_preemptions(c, e);
 	for (int i = 0; i < e->a.nuse; i++)
 		temp_add(c, s->cq[e->cq].node, e->a.use_fr[i], e->a.use_q[i]);
@@ -371,6 +399,8 @@ static void process(struct cyc *c, struct entry *e)
 		skip(e, "Workload no longer fits after processing another workload");
 		return;
 	}
+	if (!gate(c, e))
+		return;
 	admit(c, e);
 }
 
@@ -422,8 +452,10 @@ static void run_entries(struct cyc *c)
 {
 	if (!c->s->fair_sharing) {
 		qsort(c->e, c->ne, sizeof(*c->e), entry_cmp);
-		for (size_t i = 0; i < c->ne; i++)
+		for (size_t i = 0; i < c->ne; i++) {
 			process(c, &c->e[i]);
+			note(c, &c->e[i]);
+		}
 		return;
 	}
 	c->x->f = sl_xgrow(c->x->f, &c->x->capf, c->ne + 1, sizeof(*c->x->f));
@@ -434,6 +466,7 @@ static void run_entries(struct cyc *c)
 	for (int i; (i = sq_fair_pick(c->s, f, c->ne)) >= 0;) {
 		f[i].taken = true;
 		process(c, &c->e[i]);
+		note(c, &c->e[i]);
 	}
 }
 
@@ -484,6 +517,7 @@ int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions
 	struct cyc c = {.s = s, .out = out};
 	s->cycle_no++;
 	s->now_ms = now_ms;
+	sq_backfill_prepare(s, now_ms);
 	drain(&c);
 	take_heads(&c);
 	for (size_t i = 0; i < c.ne; i++)
@@ -492,5 +526,6 @@ int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions
 	temp_undo(&c);
 	for (size_t i = 0; i < c.ne; i++)
 		requeue(&c, &c.e[i]);
+	c.changed += sq_backfill(s, now_ms, out);
 	return c.changed;
 }

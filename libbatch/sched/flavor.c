@@ -189,6 +189,10 @@ static enum sq_pmode oracle(struct sl_sched *s, struct sq_wl *w, int cq, int fr,
 {
 	struct sq_targets t = s->otg;   /* scratch: reuse its buffer */
 	int node = s->cq[cq].node;
+	if (s->planning) {              /* estimate.c asks "fits now?" only */
+		*borrow = sq_height_lowest_fit(s, node, fr, val, NULL);
+		return SQ_NOCAND;
+	}
 	t.n = 0;
 	get_targets(s, w, cq, &fr, &val, 1, &fr, 1, &t);
 	s->otg = t;

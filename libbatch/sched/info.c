@@ -7,28 +7,13 @@
 #include "sched_int.h"
 #include "xalloc.h"
 
-static int pos_cmp(const void *a, const void *b, void *arg)
-{
-	const struct sl_sched *s = arg;
-	const struct sq_wl *x = *(struct sq_wl *const *)a, *y = *(struct sq_wl *const *)b;
-	const struct sq_cq *c = &s->cq[x->cq];
-	if (sq_wl_before(s, c, x, y))
-		return -1;
-	return sq_wl_before(s, c, y, x) ? 1 : 0;
-}
-
 /* Positions are recomputed lazily, once per queue change. */
 static void positions(struct sl_sched *s, struct sq_cq *c)
 {
 	if (c->posgen == c->qgen && c->posgen)
 		return;
-	size_t n = c->heap.n + c->ninadm;
-	struct sq_wl **v = sl_xcalloc(n + 1, sizeof(*v));
-	if (c->heap.n)
-		memcpy(v, c->heap.v, c->heap.n * sizeof(*v));
-	if (c->ninadm)
-		memcpy(v + c->heap.n, c->inadm, c->ninadm * sizeof(*v));
-	qsort_r(v, n, sizeof(*v), pos_cmp, s);
+	struct sq_wl **v;
+	size_t n = sq_cq_pending(s, c, &v);
 	int64_t *lqpos = sl_xcalloc((size_t)s->nlq + 1, sizeof(int64_t));
 	for (size_t i = 0; i < n; i++) {
 		v[i]->pos_cq = (int64_t)i;

@@ -334,6 +334,7 @@ static void build_cq(struct sl_sched *s, struct sq_cq *c, const struct sl_kq_cq 
 	c->preference = k->preference;
 	c->stop = k->stop;
 	c->afs = k->afs;
+	c->backfill = k->backfill;
 	c->nrg = (int)k->nrg;
 	c->rg = sl_xcalloc(k->nrg + 1, sizeof(*c->rg));
 	c->rg_of_res = sl_xmalloc(((size_t)s->fr_stride + 1) * sizeof(int));
@@ -525,6 +526,8 @@ void sq_model_build(struct sl_sched *s, const struct sl_kueue *k)
 	for (int i = 0; i < s->nlq; i++)
 		sq_nm_put(&s->lqmap, s->lq[i].ns, s->lq[i].name, i);
 	s->fair_sharing = k->config.fs_enable;
+	s->backfill_all = k->config.backfill;
+	sq_backfill_reset(s);   /* a new model: the queues may have changed */
 	s->nstrat = (int)k->config.nstrategies;
 	memcpy(s->strat, k->config.strategies, sizeof(s->strat));
 	if (s->nstrat == 0) {

@@ -59,6 +59,10 @@ bool sq_uses_needed(const struct sq_wl *w, const int *need, int nneed)
 
 bool sq_policy_allows(enum sl_kq_policy p, const struct sq_wl *pre, const struct sq_wl *c)
 {
+	/* backfill.c admitted c ahead of pre without delaying it: pre waits
+	 * for c's end (before pre's reservation) rather than preempt it */
+	if (c->backfilled && pre->seq <= c->bf_seq)
+		return false;
 	switch (p) {
 	case SL_KP_LOWER:
 		return c->prio < pre->prio;

@@ -231,6 +231,41 @@ size_t sl_sched_usage(const struct sl_sched *s, const struct sl_sched_usage **ro
  * usageSamplingInterval, or the simulator does). */
 void sl_sched_afs_sample(struct sl_sched *s, int64_t elapsed_ms);
 
+/* Start-time estimates (estimate.c). SL_SCHED_NEVER: no estimate (no time
+ * limit ahead of it ends, the job can never fit, or its queue is stopped). */
+#define SL_SCHED_NEVER INT64_MAX
+
+/* Recompute every pending workload's estimated start at now_ms: the FIFO
+ * plan of each ClusterQueue over its cohort, where admitted workloads end
+ * at their start + time limit and a planned one takes its quota from its
+ * planned start to its end. Returns how many pending workloads have an
+ * estimate (< SL_SCHED_NEVER). The engine's state is unchanged. */
+size_t sl_sched_estimate(struct sl_sched *s, int64_t now_ms);
+/* A workload's time limit in ms (0 = none: it runs until it ends), and for
+ * an admitted one the time it started (0 = keep: the cycle's time when the
+ * engine admitted it; a restarted daemon passes the real one after
+ * sl_sched_admitted_partial()). -SL_ENOENT if unknown. */
+int sl_sched_set_time(struct sl_sched *s, uint64_t id, int64_t limit_ms, int64_t start_ms);
+/* The last estimate of a pending workload (SL_SCHED_NEVER if none yet), or
+ * the admission time of an admitted one. -SL_ENOENT if unknown. */
+int sl_sched_start_estimate(const struct sl_sched *s, uint64_t id, int64_t *start_ms);
+
+/* sbatch --test-only: where and when a workload would start if submitted
+ * at now_ms. The engine is unchanged afterwards. */
+struct sl_sched_trial {
+	int64_t start;              /* SL_SCHED_NEVER: no estimate */
+	const char *cluster_queue;  /* borrowed (engine); NULL if none */
+	/* With backfill: the longest time limit (ms) that would let it
+	 * start now by backfilling, 0 when none would (or it starts now). */
+	int64_t backfill_limit;
+};
+int sl_sched_trial(struct sl_sched *s, const struct sl_sched_wl *wl, int64_t limit_ms,
+		   int64_t now_ms, struct sl_sched_trial *out, struct sl_err *err);
+
+/* Backfill (backfill.c) for every ClusterQueue, on top of each queue's
+ * `backfill:` setting. The model's Configuration may set it too. */
+void sl_sched_set_backfill(struct sl_sched *s, int on);
+
 /* Text for a preemption reason ("InClusterQueue", ...). */
 const char *sl_sched_preempt_reason_name(enum sl_sched_preempt_reason r);
 const char *sl_sched_class_name(enum sl_sched_class c);

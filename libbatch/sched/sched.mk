@@ -10,7 +10,8 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/sched/afs.c libbatch/sched/cycle.c libbatch/sched/info.c \
 	libbatch/sched/api.c libbatch/sched/msg.c libbatch/sched/equiv.c \
 	libbatch/sched/namemap.c libbatch/sched/partial.c \
-	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c \
+	libbatch/sched/estimate.c libbatch/sched/estimate_trial.c libbatch/sched/backfill.c \
+	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c libbatch/sim_clock.c \
 	libbatch/replay.c libbatch/replay.h libbatch/replay_int.h libbatch/replay_trace.c \
 	libbatch/replay_result.c libbatch/replay_report.c libbatch/replay_html.c
 
@@ -23,6 +24,7 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/bad-reference.yaml \
 	tests/scenarios/bad-unknown-kind.yaml \
 	tests/scenarios/bad-mincount.yaml \
+	tests/scenarios/bad-timelimit.yaml \
 	tests/scenarios/partial-borrowing-cohort.yaml \
 	tests/scenarios/partial-cannot-fit-min-count.yaml \
 	tests/scenarios/partial-preempt-full-first.yaml \
@@ -161,7 +163,12 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/reclaim-not-enough-borrowing.yaml \
 	tests/scenarios/reclaim-same-priority-any-policy.yaml \
 	tests/scenarios/reclaim-same-priority-lowerpriority-policy.yaml \
-	tests/scenarios/reclaim-zero-request-at-nominal.yaml
+	tests/scenarios/reclaim-zero-request-at-nominal.yaml \
+	tests/scenarios/backfill-strict-short-job-goes-first.yaml \
+	tests/scenarios/backfill-besteffort-protects-reservation.yaml \
+	tests/scenarios/backfill-never-the-reason-to-preempt.yaml \
+	tests/scenarios/backfill-cohort-borrower-respects-lender-reservation.yaml \
+	tests/scenarios/estimate-late-after-higher-priority-arrival.yaml
 
 TESTS += tests/scenarios/run.sh
 
@@ -180,7 +187,7 @@ tests_unit_test_sched_sparse_SOURCES = tests/unit/test_sched_sparse.c tests/unit
 UNIT_TESTS += tests/unit/test_sched_usage
 tests_unit_test_sched_usage_SOURCES = tests/unit/test_sched_usage.c tests/unit/sched_testlib.h
 
-# `sluice replay`: traces through the engine (tests/data/replay/).
-UNIT_TESTS += tests/unit/test_replay
-EXTRA_DIST += tests/data/replay/small.yaml tests/data/replay/gpu100.yaml \
-	tests/data/replay/gpu100-split.yaml tests/bench/replay_trace.py tests/bench/replay.sh
+	libbatch/sched/estimate.c libbatch/sched/estimate_trial.c libbatch/sched/backfill.c \
+	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c libbatch/sim_clock.c \
+	libbatch/replay.c libbatch/replay.h libbatch/replay_int.h libbatch/replay_trace.c \
+	libbatch/replay_result.c libbatch/replay_report.c libbatch/replay_html.c

@@ -93,6 +93,7 @@ struct sq_cq {
 	enum sl_kq_stop stop;
 	bool afs;
 	bool covers_pods;            /* "pods" is a covered resource */
+	bool backfill;               /* backfill: true (backfill.c) */
 	char *inactive;              /* NULL = active; else Kueue message */
 	struct sq_heap heap;         /* active pending workloads */
 	struct sq_wl **inadm;        /* parked workloads (BestEffortFIFO) */
@@ -211,6 +212,12 @@ struct sq_wl {
 	bool tried;
 	int64_t pos_cq, pos_lq;
 	uint64_t hash;               /* scheduling-equivalence hash */
+	int64_t limit_ms;            /* time limit, 0 = none */
+	int64_t start_ms;            /* admitted at (ms) */
+	int64_t est_ms;              /* estimated start (SL_SCHED_NEVER: none) */
+	bool backfilled;             /* admitted by backfill.c ... */
+	uint64_t bf_seq;             /* ... when s->seq was this: no workload that
+				      * had arrived by then may preempt it */
 };
 
 struct sq_wtab {                     /* id -> wl, open addressing */
@@ -290,6 +297,13 @@ struct sl_sched {
 		int cq, fr;
 		int64_t val, cycle;
 	} otg_key;
+	bool backfill_all;           /* backfill on every ClusterQueue */
+	bool bf_any;                 /* ... or on some (sq_backfill_reset) */
+	uint64_t bf_sig;             /* backfill.c: the state its last pass saw */
+	int64_t bf_at;               /* ... and when */
+	struct sq_bfgate *bfg;       /* backfill.c: this cycle's reservations */
+	bool planning;               /* estimate.c: flavor.c skips the preemption
+				      * oracle (the plan only asks what fits) */
 };
 
 /* model.c */
@@ -531,5 +545,37 @@ void sq_rscratch_free(struct sq_rscratch *r);
 
 /* cycle.c */
 void sq_cscratch_free(struct sq_cscratch *x);
+/* Append w's admission (already accounted) to d. */
+void sq_decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d, struct sq_wl *w);
+
+/* estimate.c: the plan (sl_sched_estimate) */
+/* Pending workloads of c in queue order (heap and parked, as Kueue's
+ * visibility API orders them); caller frees. */
+size_t sq_cq_pending(struct sl_sched *s, const struct sq_cq *c, struct sq_wl ***out);
+
+/* backfill.c: admit what may go ahead of blocked work; returns how many. */
+int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out);
+/* With backfill, the cycle admits only what does not delay those ahead
+ * (BestEffortFIFO would admit whatever fits behind a blocked head; a head
+ * may borrow what a higher workload of the cohort waits for).
+ * sq_backfill_prepare() plans at the start of a cycle (when such a queue
+ * has work waiting behind another, and something blocked);
+ * sq_backfill_gate() says whether the cycle may admit (or preempt for) w
+ * in cq, borrowing at that height: 1 yes, 0 no (park it), -1 not before
+ * the next cycle has a plan. */
+struct sq_bfgate;
+void sq_backfill_prepare(struct sl_sched *s, int64_t now_ms);
+int sq_backfill_gate(struct sl_sched *s, const struct sq_wl *w, int cq, int borrowing,
+		     int64_t now_ms);
+/* A head of cq's tree did not get in, this cycle (cycle.c). */
+void sq_backfill_note(struct sl_sched *s, int cq);
+void sq_bfgate_free(struct sq_bfgate *g);
+/* Forget what the last pass and the gate saw (a new model, a switch). */
+void sq_backfill_reset(struct sl_sched *s);
+/* Backfill on for c (and c active)? */
+bool sq_backfill_on(const struct sl_sched *s, const struct sq_cq *c);
+/* The longest time limit (ms) with which pending w would be backfilled now
+ * (after sl_sched_estimate()); 0 when none would. */
+int64_t sq_backfill_window(struct sl_sched *s, struct sq_wl *w, int64_t now_ms);
 
 #endif

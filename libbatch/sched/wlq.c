@@ -446,6 +446,9 @@ void sq_set_admitted(struct sl_sched *s, struct sq_wl *w, int cq)
 		s->cq[cq].sticky = NULL;
 	w->evicting = false;
 	w->admit_seq = ++s->admit_seq;
+	w->start_ms = s->now_ms;
+	w->est_ms = s->now_ms;
+	w->backfilled = false;
 	sq_readmit(s, w, cq);
 	s->tree_gen[sq_root(s, s->cq[cq].node)]++;
 	w->has_last = false;
@@ -528,6 +531,7 @@ int sl_sched_add(struct sl_sched *s, const struct sl_sched_wl *in, struct sl_err
 	}
 	w->hash = sq_wl_hash(w);
 	w->pos_cq = w->pos_lq = -1;
+	w->est_ms = SL_SCHED_NEVER;
 	wt_put(s, w);
 	sq_enqueue(s, w);
 	return 0;

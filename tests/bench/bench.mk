@@ -56,3 +56,18 @@ bench-squeue: all
 .PHONY: bench-squeue
 # srun -n 64 true, Sluice beside the real Slurm (issue 14): tests/bench/srun.sh.
 EXTRA_DIST += tests/bench/srun.sh
+# Start-time estimates and backfill at 100 000 pending (issue 16).
+EXTRA_PROGRAMS += tests/bench/sched_estimate
+tests_bench_sched_estimate_SOURCES = tests/bench/sched_estimate.c tests/bench/sched_bench.h
+tests_bench_sched_estimate_LDADD = $(SL_LIBS)
+CLEANFILES += tests/bench/sched_estimate$(EXEEXT)
+
+bench-estimate: tests/bench/sched_estimate$(EXEEXT)
+	./tests/bench/sched_estimate$(EXEEXT)
+.PHONY: bench-estimate
+EXTRA_DIST += tests/bench/estimate_trace.sh
+
+# Late starts against first estimates, and backfill's waits, on a trace.
+bench-estimate-trace: all
+	bash $(srcdir)/tests/bench/estimate_trace.sh --build $(abs_top_builddir)
+.PHONY: bench-estimate-trace

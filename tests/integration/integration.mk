@@ -34,6 +34,7 @@ INTEGRATION_TESTS = \
 	tests/integration/query.sh \
 	tests/integration/pbs.sh \
 	tests/integration/sbatch_opts.sh \
+	tests/integration/estimate.sh \
 	tests/integration/sbatch_timed.sh \
 	tests/integration/overflow.sh \
 	tests/integration/prio.sh \

@@ -93,6 +93,14 @@ static inline void tl_add(struct sl_sched *s, uint64_t id, int32_t prio, int64_t
 	tl_add_to(s, id, "ns", "q", prio, created, count);
 }
 
+/* tl_add_to with a time limit in ms (estimate.c, backfill.c). */
+static inline void tl_add_timed(struct sl_sched *s, uint64_t id, const char *ns, const char *q,
+				int32_t prio, int64_t created, int32_t count, int64_t limit_ms)
+{
+	tl_add_to(s, id, ns, q, prio, created, count);
+	assert_int_equal(sl_sched_set_time(s, id, limit_ms, 0), 0);
+}
+
 #define TL_FLAVOR(n) "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ResourceFlavor\nmetadata: {name: " n "}\n---\n"
 #define TL_LQ(ns, n, cq) "apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata: {name: " n \
 	", namespace: " ns "}\nspec: {clusterQueue: " cq "}\n---\n"

@@ -295,7 +295,9 @@ static void submit(struct rp_run *x, struct sl_sched *s, uint32_t job)
 	struct sl_sched_wl wl = {.id = job + 1, .name = "replay", .ns = lq->ns, .queue = lq->name,
 				 .created = tj->submit, .npodsets = 1, .podsets = &ps};
 	x->r->pending++;
-	(void)sl_sched_add(s, &wl, &e);
+	/* The limit lets the engine plan starts (backfill: true reads it). */
+	if (sl_sched_add(s, &wl, &e) == 0)
+		(void)sl_sched_set_time(s, wl.id, tj->limit > 0 ? tj->limit : 0, 0);
 }
 
 static void ended(struct rp_run *x, uint32_t job, int64_t now)

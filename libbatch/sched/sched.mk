@@ -187,7 +187,14 @@ tests_unit_test_sched_sparse_SOURCES = tests/unit/test_sched_sparse.c tests/unit
 UNIT_TESTS += tests/unit/test_sched_usage
 tests_unit_test_sched_usage_SOURCES = tests/unit/test_sched_usage.c tests/unit/sched_testlib.h
 
-	libbatch/sched/estimate.c libbatch/sched/estimate_trial.c libbatch/sched/backfill.c \
-	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c libbatch/sim_clock.c \
-	libbatch/replay.c libbatch/replay.h libbatch/replay_int.h libbatch/replay_trace.c \
-	libbatch/replay_result.c libbatch/replay_report.c libbatch/replay_html.c
+# Start-time estimates and backfill.
+UNIT_TESTS += tests/unit/test_estimate tests/unit/test_backfill
+tests_unit_test_estimate_SOURCES = tests/unit/test_estimate.c tests/unit/sched_testlib.h
+tests_unit_test_backfill_SOURCES = tests/unit/test_backfill.c tests/unit/sched_testlib.h
+
+# `sluice replay`: traces through the engine (tests/data/replay/, docs/replay.md).
+UNIT_TESTS += tests/unit/test_replay
+EXTRA_DIST += tests/data/replay/small.yaml tests/data/replay/gpu100.yaml \
+	tests/data/replay/gpu100-split.yaml tests/data/replay/gpu100-backfill.yaml \
+	tests/data/replay/gpu100-strict.yaml docs/replay.md \
+	tests/bench/replay_trace.py tests/bench/replay.sh

@@ -30,7 +30,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/pamconv.c libbatch/pamconv.h \
 	libbatch/netaddr.c libbatch/netaddr.h \
 	libbatch/rlimit.c libbatch/rlimit.h \
-	libbatch/partdef.c libbatch/partdef.h \
+	libbatch/partdef.c libbatch/partdef.h libbatch/idsorted.h \
 	libbatch/qos_limits.c libbatch/qos_limits.h libbatch/qos_limits_int.h libbatch/qos_limits_check.c \
 	libbatch/array.c libbatch/array.h
 

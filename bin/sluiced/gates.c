@@ -19,6 +19,7 @@
 #include "gates.h"
 #include "conf.h"
 #include "depend.h"
+#include "idsorted.h"
 #include "jobtab.h"
 #include "lifecycle.h"
 #include "log.h"
@@ -85,15 +86,7 @@ void sl_gates_free(struct sl_gates *g)
 
 static size_t lower_bound(const struct sl_gates *g, uint64_t id)
 {
-	size_t lo = 0, hi = g->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (g->v[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return sl_idsorted_lower(g->v, g->n, sizeof(*g->v), id);
 }
 
 static struct gate *find(struct sl_gates *g, uint64_t id)

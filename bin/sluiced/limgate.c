@@ -1,6 +1,7 @@
 /* limgate.c - QOS and association limits in front of the engine. */
 #include "limgate.h"
 #include "conf.h"
+#include "idsorted.h"
 #include "jobtab.h"
 #include "log.h"
 #include "partdef.h"
@@ -117,15 +118,7 @@ int sl_limgate_submit(struct sluiced *d, const struct sl_job *j, struct sl_err *
  * queue held back by one user's limit costs n log n a turn, not n^2. */
 static size_t lower(const struct sl_limgate *g, uint64_t id)
 {
-	size_t lo = 0, hi = g->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (g->h[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return sl_idsorted_lower(g->h, g->n, sizeof(*g->h), id);
 }
 
 static struct held *find(const struct sl_limgate *g, uint64_t id)

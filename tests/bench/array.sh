@@ -20,11 +20,7 @@ T=$(mktemp -d /tmp/sl-bench.XXXXXX)
 . "$top/tests/integration/conf.sh"
 write_conf "maxArraySize: 10001
 minJobAge: 3600"
-export SLUICE_CONF="$T/sluice.yaml" SLUICE_STEPD="$build/bin/sluice-stepd/sluice-stepd"
-"$build/bin/sluiced/sluiced" -D -f "$SLUICE_CONF" 2>"$T/log" &
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$T"' EXIT
-until "$B/squeue" -h >/dev/null 2>&1; do sleep 0.05; done
+start_bench_daemon
 cd "$T"
 rss() { awk '/VmRSS/ {printf "%.1f", $2/1024}' "/proc/$pid/status"; }
 now() { date +%s.%N; }

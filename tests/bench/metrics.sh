@@ -12,11 +12,7 @@ T=$(mktemp -d /tmp/sl-bench.XXXXXX)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 . "$top/tests/integration/conf.sh"
 CPUS=1 write_conf "metrics: {listen: \"127.0.0.1:$PORT\"}"
-export SLUICE_CONF="$T/sluice.yaml" SLUICE_STEPD="$build/bin/sluice-stepd/sluice-stepd"
-"$build/bin/sluiced/sluiced" -D -v -f "$SLUICE_CONF" 2>"$T/log" &
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$T"' EXIT
-until "$B/squeue" -h >/dev/null 2>&1; do sleep 0.05; done
+start_bench_daemon -v
 cd "$T"
 for i in $(seq "$N"); do "$B/sbatch" --parsable -o /dev/null --wrap 'sleep 1000' >/dev/null; done
 sleep 3

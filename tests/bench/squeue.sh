@@ -20,9 +20,7 @@ N=${N:-10000}
 T=$(mktemp -d /tmp/sl-bench.XXXXXX)
 . "$top/tests/integration/conf.sh"
 write_conf
-export SLUICE_CONF="$T/sluice.yaml" SLUICE_STEPD="$build/bin/sluice-stepd/sluice-stepd"
-"$build/bin/sluiced/sluiced" -D -f "$SLUICE_CONF" 2>"$T/log" &
-pid=$!
+start_bench_daemon
 slurm_ids="$T/slurm_ids"
 cleanup() {
 	kill $pid 2>/dev/null; wait $pid 2>/dev/null
@@ -30,7 +28,6 @@ cleanup() {
 	rm -rf "$T"
 }
 trap cleanup EXIT
-until "$B/squeue" -h >/dev/null 2>&1; do sleep 0.05; done
 cd "$T"
 now() { date +%s.%N; }
 median() { # median-of-11 wall time of a shell command

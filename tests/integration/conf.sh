@@ -43,3 +43,15 @@ ${EXTRA_OBJECTS:-}
 EOC
 }
 
+# start_bench_daemon [SLUICED ARGS...]: the benchmarks' private sluiced on
+# $T/sluice.yaml (write_conf first), from $build; sets $pid, kills it and
+# removes $T on exit (unless the caller traps EXIT itself afterwards), and
+# returns once it answers.
+start_bench_daemon() {
+	export SLUICE_CONF="$T/sluice.yaml" SLUICE_STEPD="$build/bin/sluice-stepd/sluice-stepd"
+	"$build/bin/sluiced/sluiced" -D "$@" -f "$SLUICE_CONF" 2>"$T/log" &
+	pid=$!
+	trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -rf "$T"' EXIT
+	until "$build/bin/squeue" -h >/dev/null 2>&1; do sleep 0.05; done
+}
+

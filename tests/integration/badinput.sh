@@ -86,9 +86,9 @@ sbatch: error: For instance: #!/bin/sh" "$err"
 err=$("$BIN/sbatch" empty.sh 2>&1); rc=$?
 expect_eq "empty rc" 1 "$rc"
 expect_eq "empty" "sbatch: error: Batch script is empty!" "$err"
-err=$("$BIN/sbatch" --array=0-3 --wrap true 2>&1); rc=$?
+err=$("$BIN/sbatch" --licenses=matlab --wrap true 2>&1); rc=$?
 expect_eq "unsupported rc" 1 "$rc"
-expect_eq "unsupported" "sbatch: error: --array is not supported by Sluice" "$err"
+expect_eq "unsupported" "sbatch: error: --licenses is not supported by Sluice" "$err"
 ok "sbatch's own errors and exit codes match Slurm"
 n=$("$BIN/squeue" -h | wc -l)
 expect_eq "nothing extra queued" 1 "$n"

@@ -87,7 +87,7 @@ id=$(as alice "$BIN/sbatch" --parsable -p gpu -A research --qos=nosuch --wrap tr
 expect_eq "unknown QOS" "sbatch: error: Batch job submission failed: Invalid qos specification" "$id"
 id=$(as alice "$BIN/sbatch" --parsable -p gpu --qos=high --wrap true) || fail "sbatch -p gpu --qos=high: $id"
 line=$("$BIN/squeue" -h -t all -j "$id" -o '%P %a %q %Q')
-expect_eq "job's partition, account, QOS, priority" "gpu research high 100" "$line"
+expect_eq "job's partition, account, QOS, priority" "gpu research high 10100" "$line"
 wait_state "$id" COMPLETED
 ok "sluiced runs the migrated config: partition gpu, default account research, QOS high"
 

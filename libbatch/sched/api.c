@@ -30,6 +30,7 @@ void sl_sched_free(struct sl_sched *s)
 	sq_cscratch_free(s->cscr);
 	sq_pscratch_free(s->pscr);
 	sq_rscratch_free(s->rscr);
+	sq_tas_free(s);
 	free(s->otg.v);
 	free(s);
 }

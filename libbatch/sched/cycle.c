@@ -168,6 +168,7 @@ static void nominate(struct cyc *c, struct entry *e)
 	if (w->has_last && w->last_gen != gen && s->cycle_no - w->last_cycle > 1)
 		w->has_last = false;
 	assign(s, e);
+	sq_tas_nominate(s, w, e->cq, &e->a, e->partial ? e->cnt : NULL);
 	e->nominated = true;
 	w->has_last = false;
 	int tot = e->a.off[w->nps];
@@ -367,7 +368,7 @@ static void process(struct cyc *c, struct entry *e)
 		process_preempt(c, e);
 		return;
 	}
-	if (!entry_fits(c, e)) {
+	if (!entry_fits(c, e) || !sq_tas_fits_now(s, w)) {
 		skip(e, "Workload no longer fits after processing another workload");
 		return;
 	}

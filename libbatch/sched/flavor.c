@@ -334,7 +334,8 @@ static bool assign_rg(struct rgctx *x, int first_j)
 	for (int idx = next_flavor(x->w, x->a, x->ps, first_j); idx < rg->nfl; idx++) {
 		attempted = idx;
 		struct sq_reason why;
-		if (!sq_check_flavor(s, rg->fl[idx], p, &why)) {
+		if (!sq_check_flavor(s, rg->fl[idx], p, &why) ||
+		    !sq_tas_check_flavor(s, x->cq, rg->fl[idx], p, &why)) {
 			why.ps = x->ps;
 			add_reason(x->a, why);
 			if (!rg_min)

@@ -37,6 +37,23 @@ struct sl_sched_toleration {     /* Kubernetes toleration; op "Equal"/"Exists" *
 	const char *effect;      /* NULL or "" = every effect */
 };
 
+/* Topology-aware scheduling (Kueue TAS, sched/tas*.c): a pod set's
+ * constraint, as Kueue's kueue.x-k8s.io/podset-* annotations give it. */
+enum sl_sched_topo_mode {
+	SL_TOPO_NONE,            /* only a slice constraint (or none) */
+	SL_TOPO_REQUIRED,        /* podset-required-topology: LEVEL */
+	SL_TOPO_PREFERRED,       /* podset-preferred-topology: LEVEL */
+	SL_TOPO_UNCONSTRAINED,   /* podset-unconstrained-topology: "true" */
+};
+
+struct sl_sched_topo_req {
+	enum sl_sched_topo_mode mode;
+	const char *level;       /* node label of the level (required, preferred) */
+	const char *slice_level; /* podset-slice-required-topology, NULL = none */
+	int32_t slice_size;      /* podset-slice-size (with slice_level) */
+	const char *group;       /* podset-group-name, NULL = none */
+};
+
 struct sl_sched_podset {
 	const char *name;
 	int32_t count;
@@ -50,6 +67,9 @@ struct sl_sched_podset {
 	 * as min_count pods when count does not fit. 0, or >= count, means
 	 * all or nothing. */
 	int32_t min_count;
+	/* TAS constraint; NULL: none asked (a TAS-only ClusterQueue still
+	 * places the pod set, unconstrained). */
+	const struct sl_sched_topo_req *topology;
 };
 
 struct sl_sched_wl {
@@ -230,6 +250,52 @@ size_t sl_sched_usage(const struct sl_sched *s, const struct sl_sched_usage **ro
  * into every LocalQueue's decayed usage (the caller calls it every
  * usageSamplingInterval, or the simulator does). */
 void sl_sched_afs_sample(struct sl_sched *s, int64_t elapsed_ms);
+
+/* Topology-aware scheduling: the node inventory and assignments. */
+struct sl_sched_taint {
+	const char *key, *value, *effect;
+};
+
+struct sl_sched_node {
+	const char *name;
+	size_t nlabels;
+	const struct sl_sched_label *labels;
+	size_t ntaints;
+	const struct sl_sched_taint *taints;
+	size_t nalloc;
+	const struct sl_sched_req *alloc;  /* allocatable; "pods" is a resource */
+	size_t nusage;
+	const struct sl_sched_req *usage;  /* taken by pods the engine does not place */
+};
+
+struct sl_sched_topo_domain {
+	const char *const *values;  /* one value per level */
+	int32_t count;              /* pods */
+};
+
+/* Kueue's podSetAssignments[].topologyAssignment. */
+struct sl_sched_topo {
+	const char *flavor;
+	size_t nlevels;
+	const char *const *levels;
+	size_t ndomains;
+	const struct sl_sched_topo_domain *domains;
+};
+
+/* Replace the node inventory (copied). The daemon feeds it from the
+ * config's `nodes:` or from a Nodes watch; the model's `nodes:` (if any)
+ * is taken at sl_sched_new/_reconfigure. Admitted workloads keep their
+ * assignments and are charged again on the new nodes. */
+int sl_sched_set_nodes(struct sl_sched *s, const struct sl_sched_node *nodes, size_t n,
+		       struct sl_err *err);
+/* Topology assignment of pod set `podset` of an admitted workload
+ * (borrowed until the next mutating call). -SL_ENOENT if it has none. */
+int sl_sched_topology(struct sl_sched *s, uint64_t id, size_t podset, struct sl_sched_topo *out);
+/* Restart: an admitted workload's pod set was placed so (after
+ * sl_sched_admitted_partial()); its usage is charged on the domains.
+ * -SL_EINVAL when the flavor or the levels do not match the topology. */
+int sl_sched_admitted_topology(struct sl_sched *s, uint64_t id, size_t podset,
+			       const struct sl_sched_topo *t, struct sl_err *err);
 
 /* Text for a preemption reason ("InClusterQueue", ...). */
 const char *sl_sched_preempt_reason_name(enum sl_sched_preempt_reason r);

@@ -3,13 +3,14 @@
 libbatch_libbatch_a_SOURCES += \
 	libbatch/kueue.c libbatch/kueue.h \
 	libbatch/kueue_parse.c libbatch/kueue_parse.h \
-	libbatch/kueue_check.c \
+	libbatch/kueue_check.c libbatch/kueue_topo.c \
 	libbatch/sched/sched.h libbatch/sched/sched_int.h \
 	libbatch/sched/model.c libbatch/sched/cell.c libbatch/sched/quota.c libbatch/sched/wlq.c \
 	libbatch/sched/flavor.c libbatch/sched/preempt.c libbatch/sched/fairshare.c \
 	libbatch/sched/afs.c libbatch/sched/cycle.c libbatch/sched/info.c \
 	libbatch/sched/api.c libbatch/sched/msg.c libbatch/sched/equiv.c \
 	libbatch/sched/namemap.c libbatch/sched/partial.c \
+	libbatch/sched/tas.c libbatch/sched/tas_admit.c libbatch/sched/tas_place.c libbatch/sched/tas_int.h \
 	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c \
 	libbatch/replay.c libbatch/replay.h libbatch/replay_int.h libbatch/replay_trace.c \
 	libbatch/replay_result.c libbatch/replay_report.c libbatch/replay_html.c

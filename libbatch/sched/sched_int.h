@@ -135,6 +135,7 @@ struct sq_ps {
 	struct sl_kq_kv *sel;
 	struct sl_kq_toleration *tol;
 	int *flv;                    /* [nreq] assigned flavor index when admitted */
+	struct sq_tps *tas;          /* TAS request and assignment (tas*.c), NULL: none */
 };
 
 /* Pod set p's request j for n of its pods: total holds it for count pods,
@@ -156,6 +157,7 @@ enum sq_rkind {
 	SQ_R_TAINT,       /* flavor a, taint index b */
 	SQ_R_AFFINITY,    /* flavor a */
 	SQ_R_UNAVAILABLE, /* resource a */
+	SQ_R_TAS,         /* topology: message a (sq_tas_msg) */
 };
 
 struct sq_reason {
@@ -284,6 +286,7 @@ struct sl_sched {
 	struct sq_cscratch *cscr;    /* cycle.c */
 	struct sq_pscratch *pscr;    /* preempt.c */
 	struct sq_rscratch *rscr;    /* partial.c */
+	struct sq_tas *tas;          /* tas*.c: nodes, topologies, TAS usage */
 	struct sq_targets otg;       /* flavor.c: preemption oracle's targets */
 	struct sq_otg_key {          /* ... and what they were searched for */
 		const struct sq_wl *w;
@@ -531,5 +534,18 @@ void sq_rscratch_free(struct sq_rscratch *r);
 
 /* cycle.c */
 void sq_cscratch_free(struct sq_cscratch *x);
+
+/* tas.c, tas_admit.c: topology-aware scheduling */
+void sq_tas_build(struct sl_sched *s, const struct sl_kueue *k);
+void sq_tas_free(struct sl_sched *s);
+void sq_tas_ps_copy(struct sq_ps *d, const struct sl_sched_podset *p);
+void sq_tas_ps_free(struct sq_ps *p);
+void sq_tas_charge(struct sl_sched *s, struct sq_wl *w, int sign);
+bool sq_tas_check_flavor(struct sl_sched *s, int cq, int fl, const struct sq_ps *p,
+			 struct sq_reason *why);
+void sq_tas_nominate(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assign *a,
+		     const int32_t *counts);
+bool sq_tas_fits_now(struct sl_sched *s, const struct sq_wl *w);
+const char *sq_tas_msg(const struct sl_sched *s, int i);
 
 #endif

@@ -73,6 +73,7 @@ static void sq_wl_free(struct sq_wl *w)
 		free(p->flv);
 		sq_kv_free(p->sel, (size_t)p->nsel);
 		sq_tols_free(p->tol, (size_t)p->ntol);
+		sq_tas_ps_free(p);
 	}
 	free(w->ps);
 	free(w->name);
@@ -504,6 +505,7 @@ static void copy_ps(struct sl_sched *s, struct sq_ps *d, const struct sl_sched_p
 		d->flv[j] = SQ_NONE;
 	}
 	sq_ps_constraints(d, p);
+	sq_tas_ps_copy(d, p);
 }
 
 int sl_sched_add(struct sl_sched *s, const struct sl_sched_wl *in, struct sl_err *err)

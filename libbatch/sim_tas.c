@@ -1,0 +1,202 @@
+/* sim_tas.c - topology-aware scheduling in `sluice simulate`: a pod set's
+ * `topology:` (Kueue's podset-* annotations as keys), an initial
+ * admission's `topology:`, and `expect.admitted.<wl>.<podset>.topology`
+ * (levels, and domains as value lists with counts), in Kueue's
+ * TopologyAssignment shape. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim_int.h"
+#include "buf.h"
+#include "xalloc.h"
+#include "yaml.h"
+
+static int bad(struct sl_sim *m, struct sl_err *err, const struct sl_ynode *map, const char *key,
+	       const char *path, const char *msg)
+{
+	return sl_yerr(err, SL_EINVAL, m->docs->file, map ? sl_ymap_key_line(map, key) : 0,
+		       "scenario", m->name, path, "%s", msg);
+}
+
+/* topology: {required: L} | {preferred: L} | {unconstrained: true},
+ * plus sliceRequired: L with sliceSize: N, and podSetGroup: NAME. The
+ * annotation names (kueue.x-k8s.io/podset-required-topology, ...) are
+ * accepted too. */
+int sim_load_topology(struct sl_sim *m, struct sl_err *err, const struct sl_ynode *ps,
+		      struct sl_sched_podset *p, struct sl_sched_topo_req *t, const char *path)
+{
+	static const struct {
+		const char *key, *ann;
+	} k[] = {{"required", "kueue.x-k8s.io/podset-required-topology"},
+		 {"preferred", "kueue.x-k8s.io/podset-preferred-topology"},
+		 {"unconstrained", "kueue.x-k8s.io/podset-unconstrained-topology"},
+		 {"sliceRequired", "kueue.x-k8s.io/podset-slice-required-topology"},
+		 {"sliceSize", "kueue.x-k8s.io/podset-slice-size"},
+		 {"podSetGroup", "kueue.x-k8s.io/podset-group-name"}};
+	const struct sl_ynode *n = sl_ymap_get(ps, "topology");
+	const char *v[6] = {0};
+	if (!n)
+		return 0;
+	if (n->type != SL_Y_MAP)
+		return bad(m, err, ps, "topology", path, "topology must be a map");
+	for (size_t i = 0; i < n->n; i++) {
+		size_t j = 0;
+		while (j < 6 && strcmp(n->keys[i], k[j].key) != 0 && strcmp(n->keys[i], k[j].ann) != 0)
+			j++;
+		if (j == 6 || n->vals[i]->type != SL_Y_SCALAR) {
+			char msg[256];
+			snprintf(msg, sizeof(msg), "topology: unknown or non-scalar field \"%s\"", n->keys[i]);
+			return bad(m, err, n, n->keys[i], path, msg);
+		}
+		v[j] = n->vals[i]->scalar;
+	}
+	if ((v[0] != NULL) + (v[1] != NULL) + (v[2] != NULL) > 1)
+		return bad(m, err, ps, "topology", path,
+			   "topology: required, preferred and unconstrained are exclusive");
+	*t = (struct sl_sched_topo_req){.level = v[0] ? v[0] : v[1], .slice_level = v[3], .group = v[5]};
+	t->mode = v[0] ? SL_TOPO_REQUIRED : v[1] ? SL_TOPO_PREFERRED : SL_TOPO_NONE;
+	if (v[2] && strcmp(v[2], "true") == 0)
+		t->mode = SL_TOPO_UNCONSTRAINED;
+	if (v[4]) {
+		char *end;
+		long sz = strtol(v[4], &end, 10);
+		if (*end || sz <= 0 || sz > p->count)
+			return bad(m, err, n, "sliceSize", path,
+				   "topology: sliceSize must be an integer between 1 and count");
+		t->slice_size = (int32_t)sz;
+	}
+	if ((v[3] != NULL) != (v[4] != NULL))
+		return bad(m, err, ps, "topology", path, "topology: sliceRequired needs sliceSize");
+	p->topology = t;
+	return 0;
+}
+
+/* One `{levels: [...], domains: [{values: [...], count: N}]}`. */
+static int read_topo(const struct sl_ynode *n, struct sl_sched_topo *t, const char **lv,
+		     struct sl_sched_topo_domain *d, const char **vals, size_t cap)
+{
+	const struct sl_ynode *l = sl_ymap_get(n, "levels"), *ds = sl_ymap_get(n, "domains");
+	if (!l || l->type != SL_Y_SEQ || !ds || ds->type != SL_Y_SEQ || l->n > 16 || ds->n > cap)
+		return -1;
+	t->nlevels = l->n;
+	for (size_t i = 0; i < l->n; i++)
+		lv[i] = l->vals[i]->type == SL_Y_SCALAR ? l->vals[i]->scalar : "";
+	t->levels = lv;
+	t->ndomains = ds->n;
+	for (size_t i = 0; i < ds->n; i++) {
+		const struct sl_ynode *v = ds->vals[i]->type == SL_Y_MAP ? sl_ymap_get(ds->vals[i], "values")
+									 : NULL;
+		int64_t c = 0;
+		if (!v || v->type != SL_Y_SEQ || v->n != l->n ||
+		    sl_yscalar_int64(sl_ymap_get(ds->vals[i], "count"), &c) != 0)
+			return -1;
+		for (size_t j = 0; j < v->n; j++)
+			vals[i * 16 + j] = v->vals[j]->type == SL_Y_SCALAR ? v->vals[j]->scalar : "";
+		d[i] = (struct sl_sched_topo_domain){vals + i * 16, (int32_t)c};
+	}
+	t->domains = d;
+	return 0;
+}
+
+int sim_feed_topology(struct sl_sim *m, struct sim_wl *w, struct sl_err *err)
+{
+	const struct sl_ynode *a = w->admit_topo;
+	if (a->type != SL_Y_MAP)
+		return sl_err_set(err, SL_EINVAL, "%s: admitted.topology must be a map", w->w.name);
+	for (size_t i = 0; i < a->n; i++) {
+		size_t k = 0;
+		while (k < w->w.npodsets && strcmp(w->ps[k].name, a->keys[i]) != 0)
+			k++;
+		const char *flavor = NULL;
+		for (size_t j = 0; j < w->nadmit && !flavor; j++)
+			if (strcmp(w->admit[j].podset, a->keys[i]) == 0)
+				flavor = w->admit[j].flavor;
+		size_t cap = a->vals[i]->type == SL_Y_MAP && sl_ymap_get(a->vals[i], "domains")
+				     ? sl_ymap_get(a->vals[i], "domains")->n + 1 : 1;
+		const char *lv[17];
+		struct sl_sched_topo t = {.flavor = flavor};
+		struct sl_sched_topo_domain *d = sl_xcalloc(cap, sizeof(*d));
+		const char **vals = sl_xcalloc(cap * 16, sizeof(char *));
+		int r = k == w->w.npodsets || !flavor || a->vals[i]->type != SL_Y_MAP ||
+				read_topo(a->vals[i], &t, lv, d, vals, cap) != 0
+			? sl_err_set(err, SL_EINVAL, "%s: admitted.topology.%s: needs an admitted pod set, "
+						     "levels and domains (values, count)", w->w.name, a->keys[i])
+			: sl_sched_admitted_topology(m->s, w->w.id, k, &t, err);
+		free(d);
+		free(vals);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+void sim_tas_text(struct sl_sim *m, const struct sim_wl *w, struct sl_buf *b)
+{
+	struct sl_sched_topo t;
+	for (size_t i = 0; i < w->w.npodsets; i++) {
+		if (sl_sched_topology(m->s, w->w.id, i, &t) != 0)
+			continue;
+		sl_buf_addf(b, "      %s topology", w->ps[i].name);
+		for (size_t j = 0; j < t.nlevels; j++)
+			sl_buf_addf(b, "%s%s", j ? "," : " ", t.levels[j]);
+		sl_buf_addc(b, ':');
+		for (size_t j = 0; j < t.ndomains; j++) {
+			sl_buf_addc(b, ' ');
+			for (size_t k = 0; k < t.nlevels; k++)
+				sl_buf_addf(b, "%s%s", k ? "," : "", t.domains[j].values[k]);
+			sl_buf_addf(b, "=%d", (int)t.domains[j].count);
+		}
+		sl_buf_addc(b, '\n');
+	}
+}
+
+static char *topo_str(const struct sl_sched_topo *t)
+{
+	struct sl_buf *b = sl_buf_new(SIM_BUF_CAP);
+	sl_buf_addc(b, '[');
+	for (size_t j = 0; j < t->nlevels; j++)
+		sl_buf_addf(b, "%s%s", j ? " " : "", t->levels[j]);
+	sl_buf_addstr(b, "]");
+	for (size_t j = 0; j < t->ndomains; j++) {
+		sl_buf_addc(b, ' ');
+		for (size_t k = 0; k < t->nlevels; k++)
+			sl_buf_addf(b, "%s%s", k ? "," : "", t->domains[j].values[k]);
+		sl_buf_addf(b, "=%d", (int)t->domains[j].count);
+	}
+	char *s = sl_buf_steal(b);
+	sl_buf_free(b);
+	return s;
+}
+
+/* expect.admitted.<wl>.<ps>.topology against the engine's assignment. */
+int sim_tas_verify(struct sl_sim *m, const struct sim_wl *w, const char *wname, const char *ps,
+		   const struct sl_ynode *ex, struct sl_buf *b)
+{
+	const struct sl_ynode *n = ex->type == SL_Y_MAP ? sl_ymap_get(ex, "topology") : NULL;
+	if (!n)
+		return 0;
+	size_t k = 0;
+	while (k < w->w.npodsets && strcmp(w->ps[k].name, ps) != 0)
+		k++;
+	struct sl_sched_topo got = {0}, want = {0};
+	bool have = k < w->w.npodsets && sl_sched_topology(m->s, w->w.id, k, &got) == 0;
+	size_t cap = n->type == SL_Y_MAP && sl_ymap_get(n, "domains") ? sl_ymap_get(n, "domains")->n + 1 : 1;
+	const char *lv[17];
+	struct sl_sched_topo_domain *d = sl_xcalloc(cap, sizeof(*d));
+	const char **vals = sl_xcalloc(cap * 16, sizeof(char *));
+	bool ok = n->type == SL_Y_MAP && read_topo(n, &want, lv, d, vals, cap) == 0;
+	char *ws = ok ? topo_str(&want) : sl_xstrdup("(malformed: needs levels, domains)");
+	char *gs = have ? topo_str(&got) : sl_xstrdup("none");
+	int r = 0;
+	if (!ok || !have || strcmp(ws, gs) != 0) {
+		sl_buf_addf(b, "  - admitted: %s pod set %s: expected topology %s, got %s\n", wname, ps, ws,
+			    gs);
+		r = 1;
+	}
+	free(ws);
+	free(gs);
+	free(d);
+	free(vals);
+	return r;
+}

@@ -351,8 +351,10 @@ static void process(struct cyc *c, struct entry *e)
 		return;
 	if (e->a.rep == SQ_A_NOFIT) {
 		const char *r = e->a.nofit_reason ? e->a.nofit_reason : "WaitingForQuota";
-		enum sl_sched_class cls = strcmp(r, "WaitingForQuota") == 0 ? SL_SCHED_WAIT_QUOTA
-									 : SL_SCHED_NEVER_FITS;
+		/* a topology that does not hold the pods now may after nodes change */
+		enum sl_sched_class cls = strcmp(r, "WaitingForQuota") == 0 ||
+						  strcmp(r, "TopologyPlacementFailed") == 0
+					  ? SL_SCHED_WAIT_QUOTA : SL_SCHED_NEVER_FITS;
 		sq_status_assign(w, cls, r, &e->a, SIZE_MAX);
 		e->rq = RQ_GENERIC;
 		return;

@@ -66,8 +66,9 @@ int sim_load_topology(struct sl_sim *m, struct sl_err *err, const struct sl_ynod
 				   "topology: sliceSize must be an integer between 1 and count");
 		t->slice_size = (int32_t)sz;
 	}
-	if ((v[3] != NULL) != (v[4] != NULL))
-		return bad(m, err, ps, "topology", path, "topology: sliceRequired needs sliceSize");
+	/* sliceRequired without sliceSize is Kueue's placement failure, not bad input */
+	if (v[4] && !v[3])
+		return bad(m, err, ps, "topology", path, "topology: sliceSize needs sliceRequired");
 	p->topology = t;
 	return 0;
 }

@@ -255,43 +255,6 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-required-skips-non-tas-flavor.yaml \
 	tests/scenarios/tas-tainted-node-flavor-toleration.yaml \
 	tests/scenarios/tas-tainted-node-untolerated.yaml
-	tests/scenarios/tas-kc-bestfit-podset-group-workers-spread-across-hosts.yaml
-	tests/scenarios/tas-kc-block-preferred-but-the-workload-cannot-be-accommodate-in-entire-topol.yaml
-	tests/scenarios/tas-kc-block-preferred-for-podset-rack-required-for-slices-bestfit.yaml
-	tests/scenarios/tas-kc-block-required-4-pods-fit-into-one-host-each-bestfit.yaml
-	tests/scenarios/tas-kc-block-required-for-podset-host-required-for-slices-optimize-last-domai.yaml
-	tests/scenarios/tas-kc-block-required-for-podset-host-required-for-slices-select-domains-with.yaml
-	tests/scenarios/tas-kc-block-required-for-podset-rack-required-for-slices-only-1-out-of-2-sli.yaml
-	tests/scenarios/tas-kc-block-required-for-podset-rack-required-for-slices-podset-fits-in-both.yaml
-	tests/scenarios/tas-kc-block-required-single-pod-fits-in-a-block-and-a-single-rack-bestfit.yaml
-	tests/scenarios/tas-kc-block-required-single-pod-which-cannot-be-split-bestfit.yaml
-	tests/scenarios/tas-kc-cannot-request-not-existing-slice-topology.yaml
-	tests/scenarios/tas-kc-find-topology-assignment-for-grouped-podsets-preserves-leader-below-th.yaml
-	tests/scenarios/tas-kc-find-topology-assignment-for-preferred-grouped-podsets-preserves-capac.yaml
-	tests/scenarios/tas-kc-find-topology-assignment-for-two-podsets-with-overlapping-domain.yaml
-	tests/scenarios/tas-kc-find-topology-assignment-for-two-podsets-with-the-same-group-multiple.yaml
-	tests/scenarios/tas-kc-find-topology-assignment-for-two-podsets-with-the-same-group-optimizes.yaml
-	tests/scenarios/tas-kc-find-topology-assignment-for-two-podsets-with-the-same-group-with-doma.yaml
-	tests/scenarios/tas-kc-find-topology-assignment-for-unconstrained-grouped-podsets-spreads-lea.yaml
-	tests/scenarios/tas-kc-host-required-single-pod-fits-in-the-host-bestfit-tasprofilemixed.yaml
-	tests/scenarios/tas-kc-minimize-the-number-of-used-racks-before-optimizing-the-number-of-node.yaml
-	tests/scenarios/tas-kc-multiple-podsets-block-required-for-one-unconstrained-for-another-tasp.yaml
-	tests/scenarios/tas-kc-no-topology-for-podset-host-required-for-slices-bestfit.yaml
-	tests/scenarios/tas-kc-no-topology-for-podset-rack-required-for-slices-multiple-blocks-bestfi.yaml
-	tests/scenarios/tas-kc-only-nodes-with-matching-labels-are-considered-matching-node-is-found.yaml
-	tests/scenarios/tas-kc-only-nodes-with-matching-levels-are-considered-no-host-label-on-node-b.yaml
-	tests/scenarios/tas-kc-rack-preferred-but-only-multiple-blocks-can-accommodate-the-workload-b.yaml
-	tests/scenarios/tas-kc-rack-required-multiple-pods-fit-in-some-racks-bestfit.yaml
-	tests/scenarios/tas-kc-rack-required-single-pod-requiring-memory-bestfit.yaml
-	tests/scenarios/tas-kc-resource-exclusion-picks-most-restrictive-resource.yaml
-	tests/scenarios/tas-kc-slice-size-is-required-when-slice-topology-is-requested.yaml
-	tests/scenarios/tas-kc-unconstrained-a-single-pod-fits-into-each-host-bestfit.yaml
-	tests/scenarios/tas-no-fit-node-capacity.yaml
-	tests/scenarios/tas-node-used-by-tas-workload.yaml
-	tests/scenarios/tas-partially-empty-required.yaml
-	tests/scenarios/tas-plain-skips-tas-flavor.yaml
-	tests/scenarios/tas-required-level-missing.yaml
-	tests/scenarios/tas-tainted-node-flavor-toleration.yaml
 
 TESTS += tests/scenarios/run.sh
 

@@ -547,5 +547,10 @@ void sq_tas_nominate(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assi
 		     const int32_t *counts);
 bool sq_tas_fits_now(struct sl_sched *s, const struct sq_wl *w);
 const char *sq_tas_msg(const struct sl_sched *s, int i);
+/* w holds a topology assignment (its release frees node capacity). */
+bool sq_tas_holds(const struct sq_wl *w);
+/* Topology requests in the scheduling-equivalence shape (equiv.c). */
+uint64_t sq_tas_ps_hash(const struct sq_ps *p);
+bool sq_tas_ps_equal(const struct sq_ps *a, const struct sq_ps *b);
 
 #endif

@@ -50,6 +50,37 @@ void sq_tas_ps_copy(struct sq_ps *d, const struct sl_sched_podset *p)
 	d->tas = t;
 }
 
+static bool str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static uint64_t str_hash(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return (h ^ 0x100) * 1099511628211ull;
+}
+
+uint64_t sq_tas_ps_hash(const struct sq_ps *p)
+{
+	const struct sq_tps *t = p->tas;
+	if (!t || !t->has_req)
+		return 0;
+	uint64_t h = str_hash(str_hash(14695981039346656037ull, t->level), t->slice_level);
+	return str_hash(h, t->group) ^ ((uint64_t)t->mode << 32) ^ (uint64_t)(uint32_t)t->slice_size;
+}
+
+bool sq_tas_ps_equal(const struct sq_ps *a, const struct sq_ps *b)
+{
+	const struct sq_tps *x = a->tas, *y = b->tas;
+	bool hx = x && x->has_req, hy = y && y->has_req;
+	if (!hx || !hy)
+		return hx == hy;
+	return x->mode == y->mode && x->slice_size == y->slice_size && str_eq(x->level, y->level) &&
+	       str_eq(x->slice_level, y->slice_level) && str_eq(x->group, y->group);
+}
+
 static void tps_clear(struct sq_tps *t)
 {
 	for (int i = 0; i < t->ndom; i++)
@@ -138,6 +169,14 @@ void sq_tas_charge(struct sl_sched *s, struct sq_wl *w, int sign)
 		return;
 	for (int i = 0; i < w->nps; i++)
 		charge_ps(s, &w->ps[i], sign);
+}
+
+bool sq_tas_holds(const struct sq_wl *w)
+{
+	for (int i = 0; i < w->nps; i++)
+		if (w->ps[i].tas && w->ps[i].tas->topo >= 0)
+			return true;
+	return false;
 }
 
 static int tas_flavor_of(const struct sl_sched *s, const struct sq_ps *p, int fl)

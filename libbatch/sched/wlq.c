@@ -466,6 +466,9 @@ static void sq_release(struct sl_sched *s, struct sq_wl *w)
 	sq_wl_charge(s, w, -1);
 	vec_del(c->adm, &c->nadm, w->qidx);
 	sq_requeue_tree(s, w->adm_cq);
+	/* nodes are shared across cohort trees: freed TAS capacity may admit any */
+	for (int i = 0; sq_tas_holds(w) && i < s->ncq; i++)
+		sq_requeue_tree(s, i);
 	w->adm_cq = SQ_NONE;
 }
 

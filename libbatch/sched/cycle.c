@@ -144,11 +144,14 @@ static void assign(struct sl_sched *s, struct entry *e)
 {
 	struct sq_wl *w = e->w;
 	sq_assign_flavors(s, w, e->cq, NULL, &e->a);
+	sq_tas_nominate(s, w, e->cq, &e->a, NULL);
 	if (e->a.rep == SQ_A_PREEMPT)
-		sq_assign_targets(s, w, e->cq, &e->a, &e->need, &e->t);
+		sq_tas_targets(s, w, e->cq, &e->a, &e->need, &e->t);
 	if (!w->partial || e->a.rep == SQ_A_FIT || e->t.n > 0)
 		return;
 	e->partial = sq_partial_search(s, w, e->cq, &e->a, &e->t, &e->cnt, &e->capcnt);
+	if (e->partial)
+		sq_tas_nominate(s, w, e->cq, &e->a, e->cnt);
 }
 
 static void nominate(struct cyc *c, struct entry *e)
@@ -168,7 +171,6 @@ static void nominate(struct cyc *c, struct entry *e)
 	if (w->has_last && w->last_gen != gen && s->cycle_no - w->last_cycle > 1)
 		w->has_last = false;
 	assign(s, e);
-	sq_tas_nominate(s, w, e->cq, &e->a, e->partial ? e->cnt : NULL);
 	e->nominated = true;
 	w->has_last = false;
 	int tot = e->a.off[w->nps];

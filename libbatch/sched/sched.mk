@@ -250,6 +250,7 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-partially-empty-required.yaml \
 	tests/scenarios/tas-partially-empty-unconstrained.yaml \
 	tests/scenarios/tas-plain-skips-tas-flavor.yaml \
+	tests/scenarios/tas-preempt-fragmented-capacity.yaml \
 	tests/scenarios/tas-required-gets-scheduled.yaml \
 	tests/scenarios/tas-required-level-missing.yaml \
 	tests/scenarios/tas-required-skips-non-tas-flavor.yaml \

@@ -547,6 +547,12 @@ void sq_tas_nominate(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assi
 		     const int32_t *counts);
 bool sq_tas_fits_now(struct sl_sched *s, const struct sq_wl *w);
 const char *sq_tas_msg(const struct sl_sched *s, int i);
+/* sq_assign_targets for a preemptor whose pod sets need a topology: the
+ * preemption's fit test also places them (Kueue's workloadFits). */
+void sq_tas_targets(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
+		    struct sq_needbuf *need, struct sq_targets *t);
+/* true when no preemptor is being searched for, or its pods fit the nodes */
+bool sq_tas_preemptor_fits(struct sl_sched *s);
 /* w holds a topology assignment (its release frees node capacity). */
 bool sq_tas_holds(const struct sq_wl *w);
 /* Topology requests in the scheduling-equivalence shape (equiv.c). */

@@ -213,6 +213,10 @@ static bool explicit_req(const struct sq_ps *p)
 	return p->tas && p->tas->has_req;
 }
 
+static int place_all(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
+		     const int32_t *counts, bool empty, bool keep, char **msg);
+static int ps_topo(const struct sl_sched *s, const struct sq_wl *w, int i, const struct sq_assign *a);
+
 bool sq_tas_check_flavor(struct sl_sched *s, int cq, int fl, const struct sq_ps *p,
 			 struct sq_reason *why)
 {
@@ -411,7 +415,48 @@ void sq_tas_nominate(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assi
 		free(m);
 		a->rep = SQ_A_NOFIT;
 		a->nofit_reason = "TopologyPlacementFailed";
+		return;
 	}
+	/* updateModeForTASRequests: fragmentation may need preemption in
+	 * resources whose unused quota suffices */
+	bool only = cq_tas_only(s, cq);
+	for (int i = 0; i < w->nps; i++) {
+		if (!(explicit_req(&w->ps[i]) || only) || ps_topo(s, w, i, a) < 0)
+			continue;
+		for (int j = 0; j < w->ps[i].nreq; j++)
+			if (a->mode[a->off[i] + j] == SQ_FIT)
+				a->mode[a->off[i] + j] = SQ_PREEMPT;
+	}
+	s->otg_key.w = NULL;   /* the oracle's targets ignored the topology */
+}
+
+void sq_tas_targets(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
+		    struct sq_needbuf *need, struct sq_targets *t)
+{
+	struct sq_tas *x = s->tas;
+	bool tas = x && x->ntopo > 0;
+	for (int i = 0; tas && i < w->nps; i++)
+		tas = ps_topo(s, w, i, a) < 0;
+	if (!x || x->ntopo == 0 || tas) {   /* no pod set on a TAS flavor */
+		sq_assign_targets(s, w, cq, a, need, t);
+		return;
+	}
+	x->pre = w;
+	x->pre_cq = cq;
+	x->pre_a = a;
+	sq_assign_targets(s, w, cq, a, need, t);
+	x->pre = NULL;
+}
+
+bool sq_tas_preemptor_fits(struct sl_sched *s)
+{
+	struct sq_tas *x = s->tas;
+	if (!x || !x->pre)
+		return true;
+	char *m = NULL;
+	int f = place_all(s, x->pre, x->pre_cq, x->pre_a, x->pre_a->counts, false, false, &m);
+	free(m);
+	return f < 0;
 }
 
 /* Just before admission: do the leaves still hold the assignment after

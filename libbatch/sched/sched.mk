@@ -278,3 +278,7 @@ tests_unit_test_sched_usage_SOURCES = tests/unit/test_sched_usage.c tests/unit/s
 UNIT_TESTS += tests/unit/test_replay
 EXTRA_DIST += tests/data/replay/small.yaml tests/data/replay/gpu100.yaml \
 	tests/data/replay/gpu100-split.yaml tests/bench/replay_trace.py tests/bench/replay.sh
+
+# Topology-aware scheduling through the engine's API (nodes fed, restart, reload).
+UNIT_TESTS += tests/unit/test_tas
+tests_unit_test_tas_SOURCES = tests/unit/test_tas.c tests/unit/sched_testlib.h

@@ -90,6 +90,9 @@ struct sl_jobspec {
 	int gpus_per_task;     /* --gpus-per-task */
 	int cpus_per_gpu;      /* --cpus-per-gpu */
 	int64_t mem_per_gpu;   /* --mem-per-gpu in MiB */
+	int switches;          /* --switches=N: leaf switches at most; 0: none asked */
+	int64_t wait4switch;   /* --switches=N@TIME: seconds; 0: none */
+	char *topology;        /* --topology (sched.h sl_sched_topo_parse); NULL: none */
 };
 
 /* --mail-type bits, Slurm's values (slurm.h MAIL_*). */

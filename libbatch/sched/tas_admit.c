@@ -202,10 +202,7 @@ static bool cq_tas_only(const struct sl_sched *s, int cq)
 
 static bool has_level(const struct tas_topo *t, const char *l)
 {
-	for (int i = 0; l && i < t->nlevels; i++)
-		if (strcmp(t->levels[i], l) == 0)
-			return true;
-	return !l;
+	return tas_level_index(t, l) >= 0;
 }
 
 static bool explicit_req(const struct sq_ps *p)
@@ -234,9 +231,10 @@ bool sq_tas_check_flavor(struct sl_sched *s, int cq, int fl, const struct sq_ps 
 			m = "Flavor \"%s\" does not support TopologyAwareScheduling";
 		else if (t->missing)
 			m = "Flavor \"%s\" information missing in TAS cache";
-		else if (!has_level(t, p->tas->mode == SL_TOPO_REQUIRED || p->tas->mode == SL_TOPO_PREFERRED
-					       ? p->tas->level : NULL) ||
-			 !has_level(t, p->tas->slice_level))
+		else if (t->nlevels == 0 ||
+			 ((p->tas->mode == SL_TOPO_REQUIRED || p->tas->mode == SL_TOPO_PREFERRED) &&
+			  !has_level(t, p->tas->level)) ||
+			 (p->tas->slice_level && !has_level(t, p->tas->slice_level)))
 			m = "Flavor \"%s\" does not contain the requested level";
 	} else if (ti >= 0) {
 		m = "Flavor \"%s\" supports only TopologyAwareScheduling";

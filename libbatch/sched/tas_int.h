@@ -119,5 +119,6 @@ char *tas_place(const struct sq_tas *x, struct tas_topo *t, const struct tas_req
 		const struct tas_req *leader, bool simulate_empty, struct tas_pick *pick);
 void tas_pick_free(struct tas_pick *p);
 int tas_res_index(const struct sq_tas *x, const char *name);
+int tas_level_index(const struct tas_topo *t, const char *label);
 
 #endif

@@ -478,11 +478,25 @@ out:
 	return why;
 }
 
-static int level_index(const struct tas_topo *t, const char *label)
+/* A level by its node label, else by the label's last word (Slurm users
+ * say "rack" for cloud.com/topology-rack); NULL: the leaf switch level,
+ * the lowest above the hosts. */
+int tas_level_index(const struct tas_topo *t, const char *label)
 {
-	for (int i = 0; label && i < t->nlevels; i++)
+	if (!label)
+		return t->nlevels - (t->host_leaf && t->nlevels > 1 ? 2 : 1);
+	for (int i = 0; i < t->nlevels; i++)
 		if (strcmp(t->levels[i], label) == 0)
 			return i;
+	if (strchr(label, '/'))
+		return -1;
+	for (int i = 0; i < t->nlevels; i++) {
+		const char *w = strrchr(t->levels[i], '/');
+		w = w ? w + 1 : t->levels[i];
+		const char *d = strrchr(w, '-');
+		if (strcmp(w, label) == 0 || (d && strcmp(d + 1, label) == 0))
+			return i;
+	}
 	return -1;
 }
 
@@ -496,7 +510,7 @@ static char *setup(struct pctx *c)
 	bool slice_only = has && tp->mode == SL_TOPO_NONE && tp->slice_level;
 	const char *key = NULL;
 	if (has && (tp->mode == SL_TOPO_REQUIRED || tp->mode == SL_TOPO_PREFERRED))
-		key = tp->level;
+		key = tp->level ? tp->level : t->levels[tas_level_index(t, NULL)];
 	else if (slice_only)
 		key = t->levels[0];
 	else if ((has && tp->mode == SL_TOPO_UNCONSTRAINED) || c->w->implied)
@@ -512,10 +526,10 @@ static char *setup(struct pctx *c)
 			return sl_xstrdup("slice topology requested, but slice size not provided");
 		c->slice_size = tp->slice_size;
 	}
-	if ((c->req_lvl = level_index(t, key)) < 0)
+	if ((c->req_lvl = tas_level_index(t, key)) < 0)
 		return sl_xasprintf("no requested topology level: %s", key);
 	const char *sk = has && tp->slice_level ? tp->slice_level : t->levels[t->nlevels - 1];
-	if ((c->slice_lvl = level_index(t, sk)) < 0)
+	if ((c->slice_lvl = tas_level_index(t, sk)) < 0)
 		return sl_xasprintf("no requested topology level for slices: %s", sk);
 	if (c->req_lvl > c->slice_lvl)
 		return sl_xasprintf("podset slice topology %s is above the podset topology %s", sk, key);

@@ -138,6 +138,8 @@ struct sl_job {
 				 * status.requeueState.count): backoffLimitCount's count */
 	int cancelled_by;       /* uid that cancelled it, -1 otherwise */
 	char *cluster_queue;    /* admitting ClusterQueue, NULL while pending */
+	char *topo_assign;      /* Kueue TAS: the admission's topology assignment
+				 * (sl_sched_topo_text), NULL: none */
 	char *flavors;          /* "cpu=default,memory=default" once admitted */
 	char *submit_key;       /* the submitting sbatch's idempotency key, or NULL: a retry
 				 * with the same key (and uid) gets this job, not a new one */

@@ -158,6 +158,11 @@ int sl_schedctl_add_running(struct sl_schedctl *s, const struct sl_job *j,
 	if ((r = sl_schedctl_add(s, j, err)) == 0)
 		r = sl_sched_admitted_partial(s->engine, j->id, &a, count > 0 ? &count : NULL, err);
 	free(text);
+	struct sl_err e = SL_ERR_INIT;
+	/* its pods hold those nodes; a topology changed since only loses the charge */
+	if (r == 0 && sl_sched_admitted_topology_text(s->engine, j->id, j->topo_assign, &e) != 0)
+		sl_err_log("job %llu: topology assignment not charged: %s",
+			   (unsigned long long)j->id, e.msg);
 	return r;
 }
 
@@ -193,6 +198,8 @@ void sl_schedctl_assign(struct sl_job *j, const struct sl_sched_admission *a)
 	j->cluster_queue = sl_xstrdup(a->cluster_queue);
 	j->flavors = flavors_text(a->flavors, a->n);
 	j->alloc_nodes = a->ncounts > 0 ? a->counts[0] : 0; /* -N MIN-MAX */
+	free(j->topo_assign);
+	j->topo_assign = a->topology ? sl_xstrdup(a->topology) : NULL;
 	sl_job_shape(j, &sh);
 	j->alloc_cpus = sh.cpus_per_node * sh.nodes;
 }

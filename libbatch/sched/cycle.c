@@ -98,6 +98,7 @@ static void decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d
 					w->ps[i].name, s->res[w->ps[i].res[j]], s->flv[w->ps[i].flv[j]].name};
 	for (int i = 0; i < w->nps; i++)
 		a->counts[i] = w->ps[i].adm_count;
+	a->topology = s->tas ? sl_sched_topo_text(s, w->id) : NULL;
 }
 
 static void decisions_add_preempt(struct sl_sched_decisions *d, uint64_t victim,
@@ -111,8 +112,10 @@ void sl_sched_decisions_clear(struct sl_sched_decisions *d)
 {
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->nadmit; i++)
+	for (size_t i = 0; i < d->nadmit; i++) {
 		free(d->admit[i].flavors);   /* and the counts after them */
+		free(d->admit[i].topology);
+	}
 	for (size_t i = 0; i < d->npreempt; i++)
 		free(d->preempt[i].message);
 	free(d->admit);

@@ -106,6 +106,9 @@ struct sl_sched_admission {
 	 * after partial admission. Owned by decisions (freed with flavors). */
 	size_t ncounts;
 	int32_t *counts;
+	/* Kueue's topologyAssignment of its TAS pod sets, as
+	 * sl_sched_topo_text() writes it; NULL: none. Owned by decisions. */
+	char *topology;
 };
 
 /* Kueue's Preempted condition reasons (and stop-policy evictions). */
@@ -296,6 +299,16 @@ int sl_sched_topology(struct sl_sched *s, uint64_t id, size_t podset, struct sl_
  * -SL_EINVAL when the flavor or the levels do not match the topology. */
 int sl_sched_admitted_topology(struct sl_sched *s, uint64_t id, size_t podset,
 			       const struct sl_sched_topo *t, struct sl_err *err);
+
+/* The topology assignments of admitted workload id as one line:
+ * "PODSET@FLAVOR@LEVEL,LEVEL@VALUE,VALUE=COUNT@...", pod sets joined by
+ * ';' (no label key or value holds '@', ';', ',' or '='). NULL when it has
+ * none. Caller frees. The restart reads it back with
+ * sl_sched_admitted_topology_text(): -SL_EINVAL on a malformed line, and
+ * as sl_sched_admitted_topology(). */
+char *sl_sched_topo_text(struct sl_sched *s, uint64_t id);
+int sl_sched_admitted_topology_text(struct sl_sched *s, uint64_t id, const char *text,
+				    struct sl_err *err);
 
 /* A job's topology request in Slurm's spelling (tas_req.c):
  * spec "LEVEL | required:LEVEL | preferred:LEVEL | unconstrained" with an

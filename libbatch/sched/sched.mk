@@ -10,7 +10,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/sched/afs.c libbatch/sched/cycle.c libbatch/sched/info.c \
 	libbatch/sched/api.c libbatch/sched/msg.c libbatch/sched/equiv.c \
 	libbatch/sched/namemap.c libbatch/sched/partial.c \
-	libbatch/sched/tas.c libbatch/sched/tas_admit.c libbatch/sched/tas_place.c libbatch/sched/tas_req.c libbatch/sched/tas_int.h \
+	libbatch/sched/tas.c libbatch/sched/tas_admit.c libbatch/sched/tas_place.c libbatch/sched/tas_req.c libbatch/sched/tas_text.c libbatch/sched/tas_int.h \
 	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c libbatch/sim_tas.c \
 	libbatch/replay.c libbatch/replay.h libbatch/replay_int.h libbatch/replay_trace.c \
 	libbatch/replay_result.c libbatch/replay_report.c libbatch/replay_html.c

@@ -69,3 +69,19 @@ expect_eq "preferred still waits for the head" PENDING "$(state "$id4")"
 "$BIN/scancel" "$id1" || fail "scancel"
 wait_state "$id3" RUNNING
 ok "a rack freed: the waiting job runs"
+
+# kill -9: the running jobs' assignments come back from the store and hold
+# their nodes. Only n3 has 4 cpus, and id2's 4 pods hold them: a one-pod
+# job of 4 cpus waits after the restart, and runs once id2 is gone.
+"$BIN/scancel" "$id3" "$id4" 2>/dev/null
+[ "$(state "$id2")" = RUNNING ] || fail "job $id2 not running before the kill"
+kill9_daemon
+start_daemon
+wait_state "$id2" RUNNING
+id5=$(submit root -N 1 -c 4 --mem=1G --topology=kubernetes.io/hostname --wrap 'sleep 60') ||
+	fail "sbatch after restart"
+sleep 1
+expect_eq "after kill -9" PENDING "$(state "$id5")"
+"$BIN/scancel" "$id2" || fail "scancel $id2"
+wait_state "$id5" RUNNING
+ok "kill -9: running jobs' assignments are charged again; freed, the next job runs"

@@ -438,6 +438,10 @@ void sq_assign_free(struct sq_assign *a);
  * the requested counts; borrowed, kept in a->counts. */
 void sq_assign_flavors(struct sl_sched *s, struct sq_wl *w, int cq, const int32_t *counts,
 		       struct sq_assign *a);
+/* A NoSchedule/NoExecute taint x tolerated by pod set p or flavor f (may
+ * be NULL); other effects always are. */
+bool sq_taint_tolerated(const struct sl_kq_taint *x, const struct sq_ps *p,
+			const struct sl_kq_flavor *f);
 /* true when pod set p may use flavor fl; else fills *why (if not NULL). */
 bool sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p,
 		     struct sq_reason *why);

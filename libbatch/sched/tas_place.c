@@ -128,19 +128,6 @@ static int32_t count_in(const struct pctx *c, const int64_t *req, const int64_t 
 	return (int32_t)best;
 }
 
-static bool tolerated(const struct sl_kq_toleration *t, const struct sl_kq_taint *x)
-{
-	if (t->effect && t->effect[0] && strcmp(t->effect, x->effect) != 0)
-		return false;
-	if (!t->key || !t->key[0])
-		return t->op && strcmp(t->op, "Exists") == 0;
-	if (strcmp(t->key, x->key) != 0)
-		return false;
-	if (t->op && strcmp(t->op, "Exists") == 0)
-		return true;
-	return strcmp(t->value ? t->value : "", x->value ? x->value : "") == 0;
-}
-
 static void note_taint(struct pctx *c, const struct sl_kq_taint *x)
 {
 	char *s = x->value && x->value[0] ? sl_xasprintf("%s=%s:%s", x->key, x->value, x->effect)
@@ -162,20 +149,11 @@ static void note_taint(struct pctx *c, const struct sl_kq_taint *x)
 static bool node_feasible(struct pctx *c, const struct tas_node *n)
 {
 	const struct sq_ps *p = c->w->ps;
-	for (int i = 0; i < n->ntaints; i++) {
-		const struct sl_kq_taint *x = &n->taints[i];
-		if (strcmp(x->effect, "NoSchedule") != 0 && strcmp(x->effect, "NoExecute") != 0)
-			continue;
-		bool ok = false;
-		for (int j = 0; j < p->ntol && !ok; j++)
-			ok = tolerated(&p->tol[j], x);
-		for (size_t j = 0; c->flv && j < c->flv->ntols && !ok; j++)
-			ok = tolerated(&c->flv->tols[j], x);
-		if (!ok) {
-			note_taint(c, x);
+	for (int i = 0; i < n->ntaints; i++)
+		if (!sq_taint_tolerated(&n->taints[i], p, c->flv)) {
+			note_taint(c, &n->taints[i]);
 			return false;
 		}
-	}
 	for (int j = 0; j < p->nsel; j++) {
 		bool ok = false;
 		for (int k = 0; k < n->nlabels && !ok; k++)

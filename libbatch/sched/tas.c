@@ -84,6 +84,8 @@ static void free_nodes(struct sq_tas *x)
 		}
 		free(n->taints);
 		free(n->free);
+		free(n->used);
+		free(n->assumed);
 	}
 	free(x->node);
 	x->node = NULL;
@@ -141,6 +143,8 @@ static void set_nodes(struct sq_tas *x, const struct sl_sched_node *v, size_t n)
 				sl_xstrdup(v[i].taints[j].value ? v[i].taints[j].value : ""),
 				sl_xstrdup(v[i].taints[j].effect ? v[i].taints[j].effect : "")};
 		d->free = sl_xcalloc((size_t)x->nres + 1, sizeof(int64_t));
+		d->used = sl_xcalloc((size_t)x->nres + 1, sizeof(int64_t));
+		d->assumed = sl_xcalloc((size_t)x->nres + 1, sizeof(int64_t));
 		for (size_t j = 0; j < v[i].nalloc; j++)
 			d->free[tas_res_index(x, v[i].alloc[j].resource)] += v[i].alloc[j].milli;
 		for (size_t j = 0; j < v[i].nusage; j++) {
@@ -276,6 +280,12 @@ void sq_tas_build(struct sl_sched *s, const struct sl_kueue *k)
 			free((void *)v[i].alloc);
 		}
 		free(v);
+	} else {
+		/* the same nodes: the caller charges every admitted workload again */
+		for (int i = 0; i < x->nnode; i++) {
+			memset(x->node[i].used, 0, (size_t)x->nres * sizeof(int64_t));
+			memset(x->node[i].assumed, 0, (size_t)x->nres * sizeof(int64_t));
+		}
 	}
 	x->nflv = s->nflv;
 	x->topo_of_flv = sl_xcalloc((size_t)s->nflv + 1, sizeof(int));

@@ -154,7 +154,7 @@ static void charge_ps(struct sl_sched *s, struct sq_ps *p, int sign)
 			tp->leaf[i] = leaf_by_id(t, tp->leaf_id[i]);
 		if (tp->leaf[i] < 0)
 			continue;   /* its node is gone: nothing to hold there */
-		int64_t *u = t->leaf[tp->leaf[i]].used;
+		int64_t *u = tas_used(x, t, &t->leaf[tp->leaf[i]]);
 		for (int r = 0; r < x->nres; r++)
 			u[r] += sign * per[r] * tp->cnt[i];
 	}
@@ -260,7 +260,7 @@ static void assume(struct sl_sched *s, struct touched *tc, int ti, const struct 
 	int64_t *per = sl_xcalloc((size_t)x->nres + 1, sizeof(int64_t));
 	per_pod(s, p, per);
 	for (int i = 0; i < n; i++) {
-		int64_t *u = x->t[ti].leaf[leaf[i]].assumed;
+		int64_t *u = tas_assumed(x, &x->t[ti], &x->t[ti].leaf[leaf[i]]);
 		for (int r = 0; r < x->nres; r++)
 			u[r] += per[r] * cnt[i];
 		tc->v = sl_xgrow(tc->v, &tc->cap, tc->n + 2, sizeof(int));
@@ -366,7 +366,8 @@ static int place_all(struct sl_sched *s, struct sq_wl *w, int cq, const struct s
 		free(per[1]);
 	}
 	for (size_t i = 0; i < tc.n; i += 2)
-		memset(x->t[tc.v[i]].leaf[tc.v[i + 1]].assumed, 0, (size_t)x->nres * sizeof(int64_t));
+		memset(tas_assumed(x, &x->t[tc.v[i]], &x->t[tc.v[i]].leaf[tc.v[i + 1]]), 0,
+		       (size_t)x->nres * sizeof(int64_t));
 	free(tc.v);
 	free(topo);
 	free(done);
@@ -472,12 +473,15 @@ bool sq_tas_fits_now(struct sl_sched *s, const struct sq_wl *w)
 			assume(s, &tc, tp->topo, &w->ps[i], tp->leaf, tp->cnt, tp->ndom);
 	}
 	for (size_t i = 0; i < tc.n; i += 2) {
-		const struct tas_leaf *l = &x->t[tc.v[i]].leaf[tc.v[i + 1]];
+		const struct tas_topo *t = &x->t[tc.v[i]];
+		const struct tas_leaf *l = &t->leaf[tc.v[i + 1]];
+		const int64_t *u = tas_used(x, t, l), *a = tas_assumed(x, t, l);
 		for (int r = 0; r < x->nres && ok; r++)
-			ok = l->assumed[r] == 0 || l->used[r] + l->assumed[r] <= l->free[r];
+			ok = a[r] == 0 || u[r] + a[r] <= l->free[r];
 	}
 	for (size_t i = 0; i < tc.n; i += 2)
-		memset(x->t[tc.v[i]].leaf[tc.v[i + 1]].assumed, 0, (size_t)x->nres * sizeof(int64_t));
+		memset(tas_assumed(x, &x->t[tc.v[i]], &x->t[tc.v[i]].leaf[tc.v[i + 1]]), 0,
+		       (size_t)x->nres * sizeof(int64_t));
 	free(tc.v);
 	return ok;
 }

@@ -56,6 +56,8 @@ struct tas_node {                /* deep copy of one inventory node */
 	struct sl_kq_kv *labels;
 	struct sl_kq_taint *taints;
 	int64_t *free;           /* [nres] */
+	int64_t *used;           /* [nres] TAS usage of every flavor whose leaves are hosts */
+	int64_t *assumed;        /* [nres] the same for the workload being placed */
 };
 
 struct sq_tas {
@@ -119,6 +121,21 @@ char *tas_place(const struct sq_tas *x, struct tas_topo *t, const struct tas_req
 		const struct tas_req *leader, bool simulate_empty, struct tas_pick *pick);
 void tas_pick_free(struct tas_pick *p);
 int tas_res_index(const struct sq_tas *x, const char *name);
+
+/* Usage of leaf l of t. Kueue's TASHandleOverlappingFlavors (beta, on):
+ * flavors whose leaves are hosts share one usage per node, so two flavors
+ * over the same nodes do not both fill them; other leaves are per flavor. */
+static inline int64_t *tas_used(const struct sq_tas *x, const struct tas_topo *t,
+				const struct tas_leaf *l)
+{
+	return t->host_leaf ? x->node[l->nodes[0]].used : l->used;
+}
+
+static inline int64_t *tas_assumed(const struct sq_tas *x, const struct tas_topo *t,
+				   const struct tas_leaf *l)
+{
+	return t->host_leaf ? x->node[l->nodes[0]].assumed : l->assumed;
+}
 int tas_level_index(const struct tas_topo *t, const char *label);
 
 #endif

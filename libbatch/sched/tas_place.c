@@ -175,7 +175,8 @@ static void fill_leaf(struct pctx *c, struct tas_leaf *lf, int64_t *rem)
 	if (c->t->host_leaf && !node_feasible(c, &c->x->node[lf->nodes[0]]))
 		return;
 	for (int r = 0; r < nres; r++)
-		rem[r] = lf->free[r] - (c->empty ? 0 : lf->used[r]) - lf->assumed[r];
+		rem[r] = lf->free[r] - (c->empty ? 0 : tas_used(c->x, c->t, lf)[r]) -
+			 tas_assumed(c->x, c->t, lf)[r];
 	d->pod = count_in(c, c->w->per, rem, &lim);
 	if (d->pod == 0 && lim >= 0)
 		c->rexcl[lim]++;

@@ -128,6 +128,16 @@ static void test_restart_assignment_and_reload(void **state)
 	sl_sched_run_to_fixpoint(s, 0, 100, &d);
 	assert_string_equal(where(s, 2), "a1=2 a2=2");
 	assert_string_equal(where(s, 3), "none");
+	/* counted once: with workload 1 gone b1 is empty again */
+	assert_int_equal(sl_sched_remove(s, 1), 0);
+	add(s, 4, 4);
+	sl_sched_run_to_fixpoint(s, 0, 100, &d);
+	assert_string_equal(where(s, 3), "b1=1");
+	assert_string_equal(where(s, 4), "none");
+	tl_reconfigure(s, MODEL);
+	assert_int_equal(sl_sched_remove(s, 3), 0);
+	sl_sched_run_to_fixpoint(s, 0, 100, &d);
+	assert_string_equal(where(s, 4), "b1=4");
 	tl_free(s, &d);
 }
 

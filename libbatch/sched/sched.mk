@@ -246,6 +246,7 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-no-fit-node-capacity.yaml \
 	tests/scenarios/tas-node-used-by-non-tas-pod.yaml \
 	tests/scenarios/tas-node-used-by-tas-workload.yaml \
+	tests/scenarios/tas-overlapping-flavors-share-nodes.yaml \
 	tests/scenarios/tas-partially-empty-preferred.yaml \
 	tests/scenarios/tas-partially-empty-required.yaml \
 	tests/scenarios/tas-partially-empty-unconstrained.yaml \

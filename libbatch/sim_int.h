@@ -45,6 +45,9 @@ int sim_load_topology(struct sl_sim *m, struct sl_err *err, const struct sl_ynod
 		      struct sl_sched_podset *p, struct sl_sched_topo_req *t, const char *path);
 int sim_feed_topology(struct sl_sim *m, struct sim_wl *w, struct sl_err *err);
 void sim_tas_text(struct sl_sim *m, const struct sim_wl *w, struct sl_buf *b);
+/* ,"topology":{"levels":[..],"domains":[{"values":[..],"count":N}]} of pod
+ * set ps, when it has one. */
+void sim_tas_json(struct sl_sim *m, const struct sim_wl *w, const char *ps, struct sl_buf *b);
 int sim_tas_verify(struct sl_sim *m, const struct sim_wl *w, const char *wname, const char *ps,
 		   const struct sl_ynode *ex, struct sl_buf *b);
 

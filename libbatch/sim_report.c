@@ -63,8 +63,10 @@ static void json_flavors(struct sl_sim *m, const struct sim_wl *w, struct sl_buf
 	sl_buf_addc(b, '{');
 	for (size_t i = 0; i < a->n; i++) {
 		if (!ps || strcmp(ps, a->flavors[i].podset) != 0) {
-			if (ps)
+			if (ps) {
+				sim_tas_json(m, w, ps, b);
 				sl_buf_addstr(b, "},");
+			}
 			ps = a->flavors[i].podset;
 			json_str(b, ps);
 			sl_buf_addstr(b, ":{");
@@ -77,6 +79,8 @@ static void json_flavors(struct sl_sim *m, const struct sim_wl *w, struct sl_buf
 		sl_buf_addc(b, ':');
 		json_str(b, a->flavors[i].flavor);
 	}
+	if (ps)
+		sim_tas_json(m, w, ps, b);
 	sl_buf_addstr(b, ps ? "}}" : "}");
 }
 

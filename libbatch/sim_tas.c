@@ -152,6 +152,44 @@ void sim_tas_text(struct sl_sim *m, const struct sim_wl *w, struct sl_buf *b)
 	}
 }
 
+static void jstr(struct sl_buf *b, const char *s)
+{
+	sl_buf_addc(b, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			sl_buf_addc(b, '\\');
+		sl_buf_addc(b, *s);
+	}
+	sl_buf_addc(b, '"');
+}
+
+void sim_tas_json(struct sl_sim *m, const struct sim_wl *w, const char *ps, struct sl_buf *b)
+{
+	struct sl_sched_topo t;
+	size_t k = 0;
+	while (k < w->w.npodsets && strcmp(w->ps[k].name, ps) != 0)
+		k++;
+	if (k == w->w.npodsets || sl_sched_topology(m->s, w->w.id, k, &t) != 0)
+		return;
+	sl_buf_addstr(b, ",\"topology\":{\"levels\":[");
+	for (size_t l = 0; l < t.nlevels; l++) {
+		if (l)
+			sl_buf_addc(b, ',');
+		jstr(b, t.levels[l]);
+	}
+	sl_buf_addstr(b, "],\"domains\":[");
+	for (size_t d = 0; d < t.ndomains; d++) {
+		sl_buf_addstr(b, d ? ",{\"values\":[" : "{\"values\":[");
+		for (size_t l = 0; l < t.nlevels; l++) {
+			if (l)
+				sl_buf_addc(b, ',');
+			jstr(b, t.domains[d].values[l]);
+		}
+		sl_buf_addf(b, "],\"count\":%d}", (int)t.domains[d].count);
+	}
+	sl_buf_addstr(b, "]}");
+}
+
 static char *topo_str(const struct sl_sched_topo *t)
 {
 	struct sl_buf *b = sl_buf_new(SIM_BUF_CAP);

@@ -153,7 +153,7 @@ static void assign(struct sl_sched *s, struct entry *e)
 	if (!w->partial || e->a.rep == SQ_A_FIT || e->t.n > 0)
 		return;
 	e->partial = sq_partial_search(s, w, e->cq, &e->a, &e->t, &e->cnt, &e->capcnt);
-	if (e->partial)
+	if (e->partial)   /* the probes placed each count in turn: the last one's */
 		sq_tas_nominate(s, w, e->cq, &e->a, e->cnt);
 }
 

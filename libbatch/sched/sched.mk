@@ -163,6 +163,8 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/reclaim-same-priority-any-policy.yaml \
 	tests/scenarios/reclaim-same-priority-lowerpriority-policy.yaml \
 	tests/scenarios/reclaim-zero-request-at-nominal.yaml \
+	tests/scenarios/tas-admitted-on-deleted-node.yaml \
+	tests/scenarios/tas-allocatable-pods-used.yaml \
 	tests/scenarios/tas-implied-only-tas-flavor.yaml \
 	tests/scenarios/tas-kc-allow-to-schedule-on-node-which-matches-node-bestfit.yaml \
 	tests/scenarios/tas-kc-allow-to-schedule-on-node-with-tolerated-taint-bestfit.yaml \
@@ -243,10 +245,12 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-kc-unconstrained-6-pods-fit-into-hosts-scattered-across-the-whole-datacen.yaml \
 	tests/scenarios/tas-kc-unconstrained-a-single-pod-fits-into-each-host-bestfit.yaml \
 	tests/scenarios/tas-kc-unconstrained-a-single-pod-fits-into-each-host-leastfreecapacity-taspr.yaml \
+	tests/scenarios/tas-mixed-podsets.yaml \
 	tests/scenarios/tas-no-fit-node-capacity.yaml \
 	tests/scenarios/tas-node-used-by-non-tas-pod.yaml \
 	tests/scenarios/tas-node-used-by-tas-workload.yaml \
 	tests/scenarios/tas-overlapping-flavors-share-nodes.yaml \
+	tests/scenarios/tas-partial-admission-trimmed.yaml \
 	tests/scenarios/tas-partially-empty-preferred.yaml \
 	tests/scenarios/tas-partially-empty-required.yaml \
 	tests/scenarios/tas-partially-empty-unconstrained.yaml \
@@ -256,7 +260,10 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-required-level-missing.yaml \
 	tests/scenarios/tas-required-skips-non-tas-flavor.yaml \
 	tests/scenarios/tas-tainted-node-flavor-toleration.yaml \
-	tests/scenarios/tas-tainted-node-untolerated.yaml
+	tests/scenarios/tas-tainted-node-untolerated.yaml \
+	tests/scenarios/tas-two-podsets-host-and-preferred.yaml \
+	tests/scenarios/tas-two-podsets-required-rack.yaml \
+	tests/scenarios/tas-zero-request.yaml
 
 TESTS += tests/scenarios/run.sh
 

@@ -165,6 +165,7 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/reclaim-zero-request-at-nominal.yaml \
 	tests/scenarios/tas-admitted-on-deleted-node.yaml \
 	tests/scenarios/tas-allocatable-pods-used.yaml \
+	tests/scenarios/tas-equal-priority-waits.yaml \
 	tests/scenarios/tas-implied-only-tas-flavor.yaml \
 	tests/scenarios/tas-kc-allow-to-schedule-on-node-which-matches-node-bestfit.yaml \
 	tests/scenarios/tas-kc-allow-to-schedule-on-node-with-tolerated-taint-bestfit.yaml \
@@ -256,6 +257,8 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-partially-empty-unconstrained.yaml \
 	tests/scenarios/tas-plain-skips-tas-flavor.yaml \
 	tests/scenarios/tas-preempt-fragmented-capacity.yaml \
+	tests/scenarios/tas-preempt-mid-priority-survives.yaml \
+	tests/scenarios/tas-preempt-only-low-priority.yaml \
 	tests/scenarios/tas-required-gets-scheduled.yaml \
 	tests/scenarios/tas-required-level-missing.yaml \
 	tests/scenarios/tas-required-skips-non-tas-flavor.yaml \

@@ -32,28 +32,28 @@ static int res_intern(struct sq_tas *x, const char *name)
 
 static void free_tree(struct tas_topo *t)
 {
-		for (int d = 0; d < t->ndom; d++) {
-			free(t->dom[d].kids);
-			free(t->dom[d].values);
-			free(t->dom[d].id);
-		}
-		for (int l = 0; l < t->nleaf; l++) {
-			free(t->leaf[l].nodes);
-			free(t->leaf[l].free);
-			free(t->leaf[l].used);
-			free(t->leaf[l].assumed);
-		}
-		for (int l = 0; t->lvl && l < t->nlevels; l++)
-			free(t->lvl[l]);
-		free(t->lvl);
-		free(t->nlvl);
-		free(t->dom);
-		free(t->leaf);
-		t->lvl = NULL;
-		t->nlvl = NULL;
-		t->dom = NULL;
-		t->leaf = NULL;
-		t->ndom = t->capdom = t->nleaf = 0;
+	for (int d = 0; d < t->ndom; d++) {
+		free(t->dom[d].kids);
+		free(t->dom[d].values);
+		free(t->dom[d].id);
+	}
+	for (int l = 0; l < t->nleaf; l++) {
+		free(t->leaf[l].nodes);
+		free(t->leaf[l].free);
+		free(t->leaf[l].used);
+		free(t->leaf[l].assumed);
+	}
+	for (int l = 0; t->lvl && l < t->nlevels; l++)
+		free(t->lvl[l]);
+	free(t->lvl);
+	free(t->nlvl);
+	free(t->dom);
+	free(t->leaf);
+	t->lvl = NULL;
+	t->nlvl = NULL;
+	t->dom = NULL;
+	t->leaf = NULL;
+	t->ndom = t->capdom = t->nleaf = 0;
 }
 
 static void free_topos(struct sq_tas *x)

@@ -210,6 +210,72 @@ static void test_parse_refusals(void **state)
 	sl_kueue_free(k);
 }
 
+/* sbatch's spelling (tas_req.c): --topology's grammar, --switches. */
+static void test_topo_parse(void **state)
+{
+	(void)state;
+	struct sl_sched_topo_req t;
+	char buf[64];
+	struct sl_err err = SL_ERR_INIT;
+	assert_int_equal(sl_sched_topo_parse(NULL, 0, 0, &t, buf, sizeof(buf), &err), 1);
+	assert_int_equal(sl_sched_topo_parse("rack", 0, 0, &t, buf, sizeof(buf), &err), 0);
+	assert_int_equal(t.mode, SL_TOPO_REQUIRED);
+	assert_string_equal(t.level, "rack");
+	assert_null(t.slice_level);
+	assert_int_equal(sl_sched_topo_parse("preferred:cloud.com/topology-rack,slice:hostname:4", 0, 0,
+					     &t, buf, sizeof(buf), &err), 0);
+	assert_int_equal(t.mode, SL_TOPO_PREFERRED);
+	assert_string_equal(t.level, "cloud.com/topology-rack");
+	assert_string_equal(t.slice_level, "hostname");
+	assert_int_equal(t.slice_size, 4);
+	assert_int_equal(sl_sched_topo_parse("unconstrained", 0, 0, &t, buf, sizeof(buf), &err), 0);
+	assert_int_equal(t.mode, SL_TOPO_UNCONSTRAINED);
+	assert_int_equal(sl_sched_topo_parse("slice:rack:2", 0, 0, &t, buf, sizeof(buf), &err), 0);
+	assert_int_equal(t.mode, SL_TOPO_NONE);
+	assert_string_equal(t.slice_level, "rack");
+	/* one switch: required on the leaf switch level; more, or a wait: preferred */
+	assert_int_equal(sl_sched_topo_parse(NULL, 1, 0, &t, buf, sizeof(buf), &err), 0);
+	assert_int_equal(t.mode, SL_TOPO_REQUIRED);
+	assert_null(t.level);
+	assert_int_equal(sl_sched_topo_parse(NULL, 1, 300, &t, buf, sizeof(buf), &err), 0);
+	assert_int_equal(t.mode, SL_TOPO_PREFERRED);
+	assert_int_equal(sl_sched_topo_parse(NULL, 3, 0, &t, buf, sizeof(buf), &err), 0);
+	assert_int_equal(t.mode, SL_TOPO_PREFERRED);
+	static const char *bad[] = {"required:", "rack,", "rack,slice:h", "rack,slice:h:0",
+				    "rack,slice:h:x", "rack,foo", "a:b", "rack,slice:a:1,slice:b:1",
+				    "preferred:"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct sl_err e = SL_ERR_INIT;
+		assert_int_equal(sl_sched_topo_parse(bad[i], 0, 0, &t, buf, sizeof(buf), &e),
+				 -SL_EINVAL);
+		assert_string_equal(e.msg, "Invalid --topology specification");
+	}
+	struct sl_err e = SL_ERR_INIT;
+	assert_int_equal(sl_sched_topo_parse("rack", 1, 0, &t, buf, sizeof(buf), &e), -SL_EINVAL);
+	assert_string_equal(e.msg, "--switches and --topology are mutually exclusive");
+}
+
+/* --switches=1 through the engine: the leaf switch level is the rack. */
+static void test_switches_leaf_level(void **state)
+{
+	(void)state;
+	struct sl_sched *s = engine();
+	struct sl_sched_decisions d = {0};
+	struct sl_sched_topo_req sw;
+	char buf[16];
+	struct sl_err err = SL_ERR_INIT;
+	assert_int_equal(sl_sched_topo_parse(NULL, 1, 0, &sw, buf, sizeof(buf), &err), 0);
+	struct sl_sched_podset ps = {.name = "main", .count = 4, .nreq = 1, .req = &tl_cpu1,
+				     .topology = &sw};
+	tl_add_ps(s, 1, "ns", "q", 0, 0, 1, &ps);
+	ps.count = 5;
+	tl_add_ps(s, 2, "ns", "q", 0, 1, 1, &ps);
+	sl_sched_run_to_fixpoint(s, 0, 100, &d);
+	assert_string_equal(where(s, 1), "a1=2 a2=2");
+	assert_string_equal(where(s, 2), "none");   /* no rack holds 5 */
+	tl_free(s, &d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +285,8 @@ int main(void)
 		cmocka_unit_test(test_nodes_replaced),
 		cmocka_unit_test(test_level_not_in_topology),
 		cmocka_unit_test(test_parse_refusals),
+		cmocka_unit_test(test_topo_parse),
+		cmocka_unit_test(test_switches_leaf_level),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

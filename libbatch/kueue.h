@@ -67,6 +67,7 @@ struct sl_kq_node {
 	struct sl_kq_res *alloc;
 	size_t nusage;
 	struct sl_kq_res *usage;
+	int unavailable;         /* ready: false or unschedulable: true */
 };
 
 struct sl_kq_quota {

@@ -77,14 +77,18 @@ static int res_list(struct kp *p, const struct sl_ynode *map, const char *key, s
 
 static int parse_node(struct kp *p, struct sl_kq_node *d, const struct sl_ynode *n)
 {
-	static const char *keys[] = {"name", "labels", "allocatable", "taints", "usage", NULL};
-	int r;
+	static const char *keys[] = {"name", "labels", "allocatable", "taints", "usage", "ready",
+				     "unschedulable", NULL};
+	int r, ready = 1, unsched = 0;
 	if ((r = kp_keys(p, n, keys)) || (r = kp_str(p, n, "name", &d->name, true)) ||
 	    (r = kp_kv_map(p, n, "labels", &d->labels, &d->nlabels)) ||
 	    (r = res_list(p, n, "allocatable", &d->alloc, &d->nalloc)) ||
 	    (r = kp_taints(p, n, &d->taints, &d->ntaints)) ||
-	    (r = res_list(p, n, "usage", &d->usage, &d->nusage)))
+	    (r = res_list(p, n, "usage", &d->usage, &d->nusage)) ||
+	    (r = kp_bool(p, n, "ready", &ready)) || (r = kp_bool(p, n, "unschedulable", &unsched)))
 		return r;
+	/* Kueue leaves such nodes out of every topology (tas_nodes_cache.go) */
+	d->unavailable = !ready || unsched;
 	bool pods = false;
 	for (size_t i = 0; i < d->nalloc; i++)
 		pods = pods || strcmp(d->alloc[i].resource, "pods") == 0;

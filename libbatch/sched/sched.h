@@ -269,6 +269,7 @@ struct sl_sched_node {
 	const struct sl_sched_req *alloc;  /* allocatable; "pods" is a resource */
 	size_t nusage;
 	const struct sl_sched_req *usage;  /* taken by pods the engine does not place */
+	int unavailable;                   /* not Ready, or unschedulable: in no topology */
 };
 
 struct sl_sched_topo_domain {

@@ -222,6 +222,8 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-kc-multiple-podsets-block-required-for-one-unconstrained-for-another-tasp.yaml \
 	tests/scenarios/tas-kc-multiple-podsets-rack-required-for-both-different-resource-requests-be.yaml \
 	tests/scenarios/tas-kc-no-assignment-as-node-does-not-have-enough-allocatable-pods-status-all.yaml \
+	tests/scenarios/tas-kc-no-assignment-as-node-is-not-ready-bestfit.yaml \
+	tests/scenarios/tas-kc-no-assignment-as-node-is-unschedulable-bestfit.yaml \
 	tests/scenarios/tas-kc-no-topology-for-podset-host-required-for-slices-bestfit.yaml \
 	tests/scenarios/tas-kc-no-topology-for-podset-host-required-for-slices-multiple-blocks-bestfi.yaml \
 	tests/scenarios/tas-kc-no-topology-for-podset-rack-required-for-slices-multiple-blocks-bestfi.yaml \

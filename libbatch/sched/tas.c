@@ -130,6 +130,7 @@ static void set_nodes(struct sq_tas *x, const struct sl_sched_node *v, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		struct tas_node *d = &x->node[x->nnode++];
 		d->name = sl_xstrdup(v[i].name);
+		d->unavailable = v[i].unavailable != 0;
 		d->nlabels = (int)v[i].nlabels;
 		d->labels = sl_xcalloc(v[i].nlabels + 1, sizeof(*d->labels));
 		for (size_t j = 0; j < v[i].nlabels; j++)
@@ -225,7 +226,7 @@ static void build_tree(struct sq_tas *x, struct tas_topo *t, const struct sl_kq_
 	t->nlvl = sl_xcalloc((size_t)t->nlevels + 1, sizeof(int));
 	for (int i = 0; i < x->nnode; i++) {
 		const struct tas_node *n = &x->node[i];
-		bool ok = node_in_flavor(n, f);
+		bool ok = !n->unavailable && node_in_flavor(n, f);
 		for (int l = 0; ok && l < t->nlevels; l++)
 			ok = (vals[l] = (char *)label_of(n, t->levels[l])) != NULL;
 		if (!ok)
@@ -271,7 +272,8 @@ void sq_tas_build(struct sl_sched *s, const struct sl_kueue *k)
 				a[n->nalloc + j] = (struct sl_sched_req){n->usage[j].resource,
 									 n->usage[j].milli};
 			v[i] = (struct sl_sched_node){n->name, n->nlabels, l, n->ntaints, tt,
-						      n->nalloc, a, n->nusage, a + n->nalloc};
+						      n->nalloc, a, n->nusage, a + n->nalloc,
+						      n->unavailable};
 		}
 		set_nodes(x, v, k->nnodes);
 		for (size_t i = 0; i < k->nnodes; i++) {

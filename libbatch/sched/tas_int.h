@@ -56,6 +56,7 @@ struct tas_node {                /* deep copy of one inventory node */
 	struct sl_kq_kv *labels;
 	struct sl_kq_taint *taints;
 	int64_t *free;           /* [nres] */
+	bool unavailable;        /* not Ready or unschedulable: left out */
 	int64_t *used;           /* [nres] TAS usage of every flavor whose leaves are hosts */
 	int64_t *assumed;        /* [nres] the same for the workload being placed */
 };

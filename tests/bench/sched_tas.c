@@ -142,7 +142,7 @@ static struct sl_sched *engine(void)
 		labels[n][0] = (struct sl_sched_label){"cloud.provider.com/topology-block", "b0"};
 		labels[n][1] = (struct sl_sched_label){RACK_LABEL, racks[n / HOSTS]};
 		labels[n][2] = (struct sl_sched_label){"kubernetes.io/hostname", names[n]};
-		nodes[n] = (struct sl_sched_node){names[n], 3, labels[n], 0, NULL, 3, alloc, 0, NULL};
+		nodes[n] = (struct sl_sched_node){names[n], 3, labels[n], 0, NULL, 3, alloc, 0, NULL, 0};
 	}
 	if (sl_sched_set_nodes(s, nodes, NODES, &err) != 0)
 		die("%s", err.msg);

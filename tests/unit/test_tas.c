@@ -25,9 +25,9 @@ static const struct sl_sched_req two[] = {{"cpu", 2000}, {"pods", 110000}};
 static const struct sl_sched_req four[] = {{"cpu", 4000}, {"pods", 110000}};
 
 static const struct sl_sched_node nodes[] = {
-	{"a1", 2, l_a1, 0, NULL, 2, two, 0, NULL},
-	{"a2", 2, l_a2, 0, NULL, 2, two, 0, NULL},
-	{"b1", 2, l_b1, 0, NULL, 2, four, 0, NULL},
+	{"a1", 2, l_a1, 0, NULL, 2, two, 0, NULL, 0},
+	{"a2", 2, l_a2, 0, NULL, 2, two, 0, NULL, 0},
+	{"b1", 2, l_b1, 0, NULL, 2, four, 0, NULL, 0},
 };
 
 static const struct sl_sched_topo_req rack = {SL_TOPO_REQUIRED, "rack", NULL, 0, NULL};

@@ -172,6 +172,14 @@ void sl_schedctl_remove(struct sl_schedctl *s, uint64_t id)
 		s->d->need_schedule = 1;
 }
 
+int sl_schedctl_set_nodes(struct sl_schedctl *s, const struct sl_sched_node *nodes, size_t n,
+			  struct sl_err *err)
+{
+	int r = sl_sched_set_nodes(s->engine, nodes, n, err);
+	s->d->need_schedule = 1;   /* freed or added capacity: parked jobs may fit */
+	return r;
+}
+
 void sl_schedctl_requeue(struct sl_schedctl *s, uint64_t id)
 {
 	sl_sched_requeue(s->engine, id);

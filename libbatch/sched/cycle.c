@@ -98,7 +98,7 @@ static void decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d
 					w->ps[i].name, s->res[w->ps[i].res[j]], s->flv[w->ps[i].flv[j]].name};
 	for (int i = 0; i < w->nps; i++)
 		a->counts[i] = w->ps[i].adm_count;
-	a->topology = s->tas ? sl_sched_topo_text(s, w->id) : NULL;
+	a->topology = s->tas_on ? sl_sched_topo_text(s, w->id) : NULL;
 }
 
 static void decisions_add_preempt(struct sl_sched_decisions *d, uint64_t victim,
@@ -147,7 +147,8 @@ static void assign(struct sl_sched *s, struct entry *e)
 {
 	struct sq_wl *w = e->w;
 	sq_assign_flavors(s, w, e->cq, NULL, &e->a);
-	sq_tas_nominate(s, w, e->cq, &e->a, NULL);
+	if (s->tas_on)
+		sq_tas_nominate(s, w, e->cq, &e->a, NULL);
 	if (e->a.rep == SQ_A_PREEMPT)
 		sq_tas_targets(s, w, e->cq, &e->a, &e->need, &e->t);
 	if (!w->partial || e->a.rep == SQ_A_FIT || e->t.n > 0)

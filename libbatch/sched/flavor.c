@@ -341,7 +341,7 @@ static bool assign_rg(struct rgctx *x, int first_j)
 		attempted = idx;
 		struct sq_reason why;
 		if (!sq_check_flavor(s, rg->fl[idx], p, &why) ||
-		    !sq_tas_check_flavor(s, x->cq, rg->fl[idx], p, &why)) {
+		    ((s->tas_on || p->tas) && !sq_tas_check_flavor(s, x->cq, rg->fl[idx], p, &why))) {
 			why.ps = x->ps;
 			add_reason(x->a, why);
 			if (!rg_min)

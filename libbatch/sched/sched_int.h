@@ -287,6 +287,7 @@ struct sl_sched {
 	struct sq_pscratch *pscr;    /* preempt.c */
 	struct sq_rscratch *rscr;    /* partial.c */
 	struct sq_tas *tas;          /* tas*.c: nodes, topologies, TAS usage */
+	bool tas_on;                 /* some flavor has a topology: TAS work to do */
 	struct sq_targets otg;       /* flavor.c: preemption oracle's targets */
 	struct sq_otg_key {          /* ... and what they were searched for */
 		const struct sq_wl *w;

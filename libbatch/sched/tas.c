@@ -312,6 +312,7 @@ void sq_tas_build(struct sl_sched *s, const struct sl_kueue *k)
 		build_tree(x, t, &s->flv[fl].f);
 		x->topo_of_flv[fl] = x->ntopo++;
 	}
+	s->tas_on = x->ntopo > 0;
 }
 
 /* The trees again, over the current node copies. */

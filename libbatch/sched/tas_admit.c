@@ -218,7 +218,7 @@ bool sq_tas_check_flavor(struct sl_sched *s, int cq, int fl, const struct sq_ps 
 			 struct sq_reason *why)
 {
 	struct sq_tas *x = s->tas;
-	if (x->ntopo == 0 && !explicit_req(p))
+	if (!s->tas_on && !explicit_req(p))
 		return true;
 	int ti = tas_flavor_of(s, p, fl);
 	const char *m = NULL;
@@ -395,7 +395,7 @@ static void forget(struct sq_wl *w)
 void sq_tas_nominate(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assign *a,
 		     const int32_t *counts)
 {
-	if (!s->tas || s->tas->ntopo == 0)
+	if (!s->tas_on)
 		return;
 	forget(w);
 	if (a->rep == SQ_A_NOFIT)

@@ -467,7 +467,7 @@ static void sq_release(struct sl_sched *s, struct sq_wl *w)
 	vec_del(c->adm, &c->nadm, w->qidx);
 	sq_requeue_tree(s, w->adm_cq);
 	/* nodes are shared across cohort trees: freed TAS capacity may admit any */
-	for (int i = 0; sq_tas_holds(w) && i < s->ncq; i++)
+	for (int i = 0; s->tas_on && sq_tas_holds(w) && i < s->ncq; i++)
 		sq_requeue_tree(s, i);
 	w->adm_cq = SQ_NONE;
 }

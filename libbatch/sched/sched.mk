@@ -248,7 +248,9 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-kc-unconstrained-6-pods-fit-into-hosts-scattered-across-the-whole-datacen.yaml \
 	tests/scenarios/tas-kc-unconstrained-a-single-pod-fits-into-each-host-bestfit.yaml \
 	tests/scenarios/tas-kc-unconstrained-a-single-pod-fits-into-each-host-leastfreecapacity-taspr.yaml \
+	tests/scenarios/tas-level-only-in-second-flavor.yaml \
 	tests/scenarios/tas-mixed-podsets.yaml \
+	tests/scenarios/tas-next-to-admitted-multiple-resources.yaml \
 	tests/scenarios/tas-no-fit-node-capacity.yaml \
 	tests/scenarios/tas-node-used-by-non-tas-pod.yaml \
 	tests/scenarios/tas-node-used-by-tas-workload.yaml \
@@ -258,6 +260,7 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-partially-empty-required.yaml \
 	tests/scenarios/tas-partially-empty-unconstrained.yaml \
 	tests/scenarios/tas-plain-skips-tas-flavor.yaml \
+	tests/scenarios/tas-podset-of-size-zero.yaml \
 	tests/scenarios/tas-preempt-fragmented-capacity.yaml \
 	tests/scenarios/tas-preempt-mid-priority-survives.yaml \
 	tests/scenarios/tas-preempt-only-low-priority.yaml \
@@ -268,6 +271,7 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-tainted-node-untolerated.yaml \
 	tests/scenarios/tas-two-podsets-host-and-preferred.yaml \
 	tests/scenarios/tas-two-podsets-required-rack.yaml \
+	tests/scenarios/tas-two-podsets-worker-too-big.yaml \
 	tests/scenarios/tas-zero-request.yaml
 
 TESTS += tests/scenarios/run.sh

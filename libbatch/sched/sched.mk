@@ -245,6 +245,8 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-kc-skip-node-which-has-untolerated-taint-bestfit.yaml \
 	tests/scenarios/tas-kc-slice-required-topology-level-cannot-be-above-the-main-required-topolo.yaml \
 	tests/scenarios/tas-kc-slice-size-is-required-when-slice-topology-is-requested.yaml \
+	tests/scenarios/tas-kc-stable-tie-break-on-identical-nodes-reversed-order-tasbalancedplacemen.yaml \
+	tests/scenarios/tas-kc-stable-tie-break-on-identical-nodes-tasbalancedplacement-disabled.yaml \
 	tests/scenarios/tas-kc-unconstrained-6-pods-fit-into-hosts-scattered-across-the-whole-datacen.yaml \
 	tests/scenarios/tas-kc-unconstrained-a-single-pod-fits-into-each-host-bestfit.yaml \
 	tests/scenarios/tas-kc-unconstrained-a-single-pod-fits-into-each-host-leastfreecapacity-taspr.yaml \

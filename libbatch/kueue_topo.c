@@ -103,8 +103,7 @@ static int parse_node(struct kp *p, struct sl_kq_node *d, const struct sl_ynode 
 int sl_kueue_add_nodes(struct sl_kueue *k, const char *file, const struct sl_ynode *list,
 		       struct sl_err *err)
 {
-	struct kp p = {.err = err, .file = file, .line = list ? list->line : 0, .kind = "nodes",
-		       .name = ""};
+	struct kp p = {.err = err, .file = file, .line = list ? list->line : 0};
 	k->has_nodes = 1;
 	if (!list || (list->type == SL_Y_SCALAR && sl_yscalar_is_null(list)))
 		return 0;
@@ -113,6 +112,7 @@ int sl_kueue_add_nodes(struct sl_kueue *k, const char *file, const struct sl_yno
 			       "must be a list of at most %d nodes", NODES_MAX);
 	k->nodes = sl_xrealloc(k->nodes, (k->nnodes + list->n + 1) * sizeof(*k->nodes));
 	int r = 0;
+	kp_push(&p, "nodes");
 	for (size_t i = 0; i < list->n && !r; i++) {
 		struct sl_kq_node *d = &k->nodes[k->nnodes++];
 		memset(d, 0, sizeof(*d));
@@ -124,6 +124,7 @@ int sl_kueue_add_nodes(struct sl_kueue *k, const char *file, const struct sl_yno
 				r = kp_err(&p, list->vals[i], "name", "duplicate node \"%s\"", d->name);
 		kp_pop(&p);
 	}
+	kp_pop(&p);
 	return r;
 }
 

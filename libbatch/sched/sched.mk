@@ -24,6 +24,9 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/bad-reference.yaml \
 	tests/scenarios/bad-unknown-kind.yaml \
 	tests/scenarios/bad-mincount.yaml \
+	tests/scenarios/bad-tas-duplicate-level.yaml \
+	tests/scenarios/bad-tas-node-quantity.yaml \
+	tests/scenarios/bad-tas-topology-exclusive.yaml \
 	tests/scenarios/partial-borrowing-cohort.yaml \
 	tests/scenarios/partial-cannot-fit-min-count.yaml \
 	tests/scenarios/partial-preempt-full-first.yaml \

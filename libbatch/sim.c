@@ -238,6 +238,14 @@ static int load_admitted(struct sl_sim *m, struct sl_err *err, const struct sl_y
 	for (size_t i = 0; fl && fl->type == SL_Y_MAP && i < fl->n; i++) {
 		const struct sl_ynode *ps = fl->vals[i];
 		for (size_t j = 0; ps->type == SL_Y_MAP && j < ps->n; j++) {
+			if (strcmp(ps->keys[j], "topology") == 0) {
+				w->ps_topo = sl_xrealloc(w->ps_topo, (w->nps_topo + 1) * sizeof(*w->ps_topo));
+				w->ps_topo_name = sl_xrealloc(w->ps_topo_name,
+							      (w->nps_topo + 1) * sizeof(char *));
+				w->ps_topo_name[w->nps_topo] = fl->keys[i];
+				w->ps_topo[w->nps_topo++] = ps->vals[j];
+				continue;
+			}
 			if (strcmp(ps->keys[j], "count") == 0) {
 				int r = admitted_count(m, err, w, fl->keys[i], ps, path);
 				if (r)
@@ -312,7 +320,7 @@ static int feed(struct sl_sim *m, struct sl_err *err)
 			struct sl_sched_assignment a = {w->admit_cq, w->nadmit, w->admit};
 			r = sl_sched_admitted_partial(m->s, w->w.id, &a, w->admit_counts, err);
 		}
-		if (!r && w->admit_cq && w->admit_topo)
+		if (!r && w->admit_cq && (w->admit_topo || w->nps_topo))
 			r = sim_feed_topology(m, w, err);
 		if (r) {
 			sl_err_prefix(err, "%s: workloads[%zu]", m->docs->file, i);
@@ -362,6 +370,8 @@ void sl_sim_free(struct sl_sim *m)
 		}
 		free(m->wl[i].ps);
 		free(m->wl[i].topo);
+		free(m->wl[i].ps_topo);
+		free(m->wl[i].ps_topo_name);
 		free(m->wl[i].ns);
 		free(m->wl[i].queue);
 		free(m->wl[i].admit_cq);

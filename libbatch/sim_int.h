@@ -21,6 +21,9 @@ struct sim_wl {
 	size_t nadmit;
 	int32_t *admit_counts;           /* its pods per pod set, NULL = as requested */
 	const struct sl_ynode *admit_topo; /* initial admission's topology per pod set */
+	const struct sl_ynode **ps_topo;   /* ... or flavors.<ps>.topology, by pod set */
+	const char **ps_topo_name;
+	size_t nps_topo;
 	int preempted;
 	char *preempt_msg;
 	const char *preempt_reason;

@@ -100,36 +100,45 @@ static int read_topo(const struct sl_ynode *n, struct sl_sched_topo *t, const ch
 	return 0;
 }
 
+/* One pod set's initial topology (its admitted flavors name the flavor). */
+static int feed_one(struct sl_sim *m, struct sim_wl *w, const char *psname,
+		    const struct sl_ynode *tn, struct sl_err *err)
+{
+	size_t k = 0;
+	while (k < w->w.npodsets && strcmp(w->ps[k].name, psname) != 0)
+		k++;
+	const char *flavor = NULL;
+	for (size_t j = 0; j < w->nadmit && !flavor; j++)
+		if (strcmp(w->admit[j].podset, psname) == 0)
+			flavor = w->admit[j].flavor;
+	size_t cap = tn->type == SL_Y_MAP && sl_ymap_get(tn, "domains")
+			     ? sl_ymap_get(tn, "domains")->n + 1 : 1;
+	const char *lv[17];
+	struct sl_sched_topo t = {.flavor = flavor};
+	struct sl_sched_topo_domain *d = sl_xcalloc(cap, sizeof(*d));
+	const char **vals = sl_xcalloc(cap * 16, sizeof(char *));
+	int r = k == w->w.npodsets || !flavor || tn->type != SL_Y_MAP ||
+			read_topo(tn, &t, lv, d, vals, cap) != 0
+		? sl_err_set(err, SL_EINVAL, "%s: admitted topology of %s: needs an admitted pod set, "
+					     "levels and domains (values, count)", w->w.name, psname)
+		: sl_sched_admitted_topology(m->s, w->w.id, k, &t, err);
+	free(d);
+	free(vals);
+	return r;
+}
+
+/* admitted.topology.<ps> or admitted.flavors.<ps>.topology */
 int sim_feed_topology(struct sl_sim *m, struct sim_wl *w, struct sl_err *err)
 {
 	const struct sl_ynode *a = w->admit_topo;
-	if (a->type != SL_Y_MAP)
+	int r = 0;
+	if (a && a->type != SL_Y_MAP)
 		return sl_err_set(err, SL_EINVAL, "%s: admitted.topology must be a map", w->w.name);
-	for (size_t i = 0; i < a->n; i++) {
-		size_t k = 0;
-		while (k < w->w.npodsets && strcmp(w->ps[k].name, a->keys[i]) != 0)
-			k++;
-		const char *flavor = NULL;
-		for (size_t j = 0; j < w->nadmit && !flavor; j++)
-			if (strcmp(w->admit[j].podset, a->keys[i]) == 0)
-				flavor = w->admit[j].flavor;
-		size_t cap = a->vals[i]->type == SL_Y_MAP && sl_ymap_get(a->vals[i], "domains")
-				     ? sl_ymap_get(a->vals[i], "domains")->n + 1 : 1;
-		const char *lv[17];
-		struct sl_sched_topo t = {.flavor = flavor};
-		struct sl_sched_topo_domain *d = sl_xcalloc(cap, sizeof(*d));
-		const char **vals = sl_xcalloc(cap * 16, sizeof(char *));
-		int r = k == w->w.npodsets || !flavor || a->vals[i]->type != SL_Y_MAP ||
-				read_topo(a->vals[i], &t, lv, d, vals, cap) != 0
-			? sl_err_set(err, SL_EINVAL, "%s: admitted.topology.%s: needs an admitted pod set, "
-						     "levels and domains (values, count)", w->w.name, a->keys[i])
-			: sl_sched_admitted_topology(m->s, w->w.id, k, &t, err);
-		free(d);
-		free(vals);
-		if (r)
-			return r;
-	}
-	return 0;
+	for (size_t i = 0; a && i < a->n && !r; i++)
+		r = feed_one(m, w, a->keys[i], a->vals[i], err);
+	for (size_t i = 0; i < w->nps_topo && !r; i++)
+		r = feed_one(m, w, w->ps_topo_name[i], w->ps_topo[i], err);
+	return r;
 }
 
 void sim_tas_text(struct sl_sim *m, const struct sim_wl *w, struct sl_buf *b)

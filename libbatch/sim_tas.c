@@ -27,13 +27,14 @@ int sim_load_topology(struct sl_sim *m, struct sl_err *err, const struct sl_ynod
 		      struct sl_sched_podset *p, struct sl_sched_topo_req *t, const char *path)
 {
 	static const struct {
-		const char *key, *ann;
-	} k[] = {{"required", "kueue.x-k8s.io/podset-required-topology"},
-		 {"preferred", "kueue.x-k8s.io/podset-preferred-topology"},
-		 {"unconstrained", "kueue.x-k8s.io/podset-unconstrained-topology"},
-		 {"sliceRequired", "kueue.x-k8s.io/podset-slice-required-topology"},
-		 {"sliceSize", "kueue.x-k8s.io/podset-slice-size"},
-		 {"podSetGroup", "kueue.x-k8s.io/podset-group-name"}};
+		const char *key, *ann, *api;  /* short, annotation, PodSetTopologyRequest */
+	} k[] = {{"required", "kueue.x-k8s.io/podset-required-topology", "required"},
+		 {"preferred", "kueue.x-k8s.io/podset-preferred-topology", "preferred"},
+		 {"unconstrained", "kueue.x-k8s.io/podset-unconstrained-topology", "unconstrained"},
+		 {"sliceRequired", "kueue.x-k8s.io/podset-slice-required-topology",
+		  "podSetSliceRequiredTopology"},
+		 {"sliceSize", "kueue.x-k8s.io/podset-slice-size", "podSetSliceSize"},
+		 {"podSetGroup", "kueue.x-k8s.io/podset-group-name", "podSetGroupName"}};
 	const struct sl_ynode *n = sl_ymap_get(ps, "topology");
 	const char *v[6] = {0};
 	if (!n)
@@ -42,7 +43,8 @@ int sim_load_topology(struct sl_sim *m, struct sl_err *err, const struct sl_ynod
 		return bad(m, err, ps, "topology", path, "topology must be a map");
 	for (size_t i = 0; i < n->n; i++) {
 		size_t j = 0;
-		while (j < 6 && strcmp(n->keys[i], k[j].key) != 0 && strcmp(n->keys[i], k[j].ann) != 0)
+		while (j < 6 && strcmp(n->keys[i], k[j].key) != 0 && strcmp(n->keys[i], k[j].ann) != 0 &&
+		       strcmp(n->keys[i], k[j].api) != 0)
 			j++;
 		if (j == 6 || n->vals[i]->type != SL_Y_SCALAR) {
 			char msg[256];

@@ -369,6 +369,8 @@ void sl_sim_free(struct sl_sim *m)
 			free((void *)m->wl[i].ps[j].tolerations);
 		}
 		free(m->wl[i].ps);
+		for (size_t j = 0; m->wl[i].topo && j < m->wl[i].w.npodsets; j++)
+			sim_topo_req_free(&m->wl[i].topo[j]);
 		free(m->wl[i].topo);
 		free(m->wl[i].ps_topo);
 		free(m->wl[i].ps_topo_name);

@@ -47,6 +47,8 @@ struct sl_err;
 int sim_load_topology(struct sl_sim *m, struct sl_err *err, const struct sl_ynode *ps,
 		      struct sl_sched_podset *p, struct sl_sched_topo_req *t, const char *path);
 int sim_feed_topology(struct sl_sim *m, struct sim_wl *w, struct sl_err *err);
+/* What load_layers copied into a pod set's request (nothing without layers). */
+void sim_topo_req_free(struct sl_sched_topo_req *t);
 void sim_tas_text(struct sl_sim *m, const struct sim_wl *w, struct sl_buf *b);
 /* ,"topology":{"levels":[..],"domains":[{"values":[..],"count":N}]} of pod
  * set ps, when it has one. */

@@ -19,6 +19,58 @@ static int bad(struct sl_sim *m, struct sl_err *err, const struct sl_ynode *map,
 		       "scenario", m->name, path, "%s", msg);
 }
 
+/* Kueue's multi-layer slices: sliceRequiredConstraints, the annotation
+ * podset-slice-required-topology-constraints (JSON) or the API's
+ * podsetSliceRequiredTopologyConstraints: [{topology: L, size: N}, ...]. */
+static bool is_layers_key(const char *k)
+{
+	return strcmp(k, "sliceRequiredConstraints") == 0 ||
+	       strcmp(k, "kueue.x-k8s.io/podset-slice-required-topology-constraints") == 0 ||
+	       strcmp(k, "podsetSliceRequiredTopologyConstraints") == 0;
+}
+
+/* The first constraint is the slice level and size, the others are the
+ * inner layers; strings are copied (sl_sim_free frees them). */
+static int load_layers(struct sl_sim *m, struct sl_err *err, const struct sl_ynode *n,
+		       const struct sl_ynode *l, struct sl_sched_topo_req *t, bool has_slice,
+		       const char *path)
+{
+	struct sl_ydocs *docs = NULL;
+	struct sl_err e2 = SL_ERR_INIT;
+	const char *msg = "topology: slice constraints must be a list of {topology, size}";
+	int r = 0;
+	if (l->type == SL_Y_SCALAR) {   /* the annotation's JSON text */
+		if (sl_yaml_load_buf("annotation", l->scalar, strlen(l->scalar), &docs, &e2) != 0 ||
+		    docs->n != 1)
+			r = -1;
+		else
+			l = docs->docs[0];
+	}
+	if (r || has_slice || l->type != SL_Y_SEQ || l->n == 0 || l->n > 16)
+		goto bad;
+	struct sl_sched_topo_layer *v = sl_xcalloc(l->n, sizeof(*v));
+	t->layers = v;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct sl_ynode *c = l->vals[i];
+		const struct sl_ynode *tp = c->type == SL_Y_MAP ? sl_ymap_get(c, "topology") : NULL;
+		int64_t sz = 0;
+		if (!tp || tp->type != SL_Y_SCALAR || sl_yscalar_int64(sl_ymap_get(c, "size"), &sz) != 0)
+			goto bad;
+		char *lv = sl_xstrdup(tp->scalar);
+		if (i == 0) {
+			t->slice_level = lv;
+			t->slice_size = (int32_t)sz;
+		} else {
+			v[t->nlayers++] = (struct sl_sched_topo_layer){lv, (int32_t)sz};
+		}
+	}
+	sl_ydocs_free(docs);
+	return 0;
+bad:
+	sl_ydocs_free(docs);
+	return bad(m, err, NULL, NULL, path, msg);
+}
+
 /* topology: {required: L} | {preferred: L} | {unconstrained: true},
  * plus sliceRequired: L with sliceSize: N, and podSetGroup: NAME. The
  * annotation names (kueue.x-k8s.io/podset-required-topology, ...) are
@@ -35,13 +87,17 @@ int sim_load_topology(struct sl_sim *m, struct sl_err *err, const struct sl_ynod
 		  "podSetSliceRequiredTopology"},
 		 {"sliceSize", "kueue.x-k8s.io/podset-slice-size", "podSetSliceSize"},
 		 {"podSetGroup", "kueue.x-k8s.io/podset-group-name", "podSetGroupName"}};
-	const struct sl_ynode *n = sl_ymap_get(ps, "topology");
+	const struct sl_ynode *n = sl_ymap_get(ps, "topology"), *layers = NULL;
 	const char *v[6] = {0};
 	if (!n)
 		return 0;
 	if (n->type != SL_Y_MAP)
 		return bad(m, err, ps, "topology", path, "topology must be a map");
 	for (size_t i = 0; i < n->n; i++) {
+		if (is_layers_key(n->keys[i])) {
+			layers = n->vals[i];
+			continue;
+		}
 		size_t j = 0;
 		while (j < 6 && strcmp(n->keys[i], k[j].key) != 0 && strcmp(n->keys[i], k[j].ann) != 0 &&
 		       strcmp(n->keys[i], k[j].api) != 0)
@@ -71,8 +127,23 @@ int sim_load_topology(struct sl_sim *m, struct sl_err *err, const struct sl_ynod
 	/* sliceRequired without sliceSize is Kueue's placement failure, not bad input */
 	if (v[4] && !v[3])
 		return bad(m, err, ps, "topology", path, "topology: sliceSize needs sliceRequired");
+	if (layers) {
+		int r = load_layers(m, err, n, layers, t, v[3] != NULL, path);
+		if (r)
+			return r;
+	}
 	p->topology = t;
 	return 0;
+}
+
+void sim_topo_req_free(struct sl_sched_topo_req *t)
+{
+	if (!t->layers)
+		return;
+	free((void *)t->slice_level);
+	for (size_t i = 0; i < t->nlayers; i++)
+		free((void *)t->layers[i].level);
+	free((void *)t->layers);
 }
 
 /* One `{levels: [...], domains: [{values: [...], count: N}]}`. */

@@ -46,12 +46,22 @@ enum sl_sched_topo_mode {
 	SL_TOPO_UNCONSTRAINED,   /* podset-unconstrained-topology: "true" */
 };
 
+struct sl_sched_topo_layer {
+	const char *level;
+	int32_t size;
+};
+
 struct sl_sched_topo_req {
 	enum sl_sched_topo_mode mode;
 	const char *level;       /* node label of the level (required, preferred) */
 	const char *slice_level; /* podset-slice-required-topology, NULL = none */
 	int32_t slice_size;      /* podset-slice-size (with slice_level) */
 	const char *group;       /* podset-group-name, NULL = none */
+	/* Kueue's multi-layer slices (podset-slice-required-topology-
+	 * constraints, TASMultiLayerTopology): the layers inside the first
+	 * (slice_level, slice_size), each at a lower level, sizes dividing. */
+	size_t nlayers;
+	const struct sl_sched_topo_layer *layers;
 };
 
 struct sl_sched_podset {

@@ -221,6 +221,12 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-kc-include-usage-from-running-non-tas-pods-blocked-assignment-bestfit.yaml \
 	tests/scenarios/tas-kc-include-usage-from-running-non-tas-pods-found-free-capacity-on-another.yaml \
 	tests/scenarios/tas-kc-minimize-the-number-of-used-racks-before-optimizing-the-number-of-node.yaml \
+	tests/scenarios/tas-kc-multi-layer-topology-block-required-rack-slices-of-4-host-slices-of-2.yaml \
+	tests/scenarios/tas-kc-multi-layer-topology-enough-hostname-slices-but-not-enough-rack-slices.yaml \
+	tests/scenarios/tas-kc-multi-layer-topology-host-slice-rounding-makes-rack-slice-impossible.yaml \
+	tests/scenarios/tas-kc-multi-layer-topology-mimic-a-real-world-gb200-cluster-with-nvl36-arch.yaml \
+	tests/scenarios/tas-kc-multi-layer-topology-no-feature-gate-additional-layers-ignored.yaml \
+	tests/scenarios/tas-kc-multi-layer-topology-small-host-kills-rack-slices-despite-enough-total.yaml \
 	tests/scenarios/tas-kc-multiple-podsets-account-assumed-pod-usage-against-allocatable-pods-be.yaml \
 	tests/scenarios/tas-kc-multiple-podsets-block-required-for-one-unconstrained-for-another-tasp.yaml \
 	tests/scenarios/tas-kc-multiple-podsets-rack-required-for-both-different-resource-requests-be.yaml \

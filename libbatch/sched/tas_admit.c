@@ -47,6 +47,13 @@ void sq_tas_ps_copy(struct sq_ps *d, const struct sl_sched_podset *p)
 	t->group = r->group ? sl_xstrdup(r->group) : NULL;
 	t->slice_size = r->slice_size;
 	t->topo = -1;
+	t->nlayers = (int)r->nlayers;
+	t->layer_level = sl_xcalloc(r->nlayers + 1, sizeof(char *));
+	t->layer_size = sl_xcalloc(r->nlayers + 1, sizeof(int32_t));
+	for (size_t i = 0; i < r->nlayers; i++) {
+		t->layer_level[i] = sl_xstrdup(r->layers[i].level);
+		t->layer_size[i] = r->layers[i].size;
+	}
 	d->tas = t;
 }
 
@@ -77,6 +84,11 @@ bool sq_tas_ps_equal(const struct sq_ps *a, const struct sq_ps *b)
 	bool hx = x && x->has_req, hy = y && y->has_req;
 	if (!hx || !hy)
 		return hx == hy;
+	if (x->nlayers != y->nlayers)
+		return false;
+	for (int i = 0; i < x->nlayers; i++)
+		if (x->layer_size[i] != y->layer_size[i] || !str_eq(x->layer_level[i], y->layer_level[i]))
+			return false;
 	return x->mode == y->mode && x->slice_size == y->slice_size && str_eq(x->level, y->level) &&
 	       str_eq(x->slice_level, y->slice_level) && str_eq(x->group, y->group);
 }
@@ -103,6 +115,8 @@ void sq_tas_ps_free(struct sq_ps *p)
 	free(p->tas->level);
 	free(p->tas->slice_level);
 	free(p->tas->group);
+	sl_strv_free(p->tas->layer_level);
+	free(p->tas->layer_size);
 	free(p->tas);
 	p->tas = NULL;
 }
@@ -205,6 +219,14 @@ static bool has_level(const struct tas_topo *t, const char *l)
 	return tas_level_index(t, l) >= 0;
 }
 
+static bool layers_known(const struct tas_topo *t, const struct sq_tps *tp)
+{
+	for (int i = 0; i < tp->nlayers; i++)
+		if (!has_level(t, tp->layer_level[i]))
+			return false;
+	return true;
+}
+
 static bool explicit_req(const struct sq_ps *p)
 {
 	return p->tas && p->tas->has_req;
@@ -234,7 +256,8 @@ bool sq_tas_check_flavor(struct sl_sched *s, int cq, int fl, const struct sq_ps 
 		else if (t->nlevels == 0 ||
 			 ((p->tas->mode == SL_TOPO_REQUIRED || p->tas->mode == SL_TOPO_PREFERRED) &&
 			  !has_level(t, p->tas->level)) ||
-			 (p->tas->slice_level && !has_level(t, p->tas->slice_level)))
+			 (p->tas->slice_level && !has_level(t, p->tas->slice_level)) ||
+			 !layers_known(t, p->tas))
 			m = "Flavor \"%s\" does not contain the requested level";
 	} else if (ti >= 0) {
 		m = "Flavor \"%s\" supports only TopologyAwareScheduling";

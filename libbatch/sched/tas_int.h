@@ -87,6 +87,9 @@ struct sq_tps {
 	enum sl_sched_topo_mode mode;
 	char *level, *slice_level, *group;
 	int32_t slice_size;
+	int nlayers;             /* inner slice layers */
+	char **layer_level;
+	int32_t *layer_size;
 	int topo;                /* assignment: tas_topo index, -1 none */
 	uint64_t gen;
 	int ndom;

@@ -21,6 +21,12 @@ struct pctx {
 	bool empty, required, unconstrained, lfc;
 	int req_lvl, slice_lvl;
 	int32_t slice_size, count, lcount;
+	/* multi-layer slices (buildSliceSizeAtLevel): pods go in multiples of
+	 * size_at[l] at level l; the constraints, outermost first */
+	int32_t size_at[17];
+	bool multi;
+	int nc, clvl[17];
+	int32_t csize[17];
 	/* exclusion stats (Kueue's tasExclusionStats) */
 	int total, nsel;
 	int ntaint;
@@ -206,16 +212,19 @@ static void fill_counts(struct pctx *c)
 			struct tas_dom *d = &t->dom[t->lvl[lv][k]];
 			if (d->nkids > 0) {
 				int32_t pods = 0, slices = 0, leader = 0;
-				int32_t mpd = INT32_MAX, msd = INT32_MAX;
+				int32_t mpd = INT32_MAX, msd = INT32_MAX, in = c->size_at[lv + 1];
 				bool contrib = false;
 				for (int j = 0; j < d->nkids; j++) {
 					const struct tas_dom *e = &t->dom[d->kids[j]];
-					pods += e->pod;
+					/* a child gives whole inner slices only */
+					int32_t cp = in ? e->pod / in * in : e->pod;
+					int32_t cpl = in ? e->pod_l / in * in : e->pod_l;
+					pods += cp;
 					slices += e->slice;
 					if (!c->l || e->leader > 0) {
 						contrib = true;
-						if (e->pod - e->pod_l < mpd)
-							mpd = e->pod - e->pod_l;
+						if (cp - cpl < mpd)
+							mpd = cp - cpl;
 						if (e->slice - e->slice_l < msd)
 							msd = e->slice - e->slice_l;
 					}
@@ -236,13 +245,9 @@ static void fill_counts(struct pctx *c)
 	}
 }
 
-static char *not_fit(struct pctx *c, int32_t fit, int32_t total)
+/* m, then ". Total nodes: N; excluded: ..." when nodes were left out. */
+static char *with_stats(struct pctx *c, char *m)
 {
-	const char *unit = c->slice_size == 1 ? "pod" : "slice";
-	char *m = fit == 0 ? sl_xasprintf("topology \"%s\" doesn't allow to fit any of %d %s(s)",
-					  c->t->name, (int)total, unit)
-			   : sl_xasprintf("topology \"%s\" allows to fit only %d out of %d %s(s)",
-					  c->t->name, (int)fit, (int)total, unit);
 	int nr = (c->nsel > 0) + c->ntaint;
 	for (int r = 0; r < c->x->nres; r++)
 		nr += c->rexcl[r] > 0;
@@ -274,6 +279,56 @@ static char *not_fit(struct pctx *c, int32_t fit, int32_t total)
 	}
 	free(v);
 	return out;
+}
+
+static char *not_fit(struct pctx *c, int32_t fit, int32_t total)
+{
+	const char *unit = c->slice_size == 1 ? "pod" : "slice";
+	return with_stats(c, fit == 0 ? sl_xasprintf("topology \"%s\" doesn't allow to fit any of %d "
+						     "%s(s)", c->t->name, (int)total, unit)
+				      : sl_xasprintf("topology \"%s\" allows to fit only %d out of %d "
+						     "%s(s)", c->t->name, (int)fit, (int)total, unit));
+}
+
+static int32_t slices_below(const struct pctx *c, int dom, int lv, int target, int32_t size)
+{
+	const struct tas_dom *d = &c->t->dom[dom];
+	if (lv == target)
+		return d->pod / size;
+	int32_t n = 0;
+	for (int i = 0; i < d->nkids; i++)
+		n += slices_below(c, d->kids[i], lv + 1, target, size);
+	return n;
+}
+
+/* multiLayerNotFitMessage: what fits of each layer in the level's domain
+ * with the most slices (ties: the smaller id). */
+static char *multi_not_fit(struct pctx *c, int lvl)
+{
+	const struct tas_topo *t = c->t;
+	char *m = sl_xasprintf("topology \"%s\" doesn't allow to fit", t->name);
+	int best = -1;
+	for (int i = 0; i < t->nlvl[lvl]; i++) {
+		int d = t->lvl[lvl][i];
+		if (best < 0 || t->dom[d].slice > t->dom[best].slice ||
+		    (t->dom[d].slice == t->dom[best].slice && strcmp(t->dom[d].id, t->dom[best].id) < 0))
+			best = d;
+	}
+	if (best < 0)
+		return m;
+	for (int k = 0; k < c->nc; k++) {
+		char *n = sl_xasprintf("%s; %d/%d slice(s) fit on level %s", m,
+				       (int)slices_below(c, best, lvl, c->clvl[k], c->csize[k]),
+				       (int)(c->count / c->csize[k]), t->levels[c->clvl[k]]);
+		free(m);
+		m = n;
+	}
+	return with_stats(c, m);
+}
+
+static char *no_fit(struct pctx *c, int lvl, int32_t fit, int32_t total)
+{
+	return c->multi ? multi_not_fit(c, lvl) : not_fit(c, fit, total);
 }
 
 /* findBestFitDomainBy over slices (or pods): the first domain with the
@@ -383,7 +438,7 @@ static bool to_minimum(struct pctx *c, int *v, int n, int32_t count, int32_t lc,
 
 /* Several domains at the top level when none holds everything
  * (preferred, unconstrained): leaders first, then by worker capacity. */
-static char *spread(struct pctx *c, int *v, int n, int32_t sc, struct dl *out)
+static char *spread(struct pctx *c, int lvl, int *v, int n, int32_t sc, struct dl *out)
 {
 	struct tas_topo *t = c->t;
 	int32_t rs = sc, rl = c->lcount;
@@ -399,7 +454,7 @@ static char *spread(struct pctx *c, int *v, int n, int32_t sc, struct dl *out)
 		rs -= t->dom[dom].slice_l;
 	}
 	if (rl > 0)
-		return not_fit(c, c->lcount - rl, sc);
+		return no_fit(c, lvl, c->lcount - rl, sc);
 	dsort(c, v + i, n - i, cmp_plain);
 	for (int j = i; rs > 0 && j < n; j++) {
 		int dom = v[j];
@@ -408,7 +463,7 @@ static char *spread(struct pctx *c, int *v, int n, int32_t sc, struct dl *out)
 		dl_push(out, dom);
 		rs -= t->dom[dom].slice;
 	}
-	return rs > 0 ? not_fit(c, sc - rs, sc) : NULL;
+	return rs > 0 ? no_fit(c, lvl, sc - rs, sc) : NULL;
 }
 
 /* findLevelWithFitDomains. */
@@ -438,17 +493,17 @@ static char *fit_level(struct pctx *c, int lvl, int *fit_lvl, struct dl *out)
 			}
 		}
 		if (c->required) {
-			why = not_fit(c, t->dom[v[n - 1]].pod, sc);
+			why = no_fit(c, lvl, t->dom[v[n - 1]].pod, sc);
 			goto out;
 		}
 	}
 	if (t->dom[top].slice_l < sc || t->dom[top].leader < c->lcount) {
 		if (c->required)
-			why = not_fit(c, t->dom[top].slice, sc);
+			why = no_fit(c, lvl, t->dom[top].slice, sc);
 		else if (lvl > 0 && !c->unconstrained)
 			why = fit_level(c, lvl - 1, fit_lvl, out);
 		else
-			why = spread(c, v, n, sc, out);
+			why = spread(c, lvl, v, n, sc, out);
 		goto out;
 	}
 	dl_push(out, top);
@@ -477,6 +532,42 @@ int tas_level_index(const struct tas_topo *t, const char *label)
 			return i;
 	}
 	return -1;
+}
+
+/* buildSliceSizeAtLevel: each inner layer below the one before, its size
+ * dividing the one before; the levels in between take its size too. */
+static char *layers(struct pctx *c, const struct sq_tps *tp)
+{
+	const struct tas_topo *t = c->t;
+	int prev_lvl = c->slice_lvl;
+	int32_t prev = c->slice_size;
+	memset(c->size_at, 0, sizeof(c->size_at));
+	c->nc = 0;
+	c->multi = tp && tp->has_req && tp->nlayers > 0;
+	if (!c->multi)
+		return NULL;
+	c->clvl[0] = c->slice_lvl;
+	c->csize[c->nc++] = c->slice_size;
+	for (int i = 0; i < tp->nlayers && c->nc < 16; i++) {
+		int li = tas_level_index(t, tp->layer_level[i]);
+		int32_t sz = tp->layer_size[i];
+		if (li < 0)
+			return sl_xasprintf("no requested topology level for additional slice layer: %s",
+					    tp->layer_level[i]);
+		if (li <= prev_lvl)
+			return sl_xasprintf("additional slice layer topology %s must be at a lower level "
+					    "than %s", tp->layer_level[i], t->levels[prev_lvl]);
+		if (sz <= 0 || prev % sz != 0)
+			return sl_xasprintf("additional slice layer size %d must evenly divide parent "
+					    "layer size %d", (int)sz, (int)prev);
+		for (int l = prev_lvl + 1; l <= li; l++)
+			c->size_at[l] = sz;
+		c->clvl[c->nc] = li;
+		c->csize[c->nc++] = sz;
+		prev = sz;
+		prev_lvl = li;
+	}
+	return NULL;
 }
 
 /* The request's level, slice level and mode (levelKey,
@@ -512,7 +603,7 @@ static char *setup(struct pctx *c)
 		return sl_xasprintf("no requested topology level for slices: %s", sk);
 	if (c->req_lvl > c->slice_lvl)
 		return sl_xasprintf("podset slice topology %s is above the podset topology %s", sk, key);
-	return NULL;
+	return layers(c, tp);
 }
 
 static void descend(struct pctx *c, int fit_lvl, struct dl *cur)
@@ -534,12 +625,19 @@ static void descend(struct pctx *c, int fit_lvl, struct dl *cur)
 	}
 	for (; lv < t->nlevels - 1; lv++) {
 		struct dl next = {0};
+		/* below the outer slice level: single pods, or an inner layer's slices */
+		int32_t ss = c->size_at[lv + 1] ? c->size_at[lv + 1] : 1;
 		for (int i = 0; i < nx.n; i++) {
 			struct tas_dom *d = &t->dom[nx.v[i]];
 			int *k = sl_xmalloc((size_t)d->nkids * sizeof(int) + sizeof(int));
 			memcpy(k, d->kids, (size_t)d->nkids * sizeof(int));
 			dsort(c, k, d->nkids, cmp_plain);
-			to_minimum(c, k, d->nkids, d->pod, d->leader, 1, false, &next);
+			for (int j = 0; ss > 1 && j < d->nkids; j++) {
+				struct tas_dom *e = &t->dom[k[j]];
+				e->slice = e->pod / ss;
+				e->slice_l = e->pod_l / ss;
+			}
+			to_minimum(c, k, d->nkids, d->pod, d->leader, ss, ss > 1, &next);
 			free(k);
 		}
 		free(nx.v);

@@ -156,7 +156,7 @@ static void gen(struct sl_sched *s)
 	for (size_t c = 0; c < NCLS; c++) {
 		per += (size_t)cls[c].count;
 		treq[c] = (struct sl_sched_topo_req){cls[c].mode, cls[c].slice ? NULL : RACK_LABEL,
-						     cls[c].slice ? RACK_LABEL : NULL, cls[c].slice, NULL};
+						     cls[c].slice ? RACK_LABEL : NULL, cls[c].slice, NULL, 0, NULL};
 		creq[c] = (struct sl_sched_req){"cpu", cls[c].cpu_milli};
 	}
 	nw = per * NCQ;

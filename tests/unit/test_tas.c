@@ -30,7 +30,7 @@ static const struct sl_sched_node nodes[] = {
 	{"b1", 2, l_b1, 0, NULL, 2, four, 0, NULL, 0},
 };
 
-static const struct sl_sched_topo_req rack = {SL_TOPO_REQUIRED, "rack", NULL, 0, NULL};
+static const struct sl_sched_topo_req rack = {SL_TOPO_REQUIRED, "rack", NULL, 0, NULL, 0, NULL};
 
 static void add(struct sl_sched *s, uint64_t id, int32_t count)
 {
@@ -172,7 +172,7 @@ static void test_level_not_in_topology(void **state)
 	struct sl_sched *s = engine();
 	struct sl_sched_decisions d = {0};
 	struct sl_sched_pending p;
-	static const struct sl_sched_topo_req zone = {SL_TOPO_REQUIRED, "zone", NULL, 0, NULL};
+	static const struct sl_sched_topo_req zone = {SL_TOPO_REQUIRED, "zone", NULL, 0, NULL, 0, NULL};
 	struct sl_sched_podset ps = {.name = "main", .count = 1, .nreq = 1, .req = &tl_cpu1,
 				     .topology = &zone};
 	tl_add_ps(s, 1, "ns", "q", 0, 0, 1, &ps);

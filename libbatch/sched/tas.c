@@ -245,6 +245,38 @@ static void build_tree(struct sq_tas *x, struct tas_topo *t, const struct sl_kq_
 	free(vals);
 }
 
+/* The model's `nodes:` as the engine's node inventory. */
+static void nodes_from_model(struct sq_tas *x, const struct sl_kueue *k)
+{
+	struct sl_sched_node *v = sl_xcalloc(k->nnodes + 1, sizeof(*v));
+	for (size_t i = 0; i < k->nnodes; i++) {
+		const struct sl_kq_node *n = &k->nodes[i];
+		struct sl_sched_label *l = sl_xcalloc(n->nlabels + 1, sizeof(*l));
+		struct sl_sched_taint *tt = sl_xcalloc(n->ntaints + 1, sizeof(*tt));
+		struct sl_sched_req *a = sl_xcalloc(n->nalloc + n->nusage + 1, sizeof(*a));
+		for (size_t j = 0; j < n->nlabels; j++)
+			l[j] = (struct sl_sched_label){n->labels[j].key, n->labels[j].value};
+		for (size_t j = 0; j < n->ntaints; j++)
+			tt[j] = (struct sl_sched_taint){n->taints[j].key, n->taints[j].value,
+							n->taints[j].effect};
+		for (size_t j = 0; j < n->nalloc; j++)
+			a[j] = (struct sl_sched_req){n->alloc[j].resource, n->alloc[j].milli};
+		for (size_t j = 0; j < n->nusage; j++)
+			a[n->nalloc + j] = (struct sl_sched_req){n->usage[j].resource,
+								 n->usage[j].milli};
+		v[i] = (struct sl_sched_node){n->name, n->nlabels, l, n->ntaints, tt,
+					      n->nalloc, a, n->nusage, a + n->nalloc,
+					      n->unavailable};
+	}
+	set_nodes(x, v, k->nnodes);
+	for (size_t i = 0; i < k->nnodes; i++) {
+		free((void *)v[i].labels);
+		free((void *)v[i].taints);
+		free((void *)v[i].alloc);
+	}
+	free(v);
+}
+
 /* The model's Topology objects and TAS flavors; the inventory from the
  * model when it has a `nodes:` list, else the one fed before. */
 void sq_tas_build(struct sl_sched *s, const struct sl_kueue *k)
@@ -255,33 +287,7 @@ void sq_tas_build(struct sl_sched *s, const struct sl_kueue *k)
 	free_topos(x);
 	x->gen++;
 	if (k->has_nodes) {
-		struct sl_sched_node *v = sl_xcalloc(k->nnodes + 1, sizeof(*v));
-		for (size_t i = 0; i < k->nnodes; i++) {
-			const struct sl_kq_node *n = &k->nodes[i];
-			struct sl_sched_label *l = sl_xcalloc(n->nlabels + 1, sizeof(*l));
-			struct sl_sched_taint *tt = sl_xcalloc(n->ntaints + 1, sizeof(*tt));
-			struct sl_sched_req *a = sl_xcalloc(n->nalloc + n->nusage + 1, sizeof(*a));
-			for (size_t j = 0; j < n->nlabels; j++)
-				l[j] = (struct sl_sched_label){n->labels[j].key, n->labels[j].value};
-			for (size_t j = 0; j < n->ntaints; j++)
-				tt[j] = (struct sl_sched_taint){n->taints[j].key, n->taints[j].value,
-								n->taints[j].effect};
-			for (size_t j = 0; j < n->nalloc; j++)
-				a[j] = (struct sl_sched_req){n->alloc[j].resource, n->alloc[j].milli};
-			for (size_t j = 0; j < n->nusage; j++)
-				a[n->nalloc + j] = (struct sl_sched_req){n->usage[j].resource,
-									 n->usage[j].milli};
-			v[i] = (struct sl_sched_node){n->name, n->nlabels, l, n->ntaints, tt,
-						      n->nalloc, a, n->nusage, a + n->nalloc,
-						      n->unavailable};
-		}
-		set_nodes(x, v, k->nnodes);
-		for (size_t i = 0; i < k->nnodes; i++) {
-			free((void *)v[i].labels);
-			free((void *)v[i].taints);
-			free((void *)v[i].alloc);
-		}
-		free(v);
+		nodes_from_model(x, k);
 	} else {
 		/* the same nodes: the caller charges every admitted workload again */
 		for (int i = 0; i < x->nnode; i++) {

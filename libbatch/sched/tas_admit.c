@@ -329,6 +329,51 @@ static bool same_group(const struct sq_wl *w, int a, int b, const int *topo)
 	return topo[a] == topo[b] && x && y && x->group && y->group && strcmp(x->group, y->group) == 0;
 }
 
+/* One group on topology ti: workers m[0] (and a leader m[1], the one of
+ * fewer pods); their pods are assumed for the groups after. -1, or the
+ * workers' pod set with Kueue's reason in *msg. */
+static int place_group(struct sl_sched *s, struct sq_wl *w, const int m[2], int ti,
+		       const int32_t *counts, bool empty, bool keep, struct touched *tc, char **msg)
+{
+	struct sq_tas *x = s->tas;
+	struct tas_req rq[2];
+	int64_t *per[2] = {NULL, NULL};
+	for (int k = 0; k < 2 && m[k] >= 0; k++) {
+		const struct sq_ps *p = &w->ps[m[k]];
+		per[k] = sl_xcalloc((size_t)x->nres + 1, sizeof(int64_t));
+		per_pod(s, p, per[k]);
+		rq[k] = (struct tas_req){.ps = p, .tp = p->tas, .per = per[k],
+					 .count = counts ? counts[m[k]] : p->count,
+					 .flv = &s->flv[x->t[ti].flv].f,
+					 .implied = !explicit_req(p)};
+	}
+	int wk = 0;
+	if (m[1] >= 0 && rq[1].count > rq[0].count)
+		wk = 1;
+	struct tas_pick pick;
+	char *why = tas_place(x, &x->t[ti], &rq[wk], m[1] >= 0 ? &rq[1 - wk] : NULL,
+			      empty, &pick);
+	int fail = -1;
+	if (why) {
+		*msg = why;
+		fail = m[wk];
+	} else {
+		assume(s, tc, ti, rq[wk].ps, pick.leaf, pick.cnt, pick.n);
+		if (keep)
+			record(s, &w->ps[m[wk]], ti, pick.leaf, pick.cnt, pick.n);
+		if (m[1] >= 0) {
+			assume(s, tc, ti, rq[1 - wk].ps, pick.lleaf, pick.lcnt, pick.nlead);
+			if (keep)
+				record(s, &w->ps[m[1 - wk]], ti, pick.lleaf, pick.lcnt,
+				       pick.nlead);
+		}
+	}
+	tas_pick_free(&pick);
+	free(per[0]);
+	free(per[1]);
+	return fail;
+}
+
 /* FindTopologyAssignmentsForWorkload: every TAS pod set (a group's
  * leader with its workers), earlier ones' pods assumed for later ones.
  * Returns -1, or the pod set that failed with Kueue's reason in *msg. */
@@ -352,41 +397,9 @@ static int place_all(struct sl_sched *s, struct sq_wl *w, int cq, const struct s
 		for (int j = i + 1; j < n && m[1] < 0; j++)
 			if (!done[j] && same_group(w, i, j, topo))
 				m[1] = j;
-		struct tas_req rq[2];
-		int64_t *per[2] = {NULL, NULL};
-		for (int k = 0; k < 2 && m[k] >= 0; k++) {
-			const struct sq_ps *p = &w->ps[m[k]];
+		for (int k = 0; k < 2 && m[k] >= 0; k++)
 			done[m[k]] = true;
-			per[k] = sl_xcalloc((size_t)x->nres + 1, sizeof(int64_t));
-			per_pod(s, p, per[k]);
-			rq[k] = (struct tas_req){.ps = p, .tp = p->tas, .per = per[k],
-						 .count = counts ? counts[m[k]] : p->count,
-						 .flv = &s->flv[x->t[topo[i]].flv].f,
-						 .implied = !explicit_req(p)};
-		}
-		int wk = 0;
-		if (m[1] >= 0 && rq[1].count > rq[0].count)
-			wk = 1;
-		struct tas_pick pick;
-		char *why = tas_place(x, &x->t[topo[i]], &rq[wk], m[1] >= 0 ? &rq[1 - wk] : NULL,
-				      empty, &pick);
-		if (why) {
-			*msg = why;
-			fail = m[wk];
-		} else {
-			assume(s, &tc, topo[i], rq[wk].ps, pick.leaf, pick.cnt, pick.n);
-			if (keep)
-				record(s, &w->ps[m[wk]], topo[i], pick.leaf, pick.cnt, pick.n);
-			if (m[1] >= 0) {
-				assume(s, &tc, topo[i], rq[1 - wk].ps, pick.lleaf, pick.lcnt, pick.nlead);
-				if (keep)
-					record(s, &w->ps[m[1 - wk]], topo[i], pick.lleaf, pick.lcnt,
-					       pick.nlead);
-			}
-		}
-		tas_pick_free(&pick);
-		free(per[0]);
-		free(per[1]);
+		fail = place_group(s, w, m, topo[i], counts, empty, keep, &tc, msg);
 	}
 	for (size_t i = 0; i < tc.n; i += 2)
 		memset(tas_assumed(x, &x->t[tc.v[i]], &x->t[tc.v[i]].leaf[tc.v[i + 1]]), 0,

@@ -320,7 +320,7 @@ static int feed(struct sl_sim *m, struct sl_err *err)
 			struct sl_sched_assignment a = {w->admit_cq, w->nadmit, w->admit};
 			r = sl_sched_admitted_partial(m->s, w->w.id, &a, w->admit_counts, err);
 		}
-		if (!r && w->admit_cq && (w->admit_topo || w->nps_topo))
+		if (!r && w->admit_cq)
 			r = sim_feed_topology(m, w, err);
 		if (r) {
 			sl_err_prefix(err, "%s: workloads[%zu]", m->docs->file, i);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim_int.h"
+#include "kueue.h"
 #include "buf.h"
 #include "xalloc.h"
 #include "yaml.h"
@@ -200,7 +201,75 @@ static int feed_one(struct sl_sim *m, struct sim_wl *w, const char *psname,
 	return r;
 }
 
-/* admitted.topology.<ps> or admitted.flavors.<ps>.topology */
+static const char *node_label(const struct sl_kq_node *n, const char *key)
+{
+	for (size_t i = 0; i < n->nlabels; i++)
+		if (strcmp(n->labels[i].key, key) == 0)
+			return n->labels[i].value;
+	return NULL;
+}
+
+/* The one node of flavor f's topology, or NULL when there are none or
+ * several. */
+static const struct sl_kq_node *only_node(const struct sl_kueue *k, const struct sl_kq_flavor *f,
+					  const struct sl_kq_topology *t)
+{
+	const struct sl_kq_node *one = NULL;
+	for (size_t i = 0; i < k->nnodes; i++) {
+		const struct sl_kq_node *n = &k->nodes[i];
+		bool ok = !n->unavailable;
+		for (size_t j = 0; ok && j < f->nlabels; j++)
+			ok = node_label(n, f->labels[j].key) &&
+			     strcmp(node_label(n, f->labels[j].key), f->labels[j].value) == 0;
+		for (size_t j = 0; ok && j < t->nlevels; j++)
+			ok = node_label(n, t->levels[j]) != NULL;
+		if (ok && one)
+			return NULL;
+		if (ok)
+			one = n;
+	}
+	return one;
+}
+
+/* A pre-admitted pod set on a TAS flavor without a stated placement: its
+ * pods are on the flavor's only node, when it has one (the format's
+ * README); else nothing is charged. */
+static int feed_default(struct sl_sim *m, struct sim_wl *w, size_t k, struct sl_err *err)
+{
+	const char *flavor = NULL;
+	for (size_t j = 0; j < w->nadmit && !flavor; j++)
+		if (strcmp(w->admit[j].podset, w->ps[k].name) == 0)
+			flavor = w->admit[j].flavor;
+	const struct sl_kq_flavor *f = flavor ? sl_kueue_find_flavor(m->k, flavor) : NULL;
+	const struct sl_kq_topology *t = f ? sl_kueue_find_topology(m->k, f->topology) : NULL;
+	const struct sl_kq_node *n = t && t->nlevels ? only_node(m->k, f, t) : NULL;
+	if (!n)
+		return 0;
+	size_t l0 = strcmp(t->levels[t->nlevels - 1], "kubernetes.io/hostname") == 0 ? t->nlevels - 1 : 0;
+	const char *vals[17];
+	for (size_t j = l0; j < t->nlevels && j - l0 < 16; j++)
+		vals[j - l0] = node_label(n, t->levels[j]);
+	int32_t cnt = w->admit_counts ? w->admit_counts[k] : w->ps[k].count;
+	if (cnt <= 0)
+		return 0;
+	struct sl_sched_topo_domain d = {vals, cnt};
+	struct sl_sched_topo tp = {flavor, t->nlevels - l0, (const char *const *)t->levels + l0, 1, &d};
+	return sl_sched_admitted_topology(m->s, w->w.id, k, &tp, err);
+}
+
+static bool stated(const struct sim_wl *w, const char *ps)
+{
+	for (size_t i = 0; w->admit_topo && w->admit_topo->type == SL_Y_MAP && i < w->admit_topo->n; i++)
+		if (strcmp(w->admit_topo->keys[i], ps) == 0)
+			return true;
+	for (size_t i = 0; i < w->nps_topo; i++)
+		if (strcmp(w->ps_topo_name[i], ps) == 0)
+			return true;
+	return false;
+}
+
+/* admitted.topology.<ps> or admitted.flavors.<ps>.topology; else the
+ * flavor's only node */
 int sim_feed_topology(struct sl_sim *m, struct sim_wl *w, struct sl_err *err)
 {
 	const struct sl_ynode *a = w->admit_topo;
@@ -211,6 +280,9 @@ int sim_feed_topology(struct sl_sim *m, struct sim_wl *w, struct sl_err *err)
 		r = feed_one(m, w, a->keys[i], a->vals[i], err);
 	for (size_t i = 0; i < w->nps_topo && !r; i++)
 		r = feed_one(m, w, w->ps_topo_name[i], w->ps_topo[i], err);
+	for (size_t k = 0; k < w->w.npodsets && !r; k++)
+		if (!stated(w, w->ps[k].name))
+			r = feed_default(m, w, k, err);
 	return r;
 }
 
@@ -272,19 +344,35 @@ void sim_tas_json(struct sl_sim *m, const struct sim_wl *w, const char *ps, stru
 	sl_buf_addstr(b, "]}");
 }
 
+static int cmp_dom(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* "[levels] v,v=N ..." with the domains sorted: their order is not
+ * significant (the format's README), only values and counts. */
 static char *topo_str(const struct sl_sched_topo *t)
 {
 	struct sl_buf *b = sl_buf_new(SIM_BUF_CAP);
+	char **d = sl_xcalloc(t->ndomains + 1, sizeof(char *));
+	for (size_t j = 0; j < t->ndomains; j++) {
+		struct sl_buf *e = sl_buf_new(SIM_BUF_CAP);
+		for (size_t k = 0; k < t->nlevels; k++)
+			sl_buf_addf(e, "%s%s", k ? "," : "", t->domains[j].values[k]);
+		sl_buf_addf(e, "=%d", (int)t->domains[j].count);
+		d[j] = sl_buf_steal(e);
+		sl_buf_free(e);
+	}
+	qsort(d, t->ndomains, sizeof(char *), cmp_dom);
 	sl_buf_addc(b, '[');
 	for (size_t j = 0; j < t->nlevels; j++)
 		sl_buf_addf(b, "%s%s", j ? " " : "", t->levels[j]);
 	sl_buf_addstr(b, "]");
 	for (size_t j = 0; j < t->ndomains; j++) {
-		sl_buf_addc(b, ' ');
-		for (size_t k = 0; k < t->nlevels; k++)
-			sl_buf_addf(b, "%s%s", k ? "," : "", t->domains[j].values[k]);
-		sl_buf_addf(b, "=%d", (int)t->domains[j].count);
+		sl_buf_addf(b, " %s", d[j]);
+		free(d[j]);
 	}
+	free(d);
 	char *s = sl_buf_steal(b);
 	sl_buf_free(b);
 	return s;

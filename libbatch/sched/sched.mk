@@ -272,6 +272,7 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-partially-empty-unconstrained.yaml \
 	tests/scenarios/tas-plain-skips-tas-flavor.yaml \
 	tests/scenarios/tas-podset-of-size-zero.yaml \
+	tests/scenarios/tas-preadmitted-on-the-only-node.yaml \
 	tests/scenarios/tas-preempt-fragmented-capacity.yaml \
 	tests/scenarios/tas-preempt-mid-priority-survives.yaml \
 	tests/scenarios/tas-preempt-only-low-priority.yaml \

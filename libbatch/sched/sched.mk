@@ -263,6 +263,7 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-mixed-podsets.yaml \
 	tests/scenarios/tas-next-to-admitted-multiple-resources.yaml \
 	tests/scenarios/tas-no-fit-node-capacity.yaml \
+	tests/scenarios/tas-node-full-of-non-tas-pods.yaml \
 	tests/scenarios/tas-node-used-by-non-tas-pod.yaml \
 	tests/scenarios/tas-node-used-by-tas-workload.yaml \
 	tests/scenarios/tas-overlapping-flavors-share-nodes.yaml \
@@ -280,11 +281,13 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-required-gets-scheduled.yaml \
 	tests/scenarios/tas-required-level-missing.yaml \
 	tests/scenarios/tas-required-skips-non-tas-flavor.yaml \
+	tests/scenarios/tas-sibling-flavors-no-self-overlap.yaml \
 	tests/scenarios/tas-tainted-node-flavor-toleration.yaml \
 	tests/scenarios/tas-tainted-node-untolerated.yaml \
 	tests/scenarios/tas-two-podsets-host-and-preferred.yaml \
 	tests/scenarios/tas-two-podsets-required-rack.yaml \
 	tests/scenarios/tas-two-podsets-worker-too-big.yaml \
+	tests/scenarios/tas-zero-request-resource-not-in-cq.yaml \
 	tests/scenarios/tas-zero-request.yaml
 
 TESTS += tests/scenarios/run.sh

@@ -261,6 +261,8 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-kc-unconstrained-a-single-pod-fits-into-each-host-leastfreecapacity-taspr.yaml \
 	tests/scenarios/tas-level-only-in-second-flavor.yaml \
 	tests/scenarios/tas-mixed-podsets.yaml \
+	tests/scenarios/tas-multi-layer-block-rack-host.yaml \
+	tests/scenarios/tas-multi-layer-host-rounding-no-fit.yaml \
 	tests/scenarios/tas-next-to-admitted-multiple-resources.yaml \
 	tests/scenarios/tas-no-fit-node-capacity.yaml \
 	tests/scenarios/tas-node-full-of-non-tas-pods.yaml \

@@ -279,6 +279,7 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-preempt-fragmented-capacity.yaml \
 	tests/scenarios/tas-preempt-mid-priority-survives.yaml \
 	tests/scenarios/tas-preempt-only-low-priority.yaml \
+	tests/scenarios/tas-preempt-pods-pressure.yaml \
 	tests/scenarios/tas-preempt-sibling-flavor-usage.yaml \
 	tests/scenarios/tas-required-gets-scheduled.yaml \
 	tests/scenarios/tas-required-level-missing.yaml \

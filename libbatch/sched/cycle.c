@@ -151,6 +151,8 @@ static void assign(struct sl_sched *s, struct entry *e)
 		sq_tas_nominate(s, w, e->cq, &e->a, NULL);
 	if (e->a.rep == SQ_A_PREEMPT)
 		sq_tas_targets(s, w, e->cq, &e->a, &e->need, &e->t);
+	if (s->tas_on)
+		sq_tas_preempt_placement(s, w, e->cq, &e->a, &e->t);
 	if (!w->partial || e->a.rep == SQ_A_FIT || e->t.n > 0)
 		return;
 	e->partial = sq_partial_search(s, w, e->cq, &e->a, &e->t, &e->cnt, &e->capcnt);
@@ -220,7 +222,8 @@ static bool entry_fits(struct cyc *c, struct entry *e)
 	for (size_t i = 0; i < e->t.n; i++)
 		if (!is_victim(c, e->t.v[i].wl))
 			sq_wl_charge(s, e->t.v[i].wl, -1);
-	bool ok = sq_fits_with(s, e->cq, e->a.use_fr, e->a.use_q, e->a.nuse, true);
+	bool ok = sq_fits_with(s, e->cq, e->a.use_fr, e->a.use_q, e->a.nuse, true) &&
+		  (!s->tas_on || sq_tas_fits_now(s, e->w));
 	for (size_t i = e->t.n; i-- > 0;)
 		if (!is_victim(c, e->t.v[i].wl))
 			sq_wl_charge(s, e->t.v[i].wl, +1);
@@ -342,6 +345,7 @@ static void process_preempt(struct cyc *c, struct entry *e)
 	issue_preemptions(c, e);
 	for (int i = 0; i < e->a.nuse; i++)
 		temp_add(c, s->cq[e->cq].node, e->a.use_fr[i], e->a.use_q[i]);
+	sq_tas_reserve(s, w);
 	sq_status_assign(w, SL_SCHED_WAIT_PREEMPTION, "WaitingForPreemptedWorkloads", &e->a,
 			 e->t.n);
 	s->cq[e->cq].sticky = w;
@@ -368,15 +372,17 @@ static void process(struct cyc *c, struct entry *e)
 	if (e->a.rep == SQ_A_PREEMPT && e->t.n == 0) {
 		sq_status_assign(w, SL_SCHED_WAIT_QUOTA, "WaitingForQuota", &e->a, SIZE_MAX);
 		e->rq = RQ_GENERIC;
-		if (s->cq[e->cq].reclaim != SL_KP_ANY)
+		if (s->cq[e->cq].reclaim != SL_KP_ANY) {
 			reserve(c, e);
+			sq_tas_reserve(s, w);
+		}
 		return;
 	}
 	if (e->a.rep == SQ_A_PREEMPT) {
 		process_preempt(c, e);
 		return;
 	}
-	if (!entry_fits(c, e) || !sq_tas_fits_now(s, w)) {
+	if (!entry_fits(c, e)) {
 		skip(e, "Workload no longer fits after processing another workload");
 		return;
 	}
@@ -499,6 +505,8 @@ int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions
 		nominate(&c, &c.e[i]);
 	run_entries(&c);
 	temp_undo(&c);
+	if (s->tas_on)
+		sq_tas_unreserve(s);
 	for (size_t i = 0; i < c.ne; i++)
 		requeue(&c, &c.e[i]);
 	return c.changed;

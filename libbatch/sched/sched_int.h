@@ -556,6 +556,12 @@ const char *sq_tas_msg(const struct sl_sched *s, int i);
  * preemption's fit test also places them (Kueue's workloadFits). */
 void sq_tas_targets(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
 		    struct sq_needbuf *need, struct sq_targets *t);
+/* A preempting workload's placement (targets gone, or empty nodes without
+ * targets), reserved for the rest of the cycle; released at its end. */
+void sq_tas_preempt_placement(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
+			      const struct sq_targets *t);
+void sq_tas_reserve(struct sl_sched *s, struct sq_wl *w);
+void sq_tas_unreserve(struct sl_sched *s);
 /* true when no preemptor is being searched for, or its pods fit the nodes */
 bool sq_tas_preemptor_fits(struct sl_sched *s);
 /* w holds a topology assignment (its release frees node capacity). */

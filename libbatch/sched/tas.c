@@ -106,6 +106,7 @@ void sq_tas_free(struct sl_sched *s)
 		free(x->msg[i]);
 	free(x->msg);
 	free(x->outd);
+	free(x->resv);
 	free(x);
 	s->tas = NULL;
 }

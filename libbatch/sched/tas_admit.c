@@ -591,3 +591,43 @@ int sl_sched_admitted_topology(struct sl_sched *s, uint64_t id, size_t podset,
 	free(cnt);
 	return 0;
 }
+
+/* updateAssignmentForTAS: a preempting workload's placement, on the nodes
+ * its targets leave, or on empty nodes when it has none; kept so that the
+ * cycle can reserve it (sq_tas_reserve). */
+void sq_tas_preempt_placement(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
+			      const struct sq_targets *t)
+{
+	char *m = NULL;
+	if (!s->tas_on || a->rep != SQ_A_PREEMPT)
+		return;
+	forget(w);
+	for (size_t i = 0; i < t->n; i++)
+		sq_wl_charge(s, t->v[i].wl, -1);
+	if (place_all(s, w, cq, a, a->counts, t->n == 0, true, &m) >= 0)
+		forget(w);
+	for (size_t i = t->n; i-- > 0;)
+		sq_wl_charge(s, t->v[i].wl, +1);
+	free(m);
+}
+
+/* The placement of a workload that waits for preemption holds its nodes
+ * until the end of the cycle: later heads cannot take them (netUsage). */
+void sq_tas_reserve(struct sl_sched *s, struct sq_wl *w)
+{
+	struct sq_tas *x = s->tas;
+	if (!s->tas_on || !sq_tas_holds(w))
+		return;
+	sq_tas_charge(s, w, +1);
+	x->resv = sl_xgrow(x->resv, &x->capresv, x->nresv + 1, sizeof(*x->resv));
+	x->resv[x->nresv++] = w;
+}
+
+void sq_tas_unreserve(struct sl_sched *s)
+{
+	struct sq_tas *x = s->tas;
+	for (size_t i = x ? x->nresv : 0; i-- > 0;)
+		sq_tas_charge(s, x->resv[i], -1);
+	if (x)
+		x->nresv = 0;
+}

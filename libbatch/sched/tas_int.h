@@ -74,6 +74,8 @@ struct sq_tas {
 	size_t nmsg, capmsg;
 	uint64_t gen;            /* bumps when the trees are rebuilt */
 	struct sl_sched_topo_domain *outd;   /* sl_sched_topology() result */
+	struct sq_wl **resv;     /* placements reserved for this cycle (sq_tas_reserve) */
+	size_t nresv, capresv;
 	struct sq_wl *pre;       /* preemptor being searched for (sq_tas_targets) */
 	int pre_cq;
 	const struct sq_assign *pre_a;

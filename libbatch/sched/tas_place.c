@@ -186,12 +186,13 @@ static void fill_leaf(struct pctx *c, struct tas_leaf *lf, int64_t *rem)
 	d->pod = count_in(c, c->w->per, rem, &lim);
 	if (d->pod == 0 && lim >= 0)
 		c->rexcl[lim]++;
+	d->pod_l = d->pod;   /* without a leader to place, the same count */
 	if (c->l && count_in(c, c->l->per, rem, &lim) > 0) {
 		d->leader = 1;
 		for (int r = 0; r < nres; r++)
 			rem[r] -= c->l->per[r];
+		d->pod_l = count_in(c, c->w->per, rem, &lim);
 	}
-	d->pod_l = count_in(c, c->w->per, rem, &lim);
 }
 
 /* fillInCountsHelper, bottom-up one level at a time. */

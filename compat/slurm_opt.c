@@ -217,8 +217,8 @@ static const struct {
 	{"switches", "Kueue TAS on the flavor's leaf switch level (the lowest above the hosts): "
 		     "`1` is required there, more switches or `@TIME` preferred (no waiting)"},
 	{"topology", "Sluice: Kueue TAS: `LEVEL` (required), `required:LEVEL`, "
-		     "`preferred:LEVEL` or `unconstrained`, then `,slice:LEVEL:SIZE`; a level is a "
-		     "node label or its last word (`rack`)"},
+		     "`preferred:LEVEL` or `unconstrained`, then `,slice:LEVEL:SIZE` (more slices: "
+		     "inner layers); a level is a node label or its last word (`rack`)"},
 	{"wait", "polls sluiced (2 s, backing off to 10 s), exits with the job's exit code"},
 	{"array", "not yet (job arrays)"},
 	{"container", "an OCI bundle run by slurmstepd: the Kubernetes executor runs "

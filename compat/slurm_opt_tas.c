@@ -53,8 +53,9 @@ int sl_sbopt_switches(void *c, const char *a, struct sl_err *e)
 int sl_sbopt_topology(void *c, const char *a, struct sl_err *e)
 {
 	struct sl_sched_topo_req t;
-	char buf[512];
-	int r = sl_sched_topo_parse(a, 0, 0, &t, buf, sizeof(buf), e);
+	struct sl_sched_topo_layer layers[4];  /* as many as the workload keeps */
+	char buf[256];
+	int r = sl_sched_topo_parse(a, 0, 0, &t, layers, 4, buf, sizeof(buf), e);
 
 	if (CTX(c)->spec->switches > 0)
 		return exclusive(c, e);

@@ -122,7 +122,7 @@ int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 					 .node_selector = nsel ? b->sel : NULL};
 	/* checked at submit: a record edited since is refused like a bad shape */
 	int tr = sl_sched_topo_parse(j->spec.topology, j->spec.switches, j->spec.wait4switch,
-				     &b->topo, b->topo_buf, sizeof(b->topo_buf), err);
+				     &b->topo, b->topo_layers, 4, b->topo_buf, sizeof(b->topo_buf), err);
 	if (tr < 0)
 		return tr;
 	if (tr == 0)

@@ -25,6 +25,7 @@ struct sl_job_wl {
 	struct sl_sched_podset ps;
 	struct sl_sched_wl wl;
 	struct sl_sched_topo_req topo; /* --topology / --switches; ps.topology points here */
+	struct sl_sched_topo_layer topo_layers[4];
 	char topo_buf[256];
 };
 

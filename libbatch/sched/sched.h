@@ -322,14 +322,16 @@ int sl_sched_admitted_topology_text(struct sl_sched *s, uint64_t id, const char 
 				    struct sl_err *err);
 
 /* A job's topology request in Slurm's spelling (tas_req.c):
- * spec "LEVEL | required:LEVEL | preferred:LEVEL | unconstrained" with an
- * optional ",slice:LEVEL:SIZE"; or switches > 0 (--switches=N[@wait]):
+ * spec "LEVEL | required:LEVEL | preferred:LEVEL | unconstrained" with
+ * optional ",slice:LEVEL:SIZE" items (the second and later are inner
+ * layers, into layers[0..maxl)); or switches > 0 (--switches=N[@wait]):
  * the leaf switch level (level NULL), required for one switch without a
  * wait, else preferred. Strings land in buf (cap bytes). 1: no request,
  * 0: *out filled, -SL_EINVAL "Invalid --topology specification". A LEVEL
  * is a node label, or its last word ("rack" for cloud.com/topology-rack). */
 int sl_sched_topo_parse(const char *spec, int switches, int64_t wait4switch,
-			struct sl_sched_topo_req *out, char *buf, size_t cap, struct sl_err *err);
+			struct sl_sched_topo_req *out, struct sl_sched_topo_layer *layers, size_t maxl,
+			char *buf, size_t cap, struct sl_err *err);
 
 /* Text for a preemption reason ("InClusterQueue", ...). */
 const char *sl_sched_preempt_reason_name(enum sl_sched_preempt_reason r);

@@ -1,7 +1,8 @@
 /* tas_req.c - a job's topology request in Slurm's spelling, onto Kueue's
  * pod set constraints (pure: no I/O).
  *   --topology=LEVEL | required:LEVEL | preferred:LEVEL | unconstrained
- *              [,slice:LEVEL:SIZE]
+ *              [,slice:LEVEL:SIZE]...  (more slices: Kueue's multi-layer
+ *              constraints, each inside the one before)
  *   --switches=N[@TIME]
  * Slurm's --switches counts leaf switches; the leaf switch of a Kueue
  * topology is its lowest level above the hosts. One switch without a wait
@@ -52,8 +53,27 @@ static int slice(const char *s, size_t n, struct sl_sched_topo_req *t, char *buf
 	return 0;
 }
 
+/* A slice after the first: an inner layer (in layers[], maxl at most). */
+static int more_slice(const char *s, size_t n, struct sl_sched_topo_req *t,
+		      struct sl_sched_topo_layer *layers, size_t maxl, char *buf, size_t cap,
+		      size_t *used, struct sl_err *err)
+{
+	if (!t->slice_level)
+		return slice(s, n, t, buf, cap, used, err);
+	if (!layers || t->nlayers >= maxl)
+		return bad(err);
+	struct sl_sched_topo_req in = {0};
+	int r = slice(s, n, &in, buf, cap, used, err);
+	if (r)
+		return r;
+	layers[t->nlayers++] = (struct sl_sched_topo_layer){in.slice_level, in.slice_size};
+	t->layers = layers;
+	return 0;
+}
+
 int sl_sched_topo_parse(const char *spec, int switches, int64_t wait4switch,
-			struct sl_sched_topo_req *out, char *buf, size_t cap, struct sl_err *err)
+			struct sl_sched_topo_req *out, struct sl_sched_topo_layer *layers, size_t maxl,
+			char *buf, size_t cap, struct sl_err *err)
 {
 	size_t used = 0;
 	memset(out, 0, sizeof(*out));
@@ -71,9 +91,9 @@ int sl_sched_topo_parse(const char *spec, int switches, int64_t wait4switch,
 		size_t n = e ? (size_t)(e - p) : strlen(p);
 		int r = 0;
 		if (p != spec) {
-			if (n < 6 || strncmp(p, "slice:", 6) != 0 || out->slice_level)
+			if (n < 6 || strncmp(p, "slice:", 6) != 0)
 				return bad(err);
-			r = slice(p + 6, n - 6, out, buf, cap, &used, err);
+			r = more_slice(p + 6, n - 6, out, layers, maxl, buf, cap, &used, err);
 		} else if (n == 13 && strncmp(p, "unconstrained", 13) == 0) {
 			out->mode = SL_TOPO_UNCONSTRAINED;
 		} else if (n > 9 && strncmp(p, "required:", 9) == 0) {

@@ -217,41 +217,53 @@ static void test_topo_parse(void **state)
 	struct sl_sched_topo_req t;
 	char buf[64];
 	struct sl_err err = SL_ERR_INIT;
-	assert_int_equal(sl_sched_topo_parse(NULL, 0, 0, &t, buf, sizeof(buf), &err), 1);
-	assert_int_equal(sl_sched_topo_parse("rack", 0, 0, &t, buf, sizeof(buf), &err), 0);
+	assert_int_equal(sl_sched_topo_parse(NULL, 0, 0, &t, NULL, 0, buf, sizeof(buf), &err), 1);
+	assert_int_equal(sl_sched_topo_parse("rack", 0, 0, &t, NULL, 0, buf, sizeof(buf), &err), 0);
 	assert_int_equal(t.mode, SL_TOPO_REQUIRED);
 	assert_string_equal(t.level, "rack");
 	assert_null(t.slice_level);
 	assert_int_equal(sl_sched_topo_parse("preferred:cloud.com/topology-rack,slice:hostname:4", 0, 0,
-					     &t, buf, sizeof(buf), &err), 0);
+					     &t, NULL, 0, buf, sizeof(buf), &err), 0);
 	assert_int_equal(t.mode, SL_TOPO_PREFERRED);
 	assert_string_equal(t.level, "cloud.com/topology-rack");
 	assert_string_equal(t.slice_level, "hostname");
 	assert_int_equal(t.slice_size, 4);
-	assert_int_equal(sl_sched_topo_parse("unconstrained", 0, 0, &t, buf, sizeof(buf), &err), 0);
+	assert_int_equal(sl_sched_topo_parse("unconstrained", 0, 0, &t, NULL, 0, buf, sizeof(buf), &err), 0);
 	assert_int_equal(t.mode, SL_TOPO_UNCONSTRAINED);
-	assert_int_equal(sl_sched_topo_parse("slice:rack:2", 0, 0, &t, buf, sizeof(buf), &err), 0);
+	assert_int_equal(sl_sched_topo_parse("slice:rack:2", 0, 0, &t, NULL, 0, buf, sizeof(buf), &err), 0);
 	assert_int_equal(t.mode, SL_TOPO_NONE);
 	assert_string_equal(t.slice_level, "rack");
 	/* one switch: required on the leaf switch level; more, or a wait: preferred */
-	assert_int_equal(sl_sched_topo_parse(NULL, 1, 0, &t, buf, sizeof(buf), &err), 0);
+	assert_int_equal(sl_sched_topo_parse(NULL, 1, 0, &t, NULL, 0, buf, sizeof(buf), &err), 0);
 	assert_int_equal(t.mode, SL_TOPO_REQUIRED);
 	assert_null(t.level);
-	assert_int_equal(sl_sched_topo_parse(NULL, 1, 300, &t, buf, sizeof(buf), &err), 0);
+	assert_int_equal(sl_sched_topo_parse(NULL, 1, 300, &t, NULL, 0, buf, sizeof(buf), &err), 0);
 	assert_int_equal(t.mode, SL_TOPO_PREFERRED);
-	assert_int_equal(sl_sched_topo_parse(NULL, 3, 0, &t, buf, sizeof(buf), &err), 0);
+	assert_int_equal(sl_sched_topo_parse(NULL, 3, 0, &t, NULL, 0, buf, sizeof(buf), &err), 0);
 	assert_int_equal(t.mode, SL_TOPO_PREFERRED);
 	static const char *bad[] = {"required:", "rack,", "rack,slice:h", "rack,slice:h:0",
 				    "rack,slice:h:x", "rack,foo", "a:b", "rack,slice:a:1,slice:b:1",
 				    "preferred:"};
+	/* layers beyond the first slice need somewhere to go */
+	struct sl_sched_topo_layer ly[2];
+	assert_int_equal(sl_sched_topo_parse("block,slice:rack:4,slice:hostname:2,", 0, 0, &t, ly, 2,
+					     buf, sizeof(buf), &err), -SL_EINVAL);
+	err = (struct sl_err)SL_ERR_INIT;
+	assert_int_equal(sl_sched_topo_parse("block,slice:rack:4,slice:hostname:2", 0, 0, &t, ly, 2,
+					     buf, sizeof(buf), &err), 0);
+	assert_string_equal(t.slice_level, "rack");
+	assert_int_equal(t.slice_size, 4);
+	assert_int_equal(t.nlayers, 1);
+	assert_string_equal(t.layers[0].level, "hostname");
+	assert_int_equal(t.layers[0].size, 2);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct sl_err e = SL_ERR_INIT;
-		assert_int_equal(sl_sched_topo_parse(bad[i], 0, 0, &t, buf, sizeof(buf), &e),
+		assert_int_equal(sl_sched_topo_parse(bad[i], 0, 0, &t, NULL, 0, buf, sizeof(buf), &e),
 				 -SL_EINVAL);
 		assert_string_equal(e.msg, "Invalid --topology specification");
 	}
 	struct sl_err e = SL_ERR_INIT;
-	assert_int_equal(sl_sched_topo_parse("rack", 1, 0, &t, buf, sizeof(buf), &e), -SL_EINVAL);
+	assert_int_equal(sl_sched_topo_parse("rack", 1, 0, &t, NULL, 0, buf, sizeof(buf), &e), -SL_EINVAL);
 	assert_string_equal(e.msg, "--switches and --topology are mutually exclusive");
 }
 
@@ -264,7 +276,7 @@ static void test_switches_leaf_level(void **state)
 	struct sl_sched_topo_req sw;
 	char buf[16];
 	struct sl_err err = SL_ERR_INIT;
-	assert_int_equal(sl_sched_topo_parse(NULL, 1, 0, &sw, buf, sizeof(buf), &err), 0);
+	assert_int_equal(sl_sched_topo_parse(NULL, 1, 0, &sw, NULL, 0, buf, sizeof(buf), &err), 0);
 	struct sl_sched_podset ps = {.name = "main", .count = 4, .nreq = 1, .req = &tl_cpu1,
 				     .topology = &sw};
 	tl_add_ps(s, 1, "ns", "q", 0, 0, 1, &ps);

@@ -99,10 +99,12 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("requeue", 0, N, "SBATCH_REQUEUE", requeue),
 	OK("signal", 0, R, "SBATCH_SIGNAL", signal),
 	NOEFF("sockets-per-node", 0, R, NULL, sockets_per_node),
+	OK("switches", 0, R, "SBATCH_REQ_SWITCH", switches),
 	OK("tasks-per-node", 0, R, NULL, tpn), /* Slurm's older spelling */
 	OK("test-only", 0, N, NULL, test_only),
 	NOEFF("threads-per-core", 0, R, "SBATCH_THREADS_PER_CORE", threads_per_core),
 	OK("time", 't', R, "SBATCH_TIMELIMIT", time),
+	OK("topology", 0, R, NULL, topology), /* Sluice: Kueue TAS (sched.h) */
 	EARLY("usage", 'u', N, NULL, usage),
 	EARLY("verbose", 'v', N, "SBATCH_DEBUG", verbose),
 	EARLY("version", 'V', N, NULL, version),
@@ -144,7 +146,6 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("reboot", 0, N, NULL),
 	NO("reservation", 0, R, "SBATCH_RESERVATION"),
 	NO("spread-job", 0, N, "SBATCH_SPREAD_JOB"),
-	NO("switches", 0, R, "SBATCH_REQ_SWITCH"),
 	NO("thread-spec", 0, R, "SBATCH_THREAD_SPEC"),
 	NO("time-min", 0, R, NULL),
 	NO("tmp", 0, R, NULL),
@@ -221,6 +222,11 @@ static const struct {
 		      "partition starts it sooner; Slurm's `allocation failure` when no start "
 		      "is known"},
 	{"time", "enforced; `--signal` warns before it"},
+	{"switches", "Kueue TAS on the flavor's leaf switch level (the lowest above the hosts): "
+		     "`1` is required there, more switches or `@TIME` preferred (no waiting)"},
+	{"topology", "Sluice: Kueue TAS: `LEVEL` (required), `required:LEVEL`, "
+		     "`preferred:LEVEL` or `unconstrained`, then `,slice:LEVEL:SIZE` (more slices: "
+		     "inner layers); a level is a node label or its last word (`rack`)"},
 	{"wait", "polls sluiced (2 s, backing off to 10 s), exits with the job's exit code"},
 	{"array", "the array is job N, its tasks jobs N+1..N+K, ids taken at submit (Slurm "
 		  "gives a task its own id when it starts)"},

@@ -678,6 +678,7 @@ int sl_render_pod_template(const struct sl_render_ctx *c, const struct sl_render
 	}
 	tolerations(c, s);
 	exclusive(c, s);
+	sl_render_topology(c, json_object_object_get(t, "metadata"), s);
 	ctr = container(c, p);
 	volumes(c, p, s, ctr);
 	put(s, "containers", json_object_new_array());

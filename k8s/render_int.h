@@ -51,6 +51,11 @@ struct json_object *sl_render_metadata(const struct sl_render_ctx *c);
 /* A PodTemplateSpec for one role. */
 int sl_render_pod_template(const struct sl_render_ctx *c, const struct sl_render_pod *p,
 			   struct json_object **out, struct sl_err *err);
+/* Kueue TAS: the admission's topology assignment (job->topo_assign) as
+ * required node affinity in spec and an annotation in meta
+ * (render_tas.c). Nothing without one. */
+void sl_render_topology(const struct sl_render_ctx *c, struct json_object *meta,
+			struct json_object *spec);
 /* The hostlist of the pods <name>-<infix>-<i>, one per node: their
  * hostnames, known before any pod exists. Caller frees. */
 char *sl_render_nodelist(const struct sl_render_ctx *c, const char *infix);

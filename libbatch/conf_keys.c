@@ -13,12 +13,13 @@
 
 #include "conf_kube.h"
 #include "features.h"
+#include "kueue.h"
 #include "netaddr.h"
 #include "xalloc.h"
 
 enum key_type { K_PATH, K_ENUM, K_NAME, K_SLURM_NAME, K_INT, K_USERS, K_ACCOUNTS,
 		K_SECTION, K_FEATURES, K_ADDR, K_ADDRS, K_MUNGE, K_PAM, K_HOST,
-		K_METRICS };
+		K_METRICS, K_NODES };
 
 struct key {
 	const char *name;
@@ -92,6 +93,9 @@ static const struct key keys[] = {
 	{"metrics", K_METRICS, F(metrics_listen), "", NULL, NULL, 0, 0,
 	 "{listen: HOST:PORT}: Prometheus metrics (Kueue's names, and Slurm-style job "
 	 "counts) at http://HOST:PORT/metrics; empty: none"},
+	{"nodes", K_NODES, F(kueue), "", NULL, NULL, 0, 0,
+	 "the node inventory for topology-aware scheduling (Kueue TAS): a list of "
+	 "{name, labels, allocatable, taints, usage}; on Kubernetes the API's Nodes"},
 };
 #undef F
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -521,6 +525,8 @@ static int set_key(struct sl_conf *c, const struct key *k, const struct sl_ynode
 		return set_pam(c, n, at, err);
 	case K_METRICS:
 		return set_metrics(c, n, at, err);
+	case K_NODES: /* only the daemon's read keeps the Kueue model */
+		return c->kueue ? sl_kueue_add_nodes(c->kueue, at->file, n, err) : 0;
 	default:
 		if ((r = want_string(n, at, err)) != 0)
 			return r;
@@ -627,6 +633,14 @@ static char *value_text(const struct sl_conf *c, const struct key *k)
 		return join(*(char **const *)base, ",");
 	case K_FEATURES:
 		return sl_features_text(c->features);
+	case K_NODES:
+		s = sl_xstrdup("");
+		for (i = 0; c->kueue && i < c->kueue->nnodes; i++) {
+			t = sl_xasprintf("%s%s%s", s, i ? "," : "", c->kueue->nodes[i].name);
+			free(s);
+			s = t;
+		}
+		return s;
 	case K_ACCOUNTS:
 		s = sl_xstrdup("");
 		for (i = 0; i < c->naccounts; i++) {

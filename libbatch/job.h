@@ -94,6 +94,9 @@ struct sl_jobspec {
 	char *rlimits;         /* the submitting shell's soft limits (rlimit.h); NULL: none
 	                        * (--propagate=NONE) */
 	char *array;           /* --array as given ("0-15:4%2"); NULL: not an array (array.h) */
+	int switches;          /* --switches=N: leaf switches at most; 0: none asked */
+	int64_t wait4switch;   /* --switches=N@TIME: seconds; 0: none */
+	char *topology;        /* --topology (sched.h sl_sched_topo_parse); NULL: none */
 };
 
 /* --mail-type bits, Slurm's values (slurm.h MAIL_*). */
@@ -139,6 +142,8 @@ struct sl_job {
 				 * status.requeueState.count): backoffLimitCount's count */
 	int cancelled_by;       /* uid that cancelled it, -1 otherwise */
 	char *cluster_queue;    /* admitting ClusterQueue, NULL while pending */
+	char *topo_assign;      /* Kueue TAS: the admission's topology assignment
+				 * (sl_sched_topo_text), NULL: none */
 	char *flavors;          /* "cpu=default,memory=default" once admitted */
 	char *submit_key;       /* the submitting sbatch's idempotency key, or NULL: a retry
 				 * with the same key (and uid) gets this job, not a new one */

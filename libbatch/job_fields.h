@@ -12,7 +12,7 @@
 	X(std_err) X(std_in) X(work_dir) X(submit_dir) X(submit_host)         \
 	X(script) X(script_path) X(export_spec) X(container_image) X(mpi)     \
 	X(comment) X(dependency) X(mail_user) X(hint) X(nodelist) X(exclude)  \
-	X(wckey) X(rlimits) X(array)
+	X(wckey) X(rlimits) X(array) X(topology)
 
 #define SPEC_INTS(X)                                                         \
 	X(nodes) X(nodes_max) X(ntasks) X(ntasks_per_node) X(cpus_per_task)  \
@@ -21,10 +21,10 @@
 	X(mincpus) X(warn_signal) X(warn_time) X(warn_flags)                 \
 	X(sockets_per_node) X(cores_per_socket) X(threads_per_core)          \
 	X(ntasks_per_socket) X(ntasks_per_core) X(gpus_per_task)             \
-	X(cpus_per_gpu) X(pbs)
+	X(cpus_per_gpu) X(pbs) X(switches)
 
 #define SPEC_INT64S(X) X(mem_per_node) X(mem_per_cpu) X(time_limit) X(priority) \
-	X(begin_time) X(deadline) X(mem_per_gpu)
+	X(begin_time) X(deadline) X(mem_per_gpu) X(wait4switch)
 
 /* NULL-terminated string vectors. Only a launch reads the first two (and
  * the script): listings leave them out, and sluiced keeps them in its
@@ -34,7 +34,8 @@
 
 /* The record's members, each a column of the store's jobs table. */
 #define JOB_STRINGS(X) X(user) X(group) X(reason) X(reason_text) X(nodelist) \
-	X(cluster_queue) X(flavors) X(submit_key) X(dependency) X(runs)
+	X(cluster_queue) X(flavors) X(submit_key) X(dependency) X(runs) \
+	X(topo_assign)
 #define JOB_INTS(X) X(exit_code) X(exit_signal) X(alloc_cpus) X(attempt) \
 	X(cancelled_by) X(ready_evictions) X(alloc_nodes) X(mail_sent) \
 	X(array_task_id) X(array_throttle)

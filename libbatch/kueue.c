@@ -350,6 +350,8 @@ static int dispatch(struct kp *p, struct sl_kueue *k, const struct sl_ynode *doc
 		return kp_err(p, doc, "spec", "required field is missing");
 	if (strcmp(kind, "ClusterQueue") == 0)
 		return parse_cq(p, k, spec);
+	if (strcmp(kind, "Topology") == 0)
+		return kp_topology(p, k, spec);
 	return parse_lq(p, k, spec, ns);
 }
 
@@ -357,7 +359,7 @@ int sl_kueue_add_object(struct sl_kueue *k, const char *file, const struct sl_yn
 			struct sl_err *err)
 {
 	static const char *kinds[] = {"ResourceFlavor", "ClusterQueue", "LocalQueue", "Cohort",
-				      "WorkloadPriorityClass", NULL};
+				      "WorkloadPriorityClass", "Topology", NULL};
 	struct kp p = {.err = err, .file = file, .line = doc ? doc->line : 0};
 	if (!doc || doc->type != SL_Y_MAP)
 		return sl_yerr(err, SL_EINVAL, file, p.line, NULL, NULL, NULL, "document is not a map");

@@ -37,6 +37,37 @@ struct sl_kq_flavor {
 	struct sl_kq_taint *taints;
 	size_t ntols;
 	struct sl_kq_toleration *tols;
+	char *topology;          /* spec.topologyName, NULL: not a TAS flavor */
+};
+
+/* Kueue's Topology (TAS): levels from the top (block) to the bottom
+ * (often kubernetes.io/hostname), each a node label. */
+struct sl_kq_topology {
+	char *name;
+	char *file;
+	int line;
+	size_t nlevels;
+	char **levels;
+};
+
+struct sl_kq_res {
+	char *resource;
+	int64_t milli;
+};
+
+/* One node of the inventory (config or scenario `nodes:`, TAS). usage:
+ * what pods outside the engine (DaemonSets, static pods) already take. */
+struct sl_kq_node {
+	char *name;
+	size_t nlabels;
+	struct sl_kq_kv *labels;
+	size_t ntaints;
+	struct sl_kq_taint *taints;
+	size_t nalloc;
+	struct sl_kq_res *alloc;
+	size_t nusage;
+	struct sl_kq_res *usage;
+	int unavailable;         /* ready: false or unschedulable: true */
 };
 
 struct sl_kq_quota {
@@ -158,7 +189,11 @@ struct sl_kueue {
 	struct sl_kq_lq *lqs;
 	struct sl_kq_wpc *wpcs;
 	struct sl_kq_config config;
-	size_t capf, capcq, capco, caplq, capw;
+	size_t ntopos, nnodes;           /* TAS: Topology objects, node inventory */
+	struct sl_kq_topology *topos;
+	struct sl_kq_node *nodes;
+	int has_nodes;                   /* a `nodes:` list was given (may be empty) */
+	size_t capf, capcq, capco, caplq, capw, capt;
 	int finalized;
 };
 
@@ -198,6 +233,13 @@ const struct sl_kq_flavor *sl_kueue_find_flavor(const struct sl_kueue *k, const 
 const struct sl_kq_cohort *sl_kueue_find_cohort(const struct sl_kueue *k, const char *name);
 /* 0 and *value, or -SL_ENOENT. */
 int sl_kueue_priority_class(const struct sl_kueue *k, const char *name, int32_t *value);
+
+/* TAS (kueue_topo.c). A top-level `nodes:` list (name, labels,
+ * allocatable, taints, usage) into k->nodes; `file` names the source in
+ * messages. Nodes without allocatable pods get Kubernetes' default 110. */
+int sl_kueue_add_nodes(struct sl_kueue *k, const char *file, const struct sl_ynode *list,
+		       struct sl_err *err);
+const struct sl_kq_topology *sl_kueue_find_topology(const struct sl_kueue *k, const char *name);
 
 /* Go duration ("5m", "1h30m", "30s", "100ms") -> ms; 0 or -SL_EINVAL. */
 int sl_kueue_parse_duration(const char *s, int64_t *ms);

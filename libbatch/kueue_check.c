@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kueue.h"
+#include "kueue_parse.h"
 #include "xalloc.h"
 #include "yaml.h"
 
@@ -55,6 +56,7 @@ static void free_flavor(struct sl_kq_flavor *f)
 		free(f->tols[i].effect);
 	}
 	free(f->tols);
+	free(f->topology);
 }
 
 static void free_cq(struct sl_kq_cq *c)
@@ -100,6 +102,7 @@ void sl_kueue_free(struct sl_kueue *k)
 		free(k->config.weights[i].resource);
 	free(k->config.weights);
 	free(k->config.wfpr_timestamp);
+	sl_kueue_topo_free(k);
 	free(k->flavors);
 	free(k->cqs);
 	free(k->cohorts);

@@ -227,8 +227,8 @@ int kp_enumv(struct kp *p, const struct sl_ynode *map, const char *key,
 		      n->type == SL_Y_SCALAR ? n->scalar : "(non-scalar)", allowed);
 }
 
-static int kv_map(struct kp *p, const struct sl_ynode *map, const char *key, struct sl_kq_kv **out,
-		  size_t *nout)
+int kp_kv_map(struct kp *p, const struct sl_ynode *map, const char *key, struct sl_kq_kv **out,
+	      size_t *nout)
 {
 	const struct sl_ynode *n = get(map, key);
 	if (!n)
@@ -258,7 +258,7 @@ int kp_selector(struct kp *p, const struct sl_ynode *map, const char *key, struc
 	if (!n)
 		return 0;
 	kp_push(p, key);
-	if ((r = kp_keys(p, n, keys)) || (r = kv_map(p, n, "matchLabels", &out->match, &out->nmatch)) ||
+	if ((r = kp_keys(p, n, keys)) || (r = kp_kv_map(p, n, "matchLabels", &out->match, &out->nmatch)) ||
 	    (r = kp_seq(p, n, "matchExpressions", &ex, false)))
 		goto out;
 	out->present = 1;
@@ -328,17 +328,24 @@ out:
 
 static int parse_taints(struct kp *p, const struct sl_ynode *spec, struct sl_kq_flavor *f)
 {
+	return kp_taints(p, spec, &f->taints, &f->ntaints);
+}
+
+/* nodeTaints of a flavor, spec.taints of a node: the same shape. */
+int kp_taints(struct kp *p, const struct sl_ynode *spec, struct sl_kq_taint **out, size_t *nout)
+{
 	static const char *keys[] = {"key", "value", "effect", "timeAdded", NULL};
 	static const struct kp_enum eff[] = {{"NoSchedule", 0}, {"PreferNoSchedule", 1},
 					     {"NoExecute", 2}, {NULL, 0}};
 	const struct sl_ynode *t;
-	int r = kp_seq(p, spec, "nodeTaints", &t, false), e;
+	const char *key = sl_ymap_get(spec, "taints") ? "taints" : "nodeTaints";
+	int r = kp_seq(p, spec, key, &t, false), e;
 	if (r || !t)
 		return r;
-	f->taints = sl_xcalloc(t->n + 1, sizeof(*f->taints));
-	kp_push(p, "nodeTaints");
-	for (size_t i = 0; i < t->n && !r; i++, f->ntaints++) {
-		struct sl_kq_taint *x = &f->taints[i];
+	*out = sl_xcalloc(t->n + 1, sizeof(**out));
+	kp_push(p, key);
+	for (size_t i = 0; i < t->n && !r; i++, (*nout)++) {
+		struct sl_kq_taint *x = &(*out)[i];
 		kp_pushi(p, i);
 		if (!(r = kp_keys(p, t->vals[i], keys)) && !(r = kp_str(p, t->vals[i], "key", &x->key, true)) &&
 		    !(r = kp_str(p, t->vals[i], "value", &x->value, false)) &&
@@ -403,9 +410,9 @@ int kp_flavor(struct kp *p, struct sl_kueue *k, const struct sl_ynode *spec)
 	f->line = p->line;
 	int r;
 	kp_push(p, "spec");
-	if (spec && !(r = kp_keys(p, spec, keys)) && !(r = kv_map(p, spec, "nodeLabels", &f->labels, &f->nlabels)) &&
-	    !(r = parse_taints(p, spec, f)))
-		r = parse_tols(p, spec, f);
+	if (spec && !(r = kp_keys(p, spec, keys)) && !(r = kp_kv_map(p, spec, "nodeLabels", &f->labels, &f->nlabels)) &&
+	    !(r = parse_taints(p, spec, f)) && !(r = parse_tols(p, spec, f)))
+		r = kp_str(p, spec, "topologyName", &f->topology, false);
 	else
 		r = spec ? -SL_EINVAL : 0;
 	kp_pop(p);

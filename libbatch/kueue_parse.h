@@ -50,6 +50,11 @@ int kp_selector(struct kp *p, const struct sl_ynode *map, const char *key, struc
 int kp_weight(struct kp *p, const struct sl_ynode *spec, int64_t *out);
 int kp_meta(struct kp *p, const struct sl_ynode *doc, const char **ns);
 int kp_flavor(struct kp *p, struct sl_kueue *k, const struct sl_ynode *spec);
+int kp_topology(struct kp *p, struct sl_kueue *k, const struct sl_ynode *spec);
+int kp_taints(struct kp *p, const struct sl_ynode *spec, struct sl_kq_taint **out, size_t *n);
+int kp_kv_map(struct kp *p, const struct sl_ynode *map, const char *key, struct sl_kq_kv **out,
+	      size_t *nout);
+void sl_kueue_topo_free(struct sl_kueue *k);
 int kp_config(struct kp *p, struct sl_kq_config *c, const struct sl_ynode *doc);
 
 #endif

@@ -108,6 +108,12 @@ static int load_objects(struct sl_sim *m, struct sl_err *err)
 		if (r)
 			return r;
 	}
+	const struct sl_ynode *nodes = sl_ymap_get(m->root, "nodes");
+	if (nodes) {
+		int r = sl_kueue_add_nodes(m->k, m->docs->file, nodes, err);
+		if (r)
+			return r;
+	}
 	return sl_kueue_finalize(m->k, err);
 }
 
@@ -164,12 +170,14 @@ static int load_sel_tol(struct sl_sim *m, struct sl_err *err, const struct sl_yn
 static int load_podsets(struct sl_sim *m, struct sl_err *err, const struct sl_ynode *wn,
 			struct sim_wl *w, const char *wpath)
 {
-	static const char *keys[] = {"name", "count", "requests", "nodeSelector", "tolerations", "minCount", NULL};
+	static const char *keys[] = {"name", "count", "requests", "nodeSelector", "tolerations", "minCount",
+				     "topology", NULL};
 	const struct sl_ynode *pss = sl_ymap_get(wn, "podSets");
 	char path[256];
 	if (!pss || pss->type != SL_Y_SEQ)
 		return err_at(m, err, wn, "podSets", wpath, "podSets must be a list");
 	w->ps = sl_xcalloc(pss->n + 1, sizeof(*w->ps));
+	w->topo = sl_xcalloc(pss->n + 1, sizeof(*w->topo));
 	w->w.podsets = w->ps;
 	w->w.npodsets = pss->n;
 	for (size_t i = 0; i < pss->n; i++) {
@@ -191,7 +199,8 @@ static int load_podsets(struct sl_sim *m, struct sl_err *err, const struct sl_yn
 				      "minCount must be an integer between 0 and count");
 		w->ps[i].min_count = (int32_t)cnt;
 		if ((r = load_reqs(m, err, ps, &w->ps[i], path)) ||
-		    (r = load_sel_tol(m, err, ps, &w->ps[i], path)))
+		    (r = load_sel_tol(m, err, ps, &w->ps[i], path)) ||
+		    (r = sim_load_topology(m, err, ps, &w->ps[i], &w->topo[i], path)))
 			return r;
 	}
 	return 0;
@@ -228,11 +237,20 @@ static int load_admitted(struct sl_sim *m, struct sl_err *err, const struct sl_y
 		return 0;
 	if (a->type != SL_Y_MAP || !scalar(a, "clusterQueue"))
 		return err_at(m, err, wn, "admitted", path, "admitted needs clusterQueue and flavors");
+	w->admit_topo = sl_ymap_get(a, "topology");
 	w->admit_cq = sl_xstrdup(scalar(a, "clusterQueue"));
 	fl = sl_ymap_get(a, "flavors");
 	for (size_t i = 0; fl && fl->type == SL_Y_MAP && i < fl->n; i++) {
 		const struct sl_ynode *ps = fl->vals[i];
 		for (size_t j = 0; ps->type == SL_Y_MAP && j < ps->n; j++) {
+			if (strcmp(ps->keys[j], "topology") == 0) {
+				w->ps_topo = sl_xrealloc(w->ps_topo, (w->nps_topo + 1) * sizeof(*w->ps_topo));
+				w->ps_topo_name = sl_xrealloc(w->ps_topo_name,
+							      (w->nps_topo + 1) * sizeof(char *));
+				w->ps_topo_name[w->nps_topo] = fl->keys[i];
+				w->ps_topo[w->nps_topo++] = ps->vals[j];
+				continue;
+			}
 			if (strcmp(ps->keys[j], "count") == 0) {
 				int r = admitted_count(m, err, w, fl->keys[i], ps, path);
 				if (r)
@@ -339,6 +357,8 @@ static int feed(struct sl_sim *m, struct sl_err *err)
 			w->start_ms = w->first_est_ms = 0;
 			w->running = 1;
 		}
+		if (!r && w->admit_cq)
+			r = sim_feed_topology(m, w, err);
 		if (r) {
 			sl_err_prefix(err, "%s: workloads[%zu]", m->docs->file, i);
 			return r;
@@ -349,7 +369,7 @@ static int feed(struct sl_sim *m, struct sl_err *err)
 
 int sl_sim_load(const char *path, struct sl_sim **out, struct sl_err *err)
 {
-	static const char *keys[] = {"name", "source", "description", "config", "objects",
+	static const char *keys[] = {"name", "source", "description", "config", "objects", "nodes",
 				     "workloads", "expect", "notes", NULL};
 	struct sl_sim *m = sl_xcalloc(1, sizeof(*m));
 	int r = sl_yaml_load_file(path, &m->docs, err);
@@ -386,6 +406,11 @@ void sl_sim_free(struct sl_sim *m)
 			free((void *)m->wl[i].ps[j].tolerations);
 		}
 		free(m->wl[i].ps);
+		for (size_t j = 0; m->wl[i].topo && j < m->wl[i].w.npodsets; j++)
+			sim_topo_req_free(&m->wl[i].topo[j]);
+		free(m->wl[i].topo);
+		free(m->wl[i].ps_topo);
+		free(m->wl[i].ps_topo_name);
 		free(m->wl[i].ns);
 		free(m->wl[i].queue);
 		free(m->wl[i].admit_cq);

@@ -63,8 +63,10 @@ static void json_flavors(struct sl_sim *m, const struct sim_wl *w, struct sl_buf
 	sl_buf_addc(b, '{');
 	for (size_t i = 0; i < a->n; i++) {
 		if (!ps || strcmp(ps, a->flavors[i].podset) != 0) {
-			if (ps)
+			if (ps) {
+				sim_tas_json(m, w, ps, b);
 				sl_buf_addstr(b, "},");
+			}
 			ps = a->flavors[i].podset;
 			sim_json_str(b, ps);
 			sl_buf_addstr(b, ":{");
@@ -77,6 +79,8 @@ static void json_flavors(struct sl_sim *m, const struct sim_wl *w, struct sl_buf
 		sl_buf_addc(b, ':');
 		sim_json_str(b, a->flavors[i].flavor);
 	}
+	if (ps)
+		sim_tas_json(m, w, ps, b);
 	sl_buf_addstr(b, ps ? "}}" : "}");
 }
 
@@ -95,6 +99,7 @@ static void report_text(struct sl_sim *m, struct sl_buf *b)
 			sl_buf_addf(b, "  %-24s ClusterQueue %-16s ", m->wl[i].w.name, a.cluster_queue);
 			text_flavors(m, &m->wl[i], b, &a);
 			sl_buf_addc(b, '\n');
+			sim_tas_text(m, &m->wl[i], b);
 		}
 	for (size_t i = 0; i < m->nwl; i++)
 		npe += m->wl[i].preempted > 0;
@@ -234,10 +239,12 @@ static int verify_admitted(struct sl_sim *m, const struct sl_ynode *ex, struct s
 		}
 		const struct sl_ynode *pss = ex->vals[i];
 		for (size_t j = 0; pss->type == SL_Y_MAP && j < pss->n; j++)
-			bad |= verify_count(m, w, ex->keys[i], pss->keys[j], pss->vals[j], b);
+			bad |= verify_count(m, w, ex->keys[i], pss->keys[j], pss->vals[j], b) |
+			       sim_tas_verify(m, w, ex->keys[i], pss->keys[j], pss->vals[j], b);
 		for (size_t j = 0; pss->type == SL_Y_MAP && j < pss->n; j++)
 			for (size_t k = 0; pss->vals[j]->type == SL_Y_MAP && k < pss->vals[j]->n; k++) {
-				if (strcmp(pss->vals[j]->keys[k], "count") == 0)
+				if (strcmp(pss->vals[j]->keys[k], "count") == 0 ||
+				    strcmp(pss->vals[j]->keys[k], "topology") == 0)
 					continue;
 				const char *want = pss->vals[j]->vals[k]->scalar;
 				const char *got = actual_flavor(&a, pss->keys[j], pss->vals[j]->keys[k]);

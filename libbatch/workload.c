@@ -120,6 +120,13 @@ int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 					 .nreq = n,
 					 .req = b->req, .nsel = nsel,
 					 .node_selector = nsel ? b->sel : NULL};
+	/* checked at submit: a record edited since is refused like a bad shape */
+	int tr = sl_sched_topo_parse(j->spec.topology, j->spec.switches, j->spec.wait4switch,
+				     &b->topo, b->topo_layers, 4, b->topo_buf, sizeof(b->topo_buf), err);
+	if (tr < 0)
+		return tr;
+	if (tr == 0)
+		b->ps.topology = &b->topo;
 	if (j->spec.account == NULL || sl_conf_k8s_name(j->spec.account, b->ns) != 0)
 		snprintf(b->ns, sizeof(b->ns), "%s", j->spec.account ? j->spec.account : "");
 	if (j->spec.partition == NULL || sl_conf_k8s_name(j->spec.partition, b->queue) != 0)

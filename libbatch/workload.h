@@ -24,6 +24,9 @@ struct sl_job_wl {
 	struct sl_sched_label sel[SL_JOB_WL_LABELS];
 	struct sl_sched_podset ps;
 	struct sl_sched_wl wl;
+	struct sl_sched_topo_req topo; /* --topology / --switches; ps.topology points here */
+	struct sl_sched_topo_layer topo_layers[4];
+	char topo_buf[256];
 };
 
 /* The nodeSelector of spec s: the labels of each --constraint feature and of

@@ -176,6 +176,8 @@ static void drop_admission(struct sl_job *j)
 	j->cluster_queue = NULL;
 	free(j->flavors);
 	j->flavors = NULL;
+	free(j->topo_assign);
+	j->topo_assign = NULL;
 }
 
 /* Back to the queue at its original position (Kueue keeps creation time). */

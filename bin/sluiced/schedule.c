@@ -201,6 +201,11 @@ int sl_schedctl_add_running(struct sl_schedctl *s, const struct sl_job *j,
 	if (r == 0 && j->start_time > 0) /* it ends at its real start + limit */
 		(void)sl_sched_set_time(s->engine, j->id, limit_ms(j), engine_ms(s, j->start_time));
 	free(text);
+	struct sl_err e = SL_ERR_INIT;
+	/* its pods hold those nodes; a topology changed since only loses the charge */
+	if (r == 0 && sl_sched_admitted_topology_text(s->engine, j->id, j->topo_assign, &e) != 0)
+		sl_err_log("job %llu: topology assignment not charged: %s",
+			   (unsigned long long)j->id, e.msg);
 	return r;
 }
 
@@ -209,6 +214,14 @@ void sl_schedctl_remove(struct sl_schedctl *s, uint64_t id)
 	if (sl_sched_remove(s->engine, id) == 0)
 		s->d->need_schedule = 1;
 	s->plan_stale = 1;
+}
+
+int sl_schedctl_set_nodes(struct sl_schedctl *s, const struct sl_sched_node *nodes, size_t n,
+			  struct sl_err *err)
+{
+	int r = sl_sched_set_nodes(s->engine, nodes, n, err);
+	s->d->need_schedule = 1;   /* freed or added capacity: parked jobs may fit */
+	return r;
 }
 
 void sl_schedctl_requeue(struct sl_schedctl *s, uint64_t id)
@@ -254,6 +267,8 @@ void sl_schedctl_assign(struct sl_job *j, const struct sl_sched_admission *a)
 	j->cluster_queue = sl_xstrdup(a->cluster_queue);
 	j->flavors = flavors_text(a->flavors, a->n);
 	j->alloc_nodes = a->ncounts > 0 ? a->counts[0] : 0; /* -N MIN-MAX */
+	free(j->topo_assign);
+	j->topo_assign = a->topology ? sl_xstrdup(a->topology) : NULL;
 	sl_job_shape(j, &sh);
 	j->alloc_cpus = sh.cpus_per_node * sh.nodes;
 }

@@ -27,6 +27,10 @@ int sl_schedctl_add_running(struct sl_schedctl *s, const struct sl_job *j,
 void sl_schedctl_remove(struct sl_schedctl *s, uint64_t id);
 /* j was preempted and goes back to its queue with its original position. */
 void sl_schedctl_requeue(struct sl_schedctl *s, uint64_t id);
+/* Kueue TAS: the node inventory from the API (the Kubernetes executor's
+ * Nodes watch): replaces the config's `nodes:`; copied. */
+int sl_schedctl_set_nodes(struct sl_schedctl *s, const struct sl_sched_node *nodes, size_t n,
+			  struct sl_err *err);
 
 /* Run one cycle into dec: the daemon applies it, preemptions first, and
  * hands it to sl_schedctl_done (frees it; cycles again if it admitted). */

@@ -31,6 +31,7 @@ void sl_sched_free(struct sl_sched *s)
 	sq_pscratch_free(s->pscr);
 	sq_rscratch_free(s->rscr);
 	sq_bfgate_free(s->bfg);
+	sq_tas_free(s);
 	free(s->otg.v);
 	free(s);
 }

@@ -97,6 +97,7 @@ void sq_decisions_add_admit(struct sl_sched *s, struct sl_sched_decisions *d, st
 					w->ps[i].name, s->res[w->ps[i].res[j]], s->flv[w->ps[i].flv[j]].name};
 	for (int i = 0; i < w->nps; i++)
 		a->counts[i] = w->ps[i].adm_count;
+	a->topology = s->tas_on ? sl_sched_topo_text(s, w->id) : NULL;
 }
 
 static void decisions_add_preempt(struct sl_sched_decisions *d, uint64_t victim,
@@ -110,8 +111,10 @@ void sl_sched_decisions_clear(struct sl_sched_decisions *d)
 {
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->nadmit; i++)
+	for (size_t i = 0; i < d->nadmit; i++) {
 		free(d->admit[i].flavors);   /* and the counts after them */
+		free(d->admit[i].topology);
+	}
 	for (size_t i = 0; i < d->npreempt; i++)
 		free(d->preempt[i].message);
 	free(d->admit);
@@ -143,11 +146,17 @@ static void assign(struct sl_sched *s, struct entry *e)
 {
 	struct sq_wl *w = e->w;
 	sq_assign_flavors(s, w, e->cq, NULL, &e->a);
+	if (s->tas_on)
+		sq_tas_nominate(s, w, e->cq, &e->a, NULL);
 	if (e->a.rep == SQ_A_PREEMPT)
-		sq_assign_targets(s, w, e->cq, &e->a, &e->need, &e->t);
+		sq_tas_targets(s, w, e->cq, &e->a, &e->need, &e->t);
+	if (s->tas_on)
+		sq_tas_preempt_placement(s, w, e->cq, &e->a, &e->t);
 	if (!w->partial || e->a.rep == SQ_A_FIT || e->t.n > 0)
 		return;
 	e->partial = sq_partial_search(s, w, e->cq, &e->a, &e->t, &e->cnt, &e->capcnt);
+	if (e->partial)   /* the probes placed each count in turn: the last one's */
+		sq_tas_nominate(s, w, e->cq, &e->a, e->cnt);
 }
 
 static void nominate(struct cyc *c, struct entry *e)
@@ -212,7 +221,8 @@ static bool entry_fits(struct cyc *c, struct entry *e)
 	for (size_t i = 0; i < e->t.n; i++)
 		if (!is_victim(c, e->t.v[i].wl))
 			sq_wl_charge(s, e->t.v[i].wl, -1);
-	bool ok = sq_fits_with(s, e->cq, e->a.use_fr, e->a.use_q, e->a.nuse, true);
+	bool ok = sq_fits_with(s, e->cq, e->a.use_fr, e->a.use_q, e->a.nuse, true) &&
+		  (!s->tas_on || sq_tas_fits_now(s, e->w));
 	for (size_t i = e->t.n; i-- > 0;)
 		if (!is_victim(c, e->t.v[i].wl))
 			sq_wl_charge(s, e->t.v[i].wl, +1);
@@ -363,6 +373,7 @@ static void process_preempt(struct cyc *c, struct entry *e)
 	issue_preemptions(c, e);
 	for (int i = 0; i < e->a.nuse; i++)
 		temp_add(c, s->cq[e->cq].node, e->a.use_fr[i], e->a.use_q[i]);
+	sq_tas_reserve(s, w);
 	sq_status_assign(w, SL_SCHED_WAIT_PREEMPTION, "WaitingForPreemptedWorkloads", &e->a,
 			 e->t.n);
 	s->cq[e->cq].sticky = w;
@@ -378,8 +389,10 @@ static void process(struct cyc *c, struct entry *e)
 		return;
 	if (e->a.rep == SQ_A_NOFIT) {
 		const char *r = e->a.nofit_reason ? e->a.nofit_reason : "WaitingForQuota";
-		enum sl_sched_class cls = strcmp(r, "WaitingForQuota") == 0 ? SL_SCHED_WAIT_QUOTA
-									 : SL_SCHED_NEVER_FITS;
+		/* a topology that does not hold the pods now may after nodes change */
+		enum sl_sched_class cls = strcmp(r, "WaitingForQuota") == 0 ||
+						  strcmp(r, "TopologyPlacementFailed") == 0
+					  ? SL_SCHED_WAIT_QUOTA : SL_SCHED_NEVER_FITS;
 		sq_status_assign(w, cls, r, &e->a, SIZE_MAX);
 		e->rq = RQ_GENERIC;
 		return;
@@ -387,8 +400,10 @@ static void process(struct cyc *c, struct entry *e)
 	if (e->a.rep == SQ_A_PREEMPT && e->t.n == 0) {
 		sq_status_assign(w, SL_SCHED_WAIT_QUOTA, "WaitingForQuota", &e->a, SIZE_MAX);
 		e->rq = RQ_GENERIC;
-		if (s->cq[e->cq].reclaim != SL_KP_ANY)
+		if (s->cq[e->cq].reclaim != SL_KP_ANY) {
 			reserve(c, e);
+			sq_tas_reserve(s, w);
+		}
 		return;
 	}
 	if (e->a.rep == SQ_A_PREEMPT) {
@@ -524,6 +539,8 @@ int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions
 		nominate(&c, &c.e[i]);
 	run_entries(&c);
 	temp_undo(&c);
+	if (s->tas_on)
+		sq_tas_unreserve(s);
 	for (size_t i = 0; i < c.ne; i++)
 		requeue(&c, &c.e[i]);
 	c.changed += sq_backfill(s, now_ms, out);

@@ -38,6 +38,8 @@ uint64_t sq_wl_hash(const struct sq_wl *w)
 		for (int j = 0; j < p->ntol; j++)
 			h = mix_str(mix_str(mix_str(mix_str(h, p->tol[j].key), p->tol[j].op),
 					    p->tol[j].value), p->tol[j].effect);
+		if (p->tas)
+			h = mix(h, sq_tas_ps_hash(p));
 	}
 	return h;
 }
@@ -64,7 +66,7 @@ static bool ps_equiv(const struct sq_ps *a, const struct sq_ps *b)
 		    strcmp(a->tol[j].value, b->tol[j].value) ||
 		    strcmp(a->tol[j].effect, b->tol[j].effect))
 			return false;
-	return true;
+	return (!a->tas && !b->tas) || sq_tas_ps_equal(a, b);
 }
 
 /* Same shape: the hash first, then the fields, so a collision costs

@@ -120,6 +120,20 @@ static bool tolerates(const struct sl_kq_toleration *t, const struct sl_kq_taint
 	return exists || strcmp(t->value, x->value) == 0;
 }
 
+bool sq_taint_tolerated(const struct sl_kq_taint *x, const struct sq_ps *p,
+			const struct sl_kq_flavor *f)
+{
+	if (strcmp(x->effect, "NoSchedule") != 0 && strcmp(x->effect, "NoExecute") != 0)
+		return true;
+	for (int j = 0; j < p->ntol; j++)
+		if (tolerates(&p->tol[j], x))
+			return true;
+	for (size_t j = 0; f && j < f->ntols; j++)
+		if (tolerates(&f->tols[j], x))
+			return true;
+	return false;
+}
+
 /* Kueue's flavorSelector keeps only the keys of the pod's nodeSelector that
  * this flavor itself labels (not those of other flavors in the resource
  * group): a flavor without the key says nothing against it, and matches. */
@@ -142,15 +156,7 @@ bool sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p,
 		goto bad;
 	}
 	for (size_t i = 0; i < f->ntaints; i++) {
-		const struct sl_kq_taint *x = &f->taints[i];
-		if (strcmp(x->effect, "NoSchedule") != 0 && strcmp(x->effect, "NoExecute") != 0)
-			continue;
-		bool ok = false;
-		for (int j = 0; j < p->ntol && !ok; j++)
-			ok = tolerates(&p->tol[j], x);
-		for (size_t j = 0; j < f->ntols && !ok; j++)
-			ok = tolerates(&f->tols[j], x);
-		if (!ok) {
+		if (!sq_taint_tolerated(&f->taints[i], p, f)) {
 			r.kind = SQ_R_TAINT;
 			r.b = (int)i;
 			goto bad;
@@ -338,7 +344,8 @@ static bool assign_rg(struct rgctx *x, int first_j)
 	for (int idx = next_flavor(x->w, x->a, x->ps, first_j); idx < rg->nfl; idx++) {
 		attempted = idx;
 		struct sq_reason why;
-		if (!sq_check_flavor(s, rg->fl[idx], p, &why)) {
+		if (!sq_check_flavor(s, rg->fl[idx], p, &why) ||
+		    ((s->tas_on || p->tas) && !sq_tas_check_flavor(s, x->cq, rg->fl[idx], p, &why))) {
 			why.ps = x->ps;
 			add_reason(x->a, why);
 			if (!rg_min)

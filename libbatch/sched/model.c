@@ -549,6 +549,7 @@ void sq_model_build(struct sl_sched *s, const struct sl_kueue *k)
 	s->tree_gen = sl_xcalloc((size_t)s->nnode + 1, sizeof(uint64_t));
 	s->tmp_fr = sl_xcalloc((size_t)s->nfr + 1, sizeof(int64_t));
 	sq_recompute_tree(s);
+	sq_tas_build(s, k);
 }
 
 /* The next build reallocates some of these: they must be NULL again. */

@@ -111,6 +111,8 @@ static char *reason_text(const struct sl_sched *s, const struct sq_reason *r)
 		return sl_xasprintf("untolerated taint {%s %s %s <nil>} in flavor %s", x->key,
 				    x->value, x->effect, f->name);
 	}
+	case SQ_R_TAS:
+		return sl_xstrdup(sq_tas_msg(s, r->a));
 	case SQ_R_AFFINITY:
 		return sl_xasprintf("flavor %s doesn't match node affinity", s->flv[r->a].f.name);
 	default:

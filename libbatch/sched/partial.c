@@ -84,9 +84,10 @@ static bool probe_fits(struct probe *p, int64_t i)
 	int slot = p->best == 0 ? 1 : 0;
 	counts_at(p, i, r->cnt[slot]);
 	sq_assign_flavors(p->s, p->w, p->cq, r->cnt[slot], &r->a[slot]);
+	sq_tas_nominate(p->s, p->w, p->cq, &r->a[slot], r->cnt[slot]);
 	r->t[slot].n = 0;
 	if (r->a[slot].rep == SQ_A_PREEMPT)
-		sq_assign_targets(p->s, p->w, p->cq, &r->a[slot], &r->need, &r->t[slot]);
+		sq_tas_targets(p->s, p->w, p->cq, &r->a[slot], &r->need, &r->t[slot]);
 	bool ok = r->a[slot].rep == SQ_A_FIT || r->t[slot].n > 0;
 	if (ok)
 		p->best = slot;

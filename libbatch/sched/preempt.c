@@ -221,7 +221,7 @@ bool sq_fits_with(struct sl_sched *s, int cq, const int *use_fr, const int64_t *
 		if (use_q[i] > sq_available(s, node, use_fr[i]))
 			return false;
 	}
-	return true;
+	return sq_tas_preemptor_fits(s);
 }
 
 static bool cand_valid(const struct sq_preq *x, const struct cand *c, bool borrow)

@@ -167,4 +167,6 @@ void sq_wl_charge(struct sl_sched *s, struct sq_wl *w, int sign)
 {
 	if (w->adm_cq != SQ_NONE)
 		sq_charge(s, w->adm_cq, w->use_fr, w->use_q, w->nuse, sign);
+	if (s->tas_on)
+		sq_tas_charge(s, w, sign);
 }

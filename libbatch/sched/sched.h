@@ -37,6 +37,33 @@ struct sl_sched_toleration {     /* Kubernetes toleration; op "Equal"/"Exists" *
 	const char *effect;      /* NULL or "" = every effect */
 };
 
+/* Topology-aware scheduling (Kueue TAS, sched/tas*.c): a pod set's
+ * constraint, as Kueue's kueue.x-k8s.io/podset-* annotations give it. */
+enum sl_sched_topo_mode {
+	SL_TOPO_NONE,            /* only a slice constraint (or none) */
+	SL_TOPO_REQUIRED,        /* podset-required-topology: LEVEL */
+	SL_TOPO_PREFERRED,       /* podset-preferred-topology: LEVEL */
+	SL_TOPO_UNCONSTRAINED,   /* podset-unconstrained-topology: "true" */
+};
+
+struct sl_sched_topo_layer {
+	const char *level;
+	int32_t size;
+};
+
+struct sl_sched_topo_req {
+	enum sl_sched_topo_mode mode;
+	const char *level;       /* node label of the level (required, preferred) */
+	const char *slice_level; /* podset-slice-required-topology, NULL = none */
+	int32_t slice_size;      /* podset-slice-size (with slice_level) */
+	const char *group;       /* podset-group-name, NULL = none */
+	/* Kueue's multi-layer slices (podset-slice-required-topology-
+	 * constraints, TASMultiLayerTopology): the layers inside the first
+	 * (slice_level, slice_size), each at a lower level, sizes dividing. */
+	size_t nlayers;
+	const struct sl_sched_topo_layer *layers;
+};
+
 struct sl_sched_podset {
 	const char *name;
 	int32_t count;
@@ -50,6 +77,9 @@ struct sl_sched_podset {
 	 * as min_count pods when count does not fit. 0, or >= count, means
 	 * all or nothing. */
 	int32_t min_count;
+	/* TAS constraint; NULL: none asked (a TAS-only ClusterQueue still
+	 * places the pod set, unconstrained). */
+	const struct sl_sched_topo_req *topology;
 };
 
 struct sl_sched_wl {
@@ -86,6 +116,9 @@ struct sl_sched_admission {
 	 * after partial admission. Owned by decisions (freed with flavors). */
 	size_t ncounts;
 	int32_t *counts;
+	/* Kueue's topologyAssignment of its TAS pod sets, as
+	 * sl_sched_topo_text() writes it; NULL: none. Owned by decisions. */
+	char *topology;
 };
 
 /* Kueue's Preempted condition reasons (and stop-policy evictions). */
@@ -265,6 +298,75 @@ int sl_sched_trial(struct sl_sched *s, const struct sl_sched_wl *wl, int64_t lim
 /* Backfill (backfill.c) for every ClusterQueue, on top of each queue's
  * `backfill:` setting. The model's Configuration may set it too. */
 void sl_sched_set_backfill(struct sl_sched *s, int on);
+
+/* Topology-aware scheduling: the node inventory and assignments. */
+struct sl_sched_taint {
+	const char *key, *value, *effect;
+};
+
+struct sl_sched_node {
+	const char *name;
+	size_t nlabels;
+	const struct sl_sched_label *labels;
+	size_t ntaints;
+	const struct sl_sched_taint *taints;
+	size_t nalloc;
+	const struct sl_sched_req *alloc;  /* allocatable; "pods" is a resource */
+	size_t nusage;
+	const struct sl_sched_req *usage;  /* taken by pods the engine does not place */
+	int unavailable;                   /* not Ready, or unschedulable: in no topology */
+};
+
+struct sl_sched_topo_domain {
+	const char *const *values;  /* one value per level */
+	int32_t count;              /* pods */
+};
+
+/* Kueue's podSetAssignments[].topologyAssignment. */
+struct sl_sched_topo {
+	const char *flavor;
+	size_t nlevels;
+	const char *const *levels;
+	size_t ndomains;
+	const struct sl_sched_topo_domain *domains;
+};
+
+/* Replace the node inventory (copied). The daemon feeds it from the
+ * config's `nodes:` or from a Nodes watch; the model's `nodes:` (if any)
+ * is taken at sl_sched_new/_reconfigure. Admitted workloads keep their
+ * assignments and are charged again on the new nodes. */
+int sl_sched_set_nodes(struct sl_sched *s, const struct sl_sched_node *nodes, size_t n,
+		       struct sl_err *err);
+/* Topology assignment of pod set `podset` of an admitted workload
+ * (borrowed until the next mutating call). -SL_ENOENT if it has none. */
+int sl_sched_topology(struct sl_sched *s, uint64_t id, size_t podset, struct sl_sched_topo *out);
+/* Restart: an admitted workload's pod set was placed so (after
+ * sl_sched_admitted_partial()); its usage is charged on the domains.
+ * -SL_EINVAL when the flavor or the levels do not match the topology. */
+int sl_sched_admitted_topology(struct sl_sched *s, uint64_t id, size_t podset,
+			       const struct sl_sched_topo *t, struct sl_err *err);
+
+/* The topology assignments of admitted workload id as one line:
+ * "PODSET@FLAVOR@LEVEL,LEVEL@VALUE,VALUE=COUNT@...", pod sets joined by
+ * ';' (no label key or value holds '@', ';', ',' or '='). NULL when it has
+ * none. Caller frees. The restart reads it back with
+ * sl_sched_admitted_topology_text(): -SL_EINVAL on a malformed line, and
+ * as sl_sched_admitted_topology(). */
+char *sl_sched_topo_text(struct sl_sched *s, uint64_t id);
+int sl_sched_admitted_topology_text(struct sl_sched *s, uint64_t id, const char *text,
+				    struct sl_err *err);
+
+/* A job's topology request in Slurm's spelling (tas_req.c):
+ * spec "LEVEL | required:LEVEL | preferred:LEVEL | unconstrained" with
+ * optional ",slice:LEVEL:SIZE" items (the second and later are inner
+ * layers, into layers[0..maxl)); or switches > 0 (--switches=N[@wait]):
+ * the leaf switch level (level NULL), required for one switch without a
+ * wait, else preferred. Strings land in buf (cap bytes). 1: no request,
+ * 0: *out filled, -SL_EINVAL "Invalid --topology specification". A LEVEL
+ * is a node label, or its last word ("rack" for cloud.com/topology-rack). */
+int sl_sched_topo_parse(const char *spec, int switches, int64_t wait4switch,
+			struct sl_sched_topo_req *out, struct sl_sched_topo_layer *layers, size_t maxl,
+			char *buf, size_t cap, struct sl_err *err);
 
 /* Text for a preemption reason ("InClusterQueue", ...). */
 const char *sl_sched_preempt_reason_name(enum sl_sched_preempt_reason r);

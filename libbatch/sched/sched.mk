@@ -3,7 +3,7 @@
 libbatch_libbatch_a_SOURCES += \
 	libbatch/kueue.c libbatch/kueue.h \
 	libbatch/kueue_parse.c libbatch/kueue_parse.h \
-	libbatch/kueue_check.c \
+	libbatch/kueue_check.c libbatch/kueue_topo.c \
 	libbatch/sched/sched.h libbatch/sched/sched_int.h \
 	libbatch/sched/model.c libbatch/sched/cell.c libbatch/sched/quota.c libbatch/sched/wlq.c \
 	libbatch/sched/flavor.c libbatch/sched/preempt.c libbatch/sched/fairshare.c \
@@ -11,7 +11,9 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/sched/api.c libbatch/sched/msg.c libbatch/sched/equiv.c \
 	libbatch/sched/namemap.c libbatch/sched/partial.c \
 	libbatch/sched/estimate.c libbatch/sched/estimate_trial.c libbatch/sched/backfill.c \
+	libbatch/sched/tas.c libbatch/sched/tas_admit.c libbatch/sched/tas_place.c libbatch/sched/tas_req.c libbatch/sched/tas_text.c libbatch/sched/tas_int.h \
 	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c libbatch/sim_clock.c \
+	libbatch/sim_tas.c \
 	libbatch/replay.c libbatch/replay.h libbatch/replay_int.h libbatch/replay_trace.c \
 	libbatch/replay_result.c libbatch/replay_report.c libbatch/replay_html.c
 
@@ -25,6 +27,9 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/bad-unknown-kind.yaml \
 	tests/scenarios/bad-mincount.yaml \
 	tests/scenarios/bad-timelimit.yaml \
+	tests/scenarios/bad-tas-duplicate-level.yaml \
+	tests/scenarios/bad-tas-node-quantity.yaml \
+	tests/scenarios/bad-tas-topology-exclusive.yaml \
 	tests/scenarios/partial-borrowing-cohort.yaml \
 	tests/scenarios/partial-cannot-fit-min-count.yaml \
 	tests/scenarios/partial-preempt-full-first.yaml \
@@ -169,6 +174,134 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/backfill-never-the-reason-to-preempt.yaml \
 	tests/scenarios/backfill-cohort-borrower-respects-lender-reservation.yaml \
 	tests/scenarios/estimate-late-after-higher-priority-arrival.yaml
+	tests/scenarios/tas-admitted-on-deleted-node.yaml \
+	tests/scenarios/tas-allocatable-pods-used.yaml \
+	tests/scenarios/tas-equal-priority-waits.yaml \
+	tests/scenarios/tas-implied-only-tas-flavor.yaml \
+	tests/scenarios/tas-kc-allow-to-schedule-on-node-which-matches-node-bestfit.yaml \
+	tests/scenarios/tas-kc-allow-to-schedule-on-node-with-tolerated-taint-bestfit.yaml \
+	tests/scenarios/tas-kc-bestfit-podset-group-workers-spread-across-hosts.yaml \
+	tests/scenarios/tas-kc-block-preferred-but-only-multiple-blocks-can-accommodate-the-workload.yaml \
+	tests/scenarios/tas-kc-block-preferred-but-the-workload-cannot-be-accommodate-in-entire-topol.yaml \
+	tests/scenarios/tas-kc-block-preferred-for-podset-host-required-for-slices-2-blocks-with-unba.yaml \
+	tests/scenarios/tas-kc-block-preferred-for-podset-rack-required-for-slices-bestfit.yaml \
+	tests/scenarios/tas-kc-block-preferred-pods-fit-in-2-blocks-bestfit.yaml \
+	tests/scenarios/tas-kc-block-required-4-pods-fit-into-one-host-each-bestfit.yaml \
+	tests/scenarios/tas-kc-block-required-for-podset-host-required-for-slices-bestfit.yaml \
+	tests/scenarios/tas-kc-block-required-for-podset-host-required-for-slices-optimize-last-domai.yaml \
+	tests/scenarios/tas-kc-block-required-for-podset-host-required-for-slices-prioritize-more-fre.yaml \
+	tests/scenarios/tas-kc-block-required-for-podset-host-required-for-slices-select-domains-with.yaml \
+	tests/scenarios/tas-kc-block-required-for-podset-rack-required-for-slices-bestfit.yaml \
+	tests/scenarios/tas-kc-block-required-for-podset-rack-required-for-slices-only-1-out-of-2-sli.yaml \
+	tests/scenarios/tas-kc-block-required-for-podset-rack-required-for-slices-podset-fits-in-a-bl.yaml \
+	tests/scenarios/tas-kc-block-required-for-podset-rack-required-for-slices-podset-fits-in-both.yaml \
+	tests/scenarios/tas-kc-block-required-pods-fit-in-a-block-spread-across-two-racks-bestfit.yaml \
+	tests/scenarios/tas-kc-block-required-single-pod-fits-in-a-block-and-a-single-rack-bestfit.yaml \
+	tests/scenarios/tas-kc-block-required-single-pod-fits-in-a-block-spread-across-two-racks-best.yaml \
+	tests/scenarios/tas-kc-block-required-single-pod-which-cannot-be-split-bestfit.yaml \
+	tests/scenarios/tas-kc-block-required-too-many-pods-to-fit-requested-bestfit.yaml \
+	tests/scenarios/tas-kc-cannot-request-not-existing-slice-topology.yaml \
+	tests/scenarios/tas-kc-choose-the-node-that-can-accommodate-all-pods.yaml \
+	tests/scenarios/tas-kc-detailed-failure-message-with-exclusion-stats.yaml \
+	tests/scenarios/tas-kc-don-t-consider-terminal-pods-when-computing-the-capacity-bestfit.yaml \
+	tests/scenarios/tas-kc-don-t-consider-unscheduled-pods-when-computing-capacity-bestfit.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-grouped-podsets-keeps-tight-domain-when-l.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-grouped-podsets-preserves-leader-below-th.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-grouped-podsets-preserves-worker-capacity.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-grouped-podsets-skips-domain-where-mixed.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-grouped-podsets-skips-domain-where-only-w.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-preferred-grouped-podsets-preserves-capac.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-sliced-grouped-podsets-preserves-worker-c.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-two-podsets-with-overlapping-domain.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-two-podsets-with-the-same-group-leader-do.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-two-podsets-with-the-same-group-multiple.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-two-podsets-with-the-same-group-no-fit.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-two-podsets-with-the-same-group-optimizes.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-two-podsets-with-the-same-group-requestin.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-two-podsets-with-the-same-group-with-doma.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-two-podsets-with-the-same-group.yaml \
+	tests/scenarios/tas-kc-find-topology-assignment-for-unconstrained-grouped-podsets-spreads-lea.yaml \
+	tests/scenarios/tas-kc-host-preferred-single-pod-fits-in-the-host-bestfit-tasprofilemixed.yaml \
+	tests/scenarios/tas-kc-host-required-single-pod-fits-in-the-host-bestfit-tasprofilemixed.yaml \
+	tests/scenarios/tas-kc-host-required-single-pod-fits-in-the-host-bestfit.yaml \
+	tests/scenarios/tas-kc-include-usage-from-non-tas-pods-pod-usage.yaml \
+	tests/scenarios/tas-kc-include-usage-from-pending-scheduled-non-tas-pods-blocked-assignment-b.yaml \
+	tests/scenarios/tas-kc-include-usage-from-running-non-tas-pods-blocked-assignment-bestfit.yaml \
+	tests/scenarios/tas-kc-include-usage-from-running-non-tas-pods-found-free-capacity-on-another.yaml \
+	tests/scenarios/tas-kc-minimize-the-number-of-used-racks-before-optimizing-the-number-of-node.yaml \
+	tests/scenarios/tas-kc-multi-layer-topology-block-required-rack-slices-of-4-host-slices-of-2.yaml \
+	tests/scenarios/tas-kc-multi-layer-topology-enough-hostname-slices-but-not-enough-rack-slices.yaml \
+	tests/scenarios/tas-kc-multi-layer-topology-host-slice-rounding-makes-rack-slice-impossible.yaml \
+	tests/scenarios/tas-kc-multi-layer-topology-mimic-a-real-world-gb200-cluster-with-nvl36-arch.yaml \
+	tests/scenarios/tas-kc-multi-layer-topology-no-feature-gate-additional-layers-ignored.yaml \
+	tests/scenarios/tas-kc-multi-layer-topology-small-host-kills-rack-slices-despite-enough-total.yaml \
+	tests/scenarios/tas-kc-multiple-podsets-account-assumed-pod-usage-against-allocatable-pods-be.yaml \
+	tests/scenarios/tas-kc-multiple-podsets-block-required-for-one-unconstrained-for-another-tasp.yaml \
+	tests/scenarios/tas-kc-multiple-podsets-rack-required-for-both-different-resource-requests-be.yaml \
+	tests/scenarios/tas-kc-no-assignment-as-node-does-not-have-enough-allocatable-pods-status-all.yaml \
+	tests/scenarios/tas-kc-no-assignment-as-node-is-not-ready-bestfit.yaml \
+	tests/scenarios/tas-kc-no-assignment-as-node-is-unschedulable-bestfit.yaml \
+	tests/scenarios/tas-kc-no-topology-for-podset-host-required-for-slices-bestfit.yaml \
+	tests/scenarios/tas-kc-no-topology-for-podset-host-required-for-slices-multiple-blocks-bestfi.yaml \
+	tests/scenarios/tas-kc-no-topology-for-podset-rack-required-for-slices-multiple-blocks-bestfi.yaml \
+	tests/scenarios/tas-kc-node-allocatable-capacity-completely-used-by-non-tas-pod-empty-remaini.yaml \
+	tests/scenarios/tas-kc-non-hostname-leaf-topology-nil-aggregateddomainusages-preserves-per-fl.yaml \
+	tests/scenarios/tas-kc-only-nodes-with-matching-labels-are-considered-matching-node-is-found.yaml \
+	tests/scenarios/tas-kc-only-nodes-with-matching-labels-are-considered-no-matching-node-bestfi.yaml \
+	tests/scenarios/tas-kc-only-nodes-with-matching-levels-are-considered-no-host-label-on-node-b.yaml \
+	tests/scenarios/tas-kc-rack-preferred-but-only-block-can-accommodate-the-workload-bestfit.yaml \
+	tests/scenarios/tas-kc-rack-preferred-but-only-multiple-blocks-can-accommodate-the-workload-b.yaml \
+	tests/scenarios/tas-kc-rack-required-multiple-pods-fit-in-a-rack-bestfit.yaml \
+	tests/scenarios/tas-kc-rack-required-multiple-pods-fit-in-some-racks-bestfit.yaml \
+	tests/scenarios/tas-kc-rack-required-single-pod-fits-in-a-rack-bestfit.yaml \
+	tests/scenarios/tas-kc-rack-required-single-pod-requiring-memory-bestfit.yaml \
+	tests/scenarios/tas-kc-rack-required-too-many-pods-to-fit-in-any-rack-bestfit.yaml \
+	tests/scenarios/tas-kc-resource-exclusion-picks-most-restrictive-resource.yaml \
+	tests/scenarios/tas-kc-skip-node-which-doesn-t-match-node-selector-label-exists-value-doesn-t.yaml \
+	tests/scenarios/tas-kc-skip-node-which-doesn-t-match-node-selector-missing-label-bestfit.yaml \
+	tests/scenarios/tas-kc-skip-node-which-has-untolerated-taint-bestfit.yaml \
+	tests/scenarios/tas-kc-slice-required-topology-level-cannot-be-above-the-main-required-topolo.yaml \
+	tests/scenarios/tas-kc-slice-size-is-required-when-slice-topology-is-requested.yaml \
+	tests/scenarios/tas-kc-stable-tie-break-on-identical-nodes-reversed-order-tasbalancedplacemen.yaml \
+	tests/scenarios/tas-kc-stable-tie-break-on-identical-nodes-tasbalancedplacement-disabled.yaml \
+	tests/scenarios/tas-kc-unconstrained-6-pods-fit-into-hosts-scattered-across-the-whole-datacen.yaml \
+	tests/scenarios/tas-kc-unconstrained-a-single-pod-fits-into-each-host-bestfit.yaml \
+	tests/scenarios/tas-kc-unconstrained-a-single-pod-fits-into-each-host-leastfreecapacity-taspr.yaml \
+	tests/scenarios/tas-level-only-in-second-flavor.yaml \
+	tests/scenarios/tas-mixed-podsets.yaml \
+	tests/scenarios/tas-multi-layer-block-rack-host.yaml \
+	tests/scenarios/tas-multi-layer-host-rounding-no-fit.yaml \
+	tests/scenarios/tas-next-to-admitted-multiple-resources.yaml \
+	tests/scenarios/tas-no-fit-node-capacity.yaml \
+	tests/scenarios/tas-node-full-of-non-tas-pods.yaml \
+	tests/scenarios/tas-node-used-by-non-tas-pod.yaml \
+	tests/scenarios/tas-node-used-by-tas-workload.yaml \
+	tests/scenarios/tas-overlapping-flavors-share-nodes.yaml \
+	tests/scenarios/tas-partial-admission-trimmed.yaml \
+	tests/scenarios/tas-partially-empty-preferred.yaml \
+	tests/scenarios/tas-partially-empty-required.yaml \
+	tests/scenarios/tas-partially-empty-unconstrained.yaml \
+	tests/scenarios/tas-plain-skips-tas-flavor.yaml \
+	tests/scenarios/tas-podset-of-size-zero.yaml \
+	tests/scenarios/tas-preadmitted-on-the-only-node.yaml \
+	tests/scenarios/tas-preempt-fragmented-capacity.yaml \
+	tests/scenarios/tas-preempt-mid-priority-survives.yaml \
+	tests/scenarios/tas-preempt-only-low-priority.yaml \
+	tests/scenarios/tas-preempt-pods-pressure.yaml \
+	tests/scenarios/tas-preempt-sibling-flavor-usage.yaml \
+	tests/scenarios/tas-preempting-reserves-capacity.yaml \
+	tests/scenarios/tas-preempting-without-targets-reserves.yaml \
+	tests/scenarios/tas-required-gets-scheduled.yaml \
+	tests/scenarios/tas-required-level-missing.yaml \
+	tests/scenarios/tas-required-skips-non-tas-flavor.yaml \
+	tests/scenarios/tas-sibling-flavors-no-self-overlap.yaml \
+	tests/scenarios/tas-tainted-node-flavor-toleration.yaml \
+	tests/scenarios/tas-tainted-node-untolerated.yaml \
+	tests/scenarios/tas-two-podsets-host-and-preferred.yaml \
+	tests/scenarios/tas-two-podsets-required-rack.yaml \
+	tests/scenarios/tas-two-podsets-worker-too-big.yaml \
+	tests/scenarios/tas-zero-request-resource-not-in-cq.yaml \
+	tests/scenarios/tas-zero-request.yaml
 
 TESTS += tests/scenarios/run.sh
 
@@ -198,3 +331,8 @@ EXTRA_DIST += tests/data/replay/small.yaml tests/data/replay/gpu100.yaml \
 	tests/data/replay/gpu100-split.yaml tests/data/replay/gpu100-backfill.yaml \
 	tests/data/replay/gpu100-strict.yaml docs/replay.md \
 	tests/bench/replay_trace.py tests/bench/replay.sh
+	tests/data/replay/gpu100-split.yaml tests/bench/replay_trace.py tests/bench/replay.sh
+
+# Topology-aware scheduling through the engine's API (nodes fed, restart, reload).
+UNIT_TESTS += tests/unit/test_tas
+tests_unit_test_tas_SOURCES = tests/unit/test_tas.c tests/unit/sched_testlib.h

@@ -136,6 +136,7 @@ struct sq_ps {
 	struct sl_kq_kv *sel;
 	struct sl_kq_toleration *tol;
 	int *flv;                    /* [nreq] assigned flavor index when admitted */
+	struct sq_tps *tas;          /* TAS request and assignment (tas*.c), NULL: none */
 };
 
 /* Pod set p's request j for n of its pods: total holds it for count pods,
@@ -157,6 +158,7 @@ enum sq_rkind {
 	SQ_R_TAINT,       /* flavor a, taint index b */
 	SQ_R_AFFINITY,    /* flavor a */
 	SQ_R_UNAVAILABLE, /* resource a */
+	SQ_R_TAS,         /* topology: message a (sq_tas_msg) */
 };
 
 struct sq_reason {
@@ -291,6 +293,8 @@ struct sl_sched {
 	struct sq_cscratch *cscr;    /* cycle.c */
 	struct sq_pscratch *pscr;    /* preempt.c */
 	struct sq_rscratch *rscr;    /* partial.c */
+	struct sq_tas *tas;          /* tas*.c: nodes, topologies, TAS usage */
+	bool tas_on;                 /* some flavor has a topology: TAS work to do */
 	struct sq_targets otg;       /* flavor.c: preemption oracle's targets */
 	struct sq_otg_key {          /* ... and what they were searched for */
 		const struct sq_wl *w;
@@ -449,6 +453,10 @@ void sq_assign_free(struct sq_assign *a);
  * the requested counts; borrowed, kept in a->counts. */
 void sq_assign_flavors(struct sl_sched *s, struct sq_wl *w, int cq, const int32_t *counts,
 		       struct sq_assign *a);
+/* A NoSchedule/NoExecute taint x tolerated by pod set p or flavor f (may
+ * be NULL); other effects always are. */
+bool sq_taint_tolerated(const struct sl_kq_taint *x, const struct sq_ps *p,
+			const struct sl_kq_flavor *f);
 /* true when pod set p may use flavor fl; else fills *why (if not NULL). */
 bool sq_check_flavor(const struct sl_sched *s, int fl, const struct sq_ps *p,
 		     struct sq_reason *why);
@@ -577,5 +585,35 @@ bool sq_backfill_on(const struct sl_sched *s, const struct sq_cq *c);
 /* The longest time limit (ms) with which pending w would be backfilled now
  * (after sl_sched_estimate()); 0 when none would. */
 int64_t sq_backfill_window(struct sl_sched *s, struct sq_wl *w, int64_t now_ms);
+
+/* tas.c, tas_admit.c: topology-aware scheduling */
+void sq_tas_build(struct sl_sched *s, const struct sl_kueue *k);
+void sq_tas_free(struct sl_sched *s);
+void sq_tas_ps_copy(struct sq_ps *d, const struct sl_sched_podset *p);
+void sq_tas_ps_free(struct sq_ps *p);
+void sq_tas_charge(struct sl_sched *s, struct sq_wl *w, int sign);
+bool sq_tas_check_flavor(struct sl_sched *s, int cq, int fl, const struct sq_ps *p,
+			 struct sq_reason *why);
+void sq_tas_nominate(struct sl_sched *s, struct sq_wl *w, int cq, struct sq_assign *a,
+		     const int32_t *counts);
+bool sq_tas_fits_now(struct sl_sched *s, const struct sq_wl *w);
+const char *sq_tas_msg(const struct sl_sched *s, int i);
+/* sq_assign_targets for a preemptor whose pod sets need a topology: the
+ * preemption's fit test also places them (Kueue's workloadFits). */
+void sq_tas_targets(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
+		    struct sq_needbuf *need, struct sq_targets *t);
+/* A preempting workload's placement (targets gone, or empty nodes without
+ * targets), reserved for the rest of the cycle; released at its end. */
+void sq_tas_preempt_placement(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
+			      const struct sq_targets *t);
+void sq_tas_reserve(struct sl_sched *s, struct sq_wl *w);
+void sq_tas_unreserve(struct sl_sched *s);
+/* true when no preemptor is being searched for, or its pods fit the nodes */
+bool sq_tas_preemptor_fits(struct sl_sched *s);
+/* w holds a topology assignment (its release frees node capacity). */
+bool sq_tas_holds(const struct sq_wl *w);
+/* Topology requests in the scheduling-equivalence shape (equiv.c). */
+uint64_t sq_tas_ps_hash(const struct sq_ps *p);
+bool sq_tas_ps_equal(const struct sq_ps *a, const struct sq_ps *b);
 
 #endif

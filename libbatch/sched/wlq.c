@@ -73,6 +73,7 @@ static void sq_wl_free(struct sq_wl *w)
 		free(p->flv);
 		sq_kv_free(p->sel, (size_t)p->nsel);
 		sq_tols_free(p->tol, (size_t)p->ntol);
+		sq_tas_ps_free(p);
 	}
 	free(w->ps);
 	free(w->name);
@@ -468,6 +469,9 @@ static void sq_release(struct sl_sched *s, struct sq_wl *w)
 	sq_wl_charge(s, w, -1);
 	vec_del(c->adm, &c->nadm, w->qidx);
 	sq_requeue_tree(s, w->adm_cq);
+	/* nodes are shared across cohort trees: freed TAS capacity may admit any */
+	for (int i = 0; s->tas_on && sq_tas_holds(w) && i < s->ncq; i++)
+		sq_requeue_tree(s, i);
 	w->adm_cq = SQ_NONE;
 }
 
@@ -507,6 +511,7 @@ static void copy_ps(struct sl_sched *s, struct sq_ps *d, const struct sl_sched_p
 		d->flv[j] = SQ_NONE;
 	}
 	sq_ps_constraints(d, p);
+	sq_tas_ps_copy(d, p);
 }
 
 int sl_sched_add(struct sl_sched *s, const struct sl_sched_wl *in, struct sl_err *err)

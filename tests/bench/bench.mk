@@ -71,3 +71,6 @@ EXTRA_DIST += tests/bench/estimate_trace.sh
 bench-estimate-trace: all
 	bash $(srcdir)/tests/bench/estimate_trace.sh --build $(abs_top_builddir)
 .PHONY: bench-estimate-trace
+# Kueue's TAS performance test (15 000 workloads, 640 nodes) on the engine:
+# sh tests/bench/tas.sh BUILD_DIR (tests/bench/README.md, "sched_tas").
+EXTRA_DIST += tests/bench/tas.sh tests/bench/sched_tas.c

@@ -104,7 +104,7 @@ static void test_show(void **state)
 			    "killInvalidDepend=no\n"
 			    "operators=alice,bob.smith\n"
 			    "accounts=alice:physics,general *:general carol:chem\n"
-			    "features=\nmailProg=/usr/bin/mail\npam=\npbsServer=\nmetrics=\n",
+			    "features=\nmailProg=/usr/bin/mail\npam=\npbsServer=\nmetrics=\nnodes=\n",
 			    sl_conf_socket(c));
 	assert_string_equal(out, want);
 	sl_conf_free(c);

@@ -443,6 +443,35 @@ static void test_errors(void **state)
  * holds the job's feature labels, then the flavor's (Kueue keeps the pod's
  * own nodeSelector and adds the flavor's nodeLabels); a feature label that
  * contradicts the flavor, or a GPU type without labels, is refused. */
+/* Kueue TAS: the admission's topology assignment as required node
+ * affinity (render_tas.c): a host list, or one term per rack domain; with
+ * --exclusive's anti-affinity beside it. */
+static void test_topology(void **state)
+{
+	struct sl_job *j = job(1011, "batch");
+	struct sl_render_flavor f[] = {{"cpu", flavor("default")}};
+	struct sl_render_in in = in_for(j, f, 1);
+
+	j->spec.nodes = 3;
+	j->spec.cpus_per_task = 2;
+	j->spec.topology = sl_xstrdup("rack");
+	j->topo_assign = sl_xstrdup("main@default@kubernetes.io/hostname@n1=2@n2=1");
+	golden("jobset-tas-hosts", &in);
+	free(j->topo_assign);
+	j->topo_assign = sl_xstrdup("main@default@cloud.com/topology-block,cloud.com/topology-rack"
+				    "@b1,r1=2@b1,r2=1");
+	j->spec.shared = SL_SHARED_EXCLUSIVE;
+	golden("jobset-tas-racks", &in);
+	free(j->topo_assign);
+	j->topo_assign = sl_xstrdup("other@default@kubernetes.io/hostname@n1=2");
+	char *json = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	assert_int_equal(sl_render(&in, &json, &err), 0);
+	assert_null(strstr(json, "nodeAffinity"));
+	free(json);
+	sl_job_free(j);
+}
+
 static void test_features_node_selector(void **state)
 {
 	static const char text[] = "apiVersion: sluice.io/v1alpha1\n"
@@ -572,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_helpers),
 		cmocka_unit_test(test_sbatch_options),
 		cmocka_unit_test(test_features_node_selector),
+		cmocka_unit_test(test_topology),
 		cmocka_unit_test(test_kind_paths),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -87,7 +87,7 @@ static void test_check_and_reconfigure(void **state)
 {
 	struct sl_sched *s = tl_sched(model);
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_sched_podset ps = {"main", 5, 1, &tl_cpu1, 0, NULL, 0, NULL, 0};
+	struct sl_sched_podset ps = {"main", 5, 1, &tl_cpu1, 0, NULL, 0, NULL, 0, NULL};
 	struct sl_sched_wl w = {9, "big", "ns", "q", 0, 0, 1, &ps};
 	assert_int_equal(sl_sched_check(s, &w, &err), -SL_ENOFIT);
 	sl_err_clear(&err);

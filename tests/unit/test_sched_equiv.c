@@ -101,7 +101,7 @@ static void test_localqueue_lookup(void **state)
 	assert_int_equal(sl_sched_pending_info(s, 3, &p), 0);
 	assert_null(p.cluster_queue);
 	assert_string_equal(p.message, "LocalQueue q doesn't exist");
-	struct sl_sched_podset ps = {"main", 1, 1, &tl_cpu1, 0, NULL, 0, NULL, 0};
+	struct sl_sched_podset ps = {"main", 1, 1, &tl_cpu1, 0, NULL, 0, NULL, 0, NULL};
 	struct sl_sched_wl w = {9, "w", "ns3", "q", 0, 0, 1, &ps};
 	assert_int_equal(sl_sched_check(s, &w, &err), -SL_ENOENT);
 	sl_sched_free(s);

@@ -40,6 +40,7 @@ static const struct {
 	{SL_PBSE_INVALJOBRESC,
 	 "\"-lresource=\" cannot be used with \"select\" or \"place\", resource is"},
 	{SL_PBSE_HISTJOBID, "Job has finished"},
+	{SL_PBSE_MAXARRAYSIZE, "Array job exceeds server or queue size limit"},
 };
 
 int sl_pbse_status(int e)
@@ -117,6 +118,76 @@ int sl_pbs_operand(const char *op, const char *server, uint64_t *id, char **show
 
 	*shown = k == 0 && strchr(op, '.') == NULL ? sl_pbs_jobid(*id, server) : sl_xstrdup(op);
 	return k;
+}
+
+static int digits(const char **p, unsigned long long cap, unsigned long long *v)
+{
+	const char *s = *p;
+
+	*v = 0;
+	for (; isdigit((unsigned char)**p); (*p)++) {
+		if (*v > (cap - 9) / 10)
+			return -1;
+		*v = *v * 10 + (unsigned)(**p - '0');
+	}
+	return *p == s ? -1 : 0;
+}
+
+/* The bracket of "N[...]": "" the array, "I" or "A-B" its subjobs. */
+static int bracket(const char **p, struct sl_pbs_sel *sel)
+{
+	unsigned long long lo, hi;
+
+	if (**p == ']') {
+		sel->type = SL_PBS_SEL_ARRAY;
+		(*p)++;
+		return 0;
+	}
+	if (digits(p, UINT32_MAX, &lo) != 0)
+		return -1;
+	hi = lo;
+	if (**p == '-' && ((*p)++, digits(p, UINT32_MAX, &hi) != 0 || hi < lo))
+		return -1;
+	if (**p != ']')
+		return -1;
+	(*p)++;
+	sel->type = SL_PBS_SEL_SUBJOBS;
+	sel->lo = (uint32_t)lo;
+	sel->hi = (uint32_t)hi;
+	return 0;
+}
+
+int sl_pbs_operand_sel(const char *op, const char *server, struct sl_pbs_sel *sel,
+		       char **shown)
+{
+	const char *p = op, *br = strchr(op, '[');
+	unsigned long long v;
+	int k;
+
+	memset(sel, 0, sizeof(*sel));
+	if (br == NULL)
+		return sl_pbs_operand(op, server, &sel->id, shown);
+	*shown = sl_xstrdup(op);
+	if (digits(&p, UINT64_MAX, &v) != 0 || *p++ != '[' || bracket(&p, sel) != 0 ||
+	    (*p != '\0' && (*p != '.' || p[1] == '\0')))
+		return -1;
+	sel->id = v;
+	if (*p == '\0') {
+		char *t = sl_xasprintf("%s.%s", op, server);
+		free(*shown);
+		*shown = t;
+		return 0;
+	}
+	k = first_label(p + 1) == first_label(server) &&
+	    strncmp(p + 1, server, first_label(server)) == 0;
+	return k ? 0 : 1;
+}
+
+char *sl_pbs_array_jobid(uint64_t id, long index, const char *server)
+{
+	if (index < 0)
+		return sl_xasprintf("%llu[].%s", (unsigned long long)id, server);
+	return sl_xasprintf("%llu[%ld].%s", (unsigned long long)id, index, server);
 }
 
 static char *short_host(void)

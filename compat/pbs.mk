@@ -6,6 +6,7 @@ compat_libcompat_a_SOURCES += \
 	compat/pbs_resource.c compat/pbs_resource.h \
 	compat/pbs_env.c compat/pbs_env.h \
 	compat/pbs_job.c compat/pbs_job.h \
+	compat/pbs_array.c compat/pbs_array.h \
 	compat/pbs_fmt.c compat/pbs_fmt_queue.c compat/pbs_fmt.h \
 	compat/pbs_qopt.c compat/pbs_qopt.h \
 	compat/pbs_attr.c compat/pbs_attr.h \

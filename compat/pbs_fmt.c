@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "hostlist.h"
+#include "pbs_array.h"
 #include "pbs_job.h"
 #include "slurm_pattern.h"
 #include "xalloc.h"
@@ -108,11 +109,15 @@ void sl_pbs_comment(const struct sl_job *j, char *buf, size_t len)
 				 : "waiting to be admitted");
 		return;
 	}
-	if (!ran(j))
-		return; /* ended before it ran: PBS's server leaves no comment */
 	time_t t = (time_t)j->start_time;
 	struct tm tm;
 	strftime(when, sizeof(when), "%a %b %d at %H:%M", localtime_r(&t, &tm));
+	if (sl_pbs_is_array(j) && j->start_time > 0) { /* req_runjob.c:1169 */
+		snprintf(buf, len, "Job Array Began at %s", when);
+		return;
+	}
+	if (!ran(j))
+		return; /* ended before it ran: PBS's server leaves no comment */
 	switch (j->state) {
 	case SL_JOB_COMPLETED: end = " and finished"; break;
 	case SL_JOB_TIMEOUT: end = " and exceeded resource walltime"; break;
@@ -151,7 +156,7 @@ int sl_qstat_default(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_jo
 		const char *dot;
 
 		/* the id as far as the server name's first label */
-		snprintf(id, sizeof(id), "%llu.%s", (unsigned long long)j->id, v->server);
+		sl_pbs_idstr(j, v->server, id, sizeof(id));
 		if ((dot = strchr(id, '.')) && (dot = strchr(dot + 1, '.')))
 			id[dot - id] = '\0';
 		cut(idt, sizeof(idt), id, wid);
@@ -241,7 +246,7 @@ int sl_qstat_alt(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_job *c
 		int w = v->wide;
 
 		sl_pbs_shape_of(j, &sh);
-		snprintf(full, sizeof(full), "%llu.%s", (unsigned long long)j->id, v->server);
+		sl_pbs_idstr(j, v->server, full, sizeof(full));
 		cut(id, sizeof(id), full, w ? 30 : 15);
 		cut(user, sizeof(user), j->user, w ? 15 : 8);
 		cut(queue, sizeof(queue), j->spec.partition, w ? 15 : 8);
@@ -303,12 +308,27 @@ static void attr_path(struct sl_pbs_out *o, const char *name, const struct sl_jo
 		.job_id = j->id, .array_task_id = SL_PATTERN_NO_TASK, .job_name = j->spec.name,
 		.user = j->user, .host = j->spec.submit_host, .work_dir = j->spec.work_dir,
 	};
-	char *path = sl_slurm_pattern_expand(pattern ? pattern : "slurm-%j.out", &c);
-	char *v = sl_xasprintf("%s:%s", j->spec.submit_host ? j->spec.submit_host : "", path);
+	char *pat = sl_xstrdup(pattern ? pattern : "slurm-%j.out"), *a, *path, *v;
 
+	if (sl_pbs_is_array(j)) {
+		/* the array job's path keeps PBS's tag for the index */
+		c.array_job_id = j->id;
+		c.array_task_id = 0;
+		while ((a = strstr(pat, "%a")) != NULL && (a == pat || a[-1] != '%')) {
+			char *t = sl_xasprintf("%.*s^array_index^%s", (int)(a - pat), pat, a + 2);
+			free(pat);
+			pat = t;
+		}
+	} else if (j->array_job_id != 0) {
+		c.array_job_id = j->array_job_id;
+		c.array_task_id = (uint32_t)j->array_task_id;
+	}
+	path = sl_slurm_pattern_expand(pat, &c);
+	v = sl_xasprintf("%s:%s", j->spec.submit_host ? j->spec.submit_host : "", path);
 	attr(o, name, NULL, v);
 	free(v);
 	free(path);
+	free(pat);
 }
 
 static void attr_resources(struct sl_pbs_out *o, const struct sl_job *j)
@@ -383,6 +403,32 @@ static void attr_started(struct sl_pbs_out *o, const struct sl_job *j)
 	free(h);
 }
 
+/* An array job's attributes (array, array_indices_submitted: -J's range
+ * without its %N, which is max_run_subjobs; _remaining and
+ * array_state_count from its subjobs) or a subjob's (array_id,
+ * array_index), as src/include/pbs_ifl.h:69-177 names them. */
+static void attr_array(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struct sl_job *j)
+{
+	char tmp[160];
+
+	if (sl_pbs_is_array(j)) {
+		char *sub = sl_xstrndup(j->spec.array, strcspn(j->spec.array, "%"));
+		attr(o, "array", NULL, "True");
+		attr(o, "array_indices_submitted", NULL, sub);
+		if (v->arr_remaining)
+			attr(o, "array_indices_remaining", NULL, v->arr_remaining);
+		if (v->arr_counts)
+			attr(o, "array_state_count", NULL, v->arr_counts);
+		if (j->array_throttle > 0)
+			attr_num(o, "max_run_subjobs", NULL, j->array_throttle);
+		free(sub);
+	} else if (j->array_job_id != 0) {
+		snprintf(tmp, sizeof(tmp), "%llu[].%s", (unsigned long long)j->array_job_id, v->server);
+		attr(o, "array_id", NULL, tmp);
+		attr_num(o, "array_index", NULL, j->array_task_id);
+	}
+}
+
 int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struct sl_job *j)
 {
 	const struct sl_jobspec *s = &j->spec;
@@ -390,7 +436,7 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	int64_t used = walltime_used(j, v->now);
 	int prio = -s->nice;
 
-	snprintf(tmp, sizeof(tmp), "%llu.%s", (unsigned long long)j->id, v->server);
+	sl_pbs_idstr(j, v->server, tmp, sizeof(tmp));
 	sl_pbs_out_begin(o, "Job Id", tmp);
 	attr(o, "Job_Name", NULL, s->name);
 	snprintf(tmp, sizeof(tmp), "%s@%s", j->user ? j->user : "", s->submit_host ? s->submit_host : "");
@@ -409,7 +455,8 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	attr_depend(o, j, v->server);
 	if (s->std_err == NULL && s->pbs && s->submit_dir) {
 		/* joined (-j oe): the error file it would have had */
-		snprintf(tmp, sizeof(tmp), "%s/%s.e%%j", s->submit_dir, s->name ? s->name : "");
+		snprintf(tmp, sizeof(tmp), "%s/%s.e%s", s->submit_dir, s->name ? s->name : "",
+			 s->array ? "%A.%a" : "%j");
 		attr_path(o, "Error_Path", j, tmp);
 	} else {
 		attr_path(o, "Error_Path", j, s->std_err ? s->std_err : s->std_out);
@@ -450,6 +497,7 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 		attr_num(o, "Exit_status", NULL, j->exit_signal ? 256 + j->exit_signal : j->exit_code);
 	attr(o, "project", NULL, "_pbs_project_default");
 	attr(o, "Submit_Host", NULL, s->submit_host);
+	attr_array(o, v, j);
 	sl_pbs_out_end(o);
 	return 0;
 }

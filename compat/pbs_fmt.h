@@ -22,6 +22,9 @@ struct sl_pbs_view {
 	int comments;        /* -s: the comment under each job */
 	int one_line;        /* -1: on the job's own line */
 	int wide;            /* -w */
+	/* -f of an array job: its array_indices_remaining and
+	 * array_state_count (pbs_array.h), NULL to leave them out */
+	const char *arr_remaining, *arr_counts;
 };
 
 /* The default table: its two header lines (header != 0) and one line per

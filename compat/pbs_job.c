@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "pbs_array.h"
 #include "xalloc.h"
 
 #ifndef SYSCONFDIR
@@ -183,6 +184,17 @@ int sl_pbs_operand_sel(const char *op, const char *server, struct sl_pbs_sel *se
 	return k ? 0 : 1;
 }
 
+void sl_pbs_idstr(const struct sl_job *j, const char *server, char *buf, size_t len)
+{
+	if (sl_pbs_is_array(j))
+		snprintf(buf, len, "%llu[].%s", (unsigned long long)j->id, server);
+	else if (j->array_job_id != 0)
+		snprintf(buf, len, "%llu[%d].%s", (unsigned long long)j->array_job_id,
+			 j->array_task_id, server);
+	else
+		snprintf(buf, len, "%llu.%s", (unsigned long long)j->id, server);
+}
+
 char *sl_pbs_array_jobid(uint64_t id, long index, const char *server)
 {
 	if (index < 0)
@@ -244,6 +256,12 @@ static int waits_on(const struct sl_job *j, const char *reason)
 
 char sl_pbs_state(const struct sl_job *j)
 {
+	/* an array job that has begun is B, a subjob that ended X (expired;
+	 * JOB_STATE_LTR_BEGUN, _EXPIRED: src/include/job.h:835, 846) */
+	if (j->state == SL_JOB_RUNNING && sl_pbs_is_array(j))
+		return 'B';
+	if (j->array_job_id != 0 && !sl_pbs_is_array(j) && sl_jobstate_is_final(j->state))
+		return 'X';
 	switch (j->state) {
 	case SL_JOB_PENDING:
 		return j->spec.hold || waits_on(j, "Dependency") ? 'H'
@@ -259,6 +277,8 @@ int sl_pbs_substate(const struct sl_job *j)
 {
 	/* JOB_SUBSTATE_QUEUED 10, HELD 20, DEPNHOLD 22, WAITING 30, RUNNING
 	 * 42, EXITING 50, TERMINATED 91, FINISHED 92, FAILED 93 */
+	if (j->state == SL_JOB_RUNNING && sl_pbs_is_array(j))
+		return 70; /* JOB_SUBSTATE_BEGUN */
 	switch (j->state) {
 	case SL_JOB_PENDING:
 		return j->spec.hold ? 20 : waits_on(j, "Dependency") ? 22

@@ -72,6 +72,9 @@ struct sl_pbs_sel {
  * the operand, or with ".server" added when it has no server part. */
 int sl_pbs_operand_sel(const char *op, const char *server, struct sl_pbs_sel *sel,
 		       char **shown);
+/* j's id as PBS shows it: "N.server", a subjob's "N[I].server", an array
+ * job's (pbs_array.h) "N[].server". */
+void sl_pbs_idstr(const struct sl_job *j, const char *server, char *buf, size_t len);
 /* "N[].server" (index < 0) or "N[I].server": an array's and a subjob's id. */
 char *sl_pbs_array_jobid(uint64_t id, long index, const char *server);
 
@@ -82,7 +85,7 @@ char *sl_pbs_server_name(void);
 
 /* PBS's one-letter state: Q queued, H held (a dependency is a system
  * hold), W waiting for its begin time, R running, E exiting, F finished
- * (history). */
+ * (history); an array job B (begun), a subjob X once it ended. */
 char sl_pbs_state(const struct sl_job *j);
 /* PBS's substate number of j (qstat -f), OpenPBS src/include/job.h. */
 int sl_pbs_substate(const struct sl_job *j);

@@ -26,6 +26,8 @@ struct sl_qstat_opts {
 	int alt;                  /* -a -i -r -H -u -n -s: the alternate table */
 	int nodes, comments, one_line, wide; /* -n -s -1 -w */
 	int history;              /* -x, -H: finished jobs too */
+	int subjobs;              /* -t: an array's subjobs under it */
+	int arrays_only;          /* -J: array jobs only (with -t, their subjobs) */
 	const char *states;       /* PBS state letters shown: -i "EHQTW", -r "RS",
 	                             -H "F"; NULL: every one */
 	const char *users;        /* -u USER[@HOST][,...]; NULL: everyone */

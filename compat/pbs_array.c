@@ -1,0 +1,161 @@
+/* pbs_array.c - an array job "N[]" made from its subjobs' records, and the
+ * attributes OpenPBS's server keeps on it (src/server/array_func.c). */
+#include "pbs_array.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "buf.h"
+#include "jobstate.h"
+#include "xalloc.h"
+
+int sl_pbs_is_array(const struct sl_job *j)
+{
+	return j->array_job_id != 0 && j->array_job_id == j->id && j->array_task_id < 0;
+}
+
+static int started(const struct sl_job *j)
+{
+	return j->state != SL_JOB_PENDING && (j->start_time > 0 || !sl_jobstate_is_final(j->state));
+}
+
+/* Q while no subjob started (held as its first one is), B once one has
+ * (JOB_STATE_LTR_BEGUN, set when the first subjob runs: req_runjob.c:1169),
+ * F when every subjob ended: RUNNING stands for B (sl_pbs_state()). */
+struct sl_job *sl_pbs_array_job(struct sl_job *const *sub, size_t n)
+{
+	struct sl_job *a = sl_job_copy(sub[0]);
+	int all_final = 1, begun = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		all_final &= sl_jobstate_is_final(sub[i]->state);
+		begun |= started(sub[i]);
+		if (sub[i]->start_time > 0 && (a->start_time <= 0 || sub[i]->start_time < a->start_time))
+			a->start_time = sub[i]->start_time;
+		if (sub[i]->end_time > a->end_time)
+			a->end_time = sub[i]->end_time;
+	}
+	a->id = a->array_job_id;
+	a->array_task_id = -1;
+	free(a->nodelist);
+	a->nodelist = NULL; /* the array runs nowhere itself: no exec_host */
+	a->alloc_cpus = 0;
+	if (all_final) {
+		a->state = SL_JOB_COMPLETED;
+	} else if (begun) {
+		a->state = SL_JOB_RUNNING;
+		a->end_time = 0;
+	} else {
+		a->start_time = a->end_time = 0;
+	}
+	return a;
+}
+
+static void push(struct sl_job ***v, size_t *n, size_t *cap, struct sl_job *j)
+{
+	*v = sl_xgrow(*v, cap, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = j;
+}
+
+void sl_pbs_listing_make(struct sl_job *const *jobs, size_t n, int subjobs, int arrays_only,
+			 struct sl_pbs_listing *out)
+{
+	size_t cap = 0, made_cap = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < n; i++) {
+		uint64_t arr = jobs[i]->array_job_id;
+		struct sl_job **sub = NULL;
+		size_t ns = 0, scap = 0, k;
+
+		if (arr == 0) {
+			if (!arrays_only)
+				push(&out->v, &out->n, &cap, jobs[i]);
+			continue;
+		}
+		for (k = 0; k < i && jobs[k]->array_job_id != arr; k++)
+			;
+		if (k < i)
+			continue; /* listed with its array's first subjob */
+		for (k = i; k < n; k++)
+			if (jobs[k]->array_job_id == arr)
+				push(&sub, &ns, &scap, jobs[k]);
+		struct sl_job *a = sl_pbs_array_job(sub, ns);
+		push(&out->made, &out->n_made, &made_cap, a);
+		push(&out->v, &out->n, &cap, a);
+		for (k = 0; subjobs && k < ns; k++)
+			push(&out->v, &out->n, &cap, sub[k]);
+		free(sub);
+	}
+}
+
+void sl_pbs_listing_clear(struct sl_pbs_listing *l)
+{
+	for (size_t i = 0; i < l->n_made; i++)
+		sl_job_free(l->made[i]);
+	free(l->made);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static int by_index(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+char *sl_pbs_array_remaining(struct sl_job *const *jobs, size_t n, uint64_t array)
+{
+	uint32_t *q = sl_xcalloc(n + 1, sizeof(*q));
+	size_t m = 0, i = 0;
+	int step = 1;
+	struct sl_buf *b = sl_buf_new(1u << 20);
+	char *out;
+
+	for (size_t k = 0; k < n; k++)
+		if (jobs[k]->array_job_id == array && jobs[k]->array_task_id >= 0) {
+			step = sl_array_step(jobs[k]->spec.array);
+			if (jobs[k]->state == SL_JOB_PENDING)
+				q[m++] = (uint32_t)jobs[k]->array_task_id;
+		}
+	qsort(q, m, sizeof(*q), by_index);
+	if (step < 1)
+		step = 1;
+	while (i < m) { /* a run: each index the last one plus the step */
+		size_t e = i;
+		while (e + 1 < m && q[e + 1] == q[e] + (uint32_t)step)
+			e++;
+		sl_buf_addf(b, "%s%u", i ? "," : "", q[i]);
+		if (e > i)
+			sl_buf_addf(b, "-%u", q[e]);
+		if (e > i && step > 1)
+			sl_buf_addf(b, ":%d", step);
+		i = e + 1;
+	}
+	out = sl_xstrdup(m ? sl_buf_str(b) : "-");
+	sl_buf_free(b);
+	free(q);
+	return out;
+}
+
+char *sl_pbs_array_counts(struct sl_job *const *jobs, size_t n, uint64_t array)
+{
+	int q = 0, r = 0, e = 0, x = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct sl_job *j = jobs[k];
+		if (j->array_job_id != array || j->array_task_id < 0)
+			continue;
+		if (j->state == SL_JOB_PENDING)
+			q++;
+		else if (j->state == SL_JOB_COMPLETING)
+			e++;
+		else if (sl_jobstate_is_final(j->state))
+			x++;
+		else
+			r++;
+	}
+	return sl_xasprintf("Queued:%d Running:%d Exiting:%d Expired:%d", q, r, e, x);
+}

@@ -117,7 +117,7 @@ static size_t find_sel(const struct run *r, const struct sl_pbs_sel *sel, size_t
 	}
 	if (i == r->n)
 		return i;
-	for (*n = 1; sel->type == SL_PBS_SEL_ARRAY && i + *n < r->n &&
+	for (*n = 1; sel->type == SL_PBS_SEL_ARRAY && r->o->subjobs && i + *n < r->n &&
 		     !sl_pbs_is_array(r->jobs[i + *n]) &&
 		     r->jobs[i + *n]->array_job_id == sel->id;)
 		(*n)++;
@@ -159,7 +159,7 @@ static void one_queue(struct run *r, const char *operand)
 		int in_queue = qn == 0 || (j->spec.partition && strlen(j->spec.partition) == qn &&
 					   strncmp(j->spec.partition, operand, qn) == 0);
 		if (j->array_job_id != 0 && !sl_pbs_is_array(j)) {
-			if (parent_shown && in_queue) /* a subjob goes with its array */
+			if (parent_shown && in_queue && r->o->subjobs) /* with its array */
 				v[m++] = r->jobs[i];
 			continue;
 		}
@@ -191,7 +191,8 @@ static int jobs_mode(struct run *r)
 			SL_PBSE_SYSTEM);
 		return 255; /* any_failed = the failed connection's -1 */
 	}
-	sl_pbs_listing_make(r->all, r->n_all, o->subjobs, o->arrays_only, &r->list);
+	/* subjobs always: "N[I]" names one without -t */
+	sl_pbs_listing_make(r->all, r->n_all, 1, o->arrays_only, &r->list);
 	r->jobs = r->list.v;
 	r->n = r->list.n;
 	if (o->n_operands == 0)

@@ -20,6 +20,7 @@
 #include "err.h"
 #include "job.h"
 #include "jobstate.h"
+#include "pbs_array.h"
 #include "pbs_job.h"
 #include "pbs_opt.h"
 
@@ -104,29 +105,22 @@ static int bailout(uint64_t id, const char *shown)
 	return rc;
 }
 
-/* An array's status once every subjob ended: the last one's, as the server
- * sets the parent's Exit_status (src/server/array_func.c:293): 1 when it
- * failed, 2 when it never ran, else 0. -1 while one is live. */
+/* An array's status once every subjob ended: its Exit_status
+ * (compat/pbs_array.h); -1 while one is live. n > 0. */
 static int array_status(struct sl_job **v, size_t n)
 {
-	const struct sl_job *last = NULL;
+	struct sl_job *a = sl_pbs_array_job(v, n);
+	int st = sl_jobstate_is_final(a->state) ? a->exit_code : -1;
 
-	for (size_t i = 0; i < n; i++) {
-		if (!sl_jobstate_is_final(v[i]->state))
-			return -1;
-		if (last == NULL || v[i]->end_time >= last->end_time)
-			last = v[i];
-	}
-	if (last == NULL || last->start_time <= 0)
-		return 2;
-	return last->exit_code != 0 || last->exit_signal != 0 ? 1 : 0;
+	sl_job_free(a);
+	return st;
 }
 
 /* -W block=true: qsub stays until the job ends and exits with its exit
  * status, as block() (src/cmds/qsub.c:874) exits with what the server
  * sends; a job a signal ended has PBS's status 256+SIG, whose low byte is
- * the signal; an array's is array_status(). Polled on a fresh connection each time (sluiced closes idle
- * ones), every second at first, then up to every 10 s. SIGINT, SIGQUIT
+ * the signal; an array's is array_status(). Polled on a fresh connection
+ * each time (sluiced closes idle ones), every second at first, then up to every 10 s. SIGINT, SIGQUIT
  * and SIGTERM end the wait (blockint(), qsub_sup.c:362). */
 static int block(uint64_t id, const char *shown, int array)
 {

@@ -43,7 +43,16 @@ struct sl_job *sl_pbs_array_job(struct sl_job *const *sub, size_t n)
 	a->nodelist = NULL; /* the array runs nowhere itself: no exec_host */
 	a->alloc_cpus = 0;
 	if (all_final) {
+		/* Exit_status: the last subjob's, as array_func.c:293 keeps it:
+		 * 1 when it failed, 2 when it never ran, else 0 */
+		const struct sl_job *last = sub[0];
+		for (size_t i = 1; i < n; i++)
+			if (sub[i]->end_time >= last->end_time)
+				last = sub[i];
 		a->state = SL_JOB_COMPLETED;
+		a->exit_signal = 0;
+		a->exit_code = last->start_time <= 0 ? 2
+			       : last->exit_code != 0 || last->exit_signal != 0 ? 1 : 0;
 	} else if (begun) {
 		a->state = SL_JOB_RUNNING;
 		a->end_time = 0;

@@ -421,6 +421,8 @@ static void attr_array(struct sl_pbs_out *o, const struct sl_pbs_view *v, const 
 			attr(o, "array_state_count", NULL, v->arr_counts);
 		if (j->array_throttle > 0)
 			attr_num(o, "max_run_subjobs", NULL, j->array_throttle);
+		if (sl_jobstate_is_final(j->state))
+			attr_num(o, "Exit_status", NULL, j->exit_code);
 		free(sub);
 	} else if (j->array_job_id != 0) {
 		snprintf(tmp, sizeof(tmp), "%llu[].%s", (unsigned long long)j->array_job_id, v->server);

@@ -1,0 +1,165 @@
+/* test_pbs_array.c - PBS Pro's view of job arrays (compat/pbs_array.c): the
+ * array job "N[]" made from its subjobs (Q, H, B, F), its subjobs "N[I]" (X
+ * once ended), array_indices_remaining and array_state_count, and the
+ * qstat layouts of tests/data/pbs/arrays.jsonl against their goldens
+ * (qstat_t.out, qstat_J.out, qstat_f_array.out; tests/data/pbs/README).
+ * SL_GOLDEN_UPDATE=1 rewrites the golden files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "job_testlib.h"
+#include "pbs_array.h"
+#include "pbs_fmt.h"
+#include "pbs_job.h"
+#include "xalloc.h"
+
+#define NOW 1795256642 /* 2026-11-21T10:24:02Z */
+
+static struct sl_job **jobs;
+static size_t njobs;
+
+static void golden(const char *name, char *got)
+{
+	char path[4096], *want;
+	const char *top = getenv("top_srcdir");
+
+	if (getenv("SL_GOLDEN_UPDATE")) {
+		snprintf(path, sizeof(path), "%s/tests/data/pbs/%s", top ? top : ".", name);
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fputs(got, f);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "../pbs/%s", name);
+	want = tl_output(path);
+	assert_string_equal(got, want);
+	free(want);
+	free(got);
+}
+
+static void test_listing(void **state)
+{
+	struct sl_pbs_listing l;
+	(void)state;
+
+	/* without subjobs: the plain job and one line per array */
+	sl_pbs_listing_make(jobs, njobs, 0, 0, &l);
+	assert_int_equal(l.n, 4);
+	assert_int_equal(l.n_made, 3);
+	assert_int_equal(l.v[0]->id, 150);
+	assert_true(sl_pbs_is_array(l.v[1]) && l.v[1]->id == 200);
+	assert_int_equal(sl_pbs_state(l.v[1]), 'B');
+	assert_int_equal(sl_pbs_substate(l.v[1]), 70);
+	assert_null(l.v[1]->nodelist);
+	assert_int_equal(l.v[1]->start_time, 1795256520); /* its first subjob's start */
+	assert_int_equal(sl_pbs_state(l.v[2]), 'F');
+	assert_int_equal(sl_pbs_state(l.v[3]), 'H'); /* held, as its subjobs are */
+	sl_pbs_listing_clear(&l);
+
+	/* -t: subjobs after their array; -J: arrays only */
+	sl_pbs_listing_make(jobs, njobs, 1, 1, &l);
+	assert_int_equal(l.n, 3 + 5 + 2 + 2);
+	assert_int_equal(l.v[0]->id, 200);
+	assert_int_equal(l.v[1]->array_task_id, 1);
+	assert_int_equal(sl_pbs_state(l.v[1]), 'X');
+	assert_int_equal(sl_pbs_state(l.v[2]), 'R');
+	assert_int_equal(sl_pbs_state(l.v[4]), 'Q');
+	sl_pbs_listing_clear(&l);
+}
+
+static void test_attributes(void **state)
+{
+	char *s;
+	char id[64];
+	(void)state;
+
+	s = sl_pbs_array_remaining(jobs, njobs, 200);
+	assert_string_equal(s, "7-9:2"); /* range_to_str(): the step kept */
+	free(s);
+	s = sl_pbs_array_remaining(jobs, njobs, 300);
+	assert_string_equal(s, "-");
+	free(s);
+	s = sl_pbs_array_remaining(jobs, njobs, 400);
+	assert_string_equal(s, "1,3");
+	free(s);
+	s = sl_pbs_array_counts(jobs, njobs, 200);
+	assert_string_equal(s, "Queued:2 Running:2 Exiting:0 Expired:1");
+	free(s);
+	sl_pbs_idstr(jobs[2], "vm", id, sizeof(id));
+	assert_string_equal(id, "200[3].vm");
+	sl_pbs_idstr(jobs[0], "vm", id, sizeof(id));
+	assert_string_equal(id, "150.vm");
+}
+
+static void test_layouts(void **state)
+{
+	struct sl_pbs_view v = {.server = "vm", .now = NOW};
+	struct sl_pbs_listing l;
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	struct sl_pbs_out *o;
+	(void)state;
+
+	sl_pbs_listing_make(jobs, njobs, 1, 0, &l);
+	assert_int_equal(sl_qstat_default(b, &v, l.v, l.n, 1), 0);
+	golden("qstat_t.out", tl_take(b));
+	sl_pbs_listing_clear(&l);
+
+	b = sl_buf_new(1 << 20);
+	sl_pbs_listing_make(jobs, njobs, 0, 1, &l);
+	v.nodes = 1;
+	v.comments = 1;
+	assert_int_equal(sl_qstat_alt(b, &v, l.v, l.n, 1), 0);
+	golden("qstat_J_ns.out", tl_take(b));
+	v.nodes = v.comments = 0;
+
+	b = sl_buf_new(1 << 20);
+	o = sl_pbs_out_new(b, SL_PBS_OUT_DEFAULT, NULL, NOW, "22.05", "vm");
+	for (size_t i = 0; i < l.n; i++) {
+		char *rem = sl_pbs_array_remaining(jobs, njobs, l.v[i]->id);
+		char *counts = sl_pbs_array_counts(jobs, njobs, l.v[i]->id);
+		v.arr_remaining = rem;
+		v.arr_counts = counts;
+		assert_int_equal(sl_qstat_full(o, &v, l.v[i]), 0);
+		free(rem);
+		free(counts);
+	}
+	v.arr_remaining = v.arr_counts = NULL;
+	assert_int_equal(sl_qstat_full(o, &v, jobs[2]), 0); /* a subjob: array_id, array_index */
+	assert_int_equal(sl_pbs_out_finish(o), 0);
+	sl_pbs_out_free(o);
+	golden("qstat_f_array.out", tl_take(b));
+	sl_pbs_listing_clear(&l);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	setenv("TZ", "UTC", 1);
+	tzset();
+	jobs = tl_output_jobs("../pbs/arrays.jsonl", &njobs);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	sl_job_free_array(jobs, njobs);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_listing),
+		cmocka_unit_test(test_attributes),
+		cmocka_unit_test(test_layouts),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

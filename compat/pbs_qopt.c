@@ -161,8 +161,8 @@ int sl_qstat_parse(int argc, char **argv, struct sl_qstat_opts *o, struct sl_pbs
 /* ---- qselect -------------------------------------------------------------- */
 
 static const struct sl_opt qselect_opts[] = {
-	NO('a', R), ROW('A', R), NO('c', R), NO('h', R), NO('J', N), NO('l', R), ROW('N', R),
-	NO('p', R), NO('P', R), ROW('q', R), NO('r', R), ROW('s', R), NO('t', R), NO('T', N),
+	NO('a', R), ROW('A', R), NO('c', R), NO('h', R), ROW('J', N), NO('l', R), ROW('N', R),
+	NO('p', R), NO('P', R), ROW('q', R), NO('r', R), ROW('s', R), NO('t', R), ROW('T', N),
 	ROW('u', R), ROW('x', N), ROW('H', N), END,
 };
 
@@ -187,6 +187,8 @@ int sl_qselect_parse(int argc, char **argv, struct sl_qselect_opts *o,
 		case 'u': o->users = a; break;
 		case 'x': o->history = 1; break;
 		case 'H': o->history = o->finished_only = 1; break;
+		case 'J': o->arrays_only = 1; break;
+		case 'T': o->subjobs = 1; break;
 		}
 	}
 	free(v);

@@ -44,6 +44,8 @@ struct sl_qselect_opts {
 	const char *users, *states, *queue, *name, *account;
 	int history;              /* -x */
 	int finished_only;        /* -H */
+	int arrays_only;          /* -J: array jobs ("N[]") only */
+	int subjobs;              /* -T: subjobs ("N[I]") too */
 };
 extern const char sl_qselect_usage[];
 int sl_qselect_parse(int argc, char **argv, struct sl_qselect_opts *o,

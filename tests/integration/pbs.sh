@@ -285,6 +285,9 @@ $(row "$(cutid "$an[2].$S")" arr $USER1 R batch)
 $(row "$(cutid "$an[3].$S")" arr $USER1 Q batch)
 $(row "$(cutid "$an[4].$S")" arr $USER1 Q batch)" "$Q" -t "$aid"
 expect_run root 153 "qstat: Unknown Job Id $an.$S" "" "$Q" "$an"
+expect_run $USER1 0 "" "$aid" "$BIN/qselect" -J
+expect_run $USER1 0 "" "$an[1].$S
+$an[2].$S" "$BIN/qselect" -J -T -s R
 "$Q" -f "$aid" >"$T/af"
 for a in "job_state = B" "array = True" "array_indices_submitted = 1-4" \
 	"array_indices_remaining = 3-4" "array_state_count = Queued:2 Running:2 Exiting:0 Expired:0" \

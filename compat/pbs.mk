@@ -19,3 +19,5 @@ UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_fmt tests/unit/test_pb
 # Golden data: job records and what qstat and pbsnodes print for them
 # (tests/data/pbs/README: the OpenPBS lines each layout follows).
 EXTRA_DIST += tests/data/pbs
+tests_unit_test_pbs_fmt_SOURCES = tests/unit/test_pbs_fmt.c tests/unit/pbs_testlib.h
+tests_unit_test_pbs_array_SOURCES = tests/unit/test_pbs_array.c tests/unit/pbs_testlib.h

@@ -255,6 +255,14 @@ ok "examples/*.pbs"
 #     unchanged; qstat shows N[] H, then B, its subjobs with -t; each
 #     subjob writes NAME.oN.I; qdel of a subjob; qhold/qrls/qsig on arrays
 cutid() { printf '%s' "$1" | awk '{ if (length($0) > 17) print substr($0, 1, 16) "*"; else print }'; }
+# array_rows STATE STATE1..STATE4: qstat -t's lines of array $an, named arr
+array_rows() {
+	row "$(cutid "$an[].$S")" arr $USER1 "$1" batch
+	for i in 1 2 3 4; do
+		shift
+		printf '\n%s' "$(row "$(cutid "$an[$i].$S")" arr $USER1 "$1" batch)"
+	done
+}
 cat >arr.pbs <<'EOF'
 #!/bin/sh
 #PBS -N arr
@@ -279,11 +287,7 @@ wait_state $((an + 2)) RUNNING
 expect_run root 0 "" "$HEADER
 $(row "$(cutid "$aid")" arr $USER1 B batch)" "$Q" -J
 expect_run root 0 "" "$HEADER
-$(row "$(cutid "$aid")" arr $USER1 B batch)
-$(row "$(cutid "$an[1].$S")" arr $USER1 R batch)
-$(row "$(cutid "$an[2].$S")" arr $USER1 R batch)
-$(row "$(cutid "$an[3].$S")" arr $USER1 Q batch)
-$(row "$(cutid "$an[4].$S")" arr $USER1 Q batch)" "$Q" -t "$aid"
+$(array_rows B R R Q Q)" "$Q" -t "$aid"
 expect_run root 153 "qstat: Unknown Job Id $an.$S" "" "$Q" "$an"
 expect_run $USER1 0 "" "$aid" "$BIN/qselect" -J
 expect_run $USER1 0 "" "$an[1].$S
@@ -315,11 +319,7 @@ done
 [ ! -e "$T/work/arr.e$an.1" ] || fail "-j oe wrote an error file too"
 expect_run root 35 "qstat: $aid Job has finished, use -x or -H to obtain historical job information" "" "$Q" "$aid"
 expect_run root 0 "" "$HEADER
-$(row "$(cutid "$aid")" arr $USER1 F batch)
-$(row "$(cutid "$an[1].$S")" arr $USER1 X batch)
-$(row "$(cutid "$an[2].$S")" arr $USER1 X batch)
-$(row "$(cutid "$an[3].$S")" arr $USER1 X batch)
-$(row "$(cutid "$an[4].$S")" arr $USER1 X batch)" "$Q" -x -t "$aid"
+$(array_rows F X X X X)" "$Q" -x -t "$aid"
 rm -f go
 ok "a #PBS -J array: N[] H/B/F, subjobs with -t, NAME.oN.I files, qdel N[I]"
 

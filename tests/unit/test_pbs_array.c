@@ -15,34 +15,16 @@
 #include <cmocka.h>
 
 #include "job_testlib.h"
+#include "pbs_testlib.h"
 #include "pbs_array.h"
 #include "pbs_fmt.h"
 #include "pbs_job.h"
 #include "xalloc.h"
 
-#define NOW 1795256642 /* 2026-11-21T10:24:02Z */
+#define NOW TL_PBS_NOW
 
 static struct sl_job **jobs;
 static size_t njobs;
-
-static void golden(const char *name, char *got)
-{
-	char path[4096], *want;
-	const char *top = getenv("top_srcdir");
-
-	if (getenv("SL_GOLDEN_UPDATE")) {
-		snprintf(path, sizeof(path), "%s/tests/data/pbs/%s", top ? top : ".", name);
-		FILE *f = fopen(path, "w");
-		assert_non_null(f);
-		fputs(got, f);
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "../pbs/%s", name);
-	want = tl_output(path);
-	assert_string_equal(got, want);
-	free(want);
-	free(got);
-}
 
 static void test_listing(void **state)
 {
@@ -108,7 +90,7 @@ static void test_layouts(void **state)
 
 	sl_pbs_listing_make(jobs, njobs, 1, 0, &l);
 	assert_int_equal(sl_qstat_default(b, &v, l.v, l.n, 1), 0);
-	golden("qstat_t.out", tl_take(b));
+	tl_pbs_golden("qstat_t.out", tl_take(b));
 	sl_pbs_listing_clear(&l);
 
 	b = sl_buf_new(1 << 20);
@@ -116,7 +98,7 @@ static void test_layouts(void **state)
 	v.nodes = 1;
 	v.comments = 1;
 	assert_int_equal(sl_qstat_alt(b, &v, l.v, l.n, 1), 0);
-	golden("qstat_J_ns.out", tl_take(b));
+	tl_pbs_golden("qstat_J_ns.out", tl_take(b));
 	v.nodes = v.comments = 0;
 
 	b = sl_buf_new(1 << 20);
@@ -134,7 +116,7 @@ static void test_layouts(void **state)
 	assert_int_equal(sl_qstat_full(o, &v, jobs[2]), 0); /* a subjob: array_id, array_index */
 	assert_int_equal(sl_pbs_out_finish(o), 0);
 	sl_pbs_out_free(o);
-	golden("qstat_f_array.out", tl_take(b));
+	tl_pbs_golden("qstat_f_array.out", tl_take(b));
 	sl_pbs_listing_clear(&l);
 }
 

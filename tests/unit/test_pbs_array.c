@@ -23,8 +23,7 @@
 
 #define NOW TL_PBS_NOW
 
-static struct sl_job **jobs;
-static size_t njobs;
+TL_PBS_FIXTURE("arrays.jsonl")
 
 static void test_listing(void **state)
 {
@@ -120,22 +119,6 @@ static void test_layouts(void **state)
 	sl_pbs_listing_clear(&l);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	setenv("TZ", "UTC", 1);
-	tzset();
-	jobs = tl_output_jobs("../pbs/arrays.jsonl", &njobs);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	sl_job_free_array(jobs, njobs);
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,5 +126,5 @@ int main(void)
 		cmocka_unit_test(test_attributes),
 		cmocka_unit_test(test_layouts),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, pbs_setup, pbs_teardown);
 }

@@ -21,8 +21,7 @@
 
 #define NOW TL_PBS_NOW
 
-static struct sl_job **jobs;
-static size_t njobs;
+TL_PBS_FIXTURE("jobs.jsonl")
 
 static size_t n_live(void)
 {
@@ -293,22 +292,6 @@ static void test_values(void **state)
 	assert_int_equal(sl_pbs_state(jobs[4]), 'F');
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	setenv("TZ", "UTC", 1);
-	tzset();
-	jobs = tl_output_jobs("../pbs/jobs.jsonl", &njobs);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	sl_job_free_array(jobs, njobs);
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,5 +303,5 @@ int main(void)
 		cmocka_unit_test(test_queues_server_nodes),
 		cmocka_unit_test(test_values),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, pbs_setup, pbs_teardown);
 }

@@ -22,6 +22,21 @@ int sl_qjob_finished(struct sl_client *c, uint64_t id)
 	return r;
 }
 
+int sl_qjob_is_array(struct sl_client *c, uint64_t id)
+{
+	struct sl_jobfilter f = {.ids = &id, .n_ids = 1, .history = 1};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **v = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	if (sl_client_jobs(c, &f, &v, &n, &err) == 0)
+		for (size_t i = 0; i < n && !r; i++)
+			r = v[i]->array_job_id == id && v[i]->id != id;
+	sl_job_free_array(v, n);
+	return r;
+}
+
 int sl_qjob_report(const char *name, struct sl_client *c, int rc, const char *msg, uint64_t id,
 		   const char *shown, int special, int special_pbse)
 {
@@ -160,6 +175,11 @@ int sl_qjob_each_arrays(const char *name, char **ids, int n, sl_qjob_fn one, con
 		} else if (sel.type != SL_PBS_SEL_JOB) {
 			if ((e = one_array(name, &c, &sel, shown, server, policy, one, arg)) != 0)
 				failed = e;
+		} else if ((e = sl_qjob_connect(name, &c, server)) != 0) {
+			failed = e;
+		} else if (sl_qjob_is_array(c, sel.id)) { /* "N" is not "N[]" in PBS */
+			fprintf(stderr, "%s: %s %s\n", name, sl_pbse_text(SL_PBSE_UNKJOBID), shown);
+			failed = SL_PBSE_UNKJOBID;
 		} else if ((e = one(&c, arg, sel.id, shown, server)) != 0) {
 			failed = e;
 		}

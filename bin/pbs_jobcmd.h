@@ -38,6 +38,10 @@ int sl_qjob_parse_failed(const char *name, const struct sl_err *err,
 /* Is job id in the history (it finished), rather than unknown? */
 int sl_qjob_finished(struct sl_client *c, uint64_t id);
 
+/* Does id name an array (array.h's N, whose subjobs are N+1..)? PBS names
+ * it "N[]": a plain "N" is an unknown job there. */
+int sl_qjob_is_array(struct sl_client *c, uint64_t id);
+
 /* Connect *c if it is not: 0, or SL_PBSE_SYSTEM after PBS's message. */
 int sl_qjob_connect(const char *name, struct sl_client **c, const char *server);
 

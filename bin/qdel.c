@@ -101,13 +101,23 @@ int main(int argc, char **argv)
 			fprintf(stderr, "qdel: %s %s\n", sl_pbse_text(SL_PBSE_UNKJOBID), s);
 			failed = SL_PBSE_UNKJOBID;
 			free(s);
+		} else if (sels[n].type == SL_PBS_SEL_JOB && c == NULL &&
+			   sl_client_connect(NULL, &c, &err) != 0) {
+			fprintf(stderr, "Couldn't connect to cluster: %s\n", server);
+			failed = SL_PBSE_SYSTEM;
+			free(s);
+		} else if (sels[n].type == SL_PBS_SEL_JOB && sl_qjob_is_array(c, sels[n].id)) {
+			/* "N" is not the array "N[]" */
+			fprintf(stderr, "qdel: %s %s\n", sl_pbse_text(SL_PBSE_UNKJOBID), s);
+			failed = SL_PBSE_UNKJOBID;
+			free(s);
 		} else {
 			add_sel(&f, &sels[n], &cap_t);
 			shown[n++] = s;
 		}
 	}
 	if (n > 0) {
-		if (sl_client_connect(NULL, &c, &err) != 0 ||
+		if ((c == NULL && sl_client_connect(NULL, &c, &err) != 0) ||
 		    sl_client_cancel(c, &f, 0, 0, &res, &nres, &err) != 0) {
 			fprintf(stderr, "Couldn't connect to cluster: %s\n", server);
 			failed = SL_PBSE_SYSTEM;

@@ -289,6 +289,8 @@ $(row "$(cutid "$aid")" arr $USER1 B batch)" "$Q" -J
 expect_run root 0 "" "$HEADER
 $(array_rows B R R Q Q)" "$Q" -t "$aid"
 expect_run root 153 "qstat: Unknown Job Id $an.$S" "" "$Q" "$an"
+expect_run $USER1 153 "qdel: Unknown Job Id $an.$S" "" "$BIN/qdel" "$an"
+expect_run $USER1 153 "qsig: Unknown Job Id $an.$S" "" "$BIN/qsig" -s WINCH "$an"
 expect_run $USER1 0 "" "$aid" "$BIN/qselect" -J
 expect_run $USER1 0 "" "$an[1].$S
 $an[2].$S" "$BIN/qselect" -J -T -s R

@@ -354,4 +354,10 @@ expect_run $USER1 1 "qsub: mail option 'j' can not be used without array job" ""
 	"$BIN/qsub" -m j job.pbs
 expect_run $USER1 3 "qsub: Array job exceeds server or queue size limit" "" \
 	"$BIN/qsub" -J 1-5000 job.pbs
-ok "Torque's -t, an array's qdel, qsig, qhold; -J's rules and texts"
+printf '#!/bin/sh\n#PBS -J 1-2\ntrue\n' >sbarr.sh
+sb=$(submit $USER1 sbarr.sh) || fail "sbatch #PBS -J: $sb"
+wait_state $((sb + 1)) COMPLETED
+wait_state $((sb + 2)) COMPLETED
+expect_run root 0 "" "$HEADER
+$(row "$(cutid "$sb[].$S")" sbarr.sh $USER1 F batch)" "$Q" -x "$sb[]"
+ok "Torque's -t, an array's qdel, qsig, qhold; -J's rules and texts; sbatch's #PBS -J"

@@ -73,18 +73,12 @@ static int shown(const struct sl_qstat_opts *o, const struct sl_job *j)
 
 static void print_full(struct run *r, const struct sl_job *j)
 {
-	char *rem = NULL, *counts = NULL;
+	char *rem = sl_pbs_is_array(j) ? sl_pbs_array_remaining(r->all, r->n_all, j->id) : NULL;
 
-	if (sl_pbs_is_array(j)) {
-		rem = sl_pbs_array_remaining(r->all, r->n_all, j->id);
-		counts = sl_pbs_array_counts(r->all, r->n_all, j->id);
-	}
 	r->view.arr_remaining = rem;
-	r->view.arr_counts = counts;
 	sl_qstat_full(r->full, &r->view, j);
-	r->view.arr_remaining = r->view.arr_counts = NULL;
+	r->view.arr_remaining = NULL;
 	free(rem);
-	free(counts);
 }
 
 static void print_jobs(struct run *r, struct sl_job **v, size_t n)
@@ -299,6 +293,7 @@ int main(int argc, char **argv)
 	r.view.comments = o.comments;
 	r.view.one_line = o.one_line;
 	r.view.wide = o.wide;
+	r.view.percent = o.percent;
 	r.out = sl_buf_new(OUT_CAP);
 	r.view.now = (int64_t)time(NULL);
 	if (o.full)

@@ -39,6 +39,8 @@ struct sl_job *sl_pbs_array_job(struct sl_job *const *sub, size_t n)
 	}
 	a->id = a->array_job_id;
 	a->array_task_id = -1;
+	free(a->array_tasks);
+	a->array_tasks = sl_pbs_array_counts(sub, n, a->id);
 	free(a->nodelist);
 	a->nodelist = NULL; /* the array runs nowhere itself: no exec_host */
 	a->alloc_cpus = 0;

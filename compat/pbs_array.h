@@ -28,7 +28,8 @@ void sl_pbs_listing_make(struct sl_job *const *jobs, size_t n, int subjobs, int 
 			 struct sl_pbs_listing *out);
 void sl_pbs_listing_clear(struct sl_pbs_listing *l);
 
-/* The array job of subjobs sub[0..n) (n > 0, one array). Caller frees with
+/* The array job of subjobs sub[0..n) (n > 0, one array); its array_tasks
+ * holds its array_state_count (sl_pbs_array_counts()). Caller frees with
  * sl_job_free(). */
 struct sl_job *sl_pbs_array_job(struct sl_job *const *sub, size_t n);
 

@@ -136,23 +136,55 @@ void sl_pbs_comment(const struct sl_job *j, char *buf, size_t len)
 
 /* ---- the default table --------------------------------------------------- */
 
+/* -p's "% done" (percent_cal(), qstat.c:1293): "-- " for a job that has
+ * not run, 100 for an ended subjob, an array's expired share of its
+ * subjobs, else walltime used over walltime asked (Sluice has no CPU time
+ * to weigh); a number is followed by a blank. */
+static void percent(const struct sl_job *j, int64_t now, char *buf, size_t len)
+{
+	char st = sl_pbs_state(j);
+	int q = 0, r = 0, e = 0, x = 0;
+	int64_t used = walltime_used(j, now);
+
+	snprintf(buf, len, "%3s", "-- ");
+	if (strchr("QTW", st))
+		return;
+	if (st == 'X') {
+		snprintf(buf, len, "%3s", "100");
+	} else if (sl_pbs_is_array(j) && j->array_tasks &&
+		   sscanf(j->array_tasks, "Queued:%d Running:%d Exiting:%d Expired:%d", &q, &r, &e,
+			  &x) == 4 && q + r + e + x > 0) {
+		snprintf(buf, len, "%3ld ", (long)x * 100 / (q + r + e + x));
+	} else if (!sl_pbs_is_array(j) && j->spec.time_limit > 0 && used >= 0) {
+		snprintf(buf, len, "%3lld ", (long long)(used * 100 / (j->spec.time_limit * 60)));
+	}
+}
+
+/* The header: Time Use, or -p's "% done" (qstat.c:1397-1418). */
+static void default_header(struct sl_buf *b, const struct sl_pbs_view *v)
+{
+	if (v->wide)
+		sl_buf_addf(b, "Job id                         Name            User             %s S "
+			       "Queue\n-----------------------------  --------------- ---------------  "
+			       "-------- - ---------------\n", v->percent ? " % done " : "Time Use");
+	else
+		sl_buf_addf(b, "Job id            Name             User              %s S Queue\n"
+			       "----------------  ---------------- ----------------  -------- - -----\n",
+			    v->percent ? " % done " : "Time Use");
+}
+
 /* -w: SIZEJOBID_W 30, SIZEJOBNAME_W 15, SIZEUSER_W 15, PBS_MAXQUEUENAME 15 */
 int sl_qstat_default(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_job *const *jobs,
 		     size_t n, int header)
 {
 	size_t wid = v->wide ? 30 : 17, wname = v->wide ? 15 : 16, wuser = v->wide ? 15 : 16;
 
-	if (header && n > 0 && v->wide)
-		sl_buf_addstr(b, "Job id                         Name            User             Time Use S "
-				 "Queue\n-----------------------------  --------------- ---------------  "
-				 "-------- - ---------------\n");
-	else if (header && n > 0)
-		sl_buf_addstr(b, "Job id            Name             User              Time Use S Queue\n"
-				 "----------------  ---------------- ----------------  -------- - -----\n");
+	if (header && n > 0)
+		default_header(b, v);
 	for (size_t i = 0; i < n; i++) {
 		const struct sl_job *j = jobs[i];
 		const char *nm = j->spec.name ? j->spec.name : "";
-		char id[128], idt[40], name[32], user[32], queue[32];
+		char id[128], idt[40], name[32], user[32], queue[32], used[32] = "0";
 		const char *dot;
 
 		/* the id as far as the server name's first label */
@@ -166,8 +198,10 @@ int sl_qstat_default(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_jo
 			snprintf(name, sizeof(name), "%s", nm);
 		cut(user, sizeof(user), j->user, wuser);
 		cut(queue, sizeof(queue), j->spec.partition, v->wide ? 15 : 16);
+		if (v->percent)
+			percent(j, v->now, used, sizeof(used));
 		if (sl_buf_addf(b, "%-*s %-*s %-*s  %8s %c %-*s\n", (int)wid, idt, (int)wname, name,
-				(int)wuser, user, "0", sl_pbs_state(j), v->wide ? 15 : 16, queue) != 0)
+				(int)wuser, user, used, sl_pbs_state(j), v->wide ? 15 : 16, queue) != 0)
 			return -SL_ETOOBIG;
 	}
 	return 0;
@@ -417,8 +451,8 @@ static void attr_array(struct sl_pbs_out *o, const struct sl_pbs_view *v, const 
 		attr(o, "array_indices_submitted", NULL, sub);
 		if (v->arr_remaining)
 			attr(o, "array_indices_remaining", NULL, v->arr_remaining);
-		if (v->arr_counts)
-			attr(o, "array_state_count", NULL, v->arr_counts);
+		if (j->array_tasks)
+			attr(o, "array_state_count", NULL, j->array_tasks);
 		if (j->array_throttle > 0)
 			attr_num(o, "max_run_subjobs", NULL, j->array_throttle);
 		if (sl_jobstate_is_final(j->state))

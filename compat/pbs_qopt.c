@@ -86,7 +86,7 @@ static int scan(const struct sl_opt *table, int argc, char **argv, struct sl_opt
 /* ---- qstat ---------------------------------------------------------------- */
 
 static const struct sl_opt qstat_opts[] = {
-	ROW('a', N), ROW('i', N), ROW('n', N), NO('p', N), NO('q', N), ROW('r', N), ROW('s', N),
+	ROW('a', N), ROW('i', N), ROW('n', N), ROW('p', N), NO('q', N), ROW('r', N), ROW('s', N),
 	ROW('t', N), ROW('w', N), ROW('x', N), ROW('u', R), ROW('f', N), NO('G', N), ROW('H', N),
 	ROW('J', N), NO('M', N), ROW('Q', N), NO('E', N), ROW('B', N), NO('W', R), NO('T', N),
 	ROW('1', N), ROW('F', R), ROW('D', R), END,
@@ -128,6 +128,7 @@ int sl_qstat_parse(int argc, char **argv, struct sl_qstat_opts *o, struct sl_pbs
 		case 'x': o->history = 1; break;
 		case 'f': o->full = 1; break;
 		case 't': o->subjobs = 1; break;
+		case 'p': o->percent = 1; break;
 		case 'J': o->arrays_only = 1; break;
 		case 'Q': o->mode = SL_QSTAT_QUEUES; modes |= 1; break;
 		case 'B': o->mode = SL_QSTAT_SERVER; modes |= 2; break;

@@ -27,6 +27,7 @@ struct sl_qstat_opts {
 	int nodes, comments, one_line, wide; /* -n -s -1 -w */
 	int history;              /* -x, -H: finished jobs too */
 	int subjobs;              /* -t: an array's subjobs under it */
+	int percent;              /* -p: "% done" for Time Use */
 	int arrays_only;          /* -J: array jobs only (with -t, their subjobs) */
 	const char *states;       /* PBS state letters shown: -i "EHQTW", -r "RS",
 	                             -H "F"; NULL: every one */

@@ -90,6 +90,11 @@ static void test_layouts(void **state)
 	sl_pbs_listing_make(jobs, njobs, 1, 0, &l);
 	assert_int_equal(sl_qstat_default(b, &v, l.v, l.n, 1), 0);
 	tl_pbs_golden("qstat_t.out", tl_take(b));
+	b = sl_buf_new(1 << 20);
+	v.percent = 1;
+	assert_int_equal(sl_qstat_default(b, &v, l.v, l.n, 1), 0);
+	tl_pbs_golden("qstat_tp.out", tl_take(b));
+	v.percent = 0;
 	sl_pbs_listing_clear(&l);
 
 	b = sl_buf_new(1 << 20);
@@ -104,14 +109,11 @@ static void test_layouts(void **state)
 	o = sl_pbs_out_new(b, SL_PBS_OUT_DEFAULT, NULL, NOW, "22.05", "vm");
 	for (size_t i = 0; i < l.n; i++) {
 		char *rem = sl_pbs_array_remaining(jobs, njobs, l.v[i]->id);
-		char *counts = sl_pbs_array_counts(jobs, njobs, l.v[i]->id);
 		v.arr_remaining = rem;
-		v.arr_counts = counts;
 		assert_int_equal(sl_qstat_full(o, &v, l.v[i]), 0);
 		free(rem);
-		free(counts);
 	}
-	v.arr_remaining = v.arr_counts = NULL;
+	v.arr_remaining = NULL;
 	assert_int_equal(sl_qstat_full(o, &v, jobs[2]), 0); /* a subjob: array_id, array_index */
 	assert_int_equal(sl_pbs_out_finish(o), 0);
 	sl_pbs_out_free(o);

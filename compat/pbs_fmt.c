@@ -503,8 +503,9 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	attr(o, "Hold_Types", NULL, sl_pbs_hold_types(j));
 	attr(o, "Join_Path", NULL, s->std_err ? "n" : "oe");
 	attr(o, "Keep_Files", NULL, "n");
-	snprintf(tmp, sizeof(tmp), "%s%s%s", s->mail_type & SL_MAIL_FAIL ? "a" : "",
-		 s->mail_type & SL_MAIL_BEGIN ? "b" : "", s->mail_type & SL_MAIL_END ? "e" : "");
+	snprintf(tmp, sizeof(tmp), "%s%s%s%s", s->mail_type & SL_MAIL_FAIL ? "a" : "",
+		 s->mail_type & SL_MAIL_BEGIN ? "b" : "", s->mail_type & SL_MAIL_END ? "e" : "",
+		 s->mail_type & SL_MAIL_ARRAY_TASKS ? "j" : "");
 	attr(o, "Mail_Points", NULL, tmp[0] ? tmp : "n");
 	if (s->mail_user && s->mail_type)
 		attr(o, "Mail_Users", NULL, s->mail_user);

@@ -12,8 +12,9 @@
  *
  * An array is one line "N[].server" (compat/pbs_array.h); -t adds its
  * subjobs "N[I].server" under it, -J leaves out the jobs that are not
- * arrays. Operands: "N", "N[]" (with -t its subjobs too) and "N[I]"; a
- * plain "N" never names an array, as PBS's ids differ ("N" vs "N[]"). */
+ * arrays. Operands: "N", "N[]" (with -t its subjobs too), "N[I]" and
+ * "N[A-B]"; a plain "N" never names an array, as PBS's ids differ ("N" vs
+ * "N[]"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,29 +94,33 @@ static void print_jobs(struct run *r, struct sl_job **v, size_t n)
 	}
 }
 
-/* The listing's entry an operand names: a job that is no array's ("N"),
- * an array job ("N[]") or a subjob ("N[I]"); n: 0 when none. With -t an
- * array job brings its subjobs (they follow it in the listing). */
-static size_t find_sel(const struct run *r, const struct sl_pbs_sel *sel, size_t *n)
+/* The listing's entries an operand names into v: a job that is no array's
+ * ("N"), an array job ("N[]", with -t its subjobs after it) or subjobs
+ * ("N[I]", "N[A-B]"). *top: the job whose state says whether it finished
+ * (a subjob's array: PBS keeps an ended array's subjobs in its history).
+ * Returns how many. */
+static size_t find_sel(const struct run *r, const struct sl_pbs_sel *sel, struct sl_job **v,
+		       const struct sl_job **top)
 {
-	size_t i;
+	size_t m = 0;
 
-	*n = 0;
-	for (i = 0; i < r->n; i++) {
-		const struct sl_job *j = r->jobs[i];
-		if ((sel->type == SL_PBS_SEL_JOB && j->array_job_id == 0 && j->id == sel->id) ||
-		    (sel->type == SL_PBS_SEL_ARRAY && sl_pbs_is_array(j) && j->id == sel->id) ||
-		    (sel->type == SL_PBS_SEL_SUBJOBS && !sl_pbs_is_array(j) &&
-		     j->array_job_id == sel->id && (uint32_t)j->array_task_id == sel->lo))
-			break;
+	*top = NULL;
+	for (size_t i = 0; i < r->n; i++) {
+		struct sl_job *j = r->jobs[i];
+		int arr = sl_pbs_is_array(j), mine = j->array_job_id == sel->id;
+		uint32_t t = (uint32_t)j->array_task_id;
+
+		if (sel->type == SL_PBS_SEL_JOB && j->array_job_id == 0 && j->id == sel->id)
+			*top = v[m++] = j;
+		else if (sel->type != SL_PBS_SEL_JOB && arr && j->id == sel->id)
+			*top = j; /* the array job: its subjobs follow */
+		if (sel->type == SL_PBS_SEL_ARRAY && mine && (arr || r->o->subjobs))
+			v[m++] = j;
+		else if (sel->type == SL_PBS_SEL_SUBJOBS && mine && !arr && t >= sel->lo &&
+			 t <= sel->hi)
+			v[m++] = j;
 	}
-	if (i == r->n)
-		return i;
-	for (*n = 1; sel->type == SL_PBS_SEL_ARRAY && r->o->subjobs && i + *n < r->n &&
-		     !sl_pbs_is_array(r->jobs[i + *n]) &&
-		     r->jobs[i + *n]->array_job_id == sel->id;)
-		(*n)++;
-	return i;
+	return m;
 }
 
 static void one_id(struct run *r, const char *operand)
@@ -123,20 +128,21 @@ static void one_id(struct run *r, const char *operand)
 	struct sl_pbs_sel sel;
 	char *shown_id = NULL;
 	int k = sl_pbs_operand_sel(operand, r->view.server, &sel, &shown_id);
-	size_t i = 0, n = 0;
+	struct sl_job **v = sl_xcalloc(r->n + 1, sizeof(*v));
+	const struct sl_job *top = NULL;
+	size_t n = k == 0 ? find_sel(r, &sel, v, &top) : 0;
 
-	if (k == 0 && (sel.type != SL_PBS_SEL_SUBJOBS || sel.lo == sel.hi))
-		i = find_sel(r, &sel, &n);
 	if (n == 0) {
 		fprintf(stderr, "qstat: %s %s\n", sl_pbse_text(SL_PBSE_UNKJOBID), shown_id);
 		r->failed = SL_PBSE_UNKJOBID;
-	} else if (sl_pbs_state(r->jobs[i]) == 'F' && !r->o->history) {
+	} else if (top && sl_pbs_state(top) == 'F' && !r->o->history) {
 		fprintf(stderr, "qstat: %s %s, use -x or -H to obtain historical job information\n",
 			shown_id, sl_pbse_text(SL_PBSE_HISTJOBID));
 		r->failed = SL_PBSE_HISTJOBID;
 	} else {
-		print_jobs(r, &r->jobs[i], n);
+		print_jobs(r, v, n);
 	}
+	free(v);
 	free(shown_id);
 }
 

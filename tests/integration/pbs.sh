@@ -288,6 +288,8 @@ expect_run root 0 "" "$HEADER
 $(row "$(cutid "$aid")" arr $USER1 B batch)" "$Q" -J
 expect_run root 0 "" "$HEADER
 $(array_rows B R R Q Q)" "$Q" -t "$aid"
+expect_run root 0 "" "$HEADER
+$(array_rows B R R Q Q | sed -n '3,4p')" "$Q" "$an[2-3]"
 expect_run root 153 "qstat: Unknown Job Id $an.$S" "" "$Q" "$an"
 expect_run $USER1 153 "qdel: Unknown Job Id $an.$S" "" "$BIN/qdel" "$an"
 expect_run $USER1 153 "qsig: Unknown Job Id $an.$S" "" "$BIN/qsig" -s WINCH "$an"
@@ -320,6 +322,7 @@ done
 [ ! -e "$T/work/arr.o$an.3" ] || fail "the deleted subjob ran"
 [ ! -e "$T/work/arr.e$an.1" ] || fail "-j oe wrote an error file too"
 expect_run root 35 "qstat: $aid Job has finished, use -x or -H to obtain historical job information" "" "$Q" "$aid"
+expect_run root 35 "qstat: $an[2].$S Job has finished, use -x or -H to obtain historical job information" "" "$Q" "$an[2]"
 expect_run root 0 "" "$HEADER
 $(array_rows F X X X X)" "$Q" -x -t "$aid"
 rm -f go

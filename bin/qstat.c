@@ -94,35 +94,6 @@ static void print_jobs(struct run *r, struct sl_job **v, size_t n)
 	}
 }
 
-/* The listing's entries an operand names into v: a job that is no array's
- * ("N"), an array job ("N[]", with -t its subjobs after it) or subjobs
- * ("N[I]", "N[A-B]"). *top: the job whose state says whether it finished
- * (a subjob's array: PBS keeps an ended array's subjobs in its history).
- * Returns how many. */
-static size_t find_sel(const struct run *r, const struct sl_pbs_sel *sel, struct sl_job **v,
-		       const struct sl_job **top)
-{
-	size_t m = 0;
-
-	*top = NULL;
-	for (size_t i = 0; i < r->n; i++) {
-		struct sl_job *j = r->jobs[i];
-		int arr = sl_pbs_is_array(j), mine = j->array_job_id == sel->id;
-		uint32_t t = (uint32_t)j->array_task_id;
-
-		if (sel->type == SL_PBS_SEL_JOB && j->array_job_id == 0 && j->id == sel->id)
-			*top = v[m++] = j;
-		else if (sel->type != SL_PBS_SEL_JOB && arr && j->id == sel->id)
-			*top = j; /* the array job: its subjobs follow */
-		if (sel->type == SL_PBS_SEL_ARRAY && mine && (arr || r->o->subjobs))
-			v[m++] = j;
-		else if (sel->type == SL_PBS_SEL_SUBJOBS && mine && !arr && t >= sel->lo &&
-			 t <= sel->hi)
-			v[m++] = j;
-	}
-	return m;
-}
-
 static void one_id(struct run *r, const char *operand)
 {
 	struct sl_pbs_sel sel;
@@ -130,7 +101,7 @@ static void one_id(struct run *r, const char *operand)
 	int k = sl_pbs_operand_sel(operand, r->view.server, &sel, &shown_id);
 	struct sl_job **v = sl_xcalloc(r->n + 1, sizeof(*v));
 	const struct sl_job *top = NULL;
-	size_t n = k == 0 ? find_sel(r, &sel, v, &top) : 0;
+	size_t n = k == 0 ? sl_pbs_listing_find(&r->list, &sel, r->o->subjobs, v, &top) : 0;
 
 	if (n == 0) {
 		fprintf(stderr, "qstat: %s %s\n", sl_pbse_text(SL_PBSE_UNKJOBID), shown_id);

@@ -111,6 +111,30 @@ void sl_pbs_listing_clear(struct sl_pbs_listing *l)
 	memset(l, 0, sizeof(*l));
 }
 
+size_t sl_pbs_listing_find(const struct sl_pbs_listing *l, const struct sl_pbs_sel *sel,
+			   int subjobs, struct sl_job **v, const struct sl_job **top)
+{
+	size_t m = 0;
+
+	*top = NULL;
+	for (size_t i = 0; i < l->n; i++) {
+		struct sl_job *j = l->v[i];
+		int arr = sl_pbs_is_array(j), mine = j->array_job_id == sel->id;
+		uint32_t t = (uint32_t)j->array_task_id;
+
+		if (sel->type == SL_PBS_SEL_JOB && j->array_job_id == 0 && j->id == sel->id)
+			*top = v[m++] = j;
+		else if (sel->type != SL_PBS_SEL_JOB && arr && j->id == sel->id)
+			*top = j; /* the array job: its subjobs follow */
+		if (sel->type == SL_PBS_SEL_ARRAY && mine && (arr || subjobs))
+			v[m++] = j;
+		else if (sel->type == SL_PBS_SEL_SUBJOBS && mine && !arr && t >= sel->lo &&
+			 t <= sel->hi)
+			v[m++] = j;
+	}
+	return m;
+}
+
 static int by_index(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include "job.h"
+#include "pbs_job.h"
 
 /* Is j an array job made by sl_pbs_listing() ("N[]")? A subjob is a record
  * with array_job_id set. */
@@ -27,6 +28,14 @@ struct sl_pbs_listing {
 void sl_pbs_listing_make(struct sl_job *const *jobs, size_t n, int subjobs, int arrays_only,
 			 struct sl_pbs_listing *out);
 void sl_pbs_listing_clear(struct sl_pbs_listing *l);
+
+/* The entries of l an operand names, into v (room for l->n): a job that
+ * is no array's ("N"), an array job ("N[]", then its subjobs when subjobs
+ * != 0) or subjobs ("N[I]", "N[A-B]"). *top: the job whose state says
+ * whether they finished (for subjobs, their array's: PBS keeps an ended
+ * array's subjobs in its history), NULL when none. Returns how many. */
+size_t sl_pbs_listing_find(const struct sl_pbs_listing *l, const struct sl_pbs_sel *sel,
+			   int subjobs, struct sl_job **v, const struct sl_job **top);
 
 /* The array job of subjobs sub[0..n) (n > 0, one array); its array_tasks
  * holds its array_state_count (sl_pbs_array_counts()). Caller frees with

@@ -53,6 +53,25 @@ static void test_listing(void **state)
 	assert_int_equal(sl_pbs_state(l.v[2]), 'R');
 	assert_int_equal(sl_pbs_state(l.v[4]), 'Q');
 	sl_pbs_listing_clear(&l);
+
+	/* operands: "N[]" (with -t its subjobs), "N[A-B]", "N"; the top job
+	 * says whether they finished */
+	struct sl_job *v[16];
+	const struct sl_job *top;
+	struct sl_pbs_sel arr = {.id = 200, .type = SL_PBS_SEL_ARRAY};
+	struct sl_pbs_sel range = {.id = 300, .type = SL_PBS_SEL_SUBJOBS, .lo = 1, .hi = 5};
+	struct sl_pbs_sel plain = {.id = 200, .type = SL_PBS_SEL_JOB};
+	sl_pbs_listing_make(jobs, njobs, 1, 0, &l);
+	assert_int_equal(sl_pbs_listing_find(&l, &arr, 0, v, &top), 1);
+	assert_true(v[0] == top && sl_pbs_is_array(top));
+	assert_int_equal(sl_pbs_listing_find(&l, &arr, 1, v, &top), 6);
+	assert_int_equal(v[5]->array_task_id, 9);
+	assert_int_equal(sl_pbs_listing_find(&l, &range, 1, v, &top), 1);
+	assert_int_equal(v[0]->array_task_id, 1);
+	assert_int_equal(sl_pbs_state(top), 'F');
+	assert_int_equal(sl_pbs_listing_find(&l, &plain, 1, v, &top), 0); /* "200" is no job */
+	assert_null(top);
+	sl_pbs_listing_clear(&l);
 }
 
 static void test_attributes(void **state)

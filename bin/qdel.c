@@ -55,6 +55,30 @@ static int answers(const struct sl_jobresult *x, const struct sl_pbs_sel *sel)
 	       (uint32_t)x->array_task_id >= sel->lo && (uint32_t)x->array_task_id <= sel->hi;
 }
 
+/* The failure to tell for operand sel, NULL for none. Deleting several
+ * subjobs ("N[]", "N[A-B]") passes over those that already ended, as PBS
+ * deletes what is left of a begun array: only when every one had ended is
+ * it told ("Job has finished"). */
+static const struct sl_jobresult *failure(const struct sl_jobresult *res, size_t n,
+					  const struct sl_pbs_sel *sel)
+{
+	const struct sl_jobresult *ended = NULL;
+	int several = sel->type == SL_PBS_SEL_ARRAY ||
+		      (sel->type == SL_PBS_SEL_SUBJOBS && sel->hi > sel->lo), done = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		if (!answers(&res[k], sel))
+			continue;
+		if (res[k].rc == 0)
+			done = 1;
+		else if (several && res[k].rc == -SL_ESTATE)
+			ended = ended ? ended : &res[k];
+		else
+			return &res[k];
+	}
+	return done ? NULL : ended;
+}
+
 /* The filter of the operands: job ids ("N", and "N[]", whose id selects its
  * subjobs) and subjobs ("N[I]", each of "N[A-B]"). */
 static void add_sel(struct sl_jobfilter *f, const struct sl_pbs_sel *sel, size_t *cap_t)
@@ -123,12 +147,11 @@ int main(int argc, char **argv)
 			failed = SL_PBSE_SYSTEM;
 		}
 		/* in the order given, as the server answers a delete list */
-		for (size_t i = 0; i < n; i++)
-			for (size_t k = 0; k < nres; k++)
-				if (answers(&res[k], &sels[i]) && res[k].rc != 0) {
-					failed = report(c, &o, &res[k], shown[i]);
-					break;
-				}
+		for (size_t i = 0; i < n; i++) {
+			const struct sl_jobresult *x = failure(res, nres, &sels[i]);
+			if (x != NULL)
+				failed = report(c, &o, x, shown[i]);
+		}
 	}
 	sl_client_free(c);
 	free(res);

@@ -357,6 +357,19 @@ expect_run $USER1 1 "qsub: mail option 'j' can not be used without array job" ""
 	"$BIN/qsub" -m j job.pbs
 expect_run $USER1 3 "qsub: Array job exceeds server or queue size limit" "" \
 	"$BIN/qsub" -J 1-5000 job.pbs
+# an array begun and partly ended is deleted whole without a word
+pid=$(as $USER1 "$BIN/qsub" -J 1-2 -- /bin/sh -c '[ "$PBS_ARRAY_INDEX" = 1 ] || sleep 300') ||
+	fail "qsub: $pid"
+pn=${pid%%\[*}
+wait_state $((pn + 1)) COMPLETED
+wait_state $((pn + 2)) RUNNING
+expect_run $USER1 0 "" "" "$BIN/qdel" "$pid"
+wait_state $((pn + 2)) CANCELLED
+# -W block=true on an array: the last subjob to end gives its status
+b=$(as $USER1 "$BIN/qsub" -W block=true -J 1-2 -- /bin/sh -c 'exit 0')
+expect_eq "block=true, an array that succeeded" "0" "$?"
+b=$(as $USER1 "$BIN/qsub" -W block=true -t 1,2 -- /bin/sh -c 'exit 5')
+expect_eq "block=true, an array that failed" "1" "$?"
 printf '#!/bin/sh\n#PBS -J 1-2\ntrue\n' >sbarr.sh
 sb=$(submit $USER1 sbarr.sh) || fail "sbatch #PBS -J: $sb"
 wait_state $((sb + 1)) COMPLETED

@@ -77,18 +77,18 @@ int sl_qjob_parse_failed(const char *name, const struct sl_err *err,
 	return f->status;
 }
 
-/* The subjobs of array operand sel: with SL_QJOB_HOLD the array's
- * pending ones; with SL_QJOB_SIGNAL the array's running ones, or those in
- * the range that have not ended. */
+/* The subjobs of array operand sel: with SL_QJOB_SIGNAL the array's
+ * running ones, or those in the range that have not ended; else the
+ * array's pending ones. *running: how many of them run. */
 static int subjobs_of(struct sl_client *c, const struct sl_pbs_sel *sel,
-		      enum sl_qjob_arrays policy, uint64_t **out, size_t *n)
+		      enum sl_qjob_arrays policy, uint64_t **out, size_t *n, size_t *running)
 {
 	struct sl_jobfilter f = {.ids = (uint64_t *)&sel->id, .n_ids = 1};
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v = NULL;
 	size_t nv = 0, found = 0;
 
-	*n = 0;
+	*n = *running = 0;
 	if (sl_client_jobs(c, &f, &v, &nv, &err) != 0)
 		return -1;
 	*out = sl_xcalloc(nv + 1, sizeof(**out));
@@ -100,8 +100,9 @@ static int subjobs_of(struct sl_client *c, const struct sl_pbs_sel *sel,
 		if (sel->type == SL_PBS_SEL_SUBJOBS && (t < sel->lo || t > sel->hi))
 			continue;
 		found++;
+		*running += !sl_jobstate_is_final(j->state) && j->state != SL_JOB_PENDING;
 		if (sl_jobstate_is_final(j->state) ||
-		    (sel->type == SL_PBS_SEL_ARRAY && policy == SL_QJOB_HOLD &&
+		    (sel->type == SL_PBS_SEL_ARRAY && policy != SL_QJOB_SIGNAL &&
 		     j->state != SL_JOB_PENDING) ||
 		    (sel->type == SL_PBS_SEL_ARRAY && policy == SL_QJOB_SIGNAL &&
 		     j->state == SL_JOB_PENDING))
@@ -113,28 +114,25 @@ static int subjobs_of(struct sl_client *c, const struct sl_pbs_sel *sel,
 }
 
 /* An array operand ("N[]", "N[I]", "N[A-B]") under the command's policy:
- * PBS Pro holds and releases arrays, not subjobs (req_releasejob(),
- * src/server/req_holdjob.c:277: PBSE_IVALREQ), and signals both. */
+ * PBS Pro holds, releases, alters and moves arrays, not subjobs
+ * (src/server/req_holdjob.c:277, req_modify.c:208, req_movejob.c:123:
+ * PBSE_IVALREQ), moves an array only while no subjob runs
+ * (req_movejob.c:143), and signals both. */
 static int one_array(const char *name, struct sl_client **c, const struct sl_pbs_sel *sel,
 		     const char *shown, const char *server, enum sl_qjob_arrays policy,
 		     sl_qjob_fn one, const void *arg)
 {
 	uint64_t *ids = NULL;
-	size_t n = 0;
+	size_t n = 0, running = 0;
 	int e = 0, k;
 
-	if (policy == SL_QJOB_NO_ARRAYS) {
-		fprintf(stderr, "%s: an array job or subjob (%s) is not supported by Sluice\n", name,
-			shown);
-		return 1;
-	}
-	if (policy == SL_QJOB_HOLD && sel->type == SL_PBS_SEL_SUBJOBS) {
+	if (policy != SL_QJOB_SIGNAL && sel->type == SL_PBS_SEL_SUBJOBS) {
 		fprintf(stderr, "%s: %s %s\n", name, sl_pbse_text(SL_PBSE_IVALREQ), shown);
 		return SL_PBSE_IVALREQ;
 	}
 	if ((e = sl_qjob_connect(name, c, server)) != 0)
 		return e;
-	if ((k = subjobs_of(*c, sel, policy, &ids, &n)) < 0) {
+	if ((k = subjobs_of(*c, sel, policy, &ids, &n, &running)) < 0) {
 		fprintf(stderr, "%s: cannot connect to server %s (errno=%d)\n", name, server,
 			SL_PBSE_SYSTEM);
 		return SL_PBSE_SYSTEM;
@@ -145,17 +143,20 @@ static int one_array(const char *name, struct sl_client **c, const struct sl_pbs
 	} else if (n == 0 && policy == SL_QJOB_SIGNAL) { /* nothing running */
 		fprintf(stderr, "%s: %s %s\n", name, sl_pbse_text(SL_PBSE_BADSTATE), shown);
 		e = SL_PBSE_BADSTATE;
+	} else if (running > 0 && policy == SL_QJOB_MOVE) {
+		fprintf(stderr, "%s: %s %s\n", name, sl_pbse_text(SL_PBSE_IVALREQ), shown);
+		e = SL_PBSE_IVALREQ;
+		n = 0;
 	}
-	for (size_t i = 0; i < n; i++) {
-		int r = one(c, arg, ids[i], shown, server);
-		e = r ? r : e;
-	}
+	/* the first failure is the array's: told once, as PBS answers once */
+	for (size_t i = 0; i < n && e == 0; i++)
+		e = one(c, arg, ids[i], shown, server);
 	free(ids);
 	return e;
 }
 
-int sl_qjob_each_arrays(const char *name, char **ids, int n, sl_qjob_fn one, const void *arg,
-			enum sl_qjob_arrays policy)
+int sl_qjob_each(const char *name, char **ids, int n, sl_qjob_fn one, const void *arg,
+		 enum sl_qjob_arrays policy)
 {
 	struct sl_client *c = NULL;
 	char *server = sl_pbs_server_name();
@@ -190,11 +191,6 @@ int sl_qjob_each_arrays(const char *name, char **ids, int n, sl_qjob_fn one, con
 	return sl_pbse_status(failed);
 }
 
-int sl_qjob_each(const char *name, char **ids, int n, sl_qjob_fn one, const void *arg)
-{
-	return sl_qjob_each_arrays(name, ids, n, one, arg, SL_QJOB_NO_ARRAYS);
-}
-
 int sl_qjob_main(enum sl_qctl_cmd cmd, const char *name, int argc, char **argv, sl_qjob_fn one)
 {
 	struct sl_qctl_opts o;
@@ -203,6 +199,6 @@ int sl_qjob_main(enum sl_qctl_cmd cmd, const char *name, int argc, char **argv, 
 
 	if (sl_qctl_parse(cmd, argc, argv, &o, &fail, &err) != 0)
 		return sl_qjob_parse_failed(name, &err, &fail, sl_qctl_usage(cmd));
-	return sl_qjob_each_arrays(name, o.ids, o.n_ids, one, &o,
-				   cmd == SL_QSIG ? SL_QJOB_SIGNAL : SL_QJOB_HOLD);
+	return sl_qjob_each(name, o.ids, o.n_ids, one, &o,
+			    cmd == SL_QSIG ? SL_QJOB_SIGNAL : SL_QJOB_HOLD);
 }

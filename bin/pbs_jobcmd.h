@@ -19,16 +19,13 @@ int sl_qjob_main(enum sl_qctl_cmd cmd, const char *name, int argc, char **argv, 
 
 /* The operand loop: one() per job id of this server, PBS's messages for
  * the others; the exit status (the last failure's PBS error number's low
- * byte). */
-int sl_qjob_each(const char *name, char **ids, int n, sl_qjob_fn one, const void *arg);
-
-/* What an array operand ("N[]", "N[I]", "N[A-B]") stands for: nothing
- * (refused by name: qalter, qmove), the array's pending subjobs (qhold,
- * qrls: a subjob is an invalid request), or its running subjobs and the
- * live ones of a range (qsig). */
-enum sl_qjob_arrays { SL_QJOB_NO_ARRAYS, SL_QJOB_HOLD, SL_QJOB_SIGNAL };
-int sl_qjob_each_arrays(const char *name, char **ids, int n, sl_qjob_fn one, const void *arg,
-			enum sl_qjob_arrays policy);
+ * byte). What an array operand ("N[]", "N[I]", "N[A-B]") stands for: the
+ * array's pending subjobs (qhold, qrls, qalter: a subjob is an invalid
+ * request; qmove: so is an array with a running subjob), or its running
+ * subjobs and the live ones of a range (qsig). */
+enum sl_qjob_arrays { SL_QJOB_HOLD, SL_QJOB_MOVE, SL_QJOB_SIGNAL };
+int sl_qjob_each(const char *name, char **ids, int n, sl_qjob_fn one, const void *arg,
+		 enum sl_qjob_arrays policy);
 
 /* A parse's failure told as PBS's commands tell it: "NAME: TEXT" (unless
  * empty), then the usage when f says so. Returns the exit status. */

@@ -281,6 +281,13 @@ expect_eq "qsub -J prints N[].server" "$an[].$S" "$aid"
 expect_run root 0 "" "$HEADER
 $(row "$(cutid "$aid")" arr $USER1 H batch)" "$Q" "$aid"
 expect_run $USER1 156 "qrls: Invalid request $an[2].$S" "" "$BIN/qrls" "$an[2]"
+expect_run $USER2 159 "qrls: Unauthorized Request  $aid" "" "$BIN/qrls" "$aid"
+expect_run $USER1 0 "" "" "$BIN/qalter" -l walltime=00:04:00 "$aid"
+"$Q" -f "$an[4]" | grep -qxF "    Resource_List.walltime = 00:04:00" || fail "qalter N[]: $("$Q" -f "$an[4]")"
+expect_run $USER1 0 "" "" "$BIN/qmove" debug "$aid"
+"$Q" -f "$an[1]" | grep -qxF "    queue = debug" || fail "qmove N[]: $("$Q" -f "$an[1]")"
+expect_run $USER1 0 "" "" "$BIN/qmove" batch "$aid"
+"$Q" -f "$an[1]" | grep -qxF "    queue = batch" || fail "qmove N[] back: $("$Q" -f "$an[1]")"
 expect_run $USER1 0 "" "" "$BIN/qrls" "$aid"
 wait_state $((an + 1)) RUNNING
 wait_state $((an + 2)) RUNNING
@@ -338,8 +345,8 @@ wait_state $((tn + 2)) RUNNING
 expect_run $USER1 0 "" "" "$BIN/qsig" -s WINCH "$tid"
 expect_run $USER1 0 "" "" "$BIN/qhold" "$tid" # nothing queued: nothing held
 expect_run $USER1 156 "qhold: Invalid request $tn[1].$S" "" "$BIN/qhold" "$tn[1]"
-expect_run $USER1 1 "qalter: an array job or subjob ($tid) is not supported by Sluice" "" \
-	"$BIN/qalter" -N x "$tid"
+expect_run $USER1 156 "qalter: Invalid request $tn[3].$S" "" "$BIN/qalter" -N x "$tn[3]"
+expect_run $USER1 156 "qmove: Invalid request $tid" "" "$BIN/qmove" debug "$tid"
 expect_run $USER1 0 "" "" "$BIN/qdel" "$tid"
 wait_state $((tn + 1)) CANCELLED
 wait_state $((tn + 2)) CANCELLED

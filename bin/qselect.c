@@ -53,10 +53,10 @@ int main(int argc, char **argv)
 	struct sl_qselect_opts o;
 	struct sl_pbs_failure fail;
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_jobfilter f = {0};
-	struct sl_job **v = NULL;
+	struct sl_jobfilter f = {0}, h;
+	struct sl_job **v = NULL, **more = NULL;
 	struct sl_pbs_listing l;
-	size_t n = 0;
+	size_t n = 0, n_more = 0;
 	char *server, id[160];
 	int rc = 0;
 
@@ -68,11 +68,16 @@ int main(int argc, char **argv)
 		return fail.status;
 	}
 	server = sl_pbs_server_name();
-	f.history = 1; /* an array's state needs its subjobs that ended */
+	f.history = o.history;
 	if (sl_client_query(&f, &v, &n, &err) != 0) {
 		fprintf(stderr, "qselect: cannot connect to server %s (errno=%d)\n", server,
 			SL_PBSE_SYSTEM);
 		rc = sl_pbse_status(SL_PBSE_SYSTEM);
+	} else if (!f.history && sl_pbs_arrays_filter(v, n, &h)) {
+		/* an array's state needs its subjobs that ended long ago */
+		if (sl_client_query(&h, &more, &n_more, &err) == 0)
+			sl_pbs_arrays_merge(&v, &n, more, n_more);
+		free(h.ids);
 	}
 	sl_pbs_listing_make(v, n, o.subjobs, o.arrays_only, &l);
 	for (size_t i = 0; i < l.n; i++)

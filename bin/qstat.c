@@ -150,17 +150,25 @@ static int is_jobid(const char *s)
 static int jobs_mode(struct run *r)
 {
 	const struct sl_qstat_opts *o = r->o;
-	struct sl_jobfilter f = {0};
+	struct sl_jobfilter f = {0}, h;
 	struct sl_err err = SL_ERR_INIT;
-	int rc;
+	struct sl_job **more = NULL;
+	size_t n_more = 0;
+	int any_id = 0, rc;
 
-	/* an id may name a finished job; an array's subjobs that ended long
-	 * ago are in the history, and its counts need them */
-	f.history = 1;
+	for (int i = 0; i < o->n_operands; i++)
+		any_id |= is_jobid(o->operands[i]);
+	f.history = o->history || any_id; /* an id may name a finished job */
 	if ((rc = sl_client_query(&f, &r->all, &r->n_all, &err)) != 0) {
 		fprintf(stderr, "qstat: cannot connect to server %s (errno=%d)\n", r->view.server,
 			SL_PBSE_SYSTEM);
 		return 255; /* any_failed = the failed connection's -1 */
+	}
+	/* the arrays' subjobs that ended long ago: their state needs them */
+	if (!f.history && sl_pbs_arrays_filter(r->all, r->n_all, &h)) {
+		if (sl_client_query(&h, &more, &n_more, &err) == 0)
+			sl_pbs_arrays_merge(&r->all, &r->n_all, more, n_more);
+		free(h.ids);
 	}
 	/* subjobs always: "N[I]" names one without -t */
 	sl_pbs_listing_make(r->all, r->n_all, 1, o->arrays_only, &r->list);

@@ -135,6 +135,44 @@ size_t sl_pbs_listing_find(const struct sl_pbs_listing *l, const struct sl_pbs_s
 	return m;
 }
 
+int sl_pbs_arrays_filter(struct sl_job *const *jobs, size_t n, struct sl_jobfilter *f)
+{
+	size_t cap = 0;
+
+	memset(f, 0, sizeof(*f));
+	f->history = 1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a = jobs[i]->array_job_id;
+		if (a == 0 || (f->n_ids > 0 && f->ids[f->n_ids - 1] == a))
+			continue; /* in id order: an array's subjobs are together */
+		f->ids = sl_xgrow(f->ids, &cap, f->n_ids + 1, sizeof(*f->ids));
+		f->ids[f->n_ids++] = a;
+	}
+	return f->n_ids > 0;
+}
+
+/* Both lists are in id order (sl_client_jobs()): one pass; a job both
+ * hold is the second answer's. */
+void sl_pbs_arrays_merge(struct sl_job ***jobs, size_t *n, struct sl_job **more, size_t n_more)
+{
+	struct sl_job **v = sl_xcalloc(*n + n_more + 1, sizeof(*v));
+	size_t m = 0, i = 0, k = 0;
+
+	while (i < *n || k < n_more) {
+		if (k == n_more || (i < *n && (*jobs)[i]->id < more[k]->id)) {
+			v[m++] = (*jobs)[i++];
+		} else {
+			if (i < *n && (*jobs)[i]->id == more[k]->id)
+				sl_job_free((*jobs)[i++]);
+			v[m++] = more[k++];
+		}
+	}
+	free(*jobs);
+	free(more);
+	*jobs = v;
+	*n = m;
+}
+
 static int by_index(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include "job.h"
+#include "jobfilter.h"
 #include "pbs_job.h"
 
 /* Is j an array job made by sl_pbs_listing() ("N[]")? A subjob is a record
@@ -36,6 +37,14 @@ void sl_pbs_listing_clear(struct sl_pbs_listing *l);
  * array's subjobs in its history), NULL when none. Returns how many. */
 size_t sl_pbs_listing_find(const struct sl_pbs_listing *l, const struct sl_pbs_sel *sel,
 			   int subjobs, struct sl_job **v, const struct sl_job **top);
+
+/* A listing without the history lacks an array's subjobs that ended long
+ * ago, which its state and counts need. sl_pbs_arrays_filter() sets f to
+ * ask for the arrays of jobs[0..n) with their history (f->ids: caller
+ * frees), 0 when there is none; sl_pbs_arrays_merge() puts what that
+ * query sent (consumed) in place of their subjobs in *jobs, in id order. */
+int sl_pbs_arrays_filter(struct sl_job *const *jobs, size_t n, struct sl_jobfilter *f);
+void sl_pbs_arrays_merge(struct sl_job ***jobs, size_t *n, struct sl_job **more, size_t n_more);
 
 /* The array job of subjobs sub[0..n) (n > 0, one array); its array_tasks
  * holds its array_state_count (sl_pbs_array_counts()). Caller frees with

@@ -74,6 +74,34 @@ static void test_listing(void **state)
 	sl_pbs_listing_clear(&l);
 }
 
+/* The second query's answer takes the place of the arrays' subjobs. */
+static void test_merge(void **state)
+{
+	struct sl_jobfilter f;
+	struct sl_job **live = sl_xcalloc(4, sizeof(*live)), **more = sl_xcalloc(4, sizeof(*more));
+	size_t n = 3;
+	(void)state;
+
+	live[0] = sl_job_copy(jobs[0]); /* 150 */
+	live[1] = sl_job_copy(jobs[2]); /* 202: 200[3] */
+	live[2] = sl_job_copy(jobs[8]); /* 401: 400[1] */
+	assert_int_equal(sl_pbs_arrays_filter(live, n, &f), 1);
+	assert_int_equal(f.n_ids, 2);
+	assert_true(f.ids[0] == 200 && f.ids[1] == 400 && f.history);
+	free(f.ids);
+	more[0] = sl_job_copy(jobs[1]); /* 201, ended long ago */
+	more[1] = sl_job_copy(jobs[2]);
+	more[2] = sl_job_copy(jobs[3]);
+	sl_pbs_arrays_merge(&live, &n, more, 3);
+	assert_int_equal(n, 5);
+	static const uint64_t want[] = {150, 201, 202, 203, 401};
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(live[i]->id, want[i]);
+	sl_job_free_array(live, n);
+	assert_int_equal(sl_pbs_arrays_filter(jobs, 1, &f), 0); /* no array */
+	free(f.ids);
+}
+
 static void test_attributes(void **state)
 {
 	char *s;
@@ -144,6 +172,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_listing),
+		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_attributes),
 		cmocka_unit_test(test_layouts),
 	};

@@ -79,14 +79,16 @@ int sl_qjob_parse_failed(const char *name, const struct sl_err *err,
 
 /* The subjobs of array operand sel: with SL_QJOB_SIGNAL the array's
  * running ones, or those in the range that have not ended; else the
- * array's pending ones. *running: how many of them run. */
+ * array's pending ones. *running: how many of them run. 0, or 1 when sel
+ * names no subjob, 2 when every one it names ended, -1 when the daemon
+ * did not answer. */
 static int subjobs_of(struct sl_client *c, const struct sl_pbs_sel *sel,
 		      enum sl_qjob_arrays policy, uint64_t **out, size_t *n, size_t *running)
 {
-	struct sl_jobfilter f = {.ids = (uint64_t *)&sel->id, .n_ids = 1};
+	struct sl_jobfilter f = {.ids = (uint64_t *)&sel->id, .n_ids = 1, .history = 1};
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v = NULL;
-	size_t nv = 0, found = 0;
+	size_t nv = 0, found = 0, ended = 0;
 
 	*n = *running = 0;
 	if (sl_client_jobs(c, &f, &v, &nv, &err) != 0)
@@ -100,6 +102,7 @@ static int subjobs_of(struct sl_client *c, const struct sl_pbs_sel *sel,
 		if (sel->type == SL_PBS_SEL_SUBJOBS && (t < sel->lo || t > sel->hi))
 			continue;
 		found++;
+		ended += sl_jobstate_is_final(j->state);
 		*running += !sl_jobstate_is_final(j->state) && j->state != SL_JOB_PENDING;
 		if (sl_jobstate_is_final(j->state) ||
 		    (sel->type == SL_PBS_SEL_ARRAY && policy != SL_QJOB_SIGNAL &&
@@ -110,7 +113,7 @@ static int subjobs_of(struct sl_client *c, const struct sl_pbs_sel *sel,
 		(*out)[(*n)++] = j->id;
 	}
 	sl_job_free_array(v, nv);
-	return found > 0 ? 0 : 1;
+	return found == 0 ? 1 : ended == found ? 2 : 0;
 }
 
 /* An array operand ("N[]", "N[I]", "N[A-B]") under the command's policy:
@@ -137,9 +140,12 @@ static int one_array(const char *name, struct sl_client **c, const struct sl_pbs
 			SL_PBSE_SYSTEM);
 		return SL_PBSE_SYSTEM;
 	}
-	if (k > 0) {
+	if (k == 1) {
 		fprintf(stderr, "%s: %s %s\n", name, sl_pbse_text(SL_PBSE_UNKJOBID), shown);
 		e = SL_PBSE_UNKJOBID;
+	} else if (k == 2) { /* in the history: as sl_qjob_report() tells it */
+		fprintf(stderr, "%s: %s\n", name, sl_pbse_text(SL_PBSE_HISTJOBID));
+		e = SL_PBSE_HISTJOBID;
 	} else if (n == 0 && policy == SL_QJOB_SIGNAL) { /* nothing running */
 		fprintf(stderr, "%s: %s %s\n", name, sl_pbse_text(SL_PBSE_BADSTATE), shown);
 		e = SL_PBSE_BADSTATE;

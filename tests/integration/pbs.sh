@@ -330,6 +330,7 @@ done
 [ ! -e "$T/work/arr.e$an.1" ] || fail "-j oe wrote an error file too"
 expect_run root 35 "qstat: $aid Job has finished, use -x or -H to obtain historical job information" "" "$Q" "$aid"
 expect_run root 35 "qstat: $an[2].$S Job has finished, use -x or -H to obtain historical job information" "" "$Q" "$an[2]"
+expect_run $USER1 35 "qhold: Job has finished" "" "$BIN/qhold" "$aid"
 expect_run root 0 "" "$HEADER
 $(array_rows F X X X X)" "$Q" -x -t "$aid"
 rm -f go

@@ -390,12 +390,23 @@ static void attr_resources(struct sl_pbs_out *o, const struct sl_job *j)
 	}
 }
 
+/* A dependency's id in PBS's words: Slurm's "N_*" (a whole array) is
+ * "N[]", "N_I" (a task) "N[I]". Caller frees. */
+static char *depend_id(const char *slurm)
+{
+	const char *u = strchr(slurm, '_');
+
+	if (u == NULL)
+		return sl_xstrdup(slurm);
+	return sl_xasprintf("%.*s[%s]", (int)(u - slurm), slurm, strcmp(u + 1, "*") ? u + 1 : "");
+}
+
 /* depend: what the job still waits for, PBS's way: "TYPE:ID.server@server",
  * a type's jobs joined by ':' and types by ','. Read from the job's list
  * as scontrol prints it ("afterok:12(unfulfilled),afterok:13(...)"). */
 static void attr_depend(struct sl_pbs_out *o, const struct sl_job *j, const char *server)
 {
-	char *copy, *save = NULL, *term, prev[32] = "";
+	char *copy, *save = NULL, *term, *id, prev[32] = "";
 	struct sl_buf *b;
 
 	if (j->dependency == NULL || j->dependency[0] == '\0')
@@ -411,11 +422,13 @@ static void attr_depend(struct sl_pbs_out *o, const struct sl_job *j, const char
 			continue;
 		}
 		*colon = '\0';
+		id = depend_id(colon + 1);
 		if (strcmp(prev, term) == 0)
-			sl_buf_addf(b, ":%s.%s@%s", colon + 1, server, server);
+			sl_buf_addf(b, ":%s.%s@%s", id, server, server);
 		else
-			sl_buf_addf(b, "%s%s:%s.%s@%s", sl_buf_len(b) ? "," : "", term, colon + 1,
-				    server, server);
+			sl_buf_addf(b, "%s%s:%s.%s@%s", sl_buf_len(b) ? "," : "", term, id, server,
+				    server);
+		free(id);
 		snprintf(prev, sizeof(prev), "%s", term);
 	}
 	attr(o, "depend", NULL, sl_buf_str(b));

@@ -280,6 +280,8 @@ an=${aid%%\[*}
 expect_eq "qsub -J prints N[].server" "$an[].$S" "$aid"
 expect_run root 0 "" "$HEADER
 $(row "$(cutid "$aid")" arr $USER1 H batch)" "$Q" "$aid"
+dep=$(as $USER1 "$BIN/qsub" -N afterarr -W depend=afterany:"$aid" -- /bin/true) || fail "qsub: $dep"
+"$Q" -f "$dep" | grep -qxF "    depend = afterany:$an[].$S@$S" || fail "depend on N[]: $("$Q" -f "$dep")"
 expect_run $USER1 156 "qrls: Invalid request $an[2].$S" "" "$BIN/qrls" "$an[2]"
 expect_run $USER2 159 "qrls: Unauthorized Request  $aid" "" "$BIN/qrls" "$aid"
 expect_run $USER1 0 "" "" "$BIN/qalter" -l walltime=00:04:00 "$aid"
@@ -327,6 +329,7 @@ for i in 1 2 4; do
 to-stderr" "$(cat "$T/work/arr.o$an.$i")"
 done
 [ ! -e "$T/work/arr.o$an.3" ] || fail "the deleted subjob ran"
+wait_state "$(seq_of "$dep")" COMPLETED # afterany:N[]: once every subjob ended
 [ ! -e "$T/work/arr.e$an.1" ] || fail "-j oe wrote an error file too"
 expect_run root 35 "qstat: $aid Job has finished, use -x or -H to obtain historical job information" "" "$Q" "$aid"
 expect_run root 35 "qstat: $an[2].$S Job has finished, use -x or -H to obtain historical job information" "" "$Q" "$an[2]"

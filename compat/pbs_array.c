@@ -70,35 +70,31 @@ static void push(struct sl_job ***v, size_t *n, size_t *cap, struct sl_job *j)
 	(*v)[(*n)++] = j;
 }
 
+/* In id order an array's subjobs are one run (ids N+1..N+K, array.h). */
 void sl_pbs_listing_make(struct sl_job *const *jobs, size_t n, int subjobs, int arrays_only,
 			 struct sl_pbs_listing *out)
 {
-	size_t cap = 0, made_cap = 0;
+	size_t cap = 0, made_cap = 0, i = 0;
 
 	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < n; i++) {
+	while (i < n) {
 		uint64_t arr = jobs[i]->array_job_id;
-		struct sl_job **sub = NULL;
-		size_t ns = 0, scap = 0, k;
+		size_t e = i + 1;
 
 		if (arr == 0) {
 			if (!arrays_only)
 				push(&out->v, &out->n, &cap, jobs[i]);
+			i++;
 			continue;
 		}
-		for (k = 0; k < i && jobs[k]->array_job_id != arr; k++)
-			;
-		if (k < i)
-			continue; /* listed with its array's first subjob */
-		for (k = i; k < n; k++)
-			if (jobs[k]->array_job_id == arr)
-				push(&sub, &ns, &scap, jobs[k]);
-		struct sl_job *a = sl_pbs_array_job(sub, ns);
+		while (e < n && jobs[e]->array_job_id == arr)
+			e++;
+		struct sl_job *a = sl_pbs_array_job(jobs + i, e - i);
 		push(&out->made, &out->n_made, &made_cap, a);
 		push(&out->v, &out->n, &cap, a);
-		for (k = 0; subjobs && k < ns; k++)
-			push(&out->v, &out->n, &cap, sub[k]);
-		free(sub);
+		for (; subjobs && i < e; i++)
+			push(&out->v, &out->n, &cap, jobs[i]);
+		i = e;
 	}
 }
 

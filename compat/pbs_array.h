@@ -16,7 +16,8 @@
  * with array_job_id set. */
 int sl_pbs_is_array(const struct sl_job *j);
 
-/* What qstat lists, in id order: each job that is not in an array; for
+/* What qstat lists of jobs (in id order, as the daemon sends them, so an
+ * array's subjobs are one run): each job that is not in an array; for
  * each array, its array job (made here), then, when subjobs != 0, its
  * subjobs. arrays_only (-J) leaves out jobs that are not in an array.
  * v borrows from jobs and owns the array jobs it made. */

@@ -22,18 +22,27 @@ int sl_qjob_finished(struct sl_client *c, uint64_t id)
 	return r;
 }
 
-int sl_qjob_is_array(struct sl_client *c, uint64_t id)
+void sl_qjob_arrays_among(struct sl_client *c, uint64_t *ids, size_t n, unsigned char *is_array)
 {
-	struct sl_jobfilter f = {.ids = &id, .n_ids = 1, .history = 1};
+	struct sl_jobfilter f = {.ids = ids, .n_ids = n, .history = 1};
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v = NULL;
-	size_t n = 0;
-	int r = 0;
+	size_t nv = 0;
 
-	if (sl_client_jobs(c, &f, &v, &n, &err) == 0)
-		for (size_t i = 0; i < n && !r; i++)
-			r = v[i]->array_job_id == id && v[i]->id != id;
-	sl_job_free_array(v, n);
+	memset(is_array, 0, n);
+	if (n == 0 || sl_client_jobs(c, &f, &v, &nv, &err) != 0)
+		return;
+	for (size_t i = 0; i < nv; i++)
+		for (size_t k = 0; k < n && v[i]->array_job_id != 0; k++)
+			is_array[k] |= v[i]->array_job_id == ids[k] && v[i]->id != ids[k];
+	sl_job_free_array(v, nv);
+}
+
+int sl_qjob_is_array(struct sl_client *c, uint64_t id)
+{
+	unsigned char r = 0;
+
+	sl_qjob_arrays_among(c, &id, 1, &r);
 	return r;
 }
 

@@ -38,6 +38,8 @@ int sl_qjob_finished(struct sl_client *c, uint64_t id);
 /* Does id name an array (array.h's N, whose subjobs are N+1..)? PBS names
  * it "N[]": a plain "N" is an unknown job there. */
 int sl_qjob_is_array(struct sl_client *c, uint64_t id);
+/* The same for ids[0..n) in one query: is_array[k] for ids[k]. */
+void sl_qjob_arrays_among(struct sl_client *c, uint64_t *ids, size_t n, unsigned char *is_array);
 
 /* Connect *c if it is not: 0, or SL_PBSE_SYSTEM after PBS's message. */
 int sl_qjob_connect(const char *name, struct sl_client **c, const char *server);

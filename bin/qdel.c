@@ -94,6 +94,36 @@ static void add_sel(struct sl_jobfilter *f, const struct sl_pbs_sel *sel, size_t
 	}
 }
 
+/* Each plain "N" that names an array is unknown, as PBS names it "N[]":
+ * told, and dropped from sels (one query for all of them). */
+static size_t drop_arrays(struct sl_client *c, struct sl_pbs_sel *sels, char **shown, size_t n,
+			  int *failed)
+{
+	uint64_t *plain = sl_xcalloc(n + 1, sizeof(*plain));
+	unsigned char *is_array = sl_xcalloc(n + 1, 1);
+	size_t np = 0, m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (sels[i].type == SL_PBS_SEL_JOB)
+			plain[np++] = sels[i].id;
+	sl_qjob_arrays_among(c, plain, np, is_array);
+	np = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (sels[i].type == SL_PBS_SEL_JOB && is_array[np++]) {
+			fprintf(stderr, "qdel: %s %s\n", sl_pbse_text(SL_PBSE_UNKJOBID), shown[i]);
+			*failed = SL_PBSE_UNKJOBID;
+			free(shown[i]);
+			continue;
+		}
+		sels[m] = sels[i];
+		shown[m++] = shown[i];
+	}
+	shown[m] = NULL;
+	free(plain);
+	free(is_array);
+	return m;
+}
+
 int main(int argc, char **argv)
 {
 	struct sl_qctl_opts o;
@@ -125,24 +155,20 @@ int main(int argc, char **argv)
 			fprintf(stderr, "qdel: %s %s\n", sl_pbse_text(SL_PBSE_UNKJOBID), s);
 			failed = SL_PBSE_UNKJOBID;
 			free(s);
-		} else if (sels[n].type == SL_PBS_SEL_JOB && c == NULL &&
-			   sl_client_connect(NULL, &c, &err) != 0) {
-			fprintf(stderr, "Couldn't connect to cluster: %s\n", server);
-			failed = SL_PBSE_SYSTEM;
-			free(s);
-		} else if (sels[n].type == SL_PBS_SEL_JOB && sl_qjob_is_array(c, sels[n].id)) {
-			/* "N" is not the array "N[]" */
-			fprintf(stderr, "qdel: %s %s\n", sl_pbse_text(SL_PBSE_UNKJOBID), s);
-			failed = SL_PBSE_UNKJOBID;
-			free(s);
 		} else {
-			add_sel(&f, &sels[n], &cap_t);
 			shown[n++] = s;
 		}
 	}
+	if (n > 0 && sl_client_connect(NULL, &c, &err) != 0) {
+		fprintf(stderr, "Couldn't connect to cluster: %s\n", server);
+		failed = SL_PBSE_SYSTEM;
+		n = 0;
+	}
+	n = n > 0 ? drop_arrays(c, sels, shown, n, &failed) : 0;
+	for (size_t i = 0; i < n; i++)
+		add_sel(&f, &sels[i], &cap_t);
 	if (n > 0) {
-		if ((c == NULL && sl_client_connect(NULL, &c, &err) != 0) ||
-		    sl_client_cancel(c, &f, 0, 0, &res, &nres, &err) != 0) {
+		if (sl_client_cancel(c, &f, 0, 0, &res, &nres, &err) != 0) {
 			fprintf(stderr, "Couldn't connect to cluster: %s\n", server);
 			failed = SL_PBSE_SYSTEM;
 		}

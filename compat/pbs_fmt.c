@@ -102,6 +102,10 @@ void sl_pbs_comment(const struct sl_job *j, char *buf, size_t len)
 		if (j->spec.hold)
 			snprintf(buf, len, "Job held: %s hold", *sl_pbs_hold_types(j) == 'o'
 								? "operator" : "user");
+		else if (j->reason && strcmp(j->reason, "JobArrayTaskLimit") == 0)
+			/* max_run_subjobs: the scheduler's words (job_info.cpp:402) */
+			snprintf(buf, len, "Not Running: Number of concurrent running subjobs "
+				 "limit reached");
 		else
 			snprintf(buf, len, "Not Running: %s",
 				 j->reason_text && *j->reason_text ? j->reason_text

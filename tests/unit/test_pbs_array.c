@@ -52,6 +52,11 @@ static void test_listing(void **state)
 	assert_int_equal(sl_pbs_state(l.v[1]), 'X');
 	assert_int_equal(sl_pbs_state(l.v[2]), 'R');
 	assert_int_equal(sl_pbs_state(l.v[4]), 'Q');
+	char c[256];
+	sl_pbs_comment(l.v[4], c, sizeof(c)); /* behind -J's %2 */
+	assert_string_equal(c, "Not Running: Number of concurrent running subjobs limit reached");
+	sl_pbs_comment(l.v[0], c, sizeof(c));
+	assert_string_equal(c, "Job Array Began at Sat Nov 21 at 10:22");
 	sl_pbs_listing_clear(&l);
 
 	/* operands: "N[]" (with -t its subjobs), "N[A-B]", "N"; the top job

@@ -387,4 +387,12 @@ wait_state $((sb + 1)) COMPLETED
 wait_state $((sb + 2)) COMPLETED
 expect_run root 0 "" "$HEADER
 $(row "$(cutid "$sb[].$S")" sbarr.sh $USER1 F batch)" "$Q" -x "$sb[]"
-ok "Torque's -t, an array's qdel, qsig, qhold; -J's rules and texts; sbatch's #PBS -J"
+# an acknowledged array survives kill -9 of sluiced
+kid=$(as $USER1 "$BIN/qsub" -h -N durable -J 1-3 -- /bin/true) || fail "qsub: $kid"
+kill9_daemon
+start_daemon
+expect_run root 0 "" "$HEADER
+$(row "$(cutid "$kid")" durable $USER1 H batch)" "$Q" "$kid"
+expect_eq "its subjobs, after kill -9" "3" "$("$Q" -t "$kid" | grep -c "\[[1-3]\]\.")"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$kid"
+ok "Torque's -t, an array's qdel, qsig, qhold; -J's rules and texts; sbatch's #PBS -J; kill -9"

@@ -19,8 +19,13 @@ int sl_qjob_main(enum sl_qctl_cmd cmd, const char *name, int argc, char **argv, 
 
 /* The operand loop: one() per job id of this server, PBS's messages for
  * the others; the exit status (the last failure's PBS error number's low
- * byte). */
-int sl_qjob_each(const char *name, char **ids, int n, sl_qjob_fn one, const void *arg);
+ * byte). What an array operand ("N[]", "N[I]", "N[A-B]") stands for: the
+ * array's pending subjobs (qhold, qrls, qalter: a subjob is an invalid
+ * request; qmove: so is an array with a running subjob), or its running
+ * subjobs and the live ones of a range (qsig). */
+enum sl_qjob_arrays { SL_QJOB_HOLD, SL_QJOB_MOVE, SL_QJOB_SIGNAL };
+int sl_qjob_each(const char *name, char **ids, int n, sl_qjob_fn one, const void *arg,
+		 enum sl_qjob_arrays policy);
 
 /* A parse's failure told as PBS's commands tell it: "NAME: TEXT" (unless
  * empty), then the usage when f says so. Returns the exit status. */
@@ -29,6 +34,12 @@ int sl_qjob_parse_failed(const char *name, const struct sl_err *err,
 
 /* Is job id in the history (it finished), rather than unknown? */
 int sl_qjob_finished(struct sl_client *c, uint64_t id);
+
+/* Does id name an array (array.h's N, whose subjobs are N+1..)? PBS names
+ * it "N[]": a plain "N" is an unknown job there. */
+int sl_qjob_is_array(struct sl_client *c, uint64_t id);
+/* The same for ids[0..n) in one query: is_array[k] for ids[k]. */
+void sl_qjob_arrays_among(struct sl_client *c, uint64_t *ids, size_t n, unsigned char *is_array);
 
 /* Connect *c if it is not: 0, or SL_PBSE_SYSTEM after PBS's message. */
 int sl_qjob_connect(const char *name, struct sl_client **c, const char *server);

@@ -9,7 +9,8 @@
  * Unauthorized Request  ID" (159), "qalter: Request invalid for state of
  * job ID" (168) when what is asked needs a queued job, "qalter: Illegal
  * attribute or resource value ID" (174) for a value the server refuses;
- * the exit status the last failure's low byte. */
+ * the exit status the last failure's low byte. An array "N[]" is its
+ * queued subjobs; a subjob is "qalter: Invalid request ID" (156). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,7 @@ int main(int argc, char **argv)
 	if (sl_qalter_parse(argc, argv, server, &q, &fail, &err) != 0)
 		rc = sl_qjob_parse_failed("qalter", &err, &fail, sl_qalter_usage);
 	else
-		rc = sl_qjob_each("qalter", q.ids, q.n_ids, one, &q);
+		rc = sl_qjob_each("qalter", q.ids, q.n_ids, one, &q, SL_QJOB_HOLD);
 	sl_qalter_req_clear(&q);
 	free(server);
 	return rc;

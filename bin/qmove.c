@@ -5,7 +5,9 @@
  * (src/cmds/qmove.c:80-140, prt_job_err()): the usage and exit 2 without
  * two operands, "qmove: illegally formed destination: D" (2), "qmove:
  * Unknown queue ID" (170), "qmove: Request invalid for state of job ID"
- * (168) for a job no longer queued, "qmove: Unknown Job Id ID" (153). */
+ * (168) for a job no longer queued, "qmove: Unknown Job Id ID" (153). An
+ * array "N[]" moves while none of its subjobs runs; a subjob, or an array
+ * with one running, is "qmove: Invalid request ID" (156). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +42,7 @@ int main(int argc, char **argv)
 	if (sl_qmove_parse(argc, argv, server, &queue, &ids, &n, &fail, &err) != 0)
 		rc = sl_qjob_parse_failed("qmove", &err, &fail, sl_qmove_usage);
 	else
-		rc = sl_qjob_each("qmove", ids, n, one, queue);
+		rc = sl_qjob_each("qmove", ids, n, one, queue, SL_QJOB_MOVE);
 	free(queue);
 	free(server);
 	return rc;

@@ -1,12 +1,15 @@
 /* qselect.c - the ids of the PBS jobs that match: options through
  * compat/pbs_qopt (-u, -s, -q, -N, -A, -x, -H), one sl_client_query(), one
  * "N.server" per line, as OpenPBS's qselect prints pbs_selectjob()'s list
- * (src/cmds/qselect.c main()). Without -x finished jobs are left out. */
+ * (src/cmds/qselect.c main()). Without -x finished jobs are left out. An
+ * array is "N[].server" (compat/pbs_array.h); -J selects arrays only
+ * (qselect.c:445), -T adds their subjobs "N[I].server" (its extend "T"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "client.h"
+#include "pbs_array.h"
 #include "pbs_job.h"
 #include "pbs_qopt.h"
 
@@ -31,7 +34,7 @@ static int selected(const struct sl_qselect_opts *o, const struct sl_job *j)
 	char st = sl_pbs_state(j);
 	size_t qn = o->queue ? strcspn(o->queue, "@") : 0;
 
-	if ((st == 'F' && !o->history) || (o->finished_only && st != 'F'))
+	if ((strchr("FX", st) && !o->history) || (o->finished_only && st != 'F'))
 		return 0;
 	if (o->states && strchr(o->states, st) == NULL)
 		return 0;
@@ -50,10 +53,11 @@ int main(int argc, char **argv)
 	struct sl_qselect_opts o;
 	struct sl_pbs_failure fail;
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_jobfilter f = {0};
-	struct sl_job **v = NULL;
-	size_t n = 0;
-	char *server;
+	struct sl_jobfilter f = {0}, h;
+	struct sl_job **v = NULL, **more = NULL;
+	struct sl_pbs_listing l;
+	size_t n = 0, n_more = 0;
+	char *server, id[160];
 	int rc = 0;
 
 	if (sl_qselect_parse(argc, argv, &o, &fail, &err) != 0) {
@@ -69,10 +73,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "qselect: cannot connect to server %s (errno=%d)\n", server,
 			SL_PBSE_SYSTEM);
 		rc = sl_pbse_status(SL_PBSE_SYSTEM);
+	} else if (!f.history && sl_pbs_arrays_filter(v, n, &h)) {
+		/* an array's state needs its subjobs that ended long ago */
+		if (sl_client_query(&h, &more, &n_more, &err) == 0)
+			sl_pbs_arrays_merge(&v, &n, more, n_more);
+		free(h.ids);
 	}
-	for (size_t i = 0; i < n; i++)
-		if (selected(&o, v[i]))
-			printf("%llu.%s\n", (unsigned long long)v[i]->id, server);
+	sl_pbs_listing_make(v, n, o.subjobs, o.arrays_only, &l);
+	for (size_t i = 0; i < l.n; i++)
+		if (selected(&o, l.v[i])) {
+			sl_pbs_idstr(l.v[i], server, id, sizeof(id));
+			printf("%s\n", id);
+		}
+	sl_pbs_listing_clear(&l);
 	sl_job_free_array(v, n);
 	free(server);
 	return rc;

@@ -8,7 +8,13 @@
  * and a finished one without -x "qstat: ID Job has finished, use -x or -H
  * to obtain historical job information"; the exit status is the last
  * error's PBS number's low byte (153, 35). -f writes through compat/pbs_out
- * in -F's format (default, dsv, json). */
+ * in -F's format (default, dsv, json).
+ *
+ * An array is one line "N[].server" (compat/pbs_array.h); -t adds its
+ * subjobs "N[I].server" under it, -J leaves out the jobs that are not
+ * arrays. Operands: "N", "N[]" (with -t its subjobs too), "N[I]" and
+ * "N[A-B]"; a plain "N" never names an array, as PBS's ids differ ("N" vs
+ * "N[]"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +23,7 @@
 #include "config.h"
 #include "buf.h"
 #include "client.h"
+#include "pbs_array.h"
 #include "pbs_fmt.h"
 #include "pbs_job.h"
 #include "pbs_qopt.h"
@@ -27,7 +34,10 @@
 struct run {
 	const struct sl_qstat_opts *o;
 	struct sl_pbs_view view;
-	struct sl_job **jobs;
+	struct sl_job **all;  /* what the daemon sent: every subjob */
+	size_t n_all;
+	struct sl_pbs_listing list; /* what qstat lists (arrays made) */
+	struct sl_job **jobs; /* list.v */
 	size_t n;
 	struct sl_buf *out;
 	struct sl_pbs_out *full; /* -f's writer */
@@ -62,11 +72,21 @@ static int shown(const struct sl_qstat_opts *o, const struct sl_job *j)
 	return o->users == NULL || user_listed(o->users, j->user);
 }
 
+static void print_full(struct run *r, const struct sl_job *j)
+{
+	char *rem = sl_pbs_is_array(j) ? sl_pbs_array_remaining(r->all, r->n_all, j->id) : NULL;
+
+	r->view.arr_remaining = rem;
+	sl_qstat_full(r->full, &r->view, j);
+	r->view.arr_remaining = NULL;
+	free(rem);
+}
+
 static void print_jobs(struct run *r, struct sl_job **v, size_t n)
 {
 	if (r->o->full) {
 		for (size_t i = 0; i < n; i++)
-			sl_qstat_full(r->full, &r->view, v[i]);
+			print_full(r, v[i]);
 	} else if (r->o->alt) {
 		sl_qstat_alt(r->out, &r->view, v, n, r->header);
 	} else {
@@ -76,24 +96,24 @@ static void print_jobs(struct run *r, struct sl_job **v, size_t n)
 
 static void one_id(struct run *r, const char *operand)
 {
-	uint64_t id;
-	int k = sl_pbs_parse_jobid(operand, r->view.server, &id);
-	char *shown_id = strchr(operand, '.') ? sl_xstrdup(operand)
-					      : sl_pbs_jobid(id, r->view.server);
-	size_t i;
+	struct sl_pbs_sel sel;
+	char *shown_id = NULL;
+	int k = sl_pbs_operand_sel(operand, r->view.server, &sel, &shown_id);
+	struct sl_job **v = sl_xcalloc(r->n + 1, sizeof(*v));
+	const struct sl_job *top = NULL;
+	size_t n = k == 0 ? sl_pbs_listing_find(&r->list, &sel, r->o->subjobs, v, &top) : 0;
 
-	for (i = 0; k == 0 && i < r->n && r->jobs[i]->id != id; i++)
-		;
-	if (k != 0 || i == r->n) {
+	if (n == 0) {
 		fprintf(stderr, "qstat: %s %s\n", sl_pbse_text(SL_PBSE_UNKJOBID), shown_id);
 		r->failed = SL_PBSE_UNKJOBID;
-	} else if (sl_pbs_state(r->jobs[i]) == 'F' && !r->o->history) {
+	} else if (top && sl_pbs_state(top) == 'F' && !r->o->history) {
 		fprintf(stderr, "qstat: %s %s, use -x or -H to obtain historical job information\n",
 			shown_id, sl_pbse_text(SL_PBSE_HISTJOBID));
 		r->failed = SL_PBSE_HISTJOBID;
 	} else {
-		print_jobs(r, &r->jobs[i], 1);
+		print_jobs(r, v, n);
 	}
+	free(v);
 	free(shown_id);
 }
 
@@ -103,12 +123,21 @@ static void one_queue(struct run *r, const char *operand)
 	size_t qn = strcspn(operand, "@"), m = 0;
 	struct sl_job **v = sl_xcalloc(r->n + 1, sizeof(*v));
 
-	for (size_t i = 0; i < r->n; i++)
-		if (shown(r->o, r->jobs[i]) &&
-		    (qn == 0 || (r->jobs[i]->spec.partition &&
-				 strlen(r->jobs[i]->spec.partition) == qn &&
-				 strncmp(r->jobs[i]->spec.partition, operand, qn) == 0)))
+	int parent_shown = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct sl_job *j = r->jobs[i];
+		int in_queue = qn == 0 || (j->spec.partition && strlen(j->spec.partition) == qn &&
+					   strncmp(j->spec.partition, operand, qn) == 0);
+		if (j->array_job_id != 0 && !sl_pbs_is_array(j)) {
+			if (parent_shown && in_queue && r->o->subjobs) /* with its array */
+				v[m++] = r->jobs[i];
+			continue;
+		}
+		parent_shown = shown(r->o, j) && in_queue;
+		if (parent_shown)
 			v[m++] = r->jobs[i];
+	}
 	print_jobs(r, v, m);
 	free(v);
 }
@@ -121,18 +150,30 @@ static int is_jobid(const char *s)
 static int jobs_mode(struct run *r)
 {
 	const struct sl_qstat_opts *o = r->o;
-	struct sl_jobfilter f = {0};
+	struct sl_jobfilter f = {0}, h;
 	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **more = NULL;
+	size_t n_more = 0;
 	int any_id = 0, rc;
 
 	for (int i = 0; i < o->n_operands; i++)
 		any_id |= is_jobid(o->operands[i]);
 	f.history = o->history || any_id; /* an id may name a finished job */
-	if ((rc = sl_client_query(&f, &r->jobs, &r->n, &err)) != 0) {
+	if ((rc = sl_client_query(&f, &r->all, &r->n_all, &err)) != 0) {
 		fprintf(stderr, "qstat: cannot connect to server %s (errno=%d)\n", r->view.server,
 			SL_PBSE_SYSTEM);
 		return 255; /* any_failed = the failed connection's -1 */
 	}
+	/* the arrays' subjobs that ended long ago: their state needs them */
+	if (!f.history && sl_pbs_arrays_filter(r->all, r->n_all, &h)) {
+		if (sl_client_query(&h, &more, &n_more, &err) == 0)
+			sl_pbs_arrays_merge(&r->all, &r->n_all, more, n_more);
+		free(h.ids);
+	}
+	/* subjobs always: "N[I]" names one without -t */
+	sl_pbs_listing_make(r->all, r->n_all, 1, o->arrays_only, &r->list);
+	r->jobs = r->list.v;
+	r->n = r->list.n;
 	if (o->n_operands == 0)
 		one_queue(r, "");
 	for (int i = 0; i < o->n_operands; i++) {
@@ -163,19 +204,20 @@ static int queues_mode(struct run *r)
 	struct sl_pbs_counts all = {0}, *c;
 	const char *dflt = NULL;
 
-	if (sl_client_partitions(&ci, &err) != 0 || sl_client_query(&f, &r->jobs, &r->n, &err) != 0) {
+	if (sl_client_partitions(&ci, &err) != 0 ||
+	    sl_client_query(&f, &r->all, &r->n_all, &err) != 0) {
 		fprintf(stderr, "qstat: cannot connect to server %s (errno=%d)\n", r->view.server,
 			SL_PBSE_SYSTEM);
 		sl_clusterinfo_free(ci);
 		return 255;
 	}
 	c = sl_xcalloc(ci->nparts + 1, sizeof(*c));
-	for (size_t i = 0; i < r->n; i++) {
-		sl_pbs_count(&all, r->jobs[i]);
+	for (size_t i = 0; i < r->n_all; i++) {
+		sl_pbs_count(&all, r->all[i]);
 		for (size_t p = 0; p < ci->nparts; p++)
-			if (r->jobs[i]->spec.partition &&
-			    strcmp(ci->parts[p].name, r->jobs[i]->spec.partition) == 0)
-				sl_pbs_count(&c[p], r->jobs[i]);
+			if (r->all[i]->spec.partition &&
+			    strcmp(ci->parts[p].name, r->all[i]->spec.partition) == 0)
+				sl_pbs_count(&c[p], r->all[i]);
 	}
 	for (size_t p = 0; p < ci->nparts; p++)
 		if (ci->parts[p].is_default)
@@ -236,6 +278,7 @@ int main(int argc, char **argv)
 	r.view.comments = o.comments;
 	r.view.one_line = o.one_line;
 	r.view.wide = o.wide;
+	r.view.percent = o.percent;
 	r.out = sl_buf_new(OUT_CAP);
 	r.view.now = (int64_t)time(NULL);
 	if (o.full)
@@ -249,7 +292,8 @@ int main(int argc, char **argv)
 	fwrite(sl_buf_str(r.out), 1, sl_buf_len(r.out), stdout);
 	sl_pbs_out_free(r.full);
 	sl_buf_free(r.out);
-	sl_job_free_array(r.jobs, r.n);
+	sl_pbs_listing_clear(&r.list);
+	sl_job_free_array(r.all, r.n_all);
 	free(server);
 	return rc;
 }

@@ -5,7 +5,8 @@
  * Rejections print "qsub: TEXT" and exit as OpenPBS's qsub: 2 with the
  * usage for bad options and values, PBS's error number's low byte for
  * what its server refuses (qsub.c:2967: "qsub: Unknown queue", 170), 1 for
- * what Sluice refuses ("qsub: -J is not supported by Sluice"). */
+ * what Sluice refuses ("qsub: -R is not supported by Sluice"). An array
+ * job (-J, -t) prints "N[].server", the array's id. */
 #include "config.h"
 
 #include <signal.h>
@@ -19,6 +20,7 @@
 #include "err.h"
 #include "job.h"
 #include "jobstate.h"
+#include "pbs_array.h"
 #include "pbs_job.h"
 #include "pbs_opt.h"
 
@@ -53,6 +55,11 @@ static int submit_failed(int r, const struct sl_err *err, const char *server)
 	const char *msg = err->msg[0] ? err->msg : sl_strerror(r), *last = strrchr(msg, '\n');
 	int e = sl_pbse_of_refusal(err->code ? err->code : r, msg);
 
+	if (strstr(msg, "Invalid job array specification") != NULL) {
+		/* the syntax was qsub's to check: what is left is the size */
+		fprintf(stderr, "qsub: %s\n", sl_pbse_text(SL_PBSE_MAXARRAYSIZE));
+		return sl_pbse_status(SL_PBSE_MAXARRAYSIZE);
+	}
 	if (e == SL_PBSE_SYSTEM) {
 		fprintf(stderr, "qsub: cannot connect to server %s (errno=%d)\n", server, e);
 		return sl_pbse_status(e);
@@ -98,13 +105,24 @@ static int bailout(uint64_t id, const char *shown)
 	return rc;
 }
 
+/* An array's status once every subjob ended: its Exit_status
+ * (compat/pbs_array.h); -1 while one is live. n > 0. */
+static int array_status(struct sl_job **v, size_t n)
+{
+	struct sl_job *a = sl_pbs_array_job(v, n);
+	int st = sl_jobstate_is_final(a->state) ? a->exit_code : -1;
+
+	sl_job_free(a);
+	return st;
+}
+
 /* -W block=true: qsub stays until the job ends and exits with its exit
  * status, as block() (src/cmds/qsub.c:874) exits with what the server
  * sends; a job a signal ended has PBS's status 256+SIG, whose low byte is
- * the signal. Polled on a fresh connection each time (sluiced closes idle
- * ones), every second at first, then up to every 10 s. SIGINT, SIGQUIT
+ * the signal; an array's is array_status(). Polled on a fresh connection
+ * each time (sluiced closes idle ones), every second at first, then up to every 10 s. SIGINT, SIGQUIT
  * and SIGTERM end the wait (blockint(), qsub_sup.c:362). */
-static int block(uint64_t id, const char *shown)
+static int block(uint64_t id, const char *shown, int array)
 {
 	struct sl_jobfilter f = {.ids = &id, .n_ids = 1, .history = 1};
 	struct sigaction act = {.sa_handler = blockint};
@@ -130,6 +148,8 @@ static int block(uint64_t id, const char *shown)
 		if (n == 0) {
 			fprintf(stderr, "qsub: Unknown Job Identifier %s\n", shown);
 			status = 3;
+		} else if (array) {
+			status = array_status(v, n);
 		} else if (sl_jobstate_is_final(v[0]->state)) {
 			status = v[0]->exit_signal ? (256 + v[0]->exit_signal) & 0xff
 						   : v[0]->exit_code & 0xff;
@@ -162,12 +182,12 @@ int main(int argc, char **argv)
 		rc = submit_failed(r, &err, server);
 		goto out;
 	}
-	id = sl_pbs_jobid(n, server);
+	id = spec.array ? sl_pbs_array_jobid(n, -1, server) : sl_pbs_jobid(n, server);
 	if (!fl.quiet)
 		printf("%s\n", id);
 	rc = fflush(stdout) == 0 ? 0 : 1;
 	if (rc == 0 && fl.block)
-		rc = block(n, id);
+		rc = block(n, id, spec.array != NULL);
 out:
 	free(id);
 	free(server);

@@ -237,8 +237,8 @@ static int depend_item(char *item, const char *server, struct sl_buf *b, struct 
 				  "(only after, afterok, afternotok and afterany)", tok);
 	sl_buf_addf(b, "%s%s", sl_buf_len(b) ? "," : "", tok);
 	while ((tok = strtok_r(NULL, ":", &save)) != NULL) {
-		char *at = strchr(tok, '@'); /* "ID@SERVER", as qstat -f shows it */
-		uint64_t id;
+		char *at = strchr(tok, '@'), *shown = NULL; /* "ID@SERVER", as qstat -f shows it */
+		struct sl_pbs_sel sel;
 		int k;
 
 		if (at != NULL) {
@@ -250,13 +250,16 @@ static int depend_item(char *item, const char *server, struct sl_buf *b, struct 
 				return sl_err_set(err, SL_EUNSUPP, "-W depend on %s@%s, a job of "
 						  "another server, is not supported by Sluice", tok, at);
 		}
-		k = sl_pbs_parse_jobid(tok, server, &id);
-		if (k < 0)
+		/* "N[]" is the array, Slurm's N (all its tasks); "N[I]" a subjob, N_I */
+		k = sl_pbs_operand_sel(tok, server, &sel, &shown);
+		free(shown);
+		if (k < 0 || (k == 0 && sel.type == SL_PBS_SEL_SUBJOBS && sel.lo != sel.hi))
 			return sl_err_set(err, SL_EINVAL, "illegal -W value");
 		if (k > 0)
 			return sl_err_set(err, SL_EUNSUPP, "-W depend on %s, a job of another "
 					  "server, is not supported by Sluice", tok);
-		if (sl_buf_addf(b, ":%llu", (unsigned long long)id) != 0)
+		if (sl_buf_addf(b, ":%llu", (unsigned long long)sel.id) != 0 ||
+		    (sel.type == SL_PBS_SEL_SUBJOBS && sl_buf_addf(b, "_%u", sel.lo) != 0))
 			return sl_err_set(err, SL_EINVAL, "illegal -W value");
 		ids++;
 	}

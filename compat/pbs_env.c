@@ -1,8 +1,10 @@
 /* pbs_env.c - PBS variables of a batch job. Names and values as OpenPBS's
  * MOM sets them (src/resmom/start_exec.c: variables_else[] at line 158,
  * NCPUS and OMP_NUM_THREADS from the first chunk's ncpus at line 3527,
- * PBS_ENVIRONMENT=PBS_BATCH at line 4071) and as qsub sends PBS_O_*
- * (job_env_basic(), src/cmds/qsub.c). */
+ * PBS_ENVIRONMENT=PBS_BATCH at line 4071, PBS_ARRAY_INDEX and PBS_ARRAY_ID
+ * at line 173) and as qsub sends PBS_O_* (job_env_basic(), src/cmds/qsub.c).
+ * A subjob's PBS_JOBID is "N[I].server", its array's "N[].server"; Torque
+ * names the index PBS_ARRAYID. */
 #include "pbs_env.h"
 
 #include <stdio.h>
@@ -58,8 +60,21 @@ char **sl_pbs_env_build(const struct sl_pbs_env_in *in)
 	const struct sl_jobspec *s = &in->job->spec;
 	char *const *env = s->env;
 	struct out o = {NULL, 0, 0};
-	char *id = sl_xasprintf("%llu.%s", (unsigned long long)in->job->id, in->server);
-	char num[32];
+	const struct sl_job *j = in->job;
+	char *id, *array_id = NULL, num[32];
+
+	if (j->array_job_id != 0) {
+		id = sl_xasprintf("%llu[%d].%s", (unsigned long long)j->array_job_id,
+				  j->array_task_id, in->server);
+		array_id = sl_xasprintf("%llu[].%s", (unsigned long long)j->array_job_id,
+					in->server);
+		snprintf(num, sizeof(num), "%d", j->array_task_id);
+		put(&o, "PBS_ARRAY_ID", array_id);
+		put(&o, "PBS_ARRAY_INDEX", num);
+		put(&o, "PBS_ARRAYID", num);
+	} else {
+		id = sl_xasprintf("%llu.%s", (unsigned long long)j->id, in->server);
+	}
 
 	put(&o, "PBS_ACCOUNT", s->account);
 	put(&o, "PBS_ENVIRONMENT", "PBS_BATCH");
@@ -88,6 +103,7 @@ char **sl_pbs_env_build(const struct sl_pbs_env_in *in)
 		put(&o, "OMP_NUM_THREADS", num);
 	}
 	free(id);
+	free(array_id);
 	if (o.v == NULL)
 		o.v = sl_xcalloc(1, sizeof(char *));
 	qsort(o.v, o.n, sizeof(*o.v), by_name);

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "hostlist.h"
+#include "pbs_array.h"
 #include "pbs_job.h"
 #include "slurm_pattern.h"
 #include "xalloc.h"
@@ -108,6 +109,10 @@ void sl_pbs_comment(const struct sl_job *j, char *buf, size_t len)
 		if (j->spec.hold)
 			snprintf(buf, len, "Job held: %s hold", *sl_pbs_hold_types(j) == 'o'
 								? "operator" : "user");
+		else if (j->reason && strcmp(j->reason, "JobArrayTaskLimit") == 0)
+			/* max_run_subjobs: the scheduler's words (job_info.cpp:402) */
+			snprintf(buf, len, "Not Running: Number of concurrent running subjobs "
+				 "limit reached");
 		else
 			snprintf(buf, len, "Not Running: %s",
 				 j->reason_text && *j->reason_text ? j->reason_text
@@ -115,11 +120,15 @@ void sl_pbs_comment(const struct sl_job *j, char *buf, size_t len)
 				 : "waiting to be admitted");
 		return;
 	}
-	if (!ran(j))
-		return; /* ended before it ran: PBS's server leaves no comment */
 	time_t t = (time_t)j->start_time;
 	struct tm tm;
 	strftime(when, sizeof(when), "%a %b %d at %H:%M", localtime_r(&t, &tm));
+	if (sl_pbs_is_array(j) && j->start_time > 0) { /* req_runjob.c:1169 */
+		snprintf(buf, len, "Job Array Began at %s", when);
+		return;
+	}
+	if (!ran(j))
+		return; /* ended before it ran: PBS's server leaves no comment */
 	switch (j->state) {
 	case SL_JOB_COMPLETED: end = " and finished"; break;
 	case SL_JOB_TIMEOUT: end = " and exceeded resource walltime"; break;
@@ -138,27 +147,59 @@ void sl_pbs_comment(const struct sl_job *j, char *buf, size_t len)
 
 /* ---- the default table --------------------------------------------------- */
 
+/* -p's "% done" (percent_cal(), qstat.c:1293): "-- " for a job that has
+ * not run, 100 for an ended subjob, an array's expired share of its
+ * subjobs, else walltime used over walltime asked (Sluice has no CPU time
+ * to weigh); a number is followed by a blank. */
+static void percent(const struct sl_job *j, int64_t now, char *buf, size_t len)
+{
+	char st = sl_pbs_state(j);
+	int q = 0, r = 0, e = 0, x = 0;
+	int64_t used = walltime_used(j, now);
+
+	snprintf(buf, len, "%3s", "-- ");
+	if (strchr("QTW", st))
+		return;
+	if (st == 'X') {
+		snprintf(buf, len, "%3s", "100");
+	} else if (sl_pbs_is_array(j) && j->array_tasks &&
+		   sscanf(j->array_tasks, "Queued:%d Running:%d Exiting:%d Expired:%d", &q, &r, &e,
+			  &x) == 4 && q + r + e + x > 0) {
+		snprintf(buf, len, "%3ld ", (long)x * 100 / (q + r + e + x));
+	} else if (!sl_pbs_is_array(j) && j->spec.time_limit > 0 && used >= 0) {
+		snprintf(buf, len, "%3lld ", (long long)(used * 100 / (j->spec.time_limit * 60)));
+	}
+}
+
+/* The header: Time Use, or -p's "% done" (qstat.c:1397-1418). */
+static void default_header(struct sl_buf *b, const struct sl_pbs_view *v)
+{
+	if (v->wide)
+		sl_buf_addf(b, "Job id                         Name            User             %s S "
+			       "Queue\n-----------------------------  --------------- ---------------  "
+			       "-------- - ---------------\n", v->percent ? " % done " : "Time Use");
+	else
+		sl_buf_addf(b, "Job id            Name             User              %s S Queue\n"
+			       "----------------  ---------------- ----------------  -------- - -----\n",
+			    v->percent ? " % done " : "Time Use");
+}
+
 /* -w: SIZEJOBID_W 30, SIZEJOBNAME_W 15, SIZEUSER_W 15, PBS_MAXQUEUENAME 15 */
 int sl_qstat_default(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_job *const *jobs,
 		     size_t n, int header)
 {
 	size_t wid = v->wide ? 30 : 17, wname = v->wide ? 15 : 16, wuser = v->wide ? 15 : 16;
 
-	if (header && n > 0 && v->wide)
-		sl_buf_addstr(b, "Job id                         Name            User             Time Use S "
-				 "Queue\n-----------------------------  --------------- ---------------  "
-				 "-------- - ---------------\n");
-	else if (header && n > 0)
-		sl_buf_addstr(b, "Job id            Name             User              Time Use S Queue\n"
-				 "----------------  ---------------- ----------------  -------- - -----\n");
+	if (header && n > 0)
+		default_header(b, v);
 	for (size_t i = 0; i < n; i++) {
 		const struct sl_job *j = jobs[i];
 		const char *nm = j->spec.name ? j->spec.name : "";
-		char id[128], idt[40], name[32], user[32], queue[32];
+		char id[128], idt[40], name[32], user[32], queue[32], used[32] = "0";
 		const char *dot;
 
 		/* the id as far as the server name's first label */
-		snprintf(id, sizeof(id), "%llu.%s", (unsigned long long)j->id, v->server);
+		sl_pbs_idstr(j, v->server, id, sizeof(id));
 		if ((dot = strchr(id, '.')) && (dot = strchr(dot + 1, '.')))
 			id[dot - id] = '\0';
 		cut(idt, sizeof(idt), id, wid);
@@ -168,8 +209,10 @@ int sl_qstat_default(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_jo
 			snprintf(name, sizeof(name), "%s", nm);
 		cut(user, sizeof(user), j->user, wuser);
 		cut(queue, sizeof(queue), j->spec.partition, v->wide ? 15 : 16);
+		if (v->percent)
+			percent(j, v->now, used, sizeof(used));
 		if (sl_buf_addf(b, "%-*s %-*s %-*s  %8s %c %-*s\n", (int)wid, idt, (int)wname, name,
-				(int)wuser, user, "0", sl_pbs_state(j), v->wide ? 15 : 16, queue) != 0)
+				(int)wuser, user, used, sl_pbs_state(j), v->wide ? 15 : 16, queue) != 0)
 			return -SL_ETOOBIG;
 	}
 	return 0;
@@ -248,7 +291,7 @@ int sl_qstat_alt(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_job *c
 		int w = v->wide;
 
 		sl_pbs_shape_of(j, &sh);
-		snprintf(full, sizeof(full), "%llu.%s", (unsigned long long)j->id, v->server);
+		sl_pbs_idstr(j, v->server, full, sizeof(full));
 		cut(id, sizeof(id), full, w ? 30 : 15);
 		cut(user, sizeof(user), j->user, w ? 15 : 8);
 		cut(queue, sizeof(queue), j->spec.partition, w ? 15 : 8);
@@ -310,12 +353,27 @@ static void attr_path(struct sl_pbs_out *o, const char *name, const struct sl_jo
 		.job_id = j->id, .array_task_id = SL_PATTERN_NO_TASK, .job_name = j->spec.name,
 		.user = j->user, .host = j->spec.submit_host, .work_dir = j->spec.work_dir,
 	};
-	char *path = sl_slurm_pattern_expand(pattern ? pattern : "slurm-%j.out", &c);
-	char *v = sl_xasprintf("%s:%s", j->spec.submit_host ? j->spec.submit_host : "", path);
+	char *pat = sl_xstrdup(pattern ? pattern : "slurm-%j.out"), *a, *path, *v;
 
+	if (sl_pbs_is_array(j)) {
+		/* the array job's path keeps PBS's tag for the index */
+		c.array_job_id = j->id;
+		c.array_task_id = 0;
+		while ((a = strstr(pat, "%a")) != NULL && (a == pat || a[-1] != '%')) {
+			char *t = sl_xasprintf("%.*s^array_index^%s", (int)(a - pat), pat, a + 2);
+			free(pat);
+			pat = t;
+		}
+	} else if (j->array_job_id != 0) {
+		c.array_job_id = j->array_job_id;
+		c.array_task_id = (uint32_t)j->array_task_id;
+	}
+	path = sl_slurm_pattern_expand(pat, &c);
+	v = sl_xasprintf("%s:%s", j->spec.submit_host ? j->spec.submit_host : "", path);
 	attr(o, name, NULL, v);
 	free(v);
 	free(path);
+	free(pat);
 }
 
 static void attr_resources(struct sl_pbs_out *o, const struct sl_job *j)
@@ -343,12 +401,23 @@ static void attr_resources(struct sl_pbs_out *o, const struct sl_job *j)
 	}
 }
 
+/* A dependency's id in PBS's words: Slurm's "N_*" (a whole array) is
+ * "N[]", "N_I" (a task) "N[I]". Caller frees. */
+static char *depend_id(const char *slurm)
+{
+	const char *u = strchr(slurm, '_');
+
+	if (u == NULL)
+		return sl_xstrdup(slurm);
+	return sl_xasprintf("%.*s[%s]", (int)(u - slurm), slurm, strcmp(u + 1, "*") ? u + 1 : "");
+}
+
 /* depend: what the job still waits for, PBS's way: "TYPE:ID.server@server",
  * a type's jobs joined by ':' and types by ','. Read from the job's list
  * as scontrol prints it ("afterok:12(unfulfilled),afterok:13(...)"). */
 static void attr_depend(struct sl_pbs_out *o, const struct sl_job *j, const char *server)
 {
-	char *copy, *save = NULL, *term, prev[32] = "";
+	char *copy, *save = NULL, *term, *id, prev[32] = "";
 	struct sl_buf *b;
 
 	if (j->dependency == NULL || j->dependency[0] == '\0')
@@ -364,11 +433,13 @@ static void attr_depend(struct sl_pbs_out *o, const struct sl_job *j, const char
 			continue;
 		}
 		*colon = '\0';
+		id = depend_id(colon + 1);
 		if (strcmp(prev, term) == 0)
-			sl_buf_addf(b, ":%s.%s@%s", colon + 1, server, server);
+			sl_buf_addf(b, ":%s.%s@%s", id, server, server);
 		else
-			sl_buf_addf(b, "%s%s:%s.%s@%s", sl_buf_len(b) ? "," : "", term, colon + 1,
-				    server, server);
+			sl_buf_addf(b, "%s%s:%s.%s@%s", sl_buf_len(b) ? "," : "", term, id, server,
+				    server);
+		free(id);
 		snprintf(prev, sizeof(prev), "%s", term);
 	}
 	attr(o, "depend", NULL, sl_buf_str(b));
@@ -390,6 +461,34 @@ static void attr_started(struct sl_pbs_out *o, const struct sl_job *j)
 	free(h);
 }
 
+/* An array job's attributes (array, array_indices_submitted: -J's range
+ * without its %N, which is max_run_subjobs; _remaining and
+ * array_state_count from its subjobs) or a subjob's (array_id,
+ * array_index), as src/include/pbs_ifl.h:69-177 names them. */
+static void attr_array(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struct sl_job *j)
+{
+	char tmp[160];
+
+	if (sl_pbs_is_array(j)) {
+		char *sub = sl_xstrndup(j->spec.array, strcspn(j->spec.array, "%"));
+		attr(o, "array", NULL, "True");
+		attr(o, "array_indices_submitted", NULL, sub);
+		if (v->arr_remaining)
+			attr(o, "array_indices_remaining", NULL, v->arr_remaining);
+		if (j->array_tasks)
+			attr(o, "array_state_count", NULL, j->array_tasks);
+		if (j->array_throttle > 0)
+			attr_num(o, "max_run_subjobs", NULL, j->array_throttle);
+		if (sl_jobstate_is_final(j->state))
+			attr_num(o, "Exit_status", NULL, j->exit_code);
+		free(sub);
+	} else if (j->array_job_id != 0) {
+		snprintf(tmp, sizeof(tmp), "%llu[].%s", (unsigned long long)j->array_job_id, v->server);
+		attr(o, "array_id", NULL, tmp);
+		attr_num(o, "array_index", NULL, j->array_task_id);
+	}
+}
+
 int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struct sl_job *j)
 {
 	const struct sl_jobspec *s = &j->spec;
@@ -397,7 +496,7 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	int64_t used = walltime_used(j, v->now);
 	int prio = -s->nice;
 
-	snprintf(tmp, sizeof(tmp), "%llu.%s", (unsigned long long)j->id, v->server);
+	sl_pbs_idstr(j, v->server, tmp, sizeof(tmp));
 	sl_pbs_out_begin(o, "Job Id", tmp);
 	attr(o, "Job_Name", NULL, s->name);
 	snprintf(tmp, sizeof(tmp), "%s@%s", j->user ? j->user : "", s->submit_host ? s->submit_host : "");
@@ -416,7 +515,8 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	attr_depend(o, j, v->server);
 	if (s->std_err == NULL && s->pbs && s->submit_dir) {
 		/* joined (-j oe): the error file it would have had */
-		snprintf(tmp, sizeof(tmp), "%s/%s.e%%j", s->submit_dir, s->name ? s->name : "");
+		snprintf(tmp, sizeof(tmp), "%s/%s.e%s", s->submit_dir, s->name ? s->name : "",
+			 s->array ? "%A.%a" : "%j");
 		attr_path(o, "Error_Path", j, tmp);
 	} else {
 		attr_path(o, "Error_Path", j, s->std_err ? s->std_err : s->std_out);
@@ -427,8 +527,9 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	attr(o, "Hold_Types", NULL, sl_pbs_hold_types(j));
 	attr(o, "Join_Path", NULL, s->std_err ? "n" : "oe");
 	attr(o, "Keep_Files", NULL, "n");
-	snprintf(tmp, sizeof(tmp), "%s%s%s", s->mail_type & SL_MAIL_FAIL ? "a" : "",
-		 s->mail_type & SL_MAIL_BEGIN ? "b" : "", s->mail_type & SL_MAIL_END ? "e" : "");
+	snprintf(tmp, sizeof(tmp), "%s%s%s%s", s->mail_type & SL_MAIL_FAIL ? "a" : "",
+		 s->mail_type & SL_MAIL_BEGIN ? "b" : "", s->mail_type & SL_MAIL_END ? "e" : "",
+		 s->mail_type & SL_MAIL_ARRAY_TASKS ? "j" : "");
 	attr(o, "Mail_Points", NULL, tmp[0] ? tmp : "n");
 	if (s->mail_user && s->mail_type)
 		attr(o, "Mail_Users", NULL, s->mail_user);
@@ -457,6 +558,7 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 		attr_num(o, "Exit_status", NULL, j->exit_signal ? 256 + j->exit_signal : j->exit_code);
 	attr(o, "project", NULL, "_pbs_project_default");
 	attr(o, "Submit_Host", NULL, s->submit_host);
+	attr_array(o, v, j);
 	sl_pbs_out_end(o);
 	return 0;
 }

@@ -22,6 +22,10 @@ struct sl_pbs_view {
 	int comments;        /* -s: the comment under each job */
 	int one_line;        /* -1: on the job's own line */
 	int wide;            /* -w */
+	int percent;         /* -p: "% done" for Time Use */
+	/* -f of an array job: its array_indices_remaining (pbs_array.h),
+	 * NULL to leave it out */
+	const char *arr_remaining;
 };
 
 /* The default table: its two header lines (header != 0) and one line per

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "pbs_array.h"
 #include "xalloc.h"
 
 #ifndef SYSCONFDIR
@@ -40,6 +41,7 @@ static const struct {
 	{SL_PBSE_INVALJOBRESC,
 	 "\"-lresource=\" cannot be used with \"select\" or \"place\", resource is"},
 	{SL_PBSE_HISTJOBID, "Job has finished"},
+	{SL_PBSE_MAXARRAYSIZE, "Array job exceeds server or queue size limit"},
 };
 
 int sl_pbse_status(int e)
@@ -119,6 +121,87 @@ int sl_pbs_operand(const char *op, const char *server, uint64_t *id, char **show
 	return k;
 }
 
+static int digits(const char **p, unsigned long long cap, unsigned long long *v)
+{
+	const char *s = *p;
+
+	*v = 0;
+	for (; isdigit((unsigned char)**p); (*p)++) {
+		if (*v > (cap - 9) / 10)
+			return -1;
+		*v = *v * 10 + (unsigned)(**p - '0');
+	}
+	return *p == s ? -1 : 0;
+}
+
+/* The bracket of "N[...]": "" the array, "I" or "A-B" its subjobs. */
+static int bracket(const char **p, struct sl_pbs_sel *sel)
+{
+	unsigned long long lo, hi;
+
+	if (**p == ']') {
+		sel->type = SL_PBS_SEL_ARRAY;
+		(*p)++;
+		return 0;
+	}
+	if (digits(p, UINT32_MAX, &lo) != 0)
+		return -1;
+	hi = lo;
+	if (**p == '-' && ((*p)++, digits(p, UINT32_MAX, &hi) != 0 || hi < lo))
+		return -1;
+	if (**p != ']')
+		return -1;
+	(*p)++;
+	sel->type = SL_PBS_SEL_SUBJOBS;
+	sel->lo = (uint32_t)lo;
+	sel->hi = (uint32_t)hi;
+	return 0;
+}
+
+int sl_pbs_operand_sel(const char *op, const char *server, struct sl_pbs_sel *sel,
+		       char **shown)
+{
+	const char *p = op, *br = strchr(op, '[');
+	unsigned long long v;
+	int k;
+
+	memset(sel, 0, sizeof(*sel));
+	if (br == NULL)
+		return sl_pbs_operand(op, server, &sel->id, shown);
+	*shown = sl_xstrdup(op);
+	if (digits(&p, UINT64_MAX, &v) != 0 || *p++ != '[' || bracket(&p, sel) != 0 ||
+	    (*p != '\0' && (*p != '.' || p[1] == '\0')))
+		return -1;
+	sel->id = v;
+	if (*p == '\0') {
+		char *t = sl_xasprintf("%s.%s", op, server);
+		free(*shown);
+		*shown = t;
+		return 0;
+	}
+	k = first_label(p + 1) == first_label(server) &&
+	    strncmp(p + 1, server, first_label(server)) == 0;
+	return k ? 0 : 1;
+}
+
+void sl_pbs_idstr(const struct sl_job *j, const char *server, char *buf, size_t len)
+{
+	if (sl_pbs_is_array(j))
+		snprintf(buf, len, "%llu[].%s", (unsigned long long)j->id, server);
+	else if (j->array_job_id != 0)
+		snprintf(buf, len, "%llu[%d].%s", (unsigned long long)j->array_job_id,
+			 j->array_task_id, server);
+	else
+		snprintf(buf, len, "%llu.%s", (unsigned long long)j->id, server);
+}
+
+char *sl_pbs_array_jobid(uint64_t id, long index, const char *server)
+{
+	if (index < 0)
+		return sl_xasprintf("%llu[].%s", (unsigned long long)id, server);
+	return sl_xasprintf("%llu[%ld].%s", (unsigned long long)id, index, server);
+}
+
 static char *short_host(void)
 {
 	char h[256] = "";
@@ -173,6 +256,12 @@ static int waits_on(const struct sl_job *j, const char *reason)
 
 char sl_pbs_state(const struct sl_job *j)
 {
+	/* an array job that has begun is B, a subjob that ended X (expired;
+	 * JOB_STATE_LTR_BEGUN, _EXPIRED: src/include/job.h:835, 846) */
+	if (j->state == SL_JOB_RUNNING && sl_pbs_is_array(j))
+		return 'B';
+	if (j->array_job_id != 0 && !sl_pbs_is_array(j) && sl_jobstate_is_final(j->state))
+		return 'X';
 	switch (j->state) {
 	case SL_JOB_PENDING:
 		return j->spec.hold || waits_on(j, "Dependency") ? 'H'
@@ -188,6 +277,8 @@ int sl_pbs_substate(const struct sl_job *j)
 {
 	/* JOB_SUBSTATE_QUEUED 10, HELD 20, DEPNHOLD 22, WAITING 30, RUNNING
 	 * 42, EXITING 50, TERMINATED 91, FINISHED 92, FAILED 93 */
+	if (j->state == SL_JOB_RUNNING && sl_pbs_is_array(j))
+		return 70; /* JOB_SUBSTATE_BEGUN */
 	switch (j->state) {
 	case SL_JOB_PENDING:
 		return j->spec.hold ? 20 : waits_on(j, "Dependency") ? 22

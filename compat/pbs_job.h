@@ -25,6 +25,7 @@
 #define SL_PBSE_INVALSELECTRESC 15108 /* "Resource invalid in \"select\" specification" */
 #define SL_PBSE_INVALJOBRESC 15109    /* "\"-lresource=\" cannot be used with ..." */
 #define SL_PBSE_HISTJOBID 15139 /* "Job has finished" */
+#define SL_PBSE_MAXARRAYSIZE 15107 /* "Array job exceeds server or queue size limit" */
 
 /* The status a PBS command exits with for error number e (exit(3) keeps
  * its low byte: Unknown Job Id, 15001, is 153). */
@@ -56,6 +57,27 @@ int sl_pbs_parse_jobid(const char *s, const char *server, uint64_t *id);
  * Returns sl_pbs_parse_jobid()'s answer; *shown is the operand for -1. */
 int sl_pbs_operand(const char *op, const char *server, uint64_t *id, char **shown);
 
+/* A job operand with PBS Pro's array forms (OpenPBS is_job_array(),
+ * src/lib/Libutil/misc_utils.c; qdel takes ranges): "N" a job, "N[]" an
+ * array job, "N[I]" a subjob, "N[A-B]" a range of subjobs; each
+ * optionally ".server". */
+enum sl_pbs_seltype { SL_PBS_SEL_JOB = 0, SL_PBS_SEL_ARRAY, SL_PBS_SEL_SUBJOBS };
+struct sl_pbs_sel {
+	uint64_t id;             /* N */
+	enum sl_pbs_seltype type;
+	uint32_t lo, hi;         /* SL_PBS_SEL_SUBJOBS: the indices, lo <= hi */
+};
+/* As sl_pbs_parse_jobid(): 0 (a job of `server`), 1 (another server's) or
+ * -1 (not a job id). *shown (caller frees) is the id PBS names it by:
+ * the operand, or with ".server" added when it has no server part. */
+int sl_pbs_operand_sel(const char *op, const char *server, struct sl_pbs_sel *sel,
+		       char **shown);
+/* j's id as PBS shows it: "N.server", a subjob's "N[I].server", an array
+ * job's (pbs_array.h) "N[].server". */
+void sl_pbs_idstr(const struct sl_job *j, const char *server, char *buf, size_t len);
+/* "N[].server" (index < 0) or "N[I].server": an array's and a subjob's id. */
+char *sl_pbs_array_jobid(uint64_t id, long index, const char *server);
+
 /* The server name: $PBS_SERVER, else the config's pbsServer (conf peek),
  * else the short name of the controller host, else of this host. Caller
  * frees. Never fails: without a config the host name is the answer. */
@@ -63,7 +85,7 @@ char *sl_pbs_server_name(void);
 
 /* PBS's one-letter state: Q queued, H held (a dependency is a system
  * hold), W waiting for its begin time, R running, E exiting, F finished
- * (history). */
+ * (history); an array job B (begun), a subjob X once it ended. */
 char sl_pbs_state(const struct sl_job *j);
 /* PBS's substate number of j (qstat -f), OpenPBS src/include/job.h. */
 int sl_pbs_substate(const struct sl_job *j);

@@ -4,7 +4,7 @@
  * "a:A:c:C:e:fhIj:J:k:l:m:M:N:o:p:q:r:R:S:u:v:VW:XzP:") plus Torque's -d, -w
  * and -t. The command line and each #PBS directive go through the same
  * rows. Options Sluice does not implement stay in the table, flagged, so
- * they are refused ("qsub: -J is not supported by Sluice", exit 1) rather
+ * they are refused ("qsub: -R is not supported by Sluice", exit 1) rather
  * than mistaken for typos or dropped. Handlers check values as OpenPBS's
  * process_opts() (src/cmds/qsub.c:1009) and its attribute verifiers
  * (src/lib/Libecl/ecl_verify_values.c) do, with their texts. */
@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "optable.h"
 #include "pbs_attr.h"
 #include "pbs_job.h"
@@ -170,7 +171,8 @@ static int h_resources(void *c, const char *a, struct sl_err *e)
 }
 
 /* Mail_Points onto sbatch's --mail-type: a (aborted) is FAIL, b BEGIN,
- * e END, n none; j (array subjobs) needs an array (qsub.c:1588's text). */
+ * e END, n none; j (each subjob's mail) is ARRAY_TASKS, and needs an array,
+ * which is checked once every option is in (qsub.c:1546, pbs_optval.c). */
 static int h_mail_points(void *c, const char *a, struct sl_err *e)
 {
 	int bits = 0;
@@ -182,13 +184,10 @@ static int h_mail_points(void *c, const char *a, struct sl_err *e)
 	}
 	if (*a == '\0' || strspn(a, "abej") != strlen(a))
 		return illegal(c, 'm', e);
-	if (strchr(a, 'j')) {
-		CTX(c)->status = 1;
-		return sl_err_set(e, SL_EINVAL, "mail option 'j' can not be used without array job");
-	}
 	bits |= strchr(a, 'a') ? SL_MAIL_FAIL : 0;
 	bits |= strchr(a, 'b') ? SL_MAIL_BEGIN : 0;
 	bits |= strchr(a, 'e') ? SL_MAIL_END : 0;
+	bits |= strchr(a, 'j') ? SL_MAIL_ARRAY_TASKS : 0;
 	CTX(c)->spec->mail_type = bits;
 	return 0;
 }
@@ -235,14 +234,94 @@ static int h_queue(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+/* "qsub:  cannot submit non-rerunable Array Job" (sic, two blanks;
+ * NO_RERUN_ARRAY, src/cmds/qsub.c:154), with the usage (errflg). */
+static int no_rerun_array(void *c, struct sl_err *e)
+{
+	CTX(c)->status = 2;
+	CTX(c)->usage = 1;
+	return sl_err_set(e, SL_EINVAL, " cannot submit non-rerunable Array Job");
+}
+
 static int h_rerun(void *c, const char *a, struct sl_err *e)
 {
 	if (strcmp(a, "y") == 0)
 		CTX(c)->spec->requeue = 1;
+	else if (strcmp(a, "n") == 0 && CTX(c)->spec->array != NULL)
+		return no_rerun_array(c, e); /* qsub.c:1287 */
 	else if (strcmp(a, "n") == 0)
 		CTX(c)->spec->requeue = 0;
 	else
 		return illegal(c, 'r', e);
+	return 0;
+}
+
+/* chk_Jrange() (src/lib/Libcmds/chk_Jrange.c:65): "X-Y" or "X-Y:Z", X < Y,
+ * Z >= 1, digits only. */
+static int j_range(const char *a)
+{
+	char *end;
+	unsigned long x, y, z = 1;
+
+	if (!isdigit((unsigned char)*a))
+		return -1;
+	x = strtoul(a, &end, 10);
+	if (*end != '-' || !isdigit((unsigned char)end[1]))
+		return -1;
+	y = strtoul(end + 1, &end, 10);
+	if (*end == ':') {
+		if (!isdigit((unsigned char)end[1]))
+			return -1;
+		z = strtoul(end + 1, &end, 10);
+	}
+	return *end != '\0' || x >= y || z < 1 || y >= SL_ARRAY_MAX_LIMIT ? -1 : 0;
+}
+
+static void set_array(void *c, const char *range, unsigned long throttle)
+{
+	free(CTX(c)->spec->array);
+	CTX(c)->spec->array = throttle ? sl_xasprintf("%s%%%lu", range, throttle)
+				       : sl_xstrdup(range);
+}
+
+/* -J X-Y[:Z][%N] (PBS Pro, qsub.c:1154): the range is array_indices_submitted,
+ * %N max_run_subjobs (a long, zero or positive: 0 is no limit). Slurm's
+ * --array says the same in the same words. */
+static int h_array(void *c, const char *a, struct sl_err *e)
+{
+	char *range = sl_xstrdup(a), *pct = strchr(range, '%'), *end = NULL;
+	unsigned long n = 0;
+	int bad;
+
+	if (CTX(c)->spec->requeue == 0) {
+		free(range);
+		return no_rerun_array(c, e); /* qsub.c:1160 */
+	}
+	if (pct != NULL) {
+		*pct++ = '\0';
+		n = strtoul(pct, &end, 10);
+	}
+	bad = j_range(range) != 0 ||
+	      (pct != NULL && (!isdigit((unsigned char)*pct) || *end != '\0' || n > INT32_MAX));
+	if (!bad)
+		set_array(c, range, n);
+	free(range);
+	return bad ? illegal(c, 'J', e) : 0;
+}
+
+/* -t LIST[%N] (Torque's qsub -t): "1-10", "1,3,5-7", "0-15:4", then a
+ * slot limit; the ids as Slurm's --array takes them (array.h). */
+static int h_torque_array(void *c, const char *a, struct sl_err *e)
+{
+	struct sl_array *arr = NULL;
+	struct sl_err ignored = SL_ERR_INIT;
+
+	if (CTX(c)->spec->requeue == 0)
+		return no_rerun_array(c, e);
+	if (*a == '[' || sl_array_parse(a, SL_ARRAY_MAX_LIMIT, &arr, &ignored) != 0)
+		return illegal(c, 't', e);
+	sl_array_free(arr);
+	set_array(c, a, 0);
 	return 0;
 }
 
@@ -404,7 +483,7 @@ static const struct sl_opt qsub_opts[] = {
 	OK('h', N, h_hold),
 	NO('I', N),                      /* interactive jobs */
 	OK('j', R, h_join),
-	NO('J', R),                      /* arrays: another change brings them */
+	OK('J', R, h_array),
 	OK('k', R, h_keep),
 	OKF('l', R, OPTF_OPTTIME, h_resources),
 	OK('m', R, h_mail_points),
@@ -417,7 +496,7 @@ static const struct sl_opt qsub_opts[] = {
 	OKF('r', R, OPTF_OPTTIME, h_rerun),
 	NO('R', R),                      /* removing the output files */
 	OK('S', R, h_shell),
-	NO('t', R),                      /* Torque's arrays */
+	OK('t', R, h_torque_array),      /* Torque's arrays */
 	NO('u', R),                      /* running as another user */
 	OK('v', R, h_varlist),
 	OK('V', N, h_export_all),

@@ -126,14 +126,23 @@ static int local_host(const char *h)
 	       (strcspn(me, ".") == strcspn(h, ".") && strncmp(me, h, strcspn(me, ".")) == 0);
 }
 
+#define ARRAY_INDEX "^array_index^"
+
 /* A literal path as a Slurm output pattern (slurm_pattern.h): '%' doubled;
- * with a backslash expansion is off and backslashes double. */
+ * with a backslash expansion is off and backslashes double. PBS Pro's
+ * "^array_index^" is the subjob's index (%a) when there is no backslash. */
 static char *literal(const char *p)
 {
 	int bs = strchr(p, '\\') != NULL;
 	char *out = sl_xmalloc(2 * strlen(p) + 1), *o = out;
 
 	for (; *p; p++) {
+		if (!bs && strncmp(p, ARRAY_INDEX, sizeof(ARRAY_INDEX) - 1) == 0) {
+			memcpy(o, "%a", 2);
+			o += 2;
+			p += sizeof(ARRAY_INDEX) - 2;
+			continue;
+		}
 		if ((bs && *p == '\\') || (!bs && *p == '%'))
 			*o++ = *p;
 		*o++ = *p;
@@ -142,8 +151,10 @@ static char *literal(const char *p)
 	return out;
 }
 
-/* NAME.oSEQ in dir: the id is the daemon's to fill in (%j). */
-static char *default_file(const char *dir, const char *name, char kind)
+/* NAME.oSEQ in dir: the id is the daemon's to fill in (%j); a subjob's
+ * is NAME.oSEQ.INDEX, SEQ the array's (start_exec.c:6687: ".index"
+ * appended), which is Slurm's %A.%a. */
+static char *default_file(const char *dir, const char *name, char kind, int array)
 {
 	char *d = literal(dir), *out;
 	size_t n = strlen(d);
@@ -151,7 +162,8 @@ static char *default_file(const char *dir, const char *name, char kind)
 	if (strchr(dir, '\\') != NULL) /* expansion would be off: no %j then */
 		out = NULL;
 	else
-		out = sl_xasprintf("%s%s%s.%c%%j", d, n && d[n - 1] == '/' ? "" : "/", name, kind);
+		out = sl_xasprintf("%s%s%s.%c%s", d, n && d[n - 1] == '/' ? "" : "/", name, kind,
+				   array ? "%A.%a" : "%j");
 	free(d);
 	return out;
 }
@@ -190,7 +202,8 @@ static int out_path(struct sl_pbs_optctx *c, const char *given, char kind, char 
 	}
 	abs = p[0] == '/' ? sl_xstrdup(p) : sl_xasprintf("%s/%s", c->cwd, p);
 	if (abs[strlen(abs) - 1] == '/' || (stat(abs, &st) == 0 && S_ISDIR(st.st_mode)))
-		*pattern = default_file(abs, c->spec->name, kind == 'o' ? 'o' : 'e');
+		*pattern = default_file(abs, c->spec->name, kind == 'o' ? 'o' : 'e',
+					c->spec->array != NULL);
 	else
 		*pattern = literal(abs);
 	free(abs);
@@ -224,9 +237,9 @@ static int paths(struct sl_pbs_optctx *c, struct sl_err *err)
 	if (r == 0 && (c->keep_o || c->keep_e) && (home = home_dir()) == NULL)
 		r = fail(c, 1, err, "%s", "-k: no home directory to keep the files in");
 	if (r == 0 && o == NULL)
-		o = default_file(c->keep_o ? home : c->cwd, s->name, 'o');
+		o = default_file(c->keep_o ? home : c->cwd, s->name, 'o', s->array != NULL);
 	if (r == 0 && e == NULL)
-		e = default_file(c->keep_e ? home : c->cwd, s->name, 'e');
+		e = default_file(c->keep_e ? home : c->cwd, s->name, 'e', s->array != NULL);
 	if (r == 0 && (o == NULL || e == NULL))
 		r = fail(c, 1, err, "%s", "the submit directory has a backslash in its name: give -o and -e");
 	if (r == 0) {
@@ -399,6 +412,8 @@ int sl_pbs_finish(struct sl_pbs_optctx *c, char **envp, struct sl_err *err)
 	struct sl_jobspec *s = c->spec;
 	int st = 0, r;
 
+	if ((s->mail_type & SL_MAIL_ARRAY_TASKS) && s->array == NULL)
+		return fail(c, 1, err, "%s", "mail option 'j' can not be used without array job");
 	if ((c->cwd = submit_dir()) == NULL)
 		return fail(c, 1, err, "cannot get the current directory: %s", strerror(errno));
 	if ((r = identity(c, err)) != 0)

@@ -86,9 +86,9 @@ static int scan(const struct sl_opt *table, int argc, char **argv, struct sl_opt
 /* ---- qstat ---------------------------------------------------------------- */
 
 static const struct sl_opt qstat_opts[] = {
-	ROW('a', N), ROW('i', N), ROW('n', N), NO('p', N), NO('q', N), ROW('r', N), ROW('s', N),
-	NO('t', N), ROW('w', N), ROW('x', N), ROW('u', R), ROW('f', N), NO('G', N), ROW('H', N),
-	NO('J', N), NO('M', N), ROW('Q', N), NO('E', N), ROW('B', N), NO('W', R), NO('T', N),
+	ROW('a', N), ROW('i', N), ROW('n', N), ROW('p', N), NO('q', N), ROW('r', N), ROW('s', N),
+	ROW('t', N), ROW('w', N), ROW('x', N), ROW('u', R), ROW('f', N), NO('G', N), ROW('H', N),
+	ROW('J', N), NO('M', N), ROW('Q', N), NO('E', N), ROW('B', N), NO('W', R), NO('T', N),
 	ROW('1', N), ROW('F', R), ROW('D', R), END,
 };
 
@@ -127,6 +127,9 @@ int sl_qstat_parse(int argc, char **argv, struct sl_qstat_opts *o, struct sl_pbs
 		case 'w': o->wide = 1; break;
 		case 'x': o->history = 1; break;
 		case 'f': o->full = 1; break;
+		case 't': o->subjobs = 1; break;
+		case 'p': o->percent = 1; break;
+		case 'J': o->arrays_only = 1; break;
 		case 'Q': o->mode = SL_QSTAT_QUEUES; modes |= 1; break;
 		case 'B': o->mode = SL_QSTAT_SERVER; modes |= 2; break;
 		}
@@ -159,8 +162,8 @@ int sl_qstat_parse(int argc, char **argv, struct sl_qstat_opts *o, struct sl_pbs
 /* ---- qselect -------------------------------------------------------------- */
 
 static const struct sl_opt qselect_opts[] = {
-	NO('a', R), ROW('A', R), NO('c', R), NO('h', R), NO('J', N), NO('l', R), ROW('N', R),
-	NO('p', R), NO('P', R), ROW('q', R), NO('r', R), ROW('s', R), NO('t', R), NO('T', N),
+	NO('a', R), ROW('A', R), NO('c', R), NO('h', R), ROW('J', N), NO('l', R), ROW('N', R),
+	NO('p', R), NO('P', R), ROW('q', R), NO('r', R), ROW('s', R), NO('t', R), ROW('T', N),
 	ROW('u', R), ROW('x', N), ROW('H', N), END,
 };
 
@@ -185,6 +188,8 @@ int sl_qselect_parse(int argc, char **argv, struct sl_qselect_opts *o,
 		case 'u': o->users = a; break;
 		case 'x': o->history = 1; break;
 		case 'H': o->history = o->finished_only = 1; break;
+		case 'J': o->arrays_only = 1; break;
+		case 'T': o->subjobs = 1; break;
 		}
 	}
 	free(v);

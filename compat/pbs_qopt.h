@@ -26,6 +26,9 @@ struct sl_qstat_opts {
 	int alt;                  /* -a -i -r -H -u -n -s: the alternate table */
 	int nodes, comments, one_line, wide; /* -n -s -1 -w */
 	int history;              /* -x, -H: finished jobs too */
+	int subjobs;              /* -t: an array's subjobs under it */
+	int percent;              /* -p: "% done" for Time Use */
+	int arrays_only;          /* -J: array jobs only (with -t, their subjobs) */
 	const char *states;       /* PBS state letters shown: -i "EHQTW", -r "RS",
 	                             -H "F"; NULL: every one */
 	const char *users;        /* -u USER[@HOST][,...]; NULL: everyone */
@@ -42,6 +45,8 @@ struct sl_qselect_opts {
 	const char *users, *states, *queue, *name, *account;
 	int history;              /* -x */
 	int finished_only;        /* -H */
+	int arrays_only;          /* -J: array jobs ("N[]") only */
+	int subjobs;              /* -T: subjobs ("N[I]") too */
 };
 extern const char sl_qselect_usage[];
 int sl_qselect_parse(int argc, char **argv, struct sl_qselect_opts *o,

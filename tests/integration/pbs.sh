@@ -2,7 +2,8 @@
 # PBS's dialect through the real sluiced, on the same job record as Slurm's:
 # a #PBS script (select, walltime, -j oe) runs unchanged with PBS's variables,
 # node file, TMPDIR and output file name; qstat shows qsub's and sbatch's
-# jobs and squeue qsub's; qdel, qsig and qselect; a Torque nodes=2:ppn=4
+# jobs and squeue qsub's; qdel, qsig and qselect; arrays (-J, -t) as N[] with
+# subjobs N[I], their files NAME.oN.I and their deletes; a Torque nodes=2:ppn=4
 # script; qhold/qrls by the owner, another user and an operator (root) as
 # PBS's rules say; other users refused with PBS's text; Sluice's refusals.
 # Texts and exit statuses are OpenPBS's (compat/pbs_job.h).
@@ -142,7 +143,7 @@ ok "qhold/qrls: owner, other user and operator as PBS rules them"
 	fail "qstat -Q: $("$Q" -Q)"
 "$Q" -Qf | grep -qx "    resources_available.ncpus = 16" || fail "qstat -Qf: $("$Q" -Qf)"
 expect_eq "pbsnodes -a" "$S" "$("$BIN/pbsnodes" -a | head -n1)"
-expect_run $USER1 1 "qsub: -J is not supported by Sluice" "" "$BIN/qsub" -J 1-3 job.pbs
+expect_run $USER1 1 "qsub: -R is not supported by Sluice" "" "$BIN/qsub" -R oe job.pbs
 expect_run $USER1 1 "qsub: -W depend=beforeok is not supported by Sluice (only after, afterok, afternotok and afterany)" "" \
 	"$BIN/qsub" -W depend=beforeok:1 job.pbs
 expect_run $USER1 1 "qsub: -I is not supported by Sluice" "" "$BIN/qsub" -I job.pbs
@@ -249,3 +250,149 @@ done
 expect_eq "examples/torque.pbs (NCPUS: the chunk's, excl or not)" "job $e: 2 ranks, NCPUS=2" \
 	"$(cat "$T/work/torque-style.o$(seq_of "$e")")"
 ok "examples/*.pbs"
+
+# 11. An array: a #PBS script with select, walltime, -j oe and -J runs
+#     unchanged; qstat shows N[] H, then B, its subjobs with -t; each
+#     subjob writes NAME.oN.I; qdel of a subjob; qhold/qrls/qsig on arrays
+cutid() { printf '%s' "$1" | awk '{ if (length($0) > 17) print substr($0, 1, 16) "*"; else print }'; }
+# array_rows STATE STATE1..STATE4: qstat -t's lines of array $an, named arr
+array_rows() {
+	row "$(cutid "$an[].$S")" arr $USER1 "$1" batch
+	for i in 1 2 3 4; do
+		shift
+		printf '\n%s' "$(row "$(cutid "$an[$i].$S")" arr $USER1 "$1" batch)"
+	done
+}
+cat >arr.pbs <<'EOF'
+#!/bin/sh
+#PBS -N arr
+#PBS -l select=1:ncpus=1:mem=64mb
+#PBS -l walltime=00:05:00
+#PBS -j oe
+#PBS -J 1-4%2
+cd "$PBS_O_WORKDIR"
+echo "index=$PBS_ARRAY_INDEX torque=$PBS_ARRAYID array=$PBS_ARRAY_ID jobid=$PBS_JOBID"
+while [ ! -e go ]; do sleep 0.2; done
+echo to-stderr >&2
+EOF
+aid=$(as $USER1 "$BIN/qsub" -h arr.pbs) || fail "qsub -J: $aid"
+an=${aid%%\[*}
+expect_eq "qsub -J prints N[].server" "$an[].$S" "$aid"
+expect_run root 0 "" "$HEADER
+$(row "$(cutid "$aid")" arr $USER1 H batch)" "$Q" "$aid"
+dep=$(as $USER1 "$BIN/qsub" -N afterarr -W depend=afterany:"$aid" -- /bin/true) || fail "qsub: $dep"
+"$Q" -f "$dep" | grep -qxF "    depend = afterany:$an[].$S@$S" || fail "depend on N[]: $("$Q" -f "$dep")"
+expect_run $USER1 156 "qrls: Invalid request $an[2].$S" "" "$BIN/qrls" "$an[2]"
+expect_run $USER2 159 "qrls: Unauthorized Request  $aid" "" "$BIN/qrls" "$aid"
+expect_run $USER1 0 "" "" "$BIN/qalter" -l walltime=00:04:00 "$aid"
+"$Q" -f "$an[4]" | grep -qxF "    Resource_List.walltime = 00:04:00" || fail "qalter N[]: $("$Q" -f "$an[4]")"
+expect_run $USER1 0 "" "" "$BIN/qmove" debug "$aid"
+"$Q" -f "$an[1]" | grep -qxF "    queue = debug" || fail "qmove N[]: $("$Q" -f "$an[1]")"
+expect_run $USER1 0 "" "" "$BIN/qmove" batch "$aid"
+"$Q" -f "$an[1]" | grep -qxF "    queue = batch" || fail "qmove N[] back: $("$Q" -f "$an[1]")"
+expect_run $USER1 0 "" "" "$BIN/qrls" "$aid"
+wait_state $((an + 1)) RUNNING
+wait_state $((an + 2)) RUNNING
+expect_run root 0 "" "$HEADER
+$(row "$(cutid "$aid")" arr $USER1 B batch)" "$Q" -J
+expect_run root 0 "" "$HEADER
+$(array_rows B R R Q Q)" "$Q" -t "$aid"
+expect_run root 0 "" "$HEADER
+$(array_rows B R R Q Q | sed -n '3,4p')" "$Q" "$an[2-3]"
+expect_run root 153 "qstat: Unknown Job Id $an.$S" "" "$Q" "$an"
+expect_run $USER1 153 "qdel: Unknown Job Id $an.$S" "" "$BIN/qdel" "$an"
+expect_run $USER1 153 "qsig: Unknown Job Id $an.$S" "" "$BIN/qsig" -s WINCH "$an"
+expect_run $USER1 0 "" "$aid" "$BIN/qselect" -J
+expect_run $USER1 0 "" "$an[1].$S
+$an[2].$S" "$BIN/qselect" -J -T -s R
+"$Q" -f "$aid" >"$T/af"
+for a in "job_state = B" "array = True" "array_indices_submitted = 1-4" \
+	"array_indices_remaining = 3-4" "array_state_count = Queued:2 Running:2 Exiting:0 Expired:0" \
+	"max_run_subjobs = 2" "Output_Path = $S:$T/work/arr.o$an.^array_index^"; do
+	grep -qxF "    $a" "$T/af" || fail "qstat -f N[]: no '$a' in $(cat "$T/af")"
+done
+"$Q" -f "$an[1]" | grep -qxF "    array_id = $aid" || fail "qstat -f N[1]: $("$Q" -f "$an[1]")"
+expect_run $USER2 159 "qdel: Unauthorized Request  $an[3].$S" "" "$BIN/qdel" "$an[3]"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$an[3]"
+wait_state $((an + 3)) CANCELLED
+"$Q" -f "$aid" | grep -qxF "    array_state_count = Queued:1 Running:2 Exiting:0 Expired:1" ||
+	fail "after qdel N[3]: $("$Q" -f "$aid")"
+"$Q" -t "$aid" | grep -qF "$(row "$(cutid "$an[3].$S")" arr $USER1 X batch)" ||
+	fail "a deleted subjob is X: $("$Q" -t "$aid")"
+expect_run $USER1 168 "qsig: Request invalid for state of job $an[4].$S" "" "$BIN/qsig" -s USR1 "$an[4]"
+touch go
+wait_state $((an + 4)) COMPLETED
+wait_state $((an + 1)) COMPLETED
+wait_state $((an + 2)) COMPLETED
+for i in 1 2 4; do
+	expect_eq "subjob $i's file arr.o$an.$i" "index=$i torque=$i array=$aid jobid=$an[$i].$S
+to-stderr" "$(cat "$T/work/arr.o$an.$i")"
+done
+[ ! -e "$T/work/arr.o$an.3" ] || fail "the deleted subjob ran"
+wait_state "$(seq_of "$dep")" COMPLETED # afterany:N[]: once every subjob ended
+[ ! -e "$T/work/arr.e$an.1" ] || fail "-j oe wrote an error file too"
+expect_run root 35 "qstat: $aid Job has finished, use -x or -H to obtain historical job information" "" "$Q" "$aid"
+expect_run root 35 "qstat: $an[2].$S Job has finished, use -x or -H to obtain historical job information" "" "$Q" "$an[2]"
+expect_run $USER1 35 "qhold: Job has finished" "" "$BIN/qhold" "$aid"
+expect_run root 0 "" "$HEADER
+$(array_rows F X X X X)" "$Q" -x -t "$aid"
+rm -f go
+ok "a #PBS -J array: N[] H/B/F, subjobs with -t, NAME.oN.I files, qdel N[I]"
+
+# 12. Torque's -t list, a whole array's qdel, qsig and qhold; -J's rules
+tid=$(as $USER1 "$BIN/qsub" -t 1,3 -N tarr -- /bin/sh -c 'echo "$PBS_ARRAYID"; sleep 300') ||
+	fail "qsub -t: $tid"
+tn=${tid%%\[*}
+expect_eq "qsub -t prints N[].server" "$tn[].$S" "$tid"
+wait_state $((tn + 1)) RUNNING
+wait_state $((tn + 2)) RUNNING
+expect_run $USER1 0 "" "" "$BIN/qsig" -s WINCH "$tid"
+expect_run $USER1 0 "" "" "$BIN/qhold" "$tid" # nothing queued: nothing held
+expect_run $USER1 156 "qhold: Invalid request $tn[1].$S" "" "$BIN/qhold" "$tn[1]"
+expect_run $USER1 156 "qalter: Invalid request $tn[3].$S" "" "$BIN/qalter" -N x "$tn[3]"
+expect_run $USER1 156 "qmove: Invalid request $tid" "" "$BIN/qmove" debug "$tid"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$tid"
+wait_state $((tn + 1)) CANCELLED
+wait_state $((tn + 2)) CANCELLED
+expect_run $USER1 153 "qdel: Unknown Job Id 99999[].$S" "" "$BIN/qdel" "99999[]"
+usage=$(cat "$top_srcdir/tests/data/pbs/qsub_usage.out")
+for bad in 4-1 1-4:0 1,2 5 1-4%x; do
+	expect_run $USER1 2 "qsub: illegal -J value
+$usage" "" "$BIN/qsub" -J "$bad" job.pbs
+done
+expect_run $USER1 2 "qsub:  cannot submit non-rerunable Array Job
+$usage" "" "$BIN/qsub" -r n -J 1-2 job.pbs
+expect_run $USER1 2 "qsub: illegal -t value
+$usage" "" "$BIN/qsub" -t 3-1 job.pbs
+expect_run $USER1 1 "qsub: mail option 'j' can not be used without array job" "" \
+	"$BIN/qsub" -m j job.pbs
+expect_run $USER1 3 "qsub: Array job exceeds server or queue size limit" "" \
+	"$BIN/qsub" -J 1-5000 job.pbs
+# an array begun and partly ended is deleted whole without a word
+pid=$(as $USER1 "$BIN/qsub" -J 1-2 -- /bin/sh -c '[ "$PBS_ARRAY_INDEX" = 1 ] || sleep 300') ||
+	fail "qsub: $pid"
+pn=${pid%%\[*}
+wait_state $((pn + 1)) COMPLETED
+wait_state $((pn + 2)) RUNNING
+expect_run $USER1 0 "" "" "$BIN/qdel" "$pid"
+wait_state $((pn + 2)) CANCELLED
+# -W block=true on an array: the last subjob to end gives its status
+b=$(as $USER1 "$BIN/qsub" -W block=true -J 1-2 -- /bin/sh -c 'exit 0')
+expect_eq "block=true, an array that succeeded" "0" "$?"
+b=$(as $USER1 "$BIN/qsub" -W block=true -t 1,2 -- /bin/sh -c 'exit 5')
+expect_eq "block=true, an array that failed" "1" "$?"
+printf '#!/bin/sh\n#PBS -J 1-2\ntrue\n' >sbarr.sh
+sb=$(submit $USER1 sbarr.sh) || fail "sbatch #PBS -J: $sb"
+wait_state $((sb + 1)) COMPLETED
+wait_state $((sb + 2)) COMPLETED
+expect_run root 0 "" "$HEADER
+$(row "$(cutid "$sb[].$S")" sbarr.sh $USER1 F batch)" "$Q" -x "$sb[]"
+# an acknowledged array survives kill -9 of sluiced
+kid=$(as $USER1 "$BIN/qsub" -h -N durable -J 1-3 -- /bin/true) || fail "qsub: $kid"
+kill9_daemon
+start_daemon
+expect_run root 0 "" "$HEADER
+$(row "$(cutid "$kid")" durable $USER1 H batch)" "$Q" "$kid"
+expect_eq "its subjobs, after kill -9" "3" "$("$Q" -t "$kid" | grep -c "\[[1-3]\]\.")"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$kid"
+ok "Torque's -t, an array's qdel, qsig, qhold; -J's rules and texts; sbatch's #PBS -J; kill -9"

@@ -112,7 +112,11 @@ static void test_depend(void **state)
 		{"afterok", NULL, -SL_EINVAL, "illegal -W value"},
 		{"afterok:1::2", NULL, -SL_EINVAL, "illegal -W value"},
 		{"later:1", NULL, -SL_EINVAL, "illegal -W value"},
-		{"afterok:1[]", NULL, -SL_EINVAL, "illegal -W value"},
+		/* arrays: "N[]" all its subjobs (Slurm's N), "N[I]" one (N_I) */
+		{"afterok:1[]", "afterok:1", 0, NULL},
+		{"afterany:4[2].head1:5[]@head1", "afterany:4_2:5", 0, NULL},
+		{"afterok:1[1-3]", NULL, -SL_EINVAL, "illegal -W value"},
+		{"afterok:1[x]", NULL, -SL_EINVAL, "illegal -W value"},
 		{"", NULL, -SL_EINVAL, "illegal -W value"},
 		{"before:1", NULL, -SL_EUNSUPP,
 		 "-W depend=before is not supported by Sluice (only after, afterok, afternotok and "

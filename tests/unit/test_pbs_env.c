@@ -65,6 +65,22 @@ static void test_build(void **state)
 	assert_null(sl_pbs_env_get(e, "OMP_NUM_THREADS"));
 	sl_strv_free(e);
 	sl_job_free(j);
+
+	/* a subjob: PBS Pro's PBS_ARRAY_INDEX and PBS_ARRAY_ID (start_exec.c:173),
+	 * Torque's PBS_ARRAYID, and its id "N[I].server" */
+	j = job(1);
+	j->array_job_id = 40;
+	j->array_task_id = 7;
+	in.job = j;
+	e = sl_pbs_env_build(&in);
+	assert_string_equal(sl_pbs_env_get(e, "PBS_JOBID"), "40[7].head1");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_ARRAY_ID"), "40[].head1");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_ARRAY_INDEX"), "7");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_ARRAYID"), "7");
+	for (size_t i = 1; e[i]; i++)
+		assert_true(strcmp(e[i - 1], e[i]) < 0);
+	sl_strv_free(e);
+	sl_job_free(j);
 }
 
 static void test_job_env(void **state)

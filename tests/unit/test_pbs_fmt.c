@@ -14,33 +14,14 @@
 #include <cmocka.h>
 
 #include "job_testlib.h"
+#include "pbs_testlib.h"
 #include "pbs_fmt.h"
 #include "pbs_job.h"
 #include "xalloc.h"
 
-#define NOW 1795256642 /* 2026-11-21T10:24:02Z */
+#define NOW TL_PBS_NOW
 
-static struct sl_job **jobs;
-static size_t njobs;
-
-static void golden(const char *name, char *got)
-{
-	char path[4096], *want;
-	const char *top = getenv("top_srcdir");
-
-	if (getenv("SL_GOLDEN_UPDATE")) {
-		snprintf(path, sizeof(path), "%s/tests/data/pbs/%s", top ? top : ".", name);
-		FILE *f = fopen(path, "w");
-		assert_non_null(f);
-		fputs(got, f);
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "../pbs/%s", name);
-	want = tl_output(path);
-	assert_string_equal(got, want);
-	free(want);
-	free(got);
-}
+TL_PBS_FIXTURE("jobs.jsonl")
 
 static size_t n_live(void)
 {
@@ -77,16 +58,16 @@ static void test_default(void **state)
 	(void)state;
 
 	assert_int_equal(sl_qstat_default(b, &v, live, n, 1), 0);
-	golden("qstat_default.out", tl_take(b));
+	tl_pbs_golden("qstat_default.out", tl_take(b));
 	b = sl_buf_new(1 << 20);
 	all = pick(1, &n);
 	assert_int_equal(sl_qstat_default(b, &v, all, n, 1), 0);
-	golden("qstat_x.out", tl_take(b));
+	tl_pbs_golden("qstat_x.out", tl_take(b));
 	/* -w alone: the same table, wide */
 	b = sl_buf_new(1 << 20);
 	v.wide = 1;
 	assert_int_equal(sl_qstat_default(b, &v, live, n_live(), 1), 0);
-	golden("qstat_w.out", tl_take(b));
+	tl_pbs_golden("qstat_w.out", tl_take(b));
 	v.wide = 0;
 	/* no jobs, no header */
 	b = sl_buf_new(1 << 20);
@@ -116,7 +97,7 @@ static void alt(const char *name, int nodes, int comments, int one_line, int wid
 	v.one_line = one_line;
 	v.wide = wide;
 	assert_int_equal(sl_qstat_alt(b, &v, live, n, 1), 0);
-	golden(name, tl_take(b));
+	tl_pbs_golden(name, tl_take(b));
 	free(live);
 }
 
@@ -152,7 +133,7 @@ static void test_full(void **state)
 			assert_int_equal(sl_qstat_full(o, &v, jobs[i]), 0);
 		assert_int_equal(sl_pbs_out_finish(o), 0);
 		sl_pbs_out_free(o);
-		golden(formats[k].file, tl_take(b));
+		tl_pbs_golden(formats[k].file, tl_take(b));
 	}
 }
 
@@ -268,18 +249,18 @@ static void test_queues_server_nodes(void **state)
 	}
 	b = sl_buf_new(1 << 20);
 	assert_int_equal(sl_qstat_queues(b, NULL, ci, c, 1), 0);
-	golden("qstat_Q.out", tl_take(b));
-	golden("qstat_Qf.out", full_of(SL_PBS_OUT_DEFAULT, ci, c, NULL));
-	golden("qstat_Qf_json.out", full_of(SL_PBS_OUT_JSON, ci, c, NULL));
+	tl_pbs_golden("qstat_Q.out", tl_take(b));
+	tl_pbs_golden("qstat_Qf.out", full_of(SL_PBS_OUT_DEFAULT, ci, c, NULL));
+	tl_pbs_golden("qstat_Qf_json.out", full_of(SL_PBS_OUT_JSON, ci, c, NULL));
 	b = sl_buf_new(1 << 20);
 	assert_int_equal(sl_qstat_server(b, NULL, "vm", "batch", &all, 1), 0);
-	golden("qstat_B.out", tl_take(b));
-	golden("qstat_Bf.out", full_of(SL_PBS_OUT_DEFAULT, NULL, NULL, &all));
-	golden("qstat_Bf_dsv.out", full_of(SL_PBS_OUT_DSV, NULL, NULL, &all));
-	golden("qstat_Bf_json.out", full_of(SL_PBS_OUT_JSON, NULL, NULL, &all));
+	tl_pbs_golden("qstat_B.out", tl_take(b));
+	tl_pbs_golden("qstat_Bf.out", full_of(SL_PBS_OUT_DEFAULT, NULL, NULL, &all));
+	tl_pbs_golden("qstat_Bf_dsv.out", full_of(SL_PBS_OUT_DSV, NULL, NULL, &all));
+	tl_pbs_golden("qstat_Bf_json.out", full_of(SL_PBS_OUT_JSON, NULL, NULL, &all));
 	b = sl_buf_new(1 << 20);
 	assert_int_equal(sl_pbsnodes_all(b, ci), 0);
-	golden("pbsnodes_a.out", tl_take(b));
+	tl_pbs_golden("pbsnodes_a.out", tl_take(b));
 	/* the Kubernetes executor's nodes are not known */
 	ci->node = NULL;
 	b = sl_buf_new(1 << 20);
@@ -311,22 +292,6 @@ static void test_values(void **state)
 	assert_int_equal(sl_pbs_state(jobs[4]), 'F');
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	setenv("TZ", "UTC", 1);
-	tzset();
-	jobs = tl_output_jobs("../pbs/jobs.jsonl", &njobs);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	sl_job_free_array(jobs, njobs);
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,5 +303,5 @@ int main(void)
 		cmocka_unit_test(test_queues_server_nodes),
 		cmocka_unit_test(test_values),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, pbs_setup, pbs_teardown);
 }

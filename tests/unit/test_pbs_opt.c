@@ -504,9 +504,22 @@ static const struct qsub_reject {
 	{{"-v", "NOTSET", "t.sh"}, NULL, 1, "cannot send environment with the job"},
 	{{"-o", "elsewhere.example.org:/x", "t.sh"}, NULL, 1,
 	 "-o HOST:PATH on another host is not supported by Sluice"},
+	/* arrays: chk_Jrange() (src/lib/Libcmds/chk_Jrange.c:65), NO_RERUN_ARRAY
+	 * (qsub.c:154, its two blanks), max_run_subjobs a number */
+	{{"-J", "3-1", "t.sh"}, NULL, 2, "illegal -J value"},
+	{{"-J", "3-3", "t.sh"}, NULL, 2, "illegal -J value"},
+	{{"-J", "5", "t.sh"}, NULL, 2, "illegal -J value"},
+	{{"-J", "1,3", "t.sh"}, NULL, 2, "illegal -J value"},
+	{{"-J", "1-9:0", "t.sh"}, NULL, 2, "illegal -J value"},
+	{{"-J", "1-9:", "t.sh"}, NULL, 2, "illegal -J value"},
+	{{"-J", "-1-3", "t.sh"}, NULL, 2, "illegal -J value"},
+	{{"-J", "1-3%", "t.sh"}, NULL, 2, "illegal -J value"},
+	{{"-J", "1-3%-1", "t.sh"}, NULL, 2, "illegal -J value"},
+	{{"-J", "1-3", "-r", "n", "t.sh"}, NULL, 2, " cannot submit non-rerunable Array Job"},
+	{{"-r", "n", "-J", "1-3", "t.sh"}, NULL, 2, " cannot submit non-rerunable Array Job"},
+	{{"-t", "3-1", "t.sh"}, NULL, 2, "illegal -t value"},
+	{{"-t", "x", "t.sh"}, NULL, 2, "illegal -t value"},
 	/* Sluice's refusals */
-	{{"-J", "1-3", "t.sh"}, NULL, 1, "-J is not supported by Sluice"},
-	{{"-t", "1-3", "t.sh"}, NULL, 1, "-t is not supported by Sluice"},
 	{{"-I"}, NULL, 1, "-I is not supported by Sluice"},
 	{{"-W", "interactive=true", "t.sh"}, NULL, 1, "-W interactive=true is not supported by Sluice"},
 	{{"-W", "depend=beforeok:1", "t.sh"}, NULL, 1,
@@ -530,7 +543,9 @@ static const struct qsub_reject {
 	{{"t.sh"}, "#!/bin/sh\n#PBS -N x # comment\ntrue\n", 1, "directive error: -N x # comment "},
 	{{"t.sh"}, "#!/bin/sh\n#PBS -W block=maybe\ntrue\n", 1,
 	 "illegal -W value\ndirective error: -W block=maybe "},
-	{{"t.sh"}, "#!/bin/sh\n#PBS -J 1-2\ntrue\n", 1, "-J is not supported by Sluice"},
+	/* -J's range is the attribute verifier's (verify_value_jrange()), after
+	 * every directive: no "directive error" */
+	{{"t.sh"}, "#!/bin/sh\n#PBS -J 2-1\ntrue\n", 2, "illegal -J value"},
 	{{"t.sh"}, "#!/bin/sh\r\n#PBS -N x\r\ntrue\r\n", 1, "script contains cr, lf"},
 };
 
@@ -569,6 +584,45 @@ static void test_directive_errors(void **state)
 	done(&r);
 }
 
+/* -J and -t onto the spec's --array; a subjob's files are NAME.oN.I */
+static void test_arrays(void **state)
+{
+	static const struct {
+		const char *opt, *value, *array;
+	} ok[] = {
+		{"-J", "1-4", "1-4"}, {"-J", "0-20:5", "0-20:5"}, {"-J", "1-10%2", "1-10%2"},
+		{"-J", "1-10:3%0", "1-10:3"}, {"-t", "1-10%2", "1-10%2"}, {"-t", "1,3,5", "1,3,5"},
+		{"-t", "7", "7"},
+	};
+	struct res r;
+	(void)state;
+
+	write_file("a.sh", "#!/bin/sh\ntrue\n");
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		RUN(&r, base_env, (char *)ok[i].opt, (char *)ok[i].value, "a.sh");
+		if (r.rc != 0 || r.spec.array == NULL || strcmp(r.spec.array, ok[i].array) != 0)
+			fail_msg("%s %s: %d %s", ok[i].opt, ok[i].value, r.rc,
+				 r.spec.array ? r.spec.array : r.err.msg);
+		done(&r);
+	}
+	write_file("a2.sh", "#!/bin/sh\n#PBS -N arr\n#PBS -J 1-4\n#PBS -m abj\ntrue\n");
+	RUN(&r, base_env, "-o", "out.^array_index^.log", "a2.sh");
+	if (r.rc != 0)
+		fail_msg("%s", r.err.msg);
+	assert_string_equal(r.spec.array, "1-4");
+	assert_true(r.spec.mail_type & SL_MAIL_ARRAY_TASKS);
+	assert_non_null(strstr(r.spec.std_out, "/out.%a.log"));
+	assert_non_null(strstr(r.spec.std_err, "/arr.e%A.%a"));
+	done(&r);
+	/* the command line's -J wins over the directive's */
+	RUN(&r, base_env, "-J", "2-3", "-j", "oe", "a2.sh");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.spec.array, "2-3");
+	assert_non_null(strstr(r.spec.std_out, "/arr.o%A.%a"));
+	assert_null(r.spec.std_err);
+	done(&r);
+}
+
 /* ---- ids and errors ---------------------------------------------------------- */
 
 static void test_ids(void **state)
@@ -586,6 +640,38 @@ static void test_ids(void **state)
 	assert_int_equal(sl_pbs_operand("7", "head1", &id, &shown), 0);
 	assert_string_equal(shown, "7.head1");
 	free(shown);
+	/* array operands: "N[]", "N[I]", "N[A-B]" (qdel's ranges) */
+	struct sl_pbs_sel sel;
+	assert_int_equal(sl_pbs_operand_sel("12[]", "head1", &sel, &shown), 0);
+	assert_int_equal(sel.type, SL_PBS_SEL_ARRAY);
+	assert_int_equal(sel.id, 12);
+	assert_string_equal(shown, "12[].head1");
+	free(shown);
+	assert_int_equal(sl_pbs_operand_sel("12[3].head1.example.org", "head1", &sel, &shown), 0);
+	assert_int_equal(sel.type, SL_PBS_SEL_SUBJOBS);
+	assert_int_equal(sel.lo, 3);
+	assert_int_equal(sel.hi, 3);
+	assert_string_equal(shown, "12[3].head1.example.org");
+	free(shown);
+	assert_int_equal(sl_pbs_operand_sel("12[2-5]", "head1", &sel, &shown), 0);
+	assert_true(sel.lo == 2 && sel.hi == 5);
+	free(shown);
+	assert_int_equal(sl_pbs_operand_sel("12[].other", "head1", &sel, &shown), 1);
+	free(shown);
+	assert_int_equal(sl_pbs_operand_sel("12", "head1", &sel, &shown), 0);
+	assert_int_equal(sel.type, SL_PBS_SEL_JOB);
+	free(shown);
+	static const char *const bad[] = {"12[", "12[x]", "12[5-2]", "12[1]x", "[1]", "12[1].",
+					  "12[-1]"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (sl_pbs_operand_sel(bad[i], "head1", &sel, &shown) != -1)
+			fail_msg("%s is not a job id", bad[i]);
+		free(shown);
+	}
+	shown = sl_pbs_array_jobid(12, 4, "head1");
+	assert_string_equal(shown, "12[4].head1");
+	free(shown);
+	assert_int_equal(sl_pbse_status(SL_PBSE_MAXARRAYSIZE), 3);
 	/* exit statuses: the error number's low byte */
 	assert_int_equal(sl_pbse_status(SL_PBSE_UNKJOBID), 153);
 	assert_int_equal(sl_pbse_status(SL_PBSE_PERM), 159);
@@ -632,6 +718,7 @@ int main(void)
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_rejected),
 		cmocka_unit_test(test_directive_errors),
+		cmocka_unit_test(test_arrays),
 		cmocka_unit_test(test_ids),
 	};
 	setenv("PBS_SERVER", "head1", 1);

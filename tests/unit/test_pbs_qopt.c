@@ -45,7 +45,8 @@ static void test_qstat(void **state)
 		{{"-f", "-D", ",", "-F", "dsv", NULL}, 2, 1, "", 0, 0, NULL}, /* -D before -F */
 		{{"-f", "-F", "xml", NULL}, 2, 1, "", 0, 0, NULL},
 		{{"-f", "-F", NULL}, 2, 1, "option requires an argument -- 'F'", 0, 0, NULL},
-		{{"-t", NULL}, 1, 0, "-t is not supported by Sluice", 0, 0, NULL},
+		{{"-t", "-J", "-x", NULL}, 0, 0, NULL, 0, 0, NULL},
+		{{"-T", NULL}, 1, 0, "-T is not supported by Sluice", 0, 0, NULL},
 	};
 	(void)state;
 
@@ -64,6 +65,8 @@ static void test_qstat(void **state)
 			assert_int_equal(o.format, cases[i].format);
 			if (cases[i].delim)
 				assert_string_equal(o.delim, cases[i].delim);
+			if (strcmp(cases[i].argv[0], "-t") == 0) /* -t subjobs, -J arrays */
+				assert_true(o.subjobs && o.arrays_only && o.history);
 			continue;
 		}
 		if (r == 0 || f.status != cases[i].status || f.usage != cases[i].usage ||

@@ -1,0 +1,185 @@
+/* test_pbs_array.c - PBS Pro's view of job arrays (compat/pbs_array.c): the
+ * array job "N[]" made from its subjobs (Q, H, B, F), its subjobs "N[I]" (X
+ * once ended), array_indices_remaining and array_state_count, and the
+ * qstat layouts of tests/data/pbs/arrays.jsonl against their goldens
+ * (qstat_t.out, qstat_J.out, qstat_f_array.out; tests/data/pbs/README).
+ * SL_GOLDEN_UPDATE=1 rewrites the golden files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cmocka.h>
+
+#include "job_testlib.h"
+#include "pbs_testlib.h"
+#include "pbs_array.h"
+#include "pbs_fmt.h"
+#include "pbs_job.h"
+#include "xalloc.h"
+
+#define NOW TL_PBS_NOW
+
+TL_PBS_FIXTURE("arrays.jsonl")
+
+static void test_listing(void **state)
+{
+	struct sl_pbs_listing l;
+	(void)state;
+
+	/* without subjobs: the plain job and one line per array */
+	sl_pbs_listing_make(jobs, njobs, 0, 0, &l);
+	assert_int_equal(l.n, 4);
+	assert_int_equal(l.n_made, 3);
+	assert_int_equal(l.v[0]->id, 150);
+	assert_true(sl_pbs_is_array(l.v[1]) && l.v[1]->id == 200);
+	assert_int_equal(sl_pbs_state(l.v[1]), 'B');
+	assert_int_equal(sl_pbs_substate(l.v[1]), 70);
+	assert_null(l.v[1]->nodelist);
+	assert_int_equal(l.v[1]->start_time, 1795256520); /* its first subjob's start */
+	assert_int_equal(sl_pbs_state(l.v[2]), 'F');
+	assert_int_equal(sl_pbs_state(l.v[3]), 'H'); /* held, as its subjobs are */
+	sl_pbs_listing_clear(&l);
+
+	/* -t: subjobs after their array; -J: arrays only */
+	sl_pbs_listing_make(jobs, njobs, 1, 1, &l);
+	assert_int_equal(l.n, 3 + 5 + 2 + 2);
+	assert_int_equal(l.v[0]->id, 200);
+	assert_int_equal(l.v[1]->array_task_id, 1);
+	assert_int_equal(sl_pbs_state(l.v[1]), 'X');
+	assert_int_equal(sl_pbs_state(l.v[2]), 'R');
+	assert_int_equal(sl_pbs_state(l.v[4]), 'Q');
+	char c[256];
+	sl_pbs_comment(l.v[4], c, sizeof(c)); /* behind -J's %2 */
+	assert_string_equal(c, "Not Running: Number of concurrent running subjobs limit reached");
+	sl_pbs_comment(l.v[0], c, sizeof(c));
+	assert_string_equal(c, "Job Array Began at Sat Nov 21 at 10:22");
+	sl_pbs_listing_clear(&l);
+
+	/* operands: "N[]" (with -t its subjobs), "N[A-B]", "N"; the top job
+	 * says whether they finished */
+	struct sl_job *v[16];
+	const struct sl_job *top;
+	struct sl_pbs_sel arr = {.id = 200, .type = SL_PBS_SEL_ARRAY};
+	struct sl_pbs_sel range = {.id = 300, .type = SL_PBS_SEL_SUBJOBS, .lo = 1, .hi = 5};
+	struct sl_pbs_sel plain = {.id = 200, .type = SL_PBS_SEL_JOB};
+	sl_pbs_listing_make(jobs, njobs, 1, 0, &l);
+	assert_int_equal(sl_pbs_listing_find(&l, &arr, 0, v, &top), 1);
+	assert_true(v[0] == top && sl_pbs_is_array(top));
+	assert_int_equal(sl_pbs_listing_find(&l, &arr, 1, v, &top), 6);
+	assert_int_equal(v[5]->array_task_id, 9);
+	assert_int_equal(sl_pbs_listing_find(&l, &range, 1, v, &top), 1);
+	assert_int_equal(v[0]->array_task_id, 1);
+	assert_int_equal(sl_pbs_state(top), 'F');
+	assert_int_equal(sl_pbs_listing_find(&l, &plain, 1, v, &top), 0); /* "200" is no job */
+	assert_null(top);
+	sl_pbs_listing_clear(&l);
+}
+
+/* The second query's answer takes the place of the arrays' subjobs. */
+static void test_merge(void **state)
+{
+	struct sl_jobfilter f;
+	struct sl_job **live = sl_xcalloc(4, sizeof(*live)), **more = sl_xcalloc(4, sizeof(*more));
+	size_t n = 3;
+	(void)state;
+
+	live[0] = sl_job_copy(jobs[0]); /* 150 */
+	live[1] = sl_job_copy(jobs[2]); /* 202: 200[3] */
+	live[2] = sl_job_copy(jobs[8]); /* 401: 400[1] */
+	assert_int_equal(sl_pbs_arrays_filter(live, n, &f), 1);
+	assert_int_equal(f.n_ids, 2);
+	assert_true(f.ids[0] == 200 && f.ids[1] == 400 && f.history);
+	free(f.ids);
+	more[0] = sl_job_copy(jobs[1]); /* 201, ended long ago */
+	more[1] = sl_job_copy(jobs[2]);
+	more[2] = sl_job_copy(jobs[3]);
+	sl_pbs_arrays_merge(&live, &n, more, 3);
+	assert_int_equal(n, 5);
+	static const uint64_t want[] = {150, 201, 202, 203, 401};
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(live[i]->id, want[i]);
+	sl_job_free_array(live, n);
+	assert_int_equal(sl_pbs_arrays_filter(jobs, 1, &f), 0); /* no array */
+	free(f.ids);
+}
+
+static void test_attributes(void **state)
+{
+	char *s;
+	char id[64];
+	(void)state;
+
+	s = sl_pbs_array_remaining(jobs, njobs, 200);
+	assert_string_equal(s, "7-9:2"); /* range_to_str(): the step kept */
+	free(s);
+	s = sl_pbs_array_remaining(jobs, njobs, 300);
+	assert_string_equal(s, "-");
+	free(s);
+	s = sl_pbs_array_remaining(jobs, njobs, 400);
+	assert_string_equal(s, "1,3");
+	free(s);
+	s = sl_pbs_array_counts(jobs, njobs, 200);
+	assert_string_equal(s, "Queued:2 Running:2 Exiting:0 Expired:1");
+	free(s);
+	sl_pbs_idstr(jobs[2], "vm", id, sizeof(id));
+	assert_string_equal(id, "200[3].vm");
+	sl_pbs_idstr(jobs[0], "vm", id, sizeof(id));
+	assert_string_equal(id, "150.vm");
+}
+
+static void test_layouts(void **state)
+{
+	struct sl_pbs_view v = {.server = "vm", .now = NOW};
+	struct sl_pbs_listing l;
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	struct sl_pbs_out *o;
+	(void)state;
+
+	sl_pbs_listing_make(jobs, njobs, 1, 0, &l);
+	assert_int_equal(sl_qstat_default(b, &v, l.v, l.n, 1), 0);
+	tl_pbs_golden("qstat_t.out", tl_take(b));
+	b = sl_buf_new(1 << 20);
+	v.percent = 1;
+	assert_int_equal(sl_qstat_default(b, &v, l.v, l.n, 1), 0);
+	tl_pbs_golden("qstat_tp.out", tl_take(b));
+	v.percent = 0;
+	sl_pbs_listing_clear(&l);
+
+	b = sl_buf_new(1 << 20);
+	sl_pbs_listing_make(jobs, njobs, 0, 1, &l);
+	v.nodes = 1;
+	v.comments = 1;
+	assert_int_equal(sl_qstat_alt(b, &v, l.v, l.n, 1), 0);
+	tl_pbs_golden("qstat_J_ns.out", tl_take(b));
+	v.nodes = v.comments = 0;
+
+	b = sl_buf_new(1 << 20);
+	o = sl_pbs_out_new(b, SL_PBS_OUT_DEFAULT, NULL, NOW, "22.05", "vm");
+	for (size_t i = 0; i < l.n; i++) {
+		char *rem = sl_pbs_array_remaining(jobs, njobs, l.v[i]->id);
+		v.arr_remaining = rem;
+		assert_int_equal(sl_qstat_full(o, &v, l.v[i]), 0);
+		free(rem);
+	}
+	v.arr_remaining = NULL;
+	assert_int_equal(sl_qstat_full(o, &v, jobs[2]), 0); /* a subjob: array_id, array_index */
+	assert_int_equal(sl_pbs_out_finish(o), 0);
+	sl_pbs_out_free(o);
+	tl_pbs_golden("qstat_f_array.out", tl_take(b));
+	sl_pbs_listing_clear(&l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_listing),
+		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_attributes),
+		cmocka_unit_test(test_layouts),
+	};
+	return cmocka_run_group_tests(tests, pbs_setup, pbs_teardown);
+}

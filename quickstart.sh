@@ -61,7 +61,7 @@ for s in "$top"/examples/*.pbs; do
 	printf '$ qsub %s\n' "examples/$(basename "$s")"
 	out=$("$B/qsub" "$s")
 	echo "$out"
-	ids="$ids ${out%%.*}"
+	ids="$ids ${out%%[.[]*}" # "12.host", or an array's "12[].host"
 done
 
 say "squeue and qstat while they run: the same jobs"

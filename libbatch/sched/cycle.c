@@ -441,10 +441,25 @@ static void requeue(struct cyc *c, struct entry *e)
 		q->sticky = NULL;
 }
 
+/* Any queue with a HoldAndDrain stop policy? Almost never: then drain()
+ * need not walk every admitted workload each cycle (a deep queue's cost). */
+static bool any_drain(const struct sl_sched *s)
+{
+	for (int i = 0; i < s->ncq; i++)
+		if (s->cq[i].stop == SL_KSTOP_HOLD_AND_DRAIN)
+			return true;
+	for (int i = 0; i < s->nlq; i++)
+		if (s->lq[i].stop == SL_KSTOP_HOLD_AND_DRAIN)
+			return true;
+	return false;
+}
+
 /* HoldAndDrain: evict what a stopped queue still runs. */
 static void drain(struct cyc *c)
 {
 	struct sl_sched *s = c->s;
+	if (!any_drain(s))
+		return;
 	for (int i = 0; i < s->ncq; i++) {
 		struct sq_cq *q = &s->cq[i];
 		for (size_t j = 0; j < q->nadm; j++) {

@@ -225,10 +225,11 @@ static void test_post_retry_rules(void **state)
 	assert_int_equal(b.status, 409);
 	assert_int_equal(b.attempts, 2);
 	assert_int_equal(b.maybe_sent, 1);
-	/* Past the retry deadline the last 503 is delivered. */
+	/* Past the retry deadline the last 503 is delivered (after one try or
+	 * more: a loaded host may spend the whole window on the first). */
 	assert_int_equal(c.rc, 0);
 	assert_int_equal(c.status, 503);
-	assert_true(c.attempts >= 2);
+	assert_true(c.attempts >= 1);
 	sl_k8s_http_free(h);
 	responder_stop(&r);
 }

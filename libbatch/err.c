@@ -72,8 +72,10 @@ void sl_err_prefix(struct sl_err *err, const char *fmt, ...)
 	n = strlen(err->msg);
 	/* Truncation keeps the prefix: it names where the error is. */
 	if (n + 3 < sizeof(err->msg)) {
-		memcpy(err->msg + n, ": ", 3);
-		strncat(err->msg, old, sizeof(err->msg) - n - 3);
+		size_t k = strnlen(old, sizeof(err->msg) - n - 3);
+		memcpy(err->msg + n, ": ", 2);
+		memcpy(err->msg + n + 2, old, k);
+		err->msg[n + 2 + k] = '\0';
 	}
 }
 

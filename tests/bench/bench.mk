@@ -45,3 +45,15 @@ EXTRA_DIST += tests/bench/sluiced_baseline.sh tests/bench/sleeper.c
 bench-sluiced: all tests/bench/sluiced_baseline$(EXEEXT)
 	bash $(srcdir)/tests/bench/sluiced_baseline.sh --build $(abs_top_builddir) $(BENCH_ARGS)
 .PHONY: bench-sluiced
+
+# sluiced's drain rate on the local executor (issue 16): 5,000 `true` jobs
+# submitted 50 at a time. drain.sh starts the daemon and runs this program.
+EXTRA_PROGRAMS += tests/bench/drain
+tests_bench_drain_SOURCES = tests/bench/drain.c
+tests_bench_drain_LDADD = $(SL_LIBS) -lpthread
+CLEANFILES += tests/bench/drain$(EXEEXT)
+EXTRA_DIST += tests/bench/drain.sh
+
+bench-drain: all tests/bench/drain$(EXEEXT)
+	bash $(srcdir)/tests/bench/drain.sh --build $(abs_top_builddir) $(BENCH_ARGS)
+.PHONY: bench-drain

@@ -14,7 +14,11 @@
  * program asks for the jobs still PENDING, CONFIGURING, RUNNING or
  * COMPLETING; the first poll that finds none is the end. A poll is a request
  * the daemon serves in its single loop, so polls are sparse (20 ms by
- * default, error up to one interval) and none are made while submitting.
+ * default, error up to one interval), none are made while submitting, and
+ * they ask about the last batch's jobs until those are done (the queue is
+ * FIFO, so they are among the last to run), and only then about all: a
+ * listing of thousands of pending jobs every 20 ms would cost sluiced as
+ * much as the jobs it is busy starting.
  * Output: one line, `jobs N submit S s drain D s rate R jobs/s`, where D is
  * from the first submit to the end and R = N / D. */
 #include <errno.h>
@@ -44,6 +48,7 @@ struct drain {
 	atomic_long errors;
 	atomic_long next;        /* next job number to submit */
 	long nbatches;
+	uint64_t *ids;           /* by job number; 0: its submit failed */
 };
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -90,10 +95,10 @@ static void *submitter(void *arg)
 	fill_spec(&s);
 	pthread_barrier_wait(&d->start);
 	for (long b = 0; b < d->nbatches; b++) {
-		uint64_t id;
-		if (atomic_fetch_add(&d->next, 1) < d->njobs) {
+		long k = atomic_fetch_add(&d->next, 1);
+		if (k < d->njobs) {
 			err = (struct sl_err)SL_ERR_INIT;
-			if (sl_client_submit(c, &s, &id, &err) != 0) {
+			if (sl_client_submit(c, &s, &d->ids[k], &err) != 0) {
 				if (atomic_fetch_add(&d->errors, 1) == 0)
 					fprintf(stderr, "drain: submit: %s\n", err.msg);
 			}
@@ -105,11 +110,12 @@ static void *submitter(void *arg)
 	return NULL;
 }
 
-/* Jobs not finished yet, or -1 when the query failed. */
-static long unfinished(struct sl_client *c)
+/* Jobs not finished yet (of ids[0..nids), or of all when nids is 0), or -1 when
+ * the query failed. */
+static long unfinished(struct sl_client *c, uint64_t *ids, size_t nids)
 {
 	int st[] = {SL_JOB_PENDING, SL_JOB_CONFIGURING, SL_JOB_RUNNING, SL_JOB_COMPLETING};
-	struct sl_jobfilter f = {.states = st, .n_states = 4};
+	struct sl_jobfilter f = {.ids = ids, .n_ids = nids, .states = st, .n_states = 4};
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v = NULL;
 	size_t n = 0;
@@ -156,6 +162,7 @@ int main(int argc, char **argv)
 	if (d.batch > MAX_BATCH)
 		die("-b: at most %d", MAX_BATCH);
 	d.nbatches = (d.njobs + d.batch - 1) / d.batch;
+	d.ids = sl_xcalloc((size_t)d.njobs, sizeof(*d.ids));
 	if (sl_client_connect(d.socket, &c, &err) != 0)
 		die("connect: %s", err.msg);
 	if (pthread_barrier_init(&d.start, NULL, (unsigned)d.batch + 1) != 0 ||
@@ -170,14 +177,21 @@ int main(int argc, char **argv)
 		pthread_join(th[i], NULL);
 	double t1 = mono_s();
 	long left;
+	size_t nlast = (size_t)(d.njobs - (d.nbatches - 1) * d.batch);
+	uint64_t *last = d.ids + (d.njobs - (long)nlast);
 	for (;;) {
-		left = unfinished(c);
-		if (left <= 0 || mono_s() - t0 > (double)d.timeout_s)
+		left = unfinished(c, last, nlast);
+		if (left == 0 && nlast > 0) { /* now all of them */
+			nlast = 0;
+			continue;
+		}
+		if (left < 0 || (left == 0 && nlast == 0) || mono_s() - t0 > (double)d.timeout_s)
 			break;
 		usleep((useconds_t)d.poll_ms * 1000);
 	}
 	double t2 = mono_s();
 	sl_client_free(c);
+	free(d.ids);
 	if (left != 0)
 		die("%ld jobs unfinished after %ld s", left, d.timeout_s);
 	long bad = atomic_load(&d.errors);

@@ -13,8 +13,8 @@
 # the real Slurm on this machine (its jobs are cancelled by id if the run
 # times out). --runs K repeats on a fresh daemon and prints the median.
 # --perf records sluiced with `perf record -g`, --strace counts its system
-# calls (strace -c -f); both into the run directory, shown at the end.
-set -u
+# calls (strace -c, not its children); both into the run directory, shown at the end.
+set -u -o pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build="$top/build"
 runs=1 njobs=5000 batch=50 state_shm=0 use_sbatch=0 slurm=0 use_perf=0 use_strace=0 keep=0
@@ -43,8 +43,10 @@ stop_daemon() {
 	if [ -n "$DPID" ] && kill -0 "$DPID" 2>/dev/null; then
 		kill -TERM "$DPID" 2>/dev/null
 		wait "$DPID" 2>/dev/null
+		while kill -0 "$DPID" 2>/dev/null; do sleep 0.02; done
 	fi
-	DPID=""
+	[ -n "${PERFPID:-}" ] && wait "$PERFPID" 2>/dev/null
+	DPID="" PERFPID=""
 	# Supervisors outlive the daemon by design: end this run's, by pid.
 	for p in $(pgrep -f "sluice-stepd $T/" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
 }
@@ -91,8 +93,22 @@ start_daemon() {
 	mkdir -p "$state"
 	write_conf "minJobAge: 600"
 	sed -i "s#^stateDir: .*#stateDir: $state#" "$T/sluice.yaml"
-	"$build/bin/sluiced/sluiced" -D -f "$SLUICE_CONF" >>"$T/sluiced.log" 2>&1 &
-	DPID=$!
+	# Under perf stat: the task-clock of sluiced and of everything it
+	# starts (fork server, supervisors, job scripts), reaped or not, so
+	# that the CPU a job costs is known on a host other users load too.
+	if [ $use_perf = 0 ] && [ $use_strace = 0 ] && command -v perf >/dev/null; then
+		perf stat -e task-clock -x, -o "$T/cpu.txt" -- \
+			"$build/bin/sluiced/sluiced" -D -f "$SLUICE_CONF" >>"$T/sluiced.log" 2>&1 &
+		PERFPID=$!
+		i=0
+		until DPID=$(pgrep -P "$PERFPID" sluiced); do
+			i=$((i + 1)); [ $i -lt 100 ] || { echo "sluiced did not start" >&2; exit 1; }
+			sleep 0.02
+		done
+	else
+		"$build/bin/sluiced/sluiced" -D -f "$SLUICE_CONF" >>"$T/sluiced.log" 2>&1 &
+		DPID=$! PERFPID=""
+	fi
 	local i=0
 	until "$build/bin/squeue" -h >/dev/null 2>&1; do
 		i=$((i + 1))
@@ -105,7 +121,7 @@ start_daemon() {
 		TPID=$!
 		sleep 0.5
 	elif [ $use_strace = 1 ]; then
-		strace -c -f -o "$T/strace.txt" -p "$DPID" 2>/dev/null &
+		strace -c -o "$T/strace.txt" -p "$DPID" 2>/dev/null &
 		TPID=$!
 		sleep 0.5
 	fi
@@ -131,11 +147,21 @@ else
 	for ((r = 0; r < runs; r++)); do
 		start_daemon
 		if [ $use_sbatch = 1 ]; then
-			run_sbatch "$build/bin" || exit 1
+			run_sbatch "$build/bin" | tr -d '\n' || exit 1
 		else
-			"$prog" -s "$T/sock/sluiced.sock" -n "$njobs" -b "$batch" || exit 1
+			"$prog" -s "$T/sock/sluiced.sock" -n "$njobs" -b "$batch" | tr -d '\n' || exit 1
 		fi
+		# sluiced's own CPU (its loop is single-threaded: the ceiling) in
+		# clock ticks, then, after it ends, all of it with its descendants.
+		own=$(awk '{ print $14 + $15 }' "/proc/$DPID/stat")
 		stop_daemon
+		awk -F, -v n="$njobs" -v own="$own" -v hz="$(getconf CLK_TCK)" '
+			$3 == "task-clock" { all = $1 }
+			END {
+				printf " sluiced %.3f ms/job", own * 1000 / hz / n
+				if (all != "") printf " all %.3f ms/job", all / n
+				printf "\n" }' "$T/cpu.txt" 2>/dev/null
+		rm -f "$T/cpu.txt"
 	done | tee "$T/runs.txt"
 	[ $state_shm = 1 ] && rm -rf "$state"
 fi
@@ -147,7 +173,7 @@ if [ $use_perf = 1 ] && [ -f "$T/perf.data" ]; then
 		grep -E '^ +[0-9]' | head -30
 fi
 if [ $use_strace = 1 ] && [ -f "$T/strace.txt" ]; then
-	echo "--- strace -c -f (sluiced and its children)"
+	echo "--- strace -c (sluiced alone)"
 	head -30 "$T/strace.txt"
 fi
 if [ -f "$T/sluiced.log" ]; then

@@ -29,9 +29,10 @@
 
 #define YAML_MAX_BYTES (16u << 20)  /* 16 MiB: far above any real config */
 #define YAML_MAX_DEPTH 64
-/* What aliases and merges may add to one load, in the units of ynode_size
- * (about bytes): four times the input cap, so a real config that reuses a
- * block a hundred times passes, and a billion laughs stops in milliseconds. */
+/* What aliases and merges may add to one load, in bytes of tree (ynode_size,
+ * malloc's overhead aside): four times the input cap, so a real config that
+ * reuses a block a hundred times passes, and a billion laughs stops within
+ * a few hundred MiB and a second. */
 #define YAML_MAX_EXPANDED ((size_t)YAML_MAX_BYTES * 4)
 
 struct yanchor {
@@ -154,17 +155,20 @@ static const char *anchor_of(const yaml_event_t *ev)
 	return NULL;
 }
 
-/* About the bytes a tree holds: its text, plus one per node. */
+/* The bytes a copy of the tree allocates (malloc's own overhead aside). */
 static size_t ynode_size(const struct sl_ynode *n)
 {
-	size_t s = 1;
+	size_t s = sizeof(*n);
 
 	if (n == NULL)
 		return 0;
 	if (n->scalar != NULL)
-		s += strlen(n->scalar);
-	for (size_t i = 0; i < n->n; i++)
-		s += (n->keys ? strlen(n->keys[i]) : 0) + ynode_size(n->vals[i]);
+		s += strlen(n->scalar) + 1;
+	for (size_t i = 0; i < n->n; i++) {
+		s += sizeof(*n->vals) + ynode_size(n->vals[i]);
+		if (n->keys != NULL)
+			s += sizeof(*n->keys) + sizeof(*n->key_lines) + strlen(n->keys[i]) + 1;
+	}
 	return s;
 }
 
@@ -357,7 +361,8 @@ static int merge_one(struct yctx *c, struct sl_ynode *map, size_t *cap,
 	for (size_t i = 0; i < src->n; i++) {
 		if (key_index(map, src->keys[i]) >= 0)
 			continue;
-		if ((r = expand(c, strlen(src->keys[i]) + ynode_size(src->vals[i]), ev, "<<")) != 0)
+		if ((r = expand(c, sizeof(char *) + sizeof(int) + strlen(src->keys[i]) + 1 +
+					   sizeof(*map->vals) + ynode_size(src->vals[i]), ev, "<<")) != 0)
 			return r;
 		map->vals = sl_xgrow(map->vals, cap, map->n + 1, sizeof(*map->vals));
 		map->keys = sl_xrealloc(map->keys, *cap * sizeof(*map->keys));

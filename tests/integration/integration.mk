@@ -44,7 +44,8 @@ INTEGRATION_TESTS = \
 	tests/integration/k8s_kill9.sh \
 	tests/integration/k8s_restart.sh \
 	tests/integration/k8s_kubeconfig.sh \
-	tests/integration/k8s_race.sh
+	tests/integration/k8s_race.sh \
+	tests/integration/yaml_anchors.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh tests/integration/pam_lib.sh $(INTEGRATION_TESTS) \
 	tests/integration/scontrol_scenario.sh tests/integration/ref_capture.sh \

@@ -12,8 +12,9 @@
 # wait) and times the same span. --slurm runs the --sbatch variant against
 # the real Slurm on this machine (its jobs are cancelled by id if the run
 # times out). --runs K repeats on a fresh daemon and prints the median.
-# --perf records sluiced with `perf record -g`, --strace counts its system
-# calls (strace -c, not its children); both into the run directory, shown at the end.
+# --perf records sluiced and all it starts with `perf record -g`, --strace
+# counts sluiced's own system calls (strace -c); both into the run
+# directory, shown at the end.
 set -u -o pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build="$top/build"
@@ -96,9 +97,15 @@ start_daemon() {
 	# Under perf stat: the task-clock of sluiced and of everything it
 	# starts (fork server, supervisors, job scripts), reaped or not, so
 	# that the CPU a job costs is known on a host other users load too.
-	if [ $use_perf = 0 ] && [ $use_strace = 0 ] && command -v perf >/dev/null; then
-		perf stat -e task-clock -x, -o "$T/cpu.txt" -- \
-			"$build/bin/sluiced/sluiced" -D -f "$SLUICE_CONF" >>"$T/sluiced.log" 2>&1 &
+	# --perf: perf record the same way, from the start, children included.
+	if [ $use_strace = 0 ] && command -v perf >/dev/null; then
+		if [ $use_perf = 1 ]; then
+			perf record -g -o "$T/perf.data" -- \
+				"$build/bin/sluiced/sluiced" -D -f "$SLUICE_CONF" >>"$T/sluiced.log" 2>&1 &
+		else
+			perf stat -e task-clock -x, -o "$T/cpu.txt" -- \
+				"$build/bin/sluiced/sluiced" -D -f "$SLUICE_CONF" >>"$T/sluiced.log" 2>&1 &
+		fi
 		PERFPID=$!
 		i=0
 		until DPID=$(pgrep -P "$PERFPID" sluiced); do
@@ -116,11 +123,7 @@ start_daemon() {
 		[ $i -lt 100 ] || { echo "sluiced did not answer within 10 s" >&2; exit 1; }
 		sleep 0.1
 	done
-	if [ $use_perf = 1 ]; then
-		perf record -g -o "$T/perf.data" -p "$DPID" >/dev/null 2>&1 &
-		TPID=$!
-		sleep 0.5
-	elif [ $use_strace = 1 ]; then
+	if [ $use_strace = 1 ]; then
 		strace -c -o "$T/strace.txt" -p "$DPID" 2>/dev/null &
 		TPID=$!
 		sleep 0.5
@@ -140,7 +143,7 @@ else
 	[ $state_shm = 1 ] && state=/dev/shm/$(basename "$T")-state
 	export CPUS=$((njobs + 8))
 	prog="$build/tests/bench/drain"
-	make -C "$build" -s tests/bench/drain >/dev/null || exit 2
+	[ -x "$prog" ] || make -C "$build" -s tests/bench/drain >/dev/null || exit 2
 	how="client library, $batch threads"
 	[ $use_sbatch = 1 ] && how="sbatch processes, $batch in parallel"
 	echo "# sluiced: $njobs local true jobs, $batch at a time ($how), $runs run(s)$([ $state_shm = 1 ] && echo ', state on /dev/shm')"
@@ -168,8 +171,11 @@ fi
 [ "$runs" -gt 1 ] && sort -k10 -n "$T/runs.txt" | awk '{ r[NR] = $10 } END {
 	printf "median rate %d jobs/s (min %d, max %d, %d runs)\n", r[int((NR + 1) / 2)], r[1], r[NR], NR }'
 if [ $use_perf = 1 ] && [ -f "$T/perf.data" ]; then
-	echo "--- perf report (sluiced, self, top 30)"
-	perf report -i "$T/perf.data" --no-children --sort dso,symbol --stdio 2>/dev/null |
+	echo "--- perf report: CPU by process (sluiced, its fork server and supervisors, the jobs)"
+	perf report -i "$T/perf.data" --no-children --sort comm --stdio 2>/dev/null |
+		grep -E '^ +[0-9]' | head -8
+	echo "--- perf report (all of them, self, top 30)"
+	perf report -i "$T/perf.data" --no-children --sort comm,dso,symbol --stdio 2>/dev/null |
 		grep -E '^ +[0-9]' | head -30
 fi
 if [ $use_strace = 1 ] && [ -f "$T/strace.txt" ]; then

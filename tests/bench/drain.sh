@@ -3,7 +3,7 @@
 # local `true` jobs submitted 50 at a time, from the first submit to the last
 # job COMPLETED (jobs/s). Run on demand, not by make check:
 #   tests/bench/drain.sh [--build DIR] [--runs K] [--jobs N] [--batch B]
-#       [--state-shm] [--sbatch] [--slurm] [--perf] [--strace] [--keep]
+#       [--state-shm] [--sbatch] [--slurm] [--floor] [--perf] [--strace] [--keep]
 # The daemon is private: tests/integration/conf.sh's write_conf with CPUS=N so
 # that quota never holds a job back. Submitting goes through the client
 # library (tests/bench/drain.c: B threads, one submit each per batch), since
@@ -12,13 +12,17 @@
 # wait) and times the same span. --slurm runs the --sbatch variant against
 # the real Slurm on this machine (its jobs are cancelled by id if the run
 # times out). --runs K repeats on a fresh daemon and prints the median.
+# --floor first runs the same job script N times with no batch system, one
+# loop per CPU (bash forks and execs it), and prints its rate and CPU per
+# job: the fork/exec floor on this host under its current load, so that a
+# rate can be read as a fraction of it.
 # --perf records sluiced and all it starts with `perf record -g`, --strace
 # counts sluiced's own system calls (strace -c); both into the run
 # directory, shown at the end.
 set -u -o pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build="$top/build"
-runs=1 njobs=5000 batch=50 state_shm=0 use_sbatch=0 slurm=0 use_perf=0 use_strace=0 keep=0
+runs=1 njobs=5000 batch=50 state_shm=0 use_sbatch=0 slurm=0 use_perf=0 use_strace=0 keep=0 floor=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build) build=$2; shift 2 ;;
@@ -28,6 +32,7 @@ while [ $# -gt 0 ]; do
 	--state-shm) state_shm=1; shift ;;
 	--sbatch) use_sbatch=1; shift ;;
 	--slurm) slurm=1; use_sbatch=1; shift ;;
+	--floor) floor=1; shift ;;
 	--perf) use_perf=1; shift ;;
 	--strace) use_strace=1; shift ;;
 	--keep) keep=1; shift ;;
@@ -129,6 +134,24 @@ start_daemon() {
 		sleep 0.5
 	fi
 }
+
+run_floor() {
+	local cpus t0 t1
+	cpus=$(nproc)
+	printf '#!/bin/sh\n# This script was created by sbatch --wrap.\n\ntrue\n' >"$T/floor.sh"
+	chmod +x "$T/floor.sh"
+	t0=$(now)
+	perf stat -e task-clock -x, -o "$T/floor.txt" -- bash -c '
+		for ((w = 0; w < $1; w++)); do
+			(for ((i = w; i < $2; i += $1)); do "$3"; done) &
+		done
+		wait' floor "$cpus" "$njobs" "$T/floor.sh"
+	t1=$(now)
+	awk -F, -v n="$njobs" -v a="$t0" -v b="$t1" -v c="$cpus" '$3 == "task-clock" {
+		printf "floor: %d x fork+exec of the job script, %d loops: %.3f s, %.0f jobs/s, all %.3f ms/job\n",
+			n, c, b - a, n / (b - a), $1 / n }' "$T/floor.txt"
+}
+[ $floor = 1 ] && run_floor
 
 if [ $slurm = 1 ]; then
 	echo "# real Slurm: $njobs x sbatch --wrap true, $batch at a time, $runs run(s)"

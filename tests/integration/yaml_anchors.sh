@@ -6,37 +6,15 @@
 # clear error and exit 1 (issue 16).
 . "$top_srcdir/tests/integration/lib.sh"
 
-cat >"$T/sluice.yaml" <<EOC
-apiVersion: sluice.io/v1alpha1
-kind: SluiceConfiguration
-socket: $T/sock/sluiced.sock
-stateDir: $T/state
-executor: local
-auth: none
-defaultPartition: batch
-killWait: 2
-clusterName: sluicetest
-accounts:
-  "*": &queues [general]
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: ResourceFlavor
-metadata: {name: default}
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: ClusterQueue
-metadata: {name: main}
-spec:
-  namespaceSelector: {}
-  queueingStrategy: BestEffortFIFO
-  resourceGroups:
-  - coveredResources: [cpu, memory]
+# write_conf's queue main, its resources through anchors; queue small reuses
+# blocks of its own document through a merge key and an alias.
+RESOURCE_GROUPS='  - coveredResources: &cov [cpu, memory]
     flavors:
     - name: default
       resources: &res
       - {name: cpu, nominalQuota: 8}
-      - {name: memory, nominalQuota: 32Gi}
----
+      - {name: memory, nominalQuota: 32Gi}' \
+EXTRA_OBJECTS='---
 apiVersion: kueue.x-k8s.io/v1beta1
 kind: ClusterQueue
 metadata: {name: small}
@@ -55,22 +33,17 @@ spec:
 ---
 apiVersion: kueue.x-k8s.io/v1beta1
 kind: LocalQueue
-metadata: {name: batch, namespace: &ns general}
-spec: {clusterQueue: main}
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: LocalQueue
 metadata: &lq {name: tiny, namespace: general}
-spec: {clusterQueue: small}
-EOC
+spec: {clusterQueue: small}' write_conf
 out=$("$SLUICED" --check-config "$T/sluice.yaml" 2>&1) || fail "config with anchors refused: $out"
 ok "--check-config accepts anchors, aliases and merge keys"
 # Anchors belong to their document, as YAML scopes them: each object is one.
-sed 's/^metadata: &lq {name: tiny, namespace: general}$/metadata: {name: tiny, namespace: *ns}/' \
+sed 's/^  - coveredResources: \[cpu, memory\]$/  - coveredResources: *cov/' \
 	"$T/sluice.yaml" >"$T/crossdoc.yaml"
+line=$(grep -n 'coveredResources: \*cov' "$T/crossdoc.yaml" | cut -d: -f1)
 out=$("$SLUICED" --check-config "$T/crossdoc.yaml" 2>&1) && fail "alias across documents accepted"
 case "$out" in
-*"crossdoc.yaml:54: YAML alias *ns: no anchor &ns before it in this document"*) ;;
+*"crossdoc.yaml:$line: YAML alias *cov: no anchor &cov before it in this document"*) ;;
 *) fail "alias across documents: $out" ;;
 esac
 ok "an alias to another document's anchor: $out"

@@ -11,7 +11,7 @@
 # submits with `sbatch --wrap true` processes instead (B in parallel, then
 # wait) and times the same span. --slurm runs the --sbatch variant against
 # the real Slurm on this machine (its jobs are cancelled by id if the run
-# times out). --runs K repeats on a fresh daemon and prints the median.
+# times out), as $SLURM_USER when set (runuser), else as the caller. --runs K repeats on a fresh daemon and prints the median.
 # --floor first runs the same job script N times with no batch system, one
 # loop per CPU (bash forks and execs it), and prints its rate and CPU per
 # job: the fork/exec floor on this host under its current load, so that a
@@ -58,7 +58,7 @@ stop_daemon() {
 }
 cleanup() {
 	stop_daemon
-	[ -n "$slurm_ids" ] && /usr/bin/scancel $slurm_ids 2>/dev/null
+	[ -n "$slurm_ids" ] && /usr/bin/scancel $slurm_ids 2>/dev/null # ours alone, by id
 	if [ $keep = 1 ]; then echo "kept $T"; else rm -rf "$T"; fi
 }
 trap cleanup EXIT
@@ -68,13 +68,14 @@ now() { date +%s.%N; }
 # One run with sbatch processes against whatever sbatch/squeue $1 names
 # (sluice's or Slurm's). Prints the same line as drain.c.
 run_sbatch() {
-	local bin=$1 out="$T/ids" t0 t1 t2 left pids
+	local bin=$1 out="$T/ids" t0 t1 t2 left pids as=""
+	[ $slurm = 1 ] && [ -n "${SLURM_USER:-}" ] && as="runuser -u $SLURM_USER --"
 	: >"$out"
 	t0=$(now)
 	for ((b = 0; b < njobs; b += batch)); do
 		pids=""
 		for ((i = b; i < b + batch && i < njobs; i++)); do
-			"$bin/sbatch" --parsable -o /dev/null -D /tmp --wrap true >>"$out" &
+			$as "$bin/sbatch" --parsable -o /dev/null -D /tmp --wrap true >>"$out" &
 			pids="$pids $!"
 		done
 		wait $pids # not a bare wait: sluiced is our child too
@@ -82,7 +83,7 @@ run_sbatch() {
 	t1=$(now)
 	slurm_ids=$([ $slurm = 1 ] && tr '\n' ' ' <"$out")
 	while :; do
-		left=$("$bin/squeue" -h -j "$(paste -sd, "$out")" -t PD,CF,R,CG 2>/dev/null | wc -l)
+		left=$($as "$bin/squeue" -h -j "$(paste -sd, "$out")" -t PD,CF,R,CG 2>/dev/null | wc -l)
 		[ "$left" = 0 ] && break
 		awk -v a="$t0" -v b="$(now)" 'BEGIN { exit !(b - a > 600) }' && {
 			echo "drain.sh: $left jobs unfinished after 600 s" >&2; return 1; }
@@ -175,7 +176,7 @@ else
 		if [ $use_sbatch = 1 ]; then
 			run_sbatch "$build/bin" | tr -d '\n' || exit 1
 		else
-			"$prog" -s "$T/sock/sluiced.sock" -n "$njobs" -b "$batch" | tr -d '\n' || exit 1
+			${DRAIN_ENV:-} "$prog" -s "$T/sock/sluiced.sock" -n "$njobs" -b "$batch" | tr -d '\n' || exit 1
 		fi
 		# sluiced's own CPU (its loop is single-threaded: the ceiling) in
 		# clock ticks, then, after it ends, all of it with its descendants.

@@ -182,6 +182,7 @@ else
 		# clock ticks, then, after it ends, all of it with its descendants.
 		own=$(awk '{ print $14 + $15 }' "/proc/$DPID/stat")
 		stop_daemon
+		touch "$T/cpu.txt" # none without perf: the sluiced figure alone
 		awk -F, -v n="$njobs" -v own="$own" -v hz="$(getconf CLK_TCK)" '
 			$3 == "task-clock" { all = $1 }
 			END {

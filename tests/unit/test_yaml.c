@@ -203,6 +203,13 @@ static void test_merge_keys(void **state)
 	assert_null(sl_ymap_get(nested, "inline"));
 	sl_ydocs_free(d);
 
+	/* An anchor on a merge key's value names that mapping, merged or not. */
+	d = load_ok("e:\n  <<: &mm {p: 1, q: [x]}\n  p: 2\nf: *mm\n");
+	assert_string_equal(sl_ymap_get(sl_ymap_get(d->docs[0], "e"), "p")->scalar, "2");
+	assert_string_equal(sl_ymap_get(sl_ymap_get(d->docs[0], "f"), "p")->scalar, "1");
+	assert_int_equal(sl_ymap_get(sl_ymap_get(d->docs[0], "e"), "q")->n, 1);
+	sl_ydocs_free(d);
+
 	load_fails("s: &s 1\nm:\n  <<: *s\n", SL_EINVAL,
 		   "t.yaml:1: the merge key << takes a mapping or a list of mappings");
 	load_fails("m:\n  <<: [{a: 1}, 2]\n", SL_EINVAL,

@@ -174,9 +174,9 @@ else
 	for ((r = 0; r < runs; r++)); do
 		start_daemon
 		if [ $use_sbatch = 1 ]; then
-			run_sbatch "$build/bin" | tr -d '\n' || exit 1
+			run_sbatch "$build/bin" | tr -d '\n' || { stop_daemon; exit 1; }
 		else
-			${DRAIN_ENV:-} "$prog" -s "$T/sock/sluiced.sock" -n "$njobs" -b "$batch" | tr -d '\n' || exit 1
+			${DRAIN_ENV:-} "$prog" -s "$T/sock/sluiced.sock" -n "$njobs" -b "$batch" | tr -d '\n' || { stop_daemon; exit 1; }
 		fi
 		# sluiced's own CPU (its loop is single-threaded: the ceiling) in
 		# clock ticks, then, after it ends, all of it with its descendants.

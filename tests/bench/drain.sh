@@ -126,7 +126,7 @@ start_daemon() {
 	until "$build/bin/squeue" -h >/dev/null 2>&1; do
 		i=$((i + 1))
 		kill -0 "$DPID" 2>/dev/null || { echo "sluiced exited at start:" >&2; tail "$T/sluiced.log" >&2; exit 1; }
-		[ $i -lt 100 ] || { echo "sluiced did not answer within 10 s" >&2; exit 1; }
+		[ $i -lt 100 ] || { echo "sluiced did not answer within 10 s" >&2; stop_daemon; exit 1; }
 		sleep 0.1
 	done
 	if [ $use_strace = 1 ]; then

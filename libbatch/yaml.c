@@ -1,8 +1,14 @@
 /* yaml.c - libyaml event stream -> struct sl_ynode trees, one per document,
- * with the line of every node and key. Anchors, aliases, non-scalar keys and
- * duplicate keys are refused: a config never needs them, and refusing them
- * keeps "what you read is what the daemon runs" true. Input size and nesting
- * depth are capped before anything grows with them. */
+ * with the line of every node and key. Non-scalar keys and duplicate keys
+ * are refused. Anchors (&x) and aliases (*x) are expanded while the tree is
+ * built: an alias becomes a copy of the node its anchor names (lines
+ * included, so an error in it points at where it was written), and a merge
+ * key (`<<: *x`, or a list of them) adds the keys its mappings have and the
+ * mapping lacks, earlier mappings first. Copies are what makes an alias bomb
+ * (billion laughs) dangerous, so what they add is counted and capped
+ * (YAML_MAX_EXPANDED). Anchors live for their document, as YAML scopes them;
+ * on mapping keys they are refused. Input size and nesting depth are capped
+ * before anything grows with them. */
 #include "yaml.h"
 
 #include <errno.h>
@@ -23,12 +29,30 @@
 
 #define YAML_MAX_BYTES (16u << 20)  /* 16 MiB: far above any real config */
 #define YAML_MAX_DEPTH 64
+/* What aliases and merges may add to one load, in bytes of tree (ynode_size,
+ * malloc's overhead aside): four times the input cap, so a real config that
+ * reuses a block a hundred times passes, and a billion laughs stops within
+ * a few hundred MiB and a second. */
+#define YAML_MAX_EXPANDED ((size_t)YAML_MAX_BYTES * 4)
+
+struct yanchor {
+	char *name;
+	const struct sl_ynode *node; /* borrowed from the tree; NULL while open */
+	size_t size;                 /* ynode_size(node) */
+	int height;                  /* levels below node */
+};
 
 struct yctx {
 	int (*stop)(const struct sl_ynode *doc); /* stop after a doc it accepts */
 	yaml_parser_t parser;
 	const char *file;
 	struct sl_err *err;
+	struct yanchor *anchors;     /* this document's, in order of definition */
+	size_t nanchors, capanchors;
+	struct sl_ynode **merged;    /* merge sources, kept until the document
+	                                ends since anchors may point into them */
+	size_t nmerged, capmerged;
+	size_t expanded;             /* what copies have added so far */
 };
 
 static void ynode_free(struct sl_ynode *n)
@@ -99,26 +123,160 @@ static int next_event(struct yctx *c, yaml_event_t *ev)
 	return 0;
 }
 
-static int check_anchor(struct yctx *c, const yaml_event_t *ev)
+/* A mapping key is a plain scalar: anchors and aliases there are refused. */
+static int check_key(struct yctx *c, const yaml_event_t *ev)
 {
-	const yaml_char_t *anchor = NULL;
+	const char *what = NULL;
 
 	if (ev->type == YAML_ALIAS_EVENT)
+		what = "aliases";
+	else if (ev->type == YAML_SCALAR_EVENT && ev->data.scalar.anchor != NULL)
+		what = "anchors";
+	else if (ev->type != YAML_SCALAR_EVENT)
 		return sl_yerr(c->err, SL_EINVAL, c->file, line_of(&ev->start_mark),
-			       NULL, NULL, NULL,
-			       "YAML aliases (*%s) are not supported",
-			       (const char *)ev->data.alias.anchor);
+			       NULL, NULL, NULL, "mapping keys must be scalars");
+	if (what != NULL)
+		return sl_yerr(c->err, SL_EINVAL, c->file, line_of(&ev->start_mark),
+			       NULL, NULL, NULL, "YAML %s on mapping keys are not supported",
+			       what);
+	return 0;
+}
+
+/* ---- anchors and aliases ---- */
+
+static const char *anchor_of(const yaml_event_t *ev)
+{
 	if (ev->type == YAML_SCALAR_EVENT)
-		anchor = ev->data.scalar.anchor;
-	else if (ev->type == YAML_MAPPING_START_EVENT)
-		anchor = ev->data.mapping_start.anchor;
-	else if (ev->type == YAML_SEQUENCE_START_EVENT)
-		anchor = ev->data.sequence_start.anchor;
-	if (anchor != NULL)
-		return sl_yerr(c->err, SL_EINVAL, c->file, line_of(&ev->start_mark),
-			       NULL, NULL, NULL,
-			       "YAML anchors (&%s) are not supported",
-			       (const char *)anchor);
+		return (const char *)ev->data.scalar.anchor;
+	if (ev->type == YAML_MAPPING_START_EVENT)
+		return (const char *)ev->data.mapping_start.anchor;
+	if (ev->type == YAML_SEQUENCE_START_EVENT)
+		return (const char *)ev->data.sequence_start.anchor;
+	return NULL;
+}
+
+/* The bytes a copy of the tree allocates (malloc's own overhead aside). */
+static size_t ynode_size(const struct sl_ynode *n)
+{
+	size_t s = sizeof(*n);
+
+	if (n == NULL)
+		return 0;
+	if (n->scalar != NULL)
+		s += strlen(n->scalar) + 1;
+	for (size_t i = 0; i < n->n; i++) {
+		s += sizeof(*n->vals) + ynode_size(n->vals[i]);
+		if (n->keys != NULL)
+			s += sizeof(*n->keys) + sizeof(*n->key_lines) + strlen(n->keys[i]) + 1;
+	}
+	return s;
+}
+
+static int ynode_height(const struct sl_ynode *n)
+{
+	int h = 0;
+
+	for (size_t i = 0; n != NULL && i < n->n; i++) {
+		int k = 1 + ynode_height(n->vals[i]);
+		if (k > h)
+			h = k;
+	}
+	return h;
+}
+
+static struct sl_ynode *ynode_copy(const struct sl_ynode *n)
+{
+	struct sl_ynode *m = sl_xcalloc(1, sizeof(*m));
+
+	*m = *n;
+	m->scalar = n->scalar ? sl_xstrdup(n->scalar) : NULL;
+	m->keys = NULL;
+	m->key_lines = NULL;
+	m->vals = n->n ? sl_xcalloc(n->n, sizeof(*m->vals)) : NULL;
+	if (n->keys != NULL) {
+		m->keys = sl_xcalloc(n->n, sizeof(*m->keys));
+		m->key_lines = sl_xcalloc(n->n, sizeof(*m->key_lines));
+	}
+	for (size_t i = 0; i < n->n; i++) {
+		if (n->keys != NULL) {
+			m->keys[i] = sl_xstrdup(n->keys[i]);
+			m->key_lines[i] = n->key_lines[i];
+		}
+		m->vals[i] = ynode_copy(n->vals[i]);
+	}
+	return m;
+}
+
+/* The latest definition of name, or NULL. */
+static struct yanchor *anchor_find(struct yctx *c, const char *name)
+{
+	for (size_t i = c->nanchors; i > 0; i--)
+		if (strcmp(c->anchors[i - 1].name, name) == 0)
+			return &c->anchors[i - 1];
+	return NULL;
+}
+
+/* Defined at the node's start (so that an alias inside it is caught as
+ * recursive), usable once the node is complete: anchor_close. */
+static size_t anchor_open(struct yctx *c, const char *name)
+{
+	c->anchors = sl_xgrow(c->anchors, &c->capanchors, c->nanchors + 1, sizeof(*c->anchors));
+	c->anchors[c->nanchors] = (struct yanchor){sl_xstrdup(name), NULL, 0, 0};
+	return c->nanchors++;
+}
+
+static void anchor_close(struct yctx *c, size_t i, const struct sl_ynode *node)
+{
+	c->anchors[i].node = node;
+	c->anchors[i].size = ynode_size(node);
+	c->anchors[i].height = ynode_height(node);
+}
+
+/* What the document's anchors and merges held, let go at its end. */
+static void doc_scope_end(struct yctx *c)
+{
+	for (size_t i = 0; i < c->nanchors; i++)
+		free(c->anchors[i].name);
+	c->nanchors = 0;
+	for (size_t i = 0; i < c->nmerged; i++)
+		ynode_free(c->merged[i]);
+	c->nmerged = 0;
+}
+
+static int expand(struct yctx *c, size_t size, const yaml_event_t *ev, const char *name)
+{
+	if (size > YAML_MAX_EXPANDED - c->expanded)
+		return sl_yerr(c->err, SL_ETOOBIG, c->file, line_of(&ev->start_mark), NULL, NULL,
+			       NULL, "YAML alias *%s: aliases expand the input past %zu MiB "
+			       "(an alias bomb?)", name, YAML_MAX_EXPANDED >> 20);
+	c->expanded += size;
+	return 0;
+}
+
+/* *out: a copy of the node the alias names, at depth (which the copy's
+ * own levels must not take past the cap: aliases of aliases nest). */
+static int resolve_alias(struct yctx *c, const yaml_event_t *ev, int depth,
+			 struct sl_ynode **out)
+{
+	const char *name = (const char *)ev->data.alias.anchor;
+	struct yanchor *a = anchor_find(c, name);
+	int r;
+
+	if (a == NULL)
+		return sl_yerr(c->err, SL_EINVAL, c->file, line_of(&ev->start_mark), NULL, NULL,
+			       NULL, "YAML alias *%s: no anchor &%s before it in this document",
+			       name, name);
+	if (a->node == NULL)
+		return sl_yerr(c->err, SL_EINVAL, c->file, line_of(&ev->start_mark), NULL, NULL,
+			       NULL, "YAML alias *%s is inside the node &%s names (a recursive "
+			       "alias)", name, name);
+	if (depth + a->height > YAML_MAX_DEPTH)
+		return sl_yerr(c->err, SL_ETOOBIG, c->file, line_of(&ev->start_mark), NULL, NULL,
+			       NULL, "YAML alias *%s: nested deeper than %d levels", name,
+			       YAML_MAX_DEPTH);
+	if ((r = expand(c, a->size, ev, name)) != 0)
+		return r;
+	*out = ynode_copy(a->node);
 	return 0;
 }
 
@@ -153,10 +311,7 @@ static int map_add_key(struct yctx *c, struct sl_ynode *map, size_t *cap, yaml_e
 	ptrdiff_t i;
 	int r;
 
-	if ((r = check_anchor(c, kev)) == 0 && kev->type != YAML_SCALAR_EVENT)
-		r = sl_yerr(c->err, SL_EINVAL, c->file, line_of(&kev->start_mark),
-			    NULL, NULL, NULL, "mapping keys must be scalars");
-	if (r == 0 && (i = key_index(map, key)) >= 0)
+	if ((r = check_key(c, kev)) == 0 && (i = key_index(map, key)) >= 0)
 		r = sl_yerr(c->err, SL_EINVAL, c->file, line_of(&kev->start_mark), NULL, NULL,
 			    NULL, "duplicate key \"%s\" (first on line %d)", key,
 			    map->key_lines[i]);
@@ -172,50 +327,148 @@ static int map_add_key(struct yctx *c, struct sl_ynode *map, size_t *cap, yaml_e
 	return r;
 }
 
+/* `<<` written plain is YAML's merge key; quoted it is an ordinary key. */
+static int is_merge_key(const yaml_event_t *ev)
+{
+	return ev->type == YAML_SCALAR_EVENT && ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	       ev->data.scalar.length == 2 && memcmp(ev->data.scalar.value, "<<", 2) == 0;
+}
+
+/* The value of a merge key: a mapping, or a list of mappings; consumes m
+ * (kept in c->merged until the document ends). */
+static int merge_add(struct yctx *c, struct sl_ynode *m)
+{
+	int r = 0;
+
+	c->merged = sl_xgrow(c->merged, &c->capmerged, c->nmerged + 1, sizeof(*c->merged));
+	c->merged[c->nmerged++] = m;
+	if (m->type == SL_Y_SEQ)
+		for (size_t i = 0; i < m->n && r == 0; i++)
+			if (m->vals[i]->type != SL_Y_MAP)
+				r = -1;
+	if (m->type == SL_Y_SCALAR || r != 0)
+		return sl_yerr(c->err, SL_EINVAL, c->file, m->line, NULL, NULL, NULL,
+			       "the merge key << takes a mapping or a list of mappings");
+	return 0;
+}
+
+/* Merge src's keys that map lacks (copies: anchors may point into src). */
+static int merge_one(struct yctx *c, struct sl_ynode *map, size_t *cap,
+		     const struct sl_ynode *src, const yaml_event_t *ev)
+{
+	int r;
+
+	for (size_t i = 0; i < src->n; i++) {
+		if (key_index(map, src->keys[i]) >= 0)
+			continue;
+		if ((r = expand(c, sizeof(char *) + sizeof(int) + strlen(src->keys[i]) + 1 +
+					   sizeof(*map->vals) + ynode_size(src->vals[i]), ev, "<<")) != 0)
+			return r;
+		map->vals = sl_xgrow(map->vals, cap, map->n + 1, sizeof(*map->vals));
+		map->keys = sl_xrealloc(map->keys, *cap * sizeof(*map->keys));
+		map->key_lines = sl_xrealloc(map->key_lines, *cap * sizeof(int));
+		map->keys[map->n] = sl_xstrdup(src->keys[i]);
+		map->key_lines[map->n] = src->key_lines[i];
+		map->vals[map->n++] = ynode_copy(src->vals[i]);
+	}
+	return 0;
+}
+
+/* At the mapping's end, so that its own keys win wherever they are written;
+ * of the merged mappings, the first that has a key gives it. */
+static int merge_all(struct yctx *c, struct sl_ynode *map, size_t *cap,
+		     struct sl_ynode *const *from, size_t n, const yaml_event_t *ev)
+{
+	int r = 0;
+
+	for (size_t k = 0; k < n && r == 0; k++) {
+		const struct sl_ynode *m = from[k];
+		if (m->type == SL_Y_MAP)
+			r = merge_one(c, map, cap, m, ev);
+		for (size_t i = 0; m->type == SL_Y_SEQ && i < m->n && r == 0; i++)
+			r = merge_one(c, map, cap, m->vals[i], ev);
+	}
+	return r;
+}
+
+/* A merge key's value, the key event consumed: added to the mapping's
+ * list *v (borrowed from c->merged). */
+static int parse_merge(struct yctx *c, int depth, struct sl_ynode ***v, size_t *n, size_t *cap)
+{
+	struct sl_ynode *m = NULL;
+	yaml_event_t ev;
+	int r;
+
+	if ((r = next_event(c, &ev)) != 0)
+		return r;
+	if ((r = parse_node(c, &ev, depth + 1, &m)) != 0) {
+		ynode_free(m);
+		return r;
+	}
+	*v = sl_xgrow(*v, cap, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = m;
+	return merge_add(c, m);
+}
+
 /* The items of a sequence or a mapping, up to its end event. */
 static int parse_items(struct yctx *c, struct sl_ynode *n, int depth)
 {
 	yaml_event_type_t end = n->type == SL_Y_MAP ? YAML_MAPPING_END_EVENT
 						    : YAML_SEQUENCE_END_EVENT;
-	size_t cap = 0;
+	struct sl_ynode **merges = NULL; /* this mapping's merge sources */
+	size_t cap = 0, nmerges = 0, capmerges = 0;
 	yaml_event_t ev;
 	int r;
 
 	for (;;) {
 		if ((r = next_event(c, &ev)) != 0)
-			return r;
+			break;
 		if (ev.type == end) {
+			r = merge_all(c, n, &cap, merges, nmerges, &ev);
 			yaml_event_delete(&ev);
-			return 0;
+			break;
+		}
+		if (n->type == SL_Y_MAP && is_merge_key(&ev)) {
+			yaml_event_delete(&ev);
+			if ((r = parse_merge(c, depth, &merges, &nmerges, &capmerges)) != 0)
+				break;
+			continue;
 		}
 		if (n->type == SL_Y_MAP) {
 			if ((r = map_add_key(c, n, &cap, &ev)) != 0 ||
 			    (r = next_event(c, &ev)) != 0)
-				return r;
+				break;
 		} else {
 			n->vals = sl_xgrow(n->vals, &cap, n->n + 1, sizeof(*n->vals));
 			n->vals[n->n++] = NULL; /* counted now so free() sees a partial item */
 		}
 		if ((r = parse_node(c, &ev, depth + 1, &n->vals[n->n - 1])) != 0)
-			return r;
+			break;
 	}
+	free(merges);
+	return r;
 }
 
 /* Consumes *ev. On error *out may hold a partial tree (the caller frees). */
 static int parse_node(struct yctx *c, yaml_event_t *ev, int depth,
 		      struct sl_ynode **out)
 {
-	int r;
+	const char *anchor = anchor_of(ev);
+	size_t a = 0;
+	int r = 0;
 
-	if ((r = check_anchor(c, ev)) != 0)
-		goto out;
 	if (depth > YAML_MAX_DEPTH) {
 		r = sl_yerr(c->err, SL_ETOOBIG, c->file, line_of(&ev->start_mark),
 			    NULL, NULL, NULL, "nested deeper than %d levels",
 			    YAML_MAX_DEPTH);
 		goto out;
 	}
+	if (anchor != NULL)
+		a = anchor_open(c, anchor);
 	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		r = resolve_alias(c, ev, depth, out);
+		break;
 	case YAML_SCALAR_EVENT:
 		*out = scalar_new(ev);
 		break;
@@ -228,6 +481,8 @@ static int parse_node(struct yctx *c, yaml_event_t *ev, int depth,
 		r = sl_yerr(c->err, SL_EINTERNAL, c->file, line_of(&ev->start_mark),
 			    NULL, NULL, NULL, "unexpected YAML event %d", ev->type);
 	}
+	if (r == 0 && anchor != NULL)
+		anchor_close(c, a, *out);
 out:
 	yaml_event_delete(ev);
 	return r;
@@ -256,6 +511,7 @@ static int parse_doc(struct yctx *c, struct sl_ydocs *d, size_t *cap)
 		r = 1; /* enough: the caller found what it looks for */
 out:
 	ynode_free(root);
+	doc_scope_end(c);
 	return r;
 }
 
@@ -310,6 +566,9 @@ static int load_buf(const char *name, const char *data, size_t len,
 	yaml_parser_set_input_string(&c.parser, (const unsigned char *)data, len);
 	r = parse_stream(&c, d);
 	yaml_parser_delete(&c.parser);
+	doc_scope_end(&c);
+	free(c.anchors);
+	free(c.merged);
 out:
 	if (r != 0)
 		sl_ydocs_free(d);

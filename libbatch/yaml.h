@@ -1,7 +1,8 @@
 /* yaml.h - libyaml -> a small generic tree that remembers file and line, so
- * every config error can name "file:line: object: key.path". Anchors/aliases
- * are refused (a config file has no need for them, and they enable
- * billion-laughs style blowups). */
+ * every config error can name "file:line: object: key.path". Anchors,
+ * aliases and merge keys (`<<: *x`) are expanded into plain copies, so
+ * readers never see them; what the copies add is capped (an alias bomb is
+ * refused with SL_ETOOBIG). */
 #ifndef SL_YAML_H
 #define SL_YAML_H
 

@@ -74,3 +74,14 @@ bench-estimate-trace: all
 # Kueue's TAS performance test (15 000 workloads, 640 nodes) on the engine:
 # sh tests/bench/tas.sh BUILD_DIR (tests/bench/README.md, "sched_tas").
 EXTRA_DIST += tests/bench/tas.sh tests/bench/sched_tas.c
+# sluiced's drain rate on the local executor (issue 16): 5,000 `true` jobs
+# submitted 50 at a time. drain.sh starts the daemon and runs this program.
+EXTRA_PROGRAMS += tests/bench/drain
+tests_bench_drain_SOURCES = tests/bench/drain.c
+tests_bench_drain_LDADD = $(SL_LIBS) -lpthread
+CLEANFILES += tests/bench/drain$(EXEEXT)
+EXTRA_DIST += tests/bench/drain.sh
+
+bench-drain: all tests/bench/drain$(EXEEXT)
+	bash $(srcdir)/tests/bench/drain.sh --build $(abs_top_builddir) $(BENCH_ARGS)
+.PHONY: bench-drain

@@ -56,7 +56,8 @@ INTEGRATION_TESTS = \
 	tests/integration/k8s_nodes.sh \
 	tests/integration/k8s_suspend.sh \
 	tests/integration/k8s_faults.sh \
-	tests/integration/tas.sh
+	tests/integration/tas.sh \
+	tests/integration/yaml_anchors.sh
 INTEGRATION_TESTS += tests/integration/arrays.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/arrays_scenario.sh tests/integration/arrays_capture.sh \

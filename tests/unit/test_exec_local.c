@@ -327,6 +327,39 @@ static void test_exec_local_answer_lost(void **state)
 	sl_loop_free(loop);
 }
 
+/* A turn's launches go to the fork server back to back; their answers are
+ * read together at the next turn, and every job is followed to its end. */
+static void test_exec_local_pipelined(void **state)
+{
+	struct sl_loop *loop = sl_loop_new();
+	struct evlog e = {0};
+	struct sl_exec_local *x = new_exec(loop, &e);
+	struct sl_job *j[5];
+	struct sl_err err = SL_ERR_INIT;
+	for (int i = 0; i < 5; i++) {
+		j[i] = make_record(130 + (uint64_t)i, "#!/bin/sh\necho done\n", 1);
+		assert_int_equal(sl_exec_local_start(x, j[i], &err), 0);
+	}
+	/* one flush may deliver several ends: run until all five came */
+	for (int seen = 0; e.finished < 5; seen = e.finished) {
+		run_until_finished(loop);
+		assert_true(e.finished > seen); /* else the deadline stopped it */
+		assert_int_equal(e.res.state, SL_JOB_COMPLETED);
+	}
+	assert_int_equal(e.finished, 5);
+	assert_int_equal(e.started, 5);
+	for (int i = 0; i < 5; i++) {
+		char *p = sl_xasprintf("%s/rec-%d-vm.out", root, 130 + i), *out = slurp(p);
+		assert_string_equal(out ? out : "", "done\n");
+		sl_exec_local_forget(x, 130 + (uint64_t)i);
+		free(out);
+		free(p);
+		sl_job_free(j[i]);
+	}
+	sl_exec_local_free(x);
+	sl_loop_free(loop);
+}
+
 /* Run one job to its end and forget it; returns its script's inode. */
 /* Run one job to its end and forget it (its directory becomes a spare). */
 
@@ -445,6 +478,7 @@ int main(void)
 		cmocka_unit_test(test_adopt_running),
 		cmocka_unit_test(test_adopt_dead_or_never),
 		cmocka_unit_test(test_exec_local_answer_lost),
+		cmocka_unit_test(test_exec_local_pipelined),
 		cmocka_unit_test(test_exec_local_recycles),
 	};
 	return cmocka_run_group_tests(tests, stepd_test_setup, stepd_test_teardown);

@@ -1,4 +1,5 @@
-/* test_yaml.c - the YAML tree: shapes, lines, documents, refusals, caps. */
+/* test_yaml.c - the YAML tree: shapes, lines, documents, anchors, aliases and
+ * merge keys, refusals, caps. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -106,10 +107,12 @@ static void test_multi_document(void **state)
 
 static void test_refusals(void **state)
 {
-	load_fails("a: &x 1\nb: *x\n", SL_EINVAL,
-		   "t.yaml:1: YAML anchors (&x) are not supported");
 	load_fails("a:\n  - 1\nb: *x\n", SL_EINVAL,
-		   "t.yaml:3: YAML aliases (*x) are not supported");
+		   "t.yaml:3: YAML alias *x: no anchor &x before it in this document");
+	load_fails("&k a: 1\n", SL_EINVAL,
+		   "t.yaml:1: YAML anchors on mapping keys are not supported");
+	load_fails("a: &k b\n*k : 1\n", SL_EINVAL,
+		   "t.yaml:2: YAML aliases on mapping keys are not supported");
 	load_fails("a: 1\nb: 2\na: 3\n", SL_EINVAL,
 		   "t.yaml:3: duplicate key \"a\" (first on line 1)");
 	load_fails("? [a, b]\n: 1\n", SL_EINVAL, "t.yaml:1: mapping keys must be scalars");
@@ -121,6 +124,135 @@ static void test_refusals(void **state)
 	load_fails("---\nok: 1\n---\nx: \"unterminated\n", SL_EINVAL,
 		   "t.yaml:5: found unexpected end of stream "
 		   "(while scanning a quoted scalar)");
+}
+
+/* Scalars, mappings and sequences through aliases: plain copies, with the
+ * lines where they were written, and anchors redefined as YAML allows. */
+static void test_aliases(void **state)
+{
+	struct sl_ydocs *d = load_ok("base: &b\n"
+				     "  cpu: 4\n"
+				     "  list: [x, &y 'y']\n"
+				     "one: *b\n"
+				     "two: *y\n"
+				     "three: &b 7\n"
+				     "four: *b\n");
+	struct sl_ynode *root = d->docs[0], *one, *two, *four;
+
+	assert_int_equal(root->n, 5);
+	one = sl_ymap_get(root, "one");
+	assert_int_equal(one->type, SL_Y_MAP);
+	assert_ptr_not_equal(one, sl_ymap_get(root, "base")); /* a copy, not shared */
+	assert_string_equal(sl_ymap_get(one, "cpu")->scalar, "4");
+	assert_int_equal(sl_ymap_get(one, "cpu")->line, 2);
+	assert_int_equal(sl_ymap_key_line(one, "list"), 3);
+	assert_int_equal(sl_ymap_get(one, "list")->n, 2);
+	two = sl_ymap_get(root, "two");
+	assert_string_equal(two->scalar, "y");
+	assert_true(two->quoted);
+	four = sl_ymap_get(root, "four");
+	assert_string_equal(four->scalar, "7"); /* the latest &b */
+	sl_ydocs_free(d);
+
+	/* Anchors are a document's own. */
+	load_fails("a: &x 1\n---\nb: *x\n", SL_EINVAL,
+		   "t.yaml:3: YAML alias *x: no anchor &x before it in this document");
+	load_fails("a: &x [1, *x]\n", SL_EINVAL,
+		   "t.yaml:1: YAML alias *x is inside the node &x names (a recursive alias)");
+}
+
+/* `<<`: the mapping's own keys win wherever written; of a list, the first
+ * mapping that has a key gives it; a quoted '<<' is an ordinary key. */
+static void test_merge_keys(void **state)
+{
+	struct sl_ydocs *d = load_ok("defaults: &d {cpu: 1, memory: 2Gi, gpu: 0}\n"
+				     "more: &m {gpu: 8, nic: 1}\n"
+				     "a:\n"
+				     "  cpu: 4\n"
+				     "  <<: *d\n"
+				     "b:\n"
+				     "  <<: [*m, *d]\n"
+				     "  memory: 1Gi\n"
+				     "c: {'<<': 1}\n"
+				     "d:\n"
+				     "  <<: {inline: yes}\n"
+				     "  nested: {<<: *m, nic: 2}\n");
+	struct sl_ynode *root = d->docs[0], *a, *b, *c, *dd, *nested;
+
+	a = sl_ymap_get(root, "a");
+	assert_int_equal(a->n, 3);
+	assert_string_equal(sl_ymap_get(a, "cpu")->scalar, "4");
+	assert_string_equal(sl_ymap_get(a, "memory")->scalar, "2Gi");
+	assert_string_equal(sl_ymap_get(a, "gpu")->scalar, "0");
+	assert_int_equal(sl_ymap_key_line(a, "gpu"), 1);
+	b = sl_ymap_get(root, "b");
+	assert_int_equal(b->n, 4);
+	assert_string_equal(sl_ymap_get(b, "gpu")->scalar, "8");
+	assert_string_equal(sl_ymap_get(b, "nic")->scalar, "1");
+	assert_string_equal(sl_ymap_get(b, "cpu")->scalar, "1");
+	assert_string_equal(sl_ymap_get(b, "memory")->scalar, "1Gi");
+	c = sl_ymap_get(root, "c");
+	assert_string_equal(c->keys[0], "<<");
+	dd = sl_ymap_get(root, "d");
+	assert_int_equal(dd->n, 2);
+	assert_string_equal(sl_ymap_get(dd, "inline")->scalar, "yes");
+	nested = sl_ymap_get(dd, "nested");
+	assert_int_equal(nested->n, 2); /* its own merge only, not d's */
+	assert_string_equal(sl_ymap_get(nested, "nic")->scalar, "2");
+	assert_string_equal(sl_ymap_get(nested, "gpu")->scalar, "8");
+	assert_null(sl_ymap_get(nested, "inline"));
+	sl_ydocs_free(d);
+
+	/* An anchor on a merge key's value names that mapping, merged or not. */
+	d = load_ok("e:\n  <<: &mm {p: 1, q: [x]}\n  p: 2\nf: *mm\n");
+	assert_string_equal(sl_ymap_get(sl_ymap_get(d->docs[0], "e"), "p")->scalar, "2");
+	assert_string_equal(sl_ymap_get(sl_ymap_get(d->docs[0], "f"), "p")->scalar, "1");
+	assert_int_equal(sl_ymap_get(sl_ymap_get(d->docs[0], "e"), "q")->n, 1);
+	sl_ydocs_free(d);
+
+	load_fails("s: &s 1\nm:\n  <<: *s\n", SL_EINVAL,
+		   "t.yaml:1: the merge key << takes a mapping or a list of mappings");
+	load_fails("m:\n  <<: [{a: 1}, 2]\n", SL_EINVAL,
+		   "t.yaml:2: the merge key << takes a mapping or a list of mappings");
+	load_fails("m: {a: 1, <<: {b: 2}, a: 3}\n", SL_EINVAL,
+		   "t.yaml:1: duplicate key \"a\" (first on line 1)");
+}
+
+/* Billion laughs: each level doubles (or multiplies by ten) the tree; the
+ * copies' size is capped long before memory or time is. */
+static void test_alias_bomb(void **state)
+{
+	char buf[4096];
+	size_t o = 0;
+
+	o += (size_t)snprintf(buf + o, sizeof(buf) - o, "a0: &a0 [lol, lol, lol, lol, lol, lol]\n");
+	for (int i = 1; i <= 12; i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+				      "a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, "
+				      "*a%d, *a%d]\n", i, i, i - 1, i - 1, i - 1, i - 1, i - 1,
+				      i - 1, i - 1, i - 1, i - 1, i - 1);
+	load_fails(buf, SL_ETOOBIG,
+		   "t.yaml:7: YAML alias *a5: aliases expand the input past 64 MiB "
+		   "(an alias bomb?)");
+	/* Merges count too. */
+	o = (size_t)snprintf(buf, sizeof(buf), "m0: &m0 {k: [lol, lol, lol, lol]}\n");
+	for (int i = 1; i <= 12; i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o,
+				      "m%d: &m%d {<<: *m%d, a: *m%d, b: *m%d, c: *m%d, d: *m%d, "
+				      "e: *m%d, f: *m%d, g: *m%d, h: *m%d, i: *m%d}\n", i, i, i - 1,
+				      i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
+	{
+		struct sl_err err = SL_ERR_INIT;
+		struct sl_ydocs *d = NULL;
+		assert_int_equal(sl_yaml_load_buf("t.yaml", buf, o, &d, &err), -SL_ETOOBIG);
+		assert_null(d);
+		assert_non_null(strstr(err.msg, "(an alias bomb?)"));
+	}
+	/* Nesting through aliases of aliases is capped like written nesting. */
+	o = (size_t)snprintf(buf, sizeof(buf), "l0: &l0 x\n");
+	for (int i = 1; i <= 64; i++)
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "l%d: &l%d [*l%d]\n", i, i, i - 1);
+	load_fails(buf, SL_ETOOBIG, "t.yaml:64: YAML alias *l62: nested deeper than 64 levels");
 }
 
 static void test_depth_cap(void **state)
@@ -273,6 +405,9 @@ int main(void)
 		cmocka_unit_test(test_tree_and_lines),
 		cmocka_unit_test(test_multi_document),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_aliases),
+		cmocka_unit_test(test_merge_keys),
+		cmocka_unit_test(test_alias_bomb),
 		cmocka_unit_test(test_depth_cap),
 		cmocka_unit_test(test_size_cap),
 		cmocka_unit_test(test_file),

@@ -51,6 +51,7 @@ struct xjob {
 	pid_t pid;                 /* the supervisor; 0 when unknown */
 	int pidfd;                 /* -1: followed by the lock probe */
 	int child;                 /* spawned by this daemon: reap it */
+	int awaiting;              /* the fork server's answer is due */
 	uint64_t timer;
 	struct xjob *next;
 };
@@ -64,6 +65,9 @@ struct sl_exec_local {
 	struct sl_dirpool *pool;    /* spare job directories */
 	struct xjob *jobs[JOB_BUCKETS]; /* running jobs, chained by id */
 	struct sl_evq *evq;    /* events for the daemon */
+	uint64_t *due;         /* jobs whose server answers are due, oldest at head */
+	size_t due_head, ndue, capdue;
+	uint64_t collect_timer; /* armed while answers are due */
 };
 
 /* ---- job table ---- */
@@ -271,22 +275,14 @@ static int spawn_stepd(struct sl_exec_local *x, const char *dir, int lockfd, pid
 	return 0;
 }
 
-enum via { VIA_EXEC, VIA_SERVER, VIA_UNKNOWN };
-
-/* Lock <dir>/lock and start the supervisor on it; our copy is closed, so
- * the lock lives exactly as long as sluice-stepd does. Through the fork
- * server when it works, else by exec'ing the program (then it is our child).
- * VIA_UNKNOWN: the server took the request but its answer was lost, so a
- * supervisor may run; starting another could run the job twice, so the
- * caller follows the lock instead, as after a restart. */
-static int launch(struct sl_exec_local *x, const char *dir, pid_t *pid, int *pidfd,
-		  enum via *via, struct sl_err *err)
+/* Open and lock <dir>/lock, above fd 3 (so that dup2(fd, 3) is a real
+ * copy); the caller closes it once the supervisor holds its own copy. */
+static int lock_open(const char *dir, int *out, struct sl_err *err)
 {
-	struct sl_err serr = SL_ERR_INIT;
 	char *path = sl_xasprintf("%s/%s", dir, SL_JOBDIR_LOCK);
-	int r = -SL_EIO;
+	int r = 0;
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd >= 0 && fd <= SL_STEPD_LOCK_FD) { /* keep dup2(fd, 3) a real copy */
+	if (fd >= 0 && fd <= SL_STEPD_LOCK_FD) {
 		int hi = fcntl(fd, F_DUPFD_CLOEXEC, SL_STEPD_LOCK_FD + 1);
 		close(fd);
 		fd = hi;
@@ -294,21 +290,135 @@ static int launch(struct sl_exec_local *x, const char *dir, pid_t *pid, int *pid
 	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		r = sl_err_set(err, errno == EWOULDBLOCK ? SL_EEXIST : SL_EIO, "%s: %s", path,
 			       errno == EWOULDBLOCK ? "a supervisor already runs" : strerror(errno));
-		goto out;
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
 	}
-	*via = VIA_SERVER;
-	r = sl_spawner_spawn(x->spawner, dir, fd, pid, pidfd, &serr);
-	if (r == -SL_EPROTO) {
-		*via = VIA_UNKNOWN;
-		r = 0;
+	free(path);
+	*out = fd;
+	return r;
+}
+
+/* Start the supervisor by exec'ing the program (it is then our child). */
+static int launch_exec(struct sl_exec_local *x, const char *dir, pid_t *pid, struct sl_err *err)
+{
+	int fd, r;
+	if ((r = lock_open(dir, &fd, err)) != 0)
+		return r;
+	r = spawn_stepd(x, dir, fd, pid, err);
+	close(fd);
+	return r;
+}
+
+/* ---- the fork server's answers ---- */
+
+static void due_push(struct sl_exec_local *x, uint64_t id)
+{
+	if (x->due_head > 0 && x->due_head == x->ndue)
+		x->due_head = x->ndue = 0;
+	x->due = sl_xgrow(x->due, &x->capdue, x->ndue + 1, sizeof(*x->due));
+	x->due[x->ndue++] = id;
+}
+
+static int due_pop(struct sl_exec_local *x, uint64_t *id)
+{
+	if (x->due_head == x->ndue)
+		return 0;
+	*id = x->due[x->due_head++];
+	return 1;
+}
+
+static void on_collect(struct sl_loop *l, uint64_t id, void *arg);
+
+/* Answers due are read all at once, at the next loop turn's timers: by then
+ * the server has forked most of them, and the loop sleeps at most once for a
+ * whole turn's launches instead of once per launch. */
+static void watch_spawner(struct sl_exec_local *x)
+{
+	int due = sl_spawner_inflight(x->spawner) > 0;
+	if (due && x->collect_timer == 0)
+		x->collect_timer = sl_loop_add_timer(x->loop, 0, on_collect, x);
+	else if (!due && x->collect_timer != 0) {
+		sl_loop_del_timer(x->loop, x->collect_timer);
+		x->collect_timer = 0;
+	}
+}
+
+/* Job id's answer: r as sl_spawner_recv's. A fork the server could not do
+ * is done by exec'ing the program; a lost answer leaves the job to the lock
+ * probe (a supervisor may run, and starting another could run it twice). */
+static void answered(struct sl_exec_local *x, uint64_t id, int r, pid_t pid, int pidfd)
+{
+	struct xjob *j = job_find(x, id);
+	struct sl_err err = SL_ERR_INIT;
+	if (j == NULL || !j->awaiting) {
+		if (pidfd >= 0)
+			close(pidfd);
+		return;
+	}
+	j->awaiting = 0;
+	if (r == -SL_EIO) {
+		pid = 0;
+		if (launch_exec(x, j->dir, &pid, &err) == 0)
+			j->child = 1;
+		else
+			sl_warn("job %llu: %s", (unsigned long long)id, err.msg);
 	} else if (r != 0) {
+		pid = 0;
+	}
+	j->pid = pid;
+	j->pidfd = pidfd;
+	job_watch(x, j, 0);
+	sl_info("job %llu: started under sluice-stepd pid %d", (unsigned long long)id, (int)pid);
+}
+
+/* Read the answers that are due: those already there, or (wait) all. */
+static void collect(struct sl_exec_local *x, int wait)
+{
+	struct sl_err err = SL_ERR_INIT;
+	uint64_t id;
+	pid_t pid;
+	int pidfd, r;
+	while (sl_spawner_inflight(x->spawner) > 0 &&
+	       (r = sl_spawner_recv(x->spawner, wait, &pid, &pidfd, &err)) != 1) {
+		if (due_pop(x, &id))
+			answered(x, id, r, pid, pidfd);
+		else if (pidfd >= 0)
+			close(pidfd);
+	}
+	/* A server that broke took the rest of its answers with it. */
+	while (sl_spawner_inflight(x->spawner) == 0 && due_pop(x, &id))
+		answered(x, id, -SL_EPROTO, 0, -1);
+	watch_spawner(x);
+}
+
+static void on_collect(struct sl_loop *l, uint64_t id, void *arg)
+{
+	struct sl_exec_local *x = arg;
+	x->collect_timer = 0;
+	collect(x, 1);
+}
+
+enum via { VIA_EXEC, VIA_SERVER };
+
+/* Lock <dir>/lock and start the supervisor on it; our copy is closed, so
+ * the lock lives exactly as long as sluice-stepd does. Through the fork
+ * server when it works (VIA_SERVER: the answer, with the pid, comes later),
+ * else by exec'ing the program (then it is our child). */
+static int launch(struct sl_exec_local *x, const char *dir, pid_t *pid, enum via *via,
+		  struct sl_err *err)
+{
+	struct sl_err serr = SL_ERR_INIT;
+	int fd, r;
+	if ((r = lock_open(dir, &fd, err)) != 0)
+		return r;
+	*via = VIA_SERVER;
+	if ((r = sl_spawner_send(x->spawner, dir, fd, &serr)) != 0) {
+		collect(x, 0); /* a broken server: the answers due are lost */
 		*via = VIA_EXEC;
 		r = spawn_stepd(x, dir, fd, pid, err);
 	}
-out:
-	if (fd >= 0)
-		close(fd);
-	free(path);
+	close(fd);
 	return r;
 }
 
@@ -340,7 +450,7 @@ int sl_exec_local_start(struct sl_exec_local *x, const struct sl_job *job, struc
 	struct sl_launch l;
 	char *dir = job_dir(x, job->id);
 	pid_t pid = 0;
-	int r, pidfd = -1;
+	int r;
 	enum via via = VIA_EXEC;
 	memset(&l, 0, sizeof(l));
 	if (job_find(x, job->id) != NULL) {
@@ -354,15 +464,21 @@ int sl_exec_local_start(struct sl_exec_local *x, const struct sl_job *job, struc
 	}
 	if ((r = sl_exec_local_prepare(&x->conf, x->logins, x->host, job, &l, err)) != 0 ||
 	    (r = make_dir(x, dir, job->id, err)) != 0 || (r = write_spec(dir, &l, err)) != 0 ||
-	    (r = launch(x, dir, &pid, &pidfd, &via, err)) != 0)
+	    (r = launch(x, dir, &pid, &via, err)) != 0)
 		goto out;
 	struct xjob *j = job_add(x, job->id);
-	j->pid = via == VIA_UNKNOWN ? 0 : pid;
-	j->pidfd = pidfd;
-	j->child = via == VIA_EXEC;
-	job_watch(x, j, 0);
+	if (via == VIA_SERVER) {
+		j->awaiting = 1;
+		due_push(x, job->id);
+		watch_spawner(x);
+	} else {
+		j->pid = pid;
+		j->child = 1;
+		job_watch(x, j, 0);
+		sl_info("job %llu: started under sluice-stepd pid %d", (unsigned long long)job->id,
+			(int)pid);
+	}
 	sl_evq_started(x->evq, job->id, (int64_t)time(NULL), l.nodelist);
-	sl_info("job %llu: started under sluice-stepd pid %d", (unsigned long long)job->id, (int)pid);
 out:
 	sl_launch_clear(&l);
 	free(dir);
@@ -379,6 +495,8 @@ static int control(struct sl_exec_local *x, uint64_t id, int sig, int queued, in
 	siginfo_t si;
 	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "job %llu is not running here", (unsigned long long)id);
+	if (j->awaiting)
+		collect(x, 1);
 	if (j->pidfd < 0 && j->pid <= 0)
 		return sl_err_set(err, SL_ESTATE, "job %llu: its supervisor cannot be reached yet",
 				  (unsigned long long)id);
@@ -558,6 +676,9 @@ void sl_exec_local_free(struct sl_exec_local *x)
 	for (size_t b = 0; b < JOB_BUCKETS; b++)
 		while (x->jobs[b] != NULL)
 			job_drop(x, x->jobs[b]);
+	if (x->collect_timer != 0)
+		sl_loop_del_timer(x->loop, x->collect_timer);
+	free(x->due);
 	sl_spawner_free(x->spawner);
 	sl_logincache_free(x->logins);
 	sl_dirpool_free(x->pool);
@@ -614,6 +735,7 @@ static void ops_forget(void *x, uint64_t id)
 static void ops_reload(void *arg)
 {
 	struct sl_exec_local *x = arg;
+	collect(x, 1); /* letting the server go loses what it has not answered */
 	sl_spawner_restart(x->spawner);
 	sl_logincache_clear(x->logins);
 }

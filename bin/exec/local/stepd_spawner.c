@@ -1,7 +1,9 @@
 /* stepd_spawner.c - sluiced's side of the supervisors' fork server (the
- * protocol is in stepd_server.c). One request is one round trip of about a
- * fork of a small process; it blocks the loop no longer than spawning the
- * program did. */
+ * protocol is in stepd_server.c). Requests are pipelined: a turn that
+ * launches fifty jobs sends fifty requests, and the answers, which come in
+ * the same order, are read afterwards (exec_local.c: at the next turn), so
+ * the loop does not sleep once per launch while the server forks. Waiting
+ * for an answer is bounded by REPLY_MS, as a launch used to be. */
 #include "stepd_spawner.h"
 
 #include <errno.h>
@@ -34,6 +36,7 @@ struct sl_spawner {
 	pid_t pid;
 	int64_t retry_at;         /* monotonic ms; no server before then */
 	pid_t old[OLD_MAX];       /* let go at a reload; reaped once they exit */
+	size_t inflight;          /* requests sent, not answered yet */
 };
 
 static int64_t mono_ms(void)
@@ -85,6 +88,7 @@ static void stop(struct sl_spawner *sp, int failed)
 		reap_old(sp, sp->pid); /* it exits at EOF; never leave it a zombie */
 	}
 	sp->pid = 0;
+	sp->inflight = 0; /* their answers are lost with the socket */
 	if (failed)
 		sp->retry_at = mono_ms() + RETRY_MS;
 }
@@ -126,15 +130,19 @@ static int start(struct sl_spawner *sp, struct sl_err *err)
 	return 0;
 }
 
-static int answer(struct sl_spawner *sp, pid_t *pid, int *pidfd, struct sl_err *err)
+/* One answer: 0, 1 when !wait and none is there yet, -SL_EIO when the
+ * server could not fork, -SL_EPROTO when it broke. */
+static int answer(struct sl_spawner *sp, int wait, pid_t *pid, int *pidfd, struct sl_err *err)
 {
 	struct sl_spawn_reply r;
 	struct pollfd p = {sp->fd, POLLIN, 0};
-	int64_t until = mono_ms() + REPLY_MS;
+	int64_t until = mono_ms() + (wait ? REPLY_MS : 0);
 	int n, fd = -1;
 	while ((n = poll(&p, 1, (int)(until - mono_ms()))) < 0 && errno == EINTR)
 		if (mono_ms() >= until)
 			break;
+	if (n == 0 && !wait)
+		return 1;
 	if (n <= 0)
 		return sl_err_set(err, SL_EPROTO, "stepd server: no answer within %d s",
 				  REPLY_MS / 1000);
@@ -145,6 +153,7 @@ static int answer(struct sl_spawner *sp, pid_t *pid, int *pidfd, struct sl_err *
 		return sl_err_set(err, SL_EPROTO, "stepd server: %s",
 				  got == 0 ? "it has exited" : "a malformed answer");
 	}
+	sp->inflight--;
 	if (r.err != 0) {
 		if (fd >= 0)
 			close(fd);
@@ -155,8 +164,7 @@ static int answer(struct sl_spawner *sp, pid_t *pid, int *pidfd, struct sl_err *
 	return 0;
 }
 
-int sl_spawner_spawn(struct sl_spawner *sp, const char *dir, int lockfd, pid_t *pid, int *pidfd,
-		     struct sl_err *err)
+int sl_spawner_send(struct sl_spawner *sp, const char *dir, int lockfd, struct sl_err *err)
 {
 	int r;
 	reap_old(sp, 0);
@@ -168,15 +176,52 @@ int sl_spawner_spawn(struct sl_spawner *sp, const char *dir, int lockfd, pid_t *
 			return r;
 		}
 	}
-	if (sl_fd_send(sp->fd, dir, strlen(dir) + 1, lockfd) != 0)
+	if (sl_fd_send(sp->fd, dir, strlen(dir) + 1, lockfd) != 0) {
 		r = sl_err_set(err, SL_EIO, "stepd server: send: %s", strerror(errno));
-	else
-		r = answer(sp, pid, pidfd, err);
-	if (r != 0) {
+		sl_warn("%s; supervisors are exec'd for %d s", err->msg, RETRY_MS / 1000);
+		stop(sp, 1);
+		return r;
+	}
+	sp->inflight++;
+	return 0;
+}
+
+int sl_spawner_recv(struct sl_spawner *sp, int wait, pid_t *pid, int *pidfd, struct sl_err *err)
+{
+	int r;
+	*pid = 0;
+	*pidfd = -1;
+	if (sp->fd < 0 || sp->inflight == 0)
+		return sl_err_set(err, SL_EPROTO, "stepd server: no answer is due");
+	r = answer(sp, wait, pid, pidfd, err);
+	if (r == -SL_EPROTO) {
 		sl_warn("%s; supervisors are exec'd for %d s", err->msg, RETRY_MS / 1000);
 		stop(sp, 1);
 	}
 	return r;
+}
+
+int sl_spawner_spawn(struct sl_spawner *sp, const char *dir, int lockfd, pid_t *pid, int *pidfd,
+		     struct sl_err *err)
+{
+	int r;
+	/* answers come in order: this one is the last due */
+	while (sp->inflight > 0 && (r = sl_spawner_recv(sp, 1, pid, pidfd, err)) != -SL_EPROTO)
+		if (r == 0 && *pidfd >= 0)
+			close(*pidfd);
+	if ((r = sl_spawner_send(sp, dir, lockfd, err)) != 0)
+		return r;
+	return sl_spawner_recv(sp, 1, pid, pidfd, err);
+}
+
+size_t sl_spawner_inflight(const struct sl_spawner *sp)
+{
+	return sp->inflight;
+}
+
+int sl_spawner_fd(const struct sl_spawner *sp)
+{
+	return sp->fd;
 }
 
 void sl_spawner_restart(struct sl_spawner *sp)

@@ -6,6 +6,7 @@
 #ifndef SL_STEPD_SPAWNER_H
 #define SL_STEPD_SPAWNER_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include "err.h"
@@ -24,14 +25,26 @@ struct sl_spawner *sl_spawner_new(const char *stepd_path, const char *jobs_dir, 
 void sl_spawner_free(struct sl_spawner *sp);
 
 /* Start the supervisor of `dir` (under the jobs directory) with `lockfd` as
- * its fd 3. On success *pid, and *pidfd (close-on-exec, the caller's; -1 if
- * the kernel gave none). On failure a broken server is stopped, and not
- * tried again for a while:
+ * its fd 3, in one round trip: answers due from earlier sends are read (and
+ * dropped) first. On success *pid, and *pidfd (close-on-exec, the caller's;
+ * -1 if the kernel gave none). On failure a broken server is stopped, and
+ * not tried again for a while:
  *   -SL_EIO    nothing was started;
  *   -SL_EPROTO the request was taken but no answer came: a supervisor may
  *              or may not run (the lock tells). */
 int sl_spawner_spawn(struct sl_spawner *sp, const char *dir, int lockfd, pid_t *pid, int *pidfd,
 		     struct sl_err *err);
+
+/* The same in two halves, so that many requests can be in flight. send:
+ * 0 (an answer is now due), or -SL_EIO: nothing was started; a broken
+ * server is stopped, and the answers due from it are lost (inflight drops
+ * to 0: those supervisors may or may not run). recv: the oldest due answer,
+ * as sl_spawner_spawn's; with wait 0, 1 when it has not come yet. */
+int sl_spawner_send(struct sl_spawner *sp, const char *dir, int lockfd, struct sl_err *err);
+int sl_spawner_recv(struct sl_spawner *sp, int wait, pid_t *pid, int *pidfd, struct sl_err *err);
+/* Answers due, and the socket they come on (-1: no server). */
+size_t sl_spawner_inflight(const struct sl_spawner *sp);
+int sl_spawner_fd(const struct sl_spawner *sp);
 
 /* SIGHUP: the running server is let go (it exits at EOF; the supervisors
  * it started run on) and the next spawn starts a new one from the program

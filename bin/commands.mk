@@ -38,7 +38,7 @@ EXTRA_DIST += tests/unit/test_sluice_render.sh tests/unit/test_readme_options.sh
 
 # The PBS commands over the same job record (compat/pbs.mk's dialect).
 bin_PROGRAMS += bin/qsub
-bin_qsub_SOURCES = bin/qsub.c
+bin_qsub_SOURCES = bin/qsub.c bin/srun_alloc.c bin/srun_alloc.h
 bin_qsub_LDADD = $(SL_LIBS)
 # Dynamic, unlike sbatch: qsub looks up the user's home and login shell (NSS).
 bin_PROGRAMS += bin/qstat

@@ -9,11 +9,14 @@
  * job (-J, -t) prints "N[].server", the array's id. */
 #include "config.h"
 
+#include <errno.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "client.h"
@@ -22,7 +25,10 @@
 #include "jobstate.h"
 #include "pbs_array.h"
 #include "pbs_job.h"
+#include "pbs_env.h"
 #include "pbs_opt.h"
+#include "srun_alloc.h"
+#include "xalloc.h"
 
 extern char **environ;
 
@@ -160,6 +166,51 @@ static int block(uint64_t id, const char *shown, int array)
 	}
 }
 
+/* -I: the job holds an allocation (bin/srun_alloc.c, as salloc's) while
+ * the user's login shell runs here with the job's PBS variables
+ * (PBS_ENVIRONMENT=PBS_INTERACTIVE), in $HOME as PBS starts one; its end
+ * releases the job. PBS's lines (src/cmds/qsub_sup.c:1466, 1566, 1600)
+ * on stdout, and qsub's status 0 as exit_qsub(0) gives it. On the local
+ * executor only: the shell runs on this machine. */
+static int interactive(struct sl_jobspec *spec, const char *server)
+{
+	struct srun_alloc_req q = {.prog = "qsub", .spec = spec, .pbs_server = server};
+	struct sl_job *j = NULL;
+	struct passwd *pw = getpwuid(getuid());
+	const char *shell = pw && pw->pw_shell && *pw->pw_shell ? pw->pw_shell : "/bin/sh";
+	int status = 0;
+	pid_t pid;
+
+	if (srun_alloc_get(&q, &j) != 0)
+		return 1;
+	struct sl_jobshape sh;
+	sl_job_shape(j, &sh);
+	struct sl_pbs_env_in in = {j, &sh, server};
+	char **pbs = sl_pbs_env_build(&in);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		const char *home = pw && pw->pw_dir ? pw->pw_dir : "/";
+		for (char **e = pbs; e && *e; e++)
+			putenv(*e);
+		setenv("PBS_ENVIRONMENT", "PBS_INTERACTIVE", 1);
+		setenv("PBS_O_WORKDIR", spec->submit_dir ? spec->submit_dir : home, 1);
+		if (chdir(home) != 0)
+			(void)chdir("/");
+		execl(shell, shell, (char *)NULL);
+		fprintf(stderr, "qsub: %s: %s\n", shell, strerror(errno));
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	srun_alloc_release(j->id, WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+	printf("\nqsub: job %llu.%s completed\n", (unsigned long long)j->id, server);
+	sl_job_free(j);
+	sl_strv_free(pbs);
+	return pid > 0 ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct sl_jobspec spec;
@@ -178,6 +229,16 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	server = sl_pbs_server_name();
+	if (fl.interactive && spec.array) { /* INTER_ARRAY, qsub.c:1129: a usage error */
+		fprintf(stderr, "qsub: interactive and array job submission cannot be used together\n");
+		fputs(sl_qsub_usage, stderr);
+		rc = 2;
+		goto out;
+	}
+	if (fl.interactive) {
+		rc = interactive(&spec, server);
+		goto out;
+	}
 	if ((r = sl_client_submit_once(&spec, &n, &err)) != 0) {
 		rc = submit_failed(r, &err, server);
 		goto out;

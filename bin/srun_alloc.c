@@ -112,14 +112,36 @@ static void signal_job(uint64_t id, int sig)
 	sl_client_free(c);
 }
 
-/* Poll until it runs, Slurm's lines on the way. */
+/* A given spec (qsub -I) becomes the holder: its script, no output, and
+ * the variable naming the rc file. */
+static void as_holder(struct sl_jobspec *s, const char *rcf)
+{
+	size_t n = sl_strv_len(s->env);
+	free(s->script);
+	s->script = sl_xasprintf("#!/bin/sh\n%s\n", HOLDER);
+	free(s->std_out);
+	s->std_out = sl_xstrdup("/dev/null");
+	free(s->std_err);
+	s->std_err = NULL;
+	s->env = sl_xrealloc(s->env, (n + 2) * sizeof(*s->env));
+	s->env[n] = sl_xasprintf("SLUICE_ALLOC_RC=%s", rcf);
+	s->env[n + 1] = NULL;
+}
+
+/* Poll until it runs, Slurm's lines on the way (PBS's for qsub -I). */
 static int wait_running(const struct srun_alloc_req *q, uint64_t id, struct sl_job **out)
 {
 	int said = 0;
+	if (q->pbs_server) { /* src/cmds/qsub_sup.c:1466 */
+		printf("qsub: waiting for job %llu.%s to start\n", (unsigned long long)id,
+		       q->pbs_server);
+		fflush(stdout);
+		said = -1;
+	}
 	for (;;) {
 		struct sl_job *j = query(id);
 		if (j && (j->state == SL_JOB_RUNNING || j->state == SL_JOB_CONFIGURING)) {
-			if (said)
+			if (said > 0)
 				fprintf(stderr, "%s: job %llu has been allocated resources\n", q->prog,
 					(unsigned long long)id);
 			*out = j;
@@ -128,14 +150,18 @@ static int wait_running(const struct srun_alloc_req *q, uint64_t id, struct sl_j
 		if (j == NULL || sl_jobstate_is_final(j->state) || interrupted) {
 			if (interrupted)
 				signal_job(id, 0);
-			fprintf(stderr, "%s: Job allocation %llu has been revoked%s\n", q->prog,
-				(unsigned long long)id, q->salloc ? "." : "");
+			if (q->pbs_server) /* qsub_sup.c:1487 */
+				fprintf(stderr, "qsub: job %llu.%s apparently deleted\n",
+					(unsigned long long)id, q->pbs_server);
+			else
+				fprintf(stderr, "%s: Job allocation %llu has been revoked%s\n", q->prog,
+					(unsigned long long)id, q->salloc ? "." : "");
 			if (interrupted && q->salloc)
 				fprintf(stderr, "salloc: Job aborted due to signal\n");
 			sl_job_free(j);
 			return 1;
 		}
-		if (!said) {
+		if (said == 0) {
 			if (q->salloc)
 				fprintf(stderr, "salloc: Pending job allocation %llu\n",
 					(unsigned long long)id);
@@ -191,8 +217,10 @@ int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)
 	int r;
 
 	*job = NULL;
-	if (rcf == NULL || spec_of(q, &spec, &err) != 0 ||
-	    sl_client_submit_once(&spec, &id, &err) != 0) {
+	if (q->spec && rcf)
+		as_holder(q->spec, rcf);
+	if (rcf == NULL || (!q->spec && spec_of(q, &spec, &err) != 0) ||
+	    sl_client_submit_once(q->spec ? q->spec : &spec, &id, &err) != 0) {
 		/* the policy's hint lines as errors, Slurm's answer last */
 		const char *msg = err.msg[0] ? err.msg : strerror(errno), *last = strrchr(msg, '\n');
 		if (last)
@@ -204,7 +232,8 @@ int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)
 		free(rcf);
 		return 1;
 	}
-	sl_jobspec_clear(&spec);
+	if (!q->spec)
+		sl_jobspec_clear(&spec);
 	free(rcf);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_int;
@@ -222,6 +251,10 @@ int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)
 	sigaction(SIGTERM, &old_term, NULL);
 	if (r == 0 && q->salloc)
 		fprintf(stderr, "salloc: Granted job allocation %llu\n", (unsigned long long)id);
+	if (r == 0 && q->pbs_server) { /* qsub_sup.c:1566 */
+		printf("qsub: job %llu.%s ready\n\n", (unsigned long long)id, q->pbs_server);
+		fflush(stdout);
+	}
 	return r;
 }
 

@@ -18,6 +18,11 @@ struct srun_alloc_req {
 	const char *name;         /* the job's name */
 	char *const *extra;       /* more of sbatch's options ("--partition=P"); may be NULL */
 	int salloc;               /* salloc's lines (Pending/Granted) */
+	/* qsub -I: this spec (qsub's parse) holds the allocation instead of one
+	 * built from the fields above (its script and output are replaced by
+	 * the holder's), and PBS's lines are printed, the job named N.server. */
+	struct sl_jobspec *spec;
+	const char *pbs_server;
 };
 
 /* Submit the holder job and wait until it runs (Ctrl-C while it waits

@@ -367,6 +367,13 @@ static int h_quiet(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+/* -I: an interactive job (qsub.c runs it through the allocation path). */
+static int h_interactive(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->fl->interactive = 1;
+	return 0;
+}
+
 static int h_workdir(void *c, const char *a, struct sl_err *e)
 {
 	set_str(&CTX(c)->workdir, a);
@@ -481,7 +488,7 @@ static const struct sl_opt qsub_opts[] = {
 	OK('e', R, h_error),
 	OK('f', N, h_foreground),
 	OK('h', N, h_hold),
-	NO('I', N),                      /* interactive jobs */
+	OKF('I', N, OPTF_EARLY, h_interactive),
 	OK('j', R, h_join),
 	OK('J', R, h_array),
 	OK('k', R, h_keep),

@@ -75,6 +75,12 @@ int sl_pbs_load_script(struct sl_pbs_optctx *c, int argc, char **argv, int optin
 		*len = strlen(c->spec->script);
 		return 0;
 	}
+	if (c->fl->interactive && path == NULL) {
+		/* -I reads no script from standard input: that is the shell's */
+		c->spec->script = sl_xstrdup("#!/bin/sh\n");
+		*len = strlen(c->spec->script);
+		return 0;
+	}
 	if (path != NULL && strcmp(path, "-") == 0)
 		path = NULL;
 	if (path != NULL) {

@@ -146,7 +146,7 @@ expect_eq "pbsnodes -a" "$S" "$("$BIN/pbsnodes" -a | head -n1)"
 expect_run $USER1 1 "qsub: -R is not supported by Sluice" "" "$BIN/qsub" -R oe job.pbs
 expect_run $USER1 1 "qsub: -W depend=beforeok is not supported by Sluice (only after, afterok, afternotok and afterany)" "" \
 	"$BIN/qsub" -W depend=beforeok:1 job.pbs
-expect_run $USER1 1 "qsub: -I is not supported by Sluice" "" "$BIN/qsub" -I job.pbs
+expect_run $USER1 1 "qsub: -X is not supported by Sluice" "" "$BIN/qsub" -X job.pbs
 expect_run $USER1 1 "qsub: -W x is not supported by Sluice" "" "$BIN/qsub" -W x=nmatchpolicy:exactnode job.pbs
 expect_run $USER1 170 "qsub: Unknown queue" "" "$BIN/qsub" -q nosuch job.pbs
 expect_run $USER1 1 "qalter: -A (the job's account cannot be changed) is not supported by Sluice" "" \
@@ -396,3 +396,20 @@ $(row "$(cutid "$kid")" durable $USER1 H batch)" "$Q" "$kid"
 expect_eq "its subjobs, after kill -9" "3" "$("$Q" -t "$kid" | grep -c "\[[1-3]\]\.")"
 expect_run $USER1 0 "" "" "$BIN/qdel" "$kid"
 ok "Torque's -t, an array's qdel, qsig, qhold; -J's rules and texts; sbatch's #PBS -J; kill -9"
+
+# ---- 13. qsub -I: the job holds an allocation while a shell runs here ----
+# (OpenPBS's lines: src/cmds/qsub_sup.c:1466, 1566, 1600; qsub exits 0)
+out=$(echo 'echo "id=$PBS_JOBID env=$PBS_ENVIRONMENT wd=$PBS_O_WORKDIR"; exit 3' |
+	as $USER1 "$BIN/qsub" -I -N inter -l walltime=00:05:00 2>&1); rc=$?
+iid=$(echo "$out" | sed -n 's/^qsub: waiting for job \([0-9]*\)\..*/\1/p')
+[ -n "$iid" ] || fail "qsub -I: $out"
+expect_eq "qsub -I" "0:qsub: waiting for job $iid.$S to start
+qsub: job $iid.$S ready
+
+id=$iid.$S env=PBS_INTERACTIVE wd=$(pwd)
+
+qsub: job $iid.$S completed" "$rc:$out"
+wait_state "$iid" FAILED
+expect_eq "the job ends with the shell's status" "inter|3:0" \
+	"$("$BIN/sacct" -X -n -P -j "$iid" -o JobName,ExitCode)"
+ok "qsub -I: PBS's lines, the job's variables in the shell, its status on the job"

@@ -520,7 +520,7 @@ static const struct qsub_reject {
 	{{"-t", "3-1", "t.sh"}, NULL, 2, "illegal -t value"},
 	{{"-t", "x", "t.sh"}, NULL, 2, "illegal -t value"},
 	/* Sluice's refusals */
-	{{"-I"}, NULL, 1, "-I is not supported by Sluice"},
+	{{"-X", "t.sh"}, NULL, 1, "-X is not supported by Sluice"},
 	{{"-W", "interactive=true", "t.sh"}, NULL, 1, "-W interactive=true is not supported by Sluice"},
 	{{"-W", "depend=beforeok:1", "t.sh"}, NULL, 1,
 	 "-W depend=beforeok is not supported by Sluice (only after, afterok, afternotok and "

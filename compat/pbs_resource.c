@@ -30,7 +30,7 @@ void sl_pbs_res_init(struct sl_pbs_res *r)
 	memset(r, 0, sizeof(*r));
 	r->chunk.ncpus = r->chunk.mpiprocs = r->chunk.ngpus = -1;
 	r->chunk.mem_mib = -1;
-	r->walltime = r->mem_mib = -1;
+	r->walltime = r->mem_mib = r->pvmem_mib = -1;
 	r->ncpus = r->ngpus = -1;
 }
 
@@ -184,8 +184,9 @@ static int refuse_resource(const char *name, int *status, struct sl_err *err)
 	if (!known(name))
 		return pbse(status, err, SL_PBSE_UNKRESC, "%s: %s", name);
 	snprintf(what, sizeof(what), "-l %s", name);
-	if (strcmp(name, "vmem") == 0 || strcmp(name, "pmem") == 0 || strcmp(name, "pvmem") == 0)
-		snprintf(what, sizeof(what), "-l %s (Sluice limits real memory: use mem)", name);
+	if (strcmp(name, "vmem") == 0 || strcmp(name, "pmem") == 0)
+		snprintf(what, sizeof(what), "-l %s (Sluice limits real memory: use mem, or pvmem "
+			 "for each process's virtual memory)", name);
 	/* NCI Gadi's: file systems mounted for the job, and its local disk */
 	if (strcmp(name, "storage") == 0 || strcmp(name, "jobfs") == 0)
 		snprintf(what, sizeof(what), "-l %s (%s)", name,
@@ -352,6 +353,10 @@ static int resource(struct sl_pbs_res *r, const char *name, const char *v, int *
 		rc = sl_pbs_parse_size(v, &r->mem_mib);
 		if (rc == 0 && r->mem_mib == 0)
 			rc = -SL_EINVAL;
+	} else if (strcmp(name, "pvmem") == 0) { /* a process's address space: RLIMIT_AS */
+		rc = sl_pbs_parse_size(v, &r->pvmem_mib);
+		if (rc == 0 && r->pvmem_mib == 0)
+			rc = -SL_EINVAL;
 	} else if (strcmp(name, "ncpus") == 0) {
 		rc = parse_count(v, 1, &r->ncpus);
 	} else if (strcmp(name, "ngpus") == 0) {
@@ -457,6 +462,10 @@ int sl_pbs_res_apply(const struct sl_pbs_res *r, struct sl_jobspec *s, int *stat
 		s->time_limit = (r->walltime + 59) / 60;
 	if (r->excl)
 		s->shared = SL_SHARED_EXCLUSIVE;
+	if (r->pvmem_mib > 0) { /* every process of the job: setrlimit(RLIMIT_AS) */
+		free(s->rlimits);
+		s->rlimits = sl_xasprintf("AS=%lld", (long long)r->pvmem_mib * 1048576LL);
+	}
 	if (r->from == 0 && c.ncpus < 0 && c.mem_mib < 0 && c.ngpus < 0)
 		return 0; /* no shape asked for: the defaults, as sbatch's */
 	ncpus = c.ncpus > 0 ? c.ncpus : 1;   /* default_chunk.ncpus = 1 */

@@ -413,3 +413,11 @@ wait_state "$iid" FAILED
 expect_eq "the job ends with the shell's status" "inter|3:0" \
 	"$("$BIN/sacct" -X -n -P -j "$iid" -o JobName,ExitCode)"
 ok "qsub -I: PBS's lines, the job's variables in the shell, its status on the job"
+
+# ---- 14. -l pvmem: each process's virtual memory, as setrlimit(RLIMIT_AS) --
+pv=$(as $USER1 "$BIN/qsub" -W block=true -l pvmem=100mb -o pv.out -j oe -- /bin/sh -c 'ulimit -v') ||
+	fail "qsub -l pvmem: $pv"
+expect_eq "pvmem=100mb is the job's RLIMIT_AS (ulimit -v, KiB)" "102400" "$(cat pv.out)"
+expect_run $USER1 1 "qsub: -l vmem (Sluice limits real memory: use mem, or pvmem for each process's virtual memory) is not supported by Sluice" "" \
+	"$BIN/qsub" -l vmem=1gb job.pbs
+ok "-l pvmem sets each process's address space limit; vmem is refused by name"

@@ -166,8 +166,10 @@ static const struct res_reject {
 	{"select=1:ncpus=6:mpiprocs=4", NULL, 1,
 	 "-l select with ncpus=6 over mpiprocs=4 (each MPI process gets the same whole CPUs) is "
 	 "not supported by Sluice"},
-	{"vmem=1gb", NULL, 1, "-l vmem (Sluice limits real memory: use mem) is not supported by Sluice"},
-	{"pmem=1gb", NULL, 1, "-l pmem (Sluice limits real memory: use mem) is not supported by Sluice"},
+	{"vmem=1gb", NULL, 1, "-l vmem (Sluice limits real memory: use mem, or pvmem for each process's virtual "
+	 "memory) is not supported by Sluice"},
+	{"pmem=1gb", NULL, 1, "-l pmem (Sluice limits real memory: use mem, or pvmem for each process's virtual "
+	 "memory) is not supported by Sluice"},
 	{"storage=gdata/ab12+scratch/ab12", NULL, 1,
 	 "-l storage (Sluice mounts no file systems per job) is not supported by Sluice"},
 	{"jobfs=10GB", NULL, 1,

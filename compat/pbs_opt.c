@@ -445,9 +445,10 @@ static int w_attr(void *c, const char *name, const char *v, struct sl_err *e)
 		return r;
 	}
 	if (strcmp(name, "interactive") == 0) {
-		if ((r = w_bool(c, v, &on, e)) != 0 || !on)
-			return r;
-		return refuse(c, "-W interactive=true", e);
+		/* OpenPBS's other spelling of -I (qsub.c: Interact_opt) */
+		if ((r = w_bool(c, v, &on, e)) == 0 && on)
+			CTX(c)->fl->interactive = 1;
+		return r;
 	}
 	if (strcmp(name, "sandbox") == 0 && strcmp(v, "HOME") == 0)
 		return 0;
@@ -469,6 +470,23 @@ static int h_attr(void *c, const char *a, struct sl_err *e)
 	sl_strv_free(names);
 	sl_strv_free(values);
 	return r;
+}
+
+/* -W interactive=true must be known before the script is read, as -I is:
+ * an interactive job takes no script from standard input. Errors wait for
+ * the late pass, which reports them in order. */
+static void w_early(struct sl_pbs_optctx *c, const char *a)
+{
+	char **names = NULL, **values = NULL;
+	size_t n = 0;
+
+	if (sl_pbs_attr_split(a, &names, &values, &n) != 0)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], "interactive") == 0 && strcasecmp(values[i], "true") == 0)
+			c->fl->interactive = 1;
+	sl_strv_free(names);
+	sl_strv_free(values);
 }
 
 /* ---- the table ----------------------------------------------------------- */
@@ -537,6 +555,8 @@ static int apply_vals(struct sl_pbs_optctx *c, const struct sl_optval *v, size_t
 	for (size_t i = 0; i < n; i++) {
 		int early = (v[i].opt->flags & OPTF_EARLY) != 0, r;
 
+		if (pass == PASS_EARLY && v[i].opt->key == 'W')
+			w_early(c, v[i].arg);
 		if ((pass == PASS_EARLY && !early) || (pass == PASS_LATE && early))
 			continue;
 		c->status = 0;

@@ -412,6 +412,14 @@ qsub: job $iid.$S completed" "$rc:$out"
 wait_state "$iid" FAILED
 expect_eq "the job ends with the shell's status" "inter|3:0" \
 	"$("$BIN/sacct" -X -n -P -j "$iid" -o JobName,ExitCode)"
+out=$(echo 'echo "env=$PBS_ENVIRONMENT"' | as $USER1 "$BIN/qsub" -W interactive=true 2>&1); rc=$?
+wid=$(echo "$out" | sed -n 's/^qsub: waiting for job \([0-9]*\)\..*/\1/p')
+expect_eq "-W interactive=true is -I" "0:qsub: waiting for job $wid.$S to start
+qsub: job $wid.$S ready
+
+env=PBS_INTERACTIVE
+
+qsub: job $wid.$S completed" "$rc:$out"
 ok "qsub -I: PBS's lines, the job's variables in the shell, its status on the job"
 
 # ---- 14. -l pvmem: each process's virtual memory, as setrlimit(RLIMIT_AS) --

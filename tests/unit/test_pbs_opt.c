@@ -466,6 +466,21 @@ static void test_values(void **state)
 	assert_string_equal(r.spec.dependency, "after:6");
 	assert_int_equal(r.fl.block, 1);
 	done(&r);
+	/* -W interactive=true is -I: known before the script, so standard input
+	 * stays the shell's; in a directive too; false is a batch job */
+	RUN(&r, base_env, "-W", "interactive=TRUE");
+	if (r.rc != 0)
+		fail_msg("%s", r.err.msg);
+	assert_int_equal(r.fl.interactive, 1);
+	assert_string_equal(r.spec.script, "#!/bin/sh\n");
+	done(&r);
+	write_file("i.sh", "#!/bin/sh\n#PBS -W interactive=true\ntrue\n");
+	RUN(&r, base_env, "i.sh");
+	assert_int_equal(r.fl.interactive, 1);
+	done(&r);
+	RUN(&r, base_env, "-W", "interactive=false", "v.sh");
+	assert_int_equal(r.fl.interactive, 0);
+	done(&r);
 }
 
 /* qsub command lines refused, with the text after "qsub: " and the exit
@@ -523,7 +538,7 @@ static const struct qsub_reject {
 	{{"-t", "x", "t.sh"}, NULL, 2, "illegal -t value"},
 	/* Sluice's refusals */
 	{{"-X", "t.sh"}, NULL, 1, "-X is not supported by Sluice"},
-	{{"-W", "interactive=true", "t.sh"}, NULL, 1, "-W interactive=true is not supported by Sluice"},
+	{{"-W", "interactive=maybe", "t.sh"}, NULL, 2, "illegal -W value"},
 	{{"-W", "depend=beforeok:1", "t.sh"}, NULL, 1,
 	 "-W depend=beforeok is not supported by Sluice (only after, afterok, afternotok and "
 	 "afterany)"},

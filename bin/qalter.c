@@ -1,7 +1,8 @@
 /* qalter.c - change a PBS job's attributes: the options through
  * compat/pbs_alter.c into the daemon's UPDATE fields (what `scontrol
- * update` may change: -a begin time, -l walltime and ncpus, -N, -p,
- * -W depend) and hold requests (-h), one sl_client_update() per job.
+ * update` may change: -a begin time, -l walltime, ncpus and select, -A,
+ * -m, -M, -N, -o, -e, -p, -r, -W depend) and hold requests (-h), one
+ * sl_client_update() per job.
  * Attributes the job record cannot change are refused by name.
  *
  * Messages and exit status as OpenPBS's qalter (src/cmds/qalter.c:355,

@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "job.h"
 #include "optable.h"
 #include "pbs_attr.h"
 #include "pbs_resource.h"
@@ -99,12 +102,44 @@ static int h_hold(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
-/* -l: walltime (the time limit) and ncpus (the job's CPUs), what the
- * update can change of a job's resources; the others are refused. */
+/* -l select=CHUNKS (or Torque's nodes=): the queued job's new shape, as
+ * qsub makes it (pbs_resource.c), sent as the fields it sets. */
+static int shape(void *c, const char *name, const char *v, struct sl_err *e)
+{
+	struct sl_pbs_res res;
+	struct sl_jobspec s;
+	char *one = sl_xasprintf("%s=%s", name, v);
+	int st = 0, r;
+
+	sl_pbs_res_init(&res);
+	sl_jobspec_init(&s);
+	if ((r = sl_pbs_res_parse(&res, one, &st, e)) == 0 &&
+	    (r = sl_pbs_res_apply(&res, &s, &st, e)) == 0) {
+		struct sl_qalter_req *q = A(c)->q;
+		field(q, "nodes", NULL, s.nodes);
+		field(q, "ntasks_per_node", NULL, s.ntasks_per_node);
+		field(q, "cpus_per_task", NULL, s.cpus_per_task);
+		field(q, "mem_per_node", NULL, s.mem_per_node);
+		field(q, "gpus_per_node", NULL, s.gpus_per_node == SL_NO_VAL ? 0 : s.gpus_per_node);
+	} else {
+		A(c)->f->status = st ? st : 1;
+		A(c)->f->usage = st == 2;
+	}
+	sl_jobspec_clear(&s);
+	free(one);
+	return r;
+}
+
+/* -l: walltime (the time limit), ncpus (the job's CPUs) and select or
+ * nodes (its shape), what the update can change of a job's resources; the
+ * others are refused. */
 static int one_resource(void *c, const char *name, const char *v, struct sl_err *e)
 {
 	int64_t secs;
 	char what[96];
+
+	if (strcmp(name, "select") == 0 || strcmp(name, "nodes") == 0)
+		return shape(c, name, v, e);
 
 	if (strcmp(name, "walltime") == 0) {
 		if (sl_pbs_parse_time(v, &secs) != 0 || secs == 0)
@@ -192,15 +227,84 @@ static int h_attr(void *c, const char *a, struct sl_err *e)
 	return r;
 }
 
+/* -A account (and -P project, which qsub makes the account). */
+static int h_account(void *c, const char *a, struct sl_err *e)
+{
+	if (*a == '\0')
+		return illegal(c, 'A', e);
+	field(A(c)->q, "account", sl_xstrdup(a), 0);
+	return 0;
+}
+
+static int h_mail_points(void *c, const char *a, struct sl_err *e)
+{
+	int bits = sl_pbs_mail_points(a);
+
+	if (bits < 0)
+		return illegal(c, 'm', e);
+	field(A(c)->q, "mail_type", NULL, bits);
+	return 0;
+}
+
+static int h_mail_users(void *c, const char *a, struct sl_err *e)
+{
+	if (*a == '\0')
+		return illegal(c, 'M', e);
+	field(A(c)->q, "mail_user", sl_xstrdup(a), 0);
+	return 0;
+}
+
+static int h_rerun(void *c, const char *a, struct sl_err *e)
+{
+	if (strcmp(a, "y") != 0 && strcmp(a, "n") != 0)
+		return illegal(c, 'r', e);
+	field(A(c)->q, "requeue", NULL, a[0] == 'y');
+	return 0;
+}
+
+/* -o/-e PATH: a file (qalter cannot name the default file in a directory,
+ * which needs the job's name and id: Sluice refuses a directory). */
+static int path(void *c, const char *a, char kind, const char *key, struct sl_err *e)
+{
+	char *abs = NULL, *cwd = getcwd(NULL, 0), what[64];
+	struct stat st;
+	int r = sl_pbs_path(a, cwd ? cwd : "/", kind, &abs, &A(c)->f->status, e);
+
+	free(cwd);
+	if (r != 0) {
+		A(c)->f->usage = A(c)->f->status == 2;
+		return r;
+	}
+	if (abs[strlen(abs) - 1] == '/' || (stat(abs, &st) == 0 && S_ISDIR(st.st_mode))) {
+		free(abs);
+		snprintf(what, sizeof(what), "-%c naming a directory (name the file)", kind);
+		return refuse(c, what, e);
+	}
+	field(A(c)->q, key, sl_pbs_path_pattern(abs), 0);
+	free(abs);
+	return 0;
+}
+
+static int h_output(void *c, const char *a, struct sl_err *e)
+{
+	return path(c, a, 'o', "std_out", e);
+}
+
+static int h_error(void *c, const char *a, struct sl_err *e)
+{
+	return path(c, a, 'e', "std_err", e);
+}
+
 #define R SL_OPT_REQ
 #define OK(k, fn) {NULL, k, R, {NULL, NULL}, 0, fn}
 #define NO(k) {NULL, k, R, {NULL, NULL}, SL_OPTF_UNSUPP, NULL}
 
 /* qalter.c:190 "a:A:c:e:h:j:k:l:m:M:N:o:p:r:R:S:u:W:P:" */
 static const struct sl_opt qalter_opts[] = {
-	OK('a', h_begin), NO('A'), NO('c'), NO('e'), OK('h', h_hold), NO('j'), NO('k'),
-	OK('l', h_resources), NO('m'), NO('M'), OK('N', h_name), NO('o'),
-	OK('p', h_priority), NO('r'), NO('R'), NO('S'), NO('u'), OK('W', h_attr), NO('P'),
+	OK('a', h_begin), OK('A', h_account), NO('c'), OK('e', h_error), OK('h', h_hold),
+	NO('j'), NO('k'), OK('l', h_resources), OK('m', h_mail_points), OK('M', h_mail_users),
+	OK('N', h_name), OK('o', h_output), OK('p', h_priority), OK('r', h_rerun), NO('R'),
+	NO('S'), NO('u'), OK('W', h_attr), OK('P', h_account),
 	{NULL, 0, R, {NULL, NULL}, 0, NULL},
 };
 
@@ -210,8 +314,8 @@ static int refuse_row(void *c, int key, struct sl_err *e)
 	char what[96];
 
 	snprintf(what, sizeof(what), "-%c (the job's %s cannot be changed)", key,
-		 strchr("AP", key) ? "account" : strchr("eojkR", key) ? "output files"
-				 : strchr("mM", key) ? "mail" : "attribute");
+		 strchr("jkR", key) ? "output files" : strchr("S", key) ? "shell"
+				    : strchr("u", key) ? "user" : "attribute");
 	return refuse(c, what, e);
 }
 

@@ -2,8 +2,8 @@
  * fields (PROTOCOL.md, UPDATE) and hold requests: what `scontrol update`
  * may change, in PBS's words. OpenPBS's letters and usage
  * (src/cmds/qalter.c:190 GETOPT_ARGS, usage at 74); the attributes the
- * job record cannot change (account, paths, mail, rerun, shell, user) are
- * refused by name ("qalter: -A is not supported by Sluice", exit 1). */
+ * job record cannot change (join, keep, shell, user, checkpoint) are
+ * refused by name ("qalter: -S is not supported by Sluice", exit 1). */
 #ifndef SL_PBS_ALTER_H
 #define SL_PBS_ALTER_H
 

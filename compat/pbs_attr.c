@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "job.h"
@@ -295,4 +296,90 @@ int sl_pbs_depend(const char *v, const char *server, char **out, struct sl_err *
 	sl_buf_free(b);
 	free(copy);
 	return r;
+}
+
+/* ---- output and error paths ---------------------------------------------- */
+
+static int local_host(const char *h)
+{
+	char me[256] = "";
+
+	if (strcmp(h, "localhost") == 0 || strcmp(h, "localhost.localdomain") == 0)
+		return 1;
+	if (gethostname(me, sizeof(me) - 1) != 0)
+		return 0;
+	return strcmp(h, me) == 0 ||
+	       (strcspn(me, ".") == strcspn(h, ".") && strncmp(me, h, strcspn(me, ".")) == 0);
+}
+
+#define ARRAY_INDEX "^array_index^"
+
+/* A literal path as a Slurm output pattern (slurm_pattern.h): '%' doubled;
+ * with a backslash expansion is off and backslashes double. PBS Pro's
+ * "^array_index^" is the subjob's index (%a) when there is no backslash. */
+char *sl_pbs_path_pattern(const char *p)
+{
+	int bs = strchr(p, '\\') != NULL;
+	char *out = sl_xmalloc(2 * strlen(p) + 1), *o = out;
+
+	for (; *p; p++) {
+		if (!bs && strncmp(p, ARRAY_INDEX, sizeof(ARRAY_INDEX) - 1) == 0) {
+			memcpy(o, "%a", 2);
+			o += 2;
+			p += sizeof(ARRAY_INDEX) - 2;
+			continue;
+		}
+		if ((bs && *p == '\\') || (!bs && *p == '%'))
+			*o++ = *p;
+		*o++ = *p;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* prepare_path() (src/lib/Libcmds/prepare_path.c): HOST must be this one,
+ * as files are written where the job runs. */
+int sl_pbs_path(const char *given, const char *cwd, char kind, char **abs, int *status,
+		struct sl_err *err)
+{
+	const char *p = given, *colon;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	colon = strchr(p, ':');
+	if (colon && colon != p && strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					  "0123456789.-") == (size_t)(colon - p)) {
+		char *h = sl_xstrndup(p, (size_t)(colon - p));
+		int ok = local_host(h);
+		free(h);
+		if (!ok) {
+			*status = 1;
+			return sl_err_set(err, SL_EUNSUPP, "-%c HOST:PATH on another host is not "
+					  "supported by Sluice", kind);
+		}
+		p = colon + 1;
+	}
+	if (*p == '\0') {
+		*status = 2;
+		return sl_err_set(err, SL_EINVAL, "illegal -%c value", kind);
+	}
+	*abs = p[0] == '/' ? sl_xstrdup(p) : sl_xasprintf("%s/%s", cwd, p);
+	return 0;
+}
+
+int sl_pbs_mail_points(const char *a)
+{
+	int bits = 0;
+
+	while (isspace((unsigned char)*a))
+		a++;
+	if (strcmp(a, "n") == 0)
+		return 0;
+	if (*a == '\0' || strspn(a, "abej") != strlen(a))
+		return -1;
+	bits |= strchr(a, 'a') ? SL_MAIL_FAIL : 0;
+	bits |= strchr(a, 'b') ? SL_MAIL_BEGIN : 0;
+	bits |= strchr(a, 'e') ? SL_MAIL_END : 0;
+	bits |= strchr(a, 'j') ? SL_MAIL_ARRAY_TASKS : 0;
+	return bits;
 }

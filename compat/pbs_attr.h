@@ -37,4 +37,17 @@ int sl_pbs_attr_split(const char *s, char ***names, char ***values, size_t *n);
  * have (before*, on, runone, sync*) and other servers' jobs. */
 int sl_pbs_depend(const char *v, const char *server, char **out, struct sl_err *err);
 
+/* -o/-e's [HOST:]PATH into an absolute path (caller frees *abs): PATH
+ * relative to cwd, HOST this host. Else -SL_EINVAL "illegal -K value"
+ * (*status 2) or -SL_EUNSUPP for another host (*status 1). */
+int sl_pbs_path(const char *given, const char *cwd, char kind, char **abs, int *status,
+		struct sl_err *err);
+/* A literal path as a Slurm output pattern: '%' doubled, PBS Pro's
+ * "^array_index^" as %a (caller frees). */
+char *sl_pbs_path_pattern(const char *path);
+
+/* Mail_Points onto Slurm's mail bits: a (aborted) is FAIL, b BEGIN, e END,
+ * j (each subjob's mail) ARRAY_TASKS, n none (0); -1 when malformed. */
+int sl_pbs_mail_points(const char *a);
+
 #endif

@@ -175,19 +175,10 @@ static int h_resources(void *c, const char *a, struct sl_err *e)
  * which is checked once every option is in (qsub.c:1546, pbs_optval.c). */
 static int h_mail_points(void *c, const char *a, struct sl_err *e)
 {
-	int bits = 0;
+	int bits = sl_pbs_mail_points(a);
 
-	a = skip_blanks(a);
-	if (strcmp(a, "n") == 0) {
-		CTX(c)->spec->mail_type = 0;
-		return 0;
-	}
-	if (*a == '\0' || strspn(a, "abej") != strlen(a))
+	if (bits < 0)
 		return illegal(c, 'm', e);
-	bits |= strchr(a, 'a') ? SL_MAIL_FAIL : 0;
-	bits |= strchr(a, 'b') ? SL_MAIL_BEGIN : 0;
-	bits |= strchr(a, 'e') ? SL_MAIL_END : 0;
-	bits |= strchr(a, 'j') ? SL_MAIL_ARRAY_TASKS : 0;
 	CTX(c)->spec->mail_type = bits;
 	return 0;
 }

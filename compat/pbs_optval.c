@@ -120,49 +120,12 @@ static void shell_line(struct sl_pbs_optctx *c)
 
 /* ---- paths ---------------------------------------------------------------- */
 
-static int local_host(const char *h)
-{
-	char me[256] = "";
-
-	if (strcmp(h, "localhost") == 0 || strcmp(h, "localhost.localdomain") == 0)
-		return 1;
-	if (gethostname(me, sizeof(me) - 1) != 0)
-		return 0;
-	return strcmp(h, me) == 0 ||
-	       (strcspn(me, ".") == strcspn(h, ".") && strncmp(me, h, strcspn(me, ".")) == 0);
-}
-
-#define ARRAY_INDEX "^array_index^"
-
-/* A literal path as a Slurm output pattern (slurm_pattern.h): '%' doubled;
- * with a backslash expansion is off and backslashes double. PBS Pro's
- * "^array_index^" is the subjob's index (%a) when there is no backslash. */
-static char *literal(const char *p)
-{
-	int bs = strchr(p, '\\') != NULL;
-	char *out = sl_xmalloc(2 * strlen(p) + 1), *o = out;
-
-	for (; *p; p++) {
-		if (!bs && strncmp(p, ARRAY_INDEX, sizeof(ARRAY_INDEX) - 1) == 0) {
-			memcpy(o, "%a", 2);
-			o += 2;
-			p += sizeof(ARRAY_INDEX) - 2;
-			continue;
-		}
-		if ((bs && *p == '\\') || (!bs && *p == '%'))
-			*o++ = *p;
-		*o++ = *p;
-	}
-	*o = '\0';
-	return out;
-}
-
 /* NAME.oSEQ in dir: the id is the daemon's to fill in (%j); a subjob's
  * is NAME.oSEQ.INDEX, SEQ the array's (start_exec.c:6687: ".index"
  * appended), which is Slurm's %A.%a. */
 static char *default_file(const char *dir, const char *name, char kind, int array)
 {
-	char *d = literal(dir), *out;
+	char *d = sl_pbs_path_pattern(dir), *out;
 	size_t n = strlen(d);
 
 	if (strchr(dir, '\\') != NULL) /* expansion would be off: no %j then */
@@ -174,47 +137,28 @@ static char *default_file(const char *dir, const char *name, char kind, int arra
 	return out;
 }
 
-/* -o/-e: [HOST:]PATH (prepare_path(), src/lib/Libcmds/prepare_path.c):
- * relative to qsub's directory; a directory (or a trailing '/') gets the
- * default file name. HOST must be this one: files are written where the
- * job runs. */
+/* -o/-e: [HOST:]PATH (pbs_attr.h); a directory (or a trailing '/') gets
+ * the default file name. */
 static int out_path(struct sl_pbs_optctx *c, const char *given, char kind, char **pattern,
 		    struct sl_err *err)
 {
-	const char *p = given, *colon;
-	char *abs, opt[3] = {'-', kind, '\0'};
+	char *abs = NULL;
 	struct stat st;
+	int r = sl_pbs_path(given, c->cwd, kind, &abs, &c->status, err);
 
-	while (isspace((unsigned char)*p))
-		p++;
-	colon = strchr(p, ':');
-	if (colon && colon != p && strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-					  "0123456789.-") == (size_t)(colon - p)) {
-		char *h = sl_xstrndup(p, (size_t)(colon - p));
-		int ok = local_host(h);
-		free(h);
-		if (!ok) {
-			char what[64];
-			snprintf(what, sizeof(what), "%s HOST:PATH on another host", opt);
-			c->status = 1;
-			return sl_err_set(err, SL_EUNSUPP, "%s is not supported by Sluice", what);
-		}
-		p = colon + 1;
+	if (r != 0) {
+		c->usage = c->status == 2;
+		return r;
 	}
-	if (*p == '\0') {
-		c->status = 2;
-		c->usage = 1;
-		return sl_err_set(err, SL_EINVAL, "illegal %s value", opt);
-	}
-	abs = p[0] == '/' ? sl_xstrdup(p) : sl_xasprintf("%s/%s", c->cwd, p);
 	if (abs[strlen(abs) - 1] == '/' || (stat(abs, &st) == 0 && S_ISDIR(st.st_mode)))
 		*pattern = default_file(abs, c->spec->name, kind == 'o' ? 'o' : 'e',
 					c->spec->array != NULL);
 	else
-		*pattern = literal(abs);
+		*pattern = sl_pbs_path_pattern(abs);
 	free(abs);
 	if (*pattern == NULL)
-		return fail(c, 1, err, "%s: a directory with a backslash in its name", opt);
+		return fail(c, 1, err, "%s: a directory with a backslash in its name",
+			    kind == 'o' ? "-o" : "-e");
 	return 0;
 }
 

@@ -103,6 +103,67 @@ static int k_throttle(struct up *u, const char *v)
 	return 0;
 }
 
+/* "scontrol: error: Invalid KEY value: V" (scontrol's parse of the
+ * number, before anything is sent). */
+static int count(struct up *u, const char *key, const char *what, const char *v)
+{
+	char *end;
+	long long n = strtoll(v, &end, 10);
+	if (*v == '\0' || *end != '\0')
+		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid %s value: %s", what, v);
+	add(u, key, NULL, n);
+	return 0;
+}
+
+static int k_num_tasks(struct up *u, const char *v)
+{
+	return count(u, "ntasks", "NumTasks", v);
+}
+
+static int k_cpus_per_task(struct up *u, const char *v)
+{
+	return count(u, "cpus_per_task", "CPUsPerTask", v);
+}
+
+/* Requeue=N: any number, not 0 is 1, as Slurm reads it. */
+static int k_requeue(struct up *u, const char *v)
+{
+	char *end;
+	long long n = strtoll(v, &end, 10);
+	if (*v == '\0' || *end != '\0')
+		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid Requeue value: %s", v);
+	add(u, "requeue", NULL, n != 0);
+	return 0;
+}
+
+static int mem(struct up *u, const char *key, const char *what, const char *v)
+{
+	int64_t mib;
+	if (sl_slurm_parse_mem(v, &mib) != 0)
+		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid %s value: %s", what, v);
+	add(u, key, NULL, mib);
+	return 0;
+}
+
+static int k_mem_node(struct up *u, const char *v)
+{
+	return mem(u, "mem_per_node", "MinMemoryNode", v);
+}
+
+static int k_mem_cpu(struct up *u, const char *v)
+{
+	return mem(u, "mem_per_cpu", "MinMemoryCPU", v);
+}
+
+static int k_mail_type(struct up *u, const char *v)
+{
+	int bits = sl_slurm_parse_mail_type(v);
+	if (bits < 0)
+		return sl_err_set(u->err, SL_EINVAL, "Invalid MailType: %s", v);
+	add(u, "mail_type", NULL, bits);
+	return 0;
+}
+
 #define STR_KEY(fn, wire) \
 	static int fn(struct up *u, const char *v) { add(u, wire, v, 0); return 0; }
 STR_KEY(k_partition, "partition")
@@ -110,6 +171,10 @@ STR_KEY(k_qos, "qos")
 STR_KEY(k_name, "name")
 STR_KEY(k_comment, "comment")
 STR_KEY(k_dependency, "dependency")
+STR_KEY(k_account, "account")
+STR_KEY(k_mail_user, "mail_user")
+STR_KEY(k_std_out, "std_out")
+STR_KEY(k_work_dir, "work_dir")
 
 static const struct {
 	const char *key;
@@ -120,7 +185,10 @@ static const struct {
 	{"ReqNodes", k_num_nodes}, {"NumCPUs", k_num_cpus}, {"MinCPUs", k_num_cpus},
 	{"Dependency", k_dependency}, {"StartTime", k_start}, {"BeginTime", k_start},
 	{"JobName", k_name}, {"Name", k_name}, {"Comment", k_comment},
-	{"ArrayTaskThrottle", k_throttle},
+	{"ArrayTaskThrottle", k_throttle}, {"Account", k_account}, {"MailType", k_mail_type},
+	{"MailUser", k_mail_user}, {"Requeue", k_requeue}, {"WorkDir", k_work_dir},
+	{"StdOut", k_std_out}, {"MinMemoryNode", k_mem_node}, {"MinMemoryCPU", k_mem_cpu},
+	{"NumTasks", k_num_tasks}, {"CPUsPerTask", k_cpus_per_task},
 };
 
 static int one(struct up *u, const char *word, uint64_t *id, long *task, int *have_id)

@@ -236,6 +236,197 @@ static int f_throttle(struct upd *u, json_object *v, struct sl_err *err)
 	return 0;
 }
 
+/* Account=: while pending, one the job's owner may use (Slurm checks the
+ * owner's association, whoever asks); it names the LocalQueue's namespace,
+ * so the job must fit again. Lowercased as at submit. */
+static int f_account(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int r = pending_only(u, err);
+
+	if (r != 0)
+		return r;
+	set_str(&u->n->spec.account, v);
+	if (u->n->spec.account == NULL ||
+	    !sl_conf_account_allowed(u->d->conf, u->old->user, u->n->spec.account))
+		return sl_err_set(err, SL_EACCOUNT,
+				  "Invalid account or account/partition combination specified");
+	for (char *c = u->n->spec.account; *c; c++)
+		if (*c >= 'A' && *c <= 'Z')
+			*c = (char)(*c - 'A' + 'a');
+	u->refit = u->requeue = 1;
+	return 0;
+}
+
+/* MailType= and MailUser=: at any time, as Slurm; mail with no user goes
+ * to the owner, as at submit. */
+static int f_mail_type(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t bits = json_object_get_int64(v);
+
+	if (bits < 0 || bits > INT32_MAX)
+		return sl_err_set(err, SL_EINVAL, "Invalid MailType");
+	u->n->spec.mail_type = (int)bits;
+	if (bits != 0 && u->n->spec.mail_user == NULL)
+		u->n->spec.mail_user = sl_xstrdup(u->old->user);
+	return 0;
+}
+
+static int f_mail_user(struct upd *u, json_object *v, struct sl_err *err)
+{
+	set_str(&u->n->spec.mail_user, v);
+	if (u->n->spec.mail_user == NULL)
+		u->n->spec.mail_user = sl_xstrdup(u->old->user);
+	return 0;
+}
+
+/* Requeue=0|1: whether preemption or a node failure puts it back. */
+static int f_requeue(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t on = json_object_get_int64(v);
+
+	if (on != 0 && on != 1)
+		return sl_err_set(err, SL_EINVAL, "Invalid Requeue value");
+	u->n->spec.requeue = (int)on;
+	return 0;
+}
+
+/* A file of the job: relative to its working directory, as Slurm's. */
+static int abs_path(struct upd *u, char **dst, json_object *v, const char *what,
+		    struct sl_err *err)
+{
+	const char *path = json_object_get_string(v), *wd = u->n->spec.work_dir;
+
+	if (path[0] == '\0')
+		return sl_err_set(err, SL_EINVAL, "Invalid %s value", what);
+	free(*dst);
+	*dst = path[0] == '/' || wd == NULL ? sl_xstrdup(path) : sl_xasprintf("%s/%s", wd, path);
+	return 0;
+}
+
+/* WorkDir=: Slurm takes it at any time (a running job keeps the directory
+ * it started in) and keeps a relative one as written, which no node can
+ * use: Sluice refuses that. */
+static int f_work_dir(struct upd *u, json_object *v, struct sl_err *err)
+{
+	if (json_object_get_string(v)[0] != '/')
+		return sl_err_set(err, SL_EINVAL, "WorkDir must be an absolute path");
+	set_str(&u->n->spec.work_dir, v);
+	return 0;
+}
+
+/* StdOut= (and qalter's -e): the files open when the job starts. */
+static int f_std_out(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int r = pending_only(u, err);
+	return r ? r : abs_path(u, &u->n->spec.std_out, v, "StdOut", err);
+}
+
+static int f_std_err(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int r = pending_only(u, err);
+
+	if (r == 0 && *json_object_get_string(v) == '\0') { /* joined into stdout */
+		free(u->n->spec.std_err);
+		u->n->spec.std_err = NULL;
+		return 0;
+	}
+	return r ? r : abs_path(u, &u->n->spec.std_err, v, "StdErr", err);
+}
+
+/* MinMemoryNode= and MinMemoryCPU= (MiB): one replaces the other, as the
+ * options do at submit. */
+static int f_mem_node(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t m = json_object_get_int64(v);
+	int r = pending_only(u, err);
+
+	if (r == 0 && m < 0 && m != SL_NO_VAL) /* SL_NO_VAL: none asked (qalter's select) */
+		r = sl_err_set(err, SL_EINVAL, "Invalid MinMemoryNode value");
+	if (r == 0) {
+		u->n->spec.mem_per_node = m;
+		u->n->spec.mem_per_cpu = SL_NO_VAL;
+		u->n->spec.mem_all = 0;
+		u->refit = u->requeue = 1;
+	}
+	return r;
+}
+
+static int f_mem_cpu(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t m = json_object_get_int64(v);
+	int r = pending_only(u, err);
+
+	if (r == 0 && m < 1)
+		r = sl_err_set(err, SL_EINVAL, "Invalid MinMemoryCPU value");
+	if (r == 0) {
+		u->n->spec.mem_per_cpu = m;
+		u->n->spec.mem_per_node = SL_NO_VAL;
+		u->n->spec.mem_all = 0;
+		u->refit = u->requeue = 1;
+	}
+	return r;
+}
+
+static int f_ntasks(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t n = json_object_get_int64(v);
+	int r = pending_only(u, err);
+
+	if (r == 0 && (n < 1 || n > 1000000))
+		r = sl_err_set(err, SL_EINVAL, "Task count specification invalid");
+	if (r == 0) {
+		u->n->spec.ntasks = (int)n;
+		u->refit = u->requeue = 1;
+	}
+	return r;
+}
+
+/* qalter's select=: tasks per node, the tasks then derived from it. */
+static int f_ntasks_per_node(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t n = json_object_get_int64(v);
+	int r = pending_only(u, err);
+
+	if (r == 0 && (n < 1 || n > 1000000))
+		r = sl_err_set(err, SL_EINVAL, "Task count specification invalid");
+	if (r == 0) {
+		u->n->spec.ntasks_per_node = (int)n;
+		u->n->spec.ntasks = SL_NO_VAL;
+		u->refit = u->requeue = 1;
+	}
+	return r;
+}
+
+/* GPUs on each node (0: none); a --gpus total gives way to it. */
+static int f_gpus_per_node(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t n = json_object_get_int64(v);
+	int r = pending_only(u, err);
+
+	if (r == 0 && (n < 0 || n > 1000000))
+		r = sl_err_set(err, SL_EINVAL, "Invalid GPU count");
+	if (r == 0) {
+		u->n->spec.gpus_per_node = n > 0 ? (int)n : SL_NO_VAL;
+		u->n->spec.gpus = SL_NO_VAL;
+		u->refit = u->requeue = 1;
+	}
+	return r;
+}
+
+static int f_cpus_per_task(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t n = json_object_get_int64(v);
+	int r = pending_only(u, err);
+
+	if (r == 0 && (n < 1 || n > 1000000))
+		r = sl_err_set(err, SL_EINVAL, "Invalid CPUsPerTask value");
+	if (r == 0) {
+		u->n->spec.cpus_per_task = (int)n;
+		u->refit = u->requeue = 1;
+	}
+	return r;
+}
+
 static const struct {
 	const char *key;
 	json_type type;
@@ -254,6 +445,19 @@ static const struct {
 	{"name", json_type_string, f_name},
 	{"comment", json_type_string, f_comment},
 	{"array_throttle", json_type_int, f_throttle},
+	{"account", json_type_string, f_account},
+	{"mail_type", json_type_int, f_mail_type},
+	{"mail_user", json_type_string, f_mail_user},
+	{"requeue", json_type_int, f_requeue},
+	{"work_dir", json_type_string, f_work_dir},
+	{"std_out", json_type_string, f_std_out},
+	{"std_err", json_type_string, f_std_err},
+	{"mem_per_node", json_type_int, f_mem_node},
+	{"mem_per_cpu", json_type_int, f_mem_cpu},
+	{"ntasks", json_type_int, f_ntasks},
+	{"cpus_per_task", json_type_int, f_cpus_per_task},
+	{"ntasks_per_node", json_type_int, f_ntasks_per_node},
+	{"gpus_per_node", json_type_int, f_gpus_per_node},
 };
 
 static int apply(struct upd *u, json_object *set, struct sl_err *err)
@@ -309,6 +513,17 @@ static int store_spec(struct upd *u, struct sl_err *err)
 		return r;
 #define TAKE_STR(f) free(s.f), s.f = sl_xstrdup(n->f);
 	TAKE_STR(name) TAKE_STR(partition) TAKE_STR(qos) TAKE_STR(comment) TAKE_STR(dependency)
+	TAKE_STR(account) TAKE_STR(mail_user) TAKE_STR(work_dir) TAKE_STR(std_out)
+	TAKE_STR(std_err)
+	s.mail_type = n->mail_type;
+	s.requeue = n->requeue;
+	s.mem_per_node = n->mem_per_node;
+	s.mem_per_cpu = n->mem_per_cpu;
+	s.mem_all = n->mem_all;
+	s.ntasks = n->ntasks;
+	s.ntasks_per_node = n->ntasks_per_node;
+	s.gpus_per_node = n->gpus_per_node;
+	s.gpus = n->gpus;
 	s.time_limit = n->time_limit;
 	s.priority = n->priority;
 	s.nice = n->nice;

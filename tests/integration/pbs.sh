@@ -149,8 +149,8 @@ expect_run $USER1 1 "qsub: -W depend=beforeok is not supported by Sluice (only a
 expect_run $USER1 1 "qsub: -X is not supported by Sluice" "" "$BIN/qsub" -X job.pbs
 expect_run $USER1 1 "qsub: -W x is not supported by Sluice" "" "$BIN/qsub" -W x=nmatchpolicy:exactnode job.pbs
 expect_run $USER1 170 "qsub: Unknown queue" "" "$BIN/qsub" -q nosuch job.pbs
-expect_run $USER1 1 "qalter: -A (the job's account cannot be changed) is not supported by Sluice" "" \
-	"$BIN/qalter" -A other "$id"
+expect_run $USER1 1 "qalter: -S (the job's shell cannot be changed) is not supported by Sluice" "" \
+	"$BIN/qalter" -S /bin/bash "$id"
 ok "qstat -Q, pbsnodes, and what Sluice refuses"
 
 # 7. Dependencies (-W depend onto --dependency), a begin time (-a) and
@@ -206,6 +206,17 @@ expect_run $USER1 153 "qalter: Unknown Job Id 99999.$S" "" "$BIN/qalter" -N x 99
 expect_run $USER1 206 "qalter: Invalid Job Dependency $q" "" "$BIN/qalter" -W depend=afterok:99999 "$q"
 expect_run $USER1 2 "qalter: illegal -N value
 $(cat "$top_srcdir/tests/data/pbs/qalter_usage.out")" "" "$BIN/qalter" -N 'a b' "$q"
+expect_run $USER1 0 "" "" "$BIN/qalter" -A general -m ae -M someone@example.org -r n \
+	-o alt.out -e "$S:$(pwd)/alt.err" -l select=2:ncpus=2:mem=100mb "$q"
+qf=$("$Q" -f "$q")
+for want in "Account_Name = general" "Mail_Points = ae" "Mail_Users = someone@example.org" \
+	"Rerunable = False" "Output_Path = $S:$(pwd)/alt.out" "Error_Path = $S:$(pwd)/alt.err" \
+	"Resource_List.nodect = 2" "Resource_List.ncpus = 4"; do
+	echo "$qf" | grep -qxF "    $want" || fail "qalter: no '$want' in: $qf"
+done
+expect_run $USER1 201 "qalter: Invalid Account $q" "" "$BIN/qalter" -A nosuch "$q"
+expect_run $USER1 1 "qalter: -o naming a directory (name the file) is not supported by Sluice" "" \
+	"$BIN/qalter" -o /tmp "$q"
 expect_run $USER1 0 "" "" "$BIN/qmove" debug "$q"
 "$Q" -f "$q" | grep -qx "    queue = debug" || fail "qmove: $("$Q" -f "$q")"
 expect_run $USER1 170 "qmove: Unknown queue $q" "" "$BIN/qmove" nosuch "$q"
@@ -217,6 +228,8 @@ r=$(as $USER1 "$BIN/qsub" -- /bin/sleep 300) || fail "qsub: $r"
 wait_state "$(seq_of "$r")" RUNNING
 expect_run $USER1 168 "qmove: Request invalid for state of job $r" "" "$BIN/qmove" debug "$r"
 expect_run $USER1 168 "qalter: Request invalid for state of job $r" "" "$BIN/qalter" -a 0101 "$r"
+expect_run $USER1 168 "qalter: Request invalid for state of job $r" "" "$BIN/qalter" -o x.out "$r"
+expect_run $USER1 0 "" "" "$BIN/qalter" -m e "$r"
 expect_run $USER1 0 "" "" "$BIN/qdel" "$r"
 ok "qalter and qmove"
 

@@ -154,6 +154,12 @@ scenario_control() {
 	sc_run "StartTime= while it runs" "$OWNER" "$SCONTROL" update JobId="$r" StartTime=now
 	sc_run "JobName= while it runs" "$OWNER" "$SCONTROL" update JobId="$r" JobName=sc_renamed
 	sc_field "$r" JobName
+	sc_run "Account= while it runs" "$OWNER" "$SCONTROL" update JobId="$r" Account=bogus
+	sc_run "MinMemoryNode= while it runs" "$OWNER" "$SCONTROL" update JobId="$r" MinMemoryNode=100
+	sc_run "NumTasks= while it runs" "$OWNER" "$SCONTROL" update JobId="$r" NumTasks=2
+	sc_run "StdOut= while it runs" "$OWNER" "$SCONTROL" update JobId="$r" StdOut="$PWD/sc.out"
+	sc_run "MailType= while it runs" "$OWNER" "$SCONTROL" update JobId="$r" MailType=END
+	sc_field "$r" MailType
 	sc_run "its owner requeues it" "$OWNER" "$SCONTROL" requeue "$r"
 	sc_until "$r" 'JobState=PENDING'
 	sc_state "$r"
@@ -198,6 +204,24 @@ scenario_control() {
 	sc_run "without JobId" "$OWNER" "$SCONTROL" update "$pj" TimeLimit=3
 	sc_run "nothing to change" "$OWNER" "$SCONTROL" update JobId="$pj"
 	sc_run "another user" "$OTHER" "$SCONTROL" update JobId="$pj" TimeLimit=3
+	sc_run "MailType and MailUser" "$OWNER" "$SCONTROL" update JobId="$pj" MailType=begin,end \
+		MailUser=someone@example.org
+	sc_field "$pj" MailUser
+	sc_field "$pj" MailType
+	sc_run "MailType=bogus" "$OWNER" "$SCONTROL" update JobId="$pj" MailType=bogus
+	sc_run "Requeue=0" "$OWNER" "$SCONTROL" update JobId="$pj" Requeue=0
+	sc_field "$pj" Requeue
+	sc_run "Requeue=yes" "$OWNER" "$SCONTROL" update JobId="$pj" Requeue=yes
+	sc_run "NumTasks=2" "$OWNER" "$SCONTROL" update JobId="$pj" NumTasks=2
+	sc_field "$pj" NumTasks
+	sc_run "NumTasks=0" "$OWNER" "$SCONTROL" update JobId="$pj" NumTasks=0
+	sc_run "NumTasks=abc" "$OWNER" "$SCONTROL" update JobId="$pj" NumTasks=abc
+	sc_run "CPUsPerTask=abc" "$OWNER" "$SCONTROL" update JobId="$pj" CPUsPerTask=abc
+	sc_run "MinMemoryNode=abc" "$OWNER" "$SCONTROL" update JobId="$pj" MinMemoryNode=abc
+	sc_run "MinMemoryCPU=abc" "$OWNER" "$SCONTROL" update JobId="$pj" MinMemoryCPU=abc
+	sc_run "Account=bogus" "$OWNER" "$SCONTROL" update JobId="$pj" Account=bogus
+	sc_run "StdOut=" "$OWNER" "$SCONTROL" update JobId="$pj" StdOut="$PWD/sc_upd.out"
+	sc_run "StdErr=" "$OWNER" "$SCONTROL" update JobId="$pj" StdErr=sc_upd.err
 
 	echo "# top"
 	sc_submit "$OWNER" -d afterok:"$nr" --wrap true; t1=$SC_ID

@@ -192,6 +192,25 @@ static void test_qalter(void **state)
 	assert_int_equal(q.n, 1);
 	assert_string_equal(q.f[0].key, "begin_time");
 	sl_qalter_req_clear(&q);
+	/* account (and project), mail, rerun, files; -m's letters as qsub's */
+	assert_int_equal(sl_qalter_parse(ARGV("-A", "Proj1", "-m", "ae", "-M", "a@b.org", "-r", "n",
+					      "-o", "/tmp/x%1.out", "-e", "localhost:/tmp/y",
+					      "5"), "head1", &q, &f, &err), 0);
+	fields_are(&q, "account=Proj1;mail_type=6;mail_user=a@b.org;requeue=0;"
+		       "std_out=/tmp/x%%1.out;std_err=/tmp/y;");
+	sl_qalter_req_clear(&q);
+	assert_int_equal(sl_qalter_parse(ARGV("-P", "p2", "-m", "n", "5"), "head1", &q, &f, &err), 0);
+	fields_are(&q, "account=p2;mail_type=0;");
+	sl_qalter_req_clear(&q);
+	/* a new shape: select's chunk as qsub makes it */
+	assert_int_equal(sl_qalter_parse(ARGV("-l", "select=2:ncpus=4:mpiprocs=2:mem=1gb:ngpus=1",
+					      "5"), "head1", &q, &f, &err), 0);
+	fields_are(&q, "nodes=2;ntasks_per_node=2;cpus_per_task=2;mem_per_node=1024;"
+		       "gpus_per_node=1;");
+	sl_qalter_req_clear(&q);
+	assert_int_equal(sl_qalter_parse(ARGV("-l", "nodes=3:ppn=4", "5"), "head1", &q, &f, &err), 0);
+	fields_are(&q, "nodes=3;ntasks_per_node=4;cpus_per_task=1;mem_per_node=-1;gpus_per_node=0;");
+	sl_qalter_req_clear(&q);
 }
 
 static void test_qalter_refused(void **state)
@@ -211,14 +230,19 @@ static void test_qalter_refused(void **state)
 		{{"-N", "x"}, 2, 1, ""},       /* no job */
 		{{"5"}, 2, 1, ""},             /* nothing to alter */
 		{{"--x", "5"}, 2, 1, "invalid option -- '-'"},
-		{{"-A", "acct", "5"}, 1, 0, "-A (the job's account cannot be changed) is not "
-					    "supported by Sluice"},
-		{{"-o", "/x", "5"}, 1, 0, "-o (the job's output files cannot be changed) is not "
+		{{"-j", "oe", "5"}, 1, 0, "-j (the job's output files cannot be changed) is not "
 					  "supported by Sluice"},
-		{{"-m", "abe", "5"}, 1, 0, "-m (the job's mail cannot be changed) is not supported "
-					   "by Sluice"},
-		{{"-r", "n", "5"}, 1, 0, "-r (the job's attribute cannot be changed) is not "
-					 "supported by Sluice"},
+		{{"-S", "/bin/sh", "5"}, 1, 0, "-S (the job's shell cannot be changed) is not "
+					       "supported by Sluice"},
+		{{"-o", "/", "5"}, 1, 0, "-o naming a directory (name the file) is not supported "
+					 "by Sluice"},
+		{{"-o", "elsewhere.example.org:/x", "5"}, 1, 0,
+		 "-o HOST:PATH on another host is not supported by Sluice"},
+		{{"-m", "xyz", "5"}, 2, 1, "illegal -m value"},
+		{{"-r", "maybe", "5"}, 2, 1, "illegal -r value"},
+		{{"-l", "select=1:ncpus=4+2:ncpus=2", "5"}, 1, 0,
+		 "-l select=1:ncpus=4+2:ncpus=2 (chunks that differ: every chunk must ask for the same "
+		 "resources) is not supported by Sluice"},
 		{{"-l", "mem=1gb", "5"}, 1, 0, "-l mem is not supported by Sluice"},
 		{{"-h", "s", "5"}, 1, 0, "-h s (system holds) is not supported by Sluice"},
 		{{"-W", "depend=beforeany:1", "5"}, 1, 0,

@@ -12,6 +12,7 @@
  * MAIL_TIMEOUT_S is killed, as Slurm's MAIL_PROG_TIMEOUT does. */
 #include "mail.h"
 #include "conf.h"
+#include "jobtab.h"
 #include "log.h"
 #include "loop.h"
 #include "slurm_time.h"
@@ -198,30 +199,165 @@ static void term_info(const struct sl_job *j, int type, char *buf, size_t len, s
 	}
 }
 
+/* ---- arrays: one mail for the whole array (agent.c, job_mgr.c) ---- */
+
+/* What slurmctld's array record keeps of its tasks (_job_array_comp()):
+ * the lowest and highest wait status among ended tasks (an unsuccessful
+ * end with status 0 counts as 9, a SIGKILL), whether one was requeued,
+ * whether all have ended, and how many left PENDING. The tasks are the
+ * table's run of ids whose array_job_id is the array's; tasks purged after
+ * minJobAge have ended and count no more. */
+struct arrsum {
+	int min, max, any_ended, all_ended, requeued, started;
+	const struct sl_job *last;  /* the highest task: slurmctld's meta record */
+};
+
+static int wait_status(const struct sl_job *t)
+{
+	int st = t->exit_signal ? t->exit_signal : (t->exit_code & 0xff) << 8;
+	return st == 0 && t->state != SL_JOB_COMPLETED ? 9 : st;
+}
+
+static void array_sum(struct sluiced *d, const struct sl_job *j, struct arrsum *a)
+{
+	size_t n = sl_jobtab_count(d->jobs);
+
+	memset(a, 0, sizeof(*a));
+	a->all_ended = 1;
+	for (size_t i = sl_jobtab_lower(d->jobs, j->array_job_id); i < n; i++) {
+		const struct sl_job *t = sl_jobtab_at(d->jobs, i);
+		if (t->array_job_id != j->array_job_id)
+			break;
+		a->last = t;
+		a->requeued |= t->attempt > 0;
+		if (t != j && t->state != SL_JOB_PENDING)
+			a->started++;
+		if (!sl_jobstate_is_final(t->state)) {
+			a->all_ended = 0;
+			continue;
+		}
+		int st = wait_status(t);
+		a->min = a->any_ended && a->min < st ? a->min : st;
+		a->max = a->any_ended && a->max > st ? a->max : st;
+		a->any_ended = 1;
+	}
+}
+
+/* _set_job_term_info() for an array: ", STATE, ExitCode [MIN-MAX]", with
+ * Mixed for a mix of 0 and failures, or a signal's ", Mixed, MaxSignal". */
+static void array_term(const struct arrsum *a, int type, char *buf, size_t len, struct envb *e)
+{
+	buf[0] = '\0';
+	if (type != SL_MAIL_END && type != SL_MAIL_FAIL)
+		return;
+	if (WIFEXITED(a->min) && WIFEXITED(a->max)) {
+		int lo = WEXITSTATUS(a->min), hi = WEXITSTATUS(a->max);
+		snprintf(buf, len, ", %s, ExitCode [%d-%d]",
+			 lo == 0 && hi > 0 ? "Mixed" : sl_jobstate_name(a->last->state), lo, hi);
+		env_put(e, "SLURM_JOB_EXIT_CODE_MIN", "%d", lo);
+		env_put(e, "SLURM_JOB_EXIT_CODE_MAX", "%d", hi);
+	} else if (WIFSIGNALED(a->max)) {
+		snprintf(buf, len, ", Mixed, MaxSignal [%d]", WTERMSIG(a->max));
+		env_put(e, "SLURM_JOB_TERM_SIGNAL_MAX", "%d", WTERMSIG(a->max));
+	} else {
+		snprintf(buf, len, ", Mixed, MaxExitCode [%d]", WEXITSTATUS(a->max));
+		env_put(e, "SLURM_JOB_EXIT_CODE_MAX", "%d", WEXITSTATUS(a->max));
+	}
+	if (a->requeued)
+		strncat(buf, ", with requeued tasks", len - strlen(buf) - 1);
+}
+
+static void queue_mail(struct sluiced *d, const struct sl_job *j, char *subject,
+		       struct envb *e);
+
+static void array_mail_one(struct sluiced *d, const struct sl_job *j, const struct arrsum *a,
+			   int type)
+{
+	struct envb e = {NULL, 0, 0};
+	char term[160];
+
+	job_env(d, j, type, &e);
+	array_term(a, type, term, sizeof(term), &e);
+	queue_mail(d, j, sl_xasprintf("Slurm Array Summary Job_id=%llu_* (%llu) Name=%s %s%s",
+				      (unsigned long long)j->array_job_id,
+				      (unsigned long long)j->array_job_id,
+				      j->spec.name ? j->spec.name : "", type_text(type), term), &e);
+}
+
+/* A task's mail when its array mails as a whole: Began with the first task
+ * to start, Ended or Failed (and Requeued, if any was) once every task has
+ * ended, the time-limit marks as they come; all with the summary subject. */
+static void array_mail(struct sluiced *d, const struct sl_job *j, int type)
+{
+	struct arrsum a;
+	int ends = type & (SL_MAIL_END | SL_MAIL_FAIL | SL_MAIL_REQUEUE);
+
+	if (!ends && !(j->spec.mail_type & type))
+		return;
+	array_sum(d, j, &a);
+	if ((type == SL_MAIL_BEGIN && a.started > 0) || (ends && !a.all_ended))
+		return;
+	if (ends) { /* job_completion_logger(): requeue, then fail or end */
+		int failed = WIFEXITED(a.max) && WEXITSTATUS(a.max) != 0;
+		if (type == SL_MAIL_REQUEUE)
+			return; /* said with the ends, once all have ended */
+		if (a.requeued && (j->spec.mail_type & SL_MAIL_REQUEUE))
+			array_mail_one(d, j, &a, SL_MAIL_REQUEUE);
+		type = failed && (j->spec.mail_type & SL_MAIL_FAIL) ? SL_MAIL_FAIL
+		       : (j->spec.mail_type & SL_MAIL_END) ? SL_MAIL_END : 0;
+		if (type == 0)
+			return;
+	}
+	array_mail_one(d, j, &a, type);
+}
+
 void sl_mail_job(struct sluiced *d, const struct sl_job *j, int type)
 {
-	struct sl_mailer *m;
 	struct envb e = {NULL, 0, 0};
 	char when[128], term[128];
-	struct mail *q;
 
-	if (!(j->spec.mail_type & type) || (j->mail_sent & type))
-		return;
-	m = mailer(d);
-	if (m->nq >= MAIL_QUEUE) {
-		if (m->dropped++ == 0)
-			sl_warn("mail: %d mails wait already: dropping more", MAIL_QUEUE);
+	if (j->array_job_id != 0 && !(j->spec.mail_type & SL_MAIL_ARRAY_TASKS)) {
+		if ((j->spec.mail_type & (type | SL_MAIL_END | SL_MAIL_FAIL)) &&
+		    !(j->mail_sent & type))
+			array_mail(d, j, type);
 		return;
 	}
+	if (!(j->spec.mail_type & type) || (j->mail_sent & type))
+		return;
 	job_env(d, j, type, &e);
 	job_time(j, type, (int64_t)time(NULL), when, sizeof(when), &e);
 	term_info(j, type, term, sizeof(term), &e);
+	if (j->array_job_id != 0)
+		queue_mail(d, j, sl_xasprintf("Slurm Array Task Job_id=%llu_%d (%llu) Name=%s "
+						    "%s%s%s", (unsigned long long)j->array_job_id,
+						    j->array_task_id, (unsigned long long)j->id,
+						    j->spec.name ? j->spec.name : "", type_text(type),
+						    when, term), &e);
+	else
+		queue_mail(d, j, sl_xasprintf("Slurm Job_id=%llu Name=%s %s%s%s",
+						    (unsigned long long)j->id,
+						    j->spec.name ? j->spec.name : "", type_text(type),
+						    when, term), &e);
+}
+
+static void queue_mail(struct sluiced *d, const struct sl_job *j, char *subject,
+		       struct envb *e)
+{
+	struct sl_mailer *m = mailer(d);
+	struct mail *q;
+
+	if (m->nq >= MAIL_QUEUE) {
+		if (m->dropped++ == 0)
+			sl_warn("mail: %d mails wait already: dropping more", MAIL_QUEUE);
+		free(subject);
+		sl_strv_free(e->v);
+		return;
+	}
 	m->q = sl_xgrow(m->q, &m->capq, m->nq + 1, sizeof(*m->q));
 	q = &m->q[m->nq++];
-	q->subject = sl_xasprintf("Slurm Job_id=%llu Name=%s %s%s%s", (unsigned long long)j->id,
-				  j->spec.name ? j->spec.name : "", type_text(type), when, term);
+	q->subject = subject;
 	q->user = sl_xstrdup(j->spec.mail_user ? j->spec.mail_user : j->user ? j->user : "");
-	q->env = e.v;
+	q->env = e->v;
 	sl_debug("mail to %s: %s", q->user, q->subject);
 }
 

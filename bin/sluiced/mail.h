@@ -19,7 +19,11 @@ void sl_mailer_free(struct sl_mailer *m);
 /* Queue the mail of `type` (one SL_MAIL_* bit) for j when its mail type
  * asks for it. Slurm's rules for ends: FAIL for FAILED, TIMEOUT, NODE_FAIL,
  * OUT_OF_MEMORY, BOOT_FAIL, DEADLINE and a PREEMPTED job not requeued; END
- * for COMPLETED and CANCELLED only. sl_mail_end() picks from j's state. */
+ * for COMPLETED and CANCELLED only. sl_mail_end() picks from j's state.
+ * An array task without ARRAY_TASKS mails for its array, as slurmctld does:
+ * Began with the first task, one Ended or Failed summary ("Slurm Array
+ * Summary Job_id=N_* (N) ...") once all have ended; with ARRAY_TASKS each
+ * task mails as "Slurm Array Task Job_id=N_I (ID) ...". */
 void sl_mail_job(struct sluiced *d, const struct sl_job *j, int type);
 void sl_mail_end(struct sluiced *d, const struct sl_job *j);
 

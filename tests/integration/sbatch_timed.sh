@@ -76,6 +76,37 @@ expect_eq "a pending job cancelled" "Slurm Job_id=$m5 Name=cancelled Ended, Run 
 	"$(mails "$m5")"
 ok "FAIL mails a failure to the user; END alone does not; a cancel is Ended"
 
+# --- arrays: one mail for the array unless ARRAY_TASKS (slurmctld's agent.c) --
+amails() { grep -h "^ARG Slurm Array [A-Za-z]* Job_id=$1_" "$MAILDIR"/mail.* 2>/dev/null |
+	sed 's/^ARG //' | sort; }
+a1=$(submit $USER1 -J arr -a 0-2 --mail-type=BEGIN,END -o /dev/null \
+	--wrap 'exit $((SLURM_ARRAY_TASK_ID == 1))') || fail "sbatch --array --mail-type"
+a2=$(submit $USER1 -J allfail -a 0-1 --mail-type=FAIL -o /dev/null --wrap 'exit 2') ||
+	fail "sbatch --array FAIL"
+a3=$(submit $USER1 -J each -a 0-1 --mail-type=END,ARRAY_TASKS -o /dev/null --wrap true) ||
+	fail "sbatch --array ARRAY_TASKS"
+for a in $a1 $a2 $a3; do
+	n=0
+	until [ -z "$("$BIN/squeue" -h -j "$a" 2>/dev/null)" ]; do
+		n=$((n + 1)); [ $n -lt 150 ] || fail "array $a did not end"; sleep 0.2
+	done
+done
+sleep 1 # a mail that should not come has had its chance
+expect_eq "BEGIN,END on an array: the first start, then one summary" \
+"Slurm Array Summary Job_id=${a1}_* ($a1) Name=arr Began
+Slurm Array Summary Job_id=${a1}_* ($a1) Name=arr Ended, Mixed, ExitCode [0-1]" "$(amails "$a1")"
+expect_eq "FAIL on an array whose tasks all failed" \
+	"Slurm Array Summary Job_id=${a2}_* ($a2) Name=allfail Failed, FAILED, ExitCode [2-2]" \
+	"$(amails "$a2")"
+r0=$("$BIN/scontrol" show job "${a3}_0" | sed -n 's/^JobId=\([0-9]*\) .*/\1/p')
+r1=$("$BIN/scontrol" show job "${a3}_1" | sed -n 's/^JobId=\([0-9]*\) .*/\1/p')
+amails "$a3" | sed -E 's/Run time 00:00:0[0-9]/Run time T/' >"$T/each.mails"
+expect_eq "ARRAY_TASKS: a mail per task" \
+"Slurm Array Task Job_id=${a3}_0 ($r0) Name=each Ended, Run time T, COMPLETED, ExitCode 0
+Slurm Array Task Job_id=${a3}_1 ($r1) Name=each Ended, Run time T, COMPLETED, ExitCode 0" \
+	"$(cat "$T/each.mails")"
+ok "arrays mail once as a whole (Began, then Ended/Failed with the exit code range); ARRAY_TASKS per task"
+
 # --- --signal ----------------------------------------------------------------
 # The shell and a child of it trap USR1; the shell gives the child a second
 # to say so before ending the job. `sleep & wait` keeps the traps prompt.

@@ -128,12 +128,10 @@ static int k_cpus_per_task(struct up *u, const char *v)
 /* Requeue=N: any number, not 0 is 1, as Slurm reads it. */
 static int k_requeue(struct up *u, const char *v)
 {
-	char *end;
-	long long n = strtoll(v, &end, 10);
-	if (*v == '\0' || *end != '\0')
-		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid Requeue value: %s", v);
-	add(u, "requeue", NULL, n != 0);
-	return 0;
+	int r = count(u, "requeue", "Requeue", v);
+	if (r == 0)
+		u->f[u->n - 1].num = u->f[u->n - 1].num != 0;
+	return r;
 }
 
 static int mem(struct up *u, const char *key, const char *what, const char *v)

@@ -333,66 +333,72 @@ static int f_std_err(struct upd *u, json_object *v, struct sl_err *err)
 	return r ? r : abs_path(u, &u->n->spec.std_err, v, "StdErr", err);
 }
 
-/* MinMemoryNode= and MinMemoryCPU= (MiB): one replaces the other, as the
- * options do at submit. */
-static int f_mem_node(struct upd *u, json_object *v, struct sl_err *err)
+/* A number of what the job asks, while it waits: in [lo, hi], else bad;
+ * the job must fit again. */
+static int pending_count(struct upd *u, json_object *v, int64_t lo, int64_t hi, const char *bad,
+			 int64_t *out, struct sl_err *err)
 {
-	int64_t m = json_object_get_int64(v);
 	int r = pending_only(u, err);
 
-	if (r == 0 && m < 0 && m != SL_NO_VAL) /* SL_NO_VAL: none asked (qalter's select) */
-		r = sl_err_set(err, SL_EINVAL, "Invalid MinMemoryNode value");
+	*out = json_object_get_int64(v);
+	if (r == 0 && (*out < lo || *out > hi))
+		r = sl_err_set(err, SL_EINVAL, "%s", bad);
+	if (r == 0)
+		u->refit = u->requeue = 1;
+	return r;
+}
+
+#define COUNT_MAX 1000000
+#define MEM_MAX (INT64_C(1) << 40) /* MiB */
+
+/* MinMemoryNode= and MinMemoryCPU= (MiB): one replaces the other, as the
+ * options do at submit. SL_NO_VAL (-1) per node: none asked (qalter's
+ * select without mem). */
+static int f_mem_node(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t m;
+	int r = pending_count(u, v, SL_NO_VAL, MEM_MAX, "Invalid MinMemoryNode value", &m, err);
+
 	if (r == 0) {
 		u->n->spec.mem_per_node = m;
 		u->n->spec.mem_per_cpu = SL_NO_VAL;
 		u->n->spec.mem_all = 0;
-		u->refit = u->requeue = 1;
 	}
 	return r;
 }
 
 static int f_mem_cpu(struct upd *u, json_object *v, struct sl_err *err)
 {
-	int64_t m = json_object_get_int64(v);
-	int r = pending_only(u, err);
+	int64_t m;
+	int r = pending_count(u, v, 1, MEM_MAX, "Invalid MinMemoryCPU value", &m, err);
 
-	if (r == 0 && m < 1)
-		r = sl_err_set(err, SL_EINVAL, "Invalid MinMemoryCPU value");
 	if (r == 0) {
 		u->n->spec.mem_per_cpu = m;
 		u->n->spec.mem_per_node = SL_NO_VAL;
 		u->n->spec.mem_all = 0;
-		u->refit = u->requeue = 1;
 	}
 	return r;
 }
 
 static int f_ntasks(struct upd *u, json_object *v, struct sl_err *err)
 {
-	int64_t n = json_object_get_int64(v);
-	int r = pending_only(u, err);
+	int64_t n;
+	int r = pending_count(u, v, 1, COUNT_MAX, "Task count specification invalid", &n, err);
 
-	if (r == 0 && (n < 1 || n > 1000000))
-		r = sl_err_set(err, SL_EINVAL, "Task count specification invalid");
-	if (r == 0) {
+	if (r == 0)
 		u->n->spec.ntasks = (int)n;
-		u->refit = u->requeue = 1;
-	}
 	return r;
 }
 
 /* qalter's select=: tasks per node, the tasks then derived from it. */
 static int f_ntasks_per_node(struct upd *u, json_object *v, struct sl_err *err)
 {
-	int64_t n = json_object_get_int64(v);
-	int r = pending_only(u, err);
+	int64_t n;
+	int r = pending_count(u, v, 1, COUNT_MAX, "Task count specification invalid", &n, err);
 
-	if (r == 0 && (n < 1 || n > 1000000))
-		r = sl_err_set(err, SL_EINVAL, "Task count specification invalid");
 	if (r == 0) {
 		u->n->spec.ntasks_per_node = (int)n;
 		u->n->spec.ntasks = SL_NO_VAL;
-		u->refit = u->requeue = 1;
 	}
 	return r;
 }
@@ -400,30 +406,23 @@ static int f_ntasks_per_node(struct upd *u, json_object *v, struct sl_err *err)
 /* GPUs on each node (0: none); a --gpus total gives way to it. */
 static int f_gpus_per_node(struct upd *u, json_object *v, struct sl_err *err)
 {
-	int64_t n = json_object_get_int64(v);
-	int r = pending_only(u, err);
+	int64_t n;
+	int r = pending_count(u, v, 0, COUNT_MAX, "Invalid GPU count", &n, err);
 
-	if (r == 0 && (n < 0 || n > 1000000))
-		r = sl_err_set(err, SL_EINVAL, "Invalid GPU count");
 	if (r == 0) {
 		u->n->spec.gpus_per_node = n > 0 ? (int)n : SL_NO_VAL;
 		u->n->spec.gpus = SL_NO_VAL;
-		u->refit = u->requeue = 1;
 	}
 	return r;
 }
 
 static int f_cpus_per_task(struct upd *u, json_object *v, struct sl_err *err)
 {
-	int64_t n = json_object_get_int64(v);
-	int r = pending_only(u, err);
+	int64_t n;
+	int r = pending_count(u, v, 1, COUNT_MAX, "Invalid CPUsPerTask value", &n, err);
 
-	if (r == 0 && (n < 1 || n > 1000000))
-		r = sl_err_set(err, SL_EINVAL, "Invalid CPUsPerTask value");
-	if (r == 0) {
+	if (r == 0)
 		u->n->spec.cpus_per_task = (int)n;
-		u->refit = u->requeue = 1;
-	}
 	return r;
 }
 

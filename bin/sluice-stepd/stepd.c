@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -163,7 +164,10 @@ static int supervise(struct stepd *s, struct supervise *v, const sigset_t *set)
 {
 	int status = 0;
 	for (;;) {
-		pid_t w = waitpid(s->job_pid, &status, WNOHANG);
+		pid_t w;
+		/* the script, or what it left behind and was reparented here */
+		while ((w = waitpid(-1, &status, WNOHANG)) > 0 && w != s->job_pid)
+			;
 		if (w == s->job_pid)
 			return status;
 		if (w < 0 && errno != EINTR)
@@ -309,6 +313,9 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 	 * daemon that finds it without a result knows the job may have run. */
 	if (write_pidfile(s->dir) != 0 || write_mark(s->dir, SL_JOBDIR_STARTED, buf, s->l.durable) != 0)
 		return -1;
+	/* A child subreaper: the job's orphans are reparented here, so they stay
+	 * in the walk that signals the job's process groups (step_track.c). */
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (!cancelled_early(set, r) && stepd_launch(s, r) == 0) {
 		snprintf(buf, sizeof(buf), "%d\n", (int)s->job_pid);
 		(void)write_mark(s->dir, SL_JOBDIR_PGID, buf, 0);

@@ -303,5 +303,5 @@ void stepd_job_kill(struct stepd *s, int sig)
 		return;
 	if (kill(-s->job_pid, sig) != 0 && errno == ESRCH)
 		(void)kill(s->job_pid, sig);
-	stepd_steps_kill(s->job_pid, s->l.uid, sig);
+	stepd_steps_kill(s->job_pid, sig);
 }

@@ -23,7 +23,6 @@
 
 #define SAMPLE_MS 2000
 #define FIRST_MS 1000 /* the first sample, after the launch */
-#define TREE_MAX 4096 /* processes walked per sample: a fork bomb costs a bounded sample */
 
 struct sample {
 	int64_t rss_kib, vsize_kib, majflt, cpu_ticks, rchar, wchar;
@@ -82,43 +81,15 @@ static void read_io(pid_t pid, struct sample *s)
 	fclose(f);
 }
 
-/* The children of every thread of pid, appended to the work list. */
-static void add_children(pid_t pid, pid_t *list, size_t *n)
-{
-	char path[64], cpath[384];
-	struct dirent *e;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if ((d = opendir(path)) == NULL)
-		return;
-	while ((e = readdir(d)) != NULL && *n < TREE_MAX) {
-		FILE *f;
-		int c;
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(cpath, sizeof(cpath), "%s/%s/children", path, e->d_name);
-		if ((f = fopen(cpath, "re")) == NULL)
-			continue;
-		while (*n < TREE_MAX && fscanf(f, "%d", &c) == 1)
-			list[(*n)++] = (pid_t)c;
-		fclose(f);
-	}
-	closedir(d);
-}
-
 static void take(pid_t root, struct sample *s)
 {
-	pid_t *list = sl_xmalloc(TREE_MAX * sizeof(*list));
-	size_t n = 0;
+	pid_t *list = sl_xmalloc(STEPD_TREE_MAX * sizeof(*list));
+	size_t n = stepd_tree(root, 1, list, STEPD_TREE_MAX);
 
 	memset(s, 0, sizeof(*s));
-	list[n++] = root;
 	for (size_t i = 0; i < n; i++)
-		if (read_stat(list[i], s) == 0) {
+		if (read_stat(list[i], s) == 0)
 			read_io(list[i], s);
-			add_children(list[i], list, &n);
-		}
 	/* Slurm lists the newest first: the script last */
 	for (size_t i = n, k = 0; i-- > 0 && k < sizeof(s->pids) - 12;)
 		k += (size_t)snprintf(s->pids + k, sizeof(s->pids) - k, "%s%d", k ? "," : "",

@@ -74,3 +74,21 @@ wait_state "$hid" RUNNING
 as $USER1 "$BIN/scancel" "$hid" || fail "cancel released job"
 wait_state "$hid" CANCELLED
 ok "an admin hold is released only by an operator; the owner's hold keeps it"
+
+# What a job leaves behind ends with it: a process in a process group of its
+# own (job control) whose parent exited, reparented to the supervisor (a
+# child subreaper), and a double-forked one in the job's group.
+lid=$(submit $USER1 -o left.out --wrap 'python3 -c "import os, time
+os.setpgid(0, 0)
+time.sleep(300)" & echo $! >left.pids
+(sleep 301 & echo $! >>left.pids); sleep 0.5; exit 0') || fail "submit leftovers"
+wait_state "$lid" COMPLETED
+n=0
+for p in $(cat left.pids); do
+	while kill -0 "$p" 2>/dev/null; do
+		n=$((n + 1)); [ $n -lt 50 ] || fail "process $p outlived its job: $(ps -o pid,pgid,sid,ppid,args -p "$p")"
+		sleep 0.1
+	done
+done
+expect_eq "two leftovers recorded" 2 "$(wc -l <left.pids)"
+ok "a job's leftovers (own process group, double-forked) end with the job"

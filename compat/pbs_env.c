@@ -145,7 +145,11 @@ char *sl_pbs_nodefile(const struct sl_jobshape *sh, char *const *hosts, int nhos
 	return out;
 }
 
-char *sl_pbs_tmpdir(uint64_t id, const char *server)
+/* mktmpdir(): "pbs." and the job id, a subjob's "N[I].server" too. */
+char *sl_pbs_tmpdir(const struct sl_job *j, const char *server)
 {
-	return sl_xasprintf("%s/pbs.%llu.%s", PBS_TMP_DIR, (unsigned long long)id, server);
+	if (j->array_job_id != 0)
+		return sl_xasprintf("%s/pbs.%llu[%d].%s", PBS_TMP_DIR,
+				    (unsigned long long)j->array_job_id, j->array_task_id, server);
+	return sl_xasprintf("%s/pbs.%llu.%s", PBS_TMP_DIR, (unsigned long long)j->id, server);
 }

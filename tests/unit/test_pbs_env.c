@@ -115,8 +115,15 @@ static void test_files(void **state)
 	t = sl_pbs_nodefile(&sh, hosts, 1); /* one host name for every node */
 	assert_string_equal(t, "n1\nn1\nn1\n");
 	free(t);
-	t = sl_pbs_tmpdir(42, "head1");
+	struct sl_job j = {.id = 42};
+	t = sl_pbs_tmpdir(&j, "head1");
 	assert_string_equal(t, "/var/tmp/pbs.42.head1");
+	free(t);
+	j.id = 47; /* a subjob: its PBS id, not its record's */
+	j.array_job_id = 40;
+	j.array_task_id = 7;
+	t = sl_pbs_tmpdir(&j, "head1");
+	assert_string_equal(t, "/var/tmp/pbs.40[7].head1");
 	free(t);
 }
 

@@ -181,7 +181,7 @@ static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *jo
 		 * "nodes" are slots of it, and only this name resolves */
 		char *hosts[1] = {(char *)host};
 		out->nodefile = sl_pbs_nodefile(&shape, hosts, 1);
-		out->tmpdir = sl_pbs_tmpdir(job->id, pbs_server(conf, host));
+		out->tmpdir = sl_pbs_tmpdir(job, pbs_server(conf, host));
 	}
 }
 

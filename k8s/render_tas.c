@@ -10,7 +10,9 @@
  * the request guarantees (one rack, one block, those hosts), and the
  * scheduler fills the hosts: the admission checked they hold the pods.
  * The per-domain counts are in the pod annotation
- * sluice.io/topology-assignment for who wants to check. */
+ * sluice.io/topology-assignment for who wants to check. The label
+ * sluice.io/tas (Kueue's kueue.x-k8s.io/tas) tells the node feed that the
+ * engine charges these pods itself (bin/exec/k8s/exec_k8s_nodes.c). */
 #include "render_int.h"
 
 #include <json-c/json.h>
@@ -21,6 +23,7 @@
 #include "xalloc.h"
 
 #define TAS_ANNOTATION "sluice.io/topology-assignment"
+#define TAS_LABEL "sluice.io/tas"
 #define HOSTNAME "kubernetes.io/hostname"
 #define MAX_LEVELS 16
 
@@ -87,7 +90,7 @@ static json_object *terms_of(char *ps)
 void sl_render_topology(const struct sl_render_ctx *c, json_object *meta, json_object *spec)
 {
 	const char *text = c->in->job ? c->in->job->topo_assign : NULL;
-	json_object *terms = NULL, *aff, *na, *req, *ann;
+	json_object *terms = NULL, *aff, *na, *req, *ann, *lab;
 	if (!text || !*text)
 		return;
 	/* a job is one pod set, "main": its entry */
@@ -103,6 +106,11 @@ void sl_render_topology(const struct sl_render_ctx *c, json_object *meta, json_o
 		json_object_object_add(meta, "annotations", ann);
 	}
 	json_object_object_add(ann, TAS_ANNOTATION, json_object_new_string(text));
+	if (!json_object_object_get_ex(meta, "labels", &lab)) {
+		lab = json_object_new_object();
+		json_object_object_add(meta, "labels", lab);
+	}
+	json_object_object_add(lab, TAS_LABEL, json_object_new_string("true"));
 	req = json_object_new_object();
 	json_object_object_add(req, "nodeSelectorTerms", terms);
 	na = json_object_new_object();

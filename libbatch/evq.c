@@ -7,7 +7,7 @@
 #include "loop.h"
 #include "xalloc.h"
 
-enum kind { STARTED, FINISHED, READY };
+enum kind { STARTED, FINISHED, READY, NODES };
 
 struct ev {
 	enum kind kind;
@@ -24,6 +24,7 @@ struct sl_evq {
 	void *arg;
 	struct ev *head, **tail;
 	uint64_t timer;
+	int nodes_queued;       /* a NODES event waits: the next one is the same */
 };
 
 struct sl_evq *sl_evq_new(struct sl_loop *loop, const struct sl_exec_events *ev,
@@ -69,6 +70,7 @@ static void flush(struct sl_loop *l, uint64_t id, void *arg)
 	q->head = NULL;
 	q->tail = &q->head;
 	q->timer = 0;
+	q->nodes_queued = 0;
 	while (e != NULL) {
 		struct ev *next = e->next;
 		if (e->kind == STARTED && ev.on_started)
@@ -77,6 +79,8 @@ static void flush(struct sl_loop *l, uint64_t id, void *arg)
 			ev.on_finished(cb_arg, e->id, &e->res);
 		else if (e->kind == READY && ev.on_ready)
 			ev.on_ready(cb_arg, e->id, e->nodelist);
+		else if (e->kind == NODES && ev.on_nodes)
+			ev.on_nodes(cb_arg);
 		e->next = NULL;
 		drop(e);
 		e = next;
@@ -112,4 +116,12 @@ void sl_evq_ready(struct sl_evq *q, uint64_t id, const char *nodelist)
 {
 	struct ev *e = push(q, READY, id);
 	e->nodelist = sl_xstrdup(nodelist ? nodelist : "");
+}
+
+void sl_evq_nodes(struct sl_evq *q)
+{
+	if (q->nodes_queued)
+		return;
+	q->nodes_queued = 1;
+	push(q, NODES, 0);
 }

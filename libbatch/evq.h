@@ -20,5 +20,7 @@ void sl_evq_started(struct sl_evq *q, uint64_t id, int64_t start,
 			 const char *nodelist);
 void sl_evq_finished(struct sl_evq *q, uint64_t id, const struct sl_exec_result *r);
 void sl_evq_ready(struct sl_evq *q, uint64_t id, const char *nodelist);
+/* The nodes changed; one queued at a time (a burst of watch events is one). */
+void sl_evq_nodes(struct sl_evq *q);
 
 #endif

@@ -52,6 +52,11 @@ struct sl_exec_events {
 	/* Executors with reports_ready only: every pod of the job is ready
 	 * (CONFIGURING -> RUNNING); nodelist borrowed. NULL: not delivered. */
 	void (*on_ready)(void *arg, uint64_t id, const char *nodelist);
+	/* Executors with nodes() only: what nodes() returns changed (a node,
+	 * or a pod's node or requests). Coalesced: one per loop turn at most,
+	 * and it may come when nothing the caller reads changed. NULL: not
+	 * delivered. */
+	void (*on_nodes)(void *arg);
 };
 
 /* Settings shared by every executor, plus the local executor's own. */
@@ -81,6 +86,11 @@ struct sl_exec_node {
 	const struct sl_exec_kv *labels, *taints;
 	int64_t cpu, mem, gpu;            /* allocatable: milli-CPUs, bytes, GPUs */
 	int64_t cpu_used, mem_used, gpu_used; /* requests of its pods not yet ended */
+	int64_t pods;                     /* allocatable pods; 0 unknown */
+	/* The part of *_used (and how many pods) that Sluice's engine does
+	 * not charge itself: every pod but this cluster's TAS-placed ones
+	 * (the TAS node feed, bin/sluiced/nodefeed.c). */
+	int64_t cpu_other, mem_other, gpu_other, pods_other;
 	int ready;                        /* the Ready condition is True */
 	int no_respond;                   /* ... is Unknown: the kubelet stopped posting */
 	int unschedulable;                /* cordoned */

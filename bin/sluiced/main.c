@@ -8,6 +8,7 @@
 #include "log.h"
 #include "mail.h"
 #include "metrics.h"
+#include "nodefeed.h"
 #include "loop.h"
 #include "schedule.h"
 #include "sluiced.h"
@@ -108,6 +109,12 @@ static void on_exec_ready(void *arg, uint64_t id, const char *nodelist)
 	sl_lifecycle_ready(arg, id, nodelist);
 }
 
+static void on_exec_nodes(void *arg)
+{
+	struct sluiced *d = arg;
+	sl_nodefeed_run(d->nodefeed, d, 0);
+}
+
 static void on_term(struct sl_loop *l, int signo, void *arg)
 {
 	struct sluiced *d = arg;
@@ -165,6 +172,7 @@ static void on_hup(struct sl_loop *l, int signo, void *arg)
 	}
 	sl_conf_free(old);
 	sl_idcache_clear(d->ids); /* an admin who just added a user expects to see it */
+	sl_nodefeed_run(d->nodefeed, d, 1); /* a topology, or `nodes:`, may be new or gone */
 	d->need_schedule = 1;
 	if (d->executor->reload != NULL)
 		d->executor->reload(d->exec);
@@ -226,7 +234,7 @@ static const struct sl_job *job_of(void *arg, uint64_t id)
 static int setup(struct sluiced *d, int foreground, unsigned store_flags, struct sl_err *err)
 {
 	static const struct sl_exec_events ev = {on_exec_started, on_exec_finished,
-						    on_exec_ready};
+						    on_exec_ready, on_exec_nodes};
 	struct sl_exec_conf xc;
 	int r;
 
@@ -247,6 +255,7 @@ static int setup(struct sluiced *d, int foreground, unsigned store_flags, struct
 	if ((r = sl_store_open(sl_conf_state_dir(d->conf), store_flags, &d->store, err)) != 0 ||
 	    (r = sl_schedctl_new(d, &d->sched, err)) != 0)
 		return r;
+	d->nodefeed = sl_nodefeed_new();
 	sl_store_set_lookup(d->store, job_of, d->jobs);
 	xc.state_dir = sl_conf_state_dir(d->conf);
 	xc.cluster = sl_conf_cluster_name(d->conf);
@@ -288,6 +297,7 @@ static void teardown(struct sluiced *d)
 	sl_mailer_free(d->mail);
 	if (d->executor != NULL)
 		d->executor->destroy(d->exec);
+	sl_nodefeed_free(d->nodefeed);
 	sl_schedctl_free(d->sched);
 	sl_store_free(d->store);
 	sl_jobtab_free(d->jobs);

@@ -216,11 +216,31 @@ void sl_schedctl_remove(struct sl_schedctl *s, uint64_t id)
 	s->plan_stale = 1;
 }
 
+/* The running jobs' recorded placements again: a domain whose nodes were
+ * not known when its job was taken back (a restart before the first Nodes
+ * list) held nothing, and would let a second job onto those nodes. */
+static void recharge_topologies(struct sl_schedctl *s)
+{
+	for (size_t i = 0; i < sl_jobtab_count(s->d->jobs); i++) {
+		const struct sl_job *j = sl_jobtab_at(s->d->jobs, i);
+		struct sl_err e = SL_ERR_INIT;
+		if (j->topo_assign == NULL || j->state == SL_JOB_PENDING ||
+		    sl_jobstate_is_final(j->state))
+			continue;
+		if (sl_sched_admitted_topology_text(s->engine, j->id, j->topo_assign, &e) != 0)
+			sl_debug("job %llu: topology assignment not charged: %s",
+				 (unsigned long long)j->id, e.msg);
+	}
+}
+
 int sl_schedctl_set_nodes(struct sl_schedctl *s, const struct sl_sched_node *nodes, size_t n,
 			  struct sl_err *err)
 {
 	int r = sl_sched_set_nodes(s->engine, nodes, n, err);
+	if (r == 0)
+		recharge_topologies(s);
 	s->d->need_schedule = 1;   /* freed or added capacity: parked jobs may fit */
+	s->plan_stale = 1;
 	return r;
 }
 

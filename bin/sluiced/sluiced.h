@@ -31,6 +31,7 @@ struct sluiced {
 	uint64_t *launch; size_t nlaunch, caplaunch; /* start after commit */
 	uint64_t *forget; size_t nforget, capforget; /* drop after commit */
 	struct sl_schedctl *sched;   /* scheduler glue (schedule.c) */
+	struct sl_nodefeed *nodefeed; /* TAS nodes from the executor (nodefeed.c) */
 	struct sl_idcache *ids;      /* user and group names of peers */
 	uid_t self_uid;              /* the daemon's own uid */
 	char *self_user;

@@ -19,6 +19,7 @@ bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/lifecycle.c bin/sluiced/lifecycle.h \
 	bin/sluiced/mail.c bin/sluiced/mail.h bin/sluiced/timed.c bin/sluiced/timed.h \
 	bin/sluiced/schedule.c bin/sluiced/schedule.h \
+	bin/sluiced/nodefeed.c bin/sluiced/nodefeed.h \
 	bin/sluiced/jobtab.c bin/sluiced/jobtab.h \
 	bin/sluiced/store.c bin/sluiced/store.h bin/sluiced/store_open.c bin/sluiced/store_rows.c \
 	bin/sluiced/store_int.h bin/sluiced/statedir.c bin/sluiced/statedir.h
@@ -28,6 +29,11 @@ bin_sluiced_sluiced_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin $(MHD_CF
 bin_sluiced_sluiced_SOURCES += bin/sluiced/info_nodes.c bin/sluiced/info_nodes.h
 UNIT_TESTS += tests/unit/test_info_nodes
 tests_unit_test_info_nodes_SOURCES = tests/unit/test_info_nodes.c bin/sluiced/info_nodes.c
+# The TAS node feed, with the engine's side recorded by the test.
+UNIT_TESTS += tests/unit/test_nodefeed
+tests_unit_test_nodefeed_SOURCES = tests/unit/test_nodefeed.c bin/sluiced/nodefeed.c
+tests_unit_test_nodefeed_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluiced \
+	-iquote $(top_srcdir)/tests/unit
 tests_unit_test_info_nodes_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluiced \
 	-iquote $(top_srcdir)/tests/unit
 # Static link order: the executors, then what they use.

@@ -333,6 +333,23 @@ static void rebuild(struct sl_sched *s)
 	}
 }
 
+/* Nodes came, went or changed: every parked workload may fit now (Kueue's
+ * TAS node handler requeues the inadmissible workloads on a Node event).
+ * Nodes are shared across cohort trees, so it is every tree. */
+static void requeue_parked(struct sl_sched *s)
+{
+	for (int i = 0; i < s->ncq; i++) {
+		struct sq_cq *c = &s->cq[i];
+		c->nprep = 0;
+		while (c->ninadm > 0)
+			sq_heap_push(s, c, c->inadm[--c->ninadm]);
+	}
+	for (int i = 0; s->tree_parked && i < s->nnode; i++) {
+		s->tree_parked[i] = false;
+		s->tree_gen[i]++;
+	}
+}
+
 int sl_sched_set_nodes(struct sl_sched *s, const struct sl_sched_node *nodes, size_t n,
 		       struct sl_err *err)
 {
@@ -352,5 +369,6 @@ int sl_sched_set_nodes(struct sl_sched *s, const struct sl_sched_node *nodes, si
 		if (all[i]->where == SQ_W_ADMITTED)
 			sq_tas_charge(s, all[i], +1);
 	free(all);
+	requeue_parked(s);
 	return 0;
 }

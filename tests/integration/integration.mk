@@ -54,6 +54,7 @@ INTEGRATION_TESTS = \
 	tests/integration/k8s_kubeconfig.sh \
 	tests/integration/k8s_race.sh \
 	tests/integration/k8s_nodes.sh \
+	tests/integration/k8s_tas.sh \
 	tests/integration/k8s_suspend.sh \
 	tests/integration/k8s_faults.sh \
 	tests/integration/tas.sh \

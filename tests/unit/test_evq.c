@@ -1,7 +1,8 @@
 /* test_evq.c - executors' events: nothing is delivered from inside the
  * call that queues it, everything from the loop in order, events queued by
  * a handler wait for the next flush, a missing callback drops its kind, and
- * freeing the queue drops what was not delivered. */
+ * freeing the queue drops what was not delivered; node changes queued
+ * while one waits are that one. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -50,6 +51,16 @@ static void on_ready(void *arg, uint64_t id, const char *nodes)
 		sl_loop_stop(s->loop);
 }
 
+static void on_nodes(void *arg)
+{
+	struct seen *s = arg;
+	add(s, "N%llu%s ", 0, "");
+	if (s->requeue) {
+		s->requeue = 0;
+		sl_evq_nodes(s->q); /* after the flush: a new one */
+	}
+}
+
 static void stop(struct sl_loop *l, uint64_t id, void *arg)
 {
 	sl_loop_stop(l);
@@ -57,7 +68,7 @@ static void stop(struct sl_loop *l, uint64_t id, void *arg)
 
 static void test_order_and_later(void **state)
 {
-	static const struct sl_exec_events ev = {on_started, on_finished, on_ready};
+	static const struct sl_exec_events ev = {on_started, on_finished, on_ready, NULL};
 	struct seen s = {0};
 	struct sl_exec_result r;
 	s.loop = sl_loop_new();
@@ -79,7 +90,7 @@ static void test_order_and_later(void **state)
 
 static void test_missing_callback_and_free(void **state)
 {
-	static const struct sl_exec_events ev = {NULL, on_finished, NULL};
+	static const struct sl_exec_events ev = {NULL, on_finished, NULL, NULL};
 	struct seen s = {0};
 	struct sl_exec_result r;
 	s.loop = sl_loop_new();
@@ -99,11 +110,30 @@ static void test_missing_callback_and_free(void **state)
 	sl_loop_free(s.loop);
 }
 
+static void test_nodes_coalesced(void **state)
+{
+	static const struct sl_exec_events ev = {on_started, NULL, NULL, on_nodes};
+	struct seen s = {0};
+	s.loop = sl_loop_new();
+	s.q = sl_evq_new(s.loop, &ev, &s);
+	s.requeue = 1;
+	sl_evq_nodes(s.q);
+	sl_evq_started(s.q, 5, 0, "a");
+	sl_evq_nodes(s.q);
+	sl_evq_nodes(s.q);
+	sl_loop_add_timer(s.loop, 50, stop, NULL);
+	sl_loop_run(s.loop);
+	assert_string_equal(s.log, "N0 S5:a N0 ");
+	sl_evq_free(s.q);
+	sl_loop_free(s.loop);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_order_and_later),
 		cmocka_unit_test(test_missing_callback_and_free),
+		cmocka_unit_test(test_nodes_coalesced),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

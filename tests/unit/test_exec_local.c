@@ -79,7 +79,7 @@ static struct sl_job *make_record(uint64_t id, const char *script, int nodes)
 
 static struct sl_exec_local *new_exec(struct sl_loop *loop, struct evlog *e)
 {
-	static const struct sl_exec_events ev = {ev_started, ev_finished, NULL};
+	static const struct sl_exec_events ev = {ev_started, ev_finished, NULL, NULL};
 	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm",
 				 .kill_wait = 2, .stepd_path = stepd_path};
 	struct sl_err err = SL_ERR_INIT;

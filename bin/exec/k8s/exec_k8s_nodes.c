@@ -10,6 +10,13 @@
  * object. Cost: one pods watch of the whole cluster; both tables sorted (a
  * relist is one sort, an event a binary search and a memmove); nodes() sums
  * the pods per node at each call (pods x log nodes).
+ *
+ * The same tables feed Kueue TAS its node inventory (bin/sluiced/
+ * nodefeed.c): a change worth a look (any node event, a pod bound, gone,
+ * or with other requests) queues one coalesced on_nodes event. A pod this
+ * cluster's engine placed with a topology (labels sluice.io/cluster = ours
+ * and sluice.io/tas, k8s/render_tas.c) is charged by the engine's own
+ * assignment, so it is kept apart from the *_other sums.
  * Read-only: nothing here writes to the API. */
 #include "exec_k8s.h"
 
@@ -34,6 +41,7 @@ struct kpod {
 	char *key;                 /* namespace/name */
 	char *node;                /* spec.nodeName; NULL: not bound yet */
 	int64_t cpu, mem, gpu;     /* milli-CPUs, bytes, GPUs */
+	int charged;               /* the engine charges it (this cluster's TAS pod) */
 };
 
 struct knodes {
@@ -138,6 +146,7 @@ static void node_set(struct knode *n, json_object *obj)
 	o->cpu = qty(alloc, "cpu");
 	o->mem = qty(alloc, "memory") / 1000;
 	o->gpu = qty(alloc, "nvidia.com/gpu") / 1000;
+	o->pods = qty(alloc, "pods") / 1000;
 	n->labels = sl_xcalloc(labels ? (size_t)json_object_object_length(labels) + 1 : 1,
 			       sizeof(*n->labels));
 	if (labels != NULL) {
@@ -231,13 +240,16 @@ static void nodes_relisted(json_object *items, const char *rv, void *arg)
 		node_put(kn, json_object_array_get_idx(items, i), 0);
 	kn->warned = 0;
 	sl_debug("kubernetes: %zu nodes listed", kn->nnodes);
+	sl_evq_nodes(x->evq);
 }
 
 static void node_event(enum sl_k8s_watch_type type, json_object *obj, void *arg)
 {
 	struct sl_exec_k8s *x = arg;
-	if (type == SL_KW_ADDED || type == SL_KW_MODIFIED || type == SL_KW_DELETED)
+	if (type == SL_KW_ADDED || type == SL_KW_MODIFIED || type == SL_KW_DELETED) {
 		node_put(x->knodes, obj, type == SL_KW_DELETED);
+		sl_evq_nodes(x->evq); /* the feed drops what changed nothing it reads */
+	}
 }
 
 /* ---- pods ---- */
@@ -301,11 +313,11 @@ static size_t pod_find(const struct knodes *kn, const char *key, int *found)
 
 /* What sinfo needs of a pod: its node and requests; NULL key when it is
  * not bound to a node yet (it counts nowhere). */
-static struct kpod pod_of(json_object *pod)
+static struct kpod pod_of(const struct sl_exec_k8s *x, json_object *pod)
 {
 	const char *ns = sl_k8s_obj_meta(pod, "namespace"), *name = sl_k8s_obj_meta(pod, "name");
 	json_object *spec = get(pod, "spec");
-	const char *node = sl_k8s_str(spec, "nodeName");
+	const char *node = sl_k8s_str(spec, "nodeName"), *cl;
 	struct kpod p = {0};
 
 	if (name == NULL || node == NULL || *node == '\0')
@@ -313,39 +325,55 @@ static struct kpod pod_of(json_object *pod)
 	p.key = sl_xasprintf("%s/%s", ns ? ns : "", name);
 	p.node = sl_xstrdup(node);
 	pod_requests(spec, &p);
+	cl = sl_k8s_obj_label(pod, "sluice.io/cluster");
+	p.charged = cl != NULL && strcmp(cl, x->cluster) == 0 &&
+		    sl_k8s_obj_label(pod, "sluice.io/tas") != NULL;
 	return p;
 }
 
-/* Sorted by key, so an event costs a binary search and a memmove. */
-static void pod_put(struct knodes *kn, json_object *pod, int deleted)
+static int pod_same(const struct kpod *a, const struct kpod *b)
 {
+	return strcmp(a->node, b->node) == 0 && a->cpu == b->cpu && a->mem == b->mem &&
+	       a->gpu == b->gpu && a->charged == b->charged;
+}
+
+/* Sorted by key, so an event costs a binary search and a memmove. 1: what
+ * the nodes carry changed (a status update of a running pod changes
+ * nothing). */
+static int pod_put(struct sl_exec_k8s *x, json_object *pod, int deleted)
+{
+	struct knodes *kn = x->knodes;
 	const char *ns = sl_k8s_obj_meta(pod, "namespace"), *name = sl_k8s_obj_meta(pod, "name");
-	struct kpod p = deleted ? (struct kpod){0} : pod_of(pod);
+	struct kpod p = deleted ? (struct kpod){0} : pod_of(x, pod);
 	char *key;
 	size_t i;
 	int found;
 
-	if (name == NULL)
-		return;
+	if (name == NULL) {
+		pod_clear(&p);
+		return 0;
+	}
 	key = sl_xasprintf("%s/%s", ns ? ns : "", name);
 	i = pod_find(kn, key, &found);
 	free(key);
 	if (found) {
+		int same = p.key != NULL && pod_same(&kn->pods[i], &p);
 		pod_clear(&kn->pods[i]);
 		if (p.key != NULL) {
 			kn->pods[i] = p;
-			return;
+			return !same;
 		}
 		memmove(&kn->pods[i], &kn->pods[i + 1], (kn->npods - i - 1) * sizeof(*kn->pods));
 		kn->npods--;
-		return;
+		return 1;
 	}
 	if (p.key == NULL)
-		return;
+		return 0;
 	kn->pods = sl_xgrow(kn->pods, &kn->cappods, kn->npods + 1, sizeof(*kn->pods));
 	memmove(&kn->pods[i + 1], &kn->pods[i], (kn->npods - i) * sizeof(*kn->pods));
 	kn->pods[i] = p;
 	kn->npods++;
+	return 1;
 }
 
 static void pods_relisted(json_object *items, const char *rv, void *arg)
@@ -358,19 +386,21 @@ static void pods_relisted(json_object *items, const char *rv, void *arg)
 	kn->npods = 0;
 	kn->pods = sl_xgrow(kn->pods, &kn->cappods, n + 1, sizeof(*kn->pods));
 	for (size_t i = 0; i < n; i++) {
-		struct kpod p = pod_of(json_object_array_get_idx(items, i));
+		struct kpod p = pod_of(x, json_object_array_get_idx(items, i));
 		if (p.key != NULL)
 			kn->pods[kn->npods++] = p;
 	}
 	qsort(kn->pods, kn->npods, sizeof(*kn->pods), pod_cmp);
+	sl_evq_nodes(x->evq);
 }
 
 /* A pod that ends leaves the field selector: the watch says DELETED. */
 static void pod_event(enum sl_k8s_watch_type type, json_object *obj, void *arg)
 {
 	struct sl_exec_k8s *x = arg;
-	if (type == SL_KW_ADDED || type == SL_KW_MODIFIED || type == SL_KW_DELETED)
-		pod_put(x->knodes, obj, type == SL_KW_DELETED);
+	if ((type == SL_KW_ADDED || type == SL_KW_MODIFIED || type == SL_KW_DELETED) &&
+	    pod_put(x, obj, type == SL_KW_DELETED))
+		sl_evq_nodes(x->evq);
 }
 
 /* A cluster that refuses the lists (no right to list nodes or every
@@ -431,6 +461,12 @@ size_t sl_k8sexec_nodes(struct sl_exec_k8s *x, const struct sl_exec_node **out)
 		kn->view[n].cpu_used += kn->pods[i].cpu;
 		kn->view[n].mem_used += kn->pods[i].mem;
 		kn->view[n].gpu_used += kn->pods[i].gpu;
+		if (kn->pods[i].charged)
+			continue;
+		kn->view[n].cpu_other += kn->pods[i].cpu;
+		kn->view[n].mem_other += kn->pods[i].mem;
+		kn->view[n].gpu_other += kn->pods[i].gpu;
+		kn->view[n].pods_other++;
 	}
 	*out = kn->view;
 	return kn->nnodes;

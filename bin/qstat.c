@@ -147,31 +147,41 @@ static int is_jobid(const char *s)
 	return *s >= '0' && *s <= '9';
 }
 
-static int jobs_mode(struct run *r)
+/* The jobs f names, the arrays' subjobs that ended long ago merged in
+ * (their array's state needs them), as the listing (subjobs always: "N[I]"
+ * names one without -t). 0, or qstat's status when the server is away. */
+static int fetch(struct run *r, struct sl_jobfilter *f)
 {
-	const struct sl_qstat_opts *o = r->o;
-	struct sl_jobfilter f = {0}, h;
+	struct sl_jobfilter h;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **more = NULL;
 	size_t n_more = 0;
+
+	if (sl_client_query(f, &r->all, &r->n_all, &err) != 0) {
+		fprintf(stderr, "qstat: cannot connect to server %s (errno=%d)\n", r->view.server,
+			SL_PBSE_SYSTEM);
+		return 255; /* any_failed = the failed connection's -1 */
+	}
+	if (!f->history && sl_pbs_arrays_filter(r->all, r->n_all, &h)) {
+		if (sl_client_query(&h, &more, &n_more, &err) == 0)
+			sl_pbs_arrays_merge(&r->all, &r->n_all, more, n_more);
+		free(h.ids);
+	}
+	sl_pbs_listing_make(r->all, r->n_all, 1, r->o->arrays_only, &r->list);
+	return 0;
+}
+
+static int jobs_mode(struct run *r)
+{
+	const struct sl_qstat_opts *o = r->o;
+	struct sl_jobfilter f = {0};
 	int any_id = 0, rc;
 
 	for (int i = 0; i < o->n_operands; i++)
 		any_id |= is_jobid(o->operands[i]);
 	f.history = o->history || any_id; /* an id may name a finished job */
-	if ((rc = sl_client_query(&f, &r->all, &r->n_all, &err)) != 0) {
-		fprintf(stderr, "qstat: cannot connect to server %s (errno=%d)\n", r->view.server,
-			SL_PBSE_SYSTEM);
-		return 255; /* any_failed = the failed connection's -1 */
-	}
-	/* the arrays' subjobs that ended long ago: their state needs them */
-	if (!f.history && sl_pbs_arrays_filter(r->all, r->n_all, &h)) {
-		if (sl_client_query(&h, &more, &n_more, &err) == 0)
-			sl_pbs_arrays_merge(&r->all, &r->n_all, more, n_more);
-		free(h.ids);
-	}
-	/* subjobs always: "N[I]" names one without -t */
-	sl_pbs_listing_make(r->all, r->n_all, 1, o->arrays_only, &r->list);
+	if ((rc = fetch(r, &f)) != 0)
+		return rc;
 	r->jobs = r->list.v;
 	r->n = r->list.n;
 	if (o->n_operands == 0)
@@ -204,20 +214,27 @@ static int queues_mode(struct run *r)
 	struct sl_pbs_counts all = {0}, *c;
 	const char *dflt = NULL;
 
-	if (sl_client_partitions(&ci, &err) != 0 ||
-	    sl_client_query(&f, &r->all, &r->n_all, &err) != 0) {
+	if (sl_client_partitions(&ci, &err) != 0) {
 		fprintf(stderr, "qstat: cannot connect to server %s (errno=%d)\n", r->view.server,
 			SL_PBSE_SYSTEM);
+		return 255;
+	}
+	if (fetch(r, &f) != 0) {
 		sl_clusterinfo_free(ci);
 		return 255;
 	}
+	/* PBS counts an array as its array job (Q, then B) and the subjobs
+	 * it has made real, which are the running ones (create_subjob()). */
 	c = sl_xcalloc(ci->nparts + 1, sizeof(*c));
-	for (size_t i = 0; i < r->n_all; i++) {
-		sl_pbs_count(&all, r->all[i]);
+	for (size_t i = 0; i < r->list.n; i++) {
+		const struct sl_job *j = r->list.v[i];
+		char st = sl_pbs_state(j);
+		if (j->array_job_id != 0 && !sl_pbs_is_array(j) && st != 'R' && st != 'E')
+			continue;
+		sl_pbs_count(&all, j);
 		for (size_t p = 0; p < ci->nparts; p++)
-			if (r->all[i]->spec.partition &&
-			    strcmp(ci->parts[p].name, r->all[i]->spec.partition) == 0)
-				sl_pbs_count(&c[p], r->all[i]);
+			if (j->spec.partition && strcmp(ci->parts[p].name, j->spec.partition) == 0)
+				sl_pbs_count(&c[p], j);
 	}
 	for (size_t p = 0; p < ci->nparts; p++)
 		if (ci->parts[p].is_default)

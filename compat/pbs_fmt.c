@@ -573,6 +573,7 @@ void sl_pbs_count(struct sl_pbs_counts *c, const struct sl_job *j)
 	case 'W': c->waiting++; break;
 	case 'R': c->running++; break;
 	case 'E': c->exiting++; break;
+	case 'B': c->begun++; break;
 	default: return;
 	}
 	c->total++;

@@ -45,7 +45,7 @@ void sl_pbs_comment(const struct sl_job *j, char *buf, size_t len);
 
 /* Jobs per PBS state, for a queue or the server. */
 struct sl_pbs_counts {
-	int total, queued, held, waiting, running, exiting;
+	int total, queued, held, waiting, running, exiting, begun;
 };
 void sl_pbs_count(struct sl_pbs_counts *c, const struct sl_job *j);
 

@@ -34,7 +34,7 @@ static void state_count(struct sl_pbs_out *o, const struct sl_pbs_counts *c)
 	char s[160];
 
 	snprintf(s, sizeof(s), "Transit:0 Queued:%d Held:%d Waiting:%d Running:%d Exiting:%d "
-		 "Begun:0 ", c->queued, c->held, c->waiting, c->running, c->exiting);
+		 "Begun:%d ", c->queued, c->held, c->waiting, c->running, c->exiting, c->begun);
 	sl_pbs_out_attr(o, "state_count", NULL, s);
 }
 

@@ -325,6 +325,13 @@ for a in "job_state = B" "array = True" "array_indices_submitted = 1-4" \
 	grep -qxF "    $a" "$T/af" || fail "qstat -f N[]: no '$a' in $(cat "$T/af")"
 done
 "$Q" -f "$an[1]" | grep -qxF "    array_id = $aid" || fail "qstat -f N[1]: $("$Q" -f "$an[1]")"
+# the queue counts the array job (begun) and its running subjobs, not the
+# queued ones, which PBS has not made into jobs yet
+unwrap() { sed -e ':a' -e 'N' -e '$!ba' -e 's/\n\t//g'; } # qstat -f's long values go on
+"$Q" -Qf batch | unwrap | grep -q "^    state_count = Transit:0 Queued:0 Held:[0-9]* Waiting:0 Running:2 Exiting:0 Begun:1 $" ||
+	fail "qstat -Qf state_count: $("$Q" -Qf batch | unwrap | grep state_count)"
+"$Q" -Bf | unwrap | grep -q "^    state_count = .* Running:2 Exiting:0 Begun:1 $" ||
+	fail "qstat -Bf state_count: $("$Q" -Bf | unwrap | grep state_count)"
 expect_run $USER2 159 "qdel: Unauthorized Request  $an[3].$S" "" "$BIN/qdel" "$an[3]"
 expect_run $USER1 0 "" "" "$BIN/qdel" "$an[3]"
 wait_state $((an + 3)) CANCELLED

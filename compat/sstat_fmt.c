@@ -42,7 +42,13 @@ struct sl_sstat_fmt {
 F(f_jobid) { snprintf(buf, len, "%s", c->stepid); }
 F(f_node) { snprintf(buf, len, "%s", c->node); }
 F(f_zero) { (void)c; snprintf(buf, len, "0"); }
-F(f_one) { (void)c; snprintf(buf, len, "1"); }
+/* a batch step is one task; a numbered step ("N.S") has the reply's */
+F(f_ntasks)
+{
+	const char *dot = strrchr(c->stepid, '.');
+	int numbered = dot && dot[1] >= '0' && dot[1] <= '9';
+	snprintf(buf, len, "%d", numbered && c->u->ntasks > 0 ? c->u->ntasks : 1);
+}
 F(f_pids) { snprintf(buf, len, "%s", c->u->pids); }
 F(f_vmsize) { sl_slurm_usage_kib(c->u->max_vmsize, c->unit, buf, len); }
 F(f_rss) { sl_slurm_usage_kib(c->u->max_rss, c->unit, buf, len); }
@@ -103,7 +109,7 @@ static const struct field_row table[] = {
 	{"MinCPUNode", 10, K_STR, f_node},
 	{"MinCPUTask", 10, K_NUM, f_zero},
 	{"Nodelist", 20, K_STR, f_node},
-	{"NTasks", 8, K_NUM, f_one},
+	{"NTasks", 8, K_NUM, f_ntasks},
 	{"Pids", 20, K_STR, f_pids},
 	{"ReqCPUFreq", 10, K_STR, f_zero},
 	{"ReqCPUFreqMin", 13, K_STR, f_zero},

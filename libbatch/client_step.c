@@ -7,6 +7,7 @@
 #include "client.h"
 #include "client_int.h"
 #include "proto.h"
+#include "usage.h"
 #include "xalloc.h"
 
 /* Connect, one request, its reply; consumes req. */
@@ -88,5 +89,31 @@ int sl_client_step_signal(uint64_t job, uint32_t step, int sig, struct sl_err *e
 	json_object_object_add(req, "signal", json_object_new_int(sig));
 	r = call(SL_MSG_STEP_SIGNAL, req, &rep, err);
 	json_object_put(rep);
+	return r;
+}
+
+int sl_client_step_stat(uint64_t job, uint32_t step, struct sl_usage *u, char **node,
+			struct sl_err *err)
+{
+	json_object *req = json_object_new_object(), *rep = NULL, *v;
+	struct sl_client *c = NULL;
+	int r = sl_client_connect(NULL, &c, err);
+
+	memset(u, 0, sizeof(*u));
+	*node = NULL;
+	json_object_object_add(req, "id", json_object_new_int64((int64_t)job));
+	json_object_object_add(req, "step", json_object_new_int64((int64_t)step));
+	if (r == 0)
+		r = sl_client_call(c, SL_MSG_STAT, req, &rep, err);
+	else
+		json_object_put(req);
+	if (r == 0) {
+		if (json_object_object_get_ex(rep, "usage", &v))
+			sl_usage_from_obj(v, u);
+		if (json_object_object_get_ex(rep, "node", &v) && json_object_is_type(v, json_type_string))
+			*node = sl_xstrdup(json_object_get_string(v));
+	}
+	json_object_put(rep);
+	sl_client_free(c);
 	return r;
 }

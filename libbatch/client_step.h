@@ -19,6 +19,12 @@ int sl_client_step_end(const struct sl_step *s, struct sl_err *err);
  * with sl_step_free_array(). */
 int sl_client_steps(const uint64_t *jobs, size_t n, int running_only, struct sl_step **out,
 		    size_t *nout, struct sl_err *err);
+/* sstat of a running step: its tasks' use now, and the node (caller frees
+ * *node). Errors as sl_client_stat()'s, -SL_ESTATE for a step that is not
+ * running. */
+struct sl_usage;
+int sl_client_step_stat(uint64_t job, uint32_t step, struct sl_usage *u, char **node,
+			struct sl_err *err);
 /* Signal every task of step job.step (sig 0: cancel the step). */
 int sl_client_step_signal(uint64_t job, uint32_t step, int sig, struct sl_err *err);
 

@@ -12,7 +12,6 @@
  * with 150 processes on the host and grew with everything else running. */
 #include "stepd.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,48 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proctree.h"
 #include "xalloc.h"
-
-/* The children of every thread of pid, appended to list (at most max). */
-static void add_children(pid_t pid, pid_t *list, size_t *n, size_t max)
-{
-	char path[64], cpath[384];
-	struct dirent *e;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if ((d = opendir(path)) == NULL)
-		return;
-	while ((e = readdir(d)) != NULL && *n < max) {
-		FILE *f;
-		int c;
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(cpath, sizeof(cpath), "%s/%s/children", path, e->d_name);
-		if ((f = fopen(cpath, "re")) == NULL)
-			continue;
-		while (*n < max && fscanf(f, "%d", &c) == 1)
-			list[(*n)++] = (pid_t)c;
-		fclose(f);
-	}
-	closedir(d);
-}
-
-size_t stepd_tree(pid_t root, int with_root, pid_t *list, size_t max)
-{
-	size_t n = 0, i = 0;
-
-	if (max == 0)
-		return 0;
-	list[n++] = root;
-	for (; i < n && n < max; i++)
-		add_children(list[i], list, &n, max);
-	if (!with_root) {
-		memmove(list, list + 1, (n - 1) * sizeof(*list));
-		n--;
-	}
-	return n;
-}
 
 /* Fields 5 (pgrp) and 6 (session) of /proc/<pid>/stat; -1 if gone. */
 static int stat_ids(pid_t pid, pid_t *pgrp, pid_t *sid)
@@ -92,9 +51,9 @@ void stepd_steps_kill(pid_t session, int sig)
 
 	if (session <= 0)
 		return;
-	list = sl_xmalloc(STEPD_TREE_MAX * sizeof(*list));
-	done = sl_xmalloc(STEPD_TREE_MAX * sizeof(*done));
-	n = stepd_tree(getpid(), 0, list, STEPD_TREE_MAX);
+	list = sl_xmalloc(SL_PROC_TREE_MAX * sizeof(*list));
+	done = sl_xmalloc(SL_PROC_TREE_MAX * sizeof(*done));
+	n = sl_proc_tree(getpid(), 0, list, SL_PROC_TREE_MAX);
 	for (size_t i = 0; i < n; i++) {
 		pid_t pg, sid;
 		size_t k;

@@ -78,10 +78,6 @@ void stepd_job_kill(struct stepd *s, int sig);
  * tasks of its srun steps (step_track.c); only the user's processes are
  * looked at. */
 void stepd_steps_kill(pid_t session, int sig);
-/* The process tree from root down (root first when with_root), through
- * /proc/PID/task/TID/children, at most max: its length. */
-#define STEPD_TREE_MAX 4096 /* a fork bomb costs a bounded walk */
-size_t stepd_tree(pid_t root, int with_root, pid_t *list, size_t max);
 
 /* Sample the job's processes when a sample is due at now_ms (monotonic)
  * and write <jobdir>/usage; the time the next one is due. */

@@ -82,6 +82,38 @@ out=$(as "$USER1" "$S" --bogus 2>&1); rc=$?
 expect_eq "bad option" "1 sstat: unrecognized option '--bogus'" "$rc $out"
 ok "errors and exit codes"
 
+# An srun step's tasks, measured by sluiced: -j N names the lowest running
+# step, -a every one after the batch step, N.S one; a step that ended is
+# not found running, as Slurm says.
+sid=$(submit "$USER1" -n 2 --wrap "$BIN/srun -n 2 python3 -c 'import time; a = bytearray(32 << 20); time.sleep(60)'") ||
+	fail "submit a job with a step"
+wait_state "$sid" RUNNING 30
+n=0
+until "$BIN/squeue" -h -s | grep -q "^ *$sid\.0 "; do
+	n=$((n + 1)); [ $n -lt 150 ] || fail "step $sid.0 never ran"; sleep 0.2
+done
+sleep 1
+row=$(as "$USER1" "$S" -n -P -j "$sid.0" -o JobID,NTasks,MaxRSS,Pids --noconvert) || fail "sstat N.0"
+expect_eq "N.0: its id and tasks" "$sid.0|2" "$(echo "$row" | cut -d'|' -f1,2)"
+rss=$(echo "$row" | cut -d'|' -f3) # bytes, with --noconvert
+[ "${rss:-0}" -ge $((32 << 20)) ] && [ "$rss" -lt $((64 << 20)) ] ||
+	fail "N.0's MaxRSS: the largest of two tasks of 32 MiB each, got $row"
+expect_eq "N.0: two task pids" 2 "$(echo "$row" | cut -d'|' -f4 | tr ',' '\n' | grep -c .)"
+expect_eq "-j N is its lowest running step" "$sid.0" "$(as "$USER1" "$S" -n -P -j "$sid" -o JobID)"
+expect_eq "-a: the batch step, then the steps" "$sid.batch
+$sid.0" "$(as "$USER1" "$S" -n -P -a -j "$sid" -o JobID)"
+out=$(as "$USER1" "$S" -n -j "$sid.3" 2>&1); rc=$?
+expect_eq "a step that never ran" "0 sstat: error: StepId=$sid.3 not found running." "$rc $out"
+"$BIN/scancel" "$sid.0" || fail "scancel N.0"
+n=0
+while as "$USER1" "$S" -n -P -j "$sid.0" -o JobID 2>/dev/null | grep -q .; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "N.0 still shown after its end"; sleep 0.2
+done
+out=$(as "$USER1" "$S" -n -j "$sid.0" 2>&1); rc=$?
+expect_eq "a step that ended" "0 sstat: error: StepId=$sid.0 not found running." "$rc $out"
+"$BIN/scancel" "$sid"
+ok "srun steps: N.S, -j N (the lowest running), -a; ended steps not found running"
+
 expect_eq "-e" "$(cat "$G/sstat_e.out")" "$("$S" -e)"
 expect_eq "--help" "$(cat "$G/sstat_help.out")" "$("$S" --help)"
 ok "-e and --help"

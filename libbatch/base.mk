@@ -11,7 +11,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/fdpass.c libbatch/fdpass.h \
 	libbatch/jobstate.c libbatch/jobstate.h \
 	libbatch/job.c libbatch/job.h libbatch/job_fields.h libbatch/job_text.c \
-	libbatch/job_parse.c \
+	libbatch/job_parse.c libbatch/job_proj.c libbatch/job_proj.h \
 	libbatch/depend.c libbatch/depend.h \
 	libbatch/workload.c libbatch/workload.h \
 	libbatch/authz.c libbatch/authz.h \

@@ -89,13 +89,14 @@ static struct sl_squeue_fmt *format(const struct sl_squeue_opts *o)
 /* What of each record the listing reads (squeue_proj.c): a few of its
  * members for a % format; whole records for -O and -s, whose columns
  * have no rows there. */
-static struct sl_jobproj *projection(const struct sl_squeue_opts *o)
+static struct sl_jobproj *projection(const struct sl_squeue_opts *o,
+				     const struct sl_jobfilter *want)
 {
 	const char *fmt = percent_format(o);
 
 	if (fmt == NULL || o->steps)
 		return NULL;
-	return sl_squeue_proj(fmt, o->sort ? o->sort : o->start ? "S" : NULL);
+	return sl_squeue_proj(fmt, o->sort ? o->sort : o->start ? "S" : NULL, want);
 }
 
 static int fetch(const struct sl_squeue_opts *o, const struct sl_jobfilter *want,
@@ -205,9 +206,10 @@ static void print_date(void)
 
 /* One listing: 0, or 1 when the jobs could not be read. */
 static int round_once(const struct sl_squeue_opts *o, const struct sl_squeue_fmt *f,
-		      const struct sl_jobproj *proj, const char *cluster)
+		      const char *cluster)
 {
 	struct sl_jobfilter want = {0};
+	struct sl_jobproj *proj;
 	struct sl_job **v = NULL;
 	size_t n = 0;
 	int64_t now = (int64_t)time(NULL);
@@ -220,11 +222,13 @@ static int round_once(const struct sl_squeue_opts *o, const struct sl_squeue_fmt
 	if (!o->noheader && (o->iterate || o->verbose || o->longfmt))
 		print_date();
 	selection(o, &want);
+	proj = projection(o, &want);
 	if ((r = fetch(o, &want, proj, &v, &n)) == 0 && o->steps)
 		r = print_steps(o, v, n, now);
 	else if (r == 0)
 		print(o, f, &want, v, &n, now);
 	sl_job_free_array(v, n);
+	sl_jobproj_free(proj);
 	return r != 0;
 }
 
@@ -293,7 +297,6 @@ int main(int argc, char **argv)
 {
 	struct sl_squeue_opts o = {0};
 	struct sl_squeue_fmt *f;
-	struct sl_jobproj *proj;
 	int rc = 0;
 	char *cluster;
 
@@ -305,9 +308,8 @@ int main(int argc, char **argv)
 	}
 	cluster = sl_slurm_clusters_or_exit("squeue", o.clusters);
 	f = format(&o);
-	proj = projection(&o);
 	for (;;) {
-		rc |= round_once(&o, f, proj, cluster);
+		rc |= round_once(&o, f, cluster);
 		if (o.iterate <= 0)
 			break;
 		printf("\n");
@@ -315,7 +317,6 @@ int main(int argc, char **argv)
 		sleep((unsigned)o.iterate);
 	}
 	sl_squeue_fmt_free(f);
-	sl_jobproj_free(proj);
 	sl_squeue_opts_clear(&o);
 	free(cluster);
 	return fflush(stdout) == 0 ? rc : 1;

@@ -22,7 +22,8 @@ compat_libcompat_a_SOURCES += \
 	compat/slurm_yaml.c \
 	compat/sstat_fmt.c compat/sstat_fmt.h compat/sstat_opt.c compat/sstat_opt.h
 
-UNIT_TESTS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_sacct_fmt \
+UNIT_TESTS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_squeue_proj \
+	tests/unit/test_sacct_fmt \
 	tests/unit/test_sacct_opt tests/unit/test_slurm_env tests/unit/test_slurm_pattern \
 	tests/unit/test_sinfo_fmt
 

@@ -42,8 +42,9 @@ UNIT_TESTS += tests/unit/test_workload tests/unit/test_submit tests/unit/test_lo
 	tests/unit/test_evq tests/unit/test_idcache tests/unit/test_sha256 \
 	tests/unit/test_auth tests/unit/test_netaddr tests/unit/test_depend \
 	tests/unit/test_submit_opts
-UNIT_TESTS += tests/unit/test_array
+UNIT_TESTS += tests/unit/test_array tests/unit/test_job_proj
 EXTRA_DIST += tests/unit/submit_testlib.h
 tests_unit_test_job_SOURCES = tests/unit/test_job.c tests/unit/job_testlib.h
 tests_unit_test_job_text_SOURCES = tests/unit/test_job_text.c tests/unit/job_testlib.h
 tests_unit_test_job_parse_SOURCES = tests/unit/test_job_parse.c tests/unit/job_testlib.h
+tests_unit_test_job_proj_SOURCES = tests/unit/test_job_proj.c tests/unit/job_testlib.h

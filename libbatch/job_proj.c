@@ -25,11 +25,8 @@ static const char *const names[SL_JP_COUNT] = {
 };
 
 #define I_SPEC(f) SL_JP_SPEC_##f,
-#define I_JOB(f) SL_JP_##f,
-static const enum sl_jobproj_field numbers[] = {
+static const enum sl_jobproj_field spec_numbers[] = {
 	SPEC_INTS(I_SPEC) SPEC_INT64S(I_SPEC) SL_JP_SPEC_open_mode, SL_JP_SPEC_umask,
-	SL_JP_uid, SL_JP_gid, SL_JP_state,
-	JOB_INTS(I_JOB) JOB_INT64S(I_JOB) JOB_LIVE_INTS(I_JOB)
 };
 
 struct sl_jobproj *sl_jobproj_new(void)
@@ -63,10 +60,10 @@ int sl_jobproj_add(struct sl_jobproj *p, const char *name)
 	return 0;
 }
 
-void sl_jobproj_add_numbers(struct sl_jobproj *p)
+void sl_jobproj_add_spec_numbers(struct sl_jobproj *p)
 {
-	for (size_t i = 0; i < sizeof(numbers) / sizeof(numbers[0]); i++)
-		p->has[numbers[i]] = 1;
+	for (size_t i = 0; i < sizeof(spec_numbers) / sizeof(spec_numbers[0]); i++)
+		p->has[spec_numbers[i]] = 1;
 }
 
 int sl_jobproj_has(const struct sl_jobproj *p, enum sl_jobproj_field f)

@@ -4,9 +4,8 @@
  * alone: a whole record is ~400 bytes, the default format prints ~80,
  * and writing, sending, reading and freeing the rest was most of its time.
  *
- * The rows name members ("spec.x" for the spec's); "SHAPE" stands for
- * every number of the spec and the admitted nodes, what sl_job_shape()
- * reads. test_squeue_proj prints every code and sorts by every key from
+ * The rows name members ("spec.x" for the spec's); SHAPE is what
+ * sl_job_shape() reads. test_squeue_proj prints every code and sorts by every key from
  * whole and projected records and compares: a row that misses a member
  * fails there. A code or key without a row asks for whole records. */
 #include "squeue_proj.h"
@@ -27,14 +26,17 @@ struct row {
 	const char *members; /* beyond base */
 };
 
+#define SHAPE "alloc_nodes spec.nodes spec.ntasks spec.ntasks_per_node spec.cpus_per_task " \
+	"spec.gpus spec.gpus_per_node spec.gpus_per_task spec.cpus_per_gpu spec.mincpus " \
+	"spec.node_cpus spec.mem_per_node spec.mem_per_cpu spec.mem_per_gpu"
 #define RUN "state start_time end_time suspend_time pre_suspend" /* sl_job_run_secs */
 #define PRIO "priority reason spec.nice spec.priority state"     /* sl_prio_slurm */
 
 /* Every % code of squeue_fmt.c's table. */
 static const struct row codes[] = {
 	{'a', "spec.account"}, {'A', ""}, {'b', "spec.gpus_per_node spec.gpu_type"},
-	{'B', "nodelist start_time"}, {'c', "SHAPE"}, {'C', "SHAPE alloc_cpus"}, {'d', ""},
-	{'D', "SHAPE"}, {'e', "end_time start_time spec.time_limit state"},
+	{'B', "nodelist start_time"}, {'c', SHAPE}, {'C', SHAPE " alloc_cpus"}, {'d', ""},
+	{'D', SHAPE}, {'e', "end_time start_time spec.time_limit state"},
 	{'E', "dependency"}, {'f', "spec.features"}, {'F', ""}, {'g', "group gid"},
 	{'G', "gid"}, {'h', ""}, {'H', ""}, {'i', ""}, {'I', ""}, {'j', ""}, {'J', ""},
 	{'k', "spec.comment"}, {'K', ""}, {'l', "spec.time_limit"},
@@ -50,8 +52,8 @@ static const struct row codes[] = {
 
 /* squeue_sort.c's keys; those it knows that every job shares read nothing. */
 static const struct row keys[] = {
-	{'B', "nodelist"}, {'b', ""}, {'c', ""}, {'C', "SHAPE alloc_cpus"}, {'d', ""},
-	{'D', "SHAPE"}, {'e', "end_time start_time spec.time_limit"}, {'f', ""},
+	{'B', "nodelist"}, {'b', ""}, {'c', ""}, {'C', SHAPE " alloc_cpus"}, {'d', ""},
+	{'D', SHAPE}, {'e', "end_time start_time spec.time_limit"}, {'f', ""},
 	{'g', "group"}, {'G', "gid"}, {'h', ""}, {'H', ""}, {'i', ""}, {'I', ""}, {'j', ""},
 	{'J', ""}, {'l', "spec.time_limit"}, {'L', "spec.time_limit " RUN},
 	{'m', "spec.mem_per_node spec.mem_per_cpu"}, {'M', RUN}, {'n', ""},
@@ -79,13 +81,8 @@ static int add(struct sl_jobproj *p, const char *list)
 			return -1;
 		memcpy(name, list, k);
 		name[k] = '\0';
-		if (strcmp(name, "SHAPE") == 0) {
-			sl_jobproj_add_spec_numbers(p);
-			if (sl_jobproj_add(p, "alloc_nodes") != 0)
-				return -1;
-		} else if (k > 0 && sl_jobproj_add(p, name) != 0) {
+		if (k > 0 && sl_jobproj_add(p, name) != 0)
 			return -1;
-		}
 		list += k + (list[k] == ' ');
 	}
 	return 0;

@@ -24,11 +24,6 @@ static const char *const names[SL_JP_COUNT] = {
 	JOB_LIVE_INTS(N_JOB) JOB_LIVE_STRINGS(N_JOB)
 };
 
-#define I_SPEC(f) SL_JP_SPEC_##f,
-static const enum sl_jobproj_field spec_numbers[] = {
-	SPEC_INTS(I_SPEC) SPEC_INT64S(I_SPEC) SL_JP_SPEC_open_mode, SL_JP_SPEC_umask,
-};
-
 struct sl_jobproj *sl_jobproj_new(void)
 {
 	struct sl_jobproj *p = sl_xcalloc(1, sizeof(*p));
@@ -58,12 +53,6 @@ int sl_jobproj_add(struct sl_jobproj *p, const char *name)
 		return -SL_ENOENT;
 	p->has[i] = 1;
 	return 0;
-}
-
-void sl_jobproj_add_spec_numbers(struct sl_jobproj *p)
-{
-	for (size_t i = 0; i < sizeof(spec_numbers) / sizeof(spec_numbers[0]); i++)
-		p->has[spec_numbers[i]] = 1;
 }
 
 int sl_jobproj_has(const struct sl_jobproj *p, enum sl_jobproj_field f)

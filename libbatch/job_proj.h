@@ -40,10 +40,6 @@ void sl_jobproj_free(struct sl_jobproj *p);
 /* Add the member of this wire name: 0, or -SL_ENOENT for a name the record
  * does not have. */
 int sl_jobproj_add(struct sl_jobproj *p, const char *name);
-/* Add every number of the spec: what sl_job_shape() and its kin read
- * (nodes, tasks, CPUs, memory), without a list that would have to follow
- * them. They are left out at their default, so they cost little. */
-void sl_jobproj_add_spec_numbers(struct sl_jobproj *p);
 /* Is member f in p? NULL: the whole record, every member is. */
 int sl_jobproj_has(const struct sl_jobproj *p, enum sl_jobproj_field f);
 /* p's members as SL_JP_COUNT bytes, 1 for those in p (borrowed); NULL

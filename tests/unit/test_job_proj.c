@@ -28,11 +28,6 @@ static void test_names(void **state)
 	assert_true(sl_jobproj_has(p, SL_JP_user));
 	assert_true(sl_jobproj_has(p, SL_JP_SPEC_name));
 	assert_false(sl_jobproj_has(p, SL_JP_SPEC_partition));
-	sl_jobproj_add_spec_numbers(p);
-	assert_true(sl_jobproj_has(p, SL_JP_SPEC_nodes));
-	assert_true(sl_jobproj_has(p, SL_JP_SPEC_umask));
-	assert_false(sl_jobproj_has(p, SL_JP_SPEC_work_dir));
-	assert_false(sl_jobproj_has(p, SL_JP_alloc_nodes));
 	sl_jobproj_free(p);
 	sl_jobproj_free(NULL);
 }

@@ -107,6 +107,23 @@ static struct sl_job **records(size_t *n)
 		all = sl_xgrow(all, &cap, *n + 1, sizeof(*all));
 		all[(*n)++] = full_job(st[tag % 4], tag);
 	}
+	/* each number of the spec alone away from its default (and with two
+	 * GPUs a node, which --cpus-per-gpu and the like count from): the
+	 * shape's inputs, which the full records hide behind one another */
+	for (int gpus = 0; gpus < 2; gpus++) {
+#define ONE(f)                                                                  \
+	all = sl_xgrow(all, &cap, *n + 1, sizeof(*all));                        \
+	all[*n] = sl_job_new();                                                 \
+	all[*n]->id = 5000 + *n;                                                \
+	all[*n]->state = SL_JOB_PENDING;                                        \
+	all[*n]->reason = sl_xstrdup("Priority");                               \
+	all[*n]->spec.gpus_per_node = gpus ? 2 : all[*n]->spec.gpus_per_node;   \
+	all[*n]->spec.f = 3;                                                    \
+	(*n)++;
+		SPEC_INTS(ONE)
+		SPEC_INT64S(ONE)
+#undef ONE
+	}
 	all[*n - 1]->spec.time_limit = -1; /* unlimited */
 	free(all[*n - 2]->user);           /* %u without a name: the uid */
 	all[*n - 2]->user = NULL;
@@ -216,11 +233,19 @@ static void test_every_sort_key(void **state)
 }
 
 /* Each list squeue filters by again, set to the first record's value. */
+/* A full record of records() (a task of an array, running). */
+static const struct sl_job *a_full_record(struct sl_job **v)
+{
+	while ((*v)->id != 4001)
+		v++;
+	return *v;
+}
+
 static void test_filters(void **state)
 {
 	size_t n;
 	struct sl_job **v = records(&n);
-	const struct sl_job *j = v[n - 3]; /* a full record */
+	const struct sl_job *j = a_full_record(v);
 	char *acct[] = {j->spec.account}, *qos[] = {j->spec.qos}, *wck[] = {j->spec.wckey},
 	     *node[] = {j->nodelist}, *name[] = {j->spec.name}, *part[] = {j->spec.partition};
 	uid_t uid[] = {j->uid};

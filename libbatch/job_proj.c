@@ -90,8 +90,12 @@ int sl_jobproj_from_obj(json_object *a, struct sl_jobproj **out, struct sl_err *
 		return 0;
 	if (!json_object_is_type(a, json_type_array))
 		return sl_err_set(err, SL_EPROTO, "jobs: \"fields\" is not an array of names");
+	/* a name is looked up in a table of SL_JP_COUNT: a request of a
+	 * million names would cost the daemon a second */
+	if ((n = json_object_array_length(a)) > 4 * (size_t)SL_JP_COUNT)
+		return sl_err_set(err, SL_EPROTO, "jobs: %zu \"fields\", more than the record's "
+				  "%d members four times over", n, SL_JP_COUNT);
 	p = sl_jobproj_new();
-	n = json_object_array_length(a);
 	for (size_t k = 0; k < n; k++) {
 		json_object *v = json_object_array_get_idx(a, k);
 		if (!json_object_is_type(v, json_type_string)) {

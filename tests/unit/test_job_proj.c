@@ -56,6 +56,12 @@ static void test_wire(void **state)
 	bad = json_object_new_string("user");
 	assert_int_equal(sl_jobproj_from_obj(bad, &back, &err), -SL_EPROTO);
 	json_object_put(bad);
+	bad = json_object_new_array();
+	for (int i = 0; i < 4 * SL_JP_COUNT + 1; i++)
+		json_object_array_add(bad, json_object_new_string("user"));
+	assert_int_equal(sl_jobproj_from_obj(bad, &back, &err), -SL_EPROTO);
+	assert_null(back);
+	json_object_put(bad);
 	bad = json_tokener_parse("[\"user\", 3]");
 	assert_int_equal(sl_jobproj_from_obj(bad, &back, &err), -SL_EPROTO);
 	assert_null(back);

@@ -14,6 +14,7 @@
 #include "slurm_state.h"
 #include "squeue_fmt.h"
 #include "squeue_opt.h"
+#include "squeue_proj.h"
 #include "squeue_steps.h"
 #include "slurm_clusters.h"
 #include "xalloc.h"
@@ -49,25 +50,34 @@ static void selection(const struct sl_squeue_opts *o, struct sl_jobfilter *f)
 	f->fold = o->array_unique ? 0 : o->array ? 2 : 1;
 }
 
-/* The output format: -O, -o, --start's, -l's or the default. */
+/* The % format: -o, --start's, -l's or the default; NULL with -O. */
+static const char *percent_format(const struct sl_squeue_opts *o)
+{
+	if (o->format)
+		return o->format;
+	if (o->start)
+		return SL_SQUEUE_FMT_START;
+	if (o->format_long)
+		return NULL;
+	return o->longfmt ? SL_SQUEUE_FMT_LONG : SL_SQUEUE_FMT_DEFAULT;
+}
+
+/* The output format: -O, or percent_format(). */
 static struct sl_squeue_fmt *format(const struct sl_squeue_opts *o)
 {
-	const char *fmt = o->format, *name;
+	const char *fmt = percent_format(o), *name;
 	struct sl_squeue_fmt *f = NULL;
 	struct sl_err err = SL_ERR_INIT;
 	int r, known;
 
-	if (fmt == NULL && o->start)
-		fmt = SL_SQUEUE_FMT_START;
-	if (fmt == NULL && o->format_long) {
+	if (fmt == NULL) {
 		r = sl_squeue_fmt_new_long(o->format_long, &f, &err);
 		for (size_t i = 0; r == 0 && (name = sl_squeue_fmt_skipped(f, i, &known)); i++)
 			fprintf(stderr, known ? "squeue: error: -O %s is not supported by Sluice\n"
 					      : "squeue: error: Invalid job format specification: %s\n",
 				name);
 	} else {
-		r = sl_squeue_fmt_new(fmt ? fmt : o->longfmt ? SL_SQUEUE_FMT_LONG
-							  : SL_SQUEUE_FMT_DEFAULT, &f, &err);
+		r = sl_squeue_fmt_new(fmt, &f, &err);
 	}
 	if (r != 0) {
 		fprintf(stderr, "squeue: error: %s\n", err.msg);
@@ -76,8 +86,21 @@ static struct sl_squeue_fmt *format(const struct sl_squeue_opts *o)
 	return f;
 }
 
+/* What of each record the listing reads (squeue_proj.c): a few of its
+ * members for a % format; whole records for -O and -s, whose columns
+ * have no rows there. */
+static struct sl_jobproj *projection(const struct sl_squeue_opts *o,
+				     const struct sl_jobfilter *want)
+{
+	const char *fmt = percent_format(o);
+
+	if (fmt == NULL || o->steps)
+		return NULL;
+	return sl_squeue_proj(fmt, o->sort ? o->sort : o->start ? "S" : NULL, want);
+}
+
 static int fetch(const struct sl_squeue_opts *o, const struct sl_jobfilter *want,
-		 struct sl_job ***jobs, size_t *n)
+		 const struct sl_jobproj *proj, struct sl_job ***jobs, size_t *n)
 {
 	/* One id alone is looked up unfiltered, so that an unknown id can be
 	 * told from a filtered-out one (Slurm's "Invalid job id specified");
@@ -93,7 +116,7 @@ static int fetch(const struct sl_squeue_opts *o, const struct sl_jobfilter *want
 	/* -u with only unknown names, or -R (no reservations): nothing */
 	if ((o->users_given && o->sel.n_uids == 0) || o->reservation)
 		return 0;
-	r = sl_client_query(alone ? &one : want, jobs, n, &err);
+	r = sl_client_query_proj(alone ? &one : want, proj, jobs, n, &err);
 	if (r == -SL_ECONNECT)
 		fprintf(stderr, "slurm_load_jobs error: Unable to contact slurm controller "
 				"(connect failure)\n");
@@ -186,6 +209,7 @@ static int round_once(const struct sl_squeue_opts *o, const struct sl_squeue_fmt
 		      const char *cluster)
 {
 	struct sl_jobfilter want = {0};
+	struct sl_jobproj *proj;
 	struct sl_job **v = NULL;
 	size_t n = 0;
 	int64_t now = (int64_t)time(NULL);
@@ -198,11 +222,13 @@ static int round_once(const struct sl_squeue_opts *o, const struct sl_squeue_fmt
 	if (!o->noheader && (o->iterate || o->verbose || o->longfmt))
 		print_date();
 	selection(o, &want);
-	if ((r = fetch(o, &want, &v, &n)) == 0 && o->steps)
+	proj = projection(o, &want);
+	if ((r = fetch(o, &want, proj, &v, &n)) == 0 && o->steps)
 		r = print_steps(o, v, n, now);
 	else if (r == 0)
 		print(o, f, &want, v, &n, now);
 	sl_job_free_array(v, n);
+	sl_jobproj_free(proj);
 	return r != 0;
 }
 

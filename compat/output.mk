@@ -11,6 +11,7 @@ compat_libcompat_a_SOURCES += \
 	compat/slurm_tres.c compat/slurm_tres.h \
 	compat/squeue_fmt.c compat/squeue_fmt.h compat/squeue_cols.h \
 	compat/squeue_long.c compat/squeue_sort.c compat/squeue_array.c \
+	compat/squeue_proj.c compat/squeue_proj.h \
 	compat/sacct_fmt.c compat/sacct_fmt.h compat/sacct_opt.c compat/sacct_opt.h \
 	compat/slurm_env.c compat/slurm_env.h \
 	compat/slurm_pattern.c compat/slurm_pattern.h \
@@ -21,7 +22,8 @@ compat_libcompat_a_SOURCES += \
 	compat/slurm_yaml.c \
 	compat/sstat_fmt.c compat/sstat_fmt.h compat/sstat_opt.c compat/sstat_opt.h
 
-UNIT_TESTS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_sacct_fmt \
+UNIT_TESTS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_squeue_proj \
+	tests/unit/test_sacct_fmt \
 	tests/unit/test_sacct_opt tests/unit/test_slurm_env tests/unit/test_slurm_pattern \
 	tests/unit/test_sinfo_fmt
 

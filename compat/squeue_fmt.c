@@ -79,10 +79,43 @@ void sl_squeue_time_fmt(int64_t t, char *buf, size_t len)
 }
 #define fmt_time sl_squeue_time_fmt
 
+/* snprintf(buf, len, "%s", s) and "%d" without printf's parsing: squeue
+ * prints 10 000 lines of eight cells, and the format engine behind each
+ * call was a sixth of its time. Same bytes, same cut at len - 1. */
+static void put_s(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (len == 0)
+		return;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+}
+
+static void put_u(char *buf, size_t len, unsigned long long u, int neg)
+{
+	char num[24], *e = num + sizeof(num), *p = e;
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) != 0);
+	if (neg)
+		*--p = '-';
+	put_s(buf, len, p);
+}
+
+static void put_d(char *buf, size_t len, int v)
+{
+	put_u(buf, len, v < 0 ? 0 - (unsigned long long)(long long)v : (unsigned long long)v, v < 0);
+}
+
 /* ---- printers: return 1 when the value may be cut to the width ---- */
 #define P(name) static int name(const struct sl_job *j, int64_t now, char *buf, size_t len)
-#define S(expr) do { snprintf(buf, len, "%s", (expr)); return 1; } while (0)
-#define D(expr) do { snprintf(buf, len, "%d", (expr)); return 1; } while (0)
+#define S(expr) do { put_s(buf, len, (expr)); return 1; } while (0)
+#define D(expr) do { put_d(buf, len, (expr)); return 1; } while (0)
 
 /* %i: "N_I" for an array task, "N_[2-3%2]" for its collapsed pending
  * tasks, in squeue's 32-byte buffer (cut at 31 characters). */
@@ -98,7 +131,7 @@ P(p_jobid)
 		snprintf(id, sizeof(id), "%llu_%d", (unsigned long long)j->array_job_id,
 			 j->array_task_id);
 	else
-		snprintf(id, sizeof(id), "%llu", (unsigned long long)j->id);
+		put_u(id, sizeof(id), (unsigned long long)j->id, 0);
 	S(id);
 }
 /* %A: the raw id; collapsed pending tasks show the array's, as Slurm's
@@ -143,7 +176,7 @@ P(p_state) { (void)now; S(sl_jobstate_name(j->state)); }
 P(p_state_compact) { (void)now; S(sl_jobstate_code(j->state)); }
 P(p_workdir) { (void)now; S(nz(j->spec.work_dir)); }
 P(p_nice) { (void)now; D(j->spec.nice); }
-P(p_uid) { (void)now; snprintf(buf, len, "%u", (unsigned)j->uid); return 1; }
+P(p_uid) { (void)now; put_u(buf, len, (unsigned)j->uid, 0); return 1; }
 P(p_gid) { (void)now; snprintf(buf, len, "%u", (unsigned)j->gid); return 1; }
 P(p_prio_long) { (void)now; snprintf(buf, len, "%lld", (long long)sl_prio_slurm(j)); return 1; }
 P(p_submit) { (void)now; fmt_time(j->submit_time, buf, len); return 1; }
@@ -154,9 +187,9 @@ P(p_reason) { (void)now; S(j->reason ? j->reason : "None"); }
 static int name_or_id(const char *name, unsigned id, char *buf, size_t len)
 {
 	if (name)
-		snprintf(buf, len, "%s", name);
+		put_s(buf, len, name);
 	else
-		snprintf(buf, len, "%u", id);
+		put_u(buf, len, id, 0);
 	return 1;
 }
 
@@ -275,10 +308,18 @@ P(p_reason_list)
 {
 	(void)now;
 	if (shows_reason(j)) {
-		snprintf(buf, len, "(%s)", j->reason ? j->reason : "None");
+		if (len > 2) {
+			buf[0] = '(';
+			put_s(buf + 1, len - 1, j->reason ? j->reason : "None");
+			size_t n = strlen(buf);
+			if (n + 1 < len)
+				buf[n++] = ')', buf[n] = '\0';
+		} else {
+			put_s(buf, len, "("); /* what snprintf keeps of "(%s)" */
+		}
 		return 1;
 	}
-	snprintf(buf, len, "%s", j->nodelist ? j->nodelist : "");
+	put_s(buf, len, j->nodelist ? j->nodelist : "");
 	return 0;
 }
 

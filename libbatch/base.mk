@@ -11,7 +11,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/fdpass.c libbatch/fdpass.h \
 	libbatch/jobstate.c libbatch/jobstate.h \
 	libbatch/job.c libbatch/job.h libbatch/job_fields.h libbatch/job_text.c \
-	libbatch/job_parse.c \
+	libbatch/job_parse.c libbatch/job_proj.c libbatch/job_proj.h \
 	libbatch/depend.c libbatch/depend.h \
 	libbatch/workload.c libbatch/workload.h \
 	libbatch/authz.c libbatch/authz.h \
@@ -43,8 +43,9 @@ UNIT_TESTS += tests/unit/test_workload tests/unit/test_submit tests/unit/test_lo
 	tests/unit/test_evq tests/unit/test_idcache tests/unit/test_sha256 \
 	tests/unit/test_auth tests/unit/test_netaddr tests/unit/test_depend \
 	tests/unit/test_submit_opts
-UNIT_TESTS += tests/unit/test_array
+UNIT_TESTS += tests/unit/test_array tests/unit/test_job_proj
 EXTRA_DIST += tests/unit/submit_testlib.h
 tests_unit_test_job_SOURCES = tests/unit/test_job.c tests/unit/job_testlib.h
 tests_unit_test_job_text_SOURCES = tests/unit/test_job_text.c tests/unit/job_testlib.h
 tests_unit_test_job_parse_SOURCES = tests/unit/test_job_parse.c tests/unit/job_testlib.h
+tests_unit_test_job_proj_SOURCES = tests/unit/test_job_proj.c tests/unit/job_testlib.h

@@ -5,6 +5,7 @@
 #include "client.h"
 #include "usage.h"
 #include "client_int.h"
+#include "job_proj.h"
 #include "proto.h"
 #include "xalloc.h"
 
@@ -203,6 +204,13 @@ out:
 int sl_client_jobs(struct sl_client *c, const struct sl_jobfilter *f,
 		   struct sl_job ***jobs, size_t *n, struct sl_err *err)
 {
+	return sl_client_jobs_proj(c, f, NULL, jobs, n, err);
+}
+
+int sl_client_jobs_proj(struct sl_client *c, const struct sl_jobfilter *f,
+			const struct sl_jobproj *p, struct sl_job ***jobs, size_t *n,
+			struct sl_err *err)
+{
 	json_object *req = json_object_new_object();
 	struct sl_buf *in = NULL;
 	const char *body;
@@ -212,6 +220,8 @@ int sl_client_jobs(struct sl_client *c, const struct sl_jobfilter *f,
 	*jobs = NULL;
 	*n = 0;
 	json_object_object_add(req, "filter", sl_jobfilter_to_obj(f));
+	if (p != NULL)
+		json_object_object_add(req, "fields", sl_jobproj_to_obj(p));
 	/* Thousands of records: read straight from the text (job_parse.c). */
 	if ((r = sl_client_send_req(c, SL_MSG_JOBS, req, err)) == 0 &&
 	    (r = sl_client_read_frame(c, SL_MSG_JOBS, &in, &body, &blen, err)) == 0)
@@ -223,12 +233,18 @@ int sl_client_jobs(struct sl_client *c, const struct sl_jobfilter *f,
 int sl_client_query(const struct sl_jobfilter *f, struct sl_job ***jobs, size_t *n,
 		    struct sl_err *err)
 {
+	return sl_client_query_proj(f, NULL, jobs, n, err);
+}
+
+int sl_client_query_proj(const struct sl_jobfilter *f, const struct sl_jobproj *p,
+			 struct sl_job ***jobs, size_t *n, struct sl_err *err)
+{
 	struct sl_client *c = NULL;
 	int r = sl_client_connect(NULL, &c, err);
 	*jobs = NULL;
 	*n = 0;
 	if (r == 0)
-		r = sl_client_jobs(c, f, jobs, n, err);
+		r = sl_client_jobs_proj(c, f, p, jobs, n, err);
 	sl_client_free(c);
 	return r;
 }

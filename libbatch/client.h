@@ -59,6 +59,16 @@ int sl_client_jobs(struct sl_client *c, const struct sl_jobfilter *f,
 int sl_client_query(const struct sl_jobfilter *f, struct sl_job ***jobs, size_t *n,
 		    struct sl_err *err);
 
+/* The same with only the members of p in each record (job_proj.h; NULL:
+ * whole records); the others are at their defaults. A daemon older than
+ * projections sends whole records, which read the same. */
+struct sl_jobproj;
+int sl_client_jobs_proj(struct sl_client *c, const struct sl_jobfilter *f,
+			const struct sl_jobproj *p, struct sl_job ***jobs, size_t *n,
+			struct sl_err *err);
+int sl_client_query_proj(const struct sl_jobfilter *f, const struct sl_jobproj *p,
+			 struct sl_job ***jobs, size_t *n, struct sl_err *err);
+
 /* One job's outcome in a multi-job operation. */
 struct sl_jobresult {
 	uint64_t id;

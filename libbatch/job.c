@@ -64,10 +64,16 @@ static int or_default(int v, int def)
 
 void sl_job_shape(const struct sl_job *j, struct sl_jobshape *o)
 {
-	struct sl_jobspec s = j->spec; /* shallow: the shape reads numbers only */
+	struct sl_jobspec s;
 
-	if (j->alloc_nodes > 0)
-		s.nodes = j->alloc_nodes;
+	/* squeue asks once per line (%D) and twice per compare (-S D): the
+	 * copy of a whole spec, when nothing is admitted, was a tenth of it */
+	if (j->alloc_nodes <= 0) {
+		sl_jobspec_shape(&j->spec, o);
+		return;
+	}
+	s = j->spec; /* shallow: the shape reads numbers only */
+	s.nodes = j->alloc_nodes;
 	sl_jobspec_shape(&s, o);
 }
 

@@ -10,6 +10,7 @@
  * json-c tree built from the same struct. */
 #include "job.h"
 #include "job_fields.h"
+#include "job_proj.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -167,24 +168,28 @@ static int shown(enum part part, const char *field)
 	       (part == PART_LISTING || strcmp(field, "export_spec") != 0);
 }
 
-static void put_spec(struct w *b, const struct sl_jobspec *s, enum part part)
+/* Is member f asked for? has: sl_jobproj_bytes(), NULL for all. */
+#define WANT(f) (has == NULL || has[f])
+
+/* dp: a spec at its defaults. */
+static void put_spec(struct w *b, const struct sl_jobspec *s, const struct sl_jobspec *dp,
+		     enum part part, const unsigned char *has)
 {
 	int full = part == PART_FULL;
-	struct sl_jobspec def;
 
-	sl_jobspec_init(&def);
 	b->first = 1;
 	addc(b, '{');
-#define W_STR(f) if (shown(part, #f)) put_str(b, #f, s->f);
-#define W_INT(f) if (s->f != def.f) put_i64(b, #f, s->f);
+#define W_STR(f) if (WANT(SL_JP_SPEC_##f) && shown(part, #f)) put_str(b, #f, s->f);
+/* the projection first: its bytes are hot, the record's members may not be */
+#define W_INT(f) if (WANT(SL_JP_SPEC_##f) && s->f != dp->f) put_i64(b, #f, s->f);
 #define W_LAUNCH(f) if (full && s->f != NULL) put_strv(b, #f, s->f);
-#define W_STRV(f) if (s->f != NULL && s->f[0] != NULL) put_strv(b, #f, s->f);
+#define W_STRV(f) if (WANT(SL_JP_SPEC_##f) && s->f != NULL && s->f[0] != NULL) put_strv(b, #f, s->f);
 	SPEC_STRINGS(W_STR)
 	SPEC_INTS(W_INT)
 	SPEC_INT64S(W_INT)
-	if (s->open_mode != def.open_mode)
+	if (WANT(SL_JP_SPEC_open_mode) && s->open_mode != dp->open_mode)
 		put_i64(b, "open_mode", s->open_mode);
-	if (s->umask != def.umask)
+	if (WANT(SL_JP_SPEC_umask) && s->umask != dp->umask)
 		put_i64(b, "umask", (int64_t)s->umask);
 	SPEC_LAUNCH_STRVS(W_LAUNCH)
 	SPEC_STRVS(W_STRV)
@@ -206,8 +211,11 @@ int sl_jobspec_text_append(struct sl_buf *buf, const struct sl_jobspec *s)
 	struct w w;
 	size_t len = sl_buf_len(buf);
 
+	struct sl_jobspec def;
+
+	sl_jobspec_init(&def);
 	w_init(&w, buf);
-	put_spec(&w, s, PART_FULL);
+	put_spec(&w, s, &def, PART_FULL, NULL);
 	return done(&w, len);
 }
 
@@ -218,23 +226,35 @@ int sl_job_listing_append(struct sl_buf *buf, const struct sl_job *j)
 
 int sl_job_listing_append_view(struct sl_buf *buf, const struct sl_job *j, enum sl_job_view v)
 {
+	return sl_job_listing_append_proj(buf, j, v, NULL);
+}
+
+int sl_job_listing_append_proj(struct sl_buf *buf, const struct sl_job *j, enum sl_job_view v,
+			       const struct sl_jobproj *p)
+{
 	struct w w, *b = &w;
 	size_t len = sl_buf_len(buf);
-	struct sl_job def;
+	const unsigned char *has = sl_jobproj_bytes(p);
+	struct sl_job own;
+	const struct sl_job *dp = p ? sl_jobproj_defaults(p) : &own;
 
+	if (p == NULL)
+		sl_job_defaults(&own);
 	w_init(&w, buf);
-	sl_job_defaults(&def);
 	addc(b, '{');
 	put_i64(b, "id", (int64_t)j->id);
 	put_key(b, "spec");
-	put_spec(b, &j->spec, v == SL_VIEW_OWNER ? PART_LISTING : PART_OTHERS);
-	put_i64(b, "uid", j->uid);
-	put_i64(b, "gid", j->gid);
-	put_str(b, "state", sl_jobstate_name(j->state));
+	put_spec(b, &j->spec, &dp->spec, v == SL_VIEW_OWNER ? PART_LISTING : PART_OTHERS, has);
+	if (WANT(SL_JP_uid))
+		put_i64(b, "uid", j->uid);
+	if (WANT(SL_JP_gid))
+		put_i64(b, "gid", j->gid);
+	if (WANT(SL_JP_state))
+		put_str(b, "state", sl_jobstate_name(j->state));
 /* the submit key is sbatch's retry token: no listing shows it, and it
  * was a seventh of every record on the wire */
-#define W_JSTR(f) if (strcmp(#f, "submit_key") != 0) put_str(b, #f, j->f);
-#define W_JINT(f) if (j->f != def.f) put_i64(b, #f, j->f);
+#define W_JSTR(f) if (strcmp(#f, "submit_key") != 0 && WANT(SL_JP_##f)) put_str(b, #f, j->f);
+#define W_JINT(f) if (WANT(SL_JP_##f) && j->f != dp->f) put_i64(b, #f, j->f);
 	JOB_STRINGS(W_JSTR)
 	JOB_INTS(W_JINT)
 	JOB_INT64S(W_JINT)

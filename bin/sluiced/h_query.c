@@ -4,6 +4,7 @@
 #include "buf.h"
 #include "handlers.h"
 #include "jobfilter.h"
+#include "job_proj.h"
 #include "jobtab.h"
 #include "proto.h"
 #include "schedule.h"
@@ -20,6 +21,7 @@ struct hist {
 	size_t n;
 	const struct sl_peer *who; /* what of each job they may see */
 	struct sl_err *err;
+	const struct sl_jobproj *proj; /* the members asked for; NULL: all */
 };
 
 static int too_big(struct hist *h)
@@ -34,7 +36,7 @@ static int add_job(struct hist *h, const struct sl_job *j)
 	enum sl_job_view v = sl_authz_job(h->who, j, SL_OP_SEE_PRIVATE, NULL) == 0
 			     ? SL_VIEW_OWNER : SL_VIEW_OTHERS;
 
-	if ((h->n > 0 && sl_buf_addc(h->b, ',') != 0) || sl_job_listing_append_view(h->b, j, v) != 0)
+	if ((h->n > 0 && sl_buf_addc(h->b, ',') != 0) || sl_job_listing_append_proj(h->b, j, v, h->proj) != 0)
 		return too_big(h);
 	h->n++;
 	return 0;
@@ -271,16 +273,23 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	      struct sl_buf *rep, struct sl_err *err)
 {
 	struct sl_jobfilter f;
-	json_object *fo = NULL;
+	struct sl_jobproj *proj = NULL;
+	json_object *fo = NULL, *fields = NULL;
 	size_t n = sl_jobtab_count(d->jobs);
-	struct hist h = {rep, 0, p, err};
+	struct hist h = {rep, 0, p, err, NULL};
 	struct hist_arg ha = {&h, &f, NULL, NULL, 0, 0};
 	struct fold fold = {0};
 	int r;
 
 	json_object_object_get_ex(req, "filter", &fo);
-	if ((r = sl_jobfilter_from_obj(fo, &f, err)) != 0)
+	json_object_object_get_ex(req, "fields", &fields);
+	if ((r = sl_jobproj_from_obj(fields, &proj, err)) != 0)
 		return r;
+	if ((r = sl_jobfilter_from_obj(fo, &f, err)) != 0) {
+		sl_jobproj_free(proj);
+		return r;
+	}
+	h.proj = proj;
 	sl_buf_addstr(rep, "{\"jobs\":[");
 	if (f.history && ((r = sl_store_history(d->store, &f, hist_cb, &ha, err)) != 0 ||
 			  (r = flush(&ha)) != 0))
@@ -323,5 +332,6 @@ out:
 	sl_job_free(ha.grp);
 	free(ha.ids);
 	sl_jobfilter_clear(&f);
+	sl_jobproj_free(proj);
 	return r;
 }

@@ -8,8 +8,11 @@
 #   - with --slurm, the same 10 000 held jobs are submitted to the real
 #     Slurm on this machine as $SLURM_USER (default alice), timed with
 #     /usr/bin/squeue -u $SLURM_USER side by side, and cancelled again
-#     (only those: scancel of the ids it submitted).
-# Usage: tests/bench/squeue.sh [--slurm] [BUILD_DIR]   (default ./build)
+#     (only those: scancel of the ids it submitted);
+#   - with OLD=BUILD_DIR of an older build, its squeue is timed too, on
+#     the same daemon and jobs, runs alternated with this build's (an
+#     older squeue asks for whole records, which the daemon still sends).
+# Usage: [OLD=DIR] tests/bench/squeue.sh [--slurm] [BUILD_DIR]   (default ./build)
 set -eu
 slurm=0
 if [ "${1:-}" = --slurm ]; then slurm=1; shift; fi
@@ -49,6 +52,22 @@ submit_loops "$B/sbatch"
 echo "sluice: pending $("$B/squeue" -h -t PD | wc -l), output $("$B/squeue" | wc -c) bytes"
 echo "sluice: squeue (default format)             $(median "$B/squeue") s"
 echo "sluice: squeue -h -t PD | wc -l             $(median "$B/squeue -h -t PD | wc -l") s"
+if [ -n "${OLD:-}" ]; then
+	old=$(cd "$OLD" && pwd)/bin/squeue
+	cmp -s <("$old") <("$B/squeue") || echo "sluice: the two builds' outputs differ"
+	for r in $(seq 11); do # alternated, so that a busy moment hits both
+		s=$(now); "$old" >/dev/null; e=$(now); echo "old $s $e"
+		s=$(now); "$B/squeue" >/dev/null; e=$(now); echo "new $s $e"
+	done | awk 'function med(a, k,  i, j, x) {
+			for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+				if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
+			return a[int((k + 1) / 2)] }
+		{ t[$1, ++n[$1]] = $3 - $2 }
+		END { for (i = 1; i <= n["old"]; i++) o[i] = t["old", i]
+		      for (i = 1; i <= n["new"]; i++) w[i] = t["new", i]
+		      printf "sluice: squeue, old build %.4f s, this build %.4f s (alternated)\n",
+			     med(o, n["old"]), med(w, n["new"]) }'
+fi
 if [ $slurm = 1 ]; then
 	u=${SLURM_USER:-alice}
 	mkdir -p "$T/slurm" && chmod 1777 "$T/slurm"

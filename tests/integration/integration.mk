@@ -92,3 +92,5 @@ EXTRA_DIST += tests/integration/json_shape.py tests/integration/json_ref_capture
 	tests/data/output/sstat_pn.out tests/data/output/sstat_e.out tests/data/output/sstat_help.out
 # srun inside a local allocation, diffed against Slurm 22.05 (srun_scenario.sh).
 INTEGRATION_TESTS += tests/integration/srun.sh
+# srun through two step agents standing for pods (no Kubernetes).
+INTEGRATION_TESTS += tests/integration/srun_agent.sh

@@ -46,7 +46,7 @@ noinst_LIBRARIES += k8s/librender.a
 k8s_librender_a_SOURCES = \
 	k8s/kinds.c k8s/kinds.h \
 	k8s/render.c k8s/render.h k8s/render_int.h \
-	k8s/render_jobset.c k8s/render_mpijob.c k8s/render_tas.c \
+	k8s/render_jobset.c k8s/render_mpijob.c k8s/render_tas.c k8s/render_agent.c \
 	k8s/podlog.c k8s/podlog.h \
 	k8s/status.c k8s/status.h
 

@@ -13,12 +13,14 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent_wire.h"
 #include "xalloc.h"
 
 #define HOSTS_LINE_MAX 1024
+#define AGENT_WAIT_SECS 120
 
 static int sigp[2] = {-1, -1};
 static const int relayed[] = {SIGINT, SIGQUIT, SIGCONT, SIGTERM, SIGHUP, SIGALRM,
@@ -61,7 +63,7 @@ static char *address_of(const struct srun_remote *r, const char *node)
 	return found ? found : sl_xstrdup(node);
 }
 
-static int dial(const struct srun_remote *r, const char *node, char *why, size_t len)
+static int dial_once(const struct srun_remote *r, const char *node, char *why, size_t len)
 {
 	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res, *ai;
 	char port[16], *addr = address_of(r, node);
@@ -82,6 +84,24 @@ static int dial(const struct srun_remote *r, const char *node, char *why, size_t
 	}
 	freeaddrinfo(res);
 	free(addr);
+	return fd;
+}
+
+/* The pods of a JobSet start in any order: the script on index 0 may run
+ * before another pod's agent listens, or before its name resolves. srun
+ * retries for $SLUICE_AGENT_WAIT seconds (AGENT_WAIT_SECS), as Slurm's
+ * step launch waits for its nodes to boot; then the task fails. */
+static int dial(const struct srun_remote *r, const char *node, char *why, size_t len)
+{
+	const char *w = getenv("SLUICE_AGENT_WAIT");
+	long budget_ms = (w && *w ? atol(w) : AGENT_WAIT_SECS) * 1000, waited = 0, step = 50;
+	int fd;
+	while ((fd = dial_once(r, node, why, len)) < 0 && waited < budget_ms) {
+		struct timespec ts = {0, step * 1000000};
+		nanosleep(&ts, NULL);
+		waited += step;
+		step = step < 1000 ? step * 2 : 1000;
+	}
 	return fd;
 }
 

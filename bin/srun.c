@@ -72,6 +72,11 @@ static void allocation(char *const *envp, struct sl_srun_alloc *a)
 		exit(1);
 	}
 	if ((in_pod = srun_remote_detect(&remote)) != 0) {
+		if (remote.secret == NULL || *remote.secret == '\0') {
+			fprintf(stderr, "srun: error: $SLUICE_JOB_SECRET is not set: the step agents "
+				"of this job's pods cannot be asked to start tasks\n");
+			exit(1);
+		}
 		srun_step_remote(&remote);
 		return;
 	}

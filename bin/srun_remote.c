@@ -175,12 +175,32 @@ static int from_agent(int sock, const char *node, int *status)
 	return done;
 }
 
+static int writable(int sock)
+{
+	struct pollfd p = {sock, POLLOUT, 0};
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLOUT);
+}
+
+/* One read of the task's stdin, sent on: the fd, or -1 after EOF. */
+static int stdin_to(int sock, int in, char *buf, size_t len)
+{
+	ssize_t k = read(in, buf, len);
+	if (k > 0) {
+		(void)agent_frame_write(sock, AF_STDIN, buf, (size_t)k);
+		return in;
+	}
+	if (k < 0 && errno == EINTR)
+		return in;
+	(void)agent_frame_write(sock, AF_STDIN_EOF, NULL, 0);
+	return -1;
+}
+
 void srun_remote_task(const struct srun_remote *r, const char *node, char **argv, char **env,
 		      const char *cwd)
 {
 	char why[512], buf[16384];
 	struct sigaction sa;
-	int sock, status = 0, in = 0;
+	int sock, status = 0, in = 0, out_full = 0;
 
 	/* srun's other pipes (other tasks' stdin above all) must not stay open
 	 * here: a task would never see its EOF */
@@ -198,22 +218,24 @@ void srun_remote_task(const struct srun_remote *r, const char *node, char **argv
 		die(node, why);
 	launch(r, sock, node, argv, env, cwd);
 	for (;;) {
-		struct pollfd p[3] = {{sigp[0], POLLIN, 0}, {sock, POLLIN, 0}, {in, POLLIN, 0}};
+		/* stdin is read only while the socket takes more: the agent stops
+		 * reading it when its task does not read, and then the task's
+		 * output must still get through */
+		struct pollfd p[3] = {{sigp[0], POLLIN, 0},
+				      {sock, POLLIN | (out_full ? POLLOUT : 0), 0},
+				      {out_full ? -1 : in, POLLIN, 0}};
 		int sig;
 		if (poll(p, 3, -1) < 0 && errno != EINTR)
 			_exit(1);
 		while (p[0].revents && read(sigp[0], &sig, sizeof(sig)) == (ssize_t)sizeof(sig))
 			(void)agent_frame_write(sock, AF_SIGNAL, &sig, sizeof(sig));
-		if (p[2].revents) {
-			ssize_t k = read(in, buf, sizeof(buf));
-			if (k > 0) {
-				(void)agent_frame_write(sock, AF_STDIN, buf, (size_t)k);
-			} else if (k == 0 || errno != EINTR) {
-				(void)agent_frame_write(sock, AF_STDIN_EOF, NULL, 0);
-				in = -1;
-			}
-		}
-		if (p[1].revents && from_agent(sock, node, &status))
+		if (p[1].revents & POLLOUT)
+			out_full = 0;
+		if (p[2].revents && !writable(sock))
+			out_full = 1;
+		else if (p[2].revents)
+			in = stdin_to(sock, in, buf, sizeof(buf));
+		if ((p[1].revents & (POLLIN | POLLHUP | POLLERR)) && from_agent(sock, node, &status))
 			end_as(status);
 	}
 }

@@ -25,6 +25,9 @@
 #define HANDSHAKE_SECS 10 /* a peer that sends no request in time is dropped */
 #define DRAIN_MS 1000     /* output still open after the task ended: what srun waits */
 #define END_KILL_MS 2000  /* SIGTERM to SIGKILL when the agent ends */
+/* stdin the task has not read yet: past this, srun's frames wait in the
+ * socket (and srun's relay stops reading its stdin), as srun's own cap */
+#define STDIN_BACKLOG_MAX (4u << 20)
 
 static int sigp[2] = {-1, -1};
 
@@ -119,10 +122,36 @@ out:
 
 struct relay {
 	int sock, out, err, in; /* in: the task's stdin pipe, -1 once closed */
+	char *pend;             /* stdin not yet written to it (non-blocking) */
+	size_t npend;
+	int in_eof;             /* close in once pend is written */
 	pid_t pid;
 	int status, done;
 	int64_t drain_until, kill_at;
 };
+
+/* Write what the task's stdin pipe takes now; close it after EOF. A task
+ * gone or not reading stdin drops it, as a closed pipe would. */
+static void stdin_drain(struct relay *r)
+{
+	while (r->in >= 0 && r->npend > 0) {
+		ssize_t w = write(r->in, r->pend, r->npend);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EAGAIN)
+			return;
+		if (w <= 0) {
+			r->npend = 0;
+			break;
+		}
+		memmove(r->pend, r->pend + w, r->npend - (size_t)w);
+		r->npend -= (size_t)w;
+	}
+	if (r->in >= 0 && r->in_eof && r->npend == 0) {
+		close(r->in);
+		r->in = -1;
+	}
+}
 
 /* A frame from srun; -1 when the connection is gone. */
 static int from_srun(struct relay *r)
@@ -133,18 +162,13 @@ static int from_srun(struct relay *r)
 	if (agent_frame_read(r->sock, &type, &p, &n) != 0)
 		return -1;
 	if (type == AF_STDIN && r->in >= 0 && n > 0) {
-		/* blocking: a task that reads nothing holds only its own srun relay */
-		for (size_t off = 0; off < n;) {
-			ssize_t w = write(r->in, p + off, n - off);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				break;
-			off += (size_t)w;
-		}
-	} else if (type == AF_STDIN_EOF && r->in >= 0) {
-		close(r->in);
-		r->in = -1;
+		r->pend = sl_xrealloc(r->pend, r->npend + n);
+		memcpy(r->pend + r->npend, p, n);
+		r->npend += n;
+		stdin_drain(r);
+	} else if (type == AF_STDIN_EOF) {
+		r->in_eof = 1;
+		stdin_drain(r);
 	} else if (type == AF_SIGNAL && n == sizeof(int)) {
 		memcpy(&sig, p, sizeof(sig));
 		if (sig > 0 && sig < NSIG && !r->done && kill(-r->pid, sig) != 0)
@@ -195,14 +219,18 @@ static void relay_loop(struct relay *r)
 {
 	int64_t now;
 	while (!relay_finished(r, now = mono_ms())) {
-		struct pollfd p[4] = {{sigp[0], POLLIN, 0}, {r->sock, POLLIN, 0},
-				      {r->out, POLLIN, 0}, {r->err, POLLIN, 0}};
+		struct pollfd p[5] = {{sigp[0], POLLIN, 0},
+				      {r->npend < STDIN_BACKLOG_MAX ? r->sock : -1, POLLIN, 0},
+				      {r->out, POLLIN, 0}, {r->err, POLLIN, 0},
+				      {r->npend ? r->in : -1, POLLOUT, 0}};
 		int64_t wake = r->done ? r->drain_until : r->kill_at ? r->kill_at : -1;
-		if (poll(p, 4, wake < 0 ? -1 : (int)(wake > now ? wake - now : 0)) < 0 &&
+		if (poll(p, 5, wake < 0 ? -1 : (int)(wake > now ? wake - now : 0)) < 0 &&
 		    errno != EINTR)
 			break;
 		if (p[0].revents)
 			on_signals(r);
+		if (p[4].revents)
+			stdin_drain(r);
 		if ((p[1].revents && from_srun(r) != 0) ||
 		    (p[2].revents && to_srun(r, &r->out, AF_STDOUT) != 0) ||
 		    (p[3].revents && to_srun(r, &r->err, AF_STDERR) != 0)) {
@@ -231,6 +259,7 @@ static int start(struct relay *r, struct agent_launch *q)
 	close(po[1]);
 	close(pe[1]);
 	r->in = pi[1];
+	(void)fcntl(r->in, F_SETFL, O_NONBLOCK);
 	r->out = po[0];
 	r->err = pe[0];
 	if (r->pid < 0)
@@ -268,6 +297,7 @@ int agent_task_serve(int sock, const char *secret)
 out:
 	if (r.in >= 0)
 		close(r.in);
+	free(r.pend);
 	if (r.out >= 0)
 		close(r.out);
 	if (r.err >= 0)

@@ -4,7 +4,7 @@
 # stand for two pods, a hosts file names them (SLUICE_AGENT_HOSTS, the
 # agents' test mode), and srun runs with the variables a pod has. Checks:
 # the tasks' variables per node and -l labels, the highest exit code and
-# Slurm's lines, stdin to the tasks, a signal reaching every task, a wrong
+# Slurm's lines, stdin to the tasks (20 MB too), a signal reaching every task, a wrong
 # job secret refused (and no task started), --pty refused, and the agent's
 # end (its command exits) ending the tasks it started. sluiced is not
 # running: each step says it is not recorded (k8s_srun.sh records them).
@@ -56,6 +56,18 @@ echo "from stdin" | "$SRUN" -n 2 -l cat >out 2>err
 expect_eq "stdin to every task" "0: from stdin
 1: from stdin" "$(sort out)"
 ok "stdin reaches every task"
+
+# More stdin than the pipes and sockets hold, to a task that first writes
+# 5 MB and only then reads it: relayed whole, no deadlock.
+head -c 20000000 /dev/zero | "$SRUN" -n 1 sh -c 'seq 700000; wc -c' >out 2>err ||
+	fail "large stdin: $(cat err)"
+expect_eq "large stdin" "700001 700000 20000000" "$(wc -l <out) $(sed -n 700000p out) $(tail -n 1 out)"
+ok "20 MB of stdin reach a task that writes 5 MB first: no deadlock"
+
+SLUICE_JOB_SECRET= "$SRUN" -n 1 true >out 2>err </dev/null
+expect_eq "no secret status" 1 "$?"
+expect_eq "no secret" "srun: error: \$SLUICE_JOB_SECRET is not set: the step agents of this job's pods cannot be asked to start tasks" "$(cat err)"
+ok "without the job secret srun says so"
 
 "$SRUN" -l -N 2 -n 2 sh -c 'trap "echo got USR1; exit 7" USR1; echo ready; while :; do sleep 0.1; done' \
 	>out 2>err </dev/null &

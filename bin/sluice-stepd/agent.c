@@ -145,7 +145,7 @@ static void on_signals(struct agent *a)
 {
 	int sig;
 	while (read(sigp[0], &sig, sizeof(sig)) == (ssize_t)sizeof(sig))
-		if (sig != SIGCHLD && !a->cmd_done)
+		if (sig != SIGCHLD && !a->cmd_done && kill(-a->cmd, sig) != 0)
 			(void)kill(a->cmd, sig);
 	reap(a);
 }
@@ -153,8 +153,14 @@ static void on_signals(struct agent *a)
 static pid_t run_command(char **argv)
 {
 	pid_t p = fork();
-	if (p != 0)
+	if (p != 0) {
+		if (p > 0)
+			(void)setpgid(p, p);
 		return p;
+	}
+	/* its own process group: the pod's SIGTERM reaches the script and the
+	 * srun it runs, as Slurm signals a whole step */
+	(void)setpgid(0, 0);
 	sl_signals_default_all();
 	execvp(argv[0], argv);
 	fprintf(stderr, "sluice-stepd: agent: %s: %s\n", argv[0], strerror(errno));

@@ -8,7 +8,8 @@
  * ($SLUICE_JOB_SECRET, from the job's Kubernetes Secret). When COMMAND
  * exits, the agent ends the tasks it started (SIGTERM, SIGKILL 2 s later)
  * and exits with COMMAND's status, so the pod ends as it would without it.
- * Signals the pod gets (SIGTERM on deletion) go to COMMAND.
+ * Signals the pod gets (SIGTERM on deletion) go to COMMAND's process
+ * group (the script and the srun it runs).
  *
  * `sluice-stepd --install DEST`: copy this program to DEST (mode 0755):
  * the init container's whole work, so the agent image needs nothing else. */

@@ -1,8 +1,9 @@
 /* render_agent.c - srun's step agent in a JobSet's pods (render_int.h),
  * when kubernetes.agentImage is set:
- *  - an init container of that image runs `sluice-stepd --install` to copy
- *    the agent into an emptyDir, so the job's image needs nothing of ours;
- *  - the main container's command runs under `sluice-stepd --agent --`,
+ *  - an init container of that image runs `sluice-agent --install` to copy
+ *    the agent (static: bin/sluice-stepd/agent_main.c) into an emptyDir, so
+ *    the job's image needs nothing of ours;
+ *  - the main container's command runs under `sluice-agent --agent --`,
  *    which starts srun's tasks beside it and exits with it;
  *  - SLUICE_JOB_SECRET comes from the job's Secret (same name as the
  *    JobSet, made by the executor once the JobSet exists and owned by it,
@@ -19,7 +20,7 @@
 
 #define AGENT_DIR "/sluice-agent"
 #define AGENT_VOLUME "sluice-agent"
-#define AGENT_IN_IMAGE "/usr/local/bin/sluice-stepd"
+#define AGENT_IN_IMAGE "/usr/local/bin/sluice-agent"
 
 static json_object *strs(const char *const *v)
 {
@@ -71,7 +72,7 @@ static json_object *env_secret(const char *name, const char *secret)
 
 static json_object *init_container(const struct sl_render_ctx *c, json_object *main_ctr)
 {
-	static const char *const cmd[] = {AGENT_IN_IMAGE, "--install", AGENT_DIR "/sluice-stepd",
+	static const char *const cmd[] = {AGENT_IN_IMAGE, "--install", AGENT_DIR "/sluice-agent",
 					  NULL};
 	json_object *k = json_object_new_object(), *res, *mounts = json_object_new_array();
 	json_object_object_add(k, "name", json_object_new_string(AGENT_VOLUME));
@@ -88,7 +89,7 @@ static json_object *init_container(const struct sl_render_ctx *c, json_object *m
 /* The main container's command, its env and mount, for the agent. */
 static void wrap(const struct sl_render_ctx *c, json_object *ctr)
 {
-	static const char *const pre[] = {AGENT_DIR "/sluice-stepd", "--agent", "--", NULL};
+	static const char *const pre[] = {AGENT_DIR "/sluice-agent", "--agent", "--", NULL};
 	json_object *cmd = strs(pre), *old, *env = array_of(ctr, "env");
 	char port[16];
 

@@ -43,7 +43,7 @@ static const struct kkey kube_keys[] = {
 	{"burst", KT_INT, K(burst), NULL, 1, 100000, "API requests in a burst"},
 	{"image", KT_IMAGE, K(image), NULL, 0, 0, "default container image"},
 	{"agentImage", KT_IMAGE, K(agent_image), NULL, 0, 0,
-	 "image with /usr/local/bin/sluice-stepd: srun's step agent in the pods"},
+	 "image with /usr/local/bin/sluice-agent: srun's step agent in the pods"},
 	{"partitions", KT_PARTS, 0, NULL, 0, 0, "per-partition pod settings"},
 };
 #undef K

@@ -9,7 +9,7 @@
  *     qps: N                    # client-side rate limit (default 50)
  *     burst: N                  # (default 100)
  *     image: IMAGE              # default image of every partition
- *     agentImage: IMAGE         # holds /usr/local/bin/sluice-stepd: srun's step
+ *     agentImage: IMAGE         # holds /usr/local/bin/sluice-agent: srun's step
  *                               # agent in every JobSet pod (unset: no srun there)
  *     partitions:
  *       NAME: {image, imagePullPolicy, serviceAccountName, priorityClassName,

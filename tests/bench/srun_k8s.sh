@@ -24,7 +24,7 @@ CPUS=256 write_k8s_conf "kubernetes:
   image: ubuntu:24.04
   agentImage: sluice/agent:test"
 fk PUT /fake/schedule "{\"exec\": true, \"pending_ms\": 0,
-	\"images\": {\"sluice/agent:test\": {\"/usr/local/bin/sluice-stepd\": \"$top_builddir/bin/sluice-stepd/sluice-stepd\"}},
+	\"images\": {\"sluice/agent:test\": {\"/usr/local/bin/sluice-agent\": \"$top_builddir/bin/sluice-stepd/sluice-agent\"}},
 	\"env\": {\"SLUICE_AGENT_PORT\": \"$PORT\", \"PATH\": \"$BIN:/usr/bin:/bin\"}}" >/dev/null
 start_daemon
 cd "$T/work"

@@ -15,7 +15,7 @@ trap 'stop_fake; cleanup' EXIT
 command -v unshare >/dev/null 2>&1 || skip "unshare not found"
 unshare --mount --uts true 2>/dev/null || skip "cannot make mount/UTS namespaces"
 start_fake
-STEPD="$top_builddir/bin/sluice-stepd/sluice-stepd"
+AGENT="$top_builddir/bin/sluice-stepd/sluice-agent"
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 write_k8s_conf "kubernetes:
   kubeconfig: $T/kc/token.kubeconfig
@@ -24,11 +24,11 @@ write_k8s_conf "kubernetes:
   image: ubuntu:24.04
   agentImage: sluice/agent:test"
 # The pods' "image" is this machine; the agent image holds the built
-# sluice-stepd where the init container looks for it, and the build's
+# sluice-agent where the init container looks for it, and the build's
 # commands in its PATH. A free port stands for 6818 (other tests' pods
 # share the loopback addresses).
 fk PUT /fake/schedule "{\"exec\": true, \"pending_ms\": 0,
-	\"images\": {\"sluice/agent:test\": {\"/usr/local/bin/sluice-stepd\": \"$STEPD\"}},
+	\"images\": {\"sluice/agent:test\": {\"/usr/local/bin/sluice-agent\": \"$AGENT\"}},
 	\"env\": {\"SLUICE_AGENT_PORT\": \"$PORT\", \"PATH\": \"$BIN:/usr/bin:/bin\"}}" >/dev/null ||
 	fail "fake schedule"
 start_daemon

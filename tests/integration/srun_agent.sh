@@ -1,16 +1,18 @@
 #!/bin/sh
 # srun through the step agents of a Kubernetes job's pods, without
-# Kubernetes: two `sluice-stepd --agent` on their own loopback addresses
-# stand for two pods, a hosts file names them (SLUICE_AGENT_HOSTS, the
-# agents' test mode), and srun runs with the variables a pod has. Checks:
-# the tasks' variables per node and -l labels, the highest exit code and
-# Slurm's lines, stdin to the tasks (20 MB too), a signal reaching every task, a wrong
+# Kubernetes: two agents (`sluice-stepd --agent` and the static
+# `sluice-agent --agent`) on their own loopback addresses stand for two
+# pods, a hosts file names them (SLUICE_AGENT_HOSTS, the agents' test mode),
+# and srun runs with the variables a pod has. Checks: the tasks' variables
+# per node and -l labels, the highest exit code and Slurm's lines, stdin to
+# the tasks (20 MB too), a signal reaching every task, a wrong
 # job secret refused (and no task started), --pty refused, and the agent's
 # end (its command exits) ending the tasks it started. sluiced is not
 # running: each step says it is not recorded (k8s_srun.sh records them).
 . "$top_srcdir/tests/integration/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 not found"
-STEPD="$top_builddir/bin/sluice-stepd/sluice-stepd"
+# node 0's agent is sluice-stepd --agent, node 1's the static sluice-agent
+AGENTS="$top_builddir/bin/sluice-stepd/sluice-stepd $top_builddir/bin/sluice-stepd/sluice-agent"
 cd "$T"
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 printf '127.0.0.61 n0\n127.0.0.62 n1\n' >hosts
@@ -18,8 +20,9 @@ printf '127.0.0.61 n0\n127.0.0.62 n1\n' >hosts
 agent() {
 	i=$1
 	shift
+	prog=$(echo $AGENTS | cut -d' ' -f$((i + 1)))
 	SLUICE_JOB_SECRET=s3cret SLUICE_AGENT_ADDR=127.0.0.6$((i + 1)) SLUICE_AGENT_PORT=$PORT \
-		"$STEPD" --agent -- "$@" 2>"agent$i.log" &
+		"$prog" --agent -- "$@" 2>"agent$i.log" &
 }
 agent 0 sh -c "while [ ! -e '$T/stop0' ]; do sleep 0.1; done; exit 4"
 A0=$!

@@ -5,7 +5,7 @@
 # pods, a hosts file names them (SLUICE_AGENT_HOSTS, the agents' test mode),
 # and srun runs with the variables a pod has. Checks: the tasks' variables
 # per node and -l labels, the highest exit code and Slurm's lines, stdin to
-# the tasks (20 MB too), a signal reaching every task, a wrong
+# the tasks (20 MB too), a signal reaching every task, Ctrl-C, a wrong
 # job secret refused (and no task started), --pty refused, and the agent's
 # end (its command exits) ending the tasks it started. sluiced is not
 # running: each step says it is not recorded (k8s_srun.sh records them).
@@ -83,6 +83,28 @@ expect_eq "status after USR1" 7 "$?"
 expect_eq "USR1 in every task" "0: got USR1
 1: got USR1" "$(grep got out | sort)"
 ok "a signal to srun reaches every task in every pod"
+
+# Ctrl-C once: the tasks' states; twice within a second: SIGINT to every
+# task, the step aborted, exit 130 (srun.sh checks the same locally).
+rm -f task*.pid
+"$SRUN" -N 2 -n 2 sh -c 'echo $$ >"$TMPDIR/task$SLURM_PROCID.pid"; exec sleep 300' >out 2>err </dev/null &
+S=$!
+n=0
+until [ -s task0.pid ] && [ -s task1.pid ]; do n=$((n + 1)); [ $n -lt 200 ] || fail "tasks not started"; sleep 0.1; done
+kill -INT $S; sleep 0.2; kill -INT $S
+wait $S
+expect_eq "Ctrl-C twice status" 130 "$?"
+grep -q "^srun: interrupt (one more within 1 sec to abort)$" err || fail "Ctrl-C once: $(cat err)"
+grep -q "^srun: StepId=42\.[0-9]* task 1: running$" err || fail "task states: $(cat err)"
+grep -q "^srun: sending Ctrl-C to StepId=42\.[0-9]*$" err || fail "Ctrl-C twice: $(cat err)"
+for t in 0 1; do
+	n=0
+	while kill -0 "$(cat task$t.pid)" 2>/dev/null; do
+		n=$((n + 1)); [ $n -lt 100 ] || fail "task $t outlived Ctrl-C twice"; sleep 0.1
+	done
+done
+rm -f task*.pid
+ok "Ctrl-C once prints the task states, twice aborts the step in both pods (exit 130)"
 
 SLUICE_JOB_SECRET=not-the-secret "$SRUN" -n 2 touch "$T/should-not-exist" >out 2>err </dev/null
 expect_eq "wrong secret status" 1 "$?"

@@ -6,8 +6,9 @@
 # init container's copy of the agent included. A 4-pod job runs
 # `srun -l -n 8 hostname`: the labelled output names the four pods, the
 # step is in sacct, the JobSet matches its golden and its Secret is owned
-# by it. Then scancel of a job whose 8 tasks sleep ends every task in
-# every pod.
+# by it. Then a job whose steps' 8 tasks sleep: squeue -s shows its step,
+# scancel N.S ends that step's tasks in every pod, and scancel of the job
+# ends the next step's.
 . "$top_srcdir/tests/integration/k8s_lib.sh"
 make_users
 # the fake's pods are processes: end them with it (TERM), then the rest
@@ -65,18 +66,38 @@ ok "the step is recorded: sacct shows $j.0 COMPLETED with 8 tasks on 4 nodes"
 
 cat >sleep.sh <<SCRIPT
 #!/bin/sh
+srun -n 8 sh -c 'echo \$\$ >"$T/work/step0-\$SLURM_PROCID.pid"; exec sleep 300'
+echo "step 0 exit \$?"
 srun -n 8 sh -c 'echo \$\$ >"$T/work/task-\$SLURM_PROCID.pid"; exec sleep 300'
 SCRIPT
-j2=$(submit $USER1 -N 4 --ntasks-per-node=2 -J sleepers -o /dev/null sleep.sh) || fail "submit 2"
+j2=$(submit $USER1 -N 4 --ntasks-per-node=2 -J sleepers -o "sleep-%j.out" sleep.sh) || fail "submit 2"
 wait_n 1 secrets "sluice.io/job-id=$j2"
 owner=$(fk GET "/fake/objects?resource=secrets&labelSelector=sluice.io/job-id=$j2" |
 	jpath '[(o["kind"], o["name"]) for o in d["items"][0]["metadata"]["ownerReferences"]]')
 expect_eq "the Secret's owner" '[["JobSet", "sl-'"$j2"'"]]' "$owner"
 ok "the job's Secret exists and is owned by its JobSet"
-WAIT=60 wait_for sh -c 'ls "$0"/task-*.pid 2>/dev/null | wc -l | grep -qx 8' "$T/work"
-pids=$(cat task-*.pid)
-for p in $pids; do kill -0 "$p" 2>/dev/null || fail "task $p is not running"; done
+
+# pids PREFIX: the 8 tasks' pids, once all wrote them
+pids() {
+	WAIT=60 wait_for sh -c 'ls "$0"/"$1"-*.pid 2>/dev/null | wc -l | grep -qx 8' "$T/work" "$1"
+	cat "$1"-*.pid
+}
+# gone PIDS...: until none of them runs
+gone() {
+	WAIT=60 wait_for sh -c "! { $(for p in "$@"; do printf 'kill -0 %s 2>/dev/null || ' "$p"; done) false; }"
+}
+p0=$(pids step0)
+for p in $p0; do kill -0 "$p" 2>/dev/null || fail "task $p is not running"; done
+wait_for sh -c "\"$BIN/squeue\" -h -s | grep -q '^ *$j2\.0 '"
+ok "squeue -s shows step $j2.0 running in the pods"
+as $USER1 "$BIN/scancel" "$j2.0" || fail "scancel $j2.0"
+gone $p0
+expect_eq "the cancelled step" "CANCELLED" \
+	"$("$BIN/sacct" -n -P -j "$j2" -o JobID,State | sed -n "s/^$j2\.0|\([A-Z]*\).*/\1/p")"
+ok "scancel $j2.0 ended its 8 tasks in the 4 pods (sluiced signals srun: same PID namespace here)"
+
+p1=$(pids task)
 as $USER1 "$BIN/scancel" "$j2" || fail "scancel"
 wait_state "$j2" CANCELLED 60
-WAIT=60 wait_for sh -c "! { $(for p in $pids; do printf 'kill -0 %s 2>/dev/null || ' "$p"; done) false; }"
-ok "scancel ended all 8 tasks in the 4 pods"
+gone $p1
+ok "scancel of the job ended all 8 tasks of its next step in the 4 pods"

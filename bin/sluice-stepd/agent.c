@@ -104,6 +104,8 @@ struct agent {
 	size_t nsess;
 };
 
+/* Every child that ended: the command, sessions, and, as the pod's PID 1,
+ * any orphan the container's processes leave behind. */
 static void reap(struct agent *a)
 {
 	int st;

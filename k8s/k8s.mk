@@ -66,7 +66,7 @@ EXTRA_DIST += \
 	tests/data/render/jobset-time.json \
 	tests/data/render/jobset-tas-hosts.json tests/data/render/jobset-tas-racks.json \
 	tests/data/render/jobset-stderr.json \
-	tests/data/render/jobset-image.json \
+	tests/data/render/jobset-image.json tests/data/render/jobset-agent.json \
 	tests/data/render/mpijob-openmpi.json \
 	tests/data/render/mpijob-intel.json
 tests_unit_test_k8s_status_LDADD = k8s/librender.a $(TEST_LIBS)

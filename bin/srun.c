@@ -78,6 +78,9 @@ static void allocation(char *const *envp, struct sl_srun_alloc *a)
 			exit(1);
 		}
 		srun_step_remote(&remote);
+		/* sluiced is often out of a pod's reach: wait for it 1 s, not the
+		 * 5 s a login node's command rides out a restart with */
+		setenv("SLUICE_CONNECT_TIMEOUT", "1", 0);
 		return;
 	}
 	if (getenv("KUBERNETES_SERVICE_HOST") != NULL) {
@@ -146,7 +149,7 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l,
 			break;
 		if (r == -SL_ECONNECT && in_pod) {
 			fprintf(stderr, "srun: warning: step not recorded: sluiced is not reachable "
-				"from this pod (%s)\n", err.msg);
+				"from this pod (%.*s)\n", (int)strcspn(err.msg, "\n"), err.msg);
 			l->step_id = unrecorded_id(l->job_id);
 			rec->job_id = 0; /* nothing to end either */
 			break;

@@ -55,6 +55,15 @@ grep -q "^srun: error: n0: task 0: Exited with exit code 1$" err || fail "exit l
 grep -q "^srun: error: n1: task 3: Exited with exit code 4$" err || fail "exit lines: $(cat err)"
 ok "the highest task exit code, told per node as Slurm"
 
+printf '0 echo zero %%t\n1 sh -c "echo one $SLURM_NODEID"\n' >mp.conf
+"$SRUN" -N 2 -n 2 -l --multi-prog mp.conf >out 2>err </dev/null || fail "multi-prog: $(cat err)"
+expect_eq "multi-prog" "0: zero 0
+1: one 1" "$(sort out)"
+"$SRUN" -N 2 -n 2 -o "$T/task-%t-%N.out" sh -c 'echo $SLURM_PROCID' >out 2>err </dev/null ||
+	fail "-o %t: $(cat err)"
+expect_eq "-o per task" "0 1" "$(cat "$T/task-0-n0.out") $(cat "$T/task-1-n1.out")"
+ok "--multi-prog and -o per-task files through the agents"
+
 echo "from stdin" | "$SRUN" -n 2 -l cat >out 2>err
 expect_eq "stdin to every task" "0: from stdin
 1: from stdin" "$(sort out)"

@@ -2,8 +2,9 @@
  * lay the step out in the job's allocation (compat/srun_layout), record it
  * with sluiced (one request), run its tasks here (srun_step.c), record its
  * end. Outside an allocation it makes one first (srun_alloc.c) and
- * releases it after. srun in a Kubernetes job is refused by name: its
- * steps need the agent in the pods, which does not exist yet. */
+ * releases it after. In a Kubernetes job's pod the tasks start through
+ * the pods' step agents (srun_remote.h); a pod without one (not rendered
+ * by Sluice) is refused by name. */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -18,12 +19,16 @@
 #include "srun_layout.h"
 #include "srun_multiprog.h"
 #include "srun_opt.h"
+#include "srun_remote.h"
 #include "srun_step.h"
 #include "xalloc.h"
 
 #define MP_FILE_MAX (1u << 20)
 
 extern char **environ;
+
+static struct srun_remote remote;
+static int in_pod; /* srun_remote_detect() */
 
 static void parse(int argc, char **argv, struct sl_srun_opts *o)
 {
@@ -66,11 +71,45 @@ static void allocation(char *const *envp, struct sl_srun_alloc *a)
 		fprintf(stderr, "%s\n", err.msg);
 		exit(1);
 	}
+	if ((in_pod = srun_remote_detect(&remote)) != 0) {
+		if (remote.secret == NULL || *remote.secret == '\0') {
+			fprintf(stderr, "srun: error: $SLUICE_JOB_SECRET is not set: the step agents "
+				"of this job's pods cannot be asked to start tasks\n");
+			exit(1);
+		}
+		srun_step_remote(&remote);
+		/* sluiced is often out of a pod's reach: wait for it 1 s, not the
+		 * 5 s a login node's command rides out a restart with */
+		setenv("SLUICE_CONNECT_TIMEOUT", "1", 0);
+		return;
+	}
 	if (getenv("KUBERNETES_SERVICE_HOST") != NULL) {
-		fprintf(stderr, "srun: error: job steps in a Kubernetes job are not supported by "
-				"Sluice\n");
+		fprintf(stderr, "srun: error: job steps in a Kubernetes pod without Sluice's step "
+				"agent are not supported by Sluice\n");
 		exit(1);
 	}
+}
+
+/* In a pod that cannot reach sluiced, the step runs unrecorded: its id
+ * from a counter the job's srun calls share in pod 0 ($TMPDIR). */
+static uint32_t unrecorded_id(uint64_t job)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *path = sl_xasprintf("%s/.sluice-steps-%llu", tmp && *tmp ? tmp : "/tmp",
+				  (unsigned long long)job);
+	char buf[32] = "";
+	uint32_t id = 0;
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd >= 0 && lockf(fd, F_LOCK, 0) == 0) {
+		ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+		id = n > 0 ? (uint32_t)strtoul(buf, NULL, 10) : 0;
+		n = snprintf(buf, sizeof(buf), "%u\n", id + 1);
+		(void)!pwrite(fd, buf, (size_t)n, 0);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return id;
 }
 
 /* AllocCPUS of the step as sacct shows it: -c's CPUs for every task, else
@@ -108,6 +147,13 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l,
 				(unsigned long long)l->job_id);
 		if (r == 0)
 			break;
+		if (r == -SL_ECONNECT && in_pod) {
+			fprintf(stderr, "srun: warning: step not recorded: sluiced is not reachable "
+				"from this pod (%.*s)\n", (int)strcspn(err.msg, "\n"), err.msg);
+			l->step_id = unrecorded_id(l->job_id);
+			rec->job_id = 0; /* nothing to end either */
+			break;
+		}
 		if (r != -SL_EBUSY) {
 			fprintf(stderr, "srun: error: Unable to create step for job %llu: %s\n",
 				(unsigned long long)l->job_id, err.msg);
@@ -137,6 +183,10 @@ static int run(const struct sl_srun_opts *o, char *const *envp, int own)
 		return 1;
 	}
 	allocation(envp, &a);
+	if (in_pod && o->pty) {
+		fprintf(stderr, "srun: error: --pty in a Kubernetes job is not supported by Sluice\n");
+		return 1;
+	}
 	if (sl_srun_layout_make(o, &a, &l, &warn, &err) != 0) {
 		fputs(warn ? warn : "", stderr);
 		fprintf(stderr, "%s\n", err.msg);
@@ -151,7 +201,7 @@ static int run(const struct sl_srun_opts *o, char *const *envp, int own)
 	env = sl_srun_export(o->export_env, envp);
 	record(o, &l, &a, &rec);
 	rc = srun_step_run(o, &l, env, mp, &rec);
-	if (sl_client_step_end(&rec, &err) != 0)
+	if (rec.job_id != 0 && sl_client_step_end(&rec, &err) != 0)
 		fprintf(stderr, "srun: error: step %llu.%u: its end was not recorded: %s\n",
 			(unsigned long long)rec.job_id, rec.step_id, err.msg);
 	sl_step_clear(&rec);

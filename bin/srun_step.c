@@ -32,7 +32,9 @@
 #include "srun_io.h"
 #include "srun_multiprog.h"
 #include "srun_pty.h"
+#include "srun_remote.h"
 #include "xalloc.h"
+#include "agent_wire.h"
 
 #define KILL_WAIT_MS 30000 /* Slurm's default KillWait between SIGTERM and SIGKILL */
 
@@ -62,10 +64,16 @@ struct run {
 
 static int sigfd[2] = {-1, -1};
 static uint64_t watched; /* srun_step_watch() */
+static const struct srun_remote *remote; /* srun_step_remote() */
 
 void srun_step_watch(uint64_t job)
 {
 	watched = job;
+}
+
+void srun_step_remote(const struct srun_remote *r)
+{
+	remote = r;
 }
 
 static int64_t now_ms(void)
@@ -469,6 +477,20 @@ static char *find_program(const char *name, char *const *env)
 	return sl_xstrdup(name);
 }
 
+/* A task in a pod: this child relays it (srun_remote.h), in srun's
+ * directory (or -D's) there, without the job's secret in its environment. */
+static void remote_child(const struct run *r, int t, char **argv, char **env)
+{
+	char cwd[4096];
+	const char *dir = r->o->chdir ? r->o->chdir : getcwd(cwd, sizeof(cwd));
+	size_t k = 0, klen = strlen(AGENT_SECRET_ENV);
+	for (size_t i = 0; env[i]; i++)
+		if (strncmp(env[i], AGENT_SECRET_ENV, klen) != 0 || env[i][klen] != '=')
+			env[k++] = env[i];
+	env[k] = NULL;
+	srun_remote_task(remote, r->l->nodes[r->l->task[t].node], argv, env, dir);
+}
+
 static void child(const struct run *r, int t, char **argv, char **env, int in, int out, int err)
 {
 	sigset_t none;
@@ -490,6 +512,8 @@ static void child(const struct run *r, int t, char **argv, char **env, int in, i
 			snprintf(*e, strlen(*e) + 1, "SLURM_TASK_PID=%d", (int)getpid());
 	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
 		_exit(1);
+	if (remote)
+		remote_child(r, t, argv, env);
 	if (r->o->chdir && chdir(r->o->chdir) != 0) {
 		dprintf(2, "slurmstepd-%s: error: couldn't chdir to `%s': %s\n",
 			r->l->nodes[r->l->task[t].node], r->o->chdir, strerror(errno));
@@ -549,7 +573,8 @@ static int start_task(struct run *r, int t, char **argv, char *const *base)
 	r->st[2 * t + 1] = (struct srun_stream){.fd = pe[0], .out = sink(r, t, 1), .task = t};
 	r->in.fds[t] = feed;
 	char **env = sl_srun_task_env(r->l, t, base);
-	r->path[t] = find_program(argv[0], env);
+	/* in a pod, the agent finds the program where the task runs */
+	r->path[t] = remote ? sl_xstrdup(argv[0]) : find_program(argv[0], env);
 	pid_t pid = fork();
 	if (pid == 0)
 		child(r, t, argv, env, in, po[1], pe[1]);

@@ -21,4 +21,9 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
  * ends (scancel, its time limit). 0: none. */
 void srun_step_watch(uint64_t job);
 
+struct srun_remote;
+/* In a Kubernetes pod: the tasks start through the step agents
+ * (srun_remote.h); r borrowed for the process's life. */
+void srun_step_remote(const struct srun_remote *r);
+
 #endif

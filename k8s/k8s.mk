@@ -46,7 +46,7 @@ noinst_LIBRARIES += k8s/librender.a
 k8s_librender_a_SOURCES = \
 	k8s/kinds.c k8s/kinds.h \
 	k8s/render.c k8s/render.h k8s/render_int.h \
-	k8s/render_jobset.c k8s/render_mpijob.c k8s/render_tas.c \
+	k8s/render_jobset.c k8s/render_mpijob.c k8s/render_tas.c k8s/render_agent.c \
 	k8s/podlog.c k8s/podlog.h \
 	k8s/status.c k8s/status.h
 
@@ -66,7 +66,7 @@ EXTRA_DIST += \
 	tests/data/render/jobset-time.json \
 	tests/data/render/jobset-tas-hosts.json tests/data/render/jobset-tas-racks.json \
 	tests/data/render/jobset-stderr.json \
-	tests/data/render/jobset-image.json \
+	tests/data/render/jobset-image.json tests/data/render/jobset-agent.json \
 	tests/data/render/mpijob-openmpi.json \
 	tests/data/render/mpijob-intel.json
 tests_unit_test_k8s_status_LDADD = k8s/librender.a $(TEST_LIBS)

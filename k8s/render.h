@@ -73,6 +73,11 @@ struct sl_render_in {
  * MPIJob for --mpi or the partition's `mpi`, else a JobSet). No rendering. */
 const struct sl_k8s_kind *sl_render_kind(const struct sl_render_in *in);
 
+/* srun's step agent (kubernetes.agentImage): its port in the pods and the
+ * key of the job's Secret (named as the object) that holds its secret. */
+#define SL_RENDER_AGENT_PORT 6818
+#define SL_RENDER_SECRET_KEY "secret"
+
 /* "sl-<id>" or "sl-<id>-<attempt>". Caller frees. */
 char *sl_render_name(uint64_t id, int attempt);
 

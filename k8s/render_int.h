@@ -64,6 +64,11 @@ int64_t sl_render_deadline(const struct sl_render_ctx *c);
 /* A Kubernetes object name rule: DNS-1035 label of at most 63 bytes. */
 int sl_render_check_name(const char *what, const char *name, struct sl_err *err);
 
+/* srun's step agent in a pod template (render_agent.c): an init container
+ * copying it, the main command wrapped, the job's secret in its env.
+ * Nothing when kubernetes.agentImage is unset. */
+void sl_render_agent(const struct sl_render_ctx *c, struct json_object *tmpl);
+
 /* The kinds' renderers (kinds.c's rows): validate the JobSet / MPIJob for c
  * and add its "spec" to obj. */
 int sl_render_jobset(const struct sl_render_ctx *c, struct json_object *obj, struct sl_err *err);

@@ -85,6 +85,7 @@ int sl_render_jobset(const struct sl_render_ctx *c, json_object *o, struct sl_er
 	free(batch);
 	if (r != 0)
 		return r;
+	sl_render_agent(c, pod);
 	spec = json_object_new_object();
 	net = json_object_new_object();
 	json_object_object_add(net, "enableDNSHostnames", json_object_new_boolean(1));

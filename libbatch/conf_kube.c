@@ -42,6 +42,8 @@ static const struct kkey kube_keys[] = {
 	{"qps", KT_INT, K(qps), NULL, 1, 100000, "API requests per second (steady)"},
 	{"burst", KT_INT, K(burst), NULL, 1, 100000, "API requests in a burst"},
 	{"image", KT_IMAGE, K(image), NULL, 0, 0, "default container image"},
+	{"agentImage", KT_IMAGE, K(agent_image), NULL, 0, 0,
+	 "image with /usr/local/bin/sluice-agent: srun's step agent in the pods"},
 	{"partitions", KT_PARTS, 0, NULL, 0, 0, "per-partition pod settings"},
 };
 #undef K
@@ -458,6 +460,7 @@ void sl_kubeconf_free(struct sl_kubeconf *k)
 	free(k->kubeconfig);
 	free(k->context);
 	free(k->image);
+	free(k->agent_image);
 	free(k);
 }
 

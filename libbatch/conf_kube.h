@@ -9,6 +9,8 @@
  *     qps: N                    # client-side rate limit (default 50)
  *     burst: N                  # (default 100)
  *     image: IMAGE              # default image of every partition
+ *     agentImage: IMAGE         # holds /usr/local/bin/sluice-agent: srun's step
+ *                               # agent in every JobSet pod (unset: no srun there)
  *     partitions:
  *       NAME: {image, imagePullPolicy, serviceAccountName, priorityClassName,
  *              mpi, volumes, volumeMounts}
@@ -45,6 +47,7 @@ struct sl_kubeconf {
 	int in_cluster;           /* 1: service account, KUBERNETES_SERVICE_HOST */
 	int64_t qps, burst;
 	char *image;              /* NULL: every partition or job must name one */
+	char *agent_image;        /* NULL: no step agent, srun refused in the pods */
 	size_t npartitions;
 	struct sl_kube_partition *partitions;
 };

@@ -7,6 +7,9 @@ bin_sluice_stepd_sluice_stepd_SOURCES = \
 	bin/sluice-stepd/stepd_pam.c bin/sluice-stepd/stepd_pbs.c \
 	bin/sluice-stepd/stepd_usage.c
 bin_sluice_stepd_sluice_stepd_SOURCES += bin/sluice-stepd/step_track.c
+# The step agent of a Kubernetes pod (agent.h); its wire is srun's too.
+bin_sluice_stepd_sluice_stepd_SOURCES += bin/sluice-stepd/agent.c bin/sluice-stepd/agent.h \
+	bin/sluice-stepd/agent_task.c bin/sluice-stepd/agent_wire.c bin/sluice-stepd/agent_wire.h
 bin_sluice_stepd_sluice_stepd_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin
 # Linked dynamically: PAM loads its modules with dlopen(), which a static
 # program cannot do reliably (configure.ac).
@@ -23,3 +26,19 @@ tests_unit_test_stepd_SOURCES = tests/unit/test_stepd.c \
 	tests/unit/stepd_testlib.c tests/unit/stepd_testlib.h
 tests_unit_test_stepd_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/exec/local
 tests_unit_test_stepd_LDADD = bin/exec/local/libexec_local.a $(TEST_LIBS)
+
+# The agent alone, static (configure's STATIC_LDFLAGS): what the agent image
+# holds at /usr/local/bin/sluice-agent, copied into every pod (agent_main.c).
+libexec_PROGRAMS += bin/sluice-stepd/sluice-agent
+bin_sluice_stepd_sluice_agent_SOURCES = bin/sluice-stepd/agent_main.c \
+	bin/sluice-stepd/agent.c bin/sluice-stepd/agent.h bin/sluice-stepd/agent_task.c \
+	bin/sluice-stepd/agent_wire.c bin/sluice-stepd/agent_wire.h
+bin_sluice_stepd_sluice_agent_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin
+bin_sluice_stepd_sluice_agent_LDADD = libbatch/libbatch.a $(DEP_LIBS)
+bin_sluice_stepd_sluice_agent_LDFLAGS = $(STATIC_LDFLAGS)
+
+UNIT_TESTS += tests/unit/test_agent_wire
+tests_unit_test_agent_wire_SOURCES = tests/unit/test_agent_wire.c \
+	bin/sluice-stepd/agent_wire.c bin/sluice-stepd/agent_wire.h
+tests_unit_test_agent_wire_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluice-stepd
+tests_unit_test_agent_wire_LDADD = $(TEST_LIBS)

@@ -56,6 +56,8 @@ bench-squeue: all
 .PHONY: bench-squeue
 # srun -n 64 true, Sluice beside the real Slurm (issue 14): tests/bench/srun.sh.
 EXTRA_DIST += tests/bench/srun.sh
+# The same on the fake API server's exec-mode kubelet (4 pods): tests/bench/srun_k8s.sh.
+EXTRA_DIST += tests/bench/srun_k8s.sh
 # Start-time estimates and backfill at 100 000 pending (issue 16).
 EXTRA_PROGRAMS += tests/bench/sched_estimate
 tests_bench_sched_estimate_SOURCES = tests/bench/sched_estimate.c tests/bench/sched_bench.h

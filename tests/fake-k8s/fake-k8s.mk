@@ -7,6 +7,7 @@ FAKE_K8S_FILES = \
 	tests/fake-k8s/fk_client.py \
 	tests/fake-k8s/fk_control.py \
 	tests/fake-k8s/fk_controller.py \
+	tests/fake-k8s/fk_exec.py tests/fake-k8s/fk_podrun.py \
 	tests/fake-k8s/fk_http.py \
 	tests/fake-k8s/fk_jobs.py \
 	tests/fake-k8s/fk_jobset.py \

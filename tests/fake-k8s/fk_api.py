@@ -52,6 +52,11 @@ def _admit(req, obj, old=None):
     name = obj.get("metadata", {}).get("name") or req.name or ""
     causes = fk_rules.check_meta(obj, "label" if rt.plural == "namespaces" else "subdomain")
     warnings = []
+    if rt.kind == "Secret" and isinstance(obj.get("stringData"), dict):
+        # the apiserver stores stringData base64-encoded into data
+        data = obj.setdefault("data", {})
+        for k, v in obj.pop("stringData").items():
+            data[k] = base64.b64encode(str(v).encode("utf-8")).decode("ascii")
     if rt.crd is not None:
         if rt.kind == "JobSet":
             fk_rules.jobset_defaults(obj)
@@ -336,7 +341,9 @@ def pod_log(state, req):
             return 404, not_found(req.rt, req.name), []
         kl = state.ctl.kubelet
         st = kl.states.get(pod["metadata"]["uid"])
-        text = st.sched["log"] if st else kl.resolve(pod, state.ctl.top_labels(pod))["log"]
+        text = kl.procs.log(pod["metadata"]["uid"]) if kl.procs is not None else None
+        if text is None:
+            text = st.sched["log"] if st else kl.resolve(pod, state.ctl.top_labels(pod))["log"]
     return 200, text.encode("utf-8"), [("Content-Type", "text/plain")]
 
 

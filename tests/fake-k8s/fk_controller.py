@@ -62,6 +62,7 @@ class Controller:
         self.by_kind = {(t.api_version, t.kind): t for t in types.values()}
         self.kubelet = fk_pods.Kubelet(store, types["pods"])
         self.kubelet.nodes_rt = types.get("nodes")
+        self.kubelet.secrets_rt = types.get("secrets")
         self.dirty = set()
         self.new_pods = []
         self.timed = {}                         # uid -> monotonic time to re-reconcile
@@ -95,6 +96,8 @@ class Controller:
 
     def stop(self):
         self._stop.set()
+        if self.kubelet.procs is not None:  # exec pods end with the server
+            self.kubelet.procs.close()
 
     def _run(self):
         while not self._stop.wait(TICK_S):

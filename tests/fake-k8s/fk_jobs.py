@@ -35,6 +35,21 @@ def _ready(pod):
         c.get("type") == "Ready" and c.get("status") == "True" for c in s.get("conditions") or [])
 
 
+def _policy_met(spec, done_idx):
+    """A successPolicy rule whose succeededIndexes ("0", "0-2,5") all succeeded."""
+    for rule in (spec.get("successPolicy") or {}).get("rules") or []:
+        want = set()
+        for part in str(rule.get("succeededIndexes") or "").split(","):
+            if "-" in part:
+                a, b = part.split("-", 1)
+                want.update(range(int(a), int(b) + 1))
+            elif part.strip():
+                want.add(int(part))
+        if want and want <= done_idx:
+            return True
+    return False
+
+
 class JobController:
     def __init__(self, ctl):
         self.ctl = ctl
@@ -81,6 +96,16 @@ class JobController:
                 ctl.delete(p)
             live = []
             st["conditions"] = fk_controller.set_condition(st.get("conditions"), "Failed", "True", *failure)
+        elif indexed and _policy_met(spec, done_idx):
+            # successPolicy (batch/v1, 1.31): the rest of the indexes are stopped
+            for p in live:
+                ctl.delete(p)
+            live = []
+            conds = fk_controller.set_condition(st.get("conditions"), "SuccessCriteriaMet", "True",
+                                                "SuccessPolicy", "Matched rules at index 0")
+            st["conditions"] = fk_controller.set_condition(conds, "Complete", "True",
+                                                           "SuccessPolicy", "Reached expected number of succeeded pods")
+            st["completionTime"] = fk_util.now_rfc3339()
         elif (len(done_idx) if indexed else len(succeeded)) >= completions:
             st["conditions"] = fk_controller.set_condition(st.get("conditions"), "Complete", "True",
                                                            None, None)

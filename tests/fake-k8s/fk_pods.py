@@ -10,6 +10,9 @@ its Running transition (running_ms); -1 means never.
 import copy
 import time
 
+import signal
+
+import fk_exec
 import fk_nodes
 import fk_store
 import fk_util
@@ -26,6 +29,9 @@ DEFAULT_SCHEDULE = {
     "ignore_sigterm": False, # die only when the grace period ends (SIGKILL, 137)
     "log": "",               # text served by .../pods/NAME/log
     "node": None,            # node name; default fake-node-<k> round robin
+    "exec": False,           # run the pod's containers as local processes (fk_exec.py)
+    "images": {},            # exec: image -> {path in the image: file on this machine}
+    "env": {},               # exec: variables added to every container's
 }
 
 
@@ -71,6 +77,8 @@ class Kubelet:
         self.node_count = 8
         self.next_node = 0
         self.nodes_rt = None     # set by the controller: Node objects, when any, steer placement
+        self.secrets_rt = None   # set by the controller: Secrets for exec pods' secretKeyRef
+        self.procs = None        # fk_exec.PodProcs, made by the first exec pod
 
     def resolve(self, pod, owner_labels):
         labels = dict(owner_labels or {})
@@ -130,13 +138,13 @@ class Kubelet:
         mutate(new)
         self.store.update(self.rt, new)
 
-    def set_running(self, pod, st):
+    def set_running(self, pod, st, ip=None):
         st.running_at = time.monotonic()
 
         def mut(p):
             s = p["status"]
             s["phase"] = "Running"
-            s["podIP"] = "10.1.%d.%d" % (len(self.states) // 250 % 250, len(self.states) % 250 + 1)
+            s["podIP"] = ip or "10.1.%d.%d" % (len(self.states) // 250 % 250, len(self.states) % 250 + 1)
             s["podIPs"] = [{"ip": s["podIP"]}]
             s.setdefault("startTime", fk_util.now_rfc3339())
             s["conditions"] = [_cond("PodScheduled", "True"), _cond("Initialized", "True"),
@@ -192,6 +200,9 @@ class Kubelet:
         if pod["metadata"].get("deletionTimestamp"):
             return copy.deepcopy(pod)
         delay = grace if st.sched["ignore_sigterm"] else min(st.sched["term_ms"] / 1000.0, grace)
+        if self._exec(pod):
+            self.procs.signal(pod["metadata"]["uid"], signal.SIGTERM)
+            delay = grace
         st.deleting_at = time.monotonic() + delay
 
         def mut(p):
@@ -212,7 +223,40 @@ class Kubelet:
                 continue
             self._advance(pod, st, now)
 
+    def _exec(self, pod):
+        return self.procs is not None and self.procs.has(pod["metadata"]["uid"])
+
+    def _exec_start(self, pod, st):
+        if self.procs is None:
+            self.procs = fk_exec.PodProcs()
+        try:
+            ip = self.procs.start(pod, self.store, self.secrets_rt, st.sched)
+        except fk_exec.Waiting:
+            return  # kubelet retries: CreateContainerConfigError
+        self.set_running(pod, st, ip)
+
+    def _exec_advance(self, pod, st, now):
+        uid = pod["metadata"]["uid"]
+        code = self.procs.poll(uid)
+        if st.deleting_at is not None:
+            if code is None and now < st.deleting_at:
+                return
+            if code is None:
+                self.procs.signal(uid, signal.SIGKILL)
+                code = 137
+            if not self.terminal(pod):
+                self.set_terminated(pod, code, "Completed" if code == 0 else "Error")
+                pod = self.store.get_uid(uid)
+            self.store.remove(self.rt, pod["metadata"]["namespace"], pod["metadata"]["name"])
+            self.states.pop(uid, None)
+            return
+        if code is not None and not self.terminal(pod):
+            self.set_terminated(pod, code, "Completed" if code == 0 else "Error")
+
     def _advance(self, pod, st, now):
+        if self._exec(pod):
+            self._exec_advance(pod, st, now)
+            return
         if st.deleting_at is not None:
             if now < st.deleting_at:
                 return
@@ -234,7 +278,10 @@ class Kubelet:
         phase = pod["status"].get("phase")
         if phase == "Pending":
             if not sched["never_ready"] and sched["pending_ms"] >= 0 and age_ms >= sched["pending_ms"]:
-                self.set_running(pod, st)
+                if sched["exec"]:
+                    self._exec_start(pod, st)
+                else:
+                    self.set_running(pod, st)
         elif phase == "Running" and st.role != "worker" and sched["running_ms"] >= 0:
             if st.running_at is not None and (now - st.running_at) * 1000 >= sched["running_ms"]:
                 self.finish(pod, st)

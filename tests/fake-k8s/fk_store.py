@@ -32,6 +32,7 @@ CORE_TYPES = [
     ResType("", "v1", "pods", "Pod"),
     ResType("", "v1", "events", "Event"),
     ResType("", "v1", "configmaps", "ConfigMap"),
+    ResType("", "v1", "secrets", "Secret"),
     ResType("", "v1", "services", "Service"),
     ResType("", "v1", "namespaces", "Namespace", namespaced=False),
     ResType("", "v1", "nodes", "Node", namespaced=False),

@@ -70,6 +70,7 @@ EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh tests/integrati
 	tests/integration/k8s_lib.sh tests/integration/k8s_golden.py \
 	tests/bench/k8s_calls.sh tests/bench/k8s_nodes.sh tests/bench/munge.sh \
 	tests/data/k8s-golden/jobset-1node.json tests/data/k8s-golden/jobset-4node-8gpu.json \
+	tests/data/k8s-golden/jobset-agent-4node.json \
 	tests/data/k8s-status/CASES \
 	tests/data/k8s-status/job-deadline.json \
 	tests/data/k8s-status/jobset-completed.json \
@@ -94,3 +95,7 @@ EXTRA_DIST += tests/integration/json_shape.py tests/integration/json_ref_capture
 	tests/data/output/sstat_pn.out tests/data/output/sstat_e.out tests/data/output/sstat_help.out
 # srun inside a local allocation, diffed against Slurm 22.05 (srun_scenario.sh).
 INTEGRATION_TESTS += tests/integration/srun.sh
+# srun through two step agents standing for pods (no Kubernetes).
+INTEGRATION_TESTS += tests/integration/srun_agent.sh
+# srun across a JobSet's pods on the fake API server's exec-mode kubelet.
+INTEGRATION_TESTS += tests/integration/k8s_srun.sh

@@ -31,8 +31,9 @@ def norm(v, key=None):
                      "managedFields", "status", "deletionTimestamp"):
                 continue
             if k == "env" and isinstance(x, list):
-                x = [dict(e, value=mask(e.get("name"), e.get("value"))) for e in x
-                     if str(e.get("name", "")).startswith("SLURM_")]
+                x = [dict(e, value=mask(e.get("name"), e.get("value"))) if "value" in e else e
+                     for e in x if str(e.get("name", "")).startswith("SLURM_") or
+                     e.get("name") in ("SLUICE_AGENT_PORT", "SLUICE_JOB_SECRET")]
             out[k] = norm(mask(k, x), k)
         return out
     if isinstance(v, list):

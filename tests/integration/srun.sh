@@ -97,11 +97,12 @@ expect_eq "steps after kill -9" "$j.0 $j.1" \
 	"$("$BIN/sacct" -n -P -j "$j" -o JobID | grep '\.[0-9]' | tr '\n' ' ' | sed 's/ $//')"
 ok "step records survive kill -9 of sluiced"
 
-# In a Kubernetes job: refused by name (the agent in the pods is to come).
+# In a Kubernetes pod without the step agent (kubernetes.agentImage unset):
+# refused by name (srun_agent.sh and k8s_srun.sh run it through agents).
 err=$(SLURM_JOB_ID=1 SLURM_JOB_NODELIST=n1 KUBERNETES_SERVICE_HOST=10.0.0.1 "$BIN/srun" true 2>&1) &&
 	fail "srun in a Kubernetes job ran"
-expect_eq "k8s" "srun: error: job steps in a Kubernetes job are not supported by Sluice" "$err"
-ok "srun in a Kubernetes job: refused by name"
+expect_eq "k8s" "srun: error: job steps in a Kubernetes pod without Sluice's step agent are not supported by Sluice" "$err"
+ok "srun in a Kubernetes pod without an agent: refused by name"
 
 # Outside an allocation srun makes one (the job ends with the step's exit
 # code) and salloc runs a command in one.

@@ -178,6 +178,24 @@ static void test_four_nodes_gpu(void **state)
 	sl_job_free(j);
 }
 
+/* kubernetes.agentImage: srun's step agent in every pod of a 2-node job:
+ * the init container copying it, the command wrapped, the job's secret by
+ * secretKeyRef, the emptyDir between them. */
+static void test_agent(void **state)
+{
+	struct sl_job *j = job(1010, "batch");
+	struct sl_render_flavor f[] = {{"cpu", flavor("default")}, {"memory", flavor("default")}};
+	struct sl_kubeconf k = *sl_conf_kubernetes(conf);
+	struct sl_render_in in = in_for(j, f, 2);
+
+	k.agent_image = "ghcr.io/example/sluice-agent:1.0";
+	in.kube = &k;
+	j->spec.nodes = 2;
+	j->spec.ntasks_per_node = 4;
+	golden("jobset-agent", &in);
+	sl_job_free(j);
+}
+
 /* The container's `sh -c` text of the first pod template in json. */
 static char *command_text(const char *json)
 {
@@ -590,6 +608,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_node),
 		cmocka_unit_test(test_four_nodes_gpu),
+		cmocka_unit_test(test_agent),
 		cmocka_unit_test(test_time_limit),
 		cmocka_unit_test(test_stderr_apart),
 		cmocka_unit_test(test_input_without_shared_fs),

@@ -101,6 +101,9 @@ void sl_k8sexec_watch_stop(struct sl_exec_k8s *x);
 int sl_k8sexec_render(struct kjob *kj, struct sl_err *err);
 /* Create kj's object (rendering it if not yet), or adopt it on a 409. */
 void sl_k8sexec_create(struct kjob *kj);
+/* exec_k8s_job.c: the job's Secret for srun's step agent, once obj (its
+ * JobSet, as created) exists; nothing without kubernetes.agentImage. */
+void sl_k8sexec_secret(struct kjob *kj, struct json_object *obj);
 
 /* exec_k8s_logs.c */
 /* The job is over (kj->res set): fetch its log when there is no shared

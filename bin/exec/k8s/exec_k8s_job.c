@@ -15,8 +15,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 
+#include "conf.h"
+#include "conf_kube.h"
 #include "log.h"
 #include "loop.h"
 #include "xalloc.h"
@@ -94,6 +97,15 @@ void sl_k8sexec_delete(struct sl_exec_k8s *x, const char *item, int64_t grace)
 	f->call = sl_k8s_delete(x->http, f->item, &o, on_fire, f);
 }
 
+static void on_secret(int rc, json_object *obj, const struct sl_err *err, void *arg)
+{
+	struct kfire *f = arg;
+	if (rc != 0 && rc != -SL_EEXIST)
+		sl_warn("create %s: %s: srun cannot start tasks in the job's pods", f->item,
+			err->msg);
+	fire_free(f);
+}
+
 void sl_k8sexec_delete_drop(struct sl_exec_k8s *x)
 {
 	while (x->fires != NULL) {
@@ -150,4 +162,70 @@ void sl_k8sexec_end(struct kjob *kj, enum sl_jobstate as, const char *why)
 	item = sl_k8s_kind_path(kj->kind, kj->ns, kj->name);
 	sl_k8sexec_job_call(kj, sl_k8s_delete(kj->x->http, item, &o, on_end, kj));
 	free(item);
+}
+
+/* ---- the job's Secret (srun's step agent) ---- */
+
+/* With kubernetes.agentImage, the pods' SLUICE_JOB_SECRET comes from a
+ * Secret named as the JobSet (k8s/render_agent.c): made here once the
+ * JobSet exists, owned by it (its uid from the create's answer) so the
+ * garbage collector removes it with the job. 32 random bytes, hex: a user
+ * who cannot read the job's namespace's Secrets cannot start tasks in it.
+ * Pods wait for it (kubelet retries a missing secretKeyRef). Sent as a
+ * fire-and-forget create: 409 (a retried or adopted create) keeps the
+ * first secret, which the running pods already hold. */
+void sl_k8sexec_secret(struct kjob *kj, json_object *obj)
+{
+	const struct sl_kubeconf *kc = sl_conf_kubernetes(*kj->x->confp);
+	json_object *s, *meta, *owner, *owners, *data, *labels, *m, *uid;
+	unsigned char rnd[32];
+	char hex[65], *coll;
+	const char *body;
+	struct kfire *f;
+
+	if (kc == NULL || kc->agent_image == NULL || strcmp(kj->kind->name, "JobSet") != 0 ||
+	    !json_object_object_get_ex(obj, "metadata", &m) ||
+	    !json_object_object_get_ex(m, "uid", &uid))
+		return;
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+		sl_warn("job %llu: no random bytes for its secret: srun cannot start tasks in its "
+			"pods", (unsigned long long)kj->id);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(rnd); i++)
+		snprintf(hex + 2 * i, 3, "%02x", rnd[i]);
+	owner = json_object_new_object();
+	json_object_object_add(owner, "apiVersion", json_object_new_string(kj->kind->api_version));
+	json_object_object_add(owner, "kind", json_object_new_string(kj->kind->name));
+	json_object_object_add(owner, "name", json_object_new_string(kj->name));
+	json_object_object_add(owner, "uid", json_object_get(uid));
+	json_object_object_add(owner, "controller", json_object_new_boolean(1));
+	json_object_object_add(owner, "blockOwnerDeletion", json_object_new_boolean(1));
+	owners = json_object_new_array();
+	json_object_array_add(owners, owner);
+	meta = json_object_new_object();
+	json_object_object_add(meta, "name", json_object_new_string(kj->name));
+	json_object_object_add(meta, "namespace", json_object_new_string(kj->ns));
+	if (json_object_object_get_ex(m, "labels", &labels))
+		json_object_object_add(meta, "labels", json_object_get(labels));
+	json_object_object_add(meta, "ownerReferences", owners);
+	data = json_object_new_object();
+	json_object_object_add(data, SL_RENDER_SECRET_KEY, json_object_new_string(hex));
+	s = json_object_new_object();
+	json_object_object_add(s, "apiVersion", json_object_new_string("v1"));
+	json_object_object_add(s, "kind", json_object_new_string("Secret"));
+	json_object_object_add(s, "metadata", meta);
+	json_object_object_add(s, "type", json_object_new_string("Opaque"));
+	json_object_object_add(s, "stringData", data);
+	body = json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN);
+	coll = sl_xasprintf("/api/v1/namespaces/%s/secrets", kj->ns);
+	f = sl_xcalloc(1, sizeof(*f));
+	f->x = kj->x;
+	f->item = sl_xasprintf("%s/%s", coll, kj->name);
+	f->next = kj->x->fires;
+	kj->x->fires = f;
+	f->call = sl_k8s_create(kj->x->http, coll, body, strlen(body), on_secret, f);
+	memset(hex, 0, sizeof(hex));
+	json_object_put(s);
+	free(coll);
 }

@@ -283,6 +283,7 @@ static void on_create(int rc, json_object *obj, const struct sl_err *err, void *
 		return;
 	}
 	sl_debug("job %llu: created %s/%s", (unsigned long long)kj->id, kj->ns, kj->name);
+	sl_k8sexec_secret(kj, obj);
 	live(kj, obj);
 }
 

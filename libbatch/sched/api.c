@@ -82,8 +82,13 @@ int sl_sched_check(const struct sl_sched *s, const struct sl_sched_wl *wl, struc
 {
 	const char *q = wl->queue ? wl->queue : "";
 	int lq = sq_lq_find(s, wl->ns ? wl->ns : "default", q);
-	if (lq == SQ_NONE || s->lq[lq].cq == SQ_NONE)
+	if (lq == SQ_NONE)
 		return sl_err_set(err, SL_ENOENT, "invalid partition specified: %s", q);
+	/* Kueue takes a workload whose ClusterQueue is missing or lacks a
+	 * flavor and keeps it pending (sq_enqueue says why): nothing to
+	 * measure it against until the config is fixed. */
+	if (s->lq[lq].cq == SQ_NONE || s->cq[s->lq[lq].cq].missing_flavor)
+		return 0;
 	const struct sq_cq *c = &s->cq[s->lq[lq].cq];
 	if (!sq_ns_matches(&c->nssel, wl->ns ? wl->ns : "default"))
 		return sl_err_set(err, SL_ENOFIT, "namespace %s doesn't match ClusterQueue %s selector",

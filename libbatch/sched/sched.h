@@ -372,4 +372,9 @@ int sl_sched_topo_parse(const char *spec, int switches, int64_t wait4switch,
 const char *sl_sched_preempt_reason_name(enum sl_sched_preempt_reason r);
 const char *sl_sched_class_name(enum sl_sched_class c);
 
+/* Slurm's job reason (squeue %r) for a pending workload: by Kueue's reason
+ * (sl_sched_pending.reason) where it says more than the class, else by the
+ * class ("None" for SL_SCHED_NONE). Static text (reason.c). */
+const char *sl_sched_slurm_reason(enum sl_sched_class cls, const char *kueue_reason);
+
 #endif

@@ -95,6 +95,7 @@ struct sq_cq {
 	bool covers_pods;            /* "pods" is a covered resource */
 	bool backfill;               /* backfill: true (backfill.c) */
 	char *inactive;              /* NULL = active; else Kueue message */
+	bool missing_flavor;         /* inactive for want of a ResourceFlavor */
 	struct sq_heap heap;         /* active pending workloads */
 	struct sq_wl **inadm;        /* parked workloads (BestEffortFIFO) */
 	size_t ninadm, capinadm;

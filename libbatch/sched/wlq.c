@@ -370,7 +370,7 @@ void sq_enqueue(struct sl_sched *s, struct sq_wl *w)
 	struct sq_lq *l = &s->lq[w->lq];
 	if (l->cq == SQ_NONE) {
 		sq_set_status(w, SL_SCHED_INADMISSIBLE, "Misconfigured",
-			      "ClusterQueue %s not found", l->cqname);
+			      "ClusterQueue %s doesn't exist", l->cqname);
 		return;
 	}
 	if (l->stop != SL_KSTOP_NONE) {
@@ -385,8 +385,9 @@ void sq_enqueue(struct sl_sched *s, struct sq_wl *w)
 	if (c->stop != SL_KSTOP_NONE)
 		sq_set_status(w, SL_SCHED_QUEUE_STOPPED, "Suspended",
 			      "ClusterQueue %s is inactive", c->name);
-	else if (c->inactive)
-		sq_set_status(w, SL_SCHED_INADMISSIBLE, "Suspended", "%s", c->inactive);
+	else if (c->inactive) /* the why is the queue's (sl_sched_usage.inactive) */
+		sq_set_status(w, SL_SCHED_INADMISSIBLE, "Suspended",
+			      "ClusterQueue %s is inactive", c->name);
 	/* only active queues park: nothing would requeue a stopped one's */
 	else if (!c->strict_fifo && c->nprep && sq_parked_shape(c, w))
 		sq_park(s, c, w);

@@ -232,7 +232,10 @@ int sl_sched_requeue(struct sl_sched *s, uint64_t id);
  * Partial admission: a head whose full size neither fits nor can preempt
  * is admitted (or preempts) at the largest size Kueue's reducer finds
  * between min_count and count; the admission's counts[] say how many pods
- * per pod set, and its usage is charged for those pods only. */
+ * per pod set, and its usage is charged for those pods only.
+ * One call may run several of Kueue's cycles back to back (a ClusterQueue
+ * alone with heads admits one after another, up to 1 024): the decisions
+ * are those of calling it that many times. */
 int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out);
 void sl_sched_decisions_clear(struct sl_sched_decisions *d);
 
@@ -298,6 +301,10 @@ int sl_sched_trial(struct sl_sched *s, const struct sl_sched_wl *wl, int64_t lim
 /* Backfill (backfill.c) for every ClusterQueue, on top of each queue's
  * `backfill:` setting. The model's Configuration may set it too. */
 void sl_sched_set_backfill(struct sl_sched *s, int on);
+
+/* on = 0: exactly one of Kueue's cycles per sl_sched_cycle call (tests of
+ * the cycle itself, and proof that chaining decides the same). Default 1. */
+void sl_sched_set_chaining(struct sl_sched *s, int on);
 
 /* Topology-aware scheduling: the node inventory and assignments. */
 struct sl_sched_taint {

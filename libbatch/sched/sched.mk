@@ -342,3 +342,7 @@ tests_unit_test_tas_SOURCES = tests/unit/test_tas.c tests/unit/sched_testlib.h
 # table from Kueue's pending reasons to Slurm's.
 UNIT_TESTS += tests/unit/test_sched_inactive
 tests_unit_test_sched_inactive_SOURCES = tests/unit/test_sched_inactive.c tests/unit/sched_testlib.h
+
+# Several Kueue cycles per sl_sched_cycle call decide what one per call does.
+UNIT_TESTS += tests/unit/test_sched_chain
+tests_unit_test_sched_chain_SOURCES = tests/unit/test_sched_chain.c tests/unit/sched_testlib.h

@@ -167,17 +167,17 @@ int sl_sched_admitted_count(struct sl_sched *s, uint64_t id, size_t podset, int3
 int sl_sched_run_to_fixpoint(struct sl_sched *s, int64_t now_ms, int max_cycles,
 			     struct sl_sched_decisions *out)
 {
-	int n = 0;
-	while (n < max_cycles) {
+	/* counted in Kueue's cycles, however many one call ran (cycle.c) */
+	int64_t c0 = s->cycle_no;
+	while (s->cycle_no - c0 < max_cycles) {
 		size_t p0 = out->npreempt;
 		int changed = sl_sched_cycle(s, now_ms, out);
-		n++;
 		for (size_t i = p0; i < out->npreempt; i++)
 			sl_sched_requeue(s, out->preempt[i].victim);
 		if (!changed)
 			break;
 	}
-	return n;
+	return (int)(s->cycle_no - c0);
 }
 
 struct saved {

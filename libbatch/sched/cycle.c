@@ -55,6 +55,7 @@ struct cyc {
 	struct sq_wl **victims;  /* preemption targets chosen this cycle */
 	size_t nvic;
 	int changed;
+	bool drains;             /* any_drain(), once per call: it walks every queue */
 };
 
 void sq_cscratch_free(struct sq_cscratch *x)
@@ -458,7 +459,7 @@ static bool any_drain(const struct sl_sched *s)
 static void drain(struct cyc *c)
 {
 	struct sl_sched *s = c->s;
-	if (!any_drain(s))
+	if (!c->drains)
 		return;
 	for (int i = 0; i < s->ncq; i++) {
 		struct sq_cq *q = &s->cq[i];
@@ -575,7 +576,7 @@ static int chain_cq(const struct cyc *c, size_t npreempt_before)
 	const struct sl_sched *s = c->s;
 	int cq = SQ_NONE;
 	if (s->no_chain || c->nvic != 0 || c->out->npreempt != npreempt_before || s->bf_any ||
-	    s->tas_on || any_drain(s))
+	    s->tas_on || c->drains)
 		return SQ_NONE;
 	for (size_t i = 0; i < c->ne; i++) {
 		const struct entry *e = &c->e[i];
@@ -597,7 +598,7 @@ void sl_sched_set_chaining(struct sl_sched *s, int on)
  * cycle now would change nothing. */
 int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out)
 {
-	struct cyc c = {.s = s, .out = out};
+	struct cyc c = {.s = s, .out = out, .drains = any_drain(s)};
 	size_t np = out->npreempt;
 	cycle_once(&c, now_ms, SQ_NONE);
 	for (int n = 1, cq; n < CHAIN_MAX && (cq = chain_cq(&c, np)) != SQ_NONE; n++) {

@@ -241,7 +241,8 @@ void sl_sched_decisions_clear(struct sl_sched_decisions *d);
 
 /* Simulation: cycle until nothing changes; every preempted victim is
  * requeued immediately. Decisions of all cycles are appended to *out.
- * Returns the number of cycles run. */
+ * Returns the number of Kueue's cycles run (one head per ClusterQueue each,
+ * however many one sl_sched_cycle call ran). */
 int sl_sched_run_to_fixpoint(struct sl_sched *s, int64_t now_ms, int max_cycles,
 			     struct sl_sched_decisions *out);
 

@@ -55,3 +55,15 @@ gpu inact
 typo inact" "$("$BIN/sinfo" -h -o '%P %.5a')"
 grep -q "ResourceFlavor \"a100\" not found" "$T/sluiced.log" || fail "no warning in the log"
 ok "sinfo shows the broken partitions inact; the daemon logs the warnings"
+
+# The missing flavor appears: a reload makes the queue active, its job runs.
+cat >>"$T/sluice.yaml" <<'EOC'
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: ResourceFlavor
+metadata: {name: a100}
+EOC
+kill -HUP "$DPID"
+wait_state "$g" COMPLETED
+expect_eq "typo still waits" "PENDING PartitionConfig" "$("$BIN/squeue" -h -j "$t" -o '%T %r')"
+ok "after a reload that adds the flavor, the queue admits"

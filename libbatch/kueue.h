@@ -195,6 +195,12 @@ struct sl_kueue {
 	int has_nodes;                   /* a `nodes:` list was given (may be empty) */
 	size_t capf, capcq, capco, caplq, capw, capt;
 	int finalized;
+	/* References finalize lets through, as Kueue does: a ClusterQueue
+	 * naming a missing ResourceFlavor is inactive, a LocalQueue naming a
+	 * missing ClusterQueue holds its jobs pending. One line each, in the
+	 * error's "FILE:LINE: KIND "NAME": path: ..." form. */
+	char **warnings;
+	size_t nwarnings;
 };
 
 /* Caller frees with sl_kueue_free(). */
@@ -213,9 +219,11 @@ int sl_kueue_add_object(struct sl_kueue *k, const char *file,
  * config.kueue.x-k8s.io), so callers can tell "unknown kind" from "not ours". */
 int sl_kueue_is_kueue_doc(const struct sl_ynode *doc);
 
-/* Cross-reference checks: LocalQueue -> ClusterQueue, flavors exist, cohort
- * parent cycles, duplicate names, resources covered once, limits need a
- * cohort. -SL_ECONFIG with "FILE:LINE: KIND "NAME": path: reason". */
+/* Cross-reference checks: cohort flavors exist, cohort parent cycles,
+ * duplicate names, resources covered once, limits need a cohort.
+ * -SL_ECONFIG with "FILE:LINE: KIND "NAME": path: reason". A LocalQueue
+ * whose ClusterQueue or a ClusterQueue whose ResourceFlavor is missing is
+ * accepted, as Kueue accepts it, and noted in k->warnings. */
 int sl_kueue_finalize(struct sl_kueue *k, struct sl_err *err);
 
 /* Add every document of docs (NULL ones skipped), then finalize: a whole

@@ -103,6 +103,7 @@ void sl_kueue_free(struct sl_kueue *k)
 	free(k->config.weights);
 	free(k->config.wfpr_timestamp);
 	sl_kueue_topo_free(k);
+	sl_strv_free(k->warnings);
 	free(k->flavors);
 	free(k->cqs);
 	free(k->cohorts);
@@ -191,13 +192,28 @@ static int check_dups(const struct sl_kueue *k, struct sl_err *err)
 	return 0;
 }
 
-static int check_refs(const struct sl_kueue *k, struct sl_err *err)
+static void warn(struct sl_kueue *k, struct sl_err *msg)
 {
+	k->warnings = sl_xrealloc(k->warnings, (k->nwarnings + 2) * sizeof(char *));
+	k->warnings[k->nwarnings++] = sl_xstrdup(msg->msg);
+	sl_err_clear(msg);
+	k->warnings[k->nwarnings] = NULL;
+}
+
+/* Kueue keeps such objects and reports them in their status: the
+ * ClusterQueue's Active condition (FlavorNotFound), the workloads' pending
+ * message (sched/wlq.c). Refusing the whole config instead would stop every
+ * other queue over one typo. */
+static void warn_refs(struct sl_kueue *k)
+{
+	struct sl_err e = SL_ERR_INIT;
 	for (size_t i = 0; i < k->nlqs; i++)
-		if (!sl_kueue_find_cq(k, k->lqs[i].cq))
-			return sl_yerr(err, SL_ECONFIG, k->lqs[i].file, k->lqs[i].line, "LocalQueue",
-				       k->lqs[i].name, "spec.clusterQueue",
-				       "ClusterQueue \"%s\" not found", k->lqs[i].cq);
+		if (!sl_kueue_find_cq(k, k->lqs[i].cq)) {
+			sl_yerr(&e, SL_ECONFIG, k->lqs[i].file, k->lqs[i].line, "LocalQueue",
+				k->lqs[i].name, "spec.clusterQueue",
+				"ClusterQueue \"%s\" not found: its jobs stay pending", k->lqs[i].cq);
+			warn(k, &e);
+		}
 	for (size_t i = 0; i < k->ncqs; i++) {
 		const struct sl_kq_cq *c = &k->cqs[i];
 		for (size_t g = 0; g < c->nrg; g++)
@@ -205,11 +221,17 @@ static int check_refs(const struct sl_kueue *k, struct sl_err *err)
 				if (!sl_kueue_find_flavor(k, c->rg[g].flavors[f].flavor)) {
 					char path[128];
 					snprintf(path, sizeof(path), "spec.resourceGroups[%zu].flavors[%zu].name", g, f);
-					return sl_yerr(err, SL_ECONFIG, c->file, c->line, "ClusterQueue", c->name,
-						       path, "ResourceFlavor \"%s\" not found",
-						       c->rg[g].flavors[f].flavor);
+					sl_yerr(&e, SL_ECONFIG, c->file, c->line, "ClusterQueue", c->name,
+						path, "ResourceFlavor \"%s\" not found: the ClusterQueue "
+						"is inactive (FlavorNotFound) and admits nothing",
+						c->rg[g].flavors[f].flavor);
+					warn(k, &e);
 				}
 	}
+}
+
+static int check_refs(const struct sl_kueue *k, struct sl_err *err)
+{
 	for (size_t i = 0; i < k->ncohorts; i++) {
 		const struct sl_kq_cohort *c = &k->cohorts[i];
 		for (size_t g = 0; g < c->nrg; g++)
@@ -242,6 +264,10 @@ static int check_cycles(const struct sl_kueue *k, struct sl_err *err)
 int sl_kueue_finalize(struct sl_kueue *k, struct sl_err *err)
 {
 	int r;
+	sl_strv_free(k->warnings);
+	k->warnings = NULL;
+	k->nwarnings = 0;
+	warn_refs(k);
 	if ((r = check_dups(k, err)) || (r = check_refs(k, err)) || (r = check_cycles(k, err)))
 		return r;
 	k->finalized = 1;

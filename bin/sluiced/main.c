@@ -4,6 +4,7 @@
 #include "exec/executors.h"
 #include "idcache.h"
 #include "jobtab.h"
+#include "kueue.h"
 #include "lifecycle.h"
 #include "log.h"
 #include "mail.h"
@@ -46,6 +47,17 @@ static void usage(FILE *f)
 		   "            ids go on past the job directories; a readable store is kept\n");
 }
 
+/* What the config lets through as Kueue does (a queue left inactive). */
+static void warn_queues(const struct sl_conf *c, FILE *to)
+{
+	const struct sl_kueue *k = sl_conf_kueue(c);
+	for (size_t i = 0; k != NULL && i < k->nwarnings; i++)
+		if (to != NULL)
+			fprintf(to, "sluiced: warning: %s\n", k->warnings[i]);
+		else
+			sl_warn("%s", k->warnings[i]);
+}
+
 static int check_config(const char *path)
 {
 	struct sl_err err = SL_ERR_INIT;
@@ -54,6 +66,7 @@ static int check_config(const char *path)
 		fprintf(stderr, "sluiced: %s\n", err.msg);
 		return 1;
 	}
+	warn_queues(c, stderr);
 	printf("%s: OK\n", path);
 	sl_conf_free(c);
 	return 0;
@@ -152,6 +165,7 @@ static void on_hup(struct sl_loop *l, int signo, void *arg)
 		sl_err_log("SIGHUP: new configuration refused, the old one stays: %s", err.msg);
 		return;
 	}
+	warn_queues(c, NULL);
 	if (strcmp(sl_conf_socket(c), sl_conf_socket(d->conf)) != 0 ||
 	    strcmp(sl_conf_state_dir(c), sl_conf_state_dir(d->conf)) != 0 ||
 	    sl_conf_fsync(c) != sl_conf_fsync(d->conf))
@@ -240,6 +254,7 @@ static int setup(struct sluiced *d, int foreground, unsigned store_flags, struct
 
 	if ((r = sl_conf_load(d->conf_path, &d->conf, err)) != 0)
 		return r;
+	warn_queues(d->conf, NULL);
 	memset(&xc, 0, sizeof(xc));
 	xc.stepd_path = stepd_override();
 	if ((d->executor = sl_executor_find(sl_conf_executor(d->conf))) == NULL)

@@ -306,24 +306,6 @@ void sl_schedctl_done(struct sl_schedctl *s, struct sl_sched_decisions *dec)
 	sl_sched_decisions_clear(dec);
 }
 
-static const char *slurm_reason(enum sl_sched_class c)
-{
-	switch (c) {
-	case SL_SCHED_WAIT_QUOTA:
-	case SL_SCHED_WAIT_PREEMPTION:
-		return "Resources";
-	case SL_SCHED_WAIT_PRIORITY:
-		return "Priority";
-	case SL_SCHED_NEVER_FITS:
-	case SL_SCHED_INADMISSIBLE:
-		return "PartitionConfig";
-	case SL_SCHED_QUEUE_STOPPED:
-		return "PartitionDown";
-	default:
-		return "None";
-	}
-}
-
 /* Out of the engine because a feature it asks for is no longer configured:
  * Slurm's reason for constraints no node can meet. */
 static void explain_bad_features(struct sl_schedctl *s, struct sl_job *j)
@@ -351,8 +333,12 @@ void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j)
 	}
 	free(j->reason);
 	free(j->reason_text);
-	j->reason = sl_xstrdup(slurm_reason(p.cls));
-	j->reason_text = p.message && *p.message ? sl_xstrdup(p.message) : NULL;
+	j->reason = sl_xstrdup(sl_sched_slurm_reason(p.cls, p.reason));
+	/* Kueue's own reason first, as kubectl shows the pair (REASON, MESSAGE) */
+	if (p.reason != NULL && p.message != NULL && *p.message)
+		j->reason_text = sl_xasprintf("%s: %s", p.reason, p.message);
+	else
+		j->reason_text = p.message && *p.message ? sl_xstrdup(p.message) : NULL;
 	j->queue_pos = p.pos_cq >= 0 ? (int)p.pos_cq + 1 : 0;
 	free(j->cluster_queue);
 	j->cluster_queue = sl_xstrdup(p.cluster_queue);

@@ -82,8 +82,13 @@ int sl_sched_check(const struct sl_sched *s, const struct sl_sched_wl *wl, struc
 {
 	const char *q = wl->queue ? wl->queue : "";
 	int lq = sq_lq_find(s, wl->ns ? wl->ns : "default", q);
-	if (lq == SQ_NONE || s->lq[lq].cq == SQ_NONE)
+	if (lq == SQ_NONE)
 		return sl_err_set(err, SL_ENOENT, "invalid partition specified: %s", q);
+	/* Kueue takes a workload whose ClusterQueue is missing or lacks a
+	 * flavor and keeps it pending (sq_enqueue says why): nothing to
+	 * measure it against until the config is fixed. */
+	if (s->lq[lq].cq == SQ_NONE || s->cq[s->lq[lq].cq].missing_flavor)
+		return 0;
 	const struct sq_cq *c = &s->cq[s->lq[lq].cq];
 	if (!sq_ns_matches(&c->nssel, wl->ns ? wl->ns : "default"))
 		return sl_err_set(err, SL_ENOFIT, "namespace %s doesn't match ClusterQueue %s selector",
@@ -162,17 +167,17 @@ int sl_sched_admitted_count(struct sl_sched *s, uint64_t id, size_t podset, int3
 int sl_sched_run_to_fixpoint(struct sl_sched *s, int64_t now_ms, int max_cycles,
 			     struct sl_sched_decisions *out)
 {
-	int n = 0;
-	while (n < max_cycles) {
+	/* counted in Kueue's cycles, however many one call ran (cycle.c) */
+	int64_t c0 = s->cycle_no;
+	while (s->cycle_no - c0 < max_cycles) {
 		size_t p0 = out->npreempt;
 		int changed = sl_sched_cycle(s, now_ms, out);
-		n++;
 		for (size_t i = p0; i < out->npreempt; i++)
 			sl_sched_requeue(s, out->preempt[i].victim);
 		if (!changed)
 			break;
 	}
-	return n;
+	return (int)(s->cycle_no - c0);
 }
 
 struct saved {

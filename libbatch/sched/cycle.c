@@ -55,6 +55,7 @@ struct cyc {
 	struct sq_wl **victims;  /* preemption targets chosen this cycle */
 	size_t nvic;
 	int changed;
+	bool drains;             /* any_drain(), once per call: it walks every queue */
 };
 
 void sq_cscratch_free(struct sq_cscratch *x)
@@ -458,7 +459,7 @@ static bool any_drain(const struct sl_sched *s)
 static void drain(struct cyc *c)
 {
 	struct sl_sched *s = c->s;
-	if (!any_drain(s))
+	if (!c->drains)
 		return;
 	for (int i = 0; i < s->ncq; i++) {
 		struct sq_cq *q = &s->cq[i];
@@ -500,8 +501,9 @@ static void run_entries(struct cyc *c)
 	}
 }
 
-/* Pop one head per active CQ into the reusable entries. */
-static void take_heads(struct cyc *c)
+/* Pop one head per active CQ into the reusable entries; only != SQ_NONE:
+ * that CQ's alone (a chained cycle, where every other heap is empty). */
+static void take_heads(struct cyc *c, int only)
 {
 	struct sl_sched *s = c->s;
 	if (!s->cscr)
@@ -517,7 +519,7 @@ static void take_heads(struct cyc *c)
 	}
 	c->e = c->x->e;
 	c->victims = c->x->victims;
-	for (int i = 0; i < s->ncq; i++) {
+	for (int i = only == SQ_NONE ? 0 : only; i < (only == SQ_NONE ? s->ncq : only + 1); i++) {
 		struct sq_cq *q = &s->cq[i];
 		struct sq_wl *w = q->inactive ? NULL : sq_pop_head(s, q);
 		if (!w)
@@ -539,25 +541,69 @@ static void take_heads(struct cyc *c)
 	}
 }
 
+static void cycle_once(struct cyc *c, int64_t now_ms, int only)
+{
+	struct sl_sched *s = c->s;
+	s->cycle_no++;
+	s->now_ms = now_ms;
+	sq_backfill_prepare(s, now_ms);
+	drain(c);
+	take_heads(c, only);
+	for (size_t i = 0; i < c->ne; i++)
+		nominate(c, &c->e[i]);
+	run_entries(c);
+	temp_undo(c);
+	if (s->tas_on)
+		sq_tas_unreserve(s);
+	for (size_t i = 0; i < c->ne; i++)
+		requeue(c, &c->e[i]);
+	c->changed += sq_backfill(s, now_ms, c->out);
+}
+
+/* Kueue admits at most one head per ClusterQueue per cycle. When a cycle
+ * admitted one head, preempted nothing, and left every other ClusterQueue
+ * without heads (their heads parked, their heaps empty), the next cycle
+ * can only be the admitting queue's next head against the same state, so
+ * it runs at once, without the walk over every ClusterQueue: the
+ * decisions are those of the cycles back to back, in the same order, with
+ * the same flavors and preemptions (test_sched_chain.c runs both).
+ * Backfill, TAS and drains look beyond one head (the plan, the nodes, the
+ * admitted set): with any of them on, one cycle per call as before. */
+#define CHAIN_MAX 1024   /* cycles per call: the daemon's loop stays responsive */
+
+static int chain_cq(const struct cyc *c, size_t npreempt_before)
+{
+	const struct sl_sched *s = c->s;
+	int cq = SQ_NONE;
+	if (s->no_chain || c->nvic != 0 || c->out->npreempt != npreempt_before || s->bf_any ||
+	    s->tas_on || c->drains)
+		return SQ_NONE;
+	for (size_t i = 0; i < c->ne; i++) {
+		const struct entry *e = &c->e[i];
+		if (e->done && cq == SQ_NONE)
+			cq = e->cq;
+		else if (e->done || s->cq[e->cq].heap.n != 0)
+			return SQ_NONE;
+	}
+	return cq != SQ_NONE && s->cq[cq].heap.n != 0 ? cq : SQ_NONE;
+}
+
+void sl_sched_set_chaining(struct sl_sched *s, int on)
+{
+	s->no_chain = !on;
+}
+
 /* Returns how much changed: admissions, preemptions and queue moves after
  * which another cycle may decide more (a parked head). 0 means another
  * cycle now would change nothing. */
 int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out)
 {
-	struct cyc c = {.s = s, .out = out};
-	s->cycle_no++;
-	s->now_ms = now_ms;
-	sq_backfill_prepare(s, now_ms);
-	drain(&c);
-	take_heads(&c);
-	for (size_t i = 0; i < c.ne; i++)
-		nominate(&c, &c.e[i]);
-	run_entries(&c);
-	temp_undo(&c);
-	if (s->tas_on)
-		sq_tas_unreserve(s);
-	for (size_t i = 0; i < c.ne; i++)
-		requeue(&c, &c.e[i]);
-	c.changed += sq_backfill(s, now_ms, out);
+	struct cyc c = {.s = s, .out = out, .drains = any_drain(s)};
+	size_t np = out->npreempt;
+	cycle_once(&c, now_ms, SQ_NONE);
+	for (int n = 1, cq; n < CHAIN_MAX && (cq = chain_cq(&c, np)) != SQ_NONE; n++) {
+		c.ne = 0;
+		cycle_once(&c, now_ms, cq);
+	}
 	return c.changed;
 }

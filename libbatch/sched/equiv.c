@@ -90,6 +90,7 @@ void sq_park_shape(struct sq_cq *c, struct sq_wl *w)
 {
 	c->prep = sl_xgrow(c->prep, &c->capprep, c->nprep + 1, sizeof(*c->prep));
 	c->prep[c->nprep++] = w;
+	w->bulk_tried = false;
 }
 
 /* The parked workload whose shape w has, or NULL. */

@@ -318,6 +318,36 @@ static void mark_inactive(struct sq_cq *c)
 		c->inactive = sl_xasprintf("ClusterQueue %s is inactive", c->name);
 }
 
+/* Kueue's Active=False condition (FlavorNotFound): its message names the
+ * missing flavors, comma-separated, once each. The workloads' own message
+ * stays "ClusterQueue X is inactive" (sq_enqueue). */
+static void mark_missing_flavors(struct sl_sched *s, struct sq_cq *c)
+{
+	char *list = NULL;
+	for (int g = 0; g < c->nrg; g++)
+		for (int f = 0; f < c->rg[g].nfl; f++) {
+			const char *n = c->rg[g].flname[f];
+			bool seen = false;
+			if (s->flv[c->rg[g].fl[f]].f.line != -1)
+				continue;
+			for (int h = 0; h <= g && !seen; h++)
+				for (int e = 0; e < (h < g ? c->rg[h].nfl : f) && !seen; e++)
+					seen = strcmp(c->rg[h].flname[e], n) == 0;
+			if (seen)
+				continue;
+			char *t = sl_xasprintf("%s%s%s", list ? list : "", list ? "," : "", n);
+			free(list);
+			list = t;
+		}
+	if (list == NULL)
+		return;
+	free(c->inactive);
+	c->inactive = sl_xasprintf("Can't admit new workloads: references missing "
+				   "ResourceFlavor(s): %s.", list);
+	c->missing_flavor = true;
+	free(list);
+}
+
 static void build_cq(struct sl_sched *s, struct sq_cq *c, const struct sl_kq_cq *k, int node)
 {
 	c->name = sl_xstrdup(k->name);
@@ -357,12 +387,11 @@ static void build_cq(struct sl_sched *s, struct sq_cq *c, const struct sl_kq_cq 
 		for (size_t f = 0; f < k->rg[g].nflavors; f++) {
 			rg->fl[f] = sq_flavor_index(s, k->rg[g].flavors[f].flavor);
 			rg->flname[f] = sl_xstrdup(k->rg[g].flavors[f].flavor);
-			if (s->flv[rg->fl[f]].f.line == -1)
-				mark_inactive(c);
 		}
 	}
 	if (c->stop != SL_KSTOP_NONE)
 		mark_inactive(c);
+	mark_missing_flavors(s, c);
 }
 
 static void link_parent(struct sl_sched *s, int child, int parent)

@@ -232,13 +232,17 @@ int sl_sched_requeue(struct sl_sched *s, uint64_t id);
  * Partial admission: a head whose full size neither fits nor can preempt
  * is admitted (or preempts) at the largest size Kueue's reducer finds
  * between min_count and count; the admission's counts[] say how many pods
- * per pod set, and its usage is charged for those pods only. */
+ * per pod set, and its usage is charged for those pods only.
+ * One call may run several of Kueue's cycles back to back (a ClusterQueue
+ * alone with heads admits one after another, up to 1 024): the decisions
+ * are those of calling it that many times. */
 int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *out);
 void sl_sched_decisions_clear(struct sl_sched_decisions *d);
 
 /* Simulation: cycle until nothing changes; every preempted victim is
  * requeued immediately. Decisions of all cycles are appended to *out.
- * Returns the number of cycles run. */
+ * Returns the number of Kueue's cycles run (one head per ClusterQueue each,
+ * however many one sl_sched_cycle call ran). */
 int sl_sched_run_to_fixpoint(struct sl_sched *s, int64_t now_ms, int max_cycles,
 			     struct sl_sched_decisions *out);
 
@@ -298,6 +302,10 @@ int sl_sched_trial(struct sl_sched *s, const struct sl_sched_wl *wl, int64_t lim
 /* Backfill (backfill.c) for every ClusterQueue, on top of each queue's
  * `backfill:` setting. The model's Configuration may set it too. */
 void sl_sched_set_backfill(struct sl_sched *s, int on);
+
+/* on = 0: exactly one of Kueue's cycles per sl_sched_cycle call (tests of
+ * the cycle itself, and proof that chaining decides the same). Default 1. */
+void sl_sched_set_chaining(struct sl_sched *s, int on);
 
 /* Topology-aware scheduling: the node inventory and assignments. */
 struct sl_sched_taint {
@@ -371,5 +379,10 @@ int sl_sched_topo_parse(const char *spec, int switches, int64_t wait4switch,
 /* Text for a preemption reason ("InClusterQueue", ...). */
 const char *sl_sched_preempt_reason_name(enum sl_sched_preempt_reason r);
 const char *sl_sched_class_name(enum sl_sched_class c);
+
+/* Slurm's job reason (squeue %r) for a pending workload: by Kueue's reason
+ * (sl_sched_pending.reason) where it says more than the class, else by the
+ * class ("None" for SL_SCHED_NONE). Static text (reason.c). */
+const char *sl_sched_slurm_reason(enum sl_sched_class cls, const char *kueue_reason);
 
 #endif

@@ -9,7 +9,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/sched/flavor.c libbatch/sched/preempt.c libbatch/sched/fairshare.c \
 	libbatch/sched/afs.c libbatch/sched/cycle.c libbatch/sched/info.c \
 	libbatch/sched/api.c libbatch/sched/msg.c libbatch/sched/equiv.c \
-	libbatch/sched/namemap.c libbatch/sched/partial.c \
+	libbatch/sched/namemap.c libbatch/sched/partial.c libbatch/sched/reason.c \
 	libbatch/sched/estimate.c libbatch/sched/estimate_trial.c libbatch/sched/backfill.c \
 	libbatch/sched/tas.c libbatch/sched/tas_admit.c libbatch/sched/tas_place.c libbatch/sched/tas_req.c libbatch/sched/tas_text.c libbatch/sched/tas_int.h \
 	libbatch/sim.c libbatch/sim.h libbatch/sim_int.h libbatch/sim_report.c libbatch/sim_clock.c \
@@ -23,7 +23,6 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/admission-fits-single-cq.yaml \
 	tests/scenarios/afs-localqueue-ordering.yaml \
 	tests/scenarios/bad-quantity.yaml \
-	tests/scenarios/bad-reference.yaml \
 	tests/scenarios/bad-unknown-kind.yaml \
 	tests/scenarios/bad-mincount.yaml \
 	tests/scenarios/bad-timelimit.yaml \
@@ -173,7 +172,9 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/backfill-besteffort-protects-reservation.yaml \
 	tests/scenarios/backfill-never-the-reason-to-preempt.yaml \
 	tests/scenarios/backfill-cohort-borrower-respects-lender-reservation.yaml \
-	tests/scenarios/estimate-late-after-higher-priority-arrival.yaml
+	tests/scenarios/estimate-late-after-higher-priority-arrival.yaml \
+	tests/scenarios/inactive-cq-missing-flavor.yaml \
+	tests/scenarios/inactive-lq-missing-cq.yaml \
 	tests/scenarios/tas-admitted-on-deleted-node.yaml \
 	tests/scenarios/tas-allocatable-pods-used.yaml \
 	tests/scenarios/tas-equal-priority-waits.yaml \
@@ -336,3 +337,12 @@ EXTRA_DIST += tests/data/replay/small.yaml tests/data/replay/gpu100.yaml \
 # Topology-aware scheduling through the engine's API (nodes fed, restart, reload).
 UNIT_TESTS += tests/unit/test_tas
 tests_unit_test_tas_SOURCES = tests/unit/test_tas.c tests/unit/sched_testlib.h
+
+# Queues Kueue keeps inactive (missing flavor, missing ClusterQueue) and the
+# table from Kueue's pending reasons to Slurm's.
+UNIT_TESTS += tests/unit/test_sched_inactive
+tests_unit_test_sched_inactive_SOURCES = tests/unit/test_sched_inactive.c tests/unit/sched_testlib.h
+
+# Several Kueue cycles per sl_sched_cycle call decide what one per call does.
+UNIT_TESTS += tests/unit/test_sched_chain
+tests_unit_test_sched_chain_SOURCES = tests/unit/test_sched_chain.c tests/unit/sched_testlib.h

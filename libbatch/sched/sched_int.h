@@ -95,6 +95,7 @@ struct sq_cq {
 	bool covers_pods;            /* "pods" is a covered resource */
 	bool backfill;               /* backfill: true (backfill.c) */
 	char *inactive;              /* NULL = active; else Kueue message */
+	bool missing_flavor;         /* inactive for want of a ResourceFlavor */
 	struct sq_heap heap;         /* active pending workloads */
 	struct sq_wl **inadm;        /* parked workloads (BestEffortFIFO) */
 	size_t ninadm, capinadm;
@@ -214,6 +215,7 @@ struct sq_wl {
 	bool tried;
 	int64_t pos_cq, pos_lq;
 	uint64_t hash;               /* scheduling-equivalence hash */
+	bool bulk_tried;             /* as a parked shape: park_bulk has looked */
 	int64_t limit_ms;            /* time limit, 0 = none */
 	int64_t start_ms;            /* admitted at (ms) */
 	int64_t est_ms;              /* estimated start (SL_SCHED_NEVER: none) */
@@ -303,6 +305,7 @@ struct sl_sched {
 	} otg_key;
 	bool backfill_all;           /* backfill on every ClusterQueue */
 	bool bf_any;                 /* ... or on some (sq_backfill_reset) */
+	bool no_chain;               /* one Kueue cycle per sl_sched_cycle */
 	uint64_t bf_sig;             /* backfill.c: the state its last pass saw */
 	int64_t bf_at;               /* ... and when */
 	struct sq_bfgate *bfg;       /* backfill.c: this cycle's reservations */

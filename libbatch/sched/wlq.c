@@ -253,11 +253,17 @@ void sq_park(struct sl_sched *s, struct sq_cq *c, struct sq_wl *w)
 
 /* Park every heap workload equivalent to rep at once, when there are so
  * many that popping them one by one (log n each) would cost more than a
- * filter and a re-heapify (n). */
-static void park_bulk(struct sl_sched *s, struct sq_cq *c, const struct sq_wl *rep)
+ * filter and a re-heapify (n). Asked once per parked shape: counting the
+ * heap again for each equivalent that surfaced made a deep queue of many
+ * small shapes cost n per pop, n squared per requeue. Either way the same
+ * workloads end up parked with the same status. */
+static void park_bulk(struct sl_sched *s, struct sq_cq *c, struct sq_wl *rep)
 {
 	struct sq_heap *h = &c->heap;
 	size_t m = 0, lg = 1, keep = 0;
+	if (rep->bulk_tried)
+		return;
+	rep->bulk_tried = true;
 	for (size_t i = 0; i < h->n; i++)
 		m += h->v[i]->hash == rep->hash;
 	while (((size_t)1 << lg) < h->n)
@@ -285,7 +291,7 @@ struct sq_wl *sq_pop_head(struct sl_sched *s, struct sq_cq *c)
 {
 	struct sq_wl *w;
 	while ((w = sq_heap_pop(s, c)) != NULL) {
-		const struct sq_wl *rep = c->nprep ? sq_parked_rep(c, w) : NULL;
+		struct sq_wl *rep = c->nprep ? sq_parked_rep(c, w) : NULL;
 		if (!rep)
 			return w;
 		sq_status_copy(w, rep);
@@ -370,7 +376,7 @@ void sq_enqueue(struct sl_sched *s, struct sq_wl *w)
 	struct sq_lq *l = &s->lq[w->lq];
 	if (l->cq == SQ_NONE) {
 		sq_set_status(w, SL_SCHED_INADMISSIBLE, "Misconfigured",
-			      "ClusterQueue %s not found", l->cqname);
+			      "ClusterQueue %s doesn't exist", l->cqname);
 		return;
 	}
 	if (l->stop != SL_KSTOP_NONE) {
@@ -385,8 +391,9 @@ void sq_enqueue(struct sl_sched *s, struct sq_wl *w)
 	if (c->stop != SL_KSTOP_NONE)
 		sq_set_status(w, SL_SCHED_QUEUE_STOPPED, "Suspended",
 			      "ClusterQueue %s is inactive", c->name);
-	else if (c->inactive)
-		sq_set_status(w, SL_SCHED_INADMISSIBLE, "Suspended", "%s", c->inactive);
+	else if (c->inactive) /* the why is the queue's (sl_sched_usage.inactive) */
+		sq_set_status(w, SL_SCHED_INADMISSIBLE, "Suspended",
+			      "ClusterQueue %s is inactive", c->name);
 	/* only active queues park: nothing would requeue a stopped one's */
 	else if (!c->strict_fifo && c->nprep && sq_parked_shape(c, w))
 		sq_park(s, c, w);

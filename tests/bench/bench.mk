@@ -87,3 +87,14 @@ EXTRA_DIST += tests/bench/drain.sh
 bench-drain: all tests/bench/drain$(EXEEXT)
 	bash $(srcdir)/tests/bench/drain.sh --build $(abs_top_builddir) $(BENCH_ARGS)
 .PHONY: bench-drain
+
+# One ClusterQueue, 50 000 pending (issue 16): admissions per second from a
+# deep queue, and what one end costs with a deep BestEffortFIFO queue parked.
+EXTRA_PROGRAMS += tests/bench/sched_deep
+tests_bench_sched_deep_SOURCES = tests/bench/sched_deep.c tests/bench/sched_bench.h
+tests_bench_sched_deep_LDADD = $(SL_LIBS)
+CLEANFILES += tests/bench/sched_deep$(EXEEXT)
+bench-sched-deep: tests/bench/sched_deep$(EXEEXT)
+	./tests/bench/sched_deep$(EXEEXT)
+	./tests/bench/sched_deep$(EXEEXT) --strict
+.PHONY: bench-sched-deep

@@ -21,6 +21,7 @@ INTEGRATION_TESTS = \
 	tests/integration/partitions.sh \
 	tests/integration/badinput.sh \
 	tests/integration/preempt.sh \
+	tests/integration/inactive.sh \
 	tests/integration/nonroot.sh \
 	tests/integration/constraint.sh \
 	tests/integration/noderange.sh \

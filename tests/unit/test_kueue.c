@@ -101,9 +101,6 @@ static void test_errors(void **state)
 		     "      resources:\n      - {name: cpu, nominalQuota: 1, borrowingLimit: 1}\n",
 		     "k.yaml:10: ClusterQueue \"q\": spec.resourceGroups[0].flavors[0].resources[0]."
 		     "borrowingLimit: must be nil when cohort is empty");
-	expect_error("apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata: {name: q, namespace: n}\n"
-		     "spec: {clusterQueue: nope}\n",
-		     "k.yaml:1: LocalQueue \"q\": spec.clusterQueue: ClusterQueue \"nope\" not found");
 	expect_error("apiVersion: kueue.x-k8s.io/v1beta1\nkind: Cohort\nmetadata: {name: a}\nspec: {parentName: b}\n"
 		     "---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: Cohort\nmetadata: {name: b}\nspec: {parentName: a}\n",
 		     "k.yaml:1: Cohort \"a\": spec.parentName: cohort hierarchy has a cycle");

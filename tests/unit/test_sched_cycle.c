@@ -16,6 +16,7 @@ static void test_admit_and_pending(void **state)
 	struct sl_sched *s = tl_sched(model);
 	struct sl_sched_decisions d = {0};
 	struct sl_sched_pending p;
+	sl_sched_set_chaining(s, 0); /* one Kueue cycle per call: what is checked here */
 	tl_add(s, 1, 0, 0, 3);
 	tl_add(s, 2, 0, 1, 2);
 	tl_add(s, 3, 0, 2, 1);

@@ -232,6 +232,50 @@ static bool entry_fits(struct cyc *c, struct entry *e)
 	return ok;
 }
 
+/* fits' FitsCheckNoTAS: the quota holds the entry (victims and its own
+ * targets gone), the nodes no longer do: an earlier head of this cycle
+ * took them. */
+static bool misfits_tas_only(struct cyc *c, struct entry *e)
+{
+	struct sl_sched *s = c->s;
+	if (!s->tas_on || e->partial || e->a.rep == SQ_A_NOFIT)
+		return false;
+	for (size_t i = 0; i < c->nvic; i++)
+		sq_wl_charge(s, c->victims[i], -1);
+	for (size_t i = 0; i < e->t.n; i++)
+		if (!is_victim(c, e->t.v[i].wl))
+			sq_wl_charge(s, e->t.v[i].wl, -1);
+	bool r = sq_fits_with(s, e->cq, e->a.use_fr, e->a.use_q, e->a.nuse, true) &&
+		 !sq_tas_fits_now(s, e->w);
+	for (size_t i = e->t.n; i-- > 0;)
+		if (!is_victim(c, e->t.v[i].wl))
+			sq_wl_charge(s, e->t.v[i].wl, +1);
+	for (size_t i = c->nvic; i-- > 0;)
+		sq_wl_charge(s, c->victims[i], +1);
+	return r;
+}
+
+/* TASRecomputeAssignmentWithinSchedulingCycle (on by default): such a head
+ * is assigned again at once, on the nodes as this cycle left them, and may
+ * fit elsewhere or preempt for it, instead of waiting for the next cycle.
+ * Kueue pins the flavors to the nomination for it (NominationMapping); the
+ * assigner here has no such pin, so an assignment on other flavors is
+ * refused (false): the head waits, as before. Cost: one more assignment
+ * per head that lost its nodes. */
+static bool reassign(struct cyc *c, struct entry *e)
+{
+	struct sq_wl *w = e->w;
+	int n = e->a.off[w->nps];
+	int *was = sl_xmalloc(((size_t)n + 1) * sizeof(int));
+	memcpy(was, e->a.flv, (size_t)n * sizeof(int));
+	w->has_last = false;
+	e->t.n = 0;
+	assign(c->s, e);
+	bool same = e->a.off[w->nps] == n && memcmp(was, e->a.flv, (size_t)n * sizeof(int)) == 0;
+	free(was);
+	return same;
+}
+
 /* reserveCapacityForUnreclaimablePreempt / quotaResourcesToReserve. */
 static void reserve(struct cyc *c, struct entry *e)
 {
@@ -388,6 +432,10 @@ static void process(struct cyc *c, struct entry *e)
 	struct sq_wl *w = e->w;
 	if (!e->nominated)
 		return;
+	if (misfits_tas_only(c, e) && !reassign(c, e)) {
+		skip(e, "Workload no longer fits after processing another workload");
+		return;
+	}
 	if (e->a.rep == SQ_A_NOFIT) {
 		const char *r = e->a.nofit_reason ? e->a.nofit_reason : "WaitingForQuota";
 		/* a topology that does not hold the pods now may after nodes change */

@@ -291,6 +291,7 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-preempt-pods-pressure.yaml \
 	tests/scenarios/tas-preempt-sibling-flavor-usage.yaml \
 	tests/scenarios/tas-preempting-reserves-capacity.yaml \
+	tests/scenarios/tas-preempting-reserves-capacity-last-head-recomputes.yaml \
 	tests/scenarios/tas-preempting-without-targets-reserves.yaml \
 	tests/scenarios/tas-required-gets-scheduled.yaml \
 	tests/scenarios/tas-required-level-missing.yaml \

@@ -88,7 +88,7 @@ expect_eq "job $j2 reason" "(Resources)" "$("$BIN/squeue" -h -j "$j2" -o '%R')"
 "$BIN/squeue" --json -j "$j2" >"$T/sq.json" || fail "squeue --json"
 d=$(jpath "[x for x in d['jobs'] if x['job_id'] == $j2][0]['state_description']" <"$T/sq.json")
 case "$d" in
-'couldn'"'"'t assign flavors to pod set main: topology "dc" allows to fit only 1 out of 2 pod(s)'*) ;;
+*'couldn'"'"'t assign flavors to pod set main: topology "dc" allows to fit only 1 out of 2 pod(s)'*) ;;
 *) fail "squeue --json state_description of job $j2: [$d]" ;;
 esac
 [ "$(nobjs jobsets "sluice.io/job-id=$j2")" = 0 ] || fail "job $j2 has a JobSet"

@@ -13,6 +13,7 @@
  * SL_SRUN_SIG_STEP for scancel N.S) and timers (-t, -W, the kill after
  * KillWait). Messages are Slurm 22.05's. */
 #include "srun_step.h"
+#include "client_step.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -60,6 +61,7 @@ struct run {
 	int64_t kill_ms, limit_ms, wait_ms, intr_ms, done_ms;
 	int64_t watch_ms;         /* next look at srun's own allocation */
 	int64_t force_ms;         /* a task died of SIGKILL/SIGTERM: end the rest then */
+	int64_t take_ms;          /* in a pod: next ask for scancel's signals */
 };
 
 static int sigfd[2] = {-1, -1};
@@ -299,6 +301,28 @@ static void on_sigpipe(struct run *r)
 	}
 }
 
+/* In a pod sluiced cannot reach srun: scancel N.S queues its signal and
+ * srun asks for it every second (sluiced's sigqueue does this locally). A
+ * failed ask stops the asking: sluiced is out of reach from this pod. */
+static void take_signals(struct run *r, int64_t now)
+{
+	struct sl_err err = SL_ERR_INIT;
+	int *sigs = NULL;
+	size_t n = 0;
+
+	r->take_ms = 0;
+	if (r->running == 0 || sl_client_step_take(r->l->job_id, r->l->step_id, &sigs, &n, &err) != 0)
+		return;
+	r->take_ms = now + 1000;
+	for (size_t i = 0; i < n; i++) {
+		if (sigs[i] == 0)
+			step_end(r, END_CANCEL);
+		else if (sigs[i] > 0 && sigs[i] < NSIG)
+			kill_tasks(r, sigs[i]);
+	}
+	free(sigs);
+}
+
 /* -t, -W and the SIGKILL after KillWait. */
 static void on_timers(struct run *r, int64_t now)
 {
@@ -328,12 +352,14 @@ static void on_timers(struct run *r, int64_t now)
 		r->kill_ms = 0;
 		kill_tasks(r, SIGKILL);
 	}
+	if (r->take_ms && now >= r->take_ms)
+		take_signals(r, now);
 }
 
 static int64_t next_wake(const struct run *r, int64_t now)
 {
 	int64_t w = INT64_MAX, t[] = {r->limit_ms, r->wait_ms, r->kill_ms, r->watch_ms, r->force_ms,
-				      r->done_ms ? r->done_ms + 1000 : 0};
+				      r->take_ms, r->done_ms ? r->done_ms + 1000 : 0};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (t[i] && t[i] < w)
 			w = t[i];
@@ -723,6 +749,8 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 		r.limit_ms = now_ms() + o->time_limit * 60000;
 	if (watched)
 		r.watch_ms = now_ms() + 1000;
+	if (remote)
+		r.take_ms = now_ms() + 1000;
 	for (int t = 0; t < n; t++) {
 		char **argv = task_argv(&r, t, mp_text);
 		int e = argv ? start_task(&r, t, argv, env) : -1;

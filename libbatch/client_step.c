@@ -117,3 +117,28 @@ int sl_client_step_stat(uint64_t job, uint32_t step, struct sl_usage *u, char **
 	sl_client_free(c);
 	return r;
 }
+
+int sl_client_step_take(uint64_t job, uint32_t step, int **sigs, size_t *n, struct sl_err *err)
+{
+	json_object *req = json_object_new_object(), *ids = json_object_new_array(), *rep, *arr;
+	int r;
+
+	*sigs = NULL;
+	*n = 0;
+	json_object_array_add(ids, json_object_new_int64((int64_t)job));
+	json_object_object_add(req, "jobs", ids);
+	json_object_object_add(req, "running", json_object_new_boolean(1));
+	json_object_object_add(req, "take", json_object_new_int64((int64_t)step));
+	if ((r = call(SL_MSG_STEPS, req, &rep, err)) != 0)
+		return r;
+	if (json_object_object_get_ex(rep, "signals", &arr) &&
+	    json_object_is_type(arr, json_type_array)) {
+		size_t len = json_object_array_length(arr);
+		*sigs = sl_xcalloc(len ? len : 1, sizeof(**sigs));
+		for (size_t i = 0; i < len; i++)
+			(*sigs)[i] = json_object_get_int(json_object_array_get_idx(arr, i));
+		*n = len;
+	}
+	json_object_put(rep);
+	return 0;
+}

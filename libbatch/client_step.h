@@ -25,6 +25,10 @@ int sl_client_steps(const uint64_t *jobs, size_t n, int running_only, struct sl_
 struct sl_usage;
 int sl_client_step_stat(uint64_t job, uint32_t step, struct sl_usage *u, char **node,
 			struct sl_err *err);
+/* srun in a pod, which sluiced cannot signal: the signals scancel queued
+ * for its step since it last asked (0: cancel), in order (caller frees
+ * *sigs). */
+int sl_client_step_take(uint64_t job, uint32_t step, int **sigs, size_t *n, struct sl_err *err);
 /* Signal every task of step job.step (sig 0: cancel the step). */
 int sl_client_step_signal(uint64_t job, uint32_t step, int sig, struct sl_err *err);
 

@@ -9,6 +9,7 @@
  * that created the step (SO_PEERCRED, not a number the client sent) and
  * that process's start time, so a signal never reaches a reused pid. */
 #include "authz.h"
+#include "conf.h"
 #include "handlers.h"
 #include "jobdir.h"
 #include "jobtab.h"
@@ -114,6 +115,9 @@ int sl_h_step_end(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		goto out;
 	}
 	st.end_time = (int64_t)time(NULL);
+	for (size_t i = 0, k = 0; i < d->nstep_sigs; i++, d->nstep_sigs = k) /* none left to take */
+		if (d->step_sigs[i].job != st.job_id || d->step_sigs[i].step != st.step_id)
+			d->step_sigs[k++] = d->step_sigs[i];
 	if ((r = sl_store_begin(d->store, err)) == 0)
 		r = sl_store_step_end(d->store, &st, err);
 out:
@@ -145,6 +149,31 @@ static int visible(const struct sl_peer *p, const struct sl_step *st)
 	return 1;
 }
 
+/* srun's poll in a pod ("take": its step): the signals queued for it,
+ * in order, removed as they go. Only the job's owner takes them. */
+static int take_signals(struct sluiced *d, const struct sl_peer *p, uint64_t job, uint32_t step,
+			json_object *rep, struct sl_err *err)
+{
+	const struct sl_job *j = sl_jobtab_get(d->jobs, job);
+	json_object *sigs = json_object_new_array();
+	size_t k = 0;
+
+	if (j == NULL || (p->uid != j->uid && p->uid != 0)) {
+		json_object_put(sigs);
+		return sl_err_set(err, SL_EPERM, "Access/permission denied");
+	}
+	for (size_t i = 0; i < d->nstep_sigs; i++) {
+		const struct sl_step_sig *q = &d->step_sigs[i];
+		if (q->job == job && q->step == step)
+			json_object_array_add(sigs, json_object_new_int(q->sig));
+		else
+			d->step_sigs[k++] = *q;
+	}
+	d->nstep_sigs = k;
+	json_object_object_add(rep, "signals", sigs);
+	return 0;
+}
+
 int sl_h_steps(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	       json_object *rep, struct sl_err *err)
 {
@@ -164,6 +193,9 @@ int sl_h_steps(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	if (json_object_object_get_ex(req, "running", &v))
 		running = json_object_get_boolean(v);
 	if ((r = sl_store_steps(d->store, jobs, n, 0, &steps, &ns, err)) != 0)
+		goto out;
+	if (json_object_object_get_ex(req, "take", &v) && n == 1 &&
+	    (r = take_signals(d, p, jobs[0], (uint32_t)json_object_get_int64(v), rep, err)) != 0)
 		goto out;
 	arr = json_object_new_array();
 	for (size_t i = 0; i < ns; i++) {
@@ -205,6 +237,16 @@ int sl_h_step_signal(struct sluiced *d, const struct sl_peer *p, json_object *re
 	    (r = sl_store_step_get(d->store, job, step, &st, err)) != 0)
 		goto out;
 	settle(d, &st);
+	if (st.end_time == 0 && strcmp(sl_conf_executor(d->conf), "local") != 0) {
+		/* srun runs in the job's first pod, out of sluiced's reach: it
+		 * takes the signal with its next poll (a second at most) */
+		d->step_sigs = sl_xgrow(d->step_sigs, &d->capstep_sigs, d->nstep_sigs + 1,
+					sizeof(*d->step_sigs));
+		d->step_sigs[d->nstep_sigs++] = (struct sl_step_sig){job, step, sig};
+		if (sig == 0 && (r = sl_store_begin(d->store, err)) == 0)
+			r = sl_store_step_cancelled(d->store, job, step, p->uid, err);
+		goto out;
+	}
 	if (st.end_time != 0 || st.pid <= 0 ||
 	    sl_proc_starttime(st.pid, &started) != 0 || started != st.pid_start) {
 		r = sl_err_set(err, SL_ESTATE, "Job/step already completing or completed");

@@ -319,6 +319,7 @@ static void teardown(struct sluiced *d)
 	sl_loop_free(d->loop);
 	sl_conf_free(d->conf);
 	free(d->launch);
+	free(d->step_sigs);
 	free(d->forget);
 	free(d->self_user);
 	free(d->hostname);

@@ -29,6 +29,10 @@ struct sluiced {
 	const struct sl_executor *executor;
 	void *exec;                  /* the executor's state */
 	uint64_t *launch; size_t nlaunch, caplaunch; /* start after commit */
+	/* scancel N.S for an srun sluiced cannot signal (in a pod): its srun
+	 * takes them when it next asks (h_step.c) */
+	struct sl_step_sig { uint64_t job; uint32_t step; int sig; } *step_sigs;
+	size_t nstep_sigs, capstep_sigs;
 	uint64_t *forget; size_t nforget, capforget; /* drop after commit */
 	struct sl_schedctl *sched;   /* scheduler glue (schedule.c) */
 	struct sl_nodefeed *nodefeed; /* TAS nodes from the executor (nodefeed.c) */

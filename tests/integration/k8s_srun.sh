@@ -94,7 +94,7 @@ as $USER1 "$BIN/scancel" "$j2.0" || fail "scancel $j2.0"
 gone $p0
 expect_eq "the cancelled step" "CANCELLED" \
 	"$("$BIN/sacct" -n -P -j "$j2" -o JobID,State | sed -n "s/^$j2\.0|\([A-Z]*\).*/\1/p")"
-ok "scancel $j2.0 ended its 8 tasks in the 4 pods (sluiced signals srun: same PID namespace here)"
+ok "scancel $j2.0 ended its 8 tasks in the 4 pods (queued by sluiced, taken by srun's poll)"
 
 p1=$(pids task)
 as $USER1 "$BIN/scancel" "$j2" || fail "scancel"

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -205,7 +206,16 @@ int agent_launch_decode(const char *p, size_t n, const char *secret,
 	agent_mac(secret, nonce, p + AGENT_MAC_LEN, n - AGENT_MAC_LEN, mac);
 	if (!agent_mac_equal(mac, (const uint8_t *)p, AGENT_MAC_LEN))
 		return sl_err_set(err, SL_EAUTH, "authentication failed: not this job's secret");
-	o = json_tokener_parse(p + AGENT_MAC_LEN); /* the frame is NUL-terminated */
+	/* by its length: a request need not end in a NUL */
+	if (n - AGENT_MAC_LEN > INT32_MAX)
+		return sl_err_set(err, SL_EPROTO, "launch request too long");
+	json_tokener *tok = json_tokener_new();
+	o = json_tokener_parse_ex(tok, p + AGENT_MAC_LEN, (int)(n - AGENT_MAC_LEN));
+	if (o != NULL && json_tokener_get_error(tok) != json_tokener_success) {
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
 	if (o == NULL || !json_object_is_type(o, json_type_object) ||
 	    json_strv(o, "argv", 1, &q->argv) != 0 || json_strv(o, "env", 0, &q->env) != 0) {
 		sl_err_set(err, SL_EPROTO, "malformed launch request");

@@ -24,7 +24,6 @@
 
 #include <errno.h>
 #include <json-c/json.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,9 +52,6 @@
  * refused (the client is told to retry), so slow readers cannot take the
  * daemon's memory. Each connection holds at most one reply. */
 #define PENDING_OUT_CAP ((size_t)256 << 20)
-/* A listing of thousands of jobs leaves tens of MiB free in malloc's arenas
- * that it would keep for good; hand them back once such a reply is gone. */
-#define BIG_REPLY (1024 * 1024)
 #define IN_CAP (SL_PROTO_HDR_LEN + SL_PROTO_MAX_BODY)
 #define OUT_CAP (SL_PROTO_HDR_LEN + SL_PROTO_MAX_REPLY)
 /* A flood of bad credentials must not fill the log, nor use up log.c's
@@ -73,7 +69,6 @@ struct conn {
 	struct sl_buf *in, *out;
 	int closing;               /* close once out is drained */
 	int linger;                /* ... after reading what the peer still sends */
-	int big;                   /* sent a reply of BIG_REPLY bytes or more */
 	int64_t active_ms;         /* last byte read or written */
 	uint64_t resume;           /* timer: process input held back by a reply */
 	/* munge: the credential of the next request */
@@ -131,8 +126,6 @@ static void conn_close(struct conn *c)
 	sl_buf_free(c->in);
 	sl_buf_free(c->out);
 	free(c->payload);
-	if (c->big)
-		(void)malloc_trim(0);
 	free(c);
 	cs->n--;
 }
@@ -160,7 +153,6 @@ static void conn_reply(struct conn *c, uint16_t type, char *reply)
 				     "replies to other clients; try again\"}", sl_errname(SL_EBUSY));
 		len = strlen(reply);
 	}
-	c->big |= len >= BIG_REPLY;
 	if (sl_proto_encode(c->out, type | SL_MSG_REPLY, reply, len) != 0) {
 		sl_err_log("reply of %zu bytes to %s is over the cap; closing", len,
 			   who(c, w, sizeof(w)));

@@ -59,6 +59,44 @@ static void test_err_first_wins(void **state)
 	assert_int_equal(sl_err_set(NULL, SL_EIO, "x"), -SL_EIO);
 }
 
+/* Consumed bytes leave a gap at the front that later appends reclaim: the
+ * contents and the cap hold through it. */
+static void test_consume_then_add(void **state)
+{
+	struct sl_buf *b = sl_buf_new(16);
+	char big[200];
+	(void)state;
+
+	assert_int_equal(sl_buf_addstr(b, "0123456789"), 0);
+	sl_buf_consume(b, 4);
+	assert_string_equal(sl_buf_str(b), "456789");
+	assert_int_equal(sl_buf_len(b), 6);
+	assert_int_equal(sl_buf_addstr(b, "abcdefghij"), 0); /* 16: at the cap */
+	assert_string_equal(sl_buf_str(b), "456789abcdefghij");
+	assert_int_equal(sl_buf_addc(b, 'x'), -SL_ETOOBIG);
+	sl_buf_truncate(b, 3);
+	assert_string_equal(sl_buf_str(b), "456");
+	sl_buf_consume(b, 1);
+	char *s = sl_buf_steal(b);
+	assert_string_equal(s, "56");
+	free(s);
+	assert_int_equal(sl_buf_len(b), 0);
+	sl_buf_free(b);
+
+	b = sl_buf_new(1 << 20);
+	memset(big, 'q', sizeof(big));
+	for (int i = 0; i < 100; i++) {
+		assert_int_equal(sl_buf_add(b, big, sizeof(big)), 0);
+		sl_buf_consume(b, sizeof(big) - 1); /* one byte stays each time */
+	}
+	assert_int_equal(sl_buf_len(b), 100);
+	assert_int_equal(strspn(sl_buf_str(b), "q"), 100);
+	sl_buf_consume(b, 1000);
+	assert_int_equal(sl_buf_len(b), 0);
+	assert_string_equal(sl_buf_str(b), "");
+	sl_buf_free(b);
+}
+
 static void test_strv(void **state)
 {
 	char *v[] = {"a", "bb", NULL};
@@ -77,6 +115,7 @@ int main(void)
 		cmocka_unit_test(test_add_and_cap),
 		cmocka_unit_test(test_grow_large),
 		cmocka_unit_test(test_err_first_wins),
+		cmocka_unit_test(test_consume_then_add),
 		cmocka_unit_test(test_strv),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

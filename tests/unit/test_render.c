@@ -16,6 +16,7 @@
 #include "conf.h"
 #include "conf_kube.h"
 #include "err.h"
+#include "hostlist.h"
 #include "kueue.h"
 #include "k8s/kinds.h"
 #include "k8s/render.h"
@@ -375,6 +376,63 @@ static void test_mpijob(void **state)
 	sl_job_free(j);
 }
 
+/* mpi-operator writes the launcher's hostfile itself: one line per worker,
+ * "<name>-worker-<i>.<name>.<ns>.svc slots=<slotsPerWorker>", in index
+ * order. Slurm's node list in the launcher names the same hosts in the same
+ * order (short names, which the pods' DNS search resolves), and its tasks
+ * per node are the slots: mpirun and srun-style scripts see one layout. */
+static void test_mpijob_hostfile(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job *j = job(1005, "mpi");
+	struct sl_render_flavor f[] = {{"cpu", flavor("h100")}};
+	struct sl_render_in in = in_for(j, f, 1);
+	json_object *o, *spec, *env, *v;
+	const char *list = NULL, *tpn = NULL, *name;
+	char **hosts = NULL, want[64], slots[32];
+	size_t n = 0;
+	char *json = NULL;
+	(void)state;
+
+	j->spec.nodes = 3;
+	j->spec.ntasks = 12;
+	assert_int_equal(sl_render(&in, &json, &err), 0);
+	o = json_tokener_parse(json);
+	assert_non_null(o);
+	name = json_object_get_string(json_object_object_get(json_object_object_get(o, "metadata"),
+							     "name"));
+	spec = json_object_object_get(o, "spec");
+	v = json_object_object_get(spec, "mpiReplicaSpecs");
+	v = json_object_object_get(json_object_object_get(v, "Launcher"), "template");
+	v = json_object_object_get(json_object_object_get(v, "spec"), "containers");
+	env = json_object_object_get(json_object_array_get_idx(v, 0), "env");
+	assert_non_null(env);
+	for (size_t i = 0; i < json_object_array_length(env); i++) {
+		v = json_object_array_get_idx(env, i);
+		const char *k = json_object_get_string(json_object_object_get(v, "name"));
+		if (strcmp(k, "SLURM_JOB_NODELIST") == 0)
+			list = json_object_get_string(json_object_object_get(v, "value"));
+		else if (strcmp(k, "SLURM_TASKS_PER_NODE") == 0)
+			tpn = json_object_get_string(json_object_object_get(v, "value"));
+	}
+	assert_non_null(list);
+	assert_non_null(tpn);
+	assert_int_equal(sl_hostlist_expand(list, &hosts, &n, &err), 0);
+	assert_int_equal(n, json_object_get_int(json_object_object_get(json_object_object_get(
+		json_object_object_get(spec, "mpiReplicaSpecs"), "Worker"), "replicas")));
+	for (size_t i = 0; i < n; i++) {
+		snprintf(want, sizeof(want), "%s-worker-%zu", name, i);
+		assert_string_equal(hosts[i], want);
+	}
+	snprintf(slots, sizeof(slots), "%d(x%zu)",
+		 json_object_get_int(json_object_object_get(spec, "slotsPerWorker")), n);
+	assert_string_equal(tpn, slots);
+	sl_strv_free(hosts);
+	json_object_put(o);
+	free(json);
+	sl_job_free(j);
+}
+
 /* --mpi=intel on the CPU partition; --mpi=none turns a partition's off. */
 static void test_mpi_option(void **state)
 {
@@ -615,6 +673,7 @@ int main(void)
 		cmocka_unit_test(test_partial_nodes),
 		cmocka_unit_test(test_image_override),
 		cmocka_unit_test(test_mpijob),
+		cmocka_unit_test(test_mpijob_hostfile),
 		cmocka_unit_test(test_mpi_option),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_helpers),

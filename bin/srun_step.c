@@ -34,6 +34,7 @@
 #include "srun_multiprog.h"
 #include "srun_pty.h"
 #include "srun_remote.h"
+#include "fsutil.h"
 #include "xalloc.h"
 #include "agent_wire.h"
 
@@ -478,31 +479,6 @@ static int task_stdin(struct run *r, int t, int *feed)
 	return fds[0];
 }
 
-/* The program as Slurm finds it: a name without '/' through the task's
- * PATH, the first executable regular file; not found, the name itself, so
- * execve's error (ENOENT) is the one reported. Directories the user cannot
- * search are passed over, not reported. */
-static char *find_program(const char *name, char *const *env)
-{
-	const char *path = "/usr/local/bin:/usr/bin:/bin";
-	struct stat st;
-	if (strchr(name, '/') != NULL)
-		return sl_xstrdup(name);
-	for (char *const *e = env; e && *e; e++)
-		if (strncmp(*e, "PATH=", 5) == 0)
-			path = *e + 5;
-	for (const char *p = path;; p += strcspn(p, ":") + 1) {
-		size_t k = strcspn(p, ":");
-		char *full = sl_xasprintf("%.*s%s%s", (int)k, p, k ? "/" : "", name);
-		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
-			return full;
-		free(full);
-		if (p[k] == '\0')
-			break;
-	}
-	return sl_xstrdup(name);
-}
-
 /* A task in a pod: this child relays it (srun_remote.h), in srun's
  * directory (or -D's) there, without the job's secret in its environment. */
 static void remote_child(const struct run *r, int t, char **argv, char **env)
@@ -568,7 +544,7 @@ static int start_pty_task(struct run *r, char **argv, char *const *base)
 	r->st[1] = (struct srun_stream){.fd = -1, .out = 2, .task = 0};
 	r->in.fds[0] = fcntl(r->pty.master, F_DUPFD_CLOEXEC, 3);
 	(void)fcntl(r->in.fds[0], F_SETFL, O_NONBLOCK);
-	r->path[0] = find_program(argv[0], env);
+	r->path[0] = sl_find_program(argv[0], env);
 	if ((pid = fork()) == 0)
 		child(r, 0, argv, env, r->pty.slave, r->pty.slave, r->pty.slave);
 	sl_strv_free(env);
@@ -600,7 +576,7 @@ static int start_task(struct run *r, int t, char **argv, char *const *base)
 	r->in.fds[t] = feed;
 	char **env = sl_srun_task_env(r->l, t, base);
 	/* in a pod, the agent finds the program where the task runs */
-	r->path[t] = remote ? sl_xstrdup(argv[0]) : find_program(argv[0], env);
+	r->path[t] = remote ? sl_xstrdup(argv[0]) : sl_find_program(argv[0], env);
 	pid_t pid = fork();
 	if (pid == 0)
 		child(r, t, argv, env, in, po[1], pe[1]);

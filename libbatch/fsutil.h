@@ -30,4 +30,11 @@ int sl_write_all(int fd, const char *p, size_t n);
  * 0, or -1 with errno set. */
 int sl_overwrite(int fd, const char *p, size_t n);
 
+/* The program as Slurm's srun finds it: a name without '/' through the
+ * PATH in env (default /usr/local/bin:/usr/bin:/bin), the first executable
+ * regular file; not found, the name itself, so that execve's ENOENT is the
+ * error reported. Directories the user cannot search are passed over.
+ * Caller frees. */
+char *sl_find_program(const char *name, char *const *env);
+
 #endif

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "agent_wire.h"
+#include "fsutil.h"
 #include "xalloc.h"
 
 #define HANDSHAKE_SECS 10 /* a peer that sends no request in time is dropped */
@@ -45,28 +46,6 @@ static int64_t mono_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* The program through the task's PATH, as srun finds it locally. */
-static char *find_program(const char *name, char *const *env)
-{
-	const char *path = "/usr/local/bin:/usr/bin:/bin";
-	struct stat st;
-	if (strchr(name, '/') != NULL)
-		return sl_xstrdup(name);
-	for (char *const *e = env; e && *e; e++)
-		if (strncmp(*e, "PATH=", 5) == 0)
-			path = *e + 5;
-	for (const char *p = path;; p += strcspn(p, ":") + 1) {
-		size_t k = strcspn(p, ":");
-		char *full = sl_xasprintf("%.*s%s%s", (int)k, p, k ? "/" : "", name);
-		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
-			return full;
-		free(full);
-		if (p[k] == '\0')
-			break;
-	}
-	return sl_xstrdup(name);
-}
-
 static void task_child(struct agent_launch *q, int in, int out, int err)
 {
 	char *prog;
@@ -83,7 +62,7 @@ static void task_child(struct agent_launch *q, int in, int out, int err)
 			strerror(errno));
 		_exit(1);
 	}
-	prog = find_program(q->argv[0], q->env);
+	prog = sl_find_program(q->argv[0], q->env);
 	execve(prog, q->argv, q->env ? q->env : (char *[]){NULL});
 	int e = errno;
 	dprintf(2, "slurmstepd-%s: error: execve(): %s: %s\n", node, q->argv[0], strerror(e));

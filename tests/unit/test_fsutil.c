@@ -82,12 +82,59 @@ static void test_mkdirs(void **state)
 	free(deep);
 }
 
+/* srun's lookup: PATH in order, executables only, the name itself else. */
+static void test_find_program(void **state)
+{
+	char dir[] = "/tmp/sl-findprog.XXXXXX", *a, *b, *p;
+	char *env[3] = {"HOME=/x", NULL, NULL};
+	int fd;
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	a = sl_xasprintf("%s/a", dir);
+	b = sl_xasprintf("%s/b", dir);
+	assert_int_equal(mkdir(a, 0755), 0);
+	assert_int_equal(mkdir(b, 0755), 0);
+	p = sl_xasprintf("%s/tool", a); /* not executable: passed over */
+	assert_true((fd = open(p, O_WRONLY | O_CREAT, 0644)) >= 0);
+	close(fd);
+	free(p);
+	p = sl_xasprintf("%s/tool", b);
+	assert_true((fd = open(p, O_WRONLY | O_CREAT, 0755)) >= 0);
+	close(fd);
+	env[1] = sl_xasprintf("PATH=%s::%s", a, b);
+	char *got = sl_find_program("tool", env);
+	assert_string_equal(got, p);
+	free(got);
+	got = sl_find_program("./tool", env);
+	assert_string_equal(got, "./tool");
+	free(got);
+	got = sl_find_program("no-such-tool-here", env);
+	assert_string_equal(got, "no-such-tool-here");
+	free(got);
+	got = sl_find_program("sh", NULL); /* the default PATH */
+	assert_true(strcmp(got, "/usr/bin/sh") == 0 || strcmp(got, "/bin/sh") == 0);
+	free(got);
+	unlink(p);
+	free(p);
+	p = sl_xasprintf("%s/tool", a);
+	unlink(p);
+	free(p);
+	rmdir(a);
+	rmdir(b);
+	rmdir(dir);
+	free(a);
+	free(b);
+	free(env[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_all),
 		cmocka_unit_test(test_normalize),
 		cmocka_unit_test(test_mkdirs),
+		cmocka_unit_test(test_find_program),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

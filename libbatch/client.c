@@ -612,29 +612,6 @@ int sl_client_config(struct sl_daemonconf **out, struct sl_err *err)
 	return 0;
 }
 
-int sl_client_stat(uint64_t id, struct sl_usage *u, char **node, struct sl_err *err)
-{
-	json_object *req = json_object_new_object(), *rep = NULL, *v;
-	struct sl_client *c = NULL;
-	int r = sl_client_connect(NULL, &c, err);
-
-	memset(u, 0, sizeof(*u));
-	*node = NULL;
-	json_object_object_add(req, "id", json_object_new_int64((int64_t)id));
-	if (r == 0)
-		r = sl_client_call(c, SL_MSG_STAT, req, &rep, err);
-	else
-		json_object_put(req);
-	if (r == 0) {
-		if (json_object_object_get_ex(rep, "usage", &v))
-			sl_usage_from_obj(v, u);
-		*node = get_str(rep, "node");
-	}
-	json_object_put(rep);
-	sl_client_free(c);
-	return r;
-}
-
 int sl_client_cluster_name(char **out, struct sl_err *err)
 {
 	struct sl_daemonconf *dc = NULL;

@@ -92,8 +92,9 @@ int sl_client_step_signal(uint64_t job, uint32_t step, int sig, struct sl_err *e
 	return r;
 }
 
-int sl_client_step_stat(uint64_t job, uint32_t step, struct sl_usage *u, char **node,
-			struct sl_err *err)
+/* A job's usage (step < 0: its batch step's) and the node it runs on. */
+static int stat_call(uint64_t job, int64_t step, struct sl_usage *u, char **node,
+		     struct sl_err *err)
 {
 	json_object *req = json_object_new_object(), *rep = NULL, *v;
 	struct sl_client *c = NULL;
@@ -102,7 +103,8 @@ int sl_client_step_stat(uint64_t job, uint32_t step, struct sl_usage *u, char **
 	memset(u, 0, sizeof(*u));
 	*node = NULL;
 	json_object_object_add(req, "id", json_object_new_int64((int64_t)job));
-	json_object_object_add(req, "step", json_object_new_int64((int64_t)step));
+	if (step >= 0)
+		json_object_object_add(req, "step", json_object_new_int64(step));
 	if (r == 0)
 		r = sl_client_call(c, SL_MSG_STAT, req, &rep, err);
 	else
@@ -116,6 +118,17 @@ int sl_client_step_stat(uint64_t job, uint32_t step, struct sl_usage *u, char **
 	json_object_put(rep);
 	sl_client_free(c);
 	return r;
+}
+
+int sl_client_stat(uint64_t id, struct sl_usage *u, char **node, struct sl_err *err)
+{
+	return stat_call(id, -1, u, node, err);
+}
+
+int sl_client_step_stat(uint64_t job, uint32_t step, struct sl_usage *u, char **node,
+			struct sl_err *err)
+{
+	return stat_call(job, (int64_t)step, u, node, err);
 }
 
 int sl_client_step_take(uint64_t job, uint32_t step, int **sigs, size_t *n, struct sl_err *err)

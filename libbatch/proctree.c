@@ -54,24 +54,17 @@ size_t sl_proc_tree(pid_t root, int with_root, pid_t *list, size_t max)
  * spaces and parentheses, so it is skipped to the last ')'). */
 static int read_stat(pid_t pid, struct sl_proc_sample *s)
 {
-	char path[64], buf[1024], *p;
+	char buf[1024];
+	const char *p = sl_proc_stat_tail(pid, buf, sizeof(buf));
 	unsigned long long utime, stime, vsize, majflt;
 	long long cutime, cstime, rss;
-	FILE *f;
-	size_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((f = fopen(path, "re")) == NULL)
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	if ((p = strrchr(buf, ')')) == NULL)
+	if (p == NULL)
 		return -1;
 	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
 	 * utime stime cutime cstime priority nice threads itrealvalue
 	 * starttime vsize rss */
-	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %llu %*u %llu %llu %lld %lld "
+	if (sscanf(p + 1, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %llu %*u %llu %llu %lld %lld "
 			  "%*d %*d %*d %*d %*u %llu %lld",
 		   &majflt, &utime, &stime, &cutime, &cstime, &vsize, &rss) != 7)
 		return -1;
@@ -101,20 +94,28 @@ static void read_io(pid_t pid, struct sl_proc_sample *s)
 	fclose(f);
 }
 
-pid_t sl_proc_parent(pid_t pid)
+const char *sl_proc_stat_tail(pid_t pid, char *buf, size_t len)
 {
-	char path[64], buf[1024], *p;
+	char path[64], *p;
 	FILE *f;
 	size_t n;
-	int ppid;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
 	if ((f = fopen(path, "re")) == NULL)
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
+		return NULL;
+	n = fread(buf, 1, len - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	if ((p = strrchr(buf, ')')) == NULL || sscanf(p + 1, " %*c %d", &ppid) != 1)
+	return (p = strrchr(buf, ')')) != NULL ? p + 1 : NULL;
+}
+
+pid_t sl_proc_parent(pid_t pid)
+{
+	char buf[1024];
+	const char *p = sl_proc_stat_tail(pid, buf, sizeof(buf));
+	int ppid;
+
+	if (p == NULL || sscanf(p, " %*c %d", &ppid) != 1)
 		return -1;
 	return (pid_t)ppid;
 }

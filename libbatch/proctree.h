@@ -15,6 +15,11 @@
  * entries: how many. */
 size_t sl_proc_tree(pid_t root, int with_root, pid_t *list, size_t max);
 
+/* /proc/PID/stat read into buf: what follows the command name (which may
+ * hold spaces and parentheses), from the space before the state field; NULL
+ * when the process is gone. */
+const char *sl_proc_stat_tail(pid_t pid, char *buf, size_t len);
+
 /* The parent of pid, from /proc/PID/stat; -1 when it is gone. */
 pid_t sl_proc_parent(pid_t pid);
 

@@ -25,19 +25,11 @@
 /* Fields 5 (pgrp) and 6 (session) of /proc/<pid>/stat; -1 if gone. */
 static int stat_ids(pid_t pid, pid_t *pgrp, pid_t *sid)
 {
-	char path[64], buf[1024], *p;
-	FILE *f;
-	size_t n;
+	char buf[1024];
+	const char *p = sl_proc_stat_tail(pid, buf, sizeof(buf));
 	int pg, se;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((f = fopen(path, "re")) == NULL)
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* the command name may hold spaces and parentheses: skip to its end */
-	if ((p = strrchr(buf, ')')) == NULL || sscanf(p + 1, " %*c %*d %d %d", &pg, &se) != 2)
+	if (p == NULL || sscanf(p, " %*c %*d %d %d", &pg, &se) != 2)
 		return -1;
 	*pgrp = pg;
 	*sid = se;

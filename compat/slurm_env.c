@@ -196,7 +196,7 @@ static int v_export_env(const struct sl_slurm_env_in *in, char *b, size_t l)
 
 static int v_get_user_env(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
-	return exported(in) && put_str(b, l, "1");
+	return (exported(in) || SPEC(in)->get_user_env > 0) && put_str(b, l, "1");
 }
 
 static int v_gpus(const struct sl_slurm_env_in *in, char *b, size_t l)

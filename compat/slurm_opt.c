@@ -125,7 +125,7 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("delay-boot", 0, R, "SBATCH_DELAY_BOOT"),
 	NO("distribution", 'm', R, "SBATCH_DISTRIBUTION"),
 	NO("export-file", 0, R, NULL),
-	NO("get-user-env", 0, O, "SBATCH_GET_USER_ENV"),
+	OK("get-user-env", 0, O, "SBATCH_GET_USER_ENV", get_user_env),
 	NO("gid", 0, R, NULL),
 	NO("gpu-bind", 0, R, "SBATCH_GPU_BIND"),
 	NO("gpu-freq", 0, R, "SBATCH_GPU_FREQ"),
@@ -188,6 +188,9 @@ static const struct {
 	{"exclusive", "local: the job takes the whole node, its partition's largest flavor's "
 		      "CPU quota; Kubernetes: pod anti-affinity keeps other Sluice pods off "
 		      "its nodes; `=user`, `=mcs` refused"},
+	{"get-user-env", "local: sluice-stepd reads the user's login environment (the login "
+			 "shell runs `env`), the submitted one over it, as slurmd, also for an "
+			 "`--export` other than ALL; Kubernetes: refused"},
 	{"gpus", "spread over the nodes; `TYPE:N` selects the type's node labels"},
 	{"gpus-per-task", "GPUs per node = tasks per node x this"},
 	{"gres", "`gpu[:type][:N]` only"},

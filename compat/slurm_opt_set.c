@@ -289,6 +289,28 @@ int sl_sbopt_nice(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+/* --get-user-env[=N[S|L]]: slurmd's timeout and su mode (Slurm's opt.c
+ * reads N and the letter after it; "5LS" passes, "5X" does not). */
+int sl_sbopt_get_user_env(void *c, const char *a, struct sl_err *e)
+{
+	struct sl_jobspec *s = CTX(c)->spec;
+	char *end = NULL;
+	long v = 0;
+
+	s->get_user_env_mode = 0;
+	if (a != NULL && *a != '\0') {
+		v = strtol(a, &end, 10);
+		if (*end == 's' || *end == 'S')
+			s->get_user_env_mode = 1;
+		else if (*end == 'l' || *end == 'L')
+			s->get_user_env_mode = 2;
+		else if (*end != '\0') /* past the letter, nothing is read */
+			return sl_err_set(e, SL_EINVAL, "Invalid --get-user-env specification");
+	}
+	s->get_user_env = v > 0 && v < 3600 ? (int)v : 8;
+	return 0;
+}
+
 int sl_sbopt_open_mode(void *c, const char *a, struct sl_err *e)
 {
 	if (a[0] == 'a' || a[0] == 'A')

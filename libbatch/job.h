@@ -95,6 +95,9 @@ struct sl_jobspec {
 	                        * (--propagate=NONE) */
 	char *array;           /* --array as given ("0-15:4%2"); NULL: not an array (array.h) */
 	int switches;          /* --switches=N: leaf switches at most; 0: none asked */
+	int get_user_env;      /* --get-user-env[=N]: the login environment's timeout in
+	                        * seconds (8 without N); 0: not asked */
+	int get_user_env_mode; /* its S (1: su without -) or L (2: a login shell) */
 	int64_t wait4switch;   /* --switches=N@TIME: seconds; 0: none */
 	char *topology;        /* --topology (sched.h sl_sched_topo_parse); NULL: none */
 };

@@ -56,6 +56,8 @@ static const struct launch_field launch_fields[] = {
 	LF("warnTime", LF_INT, warn_time, 0),
 	LF("warnBatch", LF_INT, warn_batch, 0),
 	LF("rlimits", LF_STR, rlimits, 0),
+	LF("userEnv", LF_INT, user_env, 0),
+	LF("userEnvMode", LF_INT, user_env_mode, 0),
 };
 
 #define NLAUNCH (sizeof(launch_fields) / sizeof(launch_fields[0]))

@@ -85,6 +85,9 @@ struct sl_launch {
 	int warn_time;
 	int warn_batch;        /* --signal=B:...: to the batch shell only */
 	char *rlimits;         /* the job's soft limits (rlimit.h), from the submitter; NULL: none */
+	int user_env;          /* read the user's login environment under the job's: its
+	                        * timeout in seconds; 0: not */
+	int user_env_mode;     /* 1: not a login shell (--get-user-env=..S) */
 };
 
 void sl_launch_clear(struct sl_launch *l); /* frees members, zeroes */

@@ -86,9 +86,11 @@ static int executor_limits(const struct sl_conf *conf, const struct sl_jobspec *
 		return sl_err_set(err, SL_EUNSUPP, "--mem=0 is not supported by Sluice on "
 				  "Kubernetes: a flavor's quota spans many nodes, so it says "
 				  "nothing of one node's memory; give --mem");
-	if (s->nodelist || s->exclude || s->warn_signal)
+	/* a pod's environment is its image's and the job's: no login to read */
+	if (s->nodelist || s->exclude || s->warn_signal || s->get_user_env)
 		return sl_err_set(err, SL_EUNSUPP, "%s is not supported by Sluice on Kubernetes",
-				  s->nodelist ? "--nodelist" : s->exclude ? "--exclude" : "--signal");
+				  s->nodelist ? "--nodelist" : s->exclude ? "--exclude"
+				  : s->warn_signal ? "--signal" : "--get-user-env");
 	return 0;
 }
 

@@ -68,6 +68,11 @@ void stepd_pam_close(struct stepd *s);
 /* A qsub job's node file and TMPDIR (stepd_pbs.c), made before the fork:
  * 0, or -1 (logged): the launch fails. Their variables go to s->pbs_env. */
 int stepd_pbs_prepare(struct stepd *s);
+
+/* The user's login environment (stepd_userenv.c), for l->user_env seconds
+ * at most; NULL with the reason in err. Caller frees (sl_strv_free). */
+struct sl_err;
+char **stepd_user_env(const struct sl_launch *l, struct sl_err *err);
 /* After the job: its TMPDIR removed, as the user; s->pbs_env freed. */
 void stepd_pbs_cleanup(struct stepd *s);
 

@@ -5,7 +5,7 @@ bin_sluice_stepd_sluice_stepd_SOURCES = \
 	bin/sluice-stepd/stepd_main.c bin/sluice-stepd/stepd_server.c \
 	bin/sluice-stepd/stepd.c bin/sluice-stepd/stepd.h bin/sluice-stepd/stepd_launch.c \
 	bin/sluice-stepd/stepd_pam.c bin/sluice-stepd/stepd_pbs.c \
-	bin/sluice-stepd/stepd_usage.c
+	bin/sluice-stepd/stepd_usage.c bin/sluice-stepd/stepd_userenv.c
 bin_sluice_stepd_sluice_stepd_SOURCES += bin/sluice-stepd/step_track.c
 # The step agent of a Kubernetes pod (agent.h); its wire is srun's too.
 bin_sluice_stepd_sluice_stepd_SOURCES += bin/sluice-stepd/agent.c bin/sluice-stepd/agent.h \

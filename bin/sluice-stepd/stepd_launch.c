@@ -112,10 +112,12 @@ out:
 }
 
 /* The job's environment: the spec's, plus what only the supervisor knows,
- * plus a login minimum for --export=NONE (Slurm would load the user's login
- * environment there; we give HOME, USER, LOGNAME, SHELL and PATH). The PAM
- * session's variables (pam_env) come between the two: they replace the
- * minimum, and what the user exported or Slurm sets replaces them, since
+ * over a login minimum (HOME, USER, LOGNAME, SHELL and PATH) for
+ * --export=NONE. With SLURM_GET_USER_ENV=1 the user's login environment
+ * comes over the minimum, as slurmd merges it (stepd_userenv.c); when it
+ * cannot be read the job runs with what it was given, as slurmd's does,
+ * and the reason goes to the log. The PAM session's variables (pam_env)
+ * come next, and what the user exported or Slurm sets replaces them, since
  * the submission's environment already comes from a session of its own and
  * --export promises it to the job. */
 static char **job_env(const struct stepd *s)
@@ -137,13 +139,21 @@ static char **job_env(const struct stepd *s)
 	}
 	/* The job's pid is only known in the child: it writes the digits here. */
 	over[0] = sl_xasprintf("SLURM_TASK_PID=%-20s", "");
-	char **p = sl_slurm_env_merge(dflt, s->pam.env);
+	struct sl_err err = SL_ERR_INIT;
+	char **login = l->user_env > 0 ? stepd_user_env(l, &err) : NULL;
+	if (l->user_env > 0 && login == NULL)
+		sl_err_log("job %llu: Unable to get user's local environment, running only with "
+			   "passed environment: %s", (unsigned long long)l->job_id, err.msg);
+	char **u = sl_slurm_env_merge(dflt, login);
+	char **p = sl_slurm_env_merge(u, s->pam.env);
 	char **a = sl_slurm_env_merge(p, l->env);
 	char **f = sl_slurm_env_merge(a, s->pbs_env); /* a qsub job's files */
 	char **b = sl_slurm_env_merge(f, over);
 	for (size_t i = 0; i < n; i++)
 		free(dflt[i]);
 	free(over[0]);
+	sl_strv_free(login);
+	sl_strv_free(u);
 	sl_strv_free(p);
 	sl_strv_free(a);
 	sl_strv_free(f);

@@ -15,7 +15,7 @@ INTEGRATION_TESTS = \
 	tests/integration/replay.sh \
 	tests/integration/clusters.sh \
 	tests/integration/workflow.sh \
-	tests/integration/rlimits.sh \
+	tests/integration/rlimits.sh tests/integration/userenv.sh \
 	tests/integration/limits.sh \
 	tests/integration/suspend.sh \
 	tests/integration/partitions.sh \

@@ -199,6 +199,21 @@ static void test_errors(void **state)
 	expect_fail(&r, 1, 0, "--nodefile is not supported by Sluice");
 	RUN(&r, base_env, "--open-mode=x", "job.sh");
 	expect_fail(&r, 255, 0, "Invalid --open-mode argument: x. Ignored");
+	RUN(&r, base_env, "--get-user-env=5X", "job.sh");
+	expect_fail(&r, 255, 0, "Invalid --get-user-env specification");
+	RUN(&r, base_env, "--get-user-env=10LS", "job.sh"); /* past the letter: unread */
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.spec.get_user_env, 10);
+	assert_int_equal(r.spec.get_user_env_mode, 2);
+	done(&r);
+	RUN(&r, base_env, "--get-user-env", "job.sh");
+	assert_int_equal(r.spec.get_user_env, 8);
+	assert_int_equal(r.spec.get_user_env_mode, 0);
+	done(&r);
+	RUN(&r, base_env, "--get-user-env=S", "job.sh");
+	assert_int_equal(r.spec.get_user_env, 8);
+	assert_int_equal(r.spec.get_user_env_mode, 1);
+	done(&r);
 	RUN(&r, base_env, "--nice=3000000000", "job.sh");
 	expect_fail(&r, 255, 0, "Nice value out of range (+/- 2147483645). Value ignored");
 	RUN(&r, base_env, "--priority=-1", "job.sh");

@@ -176,6 +176,13 @@ static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *jo
 	}
 	out->env = sl_pbs_env_job(&pin, slurm);
 	sl_strv_free(slurm);
+	/* What slurmd reads as its cue to load the login environment: sbatch
+	 * sets it for --get-user-env and for an --export other than ALL. */
+	for (char **e = out->env; e && *e; e++)
+		if (strcmp(*e, "SLURM_GET_USER_ENV=1") == 0) {
+			out->user_env = job->spec.get_user_env > 0 ? job->spec.get_user_env : 8;
+			out->user_env_mode = job->spec.get_user_env_mode == 1;
+		}
 	if (job->spec.pbs) {
 		/* this host's name for every rank: a multi-node local job's
 		 * "nodes" are slots of it, and only this name resolves */

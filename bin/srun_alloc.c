@@ -300,7 +300,8 @@ char **srun_alloc_env(const struct sl_job *j, char *const *base, int salloc)
 	if (j->nodelist && j->nodelist[k] == '[')
 		snprintf(host + k, sizeof(host) - k, "%.*s", (int)strcspn(j->nodelist + k + 1, "-,]"),
 			 j->nodelist + k + 1);
-	struct sl_slurm_env_in in = {j, &sh, j->nodelist, host, cluster};
+	struct sl_slurm_env_in in = {.job = j, .shape = &sh, .nodelist = j->nodelist,
+				     .batch_host = host, .cluster = cluster, .allocation = 1};
 	slurm = sl_slurm_env_build(&in);
 	out = sl_slurm_env_merge(base, slurm);
 	/* less what only the holder reads, and salloc's task variables */

@@ -115,6 +115,8 @@ static int v_arr_max(const struct sl_slurm_env_in *in, char *b, size_t l)
 
 ENV_FN(v_cluster, put_str(b, l, in->cluster))
 ENV_FN(v_zero, put_str(b, l, "0"))
+ENV_FN(v_environment, !in->allocation && put_str(b, l, "BATCH"))
+ENV_FN(v_hostname, !in->allocation && !in->pod && put_str(b, l, in->batch_host))
 ENV_FN(v_null, put_str(b, l, "(null)"))
 ENV_FN(v_node, put_str(b, l, "node"))
 ENV_FN(v_jobid, put_num(b, l, (long long)in->job->id))
@@ -271,7 +273,9 @@ static int v_ntasks_per_node(const struct sl_slurm_env_in *in, char *b, size_t l
 /* Sorted as `env | sort` prints them (SLURMD_ sorts before SLURM_). */
 static const struct env_row env_rows[] = {
 	{"CUDA_VISIBLE_DEVICES", v_gpu_ids},
+	{"ENVIRONMENT", v_environment},
 	{"GPU_DEVICE_ORDINAL", v_gpu_ids},
+	{"HOSTNAME", v_hostname},
 	{"SLURMD_NODENAME", v_batch_host},
 	{"SLURM_ARRAY_JOB_ID", v_arr_job},
 	{"SLURM_ARRAY_TASK_COUNT", v_arr_count},

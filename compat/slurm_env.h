@@ -12,6 +12,10 @@ struct sl_slurm_env_in {
 	const char *nodelist;            /* hostlist of the job's nodes: "vm", "vm-[0-1]" */
 	const char *batch_host;          /* the node the script runs on */
 	const char *cluster;             /* SLURM_CLUSTER_NAME; NULL: not set */
+	int allocation;                  /* salloc's or srun's own allocation, not a
+	                                  * batch script: no ENVIRONMENT, HOSTNAME */
+	int pod;                         /* a Kubernetes pod: no HOSTNAME (its runtime
+	                                  * sets the pod's own) */
 };
 
 /* The batch step's variables as "K=V", sorted by name, NULL-terminated.
@@ -19,7 +23,8 @@ struct sl_slurm_env_in {
  * SLURM_CPUS_PER_TASK for -c, SLURM_MEM_PER_NODE for --mem, ...) follow the
  * same rule. GPU jobs get SLURM_JOB_GPUS, CUDA_VISIBLE_DEVICES and
  * GPU_DEVICE_ORDINAL numbered from 0 (a container's view of its GPUs).
- * Left out on purpose: SLURM_TASK_PID (only the supervisor knows it),
+ * A batch script also gets ENVIRONMENT=BATCH and HOSTNAME, as slurmd's
+ * setup_env() gives them. Left out on purpose: SLURM_TASK_PID (only the supervisor knows it),
  * SLURM_WORKING_CLUSTER (no slurmctld exists), SLURM_CONF (the executor
  * knows which file, if any, the job can read).
  * Caller frees with sl_strv_free(). */

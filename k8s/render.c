@@ -312,8 +312,9 @@ static int env_name_ok(const char *kv, size_t n)
 
 static json_object *environment(const struct sl_render_ctx *c, const struct sl_render_pod *p)
 {
-	struct sl_slurm_env_in ei = {c->in->job, &c->shape, p->nodelist, p->batch_host,
-				     c->in->cluster};
+	struct sl_slurm_env_in ei = {.job = c->in->job, .shape = &c->shape,
+				     .nodelist = p->nodelist, .batch_host = p->batch_host,
+				     .cluster = c->in->cluster, .pod = 1};
 	char host[256] = "localhost";
 	struct sl_pbs_env_in pi = {c->in->job, &c->shape, c->in->pbs_server};
 	char **slurm = sl_slurm_env_build(&ei), **all;

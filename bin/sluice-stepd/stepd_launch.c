@@ -123,12 +123,13 @@ out:
 static char **job_env(const struct stepd *s)
 {
 	const struct sl_launch *l = &s->l;
-	char *dflt[6] = {0}, *over[2] = {0};
+	char *dflt[7] = {0}, *over[2] = {0};
 	size_t n = 0;
-	const char *names[] = {"HOME", "USER", "LOGNAME", "SHELL", "PATH"};
+	/* TMPDIR as slurmstepd's _make_tmpdir(): /tmp unless the job has one */
+	const char *names[] = {"HOME", "USER", "LOGNAME", "SHELL", "PATH", "TMPDIR"};
 	const char *vals[] = {l->home ? l->home : "/", l->user, l->user,
-			      l->shell ? l->shell : "/bin/sh", STEPD_DEFAULT_PATH};
-	for (size_t i = 0; i < 5; i++) {
+			      l->shell ? l->shell : "/bin/sh", STEPD_DEFAULT_PATH, "/tmp"};
+	for (size_t i = 0; i < 6; i++) {
 		size_t k = strlen(names[i]);
 		int have = 0;
 		for (char **e = l->env; e && *e; e++)

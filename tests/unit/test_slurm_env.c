@@ -51,8 +51,9 @@ static void test_plain(void **state)
 	struct sl_job j;
 	struct sl_jobshape sh;
 	job_init(&j, &sh);
-	struct sl_slurm_env_in in = {&j, &sh, "vm", "vm", "sluice"};
+	struct sl_slurm_env_in in = {.job = &j, .shape = &sh, .nodelist = "vm", .batch_host = "vm", .cluster = "sluice"};
 	static const char *const want[] = {
+		"ENVIRONMENT=BATCH", "HOSTNAME=vm",
 		"SLURMD_NODENAME=vm", "SLURM_CLUSTER_NAME=sluice", "SLURM_CPUS_ON_NODE=1",
 		"SLURM_GTIDS=0", "SLURM_JOBID=9", "SLURM_JOB_ACCOUNT=general",
 		"SLURM_JOB_CPUS_PER_NODE=1", "SLURM_JOB_GID=2001", "SLURM_JOB_ID=9",
@@ -89,10 +90,10 @@ static void test_many_options(void **state)
 	j.spec.gpus_per_node = 2;
 	j.spec.export_spec = "ALL,MYVAR=hello";
 	sh = (struct sl_jobshape){2, 4, 2, 2, 4, 1024, 2};
-	struct sl_slurm_env_in in = {&j, &sh, "vm-[0-1]", "vm-0", NULL};
+	struct sl_slurm_env_in in = {.job = &j, .shape = &sh, .nodelist = "vm-[0-1]", .batch_host = "vm-0", .cluster = NULL};
 	static const char *const want[] = {
-		"CUDA_VISIBLE_DEVICES=0,1", "GPU_DEVICE_ORDINAL=0,1",
-		"SLURMD_NODENAME=vm-0", "SLURM_CPUS_ON_NODE=4", "SLURM_CPUS_PER_TASK=2",
+		"CUDA_VISIBLE_DEVICES=0,1", "ENVIRONMENT=BATCH", "GPU_DEVICE_ORDINAL=0,1",
+		"HOSTNAME=vm-0", "SLURMD_NODENAME=vm-0", "SLURM_CPUS_ON_NODE=4", "SLURM_CPUS_PER_TASK=2",
 		"SLURM_EXPORT_ENV=ALL,MYVAR=hello", "SLURM_GET_USER_ENV=1",
 		"SLURM_GPUS_ON_NODE=2", "SLURM_GTIDS=0", "SLURM_JOBID=12",
 		"SLURM_JOB_CPUS_PER_NODE=4(x2)", "SLURM_JOB_GID=2001", "SLURM_JOB_GPUS=0,1",
@@ -129,7 +130,7 @@ static void test_export_none_gpus_mem_per_cpu(void **state)
 	j.spec.export_spec = "NONE";
 	j.spec.gpus = 3;
 	j.spec.mem_per_cpu = 4000;
-	struct sl_slurm_env_in in = {&j, &sh, "vm", "vm", NULL};
+	struct sl_slurm_env_in in = {.job = &j, .shape = &sh, .nodelist = "vm", .batch_host = "vm", .cluster = NULL};
 	char **env = sl_slurm_env_build(&in);
 	assert_string_equal(find(env, "SLURM_EXPORT_ENV"), "NONE");
 	assert_string_equal(find(env, "SLURM_GET_USER_ENV"), "1");
@@ -156,12 +157,33 @@ static void test_uneven_tasks(void **state)
 	j.spec.ntasks = 3;
 	j.spec.cpus_per_task = 2;
 	sh = (struct sl_jobshape){2, 3, 2, 2, 4, 0, 0};
-	struct sl_slurm_env_in in = {&j, &sh, "vm-[0-1]", "vm-0", NULL};
+	struct sl_slurm_env_in in = {.job = &j, .shape = &sh, .nodelist = "vm-[0-1]", .batch_host = "vm-0", .cluster = NULL};
 	char **env = sl_slurm_env_build(&in);
 	assert_string_equal(find(env, "SLURM_TASKS_PER_NODE"), "2,1");
 	assert_string_equal(find(env, "SLURM_JOB_CPUS_PER_NODE"), "4,2");
 	assert_string_equal(find(env, "SLURM_CPUS_ON_NODE"), "4");
 	assert_string_equal(find(env, "SLURM_NTASKS"), "3");
+	sl_strv_free(env);
+}
+
+/* salloc's allocation has no batch script; a pod's runtime names it. */
+static void test_allocation_and_pod(void **state)
+{
+	struct sl_job j;
+	struct sl_jobshape sh;
+	(void)state;
+	job_init(&j, &sh);
+	struct sl_slurm_env_in in = {.job = &j, .shape = &sh, .nodelist = "vm", .batch_host = "vm",
+				     .allocation = 1};
+	char **env = sl_slurm_env_build(&in);
+	assert_null(find(env, "ENVIRONMENT"));
+	assert_null(find(env, "HOSTNAME"));
+	sl_strv_free(env);
+	in.allocation = 0;
+	in.pod = 1;
+	env = sl_slurm_env_build(&in);
+	assert_string_equal(find(env, "ENVIRONMENT"), "BATCH");
+	assert_null(find(env, "HOSTNAME"));
 	sl_strv_free(env);
 }
 
@@ -204,15 +226,17 @@ static void test_array_task(void **state)
 	j.array_job_id = 18;
 	j.array_task_id = 1;
 	j.spec.array = "0-3%2";
-	struct sl_slurm_env_in in = {&j, &sh, "vm", "vm", "sluice"};
+	struct sl_slurm_env_in in = {.job = &j, .shape = &sh, .nodelist = "vm", .batch_host = "vm", .cluster = "sluice"};
 	char **env = sl_slurm_env_build(&in);
-	assert_string_equal(env[0], "SLURMD_NODENAME=vm");
-	assert_string_equal(env[1], "SLURM_ARRAY_JOB_ID=18");
-	assert_string_equal(env[2], "SLURM_ARRAY_TASK_COUNT=4");
-	assert_string_equal(env[3], "SLURM_ARRAY_TASK_ID=1");
-	assert_string_equal(env[4], "SLURM_ARRAY_TASK_MAX=3");
-	assert_string_equal(env[5], "SLURM_ARRAY_TASK_MIN=0");
-	assert_string_equal(env[6], "SLURM_ARRAY_TASK_STEP=1");
+	assert_string_equal(env[0], "ENVIRONMENT=BATCH");
+	assert_string_equal(env[1], "HOSTNAME=vm");
+	assert_string_equal(env[2], "SLURMD_NODENAME=vm");
+	assert_string_equal(env[3], "SLURM_ARRAY_JOB_ID=18");
+	assert_string_equal(env[4], "SLURM_ARRAY_TASK_COUNT=4");
+	assert_string_equal(env[5], "SLURM_ARRAY_TASK_ID=1");
+	assert_string_equal(env[6], "SLURM_ARRAY_TASK_MAX=3");
+	assert_string_equal(env[7], "SLURM_ARRAY_TASK_MIN=0");
+	assert_string_equal(env[8], "SLURM_ARRAY_TASK_STEP=1");
 	for (size_t k = 0; env[k] != NULL; k++)
 		if (strncmp(env[k], "SLURM_JOB_ID=", 13) == 0)
 			assert_string_equal(env[k], "SLURM_JOB_ID=20");
@@ -220,10 +244,10 @@ static void test_array_task(void **state)
 	j.spec.array = "1-7:3";
 	j.array_task_id = 4;
 	env = sl_slurm_env_build(&in);
-	assert_string_equal(env[2], "SLURM_ARRAY_TASK_COUNT=3");
-	assert_string_equal(env[4], "SLURM_ARRAY_TASK_MAX=7");
-	assert_string_equal(env[5], "SLURM_ARRAY_TASK_MIN=1");
-	assert_string_equal(env[6], "SLURM_ARRAY_TASK_STEP=3");
+	assert_string_equal(env[4], "SLURM_ARRAY_TASK_COUNT=3");
+	assert_string_equal(env[6], "SLURM_ARRAY_TASK_MAX=7");
+	assert_string_equal(env[7], "SLURM_ARRAY_TASK_MIN=1");
+	assert_string_equal(env[8], "SLURM_ARRAY_TASK_STEP=3");
 	sl_strv_free(env);
 }
 
@@ -234,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_many_options), cmocka_unit_test(test_array_task),
 		cmocka_unit_test(test_export_none_gpus_mem_per_cpu),
 		cmocka_unit_test(test_uneven_tasks),
+		cmocka_unit_test(test_allocation_and_pod),
 		cmocka_unit_test(test_fmt_counts),
 		cmocka_unit_test(test_merge),
 	};

@@ -160,7 +160,8 @@ static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *jo
 {
 	struct sl_jobshape shape;
 	sl_job_shape(job, &shape);
-	struct sl_slurm_env_in in = {job, &shape, out->nodelist, batch, conf->cluster};
+	struct sl_slurm_env_in in = {.job = job, .shape = &shape, .nodelist = out->nodelist,
+				     .batch_host = batch, .cluster = conf->cluster};
 	struct sl_pbs_env_in pin = {job, &shape, pbs_server(conf, host)};
 	char **slurm = sl_slurm_env_build(&in), **all;
 	const char *path = conf->confp && *conf->confp ? sl_conf_path(*conf->confp) : NULL;

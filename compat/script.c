@@ -11,27 +11,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "xalloc.h"
 
 char *sl_script_resolve(const char *name, const char *path_env)
 {
-	const char *p = path_env;
+	char *found;
 
-	if (name[0] == '/' || name[0] == '.' || access(name, R_OK) == 0 || p == NULL)
+	if (name[0] == '/' || name[0] == '.' || access(name, R_OK) == 0 || path_env == NULL ||
+	    *path_env == '\0')
 		return sl_xstrdup(name);
-	while (*p) {
-		size_t n = strcspn(p, ":");
-		char *cand = sl_xasprintf("%.*s/%s", (int)n, n ? p : ".", name);
-		struct stat st;
-
-		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, R_OK) == 0)
-			return cand;
-		free(cand);
-		p += n;
-		if (*p == ':')
-			p++;
-	}
-	return sl_xstrdup(name);
+	found = sl_path_search(path_env, name, R_OK);
+	return found ? found : sl_xstrdup(name);
 }
 
 /* Read fd to EOF, refusing more than SL_SCRIPT_MAX bytes. */

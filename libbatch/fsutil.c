@@ -129,24 +129,31 @@ int sl_overwrite(int fd, const char *p, size_t n)
 	return ftruncate(fd, (off_t)n);
 }
 
+char *sl_path_search(const char *path, const char *name, int mode)
+{
+	struct stat st;
+
+	for (const char *p = path;; p += strcspn(p, ":") + 1) {
+		size_t k = strcspn(p, ":");
+		char *full = sl_xasprintf("%.*s/%s", (int)k, k ? p : ".", name);
+		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, mode) == 0)
+			return full;
+		free(full);
+		if (p[k] == '\0')
+			return NULL;
+	}
+}
+
 char *sl_find_program(const char *name, char *const *env)
 {
 	const char *path = "/usr/local/bin:/usr/bin:/bin";
-	struct stat st;
+	char *found;
 
 	if (strchr(name, '/') != NULL)
 		return sl_xstrdup(name);
 	for (char *const *e = env; e && *e; e++)
 		if (strncmp(*e, "PATH=", 5) == 0)
 			path = *e + 5;
-	for (const char *p = path;; p += strcspn(p, ":") + 1) {
-		size_t k = strcspn(p, ":");
-		char *full = sl_xasprintf("%.*s%s%s", (int)k, p, k ? "/" : "", name);
-		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) && access(full, X_OK) == 0)
-			return full;
-		free(full);
-		if (p[k] == '\0')
-			break;
-	}
-	return sl_xstrdup(name);
+	found = sl_path_search(path, name, X_OK);
+	return found ? found : sl_xstrdup(name);
 }

@@ -30,6 +30,11 @@ int sl_write_all(int fd, const char *p, size_t n);
  * 0, or -1 with errno set. */
 int sl_overwrite(int fd, const char *p, size_t n);
 
+/* The first "DIR/name" along path (a PATH value; an empty entry is the
+ * working directory) that is a regular file the caller may access with
+ * mode (R_OK, X_OK); NULL when none is. Caller frees. */
+char *sl_path_search(const char *path, const char *name, int mode);
+
 /* The program as Slurm's srun finds it: a name without '/' through the
  * PATH in env (default /usr/local/bin:/usr/bin:/bin), the first executable
  * regular file; not found, the name itself, so that execve's ENOENT is the

@@ -82,29 +82,47 @@ static void test_mkdirs(void **state)
 	free(deep);
 }
 
-/* srun's lookup: PATH in order, executables only, the name itself else. */
-static void test_find_program(void **state)
+/* An empty file of this mode at DIR/NAME; the path, for the caller to free. */
+static char *touch(const char *dir, const char *name, mode_t mode)
 {
-	char dir[] = "/tmp/sl-findprog.XXXXXX", *a, *b, *p;
+	char *p = sl_xasprintf("%s/%s", dir, name);
+	int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, mode);
+
+	assert_true(fd >= 0);
+	close(fd);
+	return p;
+}
+
+/* srun's lookup (executables) and sbatch's (readable files) walk PATH the
+ * same way: in order, regular files the mode allows, "" the cwd. */
+static void test_path_search(void **state)
+{
+	char root[] = "/tmp/test_fsutil.XXXXXX"; /* mkdtemp's template */
+	char *a, *b, *plain, *tool, *path, *got, *cmd;
 	char *env[3] = {"HOME=/x", NULL, NULL};
-	int fd;
 	(void)state;
 
-	assert_non_null(mkdtemp(dir));
-	a = sl_xasprintf("%s/a", dir);
-	b = sl_xasprintf("%s/b", dir);
+	assert_non_null(mkdtemp(root));
+	a = sl_xasprintf("%s/a", root);
+	b = sl_xasprintf("%s/b", root);
 	assert_int_equal(mkdir(a, 0755), 0);
 	assert_int_equal(mkdir(b, 0755), 0);
-	p = sl_xasprintf("%s/tool", a); /* not executable: passed over */
-	assert_true((fd = open(p, O_WRONLY | O_CREAT, 0644)) >= 0);
-	close(fd);
-	free(p);
-	p = sl_xasprintf("%s/tool", b);
-	assert_true((fd = open(p, O_WRONLY | O_CREAT, 0755)) >= 0);
-	close(fd);
-	env[1] = sl_xasprintf("PATH=%s::%s", a, b);
-	char *got = sl_find_program("tool", env);
-	assert_string_equal(got, p);
+	plain = touch(a, "tool", 0644); /* readable, not executable */
+	tool = touch(b, "tool", 0755);
+	path = sl_xasprintf("%s::%s", a, b);
+	env[1] = sl_xasprintf("PATH=%s", path);
+
+	got = sl_path_search(path, "tool", R_OK);
+	assert_string_equal(got, plain);
+	free(got);
+	got = sl_path_search(path, "tool", X_OK);
+	assert_string_equal(got, tool);
+	free(got);
+	assert_null(sl_path_search(path, "no-such-tool-here", R_OK));
+	assert_null(sl_path_search(path, "a", R_OK)); /* a directory is no file */
+
+	got = sl_find_program("tool", env);
+	assert_string_equal(got, tool);
 	free(got);
 	got = sl_find_program("./tool", env);
 	assert_string_equal(got, "./tool");
@@ -115,17 +133,16 @@ static void test_find_program(void **state)
 	got = sl_find_program("sh", NULL); /* the default PATH */
 	assert_true(strcmp(got, "/usr/bin/sh") == 0 || strcmp(got, "/bin/sh") == 0);
 	free(got);
-	unlink(p);
-	free(p);
-	p = sl_xasprintf("%s/tool", a);
-	unlink(p);
-	free(p);
-	rmdir(a);
-	rmdir(b);
-	rmdir(dir);
-	free(a);
-	free(b);
+
+	cmd = sl_xasprintf("rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
 	free(env[1]);
+	free(path);
+	free(tool);
+	free(plain);
+	free(b);
+	free(a);
 }
 
 int main(void)
@@ -134,7 +151,7 @@ int main(void)
 		cmocka_unit_test(test_write_all),
 		cmocka_unit_test(test_normalize),
 		cmocka_unit_test(test_mkdirs),
-		cmocka_unit_test(test_find_program),
+		cmocka_unit_test(test_path_search),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

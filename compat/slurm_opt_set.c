@@ -307,7 +307,7 @@ int sl_sbopt_get_user_env(void *c, const char *a, struct sl_err *e)
 		else if (*end != '\0') /* past the letter, nothing is read */
 			return sl_err_set(e, SL_EINVAL, "Invalid --get-user-env specification");
 	}
-	s->get_user_env = v > 0 && v < 3600 ? (int)v : 8;
+	s->get_user_env = v > 0 && v < 3600 ? (int)v : SL_USER_ENV_WAIT;
 	return 0;
 }
 

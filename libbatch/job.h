@@ -24,6 +24,9 @@
 
 enum sl_open_mode { SL_OPEN_DEFAULT = 0, SL_OPEN_TRUNCATE, SL_OPEN_APPEND };
 
+/* slurmd's wait for a login environment when --get-user-env names none (s) */
+#define SL_USER_ENV_WAIT 8
+
 struct sl_jobspec {
 	char *name;            /* -J; NULL: script basename, "wrap" or "sbatch" */
 	char *partition;       /* -p; NULL: config defaultPartition */
@@ -96,7 +99,7 @@ struct sl_jobspec {
 	char *array;           /* --array as given ("0-15:4%2"); NULL: not an array (array.h) */
 	int switches;          /* --switches=N: leaf switches at most; 0: none asked */
 	int get_user_env;      /* --get-user-env[=N]: the login environment's timeout in
-	                        * seconds (8 without N); 0: not asked */
+	                        * seconds (SL_USER_ENV_WAIT without N); 0: not asked */
 	int get_user_env_mode; /* its S (1: su without -) or L (2: a login shell) */
 	int64_t wait4switch;   /* --switches=N@TIME: seconds; 0: none */
 	char *topology;        /* --topology (sched.h sl_sched_topo_parse); NULL: none */

@@ -123,13 +123,13 @@ out:
 static char **job_env(const struct stepd *s)
 {
 	const struct sl_launch *l = &s->l;
-	char *dflt[7] = {0}, *over[2] = {0};
-	size_t n = 0;
 	/* TMPDIR as slurmstepd's _make_tmpdir(): /tmp unless the job has one */
 	const char *names[] = {"HOME", "USER", "LOGNAME", "SHELL", "PATH", "TMPDIR"};
 	const char *vals[] = {l->home ? l->home : "/", l->user, l->user,
 			      l->shell ? l->shell : "/bin/sh", STEPD_DEFAULT_PATH, "/tmp"};
-	for (size_t i = 0; i < 6; i++) {
+	char *dflt[sizeof(names) / sizeof(names[0]) + 1] = {0}, *over[2] = {0};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		size_t k = strlen(names[i]);
 		int have = 0;
 		for (char **e = l->env; e && *e; e++)

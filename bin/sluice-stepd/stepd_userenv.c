@@ -44,6 +44,9 @@ static void shell_child(const struct sl_launch *l, int out)
 	(void)setpgid(0, 0);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(null, 2) < 0)
 		_exit(126);
+	/* nothing else of the supervisor's (the job's files, its server
+	 * socket) for what a profile may leave running */
+	closefrom(3);
 	if (geteuid() == 0 && (setgid(l->gid) != 0 || setuid(l->uid) != 0))
 		_exit(126);
 	snprintf(arg0, sizeof(arg0), "%s%s", l->user_env_mode == 1 ? "" : "-", base);

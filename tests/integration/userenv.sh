@@ -22,6 +22,10 @@ login_env() { # the login shell's environment from a clean start, as sorted line
 login_env >"$T/login"
 login_path=$(sed -n 's/^PATH=//p' "$T/login")
 [ -n "$login_path" ] || skip "the login shell $sh_ printed no PATH"
+# the job's fallback PATH: equal to it, the first check below would pass
+# without any login environment read
+[ "$login_path" != /usr/local/bin:/usr/bin:/bin ] ||
+	skip "the login PATH is sluice-stepd's fallback; nothing to tell apart"
 
 job() { # job SBATCH_ARGS... -> the job's environment, sorted
 	id=$(env -i HOME="$home" PATH=/tmp/sluice-submit-path:/usr/bin:/bin FOO=from-submit \

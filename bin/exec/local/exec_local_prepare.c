@@ -181,7 +181,8 @@ static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *jo
 	 * sets it for --get-user-env and for an --export other than ALL. */
 	for (char **e = out->env; e && *e; e++)
 		if (strcmp(*e, "SLURM_GET_USER_ENV=1") == 0) {
-			out->user_env = job->spec.get_user_env > 0 ? job->spec.get_user_env : 8;
+			out->user_env = job->spec.get_user_env > 0 ? job->spec.get_user_env
+								     : SL_USER_ENV_WAIT;
 			out->user_env_mode = job->spec.get_user_env_mode == 1;
 		}
 	if (job->spec.pbs) {

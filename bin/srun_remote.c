@@ -74,9 +74,12 @@ static int dial_once(const struct srun_remote *r, const char *node, char *why, s
 		free(addr);
 		return -1;
 	}
+	snprintf(why, len, "%s port %s: no address to connect to", addr, port);
 	for (ai = res; ai && fd < 0; ai = ai->ai_next) {
 		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-		if (fd >= 0 && connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+		if (fd < 0)
+			snprintf(why, len, "%s port %s: socket: %s", addr, port, strerror(errno));
+		else if (connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
 			snprintf(why, len, "%s port %s: %s", addr, port, strerror(errno));
 			close(fd);
 			fd = -1;

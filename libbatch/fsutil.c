@@ -146,7 +146,7 @@ char *sl_path_search(const char *path, const char *name, int mode)
 
 char *sl_find_program(const char *name, char *const *env)
 {
-	const char *path = "/usr/local/bin:/usr/bin:/bin";
+	const char *path = SL_DEFAULT_PATH;
 	char *found;
 
 	if (strchr(name, '/') != NULL)

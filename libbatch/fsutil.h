@@ -30,6 +30,9 @@ int sl_write_all(int fd, const char *p, size_t n);
  * 0, or -1 with errno set. */
 int sl_overwrite(int fd, const char *p, size_t n);
 
+/* The PATH a command gets when its environment has none. */
+#define SL_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+
 /* The first "DIR/name" along path (a PATH value; an empty entry is the
  * working directory) that is a regular file the caller may access with
  * mode (R_OK, X_OK); NULL when none is. Caller frees. */

@@ -52,9 +52,11 @@ static void task_child(struct agent_launch *q, int in, int out, int err)
 	const char *node = q->node ? q->node : "?";
 	sl_signals_default_all();
 	(void)setpgid(0, 0);
+	/* a new string: srun's relay already wrote its own, shorter pid in the
+	 * room it had, where this pod's pid may not fit */
 	for (char **e = q->env; e && *e; e++)
 		if (strncmp(*e, "SLURM_TASK_PID=", 15) == 0)
-			snprintf(*e, strlen(*e) + 1, "SLURM_TASK_PID=%d", (int)getpid());
+			*e = sl_xasprintf("SLURM_TASK_PID=%d", (int)getpid());
 	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
 		_exit(1);
 	if (q->cwd && chdir(q->cwd) != 0) {

@@ -27,7 +27,6 @@
 #include "slurm_env.h"
 #include "xalloc.h"
 
-#define STEPD_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
 
 static int as_root(void)
 {
@@ -126,7 +125,7 @@ static char **job_env(const struct stepd *s)
 	/* TMPDIR as slurmstepd's _make_tmpdir(): /tmp unless the job has one */
 	const char *names[] = {"HOME", "USER", "LOGNAME", "SHELL", "PATH", "TMPDIR"};
 	const char *vals[] = {l->home ? l->home : "/", l->user, l->user,
-			      l->shell ? l->shell : "/bin/sh", STEPD_DEFAULT_PATH, "/tmp"};
+			      l->shell ? l->shell : "/bin/sh", SL_DEFAULT_PATH, "/tmp"};
 	char *dflt[sizeof(names) / sizeof(names[0]) + 1] = {0}, *over[2] = {0};
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

@@ -20,10 +20,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "xalloc.h"
 
 #define USERENV_MAX (1 << 20) /* a profile that prints more is not read further */
 #define USERENV_MARK "SLUICE-USER-ENV-FOLLOWS"
+#define USERENV_END "SLUICE-USER-ENV-ENDS"
 
 static int64_t now_ms(void)
 {
@@ -38,9 +40,14 @@ static void shell_child(const struct sl_launch *l, int out)
 	const char *shell = l->shell && *l->shell ? l->shell : "/bin/sh";
 	const char *base = strrchr(shell, '/') ? strrchr(shell, '/') + 1 : shell;
 	char arg0[256], home[4096], user[300], logname[300], sh[4200];
-	char *env[] = {home, user, logname, sh, "PATH=/usr/local/bin:/usr/bin:/bin", NULL};
+	char *env[] = {home, user, logname, sh, "PATH=" SL_DEFAULT_PATH, NULL};
 	int null = open("/dev/null", O_RDWR);
+	sigset_t none;
 
+	/* the supervisor blocks and ignores signals of its own (detach()) */
+	sl_signals_default();
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
 	(void)setpgid(0, 0);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(out, 1) < 0 || dup2(null, 2) < 0)
 		_exit(126);
@@ -56,14 +63,18 @@ static void shell_child(const struct sl_launch *l, int out)
 	snprintf(sh, sizeof(sh), "SHELL=%s", shell);
 	if (chdir(l->home ? l->home : "/") != 0 && chdir("/") != 0)
 		_exit(126);
-	execle(shell, arg0, "-c", "printf '\\0%s\\0' " USERENV_MARK "; env -0", (char *)NULL,
-	       env);
+	execle(shell, arg0, "-c",
+	       "printf '\\0%s\\0' " USERENV_MARK "; env -0; printf '%s\\0' " USERENV_END,
+	       (char *)NULL, env);
 	_exit(127);
 }
 
-/* The output up to EOF or the deadline: its length, or -1 at the timeout. */
+/* The output up to its end mark (or EOF, or a full buffer) within the
+ * deadline: its length, or -1 at the timeout. The mark, not EOF: something
+ * the profile started may hold the pipe open. */
 static ssize_t read_all(int fd, char *buf, size_t cap, int64_t deadline)
 {
+	static const char end[] = USERENV_END;
 	size_t len = 0;
 
 	for (;;) {
@@ -82,21 +93,25 @@ static ssize_t read_all(int fd, char *buf, size_t cap, int64_t deadline)
 		if (k <= 0)
 			return (ssize_t)len;
 		len += (size_t)k;
-		if (len == cap)
+		if (len == cap || (len >= sizeof(end) && memcmp(buf + len - sizeof(end), end,
+								sizeof(end)) == 0))
 			return (ssize_t)len;
 	}
 }
 
-/* "K=V" entries after the marker; the shell's own bookkeeping left out. */
+/* "K=V" entries between the marks, the shell's own bookkeeping left out;
+ * NULL unless both marks are there (the whole environment was printed). */
 static char **parse(const char *buf, size_t len)
 {
-	static const char mark[] = "\0" USERENV_MARK "\0";
+	static const char mark[] = "\0" USERENV_MARK "\0", stop[] = USERENV_END;
 	const char *p = memmem(buf, len, mark, sizeof(mark) - 1), *end = buf + len;
 	char **v = NULL;
 	size_t n = 0, cap = 0;
 
-	if (p == NULL)
+	if (p == NULL || len < sizeof(stop) ||
+	    memcmp(buf + len - sizeof(stop), stop, sizeof(stop)) != 0)
 		return NULL;
+	end -= sizeof(stop);
 	for (p += sizeof(mark) - 1; p < end; p += strnlen(p, (size_t)(end - p)) + 1) {
 		size_t k = strnlen(p, (size_t)(end - p));
 		if (memchr(p, '=', k) == NULL || strncmp(p, "_=", 2) == 0 ||
@@ -131,17 +146,19 @@ char **stepd_user_env(const struct sl_launch *l, struct sl_err *err)
 	buf = sl_xmalloc(USERENV_MAX);
 	len = read_all(fds[0], buf, USERENV_MAX, now_ms() + (int64_t)l->user_env * 1000);
 	close(fds[0]);
-	if (len < 0)
-		(void)kill(-pid, SIGKILL); /* the shell and what its profile started */
+	/* the shell, and whatever its profile left running (its group is not
+	 * the job's, so nothing else would end it) */
+	(void)kill(-pid, SIGKILL);
+	(void)kill(pid, SIGKILL); /* in case it had no group of its own yet */
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	if (len < 0)
 		sl_err_set(err, SL_EIO, "the login shell gave no environment in %d s", l->user_env);
-	else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		sl_err_set(err, SL_EIO, "the login shell %s exited with status %d",
-			   l->shell ? l->shell : "/bin/sh", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 	else if ((v = parse(buf, (size_t)len)) == NULL)
-		sl_err_set(err, SL_EIO, "the login shell printed no environment");
+		sl_err_set(err, SL_EIO, "the login shell %s printed no whole environment (%s %d)",
+			   l->shell ? l->shell : "/bin/sh",
+			   WIFEXITED(st) ? "exit status" : "signal",
+			   WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 	free(buf);
 	return v;
 }

@@ -99,6 +99,22 @@ out:
 	return r;
 }
 
+/* Remove the signals queued for a step, in order, adding each to sigs
+ * when given. */
+static void drop_signals(struct sluiced *d, uint64_t job, uint32_t step, json_object *sigs)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < d->nstep_sigs; i++) {
+		const struct sl_step_sig *q = &d->step_sigs[i];
+		if (q->job != job || q->step != step)
+			d->step_sigs[k++] = *q;
+		else if (sigs != NULL)
+			json_object_array_add(sigs, json_object_new_int(q->sig));
+	}
+	d->nstep_sigs = k;
+}
+
 int sl_h_step_end(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		  json_object *rep, struct sl_err *err)
 {
@@ -115,9 +131,7 @@ int sl_h_step_end(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		goto out;
 	}
 	st.end_time = (int64_t)time(NULL);
-	for (size_t i = 0, k = 0; i < d->nstep_sigs; i++, d->nstep_sigs = k) /* none left to take */
-		if (d->step_sigs[i].job != st.job_id || d->step_sigs[i].step != st.step_id)
-			d->step_sigs[k++] = d->step_sigs[i];
+	drop_signals(d, st.job_id, st.step_id, NULL); /* none left to take */
 	if ((r = sl_store_begin(d->store, err)) == 0)
 		r = sl_store_step_end(d->store, &st, err);
 out:
@@ -155,21 +169,12 @@ static int take_signals(struct sluiced *d, const struct sl_peer *p, uint64_t job
 			json_object *rep, struct sl_err *err)
 {
 	const struct sl_job *j = sl_jobtab_get(d->jobs, job);
-	json_object *sigs = json_object_new_array();
-	size_t k = 0;
+	json_object *sigs;
 
-	if (j == NULL || (p->uid != j->uid && p->uid != 0)) {
-		json_object_put(sigs);
+	if (j == NULL || (p->uid != j->uid && p->uid != 0))
 		return sl_err_set(err, SL_EPERM, "Access/permission denied");
-	}
-	for (size_t i = 0; i < d->nstep_sigs; i++) {
-		const struct sl_step_sig *q = &d->step_sigs[i];
-		if (q->job == job && q->step == step)
-			json_object_array_add(sigs, json_object_new_int(q->sig));
-		else
-			d->step_sigs[k++] = *q;
-	}
-	d->nstep_sigs = k;
+	sigs = json_object_new_array();
+	drop_signals(d, job, step, sigs);
 	json_object_object_add(rep, "signals", sigs);
 	return 0;
 }
@@ -192,10 +197,12 @@ int sl_h_steps(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		jobs[i] = (uint64_t)json_object_get_int64(json_object_array_get_idx(ids, i));
 	if (json_object_object_get_ex(req, "running", &v))
 		running = json_object_get_boolean(v);
-	if ((r = sl_store_steps(d->store, jobs, n, 0, &steps, &ns, err)) != 0)
+	/* srun's poll a second reads its signals alone: no listing for it */
+	if (json_object_object_get_ex(req, "take", &v) && n == 1) {
+		r = take_signals(d, p, jobs[0], (uint32_t)json_object_get_int64(v), rep, err);
 		goto out;
-	if (json_object_object_get_ex(req, "take", &v) && n == 1 &&
-	    (r = take_signals(d, p, jobs[0], (uint32_t)json_object_get_int64(v), rep, err)) != 0)
+	}
+	if ((r = sl_store_steps(d->store, jobs, n, 0, &steps, &ns, err)) != 0)
 		goto out;
 	arr = json_object_new_array();
 	for (size_t i = 0; i < ns; i++) {

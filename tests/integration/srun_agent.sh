@@ -40,7 +40,7 @@ export KUBERNETES_SERVICE_HOST=10.0.0.1 SLUICE_SOCKET=$T/no-sluiced SLUICE_CONNE
 SRUN="$BIN/srun"
 NOTREC="srun: warning: step not recorded: sluiced is not reachable from this pod"
 
-"$SRUN" -l -n 4 --ntasks-per-node=2 sh -c 'echo $SLURM_NODEID $SLURM_LOCALID $SLURM_STEP_ID $SLURM_NTASKS $SLURM_STEP_NODELIST $(pwd) ${SLUICE_JOB_SECRET:-nosecret} $((SLURM_TASK_PID > 0))' \
+"$SRUN" -l -n 4 --ntasks-per-node=2 sh -c 'echo $SLURM_NODEID $SLURM_LOCALID $SLURM_STEP_ID $SLURM_NTASKS $SLURM_STEP_NODELIST $(pwd) ${SLUICE_JOB_SECRET:-nosecret} $((SLURM_TASK_PID == $$))' \
 	>out 2>err </dev/null || fail "srun -l -n 4: $(cat err)"
 expect_eq "labelled output" "0: 0 0 0 4 n[0-1] $T nosecret 1
 1: 0 1 0 4 n[0-1] $T nosecret 1

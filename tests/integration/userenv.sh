@@ -14,9 +14,11 @@ home=$(getent passwd "$(id -u)" | cut -d: -f6)
 case "$sh_" in
 */nologin | */false | "") skip "this user has no login shell ($sh_)" ;;
 esac
+# `env; :`, not `env`: a shell that execs its last command lowers SHLVL,
+# and sluice-stepd's shell runs more after env (as su's does for slurmd)
 login_env() { # the login shell's environment from a clean start, as sorted lines
 	(cd "$home" && env -i HOME="$home" USER="$me" LOGNAME="$me" SHELL="$sh_" \
-		PATH=/usr/local/bin:/usr/bin:/bin "$sh_" -l -c env) 2>/dev/null |
+		PATH=/usr/local/bin:/usr/bin:/bin "$sh_" -l -c 'env; :') 2>/dev/null |
 		grep -v '^_=\|^PWD=\|^OLDPWD=' | sort
 }
 login_env >"$T/login"
@@ -61,6 +63,12 @@ extra=$(grep -v '^PATH=\|^HOME=\|^SHELL=\|^USER=\|^LOGNAME=\|^SLURM_' "$T/login"
 if [ -n "$extra" ]; then
 	expect_eq "--get-user-env: a login-only variable" "$extra" "$(grep -xF "$extra" "$T/get")"
 fi
+# a submission without PATH: the login one, not the fallback, fills it
+id=$(env -i HOME="$home" SLUICE_CONF="$SLUICE_CONF" "$BIN/sbatch" --parsable -o "$T/%j.out" \
+	--get-user-env --wrap 'echo "PATH=$PATH"') || fail "sbatch --get-user-env without PATH"
+wait_state "$id" COMPLETED
+expect_eq "--get-user-env: the login PATH where none was sent" "PATH=$login_path" \
+	"$(cat "$T/$id.out")"
 ok "--get-user-env: the login environment under the submitted one"
 
 out=$("$BIN/sbatch" --get-user-env=5X --wrap true 2>&1); rc=$?

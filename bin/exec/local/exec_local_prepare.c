@@ -178,12 +178,15 @@ static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *jo
 	out->env = sl_pbs_env_job(&pin, slurm);
 	sl_strv_free(slurm);
 	/* What slurmd reads as its cue to load the login environment: sbatch
-	 * sets it for --get-user-env and for an --export other than ALL. */
+	 * sets it for --get-user-env and for an --export other than ALL, and,
+	 * as with slurmd, one the submission carried (a job submitted from a
+	 * job's shell) counts too. */
 	for (char **e = out->env; e && *e; e++)
 		if (strcmp(*e, "SLURM_GET_USER_ENV=1") == 0) {
 			out->user_env = job->spec.get_user_env > 0 ? job->spec.get_user_env
 								     : SL_USER_ENV_WAIT;
 			out->user_env_mode = job->spec.get_user_env_mode == 1;
+			break;
 		}
 	if (job->spec.pbs) {
 		/* this host's name for every rank: a multi-node local job's

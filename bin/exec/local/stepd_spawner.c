@@ -138,7 +138,10 @@ static int answer(struct sl_spawner *sp, int wait, pid_t *pid, int *pidfd, struc
 	struct pollfd p = {sp->fd, POLLIN, 0};
 	int64_t until = mono_ms() + (wait ? REPLY_MS : 0);
 	int n, fd = -1;
-	while ((n = poll(&p, 1, (int)(until - mono_ms()))) < 0 && errno == EINTR)
+	int64_t left;
+	/* never negative: poll would take -1 as "wait for ever", in sluiced's loop */
+	while ((left = until - mono_ms(), n = poll(&p, 1, left > 0 ? (int)left : 0)) < 0 &&
+	       errno == EINTR)
 		if (mono_ms() >= until)
 			break;
 	if (n == 0 && !wait)

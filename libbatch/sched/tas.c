@@ -225,7 +225,9 @@ static void build_tree(struct sq_tas *x, struct tas_topo *t, const struct sl_kq_
 	char **vals = sl_xcalloc((size_t)t->nlevels + 1, sizeof(char *));
 	t->lvl = sl_xcalloc((size_t)t->nlevels + 1, sizeof(int *));
 	t->nlvl = sl_xcalloc((size_t)t->nlevels + 1, sizeof(int));
-	for (int i = 0; i < x->nnode; i++) {
+	/* a flavor whose Topology is missing (or has no levels) has no tree:
+	 * every node would be a leaf without a domain */
+	for (int i = 0; t->nlevels > 0 && i < x->nnode; i++) {
 		const struct tas_node *n = &x->node[i];
 		bool ok = !n->unavailable && node_in_flavor(n, f);
 		for (int l = 0; ok && l < t->nlevels; l++)

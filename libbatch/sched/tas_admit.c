@@ -244,20 +244,22 @@ bool sq_tas_check_flavor(struct sl_sched *s, int cq, int fl, const struct sq_ps 
 		return true;
 	int ti = tas_flavor_of(s, p, fl);
 	const char *m = NULL;
-	bool implied = !explicit_req(p) && cq_tas_only(s, cq);
-	if (explicit_req(p) || implied) {
-		if (implied)
-			return true;
+	bool explicit = explicit_req(p);
+	/* a pod set without a request in a TAS-only ClusterQueue is implied
+	 * unconstrained, and checked as Kueue's checkPodSetAndFlavorMatchForTAS
+	 * checks it: the flavor's topology must exist and have levels */
+	if (explicit || cq_tas_only(s, cq)) {
 		const struct tas_topo *t = ti >= 0 ? &x->t[ti] : NULL;
 		if (!t)
 			m = "Flavor \"%s\" does not support TopologyAwareScheduling";
 		else if (t->missing)
 			m = "Flavor \"%s\" information missing in TAS cache";
 		else if (t->nlevels == 0 ||
-			 ((p->tas->mode == SL_TOPO_REQUIRED || p->tas->mode == SL_TOPO_PREFERRED) &&
-			  !has_level(t, p->tas->level)) ||
-			 (p->tas->slice_level && !has_level(t, p->tas->slice_level)) ||
-			 !layers_known(t, p->tas))
+			 (explicit &&
+			  (((p->tas->mode == SL_TOPO_REQUIRED || p->tas->mode == SL_TOPO_PREFERRED) &&
+			    !has_level(t, p->tas->level)) ||
+			   (p->tas->slice_level && !has_level(t, p->tas->slice_level)) ||
+			   !layers_known(t, p->tas))))
 			m = "Flavor \"%s\" does not contain the requested level";
 	} else if (ti >= 0) {
 		m = "Flavor \"%s\" supports only TopologyAwareScheduling";

@@ -55,6 +55,15 @@ static int answers(const struct sl_jobresult *x, const struct sl_pbs_sel *sel)
 	       (uint32_t)x->array_task_id >= sel->lo && (uint32_t)x->array_task_id <= sel->hi;
 }
 
+/* Did any result answer operand sel? */
+static int answered(const struct sl_jobresult *res, size_t n, const struct sl_pbs_sel *sel)
+{
+	for (size_t k = 0; k < n; k++)
+		if (answers(&res[k], sel))
+			return 1;
+	return 0;
+}
+
 /* The failure to tell for operand sel, NULL for none. Deleting several
  * subjobs ("N[]", "N[A-B]") passes over those that already ended, as PBS
  * deletes what is left of a begun array: only when every one had ended is
@@ -175,8 +184,14 @@ int main(int argc, char **argv)
 		/* in the order given, as the server answers a delete list */
 		for (size_t i = 0; i < n; i++) {
 			const struct sl_jobresult *x = failure(res, nres, &sels[i]);
-			if (x != NULL)
+			if (x != NULL) {
 				failed = report(c, &o, x, shown[i]);
+			} else if (!answered(res, nres, &sels[i])) {
+				/* subjobs the array never had: the daemon matched none */
+				fprintf(stderr, "qdel: %s %s\n", sl_pbse_text(SL_PBSE_UNKJOBID),
+					shown[i]);
+				failed = SL_PBSE_UNKJOBID;
+			}
 		}
 	}
 	sl_client_free(c);

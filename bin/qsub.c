@@ -201,11 +201,15 @@ static int interactive(struct sl_jobspec *spec, const char *server)
 		fprintf(stderr, "qsub: %s: %s\n", shell, strerror(errno));
 		_exit(127);
 	}
-	if (pid > 0)
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+	if (pid < 0) {
+		fprintf(stderr, "qsub: cannot start %s: %s\n", shell, strerror(errno));
+		status = 1 << 8; /* exited 1: the job ends failed */
+	}
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
 	srun_alloc_release(j->id, WIFEXITED(status) ? WEXITSTATUS(status) : 1);
-	printf("\nqsub: job %llu.%s completed\n", (unsigned long long)j->id, server);
+	if (pid > 0)
+		printf("\nqsub: job %llu.%s completed\n", (unsigned long long)j->id, server);
 	sl_job_free(j);
 	sl_strv_free(pbs);
 	return pid > 0 ? 0 : 1;

@@ -334,6 +334,7 @@ unwrap() { sed -e ':a' -e 'N' -e '$!ba' -e 's/\n\t//g'; } # qstat -f's long valu
 	fail "qstat -Bf state_count: $("$Q" -Bf | unwrap | grep state_count)"
 expect_run $USER2 159 "qdel: Unauthorized Request  $an[3].$S" "" "$BIN/qdel" "$an[3]"
 expect_run $USER1 0 "" "" "$BIN/qdel" "$an[3]"
+expect_run $USER1 153 "qdel: Unknown Job Id $an[99].$S" "" "$BIN/qdel" "$an[99]"
 wait_state $((an + 3)) CANCELLED
 "$Q" -f "$aid" | grep -qxF "    array_state_count = Queued:1 Running:2 Exiting:0 Expired:1" ||
 	fail "after qdel N[3]: $("$Q" -f "$aid")"

@@ -18,9 +18,15 @@ static int msg_intern(struct sq_tas *x, char *m)
 			free(m);
 			return (int)i;
 		}
+	if (x->nmsg == TAS_MSG_CAP - 1) {
+		/* the last slot says no more than the kind: overwriting a slot
+		 * would give the workloads that name it another one's message */
+		x->msg = sl_xgrow(x->msg, &x->capmsg, x->nmsg + 1, sizeof(char *));
+		x->msg[x->nmsg++] = sl_xstrdup("couldn't assign topology (its detail is one "
+					       "message too many to keep)");
+	}
 	if (x->nmsg == TAS_MSG_CAP) {
-		free(x->msg[x->nmsg - 1]);
-		x->msg[x->nmsg - 1] = m;
+		free(m);
 		return (int)x->nmsg - 1;
 	}
 	x->msg = sl_xgrow(x->msg, &x->capmsg, x->nmsg + 1, sizeof(char *));

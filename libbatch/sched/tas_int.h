@@ -9,7 +9,7 @@
 #include "sched_int.h"
 
 #define TAS_HOSTNAME "kubernetes.io/hostname"
-#define TAS_MSG_CAP 4096      /* interned messages; past it the last slot is reused */
+#define TAS_MSG_CAP 4096      /* interned messages; the last slot is a generic one */
 
 /* One topology domain; leaves are the lowest level. The counters are the
  * placement's scratch (Kueue's domainState), reset for each pod set. */

@@ -725,7 +725,7 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 		r.limit_ms = now_ms() + o->time_limit * 60000;
 	if (watched)
 		r.watch_ms = now_ms() + 1000;
-	if (remote)
+	if (remote && rec->job_id != 0) /* an unrecorded step has no signals to take */
 		r.take_ms = now_ms() + 1000;
 	for (int t = 0; t < n; t++) {
 		char **argv = task_argv(&r, t, mp_text);

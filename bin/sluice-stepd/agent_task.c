@@ -265,8 +265,12 @@ int agent_task_serve(int sock, const char *secret)
 	sigaction(SIGCHLD, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* SO_RCVTIMEO bounds each read; this bounds the whole handshake (a
+	 * peer sending a byte every few seconds would hold the session) */
+	alarm(HANDSHAKE_SECS);
 	if (handshake(sock, secret, &q) != 0)
 		return 1;
+	alarm(0);
 	if (start(&r, &q) != 0) {
 		char msg[256];
 		snprintf(msg, sizeof(msg), "cannot start the task: %s", strerror(errno));

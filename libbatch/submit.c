@@ -77,8 +77,8 @@ static int validate(const struct sl_peer *w, const struct sl_jobspec *s,
 
 /* What only the local executor's supervisor does, or only its one node
  * means, said plainly on Kubernetes instead of dropped. */
-static int executor_limits(const struct sl_conf *conf, const struct sl_jobspec *s,
-			   struct sl_err *err)
+int sl_submit_executor_limits(const struct sl_conf *conf, const struct sl_jobspec *s,
+			      struct sl_err *err)
 {
 	if (strcmp(sl_conf_executor(conf), "kubernetes") != 0)
 		return 0;
@@ -225,7 +225,7 @@ static int64_t node_quota(const struct sl_conf *conf, const struct sl_jobspec *s
  * it the partition may use is its ClusterQueue's quota: the largest flavor
  * of the queue, so that the job fits there (a smaller flavor could not
  * hold a node-sized request anyway). On Kubernetes --exclusive becomes pod
- * anti-affinity (render.c) and --mem=0 is refused (executor_limits). */
+ * anti-affinity (render.c) and --mem=0 is refused (sl_submit_executor_limits). */
 static int whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struct sl_err *err)
 {
 	int local = strcmp(sl_conf_executor(conf), "local") == 0;
@@ -348,7 +348,7 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 
 	if ((r = validate(who, &j->spec, err)) != 0 ||
 	    (r = array_check(conf, &j->spec, err)) != 0 ||
-	    (r = executor_limits(conf, &j->spec, err)) != 0 ||
+	    (r = sl_submit_executor_limits(conf, &j->spec, err)) != 0 ||
 	    (r = resolve(conf, who, j, err)) != 0 ||
 	    (r = partition_defaults(conf, &j->spec, err)) != 0 ||
 	    (r = whole_node(conf, &j->spec, err)) != 0 ||

@@ -48,6 +48,12 @@ int sl_submit_array_tasks(const struct sl_conf *conf, const struct sl_job *j,
 struct sl_job *sl_submit_array_task(const struct sl_job *j, const struct sl_array *a, size_t i,
 				    uint64_t array_id, uint64_t id);
 
+/* What only the local executor does or means (--mem=0, --nodelist,
+ * --exclude, --signal, --get-user-env), refused on Kubernetes by name: at
+ * submit, and when scontrol update changes what a pending job asks for. */
+int sl_submit_executor_limits(const struct sl_conf *conf, const struct sl_jobspec *s,
+			      struct sl_err *err);
+
 /* The last of sl_submit_prepare's checks, alone: j's features resolve and
  * it can ever fit on engine, with the same refusals. Also when scontrol
  * update changes what a pending job asks for. */

@@ -485,8 +485,9 @@ static int validate(struct upd *u, struct sl_err *err)
 	struct sl_job *n = u->n;
 	int r;
 
-	if (u->refit && (r = sl_submit_can_fit(u->d->conf, sl_schedctl_engine(u->d->sched), n,
-					       err)) != 0)
+	if (u->refit && ((r = sl_submit_executor_limits(u->d->conf, &n->spec, err)) != 0 ||
+			 (r = sl_submit_can_fit(u->d->conf, sl_schedctl_engine(u->d->sched), n,
+						err)) != 0))
 		return r;
 	if ((r = sl_submit_priority(u->d->conf, n, err)) != 0)
 		return r;

@@ -114,3 +114,14 @@ expect_eq "-i refusal" "sbatch: error: Batch job submission failed: --input is n
 Sluice on partition batch: it has no shared filesystem (kubernetes.partitions.batch.volumeMounts), \
 so the pod cannot read $T/work/in.txt" "$err"
 ok "-i without a shared filesystem is refused at submit with the reason"
+
+# An update is held to what the executor can do, as a submission is.
+j4=$(submit $USER1 -H --mem=100M --wrap true) || fail "submit -H"
+err=$(as $USER1 "$BIN/scontrol" update JobId="$j4" MinMemoryNode=0 2>&1); rc=$?
+expect_eq "update MinMemoryNode=0 exit status" 1 "$rc"
+case "$err" in
+*"--mem=0 is not supported by Sluice on Kubernetes"*) ;;
+*) fail "update MinMemoryNode=0 on Kubernetes: [$err]" ;;
+esac
+as $USER1 "$BIN/scancel" "$j4"
+ok "scontrol update MinMemoryNode=0 is refused on Kubernetes, as --mem=0 is at submit"

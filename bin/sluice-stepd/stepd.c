@@ -290,7 +290,7 @@ static void detach(sigset_t *set, int new_session)
 }
 
 /* A cancel that arrived before the launch: the script never runs. */
-static int cancelled_early(const sigset_t *set, struct sl_exec_result *r)
+int stepd_cancel_pending(struct sl_exec_result *r)
 {
 	sigset_t pend;
 	sigpending(&pend);
@@ -316,7 +316,7 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 	/* A child subreaper: the job's orphans are reparented here, so they stay
 	 * in the walk that signals the job's process groups (step_track.c). */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
-	if (!cancelled_early(set, r) && stepd_launch(s, r) == 0) {
+	if (!stepd_cancel_pending(r) && stepd_launch(s, r) == 0) {
 		snprintf(buf, sizeof(buf), "%d\n", (int)s->job_pid);
 		(void)write_mark(s->dir, SL_JOBDIR_PGID, buf, 0);
 		v.start_ms = mono_ms();

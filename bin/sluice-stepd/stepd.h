@@ -53,6 +53,10 @@ int stepd_server(int fg, const char *jobs_dir, char **argv, int argc);
  * and r holds the FAILED/JobLaunchFailure result. */
 int stepd_launch(struct stepd *s, struct sl_exec_result *r);
 
+/* 1 with r's state set when a cancel (or a preemption) is pending: the
+ * script must not start; else 0. */
+int stepd_cancel_pending(struct sl_exec_result *r);
+
 /* The job's PAM session, when the launch spec names a service. Open it
  * (pam_start, pam_setcred(PAM_ESTABLISH_CRED), pam_open_session) in the
  * supervisor, before the fork: 0, also without PAM; -1 (logged) with

@@ -292,6 +292,12 @@ int stepd_launch(struct stepd *s, struct sl_exec_result *r)
 	 * the exec, which was a good part of what a short job costs. */
 	struct child_args a;
 	child_args_init(s, &a);
+	/* reading a login environment takes up to its timeout: a cancel that
+	 * came meanwhile keeps the script from starting, as one before it did */
+	if (l->user_env > 0 && stepd_cancel_pending(r)) {
+		child_args_clear(&a);
+		return -1;
+	}
 	pid_t pid = vfork();
 	if (pid == 0)
 		child_run(s, &a);

@@ -377,8 +377,8 @@ int main(int argc, char **argv)
 	 * was a quarter of the daemon's time on such a listing. The heap is
 	 * still given back above 64 MiB of free top, and a reply over 32 MiB
 	 * is a mapping of its own that goes back whole. */
-	mallopt(M_MMAP_THRESHOLD, 32 << 20);
-	mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	if (mallopt(M_MMAP_THRESHOLD, 32 << 20) != 1 || mallopt(M_TRIM_THRESHOLD, 64 << 20) != 1)
+		sl_warn("malloc keeps its own thresholds: big listings cost page faults each time");
 	if (setup(&d, foreground, store_flags, &err) != 0) {
 		sl_err_log("%s", err.msg);
 		goto out;

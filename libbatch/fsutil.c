@@ -126,7 +126,13 @@ int sl_overwrite(int fd, const char *p, size_t n)
 {
 	if (lseek(fd, 0, SEEK_SET) != 0 || sl_write_all(fd, p, n) != 0)
 		return -1;
-	return ftruncate(fd, (off_t)n);
+	/* A file no longer than this is left as is: ftruncate journals an
+	 * inode change even when the size stays, and most of these files are
+	 * new. */
+	off_t end = lseek(fd, 0, SEEK_END);
+	if (end < 0)
+		return -1;
+	return end > (off_t)n ? ftruncate(fd, (off_t)n) : 0;
 }
 
 char *sl_path_search(const char *path, const char *name, int mode)

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fdpass.h"
@@ -80,7 +81,12 @@ static void become_stepd(const struct title *t, int fg, const char *dir, int loc
 	(void)signal(SIGPIPE, SIG_DFL);
 	(void)signal(SIGCHLD, SIG_DFL);
 	set_title(t, fg, dir);
-	exit(stepd_run(fg, dir, 1));
+	int rc = stepd_run(fg, dir, 1);
+	/* _exit: the server's libraries (PAM, audit, cap-ng) registered
+	 * destructors that each fault their pages into this copy only to run
+	 * at exit; the supervisor has nothing buffered but stdio. */
+	fflush(NULL);
+	_exit(rc);
 }
 
 /* One request: 0 to go on, -1 when sluiced has gone. */
@@ -129,6 +135,10 @@ int stepd_server(int fg, const char *jobs_dir, char **argv, int argc)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	(void)signal(SIGPIPE, SIG_IGN);
 	(void)signal(SIGCHLD, SIG_IGN);
+	/* Done once here rather than in every child: the zone file read for
+	 * the log's timestamps, and malloc's arena set-up. */
+	tzset();
+	free(malloc(1));
 	while (serve_one(&t, fg, jobs_dir) == 0)
 		;
 	return 0;

@@ -226,7 +226,7 @@ static int64_t node_quota(const struct sl_conf *conf, const struct sl_jobspec *s
  * of the queue, so that the job fits there (a smaller flavor could not
  * hold a node-sized request anyway). On Kubernetes --exclusive becomes pod
  * anti-affinity (render.c) and --mem=0 is refused (sl_submit_executor_limits). */
-static int whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struct sl_err *err)
+int sl_submit_whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struct sl_err *err)
 {
 	int local = strcmp(sl_conf_executor(conf), "local") == 0;
 	int64_t q;
@@ -351,7 +351,7 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 	    (r = sl_submit_executor_limits(conf, &j->spec, err)) != 0 ||
 	    (r = resolve(conf, who, j, err)) != 0 ||
 	    (r = partition_defaults(conf, &j->spec, err)) != 0 ||
-	    (r = whole_node(conf, &j->spec, err)) != 0 ||
+	    (r = sl_submit_whole_node(conf, &j->spec, err)) != 0 ||
 	    (r = sl_submit_priority(conf, j, err)) != 0 ||
 	    (r = sl_submit_can_fit(conf, engine, j, err)) != 0)
 		return r;

@@ -54,6 +54,13 @@ struct sl_job *sl_submit_array_task(const struct sl_job *j, const struct sl_arra
 int sl_submit_executor_limits(const struct sl_conf *conf, const struct sl_jobspec *s,
 			      struct sl_err *err);
 
+/* --exclusive's CPUs and --mem=0's memory on the local executor: a whole
+ * node, which is the partition's largest flavor's quota. At submit, and
+ * again when scontrol update changes the request or the partition
+ * (MinMemoryNode=0 means a node's memory there too, as slurmctld's
+ * select plugin reads a per-node minimum of 0). */
+int sl_submit_whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struct sl_err *err);
+
 /* The last of sl_submit_prepare's checks, alone: j's features resolve and
  * it can ever fit on engine, with the same refusals. Also when scontrol
  * update changes what a pending job asks for. */

@@ -486,6 +486,7 @@ static int validate(struct upd *u, struct sl_err *err)
 	int r;
 
 	if (u->refit && ((r = sl_submit_executor_limits(u->d->conf, &n->spec, err)) != 0 ||
+			 (r = sl_submit_whole_node(u->d->conf, &n->spec, err)) != 0 ||
 			 (r = sl_submit_can_fit(u->d->conf, sl_schedctl_engine(u->d->sched), n,
 						err)) != 0))
 		return r;
@@ -520,6 +521,7 @@ static int store_spec(struct upd *u, struct sl_err *err)
 	s.mem_per_node = n->mem_per_node;
 	s.mem_per_cpu = n->mem_per_cpu;
 	s.mem_all = n->mem_all;
+	s.node_cpus = n->node_cpus;
 	s.ntasks = n->ntasks;
 	s.ntasks_per_node = n->ntasks_per_node;
 	s.gpus_per_node = n->gpus_per_node;

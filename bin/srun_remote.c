@@ -16,11 +16,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "agent_wire.h"
+#include "netaddr.h"
 #include "xalloc.h"
 
 #define HOSTS_LINE_MAX 1024
 #define AGENT_WAIT_SECS 120
+#define CONNECT_MS 5000      /* one attempt: a pod that drops SYNs */
 
 static int sigp[2] = {-1, -1};
 static const int relayed[] = {SIGINT, SIGQUIT, SIGCONT, SIGTERM, SIGHUP, SIGALRM,
@@ -63,7 +66,7 @@ static char *address_of(const struct srun_remote *r, const char *node)
 	return found ? found : sl_xstrdup(node);
 }
 
-static int dial_once(const struct srun_remote *r, const char *node, char *why, size_t len)
+static int dial_once(const struct srun_remote *r, const char *node, int ms, char *why, size_t len)
 {
 	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res, *ai;
 	char port[16], *addr = address_of(r, node);
@@ -76,12 +79,8 @@ static int dial_once(const struct srun_remote *r, const char *node, char *why, s
 	}
 	snprintf(why, len, "%s port %s: no address to connect to", addr, port);
 	for (ai = res; ai && fd < 0; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-		if (fd < 0)
-			snprintf(why, len, "%s port %s: socket: %s", addr, port, strerror(errno));
-		else if (connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
-			snprintf(why, len, "%s port %s: %s", addr, port, strerror(errno));
-			close(fd);
+		if ((e = sl_tcp_connect(ai, ms, &fd)) != 0) {
+			snprintf(why, len, "%s port %s: %s", addr, port, strerror(-e));
 			fd = -1;
 		}
 	}
@@ -97,12 +96,15 @@ static int dial_once(const struct srun_remote *r, const char *node, char *why, s
 static int dial(const struct srun_remote *r, const char *node, char *why, size_t len)
 {
 	const char *w = getenv("SLUICE_AGENT_WAIT");
-	long budget_ms = (w && *w ? atol(w) : AGENT_WAIT_SECS) * 1000, waited = 0, step = 50;
+	int64_t deadline = sl_mono_ms() + (w && *w ? atol(w) : AGENT_WAIT_SECS) * 1000, left;
+	long step = 50;
 	int fd;
-	while ((fd = dial_once(r, node, why, len)) < 0 && waited < budget_ms) {
-		struct timespec ts = {0, step * 1000000};
+	/* The budget counts the attempts too, not only the pauses between. */
+	while ((fd = dial_once(r, node, CONNECT_MS, why, len)) < 0 &&
+	       (left = deadline - sl_mono_ms()) > 0) {
+		long ms = step < left ? step : left;
+		struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
 		nanosleep(&ts, NULL);
-		waited += step;
 		step = step < 1000 ? step * 2 : 1000;
 	}
 	return fd;

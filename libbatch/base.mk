@@ -4,6 +4,7 @@
 # interface (exec.h).
 libbatch_libbatch_a_SOURCES += \
 	libbatch/err.c libbatch/err.h \
+	libbatch/clock.c libbatch/clock.h \
 	libbatch/xalloc.c libbatch/xalloc.h \
 	libbatch/log.c libbatch/log.h \
 	libbatch/buf.c libbatch/buf.h \

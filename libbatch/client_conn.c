@@ -127,27 +127,18 @@ static int unix_connect(const char *path, int *fdp)
 static int tcp_connect_one(const struct addrinfo *a, int ms, int *fdp)
 {
 	struct timeval rcv = {REPLY_TIMEOUT_S, 0};
-	socklen_t elen = sizeof(int);
-	int fd, e = 0, one = 1;
+	int fd, r, one = 1;
 
-	if ((fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0)) < 0)
-		return -errno;
-	if (connect(fd, a->ai_addr, a->ai_addrlen) != 0 && (e = errno) == EINPROGRESS) {
-		struct pollfd pfd = {fd, POLLOUT, 0};
-		e = ETIMEDOUT;
-		if (poll(&pfd, 1, ms) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &elen) != 0)
-			e = errno;
-	}
-	/* Blocking from here, like the Unix socket. A request (and its auth
-	 * message) is one write and nothing follows until the reply: Nagle
-	 * would have nothing to coalesce, only an ACK to wait for. */
-	if (e == 0 && (fcntl(fd, F_SETFL, 0) != 0 ||
-		       setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) != 0 ||
-		       setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &rcv, sizeof(rcv)) != 0))
-		e = errno;
-	if (e != 0) {
+	if ((r = sl_tcp_connect(a, ms, &fd)) != 0)
+		return r;
+	/* A request (and its auth message) is one write and nothing follows
+	 * until the reply: Nagle would have nothing to coalesce, only an ACK
+	 * to wait for. */
+	if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) != 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &rcv, sizeof(rcv)) != 0) {
+		r = -errno;
 		close(fd);
-		return -e;
+		return r;
 	}
 	*fdp = fd;
 	return 0;

@@ -3,6 +3,7 @@
  * before-sleep hook. Timer and fd counts are small (the per-job work lives in
  * stepd), so linear scans beat a heap in clarity at no real cost. */
 #include "loop.h"
+#include "clock.h"
 #include "err.h"
 #include "xalloc.h"
 
@@ -62,16 +63,9 @@ static void on_signal(int signo)
 	errno = saved;
 }
 
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void update_clock(struct sl_loop *l)
 {
-	l->now_ms = mono_ms();
+	l->now_ms = sl_mono_ms();
 	l->wall = (int64_t)time(NULL);
 }
 
@@ -158,7 +152,7 @@ uint64_t sl_loop_add_timer(struct sl_loop *l, int64_t ms, sl_timer_cb cb, void *
 	l->timers = sl_xgrow(l->timers, &l->captimers, l->ntimers + 1, sizeof(*l->timers));
 	t = &l->timers[l->ntimers++];
 	t->id = l->next_timer_id++;
-	t->due_ms = mono_ms() + (ms < 0 ? 0 : ms);
+	t->due_ms = sl_mono_ms() + (ms < 0 ? 0 : ms);
 	t->cb = cb;
 	t->arg = arg;
 	return t->id;

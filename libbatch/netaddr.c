@@ -3,11 +3,15 @@
 #include "xalloc.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int sl_hostport_split(const char *s, char **host, char **port, struct sl_err *err)
 {
@@ -100,4 +104,31 @@ int sl_host_name_ok(const char *s)
 		}
 	}
 	return s[n - 1] != '-';
+}
+
+int sl_tcp_connect(const struct addrinfo *a, int ms, int *fdp)
+{
+	socklen_t elen = sizeof(int);
+	int fd, e = 0;
+
+	if ((fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			 a->ai_protocol)) < 0)
+		return -errno;
+	if (connect(fd, a->ai_addr, a->ai_addrlen) != 0 && (e = errno) == EINPROGRESS) {
+		struct pollfd pfd = {fd, POLLOUT, 0};
+		int n;
+		while ((n = poll(&pfd, 1, ms)) < 0 && errno == EINTR)
+			;
+		e = n == 0 ? ETIMEDOUT : n < 0 ? errno : 0;
+		if (n == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &elen) != 0)
+			e = errno;
+	}
+	if (e == 0 && fcntl(fd, F_SETFL, 0) != 0)
+		e = errno;
+	if (e != 0) {
+		close(fd);
+		return -e;
+	}
+	*fdp = fd;
+	return 0;
 }

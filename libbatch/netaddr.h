@@ -20,6 +20,12 @@ int sl_hostport_split(const char *s, char **host, char **port, struct sl_err *er
  * resolver's reason) otherwise. */
 int sl_hostport_resolve(const char *s, int passive, struct addrinfo **out, struct sl_err *err);
 
+/* Connect a new stream socket to a, waiting at most ms for the handshake
+ * (a host that drops SYNs would hold a blocking connect() for minutes).
+ * The socket is blocking and close-on-exec on return, in *fdp. 0 or
+ * -errno (-ETIMEDOUT when ms ran out). */
+int sl_tcp_connect(const struct addrinfo *a, int ms, int *fdp);
+
 /* "192.0.2.1:6820" or "[2001:db8::1]:6820"; "local" for a Unix socket. */
 void sl_sockaddr_text(const struct sockaddr *sa, socklen_t len, char *out, size_t size);
 

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "agent_wire.h"
 #include "fsutil.h"
 #include "xalloc.h"
@@ -37,13 +38,6 @@ static void on_sig(int sig)
 	int e = errno;
 	(void)!write(sigp[1], &sig, sizeof(sig));
 	errno = e;
-}
-
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static void task_child(struct agent_launch *q, int in, int out, int err)
@@ -182,12 +176,12 @@ static void on_signals(struct relay *r)
 			(void)kill(-r->pid, SIGCONT);
 			(void)kill(-r->pid, SIGTERM);
 			if (!r->kill_at)
-				r->kill_at = mono_ms() + END_KILL_MS;
+				r->kill_at = sl_mono_ms() + END_KILL_MS;
 		}
 	}
 	if (!r->done && waitpid(r->pid, &r->status, WNOHANG) == r->pid) {
 		r->done = 1;
-		r->drain_until = mono_ms() + DRAIN_MS;
+		r->drain_until = sl_mono_ms() + DRAIN_MS;
 	}
 }
 
@@ -199,7 +193,7 @@ static int relay_finished(const struct relay *r, int64_t now)
 static void relay_loop(struct relay *r)
 {
 	int64_t now;
-	while (!relay_finished(r, now = mono_ms())) {
+	while (!relay_finished(r, now = sl_mono_ms())) {
 		struct pollfd p[5] = {{sigp[0], POLLIN, 0},
 				      {r->npend < STDIN_BACKLOG_MAX ? r->sock : -1, POLLIN, 0},
 				      {r->out, POLLIN, 0}, {r->err, POLLIN, 0},
@@ -219,7 +213,7 @@ static void relay_loop(struct relay *r)
 				(void)kill(-r->pid, SIGKILL);
 			return;
 		}
-		if (r->kill_at && mono_ms() >= r->kill_at && !r->done) {
+		if (r->kill_at && sl_mono_ms() >= r->kill_at && !r->done) {
 			(void)kill(-r->pid, SIGKILL);
 			r->kill_at = 0;
 		}

@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "log.h"
 #include "xalloc.h"
 
@@ -51,13 +52,6 @@ struct supervise {
 	int64_t warn_ms;          /* monotonic time of --signal's warning; 0: none (or sent) */
 	int warned;               /* --signal's warning went (it goes once) */
 };
-
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void fmt_ts(time_t t, char *buf, size_t len)
 {
@@ -91,7 +85,7 @@ static void job_end(struct stepd *s, struct supervise *v, enum sl_jobstate st, i
 	write_cancel_line(s, requeue ? " DUE TO JOB REQUEUE" : why[st]);
 	stepd_job_kill(s, SIGCONT);
 	stepd_job_kill(s, SIGTERM);
-	v->kill_ms = mono_ms() + (int64_t)(s->l.kill_wait > 0 ? s->l.kill_wait : 30) * 1000;
+	v->kill_ms = sl_mono_ms() + (int64_t)(s->l.kill_wait > 0 ? s->l.kill_wait : 30) * 1000;
 }
 
 /* The deadline of the limit, suspended time not counted, and --signal's
@@ -133,7 +127,7 @@ static void on_signal(struct stepd *s, struct supervise *v, const siginfo_t *si)
 	else if (sig == SL_STEPD_SIG_FORWARD) {
 		int fwd = si->si_value.sival_int;
 		if (fwd > 0 && fwd < NSIG) {
-			stop_clock(s, v, fwd, mono_ms());
+			stop_clock(s, v, fwd, sl_mono_ms());
 			stepd_job_kill(s, fwd);
 		}
 	} else if (sig == SL_STEPD_SIG_LIMIT && si->si_value.sival_int >= 0) {
@@ -172,7 +166,7 @@ static int supervise(struct stepd *s, struct supervise *v, const sigset_t *set)
 			return status;
 		if (w < 0 && errno != EINTR)
 			return status;
-		int64_t now = mono_ms(), wake = stepd_usage_sample(s, now);
+		int64_t now = sl_mono_ms(), wake = stepd_usage_sample(s, now);
 		/* a stopped job's clocks stand still: no warning, no timeout */
 		if (v->warn_ms && now >= v->warn_ms && v->end == SL_JOB_RUNNING &&
 		    v->stopped_ms == 0) {
@@ -319,7 +313,7 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 	if (!stepd_cancel_pending(r) && stepd_launch(s, r) == 0) {
 		snprintf(buf, sizeof(buf), "%d\n", (int)s->job_pid);
 		(void)write_mark(s->dir, SL_JOBDIR_PGID, buf, 0);
-		v.start_ms = mono_ms();
+		v.start_ms = sl_mono_ms();
 		v.limit_ms = s->l.time_limit > 0 ? s->l.time_limit * 1000 : 0;
 		set_deadline(s, &v); /* and --signal's warning */
 		int status = supervise(s, &v, set);

@@ -10,6 +10,7 @@
  * cannot be reached, requests fail at once for DOWN_MS instead of each
  * waiting out libmunge's retries in turn. */
 #include "authq.h"
+#include "clock.h"
 #include "auth.h"
 #include "loop.h"
 #include "xalloc.h"
@@ -53,13 +54,6 @@ struct sl_authq {
 	char down_msg[SL_ERR_MSG_MAX];
 };
 
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void push(struct sl_authq_req ***tail, struct sl_authq_req *r)
 {
 	r->next = NULL;
@@ -74,7 +68,7 @@ static void decode(struct sl_authq *q, struct sl_authq_req *r)
 	int down;
 
 	pthread_mutex_lock(&q->mu);
-	down = mono_ms() < q->down_until;
+	down = sl_mono_ms() < q->down_until;
 	if (down)
 		snprintf(r->msg, sizeof(r->msg), "%s", q->down_msg);
 	pthread_mutex_unlock(&q->mu);
@@ -87,7 +81,7 @@ static void decode(struct sl_authq *q, struct sl_authq_req *r)
 	snprintf(r->msg, sizeof(r->msg), "%s", err.msg);
 	if (r->res.rc == -SL_EIO) {
 		pthread_mutex_lock(&q->mu);
-		q->down_until = mono_ms() + DOWN_MS;
+		q->down_until = sl_mono_ms() + DOWN_MS;
 		snprintf(q->down_msg, sizeof(q->down_msg), "%s", err.msg);
 		pthread_mutex_unlock(&q->mu);
 	}

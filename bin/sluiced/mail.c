@@ -11,6 +11,7 @@
  * dropped and counted in the log), and a program still running after
  * MAIL_TIMEOUT_S is killed, as Slurm's MAIL_PROG_TIMEOUT does. */
 #include "mail.h"
+#include "clock.h"
 #include "conf.h"
 #include "jobtab.h"
 #include "log.h"
@@ -407,13 +408,6 @@ int sl_mail_time_limits(struct sluiced *d, struct sl_job *j, int64_t now)
 
 /* ---- sending ---- */
 
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void on_reap(struct sl_loop *l, uint64_t id, void *arg);
 
 static void arm(struct sl_mailer *m)
@@ -448,7 +442,7 @@ static int spawn(struct sl_mailer *m, const struct mail *q, const char *prog)
 		sl_warn("mail: %s: %s", prog, strerror(e));
 		return -1;
 	}
-	m->kids[m->nkids++] = (struct kid){pid, mono_ms()};
+	m->kids[m->nkids++] = (struct kid){pid, sl_mono_ms()};
 	return 0;
 }
 
@@ -485,7 +479,7 @@ static void start_queued(struct sl_mailer *m)
 static void on_reap(struct sl_loop *l, uint64_t id, void *arg)
 {
 	struct sl_mailer *m = arg;
-	int64_t now = mono_ms();
+	int64_t now = sl_mono_ms();
 	size_t k = 0;
 
 	m->timer = 0;

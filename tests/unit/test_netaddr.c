@@ -6,9 +6,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "netaddr.h"
 
@@ -84,11 +90,77 @@ static void test_resolve_and_text(void **state)
 	assert_string_equal(text, "local");
 }
 
+/* A listening socket on loopback, its port in *port. */
+static int listener(int backlog, int *port)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t len = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(listen(fd, backlog), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sa, &len), 0);
+	*port = ntohs(sa.sin_port);
+	return fd;
+}
+
+static struct addrinfo *loopback(int port)
+{
+	struct addrinfo *ai = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	char hp[32];
+	snprintf(hp, sizeof(hp), "127.0.0.1:%d", port);
+	assert_int_equal(sl_hostport_resolve(hp, 0, &ai, &err), 0);
+	return ai;
+}
+
+static void test_tcp_connect(void **state)
+{
+	int port, fd = -1, lfd = listener(4, &port);
+	struct addrinfo *ai = loopback(port);
+	(void)state;
+
+	assert_int_equal(sl_tcp_connect(ai, 1000, &fd), 0);
+	assert_true(fd >= 0);
+	assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0); /* blocking on return */
+	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	close(fd);
+	close(lfd);
+	freeaddrinfo(ai);
+
+	/* nobody listens there any more */
+	ai = loopback(port);
+	fd = -1;
+	assert_int_equal(sl_tcp_connect(ai, 1000, &fd), -ECONNREFUSED);
+	assert_int_equal(fd, -1);
+	freeaddrinfo(ai);
+}
+
+/* A full accept queue drops the SYN, as a host behind a silent firewall
+ * does: the handshake never ends and the bound is what returns. */
+static void test_tcp_connect_timeout(void **state)
+{
+	int port, fd, held[4], n = 0, r = 0, lfd = listener(0, &port);
+	struct addrinfo *ai = loopback(port);
+	(void)state;
+
+	while (n < 4 && (r = sl_tcp_connect(ai, 200, &fd)) == 0)
+		held[n++] = fd;
+	assert_int_equal(r, -ETIMEDOUT);
+	assert_true(n >= 1);
+	while (n > 0)
+		close(held[--n]);
+	close(lfd);
+	freeaddrinfo(ai);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_resolve_and_text),
+		cmocka_unit_test(test_tcp_connect),
+		cmocka_unit_test(test_tcp_connect_timeout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "fdpass.h"
 #include "log.h"
 #include "jobdir.h"
@@ -38,13 +39,6 @@ struct sl_spawner {
 	pid_t old[OLD_MAX];       /* let go at a reload; reaped once they exit */
 	size_t inflight;          /* requests sent, not answered yet */
 };
-
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 struct sl_spawner *sl_spawner_new(const char *stepd_path, const char *jobs_dir, int log_stderr)
 {
@@ -90,7 +84,7 @@ static void stop(struct sl_spawner *sp, int failed)
 	sp->pid = 0;
 	sp->inflight = 0; /* their answers are lost with the socket */
 	if (failed)
-		sp->retry_at = mono_ms() + RETRY_MS;
+		sp->retry_at = sl_mono_ms() + RETRY_MS;
 }
 
 static int start(struct sl_spawner *sp, struct sl_err *err)
@@ -122,7 +116,7 @@ static int start(struct sl_spawner *sp, struct sl_err *err)
 	if (e != 0) {
 		close(sv[0]);
 		sp->pid = 0;
-		sp->retry_at = mono_ms() + RETRY_MS;
+		sp->retry_at = sl_mono_ms() + RETRY_MS;
 		return sl_err_set(err, SL_EIO, "stepd server: %s: %s", sp->stepd_path, strerror(e));
 	}
 	sp->fd = sv[0];
@@ -136,13 +130,13 @@ static int answer(struct sl_spawner *sp, int wait, pid_t *pid, int *pidfd, struc
 {
 	struct sl_spawn_reply r;
 	struct pollfd p = {sp->fd, POLLIN, 0};
-	int64_t until = mono_ms() + (wait ? REPLY_MS : 0);
+	int64_t until = sl_mono_ms() + (wait ? REPLY_MS : 0);
 	int n, fd = -1;
 	int64_t left;
 	/* never negative: poll would take -1 as "wait for ever", in sluiced's loop */
-	while ((left = until - mono_ms(), n = poll(&p, 1, left > 0 ? (int)left : 0)) < 0 &&
+	while ((left = until - sl_mono_ms(), n = poll(&p, 1, left > 0 ? (int)left : 0)) < 0 &&
 	       errno == EINTR)
-		if (mono_ms() >= until)
+		if (sl_mono_ms() >= until)
 			break;
 	if (n == 0 && !wait)
 		return 1;
@@ -172,7 +166,7 @@ int sl_spawner_send(struct sl_spawner *sp, const char *dir, int lockfd, struct s
 	int r;
 	reap_old(sp, 0);
 	if (sp->fd < 0) {
-		if (sp->retry_at != 0 && mono_ms() < sp->retry_at)
+		if (sp->retry_at != 0 && sl_mono_ms() < sp->retry_at)
 			return sl_err_set(err, SL_EIO, "stepd server: not running");
 		if ((r = start(sp, err)) != 0) {
 			sl_warn("%s; supervisors are exec'd for %d s", err->msg, RETRY_MS / 1000);

@@ -19,9 +19,14 @@
 #include <unistd.h>
 
 #include "agent_wire.h"
+#include "clock.h"
 #include "xalloc.h"
 
 #define SESSIONS_MAX 4096 /* connections served at once; more wait in the backlog */
+/* How long the sessions get to end their tasks (SIGTERM, then SIGKILL
+ * after 2 s) and hand srun the last output; one whose srun stopped reading
+ * is blocked in a write and is killed after it. */
+#define FINISH_MS 5000
 
 static int sigp[2] = {-1, -1};
 static const int passed[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGCONT};
@@ -172,11 +177,18 @@ static pid_t run_command(char **argv)
 /* The command ended: its tasks end too, then the agent. */
 static void finish(struct agent *a)
 {
+	int64_t end = sl_mono_ms() + FINISH_MS, now;
+	int killed = 0;
 	for (size_t i = 0; i < a->nsess; i++)
 		(void)kill(a->sess[i], SIGTERM);
 	while (a->nsess > 0) {
 		struct pollfd p = {sigp[0], POLLIN, 0};
-		if (poll(&p, 1, 1000) < 0 && errno != EINTR)
+		if ((now = sl_mono_ms()) >= end && !killed) {
+			for (size_t i = 0; i < a->nsess; i++)
+				(void)kill(a->sess[i], SIGKILL);
+			killed = 1;
+		}
+		if (poll(&p, 1, killed ? 1000 : (int)(end - now)) < 0 && errno != EINTR)
 			break;
 		on_signals(a);
 	}

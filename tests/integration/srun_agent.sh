@@ -148,3 +148,31 @@ wait $S
 expect_eq "srun status" 143 "$?"
 grep -q "^srun: error: n0: tasks 0-1: Terminated$" err || fail "srun's lines: $(cat err)"
 ok "an agent's end (its command exited) ends its tasks; srun reports them Terminated"
+
+# An srun that stops reading (its own stdout is a pipe nobody reads) leaves
+# the agent's session blocked writing the task's output: the agent still
+# ends, FINISH_MS after its command, instead of waiting on it for ever.
+rm -f stop1
+agent 1 sh -c "while [ ! -e '$T/stop1' ]; do sleep 0.1; done"
+A1=$!
+n=0
+until python3 -c 'import socket,sys; socket.create_connection(("127.0.0.62", int(sys.argv[1])), 1)' "$PORT" 2>/dev/null; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "agent 1 not listening again"; sleep 0.1
+done
+mkfifo stuck
+SLURM_JOB_NODELIST=n1 SLURM_JOB_CPUS_PER_NODE=4 "$SRUN" -n 1 yes >stuck 2>err </dev/null &
+S=$!
+exec 7<stuck # opened, never read: srun's writes fill the pipe and stop
+sleep 2
+kill -0 $S 2>/dev/null || fail "srun yes ended: $(cat err)"
+touch stop1
+n=0
+while kill -0 $A1 2>/dev/null; do
+	n=$((n + 1)); [ $n -lt 150 ] || { kill -KILL $A1; fail "agent 1 waits for ever on a session srun stopped reading"; }
+	sleep 0.1
+done
+exec 7<&-
+wait $A1
+expect_eq "agent 1 exit status, a session stuck" 0 "$?"
+wait $S
+ok "the agent ends even when a session is blocked writing to an srun that stopped reading"

@@ -115,6 +115,16 @@ static void drop_signals(struct sluiced *d, uint64_t job, uint32_t step, json_ob
 	d->nstep_sigs = k;
 }
 
+void sl_step_signals_forget(struct sluiced *d, uint64_t job)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < d->nstep_sigs; i++)
+		if (d->step_sigs[i].job != job)
+			d->step_sigs[k++] = d->step_sigs[i];
+	d->nstep_sigs = k;
+}
+
 int sl_h_step_end(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		  json_object *rep, struct sl_err *err)
 {

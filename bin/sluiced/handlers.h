@@ -77,6 +77,9 @@ int sl_h_step_end(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		  json_object *rep, struct sl_err *err);
 int sl_h_steps(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	       json_object *rep, struct sl_err *err);
+/* The signals still queued for job's steps, dropped: its run ended (a pod
+ * that died never reports its steps' ends). */
+void sl_step_signals_forget(struct sluiced *d, uint64_t job);
 int sl_h_step_signal(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		     json_object *rep, struct sl_err *err);
 

@@ -7,6 +7,7 @@
 #include "conn.h"
 #include "exec.h"
 #include "gates.h"
+#include "handlers.h"
 #include "jobtab.h"
 #include "kueue.h"
 #include "log.h"
@@ -430,6 +431,7 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 		d->executor->forget(d->exec, id);
 		return;
 	}
+	sl_step_signals_forget(d, id);
 	if ((hold = sl_gates_requeued(d, id)) >= 0) {
 		r = requeue_now(d, j, hold, res, &err);
 	} else if (res->state == SL_JOB_PENDING && res->evicted) {

@@ -303,7 +303,27 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-two-podsets-required-rack.yaml \
 	tests/scenarios/tas-two-podsets-worker-too-big.yaml \
 	tests/scenarios/tas-zero-request-resource-not-in-cq.yaml \
-	tests/scenarios/tas-zero-request.yaml
+	tests/scenarios/tas-zero-request.yaml \
+	tests/scenarios/tas-cohort-borrowing-gets-scheduled.yaml \
+	tests/scenarios/tas-cohort-both-overlapping-initial-assignment.yaml \
+	tests/scenarios/tas-cohort-no-reserve-when-can-always-reclaim.yaml \
+	tests/scenarios/tas-cohort-preemptor-recomputes-stale-assignment.yaml \
+	tests/scenarios/tas-cohort-reclaim-one-of-three.yaml \
+	tests/scenarios/tas-cohort-reclaim-single-borrowing.yaml \
+	tests/scenarios/tas-cohort-two-nominated-same-node-both-fit.yaml \
+	tests/scenarios/tas-cohort-two-resources-fit-turns-preempt.yaml \
+	tests/scenarios/tas-cohort-two-small-different-nodes.yaml \
+	tests/scenarios/tas-cohort-two-small-only-one-on-initial-node.yaml \
+	tests/scenarios/tas-kc-multi-layer-3-layer-small-hosts-cascade.yaml \
+	tests/scenarios/tas-kc-no-annotation-implied-unconstrained.yaml \
+	tests/scenarios/tas-kc-non-hostname-leaf-prior-usage-applied.yaml \
+	tests/scenarios/tas-kc-optimize-last-domain-lws-bestfit.yaml \
+	tests/scenarios/tas-kc-sibling-flavor-usage-on-shared-hostname.yaml \
+	tests/scenarios/tas-kc-temporary-state-cleanup-across-podsets.yaml \
+	tests/scenarios/tas-missing-topology-waits.yaml \
+	tests/scenarios/tas-preempt-two-resources-fit-turns-preempt.yaml \
+	tests/scenarios/tas-preempt-victim-on-deleted-node.yaml \
+	tests/scenarios/tas-two-podsets-exceed-node-pods.yaml
 
 TESTS += tests/scenarios/run.sh
 

@@ -160,6 +160,24 @@ static void assign(struct sl_sched *s, struct entry *e)
 		sq_tas_nominate(s, w, e->cq, &e->a, e->cnt);
 }
 
+/* recordAssignment: the scan position this assignment reached is where the
+ * next one starts (FlavorFungibilityPreserveScanProgress), also when it
+ * does not fit: a pod set whose flavor held the quota but not the
+ * topology resumes at the next flavor. */
+static void record_last(struct sl_sched *s, struct sq_wl *w, const struct sq_assign *a,
+			uint64_t gen)
+{
+	int tot = a->off[w->nps];
+	if (tot + 1 > w->nlast) {
+		w->nlast = tot + 1;
+		w->last_tried = sl_xrealloc(w->last_tried, (size_t)w->nlast * sizeof(int));
+	}
+	memcpy(w->last_tried, a->tried, (size_t)tot * sizeof(int));
+	w->has_last = true;
+	w->last_cycle = s->cycle_no;
+	w->last_gen = gen;
+}
+
 static void nominate(struct cyc *c, struct entry *e)
 {
 	struct sl_sched *s = c->s;
@@ -178,18 +196,7 @@ static void nominate(struct cyc *c, struct entry *e)
 		w->has_last = false;
 	assign(s, e);
 	e->nominated = true;
-	w->has_last = false;
-	int tot = e->a.off[w->nps];
-	if (e->a.rep != SQ_A_NOFIT) {
-		if (tot + 1 > w->nlast) {
-			w->nlast = tot + 1;
-			w->last_tried = sl_xrealloc(w->last_tried, (size_t)w->nlast * sizeof(int));
-		}
-		memcpy(w->last_tried, e->a.tried, (size_t)tot * sizeof(int));
-		w->has_last = true;
-		w->last_cycle = s->cycle_no;
-		w->last_gen = gen;
-	}
+	record_last(s, w, &e->a, gen);
 }
 
 static int entry_cmp(const void *pa, const void *pb)
@@ -260,19 +267,28 @@ static bool misfits_tas_only(struct cyc *c, struct entry *e)
  * fit elsewhere or preempt for it, instead of waiting for the next cycle.
  * Kueue pins the flavors to the nomination for it (NominationMapping); the
  * assigner here has no such pin, so an assignment on other flavors is
- * refused (false): the head waits, as before. Cost: one more assignment
- * per head that lost its nodes. */
+ * refused (false): the head waits, and its scan resumes after the
+ * nominated flavors next cycle, as the pinned scan would have recorded.
+ * Cost: one more assignment per head that lost its nodes. */
 static bool reassign(struct cyc *c, struct entry *e)
 {
+	struct sl_sched *s = c->s;
 	struct sq_wl *w = e->w;
 	int n = e->a.off[w->nps];
 	int *was = sl_xmalloc(((size_t)n + 1) * sizeof(int));
+	int *was_tried = sl_xmalloc(((size_t)n + 1) * sizeof(int));
 	memcpy(was, e->a.flv, (size_t)n * sizeof(int));
+	memcpy(was_tried, e->a.tried, (size_t)n * sizeof(int));
+	uint64_t gen = w->last_gen;
 	w->has_last = false;
 	e->t.n = 0;
-	assign(c->s, e);
+	assign(s, e);
 	bool same = e->a.off[w->nps] == n && memcmp(was, e->a.flv, (size_t)n * sizeof(int)) == 0;
+	if (!same)
+		memcpy(e->a.tried, was_tried, (size_t)n * sizeof(int));
+	record_last(s, w, &e->a, gen);
 	free(was);
+	free(was_tried);
 	return same;
 }
 

@@ -314,6 +314,7 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-cohort-two-resources-fit-turns-preempt.yaml \
 	tests/scenarios/tas-cohort-two-small-different-nodes.yaml \
 	tests/scenarios/tas-cohort-two-small-only-one-on-initial-node.yaml \
+	tests/scenarios/tas-cohort-two-flavors-recompute-sticky.yaml \
 	tests/scenarios/tas-kc-multi-layer-3-layer-small-hosts-cascade.yaml \
 	tests/scenarios/tas-kc-no-annotation-implied-unconstrained.yaml \
 	tests/scenarios/tas-kc-non-hostname-leaf-prior-usage-applied.yaml \

@@ -64,12 +64,23 @@ static int split(char *s, char c, char **v, int cap)
 	}
 }
 
+/* Pieces of s split at c. */
+static int pieces(const char *s, char c)
+{
+	int n = 1;
+	for (const char *p = s; (p = strchr(p, c)) != NULL; p++)
+		n++;
+	return n;
+}
+
 static int one(struct sl_sched *s, uint64_t id, char *ps, struct sl_err *err)
 {
-	char **f = sl_xcalloc(TOPO_DOMAINS_MAX + 4, sizeof(char *));
+	/* sized by what is there: recovery reads one per admitted job */
+	int cap = pieces(ps, '@') < TOPO_DOMAINS_MAX + 3 ? pieces(ps, '@') : TOPO_DOMAINS_MAX + 3;
+	char **f = sl_xcalloc((size_t)cap + 1, sizeof(char *));
 	const char *lv[17], **vals = NULL;
 	struct sl_sched_topo_domain *d = NULL;
-	int r = -SL_EINVAL, n = split(ps, '@', f, TOPO_DOMAINS_MAX + 3), nl;
+	int r = -SL_EINVAL, n = split(ps, '@', f, cap), nl;
 	struct sq_wl *w = sq_wt_get(s, id);
 	size_t k = 0;
 	if (n < 3 || !w || (nl = split(f[2], ',', (char **)lv, 16)) < 1)

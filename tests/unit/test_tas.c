@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <cmocka.h>
 #include "sched_testlib.h"
 
@@ -99,6 +100,39 @@ static void test_wait_then_admit_on_release(void **state)
 	sl_sched_run_to_fixpoint(s, 0, 100, &d);
 	assert_string_equal(where(s, 3), "a1=2");
 	tl_free(s, &d);
+}
+
+/* The text sluiced stores with a job (sl_sched_topo_text) gives a restart
+ * the same placement back (sl_sched_admitted_topology_text); malformed
+ * text is refused with the job's id. */
+static void test_topo_text_round_trip(void **state)
+{
+	(void)state;
+	struct sl_sched *s = engine(), *r = engine();
+	struct sl_sched_decisions d = {0}, d2 = {0};
+	struct sl_err err = SL_ERR_INIT;
+	add(s, 1, 4);
+	sl_sched_run_to_fixpoint(s, 0, 100, &d);
+	char *text = sl_sched_topo_text(s, 1);
+	assert_non_null(text);
+	assert_string_equal(text, "main@default@kubernetes.io/hostname@a1=2@a2=2");
+	add(r, 1, 4);
+	struct sl_sched_flavor f = {"main", "cpu", "default"};
+	struct sl_sched_assignment a = {"cq", 1, &f};
+	assert_int_equal(sl_sched_admitted_partial(r, 1, &a, NULL, &err), 0);
+	assert_int_equal(sl_sched_admitted_topology_text(r, 1, text, &err), 0);
+	assert_string_equal(where(r, 1), "a1=2 a2=2");
+	const char *bad[] = {"main@default", "main@default@kubernetes.io/hostname@a1",
+			     "main@default@kubernetes.io/hostname@a1=0",
+			     "main@default@kubernetes.io/hostname@a1,x=2"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct sl_err e = SL_ERR_INIT;
+		assert_int_equal(sl_sched_admitted_topology_text(r, 1, bad[i], &e), -SL_EINVAL);
+		assert_string_equal(e.msg, "workload 1: malformed topology assignment");
+	}
+	free(text);
+	tl_free(s, &d);
+	tl_free(r, &d2);
 }
 
 static void test_restart_assignment_and_reload(void **state)
@@ -294,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_fed_nodes_best_fit),
 		cmocka_unit_test(test_wait_then_admit_on_release),
 		cmocka_unit_test(test_restart_assignment_and_reload),
+		cmocka_unit_test(test_topo_text_round_trip),
 		cmocka_unit_test(test_nodes_replaced),
 		cmocka_unit_test(test_level_not_in_topology),
 		cmocka_unit_test(test_parse_refusals),

@@ -324,7 +324,27 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-missing-topology-waits.yaml \
 	tests/scenarios/tas-preempt-two-resources-fit-turns-preempt.yaml \
 	tests/scenarios/tas-preempt-victim-on-deleted-node.yaml \
-	tests/scenarios/tas-two-podsets-exceed-node-pods.yaml
+	tests/scenarios/tas-two-podsets-exceed-node-pods.yaml \
+	tests/scenarios/flavor-borrow-limit-above-cohort-quota.yaml \
+	tests/scenarios/flavor-borrow-try-next-found-first.yaml \
+	tests/scenarios/flavor-borrow-try-next-found-second.yaml \
+	tests/scenarios/flavor-borrow-try-next-second-at-nominal.yaml \
+	tests/scenarios/flavor-lend-try-next-found-second.yaml \
+	tests/scenarios/flavor-preempt-may-stop-search.yaml \
+	tests/scenarios/flavor-preempt-try-next-flavor.yaml \
+	tests/scenarios/hier-lending-limit-blocks-borrow.yaml \
+	tests/scenarios/preempt-local-one-queue-cohort.yaml \
+	tests/scenarios/sched-borrow-different-resources-same-cycle.yaml \
+	tests/scenarios/sched-borrow-same-resource-same-cycle-fits.yaml \
+	tests/scenarios/sched-fungibility-bop-borrow-second-flavor.yaml \
+	tests/scenarios/sched-fungibility-pob-no-candidates-borrow.yaml \
+	tests/scenarios/sched-fungibility-preempt-try-next-flavor.yaml \
+	tests/scenarios/sched-preempt-minimal-cq-exhausted.yaml \
+	tests/scenarios/sched-preempt-only-if-fits-nominal.yaml \
+	tests/scenarios/tas-cohort-only-first-fits.yaml \
+	tests/scenarios/tas-cohort-reclaim-partial-admission.yaml \
+	tests/scenarios/tas-cohort-two-small-same-node.yaml \
+	tests/scenarios/tas-preempt-recompute-overlapping-targets.yaml
 
 TESTS += tests/scenarios/run.sh
 

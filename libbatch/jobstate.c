@@ -49,11 +49,13 @@ int sl_jobstate_is_final(enum sl_jobstate s)
 
 int sl_jobstate_can(enum sl_jobstate from, enum sl_jobstate to)
 {
+	/* requeue after preemption or eviction; scontrol requeue of a finished
+	 * batch job too, as Slurm's _job_requeue_op allows */
+	if (to == SL_JOB_PENDING)
+		return from != SL_JOB_PENDING;
 	if (sl_jobstate_is_final(from))
 		return 0;
 	switch (to) {
-	case SL_JOB_PENDING: /* requeue after preemption/eviction */
-		return from != SL_JOB_PENDING;
 	case SL_JOB_CONFIGURING:
 		return from == SL_JOB_PENDING;
 	case SL_JOB_RUNNING: /* admitted, ready, resumed */

@@ -210,7 +210,9 @@ static int back_to_queue(struct sluiced *d, struct sl_job *j, int new_attempt,
 static void record_run(struct sl_job *j, const struct sl_exec_result *res)
 {
 	const char *old = j->runs ? j->runs : "";
-	int64_t end = res && res->end_time > 0 ? res->end_time : (int64_t)time(NULL);
+	/* without res: a finished job requeued, its run already recorded on it */
+	int64_t end = res && res->end_time > 0 ? res->end_time
+		      : !res && j->end_time > 0 ? j->end_time : (int64_t)time(NULL);
 	size_t n = 1;
 	char *t;
 
@@ -220,7 +222,8 @@ static void record_run(struct sl_job *j, const struct sl_exec_result *res)
 		old = strchr(old, ';') + 1;
 	t = sl_xasprintf("%s%s%lld %lld %lld %d %d %d %s", old, *old ? ";" : "",
 			 (long long)j->submit_time, (long long)j->start_time, (long long)end,
-			 res ? res->exit_code : 0, res ? res->exit_signal : 0, j->alloc_cpus,
+			 res ? res->exit_code : j->exit_code, res ? res->exit_signal : j->exit_signal,
+			 j->alloc_cpus,
 			 j->nodelist ? j->nodelist : "None");
 	free(j->runs);
 	j->runs = t;
@@ -236,6 +239,8 @@ static int requeue_now(struct sluiced *d, struct sl_job *j, int hold,
 	int ran = j->start_time != 0 && j->state != SL_JOB_CONFIGURING;
 	int r;
 
+	if (!sl_jobstate_can(j->state, SL_JOB_PENDING)) /* before anything changes */
+		return sl_err_set(err, SL_ESTATE, "Job is pending execution");
 	sl_schedctl_remove(d->sched, j->id);
 	sl_mail_job(d, j, SL_MAIL_REQUEUE); /* as back_to_queue and evict */
 	if (j->start_time != 0)

@@ -87,6 +87,31 @@ expect_eq "sacct -D after" "$r|REQUEUED|0:15
 $r|CANCELLED by 0" "$("$BIN/sacct" -D -X -n -P -j "$r" -o JobID,State,ExitCode | sed '2s/|[0-9:]*$//')"
 ok "requeue: BeginTime for 121 s, Restarts=1, a REQUEUED row in sacct -D, it ran again"
 
+# A finished batch job is requeued too (Slurm's _job_requeue_op): no output,
+# exit 0, its run a REQUEUED row with its exit code; requeuehold holds it;
+# --no-requeue refuses, and the refused job is left as it was.
+f=$(submit $USER1 -o /dev/null --wrap 'exit 4') || fail "submit"
+c=$(submit $USER1 -o /dev/null --wrap true) || fail "submit"
+nr=$(submit $USER1 --no-requeue -o /dev/null --wrap true) || fail "submit"
+wait_state "$f" FAILED
+wait_state "$c" COMPLETED
+wait_state "$nr" COMPLETED
+expect_eq "requeue of a FAILED job" "" "$(as $USER1 "$BIN/scontrol" requeue "$f" 2>&1)"
+state_line "$f" | grep -q "JobState=PENDING Reason=BeginTime" || fail "after requeue: $(state_line "$f")"
+expect_eq "restarts of the requeued FAILED job" 1 "$(field "$f" Restarts)"
+expect_eq "sacct -D of the requeued FAILED job" "$f|REQUEUED|4:0
+$f|PENDING|0:0" "$("$BIN/sacct" -D -X -n -P -j "$f" -o JobID,State,ExitCode)"
+as $USER1 "$BIN/scontrol" requeuehold "$c" || fail "requeuehold of a COMPLETED job"
+state_line "$c" | grep -q "JobState=PENDING Reason=job_requeued_in_held_state" ||
+	state_line "$c" | grep -q "JobState=PENDING Reason=job requeued in held state" ||
+	fail "after requeuehold: $(state_line "$c")"
+out=$(as $USER1 "$BIN/scontrol" requeue "$nr" 2>&1); rc=$?
+expect_eq "requeue of a --no-requeue job" 1 "$rc"
+expect_eq "requeue of a --no-requeue job, the job" COMPLETED "$(state "$nr")"
+expect_eq "its exit code kept" "0:0" "$(field "$nr" ExitCode)"
+"$BIN/scancel" "$f" "$c"
+ok "requeue of a finished job: PENDING again, its run a REQUEUED row; --no-requeue refused"
+
 # top: of two waiting jobs of a user, the later one goes first.
 big=$(submit $USER1 -c 8 --wrap 'sleep 300') || fail "submit"
 wait_state "$big" RUNNING

@@ -294,6 +294,8 @@ static void test_states(void **state)
 	assert_false(sl_jobstate_can(SL_JOB_PENDING, SL_JOB_COMPLETED));
 	assert_false(sl_jobstate_can(SL_JOB_COMPLETED, SL_JOB_RUNNING));
 	assert_true(sl_jobstate_can(SL_JOB_RUNNING, SL_JOB_PENDING));
+	assert_true(sl_jobstate_can(SL_JOB_FAILED, SL_JOB_PENDING)); /* scontrol requeue */
+	assert_false(sl_jobstate_can(SL_JOB_FAILED, SL_JOB_CANCELLED));
 	assert_true(sl_jobstate_can(SL_JOB_COMPLETING, SL_JOB_CANCELLED));
 }
 

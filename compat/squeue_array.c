@@ -40,9 +40,9 @@ static void fold(struct sl_job **v, size_t n, size_t h, int unique)
 		ids[k++] = (uint32_t)v[i]->array_task_id;
 		meta = v[i];
 	}
-	if (k == 1 && (long)head->array_task_id != sl_array_last(head->spec.array)) {
+	if (k == 1 && sl_array_lone_task(head->spec.array, head->array_task_id)) {
 		free(ids);
-		return; /* a task split off alone: N_I */
+		return; /* N_I (sl_array_lone_task) */
 	}
 	if (meta != head) { /* the meta record's reason is its last task's */
 		free(head->reason);

@@ -143,6 +143,19 @@ long sl_array_last(const char *spec)
 	return last;
 }
 
+int sl_array_lone_task(const char *spec, long task)
+{
+	struct sl_err e = SL_ERR_INIT;
+	struct sl_array *a = NULL;
+	int own;
+
+	if (spec == NULL || sl_array_parse(spec, SL_ARRAY_MAX_LIMIT, &a, &e) != 0)
+		return 1;
+	own = a->n > 1 || task != (long)a->v[a->n - 1];
+	sl_array_free(a);
+	return own;
+}
+
 int sl_array_step(const char *spec)
 {
 	const char *c = spec != NULL ? strchr(spec, ':') : NULL;

@@ -42,6 +42,11 @@ uint32_t sl_array_throttle(const struct sl_array *a);
 /* The largest task id spec names (the task Slurm's pending meta record
  * holds last), -1 for no valid spec. */
 long sl_array_last(const char *spec);
+/* 1 when the one pending task left of an array is listed as itself, N_I:
+ * a task split off alone, or the last of the meta record, which 22.05's
+ * job_array_split makes a task of its own once the others have gone.
+ * 0 only for an array of that one task, whose meta record stays: N_[I]. */
+int sl_array_lone_task(const char *spec, long task);
 /* SLURM_ARRAY_TASK_STEP as slurmctld sets it: the number after the spec's
  * first ':' (1 without one). */
 int sl_array_step(const char *spec);

@@ -141,7 +141,7 @@ static void merge_reason(char **merged, const struct sl_job *t)
 /* The group of pending task i of the table, written as one record: its
  * first task with the group's tasks' text and its meta's reason (with
  * those of tasks split off, when they fold in: fold 1). A task left alone
- * is itself, N_I, unless it is the array's last (the meta holds it). */
+ * is itself, N_I, unless the array is that one task (sl_array_lone_task). */
 static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilter *f,
 		      struct fold *fo, size_t i)
 {
@@ -173,7 +173,7 @@ static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilt
 	}
 	fo->meta = sl_xgrow(fo->meta, &fo->cap, fo->n + 1, sizeof(*fo->meta));
 	fo->meta[fo->n++] = meta;
-	if (head == NULL || (k == 1 && head->array_task_id != sl_array_last(head->spec.array))) {
+	if (head == NULL || (k == 1 && sl_array_lone_task(head->spec.array, head->array_task_id))) {
 		free(ids);
 		free(merged);
 		if (head == NULL)

@@ -182,6 +182,17 @@ static void test_step(void **state)
 	assert_int_equal(sl_array_step("1-9:2%3"), 2);
 }
 
+/* The one pending task left: N_I, but N_[I] for an array of that task. */
+static void test_lone_task(void **state)
+{
+	(void)state;
+	assert_true(sl_array_lone_task("0-2%2", 2));  /* the others started */
+	assert_true(sl_array_lone_task("0-2%2", 1));  /* split off */
+	assert_false(sl_array_lone_task("7", 7));
+	assert_false(sl_array_lone_task("7-7%1", 7));
+	assert_true(sl_array_lone_task("1,3", 3));
+}
+
 static void test_last_index_full(void **state)
 {
 	struct sl_err err = SL_ERR_INIT;
@@ -223,6 +234,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse), cmocka_unit_test(test_parse_max),
+		cmocka_unit_test(test_lone_task),
 		cmocka_unit_test(test_refused), cmocka_unit_test(test_fmt),
 		cmocka_unit_test(test_jobid), cmocka_unit_test(test_step),
 		cmocka_unit_test(test_has), cmocka_unit_test(test_last_index_full),

@@ -249,10 +249,12 @@ static int by_id(const void *a, const void *b)
 }
 
 /* --json, --yaml: as 22.05's, every job slurmctld holds (it ignores -j,
- * -u, -t and the formats), by id. */
+ * -u, -t and the formats), by id; an array's pending tasks are its meta
+ * record, and those split off are their own (fold 2, as -r before it
+ * expands). */
 static int print_json(enum sl_doc_form form)
 {
-	struct sl_jobfilter all = {0};
+	struct sl_jobfilter all = {.fold = 2};
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v = NULL;
 	struct sl_buf *b = sl_buf_new(OUT_CAP);

@@ -260,11 +260,18 @@ static void head(json_object *o, const struct sl_job *j, const char *cluster)
 	json_object_object_add(o, "comment", x);
 	sl_json_int(o, "allocation_nodes", started(j) ? (j->alloc_nodes ? j->alloc_nodes : 1) : 0);
 	x = json_object_new_object();
-	sl_json_int(x, "job_id", 0);
-	y = obj1("max", obj1("running", obj1("tasks", json_object_new_int(0))));
+	sl_json_int(x, "job_id", (int64_t)j->array_job_id);
+	y = obj1("max", obj1("running", obj1("tasks", json_object_new_int(
+		j->array_job_id ? j->array_throttle : 0))));
 	json_object_object_add(x, "limits", y);
-	sl_json_null(x, "task");
-	sl_json_null(x, "task_id");
+	if (j->array_tasks)
+		sl_json_str(x, "task", j->array_tasks);
+	else
+		sl_json_null(x, "task");
+	if (j->array_job_id != 0 && j->array_tasks == NULL)
+		sl_json_int(x, "task_id", j->array_task_id);
+	else
+		sl_json_null(x, "task_id");
 	json_object_object_add(o, "array", x);
 	x = json_object_new_object();
 	sl_json_str(x, "account", j->spec.account);

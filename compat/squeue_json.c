@@ -7,12 +7,16 @@
  * prints it for a job that does not use it; the README lists them. */
 #include "slurm_json.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "hostlist.h"
 #include "job.h"
 #include "slurm_tres.h"
+#include "xalloc.h"
 
 #define YEAR_SECONDS (365 * 24 * 3600) /* slurmctld's end of a job without a limit */
 
@@ -107,8 +111,32 @@ static void command(json_object *o, const struct sl_jobspec *s)
 	sl_buf_free(b);
 }
 
+/* The remainder's tasks as squeue's library gives them (xlate_array_task_str:
+ * a step, or ranges cut to 63 characters), from the uncut list fold 2
+ * brings. */
+static char *task_string(const struct sl_job *j)
+{
+	struct sl_array *a = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	uint32_t *v;
+	char *t = NULL;
+	size_t n;
+
+	if (j->array_tasks == NULL || sl_array_parse(j->array_tasks, UINT32_MAX, &a, &err) != 0)
+		return j->array_tasks ? sl_xstrdup(j->array_tasks) : NULL;
+	n = sl_array_count(a);
+	v = sl_xcalloc(n + 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = sl_array_task(a, i);
+	t = sl_array_fmt(v, n, sl_array_throttle(a));
+	free(v);
+	sl_array_free(a);
+	return t;
+}
+
 static void part1(json_object *o, const struct sl_job *j, const char *cluster)
 {
+	char *tasks = task_string(j);
 	const struct sl_jobspec *s = &j->spec;
 	char host[256];
 
@@ -116,10 +144,16 @@ static void part1(json_object *o, const struct sl_job *j, const char *cluster)
 	sl_json_str(o, "account", s->account);
 	sl_json_int(o, "accrue_time", s->hold ? 0 : j->eligible_time);
 	sl_json_str(o, "admin_comment", NULL);
-	sl_json_int(o, "array_job_id", 0);
-	sl_json_null(o, "array_task_id");
-	sl_json_int(o, "array_max_tasks", 0);
-	sl_json_str(o, "array_task_string", NULL);
+	/* a task: its array and index; the pending remainder (array_tasks):
+	 * the tasks it holds, and no index, as slurmctld's meta record */
+	sl_json_int(o, "array_job_id", (int64_t)j->array_job_id);
+	if (j->array_job_id != 0 && j->array_tasks == NULL)
+		sl_json_int(o, "array_task_id", j->array_task_id);
+	else
+		sl_json_null(o, "array_task_id");
+	sl_json_int(o, "array_max_tasks", j->array_job_id ? j->array_throttle : 0);
+	sl_json_str(o, "array_task_string", tasks);
+	free(tasks);
 	sl_json_int(o, "association_id", 0);
 	sl_json_str(o, "batch_features", NULL);
 	sl_json_bool(o, "batch_flag", 1);

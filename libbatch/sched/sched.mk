@@ -344,7 +344,27 @@ EXTRA_DIST += tests/scenarios/README.md tests/scenarios/run.sh \
 	tests/scenarios/tas-cohort-only-first-fits.yaml \
 	tests/scenarios/tas-cohort-reclaim-partial-admission.yaml \
 	tests/scenarios/tas-cohort-two-small-same-node.yaml \
-	tests/scenarios/tas-preempt-recompute-overlapping-targets.yaml
+	tests/scenarios/tas-preempt-recompute-overlapping-targets.yaml \
+	tests/scenarios/flavor-multiple-specs-fits-borrowing.yaml \
+	tests/scenarios/flavor-num-pods-dont-fit.yaml \
+	tests/scenarios/flavor-num-pods-fit.yaml \
+	tests/scenarios/flavor-past-max-preempt-in-cq.yaml \
+	tests/scenarios/flavor-past-min-preempt-in-cohort.yaml \
+	tests/scenarios/flavor-reclaim-before-priority-compute-fits.yaml \
+	tests/scenarios/flavor-rg-preempt-one-nofit-other.yaml \
+	tests/scenarios/hier-flavor-deeper-borrow-over-no-candidates.yaml \
+	tests/scenarios/hier-flavor-select-top-flavor.yaml \
+	tests/scenarios/sched-lsc-borrow-after-all-flavors.yaml \
+	tests/scenarios/sched-lsc-borrow-before-next-flavor.yaml \
+	tests/scenarios/sched-lsc-next-full-borrow-on-first.yaml \
+	tests/scenarios/sched-lsc-next-full-preempt-on-first.yaml \
+	tests/scenarios/sched-lsc-trynext-second-full-preempt-first.yaml \
+	tests/scenarios/sched-lsc-unblocked-after-delete.yaml \
+	tests/scenarios/sched-order-borrowing-level.yaml \
+	tests/scenarios/sched-order-nominal-priority-fifo.yaml \
+	tests/scenarios/sched-preempt-zero-request-undefined-resource.yaml \
+	tests/scenarios/sched-pssp-tas-first-flavor-blocked.yaml \
+	tests/scenarios/sched-pssp-tas-pod-larger-than-node.yaml
 
 TESTS += tests/scenarios/run.sh
 

@@ -352,6 +352,50 @@ static int array_report(struct sl_client *c, uint64_t id)
 	return printed;
 }
 
+/* TimeLimit=+T/-T (scontrol_update.c's "time_limit_add"): the job's limit
+ * now, plus or minus T, as 22.05's scontrol works it out before it asks.
+ * An unlimited job stays unlimited. 0, or -1 with the message printed. */
+static int time_limit_add(struct sl_client *c, uint64_t id, long task,
+			  struct sl_update_field *f)
+{
+	struct sl_taskid t = {id, (uint32_t)task};
+	struct sl_jobfilter flt = {.ids = &id, .n_ids = 1};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **v = NULL;
+	size_t n = 0;
+	int64_t cur, d = f->num;
+	int r;
+
+	if (task >= 0)
+		flt = (struct sl_jobfilter){.tasks = &t, .n_tasks = 1};
+	if ((r = sl_client_jobs(c, &flt, &v, &n, &err)) != 0 || n != 1) {
+		if (r != 0 || n == 0)
+			fprintf(stderr, "scontrol: error: Could not load state information for "
+					"job %llu: %s\n", (unsigned long long)id,
+				r == -SL_ECONNECT ? CONNECT_FAIL
+				: r != 0 ? err.msg : "Invalid job id specified");
+		else
+			fprintf(stderr, "scontrol: error: TimeLimit increment/decrement not "
+					"supported for job arrays\n");
+		sl_job_free_array(v, n);
+		return -1;
+	}
+	cur = v[0]->spec.time_limit;
+	sl_job_free_array(v, n);
+	f->key = "time_limit";
+	if (cur < 0) {                 /* UNLIMITED, or none (the partition's) */
+		f->num = SL_TIME_INFINITE;
+		return 0;
+	}
+	if (d < 0 && -d > cur) {
+		fprintf(stderr, "scontrol: error: TimeLimit decrement larger than current time "
+				"limit (%lld > %lld)\n", (long long)-d, (long long)cur);
+		return -1;
+	}
+	f->num = cur + d;
+	return 0;
+}
+
 static int cmd_update(int argc, char **argv)
 {
 	struct sl_update_field *f = NULL;
@@ -374,8 +418,15 @@ static int cmd_update(int argc, char **argv)
 	/* ArrayTaskThrottle alone on N_I is the array's, as Slurm keeps it */
 	if (n == 1 && strcmp(f[0].key, "array_throttle") == 0)
 		task = -1;
-	if (n > 0 && (r = sl_client_connect(NULL, &c, &err)) == 0 &&
-	    (r = task >= 0 ? task_rawid(c, &id, task, &err) : 0) == 0)
+	if (n > 0 && (r = sl_client_connect(NULL, &c, &err)) == 0)
+		for (size_t i = 0; i < n; i++)
+			if (strcmp(f[i].key, "time_limit_add") == 0 &&
+			    time_limit_add(c, id, task, &f[i]) != 0) {
+				sl_client_free(c);
+				free(f);
+				return 1;
+			}
+	if (r == 0 && n > 0 && (r = task >= 0 ? task_rawid(c, &id, task, &err) : 0) == 0)
 		r = sl_client_update(c, id, f, n, &err);
 	if (r == 0 && n > 0 && task < 0 && array_report(c, id)) {
 		sl_client_free(c);

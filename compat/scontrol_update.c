@@ -19,6 +19,7 @@ struct up {
 	int64_t now;
 	int dropped;     /* a value Slurm drops with a message (StartTime=garbage) */
 	int ignored;     /* a key Slurm takes and this job has no use for */
+	int have_id;     /* JobId= came before the word at hand */
 	struct sl_err *err;
 };
 
@@ -28,12 +29,19 @@ static void add(struct up *u, const char *key, const char *str, int64_t num)
 	u->f[u->n++] = (struct sl_update_field){key, str, num};
 }
 
+/* TimeLimit=+T and -T change the current limit by T: scontrol asks for the
+ * job's limit first (scontrol.c), as 22.05's _get_job_time, and sends the
+ * sum; "time_limit_add" carries T, signed, until then. */
 static int k_time_limit(struct up *u, const char *v)
 {
 	int64_t m;
-	if (sl_slurm_time_parse_limit(v, &m) != 0)
+	int sign = *v == '+' ? 1 : *v == '-' ? -1 : 0;
+	if (sl_slurm_time_parse_limit(v + (sign != 0), &m) != 0 || (sign && m < 0))
 		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid TimeLimit value");
-	add(u, "time_limit", NULL, m);
+	if (sign && !u->have_id)
+		return sl_err_set(u->err, SL_EINVAL,
+				  "scontrol: error: JobId must precede TimeLimit increment or decrement");
+	add(u, sign ? "time_limit_add" : "time_limit", NULL, sign ? sign * m : m);
 	return 0;
 }
 
@@ -199,6 +207,7 @@ static int one(struct up *u, const char *word, uint64_t *id, long *task, int *ha
 			return sl_err_set(u->err, SL_ENOENT, "Invalid job id specified for job %s",
 					  eq + 1);
 		*have_id = 1;
+		u->have_id = 1;
 		return 0;
 	}
 	for (size_t i = 0; eq && i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -212,7 +221,7 @@ int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id, l
 			     struct sl_update_field **f, size_t *n, int *rc, struct sl_buf *notes,
 			     struct sl_err *err)
 {
-	struct up u = {NULL, 0, now, 0, 0, err};
+	struct up u = {NULL, 0, now, 0, 0, 0, err};
 	int have_id = 0, r = 0;
 
 	*f = NULL;

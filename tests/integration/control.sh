@@ -112,6 +112,25 @@ expect_eq "its exit code kept" "0:0" "$(field "$nr" ExitCode)"
 "$BIN/scancel" "$f" "$c"
 ok "requeue of a finished job: PENDING again, its run a REQUEUED row; --no-requeue refused"
 
+# TimeLimit=+T and -T: the current limit moved, as 22.05's scontrol works it
+# out; its refusals in its words.
+tl=$(submit $USER1 -H -t 10 -o /dev/null --wrap true) || fail "submit"
+as $USER1 "$BIN/scontrol" update JobId="$tl" TimeLimit=+5 || fail "TimeLimit=+5"
+expect_eq "TimeLimit=+5" 00:15:00 "$(field "$tl" TimeLimit)"
+as $USER1 "$BIN/scontrol" update JobId="$tl" TimeLimit=-3 || fail "TimeLimit=-3"
+expect_eq "TimeLimit=-3" 00:12:00 "$(field "$tl" TimeLimit)"
+expect_eq "decrement too large" "scontrol: error: TimeLimit decrement larger than current time limit (30 > 12)" \
+	"$(as $USER1 "$BIN/scontrol" update JobId="$tl" TimeLimit=-30 2>&1)"
+expect_eq "JobId after TimeLimit=+5" "scontrol: error: JobId must precede TimeLimit increment or decrement" \
+	"$(as $USER1 "$BIN/scontrol" update TimeLimit=+5 JobId="$tl" 2>&1)"
+ta=$(submit $USER1 -H -t 10 --array=0-2 -o /dev/null --wrap true) || fail "submit"
+expect_eq "+5 on an array" "scontrol: error: TimeLimit increment/decrement not supported for job arrays" \
+	"$(as $USER1 "$BIN/scontrol" update JobId="$ta" TimeLimit=+5 2>&1)"
+as $USER1 "$BIN/scontrol" update JobId="${ta}_1" TimeLimit=+5 || fail "TimeLimit=+5 of a task"
+expect_eq "TimeLimit=+5 of a task" 00:15:00 "$(field "${ta}_1" TimeLimit)"
+"$BIN/scancel" "$tl" "$ta"
+ok "TimeLimit=+5 and -3 move the limit; too large a decrement, JobId after it, a whole array refused"
+
 # top: of two waiting jobs of a user, the later one goes first.
 big=$(submit $USER1 -c 8 --wrap 'sleep 300') || fail "submit"
 wait_state "$big" RUNNING

@@ -208,13 +208,14 @@ static void pod_end(struct sl_k8s_status *s, json_object *p)
 		return;
 	}
 	s->state = SL_JOB_FAILED;
-	if (code > 128 && code < 160) {
+	if (code > 128 && code < 160) { /* a signal: FAIL_LAUNCH, as slurmctld */
 		s->exit_signal = code - 128;
 		s->exit_code = 0;
 	} else {
 		s->exit_code = code & 0xff;
 	}
-	snprintf(s->reason, sizeof(s->reason), "NonZeroExitCode");
+	snprintf(s->reason, sizeof(s->reason), "%s",
+		 s->exit_signal ? "JobLaunchFailure" : "NonZeroExitCode");
 }
 
 /* Which pod explains a failure: an evicted one, else the script's pod if it

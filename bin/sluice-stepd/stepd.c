@@ -202,10 +202,15 @@ static void result_from_status(struct sl_exec_result *r, const struct supervise 
 	if (st == SL_JOB_RUNNING)
 		st = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? SL_JOB_COMPLETED : SL_JOB_FAILED;
 	sl_exec_result_init(r, st);
-	if (WIFEXITED(status))
+	if (WIFEXITED(status)) {
 		r->exit_code = WEXITSTATUS(status);
-	else if (WIFSIGNALED(status))
+	} else if (WIFSIGNALED(status)) {
 		r->exit_signal = WTERMSIG(status);
+		/* slurmctld's job_complete: a batch script ended by a signal
+		 * is FAILED with FAIL_LAUNCH */
+		if (st == SL_JOB_FAILED)
+			snprintf(r->reason, sizeof(r->reason), "JobLaunchFailure");
+	}
 }
 
 /* The marks (pid, started, pgid) and the result. Without `durability:

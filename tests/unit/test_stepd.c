@@ -47,6 +47,21 @@ static void test_exit_code_env_args(void **state)
 	free(dir);
 }
 
+/* A script its own signal ends: FAILED 0:9 with Reason=JobLaunchFailure,
+ * as slurmctld's job_complete gives a signalled batch script. */
+static void test_killed_by_signal(void **state)
+{
+	char *dir = make_job("sig9", "#!/bin/sh\nkill -9 $$\n", 0, 1);
+	assert_int_equal(wait_stepd(run_stepd(dir)), 0);
+	struct sl_exec_result r;
+	read_result(dir, &r);
+	assert_int_equal(r.state, SL_JOB_FAILED);
+	assert_int_equal(r.exit_code, 0);
+	assert_int_equal(r.exit_signal, 9);
+	assert_string_equal(r.reason, "JobLaunchFailure");
+	free(dir);
+}
+
 static void test_completed_no_shebang(void **state)
 {
 	char *dir = make_job("plain", "echo plain $(basename $0)\n", 0, 1);
@@ -336,6 +351,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit_code_env_args),
 		cmocka_unit_test(test_completed_no_shebang),
+		cmocka_unit_test(test_killed_by_signal),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_timeout_kill_wait),
 		cmocka_unit_test(test_cancel),

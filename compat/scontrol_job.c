@@ -186,20 +186,6 @@ static const char *count(int v, char *buf, size_t len)
 	return buf;
 }
 
-/* MinCPUsNode: Slurm's pn_min_cpus, which -n alone never raises (its
- * tasks may spread over nodes): --ntasks-per-node x -c, else -c, or more
- * when --mincpus or --cpus-per-gpu say so. */
-static int min_cpus_node(const struct sl_jobspec *s, const struct sl_jobshape *sh)
-{
-	int v = s->ntasks_per_node > 0 ? s->ntasks_per_node * sh->cpus_per_task : sh->cpus_per_task;
-
-	if (s->mincpus > v)
-		v = s->mincpus;
-	if (s->cpus_per_gpu > 0 && s->cpus_per_gpu * (s->gpus_per_task > 0 ? s->gpus_per_task : 1) > v)
-		v = s->cpus_per_gpu * (s->gpus_per_task > 0 ? s->gpus_per_task : 1);
-	return v;
-}
-
 /* "gres:gpu[:TYPE]:N", as Slurm keeps a GPU request's type. */
 static void gres_tres(struct sl_buf *b, const char *sep, const char *key,
 		      const struct sl_jobspec *s, long long n)
@@ -282,7 +268,7 @@ static void show_res(const struct sl_job *j, const char *sep, unsigned flags, st
 	else
 		mem(s->mem_per_node > 0 && !s->mem_all ? s->mem_per_node : 0, m, sizeof(m));
 	sl_buf_addf(b, "%sMinCPUsNode=%d MinMemory%s=%s MinTmpDiskNode=0", sep,
-		    min_cpus_node(s, &sh), s->mem_per_cpu > 0 ? "CPU" : "Node", m);
+		    sl_jobspec_min_cpus_node(s, &sh), s->mem_per_cpu > 0 ? "CPU" : "Node", m);
 	/* -C as Slurm shows it: the features joined with '&' */
 	sl_buf_addf(b, "%sFeatures=", sep);
 	for (char **f = s->features; f != NULL && *f != NULL; f++)

@@ -248,7 +248,12 @@ P(p_end)
 }
 
 P(p_nodes) { (void)now; D(shape_of(j).nodes); }
-P(p_min_cpus) { (void)now; D(shape_of(j).cpus_per_node); }
+P(p_min_cpus) /* pn_min_cpus, as scontrol's MinCPUsNode */
+{
+	struct sl_jobshape sh = shape_of(j);
+	(void)now;
+	D(sl_jobspec_min_cpus_node(&j->spec, &sh));
+}
 
 P(p_cpus)
 {

@@ -101,6 +101,18 @@ static int div_up(int a, int b)
 	return a / b + (a % b != 0);
 }
 
+int sl_jobspec_min_cpus_node(const struct sl_jobspec *s, const struct sl_jobshape *sh)
+{
+	int v = s->ntasks_per_node > 0 ? s->ntasks_per_node * sh->cpus_per_task : sh->cpus_per_task;
+	int per_gpu = s->cpus_per_gpu * (s->gpus_per_task > 0 ? s->gpus_per_task : 1);
+
+	if (s->mincpus > v)
+		v = s->mincpus;
+	if (s->cpus_per_gpu > 0 && per_gpu > v)
+		v = per_gpu;
+	return v;
+}
+
 void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *o)
 {
 	memset(o, 0, sizeof(*o));

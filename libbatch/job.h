@@ -202,6 +202,10 @@ int sl_jobspec_shape_check(const struct sl_jobspec *s, struct sl_jobshape *out,
 			   struct sl_err *err);
 /* The shape of a job: its spec's, on the nodes it was given once admitted. */
 void sl_job_shape(const struct sl_job *j, struct sl_jobshape *out);
+/* Slurm's pn_min_cpus (scontrol's MinCPUsNode, squeue's %c), which -n alone
+ * never raises (its tasks may spread over nodes): --ntasks-per-node x -c,
+ * else -c, or more when --mincpus or --cpus-per-gpu say so. */
+int sl_jobspec_min_cpus_node(const struct sl_jobspec *s, const struct sl_jobshape *sh);
 /* Seconds it has run by now (or by its end), suspended time not counted:
  * squeue's TIME, sacct's Elapsed and scontrol's RunTime, as Slurm keeps
  * them. 0 when it never started. */

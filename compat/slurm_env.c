@@ -270,6 +270,14 @@ static int v_ntasks_per_node(const struct sl_slurm_env_in *in, char *b, size_t l
 	return SPEC(in)->ntasks_per_node != SL_NO_VAL && put_num(b, l, SPEC(in)->ntasks_per_node);
 }
 
+/* sbatch --open-mode sets SLURM_OPEN_MODE ("a" or "t") for the job, as
+ * the job's steps open their output the same way. */
+static int v_open_mode(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	enum sl_open_mode m = SPEC(in)->open_mode;
+	return m != SL_OPEN_DEFAULT && put_str(b, l, m == SL_OPEN_APPEND ? "a" : "t");
+}
+
 /* Sorted as `env | sort` prints them (SLURMD_ sorts before SLURM_). */
 static const struct env_row env_rows[] = {
 	{"CUDA_VISIBLE_DEVICES", v_gpu_ids},
@@ -318,6 +326,7 @@ static const struct env_row env_rows[] = {
 	{"SLURM_NPROCS", v_ntasks},
 	{"SLURM_NTASKS", v_ntasks},
 	{"SLURM_NTASKS_PER_NODE", v_ntasks_per_node},
+	{"SLURM_OPEN_MODE", v_open_mode},
 	{"SLURM_PRIO_PROCESS", v_zero},
 	{"SLURM_PROCID", v_zero},
 	{"SLURM_SUBMIT_DIR", v_submit_dir},

@@ -399,6 +399,7 @@ static const struct code_row table[] = {
 	{'Q', "PRIORITY", 1, p_prio_long},
 	{'r', "REASON", 1, p_reason},
 	{'R', "NODELIST(REASON)", 0, p_reason_list},
+	{'s', "", 1, p_empty},       /* select plugin data: cons_tres has none */
 	{'S', "START_TIME", 1, p_start},
 	{'t', "ST", 1, p_state_compact},
 	{'T', "STATE", 1, p_state},

@@ -89,6 +89,7 @@ static void test_many_options(void **state)
 	j.spec.mem_per_node = 1024;
 	j.spec.gpus_per_node = 2;
 	j.spec.export_spec = "ALL,MYVAR=hello";
+	j.spec.open_mode = SL_OPEN_APPEND;
 	sh = (struct sl_jobshape){2, 4, 2, 2, 4, 1024, 2};
 	struct sl_slurm_env_in in = {.job = &j, .shape = &sh, .nodelist = "vm-[0-1]", .batch_host = "vm-0", .cluster = NULL};
 	static const char *const want[] = {
@@ -103,7 +104,8 @@ static void test_many_options(void **state)
 		"SLURM_JOB_UID=2001", "SLURM_JOB_USER=alice", "SLURM_LOCALID=0",
 		"SLURM_MEM_PER_NODE=1024", "SLURM_NNODES=2", "SLURM_NODEID=0",
 		"SLURM_NODELIST=vm-[0-1]", "SLURM_NODE_ALIASES=(null)", "SLURM_NPROCS=4",
-		"SLURM_NTASKS=4", "SLURM_NTASKS_PER_NODE=2", "SLURM_PRIO_PROCESS=0",
+		"SLURM_NTASKS=4", "SLURM_NTASKS_PER_NODE=2", "SLURM_OPEN_MODE=a",
+		"SLURM_PRIO_PROCESS=0",
 		"SLURM_PROCID=0", "SLURM_SUBMIT_DIR=/home/alice/ref", "SLURM_SUBMIT_HOST=vm",
 		"SLURM_TASKS_PER_NODE=2(x2)", "SLURM_TOPOLOGY_ADDR=vm-0",
 		"SLURM_TOPOLOGY_ADDR_PATTERN=node", NULL,

@@ -205,14 +205,18 @@ int sl_scontrol_config(struct sl_buf *b, const struct sl_daemonconf *dc)
 	key(b, "BOOT_TIME", dc->start_time ? t : "Unknown");
 	key(b, "ClusterName", setting(dc, "clusterName"));
 	key(b, "DependencyParameters", kid && strcmp(kid, "yes") == 0 ? "kill_invalid_depend" : NULL);
+	key(b, "InactiveLimit", "0 sec");
 	key(b, "JobRequeue", "1");
 	snprintf(v, sizeof(v), "%s sec", setting(dc, "killWait") ? setting(dc, "killWait") : "30");
 	key(b, "KillWait", v);
+	key(b, "MaxArraySize", setting(dc, "maxArraySize") ? setting(dc, "maxArraySize") : "1001");
 	snprintf(v, sizeof(v), "%s sec", setting(dc, "minJobAge") ? setting(dc, "minJobAge") : "300");
 	key(b, "MinJobAge", v);
+	key(b, "OverTimeLimit", "0 min");
 	key(b, "PreemptType", "preempt/kueue");
 	key(b, "PriorityType", "priority/kueue");
 	key(b, "SchedulerType", "sched/kueue");
+	key(b, "SelectType", "select/cons_tres");
 	snprintf(v, sizeof(v), "%s(%u)", dc->user ? dc->user : "root", dc->uid);
 	key(b, "SlurmUser", v);
 	key(b, "SlurmctldHost[0]", dc->host);

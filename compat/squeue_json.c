@@ -287,9 +287,10 @@ static void part3(json_object *o, const struct sl_job *j)
 	sl_json_str(o, "state_description", j->reason_text);
 	sl_json_str(o, "state_reason", j->reason ? j->reason : "None");
 	/* slurmctld leaves the paths of stdout and stderr to scontrol */
-	sl_json_str(o, "standard_error", NULL);
+	/* the patterns as given (slurmctld's std_err/std_out); "" without */
+	sl_json_str(o, "standard_error", s->std_err);
 	sl_json_str(o, "standard_input", s->std_in ? s->std_in : "/dev/null");
-	sl_json_str(o, "standard_output", NULL);
+	sl_json_str(o, "standard_output", s->std_out);
 	sl_json_int(o, "submit_time", j->submit_time);
 	sl_json_int(o, "suspend_time", j->suspend_time);
 	sl_json_str(o, "system_comment", NULL);

@@ -41,8 +41,8 @@ static uint64_t pat_num(char c, const struct sl_pattern_ctx *x)
 	switch (c) {
 	case 'a':
 		return x->array_task_id;
-	case 'A':
-		return x->array_task_id == SL_PATTERN_NO_TASK ? x->job_id : x->array_job_id;
+	case 'A': /* the array's id, also for its pending remainder */
+		return x->array_job_id != 0 ? x->array_job_id : x->job_id;
 	case 'n':
 		return x->node_id;
 	case 't':
@@ -181,8 +181,7 @@ char *sl_slurm_pattern_scontrol(const char *pat, const struct sl_pattern_ctx *x)
 
 	/* _fname_format's order: %A, %a, %j, %u, then %x; each replaced from
 	 * the left, again and again, so "%%j" becomes "%<id>" */
-	snprintf(num, sizeof(num), "%llu", (unsigned long long)(x->array_task_id ==
-		 SL_PATTERN_NO_TASK ? x->job_id : x->array_job_id));
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)pat_num('A', x));
 	subst_all(&s, "%A", num);
 	snprintf(num, sizeof(num), "%lu", (unsigned long)x->array_task_id);
 	subst_all(&s, "%a", num);

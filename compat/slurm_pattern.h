@@ -9,9 +9,11 @@
 #define SL_PATTERN_NO_TASK 4294967294u
 
 /* %a of job record j (struct sl_job): its task id, or SL_PATTERN_NO_TASK
- * when it is not an array task. */
+ * when it is not an array task, or is a listing's pending remainder
+ * (array_tasks), which slurmctld's meta record shows with no task id. */
 #define SL_PATTERN_TASK(j) \
-	((j)->array_job_id != 0 ? (uint32_t)(j)->array_task_id : SL_PATTERN_NO_TASK)
+	((j)->array_job_id != 0 && (j)->array_tasks == NULL ? (uint32_t)(j)->array_task_id \
+							     : SL_PATTERN_NO_TASK)
 
 struct sl_pattern_ctx {
 	uint64_t job_id;         /* %j %J; %A of a non-array job */

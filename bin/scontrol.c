@@ -138,7 +138,16 @@ static int show_job(const char *idstr, const struct opts *o)
 		return 1;
 	}
 	if (n == 0 && idstr) {
-		fprintf(stderr, "slurm_load_jobs error: Invalid job id specified\n");
+		/* a task its array does not have: the array loads, the task
+		 * is not among its records (22.05's scontrol_print_job) */
+		struct sl_jobfilter a = {.ids = &id, .n_ids = 1};
+		struct sl_job **w = NULL;
+		size_t k = 0;
+		if (task >= 0 && sl_client_query(&a, &w, &k, &err) == 0 && k > 0)
+			printf("Job %llu_%ld not found\n", (unsigned long long)id, task);
+		else
+			fprintf(stderr, "slurm_load_jobs error: Invalid job id specified\n");
+		sl_job_free_array(w, k);
 		return 1;
 	}
 	if (o->json)

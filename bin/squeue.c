@@ -99,6 +99,25 @@ static struct sl_jobproj *projection(const struct sl_squeue_opts *o,
 	return sl_squeue_proj(fmt, o->sort ? o->sort : o->start ? "S" : NULL, want);
 }
 
+/* -j N_I alone, where array N is there but has no task I: squeue loads
+ * the array and filters the task out, so nothing is listed, without an
+ * error. */
+static int array_has_no_such_task(const struct sl_squeue_opts *o)
+{
+	struct sl_jobfilter a = {.ids = o->sel.n_tasks == 1 ? &o->sel.tasks[0].job : NULL,
+				 .n_ids = 1};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **v = NULL;
+	size_t n = 0;
+	int r;
+
+	if (o->sel.n_tasks != 1)
+		return 0;
+	r = sl_client_query(&a, &v, &n, &err) == 0 && n > 0;
+	sl_job_free_array(v, n);
+	return r;
+}
+
 static int fetch(const struct sl_squeue_opts *o, const struct sl_jobfilter *want,
 		 const struct sl_jobproj *proj, struct sl_job ***jobs, size_t *n)
 {
@@ -122,7 +141,7 @@ static int fetch(const struct sl_squeue_opts *o, const struct sl_jobfilter *want
 				"(connect failure)\n");
 	else if (r != 0)
 		fprintf(stderr, "slurm_load_jobs error: %s\n", err.msg);
-	else if (alone && *n == 0)
+	else if (alone && *n == 0 && !array_has_no_such_task(o))
 		r = -SL_ENOENT, fprintf(stderr, "slurm_load_jobs error: Invalid job id specified\n");
 	return r;
 }

@@ -118,3 +118,26 @@ expect_eq "after kill -9" 100 "$("$BIN/squeue" -h -r -j "$c" -o %i | wc -l)"
 expect_eq "collapsed" "${c}_[0-99]" "$("$BIN/squeue" -h -j "$c" -o %i)"
 "$BIN/scancel" "$c" || fail "scancel"
 ok "a 100-task array survives kill -9 of sluiced"
+
+# A task the array does not have (22.05): squeue lists nothing and exits 0;
+# scontrol says "Job N_I not found" and exits 1; an unknown array is an
+# invalid id for both. The last pending task, once the others started, is
+# N_I; an array of one task keeps N_[I].
+m=$(submit $USER1 -H --array=0-4 --wrap true) || fail "submit"
+expect_eq "squeue -j N_9" "" "$("$BIN/squeue" -h -j "${m}_9" 2>&1)"
+"$BIN/squeue" -h -j "${m}_9" >/dev/null 2>&1 || fail "squeue -j N_9 exit status"
+expect_eq "scontrol show job N_9" "Job ${m}_9 not found" "$("$BIN/scontrol" show job "${m}_9" 2>&1)"
+"$BIN/scontrol" show job "${m}_9" >/dev/null 2>&1 && fail "scontrol show job N_9 exit status"
+expect_eq "squeue -j of an unknown array" "slurm_load_jobs error: Invalid job id specified" \
+	"$("$BIN/squeue" -h -j 999999_9 2>&1)"
+"$BIN/scancel" "$m"
+o=$(submit $USER1 -H --array=7 --wrap true) || fail "submit"
+expect_eq "an array of one task" "${o}_[7]" "$("$BIN/squeue" -h -j "$o" -o %i)"
+l=$(submit $USER1 -o /dev/null --array=0-2%2 --wrap 'sleep 30') || fail "submit"
+n=0
+until [ "$("$BIN/squeue" -h -r -j "$l" -t R -o %i | wc -l)" = 2 ]; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "two tasks of $l did not start"; sleep 0.1
+done
+expect_eq "the last pending task" "${l}_2|2" "$("$BIN/squeue" -h -j "$l" -t PD -o '%i|%K')"
+"$BIN/scancel" "$o" "$l"
+ok "N_I the array lacks: nothing listed, Job N_I not found; the last pending task is N_I"

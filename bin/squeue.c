@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -324,6 +325,51 @@ static void parse(int argc, char **argv, struct sl_squeue_opts *o)
 		(void)sl_slurm_states_parse("PD", &o->sel.states, &err);
 }
 
+/* A -w name the executor has (22.05's _map_node_name): its node, a node
+ * of a multi-node local allocation (NAME-K), a Kubernetes Node, or
+ * "localhost" for this host's node. */
+static int node_known(const struct sl_clusterinfo *ci, char **name)
+{
+	const char *local = ci->node ? ci->node->name : NULL;
+	size_t l = local ? strlen(local) : 0;
+
+	if (local && strcasecmp(*name, "localhost") == 0) {
+		free(*name);
+		*name = sl_xstrdup(local);
+		return 1;
+	}
+	if (local && strcmp(*name, local) == 0)
+		return 1;
+	if (local && strncmp(*name, local, l) == 0 && (*name)[l] == '-' && (*name)[l + 1] &&
+	    strspn(*name + l + 1, "0123456789") == strlen(*name + l + 1))
+		return 1;
+	for (size_t i = 0; i < ci->nknodes; i++)
+		if (strcmp(*name, ci->knodes[i].name) == 0)
+			return 1;
+	return 0;
+}
+
+/* -w: every name must be a node, as 22.05 checks before it lists. */
+static void check_nodes(struct sl_squeue_opts *o)
+{
+	struct sl_clusterinfo *ci = NULL;
+	struct sl_err err = SL_ERR_INIT;
+
+	if (o->sel.n_nodes == 0)
+		return;
+	if (sl_client_partitions(&ci, &err) != 0) {
+		fprintf(stderr, "slurm_load_node error: %s\n", err.msg);
+		exit(1);
+	}
+	for (size_t i = 0; i < o->sel.n_nodes; i++)
+		if (!node_known(ci, &o->sel.nodes[i])) {
+			fprintf(stderr, "squeue: error: Invalid node name %s\n", o->sel.nodes[i]);
+			sl_clusterinfo_free(ci);
+			exit(1);
+		}
+	sl_clusterinfo_free(ci);
+}
+
 int main(int argc, char **argv)
 {
 	struct sl_squeue_opts o = {0};
@@ -338,6 +384,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	cluster = sl_slurm_clusters_or_exit("squeue", o.clusters);
+	check_nodes(&o);
 	f = format(&o);
 	for (;;) {
 		rc |= round_once(&o, f, cluster);

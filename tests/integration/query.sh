@@ -33,7 +33,10 @@ expect_eq "-O header" "JOBID       NAME" "$("$BIN/squeue" -j "$r1" -O 'jobid:12,
 err=$("$BIN/squeue" -h -j "$r1" -O 'jobid:4,bogus' 2>&1 >/dev/null)
 expect_eq "-O unknown name" "squeue: error: Invalid job format specification: bogus" "$err"
 expect_eq "-w" "$r1 $r2 $r3" "$("$BIN/squeue" -h -w "$host" -o %i -S i | tr '\n' ' ' | sed 's/ $//')"
-expect_eq "-w other node" "" "$("$BIN/squeue" -h -w nosuchnode -o %i)"
+expect_eq "-w an unknown node" "squeue: error: Invalid node name nosuchnode" \
+	"$("$BIN/squeue" -h -w nosuchnode -o %i 2>&1)"
+"$BIN/squeue" -h -w nosuchnode >/dev/null 2>&1 && fail "-w an unknown node: exit status 0"
+expect_eq "-w localhost" "$r1 $r2 $r3" "$("$BIN/squeue" -h -w localhost -o %i -S i | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "-q" "$r3" "$("$BIN/squeue" -h -q high -o %i)"
 for opt in "-L lic"; do
 	out=$("$BIN/squeue" $opt 2>&1); rc=$?

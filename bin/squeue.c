@@ -361,7 +361,8 @@ static void check_nodes(struct sl_squeue_opts *o)
 		fprintf(stderr, "slurm_load_node error: %s\n", err.msg);
 		exit(1);
 	}
-	for (size_t i = 0; i < o->sel.n_nodes; i++)
+	/* no nodes known yet (Kubernetes before its first Nodes list): no check */
+	for (size_t i = 0; (ci->node || ci->nknodes) && i < o->sel.n_nodes; i++)
 		if (!node_known(ci, &o->sel.nodes[i])) {
 			fprintf(stderr, "squeue: error: Invalid node name %s\n", o->sel.nodes[i]);
 			sl_clusterinfo_free(ci);

@@ -217,7 +217,7 @@ static const struct {
 	{"oversubscribe", "jobs share nodes anyway (scontrol: OverSubscribe=YES)"},
 	{"priority", "operators only"},
 	{"signal", "local: sluice-stepd sends it TIME seconds before the time limit, to the "
-		   "batch shell with `B:`, else to all the job's processes; Kubernetes: "
+		   "batch shell with `B:`, else to the tasks of the job's srun steps (not the batch shell, as Slurm); Kubernetes: "
 		   "refused"},
 	{"tasks-per-node", "Slurm's older spelling of `--ntasks-per-node`"},
 	{"test-only", "the start from the engine's plan (time limits of running and queued "

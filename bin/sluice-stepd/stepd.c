@@ -19,8 +19,8 @@
  * seconds later. When the script exits, whatever it left in its process
  * group is killed, as Slurm's process tracking does. --signal's warning
  * goes warn_time seconds before the time limit: to the batch shell alone
- * with B:, else to the job's whole process group (a job has no steps
- * here to single out). Slurm sends it within a minute of that; we at it
+ * with B:, else to the tasks of its srun steps, each its own process group
+ * in the job's session, and not to the batch shell (Slurm's default). Slurm sends it within a minute of that; we at it
  * (suspended time not counted; a new time limit moves it). */
 #include "stepd.h"
 
@@ -145,12 +145,12 @@ static void warn(struct stepd *s)
 	if (sig <= 0 || sig >= NSIG)
 		return;
 	sl_info("job %llu: --signal %d to the %s, %d s before its time limit",
-		(unsigned long long)s->l.job_id, sig, s->l.warn_batch ? "batch shell" : "job",
+		(unsigned long long)s->l.job_id, sig, s->l.warn_batch ? "batch shell" : "job's steps",
 		s->l.warn_time);
 	if (s->l.warn_batch)
 		(void)kill(s->job_pid, sig);
 	else
-		stepd_job_kill(s, sig);
+		stepd_steps_kill(s->job_pid, sig);
 }
 
 /* Wait for the script to exit, honouring signals and the time limit. */

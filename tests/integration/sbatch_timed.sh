@@ -118,14 +118,23 @@ child=$!
 trap 'echo "shell got USR1 after $(( $(date +%s) - start ))s"; sleep 1; kill $child; exit 0' USR1
 while :; do sleep 0.2 & wait $!; done
 EOS
+# Without B: the signal is the steps' (Slurm's default): an srun step's task
+# traps it, and the batch shell, which would say so, never gets it.
+cat >sigstep.sh <<EOS
+#!/bin/sh
+trap 'echo "shell got USR1"' USR1
+"$BIN/srun" sh -c 'trap "echo step got USR1; exit 0" USR1; while :; do sleep 0.2 & wait \$!; done'
+echo "batch shell reached end, srun rc=\$?"
+EOS
 s1=$(submit $USER1 -t 1 --signal=B:USR1@57 -o sigb.out sig.sh) || fail "sbatch --signal=B:"
-s2=$(submit $USER1 -t 1 --signal=USR1@57 -o sigall.out sig.sh) || fail "sbatch --signal"
+s2=$(submit $USER1 -t 1 --signal=USR1@57 -o sigstep.out sigstep.sh) || fail "sbatch --signal"
 wait_state "$s1" COMPLETED 20
 wait_state "$s2" COMPLETED 20
 grep -Eqx "shell got USR1 after [2-5]s" sigb.out || fail "B: no USR1 at 3 s: $(cat sigb.out)"
 grep -q "child got" sigb.out && fail "B: the child got it too: $(cat sigb.out)"
-grep -qx "child got USR1" sigall.out || fail "no USR1 for the job's processes: $(cat sigall.out)"
-ok "--signal=B:USR1@57 reaches the batch shell alone 3 s in; without B: all the job's processes"
+expect_eq "without B: the step's" "step got USR1
+batch shell reached end, srun rc=0" "$(cat sigstep.out)"
+ok "--signal=B:USR1@57 reaches the batch shell alone 3 s in; without B: the srun steps' tasks alone"
 
 # --- --deadline --------------------------------------------------------------
 err=$(as $USER1 "$BIN/sbatch" --deadline=2020-01-01 --wrap true 2>&1); rc=$?

@@ -260,9 +260,14 @@ static int v_hint(const struct sl_slurm_env_in *in, char *b, size_t l)
 	return put_str(b, l, SPEC(in)->hint);
 }
 
+/* Set with -n, and with --ntasks-per-node, from which sbatch works the
+ * count out (nodes x tasks per node), so that a bare srun starts them all. */
 static int v_ntasks(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
-	return SPEC(in)->ntasks != SL_NO_VAL && put_num(b, l, SPEC(in)->ntasks);
+	if (SPEC(in)->ntasks != SL_NO_VAL)
+		return put_num(b, l, SPEC(in)->ntasks);
+	return SPEC(in)->ntasks_per_node != SL_NO_VAL && SPEC(in)->ntasks_per_node > 0 &&
+	       put_num(b, l, in->shape->ntasks);
 }
 
 static int v_ntasks_per_node(const struct sl_slurm_env_in *in, char *b, size_t l)

@@ -212,8 +212,8 @@ static const struct {
 	{"nodelist", "local: this host's name (or `host-N` of a multi-node job); other names "
 		     "are refused; Kubernetes: refused"},
 	{"nodes", "`MIN-MAX` is Kueue's partial admission"},
-	{"ntasks", "without `-N`, all tasks share one node (one pod): Sluice does not spread "
-		   "them"},
+	{"ntasks", "without `-N` (and without `--ntasks-per-node`), all tasks share one node "
+		   "(one pod): Sluice does not spread them"},
 	{"oversubscribe", "jobs share nodes anyway (scontrol: OverSubscribe=YES)"},
 	{"priority", "operators only"},
 	{"signal", "local: sluice-stepd sends it TIME seconds before the time limit, to the "

@@ -117,6 +117,11 @@ void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->nodes = or_default(s->nodes, 1);
+	/* -n N --ntasks-per-node=M without -N: as many nodes as the tasks
+	 * need at M each, as sbatch works -N out of them */
+	if ((s->nodes == SL_NO_VAL || s->nodes <= 0) && s->ntasks != SL_NO_VAL && s->ntasks > 0 &&
+	    s->ntasks_per_node != SL_NO_VAL && s->ntasks_per_node > 0)
+		o->nodes = div_up(s->ntasks, s->ntasks_per_node);
 	o->cpus_per_task = or_default(s->cpus_per_task, 1);
 	if (s->ntasks != SL_NO_VAL && s->ntasks > 0) {
 		o->ntasks = s->ntasks;

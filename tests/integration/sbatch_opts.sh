@@ -157,3 +157,21 @@ err=$(as $USER1 "$BIN/sbatch" pbsbegin.sh 2>&1); rc=$?
 expect_eq "#PBS -a is --begin, not dropped" "255:Invalid time specification (pos=0): 202612312359
 sbatch: error: Invalid --begin specification" "$rc:$err"
 ok "#PBS -N -l -o -a honoured as Slurm does"
+
+# --ntasks-per-node: sbatch works the task count out of it (SLURM_NTASKS,
+# so a bare srun starts them all), and -N out of -n with it.
+cat >tpn.sh <<EOS
+#!/bin/sh
+echo "N=\$SLURM_NNODES n=\${SLURM_NTASKS-unset} p=\${SLURM_NPROCS-unset} tpn=\$SLURM_TASKS_PER_NODE"
+"$BIN/srun" true && "$BIN/srun" hostname | wc -l
+EOS
+t1=$(submit $USER1 -N 2 --ntasks-per-node=2 -o tpn1.out tpn.sh) || fail "sbatch -N 2 --ntasks-per-node=2"
+t2=$(submit $USER1 -n 2 --ntasks-per-node=1 -o tpn2.out tpn.sh) || fail "sbatch -n 2 --ntasks-per-node=1"
+wait_state "$t1" COMPLETED 20
+wait_state "$t2" COMPLETED 20
+expect_eq "-N 2 --ntasks-per-node=2" "N=2 n=4 p=4 tpn=2(x2)
+4" "$(cat tpn1.out)"
+expect_eq "-n 2 --ntasks-per-node=1" "N=2 n=2 p=2 tpn=1(x2)
+2" "$(cat tpn2.out)"
+expect_eq "-n 2 --ntasks-per-node=1 NumNodes" 2 "$(field "$t2" NumNodes)"
+ok "--ntasks-per-node sets SLURM_NTASKS and, with -n and no -N, the node count"

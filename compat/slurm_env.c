@@ -159,9 +159,24 @@ static int v_cpus_on_node(const struct sl_slurm_env_in *in, char *b, size_t l)
 	return 1;
 }
 
+/* The submitted environment has name (a job submitted from a job). */
+static int inherited(const struct sl_slurm_env_in *in, const char *name)
+{
+	size_t n = strlen(name);
+	for (char *const *e = SPEC(in)->env; e && *e; e++)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return 1;
+	return 0;
+}
+
+/* With -c; and over one the submitted environment carries (a job submitted
+ * from a -c job), with this job's own, 1 by default, as
+ * env_array_for_batch_job overwrites it when it is there. */
 static int v_cpus_per_task(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
-	return SPEC(in)->cpus_per_task != SL_NO_VAL && put_num(b, l, SPEC(in)->cpus_per_task);
+	if (SPEC(in)->cpus_per_task != SL_NO_VAL)
+		return put_num(b, l, SPEC(in)->cpus_per_task);
+	return inherited(in, "SLURM_CPUS_PER_TASK") && put_num(b, l, in->shape->cpus_per_task);
 }
 
 static int v_job_cpus_per_node(const struct sl_slurm_env_in *in, char *b, size_t l)

@@ -148,6 +148,13 @@ static void test_export_none_gpus_mem_per_cpu(void **state)
 	assert_null(find(env, "SLURM_EXPORT_ENV"));
 	assert_null(find(env, "SLURM_GET_USER_ENV"));
 	sl_strv_free(env);
+	/* submitted from a -c 2 job: its SLURM_CPUS_PER_TASK is this job's */
+	char *inherited[] = {"HOME=/home/alice", "SLURM_CPUS_PER_TASK=2", NULL};
+	j.spec.env = inherited;
+	env = sl_slurm_env_build(&in);
+	assert_string_equal(find(env, "SLURM_CPUS_PER_TASK"), "1");
+	sl_strv_free(env);
+	j.spec.env = NULL;
 }
 
 /* -N 2 -n 3 -c 2: Slurm's block layout puts 2 tasks on the first node. */

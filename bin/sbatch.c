@@ -280,7 +280,12 @@ int main(int argc, char **argv)
 	struct sl_err err = SL_ERR_INIT;
 	int rc;
 
-	if (sl_sbatch_parse(argc, argv, environ, &spec, &fl, &err) != 0) {
+	int r = sl_sbatch_parse(argc, argv, environ, &spec, &fl, &err);
+
+	if (fl.legacy_magic) /* printed as the script is read, before any error */
+		fprintf(stderr, "sbatch: error: Change from #SLURM to #SBATCH in your script and "
+				"verify the options are valid in sbatch\n");
+	if (r != 0) {
 		rc = parse_failed(&fl, &err);
 	} else if (fl.help || fl.usage || fl.version) {
 		fputs(fl.help ? help_text : fl.usage ? usage_text : "slurm 22.05.8\n", stdout);

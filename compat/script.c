@@ -189,11 +189,27 @@ static int split_line(const char *p, const char *end, struct words *w, int linen
 
 /* stop_at: 0 for #SBATCH (the first command ends them), else how many
  * lines not starting with '#' may go by (#PBS). */
-static int directives(const char *text, size_t len, const char *magic, const char *progname,
-		      int stop_at, char ***argv, int *argc, struct sl_err *err)
+/* The first character of [p, eol) that is not blank, or '\0'. */
+static char first_char(const char *p, const char *eol)
+{
+	while (p < eol && isspace((unsigned char)*p))
+		p++;
+	return p < eol ? *p : '\0';
+}
+
+static int starts(const char *p, const char *eol, const char *magic, size_t mlen)
+{
+	return magic != NULL && (size_t)(eol - p) >= mlen && memcmp(p, magic, mlen) == 0;
+}
+
+/* alt: a second magic word (sbatch's legacy "#SLURM"), *alt_seen set when
+ * a line used it. */
+static int directives(const char *text, size_t len, const char *magic, const char *alt,
+		      int *alt_seen, const char *progname, int stop_at, char ***argv,
+		      int *argc, struct sl_err *err)
 {
 	struct words w = {NULL, 0, 0};
-	size_t mlen = strlen(magic);
+	size_t mlen = strlen(magic), alen = alt ? strlen(alt) : 0;
 	const char *p = text, *end = text + len;
 	int lineno = 0, r = 0, others = 0;
 
@@ -203,11 +219,18 @@ static int directives(const char *text, size_t len, const char *magic, const cha
 		const char *eol = nl ? nl : end;
 
 		lineno++;
-		if ((size_t)(eol - p) >= mlen && memcmp(p, magic, mlen) == 0) {
+		if (starts(p, eol, magic, mlen)) {
 			if ((r = split_line(p + mlen, eol, &w, lineno, err)) != 0)
 				break;
-		} else if (stop_at == 0 && *p != '#' && !only_space(p, (size_t)(eol - p))) {
-			break; /* the first command: Slurm reads no further */
+		} else if (starts(p, eol, alt, alen)) {
+			*alt_seen = 1;
+			if ((r = split_line(p + alen, eol, &w, lineno, err)) != 0)
+				break;
+		} else if (stop_at == 0 && first_char(p, eol) != '#' &&
+			   !only_space(p, (size_t)(eol - p))) {
+			/* the first command (an indented comment is none):
+			 * Slurm reads no further */
+			break;
 		} else if (stop_at > 0 && *p != '#' && ++others > stop_at) {
 			break;
 		}
@@ -347,11 +370,18 @@ int sl_script_qsub_directives(const char *text, size_t len, const char *prefix,
 int sl_script_directives(const char *text, size_t len, const char *magic,
 			 const char *progname, char ***argv, int *argc, struct sl_err *err)
 {
-	return directives(text, len, magic, progname, 0, argv, argc, err);
+	return directives(text, len, magic, NULL, NULL, progname, 0, argv, argc, err);
+}
+
+int sl_script_sbatch_directives(const char *text, size_t len, char ***argv, int *argc,
+				int *legacy, struct sl_err *err)
+{
+	*legacy = 0;
+	return directives(text, len, "#SBATCH", "#SLURM", legacy, "sbatch", 0, argv, argc, err);
 }
 
 int sl_script_pbs_directives(const char *text, size_t len, char ***argv, int *argc,
 			     struct sl_err *err)
 {
-	return directives(text, len, "#PBS", "sbatch", 100, argv, argc, err);
+	return directives(text, len, "#PBS", NULL, NULL, "sbatch", 100, argv, argc, err);
 }

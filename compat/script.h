@@ -33,13 +33,18 @@ int sl_script_check(const char *text, size_t len, struct sl_err *err);
 char *sl_script_wrap(const char *cmd);
 
 /* Words of the directive lines that start with magic ("#SBATCH") at column
- * 0, read up to the first line that is neither a comment nor blank. Words
+ * 0, read up to the first line that is neither a comment (an indented one
+ * too) nor blank. Words
  * are split on blanks with '...' and "..." quoting and backslash escapes;
  * an unquoted '#' ends the line. *argv[0] is a copy of progname, so the
  * result can be scanned like a command line. Caller frees with
  * sl_strv_free(). Error: SL_EINVAL for an unmatched quote. */
 int sl_script_directives(const char *text, size_t len, const char *magic,
 			 const char *progname, char ***argv, int *argc, struct sl_err *err);
+/* sbatch's: "#SBATCH" lines, and "#SLURM" ones as 22.05 still reads them
+ * (*legacy set: sbatch tells the user to change them). */
+int sl_script_sbatch_directives(const char *text, size_t len, char ***argv, int *argc,
+				int *legacy, struct sl_err *err);
 
 /* One PBS directive line as a command line: argv[0] is the program name. */
 struct sl_qsub_directive {

@@ -388,8 +388,8 @@ static int apply_directives(struct ctx *c, size_t len, struct sl_err *err)
 
 	if (c->spec->wrapped)
 		return 0;
-	if ((r = sl_script_directives(c->spec->script, len, "#SBATCH", "sbatch", &dargv,
-				      &dargc, err)) != 0) {
+	if ((r = sl_script_sbatch_directives(c->spec->script, len, &dargv, &dargc,
+					     &c->fl->legacy_magic, err)) != 0) {
 		c->status = 1;
 		goto out;
 	}

@@ -22,6 +22,7 @@ struct sl_sbatch_flags {
 	int test_only;  /* --test-only: ask when it would start, submit nothing */
 	int hint_help;  /* --hint=help: print the hint help, exit 1 (as Slurm) */
 	char *clusters; /* -M/--clusters, as given; NULL: not given */
+	int legacy_magic; /* the script used #SLURM directives: say to change them */
 	/* Set when sl_sbatch_parse() fails: */
 	int exit_code;  /* 255 or 1 */
 	int usage_error;/* 1: print "sbatch: MSG" + "Try \"sbatch --help\" for

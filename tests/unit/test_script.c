@@ -87,6 +87,27 @@ static char *joined(const char *text, int *rc, char *msg)
 		free(g_);                               \
 	} while (0)
 
+/* sbatch's: #SLURM lines count (and are reported), in order with #SBATCH. */
+static void test_sbatch_legacy_magic(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char **v = NULL;
+	int n = 0, legacy = 0;
+	const char *t = "#!/bin/sh\n#SBATCH -J a\n#SLURM -J b -t 4\necho\n#SLURM -n 2\n";
+	(void)state;
+
+	assert_int_equal(sl_script_sbatch_directives(t, strlen(t), &v, &n, &legacy, &err), 0);
+	assert_int_equal(legacy, 1);
+	assert_int_equal(n, 7);
+	assert_string_equal(v[3], "-J");
+	assert_string_equal(v[4], "b");
+	sl_strv_free(v);
+	t = "#!/bin/sh\n#SBATCH -J a\n";
+	assert_int_equal(sl_script_sbatch_directives(t, strlen(t), &v, &n, &legacy, &err), 0);
+	assert_int_equal(legacy, 0);
+	sl_strv_free(v);
+}
+
 static void test_directives(void **state)
 {
 	int rc;
@@ -97,8 +118,9 @@ static void test_directives(void **state)
 	     "-J|manyopts|-p|gpu|--nodes|2");
 	/* comments and blank lines do not stop the scan; a command does */
 	DIRS("#!/bin/sh\n\n# comment\n   \n#SBATCH -N2\nhostname\n#SBATCH -n 4\n", "-N2");
-	/* an indented comment is a non-comment line for Slurm */
-	DIRS("#!/bin/sh\n  # indented\n#SBATCH -N2\n", "");
+	/* an indented comment is a comment too (22.05's _opt_batch_script
+	 * looks past blanks for '#'); an indented #SBATCH is one */
+	DIRS("#!/bin/sh\n  # indented\n#SBATCH -N2\n\t#SBATCH -n 3\n#SBATCH -t 1\n", "-N2|-t|1");
 	/* quotes, escapes and trailing comments */
 	DIRS("#!/bin/sh\n#SBATCH --comment=\"a comment\" # why\n", "--comment=a comment");
 	/* as in Slurm, a backslash does not protect a blank */
@@ -201,6 +223,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check),   cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_directives), cmocka_unit_test(test_read),
+		cmocka_unit_test(test_sbatch_legacy_magic),
 		cmocka_unit_test(test_resolve),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -188,7 +188,8 @@ int sl_sbopt_mem(void *c, const char *a, struct sl_err *e)
 	CTX(c)->spec->mem_per_cpu = SL_NO_VAL;
 	CTX(c)->spec->mem_per_gpu = 0;
 	CTX(c)->spec->mem_all = 0; /* --mem=0 is resolved by the submit policy */
-	CTX(c)->mem_cli |= CTX(c)->src == SRC_CLI;
+	/* a directive counts as the command line (Slurm's set_by_cli) */
+	CTX(c)->mem_cli |= CTX(c)->src != SRC_ENV;
 	return 0;
 }
 
@@ -199,7 +200,7 @@ int sl_sbopt_mem_per_cpu(void *c, const char *a, struct sl_err *e)
 	CTX(c)->spec->mem_per_node = SL_NO_VAL;
 	CTX(c)->spec->mem_per_gpu = 0;
 	CTX(c)->spec->mem_all = 0;
-	CTX(c)->mem_per_cpu_cli |= CTX(c)->src == SRC_CLI;
+	CTX(c)->mem_per_cpu_cli |= CTX(c)->src != SRC_ENV;
 	return 0;
 }
 
@@ -630,7 +631,7 @@ int sl_sbopt_mem_per_gpu(void *c, const char *a, struct sl_err *e)
 	}
 	s->mem_per_node = s->mem_per_cpu = SL_NO_VAL;
 	s->mem_all = 0;
-	CTX(c)->mem_per_gpu_cli |= CTX(c)->src == SRC_CLI;
+	CTX(c)->mem_per_gpu_cli |= CTX(c)->src != SRC_ENV;
 	return 0;
 }
 

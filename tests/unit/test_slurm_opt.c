@@ -232,6 +232,13 @@ static void test_errors(void **state)
 	RUN(&r, base_env, "--mem=1G", "--mem-per-cpu=1G", "job.sh");
 	assert_int_equal(r.fl.fatal, 1);
 	expect_fail(&r, 1, 0, "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+	/* a directive is the command line's too (Slurm's set_by_cli) */
+	write_file("mem.sh", "#!/bin/sh\n#SBATCH --mem=1G\n#SBATCH --mem-per-cpu=100M\ntrue\n");
+	RUN(&r, base_env, "mem.sh");
+	expect_fail(&r, 1, 0, "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+	write_file("mem.sh", "#!/bin/sh\n#SBATCH --mem=1G\ntrue\n");
+	RUN(&r, base_env, "--mem-per-cpu=100M", "mem.sh");
+	expect_fail(&r, 1, 0, "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
 
 	write_file("bad.sh", "#!/bin/sh\n#SBATCH --bogus-option\ntrue\n");
 	RUN(&r, base_env, "bad.sh");

@@ -397,6 +397,14 @@ static int apply_directives(struct ctx *c, size_t len, struct sl_err *err)
 		c->fl->usage_error = 1;
 		goto out;
 	}
+	if (dind < dargc && (strcasecmp(dargv[dind], "hetjob") == 0 ||
+			     strcasecmp(dargv[dind], "packjob") == 0)) {
+		/* a separator of a heterogeneous job's components */
+		c->status = 1;
+		r = sl_err_set(err, SL_EUNSUPP, "heterogeneous jobs (#SBATCH %s) are not supported "
+			       "by Sluice", dargv[dind]);
+		goto out;
+	}
 	if (dind < dargc) {
 		r = sl_err_set(err, SL_EINVAL, "Invalid directive found in batch script: %s",
 			       dargv[dind]);

@@ -30,6 +30,7 @@
 
 #include "slurm_pattern.h"
 #include "srun_alloc.h"
+#include "srun_files.h"
 #include "srun_io.h"
 #include "srun_multiprog.h"
 #include "srun_pty.h"
@@ -414,71 +415,6 @@ static void loop(struct run *r)
 
 /* ---- starting the tasks ---- */
 
-static char *expand(const struct run *r, const char *pat, int t)
-{
-	const struct sl_srun_layout *l = r->l;
-	char *withstep = sl_srun_pattern_step(pat, l->step_id), *out;
-	struct sl_pattern_ctx c = {
-		.job_id = l->job_id, .array_task_id = SL_PATTERN_NO_TASK,
-		.job_name = getenv("SLURM_JOB_NAME"), .user = getenv("USER"),
-		.host = l->nodes[l->task[t].node], .node_id = (unsigned)l->task[t].node,
-		.task_id = (unsigned)t, .work_dir = NULL,
-	};
-	out = sl_slurm_pattern_expand(withstep, &c);
-	free(withstep);
-	return out;
-}
-
-/* Where task t's stdout (err 0) or stderr goes: srun's own, or -o/-e's
- * file (stderr follows -o when -e is not given, as in Slurm). */
-static int sink(struct run *r, int t, int err)
-{
-	const char *pat = err ? (r->o->err ? r->o->err : r->o->out) : r->o->out;
-	char *path;
-	int fd;
-	if (pat == NULL)
-		return err ? 2 : 1;
-	if (*pat && strspn(pat, "0123456789") == strlen(pat)) /* -o N: task N's alone, here */
-		return atoi(pat) == t ? (err ? 2 : 1) : srun_io_file(&r->io, "/dev/null");
-	path = expand(r, pat, t);
-	fd = srun_io_file(&r->io, path);
-	if (fd < 0) {
-		fprintf(stderr, "srun: error: Could not open %s file: %s\n",
-			err ? "stderr" : "stdout", strerror(errno));
-		fd = err ? 2 : 1;
-	}
-	free(path);
-	return fd;
-}
-
-/* Task t's stdin: a pipe fed from srun's (-i all, the default, or -i t),
- * /dev/null (-i none, or another task's number), or -i's file. */
-static int task_stdin(struct run *r, int t, int *feed)
-{
-	const char *in = r->o->in;
-	char *end;
-	int fds[2];
-	*feed = -1;
-	if (in && strcmp(in, "none") == 0)
-		return open("/dev/null", O_RDONLY | O_CLOEXEC);
-	long only = in ? strtol(in, &end, 10) : -1;
-	if (in && strcmp(in, "all") != 0 && (end == in || *end != '\0')) {
-		char *path = expand(r, in, t);
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			fprintf(stderr, "srun: error: %s: %s\n", path, strerror(errno));
-		free(path);
-		return fd;
-	}
-	if (only >= 0 && only != t)
-		return open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (pipe2(fds, O_CLOEXEC) != 0)
-		return -1;
-	(void)fcntl(fds[1], F_SETFL, O_NONBLOCK);
-	*feed = fds[1];
-	return fds[0];
-}
-
 /* A task in a pod: this child relays it (srun_remote.h), in srun's
  * directory (or -D's) there, without the job's secret in its environment. */
 static void remote_child(const struct run *r, int t, char **argv, char **env)
@@ -567,12 +503,15 @@ static int start_task(struct run *r, int t, char **argv, char *const *base)
 		in = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		feed = -1;
 	} else {
-		in = task_stdin(r, t, &feed);
+		in = srun_files_stdin(r->o, r->l, t, &feed);
 	}
 	if (in < 0 || pipe2(po, O_CLOEXEC) != 0 || pipe2(pe, O_CLOEXEC) != 0)
 		return -1;
-	r->st[2 * t] = (struct srun_stream){.fd = po[0], .out = sink(r, t, 0), .task = t};
-	r->st[2 * t + 1] = (struct srun_stream){.fd = pe[0], .out = sink(r, t, 1), .task = t};
+	r->st[2 * t] = (struct srun_stream){.fd = po[0], .out = srun_files_sink(r->o, r->l, &r->io, t, 0),
+					   .task = t};
+	r->st[2 * t + 1] = (struct srun_stream){.fd = pe[0],
+					       .out = srun_files_sink(r->o, r->l, &r->io, t, 1),
+					       .task = t};
 	r->in.fds[t] = feed;
 	char **env = sl_srun_task_env(r->l, t, base);
 	/* in a pod, the agent finds the program where the task runs */
@@ -727,6 +666,12 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 		r.watch_ms = now_ms() + 1000;
 	if (remote && rec->job_id != 0) /* an unrecorded step has no signals to take */
 		r.take_ms = now_ms() + 1000;
+	if (srun_files_open(o, l, &r.io) != 0) {
+		rec->state = SL_JOB_FAILED;
+		rec->exit_code = 1;
+		run_free(&r);
+		return 1;
+	}
 	for (int t = 0; t < n; t++) {
 		char **argv = task_argv(&r, t, mp_text);
 		int e = argv ? start_task(&r, t, argv, env) : -1;

@@ -140,16 +140,19 @@ int sl_srun_multiprog_check(const char *text, const char *path, int ntasks,
 	return 0;
 }
 
-char *sl_srun_pattern_step(const char *pat, unsigned step)
+char *sl_srun_pattern_step(const char *pat, unsigned long long job, unsigned step)
 {
-	size_t cap = strlen(pat) * 6 + 16, k = 0;
+	size_t cap = strlen(pat) * 32 + 16, k = 0;
 	char *s = sl_xcalloc(cap, 1);
-	for (const char *p = pat; *p && k + 12 < cap; p++) {
+	for (const char *p = pat; *p && k + 32 < cap; p++) {
 		if (p[0] == '%' && p[1] == '%') {
 			s[k++] = *p++;
 			s[k++] = *p;
 		} else if (p[0] == '%' && p[1] == 's') {
 			k += (size_t)snprintf(s + k, cap - k, "%u", step);
+			p++;
+		} else if (p[0] == '%' && p[1] == 'J') { /* srun's %J: JOB.STEP */
+			k += (size_t)snprintf(s + k, cap - k, "%llu.%u", job, step);
 			p++;
 		} else {
 			s[k++] = *p;

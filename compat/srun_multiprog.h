@@ -19,8 +19,8 @@ int sl_srun_multiprog_argv(const char *text, const char *path, int ntasks, int t
 int sl_srun_multiprog_check(const char *text, const char *path, int ntasks,
 			    struct sl_err *err);
 
-/* pat with every %s (the step id) replaced, %% kept for the pattern
- * expander. Caller frees. */
-char *sl_srun_pattern_step(const char *pat, unsigned step);
+/* pat with every %s (the step id) and %J (JOB.STEP, as srun expands it)
+ * replaced, %% kept for the pattern expander. Caller frees. */
+char *sl_srun_pattern_step(const char *pat, unsigned long long job, unsigned step);
 
 #endif

@@ -185,3 +185,14 @@ expect_eq "USR1 rc" 0 $?
 # (each task's sleep, in its process group, dies of it too: sh says so)
 expect_eq "USR1 to every task" "$(printf '0: got USR1\n1: got USR1')" "$(grep got sig.out | sort)"
 ok "a signal to srun reaches every task"
+
+# A file -o, -e or -i names that cannot open ends the step before any task
+# runs, with Slurm's line and exit 1 (the output went to the terminal, and
+# the step succeeded). %J is JOB.STEP.
+out=$(as $USER1 "$BIN/srun" -o /nonexistent/x echo hi 2>&1); rc=$?
+expect_eq "-o into a missing directory" "1|srun: error: Could not open stdout file: No such file or directory" "$rc|$out"
+out=$(as $USER1 "$BIN/srun" -l --input=nosuchfile cat 2>&1 </dev/null); rc=$?
+expect_eq "-i a missing file" "1|srun: error: Could not open stdin file: No such file or directory" "$rc|$out"
+as $USER1 "$BIN/srun" -o 'pj-%J.out' echo pj || fail "srun -o %J"
+ls pj-*.*.out >/dev/null 2>&1 || fail "%J: $(ls pj-* 2>&1)"
+ok "srun: a file that cannot open fails the step before it runs; %J is JOB.STEP"

@@ -250,8 +250,11 @@ static void test_multiprog(void **state)
 	assert_string_equal(v[1], "rest of");
 	sl_strv_free(v);
 	assert_int_not_equal(sl_srun_multiprog_check("0 true\n", "mp.conf", 2, &err), 0);
-	p = sl_srun_pattern_step("out.%j.%s.%%s", 4);
+	p = sl_srun_pattern_step("out.%j.%s.%%s", 42, 4);
 	assert_string_equal(p, "out.%j.4.%%s");
+	free(p);
+	p = sl_srun_pattern_step("f-%J-%%J", 42, 4);
+	assert_string_equal(p, "f-42.4-%%J");
 	free(p);
 }
 

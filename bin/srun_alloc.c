@@ -246,6 +246,14 @@ int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)
 		sl_job_free(*job);
 		*job = NULL;
 		r = 1;
+	} else if (r == 0) {
+		/* the record as its script runs: a multi-node job seen while
+		 * CONFIGURING may not list all its nodes yet */
+		struct sl_job *now = query(id);
+		if (now != NULL) {
+			sl_job_free(*job);
+			*job = now;
+		}
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

@@ -71,6 +71,10 @@ static void lines(const struct srun_io *io, struct srun_stream *s, int eof)
 		}
 	if (start < s->len && (eof || io->unbuffered || (start == 0 && s->len == sizeof(s->buf)))) {
 		put(io, s->out, s->task, s->buf + start, s->len - start);
+		/* -l ends a task's last line that has no newline, as Slurm's
+		 * labelled output does, so that the next label starts a line */
+		if (eof && io->label_width)
+			(void)sl_write_all(s->out, "\n", 1);
 		start = s->len;
 	}
 	memmove(s->buf, s->buf + start, s->len - start);

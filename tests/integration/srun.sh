@@ -196,3 +196,9 @@ expect_eq "-i a missing file" "1|srun: error: Could not open stdin file: No such
 as $USER1 "$BIN/srun" -o 'pj-%J.out' echo pj || fail "srun -o %J"
 ls pj-*.*.out >/dev/null 2>&1 || fail "%J: $(ls pj-* 2>&1)"
 ok "srun: a file that cannot open fails the step before it runs; %J is JOB.STEP"
+
+# -l ends a task's last line that lacks a newline (Slurm's labelled output).
+out=$(as $USER1 "$BIN/srun" -n 2 -l sh -c 'if [ $SLURM_PROCID = 0 ]; then printf partial; else sleep 0.5; echo full; fi')
+expect_eq "-l, a last line without newline" "0: partial
+1: full" "$out"
+ok "srun -l ends an unterminated last line"

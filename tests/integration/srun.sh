@@ -202,3 +202,11 @@ out=$(as $USER1 "$BIN/srun" -n 2 -l sh -c 'if [ $SLURM_PROCID = 0 ]; then printf
 expect_eq "-l, a last line without newline" "0: partial
 1: full" "$out"
 ok "srun -l ends an unterminated last line"
+
+# Slurm's input variables: SLURM_LABELIO is -l; SLURM_EXPORT_ENV (which an
+# --export=NONE job carries) is --export.
+expect_eq "SLURM_LABELIO" "0: x
+1: x" "$(as $USER1 env SLURM_LABELIO=1 "$BIN/srun" -n 2 echo x | sort)"
+out=$(as $USER1 env BAR=2 SLURM_EXPORT_ENV=NONE "$BIN/srun" sh -c 'echo "BAR=${BAR-unset}"')
+expect_eq "SLURM_EXPORT_ENV=NONE" "BAR=unset" "$out"
+ok "srun reads SLURM_LABELIO and SLURM_EXPORT_ENV"

@@ -5,9 +5,10 @@
  * engine admits it by the same rules, sacct and squeue show it, and scancel
  * ends it. Its batch script holds it: it waits for SIGUSR1 (sent through
  * scancel -b's path) and then exits with the code srun or salloc left in a
- * file named by SLUICE_ALLOC_RC (where it says "ready" first), so the job ends COMPLETED, or FAILED with
- * that code, as Slurm records an allocation. The cost of this choice: sacct
- * shows an N.batch row for it, which Slurm's has not. */
+ * file named by SLUICE_ALLOC_RC (where it says "ready" first), so the job
+ * ends COMPLETED, or FAILED with that code, as Slurm records an allocation.
+ * Its spec says it is one (interactive), so that the holder is no batch
+ * step in sacct, squeue -s or scontrol's BatchFlag: Slurm's has none. */
 #include "srun_alloc.h"
 
 #include <errno.h>
@@ -76,6 +77,8 @@ static int spec_of(const struct srun_alloc_req *q, struct sl_jobspec *spec, stru
 	push(argv, &n, "--output", "/dev/null");
 	push(argv, &n, "--wrap", HOLDER);
 	r = sl_sbatch_parse(n, argv, environ, spec, &fl, err);
+	if (r == 0)
+		spec->interactive = 1;
 	sl_sbatch_flags_clear(&fl);
 	for (int i = 0; i < n; i++)
 		free(argv[i]);
@@ -126,6 +129,7 @@ static void as_holder(struct sl_jobspec *s, const char *rcf)
 	s->env = sl_xrealloc(s->env, (n + 2) * sizeof(*s->env));
 	s->env[n] = sl_xasprintf("SLUICE_ALLOC_RC=%s", rcf);
 	s->env[n + 1] = NULL;
+	s->interactive = 1;
 }
 
 /* Poll until it runs, Slurm's lines on the way (PBS's for qsub -I). */

@@ -124,8 +124,8 @@ static void show_head(const struct sl_job *j, int64_t now, const char *sep, unsi
 	} else if (j->reason_text != NULL) { /* the gates' (gates.c), or an end's */
 		sl_buf_addf(b, "%sPendingReason=%s", sep, j->reason_text);
 	}
-	sl_buf_addf(b, "%sRequeue=%d Restarts=%d BatchFlag=1 Reboot=0 ExitCode=%d:%d", sep,
-		    j->spec.requeue, j->attempt, j->exit_code, j->exit_signal);
+	sl_buf_addf(b, "%sRequeue=%d Restarts=%d BatchFlag=%d Reboot=0 ExitCode=%d:%d", sep,
+		    j->spec.requeue, j->attempt, !j->spec.interactive, j->exit_code, j->exit_signal);
 	if (flags & SL_SCONTROL_DETAIL)
 		sl_buf_addf(b, "%sDerivedExitCode=0:0", sep);
 	sl_slurm_time_fmt_elapsed_sacct(sl_job_run_secs(j, now), t1, sizeof(t1));

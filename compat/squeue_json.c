@@ -156,7 +156,7 @@ static void part1(json_object *o, const struct sl_job *j, const char *cluster)
 	free(tasks);
 	sl_json_int(o, "association_id", 0);
 	sl_json_str(o, "batch_features", NULL);
-	sl_json_bool(o, "batch_flag", 1);
+	sl_json_bool(o, "batch_flag", !j->spec.interactive);
 	sl_json_str(o, "batch_host", host);
 	json_object_object_add(o, "flags", job_flags(j));
 	sl_json_str(o, "burst_buffer", NULL);

@@ -77,7 +77,7 @@ int sl_squeue_steps_fmt(struct sl_job **jobs, size_t n, const struct sl_step *st
 					steps[k].nodelist, now);
 		}
 		first_node(j->nodelist, node, sizeof(node));
-		if (r == 0 && wanted(only, j->id, "batch"))
+		if (r == 0 && !j->spec.interactive && wanted(only, j->id, "batch"))
 			r = row(b, j, "batch", "batch", j->start_time, node, now);
 	}
 	return r;

@@ -61,6 +61,8 @@ struct sl_jobspec {
 	enum sl_open_mode open_mode;
 	mode_t umask;
 	int wrapped;           /* created by --wrap */
+	int interactive;       /* srun's or salloc's allocation: its script only holds it, so
+	                        * it has no batch step (sacct, squeue -s, BatchFlag=0) */
 	int requeue;           /* 1: requeue when preempted (default); 0: --no-requeue */
 	char *container_image; /* --container-image (kubernetes executor); NULL: config */
 	char *mpi;             /* --mpi: "openmpi", "intel", "mpich" or "none"; NULL: partition */

@@ -119,7 +119,10 @@ j=$(echo "$out" | sed -n 's/^salloc: Granted job allocation //p')
 expect_eq "salloc" "$(printf 'salloc: Granted job allocation %s\n2 interactive none\nsalloc: Relinquishing job allocation %s' "$j" "$j")" "$out"
 expect_eq "salloc rc" 4 "$rc"
 expect_eq "salloc's job" "FAILED|4:0" "$("$BIN/sacct" -n -X -P -j "$j" -o State,ExitCode)"
-ok "salloc: Slurm's lines, the job's variables, the command's exit code"
+# an allocation has no batch step, as Slurm's
+expect_eq "salloc's rows" "$j" "$("$BIN/sacct" -n -P -j "$j" -o JobID)"
+expect_eq "salloc's BatchFlag" 0 "$("$BIN/scontrol" show job "$j" | tr ' ' '\n' | sed -n 's/^ *BatchFlag=//p')"
+ok "salloc: Slurm's lines, the job's variables, the command's exit code, no batch step"
 
 # Ctrl-C once prints the tasks, twice within a second aborts the step.
 as $USER1 "$BIN/srun" -n 2 -l sleep 30 >intr.out 2>&1 &

@@ -13,6 +13,7 @@
 
 #include "optable.h"
 #include "query_opt.h"
+#include "slurm_opt.h"
 #include "slurm_time.h"
 #include "xalloc.h"
 
@@ -69,8 +70,10 @@ static int nodes_value(struct sl_srun_opts *o, const char *arg, struct sl_err *e
 	/* "-N 2-4": Sluice takes the minimum, which a step always gets here */
 	if (end != arg && *end == '-')
 		(void)strtol(end + 1, &end, 10);
-	if (end == arg || *end != '\0' || v < 1 || v > INT_MAX)
+	if (end == arg || *end != '\0' || v < 1 || v > INT_MAX) {
+		o->fatal_value = 1;
 		return sl_err_set(err, SL_EINVAL, "srun: error: \"%s\" is not a valid node count", arg);
+	}
 	o->nodes = (int)v;
 	return 0;
 }
@@ -87,8 +90,10 @@ SET(set_kill_bad)
 
 SET(set_time)
 {
-	if (sl_slurm_time_parse_limit(arg, &O(ctx)->time_limit) != 0)
+	if (sl_slurm_time_parse_limit(arg, &O(ctx)->time_limit) != 0) {
+		O(ctx)->fatal_value = 1;
 		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid --time specification");
+	}
 	return 0;
 }
 
@@ -148,8 +153,21 @@ ALLOC(set_alloc_dependency, "dependency")
 ALLOC(set_alloc_exclusive, "exclusive")
 ALLOC(set_alloc_gpus, "gpus")
 ALLOC(set_alloc_gres, "gres")
-ALLOC(set_alloc_mem, "mem")
-ALLOC(set_alloc_mem_per_cpu, "mem-per-cpu")
+/* Checked here, as srun's own parser does, not when the allocation is
+ * asked for (where the error would read as the controller's). */
+#define ALLOC_MEM(fn, name) \
+	SET(fn) \
+	{ \
+		int64_t mib; \
+		if (sl_slurm_parse_mem(arg, &mib) != 0) { \
+			O(ctx)->fatal_value = 1; \
+			return sl_err_set(err, SL_EINVAL, "srun: error: Invalid --" name \
+					  " specification"); \
+		} \
+		return alloc_push(O(ctx), name, arg); \
+	}
+ALLOC_MEM(set_alloc_mem, "mem")
+ALLOC_MEM(set_alloc_mem_per_cpu, "mem-per-cpu")
 ALLOC(set_alloc_nodelist, "nodelist")
 ALLOC(set_alloc_partition, "partition")
 ALLOC(set_alloc_qos, "qos")
@@ -332,6 +350,8 @@ static int parse_with(const struct sl_opt *tab, const char *prog, int argc, char
 	}
 	if ((r = apply_env(tab, o, envp, err)) == 0)
 		r = apply_args(o, v, n, err);
+	if (r != 0 && o->fatal_value)
+		*status = 255;
 	o->argv = argv + optind;
 	o->argc = argc - optind;
 	free(v);

@@ -23,6 +23,8 @@ struct sl_srun_opts {
 	int64_t time_limit;       /* -t minutes; -1: not given */
 	int help, usage, version;
 	int mpi_list;             /* --mpi=list */
+	int fatal_value;          /* a bad -N, -t or --mem: Slurm exits 255 for these (1 for
+	                           * -n, -c, -W) */
 	char *name, *out, *err, *in, *export_env, *chdir;
 	char **alloc;             /* "--partition=P", ...: for the allocation srun or salloc
 	                           * makes (sbatch's options); NULL: none */

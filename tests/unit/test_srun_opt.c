@@ -89,8 +89,10 @@ static void test_errors(void **state)
 		   NULL);
 	expect_err("srun: error: Invalid numeric value \"0\" for --cpus-per-task.", 1, "-c", "0",
 		   "true", NULL);
-	expect_err("srun: error: \"x\" is not a valid node count", 1, "-N", "x", "true", NULL);
-	expect_err("srun: error: Invalid --time specification", 1, "-t", "abc", "true", NULL);
+	/* these three exit 255, the others 1 (the reference cluster, again) */
+	expect_err("srun: error: \"x\" is not a valid node count", 255, "-N", "x", "true", NULL);
+	expect_err("srun: error: Invalid --time specification", 255, "-t", "abc", "true", NULL);
+	expect_err("srun: error: Invalid --mem specification", 255, "--mem=bogus", "true", NULL);
 	expect_err("srun: error: Invalid numeric value \"x\" for --wait.", 1, "-W", "x", "true",
 		   NULL);
 	expect_err("srun: unrecognized option '--foo'\nTry \"srun --help\" for more information",

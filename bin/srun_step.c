@@ -453,9 +453,11 @@ static void child(const struct run *r, int t, char **argv, char **env, int in, i
 	if (remote)
 		remote_child(r, t, argv, env);
 	if (r->o->chdir && chdir(r->o->chdir) != 0) {
-		dprintf(2, "slurmstepd-%s: error: couldn't chdir to `%s': %s\n",
-			r->l->nodes[r->l->task[t].node], r->o->chdir, strerror(errno));
-		_exit(1);
+		/* slurmstepd's words and fallback, as for the batch script */
+		dprintf(2, "slurmstepd-%s: error: couldn't chdir to `%s': %s: going to /tmp "
+			"instead\n", r->l->nodes[r->l->task[t].node], r->o->chdir, strerror(errno));
+		if (chdir("/tmp") != 0)
+			_exit(1);
 	}
 	execve(r->path[t], argv, env);
 	int e = errno;

@@ -213,3 +213,9 @@ expect_eq "SLURM_LABELIO" "0: x
 out=$(as $USER1 env BAR=2 SLURM_EXPORT_ENV=NONE "$BIN/srun" sh -c 'echo "BAR=${BAR-unset}"')
 expect_eq "SLURM_EXPORT_ENV=NONE" "BAR=unset" "$out"
 ok "srun reads SLURM_LABELIO and SLURM_EXPORT_ENV"
+
+# -D a directory that is not there: slurmstepd's line, and the task runs in /tmp.
+out=$(as $USER1 "$BIN/srun" -D /nonexistent pwd 2>err.d); rc=$?
+expect_eq "-D missing" "0|/tmp" "$rc|$out"
+expect_eq "-D missing, stderr" "slurmstepd-$(hostname -s): error: couldn't chdir to \`/nonexistent': No such file or directory: going to /tmp instead" "$(cat err.d)"
+ok "srun -D a missing directory goes to /tmp, as slurmstepd"

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "jobdir.h"
 #include "srun_alloc.h"
 #include "srun_opt.h"
@@ -36,6 +37,15 @@ static char **command(const struct sl_srun_opts *o)
 
 static pid_t start(const struct sl_srun_opts *o, char **argv, char **env)
 {
+	/* looked up first, as 22.05's _fork_command does: no command, no fork */
+	const char *path = getenv("PATH") ? getenv("PATH") : SL_DEFAULT_PATH;
+	char *found = strchr(argv[0], '/') ? NULL : sl_path_search(path, argv[0], X_OK);
+	if (strchr(argv[0], '/') == NULL && found == NULL) {
+		fprintf(stderr, "salloc: error: _fork_command: Unable to find command \"%s\"\n",
+			argv[0]);
+		return -1;
+	}
+	free(found);
 	pid_t pid = fork();
 	if (pid != 0)
 		return pid;
@@ -75,7 +85,15 @@ static int wait_command(pid_t pid, uint64_t job)
 	}
 	if (pidfd >= 0)
 		close(pidfd);
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+	if (!WIFSIGNALED(status))
+		return WEXITSTATUS(status);
+	/* 22.05's salloc: these four are a normal end (0), any other signal 1 */
+	switch (WTERMSIG(status)) {
+	case SIGHUP: case SIGINT: case SIGQUIT: case SIGKILL:
+		return 0;
+	default:
+		return 1;
+	}
 }
 
 int main(int argc, char **argv)

@@ -219,3 +219,15 @@ out=$(as $USER1 "$BIN/srun" -D /nonexistent pwd 2>err.d); rc=$?
 expect_eq "-D missing" "0|/tmp" "$rc|$out"
 expect_eq "-D missing, stderr" "slurmstepd-$(hostname -s): error: couldn't chdir to \`/nonexistent': No such file or directory: going to /tmp instead" "$(cat err.d)"
 ok "srun -D a missing directory goes to /tmp, as slurmstepd"
+
+# salloc as 22.05: a command it cannot find is told before it would fork
+# (exit 1); a command killed by SIGKILL is a normal end (0), by SIGTERM 1.
+out=$(as $USER1 "$BIN/salloc" -n 1 nosuchcmd 2>&1); rc=$?
+expect_eq "salloc nosuchcmd rc" 1 "$rc"
+echo "$out" | grep -qx 'salloc: error: _fork_command: Unable to find command "nosuchcmd"' ||
+	fail "salloc nosuchcmd: $out"
+as $USER1 "$BIN/salloc" -n 1 sh -c 'kill -9 $$' 2>/dev/null
+expect_eq "salloc, command killed by SIGKILL" 0 "$?"
+as $USER1 "$BIN/salloc" -n 1 sh -c 'kill -TERM $$' 2>/dev/null
+expect_eq "salloc, command killed by SIGTERM" 1 "$?"
+ok "salloc: a missing command, and a command killed by a signal, as 22.05"

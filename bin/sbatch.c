@@ -285,6 +285,8 @@ int main(int argc, char **argv)
 	if (fl.legacy_magic) /* printed as the script is read, before any error */
 		fprintf(stderr, "sbatch: error: Change from #SLURM to #SBATCH in your script and "
 				"verify the options are valid in sbatch\n");
+	if (fl.warn)
+		fputs(fl.warn, stderr);
 	if (r != 0) {
 		rc = parse_failed(&fl, &err);
 	} else if (fl.help || fl.usage || fl.version) {

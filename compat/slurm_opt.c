@@ -545,6 +545,7 @@ void sl_sbatch_flags_clear(struct sl_sbatch_flags *flags)
 {
 	sl_strv_free(flags->defined);
 	free(flags->clusters);
+	free(flags->warn);
 	memset(flags, 0, sizeof(*flags));
 }
 

@@ -23,6 +23,7 @@ struct sl_sbatch_flags {
 	int hint_help;  /* --hint=help: print the hint help, exit 1 (as Slurm) */
 	char *clusters; /* -M/--clusters, as given; NULL: not given */
 	int legacy_magic; /* the script used #SLURM directives: say to change them */
+	char *warn;     /* "sbatch: Warning: ..." lines to print, or NULL */
 	/* Set when sl_sbatch_parse() fails: */
 	int exit_code;  /* 255 or 1 */
 	int usage_error;/* 1: print "sbatch: MSG" + "Try \"sbatch --help\" for

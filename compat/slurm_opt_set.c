@@ -729,6 +729,18 @@ int sl_sbopt_finish(struct ctx *c, struct sl_err *err)
 		free(compressed);
 	}
 	sl_strv_free(names);
+	/* more nodes than tasks: sbatch's _opt_verify gives each task a node
+	 * and says so (-N 2-4 -n 1 is 1-1) */
+	if (s->ntasks != SL_NO_VAL && s->ntasks > 0 && s->nodes != SL_NO_VAL &&
+	    s->nodes > s->ntasks) {
+		char *w = sl_xasprintf("%ssbatch: Warning: can't run %d processes on %d nodes, "
+				       "setting nnodes to %d\n", c->fl->warn ? c->fl->warn : "",
+				       s->ntasks, s->nodes, s->ntasks);
+		free(c->fl->warn);
+		c->fl->warn = w;
+		s->nodes = s->ntasks;
+		s->nodes_max = SL_NO_VAL;
+	}
 	return 0;
 }
 

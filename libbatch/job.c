@@ -125,8 +125,8 @@ void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *o)
 	o->cpus_per_task = or_default(s->cpus_per_task, 1);
 	if (s->ntasks != SL_NO_VAL && s->ntasks > 0) {
 		o->ntasks = s->ntasks;
-		/* Slurm never gives a node fewer than one task: -n 2 -N 4 is 4 nodes
-		 * of which two idle, so ntasks >= nodes only when tasks were set. */
+		/* sbatch brings -N down to -n (sl_sbopt_finish warns); a spec
+		 * with more nodes than tasks has nodes that hold none */
 		o->tasks_per_node = div_up(o->ntasks, o->nodes);
 	} else if (s->ntasks_per_node != SL_NO_VAL && s->ntasks_per_node > 0) {
 		o->tasks_per_node = s->ntasks_per_node;

@@ -157,8 +157,11 @@ static void test_stdin(void **state)
 	assert_string_equal(r.spec.name, "sbatch");
 	assert_null(r.spec.script_path);
 	assert_null(r.spec.argv);
-	assert_int_equal(r.spec.nodes, 3);
+	/* more nodes than tasks: brought down, with sbatch's warning */
+	assert_int_equal(r.spec.nodes, 2);
 	assert_int_equal(r.spec.ntasks, 2);
+	assert_string_equal(r.fl.warn, "sbatch: Warning: can't run 2 processes on 3 nodes, "
+				       "setting nnodes to 2\n");
 	assert_string_equal(r.spec.script, "#!/bin/bash\n#SBATCH -N 3\necho from stdin\n");
 	done(&r);
 }

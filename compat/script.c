@@ -179,6 +179,10 @@ static int split_line(const char *p, const char *end, struct words *w, int linen
 			return sl_err_set(err, SL_EINVAL, "line %d: Unmatched `%c` in directive",
 					  lineno, quote);
 		}
+		/* a word with nothing in it ("", '', a trailing backslash) ends
+		 * the line: _get_argument returns no argument for it */
+		if (n == 0)
+			break;
 		words_push(w, sl_xstrndup(buf, n));
 		if (p < end && *p == '#')
 			break;

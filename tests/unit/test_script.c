@@ -126,6 +126,9 @@ static void test_directives(void **state)
 	/* as in Slurm, a backslash does not protect a blank */
 	DIRS("#!/bin/sh\n#SBATCH -J 'it''s' --wrap=a\\ b -o x\\y\n", "-J|its|--wrap=a|b|-o|xy");
 	DIRS("#!/bin/sh\n#SBATCH -J a#b\n", "-J|a");
+	/* an empty word ends its line (a trailing backslash, "") */
+	DIRS("#!/bin/sh\n#SBATCH -J cont \\\n#SBATCH -t 4\n", "-J|cont|-t|4");
+	DIRS("#!/bin/sh\n#SBATCH -J a \"\" -t 5\n", "-J|a");
 	DIRS("#!/bin/sh\n#SBATCH -J \"a#b\"\n", "-J|a#b");
 	/* case and column matter */
 	DIRS("#!/bin/sh\n#sbatch -N 2\n #SBATCH -N 3\n", "");

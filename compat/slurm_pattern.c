@@ -20,12 +20,12 @@ struct pat_conv {
 	enum pat_kind kind;
 };
 
-/* Conversions Slurm's batch step knows; %s (step id) is left out on purpose:
- * a batch step has no number users could rely on. */
+/* Conversions Slurm's batch step knows; %s is the step, "batch" there
+ * (srun's steps have theirs put in first, sl_srun_pattern_step). */
 static const struct pat_conv pat_convs[] = {
 	{'a', PAT_NUM}, {'A', PAT_NUM}, {'j', PAT_NUM}, {'J', PAT_NUM},
 	{'n', PAT_NUM}, {'t', PAT_NUM}, {'N', PAT_STR}, {'u', PAT_STR},
-	{'x', PAT_STR},
+	{'x', PAT_STR}, {'s', PAT_STR},
 };
 
 static const struct pat_conv *pat_find(char c)
@@ -54,7 +54,7 @@ static uint64_t pat_num(char c, const struct sl_pattern_ctx *x)
 
 static const char *pat_str(char c, const struct sl_pattern_ctx *x)
 {
-	const char *s = c == 'N' ? x->host : c == 'u' ? x->user : x->job_name;
+	const char *s = c == 'N' ? x->host : c == 'u' ? x->user : c == 's' ? "batch" : x->job_name;
 	return s ? s : "(null)";
 }
 

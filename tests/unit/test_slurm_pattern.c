@@ -74,6 +74,7 @@ static void test_literal_and_unknown(void **state)
 	expect(&c, "/a%", "/a%");
 	expect(&c, "/%j%j%J", "/131313");
 	expect(&c, "/end%x", "/endpat");
+	expect(&c, "/q-%8j-%s", "/q-00000013-batch"); /* the batch step's %s */
 }
 
 static void test_escape(void **state)

@@ -319,7 +319,7 @@ int sl_sbopt_open_mode(void *c, const char *a, struct sl_err *e)
 	else if (a[0] == 't' || a[0] == 'T')
 		CTX(c)->spec->open_mode = SL_OPEN_TRUNCATE;
 	else
-		return sl_err_set(e, SL_EINVAL, "Invalid --open-mode argument: %s. Ignored", a);
+		return sl_err_set(e, SL_EINVAL, "Invalid --open-mode specification");
 	return 0;
 }
 

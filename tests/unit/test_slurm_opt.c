@@ -201,7 +201,7 @@ static void test_errors(void **state)
 	RUN(&r, base_env, "-F", "hosts.txt", "job.sh");
 	expect_fail(&r, 1, 0, "--nodefile is not supported by Sluice");
 	RUN(&r, base_env, "--open-mode=x", "job.sh");
-	expect_fail(&r, 255, 0, "Invalid --open-mode argument: x. Ignored");
+	expect_fail(&r, 255, 0, "Invalid --open-mode specification");
 	RUN(&r, base_env, "--get-user-env=5X", "job.sh");
 	expect_fail(&r, 255, 0, "Invalid --get-user-env specification");
 	RUN(&r, base_env, "--get-user-env=10LS", "job.sh"); /* past the letter: unread */

@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "client.h"
 #include "client_step.h"
+#include "jobstate.h"
 #include "srun_alloc.h"
 #include "srun_layout.h"
 #include "srun_multiprog.h"
@@ -238,14 +240,68 @@ static int run_allocated(const struct sl_srun_opts *o)
 	return rc;
 }
 
+/* The daemon's executor is Kubernetes: its jobs run in pods, where a step
+ * from outside has no agent secret to ask with. */
+static int on_kubernetes(void)
+{
+	struct sl_daemonconf *dc = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	int k8s = 0;
+	if (sl_client_config(&dc, &err) != 0)
+		return 0;
+	for (size_t i = 0; i < dc->n; i++)
+		if (strcmp(dc->keys[i], "executor") == 0 && strcmp(dc->values[i], "kubernetes") == 0)
+			k8s = 1;
+	sl_daemonconf_free(dc);
+	return k8s;
+}
+
+/* --jobid=N (or SLURM_JOB_ID alone) from outside the job: a step in its
+ * running allocation, with the job's variables, as Slurm's srun attaches
+ * to an existing allocation. */
+static int run_attached(const struct sl_srun_opts *o, uint64_t id)
+{
+	struct sl_job *job;
+	char **env;
+	int rc;
+
+	if (on_kubernetes()) {
+		fprintf(stderr, "srun: error: --jobid from outside the job is not supported by "
+				"Sluice on Kubernetes\n");
+		return 1;
+	}
+	if ((job = srun_alloc_job(id)) == NULL || job->state != SL_JOB_RUNNING) {
+		if (job != NULL && sl_jobstate_is_final(job->state))
+			fprintf(stderr, "srun: error: Slurm job %llu has expired\n",
+				(unsigned long long)id);
+		else
+			fprintf(stderr, "srun: error: Unable to confirm allocation for job %llu: %s\n",
+				(unsigned long long)id, job ? "Job is pending execution"
+							: "Invalid job id specified");
+		sl_job_free(job);
+		return 1;
+	}
+	env = srun_alloc_env(job, environ, 0);
+	rc = run(o, env, 0);
+	sl_strv_free(env);
+	sl_job_free(job);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct sl_srun_opts o;
-	const char *id = getenv("SLURM_JOB_ID");
+	const char *id = getenv("SLURM_JOB_ID"), *nl = getenv("SLURM_JOB_NODELIST");
+	uint64_t own = id && *id ? strtoull(id, NULL, 10) : 0;
 	int rc;
 
 	parse(argc, argv, &o);
-	rc = id && *id ? run(&o, environ, 0) : run_allocated(&o);
+	if (o.jobid != 0 && o.jobid != own)
+		rc = run_attached(&o, o.jobid);
+	else if (own != 0 && (nl == NULL || *nl == '\0')) /* SLURM_JOB_ID alone */
+		rc = run_attached(&o, own);
+	else
+		rc = own != 0 ? run(&o, environ, 0) : run_allocated(&o);
 	sl_srun_opts_clear(&o);
 	return rc;
 }

@@ -86,7 +86,7 @@ static int spec_of(const struct srun_alloc_req *q, struct sl_jobspec *spec, stru
 	return r;
 }
 
-static struct sl_job *query(uint64_t id)
+struct sl_job *srun_alloc_job(uint64_t id)
 {
 	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
 	struct sl_err err = SL_ERR_INIT;
@@ -143,7 +143,7 @@ static int wait_running(const struct srun_alloc_req *q, uint64_t id, struct sl_j
 		said = -1;
 	}
 	for (;;) {
-		struct sl_job *j = query(id);
+		struct sl_job *j = srun_alloc_job(id);
 		if (j && (j->state == SL_JOB_RUNNING || j->state == SL_JOB_CONFIGURING)) {
 			if (said > 0)
 				fprintf(stderr, "%s: job %llu has been allocated resources\n", q->prog,
@@ -253,7 +253,7 @@ int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)
 	} else if (r == 0) {
 		/* the record as its script runs: a multi-node job seen while
 		 * CONFIGURING may not list all its nodes yet */
-		struct sl_job *now = query(id);
+		struct sl_job *now = srun_alloc_job(id);
 		if (now != NULL) {
 			sl_job_free(*job);
 			*job = now;
@@ -344,7 +344,7 @@ void srun_cmd_parse(srun_parse_fn parse, const char *usage, int argc, char **arg
 
 int srun_alloc_gone(uint64_t id)
 {
-	struct sl_job *j = query(id);
+	struct sl_job *j = srun_alloc_job(id);
 	int gone = j == NULL || sl_jobstate_is_final(j->state);
 	sl_job_free(j);
 	return gone;

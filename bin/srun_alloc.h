@@ -36,6 +36,10 @@ int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job);
  * Caller frees with sl_strv_free(). */
 char **srun_alloc_env(const struct sl_job *j, char *const *base, int salloc);
 
+/* Job id's record as sluiced has it now; NULL when it has none (or is not
+ * reachable). Free with sl_job_free(). */
+struct sl_job *srun_alloc_job(uint64_t id);
+
 /* 1 once the job has ended (scancel, its time limit): it was revoked. */
 int srun_alloc_gone(uint64_t id);
 

@@ -88,6 +88,16 @@ SET(set_kill_bad)
 	return 0;
 }
 
+SET(set_jobid)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 10);
+	if (end == arg || *end != '\0' || v == 0)
+		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid job id specified");
+	O(ctx)->jobid = v;
+	return 0;
+}
+
 SET(set_time)
 {
 	if (sl_slurm_time_parse_limit(arg, &O(ctx)->time_limit) != 0) {
@@ -216,7 +226,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("immediate", 'I', SL_OPT_OPTARG),
 	ROW("input", 'i', SL_OPT_REQ, set_in),
 	ROW("job-name", 'J', SL_OPT_REQ, set_name),
-	UNSUPP("jobid", 0, SL_OPT_REQ),
+	ROW("jobid", 0, SL_OPT_REQ, set_jobid),
 	ENVROW("kill-on-bad-exit", 'K', SL_OPT_OPTARG, "SLURM_KILL_BAD_EXIT", NULL, set_kill_bad),
 	ENVROW("label", 'l', SL_OPT_NOARG, "SLURM_LABELIO", NULL, set_label),
 	UNSUPP("licenses", 'L', SL_OPT_REQ),

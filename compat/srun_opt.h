@@ -21,6 +21,7 @@ struct sl_srun_opts {
 	int wait_secs;            /* -W; 0: none */
 	int relative;             /* -r; -1: not given */
 	int64_t time_limit;       /* -t minutes; -1: not given */
+	uint64_t jobid;           /* --jobid: a step in that running job; 0: not given */
 	int help, usage, version;
 	int mpi_list;             /* --mpi=list */
 	int fatal_value;          /* a bad -N, -t or --mem: Slurm exits 255 for these (1 for

@@ -231,3 +231,16 @@ expect_eq "salloc, command killed by SIGKILL" 0 "$?"
 as $USER1 "$BIN/salloc" -n 1 sh -c 'kill -TERM $$' 2>/dev/null
 expect_eq "salloc, command killed by SIGTERM" 1 "$?"
 ok "salloc: a missing command, and a command killed by a signal, as 22.05"
+
+# --jobid=N from outside the job: a step in its running allocation (or
+# SLURM_JOB_ID alone); Slurm's words for an unknown and an ended job.
+jb=$(submit $USER1 -o /dev/null --wrap 'sleep 30') || fail "submit"
+wait_state "$jb" RUNNING
+expect_eq "srun --jobid" "$jb 0" "$(as $USER1 "$BIN/srun" --jobid="$jb" --overlap sh -c 'echo $SLURM_JOB_ID $SLURM_STEP_ID')"
+expect_eq "SLURM_JOB_ID alone" "$jb 1" "$(as $USER1 env SLURM_JOB_ID="$jb" "$BIN/srun" --overlap sh -c 'echo $SLURM_JOB_ID $SLURM_STEP_ID')"
+expect_eq "--jobid unknown" "srun: error: Unable to confirm allocation for job 999999: Invalid job id specified" \
+	"$(as $USER1 "$BIN/srun" --jobid=999999 true 2>&1)"
+"$BIN/scancel" "$jb"
+wait_state "$jb" CANCELLED
+expect_eq "--jobid ended" "srun: error: Slurm job $jb has expired" "$(as $USER1 "$BIN/srun" --jobid="$jb" true 2>&1)"
+ok "srun --jobid: a step in a running job from outside it"

@@ -379,6 +379,24 @@ static int load_script(struct ctx *c, int argc, char **argv, int optind, char **
 	return r;
 }
 
+/* Slurm's sbatch_early_pass options act on the command line alone: in a
+ * script they are passed over. Not OPTF_EARLY, which has --parsable too:
+ * Slurm reads that one from a script. */
+static size_t drop_early(struct sl_optval *v, size_t n)
+{
+	static const char *const early[] = {"help", "quiet", "usage", "verbose", "version", "wrap"};
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t e = 0;
+		while (e < sizeof(early) / sizeof(early[0]) && strcmp(v[i].opt->name, early[e]) != 0)
+			e++;
+		if (e == sizeof(early) / sizeof(early[0]))
+			v[k++] = v[i];
+	}
+	return k;
+}
+
 static int apply_directives(struct ctx *c, size_t len, struct sl_err *err)
 {
 	char **dargv = NULL;
@@ -410,6 +428,7 @@ static int apply_directives(struct ctx *c, size_t len, struct sl_err *err)
 			       dargv[dind]);
 		goto out;
 	}
+	n = drop_early(v, n);
 	r = apply_vals(c, v, n, SRC_SCRIPT, PASS_ALL, err);
 out:
 	free(v);

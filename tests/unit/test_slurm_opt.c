@@ -239,6 +239,16 @@ static void test_errors(void **state)
 	write_file("mem.sh", "#!/bin/sh\n#SBATCH --mem=1G\n#SBATCH --mem-per-cpu=100M\ntrue\n");
 	RUN(&r, base_env, "mem.sh");
 	expect_fail(&r, 1, 0, "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
+	/* the command line's own options do nothing in a script (early pass) */
+	write_file("early.sh", "#!/bin/sh\n#SBATCH --version\n#SBATCH -Q\n#SBATCH --wrap=x\n"
+		   "#SBATCH -J kept\ntrue\n");
+	RUN(&r, base_env, "early.sh");
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.fl.version, 0);
+	assert_int_equal(r.fl.quiet, 0);
+	assert_int_equal(r.spec.wrapped, 0);
+	assert_string_equal(r.spec.name, "kept");
+	done(&r);
 	write_file("het.sh", "#!/bin/sh\n#SBATCH -n 1\n#SBATCH hetjob\n#SBATCH -n 2\ntrue\n");
 	RUN(&r, base_env, "het.sh");
 	expect_fail(&r, 1, 0, "heterogeneous jobs (#SBATCH hetjob) are not supported by Sluice");

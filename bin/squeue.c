@@ -357,8 +357,10 @@ static void check_nodes(struct sl_squeue_opts *o)
 
 	if (o->sel.n_nodes == 0)
 		return;
-	if (sl_client_partitions(&ci, &err) != 0) {
-		fprintf(stderr, "slurm_load_node error: %s\n", err.msg);
+	int r = sl_client_partitions(&ci, &err);
+	if (r != 0) {
+		fprintf(stderr, "slurm_load_node error: %s\n", r == -SL_ECONNECT
+			? "Unable to contact slurm controller (connect failure)" : err.msg);
 		exit(1);
 	}
 	/* no nodes known yet (Kubernetes before its first Nodes list): no check */

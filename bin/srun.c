@@ -282,6 +282,8 @@ static int run_attached(const struct sl_srun_opts *o, uint64_t id)
 		return 1;
 	}
 	env = srun_alloc_env(job, environ, 0);
+	/* its tasks are not in the job's session: the job's end ends them */
+	srun_step_watch(id);
 	rc = run(o, env, 0);
 	sl_strv_free(env);
 	sl_job_free(job);

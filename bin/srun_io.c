@@ -68,14 +68,19 @@ static void lines(const struct srun_io *io, struct srun_stream *s, int eof)
 		if (s->buf[i] == '\n') {
 			put(io, s->out, s->task, s->buf + start, i + 1 - start);
 			start = i + 1;
+			s->open_line = 0;
 		}
 	if (start < s->len && (eof || io->unbuffered || (start == 0 && s->len == sizeof(s->buf)))) {
 		put(io, s->out, s->task, s->buf + start, s->len - start);
-		/* -l ends a task's last line that has no newline, as Slurm's
-		 * labelled output does, so that the next label starts a line */
-		if (eof && io->label_width)
-			(void)sl_write_all(s->out, "\n", 1);
 		start = s->len;
+		s->open_line = 1;
+	}
+	/* -l ends a task's last line that has no newline (also one that went
+	 * out in pieces), as Slurm's labelled output does, so that the next
+	 * label starts a line */
+	if (eof && s->open_line && io->label_width) {
+		(void)sl_write_all(s->out, "\n", 1);
+		s->open_line = 0;
 	}
 	memmove(s->buf, s->buf + start, s->len - start);
 	s->len -= start;

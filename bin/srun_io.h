@@ -17,6 +17,7 @@ struct srun_stream {
 	int task;
 	char buf[SRUN_LINE_MAX];
 	size_t len;
+	int open_line;            /* what went out last did not end a line */
 };
 
 struct srun_io {

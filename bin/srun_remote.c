@@ -98,9 +98,13 @@ static int dial(const struct srun_remote *r, const char *node, char *why, size_t
 	const char *w = getenv("SLUICE_AGENT_WAIT");
 	int64_t deadline = sl_mono_ms() + (w && *w ? atol(w) : AGENT_WAIT_SECS) * 1000, left;
 	long step = 50;
-	int fd;
-	/* The budget counts the attempts too, not only the pauses between. */
-	while ((fd = dial_once(r, node, CONNECT_MS, why, len)) < 0 &&
+	int fd = -1;
+	snprintf(why, len, "%s: SLUICE_AGENT_WAIT leaves no time to connect", node);
+	/* The budget counts the attempts too, not only the pauses between; an
+	 * attempt gets what is left of it, a second at least. */
+	while ((left = deadline - sl_mono_ms()) >= 0 &&
+	       (fd = dial_once(r, node, left < 1000 ? 1000 : left < CONNECT_MS ? (int)left
+							    : CONNECT_MS, why, len)) < 0 &&
 	       (left = deadline - sl_mono_ms()) > 0) {
 		long ms = step < left ? step : left;
 		struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};

@@ -145,15 +145,19 @@ char *sl_srun_pattern_step(const char *pat, unsigned long long job, unsigned ste
 	size_t cap = strlen(pat) * 32 + 16, k = 0;
 	char *s = sl_xcalloc(cap, 1);
 	for (const char *p = pat; *p && k + 32 < cap; p++) {
+		size_t d = p[0] == '%' ? strspn(p + 1, "0123456789") : 0;
+		int w = d > 0 && d < 3 ? atoi(p + 1) : 0; /* "%4s": zero-padded, as %4j */
+		if (w > 10)
+			w = 10;
 		if (p[0] == '%' && p[1] == '%') {
 			s[k++] = *p++;
 			s[k++] = *p;
-		} else if (p[0] == '%' && p[1] == 's') {
-			k += (size_t)snprintf(s + k, cap - k, "%u", step);
-			p++;
-		} else if (p[0] == '%' && p[1] == 'J') { /* srun's %J: JOB.STEP */
-			k += (size_t)snprintf(s + k, cap - k, "%llu.%u", job, step);
-			p++;
+		} else if (p[0] == '%' && d < 3 && p[1 + d] == 's') {
+			k += (size_t)snprintf(s + k, cap - k, "%0*u", w, step);
+			p += 1 + d;
+		} else if (p[0] == '%' && d < 3 && p[1 + d] == 'J') { /* srun's %J: JOB.STEP */
+			k += (size_t)snprintf(s + k, cap - k, "%0*llu.%u", w, job, step);
+			p += 1 + d;
 		} else {
 			s[k++] = *p;
 		}

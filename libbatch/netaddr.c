@@ -1,5 +1,6 @@
 /* netaddr.c - "host:port": split, resolve, print (see netaddr.h). */
 #include "netaddr.h"
+#include "clock.h"
 #include "xalloc.h"
 
 #include <arpa/inet.h>
@@ -116,9 +117,14 @@ int sl_tcp_connect(const struct addrinfo *a, int ms, int *fdp)
 		return -errno;
 	if (connect(fd, a->ai_addr, a->ai_addrlen) != 0 && (e = errno) == EINPROGRESS) {
 		struct pollfd pfd = {fd, POLLOUT, 0};
+		int64_t end = sl_mono_ms() + ms, left = ms;
 		int n;
-		while ((n = poll(&pfd, 1, ms)) < 0 && errno == EINTR)
+		/* a signal does not start the wait over */
+		while ((n = poll(&pfd, 1, (int)left)) < 0 && errno == EINTR &&
+		       (left = end - sl_mono_ms()) > 0)
 			;
+		if (n < 0 && errno == EINTR)
+			n = 0;
 		e = n == 0 ? ETIMEDOUT : n < 0 ? errno : 0;
 		if (n == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &elen) != 0)
 			e = errno;

@@ -236,14 +236,19 @@ static int requeue_now(struct sluiced *d, struct sl_job *j, int hold,
 		       const struct sl_exec_result *res, struct sl_err *err)
 {
 	int64_t now = (int64_t)time(NULL);
-	int ran = j->start_time != 0 && j->state != SL_JOB_CONFIGURING;
+	/* cancelled while pending: stamped start = end, it never held nodes */
+	int never = j->state == SL_JOB_CANCELLED && (j->nodelist == NULL || *j->nodelist == '\0');
+	int ran = j->start_time != 0 && j->state != SL_JOB_CONFIGURING && !never;
 	int r;
 
-	if (!sl_jobstate_can(j->state, SL_JOB_PENDING)) /* before anything changes */
+	/* every check before anything changes */
+	if (!sl_jobstate_can(j->state, SL_JOB_PENDING))
 		return sl_err_set(err, SL_ESTATE, "Job is pending execution");
+	if (!hold && (r = sl_submit_priority(d->conf, j, err)) != 0)
+		return r;
 	sl_schedctl_remove(d->sched, j->id);
 	sl_mail_job(d, j, SL_MAIL_REQUEUE); /* as back_to_queue and evict */
-	if (j->start_time != 0)
+	if (j->start_time != 0 && !never)
 		record_run(j, res);
 	j->attempt++;
 	drop_admission(j);
@@ -255,8 +260,6 @@ static int requeue_now(struct sluiced *d, struct sl_job *j, int hold,
 	if (hold) {
 		j->spec.hold = 1;
 		j->priority = 0;
-	} else if ((r = sl_submit_priority(d->conf, j, err)) != 0) {
-		return r;
 	}
 	if ((r = sl_lifecycle_move(d, j, SL_JOB_PENDING, hold ? "job requeued in held state" :
 				   ran ? "BeginTime" : "None", err)) != 0)
@@ -271,6 +274,10 @@ int sl_lifecycle_requeue(struct sluiced *d, struct sl_job *j, int hold, struct s
 
 	if (j->state == SL_JOB_PENDING)
 		return sl_err_set(err, SL_ESTATE, "Job is pending execution");
+	/* srun's and salloc's: its holder would wait for a command never run
+	 * (Slurm's ESLURM_BATCH_ONLY) */
+	if (j->spec.interactive)
+		return sl_err_set(err, SL_ESTATE, "Only batch jobs are accepted or processed");
 	if (j->state == SL_JOB_COMPLETING)
 		return sl_err_set(err, SL_ESTATE, "Job is no longer pending execution");
 	if (!j->spec.requeue)

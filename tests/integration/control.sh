@@ -109,7 +109,14 @@ out=$(as $USER1 "$BIN/scontrol" requeue "$nr" 2>&1); rc=$?
 expect_eq "requeue of a --no-requeue job" 1 "$rc"
 expect_eq "requeue of a --no-requeue job, the job" COMPLETED "$(state "$nr")"
 expect_eq "its exit code kept" "0:0" "$(field "$nr" ExitCode)"
-"$BIN/scancel" "$f" "$c"
+# cancelled while pending: it never ran, so no REQUEUED row and no BeginTime
+cp=$(submit $USER1 -H -o /dev/null --wrap true) || fail "submit"
+"$BIN/scancel" "$cp"
+wait_state "$cp" CANCELLED
+as $USER1 "$BIN/scontrol" requeue "$cp" || fail "requeue of a job cancelled while pending"
+state_line "$cp" | grep -q "JobState=PENDING Reason=None" || fail "after requeue: $(state_line "$cp")"
+expect_eq "sacct -D of a job that never ran" "$cp|PENDING" "$("$BIN/sacct" -D -X -n -P -j "$cp" -o JobID,State)"
+"$BIN/scancel" "$f" "$c" "$cp"
 ok "requeue of a finished job: PENDING again, its run a REQUEUED row; --no-requeue refused"
 
 # TimeLimit=+T and -T: the current limit moved, as 22.05's scontrol works it

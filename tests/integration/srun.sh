@@ -121,6 +121,8 @@ expect_eq "salloc rc" 4 "$rc"
 expect_eq "salloc's job" "FAILED|4:0" "$("$BIN/sacct" -n -X -P -j "$j" -o State,ExitCode)"
 # an allocation has no batch step, as Slurm's
 expect_eq "salloc's rows" "$j" "$("$BIN/sacct" -n -P -j "$j" -o JobID)"
+expect_eq "salloc's job requeued" "Only batch jobs are accepted or processed for job $j" \
+	"$("$BIN/scontrol" requeue "$j" 2>&1)"
 expect_eq "salloc's BatchFlag" 0 "$("$BIN/scontrol" show job "$j" | tr ' ' '\n' | sed -n 's/^ *BatchFlag=//p')"
 ok "salloc: Slurm's lines, the job's variables, the command's exit code, no batch step"
 

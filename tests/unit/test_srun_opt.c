@@ -258,6 +258,9 @@ static void test_multiprog(void **state)
 	p = sl_srun_pattern_step("f-%J-%%J", 42, 4);
 	assert_string_equal(p, "f-42.4-%%J");
 	free(p);
+	p = sl_srun_pattern_step("o-%2s-%4J-%3t", 42, 7);
+	assert_string_equal(p, "o-07-0042.7-%3t");
+	free(p);
 }
 
 int main(void)

@@ -93,8 +93,11 @@ struct sl_job *srun_alloc_job(uint64_t id)
 	struct sl_job **v = NULL, *j = NULL;
 	size_t n = 0;
 	if (sl_client_query(&f, &v, &n, &err) == 0 && n > 0) {
-		j = v[0];
-		v[0] = NULL;
+		size_t k = 0; /* an array's id lists its tasks too: the one of that id */
+		while (k + 1 < n && v[k]->id != id)
+			k++;
+		j = v[k];
+		v[k] = NULL;
 	}
 	sl_job_free_array(v, n);
 	return j;

@@ -70,12 +70,23 @@ static void push(struct sl_job ***v, size_t *n, size_t *cap, struct sl_job *j)
 	(*v)[(*n)++] = j;
 }
 
-/* In id order an array's subjobs are one run (ids N+1..N+K, array.h). */
-void sl_pbs_listing_make(struct sl_job *const *jobs, size_t n, int subjobs, int arrays_only,
+static int by_id(const void *a, const void *b)
+{
+	uint64_t x = (*(struct sl_job *const *)a)->id, y = (*(struct sl_job *const *)b)->id;
+	return (x > y) - (x < y);
+}
+
+/* In id order an array's subjobs are one run (ids N+1..N+K, array.h), and
+ * in index order. The daemon's answer is in its table's order, which a
+ * subjob that ended may leave: the listing sorts its own copy. */
+void sl_pbs_listing_make(struct sl_job *const *in, size_t n, int subjobs, int arrays_only,
 			 struct sl_pbs_listing *out)
 {
 	size_t cap = 0, made_cap = 0, i = 0;
+	struct sl_job **jobs = sl_xcalloc(n + 1, sizeof(*jobs));
 
+	memcpy(jobs, in, n * sizeof(*jobs));
+	qsort(jobs, n, sizeof(*jobs), by_id);
 	memset(out, 0, sizeof(*out));
 	while (i < n) {
 		uint64_t arr = jobs[i]->array_job_id;
@@ -96,6 +107,7 @@ void sl_pbs_listing_make(struct sl_job *const *jobs, size_t n, int subjobs, int 
 			push(&out->v, &out->n, &cap, jobs[i]);
 		i = e;
 	}
+	free(jobs);
 }
 
 void sl_pbs_listing_clear(struct sl_pbs_listing *l)
@@ -147,12 +159,16 @@ int sl_pbs_arrays_filter(struct sl_job *const *jobs, size_t n, struct sl_jobfilt
 	return f->n_ids > 0;
 }
 
-/* Both lists are in id order (sl_client_jobs()): one pass; a job both
- * hold is the second answer's. */
+/* One pass over both lists in id order; a job both hold is the second
+ * answer's. The daemon answers in its table's order, which a subjob that
+ * ended may leave: both are put in id order first. */
 void sl_pbs_arrays_merge(struct sl_job ***jobs, size_t *n, struct sl_job **more, size_t n_more)
 {
 	struct sl_job **v = sl_xcalloc(*n + n_more + 1, sizeof(*v));
 	size_t m = 0, i = 0, k = 0;
+
+	qsort(*jobs, *n, sizeof(**jobs), by_id);
+	qsort(more, n_more, sizeof(*more), by_id);
 
 	while (i < *n || k < n_more) {
 		if (k == n_more || (i < *n && (*jobs)[i]->id < more[k]->id)) {

@@ -59,6 +59,23 @@ static void test_listing(void **state)
 	assert_string_equal(c, "Job Array Began at Sat Nov 21 at 10:22");
 	sl_pbs_listing_clear(&l);
 
+	/* the daemon's order need not be id order: the listing is the same,
+	 * one line per array and subjobs by index */
+	struct sl_job **rev = calloc(njobs, sizeof(*rev));
+	struct sl_pbs_listing fwd;
+	for (size_t i = 0; i < njobs; i++)
+		rev[i] = jobs[njobs - 1 - i];
+	sl_pbs_listing_make(jobs, njobs, 1, 0, &fwd);
+	sl_pbs_listing_make(rev, njobs, 1, 0, &l);
+	assert_int_equal(l.n, fwd.n);
+	for (size_t i = 0; i < l.n; i++) {
+		assert_int_equal(l.v[i]->id, fwd.v[i]->id);
+		assert_int_equal(l.v[i]->array_task_id, fwd.v[i]->array_task_id);
+	}
+	sl_pbs_listing_clear(&l);
+	sl_pbs_listing_clear(&fwd);
+	free(rev);
+
 	/* operands: "N[]" (with -t its subjobs), "N[A-B]", "N"; the top job
 	 * says whether they finished */
 	struct sl_job *v[16];

@@ -554,8 +554,11 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	attr(o, "umask", NULL, tmp);
 	if (ran(j))
 		attr_num(o, "run_count", NULL, j->attempt + 1);
+	/* MOM's JOB_EXEC_KILL_WALLTIME (-29) and _MEM (-27) for its own kills */
 	if (sl_jobstate_is_final(j->state) && ran(j))
-		attr_num(o, "Exit_status", NULL, j->exit_signal ? 256 + j->exit_signal : j->exit_code);
+		attr_num(o, "Exit_status", NULL, j->state == SL_JOB_TIMEOUT ? -29
+				 : j->state == SL_JOB_OUT_OF_MEMORY ? -27
+				 : j->exit_signal ? 256 + j->exit_signal : j->exit_code);
 	attr(o, "project", NULL, "_pbs_project_default");
 	attr(o, "Submit_Host", NULL, s->submit_host);
 	attr_array(o, v, j);

@@ -82,7 +82,12 @@ static void job_end(struct stepd *s, struct supervise *v, enum sl_jobstate st, i
 	v->end = st;
 	sl_info("job %llu: %s", (unsigned long long)s->l.job_id, requeue ? "requeued" :
 		sl_jobstate_name(st));
-	write_cancel_line(s, requeue ? " DUE TO JOB REQUEUE" : why[st]);
+	if (st == SL_JOB_TIMEOUT && s->l.nodefile != NULL && s->err_fd >= 0) /* a qsub job */
+		dprintf(s->err_fd, "=>> PBS: job killed: walltime %lld exceeded limit %lld\n",
+			(long long)((sl_mono_ms() - v->start_ms - v->stopped_total_ms) / 1000),
+			(long long)(v->limit_ms / 1000));
+	else
+		write_cancel_line(s, requeue ? " DUE TO JOB REQUEUE" : why[st]);
 	stepd_job_kill(s, SIGCONT);
 	stepd_job_kill(s, SIGTERM);
 	v->kill_ms = sl_mono_ms() + (int64_t)(s->l.kill_wait > 0 ? s->l.kill_wait : 30) * 1000;

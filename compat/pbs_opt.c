@@ -408,6 +408,9 @@ static int w_depend(void *c, const char *v, struct sl_err *e)
 	}
 	free(CTX(c)->spec->dependency);
 	CTX(c)->spec->dependency = dep;
+	/* a dependency that can no longer be met deletes the job, as the
+	 * server's depend_on_term() does (req_register.c) */
+	CTX(c)->spec->kill_invalid_dep = 1;
 	return 0;
 }
 

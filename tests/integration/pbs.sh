@@ -162,10 +162,16 @@ d3=$(as $USER1 "$BIN/qsub" -N notok -W "depend=afternotok:$(seq_of "$d1")" -- /b
 dependency() { "$BIN/scontrol" show job "$(seq_of "$1")" | sed -n 's/.* Dependency=//p'; }
 expect_eq "depend as Slurm's dependency" "afterok:$(seq_of "$d1")(unfulfilled)" "$(dependency "$d2")"
 wait_state "$(seq_of "$d3")" COMPLETED
-expect_eq "afterok of a failed job never runs" "PENDING" "$(state "$(seq_of "$d2")")"
-"$Q" "$d2" | grep -q "^$d2 .* H batch" || fail "a dependency is a system hold: $("$Q" "$d2")"
-"$Q" -f "$d2" | grep -qx "    Hold_Types = s" || fail "Hold_Types s: $("$Q" -f "$d2")"
-expect_run $USER1 0 "" "" "$BIN/qdel" "$d2"
+# afterok of a job that failed can never run: the server deletes it
+# (depend_on_term(), req_register.c: beforeok with a non-zero exit)
+wait_state "$(seq_of "$d2")" CANCELLED
+"$Q" -x "$d2" | grep -q "^$d2 .* F batch" || fail "afterok of a failed job deleted: $("$Q" -x "$d2")"
+# while the parent runs, the dependency is a system hold
+d4=$(as $USER1 "$BIN/qsub" -- /bin/sleep 30) || fail "qsub: $d4"
+d5=$(as $USER1 "$BIN/qsub" -W depend=afterok:"$d4" -- /bin/true) || fail "qsub: $d5"
+"$Q" "$d5" | grep -q "^$d5 .* H batch" || fail "a dependency is a system hold: $("$Q" "$d5")"
+"$Q" -f "$d5" | grep -qx "    Hold_Types = s" || fail "Hold_Types s: $("$Q" -f "$d5")"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$d5" "$d4"
 expect_run $USER1 206 "qsub: Invalid Job Dependency" "" "$BIN/qsub" -W depend=afterok:99999 job.pbs
 at=$(date -d '+2 hours' +%Y%m%d%H%M)
 a1=$(as $USER1 "$BIN/qsub" -a "$at" -- /bin/true) || fail "qsub -a: $a1"

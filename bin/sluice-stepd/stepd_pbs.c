@@ -4,17 +4,20 @@
  * job's own TMPDIR (mktmpdir() in src/resmom/start_exec.c: mode 0700,
  * owned by the user; an existing one must be a directory of the user or
  * root, else the launch fails), removed with everything in it when the
- * job is over. Jobs submitted otherwise have neither. */
+ * job is over; and the variables MOM gives a job besides. Jobs submitted
+ * otherwise have none of these. */
 #define _XOPEN_SOURCE 700
 #include "stepd.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fsuid.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -87,8 +90,29 @@ out:
 	return r;
 }
 
+/* MOM's other per-job variables (variables_else[], start_exec.c):
+ * PBS_JOBDIR (the user's home without a sandbox), PBS_MOMPORT (its
+ * default) and PBS_JOBCOOKIE (a random 128-bit hex string). */
+static void mom_vars(struct stepd *s)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096], cookie[33];
+	unsigned char r[16];
+
+	if (getpwuid_r(s->l.uid, &pw, buf, sizeof(buf), &res) == 0 && res != NULL)
+		env_add(s, "PBS_JOBDIR", pw.pw_dir);
+	env_add(s, "PBS_MOMPORT", "15003");
+	if (getrandom(r, sizeof(r), 0) == (ssize_t)sizeof(r)) {
+		for (size_t i = 0; i < sizeof(r); i++)
+			snprintf(cookie + 2 * i, 3, "%02X", r[i]);
+		env_add(s, "PBS_JOBCOOKIE", cookie);
+	}
+}
+
 int stepd_pbs_prepare(struct stepd *s)
 {
+	if (s->l.nodefile != NULL)
+		mom_vars(s);
 	if (s->l.nodefile != NULL && write_nodefile(s) != 0)
 		return -1;
 	if (s->l.tmpdir != NULL && make_tmpdir(s) != 0)

@@ -48,6 +48,7 @@ echo "jobid=$PBS_JOBID name=$PBS_JOBNAME queue=$PBS_QUEUE env=$PBS_ENVIRONMENT"
 echo "ncpus=$NCPUS omp=$OMP_NUM_THREADS workdir=$PBS_O_WORKDIR pwd=$(pwd)"
 echo "nodefile=$(wc -l <"$PBS_NODEFILE") $(sort -u "$PBS_NODEFILE") tmpdir=$TMPDIR"
 test -d "$TMPDIR" && touch "$TMPDIR/scratch" && echo tmpdir-ok
+echo "jobdir=$PBS_JOBDIR momport=$PBS_MOMPORT cookie=${#PBS_JOBCOOKIE}"
 echo to-stderr >&2
 EOF
 id=$(as $USER1 "$BIN/qsub" job.pbs) || fail "qsub: $id"
@@ -60,6 +61,7 @@ expect_eq "the job's output" "jobid=$id name=pbsjob queue=batch env=PBS_BATCH
 ncpus=2 omp=2 workdir=$T/work pwd=$T/work
 nodefile=1 $S tmpdir=/var/tmp/pbs.$id
 tmpdir-ok
+jobdir=$(getent passwd $USER1 | cut -d: -f6) momport=15003 cookie=32
 to-stderr" "$(cat "$T/work/pbsjob.o$pn")"
 [ ! -e "/var/tmp/pbs.$id" ] || fail "TMPDIR /var/tmp/pbs.$id left behind"
 expect_eq "PBS's umask 077" "-rw-------" "$(stat -c %A "$T/work/pbsjob.o$pn")"

@@ -137,8 +137,25 @@ static char *default_file(const char *dir, const char *name, char kind, int arra
 	return out;
 }
 
+/* A directory given to -o/-e keeps MOM's spool name for the file:
+ * JOBID.OU or JOBID.ER (JOB_STDOUT_SUFFIX, stage_func.c), the job id as
+ * qstat shows it (N.SERVER, N[I].SERVER for a subjob). */
+static char *dir_file(const char *dir, const char *server, char kind, int array)
+{
+	char *d = sl_pbs_path_pattern(dir), *out;
+	size_t n = strlen(d);
+
+	if (strchr(dir, '\\') != NULL || strchr(server, '%') != NULL)
+		out = NULL;
+	else
+		out = sl_xasprintf("%s%s%s.%s.%s", d, n && d[n - 1] == '/' ? "" : "/",
+				   array ? "%A[%a]" : "%j", server, kind == 'o' ? "OU" : "ER");
+	free(d);
+	return out;
+}
+
 /* -o/-e: [HOST:]PATH (pbs_attr.h); a directory (or a trailing '/') gets
- * the default file name. */
+ * MOM's spool name for the file. */
 static int out_path(struct sl_pbs_optctx *c, const char *given, char kind, char **pattern,
 		    struct sl_err *err)
 {
@@ -151,8 +168,7 @@ static int out_path(struct sl_pbs_optctx *c, const char *given, char kind, char 
 		return r;
 	}
 	if (abs[strlen(abs) - 1] == '/' || (stat(abs, &st) == 0 && S_ISDIR(st.st_mode)))
-		*pattern = default_file(abs, c->spec->name, kind == 'o' ? 'o' : 'e',
-					c->spec->array != NULL);
+		*pattern = dir_file(abs, c->server, kind == 'o' ? 'o' : 'e', c->spec->array != NULL);
 	else
 		*pattern = sl_pbs_path_pattern(abs);
 	free(abs);

@@ -383,7 +383,8 @@ static void test_paths(void **state)
 	write_file("p.sh", "#!/bin/sh\ntrue\n");
 	RUN(&r, base_env, "-o", "outdir", "-e", "err%file", "p.sh");
 	assert_int_equal(r.rc, 0);
-	char *o = sl_xasprintf("%s/outdir/p.sh.o%%j", r.spec.submit_dir);
+	/* a directory: MOM's spool name, JOBID.OU */
+	char *o = sl_xasprintf("%s/outdir/%%j.head1.OU", r.spec.submit_dir);
 	char *e = sl_xasprintf("%s/err%%%%file", r.spec.submit_dir); /* literal: % doubled */
 	assert_string_equal(r.spec.std_out, o);
 	assert_string_equal(r.spec.std_err, e);

@@ -36,14 +36,9 @@ int srun_files_sink(const struct sl_srun_opts *o, const struct sl_srun_layout *l
 	if (*pat && strspn(pat, "0123456789") == strlen(pat)) /* -o N: task N's alone, here */
 		return atoi(pat) == t ? (err ? 2 : 1) : srun_io_file(io, "/dev/null");
 	path = expand(l, pat, t);
-	fd = srun_io_file(io, path);
-	if (fd < 0) {
-		fprintf(stderr, "srun: error: Could not open %s file: %s\n",
-			err ? "stderr" : "stdout", strerror(errno));
-		fd = err ? 2 : 1;
-	}
+	fd = srun_io_file(io, path); /* opened already: srun_files_open() */
 	free(path);
-	return fd;
+	return fd >= 0 ? fd : err ? 2 : 1;
 }
 
 /* -i FILE names a file (not all, none or a task number). */

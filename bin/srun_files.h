@@ -16,7 +16,8 @@ int srun_files_open(const struct sl_srun_opts *o, const struct sl_srun_layout *l
 		    struct srun_io *io);
 
 /* Where task t's stdout (err 0) or stderr goes: srun's own, or -o/-e's
- * file (stderr follows -o when -e is not given, as in Slurm). */
+ * file (stderr follows -o when -e is not given, as in Slurm), which
+ * srun_files_open() opened. */
 int srun_files_sink(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 		    struct srun_io *io, int t, int err);
 

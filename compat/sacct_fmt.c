@@ -79,18 +79,9 @@ static int started(const struct sl_job *j)
 	return j->start_time != 0;
 }
 
-/* It ran: slurmctld stamps a job cancelled while pending with start = end
- * = the cancel time; it never got nodes, and never ran a script. */
-static int ran(const struct sl_job *j)
-{
-	if (j->state == SL_JOB_CANCELLED && (j->nodelist == NULL || *j->nodelist == '\0'))
-		return 0;
-	return started(j);
-}
-
 int sl_sacct_has_batch_step(const struct sl_job *j)
 {
-	return ran(j) && !j->spec.interactive; /* srun's and salloc's have none */
+	return sl_job_ran(j) && !j->spec.interactive; /* srun's and salloc's have none */
 }
 
 static int64_t elapsed(const struct sl_job *j, int64_t now)
@@ -415,7 +406,7 @@ F(f_reqmem)
  * ran keeps it. */
 static int64_t limit_of(const struct sl_job *j)
 {
-	if (j->spec.time_limit == SL_TIME_UNSET && ran(j))
+	if (j->spec.time_limit == SL_TIME_UNSET && sl_job_ran(j))
 		return SL_TIME_INFINITE;
 	return j->spec.time_limit;
 }

@@ -101,6 +101,13 @@ static int div_up(int a, int b)
 	return a / b + (a % b != 0);
 }
 
+int sl_job_ran(const struct sl_job *j)
+{
+	if (j->state == SL_JOB_CANCELLED && (j->nodelist == NULL || *j->nodelist == '\0'))
+		return 0;
+	return j->start_time != 0;
+}
+
 int sl_jobspec_min_cpus_node(const struct sl_jobspec *s, const struct sl_jobshape *sh)
 {
 	int v = s->ntasks_per_node > 0 ? s->ntasks_per_node * sh->cpus_per_task : sh->cpus_per_task;

@@ -236,9 +236,8 @@ static int requeue_now(struct sluiced *d, struct sl_job *j, int hold,
 		       const struct sl_exec_result *res, struct sl_err *err)
 {
 	int64_t now = (int64_t)time(NULL);
-	/* cancelled while pending: stamped start = end, it never held nodes */
-	int never = j->state == SL_JOB_CANCELLED && (j->nodelist == NULL || *j->nodelist == '\0');
-	int ran = j->start_time != 0 && j->state != SL_JOB_CONFIGURING && !never;
+	int held = sl_job_ran(j); /* not a job cancelled while pending */
+	int ran = held && j->state != SL_JOB_CONFIGURING;
 	int r;
 
 	/* every check before anything changes */
@@ -248,7 +247,7 @@ static int requeue_now(struct sluiced *d, struct sl_job *j, int hold,
 		return r;
 	sl_schedctl_remove(d->sched, j->id);
 	sl_mail_job(d, j, SL_MAIL_REQUEUE); /* as back_to_queue and evict */
-	if (j->start_time != 0 && !never)
+	if (held)
 		record_run(j, res);
 	j->attempt++;
 	drop_admission(j);

@@ -64,22 +64,38 @@ static void test_normalize(void **state)
 	assert_string_equal(c, "/x");
 }
 
+/* A new directory under /tmp for one test; the caller frees the path and
+ * removes the tree with remove_root(). */
+static char *make_root(void)
+{
+	char *root = sl_xstrdup("/tmp/test_fsutil.XXXXXX");
+
+	assert_non_null(mkdtemp(root));
+	return root;
+}
+
+static void remove_root(char *root)
+{
+	char *cmd = sl_xasprintf("rm -rf %s", root);
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(root);
+}
+
 static void test_mkdirs(void **state)
 {
-	char root[] = "/tmp/test_fsutil.XXXXXX", *deep;
+	char *root = make_root(), *deep;
 	struct sl_err err = SL_ERR_INIT;
 	struct stat st;
 
-	assert_non_null(mkdtemp(root));
 	deep = sl_xasprintf("%s/a/b/c", root);
 	assert_int_equal(sl_mkdirs(deep, 0750, &err), 0);
 	assert_int_equal(stat(deep, &st), 0);
 	assert_true(S_ISDIR(st.st_mode));
 	assert_int_equal(sl_mkdirs(deep, 0750, &err), 0); /* already there */
 	free(deep);
-	deep = sl_xasprintf("rm -rf %s", root);
-	assert_int_equal(system(deep), 0);
-	free(deep);
+	remove_root(root);
 }
 
 /* An empty file of this mode at DIR/NAME; the path, for the caller to free. */
@@ -97,12 +113,10 @@ static char *touch(const char *dir, const char *name, mode_t mode)
  * same way: in order, regular files the mode allows, "" the cwd. */
 static void test_path_search(void **state)
 {
-	char root[] = "/tmp/test_fsutil.XXXXXX"; /* mkdtemp's template */
-	char *a, *b, *plain, *tool, *path, *got, *cmd;
+	char *root = make_root(), *a, *b, *plain, *tool, *path, *got;
 	char *env[3] = {"HOME=/x", NULL, NULL};
 	(void)state;
 
-	assert_non_null(mkdtemp(root));
 	a = sl_xasprintf("%s/a", root);
 	b = sl_xasprintf("%s/b", root);
 	assert_int_equal(mkdir(a, 0755), 0);
@@ -134,9 +148,7 @@ static void test_path_search(void **state)
 	assert_true(strcmp(got, "/usr/bin/sh") == 0 || strcmp(got, "/bin/sh") == 0);
 	free(got);
 
-	cmd = sl_xasprintf("rm -rf %s", root);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	remove_root(root);
 	free(env[1]);
 	free(path);
 	free(tool);

@@ -296,6 +296,15 @@ static void test_states(void **state)
 	assert_true(sl_jobstate_can(SL_JOB_RUNNING, SL_JOB_PENDING));
 	assert_true(sl_jobstate_can(SL_JOB_FAILED, SL_JOB_PENDING)); /* scontrol requeue */
 	assert_false(sl_jobstate_can(SL_JOB_FAILED, SL_JOB_CANCELLED));
+	/* ran: started and held nodes; cancelled while pending is stamped, not run */
+	struct sl_job r = {.state = SL_JOB_COMPLETED, .start_time = 10, .nodelist = "vm"};
+	assert_true(sl_job_ran(&r));
+	r.state = SL_JOB_CANCELLED;
+	r.nodelist = NULL;
+	assert_false(sl_job_ran(&r));
+	r.state = SL_JOB_PENDING;
+	r.start_time = 0;
+	assert_false(sl_job_ran(&r));
 	assert_true(sl_jobstate_can(SL_JOB_COMPLETING, SL_JOB_CANCELLED));
 }
 

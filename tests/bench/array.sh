@@ -18,6 +18,7 @@ arrays=${2:-10}
 B="$build/bin"
 T=$(mktemp -d /tmp/sl-bench.XXXXXX)
 . "$top/tests/integration/conf.sh"
+. "$top/tests/bench/paired.sh"
 write_conf "maxArraySize: 10001
 minJobAge: 3600"
 start_bench_daemon
@@ -55,14 +56,12 @@ line e3 "squeue -r -j N (10,000 lines)" "$(best "'$B/squeue' -r -j $n")" \
 line e4 "squeue (collapsed)" "$(best "'$B/squeue'")"
 line e5 "squeue -r" "$(best "'$B/squeue' -r")"
 echo "d1   sluiced VmRSS, 10,000 pending tasks          $(rss) MiB"
-# Best-of-5 above carries bash's and date's start-up on both sides;
-# farm-bench (the tool library's, when on PATH) times the processes alone,
-# in turn, and takes the ratio pair by pair.
-if [ -n "$slurm" ] && command -v farm-bench >/dev/null; then
+# Best-of-5 above carries bash's and date's start-up on both sides; in
+# turn, the ratio pair by pair, a drifting host compares fairly.
+if [ -n "$slurm" ]; then
 	for r in "" "-r "; do
-		echo "     paired, squeue ${r}-j N (farm-bench -n 21, sluice / slurm):"
-		farm-bench -n 21 --vs "/usr/bin/squeue $r-j $sn" -- "$B/squeue" $r-j "$n" 2>&1 |
-			awk '/^[AB] wall s|^A\/B wall/ {print "       " $0}'
+		echo "     paired, squeue ${r}-j N, sluice (A) / slurm (B):" \
+			"$(paired 21 "'$B/squeue' $r-j $n" "/usr/bin/squeue $r-j $sn")"
 	done
 fi
 if [ -n "$slurm" ]; then

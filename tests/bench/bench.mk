@@ -50,7 +50,7 @@ bench-sluiced: all tests/bench/sluiced_baseline$(EXEEXT)
 EXTRA_DIST += tests/bench/json.sh
 # squeue with 10 000 pending jobs (README.md, "squeue with 10 000 pending
 # jobs"); BENCH_ARGS=--slurm times the real Slurm beside it.
-EXTRA_DIST += tests/bench/squeue.sh
+EXTRA_DIST += tests/bench/squeue.sh tests/bench/paired.sh
 bench-squeue: all
 	bash $(srcdir)/tests/bench/squeue.sh $(BENCH_ARGS) $(abs_top_builddir)
 .PHONY: bench-squeue

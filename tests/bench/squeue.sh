@@ -8,8 +8,8 @@
 #   - with --slurm, the same 10 000 held jobs are submitted to the real
 #     Slurm on this machine as $SLURM_USER (default alice), timed with
 #     /usr/bin/squeue -u $SLURM_USER side by side, and cancelled again
-#     (only those: scancel of the ids it submitted); with farm-bench on
-#     PATH the two are also timed in turn, and their ratio taken in pairs;
+#     (only those: scancel of the ids it submitted); the two are also
+#     timed in turn and their ratio taken pair by pair (paired.sh);
 #   - with OLD=BUILD_DIR of an older build, its squeue is timed too, on
 #     the same daemon and jobs, runs alternated with this build's (an
 #     older squeue asks for whole records, which the daemon still sends).
@@ -23,6 +23,7 @@ B="$build/bin"
 N=${N:-10000}
 T=$(mktemp -d /tmp/sl-bench.XXXXXX)
 . "$top/tests/integration/conf.sh"
+. "$top/tests/bench/paired.sh"
 write_conf
 start_bench_daemon
 slurm_ids="$T/slurm_ids"
@@ -77,11 +78,6 @@ if [ $slurm = 1 ]; then
 	cat "$T"/ids.* | cut -d';' -f1 >"$slurm_ids"
 	echo "slurm:  pending $(/usr/bin/squeue -h -u "$u" -t PD | wc -l), output $(/usr/bin/squeue -u "$u" | wc -c) bytes"
 	echo "slurm:  squeue -u $u (default format)      $(median "/usr/bin/squeue -u $u") s"
-	# The figures above carry a shell's and two date(1)s' start-up on each
-	# side; farm-bench (the tool library's, when on PATH) times the two
-	# processes alone, in turn, and takes the ratio pair by pair.
-	if command -v farm-bench >/dev/null; then
-		farm-bench -n 21 --vs "/usr/bin/squeue -u $u" -- "$B/squeue" 2>&1 |
-			awk '/^[AB] wall s|^A\/B wall/ {sub(/^/, "paired: "); print}'
-	fi
+	# In turn, the ratio pair by pair: a drifting host compares fairly.
+	echo "paired: sluice (A) / slurm (B): $(paired 21 "'$B/squeue'" "/usr/bin/squeue -u $u")"
 fi

@@ -15,7 +15,7 @@ paired() {
 		echo "$t0 $t1 $t2"
 	done >"$f"
 	# the median of column 1, 2 or 3 of "A B A/B" lines
-	awk '{ a = $2 - $1; b = $3 - $2; printf "%.6f %.6f %.6f\n", a, b, b > 0 ? a / b : 0 }' "$f" >"$f.d"
+	awk '{ a = $2 - $1; b = $3 - $2; printf "%.6f %.6f %.6f\n", a, b, (b > 0 ? a / b : 0) }' "$f" >"$f.d"
 	med() { cut -d' ' -f"$1" "$f.d" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 	printf 'A %.4f s, B %.4f s, A/B %.3f (medians of %d pairs)\n' "$(med 1)" "$(med 2)" "$(med 3)" "$n"
 	rm -f "$f" "$f.d"

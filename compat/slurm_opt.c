@@ -29,6 +29,7 @@
 
 #define OPTF_EARLY 0x100u    /* applied in the first pass over the command line */
 #define OPTF_NOEFFECT 0x200u /* accepted and recorded; shapes nothing Sluice decides */
+#define OPTF_CLI_ONLY 0x400u /* Slurm's sbatch_early_pass: a script's is passed over */
 
 /* ---- the table: every sbatch 22.05 option ---- */
 
@@ -39,6 +40,7 @@
 #define OK(nm, k, a, env, fn) {nm, k, a, {env, NULL}, 0, S(fn)}
 #define OK2(nm, k, a, env, env2, fn) {nm, k, a, {env, env2}, 0, S(fn)}
 #define EARLY(nm, k, a, env, fn) {nm, k, a, {env, NULL}, OPTF_EARLY, S(fn)}
+#define CLI(nm, k, a, env, fn) {nm, k, a, {env, NULL}, OPTF_EARLY | OPTF_CLI_ONLY, S(fn)}
 #define NOEFF(nm, k, a, env, fn) {nm, k, a, {env, NULL}, OPTF_NOEFFECT, S(fn)}
 #define NOEFF2(nm, k, a, env, env2, fn) {nm, k, a, {env, env2}, OPTF_NOEFFECT, S(fn)}
 #define NO(nm, k, a, env) {nm, k, a, {env, NULL}, SL_OPTF_UNSUPP, NULL}
@@ -66,7 +68,7 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("gpus-per-node", 0, R, "SBATCH_GPUS_PER_NODE", gpus_per_node),
 	OK("gpus-per-task", 0, R, "SBATCH_GPUS_PER_TASK", gpus_per_task),
 	OK("gres", 0, R, "SBATCH_GRES", gres),
-	EARLY("help", 'h', N, NULL, help),
+	CLI("help", 'h', N, NULL, help),
 	NOEFF2("hint", 0, R, "SBATCH_HINT", "SLURM_HINT", hint),
 	OK("hold", 'H', N, NULL, hold),
 	OK("ignore-pbs", 0, N, "SBATCH_IGNORE_PBS", ignore_pbs),
@@ -95,7 +97,7 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("partition", 'p', R, "SBATCH_PARTITION", partition),
 	OK("priority", 0, R, NULL, priority),
 	OK("qos", 'q', R, "SBATCH_QOS", qos),
-	EARLY("quiet", 'Q', N, NULL, quiet),
+	CLI("quiet", 'Q', N, NULL, quiet),
 	OK("requeue", 0, N, "SBATCH_REQUEUE", requeue),
 	OK("signal", 0, R, "SBATCH_SIGNAL", signal),
 	NOEFF("sockets-per-node", 0, R, NULL, sockets_per_node),
@@ -105,11 +107,11 @@ static const struct sl_opt sbatch_opts[] = {
 	NOEFF("threads-per-core", 0, R, "SBATCH_THREADS_PER_CORE", threads_per_core),
 	OK("time", 't', R, "SBATCH_TIMELIMIT", time),
 	OK("topology", 0, R, NULL, topology), /* Sluice: Kueue TAS (sched.h) */
-	EARLY("usage", 'u', N, NULL, usage),
-	EARLY("verbose", 'v', N, "SBATCH_DEBUG", verbose),
-	EARLY("version", 'V', N, NULL, version),
+	CLI("usage", 'u', N, NULL, usage),
+	CLI("verbose", 'v', N, "SBATCH_DEBUG", verbose),
+	CLI("version", 'V', N, NULL, version),
 	OK("wait", 'W', N, "SBATCH_WAIT", wait),
-	EARLY("wrap", 0, R, NULL, wrap),
+	CLI("wrap", 0, R, NULL, wrap),
 
 	NO("acctg-freq", 0, R, "SBATCH_ACCTG_FREQ"),
 	NO("batch", 0, R, "SBATCH_BATCH"),
@@ -379,21 +381,16 @@ static int load_script(struct ctx *c, int argc, char **argv, int optind, char **
 	return r;
 }
 
-/* Slurm's sbatch_early_pass options act on the command line alone: in a
- * script they are passed over. Not OPTF_EARLY, which has --parsable too:
- * Slurm reads that one from a script. */
+/* Slurm's sbatch_early_pass options (OPTF_CLI_ONLY: --help, --usage,
+ * --version, -v, -Q, --wrap) act on the command line alone: in a script
+ * they are passed over. --parsable is early here but not there. */
 static size_t drop_early(struct sl_optval *v, size_t n)
 {
-	static const char *const early[] = {"help", "quiet", "usage", "verbose", "version", "wrap"};
 	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		size_t e = 0;
-		while (e < sizeof(early) / sizeof(early[0]) && strcmp(v[i].opt->name, early[e]) != 0)
-			e++;
-		if (e == sizeof(early) / sizeof(early[0]))
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i].opt->flags & OPTF_CLI_ONLY))
 			v[k++] = v[i];
-	}
 	return k;
 }
 

@@ -406,7 +406,8 @@ char **sl_slurm_env_merge(char *const *base, char *const *over)
 	for (size_t j = 0; j < no; j++) {
 		size_t k = env_namelen(over[j]), i;
 		for (i = 0; i < n; i++)
-			if (env_namelen(out[i]) == k && strncmp(out[i], over[j], k) == 0)
+			if (strncmp(out[i], over[j], k) == 0 &&
+			    (out[i][k] == '=' || out[i][k] == '\0'))
 				break;
 		if (i < n)
 			free(out[i]);

@@ -20,6 +20,7 @@
 #include "stepd.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,8 +137,12 @@ int stepd_server(int fg, const char *jobs_dir, char **argv, int argc)
 	(void)signal(SIGPIPE, SIG_IGN);
 	(void)signal(SIGCHLD, SIG_IGN);
 	/* Done once here rather than in every child: the zone file read for
-	 * the log's timestamps, and malloc's arena set-up. */
+	 * the log's timestamps, and malloc's arena set-up. Without fastbins
+	 * (tcache still takes small frees) a supervisor's first allocation of
+	 * a kilobyte or more after parsing its spec does not consolidate them
+	 * all: 3 % of a supervisor's CPU in the drain benchmark. */
 	tzset();
+	(void)mallopt(M_MXFAST, 0);
 	free(malloc(1));
 	while (serve_one(&t, fg, jobs_dir) == 0)
 		;

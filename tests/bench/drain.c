@@ -48,6 +48,7 @@ struct drain {
 	atomic_long errors;
 	atomic_long next;        /* next job number to submit */
 	long nbatches;
+	const char *interp;      /* -x: the script is `#!INTERP` alone */
 	uint64_t *ids;           /* by job number; 0: its submit failed */
 };
 
@@ -70,7 +71,7 @@ static double mono_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void fill_spec(struct sl_jobspec *s)
+static void fill_spec(struct sl_jobspec *s, const char *interp)
 {
 	sl_jobspec_init(s);
 	s->name = sl_xstrdup("wrap");
@@ -78,7 +79,8 @@ static void fill_spec(struct sl_jobspec *s)
 	s->work_dir = sl_xstrdup("/tmp");
 	s->submit_dir = sl_xstrdup("/tmp");
 	s->submit_host = sl_xstrdup("bench");
-	s->script = sl_xstrdup("#!/bin/sh\n# This script was created by sbatch --wrap.\n\ntrue\n");
+	s->script = interp ? sl_xasprintf("#!%s\n", interp)
+			   : sl_xstrdup("#!/bin/sh\n# This script was created by sbatch --wrap.\n\ntrue\n");
 	s->env = sl_strv_dup(environ);
 }
 
@@ -92,7 +94,7 @@ static void *submitter(void *arg)
 
 	if (sl_client_connect(d->socket, &c, &err) != 0)
 		die("connect: %s", err.msg);
-	fill_spec(&s);
+	fill_spec(&s, d->interp);
 	pthread_barrier_wait(&d->start);
 	for (long b = 0; b < d->nbatches; b++) {
 		long k = atomic_fetch_add(&d->next, 1);
@@ -146,16 +148,17 @@ int main(int argc, char **argv)
 	struct sl_err err = SL_ERR_INIT;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "s:n:b:p:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:b:p:t:x:")) != -1) {
 		switch (opt) {
 		case 's': d.socket = optarg; break;
 		case 'n': d.njobs = arg_long(optarg, "-n"); break;
 		case 'b': d.batch = arg_long(optarg, "-b"); break;
 		case 'p': d.poll_ms = arg_long(optarg, "-p"); break;
 		case 't': d.timeout_s = arg_long(optarg, "-t"); break;
+		case 'x': d.interp = optarg; break;
 		default:
 			fprintf(stderr, "usage: drain [-s SOCKET] [-n JOBS] [-b BATCH] "
-					"[-p POLL_MS] [-t TIMEOUT_S]\n");
+					"[-p POLL_MS] [-t TIMEOUT_S] [-x INTERP]\n");
 			return 2;
 		}
 	}

@@ -3,7 +3,7 @@
 # local `true` jobs submitted 50 at a time, from the first submit to the last
 # job COMPLETED (jobs/s). Run on demand, not by make check:
 #   tests/bench/drain.sh [--build DIR] [--runs K] [--jobs N] [--batch B]
-#       [--state-shm] [--sbatch] [--slurm] [--floor] [--perf] [--strace] [--keep]
+#       [--state-shm] [--sbatch] [--slurm] [--floor] [--tiny] [--perf] [--strace] [--keep]
 # The daemon is private: tests/integration/conf.sh's write_conf with CPUS=N so
 # that quota never holds a job back. Submitting goes through the client
 # library (tests/bench/drain.c: B threads, one submit each per batch), since
@@ -16,13 +16,17 @@
 # loop per CPU (bash forks and execs it), and prints its rate and CPU per
 # job: the fork/exec floor on this host under its current load, so that a
 # rate can be read as a fraction of it.
+# --tiny makes each job `#!TINY`, TINY a static program without libc that
+# only exits (built here with cc -nostdlib -static), for the floor too: the
+# dynamic loader's start-up (cpuid probing, which traps on a VM) is then out
+# of both, and what remains per job is Sluice's own cost.
 # --perf records sluiced and all it starts with `perf record -g`, --strace
 # counts sluiced's own system calls (strace -c); both into the run
 # directory, shown at the end.
 set -u -o pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build="$top/build"
-runs=1 njobs=5000 batch=50 state_shm=0 use_sbatch=0 slurm=0 use_perf=0 use_strace=0 keep=0 floor=0
+runs=1 njobs=5000 batch=50 state_shm=0 use_sbatch=0 slurm=0 use_perf=0 use_strace=0 keep=0 floor=0 tiny=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--build) build=$2; shift 2 ;;
@@ -33,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--sbatch) use_sbatch=1; shift ;;
 	--slurm) slurm=1; use_sbatch=1; shift ;;
 	--floor) floor=1; shift ;;
+	--tiny) tiny=1; shift ;;
 	--perf) use_perf=1; shift ;;
 	--strace) use_strace=1; shift ;;
 	--keep) keep=1; shift ;;
@@ -64,6 +69,14 @@ cleanup() {
 trap cleanup EXIT
 
 now() { date +%s.%N; }
+
+interp=""
+if [ $tiny = 1 ]; then
+	[ $use_sbatch = 1 ] && { echo "drain.sh: --tiny is for the client-library runs" >&2; exit 2; }
+	printf 'void _start(void) { __asm__ volatile("mov $231, %%eax; xor %%edi, %%edi; syscall"); }\n' >"$T/tiny.c"
+	cc -O2 -nostdlib -static -o "$T/tiny" "$T/tiny.c" || { echo "drain.sh: cannot build tiny" >&2; exit 2; }
+	interp="$T/tiny"
+fi
 
 # One run with sbatch processes against whatever sbatch/squeue $1 names
 # (sluice's or Slurm's). Prints the same line as drain.c.
@@ -139,7 +152,11 @@ start_daemon() {
 run_floor() {
 	local cpus t0 t1
 	cpus=$(nproc)
-	printf '#!/bin/sh\n# This script was created by sbatch --wrap.\n\ntrue\n' >"$T/floor.sh"
+	if [ -n "$interp" ]; then
+		printf '#!%s\n' "$interp" >"$T/floor.sh"
+	else
+		printf '#!/bin/sh\n# This script was created by sbatch --wrap.\n\ntrue\n' >"$T/floor.sh"
+	fi
 	chmod +x "$T/floor.sh"
 	t0=$(now)
 	perf stat -e task-clock -x, -o "$T/floor.txt" -- bash -c '
@@ -176,7 +193,7 @@ else
 		if [ $use_sbatch = 1 ]; then
 			run_sbatch "$build/bin" | tr -d '\n' || { stop_daemon; exit 1; }
 		else
-			${DRAIN_ENV:-} "$prog" -s "$T/sock/sluiced.sock" -n "$njobs" -b "$batch" | tr -d '\n' || { stop_daemon; exit 1; }
+			${DRAIN_ENV:-} "$prog" -s "$T/sock/sluiced.sock" -n "$njobs" -b "$batch" ${interp:+-x "$interp"} | tr -d '\n' || { stop_daemon; exit 1; }
 		fi
 		# sluiced's own CPU (its loop is single-threaded: the ceiling) in
 		# clock ticks, then, after it ends, all of it with its descendants.

@@ -402,11 +402,29 @@ int sl_sacct_window_match(const struct sl_sacct_opts *o, const struct sl_sacct_w
 	return e && e < w->end && (j->end_time >= w->start || j->end_time == 0);
 }
 
+/* Slurm's array fields of a record: a plain job is array 0, task NO_VAL. */
+static uint64_t array_of(const struct sl_job *j)
+{
+	return j->array_job_id;
+}
+
+static uint32_t task_of(const struct sl_job *j)
+{
+	return j->array_job_id != 0 ? (uint32_t)j->array_task_id : 0xfffffffeU;
+}
+
+/* sacct's _sort_desc_submit_time: submit time, then array id, task and job
+ * id; so in one second a plain job comes before an array's tasks, and the
+ * tasks in index order whatever their ids. */
 static int by_submit(const void *pa, const void *pb)
 {
 	const struct sl_job *a = *(struct sl_job *const *)pa, *b = *(struct sl_job *const *)pb;
 	if (a->submit_time != b->submit_time)
 		return a->submit_time < b->submit_time ? -1 : 1;
+	if (array_of(a) != array_of(b))
+		return array_of(a) < array_of(b) ? -1 : 1;
+	if (task_of(a) != task_of(b))
+		return task_of(a) < task_of(b) ? -1 : 1;
 	if (a->id != b->id)
 		return a->id < b->id ? -1 : 1;
 	/* sacct -D: a job's requeued runs (same second) before the job, oldest first */

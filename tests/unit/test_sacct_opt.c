@@ -212,6 +212,32 @@ static void test_sort(void **state)
 		sl_job_free(v[i]);
 }
 
+/* In one second, as Slurm 22.05 lists them: the plain job first, then the
+ * array's tasks by index, the last task's id (Slurm's keeps the array's)
+ * notwithstanding. */
+static void test_sort_array(void **state)
+{
+	struct sl_job *v[4];
+	uint64_t ids[4] = {122281, 122284, 122282, 122285};
+	int tasks[4] = {3, 0, -1, 1};
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		v[i] = job(SL_JOB_COMPLETED, NOW - 10, 0, 0);
+		v[i]->id = ids[i];
+		if (tasks[i] >= 0) {
+			v[i]->array_job_id = 122281;
+			v[i]->array_task_id = tasks[i];
+		}
+	}
+	sl_sacct_sort(v, 4);
+	assert_int_equal(v[0]->id, 122282);
+	assert_int_equal(v[1]->id, 122284);
+	assert_int_equal(v[2]->id, 122285);
+	assert_int_equal(v[3]->id, 122281);
+	for (int i = 0; i < 4; i++)
+		sl_job_free(v[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_held),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_sort_array),
 	};
 	setenv("TZ", "UTC", 1);
 	tzset();

@@ -173,6 +173,10 @@ struct sl_job {
 	int array_task_id;      /* the task's index (meaningful when array_job_id) */
 	int array_throttle;     /* at most this many tasks of the array run at once
 				 * (%N, scontrol ArrayTaskThrottle); 0: no limit */
+	int array_dropped;      /* a pending task cancelled out of its array while
+				 * others still wait: slurmctld clears it from the
+				 * meta record, so no listing, history or id
+				 * lookup knows it (jobfilter.c) */
 	char *array_tasks;      /* listings only, never stored: the pending tasks this
 				 * record stands for once folded, as Slurm shows them
 				 * ("2-3%2"; jobfilter.h's fold); NULL: itself */

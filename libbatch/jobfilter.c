@@ -155,7 +155,7 @@ static int id_match(const struct sl_jobfilter *f, const struct sl_job *j)
 
 int sl_jobfilter_match(const struct sl_jobfilter *f, const struct sl_job *j)
 {
-	if (!id_match(f, j))
+	if (j->array_dropped || !id_match(f, j))
 		return 0;
 	for (size_t k = 0; k < NLISTS; k++) {
 		size_t n, i = 0;

@@ -10,6 +10,7 @@
 #include "jobfilter.h"
 #include "jobtab.h"
 #include "lifecycle.h"
+#include "log.h"
 #include "submit.h"
 #include "xalloc.h"
 
@@ -68,6 +69,53 @@ static void cancel_one(struct sluiced *d, const struct sl_peer *p, struct sl_job
 	}
 }
 
+/* Still in its array's pending meta record, as slurmctld keeps a task
+ * until it first starts: pending, and never ran. PBS keeps a deleted
+ * subjob (X in qstat -t), so a qsub array's tasks never are. */
+static int in_meta(const struct sl_job *t)
+{
+	return t->array_job_id != 0 && !t->spec.pbs && t->state == SL_JOB_PENDING &&
+	       t->attempt == 0 && !sl_job_ran(t);
+}
+
+static int array_waits(struct sluiced *d, uint64_t array_id)
+{
+	size_t n = sl_jobtab_count(d->jobs);
+	for (size_t i = sl_jobtab_lower(d->jobs, array_id); i < n; i++) {
+		const struct sl_job *t = sl_jobtab_at(d->jobs, i);
+		if (t->array_job_id != array_id)
+			break;
+		if (in_meta(t))
+			return 1;
+	}
+	return 0;
+}
+
+/* slurmctld's job_str_signal clears cancelled tasks out of the meta record
+ * and ends the record itself only when none is left; so the tasks of a
+ * cancel that leaves others waiting vanish (squeue -t all, scontrol, sacct),
+ * and those that empty it stay, as the CANCELLED record h_query.c folds. */
+static void drop_from_meta(struct sluiced *d, const uint64_t *ids, size_t n)
+{
+	uint64_t array_id = 0;
+	int waits = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct sl_job *t = sl_jobtab_get(d->jobs, ids[i]);
+		struct sl_err e = SL_ERR_INIT;
+		if (t == NULL)
+			continue;
+		if (t->array_job_id != array_id) {
+			array_id = t->array_job_id;
+			waits = array_waits(d, array_id);
+		}
+		if (!waits)
+			continue;
+		t->array_dropped = 1;
+		if (sl_lifecycle_save(d, t, &e) != 0)
+			sl_warn("job %llu: %s", (unsigned long long)t->id, e.msg);
+	}
+}
+
 static int flag(json_object *req, const char *key)
 {
 	json_object *v;
@@ -81,7 +129,8 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	json_object *fo = NULL, *v, *arr;
 	enum scope scope;
 	int sig = 0, r;
-	size_t n;
+	size_t n, ngone = 0, cap = 0;
+	uint64_t *gone = NULL; /* pending tasks this cancel took out of their meta record */
 
 	json_object_object_get_ex(req, "filter", &fo);
 	if (json_object_object_get_ex(req, "signal", &v))
@@ -104,8 +153,15 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		    (f.n_ids + f.n_tasks == 0 && (sl_jobstate_is_final(j->state) ||
 				      j->state == SL_JOB_COMPLETING)))
 			continue;
+		int was_meta = in_meta(j);
 		cancel_one(d, p, j, sig, scope, arr);
+		if (was_meta && j->state == SL_JOB_CANCELLED) {
+			gone = sl_xgrow(gone, &cap, ngone + 1, sizeof(*gone));
+			gone[ngone++] = j->id;
+		}
 	}
+	drop_from_meta(d, gone, ngone);
+	free(gone);
 	json_object_object_add(rep, "results", arr);
 	sl_jobfilter_clear(&f);
 	return 0;

@@ -75,6 +75,30 @@ as $USER1 "$BIN/scancel" "$hid" || fail "cancel released job"
 wait_state "$hid" CANCELLED
 ok "an admin hold is released only by an operator; the owner's hold keeps it"
 
+# Pending array tasks cancelled while others still wait leave the array
+# (slurmctld clears them from the meta record): gone from squeue -t all,
+# scontrol and sacct. The cancel that empties it leaves one CANCELLED record.
+aid=$(submit $USER1 -o /dev/null -a 0-9%1 --wrap 'sleep 60') || fail "submit array"
+wait_state "${aid}_0" RUNNING
+as $USER1 "$BIN/scancel" "${aid}_5" || fail "cancel one pending task"
+as $USER1 "$BIN/scancel" "${aid}_[7-8]" || fail "cancel two pending tasks"
+expect_eq "squeue -t all -r after" "${aid}_1 PENDING
+${aid}_2 PENDING
+${aid}_3 PENDING
+${aid}_4 PENDING
+${aid}_6 PENDING
+${aid}_9 PENDING
+${aid}_0 RUNNING" "$("$BIN/squeue" -h -t all -r -j "$aid" -o '%i %T')"
+expect_eq "scontrol of a dropped task" "Job ${aid}_5 not found" \
+	"$("$BIN/scontrol" show job "${aid}_5" 2>&1)"
+as $USER1 "$BIN/scancel" "${aid}_5" || fail "scancel of a dropped task exits 0, as Slurm's"
+as $USER1 "$BIN/scancel" "$aid" || fail "cancel the array"
+wait_state "${aid}_0" CANCELLED
+expect_eq "sacct after" "${aid}_0|CANCELLED by $(id -u $USER1)
+${aid}_[1-4,6,9%1]|CANCELLED by $(id -u $USER1)" \
+	"$("$BIN/sacct" -n -X -P -j "$aid" -o JobID,State)"
+ok "pending array tasks cancelled out of a waiting array vanish, as in Slurm"
+
 # What a job leaves behind ends with it: a process in a process group of its
 # own (job control) whose parent exited, reparented to the supervisor (a
 # child subreaper), and a double-forked one in the job's group.

@@ -44,6 +44,7 @@ static struct sl_job *full_job(enum sl_jobstate st, int tag)
 	JOB_INTS(SET_JNUM)
 	JOB_INT64S(SET_JNUM)
 	JOB_LIVE_INTS(SET_JNUM)
+	j->array_dropped = 0; /* such a record never leaves sluiced */
 	j->start_time = NOW - 500 - tag;
 	j->end_time = st == SL_JOB_RUNNING ? 0 : NOW - 100;
 	j->suspend_time = tag % 2 ? 0 : NOW - 50;

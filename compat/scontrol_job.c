@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "prio.h"
+#include "script.h"
 #include "slurm_opt.h"
 #include "slurm_pattern.h"
 #include "slurm_time.h"
@@ -255,7 +256,6 @@ static void show_res(const struct sl_job *j, const char *sep, unsigned flags, st
 	const struct sl_jobspec *s = &j->spec;
 	struct sl_jobshape sh;
 	char m[32];
-	const char *sp = s->script_path;
 
 	sl_job_shape(j, &sh);
 	show_shape(j, &sh, sep, b);
@@ -278,11 +278,9 @@ static void show_res(const struct sl_job *j, const char *sep, unsigned flags, st
 	sl_buf_addstr(b, " DelayBoot=00:00:00");
 	sl_buf_addf(b, "%sOverSubscribe=%s Contiguous=0 Licenses=(null) Network=(null)", sep,
 		    shared[s->shared >= 0 && s->shared <= 2 ? s->shared : 0]);
-	if (sp == NULL || s->wrapped)
-		sl_buf_addf(b, "%sCommand=(null)", sep);
-	else
-		sl_buf_addf(b, "%sCommand=%s%s%s", sep, sp[0] == '/' || !s->submit_dir ? "" : s->submit_dir,
-			    sp[0] == '/' || !s->submit_dir ? "" : "/", sp);
+	char *cmd = sl_script_command(s);
+	sl_buf_addf(b, "%sCommand=%s", sep, cmd ? cmd : "(null)");
+	free(cmd);
 	sl_buf_addf(b, "%sWorkDir=%s", sep, s->work_dir ? s->work_dir : "");
 	if (s->comment != NULL) /* Slurm's trailing space included */
 		sl_buf_addf(b, "%sComment=%s ", sep, s->comment);

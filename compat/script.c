@@ -12,17 +12,48 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "job.h"
 #include "xalloc.h"
 
-char *sl_script_resolve(const char *name, const char *path_env)
+char *sl_script_resolve(const char *name, const char *dir, const char *path_env)
 {
+	struct stat st;
 	char *found;
 
-	if (name[0] == '/' || name[0] == '.' || access(name, R_OK) == 0 || path_env == NULL ||
-	    *path_env == '\0')
+	if (name[0] == '/' || name[0] == '.')
 		return sl_xstrdup(name);
-	found = sl_path_search(path_env, name, R_OK);
+	found = sl_xasprintf("%s/%s", dir, name);
+	if (stat(found, &st) == 0 && !S_ISDIR(st.st_mode))
+		return found;
+	free(found);
+	found = path_env && *path_env ? sl_path_search(path_env, name, F_OK) : NULL;
 	return found ? found : sl_xstrdup(name);
+}
+
+char *sl_script_command_line(const char *path, char *const *argv)
+{
+	size_t len = strlen(path) + 1;
+	for (char *const *a = argv; a && *a; a++)
+		len += strlen(*a) + 1;
+	char *c = sl_xmalloc(len), *p = c;
+	p = stpcpy(p, path);
+	for (char *const *a = argv; a && *a; a++) {
+		*p++ = ' ';
+		p = stpcpy(p, *a);
+	}
+	return c;
+}
+
+char *sl_script_command(const struct sl_jobspec *s)
+{
+	const char *sp = s->script_path;
+	if (s->wrapped || sp == NULL)
+		return NULL;
+	if (s->command != NULL)
+		return sl_xstrdup(s->command);
+	if (sp[0] == '/' || s->submit_dir == NULL)
+		return sl_xstrdup(sp);
+	return sl_xasprintf("%s/%s", s->submit_dir, sp);
 }
 
 /* Read fd to EOF, refusing more than SL_SCRIPT_MAX bytes. */

@@ -13,11 +13,22 @@
 /* Slurm's default MaxScriptSize (slurm.conf max_script_size): 4 MiB. */
 #define SL_SCRIPT_MAX (4u * 1024u * 1024u)
 
-/* Find the script the way sbatch does: a name starting with "/" or "." or
- * present in the current directory is used as is, otherwise it is searched
- * in path_env (colon-separated, may be NULL). Returns a malloc'd path (the
- * name itself when nothing matched, so that opening it gives the error). */
-char *sl_script_resolve(const char *name, const char *path_env);
+/* Find the script the way sbatch does (Slurm's search_path): a name
+ * starting with "/" or "." is used as is; another is looked for in dir
+ * (the submission's working directory), then in path_env (colon-separated,
+ * may be NULL), and the first file found is the whole path to it. Returns a
+ * malloc'd path (the name itself when nothing matched, so that opening it
+ * gives the error); it is also what scontrol shows as Command. */
+char *sl_script_resolve(const char *name, const char *dir, const char *path_env);
+
+/* Slurm's job command (scontrol's Command=, squeue's %o, --json's
+ * "command"): the script as sbatch found it, then its arguments; NULL for
+ * --wrap and a script from stdin. Records from before spec.command was
+ * kept show their script's path from the submit directory. Caller frees. */
+struct sl_jobspec;
+char *sl_script_command(const struct sl_jobspec *s);
+/* The command spec.command keeps: path, then each argument after a space. */
+char *sl_script_command_line(const char *path, char *const *argv);
 
 /* Read the script at path, or standard input when path is NULL. *text is
  * NUL-terminated (caller frees); *len excludes the NUL. Errors: SL_ENOENT

@@ -351,6 +351,19 @@ static char *abs_path(const char *cwd, const char *p)
 	return p[0] == '/' ? sl_xstrdup(p) : sl_xasprintf("%s/%s", cwd, p);
 }
 
+/* Where sbatch looks for a script named without a directory first: the
+ * command line's -D (from the current directory), else the current
+ * directory (Slurm's opt.chdir at that point; a script's own -D comes
+ * later). Caller frees. */
+static char *search_dir(const struct sl_optval *v, size_t n, const char *cwd)
+{
+	const char *d = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i].opt->name, "chdir") == 0)
+			d = v[i].arg;
+	return d != NULL && d[0] != '\0' ? abs_path(cwd, d) : sl_xstrdup(cwd);
+}
+
 /* The script from --wrap, a file (searched like sbatch does) or stdin. */
 static int load_script(struct ctx *c, int argc, char **argv, int optind, char **envp,
 		       const char *cwd, size_t *len, struct sl_err *err)
@@ -369,11 +382,12 @@ static int load_script(struct ctx *c, int argc, char **argv, int optind, char **
 		return 0;
 	}
 	if (path != NULL)
-		found = sl_script_resolve(path, env_get(envp, "PATH"));
+		found = sl_script_resolve(path, cwd, env_get(envp, "PATH"));
 	if ((r = sl_script_read(found, path, &s->script, len, err)) == 0 &&
 	    (r = sl_script_check(s->script, *len, err)) == 0 && path != NULL) {
-		s->script_path = abs_path(cwd, found);
+		s->script_path = sl_xstrdup(found);
 		s->argv = sl_strv_dup(argv + optind + 1);
+		s->command = sl_script_command_line(found, s->argv);
 	}
 	free(found);
 	if (r != 0)
@@ -584,7 +598,7 @@ int sl_sbatch_parse(int argc, char **argv, char **envp, struct sl_jobspec *out,
 	struct sl_optval *v = NULL;
 	size_t n = 0, len = 0;
 	int optind = 1, r;
-	char *cwd = NULL;
+	char *cwd = NULL, *dir = NULL;
 
 	memset(flags, 0, sizeof(*flags));
 	sl_jobspec_init(out);
@@ -598,7 +612,8 @@ int sl_sbatch_parse(int argc, char **argv, char **envp, struct sl_jobspec *out,
 		r = sl_err_set(err, SL_EIO, "getcwd failed: %s", strerror(errno));
 		goto out;
 	}
-	if ((r = load_script(&c, argc, argv, optind, envp, cwd, &len, err)) != 0 ||
+	dir = search_dir(v, n, cwd);
+	if ((r = load_script(&c, argc, argv, optind, envp, dir, &len, err)) != 0 ||
 	    (r = apply_directives(&c, len, err)) != 0)
 		goto out;
 	c.ignore_pbs |= pbs_ignored(v, n, envp);
@@ -611,6 +626,7 @@ out:
 		flags->exit_code = c.status ? c.status : 255;
 	free(v);
 	free(cwd);
+	free(dir);
 	free(c.chdir);
 	free(c.wrap);
 	free(c.propagate);

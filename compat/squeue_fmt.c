@@ -7,6 +7,7 @@
  * with no Sluice counterpart print what Slurm prints for "unset", so
  * scripts that parse them keep working. -O names map onto these rows, or
  * onto their own (squeue_long.c). */
+#include "script.h"
 #include "squeue_fmt.h"
 
 #include <stdio.h>
@@ -349,13 +350,10 @@ P(p_exec_host)
 
 P(p_command)
 {
-	const char *p = j->spec.script_path;
+	char *c = sl_script_command(&j->spec);
 	(void)now;
-	if (p == NULL || j->spec.wrapped)
-		S("(null)");
-	if (p[0] == '/' || j->spec.submit_dir == NULL)
-		S(p);
-	snprintf(buf, len, "%s/%s", j->spec.submit_dir, p);
+	snprintf(buf, len, "%s", c ? c : "(null)");
+	free(c);
 	return 1;
 }
 #undef P

@@ -5,6 +5,7 @@
  * Sluice has no notion of (associations, federation, burst buffers, het
  * jobs, licenses, reservations, core specialisation) prints as Slurm
  * prints it for a job that does not use it; the README lists them. */
+#include "script.h"
 #include "slurm_json.h"
 
 #include <stdint.h>
@@ -96,19 +97,13 @@ static json_object *resources(const struct sl_job *j)
 	return o;
 }
 
-/* The script as slurmctld keeps it: absolute, from the submit directory
- * (scontrol's Command=); "" for --wrap and stdin. */
+/* The job's command as slurmctld keeps it (scontrol's Command=); "" for
+ * --wrap and stdin. */
 static void command(json_object *o, const struct sl_jobspec *s)
 {
-	const char *sp = s->wrapped ? NULL : s->script_path;
-	struct sl_buf *b = sl_buf_new(1 << 16);
-
-	if (sp && sp[0] != '/' && s->submit_dir)
-		sl_buf_addf(b, "%s/", s->submit_dir);
-	if (sp)
-		sl_buf_addstr(b, sp);
-	sl_json_str(o, "command", sl_buf_str(b));
-	sl_buf_free(b);
+	char *c = sl_script_command(s);
+	sl_json_str(o, "command", c ? c : "");
+	free(c);
 }
 
 /* The remainder's tasks as squeue's library gives them (xlate_array_task_str:

@@ -42,7 +42,7 @@ static const struct row codes[] = {
 	{'k', "spec.comment"}, {'K', ""}, {'l', "spec.time_limit"},
 	{'L', "spec.time_limit " RUN}, {'m', "spec.mem_per_node spec.mem_per_cpu"},
 	{'M', RUN}, {'n', ""}, {'N', "nodelist"},
-	{'o', "spec.script_path spec.submit_dir spec.wrapped"}, {'O', ""}, {'p', PRIO},
+	{'o', "spec.script_path spec.submit_dir spec.wrapped spec.command"}, {'O', ""}, {'p', PRIO},
 	{'P', ""}, {'q', "spec.qos"}, {'Q', PRIO}, {'r', "reason"},
 	{'R', "state reason nodelist"}, {'s', ""}, {'S', "start_time"}, {'t', "state"},
 	{'T', "state"},

@@ -51,7 +51,9 @@ struct sl_jobspec {
 	char *submit_dir;      /* absolute cwd of sbatch */
 	char *submit_host;     /* short hostname of the submit host */
 	char *script;          /* the batch script text (never NULL) */
-	char *script_path;     /* as given on the command line; NULL for stdin/--wrap */
+	char *script_path;     /* as sbatch found it (script.h); NULL for stdin/--wrap */
+	char *command;         /* Slurm's job command: script_path and the arguments
+				  (sl_script_command); NULL: older records */
 	char **argv;           /* script arguments; NULL-terminated, may be NULL */
 	char **env;            /* exported environment "K=V", NULL-terminated */
 	char *export_spec;     /* --export as given ("ALL", "NONE", "A,B=1"); NULL: ALL */

@@ -107,3 +107,14 @@ expect_eq "scontrol Comment=" "   Comment=nightly run, 7 " \
 expect_eq "squeue %k unset" "(null)" "$("$BIN/squeue" -h -t all -j "$id6" -o '%k')"
 "$BIN/scontrol" show job "$id6" | grep -q 'Comment=' && fail "Comment= without --comment"
 ok "--comment: squeue %k, sacct Comment, scontrol Comment="
+
+# The job's command as Slurm keeps it: the script as sbatch found it (a
+# name found in the directory is made whole, ./ and / stay as given) and
+# its arguments, in scontrol's Command= and squeue's %o.
+mkdir -p cmd && printf '#!/bin/sh\ntrue\n' >cmd/c.sh && chmod -R a+rX cmd
+idk=$(cd cmd && submit $USER1 -o /dev/null ./c.sh a 'b c') || fail "sbatch ./c.sh"
+idl=$(cd cmd && submit $USER1 -o /dev/null c.sh x) || fail "sbatch c.sh"
+expect_eq "Command= of ./c.sh" "   Command=./c.sh a b c" \
+	"$("$BIN/scontrol" show job "$idk" | grep '^   Command=')"
+expect_eq "squeue %o of c.sh" "$(pwd)/cmd/c.sh x" "$("$BIN/squeue" -h -t all -j "$idl" -o '%o')"
+ok "Command= and %o: the script as found, with its arguments"

@@ -201,17 +201,27 @@ static void test_resolve(void **state)
 
 	mkdir(bin, 0700);
 	write_file(tool, "#!/bin/sh\n", 10);
-	r = sl_script_resolve("tool.sh", pathenv);
+	r = sl_script_resolve("tool.sh", "/nonexistent", pathenv);
 	assert_string_equal(r, tool);
 	free(r);
-	r = sl_script_resolve("./tool.sh", pathenv); /* "." means the cwd only */
+	r = sl_script_resolve("./tool.sh", bin, pathenv); /* "." means the cwd only */
 	assert_string_equal(r, "./tool.sh");
 	free(r);
-	r = sl_script_resolve("missing.sh", pathenv);
+	r = sl_script_resolve("missing.sh", bin, pathenv);
 	assert_string_equal(r, "missing.sh");
 	free(r);
-	r = sl_script_resolve("tool.sh", NULL);
+	r = sl_script_resolve("tool.sh", "/nonexistent", NULL);
 	assert_string_equal(r, "tool.sh");
+	free(r);
+	r = sl_script_resolve("tool.sh", bin, NULL); /* the directory first, whole */
+	assert_string_equal(r, tool);
+	free(r);
+	r = sl_script_resolve("bin", tmpdir(), pathenv); /* a directory is not a script */
+	assert_string_equal(r, "bin");
+	free(r);
+	char *argv[] = {"a1", "b 2", NULL};
+	r = sl_script_command_line("./tool.sh", argv);
+	assert_string_equal(r, "./tool.sh a1 b 2");
 	free(r);
 	unlink(tool);
 	rmdir(bin);

@@ -598,10 +598,10 @@ static char *slurp(const char *path)
 /* Replace the machine-specific parts so that the file compares anywhere. */
 static void normalize(struct sl_jobspec *s, const char *cwd)
 {
-	char **fields[] = {&s->work_dir, &s->submit_dir, &s->script_path};
+	char **fields[] = {&s->work_dir, &s->submit_dir, &s->script_path, &s->command};
 	size_t i, n = strlen(cwd);
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		char *v = *fields[i];
 		if (v && strncmp(v, cwd, n) == 0) {
 			*fields[i] = sl_xasprintf("@CWD@%s", v + n);

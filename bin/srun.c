@@ -128,6 +128,17 @@ static int step_cpus(const struct sl_srun_opts *o, const struct sl_srun_layout *
 	return cpus;
 }
 
+/* The memory a node of the step holds, MiB (sluiced counts it against the
+ * job's): --mem, or --mem-per-cpu times the step's CPUs on a node. */
+static int64_t step_mem(const struct sl_srun_opts *o, const struct sl_step *rec)
+{
+	if (o->mem_mib > 0)
+		return o->mem_mib;
+	if (o->mem_per_cpu_mib > 0 && rec->nnodes > 0)
+		return o->mem_per_cpu_mib * ((rec->cpus + rec->nnodes - 1) / rec->nnodes);
+	return 0;
+}
+
 static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l,
 		   const struct sl_srun_alloc *a, struct sl_step *rec)
 {
@@ -138,6 +149,7 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l,
 	rec->ntasks = l->ntasks;
 	rec->nnodes = l->nnodes;
 	rec->cpus = step_cpus(o, l, a, o->relative > 0 ? o->relative : 0);
+	rec->mem = step_mem(o, rec);
 	rec->overlap = o->overlap;
 	rec->nodelist = sl_xstrdup(l->nodelist);
 	free(arg0);
@@ -169,9 +181,25 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l,
 	rec->step_id = l->step_id;
 }
 
-/* One step in the allocation that envp describes (own: srun made it). */
-static int run(const struct sl_srun_opts *o, char *const *envp, int own)
+/* What of the allocation's options Slurm also gives a step, inside a job:
+ * --exclusive (the step's own CPUs: --exact), -w (its nodes,
+ * srun_layout.c), --mem and --mem-per-cpu (its memory, counted by
+ * sluiced), and --comment, which Slurm keeps for allocations alone. */
+static int step_option(const char *opt)
 {
+	static const char *const ok[] = {"--nodelist=", "--mem=", "--mem-per-cpu=", "--comment="};
+	if (strcmp(opt, "--exclusive") == 0)
+		return 1;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (strncmp(opt, ok[i], strlen(ok[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* One step in the allocation that envp describes (own: srun made it). */
+static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
+{
+	struct sl_srun_opts step = *opts, *o = &step; /* shallow: opts keeps what it owns */
 	struct sl_srun_alloc a;
 	struct sl_srun_layout l;
 	struct sl_step rec = {0};
@@ -179,11 +207,16 @@ static int run(const struct sl_srun_opts *o, char *const *envp, int own)
 	char *warn = NULL, *mp = NULL, **env;
 	int rc;
 
-	if (o->alloc && !own) { /* the job's: a step cannot change them */
-		fprintf(stderr, "srun: error: %.*s is not supported by Sluice inside a job "
-			"allocation\n", (int)strcspn(o->alloc[0], "="), o->alloc[0]);
-		return 1;
-	}
+	for (char **x = o->alloc; x && *x && !own; x++)
+		if (!step_option(*x)) { /* the job's: a step cannot change them */
+			fprintf(stderr, "srun: error: %.*s is not supported by Sluice inside a job "
+				"allocation\n", (int)strcspn(*x, "="), *x);
+			return 1;
+		}
+	if (!own && o->step_exclusive)
+		o->exact = 1;
+	if (own) /* the allocation's: its step takes them as given */
+		o->nodelist = NULL;
 	allocation(envp, &a);
 	if (in_pod && o->pty) {
 		fprintf(stderr, "srun: error: --pty in a Kubernetes job is not supported by Sluice\n");

@@ -20,7 +20,8 @@ int srun_io_file(struct srun_io *io, const char *path)
 	for (size_t i = 0; i < io->nfiles; i++)
 		if (strcmp(io->paths[i], path) == 0)
 			return io->fds[i];
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (io->append ? O_APPEND : O_TRUNC),
+		      0666);
 	if (fd < 0)
 		return -1;
 	io->paths = sl_xrealloc(io->paths, (io->nfiles + 1) * sizeof(*io->paths));

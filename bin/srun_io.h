@@ -23,12 +23,14 @@ struct srun_stream {
 struct srun_io {
 	int label_width;          /* 0: no labels */
 	int unbuffered;           /* -u: pass bytes on as they come */
+	int append;               /* --open-mode=append: -o/-e files are not truncated */
 	char **paths;             /* the files opened for -o/-e, and their fds */
 	int *fds;
 	size_t nfiles;
 };
 
-/* The fd to write to for this expanded path: opened once (truncated) and
+/* The fd to write to for this expanded path: opened once (truncated
+ * unless io->append) and
  * shared by every task that names it. -1 with errno on failure. */
 int srun_io_file(struct srun_io *io, const char *path);
 void srun_io_close(struct srun_io *io);

@@ -236,7 +236,7 @@ static void step_end(struct run *r, enum end_why why)
 static void on_interrupt(struct run *r)
 {
 	int64_t now = now_ms();
-	if (r->intr_ms == 0 || now - r->intr_ms > 1000) {
+	if (!r->o->quit_on_interrupt && (r->intr_ms == 0 || now - r->intr_ms > 1000)) {
 		fprintf(stderr, "srun: interrupt (one more within 1 sec to abort)\n");
 		print_status(r);
 		r->intr_ms = now;
@@ -645,6 +645,7 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 		r.st[i].fd = -1;
 	r.io.label_width = l->label && !o->pty ? sl_srun_label_width(n) : 0;
 	r.io.unbuffered = o->unbuffered || o->pty; /* a terminal echoes a key at a time */
+	r.io.append = o->open_append == 1;
 	r.pty.master = r.pty.slave = -1;
 	r.in = (struct srun_stdin){.src = 0, .ntasks = n};
 	r.in.fds = sl_xcalloc((size_t)n, sizeof(int));

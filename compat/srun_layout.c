@@ -94,22 +94,44 @@ static int refuse(struct sl_err *err, uint64_t job, const char *why)
 			  (unsigned long long)job, why);
 }
 
+/* The tasks node i can take: its CPUs over -c, at most --ntasks-per-node. */
+static int node_cap(const struct sl_srun_layout *l, const struct sl_srun_opts *o, int cpus)
+{
+	int cap = cpus / (l->cpus_per_task > 0 ? l->cpus_per_task : 1);
+	return o->ntasks_per_node > 0 && o->ntasks_per_node < cap ? o->ntasks_per_node : cap;
+}
+
+/* Cyclic: task t to the next node round the step's that has room. */
+static int distribute_cyclic(struct sl_srun_layout *l, const struct sl_srun_opts *o,
+			     const int *cpus, struct sl_err *err)
+{
+	for (int t = 0, i = 0; t < l->ntasks; t++) {
+		int tried = 0;
+		while (tried < l->nnodes && l->tasks_on[i] >= node_cap(l, o, cpus[i]))
+			i = (i + 1) % l->nnodes, tried++;
+		if (tried == l->nnodes)
+			return refuse(err, l->job_id, "More processors requested than permitted");
+		l->task[t] = (struct sl_srun_task){i, l->tasks_on[i]++};
+		i = (i + 1) % l->nnodes;
+	}
+	return 0;
+}
+
 /* Block: every node gets a task, then each fills up to what its CPUs (and
  * --ntasks-per-node) hold, in node order. */
 static int distribute(struct sl_srun_layout *l, const struct sl_srun_opts *o, const int *cpus,
 		      struct sl_err *err)
 {
 	int cpt = l->cpus_per_task > 0 ? l->cpus_per_task : 1, left = l->ntasks - l->nnodes;
-	for (int i = 0; i < l->nnodes; i++) {
-		l->tasks_on[i] = 1;
+	for (int i = 0; i < l->nnodes; i++)
 		if (cpus[i] < cpt)
 			return refuse(err, l->job_id, "More processors requested than permitted");
-	}
+	if (o->cyclic)
+		return distribute_cyclic(l, o, cpus, err);
+	for (int i = 0; i < l->nnodes; i++)
+		l->tasks_on[i] = 1;
 	for (int i = 0; i < l->nnodes && left > 0; i++) {
-		int cap = cpus[i] / cpt;
-		if (o->ntasks_per_node > 0 && o->ntasks_per_node < cap)
-			cap = o->ntasks_per_node;
-		int add = cap - l->tasks_on[i];
+		int add = node_cap(l, o, cpus[i]) - l->tasks_on[i];
 		if (add > left)
 			add = left;
 		if (add > 0)
@@ -123,11 +145,57 @@ static int distribute(struct sl_srun_layout *l, const struct sl_srun_opts *o, co
 	return 0;
 }
 
+/* The step's candidate nodes, as indices into the job's: -w's first (each
+ * must be the job's), then for -N beyond them the job's others in order;
+ * else the job's from -r on. *nlisted: how many -w named (0: no -w). */
+static int pick(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, int *idx,
+		int *navail, int *nlisted, struct sl_err *err)
+{
+	int rel = o->relative > 0 ? o->relative : 0, n = 0;
+	char **names = NULL;
+	size_t nn = 0;
+	struct sl_err e = SL_ERR_INIT;
+
+	*nlisted = 0;
+	if (o->nodelist == NULL) {
+		if (rel >= (int)a->nnodes)
+			return sl_err_set(err, SL_EINVAL, "srun: error: --relative=%d is past the "
+					  "job's last node (%zu nodes)", o->relative, a->nnodes);
+		for (int i = rel; i < (int)a->nnodes; i++)
+			idx[n++] = i;
+		*navail = n;
+		return 0;
+	}
+	if (sl_hostlist_expand(o->nodelist, &names, &nn, &e) != 0)
+		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid node name specified");
+	for (size_t k = 0; k < a->nnodes; k++) /* in the job's order, as Slurm lays them */
+		for (size_t m = 0; m < nn; m++)
+			if (strcmp(a->nodes[k], names[m]) == 0) {
+				idx[n++] = (int)k;
+				break;
+			}
+	*nlisted = n;
+	sl_strv_free(names);
+	if ((size_t)n != nn) /* it named a node the job does not hold */
+		return refuse(err, a->job_id, "Requested node configuration is not available");
+	for (size_t k = 0; k < a->nnodes; k++) {
+		int listed = 0;
+		for (int m = 0; m < *nlisted; m++)
+			listed |= idx[m] == (int)k;
+		if (!listed)
+			idx[n++] = (int)k;
+	}
+	*navail = n;
+	return 0;
+}
+
 /* The counts: -n, else --ntasks-per-node x nodes, else one per node. */
 static int counts(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, int avail,
-		  struct sl_srun_layout *l, char **warn, struct sl_err *err)
+		  int listed, struct sl_srun_layout *l, char **warn, struct sl_err *err)
 {
-	int nodes = o->nodes > 0 ? o->nodes : avail;
+	int nodes = o->nodes > 0 ? o->nodes : listed > 0 ? listed : avail;
+	if (listed > nodes)
+		return refuse(err, a->job_id, "Requested node configuration is not available");
 	l->ntasks = o->ntasks > 0 ? o->ntasks : o->ntasks_per_node > 0 ? o->ntasks_per_node * nodes
 									  : nodes;
 	if (nodes > l->ntasks) {
@@ -155,7 +223,7 @@ static int gpus_fit(const struct sl_srun_layout *l, struct sl_err *err)
 int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc *a,
 			struct sl_srun_layout *l, char **warn, struct sl_err *err)
 {
-	int rel = o->relative > 0 ? o->relative : 0, avail = (int)a->nnodes - rel, r;
+	int avail = 0, listed = 0, r, *idx, *cpus;
 	char buf[4096];
 
 	memset(l, 0, sizeof(*l));
@@ -167,22 +235,28 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 	l->gpus = a->gpus;
 	l->ngpus = a->ngpus;
 	l->umask = -1;
-	if (avail <= 0)
-		return sl_err_set(err, SL_EINVAL, "srun: error: --relative=%d is past the job's "
-				  "last node (%zu nodes)", o->relative, a->nnodes);
-	if ((r = counts(o, a, avail, l, warn, err)) != 0)
-		return r;
+	idx = sl_xcalloc(a->nnodes + 1, sizeof(*idx));
+	cpus = sl_xcalloc(a->nnodes + 1, sizeof(*cpus));
+	if ((r = pick(o, a, idx, &avail, &listed, err)) != 0 ||
+	    (r = counts(o, a, avail, listed, l, warn, err)) != 0)
+		goto out;
 	l->nodes = sl_xcalloc((size_t)l->nnodes + 1, sizeof(*l->nodes));
-	for (int i = 0; i < l->nnodes; i++)
-		l->nodes[i] = sl_xstrdup(a->nodes[rel + i]);
+	for (int i = 0; i < l->nnodes; i++) {
+		l->nodes[i] = sl_xstrdup(a->nodes[idx[i]]);
+		cpus[i] = a->cpus[idx[i]];
+	}
 	l->tasks_on = sl_xcalloc((size_t)l->nnodes, sizeof(*l->tasks_on));
 	l->task = sl_xcalloc((size_t)l->ntasks, sizeof(*l->task));
-	if ((r = distribute(l, o, a->cpus + rel, err)) != 0 || (r = gpus_fit(l, err)) != 0)
-		return r;
+	if ((r = distribute(l, o, cpus, err)) != 0 || (r = gpus_fit(l, err)) != 0)
+		goto out;
 	l->nodelist = sl_hostlist_compress(l->nodes, (size_t)l->nnodes);
 	sl_slurm_env_fmt_counts(l->tasks_on, (size_t)l->nnodes, buf, sizeof(buf));
 	l->tasks_per_node = sl_xstrdup(buf);
-	return 0;
+	l->distribution = sl_xstrdup(o->dist ? o->dist : l->ntasks <= l->nnodes ? "cyclic" : "block");
+out:
+	free(idx);
+	free(cpus);
+	return r;
 }
 
 void sl_srun_layout_clear(struct sl_srun_layout *l)
@@ -192,6 +266,7 @@ void sl_srun_layout_clear(struct sl_srun_layout *l)
 	free(l->task);
 	free(l->nodelist);
 	free(l->tasks_per_node);
+	free(l->distribution);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -236,7 +311,7 @@ char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base
 	size_t n = 0;
 
 	add(&v, &n, sl_xasprintf("SLURMD_NODENAME=%s", node));
-	add(&v, &n, sl_xasprintf("SLURM_DISTRIBUTION=block"));
+	add(&v, &n, sl_xasprintf("SLURM_DISTRIBUTION=%s", l->distribution ? l->distribution : "block"));
 	add(&v, &n, sl_xasprintf("SLURM_GTIDS=%s", ids));
 	if (l->label)
 		add(&v, &n, sl_xasprintf("SLURM_LABELIO=1"));

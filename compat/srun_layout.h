@@ -1,5 +1,6 @@
 /* srun_layout.h - a job step's shape inside its allocation, as Slurm 22.05
- * lays it out: which nodes, how many tasks on each (block distribution),
+ * lays it out: which nodes (-w, -r), how many tasks on each (block or
+ * cyclic distribution),
  * each task's ids, CPUs and GPUs, Slurm's refusals when a step asks for
  * more than the job holds, and the variables every task sees. Pure: the
  * allocation comes from the batch environment, the ids from the caller. */
@@ -37,6 +38,8 @@ struct sl_srun_layout {
 	struct sl_srun_task *task;
 	char *nodelist;           /* compressed */
 	char *tasks_per_node;     /* "2(x2),1" */
+	char *distribution;       /* SLURM_DISTRIBUTION: -m's, else Slurm's default
+	                           * (cyclic when no node has two tasks, else block) */
 	char **gpus;              /* the job's, borrowed from the alloc */
 	size_t ngpus;
 	int umask;                /* srun's, for SLURM_UMASK; -1: not set */

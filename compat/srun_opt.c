@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "optable.h"
 #include "query_opt.h"
@@ -108,7 +109,7 @@ SET(set_time)
 }
 
 /* GPUs per task need -n, as Slurm's job spec check says. */
-SET(set_gpt) { return count(arg, "--gpus-per-task", 0, &O(ctx)->gpus_per_task, err); }
+SET(set_gpt) { return count(arg, "--gpus-per-task", 1, &O(ctx)->gpus_per_task, err); }
 
 /* --mpi: none (and pmi2/pmix refused: Sluice does not wire ranks up). */
 SET(set_mpi)
@@ -143,6 +144,112 @@ SET(set_cpu_bind)
 	return r;
 }
 
+SET(set_open_mode)
+{
+	if (arg[0] == 'a' || arg[0] == 'A') {
+		O(ctx)->open_append = 1;
+	} else if (arg[0] == 't' || arg[0] == 'T') {
+		O(ctx)->open_append = 0;
+	} else {
+		O(ctx)->fatal_value = 1;
+		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid --open-mode specification");
+	}
+	return 0;
+}
+
+SET(set_quit_intr) { (void)arg; (void)err; O(ctx)->quit_on_interrupt = 1; return 0; }
+
+/* A placement hint with no meaning on Sluice's executors (README's table):
+ * kept as given, with no effect. */
+static void hint_add(struct sl_srun_opts *o, const char *name, const char *arg)
+{
+	char *h = sl_xasprintf("%s%s--%s=%s", o->hint ? o->hint : "", o->hint ? " " : "", name,
+			       arg);
+	free(o->hint);
+	o->hint = h;
+}
+
+SET(set_hint)
+{
+	struct sl_slurm_hint h;
+	char *bad = NULL;
+	if (sl_slurm_parse_hint(arg, &h, &bad) != 0) {
+		sl_err_set(err, SL_EINVAL, "srun: error: unrecognized --hint argument \"%s\", see "
+			   "--hint=help", bad);
+		free(bad);
+		return -SL_EINVAL;
+	}
+	if (h.help)
+		return sl_err_set(err, SL_EUNSUPP, "srun: error: --hint=help is not supported by "
+				  "Sluice");
+	hint_add(O(ctx), "hint", arg);
+	return 0;
+}
+
+SET(set_tpc)
+{
+	int v;
+	int r = count(arg, "--threads-per-core", 0, &v, err);
+	if (r == 0)
+		hint_add(O(ctx), "threads-per-core", arg);
+	return r;
+}
+
+/* -m: Slurm's verify_dist_type. The node level is honoured (block, or
+ * cyclic: tasks round the nodes); the socket and core levels place tasks
+ * on a node's sockets and cores, which Sluice leaves to the kernel, so
+ * they are hints. plane, arbitrary and the Pack/NoPack flags are
+ * refused by name. */
+static int dist_word(const char *w, int level)
+{
+	return strcmp(w, "*") == 0 || strcasecmp(w, "block") == 0 || strcasecmp(w, "cyclic") == 0 ||
+	       (level > 0 && strcasecmp(w, "fcyclic") == 0);
+}
+
+SET(set_distribution)
+{
+	char *dup = sl_xstrdup(arg), *save = NULL, *flags = strchr(dup, ',');
+	int level = 0, r = 0;
+	if (flags != NULL)
+		*flags++ = '\0';
+	if (strncasecmp(arg, "plane", 5) == 0 || strcasecmp(dup, "arbitrary") == 0 ||
+	    strcasecmp(dup, "hostfile") == 0 || (flags != NULL && *flags != '\0')) {
+		r = sl_err_set(err, SL_EUNSUPP, "srun: error: --distribution=%s is not supported by "
+			       "Sluice", arg);
+		goto out;
+	}
+	char text[64] = "", sock[16] = "";
+	for (char *w = strtok_r(dup, ":", &save); w != NULL; w = strtok_r(NULL, ":", &save), level++) {
+		if (level > 2 || !dist_word(w, level)) {
+			O(ctx)->fatal_value = 1;
+			r = sl_err_set(err, SL_EINVAL, "srun: error: Invalid --distribution "
+				       "specification");
+			goto out;
+		}
+		/* "*": block for the nodes, cyclic for the sockets, the
+		 * sockets' for the cores */
+		const char *word = strcmp(w, "*") != 0 ? w : level == 0 ? "block" :
+				   level == 1 ? "cyclic" : sock;
+		if (level == 0)
+			O(ctx)->cyclic = strcasecmp(word, "cyclic") == 0;
+		if (level == 1)
+			snprintf(sock, sizeof(sock), "%s", word);
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%s", level ? ":" : "",
+			 word);
+	}
+	free(O(ctx)->dist);
+	O(ctx)->dist = sl_xstrdup(text);
+	if (level == 0) {
+		O(ctx)->fatal_value = 1;
+		r = sl_err_set(err, SL_EINVAL, "srun: error: Invalid --distribution specification");
+	} else if (level > 1) {
+		hint_add(O(ctx), "distribution", strchr(arg, ':') + 1);
+	}
+out:
+	free(dup);
+	return r;
+}
+
 /* What sizes or places the allocation srun or salloc makes (sbatch's
  * parser reads them there); inside an allocation srun refuses them. */
 static int alloc_push(struct sl_srun_opts *o, const char *name, const char *arg)
@@ -160,25 +267,37 @@ ALLOC(set_alloc_begin, "begin")
 ALLOC(set_alloc_comment, "comment")
 ALLOC(set_alloc_constraint, "constraint")
 ALLOC(set_alloc_dependency, "dependency")
-ALLOC(set_alloc_exclusive, "exclusive")
 ALLOC(set_alloc_gpus, "gpus")
+/* Also the step's, in an allocation (srun.c's step_options). */
+SET(set_alloc_exclusive)
+{
+	(void)err;
+	O(ctx)->step_exclusive = arg == NULL;
+	return alloc_push(O(ctx), "exclusive", arg);
+}
+
+SET(set_alloc_nodelist)
+{
+	(void)err;
+	free(O(ctx)->nodelist);
+	O(ctx)->nodelist = sl_xstrdup(arg);
+	return alloc_push(O(ctx), "nodelist", arg);
+}
 ALLOC(set_alloc_gres, "gres")
 /* Checked here, as srun's own parser does, not when the allocation is
  * asked for (where the error would read as the controller's). */
-#define ALLOC_MEM(fn, name) \
+#define ALLOC_MEM(fn, name, field) \
 	SET(fn) \
 	{ \
-		int64_t mib; \
-		if (sl_slurm_parse_mem(arg, &mib) != 0) { \
+		if (sl_slurm_parse_mem(arg, &O(ctx)->field) != 0) { \
 			O(ctx)->fatal_value = 1; \
 			return sl_err_set(err, SL_EINVAL, "srun: error: Invalid --" name \
 					  " specification"); \
 		} \
 		return alloc_push(O(ctx), name, arg); \
 	}
-ALLOC_MEM(set_alloc_mem, "mem")
-ALLOC_MEM(set_alloc_mem_per_cpu, "mem-per-cpu")
-ALLOC(set_alloc_nodelist, "nodelist")
+ALLOC_MEM(set_alloc_mem, "mem", mem_mib)
+ALLOC_MEM(set_alloc_mem_per_cpu, "mem-per-cpu", mem_per_cpu_mib)
 ALLOC(set_alloc_partition, "partition")
 ALLOC(set_alloc_qos, "qos")
 
@@ -205,7 +324,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("deadline", 0, SL_OPT_REQ),
 	UNSUPP("delay-boot", 0, SL_OPT_REQ),
 	ROW("dependency", 'd', SL_OPT_REQ, set_alloc_dependency),
-	UNSUPP("distribution", 'm', SL_OPT_REQ),
+	ENVROW("distribution", 'm', SL_OPT_REQ, "SLURM_DISTRIBUTION", NULL, set_distribution),
 	ROW("error", 'e', SL_OPT_REQ, set_err),
 	ENVROW("exact", 0, SL_OPT_NOARG, "SLURM_EXACT", NULL, set_exact),
 	UNSUPP("exclude", 'x', SL_OPT_REQ),
@@ -221,7 +340,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("gres-flags", 0, SL_OPT_REQ),
 	ROW("help", 'h', SL_OPT_NOARG, set_help),
 	UNSUPP("het-group", 0, SL_OPT_REQ),
-	UNSUPP("hint", 0, SL_OPT_REQ),
+	ENVROW("hint", 0, SL_OPT_REQ, "SLURM_HINT", NULL, set_hint),
 	UNSUPP("hold", 'H', SL_OPT_NOARG),
 	UNSUPP("immediate", 'I', SL_OPT_OPTARG),
 	ROW("input", 'i', SL_OPT_REQ, set_in),
@@ -252,7 +371,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("ntasks-per-gpu", 0, SL_OPT_REQ),
 	ENVROW("ntasks-per-node", 0, SL_OPT_REQ, "SLURM_NTASKS_PER_NODE", NULL, set_tpn),
 	UNSUPP("ntasks-per-socket", 0, SL_OPT_REQ),
-	UNSUPP("open-mode", 0, SL_OPT_REQ),
+	ROW("open-mode", 0, SL_OPT_REQ, set_open_mode),
 	ROW("output", 'o', SL_OPT_REQ, set_out),
 	UNSUPP("overcommit", 'O', SL_OPT_NOARG),
 	ENVROW("overlap", 0, SL_OPT_NOARG, "SLURM_OVERLAP", NULL, set_overlap),
@@ -268,7 +387,7 @@ static const struct sl_opt table[] = {
 	ROW("pty", 0, SL_OPT_NOARG, set_pty),
 	ROW("qos", 'q', SL_OPT_REQ, set_alloc_qos),
 	ROW("quiet", 'Q', SL_OPT_NOARG, set_quiet),
-	UNSUPP("quit-on-interrupt", 0, SL_OPT_NOARG),
+	ROW("quit-on-interrupt", 0, SL_OPT_NOARG, set_quit_intr),
 	UNSUPP("reboot", 0, SL_OPT_NOARG),
 	ROW("relative", 'r', SL_OPT_REQ, set_relative),
 	UNSUPP("reservation", 0, SL_OPT_REQ),
@@ -283,7 +402,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("test-only", 0, SL_OPT_NOARG),
 	UNSUPP("thread-spec", 0, SL_OPT_REQ),
 	UNSUPP("threads", 'T', SL_OPT_REQ),
-	UNSUPP("threads-per-core", 0, SL_OPT_REQ),
+	ENVROW("threads-per-core", 0, SL_OPT_REQ, "SLURM_THREADS_PER_CORE", NULL, set_tpc),
 	ENVROW("time", 't', SL_OPT_REQ, "SLURM_TIMELIMIT", NULL, set_time),
 	UNSUPP("time-min", 0, SL_OPT_REQ),
 	UNSUPP("tmp", 0, SL_OPT_REQ),
@@ -347,6 +466,8 @@ static int parse_with(const struct sl_opt *tab, const char *prog, int argc, char
 
 	memset(o, 0, sizeof(*o));
 	o->kill_on_bad_exit = -1;
+	o->open_append = -1;
+	o->mem_mib = o->mem_per_cpu_mib = -1;
 	o->relative = -1;
 	o->time_limit = -1;
 	*status = 1;
@@ -462,6 +583,9 @@ void sl_srun_opts_clear(struct sl_srun_opts *o)
 	free(o->in);
 	free(o->export_env);
 	free(o->chdir);
+	free(o->nodelist);
+	free(o->hint);
+	free(o->dist);
 	sl_strv_free(o->alloc);
 	memset(o, 0, sizeof(*o));
 }

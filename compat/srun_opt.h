@@ -26,6 +26,19 @@ struct sl_srun_opts {
 	int mpi_list;             /* --mpi=list */
 	int fatal_value;          /* a bad -N, -t or --mem: Slurm exits 255 for these (1 for
 	                           * -n, -c, -W) */
+	int open_append;          /* --open-mode: 1 append, 0 truncate, -1 not given */
+	int quit_on_interrupt;    /* --quit-on-interrupt: the first Ctrl-C ends the step */
+	int cyclic;               /* -m cyclic: tasks go round the nodes (else block) */
+	char *dist;               /* -m as Slurm spells it back ("*" filled in), for
+	                           * SLURM_DISTRIBUTION; NULL: not given */
+	int step_exclusive;       /* --exclusive without a value: in an allocation, the
+	                           * step's own CPUs (--exact, Slurm 22.05) */
+	int64_t mem_mib;          /* --mem (per node), MiB; -1 not given */
+	int64_t mem_per_cpu_mib;  /* --mem-per-cpu, MiB; -1 not given */
+	char *nodelist;           /* -w: in an allocation, the step's nodes */
+	char *hint;               /* --hint, --threads-per-core and -m's socket and core
+	                           * levels: placement hints with no meaning on Sluice's
+	                           * executors (README), kept for -v */
 	char *name, *out, *err, *in, *export_env, *chdir;
 	char **alloc;             /* "--partition=P", ...: for the allocation srun or salloc
 	                           * makes (sbatch's options); NULL: none */

@@ -36,6 +36,8 @@ json_object *sl_step_to_json(const struct sl_step *s)
 	json_object_object_add(o, "nnodes", json_object_new_int(s->nnodes));
 	json_object_object_add(o, "cpus", json_object_new_int(s->cpus));
 	json_object_object_add(o, "overlap", json_object_new_boolean(s->overlap));
+	if (s->mem > 0)
+		json_object_object_add(o, "mem", json_object_new_int64(s->mem));
 	json_object_object_add(o, "nodelist", json_object_new_string(s->nodelist ? s->nodelist : ""));
 	json_object_object_add(o, "uid", json_object_new_int64((int64_t)s->uid));
 	json_object_object_add(o, "cancelled_by", json_object_new_int64(s->cancelled_by));
@@ -78,6 +80,7 @@ int sl_step_from_json(json_object *o, struct sl_step *s, struct sl_err *err)
 	s->ntasks = (int)num(o, "ntasks");
 	s->nnodes = (int)num(o, "nnodes");
 	s->cpus = (int)num(o, "cpus");
+	s->mem = num(o, "mem");
 	s->overlap = num(o, "overlap") != 0;
 	s->nodelist = str(o, "nodelist");
 	s->uid = (uid_t)num(o, "uid");

@@ -25,6 +25,8 @@ struct sl_step {
 	int64_t start_time, end_time; /* unix seconds; end 0 while running */
 	int ntasks, nnodes, cpus;
 	int overlap;              /* --overlap: shares CPUs other steps hold */
+	int64_t mem;              /* MiB a node of it holds (--mem, or --mem-per-cpu times
+	                           * its CPUs on its fullest node); 0: none asked */
 	char *nodelist;
 	uid_t uid;
 	int64_t cancelled_by;     /* the uid whose scancel ended it; -1: none */

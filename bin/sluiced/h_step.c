@@ -41,16 +41,38 @@ static int job_for(struct sluiced *d, const struct sl_peer *p, uint64_t id, stru
 	return 0;
 }
 
+/* The memory a node of the job holds, MiB: --mem, or --mem-per-cpu times
+ * its CPUs on a node; 0 when the job asked for none (or --mem=0, a node's
+ * whole memory): its steps' memory is then not counted. */
+static int64_t job_mem_per_node(const struct sl_job *j)
+{
+	const struct sl_jobspec *s = &j->spec;
+	int nodes = j->alloc_nodes > 0 ? j->alloc_nodes : 1;
+	if (s->mem_all)
+		return 0;
+	if (s->mem_per_node > 0)
+		return s->mem_per_node;
+	if (s->mem_per_cpu > 0)
+		return s->mem_per_cpu * ((j->alloc_cpus + nodes - 1) / nodes);
+	return 0;
+}
+
 /* Slurm 22.05's sharing: a step holds its CPUs (all the job's on its nodes
- * unless --exact or -c) and a step that is not --overlap waits while the
- * ones running leave it too few. A step whose srun is gone (kill -9)
- * holds nothing. */
+ * unless --exact or -c) and its memory (--mem, --mem-per-cpu), and a step
+ * that is not --overlap waits while the ones running leave it too few. A
+ * step asking a node for more memory than the job's is refused at once,
+ * with Slurm's words. A step whose srun is gone (kill -9) holds nothing.
+ * Memory is counted per node as if the steps shared one (exact for the
+ * one-node jobs where steps are farmed out). */
 static int cpus_free(struct sluiced *d, const struct sl_job *j, const struct sl_step *want,
 		     struct sl_err *err)
 {
 	struct sl_step *v = NULL;
 	size_t n = 0;
 	int busy = 0, r;
+	int64_t mem = job_mem_per_node(j), mem_busy = 0;
+	if (want->mem > 0 && mem > 0 && want->mem > mem)
+		return sl_err_set(err, SL_ENOFIT, "Memory required by task is not available");
 	if (want->overlap)
 		return 0;
 	if ((r = sl_store_steps(d->store, &j->id, 1, 1, &v, &n, err)) != 0)
@@ -58,11 +80,15 @@ static int cpus_free(struct sluiced *d, const struct sl_job *j, const struct sl_
 	for (size_t i = 0; i < n; i++) {
 		unsigned long long started = 0;
 		if (!v[i].overlap && sl_proc_starttime(v[i].pid, &started) == 0 &&
-		    started == v[i].pid_start)
+		    started == v[i].pid_start) {
 			busy += v[i].cpus;
+			mem_busy += v[i].mem;
+		}
 	}
 	sl_step_free_array(v, n);
 	if (busy > 0 && busy + want->cpus > j->alloc_cpus)
+		return sl_err_set(err, SL_EBUSY, "Requested nodes are busy");
+	if (mem > 0 && mem_busy > 0 && mem_busy + want->mem > mem)
 		return sl_err_set(err, SL_EBUSY, "Requested nodes are busy");
 	return 0;
 }

@@ -30,6 +30,7 @@ struct sl_store {
 	int broken;         /* the open transaction was rolled back by a full disk */
 	int room;           /* free space looked up since the last commit: 1 room, -1 none */
 	int wal_frames;     /* in the WAL since the last checkpoint */
+	int steps_ready;    /* the steps table is made and has every column */
 	uint64_t next_id;
 	char *select;       /* "SELECT <every column> FROM jobs" */
 	sqlite3_stmt *ins, *upd, *spec, *key;

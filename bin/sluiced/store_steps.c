@@ -12,17 +12,35 @@
 #include "xalloc.h"
 
 #define STEP_COLS "job_id, step_id, name, state, exit_code, exit_signal, start_time, " \
-	"end_time, ntasks, nnodes, cpus, nodelist, uid, pid, pid_start, cancelled_by, overlap"
+	"end_time, ntasks, nnodes, cpus, nodelist, uid, pid, pid_start, cancelled_by, overlap, mem"
 
+/* Made on first use; a table from before the mem column gets it. */
 static int ensure(struct sl_store *s, struct sl_err *err)
 {
-	return store_exec(s, "CREATE TABLE IF NOT EXISTS steps(job_id INTEGER NOT NULL,"
-			  " step_id INTEGER NOT NULL, name TEXT, state INTEGER NOT NULL,"
-			  " exit_code INTEGER, exit_signal INTEGER, start_time INTEGER,"
-			  " end_time INTEGER, ntasks INTEGER, nnodes INTEGER, cpus INTEGER,"
-			  " nodelist TEXT, uid INTEGER, pid INTEGER, pid_start INTEGER,"
-			  " cancelled_by INTEGER NOT NULL DEFAULT -1, overlap INTEGER NOT NULL DEFAULT 0,"
-			  " PRIMARY KEY(job_id, step_id));", err);
+	int r;
+	if (s->steps_ready)
+		return 0;
+	r = store_exec(s, "CREATE TABLE IF NOT EXISTS steps(job_id INTEGER NOT NULL,"
+		       " step_id INTEGER NOT NULL, name TEXT, state INTEGER NOT NULL,"
+		       " exit_code INTEGER, exit_signal INTEGER, start_time INTEGER,"
+		       " end_time INTEGER, ntasks INTEGER, nnodes INTEGER, cpus INTEGER,"
+		       " nodelist TEXT, uid INTEGER, pid INTEGER, pid_start INTEGER,"
+		       " cancelled_by INTEGER NOT NULL DEFAULT -1, overlap INTEGER NOT NULL DEFAULT 0,"
+		       " mem INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(job_id, step_id));", err);
+	if (r != 0)
+		return r;
+	sqlite3_stmt *q = NULL;
+	int has_mem = 0;
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM pragma_table_info('steps') WHERE name='mem'",
+			       -1, &q, NULL) == SQLITE_OK)
+		has_mem = sqlite3_step(q) == SQLITE_ROW;
+	sqlite3_finalize(q);
+	if (!has_mem &&
+	    (r = store_exec(s, "ALTER TABLE steps ADD COLUMN mem INTEGER NOT NULL DEFAULT 0;",
+			    err)) != 0)
+		return r;
+	s->steps_ready = 1;
+	return 0;
 }
 
 static int prep(struct sl_store *s, const char *sql, sqlite3_stmt **st, struct sl_err *err)
@@ -51,7 +69,7 @@ int sl_store_step_insert(struct sl_store *s, struct sl_step *st, struct sl_err *
 	sqlite3_bind_int64(q, 1, (sqlite3_int64)st->job_id);
 	st->step_id = sqlite3_step(q) == SQLITE_ROW ? (uint32_t)sqlite3_column_int64(q, 0) : 0;
 	sqlite3_finalize(q);
-	if ((r = prep(s, "INSERT INTO steps(" STEP_COLS ") VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	if ((r = prep(s, "INSERT INTO steps(" STEP_COLS ") VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		      &q, err)))
 		return r;
 	sqlite3_bind_int64(q, 1, (sqlite3_int64)st->job_id);
@@ -71,6 +89,7 @@ int sl_store_step_insert(struct sl_store *s, struct sl_step *st, struct sl_err *
 	sqlite3_bind_int64(q, 15, (sqlite3_int64)st->pid_start);
 	sqlite3_bind_int64(q, 16, -1);
 	sqlite3_bind_int(q, 17, st->overlap);
+	sqlite3_bind_int64(q, 18, st->mem);
 	return done(s, q, err);
 }
 
@@ -132,6 +151,7 @@ static void row(sqlite3_stmt *q, struct sl_step *st)
 	st->pid_start = (unsigned long long)sqlite3_column_int64(q, 14);
 	st->cancelled_by = sqlite3_column_int64(q, 15);
 	st->overlap = sqlite3_column_int(q, 16);
+	st->mem = sqlite3_column_int64(q, 17);
 }
 
 int sl_store_step_get(struct sl_store *s, uint64_t job, uint32_t step, struct sl_step *out,

@@ -162,6 +162,34 @@ sed 's/^plain waited [123]$/plain waited W/; s/^\(exact\|overlap\) waited 1$/\1 
 	diff -u share.want - >&2 || fail "steps sharing the allocation"
 ok "a step waits for the CPUs another holds; --exact and --overlap do not"
 
+# A task farm as HPC centres document it: steps with --exclusive and
+# --mem-per-cpu in a job with --mem; three fit in its memory, the fourth
+# waits for one to end (Slurm's lines); a step asking a node for more than
+# the job has is refused with Slurm's words. -w names one of the job's
+# nodes; -m cyclic puts task 2 back on the first; hints are accepted.
+cat >farm.sh <<'EOS'
+#!/bin/sh
+for i in 1 2 3 4; do $SRUN -n1 -c1 --exclusive --mem-per-cpu=300 sh -c 'sleep 2' & done
+wait
+$SRUN -n1 --mem=2G true 2>&1
+$SRUN -n1 -w "$($SCONTROL show hostnames "$SLURM_JOB_NODELIST" | tail -1)" printenv SLURMD_NODENAME
+$SRUN -n3 -m cyclic --hint=nomultithread -l printenv SLURM_NODEID | sort
+$SRUN -n1 --open-mode=append -o app.out echo one; $SRUN -n1 --open-mode=append -o app.out echo two
+EOS
+j=$(as $USER1 env SRUN="$BIN/srun" SCONTROL="$BIN/scontrol" "$BIN/sbatch" --parsable -N 2 -n 4 \
+	--mem=1G -o "$T/work/farm.out" farm.sh) || fail "submit farm"
+wait_state "$j" COMPLETED 60
+expect_eq "farm: one waits" 1 "$(grep -c "step creation temporarily disabled" farm.out)"
+grep -qx "srun: error: Unable to create step for job $j: Memory required by task is not available" farm.out ||
+	fail "farm: --mem past the job's: $(cat farm.out)"
+grep -qx "vm-1" farm.out || fail "farm: -w: $(cat farm.out)"
+expect_eq "farm: -m cyclic" "0: 0
+1: 1
+2: 0" "$(grep '^[0-9]: ' farm.out)"
+expect_eq "farm: --open-mode=append" "one
+two" "$(cat app.out)"
+ok "a task farm: --exclusive and --mem-per-cpu steps wait for memory; -w, -m cyclic, --open-mode"
+
 # --pty, driven through a pty by script(1): task 0 on a terminal of its
 # own, srun's input typed into it, the exit code as over ssh.
 command -v script >/dev/null || skip "no script(1) for the --pty test"

@@ -109,6 +109,37 @@ static void test_errors(void **state)
 		   "--cpu-bind=cores", "true", NULL);
 	expect_err("srun: error: Failed to validate job spec. --gpus-per-task used without either "
 		   "--gpus or -n/--ntasks is not allowed.", 1, "--gpus-per-task=1", "true", NULL);
+	expect_err("srun: error: Invalid --distribution specification", 255, "-m", "foo", "true",
+		   NULL);
+	expect_err("srun: error: Invalid --open-mode specification", 255, "--open-mode=bogus",
+		   "true", NULL);
+	expect_err("srun: error: --distribution=plane=2 is not supported by Sluice", 1, "-m",
+		   "plane=2", "true", NULL);
+}
+
+/* Step options Slurm accepts in a job (reference cluster): placement
+ * hints kept, the step's own CPUs, memory, nodes and file mode. */
+static void test_step_opts(void **state)
+{
+	struct sl_srun_opts o;
+	struct sl_err err = SL_ERR_INIT;
+	char *env[] = {NULL};
+	int st = 0;
+	(void)state;
+	assert_int_equal(parse(&o, env, &st, &err, "--hint=nomultithread", "--threads-per-core=1",
+			       "-m", "block:block", "--exclusive", "--mem-per-cpu=2G", "-w", "n1",
+			       "--open-mode=append", "--quit-on-interrupt", "--gpus-per-task=0",
+			       "-n", "1", "true", NULL), 0);
+	assert_string_equal(o.hint, "--hint=nomultithread --threads-per-core=1 "
+			    "--distribution=block");
+	assert_int_equal(o.cyclic, 0);
+	assert_int_equal(o.step_exclusive, 1);
+	assert_int_equal(o.mem_per_cpu_mib, 2048);
+	assert_int_equal(o.mem_mib, -1);
+	assert_string_equal(o.nodelist, "n1");
+	assert_int_equal(o.open_append, 1);
+	assert_int_equal(o.quit_on_interrupt, 1);
+	sl_srun_opts_clear(&o);
 }
 
 static void alloc(struct sl_srun_alloc *a, const char *nodes, const char *cpus)
@@ -176,6 +207,50 @@ static void test_layout(void **state)
 	sl_srun_layout_clear(&l);
 	err = (struct sl_err)SL_ERR_INIT;
 	assert_int_not_equal(layout("n1", "2", &l, &warn, &err, "-c", "4", "-n", "2", NULL), 0);
+	sl_srun_layout_clear(&l);
+}
+
+/* -m cyclic, -w, and Slurm's SLURM_DISTRIBUTION (checked on the reference
+ * cluster: -N2 -n3 -m cyclic puts tasks 0 and 2 on the first node). */
+static void test_layout_place(void **state)
+{
+	struct sl_srun_layout l;
+	struct sl_err err = SL_ERR_INIT;
+	char *warn = NULL;
+	(void)state;
+	assert_int_equal(layout("n[1-2]", "2(x2)", &l, &warn, &err, "-n", "3", "-m", "cyclic",
+				NULL), 0);
+	assert_int_equal(l.task[0].node, 0);
+	assert_int_equal(l.task[1].node, 1);
+	assert_int_equal(l.task[2].node, 0);
+	assert_int_equal(l.task[2].local, 1);
+	assert_string_equal(l.tasks_per_node, "2,1");
+	assert_string_equal(l.distribution, "cyclic");
+	sl_srun_layout_clear(&l);
+	/* the default: cyclic when no node has two tasks, else block */
+	assert_int_equal(layout("n[1-2]", "2(x2)", &l, &warn, &err, "-n", "3", NULL), 0);
+	assert_string_equal(l.distribution, "block");
+	sl_srun_layout_clear(&l);
+	assert_int_equal(layout("n[1-2]", "2(x2)", &l, &warn, &err, "-n", "1", NULL), 0);
+	assert_string_equal(l.distribution, "cyclic");
+	sl_srun_layout_clear(&l);
+	assert_int_equal(layout("n[1-2]", "2(x2)", &l, &warn, &err, "-n", "1", "-m", "*:*:*",
+				NULL), 0);
+	assert_string_equal(l.distribution, "block:cyclic:cyclic");
+	sl_srun_layout_clear(&l);
+	/* -w: the named nodes of the job */
+	assert_int_equal(layout("n[1-3]", "2(x3)", &l, &warn, &err, "-n", "1", "-w", "n3", NULL),
+			 0);
+	assert_string_equal(l.nodelist, "n3");
+	sl_srun_layout_clear(&l);
+	assert_int_equal(layout("n[1-3]", "2(x3)", &l, &warn, &err, "-n", "4", "-w", "n[3,1]",
+				NULL), 0);
+	assert_string_equal(l.nodelist, "n[1,3]");
+	sl_srun_layout_clear(&l);
+	assert_int_not_equal(layout("n[1-3]", "2(x3)", &l, &warn, &err, "-n", "1", "-w", "n9",
+				    NULL), 0);
+	assert_string_equal(err.msg, "srun: error: Unable to create step for job 230: Requested "
+			    "node configuration is not available");
 	sl_srun_layout_clear(&l);
 }
 
@@ -267,7 +342,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic), cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_layout), cmocka_unit_test(test_task_env),
+		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_layout_place),
+		cmocka_unit_test(test_step_opts), cmocka_unit_test(test_task_env),
 		cmocka_unit_test(test_export), cmocka_unit_test(test_multiprog),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -289,6 +289,7 @@ ALLOC(set_alloc_gres, "gres")
 #define ALLOC_MEM(fn, name, field) \
 	SET(fn) \
 	{ \
+		O(ctx)->mem_mib = O(ctx)->mem_per_cpu_mib = -1; /* the last one given */ \
 		if (sl_slurm_parse_mem(arg, &O(ctx)->field) != 0) { \
 			O(ctx)->fatal_value = 1; \
 			return sl_err_set(err, SL_EINVAL, "srun: error: Invalid --" name \
@@ -320,7 +321,7 @@ static const struct sl_opt table[] = {
 	ROW("cpu-bind", 0, SL_OPT_REQ, set_cpu_bind),
 	UNSUPP("cpu-freq", 0, SL_OPT_REQ),
 	UNSUPP("cpus-per-gpu", 0, SL_OPT_REQ),
-	ENVROW("cpus-per-task", 'c', SL_OPT_REQ, "SLURM_CPUS_PER_TASK", NULL, set_cpt),
+	ENVROW("cpus-per-task", 'c', SL_OPT_REQ, "SRUN_CPUS_PER_TASK", NULL, set_cpt),
 	UNSUPP("deadline", 0, SL_OPT_REQ),
 	UNSUPP("delay-boot", 0, SL_OPT_REQ),
 	ROW("dependency", 'd', SL_OPT_REQ, set_alloc_dependency),
@@ -352,9 +353,9 @@ static const struct sl_opt table[] = {
 	UNSUPP("mail-type", 0, SL_OPT_REQ),
 	UNSUPP("mail-user", 0, SL_OPT_REQ),
 	UNSUPP("mcs-label", 0, SL_OPT_REQ),
-	ROW("mem", 0, SL_OPT_REQ, set_alloc_mem),
+	ENVROW("mem", 0, SL_OPT_REQ, "SLURM_MEM_PER_NODE", NULL, set_alloc_mem),
 	UNSUPP("mem-bind", 0, SL_OPT_REQ),
-	ROW("mem-per-cpu", 0, SL_OPT_REQ, set_alloc_mem_per_cpu),
+	ENVROW("mem-per-cpu", 0, SL_OPT_REQ, "SLURM_MEM_PER_CPU", NULL, set_alloc_mem_per_cpu),
 	UNSUPP("mem-per-gpu", 0, SL_OPT_REQ),
 	UNSUPP("mincpus", 0, SL_OPT_REQ),
 	ENVROW("mpi", 0, SL_OPT_REQ, "SLURM_MPI_TYPE", NULL, set_mpi),
@@ -371,7 +372,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("ntasks-per-gpu", 0, SL_OPT_REQ),
 	ENVROW("ntasks-per-node", 0, SL_OPT_REQ, "SLURM_NTASKS_PER_NODE", NULL, set_tpn),
 	UNSUPP("ntasks-per-socket", 0, SL_OPT_REQ),
-	ROW("open-mode", 0, SL_OPT_REQ, set_open_mode),
+	ENVROW("open-mode", 0, SL_OPT_REQ, "SLURM_OPEN_MODE", NULL, set_open_mode),
 	ROW("output", 'o', SL_OPT_REQ, set_out),
 	UNSUPP("overcommit", 'O', SL_OPT_NOARG),
 	ENVROW("overlap", 0, SL_OPT_NOARG, "SLURM_OVERLAP", NULL, set_overlap),

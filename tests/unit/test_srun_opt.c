@@ -140,6 +140,23 @@ static void test_step_opts(void **state)
 	assert_int_equal(o.open_append, 1);
 	assert_int_equal(o.quit_on_interrupt, 1);
 	sl_srun_opts_clear(&o);
+	/* 22.05's input variables: the job's memory is the step's unless
+	 * given; -c comes from SRUN_CPUS_PER_TASK, not SLURM_CPUS_PER_TASK */
+	char *jenv[] = {"SLURM_MEM_PER_NODE=1024", "SLURM_CPUS_PER_TASK=2",
+			"SLURM_OPEN_MODE=a", NULL};
+	assert_int_equal(parse(&o, jenv, &st, &err, "true", NULL), 0);
+	assert_int_equal(o.mem_mib, 1024);
+	assert_int_equal(o.cpus_per_task, 0);
+	assert_int_equal(o.open_append, 1);
+	sl_srun_opts_clear(&o);
+	assert_int_equal(parse(&o, jenv, &st, &err, "--mem-per-cpu=300", "true", NULL), 0);
+	assert_int_equal(o.mem_mib, -1);
+	assert_int_equal(o.mem_per_cpu_mib, 300);
+	sl_srun_opts_clear(&o);
+	char *senv[] = {"SRUN_CPUS_PER_TASK=3", NULL};
+	assert_int_equal(parse(&o, senv, &st, &err, "true", NULL), 0);
+	assert_int_equal(o.cpus_per_task, 3);
+	sl_srun_opts_clear(&o);
 }
 
 static void alloc(struct sl_srun_alloc *a, const char *nodes, const char *cpus)

@@ -195,7 +195,7 @@ SET(set_states)
 
 static int set_time(const char *arg, int64_t *t, struct sl_err *err)
 {
-	if (sl_slurm_time_parse_ts(arg, (int64_t)time(NULL), t) != 0)
+	if (sl_slurm_time_parse_past(arg, (int64_t)time(NULL), t) != 0)
 		return sl_err_set(err, SL_EINVAL, "Invalid time specification (pos=0): %s", arg);
 	return 0;
 }

@@ -202,8 +202,11 @@ static int parse_now(const char *s, int64_t now, int64_t *out)
 	return -SL_EINVAL;
 }
 
-/* Named times of day; a past "noon" or "teatime" means tomorrow's. */
-static int parse_word(const char *s, const struct tm *today, int64_t now, int64_t *out)
+/* Named times of day; a past "noon" or "teatime" means tomorrow's, and
+ * "midnight" the coming one, unless looking back (past), where each is
+ * today's. */
+static int parse_word(const char *s, const struct tm *today, int64_t now, int past,
+		      int64_t *out)
 {
 	static const struct { const char *name; int hour; int day_add; int roll; } words[] = {
 		{"today", 0, 0, 0}, {"midnight", 0, 1, 0}, {"tomorrow", 0, 1, 0},
@@ -219,9 +222,10 @@ static int parse_word(const char *s, const struct tm *today, int64_t now, int64_
 			continue;
 		tm.tm_hour = words[i].hour;
 		tm.tm_min = tm.tm_sec = 0;
-		tm.tm_mday += words[i].day_add;
+		if (!past || strcasecmp(s, "tomorrow") == 0)
+			tm.tm_mday += words[i].day_add;
 		t = local_mktime(&tm);
-		if (words[i].roll && t < now) {
+		if (words[i].roll && t < now && !past) {
 			tm = *today;
 			tm.tm_hour = words[i].hour;
 			tm.tm_min = tm.tm_sec = 0;
@@ -318,7 +322,7 @@ static int parse_mmdd(const char *p, struct tm *tm)
 	return 0;
 }
 
-int sl_slurm_time_parse_ts(const char *s, int64_t now, int64_t *out)
+static int parse_ts(const char *s, int64_t now, int past, int64_t *out)
 {
 	time_t tnow = (time_t)now;
 	struct tm today, tm;
@@ -328,7 +332,7 @@ int sl_slurm_time_parse_ts(const char *s, int64_t now, int64_t *out)
 	if (strncasecmp(s, "now", 3) == 0)
 		return parse_now(s + 3, now, out);
 	if (isalpha((unsigned char)*s))
-		return parse_word(s, &today, now, out);
+		return parse_word(s, &today, now, past, out);
 	tm = today;
 	/* A bare time of day means today's, as sacct -S needs; Slurm's --begin
 	 * would roll a past time to tomorrow, which Sluice does not support. */
@@ -340,9 +344,22 @@ int sl_slurm_time_parse_ts(const char *s, int64_t now, int64_t *out)
 			return -SL_EINVAL;
 	} else if (parse_mmdd(s, &tm) != 0) {
 		return -SL_EINVAL;
+	} else if (past && tm.tm_year == today.tm_year && tm.tm_mon > today.tm_mon &&
+		   strlen(s) < 6 + (s[2] == '/' || s[2] == '.')) {
+		tm.tm_year--; /* no year given: the last such date */
 	}
 	*out = local_mktime(&tm);
 	return 0;
+}
+
+int sl_slurm_time_parse_ts(const char *s, int64_t now, int64_t *out)
+{
+	return parse_ts(s, now, 0, out);
+}
+
+int sl_slurm_time_parse_past(const char *s, int64_t now, int64_t *out)
+{
+	return parse_ts(s, now, 1, out);
 }
 
 /* ---- --begin and scontrol's StartTime: Slurm's parse_time(s, past = 0) ----

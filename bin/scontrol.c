@@ -51,8 +51,9 @@ static const char *last_line(const char *msg, char *buf, size_t len)
 /* ---- show ---- */
 
 /* Slurm's other entities: the ones Sluice has none of answer as Slurm does
- * with none; the rest are refused by name. */
-static int show_other(const char *word)
+ * with none (a reservation asked for by name is not found, exit 1); the
+ * rest are refused by name. */
+static int show_other(const char *word, const char *name)
 {
 	static const struct {
 		const char *name;
@@ -74,6 +75,10 @@ static int show_other(const char *word)
 		if (other[i].text == NULL) {
 			fprintf(stderr, "scontrol: error: show %s is not supported by Sluice\n",
 				other[i].name);
+			return 1;
+		}
+		if (name != NULL && strcmp(other[i].name, "reservations") == 0) {
+			printf("Reservation %s not found\n", name);
 			return 1;
 		}
 		fputs(other[i].text, stdout);
@@ -270,7 +275,7 @@ static int cmd_show(int argc, char **argv, const struct opts *o)
 	case SL_SC_NO_ENTITY: break;
 	default: return show_hosts(e, arg);
 	}
-	return show_other(argv[0]);
+	return show_other(argv[0], arg);
 }
 
 /* ---- verbs on jobs ---- */

@@ -42,6 +42,8 @@ ok "scancel --wckey"
 
 # Tools probe scontrol's other entities: none of these exist here.
 expect_eq "show reservation" "No reservations in the system" "$("$BIN/scontrol" show reservation)"
+out=$("$BIN/scontrol" -a show res foo); rc=$?
+expect_eq "show res NAME (ReFrame)" "Reservation foo not found 1" "$out $rc"
 expect_eq "show licenses" "No licenses configured in Slurm." "$("$BIN/scontrol" show lic)"
 out=$("$BIN/scontrol" show assoc_mgr 2>&1); rc=$?
 expect_eq "show assoc_mgr" "1:scontrol: error: show assoc_mgr is not supported by Sluice" "$rc:$out"

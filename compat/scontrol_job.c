@@ -6,6 +6,7 @@
 #include "scontrol_fmt.h"
 #include "array.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,10 +75,11 @@ static void start_end(const struct sl_job *j, int64_t now, int64_t *start, int64
 }
 
 /* Slurm prints a reason of several words with '_' for ' '. */
+/* White space as '_', as Slurm writes a reason "for easier parsing". */
 static void reason(struct sl_buf *b, const char *r)
 {
 	for (r = r ? r : "None"; *r; r++)
-		sl_buf_addc(b, *r == ' ' ? '_' : *r);
+		sl_buf_addc(b, isspace((unsigned char)*r) ? '_' : *r);
 }
 
 /* Identity, state and times: the record's first half. */
@@ -112,18 +114,22 @@ static void show_head(const struct sl_job *j, int64_t now, const char *sep, unsi
 	reason(b, j->reason);
 	sl_buf_addf(b, " Dependency=%s", j->dependency ? j->dependency : "(null)");
 	/* Sluice's admission view (Kueue): where the job waits and why, in the
-	 * engine's own words; the sentence ends its line so that its spaces
-	 * cannot be mistaken for Key=Value pairs. */
+	 * engine's own words, spaces as '_' like Slurm's Reason, so that a
+	 * parser splitting Key=Value pairs on blanks (scontrol -o) finds only
+	 * pairs. */
 	if (j->cluster_queue != NULL || j->queue_pos > 0) {
 		sl_buf_addf(b, "%sClusterQueue=%s", sep, j->cluster_queue ? j->cluster_queue : "(null)");
 		if (j->queue_pos > 0)
 			sl_buf_addf(b, " QueuePosition=%d", j->queue_pos);
 		if (j->flavors != NULL)
 			sl_buf_addf(b, " Flavors=%s", j->flavors);
-		if (j->reason_text != NULL)
-			sl_buf_addf(b, " PendingReason=%s", j->reason_text);
+		if (j->reason_text != NULL) {
+			sl_buf_addstr(b, " PendingReason=");
+			reason(b, j->reason_text);
+		}
 	} else if (j->reason_text != NULL) { /* the gates' (gates.c), or an end's */
-		sl_buf_addf(b, "%sPendingReason=%s", sep, j->reason_text);
+		sl_buf_addf(b, "%sPendingReason=", sep);
+		reason(b, j->reason_text);
 	}
 	sl_buf_addf(b, "%sRequeue=%d Restarts=%d BatchFlag=%d Reboot=0 ExitCode=%d:%d", sep,
 		    j->spec.requeue, j->attempt, !j->spec.interactive, j->exit_code, j->exit_signal);

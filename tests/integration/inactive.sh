@@ -44,9 +44,9 @@ b=$("$BIN/sbatch" --parsable -o /dev/null --wrap true) || fail "sbatch"
 wait_state "$b" COMPLETED
 expect_eq "inactive ClusterQueue" "PENDING PartitionInactive" "$("$BIN/squeue" -h -j "$g" -o '%T %r')"
 expect_eq "missing ClusterQueue" "PENDING PartitionConfig" "$("$BIN/squeue" -h -j "$t" -o '%T %r')"
-"$BIN/scontrol" show job "$g" | grep -q "ClusterQueue=gpus QueuePosition=1 PendingReason=Suspended: ClusterQueue gpus is inactive$" ||
+"$BIN/scontrol" show job "$g" | grep -q "ClusterQueue=gpus QueuePosition=1 PendingReason=Suspended:_ClusterQueue_gpus_is_inactive$" ||
 	fail "scontrol, inactive: $("$BIN/scontrol" show job "$g")"
-"$BIN/scontrol" show job "$t" | grep -q "PendingReason=Misconfigured: ClusterQueue mian doesn't exist$" ||
+"$BIN/scontrol" show job "$t" | grep -q "PendingReason=Misconfigured:_ClusterQueue_mian_doesn't_exist$" ||
 	fail "scontrol, missing: $("$BIN/scontrol" show job "$t")"
 ok "the good partition runs; the broken ones pend with Kueue's reasons"
 

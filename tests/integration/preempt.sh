@@ -31,7 +31,7 @@ while [ "$("$BIN/squeue" -h -j "$low" -o %t)" != PD ]; do
 done
 reason=$("$BIN/squeue" -h -j "$low" -o %r)
 case "$reason" in Resources|Priority) ;; *) fail "victim's reason: [$reason]" ;; esac
-"$BIN/scontrol" show job "$low" | grep -q "PendingReason=.*insufficient unused quota for cpu" ||
+"$BIN/scontrol" show job "$low" | grep -q "PendingReason=.*insufficient_unused_quota_for_cpu" ||
 	fail "scontrol lacks the admission sentence: $("$BIN/scontrol" show job "$low")"
 grep -q "low got TERM" low.out || fail "victim did not get SIGTERM: $(cat low.out)"
 grep -q "DUE TO PREEMPTION" low.out || fail "no preemption line: $(cat low.out)"

@@ -18,8 +18,7 @@ static const struct {
 	[SL_OP_RELEASE_ADMIN] = {SL_PRIV_OPERATOR, SL_EPERM, "Access/permission denied", 1},
 	[SL_OP_PRIORITY] = {SL_PRIV_OPERATOR, SL_EPERM,
 			    "Access/permission denied: only operators may set --priority", 0},
-	[SL_OP_NICE_NEGATIVE] = {SL_PRIV_OPERATOR, SL_EPERM, "Access/permission denied: "
-				 "only operators may set a negative --nice", 0},
+	[SL_OP_NICE_NEGATIVE] = {SL_PRIV_OPERATOR, SL_EINVAL, "Invalid --nice value", 0},
 	[SL_OP_ACCOUNT] = {SL_PRIV_OPERATOR, SL_EACCOUNT,
 			   "Invalid account or account/partition combination specified", 0},
 	[SL_OP_TOP] = {SL_PRIV_OPERATOR, SL_EPERM, "Access/permission denied", 1},

@@ -346,6 +346,10 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 	struct sl_jobshape sh;
 	int r;
 
+	/* slurmctld's validate_job_create_req: a user's --priority is dropped
+	 * without a word (the job gets its computed priority). */
+	if (!who->operator)
+		j->spec.priority = SL_NO_VAL;
 	if ((r = validate(who, &j->spec, err)) != 0 ||
 	    (r = array_check(conf, &j->spec, err)) != 0 ||
 	    (r = sl_submit_executor_limits(conf, &j->spec, err)) != 0 ||

@@ -632,26 +632,36 @@ int sl_gates_depend(struct sluiced *d, struct sl_job *j, const char *text, struc
 
 	if ((r = sl_dep_parse(text, 0, &l, err)) != 0)
 		return r;
+	size_t k = 0;
 	for (size_t i = 0; i < l.n; i++) {
-		if (l.v[i].type == SL_DEP_SINGLETON)
+		if (l.v[i].type == SL_DEP_SINGLETON) {
+			l.v[k++] = l.v[i];
 			continue;
-		/* Slurm accepts a job it does not know, since it may have purged
-		 * it; the store never forgets one, so here it never existed. A
-		 * job cannot wait for itself. */
+		}
+		/* A job cannot wait for itself. One Slurm does not know it takes
+		 * for purged, and so done: the dependency is dropped at once
+		 * (squeue's (null)), whether or not it ever existed. PBS's
+		 * server refuses it (qsub's "Invalid Job Dependency"). */
 		if (l.v[i].task >= 0)
 			lookup_task(d, l.v[i].id, l.v[i].task, &t);
 		else
 			lookup(d, l.v[i].id, &t);
-		if (!t.found || l.v[i].id == j->id) {
+		if (l.v[i].id == j->id || (!t.found && j->spec.pbs)) {
 			sl_deplist_clear(&l);
 			return sl_err_set(err, SL_EINVAL, "Job dependency problem");
 		}
+		if (!t.found)
+			continue;
 		if (l.v[i].task == -1 && sl_jobtab_get(d->jobs, l.v[i].id) == NULL &&
 		    !stored_job(d, l.v[i].id))
 			l.v[i].task = SL_DEP_ALL_TASKS; /* an array: "N_*", as Slurm shows it */
+		l.v[k++] = l.v[i];
 	}
+	if (l.any && k < l.n) /* '?': a term already met meets them all */
+		k = 0;
+	l.n = k;
 	free(j->dependency);
-	j->dependency = sl_dep_format(&l);
+	j->dependency = k > 0 ? sl_dep_format(&l) : NULL;
 	sl_deplist_clear(&l);
 	return 0;
 }

@@ -292,6 +292,16 @@ static int v_ntasks_per_node(const struct sl_slurm_env_in *in, char *b, size_t l
 
 /* sbatch --open-mode sets SLURM_OPEN_MODE ("a" or "t") for the job, as
  * the job's steps open their output the same way. */
+static int v_distribution(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->distribution != NULL && put_str(b, l, SPEC(in)->distribution);
+}
+
+static int v_ntasks_per_gpu(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->ntasks_per_gpu > 0 && put_num(b, l, SPEC(in)->ntasks_per_gpu);
+}
+
 static int v_open_mode(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
 	enum sl_open_mode m = SPEC(in)->open_mode;
@@ -315,6 +325,7 @@ static const struct env_row env_rows[] = {
 	{"SLURM_CPUS_ON_NODE", v_cpus_on_node},
 	{"SLURM_CPUS_PER_GPU", v_cpus_per_gpu},
 	{"SLURM_CPUS_PER_TASK", v_cpus_per_task},
+	{"SLURM_DISTRIBUTION", v_distribution},
 	{"SLURM_EXPORT_ENV", v_export_env},
 	{"SLURM_GET_USER_ENV", v_get_user_env},
 	{"SLURM_GPUS", v_gpus},
@@ -345,6 +356,7 @@ static const struct env_row env_rows[] = {
 	{"SLURM_NODE_ALIASES", v_null},
 	{"SLURM_NPROCS", v_ntasks},
 	{"SLURM_NTASKS", v_ntasks},
+	{"SLURM_NTASKS_PER_GPU", v_ntasks_per_gpu},
 	{"SLURM_NTASKS_PER_NODE", v_ntasks_per_node},
 	{"SLURM_OPEN_MODE", v_open_mode},
 	{"SLURM_PRIO_PROCESS", v_zero},

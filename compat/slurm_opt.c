@@ -125,7 +125,7 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("core-spec", 'S', R, "SBATCH_CORE_SPEC"),
 	NO("cpu-freq", 0, R, "SBATCH_CPU_FREQ_REQ"),
 	NO("delay-boot", 0, R, "SBATCH_DELAY_BOOT"),
-	NO("distribution", 'm', R, "SBATCH_DISTRIBUTION"),
+	OK("distribution", 'm', R, "SBATCH_DISTRIBUTION", distribution),
 	NO("export-file", 0, R, NULL),
 	OK("get-user-env", 0, O, "SBATCH_GET_USER_ENV", get_user_env),
 	NO("gid", 0, R, NULL),
@@ -139,7 +139,7 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("network", 0, R, "SBATCH_NETWORK"),
 	NO("no-kill", 'k', O, "SBATCH_NO_KILL"),
 	NO("nodefile", 'F', R, NULL),
-	NO("ntasks-per-gpu", 0, R, NULL),
+	OK("ntasks-per-gpu", 0, R, NULL, ntasks_per_gpu),
 	NO("overcommit", 'O', N, "SBATCH_OVERCOMMIT"),
 	NO("power", 0, R, "SBATCH_POWER"),
 	NO("prefer", 0, R, NULL),
@@ -180,7 +180,7 @@ static const struct {
 		  "BeginTime)"},
 	{"dependency", "`after`, `afterany`, `afterok`, `afternotok`, `aftercorr`, `singleton`, "
 		       "`+MIN`, `:` `,` `?`; the job waits out of the queue (reason Dependency); "
-		       "an id Sluice never had is refused"},
+		       "an id Sluice never had is met at once, as Slurm's for a purged one"},
 	{"kill-on-invalid-dep", "`yes`: a dependency that can never be satisfied cancels the "
 				"job (default: the config's `killInvalidDepend`)"},
 	{"deadline", "a pending job that cannot end by then is ended: DEADLINE, reason "
@@ -193,6 +193,10 @@ static const struct {
 	{"get-user-env", "local: sluice-stepd reads the user's login environment (the login "
 			 "shell runs `env`), the submitted one over it, as slurmd, also for an "
 			 "`--export` other than ALL; Kubernetes: refused"},
+	{"distribution", "`block`, `cyclic` and the socket and core levels (`block:cyclic`, "
+			 "`*:*`), exported as SLURM_DISTRIBUTION for the job's srun steps (tasks "
+			 "laid out by the node level; the others are placement hints with no "
+			 "effect here); `plane`, `arbitrary` and `Pack`/`NoPack` refused"},
 	{"gpus", "spread over the nodes; `TYPE:N` selects the type's node labels"},
 	{"gpus-per-task", "GPUs per node = tasks per node x this"},
 	{"gres", "`gpu[:type][:N]` only"},
@@ -217,7 +221,10 @@ static const struct {
 	{"ntasks", "without `-N` (and without `--ntasks-per-node`), all tasks share one node "
 		   "(one pod): Sluice does not spread them"},
 	{"oversubscribe", "jobs share nodes anyway (scontrol: OverSubscribe=YES)"},
-	{"priority", "operators only"},
+	{"ntasks-per-gpu", "with GPUs asked for (`--gpus`, or `--gres`/`--gpus-per-node` on each "
+			   "node) that many tasks for each; with `-n` alone a GPU for every N "
+			   "tasks; exported as SLURM_NTASKS_PER_GPU"},
+	{"priority", "operators; a user's is dropped without a word, as slurmctld does"},
 	{"signal", "local: sluice-stepd sends it TIME seconds before the time limit, to the "
 		   "batch shell with `B:`, else to the tasks of the job's srun steps (not the batch shell, as Slurm); Kubernetes: "
 		   "refused"},
@@ -237,7 +244,6 @@ static const struct {
 		  "gives a task its own id when it starts)"},
 	{"container", "an OCI bundle run by slurmstepd: the Kubernetes executor runs "
 		      "images, see `--container-image`"},
-	{"ntasks-per-gpu", "not yet"},
 };
 
 static const char *note_of(const char *name)

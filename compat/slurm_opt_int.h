@@ -45,7 +45,7 @@ int sl_sbopt_fail1(void *c, struct sl_err *err, const char *msg);
 	X(exclude) X(wait) X(deadline) X(test_only) X(gpus_per_task)                 \
 	X(cpus_per_gpu) X(mem_per_gpu) X(mincpus) X(ignore_pbs) X(dependency)         \
 	X(begin) X(kill_invalid_dep) X(clusters) X(wckey) X(propagate) X(array) X(switches)  \
-	X(topology) X(get_user_env)
+	X(topology) X(get_user_env) X(distribution) X(ntasks_per_gpu)
 #define SBOPT_DECL(n) int sl_sbopt_##n(void *c, const char *a, struct sl_err *e);
 SBOPT_SETTERS(SBOPT_DECL)
 #undef SBOPT_DECL
@@ -53,5 +53,8 @@ SBOPT_SETTERS(SBOPT_DECL)
 /* After every source is applied: --hint against the CPU layout options,
  * -w's node count, and checks that need all options (Slurm's _opt_verify). */
 int sl_sbopt_finish(struct ctx *c, struct sl_err *err);
+/* --ntasks-per-gpu's task or GPU count, once every source is applied
+ * (slurm_opt_tasks.c). */
+int sl_sbopt_finish_tasks(struct ctx *c, struct sl_err *err);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "optable.h"
 #include "query_opt.h"
+#include "slurm_dist.h"
 #include "slurm_opt.h"
 #include "slurm_time.h"
 #include "xalloc.h"
@@ -195,59 +196,25 @@ SET(set_tpc)
 	return r;
 }
 
-/* -m: Slurm's verify_dist_type. The node level is honoured (block, or
- * cyclic: tasks round the nodes); the socket and core levels place tasks
- * on a node's sockets and cores, which Sluice leaves to the kernel, so
- * they are hints. plane, arbitrary and the Pack/NoPack flags are
- * refused by name. */
-static int dist_word(const char *w, int level)
-{
-	return strcmp(w, "*") == 0 || strcasecmp(w, "block") == 0 || strcasecmp(w, "cyclic") == 0 ||
-	       (level > 0 && strcasecmp(w, "fcyclic") == 0);
-}
-
+/* -m (slurm_dist.h): the node level is honoured (block, or cyclic: tasks
+ * round the nodes); the socket and core levels are hints. */
 SET(set_distribution)
 {
-	char *dup = sl_xstrdup(arg), *save = NULL, *flags = strchr(dup, ',');
-	int level = 0, r = 0;
-	if (flags != NULL)
-		*flags++ = '\0';
-	if (strncasecmp(arg, "plane", 5) == 0 || strcasecmp(dup, "arbitrary") == 0 ||
-	    strcasecmp(dup, "hostfile") == 0 || (flags != NULL && *flags != '\0')) {
-		r = sl_err_set(err, SL_EUNSUPP, "srun: error: --distribution=%s is not supported by "
-			       "Sluice", arg);
-		goto out;
+	char text[64];
+	int cyclic, r = sl_slurm_dist_parse(arg, text, sizeof(text), &cyclic);
+	if (r == -SL_EUNSUPP)
+		return sl_err_set(err, SL_EUNSUPP, "srun: error: --distribution=%s is not supported "
+				  "by Sluice", arg);
+	if (r != 0) {
+		O(ctx)->fatal_value = 1;
+		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid --distribution specification");
 	}
-	char text[64] = "", sock[16] = "";
-	for (char *w = strtok_r(dup, ":", &save); w != NULL; w = strtok_r(NULL, ":", &save), level++) {
-		if (level > 2 || !dist_word(w, level)) {
-			O(ctx)->fatal_value = 1;
-			r = sl_err_set(err, SL_EINVAL, "srun: error: Invalid --distribution "
-				       "specification");
-			goto out;
-		}
-		/* "*": block for the nodes, cyclic for the sockets, the
-		 * sockets' for the cores */
-		const char *word = strcmp(w, "*") != 0 ? w : level == 0 ? "block" :
-				   level == 1 ? "cyclic" : sock;
-		if (level == 0)
-			O(ctx)->cyclic = strcasecmp(word, "cyclic") == 0;
-		if (level == 1)
-			snprintf(sock, sizeof(sock), "%s", word);
-		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%s", level ? ":" : "",
-			 word);
-	}
+	O(ctx)->cyclic = cyclic;
 	free(O(ctx)->dist);
 	O(ctx)->dist = sl_xstrdup(text);
-	if (level == 0) {
-		O(ctx)->fatal_value = 1;
-		r = sl_err_set(err, SL_EINVAL, "srun: error: Invalid --distribution specification");
-	} else if (level > 1) {
-		hint_add(O(ctx), "distribution", strchr(arg, ':') + 1);
-	}
-out:
-	free(dup);
-	return r;
+	if (strchr(text, ':') != NULL)
+		hint_add(O(ctx), "distribution", strchr(text, ':') + 1);
+	return 0;
 }
 
 /* What sizes or places the allocation srun or salloc makes (sbatch's

@@ -54,6 +54,7 @@ struct sl_jobspec {
 	char *script_path;     /* as sbatch found it (script.h); NULL for stdin/--wrap */
 	char *command;         /* Slurm's job command: script_path and the arguments
 				  (sl_script_command); NULL: older records */
+	char *distribution;    /* -m as Slurm spells it back (SLURM_DISTRIBUTION); NULL */
 	char **argv;           /* script arguments; NULL-terminated, may be NULL */
 	char **env;            /* exported environment "K=V", NULL-terminated */
 	char *export_spec;     /* --export as given ("ALL", "NONE", "A,B=1"); NULL: ALL */
@@ -65,6 +66,7 @@ struct sl_jobspec {
 	int wrapped;           /* created by --wrap */
 	int interactive;       /* srun's or salloc's allocation: its script only holds it, so
 	                        * it has no batch step (sacct, squeue -s, BatchFlag=0) */
+	int ntasks_per_gpu;    /* --ntasks-per-gpu (SLURM_NTASKS_PER_GPU); 0: not given */
 	int requeue;           /* 1: requeue when preempted (default); 0: --no-requeue */
 	char *container_image; /* --container-image (kubernetes executor); NULL: config */
 	char *mpi;             /* --mpi: "openmpi", "intel", "mpich" or "none"; NULL: partition */

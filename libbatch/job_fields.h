@@ -12,7 +12,7 @@
 	X(std_err) X(std_in) X(work_dir) X(submit_dir) X(submit_host)         \
 	X(script) X(script_path) X(export_spec) X(container_image) X(mpi)     \
 	X(comment) X(dependency) X(mail_user) X(hint) X(nodelist) X(exclude)  \
-	X(wckey) X(rlimits) X(array) X(topology) X(command)
+	X(wckey) X(rlimits) X(array) X(topology) X(command) X(distribution)
 
 #define SPEC_INTS(X)                                                         \
 	X(nodes) X(nodes_max) X(ntasks) X(ntasks_per_node) X(cpus_per_task)  \
@@ -22,7 +22,7 @@
 	X(sockets_per_node) X(cores_per_socket) X(threads_per_core)          \
 	X(ntasks_per_socket) X(ntasks_per_core) X(gpus_per_task)             \
 	X(cpus_per_gpu) X(pbs) X(switches) X(get_user_env) X(get_user_env_mode) \
-	X(interactive)
+	X(interactive) X(ntasks_per_gpu)
 
 #define SPEC_INT64S(X) X(mem_per_node) X(mem_per_cpu) X(time_limit) X(priority) \
 	X(begin_time) X(deadline) X(mem_per_gpu) X(wait4switch)

@@ -145,6 +145,37 @@ static void fetch_steps(const struct sl_sacct_opts *o, struct sl_job **v, size_t
 	free(ids);
 }
 
+/* The rows of j that -j's step parts ask for (-X: its own row alone). */
+static unsigned rows_of(const struct sl_sacct_opts *o, const struct sl_job *j)
+{
+	if (o->no_steps)
+		return 0;
+	return SL_SACCT_ROWS_STEPS | (sl_sacct_show_full(o, j) ? 0 : SL_SACCT_ROWS_NO_JOB) |
+	       (sl_sacct_step_wanted(o, j, SL_SACCT_STEP_BATCH) ? 0 : SL_SACCT_ROWS_NO_BATCH);
+}
+
+/* Steps -j's step parts leave out: gone (freed) from the list. */
+static void steps_wanted(const struct sl_sacct_opts *o, struct sl_job **v, size_t n,
+			 struct sl_step *steps, size_t *ns)
+{
+	size_t k = 0, parts = 0;
+	for (size_t i = 0; i < o->n_steps; i++)
+		parts += o->steps[i].step != SL_SACCT_STEP_ALL;
+	if (parts == 0) /* the common case: every job whole */
+		return;
+	for (size_t i = 0; i < *ns; i++) {
+		const struct sl_job *j = NULL;
+		for (size_t m = 0; m < n && j == NULL; m++)
+			if (v[m]->id == steps[i].job_id)
+				j = v[m];
+		if (j == NULL || sl_sacct_step_wanted(o, j, (int)steps[i].step_id))
+			steps[k++] = steps[i];
+		else
+			sl_step_clear(&steps[i]);
+	}
+	*ns = k;
+}
+
 /* Only the records in Slurm's window stay (freed otherwise). */
 static void window(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 		   struct sl_job **v, size_t *n)
@@ -200,12 +231,13 @@ int main(int argc, char **argv)
 		rc = 1;
 	sl_sacct_sort(v, n);
 	fetch_steps(&o, v, n, &steps, &ns);
+	steps_wanted(&o, v, n, steps, &ns);
 	sl_sacct_fmt_set_steps(f, steps, ns);
 	window(&o, &w, v, &n);
 	sl_squeue_collapse(v, &n, 0); /* an array's pending tasks: one row, as Slurm's */
 	sl_array_meta_last(v, n);
 	for (size_t i = 0; i < n; i++)
-		if (sl_sacct_fmt_job(f, v[i], o.mode, !o.no_steps, now, b) != 0)
+		if (sl_sacct_fmt_job(f, v[i], o.mode, rows_of(&o, v[i]), now, b) != 0)
 			break; /* output cap: print what fits */
 	if (rc == 0)
 		fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);

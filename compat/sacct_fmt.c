@@ -770,10 +770,11 @@ static int step_row(const struct sl_sacct_fmt *f, const struct sl_job *j, const 
 }
 
 int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
-		     enum sl_sacct_mode mode, int steps, int64_t now, struct sl_buf *b)
+		     enum sl_sacct_mode mode, unsigned rows, int64_t now, struct sl_buf *b)
 {
-	int r = one_row(f, j, ROW_JOB, mode, now, b, NULL);
-	if (r == 0 && steps && sl_sacct_has_batch_step(j))
+	int steps = (rows & SL_SACCT_ROWS_STEPS) != 0;
+	int r = rows & SL_SACCT_ROWS_NO_JOB ? 0 : one_row(f, j, ROW_JOB, mode, now, b, NULL);
+	if (r == 0 && steps && !(rows & SL_SACCT_ROWS_NO_BATCH) && sl_sacct_has_batch_step(j))
 		r = one_row(f, j, ROW_BATCH, mode, now, b, NULL);
 	size_t lo = 0, hi = f->nsteps;
 	while (lo < hi) { /* the job's first step: they are in job order */

@@ -51,9 +51,14 @@ int64_t sl_sacct_eligible(const struct sl_job *j);
 /* Header line, plus the dash line in table mode. */
 int sl_sacct_fmt_header(const struct sl_sacct_fmt *f, enum sl_sacct_mode mode,
 			struct sl_buf *b);
-/* The job's row and, when `steps` and it has one, its batch step row. */
+/* The job's row and, when `rows` has SL_SACCT_ROWS_STEPS, its batch step
+ * row (when it has one) and its srun steps' (those set); the NO_ bits leave
+ * out its own row and its batch row (sacct -j N.S). */
+#define SL_SACCT_ROWS_STEPS 0x1u
+#define SL_SACCT_ROWS_NO_JOB 0x2u
+#define SL_SACCT_ROWS_NO_BATCH 0x4u
 int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
-		     enum sl_sacct_mode mode, int steps, int64_t now, struct sl_buf *b);
+		     enum sl_sacct_mode mode, unsigned rows, int64_t now, struct sl_buf *b);
 
 /* The batch step as sacct reports it: a signal makes it CANCELLED, a
  * non-zero exit FAILED. The job row of a cancelled or timed-out job keeps

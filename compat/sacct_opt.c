@@ -6,6 +6,7 @@
 #include "sacct_opt.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,10 +117,24 @@ SET(set_users)
 	return 0;
 }
 
-/* -j: "N", "N.batch", "N.0", "N_T": the step part selects the job. */
+/* A step part: "batch", "extern" or a number; -1 when it is none of them. */
+static int step_part(const char *s)
+{
+	char *end;
+	long v;
+	if (strcmp(s, "batch") == 0)
+		return SL_SACCT_STEP_BATCH;
+	if (strcmp(s, "extern") == 0)
+		return SL_SACCT_STEP_EXTERN;
+	v = strtol(s, &end, 10);
+	return end != s && *end == '\0' && v >= 0 && v < INT_MAX ? (int)v : -1;
+}
+
+/* -j: "N", "N.batch", "N.0", "N_T": the job selects the records; the step
+ * part which of their rows print (sl_sacct_show_full). */
 SET(set_jobs)
 {
-	struct sl_jobsel *s = &O(ctx)->sel;
+	struct sl_sacct_opts *o = O(ctx);
 	char **v = NULL, *dot;
 	size_t n = 0;
 	long task;
@@ -128,15 +143,63 @@ SET(set_jobs)
 	sl_slurm_list_append(&v, &n, arg);
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		uint64_t id;
-		if ((dot = strchr(v[i], '.')) != NULL && dot[1] != '\0')
+		int step = SL_SACCT_STEP_ALL;
+		if ((dot = strchr(v[i], '.')) != NULL && dot[1] != '\0') {
 			*dot = '\0';
-		if (sl_slurm_jobid_parse(v[i], &id, &task) != 0)
+			step = step_part(dot + 1);
+		}
+		if (sl_slurm_jobid_parse(v[i], &id, &task) != 0) {
 			r = sl_err_set(err, SL_EINVAL, "sacct: fatal: Bad job/step specified: %s", arg);
-		else /* "N_I": array N's task I */
-			sl_jobsel_add_id(s, id, task);
+			break;
+		}
+		if (step == -1) {
+			r = sl_err_set(err, SL_EINVAL, "sacct: fatal: Bad step specified: %s", v[i]);
+			break;
+		}
+		sl_jobsel_add_id(&o->sel, id, task); /* "N_I": array N's task I */
+		o->steps = sl_xrealloc(o->steps, (o->n_steps + 1) * sizeof(*o->steps));
+		o->steps[o->n_steps++] = (struct sl_sacct_step){id, task, step};
 	}
 	sl_strv_free(v);
 	return r;
+}
+
+static int names(const struct sl_sacct_step *s, const struct sl_job *j)
+{
+	if (s->id == j->id && s->task < 0)
+		return 1;
+	return j->array_job_id != 0 && s->id == j->array_job_id &&
+	       (s->task < 0 || s->task == j->array_task_id);
+}
+
+int sl_sacct_show_full(const struct sl_sacct_opts *o, const struct sl_job *j)
+{
+	int named = 0;
+	for (size_t i = 0; i < o->n_steps; i++) {
+		if (!names(&o->steps[i], j))
+			continue;
+		if (o->steps[i].step == SL_SACCT_STEP_ALL)
+			return 1;
+		named = 1;
+	}
+	return !named;
+}
+
+/* As slurmdbd reads the list: the steps named before the job's first
+ * entry without a step (all of them when none is). */
+int sl_sacct_step_wanted(const struct sl_sacct_opts *o, const struct sl_job *j, int step)
+{
+	int listed = 0;
+	for (size_t i = 0; i < o->n_steps; i++) {
+		if (!names(&o->steps[i], j))
+			continue;
+		if (o->steps[i].step == SL_SACCT_STEP_ALL)
+			return !listed;
+		if (o->steps[i].step == step)
+			return 1;
+		listed = 1;
+	}
+	return !listed;
 }
 
 /* States slurmdbd accounts that Sluice never enters: valid, match nothing. */
@@ -307,6 +370,7 @@ void sl_sacct_opts_clear(struct sl_sacct_opts *o)
 	free(o->fields);
 	free(o->clusters);
 	sl_jobsel_clear(&o->sel);
+	free(o->steps);
 	memset(o, 0, sizeof(*o));
 }
 

@@ -12,6 +12,17 @@
 #include "sacct_fmt.h"
 #include "slurm_state.h"
 
+/* One -j entry: job (or array) id, task (-1: none) and step: a number,
+ * SL_SACCT_STEP_BATCH ("N.batch"), or SL_SACCT_STEP_ALL (no step part). */
+#define SL_SACCT_STEP_ALL (-1000)
+#define SL_SACCT_STEP_BATCH (-5) /* Slurm's SLURM_BATCH_SCRIPT */
+#define SL_SACCT_STEP_EXTERN (-4)
+struct sl_sacct_step {
+	uint64_t id;
+	long task;
+	int step;
+};
+
 struct sl_sacct_opts {
 	int noheader, allusers, no_steps, verbose;
 	int help, usage, version, helpformat;
@@ -25,7 +36,15 @@ struct sl_sacct_opts {
 	char *clusters;        /* -M, as given */
 	int64_t start, end;    /* -S / -E as given (0: not given) */
 	struct sl_jobsel sel;  /* -j -u -A -r --name -q -N -s */
+	struct sl_sacct_step *steps; /* -j's entries, with their step parts */
+	size_t n_steps;
 };
+
+/* Slurm's step_list: a job an entry names without a step shows whole (its
+ * row and every step); one named only with steps shows just those steps
+ * (sl_sacct_step_wanted), not its own row. */
+int sl_sacct_show_full(const struct sl_sacct_opts *o, const struct sl_job *j);
+int sl_sacct_step_wanted(const struct sl_sacct_opts *o, const struct sl_job *j, int step);
 
 /* Parse argv. On error, err->msg is the whole text sacct writes on stderr
  * (no final newline) and *syntax says "Try --help" follows (getopt's

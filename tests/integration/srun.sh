@@ -28,6 +28,15 @@ diff -u "$top_srcdir/tests/data/srun/srun.golden" scen.masked >&2 ||
 	fail "the transcript differs from Slurm 22.05's (- Slurm, + Sluice)"
 ok "task variables, exit codes, labels, multi-prog, -K, stdin, -o, refusals, sacct rows: as Slurm"
 
+# sacct -j's step parts, as the reference cluster answered them: a step
+# alone, the batch step alone, "N.1,N" the job and step 1, a step it lacks.
+expect_eq "sacct -j N.1" "$j.1" "$("$BIN/sacct" -n -P -j "$j.1" -o JobID)"
+expect_eq "sacct -j N.batch" "$j.batch" "$("$BIN/sacct" -n -P -j "$j.batch" -o JobID)"
+expect_eq "sacct -j N.1,N" "$j
+$j.1" "$("$BIN/sacct" -n -P -j "$j.1,$j" -o JobID)"
+expect_eq "sacct -j N.99" "" "$("$BIN/sacct" -n -P -j "$j.99" -o JobID)"
+ok "sacct -j N.S lists that step alone, as Slurm's"
+
 # A running step: squeue -s, another user's scancel refused, the owner's
 # aborts it (SIGKILL, Slurm's lines, CANCELLED by uid).
 cat >steps.sh <<EOS

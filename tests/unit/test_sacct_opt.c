@@ -238,6 +238,39 @@ static void test_sort_array(void **state)
 		sl_job_free(v[i]);
 }
 
+/* -j's step parts, as the reference cluster listed them: N.S shows that
+ * step alone; N whole; "N.1,N" the job's row and step 1 (slurmdbd keeps
+ * the steps named before the whole entry); a bad step is fatal. */
+static void test_step_parts(void **state)
+{
+	struct sl_sacct_opts o = {0};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job *j = job(SL_JOB_COMPLETED, NOW - 10, NOW - 9, NOW - 8);
+	(void)state;
+	assert_int_equal(PARSE(&o, &err, "-j", "7.1,7.batch"), 0);
+	assert_false(sl_sacct_show_full(&o, j));
+	assert_true(sl_sacct_step_wanted(&o, j, 1));
+	assert_true(sl_sacct_step_wanted(&o, j, SL_SACCT_STEP_BATCH));
+	assert_false(sl_sacct_step_wanted(&o, j, 0));
+	sl_sacct_opts_clear(&o);
+	assert_int_equal(PARSE(&o, &err, "-j", "7,7.1"), 0);
+	assert_true(sl_sacct_show_full(&o, j));
+	assert_true(sl_sacct_step_wanted(&o, j, 0));
+	sl_sacct_opts_clear(&o);
+	assert_int_equal(PARSE(&o, &err, "-j", "7.1,7"), 0);
+	assert_true(sl_sacct_show_full(&o, j));
+	assert_false(sl_sacct_step_wanted(&o, j, 0));
+	assert_false(sl_sacct_step_wanted(&o, j, SL_SACCT_STEP_BATCH));
+	sl_sacct_opts_clear(&o);
+	assert_int_equal(PARSE(&o, &err, "-j", "8.1"), 0); /* another job's step */
+	assert_true(sl_sacct_show_full(&o, j));
+	sl_sacct_opts_clear(&o);
+	assert_int_not_equal(PARSE(&o, &err, "-j", "7.foo"), 0);
+	assert_string_equal(err.msg, "sacct: fatal: Bad step specified: 7");
+	sl_sacct_opts_clear(&o);
+	sl_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_sort_array),
+		cmocka_unit_test(test_step_parts),
 	};
 	setenv("TZ", "UTC", 1);
 	tzset();

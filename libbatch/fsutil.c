@@ -152,7 +152,7 @@ char *sl_path_search(const char *path, const char *name, int mode)
 
 char *sl_find_program(const char *name, char *const *env)
 {
-	const char *path = SL_DEFAULT_PATH;
+	const char *path = NULL;
 	char *found;
 
 	if (strchr(name, '/') != NULL)
@@ -160,6 +160,6 @@ char *sl_find_program(const char *name, char *const *env)
 	for (char *const *e = env; e && *e; e++)
 		if (strncmp(*e, "PATH=", 5) == 0)
 			path = *e + 5;
-	found = sl_path_search(path, name, X_OK);
+	found = path != NULL ? sl_path_search(path, name, X_OK) : NULL;
 	return found ? found : sl_xstrdup(name);
 }

@@ -38,11 +38,11 @@ int sl_overwrite(int fd, const char *p, size_t n);
  * mode (R_OK, X_OK); NULL when none is. Caller frees. */
 char *sl_path_search(const char *path, const char *name, int mode);
 
-/* The program as Slurm's srun finds it: a name without '/' through the
- * PATH in env (default /usr/local/bin:/usr/bin:/bin), the first executable
- * regular file; not found, the name itself, so that execve's ENOENT is the
- * error reported. Directories the user cannot search are passed over.
- * Caller frees. */
+/* The program as slurmstepd finds a task's: a name without '/' through the
+ * PATH in env, the first executable regular file; not found, or env
+ * without PATH (an --export=NONE step's), the name itself, so that
+ * execve's ENOENT is the error reported, as Slurm's. Directories the user
+ * cannot search are passed over. Caller frees. */
 char *sl_find_program(const char *name, char *const *env);
 
 #endif

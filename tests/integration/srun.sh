@@ -249,7 +249,7 @@ ok "srun -l ends an unterminated last line"
 # --export=NONE job carries) is --export.
 expect_eq "SLURM_LABELIO" "0: x
 1: x" "$(as $USER1 env SLURM_LABELIO=1 "$BIN/srun" -n 2 echo x | sort)"
-out=$(as $USER1 env BAR=2 SLURM_EXPORT_ENV=NONE "$BIN/srun" sh -c 'echo "BAR=${BAR-unset}"')
+out=$(as $USER1 env BAR=2 SLURM_EXPORT_ENV=NONE "$BIN/srun" /bin/sh -c 'echo "BAR=${BAR-unset}"')
 expect_eq "SLURM_EXPORT_ENV=NONE" "BAR=unset" "$out"
 ok "srun reads SLURM_LABELIO and SLURM_EXPORT_ENV"
 

@@ -144,8 +144,8 @@ static void test_path_search(void **state)
 	got = sl_find_program("no-such-tool-here", env);
 	assert_string_equal(got, "no-such-tool-here");
 	free(got);
-	got = sl_find_program("sh", NULL); /* the default PATH */
-	assert_true(strcmp(got, "/usr/bin/sh") == 0 || strcmp(got, "/bin/sh") == 0);
+	got = sl_find_program("sh", NULL); /* no PATH: as given, as slurmstepd */
+	assert_string_equal(got, "sh");
 	free(got);
 
 	remove_root(root);

@@ -166,10 +166,12 @@ static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *jo
 	char **slurm = sl_slurm_env_build(&in), **all;
 	const char *path = conf->confp && *conf->confp ? sl_conf_path(*conf->confp) : NULL;
 
-	/* Slurm's SLURM_CONF names the file its commands read; here it is the
-	 * daemon's config, which Sluice's commands in the job can read too. */
+	/* As slurmd sets SLURM_CONF, the file its commands read: Sluice's
+	 * read SLUICE_CONF, so the job's reach this daemon whatever --export
+	 * left. SLURM_CONF is not set: it would send a real Slurm's commands
+	 * on the same host to a file they cannot parse. */
 	if (path != NULL) {
-		char *extra[] = {sl_xasprintf("SLURM_CONF=%s", path), NULL};
+		char *extra[] = {sl_xasprintf("SLUICE_CONF=%s", path), NULL};
 		all = sl_slurm_env_merge(slurm, extra);
 		free(extra[0]);
 		sl_strv_free(slurm);

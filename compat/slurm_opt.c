@@ -530,7 +530,13 @@ static int apply_env(struct ctx *c, char **envp, struct sl_err *err)
 	int r;
 
 	sl_opt_from_env(sbatch_opts, envp, &v, &n);
-	r = apply_vals(c, v, n, SRC_ENV, PASS_ALL, err);
+	/* An empty value asks for nothing (SBATCH_RESERVATION= reserves none
+	 * in Slurm), so an option Sluice lacks set so is no refusal. */
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i].opt->flags & SL_OPTF_UNSUPP) || (v[i].arg && v[i].arg[0] != '\0'))
+			v[k++] = v[i];
+	r = apply_vals(c, v, k, SRC_ENV, PASS_ALL, err);
 	free(v);
 	return r;
 }

@@ -94,6 +94,34 @@ int sl_submit_executor_limits(const struct sl_conf *conf, const struct sl_jobspe
 	return 0;
 }
 
+/* A request no flavor can ever hold, told as slurmctld tells it (its
+ * first line, then the submission's failure), the engine's reason in
+ * brackets: Slurm users do not know pod sets and ClusterQueues. */
+static int nofit(const struct sl_err *e, struct sl_err *err)
+{
+	static const struct {
+		const char *marker, *slurm, *fail;
+	} kinds[] = {
+		{" cpu, more than", "CPU count per node can not be satisfied", NULL},
+		{"resource cpu unavailable", "CPU count per node can not be satisfied", NULL},
+		{" memory, more than", "Memory specification can not be satisfied", NULL},
+		{"resource memory unavailable", "Memory specification can not be satisfied", NULL},
+		{" pods, more than", "Node count specification invalid", NULL},
+		{"resource ", NULL, "Invalid generic resource (gres) specification"},
+		{"matches its node selector", NULL, "Invalid feature specification"},
+	};
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		if (strstr(e->msg, kinds[i].marker) == NULL)
+			continue;
+		if (kinds[i].slurm != NULL)
+			return sl_err_set(err, SL_ENOFIT, "%s (%s)\nRequested node configuration is "
+					  "not available", kinds[i].slurm, e->msg);
+		return sl_err_set(err, SL_ENOFIT, "%s\n%s", e->msg, kinds[i].fail);
+	}
+	return sl_err_set(err, SL_ENOFIT, "%s\nRequested node configuration is not available",
+			  e->msg);
+}
+
 /* The record fields that depend on who asked and on the config. */
 static int resolve(const struct sl_conf *conf, const struct sl_peer *w, struct sl_job *j,
 		   struct sl_err *err)
@@ -188,8 +216,7 @@ int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
 		return sl_err_set(err, SL_EPARTITION, "%s\nInvalid partition name specified",
 				  e.msg);
 	if (r == -SL_ENOFIT)
-		return sl_err_set(err, SL_ENOFIT, "%s\nRequested node configuration is not available",
-				  e.msg);
+		return nofit(&e, err);
 	if (r != 0)
 		return sl_err_set(err, e.code ? e.code : SL_EINTERNAL, "%s", e.msg);
 	return 0;

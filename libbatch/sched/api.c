@@ -37,13 +37,17 @@ void sl_sched_free(struct sl_sched *s)
 }
 
 /* Can pod set p ever get `total` of resource res in some eligible flavor? */
+/* *eligible: some flavor of the resource's group takes the pod set's node
+ * selector and tolerations at all. */
 static bool ever_fits(const struct sl_sched *s, const struct sq_cq *c, const struct sq_ps *p,
-		      int res, int64_t total)
+		      int res, int64_t total, bool *eligible)
 {
 	int g = c->rg_of_res[res];
+	*eligible = false;
 	for (int f = 0; f < c->rg[g].nfl; f++) {
 		bool ok = sq_check_flavor(s, c->rg[g].fl[f], p, NULL);
 		int fr = sq_fr(s, c->rg[g].fl[f], res);
+		*eligible |= ok;
 		if (ok && fr != SQ_NONE && sq_potential_available(s, c->node, fr) >= total)
 			return true;
 	}
@@ -63,11 +67,16 @@ static int check_ps(const struct sl_sched *s, const struct sq_cq *c,
 		int res = sq_res_index((struct sl_sched *)s, in->req[j].resource, false);
 		bool covered = res != SQ_NONE && res < s->fr_stride && c->rg_of_res[res] != SQ_NONE;
 		char q[64];
+		bool eligible = false, fits = covered && ever_fits(s, c, &p, res, total, &eligible);
 		sl_quantity_format(total, q, sizeof(q));
 		if (!covered && total > 0)
 			r = sl_err_set(err, SL_ENOFIT, "resource %s unavailable in ClusterQueue %s",
 				       in->req[j].resource, c->name);
-		else if (covered && !ever_fits(s, c, &p, res, total))
+		else if (covered && !fits && !eligible)
+			r = sl_err_set(err, SL_ENOFIT, "pod set %s: no flavor of ClusterQueue %s for "
+				       "%s matches its node selector and tolerations",
+				       in->name ? in->name : "main", c->name, in->req[j].resource);
+		else if (covered && !fits)
 			r = sl_err_set(err, SL_ENOFIT,
 				       "pod set %s requests %s %s, more than ClusterQueue %s can "
 				       "ever provide in any eligible flavor",

@@ -198,8 +198,9 @@ static void test_fit(void **state)
 	expect(j, &alice, SL_EACCOUNT, "Invalid account or account/partition combination specified");
 	j = job();
 	j->spec.cpus_per_task = 9;
-	expect(j, &alice, SL_ENOFIT, "pod set main requests 9 cpu, more than ClusterQueue cq can "
-	       "ever provide in any eligible flavor\nRequested node configuration is not available");
+	expect(j, &alice, SL_ENOFIT, "CPU count per node can not be satisfied (pod set main "
+	       "requests 9 cpu, more than ClusterQueue cq can ever provide in any eligible "
+	       "flavor)\nRequested node configuration is not available");
 	j = job();
 	j->spec.features = sl_xcalloc(2, sizeof(char *));
 	j->spec.features[0] = sl_xstrdup("h100");
@@ -281,8 +282,8 @@ static void test_overflow(void **state)
 	j = job();
 	j->spec.mem_per_node = 8796093022LL;
 	j->spec.time_limit = 4294967293LL;
-	expect(j, &alice, SL_ENOFIT, "resource memory unavailable in ClusterQueue cq\n"
-	       "Requested node configuration is not available");
+	expect(j, &alice, SL_ENOFIT, "Memory specification can not be satisfied (resource memory "
+	       "unavailable in ClusterQueue cq)\nRequested node configuration is not available");
 
 	/* --priority=TOP is Kueue's highest int32 priority, not -2. */
 	j = job();

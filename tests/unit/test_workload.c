@@ -324,8 +324,8 @@ static void test_engine(void **state)
 	assert_non_null(s);
 	assert_int_equal(sl_job_workload(never, sl_conf_features(conf), &b, &err), 0);
 	assert_int_equal(sl_sched_check(s, &b.wl, &err), -SL_ENOFIT);
-	assert_string_equal(err.msg, "pod set main requests 1 cpu, more than ClusterQueue cq "
-			    "can ever provide in any eligible flavor");
+	assert_string_equal(err.msg, "pod set main: no flavor of ClusterQueue cq for cpu matches "
+			    "its node selector and tolerations");
 	sl_err_clear(&err);
 	assert_int_equal(sl_job_workload(h100, sl_conf_features(conf), &b, &err), 0);
 	assert_int_equal(sl_sched_check(s, &b.wl, &err), 0);

@@ -190,10 +190,15 @@ static int v_job_cpus_per_node(const struct sl_slurm_env_in *in, char *b, size_t
 	return 1;
 }
 
+/* Without -n or --ntasks-per-node, Slurm counts a node's tasks from its
+ * CPUs: --exclusive's whole node, --mincpus's floor, over -c. */
 static int v_tasks_per_node(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
 	size_t n;
 	int *v = env_tasks(in, &n);
+	if (SPEC(in)->ntasks == SL_NO_VAL && SPEC(in)->ntasks_per_node == SL_NO_VAL)
+		for (size_t i = 0; i < n; i++)
+			v[i] = node_cpus(in, v[i]) / cpt(in->shape);
 	sl_slurm_env_fmt_counts(v, n, b, l);
 	free(v);
 	return 1;
@@ -218,7 +223,7 @@ static int v_get_user_env(const struct sl_slurm_env_in *in, char *b, size_t l)
 
 static int v_gpus(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
-	return SPEC(in)->gpus != SL_NO_VAL && SPEC(in)->gpus > 0 && put_num(b, l, SPEC(in)->gpus);
+	return SPEC(in)->gpus != SL_NO_VAL && SPEC(in)->gpus >= 0 && put_num(b, l, SPEC(in)->gpus);
 }
 
 static int v_gpus_on_node(const struct sl_slurm_env_in *in, char *b, size_t l)
@@ -290,8 +295,23 @@ static int v_ntasks_per_node(const struct sl_slurm_env_in *in, char *b, size_t l
 	return SPEC(in)->ntasks_per_node != SL_NO_VAL && put_num(b, l, SPEC(in)->ntasks_per_node);
 }
 
-/* sbatch --open-mode sets SLURM_OPEN_MODE ("a" or "t") for the job, as
- * the job's steps open their output the same way. */
+/* sbatch's layout hints, as its set_envs() exports them (--hint's
+ * implied threads per core included). */
+static int v_ntasks_per_core(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->ntasks_per_core > 0 && put_num(b, l, SPEC(in)->ntasks_per_core);
+}
+
+static int v_ntasks_per_socket(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->ntasks_per_socket > 0 && put_num(b, l, SPEC(in)->ntasks_per_socket);
+}
+
+static int v_threads_per_core(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->threads_per_core > 0 && put_num(b, l, SPEC(in)->threads_per_core);
+}
+
 static int v_distribution(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
 	return SPEC(in)->distribution != NULL && put_str(b, l, SPEC(in)->distribution);
@@ -302,6 +322,8 @@ static int v_ntasks_per_gpu(const struct sl_slurm_env_in *in, char *b, size_t l)
 	return SPEC(in)->ntasks_per_gpu > 0 && put_num(b, l, SPEC(in)->ntasks_per_gpu);
 }
 
+/* sbatch --open-mode sets SLURM_OPEN_MODE ("a" or "t") for the job, as
+ * the job's steps open their output the same way. */
 static int v_open_mode(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
 	enum sl_open_mode m = SPEC(in)->open_mode;
@@ -356,14 +378,17 @@ static const struct env_row env_rows[] = {
 	{"SLURM_NODE_ALIASES", v_null},
 	{"SLURM_NPROCS", v_ntasks},
 	{"SLURM_NTASKS", v_ntasks},
+	{"SLURM_NTASKS_PER_CORE", v_ntasks_per_core},
 	{"SLURM_NTASKS_PER_GPU", v_ntasks_per_gpu},
 	{"SLURM_NTASKS_PER_NODE", v_ntasks_per_node},
+	{"SLURM_NTASKS_PER_SOCKET", v_ntasks_per_socket},
 	{"SLURM_OPEN_MODE", v_open_mode},
 	{"SLURM_PRIO_PROCESS", v_zero},
 	{"SLURM_PROCID", v_zero},
 	{"SLURM_SUBMIT_DIR", v_submit_dir},
 	{"SLURM_SUBMIT_HOST", v_submit_host},
 	{"SLURM_TASKS_PER_NODE", v_tasks_per_node},
+	{"SLURM_THREADS_PER_CORE", v_threads_per_core},
 	{"SLURM_TOPOLOGY_ADDR", v_batch_host},
 	{"SLURM_TOPOLOGY_ADDR_PATTERN", v_node},
 };

@@ -175,6 +175,34 @@ static void test_uneven_tasks(void **state)
 	sl_strv_free(env);
 }
 
+/* Without -n, a node's tasks are its CPUs over -c (the reference cluster:
+ * --exclusive gives a whole node's, --mincpus=4 gives 4); the layout hints
+ * sbatch exports; --gpus=0 is SLURM_GPUS=0. */
+static void test_tasks_from_cpus(void **state)
+{
+	struct sl_job j;
+	struct sl_jobshape sh;
+	(void)state;
+	job_init(&j, &sh);
+	j.spec.mincpus = 4;
+	j.spec.threads_per_core = 1;
+	j.spec.ntasks_per_core = 1;
+	j.spec.gpus = 0;
+	struct sl_slurm_env_in in = {.job = &j, .shape = &sh, .nodelist = "vm", .batch_host = "vm"};
+	char **env = sl_slurm_env_build(&in);
+	assert_string_equal(find(env, "SLURM_TASKS_PER_NODE"), "4");
+	assert_null(find(env, "SLURM_NTASKS"));
+	assert_string_equal(find(env, "SLURM_THREADS_PER_CORE"), "1");
+	assert_string_equal(find(env, "SLURM_NTASKS_PER_CORE"), "1");
+	assert_string_equal(find(env, "SLURM_GPUS"), "0");
+	sl_strv_free(env);
+	j.spec.mincpus = 0;
+	j.spec.node_cpus = 64; /* --exclusive */
+	env = sl_slurm_env_build(&in);
+	assert_string_equal(find(env, "SLURM_TASKS_PER_NODE"), "64");
+	sl_strv_free(env);
+}
+
 /* salloc's allocation has no batch script; a pod's runtime names it. */
 static void test_allocation_and_pod(void **state)
 {
@@ -267,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_many_options), cmocka_unit_test(test_array_task),
 		cmocka_unit_test(test_export_none_gpus_mem_per_cpu),
 		cmocka_unit_test(test_uneven_tasks),
+		cmocka_unit_test(test_tasks_from_cpus),
 		cmocka_unit_test(test_allocation_and_pod),
 		cmocka_unit_test(test_fmt_counts),
 		cmocka_unit_test(test_merge),

@@ -171,7 +171,8 @@ static const struct {
 } notes[] = {
 	{"account", "the job's namespace (`accounts:` in the config; Slurm's spelling kept, "
 		    "see Accounts)"},
-	{"partition", "a LocalQueue of the account's namespace"},
+	{"partition", "a LocalQueue of the account's namespace; a list of two partitions "
+		      "(`a,b`) is refused: a workload waits in one LocalQueue"},
 	{"qos", "a WorkloadPriorityClass: the job's priority"},
 	{"constraint", "features joined with `&`: node labels (`features:`)"},
 	{"container-image", "pyxis's spelling: the image of the Kubernetes executor's pods"},

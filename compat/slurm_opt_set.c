@@ -61,9 +61,17 @@ int sl_sbopt_name(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+/* Slurm's list runs the job in whichever partition starts it first; a
+ * Kueue workload waits in one LocalQueue, so a list of two is refused. */
 int sl_sbopt_partition(void *c, const char *a, struct sl_err *e)
 {
-	set_str(&CTX(c)->spec->partition, a);
+	size_t n = strcspn(a, ",");
+	for (const char *p = a + n; *p == ','; p += 1 + strcspn(p + 1, ","))
+		if (strcspn(p + 1, ",") != n || strncmp(p + 1, a, n) != 0)
+			return sl_err_set(e, SL_EUNSUPP, "--partition=%s (a list of partitions) is "
+					  "not supported by Sluice", a);
+	free(CTX(c)->spec->partition);
+	CTX(c)->spec->partition = sl_xstrndup(a, n);
 	return 0;
 }
 

@@ -63,6 +63,7 @@ struct run {
 	int64_t kill_ms, limit_ms, wait_ms, intr_ms, done_ms;
 	int64_t watch_ms;         /* next look at srun's own allocation */
 	int64_t force_ms;         /* a task died of SIGKILL/SIGTERM: end the rest then */
+	int64_t bad_ms;           /* -K: a task failed; end the rest then, if any is left */
 	int64_t take_ms;          /* in a pod: next ask for scancel's signals */
 };
 
@@ -205,6 +206,12 @@ static int aborted(enum end_why why)
 	return why == END_CANCEL || why == END_INTR || why == END_WAIT || why == END_FORCE;
 }
 
+static void terminating(const struct run *r)
+{
+	fprintf(stderr, "srun: launch/slurm: _step_signal: Terminating StepId=%llu.%u\n",
+		(unsigned long long)r->l->job_id, r->l->step_id);
+}
+
 static void step_end(struct run *r, enum end_why why)
 {
 	if (r->why != END_NONE)
@@ -212,9 +219,8 @@ static void step_end(struct run *r, enum end_why why)
 	r->why = why;
 	if (why == END_INTR)
 		fprintf(stderr, "srun: forcing job termination\n");
-	if (why == END_BAD_EXIT || why == END_WAIT)
-		fprintf(stderr, "srun: launch/slurm: _step_signal: Terminating StepId=%llu.%u\n",
-			(unsigned long long)r->l->job_id, r->l->step_id);
+	if (why == END_WAIT)
+		terminating(r);
 	if (why == END_CANCEL || why == END_INTR || why == END_WAIT)
 		fprintf(stderr, "srun: Job step aborted: Waiting up to 32 seconds for job step to "
 				"finish.\n");
@@ -272,9 +278,14 @@ static void reap(struct run *r)
 			 * stepd batches them */
 			if (r->why == END_NONE && (sig == SIGKILL || sig == SIGTERM) && !r->force_ms)
 				r->force_ms = now_ms() + 100;
-			else if (r->o->kill_on_bad_exit > 0 && bad(status) && r->why == END_NONE) {
-				report(r); /* Slurm tells the bad exit before ending the rest */
-				step_end(r, END_BAD_EXIT);
+			else if (r->o->kill_on_bad_exit > 0 && bad(status) && r->why == END_NONE &&
+				 !r->bad_ms) {
+				/* Slurm tells the bad exit, then signals the step through
+				 * slurmstepd: tasks ending meanwhile are not killed, and
+				 * with none left it has nothing to cancel. */
+				report(r);
+				terminating(r);
+				r->bad_ms = now_ms() + 100;
 			}
 			if (r->o->wait_secs > 0 && r->wait_ms == 0)
 				r->wait_ms = now_ms() + (int64_t)r->o->wait_secs * 1000;
@@ -338,6 +349,11 @@ static void on_timers(struct run *r, int64_t now)
 		print_status(r);
 		step_end(r, END_WAIT);
 	}
+	if (r->bad_ms && now >= r->bad_ms) {
+		r->bad_ms = 0;
+		if (r->running > 0)
+			step_end(r, END_BAD_EXIT);
+	}
 	if (r->force_ms && now >= r->force_ms) {
 		r->force_ms = 0;
 		if (r->running > 0 && r->why == END_NONE) {
@@ -361,7 +377,7 @@ static void on_timers(struct run *r, int64_t now)
 static int64_t next_wake(const struct run *r, int64_t now)
 {
 	int64_t w = INT64_MAX, t[] = {r->limit_ms, r->wait_ms, r->kill_ms, r->watch_ms, r->force_ms,
-				      r->take_ms, r->done_ms ? r->done_ms + 1000 : 0};
+				      r->bad_ms, r->take_ms, r->done_ms ? r->done_ms + 1000 : 0};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (t[i] && t[i] < w)
 			w = t[i];

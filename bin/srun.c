@@ -184,15 +184,28 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l,
 /* What of the allocation's options Slurm also gives a step, inside a job:
  * --exclusive (the step's own CPUs: --exact), -w (its nodes,
  * srun_layout.c), --mem and --mem-per-cpu (its memory, counted by
- * sluiced), and --comment, which Slurm keeps for allocations alone. */
-static int step_option(const char *opt)
+ * sluiced), and --comment, which Slurm keeps for allocations alone; -p,
+ * -A and -q naming the job's own, and --gres=none, ask for nothing new. */
+static int step_option(const char *opt, char *const *envp)
 {
 	static const char *const ok[] = {"--nodelist=", "--mem=", "--mem-per-cpu=", "--comment="};
-	if (strcmp(opt, "--exclusive") == 0)
+	static const char *const same[][2] = {{"--partition=", "SLURM_JOB_PARTITION"},
+					       {"--account=", "SLURM_JOB_ACCOUNT"},
+					       {"--qos=", "SLURM_JOB_QOS"}};
+	if (strcmp(opt, "--exclusive") == 0 || strcmp(opt, "--gres=none") == 0)
 		return 1;
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
 		if (strncmp(opt, ok[i], strlen(ok[i])) == 0)
 			return 1;
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		size_t n = strlen(same[i][0]), k = strlen(same[i][1]);
+		if (strncmp(opt, same[i][0], n) != 0)
+			continue;
+		for (char *const *e = envp; e && *e; e++)
+			if (strncmp(*e, same[i][1], k) == 0 && (*e)[k] == '=' &&
+			    strcmp(*e + k + 1, opt + n) == 0)
+				return 1;
+	}
 	return 0;
 }
 
@@ -208,7 +221,7 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 	int rc;
 
 	for (char **x = o->alloc; x && *x && !own; x++)
-		if (!step_option(*x)) { /* the job's: a step cannot change them */
+		if (!step_option(*x, envp)) { /* the job's: a step cannot change them */
 			fprintf(stderr, "srun: error: %.*s is not supported by Sluice inside a job "
 				"allocation\n", (int)strcspn(*x, "="), *x);
 			return 1;

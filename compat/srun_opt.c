@@ -187,6 +187,15 @@ SET(set_hint)
 	return 0;
 }
 
+SET(set_tpcore)
+{
+	int v;
+	int r = count(arg, "--ntasks-per-core", 0, &v, err);
+	if (r == 0)
+		hint_add(O(ctx), "ntasks-per-core", arg);
+	return r;
+}
+
 SET(set_tpc)
 {
 	int v;
@@ -335,7 +344,7 @@ static const struct sl_opt table[] = {
 	ROW("nodelist", 'w', SL_OPT_REQ, set_alloc_nodelist),
 	ENVROW("nodes", 'N', SL_OPT_REQ, "SLURM_NNODES", NULL, set_nodes),
 	ENVROW("ntasks", 'n', SL_OPT_REQ, "SLURM_NTASKS", "SLURM_NPROCS", set_ntasks),
-	UNSUPP("ntasks-per-core", 0, SL_OPT_REQ),
+	ROW("ntasks-per-core", 0, SL_OPT_REQ, set_tpcore),
 	UNSUPP("ntasks-per-gpu", 0, SL_OPT_REQ),
 	ENVROW("ntasks-per-node", 0, SL_OPT_REQ, "SLURM_NTASKS_PER_NODE", NULL, set_tpn),
 	UNSUPP("ntasks-per-socket", 0, SL_OPT_REQ),

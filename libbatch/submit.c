@@ -108,7 +108,6 @@ static int nofit(const struct sl_err *e, struct sl_err *err)
 		{"resource memory unavailable", "Memory specification can not be satisfied", NULL},
 		{" pods, more than", "Node count specification invalid", NULL},
 		{"resource ", NULL, "Invalid generic resource (gres) specification"},
-		{"matches its node selector", NULL, "Invalid feature specification"},
 	};
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		if (strstr(e->msg, kinds[i].marker) == NULL)

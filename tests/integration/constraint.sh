@@ -98,7 +98,7 @@ err=$("$BIN/sbatch" -C a100 --wrap true 2>&1 >/dev/null); rc=$?
 expect_eq "-C a100 rc" 1 "$rc"
 expect_eq "-C a100 message" "sbatch: error: pod set main: no flavor of ClusterQueue main for \
 cpu matches its node selector and tolerations
-sbatch: error: Batch job submission failed: Invalid feature specification" "$err"
+sbatch: error: Batch job submission failed: Requested node configuration is not available" "$err"
 err=$("$BIN/sbatch" -C 'h100&a100' --wrap true 2>&1 >/dev/null); rc=$?
 expect_eq "-C h100&a100 rc" 1 "$rc"
 case "$err" in

@@ -221,20 +221,48 @@ int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
 	return 0;
 }
 
+/* The job's ClusterQueue (through its account's LocalQueue), or NULL. */
+static const struct sl_kq_cq *job_cq(const struct sl_conf *conf, const struct sl_jobspec *s)
+{
+	const struct sl_kueue *k = sl_conf_kueue(conf);
+	char ns[SL_K8S_NAME_MAX], lq[SL_K8S_NAME_MAX];
+	const char *name;
+
+	if (sl_conf_k8s_name(s->account, ns) != 0 || sl_conf_k8s_name(s->partition, lq) != 0 ||
+	    (name = sl_kueue_lq_cluster_queue(k, ns, lq)) == NULL)
+		return NULL;
+	return sl_kueue_find_cq(k, name);
+}
+
+/* Slurm without a topology plugin takes --switches and gives it no
+ * meaning; so does Sluice where no flavor of the job's ClusterQueue has a
+ * topology (Kueue TAS), rather than hold the job for ever. */
+static int switches_without_topology(const struct sl_conf *conf, struct sl_jobspec *s)
+{
+	const struct sl_kq_cq *cq = s->switches > 0 ? job_cq(conf, s) : NULL;
+	if (cq == NULL)
+		return 0;
+	for (size_t g = 0; g < cq->nrg; g++)
+		for (size_t f = 0; f < cq->rg[g].nflavors; f++) {
+			const struct sl_kq_flavor *fl =
+				sl_kueue_find_flavor(sl_conf_kueue(conf), cq->rg[g].flavors[f].flavor);
+			if (fl != NULL && fl->topology != NULL)
+				return 0;
+		}
+	s->switches = 0;
+	s->wait4switch = 0;
+	return 0;
+}
+
 /* The largest nominal quota of `resource` among the flavors of the job's
  * ClusterQueue, in milli-units; 0 when it has none (or no queue). */
 static int64_t node_quota(const struct sl_conf *conf, const struct sl_jobspec *s,
 			  const char *resource)
 {
-	const struct sl_kueue *k = sl_conf_kueue(conf);
-	char ns[SL_K8S_NAME_MAX], lq[SL_K8S_NAME_MAX];
-	const char *name;
-	const struct sl_kq_cq *cq;
+	const struct sl_kq_cq *cq = job_cq(conf, s);
 	int64_t best = 0;
 
-	if (sl_conf_k8s_name(s->account, ns) != 0 || sl_conf_k8s_name(s->partition, lq) != 0 ||
-	    (name = sl_kueue_lq_cluster_queue(k, ns, lq)) == NULL ||
-	    (cq = sl_kueue_find_cq(k, name)) == NULL)
+	if (cq == NULL)
 		return 0;
 	for (size_t g = 0; g < cq->nrg; g++)
 		for (size_t f = 0; f < cq->rg[g].nflavors; f++)
@@ -381,6 +409,7 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 	    (r = sl_submit_executor_limits(conf, &j->spec, err)) != 0 ||
 	    (r = resolve(conf, who, j, err)) != 0 ||
 	    (r = partition_defaults(conf, &j->spec, err)) != 0 ||
+	    (r = switches_without_topology(conf, &j->spec)) != 0 ||
 	    (r = sl_submit_whole_node(conf, &j->spec, err)) != 0 ||
 	    (r = sl_submit_priority(conf, j, err)) != 0 ||
 	    (r = sl_submit_can_fit(conf, engine, j, err)) != 0)

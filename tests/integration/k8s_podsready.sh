@@ -27,7 +27,7 @@ expect_eq "b waits for quota" PD "$(sq "$b" %t)"
 ok "job $a is CONFIGURING (its pod never gets ready); $b waits for quota"
 
 wait_sq "$a" %t PD 15
-"$BIN/scontrol" show job "$a" | grep -q "Exceeded the PodsReady timeout general/sl-$a" ||
+"$BIN/scontrol" show job "$a" | grep -q "Exceeded_the_PodsReady_timeout_general/sl-$a" ||
 	fail "scontrol does not say why: $("$BIN/scontrol" show job "$a")"
 wait_n 0 jobsets "sluice.io/job-id=$a" 10
 ok "evicted after 3 s: JobSet deleted, scontrol says why"
@@ -71,12 +71,12 @@ until names | grep -qw "sl-$c-1"; do
 done
 wait_sq "$c" %t CF
 n=0
-until "$BIN/scontrol" show job "$c" | grep -q "Exceeded the PodsReady timeout general/sl-$c-1"; do
+until "$BIN/scontrol" show job "$c" | grep -q "Exceeded_the_PodsReady_timeout_general/sl-$c-1"; do
 	n=$((n + 1)); [ $n -lt 100 ] || fail "job $c: no eviction of sl-$c-1: $("$BIN/scontrol" show job "$c")"
 	sleep 0.1
 done
 expect_eq "first eviction requeues" PENDING "$(state "$c")"
-"$BIN/scontrol" show job "$c" | grep -q "requeued with backoff" ||
+"$BIN/scontrol" show job "$c" | grep -q "requeued_with_backoff" ||
 	fail "job $c: not requeued with backoff: $("$BIN/scontrol" show job "$c")"
 ok "a manual requeue does not count: the first pods-ready eviction requeues (backoffLimitCount 1)"
 stop_daemon
@@ -103,7 +103,7 @@ for i in 1 2 3; do
 	start_daemon
 done
 n=0
-until "$BIN/scontrol" show job "$d" | grep -q "Exceeded the PodsReady timeout general/sl-$d;"; do
+until "$BIN/scontrol" show job "$d" | grep -q "Exceeded_the_PodsReady_timeout_general/sl-$d;"; do
 	n=$((n + 1))
 	[ $n -lt 20 ] || fail "job $d: not evicted 2 s after the third restart: $("$BIN/scontrol" show job "$d")"
 	sleep 0.1

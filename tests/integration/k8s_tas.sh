@@ -78,7 +78,7 @@ wait_for grep -q "6 nodes from the cluster, 5 placeable" "$T/sluiced.log"
 j2=$(submit root -N 2 -c 4 --mem=1G --topology=rack -o /dev/null --wrap 'sleep 1000') ||
 	fail "sbatch j2"
 n=0
-until "$BIN/scontrol" show job "$j2" | grep -q 'topology "dc" allows to fit only 1 out of 2 pod(s)'; do
+until "$BIN/scontrol" show job "$j2" | grep -q 'topology_"dc"_allows_to_fit_only_1_out_of_2_pod(s)'; do
 	n=$((n + 1))
 	[ $n -lt 200 ] || fail "job $j2: no topology reason: $("$BIN/scontrol" show job "$j2")"
 	sleep 0.1
@@ -120,7 +120,7 @@ start_daemon
 j4=$(submit root -N 2 -c 4 --mem=1G --topology=rack -o /dev/null --wrap 'sleep 1000') ||
 	fail "sbatch j4"
 n=0
-until "$BIN/scontrol" show job "$j4" | grep -qF 'allow to fit any of 2 pod(s). Total nodes: 6; excluded: resource "cpu": 6'; do
+until "$BIN/scontrol" show job "$j4" | grep -qF 'allow_to_fit_any_of_2_pod(s)._Total_nodes:_6;_excluded:_resource_"cpu":_6'; do
 	n=$((n + 1))
 	[ $n -lt 200 ] || fail "job $j4 after restart: $("$BIN/scontrol" show job "$j4")"
 	sleep 0.1

@@ -175,3 +175,9 @@ expect_eq "-n 2 --ntasks-per-node=1" "N=2 n=2 p=2 tpn=1(x2)
 2" "$(cat tpn2.out)"
 expect_eq "-n 2 --ntasks-per-node=1 NumNodes" 2 "$(field "$t2" NumNodes)"
 ok "--ntasks-per-node sets SLURM_NTASKS and, with -n and no -N, the node count"
+
+# --switches where no flavor has a topology: Slurm without a topology
+# plugin takes it and gives it no meaning; the job runs (it pended for ever).
+sw=$(submit $USER1 -o /dev/null --switches=1@1:00 --wrap true) || fail "submit --switches"
+wait_state "$sw" COMPLETED
+ok "--switches without a topology runs the job, as Slurm's topology/none"

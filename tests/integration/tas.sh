@@ -58,7 +58,7 @@ id3=$(submit root -N 2 -c 1 --mem=1G --switches=1 --wrap 'sleep 60') || fail "sb
 sleep 1
 expect_eq "--switches=1 waits" PENDING "$(state "$id3")"
 r=$("$BIN/scontrol" show job "$id3")
-echo "$r" | grep -q 'topology "dc" allows to fit only 1 out of 2 pod(s)' ||
+echo "$r" | grep -q 'topology_"dc"_allows_to_fit_only_1_out_of_2_pod(s)' ||
 	fail "scontrol show job: no topology reason: $r"
 ok "--switches=1 with one free pod per rack waits, with Kueue's topology message"
 

@@ -187,23 +187,19 @@ SET(set_hint)
 	return 0;
 }
 
-SET(set_tpcore)
+/* A count that is only a placement hint: checked as Slurm does, kept. */
+static int hint_count(void *ctx, const char *name, const char *arg, struct sl_err *err)
 {
-	int v;
-	int r = count(arg, "--ntasks-per-core", 0, &v, err);
-	if (r == 0)
-		hint_add(O(ctx), "ntasks-per-core", arg);
+	char what[32];
+	int v, r;
+	snprintf(what, sizeof(what), "--%s", name);
+	if ((r = count(arg, what, 0, &v, err)) == 0)
+		hint_add(O(ctx), name, arg);
 	return r;
 }
 
-SET(set_tpc)
-{
-	int v;
-	int r = count(arg, "--threads-per-core", 0, &v, err);
-	if (r == 0)
-		hint_add(O(ctx), "threads-per-core", arg);
-	return r;
-}
+SET(set_tpcore) { return hint_count(ctx, "ntasks-per-core", arg, err); }
+SET(set_tpc) { return hint_count(ctx, "threads-per-core", arg, err); }
 
 /* -m (slurm_dist.h): the node level is honoured (block, or cyclic: tasks
  * round the nodes); the socket and core levels are hints. */

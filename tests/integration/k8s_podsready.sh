@@ -48,7 +48,7 @@ ok "requeued after the backoff as attempt 1 (JobSet sl-$a-1)"
 
 wait_state "$a" FAILED 20
 show=$("$BIN/scontrol" show job "$a")
-echo "$show" | grep -q "exceeding the maximum number of re-queuing retries" ||
+echo "$show" | grep -q "exceeding_the_maximum_number_of_re-queuing_retries" ||
 	fail "scontrol does not say the re-queue limit ended it: $show"
 wait_n 0 jobsets "sluice.io/job-id=$a" 10
 ok "evicted again past backoffLimitCount 1: FAILED (RequeuingLimitExceeded), no JobSet left"
@@ -83,9 +83,9 @@ stop_daemon
 start_daemon
 wait_state "$c" FAILED 20
 show=$("$BIN/scontrol" show job "$c")
-echo "$show" | grep -q "Exceeded the PodsReady timeout general/sl-$c-2" ||
+echo "$show" | grep -q "Exceeded_the_PodsReady_timeout_general/sl-$c-2" ||
 	fail "job $c: the second eviction is not the one that ended it: $show"
-echo "$show" | grep -q "exceeding the maximum number of re-queuing retries" ||
+echo "$show" | grep -q "exceeding_the_maximum_number_of_re-queuing_retries" ||
 	fail "job $c: not RequeuingLimitExceeded: $show"
 ok "the eviction count survived a restart: the second pods-ready eviction ended it"
 

@@ -55,6 +55,39 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A Slurm job's, as Slurm's spank_pbs plugin sets them (src/plugins/
+ * job_submit/pbs/spank_pbs.c): the job's own ids, its working directory,
+ * and PBS_O_* copied from the submission's HOME, HOST, LANG, LOGNAME,
+ * MAIL, PATH, QUEUE, SHELL and SYSTEM where it has them. No
+ * PBS_ENVIRONMENT, PBS_QUEUE or PBS_ACCOUNT: the job_submit/pbs plugin
+ * that adds those is not the spank one. */
+static void spank_pbs(struct out *o, const struct sl_job *j)
+{
+	static const char *const copied[] = {"HOME", "HOST", "LANG", "LOGNAME", "MAIL",
+					     "PATH", "QUEUE", "SHELL", "SYSTEM"};
+	const struct sl_jobspec *s = &j->spec;
+	char num[32];
+
+	if (j->array_job_id != 0) {
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)j->array_job_id);
+		put(o, "PBS_ARRAY_ID", num);
+		snprintf(num, sizeof(num), "%d", j->array_task_id);
+		put(o, "PBS_ARRAY_INDEX", num);
+	}
+	put(o, "PBS_JOBDIR", s->work_dir);
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)j->id);
+	put(o, "PBS_JOBID", num);
+	put(o, "PBS_JOBNAME", s->name);
+	put(o, "PBS_NODENUM", "0");
+	for (size_t i = 0; i < sizeof(copied) / sizeof(copied[0]); i++) {
+		char k[32];
+		snprintf(k, sizeof(k), "PBS_O_%s", copied[i]);
+		put(o, k, sl_pbs_env_get(s->env, copied[i]));
+	}
+	put(o, "PBS_O_WORKDIR", s->submit_dir);
+	put(o, "PBS_TASKNUM", "1");
+}
+
 char **sl_pbs_env_build(const struct sl_pbs_env_in *in)
 {
 	const struct sl_jobspec *s = &in->job->spec;
@@ -63,6 +96,10 @@ char **sl_pbs_env_build(const struct sl_pbs_env_in *in)
 	const struct sl_job *j = in->job;
 	char *id, *array_id = NULL, num[32];
 
+	if (!s->pbs) {
+		spank_pbs(&o, j);
+		goto out;
+	}
 	if (j->array_job_id != 0) {
 		id = sl_xasprintf("%llu[%d].%s", (unsigned long long)j->array_job_id,
 				  j->array_task_id, in->server);
@@ -93,17 +130,14 @@ char **sl_pbs_env_build(const struct sl_pbs_env_in *in)
 	put_o(&o, env, "QUEUE", s->partition);
 	put_o(&o, env, "SHELL", sl_pbs_env_get(env, "SHELL"));
 	put_o(&o, env, "WORKDIR", s->submit_dir);
-	if (s->pbs) {
-		/* the chunk's ncpus as asked: place=excl's whole node is not it */
-		int per_node = in->shape->tasks_per_node * in->shape->cpus_per_task;
-		if (per_node <= 0)
-			per_node = 1;
-		snprintf(num, sizeof(num), "%d", per_node);
-		put(&o, "NCPUS", num);
-		put(&o, "OMP_NUM_THREADS", num);
-	}
+	/* the chunk's ncpus as asked: place=excl's whole node is not it */
+	int per_node = in->shape->tasks_per_node * in->shape->cpus_per_task;
+	snprintf(num, sizeof(num), "%d", per_node > 0 ? per_node : 1);
+	put(&o, "NCPUS", num);
+	put(&o, "OMP_NUM_THREADS", num);
 	free(id);
 	free(array_id);
+out:
 	if (o.v == NULL)
 		o.v = sl_xcalloc(1, sizeof(char *));
 	qsort(o.v, o.n, sizeof(*o.v), by_name);

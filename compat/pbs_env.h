@@ -1,12 +1,14 @@
 /* pbs_env.h - the PBS variables a batch job sees, beside the SLURM_* ones
  * (slurm_env.h). Pure functions.
  *
- * Every job gets PBS's identity variables, as Slurm's spank_pbs plugin
- * gives every job on the sites that run it (a PBS script sent with sbatch
- * still finds $PBS_O_WORKDIR): PBS_ENVIRONMENT, PBS_JOBID, PBS_JOBNAME,
- * PBS_QUEUE, PBS_O_* (the ones qsub sent win), PBS_NODENUM, PBS_TASKNUM,
- * PBS_ACCOUNT. A job submitted with qsub also gets what PBS's MOM sets
- * from its resources, NCPUS and OMP_NUM_THREADS: a Slurm job does not
+ * An sbatch job gets the variables Slurm's spank_pbs plugin gives every
+ * job on the sites that run it, as the reference cluster does (a PBS
+ * script sent with sbatch still finds $PBS_O_WORKDIR): PBS_JOBID (the
+ * Slurm id), PBS_JOBNAME, PBS_JOBDIR, PBS_NODENUM, PBS_TASKNUM, PBS_O_*
+ * from the submission's variables, PBS_ARRAY_ID/INDEX. A job submitted
+ * with qsub gets what PBS's MOM sets: PBS_ENVIRONMENT, PBS_JOBID
+ * "N.server", PBS_QUEUE, PBS_ACCOUNT, PBS_O_* (the ones qsub sent win),
+ * and from its resources NCPUS and OMP_NUM_THREADS: a Slurm job does not
  * expect OMP_NUM_THREADS to change under it. PBS_NODEFILE and TMPDIR name
  * files the local supervisor makes (sl_pbs_nodefile(), sl_pbs_tmpdir());
  * a Kubernetes pod has neither. Both executors build the job's whole

@@ -56,13 +56,30 @@ static void test_build(void **state)
 	sl_strv_free(e);
 	sl_job_free(j);
 
-	/* sbatch's job: PBS's identity, not its resources' variables */
+	/* sbatch's job: spank_pbs's (as the reference cluster gave them): the
+	 * Slurm id, PBS_O_* from the submission's variables, none of the
+	 * job_submit/pbs plugin's or MOM's */
 	j = job(0);
+	j->array_job_id = 40;
+	j->array_task_id = 7;
 	in.job = j;
 	e = sl_pbs_env_build(&in);
-	assert_string_equal(sl_pbs_env_get(e, "PBS_O_QUEUE"), "batch");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_JOBID"), "42");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_ARRAY_ID"), "40");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_ARRAY_INDEX"), "7");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_O_WORKDIR"), "/home/alice/w");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_O_PATH"), "/bin");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_TASKNUM"), "1");
+	assert_null(sl_pbs_env_get(e, "PBS_O_QUEUE"));
+	assert_null(sl_pbs_env_get(e, "PBS_O_HOST"));
+	assert_null(sl_pbs_env_get(e, "PBS_QUEUE"));
+	assert_null(sl_pbs_env_get(e, "PBS_ACCOUNT"));
+	assert_null(sl_pbs_env_get(e, "PBS_ENVIRONMENT"));
+	assert_null(sl_pbs_env_get(e, "PBS_ARRAYID"));
 	assert_null(sl_pbs_env_get(e, "NCPUS"));
 	assert_null(sl_pbs_env_get(e, "OMP_NUM_THREADS"));
+	for (size_t i = 1; e[i]; i++)
+		assert_true(strcmp(e[i - 1], e[i]) < 0);
 	sl_strv_free(e);
 	sl_job_free(j);
 

@@ -137,7 +137,7 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("mcs-label", 0, R, NULL),
 	NO("mem-bind", 0, R, "SBATCH_MEM_BIND"),
 	NO("network", 0, R, "SBATCH_NETWORK"),
-	NO("no-kill", 'k', O, "SBATCH_NO_KILL"),
+	OK("no-kill", 'k', O, "SBATCH_NO_KILL", no_kill),
 	NO("nodefile", 'F', R, NULL),
 	OK("ntasks-per-gpu", 0, R, NULL, ntasks_per_gpu),
 	NO("overcommit", 'O', N, "SBATCH_OVERCOMMIT"),
@@ -171,6 +171,8 @@ static const struct {
 } notes[] = {
 	{"account", "the job's namespace (`accounts:` in the config; Slurm's spelling kept, "
 		    "see Accounts)"},
+	{"no-kill", "local: the job's nodes are names on this one host, which cannot fail "
+		    "alone, so no node failure ever ends a job; Kubernetes: refused"},
 	{"partition", "a LocalQueue of the account's namespace; a list of two partitions "
 		      "(`a,b`) is refused: a workload waits in one LocalQueue"},
 	{"qos", "a WorkloadPriorityClass: the job's priority"},

@@ -1,11 +1,13 @@
 /* slurm_opt_tasks.c - sbatch's task layout options: -m/--distribution
  * (slurm_dist.h; exported as SLURM_DISTRIBUTION, which the job's srun
- * steps read) and --ntasks-per-gpu, which Slurm turns into a task count
- * from the GPUs asked for, or a GPU count from the tasks. */
+ * steps read), --ntasks-per-gpu, which Slurm turns into a task count from
+ * the GPUs asked for, or a GPU count from the tasks, and --no-kill, what
+ * a node's failure does to them. */
 #include "slurm_opt_int.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "slurm_dist.h"
 #include "xalloc.h"
@@ -23,6 +25,14 @@ int sl_sbopt_distribution(void *c, const char *a, struct sl_err *e)
 	}
 	free(CTX(c)->spec->distribution);
 	CTX(c)->spec->distribution = sl_xstrdup(text);
+	return 0;
+}
+
+/* -k/--no-kill[=off]: Slurm's "off" (any case) turns it off again. */
+int sl_sbopt_no_kill(void *c, const char *a, struct sl_err *e)
+{
+	(void)e;
+	CTX(c)->spec->no_kill = a == NULL || strcasecmp(a, "off") != 0;
 	return 0;
 }
 

@@ -67,6 +67,7 @@ struct sl_jobspec {
 	int interactive;       /* srun's or salloc's allocation: its script only holds it, so
 	                        * it has no batch step (sacct, squeue -s, BatchFlag=0) */
 	int ntasks_per_gpu;    /* --ntasks-per-gpu (SLURM_NTASKS_PER_GPU); 0: not given */
+	int no_kill;           /* -k: a node's failure does not end the job (local: none can) */
 	int requeue;           /* 1: requeue when preempted (default); 0: --no-requeue */
 	char *container_image; /* --container-image (kubernetes executor); NULL: config */
 	char *mpi;             /* --mpi: "openmpi", "intel", "mpich" or "none"; NULL: partition */

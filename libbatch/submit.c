@@ -87,10 +87,11 @@ int sl_submit_executor_limits(const struct sl_conf *conf, const struct sl_jobspe
 				  "Kubernetes: a flavor's quota spans many nodes, so it says "
 				  "nothing of one node's memory; give --mem");
 	/* a pod's environment is its image's and the job's: no login to read */
-	if (s->nodelist || s->exclude || s->warn_signal || s->get_user_env)
+	if (s->nodelist || s->exclude || s->warn_signal || s->get_user_env || s->no_kill)
 		return sl_err_set(err, SL_EUNSUPP, "%s is not supported by Sluice on Kubernetes",
 				  s->nodelist ? "--nodelist" : s->exclude ? "--exclude"
-				  : s->warn_signal ? "--signal" : "--get-user-env");
+				  : s->warn_signal ? "--signal" : s->get_user_env ? "--get-user-env"
+				  : "--no-kill");
 	return 0;
 }
 

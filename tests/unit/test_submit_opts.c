@@ -199,6 +199,12 @@ static void test_kubernetes_refusals(void **state)
 	assert_string_equal(err.msg, "--get-user-env is not supported by Sluice on Kubernetes");
 	sl_job_free(j);
 	sl_err_clear(&err);
+	j = job(); /* a pod's failure ends a JobSet: -k cannot be kept */
+	j->spec.no_kill = 1;
+	assert_int_equal(sl_submit_prepare(c, e, &alice, j, &err), -SL_EUNSUPP);
+	assert_string_equal(err.msg, "--no-kill is not supported by Sluice on Kubernetes");
+	sl_job_free(j);
+	sl_err_clear(&err);
 	j = job(); /* --exclusive is the renderer's anti-affinity: the quota is the job's */
 	j->spec.shared = SL_SHARED_EXCLUSIVE;
 	assert_int_equal(sl_submit_prepare(c, e, &alice, j, &err), 0);

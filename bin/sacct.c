@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -13,7 +14,6 @@
 #include "client_step.h"
 #include "sacct_fmt.h"
 #include "sacct_opt.h"
-#include "slurm_clusters.h"
 #include "slurm_json.h"
 #include "squeue_fmt.h"
 #include "slurm_state.h"
@@ -128,8 +128,8 @@ static int cmp_id(const void *a, const void *b)
 /* The srun steps of the jobs fetched (none with -X), sorted as
  * sl_sacct_fmt_set_steps() wants them. A daemon without steps answers
  * none: the job rows still print. */
-static void fetch_steps(const struct sl_sacct_opts *o, struct sl_job **v, size_t n,
-			struct sl_step **steps, size_t *ns)
+static void fetch_steps(const struct sl_sacct_opts *o, const struct sl_sacct_fmt *f,
+			struct sl_job **v, size_t n, struct sl_step **steps, size_t *ns)
 {
 	struct sl_err err = SL_ERR_INIT;
 	uint64_t *ids = sl_xcalloc(n ? n : 1, sizeof(*ids));
@@ -140,7 +140,8 @@ static void fetch_steps(const struct sl_sacct_opts *o, struct sl_job **v, size_t
 	qsort(ids, k, sizeof(*ids), cmp_id); /* jobs come in sacct's order */
 	*steps = NULL;
 	*ns = 0;
-	if (!o->no_steps && k > 0)
+	/* -X prints no step, but DerivedExitCode is made of them */
+	if ((!o->no_steps || sl_sacct_fmt_uses(f, "DerivedExitCode")) && k > 0)
 		(void)sl_client_steps(ids, k, 0, steps, ns, &err);
 	free(ids);
 }
@@ -176,6 +177,25 @@ static void steps_wanted(const struct sl_sacct_opts *o, struct sl_job **v, size_
 	*ns = k;
 }
 
+/* The cluster's name for the Cluster field; 1 when -M names only other
+ * clusters (their jobs: none, as Slurm's sacct has no rows of theirs). */
+static int cluster(const struct sl_sacct_opts *o, struct sl_sacct_fmt *f)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char *name = NULL, *dup, *save = NULL;
+	int ours = o->clusters == NULL;
+
+	if (sl_client_cluster_name(&name, &err) != 0)
+		return 0; /* the fetch says why */
+	sl_sacct_fmt_set_cluster(f, name);
+	dup = sl_xstrdup(o->clusters ? o->clusters : "");
+	for (char *t = strtok_r(dup, ",", &save); t != NULL; t = strtok_r(NULL, ",", &save))
+		ours |= strcmp(t, "all") == 0 || strcasecmp(t, name) == 0;
+	free(dup);
+	free(name);
+	return !ours;
+}
+
 /* Only the records in Slurm's window stay (freed otherwise). */
 static void window(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 		   struct sl_job **v, size_t *n)
@@ -205,13 +225,9 @@ int main(int argc, char **argv)
 	size_t ns = 0;
 
 	parse(argc, argv, now, &o);
-	if (o.clusters) { /* another cluster's jobs: none, as Slurm's sacct says */
-		char *name = NULL;
-		other_cluster = sl_slurm_clusters(o.clusters, &name, &err) == -SL_ENOENT;
-		free(name);
-		sl_err_clear(&err);
-	}
 	f = format(&o);
+	if (o.clusters || sl_sacct_fmt_uses(f, "Cluster"))
+		other_cluster = cluster(&o, f);
 	if (sl_sacct_window(&o, now, &w, &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
@@ -230,7 +246,7 @@ int main(int argc, char **argv)
 	if (!o.sel.states.matches_none && !other_cluster && fetch(&o, &w, &v, &n) != 0)
 		rc = 1;
 	sl_sacct_sort(v, n);
-	fetch_steps(&o, v, n, &steps, &ns);
+	fetch_steps(&o, f, v, n, &steps, &ns);
 	steps_wanted(&o, v, n, steps, &ns);
 	sl_sacct_fmt_set_steps(f, steps, ns);
 	window(&o, &w, v, &n);

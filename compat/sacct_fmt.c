@@ -43,6 +43,8 @@ struct pctx {
 	int unit; /* sl_slurm_mem_fmt()'s: 0, '-' or K M G T P */
 	const struct sl_step *step; /* an srun step's row, printed as a batch row but for
 				     * its own id, name, state, tasks, CPUs and nodes */
+	const char *derived;        /* the job row's DerivedExitCode */
+	const char *cluster;        /* sl_sacct_fmt_set_cluster()'s */
 };
 
 typedef void (*field_fn)(const struct sl_job *j, enum row row, const struct pctx *c,
@@ -61,6 +63,7 @@ struct sl_sacct_fmt {
 	int unit;
 	const struct sl_step *steps; /* borrowed (sl_sacct_fmt_set_steps) */
 	size_t nsteps;
+	char *cluster;
 };
 
 enum sl_jobstate sl_sacct_batch_state(const struct sl_job *j)
@@ -152,7 +155,8 @@ F(f_user) { (void)c; JOBONLY(OR_EMPTY(j->user)); }
 F(f_group) { (void)c; JOBONLY(OR_EMPTY(j->group)); }
 F(f_workdir) { (void)c; JOBONLY(OR_EMPTY(j->spec.work_dir)); }
 F(f_reason) { (void)c; JOBONLY(j->reason ? j->reason : "None"); }
-F(f_derived) { (void)c; JOBONLY("0:0"); }
+F(f_cluster) { (void)j; (void)row; S(OR_EMPTY(c->cluster)); }
+F(f_derived) { JOBONLY(c->derived ? c->derived : "0:0"); }
 F(f_start) { (void)row; (void)c; sl_slurm_time_fmt_ts(j->start_time, buf, len); }
 F(f_end) { (void)row; (void)c; sl_slurm_time_fmt_ts(j->end_time, buf, len); }
 F(f_elapsed) { (void)row; secs(elapsed(j, c->now), buf, len); }
@@ -489,7 +493,7 @@ static const struct field_row table[] = {
 	{"AveRSS", 10, K_STR, f_max_rss},
 	{"AveVMSize", 10, K_STR, f_max_vmsize},
 	{"BlockID", 16, K_STR, f_blank},
-	{"Cluster", 10, K_STR, f_blank},
+	{"Cluster", 10, K_STR, f_cluster},
 	{"Comment", 14, K_STR, f_comment},
 	{"Constraints", 19, K_STR, f_constraints},
 	{"ConsumedEnergy", 14, K_STR, f_batch_zero},
@@ -675,6 +679,7 @@ void sl_sacct_fmt_free(struct sl_sacct_fmt *f)
 		return;
 	sl_fmt_free(f->fmt);
 	free(f->delim);
+	free(f->cluster);
 	free(f);
 }
 
@@ -734,11 +739,12 @@ int sl_sacct_fmt_header(const struct sl_sacct_fmt *f, enum sl_sacct_mode mode,
 }
 
 static int one_row(const struct sl_sacct_fmt *f, const struct sl_job *j, enum row row,
-		   enum sl_sacct_mode mode, int64_t now, struct sl_buf *b, const struct sl_step *st)
+		   enum sl_sacct_mode mode, int64_t now, struct sl_buf *b, const struct sl_step *st,
+		   const char *derived)
 {
 	char val[VAL_MAX];
 	size_t n = sl_fmt_count(f->fmt);
-	struct pctx c = {now, f->unit, st};
+	struct pctx c = {now, f->unit, st, derived, f->cluster};
 	int r = 0;
 
 	for (size_t i = 0; r == 0 && i < n; i++) {
@@ -748,6 +754,12 @@ static int one_row(const struct sl_sacct_fmt *f, const struct sl_job *j, enum ro
 		r = cell(f, b, val, it->width, fr->kind, mode, i + 1 == n, 0);
 	}
 	return r ? r : sl_buf_addc(b, '\n');
+}
+
+void sl_sacct_fmt_set_cluster(struct sl_sacct_fmt *f, const char *name)
+{
+	free(f->cluster);
+	f->cluster = name ? sl_xstrdup(name) : NULL;
 }
 
 void sl_sacct_fmt_set_steps(struct sl_sacct_fmt *f, const struct sl_step *steps, size_t n)
@@ -766,16 +778,22 @@ static int step_row(const struct sl_sacct_fmt *f, const struct sl_job *j, const 
 	tmp.state = st->state;
 	tmp.exit_code = st->exit_code;
 	tmp.exit_signal = st->exit_signal;
-	return one_row(f, &tmp, ROW_BATCH, mode, now, b, st);
+	return one_row(f, &tmp, ROW_BATCH, mode, now, b, st, NULL);
+}
+
+int sl_sacct_fmt_uses(const struct sl_sacct_fmt *f, const char *field)
+{
+	for (size_t i = 0; i < sl_fmt_count(f->fmt); i++)
+		if (strcasecmp(table[sl_fmt_item(f->fmt, i)->index].name, field) == 0)
+			return 1;
+	return 0;
 }
 
 int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
 		     enum sl_sacct_mode mode, unsigned rows, int64_t now, struct sl_buf *b)
 {
-	int steps = (rows & SL_SACCT_ROWS_STEPS) != 0;
-	int r = rows & SL_SACCT_ROWS_NO_JOB ? 0 : one_row(f, j, ROW_JOB, mode, now, b, NULL);
-	if (r == 0 && steps && !(rows & SL_SACCT_ROWS_NO_BATCH) && sl_sacct_has_batch_step(j))
-		r = one_row(f, j, ROW_BATCH, mode, now, b, NULL);
+	int steps = (rows & SL_SACCT_ROWS_STEPS) != 0, best = 0;
+	char derived[32];
 	size_t lo = 0, hi = f->nsteps;
 	while (lo < hi) { /* the job's first step: they are in job order */
 		size_t mid = lo + (hi - lo) / 2;
@@ -784,6 +802,17 @@ int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
 		else
 			hi = mid;
 	}
+	/* slurmctld's derived_ec: the highest wait status of the job's srun
+	 * steps (an exit code outranks a signal) */
+	for (size_t i = lo; i < f->nsteps && f->steps[i].job_id == j->id; i++) {
+		int st = (f->steps[i].exit_code << 8) | (f->steps[i].exit_signal & 0x7f);
+		best = st > best ? st : best;
+	}
+	snprintf(derived, sizeof(derived), "%d:%d", best >> 8, best & 0x7f);
+	int r = rows & SL_SACCT_ROWS_NO_JOB ? 0
+					    : one_row(f, j, ROW_JOB, mode, now, b, NULL, derived);
+	if (r == 0 && steps && !(rows & SL_SACCT_ROWS_NO_BATCH) && sl_sacct_has_batch_step(j))
+		r = one_row(f, j, ROW_BATCH, mode, now, b, NULL, NULL);
 	for (size_t i = lo; r == 0 && steps && i < f->nsteps && f->steps[i].job_id == j->id; i++)
 		r = step_row(f, j, &f->steps[i], mode, now, b);
 	return r;

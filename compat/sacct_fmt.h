@@ -48,6 +48,12 @@ int sl_sacct_has_batch_step(const struct sl_job *j);
  * held (pending, or ended while held). */
 int64_t sl_sacct_eligible(const struct sl_job *j);
 
+/* The Cluster field's value (the config's clusterName); copied. */
+void sl_sacct_fmt_set_cluster(struct sl_sacct_fmt *f, const char *name);
+
+/* Whether the format prints field (case as in --helpformat, any case). */
+int sl_sacct_fmt_uses(const struct sl_sacct_fmt *f, const char *field);
+
 /* Header line, plus the dash line in table mode. */
 int sl_sacct_fmt_header(const struct sl_sacct_fmt *f, enum sl_sacct_mode mode,
 			struct sl_buf *b);

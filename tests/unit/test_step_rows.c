@@ -101,6 +101,17 @@ static void test_sacct_steps(void **state)
 			    "235.1|sleep|FAILED|7:0|2|4|1|n1|00:00:01\n");
 	sl_buf_free(b);
 	sl_sacct_fmt_free(f);
+	/* DerivedExitCode: the steps' highest status, an exit code over a
+	 * signal (the reference cluster: kill -9 then exit 7 is 7:0); and the
+	 * cluster's name */
+	assert_int_equal(sl_sacct_fmt_new("JobID,DerivedExitCode,Cluster", &f, &err), 0);
+	sl_sacct_fmt_set_steps(f, s, 2);
+	sl_sacct_fmt_set_cluster(f, "hpc");
+	b = sl_buf_new(1 << 16);
+	assert_int_equal(sl_sacct_fmt_job(f, j, SL_SACCT_PARSABLE2, 0, 2000, b), 0);
+	assert_string_equal(sl_buf_str(b), "235|7:0|hpc\n");
+	sl_buf_free(b);
+	sl_sacct_fmt_free(f);
 	sl_job_free(j);
 	sl_step_clear(&s[0]);
 	sl_step_clear(&s[1]);

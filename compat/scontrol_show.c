@@ -204,27 +204,50 @@ int sl_scontrol_config(struct sl_buf *b, const struct sl_daemonconf *dc)
 	ts(dc->start_time, t, sizeof(t));
 	key(b, "BOOT_TIME", dc->start_time ? t : "Unknown");
 	key(b, "ClusterName", setting(dc, "clusterName"));
+	key(b, "DefMemPerNode", "UNLIMITED");
 	key(b, "DependencyParameters", kid && strcmp(kid, "yes") == 0 ? "kill_invalid_depend" : NULL);
+	key(b, "EnforcePartLimits", "ALL"); /* a job no flavor can ever hold is refused */
+	key(b, "FirstJobId", "1");
 	key(b, "InactiveLimit", "0 sec");
+	key(b, "JobAcctGatherFrequency", "2"); /* sluice-stepd's samples */
+	key(b, "JobAcctGatherType", "jobacct_gather/linux");
 	key(b, "JobRequeue", "1");
+	key(b, "KillOnBadExit", "0");
 	snprintf(v, sizeof(v), "%s sec", setting(dc, "killWait") ? setting(dc, "killWait") : "30");
 	key(b, "KillWait", v);
 	key(b, "MaxArraySize", setting(dc, "maxArraySize") ? setting(dc, "maxArraySize") : "1001");
 	snprintf(v, sizeof(v), "%s sec", setting(dc, "minJobAge") ? setting(dc, "minJobAge") : "300");
 	key(b, "MinJobAge", v);
+	key(b, "MpiDefault", "none");
 	key(b, "OverTimeLimit", "0 min");
 	key(b, "PreemptType", "preempt/kueue");
 	key(b, "PriorityType", "priority/kueue");
 	key(b, "SchedulerType", "sched/kueue");
+	key(b, "ProctrackType", "proctrack/pgid");
+	key(b, "PropagateResourceLimits", "ALL");
 	key(b, "SelectType", "select/cons_tres");
+	key(b, "SelectTypeParameters", "CR_CPU_MEMORY");
 	snprintf(v, sizeof(v), "%s(%u)", dc->user ? dc->user : "root", dc->uid);
 	key(b, "SlurmUser", v);
 	key(b, "SlurmctldHost[0]", dc->host);
 	key(b, "SLURM_CONF", dc->conf_path);
 	key(b, "SLURM_VERSION", "22.05.8");
 	key(b, "StateSaveLocation", setting(dc, "stateDir"));
+	key(b, "SwitchType", "switch/none");
+	key(b, "TaskPlugin", "task/none");
+	key(b, "TmpFS", "/tmp");
+	key(b, "UsePam", setting(dc, "pam") ? "Yes" : "No");
+	/* Sluice's own keys, less those shown above in Slurm's names: a
+	 * `grep -i MinJobAge` finds one line, as in Slurm */
+	static const char *const shown[] = {"clusterName", "killWait", "minJobAge", "maxArraySize",
+					    "killInvalidDepend", "stateDir", "auth"};
 	sl_buf_addstr(b, "\nSluice Configuration:\n");
-	for (size_t i = 0; i < dc->n; i++)
-		key(b, dc->keys[i], dc->values[i]);
+	for (size_t i = 0; i < dc->n; i++) {
+		size_t k = 0;
+		while (k < sizeof(shown) / sizeof(shown[0]) && strcmp(shown[k], dc->keys[i]) != 0)
+			k++;
+		if (k == sizeof(shown) / sizeof(shown[0]))
+			key(b, dc->keys[i], dc->values[i]);
+	}
 	return sl_buf_addf(b, "\nSlurmctld(primary) at %s is UP\n", dc->host ? dc->host : "localhost");
 }

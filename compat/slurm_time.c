@@ -289,7 +289,7 @@ static int parse_iso(const char *p, struct tm *tm)
 	tm->tm_hour = tm->tm_min = tm->tm_sec = 0;
 	if (*p == '\0')
 		return 0;
-	if (*p != 'T')
+	if (*p != 'T' && *p != ' ') /* Slurm's parse_time takes a blank for the T */
 		return -1;
 	return parse_hms(p + 1, tm);
 }

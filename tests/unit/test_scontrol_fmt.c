@@ -351,11 +351,11 @@ static void test_partition_node(void **state)
 static void test_config(void **state)
 {
 	char *keys[] = {"clusterName", "killWait", "minJobAge", "killInvalidDepend", "auth",
-			"stateDir", NULL};
-	char *vals[] = {"sluicetest", "2", "300", "yes", "munge", "/var/lib/sluice", NULL};
+			"stateDir", "executor", NULL};
+	char *vals[] = {"sluicetest", "2", "300", "yes", "munge", "/var/lib/sluice", "local", NULL};
 	struct sl_daemonconf dc = {.now = mk(2026, 11, 25, 23, 8, 15), .start_time = 0,
 				   .host = "vm", .user = "root", .conf_path = "/etc/sluice/sluice.yaml",
-				   .uid = 0, .n = 6, .keys = keys, .values = vals};
+				   .uid = 0, .n = 7, .keys = keys, .values = vals};
 	struct sl_buf *b = sl_buf_new(1 << 16);
 	const char *t, *end;
 	(void)state;
@@ -368,7 +368,10 @@ static void test_config(void **state)
 	assert_non_null(strstr(t, "\nDependencyParameters    = kill_invalid_depend\n"));
 	assert_non_null(strstr(t, "\nKillWait                = 2 sec\n"));
 	assert_non_null(strstr(t, "\nMinJobAge               = 300 sec\n"));
-	assert_non_null(strstr(t, "\nSluice Configuration:\nclusterName             = sluicetest\n"));
+	/* Sluice's own keys, less those Slurm's names showed: one MinJobAge */
+	assert_non_null(strstr(t, "\nSluice Configuration:\nexecutor                = local\n"));
+	assert_null(strstr(t, "minJobAge"));
+	assert_non_null(strstr(t, "\nProctrackType           = proctrack/pgid\n"));
 	end = "\n\nSlurmctld(primary) at vm is UP\n"; /* a blank line, then ping's */
 	assert_string_equal(t + strlen(t) - strlen(end), end);
 	sl_buf_free(b);

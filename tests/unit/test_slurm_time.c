@@ -125,6 +125,7 @@ static void test_ts(void **state)
 	assert_int_equal(ts("2026-11-20", now), mk(2026, 11, 20, 0, 0, 0));
 	assert_int_equal(ts("2026-11-20T08:30", now), mk(2026, 11, 20, 8, 30, 0));
 	assert_int_equal(ts("2026-11-20T08:30:15", now), mk(2026, 11, 20, 8, 30, 15));
+	assert_int_equal(ts("2026-11-20 08:30", now), mk(2026, 11, 20, 8, 30, 0));
 	assert_int_equal(ts("1120", now), mk(2026, 11, 20, 0, 0, 0));
 	assert_int_equal(ts("112025", now), mk(2025, 11, 20, 0, 0, 0));
 	assert_int_equal(ts("11/20/25", now), mk(2025, 11, 20, 0, 0, 0));

@@ -105,7 +105,9 @@ static int row_cpus(const struct sl_job *j, enum row row, const struct pctx *c)
 {
 	if (c->step)
 		return c->step->cpus;
-	int cpus = started(j) ? j->alloc_cpus : 0, nodes = shape(j).nodes;
+	/* a pending job's are the CPUs it asks for, as slurmdbd has them */
+	int cpus = started(j) || !sl_jobstate_is_final(j->state) ? j->alloc_cpus : 0;
+	int nodes = shape(j).nodes;
 	if (cpus <= 0 && started(j))
 		cpus = sl_slurm_job_cpus(j);
 	return row == ROW_BATCH && nodes > 0 ? cpus / nodes : cpus;
@@ -154,10 +156,26 @@ F(f_comment) { (void)c; JOBONLY(OR_EMPTY(j->spec.comment)); }
 F(f_user) { (void)c; JOBONLY(OR_EMPTY(j->user)); }
 F(f_group) { (void)c; JOBONLY(OR_EMPTY(j->group)); }
 F(f_workdir) { (void)c; JOBONLY(OR_EMPTY(j->spec.work_dir)); }
-F(f_reason) { (void)c; JOBONLY(j->reason ? j->reason : "None"); }
+/* slurmdbd's state_reason_prev: why the job waited before it started;
+ * the reason it has for one that never started */
+F(f_reason)
+{
+	(void)c;
+	JOBONLY(started(j) && j->start_reason ? j->start_reason : j->reason ? j->reason : "None");
+}
 F(f_cluster) { (void)j; (void)row; S(OR_EMPTY(c->cluster)); }
 F(f_derived) { JOBONLY(c->derived ? c->derived : "0:0"); }
-F(f_start) { (void)row; (void)c; sl_slurm_time_fmt_ts(j->start_time, buf, len); }
+/* A job that ended before it ran (cancelled while pending) never started:
+ * "None", though slurmctld stamps its start with the cancel time. */
+F(f_start)
+{
+	(void)row;
+	(void)c;
+	if (sl_jobstate_is_final(j->state) && !sl_job_ran(j))
+		S("None");
+	else
+		sl_slurm_time_fmt_ts(j->start_time, buf, len);
+}
 F(f_end) { (void)row; (void)c; sl_slurm_time_fmt_ts(j->end_time, buf, len); }
 F(f_elapsed) { (void)row; secs(elapsed(j, c->now), buf, len); }
 F(f_elapsed_raw) { (void)row; snprintf(buf, len, "%lld", (long long)elapsed(j, c->now)); }
@@ -300,7 +318,7 @@ F(f_jobname)
 F(f_alloc_nodes)
 {
 	snprintf(buf, len, "%d", c->step ? c->step->nnodes : row == ROW_BATCH ? 1 :
-				 started(j) ? shape(j).nodes : 0);
+				 sl_job_ran(j) ? shape(j).nodes : 0);
 }
 
 F(f_req_nodes) { (void)c; snprintf(buf, len, "%d", row == ROW_BATCH ? 1 : shape(j).nodes); }
@@ -326,7 +344,7 @@ F(f_req_tres)
 F(f_alloc_tres)
 {
 	(void)c;
-	if (!started(j))
+	if (!sl_job_ran(j))
 		S("");
 	else
 		sl_slurm_tres_fmt(j, row == ROW_JOB ? SL_TRES_SACCT : SL_TRES_BATCH, c->unit, buf,

@@ -140,6 +140,8 @@ struct sl_job {
 	enum sl_jobstate state;
 	char *reason;           /* Slurm reason code: "None", "Resources", "JobHeldUser", ... */
 	char *reason_text;      /* full sentence (Kueue wording) or NULL */
+	char *start_reason;     /* the reason it waited for when it last started (slurmdbd's
+				 * state_reason_prev, sacct's Reason); NULL: never started */
 	int64_t submit_time;    /* unix seconds */
 	int64_t eligible_time;
 	int64_t start_time;     /* 0 = not started */

@@ -36,7 +36,7 @@
 /* The record's members, each a column of the store's jobs table. */
 #define JOB_STRINGS(X) X(user) X(group) X(reason) X(reason_text) X(nodelist) \
 	X(cluster_queue) X(flavors) X(submit_key) X(dependency) X(runs) \
-	X(topo_assign)
+	X(topo_assign) X(start_reason)
 #define JOB_INTS(X) X(exit_code) X(exit_signal) X(alloc_cpus) X(attempt) \
 	X(cancelled_by) X(ready_evictions) X(alloc_nodes) X(mail_sent) \
 	X(array_task_id) X(array_throttle) X(array_dropped)

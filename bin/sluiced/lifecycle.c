@@ -29,8 +29,9 @@ static void set_reason(struct sl_job *j, const char *reason)
 {
 	if (reason == NULL)
 		return;
+	char *r = sl_xstrdup(reason); /* reason may be j->reason itself */
 	free(j->reason);
-	j->reason = sl_xstrdup(reason);
+	j->reason = r;
 	free(j->reason_text);
 	j->reason_text = NULL;
 }
@@ -87,6 +88,12 @@ static void admit(struct sluiced *d, const struct sl_sched_admission *a)
 	sl_schedctl_assign(j, a);
 	j->start_time = (int64_t)time(NULL);
 	j->end_time = 0;
+	/* a requeued job showed its last run's exit code while it waited */
+	j->exit_code = j->exit_signal = 0;
+	/* slurmdbd keeps the reason a job waited for until it started
+	 * (state_reason_prev): sacct's Reason */
+	free(j->start_reason);
+	j->start_reason = sl_xstrdup(j->reason ? j->reason : "None");
 	free(j->nodelist);
 	/* An executor that reports readiness keeps the job CONFIGURING (CF)
 	 * until its pods are all ready; the nodes are known only then. */
@@ -120,7 +127,9 @@ int sl_lifecycle_cancel(struct sluiced *d, struct sl_job *j, uid_t by, struct sl
 	if (j->state == SL_JOB_PENDING) {
 		sl_schedctl_remove(d->sched, j->id);
 		j->start_time = j->end_time = (int64_t)time(NULL);
-		return sl_lifecycle_move(d, j, SL_JOB_CANCELLED, "None", err);
+		/* a held job keeps its hold as its reason, as in Slurm */
+		return sl_lifecycle_move(d, j, SL_JOB_CANCELLED, j->spec.hold && j->reason ?
+					 j->reason : "None", err);
 	}
 	if ((r = d->executor->cancel(d->exec, j->id, err)) != 0)
 		return r;
@@ -251,7 +260,6 @@ static int requeue_now(struct sluiced *d, struct sl_job *j, int hold,
 		record_run(j, res);
 	j->attempt++;
 	drop_admission(j);
-	j->exit_code = j->exit_signal = 0;
 	sl_usage_to_job(&(struct sl_usage){0}, j); /* the next run's, not this one's */
 	j->suspend_time = j->pre_suspend = 0;
 	j->submit_time = now;

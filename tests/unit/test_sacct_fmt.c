@@ -159,7 +159,7 @@ static void test_live_jobs(void **state)
 	j->start_time = NOW - 61;
 	live_rows(&l, SL_SACCT_PARSABLE2);
 	assert_string_equal(sl_buf_str(l.b),
-			    "9|PENDING|0|0:0|Unknown|Unknown\n"
+			    "9|PENDING|4|0:0|Unknown|Unknown\n"
 			    "9|RUNNING|4|0:0|2026-11-21T10:28:59|Unknown\n"
 			    "9.batch|RUNNING|4|0:0|2026-11-21T10:28:59|Unknown\n");
 	assert_int_equal(sl_sacct_batch_state(j), SL_JOB_RUNNING);
@@ -200,9 +200,10 @@ static void test_comment(void **state)
 }
 
 /* A job cancelled while pending: slurmctld stamps start = end = the
- * cancel time, but it never ran a batch script: no N.batch row. Its
- * Timelimit without --time stays Partition_Limit (slurmdbd's NO_VAL); a
- * job that ran has its partition's, UNLIMITED here. */
+ * cancel time, but it never ran a batch script: no N.batch row, and sacct
+ * shows its Start as None (the reference cluster). Its Timelimit without
+ * --time stays Partition_Limit (slurmdbd's NO_VAL); a job that ran has its
+ * partition's, UNLIMITED here. */
 static void test_cancelled_pending(void **state)
 {
 	struct live l;
@@ -216,7 +217,7 @@ static void test_cancelled_pending(void **state)
 	j->nodelist = sl_xstrdup("n1"); /* cancelled while running */
 	live_rows(&l, SL_SACCT_PARSABLE2);
 	assert_string_equal(sl_buf_str(l.b),
-			    "9|CANCELLED by 1001|0:0|Partition_Limit|None assigned|2026-11-21T10:30:00\n"
+			    "9|CANCELLED by 1001|0:0|Partition_Limit|None assigned|None\n"
 			    "9|CANCELLED by 1001|0:0|UNLIMITED|n1|2026-11-21T10:30:00\n"
 			    "9.batch|COMPLETED|0:0||n1|2026-11-21T10:30:00\n");
 	assert_false(sl_sacct_has_batch_step(j) == 0);

@@ -249,6 +249,10 @@ int sl_fmt_cell(struct sl_buf *b, const char *val, int width, int right, int cut
 
 	if (val == NULL)
 		val = "(null)"; /* what glibc's printf("%s", NULL) gives Slurm */
+	/* ... unless its precision (Slurm's "%.*s", the width) is under 6:
+	 * then glibc prints nothing at all for NULL */
+	if (w > 0 && w < 6 && strcmp(val, "(null)") == 0)
+		val = "";
 	len = strlen(val);
 	if (width < 0)
 		return (r = sl_buf_addstr(b, val)) != 0 ? r : sl_buf_addc(b, ' ');

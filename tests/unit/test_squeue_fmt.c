@@ -169,7 +169,7 @@ static void test_features(void **state)
 {
 	(void)state;
 	job7("%i|%f|%.4f", 0, (char *[]){"h100", "ib", NULL}, NULL,
-	     "7|(null)|(nul\n7|h100&ib|h100\n");
+	     "7|(null)|    \n7|h100&ib|h100\n");
 }
 
 /* %k: --comment as given, cut to the width like any value; (null) without
@@ -179,7 +179,7 @@ static void test_comment(void **state)
 	(void)state;
 	job7("%i|%k|%.4k|%12k|", 1, NULL, "a comment",
 	     "JOBID|COMMENT|COMM|COMMENT     |\n"
-	     "7|(null)|(nul|(null)      |\n"
+	     "7|(null)|    |(null)      |\n"
 	     "7|a comment|a co|a comment   |\n");
 }
 

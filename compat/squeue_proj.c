@@ -30,7 +30,7 @@ struct row {
 	"spec.gpus spec.gpus_per_node spec.gpus_per_task spec.cpus_per_gpu spec.mincpus " \
 	"spec.node_cpus spec.mem_per_node spec.mem_per_cpu spec.mem_per_gpu"
 #define RUN "state start_time end_time suspend_time pre_suspend" /* sl_job_run_secs */
-#define PRIO "priority reason spec.nice spec.priority state"     /* sl_prio_slurm */
+#define PRIO "priority reason spec.nice spec.priority spec.hold state"     /* sl_prio_slurm */
 
 /* Every % code of squeue_fmt.c's table. */
 static const struct row codes[] = {

@@ -5,10 +5,11 @@
 
 int sl_prio_held(const struct sl_job *j)
 {
-	/* submit.c and the hold paths zero j->priority and set a JobHeld*
-	 * reason; a class of 0 with nice 0 is also 0, so the reason decides. */
-	return j->priority == 0 && j->state == SL_JOB_PENDING && j->reason != NULL &&
-	       strncmp(j->reason, "JobHeld", 7) == 0;
+	/* submit.c and the hold paths zero j->priority and set the hold (and
+	 * a JobHeld* reason); a class of 0 with nice 0 is also 0, so the hold
+	 * decides. A running or ended job keeps its hold's 0, as in Slurm. */
+	return j->priority == 0 && (j->spec.hold || (j->state == SL_JOB_PENDING && j->reason != NULL &&
+						       strncmp(j->reason, "JobHeld", 7) == 0));
 }
 
 static int64_t clamp(int64_t v)

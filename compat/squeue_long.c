@@ -44,11 +44,15 @@ static int64_t eligible(const struct sl_job *j)
 }
 
 /* sbatch makes -o/-e/-i absolute against the working directory. */
+/* The path as 22.05's squeue prints it: given patterns raw, the default
+ * (an array's too) as slurm-JOBID.out, where a pending task's JOBID is
+ * its array's (Slurm's pending tasks share the array's record). */
 static int path(const struct sl_job *j, const char *p, char *buf, size_t len)
 {
-	if (p == NULL)
+	if (p == NULL || (j->array_job_id != 0 && strcmp(p, "slurm-%A_%a.out") == 0))
 		snprintf(buf, len, "%s/slurm-%llu.out", j->spec.work_dir ? j->spec.work_dir : "",
-			 (unsigned long long)j->id);
+			 (unsigned long long)(j->array_job_id != 0 && j->state == SL_JOB_PENDING
+						      ? j->array_job_id : j->id));
 	else if (p[0] == '/' || j->spec.work_dir == NULL)
 		snprintf(buf, len, "%s", p);
 	else

@@ -34,7 +34,11 @@ static int row(struct sl_buf *b, const struct sl_job *j, const char *step, const
 	       int64_t start, const char *nodes, int64_t now)
 {
 	char id[64], t[32];
-	snprintf(id, sizeof(id), "%llu.%s", (unsigned long long)j->id, step);
+	if (j->array_job_id != 0) /* an array task's steps go by its array id, as Slurm's */
+		snprintf(id, sizeof(id), "%llu_%d.%s", (unsigned long long)j->array_job_id,
+			 j->array_task_id, step);
+	else
+		snprintf(id, sizeof(id), "%llu.%s", (unsigned long long)j->id, step);
 	sl_slurm_time_fmt_elapsed(now > start ? now - start : 0, t, sizeof(t));
 	return sl_buf_addf(b, "%15.15s %8.8s %9.9s %8.8s %9.9s %s\n", id, name,
 			   j->spec.partition ? j->spec.partition : "", j->user ? j->user : "", t,

@@ -68,6 +68,17 @@ static void test_squeue_steps(void **state)
 			    "          235.1    sleep       cpu    alice      0:00 n1\n"
 			    "      236.batch    batch       cpu    alice      0:03 n1\n");
 	sl_buf_free(b);
+	/* an array task's steps go by its array id (the reference cluster) */
+	for (size_t i = 0; i < 3; i++) /* the listing sorted v */
+		if (v[i]->id == 236) {
+			v[i]->array_job_id = 230;
+			v[i]->array_task_id = 1;
+		}
+	b = sl_buf_new(1 << 16);
+	assert_int_equal(sl_squeue_steps_fmt(v, 3, s, 2, "236", 1, 1003, b), 0);
+	assert_string_equal(sl_buf_str(b),
+			    "    230_1.batch    batch       cpu    alice      0:03 n1\n");
+	sl_buf_free(b);
 	for (size_t i = 0; i < 3; i++)
 		sl_job_free(v[i]);
 	sl_step_clear(&s[0]);

@@ -97,7 +97,8 @@ static int fetch(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 
 /* --json, --yaml: the jobs of the window, as slurmdbd's /jobs/ document. */
 static int print_json(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
-		      struct sl_job **v, size_t n, int64_t now, struct sl_buf *b)
+		      struct sl_job **v, size_t n, const struct sl_step *steps, size_t ns,
+		      int64_t now, struct sl_buf *b)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **keep = sl_xcalloc(n + 1, sizeof(*keep));
@@ -113,7 +114,8 @@ static int print_json(const struct sl_sacct_opts *o, const struct sl_sacct_windo
 	for (size_t i = 0; i < n; i++)
 		if (sl_sacct_window_match(o, w, v[i]))
 			keep[k++] = v[i];
-	(void)sl_sacct_json(keep, k, cluster, now, o->json == 2 ? SL_DOC_YAML : SL_DOC_JSON, b);
+	(void)sl_sacct_json(keep, k, steps, ns, o->no_steps, cluster, now,
+			    o->json == 2 ? SL_DOC_YAML : SL_DOC_JSON, b);
 	free(keep);
 	free(cluster);
 	return 0;
@@ -237,7 +239,8 @@ int main(int argc, char **argv)
 		if (!o.sel.states.matches_none && fetch(&o, &w, &v, &n) != 0)
 			rc = 1;
 		sl_sacct_sort(v, n);
-		if (rc == 0 && (rc = print_json(&o, &w, v, n, now, b)) == 0)
+		fetch_steps(&o, f, v, n, &steps, &ns);
+		if (rc == 0 && (rc = print_json(&o, &w, v, n, steps, ns, now, b)) == 0)
 			fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
 		goto out;
 	}

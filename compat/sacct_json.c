@@ -9,6 +9,7 @@
  * with the signal and a null return_code (the captures in
  * tests/data/json/ show both). */
 #include "slurm_json.h"
+#include "step.h"
 
 #include <pwd.h>
 #include <stdio.h>
@@ -375,13 +376,78 @@ static json_object *job_of(const struct sl_job *j, const char *cluster, int64_t 
 	return o;
 }
 
-int sl_sacct_json(struct sl_job *const *v, size_t n, const char *cluster, int64_t now,
-		  enum sl_doc_form form, struct sl_buf *out)
+/* An srun step: the batch step's object for the job as the step ran it,
+ * with the step's own id, name, tasks and nodes. */
+static json_object *srun_step_of(const struct sl_job *j, const struct sl_step *st, int64_t now)
 {
-	json_object *doc = sl_json_doc(), *jobs = json_object_new_array();
+	struct sl_job tmp = *j; /* shallow: only read, never freed */
+	json_object *o, *x, *a;
+	char id[16];
 
-	for (size_t i = 0; i < n; i++)
-		json_object_array_add(jobs, job_of(v[i], cluster, now));
+	tmp.start_time = st->start_time;
+	tmp.end_time = st->end_time;
+	tmp.state = st->state;
+	tmp.exit_code = st->exit_code;
+	tmp.exit_signal = st->exit_signal;
+	o = step_of(&tmp, now);
+	if (sl_jobstate_is_final(st->state) && st->exit_signal == 0 && st->exit_code != 0) {
+		x = json_object_new_object();
+		sl_json_str(x, "status", "FAILED");
+		sl_json_int(x, "return_code", st->exit_code);
+		json_object_object_add(o, "exit_code", x);
+	} else {
+		json_object_object_add(o, "exit_code",
+				       exit_code(sl_jobstate_is_final(st->state) ? st->exit_signal : 0));
+	}
+	sl_json_str(o, "state", sl_jobstate_name(st->state));
+	json_object_object_add(o, "tasks", obj1("count", json_object_new_int(st->ntasks)));
+	if (json_object_object_get_ex(o, "nodes", &x)) {
+		a = json_object_new_array();
+		json_object_array_add(a, json_object_new_string(st->nodelist ? st->nodelist : ""));
+		json_object_object_add(x, "list", a);
+		sl_json_int(x, "count", st->nnodes);
+		sl_json_str(x, "range", st->nodelist ? st->nodelist : "");
+	}
+	if (json_object_object_get_ex(o, "step", &x)) {
+		snprintf(id, sizeof(id), "%u", st->step_id);
+		sl_json_str(x, "id", id);
+		sl_json_str(x, "name", st->name ? st->name : "");
+	}
+	json_object_object_add(o, "task", obj1("distribution", json_object_new_string("Cyclic")));
+	return o;
+}
+
+int sl_sacct_json(struct sl_job *const *v, size_t n, const struct sl_step *steps, size_t ns,
+		  int allocs, const char *cluster, int64_t now, enum sl_doc_form form,
+		  struct sl_buf *out)
+{
+	json_object *doc = sl_json_doc(), *jobs = json_object_new_array(), *x, *plugin;
+
+	/* slurmdbd's plugin, not slurmctld's */
+	if (json_object_object_get_ex(doc, "meta", &x) &&
+	    json_object_object_get_ex(x, "plugin", &plugin)) {
+		sl_json_str(plugin, "type", "openapi/dbv0.0.38");
+		sl_json_str(plugin, "name", "Slurm OpenAPI DB v0.0.38");
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_object *job = job_of(v[i], cluster, now), *list;
+		if (json_object_object_get_ex(job, "steps", &list)) {
+			if (allocs)
+				json_object_object_add(job, "steps", json_object_new_array());
+			for (size_t k = 0; !allocs && k < ns; k++)
+				if (steps[k].job_id == v[i]->id)
+					json_object_array_add(list, srun_step_of(v[i], &steps[k], now));
+		}
+		json_object_array_add(jobs, job);
+	}
+	if (n == 0 && json_object_object_get_ex(doc, "errors", &x)) {
+		json_object *e = json_object_new_object();
+		sl_json_str(e, "description", "Nothing found");
+		sl_json_int(e, "error_number", 9003);
+		sl_json_str(e, "error", "Nothing found with query");
+		sl_json_str(e, "source", "slurmdb_jobs_get");
+		json_object_array_add(x, e);
+	}
 	json_object_object_add(doc, "jobs", jobs);
 	return form == SL_DOC_YAML ? sl_yaml_emit(doc, 0, out) : sl_json_emit(doc, out);
 }

@@ -44,9 +44,12 @@ int64_t sl_json_exit_status(const struct sl_job *j);
 int sl_squeue_json(struct sl_job *const *v, size_t n, const char *cluster, int64_t now,
 		   enum sl_doc_form form, struct sl_buf *out);
 /* sacct --json: the slurmdbd /jobs/ document, each job with its batch
- * step when it ran one. */
-int sl_sacct_json(struct sl_job *const *v, size_t n, const char *cluster, int64_t now,
-		  enum sl_doc_form form, struct sl_buf *out);
+ * step when it ran one and its srun steps (steps, sorted by job and step;
+ * none with allocs, sacct -X); no job is slurmdbd's "Nothing found" error. */
+struct sl_step;
+int sl_sacct_json(struct sl_job *const *v, size_t n, const struct sl_step *steps, size_t ns,
+		  int allocs, const char *cluster, int64_t now, enum sl_doc_form form,
+		  struct sl_buf *out);
 
 /* sinfo --json's /nodes/ document (sinfo_json.c, sl_sinfo_json()) as
  * --yaml prints it. */

@@ -132,7 +132,7 @@ static void golden(int sacct, const char *file)
 	char *want = tl_output(file);
 
 	if (sacct)
-		assert_int_equal(sl_sacct_json(v, n, "sluiceref", NOW, SL_DOC_JSON, b), 0);
+		assert_int_equal(sl_sacct_json(v, n, NULL, 0, 0, "sluiceref", NOW, SL_DOC_JSON, b), 0);
 	else
 		assert_int_equal(sl_squeue_json(v, n, "sluiceref", NOW, SL_DOC_JSON, b), 0);
 	assert_string_equal(sl_buf_str(b), want);

@@ -177,9 +177,10 @@ out:
 }
 
 /* A step still running in the store whose job has ended lost its srun
- * with the job (scancel, the time limit): it ended with the job, by
- * SIGKILL at the latest, and sacct shows it CANCELLED then, as Slurm's
- * does. Answered that way, not written: the job's end is the record. */
+ * with the job (scancel, the time limit): it ended with the job, by the
+ * SIGTERM that ends a job's tasks (0:15, as Slurm's sacct shows a step
+ * scancel ended), and sacct shows it CANCELLED then, as Slurm's does.
+ * Answered that way, not written: the job's end is the record. */
 static void settle(struct sluiced *d, struct sl_step *st)
 {
 	const struct sl_job *j = sl_jobtab_get(d->jobs, st->job_id);
@@ -188,7 +189,7 @@ static void settle(struct sluiced *d, struct sl_step *st)
 	st->state = SL_JOB_CANCELLED;
 	st->end_time = j && j->end_time ? j->end_time : st->start_time;
 	if (st->exit_signal == 0)
-		st->exit_signal = SIGKILL;
+		st->exit_signal = SIGTERM;
 }
 
 static int visible(const struct sl_peer *p, const struct sl_step *st)

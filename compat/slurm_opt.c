@@ -188,8 +188,9 @@ static const struct {
 				"job (default: the config's `killInvalidDepend`)"},
 	{"deadline", "a pending job that cannot end by then is ended: DEADLINE, reason "
 		     "DeadLine; a started local job's time limit is cut to it"},
-	{"exclude", "local: excluding this host is refused (the job could never run), other "
-		    "names change nothing; Kubernetes: refused"},
+	{"exclude", "local: excluding this host is refused (the job could never run), a name "
+		    "no node has is Slurm's `Invalid node name specified`, this host's other "
+		    "node names (`HOST-N`) change nothing; Kubernetes: refused"},
 	{"exclusive", "local: the job takes the whole node, its partition's largest flavor's "
 		      "CPU quota; Kubernetes: pod anti-affinity keeps other Sluice pods off "
 		      "its nodes; `=user`, `=mcs` refused"},

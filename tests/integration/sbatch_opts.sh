@@ -68,10 +68,10 @@ err=$(as $USER1 "$BIN/sbatch" -x "$HOST" --wrap true 2>&1); rc=$?
 expect_eq "-x this host (rc)" 1 "$rc"
 echo "$err" | tail -n1 | grep -qx "sbatch: error: Batch job submission failed: Requested node configuration is not available" ||
 	fail "-x this host: $err"
-x1=$(submit $USER1 -x othernode -H --wrap true) || fail "sbatch -x othernode"
-expect_eq "ExcNodeList" "othernode" "$(field "$x1" ExcNodeList)"
+x1=$(submit $USER1 -N 1 -x "$HOST-1" -H --wrap true) || fail "sbatch -x $HOST-1"
+expect_eq "ExcNodeList" "$HOST-1" "$(field "$x1" ExcNodeList)"
 "$BIN/scancel" "$x1"
-ok "-w this host, -x another: accepted; -w another, -x this host: Slurm's refusals"
+ok "-w this host, -x a node the job will not have: accepted; -w another, -x this host: Slurm's refusals"
 
 # --- --exclusive and --mem=0: the node is the partition's quota ------------
 e1=$(submit $USER1 --exclusive -o excl.out --wrap 'echo "C=$SLURM_CPUS_ON_NODE M=${SLURM_MEM_PER_NODE-unset}"; sleep 5') ||
@@ -181,3 +181,9 @@ ok "--ntasks-per-node sets SLURM_NTASKS and, with -n and no -N, the node count"
 sw=$(submit $USER1 -o /dev/null --switches=1@1:00 --wrap true) || fail "submit --switches"
 wait_state "$sw" COMPLETED
 ok "--switches without a topology runs the job, as Slurm's topology/none"
+
+# -x a name no node has: Slurm's "Invalid node name specified" (it was
+# taken and changed nothing).
+out=$(as $USER1 "$BIN/sbatch" -x othernode --wrap true 2>&1); rc=$?
+expect_eq "-x othernode" "1 sbatch: error: Batch job submission failed: Invalid node name specified" "$rc $out"
+ok "-x of an unknown node is refused as Slurm refuses it"

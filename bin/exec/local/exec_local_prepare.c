@@ -6,6 +6,7 @@
 #include "exec_local.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,12 @@ int sl_exec_local_check(const struct sl_conf *conf, const struct sl_jobspec *spe
 			return sl_err_set(err, SL_EINVAL, "Invalid node name specified");
 	}
 	if (spec->exclude != NULL) {
+		/* a name no node here has is Slurm's "Invalid node name": any
+		 * host-N counts, as some job's nodes could be named so */
+		if ((r = count_names(spec->exclude, host, INT_MAX, &mine, &others, err)) != 0)
+			return r;
+		if (others > 0)
+			return sl_err_set(err, SL_EINVAL, "Invalid node name specified");
 		if ((r = count_names(spec->exclude, host, nodes, &mine, &others, err)) != 0)
 			return r;
 		if (mine > 0)

@@ -38,6 +38,7 @@ static int set_flag(int *f)
 FLAG(set_noheader, o.no_header)
 FLAG(set_long, o.long_output)
 FLAG(set_node, o.node_flag)
+FLAG(set_exact, o.exact)
 FLAG(set_reasons, o.list_reasons)
 FLAG(set_summarize, o.summarize)
 FLAG(set_json, json)
@@ -111,7 +112,7 @@ static const struct sl_opt table[] = {
 	{"json", 0, SL_OPT_NOARG, {NULL, NULL}, 0, set_json},
 	{"quota", 0, SL_OPT_NOARG, {NULL, NULL}, 0, set_quota},
 	UNSUPP("dead", 'd', SL_OPT_NOARG),
-	UNSUPP("exact", 'e', SL_OPT_NOARG),
+	{"exact", 'e', SL_OPT_NOARG, {NULL, NULL}, 0, set_exact},
 	UNSUPP("federation", 0, SL_OPT_NOARG),
 	UNSUPP("iterate", 'i', SL_OPT_REQ),
 	UNSUPP("local", 0, SL_OPT_NOARG),

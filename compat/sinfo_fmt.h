@@ -70,6 +70,7 @@ struct sl_sinfo_view {
 /* What the command line asked for. */
 struct sl_sinfo_opts {
 	int node_flag;       /* -N */
+	int exact;           /* -e: nodes of other CPU or memory sizes on lines of their own */
 	int summarize;       /* -s */
 	int long_output;     /* -l */
 	int list_reasons;    /* -R */

@@ -194,6 +194,9 @@ static int match_node(const struct sl_sinfo_fmt *f, const struct rec *r,
 	if ((m & M_STATE) &&
 	    strcmp(sinfo_state_name(n->state, 0), sinfo_state_name(r->state, 0)) != 0)
 		return 0;
+	/* -e: a size that would print as "N+" splits the line instead */
+	if (f->o.exact && (n->cpus != r->min_cpus || n->mem != r->min_mem))
+		return 0;
 	return !((m & M_ALLOCMEM) && n->mem_alloc != r->alloc_mem);
 }
 

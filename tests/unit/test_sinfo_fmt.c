@@ -397,6 +397,15 @@ static void test_kubernetes_nodes(void **state)
 	expect(&ci, &(struct sl_sinfo_opts){.states = "alloc", .no_header = 1, .node_flag = 1},
 	       "k-1            1    batch* mix   \n"
 	       "k-2            1    batch* drng  \n");
+	/* -e: nodes of other sizes on their own lines, not "8+" */
+	k[3].no_respond = 0;
+	k[3].ready = 1;
+	k[3].reason = NULL;
+	expect(&ci, &(struct sl_sinfo_opts){.summarize = 1, .format = "%P %c %D %N"},
+	       "PARTITION CPUS NODES NODELIST\nbatch* 8+ 4 k-[0-3]\ngpu 16 1 k-3\n");
+	expect(&ci, &(struct sl_sinfo_opts){.summarize = 1, .exact = 1, .format = "%P %c %D %N"},
+	       "PARTITION CPUS NODES NODELIST\nbatch* 8 3 k-[0-2]\nbatch* 16 1 k-3\n"
+	       "gpu 16 1 k-3\n");
 }
 
 static void test_gpus_and_features(void **state)

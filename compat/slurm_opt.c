@@ -113,7 +113,7 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("wait", 'W', N, "SBATCH_WAIT", wait),
 	CLI("wrap", 0, R, NULL, wrap),
 
-	NO("acctg-freq", 0, R, "SBATCH_ACCTG_FREQ"),
+	OK("acctg-freq", 0, R, "SBATCH_ACCTG_FREQ", acctg_freq),
 	NO("batch", 0, R, "SBATCH_BATCH"),
 	NO("bb", 0, R, NULL),
 	NO("bbf", 0, R, NULL),
@@ -179,6 +179,10 @@ static const struct {
 	{"constraint", "features joined with `&`: node labels (`features:`)"},
 	{"container-image", "pyxis's spelling: the image of the Kubernetes executor's pods"},
 	{"cpus-per-gpu", "CPUs per node = GPUs per node x this, when more than the tasks'"},
+	{"acctg-freq", "local: `task=N` (or `N`) is how often sluice-stepd samples the job's "
+		       "processes for sstat and sacct (0: only the end's totals); `energy`, "
+		       "`network`, `filesystem` taken, with no data to gather, as a Slurm "
+		       "without those plugins"},
 	{"begin", "every form of Slurm's parser; the job waits out of the queue (reason "
 		  "BeginTime)"},
 	{"dependency", "`after`, `afterany`, `afterok`, `afternotok`, `aftercorr`, `singleton`, "

@@ -1,8 +1,9 @@
-/* slurm_opt_tasks.c - sbatch's task layout options: -m/--distribution
+/* slurm_opt_tasks.c - sbatch's options on the job's tasks: -m/--distribution
  * (slurm_dist.h; exported as SLURM_DISTRIBUTION, which the job's srun
  * steps read), --ntasks-per-gpu, which Slurm turns into a task count from
- * the GPUs asked for, or a GPU count from the tasks, and --no-kill, what
- * a node's failure does to them. */
+ * the GPUs asked for, or a GPU count from the tasks, --no-kill, what a
+ * node's failure does to them, and --acctg-freq, how often they are
+ * measured. */
 #include "slurm_opt_int.h"
 
 #include <stdlib.h>
@@ -34,6 +35,44 @@ int sl_sbopt_no_kill(void *c, const char *a, struct sl_err *e)
 	(void)e;
 	CTX(c)->spec->no_kill = a == NULL || strcasecmp(a, "off") != 0;
 	return 0;
+}
+
+/* --acctg-freq [task=]N[,energy=N,network=N,filesystem=N] (Slurm's
+ * validate_acctg_freq): task sets how often sluice-stepd samples the job's
+ * processes (0: never, the end's totals alone); Sluice gathers no energy,
+ * network or filesystem data, as a Slurm without those plugins, so their
+ * frequencies are taken and have nothing to sample. */
+static int freq_of(const char *s, long *v)
+{
+	char *end;
+	*v = strtol(s, &end, 10);
+	return end != s && *end == '\0' && *v >= 0 && *v < 1000000 ? 0 : -1;
+}
+
+int sl_sbopt_acctg_freq(void *c, const char *a, struct sl_err *e)
+{
+	static const char *const other[] = {"energy=", "network=", "filesystem="};
+	char *dup = sl_xstrdup(a), *save = NULL;
+	int r = 0;
+	long v;
+
+	for (char *t = strtok_r(dup, ",", &save); t != NULL && r == 0; t = strtok_r(NULL, ",", &save)) {
+		int ok = freq_of(t, &v) == 0 || (strncasecmp(t, "task=", 5) == 0 &&
+						 freq_of(t + 5, &v) == 0);
+		if (ok) {
+			CTX(c)->spec->acctg_task = (int)v + 1;
+			continue;
+		}
+		for (size_t i = 0; i < sizeof(other) / sizeof(other[0]) && !ok; i++)
+			ok = strncasecmp(t, other[i], strlen(other[i])) == 0 &&
+			     freq_of(t + strlen(other[i]), &v) == 0;
+		if (!ok) {
+			CTX(c)->status = 1;
+			r = sl_err_set(e, SL_EINVAL, "Invalid --acctg-freq specification: %s", t);
+		}
+	}
+	free(dup);
+	return r;
 }
 
 int sl_sbopt_ntasks_per_gpu(void *c, const char *a, struct sl_err *e)

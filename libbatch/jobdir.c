@@ -58,6 +58,7 @@ static const struct launch_field launch_fields[] = {
 	LF("rlimits", LF_STR, rlimits, 0),
 	LF("userEnv", LF_INT, user_env, 0),
 	LF("userEnvMode", LF_INT, user_env_mode, 0),
+	LF("sampleSecs", LF_INT, sample_secs, 0),
 };
 
 #define NLAUNCH (sizeof(launch_fields) / sizeof(launch_fields[0]))

@@ -88,6 +88,8 @@ struct sl_launch {
 	int user_env;          /* read the user's login environment under the job's: its
 	                        * timeout in seconds; 0: not */
 	int user_env_mode;     /* 1: not a login shell (--get-user-env=..S) */
+	int sample_secs;       /* --acctg-freq task=N: seconds between usage samples; 0:
+	                        * sluice-stepd's 2 s; -1: none (the end's totals) */
 };
 
 void sl_launch_clear(struct sl_launch *l); /* frees members, zeroes */

@@ -45,8 +45,11 @@ int64_t stepd_usage_sample(struct stepd *s, int64_t now_ms)
 	long hz = sysconf(_SC_CLK_TCK);
 	struct sl_proc_sample x;
 
+	int64_t every = s->l.sample_secs > 0 ? (int64_t)s->l.sample_secs * 1000 : SAMPLE_MS;
+	if (s->l.sample_secs < 0) /* --acctg-freq task=0: the end's totals alone */
+		return INT64_MAX;
 	if (s->usage_next_ms == 0) /* a job shorter than this costs no sample */
-		s->usage_next_ms = now_ms + FIRST_MS;
+		s->usage_next_ms = now_ms + (every < FIRST_MS ? every : FIRST_MS);
 	if (now_ms < s->usage_next_ms)
 		return s->usage_next_ms;
 	sl_proc_sample_tree(s->job_pid, 1, &x);
@@ -63,7 +66,7 @@ int64_t stepd_usage_sample(struct stepd *s, int64_t now_ms)
 	u->sampled = (int64_t)time(NULL);
 	if (x.nprocs > 0)
 		write_usage(s);
-	s->usage_next_ms = now_ms + SAMPLE_MS;
+	s->usage_next_ms = now_ms + every;
 	return s->usage_next_ms;
 }
 

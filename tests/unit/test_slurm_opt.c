@@ -196,8 +196,8 @@ static void test_errors(void **state)
 	expect_fail(&r, 1, 0, "Invalid numeric value \"0\" for --ntasks.");
 	RUN(&r, base_env, "--gres=foo:1", "job.sh");
 	expect_fail(&r, 1, 0, "Invalid generic resource (gres) specification");
-	RUN(&r, base_env, "--acctg-freq=task=30", "job.sh");
-	expect_fail(&r, 1, 0, "--acctg-freq is not supported by Sluice");
+	RUN(&r, base_env, "--profile=task", "job.sh");
+	expect_fail(&r, 1, 0, "--profile is not supported by Sluice");
 	RUN(&r, base_env, "-F", "hosts.txt", "job.sh");
 	expect_fail(&r, 1, 0, "--nodefile is not supported by Sluice");
 	RUN(&r, base_env, "--open-mode=x", "job.sh");

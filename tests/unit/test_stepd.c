@@ -47,6 +47,33 @@ static void test_exit_code_env_args(void **state)
 	free(dir);
 }
 
+/* --acctg-freq task=0 (sample_secs -1): no sample while the job runs, so
+ * no usage file; the default samples after a second. */
+static void test_no_samples(void **state)
+{
+	char *dirs[2] = {make_job("nosample", "#!/bin/sh\nsleep 1.5\n", 0, 1),
+			 make_job("sampled", "#!/bin/sh\nsleep 1.5\n", 0, 1)};
+	char *text = NULL;
+	struct sl_launch l;
+	struct sl_err err = SL_ERR_INIT;
+	(void)state;
+	assert_int_equal(sl_jobdir_read(dirs[0], SL_JOBDIR_SPEC, &text, &err), 0);
+	assert_int_equal(sl_launch_from_json(text, &l, &err), 0);
+	free(text);
+	l.sample_secs = -1;
+	text = sl_launch_to_json(&l);
+	assert_int_equal(sl_jobdir_write(dirs[0], SL_JOBDIR_SPEC, text, strlen(text), 0600, 1, NULL),
+			 0);
+	free(text);
+	sl_launch_clear(&l);
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(wait_stepd(run_stepd(dirs[i])), 0);
+	assert_false(exists(dirs[0], SL_JOBDIR_USAGE));
+	assert_true(exists(dirs[1], SL_JOBDIR_USAGE));
+	free(dirs[0]);
+	free(dirs[1]);
+}
+
 /* A script its own signal ends: FAILED 0:9 with Reason=JobLaunchFailure,
  * as slurmctld's job_complete gives a signalled batch script. */
 static void test_killed_by_signal(void **state)
@@ -352,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_exit_code_env_args),
 		cmocka_unit_test(test_completed_no_shebang),
 		cmocka_unit_test(test_killed_by_signal),
+		cmocka_unit_test(test_no_samples),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_timeout_kill_wait),
 		cmocka_unit_test(test_cancel),

@@ -248,6 +248,7 @@ int sl_exec_local_prepare(const struct sl_exec_conf *conf, struct sl_logincache 
 	out->time_limit = time_limit(s);
 	out->warn_signal = s->warn_signal;
 	out->warn_time = s->warn_time;
+	out->sample_secs = s->acctg_task > 1 ? s->acctg_task - 1 : s->acctg_task == 1 ? -1 : 0;
 	out->warn_batch = (s->warn_flags & SL_WARN_BATCH) != 0;
 	out->rlimits = s->rlimits ? sl_xstrdup(s->rlimits) : NULL;
 	out->kill_wait = conf->kill_wait > 0 ? conf->kill_wait : KILL_WAIT_DEFAULT;

@@ -157,26 +157,10 @@ static unsigned rows_of(const struct sl_sacct_opts *o, const struct sl_job *j)
 	       (sl_sacct_step_wanted(o, j, SL_SACCT_STEP_BATCH) ? 0 : SL_SACCT_ROWS_NO_BATCH);
 }
 
-/* Steps -j's step parts leave out: gone (freed) from the list. */
-static void steps_wanted(const struct sl_sacct_opts *o, struct sl_job **v, size_t n,
-			 struct sl_step *steps, size_t *ns)
+/* -j's step parts: which srun steps get rows (sacct_fmt's filter). */
+static int step_wanted(const void *arg, const struct sl_job *j, int step)
 {
-	size_t k = 0, parts = 0;
-	for (size_t i = 0; i < o->n_steps; i++)
-		parts += o->steps[i].step != SL_SACCT_STEP_ALL;
-	if (parts == 0) /* the common case: every job whole */
-		return;
-	for (size_t i = 0; i < *ns; i++) {
-		const struct sl_job *j = NULL;
-		for (size_t m = 0; m < n && j == NULL; m++)
-			if (v[m]->id == steps[i].job_id)
-				j = v[m];
-		if (j == NULL || sl_sacct_step_wanted(o, j, (int)steps[i].step_id))
-			steps[k++] = steps[i];
-		else
-			sl_step_clear(&steps[i]);
-	}
-	*ns = k;
+	return sl_sacct_step_wanted(arg, j, step);
 }
 
 /* The cluster's name for the Cluster field; 1 when -M names only other
@@ -250,8 +234,10 @@ int main(int argc, char **argv)
 		rc = 1;
 	sl_sacct_sort(v, n);
 	fetch_steps(&o, f, v, n, &steps, &ns);
-	steps_wanted(&o, v, n, steps, &ns);
 	sl_sacct_fmt_set_steps(f, steps, ns);
+	for (size_t i = 0; i < o.n_steps; i++)
+		if (o.steps[i].step != SL_SACCT_STEP_ALL) /* -j N.S: some steps alone */
+			sl_sacct_fmt_set_filter(f, step_wanted, &o);
 	window(&o, &w, v, &n);
 	sl_squeue_collapse(v, &n, 0); /* an array's pending tasks: one row, as Slurm's */
 	sl_array_meta_last(v, n);

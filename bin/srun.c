@@ -117,14 +117,13 @@ static uint32_t unrecorded_id(uint64_t job)
 /* AllocCPUS of the step as sacct shows it: -c's CPUs for every task, else
  * all the job's CPUs on the step's nodes (what a step gets without
  * --exact in Slurm 22.05). */
-static int step_cpus(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
-		     const struct sl_srun_alloc *a, int rel)
+static int step_cpus(const struct sl_srun_opts *o, const struct sl_srun_layout *l)
 {
 	int cpus = 0;
 	if (l->cpus_per_task > 0 || o->exact) /* -c implies --exact in 22.05 */
 		return l->ntasks * (l->cpus_per_task > 0 ? l->cpus_per_task : 1);
 	for (int i = 0; i < l->nnodes; i++)
-		cpus += a->cpus[rel + i];
+		cpus += l->cpus_on[i];
 	return cpus;
 }
 
@@ -139,8 +138,7 @@ static int64_t step_mem(const struct sl_srun_opts *o, const struct sl_step *rec)
 	return 0;
 }
 
-static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l,
-		   const struct sl_srun_alloc *a, struct sl_step *rec)
+static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l, struct sl_step *rec)
 {
 	struct sl_err err = SL_ERR_INIT;
 	char *arg0 = sl_xstrdup(o->argv[0]);
@@ -148,7 +146,7 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l,
 	rec->name = sl_xstrdup(o->name ? o->name : basename(arg0));
 	rec->ntasks = l->ntasks;
 	rec->nnodes = l->nnodes;
-	rec->cpus = step_cpus(o, l, a, o->relative > 0 ? o->relative : 0);
+	rec->cpus = step_cpus(o, l);
 	rec->mem = step_mem(o, rec);
 	rec->overlap = o->overlap;
 	rec->nodelist = sl_xstrdup(l->nodelist);
@@ -247,7 +245,7 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 	if (o->multi_prog)
 		mp = read_multiprog(o, l.ntasks);
 	env = sl_srun_export(o->export_env, envp);
-	record(o, &l, &a, &rec);
+	record(o, &l, &rec);
 	rc = srun_step_run(o, &l, env, mp, &rec);
 	if (rec.job_id != 0 && sl_client_step_end(&rec, &err) != 0)
 		fprintf(stderr, "srun: error: step %llu.%u: its end was not recorded: %s\n",

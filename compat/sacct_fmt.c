@@ -64,6 +64,8 @@ struct sl_sacct_fmt {
 	const struct sl_step *steps; /* borrowed (sl_sacct_fmt_set_steps) */
 	size_t nsteps;
 	char *cluster;
+	sl_sacct_step_filter filter;
+	const void *filter_arg;
 };
 
 enum sl_jobstate sl_sacct_batch_state(const struct sl_job *j)
@@ -774,6 +776,23 @@ static int one_row(const struct sl_sacct_fmt *f, const struct sl_job *j, enum ro
 	return r ? r : sl_buf_addc(b, '\n');
 }
 
+void sl_sacct_fmt_set_filter(struct sl_sacct_fmt *f, sl_sacct_step_filter fn, const void *arg)
+{
+	f->filter = fn;
+	f->filter_arg = arg;
+}
+
+int sl_sacct_derived_status(const struct sl_step *steps, size_t n, uint64_t job)
+{
+	int best = 0;
+	for (size_t i = 0; i < n; i++) {
+		int st = (steps[i].exit_code << 8) | (steps[i].exit_signal & 0x7f);
+		if (steps[i].job_id == job && st > best)
+			best = st;
+	}
+	return best;
+}
+
 void sl_sacct_fmt_set_cluster(struct sl_sacct_fmt *f, const char *name)
 {
 	free(f->cluster);
@@ -810,9 +829,9 @@ int sl_sacct_fmt_uses(const struct sl_sacct_fmt *f, const char *field)
 int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
 		     enum sl_sacct_mode mode, unsigned rows, int64_t now, struct sl_buf *b)
 {
-	int steps = (rows & SL_SACCT_ROWS_STEPS) != 0, best = 0;
+	int steps = (rows & SL_SACCT_ROWS_STEPS) != 0, best;
 	char derived[32];
-	size_t lo = 0, hi = f->nsteps;
+	size_t lo = 0, hi = f->nsteps, k = 0;
 	while (lo < hi) { /* the job's first step: they are in job order */
 		size_t mid = lo + (hi - lo) / 2;
 		if (f->steps[mid].job_id < j->id)
@@ -820,18 +839,16 @@ int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
 		else
 			hi = mid;
 	}
-	/* slurmctld's derived_ec: the highest wait status of the job's srun
-	 * steps (an exit code outranks a signal) */
-	for (size_t i = lo; i < f->nsteps && f->steps[i].job_id == j->id; i++) {
-		int st = (f->steps[i].exit_code << 8) | (f->steps[i].exit_signal & 0x7f);
-		best = st > best ? st : best;
-	}
+	while (lo + k < f->nsteps && f->steps[lo + k].job_id == j->id)
+		k++;
+	best = sl_sacct_derived_status(f->steps + lo, k, j->id);
 	snprintf(derived, sizeof(derived), "%d:%d", best >> 8, best & 0x7f);
 	int r = rows & SL_SACCT_ROWS_NO_JOB ? 0
 					    : one_row(f, j, ROW_JOB, mode, now, b, NULL, derived);
 	if (r == 0 && steps && !(rows & SL_SACCT_ROWS_NO_BATCH) && sl_sacct_has_batch_step(j))
 		r = one_row(f, j, ROW_BATCH, mode, now, b, NULL, NULL);
-	for (size_t i = lo; r == 0 && steps && i < f->nsteps && f->steps[i].job_id == j->id; i++)
-		r = step_row(f, j, &f->steps[i], mode, now, b);
+	for (size_t i = lo; r == 0 && steps && i < lo + k; i++)
+		if (f->filter == NULL || f->filter(f->filter_arg, j, (int)f->steps[i].step_id))
+			r = step_row(f, j, &f->steps[i], mode, now, b);
 	return r;
 }

@@ -48,6 +48,15 @@ int sl_sacct_has_batch_step(const struct sl_job *j);
  * held (pending, or ended while held). */
 int64_t sl_sacct_eligible(const struct sl_job *j);
 
+/* Which of a job's srun steps get rows (-j N.S); NULL, the default: all.
+ * DerivedExitCode is made of every step all the same. */
+typedef int (*sl_sacct_step_filter)(const void *arg, const struct sl_job *j, int step);
+void sl_sacct_fmt_set_filter(struct sl_sacct_fmt *f, sl_sacct_step_filter fn, const void *arg);
+/* slurmctld's derived_ec of a job from its srun steps (those of `steps`,
+ * sorted by job, whose job_id is j's): the highest wait status, an exit
+ * code over a signal. */
+int sl_sacct_derived_status(const struct sl_step *steps, size_t n, uint64_t job);
+
 /* The Cluster field's value (the config's clusterName); copied. */
 void sl_sacct_fmt_set_cluster(struct sl_sacct_fmt *f, const char *name);
 

@@ -51,6 +51,18 @@ static json_object *exit_code(int sig)
 	return o;
 }
 
+/* A wait status's object: SUCCESS, FAILED with the exit code, or SIGNALED. */
+static json_object *status_of(int code, int sig)
+{
+	json_object *o;
+	if (code == 0)
+		return exit_code(sig);
+	o = json_object_new_object();
+	sl_json_str(o, "status", "FAILED");
+	sl_json_int(o, "return_code", code);
+	return o;
+}
+
 static int job_signal(const struct sl_job *j)
 {
 	if (j->state == SL_JOB_CANCELLED || j->state == SL_JOB_TIMEOUT ||
@@ -390,15 +402,11 @@ static json_object *srun_step_of(const struct sl_job *j, const struct sl_step *s
 	tmp.exit_code = st->exit_code;
 	tmp.exit_signal = st->exit_signal;
 	o = step_of(&tmp, now);
-	if (sl_jobstate_is_final(st->state) && st->exit_signal == 0 && st->exit_code != 0) {
-		x = json_object_new_object();
-		sl_json_str(x, "status", "FAILED");
-		sl_json_int(x, "return_code", st->exit_code);
-		json_object_object_add(o, "exit_code", x);
-	} else {
+	if (sl_jobstate_is_final(st->state))
 		json_object_object_add(o, "exit_code",
-				       exit_code(sl_jobstate_is_final(st->state) ? st->exit_signal : 0));
-	}
+				       status_of(st->exit_signal ? 0 : st->exit_code, st->exit_signal));
+	else
+		json_object_object_add(o, "exit_code", exit_code(0));
 	sl_json_str(o, "state", sl_jobstate_name(st->state));
 	json_object_object_add(o, "tasks", obj1("count", json_object_new_int(st->ntasks)));
 	if (json_object_object_get_ex(o, "nodes", &x)) {
@@ -438,6 +446,8 @@ int sl_sacct_json(struct sl_job *const *v, size_t n, const struct sl_step *steps
 				if (steps[k].job_id == v[i]->id)
 					json_object_array_add(list, srun_step_of(v[i], &steps[k], now));
 		}
+		int d = sl_sacct_derived_status(steps, ns, v[i]->id);
+		json_object_object_add(job, "derived_exit_code", status_of(d >> 8, d & 0x7f));
 		json_object_array_add(jobs, job);
 	}
 	if (n == 0 && json_object_object_get_ex(doc, "errors", &x)) {

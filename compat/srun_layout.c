@@ -145,6 +145,12 @@ static int distribute(struct sl_srun_layout *l, const struct sl_srun_opts *o, co
 	return 0;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return x < y ? -1 : x > y;
+}
+
 /* The step's candidate nodes, as indices into the job's: -w's first (each
  * must be the job's), then for -N beyond them the job's others in order;
  * else the job's from -r on. *nlisted: how many -w named (0: no -w). */
@@ -157,6 +163,9 @@ static int pick(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, int
 	struct sl_err e = SL_ERR_INIT;
 
 	*nlisted = 0;
+	if (o->nodelist != NULL && o->relative >= 0)
+		return sl_err_set(err, SL_EINVAL, "srun: fatal: -r,--relative not allowed with "
+				  "-w,--nodelist or -x,--exclude.");
 	if (o->nodelist == NULL) {
 		if (rel >= (int)a->nnodes)
 			return sl_err_set(err, SL_EINVAL, "srun: error: --relative=%d is past the "
@@ -240,10 +249,13 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 	if ((r = pick(o, a, idx, &avail, &listed, err)) != 0 ||
 	    (r = counts(o, a, avail, listed, l, warn, err)) != 0)
 		goto out;
+	/* the step's nodes in the job's order, as Slurm's bitmap of them */
+	qsort(idx, (size_t)l->nnodes, sizeof(*idx), cmp_int);
 	l->nodes = sl_xcalloc((size_t)l->nnodes + 1, sizeof(*l->nodes));
+	l->cpus_on = sl_xcalloc((size_t)l->nnodes, sizeof(*l->cpus_on));
 	for (int i = 0; i < l->nnodes; i++) {
 		l->nodes[i] = sl_xstrdup(a->nodes[idx[i]]);
-		cpus[i] = a->cpus[idx[i]];
+		cpus[i] = l->cpus_on[i] = a->cpus[idx[i]];
 	}
 	l->tasks_on = sl_xcalloc((size_t)l->nnodes, sizeof(*l->tasks_on));
 	l->task = sl_xcalloc((size_t)l->ntasks, sizeof(*l->task));
@@ -263,6 +275,7 @@ void sl_srun_layout_clear(struct sl_srun_layout *l)
 {
 	sl_strv_free(l->nodes);
 	free(l->tasks_on);
+	free(l->cpus_on);
 	free(l->task);
 	free(l->nodelist);
 	free(l->tasks_per_node);

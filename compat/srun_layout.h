@@ -35,6 +35,7 @@ struct sl_srun_layout {
 	int label;
 	char **nodes;             /* the step's, nnodes of them */
 	int *tasks_on;            /* per step node */
+	int *cpus_on;             /* the job's CPUs on each step node */
 	struct sl_srun_task *task;
 	char *nodelist;           /* compressed */
 	char *tasks_per_node;     /* "2(x2),1" */

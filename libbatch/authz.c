@@ -75,7 +75,8 @@ int sl_authz_job(const struct sl_peer *p, const struct sl_job *j, enum sl_op op,
 int sl_authz_spec(const struct sl_peer *p, const struct sl_jobspec *s, struct sl_err *err)
 {
 	int r = s->priority != SL_NO_VAL ? check(p, p->uid, 0, SL_OP_PRIORITY, err) : 0;
-	return r == 0 && s->nice < 0 ? check(p, p->uid, 0, SL_OP_NICE_NEGATIVE, err) : r;
+	/* qsub -p is PBS's job priority, which any user sets (-1024..1023) */
+	return r == 0 && s->nice < 0 && !s->pbs ? check(p, p->uid, 0, SL_OP_NICE_NEGATIVE, err) : r;
 }
 
 int sl_authz_account(const struct sl_conf *c, const struct sl_peer *p, const char *account,

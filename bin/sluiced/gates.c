@@ -159,8 +159,12 @@ static void arm(struct sl_gates *g)
 
 /* ---- what a dependency names ---- */
 
+/* A task dropped from its array's meta record (h_control.c) is, as in
+ * Slurm, a job nobody knows: not found alone, no part of its array. */
 static void of_job(const struct sl_job *j, struct sl_dep_job *out)
 {
+	if (j->array_dropped)
+		return;
 	out->found = 1;
 	out->state = j->state;
 	out->start_time = j->start_time;
@@ -181,6 +185,8 @@ static void add_task(struct sl_dep_job *a, const struct sl_job *t)
 {
 	int final = sl_jobstate_is_final(t->state);
 
+	if (t->array_dropped)
+		return;
 	if (!a->found) {
 		a->found = 1;
 		a->state = SL_JOB_COMPLETED;

@@ -231,6 +231,7 @@ static int broke(struct sl_store *s, struct sl_err *err)
 		sqlite3_reset(s->rollback);
 	}
 	s->broken = 1;
+	s->steps_ready = 0; /* a steps table or column made in it is gone with it */
 	return full(s, err);
 }
 
@@ -286,6 +287,7 @@ int sl_store_commit(struct sl_store *s, struct sl_err *err)
 		}
 		if (rc != SQLITE_FULL) {
 			store_wlist_clear(&s->tx);
+			s->steps_ready = 0;
 			return sl_err_set(err, SL_EDB, "store: COMMIT: %s", sqlite3_errstr(rc));
 		}
 		(void)broke(s, NULL);

@@ -91,6 +91,9 @@ ${aid}_9 PENDING
 ${aid}_0 RUNNING" "$("$BIN/squeue" -h -t all -r -j "$aid" -o '%i %T')"
 expect_eq "scontrol of a dropped task" "Job ${aid}_5 not found" \
 	"$("$BIN/scontrol" show job "${aid}_5" 2>&1)"
+# a dependency on it is one on a job nobody knows: met at once
+dd=$(submit $USER1 -o /dev/null -d "afterok:${aid}_5" --wrap true) || fail "afterok on a dropped task"
+wait_state "$dd" COMPLETED
 as $USER1 "$BIN/scancel" "${aid}_5" || fail "scancel of a dropped task exits 0, as Slurm's"
 as $USER1 "$BIN/scancel" "$aid" || fail "cancel the array"
 wait_state "${aid}_0" CANCELLED

@@ -264,6 +264,19 @@ static void test_layout_place(void **state)
 				NULL), 0);
 	assert_string_equal(l.nodelist, "n[1,3]");
 	sl_srun_layout_clear(&l);
+	/* -N past the names: the job's first others, the step in job order */
+	assert_int_equal(layout("n[1-4]", "2(x4)", &l, &warn, &err, "-n", "2", "-N", "2", "-w",
+				"n3", NULL), 0);
+	assert_string_equal(l.nodes[0], "n1");
+	assert_string_equal(l.nodes[1], "n3");
+	assert_int_equal(l.cpus_on[1], 2);
+	sl_srun_layout_clear(&l);
+	assert_int_not_equal(layout("n[1-3]", "2(x3)", &l, &warn, &err, "-r", "1", "-w", "n3",
+				    NULL), 0);
+	assert_string_equal(err.msg, "srun: fatal: -r,--relative not allowed with -w,--nodelist or "
+			    "-x,--exclude.");
+	sl_srun_layout_clear(&l);
+	err = (struct sl_err)SL_ERR_INIT;
 	assert_int_not_equal(layout("n[1-3]", "2(x3)", &l, &warn, &err, "-n", "1", "-w", "n9",
 				    NULL), 0);
 	assert_string_equal(err.msg, "srun: error: Unable to create step for job 230: Requested "

@@ -85,6 +85,13 @@ static void test_squeue_steps(void **state)
 	sl_step_clear(&s[1]);
 }
 
+static int only_step0(const void *arg, const struct sl_job *j, int step)
+{
+	(void)arg;
+	(void)j;
+	return step == 0;
+}
+
 static void test_sacct_steps(void **state)
 {
 	struct sl_job *j = job(235, SL_JOB_COMPLETED);
@@ -121,6 +128,13 @@ static void test_sacct_steps(void **state)
 	b = sl_buf_new(1 << 16);
 	assert_int_equal(sl_sacct_fmt_job(f, j, SL_SACCT_PARSABLE2, 0, 2000, b), 0);
 	assert_string_equal(sl_buf_str(b), "235|7:0|hpc\n");
+	sl_buf_free(b);
+	/* -j 235.0,235: step 0's row alone, the derived code still of both */
+	sl_sacct_fmt_set_filter(f, only_step0, NULL);
+	b = sl_buf_new(1 << 16);
+	assert_int_equal(sl_sacct_fmt_job(f, j, SL_SACCT_PARSABLE2, SL_SACCT_ROWS_STEPS |
+					  SL_SACCT_ROWS_NO_BATCH, 2000, b), 0);
+	assert_string_equal(sl_buf_str(b), "235|7:0|hpc\n235.0||hpc\n");
 	sl_buf_free(b);
 	sl_sacct_fmt_free(f);
 	sl_job_free(j);

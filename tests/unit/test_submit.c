@@ -167,6 +167,11 @@ static void test_operator_rules(void **state)
 	j = job();
 	j->spec.nice = -1;
 	expect(j, &alice, SL_EINVAL, "Invalid --nice value");
+	j = job(); /* qsub -p 10: PBS's priority, any user's to set */
+	j->spec.nice = -10;
+	j->spec.pbs = 1;
+	assert_int_equal(sl_submit_prepare(conf, engine, &alice, j, &err), 0);
+	sl_job_free(j);
 	j = job();
 	j->spec.account = sl_xstrdup("chemistry");
 	expect(j, &alice, SL_EACCOUNT, "Invalid account or account/partition combination specified");

@@ -165,6 +165,7 @@ F(f_reason)
 	(void)c;
 	JOBONLY(started(j) && j->start_reason ? j->start_reason : j->reason ? j->reason : "None");
 }
+F(f_submit_line) { (void)c; JOBONLY(OR_EMPTY(j->spec.submit_line)); }
 F(f_cluster) { (void)j; (void)row; S(OR_EMPTY(c->cluster)); }
 F(f_derived) { JOBONLY(c->derived ? c->derived : "0:0"); }
 /* A job that ended before it ran (cancelled while pending) never started:
@@ -579,7 +580,7 @@ static const struct field_row table[] = {
 	{"Start", 19, K_DATE, f_start},
 	{"State", 10, K_STR, f_state},
 	{"Submit", 19, K_DATE, f_submit},
-	{"SubmitLine", 20, K_STR, f_blank},
+	{"SubmitLine", 20, K_STR, f_submit_line},
 	{"Suspended", 10, K_NUM, f_suspended},
 	{"SystemComment", 15, K_STR, f_blank},
 	{"SystemCPU", 10, K_STR, f_system_cpu},

@@ -641,6 +641,8 @@ int sl_sbatch_parse(int argc, char **argv, char **envp, struct sl_jobspec *out,
 	    (r = apply_vals(&c, v, n, SRC_CLI, PASS_LATE, err)) != 0)
 		goto out;
 	r = finish(&c, envp, cwd, default_name(&c, argc, argv, optind), err);
+	if (r == 0) /* slurmdbd's submit_line: the words as typed, joined */
+		out->submit_line = sl_script_command_line(argv[0], argv + 1);
 out:
 	if (r != 0 && flags->exit_code == 0)
 		flags->exit_code = c.status ? c.status : 255;

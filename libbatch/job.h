@@ -55,6 +55,8 @@ struct sl_jobspec {
 	char *command;         /* Slurm's job command: script_path and the arguments
 				  (sl_script_command); NULL: older records */
 	char *distribution;    /* -m as Slurm spells it back (SLURM_DISTRIBUTION); NULL */
+	char *submit_line;     /* sbatch's command line, its words joined (sacct's
+				  SubmitLine); NULL: not an sbatch job's */
 	char **argv;           /* script arguments; NULL-terminated, may be NULL */
 	char **env;            /* exported environment "K=V", NULL-terminated */
 	char *export_spec;     /* --export as given ("ALL", "NONE", "A,B=1"); NULL: ALL */

@@ -104,6 +104,9 @@ expect_eq "sacct Comment" "$idc|nightly run, 7" \
 	"$("$BIN/sacct" -n -X -P -j "$idc" -o JobID,Comment)"
 expect_eq "scontrol Comment=" "   Comment=nightly run, 7 " \
 	"$("$BIN/scontrol" show job "$idc" | grep '^   Comment=')"
+expect_eq "sacct SubmitLine (slurmdbd's words as typed)" \
+	"$BIN/sbatch --parsable --comment=nightly run, 7 --wrap true" \
+	"$("$BIN/sacct" -n -X -P -j "$idc" -o SubmitLine)"
 expect_eq "squeue %k unset" "(null)" "$("$BIN/squeue" -h -t all -j "$id6" -o '%k')"
 "$BIN/scontrol" show job "$id6" | grep -q 'Comment=' && fail "Comment= without --comment"
 ok "--comment: squeue %k, sacct Comment, scontrol Comment="

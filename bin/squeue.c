@@ -193,8 +193,8 @@ static int print_steps(const struct sl_squeue_opts *o, struct sl_job **v, size_t
 	struct sl_buf *b = sl_buf_new(OUT_CAP);
 	size_t ns = 0;
 	int r = 0;
-	if (o->format || o->format_long) { /* the step fields are not a table here yet */
-		fprintf(stderr, "squeue: error: --steps with -o/-O is not supported by Sluice\n");
+	if (o->format_long) { /* the step fields of -O are not a table here yet */
+		fprintf(stderr, "squeue: error: --steps with -O is not supported by Sluice\n");
 		free(ids);
 		sl_buf_free(b);
 		return 1;
@@ -204,7 +204,8 @@ static int print_steps(const struct sl_squeue_opts *o, struct sl_job **v, size_t
 	if (n > 0 && (r = sl_client_steps(ids, n, 1, &steps, &ns, &err)) != 0)
 		fprintf(stderr, "slurm_load_job_steps error: %s\n", err.msg);
 	if (r == 0) {
-		sl_squeue_steps_fmt(v, n, steps, ns, o->step_list, o->noheader, now, b);
+		r = sl_squeue_steps_fmt(v, n, steps, ns, o->step_list, o->format, o->noheader, now,
+					b);
 		fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
 	}
 	sl_buf_free(b);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "slurm_fmt.h"
 #include "slurm_time.h"
 #include "xalloc.h"
 
@@ -30,19 +31,79 @@ static int wanted(const char *only, uint64_t job, const char *step)
 	return hit;
 }
 
-static int row(struct sl_buf *b, const struct sl_job *j, const char *step, const char *name,
-	       int64_t start, const char *nodes, int64_t now)
+/* One step's row as its -o fields see it. */
+struct srow {
+	const struct sl_job *j;
+	const char *step, *name, *nodes;
+	int64_t start;
+	int ntasks;
+};
+
+#define P(name) static void name(const struct srow *r, int64_t now, char *buf, size_t len)
+P(s_id)
 {
-	char id[64], t[32];
-	if (j->array_job_id != 0) /* an array task's steps go by its array id, as Slurm's */
-		snprintf(id, sizeof(id), "%llu_%d.%s", (unsigned long long)j->array_job_id,
-			 j->array_task_id, step);
+	(void)now;
+	if (r->j->array_job_id != 0) /* an array task's steps go by its array id */
+		snprintf(buf, len, "%llu_%d.%s", (unsigned long long)r->j->array_job_id,
+			 r->j->array_task_id, r->step);
 	else
-		snprintf(id, sizeof(id), "%llu.%s", (unsigned long long)j->id, step);
-	sl_slurm_time_fmt_elapsed(now > start ? now - start : 0, t, sizeof(t));
-	return sl_buf_addf(b, "%15.15s %8.8s %9.9s %8.8s %9.9s %s\n", id, name,
-			   j->spec.partition ? j->spec.partition : "", j->user ? j->user : "", t,
-			   nodes ? nodes : "");
+		snprintf(buf, len, "%llu.%s", (unsigned long long)r->j->id, r->step);
+}
+P(s_name) { (void)now; snprintf(buf, len, "%s", r->name); }
+P(s_part) { (void)now; snprintf(buf, len, "%s", r->j->spec.partition ? r->j->spec.partition : ""); }
+P(s_user) { (void)now; snprintf(buf, len, "%s", r->j->user ? r->j->user : ""); }
+P(s_uid) { (void)now; snprintf(buf, len, "%u", (unsigned)r->j->uid); }
+P(s_time) { sl_slurm_time_fmt_elapsed(now > r->start ? now - r->start : 0, buf, len); }
+P(s_nodes) { (void)now; snprintf(buf, len, "%s", r->nodes ? r->nodes : ""); }
+P(s_tasks) { (void)now; snprintf(buf, len, "%d", r->ntasks); }
+P(s_start) { (void)now; sl_slurm_time_fmt_ts(r->start, buf, len); }
+P(s_limit) { (void)r; (void)now; snprintf(buf, len, "UNLIMITED"); } /* steps have none here */
+P(s_tres) { (void)r; (void)now; snprintf(buf, len, "(null)"); }
+#undef P
+
+/* Slurm 22.05's step fields for -o (opts.c's step_format_add_*). */
+static const struct {
+	char code;
+	const char *header;
+	int cut;
+	void (*print)(const struct srow *r, int64_t now, char *buf, size_t len);
+} scols[] = {
+	{'A', "TASKS", 1, s_tasks}, {'b', "TRES_PER_JOB", 1, s_tres},
+	{'i', "STEPID", 1, s_id},   {'j', "NAME", 1, s_name},
+	{'l', "TIME_LIMIT", 1, s_limit}, {'M', "TIME", 1, s_time},
+	{'N', "NODELIST", 0, s_nodes}, {'P', "PARTITION", 1, s_part},
+	{'S', "START_TIME", 1, s_start}, {'U', "UID", 1, s_uid},
+	{'u', "USER", 1, s_user},
+};
+
+static int scol(char code)
+{
+	for (size_t i = 0; i < sizeof(scols) / sizeof(scols[0]); i++)
+		if (scols[i].code == code)
+			return (int)i;
+	return -1;
+}
+
+/* A row, or the header when r is NULL. */
+static int row(struct sl_buf *b, const struct sl_fmt *f, const struct srow *r, int64_t now)
+{
+	char val[4096];
+	int rc = sl_buf_addstr(b, sl_fmt_prefix(f));
+	for (size_t i = 0; rc == 0 && i < sl_fmt_count(f); i++) {
+		const struct sl_fmt_item *it = sl_fmt_item(f, i);
+		int c = scol(it->code);
+		if (c < 0) /* Slurm's step_format_add_invalid: the text as written */
+			rc = sl_buf_addf(b, "%%%c", it->code);
+		else if (r == NULL)
+			snprintf(val, sizeof(val), "%s", scols[c].header);
+		else
+			scols[c].print(r, now, val, sizeof(val));
+		if (c >= 0)
+			rc = sl_fmt_cell(b, val, it->width, it->right, r == NULL || scols[c].cut);
+		if (rc == 0)
+			rc = sl_buf_addstr(b, it->suffix);
+	}
+	return rc ? rc : sl_buf_addc(b, '\n');
 }
 
 /* The batch step runs on the job's first node. */
@@ -59,13 +120,18 @@ static void first_node(const char *nl, char *buf, size_t len)
 }
 
 int sl_squeue_steps_fmt(struct sl_job **jobs, size_t n, const struct sl_step *steps, size_t ns,
-			const char *only, int noheader, int64_t now, struct sl_buf *b)
+			const char *only, const char *fmt, int noheader, int64_t now,
+			struct sl_buf *b)
 {
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_fmt *f = NULL;
 	size_t k = 0;
-	int r = 0;
+	int r;
+
+	if ((r = sl_fmt_parse_percent(fmt ? fmt : SL_SQUEUE_STEP_FMT, &f, &err)) != 0)
+		return r;
 	if (!noheader)
-		r = sl_buf_addf(b, "%15s %8s %9s %8s %9s %s\n", "STEPID", "NAME", "PARTITION", "USER",
-				"TIME", "NODELIST");
+		r = row(b, f, NULL, now);
 	qsort(jobs, n, sizeof(*jobs), cmp_job);
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		const struct sl_job *j = jobs[i];
@@ -76,13 +142,16 @@ int sl_squeue_steps_fmt(struct sl_job **jobs, size_t n, const struct sl_step *st
 			k++;
 		for (; r == 0 && k < ns && steps[k].job_id == j->id; k++) {
 			snprintf(sid, sizeof(sid), "%u", steps[k].step_id);
+			struct srow sr = {j, sid, steps[k].name ? steps[k].name : "", steps[k].nodelist,
+					  steps[k].start_time, steps[k].ntasks};
 			if (wanted(only, j->id, sid))
-				r = row(b, j, sid, steps[k].name, steps[k].start_time,
-					steps[k].nodelist, now);
+				r = row(b, f, &sr, now);
 		}
 		first_node(j->nodelist, node, sizeof(node));
+		struct srow br = {j, "batch", "batch", node, j->start_time, 1};
 		if (r == 0 && !j->spec.interactive && wanted(only, j->id, "batch"))
-			r = row(b, j, "batch", "batch", j->start_time, node, now);
+			r = row(b, f, &br, now);
 	}
+	sl_fmt_free(f);
 	return r;
 }

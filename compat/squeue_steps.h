@@ -7,12 +7,20 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "buf.h"
+#include "err.h"
 #include "job.h"
 #include "step.h"
 
+#define SL_SQUEUE_STEP_FMT "%.15i %.8j %.9P %.8u %.9M %N"
+
 /* jobs in any order; steps sorted by job then step (as sluiced sends
- * them). `only` ("N.S,N.batch", -s's list) keeps those; NULL: all. */
+ * them). `only` ("N.S,N.batch", -s's list) keeps those; NULL: all. fmt:
+ * -o's, with Slurm's step fields (%A %b %i %j %l %M %N %P %S %U %u; any
+ * other is printed as written, as Slurm's); NULL: the default. -SL_EINVAL
+ * for a format that does not parse. */
 int sl_squeue_steps_fmt(struct sl_job **jobs, size_t n, const struct sl_step *steps, size_t ns,
-			const char *only, int noheader, int64_t now, struct sl_buf *b);
+			const char *only, const char *fmt, int noheader, int64_t now,
+			struct sl_buf *b);
+
 
 #endif

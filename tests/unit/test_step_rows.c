@@ -54,7 +54,7 @@ static void test_squeue_steps(void **state)
 	struct sl_step s[] = {step(235, 0, "bash", 1001), step(235, 1, "sleep", 1003)};
 	struct sl_buf *b = sl_buf_new(1 << 16);
 	(void)state;
-	assert_int_equal(sl_squeue_steps_fmt(v, 3, s, 2, NULL, 0, 1003, b), 0);
+	assert_int_equal(sl_squeue_steps_fmt(v, 3, s, 2, NULL, NULL, 0, 1003, b), 0);
 	assert_string_equal(sl_buf_str(b),
 			    "         STEPID     NAME PARTITION     USER      TIME NODELIST\n"
 			    "          235.0     bash       cpu    alice      0:02 n1\n"
@@ -63,10 +63,21 @@ static void test_squeue_steps(void **state)
 			    "      236.batch    batch       cpu    alice      0:03 n1\n");
 	sl_buf_free(b);
 	b = sl_buf_new(1 << 16);
-	assert_int_equal(sl_squeue_steps_fmt(v, 3, s, 2, "235.1,236", 1, 1003, b), 0);
+	assert_int_equal(sl_squeue_steps_fmt(v, 3, s, 2, "235.1,236", NULL, 1, 1003, b), 0);
 	assert_string_equal(sl_buf_str(b),
 			    "          235.1    sleep       cpu    alice      0:00 n1\n"
 			    "      236.batch    batch       cpu    alice      0:03 n1\n");
+	sl_buf_free(b);
+	/* -o with the step fields; a job field steps lack is refused */
+	b = sl_buf_new(1 << 16);
+	assert_int_equal(sl_squeue_steps_fmt(v, 3, s, 2, "235.1", "%.10i|%j|%A|%l|%N", 0, 1003, b),
+			 0);
+	assert_string_equal(sl_buf_str(b), "    STEPID|NAME|TASKS|TIME_LIMIT|NODELIST\n"
+					   "     235.1|sleep|2|UNLIMITED|n1\n");
+	sl_buf_free(b);
+	b = sl_buf_new(1 << 16); /* a job field steps lack: the text, as Slurm's */
+	assert_int_equal(sl_squeue_steps_fmt(v, 3, s, 2, "235.1", "%i %T", 0, 1003, b), 0);
+	assert_string_equal(sl_buf_str(b), "STEPID %T\n235.1 %T\n");
 	sl_buf_free(b);
 	/* an array task's steps go by its array id (the reference cluster) */
 	for (size_t i = 0; i < 3; i++) /* the listing sorted v */
@@ -75,7 +86,7 @@ static void test_squeue_steps(void **state)
 			v[i]->array_task_id = 1;
 		}
 	b = sl_buf_new(1 << 16);
-	assert_int_equal(sl_squeue_steps_fmt(v, 3, s, 2, "236", 1, 1003, b), 0);
+	assert_int_equal(sl_squeue_steps_fmt(v, 3, s, 2, "236", NULL, 1, 1003, b), 0);
 	assert_string_equal(sl_buf_str(b),
 			    "    230_1.batch    batch       cpu    alice      0:03 n1\n");
 	sl_buf_free(b);

@@ -74,12 +74,29 @@ static int set_job_list(struct sl_squeue_opts *o, const char *list, struct sl_er
 
 	o->sel.n_ids = o->sel.n_tasks = 0;
 	sl_slurm_list_append(&v, &n, list);
-	for (size_t i = 0; r == 0 && i < n; i++)
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		char *dot = strchr(v[i], '.');
+		if (dot != NULL && dot[1] != '\0') /* "N.S" is job N, as Slurm's -j reads it */
+			*dot = '\0';
 		if (sl_slurm_jobid_parse(v[i], &id, &task) != 0)
 			r = sl_err_set(err, SL_EINVAL, "squeue: error: Invalid job id: %s", v[i]);
 		else /* "N_I": array N's task I */
 			sl_jobsel_add_id(&o->sel, id, task);
+	}
 	sl_strv_free(v);
+	return r;
+}
+
+/* -s's words are steps: a bare job id is Slurm's "Invalid job_step id". */
+static int check_step_list(const char *list, struct sl_err *err)
+{
+	char *dup = list ? sl_xstrdup(list) : NULL, *save = NULL;
+	int r = 0;
+	for (char *t = dup ? strtok_r(dup, ",", &save) : NULL; t && r == 0;
+	     t = strtok_r(NULL, ",", &save))
+		if (strchr(t, '.') == NULL)
+			r = sl_err_set(err, SL_EINVAL, "squeue: error: Invalid job_step id: %s.??", t);
+	free(dup);
 	return r;
 }
 
@@ -295,7 +312,12 @@ int sl_squeue_opts_parse(int argc, char **argv, struct sl_squeue_opts *o, int *s
 		if ((r = set_job_list(o, ops[0], err)) != 0)
 			goto out;
 		memmove(ops, ops + 1, --n_ops * sizeof(*ops));
+	} else if (n_ops > 0 && o->steps && o->step_list == NULL) { /* squeue -s 3.0 */
+		replace(&o->step_list, ops[0]);
+		memmove(ops, ops + 1, --n_ops * sizeof(*ops));
 	}
+	if ((r = check_step_list(o->step_list, err)) != 0)
+		goto out;
 	if (n_ops > 0) {
 		*usage_too = 1;
 		r = sl_err_set(err, SL_EINVAL, "squeue: error: Unrecognized option: %s", ops[0]);

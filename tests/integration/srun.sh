@@ -59,6 +59,10 @@ printf '%15s %8s %9s %8s T %s\n' "$j.0" sh batch $USER1 "$(hostname -s)" \
 	"$j.batch" batch batch $USER1 "$(hostname -s)" >ss.want
 diff -u ss.want ss.out >&2 || fail "squeue -s"
 ok "squeue -s lists the step and the batch step"
+expect_eq "squeue -s N.0" "$j.0" "$("$BIN/squeue" -h -s "$j.0" -o %i)"
+err=$("$BIN/squeue" --steps="$j" 2>&1) && fail "squeue --steps=N took a job id"
+expect_eq "squeue --steps=N" "squeue: error: Invalid job_step id: $j.??" "$err"
+ok "squeue -s N.S lists that step; a bare job id is refused, as Slurm's"
 err=$(as $USER2 "$BIN/scancel" "$j.0" 2>&1) && fail "another user cancelled step $j.0"
 expect_eq "other user" "scancel: error: Kill job error on job step id $j.0: Access/permission denied" "$err"
 as $USER1 "$BIN/scancel" "$j.0" || fail "scancel $j.0"

@@ -86,6 +86,14 @@ bin_srun_SOURCES = bin/srun.c bin/srun_step.c bin/srun_step.h bin/srun_io.c bin/
 	bin/sluice-stepd/agent_wire.c bin/sluice-stepd/agent_wire.h
 bin_srun_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluice-stepd
 bin_srun_LDADD = $(SL_LIBS)
+bin_srun_SOURCES += bin/srun_pmix.h
+if HAVE_PMIX
+# --mpi=pmix (srun_pmix.c)
+bin_srun_SOURCES += bin/srun_pmix.c
+bin_srun_CPPFLAGS += -DSL_HAVE_PMIX
+bin_srun_CFLAGS = $(AM_CFLAGS) $(PMIX_CFLAGS)
+bin_srun_LDADD += $(PMIX_LIBS)
+endif
 libbatch_libbatch_a_SOURCES += libbatch/step.c libbatch/step.h \
 	libbatch/client_step.c libbatch/client_step.h
 compat_libcompat_a_SOURCES += compat/srun_opt.c compat/srun_opt.h \

@@ -36,10 +36,22 @@ static void parse(int argc, char **argv, struct sl_srun_opts *o)
 {
 	srun_cmd_parse(sl_srun_opts_parse, sl_srun_usage, argc, argv, o);
 	if (o->mpi_list) {
-		/* what Sluice can do: no PMI wire-up */
+		/* what this build can do, in Slurm's words */
+#ifdef SL_HAVE_PMIX
+		printf("MPI plugin types are...\n\tpmix\n\tnone\n"
+		       "specific pmix plugin versions available: pmix_v4\n");
+#else
 		printf("MPI plugin types are...\n\tnone\n");
+#endif
 		exit(0);
 	}
+#ifndef SL_HAVE_PMIX
+	if (o->mpi_pmix) {
+		fprintf(stderr, "srun: error: --mpi=pmix is not supported by Sluice: it was built "
+				"without libpmix\n");
+		exit(1);
+	}
+#endif
 }
 
 /* --multi-prog's file, read whole and checked before the step exists. */
@@ -213,7 +225,7 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 	struct sl_srun_opts step = *opts, *o = &step; /* shallow: opts keeps what it owns */
 	struct sl_srun_alloc a;
 	struct sl_srun_layout l;
-	struct sl_step rec = {0};
+	struct sl_step rec = {.cancelled_by = -1};
 	struct sl_err err = SL_ERR_INIT;
 	char *warn = NULL, *mp = NULL, **env;
 	int rc;
@@ -231,6 +243,11 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 	allocation(envp, &a);
 	if (in_pod && o->pty) {
 		fprintf(stderr, "srun: error: --pty in a Kubernetes job is not supported by Sluice\n");
+		return 1;
+	}
+	if (in_pod && o->mpi_pmix) { /* the ranks span pods: one server cannot hold them */
+		fprintf(stderr, "srun: error: --mpi=pmix in a Kubernetes job is not supported by "
+				"Sluice\n");
 		return 1;
 	}
 	if (sl_srun_layout_make(o, &a, &l, &warn, &err) != 0) {

@@ -33,6 +33,7 @@
 #include "srun_files.h"
 #include "srun_io.h"
 #include "srun_multiprog.h"
+#include "srun_pmix.h"
 #include "srun_pty.h"
 #include "srun_remote.h"
 #include "fsutil.h"
@@ -59,6 +60,8 @@ struct run {
 	struct srun_stdin in;
 	enum end_why why;
 	struct srun_pty pty;      /* --pty: task 0's terminal */
+	struct srun_pmix *pmix;   /* --mpi=pmix: the ranks' PMIx server */
+	int spare;                /* 1 + the rank that called MPI_Abort; 0: none */
 	struct rlimit nofile;     /* srun's own, for the tasks (srun raises its own) */
 	int64_t kill_ms, limit_ms, wait_ms, intr_ms, done_ms;
 	int64_t watch_ms;         /* next look at srun's own allocation */
@@ -122,11 +125,14 @@ static void timestamp(char *buf, size_t len)
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
 }
 
-/* Every live task's process group. */
+/* Every live task's process group (but the rank whose MPI_Abort is still
+ * exiting with its code: SIGKILL finds it only after a grace). */
 static void kill_tasks(struct run *r, int sig)
 {
 	for (int t = 0; t < r->l->ntasks; t++)
-		if (r->pid[t] > 0 && kill(-r->pid[t], sig) != 0)
+		if (sig == SIGKILL && t == r->spare - 1)
+			continue;
+		else if (r->pid[t] > 0 && kill(-r->pid[t], sig) != 0)
 			(void)kill(r->pid[t], sig);
 }
 
@@ -295,6 +301,18 @@ static void reap(struct run *r)
 		r->done_ms = now_ms();
 }
 
+/* The aborting rank exits with its code, as under Slurm, where the cancel
+ * reaches the step later; the rest are killed now. */
+static void on_abort(struct run *r, int rank)
+{
+	if (r->why != END_NONE || rank < 0 || rank >= r->l->ntasks)
+		return;
+	r->spare = rank + 1;
+	step_end(r, END_CANCEL);
+	r->spare = 0;
+	r->kill_ms = now_ms() + 1000;
+}
+
 static void on_sigpipe(struct run *r)
 {
 	int m[2];
@@ -305,6 +323,8 @@ static void on_sigpipe(struct run *r)
 			srun_pty_winch(&r->pty);
 		else if (m[0] == SIGINT)
 			on_interrupt(r);
+		else if (m[0] == 0) /* MPI_Abort (srun_pmix.c): Slurm cancels the step */
+			on_abort(r, m[1]);
 		else if (m[0] == SL_SRUN_SIG_STEP && m[1] == 0)
 			step_end(r, END_CANCEL);
 		else if (m[0] == SL_SRUN_SIG_STEP && m[1] > 0 && m[1] < NSIG)
@@ -482,14 +502,30 @@ static void child(const struct run *r, int t, char **argv, char **env, int in, i
 	_exit(e ? e : 1);
 }
 
+/* Task t's environment: the step's, and its PMIx variables under
+ * --mpi=pmix (the task is registered with the server before its fork). */
+static char **task_env(const struct run *r, int t, char *const *base)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char **env = sl_srun_task_env(r->l, t, base);
+	if (r->pmix != NULL && srun_pmix_task(r->pmix, t, &env, &err) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		sl_strv_free(env);
+		return NULL;
+	}
+	return env;
+}
+
 /* Pipes for task t's stdout and stderr, unless -o/-e write them to files
  * srun relays to (labels are srun's, so files get them too). */
 /* --pty: task 0's three streams are the pty; srun reads the master and
  * writes srun's stdin to it. */
 static int start_pty_task(struct run *r, char **argv, char *const *base)
 {
-	char **env = sl_srun_task_env(r->l, 0, base);
+	char **env = task_env(r, 0, base);
 	pid_t pid;
+	if (env == NULL)
+		return -1;
 	if (srun_pty_open(&r->pty) != 0) {
 		sl_strv_free(env);
 		return -1;
@@ -531,7 +567,9 @@ static int start_task(struct run *r, int t, char **argv, char *const *base)
 					       .out = srun_files_sink(r->o, r->l, &r->io, t, 1),
 					       .task = t};
 	r->in.fds[t] = feed;
-	char **env = sl_srun_task_env(r->l, t, base);
+	char **env = task_env(r, t, base);
+	if (env == NULL)
+		return -1;
 	/* in a pod, the agent finds the program where the task runs */
 	r->path[t] = remote ? sl_xstrdup(argv[0]) : sl_find_program(argv[0], env);
 	pid_t pid = fork();
@@ -631,6 +669,8 @@ static int outcome(const struct run *r, struct sl_step *rec)
 
 static void run_free(struct run *r)
 {
+	srun_pmix_free(r->pmix);
+	r->pmix = NULL;
 	for (int i = 0; r->st && i < 2 * r->l->ntasks; i++)
 		if (r->st[i].fd >= 0)
 			close(r->st[i].fd);
@@ -642,6 +682,18 @@ static void run_free(struct run *r)
 	free(r->status);
 	free(r->reported);
 	free(r->late);
+}
+
+/* --mpi=pmix: the server, before any task. 1, or 0 said. */
+static int pmix_start(struct run *r)
+{
+	struct sl_err err = SL_ERR_INIT;
+	if (srun_pmix_start(&r->pmix, r->l->job_id, r->l->step_id, r->l->ntasks, getenv("TMPDIR"),
+			    sigfd[1], &err) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 0;
+	}
+	return 1;
 }
 
 int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
@@ -685,7 +737,7 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 		r.watch_ms = now_ms() + 1000;
 	if (remote && rec->job_id != 0) /* an unrecorded step has no signals to take */
 		r.take_ms = now_ms() + 1000;
-	if (srun_files_open(o, l, &r.io) != 0) {
+	if (srun_files_open(o, l, &r.io) != 0 || (o->mpi_pmix && !pmix_start(&r))) {
 		rec->state = SL_JOB_FAILED;
 		rec->exit_code = 1;
 		run_free(&r);
@@ -708,6 +760,10 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 	if (r.why != END_INTR && r.why != END_FORCE) /* the ends srun caused are not told */
 		report(&r);
 	rc = outcome(&r, rec);
+	if (srun_pmix_aborted(r.pmix) != 0) { /* Slurm's srun exits with MPI_Abort's code */
+		rc = srun_pmix_aborted(r.pmix);
+		rec->cancelled_by = (int64_t)getuid(); /* the user's srun cancelled it */
+	}
 	run_free(&r);
 	return rc;
 }

@@ -241,6 +241,7 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 	l->cpus_per_task = o->cpus_per_task;
 	l->gpus_per_task = o->gpus_per_task;
 	l->label = o->label;
+	l->mpi_pmix = o->mpi_pmix;
 	l->gpus = a->gpus;
 	l->ngpus = a->ngpus;
 	l->umask = -1;
@@ -328,6 +329,8 @@ char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base
 	add(&v, &n, sl_xasprintf("SLURM_GTIDS=%s", ids));
 	if (l->label)
 		add(&v, &n, sl_xasprintf("SLURM_LABELIO=1"));
+	if (l->mpi_pmix)
+		add(&v, &n, sl_xasprintf("SLURM_MPI_TYPE=pmix"));
 	add(&v, &n, sl_xasprintf("SLURM_LOCALID=%d", l->task[t].local));
 	add(&v, &n, sl_xasprintf("SLURM_NNODES=%d", l->nnodes));
 	add(&v, &n, sl_xasprintf("SLURM_NODEID=%d", l->task[t].node));

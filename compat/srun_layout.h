@@ -33,6 +33,7 @@ struct sl_srun_layout {
 	int ntasks, nnodes, cpus_per_task; /* cpus_per_task 0: not asked */
 	int gpus_per_task;
 	int label;
+	int mpi_pmix;             /* SLURM_MPI_TYPE=pmix in the tasks' environment */
 	char **nodes;             /* the step's, nnodes of them */
 	int *tasks_on;            /* per step node */
 	int *cpus_on;             /* the job's CPUs on each step node */

@@ -112,16 +112,22 @@ SET(set_time)
 /* GPUs per task need -n, as Slurm's job spec check says. */
 SET(set_gpt) { return count(arg, "--gpus-per-task", 1, &O(ctx)->gpus_per_task, err); }
 
-/* --mpi: none (and pmi2/pmix refused: Sluice does not wire ranks up). */
+/* --mpi: none, or pmix (Slurm's pmix_v4 plugin by its other name; srun
+ * refuses it when built without libpmix); pmi2 is refused. */
 SET(set_mpi)
 {
+	O(ctx)->mpi_pmix = 0;
 	if (strcmp(arg, "list") == 0) {
 		O(ctx)->mpi_list = 1;
 		return 0;
 	}
 	if (strcmp(arg, "none") == 0)
 		return 0;
-	if (strcmp(arg, "pmi2") == 0 || strncmp(arg, "pmix", 4) == 0 || strcmp(arg, "cray_shasta") == 0)
+	if (strcmp(arg, "pmix") == 0 || strcmp(arg, "pmix_v4") == 0) {
+		O(ctx)->mpi_pmix = 1;
+		return 0;
+	}
+	if (strcmp(arg, "pmi2") == 0 || strcmp(arg, "cray_shasta") == 0)
 		return sl_err_set(err, SL_EUNSUPP, "srun: error: --mpi=%s is not supported by Sluice",
 				  arg);
 	return sl_err_set(err, SL_EINVAL, "srun: error: Invalid MPI type '%s', --mpi=list for "

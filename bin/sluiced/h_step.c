@@ -170,6 +170,9 @@ int sl_h_step_end(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	drop_signals(d, st.job_id, st.step_id, NULL); /* none left to take */
 	if ((r = sl_store_begin(d->store, err)) == 0)
 		r = sl_store_step_end(d->store, &st, err);
+	/* srun cancelled its own step (an MPI_Abort): by the uid it runs as */
+	if (r == 0 && st.state == SL_JOB_CANCELLED && st.cancelled_by >= 0)
+		r = sl_store_step_cancelled(d->store, st.job_id, st.step_id, p->uid, err);
 out:
 	sl_step_clear(&old);
 	sl_step_clear(&st);

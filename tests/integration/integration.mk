@@ -96,6 +96,8 @@ EXTRA_DIST += tests/integration/json_shape.py tests/integration/json_ref_capture
 	tests/data/output/sstat_pn.out tests/data/output/sstat_e.out tests/data/output/sstat_help.out
 # srun inside a local allocation, diffed against Slurm 22.05 (srun_scenario.sh).
 INTEGRATION_TESTS += tests/integration/srun.sh
+# srun --mpi=pmix with OpenMPI (srun_pmix.c), and mpirun in a job.
+INTEGRATION_TESTS += tests/integration/srun_mpi.sh
 # srun through two step agents standing for pods (no Kubernetes).
 INTEGRATION_TESTS += tests/integration/srun_agent.sh
 # srun across a JobSet's pods on the fake API server's exec-mode kubelet.

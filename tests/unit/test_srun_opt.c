@@ -103,8 +103,10 @@ static void test_errors(void **state)
 	/* refused by name, never ignored */
 	expect_err("srun: error: --bcast is not supported by Sluice", 1, "--bcast", "true", NULL);
 	expect_err("srun: error: --x11 is not supported by Sluice", 1, "--x11", "true", NULL);
-	expect_err("srun: error: --mpi=pmix is not supported by Sluice", 1, "--mpi=pmix", "true",
+	expect_err("srun: error: --mpi=pmi2 is not supported by Sluice", 1, "--mpi=pmi2", "true",
 		   NULL);
+	expect_err("srun: error: Invalid MPI type 'pmix_v3', --mpi=list for acceptable types", 1,
+		   "--mpi=pmix_v3", "true", NULL);
 	expect_err("srun: error: --cpu-bind=cores is not supported by Sluice", 1,
 		   "--cpu-bind=cores", "true", NULL);
 	expect_err("srun: error: Failed to validate job spec. --gpus-per-task used without either "
@@ -152,6 +154,17 @@ static void test_step_opts(void **state)
 	assert_int_equal(parse(&o, jenv, &st, &err, "--mem-per-cpu=300", "true", NULL), 0);
 	assert_int_equal(o.mem_mib, -1);
 	assert_int_equal(o.mem_per_cpu_mib, 300);
+	sl_srun_opts_clear(&o);
+	/* --mpi=pmix, also from SLURM_MPI_TYPE; a later --mpi=none wins */
+	char *menv[] = {"SLURM_MPI_TYPE=pmix", NULL};
+	assert_int_equal(parse(&o, menv, &st, &err, "true", NULL), 0);
+	assert_int_equal(o.mpi_pmix, 1);
+	sl_srun_opts_clear(&o);
+	assert_int_equal(parse(&o, menv, &st, &err, "--mpi=none", "true", NULL), 0);
+	assert_int_equal(o.mpi_pmix, 0);
+	sl_srun_opts_clear(&o);
+	assert_int_equal(parse(&o, env, &st, &err, "--mpi=pmix_v4", "true", NULL), 0);
+	assert_int_equal(o.mpi_pmix, 1);
 	sl_srun_opts_clear(&o);
 	char *senv[] = {"SRUN_CPUS_PER_TASK=3", NULL};
 	assert_int_equal(parse(&o, senv, &st, &err, "true", NULL), 0);

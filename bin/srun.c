@@ -77,6 +77,26 @@ static char *read_multiprog(const struct sl_srun_opts *o, int ntasks)
 	return text;
 }
 
+/* No --mpi: the config's mpiDefault (Slurm's MpiDefault), as sluiced has it. */
+static void mpi_default(struct sl_srun_opts *o)
+{
+	struct sl_daemonconf *dc = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	if (o->mpi_given || sl_client_config(&dc, &err) != 0)
+		return;
+	for (size_t i = 0; i < dc->n; i++)
+		if (strcmp(dc->keys[i], "mpiDefault") == 0 && strcmp(dc->values[i], "pmix") == 0)
+			o->mpi_pmix = 1;
+	sl_daemonconf_free(dc);
+#ifndef SL_HAVE_PMIX
+	if (o->mpi_pmix) {
+		fprintf(stderr, "srun: error: MpiDefault=pmix is not supported by this srun: it was "
+				"built without libpmix\n");
+		exit(1);
+	}
+#endif
+}
+
 /* The allocation srun is inside, or a refusal of what Sluice lacks. */
 static void allocation(char *const *envp, struct sl_srun_alloc *a)
 {
@@ -245,6 +265,8 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 		fprintf(stderr, "srun: error: --pty in a Kubernetes job is not supported by Sluice\n");
 		return 1;
 	}
+	if (!in_pod) /* a pod's steps take no default: its ranks span pods */
+		mpi_default(o);
 	if (in_pod && o->mpi_pmix) { /* the ranks span pods: one server cannot hold them */
 		fprintf(stderr, "srun: error: --mpi=pmix in a Kubernetes job is not supported by "
 				"Sluice\n");

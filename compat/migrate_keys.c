@@ -104,6 +104,19 @@ static void k_depend(struct mig_line *l)
 				     "counterpart (killInvalidDepend)");
 }
 
+static void k_mpi(struct mig_line *l)
+{
+	if (strcasecmp(l->value, "pmix") == 0 || strcasecmp(l->value, "pmix_v4") == 0) {
+		mig_out(l->m->cfg, "mpiDefault: pmix\n");
+		note(l, MIG_MAPPED, "mpiDefault: pmix");
+	} else if (strcasecmp(l->value, "none") == 0) {
+		note(l, MIG_MAPPED, "mpiDefault: none (the default)");
+	} else {
+		note(l, MIG_DROPPED, "MpiDefault=%s: srun serves pmix only (mpiDefault: pmix); "
+		     "steps start with none", l->value);
+	}
+}
+
 static void k_pam(struct mig_line *l)
 {
 	if (strcmp(l->value, "1") == 0 || strcasecmp(l->value, "yes") == 0) {
@@ -287,7 +300,7 @@ static const struct krow {
 	{"ProctrackType", NULL, MIG_DROPPED, R_PLUGIN},
 	{"TaskPlugin", NULL, MIG_DROPPED, R_PLUGIN},
 	{"SwitchType", NULL, MIG_DROPPED, R_PLUGIN},
-	{"MpiDefault", NULL, MIG_DROPPED, R_PLUGIN " (sbatch --mpi picks an MPIJob on Kubernetes)"},
+	{"MpiDefault", k_mpi, 0, NULL},
 	{"LaunchType", NULL, MIG_DROPPED, R_PLUGIN},
 	{"TopologyPlugin", NULL, MIG_DROPPED, R_PLUGIN},
 	{"JobSubmitPlugins", NULL, MIG_DROPPED, R_PLUGIN},

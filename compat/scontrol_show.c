@@ -218,7 +218,7 @@ int sl_scontrol_config(struct sl_buf *b, const struct sl_daemonconf *dc)
 	key(b, "MaxArraySize", setting(dc, "maxArraySize") ? setting(dc, "maxArraySize") : "1001");
 	snprintf(v, sizeof(v), "%s sec", setting(dc, "minJobAge") ? setting(dc, "minJobAge") : "300");
 	key(b, "MinJobAge", v);
-	key(b, "MpiDefault", "none");
+	key(b, "MpiDefault", setting(dc, "mpiDefault") ? setting(dc, "mpiDefault") : "none");
 	key(b, "OverTimeLimit", "0 min");
 	key(b, "PreemptType", "preempt/kueue");
 	key(b, "PriorityType", "priority/kueue");

@@ -117,6 +117,7 @@ SET(set_gpt) { return count(arg, "--gpus-per-task", 1, &O(ctx)->gpus_per_task, e
 SET(set_mpi)
 {
 	O(ctx)->mpi_pmix = 0;
+	O(ctx)->mpi_given = 1;
 	if (strcmp(arg, "list") == 0) {
 		O(ctx)->mpi_list = 1;
 		return 0;

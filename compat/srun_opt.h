@@ -25,6 +25,7 @@ struct sl_srun_opts {
 	int help, usage, version;
 	int mpi_list;             /* --mpi=list */
 	int mpi_pmix;             /* --mpi=pmix (or pmix_v4): srun serves PMIx to the ranks */
+	int mpi_given;            /* --mpi or SLURM_MPI_TYPE named one (else mpiDefault) */
 	int fatal_value;          /* a bad -N, -t or --mem: Slurm exits 255 for these (1 for
 	                           * -n, -c, -W) */
 	int open_append;          /* --open-mode: 1 append, 0 truncate, -1 not given */

@@ -377,6 +377,7 @@ void sl_conf_free(struct sl_conf *c)
 	free(c->auth);
 	free(c->durability);
 	free(c->kill_invalid_depend);
+	free(c->mpi_default);
 	free(c->default_partition);
 	free(c->cluster_name);
 	free(c->dir);

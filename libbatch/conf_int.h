@@ -30,6 +30,7 @@ struct sl_conf {
 	char *socket, *state_dir, *executor, *auth, *default_partition, *cluster_name;
 	char *durability;
 	char *kill_invalid_depend; /* "no", "yes" */
+	char *mpi_default; /* "none", "pmix" */
 	char **listen, *controller, *munge_socket; /* NULL: none, none, munge's default */
 	char *pam_service; /* NULL: no PAM (no `pam:`) */
 	char *metrics_listen; /* NULL: no metrics (no `metrics:`) */

@@ -70,6 +70,9 @@ static const struct key keys[] = {
 	{"killInvalidDepend", K_ENUM, F(kill_invalid_depend), "no", "no, yes", "no, yes", 0, 0,
 	 "cancel a job whose dependency can never be satisfied, unless it says otherwise with "
 	 "--kill-on-invalid-dep (Slurm's DependencyParameters=kill_invalid_depend)"},
+	{"mpiDefault", K_ENUM, F(mpi_default), "none", "none, pmix, pmi2", "none, pmix", 0, 0,
+	 "srun's MPI plugin when neither --mpi nor SLURM_MPI_TYPE names one (Slurm's "
+	 "MpiDefault): pmix serves PMIx to the ranks of local steps"},
 	{"operators", K_USERS, F(operators), "", NULL, NULL, 0, 0,
 	 "users who may act on every job (root always may)"},
 	{"accounts", K_ACCOUNTS, F(accounts), "", NULL, NULL, 0, 0,

@@ -3,13 +3,16 @@
 # through srun's PMIx server (an Allreduce across them), SLURM_MPI_TYPE
 # selects it as --mpi does, an MPI_Abort ends the step with Slurm 22.05's
 # lines (the other ranks Killed, the aborting rank's exit code srun's,
-# the step CANCELLED by the user), and mpirun inside the job uses the
-# allocation. Skipped when mpicc or this build's PMIx server is missing.
+# the step CANCELLED by the user), the config's mpiDefault: pmix is what a
+# bare srun uses (scontrol show config says so) and --mpi=none still
+# wins, and mpirun inside the job uses the allocation. Skipped when mpicc
+# or this build's PMIx server is missing.
 . "$top_srcdir/tests/integration/lib.sh"
 command -v mpicc >/dev/null 2>&1 || skip "no mpicc (Debian's libopenmpi-dev)"
 "$BIN/srun" --mpi=list | grep -q pmix || skip "srun was built without libpmix"
 make_users
-write_conf "minJobAge: 300"
+write_conf "minJobAge: 300
+mpiDefault: pmix"
 start_daemon
 cd "$T/work"
 
@@ -48,6 +51,9 @@ $BIN/srun --mpi=pmix $T/work/hello 1 2>abort.err
 echo "abort rc=\$?"
 $MPIRUN $T/work/hello | sort
 echo "mpirun rc=\$?"
+$BIN/srun -n 2 $T/work/hello | sort
+$BIN/srun --mpi=none -n 1 env | grep -c '^PMIX_RANK='
+exit 0
 EOS
 chmod 755 mpi.sh
 j=$(submit $USER1 -n 4 -o "$T/work/mpi.out" mpi.sh) || fail "submit"
@@ -67,9 +73,14 @@ rank 1 of 4 sum 4
 rank 2 of 4 sum 4
 rank 3 of 4 sum 4
 mpirun rc=0
+rank 0 of 2 sum 2
+rank 1 of 2 sum 2
+0
 EOF
 diff -u want mpi.out >&2 || fail "the MPI job's output"
-ok "srun --mpi=pmix wires OpenMPI ranks up (also from SLURM_MPI_TYPE); mpirun uses the allocation"
+ok "srun --mpi=pmix wires OpenMPI ranks up (also from SLURM_MPI_TYPE and mpiDefault); mpirun uses the allocation"
+expect_eq "MpiDefault" "MpiDefault              = pmix" \
+	"$("$BIN/scontrol" show config | grep '^MpiDefault ')"
 
 sed -e 's/AT [0-9T:-]* \*\*\*/AT TS ***/' -e "s/$(hostname -s)/NODE/g" abort.err |
 	grep -e '^srun' -e '^slurmstepd' >abort.masked

@@ -22,6 +22,7 @@
 #include "srun_multiprog.h"
 #include "srun_opt.h"
 #include "srun_remote.h"
+#include "slurm_bind.h"
 #include "srun_step.h"
 #include "xalloc.h"
 
@@ -45,6 +46,16 @@ static void parse(int argc, char **argv, struct sl_srun_opts *o)
 #endif
 		exit(0);
 	}
+	if (o->bind_help == 1) { /* Slurm's answer without task/affinity */
+		fprintf(stderr, "CPU bind options not supported with current configuration\n");
+		exit(1);
+	}
+	if (o->bind_help == 2) {
+		fputs(sl_slurm_mem_bind_help, stdout);
+		exit(255);
+	}
+	if (o->cpu_bind_warn)
+		fprintf(stderr, "srun: %s\n", SL_SRUN_NO_CPU_BIND);
 #ifndef SL_HAVE_PMIX
 	if (o->mpi_pmix) {
 		fprintf(stderr, "srun: error: --mpi=pmix is not supported by Sluice: it was built "

@@ -14,6 +14,7 @@
 
 #include "optable.h"
 #include "query_opt.h"
+#include "slurm_bind.h"
 #include "slurm_dist.h"
 #include "slurm_opt.h"
 #include "slurm_time.h"
@@ -135,22 +136,6 @@ SET(set_mpi)
 			  "acceptable types", arg);
 }
 
-/* --cpu-bind: "none" and "verbose" are honoured (Sluice binds nothing);
- * any binding is refused rather than faked. */
-SET(set_cpu_bind)
-{
-	char *dup = sl_xstrdup(arg), *save = NULL;
-	int r = 0;
-	for (char *t = strtok_r(dup, ",", &save); t && r == 0; t = strtok_r(NULL, ",", &save)) {
-		if (strcmp(t, "none") == 0 || strcmp(t, "no") == 0 || strcmp(t, "verbose") == 0 ||
-		    strcmp(t, "v") == 0 || strcmp(t, "quiet") == 0 || strcmp(t, "q") == 0)
-			continue;
-		r = sl_err_set(err, SL_EUNSUPP, "srun: error: --cpu-bind=%s is not supported by "
-			       "Sluice", t);
-	}
-	free(dup);
-	return r;
-}
 
 SET(set_open_mode)
 {
@@ -203,6 +188,52 @@ static int hint_count(void *ctx, const char *name, const char *arg, struct sl_er
 	if ((r = count(arg, what, 0, &v, err)) == 0)
 		hint_add(O(ctx), name, arg);
 	return r;
+}
+
+/* The binding options (slurm_bind.h): placement hints Sluice has no
+ * binding for, checked and kept; --cpu-bind also gets the line Slurm
+ * prints on a cluster without task/affinity. */
+SET(set_cpu_bind)
+{
+	struct sl_err e = SL_ERR_INIT;
+	int r = sl_slurm_bind_check(SL_BIND_CPU, arg, &e);
+	if (r == 1) {
+		O(ctx)->bind_help = 1;
+		return 0;
+	}
+	if (r != 0)
+		return sl_err_set(err, SL_EINVAL, "srun: %s\nsrun: %s\nsrun: fatal: Failed to parse "
+				  "--cpu-bind= values.", SL_SRUN_NO_CPU_BIND, e.msg);
+	O(ctx)->cpu_bind_warn = 1;
+	hint_add(O(ctx), "cpu-bind", arg);
+	return 0;
+}
+
+SET(set_mem_bind)
+{
+	struct sl_err e = SL_ERR_INIT;
+	int r = sl_slurm_bind_check(SL_BIND_MEM, arg, &e);
+	if (r == 1) {
+		O(ctx)->bind_help = 2;
+		return 0;
+	}
+	if (r != 0) {
+		O(ctx)->fatal_value = 1;
+		return sl_err_set(err, SL_EINVAL, "srun: %s", e.msg);
+	}
+	hint_add(O(ctx), "mem-bind", arg);
+	return 0;
+}
+
+SET(set_gpu_bind)
+{
+	struct sl_err e = SL_ERR_INIT;
+	if (sl_slurm_bind_check(SL_BIND_GPU, arg, &e) != 0) {
+		O(ctx)->fatal_value = 1;
+		return sl_err_set(err, SL_EINVAL, "srun: %s", e.msg);
+	}
+	hint_add(O(ctx), "gpu-bind", arg);
+	return 0;
 }
 
 SET(set_tpcore) { return hint_count(ctx, "ntasks-per-core", arg, err); }
@@ -297,7 +328,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("contiguous", 0, SL_OPT_NOARG),
 	UNSUPP("core-spec", 'S', SL_OPT_REQ),
 	UNSUPP("cores-per-socket", 0, SL_OPT_REQ),
-	ROW("cpu-bind", 0, SL_OPT_REQ, set_cpu_bind),
+	ENVROW("cpu-bind", 0, SL_OPT_REQ, "SLURM_CPU_BIND", NULL, set_cpu_bind),
 	UNSUPP("cpu-freq", 0, SL_OPT_REQ),
 	UNSUPP("cpus-per-gpu", 0, SL_OPT_REQ),
 	ENVROW("cpus-per-task", 'c', SL_OPT_REQ, "SRUN_CPUS_PER_TASK", NULL, set_cpt),
@@ -311,7 +342,7 @@ static const struct sl_opt table[] = {
 	ROW("exclusive", 0, SL_OPT_OPTARG, set_alloc_exclusive),
 	ENVROW("export", 0, SL_OPT_REQ, "SLURM_EXPORT_ENV", NULL, set_export),
 	UNSUPP("extra-node-info", 'B', SL_OPT_REQ),
-	UNSUPP("gpu-bind", 0, SL_OPT_REQ),
+	ENVROW("gpu-bind", 0, SL_OPT_REQ, "SLURM_GPU_BIND", NULL, set_gpu_bind),
 	ROW("gpus", 'G', SL_OPT_REQ, set_alloc_gpus),
 	UNSUPP("gpus-per-node", 0, SL_OPT_REQ),
 	UNSUPP("gpus-per-socket", 0, SL_OPT_REQ),
@@ -333,7 +364,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("mail-user", 0, SL_OPT_REQ),
 	UNSUPP("mcs-label", 0, SL_OPT_REQ),
 	ENVROW("mem", 0, SL_OPT_REQ, "SLURM_MEM_PER_NODE", NULL, set_alloc_mem),
-	UNSUPP("mem-bind", 0, SL_OPT_REQ),
+	ENVROW("mem-bind", 0, SL_OPT_REQ, "SLURM_MEM_BIND", NULL, set_mem_bind),
 	ENVROW("mem-per-cpu", 0, SL_OPT_REQ, "SLURM_MEM_PER_CPU", NULL, set_alloc_mem_per_cpu),
 	UNSUPP("mem-per-gpu", 0, SL_OPT_REQ),
 	UNSUPP("mincpus", 0, SL_OPT_REQ),
@@ -475,7 +506,7 @@ int sl_srun_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_
 	int r;
 	if ((r = parse_with(table, "srun", argc, argv, envp, o, status, err)) != 0)
 		return r;
-	if (o->help || o->usage || o->version || o->mpi_list)
+	if (o->help || o->usage || o->version || o->mpi_list || o->bind_help)
 		return 0;
 	if (o->gpus_per_task > 0 && o->ntasks == 0)
 		return sl_err_set(err, SL_EINVAL, "srun: error: Failed to validate job spec. "

@@ -8,6 +8,10 @@
 #include <stdint.h>
 #include "err.h"
 
+/* What Slurm's srun says of --cpu-bind on a cluster without task/affinity,
+ * which is what Sluice's executors are. */
+#define SL_SRUN_NO_CPU_BIND "cluster configuration lacks support for cpu binding"
+
 struct sl_srun_opts {
 	int ntasks, nodes;        /* 0: not given */
 	int nodes_opt;            /* -N on the command line (not from SLURM_NNODES) */
@@ -26,6 +30,8 @@ struct sl_srun_opts {
 	int mpi_list;             /* --mpi=list */
 	int mpi_pmix;             /* --mpi=pmix (or pmix_v4): srun serves PMIx to the ranks */
 	int mpi_given;            /* --mpi or SLURM_MPI_TYPE named one (else mpiDefault) */
+	int cpu_bind_warn;        /* --cpu-bind given: srun says SL_SRUN_NO_CPU_BIND */
+	int bind_help;            /* 1: --cpu-bind=help, 2: --mem-bind=help (srun.c answers) */
 	int fatal_value;          /* a bad -N, -t or --mem: Slurm exits 255 for these (1 for
 	                           * -n, -c, -W) */
 	int open_append;          /* --open-mode: 1 append, 0 truncate, -1 not given */

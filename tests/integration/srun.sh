@@ -287,3 +287,14 @@ expect_eq "--jobid unknown" "srun: error: Unable to confirm allocation for job 9
 wait_state "$jb" CANCELLED
 expect_eq "--jobid ended" "srun: error: Slurm job $jb has expired" "$(as $USER1 "$BIN/srun" --jobid="$jb" true 2>&1)"
 ok "srun --jobid: a step in a running job from outside it"
+
+# The binding options run the step unbound, as on a Slurm cluster without
+# task/affinity, whose line --cpu-bind gets; a bad value is refused.
+out=$(as $USER1 "$BIN/srun" -n 2 --cpu-bind=cores --mem-bind=local --gpu-bind=closest \
+	sh -c 'echo ran' 2>&1)
+expect_eq "--cpu-bind=cores" "srun: cluster configuration lacks support for cpu binding
+ran
+ran" "$out"
+as $USER1 "$BIN/srun" -n 1 --cpu-bind=bogus true 2>/dev/null
+expect_eq "--cpu-bind=bogus" 1 "$?"
+ok "srun --cpu-bind, --mem-bind, --gpu-bind: checked, the step unbound, Slurm's line"

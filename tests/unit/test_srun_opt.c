@@ -107,8 +107,19 @@ static void test_errors(void **state)
 		   NULL);
 	expect_err("srun: error: Invalid MPI type 'pmix_v3', --mpi=list for acceptable types", 1,
 		   "--mpi=pmix_v3", "true", NULL);
-	expect_err("srun: error: --cpu-bind=cores is not supported by Sluice", 1,
-		   "--cpu-bind=cores", "true", NULL);
+	/* the binding options: Slurm 22.05's words on a task/none cluster */
+	expect_err("srun: cluster configuration lacks support for cpu binding\n"
+		   "srun: error: unrecognized --cpu-bind argument \"bogus\"\n"
+		   "srun: fatal: Failed to parse --cpu-bind= values.", 1, "--cpu-bind=v,bogus",
+		   "true", NULL);
+	expect_err("srun: cluster configuration lacks support for cpu binding\n"
+		   "srun: error: Failed to validate number: x, the offending character is x\n"
+		   "srun: fatal: Failed to parse --cpu-bind= values.", 1, "--cpu-bind=map_cpu:0,x",
+		   "true", NULL);
+	expect_err("srun: error: unrecognized --mem-bind argument \"bogus\"", 255,
+		   "--mem-bind=bogus", "true", NULL);
+	expect_err("srun: error: Invalid --gpu-bind argument: gpu:bogus", 255,
+		   "--gpu-bind=bogus", "true", NULL);
 	expect_err("srun: error: Failed to validate job spec. --gpus-per-task used without either "
 		   "--gpus or -n/--ntasks is not allowed.", 1, "--gpus-per-task=1", "true", NULL);
 	expect_err("srun: error: Invalid --distribution specification", 255, "-m", "foo", "true",
@@ -134,6 +145,7 @@ static void test_step_opts(void **state)
 			       "-n", "1", "true", NULL), 0);
 	assert_string_equal(o.hint, "--hint=nomultithread --threads-per-core=1 "
 			    "--distribution=block");
+	assert_int_equal(o.cpu_bind_warn, 0);
 	assert_int_equal(o.cyclic, 0);
 	assert_int_equal(o.step_exclusive, 1);
 	assert_int_equal(o.mem_per_cpu_mib, 2048);
@@ -141,6 +153,19 @@ static void test_step_opts(void **state)
 	assert_string_equal(o.nodelist, "n1");
 	assert_int_equal(o.open_append, 1);
 	assert_int_equal(o.quit_on_interrupt, 1);
+	sl_srun_opts_clear(&o);
+	assert_int_equal(parse(&o, env, &st, &err, "--cpu-bind=verbose,cores",
+			       "--mem-bind=local", "--gpu-bind=verbose,closest",
+			       "--cpu-bind=mask_cpu:0x3,0xc*2", "true", NULL), 0);
+	assert_string_equal(o.hint, "--cpu-bind=verbose,cores --mem-bind=local "
+			    "--gpu-bind=verbose,closest --cpu-bind=mask_cpu:0x3,0xc*2");
+	assert_int_equal(o.cpu_bind_warn, 1);
+	sl_srun_opts_clear(&o);
+	assert_int_equal(parse(&o, env, &st, &err, "--cpu-bind=help", NULL), 0);
+	assert_int_equal(o.bind_help, 1);
+	sl_srun_opts_clear(&o);
+	assert_int_equal(parse(&o, env, &st, &err, "--mem-bind=help", NULL), 0);
+	assert_int_equal(o.bind_help, 2);
 	sl_srun_opts_clear(&o);
 	/* 22.05's input variables: the job's memory is the step's unless
 	 * given; -c comes from SRUN_CPUS_PER_TASK, not SLURM_CPUS_PER_TASK */

@@ -1,0 +1,23 @@
+/* slurm_bind.h - Slurm's --cpu-bind, --mem-bind and --gpu-bind values
+ * (slurm_verify_cpu_bind, slurm_verify_mem_bind, the gpu-bind check), for
+ * srun. Sluice binds nothing: its local steps share this host's CPUs with
+ * other jobs (binding one job's task 0 to CPU 0 would make every job's
+ * task 0 queue on it) and a pod's binding is the kubelet's. So a valid
+ * value is a placement hint with no effect, as on a Slurm cluster built
+ * with TaskPlugin=task/none, and a bad one is refused in Slurm's words. */
+#ifndef SL_SLURM_BIND_H
+#define SL_SLURM_BIND_H
+
+#include "err.h"
+
+enum sl_bind_kind { SL_BIND_CPU, SL_BIND_MEM, SL_BIND_GPU };
+
+/* 0 when arg is a valid value of the option; 1 when it asks for help
+ * (cpu, mem); -SL_EINVAL with err->msg Slurm's lines (without "srun: "
+ * prefixes, which the caller adds) otherwise. */
+int sl_slurm_bind_check(enum sl_bind_kind kind, const char *arg, struct sl_err *err);
+
+/* --mem-bind=help's text, as Slurm 22.05 prints it. */
+extern const char sl_slurm_mem_bind_help[];
+
+#endif

@@ -212,6 +212,8 @@ static void show_tail(const struct sl_job *j, const char *sep, struct sl_buf *b)
 		sl_buf_addf(b, "%sCpusPerTres=gres:gpu:%d", sep, s->cpus_per_gpu);
 	if (s->mem_per_gpu > 0)
 		sl_buf_addf(b, "%sMemPerTres=gres:gpu:%lld", sep, (long long)s->mem_per_gpu);
+	if (s->gpu_bind != NULL)
+		sl_buf_addf(b, "%sTresBind=gpu:%s", sep, s->gpu_bind);
 	if (s->gpus > 0)
 		gres_tres(b, sep, "TresPerJob", s, s->gpus);
 	if (s->gpus_per_node > 0)

@@ -47,18 +47,18 @@ static int list_ok(const char *list, int hex, const char *opt, struct sl_err *er
 	char *dup = sl_xstrdup(list), *save = NULL;
 	int r = 0;
 	if (*list == '\0')
-		r = sl_err_set(err, SL_EINVAL, "error: missing list for \"%s<list>\"", opt);
+		r = sl_err_set(err, SL_EINVAL, "missing list for \"%s<list>\"", opt);
 	for (char *t = strtok_r(dup, ",", &save); t && r == 0; t = strtok_r(NULL, ",", &save)) {
 		char *p = t, *star = strchr(t, '*');
 		if (hex && (strncasecmp(p, "0x", 2) == 0))
 			p += 2;
 		for (; *p && p != star && r == 0; p++)
 			if (hex ? !isxdigit((unsigned char)*p) : !isdigit((unsigned char)*p))
-				r = sl_err_set(err, SL_EINVAL, "error: Failed to validate number: %s, "
+				r = sl_err_set(err, SL_EINVAL, "Failed to validate number: %s, "
 					       "the offending character is %c", t, *p);
 		for (p = star ? star + 1 : p; star && *p && r == 0; p++)
 			if (!isdigit((unsigned char)*p))
-				r = sl_err_set(err, SL_EINVAL, "error: Failed to validate number: %s, "
+				r = sl_err_set(err, SL_EINVAL, "Failed to validate number: %s, "
 					       "the offending character is %c", t, *p);
 	}
 	free(dup);
@@ -87,7 +87,7 @@ static int check_cpu(const char *w, struct sl_err *err)
 		return list_ok(rest, 1, "--cpu-bind=mask_cpu:", err);
 	if (prefixed(w, "mask_ldom:", &rest))
 		return list_ok(rest, 1, "--cpu-bind=mask_ldom:", err);
-	return sl_err_set(err, SL_EINVAL, "error: unrecognized --cpu-bind argument \"%s\"", w);
+	return sl_err_set(err, SL_EINVAL, "unrecognized --cpu-bind argument \"%s\"", w);
 }
 
 static int check_mem(const char *w, struct sl_err *err)
@@ -99,7 +99,7 @@ static int check_mem(const char *w, struct sl_err *err)
 		return list_ok(rest, 0, "--mem-bind=map_mem:", err);
 	if (prefixed(w, "mask_mem:", &rest))
 		return list_ok(rest, 1, "--mem-bind=mask_mem:", err);
-	return sl_err_set(err, SL_EINVAL, "error: unrecognized --mem-bind argument \"%s\"", w);
+	return sl_err_set(err, SL_EINVAL, "unrecognized --mem-bind argument \"%s\"", w);
 }
 
 /* [verbose,]closest|none|map_gpu:L|mask_gpu:L|per_task:N|single:N */
@@ -117,7 +117,7 @@ static int check_gpu(const char *arg, struct sl_err *err)
 	if ((prefixed(v, "per_task:", &rest) || prefixed(v, "single:", &rest)) && *rest &&
 	    strspn(rest, "0123456789") == strlen(rest))
 		return 0;
-	return sl_err_set(err, SL_EINVAL, "error: Invalid --gpu-bind argument: gpu:%s", v);
+	return sl_err_set(err, SL_EINVAL, "Invalid --gpu-bind argument: gpu:%s", v);
 }
 
 /* Words are ","-separated; a map or mask takes the rest of the value as

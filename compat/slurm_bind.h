@@ -13,8 +13,8 @@
 enum sl_bind_kind { SL_BIND_CPU, SL_BIND_MEM, SL_BIND_GPU };
 
 /* 0 when arg is a valid value of the option; 1 when it asks for help
- * (cpu, mem); -SL_EINVAL with err->msg Slurm's lines (without "srun: "
- * prefixes, which the caller adds) otherwise. */
+ * (cpu, mem); -SL_EINVAL with err->msg Slurm's error (without the
+ * "srun: error: " the caller adds) otherwise. */
 int sl_slurm_bind_check(enum sl_bind_kind kind, const char *arg, struct sl_err *err);
 
 /* --mem-bind=help's text, as Slurm 22.05 prints it. */

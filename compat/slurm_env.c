@@ -280,6 +280,30 @@ static int v_hint(const struct sl_slurm_env_in *in, char *b, size_t l)
 	return put_str(b, l, SPEC(in)->hint);
 }
 
+/* --gpu-bind and --mem-bind, which sbatch passes to the job's steps as
+ * Slurm's does (srun reads them as its options). */
+static int v_gpu_bind(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return put_str(b, l, SPEC(in)->gpu_bind);
+}
+
+static int v_mem_bind(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return put_str(b, l, SPEC(in)->mem_bind);
+}
+
+static int v_mem_bind_verbose(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	const char *m = SPEC(in)->mem_bind;
+	int v = 0;
+	for (const char *p = m; p && *p;) {
+		size_t n = strcspn(p, ",");
+		v |= (n == 1 && *p == 'v') || (n == 7 && strncmp(p, "verbose", 7) == 0);
+		p += n + (p[n] == ',');
+	}
+	return m != NULL && put_str(b, l, v ? "verbose" : "quiet");
+}
+
 /* Set with -n, and with --ntasks-per-node, from which sbatch works the
  * count out (nodes x tasks per node), so that a bare srun starts them all. */
 static int v_ntasks(const struct sl_slurm_env_in *in, char *b, size_t l)
@@ -353,6 +377,7 @@ static const struct env_row env_rows[] = {
 	{"SLURM_GPUS", v_gpus},
 	{"SLURM_GPUS_ON_NODE", v_gpus_on_node},
 	{"SLURM_GPUS_PER_TASK", v_gpus_per_task},
+	{"SLURM_GPU_BIND", v_gpu_bind},
 	{"SLURM_GTIDS", v_zero},
 	{"SLURM_HINT", v_hint},
 	{"SLURM_JOBID", v_jobid},
@@ -369,6 +394,8 @@ static const struct env_row env_rows[] = {
 	{"SLURM_JOB_UID", v_uid},
 	{"SLURM_JOB_USER", v_user},
 	{"SLURM_LOCALID", v_zero},
+	{"SLURM_MEM_BIND", v_mem_bind},
+	{"SLURM_MEM_BIND_VERBOSE", v_mem_bind_verbose},
 	{"SLURM_MEM_PER_CPU", v_mem_per_cpu},
 	{"SLURM_MEM_PER_GPU", v_mem_per_gpu},
 	{"SLURM_MEM_PER_NODE", v_mem_per_node},

@@ -129,13 +129,13 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("export-file", 0, R, NULL),
 	OK("get-user-env", 0, O, "SBATCH_GET_USER_ENV", get_user_env),
 	NO("gid", 0, R, NULL),
-	NO("gpu-bind", 0, R, "SBATCH_GPU_BIND"),
+	NOEFF("gpu-bind", 0, R, "SBATCH_GPU_BIND", gpu_bind),
 	NO("gpu-freq", 0, R, "SBATCH_GPU_FREQ"),
 	NO("gpus-per-socket", 0, R, "SBATCH_GPUS_PER_SOCKET"),
 	NO("gres-flags", 0, R, "SBATCH_GRES_FLAGS"),
 	NO("licenses", 'L', R, NULL),
 	NO("mcs-label", 0, R, NULL),
-	NO("mem-bind", 0, R, "SBATCH_MEM_BIND"),
+	NOEFF("mem-bind", 0, R, "SBATCH_MEM_BIND", mem_bind),
 	NO("network", 0, R, "SBATCH_NETWORK"),
 	OK("no-kill", 'k', O, "SBATCH_NO_KILL", no_kill),
 	NO("nodefile", 'F', R, NULL),
@@ -209,6 +209,11 @@ static const struct {
 	{"gpus-per-task", "GPUs per node = tasks per node x this"},
 	{"gres", "`gpu[:type][:N]` only"},
 	{"hint", "recorded (scontrol's ReqB:S:C:T), exported as SLURM_HINT"},
+	{"gpu-bind", "checked as Slurm checks it, recorded (scontrol's TresBind) and exported "
+		     "as SLURM_GPU_BIND, which the job's srun steps take; Sluice binds no GPU to a "
+		     "task"},
+	{"mem-bind", "checked as Slurm checks it, recorded and exported as SLURM_MEM_BIND, "
+		     "which the job's srun steps take; Sluice binds no memory"},
 	{"mail-type", "sluiced runs `mailProg` at each state change, as slurmctld does"},
 	{"mail-user", "default: the submitting user"},
 	{"mem", "`--mem=0`: all of a node's memory, the partition's largest flavor's memory "

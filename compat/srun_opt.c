@@ -202,7 +202,7 @@ SET(set_cpu_bind)
 		return 0;
 	}
 	if (r != 0)
-		return sl_err_set(err, SL_EINVAL, "srun: %s\nsrun: %s\nsrun: fatal: Failed to parse "
+		return sl_err_set(err, SL_EINVAL, "srun: %s\nsrun: error: %s\nsrun: fatal: Failed to parse "
 				  "--cpu-bind= values.", SL_SRUN_NO_CPU_BIND, e.msg);
 	O(ctx)->cpu_bind_warn = 1;
 	hint_add(O(ctx), "cpu-bind", arg);
@@ -219,7 +219,7 @@ SET(set_mem_bind)
 	}
 	if (r != 0) {
 		O(ctx)->fatal_value = 1;
-		return sl_err_set(err, SL_EINVAL, "srun: %s", e.msg);
+		return sl_err_set(err, SL_EINVAL, "srun: error: %s", e.msg);
 	}
 	hint_add(O(ctx), "mem-bind", arg);
 	return 0;
@@ -230,7 +230,7 @@ SET(set_gpu_bind)
 	struct sl_err e = SL_ERR_INIT;
 	if (sl_slurm_bind_check(SL_BIND_GPU, arg, &e) != 0) {
 		O(ctx)->fatal_value = 1;
-		return sl_err_set(err, SL_EINVAL, "srun: %s", e.msg);
+		return sl_err_set(err, SL_EINVAL, "srun: error: %s", e.msg);
 	}
 	hint_add(O(ctx), "gpu-bind", arg);
 	return 0;

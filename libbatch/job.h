@@ -93,6 +93,7 @@ struct sl_jobspec {
 	int warn_time;         /* seconds before the time limit (60 unless given) */
 	int warn_flags;        /* SL_WARN_BATCH (B:), SL_WARN_RESV (R:) */
 	char *hint;            /* --hint, as given; its socket/core/thread values are below */
+	char *gpu_bind, *mem_bind; /* --gpu-bind, --mem-bind as given: hints for srun */
 	int sockets_per_node;  /* --sockets-per-node, -B S */
 	int cores_per_socket;  /* --cores-per-socket, -B S:C */
 	int threads_per_core;  /* --threads-per-core, -B S:C:T, --hint=nomultithread */

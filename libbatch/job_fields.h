@@ -12,7 +12,8 @@
 	X(std_err) X(std_in) X(work_dir) X(submit_dir) X(submit_host)         \
 	X(script) X(script_path) X(export_spec) X(container_image) X(mpi)     \
 	X(comment) X(dependency) X(mail_user) X(hint) X(nodelist) X(exclude)  \
-	X(wckey) X(rlimits) X(array) X(topology) X(command) X(distribution) X(submit_line)
+	X(wckey) X(rlimits) X(array) X(topology) X(command) X(distribution) X(submit_line) \
+	X(gpu_bind) X(mem_bind)
 
 #define SPEC_INTS(X)                                                         \
 	X(nodes) X(nodes_max) X(ntasks) X(ntasks_per_node) X(cpus_per_task)  \

@@ -187,3 +187,15 @@ ok "--switches without a topology runs the job, as Slurm's topology/none"
 out=$(as $USER1 "$BIN/sbatch" -x othernode --wrap true 2>&1); rc=$?
 expect_eq "-x othernode" "1 sbatch: error: Batch job submission failed: Invalid node name specified" "$rc $out"
 ok "-x of an unknown node is refused as Slurm refuses it"
+
+# --gpu-bind and --mem-bind: hints Sluice has no binding for, kept
+# (TresBind) and passed to the job's steps as Slurm's sbatch passes them.
+bj=$(submit $USER1 -o "$T/work/bind.out" --gpu-bind=closest --mem-bind=local \
+	--wrap "env | grep _BIND= | sort; $BIN/srun -n 1 sh -c 'echo step \$SLURM_GPU_BIND'") ||
+	fail "submit --gpu-bind"
+wait_state "$bj" COMPLETED
+expect_eq "bind env" "SLURM_GPU_BIND=closest
+SLURM_MEM_BIND=local
+step closest" "$(cat "$T/work/bind.out")"
+expect_eq "TresBind" "   TresBind=gpu:closest" "$("$BIN/scontrol" show job "$bj" | grep TresBind)"
+ok "sbatch --gpu-bind, --mem-bind: recorded and passed to the steps"

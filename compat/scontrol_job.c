@@ -284,8 +284,8 @@ static void show_res(const struct sl_job *j, const char *sep, unsigned flags, st
 	if (s->features == NULL || s->features[0] == NULL)
 		sl_buf_addstr(b, "(null)");
 	sl_buf_addstr(b, " DelayBoot=00:00:00");
-	sl_buf_addf(b, "%sOverSubscribe=%s Contiguous=0 Licenses=(null) Network=(null)", sep,
-		    shared[s->shared >= 0 && s->shared <= 2 ? s->shared : 0]);
+	sl_buf_addf(b, "%sOverSubscribe=%s Contiguous=%d Licenses=(null) Network=(null)", sep,
+		    shared[s->shared >= 0 && s->shared <= 2 ? s->shared : 0], s->contiguous ? 1 : 0);
 	char *cmd = sl_script_command(s);
 	sl_buf_addf(b, "%sCommand=%s", sep, cmd ? cmd : "(null)");
 	free(cmd);

@@ -121,7 +121,7 @@ static const struct sl_opt sbatch_opts[] = {
 	OK2("clusters", 'M', R, "SBATCH_CLUSTERS", "SLURM_CLUSTERS", clusters),
 	OK("cluster", 0, R, NULL, clusters),
 	NO("container", 0, R, "SBATCH_CONTAINER"),
-	NO("contiguous", 0, N, NULL),
+	NOEFF("contiguous", 0, N, NULL, contiguous),
 	NO("core-spec", 'S', R, "SBATCH_CORE_SPEC"),
 	NO("cpu-freq", 0, R, "SBATCH_CPU_FREQ_REQ"),
 	NO("delay-boot", 0, R, "SBATCH_DELAY_BOOT"),
@@ -152,7 +152,7 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("time-min", 0, R, NULL),
 	NO("tmp", 0, R, NULL),
 	NO("uid", 0, R, NULL),
-	NO("use-min-nodes", 0, N, "SBATCH_USE_MIN_NODES"),
+	OK("use-min-nodes", 0, N, "SBATCH_USE_MIN_NODES", use_min_nodes),
 	NO("wait-all-nodes", 0, R, "SBATCH_WAIT_ALL_NODES"),
 	OK("wckey", 0, R, "SBATCH_WCKEY", wckey),
 	{NULL, 0, N, {NULL, NULL}, 0, NULL},
@@ -171,6 +171,10 @@ static const struct {
 } notes[] = {
 	{"account", "the job's namespace (`accounts:` in the config; Slurm's spelling kept, "
 		    "see Accounts)"},
+	{"use-min-nodes", "`-N MIN-MAX` takes MIN nodes (without it, MAX as the quota allows: "
+			  "Kueue's partial admission)"},
+	{"contiguous", "recorded (scontrol's Contiguous=1): the local executor's nodes are names "
+		       "on one host and a JobSet's pods have no order"},
 	{"no-kill", "local: the job's nodes are names on this one host, which cannot fail "
 		    "alone, so no node failure ever ends a job; Kubernetes: refused"},
 	{"partition", "a LocalQueue of the account's namespace; a list of two partitions "

@@ -37,6 +37,23 @@ int sl_sbopt_no_kill(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+/* --use-min-nodes: -N MIN-MAX takes MIN (no partial admission up to MAX). */
+int sl_sbopt_use_min_nodes(void *c, const char *a, struct sl_err *e)
+{
+	(void)a, (void)e;
+	CTX(c)->spec->use_min_nodes = 1;
+	return 0;
+}
+
+/* --contiguous: a placement hint (the local executor's nodes are names on
+ * one host; pods have no order), recorded for scontrol's Contiguous=. */
+int sl_sbopt_contiguous(void *c, const char *a, struct sl_err *e)
+{
+	(void)a, (void)e;
+	CTX(c)->spec->contiguous = 1;
+	return 0;
+}
+
 /* --acctg-freq [task=]N[,energy=N,network=N,filesystem=N] (Slurm's
  * validate_acctg_freq): task sets how often sluice-stepd samples the job's
  * processes (0: never, the end's totals alone); Sluice gathers no energy,

@@ -70,6 +70,8 @@ struct sl_jobspec {
 	                        * it has no batch step (sacct, squeue -s, BatchFlag=0) */
 	int ntasks_per_gpu;    /* --ntasks-per-gpu (SLURM_NTASKS_PER_GPU); 0: not given */
 	int no_kill;           /* -k: a node's failure does not end the job (local: none can) */
+	int use_min_nodes;     /* --use-min-nodes: -N MIN-MAX takes MIN */
+	int contiguous;        /* --contiguous: recorded, a hint */
 	int acctg_task;        /* --acctg-freq task=N: seconds between usage samples + 1
 	                        * (1: none, the end's totals alone); 0: not given */
 	int requeue;           /* 1: requeue when preempted (default); 0: --no-requeue */

@@ -71,7 +71,7 @@ static int node_range(const struct sl_jobspec *s, const struct sl_jobshape *sh, 
 		      struct sl_err *err)
 {
 	*count = sh->nodes;
-	if (s->nodes_max == SL_NO_VAL || s->nodes_max <= sh->nodes)
+	if (s->nodes_max == SL_NO_VAL || s->nodes_max <= sh->nodes || s->use_min_nodes)
 		return 0;
 	if ((s->ntasks != SL_NO_VAL && s->ntasks > 0 &&
 	     (s->ntasks_per_node == SL_NO_VAL || s->ntasks_per_node <= 0)) ||

@@ -161,6 +161,11 @@ static void test_node_range(void **state)
 	assert_string_equal(err.msg, "--nodes=2-4 with a total of --ntasks is not supported by "
 			    "Sluice: a node's share would depend on how many nodes are given; use "
 			    "--ntasks-per-node or --gpus-per-node, or one node count");
+	j->spec.use_min_nodes = 1; /* MIN nodes, all or nothing: a total spreads fine */
+	assert_int_equal(sl_job_workload(j, NULL, &b, &err), 0);
+	assert_int_equal(b.ps.count, 2);
+	assert_int_equal(b.ps.min_count, 0);
+	assert_int_equal(b.req[0].milli, 6000);
 	sl_job_free(j);
 }
 

@@ -275,8 +275,10 @@ static void show_res(const struct sl_job *j, const char *sep, unsigned flags, st
 		mem(s->mem_per_cpu, m, sizeof(m));
 	else
 		mem(s->mem_per_node > 0 && !s->mem_all ? s->mem_per_node : 0, m, sizeof(m));
-	sl_buf_addf(b, "%sMinCPUsNode=%d MinMemory%s=%s MinTmpDiskNode=0", sep,
-		    sl_jobspec_min_cpus_node(s, &sh), s->mem_per_cpu > 0 ? "CPU" : "Node", m);
+	sl_buf_addf(b, "%sMinCPUsNode=%d MinMemory%s=%s", sep, sl_jobspec_min_cpus_node(s, &sh),
+		    s->mem_per_cpu > 0 ? "CPU" : "Node", m);
+	mem(s->tmp_mb > 0 ? s->tmp_mb : 0, m, sizeof(m));
+	sl_buf_addf(b, " MinTmpDiskNode=%s", m);
 	/* -C as Slurm shows it: the features joined with '&' */
 	sl_buf_addf(b, "%sFeatures=", sep);
 	for (char **f = s->features; f != NULL && *f != NULL; f++)

@@ -140,9 +140,11 @@ int sl_scontrol_node(struct sl_buf *b, const struct sl_sinfo_node *n, unsigned f
 	sl_buf_addf(b, "%sRealMemory=%llu AllocMem=%llu FreeMem=%llu Sockets=%u Boards=1", sep,
 		    (unsigned long long)n->mem, (unsigned long long)n->mem_alloc,
 		    (unsigned long long)n->free_mem, n->cpus);
-	sl_buf_addf(b, "%sState=%s%s%s ThreadsPerCore=1 TmpDisk=0 Weight=1 Owner=N/A MCS_label=N/A",
-		    sep, state_name(n->state), (n->state & SL_NODE_DRAIN) ? "+DRAIN" : "",
-		    (n->state & SL_NODE_NO_RESPOND) ? "+NOT_RESPONDING" : "");
+	sl_buf_addf(b, "%sState=%s%s%s ThreadsPerCore=1 TmpDisk=%llu Weight=1 Owner=N/A "
+		    "MCS_label=N/A", sep, state_name(n->state),
+		    (n->state & SL_NODE_DRAIN) ? "+DRAIN" : "",
+		    (n->state & SL_NODE_NO_RESPOND) ? "+NOT_RESPONDING" : "",
+		    (unsigned long long)n->tmp_disk);
 	sl_buf_addf(b, "%sPartitions=", sep);
 	for (const char *const *p = n->partitions; p && *p; p++)
 		sl_buf_addf(b, "%s%s", p == n->partitions ? "" : ",", *p);

@@ -126,7 +126,7 @@ P(p_alloc_mem) { snprintf(buf, len, "%llu", (unsigned long long)r->alloc_mem); }
 P(p_cpus) { min_max(buf, len, r->min_cpus, r->max_cpus, 0, 1); }
 P(p_memory) { min_max(buf, len, r->min_mem, r->max_mem, 0, 0); }
 P(p_free_mem) { min_max(buf, len, r->min_free, r->max_free, 1, 0); }
-P(p_zero) { (void)r; S("0"); }
+P(p_disk) { min_max(buf, len, r->min_disk, r->max_disk, 0, 0); }
 P(p_per_node) { S(r->nodes_total ? "1" : "0"); } /* cores, threads, weight */
 P(p_sockets) { min_max(buf, len, r->min_cpus, r->max_cpus, 0, 1); }
 P(p_port) { snprintf(buf, len, "%u", r->nnodes ? r->nodes[0]->port : 0u); }
@@ -257,7 +257,7 @@ static const struct field table[] = {
 	{'B', "maxcpuspernode", "MAX_CPUS_PER_NODE", 0, 0, p_unlimited},
 	{'c', "cpus", "CPUS", 0, 0, p_cpus},
 	{'C', "cpusstate", "CPUS(A/I/O/T)", 0, 0, p_cpus_aiot},
-	{'d', "disk", "TMP_DISK", 0, 0, p_zero},
+	{'d', "disk", "TMP_DISK", 0, 0, p_disk},
 	{'D', "nodes", "NODES", 0, 0, p_nodes},
 	{'e', "freemem", "FREE_MEM", 0, 0, p_free_mem},
 	{'E', "reason", "REASON", M_REASON, 0, p_reason},

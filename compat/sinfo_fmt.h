@@ -33,6 +33,7 @@ struct sl_sinfo_node {
 	uint32_t cpus, cpus_alloc;
 	uint64_t mem, mem_alloc;      /* MiB */
 	uint64_t free_mem;            /* MiB */
+	uint64_t tmp_disk;            /* MB */
 	uint32_t cpu_load;            /* load average x 100 */
 	const char *features;         /* "a,b" */
 	const char *gres, *gres_used; /* "gpu:8", "gpu:2" */

@@ -29,6 +29,7 @@ struct rec {
 	uint32_t cpus_alloc, cpus_idle, cpus_other, cpus_total;
 	uint32_t min_cpus, max_cpus, min_load, max_load;
 	uint64_t min_mem, max_mem, min_free, max_free, alloc_mem;
+	uint64_t min_disk, max_disk;
 	const char *features, *gres, *gres_used, *reason, *reason_user;
 	uint32_t reason_uid;
 	int64_t reason_time;

@@ -88,7 +88,7 @@ static json_object *node(const struct sl_sinfo_node *n)
 	num(o, "slurmd_start_time", n->start_time);
 	num(o, "sockets", n->cpus);
 	num(o, "threads", 1);
-	num(o, "temporary_disk", 0);
+	num(o, "temporary_disk", (int64_t)n->tmp_disk);
 	num(o, "weight", 1);
 	tres_mem(n->mem, mem, sizeof(mem));
 	snprintf(tres, sizeof(tres), "cpu=%u,mem=%s,billing=%u", n->cpus, mem, n->cpus);

@@ -236,6 +236,7 @@ static void rec_add(struct rec *r, const struct sl_sinfo_node *n)
 		r->min_cpus = r->max_cpus = n->cpus;
 		r->min_mem = r->max_mem = n->mem;
 		r->min_free = r->max_free = n->free_mem;
+		r->min_disk = r->max_disk = n->tmp_disk;
 		r->min_load = r->max_load = n->cpu_load;
 	} else if (has_node(r, n->name)) {
 		return;
@@ -246,6 +247,8 @@ static void rec_add(struct rec *r, const struct sl_sinfo_node *n)
 		r->max_mem = MAX(r->max_mem, n->mem);
 		r->min_free = MIN(r->min_free, n->free_mem);
 		r->max_free = MAX(r->max_free, n->free_mem);
+		r->min_disk = MIN(r->min_disk, n->tmp_disk);
+		r->max_disk = MAX(r->max_disk, n->tmp_disk);
 		r->min_load = MIN(r->min_load, n->cpu_load);
 		r->max_load = MAX(r->max_load, n->cpu_load);
 	}

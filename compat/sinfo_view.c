@@ -141,6 +141,7 @@ static void fill_node(struct sl_sinfo_built *b, struct sl_sinfo_node *n, const s
 	n->start_time = ni->start_time;
 	n->cpu_load = (uint32_t)ni->cpu_load;
 	n->free_mem = (uint64_t)ni->free_mem;
+	n->tmp_disk = ni->tmp_disk > 0 ? (uint64_t)ni->tmp_disk : 0;
 	n->cpus = whole_units(cpu);
 	n->cpus_alloc = whole_units(t->cpu_used);
 	if (n->cpus_alloc > n->cpus)

@@ -150,7 +150,7 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("spread-job", 0, N, "SBATCH_SPREAD_JOB"),
 	NO("thread-spec", 0, R, "SBATCH_THREAD_SPEC"),
 	NO("time-min", 0, R, NULL),
-	NO("tmp", 0, R, NULL),
+	OK("tmp", 0, R, NULL, tmp),
 	NO("uid", 0, R, NULL),
 	OK("use-min-nodes", 0, N, "SBATCH_USE_MIN_NODES", use_min_nodes),
 	NO("wait-all-nodes", 0, R, "SBATCH_WAIT_ALL_NODES"),
@@ -171,6 +171,9 @@ static const struct {
 } notes[] = {
 	{"account", "the job's namespace (`accounts:` in the config; Slurm's spelling kept, "
 		    "see Accounts)"},
+	{"tmp", "a node's temporary disk: local, at most the config's `tmpDisk` (Slurm's "
+		"TmpDisk, default 0), more is refused as Slurm refuses it; Kubernetes: refused "
+		"above 0"},
 	{"use-min-nodes", "`-N MIN-MAX` takes MIN nodes (without it, MAX as the quota allows: "
 			  "Kueue's partial admission)"},
 	{"contiguous", "recorded (scontrol's Contiguous=1): the local executor's nodes are names "

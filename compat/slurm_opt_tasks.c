@@ -54,6 +54,15 @@ int sl_sbopt_contiguous(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+/* --tmp=SIZE[KMGT] (MB without a unit): the node's TmpDisk it needs, which
+ * the submit policy checks against the config's tmpDisk. */
+int sl_sbopt_tmp(void *c, const char *a, struct sl_err *e)
+{
+	if (sl_slurm_parse_mem(a, &CTX(c)->spec->tmp_mb) != 0)
+		return sl_err_set(e, SL_EINVAL, "Invalid --tmp specification");
+	return 0;
+}
+
 /* --acctg-freq [task=]N[,energy=N,network=N,filesystem=N] (Slurm's
  * validate_acctg_freq): task sets how often sluice-stepd samples the job's
  * processes (0: never, the end's totals alone); Sluice gathers no energy,

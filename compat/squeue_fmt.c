@@ -169,7 +169,6 @@ P(p_wckey) { (void)now; S(j->spec.wckey ? j->spec.wckey : "(null)"); }
 P(p_dependency) { (void)now; S(j->dependency ? j->dependency : "(null)"); }
 P(p_empty) { (void)j; (void)now; S(""); }
 P(p_star) { (void)j; (void)now; S("*"); }
-P(p_zero) { (void)j; (void)now; S("0"); }
 P(p_ok) { (void)j; (void)now; S("OK"); }
 P(p_na) { (void)j; (void)now; S("N/A"); }
 P(p_sct) { (void)j; (void)now; S("*:*:*"); }
@@ -275,6 +274,18 @@ P(p_min_mem)
 	return 1;
 }
 
+P(p_min_tmp)
+{
+	(void)now;
+	if (j->spec.tmp_mb > 0)
+		fmt_mem(j->spec.tmp_mb, buf, len);
+	else
+		snprintf(buf, len, "0");
+	return 1;
+}
+
+P(p_contiguous) { (void)now; D(j->spec.contiguous ? 1 : 0); }
+
 P(p_tres_per_node)
 {
 	(void)now;
@@ -367,7 +378,7 @@ static const struct code_row table[] = {
 	{'B', "EXEC_HOST", 1, p_exec_host},
 	{'c', "MIN_CPUS", 1, p_min_cpus},
 	{'C', "CPUS", 1, p_cpus},
-	{'d', "MIN_TMP_DISK", 1, p_zero},
+	{'d', "MIN_TMP_DISK", 1, p_min_tmp},
 	{'D', "NODES", 1, p_nodes},
 	{'e', "END_TIME", 1, p_end},
 	{'E', "DEPENDENCY", 1, p_dependency},
@@ -390,7 +401,7 @@ static const struct code_row table[] = {
 	{'n', "REQ_NODES", 1, p_empty},
 	{'N', "NODELIST", 0, p_nodelist},
 	{'o', "COMMAND", 1, p_command},
-	{'O', "CONTIGUOUS", 1, p_zero},
+	{'O', "CONTIGUOUS", 1, p_contiguous},
 	{'p', "PRIORITY", 1, p_prio},
 	{'P', "PARTITION", 1, p_partition},
 	{'q', "QOS", 1, p_qos},

@@ -236,7 +236,7 @@ static void part2(json_object *o, const struct sl_job *j)
 	sl_json_int_or_null(o, "memory_per_node", s->mem_per_node > 0, s->mem_per_node);
 	sl_json_int_or_null(o, "memory_per_cpu", s->mem_per_cpu > 0, s->mem_per_cpu);
 	sl_json_int(o, "minimum_cpus_per_node", sh.cpus_per_node);
-	sl_json_int(o, "minimum_tmp_disk_per_node", 0);
+	sl_json_int(o, "minimum_tmp_disk_per_node", j->spec.tmp_mb > 0 ? j->spec.tmp_mb : 0);
 	sl_json_int(o, "preempt_time", 0);
 	sl_json_int(o, "pre_sus_time", j->pre_suspend);
 	sl_json_int(o, "priority", j->priority);

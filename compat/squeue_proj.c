@@ -35,14 +35,15 @@ struct row {
 /* Every % code of squeue_fmt.c's table. */
 static const struct row codes[] = {
 	{'a', "spec.account"}, {'A', ""}, {'b', "spec.gpus_per_node spec.gpu_type"},
-	{'B', "nodelist start_time"}, {'c', SHAPE}, {'C', SHAPE " alloc_cpus"}, {'d', ""},
+	{'B', "nodelist start_time"}, {'c', SHAPE}, {'C', SHAPE " alloc_cpus"}, {'d', "spec.tmp_mb"},
 	{'D', SHAPE}, {'e', "end_time start_time spec.time_limit state"},
 	{'E', "dependency"}, {'f', "spec.features"}, {'F', ""}, {'g', "group gid"},
 	{'G', "gid"}, {'h', ""}, {'H', ""}, {'i', ""}, {'I', ""}, {'j', ""}, {'J', ""},
 	{'k', "spec.comment"}, {'K', ""}, {'l', "spec.time_limit"},
 	{'L', "spec.time_limit " RUN}, {'m', "spec.mem_per_node spec.mem_per_cpu"},
 	{'M', RUN}, {'n', ""}, {'N', "nodelist"},
-	{'o', "spec.script_path spec.submit_dir spec.wrapped spec.command"}, {'O', ""}, {'p', PRIO},
+	{'o', "spec.script_path spec.submit_dir spec.wrapped spec.command"},
+	{'O', "spec.contiguous"}, {'p', PRIO},
 	{'P', ""}, {'q', "spec.qos"}, {'Q', PRIO}, {'r', "reason"},
 	{'R', "state reason nodelist"}, {'s', ""}, {'S', "start_time"}, {'t', "state"},
 	{'T', "state"},
@@ -53,12 +54,12 @@ static const struct row codes[] = {
 
 /* squeue_sort.c's keys; those it knows that every job shares read nothing. */
 static const struct row keys[] = {
-	{'B', "nodelist"}, {'b', ""}, {'c', ""}, {'C', SHAPE " alloc_cpus"}, {'d', ""},
+	{'B', "nodelist"}, {'b', ""}, {'c', ""}, {'C', SHAPE " alloc_cpus"}, {'d', "spec.tmp_mb"},
 	{'D', SHAPE}, {'e', "end_time start_time spec.time_limit"}, {'f', ""},
 	{'g', "group"}, {'G', "gid"}, {'h', ""}, {'H', ""}, {'i', ""}, {'I', ""}, {'j', ""},
 	{'J', ""}, {'l', "spec.time_limit"}, {'L', "spec.time_limit " RUN},
 	{'m', "spec.mem_per_node spec.mem_per_cpu"}, {'M', RUN}, {'n', ""},
-	{'N', "nodelist"}, {'O', ""}, {'p', PRIO}, {'P', ""}, {'Q', PRIO}, {'S', ""},
+	{'N', "nodelist"}, {'O', "spec.contiguous"}, {'p', PRIO}, {'P', ""}, {'Q', PRIO}, {'S', ""},
 	{'t', "state"}, {'T', "state"}, {'u', "user"}, {'U', "uid"}, {'v', ""},
 	{'V', "submit_time"}, {'z', ""},
 };

@@ -141,6 +141,7 @@ static int cmp_key(const struct sl_job *a, const struct sl_job *b, const struct 
 		d = strcmp(ha, hb);
 		break;
 	case 'C': d = diff(cpus(a), cpus(b)); break;
+	case 'd': d = diff(a->spec.tmp_mb, b->spec.tmp_mb); break;
 	case 'D': d = diff(nodes(a), nodes(b)); break;
 	case 'e': d = diff(end_time(a), end_time(b)); break;
 	case 'g': d = str(a->group, b->group); break;
@@ -152,6 +153,7 @@ static int cmp_key(const struct sl_job *a, const struct sl_job *b, const struct 
 	case 'm': d = diff(min_memory(a), min_memory(b)); break;
 	case 'M': d = diff(sl_squeue_time_used(a, p->now), sl_squeue_time_used(b, p->now)); break;
 	case 'N': d = cmp_hosts(a, b); break;
+	case 'O': d = diff(a->spec.contiguous, b->spec.contiguous); break;
 	case 'p': case 'Q': d = diff(sl_prio_slurm(a), sl_prio_slurm(b)); break; /* as shown */
 	case 'P': d = str(a->spec.partition, b->spec.partition); break;
 	case 't': d = strcmp(sl_jobstate_code(a->state), sl_jobstate_code(b->state)); break;

@@ -409,6 +409,7 @@ static struct sl_nodeinfo *parse_node(json_object *o)
 	nd->start_time = get_i64(o, "start_time");
 	nd->cpu_load = get_i64(o, "cpu_load");
 	nd->free_mem = get_i64(o, "free_mem");
+	nd->tmp_disk = get_i64(o, "tmp_disk");
 	return nd;
 }
 

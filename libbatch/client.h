@@ -136,6 +136,7 @@ struct sl_nodeinfo {             /* the local executor's one node */
 	int64_t boot_time, start_time; /* the machine's; sluiced's */
 	int64_t cpu_load;        /* load average x 100 */
 	int64_t free_mem;        /* MiB */
+	int64_t tmp_disk;        /* MB: the config's tmpDisk */
 };
 
 struct sl_knodeinfo {            /* an executor's own node (a Kubernetes Node) */

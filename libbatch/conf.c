@@ -428,6 +428,7 @@ const char *sl_conf_default_partition(const struct sl_conf *c)
 }
 const char *sl_conf_cluster_name(const struct sl_conf *c) { return c->cluster_name; }
 int sl_conf_kill_wait(const struct sl_conf *c) { return (int)c->kill_wait; }
+int64_t sl_conf_tmp_disk(const struct sl_conf *c) { return c->tmp_disk; }
 int sl_conf_min_job_age(const struct sl_conf *c) { return (int)c->min_job_age; }
 uint32_t sl_conf_max_array_size(const struct sl_conf *c) { return (uint32_t)c->max_array_size; }
 int sl_conf_kill_invalid_depend(const struct sl_conf *c)

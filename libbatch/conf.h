@@ -67,6 +67,7 @@ const struct sl_partdef *sl_conf_partdef(const struct sl_conf *c, const char *pa
 int sl_conf_has_partdefs(const struct sl_conf *c);
 const char *sl_conf_cluster_name(const struct sl_conf *c);
 int sl_conf_kill_wait(const struct sl_conf *c);         /* seconds */
+int64_t sl_conf_tmp_disk(const struct sl_conf *c);     /* MB, each local node's TmpDisk */
 int sl_conf_min_job_age(const struct sl_conf *c);       /* seconds */
 uint32_t sl_conf_max_array_size(const struct sl_conf *c); /* array task ids are below it */
 /* killInvalidDepend: yes -> 1: a job whose dependency can never be met is

@@ -37,6 +37,7 @@ struct sl_conf {
 	char *pbs_server;  /* NULL: the short host name */
 	char *mail_prog;
 	int64_t kill_wait, min_job_age;
+	int64_t tmp_disk; /* MB */
 	int64_t max_array_size;
 	char **operators;
 	struct acct_entry *accounts;

@@ -70,6 +70,9 @@ static const struct key keys[] = {
 	{"killInvalidDepend", K_ENUM, F(kill_invalid_depend), "no", "no, yes", "no, yes", 0, 0,
 	 "cancel a job whose dependency can never be satisfied, unless it says otherwise with "
 	 "--kill-on-invalid-dep (Slurm's DependencyParameters=kill_invalid_depend)"},
+	{"tmpDisk", K_INT, F(tmp_disk), "0", NULL, NULL, 0, 1099511627776,
+	 "MB of temporary disk each node of the local executor has for its jobs (Slurm's "
+	 "TmpDisk): a job asking --tmp above it is refused, as by Slurm"},
 	{"mpiDefault", K_ENUM, F(mpi_default), "none", "none, pmix, pmi2", "none, pmix", 0, 0,
 	 "srun's MPI plugin when neither --mpi nor SLURM_MPI_TYPE names one (Slurm's "
 	 "MpiDefault): pmix serves PMIx to the ranks of local steps"},

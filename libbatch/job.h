@@ -71,6 +71,7 @@ struct sl_jobspec {
 	int ntasks_per_gpu;    /* --ntasks-per-gpu (SLURM_NTASKS_PER_GPU); 0: not given */
 	int no_kill;           /* -k: a node's failure does not end the job (local: none can) */
 	int use_min_nodes;     /* --use-min-nodes: -N MIN-MAX takes MIN */
+	int64_t tmp_mb;        /* --tmp: MB of temporary disk per node; 0: none asked */
 	int contiguous;        /* --contiguous: recorded, a hint */
 	int acctg_task;        /* --acctg-freq task=N: seconds between usage samples + 1
 	                        * (1: none, the end's totals alone); 0: not given */

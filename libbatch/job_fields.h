@@ -27,7 +27,8 @@
 	X(use_min_nodes) X(contiguous)
 
 #define SPEC_INT64S(X) X(mem_per_node) X(mem_per_cpu) X(time_limit) X(priority) \
-	X(begin_time) X(deadline) X(mem_per_gpu) X(wait4switch)
+	X(begin_time) X(deadline) X(mem_per_gpu) X(wait4switch) \
+	X(tmp_mb)
 
 /* NULL-terminated string vectors. Only a launch reads the first two (and
  * the script): listings leave them out, and sluiced keeps them in its

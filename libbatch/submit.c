@@ -80,8 +80,16 @@ static int validate(const struct sl_peer *w, const struct sl_jobspec *s,
 int sl_submit_executor_limits(const struct sl_conf *conf, const struct sl_jobspec *s,
 			      struct sl_err *err)
 {
-	if (strcmp(sl_conf_executor(conf), "kubernetes") != 0)
+	if (strcmp(sl_conf_executor(conf), "kubernetes") != 0) {
+		if (s->tmp_mb > sl_conf_tmp_disk(conf)) /* slurmctld's words */
+			return sl_err_set(err, SL_ENOFIT, "Temporary disk specification can not be "
+					  "satisfied\nRequested node configuration is not available");
 		return 0;
+	}
+	if (s->tmp_mb > 0)
+		return sl_err_set(err, SL_EUNSUPP, "--tmp is not supported by Sluice on Kubernetes: "
+				  "a pod's scratch space is its node's ephemeral storage, which no "
+				  "ClusterQueue counts");
 	if (s->mem_per_node == 0 || s->mem_all)
 		return sl_err_set(err, SL_EUNSUPP, "--mem=0 is not supported by Sluice on "
 				  "Kubernetes: a flavor's quota spans many nodes, so it says "

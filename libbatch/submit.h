@@ -49,7 +49,8 @@ struct sl_job *sl_submit_array_task(const struct sl_job *j, const struct sl_arra
 				    uint64_t array_id, uint64_t id);
 
 /* What only the local executor does or means (--mem=0, --nodelist,
- * --exclude, --signal, --get-user-env), refused on Kubernetes by name: at
+ * --exclude, --signal, --get-user-env, --tmp), refused on Kubernetes by
+ * name, and a --tmp above the local nodes' tmpDisk (Slurm's refusal): at
  * submit, and when scontrol update changes what a pending job asks for. */
 int sl_submit_executor_limits(const struct sl_conf *conf, const struct sl_jobspec *s,
 			      struct sl_err *err);

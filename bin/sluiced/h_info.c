@@ -73,6 +73,7 @@ static json_object *local_node(const struct sluiced *d, int64_t now)
 	int64_t boot = 0;
 
 	add_str(o, "name", d->hostname);
+	add_i64(o, "tmp_disk", sl_conf_tmp_disk(d->conf));
 	if (uname(&u) == 0) {
 		snprintf(os, sizeof(os), "%s %s %s", u.sysname, u.release, u.version);
 		add_str(o, "arch", u.machine);

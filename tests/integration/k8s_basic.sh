@@ -125,3 +125,7 @@ case "$err" in
 esac
 as $USER1 "$BIN/scancel" "$j4"
 ok "scontrol update MinMemoryNode=0 is refused on Kubernetes, as --mem=0 is at submit"
+err=$(as $USER1 "$BIN/sbatch" --tmp=1G --wrap true 2>&1); rc=$?
+expect_eq "--tmp on Kubernetes" "1 sbatch: error: Batch job submission failed: --tmp is not supported by Sluice on Kubernetes: \
+a pod's scratch space is its node's ephemeral storage, which no ClusterQueue counts" "$rc $err"
+ok "--tmp is refused on Kubernetes by name"

@@ -34,7 +34,8 @@ spec: {clusterQueue: main}' \
 	write_conf 'accounts:
   "*": [general, accre_gpu, TRAINING-CPU]
 features:
-  a100: {nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB}'
+  a100: {nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB}
+tmpDisk: 1024'
 	# write_conf's own accounts: line comes first; drop it
 	sed -i '0,/^accounts:$/{/^accounts:$/{N;d}}' "$T/sluice.yaml"
 }
@@ -199,3 +200,15 @@ SLURM_MEM_BIND=local
 step closest" "$(cat "$T/work/bind.out")"
 expect_eq "TresBind" "   TresBind=gpu:closest" "$("$BIN/scontrol" show job "$bj" | grep TresBind)"
 ok "sbatch --gpu-bind, --mem-bind: recorded and passed to the steps"
+
+# --tmp against the node's TmpDisk (the config's tmpDisk, here 1024 MB):
+# within it the job runs and shows it; above it Slurm's two lines.
+tj=$(submit $USER1 -o /dev/null --tmp=1G --wrap true) || fail "submit --tmp=1G"
+wait_state "$tj" COMPLETED
+expect_eq "MinTmpDiskNode" "1G" "$(field "$tj" MinTmpDiskNode)"
+expect_eq "squeue %d" "1G" "$("$BIN/squeue" -h -j "$tj" -t all -o %d)"
+expect_eq "sinfo %d" "1024" "$("$BIN/sinfo" -h -o %d | head -n1)"
+out=$(as $USER1 "$BIN/sbatch" --tmp=1025 --wrap true 2>&1); rc=$?
+expect_eq "--tmp=1025" "1 sbatch: error: Temporary disk specification can not be satisfied
+sbatch: error: Batch job submission failed: Requested node configuration is not available" "$rc $out"
+ok "--tmp within the node's TmpDisk runs; above it is refused as Slurm refuses it"

@@ -102,6 +102,7 @@ static void test_show(void **state)
 			    "clusterName=testcluster\nkillWait=5\ndurability=process\nminJobAge=0\n"
 			    "maxArraySize=1001\n"
 			    "killInvalidDepend=no\n"
+			    "tmpDisk=0\n"
 			    "mpiDefault=none\n"
 			    "operators=alice,bob.smith\n"
 			    "accounts=alice:physics,general *:general carol:chem\n"

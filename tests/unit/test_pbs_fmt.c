@@ -200,7 +200,7 @@ static struct sl_clusterinfo *cluster(void)
 		{"gpus", "a100", "cpu", 16000, 0, 0, 16000, 0},
 		{"gpus", "a100", "nvidia.com/gpu", 4000, 0, 0, 4000, 0},
 	};
-	static struct sl_nodeinfo node = {"vm", "x86_64", "Linux", 0, NOW - 3600, 0, 0};
+	static struct sl_nodeinfo node = {"vm", "x86_64", "Linux", 0, NOW - 3600, 0, 0, 0};
 	static struct sl_partinfo parts[2];
 	static struct sl_clusterinfo ci;
 

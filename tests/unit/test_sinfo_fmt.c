@@ -217,7 +217,7 @@ static struct sl_quota_row row(const char *cq, const char *flv, const char *res,
 				     used > nom ? used - nom : 0, 0, used, 0};
 }
 
-static struct sl_nodeinfo host = {"vm", "x86_64", "Linux 6.1 #1", 1000, 2000, 150, 3000};
+static struct sl_nodeinfo host = {"vm", "x86_64", "Linux 6.1 #1", 1000, 2000, 150, 3000, 0};
 static char *no_features[] = {NULL};
 static char *gpu_features[] = {"nvidia.com/gpu.product=H100", "example.com/net=ib", NULL};
 

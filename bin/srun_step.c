@@ -248,6 +248,10 @@ static void step_end(struct run *r, enum end_why why)
 static void on_interrupt(struct run *r)
 {
 	int64_t now = now_ms();
+	if (r->o->disable_status) { /* -X: Slurm forwards it at once, every time */
+		kill_tasks(r, SIGINT);
+		return;
+	}
 	if (!r->o->quit_on_interrupt && (r->intr_ms == 0 || now - r->intr_ms > 1000)) {
 		fprintf(stderr, "srun: interrupt (one more within 1 sec to abort)\n");
 		print_status(r);

@@ -151,6 +151,7 @@ SET(set_open_mode)
 }
 
 SET(set_quit_intr) { (void)arg; (void)err; O(ctx)->quit_on_interrupt = 1; return 0; }
+SET(set_disable_status) { (void)arg; (void)err; O(ctx)->disable_status = 1; return 0; }
 
 /* A placement hint with no meaning on Sluice's executors (README's table):
  * kept as given, with no effect. */
@@ -278,6 +279,24 @@ ALLOC(set_alloc_comment, "comment")
 ALLOC(set_alloc_constraint, "constraint")
 ALLOC(set_alloc_dependency, "dependency")
 ALLOC(set_alloc_gpus, "gpus")
+ALLOC(set_alloc_tmp, "tmp")
+ALLOC(set_alloc_contiguous, "contiguous")
+ALLOC(set_alloc_use_min_nodes, "use-min-nodes")
+ALLOC(set_alloc_cores_per_socket, "cores-per-socket")
+ALLOC(set_alloc_cpus_per_gpu, "cpus-per-gpu")
+ALLOC(set_alloc_deadline, "deadline")
+ALLOC(set_alloc_gpu_bind, "gpu-bind")
+ALLOC(set_alloc_gpus_per_node, "gpus-per-node")
+ALLOC(set_alloc_mem_per_gpu, "mem-per-gpu")
+ALLOC(set_alloc_mincpus, "mincpus")
+ALLOC(set_alloc_no_kill, "no-kill")
+ALLOC(set_alloc_ntasks_per_core, "ntasks-per-core")
+ALLOC(set_alloc_ntasks_per_socket, "ntasks-per-socket")
+ALLOC(set_alloc_sockets_per_node, "sockets-per-node")
+ALLOC(set_alloc_switches, "switches")
+ALLOC(set_alloc_threads_per_core, "threads-per-core")
+ALLOC(set_alloc_wckey, "wckey")
+ALLOC(set_alloc_distribution, "distribution")
 /* Also the step's, in an allocation (srun.c's step_options). */
 SET(set_alloc_exclusive)
 {
@@ -318,14 +337,17 @@ static const struct sl_opt table[] = {
 	UNSUPP("bb", 0, SL_OPT_REQ),
 	UNSUPP("bbf", 0, SL_OPT_REQ),
 	UNSUPP("bcast", 0, SL_OPT_OPTARG),
+	UNSUPP("bcast-exclude", 0, SL_OPT_REQ),
 	ROW("begin", 'b', SL_OPT_REQ, set_alloc_begin),
 	ROW("chdir", 'D', SL_OPT_REQ, set_chdir),
 	UNSUPP("cluster", 'M', SL_OPT_REQ),
+	UNSUPP("cluster-constraint", 0, SL_OPT_REQ),
 	UNSUPP("clusters", 'M', SL_OPT_REQ),
 	ROW("comment", 0, SL_OPT_REQ, set_alloc_comment),
 	UNSUPP("compress", 0, SL_OPT_OPTARG),
 	ROW("constraint", 'C', SL_OPT_REQ, set_alloc_constraint),
-	UNSUPP("contiguous", 0, SL_OPT_NOARG),
+	UNSUPP("container", 0, SL_OPT_REQ),
+	ROW("contiguous", 0, SL_OPT_NOARG, set_alloc_contiguous),
 	UNSUPP("core-spec", 'S', SL_OPT_REQ),
 	UNSUPP("cores-per-socket", 0, SL_OPT_REQ),
 	ENVROW("cpu-bind", 0, SL_OPT_REQ, "SLURM_CPU_BIND", NULL, set_cpu_bind),
@@ -335,7 +357,9 @@ static const struct sl_opt table[] = {
 	UNSUPP("deadline", 0, SL_OPT_REQ),
 	UNSUPP("delay-boot", 0, SL_OPT_REQ),
 	ROW("dependency", 'd', SL_OPT_REQ, set_alloc_dependency),
+	ENVROW("disable-status", 'X', SL_OPT_NOARG, "SLURM_DISABLE_STATUS", NULL, set_disable_status),
 	ENVROW("distribution", 'm', SL_OPT_REQ, "SLURM_DISTRIBUTION", NULL, set_distribution),
+	UNSUPP("epilog", 0, SL_OPT_REQ),
 	ROW("error", 'e', SL_OPT_REQ, set_err),
 	ENVROW("exact", 0, SL_OPT_NOARG, "SLURM_EXACT", NULL, set_exact),
 	UNSUPP("exclude", 'x', SL_OPT_REQ),
@@ -343,6 +367,7 @@ static const struct sl_opt table[] = {
 	ENVROW("export", 0, SL_OPT_REQ, "SLURM_EXPORT_ENV", NULL, set_export),
 	UNSUPP("extra-node-info", 'B', SL_OPT_REQ),
 	ENVROW("gpu-bind", 0, SL_OPT_REQ, "SLURM_GPU_BIND", NULL, set_gpu_bind),
+	UNSUPP("gpu-freq", 0, SL_OPT_REQ),
 	ROW("gpus", 'G', SL_OPT_REQ, set_alloc_gpus),
 	UNSUPP("gpus-per-node", 0, SL_OPT_REQ),
 	UNSUPP("gpus-per-socket", 0, SL_OPT_REQ),
@@ -393,7 +418,6 @@ static const struct sl_opt table[] = {
 	UNSUPP("priority", 0, SL_OPT_REQ),
 	UNSUPP("profile", 0, SL_OPT_REQ),
 	UNSUPP("prolog", 0, SL_OPT_REQ),
-	UNSUPP("epilog", 0, SL_OPT_REQ),
 	UNSUPP("propagate", 0, SL_OPT_OPTARG),
 	ROW("pty", 0, SL_OPT_NOARG, set_pty),
 	ROW("qos", 'q', SL_OPT_REQ, set_alloc_qos),
@@ -402,6 +426,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("reboot", 0, SL_OPT_NOARG),
 	ROW("relative", 'r', SL_OPT_REQ, set_relative),
 	UNSUPP("reservation", 0, SL_OPT_REQ),
+	UNSUPP("resv-ports", 0, SL_OPT_OPTARG),
 	UNSUPP("send-libs", 0, SL_OPT_OPTARG),
 	UNSUPP("signal", 0, SL_OPT_REQ),
 	UNSUPP("slurmd-debug", 0, SL_OPT_REQ),
@@ -416,10 +441,10 @@ static const struct sl_opt table[] = {
 	ENVROW("threads-per-core", 0, SL_OPT_REQ, "SLURM_THREADS_PER_CORE", NULL, set_tpc),
 	ENVROW("time", 't', SL_OPT_REQ, "SLURM_TIMELIMIT", NULL, set_time),
 	UNSUPP("time-min", 0, SL_OPT_REQ),
-	UNSUPP("tmp", 0, SL_OPT_REQ),
+	ROW("tmp", 0, SL_OPT_REQ, set_alloc_tmp),
 	ENVROW("unbuffered", 'u', SL_OPT_NOARG, "SLURM_UNBUFFEREDIO", NULL, set_unbuf),
 	ROW("usage", 0, SL_OPT_NOARG, set_usage),
-	UNSUPP("use-min-nodes", 0, SL_OPT_NOARG),
+	ROW("use-min-nodes", 0, SL_OPT_NOARG, set_alloc_use_min_nodes),
 	ROW("verbose", 'v', SL_OPT_NOARG, set_verbose),
 	ROW("version", 'V', SL_OPT_NOARG, set_version),
 	ROW("wait", 'W', SL_OPT_REQ, set_wait),
@@ -521,21 +546,39 @@ int sl_srun_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_
  * rest of Slurm's salloc options are refused by name. */
 static const struct sl_opt salloc_table[] = {
 	ROW("account", 'A', SL_OPT_REQ, set_alloc_account),
+	UNSUPP("bb", 0, SL_OPT_REQ),
+	UNSUPP("bbf", 0, SL_OPT_REQ),
 	ROW("begin", 'b', SL_OPT_REQ, set_alloc_begin),
 	UNSUPP("bell", 0, SL_OPT_NOARG),
 	ROW("chdir", 'D', SL_OPT_REQ, set_chdir),
 	UNSUPP("cluster", 'M', SL_OPT_REQ),
+	UNSUPP("cluster-constraint", 0, SL_OPT_REQ),
 	UNSUPP("clusters", 'M', SL_OPT_REQ),
 	ROW("comment", 0, SL_OPT_REQ, set_alloc_comment),
 	ROW("constraint", 'C', SL_OPT_REQ, set_alloc_constraint),
+	UNSUPP("container", 0, SL_OPT_REQ),
+	ROW("contiguous", 0, SL_OPT_NOARG, set_alloc_contiguous),
 	UNSUPP("core-spec", 'S', SL_OPT_REQ),
+	ROW("cores-per-socket", 0, SL_OPT_REQ, set_alloc_cores_per_socket),
+	UNSUPP("cpu-freq", 0, SL_OPT_REQ),
+	ROW("cpus-per-gpu", 0, SL_OPT_REQ, set_alloc_cpus_per_gpu),
 	ENVROW("cpus-per-task", 'c', SL_OPT_REQ, "SALLOC_CPUS_PER_TASK", NULL, set_cpt),
+	ROW("deadline", 0, SL_OPT_REQ, set_alloc_deadline),
+	UNSUPP("delay-boot", 0, SL_OPT_REQ),
 	ROW("dependency", 'd', SL_OPT_REQ, set_alloc_dependency),
+	ROW("distribution", 'm', SL_OPT_REQ, set_alloc_distribution),
 	UNSUPP("exclude", 'x', SL_OPT_REQ),
 	ROW("exclusive", 0, SL_OPT_OPTARG, set_alloc_exclusive),
+	UNSUPP("get-user-env", 0, SL_OPT_OPTARG),
+	UNSUPP("gid", 0, SL_OPT_REQ),
+	ROW("gpu-bind", 0, SL_OPT_REQ, set_alloc_gpu_bind),
+	UNSUPP("gpu-freq", 0, SL_OPT_REQ),
 	ROW("gpus", 'G', SL_OPT_REQ, set_alloc_gpus),
+	ROW("gpus-per-node", 0, SL_OPT_REQ, set_alloc_gpus_per_node),
+	UNSUPP("gpus-per-socket", 0, SL_OPT_REQ),
 	ROW("gpus-per-task", 0, SL_OPT_REQ, set_gpt),
 	ROW("gres", 0, SL_OPT_REQ, set_alloc_gres),
+	UNSUPP("gres-flags", 0, SL_OPT_REQ),
 	ROW("help", 'h', SL_OPT_NOARG, set_help),
 	UNSUPP("hold", 'H', SL_OPT_NOARG),
 	UNSUPP("immediate", 'I', SL_OPT_OPTARG),
@@ -544,27 +587,48 @@ static const struct sl_opt salloc_table[] = {
 	UNSUPP("licenses", 'L', SL_OPT_REQ),
 	UNSUPP("mail-type", 0, SL_OPT_REQ),
 	UNSUPP("mail-user", 0, SL_OPT_REQ),
+	UNSUPP("mcs-label", 0, SL_OPT_REQ),
 	ROW("mem", 0, SL_OPT_REQ, set_alloc_mem),
 	ROW("mem-per-cpu", 0, SL_OPT_REQ, set_alloc_mem_per_cpu),
+	ROW("mem-per-gpu", 0, SL_OPT_REQ, set_alloc_mem_per_gpu),
+	ROW("mincpus", 0, SL_OPT_REQ, set_alloc_mincpus),
 	UNSUPP("nice", 0, SL_OPT_OPTARG),
 	UNSUPP("no-bell", 0, SL_OPT_NOARG),
+	ROW("no-kill", 'k', SL_OPT_OPTARG, set_alloc_no_kill),
 	UNSUPP("no-shell", 0, SL_OPT_NOARG),
+	UNSUPP("nodefile", 'F', SL_OPT_REQ),
 	ROW("nodelist", 'w', SL_OPT_REQ, set_alloc_nodelist),
 	ENVROW("nodes", 'N', SL_OPT_REQ, NULL, NULL, set_nodes),
 	ENVROW("ntasks", 'n', SL_OPT_REQ, NULL, NULL, set_ntasks),
+	ROW("ntasks-per-core", 0, SL_OPT_REQ, set_alloc_ntasks_per_core),
 	ROW("ntasks-per-node", 0, SL_OPT_REQ, set_tpn),
+	ROW("ntasks-per-socket", 0, SL_OPT_REQ, set_alloc_ntasks_per_socket),
+	UNSUPP("overcommit", 'O', SL_OPT_NOARG),
 	UNSUPP("oversubscribe", 's', SL_OPT_NOARG),
 	ROW("partition", 'p', SL_OPT_REQ, set_alloc_partition),
+	UNSUPP("power", 0, SL_OPT_REQ),
+	UNSUPP("priority", 0, SL_OPT_REQ),
+	UNSUPP("profile", 0, SL_OPT_REQ),
 	ROW("qos", 'q', SL_OPT_REQ, set_alloc_qos),
 	ROW("quiet", 'Q', SL_OPT_NOARG, set_quiet),
+	UNSUPP("reboot", 0, SL_OPT_NOARG),
 	UNSUPP("reservation", 0, SL_OPT_REQ),
 	UNSUPP("signal", 0, SL_OPT_REQ),
+	ROW("sockets-per-node", 0, SL_OPT_REQ, set_alloc_sockets_per_node),
+	UNSUPP("spread-job", 0, SL_OPT_NOARG),
+	ROW("switches", 0, SL_OPT_REQ, set_alloc_switches),
+	UNSUPP("thread-spec", 0, SL_OPT_REQ),
+	ROW("threads-per-core", 0, SL_OPT_REQ, set_alloc_threads_per_core),
 	ENVROW("time", 't', SL_OPT_REQ, "SALLOC_TIMELIMIT", NULL, set_time),
 	UNSUPP("time-min", 0, SL_OPT_REQ),
+	ROW("tmp", 0, SL_OPT_REQ, set_alloc_tmp),
+	UNSUPP("uid", 0, SL_OPT_REQ),
 	ROW("usage", 0, SL_OPT_NOARG, set_usage),
+	ROW("use-min-nodes", 0, SL_OPT_NOARG, set_alloc_use_min_nodes),
 	ROW("verbose", 'v', SL_OPT_NOARG, set_verbose),
 	ROW("version", 'V', SL_OPT_NOARG, set_version),
 	UNSUPP("wait-all-nodes", 0, SL_OPT_REQ),
+	ROW("wckey", 0, SL_OPT_REQ, set_alloc_wckey),
 	UNSUPP("x11", 0, SL_OPT_OPTARG),
 	{NULL, 0, SL_OPT_NOARG, {NULL, NULL}, 0, NULL},
 };

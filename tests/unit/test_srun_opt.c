@@ -191,6 +191,25 @@ static void test_step_opts(void **state)
 	assert_int_equal(parse(&o, env, &st, &err, "--mpi=pmix_v4", "true", NULL), 0);
 	assert_int_equal(o.mpi_pmix, 1);
 	sl_srun_opts_clear(&o);
+	/* -X; the allocation options srun and salloc pass to sbatch's parser */
+	assert_int_equal(parse(&o, env, &st, &err, "-X", "--tmp=1G", "--use-min-nodes", "true",
+			       NULL), 0);
+	assert_int_equal(o.disable_status, 1);
+	assert_string_equal(o.alloc[0], "--tmp=1G");
+	assert_string_equal(o.alloc[1], "--use-min-nodes");
+	sl_srun_opts_clear(&o);
+	{
+		char *sargv[] = {"salloc", "--contiguous", "-k", "--wckey=w", "--spread-job", NULL};
+		assert_int_equal(sl_salloc_opts_parse(4, sargv, env, &o, &st, &err), 0);
+		assert_string_equal(o.alloc[0], "--contiguous");
+		assert_string_equal(o.alloc[1], "--no-kill");
+		assert_string_equal(o.alloc[2], "--wckey=w");
+		sl_srun_opts_clear(&o);
+		assert_int_not_equal(sl_salloc_opts_parse(5, sargv, env, &o, &st, &err), 0);
+		assert_string_equal(err.msg, "salloc: error: --spread-job is not supported by Sluice");
+		sl_srun_opts_clear(&o);
+		err = (struct sl_err)SL_ERR_INIT;
+	}
 	char *senv[] = {"SRUN_CPUS_PER_TASK=3", NULL};
 	assert_int_equal(parse(&o, senv, &st, &err, "true", NULL), 0);
 	assert_int_equal(o.cpus_per_task, 3);

@@ -225,15 +225,19 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l, struc
 /* What of the allocation's options Slurm also gives a step, inside a job:
  * --exclusive (the step's own CPUs: --exact), -w (its nodes,
  * srun_layout.c), --mem and --mem-per-cpu (its memory, counted by
- * sluiced), and --comment, which Slurm keeps for allocations alone; -p,
- * -A and -q naming the job's own, and --gres=none, ask for nothing new. */
+ * sluiced), and --comment, --tmp, --use-min-nodes and --contiguous, which
+ * Slurm 22.05 takes in a step and gives no meaning there (a step's --tmp
+ * is not checked against the nodes); -p, -A and -q naming the job's own,
+ * and --gres=none, ask for nothing new. */
 static int step_option(const char *opt, char *const *envp)
 {
-	static const char *const ok[] = {"--nodelist=", "--mem=", "--mem-per-cpu=", "--comment="};
+	static const char *const ok[] = {"--nodelist=", "--mem=", "--mem-per-cpu=", "--comment=",
+					 "--tmp="};
 	static const char *const same[][2] = {{"--partition=", "SLURM_JOB_PARTITION"},
 					       {"--account=", "SLURM_JOB_ACCOUNT"},
 					       {"--qos=", "SLURM_JOB_QOS"}};
-	if (strcmp(opt, "--exclusive") == 0 || strcmp(opt, "--gres=none") == 0)
+	if (strcmp(opt, "--exclusive") == 0 || strcmp(opt, "--gres=none") == 0 ||
+	    strcmp(opt, "--use-min-nodes") == 0 || strcmp(opt, "--contiguous") == 0)
 		return 1;
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
 		if (strncmp(opt, ok[i], strlen(ok[i])) == 0)

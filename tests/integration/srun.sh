@@ -298,3 +298,16 @@ ran" "$out"
 as $USER1 "$BIN/srun" -n 1 --cpu-bind=bogus true 2>/dev/null
 expect_eq "--cpu-bind=bogus" 1 "$?"
 ok "srun --cpu-bind, --mem-bind, --gpu-bind: checked, the step unbound, Slurm's line"
+
+# In a job, --tmp, --use-min-nodes and --contiguous are taken for a step
+# with no meaning there, as Slurm 22.05 takes them.
+cat >stepopts.sh <<EOS
+#!/bin/sh
+$BIN/srun --tmp=10 --use-min-nodes --contiguous -n 1 true
+echo "rc=\$?"
+EOS
+chmod 755 stepopts.sh
+j=$(submit $USER1 -o "$T/work/stepopts.out" stepopts.sh) || fail "submit stepopts"
+wait_state "$j" COMPLETED
+expect_eq "step --tmp" "rc=0" "$(cat stepopts.out)"
+ok "srun --tmp, --use-min-nodes, --contiguous in a job: taken, as Slurm's"

@@ -161,6 +161,11 @@ static int k_mem_cpu(struct up *u, const char *v)
 	return mem(u, "mem_per_cpu", "MinMemoryCPU", v);
 }
 
+static int k_tmp(struct up *u, const char *v)
+{
+	return mem(u, "tmp_mb", "MinTmpDiskNode", v);
+}
+
 static int k_mail_type(struct up *u, const char *v)
 {
 	int bits = sl_slurm_parse_mail_type(v);
@@ -195,6 +200,7 @@ static const struct {
 	{"MailUser", k_mail_user}, {"Requeue", k_requeue}, {"WorkDir", k_work_dir},
 	{"StdOut", k_std_out}, {"MinMemoryNode", k_mem_node}, {"MinMemoryCPU", k_mem_cpu},
 	{"NumTasks", k_num_tasks}, {"CPUsPerTask", k_cpus_per_task},
+	{"MinTmpDiskNode", k_tmp},
 };
 
 static int one(struct up *u, const char *word, uint64_t *id, long *task, int *have_id)

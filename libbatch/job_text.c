@@ -157,7 +157,8 @@ static void put_strv(struct w *b, const char *k, char *const *v)
 /* What of a spec is written: all of it (the store, a submission); a
  * listing's, without env, argv and script, which no listing prints and of
  * which the environment alone is two thirds of a record; and a listing for
- * others than the owner, without the --export values too. */
+ * others than the owner, without the --export values too, in the option
+ * or in the submit line that typed them. */
 enum part { PART_FULL, PART_LISTING, PART_OTHERS };
 
 static int shown(enum part part, const char *field)
@@ -165,7 +166,8 @@ static int shown(enum part part, const char *field)
 	if (part == PART_FULL)
 		return 1;
 	return strcmp(field, "script") != 0 &&
-	       (part == PART_LISTING || strcmp(field, "export_spec") != 0);
+	       (part == PART_LISTING ||
+		(strcmp(field, "export_spec") != 0 && strcmp(field, "submit_line") != 0));
 }
 
 /* Is member f asked for? has: sl_jobproj_bytes(), NULL for all. */

@@ -380,6 +380,17 @@ static int f_mem_cpu(struct upd *u, json_object *v, struct sl_err *err)
 	return r;
 }
 
+/* MinTmpDiskNode= (MB): the submit policy checks it against tmpDisk. */
+static int f_tmp(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t m;
+	int r = pending_count(u, v, 0, MEM_MAX, "Invalid MinTmpDiskNode value", &m, err);
+
+	if (r == 0)
+		u->n->spec.tmp_mb = m;
+	return r;
+}
+
 static int f_ntasks(struct upd *u, json_object *v, struct sl_err *err)
 {
 	int64_t n;
@@ -453,6 +464,7 @@ static const struct {
 	{"std_err", json_type_string, f_std_err},
 	{"mem_per_node", json_type_int, f_mem_node},
 	{"mem_per_cpu", json_type_int, f_mem_cpu},
+	{"tmp_mb", json_type_int, f_tmp},
 	{"ntasks", json_type_int, f_ntasks},
 	{"cpus_per_task", json_type_int, f_cpus_per_task},
 	{"ntasks_per_node", json_type_int, f_ntasks_per_node},

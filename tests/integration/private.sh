@@ -33,6 +33,8 @@ for u in $USER2; do
 	out=$(listing $u 0) || fail "listing as $u"
 	case "$out" in *"\"id\":$id,"*) ;; *) fail "$u does not see job $id: $out" ;; esac
 	case "$out" in *hunter2*) fail "$u sees another user's --export values: $out" ;; esac
+	out=$(as $u "$BIN/sacct" -n -P -j "$id" -o SubmitLine) || fail "sacct as $u"
+	case "$out" in *hunter2*) fail "$u sees the --export values in SubmitLine: $out" ;; esac
 done
 ok "another user sees the job but not its --export values"
 

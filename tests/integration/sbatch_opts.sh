@@ -212,3 +212,10 @@ out=$(as $USER1 "$BIN/sbatch" --tmp=1025 --wrap true 2>&1); rc=$?
 expect_eq "--tmp=1025" "1 sbatch: error: Temporary disk specification can not be satisfied
 sbatch: error: Batch job submission failed: Requested node configuration is not available" "$rc $out"
 ok "--tmp within the node's TmpDisk runs; above it is refused as Slurm refuses it"
+hj=$(submit $USER1 -H -o /dev/null --wrap true) || fail "submit -H"
+as $USER1 "$BIN/scontrol" update JobId="$hj" MinTmpDiskNode=512 || fail "update MinTmpDiskNode=512"
+expect_eq "updated MinTmpDiskNode" "512M" "$(field "$hj" MinTmpDiskNode)"
+as $USER1 "$BIN/scontrol" update JobId="$hj" MinTmpDiskNode=2G 2>/dev/null &&
+	fail "MinTmpDiskNode above tmpDisk was taken"
+as $USER1 "$BIN/scancel" "$hj"
+ok "scontrol update MinTmpDiskNode, held to the node's TmpDisk"

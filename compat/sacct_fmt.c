@@ -842,7 +842,7 @@ int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
 	}
 	while (lo + k < f->nsteps && f->steps[lo + k].job_id == j->id)
 		k++;
-	best = sl_sacct_derived_status(f->steps + lo, k, j->id);
+	best = sl_sacct_derived_status(k > 0 ? f->steps + lo : NULL, k, j->id);
 	snprintf(derived, sizeof(derived), "%d:%d", best >> 8, best & 0x7f);
 	int r = rows & SL_SACCT_ROWS_NO_JOB ? 0
 					    : one_row(f, j, ROW_JOB, mode, now, b, NULL, derived);

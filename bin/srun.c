@@ -47,7 +47,7 @@ static void parse(int argc, char **argv, struct sl_srun_opts *o)
 		exit(0);
 	}
 	if (o->bind_help == 1) { /* Slurm's answer without task/affinity */
-		fprintf(stderr, "CPU bind options not supported with current configuration\n");
+		printf("CPU bind options not supported with current configuration\n");
 		exit(1);
 	}
 	if (o->bind_help == 2) {

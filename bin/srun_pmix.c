@@ -69,14 +69,27 @@ static pmix_status_t on_abort(const pmix_proc_t *proc, void *obj, int status, co
 	return PMIX_OPERATION_SUCCEEDED;
 }
 
-/* Every rank is on this host: what the library gathered is the whole. */
+static void release(void *data)
+{
+	free(data);
+}
+
+/* Every rank is on this host: what the library gathered is the whole, and
+ * its local status (the last info, when libpmix adds it) the outcome. The
+ * data is the host's to free once the library has taken it. */
 static pmix_status_t on_fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
 			      size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cb,
 			      void *cbdata)
 {
-	(void)procs, (void)nprocs, (void)info, (void)ninfo;
-	if (cb != NULL)
-		cb(PMIX_SUCCESS, data, ndata, cbdata, NULL, NULL);
+	pmix_status_t st = PMIX_SUCCESS;
+	(void)procs, (void)nprocs;
+	if (ninfo > 0 && PMIX_CHECK_KEY(&info[ninfo - 1], PMIX_LOCAL_COLLECTIVE_STATUS))
+		st = info[ninfo - 1].value.data.status;
+	if (cb == NULL) {
+		free(data);
+		return PMIX_SUCCESS;
+	}
+	cb(st, data, ndata, cbdata, release, data);
 	return PMIX_SUCCESS;
 }
 
@@ -202,9 +215,12 @@ int srun_pmix_task(struct srun_pmix *p, int t, char ***env, struct sl_err *err)
 	return 0;
 }
 
-int srun_pmix_aborted(const struct srun_pmix *p)
+int srun_pmix_aborted(const struct srun_pmix *p, int *status)
 {
-	return p != NULL && atomic_load(&abort_seen) ? atomic_load(&abort_status) : 0;
+	if (p == NULL || !atomic_load(&abort_seen))
+		return 0;
+	*status = atomic_load(&abort_status);
+	return 1;
 }
 
 void srun_pmix_free(struct srun_pmix *p)

@@ -23,8 +23,8 @@ int srun_pmix_start(struct srun_pmix **out, uint64_t job, uint32_t step, int nta
 /* Before task t's fork: registers it and adds its PMIX_* variables to *env
  * (an sl_strv). 0, or -SL_E* with err. */
 int srun_pmix_task(struct srun_pmix *p, int t, char ***env, struct sl_err *err);
-/* The status of the first MPI_Abort, or 0. */
-int srun_pmix_aborted(const struct srun_pmix *p);
+/* 1 with the status of the first MPI_Abort, or 0 when none came. */
+int srun_pmix_aborted(const struct srun_pmix *p, int *status);
 /* Stops the server and removes its directory; NULL is fine. */
 void srun_pmix_free(struct srun_pmix *p);
 #else
@@ -42,9 +42,9 @@ static inline int srun_pmix_task(struct srun_pmix *p, int t, char ***env, struct
 	(void)p, (void)t, (void)env, (void)err;
 	return 0;
 }
-static inline int srun_pmix_aborted(const struct srun_pmix *p)
+static inline int srun_pmix_aborted(const struct srun_pmix *p, int *status)
 {
-	(void)p;
+	(void)p, (void)status;
 	return 0;
 }
 static inline void srun_pmix_free(struct srun_pmix *p)

@@ -248,8 +248,14 @@ static void step_end(struct run *r, enum end_why why)
 static void on_interrupt(struct run *r)
 {
 	int64_t now = now_ms();
-	if (r->o->disable_status) { /* -X: Slurm forwards it at once, every time */
+	/* -X: no status, the Ctrl-C forwarded at once; a second within 1 s
+	 * still ends the step (Slurm's _handle_intr) */
+	if (r->o->disable_status && !r->o->quit_on_interrupt &&
+	    (r->intr_ms == 0 || now - r->intr_ms > 1000)) {
+		fprintf(stderr, "srun: sending Ctrl-C to StepId=%llu.%u\n",
+			(unsigned long long)r->l->job_id, r->l->step_id);
 		kill_tasks(r, SIGINT);
+		r->intr_ms = now;
 		return;
 	}
 	if (!r->o->quit_on_interrupt && (r->intr_ms == 0 || now - r->intr_ms > 1000)) {
@@ -306,7 +312,7 @@ static void reap(struct run *r)
 }
 
 /* The aborting rank exits with its code, as under Slurm, where the cancel
- * reaches the step later; the rest are killed now. */
+ * reaches the step later (it has 3 s); the rest are killed now. */
 static void on_abort(struct run *r, int rank)
 {
 	if (r->why != END_NONE || rank < 0 || rank >= r->l->ntasks)
@@ -314,7 +320,7 @@ static void on_abort(struct run *r, int rank)
 	r->spare = rank + 1;
 	step_end(r, END_CANCEL);
 	r->spare = 0;
-	r->kill_ms = now_ms() + 1000;
+	r->kill_ms = now_ms() + 3000;
 }
 
 static void on_sigpipe(struct run *r)
@@ -495,14 +501,14 @@ static void child(const struct run *r, int t, char **argv, char **env, int in, i
 	if (r->o->chdir && chdir(r->o->chdir) != 0) {
 		/* slurmstepd's words and fallback, as for the batch script */
 		dprintf(2, "slurmstepd-%s: error: couldn't chdir to `%s': %s: going to /tmp "
-			"instead\n", r->l->nodes[r->l->task[t].node], r->o->chdir, strerror(errno));
+			"instead\n", r->l->nodes[r->l->task[t].node], r->o->chdir, strerrordesc_np(errno));
 		if (chdir("/tmp") != 0)
 			_exit(1);
 	}
 	execve(r->path[t], argv, env);
 	int e = errno;
 	dprintf(2, "slurmstepd-%s: error: execve(): %s: %s\n", r->l->nodes[r->l->task[t].node],
-		argv[0], strerror(e));
+		argv[0], strerrordesc_np(e));
 	_exit(e ? e : 1);
 }
 
@@ -555,25 +561,27 @@ static int start_pty_task(struct run *r, char **argv, char *const *base)
 static int start_task(struct run *r, int t, char **argv, char *const *base)
 {
 	int po[2], pe[2], feed, in;
+	char **env;
 	if (r->o->pty && t == 0)
 		return start_pty_task(r, argv, base);
+	if ((env = task_env(r, t, base)) == NULL)
+		return -1;
 	if (r->o->pty) { /* only task 0 gets srun's stdin */
 		in = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		feed = -1;
 	} else {
 		in = srun_files_stdin(r->o, r->l, t, &feed);
 	}
-	if (in < 0 || pipe2(po, O_CLOEXEC) != 0 || pipe2(pe, O_CLOEXEC) != 0)
+	if (in < 0 || pipe2(po, O_CLOEXEC) != 0 || pipe2(pe, O_CLOEXEC) != 0) {
+		sl_strv_free(env);
 		return -1;
+	}
 	r->st[2 * t] = (struct srun_stream){.fd = po[0], .out = srun_files_sink(r->o, r->l, &r->io, t, 0),
 					   .task = t};
 	r->st[2 * t + 1] = (struct srun_stream){.fd = pe[0],
 					       .out = srun_files_sink(r->o, r->l, &r->io, t, 1),
 					       .task = t};
 	r->in.fds[t] = feed;
-	char **env = task_env(r, t, base);
-	if (env == NULL)
-		return -1;
 	/* in a pod, the agent finds the program where the task runs */
 	r->path[t] = remote ? sl_xstrdup(argv[0]) : sl_find_program(argv[0], env);
 	pid_t pid = fork();
@@ -764,8 +772,9 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 	if (r.why != END_INTR && r.why != END_FORCE) /* the ends srun caused are not told */
 		report(&r);
 	rc = outcome(&r, rec);
-	if (srun_pmix_aborted(r.pmix) != 0) { /* Slurm's srun exits with MPI_Abort's code */
-		rc = srun_pmix_aborted(r.pmix);
+	int abort_status;
+	if (srun_pmix_aborted(r.pmix, &abort_status)) { /* Slurm's srun exits with its code */
+		rc = abort_status;
 		rec->cancelled_by = (int64_t)getuid(); /* the user's srun cancelled it */
 	}
 	run_free(&r);

@@ -109,6 +109,10 @@ static void k_mpi(struct mig_line *l)
 	if (strcasecmp(l->value, "pmix") == 0 || strcasecmp(l->value, "pmix_v4") == 0) {
 		mig_out(l->m->cfg, "mpiDefault: pmix\n");
 		note(l, MIG_MAPPED, "mpiDefault: pmix");
+	} else if (strncasecmp(l->value, "pmix_v", 6) == 0) { /* libpmix 4 serves older clients */
+		mig_out(l->m->cfg, "mpiDefault: pmix\n");
+		note(l, MIG_APPROX, "mpiDefault: pmix (Debian's libpmix 4, which serves %s clients)",
+		     l->value);
 	} else if (strcasecmp(l->value, "none") == 0) {
 		note(l, MIG_MAPPED, "mpiDefault: none (the default)");
 	} else {

@@ -11,7 +11,8 @@ compat_libcompat_a_SOURCES += \
 	compat/hostlist.c compat/hostlist.h
 
 UNIT_TESTS += tests/unit/test_slurm_time tests/unit/test_optable \
-	tests/unit/test_script tests/unit/test_slurm_opt tests/unit/test_hostlist
+	tests/unit/test_script tests/unit/test_slurm_opt tests/unit/test_hostlist \
+	tests/unit/test_slurm_bind
 
 # Golden cases for test_slurm_opt: NAME.args (+ NAME.env, NAME.sh) -> NAME.json
 EXTRA_DIST += tests/data/sbatch

@@ -1,5 +1,7 @@
-/* slurm_bind.c - the binding options' values (slurm_bind.h). Words and
- * messages are Slurm 22.05's (src/common/proc_args.c). */
+/* slurm_bind.c - the binding options' values (slurm_bind.h), read as
+ * Slurm 22.05's slurm_verify_cpu_bind and slurm_verify_mem_bind read them
+ * (src/common/proc_args.c) and its --gpu-bind check, with their messages.
+ * Checked against the reference cluster's srun value by value. */
 #include "slurm_bind.h"
 
 #include <ctype.h>
@@ -26,10 +28,21 @@ const char sl_slurm_mem_bind_help[] =
 	"        help            show this help message\n";
 
 static const char *const cpu_words[] = {"q", "quiet", "v", "verbose", "no", "none", "rank",
-					"rank_ldom", "sockets", "cores", "threads", "ldoms",
-					"boards", NULL};
+					"rank_ldom", "sockets", "socket", "cores", "core",
+					"threads", "thread", "ldoms", "ldom", "one_thread", NULL};
 static const char *const mem_words[] = {"nosort", "sort", "q", "quiet", "v", "verbose", "no",
-					"none", "rank", "local", NULL};
+					"none", "p", "prefer", "rank", "local", NULL};
+
+/* A map or mask and the names Slurm also takes for it. */
+struct list_kind {
+	const char *name, *alias; /* "map_cpu", "mapcpu" */
+	int hex;
+};
+static const struct list_kind cpu_lists[] = {
+	{"map_cpu", "mapcpu", 0}, {"mask_cpu", "maskcpu", 1},
+	{"map_ldom", "mapldom", 0}, {"mask_ldom", "maskldom", 1}, {NULL, NULL, 0}};
+static const struct list_kind mem_lists[] = {
+	{"map_mem", "mapmem", 0}, {"mask_mem", "maskmem", 1}, {NULL, NULL, 0}};
 
 static int is_word(const char *const *words, const char *w)
 {
@@ -39,106 +52,116 @@ static int is_word(const char *const *words, const char *w)
 	return 0;
 }
 
-/* A list's items: decimal (map_*) or hexadecimal (mask_*), each with an
- * optional "*count" repeat. Slurm names the first character it cannot
- * take. */
-static int list_ok(const char *list, int hex, const char *opt, struct sl_err *err)
+/* _isvalue(): what may follow a ',' inside a list (a number, or hex
+ * digits up to the next ',' or the end). */
+static int is_value(const char *a)
 {
-	char *dup = sl_xstrdup(list), *save = NULL;
+	if (isdigit((unsigned char)*a))
+		return 1;
+	while (isxdigit((unsigned char)*a))
+		a++;
+	return *a == ',' || *a == '\0';
+}
+
+/* A list's items: decimal (map) or hexadecimal (mask, a lower-case "0x"
+ * dropped), each with an optional "*count" repeat. */
+static int list_ok(const struct list_kind *k, const char *opt, const char *list,
+		   struct sl_err *err)
+{
+	char *dup, *save = NULL;
 	int r = 0;
-	if (*list == '\0')
-		r = sl_err_set(err, SL_EINVAL, "missing list for \"%s<list>\"", opt);
+	if (list == NULL || *list == '\0')
+		return sl_err_set(err, SL_EINVAL, "missing list for \"--%s=%s:<list>\"", opt,
+				  k->name);
+	dup = sl_xstrdup(list);
 	for (char *t = strtok_r(dup, ",", &save); t && r == 0; t = strtok_r(NULL, ",", &save)) {
-		char *p = t, *star = strchr(t, '*');
-		if (hex && (strncasecmp(p, "0x", 2) == 0))
-			p += 2;
-		for (; *p && p != star && r == 0; p++)
-			if (hex ? !isxdigit((unsigned char)*p) : !isdigit((unsigned char)*p))
-				r = sl_err_set(err, SL_EINVAL, "Failed to validate number: %s, "
-					       "the offending character is %c", t, *p);
-		for (p = star ? star + 1 : p; star && *p && r == 0; p++)
-			if (!isdigit((unsigned char)*p))
-				r = sl_err_set(err, SL_EINVAL, "Failed to validate number: %s, "
-					       "the offending character is %c", t, *p);
+		char *star = strchr(t, '*');
+		if (k->hex && strncmp(t, "0x", 2) == 0)
+			t += 2;
+		if (star != NULL) {
+			*star = '\0';
+			if (star[1] == '\0' || strspn(star + 1, "0123456789") != strlen(star + 1) ||
+			    atol(star + 1) <= 0)
+				r = sl_err_set(err, SL_EINVAL, "Invalid %s multiplier: %s", k->name,
+					       star + 1);
+		}
+		for (const char *p = t; *p && r == 0; p++)
+			if (k->hex ? !isxdigit((unsigned char)*p) : !isdigit((unsigned char)*p))
+				r = sl_err_set(err, SL_EINVAL, "Failed to validate number: %s, the "
+					       "offending character is %c", t, *p);
 	}
 	free(dup);
 	return r;
 }
 
-static int prefixed(const char *w, const char *prefix, const char **rest)
+/* name[:=]list, name being one of the kinds or its alias. 1: not a list. */
+static int check_list(const struct list_kind *kinds, const char *opt, const char *tok,
+		      struct sl_err *err)
 {
-	size_t n = strlen(prefix);
-	if (strncasecmp(w, prefix, n) != 0)
-		return 0;
-	*rest = w + n;
+	for (const struct list_kind *k = kinds; k->name; k++) {
+		if (strncasecmp(tok, k->name, strlen(k->name)) != 0 &&
+		    strncasecmp(tok, k->alias, strlen(k->alias)) != 0)
+			continue;
+		const char *sep = strpbrk(tok, ":="), *list = sep ? sep + 1 : NULL;
+		char *cut = list ? sl_xstrndup(list, strcspn(list, ":=")) : NULL;
+		int r = list_ok(k, opt, cut, err);
+		free(cut);
+		return r;
+	}
 	return 1;
 }
 
-static int check_cpu(const char *w, struct sl_err *err)
+/* The ',' that separate words, not list items, become ';'. */
+static int check_words(enum sl_bind_kind kind, const char *arg, struct sl_err *err)
 {
-	const char *rest;
-	if (is_word(cpu_words, w))
-		return 0;
-	if (prefixed(w, "map_cpu:", &rest))
-		return list_ok(rest, 0, "--cpu-bind=map_cpu:", err);
-	if (prefixed(w, "map_ldom:", &rest))
-		return list_ok(rest, 0, "--cpu-bind=map_ldom:", err);
-	if (prefixed(w, "mask_cpu:", &rest))
-		return list_ok(rest, 1, "--cpu-bind=mask_cpu:", err);
-	if (prefixed(w, "mask_ldom:", &rest))
-		return list_ok(rest, 1, "--cpu-bind=mask_ldom:", err);
-	return sl_err_set(err, SL_EINVAL, "unrecognized --cpu-bind argument \"%s\"", w);
+	const char *opt = kind == SL_BIND_CPU ? "cpu-bind" : "mem-bind";
+	char *buf = sl_xstrdup(arg), *p = buf, *tok;
+	int r = 0;
+
+	for (char *c = buf; *c; c++)
+		if (*c == ',' && !is_value(c + 1))
+			*c = ';';
+	while (r == 0 && (tok = strsep(&p, ";")) != NULL) {
+		if (strcasecmp(tok, "help") == 0)
+			r = 1;
+		else if (is_word(kind == SL_BIND_CPU ? cpu_words : mem_words, tok))
+			continue;
+		else if ((r = check_list(kind == SL_BIND_CPU ? cpu_lists : mem_lists, opt, tok,
+					 err)) == 1)
+			r = sl_err_set(err, SL_EINVAL, "unrecognized --%s argument \"%s\"", opt, tok);
+	}
+	free(buf);
+	return r;
 }
 
-static int check_mem(const char *w, struct sl_err *err)
+/* [verbose,]closest|none|map_gpu:L|mask_gpu:L|per_task:N|single:N: Slurm
+ * takes a word from its first letter and checks only the lists. */
+static int check_gpu(const char *prog, const char *arg, struct sl_err *err)
 {
-	const char *rest;
-	if (is_word(mem_words, w))
-		return 0;
-	if (prefixed(w, "map_mem:", &rest))
-		return list_ok(rest, 0, "--mem-bind=map_mem:", err);
-	if (prefixed(w, "mask_mem:", &rest))
-		return list_ok(rest, 1, "--mem-bind=mask_mem:", err);
-	return sl_err_set(err, SL_EINVAL, "unrecognized --mem-bind argument \"%s\"", w);
-}
-
-/* [verbose,]closest|none|map_gpu:L|mask_gpu:L|per_task:N|single:N */
-static int check_gpu(const char *arg, struct sl_err *err)
-{
-	struct sl_err list = SL_ERR_INIT; /* a list's own message gives way to the option's */
-	const char *v = arg, *rest;
+	const char *v = arg;
 	if (strncasecmp(v, "verbose,", 8) == 0)
 		v += 8;
-	if (strcasecmp(v, "closest") == 0 || strcasecmp(v, "none") == 0)
+	if (strncasecmp(v, "map_gpu:", 8) == 0 || strncasecmp(v, "mask_gpu:", 9) == 0) {
+		int hex = v[1] == 'a' && v[2] == 's';
+		const char *l = strchr(v, ':') + 1;
+		for (const char *p = l; *p; p++)
+			if (*p != ',' && (hex ? !isxdigit((unsigned char)*p) && *p != 'x'
+					      : !isdigit((unsigned char)*p)))
+				return sl_err_set(err, SL_EINVAL, "Failed to validate %s, offending "
+						  "character is %c\n%s: error: Invalid --gpu-bind "
+						  "argument: gpu:%s", l, *p, prog, arg);
 		return 0;
-	if ((prefixed(v, "map_gpu:", &rest) && list_ok(rest, 0, "", &list) == 0) ||
-	    (prefixed(v, "mask_gpu:", &rest) && list_ok(rest, 1, "", &list) == 0))
+	}
+	if (strncasecmp(v, "per_task:", 9) == 0 || strncasecmp(v, "single:", 7) == 0 ||
+	    *v == 'c' || *v == 'C' || *v == 'n' || *v == 'N')
 		return 0;
-	if ((prefixed(v, "per_task:", &rest) || prefixed(v, "single:", &rest)) && *rest &&
-	    strspn(rest, "0123456789") == strlen(rest))
-		return 0;
-	return sl_err_set(err, SL_EINVAL, "Invalid --gpu-bind argument: gpu:%s", v);
+	return sl_err_set(err, SL_EINVAL, "Invalid --gpu-bind argument: gpu:%s", arg);
 }
 
-/* Words are ","-separated; a map or mask takes the rest of the value as
- * its list (its items are ","-separated too), as Slurm reads it. */
-int sl_slurm_bind_check(enum sl_bind_kind kind, const char *arg, struct sl_err *err)
+int sl_slurm_bind_check(const char *prog, enum sl_bind_kind kind, const char *arg,
+			struct sl_err *err)
 {
-	const char *p = arg;
-	int r = 0;
 	if (kind == SL_BIND_GPU)
-		return check_gpu(arg, err);
-	while (r == 0 && *p) {
-		size_t n = strcspn(p, ",");
-		char *w = strncasecmp(p, "map_", 4) == 0 || strncasecmp(p, "mask_", 5) == 0
-				  ? sl_xstrdup(p) : sl_xstrndup(p, n);
-		if (strcasecmp(w, "help") == 0)
-			r = 1;
-		else
-			r = kind == SL_BIND_CPU ? check_cpu(w, err) : check_mem(w, err);
-		p += strlen(w);
-		p += *p == ',';
-		free(w);
-	}
-	return r;
+		return check_gpu(prog, arg, err);
+	return check_words(kind, arg, err);
 }

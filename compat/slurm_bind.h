@@ -13,9 +13,10 @@
 enum sl_bind_kind { SL_BIND_CPU, SL_BIND_MEM, SL_BIND_GPU };
 
 /* 0 when arg is a valid value of the option; 1 when it asks for help
- * (cpu, mem); -SL_EINVAL with err->msg Slurm's error (without the
- * "srun: error: " the caller adds) otherwise. */
-int sl_slurm_bind_check(enum sl_bind_kind kind, const char *arg, struct sl_err *err);
+ * (cpu, mem); -SL_EINVAL with err->msg Slurm's error otherwise, without
+ * the "PROG: error: " the caller adds before its first line. */
+int sl_slurm_bind_check(const char *prog, enum sl_bind_kind kind, const char *arg,
+			struct sl_err *err);
 
 /* --mem-bind=help's text, as Slurm 22.05 prints it. */
 extern const char sl_slurm_mem_bind_help[];

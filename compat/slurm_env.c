@@ -298,7 +298,7 @@ static int v_mem_bind_verbose(const struct sl_slurm_env_in *in, char *b, size_t 
 	int v = 0;
 	for (const char *p = m; p && *p;) {
 		size_t n = strcspn(p, ",");
-		v |= (n == 1 && *p == 'v') || (n == 7 && strncmp(p, "verbose", 7) == 0);
+		v |= (n == 1 && (*p == 'v' || *p == 'V')) || (n == 7 && strncasecmp(p, "verbose", 7) == 0);
 		p += n + (p[n] == ',');
 	}
 	return m != NULL && put_str(b, l, v ? "verbose" : "quiet");

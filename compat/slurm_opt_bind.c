@@ -11,7 +11,7 @@
 static int bind_opt(void *c, enum sl_bind_kind kind, const char *a, char **dst,
 		    struct sl_err *e)
 {
-	int r = sl_slurm_bind_check(kind, a, e);
+	int r = sl_slurm_bind_check("sbatch", kind, a, e);
 	if (r == 1)
 		return sl_err_set(e, SL_EUNSUPP, "--mem-bind=help is not supported by Sluice");
 	if (r != 0)

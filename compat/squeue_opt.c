@@ -76,7 +76,7 @@ static int set_job_list(struct sl_squeue_opts *o, const char *list, struct sl_er
 	sl_slurm_list_append(&v, &n, list);
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		char *dot = strchr(v[i], '.');
-		if (dot != NULL && dot[1] != '\0') /* "N.S" is job N, as Slurm's -j reads it */
+		if (dot != NULL && dot != v[i]) /* "N.S" (and "N.") is job N, as Slurm's -j reads it */
 			*dot = '\0';
 		if (sl_slurm_jobid_parse(v[i], &id, &task) != 0)
 			r = sl_err_set(err, SL_EINVAL, "squeue: error: Invalid job id: %s", v[i]);
@@ -87,15 +87,29 @@ static int set_job_list(struct sl_squeue_opts *o, const char *list, struct sl_er
 	return r;
 }
 
-/* -s's words are steps: a bare job id is Slurm's "Invalid job_step id". */
+/* -s's words are steps, as Slurm's _build_step_list reads them: one
+ * without a step is "N.??", one whose job part is no job id is named. */
 static int check_step_list(const char *list, struct sl_err *err)
 {
 	char *dup = list ? sl_xstrdup(list) : NULL, *save = NULL;
+	uint64_t id;
+	long task;
 	int r = 0;
 	for (char *t = dup ? strtok_r(dup, ",", &save) : NULL; t && r == 0;
-	     t = strtok_r(NULL, ",", &save))
-		if (strchr(t, '.') == NULL)
-			r = sl_err_set(err, SL_EINVAL, "squeue: error: Invalid job_step id: %s.??", t);
+	     t = strtok_r(NULL, ",", &save)) {
+		t += strspn(t, ".");
+		char *dot = strchr(t, '.');
+		if (dot == NULL || dot[1] == '\0') {
+			r = sl_err_set(err, SL_EINVAL, "squeue: error: Invalid job_step id: %.*s.??",
+				       (int)strcspn(t, "."), t);
+			continue;
+		}
+		*dot = '\0';
+		if (sl_slurm_jobid_parse(t, &id, &task) != 0) {
+			*dot = '.';
+			r = sl_err_set(err, SL_EINVAL, "squeue: error: Invalid job_step id: %s", t);
+		}
+	}
 	free(dup);
 	return r;
 }

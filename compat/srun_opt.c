@@ -197,7 +197,7 @@ static int hint_count(void *ctx, const char *name, const char *arg, struct sl_er
 SET(set_cpu_bind)
 {
 	struct sl_err e = SL_ERR_INIT;
-	int r = sl_slurm_bind_check(SL_BIND_CPU, arg, &e);
+	int r = sl_slurm_bind_check("srun", SL_BIND_CPU, arg, &e);
 	if (r == 1) {
 		O(ctx)->bind_help = 1;
 		return 0;
@@ -213,7 +213,7 @@ SET(set_cpu_bind)
 SET(set_mem_bind)
 {
 	struct sl_err e = SL_ERR_INIT;
-	int r = sl_slurm_bind_check(SL_BIND_MEM, arg, &e);
+	int r = sl_slurm_bind_check("srun", SL_BIND_MEM, arg, &e);
 	if (r == 1) {
 		O(ctx)->bind_help = 2;
 		return 0;
@@ -229,7 +229,7 @@ SET(set_mem_bind)
 SET(set_gpu_bind)
 {
 	struct sl_err e = SL_ERR_INIT;
-	if (sl_slurm_bind_check(SL_BIND_GPU, arg, &e) != 0) {
+	if (sl_slurm_bind_check("srun", SL_BIND_GPU, arg, &e) != 0) {
 		O(ctx)->fatal_value = 1;
 		return sl_err_set(err, SL_EINVAL, "srun: error: %s", e.msg);
 	}
@@ -279,7 +279,16 @@ ALLOC(set_alloc_comment, "comment")
 ALLOC(set_alloc_constraint, "constraint")
 ALLOC(set_alloc_dependency, "dependency")
 ALLOC(set_alloc_gpus, "gpus")
-ALLOC(set_alloc_tmp, "tmp")
+/* checked here too: in a job no sbatch parser reads it (srun.c) */
+SET(set_alloc_tmp)
+{
+	int64_t mb;
+	if (sl_slurm_parse_mem(arg, &mb) != 0) {
+		O(ctx)->fatal_value = 1;
+		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid --tmp specification");
+	}
+	return alloc_push(O(ctx), "tmp", arg);
+}
 ALLOC(set_alloc_contiguous, "contiguous")
 ALLOC(set_alloc_use_min_nodes, "use-min-nodes")
 ALLOC(set_alloc_cores_per_socket, "cores-per-socket")
@@ -352,6 +361,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("cores-per-socket", 0, SL_OPT_REQ),
 	ENVROW("cpu-bind", 0, SL_OPT_REQ, "SLURM_CPU_BIND", NULL, set_cpu_bind),
 	UNSUPP("cpu-freq", 0, SL_OPT_REQ),
+	ENVROW("cpu_bind", 0, SL_OPT_REQ, NULL, NULL, set_cpu_bind), /* the old spelling mpirun uses */
 	UNSUPP("cpus-per-gpu", 0, SL_OPT_REQ),
 	ENVROW("cpus-per-task", 'c', SL_OPT_REQ, "SRUN_CPUS_PER_TASK", NULL, set_cpt),
 	UNSUPP("deadline", 0, SL_OPT_REQ),
@@ -392,6 +402,7 @@ static const struct sl_opt table[] = {
 	ENVROW("mem-bind", 0, SL_OPT_REQ, "SLURM_MEM_BIND", NULL, set_mem_bind),
 	ENVROW("mem-per-cpu", 0, SL_OPT_REQ, "SLURM_MEM_PER_CPU", NULL, set_alloc_mem_per_cpu),
 	UNSUPP("mem-per-gpu", 0, SL_OPT_REQ),
+	ENVROW("mem_bind", 0, SL_OPT_REQ, NULL, NULL, set_mem_bind),
 	UNSUPP("mincpus", 0, SL_OPT_REQ),
 	ENVROW("mpi", 0, SL_OPT_REQ, "SLURM_MPI_TYPE", NULL, set_mpi),
 	ROW("multi-prog", 0, SL_OPT_NOARG, set_multi),

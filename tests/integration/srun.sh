@@ -311,3 +311,7 @@ j=$(submit $USER1 -o "$T/work/stepopts.out" stepopts.sh) || fail "submit stepopt
 wait_state "$j" COMPLETED
 expect_eq "step --tmp" "rc=0" "$(cat stepopts.out)"
 ok "srun --tmp, --use-min-nodes, --contiguous in a job: taken, as Slurm's"
+expect_eq "squeue -s N." "squeue: error: Invalid job_step id: $j.??" "$("$BIN/squeue" -s "$j." 2>&1)"
+expect_eq "squeue -s abc.0" "squeue: error: Invalid job_step id: abc.0" "$("$BIN/squeue" -s abc.0 2>&1)"
+expect_eq "squeue -j N." "$j" "$("$BIN/squeue" -h -t all -j "$j." -o %i)"
+ok "squeue's step and job lists read as Slurm's"

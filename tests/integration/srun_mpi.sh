@@ -43,14 +43,16 @@ MPIRUN=$(command -v mpirun.openmpi || command -v mpirun) || skip "no mpirun"
 
 cat >mpi.sh <<EOS
 #!/bin/sh
-$BIN/srun --mpi=pmix $T/work/hello | sort
+$BIN/srun --mpi=pmix $T/work/hello >pmix.txt
 echo "pmix rc=\$?"
+sort pmix.txt
 SLURM_MPI_TYPE=pmix $BIN/srun -l -n 2 $T/work/hello | sort
 $BIN/srun --mpi=pmix -n 1 env | grep '^SLURM_MPI_TYPE='
 $BIN/srun --mpi=pmix $T/work/hello 1 2>abort.err
 echo "abort rc=\$?"
-$MPIRUN $T/work/hello | sort
+$MPIRUN $T/work/hello >mpirun.txt
 echo "mpirun rc=\$?"
+sort mpirun.txt
 $BIN/srun -n 2 $T/work/hello | sort
 $BIN/srun --mpi=none -n 1 env | grep -c '^PMIX_RANK='
 exit 0
@@ -59,20 +61,20 @@ chmod 755 mpi.sh
 j=$(submit $USER1 -n 4 -o "$T/work/mpi.out" mpi.sh) || fail "submit"
 wait_state "$j" COMPLETED 120
 cat >want <<EOF
+pmix rc=0
 rank 0 of 4 sum 4
 rank 1 of 4 sum 4
 rank 2 of 4 sum 4
 rank 3 of 4 sum 4
-pmix rc=0
 0: rank 0 of 2 sum 2
 1: rank 1 of 2 sum 2
 SLURM_MPI_TYPE=pmix
 abort rc=3
+mpirun rc=0
 rank 0 of 4 sum 4
 rank 1 of 4 sum 4
 rank 2 of 4 sum 4
 rank 3 of 4 sum 4
-mpirun rc=0
 rank 0 of 2 sum 2
 rank 1 of 2 sum 2
 0

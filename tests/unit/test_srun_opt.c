@@ -113,8 +113,8 @@ static void test_errors(void **state)
 		   "srun: fatal: Failed to parse --cpu-bind= values.", 1, "--cpu-bind=v,bogus",
 		   "true", NULL);
 	expect_err("srun: cluster configuration lacks support for cpu binding\n"
-		   "srun: error: Failed to validate number: x, the offending character is x\n"
-		   "srun: fatal: Failed to parse --cpu-bind= values.", 1, "--cpu-bind=map_cpu:0,x",
+		   "srun: error: Failed to validate number: bad, the offending character is b\n"
+		   "srun: fatal: Failed to parse --cpu-bind= values.", 1, "--cpu-bind=map_cpu:0,bad",
 		   "true", NULL);
 	expect_err("srun: error: unrecognized --mem-bind argument \"bogus\"", 255,
 		   "--mem-bind=bogus", "true", NULL);

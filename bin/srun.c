@@ -225,14 +225,14 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l, struc
 /* What of the allocation's options Slurm also gives a step, inside a job:
  * --exclusive (the step's own CPUs: --exact), -w (its nodes,
  * srun_layout.c), --mem and --mem-per-cpu (its memory, counted by
- * sluiced), and --comment, --tmp, --use-min-nodes and --contiguous, which
+ * sluiced), and --comment, --tmp, --delay-boot, --use-min-nodes and --contiguous, which
  * Slurm 22.05 takes in a step and gives no meaning there (a step's --tmp
  * is not checked against the nodes); -p, -A and -q naming the job's own,
  * and --gres=none, ask for nothing new. */
 static int step_option(const char *opt, char *const *envp)
 {
 	static const char *const ok[] = {"--nodelist=", "--mem=", "--mem-per-cpu=", "--comment=",
-					 "--tmp="};
+					 "--tmp=", "--delay-boot="};
 	static const char *const same[][2] = {{"--partition=", "SLURM_JOB_PARTITION"},
 					       {"--account=", "SLURM_JOB_ACCOUNT"},
 					       {"--qos=", "SLURM_JOB_QOS"}};

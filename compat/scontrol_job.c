@@ -285,7 +285,9 @@ static void show_res(const struct sl_job *j, const char *sep, unsigned flags, st
 		sl_buf_addf(b, "%s%s", f == s->features ? "" : "&", *f);
 	if (s->features == NULL || s->features[0] == NULL)
 		sl_buf_addstr(b, "(null)");
-	sl_buf_addstr(b, " DelayBoot=00:00:00");
+	char boot[32];
+	sl_slurm_time_fmt_elapsed_sacct(s->delay_boot * 60, boot, sizeof(boot));
+	sl_buf_addf(b, " DelayBoot=%s", boot);
 	sl_buf_addf(b, "%sOverSubscribe=%s Contiguous=%d Licenses=(null) Network=(null)", sep,
 		    shared[s->shared >= 0 && s->shared <= 2 ? s->shared : 0], s->contiguous ? 1 : 0);
 	char *cmd = sl_script_command(s);

@@ -124,7 +124,7 @@ static const struct sl_opt sbatch_opts[] = {
 	NOEFF("contiguous", 0, N, NULL, contiguous),
 	NO("core-spec", 'S', R, "SBATCH_CORE_SPEC"),
 	NO("cpu-freq", 0, R, "SBATCH_CPU_FREQ_REQ"),
-	NO("delay-boot", 0, R, "SBATCH_DELAY_BOOT"),
+	OK("delay-boot", 0, R, "SBATCH_DELAY_BOOT", delay_boot),
 	OK("distribution", 'm', R, "SBATCH_DISTRIBUTION", distribution),
 	NO("export-file", 0, R, NULL),
 	OK("get-user-env", 0, O, "SBATCH_GET_USER_ENV", get_user_env),
@@ -153,7 +153,7 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("tmp", 0, R, NULL, tmp),
 	NO("uid", 0, R, NULL),
 	OK("use-min-nodes", 0, N, "SBATCH_USE_MIN_NODES", use_min_nodes),
-	NO("wait-all-nodes", 0, R, "SBATCH_WAIT_ALL_NODES"),
+	OK("wait-all-nodes", 0, R, "SBATCH_WAIT_ALL_NODES", wait_all_nodes),
 	OK("wckey", 0, R, "SBATCH_WCKEY", wckey),
 	{NULL, 0, N, {NULL, NULL}, 0, NULL},
 };
@@ -174,6 +174,10 @@ static const struct {
 	{"tmp", "a node's temporary disk: local, at most the config's `tmpDisk` (Slurm's "
 		"TmpDisk, default 0), more is refused as Slurm refuses it; Kubernetes: refused "
 		"above 0"},
+	{"wait-all-nodes", "local: both values hold, the job's nodes being this host, ready when "
+			   "it starts; Kubernetes: 1 refused (the script starts in pod 0 as it runs)"},
+	{"delay-boot", "recorded (scontrol's DelayBoot=): Sluice never reboots a node for a "
+		       "job's features, so no delay is ever needed"},
 	{"use-min-nodes", "`-N MIN-MAX` takes MIN nodes (without it, MAX as the quota allows: "
 			  "Kueue's partial admission)"},
 	{"contiguous", "recorded (scontrol's Contiguous=1): the local executor's nodes are names "

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "slurm_dist.h"
+#include "slurm_time.h"
 #include "xalloc.h"
 
 int sl_sbopt_distribution(void *c, const char *a, struct sl_err *e)
@@ -60,6 +61,36 @@ int sl_sbopt_tmp(void *c, const char *a, struct sl_err *e)
 {
 	if (sl_slurm_parse_mem(a, &CTX(c)->spec->tmp_mb) != 0)
 		return sl_err_set(e, SL_EINVAL, "Invalid --tmp specification");
+	return 0;
+}
+
+/* --wait-all-nodes=0|1: whether the script waits for every node to be
+ * ready. A local job's nodes are this host, ready when it starts, so both
+ * hold there; Kubernetes refuses 1 at submit (submit.c). */
+int sl_sbopt_wait_all_nodes(void *c, const char *a, struct sl_err *e)
+{
+	char *end = NULL;
+	long v = strtol(a, &end, 10);
+	if (end == a || *end != '\0') {
+		CTX(c)->status = 1;
+		return sl_err_set(e, SL_EINVAL, "Invalid numeric value \"%s\" for --wait-all-nodes.",
+				  a);
+	}
+	if (v != 0 && v != 1)
+		return sl_err_set(e, SL_EINVAL, "Invalid --wait-all-nodes specification");
+	CTX(c)->spec->wait_all_nodes = (int)v + 1; /* 0: not given */
+	return 0;
+}
+
+/* --delay-boot=TIME: how long a job may wait rather than have its nodes
+ * rebooted for its features. Sluice never reboots a node, so it holds
+ * whatever it is; recorded for scontrol's DelayBoot=. */
+int sl_sbopt_delay_boot(void *c, const char *a, struct sl_err *e)
+{
+	int64_t min;
+	if (sl_slurm_time_parse_limit(a, &min) != 0 || min < 0)
+		return sl_err_set(e, SL_EINVAL, "Invalid --delay-boot specification");
+	CTX(c)->spec->delay_boot = min;
 	return 0;
 }
 

@@ -306,6 +306,8 @@ ALLOC(set_alloc_switches, "switches")
 ALLOC(set_alloc_threads_per_core, "threads-per-core")
 ALLOC(set_alloc_wckey, "wckey")
 ALLOC(set_alloc_distribution, "distribution")
+ALLOC(set_alloc_delay_boot, "delay-boot")
+ALLOC(set_alloc_wait_all_nodes, "wait-all-nodes")
 /* Also the step's, in an allocation (srun.c's step_options). */
 SET(set_alloc_exclusive)
 {
@@ -365,7 +367,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("cpus-per-gpu", 0, SL_OPT_REQ),
 	ENVROW("cpus-per-task", 'c', SL_OPT_REQ, "SRUN_CPUS_PER_TASK", NULL, set_cpt),
 	UNSUPP("deadline", 0, SL_OPT_REQ),
-	UNSUPP("delay-boot", 0, SL_OPT_REQ),
+	ROW("delay-boot", 0, SL_OPT_REQ, set_alloc_delay_boot),
 	ROW("dependency", 'd', SL_OPT_REQ, set_alloc_dependency),
 	ENVROW("disable-status", 'X', SL_OPT_NOARG, "SLURM_DISABLE_STATUS", NULL, set_disable_status),
 	ENVROW("distribution", 'm', SL_OPT_REQ, "SLURM_DISTRIBUTION", NULL, set_distribution),
@@ -575,7 +577,7 @@ static const struct sl_opt salloc_table[] = {
 	ROW("cpus-per-gpu", 0, SL_OPT_REQ, set_alloc_cpus_per_gpu),
 	ENVROW("cpus-per-task", 'c', SL_OPT_REQ, "SALLOC_CPUS_PER_TASK", NULL, set_cpt),
 	ROW("deadline", 0, SL_OPT_REQ, set_alloc_deadline),
-	UNSUPP("delay-boot", 0, SL_OPT_REQ),
+	ROW("delay-boot", 0, SL_OPT_REQ, set_alloc_delay_boot),
 	ROW("dependency", 'd', SL_OPT_REQ, set_alloc_dependency),
 	ROW("distribution", 'm', SL_OPT_REQ, set_alloc_distribution),
 	UNSUPP("exclude", 'x', SL_OPT_REQ),
@@ -638,7 +640,7 @@ static const struct sl_opt salloc_table[] = {
 	ROW("use-min-nodes", 0, SL_OPT_NOARG, set_alloc_use_min_nodes),
 	ROW("verbose", 'v', SL_OPT_NOARG, set_verbose),
 	ROW("version", 'V', SL_OPT_NOARG, set_version),
-	UNSUPP("wait-all-nodes", 0, SL_OPT_REQ),
+	ROW("wait-all-nodes", 0, SL_OPT_REQ, set_alloc_wait_all_nodes),
 	ROW("wckey", 0, SL_OPT_REQ, set_alloc_wckey),
 	UNSUPP("x11", 0, SL_OPT_OPTARG),
 	{NULL, 0, SL_OPT_NOARG, {NULL, NULL}, 0, NULL},

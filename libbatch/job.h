@@ -73,6 +73,8 @@ struct sl_jobspec {
 	int use_min_nodes;     /* --use-min-nodes: -N MIN-MAX takes MIN */
 	int64_t tmp_mb;        /* --tmp: MB of temporary disk per node; 0: none asked */
 	int contiguous;        /* --contiguous: recorded, a hint */
+	int wait_all_nodes;    /* --wait-all-nodes: 0 not given, 1 for 0, 2 for 1 */
+	int64_t delay_boot;    /* --delay-boot, minutes (nothing reboots: recorded) */
 	int acctg_task;        /* --acctg-freq task=N: seconds between usage samples + 1
 	                        * (1: none, the end's totals alone); 0: not given */
 	int requeue;           /* 1: requeue when preempted (default); 0: --no-requeue */

@@ -86,6 +86,9 @@ int sl_submit_executor_limits(const struct sl_conf *conf, const struct sl_jobspe
 					  "satisfied\nRequested node configuration is not available");
 		return 0;
 	}
+	if (s->wait_all_nodes == 2)
+		return sl_err_set(err, SL_EUNSUPP, "--wait-all-nodes=1 is not supported by Sluice on "
+				  "Kubernetes: the batch script starts in pod 0 as soon as it runs");
 	if (s->tmp_mb > 0)
 		return sl_err_set(err, SL_EUNSUPP, "--tmp is not supported by Sluice on Kubernetes: "
 				  "a pod's scratch space is its node's ephemeral storage, which no "

@@ -129,3 +129,7 @@ err=$(as $USER1 "$BIN/sbatch" --tmp=1G --wrap true 2>&1); rc=$?
 expect_eq "--tmp on Kubernetes" "1 sbatch: error: Batch job submission failed: --tmp is not supported by Sluice on Kubernetes: \
 a pod's scratch space is its node's ephemeral storage, which no ClusterQueue counts" "$rc $err"
 ok "--tmp is refused on Kubernetes by name"
+err=$(as $USER1 "$BIN/sbatch" --wait-all-nodes=1 --wrap true 2>&1); rc=$?
+expect_eq "--wait-all-nodes=1 on Kubernetes" "1 sbatch: error: Batch job submission failed: \
+--wait-all-nodes=1 is not supported by Sluice on Kubernetes: the batch script starts in pod 0 as \
+soon as it runs" "$rc $err"

@@ -237,7 +237,8 @@ static int step_option(const char *opt, char *const *envp)
 					       {"--account=", "SLURM_JOB_ACCOUNT"},
 					       {"--qos=", "SLURM_JOB_QOS"}};
 	if (strcmp(opt, "--exclusive") == 0 || strcmp(opt, "--gres=none") == 0 ||
-	    strcmp(opt, "--use-min-nodes") == 0 || strcmp(opt, "--contiguous") == 0)
+	    strcmp(opt, "--use-min-nodes") == 0 || strcmp(opt, "--contiguous") == 0 ||
+	    strcmp(opt, "--overcommit") == 0) /* -O: the step's tasks past its CPUs */
 		return 1;
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
 		if (strncmp(opt, ok[i], strlen(ok[i])) == 0)

@@ -142,7 +142,7 @@ static int v_nnodes(const struct sl_slurm_env_in *in, char *b, size_t l)
 static int node_cpus(const struct sl_slurm_env_in *in, int tasks)
 {
 	const struct sl_jobspec *s = SPEC(in);
-	int c = tasks * cpt(in->shape);
+	int c = (s->overcommit ? 1 : tasks) * cpt(in->shape); /* -O: one task's a node */
 	int floor = s->node_cpus > s->mincpus ? s->node_cpus : s->mincpus;
 
 	if (s->cpus_per_gpu > 0 && in->shape->gpus_per_node * s->cpus_per_gpu > floor)
@@ -287,6 +287,11 @@ static int v_gpu_bind(const struct sl_slurm_env_in *in, char *b, size_t l)
 	return put_str(b, l, SPEC(in)->gpu_bind);
 }
 
+static int v_overcommit(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->overcommit && put_str(b, l, "1");
+}
+
 static int v_mem_bind(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
 	return put_str(b, l, SPEC(in)->mem_bind);
@@ -410,6 +415,7 @@ static const struct env_row env_rows[] = {
 	{"SLURM_NTASKS_PER_NODE", v_ntasks_per_node},
 	{"SLURM_NTASKS_PER_SOCKET", v_ntasks_per_socket},
 	{"SLURM_OPEN_MODE", v_open_mode},
+	{"SLURM_OVERCOMMIT", v_overcommit},
 	{"SLURM_PRIO_PROCESS", v_zero},
 	{"SLURM_PROCID", v_zero},
 	{"SLURM_SUBMIT_DIR", v_submit_dir},

@@ -140,7 +140,7 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("no-kill", 'k', O, "SBATCH_NO_KILL", no_kill),
 	NO("nodefile", 'F', R, NULL),
 	OK("ntasks-per-gpu", 0, R, NULL, ntasks_per_gpu),
-	NO("overcommit", 'O', N, "SBATCH_OVERCOMMIT"),
+	OK("overcommit", 'O', N, "SBATCH_OVERCOMMIT", overcommit),
 	NO("power", 0, R, "SBATCH_POWER"),
 	NO("prefer", 0, R, NULL),
 	NO("profile", 0, R, "SBATCH_PROFILE"),
@@ -178,6 +178,9 @@ static const struct {
 			   "it starts; Kubernetes: 1 refused (the script starts in pod 0 as it runs)"},
 	{"delay-boot", "recorded (scontrol's DelayBoot=): Sluice never reboots a node for a "
 		       "job's features, so no delay is ever needed"},
+	{"overcommit", "the job holds one task's CPUs a node (`-c`'s, else one) however many "
+		       "tasks it asks, as Slurm's; `SLURM_OVERCOMMIT=1` lets its srun steps start "
+		       "them all"},
 	{"use-min-nodes", "`-N MIN-MAX` takes MIN nodes (without it, MAX as the quota allows: "
 			  "Kueue's partial admission)"},
 	{"contiguous", "recorded (scontrol's Contiguous=1): the local executor's nodes are names "

@@ -94,6 +94,16 @@ int sl_sbopt_delay_boot(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+/* -O/--overcommit: the job's CPUs are one task's a node (Slurm's "as if
+ * only one task per node"), its tasks as many as asked; srun steps take
+ * SLURM_OVERCOMMIT and run them all. */
+int sl_sbopt_overcommit(void *c, const char *a, struct sl_err *e)
+{
+	(void)a, (void)e;
+	CTX(c)->spec->overcommit = 1;
+	return 0;
+}
+
 /* --acctg-freq [task=]N[,energy=N,network=N,filesystem=N] (Slurm's
  * validate_acctg_freq): task sets how often sluice-stepd samples the job's
  * processes (0: never, the end's totals alone); Sluice gathers no energy,

@@ -97,7 +97,9 @@ static int refuse(struct sl_err *err, uint64_t job, const char *why)
 /* The tasks node i can take: its CPUs over -c, at most --ntasks-per-node. */
 static int node_cap(const struct sl_srun_layout *l, const struct sl_srun_opts *o, int cpus)
 {
-	int cap = cpus / (l->cpus_per_task > 0 ? l->cpus_per_task : 1);
+	/* -O: the tasks spread evenly whatever the CPUs */
+	int cap = o->overcommit ? (l->ntasks + l->nnodes - 1) / l->nnodes
+				: cpus / (l->cpus_per_task > 0 ? l->cpus_per_task : 1);
 	return o->ntasks_per_node > 0 && o->ntasks_per_node < cap ? o->ntasks_per_node : cap;
 }
 
@@ -123,7 +125,7 @@ static int distribute(struct sl_srun_layout *l, const struct sl_srun_opts *o, co
 		      struct sl_err *err)
 {
 	int cpt = l->cpus_per_task > 0 ? l->cpus_per_task : 1, left = l->ntasks - l->nnodes;
-	for (int i = 0; i < l->nnodes; i++)
+	for (int i = 0; i < l->nnodes && !o->overcommit; i++)
 		if (cpus[i] < cpt)
 			return refuse(err, l->job_id, "More processors requested than permitted");
 	if (o->cyclic)

@@ -53,6 +53,15 @@ SET(set_unbuf) { (void)arg; (void)err; O(ctx)->unbuffered = 1; return 0; }
 SET(set_multi) { (void)arg; (void)err; O(ctx)->multi_prog = 1; return 0; }
 SET(set_overlap) { (void)arg; (void)err; O(ctx)->overlap = 1; return 0; }
 SET(set_exact) { (void)arg; (void)err; O(ctx)->exact = 1; return 0; }
+static int alloc_push(struct sl_srun_opts *o, const char *name, const char *arg);
+/* -O: tasks beyond the CPUs (srun_layout.c); srun's own allocation gets
+ * one task's CPUs a node, as sbatch -O asks */
+SET(set_overcommit)
+{
+	(void)arg, (void)err;
+	O(ctx)->overcommit = 1;
+	return alloc_push(O(ctx), "overcommit", NULL);
+}
 SET(set_pty) { (void)arg; (void)err; O(ctx)->pty = 1; return 0; }
 SET(set_quiet) { (void)arg; (void)err; O(ctx)->quiet++; return 0; }
 SET(set_verbose) { (void)arg; (void)err; O(ctx)->verbose++; return 0; }
@@ -422,7 +431,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("ntasks-per-socket", 0, SL_OPT_REQ),
 	ENVROW("open-mode", 0, SL_OPT_REQ, "SLURM_OPEN_MODE", NULL, set_open_mode),
 	ROW("output", 'o', SL_OPT_REQ, set_out),
-	UNSUPP("overcommit", 'O', SL_OPT_NOARG),
+	ENVROW("overcommit", 'O', SL_OPT_NOARG, "SLURM_OVERCOMMIT", NULL, set_overcommit),
 	ENVROW("overlap", 0, SL_OPT_NOARG, "SLURM_OVERLAP", NULL, set_overlap),
 	UNSUPP("oversubscribe", 's', SL_OPT_NOARG),
 	ROW("partition", 'p', SL_OPT_REQ, set_alloc_partition),
@@ -616,7 +625,7 @@ static const struct sl_opt salloc_table[] = {
 	ROW("ntasks-per-core", 0, SL_OPT_REQ, set_alloc_ntasks_per_core),
 	ROW("ntasks-per-node", 0, SL_OPT_REQ, set_tpn),
 	ROW("ntasks-per-socket", 0, SL_OPT_REQ, set_alloc_ntasks_per_socket),
-	UNSUPP("overcommit", 'O', SL_OPT_NOARG),
+	ROW("overcommit", 'O', SL_OPT_NOARG, set_overcommit),
 	UNSUPP("oversubscribe", 's', SL_OPT_NOARG),
 	ROW("partition", 'p', SL_OPT_REQ, set_alloc_partition),
 	UNSUPP("power", 0, SL_OPT_REQ),

@@ -37,6 +37,7 @@ struct sl_srun_opts {
 	int open_append;          /* --open-mode: 1 append, 0 truncate, -1 not given */
 	int quit_on_interrupt;    /* --quit-on-interrupt: the first Ctrl-C ends the step */
 	int disable_status;       /* -X: each Ctrl-C goes to the tasks, no status */
+	int overcommit;           /* -O / SLURM_OVERCOMMIT: more tasks than CPUs */
 	int cyclic;               /* -m cyclic: tasks go round the nodes (else block) */
 	char *dist;               /* -m as Slurm spells it back ("*" filled in), for
 	                           * SLURM_DISTRIBUTION; NULL: not given */

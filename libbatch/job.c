@@ -153,7 +153,8 @@ void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *o)
 		o->gpus_per_node = div_up(s->gpus, o->nodes);
 	/* A node's CPUs: its tasks', or more when --mincpus, --cpus-per-gpu or
 	 * --exclusive (node_cpus, the whole node) ask for more. */
-	o->cpus_per_node = mul_cap(o->tasks_per_node, o->cpus_per_task);
+	o->cpus_per_node = s->overcommit ? o->cpus_per_task /* -O: as if one task a node */
+					 : mul_cap(o->tasks_per_node, o->cpus_per_task);
 	if (s->cpus_per_gpu > 0 && mul_cap(o->gpus_per_node, s->cpus_per_gpu) > o->cpus_per_node)
 		o->cpus_per_node = mul_cap(o->gpus_per_node, s->cpus_per_gpu);
 	if (s->mincpus > o->cpus_per_node)

@@ -219,3 +219,12 @@ as $USER1 "$BIN/scontrol" update JobId="$hj" MinTmpDiskNode=2G 2>/dev/null &&
 	fail "MinTmpDiskNode above tmpDisk was taken"
 as $USER1 "$BIN/scancel" "$hj"
 ok "scontrol update MinTmpDiskNode, held to the node's TmpDisk"
+
+# -O: one task's CPUs, every task started by a bare srun (Slurm's).
+oj=$(submit $USER1 -O -n 8 -o "$T/work/oc.out" --wrap "echo \$SLURM_JOB_CPUS_PER_NODE \$SLURM_OVERCOMMIT; $BIN/srun hostname | wc -l") ||
+	fail "submit -O"
+wait_state "$oj" COMPLETED
+expect_eq "-O env and tasks" "1 1
+8" "$(cat "$T/work/oc.out")"
+expect_eq "-O AllocCPUS" "1" "$("$BIN/sacct" -n -X -P -j "$oj" -o AllocCPUS)"
+ok "sbatch -O: one CPU, eight tasks"

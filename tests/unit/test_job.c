@@ -29,6 +29,12 @@ static void test_shape(void **state)
 	assert_int_equal(sh.tasks_per_node, 3);
 	assert_int_equal(sh.cpus_per_node, 6);
 	assert_int_equal(sh.mem_per_node, 600);
+	s.overcommit = 1; /* -O: one task's CPUs a node, the tasks as asked */
+	sl_jobspec_shape(&s, &sh);
+	assert_int_equal(sh.tasks_per_node, 3);
+	assert_int_equal(sh.ntasks, 5);
+	assert_int_equal(sh.cpus_per_node, 2);
+	assert_int_equal(sh.mem_per_node, 200);
 	sl_jobspec_init(&s);
 	s.nodes = 4;
 	s.ntasks_per_node = 8;

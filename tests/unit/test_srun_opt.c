@@ -268,6 +268,10 @@ static void test_layout(void **state)
 			    "processors requested than permitted");
 	sl_srun_layout_clear(&l);
 	err = (struct sl_err)SL_ERR_INIT;
+	/* -O: past the CPUs, spread evenly over the nodes */
+	assert_int_equal(layout("n[1-2]", "1(x2)", &l, &warn, &err, "-O", "-n", "5", NULL), 0);
+	assert_string_equal(l.tasks_per_node, "3,2");
+	sl_srun_layout_clear(&l);
 	assert_int_not_equal(layout("n1", "8", &l, &warn, &err, "-n", "2", "-N", "9", NULL), 0);
 	assert_string_equal(warn, "srun: Warning: can't run 2 processes on 9 nodes, setting "
 			    "nnodes to 2\n");

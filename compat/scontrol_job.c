@@ -208,6 +208,8 @@ static void show_tail(const struct sl_job *j, const char *sep, struct sl_buf *b)
 {
 	const struct sl_jobspec *s = &j->spec;
 
+	if (s->gres_flags != 0)
+		sl_buf_addf(b, "%sGresEnforceBind=%s", sep, s->gres_flags == 1 ? "Yes" : "No");
 	if (s->cpus_per_gpu > 0)
 		sl_buf_addf(b, "%sCpusPerTres=gres:gpu:%d", sep, s->cpus_per_gpu);
 	if (s->mem_per_gpu > 0)

@@ -132,7 +132,7 @@ static const struct sl_opt sbatch_opts[] = {
 	NOEFF("gpu-bind", 0, R, "SBATCH_GPU_BIND", gpu_bind),
 	NO("gpu-freq", 0, R, "SBATCH_GPU_FREQ"),
 	NO("gpus-per-socket", 0, R, "SBATCH_GPUS_PER_SOCKET"),
-	NO("gres-flags", 0, R, "SBATCH_GRES_FLAGS"),
+	NOEFF("gres-flags", 0, R, "SBATCH_GRES_FLAGS", gres_flags),
 	NO("licenses", 'L', R, NULL),
 	NO("mcs-label", 0, R, NULL),
 	NOEFF("mem-bind", 0, R, "SBATCH_MEM_BIND", mem_bind),
@@ -143,7 +143,7 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("overcommit", 'O', N, "SBATCH_OVERCOMMIT", overcommit),
 	NO("power", 0, R, "SBATCH_POWER"),
 	NO("prefer", 0, R, NULL),
-	NO("profile", 0, R, "SBATCH_PROFILE"),
+	OK("profile", 0, R, "SBATCH_PROFILE", profile),
 	OK("propagate", 0, O, NULL, propagate),
 	NO("reboot", 0, N, NULL),
 	NO("reservation", 0, R, "SBATCH_RESERVATION"),
@@ -181,6 +181,10 @@ static const struct {
 	{"overcommit", "the job holds one task's CPUs a node (`-c`'s, else one) however many "
 		       "tasks it asks, as Slurm's; `SLURM_OVERCOMMIT=1` lets its srun steps start "
 		       "them all"},
+	{"gres-flags", "`enforce-binding`, `disable-binding`: recorded (scontrol's "
+		       "GresEnforceBind=); which CPUs a GPU comes with is the kernel's and the "
+		       "device plugin's"},
+	{"profile", "`none` (Sluice gathers no HDF5 profile); the others refused by name"},
 	{"use-min-nodes", "`-N MIN-MAX` takes MIN nodes (without it, MAX as the quota allows: "
 			  "Kueue's partial admission)"},
 	{"contiguous", "recorded (scontrol's Contiguous=1): the local executor's nodes are names "

@@ -104,6 +104,43 @@ int sl_sbopt_overcommit(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+/* --gres-flags=enforce-binding|disable-binding: which CPUs a GPU comes
+ * with, a placement Sluice leaves to the kernel and the device plugin;
+ * recorded for scontrol's GresEnforceBind=. */
+int sl_sbopt_gres_flags(void *c, const char *a, struct sl_err *e)
+{
+	if (strcasecmp(a, "enforce-binding") == 0)
+		CTX(c)->spec->gres_flags = 1;
+	else if (strcasecmp(a, "disable-binding") == 0)
+		CTX(c)->spec->gres_flags = 2;
+	else
+		return sl_err_set(e, SL_EINVAL, "Invalid --gres-flags specification");
+	return 0;
+}
+
+/* --profile: Sluice gathers no HDF5 profile, so only "none" holds. */
+int sl_sbopt_profile(void *c, const char *a, struct sl_err *e)
+{
+	static const char *const names[] = {"none", "all", "energy", "task", "lustre", "network",
+					    NULL};
+	char *dup = sl_xstrdup(a), *save = NULL;
+	int r = 0, some = 0;
+	(void)c;
+	for (char *t = strtok_r(dup, ",", &save); t && r == 0; t = strtok_r(NULL, ",", &save)) {
+		size_t i = 0;
+		while (names[i] && strcasecmp(names[i], t) != 0)
+			i++;
+		if (names[i] == NULL)
+			r = sl_err_set(e, SL_EINVAL, "invalid --profile=%s option", a);
+		some |= i > 0;
+	}
+	if (r == 0 && some)
+		r = sl_err_set(e, SL_EUNSUPP, "--profile=%s is not supported by Sluice: it gathers "
+			       "no HDF5 profiles (sstat and sacct have the job's use)", a);
+	free(dup);
+	return r;
+}
+
 /* --acctg-freq [task=]N[,energy=N,network=N,filesystem=N] (Slurm's
  * validate_acctg_freq): task sets how often sluice-stepd samples the job's
  * processes (0: never, the end's totals alone); Sluice gathers no energy,

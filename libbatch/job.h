@@ -75,6 +75,7 @@ struct sl_jobspec {
 	int contiguous;        /* --contiguous: recorded, a hint */
 	int wait_all_nodes;    /* --wait-all-nodes: 0 not given, 1 for 0, 2 for 1 */
 	int overcommit;        /* -O: one task's CPUs a node, however many tasks */
+	int gres_flags;        /* --gres-flags: 1 enforce-binding, 2 disable-binding (a hint) */
 	int64_t delay_boot;    /* --delay-boot, minutes (nothing reboots: recorded) */
 	int acctg_task;        /* --acctg-freq task=N: seconds between usage samples + 1
 	                        * (1: none, the end's totals alone); 0: not given */

@@ -197,7 +197,8 @@ static void test_errors(void **state)
 	RUN(&r, base_env, "--gres=foo:1", "job.sh");
 	expect_fail(&r, 1, 0, "Invalid generic resource (gres) specification");
 	RUN(&r, base_env, "--profile=task", "job.sh");
-	expect_fail(&r, 1, 0, "--profile is not supported by Sluice");
+	expect_fail(&r, 1, 0, "--profile=task is not supported by Sluice: it gathers no HDF5 "
+		    "profiles (sstat and sacct have the job's use)");
 	RUN(&r, base_env, "-F", "hosts.txt", "job.sh");
 	expect_fail(&r, 1, 0, "--nodefile is not supported by Sluice");
 	RUN(&r, base_env, "--open-mode=x", "job.sh");

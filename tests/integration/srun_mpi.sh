@@ -8,7 +8,8 @@
 # wins, and mpirun inside the job uses the allocation. Skipped when mpicc
 # or this build's PMIx server is missing.
 . "$top_srcdir/tests/integration/lib.sh"
-command -v mpicc >/dev/null 2>&1 || skip "no mpicc (Debian's libopenmpi-dev)"
+# OpenMPI's by name: another MPI may own the mpicc alternative
+MPICC=$(command -v mpicc.openmpi || command -v mpicc) || skip "no mpicc (Debian's libopenmpi-dev)"
 "$BIN/srun" --mpi=list | grep -q pmix || skip "srun was built without libpmix"
 make_users
 write_conf "minJobAge: 300
@@ -37,7 +38,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
-mpicc -o hello hello.c || fail "mpicc"
+"$MPICC" -o hello hello.c || fail "mpicc"
 chmod 755 hello
 MPIRUN=$(command -v mpirun.openmpi || command -v mpirun) || skip "no mpirun"
 

@@ -317,6 +317,8 @@ ALLOC(set_alloc_wckey, "wckey")
 ALLOC(set_alloc_distribution, "distribution")
 ALLOC(set_alloc_delay_boot, "delay-boot")
 ALLOC(set_alloc_wait_all_nodes, "wait-all-nodes")
+ALLOC(set_alloc_gres_flags, "gres-flags")
+ALLOC(set_alloc_profile, "profile")
 /* Also the step's, in an allocation (srun.c's step_options). */
 SET(set_alloc_exclusive)
 {
@@ -394,7 +396,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("gpus-per-socket", 0, SL_OPT_REQ),
 	ROW("gpus-per-task", 0, SL_OPT_REQ, set_gpt),
 	ROW("gres", 0, SL_OPT_REQ, set_alloc_gres),
-	UNSUPP("gres-flags", 0, SL_OPT_REQ),
+	ROW("gres-flags", 0, SL_OPT_REQ, set_alloc_gres_flags),
 	ROW("help", 'h', SL_OPT_NOARG, set_help),
 	UNSUPP("het-group", 0, SL_OPT_REQ),
 	ENVROW("hint", 0, SL_OPT_REQ, "SLURM_HINT", NULL, set_hint),
@@ -438,7 +440,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("power", 0, SL_OPT_REQ),
 	UNSUPP("preserve-env", 'E', SL_OPT_NOARG),
 	UNSUPP("priority", 0, SL_OPT_REQ),
-	UNSUPP("profile", 0, SL_OPT_REQ),
+	ROW("profile", 0, SL_OPT_REQ, set_alloc_profile),
 	UNSUPP("prolog", 0, SL_OPT_REQ),
 	UNSUPP("propagate", 0, SL_OPT_OPTARG),
 	ROW("pty", 0, SL_OPT_NOARG, set_pty),
@@ -600,7 +602,7 @@ static const struct sl_opt salloc_table[] = {
 	UNSUPP("gpus-per-socket", 0, SL_OPT_REQ),
 	ROW("gpus-per-task", 0, SL_OPT_REQ, set_gpt),
 	ROW("gres", 0, SL_OPT_REQ, set_alloc_gres),
-	UNSUPP("gres-flags", 0, SL_OPT_REQ),
+	ROW("gres-flags", 0, SL_OPT_REQ, set_alloc_gres_flags),
 	ROW("help", 'h', SL_OPT_NOARG, set_help),
 	UNSUPP("hold", 'H', SL_OPT_NOARG),
 	UNSUPP("immediate", 'I', SL_OPT_OPTARG),
@@ -630,7 +632,7 @@ static const struct sl_opt salloc_table[] = {
 	ROW("partition", 'p', SL_OPT_REQ, set_alloc_partition),
 	UNSUPP("power", 0, SL_OPT_REQ),
 	UNSUPP("priority", 0, SL_OPT_REQ),
-	UNSUPP("profile", 0, SL_OPT_REQ),
+	ROW("profile", 0, SL_OPT_REQ, set_alloc_profile),
 	ROW("qos", 'q', SL_OPT_REQ, set_alloc_qos),
 	ROW("quiet", 'Q', SL_OPT_NOARG, set_quiet),
 	UNSUPP("reboot", 0, SL_OPT_NOARG),

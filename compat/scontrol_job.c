@@ -140,8 +140,14 @@ static void show_head(const struct sl_job *j, int64_t now, const char *sep, unsi
 	sl_slurm_time_fmt_limit_sacct(j->spec.time_limit == SL_TIME_UNSET ? SL_TIME_INFINITE
 								    : j->spec.time_limit, t2, sizeof(t2));
 	/* Slurm gives a --deadline job without --time a TimeMin of one minute */
-	sl_buf_addf(b, "%sRunTime=%s TimeLimit=%s TimeMin=%s", sep, t1, t2,
-		    j->spec.deadline && j->spec.time_limit == SL_TIME_UNSET ? "00:01:00" : "N/A");
+	sl_buf_addf(b, "%sRunTime=%s TimeLimit=%s TimeMin=", sep, t1, t2);
+	if (j->spec.time_min > 0) {
+		sl_slurm_time_fmt_limit_sacct(j->spec.time_min, t2, sizeof(t2));
+		sl_buf_addstr(b, t2);
+	} else {
+		sl_buf_addstr(b, j->spec.deadline && j->spec.time_limit == SL_TIME_UNSET ? "00:01:00"
+											    : "N/A");
+	}
 	ts(j->submit_time, t1, sizeof(t1));
 	ts(j->eligible_time, t2, sizeof(t2));
 	sl_buf_addf(b, "%sSubmitTime=%s EligibleTime=%s", sep, t1, t2);

@@ -149,7 +149,7 @@ static const struct sl_opt sbatch_opts[] = {
 	NO("reservation", 0, R, "SBATCH_RESERVATION"),
 	NO("spread-job", 0, N, "SBATCH_SPREAD_JOB"),
 	NO("thread-spec", 0, R, "SBATCH_THREAD_SPEC"),
-	NO("time-min", 0, R, NULL),
+	OK("time-min", 0, R, NULL, time_min),
 	OK("tmp", 0, R, NULL, tmp),
 	NO("uid", 0, R, NULL),
 	OK("use-min-nodes", 0, N, "SBATCH_USE_MIN_NODES", use_min_nodes),
@@ -185,6 +185,9 @@ static const struct {
 		       "GresEnforceBind=); which CPUs a GPU comes with is the kernel's and the "
 		       "device plugin's"},
 	{"profile", "`none` (Sluice gathers no HDF5 profile); the others refused by name"},
+	{"time-min", "recorded (scontrol's TimeMin=, squeue's MinTime); Sluice's backfill plans "
+		     "with the whole `--time` and never lowers it, which Slurm's \"may\" allows; "
+		     "above `--time` refused as Slurm refuses it"},
 	{"use-min-nodes", "`-N MIN-MAX` takes MIN nodes (without it, MAX as the quota allows: "
 			  "Kueue's partial admission)"},
 	{"contiguous", "recorded (scontrol's Contiguous=1): the local executor's nodes are names "

@@ -47,7 +47,8 @@ int sl_sbopt_fail1(void *c, struct sl_err *err, const char *msg);
 	X(begin) X(kill_invalid_dep) X(clusters) X(wckey) X(propagate) X(array) X(switches)  \
 	X(topology) X(get_user_env) X(distribution) X(ntasks_per_gpu) X(no_kill) X(acctg_freq) \
 	X(gpu_bind) X(mem_bind) X(use_min_nodes) X(contiguous) X(tmp) \
-	X(wait_all_nodes) X(delay_boot) X(overcommit) X(gres_flags) X(profile)
+	X(wait_all_nodes) X(delay_boot) X(overcommit) X(gres_flags) X(profile) \
+	X(time_min)
 #define SBOPT_DECL(n) int sl_sbopt_##n(void *c, const char *a, struct sl_err *e);
 SBOPT_SETTERS(SBOPT_DECL)
 #undef SBOPT_DECL

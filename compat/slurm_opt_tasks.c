@@ -141,6 +141,18 @@ int sl_sbopt_profile(void *c, const char *a, struct sl_err *e)
 	return r;
 }
 
+/* --time-min: the least limit Slurm's backfill may lower --time to so that
+ * the job starts sooner. Sluice's never lowers a limit (it plans with the
+ * whole --time), which "may" allows; recorded for scontrol's TimeMin=. */
+int sl_sbopt_time_min(void *c, const char *a, struct sl_err *e)
+{
+	int64_t min;
+	if (sl_slurm_time_parse_limit(a, &min) != 0 || min < 0)
+		return sl_err_set(e, SL_EINVAL, "Invalid --time-min specification");
+	CTX(c)->spec->time_min = min;
+	return 0;
+}
+
 /* --acctg-freq [task=]N[,energy=N,network=N,filesystem=N] (Slurm's
  * validate_acctg_freq): task sets how often sluice-stepd samples the job's
  * processes (0: never, the end's totals alone); Sluice gathers no energy,

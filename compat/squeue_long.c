@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "slurm_time.h"
 #include "slurm_tres.h"
 
 #define P(name) static int name(const struct sl_job *j, int64_t now, char *buf, size_t len)
@@ -107,6 +108,23 @@ P(p_tres_per_job)
 		snprintf(buf, len, "gres:gpu:%d", j->spec.gpus);
 	return 1;
 }
+/* minutes as squeue's times print: "10:00", "1-00:00:00" */
+static int minutes(int64_t m, char *buf, size_t len)
+{
+	sl_slurm_time_fmt_elapsed(m * 60, buf, len);
+	return 1;
+}
+P(p_time_min) { (void)now; return minutes(j->spec.time_min, buf, len); }
+P(p_delay_boot) { (void)now; return minutes(j->spec.delay_boot, buf, len); }
+P(p_tres_bind)
+{
+	(void)now;
+	if (j->spec.gpu_bind == NULL)
+		S("N/A");
+	snprintf(buf, len, "gpu:%s", j->spec.gpu_bind);
+	return 1;
+}
+
 #undef P
 #undef S
 #undef N
@@ -116,7 +134,7 @@ P(p_tres_per_job)
 COL(k_container, "CONTAINER", c_null);
 COL(k_bb, "BURST_BUFFER", c_null);
 COL(k_bb_state, "BURST_BUFFER_STATE", c_null);
-COL(k_delay_boot, "DELAY_BOOT", c_secs0);
+COL(k_delay_boot, "DELAY_BOOT", p_delay_boot);
 COL(k_tasks, "TASKS", p_tasks);
 COL(k_cluster_feat, "CLUSTER_FEATURES", c_null);
 COL(k_prefer, "PREFER", c_null);
@@ -157,12 +175,12 @@ COL(k_s_board, "SOCKETS_PER_BOARD", c_zero);
 COL(k_stderr, "STDERR", p_stderr);
 COL(k_stdin, "STDIN", p_stdin);
 COL(k_stdout, "STDOUT", p_stdout);
-COL(k_time_min, "TIME_MIN", c_secs0);
+COL(k_time_min, "TIME_MIN", p_time_min);
 COL(k_wait4switch, "WAIT4SWITCH", c_secs0);
 COL(k_cpus_per_tres, "CPUS_PER_TRES", c_na);
 COL(k_mem_per_tres, "MEM_PER_TRES", c_na);
 COL(k_tres_alloc, "TRES_ALLOC", p_tres_alloc);
-COL(k_tres_bind, "TRES_BIND", c_na);
+COL(k_tres_bind, "TRES_BIND", p_tres_bind);
 COL(k_tres_freq, "TRES_FREQ", c_na);
 COL(k_tres_per_job, "TRES_PER_JOB", p_tres_per_job);
 COL(k_tres_per_socket, "TRES_PER_SOCKET", c_na);

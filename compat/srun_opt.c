@@ -318,6 +318,7 @@ ALLOC(set_alloc_distribution, "distribution")
 ALLOC(set_alloc_delay_boot, "delay-boot")
 ALLOC(set_alloc_wait_all_nodes, "wait-all-nodes")
 ALLOC(set_alloc_gres_flags, "gres-flags")
+ALLOC(set_alloc_time_min, "time-min")
 ALLOC(set_alloc_profile, "profile")
 /* Also the step's, in an allocation (srun.c's step_options). */
 SET(set_alloc_exclusive)
@@ -464,7 +465,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("threads", 'T', SL_OPT_REQ),
 	ENVROW("threads-per-core", 0, SL_OPT_REQ, "SLURM_THREADS_PER_CORE", NULL, set_tpc),
 	ENVROW("time", 't', SL_OPT_REQ, "SLURM_TIMELIMIT", NULL, set_time),
-	UNSUPP("time-min", 0, SL_OPT_REQ),
+	ROW("time-min", 0, SL_OPT_REQ, set_alloc_time_min),
 	ROW("tmp", 0, SL_OPT_REQ, set_alloc_tmp),
 	ENVROW("unbuffered", 'u', SL_OPT_NOARG, "SLURM_UNBUFFEREDIO", NULL, set_unbuf),
 	ROW("usage", 0, SL_OPT_NOARG, set_usage),
@@ -644,7 +645,7 @@ static const struct sl_opt salloc_table[] = {
 	UNSUPP("thread-spec", 0, SL_OPT_REQ),
 	ROW("threads-per-core", 0, SL_OPT_REQ, set_alloc_threads_per_core),
 	ENVROW("time", 't', SL_OPT_REQ, "SALLOC_TIMELIMIT", NULL, set_time),
-	UNSUPP("time-min", 0, SL_OPT_REQ),
+	ROW("time-min", 0, SL_OPT_REQ, set_alloc_time_min),
 	ROW("tmp", 0, SL_OPT_REQ, set_alloc_tmp),
 	UNSUPP("uid", 0, SL_OPT_REQ),
 	ROW("usage", 0, SL_OPT_NOARG, set_usage),

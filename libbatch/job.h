@@ -77,6 +77,7 @@ struct sl_jobspec {
 	int overcommit;        /* -O: one task's CPUs a node, however many tasks */
 	int gres_flags;        /* --gres-flags: 1 enforce-binding, 2 disable-binding (a hint) */
 	int64_t delay_boot;    /* --delay-boot, minutes (nothing reboots: recorded) */
+	int64_t time_min;      /* --time-min, minutes; 0 not given (never lowered to) */
 	int acctg_task;        /* --acctg-freq task=N: seconds between usage samples + 1
 	                        * (1: none, the end's totals alone); 0: not given */
 	int requeue;           /* 1: requeue when preempted (default); 0: --no-requeue */

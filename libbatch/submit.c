@@ -70,6 +70,10 @@ static int validate(const struct sl_peer *w, const struct sl_jobspec *s,
 	if (s->deadline != 0 && s->deadline < (int64_t)time(NULL))
 		return sl_err_set(err, SL_EINVAL,
 				  "Requested time limit is invalid (missing or exceeds some limit)");
+	if (s->time_min > 0 && s->time_limit != SL_TIME_UNSET && s->time_limit != SL_TIME_INFINITE &&
+	    s->time_min > s->time_limit)
+		return sl_err_set(err, SL_EINVAL, "Invalid time-min specification (exceeds job's time "
+				  "or other limits)");
 	if (s->mail_user != NULL && strcspn(s->mail_user, " \t\n\r") != strlen(s->mail_user))
 		return sl_err_set(err, SL_EINVAL, "Invalid --mail-user: \"%s\"", s->mail_user);
 	return 0;

@@ -228,3 +228,12 @@ expect_eq "-O env and tasks" "1 1
 8" "$(cat "$T/work/oc.out")"
 expect_eq "-O AllocCPUS" "1" "$("$BIN/sacct" -n -X -P -j "$oj" -o AllocCPUS)"
 ok "sbatch -O: one CPU, eight tasks"
+
+# --time-min: recorded (Sluice never lowers a limit); above --time refused.
+tm=$(submit $USER1 -H -t 20 --time-min=10 -o /dev/null --wrap true) || fail "submit --time-min"
+expect_eq "TimeMin" "00:10:00" "$(field "$tm" TimeMin)"
+expect_eq "squeue MinTime" "10:00" "$("$BIN/squeue" -h -j "$tm" -O MinTime | tr -d ' ')"
+as $USER1 "$BIN/scancel" "$tm"
+out=$(as $USER1 "$BIN/sbatch" -t 5 --time-min=10 --wrap true 2>&1); rc=$?
+expect_eq "--time-min above -t" "1 sbatch: error: Batch job submission failed: Invalid time-min specification (exceeds job's time or other limits)" "$rc $out"
+ok "--time-min: recorded, above --time refused as Slurm refuses it"

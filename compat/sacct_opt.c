@@ -264,6 +264,20 @@ static int set_time(const char *arg, int64_t *t, struct sl_err *err)
 }
 
 SET(set_start) { return set_time(arg, &O(ctx)->start, err); }
+SET(set_groups) { return sl_sacct_cond_groups(&O(ctx)->cond, arg, err); }
+SET(set_nnodes)
+{
+	O(ctx)->cond.nodes_set = 1;
+	return sl_sacct_cond_range(arg, "node", &O(ctx)->cond.nodes_lo, &O(ctx)->cond.nodes_hi,
+				   err);
+}
+SET(set_ncpus)
+{
+	O(ctx)->cond.cpus_set = 1;
+	return sl_sacct_cond_range(arg, "cpu", &O(ctx)->cond.cpus_lo, &O(ctx)->cond.cpus_hi, err);
+}
+SET(set_tl_min) { return sl_sacct_cond_time(arg, &O(ctx)->cond.tl_min, err); }
+SET(set_tl_max) { return sl_sacct_cond_time(arg, &O(ctx)->cond.tl_max, err); }
 SET(set_end) { return set_time(arg, &O(ctx)->end, err); }
 
 SET(set_clusters)
@@ -293,16 +307,16 @@ static const struct sl_opt table[] = {
 	UNSUPP("env-vars", 0, SL_OPT_NOARG),
 	UNSUPP("file", 'f', SL_OPT_REQ),
 	UNSUPP("flags", 'F', SL_OPT_REQ),
-	UNSUPP("gid", 'g', SL_OPT_REQ),
-	UNSUPP("group", 'g', SL_OPT_REQ),
+	ROW("gid", 'g', SL_OPT_REQ, set_groups),
+	ROW("group", 'g', SL_OPT_REQ, set_groups),
 	ROW("help", 'h', SL_OPT_NOARG, set_help),
 	ROW("local", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("name", 0, SL_OPT_REQ, set_names),
-	UNSUPP("nnodes", 'i', SL_OPT_REQ),
-	UNSUPP("ncpus", 'I', SL_OPT_REQ),
+	ROW("nnodes", 'i', SL_OPT_REQ, set_nnodes),
+	ROW("ncpus", 'I', SL_OPT_REQ, set_ncpus),
 	ROW("jobs", 'j', SL_OPT_REQ, set_jobs),
-	UNSUPP("timelimit-min", 'k', SL_OPT_REQ),
-	UNSUPP("timelimit-max", 'K', SL_OPT_REQ),
+	ROW("timelimit-min", 'k', SL_OPT_REQ, set_tl_min),
+	ROW("timelimit-max", 'K', SL_OPT_REQ, set_tl_max),
 	ROW("long", 'l', SL_OPT_NOARG, set_long),
 	ROW("allclusters", 'L', SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("clusters", 'M', SL_OPT_REQ, set_clusters),
@@ -345,6 +359,7 @@ int sl_sacct_opts_parse(int argc, char **argv, int64_t now, struct sl_sacct_opts
 	int r;
 
 	(void)now;
+	sl_sacct_cond_init(&o->cond);
 	if ((r = sl_query_opt_parse(table, "sacct", argc, argv, o, &ops, &n_ops, syntax, err)))
 		goto out;
 	if (o->longfmt && o->fields) {
@@ -371,7 +386,9 @@ void sl_sacct_opts_clear(struct sl_sacct_opts *o)
 	free(o->clusters);
 	sl_jobsel_clear(&o->sel);
 	free(o->steps);
+	sl_sacct_cond_clear(&o->cond);
 	memset(o, 0, sizeof(*o));
+	sl_sacct_cond_init(&o->cond);
 }
 
 char *sl_sacct_fields(const struct sl_sacct_opts *o)
@@ -453,6 +470,8 @@ int sl_sacct_window_match(const struct sl_sacct_opts *o, const struct sl_sacct_w
 	const struct sl_statesel *st = &o->sel.states;
 	int64_t e;
 
+	if (!sl_sacct_cond_match(&o->cond, j))
+		return 0;
 	if (w->by_state) {
 		for (size_t i = 0; i < st->n; i++)
 			if (state_in_window(st->states[i], w, j))

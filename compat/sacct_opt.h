@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include "err.h"
 #include "job.h"
+#include "sacct_cond.h"
 #include "sacct_fmt.h"
 #include "slurm_state.h"
 
@@ -36,6 +37,7 @@ struct sl_sacct_opts {
 	char *clusters;        /* -M, as given */
 	int64_t start, end;    /* -S / -E as given (0: not given) */
 	struct sl_jobsel sel;  /* -j -u -A -r --name -q -N -s */
+	struct sl_sacct_cond cond; /* -g -i -I -k -K */
 	struct sl_sacct_step *steps; /* -j's entries, with their step parts */
 	size_t n_steps;
 };

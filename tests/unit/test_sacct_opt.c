@@ -192,6 +192,39 @@ static void test_options(void **state)
 	assert_int_equal(PARSE(&o, &err, "-s", "RS,RV"), 0);
 	assert_true(o.sel.states.matches_none);
 	sl_sacct_opts_clear(&o);
+	/* -g -i -I -k -K: slurmdbd's conditions */
+	EXPECT_ERR("sacct: error: Invalid group id: no-such-group-x", "-g", "no-such-group-x");
+	EXPECT_ERR("sacct: error: Invalid numeric value \"x\" for requested node range.", "-i",
+		   "x");
+	EXPECT_ERR("sacct: error: Invalid numeric value \"2-y\" for requested cpu range.", "-I",
+		   "2-y");
+	EXPECT_ERR("sacct: fatal: Invalid time limit specification", "-k", "x");
+	assert_int_equal(PARSE(&o, &err, "-g", "0,5", "-i", "2", "-I", "2-4", "-k", "10", "-K",
+			       "1:00:00"), 0);
+	{
+		struct sl_job *j = sl_job_new();
+		j->gid = 5;
+		j->alloc_nodes = 2;
+		j->alloc_cpus = 3;
+		j->spec.time_limit = 30;
+		assert_true(sl_sacct_cond_match(&o.cond, j));
+		j->spec.time_limit = 61;
+		assert_false(sl_sacct_cond_match(&o.cond, j));
+		j->spec.time_limit = 30;
+		j->alloc_cpus = 5;
+		assert_false(sl_sacct_cond_match(&o.cond, j));
+		j->alloc_cpus = 3;
+		j->gid = 7;
+		assert_false(sl_sacct_cond_match(&o.cond, j));
+		sl_sacct_opts_clear(&o);
+		assert_int_equal(PARSE(&o, &err, "-k", "30"), 0); /* -k alone: that limit */
+		j->gid = 7;
+		assert_true(sl_sacct_cond_match(&o.cond, j));
+		j->spec.time_limit = 31;
+		assert_false(sl_sacct_cond_match(&o.cond, j));
+		sl_job_free(j);
+	}
+	sl_sacct_opts_clear(&o);
 }
 
 /* sacct's order: submit time, then job id (options.c's sort). */

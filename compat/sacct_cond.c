@@ -1,0 +1,100 @@
+/* sacct_cond.c - sacct's -g, -i, -I, -k and -K (sacct_cond.h). */
+#include "sacct_cond.h"
+
+#include <ctype.h>
+#include <grp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurm_time.h"
+#include "xalloc.h"
+
+void sl_sacct_cond_init(struct sl_sacct_cond *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->tl_min = c->tl_max = -1;
+}
+
+void sl_sacct_cond_clear(struct sl_sacct_cond *c)
+{
+	free(c->gids);
+	sl_sacct_cond_init(c);
+}
+
+int sl_sacct_cond_groups(struct sl_sacct_cond *c, const char *list, struct sl_err *err)
+{
+	char *dup = sl_xstrdup(list), *save = NULL;
+	int r = 0;
+	for (char *t = strtok_r(dup, ",", &save); t && r == 0; t = strtok_r(NULL, ",", &save)) {
+		struct group *g = NULL;
+		char *end = NULL;
+		long id = strtol(t, &end, 10);
+		if (*t == '\0' || *end != '\0' || id < 0) {
+			if ((g = getgrnam(t)) == NULL) {
+				r = sl_err_set(err, SL_EINVAL, "sacct: error: Invalid group id: %s", t);
+				break;
+			}
+			id = (long)g->gr_gid;
+		}
+		c->gids = sl_xrealloc(c->gids, (c->n_gids + 1) * sizeof(*c->gids));
+		c->gids[c->n_gids++] = (gid_t)id;
+	}
+	free(dup);
+	return r;
+}
+
+static int count(const char *s, const char *end, int64_t *out)
+{
+	int64_t v = 0;
+	if (s == end)
+		return -1;
+	for (; s < end; s++) {
+		if (!isdigit((unsigned char)*s) || v > INT64_MAX / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int sl_sacct_cond_range(const char *arg, const char *what, int64_t *lo, int64_t *hi,
+			struct sl_err *err)
+{
+	const char *dash = strchr(arg, '-'), *end = arg + strlen(arg);
+	if (count(arg, dash ? dash : end, lo) != 0 || (dash && count(dash + 1, end, hi) != 0))
+		return sl_err_set(err, SL_EINVAL, "sacct: error: Invalid numeric value \"%s\" for "
+				  "requested %s range.", arg, what);
+	if (!dash)
+		*hi = *lo;
+	return 0;
+}
+
+int sl_sacct_cond_time(const char *arg, int64_t *minutes, struct sl_err *err)
+{
+	if (sl_slurm_time_parse_limit(arg, minutes) != 0 || *minutes < 0)
+		return sl_err_set(err, SL_EINVAL, "sacct: fatal: Invalid time limit specification");
+	return 0;
+}
+
+int sl_sacct_cond_match(const struct sl_sacct_cond *c, const struct sl_job *j)
+{
+	int64_t tl = j->spec.time_limit;
+	if (c->n_gids > 0) {
+		size_t i = 0;
+		while (i < c->n_gids && c->gids[i] != (gid_t)j->gid)
+			i++;
+		if (i == c->n_gids)
+			return 0;
+	}
+	if (c->nodes_set && (j->alloc_nodes < c->nodes_lo || j->alloc_nodes > c->nodes_hi))
+		return 0;
+	if (c->cpus_set && (j->alloc_cpus < c->cpus_lo || j->alloc_cpus > c->cpus_hi))
+		return 0;
+	if (c->tl_min >= 0) {
+		if (tl < 0) /* no limit: UNLIMITED, above any */
+			tl = INT64_MAX;
+		if (c->tl_max >= 0 ? (tl < c->tl_min || tl > c->tl_max) : tl != c->tl_min)
+			return 0;
+	}
+	return 1;
+}

@@ -1,0 +1,36 @@
+/* sacct_cond.h - sacct's conditions on a job's group, size and time limit
+ * (-g, -i, -I, -k, -K), as slurmdbd applies them
+ * (as_mysql_jobacct_process.c): a group list, node and CPU counts an
+ * allocation had (N or N-M), and a time limit equal to -k, or between -k
+ * and -K when both are given. */
+#ifndef SL_SACCT_COND_H
+#define SL_SACCT_COND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "err.h"
+#include "job.h"
+
+struct sl_sacct_cond {
+	gid_t *gids;              /* -g; NULL: any */
+	size_t n_gids;
+	int nodes_set, cpus_set;  /* -i, -I given */
+	int64_t nodes_lo, nodes_hi, cpus_lo, cpus_hi;
+	int64_t tl_min, tl_max;   /* -k, -K in minutes; -1: not given */
+};
+
+void sl_sacct_cond_init(struct sl_sacct_cond *c);
+void sl_sacct_cond_clear(struct sl_sacct_cond *c);
+/* -g: names or ids; an unknown name is Slurm's "Invalid group id". */
+int sl_sacct_cond_groups(struct sl_sacct_cond *c, const char *list, struct sl_err *err);
+/* -i / -I: "N" or "N-M"; what is "node" or "cpu" for Slurm's message. */
+int sl_sacct_cond_range(const char *arg, const char *what, int64_t *lo, int64_t *hi,
+			struct sl_err *err);
+/* -k / -K: a time limit as sbatch --time reads it. */
+int sl_sacct_cond_time(const char *arg, int64_t *minutes, struct sl_err *err);
+/* 1 when j passes every condition given. */
+int sl_sacct_cond_match(const struct sl_sacct_cond *c, const struct sl_job *j);
+
+#endif

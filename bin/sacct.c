@@ -12,6 +12,7 @@
 #include "buf.h"
 #include "client.h"
 #include "client_step.h"
+#include "job_proj.h"
 #include "sacct_fmt.h"
 #include "sacct_opt.h"
 #include "slurm_json.h"
@@ -86,7 +87,14 @@ static int fetch(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 	if (o->allusers)
 		f.uids = NULL, f.n_uids = 0;
 	f.start_after = w->start;
-	r = sl_client_query(&f, v, n, &err);
+	if (o->script_out) { /* the members a listing leaves out unless named */
+		struct sl_jobproj *p = sl_jobproj_new();
+		sl_jobproj_add_all(p);
+		r = sl_client_query_proj(&f, p, v, n, &err);
+		sl_jobproj_free(p);
+	} else {
+		r = sl_client_query(&f, v, n, &err);
+	}
 	if (r == -SL_ECONNECT)
 		fprintf(stderr, "sacct: error: Problem talking to the database: "
 				"Unable to contact slurm controller (connect failure)\n");
@@ -119,6 +127,35 @@ static int print_json(const struct sl_sacct_opts *o, const struct sl_sacct_windo
 	free(keep);
 	free(cluster);
 	return 0;
+}
+
+/* -B, --env-vars: sacct's _print_script and _print_env. The daemon sends
+ * them to the job's owner and operators alone (NONE to others, as to a
+ * Slurm without AccountingStoreFlags=job_script). */
+static void print_scripts(const struct sl_sacct_opts *o, struct sl_job **v, size_t n)
+{
+	static const char dashes[] = "----------------------------------------"
+				     "----------------------------------------";
+	for (size_t i = 0; i < n; i++) {
+		const struct sl_job *j = v[i];
+		char id[64];
+		if (j->array_job_id != 0)
+			snprintf(id, sizeof(id), "%llu_%lld", (unsigned long long)j->array_job_id,
+				 (long long)j->array_task_id);
+		else
+			snprintf(id, sizeof(id), "%llu", (unsigned long long)j->id);
+		if (o->script_out == 1) {
+			const char *s = j->spec.script && *j->spec.script ? j->spec.script : NULL;
+			printf("Batch Script for %s\n%s\n%s\n", id, dashes, s ? s : "NONE\n");
+			continue;
+		}
+		printf("Environment used for %s (must be batch to display)\n%s\n", id, dashes);
+		if (j->spec.env == NULL || j->spec.env[0] == NULL)
+			fputs("NONE\n", stdout);
+		for (char **e = j->spec.env; e && *e; e++)
+			printf("%s\n", *e);
+		putchar('\n');
+	}
 }
 
 static int cmp_id(const void *a, const void *b)
@@ -239,6 +276,10 @@ int main(int argc, char **argv)
 		if (o.steps[i].step != SL_SACCT_STEP_ALL) /* -j N.S: some steps alone */
 			sl_sacct_fmt_set_filter(f, step_wanted, &o);
 	window(&o, &w, v, &n);
+	if (o.script_out) {
+		print_scripts(&o, v, n);
+		goto out;
+	}
 	sl_squeue_collapse(v, &n, 0); /* an array's pending tasks: one row, as Slurm's */
 	sl_array_meta_last(v, n);
 	for (size_t i = 0; i < n; i++)

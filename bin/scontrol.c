@@ -4,6 +4,7 @@
  * compat/scontrol_cmd.c; each makes one client call here, and what it
  * prints and parses is compat/scontrol_*.c's. Options go anywhere, as
  * getopt lets Slurm's ("show job -dd 5"). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "buf.h"
 #include "client.h"
+#include "job_proj.h"
 #include "scontrol_fmt.h"
 #include "sinfo_fmt.h"
 #include "slurm_json.h"
@@ -459,6 +461,64 @@ static int cmd_update(int argc, char **argv)
 	return r != 0;
 }
 
+/* write batch_script ID [FILE|-]: the job's script, for its owner and
+ * operators (the daemon sends it to no one else), into slurm-ID.sh by
+ * default, as Slurm's scontrol writes it. Slurm exits 0 on its errors. */
+static int cmd_write(int argc, char **argv)
+{
+	struct sl_jobproj *p = sl_jobproj_new();
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **v = NULL;
+	uint64_t id;
+	long task;
+	size_t n = 0;
+	int r;
+
+	if (argc < 1 || strncasecmp(argv[0], "batch_script", strlen(argv[0]) > 5 ? strlen(argv[0])
+										  : 5) != 0) {
+		fprintf(stderr, argc < 1 ? "too few arguments for keyword:write\n"
+					 : "scontrol: error: write %s is not supported by Sluice\n",
+			argc < 1 ? "" : argv[0]);
+		sl_jobproj_free(p);
+		return 1;
+	}
+	if (argc < 2 || sl_slurm_jobid_parse(argv[1], &id, &task) != 0) {
+		fprintf(stderr, "job script retrieval failed: Invalid job id specified\n");
+		sl_jobproj_free(p);
+		return 0;
+	}
+	struct sl_taskid t = {id, (uint32_t)task};
+	struct sl_jobfilter f = task >= 0 ? (struct sl_jobfilter){.tasks = &t, .n_tasks = 1}
+					  : (struct sl_jobfilter){.ids = &id, .n_ids = 1};
+	(void)sl_jobproj_add(p, "spec.script");
+	(void)sl_jobproj_add(p, "spec.interactive");
+	(void)sl_jobproj_add(p, "uid");
+	r = sl_client_query_proj(&f, p, &v, &n, &err);
+	sl_jobproj_free(p);
+	if (r != 0 || n == 0) {
+		fprintf(stderr, "job script retrieval failed: %s\n",
+			r == -SL_ECONNECT ? CONNECT_FAIL : r != 0 ? err.msg : "Invalid job id specified");
+	} else if (v[0]->spec.script == NULL || *v[0]->spec.script == '\0' ||
+		   v[0]->spec.interactive) {
+		fprintf(stderr, "job script retrieval failed: %s\n",
+			v[0]->uid != getuid() && getuid() != 0 ? "Invalid user id"
+							       : "Job script not specified");
+	} else if (argc > 2 && strcmp(argv[2], "-") == 0) {
+		fputs(v[0]->spec.script, stdout);
+	} else {
+		char *path = argc > 2 ? sl_xstrdup(argv[2])
+				      : sl_xasprintf("slurm-%s.sh", argv[1]);
+		FILE *out = fopen(path, "w");
+		if (out == NULL || fputs(v[0]->spec.script, out) < 0 || fclose(out) != 0)
+			fprintf(stderr, "failed to open file `%s`: %s\n", path, strerror(errno));
+		else
+			printf("batch script for job %s written to %s\n", argv[1], path);
+		free(path);
+	}
+	sl_job_free_array(v, n);
+	return 0;
+}
+
 /* ---- the controller ---- */
 
 static int cmd_ping(void)
@@ -502,6 +562,7 @@ static int run(int argc, char **argv, const struct opts *o)
 	case SL_SC_PING: return cmd_ping();
 	case SL_SC_RECONFIGURE: return cmd_reconfigure();
 	case SL_SC_VERSION: printf("slurm 22.05.8\n"); return 0;
+	case SL_SC_WRITE: return cmd_write(argc - 1, argv + 1);
 	}
 	return 1;
 }

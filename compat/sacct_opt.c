@@ -265,6 +265,8 @@ static int set_time(const char *arg, int64_t *t, struct sl_err *err)
 
 SET(set_start) { return set_time(arg, &O(ctx)->start, err); }
 SET(set_groups) { return sl_sacct_cond_groups(&O(ctx)->cond, arg, err); }
+SET(set_batch_script) { (void)arg, (void)err; O(ctx)->script_out = 1; return 0; }
+SET(set_env_vars) { (void)arg, (void)err; O(ctx)->script_out = 2; return 0; }
 SET(set_nnodes)
 {
 	O(ctx)->cond.nodes_set = 1;
@@ -295,7 +297,7 @@ static const struct sl_opt table[] = {
 	ROW("accounts", 'A', SL_OPT_REQ, set_accounts),
 	ROW("allocations", 'X', SL_OPT_NOARG, set_no_steps),
 	ROW("brief", 'b', SL_OPT_NOARG, set_brief),
-	UNSUPP("batch-script", 'B', SL_OPT_NOARG),
+	ROW("batch-script", 'B', SL_OPT_NOARG, set_batch_script),
 	UNSUPP("completion", 'c', SL_OPT_NOARG),
 	UNSUPP("constraints", 'C', SL_OPT_REQ),
 	ROW("delimiter", 0, SL_OPT_REQ, set_delimiter),
@@ -304,7 +306,7 @@ static const struct sl_opt table[] = {
 	ROW("helpformat", 'e', SL_OPT_NOARG, set_helpformat),
 	ROW("help-fields", 'e', SL_OPT_NOARG, set_helpformat),
 	ROW("endtime", 'E', SL_OPT_REQ, set_end),
-	UNSUPP("env-vars", 0, SL_OPT_NOARG),
+	ROW("env-vars", 0, SL_OPT_NOARG, set_env_vars),
 	UNSUPP("file", 'f', SL_OPT_REQ),
 	UNSUPP("flags", 'F', SL_OPT_REQ),
 	ROW("gid", 'g', SL_OPT_REQ, set_groups),

@@ -27,6 +27,7 @@ static const struct sl_scontrol_verb verbs[] = {
 	{"ping", 2, SL_SC_PING, 0, 0},
 	{"reconfigure", 3, SL_SC_RECONFIGURE, 0, 0},
 	{"version", 4, SL_SC_VERSION, 0, 0},
+	{"write", 5, SL_SC_WRITE, 0, 0},
 };
 
 static const struct {

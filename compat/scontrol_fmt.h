@@ -60,7 +60,8 @@ int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id, l
 /* ---- scontrol_cmd.c: scontrol's words ---- */
 
 enum sl_scontrol_kind {
-	SL_SC_SHOW, SL_SC_CONTROL, SL_SC_UPDATE, SL_SC_PING, SL_SC_RECONFIGURE, SL_SC_VERSION
+	SL_SC_SHOW, SL_SC_CONTROL, SL_SC_UPDATE, SL_SC_PING, SL_SC_RECONFIGURE, SL_SC_VERSION,
+	SL_SC_WRITE
 };
 
 struct sl_scontrol_verb {

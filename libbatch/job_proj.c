@@ -55,6 +55,11 @@ int sl_jobproj_add(struct sl_jobproj *p, const char *name)
 	return 0;
 }
 
+void sl_jobproj_add_all(struct sl_jobproj *p)
+{
+	memset(p->has, 1, sizeof(p->has));
+}
+
 int sl_jobproj_has(const struct sl_jobproj *p, enum sl_jobproj_field f)
 {
 	return p == NULL || p->has[f];

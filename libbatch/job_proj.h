@@ -40,6 +40,9 @@ void sl_jobproj_free(struct sl_jobproj *p);
 /* Add the member of this wire name: 0, or -SL_ENOENT for a name the record
  * does not have. */
 int sl_jobproj_add(struct sl_jobproj *p, const char *name);
+/* Every member: a listing's whole record, but with the members a listing
+ * leaves out unless named (the script and environment) named. */
+void sl_jobproj_add_all(struct sl_jobproj *p);
 /* Is member f in p? NULL: the whole record, every member is. */
 int sl_jobproj_has(const struct sl_jobproj *p, enum sl_jobproj_field f);
 /* p's members as SL_JP_COUNT bytes, 1 for those in p (borrowed); NULL

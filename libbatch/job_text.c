@@ -156,18 +156,20 @@ static void put_strv(struct w *b, const char *k, char *const *v)
 
 /* What of a spec is written: all of it (the store, a submission); a
  * listing's, without env, argv and script, which no listing prints and of
- * which the environment alone is two thirds of a record; and a listing for
- * others than the owner, without the --export values too, in the option
- * or in the submit line that typed them. */
+ * which the environment alone is two thirds of a record, unless the
+ * projection names them (sacct -B/-E, scontrol write batch_script); and a
+ * listing for others than the owner, never with those, nor the --export
+ * values, in the option or in the submit line that typed them. */
 enum part { PART_FULL, PART_LISTING, PART_OTHERS };
 
-static int shown(enum part part, const char *field)
+static int shown(enum part part, const char *field, int asked)
 {
 	if (part == PART_FULL)
 		return 1;
-	return strcmp(field, "script") != 0 &&
-	       (part == PART_LISTING ||
-		(strcmp(field, "export_spec") != 0 && strcmp(field, "submit_line") != 0));
+	if (strcmp(field, "script") == 0)
+		return part == PART_LISTING && asked;
+	return part == PART_LISTING ||
+	       (strcmp(field, "export_spec") != 0 && strcmp(field, "submit_line") != 0);
 }
 
 /* Is member f asked for? has: sl_jobproj_bytes(), NULL for all. */
@@ -181,10 +183,13 @@ static void put_spec(struct w *b, const struct sl_jobspec *s, const struct sl_jo
 
 	b->first = 1;
 	addc(b, '{');
-#define W_STR(f) if (WANT(SL_JP_SPEC_##f) && shown(part, #f)) put_str(b, #f, s->f);
+#define ASKED(f) (has != NULL && has[f])
+#define W_STR(f) if (WANT(SL_JP_SPEC_##f) && shown(part, #f, ASKED(SL_JP_SPEC_##f))) \
+		put_str(b, #f, s->f);
 /* the projection first: its bytes are hot, the record's members may not be */
 #define W_INT(f) if (WANT(SL_JP_SPEC_##f) && s->f != dp->f) put_i64(b, #f, s->f);
-#define W_LAUNCH(f) if (full && s->f != NULL) put_strv(b, #f, s->f);
+#define W_LAUNCH(f) if ((full || (part == PART_LISTING && ASKED(SL_JP_SPEC_##f))) && \
+			s->f != NULL) put_strv(b, #f, s->f);
 #define W_STRV(f) if (WANT(SL_JP_SPEC_##f) && s->f != NULL && s->f[0] != NULL) put_strv(b, #f, s->f);
 	SPEC_STRINGS(W_STR)
 	SPEC_INTS(W_INT)

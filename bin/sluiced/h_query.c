@@ -22,6 +22,7 @@ struct hist {
 	const struct sl_peer *who; /* what of each job they may see */
 	struct sl_err *err;
 	const struct sl_jobproj *proj; /* the members asked for; NULL: all */
+	struct sl_store *store;        /* the script and environment the jobs shed */
 };
 
 static int too_big(struct hist *h)
@@ -31,15 +32,40 @@ static int too_big(struct hist *h)
 			  SL_PROTO_MAX_REPLY >> 20);
 }
 
+/* The owner asked for the script or environment (scontrol write
+ * batch_script, sacct -B/-E): the daemon keeps them in the store only
+ * (sl_job_shed), so a copy of the record gets them back for the listing. */
+static struct sl_job *with_shed(const struct hist *h, const struct sl_job *j)
+{
+	struct sl_jobspec sp;
+	struct sl_err e = SL_ERR_INIT;
+	struct sl_job *c;
+
+	if (h->proj == NULL || h->store == NULL || (j->spec.script && *j->spec.script) ||
+	    !(sl_jobproj_has(h->proj, SL_JP_SPEC_script) || sl_jobproj_has(h->proj, SL_JP_SPEC_env)))
+		return NULL;
+	if (sl_store_load_spec(h->store, j->id, &sp, &e) != 0)
+		return NULL;
+	c = sl_job_copy(j);
+	sl_job_refill(c, &sp);
+	sl_jobspec_clear(&sp);
+	return c;
+}
+
 static int add_job(struct hist *h, const struct sl_job *j)
 {
 	enum sl_job_view v = sl_authz_job(h->who, j, SL_OP_SEE_PRIVATE, NULL) == 0
 			     ? SL_VIEW_OWNER : SL_VIEW_OTHERS;
+	struct sl_job *full = v == SL_VIEW_OWNER ? with_shed(h, j) : NULL;
+	int r = 0;
 
-	if ((h->n > 0 && sl_buf_addc(h->b, ',') != 0) || sl_job_listing_append_proj(h->b, j, v, h->proj) != 0)
-		return too_big(h);
-	h->n++;
-	return 0;
+	if ((h->n > 0 && sl_buf_addc(h->b, ',') != 0) ||
+	    sl_job_listing_append_proj(h->b, full ? full : j, v, h->proj) != 0)
+		r = too_big(h);
+	else
+		h->n++;
+	sl_job_free(full);
+	return r;
 }
 
 /* sacct -D: each run a requeue ended (j->runs), as a REQUEUED record of
@@ -276,7 +302,7 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	struct sl_jobproj *proj = NULL;
 	json_object *fo = NULL, *fields = NULL;
 	size_t n = sl_jobtab_count(d->jobs);
-	struct hist h = {rep, 0, p, err, NULL};
+	struct hist h = {rep, 0, p, err, NULL, d->store};
 	struct hist_arg ha = {&h, &f, NULL, NULL, 0, 0};
 	struct fold fold = {0};
 	int r;

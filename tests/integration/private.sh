@@ -52,3 +52,27 @@ case "$out" in *"\"id\":$id,"*) ;; *) fail "$USER2 does not see job $id in the h
 case "$out" in *hunter2*) fail "the history shows $USER2 another user's --export values: $out" ;; esac
 case "$(listing $USER1 1)" in *hunter2*) ;; *) fail "the history hides them from the owner" ;; esac
 ok "so does the history"
+
+# The script and environment: scontrol write batch_script and sacct -B,
+# --env-vars, for the owner and operators alone, live and from the history.
+sj=$(submit $USER1 -H --export=ALL,SL_TOKEN=hunter2 --wrap 'echo secret-step') || fail "submit"
+expect_eq "write batch_script -" "#!/bin/sh
+# This script was created by sbatch --wrap.
+
+echo secret-step" "$(as $USER1 "$BIN/scontrol" write batch_script "$sj" -)"
+(cd "$T/work" && as $USER1 "$BIN/scontrol" write batch_script "$sj") >wbs.out ||
+	fail "write batch_script"
+expect_eq "write batch_script" "batch script for job $sj written to slurm-$sj.sh" "$(cat wbs.out)"
+grep -q secret-step "$T/work/slurm-$sj.sh" || fail "slurm-$sj.sh lacks the script"
+expect_eq "another user's" "job script retrieval failed: Invalid user id" \
+	"$(as $USER2 "$BIN/scontrol" write batch_script "$sj" - 2>&1)"
+as $USER1 "$BIN/scancel" "$sj"
+wait_state "$sj" CANCELLED
+as $USER1 "$BIN/sacct" -B -j "$sj" | grep -q '^echo secret-step$' || fail "sacct -B as the owner"
+as $USER2 "$BIN/sacct" -B -j "$sj" | grep -q secret-step && fail "sacct -B shows another user's script"
+expect_eq "sacct -B as another" "Batch Script for $sj
+--------------------------------------------------------------------------------
+NONE" "$(as $USER2 "$BIN/sacct" -B -j "$sj")"
+as $USER1 "$BIN/sacct" --env-vars -j "$sj" | grep -q '^SL_TOKEN=hunter2$' || fail "sacct --env-vars"
+as $USER2 "$BIN/sacct" --env-vars -j "$sj" | grep -q hunter2 && fail "--env-vars to another user"
+ok "the script and environment: the owner's, through scontrol and sacct; NONE to others"

@@ -139,7 +139,10 @@ static void print_scripts(const struct sl_sacct_opts *o, struct sl_job **v, size
 	for (size_t i = 0; i < n; i++) {
 		const struct sl_job *j = v[i];
 		char id[64];
-		if (j->array_job_id != 0)
+		if (j->array_job_id != 0 && j->array_tasks != NULL) /* folded: "N_[1-5]" */
+			snprintf(id, sizeof(id), "%llu_[%s]", (unsigned long long)j->array_job_id,
+				 j->array_tasks);
+		else if (j->array_job_id != 0)
 			snprintf(id, sizeof(id), "%llu_%lld", (unsigned long long)j->array_job_id,
 				 (long long)j->array_task_id);
 		else
@@ -150,9 +153,10 @@ static void print_scripts(const struct sl_sacct_opts *o, struct sl_job **v, size
 			continue;
 		}
 		printf("Environment used for %s (must be batch to display)\n%s\n", id, dashes);
-		if (j->spec.env == NULL || j->spec.env[0] == NULL)
+		/* Slurm keeps a batch job's environment alone */
+		if (j->spec.env == NULL || j->spec.env[0] == NULL || j->spec.interactive)
 			fputs("NONE\n", stdout);
-		for (char **e = j->spec.env; e && *e; e++)
+		for (char **e = j->spec.env; !j->spec.interactive && e && *e; e++)
 			printf("%s\n", *e);
 		putchar('\n');
 	}

@@ -506,13 +506,20 @@ static int cmd_write(int argc, char **argv)
 	} else if (argc > 2 && strcmp(argv[2], "-") == 0) {
 		fputs(v[0]->spec.script, stdout);
 	} else {
-		char *path = argc > 2 ? sl_xstrdup(argv[2])
-				      : sl_xasprintf("slurm-%s.sh", argv[1]);
+		char num[48];
+		if (task >= 0)
+			snprintf(num, sizeof(num), "%llu_%ld", (unsigned long long)id, task);
+		else
+			snprintf(num, sizeof(num), "%llu", (unsigned long long)id);
+		char *path = argc > 2 ? sl_xstrdup(argv[2]) : sl_xasprintf("slurm-%s.sh", num);
 		FILE *out = fopen(path, "w");
-		if (out == NULL || fputs(v[0]->spec.script, out) < 0 || fclose(out) != 0)
+		int bad = out == NULL || fputs(v[0]->spec.script, out) < 0;
+		if (out != NULL && fclose(out) != 0)
+			bad = 1;
+		if (bad)
 			fprintf(stderr, "failed to open file `%s`: %s\n", path, strerror(errno));
 		else
-			printf("batch script for job %s written to %s\n", argv[1], path);
+			printf("batch script for job %s written to %s\n", num, path);
 		free(path);
 	}
 	sl_job_free_array(v, n);

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <grp.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +30,7 @@ int sl_sacct_cond_groups(struct sl_sacct_cond *c, const char *list, struct sl_er
 		struct group *g = NULL;
 		char *end = NULL;
 		long id = strtol(t, &end, 10);
-		if (*t == '\0' || *end != '\0' || id < 0) {
+		if (*t == '\0' || *end != '\0' || id < 0 || id > (long)(gid_t)-1 - 1) {
 			if ((g = getgrnam(t)) == NULL) {
 				r = sl_err_set(err, SL_EINVAL, "sacct: error: Invalid group id: %s", t);
 				break;
@@ -43,25 +44,34 @@ int sl_sacct_cond_groups(struct sl_sacct_cond *c, const char *list, struct sl_er
 	return r;
 }
 
+/* Digits up to end: 0, -1 when not a number, 1 when past INT_MAX. */
 static int count(const char *s, const char *end, int64_t *out)
 {
 	int64_t v = 0;
 	if (s == end)
 		return -1;
 	for (; s < end; s++) {
-		if (!isdigit((unsigned char)*s) || v > INT64_MAX / 10)
+		if (!isdigit((unsigned char)*s))
 			return -1;
+		if (v > (INT_MAX - (*s - '0')) / 10)
+			return 1;
 		v = v * 10 + (*s - '0');
 	}
 	*out = v;
 	return 0;
 }
 
+/* Slurm's get_resource_arg_range; a minimum of 0 asks nothing (slurmdbd
+ * ignores it). */
 int sl_sacct_cond_range(const char *arg, const char *what, int64_t *lo, int64_t *hi,
 			struct sl_err *err)
 {
 	const char *dash = strchr(arg, '-'), *end = arg + strlen(arg);
-	if (count(arg, dash ? dash : end, lo) != 0 || (dash && count(dash + 1, end, hi) != 0))
+	int a = count(arg, dash ? dash : end, lo), b = dash ? count(dash + 1, end, hi) : 0;
+	if (a == 1 || b == 1)
+		return sl_err_set(err, SL_EINVAL, "sacct: error: Numeric argument (%s) to big for "
+				  "requested %s range.", arg, what);
+	if (a != 0 || b != 0 || (dash && *hi <= 0))
 		return sl_err_set(err, SL_EINVAL, "sacct: error: Invalid numeric value \"%s\" for "
 				  "requested %s range.", arg, what);
 	if (!dash)
@@ -71,8 +81,11 @@ int sl_sacct_cond_range(const char *arg, const char *what, int64_t *lo, int64_t 
 
 int sl_sacct_cond_time(const char *arg, int64_t *minutes, struct sl_err *err)
 {
-	if (sl_slurm_time_parse_limit(arg, minutes) != 0 || *minutes < 0)
+	if (sl_slurm_time_parse_limit(arg, minutes) != 0 ||
+	    (*minutes <= 0 && *minutes != SL_TIME_INFINITE))
 		return sl_err_set(err, SL_EINVAL, "sacct: fatal: Invalid time limit specification");
+	if (*minutes == SL_TIME_INFINITE) /* UNLIMITED: above every limit, as tl_of's */
+		*minutes = INT64_MAX;
 	return 0;
 }
 
@@ -86,9 +99,11 @@ int sl_sacct_cond_match(const struct sl_sacct_cond *c, const struct sl_job *j)
 		if (i == c->n_gids)
 			return 0;
 	}
-	if (c->nodes_set && (j->alloc_nodes < c->nodes_lo || j->alloc_nodes > c->nodes_hi))
+	if (c->nodes_set && c->nodes_lo > 0 &&
+	    (j->alloc_nodes < c->nodes_lo || j->alloc_nodes > c->nodes_hi))
 		return 0;
-	if (c->cpus_set && (j->alloc_cpus < c->cpus_lo || j->alloc_cpus > c->cpus_hi))
+	if (c->cpus_set && c->cpus_lo > 0 &&
+	    (j->alloc_cpus < c->cpus_lo || j->alloc_cpus > c->cpus_hi))
 		return 0;
 	if (c->tl_min >= 0) {
 		if (tl < 0) /* no limit: UNLIMITED, above any */

@@ -265,8 +265,8 @@ static int set_time(const char *arg, int64_t *t, struct sl_err *err)
 
 SET(set_start) { return set_time(arg, &O(ctx)->start, err); }
 SET(set_groups) { return sl_sacct_cond_groups(&O(ctx)->cond, arg, err); }
-SET(set_batch_script) { (void)arg, (void)err; O(ctx)->script_out = 1; return 0; }
-SET(set_env_vars) { (void)arg, (void)err; O(ctx)->script_out = 2; return 0; }
+SET(set_batch_script) { (void)arg, (void)err; O(ctx)->script_out |= 1; return 0; }
+SET(set_env_vars) { (void)arg, (void)err; O(ctx)->script_out |= 2; return 0; }
 SET(set_nnodes)
 {
 	O(ctx)->cond.nodes_set = 1;
@@ -364,6 +364,18 @@ int sl_sacct_opts_parse(int argc, char **argv, int64_t now, struct sl_sacct_opts
 	sl_sacct_cond_init(&o->cond);
 	if ((r = sl_query_opt_parse(table, "sacct", argc, argv, o, &ops, &n_ops, syntax, err)))
 		goto out;
+	/* scripts and environments only of jobs named, as Slurm's */
+	if (o->script_out && o->sel.n_ids + o->sel.n_tasks == 0) {
+		r = sl_err_set(err, SL_EINVAL, "sacct: fatal: When requesting %s you must also "
+			       "request specific jobs with the '-j' option.",
+			       o->script_out & 2 ? "job environment" : "job scripts");
+		goto out;
+	}
+	if (o->script_out == 3) {
+		r = sl_err_set(err, SL_EINVAL, "sacct: fatal: Options --batch-script and --env-vars "
+			       "are mutually exclusive");
+		goto out;
+	}
 	if (o->longfmt && o->fields) {
 		r = sl_err_set(err, SL_EINVAL, "sacct: fatal: Options -o(--format) and -l(--long) "
 				   "are mutually exclusive. Please remove one and retry.");

@@ -29,7 +29,7 @@ struct sl_sacct_opts {
 	int help, usage, version, helpformat;
 	int brief, longfmt;
 	int duplicates;        /* -D: each run a requeue ended too (REQUEUED) */
-	int script_out;        /* -B: 1, the batch scripts; --env-vars: 2, the environments */
+	int script_out;        /* bits: 1 -B (the batch scripts), 2 --env-vars (environments) */
 	int json;              /* --json 1, --yaml 2: Slurm's /jobs/ document (sacct_json.c) */
 	enum sl_sacct_mode mode;
 	char *delimiter;       /* --delimiter */

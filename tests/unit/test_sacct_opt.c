@@ -199,6 +199,13 @@ static void test_options(void **state)
 	EXPECT_ERR("sacct: error: Invalid numeric value \"2-y\" for requested cpu range.", "-I",
 		   "2-y");
 	EXPECT_ERR("sacct: fatal: Invalid time limit specification", "-k", "x");
+	EXPECT_ERR("sacct: fatal: Invalid time limit specification", "-k", "0");
+	EXPECT_ERR("sacct: error: Numeric argument (99999999999) to big for requested cpu range.",
+		   "-I", "99999999999");
+	EXPECT_ERR("sacct: fatal: When requesting job scripts you must also request specific "
+		   "jobs with the '-j' option.", "-B");
+	EXPECT_ERR("sacct: fatal: Options --batch-script and --env-vars are mutually exclusive",
+		   "-B", "--env-vars", "-j", "5");
 	assert_int_equal(PARSE(&o, &err, "-g", "0,5", "-i", "2", "-I", "2-4", "-k", "10", "-K",
 			       "1:00:00"), 0);
 	{

@@ -141,7 +141,7 @@ static void show_head(const struct sl_job *j, int64_t now, const char *sep, unsi
 								    : j->spec.time_limit, t2, sizeof(t2));
 	/* Slurm gives a --deadline job without --time a TimeMin of one minute */
 	sl_buf_addf(b, "%sRunTime=%s TimeLimit=%s TimeMin=", sep, t1, t2);
-	if (j->spec.time_min > 0) {
+	if (j->spec.time_min > 0 || j->spec.time_min == SL_TIME_INFINITE) {
 		sl_slurm_time_fmt_limit_sacct(j->spec.time_min, t2, sizeof(t2));
 		sl_buf_addstr(b, t2);
 	} else {

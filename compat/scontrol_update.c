@@ -45,6 +45,16 @@ static int k_time_limit(struct up *u, const char *v)
 	return 0;
 }
 
+/* TimeMin=: 0 clears it; scontrol refuses what is not a time. */
+static int k_time_min(struct up *u, const char *v)
+{
+	int64_t m;
+	if (sl_slurm_time_parse_limit(v, &m) != 0 || (m < 0 && m != SL_TIME_INFINITE))
+		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid TimeMin value");
+	add(u, "time_min", NULL, m);
+	return 0;
+}
+
 static int number(struct up *u, const char *key, const char *what, const char *v)
 {
 	char *end;
@@ -191,7 +201,7 @@ static const struct {
 	const char *key;
 	int (*fn)(struct up *u, const char *v);
 } keys[] = {
-	{"TimeLimit", k_time_limit}, {"Priority", k_priority}, {"Nice", k_nice},
+	{"TimeLimit", k_time_limit}, {"TimeMin", k_time_min}, {"Priority", k_priority}, {"Nice", k_nice},
 	{"Partition", k_partition}, {"QOS", k_qos}, {"NumNodes", k_num_nodes},
 	{"ReqNodes", k_num_nodes}, {"NumCPUs", k_num_cpus}, {"MinCPUs", k_num_cpus},
 	{"Dependency", k_dependency}, {"StartTime", k_start}, {"BeginTime", k_start},

@@ -322,12 +322,12 @@ int sl_submit_whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struc
  * MaxMemPerNode refuses what cannot fit. MaxTime and the node counts are
  * not refused here: such a job waits (limgate.c), as with Slurm's
  * EnforcePartLimits=NO. */
-/* --time-min above the limit the job runs with (its own, else the
- * partition's default, resolved before this): slurmctld's refusal. */
-static int time_min_check(const struct sl_jobspec *s, struct sl_err *err)
+int sl_submit_time_min(const struct sl_jobspec *s, struct sl_err *err)
 {
-	if (s->time_min > 0 && s->time_limit != SL_TIME_UNSET && s->time_limit != SL_TIME_INFINITE &&
-	    s->time_min > s->time_limit)
+	int finite = s->time_limit != SL_TIME_UNSET && s->time_limit != SL_TIME_INFINITE;
+
+	if ((s->time_min > 0 && finite && s->time_min > s->time_limit) ||
+	    (s->time_min == SL_TIME_INFINITE && finite))
 		return sl_err_set(err, SL_EINVAL, "Invalid time-min specification (exceeds job's time "
 				  "or other limits)");
 	return 0;
@@ -432,7 +432,7 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 	    (r = sl_submit_executor_limits(conf, &j->spec, err)) != 0 ||
 	    (r = resolve(conf, who, j, err)) != 0 ||
 	    (r = partition_defaults(conf, &j->spec, err)) != 0 ||
-	    (r = time_min_check(&j->spec, err)) != 0 ||
+	    (r = sl_submit_time_min(&j->spec, err)) != 0 ||
 	    (r = switches_without_topology(conf, &j->spec)) != 0 ||
 	    (r = sl_submit_whole_node(conf, &j->spec, err)) != 0 ||
 	    (r = sl_submit_priority(conf, j, err)) != 0 ||

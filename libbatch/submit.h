@@ -62,6 +62,10 @@ int sl_submit_executor_limits(const struct sl_conf *conf, const struct sl_jobspe
  * select plugin reads a per-node minimum of 0). */
 int sl_submit_whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struct sl_err *err);
 
+/* --time-min (TimeMin=) above the limit the job runs with (its own, else
+ * the partition's default, resolved at submit): slurmctld's refusal. */
+int sl_submit_time_min(const struct sl_jobspec *s, struct sl_err *err);
+
 /* The last of sl_submit_prepare's checks, alone: j's features resolve and
  * it can ever fit on engine, with the same refusals. Also when scontrol
  * update changes what a pending job asks for. */

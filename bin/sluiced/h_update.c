@@ -62,6 +62,18 @@ static int f_time_limit(struct upd *u, json_object *v, struct sl_err *err)
 	return 0;
 }
 
+/* TimeMin=: at any time before the end, as slurmctld; validate() holds it
+ * to the limit. */
+static int f_time_min(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t m = json_object_get_int64(v);
+
+	if (m < 0 && m != SL_TIME_INFINITE)
+		return sl_err_set(err, SL_EINVAL, "Invalid TimeMin value");
+	u->n->spec.time_min = m;
+	return 0;
+}
+
 static int f_priority(struct upd *u, json_object *v, struct sl_err *err)
 {
 	int64_t pr = json_object_get_int64(v);
@@ -443,6 +455,7 @@ static const struct {
 	int (*apply)(struct upd *u, json_object *v, struct sl_err *err);
 } fields[] = {
 	{"time_limit", json_type_int, f_time_limit},
+	{"time_min", json_type_int, f_time_min},
 	{"priority", json_type_int, f_priority},
 	{"nice", json_type_int, f_nice},
 	{"partition", json_type_string, f_partition},
@@ -502,7 +515,8 @@ static int validate(struct upd *u, struct sl_err *err)
 			 (r = sl_submit_can_fit(u->d->conf, sl_schedctl_engine(u->d->sched), n,
 						err)) != 0))
 		return r;
-	if ((r = sl_submit_priority(u->d->conf, n, err)) != 0)
+	if ((r = sl_submit_time_min(&n->spec, err)) != 0 ||
+	    (r = sl_submit_priority(u->d->conf, n, err)) != 0)
 		return r;
 	if (n->spec.hold || n->state == SL_JOB_SUSPENDED)
 		n->priority = 0;
@@ -539,6 +553,8 @@ static int store_spec(struct upd *u, struct sl_err *err)
 	s.gpus_per_node = n->gpus_per_node;
 	s.gpus = n->gpus;
 	s.time_limit = n->time_limit;
+	s.time_min = n->time_min;
+	s.tmp_mb = n->tmp_mb;
 	s.priority = n->priority;
 	s.nice = n->nice;
 	s.nodes = n->nodes;

@@ -217,7 +217,6 @@ as $USER1 "$BIN/scontrol" update JobId="$hj" MinTmpDiskNode=512 || fail "update 
 expect_eq "updated MinTmpDiskNode" "512M" "$(field "$hj" MinTmpDiskNode)"
 as $USER1 "$BIN/scontrol" update JobId="$hj" MinTmpDiskNode=2G 2>/dev/null &&
 	fail "MinTmpDiskNode above tmpDisk was taken"
-as $USER1 "$BIN/scancel" "$hj"
 ok "scontrol update MinTmpDiskNode, held to the node's TmpDisk"
 
 # -O: one task's CPUs, every task started by a bare srun (Slurm's).
@@ -233,7 +232,26 @@ ok "sbatch -O: one CPU, eight tasks"
 tm=$(submit $USER1 -H -t 20 --time-min=10 -o /dev/null --wrap true) || fail "submit --time-min"
 expect_eq "TimeMin" "00:10:00" "$(field "$tm" TimeMin)"
 expect_eq "squeue MinTime" "10:00" "$("$BIN/squeue" -h -j "$tm" -O MinTime | tr -d ' ')"
-as $USER1 "$BIN/scancel" "$tm"
+# scontrol update holds TimeMin and TimeLimit to each other (slurmctld's
+# ESLURM_INVALID_TIME_MIN_LIMIT), and both, given together, are checked
+# together; TimeMin=0 clears it.
+tmerr="Invalid time-min specification (exceeds job's time or other limits) for job $tm"
+out=$(as $USER1 "$BIN/scontrol" update JobId="$tm" TimeLimit=5 2>&1); rc=$?
+expect_eq "TimeLimit below TimeMin" "1 $tmerr" "$rc $out"
+out=$(as $USER1 "$BIN/scontrol" update JobId="$tm" TimeMin=30 2>&1); rc=$?
+expect_eq "TimeMin above TimeLimit" "1 $tmerr" "$rc $out"
+out=$(as $USER1 "$BIN/scontrol" update JobId="$tm" TimeMin=-5 2>&1); rc=$?
+expect_eq "TimeMin=-5" "1 scontrol: error: Invalid TimeMin value" "$rc $out"
+as $USER1 "$BIN/scontrol" update JobId="$tm" TimeMin=90 TimeLimit=2:00:00 || fail "TimeMin with TimeLimit"
+expect_eq "TimeLimit TimeMin" "02:00:00 01:30:00" "$(field "$tm" TimeLimit) $(field "$tm" TimeMin)"
+# what update changed outlives the daemon (the stored spec takes it)
+kill9_daemon
+start_daemon
+expect_eq "after kill -9" "02:00:00 01:30:00 512M" \
+	"$(field "$tm" TimeLimit) $(field "$tm" TimeMin) $(field "$hj" MinTmpDiskNode)"
+as $USER1 "$BIN/scontrol" update JobId="$tm" TimeMin=0 || fail "TimeMin=0"
+expect_eq "TimeMin=0" "N/A" "$(field "$tm" TimeMin)"
+as $USER1 "$BIN/scancel" "$tm" "$hj"
 out=$(as $USER1 "$BIN/sbatch" -t 5 --time-min=10 --wrap true 2>&1); rc=$?
 expect_eq "--time-min above -t" "1 sbatch: error: Batch job submission failed: Invalid time-min specification (exceeds job's time or other limits)" "$rc $out"
 ok "--time-min: recorded, above --time refused as Slurm refuses it"

@@ -212,6 +212,29 @@ static void test_fit(void **state)
 	expect(j, &alice, SL_EINVAL, "Invalid feature specification");
 }
 
+/* TimeMin= against the limit: the job's own, unlimited, or unset (the
+ * partition has no default); UNLIMITED only under an unlimited limit. */
+static void test_time_min(void **state)
+{
+	static const struct {
+		int64_t limit, min;
+		int code;
+	} cases[] = {
+		{60, 0, 0}, {60, 60, 0}, {60, 61, -SL_EINVAL}, {60, SL_TIME_INFINITE, -SL_EINVAL},
+		{SL_TIME_INFINITE, 500000, 0}, {SL_TIME_INFINITE, SL_TIME_INFINITE, 0},
+		{SL_TIME_UNSET, 90, 0},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sl_err err = SL_ERR_INIT;
+		struct sl_jobspec s = {.time_limit = cases[i].limit, .time_min = cases[i].min};
+		assert_int_equal(sl_submit_time_min(&s, &err), cases[i].code);
+		if (cases[i].code)
+			assert_string_equal(err.msg, "Invalid time-min specification (exceeds job's "
+					    "time or other limits)");
+	}
+}
+
 /* Issue 11, hole 1: counts and sizes whose products wrap were stored as
  * negative CPUs and memory and ran on any quota. Each is refused with the
  * numbers and Slurm's words; nothing reaches the engine. */
@@ -308,6 +331,7 @@ int main(void)
 		cmocka_unit_test(test_operator_rules),
 		cmocka_unit_test(test_fit),
 		cmocka_unit_test(test_overflow),
+		cmocka_unit_test(test_time_min),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -104,6 +104,10 @@ int main(int argc, char **argv)
 	int rc;
 
 	srun_cmd_parse(sl_salloc_opts_parse, sl_salloc_usage, argc, argv, &o);
+	if (o.spec_warn) /* Slurm's line for AllowSpecResourcesUsage=No */
+		fprintf(stderr, "salloc: error: Ignoring %s since it's not allowed by configuration "
+				"(AllowSpecResourcesUsage = No)\n",
+			o.spec_warn == 2 ? "--thread-spec" : "-S");
 	struct srun_alloc_req q = {
 		.prog = "salloc", .ntasks = o.ntasks, .nodes = o.nodes,
 		.cpus_per_task = o.cpus_per_task, .ntasks_per_node = o.ntasks_per_node,

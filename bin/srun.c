@@ -56,6 +56,13 @@ static void parse(int argc, char **argv, struct sl_srun_opts *o)
 	}
 	if (o->cpu_bind_warn)
 		fprintf(stderr, "srun: %s\n", SL_SRUN_NO_CPU_BIND);
+	if (o->spec_warn) /* Slurm's lines for AllowSpecResourcesUsage=No */
+		fprintf(stderr, "srun: error: Ignoring %s since it's not allowed by configuration "
+				"(AllowSpecResourcesUsage = No)\n",
+			o->spec_warn == 2 ? "--thread-spec" : "-S");
+	if (o->spec_warn == 1 && getenv("SLURM_JOB_ID") != NULL)
+		fprintf(stderr, "srun: error: Ignoring --core-spec value for a job step within an "
+				"existing job. Set specialized cores at job allocation time.\n");
 #ifndef SL_HAVE_PMIX
 	if (o->mpi_pmix) {
 		fprintf(stderr, "srun: error: --mpi=pmix is not supported by Sluice: it was built "
@@ -225,7 +232,8 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l, struc
 /* What of the allocation's options Slurm also gives a step, inside a job:
  * --exclusive (the step's own CPUs: --exact), -w (its nodes,
  * srun_layout.c), --mem and --mem-per-cpu (its memory, counted by
- * sluiced), and --comment, --tmp, --delay-boot, --use-min-nodes and --contiguous, which
+ * sluiced), and --comment, --tmp, --delay-boot, --use-min-nodes, --contiguous and
+ * --spread-job, which
  * Slurm 22.05 takes in a step and gives no meaning there (a step's --tmp
  * is not checked against the nodes); -p, -A and -q naming the job's own,
  * and --gres=none, ask for nothing new. */
@@ -238,6 +246,7 @@ static int step_option(const char *opt, char *const *envp)
 					       {"--qos=", "SLURM_JOB_QOS"}};
 	if (strcmp(opt, "--exclusive") == 0 || strcmp(opt, "--gres=none") == 0 ||
 	    strcmp(opt, "--use-min-nodes") == 0 || strcmp(opt, "--contiguous") == 0 ||
+	    strcmp(opt, "--spread-job") == 0 ||
 	    strcmp(opt, "--overcommit") == 0) /* -O: the step's tasks past its CPUs */
 		return 1;
 	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)

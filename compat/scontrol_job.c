@@ -13,6 +13,7 @@
 
 #include "prio.h"
 #include "script.h"
+#include "slurm_freq.h"
 #include "slurm_opt.h"
 #include "slurm_pattern.h"
 #include "slurm_time.h"
@@ -214,14 +215,26 @@ static void show_tail(const struct sl_job *j, const char *sep, struct sl_buf *b)
 {
 	const struct sl_jobspec *s = &j->spec;
 
-	if (s->gres_flags != 0)
-		sl_buf_addf(b, "%sGresEnforceBind=%s", sep, s->gres_flags == 1 ? "Yes" : "No");
+	/* Slurm's line 38: its flags run together, no space between */
+	if (s->gres_flags != 0 || s->kill_invalid_dep == 0 || s->kill_invalid_dep == 1 ||
+	    s->spread_job) {
+		sl_buf_addstr(b, sep);
+		if (s->gres_flags != 0)
+			sl_buf_addf(b, "GresEnforceBind=%s", s->gres_flags == 1 ? "Yes" : "No");
+		if (s->kill_invalid_dep == 0 || s->kill_invalid_dep == 1)
+			sl_buf_addf(b, "KillOInInvalidDependent=%s",
+				    s->kill_invalid_dep ? "Yes" : "No");
+		if (s->spread_job)
+			sl_buf_addstr(b, "SpreadJob=Yes");
+	}
 	if (s->cpus_per_gpu > 0)
 		sl_buf_addf(b, "%sCpusPerTres=gres:gpu:%d", sep, s->cpus_per_gpu);
 	if (s->mem_per_gpu > 0)
 		sl_buf_addf(b, "%sMemPerTres=gres:gpu:%lld", sep, (long long)s->mem_per_gpu);
 	if (s->gpu_bind != NULL)
 		sl_buf_addf(b, "%sTresBind=gpu:%s", sep, s->gpu_bind);
+	if (s->gpu_freq != NULL)
+		sl_buf_addf(b, "%sTresFreq=gpu:%s", sep, s->gpu_freq);
 	if (s->gpus > 0)
 		gres_tres(b, sep, "TresPerJob", s, s->gpus);
 	if (s->gpus_per_node > 0)
@@ -313,6 +326,14 @@ static void show_res(const struct sl_job *j, const char *sep, unsigned flags, st
 		sl_buf_addstr(b, "/dev/null");
 	sl_buf_addf(b, "%sStdOut=", sep);
 	outpath(j, s->std_out, b);
+	if (s->cpu_freq != NULL) {
+		struct sl_cpu_freq f;
+		char line[160];
+		if (sl_slurm_cpu_freq_parse(s->cpu_freq, &f, NULL) == 0) {
+			sl_slurm_cpu_freq_show(&f, line, sizeof(line));
+			sl_buf_addf(b, "%s%s", sep, line);
+		}
+	}
 	sl_buf_addf(b, "%sPower=", sep);
 	show_tail(j, sep, b);
 }

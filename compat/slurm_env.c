@@ -287,6 +287,16 @@ static int v_gpu_bind(const struct sl_slurm_env_in *in, char *b, size_t l)
 	return put_str(b, l, SPEC(in)->gpu_bind);
 }
 
+static int v_cpu_freq(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return put_str(b, l, SPEC(in)->cpu_freq);
+}
+
+static int v_gpu_freq(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return put_str(b, l, SPEC(in)->gpu_freq);
+}
+
 static int v_overcommit(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
 	return SPEC(in)->overcommit && put_str(b, l, "1");
@@ -376,6 +386,7 @@ static const struct env_row env_rows[] = {
 	{"SLURM_CPUS_ON_NODE", v_cpus_on_node},
 	{"SLURM_CPUS_PER_GPU", v_cpus_per_gpu},
 	{"SLURM_CPUS_PER_TASK", v_cpus_per_task},
+	{"SLURM_CPU_FREQ_REQ", v_cpu_freq},
 	{"SLURM_DISTRIBUTION", v_distribution},
 	{"SLURM_EXPORT_ENV", v_export_env},
 	{"SLURM_GET_USER_ENV", v_get_user_env},
@@ -383,6 +394,7 @@ static const struct env_row env_rows[] = {
 	{"SLURM_GPUS_ON_NODE", v_gpus_on_node},
 	{"SLURM_GPUS_PER_TASK", v_gpus_per_task},
 	{"SLURM_GPU_BIND", v_gpu_bind},
+	{"SLURM_GPU_FREQ", v_gpu_freq},
 	{"SLURM_GTIDS", v_zero},
 	{"SLURM_HINT", v_hint},
 	{"SLURM_JOBID", v_jobid},

@@ -122,15 +122,15 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("cluster", 0, R, NULL, clusters),
 	NO("container", 0, R, "SBATCH_CONTAINER"),
 	NOEFF("contiguous", 0, N, NULL, contiguous),
-	NO("core-spec", 'S', R, "SBATCH_CORE_SPEC"),
-	NO("cpu-freq", 0, R, "SBATCH_CPU_FREQ_REQ"),
+	OK("core-spec", 'S', R, "SBATCH_CORE_SPEC", core_spec),
+	NOEFF("cpu-freq", 0, R, "SBATCH_CPU_FREQ_REQ", cpu_freq),
 	OK("delay-boot", 0, R, "SBATCH_DELAY_BOOT", delay_boot),
 	OK("distribution", 'm', R, "SBATCH_DISTRIBUTION", distribution),
 	NO("export-file", 0, R, NULL),
 	OK("get-user-env", 0, O, "SBATCH_GET_USER_ENV", get_user_env),
 	NO("gid", 0, R, NULL),
 	NOEFF("gpu-bind", 0, R, "SBATCH_GPU_BIND", gpu_bind),
-	NO("gpu-freq", 0, R, "SBATCH_GPU_FREQ"),
+	NOEFF("gpu-freq", 0, R, "SBATCH_GPU_FREQ", gpu_freq),
 	NO("gpus-per-socket", 0, R, "SBATCH_GPUS_PER_SOCKET"),
 	NOEFF("gres-flags", 0, R, "SBATCH_GRES_FLAGS", gres_flags),
 	NO("licenses", 'L', R, NULL),
@@ -147,8 +147,8 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("propagate", 0, O, NULL, propagate),
 	NO("reboot", 0, N, NULL),
 	NO("reservation", 0, R, "SBATCH_RESERVATION"),
-	NO("spread-job", 0, N, "SBATCH_SPREAD_JOB"),
-	NO("thread-spec", 0, R, "SBATCH_THREAD_SPEC"),
+	NOEFF("spread-job", 0, N, "SBATCH_SPREAD_JOB", spread_job),
+	OK("thread-spec", 0, R, "SBATCH_THREAD_SPEC", thread_spec),
 	OK("time-min", 0, R, NULL, time_min),
 	OK("tmp", 0, R, NULL, tmp),
 	NO("uid", 0, R, NULL),
@@ -184,6 +184,21 @@ static const struct {
 	{"gres-flags", "`enforce-binding`, `disable-binding`: recorded (scontrol's "
 		       "GresEnforceBind=); which CPUs a GPU comes with is the kernel's and the "
 		       "device plugin's"},
+	{"cpu-freq", "checked as Slurm checks it (its default CpuFreqGovernors), recorded "
+		     "(scontrol's CPU_min_freq/CPU_max_freq/Governor) and exported as "
+		     "SLURM_CPU_FREQ_REQ, which the job's srun steps take; Sluice sets no frequency: "
+		     "a local job's CPUs are not its own, so one job's frequency would be every "
+		     "job's, and a pod's node is the kubelet's"},
+	{"gpu-freq", "checked as Slurm checks it, recorded (scontrol's TresFreq) and exported as "
+		     "SLURM_GPU_FREQ; Sluice sets no GPU frequency"},
+	{"core-spec", "Slurm's line for its default AllowSpecResourcesUsage=No (`Ignoring -S "
+		      "since it's not allowed by configuration`), and the job runs without it, as "
+		      "there"},
+	{"thread-spec", "as `-S`: Slurm's line for AllowSpecResourcesUsage=No, and the job runs "
+			"without it"},
+	{"spread-job", "recorded (scontrol's SpreadJob=Yes): the local executor's nodes are "
+		       "names on one host, and a JobSet's pods are placed by the Kubernetes "
+		       "scheduler"},
 	{"profile", "`none` (Sluice gathers no HDF5 profile); the others refused by name"},
 	{"time-min", "recorded (scontrol's TimeMin=, squeue's MinTime); Sluice's backfill plans "
 		     "with the whole `--time` and never lowers it, which Slurm's \"may\" allows; "

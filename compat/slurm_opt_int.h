@@ -25,6 +25,8 @@ struct ctx {
 	unsigned hint_src, cpu_layout_src;
 	int umask_set;         /* #PBS -W umask=: not the command's own umask */
 	char *propagate;       /* --propagate's list; NULL: ALL (Slurm's default) */
+	unsigned core_spec_src, thread_spec_src; /* -S, --thread-spec: SRC_BITs */
+	int spec_thread;       /* the last of the two given was --thread-spec */
 };
 
 #define CTX(c) ((struct ctx *)(c))
@@ -48,7 +50,7 @@ int sl_sbopt_fail1(void *c, struct sl_err *err, const char *msg);
 	X(topology) X(get_user_env) X(distribution) X(ntasks_per_gpu) X(no_kill) X(acctg_freq) \
 	X(gpu_bind) X(mem_bind) X(use_min_nodes) X(contiguous) X(tmp) \
 	X(wait_all_nodes) X(delay_boot) X(overcommit) X(gres_flags) X(profile) \
-	X(time_min)
+	X(time_min) X(cpu_freq) X(gpu_freq) X(core_spec) X(thread_spec) X(spread_job)
 #define SBOPT_DECL(n) int sl_sbopt_##n(void *c, const char *a, struct sl_err *e);
 SBOPT_SETTERS(SBOPT_DECL)
 #undef SBOPT_DECL
@@ -59,5 +61,8 @@ int sl_sbopt_finish(struct ctx *c, struct sl_err *err);
 /* --ntasks-per-gpu's task or GPU count, once every source is applied
  * (slurm_opt_tasks.c). */
 int sl_sbopt_finish_tasks(struct ctx *c, struct sl_err *err);
+/* -S and --thread-spec against each other, and Slurm's line for the one
+ * it drops (slurm_opt_bind.c). */
+int sl_sbopt_finish_spec(struct ctx *c, struct sl_err *err);
 
 #endif

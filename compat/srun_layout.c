@@ -244,6 +244,8 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 	l->gpus_per_task = o->gpus_per_task;
 	l->label = o->label;
 	l->mpi_pmix = o->mpi_pmix;
+	l->cpu_freq = o->cpu_freq;
+	l->gpu_freq = o->gpu_freq;
 	l->gpus = a->gpus;
 	l->ngpus = a->ngpus;
 	l->umask = -1;
@@ -327,6 +329,10 @@ char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base
 	size_t n = 0;
 
 	add(&v, &n, sl_xasprintf("SLURMD_NODENAME=%s", node));
+	if (l->gpu_freq != NULL) /* Slurm's srun gives a step's --gpu-freq so */
+		add(&v, &n, sl_xasprintf("SLURMD_TRES_FREQ=gpu:%s", l->gpu_freq));
+	if (l->cpu_freq != NULL)
+		add(&v, &n, sl_xasprintf("SLURM_CPU_FREQ_REQ=%s", l->cpu_freq));
 	add(&v, &n, sl_xasprintf("SLURM_DISTRIBUTION=%s", l->distribution ? l->distribution : "block"));
 	add(&v, &n, sl_xasprintf("SLURM_GTIDS=%s", ids));
 	if (l->label)

@@ -45,6 +45,8 @@ struct sl_srun_layout {
 	char **gpus;              /* the job's, borrowed from the alloc */
 	size_t ngpus;
 	int umask;                /* srun's, for SLURM_UMASK; -1: not set */
+	const char *cpu_freq;     /* SLURM_CPU_FREQ_REQ, borrowed from the opts; NULL: none */
+	const char *gpu_freq;     /* SLURMD_TRES_FREQ=gpu:..., borrowed; NULL: none */
 };
 
 /* The allocation from envp (SLURM_JOB_ID, SLURM_JOB_NODELIST,

@@ -15,7 +15,9 @@
 #include "optable.h"
 #include "query_opt.h"
 #include "slurm_bind.h"
+#include "buf.h"
 #include "slurm_dist.h"
+#include "slurm_freq.h"
 #include "slurm_opt.h"
 #include "slurm_time.h"
 #include "xalloc.h"
@@ -246,6 +248,58 @@ SET(set_gpu_bind)
 	return 0;
 }
 
+/* --cpu-freq and --gpu-freq (slurm_freq.h): checked, and the tasks get
+ * them in their environment; no frequency is set. */
+SET(set_cpu_freq)
+{
+	struct sl_err why = SL_ERR_INIT;
+	struct sl_cpu_freq f;
+	char text[128];
+	if (sl_slurm_cpu_freq_parse(arg, &f, &why) != 0) {
+		O(ctx)->fatal_value = 1;
+		char *lines = sl_xstrdup(why.msg), *save = NULL;
+		struct sl_buf *b = sl_buf_new(128);
+		for (char *l = strtok_r(lines, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+			sl_buf_addf(b, "srun: error: %s\n", l);
+		sl_err_set(err, SL_EINVAL, "%ssrun: error: Invalid --cpu-freq argument",
+			   sl_buf_str(b));
+		sl_buf_free(b);
+		free(lines);
+		return -SL_EINVAL;
+	}
+	sl_slurm_cpu_freq_cmdline(&f, text, sizeof(text));
+	free(O(ctx)->cpu_freq);
+	O(ctx)->cpu_freq = sl_xstrdup(text);
+	return 0;
+}
+
+SET(set_gpu_freq)
+{
+	if (sl_slurm_gpu_freq_check(arg) != 0) {
+		O(ctx)->fatal_value = 1;
+		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid --gpu-freq argument: gpu:%s",
+				  arg);
+	}
+	free(O(ctx)->gpu_freq);
+	O(ctx)->gpu_freq = sl_xstrdup(arg);
+	return 0;
+}
+
+/* -S and --thread-spec: Slurm's parse_int, then its lines (srun.c). */
+static int spec_count(struct sl_srun_opts *o, const char *name, const char *arg, int positive,
+		      int kind, struct sl_err *err)
+{
+	char *end = NULL;
+	long v = strtol(arg, &end, 10);
+	if (*end != '\0' || v < 0 || (positive && v == 0))
+		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid numeric value \"%s\" for %s.",
+				  arg, name);
+	o->spec_warn = kind;
+	return 0;
+}
+SET(set_core_spec) { return spec_count(O(ctx), "--core-spec", arg, 0, 1, err); }
+SET(set_thread_spec) { return spec_count(O(ctx), "--thread-spec", arg, 1, 2, err); }
+
 SET(set_tpcore) { return hint_count(ctx, "ntasks-per-core", arg, err); }
 SET(set_tpc) { return hint_count(ctx, "threads-per-core", arg, err); }
 
@@ -320,6 +374,19 @@ ALLOC(set_alloc_wait_all_nodes, "wait-all-nodes")
 ALLOC(set_alloc_gres_flags, "gres-flags")
 ALLOC(set_alloc_time_min, "time-min")
 ALLOC(set_alloc_profile, "profile")
+ALLOC(set_alloc_spread_job, "spread-job")
+/* salloc's: checked here (srun's words, salloc's name), and kept on the
+ * job, which gives them to its steps as sbatch's do. */
+SET(set_alloc_cpu_freq)
+{
+	int r = set_cpu_freq(ctx, arg, err);
+	return r != 0 ? r : alloc_push(O(ctx), "cpu-freq", arg);
+}
+SET(set_alloc_gpu_freq)
+{
+	int r = set_gpu_freq(ctx, arg, err);
+	return r != 0 ? r : alloc_push(O(ctx), "gpu-freq", arg);
+}
 /* Also the step's, in an allocation (srun.c's step_options). */
 SET(set_alloc_exclusive)
 {
@@ -371,10 +438,10 @@ static const struct sl_opt table[] = {
 	ROW("constraint", 'C', SL_OPT_REQ, set_alloc_constraint),
 	UNSUPP("container", 0, SL_OPT_REQ),
 	ROW("contiguous", 0, SL_OPT_NOARG, set_alloc_contiguous),
-	UNSUPP("core-spec", 'S', SL_OPT_REQ),
+	ENVROW("core-spec", 'S', SL_OPT_REQ, "SLURM_CORE_SPEC", NULL, set_core_spec),
 	UNSUPP("cores-per-socket", 0, SL_OPT_REQ),
 	ENVROW("cpu-bind", 0, SL_OPT_REQ, "SLURM_CPU_BIND", NULL, set_cpu_bind),
-	UNSUPP("cpu-freq", 0, SL_OPT_REQ),
+	ENVROW("cpu-freq", 0, SL_OPT_REQ, "SLURM_CPU_FREQ_REQ", NULL, set_cpu_freq),
 	ENVROW("cpu_bind", 0, SL_OPT_REQ, NULL, NULL, set_cpu_bind), /* the old spelling mpirun uses */
 	UNSUPP("cpus-per-gpu", 0, SL_OPT_REQ),
 	ENVROW("cpus-per-task", 'c', SL_OPT_REQ, "SRUN_CPUS_PER_TASK", NULL, set_cpt),
@@ -391,7 +458,7 @@ static const struct sl_opt table[] = {
 	ENVROW("export", 0, SL_OPT_REQ, "SLURM_EXPORT_ENV", NULL, set_export),
 	UNSUPP("extra-node-info", 'B', SL_OPT_REQ),
 	ENVROW("gpu-bind", 0, SL_OPT_REQ, "SLURM_GPU_BIND", NULL, set_gpu_bind),
-	UNSUPP("gpu-freq", 0, SL_OPT_REQ),
+	ENVROW("gpu-freq", 0, SL_OPT_REQ, "SLURM_GPU_FREQ", NULL, set_gpu_freq),
 	ROW("gpus", 'G', SL_OPT_REQ, set_alloc_gpus),
 	UNSUPP("gpus-per-node", 0, SL_OPT_REQ),
 	UNSUPP("gpus-per-socket", 0, SL_OPT_REQ),
@@ -456,12 +523,12 @@ static const struct sl_opt table[] = {
 	UNSUPP("signal", 0, SL_OPT_REQ),
 	UNSUPP("slurmd-debug", 0, SL_OPT_REQ),
 	UNSUPP("sockets-per-node", 0, SL_OPT_REQ),
-	UNSUPP("spread-job", 0, SL_OPT_NOARG),
+	ENVROW("spread-job", 0, SL_OPT_NOARG, "SLURM_SPREAD_JOB", NULL, set_alloc_spread_job),
 	UNSUPP("switches", 0, SL_OPT_REQ),
 	UNSUPP("task-epilog", 0, SL_OPT_REQ),
 	UNSUPP("task-prolog", 0, SL_OPT_REQ),
 	UNSUPP("test-only", 0, SL_OPT_NOARG),
-	UNSUPP("thread-spec", 0, SL_OPT_REQ),
+	ENVROW("thread-spec", 0, SL_OPT_REQ, "SLURM_THREAD_SPEC", NULL, set_thread_spec),
 	UNSUPP("threads", 'T', SL_OPT_REQ),
 	ENVROW("threads-per-core", 0, SL_OPT_REQ, "SLURM_THREADS_PER_CORE", NULL, set_tpc),
 	ENVROW("time", 't', SL_OPT_REQ, "SLURM_TIMELIMIT", NULL, set_time),
@@ -583,9 +650,9 @@ static const struct sl_opt salloc_table[] = {
 	ROW("constraint", 'C', SL_OPT_REQ, set_alloc_constraint),
 	UNSUPP("container", 0, SL_OPT_REQ),
 	ROW("contiguous", 0, SL_OPT_NOARG, set_alloc_contiguous),
-	UNSUPP("core-spec", 'S', SL_OPT_REQ),
+	ENVROW("core-spec", 'S', SL_OPT_REQ, "SALLOC_CORE_SPEC", NULL, set_core_spec),
 	ROW("cores-per-socket", 0, SL_OPT_REQ, set_alloc_cores_per_socket),
-	UNSUPP("cpu-freq", 0, SL_OPT_REQ),
+	ENVROW("cpu-freq", 0, SL_OPT_REQ, "SALLOC_CPU_FREQ_REQ", NULL, set_alloc_cpu_freq),
 	ROW("cpus-per-gpu", 0, SL_OPT_REQ, set_alloc_cpus_per_gpu),
 	ENVROW("cpus-per-task", 'c', SL_OPT_REQ, "SALLOC_CPUS_PER_TASK", NULL, set_cpt),
 	ROW("deadline", 0, SL_OPT_REQ, set_alloc_deadline),
@@ -597,7 +664,7 @@ static const struct sl_opt salloc_table[] = {
 	UNSUPP("get-user-env", 0, SL_OPT_OPTARG),
 	UNSUPP("gid", 0, SL_OPT_REQ),
 	ROW("gpu-bind", 0, SL_OPT_REQ, set_alloc_gpu_bind),
-	UNSUPP("gpu-freq", 0, SL_OPT_REQ),
+	ENVROW("gpu-freq", 0, SL_OPT_REQ, "SALLOC_GPU_FREQ", NULL, set_alloc_gpu_freq),
 	ROW("gpus", 'G', SL_OPT_REQ, set_alloc_gpus),
 	ROW("gpus-per-node", 0, SL_OPT_REQ, set_alloc_gpus_per_node),
 	UNSUPP("gpus-per-socket", 0, SL_OPT_REQ),
@@ -640,9 +707,9 @@ static const struct sl_opt salloc_table[] = {
 	UNSUPP("reservation", 0, SL_OPT_REQ),
 	UNSUPP("signal", 0, SL_OPT_REQ),
 	ROW("sockets-per-node", 0, SL_OPT_REQ, set_alloc_sockets_per_node),
-	UNSUPP("spread-job", 0, SL_OPT_NOARG),
+	ENVROW("spread-job", 0, SL_OPT_NOARG, "SALLOC_SPREAD_JOB", NULL, set_alloc_spread_job),
 	ROW("switches", 0, SL_OPT_REQ, set_alloc_switches),
-	UNSUPP("thread-spec", 0, SL_OPT_REQ),
+	ENVROW("thread-spec", 0, SL_OPT_REQ, "SALLOC_THREAD_SPEC", NULL, set_thread_spec),
 	ROW("threads-per-core", 0, SL_OPT_REQ, set_alloc_threads_per_core),
 	ENVROW("time", 't', SL_OPT_REQ, "SALLOC_TIMELIMIT", NULL, set_time),
 	ROW("time-min", 0, SL_OPT_REQ, set_alloc_time_min),
@@ -686,6 +753,8 @@ void sl_srun_opts_clear(struct sl_srun_opts *o)
 	free(o->nodelist);
 	free(o->hint);
 	free(o->dist);
+	free(o->cpu_freq);
+	free(o->gpu_freq);
 	sl_strv_free(o->alloc);
 	memset(o, 0, sizeof(*o));
 }

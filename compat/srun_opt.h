@@ -49,6 +49,10 @@ struct sl_srun_opts {
 	char *hint;               /* --hint, --threads-per-core and -m's socket and core
 	                           * levels: placement hints with no meaning on Sluice's
 	                           * executors (README), kept for -v */
+	char *cpu_freq;           /* --cpu-freq as SLURM_CPU_FREQ_REQ writes it (a hint) */
+	char *gpu_freq;           /* --gpu-freq as given: SLURMD_TRES_FREQ=gpu:... */
+	int spec_warn;            /* -S (1) or --thread-spec (2) given: Slurm's lines for
+	                           * AllowSpecResourcesUsage=No (srun.c prints them) */
 	char *name, *out, *err, *in, *export_env, *chdir;
 	char **alloc;             /* "--partition=P", ...: for the allocation srun or salloc
 	                           * makes (sbatch's options); NULL: none */

@@ -75,6 +75,7 @@ struct sl_jobspec {
 	int contiguous;        /* --contiguous: recorded, a hint */
 	int wait_all_nodes;    /* --wait-all-nodes: 0 not given, 1 for 0, 2 for 1 */
 	int overcommit;        /* -O: one task's CPUs a node, however many tasks */
+	int spread_job;        /* --spread-job (a hint: recorded) */
 	int gres_flags;        /* --gres-flags: 1 enforce-binding, 2 disable-binding (a hint) */
 	int64_t delay_boot;    /* --delay-boot, minutes (nothing reboots: recorded) */
 	int64_t time_min;      /* --time-min, minutes; 0 not given (never lowered to) */
@@ -102,6 +103,8 @@ struct sl_jobspec {
 	int warn_flags;        /* SL_WARN_BATCH (B:), SL_WARN_RESV (R:) */
 	char *hint;            /* --hint, as given; its socket/core/thread values are below */
 	char *gpu_bind, *mem_bind; /* --gpu-bind, --mem-bind as given: hints for srun */
+	char *cpu_freq;        /* --cpu-freq as SLURM_CPU_FREQ_REQ writes it (a hint) */
+	char *gpu_freq;        /* --gpu-freq as given (a hint) */
 	int sockets_per_node;  /* --sockets-per-node, -B S */
 	int cores_per_socket;  /* --cores-per-socket, -B S:C */
 	int threads_per_core;  /* --threads-per-core, -B S:C:T, --hint=nomultithread */

@@ -13,7 +13,7 @@
 	X(script) X(script_path) X(export_spec) X(container_image) X(mpi)     \
 	X(comment) X(dependency) X(mail_user) X(hint) X(nodelist) X(exclude)  \
 	X(wckey) X(rlimits) X(array) X(topology) X(command) X(distribution) X(submit_line) \
-	X(gpu_bind) X(mem_bind)
+	X(gpu_bind) X(mem_bind) X(cpu_freq) X(gpu_freq)
 
 #define SPEC_INTS(X)                                                         \
 	X(nodes) X(nodes_max) X(ntasks) X(ntasks_per_node) X(cpus_per_task)  \
@@ -25,7 +25,7 @@
 	X(cpus_per_gpu) X(pbs) X(switches) X(get_user_env) X(get_user_env_mode) \
 	X(interactive) X(ntasks_per_gpu) X(no_kill) X(acctg_task) \
 	X(use_min_nodes) X(contiguous) X(wait_all_nodes) X(overcommit) \
-	X(gres_flags)
+	X(gres_flags) X(spread_job)
 
 #define SPEC_INT64S(X) X(mem_per_node) X(mem_per_cpu) X(time_limit) X(priority) \
 	X(begin_time) X(deadline) X(mem_per_gpu) X(wait4switch) \

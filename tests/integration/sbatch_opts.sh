@@ -228,6 +228,33 @@ expect_eq "-O env and tasks" "1 1
 expect_eq "-O AllocCPUS" "1" "$("$BIN/sacct" -n -X -P -j "$oj" -o AllocCPUS)"
 ok "sbatch -O: one CPU, eight tasks"
 
+# --cpu-freq, --gpu-freq: Slurm's checks; the job and its steps see the
+# values as under Slurm; no frequency is set. -S: Slurm's line for
+# AllowSpecResourcesUsage=No. --spread-job: recorded. (Each as the
+# reference Slurm 22.05 answered.)
+out=$(as $USER1 "$BIN/sbatch" --cpu-freq=High-Low --wrap true 2>&1); rc=$?
+expect_eq "--cpu-freq=High-Low" "255 sbatch: error: min cpu-frec (High) must be < max cpu-freq (Low)
+sbatch: error: Invalid --cpu-freq argument" "$rc $out"
+out=$(as $USER1 "$BIN/sbatch" --gpu-freq=High --wrap true 2>&1); rc=$?
+expect_eq "--gpu-freq=High" "255 sbatch: error: Invalid --gpu-freq argument: gpu:High" "$rc $out"
+out=$(as $USER1 "$BIN/sbatch" -S 1 --thread-spec=2 --wrap true 2>&1); rc=$?
+expect_eq "-S with --thread-spec" "1 sbatch: fatal: -S/--core-spec and --thred-spec options are mutually exclusive" "$rc $out"
+fj=$(as $USER1 "$BIN/sbatch" --parsable -S 1 --cpu-freq=low-medium --gpu-freq=memory=5,low --spread-job \
+	-o "$T/work/freq.out" --wrap "echo \$SLURM_CPU_FREQ_REQ \$SLURM_GPU_FREQ; $BIN/srun --cpu-freq=perf env | grep FREQ | LC_ALL=C sort" 2>"$T/work/freq.err") ||
+	fail "submit --cpu-freq"
+expect_eq "-S line" "sbatch: error: Ignoring -S since it's not allowed by configuration (AllowSpecResourcesUsage = No)" \
+	"$(cat "$T/work/freq.err")"
+wait_state "$fj" COMPLETED
+expect_eq "freq env" "Low-Medium memory=5,low
+SLURMD_TRES_FREQ=gpu:memory=5,low
+SLURM_CPU_FREQ_REQ=Performance
+SLURM_GPU_FREQ=memory=5,low" "$(cat "$T/work/freq.out")"
+expect_eq "scontrol freq lines" "   CPU_min_freq=Low CPU_max_freq=Medium 
+   Power=
+   SpreadJob=Yes
+   TresFreq=gpu:memory=5,low" "$(show "$fj" | sed -n '/CPU_min_freq/,/TresFreq/p')"
+ok "--cpu-freq, --gpu-freq, -S, --spread-job as Slurm answers them"
+
 # --time-min: recorded (Sluice never lowers a limit); above --time refused.
 tm=$(submit $USER1 -H -t 20 --time-min=10 -o /dev/null --wrap true) || fail "submit --time-min"
 expect_eq "TimeMin" "00:10:00" "$(field "$tm" TimeMin)"

@@ -199,16 +199,38 @@ static void test_step_opts(void **state)
 	assert_string_equal(o.alloc[1], "--use-min-nodes");
 	sl_srun_opts_clear(&o);
 	{
-		char *sargv[] = {"salloc", "--contiguous", "-k", "--wckey=w", "--spread-job", NULL};
-		assert_int_equal(sl_salloc_opts_parse(4, sargv, env, &o, &st, &err), 0);
+		char *sargv[] = {"salloc", "--contiguous", "-k", "--wckey=w", "--spread-job",
+				 "--cpu-freq=low", "--thread-spec=1", "--bell", NULL};
+		assert_int_equal(sl_salloc_opts_parse(7, sargv, env, &o, &st, &err), 0);
 		assert_string_equal(o.alloc[0], "--contiguous");
 		assert_string_equal(o.alloc[1], "--no-kill");
 		assert_string_equal(o.alloc[2], "--wckey=w");
+		assert_string_equal(o.alloc[3], "--spread-job");
+		assert_string_equal(o.alloc[4], "--cpu-freq=low");
+		assert_string_equal(o.cpu_freq, "Low");
+		assert_int_equal(o.spec_warn, 2);
 		sl_srun_opts_clear(&o);
-		assert_int_not_equal(sl_salloc_opts_parse(5, sargv, env, &o, &st, &err), 0);
-		assert_string_equal(err.msg, "salloc: error: --spread-job is not supported by Sluice");
+		assert_int_not_equal(sl_salloc_opts_parse(8, sargv, env, &o, &st, &err), 0);
+		assert_string_equal(err.msg, "salloc: error: --bell is not supported by Sluice");
 		sl_srun_opts_clear(&o);
 		err = (struct sl_err)SL_ERR_INIT;
+	}
+	{
+		/* a step's --cpu-freq, also from SLURM_CPU_FREQ_REQ; --gpu-freq */
+		char *fenv[] = {"SLURM_CPU_FREQ_REQ=perf", NULL};
+		assert_int_equal(parse(&o, fenv, &st, &err, "--gpu-freq=low", "true", NULL), 0);
+		assert_string_equal(o.cpu_freq, "Performance");
+		assert_string_equal(o.gpu_freq, "low");
+		sl_srun_opts_clear(&o);
+		assert_int_not_equal(parse(&o, env, &st, &err, "--cpu-freq=foo", "true", NULL), 0);
+		assert_int_equal(st, 255);
+		assert_string_equal(err.msg, "srun: error: unrecognized --cpu-freq argument \"foo\"\n"
+				    "srun: error: Invalid --cpu-freq argument");
+		sl_srun_opts_clear(&o);
+		err = (struct sl_err)SL_ERR_INIT;
+		assert_int_equal(parse(&o, env, &st, &err, "-S", "1", "true", NULL), 0);
+		assert_int_equal(o.spec_warn, 1);
+		sl_srun_opts_clear(&o);
 	}
 	char *senv[] = {"SRUN_CPUS_PER_TASK=3", NULL};
 	assert_int_equal(parse(&o, senv, &st, &err, "true", NULL), 0);

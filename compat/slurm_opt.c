@@ -126,7 +126,7 @@ static const struct sl_opt sbatch_opts[] = {
 	NOEFF("cpu-freq", 0, R, "SBATCH_CPU_FREQ_REQ", cpu_freq),
 	OK("delay-boot", 0, R, "SBATCH_DELAY_BOOT", delay_boot),
 	OK("distribution", 'm', R, "SBATCH_DISTRIBUTION", distribution),
-	NO("export-file", 0, R, NULL),
+	OK("export-file", 0, R, NULL, export_file),
 	OK("get-user-env", 0, O, "SBATCH_GET_USER_ENV", get_user_env),
 	NO("gid", 0, R, NULL),
 	NOEFF("gpu-bind", 0, R, "SBATCH_GPU_BIND", gpu_bind),
@@ -199,6 +199,9 @@ static const struct {
 	{"spread-job", "recorded (scontrol's SpreadJob=Yes): the local executor's nodes are "
 		       "names on one host, and a JobSet's pods are placed by the Kubernetes "
 		       "scheduler"},
+	{"export-file", "the job's environment from the file's NUL-ended `NAME=value` entries "
+			"(or an open descriptor's), with `--export`'s over them, as Slurm's sbatch "
+			"(its own environment left out; `--export=NONE` drops the file)"},
 	{"profile", "`none` (Sluice gathers no HDF5 profile); the others refused by name"},
 	{"time-min", "recorded (scontrol's TimeMin=, squeue's MinTime); Sluice's backfill plans "
 		     "with the whole `--time` and never lowers it, which Slurm's \"may\" allows; "
@@ -616,7 +619,23 @@ static int finish(struct ctx *c, char **envp, const char *cwd, const char *defau
 		s->umask = m;
 	}
 	s->export_spec = sl_xstrdup(c->export_spec);
-	s->env = sl_slurm_export_env(c->export_spec, envp);
+	if (c->export_file != NULL) {
+		/* Slurm reads the file whatever --export says, and NONE drops it */
+		char *none[] = {NULL}, **rest = sl_slurm_export_env(c->export_spec, none);
+		r = sl_slurm_export_file(c->export_file, rest, &s->env, err);
+		if (r == 0 && c->export_spec != NULL && strcasecmp(c->export_spec, "NONE") == 0) {
+			sl_strv_free(s->env);
+			s->env = rest;
+			rest = NULL;
+		}
+		sl_strv_free(rest);
+		if (r != 0) {
+			c->status = 1;
+			return r;
+		}
+	} else {
+		s->env = sl_slurm_export_env(c->export_spec, envp);
+	}
 	return sl_rlimit_capture(c->propagate, &s->rlimits, err);
 }
 
@@ -694,5 +713,6 @@ out:
 	free(c.wrap);
 	free(c.propagate);
 	free(c.export_spec);
+	free(c.export_file);
 	return r;
 }

@@ -100,4 +100,11 @@ int sl_slurm_parse_hint(const char *s, struct sl_slurm_hint *h, char **bad);
  * variables. Caller frees with sl_strv_free(). */
 char **sl_slurm_export_env(const char *spec, char *const *envp);
 
+/* --export-file=FILE|FD (slurm_export_file.c): the file's variables with
+ * exported's over them, into *env (sl_strv_free). Slurm's sbatch clears
+ * its own environment first, so exported is what --export makes of an
+ * empty one. */
+int sl_slurm_export_file(const char *name, char *const *exported, char ***env,
+			 struct sl_err *err);
+
 #endif

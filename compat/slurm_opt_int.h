@@ -18,6 +18,7 @@ struct ctx {
 	int status;        /* exit status for the current failure; 0: 255 */
 	int mem_cli, mem_per_cpu_cli, mem_per_gpu_cli;
 	char *chdir, *wrap, *export_spec;
+	char *export_file;     /* --export-file: the job's environment from it */
 	int wrap_set;
 	int ignore_pbs;    /* --ignore-pbs / SBATCH_IGNORE_PBS / #SBATCH --ignore-pbs */
 	/* --hint against what it would override: the sources (SRC_BIT) that set
@@ -50,7 +51,8 @@ int sl_sbopt_fail1(void *c, struct sl_err *err, const char *msg);
 	X(topology) X(get_user_env) X(distribution) X(ntasks_per_gpu) X(no_kill) X(acctg_freq) \
 	X(gpu_bind) X(mem_bind) X(use_min_nodes) X(contiguous) X(tmp) \
 	X(wait_all_nodes) X(delay_boot) X(overcommit) X(gres_flags) X(profile) \
-	X(time_min) X(cpu_freq) X(gpu_freq) X(core_spec) X(thread_spec) X(spread_job)
+	X(time_min) X(cpu_freq) X(gpu_freq) X(core_spec) X(thread_spec) X(spread_job) \
+	X(export_file)
 #define SBOPT_DECL(n) int sl_sbopt_##n(void *c, const char *a, struct sl_err *e);
 SBOPT_SETTERS(SBOPT_DECL)
 #undef SBOPT_DECL

@@ -754,6 +754,14 @@ int sl_sbopt_finish(struct ctx *c, struct sl_err *err)
 	return 0;
 }
 
+/* --export-file: read when every option is in (slurm_opt.c's finish). */
+int sl_sbopt_export_file(void *c, const char *a, struct sl_err *e)
+{
+	(void)e;
+	set_str(&CTX(c)->export_file, a);
+	return 0;
+}
+
 /* -d is checked by the daemon, which knows the jobs it names (Slurm's
  * sbatch, too, leaves it to the controller). */
 int sl_sbopt_dependency(void *c, const char *a, struct sl_err *e)

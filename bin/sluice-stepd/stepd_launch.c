@@ -111,8 +111,8 @@ out:
 }
 
 /* The job's environment: the spec's, plus what only the supervisor knows,
- * over a login minimum (HOME, USER, LOGNAME, SHELL and PATH) for
- * --export=NONE. With SLURM_GET_USER_ENV=1 the user's login environment
+ * over a login minimum (HOME, USER, LOGNAME, SHELL and PATH) when it is
+ * to load the login environment (--export=NONE, --get-user-env). With SLURM_GET_USER_ENV=1 the user's login environment
  * comes over the minimum, as slurmd merges it (stepd_userenv.c); when it
  * cannot be read the job runs with what it was given, as slurmd's does,
  * and the reason goes to the log. The PAM session's variables (pam_env)
@@ -131,6 +131,11 @@ static char **job_env(const struct stepd *s)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		size_t k = strlen(names[i]);
 		int have = 0;
+		/* the minimum stands in for a login environment only: a job
+		 * that exports what it was given (ALL, --export-file) gets no
+		 * HOME it did not have, as under slurmd */
+		if (l->user_env == 0 && strcmp(names[i], "TMPDIR") != 0)
+			continue;
 		for (char **e = l->env; e && *e; e++)
 			if (strncmp(*e, names[i], k) == 0 && (*e)[k] == '=')
 				have = 1;

@@ -255,6 +255,28 @@ expect_eq "scontrol freq lines" "   CPU_min_freq=Low CPU_max_freq=Medium
    TresFreq=gpu:memory=5,low" "$(show "$fj" | sed -n '/CPU_min_freq/,/TresFreq/p')"
 ok "--cpu-freq, --gpu-freq, -S, --spread-job as Slurm answers them"
 
+# --export-file: the job's environment from the file's NUL-ended entries
+# (DISPLAY and HOSTNAME dropped), the submitter's own left out, --export's
+# over it; NONE drops it; a file that cannot be opened is Slurm's line.
+# (As the reference Slurm 22.05 ran them.)
+printf 'FOO=bar\0BAZ=q ux\0DISPLAY=:0\0NOEQ\0PATH=/usr/bin:/bin\0' >"$T/work/ef"
+chmod 644 "$T/work/ef"
+ej=$(as $USER1 env MYVAR=1 "$BIN/sbatch" --parsable --export-file="$T/work/ef" -o "$T/work/ef.out" \
+	--wrap 'echo "[$FOO] [$BAZ] [${DISPLAY-unset}] [$MYVAR] [${HOME-unset}] $PATH"') || fail "submit --export-file"
+lj=$(as $USER1 env MYVAR=1 "$BIN/sbatch" --parsable --export-file="$T/work/ef" --export=MYVAR,X=2 \
+	-o "$T/work/ef2.out" --wrap 'echo "[$FOO] [$MYVAR] [$X]"') || fail "submit --export-file --export=list"
+nj=$(as $USER1 "$BIN/sbatch" --parsable --export-file="$T/work/ef" --export=NONE -o "$T/work/ef3.out" \
+	--wrap 'echo "[$FOO]"') || fail "submit --export-file --export=NONE"
+out=$(as $USER1 "$BIN/sbatch" --export-file="$T/work/nonexist" --wrap true 2>&1); rc=$?
+expect_eq "--export-file missing" "1 sbatch: error: Could not open user environment file $T/work/nonexist" "$rc $out"
+wait_state "$ej" COMPLETED
+wait_state "$lj" COMPLETED
+wait_state "$nj" COMPLETED
+expect_eq "--export-file env" "[bar] [q ux] [unset] [] [unset] /usr/bin:/bin" "$(cat "$T/work/ef.out")"
+expect_eq "--export-file with a list" "[bar] [] [2]" "$(cat "$T/work/ef2.out")"
+expect_eq "--export-file with NONE" "[]" "$(cat "$T/work/ef3.out")"
+ok "--export-file as Slurm's sbatch reads it"
+
 # --time-min: recorded (Sluice never lowers a limit); above --time refused.
 tm=$(submit $USER1 -H -t 20 --time-min=10 -o /dev/null --wrap true) || fail "submit --time-min"
 expect_eq "TimeMin" "00:10:00" "$(field "$tm" TimeMin)"

@@ -557,6 +557,40 @@ static void test_export_duplicates(void **state)
 	EXPORT("ALL,A=9", "A=9 B=2 A=3");
 }
 
+/* --export-file: NUL-ended entries up to an empty one, Slurm's three
+ * dropped names, entries without '=' or with a long name passed over,
+ * what --export made over them; a descriptor by number. */
+static void test_export_file(void **state)
+{
+	static const char data[] = "A=1\0DISPLAY=:0\0NOEQ\0B=x y\0A=2\0HOSTNAME=h\0\0C=3\0";
+	char path[] = "/tmp/test_export_file.XXXXXX", *over[] = {"B=9", NULL}, **env = NULL;
+	char name[300], num[16];
+	struct sl_err err = SL_ERR_INIT;
+	int fd = mkstemp(path);
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, sizeof(data) - 1), (ssize_t)(sizeof(data) - 1));
+	memset(name, 'N', 256);
+	snprintf(name + 256, sizeof(name) - 256, "=long");
+	assert_int_equal(write(fd, name, strlen(name) + 1), (ssize_t)strlen(name) + 1);
+	assert_int_equal(sl_slurm_export_file(path, over, &env, &err), 0);
+	char *j = joined(env);
+	assert_string_equal(j, "A=2 B=9");
+	free(j);
+	sl_strv_free(env);
+	/* the open descriptor, read from where it stands */
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	snprintf(num, sizeof(num), "%d", fd);
+	assert_int_equal(sl_slurm_export_file(num, NULL, &env, &err), 0);
+	assert_string_equal(env[0], "A=2");
+	sl_strv_free(env);
+	unlink(path);
+	assert_int_equal(sl_slurm_export_file(path, NULL, &env, &err), -SL_ENOENT);
+	assert_null(env);
+	assert_string_equal(err.msg + strlen(err.msg) - strlen(path), path);
+	assert_true(strncmp(err.msg, "Could not open user environment file ", 37) == 0);
+}
+
 /* ---- golden cases ---- */
 
 static char **read_lines(const char *path)
@@ -724,6 +758,7 @@ int main(void)
 		cmocka_unit_test(test_parsers),
 		cmocka_unit_test(test_export),
 		cmocka_unit_test(test_export_duplicates),
+		cmocka_unit_test(test_export_file),
 		cmocka_unit_test_setup_teardown(test_constraint, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gates, setup, teardown),
 		cmocka_unit_test(test_golden),

@@ -72,25 +72,27 @@ static void parse(int argc, char **argv, struct sl_srun_opts *o)
 #endif
 }
 
-/* --multi-prog's file, read whole and checked before the step exists. */
+/* --multi-prog's file, read whole and checked against ntasks: NULL, said,
+ * when it cannot be read or misses a task (Slurm's verify_multi_name). */
 static char *read_multiprog(const struct sl_srun_opts *o, int ntasks)
 {
 	struct sl_err err = SL_ERR_INIT;
-	char *text = sl_xcalloc(MP_FILE_MAX + 1, 1);
+	char *text;
 	size_t len = 0;
 	ssize_t n;
 	int fd = open(o->argv[0], O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "srun: error: Unable to open configuration file %s: %s\n", o->argv[0],
-			strerror(errno));
-		exit(1);
+		fprintf(stderr, "srun: error: Unable to open configuration file %s\n", o->argv[0]);
+		return NULL;
 	}
+	text = sl_xcalloc(MP_FILE_MAX + 1, 1);
 	while (len < MP_FILE_MAX && (n = read(fd, text + len, MP_FILE_MAX - len)) > 0)
 		len += (size_t)n;
 	close(fd);
 	if (sl_srun_multiprog_check(text, o->argv[0], ntasks, &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
-		exit(1);
+		free(text);
+		return NULL;
 	}
 	return text;
 }
@@ -306,8 +308,12 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 	mode_t um = umask(0); /* read it: the tasks get it, as Slurm's SLURM_UMASK */
 	umask(um);
 	l.umask = (int)um;
-	if (o->multi_prog)
-		mp = read_multiprog(o, l.ntasks);
+	if (o->multi_prog && (mp = read_multiprog(o, l.ntasks)) == NULL) {
+		free(warn);
+		sl_srun_layout_clear(&l);
+		sl_srun_alloc_clear(&a);
+		return 1;
+	}
 	env = sl_srun_export(o->export_env, envp);
 	record(o, &l, &rec);
 	rc = srun_step_run(o, &l, env, mp, &rec);
@@ -335,7 +341,16 @@ static int run_allocated(const struct sl_srun_opts *o)
 		.name = o->name ? o->name : basename(arg0), .extra = o->alloc,
 	};
 	struct sl_job *job;
-	int rc = srun_alloc_get(&q, &job);
+	int rc;
+	if (o->multi_prog && o->ntasks > 0) { /* Slurm checks it before it asks for a job */
+		char *mp = read_multiprog(o, o->ntasks);
+		if (mp == NULL) {
+			free(arg0);
+			return 1;
+		}
+		free(mp);
+	}
+	rc = srun_alloc_get(&q, &job);
 	free(arg0);
 	if (rc != 0)
 		return rc;

@@ -109,8 +109,8 @@ int sl_srun_multiprog_argv(const char *text, const char *path, int ntasks, int t
 		}
 		if (nw < 2 || (in = in_ranks(w[0], t, &off)) < 0) {
 			sl_strv_free(w);
-			return sl_err_set(err, SL_EINVAL, "srun: error: Invalid input line %d of "
-					  "configuration file %s", lineno, path);
+			return sl_err_set(err, SL_EINVAL, "srun: error: Line %d of configuration "
+					  "file %s invalid", lineno, path);
 		}
 		if (in) {
 			size_t n = 0;
@@ -123,8 +123,8 @@ int sl_srun_multiprog_argv(const char *text, const char *path, int ntasks, int t
 		}
 		sl_strv_free(w);
 	}
-	return sl_err_set(err, SL_EINVAL, "srun: error: Configuration file %s invalid: no "
-			  "executable for task %d", path, t);
+	return sl_err_set(err, SL_EINVAL, "srun: error: Configuration file %s invalid, no "
+			  "record for task id %d", path, t);
 }
 
 int sl_srun_multiprog_check(const char *text, const char *path, int ntasks,

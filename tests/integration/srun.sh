@@ -126,6 +126,17 @@ expect_eq "srun outside rc" 3 $?
 j=$("$BIN/sacct" -n -X -P -a --name fails -o JobID | tail -n1)
 expect_eq "its job" "fails|FAILED|3:0" "$("$BIN/sacct" -n -X -P -j "$j" -o JobName,State,ExitCode)"
 ok "srun outside an allocation makes one and ends it with the step's exit code"
+# A --multi-prog file that misses a task is refused before any job exists
+# (a job was left RUNNING for good); without -n, a bad file ends the job.
+printf '0 true\n' >mp1.conf
+out=$(as $USER1 "$BIN/srun" -n 2 -J mpbad --multi-prog mp1.conf 2>&1); rc=$?
+expect_eq "multi-prog missing a task" "1 srun: error: Configuration file mp1.conf invalid, no record for task id 1" "$rc $out"
+expect_eq "no job for it" "" "$("$BIN/sacct" -n -X -P -a --name mpbad -o JobID)"
+printf 'abc\n' >mp2.conf
+out=$(as $USER1 "$BIN/srun" -J mpbad2 --multi-prog mp2.conf 2>&1); rc=$?
+expect_eq "multi-prog bad line" "1 srun: error: Line 1 of configuration file mp2.conf invalid" "$rc $out"
+expect_eq "its job ended" "FAILED" "$("$BIN/sacct" -n -X -P -a --name mpbad2 -o State)"
+ok "srun --multi-prog: a bad file leaves no allocation behind"
 out=$(as $USER1 "$BIN/salloc" -n 2 sh -c 'echo $SLURM_NTASKS $SLURM_JOB_NAME ${SLURM_PROCID:-none}; exit 4' 2>&1)
 rc=$?
 j=$(echo "$out" | sed -n 's/^salloc: Granted job allocation //p')

@@ -1,6 +1,6 @@
-/* hostlist.c - expanding and compressing Slurm host list expressions. Only
- * the one-dimensional form is supported (one bracket per name), which is
- * all Sluice's node names need. */
+/* hostlist.c - expanding and compressing Slurm host list expressions.
+ * Names with several brackets expand to every combination; compressing
+ * makes one bracket per name (the last number), as Slurm's does. */
 #include "hostlist.h"
 
 #include <ctype.h>
@@ -59,11 +59,13 @@ static int expand_ranges(const char *pre, size_t plen, const char *r, size_t rle
 	return rc;
 }
 
-/* One element "pre[ranges]suf" or a bare name. */
+/* One element "pre[ranges]rest" or a bare name; rest may hold more
+ * brackets ("r[1-2]n[01-02]"), expanded for each of the first's numbers,
+ * first bracket outermost, as Slurm's hostlist does. */
 static int expand_one(const char *s, size_t len, struct names *a, struct sl_err *err)
 {
 	const char *lb = memchr(s, '[', len), *rb;
-	char *suf;
+	struct names first = {NULL, 0, 0};
 	int rc;
 
 	if (lb == NULL) {
@@ -74,13 +76,17 @@ static int expand_one(const char *s, size_t len, struct names *a, struct sl_err 
 	rb = memchr(lb, ']', len - (size_t)(lb - s));
 	/* a ']' before the '[' too: "a]b[1-2]" is as unbalanced as "a]" */
 	if (rb == NULL || memchr(s, ']', (size_t)(lb - s)) ||
-	    memchr(rb + 1, '[', len - (size_t)(rb + 1 - s)) ||
-	    memchr(rb + 1, ']', len - (size_t)(rb + 1 - s)))
+	    memchr(lb + 1, '[', (size_t)(rb - lb - 1)))
 		return sl_err_set(err, SL_EINVAL, "unbalanced brackets in host list \"%.*s\"",
 				  (int)len, s);
-	suf = sl_xstrndup(rb + 1, len - (size_t)(rb + 1 - s));
-	rc = expand_ranges(s, (size_t)(lb - s), lb + 1, (size_t)(rb - lb - 1), suf, a, err);
-	free(suf);
+	rc = expand_ranges(s, (size_t)(lb - s), lb + 1, (size_t)(rb - lb - 1), "", &first, err);
+	for (size_t i = 0; rc == 0 && i < first.n; i++) {
+		char *name = sl_xasprintf("%s%.*s", first.v[i], (int)(len - (size_t)(rb + 1 - s)),
+					  rb + 1);
+		rc = expand_one(name, strlen(name), a, err);
+		free(name);
+	}
+	sl_strv_free(first.v);
 	return rc;
 }
 

@@ -36,6 +36,9 @@ static void test_expand(void **state)
 	expect_expand("n[1-2],gpu[01-03],login", "n1 n2 gpu01 gpu02 gpu03 login");
 	expect_expand("rack[8-10]-a", "rack8-a rack9-a rack10-a");
 	expect_expand("n[009-011]", "n009 n010 n011");
+	/* several brackets: every combination, the first outermost (Slurm's) */
+	expect_expand("r[1-2]n[01-02]", "r1n01 r1n02 r2n01 r2n02");
+	expect_expand("x[1-2][5-6],y", "x15 x16 x25 x26 y");
 	expect_expand("", "");
 }
 
@@ -61,6 +64,10 @@ static void test_expand_errors(void **state)
 	expect_expand_fail("n[0-99999999]", SL_EINVAL, "invalid range \"0-99999999\" in host list");
 	expect_expand_fail("a[0-40000],b[0-40000]", SL_ETOOBIG,
 			   "host list expands to more than 65536 names");
+	expect_expand_fail("a[0-300]b[0-300]", SL_ETOOBIG,
+			   "host list expands to more than 65536 names");
+	expect_expand_fail("a[[1]]", SL_EINVAL, "unbalanced brackets in host list \"a[[1]]\"");
+	expect_expand_fail("r[1-2]n[1", SL_EINVAL, "unbalanced brackets in host list \"r1n[1\"");
 }
 
 static void expect_compress(const char *joined, const char *want)

@@ -4,6 +4,7 @@
 #include "slurm_time.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,16 +153,82 @@ void sl_slurm_time_fmt_elapsed_sacct(int64_t secs, char *buf, size_t len)
 	fmt_dur(secs, 1, buf, len);
 }
 
+/* SLURM_TIME_FORMAT, read once as Slurm's slurm_make_time_str reads it:
+ * unset, empty or "standard" is ISO, "relative" is relative to today, any
+ * other text with a '%' and under 32 bytes a strftime format. */
+static struct {
+	int read;
+	int relative;
+	char fmt[32];
+} tfmt;
+
+void sl_slurm_time_format_reset(void)
+{
+	tfmt.read = 0;
+}
+
+static void format_read(void)
+{
+	const char *f = getenv("SLURM_TIME_FORMAT");
+
+	tfmt.read = 1;
+	tfmt.relative = 0;
+	snprintf(tfmt.fmt, sizeof(tfmt.fmt), "%%FT%%T");
+	if (f == NULL || *f == '\0' || strcmp(f, "standard") == 0)
+		return;
+	if (strcmp(f, "relative") == 0)
+		tfmt.relative = 1;
+	else if (strchr(f, '%') == NULL || strlen(f) >= sizeof(tfmt.fmt))
+		fprintf(stderr, "%s: error: invalid SLURM_TIME_FORMAT = '%s'\n",
+			program_invocation_short_name, f);
+	else
+		snprintf(tfmt.fmt, sizeof(tfmt.fmt), "%s", f);
+}
+
+/* Slurm's _relative_date_fmt: the nearer the day, the less it says. */
+static const char *relative_fmt(const struct tm *when)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	int distance = 1000 * (when->tm_year + 1900) + when->tm_yday -
+		       (1000 * (tm.tm_year + 1900) + tm.tm_yday);
+
+	if (distance == -1)
+		return "Ystday %H:%M";
+	if (distance == 0)
+		return "%H:%M:%S";
+	if (distance == 1)
+		return "Tomorr %H:%M";
+	if (distance < -365 || distance > 365)
+		return "%-d %b %Y";
+	if (distance < -1 || distance > 6)
+		return "%-d %b %H:%M";
+	return "%a %H:%M";
+}
+
 void sl_slurm_time_fmt_ts(int64_t t, char *buf, size_t len)
 {
 	time_t tt = (time_t)t;
 	struct tm tm;
+	char tmp[256];
 
 	if (t == 0 || localtime_r(&tt, &tm) == NULL) {
 		snprintf(buf, len, "Unknown");
 		return;
 	}
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!tfmt.read)
+		format_read();
+	if (len == 0)
+		return;
+	/* slurm_strftime: what does not fit is all '#' */
+	if (strftime(tmp, sizeof(tmp), tfmt.relative ? relative_fmt(&tm) : tfmt.fmt, &tm) == 0 ||
+	    strlen(tmp) >= len) {
+		size_t n = len - 1 < sizeof(tmp) - 1 ? len - 1 : sizeof(tmp) - 1;
+		memset(tmp, '#', n);
+		tmp[n] = '\0';
+	}
+	snprintf(buf, len, "%s", tmp);
 }
 
 /* ---- timestamps (sacct -S/-E, --begin): Slurm's parse_time() ---- */

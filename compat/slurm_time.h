@@ -20,8 +20,12 @@ void sl_slurm_time_fmt_limit_sacct(int64_t minutes, char *buf, size_t len);
 void sl_slurm_time_fmt_elapsed(int64_t secs, char *buf, size_t len);
 /* Elapsed as sacct prints it: "00:00:00", "1-00:00:00". */
 void sl_slurm_time_fmt_elapsed_sacct(int64_t secs, char *buf, size_t len);
-/* Timestamp "2026-11-21T10:25:03" in local time; 0 -> "Unknown". */
+/* Timestamp "2026-11-21T10:25:03" in local time; 0 -> "Unknown". The
+ * environment's SLURM_TIME_FORMAT ("standard", "relative" or a strftime
+ * format) changes it, as in Slurm's commands; read at the first call. */
 void sl_slurm_time_fmt_ts(int64_t t, char *buf, size_t len);
+/* Read SLURM_TIME_FORMAT again at the next call (tests). */
+void sl_slurm_time_format_reset(void);
 /* sacct -S/-E and --begin: "YYYY-MM-DD[THH:MM[:SS]]", "MMDD[YY]", "HH:MM[:SS]",
  * "now", "now[+-]N[seconds|minutes|hours|days|weeks]", "today", "midnight",
  * "noon", "tomorrow". 0 or -SL_EINVAL. */

@@ -171,6 +171,40 @@ static void test_ts(void **state)
 
 /* --begin: each form as the real Slurm 22.05.8 resolved it at this `now`
  * (sbatch -H --begin=FORM, then EligibleTime; 2026-11-25T23:08:26). */
+/* SLURM_TIME_FORMAT: a strftime format, "relative", and what Slurm does
+ * with one it cannot use (ISO; the line goes to stderr). A result longer
+ * than the buffer is all '#', as slurm_strftime makes it. */
+static void test_time_format(void **state)
+{
+	int64_t t = mk(2026, 11, 21, 10, 25, 3), now = (int64_t)time(NULL);
+	char b[64], small[8], want[64];
+	struct tm tm;
+	time_t tt;
+	(void)state;
+
+	setenv("SLURM_TIME_FORMAT", "%d/%m %H:%M", 1);
+	sl_slurm_time_format_reset();
+	sl_slurm_time_fmt_ts(t, b, sizeof(b));
+	assert_string_equal(b, "21/11 10:25");
+	sl_slurm_time_fmt_ts(t, small, sizeof(small));
+	assert_string_equal(small, "#######");
+	setenv("SLURM_TIME_FORMAT", "relative", 1);
+	sl_slurm_time_format_reset();
+	tt = (time_t)now;
+	localtime_r(&tt, &tm);
+	strftime(want, sizeof(want), "%H:%M:%S", &tm);
+	sl_slurm_time_fmt_ts(now, b, sizeof(b));
+	assert_string_equal(b, want);
+	sl_slurm_time_fmt_ts(mk(2020, 1, 5, 8, 0, 0), b, sizeof(b));
+	assert_string_equal(b, "5 Jan 2020");
+	setenv("SLURM_TIME_FORMAT", "nopercent", 1);
+	sl_slurm_time_format_reset();
+	sl_slurm_time_fmt_ts(t, b, sizeof(b));
+	assert_string_equal(b, "2026-11-21T10:25:03");
+	unsetenv("SLURM_TIME_FORMAT");
+	sl_slurm_time_format_reset();
+}
+
 static void test_begin(void **state)
 {
 	int64_t now = mk(2026, 11, 25, 23, 8, 26), t = 0;
@@ -251,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_fmt),
 		cmocka_unit_test(test_ts),
 		cmocka_unit_test(test_begin),
+		cmocka_unit_test(test_time_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

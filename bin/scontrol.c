@@ -333,12 +333,29 @@ static int cmd_control(const struct sl_scontrol_verb *v, int argc, char **argv)
 		fprintf(stderr, "too few arguments for keyword:%s\n", v->name);
 		return 1;
 	}
+	int first = 0;
+	/* requeue's options before the ids (Slurm's parse_requeue_flags),
+	 * refused by name before any job is touched */
+	for (; (v->op == SL_CTL_REQUEUE || v->op == SL_CTL_REQUEUE_HOLD) && first < argc; first++) {
+		const char *a = argv[first];
+		if (*a && strncasecmp(a, "incomplete", strlen(a)) == 0)
+			fprintf(stderr, "scontrol: error: %s Incomplete is not supported by Sluice\n",
+				v->name);
+		else if (strncasecmp(a, "state=", 6) == 0 &&
+			 (strncasecmp(a + 6, "specialexit", 11) == 0 ||
+			  strncasecmp(a + 6, "se", 2) == 0))
+			fprintf(stderr, "scontrol: error: %s State=SpecialExit is not supported by "
+					"Sluice\n", v->name);
+		else
+			break;
+		return 1;
+	}
 	if (sl_client_connect(NULL, &c, &err) != 0) {
 		fprintf(stderr, "%s error: %s\n", v->suspend_api ? "slurm_suspend" : v->name,
 			CONNECT_FAIL);
 		return 1;
 	}
-	for (int i = 0; i < argc; i++) {
+	for (int i = first; i < argc; i++) {
 		char **ids = NULL;
 		size_t n = 0;
 		sl_slurm_list_append(&ids, &n, argv[i]);

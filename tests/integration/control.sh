@@ -105,6 +105,12 @@ as $USER1 "$BIN/scontrol" requeuehold "$c" || fail "requeuehold of a COMPLETED j
 state_line "$c" | grep -q "JobState=PENDING Reason=job_requeued_in_held_state" ||
 	state_line "$c" | grep -q "JobState=PENDING Reason=job requeued in held state" ||
 	fail "after requeuehold: $(state_line "$c")"
+# requeue's options: refused by name before any job is touched
+out=$(as $USER1 "$BIN/scontrol" requeuehold State=SpecialExit "$f" 2>&1); rc=$?
+expect_eq "requeuehold State=SpecialExit" "1 scontrol: error: requeuehold State=SpecialExit is not supported by Sluice" "$rc $out"
+state_line "$f" | grep -q "JobState=PENDING Reason=BeginTime" || fail "State=SpecialExit touched it: $(state_line "$f")"
+out=$(as $USER1 "$BIN/scontrol" requeue Incomplete "$f" 2>&1); rc=$?
+expect_eq "requeue Incomplete" "1 scontrol: error: requeue Incomplete is not supported by Sluice" "$rc $out"
 out=$(as $USER1 "$BIN/scontrol" requeue "$nr" 2>&1); rc=$?
 expect_eq "requeue of a --no-requeue job" 1 "$rc"
 expect_eq "requeue of a --no-requeue job, the job" COMPLETED "$(state "$nr")"

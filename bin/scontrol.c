@@ -254,6 +254,7 @@ static int cmd_show(int argc, char **argv, const struct opts *o)
 {
 	const char *arg = argc > 1 ? argv[1] : NULL;
 	enum sl_scontrol_entity e;
+	char word[64], *eq;
 
 	if (argc == 0) {
 		fprintf(stderr, "too few arguments for keyword:show\n");
@@ -262,6 +263,14 @@ static int cmd_show(int argc, char **argv, const struct opts *o)
 	if (argc > 2) {
 		fprintf(stderr, "too many arguments for keyword:show\n");
 		return 1;
+	}
+	/* "show job=N" as Slurm's _show_it reads it: the value after '=' (none
+	 * when empty), any next word passed over */
+	snprintf(word, sizeof(word), "%s", argv[0]);
+	if ((eq = strchr(word, '=')) != NULL) {
+		*eq = '\0';
+		arg = argv[0][eq - word + 1] ? argv[0] + (eq - word) + 1 : NULL;
+		argv[0] = word;
 	}
 	e = sl_scontrol_entity(argv[0]);
 	if (o->json && e != SL_SC_JOB && e != SL_SC_NODE && e != SL_SC_NO_ENTITY) {

@@ -196,39 +196,54 @@ STR_KEY(k_account, "account")
 STR_KEY(k_mail_user, "mail_user")
 STR_KEY(k_std_out, "std_out")
 STR_KEY(k_work_dir, "work_dir")
+STR_KEY(k_wckey, "wckey")
 
+/* Slurm 22.05's update_job keys in its order, each taken from its least
+ * abbreviation on (update_job.c's xstrncasecmp(tag, KEY, MAX(taglen, MIN))). */
 static const struct {
 	const char *key;
+	size_t min;
 	int (*fn)(struct up *u, const char *v);
 } keys[] = {
-	{"TimeLimit", k_time_limit}, {"TimeMin", k_time_min}, {"Priority", k_priority}, {"Nice", k_nice},
-	{"Partition", k_partition}, {"QOS", k_qos}, {"NumNodes", k_num_nodes},
-	{"ReqNodes", k_num_nodes}, {"NumCPUs", k_num_cpus}, {"MinCPUs", k_num_cpus},
-	{"Dependency", k_dependency}, {"StartTime", k_start}, {"BeginTime", k_start},
-	{"JobName", k_name}, {"Name", k_name}, {"Comment", k_comment},
-	{"ArrayTaskThrottle", k_throttle}, {"Account", k_account}, {"MailType", k_mail_type},
-	{"MailUser", k_mail_user}, {"Requeue", k_requeue}, {"WorkDir", k_work_dir},
-	{"StdOut", k_std_out}, {"MinMemoryNode", k_mem_node}, {"MinMemoryCPU", k_mem_cpu},
-	{"NumTasks", k_num_tasks}, {"CPUsPerTask", k_cpus_per_task},
-	{"MinTmpDiskNode", k_tmp},
+	{"ArrayTaskThrottle", 10, k_throttle}, {"Comment", 3, k_comment},
+	{"TimeLimit", 5, k_time_limit}, {"TimeMin", 5, k_time_min},
+	{"Priority", 2, k_priority}, {"Nice", 2, k_nice},
+	{"CPUsPerTask", 9, k_cpus_per_task}, {"NumCPUs", 6, k_num_cpus},
+	{"NumTasks", 8, k_num_tasks}, {"ReqProcs", 8, k_num_tasks},
+	{"Requeue", 4, k_requeue}, {"ReqNodes", 8, k_num_nodes}, {"NumNodes", 8, k_num_nodes},
+	{"MinCPUsNode", 4, k_num_cpus}, {"MinMemoryNode", 10, k_mem_node},
+	{"MinMemoryCPU", 10, k_mem_cpu}, {"MinTmpDiskNode", 5, k_tmp},
+	{"Partition", 2, k_partition}, {"QOS", 2, k_qos}, {"Name", 2, k_name},
+	{"JobName", 4, k_name}, {"WCKey", 1, k_wckey}, {"StdOut", 6, k_std_out}, {"Account", 1, k_account},
+	{"Dependency", 1, k_dependency}, {"EligibleTime", 2, k_start},
+	{"StartTime", 2, k_start}, {"WorkDir", 2, k_work_dir}, {"MailType", 5, k_mail_type},
+	{"MailUser", 5, k_mail_user},
 };
 
-static int one(struct up *u, const char *word, uint64_t *id, long *task, int *have_id)
+/* tag (klen bytes) names key, at least min of it (Slurm's abbreviations). */
+static int is_key(const char *tag, size_t klen, const char *key, size_t min)
 {
-	const char *eq = strchr(word, '=');
-	size_t klen = eq ? (size_t)(eq - word) : strlen(word);
+	return klen <= strlen(key) && klen >= min && strncasecmp(tag, key, klen) == 0;
+}
 
-	if (klen == 5 && strncasecmp(word, "JobId", 5) == 0 && eq) {
-		if (sl_slurm_jobid_parse(eq + 1, id, task) != 0)
-			return sl_err_set(u->err, SL_ENOENT, "Invalid job id specified for job %s",
-					  eq + 1);
+/* One KEY=VALUE (or KEY and VALUE as two words: val not NULL). */
+static int one(struct up *u, const char *word, const char *val, uint64_t *id, long *task,
+	       int *have_id)
+{
+	const char *eq = val ? NULL : strchr(word, '=');
+	size_t klen = eq ? (size_t)(eq - word) : strlen(word);
+	const char *v = val ? val : eq ? eq + 1 : NULL;
+
+	if (v != NULL && is_key(word, klen, "JobId", 3)) {
+		if (sl_slurm_jobid_parse(v, id, task) != 0)
+			return sl_err_set(u->err, SL_ENOENT, "Invalid job id specified for job %s", v);
 		*have_id = 1;
 		u->have_id = 1;
 		return 0;
 	}
-	for (size_t i = 0; eq && i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (strlen(keys[i].key) == klen && strncasecmp(word, keys[i].key, klen) == 0)
-			return keys[i].fn(u, eq + 1);
+	for (size_t i = 0; v && i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (is_key(word, klen, keys[i].key, keys[i].min))
+			return keys[i].fn(u, v);
 	return sl_err_set(u->err, SL_EINVAL, "Update of this parameter is not supported: %s\n"
 			  "Request aborted", word);
 }
@@ -246,20 +261,40 @@ int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id, l
 	*task = -1;
 	if (argc == 0)
 		return sl_err_set(err, SL_EINVAL, "too few arguments for update keyword");
-	for (int i = 0; i < argc; i++)
-		have_id |= strncasecmp(argv[i], "JobId=", 6) == 0;
+	/* Slurm's _update_it: the entity is a JobId tag (Job=, JobId N, ...) */
+	for (int i = 0; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		size_t klen = eq ? (size_t)(eq - argv[i]) : strlen(argv[i]);
+		have_id |= is_key(argv[i], klen, "JobId", 3) && (eq || i + 1 < argc);
+		i += eq == NULL;
+	}
 	if (!have_id)
 		return sl_err_set(err, SL_EINVAL, "No valid entity in update command\nInput line must "
 				  "include \"NodeName\", \"PartitionName\", \"Reservation\", "
 				  "\"JobId\", or \"SlurmctldDebug\"");
 	have_id = 0;
-	for (int i = 0; i < argc && r == 0; i++)
-		if ((r = one(&u, argv[i], id, task, &have_id)) != 0 && u.dropped == 1) {
+	for (int i = 0; i < argc && r == 0; i++) {
+		/* a word without '=' takes the next as its value (Slurm's "tag val"),
+		 * but for Nice alone, which means Nice=100 */
+		const char *val = NULL;
+		if (strchr(argv[i], '=') == NULL && is_key(argv[i], strlen(argv[i]), "Nice", 2)) {
+			add(&u, "nice", NULL, 100);
+			continue;
+		}
+		if (strchr(argv[i], '=') == NULL && i + 1 >= argc) {
+			r = sl_err_set(err, SL_EINVAL, "Invalid input: %s\nRequest aborted", argv[i]);
+			break;
+		}
+		if (strchr(argv[i], '=') == NULL)
+			val = argv[++i];
+		if ((r = one(&u, val ? argv[i - 1] : argv[i], val, id, task, &have_id)) != 0 &&
+		    u.dropped == 1) {
 			r = 0; /* its line is printed; the other fields still go */
 			u.dropped = 0;
 			sl_buf_addf(notes, "%s\n", err->msg);
 			sl_err_clear(err);
 		}
+	}
 	if (r == 0 && u.n == 0 && !u.ignored)
 		r = sl_err_set(err, SL_EINVAL, "No changes specified");
 	if (r != 0) {

@@ -232,6 +232,16 @@ static int f_comment(struct upd *u, json_object *v, struct sl_err *err)
 	return 0;
 }
 
+/* WCKey=: while pending, as slurmctld (the key labels the job's usage). */
+static int f_wckey(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int r = pending_only(u, err);
+
+	if (r == 0)
+		set_str(&u->n->spec.wckey, v);
+	return r;
+}
+
 /* ArrayTaskThrottle=M (0: none): how many of the array's tasks may run at
  * once; the gates (gates.c) hold the others back. A job that is not an
  * array takes it and changes nothing, as in Slurm. */
@@ -467,6 +477,7 @@ static const struct {
 	{"begin_time", json_type_int, f_begin},
 	{"name", json_type_string, f_name},
 	{"comment", json_type_string, f_comment},
+	{"wckey", json_type_string, f_wckey},
 	{"array_throttle", json_type_int, f_throttle},
 	{"account", json_type_string, f_account},
 	{"mail_type", json_type_int, f_mail_type},
@@ -541,7 +552,7 @@ static int store_spec(struct upd *u, struct sl_err *err)
 #define TAKE_STR(f) free(s.f), s.f = sl_xstrdup(n->f);
 	TAKE_STR(name) TAKE_STR(partition) TAKE_STR(qos) TAKE_STR(comment) TAKE_STR(dependency)
 	TAKE_STR(account) TAKE_STR(mail_user) TAKE_STR(work_dir) TAKE_STR(std_out)
-	TAKE_STR(std_err)
+	TAKE_STR(std_err) TAKE_STR(wckey)
 	s.mail_type = n->mail_type;
 	s.requeue = n->requeue;
 	s.mem_per_node = n->mem_per_node;

@@ -141,8 +141,16 @@ expect_eq "+5 on an array" "scontrol: error: TimeLimit increment/decrement not s
 	"$(as $USER1 "$BIN/scontrol" update JobId="$ta" TimeLimit=+5 2>&1)"
 as $USER1 "$BIN/scontrol" update JobId="${ta}_1" TimeLimit=+5 || fail "TimeLimit=+5 of a task"
 expect_eq "TimeLimit=+5 of a task" 00:15:00 "$(field "${ta}_1" TimeLimit)"
+# Slurm's abbreviations and "KEY VALUE" words (update_job.c), and
+# "show job=N" (as the reference scontrol took them)
+as $USER1 "$BIN/scontrol" update Job="$tl" TimeLim=7 || fail "Job= TimeLim="
+expect_eq "TimeLim=7" 00:07:00 "$(field "$tl" TimeLimit)"
+as $USER1 "$BIN/scontrol" update JobID "$tl" TimeLimit 8 W k2 || fail "JobID N TimeLimit 8"
+expect_eq "TimeLimit 8" "00:08:00 k2" "$(field "$tl" TimeLimit) $("$BIN/squeue" -h -j "$tl" -o %w)"
+expect_eq "show job=N" "JobId=$tl JobName=wrap" "$("$BIN/scontrol" show job="$tl" | head -n1)"
+expect_eq "show jobid=N" "JobId=$tl JobName=wrap" "$("$BIN/scontrol" show jobid="$tl" | head -n1)"
 "$BIN/scancel" "$tl" "$ta"
-ok "TimeLimit=+5 and -3 move the limit; too large a decrement, JobId after it, a whole array refused"
+ok "TimeLimit=+5 and -3 move the limit; too large a decrement, JobId after it, a whole array refused; Slurm's abbreviations"
 
 # top: of two waiting jobs of a user, the later one goes first.
 big=$(submit $USER1 -c 8 --wrap 'sleep 300') || fail "submit"

@@ -295,6 +295,31 @@ static void test_update_parse(void **state)
 	free(u.f);
 	PARSE(&u, "JobId=36", "ArrayTaskThrottle=-1");
 	refused(&u, 1, "scontrol: error: Invalid ArrayTaskThrottle value");
+	/* Slurm's abbreviations and its "KEY VALUE" words (each as the
+	 * reference scontrol took it); Nice alone is Nice=100 */
+	PARSE(&u, "Job=36", "TimeLim=5", "W", "k1", "nice", "St=now", "Comm=c");
+	assert_int_equal(u.r, 0);
+	assert_int_equal(u.id, 36);
+	assert_int_equal(u.n, 5);
+	assert_string_equal(u.f[0].key, "time_limit");
+	assert_string_equal(u.f[1].key, "wckey");
+	assert_string_equal(u.f[1].str, "k1");
+	assert_string_equal(u.f[2].key, "nice");
+	assert_int_equal(u.f[2].num, 100);
+	assert_string_equal(u.f[3].key, "begin_time");
+	assert_string_equal(u.f[4].key, "comment");
+	free(u.f);
+	PARSE(&u, "JobID", "36", "TimeLimit", "6");
+	assert_int_equal(u.r, 0);
+	assert_int_equal(u.id, 36);
+	assert_int_equal(u.f[0].num, 6);
+	free(u.f);
+	PARSE(&u, "JobId=36", "Co=x");
+	refused(&u, 1, "Update of this parameter is not supported: Co=x\nRequest aborted");
+	PARSE(&u, "JobId=36", "BeginTime=now");
+	refused(&u, 1, "Update of this parameter is not supported: BeginTime=now\nRequest aborted");
+	PARSE(&u, "JobId=36", "TimeLimit");
+	refused(&u, 1, "Invalid input: TimeLimit\nRequest aborted");
 	parse(&u, 0, NULL);
 	refused(&u, 1, "too few arguments for update keyword");
 }

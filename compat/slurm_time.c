@@ -52,6 +52,8 @@ static int split_fields(const char *s, int64_t f[4], int *dashes, int *colons)
 			if (*colons > 0 || *dashes > 0)
 				return -1;
 			(*dashes)++;
+			if (s[1] == '\0') /* "1-": days alone, as Slurm's sscanf leaves the rest 0 */
+				return n;
 		} else if (*s == ':') {
 			if (++(*colons) > 2)
 				return -1;

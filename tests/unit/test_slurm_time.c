@@ -45,6 +45,14 @@ static void test_parse_limit(void **state)
 	assert_int_equal(sl_slurm_time_parse_limit("1:2:3:4", &m), -SL_EINVAL);
 	assert_int_equal(sl_slurm_time_parse_limit("1-2-3", &m), -SL_EINVAL);
 	assert_int_equal(sl_slurm_time_parse_limit("1:2-3", &m), -SL_EINVAL);
+	/* "1-" is a day (Slurm's sscanf leaves the rest 0); a trailing ':' and
+	 * an empty field after the dash are refused, as there */
+	assert_int_equal(sl_slurm_time_parse_limit("1-", &m), 0);
+	assert_int_equal(m, 1440);
+	assert_int_equal(sl_slurm_time_parse_limit("5:", &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_limit("1-2:", &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_limit("1-:5", &m), -SL_EINVAL);
+	assert_int_equal(sl_slurm_time_parse_limit("1--2", &m), -SL_EINVAL);
 	assert_int_equal(sl_slurm_time_parse_limit("10m", &m), -SL_EINVAL);
 	assert_int_equal(sl_slurm_time_parse_limit("1::2", &m), -SL_EINVAL);
 	assert_int_equal(sl_slurm_time_parse_limit("1:", &m), -SL_EINVAL);

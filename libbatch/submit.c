@@ -55,7 +55,9 @@ static int validate(const struct sl_peer *w, const struct sl_jobspec *s,
 		if (strs[i][1] != NULL && strlen(strs[i][1]) > NAME_MAX_LEN)
 			return sl_err_set(err, SL_EINVAL, "%s is longer than %d bytes", strs[i][0],
 					  NAME_MAX_LEN);
-	if ((s->nodes != SL_NO_VAL && s->nodes < 1) || (s->ntasks != SL_NO_VAL && s->ntasks < 1) ||
+	if (s->nodes != SL_NO_VAL && s->nodes < 1)
+		return sl_err_set(err, SL_EINVAL, "Node count specification invalid");
+	if ((s->ntasks != SL_NO_VAL && s->ntasks < 1) ||
 	    (s->cpus_per_task != SL_NO_VAL && s->cpus_per_task < 1) ||
 	    (s->ntasks_per_node != SL_NO_VAL && s->ntasks_per_node < 1))
 		return sl_err_set(err, SL_EINVAL, "node, task and cpu counts must be positive");
@@ -427,6 +429,9 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 	 * without a word (the job gets its computed priority). */
 	if (!who->operator)
 		j->spec.priority = SL_NO_VAL;
+	/* -N 0-N: Slurm keeps a minimum of 0, and the job gets a node, as any */
+	if (j->spec.nodes == 0 && j->spec.nodes_max != SL_NO_VAL && j->spec.nodes_max >= 1)
+		j->spec.nodes = 1;
 	if ((r = validate(who, &j->spec, err)) != 0 ||
 	    (r = array_check(conf, &j->spec, err)) != 0 ||
 	    (r = sl_submit_executor_limits(conf, &j->spec, err)) != 0 ||

@@ -144,6 +144,9 @@ static void test_invalid(void **state)
 	expect(j, &alice, SL_EINVAL, "error path is longer than 1024 bytes");
 	j = job();
 	j->spec.nodes = 0;
+	expect(j, &alice, SL_EINVAL, "Node count specification invalid");
+	j = job();
+	j->spec.ntasks = 0;
 	expect(j, &alice, SL_EINVAL, "node, task and cpu counts must be positive");
 	j = job();
 	j->spec.nice = 2147483646;

@@ -15,6 +15,7 @@
 
 #include "buf.h"
 #include "client.h"
+#include "client_step.h"
 #include "job_proj.h"
 #include "scontrol_fmt.h"
 #include "sinfo_fmt.h"
@@ -250,6 +251,96 @@ static int show_hosts(enum sl_scontrol_entity e, const char *list)
 	return write_out(b);
 }
 
+/* show step [N[.S|.batch]]: the running steps, a running batch job's batch
+ * step first (Slurm's slurm_get_job_steps and its lines for none). */
+static int show_steps(const char *arg, const struct opts *o)
+{
+	int states[] = {SL_JOB_RUNNING, SL_JOB_SUSPENDED};
+	struct sl_jobfilter f = {.states = states, .n_states = 2};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_step *st = NULL;
+	struct sl_job **v = NULL;
+	struct sl_taskid t;
+	size_t n = 0, ns = 0, printed = 0;
+	const char *dot = arg ? strchr(arg, '.') : NULL, *want = dot ? dot + 1 : NULL;
+	char jobpart[64];
+	uint64_t id = 0;
+	long task = -1;
+	int r;
+
+	if (arg != NULL) {
+		snprintf(jobpart, sizeof(jobpart), "%.*s", (int)(dot ? dot - arg : (long)strlen(arg)),
+			 arg);
+		if (sl_slurm_jobid_parse(jobpart, &id, &task) != 0) {
+			fprintf(stderr, "slurm_get_job_steps error: Invalid job id specified\n");
+			return 1;
+		}
+		if (task >= 0) {
+			t = (struct sl_taskid){id, (uint32_t)task};
+			f.tasks = &t;
+			f.n_tasks = 1;
+		} else {
+			f.ids = &id;
+			f.n_ids = 1;
+		}
+		f.states = NULL; /* an ended job is "not found", a missing one an error */
+		f.n_states = 0;
+	}
+	if ((r = sl_client_query(&f, &v, &n, &err)) != 0) {
+		fprintf(stderr, "slurm_get_job_steps error: %s\n",
+			r == -SL_ECONNECT ? CONNECT_FAIL : err.msg);
+		return 1;
+	}
+	if (arg != NULL && n == 0) {
+		fprintf(stderr, "slurm_get_job_steps error: Invalid job id specified\n");
+		return 1;
+	}
+	uint64_t *ids = sl_xcalloc(n + 1, sizeof(*ids));
+	for (size_t i = 0; i < n; i++)
+		ids[i] = v[i]->id;
+	if (n > 0 && (r = sl_client_steps(ids, n, 1, &st, &ns, &err)) != 0) {
+		fprintf(stderr, "slurm_get_job_steps error: %s\n", err.msg);
+		free(ids);
+		sl_job_free_array(v, n);
+		return 1;
+	}
+	struct sl_buf *b = sl_buf_new(OUT_CAP);
+	for (size_t i = 0; i < n; i++) {
+		const struct sl_job *j = v[i];
+		if (j->state != SL_JOB_RUNNING && j->state != SL_JOB_SUSPENDED)
+			continue;
+		if (!j->spec.interactive && (want == NULL || strcmp(want, "batch") == 0)) {
+			sl_scontrol_batch_step(b, j, (o->flags & SL_SCONTROL_ONELINE) != 0);
+			printed++;
+		}
+		for (size_t k = 0; k < ns; k++) {
+			char sid[16];
+			snprintf(sid, sizeof(sid), "%u", st[k].step_id);
+			if (st[k].job_id != j->id || (want != NULL && strcmp(want, sid) != 0))
+				continue;
+			sl_scontrol_step(b, j, &st[k], (o->flags & SL_SCONTROL_ONELINE) != 0);
+			printed++;
+		}
+	}
+	fputs(sl_buf_str(b), stdout);
+	sl_buf_free(b);
+	r = 0;
+	if (printed == 0 && arg != NULL) {
+		if (task >= 0)
+			printf("Job step %llu_%ld.%s not found\n", (unsigned long long)id, task,
+			       want ? want : "");
+		else
+			printf("Job step %llu.%s not found\n", (unsigned long long)id, want ? want : "");
+		r = 1;
+	} else if (printed == 0) {
+		printf("No job steps in the system\n");
+	}
+	sl_step_free_array(st, ns);
+	free(ids);
+	sl_job_free_array(v, n);
+	return r;
+}
+
 static int cmd_show(int argc, char **argv, const struct opts *o)
 {
 	const char *arg = argc > 1 ? argv[1] : NULL;
@@ -283,6 +374,7 @@ static int cmd_show(int argc, char **argv, const struct opts *o)
 	case SL_SC_PARTITION: return show_parts(arg, 0, o);
 	case SL_SC_NODE: return show_parts(arg, 1, o);
 	case SL_SC_CONFIG: return show_config();
+	case SL_SC_STEP: return show_steps(arg, o);
 	case SL_SC_NO_ENTITY: break;
 	default: return show_hosts(e, arg);
 	}

@@ -202,6 +202,14 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l, struc
 	rec->mem = step_mem(o, rec);
 	rec->overlap = o->overlap;
 	rec->nodelist = sl_xstrdup(l->nodelist);
+	rec->time_limit = o->time_limit > 0 ? o->time_limit : 0;
+	rec->dist = sl_xstrdup(l->distribution);
+	rec->cpu_freq = o->cpu_freq ? sl_xstrdup(o->cpu_freq) : NULL;
+	char host[256] = "";
+	if (gethostname(host, sizeof(host) - 1) == 0) {
+		host[strcspn(host, ".")] = '\0';
+		rec->srun_host = sl_xstrdup(host);
+	}
 	free(arg0);
 	/* CPUs other steps hold: Slurm's words, a retry a second */
 	for (int waited = 0;; waited = 1, sleep(1)) {

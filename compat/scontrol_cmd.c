@@ -38,6 +38,7 @@ static const struct {
 	{"jobs", 1, SL_SC_JOB}, {"jobid", 4, SL_SC_JOB}, {"partitions", 1, SL_SC_PARTITION},
 	{"nodes", 1, SL_SC_NODE}, {"config", 1, SL_SC_CONFIG}, {"hostnames", 5, SL_SC_HOSTNAMES},
 	{"hostlist", 8, SL_SC_HOSTLIST}, {"hostlistsorted", 14, SL_SC_HOSTLIST_SORTED},
+	{"steps", 2, SL_SC_STEP},
 };
 
 /* word is name, or a prefix of it at least min long, in any case. */

@@ -14,6 +14,7 @@
 #include "err.h"
 #include "job.h"
 #include "sinfo_fmt.h"
+#include "step.h"
 
 #define SL_SCONTROL_ONELINE 1u /* -o: one line per record */
 #define SL_SCONTROL_DETAIL 2u  /* -d (and -dd): DerivedExitCode, JOB_GRES */
@@ -21,6 +22,12 @@
 /* One job record, as `scontrol show job` prints it. -SL_ETOOBIG when b is
  * full (b is then as it was). */
 int sl_scontrol_job(struct sl_buf *b, const struct sl_job *j, int64_t now, unsigned flags);
+
+/* One step (s, of job j) and a running batch job's batch step, as
+ * `scontrol show step` prints them (scontrol_step.c). */
+void sl_scontrol_step(struct sl_buf *b, const struct sl_job *j, const struct sl_step *s,
+		      int oneline);
+void sl_scontrol_batch_step(struct sl_buf *b, const struct sl_job *j, int oneline);
 
 /* show job N of an array: Slurm's order, its pending meta record (the
  * folded pending tasks) first, then the tasks split off from it, the last
@@ -77,7 +84,7 @@ const struct sl_scontrol_verb *sl_scontrol_verb(const char *word);
 
 enum sl_scontrol_entity {
 	SL_SC_NO_ENTITY, SL_SC_JOB, SL_SC_PARTITION, SL_SC_NODE, SL_SC_CONFIG,
-	SL_SC_HOSTNAMES, SL_SC_HOSTLIST, SL_SC_HOSTLIST_SORTED
+	SL_SC_HOSTNAMES, SL_SC_HOSTLIST, SL_SC_HOSTLIST_SORTED, SL_SC_STEP
 };
 /* What `show WORD` shows ("jobs", "jobid", "part", "node", ...). */
 enum sl_scontrol_entity sl_scontrol_entity(const char *word);

@@ -11,6 +11,9 @@ void sl_step_clear(struct sl_step *s)
 {
 	free(s->name);
 	free(s->nodelist);
+	free(s->dist);
+	free(s->cpu_freq);
+	free(s->srun_host);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -41,6 +44,16 @@ json_object *sl_step_to_json(const struct sl_step *s)
 	json_object_object_add(o, "nodelist", json_object_new_string(s->nodelist ? s->nodelist : ""));
 	json_object_object_add(o, "uid", json_object_new_int64((int64_t)s->uid));
 	json_object_object_add(o, "cancelled_by", json_object_new_int64(s->cancelled_by));
+	if (s->pid > 0)
+		json_object_object_add(o, "srun_pid", json_object_new_int64((int64_t)s->pid));
+	if (s->time_limit > 0)
+		json_object_object_add(o, "time_limit", json_object_new_int64(s->time_limit));
+	if (s->dist != NULL)
+		json_object_object_add(o, "dist", json_object_new_string(s->dist));
+	if (s->cpu_freq != NULL)
+		json_object_object_add(o, "cpu_freq", json_object_new_string(s->cpu_freq));
+	if (s->srun_host != NULL)
+		json_object_object_add(o, "srun_host", json_object_new_string(s->srun_host));
 	return o;
 }
 
@@ -86,5 +99,10 @@ int sl_step_from_json(json_object *o, struct sl_step *s, struct sl_err *err)
 	s->uid = (uid_t)num(o, "uid");
 	s->cancelled_by = json_object_object_get_ex(o, "cancelled_by", &v)
 				  ? json_object_get_int64(v) : -1;
+	s->pid = (pid_t)num(o, "srun_pid");
+	s->time_limit = num(o, "time_limit");
+	s->dist = str(o, "dist");
+	s->cpu_freq = str(o, "cpu_freq");
+	s->srun_host = str(o, "srun_host");
 	return 0;
 }

@@ -31,12 +31,18 @@ struct sl_step {
 	uid_t uid;
 	int64_t cancelled_by;     /* the uid whose scancel ended it; -1: none */
 	pid_t pid;                /* srun's, for scancel N.S; 0: unknown */
+	int64_t time_limit;       /* srun -t, minutes; 0: none (the job's) */
+	char *dist;               /* the tasks' layout, Slurm's -m words ("block:cyclic") */
+	char *cpu_freq;           /* --cpu-freq as SLURM_CPU_FREQ_REQ writes it; NULL: none */
+	char *srun_host;          /* where its srun runs */
 	unsigned long long pid_start; /* its start time (jobdir.h's sl_proc_starttime) */
 };
 
 void sl_step_clear(struct sl_step *s);
 void sl_step_free_array(struct sl_step *v, size_t n);
-/* The wire object (pid and pid_start are the daemon's own: not sent). */
+/* The wire object. pid_start is the daemon's own; the pid goes out for
+ * scontrol's SrunHost:Pid=, and sluiced takes a new step's from the
+ * connection, never from the object. */
 json_object *sl_step_to_json(const struct sl_step *s);
 /* From the wire object; missing members stay zero. */
 int sl_step_from_json(json_object *o, struct sl_step *s, struct sl_err *err);

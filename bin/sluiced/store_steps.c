@@ -5,6 +5,7 @@
 #include "store_steps.h"
 
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,9 +13,21 @@
 #include "xalloc.h"
 
 #define STEP_COLS "job_id, step_id, name, state, exit_code, exit_signal, start_time, " \
-	"end_time, ntasks, nnodes, cpus, nodelist, uid, pid, pid_start, cancelled_by, overlap, mem"
+	"end_time, ntasks, nnodes, cpus, nodelist, uid, pid, pid_start, cancelled_by, overlap, mem, " \
+	"time_limit, dist, cpu_freq, srun_host"
 
-/* Made on first use; a table from before the mem column gets it. */
+/* Columns added after the table first was: a table from before gets them. */
+static const struct {
+	const char *name, *decl;
+} later[] = {
+	{"mem", "mem INTEGER NOT NULL DEFAULT 0"},
+	{"time_limit", "time_limit INTEGER NOT NULL DEFAULT 0"},
+	{"dist", "dist TEXT"},
+	{"cpu_freq", "cpu_freq TEXT"},
+	{"srun_host", "srun_host TEXT"},
+};
+
+/* Made on first use, with what later added. */
 static int ensure(struct sl_store *s, struct sl_err *err)
 {
 	int r;
@@ -26,21 +39,25 @@ static int ensure(struct sl_store *s, struct sl_err *err)
 		       " end_time INTEGER, ntasks INTEGER, nnodes INTEGER, cpus INTEGER,"
 		       " nodelist TEXT, uid INTEGER, pid INTEGER, pid_start INTEGER,"
 		       " cancelled_by INTEGER NOT NULL DEFAULT -1, overlap INTEGER NOT NULL DEFAULT 0,"
-		       " mem INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(job_id, step_id));", err);
-	if (r != 0)
-		return r;
-	sqlite3_stmt *q = NULL;
-	int has_mem = 0;
-	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM pragma_table_info('steps') WHERE name='mem'",
-			       -1, &q, NULL) == SQLITE_OK)
-		has_mem = sqlite3_step(q) == SQLITE_ROW;
-	sqlite3_finalize(q);
-	if (!has_mem &&
-	    (r = store_exec(s, "ALTER TABLE steps ADD COLUMN mem INTEGER NOT NULL DEFAULT 0;",
-			    err)) != 0)
-		return r;
-	s->steps_ready = 1;
-	return 0;
+		       " PRIMARY KEY(job_id, step_id));", err);
+	for (size_t i = 0; r == 0 && i < sizeof(later) / sizeof(later[0]); i++) {
+		sqlite3_stmt *q = NULL;
+		int has = 0;
+		if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM pragma_table_info('steps') WHERE name=?",
+				       -1, &q, NULL) == SQLITE_OK) {
+			sqlite3_bind_text(q, 1, later[i].name, -1, SQLITE_STATIC);
+			has = sqlite3_step(q) == SQLITE_ROW;
+		}
+		sqlite3_finalize(q);
+		if (!has) {
+			char sql[160];
+			snprintf(sql, sizeof(sql), "ALTER TABLE steps ADD COLUMN %s;", later[i].decl);
+			r = store_exec(s, sql, err);
+		}
+	}
+	if (r == 0)
+		s->steps_ready = 1;
+	return r;
 }
 
 static int prep(struct sl_store *s, const char *sql, sqlite3_stmt **st, struct sl_err *err)
@@ -69,7 +86,7 @@ int sl_store_step_insert(struct sl_store *s, struct sl_step *st, struct sl_err *
 	sqlite3_bind_int64(q, 1, (sqlite3_int64)st->job_id);
 	st->step_id = sqlite3_step(q) == SQLITE_ROW ? (uint32_t)sqlite3_column_int64(q, 0) : 0;
 	sqlite3_finalize(q);
-	if ((r = prep(s, "INSERT INTO steps(" STEP_COLS ") VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	if ((r = prep(s, "INSERT INTO steps(" STEP_COLS ") VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 		      &q, err)))
 		return r;
 	sqlite3_bind_int64(q, 1, (sqlite3_int64)st->job_id);
@@ -90,6 +107,10 @@ int sl_store_step_insert(struct sl_store *s, struct sl_step *st, struct sl_err *
 	sqlite3_bind_int64(q, 16, -1);
 	sqlite3_bind_int(q, 17, st->overlap);
 	sqlite3_bind_int64(q, 18, st->mem);
+	sqlite3_bind_int64(q, 19, st->time_limit);
+	sqlite3_bind_text(q, 20, st->dist, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 21, st->cpu_freq, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 22, st->srun_host, -1, SQLITE_STATIC);
 	return done(s, q, err);
 }
 
@@ -131,6 +152,12 @@ static char *col_str(sqlite3_stmt *q, int i)
 	return sl_xstrdup(t ? (const char *)t : "");
 }
 
+static char *col_opt(sqlite3_stmt *q, int i)
+{
+	const unsigned char *t = sqlite3_column_text(q, i);
+	return t ? sl_xstrdup((const char *)t) : NULL;
+}
+
 static void row(sqlite3_stmt *q, struct sl_step *st)
 {
 	memset(st, 0, sizeof(*st));
@@ -152,6 +179,10 @@ static void row(sqlite3_stmt *q, struct sl_step *st)
 	st->cancelled_by = sqlite3_column_int64(q, 15);
 	st->overlap = sqlite3_column_int(q, 16);
 	st->mem = sqlite3_column_int64(q, 17);
+	st->time_limit = sqlite3_column_int64(q, 18);
+	st->dist = col_opt(q, 19);
+	st->cpu_freq = col_opt(q, 20);
+	st->srun_host = col_opt(q, 21);
 }
 
 int sl_store_step_get(struct sl_store *s, uint64_t job, uint32_t step, struct sl_step *out,

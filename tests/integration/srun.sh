@@ -58,6 +58,16 @@ expect_eq "squeue -s" "$(printf '%15s %8s %9s %8s %9s %s' STEPID NAME PARTITION 
 printf '%15s %8s %9s %8s T %s\n' "$j.0" sh batch $USER1 "$(hostname -s)" \
 	"$j.batch" batch batch $USER1 "$(hostname -s)" >ss.want
 diff -u ss.want ss.out >&2 || fail "squeue -s"
+# scontrol show step: the running step and the batch step, in Slurm's form
+"$BIN/scontrol" show step "$j.0" >sst.out || fail "show step $j.0"
+expect_eq "show step: name, tasks" "   Nodes=1 CPUs=2 Tasks=2 Name=sh Network=(null)" "$(sed -n 3p sst.out)"
+expect_eq "show step: its srun" "   SrunHost:Pid=$(hostname -s):" "$(sed -n 7p sst.out | sed 's/:[0-9]*$/:/')"
+expect_eq "show step: dist" "   CPUFreqReq=Default Dist=Block" "$(sed -n 6p sst.out)"
+expect_eq "show steps: the batch step first" "StepId=$j.batch StepId=$j.0" \
+	"$("$BIN/scontrol" -o show steps "$j" | cut -d' ' -f1 | paste -sd' ')"
+out=$("$BIN/scontrol" show step "$j.9"); rc=$?
+expect_eq "show step of none" "1 Job step $j.9 not found" "$rc $out"
+ok "scontrol show step(s)"
 ok "squeue -s lists the step and the batch step"
 expect_eq "squeue -s N.0" "$j.0" "$("$BIN/squeue" -h -s "$j.0" -o %i)"
 err=$("$BIN/squeue" --steps="$j" 2>&1) && fail "squeue --steps=N took a job id"

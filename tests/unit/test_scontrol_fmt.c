@@ -324,6 +324,67 @@ static void test_update_parse(void **state)
 	refused(&u, 1, "too few arguments for update keyword");
 }
 
+/* ---- show step ---- */
+
+/* The reference cluster's steps 123027.batch and 123028.0 (-n 1 -m cyclic
+ * --cpu-freq=low -t 5 on a two-CPU job with 4000M a CPU). */
+static void test_step(void **state)
+{
+	struct sl_job *j = job26();
+	struct sl_buf *b = sl_buf_new(1 << 14);
+	struct sl_step s = {.job_id = 26, .step_id = 0, .state = SL_JOB_RUNNING, .ntasks = 1,
+			    .nnodes = 1, .cpus = 2, .mem = 8000, .pid = 31384, .time_limit = 5};
+	(void)state;
+
+	j->state = SL_JOB_RUNNING;
+	j->start_time = s.start_time = mk(2026, 11, 21, 10, 24, 17);
+	j->nodelist = sl_xstrdup("n1");
+	s.name = sl_xstrdup("sleep");
+	s.nodelist = sl_xstrdup("n1");
+	s.dist = sl_xstrdup("cyclic");
+	s.cpu_freq = sl_xstrdup("Low");
+	s.srun_host = sl_xstrdup("vm");
+	sl_scontrol_batch_step(b, j, 0);
+	sl_scontrol_step(b, j, &s, 0);
+	assert_string_equal(sl_buf_str(b),
+		"StepId=26.batch UserId=2001 StartTime=2026-11-21T10:24:17 TimeLimit=UNLIMITED\n"
+		"   State=RUNNING Partition=cpu NodeList=n1\n"
+		"   Nodes=1 CPUs=0 Tasks=1 Name=batch Network=(null)\n"
+		"   TRES=(null)\n"
+		"   ResvPorts=(null)\n"
+		"   CPUFreqReq=Default\n"
+		"   SrunHost:Pid=(null):0\n\n"
+		"StepId=26.0 UserId=2001 StartTime=2026-11-21T10:24:17 TimeLimit=00:05:00\n"
+		"   State=RUNNING Partition=cpu NodeList=n1\n"
+		"   Nodes=1 CPUs=2 Tasks=1 Name=sleep Network=(null)\n"
+		"   TRES=cpu=2,mem=8000M,node=1\n"
+		"   ResvPorts=(null)\n"
+		"   CPU_max_freq=Low  Dist=Cyclic\n"
+		"   SrunHost:Pid=vm:31384\n\n");
+	/* -o, the default frequency, and Slurm's layout names */
+	static const struct {
+		const char *dist, *name;
+	} names[] = {{"block", "Block"}, {"block:cyclic", "BCyclic"}, {"cyclic:fcyclic", "CFCyclic"},
+		     {"block:block:cyclic", "BBlockCyclic"}, {"block:*", "Block"}, {"*", "Block"}};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char want[64];
+		sl_buf_reset(b);
+		free(s.dist);
+		s.dist = sl_xstrdup(names[i].dist);
+		free(s.cpu_freq);
+		s.cpu_freq = NULL;
+		s.time_limit = 0;
+		sl_scontrol_step(b, j, &s, 1);
+		snprintf(want, sizeof(want), "CPUFreqReq=Default Dist=%s SrunHost", names[i].name);
+		assert_non_null(strstr(sl_buf_str(b), want));
+		assert_non_null(strstr(sl_buf_str(b), "TimeLimit=UNLIMITED State=RUNNING"));
+		assert_string_equal(sl_buf_str(b) + sl_buf_len(b) - 2, "4\n");
+	}
+	sl_step_clear(&s);
+	sl_buf_free(b);
+	sl_job_free(j);
+}
+
 /* ---- partition, node, config ---- */
 
 static void test_partition_node(void **state)
@@ -491,6 +552,7 @@ int main(void)
 		cmocka_unit_test(test_begin),
 		cmocka_unit_test(test_suspended),
 		cmocka_unit_test(test_update_parse),
+		cmocka_unit_test(test_step),
 		cmocka_unit_test(test_partition_node),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_words), cmocka_unit_test(test_array_report),

@@ -62,6 +62,7 @@ struct run {
 	struct srun_pty pty;      /* --pty: task 0's terminal */
 	struct srun_pmix *pmix;   /* --mpi=pmix: the ranks' PMIx server */
 	int spare;                /* 1 + the rank that called MPI_Abort; 0: none */
+	int told_signal;          /* slurmstepd's line for scancel -s TERM/KILL said */
 	struct rlimit nofile;     /* srun's own, for the tasks (srun raises its own) */
 	int64_t kill_ms, limit_ms, wait_ms, intr_ms, done_ms;
 	int64_t watch_ms;         /* next look at srun's own allocation */
@@ -245,6 +246,17 @@ static void step_end(struct run *r, enum end_why why)
 	r->kill_ms = now_ms() + (why == END_INTR ? 2000 : KILL_WAIT_MS);
 }
 
+/* scancel --signal=SIG for the step: to its tasks, with slurmstepd's
+ * CANCELLED line once for TERM and KILL (its _handle_signal_container). */
+static void signal_request(struct run *r, int sig)
+{
+	if ((sig == SIGTERM || sig == SIGKILL) && !r->told_signal && r->why == END_NONE) {
+		r->told_signal = 1;
+		stepd_line(r, "");
+	}
+	kill_tasks(r, sig);
+}
+
 static void on_interrupt(struct run *r)
 {
 	int64_t now = now_ms();
@@ -338,7 +350,7 @@ static void on_sigpipe(struct run *r)
 		else if (m[0] == SL_SRUN_SIG_STEP && m[1] == 0)
 			step_end(r, END_CANCEL);
 		else if (m[0] == SL_SRUN_SIG_STEP && m[1] > 0 && m[1] < NSIG)
-			kill_tasks(r, m[1]);
+			signal_request(r, m[1]);
 		else
 			kill_tasks(r, m[0]);
 	}
@@ -361,7 +373,7 @@ static void take_signals(struct run *r, int64_t now)
 		if (sigs[i] == 0)
 			step_end(r, END_CANCEL);
 		else if (sigs[i] > 0 && sigs[i] < NSIG)
-			kill_tasks(r, sigs[i]);
+			signal_request(r, sigs[i]);
 	}
 	free(sigs);
 }

@@ -45,6 +45,9 @@
  * limit), SL_STEPD_SIG_LIMIT (queued, si_value = seconds, 0 none) = the
  * job's new time limit (scontrol update TimeLimit=). */
 #define SL_STEPD_SIG_FORWARD (SIGRTMIN + 1)
+/* Or-ed into SL_STEPD_SIG_FORWARD's value: to the batch script alone
+ * (scancel --signal -b), not its process group. */
+#define SL_STEPD_FWD_SCRIPT 0x1000
 #define SL_STEPD_SIG_LIMIT (SIGRTMIN + 2)
 #define SL_STEPD_REQUEUE 1
 

@@ -130,8 +130,18 @@ static void on_signal(struct stepd *s, struct supervise *v, const siginfo_t *si)
 		job_end(s, v, SL_JOB_PREEMPTED,
 			queued && si->si_value.sival_int == SL_STEPD_REQUEUE);
 	else if (sig == SL_STEPD_SIG_FORWARD) {
-		int fwd = si->si_value.sival_int;
-		if (fwd > 0 && fwd < NSIG) {
+		int fwd = si->si_value.sival_int & ~SL_STEPD_FWD_SCRIPT;
+		if (fwd <= 0 || fwd >= NSIG)
+			return;
+		/* scancel --signal=TERM or KILL: slurmstepd's line, once */
+		if ((fwd == SIGTERM || fwd == SIGKILL) && !s->told_signal) {
+			s->told_signal = 1;
+			write_cancel_line(s, "");
+		}
+		if (si->si_value.sival_int & SL_STEPD_FWD_SCRIPT) {
+			if (s->job_pid > 0)
+				(void)kill(s->job_pid, fwd);
+		} else {
 			stop_clock(s, v, fwd, sl_mono_ms());
 			stepd_job_kill(s, fwd);
 		}

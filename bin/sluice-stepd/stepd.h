@@ -27,6 +27,7 @@ struct stepd {
 	struct sl_launch l;
 	int64_t start_time;       /* unix seconds, as written to `started` */
 	pid_t job_pid;            /* the script; also its process group and session */
+	int told_signal;          /* the CANCELLED line for scancel -s TERM/KILL written */
 	int in_fd, out_fd, err_fd; /* the job's stdio as opened for the user */
 	struct stepd_pam pam;
 	char **pbs_env;           /* PBS_NODEFILE, TMPDIR of a qsub job (stepd_pbs.c) */

@@ -37,8 +37,8 @@ enum scope { SCOPE_STEPS = 0, SCOPE_BATCH, SCOPE_FULL };
 
 /* SIGKILL ends the job unless it is for the batch script alone (a pending
  * job ends whatever the flags); another signal cannot reach a pending job;
- * without -b or --full it goes to the job's steps, and a Sluice job has
- * none yet (srun comes later), so it reaches no process, as in Slurm. */
+ * without -b or --full it goes to the job's srun steps (none: no process),
+ * as in Slurm. */
 static int signal_one(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, int sig,
 		      enum scope scope, struct sl_err *err)
 {
@@ -47,7 +47,7 @@ static int signal_one(struct sluiced *d, const struct sl_peer *p, struct sl_job 
 	if (j->state == SL_JOB_PENDING)
 		return sl_err_set(err, SL_EBUSY, "Job can not be altered now, try again later");
 	if (scope == SCOPE_STEPS)
-		return 0;
+		return sl_step_signal_all(d, p, j, sig, err);
 	return sl_lifecycle_signal(d, j, scope == SCOPE_FULL ? sig | SL_SIGNAL_GROUP : sig, err);
 }
 

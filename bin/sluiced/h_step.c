@@ -258,13 +258,43 @@ out:
 	return r;
 }
 
+/* Signal sig (0: cancel) to step st's srun: queued for its next poll in
+ * a pod, sigqueue'd here (the pid checked against its start time). */
+static int signal_step(struct sluiced *d, const struct sl_peer *p, const struct sl_step *st,
+		       int sig, struct sl_err *err)
+{
+	unsigned long long started = 0;
+	int r = 0;
+
+	if (st->end_time == 0 && strcmp(sl_conf_executor(d->conf), "local") != 0) {
+		/* srun runs in the job's first pod, out of sluiced's reach: it
+		 * takes the signal with its next poll (a second at most) */
+		d->step_sigs = sl_xgrow(d->step_sigs, &d->capstep_sigs, d->nstep_sigs + 1,
+					sizeof(*d->step_sigs));
+		d->step_sigs[d->nstep_sigs++] = (struct sl_step_sig){st->job_id, st->step_id, sig};
+		if (sig == 0 && (r = sl_store_begin(d->store, err)) == 0)
+			r = sl_store_step_cancelled(d->store, st->job_id, st->step_id, p->uid, err);
+		return r;
+	}
+	if (st->end_time != 0 || st->pid <= 0 ||
+	    sl_proc_starttime(st->pid, &started) != 0 || started != st->pid_start)
+		return sl_err_set(err, SL_ESTATE, "Job/step already completing or completed");
+	union sigval val = {.sival_int = sig};
+	if (sigqueue(st->pid, SL_SRUN_SIG_STEP, val) != 0)
+		r = sl_err_set(err, errno == ESRCH ? SL_ESTATE : SL_EPERM, "%s",
+			       errno == ESRCH ? "Job/step already completing or completed"
+					      : "Access/permission denied");
+	else if (sig == 0 && (r = sl_store_begin(d->store, err)) == 0)
+		r = sl_store_step_cancelled(d->store, st->job_id, st->step_id, p->uid, err);
+	return r;
+}
+
 int sl_h_step_signal(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		     json_object *rep, struct sl_err *err)
 {
 	struct sl_step st = {0};
 	struct sl_job *j;
 	json_object *v;
-	unsigned long long started = 0;
 	uint64_t job = 0;
 	uint32_t step = 0;
 	int sig = 0, r;
@@ -280,33 +310,28 @@ int sl_h_step_signal(struct sluiced *d, const struct sl_peer *p, json_object *re
 		return sl_err_set(err, SL_EINVAL, "Invalid signal %d", sig);
 	if ((j = sl_jobtab_get(d->jobs, job)) == NULL)
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
-	if ((r = sl_authz_job(p, j, sig ? SL_OP_SIGNAL : SL_OP_CANCEL, err)) != 0 ||
-	    (r = sl_store_step_get(d->store, job, step, &st, err)) != 0)
-		goto out;
-	settle(d, &st);
-	if (st.end_time == 0 && strcmp(sl_conf_executor(d->conf), "local") != 0) {
-		/* srun runs in the job's first pod, out of sluiced's reach: it
-		 * takes the signal with its next poll (a second at most) */
-		d->step_sigs = sl_xgrow(d->step_sigs, &d->capstep_sigs, d->nstep_sigs + 1,
-					sizeof(*d->step_sigs));
-		d->step_sigs[d->nstep_sigs++] = (struct sl_step_sig){job, step, sig};
-		if (sig == 0 && (r = sl_store_begin(d->store, err)) == 0)
-			r = sl_store_step_cancelled(d->store, job, step, p->uid, err);
-		goto out;
+	if ((r = sl_authz_job(p, j, sig ? SL_OP_SIGNAL : SL_OP_CANCEL, err)) == 0 &&
+	    (r = sl_store_step_get(d->store, job, step, &st, err)) == 0) {
+		settle(d, &st);
+		r = signal_step(d, p, &st, sig, err);
 	}
-	if (st.end_time != 0 || st.pid <= 0 ||
-	    sl_proc_starttime(st.pid, &started) != 0 || started != st.pid_start) {
-		r = sl_err_set(err, SL_ESTATE, "Job/step already completing or completed");
-		goto out;
-	}
-	union sigval val = {.sival_int = sig};
-	if (sigqueue(st.pid, SL_SRUN_SIG_STEP, val) != 0)
-		r = sl_err_set(err, errno == ESRCH ? SL_ESTATE : SL_EPERM, "%s",
-			       errno == ESRCH ? "Job/step already completing or completed"
-					      : "Access/permission denied");
-	else if (sig == 0 && (r = sl_store_begin(d->store, err)) == 0)
-		r = sl_store_step_cancelled(d->store, job, step, p->uid, err);
-out:
 	sl_step_clear(&st);
+	return r;
+}
+
+int sl_step_signal_all(struct sluiced *d, const struct sl_peer *p, const struct sl_job *j,
+		       int sig, struct sl_err *err)
+{
+	struct sl_step *v = NULL;
+	size_t n = 0;
+	int r = sl_store_steps(d->store, &j->id, 1, 1, &v, &n, err);
+
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		struct sl_err e = SL_ERR_INIT;
+		settle(d, &v[i]);
+		if (signal_step(d, p, &v[i], sig, &e) != 0 && e.code != SL_ESTATE)
+			r = sl_err_set(err, e.code, "%s", e.msg); /* one that ended meanwhile is no error */
+	}
+	sl_step_free_array(v, n);
 	return r;
 }

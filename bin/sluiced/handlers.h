@@ -80,6 +80,10 @@ int sl_h_steps(struct sluiced *d, const struct sl_peer *p, json_object *req,
 /* The signals still queued for job's steps, dropped: its run ended (a pod
  * that died never reports its steps' ends). */
 void sl_step_signals_forget(struct sluiced *d, uint64_t job);
+/* Signal sig to every running step of job j, as scancel --signal without
+ * -b or --full does (h_step.c); steps that end meanwhile are passed over. */
+int sl_step_signal_all(struct sluiced *d, const struct sl_peer *p, const struct sl_job *j,
+		       int sig, struct sl_err *err);
 int sl_h_step_signal(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		     json_object *rep, struct sl_err *err);
 

@@ -81,6 +81,38 @@ expect_eq "signal to a pending job" \
 	"scancel: error: Kill job error on job id $h1: Job can not be altered now, try again later" "$err"
 ok "scancel --signal: steps only without -b, the script with -b, its group with --full"
 
+# TERM without -b reaches the job's srun steps, each with slurmstepd's
+# CANCELLED line, the batch shell going on; with -b the script alone gets
+# it, the JOB line first (as the reference Slurm 22.05 wrote them).
+st=$(submit $USER1 -o st.out --wrap "$BIN/srun sleep 60; echo rc=\$?") || fail "submit st"
+wait_state "$st" RUNNING
+n=0
+until "$BIN/squeue" -h -s | grep -q "^ *$st\.0 "; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "step $st.0 not running"; sleep 0.1
+done
+as $USER1 "$BIN/scancel" -s TERM "$st" || fail "scancel -s TERM"
+wait_state "$st" COMPLETED
+sed "s/ AT [0-9T:-]* / AT T /" st.out >st.masked
+expect_eq "TERM to the steps" "slurmstepd-$(hostname -s): error: *** STEP $st.0 ON $(hostname -s) CANCELLED AT T ***
+srun: error: $(hostname -s): task 0: Terminated
+srun: Force Terminated StepId=$st.0
+rc=143" "$(cat st.masked)"
+expect_eq "its step" "CANCELLED 0:15" "$("$BIN/sacct" -n -P -j "$st.0" -o State,ExitCode | tr '|' ' ')"
+sb=$(submit $USER1 -o sb.out --wrap 'trap "echo got TERM" TERM; echo up; sleep 60 & wait; echo after') ||
+	fail "submit sb"
+n=0
+until grep -q '^up' sb.out 2>/dev/null; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "sb did not start"; sleep 0.1
+done
+as $USER1 "$BIN/scancel" -s TERM -b "$sb" || fail "scancel -s TERM -b"
+wait_state "$sb" COMPLETED
+sed "s/ AT [0-9T:-]* / AT T /" sb.out >sb.masked
+expect_eq "TERM to the script" "up
+slurmstepd-$(hostname -s): error: *** JOB $sb ON $(hostname -s) CANCELLED AT T ***
+got TERM
+after" "$(cat sb.masked)"
+ok "scancel -s TERM: the steps' srun and the script, with slurmstepd's lines"
+
 # --- scancel: filters and ids -------------------------------------------
 as $USER1 "$BIN/scancel" --state=RUNNING --name=r2 || fail "scancel --state --name"
 wait_state "$r2" CANCELLED

@@ -538,9 +538,8 @@ int sl_exec_local_time_limit(struct sl_exec_local *x, uint64_t id, int64_t minut
 	return control(x, id, SL_STEPD_SIG_LIMIT, 1, (int)secs, err);
 }
 
-/* scancel -b: the batch script alone, as slurmstepd's kill(job->pgid):
- * the script leads its process group, so the group's id is its pid. Its
- * children are left alone; --full (SL_SIGNAL_GROUP) reaches them through
+/* scancel -b: the batch script alone, as slurmstepd's kill(job->pgid) of
+ * the script, which leads its process group. Its children are left alone; --full (SL_SIGNAL_GROUP) reaches them through
  * the supervisor, which signals the whole group. */
 static int signal_script(struct sl_exec_local *x, uint64_t id, int signo, struct sl_err *err)
 {
@@ -552,6 +551,11 @@ static int signal_script(struct sl_exec_local *x, uint64_t id, int signo, struct
 	if ((pgid = (pid_t)read_num(j->dir, SL_JOBDIR_PGID)) <= 1)
 		return sl_err_set(err, SL_ESTATE, "job %llu: its script has not started yet",
 				  (unsigned long long)id);
+	/* through the supervisor, which writes slurmstepd's line for TERM and
+	 * KILL; straight to the script when it cannot be reached */
+	if (control(x, id, SL_STEPD_SIG_FORWARD, 1, signo | SL_STEPD_FWD_SCRIPT, err) == 0)
+		return 0;
+	sl_err_clear(err);
 	if (kill(pgid, signo) != 0 && errno != ESRCH)
 		return sl_err_set(err, SL_EIO, "job %llu: signal: %s", (unsigned long long)id,
 				  strerror(errno));

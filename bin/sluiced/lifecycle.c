@@ -246,13 +246,20 @@ static int requeue_now(struct sluiced *d, struct sl_job *j, int hold,
 {
 	int64_t now = (int64_t)time(NULL);
 	int held = sl_job_ran(j); /* not a job cancelled while pending */
-	int ran = held && j->state != SL_JOB_CONFIGURING;
+	/* one requeued before, cancelled while it waited, waits again as it
+	 * did (Slurm's BeginTime for a job that has run) */
+	int ran = (held && j->state != SL_JOB_CONFIGURING) || (!held && j->attempt > 0);
 	int r;
+	/* a job held, then cancelled while pending, keeps its hold (Slurm's) */
+	char kept[16] = "";
+	if (!hold && !held && j->spec.hold && j->reason &&
+	    (strcmp(j->reason, "JobHeldUser") == 0 || strcmp(j->reason, "JobHeldAdmin") == 0))
+		snprintf(kept, sizeof(kept), "%s", j->reason);
 
 	/* every check before anything changes */
 	if (!sl_jobstate_can(j->state, SL_JOB_PENDING))
 		return sl_err_set(err, SL_ESTATE, "Job is pending execution");
-	if (!hold && (r = sl_submit_priority(d->conf, j, err)) != 0)
+	if (!hold && !kept[0] && (r = sl_submit_priority(d->conf, j, err)) != 0)
 		return r;
 	sl_schedctl_remove(d->sched, j->id);
 	sl_mail_job(d, j, SL_MAIL_REQUEUE); /* as back_to_queue and evict */
@@ -263,13 +270,16 @@ static int requeue_now(struct sluiced *d, struct sl_job *j, int hold,
 	sl_usage_to_job(&(struct sl_usage){0}, j); /* the next run's, not this one's */
 	j->suspend_time = j->pre_suspend = 0;
 	j->submit_time = now;
-	j->eligible_time = ran ? now + REQUEUE_DELAY : now;
-	if (hold) {
+	/* --begin still holds a job that never started (Slurm keeps it) */
+	j->eligible_time = ran ? now + REQUEUE_DELAY
+			       : j->spec.begin_time > now ? j->spec.begin_time : now;
+	if (hold || kept[0]) {
 		j->spec.hold = 1;
 		j->priority = 0;
 	}
 	if ((r = sl_lifecycle_move(d, j, SL_JOB_PENDING, hold ? "job requeued in held state" :
-				   ran ? "BeginTime" : "None", err)) != 0)
+				   kept[0] ? kept : j->eligible_time > now ? "BeginTime" : "None",
+				   err)) != 0)
 		return r;
 	sl_info("job %llu: requeued%s", (unsigned long long)j->id, hold ? " and held" : "");
 	return sl_gates_queue(d, j, err);

@@ -115,14 +115,27 @@ out=$(as $USER1 "$BIN/scontrol" requeue "$nr" 2>&1); rc=$?
 expect_eq "requeue of a --no-requeue job" 1 "$rc"
 expect_eq "requeue of a --no-requeue job, the job" COMPLETED "$(state "$nr")"
 expect_eq "its exit code kept" "0:0" "$(field "$nr" ExitCode)"
-# cancelled while pending: it never ran, so no REQUEUED row and no BeginTime
+# cancelled while pending: it never ran, so no REQUEUED row; a held one
+# keeps its hold, one waiting for --begin its begin time; one that has run
+# before waits out BeginTime again (each as the reference Slurm 22.05 did)
 cp=$(submit $USER1 -H -o /dev/null --wrap true) || fail "submit"
 "$BIN/scancel" "$cp"
 wait_state "$cp" CANCELLED
 as $USER1 "$BIN/scontrol" requeue "$cp" || fail "requeue of a job cancelled while pending"
-state_line "$cp" | grep -q "JobState=PENDING Reason=None" || fail "after requeue: $(state_line "$cp")"
+state_line "$cp" | grep -q "JobState=PENDING Reason=JobHeldUser" || fail "after requeue: $(state_line "$cp")"
 expect_eq "sacct -D of a job that never ran" "$cp|PENDING" "$("$BIN/sacct" -D -X -n -P -j "$cp" -o JobID,State)"
-"$BIN/scancel" "$f" "$c" "$cp"
+bp=$(submit $USER1 --begin=now+1hour -o /dev/null --wrap true) || fail "submit --begin"
+bt=$(field "$bp" StartTime)
+"$BIN/scancel" "$bp"
+wait_state "$bp" CANCELLED
+as $USER1 "$BIN/scontrol" requeue "$bp" || fail "requeue of a --begin job"
+state_line "$bp" | grep -q "JobState=PENDING Reason=BeginTime" || fail "after requeue: $(state_line "$bp")"
+expect_eq "its begin time kept" "$bt" "$(field "$bp" StartTime)"
+"$BIN/scancel" "$f"
+wait_state "$f" CANCELLED
+as $USER1 "$BIN/scontrol" requeue "$f" || fail "requeue of a requeued job cancelled while pending"
+state_line "$f" | grep -q "JobState=PENDING Reason=BeginTime" || fail "after requeue: $(state_line "$f")"
+"$BIN/scancel" "$f" "$c" "$cp" "$bp"
 ok "requeue of a finished job: PENDING again, its run a REQUEUED row; --no-requeue refused"
 
 # TimeLimit=+T and -T: the current limit moved, as 22.05's scontrol works it

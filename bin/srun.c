@@ -405,10 +405,14 @@ static int run_attached(const struct sl_srun_opts *o, uint64_t id)
 		if (job != NULL && sl_jobstate_is_final(job->state))
 			fprintf(stderr, "srun: error: Slurm job %llu has expired\n",
 				(unsigned long long)id);
+		else if (job != NULL)
+			fprintf(stderr, "srun: error: Unable to confirm allocation for job %llu: "
+					"Job is pending execution\n", (unsigned long long)id);
 		else
-			fprintf(stderr, "srun: error: Unable to confirm allocation for job %llu: %s\n",
-				(unsigned long long)id, job ? "Job is pending execution"
-							: "Invalid job id specified");
+			fprintf(stderr, "srun: error: Unable to confirm allocation for job %llu: "
+					"Invalid job id specified\nsrun: Check SLURM_JOB_ID environment "
+					"variable. Expired or invalid job %llu\n",
+				(unsigned long long)id, (unsigned long long)id);
 		sl_job_free(job);
 		return 1;
 	}

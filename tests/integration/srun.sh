@@ -302,7 +302,8 @@ jb=$(submit $USER1 -o /dev/null --wrap 'sleep 30') || fail "submit"
 wait_state "$jb" RUNNING
 expect_eq "srun --jobid" "$jb 0" "$(as $USER1 "$BIN/srun" --jobid="$jb" --overlap sh -c 'echo $SLURM_JOB_ID $SLURM_STEP_ID')"
 expect_eq "SLURM_JOB_ID alone" "$jb 1" "$(as $USER1 env SLURM_JOB_ID="$jb" "$BIN/srun" --overlap sh -c 'echo $SLURM_JOB_ID $SLURM_STEP_ID')"
-expect_eq "--jobid unknown" "srun: error: Unable to confirm allocation for job 999999: Invalid job id specified" \
+expect_eq "--jobid unknown" "srun: error: Unable to confirm allocation for job 999999: Invalid job id specified
+srun: Check SLURM_JOB_ID environment variable. Expired or invalid job 999999" \
 	"$(as $USER1 "$BIN/srun" --jobid=999999 true 2>&1)"
 "$BIN/scancel" "$jb"
 wait_state "$jb" CANCELLED

@@ -211,7 +211,7 @@ static int show_parts(const char *name, int nodes, const struct opts *o)
 	sl_clusterinfo_free(ci);
 	if (name && shown == 0) {
 		sl_buf_free(b);
-		fprintf(stderr, "%s %s not found\n", nodes ? "Node" : "Partition", name);
+		printf("%s %s not found\n", nodes ? "Node" : "Partition", name);
 		return 1;
 	}
 	if (shown == 0 && !o->json)

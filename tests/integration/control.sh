@@ -193,7 +193,7 @@ ok "updates are stored"
 "$BIN/scontrol" show partition batch | head -n 1 | grep -qx "PartitionName=batch" || fail "show partition"
 "$BIN/scontrol" show partition | grep -q "^   State=UP TotalCPUs=8 TotalNodes=1 " ||
 	fail "show partition: $("$BIN/scontrol" show partition)"
-err=$("$BIN/scontrol" show partition nosuch 2>&1); rc=$?
+err=$("$BIN/scontrol" show partition nosuch 2>/dev/null); rc=$?
 expect_eq "no partition" "1 Partition nosuch not found" "$rc $err"
 "$BIN/scontrol" show node | grep -q "^   CPUAlloc=0 CPUEfctv=8 CPUTot=8 " || fail "show node: $("$BIN/scontrol" show node)"
 "$BIN/scontrol" -o show node | grep -q "^NodeName=$(hostname -s) " || fail "show -o node"

@@ -68,6 +68,7 @@ struct conn {
 	size_t hostlen;            /* the address alone: addr's first hostlen bytes */
 	struct sl_buf *in, *out;
 	int closing;               /* close once out is drained */
+	int changes;               /* out answers a request that changes state */
 	int linger;                /* ... after reading what the peer still sends */
 	int64_t active_ms;         /* last byte read or written */
 	uint64_t resume;           /* timer: process input held back by a reply */
@@ -332,6 +333,18 @@ static int gate(struct conn *c, int r, struct sl_err *err)
 
 /* ---- frames ------------------------------------------------------------ */
 
+/* Requests whose acknowledgment promises a change on disk. */
+static int changes_state(uint16_t type)
+{
+	static const uint16_t t[] = {SL_MSG_SUBMIT, SL_MSG_CANCEL, SL_MSG_CONTROL, SL_MSG_UPDATE,
+				     SL_MSG_HOLD, SL_MSG_STEP_CREATE, SL_MSG_STEP_END,
+				     SL_MSG_STEP_SIGNAL};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (type == t[i])
+			return 1;
+	return 0;
+}
+
 /* Handle the whole frames in the input buffer, one reply at a time: a
  * client that sends requests without reading the replies is not read
  * further until it does (the kernel's socket buffers hold the rest). */
@@ -367,6 +380,8 @@ static void conn_process(struct conn *c)
 			return;
 		r = sl_dispatch(d, &c->peer, type, body, blen, &reply);
 		sl_buf_consume(c->in, used);
+		/* a refusal ({"code","error"}: dispatch.c) changed nothing */
+		c->changes = changes_state(type) && reply != NULL && strncmp(reply, "{\"code\":", 8) != 0;
 		if (r == -SL_EPROTO && reply == NULL) {
 			sl_warn("%s sent unknown message type %u; closing", who(c, w, sizeof(w)),
 				type);
@@ -551,11 +566,14 @@ void sl_conns_close_listener(struct sl_conns *cs)
 		sl_listen_close(cs->listen);
 }
 
-void sl_conns_flush(struct sl_conns *cs)
+void sl_conns_flush(struct sl_conns *cs, int durable)
 {
 	struct conn *c = cs->list, *next;
 	for (; c != NULL; c = next) {
 		next = c->next;
+		if (!durable && c->changes && sl_buf_len(c->out) > 0)
+			continue;
+		c->changes = 0;
 		if (sl_buf_len(c->out) > 0 || (c->closing && !c->linger))
 			conn_write(c);
 	}

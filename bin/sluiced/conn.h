@@ -14,8 +14,10 @@ struct sl_conns;
 int sl_conns_listen(struct sluiced *d, struct sl_conns **out, struct sl_err *err);
 /* Stop accepting (SIGTERM); open connections still get their replies. */
 void sl_conns_close_listener(struct sl_conns *c);
-/* Send every reply produced this turn. Called after the commit. */
-void sl_conns_flush(struct sl_conns *c);
+/* Send the replies the loop turn made (after the commit). With durable 0
+ * (a full disk keeps state changes in memory) the replies to requests
+ * that change state wait: what is acknowledged is on disk. */
+void sl_conns_flush(struct sl_conns *c, int durable);
 void sl_conns_free(struct sl_conns *c);
 
 #endif

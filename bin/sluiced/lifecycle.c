@@ -643,9 +643,12 @@ void sl_lifecycle_turn(struct sluiced *d)
 		sl_mail_flush(d); /* what they say is on disk now */
 	}
 	/* A printed id is on disk: while a job that a reply names is not,
-	 * every reply waits (replies go out together). */
-	if (sl_store_kept(d->store, &unsaved_jobs) == 0 || unsaved_jobs == 0)
-		sl_conns_flush(d->conns);
+	 * every reply waits (replies go out together). An acknowledged change
+	 * is on disk too: while the disk keeps some in memory, the replies
+	 * to requests that change state wait. */
+	size_t kept = sl_store_kept(d->store, &unsaved_jobs);
+	if (kept == 0 || unsaved_jobs == 0)
+		sl_conns_flush(d->conns, kept == 0);
 	sl_store_idle(d->store);
 	arm_store_retry(d);
 }

@@ -304,10 +304,9 @@ static void teardown(struct sluiced *d)
 		(void)sl_store_begin(d->store, &err); /* a last try for what a full disk kept */
 	if (d->store != NULL && sl_store_commit(d->store, &err) != 0)
 		sl_err_log("final commit failed: %s", err.msg);
-	if (d->store != NULL)
-		(void)sl_store_kept(d->store, &unsaved_jobs);
+	size_t kept = d->store != NULL ? sl_store_kept(d->store, &unsaved_jobs) : 0;
 	if (d->conns != NULL && unsaved_jobs == 0) /* no id of a job not on disk goes out */
-		sl_conns_flush(d->conns);
+		sl_conns_flush(d->conns, kept == 0);
 	sl_conns_free(d->conns);
 	sl_metrics_free(d->metrics);
 	sl_mailer_free(d->mail);

@@ -44,6 +44,7 @@ for i in 1 2 3; do
 	ids="$ids $id"
 done
 for id in $ids; do wait_state "$id" RUNNING; done
+hj=$(submit $USER1 -H -o /dev/null --wrap true) || fail "submit held"
 
 fill
 out=$(as $USER1 "$BIN/sbatch" -o /dev/null --wrap true 2>&1) && fail "accepted on a full disk: $out"
@@ -57,10 +58,19 @@ grep -q "disk full: .* job records are kept in memory until they can be written;
 	"$T/sluiced.log" || fail "the full disk is not in the log"
 out=$(as $USER1 "$BIN/sbatch" -o /dev/null --wrap true 2>&1) && fail "accepted with ends unsaved: $out"
 expect_eq "refusal" "sbatch: error: Batch job submission failed: No space left on device for the job store $S/sluice.db: new jobs are refused until space is freed" "$out"
-expect_eq "squeue" "" "$("$BIN/squeue" -h)"
+expect_eq "squeue" "" "$("$BIN/squeue" -h -t R)"
 ok "the jobs ended while the disk was full; sluiced keeps their ends and answers"
 
+# A change asked for now is acknowledged only once it is on disk: scancel
+# waits for the space (a cancelled job came back and ran after a restart).
+as $USER1 "$BIN/scancel" "$hj" 2>hj.err &
+scancel_pid=$!
+sleep 2
+kill -0 "$scancel_pid" 2>/dev/null || fail "scancel was answered before the cancel was on disk: $(cat hj.err)"
+expect_eq "squeue meanwhile" "" "$("$BIN/squeue" -h -t PD)"
+
 rm -f "$S/filler"
+wait "$scancel_pid" || fail "scancel failed once space came back: $(cat hj.err)"
 n=0
 until grep -q "store: written again" "$T/sluiced.log"; do
 	n=$((n + 1)); [ $n -lt 50 ] || fail "the kept ends were not written within 5 s of space"
@@ -74,6 +84,8 @@ for id in $ids; do
 	expect_eq "job $id after a restart" "COMPLETED|0:0" \
 		"$("$BIN/sacct" -n -X -P -j "$id" -o State,ExitCode)"
 done
+expect_eq "the held job cancelled on a full disk, after kill -9" "CANCELLED by $(id -u $USER1)" \
+	"$("$BIN/sacct" -n -X -P -j "$hj" -o State)"
 ok "space back: the ends were written (COMPLETED, also after kill -9), and jobs are accepted"
 
 # A job larger than the space left past the margin: its commit meets the

@@ -196,6 +196,8 @@ struct sl_job {
 	int array_task_id;      /* the task's index (meaningful when array_job_id) */
 	int array_throttle;     /* at most this many tasks of the array run at once
 				 * (%N, scontrol ArrayTaskThrottle); 0: no limit */
+	int requeue_mark;       /* scontrol requeue asked, the run's end not in yet: 1, 2
+	                         * requeuehold (kept on disk: a restart then still requeues) */
 	int array_dropped;      /* a pending task cancelled out of its array while
 				 * others still wait: slurmctld clears it from the
 				 * meta record, so no listing, history or id

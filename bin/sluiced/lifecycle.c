@@ -304,10 +304,15 @@ int sl_lifecycle_requeue(struct sluiced *d, struct sl_job *j, int hold, struct s
 	if (j->state == SL_JOB_SUSPENDED && hold == 0)
 		hold = 1; /* Slurm: "If a suspended job is requeued, it will be placed in a held state" */
 	sl_gates_mark_requeue(d, j->id, hold);
-	r = d->executor->requeue ? d->executor->requeue(d->exec, j->id, err)
-				 : d->executor->preempt(d->exec, j->id, err);
-	if (r != 0)
+	j->requeue_mark = hold ? 2 : 1; /* on disk too: the end may come after a restart */
+	if ((r = sl_lifecycle_save(d, j, err)) == 0)
+		r = d->executor->requeue ? d->executor->requeue(d->exec, j->id, err)
+					 : d->executor->preempt(d->exec, j->id, err);
+	if (r != 0) {
 		(void)sl_gates_requeued(d, j->id);
+		j->requeue_mark = 0;
+		(void)sl_lifecycle_save(d, j, NULL);
+	}
 	return r;
 }
 
@@ -461,7 +466,11 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 		return;
 	}
 	sl_step_signals_forget(d, id);
-	if ((hold = sl_gates_requeued(d, id)) >= 0) {
+	hold = sl_gates_requeued(d, id);
+	if (hold < 0 && j->requeue_mark > 0) /* asked before a restart */
+		hold = j->requeue_mark - 1;
+	j->requeue_mark = 0;
+	if (hold >= 0) {
 		r = requeue_now(d, j, hold, res, &err);
 	} else if (res->state == SL_JOB_PENDING && res->evicted) {
 		r = evict(d, j, res->message[0] ? res->message : "evicted", &err);

@@ -47,3 +47,27 @@ missing=0
 for id in $(cat ids.txt); do grep -qx "$id" ran.txt || missing=$((missing + 1)); done
 expect_eq "acknowledged jobs that never ran" 0 "$missing"
 ok "$acked acknowledged jobs survived kill -9, each ran exactly once"
+
+# kill -9 right after scontrol requeue: the requeue is on disk, so the run
+# that ends meanwhile is still a REQUEUED row and the job waits out
+# BeginTime (it came back at once, its first run lost); requeuehold holds.
+for kind in requeue requeuehold; do
+	rq=$(submit $USER1 -o /dev/null --wrap 'trap "sleep 1; exit 3" TERM; sleep 60 & wait') ||
+		fail "submit $kind"
+	wait_state "$rq" RUNNING
+	sleep 0.5
+	as $USER1 "$BIN/scontrol" "$kind" "$rq" || fail "$kind"
+	kill9_daemon
+	sleep 2 # the run ends while no daemon runs
+	start_daemon
+	n=0
+	until "$BIN/squeue" -h -j "$rq" -o %T | grep -q PENDING; do
+		n=$((n + 1)); [ $n -lt 100 ] || fail "$kind: not pending again: $(state "$rq")"; sleep 0.1
+	done
+	want=BeginTime
+	[ "$kind" = requeuehold ] && want="job requeued in held state"
+	expect_eq "$kind across kill -9" "PENDING $want" "$("$BIN/squeue" -h -j "$rq" -o '%T %r')"
+	expect_eq "$kind: the first run" "REQUEUED" "$("$BIN/sacct" -D -X -n -P -j "$rq" -o State | head -n1)"
+	"$BIN/scancel" "$rq"
+done
+ok "scontrol requeue and requeuehold survive kill -9 of sluiced"

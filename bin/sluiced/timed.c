@@ -14,15 +14,16 @@
 
 /* deadline_ok(): a job that would need past its deadline, its time limit
  * (or one minute, Slurm's TimeMin, without one) from now, ends now. A held
- * job is not looked at until it is released, as in Slurm. */
-static void deadline(struct sluiced *d, struct sl_job *j, int64_t now)
+ * job is not looked at until it is released, as in Slurm. Also when the
+ * engine admits it (lifecycle.c), so that none starts between sweeps. */
+int sl_timed_deadline(struct sluiced *d, struct sl_job *j, int64_t now)
 {
 	struct sl_err err = SL_ERR_INIT;
 	int64_t need = j->spec.time_limit > 0 ? j->spec.time_limit * 60 : 60;
 
 	if (j->state != SL_JOB_PENDING || j->spec.deadline == 0 || j->spec.hold ||
 	    now + need <= j->spec.deadline)
-		return;
+		return 0;
 	sl_info("job %llu: cannot end by its deadline: DEADLINE", (unsigned long long)j->id);
 	sl_schedctl_remove(d->sched, j->id);
 	j->start_time = j->end_time = now;
@@ -31,6 +32,7 @@ static void deadline(struct sluiced *d, struct sl_job *j, int64_t now)
 	if (sl_lifecycle_move(d, j, SL_JOB_DEADLINE, "DeadLine", &err) != 0)
 		sl_err_log("job %llu: %s", (unsigned long long)j->id, err.msg);
 	d->need_schedule = 1;
+	return 1;
 }
 
 static void time_mails(struct sluiced *d, struct sl_job *j, int64_t now)
@@ -53,7 +55,7 @@ static void on_sweep(struct sl_loop *l, uint64_t id, void *arg)
 	if (!d->stopping)
 		for (size_t i = 0; i < sl_jobtab_count(d->jobs); i++) {
 			struct sl_job *j = sl_jobtab_at(d->jobs, i);
-			deadline(d, j, now);
+			(void)sl_timed_deadline(d, j, now);
 			time_mails(d, j, now);
 		}
 	sl_loop_add_timer(l, SL_TIMED_MS, on_sweep, d);

@@ -11,5 +11,8 @@
 
 /* Arm the sweep (once, at start). */
 void sl_timed_start(struct sluiced *d);
+/* A pending job that cannot end by its --deadline from now ends DEADLINE
+ * (reason DeadLine): 1 when it did, 0 when it may run. */
+int sl_timed_deadline(struct sluiced *d, struct sl_job *j, int64_t now);
 
 #endif

@@ -155,6 +155,13 @@ wait_mails "$d1" 1
 mails "$d1" | grep -Eqx "Slurm Job_id=$d1 Name=late Failed, Run time 00:00:00, DEADLINE" ||
 	fail "deadline mail: $(mails "$d1")"
 "$BIN/scancel" "$big"
+# released after its deadline passed, between two sweeps: never started
+d2=$(submit $USER1 -H --deadline=now+2 -o "$T/work/d2.out" --wrap 'echo started') ||
+	fail "sbatch -H --deadline"
+sleep 3
+as $USER1 "$BIN/scontrol" release "$d2" || fail "release"
+wait_state "$d2" DEADLINE 10
+[ -s "$T/work/d2.out" ] && fail "a job past its deadline started: $(cat "$T/work/d2.out")"
 ok "--deadline: a past one refused; a pending job that cannot end in time is DEADLINE (DeadLine)"
 
 # --- TIME_LIMIT_50: half the time limit gone ----------------------------------

@@ -5,6 +5,7 @@
 #include "conf.h"
 #include "exec.h"
 #include "handlers.h"
+#include "log.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -25,14 +26,16 @@ int sl_h_ping(struct sluiced *d, const struct sl_peer *p, json_object *req, json
 	return 0;
 }
 
-/* The reload is the SIGHUP handler's (main.c), in the next loop turn: the
- * request is answered first, and a refused file is logged, as for SIGHUP. */
+/* What SIGHUP does (main.c), now: a file refused is the caller's error,
+ * with its reason, and the old configuration stays. */
 int sl_h_reconfigure(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		     json_object *rep, struct sl_err *err)
 {
-	if (kill(getpid(), SIGHUP) != 0)
-		return sl_err_set(err, SL_EINTERNAL, "reconfigure: cannot signal sluiced");
-	return 0;
+	int r;
+	(void)p, (void)req, (void)rep;
+	if ((r = sl_daemon_reload(d, err)) != 0)
+		sl_err_log("reconfigure: new configuration refused, the old one stays: %s", err->msg);
+	return r;
 }
 
 static int show_cb(const char *key, const char *value, const char *help, void *arg)

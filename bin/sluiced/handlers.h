@@ -61,6 +61,9 @@ int sl_update_priority(struct sluiced *d, struct sl_job *j, int64_t priority,
 /* scontrol ping, reconfigure, show config (h_admin.c). */
 int sl_h_ping(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	      json_object *rep, struct sl_err *err);
+/* Read the config file again and apply it (SIGHUP, scontrol reconfigure;
+ * main.c): 0, or -SL_E* with why, the old configuration kept. */
+int sl_daemon_reload(struct sluiced *d, struct sl_err *err);
 int sl_h_reconfigure(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		     json_object *rep, struct sl_err *err);
 int sl_h_config(struct sluiced *d, const struct sl_peer *p, json_object *req,

@@ -2,6 +2,7 @@
 #include "conf.h"
 #include "conn.h"
 #include "exec/executors.h"
+#include "handlers.h"
 #include "idcache.h"
 #include "jobtab.h"
 #include "kueue.h"
@@ -156,16 +157,12 @@ static int same_listening(const struct sl_conf *a, const struct sl_conf *b)
 	       (ma == mb || (ma && mb && strcmp(ma, mb) == 0));
 }
 
-static void on_hup(struct sl_loop *l, int signo, void *arg)
+int sl_daemon_reload(struct sluiced *d, struct sl_err *err)
 {
-	struct sluiced *d = arg;
-	struct sl_err err = SL_ERR_INIT;
 	struct sl_conf *c = NULL, *old;
 
-	if (sl_conf_load(d->conf_path, &c, &err) != 0) {
-		sl_err_log("SIGHUP: new configuration refused, the old one stays: %s", err.msg);
-		return;
-	}
+	if (sl_conf_load(d->conf_path, &c, err) != 0)
+		return -err->code;
 	warn_queues(c, NULL);
 	if (strcmp(sl_conf_socket(c), sl_conf_socket(d->conf)) != 0 ||
 	    strcmp(sl_conf_state_dir(c), sl_conf_state_dir(d->conf)) != 0 ||
@@ -178,12 +175,13 @@ static void on_hup(struct sl_loop *l, int signo, void *arg)
 		sl_warn("SIGHUP: metrics changes need a restart");
 	old = d->conf;
 	d->conf = c;
-	if (sl_schedctl_reconfigure(d->sched, &err) != 0) {
-		sl_err_log("SIGHUP: new queues refused, the old ones stay: %s", err.msg);
+	if (sl_schedctl_reconfigure(d->sched, err) != 0) {
+		struct sl_err ignore = SL_ERR_INIT;
+		int r = -err->code;
 		d->conf = old;
-		sl_schedctl_reconfigure(d->sched, &err);
+		sl_schedctl_reconfigure(d->sched, &ignore);
 		sl_conf_free(c);
-		return;
+		return r;
 	}
 	sl_conf_free(old);
 	sl_idcache_clear(d->ids); /* an admin who just added a user expects to see it */
@@ -192,6 +190,15 @@ static void on_hup(struct sl_loop *l, int signo, void *arg)
 	if (d->executor->reload != NULL)
 		d->executor->reload(d->exec);
 	sl_info("SIGHUP: configuration %s reloaded", d->conf_path);
+	return 0;
+}
+
+static void on_hup(struct sl_loop *l, int signo, void *arg)
+{
+	struct sl_err err = SL_ERR_INIT;
+
+	if (sl_daemon_reload(arg, &err) != 0)
+		sl_err_log("SIGHUP: new configuration refused, the old one stays: %s", err.msg);
 }
 
 static void on_expire(struct sl_loop *l, uint64_t id, void *arg)

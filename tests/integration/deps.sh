@@ -76,6 +76,13 @@ ok "jobs past minJobAge judged from the store; the gates survived a restart"
 sed -i 's/^minJobAge: 1$/minJobAge: 1\nkillInvalidDepend: yes/' "$T/sluice.yaml"
 err=$(as $USER1 "$BIN/scontrol" reconfigure 2>&1); rc=$?
 expect_eq "reconfigure by a user" "1 slurm_reconfigure error: Invalid user id" "$rc $err"
+# a file the daemon cannot take: the reason, exit 1, the old one kept
+cp "$T/sluice.yaml" "$T/sluice.yaml.good"
+echo "bogusKey: 1" >>"$T/sluice.yaml"
+err=$("$BIN/scontrol" reconfigure 2>&1); rc=$?
+[ "$rc" = 1 ] && echo "$err" | grep -q "^slurm_reconfigure error: .*bogusKey" ||
+	fail "a bad config was taken: $rc $err"
+cp "$T/sluice.yaml.good" "$T/sluice.yaml"
 "$BIN/scontrol" reconfigure || fail "reconfigure by root"
 n=0
 until "$BIN/scontrol" show config | grep -q '^DependencyParameters    = kill_invalid_depend$'; do

@@ -34,6 +34,7 @@
 
 struct sl_client {
 	int fd;
+	int tcp;             /* path is HOST:PORT */
 	char *path;          /* the socket, or HOST:PORT */
 	int munge;           /* a credential goes before each request */
 	char *munge_socket;  /* NULL: munge's default */
@@ -212,6 +213,7 @@ int sl_client_connect(const char *socket, struct sl_client **out, struct sl_err 
 		goto out;
 	*out = sl_xcalloc(1, sizeof(**out));
 	(*out)->fd = fd;
+	(*out)->tcp = t.tcp;
 	(*out)->path = t.where;
 	(*out)->munge = t.munge;
 	(*out)->munge_socket = t.munge_socket;
@@ -370,12 +372,59 @@ out:
 	return r;
 }
 
-/* Send req (consumed), wait for the reply (see sl_client_receive()). */
+/* Requests that a daemon restart may cut short and that are sent again
+ * harmlessly: the queries, and cancel, hold and update, whose second
+ * sending changes nothing the first did not. (A submission has its own
+ * key, sl_client_submit_once; requeue and steps are not asked twice.) */
+static int resendable(uint16_t type)
+{
+	static const uint16_t t[] = {SL_MSG_JOBS, SL_MSG_PARTITIONS, SL_MSG_CONFIG, SL_MSG_PING,
+				     SL_MSG_SHARES, SL_MSG_STAT, SL_MSG_STEPS, SL_MSG_CANCEL,
+				     SL_MSG_HOLD, SL_MSG_UPDATE};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (type == t[i])
+			return 1;
+	return 0;
+}
+
+/* A new connection to the same daemon, the broken one closed. */
+static int reconnect(struct sl_client *c, struct sl_err *err)
+{
+	struct target t = {.where = c->path, .tcp = c->tcp};
+	int fd = -1, r = connect_retry(&t, &fd, err);
+
+	if (r == 0) {
+		close(c->fd);
+		c->fd = fd;
+	}
+	return r;
+}
+
+/* Send req (consumed), wait for the reply (see sl_client_receive()). A
+ * connection broken before the reply (sluiced restarting) is made again
+ * and a resendable request sent again, for the connect budget. */
 int sl_client_call(struct sl_client *c, uint16_t type, json_object *req,
 		   json_object **reply, struct sl_err *err)
 {
-	int r = sl_client_send_req(c, type, req, err);
+	const char *text = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
+	double budget = sl_client_connect_budget(), waited = 0;
+	int r;
 
 	*reply = NULL;
-	return r != 0 ? r : sl_client_receive(c, type, reply, err);
+	for (;;) {
+		r = sl_client_send_text(c, type, text, strlen(text), err);
+		if (r == 0)
+			r = sl_client_receive(c, type, reply, err);
+		if (r != -SL_ECONNECT || !resendable(type) || waited >= budget)
+			break;
+		struct sl_err e = SL_ERR_INIT;
+		struct timespec ts = {0, 200 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+		waited += 0.2;
+		if (reconnect(c, &e) != 0)
+			break;
+		sl_err_clear(err);
+	}
+	json_object_put(req);
+	return r;
 }

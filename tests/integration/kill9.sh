@@ -71,3 +71,17 @@ for kind in requeue requeuehold; do
 	"$BIN/scancel" "$rq"
 done
 ok "scontrol requeue and requeuehold survive kill -9 of sluiced"
+
+# A request cut short by kill -9 is sent again once sluiced is back: scancel
+# of a held job, sent while the daemon is stopped (the kernel queues the
+# connection), then killed and restarted under it.
+hc=$(submit $USER1 -H -o /dev/null --wrap true) || fail "submit held"
+kill -STOP "$DPID"
+SLUICE_CONNECT_TIMEOUT=10 as $USER1 "$BIN/scancel" "$hc" 2>hc.err &
+sc=$!
+sleep 0.5
+kill9_daemon
+start_daemon
+wait "$sc" || fail "scancel across the restart: $(cat hc.err)"
+expect_eq "the job it cancelled" CANCELLED "$(state "$hc" | cut -d' ' -f1)"
+ok "scancel rides out a kill -9 and restart of sluiced"

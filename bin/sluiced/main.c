@@ -60,15 +60,51 @@ static void warn_queues(const struct sl_conf *c, FILE *to)
 			sl_warn("%s", k->warnings[i]);
 }
 
+/* What the daemon would refuse at start, looked at without changing it:
+ * a stateDir that is not a directory, or that everyone may write. */
+static int check_state_dir(const char *dir, struct sl_err *err)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0)
+		return errno == ENOENT ? 0 : sl_err_set(err, SL_ECONFIG, "stateDir %s: %s", dir,
+						       strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return sl_err_set(err, SL_ECONFIG, "stateDir %s is not a directory", dir);
+	if (st.st_mode & S_IWOTH)
+		return sl_err_set(err, SL_ECONFIG,
+				  "stateDir %s may be written by everyone (mode %04o): the job store "
+				  "needs a directory of its own", dir, (unsigned)(st.st_mode & 07777));
+	return 0;
+}
+
+/* A defaultPartition no LocalQueue has: every sbatch without -p fails. */
+static void warn_default_partition(const struct sl_conf *c)
+{
+	const struct sl_kueue *k = sl_conf_kueue(c);
+	const char *p = sl_conf_default_partition(c);
+
+	if (p == NULL || k == NULL)
+		return;
+	for (size_t i = 0; i < k->nlqs; i++)
+		if (strcmp(k->lqs[i].name, p) == 0)
+			return;
+	fprintf(stderr, "sluiced: warning: defaultPartition \"%s\" is no LocalQueue's name: "
+		"jobs submitted without -p are refused\n", p);
+}
+
 static int check_config(const char *path)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_conf *c = NULL;
-	if (sl_conf_load(path, &c, &err) != 0) {
+	if (sl_conf_load(path, &c, &err) != 0 ||
+	    check_state_dir(sl_conf_state_dir(c), &err) != 0) {
 		fprintf(stderr, "sluiced: %s\n", err.msg);
+		sl_conf_free(c);
 		return 1;
 	}
 	warn_queues(c, stderr);
+	warn_default_partition(c);
 	printf("%s: OK\n", path);
 	sl_conf_free(c);
 	return 0;

@@ -19,6 +19,17 @@ out=$("$SLUICED" --check-config "$T/unk.yaml" 2>&1) && fail "unknown key accepte
 case "$out" in *"unk.yaml:3"*bogus*) ;; *) fail "unknown key message: $out" ;; esac
 ok "unknown key: $out"
 
+# what the daemon would refuse or trip on at start: a stateDir everyone
+# may write; a defaultPartition no LocalQueue has
+mkdir -p "$T/ww" && chmod 1777 "$T/ww"
+sed "s|^stateDir: .*|stateDir: $T/ww|" "$T/sluice.yaml" >"$T/ww.yaml"
+out=$("$SLUICED" --check-config "$T/ww.yaml" 2>&1); rc=$?
+expect_eq "world-writable stateDir" "1 sluiced: stateDir $T/ww may be written by everyone (mode 1777): the job store needs a directory of its own" "$rc $out"
+sed 's/^defaultPartition: batch/defaultPartition: nosuch/' "$T/sluice.yaml" >"$T/dp.yaml"
+out=$("$SLUICED" --check-config "$T/dp.yaml" 2>&1 >/dev/null); rc=$?
+expect_eq "defaultPartition" "0 sluiced: warning: defaultPartition \"nosuch\" is no LocalQueue's name: jobs submitted without -p are refused" "$rc $out"
+ok "--check-config: a world-writable stateDir refused; an unknown defaultPartition warned of"
+
 start_daemon
 cd "$T"
 "$BIN/sbatch" -p extra --wrap true >/dev/null 2>&1 && fail "partition extra exists before reload"

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -343,9 +344,61 @@ int sl_store_room(struct sl_store *s, struct sl_err *err)
 			  (unsigned long long)(SL_STORE_ROOM >> 20));
 }
 
+/* The ids given out, kept outside the database: a store that a damaged
+ * file brings back short (or --reset-state empties) must not give them
+ * again, and finished jobs' directories are recycled, so nothing else
+ * tells. Written once every ID_MARK_STEP ids, by rename. */
+#define ID_MARK_STEP 1000
+#define ID_MARK_FILE "idmark"
+
+static void write_id_mark(struct sl_store *s, uint64_t mark)
+{
+	char text[32];
+	int n = snprintf(text, sizeof(text), "%llu\n", (unsigned long long)mark);
+	int fd = openat(s->dirfd, ID_MARK_FILE ".new", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+			O_NOFOLLOW, 0600);
+	int ok = fd >= 0 && write(fd, text, (size_t)n) == n;
+
+	if (fd >= 0)
+		close(fd);
+	if (!ok || renameat(s->dirfd, ID_MARK_FILE ".new", s->dirfd, ID_MARK_FILE) != 0)
+		sl_warn("%s: cannot write " ID_MARK_FILE " beside it: %s: the job ids given out "
+			"are marked in the store alone", s->path, strerror(errno));
+	s->id_mark = mark; /* tried again a step on, not at every id */
+}
+
+void store_id_mark_load(struct sl_store *s)
+{
+	char text[32] = "";
+	int fd = openat(s->dirfd, ID_MARK_FILE, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	ssize_t n = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+	uint64_t mark = n > 0 ? strtoull(text, NULL, 10) : 0;
+
+	if (fd >= 0)
+		close(fd);
+	s->id_mark = mark;
+	/* a store without a job (reset, or brought back empty) knows no id;
+	 * one that has some may be up to a step behind the mark */
+	sqlite3_stmt *q = NULL;
+	int empty = 0;
+	if (sqlite3_prepare_v2(s->db, "SELECT NOT EXISTS (SELECT 1 FROM jobs)", -1, &q, NULL) ==
+	    SQLITE_OK && sqlite3_step(q) == SQLITE_ROW)
+		empty = sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	if (mark > s->next_id + ID_MARK_STEP || (empty && mark > s->next_id)) {
+		sl_warn("%s: the store knows job ids below %llu only, but ids up to %llu were given "
+			"out (%s): new jobs go on from %llu", s->path,
+			(unsigned long long)s->next_id, (unsigned long long)mark, ID_MARK_FILE,
+			(unsigned long long)mark);
+		s->next_id = mark;
+	}
+}
+
 int sl_store_next_id(struct sl_store *s, uint64_t *id, struct sl_err *err)
 {
 	(void)err;
+	if (s->next_id >= s->id_mark && s->dirfd >= 0)
+		write_id_mark(s, s->next_id + ID_MARK_STEP);
 	*id = s->next_id++;
 	return 0;
 }

@@ -32,6 +32,7 @@ struct sl_store {
 	int wal_frames;     /* in the WAL since the last checkpoint */
 	int steps_ready;    /* the steps table is made and has every column */
 	uint64_t next_id;
+	uint64_t id_mark;   /* every id given out is below it (the file idmark) */
 	char *select;       /* "SELECT <every column> FROM jobs" */
 	sqlite3_stmt *ins, *upd, *spec, *key;
 	sqlite3_stmt *begin, *commit, *rollback; /* once per loop turn: not parsed each time */
@@ -47,6 +48,8 @@ int store_exec(struct sl_store *s, const char *sql, struct sl_err *err);
 /* Schema and its upgrades, the next id (at least floor), the statements. */
 int store_schema(struct sl_store *s, unsigned flags, uint64_t floor, struct sl_err *err);
 void store_wlist_clear(struct wlist *l);
+/* The id mark (store.c): ids go on past it when the store forgot some. */
+void store_id_mark_load(struct sl_store *s);
 
 /* store.c */
 int store_dberr(struct sl_store *s, struct sl_err *err, const char *what);

@@ -116,6 +116,7 @@ int sl_store_open(const char *dir, unsigned flags, struct sl_store **out, struct
 		r = sl_err_set(err, SL_EIO, "%s: %s", dir, strerror(errno));
 		goto out;
 	}
+	store_id_mark_load(s);
 	*out = s;
 	s = NULL;
 	r = 0;

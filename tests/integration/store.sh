@@ -104,6 +104,9 @@ ok "an empty store where job ids were given out is refused: $(tail -n 1 "$T/star
 try_start --reset-state || fail "--reset-state: $(cat "$T/start.log")"
 id=$(submit $USER1 -o /dev/null --wrap true) || fail "submit after --reset-state"
 wait_state "$id" COMPLETED
+# the ids given out are marked outside the store (finished jobs' directories
+# are recycled, so jobs/ cannot tell): the empty store goes on past them
+[ "$id" -gt "$last" ] || fail "job id $id given again after --reset-state (ids up to $last were given out)"
 ok "--reset-state begins an empty store (job $id)"
 
 stop_daemon

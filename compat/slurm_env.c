@@ -297,6 +297,12 @@ static int v_gpu_freq(const struct sl_slurm_env_in *in, char *b, size_t l)
 	return put_str(b, l, SPEC(in)->gpu_freq);
 }
 
+/* slurmd gives a requeued job's runs their restart count (none the first) */
+static int v_restart_count(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return in->job->attempt > 0 && put_num(b, l, in->job->attempt);
+}
+
 static int v_overcommit(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
 	return SPEC(in)->overcommit && put_str(b, l, "1");
@@ -430,6 +436,7 @@ static const struct env_row env_rows[] = {
 	{"SLURM_OVERCOMMIT", v_overcommit},
 	{"SLURM_PRIO_PROCESS", v_zero},
 	{"SLURM_PROCID", v_zero},
+	{"SLURM_RESTART_COUNT", v_restart_count},
 	{"SLURM_SUBMIT_DIR", v_submit_dir},
 	{"SLURM_SUBMIT_HOST", v_submit_host},
 	{"SLURM_TASKS_PER_NODE", v_tasks_per_node},

@@ -155,6 +155,14 @@ static void test_export_none_gpus_mem_per_cpu(void **state)
 	assert_string_equal(find(env, "SLURM_CPUS_PER_TASK"), "1");
 	sl_strv_free(env);
 	j.spec.env = NULL;
+	/* a requeued job's runs know their restart count, the first none */
+	env = sl_slurm_env_build(&in);
+	assert_null(find(env, "SLURM_RESTART_COUNT"));
+	sl_strv_free(env);
+	j.attempt = 2;
+	env = sl_slurm_env_build(&in);
+	assert_string_equal(find(env, "SLURM_RESTART_COUNT"), "2");
+	sl_strv_free(env);
 }
 
 /* -N 2 -n 3 -c 2: Slurm's block layout puts 2 tasks on the first node. */

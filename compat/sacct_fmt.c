@@ -365,11 +365,13 @@ F(f_constraints)
 	}
 }
 
-/* Jobs the scheduler started, or not yet (slurmdb_job_flags_str()). */
+/* slurmdb_job_flags_str() as slurmdbd's records read on the reference
+ * cluster: the scheduler that started it, then StartRecieved (Slurm's
+ * spelling), which every job it has a record of carries, pending or not. */
 F(f_flags)
 {
 	(void)c;
-	JOBONLY(started(j) ? "SchedMain" : "SchedNotSet");
+	JOBONLY(sl_job_ran(j) ? "SchedMain,StartRecieved" : "StartRecieved");
 }
 
 F(f_reserved)

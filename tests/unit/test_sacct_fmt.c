@@ -276,7 +276,7 @@ static void test_usage_fields(void **state)
 	assert_string_equal(sl_buf_str(l.b),
 			    "9|00:06:40|400|billing=4,cpu=4,mem=4000M,node=2|"
 			    "billing=4,cpu=4,mem=4000M,node=2|4000M|00:01:40|2026-11-21T10:26:40|"
-			    "2026-11-21T10:26:40|SchedMain||||00:00:00|00:00:00|00:00:00|n[1-2]|4|2\n"
+			    "2026-11-21T10:26:40|SchedMain,StartRecieved||||00:00:00|00:00:00|00:00:00|n[1-2]|4|2\n"
 			    "9.batch|00:03:20|200|cpu=2,mem=2000M,node=1||||2026-11-21T10:28:20|"
 			    "2026-11-21T10:28:20|||||00:00:00|00:00:00|00:00:00|n1|2|1\n");
 	live_free(&l);
@@ -287,8 +287,8 @@ static void test_usage_fields(void **state)
 	live_rows(&l, SL_SACCT_PARSABLE2);
 	j->spec.hold = 1; /* held: never eligible */
 	live_rows(&l, SL_SACCT_PARSABLE2);
-	assert_string_equal(sl_buf_str(l.b), "|billing=1,cpu=1,node=1|SchedNotSet|00:00:30|00:00:00\n"
-					     "|billing=1,cpu=1,node=1|SchedNotSet|00:00:00|00:00:00\n");
+	assert_string_equal(sl_buf_str(l.b), "|billing=1,cpu=1,node=1|StartRecieved|00:00:30|00:00:00\n"
+					     "|billing=1,cpu=1,node=1|StartRecieved|00:00:00|00:00:00\n");
 	live_free(&l);
 }
 

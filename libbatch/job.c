@@ -46,6 +46,18 @@ static void spec_copy(struct sl_jobspec *d, const struct sl_jobspec *s)
 	SPEC_STRVS(DUP_STRV)
 }
 
+void sl_job_reason_seen(struct sl_job *j)
+{
+	const char *r = j->reason;
+
+	if (j->state != SL_JOB_PENDING || r == NULL || strcmp(r, "None") == 0 ||
+	    strcmp(r, "Priority") == 0 || strcmp(r, "Resources") == 0 ||
+	    (j->start_reason != NULL && strcmp(j->start_reason, r) == 0))
+		return;
+	free(j->start_reason);
+	j->start_reason = sl_xstrdup(r);
+}
+
 struct sl_job *sl_job_copy(const struct sl_job *s)
 {
 	struct sl_job *d = sl_xmalloc(sizeof(*d));

@@ -248,6 +248,10 @@ int64_t sl_job_run_secs(const struct sl_job *j, int64_t now);
 struct sl_job *sl_job_new(void);
 /* A deep copy of j; caller frees with sl_job_free(). */
 struct sl_job *sl_job_copy(const struct sl_job *j);
+/* A pending job's reason just set: slurmctld's state_reason_prev_db keeps
+ * the last one that is not None, Priority or Resources, which sacct shows
+ * as a started job's Reason (j->start_reason). */
+void sl_job_reason_seen(struct sl_job *j);
 void sl_job_free(struct sl_job *j);
 void sl_job_free_array(struct sl_job **v, size_t n);
 /* Free the environment, arguments and script (the script becomes ""):

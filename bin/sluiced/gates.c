@@ -328,6 +328,7 @@ static void set_reason(struct sl_job *j, const char *reason)
 	j->reason = sl_xstrdup(reason);
 	free(j->reason_text);
 	j->reason_text = NULL;
+	sl_job_reason_seen(j);
 }
 
 /* The reason and its sentence (scontrol's PendingReason=): what the first

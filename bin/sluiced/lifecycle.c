@@ -34,6 +34,7 @@ static void set_reason(struct sl_job *j, const char *reason)
 	j->reason = r;
 	free(j->reason_text);
 	j->reason_text = NULL;
+	sl_job_reason_seen(j);
 }
 
 static int is_active(enum sl_jobstate s)
@@ -92,10 +93,9 @@ static void admit(struct sluiced *d, const struct sl_sched_admission *a)
 	j->end_time = 0;
 	/* a requeued job showed its last run's exit code while it waited */
 	j->exit_code = j->exit_signal = 0;
-	/* slurmdbd keeps the reason a job waited for until it started
-	 * (state_reason_prev): sacct's Reason */
-	free(j->start_reason);
-	j->start_reason = sl_xstrdup(j->reason ? j->reason : "None");
+	/* slurmdbd keeps the last reason a job waited for before it started
+	 * (state_reason_prev_db): sacct's Reason */
+	sl_job_reason_seen(j);
 	free(j->nodelist);
 	/* An executor that reports readiness keeps the job CONFIGURING (CF)
 	 * until its pods are all ready; the nodes are known only then. */
@@ -271,6 +271,8 @@ static int requeue_now(struct sluiced *d, struct sl_job *j, int hold,
 	drop_admission(j);
 	sl_usage_to_job(&(struct sl_usage){0}, j); /* the next run's, not this one's */
 	j->suspend_time = j->pre_suspend = 0;
+	free(j->start_reason); /* a new run: slurmctld's requeue clears it */
+	j->start_reason = NULL;
 	j->submit_time = now;
 	/* --begin still holds a job that never started (Slurm keeps it) */
 	j->eligible_time = ran ? now + REQUEUE_DELAY

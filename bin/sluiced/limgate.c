@@ -239,5 +239,6 @@ int sl_limgate_explain(const struct sl_limgate *g, struct sl_job *j)
 	free(j->reason_text);
 	j->reason = sl_xstrdup(h->reason);
 	j->reason_text = sl_xstrdup(h->text);
+	sl_job_reason_seen(j);
 	return 1;
 }

@@ -320,6 +320,7 @@ static void explain_bad_features(struct sl_schedctl *s, struct sl_job *j)
 	free(j->reason_text);
 	j->reason = sl_xstrdup("BadConstraints");
 	j->reason_text = sl_xstrdup(e.msg);
+	sl_job_reason_seen(j);
 }
 
 void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j)
@@ -334,6 +335,7 @@ void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j)
 	free(j->reason);
 	free(j->reason_text);
 	j->reason = sl_xstrdup(sl_sched_slurm_reason(p.cls, p.reason));
+	sl_job_reason_seen(j);
 	/* Kueue's own reason first, as kubectl shows the pair (REASON, MESSAGE) */
 	if (p.reason != NULL && p.message != NULL && *p.message)
 		j->reason_text = sl_xasprintf("%s: %s", p.reason, p.message);

@@ -104,3 +104,13 @@ next=$(submit $USER1 -d afterany:"$kept" --wrap true) || fail "submit"
 "$BIN/scancel" "$kept" "$held"
 wait_state "$next" COMPLETED 10
 ok "afterany on a cancelled job ran"
+
+# sacct's Reason of a job that ran: the last reason it waited for that was
+# not None, Priority or Resources (slurmdbd's state_reason_prev_db), as the
+# reference cluster shows it for a dependency chain.
+ra=$(submit $USER1 -o /dev/null --wrap 'sleep 1') || fail "submit ra"
+rb=$(submit $USER1 -o /dev/null -d afterok:"$ra" --wrap true) || fail "submit rb"
+wait_state "$rb" COMPLETED 20
+expect_eq "sacct Reason" "$ra|None
+$rb|Dependency" "$("$BIN/sacct" -n -X -P -j "$ra,$rb" -o JobID,Reason)"
+ok "sacct Reason: what a job waited for before it ran"

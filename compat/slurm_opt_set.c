@@ -609,12 +609,19 @@ int sl_sbopt_test_only(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+/* Slurm reads --deadline with parse_time, as --begin: its line first. */
 int sl_sbopt_deadline(void *c, const char *a, struct sl_err *e)
 {
 	int64_t t = 0;
+	int pos;
 
-	if (sl_slurm_time_parse_ts(a, (int64_t)time(NULL), &t) != 0 || t == 0)
-		return sl_err_set(e, SL_EINVAL, "Invalid --deadline specification");
+	if (sl_slurm_time_parse_begin(a, (int64_t)time(NULL), &t, &pos) != 0 || t == 0) {
+		if (t != 0 || pos < 0)
+			return sl_err_set(e, SL_EINVAL, "Invalid --deadline specification");
+		CTX(c)->fl->raw_lines = 1;
+		return sl_err_set(e, SL_EINVAL, "Invalid time specification (pos=%d): %s\n"
+				  "Invalid --deadline specification", pos, a);
+	}
 	CTX(c)->spec->deadline = t;
 	return 0;
 }

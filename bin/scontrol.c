@@ -114,6 +114,19 @@ static int show_job_json(struct sl_job **v, size_t n, enum sl_doc_form form)
 	return write_out(b);
 }
 
+/* f selects job *id, or its array task "N_I" (*t holds it). */
+static void id_filter(struct sl_jobfilter *f, uint64_t *id, long task, struct sl_taskid *t)
+{
+	if (task >= 0) {
+		*t = (struct sl_taskid){*id, (uint32_t)task};
+		f->tasks = t;
+		f->n_tasks = 1;
+	} else {
+		f->ids = id;
+		f->n_ids = 1;
+	}
+}
+
 static int show_job(const char *idstr, const struct opts *o)
 {
 	struct sl_jobfilter f = {0};
@@ -131,14 +144,7 @@ static int show_job(const char *idstr, const struct opts *o)
 			fprintf(stderr, "scontrol_print_job error: Invalid job id specified\n");
 			return 1;
 		}
-		if (task >= 0) { /* "N_I": array N's task I */
-			t = (struct sl_taskid){id, (uint32_t)task};
-			f.tasks = &t;
-			f.n_tasks = 1;
-		} else {
-			f.ids = &id;
-			f.n_ids = 1;
-		}
+		id_filter(&f, &id, task, &t);
 	}
 	f.fold = f.n_tasks == 0; /* an array's pending tasks: Slurm's one meta record */
 	if ((r = sl_client_query(&f, &v, &n, &err)) != 0) {
@@ -275,14 +281,7 @@ static int show_steps(const char *arg, const struct opts *o)
 			fprintf(stderr, "slurm_get_job_steps error: Invalid job id specified\n");
 			return 1;
 		}
-		if (task >= 0) {
-			t = (struct sl_taskid){id, (uint32_t)task};
-			f.tasks = &t;
-			f.n_tasks = 1;
-		} else {
-			f.ids = &id;
-			f.n_ids = 1;
-		}
+		id_filter(&f, &id, task, &t);
 		f.states = NULL; /* an ended job is "not found", a missing one an error */
 		f.n_states = 0;
 	}

@@ -14,6 +14,7 @@
 #include "loop.h"
 #include "schedule.h"
 #include "sluiced.h"
+#include "statedir.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -60,24 +61,6 @@ static void warn_queues(const struct sl_conf *c, FILE *to)
 			sl_warn("%s", k->warnings[i]);
 }
 
-/* What the daemon would refuse at start, looked at without changing it:
- * a stateDir that is not a directory, or that everyone may write. */
-static int check_state_dir(const char *dir, struct sl_err *err)
-{
-	struct stat st;
-
-	if (stat(dir, &st) != 0)
-		return errno == ENOENT ? 0 : sl_err_set(err, SL_ECONFIG, "stateDir %s: %s", dir,
-						       strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return sl_err_set(err, SL_ECONFIG, "stateDir %s is not a directory", dir);
-	if (st.st_mode & S_IWOTH)
-		return sl_err_set(err, SL_ECONFIG,
-				  "stateDir %s may be written by everyone (mode %04o): the job store "
-				  "needs a directory of its own", dir, (unsigned)(st.st_mode & 07777));
-	return 0;
-}
-
 /* A defaultPartition no LocalQueue has: every sbatch without -p fails. */
 static void warn_default_partition(const struct sl_conf *c)
 {
@@ -98,7 +81,7 @@ static int check_config(const char *path)
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_conf *c = NULL;
 	if (sl_conf_load(path, &c, &err) != 0 ||
-	    check_state_dir(sl_conf_state_dir(c), &err) != 0) {
+	    sl_statedir_check(sl_conf_state_dir(c), &err) != 0) {
 		fprintf(stderr, "sluiced: %s\n", err.msg);
 		sl_conf_free(c);
 		return 1;

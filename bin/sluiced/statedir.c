@@ -24,21 +24,31 @@
 
 const char *const sl_statedir_store_files[] = {"", "-wal", "-shm", "-journal", NULL};
 
-int sl_statedir_prepare(const char *dir, struct sl_err *err)
+int sl_statedir_check(const char *dir, struct sl_err *err)
 {
 	struct stat st;
-	int r;
 
-	if ((r = sl_mkdirs(dir, 0711, err)) != 0)
-		return r;
 	if (stat(dir, &st) != 0)
-		return sl_err_set(err, SL_EIO, "stateDir %s: %s", dir, strerror(errno));
+		return errno == ENOENT ? 0 : sl_err_set(err, SL_EIO, "stateDir %s: %s", dir,
+						       strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return sl_err_set(err, SL_ECONFIG, "stateDir %s is not a directory", dir);
 	if (st.st_mode & S_IWOTH)
 		return sl_err_set(err, SL_ECONFIG,
 				  "stateDir %s may be written by everyone (mode %04o): the job store "
 				  "needs a directory of its own", dir, (unsigned)(st.st_mode & 07777));
+	return 0;
+}
+
+int sl_statedir_prepare(const char *dir, struct sl_err *err)
+{
+	struct stat st;
+	int r;
+
+	if ((r = sl_mkdirs(dir, 0711, err)) != 0 || (r = sl_statedir_check(dir, err)) != 0)
+		return r;
+	if (stat(dir, &st) != 0)
+		return sl_err_set(err, SL_EIO, "stateDir %s: %s", dir, strerror(errno));
 	/* Not ours to change (a group's directory, say): enough if others
 	 * can neither list nor write it. */
 	if ((st.st_mode & 07777) != 0711 && chmod(dir, 0711) != 0 && (st.st_mode & 0006))

@@ -18,6 +18,11 @@ extern const char *const sl_statedir_store_files[];
  * else). */
 int sl_statedir_prepare(const char *dir, struct sl_err *err);
 
+/* What sl_statedir_prepare() refuses, looked at without changing anything
+ * (sluiced --check-config): not a directory, or one everyone may write. A
+ * stateDir not there yet is fine (it is made). */
+int sl_statedir_check(const char *dir, struct sl_err *err);
+
 /* Make dir/<db> and its companions that exist 0600 (regular files only;
  * never through a symbolic link); create dir/<db> empty, 0600, when it is
  * missing, and say so in *created. */

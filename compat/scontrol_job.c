@@ -262,8 +262,13 @@ static void show_shape(const struct sl_job *j, const struct sl_jobshape *sh, con
 		snprintf(t1, sizeof(t1), "%d-%d", sh->nodes, hi); /* what was asked */
 	else
 		snprintf(t1, sizeof(t1), "%d", sh->nodes);
-	sl_buf_addf(b, "%sNumNodes=%s NumCPUs=%d NumTasks=%d CPUs/Task=%d ReqB:S:C:T=0:0:%s:%s", sep,
-		    t1, cpus, sh->ntasks, sh->cpus_per_task, count(s->cores_per_socket, c1, sizeof(c1)),
+	/* a job ended before it ran without -n: slurmctld never counted its
+	 * tasks (N/A) */
+	char tasks[16] = "N/A";
+	if (!sl_jobstate_is_final(j->state) || sl_job_ran(j) || s->ntasks != SL_NO_VAL)
+		snprintf(tasks, sizeof(tasks), "%d", sh->ntasks);
+	sl_buf_addf(b, "%sNumNodes=%s NumCPUs=%d NumTasks=%s CPUs/Task=%d ReqB:S:C:T=0:0:%s:%s", sep,
+		    t1, cpus, tasks, sh->cpus_per_task, count(s->cores_per_socket, c1, sizeof(c1)),
 		    count(s->threads_per_core, c2, sizeof(c2)));
 	sl_buf_addf(b, "%sTRES=cpu=%d", sep, cpus);
 	if (sh->mem_per_node > 0) {

@@ -324,6 +324,25 @@ static void test_update_parse(void **state)
 	refused(&u, 1, "too few arguments for update keyword");
 }
 
+/* A job cancelled before it ran, without -n: NumTasks=N/A (slurmctld never
+ * counted its tasks); with -n its count, as the reference cluster shows. */
+static void test_cancelled_pending_tasks(void **state)
+{
+	struct sl_job *j = job26();
+	struct sl_buf *b = sl_buf_new(1 << 14);
+	(void)state;
+
+	j->state = SL_JOB_CANCELLED;
+	assert_int_equal(sl_scontrol_job(b, j, mk(2026, 11, 21, 10, 24, 0), 0), 0);
+	assert_non_null(strstr(sl_buf_str(b), " NumTasks=N/A "));
+	sl_buf_reset(b);
+	j->spec.ntasks = 2;
+	assert_int_equal(sl_scontrol_job(b, j, mk(2026, 11, 21, 10, 24, 0), 0), 0);
+	assert_non_null(strstr(sl_buf_str(b), " NumTasks=2 "));
+	sl_buf_free(b);
+	sl_job_free(j);
+}
+
 /* ---- show step ---- */
 
 /* The reference cluster's steps 123027.batch and 123028.0 (-n 1 -m cyclic
@@ -553,6 +572,7 @@ int main(void)
 		cmocka_unit_test(test_suspended),
 		cmocka_unit_test(test_update_parse),
 		cmocka_unit_test(test_step),
+		cmocka_unit_test(test_cancelled_pending_tasks),
 		cmocka_unit_test(test_partition_node),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_words), cmocka_unit_test(test_array_report),

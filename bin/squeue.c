@@ -78,7 +78,10 @@ static struct sl_squeue_fmt *format(const struct sl_squeue_opts *o)
 					      : "squeue: error: Invalid job format specification: %s\n",
 				name);
 	} else {
-		r = sl_squeue_fmt_new(fmt, &f, &err);
+		struct sl_buf *warn = sl_buf_new(1 << 16);
+		r = sl_squeue_fmt_new_warn(fmt, &f, warn, &err);
+		fputs(sl_buf_str(warn), stderr);
+		sl_buf_free(warn);
 	}
 	if (r != 0) {
 		fprintf(stderr, "squeue: error: %s\n", err.msg);

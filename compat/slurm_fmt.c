@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -92,6 +93,24 @@ static int parse_width(const char **pp, struct sl_fmt_item *it, struct sl_err *e
 	return 0;
 }
 
+void sl_fmt_item_to_literal(struct sl_fmt *f, size_t i)
+{
+	struct sl_fmt_item *it = &f->items[i];
+	char w[16] = "";
+	char **dst = i == 0 ? &f->prefix : &f->items[i - 1].suffix;
+
+	if (it->width_set)
+		snprintf(w, sizeof(w), "%d", it->width);
+	char *t = sl_xasprintf("%s%%%s%s%.1s%s", *dst ? *dst : "", it->right ? "." : "", w,
+			       &it->code, it->suffix ? it->suffix : "");
+	free(*dst);
+	*dst = t;
+	free(it->suffix);
+	free(it->name);
+	memmove(it, it + 1, (f->n - i - 1) * sizeof(*it));
+	f->n--;
+}
+
 int sl_fmt_parse_percent(const char *fmt, struct sl_fmt **out, struct sl_err *err)
 {
 	struct sl_fmt *f = fmt_new();
@@ -112,15 +131,17 @@ int sl_fmt_parse_percent(const char *fmt, struct sl_fmt **out, struct sl_err *er
 		}
 		if (*lit == '\0')
 			break;
-		struct sl_fmt_item *it = fmt_add(f);
 		p = lit + 1;
+		if (*p == '%') /* Slurm's strtok on '%': "%%j" is "%j" */
+			p++;
+		if (*p == '\0') /* a '%' at the end is nothing */
+			break;
+		struct sl_fmt_item *it = fmt_add(f);
 		if ((r = parse_width(&p, it, err)) != 0)
 			goto out;
-		if (*p == '\0') {
-			r = sl_err_set(err, SL_EINVAL, "format ends inside a field: \"%s\"", fmt);
-			goto out;
-		}
-		it->code = *p++;
+		it->code = *p; /* '\0' after a width: no letter, the caller's to judge */
+		if (*p != '\0')
+			p++;
 		dst = &it->suffix;
 	}
 	*out = f;

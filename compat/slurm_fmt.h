@@ -25,7 +25,9 @@ struct sl_fmt;
 
 /* squeue -o: "%[.|-][width]<letter>" fields with literal text between
  * them. Unknown letters are not checked here (the caller's table does).
- * A trailing lone '%' is an error. Caller frees with sl_fmt_free(). */
+ * As Slurm's strtok on '%' reads it, "%%X" is "%X" and a '%' at the end is
+ * nothing; a width at the end is an item with code '\0'. Caller frees with
+ * sl_fmt_free(). */
 int sl_fmt_parse_percent(const char *fmt, struct sl_fmt **out, struct sl_err *err);
 
 /* squeue -O: comma-separated "name[:[.]width[suffix]]" (opts.c's
@@ -42,6 +44,9 @@ int sl_fmt_parse_list(const char *list, const char *const *names, const int *wid
 		      size_t n_names, struct sl_fmt **out, struct sl_err *err);
 
 void sl_fmt_free(struct sl_fmt *f);
+/* Item i becomes literal text, as Slurm prints a letter it does not know:
+ * "%[.][width]X" and the item's suffix join the text before it. */
+void sl_fmt_item_to_literal(struct sl_fmt *f, size_t i);
 size_t sl_fmt_count(const struct sl_fmt *f);
 const struct sl_fmt_item *sl_fmt_item(const struct sl_fmt *f, size_t i); /* borrowed */
 const char *sl_fmt_prefix(const struct sl_fmt *f); /* text before the first field */

@@ -436,6 +436,14 @@ const struct code_row *sl_squeue_col_code(char c)
 
 int sl_squeue_fmt_new(const char *fmt, struct sl_squeue_fmt **out, struct sl_err *err)
 {
+	return sl_squeue_fmt_new_warn(fmt, out, NULL, err);
+}
+
+/* An unknown letter: with warn, Slurm's line there and the field printed as
+ * written; without, the refusal. */
+int sl_squeue_fmt_new_warn(const char *fmt, struct sl_squeue_fmt **out, struct sl_buf *warn,
+			   struct sl_err *err)
+{
 	struct sl_squeue_fmt *f = sl_xcalloc(1, sizeof(*f));
 	size_t n;
 	int r;
@@ -447,10 +455,16 @@ int sl_squeue_fmt_new(const char *fmt, struct sl_squeue_fmt **out, struct sl_err
 	f->rows = sl_xcalloc(n + 1, sizeof(*f->rows));
 	for (size_t i = 0; i < n; i++) {
 		char c = sl_fmt_item(f->fmt, i)->code;
-		if ((f->rows[i] = sl_squeue_col_code(c)) == NULL) {
+		if ((f->rows[i] = sl_squeue_col_code(c)) != NULL)
+			continue;
+		if (warn == NULL) {
 			r = sl_err_set(err, SL_EINVAL, "Invalid job format specification: %c", c);
 			goto out;
 		}
+		sl_buf_addf(warn, "squeue: error: Invalid job format specification: %.1s\n", &c);
+		sl_fmt_item_to_literal(f->fmt, i);
+		n--;
+		i--;
 	}
 	*out = f;
 	f = NULL;

@@ -20,6 +20,11 @@ struct sl_squeue_fmt;
 /* Parse a -o format against the code table. An unknown code fails with
  * SL_EINVAL and `Invalid job format specification: X`. Caller frees. */
 int sl_squeue_fmt_new(const char *fmt, struct sl_squeue_fmt **out, struct sl_err *err);
+/* The same, as squeue takes it: a letter it does not know gets Slurm's
+ * line in warn ("squeue: error: Invalid job format specification: X") and
+ * prints as written, and the listing goes on. */
+int sl_squeue_fmt_new_warn(const char *fmt, struct sl_squeue_fmt **out, struct sl_buf *warn,
+			   struct sl_err *err);
 /* Parse an -O list ("jobid:.10,name:20|,state"): Slurm's names, any case;
  * 20 columns left-justified without a width. A name squeue does not know
  * does not fail, as in Slurm: it is left out and listed by

@@ -59,8 +59,22 @@ static void test_parse_percent(void **state)
 	want_item(f, 3, 'R', 0, 0, "<");
 	assert_int_equal(sl_fmt_item(f, 3)->width_set, 0);
 	sl_fmt_free(f);
-	assert_int_equal(sl_fmt_parse_percent("%i %.5", &f, &err), -SL_EINVAL);
-	assert_null(f);
+	/* Slurm's strtok on '%': a width at the end is a field without a
+	 * letter (the caller's to refuse or echo), a lone '%' at the end is
+	 * nothing, "%%j" is "%j" */
+	assert_int_equal(sl_fmt_parse_percent("%i %.5", &f, &err), 0);
+	assert_int_equal(sl_fmt_count(f), 2);
+	want_item(f, 1, '\0', 5, 1, "");
+	sl_fmt_free(f);
+	assert_int_equal(sl_fmt_parse_percent("%i %%j %", &f, &err), 0);
+	assert_int_equal(sl_fmt_count(f), 2);
+	want_item(f, 0, 'i', 0, 0, " ");
+	want_item(f, 1, 'j', 0, 0, " ");
+	/* an unknown letter made literal joins the text around it */
+	sl_fmt_item_to_literal(f, 1);
+	assert_int_equal(sl_fmt_count(f), 1);
+	want_item(f, 0, 'i', 0, 0, " %j ");
+	sl_fmt_free(f);
 	assert_int_equal(sl_fmt_parse_percent("no fields", &f, &err), 0);
 	assert_int_equal(sl_fmt_count(f), 0);
 	assert_string_equal(sl_fmt_prefix(f), "no fields");

@@ -194,6 +194,15 @@ static void test_bad_code_and_sort(void **state)
 	assert_int_equal(sl_squeue_fmt_new("%i %!", &f, &err), -SL_EINVAL);
 	assert_string_equal(err.msg, "Invalid job format specification: !");
 	sl_err_clear(&err);
+	/* as squeue takes it: Slurm's line, the field printed as written */
+	struct sl_buf *warn = sl_buf_new(1024), *hdr = sl_buf_new(1024);
+	assert_int_equal(sl_squeue_fmt_new_warn("%i %10! %.5j|", &f, warn, &err), 0);
+	assert_string_equal(sl_buf_str(warn), "squeue: error: Invalid job format specification: !\n");
+	assert_int_equal(sl_squeue_fmt_header(f, hdr), 0);
+	assert_string_equal(sl_buf_str(hdr), "JOBID %10!  NAME|\n");
+	sl_squeue_fmt_free(f);
+	sl_buf_free(warn);
+	sl_buf_free(hdr);
 	assert_int_equal(sl_squeue_sort(v, n, "-i", NOW, &err), 0);
 	assert_int_equal(v[0]->id, 55);
 	assert_int_equal(v[n - 1]->id, 42);

@@ -158,12 +158,14 @@ F(f_comment) { (void)c; JOBONLY(OR_EMPTY(j->spec.comment)); }
 F(f_user) { (void)c; JOBONLY(OR_EMPTY(j->user)); }
 F(f_group) { (void)c; JOBONLY(OR_EMPTY(j->group)); }
 F(f_workdir) { (void)c; JOBONLY(OR_EMPTY(j->spec.work_dir)); }
-/* slurmdbd's state_reason_prev: why the job waited before it started;
- * the reason it has for one that never started */
+/* slurmdbd's state_reason_prev_db: why a job that ran last waited (None
+ * when only for None, Priority or Resources); the reason it has for one
+ * that never ran */
 F(f_reason)
 {
 	(void)c;
-	JOBONLY(started(j) && j->start_reason ? j->start_reason : j->reason ? j->reason : "None");
+	JOBONLY(sl_job_ran(j) ? (j->start_reason ? j->start_reason : "None")
+			      : j->reason ? j->reason : "None");
 }
 F(f_submit_line) { (void)c; JOBONLY(OR_EMPTY(j->spec.submit_line)); }
 F(f_cluster) { (void)j; (void)row; S(OR_EMPTY(c->cluster)); }

@@ -38,11 +38,11 @@ static void dist_name(const char *dist, char *buf, size_t len)
 
 	while (levels < 3) {
 		w[levels] = p;
-		n[levels] = strcspn(p, ":,");
+		n[levels] = strcspn(p, ":,="); /* "plane=4" is Plane */
 		if (level_name(p, n[levels], 0) == NULL && levels > 0)
 			break; /* "*" or what Slurm leaves at its default */
 		levels++;
-		p += n[levels - 1];
+		p += strcspn(p, ":,");
 		if (*p != ':')
 			break;
 		p++;

@@ -91,7 +91,9 @@ int sl_slurm_cpu_freq_parse(const char *arg, struct sl_cpu_freq *f, struct sl_er
 		r = sl_err_set(err, SL_ENOMEM, "out of memory");
 		goto out;
 	}
+	int p1_gov = 0;
 	if ((v = check_gov(p1)) != 0) {
+		p1_gov = 1;
 		if (p3 != NULL) {
 			sl_err_set(err, SL_EINVAL, "governor cannot be specified twice %s{-}:%s in "
 				   "--cpu-freq", p1, p3);
@@ -107,7 +109,8 @@ int sl_slurm_cpu_freq_parse(const char *arg, struct sl_cpu_freq *f, struct sl_er
 			goto out;
 		f->min = f->max;
 		f->max = v;
-		if (f->max < f->min) {
+		/* a governor first leaves Slurm's maximum at NO_VAL: always above */
+		if (f->max < f->min || p1_gov) {
 			sl_err_set(err, SL_EINVAL, "min cpu-frec (%s) must be < max cpu-freq (%s)", p1,
 				   p2);
 			goto out;
@@ -233,5 +236,5 @@ int sl_slurm_gpu_freq_check(const char *arg)
 		}
 	}
 	free(tmp);
-	return r;
+	return r; /* no token at all (",") passes, as Slurm's _valid_gpu_freq lets it */
 }

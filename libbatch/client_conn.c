@@ -35,6 +35,7 @@
 struct sl_client {
 	int fd;
 	int tcp;             /* path is HOST:PORT */
+	int timed_out;       /* the last read ran out of time (a reply held, not lost) */
 	char *path;          /* the socket, or HOST:PORT */
 	int munge;           /* a credential goes before each request */
 	char *munge_socket;  /* NULL: munge's default */
@@ -267,6 +268,10 @@ int sl_client_read_frame(struct sl_client *c, uint16_t want, struct sl_buf **inp
 		ssize_t n = read(c->fd, chunk, sizeof(chunk));
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) { /* SO_RCVTIMEO (TCP) */
+			c->timed_out = 1;
+			return sl_err_set(err, SL_ECONNECT, "Socket timed out on send/recv operation");
+		}
 		if (n <= 0)
 			return sl_err_set(err, SL_ECONNECT,
 					  "Unable to contact slurm controller (connection closed)");
@@ -375,16 +380,28 @@ out:
 /* Requests that a daemon restart may cut short and that are sent again
  * harmlessly: the queries, and cancel, hold and update, whose second
  * sending changes nothing the first did not. (A submission has its own
- * key, sl_client_submit_once; requeue and steps are not asked twice.) */
-static int resendable(uint16_t type)
+ * key, sl_client_submit_once; requeue and steps are not asked twice, nor
+ * is a signal, which the first may have delivered.) */
+static int resendable(uint16_t type, json_object *req)
 {
 	static const uint16_t t[] = {SL_MSG_JOBS, SL_MSG_PARTITIONS, SL_MSG_CONFIG, SL_MSG_PING,
 				     SL_MSG_SHARES, SL_MSG_STAT, SL_MSG_STEPS, SL_MSG_CANCEL,
 				     SL_MSG_HOLD, SL_MSG_UPDATE};
+	json_object *v;
+	if (type == SL_MSG_CANCEL && json_object_object_get_ex(req, "signal", &v) &&
+	    json_object_get_int(v) != 0)
+		return 0;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (type == t[i])
 			return 1;
 	return 0;
+}
+
+static double mono_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 /* A new connection to the same daemon, the broken one closed. */
@@ -407,20 +424,22 @@ int sl_client_call(struct sl_client *c, uint16_t type, json_object *req,
 		   json_object **reply, struct sl_err *err)
 {
 	const char *text = json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN);
-	double budget = sl_client_connect_budget(), waited = 0;
+	double budget = sl_client_connect_budget(), t0 = mono_now();
 	int r;
 
 	*reply = NULL;
 	for (;;) {
+		c->timed_out = 0;
 		r = sl_client_send_text(c, type, text, strlen(text), err);
 		if (r == 0)
 			r = sl_client_receive(c, type, reply, err);
-		if (r != -SL_ECONNECT || !resendable(type) || waited >= budget)
+		/* a reply that took too long is held, not lost: not asked again */
+		if (r != -SL_ECONNECT || c->timed_out || !resendable(type, req) ||
+		    mono_now() - t0 >= budget)
 			break;
 		struct sl_err e = SL_ERR_INIT;
 		struct timespec ts = {0, 200 * 1000 * 1000};
 		nanosleep(&ts, NULL);
-		waited += 0.2;
 		if (reconnect(c, &e) != 0)
 			break;
 		sl_err_clear(err);

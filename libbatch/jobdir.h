@@ -6,7 +6,8 @@
  *              (the job's record is in the store: scontrol show job)
  *   lock       flock(LOCK_EX) held by sluice-stepd for exactly its lifetime
  *              (sluiced locks it, then hands the fd over as fd 3)
- *   stepd.pid  "pid starttime\n": the supervisor, as /proc/<pid>/stat knows it
+ *   stepd.pid  "pid starttime[ fwd-script]\n": the supervisor, as /proc/<pid>/stat
+ *              knows it (and that it takes SL_STEPD_FWD_SCRIPT)
  *   started    "unix-seconds\n", written before anything of the user runs
  *   job.pgid   the job's process group (also its session)
  *   script     the batch script, owned by the user, mode 0700

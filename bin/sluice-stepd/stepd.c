@@ -249,7 +249,9 @@ static int write_pidfile(const char *dir)
 {
 	unsigned long long st = 0;
 	(void)sl_proc_starttime(getpid(), &st);
-	char *t = sl_xasprintf("%d %llu\n", (int)getpid(), st);
+	/* "fwd-script": this supervisor takes SL_STEPD_FWD_SCRIPT (one from
+	 * before it does not, and sluiced then signals the script itself) */
+	char *t = sl_xasprintf("%d %llu fwd-script\n", (int)getpid(), st);
 	int r = write_mark(dir, SL_JOBDIR_PID, t, 0);
 	free(t);
 	return r;

@@ -326,12 +326,16 @@ int sl_step_signal_all(struct sluiced *d, const struct sl_peer *p, const struct 
 	size_t n = 0;
 	int r = sl_store_steps(d->store, &j->id, 1, 1, &v, &n, err);
 
+	/* every step gets it; the first failure is told (one that ended
+	 * meanwhile is none) */
+	int first = r;
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		struct sl_err e = SL_ERR_INIT;
 		settle(d, &v[i]);
-		if (signal_step(d, p, &v[i], sig, &e) != 0 && e.code != SL_ESTATE)
-			r = sl_err_set(err, e.code, "%s", e.msg); /* one that ended meanwhile is no error */
+		if (signal_step(d, p, &v[i], sig, &e) != 0 && e.code != SL_ESTATE && first == 0)
+			first = sl_err_set(err, e.code, "%s", e.msg);
 	}
+	r = r != 0 ? r : first;
 	sl_step_free_array(v, n);
 	return r;
 }

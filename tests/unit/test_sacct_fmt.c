@@ -232,6 +232,27 @@ static void test_cancelled_pending(void **state)
 	live_free(&l);
 }
 
+/* Reason of a job that ran: what it last waited for (not None, Priority or
+ * Resources), else None, whatever it ended with; a job that never ran
+ * shows the reason it has (the reference cluster's slurmdbd). */
+static void test_reason(void **state)
+{
+	struct live l;
+	struct sl_job *j = live_new(&l, "JobID,Reason");
+	(void)state;
+
+	j->state = SL_JOB_FAILED;
+	j->start_time = NOW - 10;
+	j->end_time = NOW;
+	j->nodelist = sl_xstrdup("n1");
+	j->reason = sl_xstrdup("NonZeroExitCode");
+	live_rows(&l, SL_SACCT_PARSABLE2);
+	j->start_reason = sl_xstrdup("Dependency");
+	live_rows(&l, SL_SACCT_PARSABLE2);
+	assert_string_equal(sl_buf_str(l.b), "9|None\n9.batch|\n9|Dependency\n9.batch|\n");
+	live_free(&l);
+}
+
 /* print.c takes 128 off an exit status of 128 and up: a script that traps
  * TERM and exits 143 reads 15:0 on the job and on its batch step. */
 static void test_exitcode_high(void **state)
@@ -358,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_live_jobs),
 		cmocka_unit_test(test_comment),
 		cmocka_unit_test(test_cancelled_pending),
+		cmocka_unit_test(test_reason),
 		cmocka_unit_test(test_exitcode_high),
 		cmocka_unit_test(test_usage_fields),
 		cmocka_unit_test(test_cells),

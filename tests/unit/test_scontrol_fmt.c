@@ -384,7 +384,8 @@ static void test_step(void **state)
 	static const struct {
 		const char *dist, *name;
 	} names[] = {{"block", "Block"}, {"block:cyclic", "BCyclic"}, {"cyclic:fcyclic", "CFCyclic"},
-		     {"block:block:cyclic", "BBlockCyclic"}, {"block:*", "Block"}, {"*", "Block"}};
+		     {"block:block:cyclic", "BBlockCyclic"}, {"block:*", "Block"}, {"*", "Block"},
+		     {"plane=4", "Plane"}};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char want[64];
 		sl_buf_reset(b);

@@ -48,6 +48,9 @@ static const struct {
 	 NULL, NULL},
 	/* two of Slurm's lines, the governor's last */
 	{"pow:pow", "governor cannot be specified twice pow{-}:pow in --cpu-freq", NULL, NULL},
+	/* a governor first, then a frequency: Slurm's maximum stays NO_VAL */
+	{"performance-2000", "min cpu-frec (performance) must be < max cpu-freq (2000)", NULL,
+	 NULL},
 	{"pow-abc", "unrecognized --cpu-freq argument \"abc\"\n"
 		    "governor of pow-abc is not allowed in slurm.conf", NULL, NULL},
 };
@@ -86,7 +89,7 @@ static void test_gpu_freq(void **state)
 	} gpu[] = {
 		{"450", 1}, {"memory=5,low", 1}, {"medium,memory=low,verbose", 1}, {"verbose", 1},
 		{"highm1", 1}, {"high", 1}, {"", 0}, {"High", 0}, {"low,foo=1", 0}, {"-5", 0},
-		{"foo", 0}, {"12abc", 0}, {"memory=", 0},
+		{"foo", 0}, {"12abc", 0}, {"memory=", 0}, {",", 1}, {",,", 1},
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(gpu) / sizeof(gpu[0]); i++)

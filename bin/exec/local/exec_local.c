@@ -552,8 +552,13 @@ static int signal_script(struct sl_exec_local *x, uint64_t id, int signo, struct
 		return sl_err_set(err, SL_ESTATE, "job %llu: its script has not started yet",
 				  (unsigned long long)id);
 	/* through the supervisor, which writes slurmstepd's line for TERM and
-	 * KILL; straight to the script when it cannot be reached */
-	if (control(x, id, SL_STEPD_SIG_FORWARD, 1, signo | SL_STEPD_FWD_SCRIPT, err) == 0)
+	 * KILL; straight to the script when it cannot be reached, or is one
+	 * from before it took the flag (its stepd.pid does not say so) */
+	char *text = NULL;
+	int knows = sl_jobdir_read(j->dir, SL_JOBDIR_PID, &text, NULL) == 0 &&
+		    strstr(text, " fwd-script") != NULL;
+	free(text);
+	if (knows && control(x, id, SL_STEPD_SIG_FORWARD, 1, signo | SL_STEPD_FWD_SCRIPT, err) == 0)
 		return 0;
 	sl_err_clear(err);
 	if (kill(pgid, signo) != 0 && errno != ESRCH)

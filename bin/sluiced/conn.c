@@ -20,6 +20,7 @@
 #include "loop.h"
 #include "netaddr.h"
 #include "proto.h"
+#include "store.h"
 #include "xalloc.h"
 
 #include <errno.h>
@@ -69,6 +70,9 @@ struct conn {
 	struct sl_buf *in, *out;
 	int closing;               /* close once out is drained */
 	int changes;               /* out answers a request that changes state */
+	uint16_t type;             /* ... of this type */
+	uint64_t unkept;           /* its writes the kept list cannot hold ended at this
+	                            * number (store.h); 0: none */
 	int linger;                /* ... after reading what the peer still sends */
 	int64_t active_ms;         /* last byte read or written */
 	uint64_t resume;           /* timer: process input held back by a reply */
@@ -378,8 +382,11 @@ static void conn_process(struct conn *c)
 		}
 		if (c->owner->authq != NULL && auth_end(c, type, body, blen) != 0)
 			return;
+		uint64_t seq = sl_store_unkept_seq(d->store);
 		r = sl_dispatch(d, &c->peer, type, body, blen, &reply);
 		sl_buf_consume(c->in, used);
+		c->type = type;
+		c->unkept = sl_store_unkept_seq(d->store) != seq ? sl_store_unkept_seq(d->store) : 0;
 		/* a refusal ({"code","error"}: dispatch.c) changed nothing */
 		c->changes = changes_state(type) && reply != NULL && strncmp(reply, "{\"code\":", 8) != 0;
 		if (r == -SL_EPROTO && reply == NULL) {
@@ -569,10 +576,20 @@ void sl_conns_close_listener(struct sl_conns *cs)
 void sl_conns_flush(struct sl_conns *cs, int durable)
 {
 	struct conn *c = cs->list, *next;
+	uint64_t lost = sl_store_unkept_lost(cs->d->store);
 	for (; c != NULL; c = next) {
 		next = c->next;
 		if (!durable && c->changes && sl_buf_len(c->out) > 0)
 			continue;
+		if (c->unkept != 0 && c->unkept <= lost && sl_buf_len(c->out) > 0) {
+			/* its writes went with a full disk's rollback: not done */
+			cs->pending_out -= sl_buf_len(c->out);
+			sl_buf_reset(c->out);
+			conn_reply(c, c->type, sl_xasprintf("{\"code\":\"%s\",\"error\":\"No space "
+							    "left on device for the job store: "
+							    "not saved\"}", sl_errname(SL_EBUSY)));
+		}
+		c->unkept = 0;
 		c->changes = 0;
 		if (sl_buf_len(c->out) > 0 || (c->closing && !c->linger))
 			conn_write(c);

@@ -42,7 +42,8 @@ bin_sluiced_sluiced_LDADD = $(SLUICED_EXECUTORS) k8s/librender.a k8s/libk8s.a \
 
 UNIT_TESTS += tests/unit/test_store tests/unit/test_jobtab tests/unit/test_authz
 tests_unit_test_store_SOURCES = tests/unit/test_store.c bin/sluiced/store.c \
-	bin/sluiced/store_open.c bin/sluiced/store_rows.c bin/sluiced/statedir.c
+	bin/sluiced/store_open.c bin/sluiced/store_rows.c bin/sluiced/statedir.c \
+	bin/sluiced/store_steps.c
 tests_unit_test_store_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluiced
 tests_unit_test_store_LDADD = $(TEST_LIBS) $(SQLITE_LIBS)
 tests_unit_test_jobtab_SOURCES = tests/unit/test_jobtab.c bin/sluiced/jobtab.c

@@ -258,6 +258,21 @@ static int run(struct sl_store *s, sqlite3_stmt *st, const char *what, struct sl
 	return r;
 }
 
+void store_unkept_write(struct sl_store *s)
+{
+	s->unkept_seq++;
+}
+
+uint64_t sl_store_unkept_seq(const struct sl_store *s)
+{
+	return s->unkept_seq;
+}
+
+uint64_t sl_store_unkept_lost(const struct sl_store *s)
+{
+	return s->unkept_lost;
+}
+
 int sl_store_begin(struct sl_store *s, struct sl_err *err)
 {
 	int r;
@@ -266,6 +281,7 @@ int sl_store_begin(struct sl_store *s, struct sl_err *err)
 	if ((r = run(s, s->begin, "BEGIN", err)) != 0)
 		return r;
 	s->in_txn = 1;
+	s->unkept_txn_start = s->unkept_seq;
 	put_kept(s);
 	return 0;
 }
@@ -295,6 +311,8 @@ int sl_store_commit(struct sl_store *s, struct sl_err *err)
 	}
 	s->broken = 0;
 	keep_tx(s);
+	if (s->unkept_seq > s->unkept_txn_start) /* rolled back with the rest, not kept */
+		s->unkept_lost = s->unkept_seq;
 	return sl_err_set(err, SL_EBUSY, "store %s: disk full: %zu job records are kept in memory "
 			  "until they can be written", s->path, s->kept.n);
 }
@@ -491,6 +509,7 @@ int sl_store_update_spec(struct sl_store *s, uint64_t id, const struct sl_jobspe
 	char *text;
 	int r;
 
+	store_unkept_write(s);
 	if (s->broken || (s->kept.n > 0 && store_kept_find(s, id) != NULL))
 		return sl_err_set(err, SL_EBUSY, "the disk of the state directory is full; "
 				  "try again once there is room");

@@ -54,6 +54,12 @@ void sl_store_set_lookup(struct sl_store *s, sl_store_lookup_fn lookup, void *ar
 /* How many job records wait for space (and, in *inserts, how many of
  * those are jobs not yet on disk at all: their ids must not be told). */
 size_t sl_store_kept(const struct sl_store *s, size_t *inserts);
+/* Writes the kept list cannot hold (steps, a stored spec) are numbered:
+ * the number after the last one so far, and the highest number a full
+ * disk's rollback lost (0: none). A request whose writes ended at or
+ * below that was not saved. */
+uint64_t sl_store_unkept_seq(const struct sl_store *s);
+uint64_t sl_store_unkept_lost(const struct sl_store *s);
 /* May a new job be accepted? 0, or -SL_EBUSY with the reason while records
  * are kept or while the state directory's file system has less than
  * SL_STORE_ROOM bytes free: a refusal there is clean, while a commit that

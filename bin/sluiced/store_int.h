@@ -33,6 +33,9 @@ struct sl_store {
 	int steps_ready;    /* the steps table is made and has every column */
 	uint64_t next_id;
 	uint64_t id_mark;   /* every id given out is below it (the file idmark) */
+	/* Writes a full disk's rollback loses rather than keeps (steps, a
+	 * stored spec): counted, and the count at the last such loss. */
+	uint64_t unkept_seq, unkept_txn_start, unkept_lost;
 	char *select;       /* "SELECT <every column> FROM jobs" */
 	sqlite3_stmt *ins, *upd, *spec, *key;
 	sqlite3_stmt *begin, *commit, *rollback; /* once per loop turn: not parsed each time */
@@ -48,6 +51,8 @@ int store_exec(struct sl_store *s, const char *sql, struct sl_err *err);
 /* Schema and its upgrades, the next id (at least floor), the statements. */
 int store_schema(struct sl_store *s, unsigned flags, uint64_t floor, struct sl_err *err);
 void store_wlist_clear(struct wlist *l);
+/* A write the kept list does not hold (store_steps.c, update_spec). */
+void store_unkept_write(struct sl_store *s);
 /* The id mark (store.c): ids go on past it when the store forgot some. */
 void store_id_mark_load(struct sl_store *s);
 

@@ -79,6 +79,7 @@ static int done(struct sl_store *s, sqlite3_stmt *st, struct sl_err *err)
 
 int sl_store_step_insert(struct sl_store *s, struct sl_step *st, struct sl_err *err)
 {
+	store_unkept_write(s);
 	sqlite3_stmt *q = NULL;
 	int r;
 	if ((r = prep(s, "SELECT ifnull(max(step_id) + 1, 0) FROM steps WHERE job_id=?", &q, err)))
@@ -117,6 +118,7 @@ int sl_store_step_insert(struct sl_store *s, struct sl_step *st, struct sl_err *
 int sl_store_step_cancelled(struct sl_store *s, uint64_t job, uint32_t step, uid_t by,
 			    struct sl_err *err)
 {
+	store_unkept_write(s);
 	sqlite3_stmt *q = NULL;
 	int r;
 	if ((r = prep(s, "UPDATE steps SET cancelled_by=? WHERE job_id=? AND step_id=?"
@@ -130,6 +132,7 @@ int sl_store_step_cancelled(struct sl_store *s, uint64_t job, uint32_t step, uid
 
 int sl_store_step_end(struct sl_store *s, const struct sl_step *st, struct sl_err *err)
 {
+	store_unkept_write(s);
 	sqlite3_stmt *q = NULL;
 	int r;
 	if ((r = prep(s, "UPDATE steps SET state=?, exit_code=?, exit_signal=?, end_time=?"

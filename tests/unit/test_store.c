@@ -21,6 +21,7 @@
 
 #include "job_fields.h"
 #include "store.h"
+#include "store_steps.h"
 #include "xalloc.h"
 
 static char dir[] = "/tmp/sl-test-store-XXXXXX";
@@ -640,9 +641,15 @@ static void test_full_disk(void **state)
 	live[2]->submit_key = sl_xstrdup("k2");
 	assert_int_equal(sl_store_insert(s, live[2], &err), 0);
 	sl_job_shed(live[2]); /* as the daemon does */
+	/* and a step: its row is not kept, and the store says it was lost */
+	struct sl_step stp = {.job_id = live[1]->id, .state = SL_JOB_RUNNING, .cancelled_by = -1};
+	assert_int_equal(sl_store_unkept_lost(s), 0);
+	assert_int_equal(sl_store_step_insert(s, &stp, &err), 0);
+	uint64_t step_seq = sl_store_unkept_seq(s);
 	sl_err_clear(&err);
 	assert_int_equal(sl_store_commit(s, &err), -SL_EBUSY);
 	assert_non_null(strstr(err.msg, "disk full"));
+	assert_int_equal(sl_store_unkept_lost(s), step_seq);
 	assert_int_equal(sl_store_kept(s, &inserts), 2);
 	assert_int_equal(inserts, 1);
 	sl_store_idle(s);

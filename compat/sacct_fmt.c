@@ -26,6 +26,7 @@
 
 #include "hostlist.h"
 #include "slurm_fmt.h"
+#include "slurm_freq.h"
 #include "slurm_time.h"
 #include "slurm_tres.h"
 #include "slurm_usage.h"
@@ -147,7 +148,22 @@ static void secs(int64_t v, char *buf, size_t len)
 #define CONST(name, job, batch) F(name) { (void)j; (void)c; S(row == ROW_JOB ? job : batch); }
 
 CONST(f_blank, "", "")
-CONST(f_freq_req, "Unknown", "0")
+/* ReqCPUFreq{Min,Max,Gov}: a step's --cpu-freq (ReqCPUFreq is its maximum);
+ * "Unknown" on the job and for a step without one, "0" on the batch step */
+static void freq(const struct pctx *c, enum row row, int which, char *buf, size_t len)
+{
+	struct sl_cpu_freq f = {0, 0, 0};
+	if (row == ROW_BATCH && c->step == NULL) {
+		S("0");
+		return;
+	}
+	if (row == ROW_BATCH && c->step->cpu_freq != NULL)
+		(void)sl_slurm_cpu_freq_parse(c->step->cpu_freq, &f, NULL);
+	sl_slurm_cpu_freq_value(which == 0 ? f.min : which == 1 ? f.max : f.gov, buf, len);
+}
+F(f_freq_min) { (void)j; freq(c, row, 0, buf, len); }
+F(f_freq_max) { (void)j; freq(c, row, 1, buf, len); }
+F(f_freq_gov) { (void)j; freq(c, row, 2, buf, len); }
 CONST(f_batch_zero, "", "0")
 
 F(f_account) { (void)row; (void)c; S(OR_EMPTY(j->spec.account)); }
@@ -568,10 +584,10 @@ static const struct field_row table[] = {
 	{"QOS", 10, K_STR, f_qos},
 	{"QOSRAW", 6, K_NUM, f_blank},
 	{"Reason", 22, K_STR, f_reason},
-	{"ReqCPUFreq", 10, K_STR, f_freq_req},
-	{"ReqCPUFreqGov", 13, K_STR, f_freq_req},
-	{"ReqCPUFreqMax", 13, K_STR, f_freq_req},
-	{"ReqCPUFreqMin", 13, K_STR, f_freq_req},
+	{"ReqCPUFreq", 10, K_STR, f_freq_max},
+	{"ReqCPUFreqGov", 13, K_STR, f_freq_gov},
+	{"ReqCPUFreqMax", 13, K_STR, f_freq_max},
+	{"ReqCPUFreqMin", 13, K_STR, f_freq_min},
 	{"ReqCPUS", 8, K_NUM, f_req_cpus},
 	{"ReqMem", 10, K_STR, f_reqmem},
 	{"ReqNodes", 8, K_STR, f_req_nodes},

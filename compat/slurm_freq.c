@@ -162,6 +162,30 @@ static void name(uint32_t v, char *buf, size_t len)
 		snprintf(buf, len, "%u", v);
 }
 
+void sl_slurm_cpu_freq_value(uint32_t v, char *buf, size_t len)
+{
+	static const char units[] = "KMGTP";
+	double num = v;
+	int u = 0;
+
+	if (v == 0) {
+		snprintf(buf, len, "Unknown");
+		return;
+	}
+	if (v & SL_CPU_FREQ_RANGE_FLAG) {
+		name(v, buf, len);
+		return;
+	}
+	while (num >= 1000 && u < 4) { /* convert_num_unit2, divisor 1000, from kHz */
+		num /= 1000;
+		u++;
+	}
+	if (num == (double)(uint64_t)num)
+		snprintf(buf, len, "%llu%c", (unsigned long long)num, units[u]);
+	else
+		snprintf(buf, len, "%.2f%c", num, units[u]);
+}
+
 void sl_slurm_cpu_freq_cmdline(const struct sl_cpu_freq *f, char *buf, size_t len)
 {
 	char mn[32], mx[32], gv[32];

@@ -42,6 +42,10 @@ int sl_slurm_cpu_freq_parse(const char *arg, struct sl_cpu_freq *f, struct sl_er
  * buf; "" when f sets nothing. */
 void sl_slurm_cpu_freq_cmdline(const struct sl_cpu_freq *f, char *buf, size_t len);
 
+/* One value as sacct's ReqCPUFreq* fields print it (cpu_freq_to_string):
+ * a name, or kHz in Slurm's units ("2G", "1.50M"); "Unknown" for 0. */
+void sl_slurm_cpu_freq_value(uint32_t v, char *buf, size_t len);
+
 /* scontrol show job's line ("CPU_min_freq=Low CPU_max_freq=Medium ",
  * trailing space and all); "" when f sets nothing. */
 void sl_slurm_cpu_freq_show(const struct sl_cpu_freq *f, char *buf, size_t len);

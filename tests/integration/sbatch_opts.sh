@@ -253,6 +253,8 @@ expect_eq "scontrol freq lines" "   CPU_min_freq=Low CPU_max_freq=Medium
    Power=
    SpreadJob=Yes
    TresFreq=gpu:memory=5,low" "$(show "$fj" | sed -n '/CPU_min_freq/,/TresFreq/p')"
+expect_eq "sacct's step frequency" "$fj.0|Unknown|Unknown|Performance|Unknown" \
+	"$("$BIN/sacct" -n -P -j "$fj.0" -o JobID,ReqCPUFreqMin,ReqCPUFreqMax,ReqCPUFreqGov,ReqCPUFreq)"
 ok "--cpu-freq, --gpu-freq, -S, --spread-job as Slurm answers them"
 
 # --export-file: the job's environment from the file's NUL-ended entries

@@ -96,11 +96,30 @@ static void test_gpu_freq(void **state)
 		assert_int_equal(sl_slurm_gpu_freq_check(gpu[i].arg), gpu[i].ok ? 0 : -SL_EINVAL);
 }
 
+/* sacct's ReqCPUFreq* values, as the reference cluster printed them. */
+static void test_value(void **state)
+{
+	static const struct {
+		uint32_t v;
+		const char *text;
+	} vals[] = {
+		{0, "Unknown"}, {2000000, "2G"}, {1000, "1M"}, {1500, "1.50M"}, {2000, "2M"},
+		{SL_CPU_FREQ_LOW, "Low"}, {SL_CPU_FREQ_PERFORMANCE, "Performance"}, {12, "12K"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		char buf[32];
+		sl_slurm_cpu_freq_value(vals[i].v, buf, sizeof(buf));
+		assert_string_equal(buf, vals[i].text);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_freq),
 		cmocka_unit_test(test_gpu_freq),
+		cmocka_unit_test(test_value),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

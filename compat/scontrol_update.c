@@ -106,7 +106,7 @@ static int k_start(struct up *u, const char *v)
 		return 0;
 	}
 	u->dropped = 1;
-	if (pos >= 0)
+	if (pos != SL_TIME_NO_POS)
 		return sl_err_set(u->err, SL_EINVAL, "Invalid time specification (pos=%d): %s", pos, v);
 	return 0;
 }

@@ -751,7 +751,7 @@ int sl_slurm_time_parse_begin(const char *s, int64_t now, int64_t *out, int *err
 		}
 	}
 	if (w.hour < 0 && w.mon < 0) {
-		*errpos = -1; /* nothing at all: Slurm prints no position */
+		*errpos = SL_TIME_NO_POS; /* nothing at all: Slurm prints no line */
 		return -SL_EINVAL;
 	}
 	if ((*out = begin_resolve(&w, &nt, now)) == -1)

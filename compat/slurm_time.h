@@ -4,6 +4,7 @@
 #define SL_SLURM_TIME_H
 
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 
 /* -t/--time: "M", "M:S", "H:M:S", "D-H", "D-H:M", "D-H:M:S", "UNLIMITED",
@@ -47,5 +48,8 @@ int sl_slurm_time_parse_past(const char *s, int64_t now, int64_t *out);
  * with *errpos the position Slurm prints ("Invalid time specification
  * (pos=%d): %s"), or -1 when it prints no such line (nothing was given). */
 int sl_slurm_time_parse_begin(const char *s, int64_t now, int64_t *out, int *errpos);
+/* *errpos when nothing at all was given: Slurm prints no line then (a -1
+ * is a position it does print, "0" giving one). */
+#define SL_TIME_NO_POS INT_MIN
 
 #endif

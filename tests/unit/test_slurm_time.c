@@ -262,7 +262,7 @@ static void test_begin(void **state)
 		{"elevenses", 0}, {"garbage", 0}, {"4pm", 1}, {"2027-1-1", 0}, {"now+1h", 4},
 		{"now+1min", 4}, {"now+1sec", 4}, {"25:00", 0}, {"2027-13-01", 5},
 		{"tomorrow+1", 8}, {"13:00pm", 5}, {"now+", 3}, {"now5", 3}, {"uts12", 0},
-		{"", -1}, {"  ", -1},
+		{"", SL_TIME_NO_POS}, {"  ", SL_TIME_NO_POS}, {"0", -1}, {"00", 0}, {"1232", 2},
 	};
 	(void)state;
 

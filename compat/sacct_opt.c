@@ -130,6 +130,26 @@ static int step_part(const char *s)
 	return end != s && *end == '\0' && v >= 0 && v < INT_MAX ? (int)v : -1;
 }
 
+/* "N_<what>" that sl_slurm_jobid_parse refused, as slurmdb's job list reads
+ * it: a task that starts with a digit is taken (strtol: "5_1x" is 5_1),
+ * anything else is "Bad job array element specified: N". */
+static int array_element(const char *w, uint64_t *id, long *task, const char *arg,
+			 struct sl_err *err)
+{
+	const char *us = strchr(w, '_');
+	size_t jl = us ? (size_t)(us - w) : 0;
+	char *end;
+
+	if (us == NULL || jl == 0 || strspn(w, "0123456789") != jl)
+		return sl_err_set(err, SL_EINVAL, "sacct: fatal: Bad job/step specified: %s", arg);
+	*id = strtoull(w, NULL, 10);
+	if (!isdigit((unsigned char)us[1]))
+		return sl_err_set(err, SL_EINVAL, "sacct: fatal: Bad job array element specified: "
+				  "%.*s", (int)jl, w);
+	*task = strtol(us + 1, &end, 10);
+	return 0;
+}
+
 /* -j: "N", "N.batch", "N.0", "N_T": the job selects the records; the step
  * part which of their rows print (sl_sacct_show_full). */
 SET(set_jobs)
@@ -148,10 +168,9 @@ SET(set_jobs)
 			*dot = '\0';
 			step = step_part(dot + 1);
 		}
-		if (sl_slurm_jobid_parse(v[i], &id, &task) != 0) {
-			r = sl_err_set(err, SL_EINVAL, "sacct: fatal: Bad job/step specified: %s", arg);
+		if (sl_slurm_jobid_parse(v[i], &id, &task) != 0 &&
+		    (r = array_element(v[i], &id, &task, arg, err)) != 0)
 			break;
-		}
 		if (step == -1) {
 			r = sl_err_set(err, SL_EINVAL, "sacct: fatal: Bad step specified: %s", v[i]);
 			break;

@@ -204,6 +204,10 @@ static void test_options(void **state)
 		   "-I", "99999999999");
 	EXPECT_ERR("sacct: fatal: When requesting job scripts you must also request specific "
 		   "jobs with the '-j' option.", "-B");
+	/* slurmdb's job list: a task that is no number, the job named */
+	EXPECT_ERR("sacct: fatal: Bad job array element specified: 5", "-j", "5_[1-2]");
+	EXPECT_ERR("sacct: fatal: Bad job array element specified: 5", "-j", "5_");
+	EXPECT_ERR("sacct: fatal: Bad job/step specified: abc_1", "-j", "abc_1");
 	EXPECT_ERR("sacct: fatal: Options --batch-script and --env-vars are mutually exclusive",
 		   "-B", "--env-vars", "-j", "5");
 	assert_int_equal(PARSE(&o, &err, "-g", "0,5", "-i", "2", "-I", "2-4", "-k", "10", "-K",

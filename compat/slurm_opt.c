@@ -225,7 +225,9 @@ static const struct {
 	{"begin", "every form of Slurm's parser; the job waits out of the queue (reason "
 		  "BeginTime)"},
 	{"dependency", "`after`, `afterany`, `afterok`, `afternotok`, `aftercorr`, `singleton`, "
-		       "`+MIN`, `:` `,` `?`; the job waits out of the queue (reason Dependency); "
+		       "`+MIN`, `:` `,` `?`, an array's tasks `N_T`, `N_*`, `N_[1-3,5]` (one term "
+		       "each, as Slurm expands them); the job waits out of the queue (reason "
+		       "Dependency); "
 		       "an id Sluice never had is met at once, as Slurm's for a purged one"},
 	{"kill-on-invalid-dep", "`yes`: a dependency that can never be satisfied cancels the "
 				"job (default: the config's `killInvalidDepend`)"},

@@ -87,6 +87,47 @@ static int state_suffix(const char **p, int with_state, enum sl_dep_state *st)
 	return -1;
 }
 
+/* "ID_[1-2,5]": one term per task, as Slurm expands it ("afterok:7_1,
+ * afterok:7_2,afterok:7_5"); the text after ']' (+MIN, a state) is each's. */
+static int task_list(const char **p, struct sl_dep *d, int with_state, struct sl_deplist *l,
+		     struct sl_err *err)
+{
+	const char *open = *p + 2, *close = strchr(open, ']');
+	uint64_t min = 0;
+	int r = 0;
+
+	if (close == NULL || close == open)
+		return sl_err_set(err, SL_EINVAL, PROBLEM);
+	*p = close + 1;
+	if (**p == '+') {
+		(*p)++;
+		if (number(p, &min) != 0 || min > 0x7fffffff)
+			return sl_err_set(err, SL_EINVAL, PROBLEM);
+		d->minutes = (int)min;
+	}
+	if (state_suffix(p, with_state, &d->state) != 0)
+		return sl_err_set(err, SL_EINVAL, PROBLEM);
+	for (const char *q = open; r == 0 && q < close;) {
+		uint64_t lo, hi;
+		if (number(&q, &lo) != 0 || lo > 0x7fffffff)
+			return sl_err_set(err, SL_EINVAL, PROBLEM);
+		hi = lo;
+		if (*q == '-') {
+			q++;
+			if (number(&q, &hi) != 0 || hi > 0x7fffffff || hi < lo)
+				return sl_err_set(err, SL_EINVAL, PROBLEM);
+		}
+		if (*q != ',' && q != close)
+			return sl_err_set(err, SL_EINVAL, PROBLEM);
+		q += *q == ',';
+		for (uint64_t t = lo; r == 0 && t <= hi; t++) {
+			d->task = (long)t;
+			r = add(l, d, err);
+		}
+	}
+	return r;
+}
+
 /* One ID[+MIN][(state)] of a term of type t; *p advances. */
 static int one_id(const char **p, enum sl_dep_type t, int with_state, struct sl_deplist *l,
 		  struct sl_err *err)
@@ -96,6 +137,8 @@ static int one_id(const char **p, enum sl_dep_type t, int with_state, struct sl_
 
 	if (number(p, &d.id) != 0)
 		return sl_err_set(err, SL_EINVAL, PROBLEM);
+	if ((*p)[0] == '_' && (*p)[1] == '[')
+		return task_list(p, &d, with_state, l, err);
 	if ((*p)[0] == '_' && (*p)[1] == '*') { /* every task of an array */
 		*p += 2;
 		d.task = SL_DEP_ALL_TASKS;
@@ -177,7 +220,10 @@ int sl_dep_parse(const char *s, int with_state, struct sl_deplist *out, struct s
 		return 0;
 	out->any = strchr(s, '?') != NULL;
 	for (;;) {
-		size_t n = strcspn(p, ",?");
+		size_t n = 0;
+		/* a ',' inside "_[1,3]" is the task list's */
+		for (int depth = 0; p[n] && (depth > 0 || (p[n] != ',' && p[n] != '?')); n++)
+			depth += (p[n] == '[') - (p[n] == ']');
 		if (n == 0) {
 			r = sl_err_set(err, SL_EINVAL, PROBLEM);
 			break;

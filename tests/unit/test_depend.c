@@ -71,8 +71,14 @@ static void test_parse(void **state)
 	accepted("singleton,singleton", "singleton(unfulfilled)");
 	accepted("afterok:86?singleton", "afterok:86(unfulfilled)?singleton(unfulfilled)");
 	accepted("", "(null)");
+	/* an array's tasks in brackets: one term each (the reference cluster's) */
+	accepted("afterany:7_[1-2]", "afterany:7_1(unfulfilled),afterany:7_2(unfulfilled)");
+	accepted("afterok:7_[1,3]:7_4", "afterok:7_1(unfulfilled),afterok:7_3(unfulfilled),"
+		 "afterok:7_4(unfulfilled)");
+	accepted("afterok:7_[2]+5,afterany:8", "afterok:7_2+5(unfulfilled),afterany:8(unfulfilled)");
 
 	static const char *const bad[] = {
+		"afterok:7_[1", "afterok:7_[]", "afterok:7_[2-1]", "afterok:7_[a]", "afterok:7_[1-2]x",
 		"afterok", "afterok:", "afterok:abc", "after:86+x", "after:86+0", "singleton:1",
 		"afterok:86,,afterok:86", "86:86", "afterok:86:", "afterburst:86", "afterok:0",
 		"afterok:-1", " afterok:86", "afterok:86 ", "afterok:86_", "afterok:86_x", "afterok:4294967296",

@@ -277,8 +277,17 @@ SET(set_states)
 
 static int set_time(const char *arg, int64_t *t, struct sl_err *err)
 {
-	if (sl_slurm_time_parse_past(arg, (int64_t)time(NULL), t) != 0)
-		return sl_err_set(err, SL_EINVAL, "Invalid time specification (pos=0): %s", arg);
+	if (sl_slurm_time_parse_past(arg, (int64_t)time(NULL), t) != 0) {
+		/* where parse_time stopped: its forward reading of the same text
+		 * stops at the same place */
+		int64_t ignore;
+		int pos = 0;
+		if (sl_slurm_time_parse_begin(arg, (int64_t)time(NULL), &ignore, &pos) == 0 ||
+		    pos == SL_TIME_NO_POS)
+			pos = 0;
+		return sl_err_set(err, SL_EINVAL, "Invalid time specification (pos=%d): %s", pos,
+				  arg);
+	}
 	return 0;
 }
 

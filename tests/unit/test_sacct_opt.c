@@ -72,6 +72,21 @@ static void test_window_bad(void **state)
 	assert_string_equal(err.msg, "sacct: error: Start time (2026-11-21T11:00:00) requested "
 				     "is after end time (2026-11-21T10:30:01).");
 	sl_sacct_opts_clear(&o);
+	/* parse_time's position, as the reference cluster's sacct printed it */
+	static const struct {
+		const char *in, *msg;
+	} bad[] = {
+		{"2026-13-01", "Invalid time specification (pos=5): 2026-13-01"},
+		{"2026-01-01Tx", "Invalid time specification (pos=11): 2026-01-01Tx"},
+		{"now+1x", "Invalid time specification (pos=4): now+1x"},
+		{"bogus", "Invalid time specification (pos=0): bogus"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		sl_err_clear(&err);
+		assert_int_not_equal(PARSE(&o, &err, "-S", (char *)bad[i].in), 0);
+		assert_string_equal(err.msg, bad[i].msg);
+		sl_sacct_opts_clear(&o);
+	}
 }
 
 static struct sl_job *job(enum sl_jobstate st, int64_t submit, int64_t start, int64_t end)

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "buf.h"
 #include "client.h"
 #include "client_step.h"
@@ -400,29 +401,62 @@ static int task_rawid(struct sl_client *c, uint64_t *id, long task, struct sl_er
 	return r;
 }
 
-static int control_one(struct sl_client *c, const struct sl_scontrol_verb *v, const char *idstr)
+/* One id of a verb's job list. A plain job answers once, "WHY for job
+ * N" (WHY also into why, for hold's and release's last line); an array's
+ * tasks each (sl_scontrol_task_report). 1 when it failed. */
+static int control_one(struct sl_client *c, const struct sl_scontrol_verb *v, const char *idstr,
+		       char *why, size_t wlen)
 {
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_buf *b;
+	struct sl_jobresult *res = NULL;
+	struct sl_array *tasks = NULL;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	uint32_t *want = NULL;
+	size_t nres = 0, nwant = 0;
 	uint64_t id;
-	long task;
-	int r;
+	int r, rc = 1;
 
-	if (sl_slurm_jobid_parse(idstr, &id, &task) != 0) {
-		fprintf(stderr, "Invalid job id specified for job %s\n", idstr);
-		return 1;
+	if (sl_array_jobid_parse(idstr, &id, &tasks, &err) != 0) {
+		r = -SL_ENOENT;
+	} else {
+		if (tasks != NULL) {
+			nwant = sl_array_count(tasks);
+			want = sl_xcalloc(nwant + 1, sizeof(*want));
+			for (size_t i = 0; i < nwant; i++)
+				want[i] = sl_array_task(tasks, i);
+		}
+		/* top is the array's as a whole, as slurmctld's top_job */
+		r = v->op == SL_CTL_TOP && want == NULL
+			    ? sl_client_control(c, v->op, id, &err)
+			    : sl_client_control_tasks(c, v->op, id, want, nwant, &res, &nres, &err);
 	}
-	if ((r = task >= 0 ? task_rawid(c, &id, task, &err) : 0) == 0 &&
-	    (r = sl_client_control(c, v->op, id, &err)) == 0)
-		return 0;
-	b = sl_buf_new(1 << 16);
-	sl_scontrol_refusal(v, id, r, &err, b);
+	if (r == 0 && res != NULL) {
+		rc = sl_scontrol_task_report(b, id, want, nwant, res, nres);
+	} else if (r == 0) {
+		rc = 0;
+	} else {
+		sl_scontrol_why(v, r, &err, why, wlen);
+		sl_buf_addf(b, "%s for job %s\n", why, idstr);
+	}
 	fputs(sl_buf_str(b), stderr);
 	sl_buf_free(b);
-	return 1;
+	sl_array_free(tasks);
+	free(want);
+	free(res);
+	return rc;
 }
 
-/* VERB JOB_LIST...: each id of each comma list, one request each. */
+/* Slurm's optional "JobId=" or "Job=" before a job list. */
+static const char *job_list_word(const char *a)
+{
+	if (strncasecmp(a, "jobid=", 6) == 0)
+		return a + 6;
+	return strncasecmp(a, "job=", 4) == 0 ? a + 4 : a;
+}
+
+/* VERB JOB_LIST...: each id of each list (sl_scontrol_job_list), one
+ * request each; hold and release end each word's failures with Slurm's
+ * "slurm_suspend error: WHY" line, the last reason. */
 static int cmd_control(const struct sl_scontrol_verb *v, int argc, char **argv)
 {
 	struct sl_client *c = NULL;
@@ -456,11 +490,18 @@ static int cmd_control(const struct sl_scontrol_verb *v, int argc, char **argv)
 		return 1;
 	}
 	for (int i = first; i < argc; i++) {
-		char **ids = NULL;
+		const char *list = job_list_word(argv[i]);
+		char why[SL_ERR_MSG_MAX] = "", **ids = NULL;
 		size_t n = 0;
-		sl_slurm_list_append(&ids, &n, argv[i]);
+		if (sl_scontrol_job_list(list, &ids, &n) != 0) {
+			snprintf(why, sizeof(why), "Invalid job id specified");
+			fprintf(stderr, "%s for job %s\n", why, list);
+			rc = 1;
+		}
 		for (size_t k = 0; k < n; k++)
-			rc |= control_one(c, v, ids[k]);
+			rc |= control_one(c, v, ids[k], why, sizeof(why));
+		if (why[0] && v->suspend_api)
+			fprintf(stderr, "slurm_suspend error: %s\n", why);
 		sl_strv_free(ids);
 	}
 	sl_client_free(c);
@@ -529,18 +570,105 @@ static int time_limit_add(struct sl_client *c, uint64_t id, long task,
 	return 0;
 }
 
+/* The fields on job id (task >= 0: its task), fields copied: TimeLimit=+T
+ * becomes this job's own. 1 when the refusal is printed already. */
+static int update_job(struct sl_client *c, uint64_t id, long task, const struct sl_update_field *f0,
+		      size_t n, struct sl_err *err)
+{
+	struct sl_update_field *f = sl_xcalloc(n + 1, sizeof(*f));
+	int r = 0;
+
+	memcpy(f, f0, n * sizeof(*f));
+	for (size_t i = 0; i < n && r == 0; i++)
+		if (strcmp(f[i].key, "time_limit_add") == 0 && time_limit_add(c, id, task, &f[i]) != 0)
+			r = 1;
+	if (r == 0 && (r = task >= 0 ? task_rawid(c, &id, task, err) : 0) == 0)
+		r = sl_client_update(c, id, f, n, err);
+	free(f);
+	return r;
+}
+
+static void update_refusal(int r, const struct sl_err *err, const char *idstr)
+{
+	char buf[SL_ERR_MSG_MAX];
+
+	if (r == -SL_ECONNECT)
+		fprintf(stderr, "slurm_update error: %s\n", CONNECT_FAIL);
+	else if (r == -SL_ENOENT)
+		fprintf(stderr, "Invalid job id specified for job %s\n", idstr);
+	else if (r != 0 && r != 1)
+		fprintf(stderr, "%s for job %s\n", last_line(err->msg, buf, sizeof(buf)), idstr);
+}
+
+/* update on one id of the JobId list: a job, a whole array (the answer
+ * per group of its tasks when some have ended), or an array's tasks, each
+ * answering for itself (sl_scontrol_task_report). 1 when it failed. */
+static int update_one(struct sl_client *c, const char *idstr, const struct sl_update_field *f,
+		      size_t n)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_array *tasks = NULL;
+	struct sl_jobresult *res = NULL;
+	struct sl_buf *b;
+	uint64_t id;
+	size_t nt;
+	int r, rc = 1;
+
+	if (sl_array_jobid_parse(idstr, &id, &tasks, &err) != 0) {
+		update_refusal(-SL_ENOENT, &err, idstr);
+		return 1;
+	}
+	/* ArrayTaskThrottle alone on N_I is the array's, as Slurm keeps it */
+	if (tasks == NULL || (n == 1 && strcmp(f[0].key, "array_throttle") == 0)) {
+		sl_array_free(tasks);
+		if ((r = update_job(c, id, -1, f, n, &err)) == 0)
+			return array_report(c, id);
+		update_refusal(r, &err, idstr);
+		return 1;
+	}
+	nt = sl_array_count(tasks);
+	uint32_t *want = sl_xcalloc(nt + 1, sizeof(*want));
+	res = sl_xcalloc(nt + 1, sizeof(*res));
+	size_t nres = 0;
+	for (size_t i = 0; i < nt; i++) {
+		want[i] = sl_array_task(tasks, i);
+		sl_err_clear(&err);
+		r = update_job(c, id, want[i], f, n, &err);
+		if (r == -SL_ENOENT)
+			continue; /* no such task: sl_scontrol_task_report says so */
+		if (r == 1 || r == -SL_ECONNECT) {
+			update_refusal(r, &err, idstr);
+			goto out;
+		}
+		char buf[SL_ERR_MSG_MAX];
+		res[nres].array_task_id = (int)want[i];
+		res[nres].rc = r;
+		snprintf(res[nres].msg, sizeof(res[nres].msg), "%.*s", (int)sizeof(res[nres].msg) - 1,
+			 last_line(err.msg, buf, sizeof(buf)));
+		nres++;
+	}
+	b = sl_buf_new(1 << 16);
+	rc = sl_scontrol_task_report(b, id, want, nt, res, nres);
+	fputs(sl_buf_str(b), stderr);
+	sl_buf_free(b);
+out:
+	free(want);
+	free(res);
+	sl_array_free(tasks);
+	return rc;
+}
+
 static int cmd_update(int argc, char **argv)
 {
 	struct sl_update_field *f = NULL;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_client *c = NULL;
 	struct sl_buf *notes = sl_buf_new(1 << 16);
-	char buf[SL_ERR_MSG_MAX];
-	uint64_t id = 0;
-	long task = -1;
-	size_t n = 0;
-	int rc, r = sl_scontrol_update_parse(argc, argv, (int64_t)time(NULL), &id, &task, &f, &n,
-					     &rc, notes, &err);
+	const char *jobs = NULL;
+	char **ids = NULL;
+	size_t n = 0, nids = 0;
+	int rc, r = sl_scontrol_update_parse(argc, argv, (int64_t)time(NULL), &jobs, &f, &n, &rc,
+					     notes, &err);
 
 	fputs(sl_buf_str(notes), stderr);
 	sl_buf_free(notes);
@@ -548,34 +676,22 @@ static int cmd_update(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg);
 		return rc;
 	}
-	/* ArrayTaskThrottle alone on N_I is the array's, as Slurm keeps it */
-	if (n == 1 && strcmp(f[0].key, "array_throttle") == 0)
-		task = -1;
-	if (n > 0 && (r = sl_client_connect(NULL, &c, &err)) == 0)
-		for (size_t i = 0; i < n; i++)
-			if (strcmp(f[i].key, "time_limit_add") == 0 &&
-			    time_limit_add(c, id, task, &f[i]) != 0) {
-				sl_client_free(c);
-				free(f);
-				return 1;
-			}
-	if (r == 0 && n > 0 && (r = task >= 0 ? task_rawid(c, &id, task, &err) : 0) == 0)
-		r = sl_client_update(c, id, f, n, &err);
-	if (r == 0 && n > 0 && task < 0 && array_report(c, id)) {
-		sl_client_free(c);
+	if (sl_scontrol_job_list(jobs, &ids, &nids) != 0) {
+		fprintf(stderr, "Invalid job id specified for job %s\n", jobs);
 		free(f);
 		return 1;
 	}
+	rc = 0;
+	if (n > 0 && (r = sl_client_connect(NULL, &c, &err)) != 0) {
+		update_refusal(r, &err, jobs);
+		rc = 1;
+	}
+	for (size_t i = 0; c != NULL && i < nids; i++)
+		rc |= update_one(c, ids[i], f, n);
 	sl_client_free(c);
+	sl_strv_free(ids);
 	free(f);
-	if (r == -SL_ECONNECT)
-		fprintf(stderr, "slurm_update error: %s\n", CONNECT_FAIL);
-	else if (r == -SL_ENOENT)
-		fprintf(stderr, "Invalid job id specified for job %llu\n", (unsigned long long)id);
-	else if (r != 0)
-		fprintf(stderr, "%s for job %llu\n", last_line(err.msg, buf, sizeof(buf)),
-			(unsigned long long)id);
-	return r != 0;
+	return rc;
 }
 
 /* write batch_script ID [FILE|-]: the job's script, for its owner and

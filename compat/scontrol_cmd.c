@@ -64,23 +64,19 @@ enum sl_scontrol_entity sl_scontrol_entity(const char *word)
 	return SL_SC_NO_ENTITY;
 }
 
-void sl_scontrol_refusal(const struct sl_scontrol_verb *v, uint64_t id, int rc,
-			 const struct sl_err *err, struct sl_buf *out)
+void sl_scontrol_why(const struct sl_scontrol_verb *v, int rc, const struct sl_err *err,
+		     char *why, size_t len)
 {
 	const char *last = strrchr(err->msg, '\n');
-	char why[SL_ERR_MSG_MAX];
 	char *p;
 
 	if (rc == -SL_ENOENT) /* Slurm's words for suspend and resume are odd, and its */
-		snprintf(why, sizeof(why), "%s", v->op == SL_CTL_SUSPEND || v->op == SL_CTL_RESUME
+		snprintf(why, len, "%s", v->op == SL_CTL_SUSPEND || v->op == SL_CTL_RESUME
 			 ? "Unexpected message received" : "Invalid job id specified");
 	else
-		snprintf(why, sizeof(why), "%s", last ? last + 1 : err->msg);
+		snprintf(why, len, "%s", last ? last + 1 : err->msg);
 	if ((p = strstr(why, " for job ")) != NULL) /* the daemon's authz says it already */
 		*p = '\0';
-	sl_buf_addf(out, "%s for job %llu\n", why, (unsigned long long)id);
-	if (v->suspend_api)
-		sl_buf_addf(out, "slurm_suspend error: %s\n", why);
 }
 
 int sl_scontrol_hosts(enum sl_scontrol_entity e, const char *list, struct sl_buf *out,

@@ -49,7 +49,7 @@ int sl_scontrol_node(struct sl_buf *b, const struct sl_sinfo_node *n, unsigned f
 int sl_scontrol_config(struct sl_buf *b, const struct sl_daemonconf *dc);
 
 /* `update` words (argv after "update"): JobId=N (or JobName=... is a
- * field) and KEY=VALUE, keys in any case, into the job id and the fields
+ * field) and KEY=VALUE, keys in any case, into the job list and the fields
  * in order (caller frees *f with free(); the strings point into argv).
  * Errors, with the text scontrol prints (one line per '\n') and *rc its
  * exit status: an unknown key ("Update of this parameter is not
@@ -58,9 +58,9 @@ int sl_scontrol_config(struct sl_buf *b, const struct sl_daemonconf *dc);
  * ..."). A value Slurm refuses with a message but exit 0 (NumNodes=abc)
  * gives *rc 0. Lines Slurm prints while it goes on (StartTime=garbage:
  * parse_time's) are appended to notes. *n may be 0 with success: a key
- * that changes nothing here. JobId=N_I: *id is N and *task I (else -1).
- * ArrayTaskThrottle=M is the field array_throttle (M below 0 refused). */
-int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id, long *task,
+ * that changes nothing here. *jobs is JobId's value, a job list
+ * (sl_scontrol_job_list) pointing into argv. ArrayTaskThrottle=M is the field array_throttle (M below 0 refused). */
+int sl_scontrol_update_parse(int argc, char **argv, int64_t now, const char **jobs,
 			     struct sl_update_field **f, size_t *n, int *rc, struct sl_buf *notes,
 			     struct sl_err *err);
 
@@ -89,11 +89,28 @@ enum sl_scontrol_entity {
 /* What `show WORD` shows ("jobs", "jobid", "part", "node", ...). */
 enum sl_scontrol_entity sl_scontrol_entity(const char *word);
 
-/* What scontrol prints when the daemon refused verb v on job id (rc,
- * err): "REASON for job N", and for hold, uhold and release Slurm's second
- * line "slurm_suspend error: REASON". */
-void sl_scontrol_refusal(const struct sl_scontrol_verb *v, uint64_t id, int rc,
-			 const struct sl_err *err, struct sl_buf *out);
+/* Why the daemon refused verb v on a job (rc, err), in Slurm's words as
+ * scontrol prints them, "WHY for job N", and for hold, uhold and release
+ * again in its last line "slurm_suspend error: WHY". */
+void sl_scontrol_why(const struct sl_scontrol_verb *v, int rc, const struct sl_err *err,
+		     char *why, size_t len);
+
+/* The job list of hold, release, requeue and update (JobId=), as 22.05's
+ * scontrol reads it: ids separated by ',' or ' ' outside brackets, each
+ * "N", "N_T" (T a task list, its brackets dropped) or "[A-B]..." for jobs
+ * A to B. -1 for a list Slurm refuses whole ("Invalid job id specified
+ * for job LIST"). Caller frees *out with sl_strv_free(). */
+int sl_scontrol_job_list(const char *s, char ***out, size_t *n);
+
+/* The answers res[0..n) of array id's tasks to one verb (or update), as
+ * scontrol prints slurmctld's job_array_resp_msg: a line "ID_RANGES:
+ * TEXT" per distinct answer ("No error" for success), in the order of
+ * each group's lowest task, where want (nwant tasks, NULL: those that
+ * answered) are the tasks asked for, one that did not answer being
+ * "Invalid job id specified". Nothing when all succeeded. 1 when some
+ * task failed (scontrol then exits 1). */
+int sl_scontrol_task_report(struct sl_buf *b, uint64_t id, const uint32_t *want, size_t nwant,
+			    const struct sl_jobresult *res, size_t n);
 
 /* show hostnames (one name a line), hostlist (compressed, in the given
  * order), hostlistsorted: list expanded into out. -SL_EINVAL "host list is

@@ -391,7 +391,7 @@ static void report_group(struct sl_buf *b, uint64_t id, struct sl_job **v, size_
 		if ((sl_jobstate_is_final(v[i]->state) != 0) == final)
 			t[k++] = (uint32_t)v[i]->array_task_id;
 	if (k > 0) {
-		text = sl_array_fmt(t, k, 0);
+		text = sl_array_fmt_ranges(t, k);
 		sl_buf_addf(b, "%llu_%s: %s\n", (unsigned long long)id, text,
 			    final ? "Job has already finished" : "No error");
 		free(text);

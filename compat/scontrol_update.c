@@ -227,17 +227,14 @@ static int is_key(const char *tag, size_t klen, const char *key, size_t min)
 }
 
 /* One KEY=VALUE (or KEY and VALUE as two words: val not NULL). */
-static int one(struct up *u, const char *word, const char *val, uint64_t *id, long *task,
-	       int *have_id)
+static int one(struct up *u, const char *word, const char *val, const char **jobs)
 {
 	const char *eq = val ? NULL : strchr(word, '=');
 	size_t klen = eq ? (size_t)(eq - word) : strlen(word);
 	const char *v = val ? val : eq ? eq + 1 : NULL;
 
 	if (v != NULL && is_key(word, klen, "JobId", 3)) {
-		if (sl_slurm_jobid_parse(v, id, task) != 0)
-			return sl_err_set(u->err, SL_ENOENT, "Invalid job id specified for job %s", v);
-		*have_id = 1;
+		*jobs = v;
 		u->have_id = 1;
 		return 0;
 	}
@@ -248,7 +245,7 @@ static int one(struct up *u, const char *word, const char *val, uint64_t *id, lo
 			  "Request aborted", word);
 }
 
-int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id, long *task,
+int sl_scontrol_update_parse(int argc, char **argv, int64_t now, const char **jobs,
 			     struct sl_update_field **f, size_t *n, int *rc, struct sl_buf *notes,
 			     struct sl_err *err)
 {
@@ -258,7 +255,7 @@ int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id, l
 	*f = NULL;
 	*n = 0;
 	*rc = 1;
-	*task = -1;
+	*jobs = NULL;
 	if (argc == 0)
 		return sl_err_set(err, SL_EINVAL, "too few arguments for update keyword");
 	/* Slurm's _update_it: the entity is a JobId tag (Job=, JobId N, ...) */
@@ -272,7 +269,6 @@ int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id, l
 		return sl_err_set(err, SL_EINVAL, "No valid entity in update command\nInput line must "
 				  "include \"NodeName\", \"PartitionName\", \"Reservation\", "
 				  "\"JobId\", or \"SlurmctldDebug\"");
-	have_id = 0;
 	for (int i = 0; i < argc && r == 0; i++) {
 		/* a word without '=' takes the next as its value (Slurm's "tag val"),
 		 * but for Nice alone, which means Nice=100 */
@@ -287,7 +283,7 @@ int sl_scontrol_update_parse(int argc, char **argv, int64_t now, uint64_t *id, l
 		}
 		if (strchr(argv[i], '=') == NULL)
 			val = argv[++i];
-		if ((r = one(&u, val ? argv[i - 1] : argv[i], val, id, task, &have_id)) != 0 &&
+		if ((r = one(&u, val ? argv[i - 1] : argv[i], val, jobs)) != 0 &&
 		    u.dropped == 1) {
 			r = 0; /* its line is printed; the other fields still go */
 			u.dropped = 0;

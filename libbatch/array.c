@@ -206,12 +206,12 @@ static char *ranges(const uint32_t *v, size_t n)
 	return s;
 }
 
-static char *fmt(const uint32_t *v, size_t n, uint32_t throttle, int cut)
+static char *fmt(const uint32_t *v, size_t n, uint32_t throttle, int cut, int stepped)
 {
 	char *text, *out;
 	uint32_t step;
 
-	if (n > 0 && (step = even_step(v, n)) != 0) {
+	if (stepped && n > 0 && (step = even_step(v, n)) != 0) {
 		text = sl_xasprintf("%u-%u:%u", v[0], v[n - 1], step);
 	} else {
 		text = ranges(v, n);
@@ -229,12 +229,17 @@ static char *fmt(const uint32_t *v, size_t n, uint32_t throttle, int cut)
 
 char *sl_array_fmt(const uint32_t *v, size_t n, uint32_t throttle)
 {
-	return fmt(v, n, throttle, 1);
+	return fmt(v, n, throttle, 1, 1);
 }
 
 char *sl_array_fmt_full(const uint32_t *v, size_t n, uint32_t throttle)
 {
-	return fmt(v, n, throttle, 0);
+	return fmt(v, n, throttle, 0, 1);
+}
+
+char *sl_array_fmt_ranges(const uint32_t *v, size_t n)
+{
+	return fmt(v, n, 0, 1, 0);
 }
 
 size_t sl_array_index(const struct sl_array *a, uint32_t id)

@@ -63,6 +63,9 @@ size_t sl_array_index(const struct sl_array *a, uint32_t id);
 char *sl_array_fmt(const uint32_t *v, size_t n, uint32_t throttle);
 /* The same, never cut (what squeue -r expands a folded record from). */
 char *sl_array_fmt_full(const uint32_t *v, size_t n, uint32_t throttle);
+/* Ranges alone, never a step, cut as above: bit_fmt's text, which
+ * slurmctld's answers per group of tasks carry (job_array_resp_msg). */
+char *sl_array_fmt_ranges(const uint32_t *v, size_t n);
 
 /* A job id as users write it: "N", "N_I", "N_[1-3,5]" or "N_*". *job gets
  * N; *tasks (caller frees) the set after '_' (any id up to

@@ -249,28 +249,17 @@ int sl_client_query_proj(const struct sl_jobfilter *f, const struct sl_jobproj *
 	return r;
 }
 
-int sl_client_cancel(struct sl_client *c, const struct sl_jobfilter *f, int signal,
-		     int batch_only, struct sl_jobresult **res, size_t *nres,
-		     struct sl_err *err)
+/* rep's "results" into *res (caller frees), as the daemon's cancel and
+ * control answer per job. */
+static int results_from(json_object *rep, struct sl_jobresult **res, size_t *nres,
+			struct sl_err *err)
 {
-	json_object *req = json_object_new_object(), *rep, *arr;
+	json_object *arr;
 	size_t len, i;
-	int r;
 
-	*res = NULL;
-	*nres = 0;
-	json_object_object_add(req, "filter", sl_jobfilter_to_obj(f));
-	json_object_object_add(req, "signal", json_object_new_int(signal));
-	json_object_object_add(req, "batch", json_object_new_boolean(batch_only == 1));
-	if (batch_only == 2)
-		json_object_object_add(req, "full", json_object_new_boolean(1));
-	if ((r = sl_client_call(c, SL_MSG_CANCEL, req, &rep, err)) != 0)
-		return r;
 	if (!json_object_object_get_ex(rep, "results", &arr) ||
-	    !json_object_is_type(arr, json_type_array)) {
-		json_object_put(rep);
-		return sl_err_set(err, SL_EPROTO, "cancel reply without results");
-	}
+	    !json_object_is_type(arr, json_type_array))
+		return sl_err_set(err, SL_EPROTO, "reply without results");
 	len = json_object_array_length(arr);
 	*res = sl_xcalloc(len + 1, sizeof(**res));
 	for (i = 0; i < len; i++) {
@@ -288,24 +277,77 @@ int sl_client_cancel(struct sl_client *c, const struct sl_jobfilter *f, int sign
 			x->array_task_id = json_object_get_int(v);
 	}
 	*nres = len;
-	json_object_put(rep);
 	return 0;
 }
 
-int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
-		      struct sl_err *err)
+int sl_client_cancel(struct sl_client *c, const struct sl_jobfilter *f, int signal,
+		     int batch_only, struct sl_jobresult **res, size_t *nres,
+		     struct sl_err *err)
+{
+	json_object *req = json_object_new_object(), *rep;
+	int r;
+
+	*res = NULL;
+	*nres = 0;
+	json_object_object_add(req, "filter", sl_jobfilter_to_obj(f));
+	json_object_object_add(req, "signal", json_object_new_int(signal));
+	json_object_object_add(req, "batch", json_object_new_boolean(batch_only == 1));
+	if (batch_only == 2)
+		json_object_object_add(req, "full", json_object_new_boolean(1));
+	if ((r = sl_client_call(c, SL_MSG_CANCEL, req, &rep, err)) != 0)
+		return r;
+	r = results_from(rep, res, nres, err);
+	json_object_put(rep);
+	return r;
+}
+
+static json_object *control_req(enum sl_control_op op, uint64_t id)
 {
 	static const char *ops[] = {[SL_CTL_HOLD] = "hold", [SL_CTL_RELEASE] = "release",
 				    [SL_CTL_REQUEUE] = "requeue", [SL_CTL_UHOLD] = "uhold",
 				    [SL_CTL_REQUEUE_HOLD] = "requeuehold", [SL_CTL_TOP] = "top",
 				    [SL_CTL_SUSPEND] = "suspend", [SL_CTL_RESUME] = "resume"};
-	json_object *req = json_object_new_object(), *rep;
-	int r;
+	json_object *req = json_object_new_object();
 
 	json_object_object_add(req, "op", json_object_new_string(ops[op]));
 	json_object_object_add(req, "id", json_object_new_int64((int64_t)id));
-	if ((r = sl_client_call(c, SL_MSG_CONTROL, req, &rep, err)) == 0)
+	return req;
+}
+
+int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
+		      struct sl_err *err)
+{
+	json_object *rep;
+	int r;
+
+	if ((r = sl_client_call(c, SL_MSG_CONTROL, control_req(op, id), &rep, err)) == 0)
 		json_object_put(rep);
+	return r;
+}
+
+int sl_client_control_tasks(struct sl_client *c, enum sl_control_op op, uint64_t id,
+			    const uint32_t *tasks, size_t ntasks, struct sl_jobresult **res,
+			    size_t *nres, struct sl_err *err)
+{
+	json_object *req = control_req(op, id), *rep;
+	int r;
+
+	*res = NULL;
+	*nres = 0;
+	if (tasks != NULL) {
+		json_object *a = json_object_new_array_ext((int)ntasks);
+		for (size_t i = 0; i < ntasks; i++)
+			json_object_array_add(a, json_object_new_int64(tasks[i]));
+		json_object_object_add(req, "tasks", a);
+	} else {
+		json_object_object_add(req, "each", json_object_new_boolean(1));
+	}
+	if ((r = sl_client_call(c, SL_MSG_CONTROL, req, &rep, err)) != 0)
+		return r;
+	/* no results: a plain job, which answered as sl_client_control's */
+	if (json_object_object_get_ex(rep, "results", NULL))
+		r = results_from(rep, res, nres, err);
+	json_object_put(rep);
 	return r;
 }
 

@@ -316,6 +316,43 @@ static int verb_fn(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
 	return verbs[*(size_t *)arg].fn(d, p, j, err);
 }
 
+static int listed(json_object *tasks, int task)
+{
+	for (size_t i = 0; i < json_object_array_length(tasks); i++)
+		if (json_object_get_int(json_object_array_get_idx(tasks, i)) == task)
+			return 1;
+	return 0;
+}
+
+/* A verb on an array's tasks, each answering for itself, finished ones
+ * too, as slurmctld's job_array_resp_msg: "tasks" names some (none: all).
+ * A task asked for and not in "results" does not exist; nor does any of
+ * them when id is no array. Tasks cancelled out of the pending meta
+ * record are gone, as in Slurm. */
+static void control_tasks(struct sluiced *d, const struct sl_peer *p, uint64_t id, size_t verb,
+			  json_object *tasks, json_object *rep)
+{
+	json_object *arr = json_object_new_array();
+	size_t n = sl_h_is_array(d, id) ? sl_jobtab_count(d->jobs) : 0;
+
+	for (size_t i = sl_jobtab_lower(d->jobs, id); i < n; i++) {
+		struct sl_job *t = sl_jobtab_at(d->jobs, i);
+		struct sl_err e = SL_ERR_INIT;
+		if (t->array_job_id != id)
+			break;
+		if (t->array_dropped || (tasks != NULL && !listed(tasks, t->array_task_id)))
+			continue;
+		int r = sl_authz_job(p, t, verbs[verb].rule, &e);
+		if (r == 0)
+			r = verbs[verb].fn(d, p, t, &e);
+		result(arr, t->id, r ? e.code : 0, e.msg);
+		json_object *last = json_object_array_get_idx(arr, json_object_array_length(arr) - 1);
+		json_object_object_add(last, "array_job_id", json_object_new_int64((int64_t)id));
+		json_object_object_add(last, "array_task_id", json_object_new_int(t->array_task_id));
+	}
+	json_object_object_add(rep, "results", arr);
+}
+
 int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		 json_object *rep, struct sl_err *err)
 {
@@ -336,7 +373,18 @@ int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	if (!json_object_object_get_ex(req, "id", &v) || !json_object_is_type(v, json_type_int))
 		return sl_err_set(err, SL_EPROTO, "control: id is missing");
 	id = (unsigned long long)json_object_get_int64(v);
-	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id))
+	/* With "tasks" or "each" an array's tasks answer one by one; without,
+	 * the array answers once (a client that asks for neither reads that) */
+	if (json_object_object_get_ex(req, "tasks", &v) && json_object_is_type(v, json_type_array)) {
+		control_tasks(d, p, id, i, v, rep);
+		return 0;
+	}
+	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id) &&
+	    json_object_object_get_ex(req, "each", &v) && json_object_get_boolean(v)) {
+		control_tasks(d, p, id, i, NULL, rep);
+		return 0;
+	}
+	if (j == NULL && sl_h_is_array(d, id))
 		return sl_h_array_each(d, p, id, verbs[i].rule, verb_fn, &i, err);
 	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");

@@ -59,10 +59,30 @@ ok "raw ids N+1..N+K, in squeue %A and scontrol; sacct folds pending tasks as Sl
 "$BIN/scontrol" release "${b}_7" || fail "release b_7"
 wait_state "${b}_7" COMPLETED
 expect_eq "others still held" "2" "$("$BIN/squeue" -h -r -j "$b" -t PD -o %r | grep -c JobHeldUser)"
-"$BIN/scontrol" release "$b" || fail "release b"
+# Each task answers for itself once one has ended (slurmctld's
+# job_array_resp_msg), and scontrol exits 1, as the reference cluster.
+out=$("$BIN/scontrol" release "$b" 2>&1); rc=$?
+expect_eq "release b" "1 ${b}_5,9: No error
+${b}_7: Job has already finished" "$rc $out"
 wait_state "${b}_9" COMPLETED
 wait_state "${b}_5" COMPLETED
 ok "release N_I releases one task, release N the others"
+
+# Job lists and task lists, as 22.05's scontrol reads them.
+c=$(submit $USER1 -H --array=1-4 --wrap true) || fail "submit"
+d=$(submit $USER1 -H --wrap true) || fail "submit"
+out=$("$BIN/scontrol" hold "${c}_[1-2],$d" 2>&1) || fail "hold list: $out"
+out=$("$BIN/scontrol" update "JobId=${c}_[3-6],$d" Comment=x 2>&1); rc=$?
+expect_eq "update task list" "1 ${c}_3-4: No error
+${c}_5-6: Invalid job id specified" "$rc $out"
+expect_eq "comments" "x x" "$("$BIN/squeue" -h -j "${c}_3,$d" -o %k | tr '\n' ' ' | sed 's/ $//')"
+out=$("$BIN/scontrol" release "9999999,$d" 2>&1); rc=$?
+expect_eq "release list" "1 Invalid job id specified for job 9999999
+slurm_suspend error: Invalid job id specified" "$rc $out"
+"$BIN/scontrol" release "${c}_[1-4]" || fail "release c"
+wait_state "$d" COMPLETED
+wait_state "${c}_4" COMPLETED
+ok "job lists and task lists in hold, release and update"
 
 # maxArraySize comes from the config (10001 here, as the reference cluster).
 submit $USER1 --array=10000 -H --wrap true >/dev/null || fail "task 10000 refused"

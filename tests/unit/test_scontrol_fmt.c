@@ -197,8 +197,7 @@ static void test_suspended(void **state)
 
 struct upd {
 	int r, rc;
-	uint64_t id;
-	long task;
+	const char *jobs;
 	struct sl_update_field *f;
 	size_t n;
 	struct sl_err err;
@@ -209,7 +208,7 @@ static void parse(struct upd *u, int argc, char **argv)
 {
 	struct sl_buf *notes = sl_buf_new(1 << 12);
 	memset(u, 0, sizeof(*u));
-	u->r = sl_scontrol_update_parse(argc, argv, 1000000000, &u->id, &u->task, &u->f, &u->n, &u->rc, notes,
+	u->r = sl_scontrol_update_parse(argc, argv, 1000000000, &u->jobs, &u->f, &u->n, &u->rc, notes,
 					&u->err);
 	snprintf(u->notes, sizeof(u->notes), "%s", sl_buf_str(notes));
 	sl_buf_free(notes);
@@ -235,7 +234,7 @@ static void test_update_parse(void **state)
 	      "NumNodes=2-4", "NumCPUs=4", "Dependency=afterok:3", "StartTime=now+60", "QOS=high",
 	      "Comment=a b", "Priority=9");
 	assert_int_equal(u.r, 0);
-	assert_int_equal(u.id, 36);
+	assert_string_equal(u.jobs, "36");
 	assert_int_equal(u.n, 12);
 	assert_string_equal(u.f[0].key, "time_limit");
 	assert_null(u.f[0].str);
@@ -272,8 +271,10 @@ static void test_update_parse(void **state)
 		"\"PartitionName\", \"Reservation\", \"JobId\", or \"SlurmctldDebug\"");
 	PARSE(&u, "JobId=36");
 	refused(&u, 1, "No changes specified");
-	PARSE(&u, "JobId=abc", "TimeLimit=3");
-	refused(&u, 1, "Invalid job id specified for job abc");
+	PARSE(&u, "JobId=abc", "TimeLimit=3"); /* the list is read later, sl_scontrol_job_list */
+	assert_int_equal(u.r, 0);
+	assert_string_equal(u.jobs, "abc");
+	free(u.f);
 	/* Slurm's quirks: a message but exit 0; a field dropped with its line */
 	PARSE(&u, "JobId=36", "NumNodes=abc");
 	refused(&u, 0, "scontrol: error: Invalid numeric value \"abc\" for requested node count.");
@@ -287,8 +288,7 @@ static void test_update_parse(void **state)
 	free(u.f);
 	PARSE(&u, "JobId=36_4", "ArrayTaskThrottle=2");
 	assert_int_equal(u.r, 0);
-	assert_int_equal(u.id, 36);
-	assert_int_equal(u.task, 4);
+	assert_string_equal(u.jobs, "36_4");
 	assert_int_equal(u.n, 1);
 	assert_string_equal(u.f[0].key, "array_throttle");
 	assert_int_equal(u.f[0].num, 2);
@@ -299,7 +299,7 @@ static void test_update_parse(void **state)
 	 * reference scontrol took it); Nice alone is Nice=100 */
 	PARSE(&u, "Job=36", "TimeLim=5", "W", "k1", "nice", "St=now", "Comm=c");
 	assert_int_equal(u.r, 0);
-	assert_int_equal(u.id, 36);
+	assert_string_equal(u.jobs, "36");
 	assert_int_equal(u.n, 5);
 	assert_string_equal(u.f[0].key, "time_limit");
 	assert_string_equal(u.f[1].key, "wckey");
@@ -311,7 +311,7 @@ static void test_update_parse(void **state)
 	free(u.f);
 	PARSE(&u, "JobID", "36", "TimeLimit", "6");
 	assert_int_equal(u.r, 0);
-	assert_int_equal(u.id, 36);
+	assert_string_equal(u.jobs, "36");
 	assert_int_equal(u.f[0].num, 6);
 	free(u.f);
 	PARSE(&u, "JobId=36", "Co=x");
@@ -508,20 +508,19 @@ static void test_words(void **state)
 	assert_int_equal(sl_scontrol_entity("bogus"), SL_SC_NO_ENTITY);
 
 	/* a refusal: the daemon's reason once, " for job N" by scontrol */
+	char why[256];
 	v = sl_scontrol_verb("hold");
 	sl_err_set(&err, SL_EPERM, "Invalid user id for job 36");
-	sl_scontrol_refusal(v, 36, -SL_EPERM, &err, b);
-	assert_string_equal(sl_buf_str(b), "Invalid user id for job 36\n"
-					   "slurm_suspend error: Invalid user id\n");
-	sl_buf_reset(b);
+	sl_scontrol_why(v, -SL_EPERM, &err, why, sizeof(why));
+	assert_string_equal(why, "Invalid user id");
 	sl_err_clear(&err);
 	sl_err_set(&err, SL_ESTATE, "Job has already finished");
-	sl_scontrol_refusal(sl_scontrol_verb("requeue"), 7, -SL_ESTATE, &err, b);
-	assert_string_equal(sl_buf_str(b), "Job has already finished for job 7\n");
-	sl_buf_reset(b);
-	sl_scontrol_refusal(sl_scontrol_verb("suspend"), 999999, -SL_ENOENT, &err, b);
-	assert_string_equal(sl_buf_str(b), "Unexpected message received for job 999999\n");
-	sl_buf_reset(b);
+	sl_scontrol_why(sl_scontrol_verb("requeue"), -SL_ESTATE, &err, why, sizeof(why));
+	assert_string_equal(why, "Job has already finished");
+	sl_scontrol_why(sl_scontrol_verb("suspend"), -SL_ENOENT, &err, why, sizeof(why));
+	assert_string_equal(why, "Unexpected message received");
+	sl_scontrol_why(sl_scontrol_verb("release"), -SL_ENOENT, &err, why, sizeof(why));
+	assert_string_equal(why, "Invalid job id specified");
 
 	assert_int_equal(sl_scontrol_hosts(SL_SC_HOSTNAMES, "n[1-3],x01", b, NULL), 0);
 	assert_string_equal(sl_buf_str(b), "n1\nn2\nn3\nx01\n");
@@ -564,6 +563,50 @@ static void test_array_report(void **state)
 		sl_job_free(v[i]);
 }
 
+/* Job lists as 22.05's scontrol reads them (update_job.c's _is_job_id and
+ * _next_job_id), and its lines per group of an array's tasks, each case
+ * as the reference cluster printed it. */
+static void test_job_list(void **state)
+{
+	char **v = NULL;
+	size_t n = 0;
+	(void)state;
+	assert_int_equal(sl_scontrol_job_list("7,8 9_[1-3,5],[11-13]_2,14_4", &v, &n), 0);
+	assert_int_equal(n, 7);
+	const char *want[] = {"7", "8", "9_1-3,5", "11_2", "12_2", "13_2", "14_4"};
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(v[i], want[i]);
+	sl_strv_free(v);
+	const char *bad[] = {"abc", "7_1_2", "7-8", "7_[1-2", "7_*", "7.1"};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(sl_scontrol_job_list(bad[i], &v, &n), -1);
+		assert_null(v);
+	}
+	assert_int_equal(sl_scontrol_job_list("7_", &v, &n), 0); /* the daemon's to refuse */
+	assert_string_equal(v[0], "7_");
+	sl_strv_free(v);
+
+	struct sl_jobresult res[4] = {
+		{.array_task_id = 3, .rc = -SL_ESTATE, .msg = "Job has already finished"},
+		{.array_task_id = 1, .rc = -SL_ESTATE, .msg = "Job has already finished"},
+		{.array_task_id = 2}, {.array_task_id = 4},
+	};
+	struct sl_buf *b = sl_buf_new(1 << 12);
+	assert_int_equal(sl_scontrol_task_report(b, 41, NULL, 0, res, 4), 1);
+	assert_string_equal(sl_buf_str(b), "41_1,3: Job has already finished\n41_2,4: No error\n");
+	sl_buf_reset(b);
+	uint32_t asked[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+	assert_int_equal(sl_scontrol_task_report(b, 41, asked + 1, 1, res, 4), 0); /* lone success */
+	assert_string_equal(sl_buf_str(b), "");
+	res[0].rc = res[1].rc = 0;
+	assert_int_equal(sl_scontrol_task_report(b, 41, asked, 9, res, 4), 1);
+	assert_string_equal(sl_buf_str(b), "41_1-4: No error\n41_5-9: Invalid job id specified\n");
+	sl_buf_reset(b);
+	assert_int_equal(sl_scontrol_task_report(b, 41, asked, 1, res, 0), 1); /* no such array */
+	assert_string_equal(sl_buf_str(b), "41_1: Invalid job id specified\n");
+	sl_buf_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -577,6 +620,7 @@ int main(void)
 		cmocka_unit_test(test_partition_node),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_words), cmocka_unit_test(test_array_report),
+		cmocka_unit_test(test_job_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

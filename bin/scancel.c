@@ -120,12 +120,14 @@ static int signal_step(const struct sl_scancel_opts *o, const char *id)
 
 /* Ids Sluice answers itself: no job is heterogeneous; a step that is not
  * running. */
-static int answer_steps_het(const struct sl_scancel_opts *o)
+static int answer_steps_het(const struct sl_scancel_opts *o, const char *skip)
 {
 	int rc = 0;
 
 	for (size_t i = 0; i < o->n_steps; i++) {
 		int r;
+		if (skip && skip[i]) /* its job is not active: said already */
+			continue;
 		if (o->verbose > 0 && !o->signal)
 			fprintf(stderr, "scancel: Terminating step %s\n", o->steps[i]);
 		if ((r = signal_step(o, o->steps[i])) >= 0) {
@@ -202,7 +204,64 @@ static int interactive(const struct sl_scancel_opts *o, struct sl_jobfilter *f, 
 	return 0;
 }
 
-static int cancel(const struct sl_scancel_opts *o)
+/* 1 when job id is among v's active jobs. */
+static int active(struct sl_job **v, size_t n, uint64_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i]->id == id && !sl_jobstate_is_final(v[i]->state))
+			return 1;
+	return 0;
+}
+
+/* Slurm's _verify_job_ids, run when filters, a signal or a step come with
+ * ids: an id naming no active job is an error before any filter applies
+ * (its line unless -Q, exit 1), and is no longer asked for. *kept gets
+ * the others (caller frees); a step of no active job is marked in
+ * skip_step. 1 when the daemon could not answer (nothing verified). */
+static int verify_ids(const struct sl_scancel_opts *o, uint64_t **kept, size_t *nkept,
+		      char *skip_step, int *rc)
+{
+	size_t n = 0, nq = o->sel.n_ids + o->n_steps;
+	uint64_t *q = sl_xcalloc(nq + 1, sizeof(*q));
+	struct sl_jobfilter f = {0};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job **v = NULL;
+
+	memcpy(q, o->sel.ids, o->sel.n_ids * sizeof(*q));
+	for (size_t i = 0; i < o->n_steps; i++)
+		q[o->sel.n_ids + i] = strtoull(o->steps[i], NULL, 10);
+	f.ids = q;
+	f.n_ids = nq;
+	*kept = sl_xcalloc(o->sel.n_ids + 1, sizeof(**kept));
+	*nkept = 0;
+	if (sl_client_query(&f, &v, &n, &err) != 0) {
+		free(q);
+		return 1;
+	}
+	for (size_t i = 0; i < o->sel.n_ids; i++) {
+		if (active(v, n, o->sel.ids[i])) {
+			(*kept)[(*nkept)++] = o->sel.ids[i];
+			continue;
+		}
+		if (!o->quiet)
+			fprintf(stderr, "scancel: error: Kill job error on job id %llu: Invalid job id "
+				"specified\n", (unsigned long long)o->sel.ids[i]);
+		*rc = max(*rc, 1);
+	}
+	for (size_t i = 0; i < o->n_steps; i++) {
+		if ((skip_step[i] = !active(v, n, q[o->sel.n_ids + i])) == 0)
+			continue;
+		if (!o->quiet)
+			fprintf(stderr, "scancel: error: Kill job error on job step id %s: Invalid job "
+				"id specified\n", o->steps[i]);
+		*rc = max(*rc, 1);
+	}
+	sl_job_free_array(v, n);
+	free(q);
+	return 0;
+}
+
+static int cancel(const struct sl_scancel_opts *o, uint64_t *kept, size_t nkept, int rc)
 {
 	struct sl_jobfilter f = {0};
 	struct sl_client *c = NULL;
@@ -212,10 +271,16 @@ static int cancel(const struct sl_scancel_opts *o)
 	const struct sl_scancel_word *last_word = NULL;
 	char text[512];
 	size_t n = 0;
-	int r = 0, rc = 0;
+	int r = 0;
 
 	sl_jobsel_filter(&o->sel, &f);
 	f.states = o->sel.states.states, f.n_states = o->sel.states.n;
+	if (kept != NULL) { /* verified: none left is nothing to do, not all jobs */
+		f.ids = kept;
+		f.n_ids = nkept;
+		if (nkept + f.n_tasks == 0)
+			return rc;
+	}
 	if (o->interactive)
 		r = interactive(o, &f, &confirmed, &rc);
 	if (r == 0 && (f.n_ids + f.n_tasks > 0 || !o->interactive) &&
@@ -271,10 +336,23 @@ int main(int argc, char **argv)
 			fprintf(stderr, "scancel: error: No active jobs match ALL job filters, "
 				"including: %s\n", text);
 		}
-	} else if (o.sel.n_ids + o.sel.n_tasks > 0 || o.filters) {
-		rc = cancel(&o);
+		rc = max(rc, answer_steps_het(&o, NULL));
+	} else {
+		uint64_t *kept = NULL;
+		size_t nkept = 0;
+		char *skip = sl_xcalloc(o.n_steps + 1, 1);
+		if (o.sel.n_ids + o.n_steps > 0 && !o.interactive &&
+		    (!sl_scancel_plain(&o) || o.n_steps > 0) &&
+		    verify_ids(&o, &kept, &nkept, skip, &rc) != 0) {
+			free(kept);
+			kept = NULL;
+		}
+		if (o.sel.n_ids + o.sel.n_tasks > 0 || o.filters)
+			rc = cancel(&o, kept, nkept, rc);
+		rc = max(rc, answer_steps_het(&o, skip));
+		free(kept);
+		free(skip);
 	}
-	rc = max(rc, answer_steps_het(&o));
 	sl_scancel_opts_clear(&o);
 	return rc & 0xff;
 }

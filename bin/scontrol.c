@@ -826,7 +826,10 @@ int main(int argc, char **argv)
 		case 'o': o.flags |= SL_SCONTROL_ONELINE; break;
 		case 'j': o.json = 1; break;
 		case 'y': o.json = 2; break;
-		case 'a': case 'Q': break;
+		case 'a': break;
+		case 'Q': /* Slurm's quiet_flag: its error lines go, its exit status stays */
+			(void)!freopen("/dev/null", "w", stderr);
+			break;
 		case 'V': printf("slurm 22.05.8\n"); return 0;
 		default:
 			if (optopt && optopt < 256)

@@ -71,6 +71,8 @@ static int spec_of(const struct srun_alloc_req *q, struct sl_jobspec *spec, stru
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		if (sizes[i].val > 0)
 			push_num(argv, &n, sizes[i].flag, sizes[i].val);
+	if (q->nodes == SL_SRUN_NODES_ZERO) /* refused as sbatch -N 0 is */
+		push_num(argv, &n, "--nodes", 0);
 	for (size_t i = 0; q->extra && q->extra[i]; i++)
 		push(argv, &n, q->extra[i], NULL);
 	push(argv, &n, "--job-name", q->name);
@@ -232,7 +234,9 @@ int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)
 		const char *msg = err.msg[0] ? err.msg : strerror(errno), *last = strrchr(msg, '\n');
 		if (last)
 			fprintf(stderr, "%s: error: %.*s\n", q->prog, (int)(last - msg), msg);
-		fprintf(stderr, "%s: error: Unable to allocate resources: %s\n", q->prog,
+		/* salloc's words differ from srun's (salloc.c, allocate.c) */
+		fprintf(stderr, "%s: error: %s: %s\n", q->prog,
+			q->salloc ? "Job submit/allocate failed" : "Unable to allocate resources",
 			last ? last + 1 : msg);
 		if (rcf)
 			unlink(rcf);

@@ -2,6 +2,7 @@
 #include "slurm_state.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -150,10 +151,11 @@ static int user_uid(const char *name, uid_t *uid)
 		*uid = res->pw_uid;
 		return 0;
 	}
-	/* Slurm takes a numeric uid even when no passwd entry exists. */
+	/* a number, as uid_from_string takes it: a uid the user database has */
 	errno = 0;
 	v = strtoul(name, &end, 10);
-	if (isdigit((unsigned char)name[0]) && *end == '\0' && errno == 0 && v < 0xffffffffUL) {
+	if (isdigit((unsigned char)name[0]) && *end == '\0' && errno == 0 && v <= INT_MAX &&
+	    getpwuid_r((uid_t)v, &pw, buf, sizeof(buf), &res) == 0 && res != NULL) {
 		*uid = (uid_t)v;
 		return 0;
 	}

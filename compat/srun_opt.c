@@ -79,16 +79,17 @@ SET(set_chdir) { (void)err; return replace(&O(ctx)->chdir, arg); }
 
 static int nodes_value(struct sl_srun_opts *o, const char *arg, struct sl_err *err)
 {
-	char *end;
-	long v = strtol(arg, &end, 10);
-	/* "-N 2-4": Sluice takes the minimum, which a step always gets here */
-	if (end != arg && *end == '-')
-		(void)strtol(end + 1, &end, 10);
-	if (end == arg || *end != '\0' || v < 1 || v > INT_MAX) {
+	struct sl_err e = SL_ERR_INIT;
+	int lo, hi;
+
+	/* sbatch's reading (and its two errors); "-N 2-4": Sluice takes the
+	 * minimum, which a step always gets here */
+	if (sl_slurm_parse_nodes(arg, &lo, &hi, &e) != 0) {
 		o->fatal_value = 1;
-		return sl_err_set(err, SL_EINVAL, "srun: error: \"%s\" is not a valid node count", arg);
+		return sl_err_set(err, SL_EINVAL, "srun: error: %s", e.msg);
 	}
-	o->nodes = (int)v;
+	/* 0 is the controller's to refuse, "Node count specification invalid" */
+	o->nodes = lo == 0 ? SL_SRUN_NODES_ZERO : lo;
 	return 0;
 }
 

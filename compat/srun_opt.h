@@ -12,8 +12,10 @@
  * which is what Sluice's executors are. */
 #define SL_SRUN_NO_CPU_BIND "cluster configuration lacks support for cpu binding"
 
+#define SL_SRUN_NODES_ZERO (-1)
+
 struct sl_srun_opts {
-	int ntasks, nodes;        /* 0: not given */
+	int ntasks, nodes;        /* 0: not given; SL_SRUN_NODES_ZERO: -N 0 */
 	int nodes_opt;            /* -N on the command line (not from SLURM_NNODES) */
 	int ntasks_opt;           /* -n on the command line */
 	int ntasks_per_node;      /* 0: not given */

@@ -119,3 +119,24 @@ for p in $(cat left.pids); do
 done
 expect_eq "two leftovers recorded" 2 "$(wc -l <left.pids)"
 ok "a job's leftovers (own process group, double-forked) end with the job"
+
+# With a filter, a signal or a step on the line, scancel first checks that
+# each id names an active job (Slurm's _verify_job_ids): an error for one
+# that does not, before any filter, silent under -Q; filtered-out active
+# jobs are no error. Each line as the reference cluster printed it.
+rid=$(submit $USER1 -o /dev/null --wrap 'sleep 60') || fail "submit"
+fid=$(submit $USER1 -o /dev/null --wrap true) || fail "submit"
+wait_state "$fid" COMPLETED
+wait_state "$rid" RUNNING
+out=$(as $USER1 "$BIN/scancel" -t PD "$fid" 2>&1); rc=$?
+expect_eq "-t PD finished" "1 scancel: error: Kill job error on job id $fid: Invalid job id specified" "$rc $out"
+out=$(as $USER1 "$BIN/scancel" -t PD "$rid" 2>&1); rc=$?
+expect_eq "-t PD running" "0 " "$rc $out"
+out=$(as $USER1 "$BIN/scancel" 999999 "$fid.1" 2>&1); rc=$?
+expect_eq "ids with a step" "1 scancel: error: Kill job error on job id 999999: Invalid job id specified
+scancel: error: Kill job error on job step id $fid.1: Invalid job id specified" "$rc $out"
+out=$(as $USER1 "$BIN/scancel" -Q 999999.0 2>&1); rc=$?
+expect_eq "-Q" "1 " "$rc $out"
+expect_eq "still running" RUNNING "$("$BIN/squeue" -h -j "$rid" -o %T)"
+as $USER1 "$BIN/scancel" "$rid" || fail "cancel"
+ok "ids checked against active jobs when filters or steps come with them"

@@ -337,3 +337,13 @@ expect_eq "squeue -s N." "squeue: error: Invalid job_step id: $j.??" "$("$BIN/sq
 expect_eq "squeue -s abc.0" "squeue: error: Invalid job_step id: abc.0" "$("$BIN/squeue" -s abc.0 2>&1)"
 expect_eq "squeue -j N." "$j" "$("$BIN/squeue" -h -t all -j "$j." -o %i)"
 ok "squeue's step and job lists read as Slurm's"
+
+# Allocation refusals: salloc's words are not srun's; -N 0 is the
+# controller's to refuse, -N 3-1 the command's (reference cluster).
+out=$(as $USER1 "$BIN/salloc" -N 0 true 2>&1); rc=$?
+expect_eq "salloc -N 0" "1 salloc: error: Job submit/allocate failed: Node count specification invalid" "$rc $out"
+out=$(as $USER1 "$BIN/srun" -N 0 true 2>&1); rc=$?
+expect_eq "srun -N 0" "1 srun: error: Unable to allocate resources: Node count specification invalid" "$rc $out"
+out=$(as $USER1 "$BIN/srun" -N 3-1 true 2>&1); rc=$?
+expect_eq "srun -N 3-1" "255 srun: error: Maximum node count 1 is less than minimum node count 3" "$rc $out"
+ok "salloc's and srun's allocation refusals, as Slurm's"

@@ -209,6 +209,11 @@ static void test_options(void **state)
 	sl_sacct_opts_clear(&o);
 	/* -g -i -I -k -K: slurmdbd's conditions */
 	EXPECT_ERR("sacct: error: Invalid group id: no-such-group-x", "-g", "no-such-group-x");
+	/* a number is a uid only when the user database has it (uid_from_string) */
+	EXPECT_ERR("sacct: error: Invalid user id: 2147483000", "-u", "2147483000");
+	EXPECT_ERR("sacct: error: Invalid user id: 99999999999", "-u", "99999999999");
+	assert_int_equal(PARSE(&o, &err, "-u", "0"), 0);
+	sl_sacct_opts_clear(&o);
 	EXPECT_ERR("sacct: error: Invalid numeric value \"x\" for requested node range.", "-i",
 		   "x");
 	EXPECT_ERR("sacct: error: Invalid numeric value \"2-y\" for requested cpu range.", "-I",

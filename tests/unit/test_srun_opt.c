@@ -91,6 +91,8 @@ static void test_errors(void **state)
 		   "true", NULL);
 	/* these three exit 255, the others 1 (the reference cluster, again) */
 	expect_err("srun: error: \"x\" is not a valid node count", 255, "-N", "x", "true", NULL);
+	expect_err("srun: error: Maximum node count 1 is less than minimum node count 3", 255, "-N",
+		   "3-1", "true", NULL);
 	expect_err("srun: error: Invalid --time specification", 255, "-t", "abc", "true", NULL);
 	expect_err("srun: error: Invalid --mem specification", 255, "--mem=bogus", "true", NULL);
 	expect_err("srun: error: Invalid numeric value \"x\" for --wait.", 1, "-W", "x", "true",

@@ -8,9 +8,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -169,14 +171,32 @@ static uint32_t unrecorded_id(uint64_t job)
 /* AllocCPUS of the step as sacct shows it: -c's CPUs for every task, else
  * all the job's CPUs on the step's nodes (what a step gets without
  * --exact in Slurm 22.05). */
-static int step_cpus(const struct sl_srun_opts *o, const struct sl_srun_layout *l)
+static int step_cpus(const struct sl_srun_layout *l)
 {
 	int cpus = 0;
-	if (l->cpus_per_task > 0 || o->exact) /* -c implies --exact in 22.05 */
+	if (l->exact)
 		return l->ntasks * (l->cpus_per_task > 0 ? l->cpus_per_task : 1);
 	for (int i = 0; i < l->nnodes; i++)
 		cpus += l->cpus_on[i];
 	return cpus;
+}
+
+/* Who the tasks run as, for the variables slurmstepd sets (a step of
+ * salloc's has no batch environment to inherit them from). */
+static void step_user(struct sl_srun_layout *l)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+
+	errno = 0;
+	l->prio = getpriority(PRIO_PROCESS, 0);
+	if (errno != 0)
+		l->prio = 0;
+	if (getpwuid_r(getuid(), &pw, buf, sizeof(buf), &res) != 0 || res == NULL)
+		return;
+	l->uid = (long)getuid();
+	l->gid = (long)getgid();
+	snprintf(l->user, sizeof(l->user), "%s", pw.pw_name);
 }
 
 /* The memory a node of the step holds, MiB (sluiced counts it against the
@@ -198,7 +218,7 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l, struc
 	rec->name = sl_xstrdup(o->name ? o->name : basename(arg0));
 	rec->ntasks = l->ntasks;
 	rec->nnodes = l->nnodes;
-	rec->cpus = step_cpus(o, l);
+	rec->cpus = step_cpus(l);
 	rec->mem = step_mem(o, rec);
 	rec->overlap = o->overlap;
 	rec->nodelist = sl_xstrdup(l->nodelist);
@@ -316,6 +336,7 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 	mode_t um = umask(0); /* read it: the tasks get it, as Slurm's SLURM_UMASK */
 	umask(um);
 	l.umask = (int)um;
+	step_user(&l);
 	if (o->multi_prog && (mp = read_multiprog(o, l.ntasks)) == NULL) {
 		free(warn);
 		sl_srun_layout_clear(&l);

@@ -249,6 +249,9 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 	l->gpus = a->gpus;
 	l->ngpus = a->ngpus;
 	l->umask = -1;
+	l->uid = l->gid = -1;
+	/* 22.05: -c implies --exact (srun reads no SLURM_CPUS_PER_TASK) */
+	l->exact = o->exact || o->step_exclusive || o->cpus_per_task > 0;
 	idx = sl_xcalloc(a->nnodes + 1, sizeof(*idx));
 	cpus = sl_xcalloc(a->nnodes + 1, sizeof(*cpus));
 	if ((r = pick(o, a, idx, &avail, &listed, err)) != 0 ||
@@ -328,7 +331,20 @@ char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base
 	const char *node = l->nodes[l->task[t].node];
 	size_t n = 0;
 
+	int nd = l->task[t].node, cpt = l->cpus_per_task > 0 ? l->cpus_per_task : 1;
+
 	add(&v, &n, sl_xasprintf("SLURMD_NODENAME=%s", node));
+	add(&v, &n, sl_xasprintf("SLURM_CPUS_ON_NODE=%d",
+				 l->exact ? l->tasks_on[nd] * cpt : l->cpus_on[nd]));
+	if (l->uid >= 0) {
+		add(&v, &n, sl_xasprintf("SLURM_JOB_GID=%ld", l->gid));
+		add(&v, &n, sl_xasprintf("SLURM_JOB_UID=%ld", l->uid));
+		add(&v, &n, sl_xasprintf("SLURM_JOB_USER=%s", l->user));
+		add(&v, &n, sl_xasprintf("SLURM_PRIO_PROCESS=%d", l->prio));
+	}
+	add(&v, &n, sl_xasprintf("SLURM_TOPOLOGY_ADDR_PATTERN=node"));
+	if (env_get(base, "TMPDIR") == NULL) /* slurmstepd's _make_tmpdir */
+		add(&v, &n, sl_xasprintf("TMPDIR=/tmp"));
 	if (l->gpu_freq != NULL) /* Slurm's srun gives a step's --gpu-freq so */
 		add(&v, &n, sl_xasprintf("SLURMD_TRES_FREQ=gpu:%s", l->gpu_freq));
 	if (l->cpu_freq != NULL)

@@ -47,6 +47,12 @@ struct sl_srun_layout {
 	int umask;                /* srun's, for SLURM_UMASK; -1: not set */
 	const char *cpu_freq;     /* SLURM_CPU_FREQ_REQ, borrowed from the opts; NULL: none */
 	const char *gpu_freq;     /* SLURMD_TRES_FREQ=gpu:..., borrowed; NULL: none */
+	int exact;                /* the step has its own CPUs only (--exact, -c) */
+	/* what slurmstepd sets in every step, salloc's too: the user (the
+	 * caller's to fill; uid -1: left out) and srun's nice value */
+	long uid, gid;
+	char user[64];
+	int prio;
 };
 
 /* The allocation from envp (SLURM_JOB_ID, SLURM_JOB_NODELIST,
@@ -65,7 +71,9 @@ void sl_srun_layout_clear(struct sl_srun_layout *l);
 
 /* Task t's environment: base plus the step's and the task's variables
  * (SLURM_PROCID, SLURM_STEP_ID, ..., CUDA_VISIBLE_DEVICES with
- * --gpus-per-task). SLURM_TASK_PID is left with room for the child to
+ * --gpus-per-task), and slurmstepd's (SLURM_CPUS_ON_NODE, the step's
+ * CPUs on the task's node; SLURM_JOB_USER/UID/GID; TMPDIR when base has
+ * none). SLURM_TASK_PID is left with room for the child to
  * write its pid in. Caller frees with sl_strv_free(). */
 char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base);
 

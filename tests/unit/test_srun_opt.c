@@ -401,8 +401,26 @@ static void test_task_env(void **state)
 	assert_string_equal(get(e, "SLURM_GTIDS"), "0,1");
 	assert_string_equal(get(e, "CUDA_VISIBLE_DEVICES"), "2,3");
 	assert_string_equal(get(e, "HOME"), "/h");
+	/* slurmstepd's: the job's CPUs on the node without --exact, TMPDIR */
+	assert_string_equal(get(e, "SLURM_CPUS_ON_NODE"), "2");
+	assert_string_equal(get(e, "TMPDIR"), "/tmp");
+	assert_null(get(e, "SLURM_JOB_USER")); /* no user filled in */
+	sl_strv_free(e);
+	l.uid = 7;
+	l.gid = 8;
+	snprintf(l.user, sizeof(l.user), "u7");
+	e = sl_srun_task_env(&l, 2, base);
+	assert_string_equal(get(e, "SLURM_JOB_USER"), "u7");
+	assert_string_equal(get(e, "SLURM_JOB_UID"), "7");
+	assert_string_equal(get(e, "SLURM_JOB_GID"), "8");
 	sl_strv_free(e);
 	l.gpus = NULL;
+	sl_srun_layout_clear(&l);
+	/* -c implies --exact (22.05): the step's own CPUs, not the job's */
+	assert_int_equal(layout("n1", "4", &l, &warn, &err, "-n", "1", "-c", "1", NULL), 0);
+	e = sl_srun_task_env(&l, 0, base);
+	assert_string_equal(get(e, "SLURM_CPUS_ON_NODE"), "1");
+	sl_strv_free(e);
 	sl_srun_layout_clear(&l);
 	assert_int_equal(sl_srun_label_width(10), 1);
 	assert_int_equal(sl_srun_label_width(11), 2);

@@ -100,7 +100,7 @@ static int node_cap(const struct sl_srun_layout *l, const struct sl_srun_opts *o
 	/* -O: the tasks spread evenly whatever the CPUs */
 	int cap = o->overcommit ? (l->ntasks + l->nnodes - 1) / l->nnodes
 				: cpus / (l->cpus_per_task > 0 ? l->cpus_per_task : 1);
-	return o->ntasks_per_node > 0 && o->ntasks_per_node < cap ? o->ntasks_per_node : cap;
+	return l->npn > 0 && l->npn < cap ? l->npn : cap;
 }
 
 /* Cyclic: task t to the next node round the step's that has room. */
@@ -207,13 +207,27 @@ static int counts(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, i
 	int nodes = o->nodes > 0 ? o->nodes : listed > 0 ? listed : avail;
 	if (listed > nodes)
 		return refuse(err, a->job_id, "Requested node configuration is not available");
-	l->ntasks = o->ntasks > 0 ? o->ntasks : o->ntasks_per_node > 0 ? o->ntasks_per_node * nodes
-									  : nodes;
+	l->npn = o->ntasks_per_node;
+	l->ntasks = o->ntasks > 0 ? o->ntasks : l->npn > 0 ? l->npn * nodes : nodes;
 	if (nodes > l->ntasks) {
 		if (o->nodes_opt)
 			*warn = sl_xasprintf("srun: Warning: can't run %d processes on %d nodes, "
 					     "setting nnodes to %d\n", l->ntasks, nodes, l->ntasks);
 		nodes = l->ntasks;
+	}
+	/* -N (or SLURM_NNODES) and -n both known: a --ntasks-per-node that
+	 * does not divide them is dropped, as srun's _opt_verify drops it */
+	if (o->nodes > 0 && o->ntasks > 0 && l->npn > 0 && l->npn != o->ntasks / nodes) {
+		if (o->ntasks > l->npn) {
+			char *w = sl_xasprintf("%ssrun: Warning: can't honor --ntasks-per-node set to "
+					       "%d which doesn't match the requested tasks %d with "
+					       "the number of requested nodes %d. Ignoring "
+					       "--ntasks-per-node.\n", *warn ? *warn : "", l->npn,
+					       o->ntasks, nodes);
+			free(*warn);
+			*warn = w;
+		}
+		l->npn = 0;
 	}
 	if (nodes > avail)
 		return sl_err_set(err, SL_ENOFIT, "srun: error: Only allocated %d nodes asked for %d",

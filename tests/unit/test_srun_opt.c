@@ -292,6 +292,17 @@ static void test_layout(void **state)
 			    "processors requested than permitted");
 	sl_srun_layout_clear(&l);
 	err = (struct sl_err)SL_ERR_INIT;
+	/* a --ntasks-per-node that does not divide -n over -N is dropped with
+	 * srun's warning (the reference cluster's line) */
+	assert_int_equal(layout("n1", "4", &l, &warn, &err, "-N", "1", "-n", "2",
+				"--ntasks-per-node=1", NULL), 0);
+	assert_string_equal(warn, "srun: Warning: can't honor --ntasks-per-node set to 1 which "
+			    "doesn't match the requested tasks 2 with the number of requested "
+			    "nodes 1. Ignoring --ntasks-per-node.\n");
+	assert_string_equal(l.tasks_per_node, "2");
+	free(warn);
+	warn = NULL;
+	sl_srun_layout_clear(&l);
 	/* -O: past the CPUs, spread evenly over the nodes */
 	assert_int_equal(layout("n[1-2]", "1(x2)", &l, &warn, &err, "-O", "-n", "5", NULL), 0);
 	assert_string_equal(l.tasks_per_node, "3,2");

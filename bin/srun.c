@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -454,6 +455,14 @@ int main(int argc, char **argv)
 	int rc;
 
 	parse(argc, argv, &o);
+	/* srun_pty.c's set_winsize: --pty wants a terminal on stdout */
+	struct winsize ws;
+	if (o.pty && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0) {
+		fprintf(stderr, "srun: error: ioctl(TIOCGWINSZ): %s\n", strerror(errno));
+		fprintf(stderr, "srun: error: Not using a pseudo-terminal, disregarding --pty "
+				"option\n");
+		o.pty = 0;
+	}
 	if (o.jobid != 0 && o.jobid != own)
 		rc = run_attached(&o, o.jobid);
 	else if (own != 0 && (nl == NULL || *nl == '\0')) /* SLURM_JOB_ID alone */

@@ -234,6 +234,11 @@ expect_eq "--pty rc" 5 "$rc"
 echo "$out" | grep -q '/dev/pts/[0-9]' || fail "--pty: no terminal in [$out]"
 echo "$out" | grep -q '^\$ hello 42.$' || fail "--pty: no shell answer in [$out]"
 ok "srun --pty: a terminal for task 0, input typed in, its exit code"
+out=$(as $USER1 "$BIN/srun" --pty echo hi </dev/null 2>pty.err)
+expect_eq "--pty without a terminal: no pty" "hi" "$out"
+expect_eq "--pty without a terminal: Slurm's lines" "srun: error: ioctl(TIOCGWINSZ): Inappropriate ioctl for device
+srun: error: Not using a pseudo-terminal, disregarding --pty option" "$(cat pty.err)"
+ok "srun --pty with stdout not a terminal runs without one, as Slurm's"
 
 # A signal srun gets reaches every task (scancel -s N.S goes the same way).
 as $USER1 "$BIN/srun" -n 2 -l sh -c 'trap "echo got USR1; exit 0" USR1; while :; do sleep 0.1; done' \

@@ -5,6 +5,7 @@
 #include "array.h"
 #include "limgate.h"
 #include "buf.h"
+#include "depend.h"
 #include "handlers.h"
 #include "idcache.h"
 #include "exec.h"
@@ -36,11 +37,20 @@ static int test_only(struct sluiced *d, struct sl_job *j, struct sl_buf *rep,
 	char *nodes;
 	int r;
 
+	struct sl_deplist deps = {0};
+
+	/* the dependency's words are checked, not its jobs (Slurm's
+	 * --test-only answers "afterok:999999" with a start) */
+	if (j->spec.dependency != NULL && (r = sl_dep_parse(j->spec.dependency, 0, &deps, err)) != 0)
+		return r;
+	sl_deplist_clear(&deps);
 	if ((r = sl_store_next_id(d->store, &id, err)) != 0)
 		return r;
 	j->id = id;
 	if ((r = sl_schedctl_trial(d->sched, j, &tr, err)) != 0)
 		return r;
+	if (j->spec.begin_time > tr.start) /* --begin: not before it */
+		tr.start = j->spec.begin_time;
 	sl_jobspec_shape(&j->spec, &sh);
 	/* the local executor's node is this host; Kubernetes picks nodes later */
 	nodes = d->executor->reports_ready ? sl_xstrdup("n/a")

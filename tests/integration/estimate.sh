@@ -86,6 +86,12 @@ echo "$out" | sed -n 2p | grep -Eqx "sbatch: --partition=spare would start at [0
 out=$(as $USER1 "$BIN/sbatch" --test-only -p spare -n 4 --time=10 --wrap true 2>&1)
 expect_eq "--test-only: nothing sooner than now" 1 "$(echo "$out" | wc -l)"
 ok "--test-only: the plan's start, the --time that backfill would start now, a sooner partition"
+out=$(as $USER1 "$BIN/sbatch" --test-only -d bogus:1 --wrap true 2>&1); rc=$?
+expect_eq "--test-only, bad dependency" "1 allocation failure: Job dependency problem" "$rc $out"
+out=$(as $USER1 "$BIN/sbatch" --test-only -p spare -d afterok:9999999 --begin=2040-01-01T00:00:00 \
+	--wrap true 2>&1); rc=$?
+echo "$out" | grep -q "to start at 2040-01-01T00:00:00 " || fail "--test-only --begin: [$out]"
+ok "--test-only: the dependency's words checked, not its jobs; not before --begin"
 
 # --- backfill -------------------------------------------------------------------------
 d=$(submit $USER1 -J short -n 1 --time=2 --wrap 'sleep 300') || fail "sbatch d"

@@ -79,7 +79,14 @@ static int k_nice(struct up *u, const char *v)
 /* Slurm names the value and goes on with exit status 0, sending nothing. */
 static int k_num_nodes(struct up *u, const char *v)
 {
-	int lo, hi;
+	int lo, hi, n = 0;
+	/* "3-1" and "0" are the controller's to refuse (Node count
+	 * specification invalid) */
+	if (sscanf(v, "%d-%d%n", &lo, &hi, &n) == 2 && v[n] == '\0' && lo >= 0 && hi < lo) {
+		add(u, "nodes", NULL, lo);
+		add(u, "nodes_max", NULL, hi);
+		return 0;
+	}
 	if (sl_slurm_parse_nodes(v, &lo, &hi, NULL) != 0) {
 		u->dropped = 2;
 		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid numeric value \"%s\" "
@@ -91,10 +98,17 @@ static int k_num_nodes(struct up *u, const char *v)
 	return 0;
 }
 
+/* NumCPUs: below 1 is scontrol's to refuse, with the value. */
 static int k_num_cpus(struct up *u, const char *v)
 {
-	return number(u, "cpus", "NumCPUs", v);
+	char *end;
+	long long n = strtoll(v, &end, 10);
+	if (*v == '\0' || *end != '\0' || n < 1)
+		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid NumCPUs value: %s", v);
+	add(u, "cpus", NULL, n);
+	return 0;
 }
+
 
 /* StartTime=: parse_time's line when it is not a time, and the field goes. */
 static int k_start(struct up *u, const char *v)
@@ -131,6 +145,11 @@ static int count(struct up *u, const char *key, const char *what, const char *v)
 		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid %s value: %s", what, v);
 	add(u, key, NULL, n);
 	return 0;
+}
+
+static int k_min_cpus_node(struct up *u, const char *v)
+{
+	return count(u, "mincpus", "MinCPUsNode", v);
 }
 
 static int k_num_tasks(struct up *u, const char *v)
@@ -211,7 +230,7 @@ static const struct {
 	{"CPUsPerTask", 9, k_cpus_per_task}, {"NumCPUs", 6, k_num_cpus},
 	{"NumTasks", 8, k_num_tasks}, {"ReqProcs", 8, k_num_tasks},
 	{"Requeue", 4, k_requeue}, {"ReqNodes", 8, k_num_nodes}, {"NumNodes", 8, k_num_nodes},
-	{"MinCPUsNode", 4, k_num_cpus}, {"MinMemoryNode", 10, k_mem_node},
+	{"MinCPUsNode", 4, k_min_cpus_node}, {"MinMemoryNode", 10, k_mem_node},
 	{"MinMemoryCPU", 10, k_mem_cpu}, {"MinTmpDiskNode", 5, k_tmp},
 	{"Partition", 2, k_partition}, {"QOS", 2, k_qos}, {"Name", 2, k_name},
 	{"JobName", 4, k_name}, {"WCKey", 1, k_wckey}, {"StdOut", 6, k_std_out}, {"Account", 1, k_account},

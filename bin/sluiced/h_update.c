@@ -147,7 +147,7 @@ static int f_nodes(struct upd *u, json_object *v, struct sl_err *err)
 	int r = shape_only_pending(u, err);
 	int64_t n = json_object_get_int64(v);
 	if (r == 0 && (n < 1 || n > 1000000))
-		r = sl_err_set(err, SL_EINVAL, "Invalid node count");
+		r = sl_err_set(err, SL_EINVAL, "Node count specification invalid");
 	if (r == 0) {
 		u->n->spec.nodes = (int)n;
 		if (u->n->spec.nodes_max != SL_NO_VAL && u->n->spec.nodes_max < n)
@@ -161,8 +161,8 @@ static int f_nodes_max(struct upd *u, json_object *v, struct sl_err *err)
 {
 	int r = shape_only_pending(u, err);
 	int64_t n = json_object_get_int64(v);
-	if (r == 0 && (n < 1 || n > 1000000))
-		r = sl_err_set(err, SL_EINVAL, "Invalid node count");
+	if (r == 0 && (n < 1 || n > 1000000 || n < u->n->spec.nodes))
+		r = sl_err_set(err, SL_EINVAL, "Node count specification invalid");
 	if (r == 0) {
 		u->n->spec.nodes_max = (int)n;
 		u->refit = u->requeue = 1;
@@ -459,6 +459,17 @@ static int f_cpus_per_task(struct upd *u, json_object *v, struct sl_err *err)
 	return r;
 }
 
+/* MinCPUsNode=N: --mincpus (0 none). */
+static int f_mincpus(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t n;
+	int r = pending_count(u, v, 0, COUNT_MAX, "Invalid MinCPUsNode value", &n, err);
+
+	if (r == 0)
+		u->n->spec.mincpus = (int)n;
+	return r;
+}
+
 static const struct {
 	const char *key;
 	json_type type;
@@ -491,6 +502,7 @@ static const struct {
 	{"tmp_mb", json_type_int, f_tmp},
 	{"ntasks", json_type_int, f_ntasks},
 	{"cpus_per_task", json_type_int, f_cpus_per_task},
+	{"mincpus", json_type_int, f_mincpus},
 	{"ntasks_per_node", json_type_int, f_ntasks_per_node},
 	{"gpus_per_node", json_type_int, f_gpus_per_node},
 };

@@ -278,6 +278,16 @@ static void test_update_parse(void **state)
 	/* Slurm's quirks: a message but exit 0; a field dropped with its line */
 	PARSE(&u, "JobId=36", "NumNodes=abc");
 	refused(&u, 0, "scontrol: error: Invalid numeric value \"abc\" for requested node count.");
+	/* NumCPUs below 1 is scontrol's to refuse; NumNodes=3-1 the daemon's */
+	PARSE(&u, "JobId=36", "NumCPUs=0");
+	refused(&u, 1, "scontrol: error: Invalid NumCPUs value: 0");
+	PARSE(&u, "JobId=36", "NumNodes=3-1", "MinCPUsNode=2");
+	assert_int_equal(u.r, 0);
+	assert_int_equal(u.n, 3);
+	assert_string_equal(u.f[0].key, "nodes");
+	assert_int_equal(u.f[1].num, 1);
+	assert_string_equal(u.f[2].key, "mincpus");
+	free(u.f);
 	PARSE(&u, "JobId=36", "StartTime=garbage");
 	refused(&u, 1, "No changes specified");
 	assert_string_equal(u.notes, "Invalid time specification (pos=0): garbage\n");

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "buf.h"
+#include "hostlist.h"
 #include "client.h"
 #include "optable.h"
 #include "sinfo_fmt.h"
@@ -18,7 +20,7 @@
 
 struct opts {
 	struct sl_sinfo_opts o;
-	char **parts;
+	char **parts, **nodes;
 	int json, quota, help, usage, version;
 };
 
@@ -46,6 +48,35 @@ FLAG(set_quota, quota)
 FLAG(set_help, help)
 FLAG(set_usage, usage)
 FLAG(set_version, version)
+FLAG(set_responding, o.responding)
+FLAG(set_dead, o.dead)
+
+/* -n: a host list, expanded; a name no node has matches nothing. */
+static int set_nodes(void *c, const char *a, struct sl_err *e)
+{
+	struct opts *o = c;
+	size_t n = 0;
+	sl_strv_free(o->nodes);
+	o->nodes = NULL;
+	if (sl_hostlist_expand(a, &o->nodes, &n, e) != 0 || o->nodes == NULL) {
+		sl_strv_free(o->nodes);
+		o->nodes = sl_xcalloc(1, sizeof(char *));
+	}
+	sl_err_clear(e);
+	return 0;
+}
+
+/* -i: whole seconds above 0 (sinfo's opts.c). */
+static int set_iterate(void *c, const char *a, struct sl_err *e)
+{
+	char *end;
+	long v = strtol(a, &end, 10);
+	if (*a == '\0' || *end != '\0' || v <= 0 || v > 86400 * 365)
+		return sl_err_set(e, SL_EINVAL, "sinfo: error: Error: invalid entry for "
+				  "--iterate=%s", a);
+	((struct opts *)c)->o.iterate = (int)v;
+	return 0;
+}
 
 static int set_none(void *c, const char *a, struct sl_err *e)
 {
@@ -111,16 +142,16 @@ static const struct sl_opt table[] = {
 	{"usage", 0, SL_OPT_NOARG, {NULL, NULL}, 0, set_usage},
 	{"json", 0, SL_OPT_NOARG, {NULL, NULL}, 0, set_json},
 	{"quota", 0, SL_OPT_NOARG, {NULL, NULL}, 0, set_quota},
-	UNSUPP("dead", 'd', SL_OPT_NOARG),
+	{"dead", 'd', SL_OPT_NOARG, {NULL, NULL}, 0, set_dead},
 	{"exact", 'e', SL_OPT_NOARG, {NULL, NULL}, 0, set_exact},
 	UNSUPP("federation", 0, SL_OPT_NOARG),
-	UNSUPP("iterate", 'i', SL_OPT_REQ),
+	{"iterate", 'i', SL_OPT_REQ, {NULL, NULL}, 0, set_iterate},
 	UNSUPP("local", 0, SL_OPT_NOARG),
 	UNSUPP("cluster", 'M', SL_OPT_REQ),
 	UNSUPP("clusters", 'M', SL_OPT_REQ),
-	UNSUPP("nodes", 'n', SL_OPT_REQ),
+	{"nodes", 'n', SL_OPT_REQ, {NULL, NULL}, 0, set_nodes},
 	UNSUPP("noconvert", 0, SL_OPT_NOARG),
-	UNSUPP("responding", 'r', SL_OPT_NOARG),
+	{"responding", 'r', SL_OPT_NOARG, {NULL, NULL}, 0, set_responding},
 	UNSUPP("sort", 'S', SL_OPT_REQ),
 	UNSUPP("reservation", 'T', SL_OPT_NOARG),
 	UNSUPP("yaml", 0, SL_OPT_NOARG),
@@ -128,18 +159,23 @@ static const struct sl_opt table[] = {
 };
 
 static const char usage_text[] =
-	"Usage: sinfo [-o format] [-O format] [-p partition] [-t states] [-ahlNRsv]\n"
+	"Usage: sinfo [-o format] [-O format] [-p partition] [-t states] [-n nodes]\n"
+	"             [-i seconds] [-adhlNrRsv]\n"
 	"             [--json] [--quota]\n";
 
 static const char help_text[] =
 	"Usage: sinfo [OPTIONS]\n"
 	"  -a, --all                  show all partitions (Sluice hides none)\n"
+	"  -d, --dead                 show only non-responding nodes\n"
 	"  -h, --noheader             no headers on output\n"
+	"  -i, --iterate=seconds      specify an iteration period\n"
 	"  -l, --long                 long output - displays more information\n"
+	"  -n, --nodes=NODES          report on specific node(s)\n"
 	"  -N, --Node                 Node-centric format\n"
 	"  -o, --format=format        format specification\n"
 	"  -O, --Format=format        long format specification\n"
 	"  -p, --partition=PARTITION  report on specific partition\n"
+	"  -r, --responding           report only responding nodes\n"
 	"  -R, --list-reasons         list reason nodes are down or drained\n"
 	"  -s, --summarize            report state summary only\n"
 	"  -t, --states=node_state    specify the what states of nodes to view\n"
@@ -175,6 +211,9 @@ static void parse(int argc, char **argv, struct opts *o)
 		if (r == -SL_EUNSUPP) {
 			fprintf(stderr, "sinfo: error: %s\n", err.msg);
 			exit(1);
+		} else if (r != 0 && strncmp(err.msg, "sinfo: ", 7) == 0) { /* a value's own line */
+			fprintf(stderr, "%s\n", err.msg);
+			exit(1);
 		} else if (r != 0) {
 			fprintf(stderr, "sinfo: %s\nTry \"sinfo --help\" for more information\n",
 				err.msg);
@@ -185,6 +224,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		start = next + 1;
 	}
 	o->o.parts = o->parts;
+	o->o.nodes = o->nodes;
 }
 
 /* Each line of msg with the prefix. */
@@ -249,16 +289,29 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	fwrite(sl_buf_str(warn), 1, sl_buf_len(warn), stderr);
-	if (fetch(&ci) != 0)
-		goto out;
-	/* over the output cap: print what fits */
-	(void)report(&o, f, ci, out);
-	fwrite(sl_buf_str(out), 1, sl_buf_len(out), stdout);
-	rc = fflush(stdout) == 0 ? 0 : 1;
+	for (;;) {
+		if ((rc = fetch(&ci) != 0) == 0) {
+			/* over the output cap: print what fits */
+			(void)report(&o, f, ci, out);
+			fwrite(sl_buf_str(out), 1, sl_buf_len(out), stdout);
+			rc = fflush(stdout) == 0 ? 0 : 1;
+		}
+		if (o.o.iterate == 0)
+			break;
+		/* -i: a blank line after each report, until interrupted */
+		sl_clusterinfo_free(ci);
+		ci = NULL;
+		sl_buf_reset(out);
+		putchar('\n');
+		if (fflush(stdout) != 0)
+			break;
+		sleep((unsigned)o.o.iterate);
+	}
 out:
 	sl_clusterinfo_free(ci);
 	sl_sinfo_fmt_free(f);
 	sl_strv_free(o.parts);
+	sl_strv_free(o.nodes);
 	sl_buf_free(warn);
 	sl_buf_free(out);
 	return rc;

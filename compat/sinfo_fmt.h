@@ -81,6 +81,10 @@ struct sl_sinfo_opts {
 	const char *env_format; /* $SINFO_FORMAT, used only for the default */
 	const char *states;  /* -t */
 	char *const *parts;  /* -p, NULL-terminated; NULL: every partition */
+	char *const *nodes;  /* -n, names expanded, NULL-terminated; NULL: every node */
+	int responding;      /* -r: responding nodes only */
+	int dead;            /* -d: nodes not responding only */
+	int iterate;         /* -i: seconds between reports, each dated (0: one) */
 };
 
 struct sl_sinfo_fmt;

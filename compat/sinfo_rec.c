@@ -121,7 +121,16 @@ static int state_matches(unsigned want, const struct sl_sinfo_node *n)
 /* sinfo.c _filter_out(): a node is shown when one state matches (all, with &). */
 static int node_shown(const struct sl_sinfo_fmt *f, const struct sl_sinfo_node *n)
 {
-	int match = 0;
+	int match = 0, dead = (n->state & SL_NODE_NO_RESPOND) != 0;
+	if ((f->o.responding && dead) || (f->o.dead && !dead))
+		return 0;
+	if (f->o.nodes != NULL) { /* -n */
+		char *const *k = f->o.nodes;
+		while (*k && strcmp(*k, n->name) != 0)
+			k++;
+		if (*k == NULL)
+			return 0;
+	}
 	if (f->states == NULL)
 		return 1;
 	for (size_t i = 0; i < f->nstates; i++) {
@@ -420,7 +429,7 @@ int sl_sinfo_print(const struct sl_sinfo_fmt *f, const struct sl_sinfo_view *v, 
 	}
 	pw = f->part_width ? MAX(pw, 9) : 0;
 	nw = f->node_width ? MAX(nw, 9) : 0;
-	if (f->o.long_output && !f->o.no_header) {
+	if ((f->o.long_output || f->o.iterate) && !f->o.no_header) {
 		time_t t = (time_t)now;
 		char tb[64];
 		r = sl_buf_addstr(out, ctime_r(&t, tb));

@@ -137,6 +137,34 @@ static void test_formats(void **state)
 	       &(struct sl_sinfo_opts){.summarize = 1, .env_format = "%P %a %l %D %t %N"}, SHOT);
 }
 
+/* -n, -r, -d filter nodes as -t does (sinfo.c _filter_out); -i dates each
+ * report, as -l does. */
+static void test_node_filters(void **state)
+{
+	static char *const n2[] = {"n2", "n9", NULL};
+	char *got = render(&ref_n, &(struct sl_sinfo_opts){.node_flag = 1, .nodes = n2}, SHOT, NULL);
+	assert_string_equal(got, "NODELIST   NODES PARTITION STATE \n"
+				 "n2             1       gpu alloc \n"
+				 "n2             1      cpu* alloc \n");
+	free(got);
+	got = render(&ref_n, &(struct sl_sinfo_opts){.node_flag = 1, .dead = 1}, SHOT, NULL);
+	assert_string_equal(got, "NODELIST   NODES PARTITION STATE \n"); /* all respond */
+	free(got);
+	char *all = render(&ref_n, &(struct sl_sinfo_opts){.node_flag = 1}, SHOT, NULL);
+	got = render(&ref_n, &(struct sl_sinfo_opts){.node_flag = 1, .responding = 1}, SHOT, NULL);
+	assert_string_equal(got, all);
+	free(got);
+	free(all);
+	got = render(&ref_n, &(struct sl_sinfo_opts){.iterate = 5}, SHOT, NULL);
+	assert_int_not_equal(strncmp(got, "PARTITION", 9), 0); /* the date line first */
+	assert_non_null(strstr(got, "\nPARTITION"));
+	free(got);
+	got = render(&ref_n, &(struct sl_sinfo_opts){.iterate = 5, .no_header = 1}, SHOT, NULL);
+	assert_null(strstr(got, "PARTITION"));
+	free(got);
+	(void)state;
+}
+
 static void test_states_and_partitions(void **state)
 {
 	golden("states_mix", &ref, &(struct sl_sinfo_opts){.states = "mix"}, SHOT);
@@ -519,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_node_oriented),
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_states_and_partitions),
+		cmocka_unit_test(test_node_filters),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_invalid_fields),
 		cmocka_unit_test(test_local_states),

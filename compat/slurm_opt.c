@@ -433,6 +433,11 @@ static int load_script(struct ctx *c, int argc, char **argv, int optind, char **
 	char *found = NULL;
 	int r;
 
+	if (path != NULL && strcmp(path, ":") == 0) { /* "sbatch -n1 : -n1 job.sh" */
+		c->status = 1;
+		return sl_err_set(err, SL_EUNSUPP, "heterogeneous jobs (sbatch ... : ...) are not "
+				  "supported by Sluice");
+	}
 	if (c->wrap_set) {
 		if (path != NULL)
 			return sl_sbopt_fail1(c, err, "Script arguments not permitted with --wrap option");

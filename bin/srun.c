@@ -337,6 +337,9 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 	mode_t um = umask(0); /* read it: the tasks get it, as Slurm's SLURM_UMASK */
 	umask(um);
 	l.umask = (int)um;
+	/* launch.c leaves the distribution unknown for a step asking no memory
+	 * of its own allocation (its pn_min_memory is 0) */
+	l.no_dist = own && o->mem_mib < 0 && o->mem_per_cpu_mib < 0;
 	step_user(&l);
 	if (o->multi_prog && (mp = read_multiprog(o, l.ntasks)) == NULL) {
 		free(warn);

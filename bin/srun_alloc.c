@@ -278,17 +278,24 @@ int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)
 }
 
 /* What salloc's command does not get (Slurm sets them per task). */
-static int task_only(const char *kv)
+static const char *const task_only[] = {
+	"SLURMD_NODENAME", "SLURM_CPUS_ON_NODE", "SLURM_GTIDS", "SLURM_LOCALID",
+	"SLURM_NODEID", "SLURM_PROCID", "SLURM_TOPOLOGY_ADDR", "SLURM_TOPOLOGY_ADDR_PATTERN",
+	"SLURM_PRIO_PROCESS", "SLURM_JOB_GID", "SLURM_JOB_UID", "SLURM_JOB_USER",
+	"SLURM_TASK_PID", "SLURM_EXPORT_ENV", "SLURM_GET_USER_ENV", NULL,
+};
+
+/* What srun's own allocation does not give its tasks (salloc's does). */
+static const char *const salloc_only[] = {
+	"SLURM_MEM_PER_NODE", "SLURM_MEM_PER_CPU", "SLURM_NODE_ALIASES", NULL,
+};
+
+/* kv ("NAME=value") is one of names. */
+static int named(const char *kv, const char *const *names)
 {
-	static const char *const names[] = {
-		"SLURMD_NODENAME", "SLURM_CPUS_ON_NODE", "SLURM_GTIDS", "SLURM_LOCALID",
-		"SLURM_NODEID", "SLURM_PROCID", "SLURM_TOPOLOGY_ADDR", "SLURM_TOPOLOGY_ADDR_PATTERN",
-		"SLURM_PRIO_PROCESS", "SLURM_JOB_GID", "SLURM_JOB_UID", "SLURM_JOB_USER",
-		"SLURM_TASK_PID", "SLURM_EXPORT_ENV", "SLURM_GET_USER_ENV",
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		size_t k = strlen(names[i]);
-		if (strncmp(kv, names[i], k) == 0 && kv[k] == '=')
+	for (; *names; names++) {
+		size_t k = strlen(*names);
+		if (strncmp(kv, *names, k) == 0 && kv[k] == '=')
 			return 1;
 	}
 	return 0;
@@ -326,7 +333,8 @@ char **srun_alloc_env(const struct sl_job *j, char *const *base, int salloc)
 	/* less what only the holder reads, and salloc's task variables */
 	clean = sl_xcalloc(sl_strv_len(out) + 1, sizeof(char *));
 	for (size_t i = 0, n = 0; out[i]; i++)
-		if (strncmp(out[i], "SLUICE_ALLOC_RC=", 16) != 0 && !(salloc && task_only(out[i])))
+		if (strncmp(out[i], "SLUICE_ALLOC_RC=", 16) != 0 &&
+		    !named(out[i], salloc ? task_only : salloc_only))
 			clean[n++] = sl_xstrdup(out[i]);
 	sl_strv_free(slurm);
 	sl_strv_free(out);

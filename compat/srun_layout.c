@@ -363,7 +363,9 @@ char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base
 		add(&v, &n, sl_xasprintf("SLURMD_TRES_FREQ=gpu:%s", l->gpu_freq));
 	if (l->cpu_freq != NULL)
 		add(&v, &n, sl_xasprintf("SLURM_CPU_FREQ_REQ=%s", l->cpu_freq));
-	add(&v, &n, sl_xasprintf("SLURM_DISTRIBUTION=%s", l->distribution ? l->distribution : "block"));
+	if (!l->no_dist)
+		add(&v, &n, sl_xasprintf("SLURM_DISTRIBUTION=%s",
+					 l->distribution ? l->distribution : "block"));
 	add(&v, &n, sl_xasprintf("SLURM_GTIDS=%s", ids));
 	if (l->label)
 		add(&v, &n, sl_xasprintf("SLURM_LABELIO=1"));

@@ -49,6 +49,8 @@ struct sl_srun_layout {
 	const char *gpu_freq;     /* SLURMD_TRES_FREQ=gpu:..., borrowed; NULL: none */
 	int exact;                /* the step has its own CPUs only (--exact, -c) */
 	int npn;                  /* --ntasks-per-node as it holds (0: none or dropped) */
+	int no_dist;              /* no SLURM_DISTRIBUTION (a distribution Slurm's
+	                           * srun leaves unknown) */
 	/* what slurmstepd sets in every step, salloc's too: the user (the
 	 * caller's to fill; uid -1: left out) and srun's nice value */
 	long uid, gid;

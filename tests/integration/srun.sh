@@ -352,3 +352,15 @@ expect_eq "srun -N 0" "1 srun: error: Unable to allocate resources: Node count s
 out=$(as $USER1 "$BIN/srun" -N 3-1 true 2>&1); rc=$?
 expect_eq "srun -N 3-1" "255 srun: error: Maximum node count 1 is less than minimum node count 3" "$rc $out"
 ok "salloc's and srun's allocation refusals, as Slurm's"
+
+# srun's own allocation gives its tasks what Slurm's does: no memory
+# variables (salloc's command has them), no SLURM_DISTRIBUTION unless the
+# step asks memory (launch.c); slurmstepd's variables in salloc's steps.
+out=$(as $USER1 "$BIN/srun" -n 1 env | grep -c '^SLURM_\(MEM_PER_NODE\|NODE_ALIASES\|DISTRIBUTION\)=')
+expect_eq "srun's own allocation" 0 "$out"
+expect_eq "with --mem" "SLURM_DISTRIBUTION=cyclic" "$(as $USER1 "$BIN/srun" -n 1 --mem=10M env | grep '^SLURM_DISTRIBUTION=')"
+out=$(as $USER1 "$BIN/salloc" -n 1 "$BIN/srun" printenv SLURM_CPUS_ON_NODE SLURM_JOB_USER TMPDIR 2>/dev/null)
+expect_eq "salloc's step" "1
+$USER1
+/tmp" "$out"
+ok "srun's and salloc's steps: the environment Slurm gives them"

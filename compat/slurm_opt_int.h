@@ -52,7 +52,7 @@ int sl_sbopt_fail1(void *c, struct sl_err *err, const char *msg);
 	X(gpu_bind) X(mem_bind) X(use_min_nodes) X(contiguous) X(tmp) \
 	X(wait_all_nodes) X(delay_boot) X(overcommit) X(gres_flags) X(profile) \
 	X(time_min) X(cpu_freq) X(gpu_freq) X(core_spec) X(thread_spec) X(spread_job) \
-	X(export_file)
+	X(export_file) X(uid) X(gid)
 #define SBOPT_DECL(n) int sl_sbopt_##n(void *c, const char *a, struct sl_err *e);
 SBOPT_SETTERS(SBOPT_DECL)
 #undef SBOPT_DECL

@@ -21,10 +21,8 @@ int sl_sbopt_distribution(void *c, const char *a, struct sl_err *e)
 
 	if (r == -SL_EUNSUPP)
 		return sl_err_set(e, SL_EUNSUPP, "--distribution=%s is not supported by Sluice", a);
-	if (r != 0) {
-		CTX(c)->status = 1;
+	if (r != 0) /* exit 255, as the reference sbatch */
 		return sl_err_set(e, SL_EINVAL, "Invalid --distribution specification");
-	}
 	free(CTX(c)->spec->distribution);
 	CTX(c)->spec->distribution = sl_xstrdup(text);
 	return 0;
@@ -230,3 +228,4 @@ int sl_sbopt_finish_tasks(struct ctx *c, struct sl_err *err)
 		s->gpus = (s->ntasks + n - 1) / n;
 	return 0;
 }
+

@@ -98,8 +98,10 @@ SET(set_nodes_env) { return nodes_value(O(ctx), arg, err); }
 
 SET(set_kill_bad)
 {
-	O(ctx)->kill_on_bad_exit = arg ? atoi(arg) != 0 : 1;
-	(void)err;
+	int v = 1;
+	if (arg != NULL && count(arg, "--kill-on-bad-exit", 1, &v, err) != 0)
+		return -SL_EINVAL;
+	O(ctx)->kill_on_bad_exit = v != 0;
 	return 0;
 }
 
@@ -107,7 +109,10 @@ SET(set_jobid)
 {
 	char *end;
 	unsigned long long v = strtoull(arg, &end, 10);
-	if (end == arg || *end != '\0' || v == 0)
+	if (end == arg || *end != '\0')
+		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid numeric value \"%s\" for "
+				  "--jobid.", arg);
+	if (v == 0)
 		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid job id specified");
 	O(ctx)->jobid = v;
 	return 0;
@@ -391,7 +396,14 @@ SET(set_alloc_gpu_freq)
 /* Also the step's, in an allocation (srun.c's step_options). */
 SET(set_alloc_exclusive)
 {
-	(void)err;
+	static const char *const ok[] = {"exclusive", "oversubscribe", "user", "mcs"};
+	size_t i = 0;
+	while (arg != NULL && i < sizeof(ok) / sizeof(ok[0]) && strcasecmp(arg, ok[i]) != 0)
+		i++;
+	if (i == sizeof(ok) / sizeof(ok[0])) { /* slurm_opt.c's arg_set_exclusive */
+		O(ctx)->fatal_value = 1;
+		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid --exclusive specification");
+	}
 	O(ctx)->step_exclusive = arg == NULL;
 	return alloc_push(O(ctx), "exclusive", arg);
 }

@@ -253,6 +253,11 @@ static void test_errors(void **state)
 	write_file("het.sh", "#!/bin/sh\n#SBATCH -n 1\n#SBATCH hetjob\n#SBATCH -n 2\ntrue\n");
 	RUN(&r, base_env, "het.sh");
 	expect_fail(&r, 1, 0, "heterogeneous jobs (#SBATCH hetjob) are not supported by Sluice");
+	RUN(&r, base_env, "--uid=bob", "--wrap", "true");
+	if (getuid() == 0)
+		expect_fail(&r, 1, 0, "--uid is not supported by Sluice");
+	else
+		expect_fail(&r, 255, 0, "--uid only permitted by root user");
 	RUN(&r, base_env, "-n1", ":", "-n1", "het.sh");
 	expect_fail(&r, 1, 0, "heterogeneous jobs (sbatch ... : ...) are not supported by Sluice");
 	write_file("mem.sh", "#!/bin/sh\n#SBATCH --mem=1G\ntrue\n");

@@ -93,6 +93,12 @@ static void test_errors(void **state)
 	expect_err("srun: error: \"x\" is not a valid node count", 255, "-N", "x", "true", NULL);
 	expect_err("srun: error: Maximum node count 1 is less than minimum node count 3", 255, "-N",
 		   "3-1", "true", NULL);
+	expect_err("srun: error: Invalid --exclusive specification", 255, "--exclusive=bogus", "true",
+		   NULL);
+	expect_err("srun: error: Invalid numeric value \"abc\" for --kill-on-bad-exit.", 1,
+		   "--kill-on-bad-exit=abc", "true", NULL);
+	expect_err("srun: error: Invalid numeric value \"abc\" for --jobid.", 1, "--jobid=abc", "true",
+		   NULL);
 	expect_err("srun: error: Invalid --time specification", 255, "-t", "abc", "true", NULL);
 	expect_err("srun: error: Invalid --mem specification", 255, "--mem=bogus", "true", NULL);
 	expect_err("srun: error: Invalid numeric value \"x\" for --wait.", 1, "-W", "x", "true",

@@ -16,6 +16,7 @@
 #include "client_step.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -519,8 +520,12 @@ static void child(const struct run *r, int t, char **argv, char **env, int in, i
 	}
 	execve(r->path[t], argv, env);
 	int e = errno;
-	dprintf(2, "slurmstepd-%s: error: execve(): %s: %s\n", r->l->nodes[r->l->task[t].node],
-		argv[0], strerrordesc_np(e));
+	/* slurmstepd names a relative path by the task's directory */
+	char cwd[PATH_MAX];
+	const char *dir = r->path[t][0] != '/' && strchr(r->path[t], '/') &&
+				  getcwd(cwd, sizeof(cwd)) ? cwd : NULL;
+	dprintf(2, "slurmstepd-%s: error: execve(): %s%s%s: %s\n", r->l->nodes[r->l->task[t].node],
+		dir ? dir : "", dir ? "/" : "", dir ? r->path[t] : argv[0], strerrordesc_np(e));
 	_exit(e ? e : 1);
 }
 

@@ -364,3 +364,11 @@ expect_eq "salloc's step" "1
 $USER1
 /tmp" "$out"
 ok "srun's and salloc's steps: the environment Slurm gives them"
+
+# A task that cannot exec: slurmstepd's line, a relative path named by the
+# task's directory (reference cluster).
+out=$(cd "$T/work" && as $USER1 "$BIN/srun" ./nonexist 2>&1); rc=$?
+expect_eq "exec failure rc" 2 "$rc"
+echo "$out" | grep -qx "slurmstepd-[^:]*: error: execve(): $T/work/./nonexist: No such file or directory" ||
+	fail "execve line: [$out]"
+ok "a task that cannot exec: slurmstepd's line and exit code 2"

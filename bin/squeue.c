@@ -170,6 +170,14 @@ static int print(const struct sl_squeue_opts *o, const struct sl_squeue_fmt *f,
 		sl_squeue_collapse(v, &n, o->array_unique);
 	*pn = n;
 	if (sl_squeue_sort(v, n, o->sort ? o->sort : o->start ? "S" : NULL, now, &err) != 0) {
+		/* Slurm's squeue reads the sort as it prints: its header is out */
+		if (!o->noheader) {
+			b = sl_buf_new(1 << 16);
+			sl_squeue_fmt_header(f, b);
+			fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
+			fflush(stdout);
+			sl_buf_free(b);
+		}
 		fprintf(stderr, "squeue: error: %s\n", err.msg);
 		exit(1);
 	}

@@ -177,3 +177,9 @@ expect_eq "sacct -e" "Account             AdminComment        AllocCPUS         
 out=$("$BIN/sacct" --associations=x 2>&1); rc=$?
 expect_eq "sacct --associations" "1 sacct: error: --associations is not supported by Sluice" "$rc $out"
 ok "sacct's window: -S alone ends now, -s without -E is an instant, held jobs need -j"
+
+# A bad sort: Slurm's squeue has printed its header by then.
+out=$("$BIN/squeue" --sort bogus 2>/dev/null); rc=$?
+expect_eq "squeue --sort bogus stdout" "1              JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)" "$rc $out"
+expect_eq "squeue --sort bogus stderr" "squeue: error: Invalid sort specification: s" "$("$BIN/squeue" --sort bogus 2>&1 >/dev/null)"
+ok "squeue's bad sort after its header, as Slurm's"

@@ -45,7 +45,9 @@
 
 /* Why the step ended early: scancel N.S, -t, -K, -W, a second Ctrl-C, a
  * task killed by SIGKILL or SIGTERM (Slurm's srun then ends the rest). */
-enum end_why { END_NONE = 0, END_CANCEL, END_TIME, END_BAD_EXIT, END_WAIT, END_INTR, END_FORCE };
+enum end_why {
+	END_NONE = 0, END_CANCEL, END_TIME, END_BAD_EXIT, END_WAIT, END_INTR, END_FORCE, END_TERM
+};
 
 struct run {
 	const struct sl_srun_opts *o;
@@ -211,7 +213,8 @@ static void stepd_line(struct run *r, const char *why)
  * first reason stays. */
 static int aborted(enum end_why why)
 {
-	return why == END_CANCEL || why == END_INTR || why == END_WAIT || why == END_FORCE;
+	return why == END_CANCEL || why == END_INTR || why == END_WAIT || why == END_FORCE ||
+	       why == END_TERM;
 }
 
 static void terminating(const struct run *r)
@@ -225,8 +228,12 @@ static void step_end(struct run *r, enum end_why why)
 	if (r->why != END_NONE)
 		return;
 	r->why = why;
-	if (why == END_INTR)
+	if (why == END_INTR || why == END_TERM)
 		fprintf(stderr, "srun: forcing job termination\n");
+	if (why == END_TERM) { /* _srun_signal_mgr: the tasks are killed, no more said */
+		kill_tasks(r, SIGKILL);
+		return;
+	}
 	if (why == END_WAIT)
 		terminating(r);
 	if (why == END_CANCEL || why == END_INTR || why == END_WAIT)
@@ -346,6 +353,13 @@ static void on_sigpipe(struct run *r)
 			srun_pty_winch(&r->pty);
 		else if (m[0] == SIGINT)
 			on_interrupt(r);
+		else if (m[0] == SIGCONT) /* Slurm's srun says so and passes it on to no one */
+			fprintf(stderr, "srun: got SIGCONT\n");
+		else if (m[0] == SIGTERM || m[0] == SIGHUP || m[0] == SIGQUIT) {
+			if (m[0] == SIGQUIT)
+				fprintf(stderr, "srun: Quit\n");
+			step_end(r, END_TERM); /* a job's cancel or time limit reaches srun so */
+		}
 		else if (m[0] == 0) /* MPI_Abort (srun_pmix.c): Slurm cancels the step */
 			on_abort(r, m[1]);
 		else if (m[0] == SL_SRUN_SIG_STEP && m[1] == 0)

@@ -211,6 +211,27 @@ static int supervise(struct stepd *s, struct supervise *v, const sigset_t *set)
 	}
 }
 
+/* A job ended by a cancel or its time limit: what the script leaves
+ * running (srun and its tasks) has until KillWait to end on its SIGTERM,
+ * and srun to say so, as slurmstepd gives them; SIGKILL comes after.
+ * Nothing left (the supervisor is their subreaper): no wait. */
+static void linger(struct stepd *s, struct supervise *v, const sigset_t *set)
+{
+	while (v->end != SL_JOB_RUNNING && v->kill_ms > 0) {
+		int status;
+		pid_t w = waitpid(-1, &status, WNOHANG);
+		if (w > 0)
+			continue;
+		int64_t ms = v->kill_ms - sl_mono_ms();
+		if (w < 0 || ms <= 0)
+			return;
+		struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+		siginfo_t si;
+		if (sigtimedwait(set, &si, &ts) > 0 && si.si_signo != SIGCHLD)
+			on_signal(s, v, &si);
+	}
+}
+
 static void result_from_status(struct sl_exec_result *r, const struct supervise *v, int status)
 {
 	enum sl_jobstate st = v->end;
@@ -339,6 +360,7 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 		v.limit_ms = s->l.time_limit > 0 ? s->l.time_limit * 1000 : 0;
 		set_deadline(s, &v); /* and --signal's warning */
 		int status = supervise(s, &v, set);
+		linger(s, &v, set);
 		stepd_job_kill(s, SIGKILL); /* leftovers of the process group */
 		result_from_status(r, &v, status);
 		stepd_usage_end(s, r);

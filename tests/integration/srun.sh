@@ -372,3 +372,17 @@ expect_eq "exec failure rc" 2 "$rc"
 echo "$out" | grep -qx "slurmstepd-[^:]*: error: execve(): $T/work/./nonexist: No such file or directory" ||
 	fail "execve line: [$out]"
 ok "a task that cannot exec: slurmstepd's line and exit code 2"
+
+# A job cancelled under its srun: srun hears SIGCONT and SIGTERM as Slurm's
+# does, ends its tasks and reports them before the job's end is final.
+j=$(submit $USER1 -o "$T/work/cx.out" --wrap "\"$BIN/srun\" sleep 300") || fail "submit"
+wait_state "$j" RUNNING
+n=0
+until "$BIN/squeue" -h -s -j "$j" | grep -q "$j\.0"; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "no step"; sleep 0.1
+done
+as $USER1 "$BIN/scancel" "$j" || fail "scancel"
+wait_state "$j" CANCELLED
+grep -qx "srun: forcing job termination" "$T/work/cx.out" || fail "no srun line in [$(cat "$T/work/cx.out")]"
+grep -qx "srun: error: [^:]*: task 0: \(Terminated\|Killed\)" "$T/work/cx.out" || fail "no task line in [$(cat "$T/work/cx.out")]"
+ok "a cancelled job's srun ends its tasks and says so, as Slurm's"

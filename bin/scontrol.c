@@ -258,9 +258,21 @@ static int show_config(void)
 static int show_hosts(enum sl_scontrol_entity e, const char *list)
 {
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_buf *b = sl_buf_new(OUT_CAP);
+	struct sl_buf *b;
 
-	if (sl_scontrol_hosts(e, list ? list : getenv("SLURM_JOB_NODELIST"), b, &err) != 0) {
+	/* 22.05's scontrol: hostnames without a list reads SLURM_NODELIST, an
+	 * empty one says nothing; hostlist needs a list ("" is an empty line) */
+	if (list == NULL && e != SL_SC_HOSTNAMES) {
+		fprintf(stderr, "invalid encode argument\n");
+		return 1;
+	}
+	if (list != NULL && *list == '\0') {
+		if (e != SL_SC_HOSTNAMES)
+			putchar('\n');
+		return 0;
+	}
+	b = sl_buf_new(OUT_CAP);
+	if (sl_scontrol_hosts(e, list ? list : getenv("SLURM_NODELIST"), b, &err) != 0) {
 		sl_buf_free(b);
 		fprintf(stderr, "scontrol: error: %s\n", err.msg);
 		return strcmp(err.msg, "host list is empty") != 0; /* Slurm: 0 for that */

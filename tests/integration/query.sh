@@ -183,3 +183,9 @@ out=$("$BIN/squeue" --sort bogus 2>/dev/null); rc=$?
 expect_eq "squeue --sort bogus stdout" "1              JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)" "$rc $out"
 expect_eq "squeue --sort bogus stderr" "squeue: error: Invalid sort specification: s" "$("$BIN/squeue" --sort bogus 2>&1 >/dev/null)"
 ok "squeue's bad sort after its header, as Slurm's"
+out=$("$BIN/scontrol" show hostnames '' 2>&1); rc=$?
+expect_eq "show hostnames ''" "0 " "$rc $out"
+expect_eq "show hostnames, SLURM_NODELIST" "a1 a2" "$(SLURM_NODELIST='a[1-2]' SLURM_JOB_NODELIST='b1' "$BIN/scontrol" show hostnames | tr '\n' ' ' | sed 's/ $//')"
+out=$("$BIN/scontrol" show hostlist 2>&1); rc=$?
+expect_eq "show hostlist without a list" "1 invalid encode argument" "$rc $out"
+ok "scontrol show hostnames and hostlist: their lists as 22.05 reads them"

@@ -189,3 +189,10 @@ expect_eq "show hostnames, SLURM_NODELIST" "a1 a2" "$(SLURM_NODELIST='a[1-2]' SL
 out=$("$BIN/scontrol" show hostlist 2>&1); rc=$?
 expect_eq "show hostlist without a list" "1 invalid encode argument" "$rc $out"
 ok "scontrol show hostnames and hostlist: their lists as 22.05 reads them"
+out=$("$BIN/squeue" -j '' 2>&1); rc=$?
+expect_eq "squeue -j ''" "0              JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)" "$rc $out"
+out=$("$BIN/squeue" -j 9999999x 2>&1); rc=$?
+expect_eq "squeue -j 9999999x" "1 slurm_load_jobs error: Invalid job id specified" "$rc $out"
+out=$("$BIN/squeue" -j abc 2>&1); rc=$?
+expect_eq "squeue -j abc" "1 squeue: error: Invalid job id: abc" "$rc $out"
+ok "squeue -j read with squeue's strtol: '' lists none, '5x' is job 5"

@@ -19,6 +19,7 @@
 #include "client_step.h"
 #include "job_proj.h"
 #include "scontrol_fmt.h"
+#include "scontrol_jobs.h"
 #include "sinfo_fmt.h"
 #include "slurm_json.h"
 #include "slurm_state.h"
@@ -26,7 +27,6 @@
 #include "xalloc.h"
 
 #define OUT_CAP (256u << 20)
-#define CONNECT_FAIL "Unable to contact slurm controller (connect failure)"
 
 struct opts {
 	unsigned flags; /* SL_SCONTROL_ONELINE, SL_SCONTROL_DETAIL */
@@ -38,18 +38,6 @@ static int write_out(struct sl_buf *b)
 	fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
 	sl_buf_free(b);
 	return fflush(stdout) == 0 ? 0 : 1;
-}
-
-/* The daemon's reason: its last line (the others are hints), without the
- * " for job N" that authz.c's refusals carry (scontrol adds its own). */
-static const char *last_line(const char *msg, char *buf, size_t len)
-{
-	const char *last = strrchr(msg, '\n');
-	char *p;
-	snprintf(buf, len, "%s", last ? last + 1 : msg);
-	if ((p = strstr(buf, " for job ")) != NULL)
-		*p = '\0';
-	return buf;
 }
 
 /* ---- show ---- */
@@ -403,319 +391,6 @@ static int cmd_show(int argc, char **argv, const struct opts *o)
 	return show_other(argv[0], arg);
 }
 
-/* ---- verbs on jobs ---- */
-
-/* "N_I": the raw id of array N's task I into *id (the daemon's verbs take
- * raw ids, and N alone for the whole array). */
-static int task_rawid(struct sl_client *c, uint64_t *id, long task, struct sl_err *err)
-{
-	struct sl_taskid t = {*id, (uint32_t)task};
-	struct sl_jobfilter f = {.tasks = &t, .n_tasks = 1};
-	struct sl_job **v = NULL;
-	size_t n = 0;
-	int r = sl_client_jobs(c, &f, &v, &n, err);
-
-	if (r == 0 && n == 0)
-		r = sl_err_set(err, SL_ENOENT, "Invalid job id specified");
-	if (r == 0)
-		*id = v[0]->id;
-	sl_job_free_array(v, n);
-	return r;
-}
-
-/* One id of a verb's job list. A plain job answers once, "WHY for job
- * N" (WHY also into why, for hold's and release's last line); an array's
- * tasks each (sl_scontrol_task_report). 1 when it failed. */
-static int control_one(struct sl_client *c, const struct sl_scontrol_verb *v, const char *idstr,
-		       char *why, size_t wlen)
-{
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_jobresult *res = NULL;
-	struct sl_array *tasks = NULL;
-	struct sl_buf *b = sl_buf_new(1 << 16);
-	uint32_t *want = NULL;
-	size_t nres = 0, nwant = 0;
-	uint64_t id;
-	int r, rc = 1;
-
-	if (sl_array_jobid_parse(idstr, &id, &tasks, &err) != 0) {
-		r = -SL_ENOENT;
-	} else {
-		if (tasks != NULL) {
-			nwant = sl_array_count(tasks);
-			want = sl_xcalloc(nwant + 1, sizeof(*want));
-			for (size_t i = 0; i < nwant; i++)
-				want[i] = sl_array_task(tasks, i);
-		}
-		/* top is the array's as a whole, as slurmctld's top_job */
-		r = v->op == SL_CTL_TOP && want == NULL
-			    ? sl_client_control(c, v->op, id, &err)
-			    : sl_client_control_tasks(c, v->op, id, want, nwant, &res, &nres, &err);
-	}
-	if (r == 0 && res != NULL) {
-		rc = sl_scontrol_task_report(b, id, want, nwant, res, nres);
-	} else if (r == 0) {
-		rc = 0;
-	} else {
-		sl_scontrol_why(v, r, &err, why, wlen);
-		sl_buf_addf(b, "%s for job %s\n", why, idstr);
-	}
-	fputs(sl_buf_str(b), stderr);
-	sl_buf_free(b);
-	sl_array_free(tasks);
-	free(want);
-	free(res);
-	return rc;
-}
-
-/* Slurm's optional "JobId=" or "Job=" before a job list. */
-static const char *job_list_word(const char *a)
-{
-	if (strncasecmp(a, "jobid=", 6) == 0)
-		return a + 6;
-	return strncasecmp(a, "job=", 4) == 0 ? a + 4 : a;
-}
-
-/* VERB JOB_LIST...: each id of each list (sl_scontrol_job_list), one
- * request each; hold and release end each word's failures with Slurm's
- * "slurm_suspend error: WHY" line, the last reason. */
-static int cmd_control(const struct sl_scontrol_verb *v, int argc, char **argv)
-{
-	struct sl_client *c = NULL;
-	struct sl_err err = SL_ERR_INIT;
-	int rc = 0;
-
-	if (argc == 0) {
-		fprintf(stderr, "too few arguments for keyword:%s\n", v->name);
-		return 1;
-	}
-	int first = 0;
-	/* requeue's options before the ids (Slurm's parse_requeue_flags),
-	 * refused by name before any job is touched */
-	for (; (v->op == SL_CTL_REQUEUE || v->op == SL_CTL_REQUEUE_HOLD) && first < argc; first++) {
-		const char *a = argv[first];
-		if (*a && strncasecmp(a, "incomplete", strlen(a)) == 0)
-			fprintf(stderr, "scontrol: error: %s Incomplete is not supported by Sluice\n",
-				v->name);
-		else if (strncasecmp(a, "state=", 6) == 0 &&
-			 (strncasecmp(a + 6, "specialexit", 11) == 0 ||
-			  strncasecmp(a + 6, "se", 2) == 0))
-			fprintf(stderr, "scontrol: error: %s State=SpecialExit is not supported by "
-					"Sluice\n", v->name);
-		else
-			break;
-		return 1;
-	}
-	if (sl_client_connect(NULL, &c, &err) != 0) {
-		fprintf(stderr, "%s error: %s\n", v->suspend_api ? "slurm_suspend" : v->name,
-			CONNECT_FAIL);
-		return 1;
-	}
-	for (int i = first; i < argc; i++) {
-		const char *list = job_list_word(argv[i]);
-		char why[SL_ERR_MSG_MAX] = "", **ids = NULL;
-		size_t n = 0;
-		if (sl_scontrol_job_list(list, &ids, &n) != 0) {
-			snprintf(why, sizeof(why), "Invalid job id specified");
-			fprintf(stderr, "%s for job %s\n", why, list);
-			rc = 1;
-		}
-		for (size_t k = 0; k < n; k++)
-			rc |= control_one(c, v, ids[k], why, sizeof(why));
-		if (why[0] && v->suspend_api)
-			fprintf(stderr, "slurm_suspend error: %s\n", why);
-		sl_strv_free(ids);
-	}
-	sl_client_free(c);
-	return rc;
-}
-
-/* update on array N when some of its tasks have ended: Slurm's answer
- * per group of tasks (sl_scontrol_array_report). 1 when it printed it. */
-static int array_report(struct sl_client *c, uint64_t id)
-{
-	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_buf *b = sl_buf_new(1 << 16);
-	struct sl_job **v = NULL;
-	size_t n = 0;
-	int printed = 0;
-
-	if (sl_client_jobs(c, &f, &v, &n, &err) == 0 && (printed = sl_scontrol_array_report(b, id, v, n)))
-		fputs(sl_buf_str(b), stderr);
-	sl_buf_free(b);
-	sl_job_free_array(v, n);
-	return printed;
-}
-
-/* TimeLimit=+T/-T (scontrol_update.c's "time_limit_add"): the job's limit
- * now, plus or minus T, as 22.05's scontrol works it out before it asks.
- * An unlimited job stays unlimited. 0, or -1 with the message printed. */
-static int time_limit_add(struct sl_client *c, uint64_t id, long task,
-			  struct sl_update_field *f)
-{
-	struct sl_taskid t = {id, (uint32_t)task};
-	struct sl_jobfilter flt = {.ids = &id, .n_ids = 1};
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_job **v = NULL;
-	size_t n = 0;
-	int64_t cur, d = f->num;
-	int r;
-
-	if (task >= 0)
-		flt = (struct sl_jobfilter){.tasks = &t, .n_tasks = 1};
-	if ((r = sl_client_jobs(c, &flt, &v, &n, &err)) != 0 || n != 1) {
-		if (r != 0 || n == 0)
-			fprintf(stderr, "scontrol: error: Could not load state information for "
-					"job %llu: %s\n", (unsigned long long)id,
-				r == -SL_ECONNECT ? CONNECT_FAIL
-				: r != 0 ? err.msg : "Invalid job id specified");
-		else
-			fprintf(stderr, "scontrol: error: TimeLimit increment/decrement not "
-					"supported for job arrays\n");
-		sl_job_free_array(v, n);
-		return -1;
-	}
-	cur = v[0]->spec.time_limit;
-	sl_job_free_array(v, n);
-	f->key = "time_limit";
-	if (cur < 0) {                 /* UNLIMITED, or none (the partition's) */
-		f->num = SL_TIME_INFINITE;
-		return 0;
-	}
-	if (d < 0 && -d > cur) {
-		fprintf(stderr, "scontrol: error: TimeLimit decrement larger than current time "
-				"limit (%lld > %lld)\n", (long long)-d, (long long)cur);
-		return -1;
-	}
-	f->num = cur + d;
-	return 0;
-}
-
-/* The fields on job id (task >= 0: its task), fields copied: TimeLimit=+T
- * becomes this job's own. 1 when the refusal is printed already. */
-static int update_job(struct sl_client *c, uint64_t id, long task, const struct sl_update_field *f0,
-		      size_t n, struct sl_err *err)
-{
-	struct sl_update_field *f = sl_xcalloc(n + 1, sizeof(*f));
-	int r = 0;
-
-	memcpy(f, f0, n * sizeof(*f));
-	for (size_t i = 0; i < n && r == 0; i++)
-		if (strcmp(f[i].key, "time_limit_add") == 0 && time_limit_add(c, id, task, &f[i]) != 0)
-			r = 1;
-	if (r == 0 && (r = task >= 0 ? task_rawid(c, &id, task, err) : 0) == 0)
-		r = sl_client_update(c, id, f, n, err);
-	free(f);
-	return r;
-}
-
-static void update_refusal(int r, const struct sl_err *err, const char *idstr)
-{
-	char buf[SL_ERR_MSG_MAX];
-
-	if (r == -SL_ECONNECT)
-		fprintf(stderr, "slurm_update error: %s\n", CONNECT_FAIL);
-	else if (r == -SL_ENOENT)
-		fprintf(stderr, "Invalid job id specified for job %s\n", idstr);
-	else if (r != 0 && r != 1)
-		fprintf(stderr, "%s for job %s\n", last_line(err->msg, buf, sizeof(buf)), idstr);
-}
-
-/* update on one id of the JobId list: a job, a whole array (the answer
- * per group of its tasks when some have ended), or an array's tasks, each
- * answering for itself (sl_scontrol_task_report). 1 when it failed. */
-static int update_one(struct sl_client *c, const char *idstr, const struct sl_update_field *f,
-		      size_t n)
-{
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_array *tasks = NULL;
-	struct sl_jobresult *res = NULL;
-	struct sl_buf *b;
-	uint64_t id;
-	size_t nt;
-	int r, rc = 1;
-
-	if (sl_array_jobid_parse(idstr, &id, &tasks, &err) != 0) {
-		update_refusal(-SL_ENOENT, &err, idstr);
-		return 1;
-	}
-	/* ArrayTaskThrottle alone on N_I is the array's, as Slurm keeps it */
-	if (tasks == NULL || (n == 1 && strcmp(f[0].key, "array_throttle") == 0)) {
-		sl_array_free(tasks);
-		if ((r = update_job(c, id, -1, f, n, &err)) == 0)
-			return array_report(c, id);
-		update_refusal(r, &err, idstr);
-		return 1;
-	}
-	nt = sl_array_count(tasks);
-	uint32_t *want = sl_xcalloc(nt + 1, sizeof(*want));
-	res = sl_xcalloc(nt + 1, sizeof(*res));
-	size_t nres = 0;
-	for (size_t i = 0; i < nt; i++) {
-		want[i] = sl_array_task(tasks, i);
-		sl_err_clear(&err);
-		r = update_job(c, id, want[i], f, n, &err);
-		if (r == -SL_ENOENT)
-			continue; /* no such task: sl_scontrol_task_report says so */
-		if (r == 1 || r == -SL_ECONNECT) {
-			update_refusal(r, &err, idstr);
-			goto out;
-		}
-		char buf[SL_ERR_MSG_MAX];
-		res[nres].array_task_id = (int)want[i];
-		res[nres].rc = r;
-		snprintf(res[nres].msg, sizeof(res[nres].msg), "%.*s", (int)sizeof(res[nres].msg) - 1,
-			 last_line(err.msg, buf, sizeof(buf)));
-		nres++;
-	}
-	b = sl_buf_new(1 << 16);
-	rc = sl_scontrol_task_report(b, id, want, nt, res, nres);
-	fputs(sl_buf_str(b), stderr);
-	sl_buf_free(b);
-out:
-	free(want);
-	free(res);
-	sl_array_free(tasks);
-	return rc;
-}
-
-static int cmd_update(int argc, char **argv)
-{
-	struct sl_update_field *f = NULL;
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_client *c = NULL;
-	struct sl_buf *notes = sl_buf_new(1 << 16);
-	const char *jobs = NULL;
-	char **ids = NULL;
-	size_t n = 0, nids = 0;
-	int rc, r = sl_scontrol_update_parse(argc, argv, (int64_t)time(NULL), &jobs, &f, &n, &rc,
-					     notes, &err);
-
-	fputs(sl_buf_str(notes), stderr);
-	sl_buf_free(notes);
-	if (r != 0) {
-		fprintf(stderr, "%s\n", err.msg);
-		return rc;
-	}
-	if (sl_scontrol_job_list(jobs, &ids, &nids) != 0) {
-		fprintf(stderr, "Invalid job id specified for job %s\n", jobs);
-		free(f);
-		return 1;
-	}
-	rc = 0;
-	if (n > 0 && (r = sl_client_connect(NULL, &c, &err)) != 0) {
-		update_refusal(r, &err, jobs);
-		rc = 1;
-	}
-	for (size_t i = 0; c != NULL && i < nids; i++)
-		rc |= update_one(c, ids[i], f, n);
-	sl_client_free(c);
-	sl_strv_free(ids);
-	free(f);
-	return rc;
-}
-
 /* write batch_script ID [FILE|-]: the job's script, for its owner and
  * operators (the daemon sends it to no one else), into slurm-ID.sh by
  * default, as Slurm's scontrol writes it. Slurm exits 0 on its errors. */
@@ -819,8 +494,8 @@ static int run(int argc, char **argv, const struct opts *o)
 	}
 	switch (v->kind) {
 	case SL_SC_SHOW: return cmd_show(argc - 1, argv + 1, o);
-	case SL_SC_CONTROL: return cmd_control(v, argc - 1, argv + 1);
-	case SL_SC_UPDATE: return cmd_update(argc - 1, argv + 1);
+	case SL_SC_CONTROL: return scontrol_control(v, argc - 1, argv + 1);
+	case SL_SC_UPDATE: return scontrol_update(argc - 1, argv + 1);
 	case SL_SC_PING: return cmd_ping();
 	case SL_SC_RECONFIGURE: return cmd_reconfigure();
 	case SL_SC_VERSION: printf("slurm 22.05.8\n"); return 0;

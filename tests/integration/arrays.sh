@@ -84,6 +84,17 @@ wait_state "$d" COMPLETED
 wait_state "${c}_4" COMPLETED
 ok "job lists and task lists in hold, release and update"
 
+# hold and release by name (scontrol_hold's Name= and JobName=): every job
+# of that name, an array's pending tasks as one.
+e=$(submit $USER1 -H -J byname --array=1-2 --wrap true) || fail "submit"
+g=$(submit $USER1 -H -J byname --wrap true) || fail "submit"
+out=$(as $USER1 "$BIN/scontrol" release Name=byname 2>&1) || fail "release Name=: $out"
+wait_state "$g" COMPLETED
+wait_state "${e}_2" COMPLETED
+out=$(as $USER1 "$BIN/scontrol" hold JobName=nosuchname 2>&1); rc=$?
+expect_eq "hold of a name no job has" "0 " "$rc $out"
+ok "hold and release by job name"
+
 # maxArraySize comes from the config (10001 here, as the reference cluster).
 submit $USER1 --array=10000 -H --wrap true >/dev/null || fail "task 10000 refused"
 err=$(submit $USER1 --array=10001 --wrap true 2>&1); rc=$?

@@ -126,8 +126,8 @@ static int step_part(const char *s)
 		return SL_SACCT_STEP_BATCH;
 	if (strcmp(s, "extern") == 0)
 		return SL_SACCT_STEP_EXTERN;
-	v = strtol(s, &end, 10);
-	return end != s && *end == '\0' && v >= 0 && v < INT_MAX ? (int)v : -1;
+	v = strtol(s, &end, 10); /* slurmdb's strtol: "2.3" is step 2 */
+	return end != s && v >= 0 && v < INT_MAX ? (int)v : -1;
 }
 
 /* "N_<what>" that sl_slurm_jobid_parse refused, as slurmdb's job list reads

@@ -332,6 +332,9 @@ static void test_step_parts(void **state)
 	assert_int_not_equal(PARSE(&o, &err, "-j", "7.foo"), 0);
 	assert_string_equal(err.msg, "sacct: fatal: Bad step specified: 7");
 	sl_sacct_opts_clear(&o);
+	assert_int_equal(PARSE(&o, &err, "-j", "7.2.3"), 0); /* strtol's: step 2 */
+	assert_int_equal(o.steps[0].step, 2);
+	sl_sacct_opts_clear(&o);
 	sl_job_free(j);
 }
 

@@ -56,8 +56,10 @@ int sl_sched_pending_info(struct sl_sched *s, uint64_t id, struct sl_sched_pendi
 		out->cls = w->pos_cq > 0 ? SL_SCHED_WAIT_PRIORITY : SL_SCHED_WAIT_QUOTA;
 		out->reason = "Pending";
 		out->message = "The workload has no reservation";
-	} else if (w->cls == SL_SCHED_WAIT_QUOTA && w->where == SQ_W_HEAP && !rep &&
-		   w->pos_cq > 0 && c->heap.v[0]->prio > w->prio) {
+	} else if (w->cls == SL_SCHED_WAIT_QUOTA && w->pos_cq > 0) {
+		/* Slurm's scheduler names the first job of a partition that does
+		 * not fit Resources and every one after it Priority, whatever
+		 * their priorities */
 		out->cls = SL_SCHED_WAIT_PRIORITY;
 	}
 	return 0;

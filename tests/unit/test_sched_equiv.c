@@ -36,8 +36,11 @@ static void test_equivalent_heads_parked(void **state)
 	assert_int_equal(d.nadmit, 2);
 	assert_int_equal(d.admit[1].id, 5);
 	assert_int_equal(sl_sched_cycle(s, 3, &d), 0);  /* fixpoint */
-	/* the skipped ones carry the failed head's reason */
-	tl_want_pending(s, 4, &p, SL_SCHED_WAIT_QUOTA, "WaitingForQuota",
+	/* the skipped ones carry the failed head's reason; behind it, they
+	 * wait on Priority in Slurm's words (the first blocked job is
+	 * Resources, every one after it Priority, whatever their priorities) */
+	tl_want_pending(s, 2, &p, SL_SCHED_WAIT_QUOTA, "WaitingForQuota", want_msg);
+	tl_want_pending(s, 4, &p, SL_SCHED_WAIT_PRIORITY, "WaitingForQuota",
 			want_msg);
 	assert_int_equal(p.pos_cq, 2);
 	/* an arrival of the parked shape waits with them; another shape does not */

@@ -321,6 +321,12 @@ enum sl_dep_verdict sl_dep_eval(struct sl_deplist *l, int64_t now, const struct 
 	for (i = 0; i < l->n; i++) {
 		struct sl_dep *d = &l->v[i];
 		int64_t at;
+		/* a term once failed stays failed (slurmctld's DEPEND_FAILED): a
+		 * job requeued and run again does not revive it */
+		if (d->state == SL_DEP_FAILED) {
+			failed++;
+			continue;
+		}
 		d->state = term_state(d, env, &at);
 		if (d->state == SL_DEP_FULFILLED && at > now) {
 			d->state = SL_DEP_UNFULFILLED; /* its +MIN have not passed */

@@ -205,6 +205,17 @@ static void test_eval(void **state)
 	assert_int_equal(eval("afterok:4?afterany:3", 2000, "(null)", 0), SL_DEP_READY);
 	assert_int_equal(eval("afterok:4?afternotok:3", 2000, "afterok:4(failed)?afternotok:3(failed)", 0),
 			 SL_DEP_NEVER);
+	/* a failed term stays failed: job 4 requeued and completed later
+	 * does not revive it (slurmctld's DEPEND_FAILED) */
+	{
+		struct sl_deplist l;
+		assert_int_equal(sl_dep_parse("afterok:4", 0, &l, NULL), 0);
+		assert_int_equal(sl_dep_eval(&l, 2000, &env, NULL), SL_DEP_NEVER);
+		set(4, SL_JOB_COMPLETED, 3000, 3100);
+		assert_int_equal(sl_dep_eval(&l, 4000, &env, NULL), SL_DEP_NEVER);
+		sl_deplist_clear(&l);
+		set(4, SL_JOB_FAILED, 1000, 1100);
+	}
 	/* a job nobody knows (purged): as Slurm, its terms hold */
 	assert_int_equal(eval("afterok:15", 2000, "(null)", 0), SL_DEP_READY);
 	/* singleton */

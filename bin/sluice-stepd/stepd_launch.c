@@ -170,6 +170,28 @@ static void child_fail(int fd, const char *host, const char *what, const char *a
 	dprintf(fd, "slurmstepd-%s: error: %s: %s: %s\n", host, what, arg, strerror(errno));
 }
 
+/* The interpreter of path's "#!" line into buf (system calls only: the
+ * child of vfork() calls it). 0 without one. */
+static int interpreter(const char *path, char *buf, size_t len)
+{
+	char head[256];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, head, sizeof(head) - 1) : -1;
+	size_t i = 2, k = 0;
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 2 || head[0] != '#' || head[1] != '!')
+		return 0;
+	while (i < (size_t)n && (head[i] == ' ' || head[i] == '\t'))
+		i++;
+	while (i < (size_t)n && k + 1 < len && head[i] != ' ' && head[i] != '\t' &&
+	       head[i] != '\n' && head[i] != '\r')
+		buf[k++] = head[i++];
+	buf[k] = '\0';
+	return k > 0;
+}
+
 struct child_args {
 	const char *script;
 	char **argv;              /* argv[0] is /bin/sh, for a script without #! */
@@ -214,8 +236,16 @@ static void child_run(struct stepd *s, const struct child_args *a)
 	execve(a->script, a->argv + 1, a->env);
 	if (errno == ENOEXEC) /* no #! line: the shell reads it, as Slurm's default */
 		execve("/bin/sh", a->argv, a->env);
-	child_fail(2, l->host, "execve()", a->script);
-	_exit(127);
+	/* slurmstepd's exec_task: a missing #! interpreter is named, and the
+	 * exit status is the errno */
+	int e = errno;
+	char interp[256];
+	if (e == ENOENT && interpreter(a->script, interp, sizeof(interp)))
+		dprintf(2, "slurmstepd-%s: error: execve(): bad interpreter(%s): %s\n", l->host,
+			interp, strerror(e));
+	else
+		child_fail(2, l->host, "execve()", a->script);
+	_exit(e > 0 && e < 256 ? e : 127);
 }
 
 static void child_args_init(struct stepd *s, struct child_args *a)

@@ -93,3 +93,12 @@ ok "sbatch's own errors and exit codes match Slurm"
 n=$("$BIN/squeue" -h | wc -l)
 expect_eq "nothing extra queued" 1 "$n"
 ok "no rejected submission left a job behind"
+
+# A script the kernel cannot exec: slurmstepd's line (a missing #!
+# interpreter named) and the errno as the exit code (reference cluster).
+printf '#!/nonexistent/interp\necho hi\n' >badi.sh
+j=$("$BIN/sbatch" --parsable -o badi.out badi.sh) || fail "submit"
+wait_state "$j" FAILED
+expect_eq "bad interpreter: exit code" "FAILED 2:0" "$("$BIN/sacct" -n -X -P -j "$j" -o State,ExitCode | tr '|' ' ')"
+expect_eq "bad interpreter: line" "slurmstepd-$(hostname -s): error: execve(): bad interpreter(/nonexistent/interp): No such file or directory" "$(cat badi.out)"
+ok "a script with a missing interpreter: slurmstepd's line, exit code 2"

@@ -583,6 +583,7 @@ static int store_spec(struct upd *u, struct sl_err *err)
 	s.nodes = n->nodes;
 	s.nodes_max = n->nodes_max;
 	s.cpus_per_task = n->cpus_per_task;
+	s.mincpus = n->mincpus;
 	s.begin_time = n->begin_time;
 	if ((r = sl_store_begin(u->d->store, err)) == 0)
 		r = sl_store_update_spec(u->d->store, u->n->id, &s, err);

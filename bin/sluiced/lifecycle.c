@@ -88,6 +88,7 @@ static void admit(struct sluiced *d, const struct sl_sched_admission *a)
 	}
 	if (sl_timed_deadline(d, j, (int64_t)time(NULL)))
 		return; /* past what its deadline allows: never started */
+	sl_timed_deadline_limit(d, j, (int64_t)time(NULL));
 	sl_schedctl_assign(j, a);
 	j->start_time = (int64_t)time(NULL);
 	j->end_time = 0;

@@ -9,6 +9,7 @@
 #include "loop.h"
 #include "mail.h"
 #include "schedule.h"
+#include "store.h"
 
 #include <time.h>
 
@@ -19,7 +20,9 @@
 int sl_timed_deadline(struct sluiced *d, struct sl_job *j, int64_t now)
 {
 	struct sl_err err = SL_ERR_INIT;
-	int64_t need = j->spec.time_limit > 0 ? j->spec.time_limit * 60 : 60;
+	/* --time-min first: the limit is cut to fit (sl_timed_deadline_limit) */
+	int64_t need = j->spec.time_min > 0 ? j->spec.time_min * 60
+		       : j->spec.time_limit > 0 ? j->spec.time_limit * 60 : 60;
 
 	if (j->state != SL_JOB_PENDING || j->spec.deadline == 0 || j->spec.hold ||
 	    now + need <= j->spec.deadline)
@@ -33,6 +36,29 @@ int sl_timed_deadline(struct sluiced *d, struct sl_job *j, int64_t now)
 		sl_err_log("job %llu: %s", (unsigned long long)j->id, err.msg);
 	d->need_schedule = 1;
 	return 1;
+}
+
+void sl_timed_deadline_limit(struct sluiced *d, struct sl_job *j, int64_t now)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_jobspec s;
+	int64_t room = j->spec.deadline > now ? (j->spec.deadline - now) / 60 : 0;
+
+	if (j->spec.deadline == 0 || room < 1 ||
+	    (j->spec.time_limit > 0 && j->spec.time_limit <= room))
+		return;
+	sl_info("job %llu: time limit %lld min, as its deadline allows", (unsigned long long)j->id,
+		(long long)room);
+	j->spec.time_limit = room;
+	if (sl_store_load_spec(d->store, j->id, &s, &err) == 0) {
+		s.time_limit = room;
+		if (sl_store_begin(d->store, &err) != 0 ||
+		    sl_store_update_spec(d->store, j->id, &s, &err) != 0)
+			sl_err_log("job %llu: %s", (unsigned long long)j->id, err.msg);
+		sl_jobspec_clear(&s);
+	} else {
+		sl_err_log("job %llu: %s", (unsigned long long)j->id, err.msg);
+	}
 }
 
 static void time_mails(struct sluiced *d, struct sl_job *j, int64_t now)

@@ -196,3 +196,13 @@ wait_state "$n2" COMPLETED
 sleep 0.5
 expect_eq "said once" 1 "$(grep -c "mailProg $T/nosuchmail is not an executable file" "$T/sluiced.log")"
 ok "a missing mailProg is logged once; jobs go on"
+
+# --deadline with --time-min: the limit is cut to what the deadline leaves,
+# not below --time-min (Slurm's scheduler), and the job runs.
+d2=$(submit $USER1 -o /dev/null --deadline=now+150seconds -t 5 --time-min=1 --wrap 'sleep 300') ||
+	fail "submit"
+wait_state "$d2" RUNNING
+expect_eq "limit cut to the deadline" "TimeLimit=00:02:00" \
+	"$("$BIN/scontrol" show job "$d2" | grep -o 'TimeLimit=[^ ]*')"
+as $USER1 "$BIN/scancel" "$d2"
+ok "--deadline with --time-min: the limit cut to fit, the job runs"

@@ -30,6 +30,7 @@
 #define OPTF_EARLY 0x100u    /* applied in the first pass over the command line */
 #define OPTF_NOEFFECT 0x200u /* accepted and recorded; shapes nothing Sluice decides */
 #define OPTF_CLI_ONLY 0x400u /* Slurm's sbatch_early_pass: a script's is passed over */
+#define OPTF_REFUSES 0x800u  /* a setter that always refuses, in Slurm's words */
 
 /* ---- the table: every sbatch 22.05 option ---- */
 
@@ -44,6 +45,7 @@
 #define NOEFF(nm, k, a, env, fn) {nm, k, a, {env, NULL}, OPTF_NOEFFECT, S(fn)}
 #define NOEFF2(nm, k, a, env, env2, fn) {nm, k, a, {env, env2}, OPTF_NOEFFECT, S(fn)}
 #define NO(nm, k, a, env) {nm, k, a, {env, NULL}, SL_OPTF_UNSUPP, NULL}
+#define REFUSE(nm, k, a, env, fn) {nm, k, a, {env, NULL}, OPTF_REFUSES, S(fn)}
 #define NO2(nm, k, a, env, env2) {nm, k, a, {env, env2}, SL_OPTF_UNSUPP, NULL}
 
 static const struct sl_opt sbatch_opts[] = {
@@ -128,7 +130,7 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("distribution", 'm', R, "SBATCH_DISTRIBUTION", distribution),
 	OK("export-file", 0, R, NULL, export_file),
 	OK("get-user-env", 0, O, "SBATCH_GET_USER_ENV", get_user_env),
-	OK("gid", 0, R, NULL, gid),
+	REFUSE("gid", 0, R, NULL, gid),
 	NOEFF("gpu-bind", 0, R, "SBATCH_GPU_BIND", gpu_bind),
 	NOEFF("gpu-freq", 0, R, "SBATCH_GPU_FREQ", gpu_freq),
 	NO("gpus-per-socket", 0, R, "SBATCH_GPUS_PER_SOCKET"),
@@ -151,7 +153,7 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("thread-spec", 0, R, "SBATCH_THREAD_SPEC", thread_spec),
 	OK("time-min", 0, R, NULL, time_min),
 	OK("tmp", 0, R, NULL, tmp),
-	OK("uid", 0, R, NULL, uid),
+	REFUSE("uid", 0, R, NULL, uid),
 	OK("use-min-nodes", 0, N, "SBATCH_USE_MIN_NODES", use_min_nodes),
 	OK("wait-all-nodes", 0, R, "SBATCH_WAIT_ALL_NODES", wait_all_nodes),
 	OK("wckey", 0, R, "SBATCH_WCKEY", wckey),
@@ -268,6 +270,9 @@ static const struct {
 	{"clusters", "the one cluster the config names (`clusterName`), or `all`; other names "
 		     "are refused as Slurm refuses an unknown cluster"},
 	{"cluster", "as `--clusters`"},
+	{"uid", "a user gets Slurm's `--uid only permitted by root user` (exit 255); root: not "
+		"supported by Sluice"},
+	{"gid", "as `--uid`"},
 	{"mpi", "`openmpi`, `intel`, `mpich`: an MPIJob on Kubernetes; `none`"},
 	{"nodelist", "local: this host's name (or `host-N` of a multi-node job); other names "
 		     "are refused; Kubernetes: refused"},
@@ -328,7 +333,7 @@ char *sl_sbatch_options_markdown(void)
 	for (size_t i = 0; i < n; i++) {
 		const struct sl_opt *o = rows[i];
 		const char *note = note_of(o->name);
-		const char *what = (o->flags & SL_OPTF_UNSUPP) ? "refused"
+		const char *what = (o->flags & (SL_OPTF_UNSUPP | OPTF_REFUSES)) ? "refused"
 				   : (o->flags & OPTF_NOEFFECT) ? "accepted, no effect here"
 								: "yes";
 

@@ -162,8 +162,8 @@ expect_fail() { # expect_fail STDERR ARGS...
 }
 expect_fail "sinfo: unrecognized option '--bogus'
 Try \"sinfo --help\" for more information" --bogus
-expect_fail "sinfo: error: --dead is not supported by Sluice" -d
-expect_fail "sinfo: error: --iterate is not supported by Sluice" --iterate=5
+expect_fail "sinfo: error: --federation is not supported by Sluice" --federation
+expect_fail "sinfo: error: Error: invalid entry for --iterate=0" --iterate=0
 expect_fail 'sinfo: error: Bad state string: "foo"
 sinfo: error: valid states: unknown,down,idle,allocated,?,mixed,future,drain,drained,draining,no_respond,reserved,perfctrs,cloud,completing,powering_down,powered_down,power_down,powering_up,fail,maint,reboot,reboot^,unknown' -t foo
 expect_fail "sinfo: fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry." -l -o %P

@@ -123,10 +123,19 @@ grep -q "^srun: error: Task launch failed on node n0: the step agent refused it:
 grep -q "refused a request: authentication failed" agent0.log || fail "agent log: $(cat agent0.log)"
 ok "a request with a wrong job secret is refused, no task started"
 
+# On a terminal (script(1)); without one srun disregards --pty, as Slurm's.
+if command -v script >/dev/null; then
+	out=$(script -qec "\"$SRUN\" --pty -n 1 true" /dev/null </dev/null 2>&1)
+	expect_eq "--pty status" 1 "$?"
+	echo "$out" | tr -d '\r' | grep -qx "srun: error: --pty in a Kubernetes job is not supported by Sluice" ||
+		fail "--pty refusal: [$out]"
+	ok "--pty in a pod is refused by name"
+fi
 "$SRUN" --pty -n 1 true >out 2>err </dev/null
-expect_eq "--pty status" 1 "$?"
-expect_eq "--pty refusal" "srun: error: --pty in a Kubernetes job is not supported by Sluice" "$(cat err)"
-ok "--pty in a pod is refused by name"
+expect_eq "--pty without a terminal: status" 0 "$?"
+expect_eq "--pty without a terminal: disregarded" "srun: error: ioctl(TIOCGWINSZ): Inappropriate ioctl for device
+srun: error: Not using a pseudo-terminal, disregarding --pty option" "$(head -n 2 err)"
+ok "--pty without a terminal is disregarded, as Slurm's"
 
 "$SRUN" -l -n 4 --ntasks-per-node=2 sh -c 'echo $$ >"$TMPDIR/task$SLURM_PROCID.pid"; exec sleep 300' >out 2>err </dev/null &
 S=$!

@@ -808,7 +808,9 @@ int sl_sacct_derived_status(const struct sl_step *steps, size_t n, uint64_t job)
 	int best = 0;
 	for (size_t i = 0; i < n; i++) {
 		int st = (steps[i].exit_code << 8) | (steps[i].exit_signal & 0x7f);
-		if (steps[i].job_id == job && st > best)
+		/* a step killed by a cancel (the job's or its own) never told
+		 * slurmctld its end: no part of the job's derived exit code */
+		if (steps[i].job_id == job && steps[i].state != SL_JOB_CANCELLED && st > best)
 			best = st;
 	}
 	return best;

@@ -54,7 +54,8 @@ typedef int (*sl_sacct_step_filter)(const void *arg, const struct sl_job *j, int
 void sl_sacct_fmt_set_filter(struct sl_sacct_fmt *f, sl_sacct_step_filter fn, const void *arg);
 /* slurmctld's derived_ec of a job from its srun steps (those of `steps`,
  * sorted by job, whose job_id is j's): the highest wait status, an exit
- * code over a signal. */
+ * code over a signal; a cancelled step does not count (its srun never
+ * reported an end). */
 int sl_sacct_derived_status(const struct sl_step *steps, size_t n, uint64_t job);
 
 /* The Cluster field's value (the config's clusterName); copied. */

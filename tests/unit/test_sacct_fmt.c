@@ -276,6 +276,22 @@ static void test_exitcode_high(void **state)
 /* The fields added for issue 12, on a running 2-node job of 4 CPUs with
  * --mem-per-cpu=1000 that waited 100 s after it became eligible and has
  * run 100 s: the job row, then its batch step (one node's share). */
+/* slurmctld's derived_ec: the worst step that reported its end; a step
+ * the job's cancel killed (state CANCELLED) is none of it. */
+static void test_derived(void **state)
+{
+	struct sl_step st[3] = {
+		{.job_id = 9, .state = SL_JOB_FAILED, .exit_code = 2},
+		{.job_id = 9, .state = SL_JOB_CANCELLED, .exit_signal = 15},
+		{.job_id = 10, .state = SL_JOB_FAILED, .exit_code = 7},
+	};
+	(void)state;
+	assert_int_equal(sl_sacct_derived_status(st, 3, 9), 2 << 8);
+	assert_int_equal(sl_sacct_derived_status(st + 1, 1, 9), 0);
+	st[1].state = SL_JOB_COMPLETED; /* a signal an end was reported with */
+	assert_int_equal(sl_sacct_derived_status(st + 1, 1, 9), 15);
+}
+
 static void test_usage_fields(void **state)
 {
 	struct live l;
@@ -381,7 +397,7 @@ int main(void)
 		cmocka_unit_test(test_cancelled_pending),
 		cmocka_unit_test(test_reason),
 		cmocka_unit_test(test_exitcode_high),
-		cmocka_unit_test(test_usage_fields),
+		cmocka_unit_test(test_usage_fields), cmocka_unit_test(test_derived),
 		cmocka_unit_test(test_cells),
 		cmocka_unit_test(test_all_and_help),
 	};

@@ -225,7 +225,8 @@ P(p_time_left)
 		return 1;
 	}
 	left = j->spec.time_limit * 60 - sl_squeue_time_used(j, now);
-	if (left < 0)
+	/* slurmctld ends a job past its limit, never at it: a TIMEOUT's is less */
+	if (left < 0 || j->state == SL_JOB_TIMEOUT)
 		snprintf(buf, len, "INVALID");
 	else
 		sl_slurm_time_fmt_elapsed(left, buf, len);

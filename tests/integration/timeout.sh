@@ -23,6 +23,7 @@ wait_state "$id" TIMEOUT 90
 grep -q "got TERM" to.out || fail "job did not see SIGTERM: $(cat to.out)"
 grep -q "CANCELLED AT .* DUE TO TIME LIMIT" to.out || fail "no time-limit message: $(cat to.out)"
 expect_eq "sacct" "TIMEOUT|0:0" "$("$BIN/sacct" -n -X -P -j "$id" -o State,ExitCode)"
+expect_eq "squeue %L of a TIMEOUT" "INVALID" "$("$BIN/squeue" -h -t all -j "$id" -o %L)"
 ok "time limit enforced: TIMEOUT"
 
 # A job that ignores SIGTERM is killed killWait (2 s) later.

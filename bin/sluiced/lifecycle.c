@@ -156,6 +156,7 @@ int sl_lifecycle_hold(struct sluiced *d, struct sl_job *j, int admin, struct sl_
 	if (j->state == SL_JOB_PENDING) {
 		sl_schedctl_remove(d->sched, j->id);
 		sl_gates_forget(d, j->id);
+		j->eligible_time = 0; /* Slurm's EligibleTime=Unknown; the release sets it */
 	}
 	j->spec.hold = 1;
 	j->priority = 0;
@@ -168,6 +169,9 @@ int sl_lifecycle_release(struct sluiced *d, struct sl_job *j, struct sl_err *err
 	int r;
 	j->spec.hold = 0;
 	set_reason(j, "None");
+	if (j->state == SL_JOB_PENDING && j->eligible_time == 0 &&
+	    j->spec.begin_time > (int64_t)time(NULL))
+		j->eligible_time = j->spec.begin_time; /* --begin still ahead */
 	if ((r = sl_submit_priority(d->conf, j, err)) != 0 ||
 	    (r = sl_gates_queue(d, j, err)) != 0)
 		return r;

@@ -202,11 +202,6 @@ expect_eq "no partition" "1 Partition nosuch not found" "$rc $err"
 	fail "show config: its last line"
 ok "show partition, node, config"
 
-stop_daemon
-out=$("$BIN/scontrol" ping); rc=$?
-expect_eq "ping, down" "1 Slurmctld(primary) at $(hostname -s) is DOWN" "$rc $out"
-ok "ping says DOWN when sluiced is not there"
-
 # EligibleTime through a hold: Unknown while held, the release's time after
 # (a --begin still ahead stays), as slurmctld's.
 e1=$(submit $USER1 -o /dev/null --begin=now+600 --wrap true) || fail "submit"
@@ -216,3 +211,9 @@ as $USER1 "$BIN/scontrol" release "$e1" || fail "release"
 expect_eq "released, --begin ahead" "BeginTime" "$("$BIN/squeue" -h -j "$e1" -o %r)"
 as $USER1 "$BIN/scancel" "$e1"
 ok "EligibleTime is Unknown while a job is held"
+
+stop_daemon
+out=$("$BIN/scontrol" ping); rc=$?
+expect_eq "ping, down" "1 Slurmctld(primary) at $(hostname -s) is DOWN" "$rc $out"
+ok "ping says DOWN when sluiced is not there"
+

@@ -51,6 +51,9 @@ struct supervise {
 	int64_t stopped_total_ms; /* time spent suspended before */
 	int64_t warn_ms;          /* monotonic time of --signal's warning; 0: none (or sent) */
 	int warned;               /* --signal's warning went (it goes once) */
+	time_t ended;             /* when the end was asked for (the job's end
+	                           * time, as slurmctld's: not when its
+	                           * processes were gone); 0: none */
 };
 
 static void fmt_ts(time_t t, char *buf, size_t len)
@@ -80,6 +83,7 @@ static void job_end(struct stepd *s, struct supervise *v, enum sl_jobstate st, i
 	if (v->end != SL_JOB_RUNNING)
 		return;
 	v->end = st;
+	v->ended = time(NULL);
 	sl_info("job %llu: %s", (unsigned long long)s->l.job_id, requeue ? "requeued" :
 		sl_jobstate_name(st));
 	if (st == SL_JOB_TIMEOUT && s->l.nodefile != NULL && s->err_fd >= 0) /* a qsub job */
@@ -366,7 +370,7 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 		stepd_usage_end(s, r);
 	}
 	r->start_time = s->start_time;
-	r->end_time = time(NULL);
+	r->end_time = v.ended ? v.ended : time(NULL);
 	stepd_pbs_cleanup(s);
 	/* Once, whatever ended the job or its launch (stepd_pam.c). */
 	stepd_pam_close(s);

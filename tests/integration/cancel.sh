@@ -140,3 +140,14 @@ expect_eq "-Q" "1 " "$rc $out"
 expect_eq "still running" RUNNING "$("$BIN/squeue" -h -j "$rid" -o %T)"
 as $USER1 "$BIN/scancel" "$rid" || fail "cancel"
 ok "ids checked against active jobs when filters or steps come with them"
+
+# A job that ignores SIGTERM ends at its cancel, not when KillWait's SIGKILL
+# came (slurmctld's end time): Elapsed stops there.
+tj=$(submit $USER1 -o /dev/null --wrap 'trap "" TERM; sleep 300') || fail "submit"
+wait_state "$tj" RUNNING
+sleep 1
+as $USER1 "$BIN/scancel" "$tj" || fail "scancel"
+wait_state "$tj" CANCELLED
+el=$("$BIN/sacct" -n -X -P -j "$tj" -o ElapsedRaw)
+[ "$el" -le 2 ] || fail "Elapsed counts the kill wait: $el s"
+ok "a cancelled job's end is its cancel, not its processes' end"

@@ -141,9 +141,9 @@ expect_eq "still running" RUNNING "$("$BIN/squeue" -h -j "$rid" -o %T)"
 as $USER1 "$BIN/scancel" "$rid" || fail "cancel"
 ok "ids checked against active jobs when filters or steps come with them"
 
-# A job that ignores SIGTERM ends at its cancel, not when KillWait's SIGKILL
-# came (slurmctld's end time): Elapsed stops there.
-tj=$(submit $USER1 -o /dev/null --wrap 'trap "" TERM; sleep 300') || fail "submit"
+# A job slow to end on SIGTERM ends at its cancel, not when its processes
+# are gone (slurmctld's end time): Elapsed stops there.
+tj=$(submit $USER1 -o /dev/null --wrap 'trap "sleep 4; exit 0" TERM; sleep 300') || fail "submit"
 wait_state "$tj" RUNNING
 sleep 1
 as $USER1 "$BIN/scancel" "$tj" || fail "scancel"

@@ -508,7 +508,8 @@ F(f_exitcode)
 	else if (row == ROW_BATCH)
 		exit_pair(j->exit_code, j->exit_signal, buf, len);
 	else if (j->state == SL_JOB_CANCELLED || j->state == SL_JOB_TIMEOUT ||
-		 j->state == SL_JOB_PREEMPTED)
+		 j->state == SL_JOB_PREEMPTED ||
+		 (j->state == SL_JOB_REQUEUED && j->exit_code == 0)) /* the requeue's kill */
 		S("0:0");
 	else
 		exit_pair(j->exit_code, j->exit_signal, buf, len);
@@ -803,14 +804,25 @@ void sl_sacct_fmt_set_filter(struct sl_sacct_fmt *f, sl_sacct_step_filter fn, co
 	f->filter_arg = arg;
 }
 
-int sl_sacct_derived_status(const struct sl_step *steps, size_t n, uint64_t job)
+int sl_sacct_step_of_run(const struct sl_job *j, const struct sl_step *st)
+{
+	if (st->job_id != j->id)
+		return 0;
+	if (j->runs == NULL && j->state != SL_JOB_REQUEUED) /* never requeued: all its steps */
+		return 1;
+	return j->start_time != 0 && st->start_time >= j->start_time &&
+	       (j->end_time == 0 || st->start_time <= j->end_time);
+}
+
+int sl_sacct_derived_status(const struct sl_step *steps, size_t n, const struct sl_job *j)
 {
 	int best = 0;
 	for (size_t i = 0; i < n; i++) {
 		int st = (steps[i].exit_code << 8) | (steps[i].exit_signal & 0x7f);
 		/* a step killed by a cancel (the job's or its own) never told
 		 * slurmctld its end: no part of the job's derived exit code */
-		if (steps[i].job_id == job && steps[i].state != SL_JOB_CANCELLED && st > best)
+		if (sl_sacct_step_of_run(j, &steps[i]) && steps[i].state != SL_JOB_CANCELLED &&
+		    st > best)
 			best = st;
 	}
 	return best;
@@ -864,14 +876,15 @@ int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
 	}
 	while (lo + k < f->nsteps && f->steps[lo + k].job_id == j->id)
 		k++;
-	best = sl_sacct_derived_status(k > 0 ? f->steps + lo : NULL, k, j->id);
+	best = sl_sacct_derived_status(k > 0 ? f->steps + lo : NULL, k, j);
 	snprintf(derived, sizeof(derived), "%d:%d", best >> 8, best & 0x7f);
 	int r = rows & SL_SACCT_ROWS_NO_JOB ? 0
 					    : one_row(f, j, ROW_JOB, mode, now, b, NULL, derived);
 	if (r == 0 && steps && !(rows & SL_SACCT_ROWS_NO_BATCH) && sl_sacct_has_batch_step(j))
 		r = one_row(f, j, ROW_BATCH, mode, now, b, NULL, NULL);
 	for (size_t i = lo; r == 0 && steps && i < lo + k; i++)
-		if (f->filter == NULL || f->filter(f->filter_arg, j, (int)f->steps[i].step_id))
+		if (sl_sacct_step_of_run(j, &f->steps[i]) &&
+		    (f->filter == NULL || f->filter(f->filter_arg, j, (int)f->steps[i].step_id)))
 			r = step_row(f, j, &f->steps[i], mode, now, b);
 	return r;
 }

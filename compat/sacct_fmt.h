@@ -53,10 +53,15 @@ int64_t sl_sacct_eligible(const struct sl_job *j);
 typedef int (*sl_sacct_step_filter)(const void *arg, const struct sl_job *j, int step);
 void sl_sacct_fmt_set_filter(struct sl_sacct_fmt *f, sl_sacct_step_filter fn, const void *arg);
 /* slurmctld's derived_ec of a job from its srun steps (those of `steps`,
- * sorted by job, whose job_id is j's): the highest wait status, an exit
+ * sorted by job, those of j's run): the highest wait status, an exit
  * code over a signal; a cancelled step does not count (its srun never
  * reported an end). */
-int sl_sacct_derived_status(const struct sl_step *steps, size_t n, uint64_t job);
+int sl_sacct_derived_status(const struct sl_step *steps, size_t n, const struct sl_job *j);
+/* Step st is record j's: a requeued job's steps of earlier runs belong to
+ * their REQUEUED records (sacct -D), as slurmdbd keeps each run's, so a
+ * step is the record's when it started within the record's run (a job
+ * never requeued: all of its steps; pending again: none). */
+int sl_sacct_step_of_run(const struct sl_job *j, const struct sl_step *st);
 
 /* The Cluster field's value (the config's clusterName); copied. */
 void sl_sacct_fmt_set_cluster(struct sl_sacct_fmt *f, const char *name);

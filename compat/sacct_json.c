@@ -443,10 +443,10 @@ int sl_sacct_json(struct sl_job *const *v, size_t n, const struct sl_step *steps
 			if (allocs)
 				json_object_object_add(job, "steps", json_object_new_array());
 			for (size_t k = 0; !allocs && k < ns; k++)
-				if (steps[k].job_id == v[i]->id)
+				if (sl_sacct_step_of_run(v[i], &steps[k]))
 					json_object_array_add(list, srun_step_of(v[i], &steps[k], now));
 		}
-		int d = sl_sacct_derived_status(steps, ns, v[i]->id);
+		int d = sl_sacct_derived_status(steps, ns, v[i]);
 		json_object_object_add(job, "derived_exit_code", status_of(d >> 8, d & 0x7f));
 		json_object_array_add(jobs, job);
 	}

@@ -94,6 +94,8 @@ static int add_runs(struct hist *h, const struct sl_jobfilter *f, const struct s
 			c->nodelist = strcmp(nodes, "None") == 0 ? NULL : sl_xstrdup(nodes);
 			free(c->runs);
 			c->runs = NULL;
+			free(c->start_reason); /* slurmdbd's REQUEUED record: Reason None */
+			c->start_reason = NULL;
 			if (sl_jobfilter_match(f, c))
 				r = add_job(h, c);
 			sl_job_free(c);

@@ -386,3 +386,20 @@ wait_state "$j" CANCELLED
 grep -qx "srun: forcing job termination" "$T/work/cx.out" || fail "no srun line in [$(cat "$T/work/cx.out")]"
 grep -qx "srun: error: [^:]*: task 0: \(Terminated\|Killed\)" "$T/work/cx.out" || fail "no task line in [$(cat "$T/work/cx.out")]"
 ok "a cancelled job's srun ends its tasks and says so, as Slurm's"
+
+# A requeued job's steps stay with their run: sacct lists the new run's
+# alone, sacct -D the old run's under its REQUEUED record (slurmdbd's).
+rq=$(submit $USER1 -o /dev/null --wrap "\"$BIN/srun\" sleep 300") || fail "submit"
+n=0
+until "$BIN/squeue" -h -s -j "$rq" | grep -q "$rq\.0"; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "no step"; sleep 0.1
+done
+"$BIN/scontrol" requeue "$rq" || fail "requeue"
+wait_state "$rq" PENDING
+expect_eq "sacct, pending again" "$rq|PENDING" "$("$BIN/sacct" -n -P -j "$rq" -o JobID,State)"
+expect_eq "sacct -D" "$rq|REQUEUED
+$rq.batch|CANCELLED
+$rq.0|CANCELLED
+$rq|PENDING" "$("$BIN/sacct" -D -n -P -j "$rq" -o JobID,State)"
+as $USER1 "$BIN/scancel" "$rq"
+ok "a requeued job's steps stay with their run in sacct"

@@ -285,11 +285,25 @@ static void test_derived(void **state)
 		{.job_id = 9, .state = SL_JOB_CANCELLED, .exit_signal = 15},
 		{.job_id = 10, .state = SL_JOB_FAILED, .exit_code = 7},
 	};
+	struct sl_job *j = sl_job_new();
 	(void)state;
-	assert_int_equal(sl_sacct_derived_status(st, 3, 9), 2 << 8);
-	assert_int_equal(sl_sacct_derived_status(st + 1, 1, 9), 0);
+	j->id = 9;
+	j->state = SL_JOB_COMPLETED;
+	assert_int_equal(sl_sacct_derived_status(st, 3, j), 2 << 8);
+	assert_int_equal(sl_sacct_derived_status(st + 1, 1, j), 0);
 	st[1].state = SL_JOB_COMPLETED; /* a signal an end was reported with */
-	assert_int_equal(sl_sacct_derived_status(st + 1, 1, 9), 15);
+	assert_int_equal(sl_sacct_derived_status(st + 1, 1, j), 15);
+	/* requeued: a run's steps are those that started within it */
+	st[0].start_time = 100;
+	st[1].start_time = 300;
+	j->runs = sl_xstrdup("50 100 200 0 15 1 vm");
+	j->start_time = 250;
+	assert_false(sl_sacct_step_of_run(j, &st[0]));
+	assert_true(sl_sacct_step_of_run(j, &st[1]));
+	assert_int_equal(sl_sacct_derived_status(st, 2, j), 15);
+	j->start_time = 0; /* pending again: none */
+	assert_false(sl_sacct_step_of_run(j, &st[1]));
+	sl_job_free(j);
 }
 
 static void test_usage_fields(void **state)

@@ -507,6 +507,8 @@ F(f_exitcode)
 		S("0:0");
 	else if (row == ROW_BATCH)
 		exit_pair(j->exit_code, j->exit_signal, buf, len);
+	else if (j->state == SL_JOB_DEADLINE && !sl_job_ran(j)) /* slurmdbd's exit_code 1, read so */
+		S("1:0");
 	else if (j->state == SL_JOB_CANCELLED || j->state == SL_JOB_TIMEOUT ||
 		 j->state == SL_JOB_PREEMPTED ||
 		 (j->state == SL_JOB_REQUEUED && j->exit_code == 0)) /* the requeue's kill */

@@ -115,7 +115,10 @@ static int div_up(int a, int b)
 
 int sl_job_ran(const struct sl_job *j)
 {
-	if (j->state == SL_JOB_CANCELLED && (j->nodelist == NULL || *j->nodelist == '\0'))
+	/* cancelled while pending, or past its deadline before it started:
+	 * start = end was stamped, no node ever held it */
+	if ((j->state == SL_JOB_CANCELLED || j->state == SL_JOB_DEADLINE) &&
+	    (j->nodelist == NULL || *j->nodelist == '\0'))
 		return 0;
 	return j->start_time != 0;
 }

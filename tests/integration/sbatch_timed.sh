@@ -162,6 +162,9 @@ sleep 3
 as $USER1 "$BIN/scontrol" release "$d2" || fail "release"
 wait_state "$d2" DEADLINE 10
 [ -s "$T/work/d2.out" ] && fail "a job past its deadline started: $(cat "$T/work/d2.out")"
+# sacct as slurmdbd: ExitCode 1:0 (scontrol's 0:1), no Start, no .batch row
+expect_eq "sacct of a DEADLINE" "$d2|DEADLINE|1:0|None" \
+	"$("$BIN/sacct" -n -P -j "$d2" -o JobID,State,ExitCode,Start)"
 ok "--deadline: a past one refused; a pending job that cannot end in time is DEADLINE (DeadLine)"
 
 # --- TIME_LIMIT_50: half the time limit gone ----------------------------------

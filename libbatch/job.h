@@ -233,8 +233,9 @@ int sl_jobspec_shape_check(const struct sl_jobspec *s, struct sl_jobshape *out,
 			   struct sl_err *err);
 /* The shape of a job: its spec's, on the nodes it was given once admitted. */
 void sl_job_shape(const struct sl_job *j, struct sl_jobshape *out);
-/* It ran: it started and held nodes. slurmctld stamps a job cancelled (or past its deadline)
- * while pending with start = end = the cancel time; it never had nodes. */
+/* It ran: it started and held nodes. slurmctld stamps a job cancelled
+ * while pending (or past its deadline before it started) with start = end
+ * = that time; it never had nodes. */
 int sl_job_ran(const struct sl_job *j);
 /* Slurm's pn_min_cpus (scontrol's MinCPUsNode, squeue's %c), which -n alone
  * never raises (its tasks may spread over nodes): --ntasks-per-node x -c,

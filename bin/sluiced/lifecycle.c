@@ -16,6 +16,7 @@
 #include "timed.h"
 #include "schedule.h"
 #include "store.h"
+#include "store_steps.h"
 #include "submit.h"
 #include "xalloc.h"
 
@@ -267,6 +268,10 @@ static int requeue_now(struct sluiced *d, struct sl_job *j, int hold,
 	if (!sl_jobstate_can(j->state, SL_JOB_PENDING))
 		return sl_err_set(err, SL_ESTATE, "Job is pending execution");
 	if (!hold && !kept[0] && (r = sl_submit_priority(d->conf, j, err)) != 0)
+		return r;
+	/* the run's steps out of the way: the next run numbers its own from 0 */
+	if (held && ((r = sl_store_begin(d->store, err)) != 0 ||
+		     (r = sl_store_steps_archive(d->store, j->id, j->attempt + 1, err)) != 0))
 		return r;
 	sl_schedctl_remove(d->sched, j->id);
 	sl_mail_job(d, j, SL_MAIL_REQUEUE); /* as back_to_queue and evict */

@@ -12,6 +12,11 @@
 #include "store_int.h"
 #include "xalloc.h"
 
+/* A requeued job's earlier runs keep their steps at step_id + run x
+ * RUN_STRIDE (sl_store_steps_archive), so that each run numbers its own
+ * from 0, as slurmctld does; rows read back carry the run's own number. */
+#define RUN_STRIDE (INT64_C(1) << 24)
+
 #define STEP_COLS "job_id, step_id, name, state, exit_code, exit_signal, start_time, " \
 	"end_time, ntasks, nnodes, cpus, nodelist, uid, pid, pid_start, cancelled_by, overlap, mem, " \
 	"time_limit, dist, cpu_freq, srun_host"
@@ -82,9 +87,11 @@ int sl_store_step_insert(struct sl_store *s, struct sl_step *st, struct sl_err *
 	store_unkept_write(s);
 	sqlite3_stmt *q = NULL;
 	int r;
-	if ((r = prep(s, "SELECT ifnull(max(step_id) + 1, 0) FROM steps WHERE job_id=?", &q, err)))
+	if ((r = prep(s, "SELECT ifnull(max(step_id) + 1, 0) FROM steps WHERE job_id=? AND step_id<?",
+		      &q, err)))
 		return r;
 	sqlite3_bind_int64(q, 1, (sqlite3_int64)st->job_id);
+	sqlite3_bind_int64(q, 2, RUN_STRIDE);
 	st->step_id = sqlite3_step(q) == SQLITE_ROW ? (uint32_t)sqlite3_column_int64(q, 0) : 0;
 	sqlite3_finalize(q);
 	if ((r = prep(s, "INSERT INTO steps(" STEP_COLS ") VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -130,6 +137,21 @@ int sl_store_step_cancelled(struct sl_store *s, uint64_t job, uint32_t step, uid
 	return done(s, q, err);
 }
 
+int sl_store_steps_archive(struct sl_store *s, uint64_t job, int run, struct sl_err *err)
+{
+	store_unkept_write(s);
+	sqlite3_stmt *q = NULL;
+	int r;
+	if (run < 1)
+		return 0;
+	if ((r = prep(s, "UPDATE steps SET step_id=step_id+? WHERE job_id=? AND step_id<?", &q, err)))
+		return r;
+	sqlite3_bind_int64(q, 1, (sqlite3_int64)run * RUN_STRIDE);
+	sqlite3_bind_int64(q, 2, (sqlite3_int64)job);
+	sqlite3_bind_int64(q, 3, RUN_STRIDE);
+	return done(s, q, err);
+}
+
 int sl_store_step_end(struct sl_store *s, const struct sl_step *st, struct sl_err *err)
 {
 	store_unkept_write(s);
@@ -165,7 +187,7 @@ static void row(sqlite3_stmt *q, struct sl_step *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->job_id = (uint64_t)sqlite3_column_int64(q, 0);
-	st->step_id = (uint32_t)sqlite3_column_int64(q, 1);
+	st->step_id = (uint32_t)(sqlite3_column_int64(q, 1) % RUN_STRIDE);
 	st->name = col_str(q, 2);
 	st->state = (enum sl_jobstate)sqlite3_column_int(q, 3);
 	st->exit_code = sqlite3_column_int(q, 4);

@@ -401,5 +401,12 @@ expect_eq "sacct -D" "$rq|REQUEUED
 $rq.batch|CANCELLED
 $rq.0|CANCELLED
 $rq|PENDING" "$("$BIN/sacct" -D -n -P -j "$rq" -o JobID,State)"
+# the next run numbers its steps from 0 again, as slurmctld's
+"$BIN/scontrol" update JobId="$rq" StartTime=now || fail "StartTime=now"
+n=0
+until "$BIN/squeue" -h -s -j "$rq" | grep -q "$rq\.0 "; do
+	n=$((n + 1)); [ $n -lt 150 ] || fail "no step $rq.0 in the new run: $("$BIN/squeue" -h -s -j "$rq")"
+	sleep 0.1
+done
 as $USER1 "$BIN/scancel" "$rq"
-ok "a requeued job's steps stay with their run in sacct"
+ok "a requeued job's steps stay with their run in sacct; the next run's start at 0"

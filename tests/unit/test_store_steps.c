@@ -101,6 +101,23 @@ static void test_steps(void **state)
 	assert_string_equal(one.nodelist, "vm");
 	sl_step_clear(&one);
 	assert_int_equal(sl_store_step_get(s, 9, 1, &one, &err), -SL_ENOENT);
+	/* a requeue archives the run's steps: the next run numbers from 0, and
+	 * the old ones are listed still, with their own numbers */
+	assert_int_equal(sl_store_begin(s, &err), 0);
+	assert_int_equal(sl_store_steps_archive(s, 7, 1, &err), 0);
+	insert(s, 7, "again", 0);
+	assert_int_equal(sl_store_commit(s, &err), 0);
+	assert_int_equal(sl_store_steps(s, jobs, 1, 0, &v, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(v[0].name, "again");
+	assert_int_equal(v[0].step_id, 0);
+	assert_string_equal(v[1].name, "a");
+	assert_int_equal(v[1].step_id, 0);
+	assert_int_equal(v[2].step_id, 1);
+	sl_step_free_array(v, n);
+	assert_int_equal(sl_store_step_get(s, 7, 0, &one, &err), 0);
+	assert_string_equal(one.name, "again");
+	sl_step_clear(&one);
 	sl_store_free(s);
 	cmd = sl_xasprintf("rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);

@@ -79,10 +79,9 @@ static int report(const struct sl_scancel_opts *o, const struct sl_jobresult *r,
 	/* Slurm acts on an array named whole once: one line, and its tasks
 	 * that already ended are no error. */
 	if (r->array_job_id != 0 && given(o, r->array_job_id)) {
-		if (r->rc == -SL_ESTATE || (r->rc == 0 && *last_array == r->array_job_id))
-			return 0;
-		if (r->rc == 0)
-			*last_array = r->array_job_id;
+		if (r->rc == -SL_ESTATE || *last_array == r->array_job_id)
+			return r->rc == -SL_EBUSY ? E_TRANSITION : 0;
+		*last_array = r->array_job_id;
 	}
 	if (plain || !gone)
 		verbose_line(o, id);
@@ -204,11 +203,12 @@ static int interactive(const struct sl_scancel_opts *o, struct sl_jobfilter *f, 
 	return 0;
 }
 
-/* 1 when job id is among v's active jobs. */
+/* 1 when job id (a job, or an array named whole) is among v's active jobs. */
 static int active(struct sl_job **v, size_t n, uint64_t id)
 {
 	for (size_t i = 0; i < n; i++)
-		if (v[i]->id == id && !sl_jobstate_is_final(v[i]->state))
+		if ((v[i]->id == id || v[i]->array_job_id == id) &&
+		    !sl_jobstate_is_final(v[i]->state))
 			return 1;
 	return 0;
 }

@@ -46,35 +46,62 @@ static int task_rawid(struct sl_client *c, uint64_t *id, long task, struct sl_er
 	return r;
 }
 
-/* One id of a verb's job list. A plain job answers once, "WHY for job
- * N" (WHY also into why, for hold's and release's last line); an array's
+/* The verb on the tasks want[0..nwant) of array id, each by its raw id
+ * (one listing of the array finds them), so that a daemon asked for one
+ * task never acts on the others; a task the array lacks does not answer.
+ * Without want, every task answers for itself (the daemon's "each"). */
+static int array_answers(struct sl_client *c, const struct sl_scontrol_verb *v, uint64_t id,
+			 const uint32_t *want, size_t nwant, struct sl_jobresult **res,
+			 size_t *nres, struct sl_err *err)
+{
+	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
+	struct sl_job **jobs = NULL;
+	size_t n = 0;
+	int r;
+
+	if (want == NULL)
+		return sl_client_control_each(c, v->op, id, res, nres, err);
+	*res = sl_xcalloc(nwant + 1, sizeof(**res));
+	*nres = 0;
+	if ((r = sl_client_jobs(c, &f, &jobs, &n, err)) != 0)
+		return r;
+	for (size_t i = 0; i < nwant && r != -SL_ECONNECT; i++) {
+		struct sl_err e = SL_ERR_INIT;
+		size_t k = 0;
+		while (k < n && !(jobs[k]->array_job_id == id &&
+				  (uint32_t)jobs[k]->array_task_id == want[i]))
+			k++;
+		if (k == n)
+			continue;
+		struct sl_jobresult *x = &(*res)[(*nres)++];
+		x->id = jobs[k]->id;
+		x->array_job_id = id;
+		x->array_task_id = (int)want[i];
+		if ((r = x->rc = sl_client_control(c, v->op, jobs[k]->id, &e)) != 0)
+			sl_scontrol_why(v, r, &e, x->msg, sizeof(x->msg));
+		if (r == -SL_ECONNECT)
+			*err = e;
+	}
+	sl_job_free_array(jobs, n);
+	return r == -SL_ECONNECT ? r : 0;
+}
+
+/* One id of a verb's job list: a plain job answers once, "WHY for job N"
+ * (WHY also into why, for hold's and release's last line); an array's
  * tasks each (sl_scontrol_task_report). 1 when it failed. */
-static int control_one(struct sl_client *c, const struct sl_scontrol_verb *v, const char *idstr,
-		       char *why, size_t wlen)
+static int control_ids(struct sl_client *c, const struct sl_scontrol_verb *v, const char *idstr,
+		       uint64_t id, const uint32_t *want, size_t nwant, char *why, size_t wlen)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_jobresult *res = NULL;
-	struct sl_array *tasks = NULL;
 	struct sl_buf *b = sl_buf_new(1 << 16);
-	uint32_t *want = NULL;
-	size_t nres = 0, nwant = 0;
-	uint64_t id;
+	size_t nres = 0;
 	int r, rc = 1;
 
-	if (sl_array_jobid_parse(idstr, &id, &tasks, &err) != 0) {
-		r = -SL_ENOENT;
-	} else {
-		if (tasks != NULL) {
-			nwant = sl_array_count(tasks);
-			want = sl_xcalloc(nwant + 1, sizeof(*want));
-			for (size_t i = 0; i < nwant; i++)
-				want[i] = sl_array_task(tasks, i);
-		}
-		/* top is the array's as a whole, as slurmctld's top_job */
-		r = v->op == SL_CTL_TOP && want == NULL
-			    ? sl_client_control(c, v->op, id, &err)
-			    : sl_client_control_tasks(c, v->op, id, want, nwant, &res, &nres, &err);
-	}
+	/* top is the array's as a whole, as slurmctld's top_job */
+	r = v->op == SL_CTL_TOP && want == NULL
+		    ? sl_client_control(c, v->op, id, &err)
+		    : array_answers(c, v, id, want, nwant, &res, &nres, &err);
 	if (r == 0 && res != NULL) {
 		rc = sl_scontrol_task_report(b, id, want, nwant, res, nres);
 	} else if (r == 0) {
@@ -85,9 +112,34 @@ static int control_one(struct sl_client *c, const struct sl_scontrol_verb *v, co
 	}
 	fputs(sl_buf_str(b), stderr);
 	sl_buf_free(b);
+	free(res);
+	return rc;
+}
+
+static int control_one(struct sl_client *c, const struct sl_scontrol_verb *v, const char *idstr,
+		       char *why, size_t wlen)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_array *tasks = NULL;
+	uint32_t *want = NULL;
+	size_t nwant = 0;
+	uint64_t id;
+	int rc;
+
+	if (sl_array_jobid_parse(idstr, &id, &tasks, &err) != 0) {
+		sl_scontrol_why(v, -SL_ENOENT, &err, why, wlen);
+		fprintf(stderr, "%s for job %s\n", why, idstr);
+		return 1;
+	}
+	if (tasks != NULL) {
+		nwant = sl_array_count(tasks);
+		want = sl_xcalloc(nwant + 1, sizeof(*want));
+		for (size_t i = 0; i < nwant; i++)
+			want[i] = sl_array_task(tasks, i);
+	}
+	rc = control_ids(c, v, idstr, id, want, nwant, why, wlen);
 	sl_array_free(tasks);
 	free(want);
-	free(res);
 	return rc;
 }
 
@@ -98,17 +150,18 @@ static int by_id(const void *a, const void *b)
 }
 
 /* hold|uhold|release Name=X (or JobName=X), as 22.05's scontrol_hold: each
- * job of that name, an array's pending tasks as one; a job no longer
- * pending is asked too (slurmctld answers for it) and makes the word fail,
- * as does any refusal. why: the last answer ("No error" when it was
- * yes), for the slurm_suspend line. */
+ * job of that name, an array's pending tasks in one request; a job no
+ * longer pending is asked too (slurmctld answers for it) and makes the
+ * word fail, as does any refusal. why: the last answer ("No error" when
+ * it was yes), for the slurm_suspend line. */
 static int control_by_name(struct sl_client *c, const struct sl_scontrol_verb *v,
 			   const char *name, char *why, size_t wlen)
 {
 	char *names[] = {(char *)name, NULL};
-	struct sl_jobfilter f = {.names = names, .n_names = 1, .fold = 2};
+	struct sl_jobfilter f = {.names = names, .n_names = 1};
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **jobs = NULL;
+	uint32_t *tasks;
 	size_t n = 0;
 	int rc = 0;
 
@@ -117,29 +170,32 @@ static int control_by_name(struct sl_client *c, const struct sl_scontrol_verb *v
 		return 1;
 	}
 	qsort(jobs, n, sizeof(*jobs), by_id);
-	for (size_t i = 0; i < n; i++) {
+	tasks = sl_xcalloc(n + 1, sizeof(*tasks));
+	for (size_t i = 0; i < n;) {
 		const struct sl_job *j = jobs[i];
-		char idstr[128];
-		if (j->state != SL_JOB_PENDING) {
-			if (j->array_job_id != 0)
-				continue;
-			rc = 1;
-		}
-		if (j->array_tasks != NULL)
-			snprintf(idstr, sizeof(idstr), "%llu_%s", (unsigned long long)j->array_job_id,
-				 j->array_tasks);
-		else if (j->array_job_id != 0)
-			snprintf(idstr, sizeof(idstr), "%llu_%d", (unsigned long long)j->array_job_id,
-				 j->array_task_id);
-		else
-			snprintf(idstr, sizeof(idstr), "%llu", (unsigned long long)j->id);
+		char idstr[64];
+		size_t nt = 0, k = i;
 		why[0] = '\0';
-		rc |= control_one(c, v, idstr, why, wlen);
+		if (j->array_job_id != 0) { /* its pending tasks; those started are not asked */
+			for (; k < n && jobs[k]->array_job_id == j->array_job_id; k++)
+				if (jobs[k]->state == SL_JOB_PENDING)
+					tasks[nt++] = (uint32_t)jobs[k]->array_task_id;
+			snprintf(idstr, sizeof(idstr), "%llu", (unsigned long long)j->array_job_id);
+			if (nt > 0)
+				rc |= control_ids(c, v, idstr, j->array_job_id, tasks, nt, why, wlen);
+			i = k;
+		} else {
+			rc |= j->state != SL_JOB_PENDING;
+			snprintf(idstr, sizeof(idstr), "%llu", (unsigned long long)j->id);
+			rc |= control_ids(c, v, idstr, j->id, NULL, 0, why, wlen);
+			i++;
+		}
 		if (why[0] == '\0')
 			snprintf(why, wlen, "No error");
 	}
 	if (!rc)
 		why[0] = '\0';
+	free(tasks);
 	sl_job_free_array(jobs, n);
 	return rc;
 }
@@ -231,10 +287,8 @@ static int array_report(struct sl_client *c, uint64_t id)
 /* TimeLimit=+T/-T (scontrol_update.c's "time_limit_add"): the job's limit
  * now, plus or minus T, as 22.05's scontrol works it out before it asks.
  * An unlimited job stays unlimited. 0, or -1 with the message printed. */
-static int time_limit_add(struct sl_client *c, uint64_t id, long task,
-			  struct sl_update_field *f)
+static int time_limit_add(struct sl_client *c, uint64_t id, struct sl_update_field *f)
 {
-	struct sl_taskid t = {id, (uint32_t)task};
 	struct sl_jobfilter flt = {.ids = &id, .n_ids = 1};
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v = NULL;
@@ -242,8 +296,6 @@ static int time_limit_add(struct sl_client *c, uint64_t id, long task,
 	int64_t cur, d = f->num;
 	int r;
 
-	if (task >= 0)
-		flt = (struct sl_jobfilter){.tasks = &t, .n_tasks = 1};
 	if ((r = sl_client_jobs(c, &flt, &v, &n, &err)) != 0 || n != 1) {
 		if (r != 0 || n == 0)
 			fprintf(stderr, "scontrol: error: Could not load state information for "
@@ -281,10 +333,12 @@ static int update_job(struct sl_client *c, uint64_t id, long task, const struct 
 	int r = 0;
 
 	memcpy(f, f0, n * sizeof(*f));
+	/* the task first: one the array lacks is "Invalid job id specified" */
+	r = task >= 0 ? task_rawid(c, &id, task, err) : 0;
 	for (size_t i = 0; i < n && r == 0; i++)
-		if (strcmp(f[i].key, "time_limit_add") == 0 && time_limit_add(c, id, task, &f[i]) != 0)
+		if (strcmp(f[i].key, "time_limit_add") == 0 && time_limit_add(c, id, &f[i]) != 0)
 			r = 1;
-	if (r == 0 && (r = task >= 0 ? task_rawid(c, &id, task, err) : 0) == 0)
+	if (r == 0)
 		r = sl_client_update(c, id, f, n, err);
 	free(f);
 	return r;

@@ -4,6 +4,7 @@
  * scontrol prints for each (slurmctld's job_array_resp_msg). */
 #include "scontrol_fmt.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,8 +110,19 @@ int sl_scontrol_job_list(const char *s, char ***out, size_t *n)
 struct answer {
 	uint32_t task;
 	int rc;
-	const char *text;
+	char text[256];
 };
+
+/* The daemon's reason as scontrol prints it: its last line, without the
+ * " for job N" authz adds (the group's range names the tasks). */
+static void reason_of(const char *msg, char *buf, size_t len)
+{
+	const char *last = strrchr(msg, '\n');
+	char *p;
+	snprintf(buf, len, "%s", last ? last + 1 : msg);
+	if ((p = strstr(buf, " for job ")) != NULL)
+		*p = '\0';
+}
 
 static int by_task(const void *a, const void *b)
 {
@@ -137,7 +149,11 @@ int sl_scontrol_task_report(struct sl_buf *b, uint64_t id, const uint32_t *want,
 			r = &res[i];
 		a[i].task = task;
 		a[i].rc = r ? r->rc : -SL_ENOENT;
-		a[i].text = r == NULL ? "Invalid job id specified" : r->rc ? r->msg : "No error";
+		if (r != NULL && r->rc != 0)
+			reason_of(r->msg, a[i].text, sizeof(a[i].text));
+		else
+			snprintf(a[i].text, sizeof(a[i].text), "%s",
+				 r == NULL ? "Invalid job id specified" : "No error");
 		failed |= a[i].rc != 0;
 	}
 	qsort(a, na, sizeof(*a), by_task);

@@ -325,23 +325,15 @@ int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
 	return r;
 }
 
-int sl_client_control_tasks(struct sl_client *c, enum sl_control_op op, uint64_t id,
-			    const uint32_t *tasks, size_t ntasks, struct sl_jobresult **res,
-			    size_t *nres, struct sl_err *err)
+int sl_client_control_each(struct sl_client *c, enum sl_control_op op, uint64_t id,
+			   struct sl_jobresult **res, size_t *nres, struct sl_err *err)
 {
 	json_object *req = control_req(op, id), *rep;
 	int r;
 
 	*res = NULL;
 	*nres = 0;
-	if (tasks != NULL) {
-		json_object *a = json_object_new_array_ext((int)ntasks);
-		for (size_t i = 0; i < ntasks; i++)
-			json_object_array_add(a, json_object_new_int64(tasks[i]));
-		json_object_object_add(req, "tasks", a);
-	} else {
-		json_object_object_add(req, "each", json_object_new_boolean(1));
-	}
+	json_object_object_add(req, "each", json_object_new_boolean(1));
 	if ((r = sl_client_call(c, SL_MSG_CONTROL, req, &rep, err)) != 0)
 		return r;
 	/* no results: a plain job, which answered as sl_client_control's */

@@ -96,13 +96,12 @@ enum sl_control_op {
 };
 int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
 		      struct sl_err *err);
-/* The same, each task of array id answering for itself (Slurm's
- * job_array_resp_msg): the tasks listed, or all (tasks NULL) finished ones
- * included. *res (caller frees) lists those found; it stays NULL when id
- * is a plain job and tasks is NULL, which then answers as above. */
-int sl_client_control_tasks(struct sl_client *c, enum sl_control_op op, uint64_t id,
-			    const uint32_t *tasks, size_t ntasks, struct sl_jobresult **res,
-			    size_t *nres, struct sl_err *err);
+/* The same on array id, each of its tasks answering for itself, ended
+ * ones too (Slurm's job_array_resp_msg). *res (caller frees) lists them;
+ * it stays NULL when id is a plain job (or the daemon predates this),
+ * which then answers as above. */
+int sl_client_control_each(struct sl_client *c, enum sl_control_op op, uint64_t id,
+			   struct sl_jobresult **res, size_t *nres, struct sl_err *err);
 
 /* qhold/qrls: set (release 0) or release a user's (operator 0) or an
  * operator's hold on job id (PROTOCOL.md, type 20). */

@@ -316,21 +316,11 @@ static int verb_fn(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
 	return verbs[*(size_t *)arg].fn(d, p, j, err);
 }
 
-static int listed(json_object *tasks, int task)
-{
-	for (size_t i = 0; i < json_object_array_length(tasks); i++)
-		if (json_object_get_int(json_object_array_get_idx(tasks, i)) == task)
-			return 1;
-	return 0;
-}
-
-/* A verb on an array's tasks, each answering for itself, finished ones
- * too, as slurmctld's job_array_resp_msg: "tasks" names some (none: all).
- * A task asked for and not in "results" does not exist; nor does any of
- * them when id is no array. Tasks cancelled out of the pending meta
- * record are gone, as in Slurm. */
-static void control_tasks(struct sluiced *d, const struct sl_peer *p, uint64_t id, size_t verb,
-			  json_object *tasks, json_object *rep)
+/* A verb on each of an array's tasks, finished ones too, each answering
+ * for itself, as slurmctld's job_array_resp_msg. Tasks cancelled out of
+ * the pending meta record are gone, as in Slurm. */
+static void control_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, size_t verb,
+			 json_object *rep)
 {
 	json_object *arr = json_object_new_array();
 	size_t n = sl_h_is_array(d, id) ? sl_jobtab_count(d->jobs) : 0;
@@ -340,7 +330,7 @@ static void control_tasks(struct sluiced *d, const struct sl_peer *p, uint64_t i
 		struct sl_err e = SL_ERR_INIT;
 		if (t->array_job_id != id)
 			break;
-		if (t->array_dropped || (tasks != NULL && !listed(tasks, t->array_task_id)))
+		if (t->array_dropped)
 			continue;
 		int r = sl_authz_job(p, t, verbs[verb].rule, &e);
 		if (r == 0)
@@ -373,15 +363,11 @@ int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	if (!json_object_object_get_ex(req, "id", &v) || !json_object_is_type(v, json_type_int))
 		return sl_err_set(err, SL_EPROTO, "control: id is missing");
 	id = (unsigned long long)json_object_get_int64(v);
-	/* With "tasks" or "each" an array's tasks answer one by one; without,
-	 * the array answers once (a client that asks for neither reads that) */
-	if (json_object_object_get_ex(req, "tasks", &v) && json_object_is_type(v, json_type_array)) {
-		control_tasks(d, p, id, i, v, rep);
-		return 0;
-	}
+	/* With "each" an array's tasks answer one by one; without, the array
+	 * answers once (a client that does not ask reads that) */
 	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id) &&
 	    json_object_object_get_ex(req, "each", &v) && json_object_get_boolean(v)) {
-		control_tasks(d, p, id, i, NULL, rep);
+		control_each(d, p, id, i, rep);
 		return 0;
 	}
 	if (j == NULL && sl_h_is_array(d, id))

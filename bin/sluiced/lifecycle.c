@@ -129,11 +129,13 @@ int sl_lifecycle_cancel(struct sluiced *d, struct sl_job *j, uid_t by, struct sl
 	int r;
 	j->cancelled_by = (int)by;
 	if (j->state == SL_JOB_PENDING) {
+		/* the reason it waited for stays, as in Slurm (squeue -t all,
+		 * sacct): Resources, Priority, a hold, a dependency */
+		sl_schedctl_explain(d->sched, j);
 		sl_schedctl_remove(d->sched, j->id);
 		j->start_time = j->end_time = (int64_t)time(NULL);
-		/* a held job keeps its hold as its reason, as in Slurm */
-		return sl_lifecycle_move(d, j, SL_JOB_CANCELLED, j->spec.hold && j->reason ?
-					 j->reason : "None", err);
+		return sl_lifecycle_move(d, j, SL_JOB_CANCELLED, j->reason ? j->reason : "None",
+					 err);
 	}
 	if ((r = d->executor->cancel(d->exec, j->id, err)) != 0)
 		return r;
@@ -157,7 +159,10 @@ int sl_lifecycle_hold(struct sluiced *d, struct sl_job *j, int admin, struct sl_
 	if (j->state == SL_JOB_PENDING) {
 		sl_schedctl_remove(d->sched, j->id);
 		sl_gates_forget(d, j->id);
-		j->eligible_time = 0; /* Slurm's EligibleTime=Unknown; the release sets it */
+		/* Slurm's EligibleTime=Unknown, the release's time after; a time
+		 * still ahead (--begin, a requeue's delay, a backoff) stays */
+		if (j->eligible_time <= (int64_t)time(NULL))
+			j->eligible_time = 0;
 	}
 	j->spec.hold = 1;
 	j->priority = 0;
@@ -170,9 +175,6 @@ int sl_lifecycle_release(struct sluiced *d, struct sl_job *j, struct sl_err *err
 	int r;
 	j->spec.hold = 0;
 	set_reason(j, "None");
-	if (j->state == SL_JOB_PENDING && j->eligible_time == 0 &&
-	    j->spec.begin_time > (int64_t)time(NULL))
-		j->eligible_time = j->spec.begin_time; /* --begin still ahead */
 	if ((r = sl_submit_priority(d->conf, j, err)) != 0 ||
 	    (r = sl_gates_queue(d, j, err)) != 0)
 		return r;

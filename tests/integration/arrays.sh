@@ -95,6 +95,16 @@ out=$(as $USER1 "$BIN/scontrol" hold JobName=nosuchname 2>&1); rc=$?
 expect_eq "hold of a name no job has" "0 " "$rc $out"
 ok "hold and release by job name"
 
+# An array named whole with a filter or a signal is an active job (scancel's
+# check): -t PD cancels its pending tasks; a signal to a pending array is
+# one refusal, exit 228 (Slurm's).
+h=$(submit $USER1 -H --array=1-3 --wrap true) || fail "submit"
+out=$(as $USER1 "$BIN/scancel" -s USR1 "$h" 2>&1); rc=$?
+expect_eq "signal to a pending array" "228 scancel: error: Kill job error on job id $h: Job can not be altered now, try again later" "$rc $out"
+as $USER1 "$BIN/scancel" -t PD "$h" || fail "scancel -t PD of an array"
+wait_state "${h}_1" CANCELLED
+ok "scancel with a filter or a signal on an array named whole"
+
 # maxArraySize comes from the config (10001 here, as the reference cluster).
 submit $USER1 --array=10000 -H --wrap true >/dev/null || fail "task 10000 refused"
 err=$(submit $USER1 --array=10001 --wrap true 2>&1); rc=$?

@@ -203,15 +203,16 @@ expect_eq "no partition" "1 Partition nosuch not found" "$rc $err"
 	fail "show config: its last line"
 ok "show partition, node, config"
 
-# EligibleTime through a hold: Unknown while held, the release's time after
-# (a --begin still ahead stays), as slurmctld's.
+# EligibleTime through a hold: a time still ahead (--begin) stays through
+# the hold and the release, as slurmctld keeps it.
 e1=$(submit $USER1 -o /dev/null --begin=now+600 --wrap true) || fail "submit"
+before=$("$BIN/scontrol" show job "$e1" | grep -o 'EligibleTime=[^ ]*')
 as $USER1 "$BIN/scontrol" hold "$e1" || fail "hold"
-expect_eq "held: Unknown" "EligibleTime=Unknown" "$("$BIN/scontrol" show job "$e1" | grep -o 'EligibleTime=[^ ]*')"
+expect_eq "held, --begin ahead" "$before" "$("$BIN/scontrol" show job "$e1" | grep -o 'EligibleTime=[^ ]*')"
 as $USER1 "$BIN/scontrol" release "$e1" || fail "release"
 expect_eq "released, --begin ahead" "BeginTime" "$("$BIN/squeue" -h -j "$e1" -o %r)"
 as $USER1 "$BIN/scancel" "$e1"
-ok "EligibleTime is Unknown while a job is held"
+ok "a hold and release keep an EligibleTime still ahead"
 
 stop_daemon
 out=$("$BIN/scontrol" ping); rc=$?

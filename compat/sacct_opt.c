@@ -524,7 +524,17 @@ int sl_sacct_window_match(const struct sl_sacct_opts *o, const struct sl_sacct_w
 	if (o->sel.n_ids + o->sel.n_tasks > 0)
 		return j->submit_time < w->end && (j->end_time >= w->start || j->end_time == 0);
 	e = sl_sacct_eligible(j);
-	return e && e < w->end && (j->end_time >= w->start || j->end_time == 0);
+	if (e && e < w->end && (j->end_time >= w->start || j->end_time == 0))
+		return 1;
+	/* pending again after a requeue: slurmdbd's newest record is the run
+	 * the requeue ended (REQUEUED), which the window may hold */
+	if (j->state == SL_JOB_PENDING && j->runs != NULL && *j->runs != '\0') {
+		const char *last = strrchr(j->runs, ';');
+		long long sub, start, end;
+		if (sscanf(last ? last + 1 : j->runs, "%lld %lld %lld", &sub, &start, &end) == 3)
+			return start < w->end && end >= w->start;
+	}
+	return 0;
 }
 
 /* Slurm's array fields of a record: a plain job is array 0, task NO_VAL. */

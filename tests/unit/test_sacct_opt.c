@@ -140,6 +140,22 @@ static void test_states(void **state)
 	sl_job_free(run);
 }
 
+/* Pending again after a requeue (eligible after the requeue's delay): the
+ * run the requeue ended is in the window, as slurmdbd's REQUEUED record. */
+static void test_requeued_pending(void **state)
+{
+	struct sl_job *j = job(SL_JOB_PENDING, NOW - 600, 0, 0);
+	(void)state;
+	j->eligible_time = NOW + 100;
+	assert_false(LISTED(j, "-S", "2026-11-21T09:30:00", "-E", "2026-11-21T10:30:00"));
+	j->runs = sl_xasprintf("%lld %lld %lld 0 15 1 vm", (long long)(NOW - 600),
+			       (long long)(NOW - 500), (long long)(NOW - 20));
+	assert_true(LISTED(j, "-S", "2026-11-21T09:30:00", "-E", "2026-11-21T10:30:00"));
+	/* the run ended before the window */
+	assert_false(LISTED(j, "-S", "2026-11-21T10:29:50", "-E", "2026-11-21T10:30:00"));
+	sl_job_free(j);
+}
+
 /* Without -j, a job never eligible (held, even once cancelled) is not in
  * any window; -j lists it. */
 static void test_held(void **state)
@@ -343,7 +359,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_window_defaults),
 		cmocka_unit_test(test_window_bad),
-		cmocka_unit_test(test_states),
+		cmocka_unit_test(test_states), cmocka_unit_test(test_requeued_pending),
 		cmocka_unit_test(test_held),
 		cmocka_unit_test(test_options),
 		cmocka_unit_test(test_sort),

@@ -4,8 +4,10 @@
  * must reach `script`, nobody else may list it):
  *   spec.json  written by sluiced before launch (atomic): struct sl_launch
  *              (the job's record is in the store: scontrol show job)
- *   lock       flock(LOCK_EX) held by sluice-stepd for exactly its lifetime
- *              (sluiced locks it, then hands the fd over as fd 3)
+ *   lock       flock(LOCK_EX) held by sluice-stepd for exactly as long as it
+ *              supervises the job (sluiced locks it, then hands the fd over
+ *              as fd 3; a supervisor the fork server keeps closes it at the
+ *              job's end and lives on for the next job)
  *   stepd.pid  "pid starttime[ fwd-script]\n": the supervisor, as /proc/<pid>/stat
  *              knows it (and that it takes SL_STEPD_FWD_SCRIPT)
  *   started    "unix-seconds\n", written before anything of the user runs

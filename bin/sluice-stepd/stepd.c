@@ -178,11 +178,14 @@ static int supervise(struct stepd *s, struct supervise *v, const sigset_t *set)
 	int status = 0;
 	for (;;) {
 		pid_t w;
+		int st;
+		struct rusage ru;
 		/* the script, or what it left behind and was reparented here */
-		while ((w = waitpid(-1, &status, WNOHANG)) > 0 && w != s->job_pid)
-			;
-		if (w == s->job_pid)
-			return status;
+		while ((w = wait4(-1, &st, WNOHANG, &ru)) > 0) {
+			stepd_usage_reaped(s, &ru);
+			if (w == s->job_pid)
+				return st;
+		}
 		if (w < 0 && errno != EINTR)
 			return status;
 		int64_t now = sl_mono_ms(), wake = stepd_usage_sample(s, now);
@@ -222,10 +225,12 @@ static int supervise(struct stepd *s, struct supervise *v, const sigset_t *set)
 static void linger(struct stepd *s, struct supervise *v, const sigset_t *set)
 {
 	while (v->end != SL_JOB_RUNNING && v->kill_ms > 0) {
-		int status;
-		pid_t w = waitpid(-1, &status, WNOHANG);
-		if (w > 0)
+		struct rusage ru;
+		pid_t w = wait4(-1, NULL, WNOHANG, &ru);
+		if (w > 0) {
+			stepd_usage_reaped(s, &ru);
 			continue;
+		}
 		int64_t ms = v->kill_ms - sl_mono_ms();
 		if (w < 0 || ms <= 0)
 			return;
@@ -299,10 +304,12 @@ void sl_signals_default(void)
  * sluiced's session with the server, and spares the kernel a session, and
  * its scheduler autogroup, per job), no inherited descriptors but the lock,
  * stdin/stdout on /dev/null, our own signal handling. */
-static void detach(sigset_t *set, int new_session)
+static void detach(sigset_t *set, int new_session, int kept)
 {
-	(void)fcntl(SL_STEPD_LOCK_FD, F_SETFD, FD_CLOEXEC); /* the job must not hold it */
-	(void)close_range(SL_STEPD_LOCK_FD + 1, ~0U, 0);
+	int last = kept ? SL_STEPD_END_FD : SL_STEPD_LOCK_FD;
+	for (int fd = SL_STEPD_LOCK_FD; fd <= last; fd++)
+		(void)fcntl(fd, F_SETFD, FD_CLOEXEC); /* the job must not hold them */
+	(void)close_range((unsigned)last + 1, ~0U, 0);
 	if (new_session) {
 		(void)setsid();
 		sl_signals_default(); /* the server did so once for its children */
@@ -313,7 +320,7 @@ static void detach(sigset_t *set, int new_session)
 		(void)dup2(fd, 1);
 		if (fcntl(2, F_GETFD) < 0)
 			(void)dup2(fd, 2);
-		if (fd > 2 && fd != SL_STEPD_LOCK_FD)
+		if (fd > last)
 			close(fd);
 	}
 	umask(022);
@@ -349,6 +356,7 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 	struct supervise v = {.end = SL_JOB_RUNNING};
 	char buf[32];
 	s->start_time = time(NULL);
+	stepd_usage_begin(s);
 	snprintf(buf, sizeof(buf), "%lld\n", (long long)s->start_time);
 	/* `started` is on disk before anything of the user can run: a restarted
 	 * daemon that finds it without a result knows the job may have run. */
@@ -377,17 +385,17 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 	return 0;
 }
 
-int stepd_run(int fg, const char *dir, int forked)
+/* One job, on the lock at fd 3, to its result. *clean (when asked): the
+ * process is as it was before the job and may take another; a PAM session
+ * leaves its marks on it (limits, nice value, credentials), so never then. */
+static int one_job(const char *dir, const sigset_t *set, int *clean)
 {
 	struct stepd s = {.in_fd = -1, .out_fd = -1, .err_fd = -1};
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_exec_result res;
-	sigset_t set;
 	char *text = NULL;
 	int rc = 1;
 	s.dir = dir;
-	sl_log_open("sluice-stepd", fg, SL_LOG_INFO);
-	detach(&set, !forked);
 	if (sl_jobdir_read(s.dir, SL_JOBDIR_SPEC, &text, &err) != 0 ||
 	    sl_launch_from_json(text, &s.l, &err) != 0) {
 		/* A result, not silence: without one the daemon would requeue a
@@ -397,7 +405,7 @@ int stepd_run(int fg, const char *dir, int forked)
 		snprintf(res.reason, sizeof(res.reason), "JobLaunchFailure");
 		res.exit_signal = 53;
 		res.start_time = res.end_time = time(NULL);
-	} else if (run(&s, &set, &res) != 0) {
+	} else if (run(&s, set, &res) != 0) {
 		goto out;
 	} else {
 		rc = 0;
@@ -409,7 +417,55 @@ int stepd_run(int fg, const char *dir, int forked)
 	sl_info("job %llu: %s %d:%d", (unsigned long long)s.l.job_id, sl_jobstate_name(res.state),
 		res.exit_code, res.exit_signal);
 out:
+	if (clean != NULL)
+		*clean = rc == 0 && s.l.pam_service == NULL;
+	int fds[] = {s.in_fd, s.out_fd, s.err_fd};
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
 	free(text);
 	sl_launch_clear(&s.l);
 	return rc;
+}
+
+int stepd_run(int fg, const char *dir, int forked)
+{
+	sigset_t set;
+	sl_log_open("sluice-stepd", fg, SL_LOG_INFO);
+	detach(&set, !forked, 0);
+	return one_job(dir, &set, NULL);
+}
+
+static sigset_t kept_set;
+
+int stepd_run_kept(int fg, const char *dir, int first, int *reusable)
+{
+	if (first) {
+		sl_log_open("sluice-stepd", fg, SL_LOG_INFO);
+		detach(&kept_set, 0, 1);
+	}
+	return one_job(dir, &kept_set, reusable);
+}
+
+int stepd_settle(void)
+{
+	for (int i = 0; i < 50; i++) {
+		pid_t w;
+		while ((w = waitpid(-1, NULL, WNOHANG)) > 0)
+			;
+		if (w < 0 && errno == ECHILD)
+			return 1;
+		struct timespec ts = {0, 10 * 1000000};
+		siginfo_t si;
+		(void)sigtimedwait(&kept_set, &si, &ts); /* a SIGCHLD, or 10 ms */
+	}
+	return 0;
+}
+
+void stepd_drain_signals(void)
+{
+	struct timespec zero = {0, 0};
+	siginfo_t si;
+	while (sigtimedwait(&kept_set, &si, &zero) > 0)
+		;
 }

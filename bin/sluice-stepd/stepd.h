@@ -34,12 +34,32 @@ struct stepd {
 	int tmpdir_made;          /* its TMPDIR is ours to remove */
 	struct sl_usage usage;    /* what the job used so far (stepd_usage.c) */
 	int64_t usage_next_ms;    /* monotonic time of the next sample */
+	struct rusage ru0;        /* RUSAGE_CHILDREN at the launch: a kept
+	                           * supervisor's earlier jobs are not this one's */
+	long maxrss_kib;          /* the largest of the job's reaped processes */
 };
+
+/* A supervisor the fork server keeps (stepd_server.c) has, besides the lock
+ * on fd 3, its socket to the server and the job's end pipe. */
+#define SL_STEPD_POOL_FD 4
+#define SL_STEPD_END_FD 5
 
 /* Supervise the job of `dir` to its end (the lock is fd 3); the exit status
  * of sluice-stepd. fg: log to stderr; forked: by the fork server, which has
  * its own session already. */
 int stepd_run(int fg, const char *dir, int forked);
+
+/* The same for a supervisor the fork server keeps: detached once (first),
+ * keeping fds 4 and 5. *reusable: nothing of the job has changed the
+ * process (no PAM session), so it may take another once stepd_settle()
+ * says nothing of this one is left. */
+int stepd_run_kept(int fg, const char *dir, int first, int *reusable);
+/* The job's leftovers reaped: 1 when the supervisor has no child left
+ * (waiting half a second at most for those just killed). */
+int stepd_settle(void);
+/* Drop every signal pending for a kept supervisor between two jobs: all
+ * were meant for the last one (stepd_server.c says why). */
+void stepd_drain_signals(void);
 
 /* Every signal's disposition back to the default: what a supervisor
  * inherited must not reach the job (it resets only what it set itself). */
@@ -92,6 +112,10 @@ void stepd_steps_kill(pid_t session, int sig);
 /* Sample the job's processes when a sample is due at now_ms (monotonic)
  * and write <jobdir>/usage; the time the next one is due. */
 int64_t stepd_usage_sample(struct stepd *s, int64_t now_ms);
+/* At the launch: the supervisor's children's usage so far. */
+void stepd_usage_begin(struct stepd *s);
+/* A process of the job has been reaped with this usage. */
+void stepd_usage_reaped(struct stepd *s, const struct rusage *ru);
 /* The job has been reaped: its totals (wait4's rusage with the samples)
  * into r->usage. */
 void stepd_usage_end(struct stepd *s, struct sl_exec_result *r);

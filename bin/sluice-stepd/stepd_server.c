@@ -1,33 +1,54 @@
-/* stepd_server.c - `sluice-stepd --server JOBSDIR`: sluiced's fork server.
+/* stepd_server.c - `sluice-stepd --server JOBSDIR`: sluiced's fork server,
+ * and the supervisors it keeps.
  *
  * Starting a supervisor used to cost sluiced a fork of its own large
  * process (its descriptor table grows with every running job's pidfd) and
  * the supervisor an exec, with glibc's start-up probing the CPU through
- * cpuid, which traps to the hypervisor on a VM. Together that was about half
- * of the CPU a short job costs. This process is exec'd once; for each job it
- * forks itself, and the child becomes that job's supervisor without an exec.
+ * cpuid, which traps to the hypervisor on a VM. This process is exec'd
+ * once, and forks itself for a job when none of its supervisors is free.
+ * A supervisor it forked does not exit with its job: it reports back and
+ * waits for the next one, which spares each short job a fork, an exit and
+ * the page faults of a fresh copy (together a quarter of all the CPU a
+ * drain of `true` jobs used).
  *
- * Protocol, over the SOCK_SEQPACKET socket on fd 3 (stepd_spawner.h):
+ * Protocol with sluiced, over the SOCK_SEQPACKET socket on fd 3
+ * (stepd_spawner.h):
  *   request: the job directory, NUL-terminated, with its locked lock file
  *            attached (SCM_RIGHTS);
- *   reply:   struct sl_spawn_reply, with a pidfd of the new supervisor
- *            attached when `err` is 0.
+ *   reply:   struct sl_spawn_reply, with the supervisor's pidfd and the read
+ *            end of the job's end pipe attached, as its flags say.
+ * With a kept supervisor (each has its own socket to us, fd 4 on its side):
+ *   to it:   the job directory with the lock and the end pipe's write end;
+ *   from it: one byte when it is free again.
+ * A job's end, as the supervisor lives it: the result written, the lock
+ * closed, a byte on the end pipe (sluiced collects the job), then it waits
+ * until sluiced has closed the pipe's other end. Every signal sluiced sent
+ * for that job was sent before that close, so the supervisor drops all that
+ * are pending and only then reports free: a cancel meant for one job never
+ * ends the next. Anything that leaves the process changed (a PAM session, a
+ * process of the job it cannot reap) makes it exit instead, as every
+ * supervisor once did.
+ *
  * The kernel reaps the children (SIGCHLD ignored): with a thousand of them,
- * each waitpid(-1) would walk them all. The reply's pidfd is opened at once
- * after the fork; a child already gone by then (ESRCH) is answered without
- * one, and sluiced finds its end through the lock. On EOF (sluiced has
- * gone) the server exits; the supervisors it started run on. */
+ * each waitpid(-1) would walk them all. On EOF (sluiced has gone) the server
+ * exits and its free supervisors with it; the busy ones finish their jobs
+ * and exit, since nobody is left to give them another. */
 #include "stepd.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "fdpass.h"
 #include "log.h"
 #include "exec/local/stepd_spawner.h"
@@ -41,7 +62,8 @@ struct title {
 
 /* Show a child as the supervisor it has become: `sluice-stepd [-D] DIR`,
  * as when each was exec'd, so ps and pgrep -f find a job's supervisor by
- * its directory. Truncated if the area is too small (ids over 8 digits). */
+ * its directory (a flag comes before DIR when given). Truncated if the
+ * area is too small (ids over 8 digits). */
 static size_t put(char *buf, size_t n, size_t cap, const char *s)
 {
 	size_t l = strlen(s) + 1;
@@ -51,7 +73,7 @@ static size_t put(char *buf, size_t n, size_t cap, const char *s)
 	return n + l;
 }
 
-static void set_title(const struct title *t, int fg, const char *dir)
+static void set_title(const struct title *t, int fg, const char *flag, const char *dir)
 {
 	char buf[4096];
 	size_t n;
@@ -60,70 +82,296 @@ static void set_title(const struct title *t, int fg, const char *dir)
 	n = put(buf, 0, t->len, t->start);
 	if (fg)
 		n = put(buf, n, t->len, "-D");
+	if (flag != NULL)
+		n = put(buf, n, t->len, flag);
 	n = put(buf, n, t->len, dir);
 	memset(buf + n, 0, t->len - n);
 	buf[t->len - 1] = '\0';
 	memcpy(t->start, buf, t->len);
 }
 
-static void reply(int err, pid_t pid, int pidfd)
+/* ---- a kept supervisor ---- */
+
+#define KEPT_JOBS_MAX 1000   /* then it exits: whatever it leaks stays bounded */
+#define COLLECT_MS 60000     /* sluiced collects a job within this, or we exit */
+
+/* fd onto want, close-on-exec; the source closed. Targets are free first
+ * (see place_all). */
+static int place(int fd, int want)
 {
-	struct sl_spawn_reply r = {err, (int32_t)pid};
-	if (sl_fd_send(CTL_FD, &r, sizeof(r), pidfd) != 0)
-		sl_err_log("server: reply: %s", strerror(errno));
+	if (fd == want)
+		return fcntl(fd, F_SETFD, FD_CLOEXEC);
+	int r = dup3(fd, want, O_CLOEXEC);
+	close(fd);
+	return r < 0 ? -1 : 0;
 }
 
-/* In the child: become the supervisor of `dir` on `lockfd`, as if exec'd. */
-static void become_stepd(const struct title *t, int fg, const char *dir, int lockfd)
+/* The lock, the server's socket and the end pipe onto fds 3, 4 and 5: moved
+ * out of the way first, since any of them may sit on another's target. */
+static int place_all(int lockfd, int poolfd, int endfd)
 {
-	if (dup2(lockfd, SL_STEPD_LOCK_FD) < 0) /* replaces the server's socket */
+	int src[3] = {lockfd, poolfd, endfd}, hi[3];
+	for (int i = 0; i < 3; i++) {
+		hi[i] = src[i] < 0 ? -1 : fcntl(src[i], F_DUPFD_CLOEXEC, SL_STEPD_END_FD + 1);
+		if (src[i] >= 0)
+			close(src[i]);
+		if (hi[i] < 0)
+			return -1;
+	}
+	for (int i = 0; i < 3; i++)
+		if (place(hi[i], SL_STEPD_LOCK_FD + i) != 0)
+			return -1;
+	return 0;
+}
+
+/* The job is over and its lock closed: tell sluiced, then wait until it
+ * has collected the job (closed its end), drop the signals meant for it,
+ * and report free. 0 when a next job may come. */
+static int job_done(void)
+{
+	struct pollfd p = {SL_STEPD_END_FD, 0, 0};
+	if (write(SL_STEPD_END_FD, "", 1) != 1 && errno != EPIPE)
+		return -1;
+	/* POLLERR on a pipe's write end: no reader left */
+	while (poll(&p, 1, COLLECT_MS) < 0 && errno == EINTR)
+		;
+	if (!(p.revents & POLLERR))
+		return -1;
+	close(SL_STEPD_END_FD);
+	if (!stepd_settle())
+		return -1;
+	stepd_drain_signals();
+	return send(SL_STEPD_POOL_FD, "", 1, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+/* The next job from the server into dir; -1 at EOF (the server has gone,
+ * or let us go) or on a malformed message. */
+static int next_job(char *dir, size_t cap)
+{
+	int fds[2];
+	size_t n = 0;
+	ssize_t got;
+	while ((got = sl_fd_recvv(SL_STEPD_POOL_FD, dir, cap, fds, 2, &n)) < 0 && errno == EINTR)
+		;
+	if (got <= 0 || n != 2 || dir[got - 1] != '\0') {
+		for (size_t i = 0; i < n; i++)
+			close(fds[i]);
+		return -1;
+	}
+	if (place(fds[0], SL_STEPD_LOCK_FD) != 0 || place(fds[1], SL_STEPD_END_FD) != 0)
+		return -1;
+	return 0;
+}
+
+/* In the child: become the supervisor of `dir`, as if exec'd, and of the
+ * jobs the server hands over after it. Only returns through _exit. */
+static void become_stepd(const struct title *t, int fg, const char *jobs_dir,
+			 const char *first_dir, int lockfd, int poolfd, int endfd)
+{
+	char dir[4096];
+	if (place_all(lockfd, poolfd, endfd) != 0) /* the lock replaces the server's socket */
 		_exit(1);
-	close(lockfd);
 	(void)signal(SIGPIPE, SIG_DFL);
 	(void)signal(SIGCHLD, SIG_DFL);
-	set_title(t, fg, dir);
-	int rc = stepd_run(fg, dir, 1);
+	snprintf(dir, sizeof(dir), "%s", first_dir);
+	int rc = 0;
+	for (int jobs = 0;; jobs++) {
+		int reusable = 0;
+		set_title(t, fg, NULL, dir);
+		rc = stepd_run_kept(fg, dir, jobs == 0, &reusable);
+		close(SL_STEPD_LOCK_FD); /* the job is over: the lock goes first */
+		if (rc != 0 || !reusable || jobs + 1 >= KEPT_JOBS_MAX || job_done() != 0)
+			break;
+		set_title(t, fg, "--free", jobs_dir); /* between jobs: `sluice-stepd --free JOBSDIR` */
+		if (next_job(dir, sizeof(dir)) != 0)
+			break;
+	}
 	/* _exit: the server's libraries (PAM, audit, cap-ng) registered
 	 * destructors that each fault their pages into this copy only to run
-	 * at exit; the supervisor has nothing buffered but stdio. */
+	 * at exit; the supervisor has nothing buffered but stdio. The end pipe
+	 * closes with us, after the lock. */
 	fflush(NULL);
 	_exit(rc);
 }
 
+/* ---- the server ---- */
+
+#define IDLE_MAX 256          /* free supervisors kept, at most */
+#define IDLE_MS 60000         /* a supervisor free this long is let go */
+
+struct kept {
+	int fd;                   /* our end of its socket */
+	pid_t pid;
+	int pidfd;                /* -1: none */
+	int64_t idle_since;       /* monotonic ms; 0: busy */
+};
+
+struct server {
+	const struct title *t;
+	int fg;
+	char *jobs_dir;
+	int ep;                   /* epoll: sluiced's socket and the supervisors' */
+	struct kept *idle[IDLE_MAX]; /* free ones, the last freed on top */
+	size_t nidle;
+};
+
+static void kept_drop(struct server *sv, struct kept *k)
+{
+	for (size_t i = 0; i < sv->nidle; i++)
+		if (sv->idle[i] == k) {
+			memmove(&sv->idle[i], &sv->idle[i + 1], (sv->nidle - i - 1) * sizeof(k));
+			sv->nidle--;
+			break;
+		}
+	close(k->fd); /* a free one reads EOF and exits; a busy one, at its end */
+	if (k->pidfd >= 0)
+		close(k->pidfd);
+	free(k);
+}
+
+/* A byte from a supervisor: it is free; EOF: it has exited. */
+static void kept_event(struct server *sv, struct kept *k)
+{
+	char c;
+	ssize_t n = recv(k->fd, &c, 1, MSG_DONTWAIT);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0 || k->idle_since != 0 || sv->nidle == IDLE_MAX) {
+		kept_drop(sv, k);
+		return;
+	}
+	k->idle_since = sl_mono_ms();
+	if (k->idle_since == 0)
+		k->idle_since = 1;
+	sv->idle[sv->nidle++] = k;
+}
+
+/* The free supervisors let go after IDLE_MS (the oldest are at the
+ * bottom); the time until the next is due, for epoll_wait. */
+static int expire(struct server *sv)
+{
+	int64_t now = sl_mono_ms();
+	while (sv->nidle > 0 && now - sv->idle[0]->idle_since >= IDLE_MS)
+		kept_drop(sv, sv->idle[0]);
+	if (sv->nidle == 0)
+		return -1;
+	return (int)(sv->idle[0]->idle_since + IDLE_MS - now);
+}
+
+static void reply(int err, pid_t pid, int pidfd, int endfd)
+{
+	struct sl_spawn_reply r = {err, (int32_t)pid, 0};
+	int fds[2];
+	size_t n = 0;
+	if (pidfd >= 0) {
+		r.flags |= SL_SPAWN_PIDFD;
+		fds[n++] = pidfd;
+	}
+	if (endfd >= 0) {
+		r.flags |= SL_SPAWN_ENDFD;
+		fds[n++] = endfd;
+	}
+	if (sl_fd_sendv(CTL_FD, &r, sizeof(r), fds, n) != 0)
+		sl_err_log("server: reply: %s", strerror(errno));
+}
+
+/* Hand the job to a free supervisor: its pid and pidfd (ours, not to be
+ * closed), or 0 when none could take it. */
+static pid_t hand_over(struct server *sv, const char *dir, int lockfd, int endfd, int *pidfd)
+{
+	int fds[2] = {lockfd, endfd};
+	while (sv->nidle > 0) {
+		struct kept *k = sv->idle[--sv->nidle];
+		if (sl_fd_sendv(k->fd, dir, strlen(dir) + 1, fds, 2) == 0) {
+			k->idle_since = 0;
+			*pidfd = k->pidfd;
+			return k->pid;
+		}
+		kept_drop(sv, k); /* it died while free */
+	}
+	return 0;
+}
+
+/* Fork a new supervisor for the job, kept once it is done. */
+static pid_t fork_one(struct server *sv, const char *dir, int lockfd, int endfd, int *pidfd,
+		      int *kept, int *err)
+{
+	int sp[2];
+	struct kept *k;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0) {
+		*err = errno;
+		return 0;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(sp[0]);
+		become_stepd(sv->t, sv->fg, sv->jobs_dir, dir, lockfd, sp[1], endfd);
+	}
+	close(sp[1]);
+	if (pid < 0) {
+		*err = errno;
+		close(sp[0]);
+		return 0;
+	}
+	k = calloc(1, sizeof(*k));
+	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = k};
+	if (k == NULL || epoll_ctl(sv->ep, EPOLL_CTL_ADD, sp[0], &ev) != 0) {
+		close(sp[0]); /* it runs its job, then exits: not kept */
+		free(k);
+		k = NULL;
+	} else {
+		k->fd = sp[0];
+		k->pid = pid;
+	}
+	/* Opened at once, so it names exactly this child. A child already gone
+	 * and reaped (ESRCH), or an old kernel, gets no pidfd: sluiced opens its
+	 * own or follows the end pipe. */
+	int fd = sl_pidfd_open(pid);
+	if (k != NULL)
+		k->pidfd = fd;
+	*pidfd = fd;
+	*kept = k != NULL;
+	return pid;
+}
+
 /* One request: 0 to go on, -1 when sluiced has gone. */
-static int serve_one(const struct title *t, int fg, const char *jobs_dir)
+static int serve_one(struct server *sv)
 {
 	char dir[4096];
-	int lockfd = -1;
+	int lockfd = -1, end[2], pidfd = -1, e = 0;
 	ssize_t n = sl_fd_recv(CTL_FD, dir, sizeof(dir), &lockfd);
 	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN && errno != EMSGSIZE))
 		return -1;
 	if (n < 0 && errno != EMSGSIZE)
 		return 0;
-	size_t jl = strlen(jobs_dir);
+	size_t jl = strlen(sv->jobs_dir);
 	/* Only sluiced holds the other end; still, start nothing outside our tree. */
-	if (n <= 0 || lockfd < 0 || dir[n - 1] != '\0' ||
-	    strncmp(dir, jobs_dir, jl) != 0 || dir[jl] != '/' || strstr(dir + jl, "/..") != NULL) {
+	if (n <= 0 || lockfd < 0 || dir[n - 1] != '\0' || strncmp(dir, sv->jobs_dir, jl) != 0 ||
+	    dir[jl] != '/' || strstr(dir + jl, "/..") != NULL) {
 		if (lockfd >= 0)
 			close(lockfd);
-		reply(EINVAL, 0, -1);
+		reply(EINVAL, 0, -1, -1);
 		return 0;
 	}
-	pid_t pid = fork();
+	if (pipe2(end, O_CLOEXEC) != 0) {
+		e = errno;
+		close(lockfd);
+		reply(e, 0, -1, -1);
+		return 0;
+	}
+	int kept = 1;
+	pid_t pid = hand_over(sv, dir, lockfd, end[1], &pidfd);
 	if (pid == 0)
-		become_stepd(t, fg, dir, lockfd);
-	int e = pid < 0 ? errno : 0;
-	/* Opened at once, so it names exactly this child. A child already gone
-	 * and reaped (ESRCH), or an old kernel, gets no pidfd: sluiced opens its
-	 * own or follows the lock. */
-	int pidfd = pid > 0 ? sl_pidfd_open(pid) : -1;
+		pid = fork_one(sv, dir, lockfd, end[1], &pidfd, &kept, &e);
 	close(lockfd);
-	reply(e, pid, pidfd);
-	if (pidfd >= 0)
+	close(end[1]);
+	reply(e, pid, e == 0 ? pidfd : -1, e == 0 ? end[0] : -1);
+	close(end[0]);
+	/* a kept one's pidfd is ours; one not kept was opened for this reply */
+	if (!kept && pidfd >= 0)
 		close(pidfd);
 	return 0;
 }
-
 int stepd_server(int fg, const char *jobs_dir, char **argv, int argc)
 {
 	struct title t = {argv[0], 0};
@@ -144,7 +392,32 @@ int stepd_server(int fg, const char *jobs_dir, char **argv, int argc)
 	tzset();
 	(void)mallopt(M_MXFAST, 0);
 	free(malloc(1));
-	while (serve_one(&t, fg, jobs_dir) == 0)
-		;
+	/* a copy: a child's title overwrites the argv area that holds it */
+	struct server sv = {.t = &t, .fg = fg, .jobs_dir = strdup(jobs_dir)};
+	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = NULL}, got[64];
+	if (sv.jobs_dir == NULL || (sv.ep = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
+	    epoll_ctl(sv.ep, EPOLL_CTL_ADD, CTL_FD, &ev) != 0) {
+		sl_err_log("server: epoll: %s", strerror(errno));
+		return 1;
+	}
+	for (;;) {
+		int n = epoll_wait(sv.ep, got, 64, expire(&sv));
+		if (n < 0 && errno != EINTR)
+			break;
+		int stop = 0;
+		/* the supervisors first: one freed now takes this turn's jobs */
+		for (int i = 0; i < n; i++)
+			if (got[i].data.ptr != NULL)
+				kept_event(&sv, got[i].data.ptr);
+		for (int i = 0; i < n; i++)
+			if (got[i].data.ptr == NULL && serve_one(&sv) != 0)
+				stop = 1;
+		if (stop)
+			break;
+	}
+	/* Free supervisors read EOF and exit; busy ones exit after their jobs. */
+	while (sv.nidle > 0)
+		kept_drop(&sv, sv.idle[sv.nidle - 1]);
+	free(sv.jobs_dir);
 	return 0;
 }

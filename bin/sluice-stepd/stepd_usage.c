@@ -4,8 +4,8 @@
  * (from the script down, through /proc/<pid>/task/<tid>/children) is read
  * from /proc and the sums of its resident and virtual sizes kept at their
  * peaks; each sample is written to <jobdir>/usage for sstat. At the end
- * wait4's rusage of everything that was reaped adds the CPU times and the
- * peak of any one process, so a job shorter than a sample still has
+ * the rusage of everything that was reaped adds the CPU times and the
+ * peak of any one process (wait4's), so a job shorter than a sample still has
  * figures (Slurm's, sampled every 30 s, has none) and costs no sample. No
  * cgroup: the supervisor has none of its own. */
 #include <errno.h>
@@ -70,17 +70,36 @@ int64_t stepd_usage_sample(struct stepd *s, int64_t now_ms)
 	return s->usage_next_ms;
 }
 
+void stepd_usage_begin(struct stepd *s)
+{
+	if (getrusage(RUSAGE_CHILDREN, &s->ru0) != 0)
+		memset(&s->ru0, 0, sizeof(s->ru0));
+}
+
+void stepd_usage_reaped(struct stepd *s, const struct rusage *ru)
+{
+	if (ru->ru_maxrss > s->maxrss_kib)
+		s->maxrss_kib = ru->ru_maxrss;
+}
+
+static int64_t usec(const struct timeval *now, const struct timeval *then)
+{
+	return ((int64_t)now->tv_sec - then->tv_sec) * 1000000 + (now->tv_usec - then->tv_usec);
+}
+
 void stepd_usage_end(struct stepd *s, struct sl_exec_result *r)
 {
 	struct sl_usage *u = &s->usage;
 	struct rusage ru;
 
 	if (getrusage(RUSAGE_CHILDREN, &ru) == 0) {
-		/* the exact split replaces the samples' estimate */
-		u->user_usec = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
-		u->sys_usec = (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
-		u->max_rss = max64(u->max_rss, ru.ru_maxrss);
-		u->max_pages = max64(u->max_pages, ru.ru_majflt);
+		/* the exact split replaces the samples' estimate; what the
+		 * children of a kept supervisor's earlier jobs used is not
+		 * counted, and the peak is of this job's processes alone */
+		u->user_usec = usec(&ru.ru_utime, &s->ru0.ru_utime);
+		u->sys_usec = usec(&ru.ru_stime, &s->ru0.ru_stime);
+		u->max_rss = max64(u->max_rss, s->maxrss_kib);
+		u->max_pages = max64(u->max_pages, ru.ru_majflt - s->ru0.ru_majflt);
 	}
 	u->ntasks = 0;
 	u->pids[0] = '\0';

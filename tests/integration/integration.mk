@@ -7,6 +7,7 @@ INTEGRATION_TESTS = \
 	tests/integration/cancel.sh \
 	tests/integration/timeout.sh \
 	tests/integration/kill9.sh \
+	tests/integration/kept.sh \
 	tests/integration/restart.sh \
 	tests/integration/config.sh \
 	tests/integration/confperm.sh \

@@ -301,15 +301,17 @@ static void test_server_spawn(void **state)
 	*strrchr(jobs, '/') = '\0';
 	struct sl_spawner *sp = sl_spawner_new(stepd_path, jobs, 0);
 	struct sl_err err = SL_ERR_INIT;
-	int fd0 = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600), pidfd = -1;
+	int fd0 = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	int fd = fcntl(fd0, F_DUPFD_CLOEXEC, SL_STEPD_LOCK_FD + 1); /* as exec_local.c does */
-	pid_t pid = 0;
+	struct sl_spawned sv;
+	pid_t pid;
 	close(fd0);
 	assert_true(fd > SL_STEPD_LOCK_FD);
 	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
-	assert_int_equal(sl_spawner_spawn(sp, dir, fd, &pid, &pidfd, &err), 0);
+	assert_int_equal(sl_spawner_spawn(sp, dir, fd, &sv, &err), 0);
 	close(fd);
-	assert_true(pid > 0 && pidfd >= 0);
+	pid = sv.pid;
+	assert_true(pid > 0 && sv.pidfd >= 0 && sv.endfd >= 0);
 	assert_true(waitpid(pid, NULL, WNOHANG) < 0 && errno == ECHILD);
 	char *proc = sl_xasprintf("/proc/%d/cmdline", (int)pid), want[4096], got[4096];
 	size_t wl = (size_t)snprintf(want, sizeof(want), "%s%c%s", stepd_path, '\0', dir) + 1;
@@ -325,14 +327,56 @@ static void test_server_spawn(void **state)
 	}
 	assert_true(gl >= wl);
 	assert_memory_equal(got, want, wl);
-	struct pollfd p = {pidfd, POLLIN, 0};
+	/* The end pipe says the job is over, with the lock free; the
+	 * supervisor itself lives on, kept for the next job. */
+	struct pollfd p = {sv.endfd, POLLIN, 0};
 	assert_int_equal(poll(&p, 1, 20000), 1);
 	struct sl_exec_result r;
 	read_result(dir, &r);
 	assert_int_equal(r.state, SL_JOB_COMPLETED);
 	char *out = output("srv");
 	assert_string_equal(out, "served\n");
-	close(pidfd);
+	fd = open(lock, O_RDWR | O_CLOEXEC);
+	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+	close(fd);
+	assert_int_equal(kill(pid, 0), 0);
+	sl_spawned_close(&sv); /* collected: it may take another */
+
+	/* The next job goes to the same supervisor once it is free; a cancel
+	 * sent to it now is this job's. */
+	char *dir1 = make_job("srv1", "#!/bin/sh\necho again\nsleep 30\n", 0, 1);
+	char *lock1 = sl_xasprintf("%s/%s", dir1, SL_JOBDIR_LOCK);
+	for (int i = 0; i < 200 && sl_spawner_pid(sp) > 0; i++) {
+		fd = open(lock1, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+		usleep(10000); /* it reports free after the collection */
+		assert_int_equal(sl_spawner_spawn(sp, dir1, fd, &sv, &err), 0);
+		close(fd);
+		if (sv.pid == pid)
+			break;
+		/* a new one was forked: end it and try again */
+		assert_int_equal(kill(sv.pid, SIGTERM), 0);
+		p = (struct pollfd){sv.endfd, POLLIN, 0};
+		assert_int_equal(poll(&p, 1, 20000), 1);
+		sl_spawned_close(&sv);
+	}
+	assert_int_equal(sv.pid, pid);
+	char *out1 = NULL;
+	for (int i = 0; i < 500 && (out1 == NULL || strcmp(out1, "again\n") != 0); i++) {
+		free(out1);
+		usleep(10000);
+		out1 = output("srv1");
+	}
+	assert_string_equal(out1, "again\n");
+	assert_int_equal(kill(pid, SIGTERM), 0);
+	p = (struct pollfd){sv.endfd, POLLIN, 0};
+	assert_int_equal(poll(&p, 1, 20000), 1);
+	read_result(dir1, &r);
+	assert_int_equal(r.state, SL_JOB_CANCELLED);
+	sl_spawned_close(&sv);
+	free(out1);
+	free(lock1);
+	free(dir1);
 
 	/* SIGHUP lets the server go (it exits at EOF); the next spawn starts a
 	 * new one from the program on disk. */
@@ -343,9 +387,9 @@ static void test_server_spawn(void **state)
 	char *lock2 = sl_xasprintf("%s/%s", dir2, SL_JOBDIR_LOCK);
 	fd = open(lock2, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
-	assert_int_equal(sl_spawner_spawn(sp, dir2, fd, &pid, &pidfd, &err), 0);
+	assert_int_equal(sl_spawner_spawn(sp, dir2, fd, &sv, &err), 0);
 	close(fd);
-	close(pidfd);
+	sl_spawned_close(&sv);
 	assert_true(sl_spawner_pid(sp) > 0 && sl_spawner_pid(sp) != first);
 	assert_true(gone(first));
 	free(lock2);
@@ -354,10 +398,10 @@ static void test_server_spawn(void **state)
 	assert_int_equal(kill(sl_spawner_pid(sp), SIGKILL), 0);
 	usleep(100000);
 	fd = open(lock, O_RDWR | O_CLOEXEC);
-	assert_int_equal(sl_spawner_spawn(sp, dir, fd, &pid, &pidfd, &err), -SL_EIO);
+	assert_int_equal(sl_spawner_spawn(sp, dir, fd, &sv, &err), -SL_EIO);
 	assert_int_equal(sl_spawner_pid(sp), 0);
 	err = (struct sl_err)SL_ERR_INIT;
-	assert_int_equal(sl_spawner_spawn(sp, dir, fd, &pid, &pidfd, &err), -SL_EIO);
+	assert_int_equal(sl_spawner_spawn(sp, dir, fd, &sv, &err), -SL_EIO);
 	assert_non_null(strstr(err.msg, "not running"));
 	close(fd);
 	sl_spawner_free(sp);

@@ -4,9 +4,11 @@
  * Liveness is the job directory's lock: sluiced takes flock(LOCK_EX) on
  * <dir>/lock, then hands that very descriptor to sluice-stepd as fd 3 and
  * closes its own copy, so the lock is held exactly while the supervisor
- * lives, across any crash of the daemon. Ends are noticed through a pidfd
- * (readable when the supervisor exits); when no trustworthy pidfd can be
- * had, a one-second probe of the lock does the same job more slowly. */
+ * runs the job, across any crash of the daemon. Ends are noticed through
+ * the job's end pipe that the fork server hands over (stepd_spawner.h: its
+ * supervisors outlive their jobs), else through a pidfd (readable when the
+ * supervisor exits); when neither can be had, a one-second probe of the
+ * lock does the same job more slowly. */
 #include "exec_local.h"
 #include "exec/executors.h"
 
@@ -50,6 +52,7 @@ struct xjob {
 	char *dir;
 	pid_t pid;                 /* the supervisor; 0 when unknown */
 	int pidfd;                 /* -1: followed by the lock probe */
+	int endfd;                 /* the end pipe; -1: followed by the pidfd */
 	int child;                 /* spawned by this daemon: reap it */
 	int awaiting;              /* the fork server's answer is due */
 	uint64_t timer;
@@ -96,7 +99,7 @@ static struct xjob *job_add(struct sl_exec_local *x, uint64_t id)
 	j->x = x;
 	j->id = id;
 	j->dir = job_dir(x, id);
-	j->pidfd = -1;
+	j->pidfd = j->endfd = -1;
 	j->next = *job_bucket(x, id);
 	*job_bucket(x, id) = j;
 	return j;
@@ -109,10 +112,16 @@ static void job_drop(struct sl_exec_local *x, struct xjob *j)
 			*pp = j->next;
 			break;
 		}
-	if (j->pidfd >= 0) {
+	if (j->endfd >= 0) {
+		/* closed only now that the job is collected: its supervisor may
+		 * take the next one */
+		sl_loop_del_fd(x->loop, j->endfd);
+		close(j->endfd);
+	} else if (j->pidfd >= 0) {
 		sl_loop_del_fd(x->loop, j->pidfd);
-		close(j->pidfd);
 	}
+	if (j->pidfd >= 0)
+		close(j->pidfd);
 	if (j->timer != 0)
 		sl_loop_del_timer(x->loop, j->timer);
 	free(j->dir);
@@ -188,7 +197,7 @@ static void job_collect(struct sl_exec_local *x, struct xjob *j)
 	job_drop(x, j);
 }
 
-static void on_pidfd(struct sl_loop *l, int fd, int events, void *arg)
+static void on_end(struct sl_loop *l, int fd, int events, void *arg)
 {
 	struct xjob *j = arg;
 	job_collect(j->x, j);
@@ -204,12 +213,23 @@ static void on_poll(struct sl_loop *l, uint64_t id, void *arg)
 		job_collect(j->x, j);
 }
 
-/* Watch j->pid, through j->pidfd if the launch gave one; `starttime` (0:
- * launched by us) proves it is still the supervisor that stepd.pid named
- * and not a reused pid. */
+/* Watch j->pid, through the end pipe or j->pidfd if the launch gave one;
+ * `starttime` (0: launched by us) proves it is still the supervisor that
+ * stepd.pid named and not a reused pid. */
 static void job_watch(struct sl_exec_local *x, struct xjob *j, unsigned long long starttime)
 {
 	unsigned long long now_st = 0;
+	if (j->endfd >= 0 && j->pidfd < 0 && j->pid > 0)
+		j->pidfd = sl_pidfd_open(j->pid); /* to signal it: the pipe names the end */
+	if (j->endfd >= 0) {
+		if (sl_loop_add_fd(x->loop, j->endfd, SL_EV_READ, on_end, j) == 0)
+			return;
+		/* its supervisor outlives the job: the pidfd would never say */
+		close(j->endfd);
+		j->endfd = -1;
+		j->timer = sl_loop_add_timer(x->loop, POLL_MS, on_poll, j);
+		return;
+	}
 	if (j->pidfd < 0 && j->pid > 0)
 		j->pidfd = sl_pidfd_open(j->pid);
 	if (j->pidfd >= 0 && starttime != 0 &&
@@ -218,7 +238,7 @@ static void job_watch(struct sl_exec_local *x, struct xjob *j, unsigned long lon
 		j->pidfd = -1;
 		j->pid = 0; /* not ours: never signal it */
 	}
-	if (j->pidfd >= 0 && sl_loop_add_fd(x->loop, j->pidfd, SL_EV_READ, on_pidfd, j) == 0)
+	if (j->pidfd >= 0 && sl_loop_add_fd(x->loop, j->pidfd, SL_EV_READ, on_end, j) == 0)
 		return;
 	if (j->pidfd >= 0)
 		close(j->pidfd);
@@ -347,13 +367,13 @@ static void watch_spawner(struct sl_exec_local *x)
 /* Job id's answer: r as sl_spawner_recv's. A fork the server could not do
  * is done by exec'ing the program; a lost answer leaves the job to the lock
  * probe (a supervisor may run, and starting another could run it twice). */
-static void answered(struct sl_exec_local *x, uint64_t id, int r, pid_t pid, int pidfd)
+static void answered(struct sl_exec_local *x, uint64_t id, int r, struct sl_spawned *sv)
 {
 	struct xjob *j = job_find(x, id);
 	struct sl_err err = SL_ERR_INIT;
+	pid_t pid = sv->pid;
 	if (j == NULL || !j->awaiting) {
-		if (pidfd >= 0)
-			close(pidfd);
+		sl_spawned_close(sv);
 		return;
 	}
 	j->awaiting = 0;
@@ -367,7 +387,8 @@ static void answered(struct sl_exec_local *x, uint64_t id, int r, pid_t pid, int
 		pid = 0;
 	}
 	j->pid = pid;
-	j->pidfd = pidfd;
+	j->pidfd = sv->pidfd;
+	j->endfd = sv->endfd;
 	job_watch(x, j, 0);
 	sl_info("job %llu: started under sluice-stepd pid %d", (unsigned long long)id, (int)pid);
 }
@@ -376,19 +397,19 @@ static void answered(struct sl_exec_local *x, uint64_t id, int r, pid_t pid, int
 static void collect(struct sl_exec_local *x, int wait)
 {
 	struct sl_err err = SL_ERR_INIT;
+	struct sl_spawned sv, none = {0, -1, -1};
 	uint64_t id;
-	pid_t pid;
-	int pidfd, r;
+	int r;
 	while (sl_spawner_inflight(x->spawner) > 0 &&
-	       (r = sl_spawner_recv(x->spawner, wait, &pid, &pidfd, &err)) != 1) {
+	       (r = sl_spawner_recv(x->spawner, wait, &sv, &err)) != 1) {
 		if (due_pop(x, &id))
-			answered(x, id, r, pid, pidfd);
-		else if (pidfd >= 0)
-			close(pidfd);
+			answered(x, id, r, &sv);
+		else
+			sl_spawned_close(&sv);
 	}
 	/* A server that broke took the rest of its answers with it. */
 	while (sl_spawner_inflight(x->spawner) == 0 && due_pop(x, &id))
-		answered(x, id, -SL_EPROTO, 0, -1);
+		answered(x, id, -SL_EPROTO, &none);
 	watch_spawner(x);
 }
 

@@ -126,12 +126,13 @@ static int start(struct sl_spawner *sp, struct sl_err *err)
 
 /* One answer: 0, 1 when !wait and none is there yet, -SL_EIO when the
  * server could not fork, -SL_EPROTO when it broke. */
-static int answer(struct sl_spawner *sp, int wait, pid_t *pid, int *pidfd, struct sl_err *err)
+static int answer(struct sl_spawner *sp, int wait, struct sl_spawned *out, struct sl_err *err)
 {
 	struct sl_spawn_reply r;
 	struct pollfd p = {sp->fd, POLLIN, 0};
 	int64_t until = sl_mono_ms() + (wait ? REPLY_MS : 0);
-	int n, fd = -1;
+	int n, fds[2];
+	size_t nfd = 0, want;
 	int64_t left;
 	/* never negative: poll would take -1 as "wait for ever", in sluiced's loop */
 	while ((left = until - sl_mono_ms(), n = poll(&p, 1, left > 0 ? (int)left : 0)) < 0 &&
@@ -143,22 +144,37 @@ static int answer(struct sl_spawner *sp, int wait, pid_t *pid, int *pidfd, struc
 	if (n <= 0)
 		return sl_err_set(err, SL_EPROTO, "stepd server: no answer within %d s",
 				  REPLY_MS / 1000);
-	ssize_t got = sl_fd_recv(sp->fd, &r, sizeof(r), &fd);
-	if (got != (ssize_t)sizeof(r) || (r.err == 0 && r.pid <= 0)) {
-		if (fd >= 0)
-			close(fd);
+	ssize_t got = sl_fd_recvv(sp->fd, &r, sizeof(r), fds, 2, &nfd);
+	want = got == (ssize_t)sizeof(r) ? (size_t)((r.flags & SL_SPAWN_PIDFD) != 0) +
+						   ((r.flags & SL_SPAWN_ENDFD) != 0) : 0;
+	if (got != (ssize_t)sizeof(r) || (r.err == 0 && r.pid <= 0) || nfd != want) {
+		for (size_t i = 0; i < nfd; i++)
+			close(fds[i]);
 		return sl_err_set(err, SL_EPROTO, "stepd server: %s",
 				  got == 0 ? "it has exited" : "a malformed answer");
 	}
 	sp->inflight--;
 	if (r.err != 0) {
-		if (fd >= 0)
-			close(fd);
+		for (size_t i = 0; i < nfd; i++)
+			close(fds[i]);
 		return sl_err_set(err, SL_EIO, "stepd server: %s", strerror(r.err));
 	}
-	*pid = (pid_t)r.pid;
-	*pidfd = fd;
+	out->pid = (pid_t)r.pid;
+	nfd = 0;
+	if (r.flags & SL_SPAWN_PIDFD)
+		out->pidfd = fds[nfd++];
+	if (r.flags & SL_SPAWN_ENDFD)
+		out->endfd = fds[nfd++];
 	return 0;
+}
+
+void sl_spawned_close(struct sl_spawned *out)
+{
+	if (out->pidfd >= 0)
+		close(out->pidfd);
+	if (out->endfd >= 0)
+		close(out->endfd);
+	out->pidfd = out->endfd = -1;
 }
 
 int sl_spawner_send(struct sl_spawner *sp, const char *dir, int lockfd, struct sl_err *err)
@@ -183,14 +199,14 @@ int sl_spawner_send(struct sl_spawner *sp, const char *dir, int lockfd, struct s
 	return 0;
 }
 
-int sl_spawner_recv(struct sl_spawner *sp, int wait, pid_t *pid, int *pidfd, struct sl_err *err)
+int sl_spawner_recv(struct sl_spawner *sp, int wait, struct sl_spawned *out, struct sl_err *err)
 {
 	int r;
-	*pid = 0;
-	*pidfd = -1;
+	out->pid = 0;
+	out->pidfd = out->endfd = -1;
 	if (sp->fd < 0 || sp->inflight == 0)
 		return sl_err_set(err, SL_EPROTO, "stepd server: no answer is due");
-	r = answer(sp, wait, pid, pidfd, err);
+	r = answer(sp, wait, out, err);
 	if (r == -SL_EPROTO) {
 		sl_warn("%s; supervisors are exec'd for %d s", err->msg, RETRY_MS / 1000);
 		stop(sp, 1);
@@ -198,17 +214,17 @@ int sl_spawner_recv(struct sl_spawner *sp, int wait, pid_t *pid, int *pidfd, str
 	return r;
 }
 
-int sl_spawner_spawn(struct sl_spawner *sp, const char *dir, int lockfd, pid_t *pid, int *pidfd,
+int sl_spawner_spawn(struct sl_spawner *sp, const char *dir, int lockfd, struct sl_spawned *out,
 		     struct sl_err *err)
 {
 	int r;
 	/* answers come in order: this one is the last due */
-	while (sp->inflight > 0 && (r = sl_spawner_recv(sp, 1, pid, pidfd, err)) != -SL_EPROTO)
-		if (r == 0 && *pidfd >= 0)
-			close(*pidfd);
+	while (sp->inflight > 0 && (r = sl_spawner_recv(sp, 1, out, err)) != -SL_EPROTO)
+		if (r == 0)
+			sl_spawned_close(out);
 	if ((r = sl_spawner_send(sp, dir, lockfd, err)) != 0)
 		return r;
-	return sl_spawner_recv(sp, 1, pid, pidfd, err);
+	return sl_spawner_recv(sp, 1, out, err);
 }
 
 size_t sl_spawner_inflight(const struct sl_spawner *sp)

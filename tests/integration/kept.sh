@@ -1,0 +1,100 @@
+#!/bin/sh
+# The fork server keeps the supervisors it forks (stepd_server.c): a job
+# ends, sluiced collects it, and the same process supervises the next job.
+# What that must not change: a cancel reaches the job it was meant for and
+# never the next one on that supervisor; a job's usage is its own; kill -9
+# of sluiced lets free supervisors go and the busy ones finish their jobs.
+. "$top_srcdir/tests/integration/lib.sh"
+make_users
+CPUS=4 write_conf
+start_daemon
+cd "$T/work"
+jobs="$T/state/jobs"
+
+free_pids() { pgrep -f "sluice-stepd( -D)? --free $jobs\$" | sort -n; }
+stepd_of() { pgrep -f "sluice-stepd( -D)? $jobs/$1\$"; }
+
+# 1. The supervisor of a finished job is kept, and takes the next job.
+a=$(submit $USER1 -o a.out --wrap 'echo one') || fail "submit a"
+wait_state "$a" COMPLETED
+n=0
+while [ -z "$(free_pids)" ]; do
+	n=$((n + 1)); [ $n -lt 50 ] || fail "no free supervisor after job $a"
+	sleep 0.1
+done
+kept=$(free_pids | tail -n1)
+b=$(submit $USER1 -o b.out --wrap 'echo two; sleep 30') || fail "submit b"
+wait_state "$b" RUNNING
+expect_eq "job $b's supervisor" "$kept" "$(stepd_of "$b")"
+ok "job $b runs under the supervisor job $a had ($kept)"
+
+# 2. A cancel is its job's: b ends CANCELLED, and the job after it on the
+# same supervisor runs to COMPLETED.
+as $USER1 "$BIN/scancel" "$b" || fail "scancel $b"
+wait_state "$b" CANCELLED
+c=$(submit $USER1 -o c.out --wrap 'echo three') || fail "submit c"
+wait_state "$c" COMPLETED
+expect_eq "job $c's output" three "$(cat c.out)"
+ok "a cancelled job's supervisor runs the next job to its end"
+
+# 3. Usage is the job's own: a job that burns CPU, then a trivial one on
+# the same supervisor, whose TotalCPU is not the first one's.
+d=$(submit $USER1 -o /dev/null --wrap 'i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done') ||
+	fail "submit d"
+wait_state "$d" COMPLETED 60
+e=$(submit $USER1 -o /dev/null --wrap 'true') || fail "submit e"
+wait_state "$e" COMPLETED
+dcpu=$("$BIN/sacct" -n -X -P -j "$d" -o TotalCPU)
+ecpu=$("$BIN/sacct" -n -X -P -j "$e" -o TotalCPU)
+secs() { echo "$1" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }'; }
+awk -v x="$(secs "$dcpu")" 'BEGIN { exit !(x >= 0.1) }' || fail "job $d burned no CPU? TotalCPU $dcpu"
+awk -v x="$(secs "$ecpu")" 'BEGIN { exit !(x < 0.05) }' ||
+	fail "job $e: TotalCPU $ecpu carries job $d's ($dcpu)"
+ok "usage per job on a kept supervisor ($d: $dcpu, $e: $ecpu)"
+
+# 4. Cancels racing the ends of short jobs: only the cancelled ones end
+# CANCELLED; every other job, whichever supervisor it lands on, COMPLETED.
+: >ids.txt
+for i in $(seq 1 40); do
+	id=$(submit $USER1 -o /dev/null --wrap "sleep 0.0$((i % 7))") || fail "submit $i"
+	echo "$id $((i % 2))" >>ids.txt
+	[ $((i % 2)) = 1 ] && as $USER1 "$BIN/scancel" "$id" 2>/dev/null
+done
+n=0
+while [ -n "$("$BIN/squeue" -h -t PD,R,CG 2>/dev/null)" ]; do
+	n=$((n + 1)); [ $n -lt 300 ] || fail "jobs did not drain"
+	sleep 0.1
+done
+while read -r id odd; do
+	s=$(state "$id")
+	if [ "$odd" = 0 ]; then
+		expect_eq "job $id (not cancelled)" COMPLETED "$s"
+	else
+		case "$s" in COMPLETED | CANCELLED*) ;; *) fail "job $id (cancelled): [$s]" ;; esac
+	fi
+done <ids.txt
+ok "cancels racing short jobs reach only the jobs they name"
+
+# 5. kill -9 of sluiced: the free supervisors go with the server; a busy
+# one finishes its job, which the next sluiced records, and then exits.
+f=$(submit $USER1 -o f.out --wrap 'sleep 2; echo four') || fail "submit f"
+wait_state "$f" RUNNING
+fpid=$(stepd_of "$f")
+[ -n "$fpid" ] || fail "no supervisor for job $f"
+[ -n "$(free_pids)" ] || fail "no free supervisor before the kill"
+kill9_daemon
+n=0
+while [ -n "$(free_pids)" ]; do
+	n=$((n + 1)); [ $n -lt 50 ] || fail "free supervisors outlived the server: $(free_pids)"
+	sleep 0.1
+done
+kill -0 "$fpid" 2>/dev/null || fail "job $f's supervisor died with sluiced"
+start_daemon
+wait_state "$f" COMPLETED 30
+expect_eq "job $f's output" four "$(cat f.out)"
+n=0
+while kill -0 "$fpid" 2>/dev/null; do
+	n=$((n + 1)); [ $n -lt 50 ] || fail "job $f's supervisor outlived its job with no server"
+	sleep 0.1
+done
+ok "kill -9: free supervisors gone, job $f finished under its own and recorded"

@@ -373,7 +373,12 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 		set_deadline(s, &v); /* and --signal's warning */
 		int status = supervise(s, &v, set);
 		linger(s, &v, set);
-		stepd_job_kill(s, SIGKILL); /* leftovers of the process group */
+		/* Leftovers of the process group and the steps. Every process the
+		 * job left is our child or a child's descendant (we are its
+		 * subreaper): with no child left there is nothing to walk. */
+		siginfo_t any;
+		if (waitid(P_ALL, 0, &any, WEXITED | WNOHANG | WNOWAIT) == 0 || errno != ECHILD)
+			stepd_job_kill(s, SIGKILL);
 		result_from_status(r, &v, status);
 		stepd_usage_end(s, r);
 	}

@@ -119,6 +119,17 @@ out:
  * come next, and what the user exported or Slurm sets replaces them, since
  * the submission's environment already comes from a session of its own and
  * --export promises it to the job. */
+/* base, which this takes, with over's variables over it; no copy when
+ * over has none (a job without PAM or PBS files is most of them). */
+static char **layer(char **base, char *const *over)
+{
+	if (over == NULL || over[0] == NULL)
+		return base;
+	char **out = sl_slurm_env_merge(base, over);
+	sl_strv_free(base);
+	return out;
+}
+
 static char **job_env(const struct stepd *s)
 {
 	const struct sl_launch *l = &s->l;
@@ -149,20 +160,16 @@ static char **job_env(const struct stepd *s)
 	if (l->user_env > 0 && login == NULL)
 		sl_err_log("job %llu: Unable to get user's local environment, running only with "
 			   "passed environment: %s", (unsigned long long)l->job_id, err.msg);
-	char **u = sl_slurm_env_merge(dflt, login);
-	char **p = sl_slurm_env_merge(u, s->pam.env);
-	char **a = sl_slurm_env_merge(p, l->env);
-	char **f = sl_slurm_env_merge(a, s->pbs_env); /* a qsub job's files */
-	char **b = sl_slurm_env_merge(f, over);
+	char **e = sl_slurm_env_merge(dflt, login);
+	e = layer(e, s->pam.env);
+	e = layer(e, l->env);
+	e = layer(e, s->pbs_env); /* a qsub job's files */
+	e = layer(e, over);
 	for (size_t i = 0; i < n; i++)
 		free(dflt[i]);
 	free(over[0]);
 	sl_strv_free(login);
-	sl_strv_free(u);
-	sl_strv_free(p);
-	sl_strv_free(a);
-	sl_strv_free(f);
-	return b;
+	return e;
 }
 
 static void child_fail(int fd, const char *host, const char *what, const char *arg)

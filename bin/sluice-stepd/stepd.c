@@ -277,8 +277,10 @@ static int write_mark(const char *dir, const char *name, const char *text, int d
 
 static int write_pidfile(const char *dir)
 {
-	unsigned long long st = 0;
-	(void)sl_proc_starttime(getpid(), &st);
+	/* ours for life: a kept supervisor reads it once, not once per job */
+	static unsigned long long st;
+	if (st == 0)
+		(void)sl_proc_starttime(getpid(), &st);
 	/* "fwd-script": this supervisor takes SL_STEPD_FWD_SCRIPT (one from
 	 * before it does not, and sluiced then signals the script itself) */
 	char *t = sl_xasprintf("%d %llu fwd-script\n", (int)getpid(), st);

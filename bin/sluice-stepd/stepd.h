@@ -66,8 +66,9 @@ void stepd_drain_signals(void);
 void sl_signals_default(void);
 
 /* sluiced's fork server on fd 3 (stepd_server.c); argv is rewritten in each
- * child to name its job directory. */
-int stepd_server(int fg, const char *jobs_dir, char **argv, int argc);
+ * child to name its job directory. keep: --keep, the supervisors are kept
+ * for the next jobs and the protocol has end pipes. */
+int stepd_server(int fg, int keep, const char *jobs_dir, char **argv, int argc);
 
 /* Open the job's files as the user, write the script, fork and exec it.
  * 0 on success (s->job_pid set). Otherwise the job could not be launched

@@ -17,6 +17,10 @@
  *            attached (SCM_RIGHTS);
  *   reply:   struct sl_spawn_reply, with the supervisor's pidfd and the read
  *            end of the job's end pipe attached, as its flags say.
+ * Only a sluiced that starts the server with --keep gets that: one from
+ * before (still running when SIGHUP starts a new server from the program on
+ * disk) gets the reply it knows, {err, pid} and the pidfd, and supervisors
+ * that exit with their jobs.
  * With a kept supervisor (each has its own socket to us, fd 4 on its side):
  *   to it:   the job directory with the lock and the end pipe's write end;
  *   from it: one byte when it is free again.
@@ -37,6 +41,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
+#include <grp.h>
 #include <malloc.h>
 #include <poll.h>
 #include <signal.h>
@@ -130,7 +136,9 @@ static int place_all(int lockfd, int poolfd, int endfd)
 static int job_done(void)
 {
 	struct pollfd p = {SL_STEPD_END_FD, 0, 0};
-	if (write(SL_STEPD_END_FD, "", 1) != 1 && errno != EPIPE)
+	/* Nobody reading (EPIPE): the sluiced that launched the job has gone
+	 * or let it go, and one that adopted it follows this process's exit. */
+	if (write(SL_STEPD_END_FD, "", 1) != 1)
 		return -1;
 	/* POLLERR on a pipe's write end: no reader left */
 	while (poll(&p, 1, COLLECT_MS) < 0 && errno == EINTR)
@@ -140,6 +148,8 @@ static int job_done(void)
 	close(SL_STEPD_END_FD);
 	if (!stepd_settle())
 		return -1;
+	if (geteuid() == 0)
+		(void)setgroups(0, NULL); /* the last user's groups, no longer needed */
 	stepd_drain_signals();
 	return send(SL_STEPD_POOL_FD, "", 1, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
@@ -169,12 +179,23 @@ static void become_stepd(const struct title *t, int fg, const char *jobs_dir,
 			 const char *first_dir, int lockfd, int poolfd, int endfd)
 {
 	char dir[4096];
+	int rc = 0;
+	if (poolfd < 0) { /* not kept (no --keep): one job, as an exec'd one */
+		if (dup2(lockfd, SL_STEPD_LOCK_FD) < 0) /* replaces the server's socket */
+			_exit(1);
+		close(lockfd);
+		(void)signal(SIGPIPE, SIG_DFL);
+		(void)signal(SIGCHLD, SIG_DFL);
+		set_title(t, fg, NULL, first_dir);
+		rc = stepd_run(fg, first_dir, 1);
+		fflush(NULL);
+		_exit(rc);
+	}
 	if (place_all(lockfd, poolfd, endfd) != 0) /* the lock replaces the server's socket */
 		_exit(1);
 	(void)signal(SIGPIPE, SIG_DFL);
 	(void)signal(SIGCHLD, SIG_DFL);
 	snprintf(dir, sizeof(dir), "%s", first_dir);
-	int rc = 0;
 	for (int jobs = 0;; jobs++) {
 		int reusable = 0;
 		set_title(t, fg, NULL, dir);
@@ -209,6 +230,8 @@ struct kept {
 struct server {
 	const struct title *t;
 	int fg;
+	int keep;                 /* --keep: supervisors kept, end pipes, replies
+	                           * with flags; else the protocol from before */
 	char *jobs_dir;
 	int ep;                   /* epoll: sluiced's socket and the supervisors' */
 	struct kept *idle[IDLE_MAX]; /* free ones, the last freed on top */
@@ -223,6 +246,9 @@ static void kept_drop(struct server *sv, struct kept *k)
 			sv->nidle--;
 			break;
 		}
+	/* out of epoll first: a child forked a moment ago still holds a copy of
+	 * the socket, and epoll would go on reporting it, with k freed */
+	(void)epoll_ctl(sv->ep, EPOLL_CTL_DEL, k->fd, NULL);
 	close(k->fd); /* a free one reads EOF and exits; a busy one, at its end */
 	if (k->pidfd >= 0)
 		close(k->pidfd);
@@ -236,10 +262,12 @@ static void kept_event(struct server *sv, struct kept *k)
 	ssize_t n = recv(k->fd, &c, 1, MSG_DONTWAIT);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
-	if (n <= 0 || k->idle_since != 0 || sv->nidle == IDLE_MAX) {
+	if (n <= 0 || k->idle_since != 0) {
 		kept_drop(sv, k);
 		return;
 	}
+	if (sv->nidle == IDLE_MAX)
+		kept_drop(sv, sv->idle[0]); /* the coldest goes */
 	k->idle_since = sl_mono_ms();
 	if (k->idle_since == 0)
 		k->idle_since = 1;
@@ -258,9 +286,11 @@ static int expire(struct server *sv)
 	return (int)(sv->idle[0]->idle_since + IDLE_MS - now);
 }
 
-static void reply(int err, pid_t pid, int pidfd, int endfd)
+static void reply(const struct server *sv, int err, pid_t pid, int pidfd, int endfd)
 {
 	struct sl_spawn_reply r = {err, (int32_t)pid, 0};
+	/* without --keep, a sluiced from before it asked: {err, pid} alone */
+	size_t len = sv->keep ? sizeof(r) : offsetof(struct sl_spawn_reply, flags);
 	int fds[2];
 	size_t n = 0;
 	if (pidfd >= 0) {
@@ -271,7 +301,7 @@ static void reply(int err, pid_t pid, int pidfd, int endfd)
 		r.flags |= SL_SPAWN_ENDFD;
 		fds[n++] = endfd;
 	}
-	if (sl_fd_sendv(CTL_FD, &r, sizeof(r), fds, n) != 0)
+	if (sl_fd_sendv(CTL_FD, &r, len, fds, n) != 0)
 		sl_err_log("server: reply: %s", strerror(errno));
 }
 
@@ -296,27 +326,32 @@ static pid_t hand_over(struct server *sv, const char *dir, int lockfd, int endfd
 static pid_t fork_one(struct server *sv, const char *dir, int lockfd, int endfd, int *pidfd,
 		      int *kept, int *err)
 {
-	int sp[2];
-	struct kept *k;
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0) {
+	int sp[2] = {-1, -1};
+	struct kept *k = NULL;
+	if (sv->keep && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0) {
 		*err = errno;
 		return 0;
 	}
 	pid_t pid = fork();
 	if (pid == 0) {
-		close(sp[0]);
+		if (sp[0] >= 0)
+			close(sp[0]);
 		become_stepd(sv->t, sv->fg, sv->jobs_dir, dir, lockfd, sp[1], endfd);
 	}
-	close(sp[1]);
+	if (sp[1] >= 0)
+		close(sp[1]);
 	if (pid < 0) {
 		*err = errno;
-		close(sp[0]);
+		if (sp[0] >= 0)
+			close(sp[0]);
 		return 0;
 	}
-	k = calloc(1, sizeof(*k));
+	if (sp[0] >= 0)
+		k = calloc(1, sizeof(*k));
 	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = k};
 	if (k == NULL || epoll_ctl(sv->ep, EPOLL_CTL_ADD, sp[0], &ev) != 0) {
-		close(sp[0]); /* it runs its job, then exits: not kept */
+		if (sp[0] >= 0)
+			close(sp[0]); /* it runs its job, then exits: not kept */
 		free(k);
 		k = NULL;
 	} else {
@@ -338,7 +373,7 @@ static pid_t fork_one(struct server *sv, const char *dir, int lockfd, int endfd,
 static int serve_one(struct server *sv)
 {
 	char dir[4096];
-	int lockfd = -1, end[2], pidfd = -1, e = 0;
+	int lockfd = -1, end[2] = {-1, -1}, pidfd = -1, e = 0;
 	ssize_t n = sl_fd_recv(CTL_FD, dir, sizeof(dir), &lockfd);
 	if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN && errno != EMSGSIZE))
 		return -1;
@@ -350,29 +385,31 @@ static int serve_one(struct server *sv)
 	    dir[jl] != '/' || strstr(dir + jl, "/..") != NULL) {
 		if (lockfd >= 0)
 			close(lockfd);
-		reply(EINVAL, 0, -1, -1);
+		reply(sv, EINVAL, 0, -1, -1);
 		return 0;
 	}
-	if (pipe2(end, O_CLOEXEC) != 0) {
+	if (sv->keep && pipe2(end, O_CLOEXEC) != 0) {
 		e = errno;
 		close(lockfd);
-		reply(e, 0, -1, -1);
+		reply(sv, e, 0, -1, -1);
 		return 0;
 	}
 	int kept = 1;
-	pid_t pid = hand_over(sv, dir, lockfd, end[1], &pidfd);
+	pid_t pid = sv->keep ? hand_over(sv, dir, lockfd, end[1], &pidfd) : 0;
 	if (pid == 0)
 		pid = fork_one(sv, dir, lockfd, end[1], &pidfd, &kept, &e);
 	close(lockfd);
-	close(end[1]);
-	reply(e, pid, e == 0 ? pidfd : -1, e == 0 ? end[0] : -1);
-	close(end[0]);
+	if (end[1] >= 0)
+		close(end[1]);
+	reply(sv, e, pid, e == 0 ? pidfd : -1, e == 0 ? end[0] : -1);
+	if (end[0] >= 0)
+		close(end[0]);
 	/* a kept one's pidfd is ours; one not kept was opened for this reply */
 	if (!kept && pidfd >= 0)
 		close(pidfd);
 	return 0;
 }
-int stepd_server(int fg, const char *jobs_dir, char **argv, int argc)
+int stepd_server(int fg, int keep, const char *jobs_dir, char **argv, int argc)
 {
 	struct title t = {argv[0], 0};
 	sigset_t none;
@@ -393,7 +430,7 @@ int stepd_server(int fg, const char *jobs_dir, char **argv, int argc)
 	(void)mallopt(M_MXFAST, 0);
 	free(malloc(1));
 	/* a copy: a child's title overwrites the argv area that holds it */
-	struct server sv = {.t = &t, .fg = fg, .jobs_dir = strdup(jobs_dir)};
+	struct server sv = {.t = &t, .fg = fg, .keep = keep, .jobs_dir = strdup(jobs_dir)};
 	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = NULL}, got[64];
 	if (sv.jobs_dir == NULL || (sv.ep = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
 	    epoll_ctl(sv.ep, EPOLL_CTL_ADD, CTL_FD, &ev) != 0) {

@@ -6,7 +6,7 @@
 # of sluiced lets free supervisors go and the busy ones finish their jobs.
 . "$top_srcdir/tests/integration/lib.sh"
 make_users
-CPUS=4 write_conf
+CPUS=16 write_conf
 start_daemon
 cd "$T/work"
 jobs="$T/state/jobs"
@@ -50,6 +50,8 @@ secs() { echo "$1" | awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i
 awk -v x="$(secs "$dcpu")" 'BEGIN { exit !(x >= 0.1) }' || fail "job $d burned no CPU? TotalCPU $dcpu"
 awk -v x="$(secs "$ecpu")" 'BEGIN { exit !(x < 0.05) }' ||
 	fail "job $e: TotalCPU $ecpu carries job $d's ($dcpu)"
+under() { sed -n "s/.*job $1: started under sluice-stepd pid \([0-9]*\)$/\1/p" "$T/sluiced.log"; }
+expect_eq "job $e's supervisor" "$(under "$d")" "$(under "$e")"
 ok "usage per job on a kept supervisor ($d: $dcpu, $e: $ecpu)"
 
 # 4. Cancels racing the ends of short jobs: only the cancelled ones end
@@ -75,10 +77,30 @@ while read -r id odd; do
 done <ids.txt
 ok "cancels racing short jobs reach only the jobs they name"
 
-# 5. kill -9 of sluiced: the free supervisors go with the server; a busy
+# 5. A job that leaves a process in a session of its own (beyond the
+# reach of the job's kill) leaves its supervisor changed: it exits instead
+# of taking another job, and the server goes on serving the next jobs.
+server=$(pgrep -f "sluice-stepd( -D)? --server --keep $jobs\$")
+[ -n "$server" ] || fail "no fork server"
+: >left.txt
+for i in $(seq 1 150); do
+	submit $USER1 -o /dev/null --wrap 'setsid sleep 0.8 </dev/null >/dev/null 2>&1 & echo' >>left.txt ||
+		fail "submit $i"
+done
+for id in $(cat left.txt); do wait_state "$id" COMPLETED; done
+expect_eq "the fork server" "$server" "$(pgrep -f "sluice-stepd( -D)? --server --keep $jobs\$")"
+grep -q "stepd server:" "$T/sluiced.log" && fail "the fork server broke: $(grep "stepd server:" "$T/sluiced.log")"
+g=$(submit $USER1 -o g.out --wrap 'echo five') || fail "submit g"
+wait_state "$g" COMPLETED
+expect_eq "job $g's output" five "$(cat g.out)"
+ok "supervisors left changed by their jobs exit; the server serves on"
+
+# 6. kill -9 of sluiced: the free supervisors go with the server; a busy
 # one finishes its job, which the next sluiced records, and then exits.
 f=$(submit $USER1 -o f.out --wrap 'sleep 2; echo four') || fail "submit f"
 wait_state "$f" RUNNING
+h=$(submit $USER1 -o /dev/null --wrap true) || fail "submit h"
+wait_state "$h" COMPLETED
 fpid=$(stepd_of "$f")
 [ -n "$fpid" ] || fail "no supervisor for job $f"
 [ -n "$(free_pids)" ] || fail "no free supervisor before the kill"

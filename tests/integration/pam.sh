@@ -76,7 +76,14 @@ close_session $2 $pid" "$3"
 }
 one_session "$id1" $USER1
 one_session "$id2" $USER2
-ok "a completed job: one open, one close, by its supervisor"
+# A session leaves its marks on the process (limits, nice value): the
+# supervisor of a job with PAM is never kept for another job.
+n=0
+while pgrep -f "sluice-stepd( -D)? --free $T/" >/dev/null; do
+	n=$((n + 1)); [ $n -lt 50 ] || fail "a PAM job's supervisor was kept for the next job"
+	sleep 0.1
+done
+ok "a completed job: one open, one close, by its supervisor, which then exits"
 
 cid=$(submit $USER1 -o c.out --wrap 'echo started; sleep 600') || fail "submit the job to cancel"
 wait_state "$cid" RUNNING

@@ -16,11 +16,13 @@
 #include <string.h>
 #include <poll.h>
 #include <sys/file.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "fdpass.h"
 #include "jobdir.h"
 #include "stepd_spawner.h"
 #include "xalloc.h"
@@ -291,6 +293,75 @@ static int gone(pid_t pid)
 	return 0;
 }
 
+/* Wait until /proc/pid/cmdline is `stepd_path [flag] dir`. */
+static void want_title(pid_t pid, const char *flag, const char *dir)
+{
+	char *proc = sl_xasprintf("/proc/%d/cmdline", (int)pid), want[4096], got[4096];
+	size_t wl, gl = 0;
+	if (flag != NULL)
+		wl = (size_t)snprintf(want, sizeof(want), "%s%c%s%c%s", stepd_path, '\0', flag, '\0',
+				      dir) + 1;
+	else
+		wl = (size_t)snprintf(want, sizeof(want), "%s%c%s", stepd_path, '\0', dir) + 1;
+	for (int i = 0; i < 500; i++) {
+		FILE *f = fopen(proc, "r");
+		assert_non_null(f);
+		gl = fread(got, 1, sizeof(got), f);
+		fclose(f);
+		if (gl >= wl && memcmp(got, want, wl) == 0)
+			break;
+		usleep(10000);
+	}
+	assert_true(gl >= wl);
+	assert_memory_equal(got, want, wl);
+	free(proc);
+}
+
+/* A server started without --keep (by a sluiced from before it, after a
+ * SIGHUP) answers as it used to, {err, pid} and the pidfd, and its
+ * supervisor exits with its job. */
+static void test_server_old_protocol(void **state)
+{
+	char *dir = make_job("old", "#!/bin/sh\necho old\n", 0, 1);
+	char *jobs = sl_xstrdup(dir), *lock = sl_xasprintf("%s/%s", dir, SL_JOBDIR_LOCK);
+	*strrchr(jobs, '/') = '\0';
+	int sv[2], fds[2];
+	size_t n = 0;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv), 0);
+	pid_t server = fork();
+	if (server == 0) {
+		dup2(sv[1], SL_STEPD_LOCK_FD);
+		execl(stepd_path, stepd_path, "--server", jobs, (char *)NULL);
+		_exit(127);
+	}
+	close(sv[1]);
+	int fd0 = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	int fd = fcntl(fd0, F_DUPFD_CLOEXEC, SL_STEPD_LOCK_FD + 1);
+	close(fd0);
+	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+	assert_int_equal(sl_fd_send(sv[0], dir, strlen(dir) + 1, fd), 0);
+	close(fd);
+	int32_t reply[4];
+	assert_int_equal(sl_fd_recvv(sv[0], reply, sizeof(reply), fds, 2, &n), 8);
+	assert_int_equal(n, 1);
+	assert_int_equal(reply[0], 0);
+	assert_true(reply[1] > 0);
+	struct pollfd p = {fds[0], POLLIN, 0}; /* the pidfd: it exits with the job */
+	assert_int_equal(poll(&p, 1, 20000), 1);
+	struct sl_exec_result r;
+	read_result(dir, &r);
+	assert_int_equal(r.state, SL_JOB_COMPLETED);
+	char *out = output("old");
+	assert_string_equal(out, "old\n");
+	close(fds[0]);
+	close(sv[0]); /* EOF: the server exits */
+	assert_int_equal(waitpid(server, NULL, 0), server);
+	free(out);
+	free(lock);
+	free(jobs);
+	free(dir);
+}
+
 /* The fork server: the supervisor it forks is not ours, is followed through
  * the pidfd it hands over, and shows its job directory to ps as an exec'd
  * one did. Once the server is gone, spawning says so and nothing starts. */
@@ -313,20 +384,7 @@ static void test_server_spawn(void **state)
 	pid = sv.pid;
 	assert_true(pid > 0 && sv.pidfd >= 0 && sv.endfd >= 0);
 	assert_true(waitpid(pid, NULL, WNOHANG) < 0 && errno == ECHILD);
-	char *proc = sl_xasprintf("/proc/%d/cmdline", (int)pid), want[4096], got[4096];
-	size_t wl = (size_t)snprintf(want, sizeof(want), "%s%c%s", stepd_path, '\0', dir) + 1;
-	size_t gl = 0;
-	for (int i = 0; i < 200; i++) { /* the child renames itself once it runs */
-		FILE *f = fopen(proc, "r");
-		assert_non_null(f);
-		gl = fread(got, 1, sizeof(got), f);
-		fclose(f);
-		if (gl >= wl && memcmp(got, want, wl) == 0)
-			break;
-		usleep(10000);
-	}
-	assert_true(gl >= wl);
-	assert_memory_equal(got, want, wl);
+	want_title(pid, NULL, dir); /* the child renames itself once it runs */
 	/* The end pipe says the job is over, with the lock free; the
 	 * supervisor itself lives on, kept for the next job. */
 	struct pollfd p = {sv.endfd, POLLIN, 0};
@@ -340,27 +398,26 @@ static void test_server_spawn(void **state)
 	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
 	close(fd);
 	assert_int_equal(kill(pid, 0), 0);
+
+	/* Signals sent after the job's end and before its collection were
+	 * meant for it: dropped, not taken by the next job. */
+	union sigval v = {.sival_int = 1};
+	assert_int_equal(kill(pid, SIGTERM), 0);
+	assert_int_equal(sigqueue(pid, SL_STEPD_SIG_LIMIT, v), 0);
+	v.sival_int = SIGTERM;
+	assert_int_equal(sigqueue(pid, SL_STEPD_SIG_FORWARD, v), 0);
 	sl_spawned_close(&sv); /* collected: it may take another */
 
-	/* The next job goes to the same supervisor once it is free; a cancel
-	 * sent to it now is this job's. */
+	/* Free again once it shows as such; the next job goes to it. */
+	want_title(pid, "--free", jobs);
 	char *dir1 = make_job("srv1", "#!/bin/sh\necho again\nsleep 30\n", 0, 1);
 	char *lock1 = sl_xasprintf("%s/%s", dir1, SL_JOBDIR_LOCK);
-	for (int i = 0; i < 200 && sl_spawner_pid(sp) > 0; i++) {
-		fd = open(lock1, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-		assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
-		usleep(10000); /* it reports free after the collection */
-		assert_int_equal(sl_spawner_spawn(sp, dir1, fd, &sv, &err), 0);
-		close(fd);
-		if (sv.pid == pid)
-			break;
-		/* a new one was forked: end it and try again */
-		assert_int_equal(kill(sv.pid, SIGTERM), 0);
-		p = (struct pollfd){sv.endfd, POLLIN, 0};
-		assert_int_equal(poll(&p, 1, 20000), 1);
-		sl_spawned_close(&sv);
-	}
+	fd = open(lock1, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+	assert_int_equal(sl_spawner_spawn(sp, dir1, fd, &sv, &err), 0);
+	close(fd);
 	assert_int_equal(sv.pid, pid);
+	want_title(pid, NULL, dir1);
 	char *out1 = NULL;
 	for (int i = 0; i < 500 && (out1 == NULL || strcmp(out1, "again\n") != 0); i++) {
 		free(out1);
@@ -368,6 +425,7 @@ static void test_server_spawn(void **state)
 		out1 = output("srv1");
 	}
 	assert_string_equal(out1, "again\n");
+	usleep(1500000); /* a time limit of 1 s taken from the last job would end it */
 	assert_int_equal(kill(pid, SIGTERM), 0);
 	p = (struct pollfd){sv.endfd, POLLIN, 0};
 	assert_int_equal(poll(&p, 1, 20000), 1);
@@ -406,7 +464,6 @@ static void test_server_spawn(void **state)
 	close(fd);
 	sl_spawner_free(sp);
 	free(out);
-	free(proc);
 	free(lock);
 	free(jobs);
 	free(dir);
@@ -433,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_bad_spec),
 		cmocka_unit_test(test_as_user),
 		cmocka_unit_test(test_server_spawn),
+		cmocka_unit_test(test_server_old_protocol),
 	};
 	return cmocka_run_group_tests(tests, stepd_test_setup, stepd_test_teardown);
 }

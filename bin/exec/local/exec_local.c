@@ -53,6 +53,7 @@ struct xjob {
 	pid_t pid;                 /* the supervisor; 0 when unknown */
 	int pidfd;                 /* -1: followed by the lock probe */
 	int endfd;                 /* the end pipe; -1: followed by the pidfd */
+	int end_watched;           /* endfd is in the loop (else the lock probe) */
 	int child;                 /* spawned by this daemon: reap it */
 	int awaiting;              /* the fork server's answer is due */
 	uint64_t timer;
@@ -115,7 +116,8 @@ static void job_drop(struct sl_exec_local *x, struct xjob *j)
 	if (j->endfd >= 0) {
 		/* closed only now that the job is collected: its supervisor may
 		 * take the next one */
-		sl_loop_del_fd(x->loop, j->endfd);
+		if (j->end_watched)
+			sl_loop_del_fd(x->loop, j->endfd);
 		close(j->endfd);
 	} else if (j->pidfd >= 0) {
 		sl_loop_del_fd(x->loop, j->pidfd);
@@ -222,11 +224,14 @@ static void job_watch(struct sl_exec_local *x, struct xjob *j, unsigned long lon
 	if (j->endfd >= 0 && j->pidfd < 0 && j->pid > 0)
 		j->pidfd = sl_pidfd_open(j->pid); /* to signal it: the pipe names the end */
 	if (j->endfd >= 0) {
-		if (sl_loop_add_fd(x->loop, j->endfd, SL_EV_READ, on_end, j) == 0)
+		if (sl_loop_add_fd(x->loop, j->endfd, SL_EV_READ, on_end, j) == 0) {
+			j->end_watched = 1;
 			return;
-		/* its supervisor outlives the job: the pidfd would never say */
-		close(j->endfd);
-		j->endfd = -1;
+		}
+		/* Its supervisor outlives the job, so the pidfd would never say:
+		 * the lock does. The pipe stays open until the job is collected,
+		 * or the supervisor would take another job meanwhile and a signal
+		 * meant for this one reach it. */
 		j->timer = sl_loop_add_timer(x->loop, POLL_MS, on_poll, j);
 		return;
 	}

@@ -91,7 +91,7 @@ static int start(struct sl_spawner *sp, struct sl_err *err)
 {
 	posix_spawn_file_actions_t fa;
 	int sv[2], hi;
-	char *argv[5];
+	char *argv[6];
 	int n = 0;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
 		return sl_err_set(err, SL_EIO, "stepd server: socketpair: %s", strerror(errno));
@@ -104,6 +104,7 @@ static int start(struct sl_spawner *sp, struct sl_err *err)
 	if (sp->log_stderr)
 		argv[n++] = "-D";
 	argv[n++] = "--server";
+	argv[n++] = "--keep"; /* an older program refuses it: supervisors are exec'd */
 	argv[n++] = sp->jobs_dir;
 	argv[n] = NULL;
 	posix_spawn_file_actions_init(&fa);

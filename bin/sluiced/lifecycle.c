@@ -642,10 +642,21 @@ static void schedule(struct sluiced *d)
 	sl_schedctl_done(d->sched, &dec);
 }
 
+/* A printed id is on disk: while a job that a reply names is not, every
+ * reply waits (replies go out together). An acknowledged change is on disk
+ * too: while the disk keeps some in memory, the replies to requests that
+ * change state wait. */
+static void flush_replies(struct sluiced *d)
+{
+	size_t unsaved_jobs;
+	size_t kept = sl_store_kept(d->store, &unsaved_jobs);
+	if (kept == 0 || unsaved_jobs == 0)
+		sl_conns_flush(d->conns, kept == 0);
+}
+
 void sl_lifecycle_turn(struct sluiced *d)
 {
 	struct sl_err err = SL_ERR_INIT;
-	size_t unsaved_jobs;
 
 	sl_gates_turn(d); /* dependencies and begin times, before the cycle */
 	/* A launch failure is itself a state change: loop until quiet. */
@@ -661,19 +672,16 @@ void sl_lifecycle_turn(struct sluiced *d)
 			break;
 		if (commit(d) != 0)
 			break;
+		/* What the replies acknowledge is on disk: the clients go on (a
+		 * submitter with its next job) while the admitted jobs launch. */
+		flush_replies(d);
 		for (size_t i = 0; i < d->nforget; i++)
 			d->executor->forget(d->exec, d->forget[i]);
 		d->nforget = 0;
 		launch_all(d);
 		sl_mail_flush(d); /* what they say is on disk now */
 	}
-	/* A printed id is on disk: while a job that a reply names is not,
-	 * every reply waits (replies go out together). An acknowledged change
-	 * is on disk too: while the disk keeps some in memory, the replies
-	 * to requests that change state wait. */
-	size_t kept = sl_store_kept(d->store, &unsaved_jobs);
-	if (kept == 0 || unsaved_jobs == 0)
-		sl_conns_flush(d->conns, kept == 0);
+	flush_replies(d);
 	sl_store_idle(d->store);
 	arm_store_retry(d);
 }

@@ -317,6 +317,32 @@ static void want_title(pid_t pid, const char *flag, const char *dir)
 	free(proc);
 }
 
+/* fd readable within 20 s, and the job of dir COMPLETED with `want` in
+ * <root>/<name>.out. */
+static void completed(int fd, const char *dir, const char *name, const char *want)
+{
+	struct pollfd p = {fd, POLLIN, 0};
+	assert_int_equal(poll(&p, 1, 20000), 1);
+	struct sl_exec_result r;
+	read_result(dir, &r);
+	assert_int_equal(r.state, SL_JOB_COMPLETED);
+	char *out = output(name);
+	assert_string_equal(out, want);
+	free(out);
+}
+
+/* Lock dir's lock and start its job through the server. */
+static void spawn_locked(struct sl_spawner *sp, const char *dir, struct sl_spawned *sv)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char *lock = sl_xasprintf("%s/%s", dir, SL_JOBDIR_LOCK);
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+	assert_int_equal(sl_spawner_spawn(sp, dir, fd, sv, &err), 0);
+	close(fd);
+	free(lock);
+}
+
 /* A server started without --keep (by a sluiced from before it, after a
  * SIGHUP) answers as it used to, {err, pid} and the pidfd, and its
  * supervisor exits with its job. */
@@ -346,17 +372,10 @@ static void test_server_old_protocol(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(reply[0], 0);
 	assert_true(reply[1] > 0);
-	struct pollfd p = {fds[0], POLLIN, 0}; /* the pidfd: it exits with the job */
-	assert_int_equal(poll(&p, 1, 20000), 1);
-	struct sl_exec_result r;
-	read_result(dir, &r);
-	assert_int_equal(r.state, SL_JOB_COMPLETED);
-	char *out = output("old");
-	assert_string_equal(out, "old\n");
+	completed(fds[0], dir, "old", "old\n"); /* the pidfd: it exits with the job */
 	close(fds[0]);
 	close(sv[0]); /* EOF: the server exits */
 	assert_int_equal(waitpid(server, NULL, 0), server);
-	free(out);
 	free(lock);
 	free(jobs);
 	free(dir);
@@ -387,13 +406,7 @@ static void test_server_spawn(void **state)
 	want_title(pid, NULL, dir); /* the child renames itself once it runs */
 	/* The end pipe says the job is over, with the lock free; the
 	 * supervisor itself lives on, kept for the next job. */
-	struct pollfd p = {sv.endfd, POLLIN, 0};
-	assert_int_equal(poll(&p, 1, 20000), 1);
-	struct sl_exec_result r;
-	read_result(dir, &r);
-	assert_int_equal(r.state, SL_JOB_COMPLETED);
-	char *out = output("srv");
-	assert_string_equal(out, "served\n");
+	completed(sv.endfd, dir, "srv", "served\n");
 	fd = open(lock, O_RDWR | O_CLOEXEC);
 	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
 	close(fd);
@@ -411,11 +424,7 @@ static void test_server_spawn(void **state)
 	/* Free again once it shows as such; the next job goes to it. */
 	want_title(pid, "--free", jobs);
 	char *dir1 = make_job("srv1", "#!/bin/sh\necho again\nsleep 30\n", 0, 1);
-	char *lock1 = sl_xasprintf("%s/%s", dir1, SL_JOBDIR_LOCK);
-	fd = open(lock1, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
-	assert_int_equal(sl_spawner_spawn(sp, dir1, fd, &sv, &err), 0);
-	close(fd);
+	spawn_locked(sp, dir1, &sv);
 	assert_int_equal(sv.pid, pid);
 	want_title(pid, NULL, dir1);
 	char *out1 = NULL;
@@ -427,13 +436,13 @@ static void test_server_spawn(void **state)
 	assert_string_equal(out1, "again\n");
 	usleep(1500000); /* a time limit of 1 s taken from the last job would end it */
 	assert_int_equal(kill(pid, SIGTERM), 0);
-	p = (struct pollfd){sv.endfd, POLLIN, 0};
+	struct pollfd p = {sv.endfd, POLLIN, 0};
 	assert_int_equal(poll(&p, 1, 20000), 1);
+	struct sl_exec_result r;
 	read_result(dir1, &r);
 	assert_int_equal(r.state, SL_JOB_CANCELLED);
 	sl_spawned_close(&sv);
 	free(out1);
-	free(lock1);
 	free(dir1);
 
 	/* SIGHUP lets the server go (it exits at EOF); the next spawn starts a
@@ -442,15 +451,10 @@ static void test_server_spawn(void **state)
 	sl_spawner_restart(sp);
 	assert_int_equal(sl_spawner_pid(sp), 0);
 	char *dir2 = make_job("srv2", "#!/bin/sh\nexit 0\n", 0, 1);
-	char *lock2 = sl_xasprintf("%s/%s", dir2, SL_JOBDIR_LOCK);
-	fd = open(lock2, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
-	assert_int_equal(sl_spawner_spawn(sp, dir2, fd, &sv, &err), 0);
-	close(fd);
+	spawn_locked(sp, dir2, &sv);
 	sl_spawned_close(&sv);
 	assert_true(sl_spawner_pid(sp) > 0 && sl_spawner_pid(sp) != first);
 	assert_true(gone(first));
-	free(lock2);
 	free(dir2);
 
 	assert_int_equal(kill(sl_spawner_pid(sp), SIGKILL), 0);
@@ -463,7 +467,6 @@ static void test_server_spawn(void **state)
 	assert_non_null(strstr(err.msg, "not running"));
 	close(fd);
 	sl_spawner_free(sp);
-	free(out);
 	free(lock);
 	free(jobs);
 	free(dir);

@@ -225,6 +225,7 @@ struct kept {
 	pid_t pid;
 	int pidfd;                /* -1: none */
 	int64_t idle_since;       /* monotonic ms; 0: busy */
+	struct kept *prev, *next; /* all of them, busy or free */
 };
 
 struct server {
@@ -236,6 +237,7 @@ struct server {
 	int ep;                   /* epoll: sluiced's socket and the supervisors' */
 	struct kept *idle[IDLE_MAX]; /* free ones, the last freed on top */
 	size_t nidle;
+	struct kept *all;
 };
 
 static void kept_drop(struct server *sv, struct kept *k)
@@ -252,6 +254,12 @@ static void kept_drop(struct server *sv, struct kept *k)
 	close(k->fd); /* a free one reads EOF and exits; a busy one, at its end */
 	if (k->pidfd >= 0)
 		close(k->pidfd);
+	if (k->prev != NULL)
+		k->prev->next = k->next;
+	else
+		sv->all = k->next;
+	if (k->next != NULL)
+		k->next->prev = k->prev;
 	free(k);
 }
 
@@ -357,6 +365,10 @@ static pid_t fork_one(struct server *sv, const char *dir, int lockfd, int endfd,
 	} else {
 		k->fd = sp[0];
 		k->pid = pid;
+		k->next = sv->all;
+		if (sv->all != NULL)
+			sv->all->prev = k;
+		sv->all = k;
 	}
 	/* Opened at once, so it names exactly this child. A child already gone
 	 * and reaped (ESRCH), or an old kernel, gets no pidfd: sluiced opens its
@@ -453,8 +465,8 @@ int stepd_server(int fg, int keep, const char *jobs_dir, char **argv, int argc)
 			break;
 	}
 	/* Free supervisors read EOF and exit; busy ones exit after their jobs. */
-	while (sv.nidle > 0)
-		kept_drop(&sv, sv.idle[sv.nidle - 1]);
+	while (sv.all != NULL)
+		kept_drop(&sv, sv.all);
 	free(sv.jobs_dir);
 	return 0;
 }

@@ -227,7 +227,8 @@ static int verify_ids(const struct sl_scancel_opts *o, uint64_t **kept, size_t *
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v = NULL;
 
-	memcpy(q, o->sel.ids, o->sel.n_ids * sizeof(*q));
+	if (o->sel.n_ids > 0) /* ids may be NULL with steps alone */
+		memcpy(q, o->sel.ids, o->sel.n_ids * sizeof(*q));
 	for (size_t i = 0; i < o->n_steps; i++)
 		q[o->sel.n_ids + i] = strtoull(o->steps[i], NULL, 10);
 	f.ids = q;

@@ -161,6 +161,7 @@ static int show_job(const char *idstr, const struct opts *o)
 		else
 			fprintf(stderr, "slurm_load_jobs error: Invalid job id specified\n");
 		sl_job_free_array(w, k);
+		sl_job_free_array(v, n);
 		return 1;
 	}
 	if (o->json)

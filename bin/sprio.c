@@ -204,6 +204,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Couldn't get priority factors from controller: %s\n",
 			r == -SL_ECONNECT ? "Unable to contact slurm controller (connect failure)"
 					  : err.msg);
+		sl_sprio_fmt_free(f);
+		free(ids), free(fmt), free(o.uids), sl_strv_free(o.parts);
 		return 255;
 	}
 	rows = sl_xcalloc(n ? n : 1, sizeof(*rows));

@@ -570,5 +570,6 @@ static int by_submit(const void *pa, const void *pb)
 
 void sl_sacct_sort(struct sl_job **v, size_t n)
 {
-	qsort(v, n, sizeof(*v), by_submit);
+	if (n > 1) /* v may be NULL with no rows: qsort's is declared nonnull */
+		qsort(v, n, sizeof(*v), by_submit);
 }

@@ -157,5 +157,10 @@ int sl_sstat_steps_parse(const char *list, struct sl_sstat_step **v, size_t *n,
 			(*n)++;
 	}
 	free(copy);
+	if (r != 0) { /* nothing for the caller to free */
+		free(*v);
+		*v = NULL;
+		*n = 0;
+	}
 	return r;
 }

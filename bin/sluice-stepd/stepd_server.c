@@ -225,7 +225,8 @@ struct kept {
 	pid_t pid;
 	int pidfd;                /* -1: none */
 	int64_t idle_since;       /* monotonic ms; 0: busy */
-	struct kept *prev, *next; /* all of them, busy or free */
+	int dropped;              /* let go; freed after the turn's events */
+	struct kept *prev, *next; /* all of them, busy or free; or the dropped */
 };
 
 struct server {
@@ -238,6 +239,7 @@ struct server {
 	struct kept *idle[IDLE_MAX]; /* free ones, the last freed on top */
 	size_t nidle;
 	struct kept *all;
+	struct kept *dropped;     /* this turn's: an event still due may name one */
 };
 
 static void kept_drop(struct server *sv, struct kept *k)
@@ -260,13 +262,27 @@ static void kept_drop(struct server *sv, struct kept *k)
 		sv->all = k->next;
 	if (k->next != NULL)
 		k->next->prev = k->prev;
-	free(k);
+	k->dropped = 1;
+	k->prev = NULL;
+	k->next = sv->dropped;
+	sv->dropped = k;
+}
+
+static void free_dropped(struct server *sv)
+{
+	while (sv->dropped != NULL) {
+		struct kept *k = sv->dropped;
+		sv->dropped = k->next;
+		free(k);
+	}
 }
 
 /* A byte from a supervisor: it is free; EOF: it has exited. */
 static void kept_event(struct server *sv, struct kept *k)
 {
 	char c;
+	if (k->dropped) /* by an earlier event of the same turn */
+		return;
 	ssize_t n = recv(k->fd, &c, 1, MSG_DONTWAIT);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
@@ -461,12 +477,14 @@ int stepd_server(int fg, int keep, const char *jobs_dir, char **argv, int argc)
 		for (int i = 0; i < n; i++)
 			if (got[i].data.ptr == NULL && serve_one(&sv) != 0)
 				stop = 1;
+		free_dropped(&sv);
 		if (stop)
 			break;
 	}
 	/* Free supervisors read EOF and exit; busy ones exit after their jobs. */
 	while (sv.all != NULL)
 		kept_drop(&sv, sv.all);
+	free_dropped(&sv);
 	free(sv.jobs_dir);
 	return 0;
 }

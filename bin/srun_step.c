@@ -13,18 +13,16 @@
  * SL_SRUN_SIG_STEP for scancel N.S) and timers (-t, -W, the kill after
  * KillWait). Messages are Slurm 22.05's. */
 #include "srun_step.h"
+#include "srun_step_int.h"
 #include "client_step.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,59 +31,15 @@
 #include "srun_alloc.h"
 #include "srun_files.h"
 #include "srun_io.h"
-#include "srun_multiprog.h"
 #include "srun_pmix.h"
-#include "srun_pty.h"
-#include "srun_remote.h"
-#include "fsutil.h"
 #include "xalloc.h"
-#include "agent_wire.h"
-
-#define KILL_WAIT_MS 30000 /* Slurm's default KillWait between SIGTERM and SIGKILL */
-
-/* Why the step ended early: scancel N.S, -t, -K, -W, a second Ctrl-C, a
- * task killed by SIGKILL or SIGTERM (Slurm's srun then ends the rest). */
-enum end_why {
-	END_NONE = 0, END_CANCEL, END_TIME, END_BAD_EXIT, END_WAIT, END_INTR, END_FORCE, END_TERM
-};
-
-struct run {
-	const struct sl_srun_opts *o;
-	const struct sl_srun_layout *l;
-	pid_t *pid;               /* per task; 0 once reaped */
-	char **path;              /* per task: the program found */
-	int *status;              /* its wait status */
-	char *reported;           /* its end is told (report()) */
-	char *late;               /* it ended after srun began to end the step */
-	int running;
-	struct srun_stream *st;   /* 2 per task: stdout, stderr */
-	struct srun_io io;
-	struct srun_stdin in;
-	enum end_why why;
-	struct srun_pty pty;      /* --pty: task 0's terminal */
-	struct srun_pmix *pmix;   /* --mpi=pmix: the ranks' PMIx server */
-	int spare;                /* 1 + the rank that called MPI_Abort; 0: none */
-	int told_signal;          /* slurmstepd's line for scancel -s TERM/KILL said */
-	struct rlimit nofile;     /* srun's own, for the tasks (srun raises its own) */
-	int64_t kill_ms, limit_ms, wait_ms, intr_ms, done_ms;
-	int64_t watch_ms;         /* next look at srun's own allocation */
-	int64_t force_ms;         /* a task died of SIGKILL/SIGTERM: end the rest then */
-	int64_t bad_ms;           /* -K: a task failed; end the rest then, if any is left */
-	int64_t take_ms;          /* in a pod: next ask for scancel's signals */
-};
 
 static int sigfd[2] = {-1, -1};
 static uint64_t watched; /* srun_step_watch() */
-static const struct srun_remote *remote; /* srun_step_remote() */
 
 void srun_step_watch(uint64_t job)
 {
 	watched = job;
-}
-
-void srun_step_remote(const struct srun_remote *r)
-{
-	remote = r;
 }
 
 static int64_t now_ms(void)
@@ -106,6 +60,18 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 
 static const int fwd_sigs[] = {SIGINT, SIGQUIT, SIGCONT, SIGTERM, SIGHUP, SIGALRM,
 			       SIGUSR1, SIGUSR2, SIGCHLD};
+
+void srun_step_signals_default(void)
+{
+	sigset_t none;
+	for (size_t i = 0; i < sizeof(fwd_sigs) / sizeof(fwd_sigs[0]); i++)
+		signal(fwd_sigs[i], SIG_DFL);
+	signal(SL_SRUN_SIG_STEP, SIG_DFL);
+	signal(SIGWINCH, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
 
 static void signals_catch(void)
 {
@@ -486,160 +452,6 @@ static void loop(struct run *r)
 	free(p);
 }
 
-/* ---- starting the tasks ---- */
-
-/* A task in a pod: this child relays it (srun_remote.h), in srun's
- * directory (or -D's) there, without the job's secret in its environment. */
-static void remote_child(const struct run *r, int t, char **argv, char **env)
-{
-	char cwd[4096];
-	const char *dir = r->o->chdir ? r->o->chdir : getcwd(cwd, sizeof(cwd));
-	size_t k = 0, klen = strlen(AGENT_SECRET_ENV);
-	for (size_t i = 0; env[i]; i++)
-		if (strncmp(env[i], AGENT_SECRET_ENV, klen) != 0 || env[i][klen] != '=')
-			env[k++] = env[i];
-	env[k] = NULL;
-	srun_remote_task(remote, r->l->nodes[r->l->task[t].node], argv, env, dir);
-}
-
-static void child(const struct run *r, int t, char **argv, char **env, int in, int out, int err)
-{
-	sigset_t none;
-	for (size_t i = 0; i < sizeof(fwd_sigs) / sizeof(fwd_sigs[0]); i++)
-		signal(fwd_sigs[i], SIG_DFL);
-	signal(SL_SRUN_SIG_STEP, SIG_DFL);
-	signal(SIGWINCH, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (r->nofile.rlim_max)
-		(void)setrlimit(RLIMIT_NOFILE, &r->nofile);
-	if (r->o->pty && t == 0)
-		srun_pty_child(in); /* its own session, the pty its terminal */
-	else
-		(void)setpgid(0, 0);
-	for (char **e = env; *e; e++)
-		if (strncmp(*e, "SLURM_TASK_PID=", 15) == 0)
-			snprintf(*e, strlen(*e) + 1, "SLURM_TASK_PID=%d", (int)getpid());
-	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
-		_exit(1);
-	if (remote)
-		remote_child(r, t, argv, env);
-	if (r->o->chdir && chdir(r->o->chdir) != 0) {
-		/* slurmstepd's words and fallback, as for the batch script */
-		dprintf(2, "slurmstepd-%s: error: couldn't chdir to `%s': %s: going to /tmp "
-			"instead\n", r->l->nodes[r->l->task[t].node], r->o->chdir, strerrordesc_np(errno));
-		if (chdir("/tmp") != 0)
-			_exit(1);
-	}
-	execve(r->path[t], argv, env);
-	int e = errno;
-	/* slurmstepd names a relative path by the task's directory */
-	char cwd[PATH_MAX];
-	const char *dir = r->path[t][0] != '/' && strchr(r->path[t], '/') &&
-				  getcwd(cwd, sizeof(cwd)) ? cwd : NULL;
-	dprintf(2, "slurmstepd-%s: error: execve(): %s%s%s: %s\n", r->l->nodes[r->l->task[t].node],
-		dir ? dir : "", dir ? "/" : "", dir ? r->path[t] : argv[0], strerrordesc_np(e));
-	_exit(e ? e : 1);
-}
-
-/* Task t's environment: the step's, and its PMIx variables under
- * --mpi=pmix (the task is registered with the server before its fork). */
-static char **task_env(const struct run *r, int t, char *const *base)
-{
-	struct sl_err err = SL_ERR_INIT;
-	char **env = sl_srun_task_env(r->l, t, base);
-	if (r->pmix != NULL && srun_pmix_task(r->pmix, t, &env, &err) != 0) {
-		fprintf(stderr, "%s\n", err.msg);
-		sl_strv_free(env);
-		return NULL;
-	}
-	return env;
-}
-
-/* Pipes for task t's stdout and stderr, unless -o/-e write them to files
- * srun relays to (labels are srun's, so files get them too). */
-/* --pty: task 0's three streams are the pty; srun reads the master and
- * writes srun's stdin to it. */
-static int start_pty_task(struct run *r, char **argv, char *const *base)
-{
-	char **env = task_env(r, 0, base);
-	pid_t pid;
-	if (env == NULL)
-		return -1;
-	if (srun_pty_open(&r->pty) != 0) {
-		sl_strv_free(env);
-		return -1;
-	}
-	r->st[0] = (struct srun_stream){.fd = r->pty.master, .out = 1, .task = 0};
-	r->st[1] = (struct srun_stream){.fd = -1, .out = 2, .task = 0};
-	r->in.fds[0] = fcntl(r->pty.master, F_DUPFD_CLOEXEC, 3);
-	(void)fcntl(r->in.fds[0], F_SETFL, O_NONBLOCK);
-	r->path[0] = sl_find_program(argv[0], env);
-	if ((pid = fork()) == 0)
-		child(r, 0, argv, env, r->pty.slave, r->pty.slave, r->pty.slave);
-	sl_strv_free(env);
-	close(r->pty.slave);
-	r->pty.slave = -1;
-	r->pty.master = -1; /* the stream owns it now */
-	if (pid < 0)
-		return -1;
-	r->pid[0] = pid;
-	r->running++;
-	return 0;
-}
-
-static int start_task(struct run *r, int t, char **argv, char *const *base)
-{
-	int po[2], pe[2], feed, in;
-	char **env;
-	if (r->o->pty && t == 0)
-		return start_pty_task(r, argv, base);
-	if ((env = task_env(r, t, base)) == NULL)
-		return -1;
-	if (r->o->pty) { /* only task 0 gets srun's stdin */
-		in = open("/dev/null", O_RDONLY | O_CLOEXEC);
-		feed = -1;
-	} else {
-		in = srun_files_stdin(r->o, r->l, t, &feed);
-	}
-	if (in < 0 || pipe2(po, O_CLOEXEC) != 0 || pipe2(pe, O_CLOEXEC) != 0) {
-		sl_strv_free(env);
-		return -1;
-	}
-	r->st[2 * t] = (struct srun_stream){.fd = po[0], .out = srun_files_sink(r->o, r->l, &r->io, t, 0),
-					   .task = t};
-	r->st[2 * t + 1] = (struct srun_stream){.fd = pe[0],
-					       .out = srun_files_sink(r->o, r->l, &r->io, t, 1),
-					       .task = t};
-	r->in.fds[t] = feed;
-	/* in a pod, the agent finds the program where the task runs */
-	r->path[t] = remote ? sl_xstrdup(argv[0]) : sl_find_program(argv[0], env);
-	pid_t pid = fork();
-	if (pid == 0)
-		child(r, t, argv, env, in, po[1], pe[1]);
-	sl_strv_free(env);
-	close(in);
-	close(po[1]);
-	close(pe[1]);
-	if (pid < 0)
-		return -1;
-	(void)setpgid(pid, pid); /* also here: no signal may find it in ours */
-	r->pid[t] = pid;
-	r->running++;
-	return 0;
-}
-
-static char **task_argv(const struct run *r, int t, const char *mp_text)
-{
-	char **v = NULL;
-	struct sl_err err = SL_ERR_INIT;
-	if (!r->o->multi_prog)
-		return sl_strv_dup(r->o->argv);
-	(void)sl_srun_multiprog_argv(mp_text, r->o->argv[0], r->l->ntasks, t, &v, &err);
-	return v;
-}
-
 /* ---- the end ---- */
 
 static int exit_of(int status)
@@ -778,7 +590,7 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 		r.limit_ms = now_ms() + o->time_limit * 60000;
 	if (watched)
 		r.watch_ms = now_ms() + 1000;
-	if (remote && rec->job_id != 0) /* an unrecorded step has no signals to take */
+	if (srun_task_remote() && rec->job_id != 0) /* an unrecorded step has no signals to take */
 		r.take_ms = now_ms() + 1000;
 	if (srun_files_open(o, l, &r.io) != 0 || (o->mpi_pmix && !pmix_start(&r))) {
 		rec->state = SL_JOB_FAILED;
@@ -787,8 +599,8 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 		return 1;
 	}
 	for (int t = 0; t < n; t++) {
-		char **argv = task_argv(&r, t, mp_text);
-		int e = argv ? start_task(&r, t, argv, env) : -1;
+		char **argv = srun_task_argv(&r, t, mp_text);
+		int e = argv ? srun_task_start(&r, t, argv, env) : -1;
 		sl_strv_free(argv);
 		if (e != 0) {
 			fprintf(stderr, "srun: error: task %d launch failed: %s\n", t, strerror(errno));

@@ -3,7 +3,7 @@
 compat_libcompat_a_SOURCES += \
 	compat/optable.c compat/optable.h \
 	compat/script.c compat/script.h \
-	compat/slurm_opt.c compat/slurm_opt_set.c compat/slurm_opt_int.h compat/slurm_opt_tas.c \
+	compat/slurm_opt.c compat/slurm_opt_set.c compat/slurm_opt_verify.c compat/slurm_opt_int.h compat/slurm_opt_tas.c \
 	compat/slurm_opt_tasks.c compat/slurm_opt_user.c compat/slurm_dist.c compat/slurm_dist.h \
 	compat/slurm_bind.c compat/slurm_bind.h compat/slurm_opt_bind.c \
 	compat/slurm_freq.c compat/slurm_freq.h compat/slurm_export_file.c \

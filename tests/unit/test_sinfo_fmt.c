@@ -155,6 +155,22 @@ static void test_node_filters(void **state)
 	assert_string_equal(got, all);
 	free(got);
 	free(all);
+	/* one that stopped answering: -r drops it, -d keeps it alone */
+	static const struct sl_sinfo_node quiet[] = {
+		NODE("n1", SL_NODE_IDLE, 0, 0, NULL, 0),
+		NODE("n5", SL_NODE_IDLE | SL_NODE_NO_RESPOND, 0, 0, NULL, 0),
+	};
+	static const struct sl_sinfo_part qp[] = {
+		{"cpu", 1, SL_PART_UP, SL_SINFO_INFINITE, SL_SINFO_UNSET, 0, NULL, 2, quiet, 0, -1, -1, 0, 0}};
+	static const struct sl_sinfo_view qv = {1, qp, 0, NULL};
+	got = render(&qv, &(struct sl_sinfo_opts){.node_flag = 1, .responding = 1}, SHOT, NULL);
+	assert_non_null(strstr(got, "n1 "));
+	assert_null(strstr(got, "n5"));
+	free(got);
+	got = render(&qv, &(struct sl_sinfo_opts){.node_flag = 1, .dead = 1}, SHOT, NULL);
+	assert_non_null(strstr(got, "n5 "));
+	assert_null(strstr(got, "n1 "));
+	free(got);
 	got = render(&ref_n, &(struct sl_sinfo_opts){.iterate = 5}, SHOT, NULL);
 	assert_int_not_equal(strncmp(got, "PARTITION", 9), 0); /* the date line first */
 	assert_non_null(strstr(got, "\nPARTITION"));

@@ -16,18 +16,6 @@
 #include "client.h"
 #include "xalloc.h"
 
-/* The daemon's reason: its last line (the others are hints), without the
- * " for job N" that authz.c's refusals carry (scontrol adds its own). */
-static const char *last_line(const char *msg, char *buf, size_t len)
-{
-	const char *last = strrchr(msg, '\n');
-	char *p;
-	snprintf(buf, len, "%s", last ? last + 1 : msg);
-	if ((p = strstr(buf, " for job ")) != NULL)
-		*p = '\0';
-	return buf;
-}
-
 /* "N_I": the raw id of array N's task I into *id (the daemon's verbs take
  * raw ids, and N alone for the whole array). */
 static int task_rawid(struct sl_client *c, uint64_t *id, long task, struct sl_err *err)
@@ -353,7 +341,7 @@ static void update_refusal(int r, const struct sl_err *err, const char *idstr)
 	else if (r == -SL_ENOENT)
 		fprintf(stderr, "Invalid job id specified for job %s\n", idstr);
 	else if (r != 0 && r != 1)
-		fprintf(stderr, "%s for job %s\n", last_line(err->msg, buf, sizeof(buf)), idstr);
+		fprintf(stderr, "%s for job %s\n", sl_scontrol_reason(err->msg, buf, sizeof(buf)), idstr);
 }
 
 /* update on one id of the JobId list: a job, a whole array (the answer
@@ -400,7 +388,7 @@ static int update_one(struct sl_client *c, const char *idstr, const struct sl_up
 		res[nres].array_task_id = (int)want[i];
 		res[nres].rc = r;
 		snprintf(res[nres].msg, sizeof(res[nres].msg), "%.*s", (int)sizeof(res[nres].msg) - 1,
-			 last_line(err.msg, buf, sizeof(buf)));
+			 sl_scontrol_reason(err.msg, buf, sizeof(buf)));
 		nres++;
 	}
 	b = sl_buf_new(1 << 16);

@@ -64,19 +64,24 @@ enum sl_scontrol_entity sl_scontrol_entity(const char *word)
 	return SL_SC_NO_ENTITY;
 }
 
+const char *sl_scontrol_reason(const char *msg, char *buf, size_t len)
+{
+	const char *last = strrchr(msg, '\n');
+	char *p;
+	snprintf(buf, len, "%s", last ? last + 1 : msg);
+	if ((p = strstr(buf, " for job ")) != NULL)
+		*p = '\0';
+	return buf;
+}
+
 void sl_scontrol_why(const struct sl_scontrol_verb *v, int rc, const struct sl_err *err,
 		     char *why, size_t len)
 {
-	const char *last = strrchr(err->msg, '\n');
-	char *p;
-
 	if (rc == -SL_ENOENT) /* Slurm's words for suspend and resume are odd, and its */
 		snprintf(why, len, "%s", v->op == SL_CTL_SUSPEND || v->op == SL_CTL_RESUME
 			 ? "Unexpected message received" : "Invalid job id specified");
 	else
-		snprintf(why, len, "%s", last ? last + 1 : err->msg);
-	if ((p = strstr(why, " for job ")) != NULL) /* the daemon's authz says it already */
-		*p = '\0';
+		sl_scontrol_reason(err->msg, why, len);
 }
 
 int sl_scontrol_hosts(enum sl_scontrol_entity e, const char *list, struct sl_buf *out,

@@ -94,6 +94,10 @@ enum sl_scontrol_entity sl_scontrol_entity(const char *word);
  * again in its last line "slurm_suspend error: WHY". */
 void sl_scontrol_why(const struct sl_scontrol_verb *v, int rc, const struct sl_err *err,
 		     char *why, size_t len);
+/* The daemon's reason as scontrol prints it, into buf: its last line (the
+ * others are hints), without the " for job N" that authz.c's refusals
+ * carry (scontrol names the job, or the group's range its tasks). buf. */
+const char *sl_scontrol_reason(const char *msg, char *buf, size_t len);
 
 /* The job list of hold, release, requeue and update (JobId=), as 22.05's
  * scontrol reads it: ids separated by ',' or ' ' outside brackets, each

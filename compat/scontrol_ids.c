@@ -113,17 +113,6 @@ struct answer {
 	char text[256];
 };
 
-/* The daemon's reason as scontrol prints it: its last line, without the
- * " for job N" authz adds (the group's range names the tasks). */
-static void reason_of(const char *msg, char *buf, size_t len)
-{
-	const char *last = strrchr(msg, '\n');
-	char *p;
-	snprintf(buf, len, "%s", last ? last + 1 : msg);
-	if ((p = strstr(buf, " for job ")) != NULL)
-		*p = '\0';
-}
-
 static int by_task(const void *a, const void *b)
 {
 	const struct answer *x = a, *y = b;
@@ -150,7 +139,7 @@ int sl_scontrol_task_report(struct sl_buf *b, uint64_t id, const uint32_t *want,
 		a[i].task = task;
 		a[i].rc = r ? r->rc : -SL_ENOENT;
 		if (r != NULL && r->rc != 0)
-			reason_of(r->msg, a[i].text, sizeof(a[i].text));
+			sl_scontrol_reason(r->msg, a[i].text, sizeof(a[i].text));
 		else
 			snprintf(a[i].text, sizeof(a[i].text), "%s",
 				 r == NULL ? "Invalid job id specified" : "No error");

@@ -17,8 +17,10 @@
 #include "xalloc.h"
 
 /* "N_I": the raw id of array N's task I into *id (the daemon's verbs take
- * raw ids, and N alone for the whole array). */
-static int task_rawid(struct sl_client *c, uint64_t *id, long task, struct sl_err *err)
+ * raw ids, and N alone for the whole array), and its time limit into
+ * *limit when asked. */
+static int task_rawid(struct sl_client *c, uint64_t *id, long task, int64_t *limit,
+		      struct sl_err *err)
 {
 	struct sl_taskid t = {*id, (uint32_t)task};
 	struct sl_jobfilter f = {.tasks = &t, .n_tasks = 1};
@@ -28,8 +30,11 @@ static int task_rawid(struct sl_client *c, uint64_t *id, long task, struct sl_er
 
 	if (r == 0 && n == 0)
 		r = sl_err_set(err, SL_ENOENT, "Invalid job id specified");
-	if (r == 0)
+	if (r == 0) {
 		*id = v[0]->id;
+		if (limit != NULL)
+			*limit = v[0]->spec.time_limit;
+	}
 	sl_job_free_array(v, n);
 	return r;
 }
@@ -272,16 +277,14 @@ static int array_report(struct sl_client *c, uint64_t id)
 	return printed;
 }
 
-/* TimeLimit=+T/-T (scontrol_update.c's "time_limit_add"): the job's limit
- * now, plus or minus T, as 22.05's scontrol works it out before it asks.
- * An unlimited job stays unlimited. 0, or -1 with the message printed. */
-static int time_limit_add(struct sl_client *c, uint64_t id, struct sl_update_field *f)
+/* The limit of job id now (an array whole has none): 0, or -1 with the
+ * message printed. */
+static int time_limit_now(struct sl_client *c, uint64_t id, int64_t *cur)
 {
 	struct sl_jobfilter flt = {.ids = &id, .n_ids = 1};
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v = NULL;
 	size_t n = 0;
-	int64_t cur, d = f->num;
 	int r;
 
 	if ((r = sl_client_jobs(c, &flt, &v, &n, &err)) != 0 || n != 1) {
@@ -296,8 +299,19 @@ static int time_limit_add(struct sl_client *c, uint64_t id, struct sl_update_fie
 		sl_job_free_array(v, n);
 		return -1;
 	}
-	cur = v[0]->spec.time_limit;
+	*cur = v[0]->spec.time_limit;
 	sl_job_free_array(v, n);
+	return 0;
+}
+
+/* TimeLimit=+T/-T (scontrol_update.c's "time_limit_add"): the job's limit
+ * now, cur, plus or minus T, as 22.05's scontrol works it out before it
+ * asks. An unlimited job stays unlimited. 0, or -1 with the message
+ * printed. */
+static int time_limit_add(int64_t cur, struct sl_update_field *f)
+{
+	int64_t d = f->num;
+
 	f->key = "time_limit";
 	if (cur < 0) {                 /* UNLIMITED, or none (the partition's) */
 		f->num = SL_TIME_INFINITE;
@@ -320,12 +334,22 @@ static int update_job(struct sl_client *c, uint64_t id, long task, const struct 
 	struct sl_update_field *f = sl_xcalloc(n + 1, sizeof(*f));
 	int r = 0;
 
+	int64_t cur = 0;
+	int known = task >= 0;
+
 	memcpy(f, f0, n * sizeof(*f));
-	/* the task first: one the array lacks is "Invalid job id specified" */
-	r = task >= 0 ? task_rawid(c, &id, task, err) : 0;
-	for (size_t i = 0; i < n && r == 0; i++)
-		if (strcmp(f[i].key, "time_limit_add") == 0 && time_limit_add(c, id, &f[i]) != 0)
+	/* the task first: one the array lacks is "Invalid job id specified";
+	 * its record has the limit TimeLimit=+T starts from */
+	r = task >= 0 ? task_rawid(c, &id, task, &cur, err) : 0;
+	for (size_t i = 0; i < n && r == 0; i++) {
+		if (strcmp(f[i].key, "time_limit_add") != 0)
+			continue;
+		if (!known && time_limit_now(c, id, &cur) != 0)
 			r = 1;
+		else if (time_limit_add(cur, &f[i]) != 0)
+			r = 1;
+		known = 1;
+	}
 	if (r == 0)
 		r = sl_client_update(c, id, f, n, err);
 	free(f);

@@ -486,24 +486,47 @@ static size_t env_namelen(const char *kv)
 	return eq ? (size_t)(eq - kv) : strlen(kv);
 }
 
+/* The merge is linear: names go into an open-addressed table of out's
+ * indexes. It runs twice per job launch (in sluiced and in the
+ * supervisor), and a scan per variable cost thousands of comparisons
+ * between a submitter's environment and Slurm's forty variables. */
+static size_t env_slot(char *const *out, const size_t *tab, size_t mask, const char *kv,
+		       size_t k)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (size_t i = 0; i < k; i++)
+		h = (h ^ (unsigned char)kv[i]) * 16777619u;
+	size_t s = h & mask;
+	while (tab[s] != 0) {
+		const char *o = out[tab[s] - 1];
+		if (strncmp(o, kv, k) == 0 && (o[k] == '=' || o[k] == '\0'))
+			break;
+		s = (s + 1) & mask;
+	}
+	return s;
+}
+
 char **sl_slurm_env_merge(char *const *base, char *const *over)
 {
-	size_t nb = sl_strv_len(base), no = sl_strv_len(over), n = nb;
+	size_t nb = sl_strv_len(base), no = sl_strv_len(over), n = 0, size = 16;
+	while (size < 2 * (nb + no))
+		size *= 2;
 	char **out = sl_xcalloc(nb + no + 1, sizeof(char *));
-	for (size_t i = 0; i < nb; i++)
-		out[i] = sl_xstrdup(base[i]);
-	for (size_t j = 0; j < no; j++) {
-		size_t k = env_namelen(over[j]), i;
-		for (i = 0; i < n; i++)
-			if (strncmp(out[i], over[j], k) == 0 &&
-			    (out[i][k] == '=' || out[i][k] == '\0'))
-				break;
-		if (i < n)
-			free(out[i]);
-		else
-			n++;
-		out[i] = sl_xstrdup(over[j]);
+	size_t *tab = sl_xcalloc(size, sizeof(size_t)); /* index + 1; 0: free */
+	for (size_t i = 0; i < nb + no; i++) {
+		const char *kv = i < nb ? base[i] : over[i - nb];
+		size_t s = env_slot(out, tab, size - 1, kv, env_namelen(kv));
+		if (tab[s] != 0 && i >= nb) { /* over replaces the first of its name */
+			free(out[tab[s] - 1]);
+			out[tab[s] - 1] = sl_xstrdup(kv);
+			continue;
+		}
+		/* a name base repeats is kept twice, as given */
+		out[n++] = sl_xstrdup(kv);
+		if (tab[s] == 0)
+			tab[s] = n;
 	}
+	free(tab);
 	out[n] = NULL;
 	return out;
 }

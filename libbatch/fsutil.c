@@ -124,8 +124,16 @@ int sl_write_all(int fd, const char *p, size_t n)
 
 int sl_overwrite(int fd, const char *p, size_t n)
 {
-	if (lseek(fd, 0, SEEK_SET) != 0 || sl_write_all(fd, p, n) != 0)
-		return -1;
+	/* pwrite: no seek to the start first, one system call fewer for each
+	 * of the files a job's start and end write */
+	for (size_t off = 0; off < n;) {
+		ssize_t w = pwrite(fd, p + off, n - off, (off_t)off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		off += (size_t)w;
+	}
 	/* A file no longer than this is left as is: ftruncate journals an
 	 * inode change even when the size stays, and most of these files are
 	 * new. */

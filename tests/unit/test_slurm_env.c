@@ -259,6 +259,58 @@ static void test_merge(void **state)
 	sl_strv_free(m);
 }
 
+/* The merge as it was written first, a scan per variable: the table
+ * must give the same list, order and duplicates included. */
+static char **merge_by_scan(char *const *base, char *const *over)
+{
+	size_t nb = sl_strv_len(base), no = sl_strv_len(over), n = nb;
+	char **out = sl_xcalloc(nb + no + 1, sizeof(char *));
+	for (size_t i = 0; i < nb; i++)
+		out[i] = sl_xstrdup(base[i]);
+	for (size_t j = 0; j < no; j++) {
+		const char *eq = strchr(over[j], '=');
+		size_t k = eq ? (size_t)(eq - over[j]) : strlen(over[j]), i;
+		for (i = 0; i < n; i++)
+			if (strncmp(out[i], over[j], k) == 0 && (out[i][k] == '=' || out[i][k] == '\0'))
+				break;
+		if (i < n)
+			free(out[i]);
+		else
+			n++;
+		out[i] = sl_xstrdup(over[j]);
+	}
+	return out;
+}
+
+static void test_merge_table(void **state)
+{
+	/* prefixes of each other, a name without '=', a name base repeats,
+	 * a name over repeats, and enough names to collide in the table */
+	char *fixed[] = {"A=1", "AB=2", "A_B=3", "A", "AB=dup", "EMPTY=", NULL};
+	char *ofixed[] = {"AB=9", "A=", "NEW=1", "NEW=2", "A_B", "EMPTY=x", NULL};
+	char *base[300], *over[300];
+	size_t nb = 0, no = 0;
+	for (size_t i = 0; fixed[i]; i++)
+		base[nb++] = fixed[i];
+	for (size_t i = 0; ofixed[i]; i++)
+		over[no++] = ofixed[i];
+	for (int i = 0; i < 250; i++)
+		base[nb++] = sl_xasprintf("V%d=%d", i * 7 % 251, i);
+	for (int i = 0; i < 200; i++)
+		over[no++] = sl_xasprintf("V%d=o%d", i * 3, i);
+	base[nb] = over[no] = NULL;
+	char **got = sl_slurm_env_merge(base, over), **want = merge_by_scan(base, over);
+	assert_int_equal(sl_strv_len(got), sl_strv_len(want));
+	for (size_t i = 0; want[i]; i++)
+		assert_string_equal(got[i], want[i]);
+	sl_strv_free(got);
+	sl_strv_free(want);
+	for (size_t i = 6; i < nb; i++)
+		free(base[i]);
+	for (size_t i = 6; i < no; i++)
+		free(over[i]);
+}
+
 /* An array task (reference.md section 3: arr-18_1.out): the array's
  * variables before the others; SLURM_JOB_ID is the task's own id. */
 static void test_array_task(void **state)
@@ -307,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_allocation_and_pod),
 		cmocka_unit_test(test_fmt_counts),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_merge_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

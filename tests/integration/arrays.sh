@@ -66,6 +66,13 @@ expect_eq "release b" "1 ${b}_5,9: No error
 ${b}_7: Job has already finished" "$rc $out"
 wait_state "${b}_9" COMPLETED
 wait_state "${b}_5" COMPLETED
+# A refusal is each task's too; a task cancelled while it pended is gone
+# from the array (Slurm's meta record) and does not answer.
+k=$(submit $USER1 -H --array=1-3 --wrap true) || fail "submit"
+as $USER1 "$BIN/scancel" "${k}_1" || fail "scancel ${k}_1"
+out=$(as $USER2 "$BIN/scontrol" hold "$k" 2>&1); rc=$?
+expect_eq "hold of another's array" "1 ${k}_2-3: Invalid user id" "$rc $out"
+"$BIN/scancel" "$k" || fail "scancel $k"
 ok "release N_I releases one task, release N the others"
 
 # Job lists and task lists, as 22.05's scontrol reads them.

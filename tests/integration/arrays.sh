@@ -100,6 +100,16 @@ wait_state "$g" COMPLETED
 wait_state "${e}_2" COMPLETED
 out=$(as $USER1 "$BIN/scontrol" hold JobName=nosuchname 2>&1); rc=$?
 expect_eq "hold of a name no job has" "0 " "$rc $out"
+# The tasks asked are those of the name's listing, each by its raw id: a
+# task renamed stays held while its siblings go.
+e=$(submit $USER1 -H -J byname2 --array=1-3 --wrap true) || fail "submit"
+as $USER1 "$BIN/scontrol" update JobId="${e}_2" JobName=other || fail "rename ${e}_2"
+out=$(as $USER1 "$BIN/scontrol" release Name=byname2 2>&1) || fail "release Name=byname2: $out"
+wait_state "${e}_1" COMPLETED
+wait_state "${e}_3" COMPLETED
+expect_eq "the renamed task" "other PENDING JobHeldUser" \
+	"$("$BIN/squeue" -h -j "${e}_2" -o '%j %T %r')"
+"$BIN/scancel" "$e" || fail "scancel $e"
 ok "hold and release by job name"
 
 # An array named whole with a filter or a signal is an active job (scancel's

@@ -39,51 +39,80 @@ static int task_rawid(struct sl_client *c, uint64_t *id, long task, int64_t *lim
 	return r;
 }
 
-/* The verb on the tasks want[0..nwant) of array id, each by its raw id
- * (one listing of the array finds them), so that a daemon asked for one
- * task never acts on the others; a task the array lacks does not answer.
- * Without want, every task answers for itself (the daemon's "each"). */
-static int array_answers(struct sl_client *c, const struct sl_scontrol_verb *v, uint64_t id,
-			 const uint32_t *want, size_t nwant, struct sl_jobresult **res,
-			 size_t *nres, struct sl_err *err)
+/* Tasks asked for on an array: want[0..n), and raw[i] the raw id of
+ * want[i] when the caller has it already (0: the array lacks it), else
+ * raw NULL. */
+struct asked {
+	const uint32_t *want;
+	const uint64_t *raw;
+	size_t n;
+};
+
+/* The raw ids of array id's tasks a->want into raw (0 where the array
+ * lacks one), from one listing of the array. */
+static int task_rawids(struct sl_client *c, uint64_t id, const struct asked *a, uint64_t *raw,
+		       struct sl_err *err)
 {
 	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
 	struct sl_job **jobs = NULL;
 	size_t n = 0;
-	int r;
+	int r = sl_client_jobs(c, &f, &jobs, &n, err);
 
-	if (want == NULL)
+	for (size_t i = 0; r == 0 && i < a->n; i++)
+		for (size_t k = 0; k < n && raw[i] == 0; k++)
+			if (jobs[k]->array_job_id == id &&
+			    (uint32_t)jobs[k]->array_task_id == a->want[i])
+				raw[i] = jobs[k]->id;
+	sl_job_free_array(jobs, n);
+	return r;
+}
+
+/* The verb on the tasks a asks for of array id, each by its raw id, so
+ * that a daemon asked for one task never acts on the others; a task the
+ * array lacks does not answer. Without a, every task answers for itself
+ * (the daemon's "each"). */
+static int array_answers(struct sl_client *c, const struct sl_scontrol_verb *v, uint64_t id,
+			 const struct asked *a, struct sl_jobresult **res, size_t *nres,
+			 struct sl_err *err)
+{
+	uint64_t *found = NULL;
+	const uint64_t *raw;
+	int r = 0;
+
+	if (a == NULL)
 		return sl_client_control_each(c, v->op, id, res, nres, err);
-	*res = sl_xcalloc(nwant + 1, sizeof(**res));
+	*res = sl_xcalloc(a->n + 1, sizeof(**res));
 	*nres = 0;
-	if ((r = sl_client_jobs(c, &f, &jobs, &n, err)) != 0)
-		return r;
-	for (size_t i = 0; i < nwant && r != -SL_ECONNECT; i++) {
+	if ((raw = a->raw) == NULL) {
+		raw = found = sl_xcalloc(a->n + 1, sizeof(*found));
+		if ((r = task_rawids(c, id, a, found, err)) != 0)
+			goto out;
+	}
+	for (size_t i = 0; i < a->n && r != -SL_ECONNECT; i++) {
 		struct sl_err e = SL_ERR_INIT;
-		size_t k = 0;
-		while (k < n && !(jobs[k]->array_job_id == id &&
-				  (uint32_t)jobs[k]->array_task_id == want[i]))
-			k++;
-		if (k == n)
+		if (raw[i] == 0)
 			continue;
 		struct sl_jobresult *x = &(*res)[(*nres)++];
-		x->id = jobs[k]->id;
+		x->id = raw[i];
 		x->array_job_id = id;
-		x->array_task_id = (int)want[i];
-		if ((r = x->rc = sl_client_control(c, v->op, jobs[k]->id, &e)) != 0)
+		x->array_task_id = (int)a->want[i];
+		if ((r = x->rc = sl_client_control(c, v->op, raw[i], &e)) != 0)
 			sl_scontrol_why(v, r, &e, x->msg, sizeof(x->msg));
 		if (r == -SL_ECONNECT)
 			*err = e;
 	}
-	sl_job_free_array(jobs, n);
-	return r == -SL_ECONNECT ? r : 0;
+	if (r != -SL_ECONNECT)
+		r = 0;
+out:
+	free(found);
+	return r;
 }
 
 /* One id of a verb's job list: a plain job answers once, "WHY for job N"
  * (WHY also into why, for hold's and release's last line); an array's
  * tasks each (sl_scontrol_task_report). 1 when it failed. */
 static int control_ids(struct sl_client *c, const struct sl_scontrol_verb *v, const char *idstr,
-		       uint64_t id, const uint32_t *want, size_t nwant, char *why, size_t wlen)
+		       uint64_t id, const struct asked *a, char *why, size_t wlen)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_jobresult *res = NULL;
@@ -92,11 +121,11 @@ static int control_ids(struct sl_client *c, const struct sl_scontrol_verb *v, co
 	int r, rc = 1;
 
 	/* top is the array's as a whole, as slurmctld's top_job */
-	r = v->op == SL_CTL_TOP && want == NULL
+	r = v->op == SL_CTL_TOP && a == NULL
 		    ? sl_client_control(c, v->op, id, &err)
-		    : array_answers(c, v, id, want, nwant, &res, &nres, &err);
+		    : array_answers(c, v, id, a, &res, &nres, &err);
 	if (r == 0 && res != NULL) {
-		rc = sl_scontrol_task_report(b, id, want, nwant, res, nres);
+		rc = sl_scontrol_task_report(b, id, a ? a->want : NULL, a ? a->n : 0, res, nres);
 	} else if (r == 0) {
 		rc = 0;
 	} else {
@@ -114,8 +143,8 @@ static int control_one(struct sl_client *c, const struct sl_scontrol_verb *v, co
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_array *tasks = NULL;
+	struct asked a = {NULL, NULL, 0};
 	uint32_t *want = NULL;
-	size_t nwant = 0;
 	uint64_t id;
 	int rc;
 
@@ -125,12 +154,12 @@ static int control_one(struct sl_client *c, const struct sl_scontrol_verb *v, co
 		return 1;
 	}
 	if (tasks != NULL) {
-		nwant = sl_array_count(tasks);
-		want = sl_xcalloc(nwant + 1, sizeof(*want));
-		for (size_t i = 0; i < nwant; i++)
+		a.n = sl_array_count(tasks);
+		a.want = want = sl_xcalloc(a.n + 1, sizeof(*want));
+		for (size_t i = 0; i < a.n; i++)
 			want[i] = sl_array_task(tasks, i);
 	}
-	rc = control_ids(c, v, idstr, id, want, nwant, why, wlen);
+	rc = control_ids(c, v, idstr, id, tasks ? &a : NULL, why, wlen);
 	sl_array_free(tasks);
 	free(want);
 	return rc;
@@ -155,6 +184,7 @@ static int control_by_name(struct sl_client *c, const struct sl_scontrol_verb *v
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **jobs = NULL;
 	uint32_t *tasks;
+	uint64_t *raw;
 	size_t n = 0;
 	int rc = 0;
 
@@ -163,7 +193,9 @@ static int control_by_name(struct sl_client *c, const struct sl_scontrol_verb *v
 		return 1;
 	}
 	qsort(jobs, n, sizeof(*jobs), by_id);
+	/* the listing has each task's raw id: no second one per array */
 	tasks = sl_xcalloc(n + 1, sizeof(*tasks));
+	raw = sl_xcalloc(n + 1, sizeof(*raw));
 	for (size_t i = 0; i < n;) {
 		const struct sl_job *j = jobs[i];
 		char idstr[64];
@@ -171,16 +203,19 @@ static int control_by_name(struct sl_client *c, const struct sl_scontrol_verb *v
 		why[0] = '\0';
 		if (j->array_job_id != 0) { /* its pending tasks; those started are not asked */
 			for (; k < n && jobs[k]->array_job_id == j->array_job_id; k++)
-				if (jobs[k]->state == SL_JOB_PENDING)
+				if (jobs[k]->state == SL_JOB_PENDING) {
+					raw[nt] = jobs[k]->id;
 					tasks[nt++] = (uint32_t)jobs[k]->array_task_id;
+				}
+			struct asked a = {tasks, raw, nt};
 			snprintf(idstr, sizeof(idstr), "%llu", (unsigned long long)j->array_job_id);
 			if (nt > 0)
-				rc |= control_ids(c, v, idstr, j->array_job_id, tasks, nt, why, wlen);
+				rc |= control_ids(c, v, idstr, j->array_job_id, &a, why, wlen);
 			i = k;
 		} else {
 			rc |= j->state != SL_JOB_PENDING;
 			snprintf(idstr, sizeof(idstr), "%llu", (unsigned long long)j->id);
-			rc |= control_ids(c, v, idstr, j->id, NULL, 0, why, wlen);
+			rc |= control_ids(c, v, idstr, j->id, NULL, why, wlen);
 			i++;
 		}
 		if (why[0] == '\0')
@@ -189,6 +224,7 @@ static int control_by_name(struct sl_client *c, const struct sl_scontrol_verb *v
 	if (!rc)
 		why[0] = '\0';
 	free(tasks);
+	free(raw);
 	sl_job_free_array(jobs, n);
 	return rc;
 }

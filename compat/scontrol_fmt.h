@@ -33,11 +33,6 @@ void sl_scontrol_batch_step(struct sl_buf *b, const struct sl_job *j, int onelin
  * folded pending tasks) first, then the tasks split off from it, the last
  * split first. */
 void sl_scontrol_array_order(struct sl_job **v, size_t n);
-/* update on array N whose tasks v (all of them) include ended ones: Slurm
- * answers per task and scontrol prints each answer with its tasks' ranges
- * ("N_0: Job has already finished", "N_1-3: No error") and exits 1. 1
- * when it wrote that into b; 0 when no task has ended (nothing to say). */
-int sl_scontrol_array_report(struct sl_buf *b, uint64_t id, struct sl_job **v, size_t n);
 
 /* `show partition` and `show node` over sinfo's view of the daemon's
  * answer (sinfo_fmt.h): the record of p (its nodes summed), of n. */
@@ -115,6 +110,11 @@ int sl_scontrol_job_list(const char *s, char ***out, size_t *n);
  * task failed (scontrol then exits 1). */
 int sl_scontrol_task_report(struct sl_buf *b, uint64_t id, const uint32_t *want, size_t nwant,
 			    const struct sl_jobresult *res, size_t n);
+/* update on array N whose tasks v (all of them) include ended ones: Slurm
+ * answers per task, and its report is sl_scontrol_task_report's ("N_0: Job
+ * has already finished", "N_1-3: No error"; scontrol exits 1). 1 when it
+ * wrote that into b; 0 when no task has ended (nothing to say). */
+int sl_scontrol_array_report(struct sl_buf *b, uint64_t id, struct sl_job *const *v, size_t n);
 
 /* show hostnames (one name a line), hostlist (compressed, in the given
  * order), hostlistsorted: list expanded into out. -SL_EINVAL "host list is

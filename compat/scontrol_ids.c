@@ -166,3 +166,27 @@ int sl_scontrol_task_report(struct sl_buf *b, uint64_t id, const uint32_t *want,
 	free(a);
 	return failed;
 }
+
+int sl_scontrol_array_report(struct sl_buf *b, uint64_t id, struct sl_job *const *v, size_t n)
+{
+	struct sl_jobresult *res;
+	int failed;
+
+	if (n == 0 || v[0]->array_job_id != id)
+		return 0;
+	/* the answer Slurm's tasks give: an ended one refuses, the others
+	 * take it */
+	res = sl_xcalloc(n + 1, sizeof(*res));
+	for (size_t i = 0; i < n; i++) {
+		res[i].id = v[i]->id;
+		res[i].array_job_id = id;
+		res[i].array_task_id = v[i]->array_task_id;
+		if (sl_jobstate_is_final(v[i]->state)) {
+			res[i].rc = -SL_ESTATE;
+			snprintf(res[i].msg, sizeof(res[i].msg), "Job has already finished");
+		}
+	}
+	failed = sl_scontrol_task_report(b, id, NULL, 0, res, n);
+	free(res);
+	return failed;
+}

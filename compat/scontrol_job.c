@@ -4,7 +4,6 @@
  * begin time shows that time as its StartTime; time suspended is not run
  * time and moves the expected end. */
 #include "scontrol_fmt.h"
-#include "array.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -371,46 +370,4 @@ void sl_scontrol_array_order(struct sl_job **v, size_t n)
 {
 	if (n > 1 && v[0]->array_job_id != 0)
 		qsort(v, n, sizeof(*v), newest_first);
-}
-
-static int by_task(const void *a, const void *b)
-{
-	int x = (*(struct sl_job *const *)a)->array_task_id;
-	int y = (*(struct sl_job *const *)b)->array_task_id;
-	return (x > y) - (x < y);
-}
-
-/* "N_RANGES: TEXT" for the tasks that ended (final 1) or the others. */
-static void report_group(struct sl_buf *b, uint64_t id, struct sl_job **v, size_t n, int final)
-{
-	uint32_t *t = sl_xcalloc(n + 1, sizeof(*t));
-	size_t k = 0;
-	char *text;
-
-	for (size_t i = 0; i < n; i++)
-		if ((sl_jobstate_is_final(v[i]->state) != 0) == final)
-			t[k++] = (uint32_t)v[i]->array_task_id;
-	if (k > 0) {
-		text = sl_array_fmt_ranges(t, k);
-		sl_buf_addf(b, "%llu_%s: %s\n", (unsigned long long)id, text,
-			    final ? "Job has already finished" : "No error");
-		free(text);
-	}
-	free(t);
-}
-
-int sl_scontrol_array_report(struct sl_buf *b, uint64_t id, struct sl_job **v, size_t n)
-{
-	size_t ended = 0;
-
-	if (n == 0 || v[0]->array_job_id != id)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		ended += sl_jobstate_is_final(v[i]->state) != 0;
-	if (ended == 0)
-		return 0;
-	qsort(v, n, sizeof(*v), by_task);
-	report_group(b, id, v, n, sl_jobstate_is_final(v[0]->state) != 0);
-	report_group(b, id, v, n, sl_jobstate_is_final(v[0]->state) == 0);
-	return 1;
 }

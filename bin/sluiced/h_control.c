@@ -30,6 +30,19 @@ static void result(json_object *arr, uint64_t id, int code, const char *msg)
 	json_object_array_add(arr, o);
 }
 
+/* result() for job j, with the ids users know a task by. */
+static void job_result(json_object *arr, const struct sl_job *j, int code, const char *msg)
+{
+	result(arr, j->id, code, msg);
+	if (j->array_job_id != 0) {
+		json_object *last = json_object_array_get_idx(arr, json_object_array_length(arr) - 1);
+		json_object_object_add(last, "array_job_id",
+				       json_object_new_int64((int64_t)j->array_job_id));
+		json_object_object_add(last, "array_task_id",
+				       json_object_new_int(j->array_task_id));
+	}
+}
+
 /* What scancel's signal reaches (Slurm's job_mgr.c _job_signal): steps
  * without -b or --full, the batch script alone with -b, the script's
  * process group with --full. */
@@ -61,12 +74,7 @@ static void cancel_one(struct sluiced *d, const struct sl_peer *p, struct sl_job
 		r = sl_err_set(&err, SL_ESTATE, "Job/step already completing or completed");
 	else if (r == 0)
 		r = signal_one(d, p, j, sig, scope, &err);
-	result(arr, j->id, r ? err.code : 0, err.msg);
-	if (j->array_job_id != 0) { /* the id users know it by */
-		json_object *last = json_object_array_get_idx(arr, json_object_array_length(arr) - 1);
-		json_object_object_add(last, "array_job_id", json_object_new_int64((int64_t)j->array_job_id));
-		json_object_object_add(last, "array_task_id", json_object_new_int(j->array_task_id));
-	}
+	job_result(arr, j, r ? err.code : 0, err.msg);
 }
 
 /* Still in its array's pending meta record, as slurmctld keeps a task
@@ -279,8 +287,13 @@ int sl_h_is_array(struct sluiced *d, uint64_t id)
 	return t != NULL && t->array_job_id == id;
 }
 
-int sl_h_array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, enum sl_op rule,
-		    sl_h_task_fn fn, void *arg, struct sl_err *err)
+/* sl_h_array_each when each is NULL. With each (CONTROL's "each"), every
+ * task answers for itself into that JSON array, finished ones too, as in
+ * slurmctld's job_array_resp_msg, and the request succeeds as a whole;
+ * only tasks cancelled out of the pending meta record are passed over,
+ * gone as in Slurm. */
+static int array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, enum sl_op rule,
+		      sl_h_task_fn fn, void *arg, json_object *each, struct sl_err *err)
 {
 	struct sl_err first = SL_ERR_INIT;
 	size_t n = sl_jobtab_count(d->jobs);
@@ -292,17 +305,21 @@ int sl_h_array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, enu
 		int rc;
 		if (t->array_job_id != id)
 			break;
-		if (sl_jobstate_is_final(t->state))
+		if (each != NULL ? t->array_dropped : sl_jobstate_is_final(t->state))
 			continue;
 		if ((rc = sl_authz_job(p, t, rule, &e)) == 0)
 			rc = fn(d, p, t, arg, &e);
-		if (rc == 0)
+		if (each != NULL)
+			job_result(each, t, rc ? e.code : 0, e.msg);
+		else if (rc == 0)
 			done = 1;
 		else if (r == 0 || (r == -SL_ESTATE && rc != -SL_ESTATE)) {
 			r = rc;
 			first = e;
 		}
 	}
+	if (each != NULL)
+		return 0;
 	if (!done && r == 0)
 		return sl_err_set(err, SL_ESTATE, "Job has already finished");
 	if (r == 0 || (done && r == -SL_ESTATE))
@@ -310,37 +327,16 @@ int sl_h_array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, enu
 	return sl_err_set(err, first.code ? first.code : -r, "%s", first.msg);
 }
 
+int sl_h_array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, enum sl_op rule,
+		    sl_h_task_fn fn, void *arg, struct sl_err *err)
+{
+	return array_each(d, p, id, rule, fn, arg, NULL, err);
+}
+
 static int verb_fn(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, void *arg,
 		   struct sl_err *err)
 {
 	return verbs[*(size_t *)arg].fn(d, p, j, err);
-}
-
-/* A verb on each of an array's tasks, finished ones too, each answering
- * for itself, as slurmctld's job_array_resp_msg. Tasks cancelled out of
- * the pending meta record are gone, as in Slurm. */
-static void control_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, size_t verb,
-			 json_object *rep)
-{
-	json_object *arr = json_object_new_array();
-	size_t n = sl_h_is_array(d, id) ? sl_jobtab_count(d->jobs) : 0;
-
-	for (size_t i = sl_jobtab_lower(d->jobs, id); i < n; i++) {
-		struct sl_job *t = sl_jobtab_at(d->jobs, i);
-		struct sl_err e = SL_ERR_INIT;
-		if (t->array_job_id != id)
-			break;
-		if (t->array_dropped)
-			continue;
-		int r = sl_authz_job(p, t, verbs[verb].rule, &e);
-		if (r == 0)
-			r = verbs[verb].fn(d, p, t, &e);
-		result(arr, t->id, r ? e.code : 0, e.msg);
-		json_object *last = json_object_array_get_idx(arr, json_object_array_length(arr) - 1);
-		json_object_object_add(last, "array_job_id", json_object_new_int64((int64_t)id));
-		json_object_object_add(last, "array_task_id", json_object_new_int(t->array_task_id));
-	}
-	json_object_object_add(rep, "results", arr);
 }
 
 int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
@@ -365,13 +361,15 @@ int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	id = (unsigned long long)json_object_get_int64(v);
 	/* With "each" an array's tasks answer one by one; without, the array
 	 * answers once (a client that does not ask reads that) */
-	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id) &&
-	    json_object_object_get_ex(req, "each", &v) && json_object_get_boolean(v)) {
-		control_each(d, p, id, i, rep);
-		return 0;
+	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id)) {
+		json_object *each = NULL;
+		if (json_object_object_get_ex(req, "each", &v) && json_object_get_boolean(v))
+			each = json_object_new_array();
+		r = array_each(d, p, id, verbs[i].rule, verb_fn, &i, each, err);
+		if (each != NULL)
+			json_object_object_add(rep, "results", each);
+		return r;
 	}
-	if (j == NULL && sl_h_is_array(d, id))
-		return sl_h_array_each(d, p, id, verbs[i].rule, verb_fn, &i, err);
 	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
 	if ((r = sl_authz_job(p, j, verbs[i].rule, err)) != 0)

@@ -66,6 +66,13 @@ expect_eq "release b" "1 ${b}_5,9: No error
 ${b}_7: Job has already finished" "$rc $out"
 wait_state "${b}_9" COMPLETED
 wait_state "${b}_5" COMPLETED
+# A refusal is each task's too; a task cancelled while it pended is gone
+# from the array (Slurm's meta record) and does not answer.
+k=$(submit $USER1 -H --array=1-3 --wrap true) || fail "submit"
+as $USER1 "$BIN/scancel" "${k}_1" || fail "scancel ${k}_1"
+out=$(as $USER2 "$BIN/scontrol" hold "$k" 2>&1); rc=$?
+expect_eq "hold of another's array" "1 ${k}_2-3: Invalid user id" "$rc $out"
+"$BIN/scancel" "$k" || fail "scancel $k"
 ok "release N_I releases one task, release N the others"
 
 # Job lists and task lists, as 22.05's scontrol reads them.
@@ -93,6 +100,16 @@ wait_state "$g" COMPLETED
 wait_state "${e}_2" COMPLETED
 out=$(as $USER1 "$BIN/scontrol" hold JobName=nosuchname 2>&1); rc=$?
 expect_eq "hold of a name no job has" "0 " "$rc $out"
+# The tasks asked are those of the name's listing, each by its raw id: a
+# task renamed stays held while its siblings go.
+e=$(submit $USER1 -H -J byname2 --array=1-3 --wrap true) || fail "submit"
+as $USER1 "$BIN/scontrol" update JobId="${e}_2" JobName=other || fail "rename ${e}_2"
+out=$(as $USER1 "$BIN/scontrol" release Name=byname2 2>&1) || fail "release Name=byname2: $out"
+wait_state "${e}_1" COMPLETED
+wait_state "${e}_3" COMPLETED
+expect_eq "the renamed task" "other PENDING JobHeldUser" \
+	"$("$BIN/squeue" -h -j "${e}_2" -o '%j %T %r')"
+"$BIN/scancel" "$e" || fail "scancel $e"
 ok "hold and release by job name"
 
 # An array named whole with a filter or a signal is an active job (scancel's

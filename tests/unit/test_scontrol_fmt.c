@@ -568,6 +568,13 @@ static void test_array_report(void **state)
 	b = sl_buf_new(1 << 12);
 	assert_int_equal(sl_scontrol_array_report(b, 41, v, 4), 0); /* none ended: silent */
 	assert_string_equal(sl_buf_str(b), "");
+	v[2]->state = SL_JOB_COMPLETED; /* task 1: the groups in order of their lowest task */
+	assert_int_equal(sl_scontrol_array_report(b, 41, v, 4), 1);
+	assert_string_equal(sl_buf_str(b), "41_0,2-3: No error\n41_1: Job has already finished\n");
+	sl_buf_reset(b);
+	assert_int_equal(sl_scontrol_array_report(b, 40, v, 4), 0); /* not array 40's */
+	assert_int_equal(sl_scontrol_array_report(b, 41, v, 0), 0);
+	assert_string_equal(sl_buf_str(b), "");
 	sl_buf_free(b);
 	for (int i = 0; i < 4; i++)
 		sl_job_free(v[i]);

@@ -7,23 +7,90 @@
 #include "sched_int.h"
 #include "xalloc.h"
 
-/* Positions are recomputed lazily, once per queue change. */
+/* Fenwick trees of removals over ranks 0..n-1 (struct sq_pos): t[1..n]. */
+static void fen_add(size_t *t, size_t n, size_t rank)
+{
+	for (size_t i = rank + 1; i <= n; i += i & -i)
+		t[i]++;
+}
+
+/* How many of ranks 0..rank-1 were removed. */
+static size_t fen_sum(const size_t *t, size_t rank)
+{
+	size_t k = 0;
+	for (size_t i = rank; i > 0; i -= i & -i)
+		k += t[i];
+	return k;
+}
+
+void sq_pos_free(struct sq_pos *p)
+{
+	free(p->by_cq);
+	free(p->by_grp);
+	memset(p, 0, sizeof(*p));
+}
+
+bool sq_pos_drop(struct sq_cq *c, const struct sq_wl *w)
+{
+	struct sq_pos *p = &c->pos;
+	if (c->posgen != c->qgen || !c->posgen || w->pos_cq < 0 || (size_t)w->pos_cq >= p->n)
+		return false;
+	if (!p->by_cq) {
+		p->by_cq = sl_xcalloc(p->n + 1, sizeof(*p->by_cq));
+		p->by_grp = sl_xcalloc(p->n + 1, sizeof(*p->by_grp));
+	}
+	fen_add(p->by_cq, p->n, (size_t)w->pos_cq);
+	if (w->pos_grp >= 0)
+		fen_add(p->by_grp, p->n, (size_t)w->pos_grp);
+	p->ngone++;
+	return true;
+}
+
+/* Positions are recomputed lazily, once per queue change other than a
+ * removal (sq_pos_drop). */
 static void positions(struct sl_sched *s, struct sq_cq *c)
 {
 	if (c->posgen == c->qgen && c->posgen)
 		return;
 	struct sq_wl **v;
 	size_t n = sq_cq_pending(s, c, &v);
+	/* per LocalQueue: members counted, then where its group starts */
 	int64_t *lqpos = sl_xcalloc((size_t)s->nlq + 1, sizeof(int64_t));
+	int64_t *base = sl_xcalloc((size_t)s->nlq + 1, sizeof(int64_t));
+	for (size_t i = 0; i < n; i++)
+		if (v[i]->lq != SQ_NONE)
+			lqpos[v[i]->lq]++;
+	for (int l = 1; l < s->nlq; l++)
+		base[l] = base[l - 1] + lqpos[l - 1];
+	memset(lqpos, 0, ((size_t)s->nlq + 1) * sizeof(int64_t));
 	for (size_t i = 0; i < n; i++) {
-		v[i]->pos_cq = (int64_t)i;
-		v[i]->pos_lq = v[i]->lq != SQ_NONE ? lqpos[v[i]->lq]++ : -1;
+		struct sq_wl *w = v[i];
+		w->pos_cq = (int64_t)i;
+		w->pos_lq = w->lq != SQ_NONE ? lqpos[w->lq]++ : -1;
+		w->pos_grp = w->lq != SQ_NONE ? base[w->lq] + w->pos_lq : -1;
 	}
+	free(base);
 	free(lqpos);
 	free(v);
+	sq_pos_free(&c->pos);
+	c->pos.n = n;
 	if (!c->qgen)
 		c->qgen++;
 	c->posgen = c->qgen;
+}
+
+/* w's place now: its ranks less the removals ahead of it. */
+static void position_of(const struct sq_cq *c, const struct sq_wl *w, int64_t *cq, int64_t *lq)
+{
+	const struct sq_pos *p = &c->pos;
+	*cq = w->pos_cq;
+	*lq = w->pos_lq;
+	if (!p->ngone || w->pos_cq < 0 || (size_t)w->pos_cq >= p->n)
+		return;
+	*cq -= (int64_t)fen_sum(p->by_cq, (size_t)w->pos_cq);
+	if (w->pos_grp >= 0)
+		*lq -= (int64_t)(fen_sum(p->by_grp, (size_t)w->pos_grp) -
+				 fen_sum(p->by_grp, (size_t)(w->pos_grp - w->pos_lq)));
 }
 
 int sl_sched_pending_info(struct sl_sched *s, uint64_t id, struct sl_sched_pending *out)
@@ -50,13 +117,12 @@ int sl_sched_pending_info(struct sl_sched *s, uint64_t id, struct sl_sched_pendi
 		return 0;
 	out->cluster_queue = c->name;
 	positions(s, c);
-	out->pos_cq = w->pos_cq;
-	out->pos_lq = w->pos_lq;
+	position_of(c, w, &out->pos_cq, &out->pos_lq);
 	if (!w->tried && w->cls == SL_SCHED_NONE) {
-		out->cls = w->pos_cq > 0 ? SL_SCHED_WAIT_PRIORITY : SL_SCHED_WAIT_QUOTA;
+		out->cls = out->pos_cq > 0 ? SL_SCHED_WAIT_PRIORITY : SL_SCHED_WAIT_QUOTA;
 		out->reason = "Pending";
 		out->message = "The workload has no reservation";
-	} else if (w->cls == SL_SCHED_WAIT_QUOTA && w->pos_cq > 0) {
+	} else if (w->cls == SL_SCHED_WAIT_QUOTA && out->pos_cq > 0) {
 		/* Slurm's scheduler names the first job of a partition that does
 		 * not fit Resources and every one after it Priority, whatever
 		 * their priorities */

@@ -604,6 +604,7 @@ void sq_model_free(struct sl_sched *s)
 		free(c->inadm);
 		free(c->prep);
 		free(c->adm);
+		sq_pos_free(&c->pos);
 	}
 	FREE0(s->cq);
 	for (int i = 0; i < s->nnode; i++) {

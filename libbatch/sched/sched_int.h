@@ -77,6 +77,19 @@ struct sq_heap {
 	size_t n, cap;
 };
 
+/* The pending workloads of a CQ taken out since their positions were
+ * computed (info.c), in two Fenwick trees over the ranks of that sort: by
+ * rank in the CQ, and by rank in the CQ grouped by LocalQueue (pos_grp).
+ * A removal changes no one's order, so a position is its rank less the
+ * removals ahead of it: log n each, where a new sort of the queue cost
+ * n log n after every removal (sluiced explains a pending job before it
+ * cancels it: one scancel of K of N jobs sorted N jobs K times). */
+struct sq_pos {
+	size_t n;                    /* workloads ranked by that sort */
+	size_t ngone;                /* removed since */
+	size_t *by_cq, *by_grp;      /* [n + 1] each; NULL until a removal */
+};
+
 struct sq_cq {
 	char *name;
 	int node;
@@ -107,6 +120,7 @@ struct sq_cq {
 	int next_in_tree;            /* next CQ with the same root, or SQ_NONE */
 	uint64_t qgen;               /* bumps on any queue change (positions) */
 	uint64_t posgen;             /* qgen when positions were computed */
+	struct sq_pos pos;           /* removals since then (info.c) */
 };
 
 struct sq_lq {
@@ -213,7 +227,8 @@ struct sq_wl {
 	char *msg;                   /* SQ_M_TEXT text, or the formatted cache */
 	bool msg_ok;                 /* msg is up to date */
 	bool tried;
-	int64_t pos_cq, pos_lq;
+	int64_t pos_cq, pos_lq;      /* ranks at the last sort (info.c) */
+	int64_t pos_grp;             /* rank in the CQ grouped by LocalQueue */
 	uint64_t hash;               /* scheduling-equivalence hash */
 	bool bulk_tried;             /* as a parked shape: park_bulk has looked */
 	int64_t limit_ms;            /* time limit, 0 = none */
@@ -472,6 +487,13 @@ struct sq_needbuf {                  /* FRs assigned in a preempting mode */
  * or fair sharing, as the model says). */
 void sq_assign_targets(struct sl_sched *s, struct sq_wl *w, int cq, const struct sq_assign *a,
 		       struct sq_needbuf *need, struct sq_targets *t);
+
+/* info.c: positions */
+/* w, in c's heap or parked, is about to leave them. When c's positions are
+ * up to date, w's rank is counted out and true returned: once w is gone the
+ * caller sets c->posgen = c->qgen, and the positions stay valid. */
+bool sq_pos_drop(struct sq_cq *c, const struct sq_wl *w);
+void sq_pos_free(struct sq_pos *p);
 
 /* msg.c: pending-reason text, formatted on demand */
 void sq_set_status(struct sq_wl *w, enum sl_sched_class cls, const char *reason,

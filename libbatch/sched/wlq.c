@@ -231,6 +231,7 @@ static void sq_unqueue(struct sl_sched *s, struct sq_wl *w)
 		return;
 	}
 	struct sq_cq *c = &s->cq[w->cq];
+	bool kept = (w->where == SQ_W_HEAP || w->where == SQ_W_INADM) && sq_pos_drop(c, w);
 	if (w->where == SQ_W_HEAP)
 		heap_remove(s, c, w->qidx);
 	else if (w->where == SQ_W_INADM) {
@@ -238,6 +239,8 @@ static void sq_unqueue(struct sl_sched *s, struct sq_wl *w)
 		sq_forget_shape(c, w);
 		c->qgen++;
 	}
+	if (kept)
+		c->posgen = c->qgen;
 	w->where = SQ_W_NONE;
 }
 
@@ -542,7 +545,7 @@ int sl_sched_add(struct sl_sched *s, const struct sl_sched_wl *in, struct sl_err
 		w->partial = w->partial || w->ps[i].min_count < w->ps[i].count;
 	}
 	w->hash = sq_wl_hash(w);
-	w->pos_cq = w->pos_lq = -1;
+	w->pos_cq = w->pos_lq = w->pos_grp = -1;
 	w->est_ms = SL_SCHED_NEVER;
 	wt_put(s, w);
 	sq_enqueue(s, w);

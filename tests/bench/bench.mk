@@ -54,6 +54,12 @@ EXTRA_DIST += tests/bench/squeue.sh tests/bench/paired.sh
 bench-squeue: all
 	bash $(srcdir)/tests/bench/squeue.sh $(BENCH_ARGS) $(abs_top_builddir)
 .PHONY: bench-squeue
+# scancel over 5 000-20 000 pending jobs (README.md, "scancel over many
+# pending jobs"); OLD=DIR of an older build runs it there too and compares.
+EXTRA_DIST += tests/bench/cancel.sh
+bench-cancel: all
+	bash $(srcdir)/tests/bench/cancel.sh $(abs_top_builddir)
+.PHONY: bench-cancel
 # srun -n 64 true, Sluice beside the real Slurm (issue 14): tests/bench/srun.sh.
 EXTRA_DIST += tests/bench/srun.sh
 # The same on the fake API server's exec-mode kubelet (4 pods): tests/bench/srun_k8s.sh.

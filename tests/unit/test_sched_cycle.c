@@ -140,6 +140,92 @@ static void test_reloads_keep_cq_active(void **state)
 	tl_free(s, &d);
 }
 
+/* Positions after removals, checked against a count over the workloads left
+ * (priority, then creation, then arrival): a removal keeps the positions
+ * of the others up to date without a new sort (sluiced asks before each
+ * cancel of a pending job), and Slurm's Resources/Priority follows. Two
+ * LocalQueues share the ClusterQueue, parked and heap workloads mixed. */
+#define NPOS 48
+static int pos_before(const int32_t *prio, const int64_t *created, int a, int b)
+{
+	if (prio[a] != prio[b])
+		return prio[a] > prio[b];
+	return created[a] != created[b] ? created[a] < created[b] : a < b;
+}
+
+static void want_positions(struct sl_sched *s, const int *left, const int32_t *prio,
+			   const int64_t *created)
+{
+	struct sl_sched_pending p;
+	for (int w = 1; w < NPOS; w++) {
+		int64_t cq = 0, lq = 0;
+		if (!left[w]) {
+			assert_int_equal(sl_sched_pending_info(s, (uint64_t)w, &p), -SL_ENOENT);
+			continue;
+		}
+		for (int o = 1; o < NPOS; o++)
+			if (left[o] && pos_before(prio, created, o, w)) {
+				cq++;
+				lq += (o % 3 == 0) == (w % 3 == 0);
+			}
+		assert_int_equal(sl_sched_pending_info(s, (uint64_t)w, &p), 0);
+		assert_int_equal(p.pos_cq, cq);
+		assert_int_equal(p.pos_lq, lq);
+		assert_int_equal(p.cls, cq ? SL_SCHED_WAIT_PRIORITY : SL_SCHED_WAIT_QUOTA);
+	}
+}
+
+static void test_positions_after_removals(void **state)
+{
+	struct sl_sched *s = tl_sched(TL_FLAVOR("default") TL_CQ("cq", "", "nominalQuota: 2")
+				      TL_LQ("ns", "q", "cq") TL_LQ("ns", "r", "cq"));
+	struct sl_sched_decisions d = {0};
+	int32_t prio[NPOS];
+	int64_t created[NPOS];
+	int left[NPOS] = {0};
+	/* workload NPOS takes the quota; the others need 1 cpu each and wait,
+	 * those of priority 3 parked by the second cycle, the rest in the heap
+	 * never tried */
+	sl_sched_set_chaining(s, 0);
+	tl_add(s, NPOS, 9, 0, 2);
+	for (int w = 1; w < NPOS; w++) {
+		prio[w] = w * 7 % 4;
+		created[w] = w * 5 % 11;
+		left[w] = 1;
+		tl_add_to(s, (uint64_t)w, "ns", w % 3 ? "q" : "r", prio[w], created[w], 1);
+	}
+	assert_int_equal(sl_sched_cycle(s, 0, &d), 1);
+	assert_int_equal(sl_sched_cycle(s, 1, &d), 1);
+	assert_int_equal(d.nadmit, 1);
+	want_positions(s, left, prio, created);
+	/* the queue's head, its tail, both LocalQueues, in an order of its own */
+	for (int k = 0, w = 5; k < NPOS / 2; k++, w = (w * 17 + 3) % NPOS) {
+		if (!left[w])
+			continue;
+		assert_int_equal(sl_sched_remove(s, (uint64_t)w), 0);
+		left[w] = 0;
+		want_positions(s, left, prio, created);
+	}
+	/* an arrival (a removed id again) sorts again, ahead of all; then
+	 * removals count from there */
+	int back = 1;
+	while (left[back])
+		back++;
+	prio[back] = 5;
+	created[back] = 0;
+	left[back] = 1;
+	tl_add_to(s, (uint64_t)back, "ns", back % 3 ? "q" : "r", prio[back], created[back], 1);
+	want_positions(s, left, prio, created);
+	for (int w = 2; w < NPOS; w += 2) {
+		if (!left[w])
+			continue;
+		assert_int_equal(sl_sched_remove(s, (uint64_t)w), 0);
+		left[w] = 0;
+	}
+	want_positions(s, left, prio, created);
+	tl_free(s, &d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -147,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_preempt),
 		cmocka_unit_test(test_check_and_reconfigure),
 		cmocka_unit_test(test_reloads_keep_cq_active),
+		cmocka_unit_test(test_positions_after_removals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

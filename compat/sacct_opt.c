@@ -136,18 +136,14 @@ static int step_part(const char *s)
 static int array_element(const char *w, uint64_t *id, long *task, const char *arg,
 			 struct sl_err *err)
 {
-	const char *us = strchr(w, '_');
-	size_t jl = us ? (size_t)(us - w) : 0;
-	char *end;
+	size_t jl = strspn(w, "0123456789");
 
-	if (us == NULL || jl == 0 || strspn(w, "0123456789") != jl)
+	if (jl == 0 || w[jl] != '_')
 		return sl_err_set(err, SL_EINVAL, "sacct: fatal: Bad job/step specified: %s", arg);
-	*id = strtoull(w, NULL, 10);
-	if (!isdigit((unsigned char)us[1]))
+	if (!isdigit((unsigned char)w[jl + 1]))
 		return sl_err_set(err, SL_EINVAL, "sacct: fatal: Bad job array element specified: "
 				  "%.*s", (int)jl, w);
-	*task = strtol(us + 1, &end, 10);
-	return 0;
+	return sl_slurm_jobid_read(w, SL_JOBID_STRTOL, id, task);
 }
 
 /* -j: "N", "N.batch", "N.0", "N_T": the job selects the records; the step

@@ -74,14 +74,14 @@ static int set_job_list(struct sl_squeue_opts *o, const char *list, struct sl_er
 
 	o->sel.n_ids = o->sel.n_tasks = 0;
 	sl_slurm_list_append(&v, &n, list);
-	if (n == 0) /* -j "": no job is asked for, and none listed (id 0 names none) */
-		sl_jobsel_add_id(&o->sel, 0, -1);
+	o->jobs_none = n == 0;
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		char *dot = strchr(v[i], '.');
 		if (dot != NULL && dot != v[i]) /* "N.S" (and "N.") is job N, as Slurm's -j reads it */
 			*dot = '\0';
-		/* squeue's strtol: "N_I" is array N's task I, "5x" job 5 */
-		if (sl_slurm_jobid_read(v[i], SL_JOBID_STRTOL, &id, &task) == 0)
+		/* squeue's strtol: "N_I" is array N's task I, "5x" job 5; 0 is
+		 * no job id */
+		if (sl_slurm_jobid_read(v[i], SL_JOBID_STRTOL, &id, &task) == 0 && id != 0)
 			sl_jobsel_add_id(&o->sel, id, task);
 		else
 			r = sl_err_set(err, SL_EINVAL, "squeue: error: Invalid job id: %s", v[i]);

@@ -126,7 +126,6 @@ static int show_job(const char *idstr, const struct opts *o)
 	struct sl_taskid t;
 	uint64_t id;
 	long task;
-	char buf[64];
 	int r;
 
 	/* scontrol_print_job reads the id with strtol: "" and 0 are every
@@ -134,12 +133,7 @@ static int show_job(const char *idstr, const struct opts *o)
 	if (idstr && idstr[strspn(idstr, "0")] == '\0')
 		idstr = NULL;
 	if (idstr) {
-		size_t len = strlen(idstr);
-		if (len < sizeof(buf) - 1 && len > 1 && idstr[len - 1] == '_') {
-			snprintf(buf, sizeof(buf), "%s0", idstr);
-			idstr = buf;
-		}
-		if (sl_slurm_jobid_parse(idstr, &id, &task) != 0) {
+		if (sl_slurm_jobid_read(idstr, SL_JOBID_BARE_TASK, &id, &task) != 0) {
 			fprintf(stderr, "scontrol_print_job error: Invalid job id specified\n");
 			return 1;
 		}

@@ -136,10 +136,8 @@ static int fetch(const struct sl_squeue_opts *o, const struct sl_jobfilter *want
 
 	*jobs = NULL;
 	*n = 0;
-	/* -u with only unknown names, -R (no reservations), or -j "" (id 0,
-	 * squeue_opt.c): nothing */
-	if ((o->users_given && o->sel.n_uids == 0) || o->reservation ||
-	    (o->sel.n_ids == 1 && o->sel.ids[0] == 0 && o->sel.n_tasks == 0))
+	/* -u with only unknown names, -R (no reservations), or -j "": nothing */
+	if ((o->users_given && o->sel.n_uids == 0) || o->reservation || o->jobs_none)
 		return 0;
 	r = sl_client_query_proj(alone ? &one : want, proj, jobs, n, &err);
 	if (r == -SL_ECONNECT)

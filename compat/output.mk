@@ -26,7 +26,7 @@ compat_libcompat_a_SOURCES += \
 UNIT_TESTS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_squeue_proj \
 	tests/unit/test_sacct_fmt \
 	tests/unit/test_sacct_opt tests/unit/test_slurm_env tests/unit/test_slurm_pattern \
-	tests/unit/test_sinfo_fmt
+	tests/unit/test_sinfo_fmt tests/unit/test_slurm_state
 
 # Golden data: job records (JSON lines) and what Slurm 22.05 printed for them;
 # sinfo's, captured on the reference cluster test_sinfo_fmt.c describes.

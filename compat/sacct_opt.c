@@ -136,18 +136,14 @@ static int step_part(const char *s)
 static int array_element(const char *w, uint64_t *id, long *task, const char *arg,
 			 struct sl_err *err)
 {
-	const char *us = strchr(w, '_');
-	size_t jl = us ? (size_t)(us - w) : 0;
-	char *end;
+	size_t jl = strspn(w, "0123456789");
 
-	if (us == NULL || jl == 0 || strspn(w, "0123456789") != jl)
+	if (jl == 0 || w[jl] != '_')
 		return sl_err_set(err, SL_EINVAL, "sacct: fatal: Bad job/step specified: %s", arg);
-	*id = strtoull(w, NULL, 10);
-	if (!isdigit((unsigned char)us[1]))
+	if (!isdigit((unsigned char)w[jl + 1]))
 		return sl_err_set(err, SL_EINVAL, "sacct: fatal: Bad job array element specified: "
 				  "%.*s", (int)jl, w);
-	*task = strtol(us + 1, &end, 10);
-	return 0;
+	return sl_slurm_jobid_read(w, SL_JOBID_STRTOL, id, task);
 }
 
 /* -j: "N", "N.batch", "N.0", "N_T": the job selects the records; the step
@@ -275,23 +271,17 @@ SET(set_states)
 	return r;
 }
 
-static int set_time(const char *arg, int64_t *t, struct sl_err *err)
+static int set_time(struct sl_sacct_opts *o, const char *arg, int64_t *t, struct sl_err *err)
 {
-	if (sl_slurm_time_parse_past(arg, (int64_t)time(NULL), t) != 0) {
-		/* where parse_time stopped: its forward reading of the same text
-		 * stops at the same place */
-		int64_t ignore;
-		int pos = 0;
-		if (sl_slurm_time_parse_begin(arg, (int64_t)time(NULL), &ignore, &pos) == 0 ||
-		    pos == SL_TIME_NO_POS)
-			pos = 0;
+	int pos;
+
+	if (sl_slurm_time_parse_past(arg, o->now, t, &pos) != 0)
 		return sl_err_set(err, SL_EINVAL, "Invalid time specification (pos=%d): %s", pos,
 				  arg);
-	}
 	return 0;
 }
 
-SET(set_start) { return set_time(arg, &O(ctx)->start, err); }
+SET(set_start) { return set_time(O(ctx), arg, &O(ctx)->start, err); }
 SET(set_groups) { return sl_sacct_cond_groups(&O(ctx)->cond, arg, err); }
 SET(set_batch_script) { (void)arg, (void)err; O(ctx)->script_out |= 1; return 0; }
 SET(set_env_vars) { (void)arg, (void)err; O(ctx)->script_out |= 2; return 0; }
@@ -308,7 +298,7 @@ SET(set_ncpus)
 }
 SET(set_tl_min) { return sl_sacct_cond_time(arg, &O(ctx)->cond.tl_min, err); }
 SET(set_tl_max) { return sl_sacct_cond_time(arg, &O(ctx)->cond.tl_max, err); }
-SET(set_end) { return set_time(arg, &O(ctx)->end, err); }
+SET(set_end) { return set_time(O(ctx), arg, &O(ctx)->end, err); }
 
 SET(set_clusters)
 {
@@ -388,7 +378,7 @@ int sl_sacct_opts_parse(int argc, char **argv, int64_t now, struct sl_sacct_opts
 	char msg[SL_ERR_MSG_MAX];
 	int r;
 
-	(void)now;
+	o->now = now;
 	sl_sacct_cond_init(&o->cond);
 	if ((r = sl_query_opt_parse(table, "sacct", argc, argv, o, &ops, &n_ops, syntax, err)))
 		goto out;
@@ -530,9 +520,9 @@ int sl_sacct_window_match(const struct sl_sacct_opts *o, const struct sl_sacct_w
 	 * the requeue ended (REQUEUED), which the window may hold */
 	if (j->state == SL_JOB_PENDING && j->runs != NULL && *j->runs != '\0') {
 		const char *last = strrchr(j->runs, ';');
-		long long sub, start, end;
-		if (sscanf(last ? last + 1 : j->runs, "%lld %lld %lld", &sub, &start, &end) == 3)
-			return start < w->end && end >= w->start;
+		struct sl_job_run run;
+		if (sl_job_run_parse(last ? last + 1 : j->runs, &run) == 0)
+			return run.start < w->end && run.end >= w->start;
 	}
 	return 0;
 }

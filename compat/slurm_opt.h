@@ -71,6 +71,11 @@ int sl_slurm_parse_constraint(const char *s, char ***features, struct sl_err *er
 /* --mail-type: a comma list of Slurm's names into SL_MAIL_* bits (NONE is 0);
  * -1 when nothing in it is known (Slurm: "Invalid --mail-type specification"). */
 int sl_slurm_parse_mail_type(const char *s);
+/* --exclusive[=WORD] as Slurm's arg_set_exclusive reads it, any case: no
+ * word, "exclusive", "oversubscribe", "user" or "mcs" (sbatch, salloc and
+ * srun alike); -1 for another word ("Invalid --exclusive specification"). */
+enum { SL_EXCL_EXCLUSIVE, SL_EXCL_OVERSUBSCRIBE, SL_EXCL_USER, SL_EXCL_MCS };
+int sl_slurm_parse_exclusive(const char *s);
 /* The bits as scontrol's MailType= prints them ("BEGIN,END", "NONE").
  * Caller frees. */
 char *sl_slurm_mail_type_text(int bits);

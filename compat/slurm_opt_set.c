@@ -469,19 +469,22 @@ int sl_sbopt_exclusive(void *c, const char *a, struct sl_err *e)
 {
 	struct sl_jobspec *s = CTX(c)->spec;
 
-	if (a == NULL || strcasecmp(a, "exclusive") == 0) {
+	switch (sl_slurm_parse_exclusive(a)) {
+	case SL_EXCL_EXCLUSIVE:
 		s->shared = SL_SHARED_EXCLUSIVE;
-	} else if (strcasecmp(a, "oversubscribe") == 0) {
+		return 0;
+	case SL_EXCL_OVERSUBSCRIBE:
 		s->shared = SL_SHARED_OVERSUBSCRIBE;
-	} else if (strcasecmp(a, "user") == 0 || strcasecmp(a, "mcs") == 0) {
+		return 0;
+	case SL_EXCL_USER:
+	case SL_EXCL_MCS:
 		/* Sharing a node with one's own jobs only needs a placement
 		 * Kueue quota cannot express. */
 		CTX(c)->status = 1;
 		return sl_err_set(e, SL_EUNSUPP, "--exclusive=%s is not supported by Sluice", a);
-	} else {
+	default:
 		return sl_err_set(e, SL_EINVAL, "Invalid --exclusive specification");
 	}
-	return 0;
 }
 
 int sl_sbopt_oversubscribe(void *c, const char *a, struct sl_err *e)

@@ -366,6 +366,21 @@ int sl_slurm_parse_mail_type(const char *s)
 	return bits == 0 && !none ? -1 : bits;
 }
 
+int sl_slurm_parse_exclusive(const char *s)
+{
+	static const char *const words[] = {
+		[SL_EXCL_EXCLUSIVE] = "exclusive", [SL_EXCL_OVERSUBSCRIBE] = "oversubscribe",
+		[SL_EXCL_USER] = "user", [SL_EXCL_MCS] = "mcs",
+	};
+
+	if (s == NULL)
+		return SL_EXCL_EXCLUSIVE;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcasecmp(s, words[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
 char *sl_slurm_mail_type_text(int bits)
 {
 	static const struct {

@@ -110,16 +110,31 @@ static int read_u64(const char **pp, uint64_t *v)
 	return 0;
 }
 
-int sl_slurm_jobid_parse(const char *s, uint64_t *id, long *task)
+/* Slurm's commands read ids with strtol, each with its own checks; the
+ * strict reading is Sluice's own (scontrol's other verbs, sstat, -s). */
+int sl_slurm_jobid_read(const char *s, unsigned how, uint64_t *id, long *task)
 {
 	uint64_t v, t;
+	char *end;
 
 	*task = -1;
+	if (how & SL_JOBID_STRTOL) {
+		if (!isdigit((unsigned char)*s))
+			return -SL_EINVAL;
+		*id = strtoull(s, &end, 10);
+		if (*end == '_') {
+			long n = strtol(end + 1, NULL, 10);
+			*task = n < 0 ? 0 : n;
+		}
+		return 0;
+	}
 	if (read_u64(&s, &v) != 0 || v == 0)
 		return -SL_EINVAL;
 	if (*s == '_') {
 		s++;
-		if (read_u64(&s, &t) != 0 || t > 0x7fffffff)
+		if ((how & SL_JOBID_BARE_TASK) && *s == '\0')
+			t = 0;
+		else if (read_u64(&s, &t) != 0 || t > 0x7fffffff)
 			return -SL_EINVAL;
 		*task = (long)t;
 	}
@@ -127,6 +142,11 @@ int sl_slurm_jobid_parse(const char *s, uint64_t *id, long *task)
 		return -SL_EINVAL;
 	*id = v;
 	return 0;
+}
+
+int sl_slurm_jobid_parse(const char *s, uint64_t *id, long *task)
+{
+	return sl_slurm_jobid_read(s, 0, id, task);
 }
 
 void sl_slurm_list_append(char ***v, size_t *n, const char *list)

@@ -31,9 +31,20 @@ void sl_statesel_clear(struct sl_statesel *s);
 /* Does state s pass? An empty selection (nothing given) passes everything. */
 int sl_statesel_match(const struct sl_statesel *s, enum sl_jobstate st);
 
-/* A job id: digits, optionally "_T" (array task; Sluice has no arrays, so
- * *task says it was given: -1 when absent). SL_EINVAL otherwise. */
+/* A job id: digits (not 0), optionally "_T", an array's task (*task: -1
+ * when absent). -SL_EINVAL otherwise. */
 int sl_slurm_jobid_parse(const char *s, uint64_t *id, long *task);
+/* The same with what some of Slurm's commands let through, each as its
+ * strtol reads the id (how: SL_JOBID_* bits, 0 for the strict reading):
+ * BARE_TASK: "N_" is task 0 of N (scontrol show job).
+ * STRTOL: the leading digits are the job, any number (0 too; past 2^64,
+ *   the largest), and after a '_' strtol's number is the task (0 when it
+ *   reads none or a negative one); the rest is ignored ("5x" is job 5).
+ *   Only text that does not start with a digit is refused (squeue -j,
+ *   sacct -j's array element after its own checks). */
+#define SL_JOBID_BARE_TASK 1u
+#define SL_JOBID_STRTOL 2u
+int sl_slurm_jobid_read(const char *s, unsigned how, uint64_t *id, long *task);
 
 /* Split a comma list into a NULL-terminated vector (empty items dropped).
  * Appends to *v (may be NULL) and *n. Free with sl_strv_free(). */

@@ -426,9 +426,19 @@ int sl_slurm_time_parse_ts(const char *s, int64_t now, int64_t *out)
 	return parse_ts(s, now, 0, out);
 }
 
-int sl_slurm_time_parse_past(const char *s, int64_t now, int64_t *out)
+int sl_slurm_time_parse_past(const char *s, int64_t now, int64_t *out, int *errpos)
 {
-	return parse_ts(s, now, 1, out);
+	int64_t ignore;
+	int r = parse_ts(s, now, 1, out);
+
+	/* Slurm's parse_time says where it stopped; this reader goes form by
+	 * form, so the position is the forward reader's, which stops at the
+	 * same place in the same text. Only a refused time reads twice. */
+	*errpos = 0;
+	if (r != 0 && s != NULL &&
+	    (sl_slurm_time_parse_begin(s, now, &ignore, errpos) == 0 || *errpos == SL_TIME_NO_POS))
+		*errpos = 0;
+	return r;
 }
 
 /* ---- --begin and scontrol's StartTime: Slurm's parse_time(s, past = 0) ----

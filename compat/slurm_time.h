@@ -34,8 +34,9 @@ int sl_slurm_time_parse_ts(const char *s, int64_t now, int64_t *out);
 /* The same as sacct reads it (Slurm's parse_time with past set): a named
  * time of day is today's even when still to come ("midnight" is the one
  * that began today), and a date without a year in a later month is last
- * year's. */
-int sl_slurm_time_parse_past(const char *s, int64_t now, int64_t *out);
+ * year's. On -SL_EINVAL, *errpos is the position sacct prints ("Invalid
+ * time specification (pos=%d): %s"). */
+int sl_slurm_time_parse_past(const char *s, int64_t now, int64_t *out, int *errpos);
 
 /* sbatch --begin and scontrol update StartTime=: Slurm 22.05's parse_time()
  * looking forward, form for form: "HH:MM[:SS] [AM|PM]" (the next such

@@ -74,24 +74,17 @@ static int set_job_list(struct sl_squeue_opts *o, const char *list, struct sl_er
 
 	o->sel.n_ids = o->sel.n_tasks = 0;
 	sl_slurm_list_append(&v, &n, list);
-	if (n == 0) /* -j "": no job is asked for, and none listed (id 0 names none) */
-		sl_jobsel_add_id(&o->sel, 0, -1);
+	o->jobs_none = n == 0;
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		char *dot = strchr(v[i], '.');
 		if (dot != NULL && dot != v[i]) /* "N.S" (and "N.") is job N, as Slurm's -j reads it */
 			*dot = '\0';
-		if (sl_slurm_jobid_parse(v[i], &id, &task) == 0) { /* "N_I": array N's task I */
+		/* squeue's strtol: "N_I" is array N's task I, "5x" job 5; 0 is
+		 * no job id */
+		if (sl_slurm_jobid_read(v[i], SL_JOBID_STRTOL, &id, &task) == 0 && id != 0)
 			sl_jobsel_add_id(&o->sel, id, task);
-		} else if (v[i][0] >= '0' && v[i][0] <= '9') {
-			/* squeue's strtol: the number, "_" and a task (none: 0), the
-			 * rest passed over ("5x" is job 5) */
-			char *end;
-			id = strtoull(v[i], &end, 10);
-			task = *end == '_' ? strtol(end + 1, NULL, 10) : -1;
-			sl_jobsel_add_id(&o->sel, id, task < 0 && *end == '_' ? 0 : task);
-		} else {
+		else
 			r = sl_err_set(err, SL_EINVAL, "squeue: error: Invalid job id: %s", v[i]);
-		}
 	}
 	sl_strv_free(v);
 	return r;

@@ -10,6 +10,7 @@ struct sl_squeue_opts {
 	int noheader, longfmt, start, iterate, verbose;
 	int help, usage, version;
 	int job_flag;      /* -j given, with or without a list */
+	int jobs_none;     /* -j's list names no job (-j ""): nothing is listed */
 	int users_given;   /* -u/--me given, even if no name resolved */
 	int reservation;   /* -R: Sluice has none, so nothing matches */
 	int array;         /* -r, SQUEUE_ARRAY: one line per array task */

@@ -396,11 +396,7 @@ SET(set_alloc_gpu_freq)
 /* Also the step's, in an allocation (srun.c's step_options). */
 SET(set_alloc_exclusive)
 {
-	static const char *const ok[] = {"exclusive", "oversubscribe", "user", "mcs"};
-	size_t i = 0;
-	while (arg != NULL && i < sizeof(ok) / sizeof(ok[0]) && strcasecmp(arg, ok[i]) != 0)
-		i++;
-	if (i == sizeof(ok) / sizeof(ok[0])) { /* slurm_opt.c's arg_set_exclusive */
+	if (sl_slurm_parse_exclusive(arg) < 0) {
 		O(ctx)->fatal_value = 1;
 		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid --exclusive specification");
 	}

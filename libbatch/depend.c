@@ -1,5 +1,6 @@
 /* depend.c - --dependency lists: parse, print, evaluate (depend.h). */
 #include "depend.h"
+#include "array.h"
 #include "buf.h"
 #include "xalloc.h"
 
@@ -51,9 +52,10 @@ static int add(struct sl_deplist *l, const struct sl_dep *t, struct sl_err *err)
 	return 0;
 }
 
-/* A positive decimal number below 2^32 (Slurm's job ids and minutes) at
- * *p; *p advances past it. */
-static int number(const char **p, uint64_t *out)
+/* A decimal number below 2^32 (Slurm's job ids and minutes) at *p; *p
+ * advances past it. 0 only when zero_ok: an array's task ids start at 0,
+ * job ids and minutes do not. */
+static int number(const char **p, int zero_ok, uint64_t *out)
 {
 	const char *s = *p;
 	uint64_t v = 0;
@@ -63,7 +65,7 @@ static int number(const char **p, uint64_t *out)
 	for (; *s >= '0' && *s <= '9'; s++)
 		if ((v = v * 10 + (uint64_t)(*s - '0')) > 0xffffffffu)
 			return -1;
-	if (v == 0)
+	if (v == 0 && !zero_ok)
 		return -1;
 	*p = s;
 	*out = v;
@@ -87,44 +89,42 @@ static int state_suffix(const char **p, int with_state, enum sl_dep_state *st)
 	return -1;
 }
 
-/* "ID_[1-2,5]": one term per task, as Slurm expands it ("afterok:7_1,
- * afterok:7_2,afterok:7_5"); the text after ']' (+MIN, a state) is each's. */
+/* "ID_[0-2,5]": one term per task, in task order, as slurmctld expands it
+ * through a bitmap ("afterok:7_0,afterok:7_1,..."); the set is read as
+ * an --array spec is, without a throttle; the text after ']' (+MIN, a
+ * state) is each's. */
 static int task_list(const char **p, struct sl_dep *d, int with_state, struct sl_deplist *l,
 		     struct sl_err *err)
 {
 	const char *open = *p + 2, *close = strchr(open, ']');
+	struct sl_err ignored = SL_ERR_INIT;
+	struct sl_array *set = NULL;
 	uint64_t min = 0;
-	int r = 0;
+	char *text;
+	int r;
 
-	if (close == NULL || close == open)
+	/* ids, ranges and steps alone: strtol's blanks and signs, and '%', are not a set */
+	if (close == NULL || open + strspn(open, "0123456789,-:") != close)
 		return sl_err_set(err, SL_EINVAL, PROBLEM);
 	*p = close + 1;
 	if (**p == '+') {
 		(*p)++;
-		if (number(p, &min) != 0 || min > 0x7fffffff)
+		if (number(p, 0, &min) != 0 || min > 0x7fffffff)
 			return sl_err_set(err, SL_EINVAL, PROBLEM);
 		d->minutes = (int)min;
 	}
 	if (state_suffix(p, with_state, &d->state) != 0)
 		return sl_err_set(err, SL_EINVAL, PROBLEM);
-	for (const char *q = open; r == 0 && q < close;) {
-		uint64_t lo, hi;
-		if (number(&q, &lo) != 0 || lo > 0x7fffffff)
-			return sl_err_set(err, SL_EINVAL, PROBLEM);
-		hi = lo;
-		if (*q == '-') {
-			q++;
-			if (number(&q, &hi) != 0 || hi > 0x7fffffff || hi < lo)
-				return sl_err_set(err, SL_EINVAL, PROBLEM);
-		}
-		if (*q != ',' && q != close)
-			return sl_err_set(err, SL_EINVAL, PROBLEM);
-		q += *q == ',';
-		for (uint64_t t = lo; r == 0 && t <= hi; t++) {
-			d->task = (long)t;
-			r = add(l, d, err);
-		}
+	text = sl_xstrndup(open, (size_t)(close - open));
+	r = sl_array_parse(text, SL_ARRAY_MAX_LIMIT, &set, &ignored);
+	free(text);
+	if (r != 0)
+		return sl_err_set(err, SL_EINVAL, PROBLEM);
+	for (size_t i = 0; r == 0 && i < sl_array_count(set); i++) {
+		d->task = (long)sl_array_task(set, i);
+		r = add(l, d, err);
 	}
+	sl_array_free(set);
 	return r;
 }
 
@@ -135,7 +135,7 @@ static int one_id(const char **p, enum sl_dep_type t, int with_state, struct sl_
 	struct sl_dep d = {t, 0, -1, 0, SL_DEP_UNFULFILLED};
 	uint64_t min = 0, task;
 
-	if (number(p, &d.id) != 0)
+	if (number(p, 0, &d.id) != 0)
 		return sl_err_set(err, SL_EINVAL, PROBLEM);
 	if ((*p)[0] == '_' && (*p)[1] == '[')
 		return task_list(p, &d, with_state, l, err);
@@ -144,13 +144,13 @@ static int one_id(const char **p, enum sl_dep_type t, int with_state, struct sl_
 		d.task = SL_DEP_ALL_TASKS;
 	} else if (**p == '_') { /* an array's task */
 		(*p)++;
-		if (number(p, &task) != 0 || task > 0x7fffffff)
+		if (number(p, 1, &task) != 0 || task > 0x7fffffff)
 			return sl_err_set(err, SL_EINVAL, PROBLEM);
 		d.task = (long)task;
 	}
 	if (**p == '+') {
 		(*p)++;
-		if (number(p, &min) != 0 || min > 0x7fffffff)
+		if (number(p, 0, &min) != 0 || min > 0x7fffffff)
 			return sl_err_set(err, SL_EINVAL, PROBLEM);
 		d.minutes = (int)min;
 	}

@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,6 +267,25 @@ void sl_job_refill(struct sl_job *j, struct sl_jobspec *from)
 	free(j->spec.script);
 	j->spec.script = from->script;
 	from->script = NULL;
+}
+
+int sl_job_run_parse(const char *s, struct sl_job_run *out)
+{
+	long long sub, st, en;
+	int ec, sig, cpus, n = 0;
+
+	/* %s would run on into the next record: "n1;1795257000" */
+	if (sscanf(s, "%lld %lld %lld %d %d %d %n", &sub, &st, &en, &ec, &sig, &cpus, &n) != 6 ||
+	    n == 0 || (out->nodes_len = strcspn(s + n, "; \t\n")) == 0)
+		return -1;
+	out->submit = sub;
+	out->start = st;
+	out->end = en;
+	out->exit_code = ec;
+	out->exit_signal = sig;
+	out->cpus = cpus;
+	out->nodes = s + n;
+	return 0;
 }
 
 void sl_job_free_array(struct sl_job **v, size_t n)

@@ -255,6 +255,18 @@ struct sl_job *sl_job_copy(const struct sl_job *j);
 void sl_job_reason_seen(struct sl_job *j);
 void sl_job_free(struct sl_job *j);
 void sl_job_free_array(struct sl_job **v, size_t n);
+/* One record of j->runs: a run a requeue ended (sacct -D's REQUEUED row,
+ * sacct's window for a job pending again). */
+struct sl_job_run {
+	int64_t submit, start, end;
+	int exit_code, exit_signal, cpus;
+	const char *nodes; /* borrowed from the text, nodes_len long: "None" for none */
+	size_t nodes_len;
+};
+/* The record at s (up to the next ';' or the end): 0, or -1 for one that
+ * cannot be read (the callers skip it). */
+int sl_job_run_parse(const char *s, struct sl_job_run *out);
+
 /* Free the environment, arguments and script (the script becomes ""):
  * sluiced keeps them only in its store, since they are most of a job's
  * memory and only a launch reads them (sl_job_refill gives them back). */

@@ -76,22 +76,22 @@ static int add_runs(struct hist *h, const struct sl_jobfilter *f, const struct s
 	int r = 0;
 
 	while (r == 0 && p != NULL && *p != '\0') {
-		long long sub, st, en;
-		int ec, sig, cpus, used = 0;
-		char nodes[1024];
-		if (sscanf(p, "%lld %lld %lld %d %d %d %1023s%n", &sub, &st, &en, &ec, &sig, &cpus,
-			   nodes, &used) == 7 && (f->start_after == 0 || en >= f->start_after) &&
-		    (f->end_before == 0 || st <= f->end_before)) {
+		struct sl_job_run run;
+		if (sl_job_run_parse(p, &run) == 0 &&
+		    (f->start_after == 0 || run.end >= f->start_after) &&
+		    (f->end_before == 0 || run.start <= f->end_before)) {
 			struct sl_job *c = sl_job_copy(j);
 			c->state = SL_JOB_REQUEUED;
-			c->submit_time = sub;
-			c->start_time = st;
-			c->end_time = en;
-			c->exit_code = ec;
-			c->exit_signal = sig;
-			c->alloc_cpus = cpus;
+			c->submit_time = run.submit;
+			c->start_time = run.start;
+			c->end_time = run.end;
+			c->exit_code = run.exit_code;
+			c->exit_signal = run.exit_signal;
+			c->alloc_cpus = run.cpus;
 			free(c->nodelist);
-			c->nodelist = strcmp(nodes, "None") == 0 ? NULL : sl_xstrdup(nodes);
+			c->nodelist = run.nodes_len == 4 && strncmp(run.nodes, "None", 4) == 0
+					      ? NULL
+					      : sl_xstrndup(run.nodes, run.nodes_len);
 			free(c->runs);
 			c->runs = NULL;
 			free(c->start_reason); /* slurmdbd's REQUEUED record: Reason None */

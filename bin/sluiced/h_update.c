@@ -551,46 +551,6 @@ static int validate(struct upd *u, struct sl_err *err)
 	return 0;
 }
 
-/* The changed spec into the store: the stored one (with the script and
- * environment the daemon does not keep) takes the fields update changes. */
-static int store_spec(struct upd *u, struct sl_err *err)
-{
-	struct sl_jobspec s;
-	const struct sl_jobspec *n = &u->n->spec;
-	int r;
-
-	if ((r = sl_store_load_spec(u->d->store, u->n->id, &s, err)) != 0)
-		return r;
-#define TAKE_STR(f) free(s.f), s.f = sl_xstrdup(n->f);
-	TAKE_STR(name) TAKE_STR(partition) TAKE_STR(qos) TAKE_STR(comment) TAKE_STR(dependency)
-	TAKE_STR(account) TAKE_STR(mail_user) TAKE_STR(work_dir) TAKE_STR(std_out)
-	TAKE_STR(std_err) TAKE_STR(wckey)
-	s.mail_type = n->mail_type;
-	s.requeue = n->requeue;
-	s.mem_per_node = n->mem_per_node;
-	s.mem_per_cpu = n->mem_per_cpu;
-	s.mem_all = n->mem_all;
-	s.node_cpus = n->node_cpus;
-	s.ntasks = n->ntasks;
-	s.ntasks_per_node = n->ntasks_per_node;
-	s.gpus_per_node = n->gpus_per_node;
-	s.gpus = n->gpus;
-	s.time_limit = n->time_limit;
-	s.time_min = n->time_min;
-	s.tmp_mb = n->tmp_mb;
-	s.priority = n->priority;
-	s.nice = n->nice;
-	s.nodes = n->nodes;
-	s.nodes_max = n->nodes_max;
-	s.cpus_per_task = n->cpus_per_task;
-	s.mincpus = n->mincpus;
-	s.begin_time = n->begin_time;
-	if ((r = sl_store_begin(u->d->store, err)) == 0)
-		r = sl_store_update_spec(u->d->store, u->n->id, &s, err);
-	sl_jobspec_clear(&s);
-	return r;
-}
-
 /* The copy takes the job's place (the job table keeps its pointer). */
 static void swap_in(struct sl_job *j, struct sl_job *n)
 {
@@ -627,7 +587,7 @@ int sl_update_job(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, 
 	if (u.limit != SL_TIME_UNSET &&
 	    (r = d->executor->time_limit(d->exec, j->id, u.limit, err)) != 0)
 		goto out;
-	if ((r = store_spec(&u, err)) != 0)
+	if ((r = sl_store_save_spec(d->store, j->id, &u.n->spec, err)) != 0)
 		goto out;
 	swap_in(j, u.n);
 	if (u.renamed)

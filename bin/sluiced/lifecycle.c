@@ -87,9 +87,8 @@ static void admit(struct sluiced *d, const struct sl_sched_admission *a)
 		sl_schedctl_remove(d->sched, a->id);
 		return;
 	}
-	if (sl_timed_deadline(d, j, (int64_t)time(NULL)))
+	if (sl_timed_admit(d, j, (int64_t)time(NULL)))
 		return; /* past what its deadline allows: never started */
-	sl_timed_deadline_limit(d, j, (int64_t)time(NULL));
 	sl_schedctl_assign(j, a);
 	j->start_time = (int64_t)time(NULL);
 	j->end_time = 0;

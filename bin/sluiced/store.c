@@ -500,10 +500,9 @@ int sl_store_update(struct sl_store *s, const struct sl_job *j, struct sl_err *e
 	return s->broken ? 0 : r;
 }
 
-/* A spec changed by scontrol update: its column rewritten. Not kept
- * through a full disk (store.h). */
-int sl_store_update_spec(struct sl_store *s, uint64_t id, const struct sl_jobspec *spec,
-			 struct sl_err *err)
+/* The spec's column rewritten. Not kept through a full disk (store.h). */
+static int put_spec(struct sl_store *s, uint64_t id, const struct sl_jobspec *spec,
+		    struct sl_err *err)
 {
 	sqlite3_stmt *st;
 	char *text;
@@ -522,6 +521,35 @@ int sl_store_update_spec(struct sl_store *s, uint64_t id, const struct sl_jobspe
 		r = store_dberr(s, err, "update job spec");
 	sqlite3_finalize(st);
 	free(text);
+	return r;
+}
+
+/* Only the fields listed here change after submission; the rest of the
+ * stored spec (the script and environment, which memory does not keep)
+ * stays as submitted. A field scontrol update learns to change is added
+ * here, or its change is lost at the next restart. */
+int sl_store_save_spec(struct sl_store *s, uint64_t id, const struct sl_jobspec *from,
+		       struct sl_err *err)
+{
+	struct sl_jobspec sp;
+	int r;
+
+	if ((r = sl_store_load_spec(s, id, &sp, err)) != 0)
+		return r;
+#define TAKE_STR(f) free(sp.f), sp.f = sl_xstrdup(from->f);
+#define TAKE(f) sp.f = from->f;
+	TAKE_STR(name) TAKE_STR(partition) TAKE_STR(qos) TAKE_STR(comment)
+	TAKE_STR(dependency) TAKE_STR(account) TAKE_STR(mail_user) TAKE_STR(work_dir)
+	TAKE_STR(std_out) TAKE_STR(std_err) TAKE_STR(wckey)
+	TAKE(mail_type) TAKE(requeue) TAKE(mem_per_node) TAKE(mem_per_cpu) TAKE(mem_all)
+	TAKE(node_cpus) TAKE(ntasks) TAKE(ntasks_per_node) TAKE(gpus_per_node) TAKE(gpus)
+	TAKE(time_limit) TAKE(time_min) TAKE(tmp_mb) TAKE(priority) TAKE(nice) TAKE(nodes)
+	TAKE(nodes_max) TAKE(cpus_per_task) TAKE(mincpus) TAKE(begin_time)
+#undef TAKE_STR
+#undef TAKE
+	if ((r = sl_store_begin(s, err)) == 0)
+		r = put_spec(s, id, &sp, err);
+	sl_jobspec_clear(&sp);
 	return r;
 }
 

@@ -83,11 +83,14 @@ int sl_store_update(struct sl_store *s, const struct sl_job *j, struct sl_err *e
  * script, which the daemon does not keep in memory; see sl_job_shed). */
 int sl_store_load_spec(struct sl_store *s, uint64_t id, struct sl_jobspec *out,
 		       struct sl_err *err);
-/* Rewrite job id's spec (scontrol update; in the turn's transaction).
+/* Job id's stored spec takes what changes after submission (scontrol
+ * update's fields, a deadline's cut of the time limit) from `from`, the
+ * spec in memory, which lacks the script and environment (sl_job_shed):
+ * those stay as stored. Begins the turn's transaction if none is open.
  * Unlike the record, it is not kept through a full disk: -SL_EBUSY then,
- * and the update is refused. */
-int sl_store_update_spec(struct sl_store *s, uint64_t id, const struct sl_jobspec *spec,
-			 struct sl_err *err);
+ * and the change is refused. */
+int sl_store_save_spec(struct sl_store *s, uint64_t id, const struct sl_jobspec *from,
+		       struct sl_err *err);
 /* The job that uid submitted with this submit_key (sbatch's idempotency
  * key), through an index: *id, or 0 when there is none. */
 int sl_store_find_key(struct sl_store *s, uid_t uid, const char *key, uint64_t *id,

@@ -51,7 +51,7 @@ int store_exec(struct sl_store *s, const char *sql, struct sl_err *err);
 /* Schema and its upgrades, the next id (at least floor), the statements. */
 int store_schema(struct sl_store *s, unsigned flags, uint64_t floor, struct sl_err *err);
 void store_wlist_clear(struct wlist *l);
-/* A write the kept list does not hold (store_steps.c, update_spec). */
+/* A write the kept list does not hold (store_steps.c, put_spec). */
 void store_unkept_write(struct sl_store *s);
 /* The id mark (store.c): ids go on past it when the store forgot some. */
 void store_id_mark_load(struct sl_store *s);

@@ -15,12 +15,11 @@
 
 /* deadline_ok(): a job that would need past its deadline, its time limit
  * (or one minute, Slurm's TimeMin, without one) from now, ends now. A held
- * job is not looked at until it is released, as in Slurm. Also when the
- * engine admits it (lifecycle.c), so that none starts between sweeps. */
-int sl_timed_deadline(struct sluiced *d, struct sl_job *j, int64_t now)
+ * job is not looked at until it is released, as in Slurm. */
+static int deadline_passed(struct sluiced *d, struct sl_job *j, int64_t now)
 {
 	struct sl_err err = SL_ERR_INIT;
-	/* --time-min first: the limit is cut to fit (sl_timed_deadline_limit) */
+	/* --time-min first: the limit is cut to fit (cut_limit) */
 	int64_t need = j->spec.time_min > 0 ? j->spec.time_min * 60
 		       : j->spec.time_limit > 0 ? j->spec.time_limit * 60 : 60;
 
@@ -38,10 +37,12 @@ int sl_timed_deadline(struct sluiced *d, struct sl_job *j, int64_t now)
 	return 1;
 }
 
-void sl_timed_deadline_limit(struct sluiced *d, struct sl_job *j, int64_t now)
+/* The whole minutes left before the deadline, in memory and in the
+ * store; a failed write is logged and the job runs with the cut all the
+ * same (its limit is enforced from memory). */
+static void cut_limit(struct sluiced *d, struct sl_job *j, int64_t now)
 {
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_jobspec s;
 	int64_t room = j->spec.deadline > now ? (j->spec.deadline - now) / 60 : 0;
 
 	if (j->spec.deadline == 0 || room < 1 ||
@@ -50,15 +51,16 @@ void sl_timed_deadline_limit(struct sluiced *d, struct sl_job *j, int64_t now)
 	sl_info("job %llu: time limit %lld min, as its deadline allows", (unsigned long long)j->id,
 		(long long)room);
 	j->spec.time_limit = room;
-	if (sl_store_load_spec(d->store, j->id, &s, &err) == 0) {
-		s.time_limit = room;
-		if (sl_store_begin(d->store, &err) != 0 ||
-		    sl_store_update_spec(d->store, j->id, &s, &err) != 0)
-			sl_err_log("job %llu: %s", (unsigned long long)j->id, err.msg);
-		sl_jobspec_clear(&s);
-	} else {
+	if (sl_store_save_spec(d->store, j->id, &j->spec, &err) != 0)
 		sl_err_log("job %llu: %s", (unsigned long long)j->id, err.msg);
-	}
+}
+
+int sl_timed_admit(struct sluiced *d, struct sl_job *j, int64_t now)
+{
+	if (deadline_passed(d, j, now))
+		return 1;
+	cut_limit(d, j, now);
+	return 0;
 }
 
 static void time_mails(struct sluiced *d, struct sl_job *j, int64_t now)
@@ -81,7 +83,7 @@ static void on_sweep(struct sl_loop *l, uint64_t id, void *arg)
 	if (!d->stopping)
 		for (size_t i = 0; i < sl_jobtab_count(d->jobs); i++) {
 			struct sl_job *j = sl_jobtab_at(d->jobs, i);
-			(void)sl_timed_deadline(d, j, now);
+			(void)deadline_passed(d, j, now);
 			time_mails(d, j, now);
 		}
 	sl_loop_add_timer(l, SL_TIMED_MS, on_sweep, d);

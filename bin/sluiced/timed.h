@@ -11,13 +11,13 @@
 
 /* Arm the sweep (once, at start). */
 void sl_timed_start(struct sluiced *d);
-/* A pending job that cannot end by its --deadline from now ends DEADLINE
- * (reason DeadLine): 1 when it did, 0 when it may run. */
-int sl_timed_deadline(struct sluiced *d, struct sl_job *j, int64_t now);
-/* A job with a deadline starts with no more time than it leaves: its
- * limit (none: unlimited) cut to the whole minutes before the deadline, as
- * Slurm's scheduler cuts it; --time-min has been checked (above). The spec
- * in the store too. */
-void sl_timed_deadline_limit(struct sluiced *d, struct sl_job *j, int64_t now);
+/* The engine admitted j (lifecycle.c), checked here too so that no job
+ * starts between sweeps past its deadline: 1 when it cannot end by its
+ * --deadline from now and ended DEADLINE (reason DeadLine); else 0, and
+ * a job with a deadline starts with no more time than it leaves: its
+ * limit (none: unlimited) cut to the whole minutes before the deadline,
+ * as Slurm's scheduler cuts it, in the store too (--time-min has been
+ * checked: the job ended if even that does not fit). */
+int sl_timed_admit(struct sluiced *d, struct sl_job *j, int64_t now);
 
 #endif

@@ -88,6 +88,22 @@ expect_eq "sacct -D after" "$r|REQUEUED|0:0
 $r|CANCELLED by 0" "$("$BIN/sacct" -D -X -n -P -j "$r" -o JobID,State,ExitCode | sed '2s/|[0-9:]*$//')"
 ok "requeue: BeginTime for 121 s, Restarts=1, a REQUEUED row in sacct -D, it ran again"
 
+# Two requeues: each run its own REQUEUED row, with its own nodes (the
+# first run's NodeList ran on into the second's record)
+t=$(submit $USER1 -o /dev/null --wrap 'exit 3') || fail "submit"
+wait_state "$t" FAILED
+as $USER1 "$BIN/scontrol" requeue "$t" || fail "requeue 1"
+as $USER1 "$BIN/scontrol" update JobId="$t" StartTime=now || fail "StartTime=now"
+wait_state "$t" FAILED
+as $USER1 "$BIN/scontrol" requeue "$t" || fail "requeue 2"
+rows=$("$BIN/sacct" -D -X -n -P -j "$t" -o State,ExitCode,NodeList)
+host=$(printf '%s\n' "$rows" | sed -n '2s/^REQUEUED|3:0|//p')
+[ -n "$host" ] || fail "sacct -D, second run: $rows"
+expect_eq "sacct -D of two requeues" "REQUEUED|3:0|$host
+REQUEUED|3:0|$host
+PENDING|0:0|None assigned" "$rows"
+ok "two requeues: two REQUEUED rows in sacct -D, each with its nodes"
+
 # A finished batch job is requeued too (Slurm's _job_requeue_op): no output,
 # exit 0, its run a REQUEUED row with its exit code; requeuehold holds it;
 # --no-requeue refuses, and the refused job is left as it was.

@@ -195,4 +195,8 @@ out=$("$BIN/squeue" -j 9999999x 2>&1); rc=$?
 expect_eq "squeue -j 9999999x" "1 slurm_load_jobs error: Invalid job id specified" "$rc $out"
 out=$("$BIN/squeue" -j abc 2>&1); rc=$?
 expect_eq "squeue -j abc" "1 squeue: error: Invalid job id: abc" "$rc $out"
-ok "squeue -j read with squeue's strtol: '' lists none, '5x' is job 5"
+out=$("$BIN/squeue" -j 0 2>&1); rc=$?
+expect_eq "squeue -j 0" "1 squeue: error: Invalid job id: 0" "$rc $out"
+out=$("$BIN/squeue" -j "9999999,0_1" 2>&1); rc=$?
+expect_eq "squeue -j 9999999,0_1" "1 squeue: error: Invalid job id: 0_1" "$rc $out"
+ok "squeue -j read with squeue's strtol: '' lists none, '5x' is job 5, 0 is no id"

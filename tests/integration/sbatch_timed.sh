@@ -207,5 +207,9 @@ d2=$(submit $USER1 -o /dev/null --deadline=now+150seconds -t 5 --time-min=1 --wr
 wait_state "$d2" RUNNING
 expect_eq "limit cut to the deadline" "TimeLimit=00:02:00" \
 	"$("$BIN/scontrol" show job "$d2" | grep -o 'TimeLimit=[^ ]*')"
+stop_daemon # the cut is in the stored spec too
+start_daemon
+expect_eq "the cut limit after a restart" "TimeLimit=00:02:00" \
+	"$("$BIN/scontrol" show job "$d2" | grep -o 'TimeLimit=[^ ]*')"
 as $USER1 "$BIN/scancel" "$d2"
-ok "--deadline with --time-min: the limit cut to fit, the job runs"
+ok "--deadline with --time-min: the limit cut to fit, the job runs; the cut survives a restart"

@@ -76,9 +76,18 @@ static void test_parse(void **state)
 	accepted("afterok:7_[1,3]:7_4", "afterok:7_1(unfulfilled),afterok:7_3(unfulfilled),"
 		 "afterok:7_4(unfulfilled)");
 	accepted("afterok:7_[2]+5,afterany:8", "afterok:7_2+5(unfulfilled),afterany:8(unfulfilled)");
+	/* task 0 (an array's first); the set as slurmctld's bitmap holds it:
+	 * in order, once each, steps expanded */
+	accepted("afterok:7_0", "afterok:7_0(unfulfilled)");
+	accepted("afterok:7_[0-1]", "afterok:7_0(unfulfilled),afterok:7_1(unfulfilled)");
+	accepted("afterok:7_[3,1,3]", "afterok:7_1(unfulfilled),afterok:7_3(unfulfilled)");
+	accepted("afterok:7_[1-5:2]", "afterok:7_1(unfulfilled),afterok:7_3(unfulfilled),"
+		 "afterok:7_5(unfulfilled)");
 
 	static const char *const bad[] = {
 		"afterok:7_[1", "afterok:7_[]", "afterok:7_[2-1]", "afterok:7_[a]", "afterok:7_[1-2]x",
+		"afterok:7_[1%2]", "afterok:7_[ 1]", "afterok:7_[+1]", "afterok:7_[-1]",
+		"afterok:7_[4000001]", "afterok:7_[1-2:0]", "afterok:0_1",
 		"afterok", "afterok:", "afterok:abc", "after:86+x", "after:86+0", "singleton:1",
 		"afterok:86,,afterok:86", "86:86", "afterok:86:", "afterburst:86", "afterok:0",
 		"afterok:-1", " afterok:86", "afterok:86 ", "afterok:86_", "afterok:86_x", "afterok:4294967296",

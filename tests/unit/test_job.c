@@ -314,6 +314,36 @@ static void test_states(void **state)
 	assert_true(sl_jobstate_can(SL_JOB_COMPLETING, SL_JOB_CANCELLED));
 }
 
+/* j->runs' records, as lifecycle.c writes them: the nodes of one stop at
+ * the ';' before the next (they ran on into it). */
+static void test_runs(void **state)
+{
+	const char *runs = "100 110 150 2 0 4 n[1-2];200 0 210 0 9 1 None";
+	const char *second = strchr(runs, ';') + 1;
+	struct sl_job_run run;
+	(void)state;
+
+	assert_int_equal(sl_job_run_parse(runs, &run), 0);
+	assert_int_equal(run.submit, 100);
+	assert_int_equal(run.start, 110);
+	assert_int_equal(run.end, 150);
+	assert_int_equal(run.exit_code, 2);
+	assert_int_equal(run.exit_signal, 0);
+	assert_int_equal(run.cpus, 4);
+	assert_int_equal(run.nodes_len, 6);
+	assert_memory_equal(run.nodes, "n[1-2]", 6);
+	assert_int_equal(sl_job_run_parse(second, &run), 0);
+	assert_int_equal(run.submit, 200);
+	assert_int_equal(run.start, 0);
+	assert_int_equal(run.exit_signal, 9);
+	assert_int_equal(run.nodes_len, 4);
+	assert_memory_equal(run.nodes, "None", 4);
+	assert_int_equal(sl_job_run_parse("100 110 150", &run), -1);
+	assert_int_equal(sl_job_run_parse("100 110 150 0 0 1 ", &run), -1);
+	assert_int_equal(sl_job_run_parse("100 110 150 0 0 1 ;200", &run), -1);
+	assert_int_equal(sl_job_run_parse("", &run), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_states),
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_copy),
+		cmocka_unit_test(test_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

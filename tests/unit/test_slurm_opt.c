@@ -418,6 +418,16 @@ static void test_parsers(void **state)
 	assert_int_equal(sl_slurm_parse_mem("", &m), -SL_EINVAL);
 	assert_int_equal(sl_slurm_parse_mem("99999999999999999999", &m), -SL_EINVAL);
 
+	/* --exclusive's words, sbatch's and srun's */
+	assert_int_equal(sl_slurm_parse_exclusive(NULL), SL_EXCL_EXCLUSIVE);
+	assert_int_equal(sl_slurm_parse_exclusive("Exclusive"), SL_EXCL_EXCLUSIVE);
+	assert_int_equal(sl_slurm_parse_exclusive("OVERSUBSCRIBE"), SL_EXCL_OVERSUBSCRIBE);
+	assert_int_equal(sl_slurm_parse_exclusive("user"), SL_EXCL_USER);
+	assert_int_equal(sl_slurm_parse_exclusive("mcs"), SL_EXCL_MCS);
+	assert_int_equal(sl_slurm_parse_exclusive(""), -1);
+	assert_int_equal(sl_slurm_parse_exclusive("exclusiv"), -1);
+	assert_int_equal(sl_slurm_parse_exclusive("bogus"), -1);
+
 	assert_int_equal(sl_slurm_parse_nodes("2-4", &lo, &hi, &err), 0);
 	assert_int_equal(lo, 2);
 	assert_int_equal(hi, 4);

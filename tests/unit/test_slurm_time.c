@@ -124,6 +124,7 @@ static int64_t ts(const char *s, int64_t now)
 static void test_ts(void **state)
 {
 	int64_t now = mk(2026, 11, 21, 10, 25, 3), t;
+	int pos;
 	char b[64];
 	(void)state;
 
@@ -149,20 +150,29 @@ static void test_ts(void **state)
 	assert_int_equal(ts("tomorrow", now), mk(2026, 11, 22, 0, 0, 0));
 	/* sacct's (Slurm's past flag): today's midnight and noon, a later
 	 * month last year's (checked on the reference cluster: -S midnight) */
-	assert_int_equal(sl_slurm_time_parse_past("midnight", now, &t), 0);
+	assert_int_equal(sl_slurm_time_parse_past("midnight", now, &t, &pos), 0);
 	assert_int_equal(t, mk(2026, 11, 21, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_past("noon", now, &t), 0);
+	assert_int_equal(sl_slurm_time_parse_past("noon", now, &t, &pos), 0);
 	assert_int_equal(t, mk(2026, 11, 21, 12, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_past("tomorrow", now, &t), 0);
+	assert_int_equal(sl_slurm_time_parse_past("tomorrow", now, &t, &pos), 0);
 	assert_int_equal(t, mk(2026, 11, 22, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_past("1220", now, &t), 0);
+	assert_int_equal(sl_slurm_time_parse_past("1220", now, &t, &pos), 0);
 	assert_int_equal(t, mk(2025, 12, 20, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_past("12/20", now, &t), 0);
+	assert_int_equal(sl_slurm_time_parse_past("12/20", now, &t, &pos), 0);
 	assert_int_equal(t, mk(2025, 12, 20, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_past("1120", now, &t), 0);
+	assert_int_equal(sl_slurm_time_parse_past("1120", now, &t, &pos), 0);
 	assert_int_equal(t, mk(2026, 11, 20, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_past("122025", now, &t), 0);
+	assert_int_equal(sl_slurm_time_parse_past("122025", now, &t, &pos), 0);
 	assert_int_equal(t, mk(2025, 12, 20, 0, 0, 0));
+	/* a refused one: where Slurm's parse_time stopped, 0 when it says none */
+	assert_int_equal(sl_slurm_time_parse_past("2026-13-01", now, &t, &pos), -SL_EINVAL);
+	assert_int_equal(pos, 5);
+	assert_int_equal(sl_slurm_time_parse_past("now+1x", now, &t, &pos), -SL_EINVAL);
+	assert_int_equal(pos, 4);
+	assert_int_equal(sl_slurm_time_parse_past("bogus", now, &t, &pos), -SL_EINVAL);
+	assert_int_equal(pos, 0);
+	assert_int_equal(sl_slurm_time_parse_past("", now, &t, &pos), -SL_EINVAL);
+	assert_int_equal(pos, 0);
 	assert_int_equal(ts("noon", now), mk(2026, 11, 21, 12, 0, 0));
 	assert_int_equal(ts("noon", mk(2026, 11, 21, 13, 0, 0)), mk(2026, 11, 22, 12, 0, 0));
 

@@ -123,6 +123,53 @@ static void test_store(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A changed spec saved from memory, where the script and environment were
+ * shed: the fields that change after submission are taken, the rest stays
+ * as submitted (a field outside the list, such as the deadline, too). */
+static void test_save_spec(void **state)
+{
+	struct sl_store *s;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_jobspec sp;
+	uint64_t id;
+	char tmp[] = "/tmp/sl-test-store-XXXXXX";
+	char cmd[128];
+
+	assert_non_null(mkdtemp(tmp));
+	assert_int_equal(sl_store_open(tmp, 0, &s, &err), 0);
+	assert_int_equal(sl_store_begin(s, &err), 0);
+	assert_int_equal(sl_store_next_id(s, &id, &err), 0);
+	struct sl_job *j = mk(id, SL_JOB_PENDING, 0);
+	j->spec.env = sl_xcalloc(2, sizeof(char *));
+	j->spec.env[0] = sl_xstrdup("HOME=/home/alice");
+	j->spec.time_limit = 60;
+	j->spec.deadline = 4000000000;
+	assert_int_equal(sl_store_insert(s, j, &err), 0);
+	assert_int_equal(sl_store_commit(s, &err), 0);
+
+	sl_job_shed(j); /* as the daemon keeps it */
+	j->spec.time_limit = 7;
+	j->spec.deadline = 1; /* not a field that changes: not saved */
+	free(j->spec.name);
+	j->spec.name = sl_xstrdup("renamed");
+	assert_int_equal(sl_store_save_spec(s, id, &j->spec, &err), 0);
+	assert_true(sl_store_in_txn(s)); /* the write begins the turn's transaction */
+	assert_int_equal(sl_store_commit(s, &err), 0);
+	assert_int_equal(sl_store_load_spec(s, id, &sp, &err), 0);
+	assert_string_equal(sp.script, "#!/bin/sh\ntrue\n");
+	assert_non_null(sp.env);
+	assert_string_equal(sp.env[0], "HOME=/home/alice");
+	assert_string_equal(sp.name, "renamed");
+	assert_int_equal(sp.time_limit, 7);
+	assert_int_equal(sp.deadline, 4000000000);
+	sl_jobspec_clear(&sp);
+	assert_int_equal(sl_store_save_spec(s, 99, &j->spec, &err), -SL_ENOENT);
+	sl_job_free(j);
+	sl_store_free(s);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* A store written before ready_evictions existed (schema 1 as first
  * shipped) gains the column on open, and the count then round-trips
  * through update and reload. */
@@ -701,6 +748,7 @@ static void test_full_disk(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_store),
+					   cmocka_unit_test(test_save_spec),
 					   cmocka_unit_test(test_ready_evictions),
 					   cmocka_unit_test(test_every_member),
 					   cmocka_unit_test(test_checkpoint_when_idle),

@@ -4,6 +4,7 @@
 # What that must not change: a cancel reaches the job it was meant for and
 # never the next one on that supervisor; a job's usage is its own; kill -9
 # of sluiced lets free supervisors go and the busy ones finish their jobs.
+# The server's limits, lowered through sluiced's environment, reach it.
 . "$top_srcdir/tests/integration/lib.sh"
 make_users
 CPUS=16 write_conf
@@ -120,3 +121,40 @@ while kill -0 "$fpid" 2>/dev/null; do
 	sleep 0.1
 done
 ok "kill -9: free supervisors gone, job $f finished under its own and recorded"
+
+# 7. The limits, lowered through sluiced's environment, which the server it
+# starts inherits (stepd_server.c): a supervisor free for
+# SLUICE_STEPD_IDLE_MS is let go, and the next job runs to its end under a
+# new one; a bad value is logged and its default used.
+stop_daemon
+n=0
+while [ -n "$(free_pids)" ]; do
+	n=$((n + 1)); [ $n -lt 50 ] || fail "free supervisors outlived sluiced: $(free_pids)"
+	sleep 0.1
+done
+export SLUICE_STEPD_IDLE_MS=2000 SLUICE_STEPD_JOBS_MAX=none
+start_daemon
+unset SLUICE_STEPD_IDLE_MS SLUICE_STEPD_JOBS_MAX
+i=$(submit $USER1 -o i.out --wrap 'echo six') || fail "submit i"
+wait_state "$i" COMPLETED
+ipid=$(under "$i")
+[ -n "$ipid" ] || fail "job $i: no supervisor in the log"
+n=0
+until free_pids | grep -qx "$ipid"; do
+	n=$((n + 1)); [ $n -lt 50 ] || fail "job $i's supervisor $ipid was not kept"
+	sleep 0.1
+done
+n=0
+while kill -0 "$ipid" 2>/dev/null; do
+	n=$((n + 1))
+	[ $n -lt 100 ] || fail "free supervisor $ipid not let go within 10 s (idle time 2 s)"
+	sleep 0.1
+done
+j=$(submit $USER1 -o j.out --wrap 'echo seven') || fail "submit j"
+wait_state "$j" COMPLETED
+expect_eq "job $j's output" seven "$(cat j.out)"
+[ -n "$(under "$j")" ] && [ "$(under "$j")" != "$ipid" ] ||
+	fail "job $j: supervisor [$(under "$j")], after $ipid was let go"
+grep -q "server: SLUICE_STEPD_JOBS_MAX=none: not a whole number from 1 to 1000; 1000 used" \
+	"$T/sluiced.log" || fail "no word of the bad SLUICE_STEPD_JOBS_MAX in the log"
+ok "SLUICE_STEPD_IDLE_MS through sluiced: $ipid let go when idle, job $j under $(under "$j")"

@@ -33,6 +33,15 @@
  * process of the job it cannot reap) makes it exit instead, as every
  * supervisor once did.
  *
+ * Limits: a free supervisor is let go after IDLE_MS, at most IDLE_MAX are
+ * kept free (the one free longest goes first), and a supervisor exits after
+ * KEPT_JOBS_MAX jobs. A test lowers them through the environment, read once
+ * at start: SLUICE_STEPD_IDLE_MS, SLUICE_STEPD_IDLE_MAX and
+ * SLUICE_STEPD_JOBS_MAX, each a whole number from 1 to its default (a bad
+ * one is logged and the default used). Lower only: the free list is an array
+ * of IDLE_MAX, and a longer wait or a longer life is not something a test
+ * needs. sluiced passes its environment on to the server it starts.
+ *
  * The kernel reaps the children (SIGCHLD ignored): with a thousand of them,
  * each waitpid(-1) would walk them all. On EOF (sluiced has gone) the server
  * exits and its free supervisors with it; the busy ones finish their jobs
@@ -96,9 +105,58 @@ static void set_title(const struct title *t, int fg, const char *flag, const cha
 	memcpy(t->start, buf, t->len);
 }
 
+/* ---- the server's state, which each supervisor forked from it shares ---- */
+
+#define IDLE_MAX 256          /* free supervisors kept, at most */
+#define IDLE_MS 60000         /* a supervisor free this long is let go */
+#define KEPT_JOBS_MAX 1000    /* then it exits: whatever it leaks stays bounded */
+
+struct kept {
+	int fd;                   /* our end of its socket */
+	pid_t pid;
+	int pidfd;                /* -1: none */
+	int64_t idle_since;       /* monotonic ms; 0: busy */
+	int dropped;              /* let go; freed after the turn's events */
+	struct kept *prev, *next; /* all of them, busy or free; or the dropped */
+};
+
+struct server {
+	const struct title *t;
+	int fg;
+	int keep;                 /* --keep: supervisors kept, end pipes, replies
+	                           * with flags; else the protocol from before */
+	char *jobs_dir;
+	long idle_ms;             /* IDLE_MS, or less (the environment's) */
+	size_t idle_max;          /* IDLE_MAX, or less */
+	long jobs_max;            /* KEPT_JOBS_MAX, or less */
+	int ep;                   /* epoll: sluiced's socket and the supervisors' */
+	struct kept *idle[IDLE_MAX]; /* free ones, the last freed on top */
+	size_t nidle;
+	struct kept *all;
+	struct kept *dropped;     /* this turn's: an event still due may name one */
+};
+
+/* A limit from the environment: unset, or not a whole number from 1 to
+ * `max` (logged), gives `max`. */
+static long limit_env(const char *name, long max)
+{
+	const char *s = getenv(name);
+	char *end;
+	long v;
+	if (s == NULL)
+		return max;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < 1 || v > max) {
+		sl_err_log("server: %s=%.40s: not a whole number from 1 to %ld; %ld used", name, s,
+			   max, max);
+		return max;
+	}
+	return v;
+}
+
 /* ---- a kept supervisor ---- */
 
-#define KEPT_JOBS_MAX 1000   /* then it exits: whatever it leaks stays bounded */
 #define COLLECT_MS 60000     /* sluiced collects a job within this, or we exit */
 
 /* fd onto want, close-on-exec; the source closed. Targets are free first
@@ -175,9 +233,11 @@ static int next_job(char *dir, size_t cap)
 
 /* In the child: become the supervisor of `dir`, as if exec'd, and of the
  * jobs the server hands over after it. Only returns through _exit. */
-static void become_stepd(const struct title *t, int fg, const char *jobs_dir,
-			 const char *first_dir, int lockfd, int poolfd, int endfd)
+static void become_stepd(const struct server *sv, const char *first_dir, int lockfd, int poolfd,
+			 int endfd)
 {
+	const struct title *t = sv->t;
+	int fg = sv->fg;
 	char dir[4096];
 	int rc = 0;
 	if (poolfd < 0) { /* not kept (no --keep): one job, as an exec'd one */
@@ -201,9 +261,10 @@ static void become_stepd(const struct title *t, int fg, const char *jobs_dir,
 		set_title(t, fg, NULL, dir);
 		rc = stepd_run_kept(fg, dir, jobs == 0, &reusable);
 		close(SL_STEPD_LOCK_FD); /* the job is over: the lock goes first */
-		if (rc != 0 || !reusable || jobs + 1 >= KEPT_JOBS_MAX || job_done() != 0)
+		if (rc != 0 || !reusable || jobs + 1 >= sv->jobs_max || job_done() != 0)
 			break;
-		set_title(t, fg, "--free", jobs_dir); /* between jobs: `sluice-stepd --free JOBSDIR` */
+		/* between jobs: `sluice-stepd --free JOBSDIR` */
+		set_title(t, fg, "--free", sv->jobs_dir);
 		if (next_job(dir, sizeof(dir)) != 0)
 			break;
 	}
@@ -216,31 +277,6 @@ static void become_stepd(const struct title *t, int fg, const char *jobs_dir,
 }
 
 /* ---- the server ---- */
-
-#define IDLE_MAX 256          /* free supervisors kept, at most */
-#define IDLE_MS 60000         /* a supervisor free this long is let go */
-
-struct kept {
-	int fd;                   /* our end of its socket */
-	pid_t pid;
-	int pidfd;                /* -1: none */
-	int64_t idle_since;       /* monotonic ms; 0: busy */
-	int dropped;              /* let go; freed after the turn's events */
-	struct kept *prev, *next; /* all of them, busy or free; or the dropped */
-};
-
-struct server {
-	const struct title *t;
-	int fg;
-	int keep;                 /* --keep: supervisors kept, end pipes, replies
-	                           * with flags; else the protocol from before */
-	char *jobs_dir;
-	int ep;                   /* epoll: sluiced's socket and the supervisors' */
-	struct kept *idle[IDLE_MAX]; /* free ones, the last freed on top */
-	size_t nidle;
-	struct kept *all;
-	struct kept *dropped;     /* this turn's: an event still due may name one */
-};
 
 static void kept_drop(struct server *sv, struct kept *k)
 {
@@ -290,7 +326,7 @@ static void kept_event(struct server *sv, struct kept *k)
 		kept_drop(sv, k);
 		return;
 	}
-	if (sv->nidle == IDLE_MAX)
+	if (sv->nidle == sv->idle_max)
 		kept_drop(sv, sv->idle[0]); /* the coldest goes */
 	k->idle_since = sl_mono_ms();
 	if (k->idle_since == 0)
@@ -298,16 +334,16 @@ static void kept_event(struct server *sv, struct kept *k)
 	sv->idle[sv->nidle++] = k;
 }
 
-/* The free supervisors let go after IDLE_MS (the oldest are at the
+/* The free supervisors let go after idle_ms (the oldest are at the
  * bottom); the time until the next is due, for epoll_wait. */
 static int expire(struct server *sv)
 {
 	int64_t now = sl_mono_ms();
-	while (sv->nidle > 0 && now - sv->idle[0]->idle_since >= IDLE_MS)
+	while (sv->nidle > 0 && now - sv->idle[0]->idle_since >= sv->idle_ms)
 		kept_drop(sv, sv->idle[0]);
 	if (sv->nidle == 0)
 		return -1;
-	return (int)(sv->idle[0]->idle_since + IDLE_MS - now);
+	return (int)(sv->idle[0]->idle_since + sv->idle_ms - now);
 }
 
 static void reply(const struct server *sv, int err, pid_t pid, int pidfd, int endfd)
@@ -360,7 +396,7 @@ static pid_t fork_one(struct server *sv, const char *dir, int lockfd, int endfd,
 	if (pid == 0) {
 		if (sp[0] >= 0)
 			close(sp[0]);
-		become_stepd(sv->t, sv->fg, sv->jobs_dir, dir, lockfd, sp[1], endfd);
+		become_stepd(sv, dir, lockfd, sp[1], endfd);
 	}
 	if (sp[1] >= 0)
 		close(sp[1]);
@@ -459,6 +495,9 @@ int stepd_server(int fg, int keep, const char *jobs_dir, char **argv, int argc)
 	free(malloc(1));
 	/* a copy: a child's title overwrites the argv area that holds it */
 	struct server sv = {.t = &t, .fg = fg, .keep = keep, .jobs_dir = strdup(jobs_dir)};
+	sv.idle_ms = limit_env("SLUICE_STEPD_IDLE_MS", IDLE_MS);
+	sv.idle_max = (size_t)limit_env("SLUICE_STEPD_IDLE_MAX", IDLE_MAX);
+	sv.jobs_max = limit_env("SLUICE_STEPD_JOBS_MAX", KEPT_JOBS_MAX);
 	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = NULL}, got[64];
 	if (sv.jobs_dir == NULL || (sv.ep = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
 	    epoll_ctl(sv.ep, EPOLL_CTL_ADD, CTL_FD, &ev) != 0) {

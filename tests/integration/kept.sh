@@ -4,6 +4,7 @@
 # What that must not change: a cancel reaches the job it was meant for and
 # never the next one on that supervisor; a job's usage is its own; kill -9
 # of sluiced lets free supervisors go and the busy ones finish their jobs.
+# The server's limits, lowered through sluiced's environment, reach it.
 . "$top_srcdir/tests/integration/lib.sh"
 make_users
 CPUS=16 write_conf
@@ -13,6 +14,19 @@ jobs="$T/state/jobs"
 
 free_pids() { pgrep -f "sluice-stepd( -D)? --free $jobs\$" | sort -n; }
 stepd_of() { pgrep -f "sluice-stepd( -D)? $jobs/$1\$"; }
+none_free() { [ -z "$(free_pids)" ]; }
+is_free() { free_pids | grep -qx "$1"; }
+exited() { ! kill -0 "$1" 2>/dev/null; }
+# within TENTHS MESSAGE COMMAND...: COMMAND succeeds within TENTHS tenths of
+# a second, else the test fails with MESSAGE.
+within() {
+	w_n=$1 w_msg=$2
+	shift 2
+	until "$@"; do
+		w_n=$((w_n - 1)); [ $w_n -gt 0 ] || fail "$w_msg"
+		sleep 0.1
+	done
+}
 
 # 1. The supervisor of a finished job is kept, and takes the next job.
 a=$(submit $USER1 -o a.out --wrap 'echo one') || fail "submit a"
@@ -105,18 +119,34 @@ fpid=$(stepd_of "$f")
 [ -n "$fpid" ] || fail "no supervisor for job $f"
 [ -n "$(free_pids)" ] || fail "no free supervisor before the kill"
 kill9_daemon
-n=0
-while [ -n "$(free_pids)" ]; do
-	n=$((n + 1)); [ $n -lt 50 ] || fail "free supervisors outlived the server: $(free_pids)"
-	sleep 0.1
-done
+within 50 "free supervisors outlived the server: $(free_pids)" none_free
 kill -0 "$fpid" 2>/dev/null || fail "job $f's supervisor died with sluiced"
 start_daemon
 wait_state "$f" COMPLETED 30
 expect_eq "job $f's output" four "$(cat f.out)"
-n=0
-while kill -0 "$fpid" 2>/dev/null; do
-	n=$((n + 1)); [ $n -lt 50 ] || fail "job $f's supervisor outlived its job with no server"
-	sleep 0.1
-done
+within 50 "job $f's supervisor outlived its job with no server" exited "$fpid"
 ok "kill -9: free supervisors gone, job $f finished under its own and recorded"
+
+# 7. The limits, lowered through sluiced's environment, which the server it
+# starts inherits (stepd_server.c): a supervisor free for
+# SLUICE_STEPD_IDLE_MS is let go, and the next job runs to its end under a
+# new one; a bad value is logged and its default used.
+stop_daemon
+within 50 "free supervisors outlived sluiced: $(free_pids)" none_free
+export SLUICE_STEPD_IDLE_MS=2000 SLUICE_STEPD_JOBS_MAX=none
+start_daemon
+unset SLUICE_STEPD_IDLE_MS SLUICE_STEPD_JOBS_MAX
+i=$(submit $USER1 -o i.out --wrap 'echo six') || fail "submit i"
+wait_state "$i" COMPLETED
+ipid=$(under "$i")
+[ -n "$ipid" ] || fail "job $i: no supervisor in the log"
+within 50 "job $i's supervisor $ipid was not kept" is_free "$ipid"
+within 100 "free supervisor $ipid not let go within 10 s (idle time 2 s)" exited "$ipid"
+j=$(submit $USER1 -o j.out --wrap 'echo seven') || fail "submit j"
+wait_state "$j" COMPLETED
+expect_eq "job $j's output" seven "$(cat j.out)"
+[ -n "$(under "$j")" ] && [ "$(under "$j")" != "$ipid" ] ||
+	fail "job $j: supervisor [$(under "$j")], after $ipid was let go"
+grep -q "server: SLUICE_STEPD_JOBS_MAX=none: not a whole number from 1 to 1000; 1000 used" \
+	"$T/sluiced.log" || fail "no word of the bad SLUICE_STEPD_JOBS_MAX in the log"
+ok "SLUICE_STEPD_IDLE_MS through sluiced: $ipid let go when idle, job $j under $(under "$j")"

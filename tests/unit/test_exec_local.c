@@ -10,12 +10,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -290,6 +294,104 @@ static void test_adopt_dead_or_never(void **state)
 	free(dir);
 }
 
+/* From here on pidfd_open(2) fails with ENOSYS, as on a kernel before
+ * 5.3 or under a seccomp profile without it; for a child to call. 0, or -1
+ * when seccomp cannot be had. */
+static int no_pidfd_open(void)
+{
+#ifdef SYS_pidfd_open
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pidfd_open, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {sizeof(f) / sizeof(f[0]), f};
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+		return -1;
+	return sl_pidfd_open(getpid()) < 0 && errno == ENOSYS ? 0 : -1;
+#else
+	return -1;
+#endif
+}
+
+/* A daemon without pidfd_open adopts job id, whose lock we hold and whose
+ * stepd.pid names pid with start time st, and cancels it: the child's exit
+ * code (77: no seccomp here). */
+static int adopt_cancel_no_pidfd(uint64_t id, pid_t pid, unsigned long long st)
+{
+	static const struct sl_exec_events ev = {ev_started, ev_finished, NULL, NULL};
+	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm",
+				 .kill_wait = 2, .stepd_path = stepd_path};
+	char *text = sl_xasprintf("%d %llu fwd-script\n", (int)pid, st);
+	char *dir = sl_xasprintf("%s/jobs/%llu", root, (unsigned long long)id);
+	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_PID, text, strlen(text), 0644, 0, NULL), 0);
+	pid_t c_pid = fork();
+	if (c_pid == 0) { /* no cmocka here: a failed assert would run the rest in the child */
+		struct sl_err err = SL_ERR_INIT;
+		struct evlog e = {0};
+		struct sl_loop *loop = sl_loop_new();
+		struct sl_exec_local *x = sl_exec_local_new(loop, &c, &ev, &e, &err);
+		struct sl_job *j = make_record(id, "#!/bin/sh\n", 1);
+		if (no_pidfd_open() != 0)
+			_exit(77);
+		e.loop = loop;
+		if (x == NULL || sl_exec_local_adopt(x, j, &err) != 0)
+			_exit(3);
+		_exit(sl_exec_local_cancel(x, id, &err) == 0 ? 0 : 4);
+	}
+	int ws = 0;
+	assert_int_equal(waitpid(c_pid, &ws, 0), c_pid);
+	free(dir);
+	free(text);
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128;
+}
+
+/* Adopted after a restart by a daemon without pidfd_open: the supervisor
+ * that stepd.pid names has exited and its pid gone to another process (a
+ * sleep of ours, one tick younger than stepd.pid says). A cancel signals
+ * the pid only while the start time matches: it spares the sleep, and ends
+ * it once stepd.pid gives its true start time. */
+static void test_adopt_pid_reused(void **state)
+{
+	for (int right = 0; right < 2; right++) {
+		uint64_t id = 210 + (uint64_t)right;
+		char *dir = sl_xasprintf("%s/jobs/%llu", root, (unsigned long long)id);
+		char *lock = sl_xasprintf("%s/%s", dir, SL_JOBDIR_LOCK);
+		unsigned long long st = 0;
+		int ws = 0;
+		assert_int_equal(mkdir(dir, 0711), 0);
+		int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0); /* "its supervisor runs" */
+		pid_t sleeper = fork();
+		if (sleeper == 0) {
+			execl("/bin/sleep", "sleep", "30", (char *)NULL);
+			_exit(127);
+		}
+		assert_int_equal(sl_proc_starttime(sleeper, &st), 0);
+		int rc = adopt_cancel_no_pidfd(id, sleeper, right ? st : st - 1);
+		if (rc == 77) {
+			kill(sleeper, SIGKILL);
+			waitpid(sleeper, NULL, 0);
+			skip();
+		}
+		assert_int_equal(rc, 0);
+		if (right) {
+			assert_int_equal(waitpid(sleeper, &ws, 0), sleeper);
+			assert_true(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGTERM);
+		} else {
+			usleep(100000);
+			assert_int_equal(waitpid(sleeper, &ws, WNOHANG), 0);
+			kill(sleeper, SIGKILL);
+			assert_int_equal(waitpid(sleeper, NULL, 0), sleeper);
+		}
+		close(fd);
+		free(lock);
+		free(dir);
+	}
+}
+
 /* 1 once pid has exited (a zombie counts), within 5 s. */
 
 static void test_exec_local_answer_lost(void **state)
@@ -477,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_exec_local_signal_scope),
 		cmocka_unit_test(test_adopt_running),
 		cmocka_unit_test(test_adopt_dead_or_never),
+		cmocka_unit_test(test_adopt_pid_reused),
 		cmocka_unit_test(test_exec_local_answer_lost),
 		cmocka_unit_test(test_exec_local_pipelined),
 		cmocka_unit_test(test_exec_local_recycles),

@@ -1,6 +1,7 @@
 /* test_stepd.c - sluice-stepd run for real on job directories (no daemon):
  * output, exit codes, environment, time limit, cancel, preemption, signal
- * forwarding, launch failure, running as a user, and the fork server.
+ * forwarding, launch failure, running as a user, and the fork server with
+ * its limits (idle time, free supervisors kept, jobs per supervisor).
  * The daemon's side is test_exec_local.c. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -22,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "fdpass.h"
 #include "jobdir.h"
 #include "stepd_spawner.h"
@@ -472,6 +475,217 @@ static void test_server_spawn(void **state)
 	free(dir);
 }
 
+/* ---- the server's limits, lowered through its environment ---- */
+
+/* <root>/<sub>: the jobs directory of one test's own server, so that only
+ * its supervisors show `--free <root>/<sub>`. Caller frees. */
+static char *jobs_sub(const char *sub)
+{
+	char *jobs = sl_xasprintf("%s/%s", root, sub);
+	assert_int_equal(mkdir(jobs, 0777), 0);
+	return jobs;
+}
+
+/* The limits the next server started reads; NULL unsets. */
+static void limits_env(const char *idle_ms, const char *idle_max, const char *jobs_max)
+{
+	const char *name[3] = {"SLUICE_STEPD_IDLE_MS", "SLUICE_STEPD_IDLE_MAX",
+			       "SLUICE_STEPD_JOBS_MAX"};
+	const char *val[3] = {idle_ms, idle_max, jobs_max};
+	for (int i = 0; i < 3; i++)
+		if (val[i] != NULL)
+			assert_int_equal(setenv(name[i], val[i], 1), 0);
+		else
+			assert_int_equal(unsetenv(name[i]), 0);
+}
+
+/* pid shows as a free supervisor of jobs: `stepd_path [-D] --free jobs`. */
+static int titled_free(pid_t pid, const char *jobs)
+{
+	char path[64], got[4096];
+	size_t n, at = strlen(stepd_path) + 1;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (f == NULL)
+		return 0;
+	n = fread(got, 1, sizeof(got) - 1, f);
+	fclose(f);
+	got[n] = '\0';
+	if (n < at || strcmp(got, stepd_path) != 0)
+		return 0;
+	if (at < n && strcmp(got + at, "-D") == 0)
+		at += 3;
+	if (at >= n || strcmp(got + at, "--free") != 0)
+		return 0;
+	at += 7;
+	return at < n && strcmp(got + at, jobs) == 0;
+}
+
+/* How many processes show as free supervisors of jobs. */
+static int count_free(const char *jobs)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0;
+	assert_non_null(d);
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+			n += titled_free((pid_t)atoi(e->d_name), jobs);
+	closedir(d);
+	return n;
+}
+
+static void wait_free(pid_t pid, const char *jobs)
+{
+	for (int i = 0; i < 500 && !titled_free(pid, jobs); i++)
+		usleep(10000);
+	assert_true(titled_free(pid, jobs));
+}
+
+/* <jobs>/<name>'s job, echoing its name, started through sp. */
+static char *spawn_echo(struct sl_spawner *sp, const char *sub, const char *name,
+			struct sl_spawned *sv)
+{
+	char *path = sl_xasprintf("%s/%s", sub, name), *script = sl_xasprintf("echo %s\n", name);
+	char *dir = make_job(path, script, 0, 1);
+	spawn_locked(sp, dir, sv);
+	free(script);
+	free(path);
+	return dir;
+}
+
+/* It ran to COMPLETED, said its name, and is collected. Frees dir. */
+static void collect_echo(struct sl_spawned *sv, char *dir, const char *sub, const char *name)
+{
+	char *path = sl_xasprintf("%s/%s", sub, name), *want = sl_xasprintf("%s\n", name);
+	completed(sv->endfd, dir, path, want);
+	sl_spawned_close(sv);
+	free(want);
+	free(path);
+	free(dir);
+}
+
+/* SLUICE_STEPD_IDLE_MS: a free supervisor is let go once free that long,
+ * not before; the next job gets a new one, which runs it to its end. */
+static void test_server_idle(void **state)
+{
+	char *jobs = jobs_sub("idle");
+	struct sl_spawner *sp = sl_spawner_new(stepd_path, jobs, 0);
+	struct sl_spawned sv;
+	limits_env("1000", NULL, NULL);
+	char *dir = spawn_echo(sp, "idle", "one", &sv);
+	limits_env(NULL, NULL, NULL);
+	pid_t pid = sv.pid;
+	int64_t t0 = sl_mono_ms(); /* it cannot report free before it is collected */
+	collect_echo(&sv, dir, "idle", "one");
+	wait_free(pid, jobs);
+	assert_true(gone(pid));
+	assert_true(sl_mono_ms() - t0 >= 1000);
+	dir = spawn_echo(sp, "idle", "two", &sv);
+	assert_true(sv.pid > 0 && sv.pid != pid);
+	collect_echo(&sv, dir, "idle", "two");
+	sl_spawner_free(sp);
+	free(jobs);
+}
+
+/* SLUICE_STEPD_IDLE_MAX: of four supervisors whose jobs end one after the
+ * other, two stay free, the last two freed; the coldest went first. */
+static void test_server_idle_max(void **state)
+{
+	char *jobs = jobs_sub("cap"), *dir[4];
+	const char *name[4] = {"c0", "c1", "c2", "c3"};
+	struct sl_spawner *sp = sl_spawner_new(stepd_path, jobs, 0);
+	struct sl_spawned sv[4];
+	pid_t pid[4];
+	limits_env(NULL, "2", NULL);
+	for (int i = 0; i < 4; i++) { /* none is collected yet: four supervisors */
+		dir[i] = spawn_echo(sp, "cap", name[i], &sv[i]);
+		pid[i] = sv[i].pid;
+		for (int k = 0; k < i; k++)
+			assert_int_not_equal(pid[k], pid[i]);
+	}
+	limits_env(NULL, NULL, NULL);
+	for (int i = 0; i < 4; i++) {
+		collect_echo(&sv[i], dir[i], "cap", name[i]);
+		wait_free(pid[i], jobs); /* in this order: c0 is the coldest */
+	}
+	assert_true(gone(pid[0]));
+	assert_true(gone(pid[1]));
+	assert_true(titled_free(pid[2], jobs) && titled_free(pid[3], jobs));
+	assert_int_equal(count_free(jobs), 2);
+	char *d = spawn_echo(sp, "cap", "c4", &sv[0]);
+	assert_int_equal(sv[0].pid, pid[3]); /* the last freed */
+	collect_echo(&sv[0], d, "cap", "c4");
+	sl_spawner_free(sp);
+	free(jobs);
+}
+
+/* SLUICE_STEPD_JOBS_MAX: a supervisor exits after its third job; the
+ * fourth gets a new one, and every job runs to its end. */
+static void test_server_jobs_max(void **state)
+{
+	char *jobs = jobs_sub("max");
+	const char *name[4] = {"m0", "m1", "m2", "m3"};
+	struct sl_spawner *sp = sl_spawner_new(stepd_path, jobs, 0);
+	struct sl_spawned sv;
+	pid_t first = 0;
+	limits_env(NULL, NULL, "3");
+	for (int i = 0; i < 4; i++) {
+		char *dir = spawn_echo(sp, "max", name[i], &sv);
+		limits_env(NULL, NULL, NULL);
+		if (i == 0)
+			first = sv.pid;
+		if (i < 3)
+			assert_int_equal(sv.pid, first);
+		else
+			assert_true(sv.pid > 0 && sv.pid != first);
+		collect_echo(&sv, dir, "max", name[i]);
+		if (i < 2)
+			wait_free(first, jobs); /* else the next job would get a new one */
+		else if (i == 2)
+			assert_true(gone(first));
+	}
+	sl_spawner_free(sp);
+	free(jobs);
+}
+
+/* A bad limit is logged and the default used: an idle time of 0 taken as
+ * such would let the supervisor go as soon as it is free. */
+static void test_server_bad_limits(void **state)
+{
+	char *jobs = jobs_sub("limits"), *log = sl_xasprintf("%s/limits.log", root);
+	struct sl_spawner *sp = sl_spawner_new(stepd_path, jobs, 1); /* -D: it logs to stderr */
+	struct sl_spawned sv;
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), saved = dup(2);
+	assert_true(fd >= 0 && saved >= 0);
+	assert_int_equal(dup2(fd, 2), 2); /* the server's stderr, as sluiced's log */
+	limits_env("0", "abc", "1001");
+	char *dir = spawn_echo(sp, "limits", "b0", &sv);
+	limits_env(NULL, NULL, NULL);
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	close(fd);
+	pid_t pid = sv.pid;
+	collect_echo(&sv, dir, "limits", "b0");
+	wait_free(pid, jobs);
+	usleep(300000);
+	dir = spawn_echo(sp, "limits", "b1", &sv);
+	assert_int_equal(sv.pid, pid);
+	collect_echo(&sv, dir, "limits", "b1");
+	char *text = slurp(log);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "server: SLUICE_STEPD_IDLE_MS=0: not a whole number from 1 "
+				     "to 60000; 60000 used\n"));
+	assert_non_null(strstr(text, "server: SLUICE_STEPD_IDLE_MAX=abc: not a whole number "
+				     "from 1 to 256; 256 used\n"));
+	assert_non_null(strstr(text, "server: SLUICE_STEPD_JOBS_MAX=1001: not a whole number "
+				     "from 1 to 1000; 1000 used\n"));
+	free(text);
+	sl_spawner_free(sp);
+	free(log);
+	free(jobs);
+}
+
 /* A server that takes the request and dies without answering: a supervisor
  * may or may not run, so none is exec'd in its place (the job must never
  * run twice); the lock shows nobody holds it, and the job, never started,
@@ -494,6 +708,10 @@ int main(void)
 		cmocka_unit_test(test_as_user),
 		cmocka_unit_test(test_server_spawn),
 		cmocka_unit_test(test_server_old_protocol),
+		cmocka_unit_test(test_server_idle),
+		cmocka_unit_test(test_server_idle_max),
+		cmocka_unit_test(test_server_jobs_max),
+		cmocka_unit_test(test_server_bad_limits),
 	};
 	return cmocka_run_group_tests(tests, stepd_test_setup, stepd_test_teardown);
 }

@@ -51,6 +51,7 @@ struct xjob {
 	uint64_t id;
 	char *dir;
 	pid_t pid;                 /* the supervisor; 0 when unknown */
+	unsigned long long start;  /* its start time, when adopted (stepd.pid's) */
 	int pidfd;                 /* -1: followed by the lock probe */
 	int endfd;                 /* the end pipe; -1: followed by the pidfd */
 	int end_watched;           /* endfd is in the loop (else the lock probe) */
@@ -217,10 +218,12 @@ static void on_poll(struct sl_loop *l, uint64_t id, void *arg)
 
 /* Watch j->pid, through the end pipe or j->pidfd if the launch gave one;
  * `starttime` (0: launched by us) proves it is still the supervisor that
- * stepd.pid named and not a reused pid. */
+ * stepd.pid named and not a reused pid: checked once the pidfd is open,
+ * else before each signal by pid (send_sig). */
 static void job_watch(struct sl_exec_local *x, struct xjob *j, unsigned long long starttime)
 {
 	unsigned long long now_st = 0;
+	j->start = starttime;
 	if (j->endfd >= 0 && j->pidfd < 0 && j->pid > 0)
 		j->pidfd = sl_pidfd_open(j->pid); /* to signal it: the pipe names the end */
 	if (j->endfd >= 0) {
@@ -254,14 +257,20 @@ static void job_watch(struct sl_exec_local *x, struct xjob *j, unsigned long lon
 static int send_sig(struct xjob *j, int sig, const siginfo_t *si)
 {
 	int r = -1;
+	unsigned long long st = 0;
 #ifdef SYS_pidfd_send_signal
 	if (j->pidfd >= 0)
 		r = (int)syscall(SYS_pidfd_send_signal, j->pidfd, sig, si, 0);
 #endif
 	/* Without the pidfd (or a kernel, or valgrind, that lacks its
-	 * syscall): the pid, which job_watch has checked is still ours. */
-	if (r != 0 && (j->pidfd < 0 || errno == ENOSYS) && j->pid > 0)
+	 * syscall): the pid. An adopted one's is free for reuse once it exits,
+	 * up to a second before the lock probe sees it: only while its start is
+	 * stepd.pid's (left open: the instant between that read and the kill). */
+	if (r != 0 && (j->pidfd < 0 || errno == ENOSYS) && j->pid > 0) {
+		if (j->start != 0 && (sl_proc_starttime(j->pid, &st) != 0 || st != j->start))
+			return 0; /* it has exited: its end is on the way */
 		r = si ? sigqueue(j->pid, sig, si->si_value) : kill(j->pid, sig);
+	}
 	if (r != 0 && errno == ESRCH)
 		return 0; /* already over: its result is on the way */
 	return r;

@@ -172,10 +172,13 @@ static int by_id(const void *a, const void *b)
 }
 
 /* hold|uhold|release Name=X (or JobName=X), as 22.05's scontrol_hold: each
- * job of that name, an array's pending tasks in one request; a job no
- * longer pending is asked too (slurmctld answers for it) and makes the
- * word fail, as does any refusal. why: the last answer ("No error" when
- * it was yes), for the slurm_suspend line. */
+ * job of that name; of an array, its pending tasks of that name, one
+ * request each by its raw id, their answers printed as one report (Slurm
+ * asks once, for its pending meta record; no request here names several
+ * jobs, and one on N would reach every task, renamed and started ones
+ * too). A job no longer pending is asked too (slurmctld answers for it)
+ * and makes the word fail, as does any refusal. why: the last answer ("No
+ * error" when it was yes), for the slurm_suspend line. */
 static int control_by_name(struct sl_client *c, const struct sl_scontrol_verb *v,
 			   const char *name, char *why, size_t wlen)
 {

@@ -91,6 +91,47 @@ wait_state "$d" COMPLETED
 wait_state "${c}_4" COMPLETED
 ok "job lists and task lists in hold, release and update"
 
+# sent TYPE CMD...: how many requests of TYPE (PROTOCOL.md) CMD sends, from
+# the frames' headers in its system calls ("" where strace cannot tell).
+sent() {
+	type=$1; shift
+	command -v strace >/dev/null 2>&1 || return 0
+	strace -f -s 8 -xx -e trace=sendto,write,writev -o "$T/strace" "$@" >/dev/null 2>&1
+	grep -q '"\\x53\\x4c\\x55\\x49' "$T/strace" 2>/dev/null || return 0
+	grep -c "\"\\\\x53\\\\x4c\\\\x55\\\\x49\\\\x00\\\\x..\\\\x00\\\\x$(printf %02x "$type")" "$T/strace"
+}
+# expect_sent WHAT TYPE N CMD...: CMD sends N requests of TYPE.
+expect_sent() {
+	what=$1 type=$2 n=$3; shift 3
+	got=$(sent "$type" "$@")
+	[ -z "$got" ] || expect_eq "$what" "$n" "$got"
+}
+
+# limits N: the TimeLimit of tasks 0-2, as scontrol shows each (squeue -r
+# shows the pending ones' first).
+limits() {
+	for i in 0 1 2; do
+		echo "$i $("$BIN/scontrol" show job "${1}_$i" | tr ' ' '\n' | sed -n 's/^TimeLimit=//p')"
+	done | tr '\n' ' ' | sed 's/ $//'
+}
+
+# update on an array's tasks (JobId=N_I,N_J): one listing of the array
+# names them all, and TimeLimit=+T is each task's own limit moved.
+tk=$(submit $USER1 -H -t 10 --array=0-2 --wrap true) || fail "submit"
+as $USER1 "$BIN/scontrol" update JobId="${tk}_1" TimeLimit=20 || fail "TimeLimit of ${tk}_1"
+out=$(as $USER1 "$BIN/scontrol" update JobId="${tk}_[1-3]" TimeLimit=+5 2>&1); rc=$?
+expect_eq "TimeLimit=+5 of tasks" "1 ${tk}_1-2: No error
+${tk}_3: Invalid job id specified" "$rc $out"
+expect_eq "each task's own limit, moved" "0 00:10:00 1 00:25:00 2 00:15:00" "$(limits "$tk")"
+out=$(as $USER1 "$BIN/scontrol" update JobId="${tk}_[0-2]" TimeLimit=-12 2>&1); rc=$?
+expect_eq "a decrement larger than a task's limit" \
+	"1 scontrol: error: TimeLimit decrement larger than current time limit (12 > 10)" "$rc $out"
+expect_eq "the tasks' limits kept" "0 00:10:00 1 00:25:00 2 00:15:00" "$(limits "$tk")"
+expect_sent "listings for three tasks" 3 1 "$BIN/scontrol" update JobId="${tk}_[0-2]" Comment=y
+expect_sent "updates for three tasks" 9 3 "$BIN/scontrol" update JobId="${tk}_[0-2]" Comment=y
+"$BIN/scancel" "$tk" || fail "scancel $tk"
+ok "update N_[I-J]: one listing of the array, TimeLimit=+T per task"
+
 # hold and release by name (scontrol_hold's Name= and JobName=): every job
 # of that name, an array's pending tasks as one.
 e=$(submit $USER1 -H -J byname --array=1-2 --wrap true) || fail "submit"

@@ -372,39 +372,28 @@ static int report(struct sl_buf *b, int rc)
 	return rc;
 }
 
-/* update on array N when some of its tasks have ended: Slurm's answer
- * per group of tasks (sl_scontrol_array_report). 1 when it printed it. */
-static int array_report(struct sl_client *c, uint64_t id)
-{
-	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_buf *b = sl_buf_new(1 << 16);
-	struct sl_job **v = NULL;
-	size_t n = 0;
-	int printed = 0;
-
-	if (sl_client_jobs(c, &f, &v, &n, &err) == 0)
-		printed = sl_scontrol_array_report(b, id, v, n);
-	sl_job_free_array(v, n);
-	return report(b, printed);
-}
-
 /* update on job or array id whole: an array answers per group of its
- * tasks when some have ended (array_report). 1 when it failed. */
+ * tasks when some have ended (sl_scontrol_array_report), from the tasks'
+ * own answers in the daemon's reply. 1 when it failed. */
 static int update_whole(struct sl_client *c, const char *idstr, uint64_t id,
 			const struct sl_update_field *f0, size_t n)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_update_field *f = NULL;
-	int r;
+	struct sl_jobresult *res = NULL;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	size_t nres = 0;
+	int r, rc = 1;
 
 	if ((r = update_fields(c, id, NULL, f0, n, &f)) == 0)
-		r = sl_client_update(c, id, f, n, &err);
-	free(f);
+		r = sl_client_update_each(c, id, f, n, &res, &nres, &err);
 	if (r == 0)
-		return array_report(c, id);
-	update_refusal(r, &err, idstr);
-	return 1;
+		rc = sl_scontrol_array_report(b, id, res, nres);
+	else
+		update_refusal(r, &err, idstr);
+	free(f);
+	free(res);
+	return report(b, rc);
 }
 
 /* update on array id's tasks want[0..nt), each by its raw id and

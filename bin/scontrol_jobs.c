@@ -16,29 +16,6 @@
 #include "client.h"
 #include "xalloc.h"
 
-/* "N_I": the raw id of array N's task I into *id (the daemon's verbs take
- * raw ids, and N alone for the whole array), and its time limit into
- * *limit when asked. */
-static int task_rawid(struct sl_client *c, uint64_t *id, long task, int64_t *limit,
-		      struct sl_err *err)
-{
-	struct sl_taskid t = {*id, (uint32_t)task};
-	struct sl_jobfilter f = {.tasks = &t, .n_tasks = 1};
-	struct sl_job **v = NULL;
-	size_t n = 0;
-	int r = sl_client_jobs(c, &f, &v, &n, err);
-
-	if (r == 0 && n == 0)
-		r = sl_err_set(err, SL_ENOENT, "Invalid job id specified");
-	if (r == 0) {
-		*id = v[0]->id;
-		if (limit != NULL)
-			*limit = v[0]->spec.time_limit;
-	}
-	sl_job_free_array(v, n);
-	return r;
-}
-
 /* Tasks asked for on an array: want[0..n), and raw[i] the raw id of
  * want[i] when the caller has it already (0: the array lacks it), else
  * raw NULL. */
@@ -49,9 +26,10 @@ struct asked {
 };
 
 /* The raw ids of array id's tasks a->want into raw (0 where the array
- * lacks one), from one listing of the array. */
+ * lacks one), and with limit their time limits (the daemon's verbs take
+ * raw ids, N alone for the whole array), from one listing of the array. */
 static int task_rawids(struct sl_client *c, uint64_t id, const struct asked *a, uint64_t *raw,
-		       struct sl_err *err)
+		       int64_t *limit, struct sl_err *err)
 {
 	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
 	struct sl_job **jobs = NULL;
@@ -61,8 +39,11 @@ static int task_rawids(struct sl_client *c, uint64_t id, const struct asked *a, 
 	for (size_t i = 0; r == 0 && i < a->n; i++)
 		for (size_t k = 0; k < n && raw[i] == 0; k++)
 			if (jobs[k]->array_job_id == id &&
-			    (uint32_t)jobs[k]->array_task_id == a->want[i])
+			    (uint32_t)jobs[k]->array_task_id == a->want[i]) {
 				raw[i] = jobs[k]->id;
+				if (limit != NULL)
+					limit[i] = jobs[k]->spec.time_limit;
+			}
 	sl_job_free_array(jobs, n);
 	return r;
 }
@@ -85,7 +66,7 @@ static int array_answers(struct sl_client *c, const struct sl_scontrol_verb *v, 
 	*nres = 0;
 	if ((raw = a->raw) == NULL) {
 		raw = found = sl_xcalloc(a->n + 1, sizeof(*found));
-		if ((r = task_rawids(c, id, a, found, err)) != 0)
+		if ((r = task_rawids(c, id, a, found, NULL, err)) != 0)
 			goto out;
 	}
 	for (size_t i = 0; i < a->n && r != -SL_ECONNECT; i++) {
@@ -172,10 +153,13 @@ static int by_id(const void *a, const void *b)
 }
 
 /* hold|uhold|release Name=X (or JobName=X), as 22.05's scontrol_hold: each
- * job of that name, an array's pending tasks in one request; a job no
- * longer pending is asked too (slurmctld answers for it) and makes the
- * word fail, as does any refusal. why: the last answer ("No error" when
- * it was yes), for the slurm_suspend line. */
+ * job of that name; of an array, its pending tasks of that name, one
+ * request each by its raw id, their answers printed as one report (Slurm
+ * asks once, for its pending meta record; no request here names several
+ * jobs, and one on N would reach every task, renamed and started ones
+ * too). A job no longer pending is asked too (slurmctld answers for it)
+ * and makes the word fail, as does any refusal. why: the last answer ("No
+ * error" when it was yes), for the slurm_suspend line. */
 static int control_by_name(struct sl_client *c, const struct sl_scontrol_verb *v,
 			   const char *name, char *why, size_t wlen)
 {
@@ -295,24 +279,6 @@ int scontrol_control(const struct sl_scontrol_verb *v, int argc, char **argv)
 	return rc;
 }
 
-/* update on array N when some of its tasks have ended: Slurm's answer
- * per group of tasks (sl_scontrol_array_report). 1 when it printed it. */
-static int array_report(struct sl_client *c, uint64_t id)
-{
-	struct sl_jobfilter f = {.ids = &id, .n_ids = 1};
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_buf *b = sl_buf_new(1 << 16);
-	struct sl_job **v = NULL;
-	size_t n = 0;
-	int printed = 0;
-
-	if (sl_client_jobs(c, &f, &v, &n, &err) == 0 && (printed = sl_scontrol_array_report(b, id, v, n)))
-		fputs(sl_buf_str(b), stderr);
-	sl_buf_free(b);
-	sl_job_free_array(v, n);
-	return printed;
-}
-
 /* The limit of job id now (an array whole has none): 0, or -1 with the
  * message printed. */
 static int time_limit_now(struct sl_client *c, uint64_t id, int64_t *cur)
@@ -362,33 +328,27 @@ static int time_limit_add(int64_t cur, struct sl_update_field *f)
 	return 0;
 }
 
-/* The fields on job id (task >= 0: its task), fields copied: TimeLimit=+T
- * becomes this job's own. 1 when the refusal is printed already. */
-static int update_job(struct sl_client *c, uint64_t id, long task, const struct sl_update_field *f0,
-		      size_t n, struct sl_err *err)
+/* f0 (n fields) into *out (caller frees), TimeLimit=+T made job id's own
+ * limit: *cur when the caller has its record, else asked here. 0, or 1
+ * with the refusal printed. */
+static int update_fields(struct sl_client *c, uint64_t id, const int64_t *cur,
+			 const struct sl_update_field *f0, size_t n, struct sl_update_field **out)
 {
 	struct sl_update_field *f = sl_xcalloc(n + 1, sizeof(*f));
-	int r = 0;
-
-	int64_t cur = 0;
-	int known = task >= 0;
+	int64_t now = cur != NULL ? *cur : 0;
+	int known = cur != NULL, r = 0;
 
 	memcpy(f, f0, n * sizeof(*f));
-	/* the task first: one the array lacks is "Invalid job id specified";
-	 * its record has the limit TimeLimit=+T starts from */
-	r = task >= 0 ? task_rawid(c, &id, task, &cur, err) : 0;
 	for (size_t i = 0; i < n && r == 0; i++) {
 		if (strcmp(f[i].key, "time_limit_add") != 0)
 			continue;
-		if (!known && time_limit_now(c, id, &cur) != 0)
+		if (!known && time_limit_now(c, id, &now) != 0)
 			r = 1;
-		else if (time_limit_add(cur, &f[i]) != 0)
+		else if (time_limit_add(now, &f[i]) != 0)
 			r = 1;
 		known = 1;
 	}
-	if (r == 0)
-		r = sl_client_update(c, id, f, n, err);
-	free(f);
+	*out = f;
 	return r;
 }
 
@@ -404,19 +364,94 @@ static void update_refusal(int r, const struct sl_err *err, const char *idstr)
 		fprintf(stderr, "%s for job %s\n", sl_scontrol_reason(err->msg, buf, sizeof(buf)), idstr);
 }
 
-/* update on one id of the JobId list: a job, a whole array (the answer
- * per group of its tasks when some have ended), or an array's tasks, each
- * answering for itself (sl_scontrol_task_report). 1 when it failed. */
+/* What b holds, to stderr; rc back. */
+static int report(struct sl_buf *b, int rc)
+{
+	fputs(sl_buf_str(b), stderr);
+	sl_buf_free(b);
+	return rc;
+}
+
+/* update on job or array id whole: an array answers per group of its
+ * tasks when some have ended (sl_scontrol_array_report), from the tasks'
+ * own answers in the daemon's reply. 1 when it failed. */
+static int update_whole(struct sl_client *c, const char *idstr, uint64_t id,
+			const struct sl_update_field *f0, size_t n)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_update_field *f = NULL;
+	struct sl_jobresult *res = NULL;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	size_t nres = 0;
+	int r, rc = 1;
+
+	if ((r = update_fields(c, id, NULL, f0, n, &f)) == 0)
+		r = sl_client_update_each(c, id, f, n, &res, &nres, &err);
+	if (r == 0)
+		rc = sl_scontrol_array_report(b, id, res, nres);
+	else
+		update_refusal(r, &err, idstr);
+	free(f);
+	free(res);
+	return report(b, rc);
+}
+
+/* update on array id's tasks want[0..nt), each by its raw id and
+ * answering for itself (sl_scontrol_task_report), from one listing of the
+ * array: TimeLimit=+T is each task's own. 1 when it failed. */
+static int update_tasks(struct sl_client *c, const char *idstr, uint64_t id,
+			const uint32_t *want, size_t nt, const struct sl_update_field *f0,
+			size_t n)
+{
+	struct asked a = {want, NULL, nt};
+	struct sl_err lerr = SL_ERR_INIT;
+	struct sl_jobresult *res = sl_xcalloc(nt + 1, sizeof(*res));
+	uint64_t *raw = sl_xcalloc(nt + 1, sizeof(*raw));
+	int64_t *limit = sl_xcalloc(nt + 1, sizeof(*limit));
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	size_t nres = 0;
+	int r, rc = 1, listed = task_rawids(c, id, &a, raw, limit, &lerr);
+
+	for (size_t i = 0; i < nt; i++) {
+		struct sl_err err = lerr; /* a listing that failed is each task's answer */
+		struct sl_update_field *f = NULL;
+		char buf[SL_ERR_MSG_MAX];
+		if ((r = listed) == 0 && raw[i] == 0)
+			continue; /* no such task: sl_scontrol_task_report says so */
+		if (r == 0 && (r = update_fields(c, raw[i], &limit[i], f0, n, &f)) == 0)
+			r = sl_client_update(c, raw[i], f, n, &err);
+		free(f);
+		if (r == -SL_ENOENT)
+			continue;
+		if (r == 1 || r == -SL_ECONNECT) {
+			update_refusal(r, &err, idstr);
+			goto out;
+		}
+		res[nres].array_task_id = (int)want[i];
+		res[nres].rc = r;
+		snprintf(res[nres].msg, sizeof(res[nres].msg), "%.*s", (int)sizeof(res[nres].msg) - 1,
+			 sl_scontrol_reason(err.msg, buf, sizeof(buf)));
+		nres++;
+	}
+	rc = sl_scontrol_task_report(b, id, want, nt, res, nres);
+out:
+	free(res);
+	free(raw);
+	free(limit);
+	return report(b, rc);
+}
+
+/* update on one id of the JobId list: a job, a whole array, or an array's
+ * tasks. 1 when it failed. */
 static int update_one(struct sl_client *c, const char *idstr, const struct sl_update_field *f,
 		      size_t n)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_array *tasks = NULL;
-	struct sl_jobresult *res = NULL;
-	struct sl_buf *b;
+	uint32_t *want;
 	uint64_t id;
 	size_t nt;
-	int r, rc = 1;
+	int rc;
 
 	if (sl_array_jobid_parse(idstr, &id, &tasks, &err) != 0) {
 		update_refusal(-SL_ENOENT, &err, idstr);
@@ -425,39 +460,14 @@ static int update_one(struct sl_client *c, const char *idstr, const struct sl_up
 	/* ArrayTaskThrottle alone on N_I is the array's, as Slurm keeps it */
 	if (tasks == NULL || (n == 1 && strcmp(f[0].key, "array_throttle") == 0)) {
 		sl_array_free(tasks);
-		if ((r = update_job(c, id, -1, f, n, &err)) == 0)
-			return array_report(c, id);
-		update_refusal(r, &err, idstr);
-		return 1;
+		return update_whole(c, idstr, id, f, n);
 	}
 	nt = sl_array_count(tasks);
-	uint32_t *want = sl_xcalloc(nt + 1, sizeof(*want));
-	res = sl_xcalloc(nt + 1, sizeof(*res));
-	size_t nres = 0;
-	for (size_t i = 0; i < nt; i++) {
+	want = sl_xcalloc(nt + 1, sizeof(*want));
+	for (size_t i = 0; i < nt; i++)
 		want[i] = sl_array_task(tasks, i);
-		sl_err_clear(&err);
-		r = update_job(c, id, want[i], f, n, &err);
-		if (r == -SL_ENOENT)
-			continue; /* no such task: sl_scontrol_task_report says so */
-		if (r == 1 || r == -SL_ECONNECT) {
-			update_refusal(r, &err, idstr);
-			goto out;
-		}
-		char buf[SL_ERR_MSG_MAX];
-		res[nres].array_task_id = (int)want[i];
-		res[nres].rc = r;
-		snprintf(res[nres].msg, sizeof(res[nres].msg), "%.*s", (int)sizeof(res[nres].msg) - 1,
-			 sl_scontrol_reason(err.msg, buf, sizeof(buf)));
-		nres++;
-	}
-	b = sl_buf_new(1 << 16);
-	rc = sl_scontrol_task_report(b, id, want, nt, res, nres);
-	fputs(sl_buf_str(b), stderr);
-	sl_buf_free(b);
-out:
+	rc = update_tasks(c, idstr, id, want, nt, f, n);
 	free(want);
-	free(res);
 	sl_array_free(tasks);
 	return rc;
 }

@@ -110,11 +110,13 @@ int sl_scontrol_job_list(const char *s, char ***out, size_t *n);
  * task failed (scontrol then exits 1). */
 int sl_scontrol_task_report(struct sl_buf *b, uint64_t id, const uint32_t *want, size_t nwant,
 			    const struct sl_jobresult *res, size_t n);
-/* update on array N whose tasks v (all of them) include ended ones: Slurm
- * answers per task, and its report is sl_scontrol_task_report's ("N_0: Job
- * has already finished", "N_1-3: No error"; scontrol exits 1). 1 when it
- * wrote that into b; 0 when no task has ended (nothing to say). */
-int sl_scontrol_array_report(struct sl_buf *b, uint64_t id, struct sl_job *const *v, size_t n);
+/* update on array N, whose tasks answered res (all of them, the daemon's
+ * "each"), some ended: Slurm answers per task, and its report is
+ * sl_scontrol_task_report's ("N_0: Job has already finished", "N_1-3: No
+ * error"; scontrol exits 1). 1 when it wrote that into b; 0 when no task
+ * has ended, or res is not array N's (nothing to say). */
+int sl_scontrol_array_report(struct sl_buf *b, uint64_t id, const struct sl_jobresult *res,
+			     size_t n);
 
 /* show hostnames (one name a line), hostlist (compressed, in the given
  * order), hostlistsorted: list expanded into out. -SL_EINVAL "host list is

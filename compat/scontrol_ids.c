@@ -167,26 +167,29 @@ int sl_scontrol_task_report(struct sl_buf *b, uint64_t id, const uint32_t *want,
 	return failed;
 }
 
-int sl_scontrol_array_report(struct sl_buf *b, uint64_t id, struct sl_job *const *v, size_t n)
+int sl_scontrol_array_report(struct sl_buf *b, uint64_t id, const struct sl_jobresult *res,
+			     size_t n)
 {
-	struct sl_jobresult *res;
+	struct sl_jobresult *took;
 	int failed;
 
-	if (n == 0 || v[0]->array_job_id != id)
+	if (n == 0 || res[0].array_job_id != id)
 		return 0;
-	/* the answer Slurm's tasks give: an ended one refuses, the others
-	 * take it */
-	res = sl_xcalloc(n + 1, sizeof(*res));
+	/* scontrol's answer: an ended task refuses, the others took it. A
+	 * refusal the array passed over (a running task's "Job is no longer
+	 * pending execution" while the pending ones took it) is not shown,
+	 * though slurmctld's own answer would name it. */
+	took = sl_xcalloc(n + 1, sizeof(*took));
 	for (size_t i = 0; i < n; i++) {
-		res[i].id = v[i]->id;
-		res[i].array_job_id = id;
-		res[i].array_task_id = v[i]->array_task_id;
-		if (sl_jobstate_is_final(v[i]->state)) {
-			res[i].rc = -SL_ESTATE;
-			snprintf(res[i].msg, sizeof(res[i].msg), "Job has already finished");
+		took[i].id = res[i].id;
+		took[i].array_job_id = id;
+		took[i].array_task_id = res[i].array_task_id;
+		if (res[i].ended) {
+			took[i].rc = -SL_ESTATE;
+			snprintf(took[i].msg, sizeof(took[i].msg), "Job has already finished");
 		}
 	}
-	failed = sl_scontrol_task_report(b, id, NULL, 0, res, n);
-	free(res);
+	failed = sl_scontrol_task_report(b, id, NULL, 0, took, n);
+	free(took);
 	return failed;
 }

@@ -275,6 +275,8 @@ static int results_from(json_object *rep, struct sl_jobresult **res, size_t *nre
 			x->array_job_id = (uint64_t)json_object_get_int64(v);
 		if (json_object_object_get_ex(e, "array_task_id", &v))
 			x->array_task_id = json_object_get_int(v);
+		if (json_object_object_get_ex(e, "ended", &v))
+			x->ended = json_object_get_boolean(v);
 	}
 	*nres = len;
 	return 0;
@@ -325,22 +327,29 @@ int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
 	return r;
 }
 
-int sl_client_control_each(struct sl_client *c, enum sl_control_op op, uint64_t id,
-			   struct sl_jobresult **res, size_t *nres, struct sl_err *err)
+/* req (consumed) with "each": an array's tasks answer one by one into
+ * *res; none for a plain job, which answers as without. */
+static int call_each(struct sl_client *c, uint16_t type, json_object *req,
+		     struct sl_jobresult **res, size_t *nres, struct sl_err *err)
 {
-	json_object *req = control_req(op, id), *rep;
+	json_object *rep;
 	int r;
 
 	*res = NULL;
 	*nres = 0;
 	json_object_object_add(req, "each", json_object_new_boolean(1));
-	if ((r = sl_client_call(c, SL_MSG_CONTROL, req, &rep, err)) != 0)
+	if ((r = sl_client_call(c, type, req, &rep, err)) != 0)
 		return r;
-	/* no results: a plain job, which answered as sl_client_control's */
 	if (json_object_object_get_ex(rep, "results", NULL))
 		r = results_from(rep, res, nres, err);
 	json_object_put(rep);
 	return r;
+}
+
+int sl_client_control_each(struct sl_client *c, enum sl_control_op op, uint64_t id,
+			   struct sl_jobresult **res, size_t *nres, struct sl_err *err)
+{
+	return call_each(c, SL_MSG_CONTROL, control_req(op, id), res, nres, err);
 }
 
 int sl_client_hold(struct sl_client *c, int release, int operator, uint64_t id,
@@ -565,20 +574,33 @@ void sl_clusterinfo_free(struct sl_clusterinfo *ci)
 
 /* ---- scontrol: update (type 9), ping (10), reconfigure (11), config (12) ---- */
 
-int sl_client_update(struct sl_client *c, uint64_t id, const struct sl_update_field *f,
-		     size_t n, struct sl_err *err)
+static json_object *update_req(uint64_t id, const struct sl_update_field *f, size_t n)
 {
-	json_object *req = json_object_new_object(), *set = json_object_new_object(), *rep;
-	int r;
+	json_object *req = json_object_new_object(), *set = json_object_new_object();
 
 	for (size_t i = 0; i < n; i++)
 		json_object_object_add(set, f[i].key, f[i].str ? json_object_new_string(f[i].str)
 							       : json_object_new_int64(f[i].num));
 	json_object_object_add(req, "id", json_object_new_int64((int64_t)id));
 	json_object_object_add(req, "set", set);
-	if ((r = sl_client_call(c, SL_MSG_UPDATE, req, &rep, err)) == 0)
+	return req;
+}
+
+int sl_client_update(struct sl_client *c, uint64_t id, const struct sl_update_field *f,
+		     size_t n, struct sl_err *err)
+{
+	json_object *rep;
+	int r;
+
+	if ((r = sl_client_call(c, SL_MSG_UPDATE, update_req(id, f, n), &rep, err)) == 0)
 		json_object_put(rep);
 	return r;
+}
+
+int sl_client_update_each(struct sl_client *c, uint64_t id, const struct sl_update_field *f,
+			  size_t n, struct sl_jobresult **res, size_t *nres, struct sl_err *err)
+{
+	return call_each(c, SL_MSG_UPDATE, update_req(id, f, n), res, nres, err);
 }
 
 /* Connect, send an empty request of this type, hand back the reply. */

@@ -76,6 +76,7 @@ struct sl_jobresult {
 	char msg[256];       /* reason when rc != 0 */
 	uint64_t array_job_id; /* an array's task: its array, 0 otherwise */
 	int array_task_id;     /* and its task */
+	int ended;             /* an array's task that had ended when asked ("each") */
 };
 
 /* Cancel (signal 0) or signal the jobs matching f. `batch_only` is what
@@ -182,6 +183,11 @@ struct sl_update_field {
 };
 int sl_client_update(struct sl_client *c, uint64_t id, const struct sl_update_field *f,
 		     size_t n, struct sl_err *err);
+/* The same, and when id is an array that took the update, *res (caller
+ * frees) is each of its tasks' own answer, those ended marked; it stays
+ * NULL for a plain job (or from a daemon that predates this). */
+int sl_client_update_each(struct sl_client *c, uint64_t id, const struct sl_update_field *f,
+			  size_t n, struct sl_jobresult **res, size_t *nres, struct sl_err *err);
 
 /* scontrol ping: the daemon's host name (caller frees). Connects itself. */
 int sl_client_ping(char **host, struct sl_err *err);

@@ -30,17 +30,22 @@ static void result(json_object *arr, uint64_t id, int code, const char *msg)
 	json_object_array_add(arr, o);
 }
 
-/* result() for job j, with the ids users know a task by. */
-static void job_result(json_object *arr, const struct sl_job *j, int code, const char *msg)
+/* result() for job j, with the ids users know a task by; the entry
+ * (borrowed from arr). */
+static json_object *job_result(json_object *arr, const struct sl_job *j, int code,
+			       const char *msg)
 {
+	json_object *last;
+
 	result(arr, j->id, code, msg);
+	last = json_object_array_get_idx(arr, json_object_array_length(arr) - 1);
 	if (j->array_job_id != 0) {
-		json_object *last = json_object_array_get_idx(arr, json_object_array_length(arr) - 1);
 		json_object_object_add(last, "array_job_id",
 				       json_object_new_int64((int64_t)j->array_job_id));
 		json_object_object_add(last, "array_task_id",
 				       json_object_new_int(j->array_task_id));
 	}
+	return last;
 }
 
 /* What scancel's signal reaches (Slurm's job_mgr.c _job_signal): steps
@@ -287,13 +292,8 @@ int sl_h_is_array(struct sluiced *d, uint64_t id)
 	return t != NULL && t->array_job_id == id;
 }
 
-/* sl_h_array_each when each is NULL. With each (CONTROL's "each"), every
- * task answers for itself into that JSON array, finished ones too, as in
- * slurmctld's job_array_resp_msg, and the request succeeds as a whole;
- * only tasks cancelled out of the pending meta record are passed over,
- * gone as in Slurm. */
-static int array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, enum sl_op rule,
-		      sl_h_task_fn fn, void *arg, json_object *each, struct sl_err *err)
+int sl_h_array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, enum sl_op rule,
+		    sl_h_task_fn fn, void *arg, json_object *each, struct sl_err *err)
 {
 	struct sl_err first = SL_ERR_INIT;
 	size_t n = sl_jobtab_count(d->jobs);
@@ -302,35 +302,33 @@ static int array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, e
 	for (size_t i = sl_jobtab_lower(d->jobs, id); i < n; i++) {
 		struct sl_job *t = sl_jobtab_at(d->jobs, i);
 		struct sl_err e = SL_ERR_INIT;
-		int rc;
+		int rc, ended;
 		if (t->array_job_id != id)
 			break;
-		if (each != NULL ? t->array_dropped : sl_jobstate_is_final(t->state))
+		ended = sl_jobstate_is_final(t->state); /* before fn: requeue revives one */
+		if (each != NULL ? t->array_dropped : ended)
 			continue;
 		if ((rc = sl_authz_job(p, t, rule, &e)) == 0)
 			rc = fn(d, p, t, arg, &e);
-		if (each != NULL)
-			job_result(each, t, rc ? e.code : 0, e.msg);
-		else if (rc == 0)
+		if (each != NULL) {
+			json_object *o = job_result(each, t, rc ? e.code : 0, e.msg);
+			if (ended)
+				json_object_object_add(o, "ended", json_object_new_boolean(1));
+		}
+		if (ended)
+			continue; /* asked for its own answer only */
+		if (rc == 0)
 			done = 1;
 		else if (r == 0 || (r == -SL_ESTATE && rc != -SL_ESTATE)) {
 			r = rc;
 			first = e;
 		}
 	}
-	if (each != NULL)
-		return 0;
 	if (!done && r == 0)
 		return sl_err_set(err, SL_ESTATE, "Job has already finished");
 	if (r == 0 || (done && r == -SL_ESTATE))
 		return 0;
 	return sl_err_set(err, first.code ? first.code : -r, "%s", first.msg);
-}
-
-int sl_h_array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, enum sl_op rule,
-		    sl_h_task_fn fn, void *arg, struct sl_err *err)
-{
-	return array_each(d, p, id, rule, fn, arg, NULL, err);
 }
 
 static int verb_fn(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, void *arg,
@@ -359,16 +357,18 @@ int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	if (!json_object_object_get_ex(req, "id", &v) || !json_object_is_type(v, json_type_int))
 		return sl_err_set(err, SL_EPROTO, "control: id is missing");
 	id = (unsigned long long)json_object_get_int64(v);
-	/* With "each" an array's tasks answer one by one; without, the array
-	 * answers once (a client that does not ask reads that) */
+	/* With "each" an array's tasks answer one by one, and the request
+	 * succeeds as a whole; without, the array answers once (a client
+	 * that does not ask reads that) */
 	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id)) {
-		json_object *each = NULL;
-		if (json_object_object_get_ex(req, "each", &v) && json_object_get_boolean(v))
-			each = json_object_new_array();
-		r = array_each(d, p, id, verbs[i].rule, verb_fn, &i, each, err);
-		if (each != NULL)
-			json_object_object_add(rep, "results", each);
-		return r;
+		struct sl_err whole = SL_ERR_INIT;
+		json_object *each;
+		if (!flag(req, "each"))
+			return sl_h_array_each(d, p, id, verbs[i].rule, verb_fn, &i, NULL, err);
+		each = json_object_new_array();
+		sl_h_array_each(d, p, id, verbs[i].rule, verb_fn, &i, each, &whole);
+		json_object_object_add(rep, "results", each);
+		return 0;
 	}
 	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");

@@ -622,8 +622,20 @@ int sl_h_update(struct sluiced *d, const struct sl_peer *p, json_object *req, js
 	    !json_object_is_type(set, json_type_object))
 		return sl_err_set(err, SL_EPROTO, "update: id or set is missing");
 	id = (uint64_t)json_object_get_int64(v);
-	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id))
-		return sl_h_array_each(d, p, id, SL_OP_UPDATE, update_fn, set, err);
+	/* With "each" the array answers as without, and when it took the
+	 * update each task's own answer is in results too: scontrol reports
+	 * the ended ones without listing the array again */
+	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id)) {
+		json_object *each = NULL;
+		if (json_object_object_get_ex(req, "each", &v) && json_object_get_boolean(v))
+			each = json_object_new_array();
+		if ((r = sl_h_array_each(d, p, id, SL_OP_UPDATE, update_fn, set, each, err)) == 0 &&
+		    each != NULL)
+			json_object_object_add(rep, "results", each);
+		else
+			json_object_put(each);
+		return r;
+	}
 	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
 	if ((r = sl_authz_job(p, j, SL_OP_UPDATE, err)) != 0)

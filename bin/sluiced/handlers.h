@@ -29,11 +29,17 @@ int sl_h_is_array(struct sluiced *d, uint64_t id);
  * act on (authz.c's rule), as Slurm applies it to the array's records. A
  * task it does not apply to in its state (-SL_ESTATE) is passed over when
  * another took it; else the first other refusal is the answer, and with
- * no task left, "Job has already finished". */
+ * no task left, "Job has already finished".
+ * With each (the requests' "each", PROTOCOL.md), fn also runs on the
+ * ended tasks, for their own answers only, and every task's answer goes
+ * into that JSON array ("ended" marks those), as slurmctld's
+ * job_array_resp_msg; tasks cancelled out of the pending meta record are
+ * gone, as in Slurm, and do not answer. The return is the array's answer
+ * either way. */
 typedef int (*sl_h_task_fn)(struct sluiced *d, const struct sl_peer *p, struct sl_job *j,
 			    void *arg, struct sl_err *err);
 int sl_h_array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, enum sl_op rule,
-		    sl_h_task_fn fn, void *arg, struct sl_err *err);
+		    sl_h_task_fn fn, void *arg, json_object *each, struct sl_err *err);
 int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		 json_object *rep, struct sl_err *err);
 /* qhold/qrls: PBS's holds by kind (h_hold.c). */

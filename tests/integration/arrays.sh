@@ -91,6 +91,82 @@ wait_state "$d" COMPLETED
 wait_state "${c}_4" COMPLETED
 ok "job lists and task lists in hold, release and update"
 
+# sent TYPE CMD...: how many requests of TYPE (PROTOCOL.md) CMD sends, from
+# the frames' headers in its system calls ("" where strace cannot tell).
+sent() {
+	type=$1; shift
+	command -v strace >/dev/null 2>&1 || return 0
+	strace -f -s 8 -xx -e trace=sendto,write,writev -o "$T/strace" "$@" >/dev/null 2>&1
+	grep -q '"\\x53\\x4c\\x55\\x49' "$T/strace" 2>/dev/null || return 0
+	grep -c "\"\\\\x53\\\\x4c\\\\x55\\\\x49\\\\x00\\\\x..\\\\x00\\\\x$(printf %02x "$type")" "$T/strace"
+}
+# expect_sent WHAT TYPE N CMD...: CMD sends N requests of TYPE.
+expect_sent() {
+	what=$1 type=$2 n=$3; shift 3
+	got=$(sent "$type" "$@")
+	[ -z "$got" ] || expect_eq "$what" "$n" "$got"
+}
+
+# limits N: the TimeLimit of tasks 0-2, as scontrol shows each (squeue -r
+# shows the pending ones' first).
+limits() {
+	for i in 0 1 2; do
+		echo "$i $("$BIN/scontrol" show job "${1}_$i" | tr ' ' '\n' | sed -n 's/^TimeLimit=//p')"
+	done | tr '\n' ' ' | sed 's/ $//'
+}
+
+# update on an array's tasks (JobId=N_I,N_J): one listing of the array
+# names them all, and TimeLimit=+T is each task's own limit moved.
+tk=$(submit $USER1 -H -t 10 --array=0-2 --wrap true) || fail "submit"
+as $USER1 "$BIN/scontrol" update JobId="${tk}_1" TimeLimit=20 || fail "TimeLimit of ${tk}_1"
+out=$(as $USER1 "$BIN/scontrol" update JobId="${tk}_[1-3]" TimeLimit=+5 2>&1); rc=$?
+expect_eq "TimeLimit=+5 of tasks" "1 ${tk}_1-2: No error
+${tk}_3: Invalid job id specified" "$rc $out"
+expect_eq "each task's own limit, moved" "0 00:10:00 1 00:25:00 2 00:15:00" "$(limits "$tk")"
+out=$(as $USER1 "$BIN/scontrol" update JobId="${tk}_[0-2]" TimeLimit=-12 2>&1); rc=$?
+expect_eq "a decrement larger than a task's limit" \
+	"1 scontrol: error: TimeLimit decrement larger than current time limit (12 > 10)" "$rc $out"
+expect_eq "the tasks' limits kept" "0 00:10:00 1 00:25:00 2 00:15:00" "$(limits "$tk")"
+expect_sent "listings for three tasks" 3 1 "$BIN/scontrol" update JobId="${tk}_[0-2]" Comment=y
+expect_sent "updates for three tasks" 9 3 "$BIN/scontrol" update JobId="${tk}_[0-2]" Comment=y
+"$BIN/scancel" "$tk" || fail "scancel $tk"
+ok "update N_[I-J]: one listing of the array, TimeLimit=+T per task"
+
+# update on an array whole: each task's answer comes with the update's
+# ("each"), so scontrol lists nothing. An ended task refuses; a running
+# one refusing a pending job's field is passed over, as before; all ended,
+# the array refuses as one.
+w=$(submit $USER1 -H -o /dev/null --array=0-3 \
+	--wrap '[ "$SLURM_ARRAY_TASK_ID" = 1 ] && sleep 60; true') || fail "submit"
+as $USER1 "$BIN/scontrol" release "${w}_0" || fail "release ${w}_0"
+wait_state "${w}_0" COMPLETED
+as $USER1 "$BIN/scontrol" release "${w}_1" || fail "release ${w}_1"
+wait_state "${w}_1" RUNNING
+out=$(as $USER1 "$BIN/scontrol" update JobId="$w" WCKey=k1 2>&1); rc=$?
+expect_eq "update of an array, one task ended" "1 ${w}_0: Job has already finished
+${w}_1-3: No error" "$rc $out"
+expect_eq "the pending tasks took it" "1 RUNNING (null)
+2 PENDING k1
+3 PENDING k1" "$("$BIN/squeue" -h -r -j "$w" -o '%K %T %w' | sort -n)"
+out=$(as $USER2 "$BIN/scontrol" update JobId="$w" Comment=x 2>&1); rc=$?
+expect_eq "another user's update" "1 Invalid user id for job $w" "$rc $out"
+expect_sent "no listing after an array's update" 3 0 "$BIN/scontrol" update JobId="$w" Comment=x
+expect_sent "one update" 9 1 "$BIN/scontrol" update JobId="$w" Comment=x
+# PROTOCOL.md: without "each" (an older scontrol) the reply is as before;
+# with it, each task's answer, the ended one marked
+expect_eq "update without each" "{}" \
+	"$(request root 9 "{\"id\": $w, \"set\": {\"comment\": \"p\"}}")"
+expect_eq "update with each" "0 True ESTATE 1 False - 2 False - 3 False -" \
+	"$(request root 9 "{\"id\": $w, \"set\": {\"comment\": \"p\"}, \"each\": true}" |
+	   python3 -c 'import json, sys
+print(" ".join("%d %s %s" % (t["array_task_id"], t.get("ended", False), t.get("code", "-"))
+               for t in json.load(sys.stdin)["results"]))')"
+"$BIN/scancel" "$w" || fail "scancel $w"
+wait_state "${w}_1" CANCELLED
+out=$(as $USER1 "$BIN/scontrol" update JobId="$w" Comment=x 2>&1); rc=$?
+expect_eq "update of an array all ended" "1 Job has already finished for job $w" "$rc $out"
+ok "update N: the tasks' answers with the update's, no second listing"
+
 # hold and release by name (scontrol_hold's Name= and JobName=): every job
 # of that name, an array's pending tasks as one.
 e=$(submit $USER1 -H -J byname --array=1-2 --wrap true) || fail "submit"

@@ -7,25 +7,11 @@
 make_users
 start_daemon
 cd "$T/work"
-sock="$T/sock/sluiced.sock"
-version=$(sed -n 's/^#define SL_PROTO_VERSION \([0-9]*\)$/\1/p' "$top_srcdir/libbatch/proto.h")
 
 # listing USER HISTORY: the raw jobs reply as USER receives it.
 listing() {
-	as "$1" python3 - "$sock" "$version" "$2" <<'EOP'
-import json, socket, struct, sys
-s = socket.socket(socket.AF_UNIX)
-s.settimeout(5)
-s.connect(sys.argv[1])
-body = json.dumps({"filter": {"history": sys.argv[3] == "1"}}).encode()
-s.sendall(struct.pack(">IHHI", 0x534C5549, int(sys.argv[2]), 3, len(body)) + body)
-hdr = b""
-while len(hdr) < 12: hdr += s.recv(12 - len(hdr))
-n = struct.unpack(">IHHI", hdr)[3]
-rep = b""
-while len(rep) < n: rep += s.recv(n - len(rep))
-sys.stdout.write(rep.decode())
-EOP
+	h=false; [ "$2" = 1 ] && h=true
+	request "$1" 3 "{\"filter\": {\"history\": $h}}"
 }
 
 id=$(submit $USER1 -H --export=ALL,SL_TOKEN=hunter2 --wrap true) || fail "submit"

@@ -21,28 +21,39 @@ static int joins(const struct sl_job *h, const struct sl_job *t, int unique)
 	return t->state == SL_JOB_PENDING && t->array_job_id == h->array_job_id &&
 	       t->array_tasks == NULL &&
 	       same_str(t->spec.name, h->spec.name) && same_str(t->spec.partition, h->spec.partition) &&
-	       (!unique || same_str(t->reason, h->reason));
+	       (!unique || (same_str(t->reason, h->reason) && !sl_job_task_split(t)));
 }
 
 
 /* Fold the group headed by v[h] (pending tasks after it, up to the end of
- * its array's run of ids); the folded records become NULL. */
+ * its array's run of ids) into the record of its meta, the first task it
+ * still holds; the folded records become NULL. */
 static void fold(struct sl_job **v, size_t n, size_t h, int unique)
 {
-	struct sl_job *head = v[h], *meta = head;
+	struct sl_job *head = v[h], *meta = NULL;
 	uint32_t *ids = NULL;
-	size_t k = 0, cap = 0;
+	size_t k = 0, cap = 0, nmeta = 0, first = h;
 
 	for (size_t i = h; i < n && (v[i] == NULL || v[i]->array_job_id == head->array_job_id); i++) {
 		if (v[i] == NULL || !joins(head, v[i], unique))
 			continue;
 		ids = sl_xgrow(ids, &cap, k + 1, sizeof(*ids));
 		ids[k++] = (uint32_t)v[i]->array_task_id;
-		meta = v[i];
+		if (!sl_job_task_split(v[i])) {
+			if (nmeta++ == 0)
+				first = i;
+			meta = v[i];
+		}
 	}
-	if (k == 1 && sl_array_lone_task(head->spec.array, head->array_task_id)) {
+	/* no meta record with a bitmap to fold into: each task is itself */
+	if (meta == NULL || !sl_array_meta_bitmap(meta->spec.array, meta->array_task_id, nmeta)) {
 		free(ids);
-		return; /* N_I (sl_array_lone_task) */
+		return;
+	}
+	if (first != h) { /* the record shown is the meta's: its first task leads */
+		struct sl_job *t = v[first];
+		v[first] = head;
+		v[h] = head = t;
 	}
 	if (meta != head) { /* the meta record's reason is its last task's */
 		free(head->reason);

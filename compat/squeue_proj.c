@@ -19,7 +19,8 @@
 /* Read whatever the format: the start-time pass of every sort (state,
  * start_time), array folding (squeue_array.c) and the id's printer. */
 static const char base[] = "state start_time spec.name spec.partition spec.array reason "
-			   "array_job_id array_task_id array_tasks array_throttle";
+			   "array_job_id array_task_id array_tasks array_throttle attempt "
+			   "array_split";
 
 struct row {
 	char code;

@@ -143,6 +143,11 @@ long sl_array_last(const char *spec)
 	return last;
 }
 
+int sl_array_meta_bitmap(const char *spec, long task, size_t nmeta)
+{
+	return nmeta >= 2 || (nmeta == 1 && !sl_array_lone_task(spec, task));
+}
+
 int sl_array_lone_task(const char *spec, long task)
 {
 	struct sl_err e = SL_ERR_INIT;

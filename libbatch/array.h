@@ -47,6 +47,11 @@ long sl_array_last(const char *spec);
  * job_array_split makes a task of its own once the others have gone.
  * 0 only for an array of that one task, whose meta record stays: N_[I]. */
 int sl_array_lone_task(const char *spec, long task);
+/* Whether an array's pending meta record, holding nmeta tasks (task, of
+ * spec, among them), still has its task bitmap: the one record squeue
+ * folds an array's pending tasks into. Two tasks or more, or one when the
+ * array is that one task; else each pending task is listed alone. */
+int sl_array_meta_bitmap(const char *spec, long task, size_t nmeta);
 /* SLURM_ARRAY_TASK_STEP as slurmctld sets it: the number after the spec's
  * first ':' (1 without one). */
 int sl_array_step(const char *spec);

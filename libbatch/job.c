@@ -269,6 +269,11 @@ void sl_job_refill(struct sl_job *j, struct sl_jobspec *from)
 	from->script = NULL;
 }
 
+int sl_job_task_split(const struct sl_job *t)
+{
+	return t->attempt > 0 || t->array_split;
+}
+
 int sl_job_run_parse(const char *s, struct sl_job_run *out)
 {
 	long long sub, st, en;

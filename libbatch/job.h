@@ -168,6 +168,8 @@ struct sl_job {
 	char *nodelist;         /* hostlist of allocated nodes, NULL while pending */
 	int alloc_cpus;         /* total cpus allocated (or requested while pending) */
 	int attempt;            /* 0 first run; +1 per requeue */
+	int array_split;        /* an array task acted on by its own id while pending: Slurm
+				 * splits it off its meta record (squeue -r lists its own fields) */
 	int alloc_nodes;        /* nodes admitted (-N MIN-MAX: Kueue partial admission); 0 while pending */
 	int ready_evictions;    /* evictions by the pods-ready timeout only (Kueue's
 				 * status.requeueState.count): backoffLimitCount's count */
@@ -266,6 +268,10 @@ struct sl_job_run {
 /* The record at s (up to the next ';' or the end): 0, or -1 for one that
  * cannot be read (the callers skip it). */
 int sl_job_run_parse(const char *s, struct sl_job_run *out);
+/* 1 for an array task Slurm keeps a record of its own for: one that ran
+ * (requeued since), or that was acted on by its own id while pending
+ * (array_split); 0 for one its array's pending meta record holds. */
+int sl_job_task_split(const struct sl_job *t);
 
 /* Free the environment, arguments and script (the script becomes ""):
  * sluiced keeps them only in its store, since they are most of a job's

@@ -43,7 +43,8 @@
 	X(topo_assign) X(start_reason)
 #define JOB_INTS(X) X(exit_code) X(exit_signal) X(alloc_cpus) X(attempt) \
 	X(cancelled_by) X(ready_evictions) X(alloc_nodes) X(mail_sent) \
-	X(array_task_id) X(array_throttle) X(array_dropped) X(requeue_mark)
+	X(array_task_id) X(array_throttle) X(array_dropped) X(requeue_mark) \
+	X(array_split)
 #define JOB_INT64S(X) X(submit_time) X(eligible_time) X(start_time) X(end_time) \
 	X(priority) X(suspend_time) X(pre_suspend) X(max_rss) X(max_vmsize) X(max_pages) \
 	X(user_usec) X(sys_usec) X(disk_read) X(disk_write) \

@@ -275,21 +275,28 @@ static const struct {
 	const char *name;
 	enum sl_op rule; /* authz.c's */
 	int (*fn)(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, struct sl_err *err);
+	int splits; /* on one pending task: it leaves its meta record */
 } verbs[] = {
-	{"hold", SL_OP_HOLD, op_hold},
-	{"uhold", SL_OP_HOLD, op_uhold},
-	{"release", SL_OP_RELEASE, op_release},
-	{"requeue", SL_OP_REQUEUE, op_requeue},
-	{"requeuehold", SL_OP_REQUEUE, op_requeuehold},
-	{"top", SL_OP_TOP, op_top},
-	{"suspend", SL_OP_SUSPEND, op_suspend},
-	{"resume", SL_OP_SUSPEND, op_resume},
+	{"hold", SL_OP_HOLD, op_hold, 1},
+	{"uhold", SL_OP_HOLD, op_uhold, 1},
+	{"release", SL_OP_RELEASE, op_release, 1},
+	{"requeue", SL_OP_REQUEUE, op_requeue, 0},
+	{"requeuehold", SL_OP_REQUEUE, op_requeuehold, 0},
+	{"top", SL_OP_TOP, op_top, 0},
+	{"suspend", SL_OP_SUSPEND, op_suspend, 0},
+	{"resume", SL_OP_SUSPEND, op_resume, 0},
 };
 
 int sl_h_is_array(struct sluiced *d, uint64_t id)
 {
 	const struct sl_job *t = sl_jobtab_at(d->jobs, sl_jobtab_lower(d->jobs, id));
 	return t != NULL && t->array_job_id == id;
+}
+
+void sl_h_split_task(struct sl_job *j)
+{
+	if (j->array_job_id != 0 && j->state == SL_JOB_PENDING)
+		j->array_split = 1;
 }
 
 int sl_h_array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, enum sl_op rule,
@@ -374,5 +381,7 @@ int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
 	if ((r = sl_authz_job(p, j, verbs[i].rule, err)) != 0)
 		return r;
+	if (verbs[i].splits)
+		sl_h_split_task(j);
 	return verbs[i].fn(d, p, j, err);
 }

@@ -131,14 +131,19 @@ static int same_group(const struct sl_job *a, const struct sl_job *b)
 	       same_str(a->spec.partition, b->spec.partition);
 }
 
-/* A task Slurm would have split off its meta record: held or released on
- * its own, or requeued. squeue folds it back in (its reason joins the
- * meta's), squeue -r lists it on its own. */
+/* A task Slurm would have split off its meta record: updated, held or
+ * released on its own, or requeued. squeue folds it back in (its reason
+ * joins the meta's), squeue -r lists it on its own, with its own fields. */
 static int split_off(const struct sl_job *t, const struct sl_job *meta)
 {
-	return t != meta && (t->spec.hold != meta->spec.hold || t->attempt > 0);
+	return t != meta && (t->spec.hold != meta->spec.hold || sl_job_task_split(t));
 }
 
+/* A task the meta record still holds: the meta is the last of these. */
+static int unsplit(const struct sl_job *t)
+{
+	return !sl_job_task_split(t);
+}
 /* j's group's meta when the group was written, else NULL. */
 static const struct sl_job *folded(struct fold *fo, const struct sl_job *j)
 {
@@ -166,22 +171,48 @@ static void merge_reason(char **merged, const struct sl_job *t)
 	*merged = m;
 }
 
-/* The group of pending task i of the table, written as one record: its
- * first task with the group's tasks' text and its meta's reason (with
- * those of tasks split off, when they fold in: fold 1). A task left alone
- * is itself, N_I, unless the array is that one task (sl_array_lone_task). */
+/* The group's tasks each alone, those a folded listing would have merged:
+ * with fold 2 the tasks split off are listed at their own turn. */
+static int add_each(struct sluiced *d, struct hist *h, const struct sl_jobfilter *f,
+		    const struct sl_job *meta, size_t i, size_t end)
+{
+	int r = 0;
+	for (; i < end && r == 0; i++) {
+		struct sl_job *t = sl_jobtab_at(d->jobs, i);
+		if (t->state != SL_JOB_PENDING || !same_group(t, meta) || !sl_jobfilter_match(f, t) ||
+		    (f->fold > 1 && split_off(t, meta)))
+			continue;
+		sl_schedctl_explain(d->sched, t);
+		r = add_job(h, t);
+	}
+	return r;
+}
+
+/* The group of pending task i of the table, written as one record: the
+ * meta's fields (its first task never split off) with the group's tasks'
+ * text and the meta's reason (with those of tasks split off, when they
+ * fold in: fold 1). */
 static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilter *f,
 		      struct fold *fo, size_t i)
 {
 	struct sl_job *head = NULL, *meta = sl_jobtab_at(d->jobs, i), *t;
-	size_t n = sl_jobtab_count(d->jobs), k = 0, cap = 0, end = i;
+	size_t n = sl_jobtab_count(d->jobs), k = 0, cap = 0, end = i, nmeta = 0;
 	char *reason = NULL, *text = NULL, *merged;
 	uint32_t *ids = NULL;
 	int r;
 
+	/* the last pending task, one still in the meta record if there is one */
 	for (; end < n && (t = sl_jobtab_at(d->jobs, end))->array_job_id == meta->array_job_id; end++)
-		if (t->state == SL_JOB_PENDING && same_group(t, meta) && sl_jobfilter_match(f, t))
+		if (t->state == SL_JOB_PENDING && same_group(t, meta) && sl_jobfilter_match(f, t) &&
+		    (unsplit(t) || !unsplit(meta))) {
 			meta = t;
+			nmeta += unsplit(t);
+		}
+	fo->meta = sl_xgrow(fo->meta, &fo->cap, fo->n + 1, sizeof(*fo->meta));
+	fo->meta[fo->n++] = meta;
+	/* down to one task, Slurm's meta record is that task's own */
+	if (!sl_array_meta_bitmap(meta->spec.array, meta->array_task_id, nmeta))
+		return add_each(d, h, f, meta, i, end);
 	sl_schedctl_explain(d->sched, meta);
 	merged = sl_xstrdup(meta->reason ? meta->reason : "None");
 	for (; i < end; i++) {
@@ -194,20 +225,10 @@ static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilt
 			sl_schedctl_explain(d->sched, t);
 			merge_reason(&merged, t);
 		}
-		if (head == NULL)
-			head = t;
+		if (head == NULL || (!unsplit(head) && unsplit(t)))
+			head = t; /* the fields shown are the meta record's */
 		ids = sl_xgrow(ids, &cap, k + 1, sizeof(*ids));
 		ids[k++] = (uint32_t)t->array_task_id;
-	}
-	fo->meta = sl_xgrow(fo->meta, &fo->cap, fo->n + 1, sizeof(*fo->meta));
-	fo->meta[fo->n++] = meta;
-	if (head == NULL || (k == 1 && sl_array_lone_task(head->spec.array, head->array_task_id))) {
-		free(ids);
-		free(merged);
-		if (head == NULL)
-			return 0;
-		sl_schedctl_explain(d->sched, head);
-		return add_job(h, head);
 	}
 	head->array_tasks = f->fold > 1 ? sl_array_fmt_full(ids, k, (uint32_t)head->array_throttle)
 				       : sl_array_fmt(ids, k, (uint32_t)head->array_throttle);

@@ -640,5 +640,6 @@ int sl_h_update(struct sluiced *d, const struct sl_peer *p, json_object *req, js
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");
 	if ((r = sl_authz_job(p, j, SL_OP_UPDATE, err)) != 0)
 		return r;
+	sl_h_split_task(j);
 	return sl_update_job(d, p, j, set, err);
 }

@@ -25,6 +25,9 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		json_object *rep, struct sl_err *err);
 /* 1 when id is an array's id (array.h): no record, its tasks follow it. */
 int sl_h_is_array(struct sluiced *d, uint64_t id);
+/* A pending array task acted on by its own id leaves its meta record, as
+ * with Slurm's job_array_split(); the action's save keeps the mark. */
+void sl_h_split_task(struct sl_job *j);
 /* A request on array N: fn on each of its tasks not yet ended that p may
  * act on (authz.c's rule), as Slurm applies it to the array's records. A
  * task it does not apply to in its state (-SL_ESTATE) is passed over when

@@ -275,3 +275,33 @@ done
 expect_eq "the last pending task" "${l}_2|2" "$("$BIN/squeue" -h -j "$l" -t PD -o '%i|%K')"
 "$BIN/scancel" "$o" "$l"
 ok "N_I the array lacks: nothing listed, Job N_I not found; the last pending task is N_I"
+
+# A pending task updated on its own leaves its array's meta record (Slurm's
+# job_array_split, checked against 22.05): squeue -r shows its own limit;
+# squeue folds it back while the meta record holds two tasks or more, and
+# lists every task alone once the meta is down to one. The mark survives
+# kill -9 of sluiced. (Slurm orders the split records by when they split:
+# the lines are compared sorted.)
+s=$(submit $USER1 -H -t 10 --array=1-3 --wrap true) || fail "submit"
+"$BIN/scontrol" update JobId="${s}_2" TimeLimit=5 || fail "update ${s}_2"
+expect_eq "-r after one split" "${s}_1 10:00|${s}_2 5:00|${s}_3 10:00" \
+	"$("$BIN/squeue" -h -r -j "$s" -o '%i %l' | sort | paste -sd'|')"
+expect_eq "folded after one split" "${s}_[1-3] 10:00" "$("$BIN/squeue" -h -j "$s" -o '%i %l')"
+"$BIN/scontrol" update JobId="${s}_1" TimeLimit=7 || fail "update ${s}_1"
+kill9_daemon
+start_daemon
+expect_eq "after two splits" "${s}_1 7:00|${s}_2 5:00|${s}_3 10:00" \
+	"$("$BIN/squeue" -h -j "$s" -o '%i %l' | sort | paste -sd'|')"
+expect_eq "-r after two splits" "${s}_1 7:00|${s}_2 5:00|${s}_3 10:00" \
+	"$("$BIN/squeue" -h -r -j "$s" -o '%i %l' | sort | paste -sd'|')"
+"$BIN/scancel" "$s"
+h=$(submit $USER1 -H -t 10 --array=1-4 --wrap true) || fail "submit"
+"$BIN/scontrol" uhold "${h}_4" || fail "uhold ${h}_4"
+expect_eq "held on its own: folded back" "${h}_[1-4] JobHeldUser" \
+	"$("$BIN/squeue" -h -j "$h" -o '%i %r')"
+"$BIN/scontrol" update JobId="${h}_1" TimeLimit=3 || fail "update ${h}_1"
+"$BIN/scontrol" update JobId="${h}_2" TimeLimit=3 || fail "update ${h}_2"
+expect_eq "the meta holds task 3 alone" "${h}_1|${h}_2|${h}_3|${h}_4" \
+	"$("$BIN/squeue" -h -j "$h" -o '%i' | sort | paste -sd'|')"
+"$BIN/scancel" "$h"
+ok "a task updated or held on its own is split off its meta record, as Slurm's"

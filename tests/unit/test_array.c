@@ -191,6 +191,11 @@ static void test_lone_task(void **state)
 	assert_false(sl_array_lone_task("7", 7));
 	assert_false(sl_array_lone_task("7-7%1", 7));
 	assert_true(sl_array_lone_task("1,3", 3));
+	/* the meta record keeps its bitmap with two tasks, or one of its own */
+	assert_true(sl_array_meta_bitmap("0-2", 2, 2));
+	assert_false(sl_array_meta_bitmap("0-2", 2, 1));
+	assert_false(sl_array_meta_bitmap("0-2", 2, 0));
+	assert_true(sl_array_meta_bitmap("7", 7, 1));
 }
 
 static void test_last_index_full(void **state)

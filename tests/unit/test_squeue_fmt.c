@@ -290,6 +290,44 @@ static struct sl_job *task(uint64_t id, int t, enum sl_jobstate st)
 	return j;
 }
 
+/* Tasks split off their meta record (updated on their own, or requeued)
+ * fold back into it while it holds two tasks or more, its fields shown;
+ * with one left every task is listed alone (22.05's job_array_split). */
+static void test_arrays_split(void **state)
+{
+	struct sl_job **v = calloc(4, sizeof(*v));
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_squeue_fmt *f;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	size_t n = 4;
+	(void)state;
+
+	for (int t = 0; t < 4; t++) {
+		v[t] = task(19 + t, t, SL_JOB_PENDING);
+		v[t]->spec.time_limit = 10;
+	}
+	v[0]->array_split = 1, v[0]->spec.time_limit = 5;
+	v[1]->attempt = 1;
+	assert_int_equal(sl_squeue_fmt_new("%i %l", &f, &err), 0);
+	sl_squeue_collapse(v, &n, 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(sl_squeue_fmt_job(f, v[0], NOW, b), 0);
+	assert_string_equal(sl_buf_str(b), "18_[0-3%2] 10:00\n");
+	sl_job_free_array(v, n);
+	sl_buf_free(b);
+
+	v = calloc(3, sizeof(*v));
+	n = 3;
+	for (int t = 0; t < 3; t++)
+		v[t] = task(19 + t, t, SL_JOB_PENDING);
+	v[0]->array_split = v[1]->array_split = 1;
+	sl_squeue_collapse(v, &n, 0);
+	assert_int_equal(n, 3);
+	assert_null(v[2]->array_tasks);
+	sl_job_free_array(v, n);
+	sl_squeue_fmt_free(f);
+}
+
 static void test_arrays(void **state)
 {
 	struct sl_job **v = calloc(5, sizeof(*v));
@@ -344,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_long_fields),
 		cmocka_unit_test(test_long_widths),
 		cmocka_unit_test(test_arrays),
+		cmocka_unit_test(test_arrays_split),
 	};
 	setenv("TZ", "UTC", 1);
 	tzset();

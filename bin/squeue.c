@@ -259,6 +259,7 @@ static int round_once(const struct sl_squeue_opts *o, const struct sl_squeue_fmt
 	if (!o->noheader && (o->iterate || o->verbose || o->longfmt))
 		print_date();
 	selection(o, &want);
+	sl_jobfilter_index(&want);
 	proj = projection(o, &want);
 	if ((r = fetch(o, &want, proj, &v, &n)) == 0 && o->steps)
 		r = print_steps(o, v, n, now);
@@ -271,6 +272,7 @@ static int round_once(const struct sl_squeue_opts *o, const struct sl_squeue_fmt
 	kept.v = v;
 	kept.n = n;
 	sl_jobproj_free(proj);
+	sl_jobfilter_index_free(&want);
 	return r != 0;
 }
 

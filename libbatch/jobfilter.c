@@ -138,11 +138,85 @@ static int same(const struct list *l, const void *v, size_t i, const struct sl_j
 	return 0;
 }
 
+struct sl_jobfilter_idx {
+	uint64_t *ids;
+	struct sl_taskid *tasks;
+	size_t n_ids, n_tasks;
+};
+
+static int cmp_id(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct sl_taskid *x = a, *y = b;
+	if (x->job != y->job)
+		return x->job < y->job ? -1 : 1;
+	return x->task < y->task ? -1 : x->task > y->task;
+}
+
+static void *sorted_copy(const void *v, size_t n, size_t size,
+			 int (*cmp)(const void *, const void *))
+{
+	void *c;
+
+	if (n == 0)
+		return NULL;
+	c = sl_xcalloc(n, size);
+	memcpy(c, v, n * size);
+	qsort(c, n, size, cmp);
+	return c;
+}
+
+void sl_jobfilter_index(struct sl_jobfilter *f)
+{
+	struct sl_jobfilter_idx *x;
+
+	sl_jobfilter_index_free(f);
+	if (f->n_ids + f->n_tasks == 0)
+		return; /* every job passes: nothing to look up */
+	x = sl_xcalloc(1, sizeof(*x));
+	x->n_ids = f->n_ids;
+	x->n_tasks = f->n_tasks;
+	x->ids = sorted_copy(f->ids, f->n_ids, sizeof(*f->ids), cmp_id);
+	x->tasks = sorted_copy(f->tasks, f->n_tasks, sizeof(*f->tasks), cmp_task);
+	f->idx = x;
+}
+
+void sl_jobfilter_index_free(struct sl_jobfilter *f)
+{
+	if (f->idx == NULL)
+		return;
+	free(f->idx->ids);
+	free(f->idx->tasks);
+	free(f->idx);
+	f->idx = NULL;
+}
+
+/* id_match through the index: the same three questions, each a bsearch. */
+static int idx_match(const struct sl_jobfilter_idx *x, const struct sl_job *j)
+{
+	struct sl_taskid t = {j->array_job_id, (uint32_t)j->array_task_id};
+
+	if (x->n_ids > 0 &&
+	    (bsearch(&j->id, x->ids, x->n_ids, sizeof(*x->ids), cmp_id) != NULL ||
+	     (j->array_job_id != 0 &&
+	      bsearch(&j->array_job_id, x->ids, x->n_ids, sizeof(*x->ids), cmp_id) != NULL)))
+		return 1;
+	return x->n_tasks > 0 &&
+	       bsearch(&t, x->tasks, x->n_tasks, sizeof(*x->tasks), cmp_task) != NULL;
+}
+
 /* Job ids, in either form: the job's own id, its array's id, or its task. */
 static int id_match(const struct sl_jobfilter *f, const struct sl_job *j)
 {
 	if (f->n_ids == 0 && f->n_tasks == 0)
 		return 1;
+	if (f->idx != NULL)
+		return idx_match(f->idx, j);
 	for (size_t i = 0; i < f->n_ids; i++)
 		if (f->ids[i] == j->id || (j->array_job_id != 0 && f->ids[i] == j->array_job_id))
 			return 1;
@@ -289,6 +363,7 @@ int sl_jobfilter_from_obj(json_object *o, struct sl_jobfilter *f, struct sl_err 
 		sl_jobfilter_clear(f);
 		return r;
 	}
+	sl_jobfilter_index(f);
 	if (json_object_object_get_ex(o, "history", &v))
 		f->history = json_object_get_boolean(v);
 	if (json_object_object_get_ex(o, "duplicates", &v))
@@ -304,6 +379,7 @@ int sl_jobfilter_from_obj(json_object *o, struct sl_jobfilter *f, struct sl_err 
 
 void sl_jobfilter_clear(struct sl_jobfilter *f)
 {
+	sl_jobfilter_index_free(f);
 	for (size_t k = 0; k < NLISTS; k++)
 		if (lists[k].type == L_STR || lists[k].type == L_HOST)
 			sl_strv_free(*vec(f, &lists[k]));

@@ -47,7 +47,17 @@ struct sl_jobfilter {
 	                                        ids or tasks: a job is selected by
 	                                        either list; an id also selects the
 	                                        tasks of the array it names */
+	struct sl_jobfilter_idx *idx; /* ids and tasks sorted (sl_jobfilter_index);
+	                                 NULL: sl_jobfilter_match scans them */
 };
+
+/* Sort a copy of f's ids and tasks, so that sl_jobfilter_match finds a job
+ * among K of them in O(log K), not K: a cancel or a query of K ids over N
+ * jobs was N x K. Call it again after changing those lists.
+ * sl_jobfilter_from_obj does it; a filter whose lists are borrowed frees
+ * the copy with sl_jobfilter_index_free (sl_jobfilter_clear does too). */
+void sl_jobfilter_index(struct sl_jobfilter *f);
+void sl_jobfilter_index_free(struct sl_jobfilter *f);
 
 /* 1 when j is in every non-empty list of f. The history window is the
  * store's to apply (sl_store_history), since only it knows the history. */

@@ -70,6 +70,71 @@ static void test_parse(void **state)
 	want("0-", "0", 0);                 /* strtol: a missing number is 0 */
 }
 
+/* Ranges in order are taken as they come, the others sorted and made
+ * distinct: both ways give the same ids. */
+static void test_parse_order(void **state)
+{
+	(void)state;
+	want("1-10:4", "1 5 9", 0);
+	want("1-10:4,10", "1 5 9 10", 0);    /* 10 is past the range's last, 9 */
+	want("1-10:4,5", "1 5 9", 0);
+	want("1-10:4,9", "1 5 9", 0);
+	want("3,1", "1 3", 0);
+	want("1-3,3", "1 2 3", 0);
+	want("1-3,4-5", "1 2 3 4 5", 0);
+	want("0-9:3,1-9:3", "0 1 3 4 6 7 9", 0);
+	want("2,,4", "2 4", 0);              /* strtok: empty tokens skipped */
+	want("[7,1-3]", "1 2 3 7", 0);
+}
+
+/* A small fixed generator: the same specs on every run. */
+static uint32_t rnd(uint32_t *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return *s >> 8;
+}
+
+/* Random specs of 1 to 6 tokens, in order or not, overlapping or not,
+ * against the ids their ranges name, counted in a bitmap here. */
+static void test_parse_random(void **state)
+{
+	enum { MAX = 8000 }; /* above any id drawn: 2000 + 6 x 900 */
+	static uint8_t in[MAX];
+	uint32_t seed = 99;
+	(void)state;
+
+	for (int round = 0; round < 2000; round++) {
+		char spec[256], *p = spec, *got, *q;
+		int ntok = 1 + (int)(rnd(&seed) % 6);
+		uint32_t base = rnd(&seed) % 2 ? 0 : rnd(&seed) % 2000, t = 0;
+
+		memset(in, 0, sizeof(in));
+		for (int k = 0; k < ntok; k++) {
+			uint32_t a = base + rnd(&seed) % 500, b = a + rnd(&seed) % 400,
+				 st = 1 + rnd(&seed) % 5;
+			base = rnd(&seed) % 3 ? b + 1 : base; /* mostly in order */
+			p += sprintf(p, "%s%u-%u:%u", k ? "," : "", a, b, st);
+			for (uint32_t i = a; i <= b; i += st)
+				in[i] = 1;
+		}
+		got = ids(spec, MAX, &t);
+		assert_non_null(got);
+		q = got;
+		for (uint32_t i = 0; i < MAX; i++) {
+			char *end;
+			if (!in[i])
+				continue;
+			if (strtoul(q, &end, 10) != i || end == q)
+				fail_msg("\"%s\": got \"%s\", missing or out of order at %u", spec,
+					 got, i);
+			q = end + (*end == ' ');
+		}
+		if (*q != '\0')
+			fail_msg("\"%s\": got \"%s\", extra from \"%s\"", spec, got, q);
+		free(got);
+	}
+}
+
 static void test_parse_max(void **state)
 {
 	uint32_t t;
@@ -83,6 +148,12 @@ static void test_parse_max(void **state)
 	refused("1001", 1001);
 	refused("1-5:1001", 1001);           /* a step of MaxArraySize or more */
 	refused("0", 0);                     /* MaxArraySize=0: arrays disabled */
+	/* what squeue reads back from the daemon has no limit but the type's:
+	 * the ids near it cost no more than near 0 */
+	got = ids("4294967290-4294967294:2", UINT32_MAX, &t);
+	assert_string_equal(got, "4294967290 4294967292 4294967294");
+	free(got);
+	refused("4294967295", UINT32_MAX);
 }
 
 static void test_refused(void **state)
@@ -162,6 +233,8 @@ static void test_jobid(void **state)
 	jobid("18_*", 18, "");
 	jobid("18_3", 18, "3");
 	jobid("18_[1-3,7]", 18, "1 2 3 7");
+	jobid("18_[7,1-3]", 18, "1 2 3 7");
+	jobid("18_4000000", 18, "4000000");
 	assert_int_equal(sl_array_jobid_parse("abc", &j, &a, &err), -SL_EINVAL);
 	assert_string_equal(err.msg, "Invalid job id: abc");
 	sl_err_clear(&err);
@@ -239,6 +312,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse), cmocka_unit_test(test_parse_max),
+		cmocka_unit_test(test_parse_order), cmocka_unit_test(test_parse_random),
 		cmocka_unit_test(test_lone_task),
 		cmocka_unit_test(test_refused), cmocka_unit_test(test_fmt),
 		cmocka_unit_test(test_jobid), cmocka_unit_test(test_step),

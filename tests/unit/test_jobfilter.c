@@ -112,7 +112,7 @@ static void test_roundtrip(void **state)
 	char *parts[] = {"cpu", NULL}, *accts[] = {"x", "y", NULL}, *names[] = {"n", NULL};
 	char *wckeys[] = {"wk", NULL};
 	struct sl_jobfilter f = {ids, 2, uids, 2, states, 2, parts, 1, accts, 2, names, 1,
-				 1, 100, 200, 0, NULL, 0, NULL, 0, wckeys, 1, 0, NULL, 0};
+				 1, 100, 200, 0, NULL, 0, NULL, 0, wckeys, 1, 0, NULL, 0, NULL};
 	struct sl_jobfilter g;
 	struct sl_err err = SL_ERR_INIT;
 	json_object *o = sl_jobfilter_to_obj(&f), *back;
@@ -212,6 +212,85 @@ static void test_qos_nodes(void **state)
 	sl_job_free(b);
 }
 
+/* A small fixed generator: the same jobs and lists on every run. */
+static uint32_t rnd(uint32_t *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return *s >> 8;
+}
+
+/* Each of n jobs through f scanned (no index) and f indexed: the same
+ * answer; *hits counts the jobs that matched. */
+static void same_answers(struct sl_jobfilter *f, uint32_t seed, int n, int *hits)
+{
+	struct sl_job *j = sl_job_new();
+
+	*hits = 0;
+	for (int i = 0; i < n; i++) {
+		int scanned, indexed;
+
+		j->id = 1 + rnd(&seed) % 1200;
+		j->array_job_id = rnd(&seed) % 3 ? 0 : rnd(&seed) % 1000;
+		j->array_task_id = (int)(rnd(&seed) % 25) - 1;
+		sl_jobfilter_index_free(f);
+		scanned = sl_jobfilter_match(f, j);
+		sl_jobfilter_index(f);
+		indexed = sl_jobfilter_match(f, j);
+		if (scanned != indexed)
+			fail_msg("job %llu (array %llu task %d): scan %d, index %d",
+				 (unsigned long long)j->id, (unsigned long long)j->array_job_id,
+				 j->array_task_id, scanned, indexed);
+		*hits += scanned;
+	}
+	sl_jobfilter_index_free(f);
+	sl_job_free(j);
+}
+
+/* The sorted index answers as the scan of the lists does, for a few
+ * hundred ids and tasks in no order, repeated, an id naming an array
+ * (its tasks pass) or a raw task id, tasks of array 0 and task -1 (what
+ * a plain job holds), ids alone, tasks alone and both. */
+static void test_index(void **state)
+{
+	enum { K = 300 };
+	uint64_t ids[K];
+	struct sl_taskid tasks[K];
+	struct sl_jobfilter f = {0}, g;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job *t = sl_job_new();
+	uint32_t seed = 12345;
+	json_object *o;
+	int hits;
+	(void)state;
+
+	for (int i = 0; i < K; i++) {
+		ids[i] = 1 + rnd(&seed) % 1000;
+		tasks[i] = (struct sl_taskid){rnd(&seed) % 1000, rnd(&seed) % 24};
+	}
+	tasks[0] = (struct sl_taskid){0, UINT32_MAX};
+	f = (struct sl_jobfilter){.ids = ids, .n_ids = K};
+	same_answers(&f, 1, 5000, &hits);
+	assert_in_range(hits, 500, 4500);
+	f = (struct sl_jobfilter){.tasks = tasks, .n_tasks = K};
+	same_answers(&f, 2, 5000, &hits);
+	assert_in_range(hits, 10, 4500);
+	f = (struct sl_jobfilter){.ids = ids, .n_ids = K, .tasks = tasks, .n_tasks = K};
+	same_answers(&f, 3, 5000, &hits);
+	assert_in_range(hits, 500, 4500);
+	/* the daemon's filter, read from the wire, is indexed */
+	o = sl_jobfilter_to_obj(&f);
+	assert_int_equal(sl_jobfilter_from_obj(o, &g, &err), 0);
+	assert_non_null(g.idx);
+	t->id = 5000, t->array_job_id = tasks[7].job, t->array_task_id = (int)tasks[7].task;
+	assert_true(sl_jobfilter_match(&g, t));
+	t->array_task_id = 24; /* no task 24 in the list */
+	assert_int_equal(sl_jobfilter_match(&g, t), sl_jobfilter_match(&f, t));
+	sl_jobfilter_clear(&g);
+	assert_null(g.idx);
+	json_object_put(o);
+	sl_job_free(t);
+}
+
 static void expect_bad(const char *text, int code, const char *msg)
 {
 	struct sl_err err = SL_ERR_INIT;
@@ -250,7 +329,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_roundtrip), cmocka_unit_test(test_array_ids),
-		cmocka_unit_test(test_qos_nodes),
+		cmocka_unit_test(test_qos_nodes), cmocka_unit_test(test_index),
 		cmocka_unit_test(test_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,6 +33,7 @@ static void fold(struct sl_job **v, size_t n, size_t h, int unique)
 	struct sl_job *head = v[h], *meta = NULL;
 	uint32_t *ids = NULL;
 	size_t k = 0, cap = 0, nmeta = 0, first = h;
+	uint32_t throttle = (uint32_t)head->array_throttle;
 
 	for (size_t i = h; i < n && (v[i] == NULL || v[i]->array_job_id == head->array_job_id); i++) {
 		if (v[i] == NULL || !joins(head, v[i], unique))
@@ -43,6 +44,8 @@ static void fold(struct sl_job **v, size_t n, size_t h, int unique)
 			if (nmeta++ == 0)
 				first = i;
 			meta = v[i];
+		} else {
+			throttle = 0; /* squeue's bit_fmt of the merged set has no %N */
 		}
 	}
 	/* no meta record with a bitmap to fold into: each task is itself */
@@ -61,7 +64,7 @@ static void fold(struct sl_job **v, size_t n, size_t h, int unique)
 		free(head->reason_text);
 		head->reason_text = meta->reason_text ? sl_xstrdup(meta->reason_text) : NULL;
 	}
-	head->array_tasks = sl_array_fmt(ids, k, (uint32_t)head->array_throttle);
+	head->array_tasks = sl_array_fmt(ids, k, throttle);
 	for (size_t i = h + 1; i < n && (v[i] == NULL || v[i]->array_job_id == head->array_job_id);
 	     i++)
 		if (v[i] != NULL && joins(head, v[i], unique)) {

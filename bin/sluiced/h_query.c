@@ -197,6 +197,7 @@ static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilt
 {
 	struct sl_job *head = NULL, *meta = sl_jobtab_at(d->jobs, i), *t;
 	size_t n = sl_jobtab_count(d->jobs), k = 0, cap = 0, end = i, nmeta = 0;
+	uint32_t throttle = (uint32_t)meta->array_throttle;
 	char *reason = NULL, *text = NULL, *merged;
 	uint32_t *ids = NULL;
 	int r;
@@ -224,6 +225,7 @@ static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilt
 		if (split_off(t, meta)) {
 			sl_schedctl_explain(d->sched, t);
 			merge_reason(&merged, t);
+			throttle = 0; /* squeue's bit_fmt of the merged set has no %N */
 		}
 		if (head == NULL || (!unsplit(head) && unsplit(t)))
 			head = t; /* the fields shown are the meta record's */
@@ -231,7 +233,7 @@ static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilt
 		ids[k++] = (uint32_t)t->array_task_id;
 	}
 	head->array_tasks = f->fold > 1 ? sl_array_fmt_full(ids, k, (uint32_t)head->array_throttle)
-				       : sl_array_fmt(ids, k, (uint32_t)head->array_throttle);
+				       : sl_array_fmt(ids, k, throttle);
 	reason = head->reason, text = head->reason_text; /* lent for the listing */
 	head->reason = merged, head->reason_text = meta->reason_text;
 	r = add_job(h, head);

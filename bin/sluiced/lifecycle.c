@@ -259,9 +259,10 @@ static int requeue_now(struct sluiced *d, struct sl_job *j, int hold,
 	 * did (Slurm's BeginTime for a job that has run) */
 	int ran = (held && j->state != SL_JOB_CONFIGURING) || (!held && j->attempt > 0);
 	int r;
-	/* a job held, then cancelled while pending, keeps its hold (Slurm's) */
+	/* a job held, then cancelled while pending, keeps its hold (Slurm's),
+	 * as does one held while it ran */
 	char kept[16] = "";
-	if (!hold && !held && j->spec.hold && j->reason &&
+	if (!hold && j->spec.hold && j->reason &&
 	    (strcmp(j->reason, "JobHeldUser") == 0 || strcmp(j->reason, "JobHeldAdmin") == 0))
 		snprintf(kept, sizeof(kept), "%s", j->reason);
 

@@ -304,4 +304,17 @@ expect_eq "held on its own: folded back" "${h}_[1-4] JobHeldUser" \
 expect_eq "the meta holds task 3 alone" "${h}_1|${h}_2|${h}_3|${h}_4" \
 	"$("$BIN/squeue" -h -j "$h" -o '%i' | sort | paste -sd'|')"
 "$BIN/scancel" "$h"
+# Tasks held while they ran stay held when requeued, and fold back into
+# the meta record; squeue's set of a merged record has no %N (22.05).
+q=$(submit $USER1 -o /dev/null -a 1-4%2 --wrap 'sleep 30') || fail "submit"
+n=0
+until [ "$("$BIN/squeue" -h -r -j "$q" -t R -o %i | wc -l)" = 2 ]; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "two tasks of $q did not start"; sleep 0.1
+done
+as $USER1 "$BIN/scontrol" hold "$q" || fail "hold $q"
+expect_eq "requeue of the array" "${q}_1-2: No error|${q}_3-4: Job is pending execution" \
+	"$(as $USER1 "$BIN/scontrol" requeue "$q" 2>&1 | paste -sd'|')"
+expect_eq "held while running, requeued, folded" "${q}_[1-4] JobHeldUser" \
+	"$("$BIN/squeue" -h -j "$q" -o '%i %r')"
+"$BIN/scancel" "$q"
 ok "a task updated or held on its own is split off its meta record, as Slurm's"

@@ -284,7 +284,7 @@ int main(int argc, char **argv)
 		print_scripts(&o, v, n);
 		goto out;
 	}
-	sl_squeue_collapse(v, &n, 0); /* an array's pending tasks: one row, as Slurm's */
+	sl_squeue_collapse(v, &n, SL_COLLAPSE_SQUEUE); /* an array's pending tasks: one row */
 	sl_array_meta_last(v, n);
 	for (size_t i = 0; i < n; i++)
 		if (sl_sacct_fmt_job(f, v[i], o.mode, rows_of(&o, v[i]), now, b) != 0)

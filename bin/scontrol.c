@@ -139,7 +139,9 @@ static int show_job(const char *idstr, const struct opts *o)
 		}
 		id_filter(&f, &id, task, &t);
 	}
-	f.fold = f.n_tasks == 0; /* an array's pending tasks: Slurm's one meta record */
+	/* an array's pending tasks: Slurm's one meta record, the tasks split
+	 * off it records of their own */
+	f.fold = f.n_tasks == 0 ? 3 : 0;
 	if ((r = sl_client_query(&f, &v, &n, &err)) != 0) {
 		fprintf(stderr, "slurm_load_jobs error: %s\n", r == -SL_ECONNECT ? CONNECT_FAIL : err.msg);
 		return 1;
@@ -163,9 +165,11 @@ static int show_job(const char *idstr, const struct opts *o)
 	if (n == 0)
 		printf("No jobs in the system\n");
 	if (idstr == NULL || task < 0)
-		sl_squeue_collapse(v, &n, 0); /* an array's pending tasks: one record */
+		sl_squeue_collapse(v, &n, SL_COLLAPSE_META);
 	if (idstr != NULL && task < 0)
 		sl_scontrol_array_order(v, n);
+	else if (idstr == NULL) /* slurmctld appends the meta record it copies at a split */
+		sl_array_meta_last(v, n);
 	b = sl_buf_new(OUT_CAP);
 	for (size_t i = 0; i < n; i++)
 		sl_scontrol_job(b, v[i], (int64_t)time(NULL), o->flags);

@@ -167,7 +167,7 @@ static int print(const struct sl_squeue_opts *o, const struct sl_squeue_fmt *f,
 			sl_job_free(v[i]);
 	*pn = n = k;
 	if (!o->array)
-		sl_squeue_collapse(v, &n, o->array_unique);
+		sl_squeue_collapse(v, &n, o->array_unique ? SL_COLLAPSE_UNIQUE : SL_COLLAPSE_SQUEUE);
 	*pn = n;
 	if (sl_squeue_sort(v, n, o->sort ? o->sort : o->start ? "S" : NULL, now, &err) != 0) {
 		/* Slurm's squeue reads the sort as it prints: its header is out */

@@ -16,19 +16,20 @@ static int same_str(const char *a, const char *b)
 	return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
 }
 
-static int joins(const struct sl_job *h, const struct sl_job *t, int unique)
+static int joins(const struct sl_job *h, const struct sl_job *t, enum sl_collapse how)
 {
 	return t->state == SL_JOB_PENDING && t->array_job_id == h->array_job_id &&
 	       t->array_tasks == NULL &&
 	       same_str(t->spec.name, h->spec.name) && same_str(t->spec.partition, h->spec.partition) &&
-	       (!unique || (same_str(t->reason, h->reason) && !sl_job_task_split(t)));
+	       (how == SL_COLLAPSE_SQUEUE || !sl_job_task_split(t)) &&
+	       (how != SL_COLLAPSE_UNIQUE || same_str(t->reason, h->reason));
 }
 
 
 /* Fold the group headed by v[h] (pending tasks after it, up to the end of
  * its array's run of ids) into the record of its meta, the first task it
  * still holds; the folded records become NULL. */
-static void fold(struct sl_job **v, size_t n, size_t h, int unique)
+static void fold(struct sl_job **v, size_t n, size_t h, enum sl_collapse how)
 {
 	struct sl_job *head = v[h], *meta = NULL;
 	uint32_t *ids = NULL;
@@ -36,7 +37,7 @@ static void fold(struct sl_job **v, size_t n, size_t h, int unique)
 	uint32_t throttle = (uint32_t)head->array_throttle;
 
 	for (size_t i = h; i < n && (v[i] == NULL || v[i]->array_job_id == head->array_job_id); i++) {
-		if (v[i] == NULL || !joins(head, v[i], unique))
+		if (v[i] == NULL || !joins(head, v[i], how))
 			continue;
 		ids = sl_xgrow(ids, &cap, k + 1, sizeof(*ids));
 		ids[k++] = (uint32_t)v[i]->array_task_id;
@@ -67,21 +68,21 @@ static void fold(struct sl_job **v, size_t n, size_t h, int unique)
 	head->array_tasks = sl_array_fmt(ids, k, throttle);
 	for (size_t i = h + 1; i < n && (v[i] == NULL || v[i]->array_job_id == head->array_job_id);
 	     i++)
-		if (v[i] != NULL && joins(head, v[i], unique)) {
+		if (v[i] != NULL && joins(head, v[i], how)) {
 			sl_job_free(v[i]);
 			v[i] = NULL;
 		}
 	free(ids);
 }
 
-void sl_squeue_collapse(struct sl_job **v, size_t *n, int unique)
+void sl_squeue_collapse(struct sl_job **v, size_t *n, enum sl_collapse how)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < *n; i++)
 		if (v[i] != NULL && v[i]->array_job_id != 0 && v[i]->state == SL_JOB_PENDING &&
 		    v[i]->array_tasks == NULL)
-			fold(v, *n, i, unique);
+			fold(v, *n, i, how);
 	for (size_t i = 0; i < *n; i++)
 		if (v[i] != NULL)
 			v[k++] = v[i];

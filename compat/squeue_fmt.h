@@ -56,9 +56,15 @@ int sl_squeue_sort(struct sl_job **v, size_t n, const char *spec, int64_t now,
  * last, the one Slurm's meta record is. A lone pending task is collapsed
  * too when it is the array's last (Slurm's meta record holds it), else
  * shown as N_I. v is in id order (as the daemon lists); the records folded
- * in are freed, *n shrinks. unique (--array-unique): only tasks of the
- * same reason fold together. */
-void sl_squeue_collapse(struct sl_job **v, size_t *n, int unique);
+ * in are freed, *n shrinks. A task split off the meta record (array_split,
+ * a requeue) folds in only with SL_COLLAPSE_SQUEUE, as squeue merges it;
+ * with SL_COLLAPSE_UNIQUE only tasks of the same reason fold together. */
+enum sl_collapse {
+	SL_COLLAPSE_SQUEUE, /* squeue: tasks split off fold back in */
+	SL_COLLAPSE_UNIQUE, /* --array-unique: the meta's tasks of one reason */
+	SL_COLLAPSE_META,   /* scontrol show job: the meta record's tasks alone */
+};
+void sl_squeue_collapse(struct sl_job **v, size_t *n, enum sl_collapse how);
 /* squeue -r: Slurm prints a meta record's pending tasks one by one, in
  * task order, where the record sorts. v sorted: each run of pending tasks
  * of one array (name, partition) is put in task order. */

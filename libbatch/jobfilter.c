@@ -369,7 +369,8 @@ int sl_jobfilter_from_obj(json_object *o, struct sl_jobfilter *f, struct sl_err 
 	if (json_object_object_get_ex(o, "duplicates", &v))
 		f->duplicates = json_object_get_boolean(v);
 	if (json_object_object_get_ex(o, "fold", &v))
-		f->fold = json_object_get_int(v) > 1 ? 2 : json_object_get_int(v) > 0;
+		f->fold = json_object_get_int(v) > 2 ? 3 : json_object_get_int(v) > 1 ? 2
+										       : json_object_get_int(v) > 0;
 	if (json_object_object_get_ex(o, "start_after", &v))
 		f->start_after = json_object_get_int64(v);
 	if (json_object_object_get_ex(o, "end_before", &v))

@@ -42,7 +42,9 @@ struct sl_jobfilter {
 	                         array_tasks is their text (Slurm's pending meta
 	                         record: squeue, scontrol, sacct): 1 as Slurm
 	                         shows it (cut at 63 characters), 2 whole (what
-	                         squeue -r expands again, as Slurm's does) */
+	                         squeue -r expands again, as Slurm's does), 3
+	                         as 1 without the tasks split off it, which
+	                         are records of their own (scontrol) */
 	struct sl_taskid *tasks; size_t n_tasks; /* array tasks "N_I". Job ids are
 	                                        ids or tasks: a job is selected by
 	                                        either list; an id also selects the

@@ -172,7 +172,7 @@ static void merge_reason(char **merged, const struct sl_job *t)
 }
 
 /* The group's tasks each alone, those a folded listing would have merged:
- * with fold 2 the tasks split off are listed at their own turn. */
+ * with fold 2 or 3 the tasks split off are listed at their own turn. */
 static int add_each(struct sluiced *d, struct hist *h, const struct sl_jobfilter *f,
 		    const struct sl_job *meta, size_t i, size_t end)
 {
@@ -232,7 +232,7 @@ static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilt
 		ids = sl_xgrow(ids, &cap, k + 1, sizeof(*ids));
 		ids[k++] = (uint32_t)t->array_task_id;
 	}
-	head->array_tasks = f->fold > 1 ? sl_array_fmt_full(ids, k, (uint32_t)head->array_throttle)
+	head->array_tasks = f->fold == 2 ? sl_array_fmt_full(ids, k, (uint32_t)head->array_throttle)
 				       : sl_array_fmt(ids, k, throttle);
 	reason = head->reason, text = head->reason_text; /* lent for the listing */
 	head->reason = merged, head->reason_text = meta->reason_text;
@@ -246,7 +246,7 @@ static int add_folded(struct sluiced *d, struct hist *h, const struct sl_jobfilt
 }
 
 /* A pending array task in a folded listing: its group once, and with
- * fold 2 (-r) the tasks split off on their own. */
+ * fold 2 (-r) or 3 (scontrol) the tasks split off on their own. */
 static int add_pending_task(struct sluiced *d, struct hist *h, const struct sl_jobfilter *f,
 			    struct fold *fo, size_t i)
 {

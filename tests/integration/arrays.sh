@@ -287,6 +287,12 @@ s=$(submit $USER1 -H -t 10 --array=1-3 --wrap true) || fail "submit"
 expect_eq "-r after one split" "${s}_1 10:00|${s}_2 5:00|${s}_3 10:00" \
 	"$("$BIN/squeue" -h -r -j "$s" -o '%i %l' | sort | paste -sd'|')"
 expect_eq "folded after one split" "${s}_[1-3] 10:00" "$("$BIN/squeue" -h -j "$s" -o '%i %l')"
+# scontrol shows the meta record and the task split off it, apart; in the
+# listing of every job the meta comes after it (slurmctld appends it)
+expect_eq "scontrol show job N after one split" "ArrayTaskId=1,3 TimeLimit=00:10:00|ArrayTaskId=2 TimeLimit=00:05:00" \
+	"$("$BIN/scontrol" show job "$s" | grep -o -e 'ArrayTaskId=[^ ]*' -e 'TimeLimit=[^ ]*' | paste -d' ' - - | paste -sd'|')"
+expect_eq "scontrol show job after one split" "ArrayTaskId=2|ArrayTaskId=1,3" \
+	"$("$BIN/scontrol" show job | grep "ArrayJobId=$s " | grep -o 'ArrayTaskId=[^ ]*' | paste -sd'|')"
 "$BIN/scontrol" update JobId="${s}_1" TimeLimit=7 || fail "update ${s}_1"
 kill9_daemon
 start_daemon

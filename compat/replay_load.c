@@ -109,7 +109,7 @@ static int ts(struct loader *l, const char *what, const char *s, int64_t *ms)
 		*ms = -1;
 		return 0;
 	}
-	if (sl_slurm_time_parse_ts(s, 0, &t) != 0)
+	if (sl_slurm_time_parse(s, 0, SL_TIME_PAST, &t, NULL) != 0)
 		return bad(l, what, s);
 	*ms = t * 1000;
 	return 0;

@@ -271,14 +271,18 @@ SET(set_states)
 	return r;
 }
 
+/* parse_time(arg, past = 1). Blank text is its 0 with no complaint: the
+ * default window, as if the option were not given. */
 static int set_time(struct sl_sacct_opts *o, const char *arg, int64_t *t, struct sl_err *err)
 {
 	int pos;
 
-	if (sl_slurm_time_parse_past(arg, o->now, t, &pos) != 0)
-		return sl_err_set(err, SL_EINVAL, "Invalid time specification (pos=%d): %s", pos,
-				  arg);
-	return 0;
+	if (sl_slurm_time_parse(arg, o->now, SL_TIME_PAST, t, &pos) == 0)
+		return 0;
+	*t = 0;
+	if (pos == SL_TIME_NO_POS)
+		return 0;
+	return sl_err_set(err, SL_EINVAL, "Invalid time specification (pos=%d): %s", pos, arg);
 }
 
 SET(set_start) { return set_time(O(ctx), arg, &O(ctx)->start, err); }

@@ -115,7 +115,7 @@ static int k_start(struct up *u, const char *v)
 {
 	int64_t t;
 	int pos;
-	if (sl_slurm_time_parse_begin(v, u->now, &t, &pos) == 0) {
+	if (sl_slurm_time_parse(v, u->now, SL_TIME_NEXT, &t, &pos) == 0) {
 		add(u, "begin_time", NULL, t);
 		return 0;
 	}

@@ -618,7 +618,7 @@ int sl_sbopt_deadline(void *c, const char *a, struct sl_err *e)
 	int64_t t = 0;
 	int pos;
 
-	if (sl_slurm_time_parse_begin(a, (int64_t)time(NULL), &t, &pos) != 0 || t == 0) {
+	if (sl_slurm_time_parse(a, (int64_t)time(NULL), SL_TIME_NEXT, &t, &pos) != 0 || t == 0) {
 		if (t != 0 || pos == SL_TIME_NO_POS)
 			return sl_err_set(e, SL_EINVAL, "Invalid --deadline specification");
 		CTX(c)->fl->raw_lines = 1;
@@ -687,7 +687,7 @@ int sl_sbopt_begin(void *c, const char *a, struct sl_err *e)
 	int64_t t;
 	int pos;
 
-	if (sl_slurm_time_parse_begin(a, (int64_t)time(NULL), &t, &pos) != 0) {
+	if (sl_slurm_time_parse(a, (int64_t)time(NULL), SL_TIME_NEXT, &t, &pos) != 0) {
 		if (pos == SL_TIME_NO_POS)
 			return sl_err_set(e, SL_EINVAL, "Invalid --begin specification");
 		CTX(c)->fl->raw_lines = 1;

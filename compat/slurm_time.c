@@ -233,220 +233,18 @@ void sl_slurm_time_fmt_ts(int64_t t, char *buf, size_t len)
 	snprintf(buf, len, "%s", tmp);
 }
 
-/* ---- timestamps (sacct -S/-E, --begin): Slurm's parse_time() ---- */
+/* ---- timestamps: Slurm 22.05's parse_time(s, past) ----
+ *
+ * One reader for sacct -S/-E (past), sbatch --begin/--deadline and
+ * scontrol's StartTime= (ahead), written after parse_time and checked form
+ * by form against the real one: keywords and numbers in any order, with
+ * blanks, '-' and 'T' between them. `pos` is where Slurm reports the fault. */
 
 static int64_t local_mktime(struct tm *tm)
 {
 	tm->tm_isdst = -1;
 	return (int64_t)mktime(tm);
 }
-
-/* "now+N[unit]": unit names as Slurm spells them, singular or plural. */
-static int parse_now(const char *s, int64_t now, int64_t *out)
-{
-	static const struct { const char *name; int64_t mult; } units[] = {
-		{"", 1}, {"second", 1}, {"seconds", 1}, {"minute", 60},
-		{"minutes", 60}, {"hour", 3600}, {"hours", 3600},
-		{"day", 86400}, {"days", 86400}, {"week", 604800}, {"weeks", 604800},
-	};
-	int64_t n, sign;
-	size_t i;
-
-	if (*s == '\0') {
-		*out = now;
-		return 0;
-	}
-	if (*s != '+' && *s != '-')
-		return -SL_EINVAL;
-	sign = *s == '-' ? -1 : 1;
-	s++;
-	if (read_num(&s, &n) != 0)
-		return -SL_EINVAL;
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcasecmp(s, units[i].name) == 0) {
-			*out = now + sign * n * units[i].mult;
-			return 0;
-		}
-	}
-	return -SL_EINVAL;
-}
-
-/* Named times of day; a past "noon" or "teatime" means tomorrow's, and
- * "midnight" the coming one, unless looking back (past), where each is
- * today's. */
-static int parse_word(const char *s, const struct tm *today, int64_t now, int past,
-		      int64_t *out)
-{
-	static const struct { const char *name; int hour; int day_add; int roll; } words[] = {
-		{"today", 0, 0, 0}, {"midnight", 0, 1, 0}, {"tomorrow", 0, 1, 0},
-		{"noon", 12, 0, 1}, {"fika", 15, 0, 1}, {"teatime", 16, 0, 1},
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
-		struct tm tm = *today;
-		int64_t t;
-
-		if (strcasecmp(s, words[i].name) != 0)
-			continue;
-		tm.tm_hour = words[i].hour;
-		tm.tm_min = tm.tm_sec = 0;
-		if (!past || strcasecmp(s, "tomorrow") == 0)
-			tm.tm_mday += words[i].day_add;
-		t = local_mktime(&tm);
-		if (words[i].roll && t < now && !past) {
-			tm = *today;
-			tm.tm_hour = words[i].hour;
-			tm.tm_min = tm.tm_sec = 0;
-			tm.tm_mday++;
-			t = local_mktime(&tm);
-		}
-		*out = t;
-		return 0;
-	}
-	return -SL_EINVAL;
-}
-
-/* Exactly `digits` decimal digits into *v. */
-static int fixed_num(const char **p, int digits, int *v)
-{
-	int i, n = 0;
-
-	for (i = 0; i < digits; i++) {
-		if (!isdigit((unsigned char)(*p)[i]))
-			return -1;
-		n = n * 10 + ((*p)[i] - '0');
-	}
-	*p += digits;
-	*v = n;
-	return 0;
-}
-
-/* "HH:MM[:SS]" at *p; the rest must be empty. */
-static int parse_hms(const char *p, struct tm *tm)
-{
-	int h, m, sec = 0;
-
-	if (fixed_num(&p, 2, &h) != 0 || *p++ != ':' || fixed_num(&p, 2, &m) != 0)
-		return -1;
-	if (*p == ':') {
-		p++;
-		if (fixed_num(&p, 2, &sec) != 0)
-			return -1;
-	}
-	if (*p != '\0' || h > 23 || m > 59 || sec > 60)
-		return -1;
-	tm->tm_hour = h;
-	tm->tm_min = m;
-	tm->tm_sec = sec;
-	return 0;
-}
-
-/* "YYYY-MM-DD[THH:MM[:SS]]" */
-static int parse_iso(const char *p, struct tm *tm)
-{
-	int y, mo, d;
-
-	if (fixed_num(&p, 4, &y) != 0 || *p++ != '-' || fixed_num(&p, 2, &mo) != 0 ||
-	    *p++ != '-' || fixed_num(&p, 2, &d) != 0)
-		return -1;
-	if (mo < 1 || mo > 12 || d < 1 || d > 31)
-		return -1;
-	tm->tm_year = y - 1900;
-	tm->tm_mon = mo - 1;
-	tm->tm_mday = d;
-	tm->tm_hour = tm->tm_min = tm->tm_sec = 0;
-	if (*p == '\0')
-		return 0;
-	if (*p != 'T' && *p != ' ') /* Slurm's parse_time takes a blank for the T */
-		return -1;
-	return parse_hms(p + 1, tm);
-}
-
-/* "MMDD[YY]", "MM/DD[/YY]", "MM.DD[.YY]": midnight of that day. */
-static int parse_mmdd(const char *p, struct tm *tm)
-{
-	int mo, d, y = -1;
-	char sep = 0;
-
-	if (fixed_num(&p, 2, &mo) != 0)
-		return -1;
-	if (*p == '/' || *p == '.')
-		sep = *p++;
-	if (fixed_num(&p, 2, &d) != 0)
-		return -1;
-	if (*p != '\0') {
-		if (sep && *p++ != sep)
-			return -1;
-		if (fixed_num(&p, 2, &y) != 0 || *p != '\0')
-			return -1;
-	}
-	if (mo < 1 || mo > 12 || d < 1 || d > 31)
-		return -1;
-	if (y >= 0)
-		tm->tm_year = y + 100;
-	tm->tm_mon = mo - 1;
-	tm->tm_mday = d;
-	tm->tm_hour = tm->tm_min = tm->tm_sec = 0;
-	return 0;
-}
-
-static int parse_ts(const char *s, int64_t now, int past, int64_t *out)
-{
-	time_t tnow = (time_t)now;
-	struct tm today, tm;
-
-	if (s == NULL || localtime_r(&tnow, &today) == NULL)
-		return -SL_EINVAL;
-	if (strncasecmp(s, "now", 3) == 0)
-		return parse_now(s + 3, now, out);
-	if (isalpha((unsigned char)*s))
-		return parse_word(s, &today, now, past, out);
-	tm = today;
-	/* A bare time of day means today's, as sacct -S needs; Slurm's --begin
-	 * would roll a past time to tomorrow, which Sluice does not support. */
-	if (strlen(s) >= 5 && s[2] == ':') {
-		if (parse_hms(s, &tm) != 0)
-			return -SL_EINVAL;
-	} else if (strlen(s) >= 10 && s[4] == '-') {
-		if (parse_iso(s, &tm) != 0)
-			return -SL_EINVAL;
-	} else if (parse_mmdd(s, &tm) != 0) {
-		return -SL_EINVAL;
-	} else if (past && tm.tm_year == today.tm_year && tm.tm_mon > today.tm_mon &&
-		   strlen(s) < 6 + (s[2] == '/' || s[2] == '.')) {
-		tm.tm_year--; /* no year given: the last such date */
-	}
-	*out = local_mktime(&tm);
-	return 0;
-}
-
-int sl_slurm_time_parse_ts(const char *s, int64_t now, int64_t *out)
-{
-	return parse_ts(s, now, 0, out);
-}
-
-int sl_slurm_time_parse_past(const char *s, int64_t now, int64_t *out, int *errpos)
-{
-	int64_t ignore;
-	int r = parse_ts(s, now, 1, out);
-
-	/* Slurm's parse_time says where it stopped; this reader goes form by
-	 * form, so the position is the forward reader's, which stops at the
-	 * same place in the same text. Only a refused time reads twice. */
-	*errpos = 0;
-	if (r != 0 && s != NULL &&
-	    (sl_slurm_time_parse_begin(s, now, &ignore, errpos) == 0 || *errpos == SL_TIME_NO_POS))
-		*errpos = 0;
-	return r;
-}
-
-/* ---- --begin and scontrol's StartTime: Slurm's parse_time(s, past = 0) ----
- *
- * Written from Slurm 22.05's behaviour (every form below was tried on the
- * real one): keywords and numbers in any order, blanks, '-' and 'T' between
- * them; a time with no date is the next such time, a date with no year the
- * next such date. `pos` is where Slurm reports the fault. */
 
 struct when {
 	int hour, min, sec;  /* -1: not given */
@@ -489,7 +287,7 @@ static int am_pm(const char *s, int *o, int *h)
 }
 
 /* "H[H]:MM[:SS][ ][AM|PM]" at s + *pos; on success *pos is its last char. */
-static int begin_hms(const char *s, int *pos, struct when *w)
+static int get_time(const char *s, int *pos, struct when *w)
 {
 	int o = *pos, h, m, sec = 0;
 
@@ -547,7 +345,7 @@ bad:
 }
 
 /* "M[M]" then a day: the month (1..12) and the day (1..31) of a date. */
-static int begin_md(const char *s, int *o, int *mon, int *day, int month_checked)
+static int get_md(const char *s, int *o, int *mon, int *day, int month_checked)
 {
 	*mon = s[(*o)++] - '0';
 	if (digit(s[*o]))
@@ -574,7 +372,7 @@ static int begin_md(const char *s, int *o, int *mon, int *day, int month_checked
 
 /* "YYYY-M[M]-D[D]", or "M[M][./]D[D][[./]YY]", at s + *pos. A two-digit
  * year "00" counts as none, as in Slurm. */
-static int begin_date(const char *s, int *pos, struct when *w)
+static int get_date(const char *s, int *pos, struct when *w)
 {
 	int o = *pos, mon, day, yr = 0;
 	size_t len = strlen(s);
@@ -588,7 +386,7 @@ static int begin_date(const char *s, int *pos, struct when *w)
 		}
 		o++;
 	}
-	if (begin_md(s, &o, &mon, &day, iso) != 0)
+	if (get_md(s, &o, &mon, &day, iso) != 0)
 		goto bad;
 	if (!iso && (s[o] == '.' || s[o] == '/'))
 		o++;
@@ -611,29 +409,21 @@ bad:
 	return -1;
 }
 
-/* "now[ ][+|-][ ]N[ ][unit]": *t = now + delta; *pos at its last char. */
-static int begin_now(const char *s, int *pos, int64_t now, int64_t *t)
+/* parse_time's _get_delta: "[ ]N[ ][unit]" after the sign at s + *pos;
+ * *pos ends on its last char. Reads stop at len: Slurm's can run past the
+ * text (see get_now), where this one sees its end. Slurm's count wraps
+ * past a long; this one refuses a count past 10^11 instead. */
+static int get_delta(const char *s, size_t len, int *pos, int64_t *delta)
 {
 	static const struct { const char *name; int64_t mult; } units[] = {
 		{"seconds", 1}, {"second", 1}, {"minutes", 60}, {"minute", 60},
 		{"hours", 3600}, {"hour", 3600}, {"days", 86400}, {"day", 86400},
 		{"weeks", 604800}, {"week", 604800},
 	};
-	int i = *pos + 3, o, digits = 0, sign;
+	int o, digits = 0;
 	int64_t n = 0;
 
-	while (isblank((unsigned char)s[i]))
-		i++;
-	if (s[i] == '\0' || s[i] == '\n') {
-		*pos = i - 1;
-		*t = now;
-		return 0;
-	}
-	*pos = i; /* where Slurm reports a missing sign or number */
-	if (s[i] != '+' && s[i] != '-')
-		return -1;
-	sign = s[i] == '-' ? -1 : 1;
-	for (o = i + 1; s[o] != '\0' && s[o] != '\n'; o++) {
+	for (o = *pos + 1; (size_t)o < len && s[o] != '\n'; o++) {
 		size_t u, k = sizeof(units) / sizeof(units[0]);
 		if (isspace((unsigned char)s[o]))
 			continue;
@@ -652,28 +442,59 @@ static int begin_now(const char *s, int *pos, int64_t now, int64_t *t)
 		n = n * 10 + s[o] - '0';
 		digits++;
 	}
-	if (digits == 0)
+	if (digits == 0) /* *pos stays on the sign */
 		return -1;
 	*pos = o - 1;
-	*t = now + sign * n;
+	*delta = n;
 	return 0;
 }
 
-/* The fields w leaves open, as Slurm fills them: the soonest such time. */
-static int64_t begin_resolve(struct when *w, const struct tm *nt, int64_t now)
+/* "now[ ][+|-]..." at s + *pos. Slurm adds the sign's index to *pos, not
+ * its distance from "now": the same when "now" starts the text, and twice
+ * the offset when not, so "today now5" is refused at 15. That arithmetic
+ * is kept for the positions it prints; where it then reads past the text
+ * (" now", " now+1"), what Slurm finds is whatever memory follows, and
+ * here it is the end of the text. */
+static int get_now(const char *s, size_t len, int *pos, int64_t *delta)
+{
+	*delta = 0;
+	for (int i = *pos + 3;; i++) {
+		if (s[i] == '+' || s[i] == '-') {
+			*pos += i;
+			if (get_delta(s, len, pos, delta) != 0)
+				return -1;
+			if (s[i] == '-')
+				*delta = -*delta;
+			return 0;
+		}
+		if (isblank((unsigned char)s[i]))
+			continue;
+		if (s[i] == '\0' || s[i] == '\n') {
+			*pos += i - 1;
+			return 0;
+		}
+		*pos += i;
+		return -1;
+	}
+}
+
+/* The fields w leaves open, as parse_time fills them. Ahead: the soonest
+ * such time. Back (past): a time of day is today's even when still to
+ * come, and a date without a year is this year's unless its month is
+ * later than this one (a later day of this month stays this year's). */
+static int64_t resolve(struct when *w, const struct tm *nt, int64_t now, int past)
 {
 	struct tm tm;
 
 	if (w->hour < 0) {
 		w->hour = w->min = 0;
-		w->sec = 0;
 	} else if (w->mon < 0) {
-		if (w->hour > nt->tm_hour || (w->hour == nt->tm_hour && w->min > nt->tm_min))
-			set_date(w, now);
-		else
-			set_date(w, now + 86400);
+		int later = w->hour > nt->tm_hour || (w->hour == nt->tm_hour && w->min > nt->tm_min);
+		set_date(w, past || later ? now : now + 86400);
 	}
-	if (w->year < 0) {
+	if (w->year < 0 && past) {
+		w->year = nt->tm_year - (w->mon > nt->tm_mon);
+	} else if (w->year < 0) {
 		int later = w->mon > nt->tm_mon ||
 			    (w->mon == nt->tm_mon && w->mday > nt->tm_mday) ||
 			    (w->mon == nt->tm_mon && w->mday == nt->tm_mday &&
@@ -691,27 +512,28 @@ static int64_t begin_resolve(struct when *w, const struct tm *nt, int64_t now)
 	return local_mktime(&tm);
 }
 
+/* In parse_time's order; a prefix is enough ("noonx" fails at the 'x'). */
 static const struct {
 	const char *word;
 	int hour;     /* -1: a day, not a time */
 	int day_add;
-} begin_words[] = {
+} words[] = {
 	{"today", -1, 0}, {"tomorrow", -1, 1}, {"midnight", 0, 0},
 	{"noon", 12, 0}, {"fika", 15, 0}, {"teatime", 16, 0},
 };
 
 /* A keyword at s + *pos ("today", "noon", ...) into w; 1 when there was
  * one (*pos at its last char), 0 when not. */
-static int begin_word(const char *s, int *pos, int64_t now, struct when *w)
+static int get_word(const char *s, int *pos, int64_t now, struct when *w)
 {
-	for (size_t i = 0; i < sizeof(begin_words) / sizeof(begin_words[0]); i++) {
-		size_t len = strlen(begin_words[i].word);
-		if (strncasecmp(s + *pos, begin_words[i].word, len) != 0)
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		size_t len = strlen(words[i].word);
+		if (strncasecmp(s + *pos, words[i].word, len) != 0)
 			continue;
-		if (begin_words[i].hour < 0) {
-			set_date(w, now + begin_words[i].day_add * 86400);
+		if (words[i].hour < 0) {
+			set_date(w, now + words[i].day_add * 86400);
 		} else {
-			w->hour = begin_words[i].hour;
+			w->hour = words[i].hour;
 			w->min = w->sec = 0;
 		}
 		*pos += (int)len - 1;
@@ -720,14 +542,49 @@ static int begin_word(const char *s, int *pos, int64_t now, struct when *w)
 	return 0;
 }
 
-int sl_slurm_time_parse_begin(const char *s, int64_t now, int64_t *out, int *errpos)
+/* One item at s + *pos into w; *pos ends on its last char, or on the
+ * fault. 'T' is skipped before any keyword is tried, so "Today" fails at
+ * 'o' as in Slurm. */
+static int get_item(const char *s, size_t len, int *pos, int64_t now, struct when *w)
+{
+	const char *p = s + *pos;
+	int64_t delta;
+
+	if (isblank((unsigned char)*p) || *p == '-' || *p == 'T' || get_word(s, pos, now, w))
+		return 0;
+	if (strncasecmp(p, "now", 3) == 0) {
+		time_t tt;
+		struct tm tm;
+		if (get_now(s, len, pos, &delta) != 0)
+			return -1;
+		tt = (time_t)(now + delta);
+		localtime_r(&tt, &tm);
+		*w = (struct when){tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_mon, tm.tm_mday,
+				   tm.tm_year};
+		return 0;
+	}
+	if (!digit(*p))
+		return -1;
+	if (p[1] == ':' || (p[1] != '\0' && p[2] == ':'))
+		return get_time(s, pos, w);
+	return get_date(s, pos, w);
+}
+
+int sl_slurm_time_parse(const char *s, int64_t now, int past, int64_t *out, int *errpos)
 {
 	struct when w = {-1, -1, 0, -1, -1, -1};
 	time_t tnow = (time_t)now;
 	struct tm nt;
-	int pos;
+	size_t len;
+	int pos, ignore;
 
+	if (errpos == NULL)
+		errpos = &ignore;
 	*errpos = 0;
+	if (s == NULL) {
+		*errpos = SL_TIME_NO_POS;
+		return -SL_EINVAL;
+	}
 	if (strncasecmp(s, "uts", 3) == 0) {
 		char *end = NULL;
 		long long v = strtoll(s + 3, &end, 10);
@@ -736,35 +593,16 @@ int sl_slurm_time_parse_begin(const char *s, int64_t now, int64_t *out, int *err
 		*out = v;
 		return 0;
 	}
+	len = strlen(s);
 	localtime_r(&tnow, &nt);
-	for (pos = 0; s[pos] != '\0' && s[pos] != '\n'; pos++) {
-		if (isblank((unsigned char)s[pos]) || s[pos] == '-' || s[pos] == 'T' ||
-		    begin_word(s, &pos, now, &w))
-			continue;
-		if (strncasecmp(s + pos, "now", 3) == 0) {
-			int64_t t;
-			time_t tt;
-			struct tm tm;
-			if (begin_now(s, &pos, now, &t) != 0)
-				goto bad;
-			tt = (time_t)t;
-			localtime_r(&tt, &tm);
-			w = (struct when){tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_mon, tm.tm_mday,
-					  tm.tm_year};
-		} else if (!digit(s[pos])) {
+	for (pos = 0; (size_t)pos < len && s[pos] != '\n'; pos++)
+		if (get_item(s, len, &pos, now, &w) != 0)
 			goto bad;
-		} else if (s[pos + 1] == ':' || (s[pos + 1] != '\0' && s[pos + 2] == ':')) {
-			if (begin_hms(s, &pos, &w) != 0)
-				goto bad;
-		} else if (begin_date(s, &pos, &w) != 0) {
-			goto bad;
-		}
-	}
 	if (w.hour < 0 && w.mon < 0) {
-		*errpos = SL_TIME_NO_POS; /* nothing at all: Slurm prints no line */
+		*errpos = SL_TIME_NO_POS; /* nothing at all: parse_time's 0, and no line */
 		return -SL_EINVAL;
 	}
-	if ((*out = begin_resolve(&w, &nt, now)) == -1)
+	if ((*out = resolve(&w, &nt, now, past)) == -1)
 		goto bad;
 	return 0;
 bad:

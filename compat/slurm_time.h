@@ -1,5 +1,5 @@
 /* slurm_time.h - Slurm's time syntaxes: limits (-t), durations as squeue and
- * sacct print them, and timestamps (sacct -S/-E, scontrol). */
+ * sacct print them, and timestamps (sacct -S/-E, --begin, scontrol). */
 #ifndef SL_SLURM_TIME_H
 #define SL_SLURM_TIME_H
 
@@ -27,28 +27,23 @@ void sl_slurm_time_fmt_elapsed_sacct(int64_t secs, char *buf, size_t len);
 void sl_slurm_time_fmt_ts(int64_t t, char *buf, size_t len);
 /* Read SLURM_TIME_FORMAT again at the next call (tests). */
 void sl_slurm_time_format_reset(void);
-/* sacct -S/-E and --begin: "YYYY-MM-DD[THH:MM[:SS]]", "MMDD[YY]", "HH:MM[:SS]",
- * "now", "now[+-]N[seconds|minutes|hours|days|weeks]", "today", "midnight",
- * "noon", "tomorrow". 0 or -SL_EINVAL. */
-int sl_slurm_time_parse_ts(const char *s, int64_t now, int64_t *out);
-/* The same as sacct reads it (Slurm's parse_time with past set): a named
- * time of day is today's even when still to come ("midnight" is the one
- * that began today), and a date without a year in a later month is last
- * year's. On -SL_EINVAL, *errpos is the position sacct prints ("Invalid
- * time specification (pos=%d): %s"). */
-int sl_slurm_time_parse_past(const char *s, int64_t now, int64_t *out, int *errpos);
-
-/* sbatch --begin and scontrol update StartTime=: Slurm 22.05's parse_time()
- * looking forward, form for form: "HH:MM[:SS] [AM|PM]" (the next such
- * time), "midnight", "noon", "fika" (15:00), "teatime" (16:00), "today",
- * "tomorrow", "MMDD[YY]", "MM/DD[/YY]", "MM.DD[.YY]" (the next such date),
+/* Slurm 22.05's parse_time(s, past), form for form: "HH:MM[:SS] [AM|PM]",
+ * "midnight", "noon", "fika" (15:00), "teatime" (16:00), "today",
+ * "tomorrow", "MMDD[YY]", "MM/DD[/YY]", "MM.DD[.YY]",
  * "YYYY-MM-DD[THH:MM[:SS]]", "now[+-]N[seconds|minutes|hours|days|weeks]"
  * (blanks allowed), "uts<unix seconds>", and combinations ("noon
- * tomorrow", "16:00 12/25"). "elevenses" is in Slurm's manual but not in
- * 22.05.8's parser, so it is refused here too. 0 with *out, or -SL_EINVAL
- * with *errpos the position Slurm prints ("Invalid time specification
- * (pos=%d): %s"), or -1 when it prints no such line (nothing was given). */
-int sl_slurm_time_parse_begin(const char *s, int64_t now, int64_t *out, int *errpos);
+ * tomorrow", "16:00 12/25"). What the text leaves open is filled looking
+ * ahead (SL_TIME_NEXT: sbatch --begin, scontrol's StartTime=; a time of
+ * day is the next such time, a date the next such date) or back
+ * (SL_TIME_PAST: sacct -S/-E; a time of day is today's, a date without a
+ * year in a later month last year's). "elevenses" is in Slurm's manual
+ * but not in 22.05.8's parser, so it is refused here too. 0 with *out, or
+ * -SL_EINVAL with *errpos (may be NULL) the position Slurm prints
+ * ("Invalid time specification (pos=%d): %s"), or SL_TIME_NO_POS when
+ * nothing was given: parse_time's 0 with no line, which sacct takes as
+ * no -S or -E at all. */
+enum { SL_TIME_NEXT = 0, SL_TIME_PAST = 1 };
+int sl_slurm_time_parse(const char *s, int64_t now, int past, int64_t *out, int *errpos);
 /* *errpos when nothing at all was given: Slurm prints no line then (a -1
  * is a position it does print, "0" giving one). */
 #define SL_TIME_NO_POS INT_MIN

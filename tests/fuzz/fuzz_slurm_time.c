@@ -1,6 +1,7 @@
 /* fuzz_slurm_time.c - Slurm's time syntaxes (compat/slurm_time.c): -t
- * limits and sacct's -S/-E timestamps parsed, and every printer given the
- * parsed values and the input's first bytes as a raw number. */
+ * limits and parse_time's timestamps (ahead and back) parsed, and every
+ * printer given the parsed values and the input's first bytes as a raw
+ * number. */
 #include "fuzz.h"
 
 #include "slurm_time.h"
@@ -20,11 +21,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = fz_str(data, size > 256 ? 256 : size);
 	int64_t v = 0;
+	int pos;
 
 	if (sl_slurm_time_parse_limit(s, &v) == 0)
 		print_all(v);
-	if (sl_slurm_time_parse_ts(s, 1700000000, &v) == 0)
-		print_all(v);
+	for (int past = 0; past < 2; past++)
+		if (sl_slurm_time_parse(s, 1700000000, past, &v, &pos) == 0)
+			print_all(v);
 	if (size >= sizeof(v)) {
 		memcpy(&v, data, sizeof(v));
 		print_all(v);

@@ -178,6 +178,29 @@ out=$("$BIN/sacct" --associations=x 2>&1); rc=$?
 expect_eq "sacct --associations" "1 sacct: error: --associations is not supported by Sluice" "$rc $out"
 ok "sacct's window: -S alone ends now, -s without -E is an instant, held jobs need -j"
 
+# -S/-E through parse_time looking back, each line as Slurm 22.05.8's sacct
+# printed it: a time of day is today's, a month later than this one last
+# year's, blank text no -S at all; the refused ones at Slurm's position
+# ("today now5": its doubled offset). Exit 1, nothing on stdout.
+sacct_time() { # sacct_time EXPECTED_STDERR ARGS...
+	want=$1; shift
+	out=$("$BIN/sacct" "$@" 2>"$T/sacct_time.err"); rc=$?
+	expect_eq "sacct $*" "1||$want" "$rc|$out|$(cat "$T/sacct_time.err")"
+}
+after() { echo "sacct: error: Start time ($1) requested is after end time ($2)."; }
+today=$(date +%F)
+dec31=$(($(date +%Y) - 1))-12-31
+[ "$(date +%m)" = 12 ] && dec31=$(date +%Y)-12-31
+sacct_time "$(after "${today}T16:30:00" 2000-01-01T00:00:00)" -S 4:30pm -E 2000-01-01
+sacct_time "$(after "${today}T00:00:00" 2000-01-01T00:00:00)" -S "" -E 2000-01-01
+sacct_time "$(after "${dec31}T00:00:00" 2000-01-01T00:00:00)" -S 12/31 -E 2000-01-01
+sacct_time "$(after 2030-01-01T00:00:00 "$(date -d tomorrow +%F)T12:00:00")" \
+	-S 2030-01-01 -E "noon tomorrow"
+sacct_time "Invalid time specification (pos=13): 2026-11-26T10" -S 2030-01-01 -E 2026-11-26T10
+sacct_time "Invalid time specification (pos=15): today now5" -S "today now5"
+sacct_time "Invalid time specification (pos=1): Today" -S Today
+ok "sacct -S/-E read as Slurm's parse_time(past): its forms, lines and positions"
+
 # A bad sort: Slurm's squeue has printed its header by then.
 out=$("$BIN/squeue" --sort bogus 2>/dev/null); rc=$?
 expect_eq "squeue --sort bogus stdout" "1              JOBID PARTITION     NAME     USER ST       TIME  NODES NODELIST(REASON)" "$rc $out"

@@ -58,6 +58,10 @@ static void test_window_defaults(void **state)
 	window_of("-S", "2026-11-21T10:00:00", "-X", NOW - 1800, NOW + 1);
 	window_of("-S2026-11-21T10:00:00", "-E2026-11-21T10:10:00", "-X", NOW - 1800,
 		  NOW - 1200);
+	/* parse_time's forms, a time of day today's; blank text is no -S/-E */
+	window_of("-S", "9:30am", "-X", NOW - 3600, NOW + 1);
+	window_of("-S", "", "-X", MIDNIGHT, NOW + 1);
+	window_of("-S9:00", "-E", " ", NOW - 5400, NOW + 1);
 }
 
 static void test_window_bad(void **state)

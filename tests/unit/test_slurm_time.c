@@ -1,5 +1,6 @@
-/* test_slurm_time.c - Slurm time syntaxes: -t parsing and the squeue/sacct
- * duration and timestamp formats. */
+/* test_slurm_time.c - Slurm time syntaxes: -t parsing, parse_time looking
+ * back (sacct) and ahead (--begin), and the squeue/sacct duration and
+ * timestamp formats. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -113,82 +114,133 @@ static int64_t mk(int y, int mo, int d, int h, int mi, int s)
 	return (int64_t)mktime(&tm);
 }
 
-/* The time text s stands for at now; it must parse. */
-static int64_t ts(const char *s, int64_t now)
+/* A text parse_time takes, and the local time it stands for. */
+struct accepted {
+	const char *in;
+	int y, mo, d, h, mi, s;
+};
+/* A text it refuses, and the position its line gives. */
+struct refused {
+	const char *in;
+	int pos;
+};
+
+static void expect_parsed(const struct accepted *ok, size_t n, int64_t now, int past)
 {
-	int64_t t = -999;
-	assert_int_equal(sl_slurm_time_parse_ts(s, now, &t), 0);
-	return t;
+	int64_t t = 0;
+	int pos;
+
+	for (size_t i = 0; i < n; i++) {
+		if (sl_slurm_time_parse(ok[i].in, now, past, &t, &pos) != 0)
+			fail_msg("%s refused at %d", ok[i].in, pos);
+		if (t != mk(ok[i].y, ok[i].mo, ok[i].d, ok[i].h, ok[i].mi, ok[i].s))
+			fail_msg("%s: got %lld", ok[i].in, (long long)t);
+	}
 }
 
-static void test_ts(void **state)
+static void expect_refused(const struct refused *bad, size_t n, int64_t now, int past)
 {
-	int64_t now = mk(2026, 11, 21, 10, 25, 3), t;
+	int64_t t = 0;
+	int pos;
+
+	for (size_t i = 0; i < n; i++) {
+		if (sl_slurm_time_parse(bad[i].in, now, past, &t, &pos) != -SL_EINVAL)
+			fail_msg("%s accepted", bad[i].in);
+		if (pos != bad[i].pos)
+			fail_msg("%s: pos %d, want %d", bad[i].in, pos, bad[i].pos);
+	}
+}
+
+/* sacct -S/-E (parse_time with past set): each form as the real Slurm
+ * 22.05.8's sacct read it at this `now` (2026-11-26T18:31, UTC), seen in
+ * its "Start time (...) requested is after end time" line (-S X -E
+ * 2000-01-01) or its "Invalid time specification (pos=N)" line. */
+static void test_past(void **state)
+{
+	int64_t now, t = 0;
 	int pos;
 	char b[64];
+	static const struct accepted ok[] = {
+		{"now", 2026, 11, 26, 18, 31, 0},
+		{"now-1days", 2026, 11, 25, 18, 31, 0},
+		{"now-1hour", 2026, 11, 26, 17, 31, 0},
+		{"now+1", 2026, 11, 26, 18, 31, 1},
+		{"now + 1 hour", 2026, 11, 26, 19, 31, 0},
+		{"now-1week", 2026, 11, 19, 18, 31, 0},
+		{"now-30minutes", 2026, 11, 26, 18, 1, 0},
+		{"now ", 2026, 11, 26, 18, 31, 0},
+		{" now+10", 2026, 11, 26, 18, 31, 0}, /* Slurm's doubled position: a 0 delta */
+		{" now", 2026, 11, 26, 18, 31, 0},    /* as Slurm's when a NUL follows the text */
+		/* a time of day is today's, even one still to come */
+		{"midnight", 2026, 11, 26, 0, 0, 0},
+		{"noon", 2026, 11, 26, 12, 0, 0},
+		{"NOON", 2026, 11, 26, 12, 0, 0},
+		{"today", 2026, 11, 26, 0, 0, 0},
+		{"tomorrow", 2026, 11, 27, 0, 0, 0},
+		{"teatime", 2026, 11, 26, 16, 0, 0},
+		{"fika", 2026, 11, 26, 15, 0, 0},
+		{"4:30pm", 2026, 11, 26, 16, 30, 0},
+		{"4:30 pm", 2026, 11, 26, 16, 30, 0},
+		{"11:00am", 2026, 11, 26, 11, 0, 0},
+		{"12:30am", 2026, 11, 26, 0, 30, 0},
+		{"12:30pm", 2026, 11, 26, 12, 30, 0},
+		{"16:00", 2026, 11, 26, 16, 0, 0},
+		{"16:00:00", 2026, 11, 26, 16, 0, 0},
+		{"9:05", 2026, 11, 26, 9, 5, 0},
+		{"23:59", 2026, 11, 26, 23, 59, 0},
+		{" 16:00", 2026, 11, 26, 16, 0, 0},
+		{"16:00 ", 2026, 11, 26, 16, 0, 0},
+		{"noon tomorrow", 2026, 11, 27, 12, 0, 0},
+		{"tomorrow 16:00", 2026, 11, 27, 16, 0, 0},
+		{"16:00 tomorrow", 2026, 11, 27, 16, 0, 0},
+		{"today 16:00", 2026, 11, 26, 16, 0, 0},
+		{"midnight tomorrow", 2026, 11, 27, 0, 0, 0},
+		/* a date without a year: last year's only in a later month */
+		{"11/26", 2026, 11, 26, 0, 0, 0},
+		{"11/27", 2026, 11, 27, 0, 0, 0},
+		{"12/31", 2025, 12, 31, 0, 0, 0},
+		{"1220", 2025, 12, 20, 0, 0, 0},
+		{"1/1", 2026, 1, 1, 0, 0, 0},
+		{"10/1", 2026, 10, 1, 0, 0, 0},
+		{"11/26/26", 2026, 11, 26, 0, 0, 0},
+		{"11/26/25", 2025, 11, 26, 0, 0, 0},
+		{"112626", 2026, 11, 26, 0, 0, 0},
+		{"11.26.26", 2026, 11, 26, 0, 0, 0},
+		{"11/20.25", 2025, 11, 20, 0, 0, 0},
+		{"2026-11-26", 2026, 11, 26, 0, 0, 0},
+		{"2026-11-26T10:00", 2026, 11, 26, 10, 0, 0},
+		{"2026-11-26T10:00:00", 2026, 11, 26, 10, 0, 0},
+		{"2026-11-26 10:00", 2026, 11, 26, 10, 0, 0},
+		{"2025-12-31T23:59:59", 2025, 12, 31, 23, 59, 59},
+		{"2027-01-01", 2027, 1, 1, 0, 0, 0},
+	};
+	static const struct refused bad[] = {
+		{"now-1min", 4}, {"now-1x", 4}, {"now+", 3}, {"now5", 3}, {"now-hour", 3},
+		{"elevenses", 0}, {"4pm", 1}, {"13:00pm", 5}, {"16:00:61", 6}, {"25:00", 0},
+		{"16:60", 3}, {"13/01", 0}, {"00", 0}, {"0", -1}, {"1232", 2}, {"11/26x", 5},
+		{"2026-11-26T10", 13}, {"2026-11-26T10:00:00Z", 19}, {"2026-1-1", 0},
+		{"2026-13-01", 5}, {"2026-11-32", 8}, {"1969-12-31T23:59:59", 19},
+		{"1764000000", 0}, {"uts12", 0}, {"garbage", 0}, {"Today", 1}, {"TOMORROW", 1},
+		{"Teatime", 1}, {" now+1", 5}, {"today now5", 15}, {"tomorrow+1", 8},
+		{"todayx", 5}, {"noonx", 4}, {"", SL_TIME_NO_POS}, {"  ", SL_TIME_NO_POS},
+		{"T", SL_TIME_NO_POS}, {"-", SL_TIME_NO_POS},
+	};
 	(void)state;
 
+	setenv("TZ", "UTC", 1); /* 1969-12-31T23:59:59 is mktime's -1 */
+	tzset();
+	now = mk(2026, 11, 26, 18, 31, 0);
 	sl_slurm_time_fmt_ts(now, b, sizeof(b));
-	assert_string_equal(b, "2026-11-21T10:25:03");
-
-	assert_int_equal(ts("2026-11-20", now), mk(2026, 11, 20, 0, 0, 0));
-	assert_int_equal(ts("2026-11-20T08:30", now), mk(2026, 11, 20, 8, 30, 0));
-	assert_int_equal(ts("2026-11-20T08:30:15", now), mk(2026, 11, 20, 8, 30, 15));
-	assert_int_equal(ts("2026-11-20 08:30", now), mk(2026, 11, 20, 8, 30, 0));
-	assert_int_equal(ts("1120", now), mk(2026, 11, 20, 0, 0, 0));
-	assert_int_equal(ts("112025", now), mk(2025, 11, 20, 0, 0, 0));
-	assert_int_equal(ts("11/20/25", now), mk(2025, 11, 20, 0, 0, 0));
-	assert_int_equal(ts("09:00", now), mk(2026, 11, 21, 9, 0, 0));
-	assert_int_equal(ts("09:00:07", now), mk(2026, 11, 21, 9, 0, 7));
-	assert_int_equal(ts("now", now), now);
-	assert_int_equal(ts("now+60", now), now + 60);
-	assert_int_equal(ts("now-2hours", now), now - 7200);
-	assert_int_equal(ts("NOW+1day", now), now + 86400);
-	assert_int_equal(ts("now+1weeks", now), now + 604800);
-	assert_int_equal(ts("today", now), mk(2026, 11, 21, 0, 0, 0));
-	assert_int_equal(ts("midnight", now), mk(2026, 11, 22, 0, 0, 0));
-	assert_int_equal(ts("tomorrow", now), mk(2026, 11, 22, 0, 0, 0));
-	/* sacct's (Slurm's past flag): today's midnight and noon, a later
-	 * month last year's (checked on the reference cluster: -S midnight) */
-	assert_int_equal(sl_slurm_time_parse_past("midnight", now, &t, &pos), 0);
-	assert_int_equal(t, mk(2026, 11, 21, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_past("noon", now, &t, &pos), 0);
-	assert_int_equal(t, mk(2026, 11, 21, 12, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_past("tomorrow", now, &t, &pos), 0);
-	assert_int_equal(t, mk(2026, 11, 22, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_past("1220", now, &t, &pos), 0);
-	assert_int_equal(t, mk(2025, 12, 20, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_past("12/20", now, &t, &pos), 0);
-	assert_int_equal(t, mk(2025, 12, 20, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_past("1120", now, &t, &pos), 0);
-	assert_int_equal(t, mk(2026, 11, 20, 0, 0, 0));
-	assert_int_equal(sl_slurm_time_parse_past("122025", now, &t, &pos), 0);
-	assert_int_equal(t, mk(2025, 12, 20, 0, 0, 0));
-	/* a refused one: where Slurm's parse_time stopped, 0 when it says none */
-	assert_int_equal(sl_slurm_time_parse_past("2026-13-01", now, &t, &pos), -SL_EINVAL);
-	assert_int_equal(pos, 5);
-	assert_int_equal(sl_slurm_time_parse_past("now+1x", now, &t, &pos), -SL_EINVAL);
-	assert_int_equal(pos, 4);
-	assert_int_equal(sl_slurm_time_parse_past("bogus", now, &t, &pos), -SL_EINVAL);
-	assert_int_equal(pos, 0);
-	assert_int_equal(sl_slurm_time_parse_past("", now, &t, &pos), -SL_EINVAL);
-	assert_int_equal(pos, 0);
-	assert_int_equal(ts("noon", now), mk(2026, 11, 21, 12, 0, 0));
-	assert_int_equal(ts("noon", mk(2026, 11, 21, 13, 0, 0)), mk(2026, 11, 22, 12, 0, 0));
-
-	assert_int_equal(sl_slurm_time_parse_ts("garbage", now, &t), -SL_EINVAL);
-	assert_int_equal(sl_slurm_time_parse_ts("now+", now, &t), -SL_EINVAL);
-	assert_int_equal(sl_slurm_time_parse_ts("now+5parsecs", now, &t), -SL_EINVAL);
-	assert_int_equal(sl_slurm_time_parse_ts("2026-13-01", now, &t), -SL_EINVAL);
-	assert_int_equal(sl_slurm_time_parse_ts("2026-11-20X", now, &t), -SL_EINVAL);
-	assert_int_equal(sl_slurm_time_parse_ts("25:00", now, &t), -SL_EINVAL);
-	assert_int_equal(sl_slurm_time_parse_ts("", now, &t), -SL_EINVAL);
-	assert_int_equal(sl_slurm_time_parse_ts("11/20.25", now, &t), -SL_EINVAL);
+	assert_string_equal(b, "2026-11-26T18:31:00");
+	expect_parsed(ok, sizeof(ok) / sizeof(ok[0]), now, SL_TIME_PAST);
+	expect_refused(bad, sizeof(bad) / sizeof(bad[0]), now, SL_TIME_PAST);
+	assert_int_equal(sl_slurm_time_parse("uts1764000000", now, SL_TIME_PAST, &t, &pos), 0);
+	assert_int_equal(t, 1764000000);
+	assert_int_equal(sl_slurm_time_parse(NULL, now, SL_TIME_PAST, &t, NULL), -SL_EINVAL);
+	unsetenv("TZ");
+	tzset();
 }
 
-
-/* --begin: each form as the real Slurm 22.05.8 resolved it at this `now`
- * (sbatch -H --begin=FORM, then EligibleTime; 2026-11-25T23:08:26). */
 /* SLURM_TIME_FORMAT: a strftime format, "relative", and what Slurm does
  * with one it cannot use (ISO; the line goes to stderr). A result longer
  * than the buffer is all '#', as slurm_strftime makes it. */
@@ -223,14 +275,13 @@ static void test_time_format(void **state)
 	sl_slurm_time_format_reset();
 }
 
+/* --begin: each form as the real Slurm 22.05.8 resolved it at this `now`
+ * (sbatch -H --begin=FORM, then EligibleTime; 2026-11-25T23:08:26). */
 static void test_begin(void **state)
 {
 	int64_t now = mk(2026, 11, 25, 23, 8, 26), t = 0;
 	int pos;
-	static const struct {
-		const char *in;
-		int y, mo, d, h, mi, s;
-	} ok[] = {
+	static const struct accepted ok[] = {
 		{"16:00", 2026, 11, 26, 16, 0, 0},
 		{"23:59", 2026, 11, 25, 23, 59, 0},
 		{"23:59:30", 2026, 11, 25, 23, 59, 30},
@@ -265,34 +316,22 @@ static void test_begin(void **state)
 		{"now+1week", 604800}, {"now+5minutes", 300}, {"now-5", -5},
 		{"now + 1 hour", 3600}, {"NOW+1HOUR", 3600}, {"now", 0},
 	};
-	static const struct {
-		const char *in;
-		int pos;
-	} bad[] = {
+	static const struct refused bad[] = {
 		{"elevenses", 0}, {"garbage", 0}, {"4pm", 1}, {"2027-1-1", 0}, {"now+1h", 4},
 		{"now+1min", 4}, {"now+1sec", 4}, {"25:00", 0}, {"2027-13-01", 5},
 		{"tomorrow+1", 8}, {"13:00pm", 5}, {"now+", 3}, {"now5", 3}, {"uts12", 0},
 		{"", SL_TIME_NO_POS}, {"  ", SL_TIME_NO_POS}, {"0", -1}, {"00", 0}, {"1232", 2},
+		{"today now5", 15},
 	};
 	(void)state;
 
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
-		if (sl_slurm_time_parse_begin(ok[i].in, now, &t, &pos) != 0)
-			fail_msg("%s refused at %d", ok[i].in, pos);
-		if (t != mk(ok[i].y, ok[i].mo, ok[i].d, ok[i].h, ok[i].mi, ok[i].s))
-			fail_msg("%s: got %lld", ok[i].in, (long long)t);
-	}
+	expect_parsed(ok, sizeof(ok) / sizeof(ok[0]), now, SL_TIME_NEXT);
 	for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-		assert_int_equal(sl_slurm_time_parse_begin(rel[i].in, now, &t, &pos), 0);
+		assert_int_equal(sl_slurm_time_parse(rel[i].in, now, SL_TIME_NEXT, &t, &pos), 0);
 		assert_int_equal(t, now + rel[i].delta);
 	}
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		if (sl_slurm_time_parse_begin(bad[i].in, now, &t, &pos) != -SL_EINVAL)
-			fail_msg("%s accepted", bad[i].in);
-		if (pos != bad[i].pos)
-			fail_msg("%s: pos %d, want %d", bad[i].in, pos, bad[i].pos);
-	}
-	assert_int_equal(sl_slurm_time_parse_begin("uts1800000000", now, &t, &pos), 0);
+	expect_refused(bad, sizeof(bad) / sizeof(bad[0]), now, SL_TIME_NEXT);
+	assert_int_equal(sl_slurm_time_parse("uts1800000000", now, SL_TIME_NEXT, &t, &pos), 0);
 	assert_int_equal(t, 1800000000);
 }
 
@@ -301,7 +340,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_limit),
 		cmocka_unit_test(test_fmt),
-		cmocka_unit_test(test_ts),
+		cmocka_unit_test(test_past),
 		cmocka_unit_test(test_begin),
 		cmocka_unit_test(test_time_format),
 	};

@@ -279,31 +279,77 @@ int scontrol_control(const struct sl_scontrol_verb *v, int argc, char **argv)
 	return rc;
 }
 
-/* The limit of job id now (an array whole has none): 0, or -1 with the
- * message printed. */
-static int time_limit_now(struct sl_client *c, uint64_t id, int64_t *cur)
+/* Job id's jobs (an array's tasks) as 22.05's scontrol loads them before
+ * a TimeLimit=+T or a NumNodes= (slurm_load_job), into *v, n of them
+ * (caller frees); c NULL: r is why it could not connect. 0, or -1 with
+ * the message printed. */
+static int load_job(struct sl_client *c, int r, const char *idstr, uint64_t id,
+		    struct sl_job ***v, size_t *n)
 {
 	struct sl_jobfilter flt = {.ids = &id, .n_ids = 1};
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_job **v = NULL;
-	size_t n = 0;
-	int r;
 
-	if ((r = sl_client_jobs(c, &flt, &v, &n, &err)) != 0 || n != 1) {
-		if (r != 0 || n == 0)
-			fprintf(stderr, "scontrol: error: Could not load state information for "
-					"job %llu: %s\n", (unsigned long long)id,
-				r == -SL_ECONNECT ? CONNECT_FAIL
-				: r != 0 ? err.msg : "Invalid job id specified");
-		else
-			fprintf(stderr, "scontrol: error: TimeLimit increment/decrement not "
-					"supported for job arrays\n");
-		sl_job_free_array(v, n);
-		return -1;
+	*v = NULL;
+	*n = 0;
+	if (c != NULL)
+		r = sl_client_jobs(c, &flt, v, n, &err);
+	if (r == 0 && *n > 0)
+		return 0;
+	fprintf(stderr, "scontrol: error: Could not load state information for job %s: %s\n", idstr,
+		r == -SL_ECONNECT ? CONNECT_FAIL : r != 0 ? err.msg : "Invalid job id specified");
+	sl_job_free_array(*v, *n);
+	*v = NULL;
+	*n = 0;
+	return -1;
+}
+
+/* The limit of job id now: an array loads as one record only while all
+ * its tasks wait in its meta record (any of them then has the array's
+ * limit). 0, or -1 with the message printed. */
+static int time_limit_now(struct sl_client *c, const char *idstr, uint64_t id, int64_t *cur)
+{
+	struct sl_job **v;
+	size_t n;
+	int r = load_job(c, 0, idstr, id, &v, &n);
+
+	if (r == 0 && sl_scontrol_records(v, n) > 1) {
+		fprintf(stderr, "scontrol: error: TimeLimit increment/decrement not supported for "
+				"job arrays\n");
+		r = -1;
+	} else if (r == 0) {
+		*cur = v[0]->spec.time_limit;
 	}
-	*cur = v[0]->spec.time_limit;
 	sl_job_free_array(v, n);
-	return 0;
+	return r;
+}
+
+/* 22.05's _is_single_job, asked before a NumNodes= update: JobId= names
+ * one job or task ("N", "N_I", read with strtol), and an array named
+ * whole loads as one record. c NULL: cr is why it could not connect. 0,
+ * or 1 with the refusal printed. */
+static int single_job(struct sl_client *c, int cr, const char *idstr)
+{
+	char *end;
+	long long id = strtoll(idstr, &end, 10);
+	int task = *end == '_';
+	struct sl_job **v;
+	size_t n;
+	int rc = 0;
+
+	if (task)
+		(void)strtoll(end + 1, &end, 10);
+	if (*end != '\0') {
+		fprintf(stderr, "scontrol: error: Invalid job ID %s\n", idstr);
+		return 1;
+	}
+	if (load_job(c, cr, idstr, (uint64_t)id, &v, &n) != 0)
+		return 1;
+	if (!task && sl_scontrol_records(v, n) > 1) {
+		fprintf(stderr, "scontrol: error: Job resizing not supported for job arrays\n");
+		rc = 1;
+	}
+	sl_job_free_array(v, n);
+	return rc;
 }
 
 /* TimeLimit=+T/-T (scontrol_update.c's "time_limit_add"): the job's limit
@@ -331,7 +377,7 @@ static int time_limit_add(int64_t cur, struct sl_update_field *f)
 /* f0 (n fields) into *out (caller frees), TimeLimit=+T made job id's own
  * limit: *cur when the caller has its record, else asked here. 0, or 1
  * with the refusal printed. */
-static int update_fields(struct sl_client *c, uint64_t id, const int64_t *cur,
+static int update_fields(struct sl_client *c, const char *idstr, uint64_t id, const int64_t *cur,
 			 const struct sl_update_field *f0, size_t n, struct sl_update_field **out)
 {
 	struct sl_update_field *f = sl_xcalloc(n + 1, sizeof(*f));
@@ -342,7 +388,7 @@ static int update_fields(struct sl_client *c, uint64_t id, const int64_t *cur,
 	for (size_t i = 0; i < n && r == 0; i++) {
 		if (strcmp(f[i].key, "time_limit_add") != 0)
 			continue;
-		if (!known && time_limit_now(c, id, &now) != 0)
+		if (!known && time_limit_now(c, idstr, id, &now) != 0)
 			r = 1;
 		else if (time_limit_add(now, &f[i]) != 0)
 			r = 1;
@@ -385,7 +431,7 @@ static int update_whole(struct sl_client *c, const char *idstr, uint64_t id,
 	size_t nres = 0;
 	int r, rc = 1;
 
-	if ((r = update_fields(c, id, NULL, f0, n, &f)) == 0)
+	if ((r = update_fields(c, idstr, id, NULL, f0, n, &f)) == 0)
 		r = sl_client_update_each(c, id, f, n, &res, &nres, &err);
 	if (r == 0)
 		rc = sl_scontrol_array_report(b, id, res, nres);
@@ -418,7 +464,7 @@ static int update_tasks(struct sl_client *c, const char *idstr, uint64_t id,
 		char buf[SL_ERR_MSG_MAX];
 		if ((r = listed) == 0 && raw[i] == 0)
 			continue; /* no such task: sl_scontrol_task_report says so */
-		if (r == 0 && (r = update_fields(c, raw[i], &limit[i], f0, n, &f)) == 0)
+		if (r == 0 && (r = update_fields(c, idstr, raw[i], &limit[i], f0, n, &f)) == 0)
 			r = sl_client_update(c, raw[i], f, n, &err);
 		free(f);
 		if (r == -SL_ENOENT)
@@ -472,6 +518,15 @@ static int update_one(struct sl_client *c, const char *idstr, const struct sl_up
 	return rc;
 }
 
+/* NumNodes= (22.05's update_size; Sluice takes no ReqNodeList=). */
+static int resizes(const struct sl_update_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(f[i].key, "nodes") == 0 || strcmp(f[i].key, "nodes_max") == 0)
+			return 1;
+	return 0;
+}
+
 int scontrol_update(int argc, char **argv)
 {
 	struct sl_update_field *f = NULL;
@@ -490,18 +545,21 @@ int scontrol_update(int argc, char **argv)
 		fprintf(stderr, "%s\n", err.msg);
 		return rc;
 	}
-	if (sl_scontrol_job_list(jobs, &ids, &nids) != 0) {
+	if (n > 0)
+		r = sl_client_connect(NULL, &c, &err);
+	/* 22.05 asks whether a resize names one job before it reads the list */
+	rc = 1;
+	if (resizes(f, n) && single_job(c, r, jobs) != 0) {
+		/* printed */
+	} else if (sl_scontrol_job_list(jobs, &ids, &nids) != 0) {
 		fprintf(stderr, "Invalid job id specified for job %s\n", jobs);
-		free(f);
-		return 1;
-	}
-	rc = 0;
-	if (n > 0 && (r = sl_client_connect(NULL, &c, &err)) != 0) {
+	} else if (r != 0) {
 		update_refusal(r, &err, jobs);
-		rc = 1;
+	} else {
+		rc = 0;
+		for (size_t i = 0; c != NULL && i < nids; i++)
+			rc |= update_one(c, ids[i], f, n);
 	}
-	for (size_t i = 0; c != NULL && i < nids; i++)
-		rc |= update_one(c, ids[i], f, n);
 	sl_client_free(c);
 	sl_strv_free(ids);
 	free(f);

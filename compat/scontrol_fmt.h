@@ -111,12 +111,19 @@ int sl_scontrol_job_list(const char *s, char ***out, size_t *n);
 int sl_scontrol_task_report(struct sl_buf *b, uint64_t id, const uint32_t *want, size_t nwant,
 			    const struct sl_jobresult *res, size_t n);
 /* update on array N, whose tasks answered res (all of them, the daemon's
- * "each"), some ended: Slurm answers per task, and its report is
- * sl_scontrol_task_report's ("N_0: Job has already finished", "N_1-3: No
- * error"; scontrol exits 1). 1 when it wrote that into b; 0 when no task
- * has ended, or res is not array N's (nothing to say). */
+ * "each"): slurmctld answers per record, and its report is
+ * sl_scontrol_task_report's ("N_1: Job is no longer pending execution",
+ * "N_2-3: No error"; scontrol exits 1). 1 when some task refused (the
+ * report is in b); 0 when all took it, or res is not array N's (nothing
+ * to say). */
 int sl_scontrol_array_report(struct sl_buf *b, uint64_t id, const struct sl_jobresult *res,
 			     size_t n);
+/* How many records slurm_load_job() would give for a job id whose jobs
+ * (or an array's tasks, unfolded) are v[0..n): an array's pending tasks
+ * still in its meta record (sl_job_task_split) are one, every other task
+ * its own. scontrol refuses TimeLimit=+T and NumNodes= on an array id
+ * that loads more than one. */
+size_t sl_scontrol_records(struct sl_job *const *v, size_t n);
 
 /* show hostnames (one name a line), hostlist (compressed, in the given
  * order), hostlistsorted: list expanded into out. -SL_EINVAL "host list is

@@ -1,7 +1,9 @@
 /* scontrol_ids.c - the job lists scontrol's hold, release, requeue and
  * update take, read as 22.05's update_job.c reads them (_is_job_id,
- * _next_job_id), and the answer per group of an array's tasks that
- * scontrol prints for each (slurmctld's job_array_resp_msg). */
+ * _next_job_id), the answer per group of an array's tasks that scontrol
+ * prints for each (slurmctld's job_array_resp_msg), and how many records
+ * slurmctld would load for a job id (what TimeLimit=+T and NumNodes= ask
+ * of it). */
 #include "scontrol_fmt.h"
 
 #include <stdio.h>
@@ -170,26 +172,22 @@ int sl_scontrol_task_report(struct sl_buf *b, uint64_t id, const uint32_t *want,
 int sl_scontrol_array_report(struct sl_buf *b, uint64_t id, const struct sl_jobresult *res,
 			     size_t n)
 {
-	struct sl_jobresult *took;
-	int failed;
-
 	if (n == 0 || res[0].array_job_id != id)
 		return 0;
-	/* scontrol's answer: an ended task refuses, the others took it. A
-	 * refusal the array passed over (a running task's "Job is no longer
-	 * pending execution" while the pending ones took it) is not shown,
-	 * though slurmctld's own answer would name it. */
-	took = sl_xcalloc(n + 1, sizeof(*took));
+	return sl_scontrol_task_report(b, id, NULL, 0, res, n);
+}
+
+size_t sl_scontrol_records(struct sl_job *const *v, size_t n)
+{
+	size_t k = 0;
+	int meta = 0;
+
 	for (size_t i = 0; i < n; i++) {
-		took[i].id = res[i].id;
-		took[i].array_job_id = id;
-		took[i].array_task_id = res[i].array_task_id;
-		if (res[i].ended) {
-			took[i].rc = -SL_ESTATE;
-			snprintf(took[i].msg, sizeof(took[i].msg), "Job has already finished");
-		}
+		if (v[i]->array_job_id != 0 && v[i]->state == SL_JOB_PENDING &&
+		    !sl_job_task_split(v[i]))
+			meta = 1;
+		else
+			k++;
 	}
-	failed = sl_scontrol_task_report(b, id, NULL, 0, took, n);
-	free(took);
-	return failed;
+	return k + (size_t)meta;
 }

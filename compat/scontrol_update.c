@@ -93,7 +93,9 @@ static int k_num_nodes(struct up *u, const char *v)
 				  "for requested node count.", v);
 	}
 	add(u, "nodes", NULL, lo);
-	if (hi != SL_NO_VAL && hi != lo)
+	/* a range sets the maximum too, "1-1" as well: a running job refuses
+	 * it (Job is no longer pending execution) */
+	if (hi != SL_NO_VAL && (hi != lo || strchr(v, '-') != NULL))
 		add(u, "nodes_max", NULL, hi);
 	return 0;
 }

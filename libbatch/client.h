@@ -183,9 +183,10 @@ struct sl_update_field {
 };
 int sl_client_update(struct sl_client *c, uint64_t id, const struct sl_update_field *f,
 		     size_t n, struct sl_err *err);
-/* The same, and when id is an array that took the update, *res (caller
- * frees) is each of its tasks' own answer, those ended marked; it stays
- * NULL for a plain job (or from a daemon that predates this). */
+/* The same, and when id is an array, *res (caller frees) is each of its
+ * tasks' own answer, refusals too (the call then succeeds), those ended
+ * marked; it stays NULL for a plain job (or from a daemon that predates
+ * this). */
 int sl_client_update_each(struct sl_client *c, uint64_t id, const struct sl_update_field *f,
 			  size_t n, struct sl_jobresult **res, size_t *nres, struct sl_err *err);
 

@@ -299,6 +299,14 @@ void sl_h_split_task(struct sl_job *j)
 		j->array_split = 1;
 }
 
+/* slurmctld's update_job (scontrol update, hold, uhold and release) says
+ * an ended task has finished before it asks whose it is; requeue asks
+ * whose first. */
+static int finished_first(enum sl_op rule)
+{
+	return rule == SL_OP_UPDATE || rule == SL_OP_HOLD || rule == SL_OP_RELEASE;
+}
+
 int sl_h_array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, enum sl_op rule,
 		    sl_h_task_fn fn, void *arg, json_object *each, struct sl_err *err)
 {
@@ -315,7 +323,9 @@ int sl_h_array_each(struct sluiced *d, const struct sl_peer *p, uint64_t id, enu
 		ended = sl_jobstate_is_final(t->state); /* before fn: requeue revives one */
 		if (each != NULL ? t->array_dropped : ended)
 			continue;
-		if ((rc = sl_authz_job(p, t, rule, &e)) == 0)
+		if (ended && finished_first(rule))
+			rc = sl_err_set(&e, SL_ESTATE, "Job has already finished");
+		else if ((rc = sl_authz_job(p, t, rule, &e)) == 0)
 			rc = fn(d, p, t, arg, &e);
 		if (each != NULL) {
 			json_object *o = job_result(each, t, rc ? e.code : 0, e.msg);

@@ -133,33 +133,35 @@ static int f_qos(struct upd *u, json_object *v, struct sl_err *err)
 	return r;
 }
 
-/* NumNodes and NumCPUs: what it asks, while it waits; Slurm cannot change
- * them once the job runs either. */
-static int shape_only_pending(const struct upd *u, struct sl_err *err)
-{
-	if (u->old->state == SL_JOB_PENDING)
-		return 0;
-	return sl_err_set(err, SL_EUNSUPP, "Requested operation not supported on this system");
-}
-
+/* NumNodes=N on a running (or suspended) job: slurmctld takes its own
+ * node count as no change, and would shrink it to fewer; Sluice cannot
+ * take nodes from a job that runs, so fewer is refused as more is
+ * (Slurm's answer where shrinking is disabled). */
 static int f_nodes(struct upd *u, json_object *v, struct sl_err *err)
 {
-	int r = shape_only_pending(u, err);
 	int64_t n = json_object_get_int64(v);
-	if (r == 0 && (n < 1 || n > 1000000))
-		r = sl_err_set(err, SL_EINVAL, "Node count specification invalid");
-	if (r == 0) {
-		u->n->spec.nodes = (int)n;
-		if (u->n->spec.nodes_max != SL_NO_VAL && u->n->spec.nodes_max < n)
-			u->n->spec.nodes_max = (int)n;
-		u->refit = u->requeue = 1;
+	struct sl_jobshape sh;
+	int r;
+
+	if (n < 1 || n > 1000000)
+		return sl_err_set(err, SL_EINVAL, "Node count specification invalid");
+	if (u->old->state == SL_JOB_RUNNING || u->old->state == SL_JOB_SUSPENDED) {
+		sl_job_shape(u->old, &sh);
+		return n == sh.nodes ? 0 : sl_err_set(err, SL_EUNSUPP,
+						      "Requested operation not supported on this system");
 	}
-	return r;
+	if ((r = pending_only(u, err)) != 0)
+		return r;
+	u->n->spec.nodes = (int)n;
+	if (u->n->spec.nodes_max != SL_NO_VAL && u->n->spec.nodes_max < n)
+		u->n->spec.nodes_max = (int)n;
+	u->refit = u->requeue = 1;
+	return 0;
 }
 
 static int f_nodes_max(struct upd *u, json_object *v, struct sl_err *err)
 {
-	int r = shape_only_pending(u, err);
+	int r = pending_only(u, err);
 	int64_t n = json_object_get_int64(v);
 	if (r == 0 && (n < 1 || n > 1000000 || n < u->n->spec.nodes))
 		r = sl_err_set(err, SL_EINVAL, "Node count specification invalid");
@@ -174,7 +176,7 @@ static int f_nodes_max(struct upd *u, json_object *v, struct sl_err *err)
  * CPUs per task over its tasks (rounded up). */
 static int f_cpus(struct upd *u, json_object *v, struct sl_err *err)
 {
-	int r = shape_only_pending(u, err);
+	int r = pending_only(u, err);
 	int64_t c = json_object_get_int64(v);
 	struct sl_jobshape sh;
 
@@ -622,19 +624,18 @@ int sl_h_update(struct sluiced *d, const struct sl_peer *p, json_object *req, js
 	    !json_object_is_type(set, json_type_object))
 		return sl_err_set(err, SL_EPROTO, "update: id or set is missing");
 	id = (uint64_t)json_object_get_int64(v);
-	/* With "each" the array answers as without, and when it took the
-	 * update each task's own answer is in results too: scontrol reports
-	 * the ended ones without listing the array again */
+	/* With "each" every task answers for itself and the request succeeds
+	 * as a whole, refusals and all, as slurmctld's job_array_resp_msg:
+	 * scontrol prints each group of tasks with its answer */
 	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id)) {
-		json_object *each = NULL;
-		if (json_object_object_get_ex(req, "each", &v) && json_object_get_boolean(v))
-			each = json_object_new_array();
-		if ((r = sl_h_array_each(d, p, id, SL_OP_UPDATE, update_fn, set, each, err)) == 0 &&
-		    each != NULL)
-			json_object_object_add(rep, "results", each);
-		else
-			json_object_put(each);
-		return r;
+		struct sl_err whole = SL_ERR_INIT;
+		json_object *each;
+		if (!json_object_object_get_ex(req, "each", &v) || !json_object_get_boolean(v))
+			return sl_h_array_each(d, p, id, SL_OP_UPDATE, update_fn, set, NULL, err);
+		each = json_object_new_array();
+		sl_h_array_each(d, p, id, SL_OP_UPDATE, update_fn, set, each, &whole);
+		json_object_object_add(rep, "results", each);
+		return 0;
 	}
 	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "Invalid job id specified");

@@ -34,7 +34,9 @@ void sl_h_split_task(struct sl_job *j);
  * another took it; else the first other refusal is the answer, and with
  * no task left, "Job has already finished".
  * With each (the requests' "each", PROTOCOL.md), fn also runs on the
- * ended tasks, for their own answers only, and every task's answer goes
+ * ended tasks, for their own answers only (under update's, hold's and
+ * release's rules they answer "Job has already finished" without it,
+ * whoever asks, as slurmctld's _update_job), and every task's answer goes
  * into that JSON array ("ended" marks those), as slurmctld's
  * job_array_resp_msg; tasks cancelled out of the pending meta record are
  * gone, as in Slurm, and do not answer. The return is the array's answer

@@ -166,11 +166,19 @@ expect_eq "decrement too large" "scontrol: error: TimeLimit decrement larger tha
 	"$(as $USER1 "$BIN/scontrol" update JobId="$tl" TimeLimit=-30 2>&1)"
 expect_eq "JobId after TimeLimit=+5" "scontrol: error: JobId must precede TimeLimit increment or decrement" \
 	"$(as $USER1 "$BIN/scontrol" update TimeLimit=+5 JobId="$tl" 2>&1)"
+# An array whose tasks all wait in its meta record loads as one record:
+# +5 moves them all; once a task is split off (updated by N_I), scontrol
+# refuses (the reference cluster: 15:00 each, then 20:00 for N_1, then
+# "not supported for job arrays").
 ta=$(submit $USER1 -H -t 10 --array=0-2 -o /dev/null --wrap true) || fail "submit"
-expect_eq "+5 on an array" "scontrol: error: TimeLimit increment/decrement not supported for job arrays" \
-	"$(as $USER1 "$BIN/scontrol" update JobId="$ta" TimeLimit=+5 2>&1)"
+as $USER1 "$BIN/scontrol" update JobId="$ta" TimeLimit=+5 || fail "TimeLimit=+5 of an array"
+expect_eq "+5 on a pending array" "15:00 15:00 15:00" \
+	"$("$BIN/squeue" -h -r -j "$ta" -o %l | paste -sd' ')"
 as $USER1 "$BIN/scontrol" update JobId="${ta}_1" TimeLimit=+5 || fail "TimeLimit=+5 of a task"
-expect_eq "TimeLimit=+5 of a task" 00:15:00 "$(field "${ta}_1" TimeLimit)"
+expect_eq "TimeLimit=+5 of a task" 00:20:00 "$(field "${ta}_1" TimeLimit)"
+expect_eq "+5 on an array, a task split off" \
+	"scontrol: error: TimeLimit increment/decrement not supported for job arrays" \
+	"$(as $USER1 "$BIN/scontrol" update JobId="$ta" TimeLimit=+5 2>&1)"
 # Slurm's abbreviations and "KEY VALUE" words (update_job.c), and
 # "show job=N" (as the reference scontrol took them)
 as $USER1 "$BIN/scontrol" update Job="$tl" TimeLim=7 || fail "Job= TimeLim="

@@ -61,7 +61,7 @@ INTEGRATION_TESTS = \
 	tests/integration/k8s_faults.sh \
 	tests/integration/tas.sh \
 	tests/integration/yaml_anchors.sh
-INTEGRATION_TESTS += tests/integration/arrays.sh
+INTEGRATION_TESTS += tests/integration/arrays.sh tests/integration/arrays_update.sh
 INTEGRATION_TESTS += tests/integration/jobs_fields.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/arrays_scenario.sh tests/integration/arrays_capture.sh \

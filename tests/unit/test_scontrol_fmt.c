@@ -546,9 +546,10 @@ static void test_words(void **state)
 	sl_buf_free(b);
 }
 
-/* update on an array with ended tasks: Slurm's lines per answer, from
- * the tasks' own (the daemon's "each"); a refusal the array passed over
- * is not shown. */
+/* update on an array whole: Slurm's lines per answer, each task's own
+ * (the daemon's "each"), a running task's refusal of a field that only
+ * changes while pending too (observed on 22.05: "N_1: Job is no longer
+ * pending execution" and "N_2-3: No error", exit 1). */
 static void test_array_report(void **state)
 {
 	struct sl_jobresult res[4];
@@ -561,24 +562,58 @@ static void test_array_report(void **state)
 		res[i].array_task_id = 3 - i;
 	}
 	res[3].ended = 1;
-	res[3].rc = -SL_EPERM; /* an ended task's own answer is not what is shown */
-	res[1].rc = -SL_ESTATE;
-	snprintf(res[1].msg, sizeof(res[1].msg), "Job is no longer pending execution");
+	res[3].rc = -SL_ESTATE;
+	snprintf(res[3].msg, sizeof(res[3].msg), "Job has already finished");
+	res[2].rc = -SL_ESTATE;
+	snprintf(res[2].msg, sizeof(res[2].msg), "Job is no longer pending execution");
 	assert_int_equal(sl_scontrol_array_report(b, 41, res, 4), 1);
-	assert_string_equal(sl_buf_str(b), "41_0: Job has already finished\n41_1-3: No error\n");
+	assert_string_equal(sl_buf_str(b), "41_0: Job has already finished\n"
+					   "41_1: Job is no longer pending execution\n"
+					   "41_2-3: No error\n");
 	sl_buf_reset(b);
-	res[3].ended = 0;
-	assert_int_equal(sl_scontrol_array_report(b, 41, res, 4), 0); /* none ended: silent */
+	res[3].rc = res[2].rc = 0;
+	assert_int_equal(sl_scontrol_array_report(b, 41, res, 4), 0); /* all took it: silent */
 	assert_string_equal(sl_buf_str(b), "");
-	res[2].ended = 1; /* task 1: the groups in order of their lowest task */
+	for (int i = 0; i < 4; i++) { /* all refused: one line, still per task */
+		res[i].rc = -SL_EPERM;
+		snprintf(res[i].msg, sizeof(res[i].msg), "Invalid user id");
+	}
 	assert_int_equal(sl_scontrol_array_report(b, 41, res, 4), 1);
-	assert_string_equal(sl_buf_str(b), "41_0,2-3: No error\n41_1: Job has already finished\n");
+	assert_string_equal(sl_buf_str(b), "41_0-3: Invalid user id\n");
 	sl_buf_reset(b);
 	assert_int_equal(sl_scontrol_array_report(b, 40, res, 4), 0); /* not array 40's */
 	assert_int_equal(sl_scontrol_array_report(b, 41, res, 0), 0);
 	assert_int_equal(sl_scontrol_array_report(b, 41, NULL, 0), 0); /* a plain job */
 	assert_string_equal(sl_buf_str(b), "");
 	sl_buf_free(b);
+}
+
+/* Slurm's record count for a job id (slurm_load_job): an array's pending
+ * tasks still in its meta record are one; a task that ran, or was split
+ * off by its own id, is its own; a plain job is one. */
+static void test_records(void **state)
+{
+	struct sl_job t[4], *v[4];
+	(void)state;
+	memset(t, 0, sizeof(t));
+	for (int i = 0; i < 4; i++) {
+		t[i].id = 42 + (uint64_t)i;
+		t[i].array_job_id = 41;
+		t[i].array_task_id = i;
+		t[i].state = SL_JOB_PENDING;
+		v[i] = &t[i];
+	}
+	assert_int_equal(sl_scontrol_records(v, 4), 1);
+	t[3].array_split = 1;
+	assert_int_equal(sl_scontrol_records(v, 4), 2);
+	t[0].state = SL_JOB_RUNNING;
+	assert_int_equal(sl_scontrol_records(v, 4), 3);
+	t[1].state = t[2].state = SL_JOB_COMPLETED;
+	assert_int_equal(sl_scontrol_records(v, 4), 4);
+	t[0].array_job_id = 0; /* a plain job */
+	assert_int_equal(sl_scontrol_records(v, 1), 1);
+	t[0].state = SL_JOB_PENDING;
+	assert_int_equal(sl_scontrol_records(v, 1), 1);
 }
 
 /* Job lists as 22.05's scontrol reads them (update_job.c's _is_job_id and
@@ -638,6 +673,7 @@ int main(void)
 		cmocka_unit_test(test_partition_node),
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_words), cmocka_unit_test(test_array_report),
+		cmocka_unit_test(test_records),
 		cmocka_unit_test(test_job_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,6 +29,7 @@
 
 #include "dirpool.h"
 #include "evq.h"
+#include "exec_local_dir.h"
 #include "idcache.h"
 #include "log.h"
 #include "logincache.h"
@@ -131,63 +132,6 @@ static void job_drop(struct sl_exec_local *x, struct xjob *j)
 	free(j);
 }
 
-/* ---- the job directory ---- */
-
-/* 1: a supervisor holds the lock; 0: nobody does (or no lock file). */
-static int lock_held(const char *dir)
-{
-	char *path = sl_xasprintf("%s/%s", dir, SL_JOBDIR_LOCK);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), held = 0;
-	free(path);
-	if (fd < 0)
-		return 0;
-	if (flock(fd, LOCK_EX | LOCK_NB) != 0)
-		held = errno == EWOULDBLOCK;
-	close(fd); /* releases the probe's lock, if it got it */
-	return held;
-}
-
-static int64_t read_num(const char *dir, const char *name)
-{
-	char *text = NULL;
-	int64_t v = 0;
-	if (sl_jobdir_read(dir, name, &text, NULL) == 0)
-		v = strtoll(text, NULL, 10);
-	free(text);
-	return v;
-}
-
-/* The end of a job whose supervisor is gone (the lock is free). */
-static void outcome(const char *dir, uint64_t id, struct sl_exec_result *r)
-{
-	struct sl_err err = SL_ERR_INIT;
-	char *text = NULL;
-	int rc = sl_jobdir_read(dir, SL_JOBDIR_RESULT, &text, &err);
-	if (rc == 0 && sl_jobdir_blank(text))
-		rc = -SL_ENOENT; /* emptied for this launch (sl_jobdir_reset) */
-	if (rc == 0 && sl_exec_result_from_json(text, r, &err) == 0) {
-		free(text);
-		return;
-	}
-	free(text);
-	if (rc != -SL_ENOENT)
-		sl_warn("job %llu: %s", (unsigned long long)id, err.msg);
-	int64_t started = read_num(dir, SL_JOBDIR_STARTED);
-	if (started == 0) {
-		sl_exec_result_init(r, SL_JOB_PENDING);
-		return;
-	}
-	/* The supervisor died mid-run: the job's remains run unsupervised, and
-	 * its resources are about to be handed out again. End them. */
-	pid_t pgid = (pid_t)read_num(dir, SL_JOBDIR_PGID);
-	if (pgid > 1)
-		(void)kill(-pgid, SIGKILL);
-	sl_warn("job %llu: its supervisor died without a result: NODE_FAIL", (unsigned long long)id);
-	sl_exec_result_init(r, SL_JOB_NODE_FAIL);
-	r->start_time = started;
-	r->end_time = (int64_t)time(NULL);
-}
-
 /* ---- following a supervisor ---- */
 
 static void job_collect(struct sl_exec_local *x, struct xjob *j)
@@ -195,7 +139,7 @@ static void job_collect(struct sl_exec_local *x, struct xjob *j)
 	struct sl_exec_result r;
 	if (j->child && j->pid > 0)
 		(void)waitpid(j->pid, NULL, WNOHANG); /* it has exited: never blocks */
-	outcome(j->dir, j->id, &r);
+	sl_exec_local_outcome(j->dir, j->id, &r);
 	sl_evq_finished(x->evq, j->id, &r);
 	job_drop(x, j);
 }
@@ -210,7 +154,7 @@ static void on_poll(struct sl_loop *l, uint64_t id, void *arg)
 {
 	struct xjob *j = arg;
 	j->timer = 0;
-	if (lock_held(j->dir))
+	if (sl_exec_local_lock_held(j->dir))
 		j->timer = sl_loop_add_timer(l, POLL_MS, on_poll, j);
 	else
 		job_collect(j->x, j);
@@ -466,7 +410,7 @@ static int make_dir(struct sl_exec_local *x, const char *dir, uint64_t id, struc
 	if (r != -SL_EEXIST)
 		return r;
 	sl_err_clear(err);
-	if (lock_held(dir))
+	if (sl_exec_local_lock_held(dir))
 		return sl_err_set(err, SL_EEXIST, "job %llu: already running", (unsigned long long)id);
 	return sl_jobdir_reset(dir, err);
 }
@@ -583,7 +527,7 @@ static int signal_script(struct sl_exec_local *x, uint64_t id, int signo, struct
 
 	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "job %llu is not running here", (unsigned long long)id);
-	if ((pgid = (pid_t)read_num(j->dir, SL_JOBDIR_PGID)) <= 1)
+	if ((pgid = sl_exec_local_pgid(j->dir)) <= 1)
 		return sl_err_set(err, SL_ESTATE, "job %llu: its script has not started yet",
 				  (unsigned long long)id);
 	/* through the supervisor, which writes slurmstepd's line for TERM and
@@ -620,9 +564,9 @@ int sl_exec_local_adopt(struct sl_exec_local *x, const struct sl_job *job, struc
 	if (job_find(x, job->id) != NULL)
 		return 0;
 	struct xjob *j = job_add(x, job->id);
-	if (!lock_held(j->dir)) {
+	if (!sl_exec_local_lock_held(j->dir)) {
 		struct sl_exec_result r;
-		outcome(j->dir, j->id, &r);
+		sl_exec_local_outcome(j->dir, j->id, &r);
 		sl_evq_finished(x->evq, j->id, &r);
 		job_drop(x, j);
 		return 0;
@@ -644,7 +588,7 @@ void sl_exec_local_forget(struct sl_exec_local *x, uint64_t id)
 	struct sl_err err = SL_ERR_INIT;
 	struct xjob *j = job_find(x, id);
 	char *dir = job_dir(x, id);
-	if (lock_held(dir)) {
+	if (sl_exec_local_lock_held(dir)) {
 		sl_warn("job %llu: forget: its supervisor still runs; directory kept",
 			(unsigned long long)id);
 	} else {

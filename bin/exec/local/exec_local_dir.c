@@ -1,0 +1,73 @@
+/* exec_local_dir.c - the local executor reads a job's directory (layout in
+ * jobdir.h): whether a supervisor holds its lock, and the end it left. */
+#include "exec_local_dir.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "xalloc.h"
+
+int sl_exec_local_lock_held(const char *dir)
+{
+	char *path = sl_xasprintf("%s/%s", dir, SL_JOBDIR_LOCK);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), held = 0;
+	free(path);
+	if (fd < 0)
+		return 0;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+		held = errno == EWOULDBLOCK;
+	close(fd); /* releases the probe's lock, if it got it */
+	return held;
+}
+
+static int64_t read_num(const char *dir, const char *name)
+{
+	char *text = NULL;
+	int64_t v = 0;
+	if (sl_jobdir_read(dir, name, &text, NULL) == 0)
+		v = strtoll(text, NULL, 10);
+	free(text);
+	return v;
+}
+
+pid_t sl_exec_local_pgid(const char *dir)
+{
+	int64_t pgid = read_num(dir, SL_JOBDIR_PGID);
+	return pgid > 1 && pgid <= INT32_MAX ? (pid_t)pgid : 0;
+}
+
+void sl_exec_local_outcome(const char *dir, uint64_t id, struct sl_exec_result *r)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char *text = NULL;
+	int rc = sl_jobdir_read(dir, SL_JOBDIR_RESULT, &text, &err);
+	if (rc == 0 && sl_jobdir_blank(text))
+		rc = -SL_ENOENT; /* emptied for this launch (sl_jobdir_reset) */
+	if (rc == 0 && sl_exec_result_from_json(text, r, &err) == 0) {
+		free(text);
+		return;
+	}
+	free(text);
+	if (rc != -SL_ENOENT)
+		sl_warn("job %llu: %s", (unsigned long long)id, err.msg);
+	int64_t started = read_num(dir, SL_JOBDIR_STARTED);
+	if (started == 0) {
+		sl_exec_result_init(r, SL_JOB_PENDING);
+		return;
+	}
+	/* The supervisor died mid-run: the job's remains run unsupervised, and
+	 * its resources are about to be handed out again. End them. */
+	pid_t pgid = sl_exec_local_pgid(dir);
+	if (pgid > 1)
+		(void)kill(-pgid, SIGKILL);
+	sl_warn("job %llu: its supervisor died without a result: NODE_FAIL", (unsigned long long)id);
+	sl_exec_result_init(r, SL_JOB_NODE_FAIL);
+	r->start_time = started;
+	r->end_time = (int64_t)time(NULL);
+}

@@ -686,6 +686,40 @@ static void test_server_bad_limits(void **state)
 	free(jobs);
 }
 
+/* A child of the fork server that exits before the server has opened its
+ * pidfd frees its pid at once (the kernel reaps the server's children), and
+ * another process may take it: the decoy server arranges just that. The
+ * reply names the pid with no pidfd, which would name the decoy: sluiced
+ * has to prove that pid before it signals it. */
+static void test_server_pid_reused(void **state)
+{
+	if (access(decoy_path, X_OK) != 0)
+		skip();
+	char *dir = make_job("reused", "#!/bin/sh\nsleep 30\n", 0, 1);
+	char *jobs = sl_xstrdup(dir), *mark = sl_xasprintf("%s/decoy-server", root);
+	struct sl_spawned sv;
+	*strrchr(jobs, '/') = '\0';
+	struct sl_spawner *sp = sl_spawner_new(decoy_path, jobs, 0);
+	setenv("SL_TEST_DECOY", mark, 1); /* the server started next takes it */
+	spawn_locked(sp, dir, &sv);
+	unsetenv("SL_TEST_DECOY");
+	pid_t d = decoy_pid(mark);
+	int pidfd = sv.pidfd, endfd = sv.endfd;
+	pid_t pid = sv.pid;
+	if (d > 0)
+		(void)kill(d, SIGKILL);
+	sl_spawned_close(&sv);
+	sl_spawner_free(sp);
+	free(mark);
+	free(jobs);
+	free(dir);
+	if (d == 0)
+		skip();
+	assert_int_equal(pid, d);
+	assert_true(endfd >= 0);
+	assert_int_equal(pidfd, -1);
+}
+
 /* A server that takes the request and dies without answering: a supervisor
  * may or may not run, so none is exec'd in its place (the job must never
  * run twice); the lock shows nobody holds it, and the job, never started,
@@ -712,6 +746,7 @@ int main(void)
 		cmocka_unit_test(test_server_idle_max),
 		cmocka_unit_test(test_server_jobs_max),
 		cmocka_unit_test(test_server_bad_limits),
+		cmocka_unit_test(test_server_pid_reused),
 	};
 	return cmocka_run_group_tests(tests, stepd_test_setup, stepd_test_teardown);
 }

@@ -6,7 +6,8 @@
  * child, as a pid taken by another process would be; only then does it
  * open. The file gets "<pid>\n", or "skip <errno>\n" when the decoy could
  * not be had (clone3's set_tid needs CAP_SYS_ADMIN and Linux 5.5). The
- * decoy waits for a signal (SIGALRM after 30 s at the latest). */
+ * decoy holds none of the server's descriptors and waits for a signal
+ * (SIGALRM after 30 s at the latest). */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/sched.h>
@@ -37,6 +38,9 @@ static void decoy(pid_t pid, const char *mark)
 	ca.set_tid_size = 1;
 	long got = syscall(SYS_clone3, &ca, sizeof(ca));
 	if (got == 0) {
+		/* the server's descriptors, the job's end pipe among them, are
+		 * not a stranger's to hold */
+		(void)close_range(3, ~0U, 0);
 		alarm(30);
 		for (;;)
 			pause();

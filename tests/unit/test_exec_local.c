@@ -392,7 +392,107 @@ static void test_adopt_pid_reused(void **state)
 	}
 }
 
-/* 1 once pid has exited (a zombie counts), within 5 s. */
+/* The pid in the file the decoy server wrote, 0 if none (no cmocka: for
+ * a child). */
+static pid_t decoy_read(const char *mark)
+{
+	char *text = slurp(mark);
+	long pid = 0;
+	if (text == NULL || sscanf(text, "%ld", &pid) != 1)
+		pid = 0;
+	free(text);
+	return (pid_t)pid;
+}
+
+enum launch_case {
+	DECOY,     /* the decoy server: the pid it answers with is a decoy's */
+	STARTED,   /* the real one: the job runs, stepd.pid written */
+	UNWRITTEN, /* the same, stepd.pid emptied as before it is written */
+};
+
+/* A daemon of its own, in a child (and the subreaper of what its server
+ * leaves), starts job id through `server` and cancels it: at once after
+ * the launch's answer for a DECOY, else once the job runs. no_pidfd: with
+ * pidfd_open(2) failing, in the daemon and so in its server. The child's
+ * exit code: 0 when the decoy lived through the cancel, or the job ended
+ * CANCELLED; 77 when it cannot be had here (skip). */
+static int launch_cancel(uint64_t id, const char *server, enum launch_case how, int no_pidfd)
+{
+	static const struct sl_exec_events ev = {ev_started, ev_finished, NULL, NULL};
+	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm",
+				 .kill_wait = 2, .stepd_path = server};
+	char *mark = sl_xasprintf("%s/decoy-%llu", root, (unsigned long long)id);
+	char *dir = sl_xasprintf("%s/jobs/%llu", root, (unsigned long long)id);
+	pid_t c_pid = fork();
+	if (c_pid == 0) { /* no cmocka here: a failed assert would run the rest in the child */
+		struct sl_err err = SL_ERR_INIT;
+		struct evlog e = {.loop = sl_loop_new()};
+		struct sl_job *j = make_record(id, "#!/bin/sh\nsleep 30\n", 1);
+		pid_t d = 0;
+		int rc = 0;
+		(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
+		if (no_pidfd && no_pidfd_open() != 0)
+			_exit(77);
+		if (how == DECOY)
+			setenv("SL_TEST_DECOY", mark, 1); /* the server started next takes it */
+		struct sl_exec_local *x = sl_exec_local_new(e.loop, &c, &ev, &e, &err);
+		if (x == NULL || sl_exec_local_start(x, j, &err) != 0)
+			_exit(3);
+		if (how != DECOY) {
+			uint64_t t = sl_loop_add_timer(e.loop, 500, on_deadline, NULL);
+			sl_loop_run(e.loop); /* the answer, and the job under way */
+			sl_loop_del_timer(e.loop, t);
+			if (!exists(dir, SL_JOBDIR_PID))
+				_exit(8);
+		}
+		if (how == UNWRITTEN && sl_jobdir_write(dir, SL_JOBDIR_PID, "\n", 1, 0644, 0, NULL) != 0)
+			_exit(9);
+		if (sl_exec_local_cancel(x, id, &err) != 0)
+			_exit(4);
+		if (how == DECOY) {
+			if ((d = decoy_read(mark)) == 0)
+				_exit(77);
+			usleep(200000);
+			rc = waitpid(d, NULL, WNOHANG) == 0 ? 0 : 5;
+			(void)kill(d, SIGKILL);
+			(void)waitpid(d, NULL, 0);
+		}
+		run_until_finished(e.loop);
+		if (e.finished != 1)
+			_exit(6);
+		_exit(rc != 0 || how == DECOY || e.res.state == SL_JOB_CANCELLED ? rc : 7);
+	}
+	int ws = 0;
+	assert_int_equal(waitpid(c_pid, &ws, 0), c_pid);
+	free(dir);
+	free(mark);
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128;
+}
+
+/* A launch answered with the end pipe but no pidfd names its supervisor by
+ * pid alone. The decoy server makes that pid a reused one: its child dies
+ * and a decoy, not the server's child, takes its pid, before the answer. A
+ * cancel at once spares the decoy, whether the daemon can open a pidfd by
+ * that pid (it would name the decoy) or only kill it. A supervisor alive
+ * still gets the cancel, proven by stepd.pid's start time or, before that
+ * is written, by its end pipe, still open. */
+static void test_launch_pid_reused(void **state)
+{
+	static const struct {
+		enum launch_case how;
+		int no_pidfd;
+	} cases[] = {{DECOY, 0}, {DECOY, 1}, {STARTED, 1}, {UNWRITTEN, 1}};
+	if (access(decoy_path, X_OK) != 0)
+		skip();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = launch_cancel(220 + i, cases[i].how == DECOY ? decoy_path : stepd_path,
+				       cases[i].how, cases[i].no_pidfd);
+		if (rc == 77)
+			skip();
+		assert_int_equal(rc, 0);
+	}
+}
+
 
 static void test_exec_local_answer_lost(void **state)
 {
@@ -580,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_adopt_running),
 		cmocka_unit_test(test_adopt_dead_or_never),
 		cmocka_unit_test(test_adopt_pid_reused),
+		cmocka_unit_test(test_launch_pid_reused),
 		cmocka_unit_test(test_exec_local_answer_lost),
 		cmocka_unit_test(test_exec_local_pipelined),
 		cmocka_unit_test(test_exec_local_recycles),

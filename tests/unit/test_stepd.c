@@ -690,7 +690,8 @@ static void test_server_bad_limits(void **state)
  * pidfd frees its pid at once (the kernel reaps the server's children), and
  * another process may take it: the decoy server arranges just that. The
  * reply names the pid with no pidfd, which would name the decoy: sluiced
- * has to prove that pid before it signals it. */
+ * has to prove that pid before it signals it (test_exec_local.c:
+ * test_launch_pid_reused). */
 static void test_server_pid_reused(void **state)
 {
 	if (access(decoy_path, X_OK) != 0)

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -56,6 +57,7 @@ struct xjob {
 	int pidfd;                 /* -1: followed by the lock probe */
 	int endfd;                 /* the end pipe; -1: followed by the pidfd */
 	int end_watched;           /* endfd is in the loop (else the lock probe) */
+	int unproven;              /* named by pid alone: pin() before a signal */
 	int child;                 /* spawned by this daemon: reap it */
 	int awaiting;              /* the fork server's answer is due */
 	uint64_t timer;
@@ -163,13 +165,13 @@ static void on_poll(struct sl_loop *l, uint64_t id, void *arg)
 /* Watch j->pid, through the end pipe or j->pidfd if the launch gave one;
  * `starttime` (0: launched by us) proves it is still the supervisor that
  * stepd.pid named and not a reused pid: checked once the pidfd is open,
- * else before each signal by pid (send_sig). */
+ * else before each signal by pid (send_sig). An end pipe without a pidfd
+ * names the supervisor by pid alone: pin() proves it before each signal. */
 static void job_watch(struct sl_exec_local *x, struct xjob *j, unsigned long long starttime)
 {
 	unsigned long long now_st = 0;
 	j->start = starttime;
-	if (j->endfd >= 0 && j->pidfd < 0 && j->pid > 0)
-		j->pidfd = sl_pidfd_open(j->pid); /* to signal it: the pipe names the end */
+	j->unproven = j->endfd >= 0 && j->pidfd < 0 && j->pid > 0;
 	if (j->endfd >= 0) {
 		if (sl_loop_add_fd(x->loop, j->endfd, SL_EV_READ, on_end, j) == 0) {
 			j->end_watched = 1;
@@ -198,10 +200,46 @@ static void job_watch(struct sl_exec_local *x, struct xjob *j, unsigned long lon
 	j->timer = sl_loop_add_timer(x->loop, POLL_MS, on_poll, j);
 }
 
+/* A launch answered with the end pipe but no pidfd (the server could not
+ * open one: an old kernel, or its child had exited first) names the
+ * supervisor by pid alone, free for reuse once it exits: a pidfd opened by
+ * that pid, or a kill, could reach another process. So, before each signal,
+ * proof that the supervisor was alive after the open: the pid's start time
+ * is stepd.pid's; or, while stepd.pid is not written, the end pipe is still
+ * open at the far end (the supervisor writes it before it forks anything
+ * that could hold the pipe too). 1: signal j->pidfd, else j->pid; 0: it is
+ * gone or the job over (its end is on the way). Without pidfd_open, left
+ * open: the instant between the proof and the kill. */
+static int pin(struct xjob *j)
+{
+	struct pollfd p = {j->endfd, POLLIN, 0};
+	unsigned long long want = 0, now = 0;
+	pid_t named = 0;
+	int fd = sl_pidfd_open(j->pid); /* first: what follows proves what it names */
+	int open_end = poll(&p, 1, 0) == 0;
+	if (sl_exec_local_pidfile(j->dir, &named, &want) != 0)
+		named = 0;
+	int alive = named == 0 ? open_end : named == j->pid &&
+		    sl_proc_starttime(j->pid, &now) == 0 && now == want;
+	if (!alive) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	if (fd >= 0)
+		j->pidfd = fd; /* it names the supervisor for good */
+	else if (named != 0)
+		j->start = want; /* send_sig checks it before each kill */
+	j->unproven = fd < 0 && named == 0;
+	return 1;
+}
+
 static int send_sig(struct xjob *j, int sig, const siginfo_t *si)
 {
 	int r = -1;
 	unsigned long long st = 0;
+	if (j->unproven && !pin(j))
+		return 0;
 #ifdef SYS_pidfd_send_signal
 	if (j->pidfd >= 0)
 		r = (int)syscall(SYS_pidfd_send_signal, j->pidfd, sig, si, 0);
@@ -571,13 +609,10 @@ int sl_exec_local_adopt(struct sl_exec_local *x, const struct sl_job *job, struc
 		job_drop(x, j);
 		return 0;
 	}
-	char *text = NULL;
 	unsigned long long st = 0;
-	int pid = 0;
-	if (sl_jobdir_read(j->dir, SL_JOBDIR_PID, &text, NULL) == 0 &&
-	    sscanf(text, "%d %llu", &pid, &st) == 2 && pid > 1 && st > 0)
-		j->pid = (pid_t)pid;
-	free(text);
+	pid_t pid = 0;
+	if (sl_exec_local_pidfile(j->dir, &pid, &st) == 0)
+		j->pid = pid;
 	job_watch(x, j, st); /* no pid file yet: the lock probe follows it */
 	sl_info("job %llu: adopted (sluice-stepd pid %d)", (unsigned long long)job->id, (int)j->pid);
 	return 0;

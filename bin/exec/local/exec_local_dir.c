@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/file.h>
 #include <time.h>
@@ -34,6 +35,21 @@ static int64_t read_num(const char *dir, const char *name)
 		v = strtoll(text, NULL, 10);
 	free(text);
 	return v;
+}
+
+int sl_exec_local_pidfile(const char *dir, pid_t *pid, unsigned long long *start)
+{
+	char *text = NULL;
+	unsigned long long st = 0;
+	int p = 0, r = -SL_ENOENT;
+	if (sl_jobdir_read(dir, SL_JOBDIR_PID, &text, NULL) == 0 &&
+	    sscanf(text, "%d %llu", &p, &st) == 2 && p > 1 && st > 0) {
+		*pid = (pid_t)p;
+		*start = st;
+		r = 0;
+	}
+	free(text);
+	return r;
 }
 
 pid_t sl_exec_local_pgid(const char *dir)

@@ -15,6 +15,10 @@ int sl_exec_local_lock_held(const char *dir);
  * process group is killed); PENDING when it never started. */
 void sl_exec_local_outcome(const char *dir, uint64_t id, struct sl_exec_result *r);
 
+/* The supervisor as stepd.pid names it: 0, or -SL_ENOENT when it has not
+ * written one yet (or it names no process: a pid or start time of 0). */
+int sl_exec_local_pidfile(const char *dir, pid_t *pid, unsigned long long *start);
+
 /* The job's process group as job.pgid records it; 0 when none is. */
 pid_t sl_exec_local_pgid(const char *dir);
 

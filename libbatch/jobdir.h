@@ -11,7 +11,9 @@
  *   stepd.pid  "pid starttime[ fwd-script]\n": the supervisor, as /proc/<pid>/stat
  *              knows it (and that it takes SL_STEPD_FWD_SCRIPT)
  *   started    "unix-seconds\n", written before anything of the user runs
- *   job.pgid   the job's process group (also its session)
+ *   job.pgid   "pgid starttime\n": the job's process group (also its session),
+ *              and the start time of its leader, the script (/proc's field 22;
+ *              0 or absent: unknown)
  *   script     the batch script, owned by the user, mode 0700
  *   nodefile   a qsub job's PBS_NODEFILE, owned by the user, mode 0644
  *   result     struct sl_exec_result (atomic), written when the job is over

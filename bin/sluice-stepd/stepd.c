@@ -356,7 +356,8 @@ int stepd_cancel_pending(struct sl_exec_result *r)
 static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 {
 	struct supervise v = {.end = SL_JOB_RUNNING};
-	char buf[32];
+	unsigned long long job_st = 0;
+	char buf[48];
 	s->start_time = time(NULL);
 	stepd_usage_begin(s);
 	snprintf(buf, sizeof(buf), "%lld\n", (long long)s->start_time);
@@ -368,7 +369,10 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 	 * in the walk that signals the job's process groups (step_track.c). */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (!stepd_cancel_pending(r) && stepd_launch(s, r) == 0) {
-		snprintf(buf, sizeof(buf), "%d\n", (int)s->job_pid);
+		/* with the script's start time: a sluiced that signals the group
+		 * itself tells it from one whose number was reused (exec_local_dir.c) */
+		(void)sl_proc_starttime(s->job_pid, &job_st);
+		snprintf(buf, sizeof(buf), "%d %llu\n", (int)s->job_pid, job_st);
 		(void)write_mark(s->dir, SL_JOBDIR_PGID, buf, 0);
 		v.start_ms = sl_mono_ms();
 		v.limit_ms = s->l.time_limit > 0 ? s->l.time_limit * 1000 : 0;

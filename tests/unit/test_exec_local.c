@@ -392,6 +392,80 @@ static void test_adopt_pid_reused(void **state)
 	}
 }
 
+/* A process of ours, sleeping, that leads its own process group: as the
+ * job's script would, or a stranger that took its number. */
+static pid_t group_leader(void)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		(void)setpgid(0, 0);
+		execl("/bin/sleep", "sleep", "30", (char *)NULL);
+		_exit(127);
+	}
+	assert_true(pid > 0);
+	for (int i = 0; i < 500 && getpgid(pid) != pid; i++)
+		usleep(10000);
+	assert_int_equal(getpgid(pid), pid);
+	return pid;
+}
+
+/* job.pgid names the group of `leader` with a start time: its own (right),
+ * or one tick off, as when the number has gone to another process since.
+ * The daemon signals the number only in the first case: SIGKILL to the
+ * group for a supervisor that died mid-run (adopted: outcome), SIGTERM to
+ * the script for scancel -b without a supervisor that forwards it. */
+static void test_adopt_pgid_reused(void **state)
+{
+	for (int c = 0; c < 4; c++) {
+		int right = c & 1, died = c >> 1;
+		uint64_t id = 230 + (uint64_t)c;
+		char *dir = sl_xasprintf("%s/jobs/%llu", root, (unsigned long long)id);
+		char *lock = sl_xasprintf("%s/%s", dir, SL_JOBDIR_LOCK);
+		unsigned long long st = 0;
+		int ws = 0, fd = -1;
+		assert_int_equal(mkdir(dir, 0711), 0);
+		pid_t leader = group_leader();
+		assert_int_equal(sl_proc_starttime(leader, &st), 0);
+		char *pgid = sl_xasprintf("%d %llu\n", (int)leader, right ? st : st - 1);
+		assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_PGID, pgid, strlen(pgid), 0644, 0, NULL), 0);
+		assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_STARTED, "1700000000\n", 11, 0644, 0, NULL), 0);
+		if (!died) { /* "its supervisor runs", one from before it forwarded -b */
+			fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+			assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+		}
+		struct sl_loop *loop = sl_loop_new();
+		struct evlog e = {0};
+		struct sl_exec_local *x = new_exec(loop, &e);
+		struct sl_job *j = make_record(id, "#!/bin/sh\n", 1);
+		struct sl_err err = SL_ERR_INIT;
+		assert_int_equal(sl_exec_local_adopt(x, j, &err), 0);
+		if (died) {
+			run_until_finished(loop);
+			assert_int_equal(e.res.state, SL_JOB_NODE_FAIL);
+		} else {
+			assert_int_equal(sl_exec_local_signal(x, id, SIGTERM, &err), 0);
+		}
+		if (right) {
+			assert_int_equal(waitpid(leader, &ws, 0), leader);
+			assert_true(WIFSIGNALED(ws) && WTERMSIG(ws) == (died ? SIGKILL : SIGTERM));
+		} else {
+			usleep(100000);
+			assert_int_equal(waitpid(leader, &ws, WNOHANG), 0);
+			kill(leader, SIGKILL);
+			assert_int_equal(waitpid(leader, NULL, 0), leader);
+		}
+		if (fd >= 0)
+			close(fd);
+		sl_exec_local_forget(x, id);
+		sl_job_free(j);
+		sl_exec_local_free(x);
+		sl_loop_free(loop);
+		free(pgid);
+		free(lock);
+		free(dir);
+	}
+}
+
 /* The pid in the file the decoy server wrote, 0 if none (no cmocka: for
  * a child). */
 static pid_t decoy_read(const char *mark)
@@ -681,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_adopt_dead_or_never),
 		cmocka_unit_test(test_adopt_pid_reused),
 		cmocka_unit_test(test_launch_pid_reused),
+		cmocka_unit_test(test_adopt_pgid_reused),
 		cmocka_unit_test(test_exec_local_answer_lost),
 		cmocka_unit_test(test_exec_local_pipelined),
 		cmocka_unit_test(test_exec_local_recycles),

@@ -149,6 +149,16 @@ static void signal_job(const char *name, int sig, enum sl_jobstate want, const c
 	pid_t pid = run_stepd(dir);
 	wait_file(dir, SL_JOBDIR_PGID);
 	usleep(200000);
+	/* job.pgid: the script's group, and the script's start time (sluiced
+	 * tells a reused number by it) */
+	char *mark = NULL;
+	int pgid = 0;
+	unsigned long long st = 0, now = 0;
+	assert_int_equal(sl_jobdir_read(dir, SL_JOBDIR_PGID, &mark, NULL), 0);
+	assert_int_equal(sscanf(mark, "%d %llu", &pgid, &st), 2);
+	assert_int_equal(sl_proc_starttime(pgid, &now), 0);
+	assert_true(st == now && getpgid(pgid) == pgid);
+	free(mark);
 	kill(pid, sig);
 	assert_int_equal(wait_stepd(pid), 0);
 	struct sl_exec_result r;

@@ -565,7 +565,7 @@ static int signal_script(struct sl_exec_local *x, uint64_t id, int signo, struct
 
 	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "job %llu is not running here", (unsigned long long)id);
-	if ((pgid = sl_exec_local_pgid(j->dir)) <= 1)
+	if (sl_exec_local_pgid(j->dir) == 0)
 		return sl_err_set(err, SL_ESTATE, "job %llu: its script has not started yet",
 				  (unsigned long long)id);
 	/* through the supervisor, which writes slurmstepd's line for TERM and
@@ -578,6 +578,9 @@ static int signal_script(struct sl_exec_local *x, uint64_t id, int signo, struct
 	if (knows && control(x, id, SL_STEPD_SIG_FORWARD, 1, signo | SL_STEPD_FWD_SCRIPT, err) == 0)
 		return 0;
 	sl_err_clear(err);
+	/* checked again, just before the kill: control() may have waited */
+	if ((pgid = sl_exec_local_pgid(j->dir)) <= 1)
+		return 0; /* its number is another process's: the script is over */
 	if (kill(pgid, signo) != 0 && errno != ESRCH)
 		return sl_err_set(err, SL_EIO, "job %llu: signal: %s", (unsigned long long)id,
 				  strerror(errno));

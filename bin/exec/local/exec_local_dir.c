@@ -52,10 +52,28 @@ int sl_exec_local_pidfile(const char *dir, pid_t *pid, unsigned long long *start
 	return r;
 }
 
+/* The group's leader, the script, is the supervisor's child. Once it and
+ * every other member are gone the number is free, and a process that takes
+ * it as its pid may lead a group of its own with it: kill(-pgid) would end
+ * that group. While any member lives the kernel keeps the number from
+ * reuse, so the group is the job's unless the number is now the pid of a
+ * process started at another time than the script. A mark without a start
+ * time (a supervisor from before it was written, or no /proc) is taken as
+ * it is. Left open: the instant between this read and the caller's kill. */
 pid_t sl_exec_local_pgid(const char *dir)
 {
-	int64_t pgid = read_num(dir, SL_JOBDIR_PGID);
-	return pgid > 1 && pgid <= INT32_MAX ? (pid_t)pgid : 0;
+	char *text = NULL;
+	long long pgid = 0;
+	unsigned long long st = 0, now = 0;
+	int n = 0;
+	if (sl_jobdir_read(dir, SL_JOBDIR_PGID, &text, NULL) == 0)
+		n = sscanf(text, "%lld %llu", &pgid, &st);
+	free(text);
+	if (n < 1 || pgid <= 1 || pgid > INT32_MAX)
+		return 0;
+	if (n == 2 && st != 0 && sl_proc_starttime((pid_t)pgid, &now) == 0 && now != st)
+		return -1;
+	return (pid_t)pgid;
 }
 
 void sl_exec_local_outcome(const char *dir, uint64_t id, struct sl_exec_result *r)

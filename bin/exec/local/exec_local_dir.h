@@ -19,7 +19,9 @@ void sl_exec_local_outcome(const char *dir, uint64_t id, struct sl_exec_result *
  * written one yet (or it names no process: a pid or start time of 0). */
 int sl_exec_local_pidfile(const char *dir, pid_t *pid, unsigned long long *start);
 
-/* The job's process group as job.pgid records it; 0 when none is. */
+/* The job's process group as job.pgid records it; 0 when none is; -1 when
+ * its number now names another process (the group is gone, and signalling
+ * the number could reach whoever took it). */
 pid_t sl_exec_local_pgid(const char *dir);
 
 #endif

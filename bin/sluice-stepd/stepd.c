@@ -143,7 +143,7 @@ static void on_signal(struct stepd *s, struct supervise *v, const siginfo_t *si)
 			write_cancel_line(s, "");
 		}
 		if (si->si_value.sival_int & SL_STEPD_FWD_SCRIPT) {
-			if (s->job_pid > 0)
+			if (s->job_pid > 0 && !s->job_reaped) /* else its pid may be anyone's */
 				(void)kill(s->job_pid, fwd);
 		} else {
 			stop_clock(s, v, fwd, sl_mono_ms());
@@ -169,7 +169,7 @@ static void warn(struct stepd *s)
 	if (s->l.warn_batch)
 		(void)kill(s->job_pid, sig);
 	else
-		stepd_steps_kill(s->job_pid, sig);
+		stepd_steps_kill(s->job_pid, sig, 0);
 }
 
 /* Wait for the script to exit, honouring signals and the time limit. */
@@ -183,8 +183,10 @@ static int supervise(struct stepd *s, struct supervise *v, const sigset_t *set)
 		/* the script, or what it left behind and was reparented here */
 		while ((w = wait4(-1, &st, WNOHANG, &ru)) > 0) {
 			stepd_usage_reaped(s, &ru);
-			if (w == s->job_pid)
+			if (w == s->job_pid) {
+				s->job_reaped = 1;
 				return st;
+			}
 		}
 		if (w < 0 && errno != EINTR)
 			return status;

@@ -567,13 +567,19 @@ static void test_launch_pid_reused(void **state)
 	}
 }
 
-
+/* A server that takes the request and dies without answering: a supervisor
+ * may or may not run, so none is exec'd in its place (the job must never
+ * run twice); the lock shows nobody holds it, and the job, never started,
+ * goes back to the queue (PENDING, NotStarted). */
 static void test_exec_local_answer_lost(void **state)
 {
 	char saved[sizeof(stepd_path)], *fake = sl_xasprintf("%s/fake-stepd", root);
 	FILE *f = fopen(fake, "w");
 	assert_non_null(f);
-	fputs("#!/bin/sh\nexec dd bs=65536 count=1 <&3 >/dev/null 2>&1\n", f);
+	/* the server reads the request and exits; a supervisor exec'd in its
+	 * place would be the real one, and run the job */
+	fprintf(f, "#!/bin/sh\n[ \"$1\" = --server ] || exec '%s' \"$@\"\n"
+		   "exec dd bs=65536 count=1 <&3 >/dev/null 2>&1\n", stepd_path);
 	fclose(f);
 	assert_int_equal(chmod(fake, 0755), 0);
 	memcpy(saved, stepd_path, sizeof(saved));
@@ -588,6 +594,7 @@ static void test_exec_local_answer_lost(void **state)
 	run_until_finished(loop);
 	assert_int_equal(e.finished, 1);
 	assert_int_equal(e.res.state, SL_JOB_PENDING);
+	assert_string_equal(e.res.reason, "NotStarted");
 	char *dir = sl_xasprintf("%s/jobs/104", root);
 	assert_false(exists(dir, SL_JOBDIR_STARTED));
 	char *ran = sl_xasprintf("%s/ran", root);
@@ -636,9 +643,7 @@ static void test_exec_local_pipelined(void **state)
 	sl_loop_free(loop);
 }
 
-/* Run one job to its end and forget it; returns its script's inode. */
 /* Run one job to its end and forget it (its directory becomes a spare). */
-
 static void run_forget(struct sl_exec_local *x, struct evlog *e, uint64_t id,
 		       const char *script, const char *want_out)
 {

@@ -775,11 +775,6 @@ static void test_server_pid_reused(void **state)
 	assert_int_equal(pidfd, -1);
 }
 
-/* A server that takes the request and dies without answering: a supervisor
- * may or may not run, so none is exec'd in its place (the job must never
- * run twice); the lock shows nobody holds it, and the job, never started,
- * goes back to the queue. */
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {

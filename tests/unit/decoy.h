@@ -6,8 +6,8 @@
 
 #include <sys/types.h>
 
-/* A child at `pid`, which must be free, holding no descriptor but 0-2,
- * waiting for a signal (SIGALRM after 30 s at the latest); with lead, the
+/* A child at `pid`, which must be free, holding no descriptor but 0-2 by
+ * the time this returns, waiting for a signal (SIGALRM after 30 s at the latest); with lead, the
  * leader of its own process group. Its pid, or -1 with errno: EPERM without
  * CAP_SYS_ADMIN, ENOSYS before Linux 5.5 (clone3's set_tid), EEXIST when
  * the pid is taken. */

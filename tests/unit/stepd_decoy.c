@@ -4,7 +4,9 @@
  * reused one: it kills the child the pid names (the kernel reaps it at
  * once), then starts a decoy with the same pid that is not the server's
  * child, as a pid taken by another process would be; only then does it
- * open. The file gets "<pid>\n", or "skip <errno>\n" when the decoy could
+ * open. The decoy comes a clock tick (10 ms) after the child at least, or
+ * it would have the child's start time: /proc counts in ticks, and a pid
+ * handed out again takes a full turn of pid_max, never within a tick. The file gets "<pid>\n", or "skip <errno>\n" when the decoy could
  * not be had (decoy.h). */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,6 +51,8 @@ int __wrap_sl_pidfd_open(pid_t pid)
 		struct timespec ts = {0, 1000000};
 		nanosleep(&ts, NULL);
 	}
+	struct timespec tick = {0, 30000000};
+	nanosleep(&tick, NULL);
 	pid_t h = fork();
 	if (h == 0)
 		decoy(pid, mark);

@@ -316,36 +316,54 @@ static int no_pidfd_open(void)
 #endif
 }
 
+/* A daemon of its own, in a child: the executor on `server`, the subreaper
+ * of what its fork server leaves, and with no_pidfd, pidfd_open(2) failing
+ * in it and in the server it starts. fn's return is the child's exit code,
+ * which this returns (77: skip; also when seccomp cannot be had). No cmocka
+ * in there: a failed assert would run the rest of the tests in the child. */
+static int in_daemon(const char *server, int no_pidfd,
+		     int (*fn)(struct sl_exec_local *x, struct evlog *e, void *arg), void *arg)
+{
+	static const struct sl_exec_events ev = {ev_started, ev_finished, NULL, NULL};
+	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm",
+				 .kill_wait = 2, .stepd_path = server};
+	int ws = 0;
+	pid_t c_pid = fork();
+	if (c_pid == 0) {
+		struct sl_err err = SL_ERR_INIT;
+		struct evlog e = {.loop = sl_loop_new()};
+		(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
+		if (no_pidfd && no_pidfd_open() != 0)
+			_exit(77);
+		struct sl_exec_local *x = sl_exec_local_new(e.loop, &c, &ev, &e, &err);
+		_exit(x == NULL ? 3 : fn(x, &e, arg));
+	}
+	assert_int_equal(waitpid(c_pid, &ws, 0), c_pid);
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128;
+}
+
+/* in_daemon's: adopt job *arg and cancel it. */
+static int adopt_cancel(struct sl_exec_local *x, struct evlog *e, void *arg)
+{
+	uint64_t id = *(const uint64_t *)arg;
+	struct sl_err err = SL_ERR_INIT;
+	if (sl_exec_local_adopt(x, make_record(id, "#!/bin/sh\n", 1), &err) != 0)
+		return 3;
+	return sl_exec_local_cancel(x, id, &err) == 0 ? 0 : 4;
+}
+
 /* A daemon without pidfd_open adopts job id, whose lock we hold and whose
  * stepd.pid names pid with start time st, and cancels it: the child's exit
  * code (77: no seccomp here). */
 static int adopt_cancel_no_pidfd(uint64_t id, pid_t pid, unsigned long long st)
 {
-	static const struct sl_exec_events ev = {ev_started, ev_finished, NULL, NULL};
-	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm",
-				 .kill_wait = 2, .stepd_path = stepd_path};
 	char *text = sl_xasprintf("%d %llu fwd-script\n", (int)pid, st);
 	char *dir = sl_xasprintf("%s/jobs/%llu", root, (unsigned long long)id);
 	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_PID, text, strlen(text), 0644, 0, NULL), 0);
-	pid_t c_pid = fork();
-	if (c_pid == 0) { /* no cmocka here: a failed assert would run the rest in the child */
-		struct sl_err err = SL_ERR_INIT;
-		struct evlog e = {0};
-		struct sl_loop *loop = sl_loop_new();
-		struct sl_exec_local *x = sl_exec_local_new(loop, &c, &ev, &e, &err);
-		struct sl_job *j = make_record(id, "#!/bin/sh\n", 1);
-		if (no_pidfd_open() != 0)
-			_exit(77);
-		e.loop = loop;
-		if (x == NULL || sl_exec_local_adopt(x, j, &err) != 0)
-			_exit(3);
-		_exit(sl_exec_local_cancel(x, id, &err) == 0 ? 0 : 4);
-	}
-	int ws = 0;
-	assert_int_equal(waitpid(c_pid, &ws, 0), c_pid);
+	int rc = in_daemon(stepd_path, 1, adopt_cancel, &id);
 	free(dir);
 	free(text);
-	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128;
+	return rc;
 }
 
 /* Adopted after a restart by a daemon without pidfd_open: the supervisor
@@ -484,63 +502,46 @@ enum launch_case {
 	UNWRITTEN, /* the same, stepd.pid emptied as before it is written */
 };
 
-/* A daemon of its own, in a child (and the subreaper of what its server
- * leaves), starts job id through `server` and cancels it: at once after
- * the launch's answer for a DECOY, else once the job runs. no_pidfd: with
- * pidfd_open(2) failing, in the daemon and so in its server. The child's
- * exit code: 0 when the decoy lived through the cancel, or the job ended
- * CANCELLED; 77 when it cannot be had here (skip). */
-static int launch_cancel(uint64_t id, const char *server, enum launch_case how, int no_pidfd)
+struct launch {
+	uint64_t id;
+	enum launch_case how;
+	char *mark, *dir;         /* the decoy server's file; the job's directory */
+};
+
+/* in_daemon's: start job l->id and cancel it, at once after the launch's
+ * answer for a DECOY, else once the job runs. 0 when the decoy lived
+ * through the cancel, or the job ended CANCELLED; 77: no decoy here. */
+static int launch_cancel(struct sl_exec_local *x, struct evlog *e, void *arg)
 {
-	static const struct sl_exec_events ev = {ev_started, ev_finished, NULL, NULL};
-	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm",
-				 .kill_wait = 2, .stepd_path = server};
-	char *mark = sl_xasprintf("%s/decoy-%llu", root, (unsigned long long)id);
-	char *dir = sl_xasprintf("%s/jobs/%llu", root, (unsigned long long)id);
-	pid_t c_pid = fork();
-	if (c_pid == 0) { /* no cmocka here: a failed assert would run the rest in the child */
-		struct sl_err err = SL_ERR_INIT;
-		struct evlog e = {.loop = sl_loop_new()};
-		struct sl_job *j = make_record(id, "#!/bin/sh\nsleep 30\n", 1);
-		pid_t d = 0;
-		int rc = 0;
-		(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
-		if (no_pidfd && no_pidfd_open() != 0)
-			_exit(77);
-		if (how == DECOY)
-			setenv("SL_TEST_DECOY", mark, 1); /* the server started next takes it */
-		struct sl_exec_local *x = sl_exec_local_new(e.loop, &c, &ev, &e, &err);
-		if (x == NULL || sl_exec_local_start(x, j, &err) != 0)
-			_exit(3);
-		if (how != DECOY) {
-			uint64_t t = sl_loop_add_timer(e.loop, 500, on_deadline, NULL);
-			sl_loop_run(e.loop); /* the answer, and the job under way */
-			sl_loop_del_timer(e.loop, t);
-			if (!exists(dir, SL_JOBDIR_PID))
-				_exit(8);
-		}
-		if (how == UNWRITTEN && sl_jobdir_write(dir, SL_JOBDIR_PID, "\n", 1, 0644, 0, NULL) != 0)
-			_exit(9);
-		if (sl_exec_local_cancel(x, id, &err) != 0)
-			_exit(4);
-		if (how == DECOY) {
-			if ((d = decoy_read(mark)) == 0)
-				_exit(77);
-			usleep(200000);
-			rc = waitpid(d, NULL, WNOHANG) == 0 ? 0 : 5;
-			(void)kill(d, SIGKILL);
-			(void)waitpid(d, NULL, 0);
-		}
-		run_until_finished(e.loop);
-		if (e.finished != 1)
-			_exit(6);
-		_exit(rc != 0 || how == DECOY || e.res.state == SL_JOB_CANCELLED ? rc : 7);
+	const struct launch *l = arg;
+	struct sl_err err = SL_ERR_INIT;
+	pid_t d = 0;
+	int rc = 0;
+	if (sl_exec_local_start(x, make_record(l->id, "#!/bin/sh\nsleep 30\n", 1), &err) != 0)
+		return 3;
+	if (l->how != DECOY) {
+		uint64_t t = sl_loop_add_timer(e->loop, 500, on_deadline, NULL);
+		sl_loop_run(e->loop); /* the answer, and the job under way */
+		sl_loop_del_timer(e->loop, t);
+		if (!exists(l->dir, SL_JOBDIR_PID))
+			return 8;
 	}
-	int ws = 0;
-	assert_int_equal(waitpid(c_pid, &ws, 0), c_pid);
-	free(dir);
-	free(mark);
-	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128;
+	if (l->how == UNWRITTEN && sl_jobdir_write(l->dir, SL_JOBDIR_PID, "\n", 1, 0644, 0, NULL) != 0)
+		return 9;
+	if (sl_exec_local_cancel(x, l->id, &err) != 0)
+		return 4;
+	if (l->how == DECOY) {
+		if ((d = decoy_read(l->mark)) == 0)
+			return 77;
+		usleep(200000);
+		rc = waitpid(d, NULL, WNOHANG) == 0 ? 0 : 5;
+		(void)kill(d, SIGKILL);
+		(void)waitpid(d, NULL, 0);
+	}
+	run_until_finished(e->loop);
+	if (e->finished != 1)
+		return 6;
+	return rc != 0 || l->how == DECOY || e->res.state == SL_JOB_CANCELLED ? rc : 7;
 }
 
 /* A launch answered with the end pipe but no pidfd names its supervisor by
@@ -559,8 +560,16 @@ static void test_launch_pid_reused(void **state)
 	if (access(decoy_path, X_OK) != 0)
 		skip();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int rc = launch_cancel(220 + i, cases[i].how == DECOY ? decoy_path : stepd_path,
-				       cases[i].how, cases[i].no_pidfd);
+		struct launch l = {220 + i, cases[i].how, NULL, NULL};
+		l.mark = sl_xasprintf("%s/decoy-%llu", root, (unsigned long long)l.id);
+		l.dir = sl_xasprintf("%s/jobs/%llu", root, (unsigned long long)l.id);
+		if (l.how == DECOY)
+			setenv("SL_TEST_DECOY", l.mark, 1); /* the server started next takes it */
+		int rc = in_daemon(l.how == DECOY ? decoy_path : stepd_path, cases[i].no_pidfd,
+				   launch_cancel, &l);
+		unsetenv("SL_TEST_DECOY");
+		free(l.mark);
+		free(l.dir);
 		if (rc == 77)
 			skip();
 		assert_int_equal(rc, 0);

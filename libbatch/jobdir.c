@@ -417,7 +417,8 @@ int sl_jobdir_reset(const char *dir, struct sl_err *err)
 	return r;
 }
 
-int sl_proc_starttime(pid_t pid, unsigned long long *out)
+/* Field `field` (from 3) of /proc/<pid>/stat, read as a number. */
+static int proc_stat_field(pid_t pid, int field, unsigned long long *out)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -434,12 +435,25 @@ int sl_proc_starttime(pid_t pid, unsigned long long *out)
 	if (p == NULL)
 		return -SL_ENOENT;
 	p++;
-	for (int field = 3; field < 22 && p != NULL; field++)
+	for (int f = 3; f < field && p != NULL; f++)
 		p = strchr(p + 1, ' ');
 	if (p == NULL)
 		return -SL_ENOENT;
 	*out = strtoull(p + 1, NULL, 10);
 	return 0;
+}
+
+int sl_proc_starttime(pid_t pid, unsigned long long *out)
+{
+	return proc_stat_field(pid, 22, out);
+}
+
+int sl_proc_ppid(pid_t pid, pid_t *out)
+{
+	unsigned long long v = 0;
+	int r = proc_stat_field(pid, 4, &v);
+	*out = r == 0 ? (pid_t)v : 0;
+	return r;
 }
 
 int sl_pidfd_open(pid_t pid)

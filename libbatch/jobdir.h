@@ -11,7 +11,9 @@
  *   stepd.pid  "pid starttime[ fwd-script]\n": the supervisor, as /proc/<pid>/stat
  *              knows it (and that it takes SL_STEPD_FWD_SCRIPT)
  *   started    "unix-seconds\n", written before anything of the user runs
- *   job.pgid   the job's process group (also its session)
+ *   job.pgid   "pgid starttime\n": the job's process group (also its session),
+ *              and the start time of its leader, the script (/proc's field 22;
+ *              0 or absent: unknown)
  *   script     the batch script, owned by the user, mode 0700
  *   nodefile   a qsub job's PBS_NODEFILE, owned by the user, mode 0644
  *   result     struct sl_exec_result (atomic), written when the job is over
@@ -131,6 +133,8 @@ int sl_jobdir_blank(const char *text);
 /* Field 22 of /proc/<pid>/stat (clock ticks since boot): with the pid it
  * names one process for good, so a reused pid is told apart. 0 or -SL_ENOENT. */
 int sl_proc_starttime(pid_t pid, unsigned long long *out);
+/* Field 4: its parent's pid. 0 or -SL_ENOENT. */
+int sl_proc_ppid(pid_t pid, pid_t *out);
 
 /* pidfd_open(2): a descriptor that names exactly this process, readable once
  * it has exited. -1 with errno (ENOSYS before Linux 5.3). */

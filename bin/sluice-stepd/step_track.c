@@ -36,7 +36,7 @@ static int stat_ids(pid_t pid, pid_t *pgrp, pid_t *sid)
 	return 0;
 }
 
-void stepd_steps_kill(pid_t session, int sig)
+void stepd_steps_kill(pid_t session, int sig, int own)
 {
 	pid_t *list, *done;
 	size_t n, ndone = 0;
@@ -49,7 +49,8 @@ void stepd_steps_kill(pid_t session, int sig)
 	for (size_t i = 0; i < n; i++) {
 		pid_t pg, sid;
 		size_t k;
-		if (stat_ids(list[i], &pg, &sid) != 0 || sid != session || pg == session || pg <= 0)
+		if (stat_ids(list[i], &pg, &sid) != 0 || sid != session || (pg == session && !own) ||
+		    pg <= 0)
 			continue;
 		for (k = 0; k < ndone && done[k] != pg; k++)
 			;

@@ -143,7 +143,7 @@ static void on_signal(struct stepd *s, struct supervise *v, const siginfo_t *si)
 			write_cancel_line(s, "");
 		}
 		if (si->si_value.sival_int & SL_STEPD_FWD_SCRIPT) {
-			if (s->job_pid > 0)
+			if (s->job_pid > 0 && !s->job_reaped) /* else its pid may be anyone's */
 				(void)kill(s->job_pid, fwd);
 		} else {
 			stop_clock(s, v, fwd, sl_mono_ms());
@@ -169,7 +169,7 @@ static void warn(struct stepd *s)
 	if (s->l.warn_batch)
 		(void)kill(s->job_pid, sig);
 	else
-		stepd_steps_kill(s->job_pid, sig);
+		stepd_steps_kill(s->job_pid, sig, 0);
 }
 
 /* Wait for the script to exit, honouring signals and the time limit. */
@@ -183,8 +183,10 @@ static int supervise(struct stepd *s, struct supervise *v, const sigset_t *set)
 		/* the script, or what it left behind and was reparented here */
 		while ((w = wait4(-1, &st, WNOHANG, &ru)) > 0) {
 			stepd_usage_reaped(s, &ru);
-			if (w == s->job_pid)
+			if (w == s->job_pid) {
+				s->job_reaped = 1;
 				return st;
+			}
 		}
 		if (w < 0 && errno != EINTR)
 			return status;
@@ -356,7 +358,8 @@ int stepd_cancel_pending(struct sl_exec_result *r)
 static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 {
 	struct supervise v = {.end = SL_JOB_RUNNING};
-	char buf[32];
+	unsigned long long job_st = 0;
+	char buf[48];
 	s->start_time = time(NULL);
 	stepd_usage_begin(s);
 	snprintf(buf, sizeof(buf), "%lld\n", (long long)s->start_time);
@@ -368,7 +371,10 @@ static int run(struct stepd *s, const sigset_t *set, struct sl_exec_result *r)
 	 * in the walk that signals the job's process groups (step_track.c). */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
 	if (!stepd_cancel_pending(r) && stepd_launch(s, r) == 0) {
-		snprintf(buf, sizeof(buf), "%d\n", (int)s->job_pid);
+		/* with the script's start time: a sluiced that signals the group
+		 * itself tells it from one whose number was reused (exec_local_dir.c) */
+		(void)sl_proc_starttime(s->job_pid, &job_st);
+		snprintf(buf, sizeof(buf), "%d %llu\n", (int)s->job_pid, job_st);
 		(void)write_mark(s->dir, SL_JOBDIR_PGID, buf, 0);
 		v.start_ms = sl_mono_ms();
 		v.limit_ms = s->l.time_limit > 0 ? s->l.time_limit * 1000 : 0;

@@ -27,6 +27,7 @@ struct stepd {
 	struct sl_launch l;
 	int64_t start_time;       /* unix seconds, as written to `started` */
 	pid_t job_pid;            /* the script; also its process group and session */
+	int job_reaped;           /* the script is reaped: its number may be anyone's */
 	int told_signal;          /* the CANCELLED line for scancel -s TERM/KILL written */
 	int in_fd, out_fd, err_fd; /* the job's stdio as opened for the user */
 	struct stepd_pam pam;
@@ -103,12 +104,12 @@ char **stepd_user_env(const struct sl_launch *l, struct sl_err *err);
 void stepd_pbs_cleanup(struct stepd *s);
 
 /* Signal the job's process group (falls back to the pid while the child has
- * not yet made its own session). */
+ * not yet made its own session), and the groups of its steps. */
 void stepd_job_kill(struct stepd *s, int sig);
 /* The same signal to every other process group of the job's session: the
  * tasks of its srun steps (step_track.c); only the user's processes are
- * looked at. */
-void stepd_steps_kill(pid_t session, int sig);
+ * looked at. own: the session's own group too, when one of them is in it. */
+void stepd_steps_kill(pid_t session, int sig, int own);
 
 /* Sample the job's processes when a sample is due at now_ms (monotonic)
  * and write <jobdir>/usage; the time the next one is due. */

@@ -23,9 +23,19 @@ bin_sluice_stepd_sluice_stepd_LDFLAGS = -Wl,-z,now
 # or $SLUICE_STEPD) through the fork server's client.
 UNIT_TESTS += tests/unit/test_stepd
 tests_unit_test_stepd_SOURCES = tests/unit/test_stepd.c \
-	tests/unit/stepd_testlib.c tests/unit/stepd_testlib.h
+	tests/unit/stepd_testlib.c tests/unit/stepd_testlib.h tests/unit/decoy.c tests/unit/decoy.h
 tests_unit_test_stepd_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/exec/local
 tests_unit_test_stepd_LDADD = bin/exec/local/libexec_local.a $(TEST_LIBS)
+
+# sluice-stepd again, its fork server's pidfd_open wrapped to hand a reused
+# pid to a decoy first (stepd_decoy.c): for test_stepd and test_exec_local.
+check_PROGRAMS += tests/unit/sluice-stepd-decoy
+tests_unit_sluice_stepd_decoy_SOURCES = $(bin_sluice_stepd_sluice_stepd_SOURCES) \
+	tests/unit/stepd_decoy.c tests/unit/decoy.c tests/unit/decoy.h
+tests_unit_sluice_stepd_decoy_CPPFLAGS = $(bin_sluice_stepd_sluice_stepd_CPPFLAGS)
+tests_unit_sluice_stepd_decoy_LDADD = $(bin_sluice_stepd_sluice_stepd_LDADD)
+tests_unit_sluice_stepd_decoy_LDFLAGS = $(bin_sluice_stepd_sluice_stepd_LDFLAGS) \
+	-Wl,--wrap=sl_pidfd_open
 
 # The agent alone, static (configure's STATIC_LDFLAGS): what the agent image
 # holds at /usr/local/bin/sluice-agent, copied into every pod (agent_main.c).

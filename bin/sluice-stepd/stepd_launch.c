@@ -359,7 +359,15 @@ void stepd_job_kill(struct stepd *s, int sig)
 {
 	if (s->job_pid <= 0)
 		return;
-	if (kill(-s->job_pid, sig) != 0 && errno == ESRCH)
+	/* The script's number is its pid, group and session. Unreaped, the
+	 * script holds it; reaped, the number is free once the rest of its group
+	 * and session is gone (what lingers may be elsewhere, in a session of
+	 * its own), and another process may take it and lead a group with it.
+	 * From then on the group is signalled only when the walk finds one of
+	 * the job's processes in it. Left open: the instant between the walk's
+	 * read and the kill, should that process exit and be reaped by its
+	 * parent meanwhile. */
+	if (!s->job_reaped && kill(-s->job_pid, sig) != 0 && errno == ESRCH)
 		(void)kill(s->job_pid, sig);
-	stepd_steps_kill(s->job_pid, sig);
+	stepd_steps_kill(s->job_pid, sig, s->job_reaped);
 }

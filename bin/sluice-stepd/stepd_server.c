@@ -382,6 +382,30 @@ static pid_t hand_over(struct server *sv, const char *dir, int lockfd, int endfd
 	return 0;
 }
 
+/* A pidfd that names our child `pid`, or -1. The kernel reaps our children
+ * (SIGCHLD ignored), so one that exits before the open has freed its pid,
+ * and another process may have taken it: the pidfd would name that one, and
+ * sluiced would signal it. Hence the check after the open that the pid's
+ * parent is us: only a process we fork can be our child (we are no
+ * subreaper), and we fork nothing meanwhile, so it is this child, alive at
+ * the check and thus at the open. clone3(CLONE_PIDFD) would close the gap in
+ * the kernel, but glibc 2.36 has no wrapper, a raw clone3 skips fork()'s
+ * upkeep in a child that goes on to run PAM and fork the job (its cached
+ * tid, robust-futex list, at-fork handlers), and a seccomp profile that
+ * refuses clone3 (ENOSYS) would still need this check. Cost: one read of
+ * /proc/<pid>/stat per fork, none per job handed over. Without a pidfd
+ * (gone, an old kernel, no /proc) sluiced proves the pid itself. */
+static int child_pidfd(pid_t pid)
+{
+	pid_t ppid = 0;
+	int fd = sl_pidfd_open(pid);
+	if (fd >= 0 && (sl_proc_ppid(pid, &ppid) != 0 || ppid != getpid())) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
 /* Fork a new supervisor for the job, kept once it is done. */
 static pid_t fork_one(struct server *sv, const char *dir, int lockfd, int endfd, int *pidfd,
 		      int *kept, int *err)
@@ -422,10 +446,7 @@ static pid_t fork_one(struct server *sv, const char *dir, int lockfd, int endfd,
 			sv->all->prev = k;
 		sv->all = k;
 	}
-	/* Opened at once, so it names exactly this child. A child already gone
-	 * and reaped (ESRCH), or an old kernel, gets no pidfd: sluiced opens its
-	 * own or follows the end pipe. */
-	int fd = sl_pidfd_open(pid);
+	int fd = child_pidfd(pid);
 	if (k != NULL)
 		k->pidfd = fd;
 	*pidfd = fd;

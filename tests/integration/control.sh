@@ -28,9 +28,10 @@ field() { "$BIN/scontrol" show job "$1" | tr ' ' '\n' | sed -n "s/^ *$2=//p"; }
 j=$(submit $USER1 -o susp.out --wrap 'sleep 300 & sleep 300; wait') || fail "submit"
 wait_state "$j" RUNNING
 # The states of the processes of the job's process group (sluice-stepd
-# writes it to job.pgid once the script runs), counted: "3 S".
+# writes it to job.pgid once the script runs, before the script's start
+# time), counted: "3 S".
 procs() {
-	pgid=$(cat "$T/state/jobs/$j/job.pgid" 2>/dev/null)
+	pgid=$(cut -d' ' -f1 "$T/state/jobs/$j/job.pgid" 2>/dev/null)
 	case "$pgid" in ''|*[!0-9]*) return ;; esac
 	ps -o stat= -g "$pgid" | cut -c1 | sort | uniq -c | tr -s ' ' | sed 's/^ //'
 }

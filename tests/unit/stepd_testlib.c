@@ -26,6 +26,7 @@
 #include "stepd_testlib.h"
 
 char stepd_path[4096];
+char decoy_path[4096];
 char root[] = "/tmp/test_stepd.XXXXXX";
 
 char *slurp(const char *path)
@@ -126,12 +127,24 @@ char *output(const char *name)
 	return t;
 }
 
+pid_t decoy_pid(const char *mark)
+{
+	char *text = slurp(mark);
+	long pid = 0;
+	assert_non_null(text); /* else the decoy server never opened a pidfd */
+	if (sscanf(text, "%ld", &pid) != 1)
+		pid = 0;
+	free(text);
+	return (pid_t)pid;
+}
+
 int stepd_test_setup(void **state)
 {
 	const char *p = getenv("SLUICE_STEPD"), *b = getenv("top_builddir");
 	snprintf(stepd_path, sizeof(stepd_path), "%s", p && *p ? p : "");
 	if (stepd_path[0] == '\0')
 		snprintf(stepd_path, sizeof(stepd_path), "%s/bin/sluice-stepd/sluice-stepd", b ? b : ".");
+	snprintf(decoy_path, sizeof(decoy_path), "%s/tests/unit/sluice-stepd-decoy", b ? b : ".");
 	if (mkdtemp(root) == NULL || chmod(root, 0777 | S_ISVTX) != 0)
 		return -1;
 	return access(stepd_path, X_OK);

@@ -9,6 +9,11 @@
 
 extern char stepd_path[4096];
 extern char root[]; /* made by stepd_test_setup, mode 1777 */
+/* sluice-stepd built with a decoy for a reused pid (stepd_decoy.c); it
+ * writes the decoy's pid to the file $SL_TEST_DECOY names, which this reads:
+ * 0 when there is none (skip). */
+extern char decoy_path[4096];
+pid_t decoy_pid(const char *mark);
 
 /* dir/name (a full path) read whole, or NULL. */
 char *slurp(const char *path);

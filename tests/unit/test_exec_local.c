@@ -316,36 +316,54 @@ static int no_pidfd_open(void)
 #endif
 }
 
+/* A daemon of its own, in a child: the executor on `server`, the subreaper
+ * of what its fork server leaves, and with no_pidfd, pidfd_open(2) failing
+ * in it and in the server it starts. fn's return is the child's exit code,
+ * which this returns (77: skip; also when seccomp cannot be had). No cmocka
+ * in there: a failed assert would run the rest of the tests in the child. */
+static int in_daemon(const char *server, int no_pidfd,
+		     int (*fn)(struct sl_exec_local *x, struct evlog *e, void *arg), void *arg)
+{
+	static const struct sl_exec_events ev = {ev_started, ev_finished, NULL, NULL};
+	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm",
+				 .kill_wait = 2, .stepd_path = server};
+	int ws = 0;
+	pid_t c_pid = fork();
+	if (c_pid == 0) {
+		struct sl_err err = SL_ERR_INIT;
+		struct evlog e = {.loop = sl_loop_new()};
+		(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
+		if (no_pidfd && no_pidfd_open() != 0)
+			_exit(77);
+		struct sl_exec_local *x = sl_exec_local_new(e.loop, &c, &ev, &e, &err);
+		_exit(x == NULL ? 3 : fn(x, &e, arg));
+	}
+	assert_int_equal(waitpid(c_pid, &ws, 0), c_pid);
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128;
+}
+
+/* in_daemon's: adopt job *arg and cancel it. */
+static int adopt_cancel(struct sl_exec_local *x, struct evlog *e, void *arg)
+{
+	uint64_t id = *(const uint64_t *)arg;
+	struct sl_err err = SL_ERR_INIT;
+	if (sl_exec_local_adopt(x, make_record(id, "#!/bin/sh\n", 1), &err) != 0)
+		return 3;
+	return sl_exec_local_cancel(x, id, &err) == 0 ? 0 : 4;
+}
+
 /* A daemon without pidfd_open adopts job id, whose lock we hold and whose
  * stepd.pid names pid with start time st, and cancels it: the child's exit
  * code (77: no seccomp here). */
 static int adopt_cancel_no_pidfd(uint64_t id, pid_t pid, unsigned long long st)
 {
-	static const struct sl_exec_events ev = {ev_started, ev_finished, NULL, NULL};
-	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm",
-				 .kill_wait = 2, .stepd_path = stepd_path};
 	char *text = sl_xasprintf("%d %llu fwd-script\n", (int)pid, st);
 	char *dir = sl_xasprintf("%s/jobs/%llu", root, (unsigned long long)id);
 	assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_PID, text, strlen(text), 0644, 0, NULL), 0);
-	pid_t c_pid = fork();
-	if (c_pid == 0) { /* no cmocka here: a failed assert would run the rest in the child */
-		struct sl_err err = SL_ERR_INIT;
-		struct evlog e = {0};
-		struct sl_loop *loop = sl_loop_new();
-		struct sl_exec_local *x = sl_exec_local_new(loop, &c, &ev, &e, &err);
-		struct sl_job *j = make_record(id, "#!/bin/sh\n", 1);
-		if (no_pidfd_open() != 0)
-			_exit(77);
-		e.loop = loop;
-		if (x == NULL || sl_exec_local_adopt(x, j, &err) != 0)
-			_exit(3);
-		_exit(sl_exec_local_cancel(x, id, &err) == 0 ? 0 : 4);
-	}
-	int ws = 0;
-	assert_int_equal(waitpid(c_pid, &ws, 0), c_pid);
+	int rc = in_daemon(stepd_path, 1, adopt_cancel, &id);
 	free(dir);
 	free(text);
-	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128;
+	return rc;
 }
 
 /* Adopted after a restart by a daemon without pidfd_open: the supervisor
@@ -392,14 +410,185 @@ static void test_adopt_pid_reused(void **state)
 	}
 }
 
-/* 1 once pid has exited (a zombie counts), within 5 s. */
+/* A process of ours, sleeping, that leads its own process group: as the
+ * job's script would, or a stranger that took its number. */
+static pid_t group_leader(void)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		(void)setpgid(0, 0);
+		execl("/bin/sleep", "sleep", "30", (char *)NULL);
+		_exit(127);
+	}
+	assert_true(pid > 0);
+	for (int i = 0; i < 500 && getpgid(pid) != pid; i++)
+		usleep(10000);
+	assert_int_equal(getpgid(pid), pid);
+	return pid;
+}
 
+/* job.pgid names the group of `leader` with a start time: its own (right),
+ * or one tick off, as when the number has gone to another process since.
+ * The daemon signals the number only in the first case: SIGKILL to the
+ * group for a supervisor that died mid-run (adopted: outcome), SIGTERM to
+ * the script for scancel -b without a supervisor that forwards it. */
+static void test_adopt_pgid_reused(void **state)
+{
+	for (int c = 0; c < 4; c++) {
+		int right = c & 1, died = c >> 1;
+		uint64_t id = 230 + (uint64_t)c;
+		char *dir = sl_xasprintf("%s/jobs/%llu", root, (unsigned long long)id);
+		char *lock = sl_xasprintf("%s/%s", dir, SL_JOBDIR_LOCK);
+		unsigned long long st = 0;
+		int ws = 0, fd = -1;
+		assert_int_equal(mkdir(dir, 0711), 0);
+		pid_t leader = group_leader();
+		assert_int_equal(sl_proc_starttime(leader, &st), 0);
+		char *pgid = sl_xasprintf("%d %llu\n", (int)leader, right ? st : st - 1);
+		assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_PGID, pgid, strlen(pgid), 0644, 0, NULL), 0);
+		assert_int_equal(sl_jobdir_write(dir, SL_JOBDIR_STARTED, "1700000000\n", 11, 0644, 0, NULL), 0);
+		if (!died) { /* "its supervisor runs", one from before it forwarded -b */
+			fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+			assert_int_equal(flock(fd, LOCK_EX | LOCK_NB), 0);
+		}
+		struct sl_loop *loop = sl_loop_new();
+		struct evlog e = {0};
+		struct sl_exec_local *x = new_exec(loop, &e);
+		struct sl_job *j = make_record(id, "#!/bin/sh\n", 1);
+		struct sl_err err = SL_ERR_INIT;
+		assert_int_equal(sl_exec_local_adopt(x, j, &err), 0);
+		if (died) {
+			run_until_finished(loop);
+			assert_int_equal(e.res.state, SL_JOB_NODE_FAIL);
+		} else {
+			assert_int_equal(sl_exec_local_signal(x, id, SIGTERM, &err), 0);
+		}
+		if (right) {
+			assert_int_equal(waitpid(leader, &ws, 0), leader);
+			assert_true(WIFSIGNALED(ws) && WTERMSIG(ws) == (died ? SIGKILL : SIGTERM));
+		} else {
+			usleep(100000);
+			assert_int_equal(waitpid(leader, &ws, WNOHANG), 0);
+			kill(leader, SIGKILL);
+			assert_int_equal(waitpid(leader, NULL, 0), leader);
+		}
+		if (fd >= 0)
+			close(fd);
+		sl_exec_local_forget(x, id);
+		sl_job_free(j);
+		sl_exec_local_free(x);
+		sl_loop_free(loop);
+		free(pgid);
+		free(lock);
+		free(dir);
+	}
+}
+
+/* The pid in the file the decoy server wrote, 0 if none (no cmocka: for
+ * a child). */
+static pid_t decoy_read(const char *mark)
+{
+	char *text = slurp(mark);
+	long pid = 0;
+	if (text == NULL || sscanf(text, "%ld", &pid) != 1)
+		pid = 0;
+	free(text);
+	return (pid_t)pid;
+}
+
+enum launch_case {
+	DECOY,     /* the decoy server: the pid it answers with is a decoy's */
+	STARTED,   /* the real one: the job runs, stepd.pid written */
+	UNWRITTEN, /* the same, stepd.pid emptied as before it is written */
+};
+
+struct launch {
+	uint64_t id;
+	enum launch_case how;
+	char *mark, *dir;         /* the decoy server's file; the job's directory */
+};
+
+/* in_daemon's: start job l->id and cancel it, at once after the launch's
+ * answer for a DECOY, else once the job runs. 0 when the decoy lived
+ * through the cancel, or the job ended CANCELLED; 77: no decoy here. */
+static int launch_cancel(struct sl_exec_local *x, struct evlog *e, void *arg)
+{
+	const struct launch *l = arg;
+	struct sl_err err = SL_ERR_INIT;
+	pid_t d = 0;
+	int rc = 0;
+	if (sl_exec_local_start(x, make_record(l->id, "#!/bin/sh\nsleep 30\n", 1), &err) != 0)
+		return 3;
+	if (l->how != DECOY) {
+		uint64_t t = sl_loop_add_timer(e->loop, 500, on_deadline, NULL);
+		sl_loop_run(e->loop); /* the answer, and the job under way */
+		sl_loop_del_timer(e->loop, t);
+		if (!exists(l->dir, SL_JOBDIR_PID))
+			return 8;
+	}
+	if (l->how == UNWRITTEN && sl_jobdir_write(l->dir, SL_JOBDIR_PID, "\n", 1, 0644, 0, NULL) != 0)
+		return 9;
+	if (sl_exec_local_cancel(x, l->id, &err) != 0)
+		return 4;
+	if (l->how == DECOY) {
+		if ((d = decoy_read(l->mark)) == 0)
+			return 77;
+		usleep(200000);
+		rc = waitpid(d, NULL, WNOHANG) == 0 ? 0 : 5;
+		(void)kill(d, SIGKILL);
+		(void)waitpid(d, NULL, 0);
+	}
+	run_until_finished(e->loop);
+	if (e->finished != 1)
+		return 6;
+	return rc != 0 || l->how == DECOY || e->res.state == SL_JOB_CANCELLED ? rc : 7;
+}
+
+/* A launch answered with the end pipe but no pidfd names its supervisor by
+ * pid alone. The decoy server makes that pid a reused one: its child dies
+ * and a decoy, not the server's child, takes its pid, before the answer. A
+ * cancel at once spares the decoy, whether the daemon can open a pidfd by
+ * that pid (it would name the decoy) or only kill it. A supervisor alive
+ * still gets the cancel, proven by stepd.pid's start time or, before that
+ * is written, by its end pipe, still open. */
+static void test_launch_pid_reused(void **state)
+{
+	static const struct {
+		enum launch_case how;
+		int no_pidfd;
+	} cases[] = {{DECOY, 0}, {DECOY, 1}, {STARTED, 1}, {UNWRITTEN, 1}};
+	if (access(decoy_path, X_OK) != 0)
+		skip();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct launch l = {220 + i, cases[i].how, NULL, NULL};
+		l.mark = sl_xasprintf("%s/decoy-%llu", root, (unsigned long long)l.id);
+		l.dir = sl_xasprintf("%s/jobs/%llu", root, (unsigned long long)l.id);
+		if (l.how == DECOY)
+			setenv("SL_TEST_DECOY", l.mark, 1); /* the server started next takes it */
+		int rc = in_daemon(l.how == DECOY ? decoy_path : stepd_path, cases[i].no_pidfd,
+				   launch_cancel, &l);
+		unsetenv("SL_TEST_DECOY");
+		free(l.mark);
+		free(l.dir);
+		if (rc == 77)
+			skip();
+		assert_int_equal(rc, 0);
+	}
+}
+
+/* A server that takes the request and dies without answering: a supervisor
+ * may or may not run, so none is exec'd in its place (the job must never
+ * run twice); the lock shows nobody holds it, and the job, never started,
+ * goes back to the queue (PENDING, NotStarted). */
 static void test_exec_local_answer_lost(void **state)
 {
 	char saved[sizeof(stepd_path)], *fake = sl_xasprintf("%s/fake-stepd", root);
 	FILE *f = fopen(fake, "w");
 	assert_non_null(f);
-	fputs("#!/bin/sh\nexec dd bs=65536 count=1 <&3 >/dev/null 2>&1\n", f);
+	/* the server reads the request and exits; a supervisor exec'd in its
+	 * place would be the real one, and run the job */
+	fprintf(f, "#!/bin/sh\n[ \"$1\" = --server ] || exec '%s' \"$@\"\n"
+		   "exec dd bs=65536 count=1 <&3 >/dev/null 2>&1\n", stepd_path);
 	fclose(f);
 	assert_int_equal(chmod(fake, 0755), 0);
 	memcpy(saved, stepd_path, sizeof(saved));
@@ -414,6 +603,7 @@ static void test_exec_local_answer_lost(void **state)
 	run_until_finished(loop);
 	assert_int_equal(e.finished, 1);
 	assert_int_equal(e.res.state, SL_JOB_PENDING);
+	assert_string_equal(e.res.reason, "NotStarted");
 	char *dir = sl_xasprintf("%s/jobs/104", root);
 	assert_false(exists(dir, SL_JOBDIR_STARTED));
 	char *ran = sl_xasprintf("%s/ran", root);
@@ -462,9 +652,7 @@ static void test_exec_local_pipelined(void **state)
 	sl_loop_free(loop);
 }
 
-/* Run one job to its end and forget it; returns its script's inode. */
 /* Run one job to its end and forget it (its directory becomes a spare). */
-
 static void run_forget(struct sl_exec_local *x, struct evlog *e, uint64_t id,
 		       const char *script, const char *want_out)
 {
@@ -580,6 +768,8 @@ int main(void)
 		cmocka_unit_test(test_adopt_running),
 		cmocka_unit_test(test_adopt_dead_or_never),
 		cmocka_unit_test(test_adopt_pid_reused),
+		cmocka_unit_test(test_launch_pid_reused),
+		cmocka_unit_test(test_adopt_pgid_reused),
 		cmocka_unit_test(test_exec_local_answer_lost),
 		cmocka_unit_test(test_exec_local_pipelined),
 		cmocka_unit_test(test_exec_local_recycles),

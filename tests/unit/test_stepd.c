@@ -29,6 +29,7 @@
 #include "jobdir.h"
 #include "stepd_spawner.h"
 #include "xalloc.h"
+#include "decoy.h"
 #include "stepd_testlib.h"
 
 static void test_exit_code_env_args(void **state)
@@ -143,12 +144,28 @@ static void test_timeout_kill_wait(void **state)
 	free(dir);
 }
 
+/* job.pgid once written: the script's group, and *st the script's start
+ * time (sluiced tells a reused number by it). */
+static pid_t job_pgid(const char *dir, unsigned long long *st)
+{
+	char *mark = NULL;
+	int pgid = 0;
+	wait_file(dir, SL_JOBDIR_PGID);
+	assert_int_equal(sl_jobdir_read(dir, SL_JOBDIR_PGID, &mark, NULL), 0);
+	assert_int_equal(sscanf(mark, "%d %llu", &pgid, st), 2);
+	free(mark);
+	return (pid_t)pgid;
+}
+
 static void signal_job(const char *name, int sig, enum sl_jobstate want, const char *tail)
 {
 	char *dir = make_job(name, "#!/bin/bash\necho up\nsleep 30 & wait\n", 0, 5);
 	pid_t pid = run_stepd(dir);
-	wait_file(dir, SL_JOBDIR_PGID);
+	unsigned long long st = 0, now = 0;
+	pid_t pgid = job_pgid(dir, &st);
 	usleep(200000);
+	assert_int_equal(sl_proc_starttime(pgid, &now), 0);
+	assert_true(st == now && getpgid(pgid) == pgid);
 	kill(pid, sig);
 	assert_int_equal(wait_stepd(pid), 0);
 	struct sl_exec_result r;
@@ -194,6 +211,43 @@ static void test_signal_forward(void **state)
 	assert_non_null(strstr(out, "got USR1\n"));
 	assert_int_equal(strncmp(out, "up\n", 3), 0);
 	free(out);
+	free(dir);
+}
+
+/* Reaped, the script's number (its pid, group and session) is free once the
+ * rest of its group and session is gone, while the supervisor lingers over
+ * what the job left elsewhere (here, after a cancel, a sleep in a session
+ * of its own). A decoy of ours takes the number and leads a group with it:
+ * neither scancel -b (forwarded to the script), nor --full (to the job's
+ * group), nor the SIGKILL for the leftovers at the end may reach it. */
+static void test_script_pid_reused(void **state)
+{
+	char *dir = make_job("reaped", "#!/bin/sh\nsetsid sleep 4 </dev/null >/dev/null 2>&1 &\n"
+			     "exec sleep 30\n", 0, 2);
+	unsigned long long st = 0;
+	pid_t pid = run_stepd(dir), d = -1, pgid = job_pgid(dir, &st);
+	usleep(200000);
+	assert_int_equal(kill(pid, SIGTERM), 0); /* the script ends, the sleep lingers */
+	for (int i = 0; i < 500 && kill(pgid, 0) == 0; i++)
+		usleep(2000);
+	if ((d = decoy_start(pgid, 1)) < 0) {
+		assert_int_equal(wait_stepd(pid), 0);
+		free(dir);
+		skip();
+	}
+	union sigval v = {.sival_int = SIGUSR1 | SL_STEPD_FWD_SCRIPT};
+	assert_int_equal(sigqueue(pid, SL_STEPD_SIG_FORWARD, v), 0);
+	v.sival_int = SIGUSR1;
+	assert_int_equal(sigqueue(pid, SL_STEPD_SIG_FORWARD, v), 0);
+	usleep(300000);
+	assert_int_equal(waitpid(d, NULL, WNOHANG), 0);
+	assert_int_equal(wait_stepd(pid), 0); /* past KillWait: the leftovers' SIGKILL */
+	assert_int_equal(waitpid(d, NULL, WNOHANG), 0);
+	kill(d, SIGKILL);
+	assert_int_equal(waitpid(d, NULL, 0), d);
+	struct sl_exec_result r;
+	read_result(dir, &r);
+	assert_int_equal(r.state, SL_JOB_CANCELLED);
 	free(dir);
 }
 
@@ -686,10 +740,40 @@ static void test_server_bad_limits(void **state)
 	free(jobs);
 }
 
-/* A server that takes the request and dies without answering: a supervisor
- * may or may not run, so none is exec'd in its place (the job must never
- * run twice); the lock shows nobody holds it, and the job, never started,
- * goes back to the queue. */
+/* A child of the fork server that exits before the server has opened its
+ * pidfd frees its pid at once (the kernel reaps the server's children), and
+ * another process may take it: the decoy server arranges just that. The
+ * reply names the pid with no pidfd, which would name the decoy: sluiced
+ * has to prove that pid before it signals it (test_exec_local.c:
+ * test_launch_pid_reused). */
+static void test_server_pid_reused(void **state)
+{
+	if (access(decoy_path, X_OK) != 0)
+		skip();
+	char *dir = make_job("reused", "#!/bin/sh\nsleep 30\n", 0, 1);
+	char *jobs = sl_xstrdup(dir), *mark = sl_xasprintf("%s/decoy-server", root);
+	struct sl_spawned sv;
+	*strrchr(jobs, '/') = '\0';
+	struct sl_spawner *sp = sl_spawner_new(decoy_path, jobs, 0);
+	setenv("SL_TEST_DECOY", mark, 1); /* the server started next takes it */
+	spawn_locked(sp, dir, &sv);
+	unsetenv("SL_TEST_DECOY");
+	pid_t d = decoy_pid(mark);
+	int pidfd = sv.pidfd, endfd = sv.endfd;
+	pid_t pid = sv.pid;
+	if (d > 0)
+		(void)kill(d, SIGKILL);
+	sl_spawned_close(&sv);
+	sl_spawner_free(sp);
+	free(mark);
+	free(jobs);
+	free(dir);
+	if (d == 0)
+		skip();
+	assert_int_equal(pid, d);
+	assert_true(endfd >= 0);
+	assert_int_equal(pidfd, -1);
+}
 
 int main(void)
 {
@@ -703,6 +787,7 @@ int main(void)
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_preempt),
 		cmocka_unit_test(test_signal_forward),
+		cmocka_unit_test(test_script_pid_reused),
 		cmocka_unit_test(test_launch_failure),
 		cmocka_unit_test(test_bad_spec),
 		cmocka_unit_test(test_as_user),
@@ -712,6 +797,7 @@ int main(void)
 		cmocka_unit_test(test_server_idle_max),
 		cmocka_unit_test(test_server_jobs_max),
 		cmocka_unit_test(test_server_bad_limits),
+		cmocka_unit_test(test_server_pid_reused),
 	};
 	return cmocka_run_group_tests(tests, stepd_test_setup, stepd_test_teardown);
 }

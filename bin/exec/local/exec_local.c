@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 
 #include "dirpool.h"
 #include "evq.h"
+#include "exec_local_dir.h"
 #include "idcache.h"
 #include "log.h"
 #include "logincache.h"
@@ -55,6 +57,7 @@ struct xjob {
 	int pidfd;                 /* -1: followed by the lock probe */
 	int endfd;                 /* the end pipe; -1: followed by the pidfd */
 	int end_watched;           /* endfd is in the loop (else the lock probe) */
+	int unproven;              /* named by pid alone: pin() before a signal */
 	int child;                 /* spawned by this daemon: reap it */
 	int awaiting;              /* the fork server's answer is due */
 	uint64_t timer;
@@ -131,63 +134,6 @@ static void job_drop(struct sl_exec_local *x, struct xjob *j)
 	free(j);
 }
 
-/* ---- the job directory ---- */
-
-/* 1: a supervisor holds the lock; 0: nobody does (or no lock file). */
-static int lock_held(const char *dir)
-{
-	char *path = sl_xasprintf("%s/%s", dir, SL_JOBDIR_LOCK);
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), held = 0;
-	free(path);
-	if (fd < 0)
-		return 0;
-	if (flock(fd, LOCK_EX | LOCK_NB) != 0)
-		held = errno == EWOULDBLOCK;
-	close(fd); /* releases the probe's lock, if it got it */
-	return held;
-}
-
-static int64_t read_num(const char *dir, const char *name)
-{
-	char *text = NULL;
-	int64_t v = 0;
-	if (sl_jobdir_read(dir, name, &text, NULL) == 0)
-		v = strtoll(text, NULL, 10);
-	free(text);
-	return v;
-}
-
-/* The end of a job whose supervisor is gone (the lock is free). */
-static void outcome(const char *dir, uint64_t id, struct sl_exec_result *r)
-{
-	struct sl_err err = SL_ERR_INIT;
-	char *text = NULL;
-	int rc = sl_jobdir_read(dir, SL_JOBDIR_RESULT, &text, &err);
-	if (rc == 0 && sl_jobdir_blank(text))
-		rc = -SL_ENOENT; /* emptied for this launch (sl_jobdir_reset) */
-	if (rc == 0 && sl_exec_result_from_json(text, r, &err) == 0) {
-		free(text);
-		return;
-	}
-	free(text);
-	if (rc != -SL_ENOENT)
-		sl_warn("job %llu: %s", (unsigned long long)id, err.msg);
-	int64_t started = read_num(dir, SL_JOBDIR_STARTED);
-	if (started == 0) {
-		sl_exec_result_init(r, SL_JOB_PENDING);
-		return;
-	}
-	/* The supervisor died mid-run: the job's remains run unsupervised, and
-	 * its resources are about to be handed out again. End them. */
-	pid_t pgid = (pid_t)read_num(dir, SL_JOBDIR_PGID);
-	if (pgid > 1)
-		(void)kill(-pgid, SIGKILL);
-	sl_warn("job %llu: its supervisor died without a result: NODE_FAIL", (unsigned long long)id);
-	sl_exec_result_init(r, SL_JOB_NODE_FAIL);
-	r->start_time = started;
-	r->end_time = (int64_t)time(NULL);
-}
-
 /* ---- following a supervisor ---- */
 
 static void job_collect(struct sl_exec_local *x, struct xjob *j)
@@ -195,7 +141,7 @@ static void job_collect(struct sl_exec_local *x, struct xjob *j)
 	struct sl_exec_result r;
 	if (j->child && j->pid > 0)
 		(void)waitpid(j->pid, NULL, WNOHANG); /* it has exited: never blocks */
-	outcome(j->dir, j->id, &r);
+	sl_exec_local_outcome(j->dir, j->id, &r);
 	sl_evq_finished(x->evq, j->id, &r);
 	job_drop(x, j);
 }
@@ -210,7 +156,7 @@ static void on_poll(struct sl_loop *l, uint64_t id, void *arg)
 {
 	struct xjob *j = arg;
 	j->timer = 0;
-	if (lock_held(j->dir))
+	if (sl_exec_local_lock_held(j->dir))
 		j->timer = sl_loop_add_timer(l, POLL_MS, on_poll, j);
 	else
 		job_collect(j->x, j);
@@ -219,13 +165,13 @@ static void on_poll(struct sl_loop *l, uint64_t id, void *arg)
 /* Watch j->pid, through the end pipe or j->pidfd if the launch gave one;
  * `starttime` (0: launched by us) proves it is still the supervisor that
  * stepd.pid named and not a reused pid: checked once the pidfd is open,
- * else before each signal by pid (send_sig). */
+ * else before each signal by pid (send_sig). An end pipe without a pidfd
+ * names the supervisor by pid alone: pin() proves it before each signal. */
 static void job_watch(struct sl_exec_local *x, struct xjob *j, unsigned long long starttime)
 {
 	unsigned long long now_st = 0;
 	j->start = starttime;
-	if (j->endfd >= 0 && j->pidfd < 0 && j->pid > 0)
-		j->pidfd = sl_pidfd_open(j->pid); /* to signal it: the pipe names the end */
+	j->unproven = j->endfd >= 0 && j->pidfd < 0 && j->pid > 0;
 	if (j->endfd >= 0) {
 		if (sl_loop_add_fd(x->loop, j->endfd, SL_EV_READ, on_end, j) == 0) {
 			j->end_watched = 1;
@@ -254,10 +200,46 @@ static void job_watch(struct sl_exec_local *x, struct xjob *j, unsigned long lon
 	j->timer = sl_loop_add_timer(x->loop, POLL_MS, on_poll, j);
 }
 
+/* A launch answered with the end pipe but no pidfd (the server could not
+ * open one: an old kernel, or its child had exited first) names the
+ * supervisor by pid alone, free for reuse once it exits: a pidfd opened by
+ * that pid, or a kill, could reach another process. So, before each signal,
+ * proof that the supervisor was alive after the open: the pid's start time
+ * is stepd.pid's; or, while stepd.pid is not written, the end pipe is still
+ * open at the far end (the supervisor writes it before it forks anything
+ * that could hold the pipe too). 1: signal j->pidfd, else j->pid; 0: it is
+ * gone or the job over (its end is on the way). Without pidfd_open, left
+ * open: the instant between the proof and the kill. */
+static int pin(struct xjob *j)
+{
+	struct pollfd p = {j->endfd, POLLIN, 0};
+	unsigned long long want = 0, now = 0;
+	pid_t named = 0;
+	int fd = sl_pidfd_open(j->pid); /* first: what follows proves what it names */
+	int open_end = poll(&p, 1, 0) == 0;
+	if (sl_exec_local_pidfile(j->dir, &named, &want) != 0)
+		named = 0;
+	int alive = named == 0 ? open_end : named == j->pid &&
+		    sl_proc_starttime(j->pid, &now) == 0 && now == want;
+	if (!alive) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	if (fd >= 0)
+		j->pidfd = fd; /* it names the supervisor for good */
+	else if (named != 0)
+		j->start = want; /* send_sig checks it before each kill */
+	j->unproven = fd < 0 && named == 0;
+	return 1;
+}
+
 static int send_sig(struct xjob *j, int sig, const siginfo_t *si)
 {
 	int r = -1;
 	unsigned long long st = 0;
+	if (j->unproven && !pin(j))
+		return 0;
 #ifdef SYS_pidfd_send_signal
 	if (j->pidfd >= 0)
 		r = (int)syscall(SYS_pidfd_send_signal, j->pidfd, sig, si, 0);
@@ -466,7 +448,7 @@ static int make_dir(struct sl_exec_local *x, const char *dir, uint64_t id, struc
 	if (r != -SL_EEXIST)
 		return r;
 	sl_err_clear(err);
-	if (lock_held(dir))
+	if (sl_exec_local_lock_held(dir))
 		return sl_err_set(err, SL_EEXIST, "job %llu: already running", (unsigned long long)id);
 	return sl_jobdir_reset(dir, err);
 }
@@ -583,7 +565,7 @@ static int signal_script(struct sl_exec_local *x, uint64_t id, int signo, struct
 
 	if (j == NULL)
 		return sl_err_set(err, SL_ENOENT, "job %llu is not running here", (unsigned long long)id);
-	if ((pgid = (pid_t)read_num(j->dir, SL_JOBDIR_PGID)) <= 1)
+	if (sl_exec_local_pgid(j->dir) == 0)
 		return sl_err_set(err, SL_ESTATE, "job %llu: its script has not started yet",
 				  (unsigned long long)id);
 	/* through the supervisor, which writes slurmstepd's line for TERM and
@@ -596,6 +578,9 @@ static int signal_script(struct sl_exec_local *x, uint64_t id, int signo, struct
 	if (knows && control(x, id, SL_STEPD_SIG_FORWARD, 1, signo | SL_STEPD_FWD_SCRIPT, err) == 0)
 		return 0;
 	sl_err_clear(err);
+	/* checked again, just before the kill: control() may have waited */
+	if ((pgid = sl_exec_local_pgid(j->dir)) <= 1)
+		return 0; /* its number is another process's: the script is over */
 	if (kill(pgid, signo) != 0 && errno != ESRCH)
 		return sl_err_set(err, SL_EIO, "job %llu: signal: %s", (unsigned long long)id,
 				  strerror(errno));
@@ -620,20 +605,17 @@ int sl_exec_local_adopt(struct sl_exec_local *x, const struct sl_job *job, struc
 	if (job_find(x, job->id) != NULL)
 		return 0;
 	struct xjob *j = job_add(x, job->id);
-	if (!lock_held(j->dir)) {
+	if (!sl_exec_local_lock_held(j->dir)) {
 		struct sl_exec_result r;
-		outcome(j->dir, j->id, &r);
+		sl_exec_local_outcome(j->dir, j->id, &r);
 		sl_evq_finished(x->evq, j->id, &r);
 		job_drop(x, j);
 		return 0;
 	}
-	char *text = NULL;
 	unsigned long long st = 0;
-	int pid = 0;
-	if (sl_jobdir_read(j->dir, SL_JOBDIR_PID, &text, NULL) == 0 &&
-	    sscanf(text, "%d %llu", &pid, &st) == 2 && pid > 1 && st > 0)
-		j->pid = (pid_t)pid;
-	free(text);
+	pid_t pid = 0;
+	if (sl_exec_local_pidfile(j->dir, &pid, &st) == 0)
+		j->pid = pid;
 	job_watch(x, j, st); /* no pid file yet: the lock probe follows it */
 	sl_info("job %llu: adopted (sluice-stepd pid %d)", (unsigned long long)job->id, (int)j->pid);
 	return 0;
@@ -644,7 +626,7 @@ void sl_exec_local_forget(struct sl_exec_local *x, uint64_t id)
 	struct sl_err err = SL_ERR_INIT;
 	struct xjob *j = job_find(x, id);
 	char *dir = job_dir(x, id);
-	if (lock_held(dir)) {
+	if (sl_exec_local_lock_held(dir)) {
 		sl_warn("job %llu: forget: its supervisor still runs; directory kept",
 			(unsigned long long)id);
 	} else {

@@ -4,6 +4,7 @@
 noinst_LIBRARIES += bin/exec/local/libexec_local.a
 bin_exec_local_libexec_local_a_SOURCES = \
 	bin/exec/local/exec_local.c bin/exec/local/exec_local.h \
+	bin/exec/local/exec_local_dir.c bin/exec/local/exec_local_dir.h \
 	bin/exec/local/exec_local_prepare.c \
 	bin/exec/local/logincache.c bin/exec/local/logincache.h \
 	bin/exec/local/dirpool.c bin/exec/local/dirpool.h \

@@ -257,7 +257,8 @@ static void show_shape(const struct sl_job *j, const struct sl_jobshape *sh, con
 	int cpus = j->alloc_cpus > 0 ? j->alloc_cpus : sh->cpus_per_node * sh->nodes;
 	int hi = s->nodes_max > sh->nodes ? s->nodes_max : sh->nodes;
 
-	if (j->start_time == 0 && j->alloc_nodes == 0 && (sh->nodes > 1 || hi > sh->nodes))
+	/* a pending job's -N as asked: min-max once a maximum was given */
+	if (j->start_time == 0 && j->alloc_nodes == 0 && s->nodes_max != SL_NO_VAL && s->nodes_max > 0)
 		snprintf(t1, sizeof(t1), "%d-%d", sh->nodes, hi); /* what was asked */
 	else
 		snprintf(t1, sizeof(t1), "%d", sh->nodes);

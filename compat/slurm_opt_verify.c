@@ -102,7 +102,8 @@ int sl_sbopt_finish(struct ctx *c, struct sl_err *err)
 		free(c->fl->warn);
 		c->fl->warn = w;
 		s->nodes = s->ntasks;
-		s->nodes_max = SL_NO_VAL;
+		if (s->nodes_max != SL_NO_VAL && s->nodes_max != 0)
+			s->nodes_max = s->ntasks; /* scontrol's NumNodes=1-1 */
 	}
 	return 0;
 }

@@ -158,6 +158,36 @@ static void test_begin(void **state)
 	sl_job_free(j);
 }
 
+/* A pending job's NumNodes: min-max once -N gave a maximum, else the
+ * count (22.05: -N 1 is 1-1, -n 4 --ntasks-per-node=2 is 2). */
+static void test_num_nodes(void **state)
+{
+	static const struct {
+		int nodes, nodes_max, ntasks, per_node;
+		const char *want;
+	} cases[] = {
+		{SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, 0, "NumNodes=1 "},
+		{1, 1, SL_NO_VAL, 0, "NumNodes=1-1 "},
+		{1, 2, SL_NO_VAL, 0, "NumNodes=1-2 "},
+		{2, 2, SL_NO_VAL, 0, "NumNodes=2-2 "},
+		{1, 0, SL_NO_VAL, 0, "NumNodes=1 "},
+		{SL_NO_VAL, SL_NO_VAL, 4, 2, "NumNodes=2 "},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sl_job *j = job26();
+		j->spec.nodes = cases[i].nodes;
+		j->spec.nodes_max = cases[i].nodes_max;
+		j->spec.ntasks = cases[i].ntasks;
+		j->spec.ntasks_per_node = cases[i].per_node;
+		char *t = show(j, mk(2026, 11, 21, 10, 24, 0), 0);
+		if (strstr(t, cases[i].want) == NULL)
+			fail_msg("case %zu: no %s in\n%s", i, cases[i].want, t);
+		free(t);
+		sl_job_free(j);
+	}
+}
+
 /* The real Slurm's job 86: -t 5, started 23:07:47, suspended at 23:07:51,
  * resumed at 23:07:54. */
 static void test_suspended(void **state)
@@ -666,6 +696,7 @@ int main(void)
 		cmocka_unit_test(test_job_dependency),
 		cmocka_unit_test(test_reason_words),
 		cmocka_unit_test(test_begin),
+		cmocka_unit_test(test_num_nodes),
 		cmocka_unit_test(test_suspended),
 		cmocka_unit_test(test_update_parse),
 		cmocka_unit_test(test_step),

@@ -1,6 +1,7 @@
-/* stepd_testlib.c - what test_stepd.c and test_exec_local.c share: a
- * private root, the sluice-stepd under test, job directories made by hand,
- * and reading what a job left. */
+/* stepd_testlib.c - what the tests of sluice-stepd and of the local
+ * executor share: a private root, the sluice-stepd under test and its
+ * decoy build, job directories made by hand, reading what a job left, and
+ * the executor on a loop with a log of its events. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -136,6 +137,72 @@ pid_t decoy_pid(const char *mark)
 		pid = 0;
 	free(text);
 	return (pid_t)pid;
+}
+
+static void ev_started(void *arg, uint64_t id, int64_t start, const char *nodes)
+{
+	struct evlog *e = arg;
+	e->started++;
+	e->id = id;
+	snprintf(e->nodelist, sizeof(e->nodelist), "%s", nodes);
+}
+
+static void ev_finished(void *arg, uint64_t id, const struct sl_exec_result *r)
+{
+	struct evlog *e = arg;
+	e->finished++;
+	e->id = id;
+	e->res = *r;
+	sl_loop_stop(e->loop);
+}
+
+const struct sl_exec_events evlog_events = {ev_started, ev_finished, NULL, NULL};
+
+void on_deadline(struct sl_loop *l, uint64_t id, void *arg)
+{
+	sl_loop_stop(l);
+}
+
+struct sl_job *make_record(uint64_t id, const char *script, int nodes)
+{
+	struct sl_job *j = sl_job_new();
+	j->id = id;
+	j->uid = getuid();
+	j->gid = getgid();
+	j->user = sl_xstrdup("root");
+	j->spec.name = sl_xstrdup("rec");
+	j->spec.partition = sl_xstrdup("batch");
+	j->spec.account = sl_xstrdup("general");
+	j->spec.work_dir = sl_xstrdup(root);
+	j->spec.submit_dir = sl_xstrdup(root);
+	j->spec.std_out = sl_xstrdup("rec-%j-%N.out");
+	j->spec.script = sl_xstrdup(script);
+	j->spec.nodes = nodes;
+	return j;
+}
+
+struct sl_exec_conf exec_conf(const char *stepd)
+{
+	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm",
+				 .kill_wait = 2, .stepd_path = stepd};
+	return c;
+}
+
+struct sl_exec_local *new_exec(struct sl_loop *loop, struct evlog *e)
+{
+	struct sl_exec_conf c = exec_conf(stepd_path);
+	struct sl_err err = SL_ERR_INIT;
+	e->loop = loop;
+	struct sl_exec_local *x = sl_exec_local_new(loop, &c, &evlog_events, e, &err);
+	assert_non_null(x);
+	return x;
+}
+
+void run_until_finished(struct sl_loop *loop)
+{
+	uint64_t t = sl_loop_add_timer(loop, 20000, on_deadline, NULL);
+	sl_loop_run(loop);
+	sl_loop_del_timer(loop, t);
 }
 
 int stepd_test_setup(void **state)

@@ -33,74 +33,6 @@
 #include "xalloc.h"
 #include "stepd_testlib.h"
 
-struct evlog {
-	int started, finished;
-	uint64_t id;
-	char nodelist[64];
-	struct sl_exec_result res;
-	struct sl_loop *loop;
-};
-
-static void ev_started(void *arg, uint64_t id, int64_t start, const char *nodes)
-{
-	struct evlog *e = arg;
-	e->started++;
-	e->id = id;
-	snprintf(e->nodelist, sizeof(e->nodelist), "%s", nodes);
-}
-
-static void ev_finished(void *arg, uint64_t id, const struct sl_exec_result *r)
-{
-	struct evlog *e = arg;
-	e->finished++;
-	e->id = id;
-	e->res = *r;
-	sl_loop_stop(e->loop);
-}
-
-static void on_deadline(struct sl_loop *l, uint64_t id, void *arg)
-{
-	sl_loop_stop(l);
-}
-
-static struct sl_job *make_record(uint64_t id, const char *script, int nodes)
-{
-	struct sl_job *j = sl_job_new();
-	j->id = id;
-	j->uid = getuid();
-	j->gid = getgid();
-	j->user = sl_xstrdup("root");
-	j->spec.name = sl_xstrdup("rec");
-	j->spec.partition = sl_xstrdup("batch");
-	j->spec.account = sl_xstrdup("general");
-	j->spec.work_dir = sl_xstrdup(root);
-	j->spec.submit_dir = sl_xstrdup(root);
-	j->spec.std_out = sl_xstrdup("rec-%j-%N.out");
-	j->spec.script = sl_xstrdup(script);
-	j->spec.nodes = nodes;
-	return j;
-}
-
-static struct sl_exec_local *new_exec(struct sl_loop *loop, struct evlog *e)
-{
-	static const struct sl_exec_events ev = {ev_started, ev_finished, NULL, NULL};
-	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm",
-				 .kill_wait = 2, .stepd_path = stepd_path};
-	struct sl_err err = SL_ERR_INIT;
-	e->loop = loop;
-	struct sl_exec_local *x = sl_exec_local_new(loop, &c, &ev, e, &err);
-	assert_non_null(x);
-	return x;
-}
-
-static void run_until_finished(struct sl_loop *loop)
-{
-	uint64_t t = sl_loop_add_timer(loop, 20000, on_deadline, NULL);
-	sl_loop_run(loop);
-	sl_loop_del_timer(loop, t);
-}
-
-
 static void test_exec_local_run(void **state)
 {
 	struct sl_loop *loop = sl_loop_new();
@@ -324,9 +256,7 @@ static int no_pidfd_open(void)
 static int in_daemon(const char *server, int no_pidfd,
 		     int (*fn)(struct sl_exec_local *x, struct evlog *e, void *arg), void *arg)
 {
-	static const struct sl_exec_events ev = {ev_started, ev_finished, NULL, NULL};
-	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm",
-				 .kill_wait = 2, .stepd_path = server};
+	struct sl_exec_conf c = exec_conf(server);
 	int ws = 0;
 	pid_t c_pid = fork();
 	if (c_pid == 0) {
@@ -335,7 +265,7 @@ static int in_daemon(const char *server, int no_pidfd,
 		(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
 		if (no_pidfd && no_pidfd_open() != 0)
 			_exit(77);
-		struct sl_exec_local *x = sl_exec_local_new(e.loop, &c, &ev, &e, &err);
+		struct sl_exec_local *x = sl_exec_local_new(e.loop, &c, &evlog_events, &e, &err);
 		_exit(x == NULL ? 3 : fn(x, &e, arg));
 	}
 	assert_int_equal(waitpid(c_pid, &ws, 0), c_pid);

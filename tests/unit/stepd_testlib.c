@@ -1,6 +1,6 @@
 /* stepd_testlib.c - what the tests of sluice-stepd and of the local
  * executor share: a private root, the sluice-stepd under test and its
- * decoy build, job directories made by hand, reading what a job left, and
+ * hooked build, job directories made by hand, reading what a job left, and
  * the executor on a loop with a log of its events. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <dirent.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -27,7 +28,7 @@
 #include "stepd_testlib.h"
 
 char stepd_path[4096];
-char decoy_path[4096];
+char hooked_path[4096];
 char root[] = "/tmp/test_stepd.XXXXXX";
 
 char *slurp(const char *path)
@@ -139,6 +140,32 @@ pid_t decoy_pid(const char *mark)
 	return (pid_t)pid;
 }
 
+pid_t window_held(const char *dir, pid_t pid)
+{
+	for (int i = 0; i < 500; i++) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		pid_t got = 0;
+		while (d != NULL && got == 0 && (e = readdir(d)) != NULL)
+			if (e->d_name[0] >= '1' && e->d_name[0] <= '9' &&
+			    (pid == 0 || atoi(e->d_name) == (int)pid))
+				got = (pid_t)atoi(e->d_name);
+		if (d != NULL)
+			closedir(d);
+		if (got != 0)
+			return got;
+		usleep(10000);
+	}
+	return 0;
+}
+
+void window_release(const char *dir, pid_t pid)
+{
+	char *p = sl_xasprintf("%s/%d", dir, (int)pid);
+	(void)unlink(p);
+	free(p);
+}
+
 static void ev_started(void *arg, uint64_t id, int64_t start, const char *nodes)
 {
 	struct evlog *e = arg;
@@ -211,7 +238,7 @@ int stepd_test_setup(void **state)
 	snprintf(stepd_path, sizeof(stepd_path), "%s", p && *p ? p : "");
 	if (stepd_path[0] == '\0')
 		snprintf(stepd_path, sizeof(stepd_path), "%s/bin/sluice-stepd/sluice-stepd", b ? b : ".");
-	snprintf(decoy_path, sizeof(decoy_path), "%s/tests/unit/sluice-stepd-decoy", b ? b : ".");
+	snprintf(hooked_path, sizeof(hooked_path), "%s/tests/unit/sluice-stepd-hooked", b ? b : ".");
 	if (mkdtemp(root) == NULL || chmod(root, 0777 | S_ISVTX) != 0)
 		return -1;
 	return access(stepd_path, X_OK);

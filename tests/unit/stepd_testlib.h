@@ -13,11 +13,16 @@
 
 extern char stepd_path[4096];
 extern char root[]; /* made by stepd_test_setup, mode 1777 */
-/* sluice-stepd built with a decoy for a reused pid (stepd_decoy.c); it
- * writes the decoy's pid to the file $SL_TEST_DECOY names, which this reads:
- * 0 when there is none (skip). */
-extern char decoy_path[4096];
+/* sluice-stepd built with hooks for tests (sluice-stepd-hooked). */
+extern char hooked_path[4096];
+/* Its decoy for a reused pid (stepd_decoy.c) writes the decoy's pid to the
+ * file $SL_TEST_DECOY names, which this reads: 0 when there is none (skip). */
 pid_t decoy_pid(const char *mark);
+/* Its hold on a new supervisor's start (stepd_window.c: $SL_TEST_WINDOW
+ * names the directory): the pid of the supervisor held there once one is
+ * (pid 0: any; 5 s at most, else 0), and letting it go on. */
+pid_t window_held(const char *dir, pid_t pid);
+void window_release(const char *dir, pid_t pid);
 
 /* dir/name (a full path) read whole, or NULL. */
 char *slurp(const char *path);

@@ -1,7 +1,7 @@
 /* test_exec_local.c - the daemon's side of the local executor on the real
  * loop and the real sluice-stepd: start, events, cancel and signals, forget,
- * adoption after a "daemon crash", a lost server answer, and recycled job
- * directories. */
+ * adoption after a "daemon crash", a lost server answer, a cancel before
+ * the supervisor is ready, and recycled job directories. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -487,7 +487,7 @@ static void test_launch_pid_reused(void **state)
 		enum launch_case how;
 		int no_pidfd;
 	} cases[] = {{DECOY, 0}, {DECOY, 1}, {STARTED, 1}, {UNWRITTEN, 1}};
-	if (access(decoy_path, X_OK) != 0)
+	if (access(hooked_path, X_OK) != 0)
 		skip();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct launch l = {220 + i, cases[i].how, NULL, NULL};
@@ -495,7 +495,7 @@ static void test_launch_pid_reused(void **state)
 		l.dir = sl_xasprintf("%s/jobs/%llu", root, (unsigned long long)l.id);
 		if (l.how == DECOY)
 			setenv("SL_TEST_DECOY", l.mark, 1); /* the server started next takes it */
-		int rc = in_daemon(l.how == DECOY ? decoy_path : stepd_path, cases[i].no_pidfd,
+		int rc = in_daemon(l.how == DECOY ? hooked_path : stepd_path, cases[i].no_pidfd,
 				   launch_cancel, &l);
 		unsetenv("SL_TEST_DECOY");
 		free(l.mark);
@@ -504,6 +504,69 @@ static void test_launch_pid_reused(void **state)
 			skip();
 		assert_int_equal(rc, 0);
 	}
+}
+
+/* A new supervisor held before it takes over its signals (stepd_window.c),
+ * forked by the server, or, with SL_TEST_NOFORK, exec'd by the daemon
+ * because the server could not fork. */
+struct unready {
+	uint64_t id;
+	int nofork;
+	const char *hold;         /* $SL_TEST_WINDOW */
+};
+
+/* in_daemon's: start job u->id and cancel it at once. The server's answer
+ * is still due, and the cancel reads it (and execs the supervisor if it
+ * says the fork failed) before it signals the supervisor, which is not
+ * ready: the signal must wait for it. 0 when the job ended CANCELLED and
+ * its script never ran; 10 + the state it ended in otherwise. */
+static int cancel_unready(struct sl_exec_local *x, struct evlog *e, void *arg)
+{
+	const struct unready *u = arg;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job *j = make_record(u->id, "#!/bin/sh\necho ran\n", 1);
+	char *dir = sl_xasprintf("%s/jobs/%llu", root, (unsigned long long)u->id);
+	char *out = sl_xasprintf("%s/rec-%llu-vm.out", root, (unsigned long long)u->id);
+	pid_t held;
+	int rc = 3;
+	setenv("SL_TEST_WINDOW", u->hold, 1); /* for the server started next */
+	if (u->nofork)
+		setenv("SL_TEST_NOFORK", "1", 1);
+	if (sl_exec_local_start(x, j, &err) != 0 || (rc = 4, sl_exec_local_cancel(x, u->id, &err)) != 0)
+		goto out;
+	rc = 5;
+	if (exists(dir, SL_JOBDIR_PID))
+		goto out; /* it was ready: this tells nothing */
+	if ((held = window_held(u->hold, 0)) > 0)
+		window_release(u->hold, held);
+	run_until_finished(e->loop);
+	rc = e->finished != 1 ? 6 : e->res.state != SL_JOB_CANCELLED ? 10 + (int)e->res.state
+	     : access(out, F_OK) == 0 ? 7 : 0;
+out:
+	sl_job_free(j);
+	free(out);
+	free(dir);
+	return rc;
+}
+
+/* sluiced cancels a job whose launch it has not heard back about: through
+ * the fork server, and exec'd after the server could not fork. Neither
+ * supervisor is ready for the SIGTERM; the job ends CANCELLED and never
+ * runs (it used to be PENDING, NotStarted: requeued). */
+static void test_cancel_unready(void **state)
+{
+	if (access(hooked_path, X_OK) != 0)
+		skip();
+	char *hold = sl_xasprintf("%s/hold", root);
+	assert_int_equal(mkdir(hold, 0755), 0);
+	for (int nofork = 0; nofork < 2; nofork++) {
+		struct unready u = {240 + (uint64_t)nofork, nofork, hold};
+		int rc = in_daemon(hooked_path, 0, cancel_unready, &u);
+		if (rc != 0)
+			print_error("%s: exit %d\n", nofork ? "exec'd" : "forked", rc);
+		assert_int_equal(rc, 0);
+	}
+	free(hold);
 }
 
 /* A server that takes the request and dies without answering: a supervisor
@@ -701,6 +764,7 @@ int main(void)
 		cmocka_unit_test(test_launch_pid_reused),
 		cmocka_unit_test(test_adopt_pgid_reused),
 		cmocka_unit_test(test_exec_local_answer_lost),
+		cmocka_unit_test(test_cancel_unready),
 		cmocka_unit_test(test_exec_local_pipelined),
 		cmocka_unit_test(test_exec_local_recycles),
 	};

@@ -3,7 +3,8 @@
  * followed through their pidfds and end pipes, kept for the next job, and
  * renamed for ps; the protocol of a server without --keep; its limits (idle
  * time, free supervisors kept, jobs per supervisor); a reused pid in its
- * answer. The supervisor alone is test_stepd.c. */
+ * answer; a signal to a supervisor not ready for it yet. The supervisor
+ * alone is test_stepd.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -253,11 +254,12 @@ static void limits_env(const char *idle_ms, const char *idle_max, const char *jo
 			assert_int_equal(unsetenv(name[i]), 0);
 }
 
-/* pid shows as a free supervisor of jobs: `stepd_path [-D] --free jobs`. */
+/* pid shows as a free supervisor of jobs: `PROGRAM [-D] --free jobs`, the
+ * program sluice-stepd or its hooked build. */
 static int titled_free(pid_t pid, const char *jobs)
 {
 	char path[64], got[4096];
-	size_t n, at = strlen(stepd_path) + 1;
+	size_t n, at;
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
 	FILE *f = fopen(path, "r");
 	if (f == NULL)
@@ -265,7 +267,8 @@ static int titled_free(pid_t pid, const char *jobs)
 	n = fread(got, 1, sizeof(got) - 1, f);
 	fclose(f);
 	got[n] = '\0';
-	if (n < at || strcmp(got, stepd_path) != 0)
+	at = strlen(got) + 1;
+	if (at > n || (strcmp(got, stepd_path) != 0 && strcmp(got, hooked_path) != 0))
 		return 0;
 	if (at < n && strcmp(got + at, "-D") == 0)
 		at += 3;
@@ -448,13 +451,13 @@ static void test_server_bad_limits(void **state)
  * test_launch_pid_reused). */
 static void test_server_pid_reused(void **state)
 {
-	if (access(decoy_path, X_OK) != 0)
+	if (access(hooked_path, X_OK) != 0)
 		skip();
 	char *dir = make_job("reused", "#!/bin/sh\nsleep 30\n", 0, 1);
 	char *jobs = sl_xstrdup(dir), *mark = sl_xasprintf("%s/decoy-server", root);
 	struct sl_spawned sv;
 	*strrchr(jobs, '/') = '\0';
-	struct sl_spawner *sp = sl_spawner_new(decoy_path, jobs, 0);
+	struct sl_spawner *sp = sl_spawner_new(hooked_path, jobs, 0);
 	setenv("SL_TEST_DECOY", mark, 1); /* the server started next takes it */
 	spawn_locked(sp, dir, &sv);
 	unsetenv("SL_TEST_DECOY");
@@ -475,6 +478,78 @@ static void test_server_pid_reused(void **state)
 	assert_int_equal(pidfd, -1);
 }
 
+/* ---- a signal before the supervisor is ready ---- */
+
+/* Job <root>/window/<name>: its script would write <name>.out. */
+static char *window_job(const char *name)
+{
+	char *path = sl_xasprintf("window/%s", name);
+	char *dir = make_job(path, "#!/bin/sh\necho ran\n", 0, 1);
+	free(path);
+	return dir;
+}
+
+/* Its end, through the end pipe: `want`, and the script never ran. Frees
+ * dir and closes sv. */
+static void window_end(struct sl_spawned *sv, char *dir, enum sl_jobstate want)
+{
+	struct pollfd p = {sv->endfd, POLLIN, 0};
+	struct sl_exec_result r;
+	char *out = sl_xasprintf("%s.out", dir), *text = slurp(out);
+	assert_int_equal(poll(&p, 1, 20000), 1);
+	read_result(dir, &r); /* none if the signal killed the supervisor */
+	assert_int_equal(r.state, want);
+	assert_true(exists(dir, SL_JOBDIR_STARTED));
+	assert_null(text);
+	sl_spawned_close(sv);
+	free(out);
+	free(dir);
+}
+
+/* A supervisor the server has just forked has not taken over its signals
+ * yet; the hooked build holds that moment open (stepd_window.c). A cancel
+ * or a preemption sent then waits for it: the job ends CANCELLED or
+ * PREEMPTED and its script never runs. Killed by the signal instead, it
+ * would leave no `started`, and sluiced would requeue a job its user had
+ * cancelled. A kept supervisor handed its next job has them blocked from
+ * its first: a cancel sent at once does the same. */
+static void test_server_window(void **state)
+{
+	static const struct {
+		const char *name;
+		int sig;
+		enum sl_jobstate want;
+	} cases[] = {{"term", SIGTERM, SL_JOB_CANCELLED}, {"usr2", SIGUSR2, SL_JOB_PREEMPTED}};
+	struct sl_spawned sv[2];
+	if (access(hooked_path, X_OK) != 0)
+		skip();
+	char *jobs = jobs_sub("window"), *hold = sl_xasprintf("%s/hold", root), *dir[2];
+	assert_int_equal(mkdir(hold, 0755), 0);
+	setenv("SL_TEST_WINDOW", hold, 1); /* the server started next passes it on */
+	struct sl_spawner *sp = sl_spawner_new(hooked_path, jobs, 0);
+	for (int i = 0; i < 2; i++) {
+		dir[i] = window_job(cases[i].name);
+		spawn_locked(sp, dir[i], &sv[i]);
+		assert_int_equal(window_held(hold, sv[i].pid), sv[i].pid);
+		assert_int_equal(kill(sv[i].pid, cases[i].sig), 0);
+		window_release(hold, sv[i].pid);
+	}
+	unsetenv("SL_TEST_WINDOW");
+	pid_t kept[2] = {sv[0].pid, sv[1].pid};
+	for (int i = 0; i < 2; i++)
+		window_end(&sv[i], dir[i], cases[i].want);
+	for (int i = 0; i < 2; i++)
+		wait_free(kept[i], jobs);
+	char *next = window_job("next");
+	spawn_locked(sp, next, &sv[0]);
+	assert_true(sv[0].pid == kept[0] || sv[0].pid == kept[1]);
+	assert_int_equal(kill(sv[0].pid, SIGTERM), 0);
+	window_end(&sv[0], next, SL_JOB_CANCELLED);
+	sl_spawner_free(sp);
+	free(hold);
+	free(jobs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -485,6 +560,7 @@ int main(void)
 		cmocka_unit_test(test_server_jobs_max),
 		cmocka_unit_test(test_server_bad_limits),
 		cmocka_unit_test(test_server_pid_reused),
+		cmocka_unit_test(test_server_window),
 	};
 	return cmocka_run_group_tests(tests, stepd_test_setup, stepd_test_teardown);
 }

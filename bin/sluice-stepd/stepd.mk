@@ -35,8 +35,8 @@ tests_unit_test_stepd_server_LDADD = $(tests_unit_test_stepd_LDADD)
 # sluice-stepd again, with hooks for tests, each inert until its variable is
 # set: its fork server's pidfd_open wrapped to hand a reused pid to a decoy
 # first (stepd_decoy.c), a supervisor's start held open, and a fork server
-# that cannot fork (stepd_window.c). For test_stepd_server and
-# test_exec_local.
+# that cannot fork (stepd_window.c). For test_stepd_server, test_exec_local
+# and tests/integration/cancel_window.sh.
 check_PROGRAMS += tests/unit/sluice-stepd-hooked
 tests_unit_sluice_stepd_hooked_SOURCES = $(bin_sluice_stepd_sluice_stepd_SOURCES) \
 	tests/unit/stepd_decoy.c tests/unit/decoy.c tests/unit/decoy.h tests/unit/stepd_window.c

@@ -466,6 +466,14 @@ int sl_pidfd_open(pid_t pid)
 #endif
 }
 
+void sl_stepd_sigset(sigset_t *set)
+{
+	int sigs[] = {SIGTERM, SIGINT, SIGUSR2, SIGCHLD, SL_STEPD_SIG_FORWARD, SL_STEPD_SIG_LIMIT};
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(set, sigs[i]);
+}
+
 int sl_jobdir_blank(const char *text)
 {
 	while (*text == ' ' || *text == '\n' || *text == '\t' || *text == '\r')

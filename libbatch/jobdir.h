@@ -55,6 +55,12 @@
 #define SL_STEPD_FWD_SCRIPT 0x1000
 #define SL_STEPD_SIG_LIMIT (SIGRTMIN + 2)
 #define SL_STEPD_REQUEUE 1
+/* The signals above, with SIGINT and SIGCHLD: what sluice-stepd takes with
+ * sigtimedwait. Whoever starts a supervisor (sluiced's exec, the fork
+ * server's fork) starts it with these blocked, so that one sent before the
+ * supervisor has set itself up waits for it instead of killing it by its
+ * default action (stepd.c: detach). */
+void sl_stepd_sigset(sigset_t *set);
 
 /* Everything sluice-stepd needs to run one job. */
 struct sl_launch {

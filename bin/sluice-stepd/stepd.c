@@ -334,14 +334,14 @@ static void detach(sigset_t *set, int new_session, int kept)
 	 * supervisor cannot raise it back) fails instead of killing us. */
 	(void)signal(SIGXFSZ, SIG_IGN);
 	(void)signal(SIGCHLD, SIG_DFL); /* never inherit auto-reaping */
-	sigemptyset(set);
-	int sigs[] = {SIGTERM, SIGINT, SIGUSR2, SIGCHLD, SL_STEPD_SIG_FORWARD, SL_STEPD_SIG_LIMIT};
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaddset(set, sigs[i]);
+	/* Already blocked by whoever started us (jobdir.h says why): only a
+	 * supervisor run by hand gets them blocked here. */
+	sl_stepd_sigset(set);
 	sigprocmask(SIG_BLOCK, set, NULL);
 }
 
-/* A cancel that arrived before the launch: the script never runs. */
+/* A cancel that arrived before the launch, or before we were ready for it
+ * (we are born with it blocked, jobdir.h): the script never runs. */
 int stepd_cancel_pending(struct sl_exec_result *r)
 {
 	sigset_t pend;

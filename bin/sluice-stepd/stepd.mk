@@ -19,23 +19,31 @@ bin_sluice_stepd_sluice_stepd_LDADD = $(SL_LIBS) $(PAM_LIBS)
 # about 2 % of a short job's CPU).
 bin_sluice_stepd_sluice_stepd_LDFLAGS = -Wl,-z,now
 
-# Runs the built sluice-stepd ($top_builddir/bin/sluice-stepd/sluice-stepd,
-# or $SLUICE_STEPD) through the fork server's client.
-UNIT_TESTS += tests/unit/test_stepd
+# Run the built sluice-stepd ($top_builddir/bin/sluice-stepd/sluice-stepd,
+# or $SLUICE_STEPD): a supervisor alone (test_stepd), and the fork server
+# through its client (test_stepd_server).
+UNIT_TESTS += tests/unit/test_stepd tests/unit/test_stepd_server
 tests_unit_test_stepd_SOURCES = tests/unit/test_stepd.c \
 	tests/unit/stepd_testlib.c tests/unit/stepd_testlib.h tests/unit/decoy.c tests/unit/decoy.h
 tests_unit_test_stepd_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/exec/local
 tests_unit_test_stepd_LDADD = bin/exec/local/libexec_local.a $(TEST_LIBS)
+tests_unit_test_stepd_server_SOURCES = tests/unit/test_stepd_server.c \
+	tests/unit/stepd_testlib.c tests/unit/stepd_testlib.h
+tests_unit_test_stepd_server_CPPFLAGS = $(tests_unit_test_stepd_CPPFLAGS)
+tests_unit_test_stepd_server_LDADD = $(tests_unit_test_stepd_LDADD)
 
-# sluice-stepd again, its fork server's pidfd_open wrapped to hand a reused
-# pid to a decoy first (stepd_decoy.c): for test_stepd and test_exec_local.
-check_PROGRAMS += tests/unit/sluice-stepd-decoy
-tests_unit_sluice_stepd_decoy_SOURCES = $(bin_sluice_stepd_sluice_stepd_SOURCES) \
-	tests/unit/stepd_decoy.c tests/unit/decoy.c tests/unit/decoy.h
-tests_unit_sluice_stepd_decoy_CPPFLAGS = $(bin_sluice_stepd_sluice_stepd_CPPFLAGS)
-tests_unit_sluice_stepd_decoy_LDADD = $(bin_sluice_stepd_sluice_stepd_LDADD)
-tests_unit_sluice_stepd_decoy_LDFLAGS = $(bin_sluice_stepd_sluice_stepd_LDFLAGS) \
-	-Wl,--wrap=sl_pidfd_open
+# sluice-stepd again, with hooks for tests, each inert until its variable is
+# set: its fork server's pidfd_open wrapped to hand a reused pid to a decoy
+# first (stepd_decoy.c), a supervisor's start held open, and a fork server
+# that cannot fork (stepd_window.c). For test_stepd_server, test_exec_local
+# and tests/integration/cancel_window.sh.
+check_PROGRAMS += tests/unit/sluice-stepd-hooked
+tests_unit_sluice_stepd_hooked_SOURCES = $(bin_sluice_stepd_sluice_stepd_SOURCES) \
+	tests/unit/stepd_decoy.c tests/unit/decoy.c tests/unit/decoy.h tests/unit/stepd_window.c
+tests_unit_sluice_stepd_hooked_CPPFLAGS = $(bin_sluice_stepd_sluice_stepd_CPPFLAGS)
+tests_unit_sluice_stepd_hooked_LDADD = $(bin_sluice_stepd_sluice_stepd_LDADD)
+tests_unit_sluice_stepd_hooked_LDFLAGS = $(bin_sluice_stepd_sluice_stepd_LDFLAGS) \
+	-Wl,--wrap=sl_pidfd_open -Wl,--wrap=sl_log_open -Wl,--wrap=stepd_server -Wl,--wrap=fork
 
 # The agent alone, static (configure's STATIC_LDFLAGS): what the agent image
 # holds at /usr/local/bin/sluice-agent, copied into every pod (agent_main.c).

@@ -406,22 +406,32 @@ static int child_pidfd(pid_t pid)
 	return fd;
 }
 
-/* Fork a new supervisor for the job, kept once it is done. */
+/* Fork a new supervisor for the job, kept once it is done. It is born with
+ * its signals blocked (jobdir.h): sluiced may signal it as soon as it has
+ * our reply, before it has set up (stepd.c: detach), and a SIGTERM taken
+ * by its default action then would kill it before `started`, leaving a job
+ * its user cancelled to be requeued. Pending, it finds the signal once
+ * ready (stepd_cancel_pending). Cost: two sigprocmask calls per fork; none
+ * per job handed to a kept supervisor, which has them blocked for life. */
 static pid_t fork_one(struct server *sv, const char *dir, int lockfd, int endfd, int *pidfd,
 		      int *kept, int *err)
 {
 	int sp[2] = {-1, -1};
 	struct kept *k = NULL;
+	sigset_t block, old;
 	if (sv->keep && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) != 0) {
 		*err = errno;
 		return 0;
 	}
+	sl_stepd_sigset(&block);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	pid_t pid = fork();
 	if (pid == 0) {
 		if (sp[0] >= 0)
 			close(sp[0]);
 		become_stepd(sv, dir, lockfd, sp[1], endfd);
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (sp[1] >= 0)
 		close(sp[1]);
 	if (pid < 0) {

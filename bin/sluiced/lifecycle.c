@@ -475,6 +475,7 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 {
 	struct sl_job *j = sl_jobtab_get(d->jobs, id);
 	struct sl_err err = SL_ERR_INIT;
+	struct sl_exec_result never;
 	int r, hold;
 
 	if (j == NULL || !is_active(j->state)) {
@@ -486,6 +487,20 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 	if (hold < 0 && j->requeue_mark > 0) /* asked before a restart */
 		hold = j->requeue_mark - 1;
 	j->requeue_mark = 0;
+	/* Its cancel reached the executor (COMPLETING), and it never started:
+	 * CANCELLED. Back in the queue it would run later, after its user had
+	 * cancelled it. A supervisor takes a cancel that comes before it is
+	 * ready and records CANCELLED itself (jobdir.h: sl_stepd_sigset); this
+	 * is for one that died before it could write `started` (killed, a full
+	 * disk), and for any executor's "never ran" (an eviction, in k8s). */
+	if (res->state == SL_JOB_PENDING && j->state == SL_JOB_COMPLETING) {
+		never = *res;
+		never.state = SL_JOB_CANCELLED;
+		never.evicted = 0;
+		snprintf(never.reason, sizeof(never.reason), "None");
+		never.message[0] = '\0';
+		res = &never;
+	}
 	if (hold >= 0) {
 		r = requeue_now(d, j, hold, res, &err);
 	} else if (res->state == SL_JOB_PENDING && res->evicted) {

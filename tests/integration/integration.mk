@@ -5,6 +5,7 @@ INTEGRATION_TESTS = \
 	tests/integration/conns.sh \
 	tests/integration/login.sh \
 	tests/integration/cancel.sh \
+	tests/integration/cancel_window.sh \
 	tests/integration/timeout.sh \
 	tests/integration/kill9.sh \
 	tests/integration/kept.sh \

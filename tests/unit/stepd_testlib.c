@@ -1,6 +1,7 @@
-/* stepd_testlib.c - what test_stepd.c and test_exec_local.c share: a
- * private root, the sluice-stepd under test, job directories made by hand,
- * and reading what a job left. */
+/* stepd_testlib.c - what the tests of sluice-stepd and of the local
+ * executor share: a private root, the sluice-stepd under test and its
+ * hooked build, job directories made by hand, reading what a job left, and
+ * the executor on a loop with a log of its events. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <dirent.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -26,7 +28,7 @@
 #include "stepd_testlib.h"
 
 char stepd_path[4096];
-char decoy_path[4096];
+char hooked_path[4096];
 char root[] = "/tmp/test_stepd.XXXXXX";
 
 char *slurp(const char *path)
@@ -138,13 +140,105 @@ pid_t decoy_pid(const char *mark)
 	return (pid_t)pid;
 }
 
+pid_t window_held(const char *dir, pid_t pid)
+{
+	for (int i = 0; i < 500; i++) {
+		DIR *d = opendir(dir);
+		struct dirent *e;
+		pid_t got = 0;
+		while (d != NULL && got == 0 && (e = readdir(d)) != NULL)
+			if (e->d_name[0] >= '1' && e->d_name[0] <= '9' &&
+			    (pid == 0 || atoi(e->d_name) == (int)pid))
+				got = (pid_t)atoi(e->d_name);
+		if (d != NULL)
+			closedir(d);
+		if (got != 0)
+			return got;
+		usleep(10000);
+	}
+	return 0;
+}
+
+void window_release(const char *dir, pid_t pid)
+{
+	char *p = sl_xasprintf("%s/%d", dir, (int)pid);
+	(void)unlink(p);
+	free(p);
+}
+
+static void ev_started(void *arg, uint64_t id, int64_t start, const char *nodes)
+{
+	struct evlog *e = arg;
+	e->started++;
+	e->id = id;
+	snprintf(e->nodelist, sizeof(e->nodelist), "%s", nodes);
+}
+
+static void ev_finished(void *arg, uint64_t id, const struct sl_exec_result *r)
+{
+	struct evlog *e = arg;
+	e->finished++;
+	e->id = id;
+	e->res = *r;
+	sl_loop_stop(e->loop);
+}
+
+const struct sl_exec_events evlog_events = {ev_started, ev_finished, NULL, NULL};
+
+void on_deadline(struct sl_loop *l, uint64_t id, void *arg)
+{
+	sl_loop_stop(l);
+}
+
+struct sl_job *make_record(uint64_t id, const char *script, int nodes)
+{
+	struct sl_job *j = sl_job_new();
+	j->id = id;
+	j->uid = getuid();
+	j->gid = getgid();
+	j->user = sl_xstrdup("root");
+	j->spec.name = sl_xstrdup("rec");
+	j->spec.partition = sl_xstrdup("batch");
+	j->spec.account = sl_xstrdup("general");
+	j->spec.work_dir = sl_xstrdup(root);
+	j->spec.submit_dir = sl_xstrdup(root);
+	j->spec.std_out = sl_xstrdup("rec-%j-%N.out");
+	j->spec.script = sl_xstrdup(script);
+	j->spec.nodes = nodes;
+	return j;
+}
+
+struct sl_exec_conf exec_conf(const char *stepd)
+{
+	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm",
+				 .kill_wait = 2, .stepd_path = stepd};
+	return c;
+}
+
+struct sl_exec_local *new_exec(struct sl_loop *loop, struct evlog *e)
+{
+	struct sl_exec_conf c = exec_conf(stepd_path);
+	struct sl_err err = SL_ERR_INIT;
+	e->loop = loop;
+	struct sl_exec_local *x = sl_exec_local_new(loop, &c, &evlog_events, e, &err);
+	assert_non_null(x);
+	return x;
+}
+
+void run_until_finished(struct sl_loop *loop)
+{
+	uint64_t t = sl_loop_add_timer(loop, 20000, on_deadline, NULL);
+	sl_loop_run(loop);
+	sl_loop_del_timer(loop, t);
+}
+
 int stepd_test_setup(void **state)
 {
 	const char *p = getenv("SLUICE_STEPD"), *b = getenv("top_builddir");
 	snprintf(stepd_path, sizeof(stepd_path), "%s", p && *p ? p : "");
 	if (stepd_path[0] == '\0')
 		snprintf(stepd_path, sizeof(stepd_path), "%s/bin/sluice-stepd/sluice-stepd", b ? b : ".");
-	snprintf(decoy_path, sizeof(decoy_path), "%s/tests/unit/sluice-stepd-decoy", b ? b : ".");
+	snprintf(hooked_path, sizeof(hooked_path), "%s/tests/unit/sluice-stepd-hooked", b ? b : ".");
 	if (mkdtemp(root) == NULL || chmod(root, 0777 | S_ISVTX) != 0)
 		return -1;
 	return access(stepd_path, X_OK);

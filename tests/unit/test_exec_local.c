@@ -1,7 +1,7 @@
 /* test_exec_local.c - the daemon's side of the local executor on the real
  * loop and the real sluice-stepd: start, events, cancel and signals, forget,
- * adoption after a "daemon crash", a lost server answer, and recycled job
- * directories. */
+ * adoption after a "daemon crash", a lost server answer, a cancel before
+ * the supervisor is ready, and recycled job directories. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -32,74 +32,6 @@
 #include "stepd_spawner.h"
 #include "xalloc.h"
 #include "stepd_testlib.h"
-
-struct evlog {
-	int started, finished;
-	uint64_t id;
-	char nodelist[64];
-	struct sl_exec_result res;
-	struct sl_loop *loop;
-};
-
-static void ev_started(void *arg, uint64_t id, int64_t start, const char *nodes)
-{
-	struct evlog *e = arg;
-	e->started++;
-	e->id = id;
-	snprintf(e->nodelist, sizeof(e->nodelist), "%s", nodes);
-}
-
-static void ev_finished(void *arg, uint64_t id, const struct sl_exec_result *r)
-{
-	struct evlog *e = arg;
-	e->finished++;
-	e->id = id;
-	e->res = *r;
-	sl_loop_stop(e->loop);
-}
-
-static void on_deadline(struct sl_loop *l, uint64_t id, void *arg)
-{
-	sl_loop_stop(l);
-}
-
-static struct sl_job *make_record(uint64_t id, const char *script, int nodes)
-{
-	struct sl_job *j = sl_job_new();
-	j->id = id;
-	j->uid = getuid();
-	j->gid = getgid();
-	j->user = sl_xstrdup("root");
-	j->spec.name = sl_xstrdup("rec");
-	j->spec.partition = sl_xstrdup("batch");
-	j->spec.account = sl_xstrdup("general");
-	j->spec.work_dir = sl_xstrdup(root);
-	j->spec.submit_dir = sl_xstrdup(root);
-	j->spec.std_out = sl_xstrdup("rec-%j-%N.out");
-	j->spec.script = sl_xstrdup(script);
-	j->spec.nodes = nodes;
-	return j;
-}
-
-static struct sl_exec_local *new_exec(struct sl_loop *loop, struct evlog *e)
-{
-	static const struct sl_exec_events ev = {ev_started, ev_finished, NULL, NULL};
-	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm",
-				 .kill_wait = 2, .stepd_path = stepd_path};
-	struct sl_err err = SL_ERR_INIT;
-	e->loop = loop;
-	struct sl_exec_local *x = sl_exec_local_new(loop, &c, &ev, e, &err);
-	assert_non_null(x);
-	return x;
-}
-
-static void run_until_finished(struct sl_loop *loop)
-{
-	uint64_t t = sl_loop_add_timer(loop, 20000, on_deadline, NULL);
-	sl_loop_run(loop);
-	sl_loop_del_timer(loop, t);
-}
-
 
 static void test_exec_local_run(void **state)
 {
@@ -324,9 +256,7 @@ static int no_pidfd_open(void)
 static int in_daemon(const char *server, int no_pidfd,
 		     int (*fn)(struct sl_exec_local *x, struct evlog *e, void *arg), void *arg)
 {
-	static const struct sl_exec_events ev = {ev_started, ev_finished, NULL, NULL};
-	struct sl_exec_conf c = {.state_dir = root, .cluster = "sluice", .hostname = "vm",
-				 .kill_wait = 2, .stepd_path = server};
+	struct sl_exec_conf c = exec_conf(server);
 	int ws = 0;
 	pid_t c_pid = fork();
 	if (c_pid == 0) {
@@ -335,7 +265,7 @@ static int in_daemon(const char *server, int no_pidfd,
 		(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
 		if (no_pidfd && no_pidfd_open() != 0)
 			_exit(77);
-		struct sl_exec_local *x = sl_exec_local_new(e.loop, &c, &ev, &e, &err);
+		struct sl_exec_local *x = sl_exec_local_new(e.loop, &c, &evlog_events, &e, &err);
 		_exit(x == NULL ? 3 : fn(x, &e, arg));
 	}
 	assert_int_equal(waitpid(c_pid, &ws, 0), c_pid);
@@ -557,7 +487,7 @@ static void test_launch_pid_reused(void **state)
 		enum launch_case how;
 		int no_pidfd;
 	} cases[] = {{DECOY, 0}, {DECOY, 1}, {STARTED, 1}, {UNWRITTEN, 1}};
-	if (access(decoy_path, X_OK) != 0)
+	if (access(hooked_path, X_OK) != 0)
 		skip();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct launch l = {220 + i, cases[i].how, NULL, NULL};
@@ -565,7 +495,7 @@ static void test_launch_pid_reused(void **state)
 		l.dir = sl_xasprintf("%s/jobs/%llu", root, (unsigned long long)l.id);
 		if (l.how == DECOY)
 			setenv("SL_TEST_DECOY", l.mark, 1); /* the server started next takes it */
-		int rc = in_daemon(l.how == DECOY ? decoy_path : stepd_path, cases[i].no_pidfd,
+		int rc = in_daemon(l.how == DECOY ? hooked_path : stepd_path, cases[i].no_pidfd,
 				   launch_cancel, &l);
 		unsetenv("SL_TEST_DECOY");
 		free(l.mark);
@@ -574,6 +504,69 @@ static void test_launch_pid_reused(void **state)
 			skip();
 		assert_int_equal(rc, 0);
 	}
+}
+
+/* A new supervisor held before it takes over its signals (stepd_window.c),
+ * forked by the server, or, with SL_TEST_NOFORK, exec'd by the daemon
+ * because the server could not fork. */
+struct unready {
+	uint64_t id;
+	int nofork;
+	const char *hold;         /* $SL_TEST_WINDOW */
+};
+
+/* in_daemon's: start job u->id and cancel it at once. The server's answer
+ * is still due, and the cancel reads it (and execs the supervisor if it
+ * says the fork failed) before it signals the supervisor, which is not
+ * ready: the signal must wait for it. 0 when the job ended CANCELLED and
+ * its script never ran; 10 + the state it ended in otherwise. */
+static int cancel_unready(struct sl_exec_local *x, struct evlog *e, void *arg)
+{
+	const struct unready *u = arg;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job *j = make_record(u->id, "#!/bin/sh\necho ran\n", 1);
+	char *dir = sl_xasprintf("%s/jobs/%llu", root, (unsigned long long)u->id);
+	char *out = sl_xasprintf("%s/rec-%llu-vm.out", root, (unsigned long long)u->id);
+	pid_t held;
+	int rc = 3;
+	setenv("SL_TEST_WINDOW", u->hold, 1); /* for the server started next */
+	if (u->nofork)
+		setenv("SL_TEST_NOFORK", "1", 1);
+	if (sl_exec_local_start(x, j, &err) != 0 || (rc = 4, sl_exec_local_cancel(x, u->id, &err)) != 0)
+		goto out;
+	rc = 5;
+	if (exists(dir, SL_JOBDIR_PID))
+		goto out; /* it was ready: this tells nothing */
+	if ((held = window_held(u->hold, 0)) > 0)
+		window_release(u->hold, held);
+	run_until_finished(e->loop);
+	rc = e->finished != 1 ? 6 : e->res.state != SL_JOB_CANCELLED ? 10 + (int)e->res.state
+	     : access(out, F_OK) == 0 ? 7 : 0;
+out:
+	sl_job_free(j);
+	free(out);
+	free(dir);
+	return rc;
+}
+
+/* sluiced cancels a job whose launch it has not heard back about: through
+ * the fork server, and exec'd after the server could not fork. Neither
+ * supervisor is ready for the SIGTERM; the job ends CANCELLED and never
+ * runs (it used to be PENDING, NotStarted: requeued). */
+static void test_cancel_unready(void **state)
+{
+	if (access(hooked_path, X_OK) != 0)
+		skip();
+	char *hold = sl_xasprintf("%s/hold", root);
+	assert_int_equal(mkdir(hold, 0755), 0);
+	for (int nofork = 0; nofork < 2; nofork++) {
+		struct unready u = {240 + (uint64_t)nofork, nofork, hold};
+		int rc = in_daemon(hooked_path, 0, cancel_unready, &u);
+		if (rc != 0)
+			print_error("%s: exit %d\n", nofork ? "exec'd" : "forked", rc);
+		assert_int_equal(rc, 0);
+	}
+	free(hold);
 }
 
 /* A server that takes the request and dies without answering: a supervisor
@@ -771,6 +764,7 @@ int main(void)
 		cmocka_unit_test(test_launch_pid_reused),
 		cmocka_unit_test(test_adopt_pgid_reused),
 		cmocka_unit_test(test_exec_local_answer_lost),
+		cmocka_unit_test(test_cancel_unready),
 		cmocka_unit_test(test_exec_local_pipelined),
 		cmocka_unit_test(test_exec_local_recycles),
 	};

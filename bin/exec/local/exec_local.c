@@ -260,12 +260,17 @@ static int send_sig(struct xjob *j, int sig, const siginfo_t *si)
 
 /* ---- launching ---- */
 
+/* Exec the supervisor, its signals blocked from birth (jobdir.h): posix_spawn
+ * returns once the program is exec'd, long before it has set up
+ * (stepd.c: detach), and a cancel sent meanwhile, taken by its default
+ * action, would kill it before `started`; the job would be requeued. As the
+ * fork server does for the supervisors it forks. */
 static int spawn_stepd(struct sl_exec_local *x, const char *dir, int lockfd, pid_t *pid,
 		       struct sl_err *err)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
-	sigset_t none, all;
+	sigset_t block, all;
 	char *argv[4];
 	int n = 0;
 	argv[n++] = x->stepd_path;
@@ -273,14 +278,14 @@ static int spawn_stepd(struct sl_exec_local *x, const char *dir, int lockfd, pid
 		argv[n++] = "-D";
 	argv[n++] = (char *)dir;
 	argv[n] = NULL;
-	sigemptyset(&none);
+	sl_stepd_sigset(&block);
 	sigfillset(&all);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, lockfd, SL_STEPD_LOCK_FD); /* dup2 clears CLOEXEC */
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawnattr_init(&at);
-	posix_spawnattr_setsigmask(&at, &none);
+	posix_spawnattr_setsigmask(&at, &block);
 	posix_spawnattr_setsigdefault(&at, &all);
 	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 	int e = posix_spawn(pid, x->stepd_path, &fa, &at, argv, environ);

@@ -136,6 +136,16 @@ int sl_jobspec_min_cpus_node(const struct sl_jobspec *s, const struct sl_jobshap
 	return v;
 }
 
+int sl_jobspec_asked_cpus(const struct sl_jobspec *s)
+{
+	struct sl_jobspec asked = *s; /* shallow: the shape reads numbers alone */
+	struct sl_jobshape sh;
+
+	asked.node_cpus = 0;
+	sl_jobspec_shape(&asked, &sh);
+	return sh.cpus_per_node * sh.nodes;
+}
+
 void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *o)
 {
 	memset(o, 0, sizeof(*o));

@@ -226,6 +226,11 @@ void sl_jobspec_clear(struct sl_jobspec *s);  /* free members, re-init */
 /* Counts past an int are capped at INT_MAX (memory at INT64_MAX), never
  * wrapped: records the submit policy refused never reach it. */
 void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *out);
+/* The CPUs a pending job shows it asks for (squeue %C, scontrol's
+ * NumCPUs, TRES): its shape without the whole node --exclusive takes on
+ * the local executor (node_cpus), which Slurm counts only once the node
+ * is allocated. */
+int sl_jobspec_asked_cpus(const struct sl_jobspec *s);
 /* The shape, or -SL_EINVAL when a count or size of the job in all (on its
  * largest node count) does not fit: tasks, CPUs or GPUs past INT_MAX, memory
  * past SL_MEM_MAX_MIB. err->msg: the numbers, '\n', Slurm's text ("More

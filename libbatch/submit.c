@@ -422,7 +422,6 @@ struct sl_job *sl_submit_array_task(const struct sl_job *j, const struct sl_arra
 int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 		      const struct sl_peer *who, struct sl_job *j, struct sl_err *err)
 {
-	struct sl_jobshape sh;
 	int r;
 
 	/* slurmctld's validate_job_create_req: a user's --priority is dropped
@@ -443,9 +442,8 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 	    (r = sl_submit_priority(conf, j, err)) != 0 ||
 	    (r = sl_submit_can_fit(conf, engine, j, err)) != 0)
 		return r;
-	sl_jobspec_shape(&j->spec, &sh);
 	j->state = SL_JOB_PENDING;
-	j->alloc_cpus = sh.cpus_per_node * sh.nodes;
+	j->alloc_cpus = sl_jobspec_asked_cpus(&j->spec);
 	j->reason = sl_xstrdup(j->spec.hold ? "JobHeldUser" : "None");
 	if (j->spec.hold)
 		j->priority = 0;

@@ -65,7 +65,8 @@ static int test_only(struct sluiced *d, struct sl_job *j, struct sl_buf *rep,
 		json_object_object_add(o, "other_partition", json_object_new_string(tr.other));
 		json_object_object_add(o, "other_start", json_object_new_int64(tr.other_start));
 	}
-	json_object_object_add(o, "cpus", json_object_new_int(j->alloc_cpus));
+	/* what it would be allocated: the whole node with --exclusive */
+	json_object_object_add(o, "cpus", json_object_new_int(sh.cpus_per_node * sh.nodes));
 	json_object_object_add(o, "nodes", json_object_new_string(nodes));
 	json_object_object_add(o, "partition", json_object_new_string(j->spec.partition));
 	sl_buf_addstr(rep, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));

@@ -545,11 +545,8 @@ static int validate(struct upd *u, struct sl_err *err)
 		return r;
 	if (n->spec.hold || n->state == SL_JOB_SUSPENDED)
 		n->priority = 0;
-	if (u->refit && n->state == SL_JOB_PENDING) { /* what listings show it asks */
-		struct sl_jobshape sh;
-		sl_jobspec_shape(&n->spec, &sh);
-		n->alloc_cpus = sh.cpus_per_node * sh.nodes;
-	}
+	if (u->refit && n->state == SL_JOB_PENDING) /* what listings show it asks */
+		n->alloc_cpus = sl_jobspec_asked_cpus(&n->spec);
 	return 0;
 }
 

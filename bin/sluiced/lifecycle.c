@@ -183,12 +183,9 @@ int sl_lifecycle_release(struct sluiced *d, struct sl_job *j, struct sl_err *err
 /* What an admission gave the job, taken back: it is pending again. */
 static void drop_admission(struct sl_job *j)
 {
-	struct sl_jobshape sh;
-
 	j->start_time = j->end_time = 0;
 	j->alloc_nodes = 0;
-	sl_job_shape(j, &sh);
-	j->alloc_cpus = sh.cpus_per_node * sh.nodes;
+	j->alloc_cpus = sl_jobspec_asked_cpus(&j->spec);
 	free(j->nodelist);
 	j->nodelist = NULL;
 	free(j->cluster_queue);

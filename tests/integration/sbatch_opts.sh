@@ -86,6 +86,14 @@ expect_eq "a job behind the exclusive one" PENDING "$(state "$e2")"
 wait_state "$e1" COMPLETED
 wait_state "$e2" COMPLETED
 expect_eq "exclusive env" "C=8 M=unset" "$(cat excl.out)"
+# pending, it shows the CPUs it asks for; the node's come with the node
+# (22.05: NumCPUs=1, squeue %C 1; --test-only "using 8 processors")
+e3=$(submit $USER1 --exclusive -H --wrap true) || fail "sbatch --exclusive -H"
+expect_eq "pending exclusive NumCPUs" 1 "$(field "$e3" NumCPUs)"
+expect_eq "pending exclusive %C" 1 "$("$BIN/squeue" -h -j "$e3" -o %C)"
+"$BIN/sbatch" --test-only --exclusive --wrap true 2>&1 | grep -q ' using 8 processors ' ||
+	fail "--test-only --exclusive: $("$BIN/sbatch" --test-only --exclusive --wrap true 2>&1)"
+"$BIN/scancel" "$e3"
 m1=$(submit $USER1 --mem=0 -H --wrap true) || fail "sbatch --mem=0"
 expect_eq "--mem=0 MinMemoryNode" 0 "$(field "$m1" MinMemoryNode)"
 expect_eq "--mem=0 TRES" "cpu=1,mem=32G,node=1,billing=1" "$(field "$m1" TRES)"

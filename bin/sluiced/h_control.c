@@ -276,15 +276,17 @@ static const struct {
 	enum sl_op rule; /* authz.c's */
 	int (*fn)(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, struct sl_err *err);
 	int splits; /* on one pending task: it leaves its meta record */
+	int whole;  /* on an array, its privilege is checked once, before its
+		     * tasks: slurmctld's job_suspend2 answers once */
 } verbs[] = {
-	{"hold", SL_OP_HOLD, op_hold, 1},
-	{"uhold", SL_OP_HOLD, op_uhold, 1},
-	{"release", SL_OP_RELEASE, op_release, 1},
-	{"requeue", SL_OP_REQUEUE, op_requeue, 0},
-	{"requeuehold", SL_OP_REQUEUE, op_requeuehold, 0},
-	{"top", SL_OP_TOP, op_top, 0},
-	{"suspend", SL_OP_SUSPEND, op_suspend, 0},
-	{"resume", SL_OP_SUSPEND, op_resume, 0},
+	{"hold", SL_OP_HOLD, op_hold, 1, 0},
+	{"uhold", SL_OP_HOLD, op_uhold, 1, 0},
+	{"release", SL_OP_RELEASE, op_release, 1, 0},
+	{"requeue", SL_OP_REQUEUE, op_requeue, 0, 0},
+	{"requeuehold", SL_OP_REQUEUE, op_requeuehold, 0, 0},
+	{"top", SL_OP_TOP, op_top, 0, 0},
+	{"suspend", SL_OP_SUSPEND, op_suspend, 0, 1},
+	{"resume", SL_OP_SUSPEND, op_resume, 0, 1},
 };
 
 int sl_h_is_array(struct sluiced *d, uint64_t id)
@@ -380,6 +382,9 @@ int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id)) {
 		struct sl_err whole = SL_ERR_INIT;
 		json_object *each;
+		if (verbs[i].whole && (r = sl_authz_job(p, sl_jobtab_at(d->jobs,
+						sl_jobtab_lower(d->jobs, id)), verbs[i].rule, err)) != 0)
+			return r;
 		if (!flag(req, "each"))
 			return sl_h_array_each(d, p, id, verbs[i].rule, verb_fn, &i, NULL, err);
 		each = json_object_new_array();

@@ -339,3 +339,14 @@ expect_eq "held while running, requeued, folded" "${q}_[1-4] JobHeldUser" \
 	"$("$BIN/squeue" -h -j "$q" -o '%i %r')"
 "$BIN/scancel" "$q"
 ok "a task updated or held on its own is split off its meta record, as Slurm's"
+
+# suspend and resume are for operators: on an array slurmctld checks that
+# once, before its tasks, and scontrol prints one line (22.05)
+v=$(submit $USER1 -H -a 0-3 --wrap true) || fail "submit"
+for verb in suspend resume; do
+	expect_eq "$verb of an array by its owner" "Access/permission denied for job $v" \
+		"$(as $USER1 "$BIN/scontrol" $verb "$v" 2>&1)"
+	as $USER1 "$BIN/scontrol" $verb "$v" 2>/dev/null && fail "$verb by its owner: exit 0"
+done
+"$BIN/scancel" "$v"
+ok "scontrol suspend/resume of an array by a user: one Access/permission denied"

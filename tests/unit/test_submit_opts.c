@@ -143,7 +143,7 @@ static void test_whole_node(void **state)
 	assert_int_equal(j->spec.node_cpus, 16);
 	assert_int_equal(j->spec.mem_per_node, 64 * 1024);
 	assert_int_equal(j->spec.mem_all, 1);
-	assert_int_equal(j->alloc_cpus, 16);
+	assert_int_equal(j->alloc_cpus, 1); /* pending: what it asks, as Slurm shows it */
 	sl_job_free(j);
 
 	j = job(); /* two whole nodes of one 16-CPU queue never fit */

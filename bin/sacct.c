@@ -257,6 +257,8 @@ int main(int argc, char **argv)
 		other_cluster = cluster(&o, f);
 	if (sl_sacct_window(&o, now, &w, &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
+		sl_sacct_fmt_free(f);
+		sl_sacct_opts_clear(&o);
 		return 1;
 	}
 	b = sl_buf_new(OUT_CAP);

@@ -319,6 +319,7 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 	allocation(envp, &a);
 	if (in_pod && o->pty) {
 		fprintf(stderr, "srun: error: --pty in a Kubernetes job is not supported by Sluice\n");
+		sl_srun_alloc_clear(&a);
 		return 1;
 	}
 	if (!in_pod) /* a pod's steps take no default: its ranks span pods */
@@ -326,11 +327,14 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 	if (in_pod && o->mpi_pmix) { /* the ranks span pods: one server cannot hold them */
 		fprintf(stderr, "srun: error: --mpi=pmix in a Kubernetes job is not supported by "
 				"Sluice\n");
+		sl_srun_alloc_clear(&a);
 		return 1;
 	}
 	if (sl_srun_layout_make(o, &a, &l, &warn, &err) != 0) {
 		fputs(warn ? warn : "", stderr);
 		fprintf(stderr, "%s\n", err.msg);
+		free(warn);
+		sl_srun_alloc_clear(&a);
 		return 1;
 	}
 	fputs(warn ? warn : "", stderr);

@@ -160,6 +160,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Couldn't get shares from controller: %s\n",
 			r == -SL_ECONNECT ? "Unable to contact slurm controller (connect failure)"
 					  : err.msg);
+		sl_strv_free(o.users), sl_strv_free(o.accounts), free(o.format);
 		return 255;
 	}
 	b = sl_buf_new(OUT_CAP);

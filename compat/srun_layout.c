@@ -290,6 +290,8 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 out:
 	free(idx);
 	free(cpus);
+	if (r != 0)
+		sl_srun_layout_clear(l); /* nothing half made for the caller */
 	return r;
 }
 

@@ -155,13 +155,15 @@ int main(int argc, char **argv)
 	parse(argc, argv, &o);
 	if (sl_sstat_steps_parse(o.jobs, &steps, &n, &err) != 0) {
 		fprintf(stderr, "sstat: fatal: %s\n", err.msg);
-		return 1;
+		rc = 1;
+		goto out;
 	}
 	if (sl_sstat_fmt_new(o.fields ? o.fields : o.pidformat ? SL_SSTAT_FIELDS_PIDS
 							       : SL_SSTAT_FIELDS_DEFAULT,
 			     o.mode, o.noconvert, &f, &err) != 0) {
 		fprintf(stderr, "sstat: error: %s\n", err.msg);
-		return 1;
+		rc = 1;
+		goto out;
 	}
 	b = sl_buf_new(OUT_CAP);
 	if (!o.noheader)
@@ -175,6 +177,7 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	sl_buf_free(b);
+out:
 	sl_sstat_fmt_free(f);
 	free(steps);
 	sl_sstat_opts_clear(&o);

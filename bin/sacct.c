@@ -139,14 +139,7 @@ static void print_scripts(const struct sl_sacct_opts *o, struct sl_job **v, size
 	for (size_t i = 0; i < n; i++) {
 		const struct sl_job *j = v[i];
 		char id[64];
-		if (j->array_job_id != 0 && j->array_tasks != NULL) /* folded: "N_[1-5]" */
-			snprintf(id, sizeof(id), "%llu_[%s]", (unsigned long long)j->array_job_id,
-				 j->array_tasks);
-		else if (j->array_job_id != 0)
-			snprintf(id, sizeof(id), "%llu_%lld", (unsigned long long)j->array_job_id,
-				 (long long)j->array_task_id);
-		else
-			snprintf(id, sizeof(id), "%llu", (unsigned long long)j->id);
+		sl_job_id_text(j, id, sizeof(id));
 		if (o->script_out == 1) {
 			const char *s = j->spec.script && *j->spec.script ? j->spec.script : NULL;
 			printf("Batch Script for %s\n%s\n%s\n", id, dashes, s ? s : "NONE\n");

@@ -264,14 +264,7 @@ F(f_jobid)
 	const char *step = row == ROW_BATCH ? ".batch" : "";
 	char base[96];
 
-	if (j->array_tasks != NULL)
-		snprintf(base, sizeof(base), "%llu_[%s]", (unsigned long long)j->array_job_id,
-			 j->array_tasks);
-	else if (j->array_job_id != 0)
-		snprintf(base, sizeof(base), "%llu_%d", (unsigned long long)j->array_job_id,
-			 j->array_task_id);
-	else
-		snprintf(base, sizeof(base), "%llu", (unsigned long long)j->id);
+	sl_job_id_text(j, base, sizeof(base));
 	if (c->step) /* an srun step: N.S, or N_I.S on an array's task */
 		snprintf(buf, len, "%s.%u", base, c->step->step_id);
 	else

@@ -279,6 +279,18 @@ void sl_job_refill(struct sl_job *j, struct sl_jobspec *from)
 	from->script = NULL;
 }
 
+void sl_job_id_text(const struct sl_job *j, char *buf, size_t len)
+{
+	if (j->array_job_id != 0 && j->array_tasks != NULL)
+		snprintf(buf, len, "%llu_[%s]", (unsigned long long)j->array_job_id,
+			 j->array_tasks);
+	else if (j->array_job_id != 0)
+		snprintf(buf, len, "%llu_%d", (unsigned long long)j->array_job_id,
+			 j->array_task_id);
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)j->id);
+}
+
 int sl_job_task_split(const struct sl_job *t)
 {
 	return t->attempt > 0 || t->array_split;

@@ -344,6 +344,27 @@ static void test_runs(void **state)
 	assert_int_equal(sl_job_run_parse("", &run), -1);
 }
 
+/* The id the commands print: plain, an array's task, a folded record. */
+static void test_id_text(void **state)
+{
+	struct sl_job *j = sl_job_new();
+	char buf[64];
+	(void)state;
+	j->id = 42;
+	sl_job_id_text(j, buf, sizeof(buf));
+	assert_string_equal(buf, "42");
+	j->array_job_id = 40;
+	j->array_task_id = 1;
+	sl_job_id_text(j, buf, sizeof(buf));
+	assert_string_equal(buf, "40_1");
+	j->array_tasks = sl_xstrdup("1-3%2");
+	sl_job_id_text(j, buf, sizeof(buf));
+	assert_string_equal(buf, "40_[1-3%2]");
+	sl_job_id_text(j, buf, 5); /* cut, terminated */
+	assert_string_equal(buf, "40_[");
+	sl_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -355,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_copy),
 		cmocka_unit_test(test_runs),
+		cmocka_unit_test(test_id_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

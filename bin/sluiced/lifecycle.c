@@ -498,6 +498,19 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 		never.message[0] = '\0';
 		res = &never;
 	}
+	/* A cancel after a requeue or a preemption, before the run ended,
+	 * wins: Slurm's scancel of a requeued job still completing ends it
+	 * CANCELLED, its run kept (times, nodes, the signal that ended it). */
+	if (j->state == SL_JOB_COMPLETING && (hold >= 0 || res->state == SL_JOB_PREEMPTED)) {
+		if (res != &never) {
+			never = *res;
+			res = &never;
+		}
+		never.state = SL_JOB_CANCELLED;
+		never.evicted = 0;
+		snprintf(never.reason, sizeof(never.reason), "None");
+		hold = -1;
+	}
 	if (hold >= 0) {
 		r = requeue_now(d, j, hold, res, &err);
 	} else if (res->state == SL_JOB_PENDING && res->evicted) {

@@ -89,6 +89,22 @@ expect_eq "sacct -D after" "$r|REQUEUED|0:0
 $r|CANCELLED by 0" "$("$BIN/sacct" -D -X -n -P -j "$r" -o JobID,State,ExitCode | sed '2s/|[0-9:]*$//')"
 ok "requeue: BeginTime for 121 s, Restarts=1, a REQUEUED row in sacct -D, it ran again"
 
+# A cancel after a requeue, while the killed run is still ending, wins
+# (Slurm's scancel of a job PENDING|COMPLETING): CANCELLED with its run
+# kept, never back in the queue. The script outlasts the requeue's TERM.
+q=$(submit $USER1 -o /dev/null --wrap 'trap "sleep 1; exit 3" TERM; sleep 300 & wait') ||
+	fail "submit"
+wait_state "$q" RUNNING
+sleep 0.3 # the trap is set
+as $USER1 "$BIN/scontrol" requeue "$q" || fail "requeue"
+as $USER1 "$BIN/scancel" "$q" || fail "scancel after requeue"
+wait_state "$q" CANCELLED
+sleep 1.5 # a requeue that still won would show now
+state_line "$q" | grep -q "^JobState=CANCELLED Reason=None" || fail "after cancel: $(state_line "$q")"
+expect_eq "cancelled after requeue: its node kept" "CA $(hostname -s)" \
+	"$("$BIN/squeue" -h -t all -j "$q" -o '%t %N')"
+ok "a cancel after a requeue, before the run ended: CANCELLED, not queued again"
+
 # Two requeues: each run its own REQUEUED row, with its own nodes (the
 # first run's NodeList ran on into the second's record)
 t=$(submit $USER1 -o /dev/null --wrap 'exit 3') || fail "submit"

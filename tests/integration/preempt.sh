@@ -43,3 +43,27 @@ expect_eq "victim ran twice" 2 "$(grep -c '^low start' low.out)"
 grep -q "low done" low.out || fail "second run did not finish: $(cat low.out)"
 expect_eq "restarts" "Restarts=1" "$("$BIN/scontrol" show job "$low" | grep -o 'Restarts=[0-9]*')"
 ok "the victim was requeued and ran to completion afterwards"
+
+# A victim cancelled while its preemption's TERM is still being handled
+# ends CANCELLED: the cancel wins over the requeue that preemption meant.
+low=$(submit $USER1 --qos=low -c 2 -J low2 -o low2.out \
+	--wrap 'trap "echo low2 got TERM; sleep 2; exit 143" TERM; echo low2 start; sleep 30 & wait') ||
+	fail "submit low2"
+wait_state "$low" RUNNING
+n=0
+until grep -q '^low2 start' low2.out 2>/dev/null; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "low2 did not start its script"
+	sleep 0.1
+done
+high=$(submit $USER2 --qos=high -c 2 -J high2 -o /dev/null --wrap 'sleep 1') || fail "submit high2"
+n=0
+until grep -q '^low2 got TERM' low2.out 2>/dev/null; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "low2 was not preempted: $(cat low2.out)"
+	sleep 0.1
+done
+as $USER1 "$BIN/scancel" "$low" || fail "scancel of the victim"
+wait_state "$low" CANCELLED 20
+wait_state "$high" COMPLETED 30
+expect_eq "the cancelled victim stays cancelled" "CANCELLED 1" \
+	"$("$BIN/squeue" -h -t all -j "$low" -o '%T') $(grep -c '^low2 start' low2.out)"
+ok "a victim cancelled during its preemption ends CANCELLED, not queued again"

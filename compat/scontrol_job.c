@@ -98,7 +98,8 @@ static void show_head(const struct sl_job *j, int64_t now, const char *sep, unsi
 			    (unsigned long long)j->array_job_id, (unsigned long long)j->array_job_id,
 			    j->array_tasks);
 	else if (j->array_job_id != 0)
-		sl_buf_addf(b, "JobId=%llu ArrayJobId=%llu ArrayTaskId=%d ", (unsigned long long)j->id,
+		sl_buf_addf(b, "JobId=%llu ArrayJobId=%llu ArrayTaskId=%d ",
+			    (unsigned long long)sl_job_slurm_id(j),
 			    (unsigned long long)j->array_job_id, j->array_task_id);
 	else
 		sl_buf_addf(b, "JobId=%llu ", (unsigned long long)j->id);

@@ -136,7 +136,7 @@ P(p_jobid)
 P(p_rawid)
 {
 	(void)now;
-	snprintf(buf, len, "%llu", (unsigned long long)(j->array_tasks ? j->array_job_id : j->id));
+	snprintf(buf, len, "%llu", (unsigned long long)sl_job_slurm_id(j));
 	return 1;
 }
 P(p_arrayid)

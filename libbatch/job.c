@@ -279,6 +279,14 @@ void sl_job_refill(struct sl_job *j, struct sl_jobspec *from)
 	from->script = NULL;
 }
 
+uint64_t sl_job_slurm_id(const struct sl_job *j)
+{
+	if (j->array_job_id != 0 &&
+	    (j->array_tasks != NULL || (j->state == SL_JOB_PENDING && !sl_job_task_split(j))))
+		return j->array_job_id;
+	return j->id;
+}
+
 void sl_job_id_text(const struct sl_job *j, char *buf, size_t len)
 {
 	if (j->array_job_id != 0 && j->array_tasks != NULL)

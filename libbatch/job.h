@@ -277,6 +277,11 @@ int sl_job_run_parse(const char *s, struct sl_job_run *out);
  * (requeued since), or that was acted on by its own id while pending
  * (array_split); 0 for one its array's pending meta record holds. */
 int sl_job_task_split(const struct sl_job *t);
+/* The raw JobId Slurm shows for j (squeue %A, scontrol's JobId=): the
+ * array's id for a folded record and for a pending task its meta record
+ * still holds (Slurm gives a task an id of its own when it splits off),
+ * else j->id. */
+uint64_t sl_job_slurm_id(const struct sl_job *j);
 /* The id Slurm's commands print for j: N_[TASKS] for a folded record
  * (array_tasks), N_I for an array's task, else N; cut to len. */
 void sl_job_id_text(const struct sl_job *j, char *buf, size_t len);

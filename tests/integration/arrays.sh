@@ -44,20 +44,27 @@ expect_eq "all ran" 8 "$("$BIN/sacct" -X -n -P -j "$a" -o State | grep -c COMPLE
 ok "%3: at most $most tasks ran at once, all 8 completed"
 
 # Raw ids: N is the array's, its tasks N+1..N+K in task order (array.h).
+# As in Slurm, a pending task its meta record holds shows N (%A, JobId=);
+# one split off (acted on by its own id) or run shows its own.
 b=$(submit $USER1 -H --array=5,7,9 --wrap true) || fail "submit"
-expect_eq "raw ids" "${b}_5|$((b + 1))
-${b}_7|$((b + 2))
-${b}_9|$((b + 3))" "$("$BIN/squeue" -h -r -j "$b" -o '%i|%A')"
+expect_eq "raw ids while held" "${b}_5|$b
+${b}_7|$b
+${b}_9|$b" "$("$BIN/squeue" -h -r -j "$b" -o '%i|%A')"
 expect_eq "sacct: pending tasks fold" "${b}_[5,7,9]|$b" \
 	"$("$BIN/sacct" -X -n -P -j "$b" -o JobID,JobIDRaw)"
-expect_eq "squeue %A" "$((b + 2))" "$("$BIN/squeue" -h -j "${b}_7" -o %A)"
-expect_eq "JobId of a task" "JobId=$((b + 3)) ArrayJobId=$b ArrayTaskId=9 JobName=wrap" \
+expect_eq "JobId of a pending task" "JobId=$b ArrayJobId=$b ArrayTaskId=9 JobName=wrap" \
 	"$("$BIN/scontrol" show job "${b}_9" | head -n1)"
-ok "raw ids N+1..N+K, in squeue %A and scontrol; sacct folds pending tasks as Slurm"
+as $USER1 "$BIN/scontrol" release "${b}_7" || fail "release ${b}_7"
+wait_state "$((b + 2))" COMPLETED
+expect_eq "squeue %A of the split task" "${b}_5|$b
+${b}_9|$b" "$("$BIN/squeue" -h -r -j "$b" -o '%i|%A')"
+expect_eq "sacct: the task that ran" "${b}_7|$((b + 2))" \
+	"$("$BIN/sacct" -X -n -P -j "${b}_7" -o JobID,JobIDRaw)"
+expect_eq "JobId of the task that ran" "JobId=$((b + 2)) ArrayJobId=$b ArrayTaskId=7 JobName=wrap" \
+	"$("$BIN/scontrol" show job "${b}_7" | head -n1)"
+ok "raw ids N+1..N+K once split or run; N while the meta record holds them; sacct folds pending tasks as Slurm"
 
-# hold and release on N and on N_I.
-"$BIN/scontrol" release "${b}_7" || fail "release b_7"
-wait_state "${b}_7" COMPLETED
+# hold and release on N and on N_I (${b}_7 released above).
 expect_eq "others still held" "2" "$("$BIN/squeue" -h -r -j "$b" -t PD -o %r | grep -c JobHeldUser)"
 # Each task answers for itself once one has ended (slurmctld's
 # job_array_resp_msg), and scontrol exits 1, as the reference cluster.

@@ -351,8 +351,8 @@ static void test_arrays(void **state)
 	sl_buf_free(b);
 	b = sl_buf_new(1 << 16);
 	assert_int_equal(sl_squeue_fmt_tasks(f, v[2], NOW, b), 0); /* -r */
-	assert_string_equal(sl_buf_str(b), "18_2 21 18 2 JobArrayTaskLimit\n"
-					   "18_3 22 18 3 JobArrayTaskLimit\n");
+	assert_string_equal(sl_buf_str(b), "18_2 18 18 2 JobArrayTaskLimit\n"
+					   "18_3 18 18 3 JobArrayTaskLimit\n");
 	assert_string_equal(v[2]->array_tasks, "2-3%2"); /* as it was */
 	sl_buf_free(b);
 	sl_squeue_fmt_free(f);

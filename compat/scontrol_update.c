@@ -127,6 +127,92 @@ static int k_start(struct up *u, const char *v)
 	return 0;
 }
 
+/* Deadline=: as StartTime=, parse_time's line when it is not a time. */
+static int k_deadline(struct up *u, const char *v)
+{
+	int64_t t;
+	int pos;
+	if (sl_slurm_time_parse(v, u->now, SL_TIME_NEXT, &t, &pos) == 0) {
+		add(u, "deadline", NULL, t);
+		return 0;
+	}
+	u->dropped = 1;
+	if (pos != SL_TIME_NO_POS)
+		return sl_err_set(u->err, SL_EINVAL, "Invalid time specification (pos=%d): %s", pos, v);
+	return 0;
+}
+
+/* DelayBoot=: a time, minutes without a unit (time_str2secs). */
+static int k_delay_boot(struct up *u, const char *v)
+{
+	int64_t m;
+	if (sl_slurm_time_parse_limit(v, &m) != 0 || m < 0)
+		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid DelayBoot value");
+	add(u, "delay_boot", NULL, m);
+	return 0;
+}
+
+/* Switches=N[@TIME]: strtol's number, the wait in minutes as a time. */
+static int k_switches(struct up *u, const char *v)
+{
+	char *end;
+	long n = strtol(v, &end, 10);
+	int64_t m;
+	add(u, "switches", NULL, n < 0 ? 0 : n);
+	if (*end == '@') {
+		if (sl_slurm_time_parse_limit(end + 1, &m) != 0 || m < 0)
+			m = 0;
+		add(u, "wait4switch", NULL, m * 60);
+	}
+	return 0;
+}
+
+/* A number below 2^bits, else "Invalid WHAT value: V" (parse_uint16/32). */
+static int unsigned_key(struct up *u, const char *key, const char *what, int bits,
+			const char *v)
+{
+	char *end;
+	long long n = strtoll(v, &end, 10);
+	if (*v == '\0' || *end != '\0' || n < 0 || n >= (1LL << bits) - 1)
+		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid %s value: %s", what, v);
+	add(u, key, NULL, n);
+	return 0;
+}
+
+static int k_wait4switch(struct up *u, const char *v)
+{
+	return unsigned_key(u, "wait4switch", "wait-for-switch", 32, v);
+}
+
+static int k_tasks_per_node(struct up *u, const char *v)
+{
+	return unsigned_key(u, "tasks_per_node", "TasksPerNode", 16, v);
+}
+
+/* Contiguous=YES|NO|N (Y and N will do, any case). */
+static int k_contiguous(struct up *u, const char *v)
+{
+	size_t k = strlen(v);
+	if (k > 0 && strncasecmp(v, "YES", k) == 0)
+		v = "1";
+	else if (k > 0 && strncasecmp(v, "NO", k) == 0)
+		v = "0";
+	return unsigned_key(u, "contiguous", "Contiguous", 16, v);
+}
+
+/* Features=: the form sbatch -C takes (features joined with &). */
+static int k_features(struct up *u, const char *v)
+{
+	char **f = NULL;
+	struct sl_err e = SL_ERR_INIT;
+	if (sl_slurm_parse_constraint(v, &f, &e) != 0)
+		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Features=%s: only features "
+				  "joined with & are supported by Sluice", v);
+	sl_strv_free(f);
+	add(u, "features", v, 0);
+	return 0;
+}
+
 /* Slurm reads it with strtoll: "abc" is 0 (no throttle); below 0 refused. */
 static int k_throttle(struct up *u, const char *v)
 {
@@ -218,27 +304,42 @@ STR_KEY(k_mail_user, "mail_user")
 STR_KEY(k_std_out, "std_out")
 STR_KEY(k_work_dir, "work_dir")
 STR_KEY(k_wckey, "wckey")
+STR_KEY(k_nodelist, "nodelist")
+STR_KEY(k_exclude, "exclude")
 
 /* Slurm 22.05's update_job keys in its order, each taken from its least
  * abbreviation on (update_job.c's xstrncasecmp(tag, KEY, MAX(taglen, MIN))). */
 static const struct {
 	const char *key;
 	size_t min;
-	int (*fn)(struct up *u, const char *v);
+	int (*fn)(struct up *u, const char *v); /* NULL: not supported by Sluice */
 } keys[] = {
+	{"AdminComment", 6, NULL}, {"SiteFactor", 5, NULL},
 	{"ArrayTaskThrottle", 10, k_throttle}, {"Comment", 3, k_comment},
+	{"Clusters", 8, NULL}, {"ClusterFeatures", 8, NULL}, {"DelayBoot", 5, k_delay_boot},
 	{"TimeLimit", 5, k_time_limit}, {"TimeMin", 5, k_time_min},
 	{"Priority", 2, k_priority}, {"Nice", 2, k_nice},
-	{"CPUsPerTask", 9, k_cpus_per_task}, {"NumCPUs", 6, k_num_cpus},
+	{"CPUsPerTask", 9, k_cpus_per_task}, {"CpusPerTres", 9, NULL}, {"NumCPUs", 6, k_num_cpus},
 	{"NumTasks", 8, k_num_tasks}, {"ReqProcs", 8, k_num_tasks},
 	{"Requeue", 4, k_requeue}, {"ReqNodes", 8, k_num_nodes}, {"NumNodes", 8, k_num_nodes},
+	{"ReqSockets", 4, NULL}, {"ReqCores", 4, NULL}, {"TasksPerNode", 2, k_tasks_per_node},
+	{"ReqThreads", 4, NULL},
 	{"MinCPUsNode", 4, k_min_cpus_node}, {"MinMemoryNode", 10, k_mem_node},
 	{"MinMemoryCPU", 10, k_mem_cpu}, {"MinTmpDiskNode", 5, k_tmp},
-	{"Partition", 2, k_partition}, {"QOS", 2, k_qos}, {"Name", 2, k_name},
-	{"JobName", 4, k_name}, {"WCKey", 1, k_wckey}, {"StdOut", 6, k_std_out}, {"Account", 1, k_account},
-	{"Dependency", 1, k_dependency}, {"EligibleTime", 2, k_start},
-	{"StartTime", 2, k_start}, {"WorkDir", 2, k_work_dir}, {"MailType", 5, k_mail_type},
-	{"MailUser", 5, k_mail_user},
+	{"Partition", 2, k_partition}, {"QOS", 2, k_qos}, {"ReservationName", 3, NULL},
+	{"Name", 2, k_name}, {"JobName", 4, k_name}, {"WCKey", 1, k_wckey},
+	{"StdOut", 6, k_std_out}, {"Switches", 5, k_switches},
+	{"wait-for-switch", 5, k_wait4switch}, {"OverSubscribe", 2, NULL}, {"Shared", 2, NULL},
+	{"Contiguous", 3, k_contiguous}, {"CoreSpec", 4, NULL}, {"MemPerTres", 5, NULL},
+	{"ThreadSpec", 4, NULL}, {"TresBind", 5, NULL}, {"TresFreq", 5, NULL},
+	{"TresPerJob", 8, NULL}, {"TresPerNode", 8, NULL}, {"TresPerSocket", 8, NULL},
+	{"TresPerTask", 8, NULL}, {"ExcNodeList", 3, k_exclude}, {"NodeList", 8, k_nodelist},
+	{"ReqNodeList", 8, k_nodelist}, {"Features", 1, k_features}, {"Prefer", 3, NULL},
+	{"Gres", 2, NULL}, {"Account", 1, k_account}, {"BurstBuffer", 1, NULL},
+	{"Dependency", 1, k_dependency}, {"Licenses", 1, NULL}, {"EligibleTime", 2, k_start},
+	{"StartTime", 2, k_start}, {"EndTime", 2, NULL}, {"Reboot", 3, NULL},
+	{"UserID", 3, NULL}, {"Deadline", 3, k_deadline}, {"WorkDir", 2, k_work_dir},
+	{"MailType", 5, k_mail_type}, {"MailUser", 5, k_mail_user},
 };
 
 /* tag (klen bytes) names key, at least min of it (Slurm's abbreviations). */
@@ -259,9 +360,14 @@ static int one(struct up *u, const char *word, const char *val, const char **job
 		u->have_id = 1;
 		return 0;
 	}
-	for (size_t i = 0; v && i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (is_key(word, klen, keys[i].key, keys[i].min))
-			return keys[i].fn(u, v);
+	for (size_t i = 0; v && i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!is_key(word, klen, keys[i].key, keys[i].min))
+			continue;
+		if (keys[i].fn == NULL)
+			return sl_err_set(u->err, SL_EUNSUPP, "scontrol: error: update %s= is not "
+					  "supported by Sluice", keys[i].key);
+		return keys[i].fn(u, v);
+	}
 	return sl_err_set(u->err, SL_EINVAL, "Update of this parameter is not supported: %s\n"
 			  "Request aborted", word);
 }
@@ -294,6 +400,12 @@ int sl_scontrol_update_parse(int argc, char **argv, int64_t now, const char **jo
 		/* a word without '=' takes the next as its value (Slurm's "tag val"),
 		 * but for Nice alone, which means Nice=100 */
 		const char *val = NULL;
+		if (strchr(argv[i], '=') == NULL &&
+		    is_key(argv[i], strlen(argv[i]), "ResetAccrueTime", 3)) {
+			r = sl_err_set(err, SL_EUNSUPP, "scontrol: error: update ResetAccrueTime is "
+				       "not supported by Sluice");
+			break;
+		}
 		if (strchr(argv[i], '=') == NULL && is_key(argv[i], strlen(argv[i]), "Nice", 2)) {
 			add(&u, "nice", NULL, 100);
 			continue;

@@ -251,7 +251,7 @@ static const struct sl_kq_cq *job_cq(const struct sl_conf *conf, const struct sl
 /* Slurm without a topology plugin takes --switches and gives it no
  * meaning; so does Sluice where no flavor of the job's ClusterQueue has a
  * topology (Kueue TAS), rather than hold the job for ever. */
-static int switches_without_topology(const struct sl_conf *conf, struct sl_jobspec *s)
+int sl_submit_switches(const struct sl_conf *conf, struct sl_jobspec *s)
 {
 	const struct sl_kq_cq *cq = s->switches > 0 ? job_cq(conf, s) : NULL;
 	if (cq == NULL)
@@ -437,7 +437,7 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 	    (r = resolve(conf, who, j, err)) != 0 ||
 	    (r = partition_defaults(conf, &j->spec, err)) != 0 ||
 	    (r = sl_submit_time_min(&j->spec, err)) != 0 ||
-	    (r = switches_without_topology(conf, &j->spec)) != 0 ||
+	    (r = sl_submit_switches(conf, &j->spec)) != 0 ||
 	    (r = sl_submit_whole_node(conf, &j->spec, err)) != 0 ||
 	    (r = sl_submit_priority(conf, j, err)) != 0 ||
 	    (r = sl_submit_can_fit(conf, engine, j, err)) != 0)

@@ -62,6 +62,11 @@ int sl_submit_executor_limits(const struct sl_conf *conf, const struct sl_jobspe
  * select plugin reads a per-node minimum of 0). */
 int sl_submit_whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struct sl_err *err);
 
+/* --switches where no flavor of the job's ClusterQueue has a topology:
+ * dropped (Slurm without a topology plugin takes it and gives it no
+ * meaning), rather than hold the job for ever. Always 0. */
+int sl_submit_switches(const struct sl_conf *conf, struct sl_jobspec *s);
+
 /* --time-min (TimeMin=) above the limit the job runs with (its own, else
  * the partition's default, resolved at submit): slurmctld's refusal. */
 int sl_submit_time_min(const struct sl_jobspec *s, struct sl_err *err);

@@ -12,6 +12,7 @@ bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/handlers.h \
 	bin/sluiced/h_submit.c bin/sluiced/h_query.c bin/sluiced/h_control.c bin/sluiced/h_hold.c \
 	bin/sluiced/h_info.c bin/sluiced/h_update.c bin/sluiced/h_admin.c \
+	bin/sluiced/update_fields.c bin/sluiced/update_place.c bin/sluiced/update_int.h \
 	bin/sluiced/h_stat.c \
 	bin/sluiced/h_share.c \
 	bin/sluiced/gates.c bin/sluiced/gates.h \

@@ -231,6 +231,47 @@ expect_eq "after a restart" "00:30:00 kept 7 note" \
 "$BIN/scancel" "$uj"
 ok "updates are stored"
 
+# Where a job may run, updated (each answer as Slurm 22.05's, checked by
+# hand on its reference cluster): names through the executor's check, a
+# feature through the engine, operators' fields refused to users, the
+# fields Sluice has no meaning for refused by name.
+pl=$(submit $USER1 -H -o /dev/null --wrap true) || fail "submit"
+node=$(hostname -s)
+upd() { as "$1" "$BIN/scontrol" update JobId="$pl" "$2" 2>&1; echo "rc=$?"; }
+expect_eq "Features=nosuch" "Invalid feature specification for job $pl
+rc=1" "$(upd $USER1 Features=nosuch)"
+expect_eq "Features=" "rc=0" "$(upd $USER1 Features=)"
+expect_eq "Features=a|b" "scontrol: error: Features=a|b: only features joined with & are supported by Sluice
+rc=1" "$(upd $USER1 'Features=a|b')"
+expect_eq "ReqNodeList=this node" "rc=0" "$(upd $USER1 ReqNodeList="$node")"
+expect_eq "ReqNodeList=elsewhere" "Invalid node name specified for job $pl
+rc=1" "$(upd $USER1 ReqNodeList=nosuch9)"
+expect_eq "ExcNodeList=elsewhere" "Invalid node name specified for job $pl
+rc=1" "$(upd $USER1 ExcNodeList=nosuch9)"
+expect_eq "NodeList=" "rc=0" "$(upd $USER1 NodeList=)"
+expect_eq "Contiguous=yes by a user" "Access/permission denied for job $pl
+rc=1" "$(upd $USER1 Contiguous=yes)"
+expect_eq "Contiguous=yes by root" "rc=0" "$(upd root Contiguous=yes)"
+expect_eq "Contiguous=no by a user" "rc=0" "$(upd $USER1 Contiguous=no)"
+expect_eq "Deadline by a user" "Access/permission denied for job $pl
+rc=1" "$(upd $USER1 Deadline=now+1hour)"
+expect_eq "TasksPerNode by a user" "Access/permission denied for job $pl
+rc=1" "$(upd $USER1 TasksPerNode=2)"
+expect_eq "DelayBoot=10" "rc=0" "$(upd $USER1 DelayBoot=10)"
+expect_eq "Switches=1@5" "rc=0" "$(upd $USER1 Switches=1@5)"
+expect_eq "wait-for-switch=x" "scontrol: error: Invalid wait-for-switch value: x
+rc=1" "$(upd $USER1 wait-for-switch=x)"
+expect_eq "Licenses=" "scontrol: error: update Licenses= is not supported by Sluice
+rc=1" "$(upd $USER1 Licenses=x)"
+expect_eq "shown" "ReqNodeList=(null) ExcNodeList=(null) Features=(null) DelayBoot=00:10:00 Contiguous=0" \
+	"$("$BIN/scontrol" show job "$pl" | tr ' ' '\n' |
+		grep -E '^(ReqNodeList|ExcNodeList|Features|DelayBoot|Contiguous)=' | tr '\n' ' ' | sed 's/ $//')"
+as $USER1 "$BIN/scontrol" update JobId="$pl" ReqNodeList="$node" || fail "ReqNodeList"
+expect_eq "ReqNodeList kept" "$node" "$(field "$pl" ReqNodeList)"
+as $USER1 "$BIN/scontrol" release "$pl" || fail "release"
+wait_state "$pl" COMPLETED
+ok "update of Features, ReqNodeList, ExcNodeList, Contiguous, Deadline, TasksPerNode, DelayBoot, Switches: as Slurm; Licenses= refused by name"
+
 # show partition, node, config: Slurm's keys from Sluice's config.
 "$BIN/scontrol" show partition batch | head -n 1 | grep -qx "PartitionName=batch" || fail "show partition"
 "$BIN/scontrol" show partition | grep -q "^   State=UP TotalCPUs=8 TotalNodes=1 " ||

@@ -360,6 +360,36 @@ static void test_update_parse(void **state)
 	refused(&u, 1, "Update of this parameter is not supported: BeginTime=now\nRequest aborted");
 	PARSE(&u, "JobId=36", "TimeLimit");
 	refused(&u, 1, "Invalid input: TimeLimit\nRequest aborted");
+	/* where it may run: Slurm's least abbreviations, its value forms */
+	PARSE(&u, "JobId=36", "F=a&b", "ReqNodeL=n1", "Exc=n2", "Con=Y", "Switch=2@1:00:00",
+	      "wait-for=30", "Tas=4", "DelayB=1:00:00");
+	assert_int_equal(u.r, 0);
+	assert_int_equal(u.n, 9);
+	assert_string_equal(u.f[0].key, "features");
+	assert_string_equal(u.f[0].str, "a&b");
+	assert_string_equal(u.f[1].key, "nodelist");
+	assert_string_equal(u.f[2].key, "exclude");
+	assert_string_equal(u.f[3].key, "contiguous");
+	assert_int_equal(u.f[3].num, 1);
+	assert_string_equal(u.f[4].key, "switches");
+	assert_int_equal(u.f[4].num, 2);
+	assert_string_equal(u.f[5].key, "wait4switch");
+	assert_int_equal(u.f[5].num, 3600);
+	assert_string_equal(u.f[6].key, "wait4switch");
+	assert_int_equal(u.f[6].num, 30);
+	assert_string_equal(u.f[7].key, "tasks_per_node");
+	assert_string_equal(u.f[8].key, "delay_boot");
+	assert_int_equal(u.f[8].num, 60);
+	free(u.f);
+	PARSE(&u, "JobId=36", "Contiguous=maybe");
+	refused(&u, 1, "scontrol: error: Invalid Contiguous value: maybe");
+	PARSE(&u, "JobId=36", "Features=a|b");
+	refused(&u, 1, "scontrol: error: Features=a|b: only features joined with & are supported "
+		"by Sluice");
+	PARSE(&u, "JobId=36", "Gres=gpu:1");
+	refused(&u, 1, "scontrol: error: update Gres= is not supported by Sluice");
+	PARSE(&u, "JobId=36", "ResetAccrueTime");
+	refused(&u, 1, "scontrol: error: update ResetAccrueTime is not supported by Sluice");
 	parse(&u, 0, NULL);
 	refused(&u, 1, "too few arguments for update keyword");
 }

@@ -1,0 +1,193 @@
+/* update_place.c - the fields of UPDATE (h_update.c) that say where a job
+ * may run: Features=, ReqNodeList=, ExcNodeList=, Contiguous=,
+ * Switches=, Deadline= and DelayBoot=, with slurmctld's rules of when
+ * (_update_job: pending only, but for an unchanged value) and who.
+ * Names are checked by the executor (its check(), as at submit) and
+ * features by the engine, in h_update.c's validate(). */
+#include "update_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sluiced.h"
+#include "submit.h"
+#include "xalloc.h"
+
+/* "a&b" as the spec's list (the scontrol client checked the form). */
+static char **split_features(const char *s)
+{
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+
+	if (*s == '\0')
+		return NULL;
+	for (const char *p = s;; p++) {
+		size_t k = strcspn(p, "&");
+		v = sl_xgrow(v, &cap, n + 2, sizeof(char *));
+		v[n++] = sl_xstrndup(p, k);
+		v[n] = NULL;
+		p += k;
+		if (*p == '\0')
+			break;
+	}
+	return v;
+}
+
+static char *join_features(char *const *v)
+{
+	size_t len = 1;
+	char *s;
+
+	for (size_t i = 0; v && v[i]; i++)
+		len += strlen(v[i]) + 1;
+	s = sl_xcalloc(1, len);
+	for (size_t i = 0; v && v[i]; i++) {
+		if (i > 0)
+			strcat(s, "&");
+		strcat(s, v[i]);
+	}
+	return s;
+}
+
+/* Features=: the same list is no change at any time; another only while
+ * pending (Slurm's ESLURM_JOB_NOT_PENDING); empty clears. */
+static int f_features(struct upd *u, json_object *v, struct sl_err *err)
+{
+	const char *want = json_object_get_string(v);
+	char *cur = join_features(u->old->spec.features);
+	int same = strcmp(cur, want) == 0, r = 0;
+
+	free(cur);
+	if (same)
+		return 0;
+	if ((r = sl_update_pending_only(u, err)) != 0)
+		return r;
+	sl_strv_free(u->n->spec.features);
+	u->n->spec.features = split_features(want);
+	u->refit = u->requeue = 1;
+	return 0;
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+/* ReqNodeList= (NodeList=): while pending, the nodes it must have. A job
+ * that runs keeps its nodes: slurmctld would shrink it to a subset, which
+ * Sluice cannot, so only its own list is taken (no change). */
+static int f_nodelist(struct upd *u, json_object *v, struct sl_err *err)
+{
+	const char *want = json_object_get_string(v);
+
+	if (u->old->state == SL_JOB_RUNNING || u->old->state == SL_JOB_SUSPENDED) {
+		if (*want == '\0')
+			return sl_err_set(err, SL_EINVAL, "Invalid node name specified");
+		return same_str(want, u->old->nodelist) || same_str(want, u->old->spec.nodelist)
+			       ? 0 : sl_err_set(err, SL_EUNSUPP,
+						"Requested operation not supported on this system");
+	}
+	int r = sl_update_pending_only(u, err);
+	if (r != 0)
+		return r;
+	sl_update_set_str(&u->n->spec.nodelist, v);
+	u->check = u->refit = u->requeue = 1;
+	return 0;
+}
+
+/* ExcNodeList=: while pending (the same list: no change at any time). */
+static int f_exclude(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int r;
+
+	if (same_str(json_object_get_string(v), u->old->spec.exclude))
+		return 0;
+	if ((r = sl_update_pending_only(u, err)) != 0)
+		return r;
+	sl_update_set_str(&u->n->spec.exclude, v);
+	u->check = u->refit = u->requeue = 1;
+	return 0;
+}
+
+/* Contiguous=: while pending; a user may only drop it, an operator set it. */
+static int f_contiguous(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t on = json_object_get_int64(v);
+	int r = sl_update_pending_only(u, err);
+
+	if (r != 0)
+		return r;
+	if (on < 0 || on > 65535)
+		return sl_err_set(err, SL_EINVAL, "Invalid Contiguous value");
+	if (!u->p->operator && u->old->spec.contiguous <= (on != 0))
+		return sl_err_set(err, SL_EPERM, "Access/permission denied");
+	u->n->spec.contiguous = on != 0;
+	return 0;
+}
+
+/* Switches=N: at any time, as slurmctld (a running job's placement is
+ * done: it counts for the next start, a requeue's). */
+static int f_switches(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t n = json_object_get_int64(v);
+
+	if (n < 0 || n > INT32_MAX)
+		return sl_err_set(err, SL_EINVAL, "Invalid Switches value");
+	u->n->spec.switches = (int)n;
+	u->requeue = 1;
+	return sl_submit_switches(u->d->conf, &u->n->spec);
+}
+
+/* wait-for-switch= (and Switches=N@TIME): seconds. */
+static int f_wait4switch(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t s = json_object_get_int64(v);
+
+	if (s < 0 || s > INT32_MAX)
+		return sl_err_set(err, SL_EINVAL, "Invalid wait-for-switch value");
+	u->n->spec.wait4switch = s;
+	u->requeue = 1;
+	return 0;
+}
+
+/* Deadline=: not while it runs (slurmctld skips it then); an operator's
+ * only, since it can cut a job short; a past one is refused. */
+static int f_deadline(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t t = json_object_get_int64(v);
+
+	if (u->old->state == SL_JOB_RUNNING)
+		return 0;
+	if (t < (int64_t)time(NULL))
+		return sl_err_set(err, SL_EINVAL, "Invalid time specification");
+	if (!u->p->operator)
+		return sl_err_set(err, SL_EPERM, "Access/permission denied");
+	u->n->spec.deadline = t;
+	u->requeue = 1;
+	return 0;
+}
+
+/* DelayBoot= (minutes): recorded at any time, as --delay-boot. */
+static int f_delay_boot(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t m = json_object_get_int64(v);
+
+	if (m < 0 || m > INT32_MAX)
+		return sl_err_set(err, SL_EINVAL, "Invalid DelayBoot value");
+	u->n->spec.delay_boot = m;
+	return 0;
+}
+
+const struct sl_update_field sl_update_place[] = {
+	{"features", json_type_string, f_features},
+	{"nodelist", json_type_string, f_nodelist},
+	{"exclude", json_type_string, f_exclude},
+	{"contiguous", json_type_int, f_contiguous},
+	{"switches", json_type_int, f_switches},
+	{"wait4switch", json_type_int, f_wait4switch},
+	{"deadline", json_type_int, f_deadline},
+	{"delay_boot", json_type_int, f_delay_boot},
+};
+
+const size_t sl_update_nplace = sizeof(sl_update_place) / sizeof(sl_update_place[0]);

@@ -20,6 +20,7 @@ struct up {
 	int dropped;     /* a value Slurm drops with a message (StartTime=garbage) */
 	int ignored;     /* a key Slurm takes and this job has no use for */
 	int have_id;     /* JobId= came before the word at hand */
+	const char *jobs; /* its value */
 	struct sl_err *err;
 };
 
@@ -27,6 +28,16 @@ static void add(struct up *u, const char *key, const char *str, int64_t num)
 {
 	u->f = sl_xrealloc(u->f, (u->n + 1) * sizeof(*u->f));
 	u->f[u->n++] = (struct sl_update_field){key, str, num};
+}
+
+/* s is N or N_I (strtol's numbers). */
+static int one_job(const char *s)
+{
+	char *end;
+	(void)strtol(s, &end, 10);
+	if (*end == '_')
+		(void)strtol(end + 1, &end, 10);
+	return *end == '\0';
 }
 
 /* TimeLimit=+T and -T change the current limit by T: scontrol asks for the
@@ -41,6 +52,9 @@ static int k_time_limit(struct up *u, const char *v)
 	if (sign && !u->have_id)
 		return sl_err_set(u->err, SL_EINVAL,
 				  "scontrol: error: JobId must precede TimeLimit increment or decrement");
+	/* 22.05's _get_job_time reads one N or N_I: a list or N_[...] is not one */
+	if (sign && !one_job(u->jobs))
+		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid job ID %s", u->jobs);
 	add(u, sign ? "time_limit_add" : "time_limit", NULL, sign ? sign * m : m);
 	return 0;
 }
@@ -356,7 +370,7 @@ static int one(struct up *u, const char *word, const char *val, const char **job
 	const char *v = val ? val : eq ? eq + 1 : NULL;
 
 	if (v != NULL && is_key(word, klen, "JobId", 3)) {
-		*jobs = v;
+		*jobs = u->jobs = v;
 		u->have_id = 1;
 		return 0;
 	}
@@ -376,7 +390,7 @@ int sl_scontrol_update_parse(int argc, char **argv, int64_t now, const char **jo
 			     struct sl_update_field **f, size_t *n, int *rc, struct sl_buf *notes,
 			     struct sl_err *err)
 {
-	struct up u = {NULL, 0, now, 0, 0, 0, err};
+	struct up u = {NULL, 0, now, 0, 0, 0, NULL, err};
 	int have_id = 0, r = 0;
 
 	*f = NULL;

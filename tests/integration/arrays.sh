@@ -123,21 +123,27 @@ limits() {
 }
 
 # update on an array's tasks (JobId=N_I,N_J): one listing of the array
-# names them all, and TimeLimit=+T is each task's own limit moved.
+# names them all. TimeLimit=+T reads one job's limit first, so it takes N
+# or N_I only: a list or N_[...] is 22.05's "Invalid job ID", nothing sent.
 tk=$(submit $USER1 -H -t 10 --array=0-2 --wrap true) || fail "submit"
 as $USER1 "$BIN/scontrol" update JobId="${tk}_1" TimeLimit=20 || fail "TimeLimit of ${tk}_1"
 out=$(as $USER1 "$BIN/scontrol" update JobId="${tk}_[1-3]" TimeLimit=+5 2>&1); rc=$?
-expect_eq "TimeLimit=+5 of tasks" "1 ${tk}_1-2: No error
-${tk}_3: Invalid job id specified" "$rc $out"
-expect_eq "each task's own limit, moved" "0 00:10:00 1 00:25:00 2 00:15:00" "$(limits "$tk")"
-out=$(as $USER1 "$BIN/scontrol" update JobId="${tk}_[0-2]" TimeLimit=-12 2>&1); rc=$?
+expect_eq "TimeLimit=+5 of tasks" "1 scontrol: error: Invalid job ID ${tk}_[1-3]" "$rc $out"
+out=$(as $USER1 "$BIN/scontrol" update JobId="${tk}_0,${tk}_2" TimeLimit=+5 2>&1); rc=$?
+expect_eq "TimeLimit=+5 of a list" "1 scontrol: error: Invalid job ID ${tk}_0,${tk}_2" "$rc $out"
+as $USER1 "$BIN/scontrol" update JobId="${tk}_1" TimeLimit=+5 || fail "TimeLimit=+5 of ${tk}_1"
+expect_eq "the task's own limit, moved" "0 00:10:00 1 00:25:00 2 00:10:00" "$(limits "$tk")"
+out=$(as $USER1 "$BIN/scontrol" update JobId="${tk}_2" TimeLimit=-12 2>&1); rc=$?
 expect_eq "a decrement larger than a task's limit" \
 	"1 scontrol: error: TimeLimit decrement larger than current time limit (12 > 10)" "$rc $out"
-expect_eq "the tasks' limits kept" "0 00:10:00 1 00:25:00 2 00:15:00" "$(limits "$tk")"
+out=$(as $USER1 "$BIN/scontrol" update JobId="${tk}_[1-3]" TimeLimit=30 2>&1); rc=$?
+expect_eq "TimeLimit=30 of tasks" "1 ${tk}_1-2: No error
+${tk}_3: Invalid job id specified" "$rc $out"
+expect_eq "the tasks' limits" "0 00:10:00 1 00:30:00 2 00:30:00" "$(limits "$tk")"
 expect_sent "listings for three tasks" 3 1 "$BIN/scontrol" update JobId="${tk}_[0-2]" Comment=y
 expect_sent "updates for three tasks" 9 3 "$BIN/scontrol" update JobId="${tk}_[0-2]" Comment=y
 "$BIN/scancel" "$tk" || fail "scancel $tk"
-ok "update N_[I-J]: one listing of the array, TimeLimit=+T per task"
+ok "update N_[I-J]: one listing of the array; TimeLimit=+T of N_I only, as 22.05"
 
 # update on an array whole: each task's answer comes with the update's
 # ("each"), so scontrol lists nothing. As on the reference cluster (task 0

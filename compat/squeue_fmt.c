@@ -262,7 +262,7 @@ P(p_cpus)
 P(p_min_mem)
 {
 	(void)now;
-	if (j->spec.mem_per_node > 0)
+	if (j->spec.mem_per_node > 0 && !j->spec.mem_all) /* --mem=0: 0, as asked */
 		fmt_mem(j->spec.mem_per_node, buf, len);
 	else if (j->spec.mem_per_cpu > 0)
 		fmt_mem(j->spec.mem_per_cpu, buf, len);

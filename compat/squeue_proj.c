@@ -41,7 +41,7 @@ static const struct row codes[] = {
 	{'E', "dependency"}, {'f', "spec.features"}, {'F', ""}, {'g', "group gid"},
 	{'G', "gid"}, {'h', ""}, {'H', ""}, {'i', ""}, {'I', ""}, {'j', ""}, {'J', ""},
 	{'k', "spec.comment"}, {'K', ""}, {'l', "spec.time_limit"},
-	{'L', "spec.time_limit " RUN}, {'m', "spec.mem_per_node spec.mem_per_cpu"},
+	{'L', "spec.time_limit " RUN}, {'m', "spec.mem_per_node spec.mem_per_cpu spec.mem_all"},
 	{'M', RUN}, {'n', ""}, {'N', "nodelist"},
 	{'o', "spec.script_path spec.submit_dir spec.wrapped spec.command"},
 	{'O', "spec.contiguous"}, {'p', PRIO},

@@ -183,6 +183,28 @@ static void test_comment(void **state)
 	     "7|a comment|a co|a comment   |\n");
 }
 
+/* %m: --mem=0 (all of a node's memory) is 0, as asked, though the job
+ * holds the node's memory (mem_per_node resolved at submit). */
+static void test_mem_all(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_squeue_fmt *f;
+	struct sl_buf *b = sl_buf_new(256);
+	struct sl_job *j = sl_job_new();
+	(void)state;
+
+	j->id = 7;
+	j->spec.mem_per_node = 32768;
+	assert_int_equal(sl_squeue_fmt_new("%m", &f, &err), 0);
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
+	j->spec.mem_all = 1;
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
+	assert_string_equal(sl_buf_str(b), "32G\n0\n");
+	sl_squeue_fmt_free(f);
+	sl_buf_free(b);
+	sl_job_free(j);
+}
+
 static void test_bad_code_and_sort(void **state)
 {
 	struct sl_squeue_fmt *f;
@@ -379,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_bad_code_and_sort),
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_comment),
+		cmocka_unit_test(test_mem_all),
 		cmocka_unit_test(test_long_fields),
 		cmocka_unit_test(test_long_widths),
 		cmocka_unit_test(test_arrays),

@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,8 @@
 #include <poll.h>
 #include <dirent.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -252,3 +256,48 @@ int stepd_test_teardown(void **state)
 	return r == 0 ? 0 : -1;
 }
 
+/* From here on pidfd_open(2) fails with ENOSYS, as on a kernel before
+ * 5.3 or under a seccomp profile without it; for a child to call. 0, or -1
+ * when seccomp cannot be had. */
+static int no_pidfd_open(void)
+{
+#ifdef SYS_pidfd_open
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_pidfd_open, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = {sizeof(f) / sizeof(f[0]), f};
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+		return -1;
+	return sl_pidfd_open(getpid()) < 0 && errno == ENOSYS ? 0 : -1;
+#else
+	return -1;
+#endif
+}
+
+/* A daemon of its own, in a child: the executor on `server`, the subreaper
+ * of what its fork server leaves, and with no_pidfd, pidfd_open(2) failing
+ * in it and in the server it starts. fn's return is the child's exit code,
+ * which this returns (77: skip; also when seccomp cannot be had). No cmocka
+ * in there: a failed assert would run the rest of the tests in the child. */
+int in_daemon(const char *server, int no_pidfd,
+	      int (*fn)(struct sl_exec_local *x, struct evlog *e, void *arg), void *arg)
+{
+	struct sl_exec_conf c = exec_conf(server);
+	int ws = 0;
+	pid_t c_pid = fork();
+	if (c_pid == 0) {
+		struct sl_err err = SL_ERR_INIT;
+		struct evlog e = {.loop = sl_loop_new()};
+		(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
+		if (no_pidfd && no_pidfd_open() != 0)
+			_exit(77);
+		struct sl_exec_local *x = sl_exec_local_new(e.loop, &c, &evlog_events, &e, &err);
+		_exit(x == NULL ? 3 : fn(x, &e, arg));
+	}
+	assert_int_equal(waitpid(c_pid, &ws, 0), c_pid);
+	return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128;
+}

@@ -57,6 +57,13 @@ void on_deadline(struct sl_loop *l, uint64_t id, void *arg); /* stops the loop *
 /* A job record of the current user, writing rec-%j-%N.out under root. */
 struct sl_job *make_record(uint64_t id, const char *script, int nodes);
 
+/* A daemon of its own, in a child: the executor on `server`, the subreaper
+ * of what its fork server leaves, and with no_pidfd, pidfd_open(2) failing
+ * in it and in the server it starts. fn's return is the child's exit code,
+ * which this returns (77: skip; also when seccomp cannot be had). */
+int in_daemon(const char *server, int no_pidfd,
+	      int (*fn)(struct sl_exec_local *x, struct evlog *e, void *arg), void *arg);
+
 /* cmocka group setup and teardown */
 int stepd_test_setup(void **state);
 int stepd_test_teardown(void **state);

@@ -9,13 +9,12 @@
  * supervisors outlive their jobs), else through a pidfd (readable when the
  * supervisor exits); when neither can be had, a one-second probe of the
  * lock does the same job more slowly. */
-#include "exec_local.h"
+#include "exec_local_int.h"
 #include "exec/executors.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -23,7 +22,6 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -42,41 +40,8 @@
 #define LIBEXECDIR "/usr/local/libexec"
 #endif
 #define POLL_MS 1000
-/* Running jobs by id: a launch and an end each look one up, and a host of
- * short jobs keeps a thousand running. A power of two; chains stay short. */
-#define JOB_BUCKETS 1024
 
 extern char **environ;
-
-struct xjob {
-	struct sl_exec_local *x;
-	uint64_t id;
-	char *dir;
-	pid_t pid;                 /* the supervisor; 0 when unknown */
-	unsigned long long start;  /* its start time, when adopted (stepd.pid's) */
-	int pidfd;                 /* -1: followed by the lock probe */
-	int endfd;                 /* the end pipe; -1: followed by the pidfd */
-	int end_watched;           /* endfd is in the loop (else the lock probe) */
-	int unproven;              /* named by pid alone: pin() before a signal */
-	int child;                 /* spawned by this daemon: reap it */
-	int awaiting;              /* the fork server's answer is due */
-	uint64_t timer;
-	struct xjob *next;
-};
-
-struct sl_exec_local {
-	struct sl_loop *loop;
-	char *jobs_dir, *stepd_path, *host, *cluster;
-	struct sl_exec_conf conf;  /* strings point at the copies above */
-	struct sl_spawner *spawner; /* supervisors forked by sluice-stepd --server */
-	struct sl_logincache *logins;
-	struct sl_dirpool *pool;    /* spare job directories */
-	struct xjob *jobs[JOB_BUCKETS]; /* running jobs, chained by id */
-	struct sl_evq *evq;    /* events for the daemon */
-	uint64_t *due;         /* jobs whose server answers are due, oldest at head */
-	size_t due_head, ndue, capdue;
-	uint64_t collect_timer; /* armed while answers are due */
-};
 
 /* ---- job table ---- */
 
@@ -85,7 +50,7 @@ static struct xjob **job_bucket(struct sl_exec_local *x, uint64_t id)
 	return &x->jobs[id & (JOB_BUCKETS - 1)];
 }
 
-static struct xjob *job_find(struct sl_exec_local *x, uint64_t id)
+struct xjob *sl_xl_job_find(struct sl_exec_local *x, uint64_t id)
 {
 	for (struct xjob *j = *job_bucket(x, id); j != NULL; j = j->next)
 		if (j->id == id)
@@ -156,10 +121,12 @@ static void on_poll(struct sl_loop *l, uint64_t id, void *arg)
 {
 	struct xjob *j = arg;
 	j->timer = 0;
-	if (sl_exec_local_lock_held(j->dir))
+	if (sl_exec_local_lock_held(j->dir)) {
+		sl_xl_send_deferred(j);
 		j->timer = sl_loop_add_timer(l, POLL_MS, on_poll, j);
-	else
+	} else {
 		job_collect(j->x, j);
+	}
 }
 
 /* Watch j->pid, through the end pipe or j->pidfd if the launch gave one;
@@ -198,64 +165,6 @@ static void job_watch(struct sl_exec_local *x, struct xjob *j, unsigned long lon
 		close(j->pidfd);
 	j->pidfd = -1;
 	j->timer = sl_loop_add_timer(x->loop, POLL_MS, on_poll, j);
-}
-
-/* A launch answered with the end pipe but no pidfd (the server could not
- * open one: an old kernel, or its child had exited first) names the
- * supervisor by pid alone, free for reuse once it exits: a pidfd opened by
- * that pid, or a kill, could reach another process. So, before each signal,
- * proof that the supervisor was alive after the open: the pid's start time
- * is stepd.pid's; or, while stepd.pid is not written, the end pipe is still
- * open at the far end (the supervisor writes it before it forks anything
- * that could hold the pipe too). 1: signal j->pidfd, else j->pid; 0: it is
- * gone or the job over (its end is on the way). Without pidfd_open, left
- * open: the instant between the proof and the kill. */
-static int pin(struct xjob *j)
-{
-	struct pollfd p = {j->endfd, POLLIN, 0};
-	unsigned long long want = 0, now = 0;
-	pid_t named = 0;
-	int fd = sl_pidfd_open(j->pid); /* first: what follows proves what it names */
-	int open_end = poll(&p, 1, 0) == 0;
-	if (sl_exec_local_pidfile(j->dir, &named, &want) != 0)
-		named = 0;
-	int alive = named == 0 ? open_end : named == j->pid &&
-		    sl_proc_starttime(j->pid, &now) == 0 && now == want;
-	if (!alive) {
-		if (fd >= 0)
-			close(fd);
-		return 0;
-	}
-	if (fd >= 0)
-		j->pidfd = fd; /* it names the supervisor for good */
-	else if (named != 0)
-		j->start = want; /* send_sig checks it before each kill */
-	j->unproven = fd < 0 && named == 0;
-	return 1;
-}
-
-static int send_sig(struct xjob *j, int sig, const siginfo_t *si)
-{
-	int r = -1;
-	unsigned long long st = 0;
-	if (j->unproven && !pin(j))
-		return 0;
-#ifdef SYS_pidfd_send_signal
-	if (j->pidfd >= 0)
-		r = (int)syscall(SYS_pidfd_send_signal, j->pidfd, sig, si, 0);
-#endif
-	/* Without the pidfd (or a kernel, or valgrind, that lacks its
-	 * syscall): the pid. An adopted one's is free for reuse once it exits,
-	 * up to a second before the lock probe sees it: only while its start is
-	 * stepd.pid's (left open: the instant between that read and the kill). */
-	if (r != 0 && (j->pidfd < 0 || errno == ENOSYS) && j->pid > 0) {
-		if (j->start != 0 && (sl_proc_starttime(j->pid, &st) != 0 || st != j->start))
-			return 0; /* it has exited: its end is on the way */
-		r = si ? sigqueue(j->pid, sig, si->si_value) : kill(j->pid, sig);
-	}
-	if (r != 0 && errno == ESRCH)
-		return 0; /* already over: its result is on the way */
-	return r;
 }
 
 /* ---- launching ---- */
@@ -370,7 +279,7 @@ static void watch_spawner(struct sl_exec_local *x)
  * probe (a supervisor may run, and starting another could run it twice). */
 static void answered(struct sl_exec_local *x, uint64_t id, int r, struct sl_spawned *sv)
 {
-	struct xjob *j = job_find(x, id);
+	struct xjob *j = sl_xl_job_find(x, id);
 	struct sl_err err = SL_ERR_INIT;
 	pid_t pid = sv->pid;
 	if (j == NULL || !j->awaiting) {
@@ -395,7 +304,7 @@ static void answered(struct sl_exec_local *x, uint64_t id, int r, struct sl_spaw
 }
 
 /* Read the answers that are due: those already there, or (wait) all. */
-static void collect(struct sl_exec_local *x, int wait)
+void sl_xl_collect(struct sl_exec_local *x, int wait)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_spawned sv, none = {0, -1, -1};
@@ -418,7 +327,7 @@ static void on_collect(struct sl_loop *l, uint64_t id, void *arg)
 {
 	struct sl_exec_local *x = arg;
 	x->collect_timer = 0;
-	collect(x, 1);
+	sl_xl_collect(x, 1);
 }
 
 enum via { VIA_EXEC, VIA_SERVER };
@@ -436,7 +345,7 @@ static int launch(struct sl_exec_local *x, const char *dir, pid_t *pid, enum via
 		return r;
 	*via = VIA_SERVER;
 	if ((r = sl_spawner_send(x->spawner, dir, fd, &serr)) != 0) {
-		collect(x, 0); /* a broken server: the answers due are lost */
+		sl_xl_collect(x, 0); /* a broken server: the answers due are lost */
 		*via = VIA_EXEC;
 		r = spawn_stepd(x, dir, fd, pid, err);
 	}
@@ -475,7 +384,7 @@ int sl_exec_local_start(struct sl_exec_local *x, const struct sl_job *job, struc
 	int r;
 	enum via via = VIA_EXEC;
 	memset(&l, 0, sizeof(l));
-	if (job_find(x, job->id) != NULL) {
+	if (sl_xl_job_find(x, job->id) != NULL) {
 		r = sl_err_set(err, SL_EEXIST, "job %llu: already running", (unsigned long long)job->id);
 		goto out;
 	}
@@ -507,107 +416,11 @@ out:
 	return r;
 }
 
-/* ---- control ---- */
-
-/* Signal job id's supervisor: plain, or queued with a value (queued). */
-static int control(struct sl_exec_local *x, uint64_t id, int sig, int queued, int value,
-		   struct sl_err *err)
-{
-	struct xjob *j = job_find(x, id);
-	siginfo_t si;
-	if (j == NULL)
-		return sl_err_set(err, SL_ENOENT, "job %llu is not running here", (unsigned long long)id);
-	if (j->awaiting)
-		collect(x, 1);
-	if (j->pidfd < 0 && j->pid <= 0)
-		return sl_err_set(err, SL_ESTATE, "job %llu: its supervisor cannot be reached yet",
-				  (unsigned long long)id);
-	if (queued) {
-		memset(&si, 0, sizeof(si));
-		si.si_signo = sig;
-		si.si_code = SI_QUEUE;
-		si.si_pid = getpid();
-		si.si_uid = getuid();
-		si.si_value.sival_int = value;
-	}
-	if (send_sig(j, sig, queued ? &si : NULL) != 0)
-		return sl_err_set(err, SL_EIO, "job %llu: signal: %s", (unsigned long long)id,
-				  strerror(errno));
-	return 0;
-}
-
-int sl_exec_local_cancel(struct sl_exec_local *x, uint64_t id, struct sl_err *err)
-{
-	return control(x, id, SIGTERM, 0, 0, err);
-}
-
-int sl_exec_local_preempt(struct sl_exec_local *x, uint64_t id, struct sl_err *err)
-{
-	return control(x, id, SIGUSR2, 0, 0, err);
-}
-
-int sl_exec_local_requeue(struct sl_exec_local *x, uint64_t id, struct sl_err *err)
-{
-	return control(x, id, SIGUSR2, 1, SL_STEPD_REQUEUE, err);
-}
-
-int sl_exec_local_time_limit(struct sl_exec_local *x, uint64_t id, int64_t minutes,
-			     struct sl_err *err)
-{
-	int64_t secs = minutes == SL_TIME_INFINITE || minutes < 0 ? 0 : minutes * 60;
-	if (secs > INT_MAX)
-		secs = 0; /* beyond 68 years: none */
-	return control(x, id, SL_STEPD_SIG_LIMIT, 1, (int)secs, err);
-}
-
-/* scancel -b: the batch script alone, as slurmstepd's kill(job->pgid) of
- * the script, which leads its process group. Its children are left alone; --full (SL_SIGNAL_GROUP) reaches them through
- * the supervisor, which signals the whole group. */
-static int signal_script(struct sl_exec_local *x, uint64_t id, int signo, struct sl_err *err)
-{
-	struct xjob *j = job_find(x, id);
-	pid_t pgid;
-
-	if (j == NULL)
-		return sl_err_set(err, SL_ENOENT, "job %llu is not running here", (unsigned long long)id);
-	if (sl_exec_local_pgid(j->dir) == 0)
-		return sl_err_set(err, SL_ESTATE, "job %llu: its script has not started yet",
-				  (unsigned long long)id);
-	/* through the supervisor, which writes slurmstepd's line for TERM and
-	 * KILL; straight to the script when it cannot be reached, or is one
-	 * from before it took the flag (its stepd.pid does not say so) */
-	char *text = NULL;
-	int knows = sl_jobdir_read(j->dir, SL_JOBDIR_PID, &text, NULL) == 0 &&
-		    strstr(text, " fwd-script") != NULL;
-	free(text);
-	if (knows && control(x, id, SL_STEPD_SIG_FORWARD, 1, signo | SL_STEPD_FWD_SCRIPT, err) == 0)
-		return 0;
-	sl_err_clear(err);
-	/* checked again, just before the kill: control() may have waited */
-	if ((pgid = sl_exec_local_pgid(j->dir)) <= 1)
-		return 0; /* its number is another process's: the script is over */
-	if (kill(pgid, signo) != 0 && errno != ESRCH)
-		return sl_err_set(err, SL_EIO, "job %llu: signal: %s", (unsigned long long)id,
-				  strerror(errno));
-	return 0;
-}
-
-int sl_exec_local_signal(struct sl_exec_local *x, uint64_t id, int signo, struct sl_err *err)
-{
-	int group = (signo & SL_SIGNAL_GROUP) != 0;
-
-	signo &= ~SL_SIGNAL_GROUP;
-	if (signo <= 0 || signo >= NSIG)
-		return sl_err_set(err, SL_EINVAL, "invalid signal %d", signo);
-	return group ? control(x, id, SL_STEPD_SIG_FORWARD, 1, signo, err)
-		     : signal_script(x, id, signo, err);
-}
-
 /* ---- restart ---- */
 
 int sl_exec_local_adopt(struct sl_exec_local *x, const struct sl_job *job, struct sl_err *err)
 {
-	if (job_find(x, job->id) != NULL)
+	if (sl_xl_job_find(x, job->id) != NULL)
 		return 0;
 	struct xjob *j = job_add(x, job->id);
 	if (!sl_exec_local_lock_held(j->dir)) {
@@ -629,7 +442,7 @@ int sl_exec_local_adopt(struct sl_exec_local *x, const struct sl_job *job, struc
 void sl_exec_local_forget(struct sl_exec_local *x, uint64_t id)
 {
 	struct sl_err err = SL_ERR_INIT;
-	struct xjob *j = job_find(x, id);
+	struct xjob *j = sl_xl_job_find(x, id);
 	char *dir = job_dir(x, id);
 	if (sl_exec_local_lock_held(dir)) {
 		sl_warn("job %llu: forget: its supervisor still runs; directory kept",
@@ -766,7 +579,7 @@ static void ops_forget(void *x, uint64_t id)
 static void ops_reload(void *arg)
 {
 	struct sl_exec_local *x = arg;
-	collect(x, 1); /* letting the server go loses what it has not answered */
+	sl_xl_collect(x, 1); /* letting the server go loses what it has not answered */
 	sl_spawner_restart(x->spawner);
 	sl_logincache_clear(x->logins);
 }

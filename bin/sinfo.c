@@ -13,6 +13,7 @@
 #include "client.h"
 #include "optable.h"
 #include "sinfo_fmt.h"
+#include "slurm_clusters.h"
 #include "slurm_state.h"
 #include "xalloc.h"
 
@@ -21,6 +22,7 @@
 struct opts {
 	struct sl_sinfo_opts o;
 	char **parts, **nodes;
+	char *clusters; /* -M: "CLUSTER: name" before each report */
 	int json, quota, help, usage, version;
 };
 
@@ -99,6 +101,15 @@ static int set_format_long(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+static int set_clusters(void *c, const char *a, struct sl_err *e)
+{
+	struct opts *o = c;
+	(void)e;
+	free(o->clusters);
+	o->clusters = sl_xstrdup(a);
+	return 0;
+}
+
 static void set_parts_list(struct opts *o, const char *a)
 {
 	size_t n = 0;
@@ -147,8 +158,8 @@ static const struct sl_opt table[] = {
 	UNSUPP("federation", 0, SL_OPT_NOARG),
 	{"iterate", 'i', SL_OPT_REQ, {NULL, NULL}, 0, set_iterate},
 	UNSUPP("local", 0, SL_OPT_NOARG),
-	UNSUPP("cluster", 'M', SL_OPT_REQ),
-	UNSUPP("clusters", 'M', SL_OPT_REQ),
+	{"cluster", 'M', SL_OPT_REQ, {NULL, NULL}, 0, set_clusters},
+	{"clusters", 'M', SL_OPT_REQ, {NULL, NULL}, 0, set_clusters},
 	{"nodes", 'n', SL_OPT_REQ, {NULL, NULL}, 0, set_nodes},
 	UNSUPP("noconvert", 0, SL_OPT_NOARG),
 	{"responding", 'r', SL_OPT_NOARG, {NULL, NULL}, 0, set_responding},
@@ -160,7 +171,7 @@ static const struct sl_opt table[] = {
 
 static const char usage_text[] =
 	"Usage: sinfo [-o format] [-O format] [-p partition] [-t states] [-n nodes]\n"
-	"             [-i seconds] [-adhlNrRsv]\n"
+	"             [-i seconds] [-M clusters] [-adhlNrRsv]\n"
 	"             [--json] [--quota]\n";
 
 static const char help_text[] =
@@ -170,6 +181,8 @@ static const char help_text[] =
 	"  -h, --noheader             no headers on output\n"
 	"  -i, --iterate=seconds      specify an iteration period\n"
 	"  -l, --long                 long output - displays more information\n"
+	"  -M, --clusters=names       clusters to issue commands to (Sluice's own,\n"
+	"                             or all)\n"
 	"  -n, --nodes=NODES          report on specific node(s)\n"
 	"  -N, --Node                 Node-centric format\n"
 	"  -o, --format=format        format specification\n"
@@ -274,6 +287,7 @@ int main(int argc, char **argv)
 	struct sl_sinfo_fmt *f = NULL;
 	struct sl_clusterinfo *ci = NULL;
 	struct sl_err err = SL_ERR_INIT;
+	char *cluster = NULL;
 	struct sl_buf *warn = sl_buf_new(1u << 20), *out = sl_buf_new(OUT_CAP);
 	int rc = 1;
 
@@ -289,7 +303,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	fwrite(sl_buf_str(warn), 1, sl_buf_len(warn), stderr);
+	cluster = sl_slurm_clusters_or_exit("sinfo", o.clusters);
 	for (;;) {
+		if (cluster != NULL && !o.o.no_header)
+			printf("CLUSTER: %s\n", cluster);
 		if ((rc = fetch(&ci) != 0) == 0) {
 			/* over the output cap: print what fits */
 			(void)report(&o, f, ci, out);
@@ -308,6 +325,8 @@ int main(int argc, char **argv)
 		sleep((unsigned)o.o.iterate);
 	}
 out:
+	free(cluster);
+	free(o.clusters);
 	sl_clusterinfo_free(ci);
 	sl_sinfo_fmt_free(f);
 	sl_strv_free(o.parts);

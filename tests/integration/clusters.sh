@@ -51,3 +51,13 @@ rc=$?
 expect_eq "sacct -M nosuch: the header, no rows, exit 0" "0:JobID             State 
 ------------ ---------- " "$rc:$out"
 ok "sacct -M"
+
+out=$("$BIN/sinfo" -M skyline -o %P)
+expect_eq "sinfo -M" "CLUSTER: skyline
+PARTITION
+$(sed -n 's/^defaultPartition: //p' "$SLUICE_CONF")*" "$out"
+expect_eq "sinfo -M -h: no CLUSTER line" "$("$BIN/sinfo" -h -o %P)" "$("$BIN/sinfo" -M all -h -o %P)"
+out=$("$BIN/sinfo" -M nosuch 2>&1) && fail "sinfo -M nosuch"
+expect_eq "sinfo -M nosuch" "sinfo: error: No cluster 'nosuch' known by database.
+sinfo: error: 'nosuch' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters." "$out"
+ok "sinfo -M"

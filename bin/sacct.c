@@ -281,9 +281,13 @@ int main(int argc, char **argv)
 	}
 	sl_squeue_collapse(v, &n, SL_COLLAPSE_SQUEUE); /* an array's pending tasks: one row */
 	sl_array_meta_last(v, n);
-	for (size_t i = 0; i < n; i++)
-		if (sl_sacct_fmt_job(f, v[i], o.mode, rows_of(&o, v[i]), now, b) != 0)
+	for (size_t i = 0; o.truncate && i < ns; i++)
+		sl_sacct_truncate_step(&w, now, &steps[i].start_time, &steps[i].end_time);
+	for (size_t i = 0; i < n; i++) {
+		int64_t at = o.truncate ? sl_sacct_truncate(&w, now, v[i]) : now;
+		if (sl_sacct_fmt_job(f, v[i], o.mode, rows_of(&o, v[i]), at, b) != 0)
 			break; /* output cap: print what fits */
+	}
 	if (rc == 0)
 		fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
 out:

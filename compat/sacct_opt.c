@@ -42,6 +42,7 @@ FLAG(set_allusers, allusers, 1)
 FLAG(set_brief, brief, 1)
 FLAG(set_helpformat, helpformat, 1)
 FLAG(set_help, help, 1)
+FLAG(set_truncate, truncate, 1)
 FLAG(set_usage, usage, 1)
 FLAG(set_version, version, 1)
 FLAG(set_long, longfmt, 1)
@@ -358,7 +359,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("reason", 'R', SL_OPT_REQ),
 	ROW("state", 's', SL_OPT_REQ, set_states),
 	ROW("starttime", 'S', SL_OPT_REQ, set_start),
-	UNSUPP("truncate", 'T', SL_OPT_NOARG),
+	ROW("truncate", 'T', SL_OPT_NOARG, set_truncate),
 	ROW("uid", 'u', SL_OPT_REQ, set_users),
 	ROW("use-local-uid", 0, SL_OPT_NOARG, sl_query_set_nothing),
 	ROW("usage", 'U', SL_OPT_NOARG, set_usage),
@@ -529,6 +530,40 @@ int sl_sacct_window_match(const struct sl_sacct_opts *o, const struct sl_sacct_w
 			return run.start < w->end && run.end >= w->start;
 	}
 	return 0;
+}
+
+int64_t sl_sacct_truncate(const struct sl_sacct_window *w, int64_t now, struct sl_job *j)
+{
+	int64_t ue = w->end > now ? now : w->end;
+
+	if (j->end_time != 0 && j->start_time > j->end_time)
+		j->start_time = j->end_time;
+	if (j->start_time != 0 && j->start_time < w->start)
+		j->start_time = w->start;
+	if (j->end_time == 0 || j->end_time > ue)
+		j->end_time = ue;
+	if (j->start_time == 0)
+		j->start_time = j->end_time;
+	if (j->suspend_time != 0 && j->suspend_time < j->start_time)
+		j->suspend_time = j->start_time;
+	return ue;
+}
+
+void sl_sacct_truncate_step(const struct sl_sacct_window *w, int64_t now, int64_t *start,
+			    int64_t *end)
+{
+	int64_t ue = w->end > now ? now : w->end;
+
+	if (w->start == 0)
+		return;
+	if (*start != 0 && *start < w->start)
+		*start = w->start;
+	if (*start == 0 && *end != 0)
+		*start = *end;
+	if (*end == 0 || *end > ue)
+		*end = ue;
+	if (*start != 0 && *end != 0 && *start > *end)
+		*start = *end = 0;
 }
 
 /* Slurm's array fields of a record: a plain job is array 0, task NO_VAL. */

@@ -29,6 +29,7 @@ struct sl_sacct_opts {
 	int help, usage, version, helpformat;
 	int brief, longfmt;
 	int duplicates;        /* -D: each run a requeue ended too (REQUEUED) */
+	int truncate;          /* -T: start and end cut to the window (sl_sacct_truncate) */
 	int script_out;        /* bits: 1 -B (the batch scripts), 2 --env-vars (environments) */
 	int json;              /* --json 1, --yaml 2: Slurm's /jobs/ document (sacct_json.c) */
 	enum sl_sacct_mode mode;
@@ -75,6 +76,14 @@ int sl_sacct_window(const struct sl_sacct_opts *o, int64_t now, struct sl_sacct_
 /* Whether slurmdbd would return j for this window (and the -s states). */
 int sl_sacct_window_match(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 			  const struct sl_job *j);
+
+/* -T (slurmdbd without JOBCOND_FLAG_NO_TRUNC): j's start and end cut to
+ * the window, whose end is now at the latest (the returned time, which
+ * stands for now in what the caller prints); a job never started starts
+ * and ends there. Steps are cut only when the window has a start. */
+int64_t sl_sacct_truncate(const struct sl_sacct_window *w, int64_t now, struct sl_job *j);
+void sl_sacct_truncate_step(const struct sl_sacct_window *w, int64_t now, int64_t *start,
+			    int64_t *end);
 
 /* The jobs in sacct's order: submit time, then id. */
 void sl_sacct_sort(struct sl_job **v, size_t n);

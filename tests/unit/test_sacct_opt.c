@@ -358,6 +358,51 @@ static void test_step_parts(void **state)
 	sl_job_free(j);
 }
 
+/* -T: slurmdbd's truncation of a record to the window (its end now at the
+ * latest); a step is cut only when the window has a start. */
+static void test_truncate(void **state)
+{
+	struct sl_sacct_opts o;
+	struct sl_sacct_window w = {NOW - 3600, NOW + 1, 0};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job *j = sl_job_new();
+	int64_t st, en;
+	(void)state;
+
+	assert_int_equal(PARSE(&o, &err, "-T", "-X"), 0);
+	assert_int_equal(o.truncate, 1);
+	sl_sacct_opts_clear(&o);
+	/* ran across the window's start, still running: cut at both ends */
+	j->state = SL_JOB_RUNNING;
+	j->start_time = NOW - 7200;
+	assert_int_equal(sl_sacct_truncate(&w, NOW, j), NOW);
+	assert_int_equal(j->start_time, NOW - 3600);
+	assert_int_equal(j->end_time, NOW);
+	/* never started: starts and ends at the window's end */
+	j->state = SL_JOB_PENDING;
+	j->start_time = j->end_time = 0;
+	w.end = NOW - 60;
+	assert_int_equal(sl_sacct_truncate(&w, NOW, j), NOW - 60);
+	assert_int_equal(j->start_time, NOW - 60);
+	assert_int_equal(j->end_time, NOW - 60);
+	/* ended inside the window: as it was */
+	j->state = SL_JOB_COMPLETED;
+	j->start_time = NOW - 600, j->end_time = NOW - 300;
+	(void)sl_sacct_truncate(&w, NOW, j);
+	assert_int_equal(j->start_time, NOW - 600);
+	assert_int_equal(j->end_time, NOW - 300);
+	st = NOW - 7200, en = 0;
+	sl_sacct_truncate_step(&w, NOW, &st, &en);
+	assert_int_equal(st, NOW - 3600);
+	assert_int_equal(en, NOW - 60);
+	w.start = 0;
+	st = NOW - 7200, en = 0;
+	sl_sacct_truncate_step(&w, NOW, &st, &en);
+	assert_int_equal(st, NOW - 7200);
+	assert_int_equal(en, 0);
+	sl_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +414,7 @@ int main(void)
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_sort_array),
 		cmocka_unit_test(test_step_parts),
+		cmocka_unit_test(test_truncate),
 	};
 	setenv("TZ", "UTC", 1);
 	tzset();

@@ -126,13 +126,14 @@ static int k_num_cpus(struct up *u, const char *v)
 }
 
 
-/* StartTime=: parse_time's line when it is not a time, and the field goes. */
-static int k_start(struct up *u, const char *v)
+/* A time (StartTime=, Deadline=): parse_time's line when it is not one,
+ * and the field goes. */
+static int time_key(struct up *u, const char *key, const char *v)
 {
 	int64_t t;
 	int pos;
 	if (sl_slurm_time_parse(v, u->now, SL_TIME_NEXT, &t, &pos) == 0) {
-		add(u, "begin_time", NULL, t);
+		add(u, key, NULL, t);
 		return 0;
 	}
 	u->dropped = 1;
@@ -141,19 +142,14 @@ static int k_start(struct up *u, const char *v)
 	return 0;
 }
 
-/* Deadline=: as StartTime=, parse_time's line when it is not a time. */
+static int k_start(struct up *u, const char *v)
+{
+	return time_key(u, "begin_time", v);
+}
+
 static int k_deadline(struct up *u, const char *v)
 {
-	int64_t t;
-	int pos;
-	if (sl_slurm_time_parse(v, u->now, SL_TIME_NEXT, &t, &pos) == 0) {
-		add(u, "deadline", NULL, t);
-		return 0;
-	}
-	u->dropped = 1;
-	if (pos != SL_TIME_NO_POS)
-		return sl_err_set(u->err, SL_EINVAL, "Invalid time specification (pos=%d): %s", pos, v);
-	return 0;
+	return time_key(u, "deadline", v);
 }
 
 /* DelayBoot=: a time, minutes without a unit (time_str2secs). */

@@ -24,7 +24,24 @@
 #include "store_steps.h"
 #include "xalloc.h"
 
-static char dir[] = "/tmp/sl-test-store-XXXXXX";
+/* Each test's scratch state directory: a template mkdtemp fills in, made
+ * by scratch() and removed with all it holds by rm_rf(). */
+#define SCRATCH "/tmp/sl-test-store-XXXXXX"
+
+static void scratch(char *d)
+{
+	assert_non_null(mkdtemp(d));
+}
+
+static void rm_rf(const char *d)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
+	assert_int_equal(system(cmd), 0);
+}
+
+static char dir[] = SCRATCH;
 
 static struct sl_job *mk(uint64_t id, enum sl_jobstate st, int64_t end)
 {
@@ -56,7 +73,7 @@ static void test_store(void **state)
 	uint64_t id;
 	int cnt = 0;
 
-	assert_non_null(mkdtemp(dir));
+	scratch(dir);
 	assert_int_equal(sl_store_open(dir, 1, &s, &err), 0);
 	assert_int_equal(sl_store_begin(s, &err), 0);
 	for (int i = 0; i < 5; i++) {
@@ -118,9 +135,7 @@ static void test_store(void **state)
 	assert_int_equal(sl_store_load_spec(s, 99, &sp, &err), -SL_ENOENT);
 	assert_non_null(strstr(err.msg, "job 99"));
 	sl_store_free(s);
-	char cmd[128];
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
+	rm_rf(dir);
 }
 
 /* A changed spec saved from memory, where the script and environment were
@@ -132,10 +147,9 @@ static void test_save_spec(void **state)
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_jobspec sp;
 	uint64_t id;
-	char tmp[] = "/tmp/sl-test-store-XXXXXX";
-	char cmd[128];
+	char tmp[] = SCRATCH;
 
-	assert_non_null(mkdtemp(tmp));
+	scratch(tmp);
 	assert_int_equal(sl_store_open(tmp, 0, &s, &err), 0);
 	assert_int_equal(sl_store_begin(s, &err), 0);
 	assert_int_equal(sl_store_next_id(s, &id, &err), 0);
@@ -166,8 +180,7 @@ static void test_save_spec(void **state)
 	assert_int_equal(sl_store_save_spec(s, 99, &j->spec, &err), -SL_ENOENT);
 	sl_job_free(j);
 	sl_store_free(s);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
-	assert_int_equal(system(cmd), 0);
+	rm_rf(tmp);
 }
 
 /* A store written before ready_evictions existed (schema 1 as first
@@ -175,7 +188,7 @@ static void test_save_spec(void **state)
  * through update and reload. */
 static void test_ready_evictions(void **state)
 {
-	char d[] = "/tmp/sl-test-store-XXXXXX", path[64], cmd[128];
+	char d[] = SCRATCH, path[64];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v, *j;
@@ -183,7 +196,7 @@ static void test_ready_evictions(void **state)
 	size_t n;
 	uint64_t id;
 
-	assert_non_null(mkdtemp(d));
+	scratch(d);
 	snprintf(path, sizeof(path), "%s/sluice.db", d);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db,
@@ -218,8 +231,7 @@ static void test_ready_evictions(void **state)
 	assert_int_equal(v[0]->attempt, 3);
 	sl_job_free_array(v, n);
 	sl_store_free(s);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
-	assert_int_equal(system(cmd), 0);
+	rm_rf(d);
 }
 
 /* Every member of the record is stored (job_fields.h: a member added there
@@ -227,7 +239,7 @@ static void test_ready_evictions(void **state)
  * when it lists a job; the spec comes back whole. */
 static void test_every_member(void **state)
 {
-	char d[] = "/tmp/sl-test-store-XXXXXX", cmd[128];
+	char d[] = SCRATCH;
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v, *j = mk(1, SL_JOB_PENDING, 0);
@@ -243,7 +255,7 @@ static void test_every_member(void **state)
 	j->gid = 77;
 	j->spec.env = sl_xcalloc(2, sizeof(char *));
 	j->spec.env[0] = sl_xstrdup("A=1");
-	assert_non_null(mkdtemp(d));
+	scratch(d);
 	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
 	assert_int_equal(sl_store_begin(s, &err), 0);
 	assert_int_equal(sl_store_insert(s, j, &err), 0);
@@ -271,8 +283,7 @@ static void test_every_member(void **state)
 	sl_job_free_array(v, n);
 	sl_job_free(j);
 	sl_store_free(s);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
-	assert_int_equal(system(cmd), 0);
+	rm_rf(d);
 }
 
 static off_t file_size(const char *d, const char *name)
@@ -288,14 +299,14 @@ static off_t file_size(const char *d, const char *name)
  * sl_store_idle (after the replies), and then only past the threshold. */
 static void test_checkpoint_when_idle(void **state)
 {
-	char d[] = "/tmp/sl-test-store-XXXXXX", cmd[128];
+	char d[] = SCRATCH;
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	off_t db0, db1;
 	uint64_t id;
 	int i;
 
-	assert_non_null(mkdtemp(d));
+	scratch(d);
 	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
 	db0 = file_size(d, "sluice.db");
 	for (i = 0; file_size(d, "sluice.db-wal") < (off_t)SL_STORE_CHECKPOINT_FRAMES * 4200;
@@ -330,21 +341,20 @@ static void test_checkpoint_when_idle(void **state)
 	assert_int_equal(sl_store_next_id(s, &id, &err), 0);
 	assert_int_equal(id, (uint64_t)i + 1);
 	sl_store_free(s);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
-	assert_int_equal(system(cmd), 0);
+	rm_rf(d);
 }
 
 /* A store that counted ids in meta (as sluiced did before) goes on from
  * that count even when the jobs above it are not there. */
 static void test_next_id_floor(void **state)
 {
-	char d[] = "/tmp/sl-test-store-XXXXXX", path[64], cmd[128];
+	char d[] = SCRATCH, path[64];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	sqlite3 *db;
 	uint64_t id;
 
-	assert_non_null(mkdtemp(d));
+	scratch(d);
 	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
 	sl_store_free(s);
 	snprintf(path, sizeof(path), "%s/sluice.db", d);
@@ -356,8 +366,7 @@ static void test_next_id_floor(void **state)
 	assert_int_equal(sl_store_next_id(s, &id, &err), 0);
 	assert_int_equal(id, 50);
 	sl_store_free(s);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
-	assert_int_equal(system(cmd), 0);
+	rm_rf(d);
 }
 
 static mode_t mode_of(const char *d, const char *name)
@@ -367,14 +376,6 @@ static mode_t mode_of(const char *d, const char *name)
 
 	snprintf(path, sizeof(path), "%s%s%s", d, *name ? "/" : "", name);
 	return stat(path, &st) == 0 ? st.st_mode & 07777 : (mode_t)-1;
-}
-
-static void rm_rf(const char *d)
-{
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
-	assert_int_equal(system(cmd), 0);
 }
 
 static void put_file(const char *d, const char *name, const char *text, mode_t mode)
@@ -409,12 +410,12 @@ static void one_job(struct sl_store *s)
  * sluiced is repaired at open. A directory everyone may write to is refused. */
 static void test_modes(void **state)
 {
-	char d[] = "/tmp/sl-test-store-XXXXXX";
+	char d[] = SCRATCH;
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	mode_t old = umask(0);
 
-	assert_non_null(mkdtemp(d));
+	scratch(d);
 	assert_int_equal(chmod(d, 0755), 0);
 	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
 	one_job(s);
@@ -463,12 +464,12 @@ static int has_aside(const char *d)
  * starts as before. */
 static void test_empty_store(void **state)
 {
-	char d[] = "/tmp/sl-test-store-XXXXXX", path[256];
+	char d[] = SCRATCH, path[256];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	uint64_t id;
 
-	assert_non_null(mkdtemp(d));
+	scratch(d);
 	snprintf(path, sizeof(path), "%s/jobs", d);
 	assert_int_equal(mkdir(path, 0711), 0);
 	snprintf(path, sizeof(path), "%s/jobs/7", d);
@@ -519,7 +520,7 @@ static void test_empty_store(void **state)
 /* One row that cannot be read costs that job, not every listing. */
 static void test_bad_row(void **state)
 {
-	char d[] = "/tmp/sl-test-store-XXXXXX", path[256];
+	char d[] = SCRATCH, path[256];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v;
@@ -527,7 +528,7 @@ static void test_bad_row(void **state)
 	sqlite3 *db;
 	int cnt = 0;
 
-	assert_non_null(mkdtemp(d));
+	scratch(d);
 	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
 	assert_int_equal(sl_store_begin(s, &err), 0);
 	for (uint64_t id = 1; id <= 4; id++) {
@@ -564,7 +565,7 @@ static void test_bad_row(void **state)
  * after a restart, and through the index. */
 static void test_submit_key(void **state)
 {
-	char d[] = "/tmp/sl-test-store-XXXXXX", path[256];
+	char d[] = SCRATCH, path[256];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job *j = mk(1, SL_JOB_PENDING, 0), *k = mk(2, SL_JOB_PENDING, 0);
@@ -573,7 +574,7 @@ static void test_submit_key(void **state)
 	uint64_t id = 99;
 	int indexed = 0;
 
-	assert_non_null(mkdtemp(d));
+	scratch(d);
 	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
 	j->submit_key = sl_xstrdup("0123456789abcdef0123456789abcdef");
 	assert_int_equal(sl_store_begin(s, &err), 0);
@@ -648,7 +649,7 @@ static void fill(const char *d)
  * after space comes back saves them all. */
 static void test_full_disk(void **state)
 {
-	char d[] = "/tmp/sl-test-store-XXXXXX", path[256];
+	char d[] = SCRATCH, path[256];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_jobfilter all = {.history = 1};
@@ -658,7 +659,7 @@ static void test_full_disk(void **state)
 	uint64_t id;
 	int cnt = 0;
 
-	assert_non_null(mkdtemp(d));
+	scratch(d);
 	if (mount("tmpfs", d, "tmpfs", 0, "size=8m,mode=0700") != 0) {
 		rmdir(d);
 		skip(); /* not root, or no mounts here */

@@ -318,6 +318,22 @@ P(p_nodelist)
 	return 0;
 }
 
+/* %n and %x: -w and -x as given, never cut to the width (squeue's
+ * _print_nodes). */
+P(p_req_nodes)
+{
+	(void)now;
+	snprintf(buf, len, "%s", j->spec.nodelist ? j->spec.nodelist : "");
+	return 0;
+}
+
+P(p_exc_nodes)
+{
+	(void)now;
+	snprintf(buf, len, "%s", j->spec.exclude ? j->spec.exclude : "");
+	return 0;
+}
+
 P(p_reason_list)
 {
 	(void)now;
@@ -395,7 +411,7 @@ static const struct code_row table[] = {
 	{'L', "TIME_LEFT", 1, p_time_left},
 	{'m', "MIN_MEMORY", 1, p_min_mem},
 	{'M', "TIME", 1, p_time_used},
-	{'n', "REQ_NODES", 1, p_empty},
+	{'n', "REQ_NODES", 1, p_req_nodes},
 	{'N', "NODELIST", 0, p_nodelist},
 	{'o', "COMMAND", 1, p_command},
 	{'O', "CONTIGUOUS", 1, p_contiguous},
@@ -415,7 +431,7 @@ static const struct code_row table[] = {
 	{'V', "SUBMIT_TIME", 1, p_submit},
 	{'w', "WCKEY", 1, p_wckey},
 	{'W', "LICENSES", 1, p_null},
-	{'x', "EXC_NODES", 1, p_empty},
+	{'x', "EXC_NODES", 1, p_exc_nodes},
 	{'X', "CORE_SPEC", 1, p_na},
 	{'y', "NICE", 1, p_nice},
 	{'Y', "SCHEDNODES", 0, p_null},

@@ -42,14 +42,14 @@ static const struct row codes[] = {
 	{'G', "gid"}, {'h', ""}, {'H', ""}, {'i', ""}, {'I', ""}, {'j', ""}, {'J', ""},
 	{'k', "spec.comment"}, {'K', ""}, {'l', "spec.time_limit"},
 	{'L', "spec.time_limit " RUN}, {'m', "spec.mem_per_node spec.mem_per_cpu spec.mem_all"},
-	{'M', RUN}, {'n', ""}, {'N', "nodelist"},
+	{'M', RUN}, {'n', "spec.nodelist"}, {'N', "nodelist"},
 	{'o', "spec.script_path spec.submit_dir spec.wrapped spec.command"},
 	{'O', "spec.contiguous"}, {'p', PRIO},
 	{'P', ""}, {'q', "spec.qos"}, {'Q', PRIO}, {'r', "reason"},
 	{'R', "state reason nodelist"}, {'s', ""}, {'S', "start_time"}, {'t', "state"},
 	{'T', "state"},
 	{'u', "user uid"}, {'U', "uid"}, {'v', ""}, {'V', "submit_time"},
-	{'w', "spec.wckey"}, {'W', ""}, {'x', ""}, {'X', ""}, {'y', "spec.nice"}, {'Y', ""},
+	{'w', "spec.wckey"}, {'W', ""}, {'x', "spec.exclude"}, {'X', ""}, {'y', "spec.nice"}, {'Y', ""},
 	{'z', ""}, {'Z', "spec.work_dir"},
 };
 

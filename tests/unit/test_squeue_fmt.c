@@ -184,7 +184,7 @@ static void test_comment(void **state)
 }
 
 /* %m: --mem=0 (all of a node's memory) is 0, as asked, though the job
- * holds the node's memory (mem_per_node resolved at submit). */
+ * holds the node's memory (mem_per_node resolved at submit); %n and %x. */
 static void test_mem_all(void **state)
 {
 	struct sl_err err = SL_ERR_INIT;
@@ -200,6 +200,14 @@ static void test_mem_all(void **state)
 	j->spec.mem_all = 1;
 	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
 	assert_string_equal(sl_buf_str(b), "32G\n0\n");
+	sl_squeue_fmt_free(f);
+	sl_buf_reset(b);
+	/* %n and %x: -w and -x as given, not cut to a width */
+	j->spec.nodelist = strdup("n[1-2]");
+	j->spec.exclude = strdup("n3");
+	assert_int_equal(sl_squeue_fmt_new("%.2n|%.1x|%n", &f, &err), 0);
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
+	assert_string_equal(sl_buf_str(b), "n[1-2]|n3|n[1-2]\n");
 	sl_squeue_fmt_free(f);
 	sl_buf_free(b);
 	sl_job_free(j);

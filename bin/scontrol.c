@@ -167,7 +167,7 @@ static int show_job(const char *idstr, const struct opts *o)
 	if (idstr == NULL || task < 0)
 		sl_squeue_collapse(v, &n, SL_COLLAPSE_META);
 	if (idstr != NULL && task < 0)
-		sl_scontrol_array_order(v, n);
+		sl_array_load_order(v, n);
 	else if (idstr == NULL) /* slurmctld appends the meta record it copies at a split */
 		sl_array_meta_last(v, n);
 	b = sl_buf_new(OUT_CAP);

@@ -156,6 +156,7 @@ static int print(const struct sl_squeue_opts *o, const struct sl_squeue_fmt *f,
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_buf *b;
 	size_t k = 0, n = *pn;
+	int one;
 
 	/* Filtered first, then an array's pending tasks folded (sluiced folds
 	 * them; --array-unique: here, by reason), then sorted, as Slurm's
@@ -169,7 +170,13 @@ static int print(const struct sl_squeue_opts *o, const struct sl_squeue_fmt *f,
 	if (!o->array)
 		sl_squeue_collapse(v, &n, o->array_unique ? SL_COLLAPSE_UNIQUE : SL_COLLAPSE_SQUEUE);
 	*pn = n;
-	if (sl_squeue_sort(v, n, o->sort ? o->sort : o->start ? "S" : NULL, now, &err) != 0) {
+	/* one -j entry: slurm_load_job(N)'s order, an array's meta record
+	 * first, then its tasks, the last split first; else slurmctld's list */
+	one = want->n_ids + want->n_tasks == 1;
+	if (one)
+		sl_array_load_order(v, n);
+	if ((one ? sl_squeue_sort_loaded : sl_squeue_sort)(v, n, o->sort ? o->sort
+					   : o->start ? "S" : NULL, now, &err) != 0) {
 		/* Slurm's squeue reads the sort as it prints: its header is out */
 		if (!o->noheader) {
 			b = sl_buf_new(1 << 16);

@@ -29,11 +29,6 @@ void sl_scontrol_step(struct sl_buf *b, const struct sl_job *j, const struct sl_
 		      int oneline);
 void sl_scontrol_batch_step(struct sl_buf *b, const struct sl_job *j, int oneline);
 
-/* show job N of an array: Slurm's order, its pending meta record (the
- * folded pending tasks) first, then the tasks split off from it, the last
- * split first. */
-void sl_scontrol_array_order(struct sl_job **v, size_t n);
-
 /* `show partition` and `show node` over sinfo's view of the daemon's
  * answer (sinfo_fmt.h): the record of p (its nodes summed), of n. */
 int sl_scontrol_partition(struct sl_buf *b, const struct sl_sinfo_part *p, unsigned flags);

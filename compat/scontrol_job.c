@@ -357,19 +357,3 @@ int sl_scontrol_job(struct sl_buf *b, const struct sl_job *j, int64_t now, unsig
 		sl_buf_truncate(b, len);
 	return r;
 }
-
-/* ---- job arrays ---- */
-
-static int newest_first(const void *a, const void *b)
-{
-	const struct sl_job *x = *(struct sl_job *const *)a, *y = *(struct sl_job *const *)b;
-	if ((x->array_tasks != NULL) != (y->array_tasks != NULL))
-		return x->array_tasks != NULL ? -1 : 1;
-	return (x->id < y->id) - (x->id > y->id);
-}
-
-void sl_scontrol_array_order(struct sl_job **v, size_t n)
-{
-	if (n > 1 && v[0]->array_job_id != 0)
-		qsort(v, n, sizeof(*v), newest_first);
-}

@@ -155,3 +155,17 @@ int sl_squeue_fmt_tasks(const struct sl_squeue_fmt *f, struct sl_job *j, int64_t
 	sl_array_free(set);
 	return r;
 }
+
+static int newest_first(const void *a, const void *b)
+{
+	const struct sl_job *x = *(struct sl_job *const *)a, *y = *(struct sl_job *const *)b;
+	if ((x->array_tasks != NULL) != (y->array_tasks != NULL))
+		return x->array_tasks != NULL ? -1 : 1;
+	return (x->id < y->id) - (x->id > y->id);
+}
+
+void sl_array_load_order(struct sl_job **v, size_t n)
+{
+	if (n > 1 && v[0]->array_job_id != 0)
+		qsort(v, n, sizeof(*v), newest_first);
+}

@@ -47,6 +47,10 @@ int sl_squeue_fmt_job(const struct sl_squeue_fmt *f, const struct sl_job *j, int
  * SL_EINVAL with `Invalid sort specification: X`. */
 int sl_squeue_sort(struct sl_job **v, size_t n, const char *spec, int64_t now,
 		   struct sl_err *err);
+/* The same from v's order as slurmctld gave it (sl_array_load_order), not
+ * from ascending ids. */
+int sl_squeue_sort_loaded(struct sl_job **v, size_t n, const char *spec, int64_t now,
+			  struct sl_err *err);
 
 /* Job arrays' pending tasks as squeue shows them without -r (and scontrol
  * show job): the pending tasks of one array with the same name and
@@ -78,6 +82,11 @@ int sl_squeue_fmt_tasks(const struct sl_squeue_fmt *f, struct sl_job *j, int64_t
 /* sacct: an array's folded pending record after its other tasks, as
  * slurmdbd lists them (the meta record is updated last). */
 void sl_array_meta_last(struct sl_job **v, size_t n);
+/* The records of one array as slurm_load_job(N) returns them (scontrol
+ * show job N, squeue -j N): its pending meta record (the folded pending
+ * tasks) first, then the tasks split off it, the last split first
+ * (slurmctld's array hash chain). v: one array's records. */
+void sl_array_load_order(struct sl_job **v, size_t n);
 
 /* Seconds a job has run (squeue's job_time_used()). */
 int64_t sl_squeue_time_used(const struct sl_job *j, int64_t now);

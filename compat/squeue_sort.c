@@ -1,7 +1,8 @@
 /* squeue_sort.c - squeue's job order (-S), as Slurm 22.05 sorts.
  *
  * Slurm does not compare keys left to right. It takes slurmctld's job list
- * (creation order: ascending ids), sorts it by start time, newest first
+ * (creation order: ascending ids; for squeue -j with one id, the order of
+ * slurm_load_job: sl_squeue_sort_loaded), sorts it by start time, newest first
  * (print.c's sort_jobs_by_start_time), then sorts it once per key of -S,
  * from the last key to the first (sort.c). Each pass is glibc's qsort,
  * which is a merge sort, so each pass keeps the order of the previous one
@@ -238,8 +239,8 @@ static int parse(const char *spec, struct pass *keys, size_t *n, int64_t now, st
 	return 0;
 }
 
-int sl_squeue_sort(struct sl_job **v, size_t n, const char *spec, int64_t now,
-		   struct sl_err *err)
+static int sort_from(struct sl_job **v, size_t n, const char *spec, int64_t now, int by_ids,
+		     struct sl_err *err)
 {
 	struct pass keys[KEYS_MAX], start = {'S', 1, now}, by_id_pass = {'i', 0, now};
 	struct sl_job **tmp;
@@ -249,7 +250,7 @@ int sl_squeue_sort(struct sl_job **v, size_t n, const char *spec, int64_t now,
 	if ((r = parse(spec ? spec : SL_SQUEUE_SORT_DEFAULT, keys, &nk, now, err)) != 0)
 		return r;
 	tmp = sl_xcalloc(n + 1, sizeof(*tmp));
-	if (!ordered(v, n, cmp_key, &by_id_pass)) /* sluiced lists in id order */
+	if (by_ids && !ordered(v, n, cmp_key, &by_id_pass)) /* sluiced lists in id order */
 		qsort(v, n, sizeof(*v), by_id);
 	merge_sort(v, n, tmp, cmp_start, &start);
 	for (size_t k = 0; k < nk; k++)
@@ -259,4 +260,16 @@ int sl_squeue_sort(struct sl_job **v, size_t n, const char *spec, int64_t now,
 			merge_sort(v, n, tmp, cmp_key, &keys[k]);
 	free(tmp);
 	return 0;
+}
+
+int sl_squeue_sort(struct sl_job **v, size_t n, const char *spec, int64_t now,
+		   struct sl_err *err)
+{
+	return sort_from(v, n, spec, now, 1, err);
+}
+
+int sl_squeue_sort_loaded(struct sl_job **v, size_t n, const char *spec, int64_t now,
+			  struct sl_err *err)
+{
+	return sort_from(v, n, spec, now, 0, err);
 }

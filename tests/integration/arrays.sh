@@ -348,10 +348,30 @@ done
 as $USER1 "$BIN/scontrol" hold "$q" || fail "hold $q"
 expect_eq "requeue of the array" "${q}_1-2: No error|${q}_3-4: Job is pending execution" \
 	"$(as $USER1 "$BIN/scontrol" requeue "$q" 2>&1 | paste -sd'|')"
+n=0 # the requeued runs end a moment later
+until [ "$("$BIN/squeue" -h -r -j "$q" -t PD -o %i | wc -l)" = 4 ]; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "the tasks of $q are not all pending again"; sleep 0.1
+done
 expect_eq "held while running, requeued, folded" "${q}_[1-4] JobHeldUser" \
 	"$("$BIN/squeue" -h -j "$q" -o '%i %r')"
 "$BIN/scancel" "$q"
 ok "a task updated or held on its own is split off its meta record, as Slurm's"
+
+# squeue -j N takes the array as slurm_load_job(N) returns it (22.05): the
+# meta record, then the tasks split off it, the last split first, so that
+# running tasks of one start time list newest first; by -S V too.
+o=$(submit $USER1 -o /dev/null -a 1-6%3 --wrap 'sleep 30') || fail "submit"
+n=0
+until [ "$("$BIN/squeue" -h -r -j "$o" -t R -o %i | wc -l)" = 3 ]; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "three tasks of $o did not start"; sleep 0.1
+done
+expect_eq "squeue -r -j N" "4 5 6 3 2 1" "$("$BIN/squeue" -h -r -j "$o" -o %K | paste -sd' ')"
+expect_eq "squeue -r -j N -S V" "3 2 1 4 5 6" \
+	"$("$BIN/squeue" -h -r -j "$o" -S V -o %K | paste -sd' ')"
+expect_eq "squeue -j N" "${o}_[4-6%3] ${o}_3 ${o}_2 ${o}_1" \
+	"$("$BIN/squeue" -h -j "$o" -o %i | paste -sd' ')"
+"$BIN/scancel" "$o"
+ok "squeue -j N: the meta record, then its tasks, the last split first, as slurm_load_job"
 
 # suspend and resume are for operators: on an array slurmctld checks that
 # once, before its tasks, and scontrol prints one line (22.05)

@@ -7,6 +7,7 @@
 #include "pbs_xlate.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,22 @@ static size_t part_end(const char *s, size_t i)
 	return i;
 }
 
+/* A count of nodes=, ppn= or their product, held where a sum cannot
+ * overflow: past it, sbatch's own check refuses the count. */
+#define COUNT_CAP 100000000L
+
+static long add_count(long sum, const char *s)
+{
+	long v = strtol(s, NULL, 10);
+
+	if (v > COUNT_CAP)
+		v = COUNT_CAP;
+	if (v < -COUNT_CAP)
+		v = -COUNT_CAP;
+	sum += v;
+	return sum > COUNT_CAP ? COUNT_CAP : sum < -COUNT_CAP ? -COUNT_CAP : sum;
+}
+
 /* nodes=: counts, ppn=, gpus= and host names joined by ':' and '+'. */
 static void nodes_spec(struct pbs *p, const char *s)
 {
@@ -97,11 +114,11 @@ static void nodes_spec(struct pbs *p, const char *s)
 			i = s[e] ? e + 1 : e;
 		} else if (strncmp(s + i, "ppn=", 4) == 0) {
 			i += 4;
-			ppn += strtol(s + i, NULL, 10);
+			ppn = add_count(ppn, s + i);
 			e = part_end(s, i);
 			i = s[e] ? e + 1 : e;
 		} else if (isdigit((unsigned char)s[i])) {
-			count += strtol(s + i, NULL, 10);
+			count = add_count(count, s + i);
 			e = part_end(s, i);
 			i = s[e] ? e + 1 : e;
 		} else if (isalpha((unsigned char)s[i])) {
@@ -119,8 +136,9 @@ static void nodes_spec(struct pbs *p, const char *s)
 		count = 1;
 	else
 		emitf(p, "nodes", (int)count);
-	if (ppn)
-		emitf(p, "ntasks", (int)(ppn * count));
+	if (ppn) /* both within COUNT_CAP: the product fits a long */
+		emitf(p, "ntasks", (int)(ppn * count > INT_MAX ? INT_MAX
+					 : ppn * count < INT_MIN ? INT_MIN : ppn * count));
 	if (hosts)
 		emit(p, "nodelist", hosts);
 	free(hosts);

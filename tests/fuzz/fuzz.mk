@@ -6,12 +6,12 @@
 # (new inputs go to fuzz-work/NAME/, crashes to fuzz-work/NAME/crash-*:
 # copy a reproducer into its corpus once fixed).
 FUZZ_HARNESSES = proto script sbatch_opt slurm_time hostlist conf kubeconfig \
-	k8s_status k8s_watch quantity squeue_fmt sacct_fmt job_parse
+	k8s_status k8s_watch quantity squeue_fmt sacct_fmt job_parse scontrol_update
 FUZZ_BINS = tests/fuzz/fuzz_proto tests/fuzz/fuzz_script tests/fuzz/fuzz_sbatch_opt \
 	tests/fuzz/fuzz_slurm_time tests/fuzz/fuzz_hostlist tests/fuzz/fuzz_conf \
 	tests/fuzz/fuzz_kubeconfig tests/fuzz/fuzz_k8s_status tests/fuzz/fuzz_k8s_watch \
 	tests/fuzz/fuzz_quantity tests/fuzz/fuzz_squeue_fmt tests/fuzz/fuzz_sacct_fmt \
-	tests/fuzz/fuzz_job_parse
+	tests/fuzz/fuzz_job_parse tests/fuzz/fuzz_scontrol_update
 check_PROGRAMS += $(FUZZ_BINS)
 TESTS += tests/fuzz/replay.sh
 
@@ -40,6 +40,7 @@ tests_fuzz_fuzz_squeue_fmt_LDADD = $(FUZZ_LIBS)
 tests_fuzz_fuzz_sacct_fmt_SOURCES = tests/fuzz/fuzz_sacct_fmt.c $(FUZZ_INCS)
 tests_fuzz_fuzz_sacct_fmt_LDADD = $(FUZZ_LIBS)
 tests_fuzz_fuzz_job_parse_LDADD = $(FUZZ_LIBS)
+tests_fuzz_fuzz_scontrol_update_LDADD = $(FUZZ_LIBS)
 tests_fuzz_fuzz_proto_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_script_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_sbatch_opt_LDFLAGS = $(FUZZ_LDFLAGS)
@@ -53,6 +54,7 @@ tests_fuzz_fuzz_quantity_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_squeue_fmt_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_sacct_fmt_LDFLAGS = $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_job_parse_LDFLAGS = $(FUZZ_LDFLAGS)
+tests_fuzz_fuzz_scontrol_update_LDFLAGS = $(FUZZ_LDFLAGS)
 EXTRA_DIST += tests/fuzz/replay.sh tests/fuzz/corpus $(FUZZ_INCS)
 
 # The libFuzzer build: its own tree configured with clang (the code under

@@ -537,15 +537,19 @@ int sl_store_save_spec(struct sl_store *s, uint64_t id, const struct sl_jobspec 
 	if ((r = sl_store_load_spec(s, id, &sp, err)) != 0)
 		return r;
 #define TAKE_STR(f) free(sp.f), sp.f = sl_xstrdup(from->f);
+#define TAKE_STRV(f) sl_strv_free(sp.f), sp.f = from->f ? sl_strv_dup(from->f) : NULL;
 #define TAKE(f) sp.f = from->f;
 	TAKE_STR(name) TAKE_STR(partition) TAKE_STR(qos) TAKE_STR(comment)
 	TAKE_STR(dependency) TAKE_STR(account) TAKE_STR(mail_user) TAKE_STR(work_dir)
-	TAKE_STR(std_out) TAKE_STR(std_err) TAKE_STR(wckey)
+	TAKE_STR(std_out) TAKE_STR(std_err) TAKE_STR(wckey) TAKE_STR(nodelist) TAKE_STR(exclude)
+	TAKE_STRV(features)
+	TAKE(contiguous) TAKE(switches) TAKE(wait4switch) TAKE(deadline) TAKE(delay_boot)
 	TAKE(mail_type) TAKE(requeue) TAKE(mem_per_node) TAKE(mem_per_cpu) TAKE(mem_all)
 	TAKE(node_cpus) TAKE(ntasks) TAKE(ntasks_per_node) TAKE(gpus_per_node) TAKE(gpus)
 	TAKE(time_limit) TAKE(time_min) TAKE(tmp_mb) TAKE(priority) TAKE(nice) TAKE(nodes)
 	TAKE(nodes_max) TAKE(cpus_per_task) TAKE(mincpus) TAKE(begin_time)
 #undef TAKE_STR
+#undef TAKE_STRV
 #undef TAKE
 	if ((r = sl_store_begin(s, err)) == 0)
 		r = put_spec(s, id, &sp, err);

@@ -267,7 +267,13 @@ expect_eq "shown" "ReqNodeList=(null) ExcNodeList=(null) Features=(null) DelayBo
 	"$("$BIN/scontrol" show job "$pl" | tr ' ' '\n' |
 		grep -E '^(ReqNodeList|ExcNodeList|Features|DelayBoot|Contiguous)=' | tr '\n' ' ' | sed 's/ $//')"
 as $USER1 "$BIN/scontrol" update JobId="$pl" ReqNodeList="$node" || fail "ReqNodeList"
-expect_eq "ReqNodeList kept" "$node" "$(field "$pl" ReqNodeList)"
+as root "$BIN/scontrol" update JobId="$pl" Contiguous=1 ExcNodeList="$node-7" || fail "Contiguous"
+kill -9 "$DPID"
+wait "$DPID" 2>/dev/null
+start_daemon
+expect_eq "kept across kill -9" "$node $node-7 1 00:10:00" \
+	"$(field "$pl" ReqNodeList) $(field "$pl" ExcNodeList) $(field "$pl" Contiguous) $(field "$pl" DelayBoot)"
+as $USER1 "$BIN/scontrol" update JobId="$pl" ExcNodeList= || fail "ExcNodeList="
 as $USER1 "$BIN/scontrol" release "$pl" || fail "release"
 wait_state "$pl" COMPLETED
 ok "update of Features, ReqNodeList, ExcNodeList, Contiguous, Deadline, TasksPerNode, DelayBoot, Switches: as Slurm; Licenses= refused by name"

@@ -140,7 +140,7 @@ static void test_store(void **state)
 
 /* A changed spec saved from memory, where the script and environment were
  * shed: the fields that change after submission are taken, the rest stays
- * as submitted (a field outside the list, such as the deadline, too). */
+ * as submitted (a field outside the list, such as --signal's, too). */
 static void test_save_spec(void **state)
 {
 	struct sl_store *s;
@@ -158,12 +158,14 @@ static void test_save_spec(void **state)
 	j->spec.env[0] = sl_xstrdup("HOME=/home/alice");
 	j->spec.time_limit = 60;
 	j->spec.deadline = 4000000000;
+	j->spec.warn_signal = 10;
 	assert_int_equal(sl_store_insert(s, j, &err), 0);
 	assert_int_equal(sl_store_commit(s, &err), 0);
 
 	sl_job_shed(j); /* as the daemon keeps it */
 	j->spec.time_limit = 7;
-	j->spec.deadline = 1; /* not a field that changes: not saved */
+	j->spec.deadline = 4000000001; /* scontrol update Deadline= */
+	j->spec.warn_signal = 1;       /* not a field that changes: not saved */
 	free(j->spec.name);
 	j->spec.name = sl_xstrdup("renamed");
 	assert_int_equal(sl_store_save_spec(s, id, &j->spec, &err), 0);
@@ -175,7 +177,8 @@ static void test_save_spec(void **state)
 	assert_string_equal(sp.env[0], "HOME=/home/alice");
 	assert_string_equal(sp.name, "renamed");
 	assert_int_equal(sp.time_limit, 7);
-	assert_int_equal(sp.deadline, 4000000000);
+	assert_int_equal(sp.deadline, 4000000001);
+	assert_int_equal(sp.warn_signal, 10);
 	sl_jobspec_clear(&sp);
 	assert_int_equal(sl_store_save_spec(s, 99, &j->spec, &err), -SL_ENOENT);
 	sl_job_free(j);

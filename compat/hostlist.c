@@ -4,6 +4,7 @@
 #include "hostlist.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,4 +244,68 @@ void sl_hostlist_first(const char *list, char *buf, size_t len)
 			 nl + k + 1);
 	else
 		snprintf(buf, len, "%.*s", (int)k, nl);
+}
+
+/* One line's names (its comment cut) appended to *v. */
+static int hostfile_line(char *line, const char *path, int num, char ***v, size_t *n,
+			 size_t *cap, struct sl_err *err)
+{
+	char *save = NULL;
+
+	for (char *p = line; *p; p++) {
+		if (*p != '#')
+			continue;
+		if (p > line && p[-1] == '\\') { /* an escaped '#' stays */
+			memmove(p - 1, p, strlen(p) + 1);
+			continue;
+		}
+		*p = '\0';
+		break;
+	}
+	if (*line == '\0')
+		return 0;
+	if (!isalnum((unsigned char)*line))
+		return sl_err_set(err, SL_EINVAL, "Invalid hostfile %s contents on line %d", path, num);
+	for (char *name = strtok_r(line, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		char *star = strchr(name, '*');
+		long times = star ? strtol(star + 1, NULL, 10) : 0;
+		name[strcspn(name, " \t\r")] = '\0';
+		if (star != NULL && times > 0)
+			*star = '\0';
+		else
+			times = 1;
+		if (*n + (size_t)times > SL_HOSTLIST_MAX)
+			return sl_err_set(err, SL_ETOOBIG, "Hostlist is too long for the allocate RPC!");
+		for (long i = 0; i < times && *name; i++) {
+			*v = sl_xgrow(*v, cap, *n + 2, sizeof(**v));
+			(*v)[(*n)++] = sl_xstrdup(name);
+			(*v)[*n] = NULL;
+		}
+	}
+	return 0;
+}
+
+int sl_hostfile_read(const char *path, char **out, struct sl_err *err)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, **v = NULL;
+	size_t len = 0, n = 0, cap = 0;
+	int num = 0, r = 0;
+
+	*out = NULL;
+	if (f == NULL)
+		return sl_err_set(err, SL_EINVAL, "slurm_allocate_resources error opening file %s, %s",
+				  path, strerror(errno));
+	while (r == 0 && getline(&line, &len, f) != -1) {
+		line[strcspn(line, "\n")] = '\0';
+		r = hostfile_line(line, path, ++num, &v, &n, &cap, err);
+	}
+	fclose(f);
+	free(line);
+	if (r == 0 && n == 0)
+		r = sl_err_set(err, SL_EINVAL, "Hostlist is empty!");
+	if (r == 0)
+		*out = sl_hostlist_compress(v, n);
+	sl_strv_free(v);
+	return r;
 }

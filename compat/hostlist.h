@@ -26,5 +26,12 @@ char *sl_hostlist_compress_ordered(char *const *names, size_t n);
 /* The first name of a list, a job's batch host ("n[1-3]" -> "n1",
  * "a,b" -> "a"; NULL or "" -> ""), into buf. */
 void sl_hostlist_first(const char *list, char *buf, size_t len);
+/* A host file as Slurm's slurm_read_hostfile reads it (sbatch --nodefile,
+ * and -w or -x naming a path): names separated by ',' or lines, '#' to the
+ * end of a line a comment ("\\#" a '#'), "name*N" N times; into *out
+ * (caller frees) as a compressed list. SL_EINVAL with Slurm's line: the
+ * file cannot be opened, a line starts with neither a letter nor a digit,
+ * no name at all. */
+int sl_hostfile_read(const char *path, char **out, struct sl_err *err);
 
 #endif

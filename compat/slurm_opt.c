@@ -140,7 +140,7 @@ static const struct sl_opt sbatch_opts[] = {
 	NOEFF("mem-bind", 0, R, "SBATCH_MEM_BIND", mem_bind),
 	NO("network", 0, R, "SBATCH_NETWORK"),
 	OK("no-kill", 'k', O, "SBATCH_NO_KILL", no_kill),
-	NO("nodefile", 'F', R, NULL),
+	OK("nodefile", 'F', R, NULL, nodefile),
 	OK("ntasks-per-gpu", 0, R, NULL, ntasks_per_gpu),
 	OK("overcommit", 'O', N, "SBATCH_OVERCOMMIT", overcommit),
 	NO("power", 0, R, "SBATCH_POWER"),
@@ -275,7 +275,10 @@ static const struct {
 	{"gid", "as `--uid`"},
 	{"mpi", "`openmpi`, `intel`, `mpich`: an MPIJob on Kubernetes; `none`"},
 	{"nodelist", "local: this host's name (or `host-N` of a multi-node job); other names "
-		     "are refused; Kubernetes: refused"},
+		     "are refused; Kubernetes: refused; a value with `/` is a host file, as "
+		     "`--nodefile`"},
+	{"nodefile", "the host file's names (Slurm's format: `,` or lines, `#` comments, "
+		     "`name*N`) as `--nodelist`"},
 	{"nodes", "`MIN-MAX` is Kueue's partial admission"},
 	{"ntasks", "without `-N` (and without `--ntasks-per-node`), all tasks share one node "
 		   "(one pod): Sluice does not spread them"},
@@ -722,6 +725,7 @@ out:
 	free(cwd);
 	free(dir);
 	free(c.chdir);
+	free(c.nodefile);
 	free(c.wrap);
 	free(c.propagate);
 	free(c.export_spec);

@@ -18,6 +18,7 @@ struct ctx {
 	int status;        /* exit status for the current failure; 0: 255 */
 	int mem_cli, mem_per_cpu_cli, mem_per_gpu_cli;
 	char *chdir, *wrap, *export_spec;
+	char *nodefile;        /* --nodefile: read into -w once all options are in */
 	char *export_file;     /* --export-file: the job's environment from it */
 	int wrap_set;
 	int ignore_pbs;    /* --ignore-pbs / SBATCH_IGNORE_PBS / #SBATCH --ignore-pbs */
@@ -45,6 +46,7 @@ int sl_sbopt_fail1(void *c, struct sl_err *err, const char *msg);
 	X(version) X(mail_type) X(mail_user) X(exclusive) X(oversubscribe) X(signal) \
 	X(hint) X(sockets_per_node) X(cores_per_socket) X(threads_per_core)          \
 	X(ntasks_per_socket) X(ntasks_per_core) X(extra_node_info) X(nodelist)       \
+	X(nodefile)                                                                  \
 	X(exclude) X(wait) X(deadline) X(test_only) X(gpus_per_task)                 \
 	X(cpus_per_gpu) X(mem_per_gpu) X(mincpus) X(ignore_pbs) X(dependency)         \
 	X(begin) X(kill_invalid_dep) X(clusters) X(wckey) X(propagate) X(array) X(switches)  \
@@ -58,7 +60,8 @@ SBOPT_SETTERS(SBOPT_DECL)
 #undef SBOPT_DECL
 
 /* After every source is applied: --hint against the CPU layout options,
- * -w's node count, and checks that need all options (Slurm's _opt_verify). */
+ * host files (--nodefile, -w or -x naming a path), -w's node count, and
+ * checks that need all options (Slurm's _opt_verify). */
 int sl_sbopt_finish(struct ctx *c, struct sl_err *err);
 /* --ntasks-per-gpu's task or GPU count, once every source is applied
  * (slurm_opt_tasks.c). */

@@ -590,13 +590,34 @@ static int node_names(void *c, const char *a, char **dst, struct sl_err *e)
 	return 0;
 }
 
+/* -w and --nodefile: the last one given counts (Slurm's). A list with '/'
+ * names a host file, read once every option is in (sl_sbopt_finish). */
 int sl_sbopt_nodelist(void *c, const char *a, struct sl_err *e)
 {
+	free(CTX(c)->nodefile);
+	CTX(c)->nodefile = NULL;
+	if (strchr(a, '/') != NULL) {
+		set_str(&CTX(c)->spec->nodelist, a);
+		return 0;
+	}
 	return node_names(c, a, &CTX(c)->spec->nodelist, e);
+}
+
+int sl_sbopt_nodefile(void *c, const char *a, struct sl_err *e)
+{
+	(void)e;
+	set_str(&CTX(c)->nodefile, a);
+	free(CTX(c)->spec->nodelist);
+	CTX(c)->spec->nodelist = NULL;
+	return 0;
 }
 
 int sl_sbopt_exclude(void *c, const char *a, struct sl_err *e)
 {
+	if (strchr(a, '/') != NULL) {
+		set_str(&CTX(c)->spec->exclude, a);
+		return 0;
+	}
 	return node_names(c, a, &CTX(c)->spec->exclude, e);
 }
 

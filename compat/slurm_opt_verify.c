@@ -1,10 +1,11 @@
 /* slurm_opt_verify.c - sbatch's checks that need every option, once all
  * are in (Slurm's _opt_verify): the memory options' exclusion, GPUs per
- * task without a count, --hint against the CPU layout options, the node
- * count -w implies, more nodes than tasks. */
+ * task without a count, --hint against the CPU layout options, host files,
+ * the node count -w implies, more nodes than tasks. */
 #include "slurm_opt_int.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "hostlist.h"
 #include "xalloc.h"
@@ -53,6 +54,47 @@ static void settle_hint(struct ctx *c)
 		s->threads_per_core = h.threads;
 }
 
+/* *list naming a host file (a '/' in it) replaced by the file's names. */
+static int host_file(char **list, struct sl_err *err)
+{
+	char *names;
+	int r;
+
+	if (*list == NULL || strchr(*list, '/') == NULL)
+		return 0;
+	if ((r = sl_hostfile_read(*list, &names, err)) != 0)
+		return r;
+	free(*list);
+	*list = names;
+	return 0;
+}
+
+/* --nodefile (its failure exits 255, with sbatch's own line after the
+ * reader's), then -x and -w naming files (exit 1), as sbatch's
+ * _opt_verify reads them. */
+static int host_files(struct ctx *c, struct sl_err *err)
+{
+	struct sl_jobspec *s = c->spec;
+	char *names = NULL;
+
+	if (c->nodefile != NULL) {
+		if (sl_hostfile_read(c->nodefile, &names, err) != 0) {
+			char *msg = sl_xasprintf("%s\nInvalid --nodefile node file", err->msg);
+			sl_err_clear(err);
+			sl_err_set(err, SL_EINVAL, "%s", msg);
+			free(msg);
+			return -SL_EINVAL;
+		}
+		free(s->nodelist);
+		s->nodelist = names;
+	}
+	if (host_file(&s->exclude, err) != 0 || host_file(&s->nodelist, err) != 0) {
+		c->status = 1;
+		return -SL_EINVAL;
+	}
+	return 0;
+}
+
 int sl_sbopt_finish(struct ctx *c, struct sl_err *err)
 {
 	struct sl_jobspec *s = c->spec;
@@ -74,7 +116,8 @@ int sl_sbopt_finish(struct ctx *c, struct sl_err *err)
 				  "Invalid generic resource (gres) specification");
 	}
 	settle_hint(c);
-	if (sl_sbopt_finish_spec(c, err) != 0 || sl_sbopt_finish_tasks(c, err) != 0)
+	if (sl_sbopt_finish_spec(c, err) != 0 || sl_sbopt_finish_tasks(c, err) != 0 ||
+	    host_files(c, err) != 0)
 		return -err->code;
 	/* -w names nodes: at least that many (hostlist_uniq'd, as Slurm does) */
 	if (s->nodelist != NULL && sl_hostlist_expand(s->nodelist, &names, &n, &ignore) == 0) {

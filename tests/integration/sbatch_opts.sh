@@ -314,3 +314,20 @@ as $USER1 "$BIN/scancel" "$tm" "$hj"
 out=$(as $USER1 "$BIN/sbatch" -t 5 --time-min=10 --wrap true 2>&1); rc=$?
 expect_eq "--time-min above -t" "1 sbatch: error: Batch job submission failed: Invalid time-min specification (exceeds job's time or other limits)" "$rc $out"
 ok "--time-min: recorded, above --time refused as Slurm refuses it"
+
+# --nodefile and -w/-x naming a file: the host file's names, as Slurm's
+# slurm_read_hostfile reads them; its errors in Slurm's words and codes.
+node=$(hostname -s)
+printf '%s\n%s # again\n' "$node" "$node" >hosts.txt
+chmod 644 hosts.txt
+nf=$(submit $USER1 -H -F hosts.txt -o /dev/null --wrap true) || fail "submit -F"
+expect_eq "--nodefile" "$node 1" "$(field "$nf" ReqNodeList) $(field "$nf" NumNodes)"
+nw=$(submit $USER1 -H -w ./hosts.txt -o /dev/null --wrap true) || fail "submit -w ./file"
+expect_eq "-w ./file" "$node" "$(field "$nw" ReqNodeList)"
+as $USER1 "$BIN/scancel" "$nf" "$nw"
+out=$(as $USER1 "$BIN/sbatch" -F nosuch.txt --wrap true 2>&1); rc=$?
+expect_eq "--nodefile missing" "255 sbatch: error: slurm_allocate_resources error opening file nosuch.txt, No such file or directory
+sbatch: error: Invalid --nodefile node file" "$rc $out"
+out=$(as $USER1 "$BIN/sbatch" -w ./nosuch.txt --wrap true 2>&1); rc=$?
+expect_eq "-w ./missing" "1 sbatch: error: slurm_allocate_resources error opening file ./nosuch.txt, No such file or directory" "$rc $out"
+ok "--nodefile, -w ./file: host files read as Slurm reads them"

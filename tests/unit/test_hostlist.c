@@ -3,9 +3,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <unistd.h>
 
 #include "err.h"
 #include "hostlist.h"
@@ -112,6 +114,52 @@ static void test_roundtrip(void **state)
 	sl_strv_free(v);
 }
 
+/* A host file as slurm_read_hostfile reads it; the text in a temporary
+ * file, the answer or the error's line. */
+static void hostfile(const char *text, const char *want, const char *err_want)
+{
+	char path[] = "/tmp/sl-test-hostfile-XXXXXX", *out = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	if (want != NULL) {
+		assert_int_equal(sl_hostfile_read(path, &out, &err), 0);
+		assert_string_equal(out, want);
+	} else {
+		assert_int_equal(sl_hostfile_read(path, &out, &err), -SL_EINVAL);
+		assert_null(out);
+		if (strstr(err_want, "%s") != NULL) {
+			char *w = sl_xasprintf(err_want, path);
+			assert_string_equal(err.msg, w);
+			free(w);
+		} else {
+			assert_string_equal(err.msg, err_want);
+		}
+	}
+	free(out);
+	unlink(path);
+}
+
+static void test_hostfile(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	char *out = NULL;
+	(void)state;
+
+	hostfile("n1\nn2 # the second\nn2\n", "n[1-2]", NULL);
+	hostfile("n1,n3\n\nn2*2\n", "n[1-3]", NULL);
+	hostfile("# all comment\nn\\#1\n", "n#1", NULL);
+	hostfile(" n1\n", NULL, "Invalid hostfile %s contents on line 1");
+	hostfile("n1\n-n2\n", NULL, "Invalid hostfile %s contents on line 2");
+	hostfile("# nothing\n\n", NULL, "Hostlist is empty!");
+	assert_int_equal(sl_hostfile_read("/nonexistent/hosts", &out, &err), -SL_EINVAL);
+	assert_string_equal(err.msg, "slurm_allocate_resources error opening file "
+				     "/nonexistent/hosts, No such file or directory");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -119,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_expand_errors),
 		cmocka_unit_test(test_compress),
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_hostfile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

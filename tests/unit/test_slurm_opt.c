@@ -199,8 +199,11 @@ static void test_errors(void **state)
 	RUN(&r, base_env, "--profile=task", "job.sh");
 	expect_fail(&r, 1, 0, "--profile=task is not supported by Sluice: it gathers no HDF5 "
 		    "profiles (sstat and sacct have the job's use)");
-	RUN(&r, base_env, "-F", "hosts.txt", "job.sh");
-	expect_fail(&r, 1, 0, "--nodefile is not supported by Sluice");
+	RUN(&r, base_env, "-L", "lic", "job.sh");
+	expect_fail(&r, 1, 0, "--licenses is not supported by Sluice");
+	RUN(&r, base_env, "-F", "/nonexistent/hosts.txt", "job.sh");
+	expect_fail(&r, 255, 0, "slurm_allocate_resources error opening file "
+		    "/nonexistent/hosts.txt, No such file or directory\nInvalid --nodefile node file");
 	RUN(&r, base_env, "--open-mode=x", "job.sh");
 	expect_fail(&r, 255, 0, "Invalid --open-mode specification");
 	RUN(&r, base_env, "--get-user-env=5X", "job.sh");

@@ -230,6 +230,22 @@ static void window(const struct sl_sacct_opts *o, const struct sl_sacct_window *
 	*n = k;
 }
 
+/* -T: records and steps cut to the window (slurmdbd's truncation, for
+ * either output); *now becomes the window's end when that is earlier. */
+static void truncate_all(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
+			 struct sl_job **v, size_t n, struct sl_step *steps, size_t ns,
+			 int64_t *now)
+{
+	if (!o->truncate)
+		return;
+	for (size_t i = 0; i < ns; i++)
+		sl_sacct_truncate_step(w, *now, &steps[i].start_time, &steps[i].end_time);
+	for (size_t i = 0; i < n; i++)
+		(void)sl_sacct_truncate(w, *now, v[i]);
+	if (w->end < *now)
+		*now = w->end;
+}
+
 int main(int argc, char **argv)
 {
 	struct sl_sacct_opts o = {0};
@@ -260,6 +276,7 @@ int main(int argc, char **argv)
 			rc = 1;
 		sl_sacct_sort(v, n);
 		fetch_steps(&o, f, v, n, &steps, &ns);
+		truncate_all(&o, &w, v, n, steps, ns, &now);
 		if (rc == 0 && (rc = print_json(&o, &w, v, n, steps, ns, now, b)) == 0)
 			fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
 		goto out;
@@ -281,13 +298,10 @@ int main(int argc, char **argv)
 	}
 	sl_squeue_collapse(v, &n, SL_COLLAPSE_SQUEUE); /* an array's pending tasks: one row */
 	sl_array_meta_last(v, n);
-	for (size_t i = 0; o.truncate && i < ns; i++)
-		sl_sacct_truncate_step(&w, now, &steps[i].start_time, &steps[i].end_time);
-	for (size_t i = 0; i < n; i++) {
-		int64_t at = o.truncate ? sl_sacct_truncate(&w, now, v[i]) : now;
-		if (sl_sacct_fmt_job(f, v[i], o.mode, rows_of(&o, v[i]), at, b) != 0)
+	truncate_all(&o, &w, v, n, steps, ns, &now);
+	for (size_t i = 0; i < n; i++)
+		if (sl_sacct_fmt_job(f, v[i], o.mode, rows_of(&o, v[i]), now, b) != 0)
 			break; /* output cap: print what fits */
-	}
 	if (rc == 0)
 		fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
 out:

@@ -297,16 +297,16 @@ int main(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
+	/* 22.05 prints --json before it looks at -M: no CLUSTER line there */
+	cluster = sl_slurm_clusters_or_exit("sinfo", o.clusters);
+	o.o.cluster = o.json ? NULL : cluster;
 	if (!o.json && !o.quota && sl_sinfo_fmt_new(&o.o, &f, warn, &err) != 0) {
 		print_lines(o.o.long_output && o.o.format ? "sinfo: fatal: " : "sinfo: error: ",
 			    err.msg);
 		goto out;
 	}
 	fwrite(sl_buf_str(warn), 1, sl_buf_len(warn), stderr);
-	cluster = sl_slurm_clusters_or_exit("sinfo", o.clusters);
 	for (;;) {
-		if (cluster != NULL && !o.o.no_header)
-			printf("CLUSTER: %s\n", cluster);
 		if ((rc = fetch(&ci) != 0) == 0) {
 			/* over the output cap: print what fits */
 			(void)report(&o, f, ci, out);

@@ -136,9 +136,11 @@ static void nodes_spec(struct pbs *p, const char *s)
 		count = 1;
 	else
 		emitf(p, "nodes", (int)count);
-	if (ppn) /* both within COUNT_CAP: the product fits a long */
-		emitf(p, "ntasks", (int)(ppn * count > INT_MAX ? INT_MAX
-					 : ppn * count < INT_MIN ? INT_MIN : ppn * count));
+	if (ppn) { /* both within COUNT_CAP: the product fits a long long */
+		long long tasks = (long long)ppn * count;
+		emitf(p, "ntasks", (int)(tasks > INT_MAX ? INT_MAX : tasks < INT_MIN ? INT_MIN
+							: tasks));
+	}
 	if (hosts)
 		emit(p, "nodelist", hosts);
 	free(hosts);

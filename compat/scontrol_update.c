@@ -177,13 +177,14 @@ static int k_switches(struct up *u, const char *v)
 	return 0;
 }
 
-/* A number below 2^bits, else "Invalid WHAT value: V" (parse_uint16/32). */
+/* A number below NO_VAL16 or NO_VAL (2^bits - 2), else "Invalid WHAT
+ * value: V" (parse_uint16/32: an empty value is 0). */
 static int unsigned_key(struct up *u, const char *key, const char *what, int bits,
 			const char *v)
 {
 	char *end;
 	long long n = strtoll(v, &end, 10);
-	if (*v == '\0' || *end != '\0' || n < 0 || n >= (1LL << bits) - 1)
+	if (*end != '\0' || n < 0 || n >= (1LL << bits) - 2)
 		return sl_err_set(u->err, SL_EINVAL, "scontrol: error: Invalid %s value: %s", what, v);
 	add(u, key, NULL, n);
 	return 0;

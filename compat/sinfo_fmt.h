@@ -85,6 +85,7 @@ struct sl_sinfo_opts {
 	int responding;      /* -r: responding nodes only */
 	int dead;            /* -d: nodes not responding only */
 	int iterate;         /* -i: seconds between reports, each dated (0: one) */
+	const char *cluster; /* -M: "CLUSTER: name" after the date, before the header */
 };
 
 struct sl_sinfo_fmt;

@@ -434,6 +434,8 @@ int sl_sinfo_print(const struct sl_sinfo_fmt *f, const struct sl_sinfo_view *v, 
 		char tb[64];
 		r = sl_buf_addstr(out, ctime_r(&t, tb));
 	}
+	if (r == 0 && f->o.cluster != NULL && !f->o.no_header)
+		r = sl_buf_addf(out, "CLUSTER: %s\n", f->o.cluster);
 	if (r == 0 && !f->o.no_header)
 		r = render(f, NULL, pw, nw, out);
 	for (size_t i = 0; r == 0 && i < rs.n; i++)

@@ -424,12 +424,14 @@ static int f_ntasks_per_node(struct upd *u, json_object *v, struct sl_err *err)
 static int f_tasks_per_node(struct upd *u, json_object *v, struct sl_err *err)
 {
 	int64_t n;
-	int r = pending_count(u, v, 1, 65534, "Task count specification invalid", &n, err);
+	int r = sl_update_pending_only(u, err);
 
 	if (r == 0 && !u->p->operator)
 		r = sl_err_set(err, SL_EPERM, "Access/permission denied");
 	if (r == 0)
-		u->n->spec.ntasks_per_node = (int)n;
+		r = pending_count(u, v, 0, 65533, "Task count specification invalid", &n, err);
+	if (r == 0) /* 0: none, as a job that never asked */
+		u->n->spec.ntasks_per_node = n > 0 ? (int)n : SL_NO_VAL;
 	return r;
 }
 

@@ -10,8 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sluiced.h"
-#include "submit.h"
+#include "authz.h"
 #include "xalloc.h"
 
 /* "a&b" as the spec's list (the scontrol client checked the form). */
@@ -81,7 +80,8 @@ static int f_nodelist(struct upd *u, json_object *v, struct sl_err *err)
 {
 	const char *want = json_object_get_string(v);
 
-	if (u->old->state == SL_JOB_RUNNING || u->old->state == SL_JOB_SUSPENDED) {
+	if (u->old->state == SL_JOB_RUNNING || u->old->state == SL_JOB_CONFIGURING ||
+	    u->old->state == SL_JOB_SUSPENDED) {
 		if (*want == '\0')
 			return sl_err_set(err, SL_EINVAL, "Invalid node name specified");
 		return same_str(want, u->old->nodelist) || same_str(want, u->old->spec.nodelist)
@@ -127,7 +127,8 @@ static int f_contiguous(struct upd *u, json_object *v, struct sl_err *err)
 }
 
 /* Switches=N: at any time, as slurmctld (a running job's placement is
- * done: it counts for the next start, a requeue's). */
+ * done: it counts for the next start, a requeue's); validate() drops it
+ * where the job's ClusterQueue has no topology, as at submit. */
 static int f_switches(struct upd *u, json_object *v, struct sl_err *err)
 {
 	int64_t n = json_object_get_int64(v);
@@ -135,8 +136,8 @@ static int f_switches(struct upd *u, json_object *v, struct sl_err *err)
 	if (n < 0 || n > INT32_MAX)
 		return sl_err_set(err, SL_EINVAL, "Invalid Switches value");
 	u->n->spec.switches = (int)n;
-	u->requeue = 1;
-	return sl_submit_switches(u->d->conf, &u->n->spec);
+	u->requeue = u->switches = 1;
+	return 0;
 }
 
 /* wait-for-switch= (and Switches=N@TIME): seconds. */
@@ -147,7 +148,7 @@ static int f_wait4switch(struct upd *u, json_object *v, struct sl_err *err)
 	if (s < 0 || s > INT32_MAX)
 		return sl_err_set(err, SL_EINVAL, "Invalid wait-for-switch value");
 	u->n->spec.wait4switch = s;
-	u->requeue = 1;
+	u->requeue = u->switches = 1;
 	return 0;
 }
 
@@ -157,10 +158,10 @@ static int f_deadline(struct upd *u, json_object *v, struct sl_err *err)
 {
 	int64_t t = json_object_get_int64(v);
 
-	if (u->old->state == SL_JOB_RUNNING)
-		return 0;
+	if (u->old->state == SL_JOB_RUNNING || u->old->state == SL_JOB_CONFIGURING)
+		return 0; /* slurmctld's IS_JOB_RUNNING: left as it is */
 	if (t < (int64_t)time(NULL))
-		return sl_err_set(err, SL_EINVAL, "Invalid time specification");
+		return sl_err_set(err, SL_EINVAL, "Invalid time specified");
 	if (!u->p->operator)
 		return sl_err_set(err, SL_EPERM, "Access/permission denied");
 	u->n->spec.deadline = t;

@@ -60,4 +60,7 @@ expect_eq "sinfo -M -h: no CLUSTER line" "$("$BIN/sinfo" -h -o %P)" "$("$BIN/sin
 out=$("$BIN/sinfo" -M nosuch 2>&1) && fail "sinfo -M nosuch"
 expect_eq "sinfo -M nosuch" "sinfo: error: No cluster 'nosuch' known by database.
 sinfo: error: 'nosuch' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters." "$out"
+"$BIN/sinfo" -M all --json | python3 -m json.tool >/dev/null || fail "sinfo -M all --json is not JSON"
+expect_eq "sinfo -M -l: the date, then the cluster" "CLUSTER: skyline" \
+	"$("$BIN/sinfo" -M skyline -l | sed -n 2p)"
 ok "sinfo -M"

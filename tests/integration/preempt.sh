@@ -67,3 +67,25 @@ wait_state "$high" COMPLETED 30
 expect_eq "the cancelled victim stays cancelled" "CANCELLED 1" \
 	"$("$BIN/squeue" -h -t all -j "$low" -o '%T') $(grep -c '^low2 start' low2.out)"
 ok "a victim cancelled during its preemption ends CANCELLED, not queued again"
+
+# One that does not requeue (--no-requeue) stays PREEMPTED: Slurm's
+# scancel finds such a victim already done.
+low=$(submit $USER1 --qos=low -c 2 -J low3 -o low3.out --no-requeue \
+	--wrap 'trap "echo low3 got TERM; sleep 2; exit 143" TERM; echo low3 start; sleep 30 & wait') ||
+	fail "submit low3"
+wait_state "$low" RUNNING
+n=0
+until grep -q '^low3 start' low3.out 2>/dev/null; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "low3 did not start its script"
+	sleep 0.1
+done
+high=$(submit $USER2 --qos=high -c 2 -J high3 -o /dev/null --wrap 'sleep 1') || fail "submit high3"
+n=0
+until grep -q '^low3 got TERM' low3.out 2>/dev/null; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "low3 was not preempted: $(cat low3.out)"
+	sleep 0.1
+done
+as $USER1 "$BIN/scancel" "$low" || fail "scancel of the victim"
+wait_state "$low" PREEMPTED 20
+wait_state "$high" COMPLETED 30
+ok "a victim that does not requeue, cancelled during its preemption, ends PREEMPTED"

@@ -383,6 +383,14 @@ static void test_update_parse(void **state)
 	free(u.f);
 	PARSE(&u, "JobId=36", "Contiguous=maybe");
 	refused(&u, 1, "scontrol: error: Invalid Contiguous value: maybe");
+	/* parse_uint16: below NO_VAL16 (65534); an empty value is 0 */
+	PARSE(&u, "JobId=36", "TasksPerNode=65534");
+	refused(&u, 1, "scontrol: error: Invalid TasksPerNode value: 65534");
+	PARSE(&u, "JobId=36", "TasksPerNode=65533", "Contiguous=");
+	assert_int_equal(u.r, 0);
+	assert_int_equal(u.f[0].num, 65533);
+	assert_int_equal(u.f[1].num, 0);
+	free(u.f);
 	PARSE(&u, "JobId=36", "Features=a|b");
 	refused(&u, 1, "scontrol: error: Features=a|b: only features joined with & are supported "
 		"by Sluice");

@@ -23,8 +23,10 @@ struct xjob {
 	int endfd;                 /* the end pipe; -1: followed by the pidfd */
 	int end_watched;           /* endfd is in the loop (else the lock probe) */
 	int unproven;              /* named by pid alone: pin() before a signal */
-	int deferred;              /* a signal for a supervisor not yet known: */
-	int deferred_value;        /* sent once stepd.pid names it (on_poll) */
+	struct {                   /* signals for a supervisor not yet known, */
+		int sig, value;    /* sent in order once stepd.pid names it */
+	} deferred[4];
+	int ndeferred;
 	int child;                 /* spawned by this daemon: reap it */
 	int awaiting;              /* the fork server's answer is due */
 	uint64_t timer;

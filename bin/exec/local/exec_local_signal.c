@@ -111,20 +111,40 @@ static int signal_now(struct xjob *j, int sig, int queued, int value)
 /* A signal kept for a supervisor not yet known: queued ones carry their
  * value (SL_STEPD_*), plain ones none. */
 #define DEFER_QUEUED 0x10000
+#define DEFER_MAX (int)(sizeof(((struct xjob *)0)->deferred) / sizeof(((struct xjob *)0)->deferred[0]))
 
 void sl_xl_send_deferred(struct xjob *j)
 {
-	int sig = j->deferred & ~DEFER_QUEUED;
-	if (j->deferred == 0 || !learn_pid(j))
+	if (j->ndeferred == 0 || !learn_pid(j))
 		return;
-	if (signal_now(j, sig, (j->deferred & DEFER_QUEUED) != 0, j->deferred_value) != 0)
-		sl_warn("job %llu: signal: %s", (unsigned long long)j->id, strerror(errno));
-	j->deferred = 0;
+	for (int i = 0; i < j->ndeferred; i++) {
+		int sig = j->deferred[i].sig & ~DEFER_QUEUED;
+		if (signal_now(j, sig, (j->deferred[i].sig & DEFER_QUEUED) != 0,
+			       j->deferred[i].value) != 0)
+			sl_warn("job %llu: signal: %s", (unsigned long long)j->id, strerror(errno));
+	}
+	j->ndeferred = 0;
+}
+
+/* Kept in the order given (a requeue, then a new time limit, ...): a
+ * repeat of the last is one; when the list is full, a cancel takes the
+ * last place, since it ends the job whatever came before. */
+static void defer(struct xjob *j, int sig, int queued, int value)
+{
+	int code = sig | (queued ? DEFER_QUEUED : 0), n = j->ndeferred;
+	if (n > 0 && j->deferred[n - 1].sig == code && j->deferred[n - 1].value == value)
+		return;
+	if (n == DEFER_MAX && code != SIGTERM)
+		return;
+	if (n == DEFER_MAX)
+		n--;
+	j->deferred[n].sig = code;
+	j->deferred[n].value = value;
+	j->ndeferred = n + 1;
 }
 
 /* Signal job id's supervisor: plain, or queued with a value (queued). One
- * not known yet gets it when it is (send_deferred); a cancel is not
- * replaced by a later signal meanwhile. */
+ * not known yet gets it when it is (defer, sl_xl_send_deferred). */
 static int control(struct sl_exec_local *x, uint64_t id, int sig, int queued, int value,
 		   struct sl_err *err)
 {
@@ -134,10 +154,7 @@ static int control(struct sl_exec_local *x, uint64_t id, int sig, int queued, in
 	if (j->awaiting || (j->pidfd < 0 && j->pid <= 0))
 		sl_xl_collect(x, 1);
 	if (!learn_pid(j)) {
-		if (j->deferred != SIGTERM) {
-			j->deferred = sig | (queued ? DEFER_QUEUED : 0);
-			j->deferred_value = value;
-		}
+		defer(j, sig, queued, value);
 		sl_info("job %llu: signal %d kept until its supervisor is known",
 			(unsigned long long)id, sig);
 		return 0;

@@ -16,6 +16,7 @@
 #include "query_opt.h"
 #include "slurm_bind.h"
 #include "buf.h"
+#include "hostlist.h"
 #include "slurm_dist.h"
 #include "slurm_freq.h"
 #include "slurm_opt.h"
@@ -404,13 +405,29 @@ SET(set_alloc_exclusive)
 	return alloc_push(O(ctx), "exclusive", arg);
 }
 
-SET(set_alloc_nodelist)
+/* -w (a '/' in it names a host file) and -F: the file's names, read now
+ * (hostlist.h: Slurm's slurm_read_hostfile), for the step and the
+ * allocation alike. */
+static int nodes_from(void *ctx, const char *arg, int file, struct sl_err *err)
 {
-	(void)err;
+	char *names = NULL;
+	int r = 0;
+
+	if ((file || strchr(arg, '/') != NULL) && sl_hostfile_read(arg, &names, err) != 0) {
+		char *msg = sl_xasprintf("srun: error: %s%s", err->msg, file ? "\nsrun: error: "
+					 "Invalid --nodefile node file" : "");
+		sl_err_clear(err);
+		r = sl_err_set(err, SL_EINVAL, "%s", msg);
+		free(msg);
+		O(ctx)->fatal_value = file; /* exit(-1) for -F, error_exit for -w */
+		return r;
+	}
 	free(O(ctx)->nodelist);
-	O(ctx)->nodelist = sl_xstrdup(arg);
-	return alloc_push(O(ctx), "nodelist", arg);
+	O(ctx)->nodelist = names ? names : sl_xstrdup(arg);
+	return alloc_push(O(ctx), "nodelist", O(ctx)->nodelist);
 }
+SET(set_alloc_nodelist) { return nodes_from(ctx, arg, 0, err); }
+SET(set_alloc_nodefile) { return nodes_from(ctx, arg, 1, err); }
 ALLOC(set_alloc_gres, "gres")
 /* Checked here, as srun's own parser does, not when the allocation is
  * asked for (where the error would read as the controller's). */
@@ -500,7 +517,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("nice", 0, SL_OPT_OPTARG),
 	UNSUPP("no-allocate", 'Z', SL_OPT_NOARG),
 	UNSUPP("no-kill", 'k', SL_OPT_OPTARG),
-	UNSUPP("nodefile", 'F', SL_OPT_REQ),
+	ROW("nodefile", 'F', SL_OPT_REQ, set_alloc_nodefile),
 	ROW("nodelist", 'w', SL_OPT_REQ, set_alloc_nodelist),
 	ENVROW("nodes", 'N', SL_OPT_REQ, "SLURM_NNODES", NULL, set_nodes),
 	ENVROW("ntasks", 'n', SL_OPT_REQ, "SLURM_NTASKS", "SLURM_NPROCS", set_ntasks),
@@ -697,7 +714,7 @@ static const struct sl_opt salloc_table[] = {
 	UNSUPP("no-bell", 0, SL_OPT_NOARG),
 	ROW("no-kill", 'k', SL_OPT_OPTARG, set_alloc_no_kill),
 	UNSUPP("no-shell", 0, SL_OPT_NOARG),
-	UNSUPP("nodefile", 'F', SL_OPT_REQ),
+	ROW("nodefile", 'F', SL_OPT_REQ, set_alloc_nodefile),
 	ROW("nodelist", 'w', SL_OPT_REQ, set_alloc_nodelist),
 	ENVROW("nodes", 'N', SL_OPT_REQ, NULL, NULL, set_nodes),
 	ENVROW("ntasks", 'n', SL_OPT_REQ, NULL, NULL, set_ntasks),
@@ -734,15 +751,24 @@ static const struct sl_opt salloc_table[] = {
 	{NULL, 0, SL_OPT_NOARG, {NULL, NULL}, 0, NULL},
 };
 
-/* srun's words with salloc's name. */
+/* srun's words with salloc's name, on each line. */
 static int as_salloc(int r, struct sl_err *err)
 {
-	char msg[sizeof(err->msg)];
+	struct sl_buf *b;
 	if (r == 0 || strncmp(err->msg, "srun: ", 6) != 0)
 		return r;
-	snprintf(msg, sizeof(msg), "salloc: %s", err->msg + 6);
+	b = sl_buf_new(sizeof(err->msg) * 2);
+	for (const char *p = err->msg; *p;) {
+		size_t k = strcspn(p, "\n");
+		int own = strncmp(p, "srun: ", 6) == 0;
+		sl_buf_addf(b, "%s%.*s%s", own ? "salloc: " : "", (int)(own ? k - 6 : k),
+			    own ? p + 6 : p, p[k] ? "\n" : "");
+		p += k + (p[k] != '\0');
+	}
 	*err = (struct sl_err)SL_ERR_INIT;
-	return sl_err_set(err, -r, "%s", msg);
+	r = sl_err_set(err, -r, "%s", sl_buf_str(b));
+	sl_buf_free(b);
+	return r;
 }
 
 int sl_salloc_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_opts *o,

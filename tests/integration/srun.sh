@@ -410,3 +410,20 @@ until "$BIN/squeue" -h -s -j "$rq" | grep -q "$rq\.0 "; do
 done
 as $USER1 "$BIN/scancel" "$rq"
 ok "a requeued job's steps stay with their run in sacct; the next run's start at 0"
+
+# -F/--nodefile and -w naming a file, for srun and salloc: the host file's
+# names (Slurm's slurm_read_hostfile), its errors in Slurm's words: -F
+# exits 255, -w 1 (22.05's opt.c).
+node=$(hostname -s)
+printf '%s # this host\n' "$node" >"$T/work/hosts.txt"
+chmod 644 "$T/work/hosts.txt"
+expect_eq "srun -F" "$node" "$(cd "$T/work" && as $USER1 "$BIN/srun" -F hosts.txt hostname -s)"
+out=$(cd "$T/work" && as $USER1 "$BIN/srun" -F nosuch.txt true 2>&1); rc=$?
+expect_eq "srun -F missing" "255 srun: error: slurm_allocate_resources error opening file nosuch.txt, No such file or directory
+srun: error: Invalid --nodefile node file" "$rc $out"
+out=$(cd "$T/work" && as $USER1 "$BIN/salloc" -F nosuch.txt true 2>&1); rc=$?
+expect_eq "salloc -F missing" "255 salloc: error: slurm_allocate_resources error opening file nosuch.txt, No such file or directory
+salloc: error: Invalid --nodefile node file" "$rc $out"
+out=$(cd "$T/work" && as $USER1 "$BIN/srun" -w ./nosuch.txt true 2>&1); rc=$?
+expect_eq "srun -w ./missing" "1 srun: error: slurm_allocate_resources error opening file ./nosuch.txt, No such file or directory" "$rc $out"
+ok "srun and salloc -F, -w ./file: host files as Slurm reads them"

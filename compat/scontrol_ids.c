@@ -71,6 +71,7 @@ static int one(const char *tok, char ***out, size_t *n)
 	jobs = sl_xstrndup(tok, under ? (size_t)(under - tok) : strlen(tok));
 	if (br != NULL && (under == NULL || br < under)) {
 		if (sl_hostlist_expand(jobs, &names, &nn, &err) != 0 || nn == 0) {
+			sl_strv_free(names); /* "8[]": expanded to nothing */
 			free(tasks);
 			free(jobs);
 			return -1;

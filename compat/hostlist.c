@@ -16,6 +16,8 @@
 struct names {
 	char **v;
 	size_t n, cap;
+	size_t steps; /* expand_one's calls: brackets that expand to nothing
+			 ("a[1-99]b[1-99]c[]") make work without names */
 };
 
 static int names_add(struct names *a, char *s, struct sl_err *err)
@@ -38,6 +40,10 @@ static int expand_ranges(const char *pre, size_t plen, const char *r, size_t rle
 	char *spec = sl_xstrndup(r, rlen), *save = NULL, *tok;
 	int rc = 0;
 
+	if (strspn(spec, ",") == rlen) { /* "[]" or "[,]": no number at all */
+		free(spec);
+		return sl_err_set(err, SL_EINVAL, "empty range in host list");
+	}
 	for (tok = strtok_r(spec, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
 		char *dash = strchr(tok, '-'), *end1, *end2 = NULL;
 		long lo = strtol(tok, &end1, 10), hi = lo, i;
@@ -66,9 +72,12 @@ static int expand_ranges(const char *pre, size_t plen, const char *r, size_t rle
 static int expand_one(const char *s, size_t len, struct names *a, struct sl_err *err)
 {
 	const char *lb = memchr(s, '[', len), *rb;
-	struct names first = {NULL, 0, 0};
+	struct names first = {NULL, 0, 0, 0};
 	int rc;
 
+	if (++a->steps > 4 * (size_t)SL_HOSTLIST_MAX)
+		return sl_err_set(err, SL_ETOOBIG, "host list expands to more than %d names",
+				  SL_HOSTLIST_MAX);
 	if (lb == NULL) {
 		if (memchr(s, ']', len))
 			return sl_err_set(err, SL_EINVAL, "unbalanced ']' in host list");
@@ -93,7 +102,7 @@ static int expand_one(const char *s, size_t len, struct names *a, struct sl_err 
 
 int sl_hostlist_expand(const char *s, char ***names, size_t *n, struct sl_err *err)
 {
-	struct names a = {NULL, 0, 0};
+	struct names a = {NULL, 0, 0, 0};
 	const char *p = s;
 	int rc = 0;
 

@@ -70,6 +70,12 @@ static void test_expand_errors(void **state)
 			   "host list expands to more than 65536 names");
 	expect_expand_fail("a[[1]]", SL_EINVAL, "unbalanced brackets in host list \"a[[1]]\"");
 	expect_expand_fail("r[1-2]n[1", SL_EINVAL, "unbalanced brackets in host list \"r1n[1\"");
+	expect_expand_fail("n[]", SL_EINVAL, "empty range in host list");
+	expect_expand_fail("n[,]", SL_EINVAL, "empty range in host list");
+	/* a last bracket that gives nothing fails at the first combination,
+	 * not after 99^4 of them (found by fuzzing: "[]" expanded to no name) */
+	expect_expand_fail("a[1-99]b[1-99]c[1-99]d[1-99]e[]", SL_EINVAL,
+			   "empty range in host list");
 }
 
 static void expect_compress(const char *joined, const char *want)

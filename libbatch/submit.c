@@ -249,11 +249,13 @@ static const struct sl_kq_cq *job_cq(const struct sl_conf *conf, const struct sl
 }
 
 /* Slurm without a topology plugin takes --switches and gives it no
- * meaning; so does Sluice where no flavor of the job's ClusterQueue has a
- * topology (Kueue TAS), rather than hold the job for ever. */
+ * meaning (scontrol still shows it); so does Sluice where no flavor of the
+ * job's ClusterQueue has a topology (Kueue TAS), rather than hold the job
+ * for ever: switches_moot, which the workload leaves out. */
 int sl_submit_switches(const struct sl_conf *conf, struct sl_jobspec *s)
 {
 	const struct sl_kq_cq *cq = s->switches > 0 ? job_cq(conf, s) : NULL;
+	s->switches_moot = 0;
 	if (cq == NULL)
 		return 0;
 	for (size_t g = 0; g < cq->nrg; g++)
@@ -263,8 +265,7 @@ int sl_submit_switches(const struct sl_conf *conf, struct sl_jobspec *s)
 			if (fl != NULL && fl->topology != NULL)
 				return 0;
 		}
-	s->switches = 0;
-	s->wait4switch = 0;
+	s->switches_moot = 1;
 	return 0;
 }
 

@@ -63,7 +63,8 @@ int sl_submit_executor_limits(const struct sl_conf *conf, const struct sl_jobspe
 int sl_submit_whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struct sl_err *err);
 
 /* --switches where no flavor of the job's ClusterQueue has a topology:
- * dropped (Slurm without a topology plugin takes it and gives it no
+ * kept (scontrol shows it) but moot, s->switches_moot set, so the workload
+ * leaves it out (Slurm without a topology plugin takes it and gives it no
  * meaning), rather than hold the job for ever. Always 0. */
 int sl_submit_switches(const struct sl_conf *conf, struct sl_jobspec *s);
 

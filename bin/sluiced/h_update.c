@@ -60,7 +60,7 @@ static int validate(struct upd *u, struct sl_err *err)
 	struct sl_job *n = u->n;
 	int r;
 
-	if (u->switches && (r = sl_submit_switches(u->d->conf, &n->spec)) != 0)
+	if ((u->switches || u->refit) && (r = sl_submit_switches(u->d->conf, &n->spec)) != 0)
 		return r;
 	if (u->check && u->d->executor->check != NULL &&
 	    (r = u->d->executor->check(u->d->conf, &n->spec, err)) != 0)

@@ -189,7 +189,12 @@ ok "--ntasks-per-node sets SLURM_NTASKS and, with -n and no -N, the node count"
 # plugin takes it and gives it no meaning; the job runs (it pended for ever).
 sw=$(submit $USER1 -o /dev/null --switches=1@1:00 --wrap true) || fail "submit --switches"
 wait_state "$sw" COMPLETED
-ok "--switches without a topology runs the job, as Slurm's topology/none"
+# scontrol shows it all the same, the wait held to max_switch_wait (300 s)
+expect_eq "Switches" "Switches=1@00:01:00" "$(show "$sw" | grep -o 'Switches=.*')"
+s2=$(submit $USER1 -H -o /dev/null --switches=2 --wrap true) || fail "submit --switches=2"
+expect_eq "Switches, no wait given" "Switches=2@00:05:00" "$(show "$s2" | grep -o 'Switches=.*')"
+as $USER1 "$BIN/scancel" "$s2"
+ok "--switches without a topology runs the job, as Slurm's topology/none, and shows"
 
 # -x a name no node has: Slurm's "Invalid node name specified" (it was
 # taken and changed nothing).

@@ -333,10 +333,8 @@ static void show_res(const struct sl_job *j, const char *sep, unsigned flags, st
 	sl_buf_addf(b, "%sStdOut=", sep);
 	outpath(j, s->std_out, b);
 	if (s->switches > 0) {
-		/* slurmctld holds the wait to max_switch_wait, 300 s by default */
 		char w[32];
-		sl_slurm_time_fmt_elapsed_sacct(s->wait4switch > 0 && s->wait4switch < 300
-						? s->wait4switch : 300, w, sizeof(w));
+		sl_slurm_time_fmt_elapsed_sacct(sl_jobspec_switch_wait(s), w, sizeof(w));
 		sl_buf_addf(b, "%sSwitches=%d@%s", sep, s->switches, w);
 	}
 	if (s->cpu_freq != NULL) {

@@ -27,7 +27,6 @@ CONST(c_na, "N/A")
 CONST(c_na2, "NA")
 CONST(c_zero, "0")
 CONST(c_one, "1")
-CONST(c_secs0, "0:00")
 CONST(c_notset, "NotSet")
 CONST(c_empty, "")
 
@@ -116,6 +115,12 @@ static int minutes(int64_t m, char *buf, size_t len)
 }
 P(p_time_min) { (void)now; return minutes(j->spec.time_min, buf, len); }
 P(p_delay_boot) { (void)now; return minutes(j->spec.delay_boot, buf, len); }
+P(p_wait4switch)
+{
+	(void)now;
+	sl_slurm_time_fmt_elapsed(sl_jobspec_switch_wait(&j->spec), buf, len);
+	return 1;
+}
 P(p_tres_bind)
 {
 	(void)now;
@@ -176,7 +181,7 @@ COL(k_stderr, "STDERR", p_stderr);
 COL(k_stdin, "STDIN", p_stdin);
 COL(k_stdout, "STDOUT", p_stdout);
 COL(k_time_min, "TIME_MIN", p_time_min);
-COL(k_wait4switch, "WAIT4SWITCH", c_secs0);
+COL(k_wait4switch, "WAIT4SWITCH", p_wait4switch);
 COL(k_cpus_per_tres, "CPUS_PER_TRES", c_na);
 COL(k_mem_per_tres, "MEM_PER_TRES", c_na);
 COL(k_tres_alloc, "TRES_ALLOC", p_tres_alloc);

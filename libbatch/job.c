@@ -287,6 +287,13 @@ uint64_t sl_job_slurm_id(const struct sl_job *j)
 	return j->id;
 }
 
+int64_t sl_jobspec_switch_wait(const struct sl_jobspec *s)
+{
+	if (s->switches <= 0)
+		return 0;
+	return s->wait4switch > 0 && s->wait4switch < 300 ? s->wait4switch : 300;
+}
+
 void sl_job_id_text(const struct sl_job *j, char *buf, size_t len)
 {
 	if (j->array_job_id != 0 && j->array_tasks != NULL)

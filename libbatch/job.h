@@ -284,6 +284,10 @@ int sl_job_task_split(const struct sl_job *t);
  * still holds (Slurm gives a task an id of its own when it splits off),
  * else j->id. */
 uint64_t sl_job_slurm_id(const struct sl_job *j);
+/* The switch wait Slurm shows for s (scontrol's Switches=N@T, squeue's
+ * WAIT4SWITCH): slurmctld holds it to max_switch_wait (300 s by
+ * default), an unset one included; 0 without --switches. */
+int64_t sl_jobspec_switch_wait(const struct sl_jobspec *s);
 /* The id Slurm's commands print for j: N_[TASKS] for a folded record
  * (array_tasks), N_I for an array's task, else N; cut to len. */
 void sl_job_id_text(const struct sl_job *j, char *buf, size_t len);

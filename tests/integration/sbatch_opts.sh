@@ -193,6 +193,7 @@ wait_state "$sw" COMPLETED
 expect_eq "Switches" "Switches=1@00:01:00" "$(show "$sw" | grep -o 'Switches=.*')"
 s2=$(submit $USER1 -H -o /dev/null --switches=2 --wrap true) || fail "submit --switches=2"
 expect_eq "Switches, no wait given" "Switches=2@00:05:00" "$(show "$s2" | grep -o 'Switches=.*')"
+expect_eq "squeue WAIT4SWITCH" "5:00" "$("$BIN/squeue" -h -j "$s2" -O wait4switch | tr -d ' ')"
 as $USER1 "$BIN/scancel" "$s2"
 ok "--switches without a topology runs the job, as Slurm's topology/none, and shows"
 

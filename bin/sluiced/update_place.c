@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "authz.h"
+#include "hostlist.h"
 #include "xalloc.h"
 
 /* "a&b" as the spec's list (the scontrol client checked the form). */
@@ -73,21 +74,49 @@ static int same_str(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "") == 0;
 }
 
-/* ReqNodeList= (NodeList=): while pending, the nodes it must have. A job
- * that runs keeps its nodes: slurmctld would shrink it to a subset, which
- * Sluice cannot, so only its own list is taken (no change). */
+/* A running job's NodeList=: slurmctld shrinks the job to the names given
+ * when they are some of its nodes (ESLURM_INVALID_NODE_NAME otherwise).
+ * Sluice cannot take nodes from a job that runs: all of its own nodes is
+ * no change, fewer is refused as unsupported. */
+static int running_nodes(const struct sl_job *j, const char *want, struct sl_err *err)
+{
+	struct sl_err e = SL_ERR_INIT;
+	char **w = NULL, **have = NULL;
+	size_t nw = 0, nh = 0, found = 0;
+	int r = 0;
+
+	if (*want == '\0' || sl_hostlist_expand(want, &w, &nw, &e) != 0 ||
+	    sl_hostlist_expand(j->nodelist ? j->nodelist : "", &have, &nh, &e) != 0)
+		r = sl_err_set(err, SL_EINVAL, "Invalid node name specified");
+	for (size_t i = 0; r == 0 && i < nh; i++) {
+		size_t k = 0;
+		while (k < nw && strcmp(w[k], have[i]) != 0)
+			k++;
+		found += k < nw;
+	}
+	for (size_t k = 0; r == 0 && k < nw; k++) {
+		size_t i = 0;
+		while (i < nh && strcmp(w[k], have[i]) != 0)
+			i++;
+		if (i == nh)
+			r = sl_err_set(err, SL_EINVAL, "Invalid node name specified");
+	}
+	if (r == 0 && found < nh)
+		r = sl_err_set(err, SL_EUNSUPP, "Requested operation not supported on this system");
+	sl_strv_free(w);
+	sl_strv_free(have);
+	return r;
+}
+
+/* ReqNodeList= (NodeList=): while pending, the nodes it must have; on a
+ * job that runs, running_nodes(). */
 static int f_nodelist(struct upd *u, json_object *v, struct sl_err *err)
 {
 	const char *want = json_object_get_string(v);
 
 	if (u->old->state == SL_JOB_RUNNING || u->old->state == SL_JOB_CONFIGURING ||
-	    u->old->state == SL_JOB_SUSPENDED) {
-		if (*want == '\0')
-			return sl_err_set(err, SL_EINVAL, "Invalid node name specified");
-		return same_str(want, u->old->nodelist) || same_str(want, u->old->spec.nodelist)
-			       ? 0 : sl_err_set(err, SL_EUNSUPP,
-						"Requested operation not supported on this system");
-	}
+	    u->old->state == SL_JOB_SUSPENDED)
+		return running_nodes(u->old, want, err);
 	int r = sl_update_pending_only(u, err);
 	if (r != 0)
 		return r;

@@ -276,6 +276,16 @@ expect_eq "kept across kill -9" "$node $node-7 1 00:10:00" \
 as $USER1 "$BIN/scontrol" update JobId="$pl" ExcNodeList= || fail "ExcNodeList="
 as $USER1 "$BIN/scontrol" release "$pl" || fail "release"
 wait_state "$pl" COMPLETED
+# A running job: its own nodes are no change, a name it lacks is Slurm's
+# invalid name, a feature is no longer pending.
+rn=$(submit $USER1 -o /dev/null --wrap 'sleep 30') || fail "submit"
+wait_state "$rn" RUNNING
+expect_eq "running: NodeList= its own" "" "$(as $USER1 "$BIN/scontrol" update JobId="$rn" NodeList="$node" 2>&1)"
+expect_eq "running: NodeList= another" "Invalid node name specified for job $rn" \
+	"$(as $USER1 "$BIN/scontrol" update JobId="$rn" NodeList=nosuch9 2>&1)"
+expect_eq "running: Features=" "Job is no longer pending execution for job $rn" \
+	"$(as $USER1 "$BIN/scontrol" update JobId="$rn" Features=a 2>&1)"
+"$BIN/scancel" "$rn"
 ok "update of Features, ReqNodeList, ExcNodeList, Contiguous, Deadline, TasksPerNode, DelayBoot, Switches: as Slurm; Licenses= refused by name"
 
 # show partition, node, config: Slurm's keys from Sluice's config.

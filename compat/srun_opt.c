@@ -754,20 +754,8 @@ static const struct sl_opt salloc_table[] = {
 /* srun's words with salloc's name, on each line. */
 static int as_salloc(int r, struct sl_err *err)
 {
-	struct sl_buf *b;
-	if (r == 0 || strncmp(err->msg, "srun: ", 6) != 0)
-		return r;
-	b = sl_buf_new(sizeof(err->msg) * 2);
-	for (const char *p = err->msg; *p;) {
-		size_t k = strcspn(p, "\n");
-		int own = strncmp(p, "srun: ", 6) == 0;
-		sl_buf_addf(b, "%s%.*s%s", own ? "salloc: " : "", (int)(own ? k - 6 : k),
-			    own ? p + 6 : p, p[k] ? "\n" : "");
-		p += k + (p[k] != '\0');
-	}
-	*err = (struct sl_err)SL_ERR_INIT;
-	r = sl_err_set(err, -r, "%s", sl_buf_str(b));
-	sl_buf_free(b);
+	if (r != 0)
+		sl_err_reprefix(err, "srun: ", "salloc: ");
 	return r;
 }
 

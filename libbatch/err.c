@@ -104,3 +104,20 @@ int sl_errcode_from_name(const char *name)
 			return i;
 	return SL_EINTERNAL;
 }
+
+void sl_err_reprefix(struct sl_err *err, const char *from, const char *to)
+{
+	char out[SL_ERR_MSG_MAX];
+	size_t o = 0, nf = strlen(from);
+
+	for (const char *p = err->msg; *p && o + 1 < sizeof(out);) {
+		size_t k = strcspn(p, "\n");
+		int own = strncmp(p, from, nf) == 0 && k >= nf;
+		int w = snprintf(out + o, sizeof(out) - o, "%s%.*s%s", own ? to : "",
+				 (int)(own ? k - nf : k), own ? p + nf : p, p[k] ? "\n" : "");
+		o = w < 0 ? o : o + (size_t)w < sizeof(out) ? o + (size_t)w : sizeof(out) - 1;
+		p += k + (p[k] != '\0');
+	}
+	out[o] = '\0';
+	memcpy(err->msg, out, o + 1);
+}

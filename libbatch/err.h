@@ -50,6 +50,10 @@ int sl_err_set(struct sl_err *err, int code, const char *fmt, ...)
 /* Prefix the recorded message ("ctx: old message"), e.g. with a file name. */
 void sl_err_prefix(struct sl_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Each line of err's message that begins with `from` begins with `to`
+ * instead (a command's words under another's name: "srun: " as
+ * "salloc: "); the code is kept. */
+void sl_err_reprefix(struct sl_err *err, const char *from, const char *to);
 
 void sl_err_clear(struct sl_err *err);
 

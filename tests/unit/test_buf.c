@@ -57,6 +57,12 @@ static void test_err_first_wins(void **state)
 	assert_int_equal(sl_errcode_from_name("bogus"), SL_EINTERNAL);
 	assert_string_equal(sl_strerror(-SL_EPERM), "Access/permission denied");
 	assert_int_equal(sl_err_set(NULL, SL_EIO, "x"), -SL_EIO);
+	/* every line that starts with the word, and only those */
+	sl_err_clear(&e);
+	sl_err_set(&e, SL_EINVAL, "srun: error: a\nsrun: error: b\nplain srun: c\nsrun");
+	sl_err_reprefix(&e, "srun: ", "salloc: ");
+	assert_string_equal(e.msg, "salloc: error: a\nsalloc: error: b\nplain srun: c\nsrun");
+	assert_int_equal(e.code, SL_EINVAL);
 }
 
 /* Consumed bytes leave a gap at the front that later appends reclaim: the

@@ -44,48 +44,41 @@ grep -q "low done" low.out || fail "second run did not finish: $(cat low.out)"
 expect_eq "restarts" "Restarts=1" "$("$BIN/scontrol" show job "$low" | grep -o 'Restarts=[0-9]*')"
 ok "the victim was requeued and ran to completion afterwards"
 
-# A victim cancelled while its preemption's TERM is still being handled
-# ends CANCELLED: the cancel wins over the requeue that preemption meant.
-low=$(submit $USER1 --qos=low -c 2 -J low2 -o low2.out \
-	--wrap 'trap "echo low2 got TERM; sleep 2; exit 143" TERM; echo low2 start; sleep 30 & wait') ||
-	fail "submit low2"
-wait_state "$low" RUNNING
-n=0
-until grep -q '^low2 start' low2.out 2>/dev/null; do
-	n=$((n + 1)); [ $n -lt 100 ] || fail "low2 did not start its script"
-	sleep 0.1
-done
-high=$(submit $USER2 --qos=high -c 2 -J high2 -o /dev/null --wrap 'sleep 1') || fail "submit high2"
-n=0
-until grep -q '^low2 got TERM' low2.out 2>/dev/null; do
-	n=$((n + 1)); [ $n -lt 100 ] || fail "low2 was not preempted: $(cat low2.out)"
-	sleep 0.1
-done
-as $USER1 "$BIN/scancel" "$low" || fail "scancel of the victim"
-wait_state "$low" CANCELLED 20
-wait_state "$high" COMPLETED 30
+# A victim cancelled while its preemption's TERM is still being handled:
+# victim_cancelled NAME STATE [sbatch options] submits NAME (its TERM trap
+# lasts 2 s), preempts it with a high job, cancels it in the trap, and
+# waits for STATE; $low is the victim.
+victim_cancelled() {
+	name=$1 want=$2
+	shift 2
+	low=$(submit $USER1 --qos=low -c 2 -J "$name" -o "$name.out" "$@" \
+		--wrap "trap 'echo $name got TERM; sleep 2; exit 143' TERM; echo $name start; sleep 30 & wait") ||
+		fail "submit $name"
+	wait_state "$low" RUNNING
+	n=0
+	until grep -q "^$name start" "$name.out" 2>/dev/null; do
+		n=$((n + 1)); [ $n -lt 100 ] || fail "$name did not start its script"
+		sleep 0.1
+	done
+	high=$(submit $USER2 --qos=high -c 2 -J "h$name" -o /dev/null --wrap 'sleep 1') ||
+		fail "submit h$name"
+	n=0
+	until grep -q "^$name got TERM" "$name.out" 2>/dev/null; do
+		n=$((n + 1)); [ $n -lt 100 ] || fail "$name was not preempted: $(cat "$name.out")"
+		sleep 0.1
+	done
+	as $USER1 "$BIN/scancel" "$low" || fail "scancel of the victim"
+	wait_state "$low" "$want" 20
+	wait_state "$high" COMPLETED 30
+}
+
+# The cancel wins over the requeue that preemption meant: CANCELLED.
+victim_cancelled low2 CANCELLED
 expect_eq "the cancelled victim stays cancelled" "CANCELLED 1" \
 	"$("$BIN/squeue" -h -t all -j "$low" -o '%T') $(grep -c '^low2 start' low2.out)"
 ok "a victim cancelled during its preemption ends CANCELLED, not queued again"
 
 # One that does not requeue (--no-requeue) stays PREEMPTED: Slurm's
 # scancel finds such a victim already done.
-low=$(submit $USER1 --qos=low -c 2 -J low3 -o low3.out --no-requeue \
-	--wrap 'trap "echo low3 got TERM; sleep 2; exit 143" TERM; echo low3 start; sleep 30 & wait') ||
-	fail "submit low3"
-wait_state "$low" RUNNING
-n=0
-until grep -q '^low3 start' low3.out 2>/dev/null; do
-	n=$((n + 1)); [ $n -lt 100 ] || fail "low3 did not start its script"
-	sleep 0.1
-done
-high=$(submit $USER2 --qos=high -c 2 -J high3 -o /dev/null --wrap 'sleep 1') || fail "submit high3"
-n=0
-until grep -q '^low3 got TERM' low3.out 2>/dev/null; do
-	n=$((n + 1)); [ $n -lt 100 ] || fail "low3 was not preempted: $(cat low3.out)"
-	sleep 0.1
-done
-as $USER1 "$BIN/scancel" "$low" || fail "scancel of the victim"
-wait_state "$low" PREEMPTED 20
-wait_state "$high" COMPLETED 30
+victim_cancelled low3 PREEMPTED --no-requeue
 ok "a victim that does not requeue, cancelled during its preemption, ends PREEMPTED"

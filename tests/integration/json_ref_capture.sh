@@ -6,9 +6,15 @@
 # cancelled while pending, one while running) and sacct_real_measured.json
 # (ids and times masked), tests/data/output/sstat_*.out. Four jobs: one that
 # completed, one that failed (exit 3), one running (-t 10, then cancelled:
-# the measured one) and one held. Run as root with that cluster up; not part
-# of `make check`. Job ids and sizes in sstat_*.out are the run's.
+# the measured one) and one held. Run as root with SL_CAPTURE=1 with that cluster up;
+# not part of `make check`. Job ids and sizes in sstat_*.out are the run's.
 set -eu
+# A reference capture rewrites files under tests/data: never by accident
+# (a run of every tests/integration/*.sh), only when asked (77: skipped).
+if [ "${SL_CAPTURE:-}" != 1 ]; then
+	echo "$(basename "$0"): rewrites tests/data from a real Slurm; run it with SL_CAPTURE=1" >&2
+	exit 77
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 data="$here/../data"
 work=$(mktemp -d /tmp/json-ref.XXXXXX)

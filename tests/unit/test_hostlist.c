@@ -13,6 +13,8 @@
 #include "hostlist.h"
 #include "xalloc.h"
 
+#include "tmpdir_testlib.h"
+
 static void expect_expand(const char *s, const char *joined)
 {
 	struct sl_err err = SL_ERR_INIT;
@@ -120,17 +122,13 @@ static void test_roundtrip(void **state)
 	sl_strv_free(v);
 }
 
-/* A host file as slurm_read_hostfile reads it; the text in a temporary
- * file, the answer or the error's line. */
+/* A host file as slurm_read_hostfile reads it; the text in a file of the
+ * scratch directory (tmpdir_testlib.h), the answer or the error's line. */
 static void hostfile(const char *text, const char *want, const char *err_want)
 {
-	char path[] = "/tmp/sl-test-hostfile-XXXXXX", *out = NULL;
+	char *path = tmpdir_write("hosts", text), *out = NULL;
 	struct sl_err err = SL_ERR_INIT;
-	int fd = mkstemp(path);
 
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-	close(fd);
 	if (want != NULL) {
 		assert_int_equal(sl_hostfile_read(path, &out, &err), 0);
 		assert_string_equal(out, want);
@@ -147,6 +145,7 @@ static void hostfile(const char *text, const char *want, const char *err_want)
 	}
 	free(out);
 	unlink(path);
+	free(path);
 }
 
 static void test_hostfile(void **state)
@@ -175,5 +174,5 @@ int main(void)
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_hostfile),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -24,24 +24,18 @@
 #include "store_steps.h"
 #include "xalloc.h"
 
-/* Each test's scratch state directory: a template mkdtemp fills in, made
- * by scratch() and removed with all it holds by rm_rf(). */
-#define SCRATCH "/tmp/sl-test-store-XXXXXX"
+#include "tmpdir_testlib.h"
 
-static void scratch(char *d)
-{
-	assert_non_null(mkdtemp(d));
-}
+/* Each test's state directory: a fresh one in the program's scratch
+ * directory (tmpdir_testlib.h), and its removal at the test's end. */
+#define DIR_LEN 96
 
 static void rm_rf(const char *d)
 {
-	char cmd[300];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", d);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(tmpdir_rm(d), 0);
 }
 
-static char dir[] = SCRATCH;
+static char dir[DIR_LEN];
 
 static struct sl_job *mk(uint64_t id, enum sl_jobstate st, int64_t end)
 {
@@ -73,7 +67,7 @@ static void test_store(void **state)
 	uint64_t id;
 	int cnt = 0;
 
-	scratch(dir);
+	tmpdir_sub(dir, sizeof(dir));
 	assert_int_equal(sl_store_open(dir, 1, &s, &err), 0);
 	assert_int_equal(sl_store_begin(s, &err), 0);
 	for (int i = 0; i < 5; i++) {
@@ -147,9 +141,9 @@ static void test_save_spec(void **state)
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_jobspec sp;
 	uint64_t id;
-	char tmp[] = SCRATCH;
+	char tmp[DIR_LEN];
 
-	scratch(tmp);
+	tmpdir_sub(tmp, sizeof(tmp));
 	assert_int_equal(sl_store_open(tmp, 0, &s, &err), 0);
 	assert_int_equal(sl_store_begin(s, &err), 0);
 	assert_int_equal(sl_store_next_id(s, &id, &err), 0);
@@ -191,7 +185,7 @@ static void test_save_spec(void **state)
  * through update and reload. */
 static void test_ready_evictions(void **state)
 {
-	char d[] = SCRATCH, path[64];
+	char d[DIR_LEN], path[128];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v, *j;
@@ -199,7 +193,7 @@ static void test_ready_evictions(void **state)
 	size_t n;
 	uint64_t id;
 
-	scratch(d);
+	tmpdir_sub(d, sizeof(d));
 	snprintf(path, sizeof(path), "%s/sluice.db", d);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db,
@@ -242,7 +236,7 @@ static void test_ready_evictions(void **state)
  * when it lists a job; the spec comes back whole. */
 static void test_every_member(void **state)
 {
-	char d[] = SCRATCH;
+	char d[DIR_LEN];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v, *j = mk(1, SL_JOB_PENDING, 0);
@@ -258,7 +252,7 @@ static void test_every_member(void **state)
 	j->gid = 77;
 	j->spec.env = sl_xcalloc(2, sizeof(char *));
 	j->spec.env[0] = sl_xstrdup("A=1");
-	scratch(d);
+	tmpdir_sub(d, sizeof(d));
 	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
 	assert_int_equal(sl_store_begin(s, &err), 0);
 	assert_int_equal(sl_store_insert(s, j, &err), 0);
@@ -302,14 +296,14 @@ static off_t file_size(const char *d, const char *name)
  * sl_store_idle (after the replies), and then only past the threshold. */
 static void test_checkpoint_when_idle(void **state)
 {
-	char d[] = SCRATCH;
+	char d[DIR_LEN];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	off_t db0, db1;
 	uint64_t id;
 	int i;
 
-	scratch(d);
+	tmpdir_sub(d, sizeof(d));
 	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
 	db0 = file_size(d, "sluice.db");
 	for (i = 0; file_size(d, "sluice.db-wal") < (off_t)SL_STORE_CHECKPOINT_FRAMES * 4200;
@@ -351,13 +345,13 @@ static void test_checkpoint_when_idle(void **state)
  * that count even when the jobs above it are not there. */
 static void test_next_id_floor(void **state)
 {
-	char d[] = SCRATCH, path[64];
+	char d[DIR_LEN], path[128];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	sqlite3 *db;
 	uint64_t id;
 
-	scratch(d);
+	tmpdir_sub(d, sizeof(d));
 	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
 	sl_store_free(s);
 	snprintf(path, sizeof(path), "%s/sluice.db", d);
@@ -413,12 +407,12 @@ static void one_job(struct sl_store *s)
  * sluiced is repaired at open. A directory everyone may write to is refused. */
 static void test_modes(void **state)
 {
-	char d[] = SCRATCH;
+	char d[DIR_LEN];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	mode_t old = umask(0);
 
-	scratch(d);
+	tmpdir_sub(d, sizeof(d));
 	assert_int_equal(chmod(d, 0755), 0);
 	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
 	one_job(s);
@@ -467,12 +461,12 @@ static int has_aside(const char *d)
  * starts as before. */
 static void test_empty_store(void **state)
 {
-	char d[] = SCRATCH, path[256];
+	char d[DIR_LEN], path[256];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	uint64_t id;
 
-	scratch(d);
+	tmpdir_sub(d, sizeof(d));
 	snprintf(path, sizeof(path), "%s/jobs", d);
 	assert_int_equal(mkdir(path, 0711), 0);
 	snprintf(path, sizeof(path), "%s/jobs/7", d);
@@ -523,7 +517,7 @@ static void test_empty_store(void **state)
 /* One row that cannot be read costs that job, not every listing. */
 static void test_bad_row(void **state)
 {
-	char d[] = SCRATCH, path[256];
+	char d[DIR_LEN], path[256];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job **v;
@@ -531,7 +525,7 @@ static void test_bad_row(void **state)
 	sqlite3 *db;
 	int cnt = 0;
 
-	scratch(d);
+	tmpdir_sub(d, sizeof(d));
 	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
 	assert_int_equal(sl_store_begin(s, &err), 0);
 	for (uint64_t id = 1; id <= 4; id++) {
@@ -568,7 +562,7 @@ static void test_bad_row(void **state)
  * after a restart, and through the index. */
 static void test_submit_key(void **state)
 {
-	char d[] = SCRATCH, path[256];
+	char d[DIR_LEN], path[256];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_job *j = mk(1, SL_JOB_PENDING, 0), *k = mk(2, SL_JOB_PENDING, 0);
@@ -577,7 +571,7 @@ static void test_submit_key(void **state)
 	uint64_t id = 99;
 	int indexed = 0;
 
-	scratch(d);
+	tmpdir_sub(d, sizeof(d));
 	assert_int_equal(sl_store_open(d, 0, &s, &err), 0);
 	j->submit_key = sl_xstrdup("0123456789abcdef0123456789abcdef");
 	assert_int_equal(sl_store_begin(s, &err), 0);
@@ -615,7 +609,7 @@ static void test_submit_key(void **state)
 /* ---- a full disk ---- */
 
 static struct sl_job *live[8]; /* the daemon's jobs, as the lookup sees them */
-static char mounted[64];       /* unmounted however the test ends */
+static char mounted[DIR_LEN];  /* unmounted however the test ends */
 
 static int unmount(void **state)
 {
@@ -652,7 +646,7 @@ static void fill(const char *d)
  * after space comes back saves them all. */
 static void test_full_disk(void **state)
 {
-	char d[] = SCRATCH, path[256];
+	char d[DIR_LEN], path[256];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_jobfilter all = {.history = 1};
@@ -662,7 +656,7 @@ static void test_full_disk(void **state)
 	uint64_t id;
 	int cnt = 0;
 
-	scratch(d);
+	tmpdir_sub(d, sizeof(d));
 	if (mount("tmpfs", d, "tmpfs", 0, "size=8m,mode=0700") != 0) {
 		rmdir(d);
 		skip(); /* not root, or no mounts here */
@@ -762,5 +756,5 @@ int main(void)
 					   cmocka_unit_test(test_bad_row),
 					   cmocka_unit_test(test_submit_key),
 					   cmocka_unit_test_teardown(test_full_disk, unmount)};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

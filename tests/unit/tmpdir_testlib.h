@@ -1,10 +1,12 @@
-/* tmpdir_testlib.h - a scratch directory per test program, and files
- * written into it (test_slurm_conf.c, test_migrate.c). */
+/* tmpdir_testlib.h - a scratch directory per test program, and files and
+ * directories made in it (test_slurm_conf.c, test_migrate.c, test_store.c,
+ * test_hostlist.c). */
 #ifndef SL_TMPDIR_TESTLIB_H
 #define SL_TMPDIR_TESTLIB_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "xalloc.h"
 
@@ -21,6 +23,24 @@ static inline char *tmpdir_write(const char *name, const char *text)
 	return p;
 }
 
+/* A fresh directory in the scratch one, for one test's state: its path
+ * (the scratch directory, then a number counting up) into buf. */
+static inline void tmpdir_sub(char *buf, size_t len)
+{
+	static int n;
+	snprintf(buf, len, "%s/%d", tmpdir_path, ++n);
+	assert_int_equal(mkdir(buf, 0700), 0);
+}
+
+/* path and all it holds, gone: system()'s status. */
+static inline int tmpdir_rm(const char *path)
+{
+	char *cmd = sl_xasprintf("rm -rf %s", path);
+	int r = system(cmd);
+	free(cmd);
+	return r;
+}
+
 static inline int tmpdir_setup(void **state)
 {
 	(void)state;
@@ -30,11 +50,8 @@ static inline int tmpdir_setup(void **state)
 
 static inline int tmpdir_teardown(void **state)
 {
-	char *cmd = sl_xasprintf("rm -rf %s", tmpdir_path);
 	(void)state;
-	int r = system(cmd);
-	free(cmd);
-	return r;
+	return tmpdir_rm(tmpdir_path);
 }
 
 #endif

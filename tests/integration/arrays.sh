@@ -259,10 +259,7 @@ ok "sbatch -W on an array: the highest exit code of its tasks"
 # The throttle outlives a restart: after kill -9, still 2 running, the
 # others waiting with JobArrayTaskLimit.
 t=$(submit $USER1 --array=1-6%2 -o /dev/null --wrap 'sleep 30') || fail "submit"
-n=0
-until [ "$("$BIN/squeue" -h -r -j "$t" -t R -o %i | wc -l)" -eq 2 ]; do
-	n=$((n + 1)); [ $n -lt 100 ] || fail "array $t: 2 never ran"; sleep 0.1
-done
+wait_until "array $t: 2 never ran" '[ "$("$BIN/squeue" -h -r -j "$t" -t R -o %i | wc -l)" -eq 2 ]'
 kill9_daemon
 start_daemon
 sleep 1
@@ -296,10 +293,7 @@ expect_eq "squeue -j of an unknown array" "slurm_load_jobs error: Invalid job id
 o=$(submit $USER1 -H --array=7 --wrap true) || fail "submit"
 expect_eq "an array of one task" "${o}_[7]" "$("$BIN/squeue" -h -j "$o" -o %i)"
 l=$(submit $USER1 -o /dev/null --array=0-2%2 --wrap 'sleep 30') || fail "submit"
-n=0
-until [ "$("$BIN/squeue" -h -r -j "$l" -t R -o %i | wc -l)" = 2 ]; do
-	n=$((n + 1)); [ $n -lt 100 ] || fail "two tasks of $l did not start"; sleep 0.1
-done
+wait_until "two tasks of $l did not start" '[ "$("$BIN/squeue" -h -r -j "$l" -t R -o %i | wc -l)" = 2 ]'
 expect_eq "the last pending task" "${l}_2|2" "$("$BIN/squeue" -h -j "$l" -t PD -o '%i|%K')"
 "$BIN/scancel" "$o" "$l"
 ok "N_I the array lacks: nothing listed, Job N_I not found; the last pending task is N_I"
@@ -341,17 +335,12 @@ expect_eq "the meta holds task 3 alone" "${h}_1|${h}_2|${h}_3|${h}_4" \
 # Tasks held while they ran stay held when requeued, and fold back into
 # the meta record; squeue's set of a merged record has no %N (22.05).
 q=$(submit $USER1 -o /dev/null -a 1-4%2 --wrap 'sleep 30') || fail "submit"
-n=0
-until [ "$("$BIN/squeue" -h -r -j "$q" -t R -o %i | wc -l)" = 2 ]; do
-	n=$((n + 1)); [ $n -lt 100 ] || fail "two tasks of $q did not start"; sleep 0.1
-done
+wait_until "two tasks of $q did not start" '[ "$("$BIN/squeue" -h -r -j "$q" -t R -o %i | wc -l)" = 2 ]'
 as $USER1 "$BIN/scontrol" hold "$q" || fail "hold $q"
 expect_eq "requeue of the array" "${q}_1-2: No error|${q}_3-4: Job is pending execution" \
 	"$(as $USER1 "$BIN/scontrol" requeue "$q" 2>&1 | paste -sd'|')"
-n=0 # the requeued runs end a moment later
-until [ "$("$BIN/squeue" -h -r -j "$q" -t PD -o %i | wc -l)" = 4 ]; do
-	n=$((n + 1)); [ $n -lt 100 ] || fail "the tasks of $q are not all pending again"; sleep 0.1
-done
+# the requeued runs end a moment later
+wait_until "the tasks of $q are not all pending again" '[ "$("$BIN/squeue" -h -r -j "$q" -t PD -o %i | wc -l)" = 4 ]'
 expect_eq "held while running, requeued, folded" "${q}_[1-4] JobHeldUser" \
 	"$("$BIN/squeue" -h -j "$q" -o '%i %r')"
 "$BIN/scancel" "$q"
@@ -361,10 +350,7 @@ ok "a task updated or held on its own is split off its meta record, as Slurm's"
 # meta record, then the tasks split off it, the last split first, so that
 # running tasks of one start time list newest first; by -S V too.
 o=$(submit $USER1 -o /dev/null -a 1-6%3 --wrap 'sleep 30') || fail "submit"
-n=0
-until [ "$("$BIN/squeue" -h -r -j "$o" -t R -o %i | wc -l)" = 3 ]; do
-	n=$((n + 1)); [ $n -lt 100 ] || fail "three tasks of $o did not start"; sleep 0.1
-done
+wait_until "three tasks of $o did not start" '[ "$("$BIN/squeue" -h -r -j "$o" -t R -o %i | wc -l)" = 3 ]'
 expect_eq "squeue -r -j N" "4 5 6 3 2 1" "$("$BIN/squeue" -h -r -j "$o" -o %K | paste -sd' ')"
 expect_eq "squeue -r -j N -S V" "3 2 1 4 5 6" \
 	"$("$BIN/squeue" -h -r -j "$o" -S V -o %K | paste -sd' ')"

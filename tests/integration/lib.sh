@@ -136,6 +136,17 @@ wait_state() {
 	done
 }
 
+# wait_until WHAT CONDITION: CONDITION (shell text, eval'd each time)
+# holds within 10 s, looked at every 0.1 s; else the test fails with WHAT.
+wait_until() {
+	_wu=0
+	until eval "$2"; do
+		_wu=$((_wu + 1))
+		[ $_wu -lt 100 ] || fail "$1"
+		sleep 0.1
+	done
+}
+
 # expect_eq WHAT EXPECTED ACTUAL
 expect_eq() {
 	[ "$2" = "$3" ] || fail "$1: expected [$2], got [$3]"

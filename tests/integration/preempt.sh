@@ -15,20 +15,12 @@ low=$(submit $USER1 --qos=low -c 2 -J low -o low.out \
 	fail "submit low"
 wait_state "$low" RUNNING
 # Preempt it only once its TERM trap is set (it prints after setting it).
-n=0
-until grep -q '^low start' low.out 2>/dev/null; do
-	n=$((n + 1)); [ $n -lt 100 ] || fail "low did not start its script"
-	sleep 0.1
-done
+wait_until "low did not start its script" 'grep -q "^low start" low.out 2>/dev/null'
 high=$(submit $USER2 --qos=high -c 2 -J high -o high.out --wrap 'echo high ran; sleep 3') ||
 	fail "submit high"
 wait_state "$high" RUNNING 20
 # The victim is pending again, and says why.
-n=0
-while [ "$("$BIN/squeue" -h -j "$low" -o %t)" != PD ]; do
-	n=$((n + 1)); [ $n -lt 100 ] || fail "low did not go back to PENDING"
-	sleep 0.1
-done
+wait_until "low did not go back to PENDING" '[ "$("$BIN/squeue" -h -j "$low" -o %t)" = PD ]'
 reason=$("$BIN/squeue" -h -j "$low" -o %r)
 case "$reason" in Resources|Priority) ;; *) fail "victim's reason: [$reason]" ;; esac
 "$BIN/scontrol" show job "$low" | grep -q "PendingReason=.*insufficient_unused_quota_for_cpu" ||
@@ -55,18 +47,10 @@ victim_cancelled() {
 		--wrap "trap 'echo $name got TERM; sleep 2; exit 143' TERM; echo $name start; sleep 30 & wait") ||
 		fail "submit $name"
 	wait_state "$low" RUNNING
-	n=0
-	until grep -q "^$name start" "$name.out" 2>/dev/null; do
-		n=$((n + 1)); [ $n -lt 100 ] || fail "$name did not start its script"
-		sleep 0.1
-	done
+	wait_until "$name did not start its script" 'grep -q "^$name start" "$name.out" 2>/dev/null'
 	high=$(submit $USER2 --qos=high -c 2 -J "h$name" -o /dev/null --wrap 'sleep 1') ||
 		fail "submit h$name"
-	n=0
-	until grep -q "^$name got TERM" "$name.out" 2>/dev/null; do
-		n=$((n + 1)); [ $n -lt 100 ] || fail "$name was not preempted: $(cat "$name.out")"
-		sleep 0.1
-	done
+	wait_until "$name was not preempted" 'grep -q "^$name got TERM" "$name.out" 2>/dev/null'
 	as $USER1 "$BIN/scancel" "$low" || fail "scancel of the victim"
 	wait_state "$low" "$want" 20
 	wait_state "$high" COMPLETED 30

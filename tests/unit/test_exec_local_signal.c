@@ -34,18 +34,30 @@
 #include "xalloc.h"
 #include "stepd_testlib.h"
 
+/* Job id started with script and running it: its script's process group
+ * is there (job.pgid) and has had a moment to set its traps. The job's
+ * directory into *dir (caller frees). */
+static struct sl_job *start_running(struct sl_exec_local *x, uint64_t id, const char *script,
+				    char **dir)
+{
+	struct sl_job *j = make_record(id, script, 1);
+	struct sl_err err = SL_ERR_INIT;
+	assert_int_equal(sl_exec_local_start(x, j, &err), 0);
+	*dir = sl_xasprintf("%s/jobs/%llu", root, (unsigned long long)id);
+	wait_file(*dir, SL_JOBDIR_PGID);
+	usleep(300000);
+	return j;
+}
+
 static void test_exec_local_cancel_signal(void **state)
 {
 	struct sl_loop *loop = sl_loop_new();
 	struct evlog e = {0};
 	struct sl_exec_local *x = new_exec(loop, &e);
-	struct sl_job *j = make_record(102, "#!/bin/bash\ntrap 'echo got HUP' HUP\necho up\n"
-				       "while :; do sleep 0.1; done\n", 1);
+	char *dir;
+	struct sl_job *j = start_running(x, 102, "#!/bin/bash\ntrap 'echo got HUP' HUP\necho up\n"
+					 "while :; do sleep 0.1; done\n", &dir);
 	struct sl_err err = SL_ERR_INIT;
-	assert_int_equal(sl_exec_local_start(x, j, &err), 0);
-	char *dir = sl_xasprintf("%s/jobs/102", root);
-	wait_file(dir, SL_JOBDIR_PGID);
-	usleep(300000);
 	assert_int_equal(sl_exec_local_signal(x, 102, SIGHUP, &err), 0);
 	usleep(300000);
 	assert_int_equal(sl_exec_local_cancel(x, 102, &err), 0);
@@ -71,14 +83,11 @@ static void test_exec_local_signal_scope(void **state)
 	struct sl_loop *loop = sl_loop_new();
 	struct evlog e = {0};
 	struct sl_exec_local *x = new_exec(loop, &e);
-	struct sl_job *j = make_record(104, "#!/bin/bash\ntrap 'echo shell got USR1' USR1\n"
-				       "(trap 'echo child got USR1' USR1; while :; do sleep 0.1; done) &\n"
-				       "echo up\nwhile :; do sleep 0.1; done\n", 1);
+	char *dir;
+	struct sl_job *j = start_running(x, 104, "#!/bin/bash\ntrap 'echo shell got USR1' USR1\n"
+					 "(trap 'echo child got USR1' USR1; while :; do sleep 0.1; done) &\n"
+					 "echo up\nwhile :; do sleep 0.1; done\n", &dir);
 	struct sl_err err = SL_ERR_INIT;
-	assert_int_equal(sl_exec_local_start(x, j, &err), 0);
-	char *dir = sl_xasprintf("%s/jobs/104", root);
-	wait_file(dir, SL_JOBDIR_PGID);
-	usleep(300000);
 	assert_int_equal(sl_exec_local_signal(x, 104, SIGUSR1, &err), 0);
 	usleep(400000);
 	char *p = sl_xasprintf("%s/rec-104-vm.out", root), *out = slurp(p);

@@ -178,7 +178,7 @@ static int render_job(const struct sl_conf *conf, struct sl_job *j, const char *
 	who.operator = sl_conf_is_operator(conf, who.user, who.uid);
 	j->id = RENDER_JOB_ID;
 	if ((r = sl_submit_prepare(conf, s, &who, j, &err)) != 0 ||
-	    (r = sl_job_workload(j, sl_conf_features(conf), &b, &err)) != 0 ||
+	    (r = sl_submit_workload(conf, j, &b, &err)) != 0 ||
 	    (r = assign(sl_conf_kueue(conf), s, &b, flavor, &fl, &n, &j->alloc_nodes, &err)) != 0)
 		goto out;
 	in = (struct sl_render_in){.job = j, .nflavors = n, .flavors = fl,

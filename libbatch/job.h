@@ -125,8 +125,6 @@ struct sl_jobspec {
 	                        * seconds (SL_USER_ENV_WAIT without N); 0: not asked */
 	int get_user_env_mode; /* its S (1: su without -) or L (2: a login shell) */
 	int64_t wait4switch;   /* --switches=N@TIME: seconds; 0: none */
-	int switches_moot;     /* --switches kept for show, no ClusterQueue topology to
-	                        * give it meaning (sl_submit_switches) */
 	char *topology;        /* --topology (sched.h sl_sched_topo_parse); NULL: none */
 };
 

@@ -12,6 +12,7 @@
 #include "job.h"
 #include "kueue.h"
 #include "sched/sched.h"
+#include "submit.h"
 #include "workload.h"
 #include "xalloc.h"
 
@@ -166,7 +167,7 @@ static void map_jobs(struct rp_run *x, struct sl_sched *s)
 		struct sl_job_wl b;
 		struct sl_err e = SL_ERR_INIT;
 		job_of(t, tj, i + 1, acct, part, &j);
-		if (sl_job_workload(&j, sl_conf_features(x->conf), &b, &e) != 0 ||
+		if (sl_submit_workload(x->conf, &j, &b, &e) != 0 ||
 		    sl_sched_check(s, &b.wl, &e) != 0)
 			continue;
 		const struct sl_kueue *k = sl_conf_kueue(x->conf);

@@ -216,7 +216,7 @@ int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
 	struct sl_job_wl b;
 	int r;
 
-	if ((r = sl_job_workload(j, sl_conf_features(conf), &b, err)) != 0 ||
+	if ((r = sl_submit_workload(conf, j, &b, err)) != 0 ||
 	    (r = sl_job_selector_known(sl_conf_kueue(conf), &b, err)) != 0)
 		return r;
 	/* A LocalQueue of that name in another namespace: the account is what
@@ -251,11 +251,11 @@ static const struct sl_kq_cq *job_cq(const struct sl_conf *conf, const struct sl
 /* Slurm without a topology plugin takes --switches and gives it no
  * meaning (scontrol still shows it); so does Sluice where no flavor of the
  * job's ClusterQueue has a topology (Kueue TAS), rather than hold the job
- * for ever: switches_moot, which the workload leaves out. */
-int sl_submit_switches(const struct sl_conf *conf, struct sl_jobspec *s)
+ * for ever. Asked of the config as it is now, so a reload that adds or
+ * takes away a topology counts for jobs already queued. */
+static int switches_moot(const struct sl_conf *conf, const struct sl_jobspec *s)
 {
 	const struct sl_kq_cq *cq = s->switches > 0 ? job_cq(conf, s) : NULL;
-	s->switches_moot = 0;
 	if (cq == NULL)
 		return 0;
 	for (size_t g = 0; g < cq->nrg; g++)
@@ -265,8 +265,19 @@ int sl_submit_switches(const struct sl_conf *conf, struct sl_jobspec *s)
 			if (fl != NULL && fl->topology != NULL)
 				return 0;
 		}
-	s->switches_moot = 1;
-	return 0;
+	return 1;
+}
+
+int sl_submit_workload(const struct sl_conf *conf, const struct sl_job *j, struct sl_job_wl *b,
+		       struct sl_err *err)
+{
+	struct sl_job moot;
+
+	if (!switches_moot(conf, &j->spec))
+		return sl_job_workload(j, sl_conf_features(conf), b, err);
+	moot = *j; /* the workload reads it and keeps only copies of its strings' pointers */
+	moot.spec.switches = 0;
+	return sl_job_workload(&moot, sl_conf_features(conf), b, err);
 }
 
 /* The largest nominal quota of `resource` among the flavors of the job's
@@ -438,7 +449,6 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 	    (r = resolve(conf, who, j, err)) != 0 ||
 	    (r = partition_defaults(conf, &j->spec, err)) != 0 ||
 	    (r = sl_submit_time_min(&j->spec, err)) != 0 ||
-	    (r = sl_submit_switches(conf, &j->spec)) != 0 ||
 	    (r = sl_submit_whole_node(conf, &j->spec, err)) != 0 ||
 	    (r = sl_submit_priority(conf, j, err)) != 0 ||
 	    (r = sl_submit_can_fit(conf, engine, j, err)) != 0)

@@ -62,11 +62,13 @@ int sl_submit_executor_limits(const struct sl_conf *conf, const struct sl_jobspe
  * select plugin reads a per-node minimum of 0). */
 int sl_submit_whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struct sl_err *err);
 
-/* --switches where no flavor of the job's ClusterQueue has a topology:
- * kept (scontrol shows it) but moot, s->switches_moot set, so the workload
- * leaves it out (Slurm without a topology plugin takes it and gives it no
- * meaning), rather than hold the job for ever. Always 0. */
-int sl_submit_switches(const struct sl_conf *conf, struct sl_jobspec *s);
+/* The workload of j (workload.h's sl_job_workload, the config's
+ * features), --switches left out where no flavor of the job's ClusterQueue
+ * has a topology: Slurm without a topology plugin takes it and gives it no
+ * meaning, where Kueue would hold the job for ever. */
+struct sl_job_wl;
+int sl_submit_workload(const struct sl_conf *conf, const struct sl_job *j, struct sl_job_wl *b,
+		       struct sl_err *err);
 
 /* --time-min (TimeMin=) above the limit the job runs with (its own, else
  * the partition's default, resolved at submit): slurmctld's refusal. */

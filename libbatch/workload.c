@@ -121,8 +121,7 @@ int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 					 .req = b->req, .nsel = nsel,
 					 .node_selector = nsel ? b->sel : NULL};
 	/* checked at submit: a record edited since is refused like a bad shape */
-	int tr = sl_sched_topo_parse(j->spec.topology, j->spec.switches_moot ? 0 : j->spec.switches,
-				     j->spec.wait4switch,
+	int tr = sl_sched_topo_parse(j->spec.topology, j->spec.switches, j->spec.wait4switch,
 				     &b->topo, b->topo_layers, 4, b->topo_buf, sizeof(b->topo_buf), err);
 	if (tr < 0)
 		return tr;

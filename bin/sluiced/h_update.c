@@ -60,8 +60,6 @@ static int validate(struct upd *u, struct sl_err *err)
 	struct sl_job *n = u->n;
 	int r;
 
-	if ((u->switches || u->refit) && (r = sl_submit_switches(u->d->conf, &n->spec)) != 0)
-		return r;
 	if (u->check && u->d->executor->check != NULL &&
 	    (r = u->d->executor->check(u->d->conf, &n->spec, err)) != 0)
 		return r;
@@ -104,7 +102,7 @@ int sl_update_priority(struct sluiced *d, struct sl_job *j, int64_t priority,
 int sl_update_job(struct sluiced *d, const struct sl_peer *p, struct sl_job *j, json_object *set,
 		  struct sl_err *err)
 {
-	struct upd u = {d, p, j, sl_job_copy(j), 0, 0, SL_TIME_UNSET, 0, 0, 0};
+	struct upd u = {d, p, j, sl_job_copy(j), 0, 0, SL_TIME_UNSET, 0, 0};
 	int r;
 
 	if (sl_jobstate_is_final(j->state)) {

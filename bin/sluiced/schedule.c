@@ -11,6 +11,7 @@
 #include "log.h"
 #include "loop.h"
 #include "metrics.h"
+#include "submit.h"
 #include "workload.h"
 #include "xalloc.h"
 
@@ -154,7 +155,7 @@ int sl_schedctl_add(struct sl_schedctl *s, const struct sl_job *j, struct sl_err
 	/* Checked at submit; only a feature removed from the config since can
 	 * fail here. Such a job waits (loudly) rather than run anywhere or
 	 * keep sluiced from starting. */
-	if (sl_job_workload(j, sl_conf_features(s->d->conf), &b, &e) != 0) {
+	if (sl_submit_workload(s->d->conf, j, &b, &e) != 0) {
 		sl_err_log("job %llu stays pending: %s", (unsigned long long)j->id, e.msg);
 		return 0;
 	}
@@ -314,7 +315,7 @@ static void explain_bad_features(struct sl_schedctl *s, struct sl_job *j)
 	struct sl_err e = SL_ERR_INIT;
 	if (j->spec.features == NULL || j->eligible_time > (int64_t)time(NULL) ||
 	    j->dependency != NULL || j->eligible_time == 0 ||
-	    sl_job_workload(j, sl_conf_features(s->d->conf), &b, &e) == 0)
+	    sl_submit_workload(s->d->conf, j, &b, &e) == 0)
 		return;
 	free(j->reason);
 	free(j->reason_text);
@@ -440,7 +441,7 @@ int sl_schedctl_trial(struct sl_schedctl *s, const struct sl_job *j,
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	if ((r = sl_job_workload(j, sl_conf_features(s->d->conf), &b, err)) != 0 ||
+	if ((r = sl_submit_workload(s->d->conf, j, &b, err)) != 0 ||
 	    (r = sl_sched_trial(s->engine, &b.wl, limit_ms(j), now, &t, err)) != 0)
 		return r;
 	s->plan_at = now != 0 ? now : 1;   /* the trial planned again without it */

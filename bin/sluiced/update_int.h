@@ -24,7 +24,6 @@ struct upd {
 	int64_t limit;       /* a running job's new time limit, or SL_TIME_UNSET */
 	int renamed;
 	int check;           /* node names changed: the executor's check() again */
-	int switches;        /* Switches= or wait-for-switch=: sl_submit_switches() */
 };
 
 struct sl_update_field {

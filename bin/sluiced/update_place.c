@@ -156,8 +156,8 @@ static int f_contiguous(struct upd *u, json_object *v, struct sl_err *err)
 }
 
 /* Switches=N: at any time, as slurmctld (a running job's placement is
- * done: it counts for the next start, a requeue's); validate() drops it
- * where the job's ClusterQueue has no topology, as at submit. */
+ * done: it counts for the next start, a requeue's); moot where the job's
+ * ClusterQueue has no topology (sl_submit_workload). */
 static int f_switches(struct upd *u, json_object *v, struct sl_err *err)
 {
 	int64_t n = json_object_get_int64(v);
@@ -165,7 +165,7 @@ static int f_switches(struct upd *u, json_object *v, struct sl_err *err)
 	if (n < 0 || n > INT32_MAX)
 		return sl_err_set(err, SL_EINVAL, "Invalid Switches value");
 	u->n->spec.switches = (int)n;
-	u->requeue = u->switches = 1;
+	u->requeue = 1;
 	return 0;
 }
 
@@ -177,7 +177,7 @@ static int f_wait4switch(struct upd *u, json_object *v, struct sl_err *err)
 	if (s < 0 || s > INT32_MAX)
 		return sl_err_set(err, SL_EINVAL, "Invalid wait-for-switch value");
 	u->n->spec.wait4switch = s;
-	u->requeue = u->switches = 1;
+	u->requeue = 1;
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "fsutil.h"
+#include "proctree.h"
 #include "xalloc.h"
 
 /* ---- launch spec ---- */
@@ -417,43 +418,17 @@ int sl_jobdir_reset(const char *dir, struct sl_err *err)
 	return r;
 }
 
-/* Field `field` (from 3) of /proc/<pid>/stat, read as a number. */
-static int proc_stat_field(pid_t pid, int field, unsigned long long *out)
+int sl_proc_starttime(pid_t pid, unsigned long long *out)
 {
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -SL_ENOENT;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -SL_ENOENT;
-	buf[n] = '\0';
-	/* comm may hold spaces and ')': fields resume after the last ')'. */
-	char *p = strrchr(buf, ')');
-	if (p == NULL)
-		return -SL_ENOENT;
-	p++;
-	for (int f = 3; f < field && p != NULL; f++)
+	char buf[1024];
+	const char *p = sl_proc_stat_tail(pid, buf, sizeof(buf)); /* at field 3 */
+
+	for (int f = 3; f < 22 && p != NULL; f++)
 		p = strchr(p + 1, ' ');
 	if (p == NULL)
 		return -SL_ENOENT;
 	*out = strtoull(p + 1, NULL, 10);
 	return 0;
-}
-
-int sl_proc_starttime(pid_t pid, unsigned long long *out)
-{
-	return proc_stat_field(pid, 22, out);
-}
-
-int sl_proc_ppid(pid_t pid, pid_t *out)
-{
-	unsigned long long v = 0;
-	int r = proc_stat_field(pid, 4, &v);
-	*out = r == 0 ? (pid_t)v : 0;
-	return r;
 }
 
 int sl_pidfd_open(pid_t pid)

@@ -139,8 +139,6 @@ int sl_jobdir_blank(const char *text);
 /* Field 22 of /proc/<pid>/stat (clock ticks since boot): with the pid it
  * names one process for good, so a reused pid is told apart. 0 or -SL_ENOENT. */
 int sl_proc_starttime(pid_t pid, unsigned long long *out);
-/* Field 4: its parent's pid. 0 or -SL_ENOENT. */
-int sl_proc_ppid(pid_t pid, pid_t *out);
 
 /* pidfd_open(2): a descriptor that names exactly this process, readable once
  * it has exited. -1 with errno (ENOSYS before Linux 5.3). */

@@ -2,6 +2,7 @@
 #include "proctree.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,15 +98,20 @@ static void read_io(pid_t pid, struct sl_proc_sample *s)
 const char *sl_proc_stat_tail(pid_t pid, char *buf, size_t len)
 {
 	char path[64], *p;
-	FILE *f;
-	size_t n;
+	ssize_t n;
+	int fd;
 
+	/* open and read, not stdio: the supervisors and the fork server read
+	 * it once a job (sl_proc_starttime) */
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((f = fopen(path, "re")) == NULL)
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return NULL;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return NULL;
 	buf[n] = '\0';
+	/* comm may hold spaces and ')': the fields resume after the last ')' */
 	return (p = strrchr(buf, ')')) != NULL ? p + 1 : NULL;
 }
 

@@ -66,6 +66,7 @@
 #include "clock.h"
 #include "fdpass.h"
 #include "log.h"
+#include "proctree.h"
 #include "exec/local/stepd_spawner.h"
 
 #define CTL_FD SL_STEPD_LOCK_FD /* the server's socket; its children's lock */
@@ -397,9 +398,8 @@ static pid_t hand_over(struct server *sv, const char *dir, int lockfd, int endfd
  * (gone, an old kernel, no /proc) sluiced proves the pid itself. */
 static int child_pidfd(pid_t pid)
 {
-	pid_t ppid = 0;
 	int fd = sl_pidfd_open(pid);
-	if (fd >= 0 && (sl_proc_ppid(pid, &ppid) != 0 || ppid != getpid())) {
+	if (fd >= 0 && sl_proc_parent(pid) != getpid()) {
 		close(fd);
 		fd = -1;
 	}

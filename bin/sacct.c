@@ -236,14 +236,15 @@ static void truncate_all(const struct sl_sacct_opts *o, const struct sl_sacct_wi
 			 struct sl_job **v, size_t n, struct sl_step *steps, size_t ns,
 			 int64_t *now)
 {
+	int64_t at = *now;
+
 	if (!o->truncate)
 		return;
 	for (size_t i = 0; i < ns; i++)
 		sl_sacct_truncate_step(w, *now, &steps[i].start_time, &steps[i].end_time);
 	for (size_t i = 0; i < n; i++)
-		(void)sl_sacct_truncate(w, *now, v[i]);
-	if (w->end < *now)
-		*now = w->end;
+		at = sl_sacct_truncate(w, *now, v[i]);
+	*now = at; /* what running jobs' times count to: the window's end */
 }
 
 int main(int argc, char **argv)

@@ -16,8 +16,6 @@
 struct names {
 	char **v;
 	size_t n, cap;
-	size_t steps; /* expand_one's calls: brackets that expand to nothing
-			 ("a[1-99]b[1-99]c[]") make work without names */
 };
 
 static int names_add(struct names *a, char *s, struct sl_err *err)
@@ -72,12 +70,9 @@ static int expand_ranges(const char *pre, size_t plen, const char *r, size_t rle
 static int expand_one(const char *s, size_t len, struct names *a, struct sl_err *err)
 {
 	const char *lb = memchr(s, '[', len), *rb;
-	struct names first = {NULL, 0, 0, 0};
+	struct names first = {NULL, 0, 0};
 	int rc;
 
-	if (++a->steps > 4 * (size_t)SL_HOSTLIST_MAX)
-		return sl_err_set(err, SL_ETOOBIG, "host list expands to more than %d names",
-				  SL_HOSTLIST_MAX);
 	if (lb == NULL) {
 		if (memchr(s, ']', len))
 			return sl_err_set(err, SL_EINVAL, "unbalanced ']' in host list");
@@ -102,7 +97,7 @@ static int expand_one(const char *s, size_t len, struct names *a, struct sl_err 
 
 int sl_hostlist_expand(const char *s, char ***names, size_t *n, struct sl_err *err)
 {
-	struct names a = {NULL, 0, 0, 0};
+	struct names a = {NULL, 0, 0};
 	const char *p = s;
 	int rc = 0;
 
@@ -256,9 +251,10 @@ void sl_hostlist_first(const char *list, char *buf, size_t len)
 }
 
 /* One line's names (its comment cut) appended to *v. */
-static int hostfile_line(char *line, const char *path, int num, char ***v, size_t *n,
-			 size_t *cap, struct sl_err *err)
+static int hostfile_line(char *line, const char *path, int num, struct names *a,
+			 struct sl_err *err)
 {
+	int rc = 0;
 	char *save = NULL;
 
 	for (char *p = line; *p; p++) {
@@ -283,22 +279,20 @@ static int hostfile_line(char *line, const char *path, int num, char ***v, size_
 			*star = '\0';
 		else
 			times = 1;
-		if (*n + (size_t)times > SL_HOSTLIST_MAX)
+		if (a->n + (size_t)times > SL_HOSTLIST_MAX)
 			return sl_err_set(err, SL_ETOOBIG, "Hostlist is too long for the allocate RPC!");
-		for (long i = 0; i < times && *name; i++) {
-			*v = sl_xgrow(*v, cap, *n + 2, sizeof(**v));
-			(*v)[(*n)++] = sl_xstrdup(name);
-			(*v)[*n] = NULL;
-		}
+		for (long i = 0; i < times && *name && rc == 0; i++)
+			rc = names_add(a, sl_xstrdup(name), err);
 	}
-	return 0;
+	return rc;
 }
 
 int sl_hostfile_read(const char *path, char **out, struct sl_err *err)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL, **v = NULL;
-	size_t len = 0, n = 0, cap = 0;
+	struct names a = {NULL, 0, 0};
+	char *line = NULL;
+	size_t len = 0;
 	int num = 0, r = 0;
 
 	*out = NULL;
@@ -307,14 +301,14 @@ int sl_hostfile_read(const char *path, char **out, struct sl_err *err)
 				  path, strerror(errno));
 	while (r == 0 && getline(&line, &len, f) != -1) {
 		line[strcspn(line, "\n")] = '\0';
-		r = hostfile_line(line, path, ++num, &v, &n, &cap, err);
+		r = hostfile_line(line, path, ++num, &a, err);
 	}
 	fclose(f);
 	free(line);
-	if (r == 0 && n == 0)
+	if (r == 0 && a.n == 0)
 		r = sl_err_set(err, SL_EINVAL, "Hostlist is empty!");
 	if (r == 0)
-		*out = sl_hostlist_compress(v, n);
-	sl_strv_free(v);
+		*out = sl_hostlist_compress(a.v, a.n);
+	sl_strv_free(a.v);
 	return r;
 }

@@ -484,35 +484,27 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 	if (hold < 0 && j->requeue_mark > 0) /* asked before a restart */
 		hold = j->requeue_mark - 1;
 	j->requeue_mark = 0;
-	/* Its cancel reached the executor (COMPLETING), and it never started:
-	 * CANCELLED. Back in the queue it would run later, after its user had
-	 * cancelled it. A supervisor takes a cancel that comes before it is
-	 * ready and records CANCELLED itself (jobdir.h: sl_stepd_sigset); this
-	 * is for one that died before it could write `started` (killed, a full
-	 * disk), and for any executor's "never ran" (an eviction, in k8s). */
-	if (res->state == SL_JOB_PENDING && j->state == SL_JOB_COMPLETING) {
+	/* Its cancel reached the executor (COMPLETING) and wins:
+	 * - the job never started: CANCELLED. Back in the queue it would run
+	 *   later, after its user had cancelled it. A supervisor takes a cancel
+	 *   that comes before it is ready and records CANCELLED itself
+	 *   (jobdir.h: sl_stepd_sigset); this is for one that died before it
+	 *   could write `started` (killed, a full disk), and for any executor's
+	 *   "never ran" (an eviction, in k8s);
+	 * - a requeue or a requeueing preemption was on its way: Slurm's
+	 *   scancel of a requeued job still completing ends it CANCELLED, its
+	 *   run kept (times, nodes, the signal that ended it). A preempted job
+	 *   that does not requeue stays PREEMPTED (Slurm's scancel finds it
+	 *   done). */
+	if (j->state == SL_JOB_COMPLETING &&
+	    (res->state == SL_JOB_PENDING || hold >= 0 ||
+	     (res->state == SL_JOB_PREEMPTED && j->spec.requeue))) {
 		never = *res;
 		never.state = SL_JOB_CANCELLED;
 		never.evicted = 0;
 		snprintf(never.reason, sizeof(never.reason), "None");
 		never.message[0] = '\0';
 		res = &never;
-	}
-	/* A cancel after a requeue or a requeueing preemption, before the run
-	 * ended, wins: Slurm's scancel of a requeued job still completing ends
-	 * it CANCELLED, its run kept (times, nodes, the signal that ended it).
-	 * A preempted job that does not requeue stays PREEMPTED (Slurm's
-	 * scancel finds it done). */
-	if (j->state == SL_JOB_COMPLETING &&
-	    (hold >= 0 || (res->state == SL_JOB_PREEMPTED && j->spec.requeue))) {
-		if (res != &never) {
-			never = *res;
-			res = &never;
-		}
-		never.state = SL_JOB_CANCELLED;
-		never.evicted = 0;
-		snprintf(never.reason, sizeof(never.reason), "None");
-		never.message[0] = '\0';
 		hold = -1;
 	}
 	if (hold >= 0) {
@@ -543,17 +535,6 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 	push(&d->forget, &d->nforget, &d->capforget, id);
 }
 
-/* A job cancelled before the restart (COMPLETING) is cancelled again: the
- * executor may have kept the cancel in memory only (a supervisor not yet
- * known, exec_local_signal.c), and a second cancel is no change to one
- * that took it. One already over reports its end by itself. */
-static void recancel(struct sluiced *d, struct sl_job *j)
-{
-	struct sl_err e = SL_ERR_INIT;
-	if (j->state == SL_JOB_COMPLETING && d->executor->cancel(d->exec, j->id, &e) != 0)
-		sl_debug("job %llu: cancel again: %s", (unsigned long long)j->id, e.msg);
-}
-
 int sl_lifecycle_recover(struct sluiced *d, struct sl_err *err)
 {
 	int64_t since = (int64_t)time(NULL) - sl_conf_min_job_age(d->conf);
@@ -580,7 +561,6 @@ int sl_lifecycle_recover(struct sluiced *d, struct sl_err *err)
 			if ((r = sl_schedctl_add_running(d->sched, j, err)) != 0 ||
 			    (r = d->executor->adopt(d->exec, j, err)) != 0)
 				break;
-			recancel(d, j);
 		}
 		sl_job_shed(j); /* as after a submission: see fill() */
 	}

@@ -12,61 +12,43 @@
 
 #include "authz.h"
 #include "hostlist.h"
+#include "slurm_opt.h"
 #include "xalloc.h"
 
-/* "a&b" as the spec's list (the scontrol client checked the form). */
-static char **split_features(const char *s)
+static int same_features(char *const *a, char *const *b)
 {
-	char **v = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = sl_strv_len(a);
 
-	if (*s == '\0')
-		return NULL;
-	for (const char *p = s;; p++) {
-		size_t k = strcspn(p, "&");
-		v = sl_xgrow(v, &cap, n + 2, sizeof(char *));
-		v[n++] = sl_xstrndup(p, k);
-		v[n] = NULL;
-		p += k;
-		if (*p == '\0')
-			break;
-	}
-	return v;
+	if (n != sl_strv_len(b))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(a[i], b[i]) != 0)
+			return 0;
+	return 1;
 }
 
-static char *join_features(char *const *v)
-{
-	size_t len = 1;
-	char *s;
-
-	for (size_t i = 0; v && v[i]; i++)
-		len += strlen(v[i]) + 1;
-	s = sl_xcalloc(1, len);
-	for (size_t i = 0; v && v[i]; i++) {
-		if (i > 0)
-			strcat(s, "&");
-		strcat(s, v[i]);
-	}
-	return s;
-}
-
-/* Features=: the same list is no change at any time; another only while
- * pending (Slurm's ESLURM_JOB_NOT_PENDING); empty clears. */
+/* Features=: sbatch -C's form (slurm_optval.c), checked here too, since a
+ * client other than scontrol may send anything; the same list is no change
+ * at any time, another only while pending (Slurm's ESLURM_JOB_NOT_PENDING);
+ * empty clears. */
 static int f_features(struct upd *u, json_object *v, struct sl_err *err)
 {
-	const char *want = json_object_get_string(v);
-	char *cur = join_features(u->old->spec.features);
-	int same = strcmp(cur, want) == 0, r = 0;
+	struct sl_err e = SL_ERR_INIT;
+	char **want = NULL;
+	int r;
 
-	free(cur);
-	if (same)
-		return 0;
-	if ((r = sl_update_pending_only(u, err)) != 0)
-		return r;
-	sl_strv_free(u->n->spec.features);
-	u->n->spec.features = split_features(want);
-	u->refit = u->requeue = 1;
-	return 0;
+	if (sl_slurm_parse_constraint(json_object_get_string(v), &want, &e) != 0)
+		return sl_err_set(err, SL_EINVAL, "Invalid feature specification");
+	if (same_features(want, u->old->spec.features))
+		r = 0;
+	else if ((r = sl_update_pending_only(u, err)) == 0) {
+		sl_strv_free(u->n->spec.features);
+		u->n->spec.features = want;
+		want = NULL;
+		u->refit = u->requeue = 1;
+	}
+	sl_strv_free(want);
+	return r;
 }
 
 static int same_str(const char *a, const char *b)

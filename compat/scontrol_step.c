@@ -65,11 +65,9 @@ static void head(struct sl_buf *b, const struct sl_job *j, const char *step, int
 		sl_slurm_time_fmt_limit_sacct(limit, l, sizeof(l));
 	else
 		snprintf(l, sizeof(l), "UNLIMITED");
-	if (j->array_job_id != 0)
-		sl_buf_addf(b, "StepId=%llu_%d.%s", (unsigned long long)j->array_job_id,
-			    j->array_task_id, step);
-	else
-		sl_buf_addf(b, "StepId=%llu.%s", (unsigned long long)j->id, step);
+	char base[96];
+	sl_job_id_text(j, base, sizeof(base));
+	sl_buf_addf(b, "StepId=%s.%s", base, step);
 	sl_buf_addf(b, " UserId=%u StartTime=%s TimeLimit=%s%sState=", (unsigned)j->uid, t, l,
 		    sep);
 }

@@ -42,12 +42,10 @@ struct srow {
 #define P(name) static void name(const struct srow *r, int64_t now, char *buf, size_t len)
 P(s_id)
 {
+	char base[96];
 	(void)now;
-	if (r->j->array_job_id != 0) /* an array task's steps go by its array id */
-		snprintf(buf, len, "%llu_%d.%s", (unsigned long long)r->j->array_job_id,
-			 r->j->array_task_id, r->step);
-	else
-		snprintf(buf, len, "%llu.%s", (unsigned long long)r->j->id, r->step);
+	sl_job_id_text(r->j, base, sizeof(base)); /* an array task's steps: N_I.S */
+	snprintf(buf, len, "%s.%s", base, r->step);
 }
 P(s_name) { (void)now; snprintf(buf, len, "%s", r->name); }
 P(s_part) { (void)now; snprintf(buf, len, "%s", r->j->spec.partition ? r->j->spec.partition : ""); }

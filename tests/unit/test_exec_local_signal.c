@@ -358,7 +358,8 @@ struct unready {
  * is still due, and the cancel reads it (and execs the supervisor if it
  * says the fork failed) before it signals the supervisor, which is not
  * ready: the signal must wait for it. 0 when the job ended CANCELLED and
- * its script never ran; 10 + the state it ended in otherwise. */
+ * its script never ran; 8 when the supervisor was never held unready; 10 +
+ * the state it ended in otherwise. */
 static int cancel_unready(struct sl_exec_local *x, struct evlog *e, void *arg)
 {
 	const struct unready *u = arg;
@@ -376,8 +377,10 @@ static int cancel_unready(struct sl_exec_local *x, struct evlog *e, void *arg)
 	rc = 5;
 	if (exists(dir, SL_JOBDIR_PID))
 		goto out; /* it was ready: this tells nothing */
-	if ((held = window_held(u->hold, 0)) > 0)
-		window_release(u->hold, held);
+	rc = 8; /* the supervisor never reached its hold: no window was tested */
+	if ((held = window_held(u->hold, 0)) == 0)
+		goto out;
+	window_release(u->hold, held);
 	run_until_finished(e->loop);
 	rc = e->finished != 1 ? 6 : e->res.state != SL_JOB_CANCELLED ? 10 + (int)e->res.state
 	     : access(out, F_OK) == 0 ? 7 : 0;

@@ -16,7 +16,8 @@ extern char root[]; /* made by stepd_test_setup, mode 1777 */
 /* sluice-stepd built with hooks for tests (sluice-stepd-hooked). */
 extern char hooked_path[4096];
 /* Its decoy for a reused pid (stepd_decoy.c) writes the decoy's pid to the
- * file $SL_TEST_DECOY names, which this reads: 0 when there is none (skip). */
+ * file $SL_TEST_DECOY names, which this reads: 0 when there is none (no
+ * file: the decoy server never opened a pidfd), which the caller judges. */
 pid_t decoy_pid(const char *mark);
 /* Its hold on a new supervisor's start (stepd_window.c: $SL_TEST_WINDOW
  * names the directory): the pid of the supervisor held there once one is

@@ -253,18 +253,6 @@ static void test_adopt_pgid_reused(void **state)
 	}
 }
 
-/* The pid in the file the decoy server wrote, 0 if none (no cmocka: for
- * a child). */
-static pid_t decoy_read(const char *mark)
-{
-	char *text = slurp(mark);
-	long pid = 0;
-	if (text == NULL || sscanf(text, "%ld", &pid) != 1)
-		pid = 0;
-	free(text);
-	return (pid_t)pid;
-}
-
 enum launch_case {
 	DECOY,     /* the decoy server: the pid it answers with is a decoy's */
 	STARTED,   /* the real one: the job runs, stepd.pid written */
@@ -300,7 +288,7 @@ static int launch_cancel(struct sl_exec_local *x, struct evlog *e, void *arg)
 	if (sl_exec_local_cancel(x, l->id, &err) != 0)
 		return 4;
 	if (l->how == DECOY) {
-		if ((d = decoy_read(l->mark)) == 0)
+		if ((d = decoy_pid(l->mark)) == 0)
 			return 77;
 		usleep(200000);
 		rc = waitpid(d, NULL, WNOHANG) == 0 ? 0 : 5;

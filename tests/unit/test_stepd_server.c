@@ -461,6 +461,7 @@ static void test_server_pid_reused(void **state)
 	setenv("SL_TEST_DECOY", mark, 1); /* the server started next takes it */
 	spawn_locked(sp, dir, &sv);
 	unsetenv("SL_TEST_DECOY");
+	assert_int_equal(access(mark, F_OK), 0); /* else the decoy server never opened a pidfd */
 	pid_t d = decoy_pid(mark);
 	int pidfd = sv.pidfd, endfd = sv.endfd;
 	pid_t pid = sv.pid;

@@ -223,13 +223,16 @@ int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)
 	struct sigaction sa, old_int, old_term;
 	uint64_t id = 0;
 	char *rcf = rc_file();
-	int r, built = 0; /* built: spec is ours to clear */
+	int r, failed;
 
+	sl_jobspec_init(&spec); /* ours to clear (sbatch's parse fills it even when it fails) */
 	*job = NULL;
 	if (q->spec && rcf)
 		as_holder(q->spec, rcf);
-	if (rcf == NULL || (!q->spec && !(built = spec_of(q, &spec, &err) == 0)) ||
-	    sl_client_submit_once(q->spec ? q->spec : &spec, &id, &err) != 0) {
+	failed = rcf == NULL || (!q->spec && spec_of(q, &spec, &err) != 0) ||
+		 sl_client_submit_once(q->spec ? q->spec : &spec, &id, &err) != 0;
+	sl_jobspec_clear(&spec);
+	if (failed) {
 		/* the policy's hint lines as errors, Slurm's answer last */
 		const char *msg = err.msg[0] ? err.msg : strerror(errno), *last = strrchr(msg, '\n');
 		if (last)
@@ -241,12 +244,8 @@ int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)
 		if (rcf)
 			unlink(rcf);
 		free(rcf);
-		if (built)
-			sl_jobspec_clear(&spec);
 		return 1;
 	}
-	if (built)
-		sl_jobspec_clear(&spec);
 	free(rcf);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_int;

@@ -266,6 +266,20 @@ static int add_pending_task(struct sluiced *d, struct hist *h, const struct sl_j
 	return r;
 }
 
+/* sacct -j N_I of a task its array's pending meta record still holds:
+ * slurmdbd's row of that record has no task id (NO_VAL), so the task is
+ * not found until it is split off or started; -j N finds the record. */
+static int meta_task_only(const struct sl_jobfilter *f, const struct sl_job *j)
+{
+	if (!f->history || f->n_tasks == 0 || j->array_job_id == 0 ||
+	    j->state != SL_JOB_PENDING || sl_job_task_split(j))
+		return 0;
+	for (size_t i = 0; i < f->n_ids; i++)
+		if (f->ids[i] == j->array_job_id)
+			return 0;
+	return 1;
+}
+
 /* The history, folded: an array's tasks cancelled while pending, all at
  * once, are one record, as Slurm's meta record is ("N_[0-4]" CANCELLED):
  * it never split them off. The store lists in id order, so such a group
@@ -350,7 +364,7 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		/* History already listed the finished ones from the store. */
 		if (f.history && sl_jobstate_is_final(j->state))
 			continue;
-		if (!sl_jobfilter_match(&f, j))
+		if (!sl_jobfilter_match(&f, j) || meta_task_only(&f, j))
 			continue;
 		if (f.fold && j->array_job_id != 0 && j->state == SL_JOB_PENDING) {
 			if ((r = add_pending_task(d, &h, &f, &fold, i)) != 0)

@@ -54,6 +54,10 @@ expect_eq "sacct: pending tasks fold" "${b}_[5,7,9]|$b" \
 	"$("$BIN/sacct" -X -n -P -j "$b" -o JobID,JobIDRaw)"
 expect_eq "JobId of a pending task" "JobId=$b ArrayJobId=$b ArrayTaskId=9 JobName=wrap" \
 	"$("$BIN/scontrol" show job "${b}_9" | head -n1)"
+# slurmdbd's meta record has no task id: sacct -j N_I finds no task it holds.
+expect_eq "sacct -j N_I of a task the meta holds" "" \
+	"$("$BIN/sacct" -X -n -P -j "${b}_9,${b}_5" -o JobID)"
+expect_eq "sacct -j N,N_I" "${b}_[5,7,9]" "$("$BIN/sacct" -X -n -P -j "$b,${b}_9" -o JobID)"
 as $USER1 "$BIN/scontrol" release "${b}_7" || fail "release ${b}_7"
 wait_state "$((b + 2))" COMPLETED
 expect_eq "squeue %A of the split task" "${b}_5|$b

@@ -6,7 +6,9 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "slurm_reason.h"
 #include "slurm_time.h"
 #include "xalloc.h"
 
@@ -19,6 +21,7 @@ void sl_sacct_cond_init(struct sl_sacct_cond *c)
 void sl_sacct_cond_clear(struct sl_sacct_cond *c)
 {
 	free(c->gids);
+	free(c->reasons);
 	sl_sacct_cond_init(c);
 }
 
@@ -42,6 +45,31 @@ int sl_sacct_cond_groups(struct sl_sacct_cond *c, const char *list, struct sl_er
 	}
 	free(dup);
 	return r;
+}
+
+int sl_sacct_cond_reasons(struct sl_sacct_cond *c, const char *list, struct sl_err *err)
+{
+	char *dup = sl_xstrdup(list), *save = NULL;
+	int r = 0;
+	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		const char *name = sl_slurm_reason_name(t);
+		if (name == NULL) {
+			r = sl_err_set(err, SL_EINVAL,
+				       "sacct: fatal: unrecognized job reason value '%s'", t);
+			break;
+		}
+		c->reasons = sl_xrealloc(c->reasons, (c->n_reasons + 1) * sizeof(*c->reasons));
+		c->reasons[c->n_reasons++] = name;
+	}
+	free(dup);
+	return r;
+}
+
+const char *sl_sacct_cond_reason_of(const struct sl_job *j)
+{
+	if (sl_job_ran(j))
+		return j->start_reason ? j->start_reason : "None";
+	return j->reason ? j->reason : "None";
 }
 
 /* Digits up to end: 0, -1 when not a number, 1 when past INT_MAX. */
@@ -97,6 +125,14 @@ int sl_sacct_cond_match(const struct sl_sacct_cond *c, const struct sl_job *j)
 		while (i < c->n_gids && c->gids[i] != (gid_t)j->gid)
 			i++;
 		if (i == c->n_gids)
+			return 0;
+	}
+	if (c->n_reasons > 0) {
+		const char *why = sl_sacct_cond_reason_of(j);
+		size_t i = 0;
+		while (i < c->n_reasons && strcasecmp(c->reasons[i], why) != 0)
+			i++;
+		if (i == c->n_reasons)
 			return 0;
 	}
 	if (c->nodes_set && c->nodes_lo > 0 &&

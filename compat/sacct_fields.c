@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "hostlist.h"
+#include "sacct_cond.h"
 #include "slurm_freq.h"
 #include "slurm_time.h"
 #include "slurm_tres.h"
@@ -132,15 +133,7 @@ F(f_comment) { (void)c; JOBONLY(OR_EMPTY(j->spec.comment)); }
 F(f_user) { (void)c; JOBONLY(OR_EMPTY(j->user)); }
 F(f_group) { (void)c; JOBONLY(OR_EMPTY(j->group)); }
 F(f_workdir) { (void)c; JOBONLY(OR_EMPTY(j->spec.work_dir)); }
-/* slurmdbd's state_reason_prev_db: why a job that ran last waited (None
- * when only for None, Priority or Resources); the reason it has for one
- * that never ran */
-F(f_reason)
-{
-	(void)c;
-	JOBONLY(sl_job_ran(j) ? (j->start_reason ? j->start_reason : "None")
-			      : j->reason ? j->reason : "None");
-}
+F(f_reason) { (void)c; JOBONLY(sl_sacct_cond_reason_of(j)); }
 F(f_submit_line) { (void)c; JOBONLY(OR_EMPTY(j->spec.submit_line)); }
 F(f_cluster) { (void)j; (void)row; S(OR_EMPTY(c->cluster)); }
 F(f_derived) { JOBONLY(c->derived ? c->derived : "0:0"); }

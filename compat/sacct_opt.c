@@ -301,6 +301,7 @@ SET(set_ncpus)
 	O(ctx)->cond.cpus_set = 1;
 	return sl_sacct_cond_range(arg, "cpu", &O(ctx)->cond.cpus_lo, &O(ctx)->cond.cpus_hi, err);
 }
+SET(set_reasons) { return sl_sacct_cond_reasons(&O(ctx)->cond, arg, err); }
 SET(set_tl_min) { return sl_sacct_cond_time(arg, &O(ctx)->cond.tl_min, err); }
 SET(set_tl_max) { return sl_sacct_cond_time(arg, &O(ctx)->cond.tl_max, err); }
 SET(set_end) { return set_time(O(ctx), arg, &O(ctx)->end, err); }
@@ -356,7 +357,7 @@ static const struct sl_opt table[] = {
 	ROW("parsable2", 'P', SL_OPT_NOARG, set_parsable2),
 	ROW("qos", 'q', SL_OPT_REQ, set_qos),
 	ROW("partition", 'r', SL_OPT_REQ, set_partitions),
-	UNSUPP("reason", 'R', SL_OPT_REQ),
+	ROW("reason", 'R', SL_OPT_REQ, set_reasons),
 	ROW("state", 's', SL_OPT_REQ, set_states),
 	ROW("starttime", 'S', SL_OPT_REQ, set_start),
 	ROW("truncate", 'T', SL_OPT_NOARG, set_truncate),

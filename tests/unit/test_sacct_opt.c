@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "sacct_opt.h"
+#include "slurm_reason.h"
 #include "xalloc.h"
 
 #define NOW 1795257000 /* 2026-11-21T10:30:00Z */
@@ -276,6 +277,35 @@ static void test_options(void **state)
 		sl_job_free(j);
 	}
 	sl_sacct_opts_clear(&o);
+	/* -R: by Slurm's names in any case; a job that ran by why it waited */
+	EXPECT_ERR("sacct: fatal: unrecognized job reason value 'Waiting'", "-R", "None,Waiting");
+	assert_int_equal(PARSE(&o, &err, "-R", "jobheldUSER,dependency"), 0);
+	{
+		struct sl_job *j = sl_job_new();
+		j->state = SL_JOB_PENDING;
+		j->reason = sl_xstrdup("JobHeldUser");
+		assert_true(sl_sacct_cond_match(&o.cond, j));
+		j->state = SL_JOB_COMPLETED;
+		j->start_time = NOW - 5;
+		assert_false(sl_sacct_cond_match(&o.cond, j)); /* ran: None */
+		j->start_reason = sl_xstrdup("Dependency");
+		assert_true(sl_sacct_cond_match(&o.cond, j));
+		sl_job_free(j);
+	}
+	sl_sacct_opts_clear(&o);
+}
+
+/* Slurm's reason names: found in any case, spelled as Slurm does. */
+static void test_reason_names(void **state)
+{
+	(void)state;
+	assert_string_equal(sl_slurm_reason_name("accountingpolicy"), "AccountingPolicy");
+	assert_string_equal(sl_slurm_reason_name("QOSMAXWALLDURATIONPERJOBLIMIT"),
+			    "QOSMaxWallDurationPerJobLimit");
+	assert_string_equal(sl_slurm_reason_name("None"), "None");
+	assert_string_equal(sl_slurm_reason_name("JobArrayTaskLimit"), "JobArrayTaskLimit");
+	assert_null(sl_slurm_reason_name("WaitingForQuota"));
+	assert_null(sl_slurm_reason_name(""));
 }
 
 /* sacct's order: submit time, then job id (options.c's sort). */
@@ -411,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_states), cmocka_unit_test(test_requeued_pending),
 		cmocka_unit_test(test_held),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_reason_names),
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_sort_array),
 		cmocka_unit_test(test_step_parts),

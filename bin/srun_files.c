@@ -15,7 +15,8 @@ static char *expand(const struct sl_srun_layout *l, const char *pat, int t)
 {
 	char *withstep = sl_srun_pattern_step(pat, (unsigned long long)l->job_id, l->step_id), *out;
 	struct sl_pattern_ctx c = {
-		.job_id = l->job_id, .array_task_id = SL_PATTERN_NO_TASK,
+		.job_id = l->job_id, .array_job_id = l->array_job_id,
+		.array_task_id = l->array_job_id ? l->array_task_id : SL_PATTERN_NO_TASK,
 		.job_name = getenv("SLURM_JOB_NAME"), .user = getenv("USER"),
 		.host = l->nodes[l->task[t].node], .node_id = (unsigned)l->task[t].node,
 		.task_id = (unsigned)t, .work_dir = NULL,

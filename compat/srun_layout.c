@@ -57,6 +57,24 @@ static char **split_commas(const char *s, size_t *n)
 	return v;
 }
 
+/* An array task's ids, as slurmstepd has them from the job: both or none. */
+static void array_ids(char *const *envp, struct sl_srun_alloc *a)
+{
+	const char *job = env_get(envp, "SLURM_ARRAY_JOB_ID");
+	const char *task = env_get(envp, "SLURM_ARRAY_TASK_ID");
+	char *e1 = NULL, *e2 = NULL;
+	unsigned long long j, t;
+
+	if (job == NULL || task == NULL || *job == '\0' || *task == '\0')
+		return;
+	j = strtoull(job, &e1, 10);
+	t = strtoull(task, &e2, 10);
+	if (*e1 == '\0' && *e2 == '\0' && j > 0 && t < UINT32_MAX - 1) {
+		a->array_job_id = j;
+		a->array_task_id = (uint32_t)t;
+	}
+}
+
 int sl_srun_alloc_from_env(char *const *envp, struct sl_srun_alloc *a, struct sl_err *err)
 {
 	const char *id = env_get(envp, "SLURM_JOB_ID"), *nl = env_get(envp, "SLURM_JOB_NODELIST");
@@ -73,6 +91,7 @@ int sl_srun_alloc_from_env(char *const *envp, struct sl_srun_alloc *a, struct sl
 	if (nl == NULL || sl_hostlist_expand(nl, &a->nodes, &a->nnodes, &e) != 0 || a->nnodes == 0)
 		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid SLURM_JOB_NODELIST: %s",
 				  nl ? nl : "(null)");
+	array_ids(envp, a);
 	a->cpus = sl_xcalloc(a->nnodes, sizeof(*a->cpus));
 	cpus_expand(env_get(envp, "SLURM_JOB_CPUS_PER_NODE"), a->cpus, a->nnodes);
 	if (gpus && *gpus && strcmp(gpus, "NoDevFiles") != 0)
@@ -254,6 +273,8 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 	memset(l, 0, sizeof(*l));
 	*warn = NULL;
 	l->job_id = a->job_id;
+	l->array_job_id = a->array_job_id;
+	l->array_task_id = a->array_task_id;
 	l->cpus_per_task = o->cpus_per_task;
 	l->gpus_per_task = o->gpus_per_task;
 	l->label = o->label;

@@ -15,6 +15,8 @@
 /* What the job holds, read from its SLURM_* variables. */
 struct sl_srun_alloc {
 	uint64_t job_id;
+	uint64_t array_job_id;    /* SLURM_ARRAY_JOB_ID; 0: not an array's task */
+	uint32_t array_task_id;   /* SLURM_ARRAY_TASK_ID, with array_job_id */
 	char **nodes;             /* SLURM_JOB_NODELIST expanded */
 	size_t nnodes;
 	int *cpus;                /* per node, SLURM_JOB_CPUS_PER_NODE expanded */
@@ -29,6 +31,8 @@ struct sl_srun_task {
 
 struct sl_srun_layout {
 	uint64_t job_id;
+	uint64_t array_job_id;    /* the alloc's: %A and %a of -o, -e, -i */
+	uint32_t array_task_id;
 	uint32_t step_id;
 	int ntasks, nnodes, cpus_per_task; /* cpus_per_task 0: not asked */
 	int gpus_per_task;

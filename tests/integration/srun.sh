@@ -269,6 +269,18 @@ as $USER1 "$BIN/srun" -o 'pj-%J.out' echo pj || fail "srun -o %J"
 ls pj-*.*.out >/dev/null 2>&1 || fail "%J: $(ls pj-* 2>&1)"
 ok "srun: a file that cannot open fails the step before it runs; %J is JOB.STEP"
 
+# In an array's task %A and %a are the array's, %j the task's own (submitit's
+# %A_%a_%t_log.out), as slurmstepd has them from the job.
+a=$(submit $USER1 --array=2-3 -o /dev/null --wrap "$BIN/srun -o 'arr-%A_%a_%t_%j.out' echo hi") ||
+	fail "submit array"
+wait_state "${a}_2" COMPLETED
+wait_state "${a}_3" COMPLETED
+for t in 2 3; do
+	id=$("$BIN/sacct" -X -n -P -j "${a}_$t" -o JobIDRaw)
+	expect_eq "srun -o %A_%a_%t_%j of task $t" "hi" "$(cat "arr-${a}_${t}_0_$id.out" 2>&1)"
+done
+ok "srun in an array's task: %A and %a are the array's"
+
 # -l ends a task's last line that lacks a newline (Slurm's labelled output).
 out=$(as $USER1 "$BIN/srun" -n 2 -l sh -c 'if [ $SLURM_PROCID = 0 ]; then printf partial; else sleep 0.5; echo full; fi')
 expect_eq "-l, a last line without newline" "0: partial

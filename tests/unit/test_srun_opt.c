@@ -329,6 +329,29 @@ static void test_layout(void **state)
 	sl_srun_layout_clear(&l);
 }
 
+/* An array task's step: its ids from the job's environment, both or none
+ * (%A and %a of srun -o, as slurmstepd has them from the job). */
+static void test_alloc_array(void **state)
+{
+	char *env[] = {"SLURM_JOB_ID=231", "SLURM_JOB_NODELIST=n1", "SLURM_JOB_CPUS_PER_NODE=1",
+		       "SLURM_ARRAY_JOB_ID=228", "SLURM_ARRAY_TASK_ID=3", NULL};
+	struct sl_srun_alloc a;
+	struct sl_err err = SL_ERR_INIT;
+	(void)state;
+	assert_int_equal(sl_srun_alloc_from_env(env, &a, &err), 0);
+	assert_int_equal(a.array_job_id, 228);
+	assert_int_equal(a.array_task_id, 3);
+	sl_srun_alloc_clear(&a);
+	env[4] = NULL; /* the array's id without the task's: not an array's */
+	assert_int_equal(sl_srun_alloc_from_env(env, &a, &err), 0);
+	assert_int_equal(a.array_job_id, 0);
+	sl_srun_alloc_clear(&a);
+	env[4] = "SLURM_ARRAY_TASK_ID=x";
+	assert_int_equal(sl_srun_alloc_from_env(env, &a, &err), 0);
+	assert_int_equal(a.array_job_id, 0);
+	sl_srun_alloc_clear(&a);
+}
+
 /* -m cyclic, -w, and Slurm's SLURM_DISTRIBUTION (checked on the reference
  * cluster: -N2 -n3 -m cyclic puts tasks 0 and 2 on the first node). */
 static void test_layout_place(void **state)
@@ -493,6 +516,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_alloc_array),
 		cmocka_unit_test(test_layout_place),
 		cmocka_unit_test(test_step_opts), cmocka_unit_test(test_task_env),
 		cmocka_unit_test(test_export), cmocka_unit_test(test_multiprog),

@@ -35,8 +35,12 @@ fk PUT /fake/schedule "{\"exec\": true, \"pending_ms\": 0,
 start_daemon
 cd "$T/work"
 
+# The job waits for the test's go: the JobSet goes when it ends, and the
+# golden must see it first.
 cat >hostname.sh <<SCRIPT
 #!/bin/sh
+n=0
+while [ ! -e "$T/work/go-hosts" ] && [ \$n -lt 600 ]; do sleep 0.1; n=\$((n + 1)); done
 srun -l -n 8 hostname >hosts-\$SLURM_JOB_ID.txt
 rc=\$?
 sort hosts-\$SLURM_JOB_ID.txt
@@ -48,6 +52,7 @@ wait_n 1 jobsets "sluice.io/job-id=$j"
 fk GET "/fake/objects?resource=jobsets&labelSelector=sluice.io/job-id=$j" |
 	golden jobset-agent-4node.json || fail "the JobSet with the agent differs from its golden"
 ok "4-pod JobSet with the agent's init container, wrapped command and secretKeyRef (golden)"
+touch go-hosts
 wait_state "$j" COMPLETED 60
 wait_for test -s "hosts-$j.out"
 expect_eq "labelled output" "0: sl-$j-node-0-0

@@ -182,7 +182,13 @@ int sl_submit_priority(const struct sl_conf *conf, struct sl_job *j, struct sl_e
 
 	/* Every job has a QOS, as in Slurm: the default one (normal) needs no
 	 * definition. A QOS object names its priority class; without one, a
-	 * WorkloadPriorityClass of the QOS's own name is its priority. */
+	 * WorkloadPriorityClass of the QOS's own name is its priority. An
+	 * empty --qos= (Snakemake's for an empty qos resource) is none given:
+	 * Slurm without QOS enforcement takes it. */
+	if (j->spec.qos != NULL && *j->spec.qos == '\0') {
+		free(j->spec.qos);
+		j->spec.qos = NULL;
+	}
 	if (j->spec.qos == NULL)
 		j->spec.qos = sl_xstrdup(sl_conf_default_qos(conf));
 	pclass = sl_limits_qos_class(lim, j->spec.qos);

@@ -114,6 +114,12 @@ static void test_priority(void **state)
 	assert_int_equal(sl_submit_priority(conf, j, &err), 0);
 	assert_int_equal(j->priority, 1000);
 	sl_job_free(j);
+
+	j = job(); /* --qos='': none given, the default */
+	j->spec.qos = sl_xstrdup("");
+	assert_int_equal(sl_submit_prepare(conf, engine, &alice, j, &err), 0);
+	assert_string_equal(j->spec.qos, "normal");
+	sl_job_free(j);
 }
 
 /* Each refusal: the code and sbatch's words. */

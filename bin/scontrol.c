@@ -20,6 +20,7 @@
 #include "job_proj.h"
 #include "scontrol_fmt.h"
 #include "scontrol_jobs.h"
+#include "slurm_clusters.h"
 #include "sinfo_fmt.h"
 #include "slurm_json.h"
 #include "slurm_state.h"
@@ -510,19 +511,26 @@ int main(int argc, char **argv)
 		{"version", no_argument, NULL, 'V'}, {"json", no_argument, NULL, 'j'},
 		{"yaml", no_argument, NULL, 'y'},
 		{"quiet", no_argument, NULL, 'Q'}, {"all", no_argument, NULL, 'a'},
+		{"cluster", required_argument, NULL, 'M'},
+		{"clusters", required_argument, NULL, 'M'},
 		{NULL, 0, NULL, 0},
 	};
 	struct opts o = {0, 0};
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "adoQV", longopts, NULL)) != -1) {
+	/* Sluice is one cluster: -M (or SLURM_CLUSTERS) naming it, or "all",
+	 * changes nothing; another name is refused as Slurm's */
+	if (getenv("SLURM_CLUSTERS") != NULL)
+		free(sl_slurm_clusters_or_exit("scontrol", getenv("SLURM_CLUSTERS")));
+	while ((c = getopt_long(argc, argv, "adM:oQV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': o.flags |= SL_SCONTROL_DETAIL; break;
 		case 'o': o.flags |= SL_SCONTROL_ONELINE; break;
 		case 'j': o.json = 1; break;
 		case 'y': o.json = 2; break;
 		case 'a': break;
+		case 'M': free(sl_slurm_clusters_or_exit("scontrol", optarg)); break;
 		case 'Q': /* Slurm's quiet_flag: its error lines go, its exit status stays */
 			(void)!freopen("/dev/null", "w", stderr);
 			break;

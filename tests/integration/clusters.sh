@@ -64,3 +64,15 @@ sinfo: error: 'nosuch' can't be reached now, or it is an invalid entry for --clu
 expect_eq "sinfo -M -l: the date, then the cluster" "CLUSTER: skyline" \
 	"$("$BIN/sinfo" -M skyline -l | sed -n 2p)"
 ok "sinfo -M"
+
+# scontrol -M (Snakemake's `scontrol show partition -M CLUSTER`): the one
+# cluster, no CLUSTER line (scontrol prints none); SLURM_CLUSTERS too.
+expect_eq "scontrol -M" "$("$BIN/scontrol" show partition)" \
+	"$("$BIN/scontrol" show partition -M skyline)"
+expect_eq "scontrol --clusters=all" "$("$BIN/scontrol" show partition)" \
+	"$("$BIN/scontrol" --clusters=all show partition)"
+out=$("$BIN/scontrol" -M nosuch show partition 2>&1) && fail "scontrol -M nosuch"
+expect_eq "scontrol -M nosuch" "scontrol: error: No cluster 'nosuch' known by database.
+scontrol: error: 'nosuch' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters." "$out"
+out=$(SLURM_CLUSTERS=nosuch "$BIN/scontrol" show partition 2>&1) && fail "SLURM_CLUSTERS=nosuch"
+ok "scontrol -M"

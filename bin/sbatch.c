@@ -18,6 +18,7 @@
 #include "slurm_clusters.h"
 #include "slurm_opt.h"
 #include "slurm_time.h"
+#include "slurm_willrun.h"
 
 extern char **environ;
 
@@ -210,45 +211,6 @@ static int wait_job(uint64_t id)
 	}
 }
 
-/* --test-only: Slurm's line on stderr, or "allocation failure: ...". */
-static int test_only(const struct sl_jobspec *spec, const struct sl_sbatch_flags *fl)
-{
-	struct sl_err err = SL_ERR_INIT;
-	struct sl_willrun w;
-	char when[64];
-	int r = sl_client_test_only(spec, &w, &err);
-
-	if (r != 0) { /* hint lines as errors, the answer as slurm_perror() */
-		const char *msg = err.msg[0] ? err.msg : sl_strerror(r), *last = strrchr(msg, '\n');
-		if (last != NULL) {
-			char *hints = strndup(msg, (size_t)(last - msg));
-			print_lines("sbatch: error: ", "", hints ? hints : "", 0);
-			free(hints);
-		}
-		fprintf(stderr, "allocation failure: %s\n", last ? last + 1 : msg);
-		return 1;
-	}
-	sl_slurm_time_fmt_ts(w.start, when, sizeof(when));
-	if (!fl->quiet)
-		fprintf(stderr, "sbatch: Job %llu to start at %s using %d processors on nodes %s "
-			"in partition %s\n", (unsigned long long)w.id, when, w.cpus, w.nodes,
-			w.partition);
-	if (!fl->quiet && w.shorter_time > 0) { /* Sluice's: backfill would start it now */
-		char lim[32];
-		sl_slurm_time_fmt_limit(w.shorter_time, lim, sizeof(lim));
-		sl_slurm_time_fmt_ts(time(NULL), when, sizeof(when));
-		fprintf(stderr, "sbatch: --time=%s would start at %s\n", lim, when);
-	}
-	if (!fl->quiet && w.other_partition != NULL) { /* Sluice's: another partition */
-		sl_slurm_time_fmt_ts(w.other_start, when, sizeof(when));
-		fprintf(stderr, "sbatch: --partition=%s would start at %s\n", w.other_partition, when);
-	}
-	free(w.other_partition);
-	free(w.nodes);
-	free(w.partition);
-	return 0;
-}
-
 static int submit(const struct sl_jobspec *spec, const struct sl_sbatch_flags *fl)
 {
 	struct sl_err err = SL_ERR_INIT;
@@ -295,7 +257,7 @@ int main(int argc, char **argv)
 	} else {
 		if (fl.verbose)
 			print_verbose(&fl);
-		rc = fl.test_only ? test_only(&spec, &fl) : submit(&spec, &fl);
+		rc = fl.test_only ? sl_willrun_report("sbatch", &spec, fl.quiet) : submit(&spec, &fl);
 	}
 	sl_jobspec_clear(&spec);
 	sl_sbatch_flags_clear(&fl);

@@ -366,17 +366,36 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 	return rc;
 }
 
-/* Outside an allocation: make one (srun_alloc.c), run the step in it,
- * release it with the step's exit code. */
-static int run_allocated(const struct sl_srun_opts *o)
+/* The allocation o asks for, named after its command (arg0, a copy of
+ * argv[0] basename() may change). */
+static struct srun_alloc_req alloc_req(const struct sl_srun_opts *o, char *arg0)
 {
-	char *arg0 = sl_xstrdup(o->argv[0]), **env;
 	struct srun_alloc_req q = {
 		.prog = "srun", .ntasks = o->ntasks, .nodes = o->nodes,
 		.cpus_per_task = o->cpus_per_task, .ntasks_per_node = o->ntasks_per_node,
 		.gpus_per_task = o->gpus_per_task, .time_limit = o->time_limit,
 		.name = o->name ? o->name : basename(arg0), .extra = o->alloc,
 	};
+	return q;
+}
+
+/* --test-only, inside an allocation or not: when a new one would start,
+ * as Slurm's srun asks whatever job it is in. */
+static int test_only(const struct sl_srun_opts *o)
+{
+	char *arg0 = sl_xstrdup(o->argv[0]);
+	struct srun_alloc_req q = alloc_req(o, arg0);
+	int rc = srun_alloc_test(&q, o->quiet);
+	free(arg0);
+	return rc;
+}
+
+/* Outside an allocation: make one (srun_alloc.c), run the step in it,
+ * release it with the step's exit code. */
+static int run_allocated(const struct sl_srun_opts *o)
+{
+	char *arg0 = sl_xstrdup(o->argv[0]), **env;
+	struct srun_alloc_req q = alloc_req(o, arg0);
 	struct sl_job *job;
 	int rc;
 	if (o->multi_prog && o->ntasks > 0) { /* Slurm checks it before it asks for a job */
@@ -470,7 +489,9 @@ int main(int argc, char **argv)
 				"option\n");
 		o.pty = 0;
 	}
-	if (o.jobid != 0 && o.jobid != own)
+	if (o.test_only)
+		rc = test_only(&o);
+	else if (o.jobid != 0 && o.jobid != own)
 		rc = run_attached(&o, o.jobid);
 	else if (own != 0 && (nl == NULL || *nl == '\0')) /* SLURM_JOB_ID alone */
 		rc = run_attached(&o, own);

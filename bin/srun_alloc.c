@@ -22,6 +22,7 @@
 #include "client.h"
 #include "slurm_env.h"
 #include "slurm_opt.h"
+#include "slurm_willrun.h"
 #include "srun_opt.h"
 #include "xalloc.h"
 
@@ -214,6 +215,23 @@ static int wait_ready(uint64_t id)
 		usleep(10 * 1000);
 	}
 	return -1;
+}
+
+int srun_alloc_test(const struct srun_alloc_req *q, int quiet)
+{
+	struct sl_jobspec spec;
+	struct sl_err err = SL_ERR_INIT;
+	int rc;
+
+	sl_jobspec_init(&spec);
+	if (spec_of(q, &spec, &err) != 0) {
+		fprintf(stderr, "allocation failure: %s\n", err.msg);
+		rc = 1;
+	} else {
+		rc = sl_willrun_report(q->prog, &spec, quiet);
+	}
+	sl_jobspec_clear(&spec);
+	return rc;
 }
 
 int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)

@@ -30,6 +30,10 @@ struct srun_alloc_req {
  * otherwise the exit status, Slurm's line printed. */
 int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job);
 
+/* --test-only: when the allocation q asks for would start, printed as
+ * Slurm's (slurm_willrun.h); nothing is submitted. The exit status. */
+int srun_alloc_test(const struct srun_alloc_req *q, int quiet);
+
 /* The variables of the allocation (as a batch script's, SLURM_JOB_NAME
  * included) over base; salloc's command gets only the job's, not those
  * of a task on a node (SLURM_PROCID, SLURMD_NODENAME, ...), as in Slurm.

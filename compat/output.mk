@@ -4,6 +4,7 @@
 compat_libcompat_a_SOURCES += \
 	compat/replay_load.c compat/replay_load.h \
 	compat/slurm_clusters.c compat/slurm_clusters.h \
+	compat/slurm_willrun.c compat/slurm_willrun.h \
 	compat/slurm_fmt.c compat/slurm_fmt.h \
 	compat/slurm_state.c compat/slurm_state.h \
 	compat/query_opt.c compat/query_opt.h compat/squeue_opt.c compat/squeue_opt.h \

@@ -70,6 +70,7 @@ SET(set_quiet) { (void)arg; (void)err; O(ctx)->quiet++; return 0; }
 SET(set_verbose) { (void)arg; (void)err; O(ctx)->verbose++; return 0; }
 SET(set_help) { (void)arg; (void)err; O(ctx)->help = 1; return 0; }
 SET(set_usage) { (void)arg; (void)err; O(ctx)->usage = 1; return 0; }
+SET(set_test_only) { (void)arg; (void)err; O(ctx)->test_only = 1; return 0; }
 SET(set_version) { (void)arg; (void)err; O(ctx)->version = 1; return 0; }
 SET(set_name) { (void)err; return replace(&O(ctx)->name, arg); }
 SET(set_out) { (void)err; return replace(&O(ctx)->out, arg); }
@@ -553,7 +554,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("switches", 0, SL_OPT_REQ),
 	UNSUPP("task-epilog", 0, SL_OPT_REQ),
 	UNSUPP("task-prolog", 0, SL_OPT_REQ),
-	UNSUPP("test-only", 0, SL_OPT_NOARG),
+	ROW("test-only", 0, SL_OPT_NOARG, set_test_only),
 	ENVROW("thread-spec", 0, SL_OPT_REQ, "SLURM_THREAD_SPEC", NULL, set_thread_spec),
 	UNSUPP("threads", 'T', SL_OPT_REQ),
 	ENVROW("threads-per-core", 0, SL_OPT_REQ, "SLURM_THREADS_PER_CORE", NULL, set_tpc),

@@ -29,6 +29,7 @@ struct sl_srun_opts {
 	int64_t time_limit;       /* -t minutes; -1: not given */
 	uint64_t jobid;           /* --jobid: a step in that running job; 0: not given */
 	int help, usage, version;
+	int test_only;            /* srun --test-only: when would an allocation start? */
 	int mpi_list;             /* --mpi=list */
 	int mpi_pmix;             /* --mpi=pmix (or pmix_v4): srun serves PMIx to the ranks */
 	int mpi_given;            /* --mpi or SLURM_MPI_TYPE named one (else mpiDefault) */

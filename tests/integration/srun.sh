@@ -439,3 +439,22 @@ salloc: error: Invalid --nodefile node file" "$rc $out"
 out=$(cd "$T/work" && as $USER1 "$BIN/srun" -w ./nosuch.txt true 2>&1); rc=$?
 expect_eq "srun -w ./missing" "1 srun: error: slurm_allocate_resources error opening file ./nosuch.txt, No such file or directory" "$rc $out"
 ok "srun and salloc -F, -w ./file: host files as Slurm reads them"
+
+# srun --test-only (ReFrame probes partitions with it): the line sbatch's
+# --test-only prints, srun's name; nothing runs, nothing stays queued.
+before=$("$BIN/squeue" -h | wc -l)
+out=$(as $USER1 "$BIN/srun" --test-only -n 2 -t 5 touch "$T/work/ran" 2>&1); rc=$?
+case "$rc $out" in
+"0 srun: Job "[0-9]*" to start at "*" using 2 processors on nodes "*" in partition "*) ;;
+*) fail "srun --test-only: [$rc $out]" ;;
+esac
+[ ! -e "$T/work/ran" ] || fail "srun --test-only ran its command"
+expect_eq "nothing queued" "$before" "$("$BIN/squeue" -h | wc -l)"
+out=$(as $USER1 "$BIN/srun" --test-only -p nosuch true 2>&1); rc=$?
+expect_eq "srun --test-only -p nosuch" "1 srun: error: invalid partition specified: nosuch
+allocation failure: Invalid partition name specified" "$rc $out"
+expect_eq "srun -Q --test-only" "0|" "$(as $USER1 "$BIN/srun" -Q --test-only true 2>&1; echo "$?|")"
+out=$(as $USER1 "$BIN/salloc" --test-only 2>&1); rc=$?
+expect_eq "salloc has no --test-only (22.05)" "255 salloc: unrecognized option '--test-only'
+Try \"salloc --help\" for more information" "$rc $out"
+ok "srun --test-only: when, as sbatch's; salloc refuses it as 22.05's"

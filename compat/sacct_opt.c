@@ -573,9 +573,12 @@ static uint64_t array_of(const struct sl_job *j)
 	return j->array_job_id;
 }
 
+/* The meta record (a folded one: pending, or cancelled before its tasks
+ * ran) has no task of its own either: NO_VAL, after its array's tasks. */
 static uint32_t task_of(const struct sl_job *j)
 {
-	return j->array_job_id != 0 ? (uint32_t)j->array_task_id : 0xfffffffeU;
+	return j->array_job_id != 0 && j->array_tasks == NULL ? (uint32_t)j->array_task_id
+							     : 0xfffffffeU;
 }
 
 /* sacct's _sort_desc_submit_time: submit time, then array id, task and job

@@ -281,8 +281,10 @@ void sl_job_refill(struct sl_job *j, struct sl_jobspec *from)
 
 uint64_t sl_job_slurm_id(const struct sl_job *j)
 {
-	if (j->array_job_id != 0 &&
-	    (j->array_tasks != NULL || (j->state == SL_JOB_PENDING && !sl_job_task_split(j))))
+	/* pending, or cancelled before it ran: still in the meta record */
+	int in_meta = !sl_job_task_split(j) &&
+		      (j->state == SL_JOB_PENDING || (j->state == SL_JOB_CANCELLED && !sl_job_ran(j)));
+	if (j->array_job_id != 0 && (j->array_tasks != NULL || in_meta))
 		return j->array_job_id;
 	return j->id;
 }

@@ -278,9 +278,9 @@ int sl_job_run_parse(const char *s, struct sl_job_run *out);
  * (array_split); 0 for one its array's pending meta record holds. */
 int sl_job_task_split(const struct sl_job *t);
 /* The raw JobId Slurm shows for j (squeue %A, scontrol's JobId=): the
- * array's id for a folded record and for a pending task its meta record
- * still holds (Slurm gives a task an id of its own when it splits off),
- * else j->id. */
+ * array's id for a folded record and for a task its meta record still
+ * holds, pending or cancelled before it ran (Slurm gives a task an id of
+ * its own when it splits off), else j->id. */
 uint64_t sl_job_slurm_id(const struct sl_job *j);
 /* The switch wait Slurm shows for s (scontrol's Switches=N@T, squeue's
  * WAIT4SWITCH): slurmctld holds it to max_switch_wait (300 s by

@@ -266,20 +266,6 @@ static int add_pending_task(struct sluiced *d, struct hist *h, const struct sl_j
 	return r;
 }
 
-/* sacct -j N_I of a task its array's pending meta record still holds:
- * slurmdbd's row of that record has no task id (NO_VAL), so the task is
- * not found until it is split off or started; -j N finds the record. */
-static int meta_task_only(const struct sl_jobfilter *f, const struct sl_job *j)
-{
-	if (!f->history || f->n_tasks == 0 || j->array_job_id == 0 ||
-	    j->state != SL_JOB_PENDING || sl_job_task_split(j))
-		return 0;
-	for (size_t i = 0; i < f->n_ids; i++)
-		if (f->ids[i] == j->array_job_id)
-			return 0;
-	return 1;
-}
-
 /* The history, folded: an array's tasks cancelled while pending, all at
  * once, are one record, as Slurm's meta record is ("N_[0-4]" CANCELLED):
  * it never split them off. The store lists in id order, so such a group
@@ -295,6 +281,20 @@ struct hist_arg {
 static int never_ran(const struct sl_job *j)
 {
 	return j->array_job_id != 0 && j->state == SL_JOB_CANCELLED && j->nodelist == NULL;
+}
+
+/* sacct -j N_I of a task its array's meta record still holds (pending, or
+ * cancelled before it ran): slurmdbd's row of that record has no task id
+ * (NO_VAL), so the task is not found; -j N finds the record. */
+static int meta_task_only(const struct sl_jobfilter *f, const struct sl_job *j)
+{
+	if (!f->history || f->n_tasks == 0 || j->array_job_id == 0 || sl_job_task_split(j) ||
+	    (j->state != SL_JOB_PENDING && !never_ran(j)))
+		return 0;
+	for (size_t i = 0; i < f->n_ids; i++)
+		if (f->ids[i] == j->array_job_id)
+			return 0;
+	return 1;
 }
 
 static int flush(struct hist_arg *a)
@@ -318,6 +318,8 @@ static int hist_cb(const struct sl_job *j, void *arg)
 	struct hist_arg *a = arg;
 	int r;
 
+	if (meta_task_only(a->f, j))
+		return 0;
 	if (a->f->fold && never_ran(j)) {
 		if (a->grp != NULL && (!same_group(a->grp, j) || a->grp->end_time != j->end_time) &&
 		    (r = flush(a)) != 0)
@@ -328,7 +330,11 @@ static int hist_cb(const struct sl_job *j, void *arg)
 		a->ids[a->n++] = (uint32_t)j->array_task_id;
 		return 0;
 	}
-	if ((r = flush(a)) != 0 || (r = a->f->duplicates ? add_runs(a->h, a->f, j) : 0) != 0)
+	/* a task of the same array that ran does not end the record: the
+	 * meta holds the tasks cancelled around it too (N_[1,3-4]) */
+	if (a->grp != NULL && a->grp->array_job_id != j->array_job_id && (r = flush(a)) != 0)
+		return r;
+	if ((r = a->f->duplicates ? add_runs(a->h, a->f, j) : 0) != 0)
 		return r;
 	return add_job(a->h, j);
 }
@@ -366,6 +372,16 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 			continue;
 		if (!sl_jobfilter_match(&f, j) || meta_task_only(&f, j))
 			continue;
+		/* tasks cancelled while pending: their meta record, folded as
+		 * the history folds them */
+		if (f.fold && never_ran(j)) {
+			if ((r = hist_cb(j, &ha)) != 0)
+				goto out;
+			continue;
+		}
+		if (ha.grp != NULL && ha.grp->array_job_id != j->array_job_id &&
+		    (r = flush(&ha)) != 0)
+			goto out;
 		if (f.fold && j->array_job_id != 0 && j->state == SL_JOB_PENDING) {
 			if ((r = add_pending_task(d, &h, &f, &fold, i)) != 0)
 				goto out;
@@ -390,6 +406,8 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		if (r != 0)
 			goto out;
 	}
+	if ((r = flush(&ha)) != 0)
+		goto out;
 	if (sl_buf_addf(rep, "],\"now\":%lld}", (long long)time(NULL)) != 0)
 		r = too_big(&h);
 out:

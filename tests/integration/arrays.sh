@@ -194,7 +194,9 @@ expect_eq "update with each, all refused" "0 True ESTATE 1 False EPERM 2 False E
 	"$(request $USER2 9 "{\"id\": $w, \"set\": {\"comment\": \"p\"}, \"each\": true}" |
 	   each_codes)"
 "$BIN/scancel" "$w" || fail "scancel $w"
-wait_state "${w}_1" CANCELLED
+# (cancelled while pending: its meta record holds it, which sacct -j N_I
+# does not find, as slurmdbd's has no task id)
+wait_until "${w}_1 CANCELLED" '[ "$("$BIN/squeue" -h -t all -j "${w}_1" -o %T)" = CANCELLED ]'
 out=$(as $USER1 "$BIN/scontrol" update JobId="$w" Comment=x 2>&1); rc=$?
 expect_eq "update of an array all ended" "1 ${w}_0-3: Job has already finished" "$rc $out"
 ok "update N: the tasks' answers with the update's, no second listing"
@@ -227,7 +229,7 @@ h=$(submit $USER1 -H --array=1-3 --wrap true) || fail "submit"
 out=$(as $USER1 "$BIN/scancel" -s USR1 "$h" 2>&1); rc=$?
 expect_eq "signal to a pending array" "228 scancel: error: Kill job error on job id $h: Job can not be altered now, try again later" "$rc $out"
 as $USER1 "$BIN/scancel" -t PD "$h" || fail "scancel -t PD of an array"
-wait_state "${h}_1" CANCELLED
+wait_until "${h}_1 CANCELLED" '[ "$("$BIN/squeue" -h -t all -j "${h}_1" -o %T)" = CANCELLED ]'
 ok "scancel with a filter or a signal on an array named whole"
 
 # maxArraySize comes from the config (10001 here, as the reference cluster).
@@ -253,6 +255,27 @@ h=$(submit $USER1 -H --array=0-4 --wrap true) || fail "submit"
 expect_eq "cancelled while pending" "${h}_[0-4]|$h|CANCELLED by 0" \
 	"$("$BIN/sacct" -X -n -P -j "$h" -o JobID,JobIDRaw,State)"
 ok "an array cancelled while pending is one sacct row, N_[0-4]"
+
+# One task ran, the others were cancelled pending: the meta record holds
+# them around it, in squeue -t all, scontrol and sacct (the reference
+# cluster: "18_[1,3-4] CA" then "18_2 CD"; scontrol JobId=18
+# ArrayTaskId=1,3-4, then the task's own record).
+m=$(submit $USER1 -H --array=1-4 --wrap true) || fail "submit"
+as $USER1 "$BIN/scontrol" release "${m}_2" || fail "release ${m}_2"
+wait_state "$((m + 2))" COMPLETED
+as $USER1 "$BIN/scancel" "$m" || fail "scancel $m"
+expect_eq "squeue -t all" "${m}_[1,3-4] CA|${m}_2 CD" \
+	"$("$BIN/squeue" -h -t all -j "$m" -o '%i %t' | paste -sd'|')"
+expect_eq "squeue -t all -r" "${m}_1|${m}_3|${m}_4|${m}_2" \
+	"$("$BIN/squeue" -h -t all -r -j "$m" -o %i | paste -sd'|')"
+expect_eq "scontrol show job N" "JobId=$m ArrayJobId=$m ArrayTaskId=1,3-4 JobName=wrap|JobId=$((m + 2)) ArrayJobId=$m ArrayTaskId=2 JobName=wrap" \
+	"$("$BIN/scontrol" show job "$m" | grep '^JobId=' | paste -sd'|')"
+expect_eq "scontrol show job N_3" "JobId=$m ArrayJobId=$m ArrayTaskId=3 JobName=wrap" \
+	"$("$BIN/scontrol" show job "${m}_3" | head -n1)"
+expect_eq "sacct: the task, then the meta (task NO_VAL)" "${m}_2|$((m + 2))|${m}_[1,3-4]|$m" \
+	"$("$BIN/sacct" -X -n -P -j "$m" -o JobID,JobIDRaw | paste -sd'|')"
+expect_eq "sacct -j N_3: in the meta record" "" "$("$BIN/sacct" -X -n -P -j "${m}_3" -o JobID)"
+ok "tasks cancelled pending around one that ran: one meta record, as Slurm's"
 
 # sbatch -W on an array: once every task ended, the highest exit code
 # (Slurm 22.05 exits 3 here).

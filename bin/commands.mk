@@ -76,6 +76,13 @@ bin_strigger_SOURCES = bin/strigger.c
 UNIT_TESTS += tests/unit/test_sprio_fmt tests/unit/test_sshare_fmt
 tests_unit_test_sprio_fmt_LDADD = $(TEST_LIBS)
 tests_unit_test_sshare_fmt_LDADD = $(TEST_LIBS)
+# sbcast: a file to a running job's nodes (compat/sbcast.c: the local copy).
+compat_libcompat_a_SOURCES += compat/sbcast.c compat/sbcast.h
+bin_PROGRAMS += bin/sbcast
+bin_sbcast_SOURCES = bin/sbcast.c
+bin_sbcast_LDADD = $(SL_LIBS)
+UNIT_TESTS += tests/unit/test_sbcast
+tests_unit_test_sbcast_LDADD = $(TEST_LIBS)
 # srun: job steps inside an allocation (the tasks run as srun's children,
 # in the job's process group); steps are recorded by sluiced.
 bin_PROGRAMS += bin/srun

@@ -83,6 +83,15 @@ bin_sbcast_SOURCES = bin/sbcast.c
 bin_sbcast_LDADD = $(SL_LIBS)
 UNIT_TESTS += tests/unit/test_sbcast
 tests_unit_test_sbcast_LDADD = $(TEST_LIBS)
+# sacctmgr, read-only: users, accounts, associations and QOS from the
+# config behind sshare's associations (compat/sacctmgr_show.h).
+compat_libcompat_a_SOURCES += compat/sacctmgr_show.h compat/sacctmgr_show_int.h \
+	compat/sacctmgr_cmd.c compat/sacctmgr_fields.c compat/sacctmgr_rows.c
+bin_PROGRAMS += bin/sacctmgr
+bin_sacctmgr_SOURCES = bin/sacctmgr.c
+bin_sacctmgr_LDADD = $(SL_LIBS)
+UNIT_TESTS += tests/unit/test_sacctmgr_show
+tests_unit_test_sacctmgr_show_LDADD = $(TEST_LIBS)
 # srun: job steps inside an allocation (the tasks run as srun's children,
 # in the job's process group); steps are recorded by sluiced.
 bin_PROGRAMS += bin/srun

@@ -131,14 +131,9 @@ static void parse(int argc, char **argv, struct opts *o)
 	struct sl_err err = SL_ERR_INIT;
 	char **ops = NULL;
 	size_t n_ops = 0, k = 0;
-	int syntax = 0;
 
-	if (sl_query_opt_parse(table, "sprio", argc, argv, o, &ops, &n_ops, &syntax, &err) != 0) {
-		if (syntax)
-			fprintf(stderr, "sprio: %s\nTry \"sprio --help\" for more information\n",
-				err.msg);
-		else
-			fprintf(stderr, "%s\n", err.msg);
+	if (sl_query_opt_parse_cmd(table, "sprio", argc, argv, o, &ops, &n_ops, &err) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		exit(1);
 	}
 	if (o->help || o->usage || o->version) {

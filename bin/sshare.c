@@ -119,14 +119,9 @@ static void parse(int argc, char **argv, struct opts *o)
 	struct sl_err err = SL_ERR_INIT;
 	char **ops = NULL;
 	size_t n_ops = 0;
-	int syntax = 0;
 
-	if (sl_query_opt_parse(table, "sshare", argc, argv, o, &ops, &n_ops, &syntax, &err) != 0) {
-		if (syntax)
-			fprintf(stderr, "sshare: %s\nTry \"sshare --help\" for more information\n",
-				err.msg);
-		else
-			fprintf(stderr, "%s\n", err.msg);
+	if (sl_query_opt_parse_cmd(table, "sshare", argc, argv, o, &ops, &n_ops, &err) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
 		exit(1);
 	}
 	free(ops); /* sshare reads no operands */

@@ -60,6 +60,20 @@ int sl_query_opt_parse(const struct sl_opt *table, const char *prog, int argc, c
 	return r;
 }
 
+int sl_query_opt_parse_cmd(const struct sl_opt *table, const char *prog, int argc, char **argv,
+			   void *ctx, char ***ops, size_t *n_ops, struct sl_err *err)
+{
+	struct sl_err e = SL_ERR_INIT;
+	int syntax = 0, r = sl_query_opt_parse(table, prog, argc, argv, ctx, ops, n_ops, &syntax, &e);
+
+	if (r != 0 && syntax)
+		sl_err_set(err, -r, "%s: %s\nTry \"%s --help\" for more information", prog, e.msg,
+			   prog);
+	else if (r != 0)
+		sl_err_set(err, -r, "%s", e.msg);
+	return r;
+}
+
 int sl_query_set_nothing(void *ctx, const char *arg, struct sl_err *err)
 {
 	(void)ctx;

@@ -18,6 +18,12 @@
 int sl_query_opt_parse(const struct sl_opt *table, const char *prog, int argc, char **argv,
 		       void *ctx, char ***ops, size_t *n_ops, int *syntax, struct sl_err *err);
 
+/* The same for a command's main(), which prints err's message and exits 1
+ * on an error: a syntax error's text is getopt's as the command writes it,
+ * "<prog>: <text>\nTry \"<prog> --help\" for more information". */
+int sl_query_opt_parse_cmd(const struct sl_opt *table, const char *prog, int argc, char **argv,
+			   void *ctx, char ***ops, size_t *n_ops, struct sl_err *err);
+
 /* The parsers' rows and setters. Each file defines O(ctx) as a cast to
  * its own options struct before using FLAG or LIST. */
 #define SET(name) static int name(void *ctx, const char *arg, struct sl_err *err)

@@ -19,7 +19,8 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/submit.c libbatch/submit.h \
 	libbatch/proto.c libbatch/proto.h \
 	libbatch/client.c libbatch/client.h libbatch/client_int.h \
-	libbatch/client_conn.c \
+	libbatch/client_conn.c libbatch/client_shares.c \
+	libbatch/lim_json.c libbatch/lim_json.h \
 	libbatch/jobfilter.c libbatch/jobfilter.h \
 	libbatch/loop.c libbatch/loop.h \
 	libbatch/evq.c libbatch/evq.h libbatch/exec.h \

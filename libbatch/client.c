@@ -368,7 +368,7 @@ int sl_client_hold(struct sl_client *c, int release, int operator, uint64_t id,
 
 /* ---- sinfo: the partitions request (PROTOCOL.md, type 8) ---- */
 
-static char *get_str(json_object *o, const char *key)
+char *sl_client_str(json_object *o, const char *key)
 {
 	json_object *v;
 	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
@@ -376,14 +376,13 @@ static char *get_str(json_object *o, const char *key)
 	return sl_xstrdup(json_object_get_string(v));
 }
 
-static int64_t get_i64(json_object *o, const char *key)
+int64_t sl_client_i64(json_object *o, const char *key)
 {
 	json_object *v;
 	return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v) : 0;
 }
 
-/* The array at key (borrowed) and its length; NULL and 0 when absent. */
-static json_object *get_arr(json_object *o, const char *key, size_t *n)
+json_object *sl_client_arr(json_object *o, const char *key, size_t *n)
 {
 	json_object *v;
 	*n = 0;
@@ -395,32 +394,32 @@ static json_object *get_arr(json_object *o, const char *key, size_t *n)
 
 static void parse_quota(json_object *o, struct sl_quota_row *q)
 {
-	q->cluster_queue = get_str(o, "cluster_queue");
-	q->flavor = get_str(o, "flavor");
-	q->resource = get_str(o, "resource");
-	q->nominal = get_i64(o, "nominal");
-	q->borrowed = get_i64(o, "borrowed");
-	q->lent = get_i64(o, "lent");
-	q->used = get_i64(o, "used");
-	q->pending = get_i64(o, "pending");
+	q->cluster_queue = sl_client_str(o, "cluster_queue");
+	q->flavor = sl_client_str(o, "flavor");
+	q->resource = sl_client_str(o, "resource");
+	q->nominal = sl_client_i64(o, "nominal");
+	q->borrowed = sl_client_i64(o, "borrowed");
+	q->lent = sl_client_i64(o, "lent");
+	q->used = sl_client_i64(o, "used");
+	q->pending = sl_client_i64(o, "pending");
 }
 
 static void parse_part(json_object *o, struct sl_partinfo *p)
 {
 	json_object *a, *v;
-	char *avail = get_str(o, "avail");
+	char *avail = sl_client_str(o, "avail");
 	size_t n;
 
-	p->name = get_str(o, "name");
+	p->name = sl_client_str(o, "name");
 	p->is_default = json_object_object_get_ex(o, "default", &v) && json_object_get_boolean(v);
 	p->avail = avail == NULL || strcmp(avail, "up") == 0 ? SL_PART_UP
 		   : strcmp(avail, "down") == 0 ? SL_PART_DOWN : SL_PART_INACTIVE;
 	free(avail);
-	p->reason = get_str(o, "reason");
-	p->reason_user = get_str(o, "reason_user");
-	p->reason_uid = (uint32_t)get_i64(o, "reason_uid");
-	p->reason_time = get_i64(o, "reason_time");
-	p->admitted = get_i64(o, "admitted");
+	p->reason = sl_client_str(o, "reason");
+	p->reason_user = sl_client_str(o, "reason_user");
+	p->reason_uid = (uint32_t)sl_client_i64(o, "reason_uid");
+	p->reason_time = sl_client_i64(o, "reason_time");
+	p->admitted = sl_client_i64(o, "admitted");
 	static const char *const settings[] = {"max_time", "default_time", "max_nodes", "min_nodes",
 					       "def_mem_per_cpu", "def_mem_per_node",
 					       "max_mem_per_cpu", "max_mem_per_node"};
@@ -429,13 +428,13 @@ static void parse_part(json_object *o, struct sl_partinfo *p)
 			  &p->max_mem_per_node};
 	for (size_t k = 0; k < sizeof(settings) / sizeof(settings[0]); k++)
 		*dst[k] = json_object_object_get_ex(o, settings[k], &v) ? json_object_get_int64(v) : -1;
-	a = get_arr(o, "features", &n);
+	a = sl_client_arr(o, "features", &n);
 	p->features = sl_xcalloc(n + 1, sizeof(*p->features));
 	for (size_t i = 0; i < n; i++) {
 		json_object *f = json_object_array_get_idx(a, i);
 		p->features[i] = sl_xstrdup(json_object_get_string(f));
 	}
-	a = get_arr(o, "quota", &n);
+	a = sl_client_arr(o, "quota", &n);
 	p->quota = sl_xcalloc(n + 1, sizeof(*p->quota));
 	p->nquota = n;
 	for (size_t i = 0; i < n; i++)
@@ -445,14 +444,14 @@ static void parse_part(json_object *o, struct sl_partinfo *p)
 static struct sl_nodeinfo *parse_node(json_object *o)
 {
 	struct sl_nodeinfo *nd = sl_xcalloc(1, sizeof(*nd));
-	nd->name = get_str(o, "name");
-	nd->arch = get_str(o, "arch");
-	nd->os = get_str(o, "os");
-	nd->boot_time = get_i64(o, "boot_time");
-	nd->start_time = get_i64(o, "start_time");
-	nd->cpu_load = get_i64(o, "cpu_load");
-	nd->free_mem = get_i64(o, "free_mem");
-	nd->tmp_disk = get_i64(o, "tmp_disk");
+	nd->name = sl_client_str(o, "name");
+	nd->arch = sl_client_str(o, "arch");
+	nd->os = sl_client_str(o, "os");
+	nd->boot_time = sl_client_i64(o, "boot_time");
+	nd->start_time = sl_client_i64(o, "start_time");
+	nd->cpu_load = sl_client_i64(o, "cpu_load");
+	nd->free_mem = sl_client_i64(o, "free_mem");
+	nd->tmp_disk = sl_client_i64(o, "tmp_disk");
 	return nd;
 }
 
@@ -465,27 +464,27 @@ static int get_bool(json_object *o, const char *key)
 static void parse_knode(json_object *o, struct sl_knodeinfo *nd)
 {
 	size_t n;
-	json_object *a = get_arr(o, "partitions", &n);
+	json_object *a = sl_client_arr(o, "partitions", &n);
 
-	nd->name = get_str(o, "name");
-	nd->arch = get_str(o, "arch");
-	nd->os = get_str(o, "os");
-	nd->version = get_str(o, "version");
-	nd->features = get_str(o, "features");
-	nd->cpus = get_i64(o, "cpus");
-	nd->cpus_alloc = get_i64(o, "cpus_alloc");
-	nd->mem = get_i64(o, "mem");
-	nd->mem_alloc = get_i64(o, "mem_alloc");
-	nd->gpus = get_i64(o, "gpus");
-	nd->gpus_alloc = get_i64(o, "gpus_alloc");
+	nd->name = sl_client_str(o, "name");
+	nd->arch = sl_client_str(o, "arch");
+	nd->os = sl_client_str(o, "os");
+	nd->version = sl_client_str(o, "version");
+	nd->features = sl_client_str(o, "features");
+	nd->cpus = sl_client_i64(o, "cpus");
+	nd->cpus_alloc = sl_client_i64(o, "cpus_alloc");
+	nd->mem = sl_client_i64(o, "mem");
+	nd->mem_alloc = sl_client_i64(o, "mem_alloc");
+	nd->gpus = sl_client_i64(o, "gpus");
+	nd->gpus_alloc = sl_client_i64(o, "gpus_alloc");
 	nd->ready = get_bool(o, "ready");
 	nd->unschedulable = get_bool(o, "unschedulable");
 	nd->no_respond = get_bool(o, "no_respond");
-	nd->reason = get_str(o, "reason");
-	nd->reason_user = get_str(o, "reason_user");
-	nd->reason_uid = (uint32_t)get_i64(o, "reason_uid");
-	nd->reason_time = get_i64(o, "reason_time");
-	nd->boot_time = get_i64(o, "boot_time");
+	nd->reason = sl_client_str(o, "reason");
+	nd->reason_user = sl_client_str(o, "reason_user");
+	nd->reason_uid = (uint32_t)sl_client_i64(o, "reason_uid");
+	nd->reason_time = sl_client_i64(o, "reason_time");
+	nd->boot_time = sl_client_i64(o, "boot_time");
 	nd->partitions = sl_xcalloc(n + 1, sizeof(*nd->partitions));
 	for (size_t i = 0; i < n; i++)
 		nd->partitions[i] = sl_xstrdup(json_object_get_string(json_object_array_get_idx(a, i)));
@@ -522,15 +521,15 @@ int sl_client_partitions(struct sl_clusterinfo **out, struct sl_err *err)
 	    (r = sl_client_call(c, SL_MSG_PARTITIONS, json_object_new_object(), &rep, err)) != 0)
 		goto out;
 	ci = sl_xcalloc(1, sizeof(*ci));
-	ci->now = get_i64(rep, "now");
+	ci->now = sl_client_i64(rep, "now");
 	if (json_object_object_get_ex(rep, "node", &v) && json_object_is_type(v, json_type_object))
 		ci->node = parse_node(v);
-	a = get_arr(rep, "nodes", &n);
+	a = sl_client_arr(rep, "nodes", &n);
 	ci->knodes = sl_xcalloc(n + 1, sizeof(*ci->knodes));
 	ci->nknodes = n;
 	for (size_t i = 0; i < n; i++)
 		parse_knode(json_object_array_get_idx(a, i), &ci->knodes[i]);
-	a = get_arr(rep, "partitions", &n);
+	a = sl_client_arr(rep, "partitions", &n);
 	ci->parts = sl_xcalloc(n + 1, sizeof(*ci->parts));
 	ci->nparts = n;
 	for (size_t i = 0; i < n; i++)
@@ -603,8 +602,7 @@ int sl_client_update_each(struct sl_client *c, uint64_t id, const struct sl_upda
 	return call_each(c, SL_MSG_UPDATE, update_req(id, f, n), res, nres, err);
 }
 
-/* Connect, send an empty request of this type, hand back the reply. */
-static int ask(uint16_t type, json_object **rep, struct sl_err *err)
+int sl_client_ask(uint16_t type, json_object **rep, struct sl_err *err)
 {
 	struct sl_client *c = NULL;
 	int r = sl_client_connect(NULL, &c, err);
@@ -619,9 +617,9 @@ static int ask(uint16_t type, json_object **rep, struct sl_err *err)
 int sl_client_ping(char **host, struct sl_err *err)
 {
 	json_object *rep;
-	int r = ask(SL_MSG_PING, &rep, err);
+	int r = sl_client_ask(SL_MSG_PING, &rep, err);
 
-	*host = r == 0 ? get_str(rep, "host") : NULL;
+	*host = r == 0 ? sl_client_str(rep, "host") : NULL;
 	json_object_put(rep);
 	return r;
 }
@@ -629,7 +627,7 @@ int sl_client_ping(char **host, struct sl_err *err)
 int sl_client_reconfigure(struct sl_err *err)
 {
 	json_object *rep;
-	int r = ask(SL_MSG_RECONFIGURE, &rep, err);
+	int r = sl_client_ask(SL_MSG_RECONFIGURE, &rep, err);
 
 	json_object_put(rep);
 	return r;
@@ -640,20 +638,20 @@ int sl_client_config(struct sl_daemonconf **out, struct sl_err *err)
 	struct sl_daemonconf *dc;
 	json_object *rep, *a;
 	size_t n;
-	int r = ask(SL_MSG_CONFIG, &rep, err);
+	int r = sl_client_ask(SL_MSG_CONFIG, &rep, err);
 
 	*out = NULL;
 	if (r != 0)
 		return r;
 	dc = sl_xcalloc(1, sizeof(*dc));
-	dc->now = get_i64(rep, "now");
-	dc->start_time = get_i64(rep, "start_time");
-	dc->uid = (uint32_t)get_i64(rep, "uid");
-	dc->host = get_str(rep, "host");
-	dc->user = get_str(rep, "user");
-	dc->conf_path = get_str(rep, "conf_path");
-	dc->executor = get_str(rep, "executor");
-	a = get_arr(rep, "settings", &n);
+	dc->now = sl_client_i64(rep, "now");
+	dc->start_time = sl_client_i64(rep, "start_time");
+	dc->uid = (uint32_t)sl_client_i64(rep, "uid");
+	dc->host = sl_client_str(rep, "host");
+	dc->user = sl_client_str(rep, "user");
+	dc->conf_path = sl_client_str(rep, "conf_path");
+	dc->executor = sl_client_str(rep, "executor");
+	a = sl_client_arr(rep, "settings", &n);
 	dc->keys = sl_xcalloc(n + 1, sizeof(char *));
 	dc->values = sl_xcalloc(n + 1, sizeof(char *));
 	for (size_t i = 0; i < n; i++) {
@@ -695,39 +693,4 @@ void sl_daemonconf_free(struct sl_daemonconf *dc)
 	free(dc->conf_path);
 	free(dc->executor);
 	free(dc);
-}
-
-/* ---- sshare: the shares request (PROTOCOL.md, type 21) ---- */
-
-int sl_client_shares(struct sl_share_row **rows, size_t *n, struct sl_err *err)
-{
-	json_object *rep, *a;
-	int r = ask(SL_MSG_SHARES, &rep, err);
-
-	*rows = NULL;
-	*n = 0;
-	if (r != 0)
-		return r;
-	a = get_arr(rep, "rows", n);
-	*rows = sl_xcalloc(*n + 1, sizeof(**rows));
-	for (size_t i = 0; i < *n; i++) {
-		json_object *o = json_object_array_get_idx(a, i);
-		struct sl_share_row *w = &(*rows)[i];
-		w->account = get_str(o, "account");
-		w->user = get_str(o, "user");
-		w->shares = get_i64(o, "shares");
-		w->usage = get_i64(o, "usage");
-		w->cpu_run = get_i64(o, "cpu_run");
-		w->mem_run = get_i64(o, "mem_run");
-		w->node_run = get_i64(o, "node_run");
-	}
-	json_object_put(rep);
-	return 0;
-}
-
-void sl_share_rows_free(struct sl_share_row *rows, size_t n)
-{
-	for (size_t i = 0; rows && i < n; i++)
-		free(rows[i].account), free(rows[i].user);
-	free(rows);
 }

@@ -9,6 +9,7 @@
 #include "err.h"
 #include "job.h"
 #include "jobfilter.h"
+#include "qos_limits.h"
 
 struct sl_client;
 
@@ -227,5 +228,30 @@ struct sl_share_row {
 };
 int sl_client_shares(struct sl_share_row **rows, size_t *n, struct sl_err *err);
 void sl_share_rows_free(struct sl_share_row *rows, size_t n);
+
+/* sacctmgr: the same reply whole, its rows and the config behind them
+ * (bin/sluiced/h_share_conf.c). Connects itself. Caller frees with
+ * sl_assoc_info_free(). */
+struct sl_assoc_user {
+	char *user;      /* "*": every user without an entry of their own */
+	char **accounts; /* NULL-terminated, lowercased; the first is the default */
+};
+struct sl_assoc_obj {    /* an Account or QOS object */
+	char *name, *parent; /* parent: an Account's, or NULL */
+	int64_t priority;    /* a QOS's: its WorkloadPriorityClass value */
+	struct sl_lim_set lim;
+};
+struct sl_assoc_info {
+	struct sl_share_row *rows;
+	size_t n_rows;
+	char *cluster, *default_qos, *host; /* never NULL */
+	int64_t port;                      /* the first `listen:` port, or -1 */
+	char **operators;                  /* NULL-terminated */
+	struct sl_assoc_user *users;       /* `accounts:` in the config's order */
+	struct sl_assoc_obj *accounts, *qos; /* qos: the default first when no object defines it */
+	size_t n_users, n_accounts, n_qos;
+};
+int sl_client_assoc_info(struct sl_assoc_info **out, struct sl_err *err);
+void sl_assoc_info_free(struct sl_assoc_info *ai);
 
 #endif

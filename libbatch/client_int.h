@@ -38,4 +38,15 @@ int sl_client_receive(struct sl_client *c, uint16_t type, json_object **reply,
 int sl_client_call(struct sl_client *c, uint16_t type, json_object *req,
 		   json_object **reply, struct sl_err *err);
 
+/* Connect, send an empty request of this type, hand back the reply (the
+ * caller puts it). */
+int sl_client_ask(uint16_t type, json_object **rep, struct sl_err *err);
+
+/* A reply's members: a string copied (caller frees; NULL when absent or
+ * not a string), a number (0 when absent), an array borrowed with its
+ * length (NULL and 0 when absent). */
+char *sl_client_str(json_object *o, const char *key);
+int64_t sl_client_i64(json_object *o, const char *key);
+json_object *sl_client_arr(json_object *o, const char *key, size_t *n);
+
 #endif

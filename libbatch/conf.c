@@ -488,6 +488,20 @@ const char *const *sl_conf_accounts(const struct sl_conf *c, const char *user)
 	return star ? (const char *const *)star->list : NULL;
 }
 
+const char *const *sl_conf_accounts_at(const struct sl_conf *c, size_t i, const char **user)
+{
+	if (i >= c->naccounts)
+		return NULL;
+	*user = c->accounts[i].user;
+	return (const char *const *)c->accounts[i].list;
+}
+
+const char *const *sl_conf_operators(const struct sl_conf *c)
+{
+	static const char *const none[] = {NULL};
+	return c->operators ? (const char *const *)c->operators : none;
+}
+
 int sl_conf_account_allowed(const struct sl_conf *c, const char *user,
 			    const char *account)
 {

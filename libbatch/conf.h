@@ -98,6 +98,13 @@ int sl_conf_is_operator(const struct sl_conf *c, const char *user, uid_t uid);
  * user's own entry, else the "*" entry, else NULL. Borrowed. Accounts are
  * stored lowercased, as Slurm's are. */
 const char *const *sl_conf_accounts(const struct sl_conf *c, const char *user);
+/* Entry i of the accounts map, in the config's order (Account objects'
+ * users included): the user ("*": everyone else) in *user and its
+ * accounts, first = default; NULL past the last. Borrowed. */
+const char *const *sl_conf_accounts_at(const struct sl_conf *c, size_t i, const char **user);
+/* `operators:`, NULL-terminated (root and the daemon's user, always
+ * operators, are not listed). Borrowed. */
+const char *const *sl_conf_operators(const struct sl_conf *c);
 /* 1 when `account` is in sl_conf_accounts(c, user), else 0; case does not
  * matter (Slurm lowercases account names). */
 int sl_conf_account_allowed(const struct sl_conf *c, const char *user,

@@ -142,7 +142,7 @@ static int tres(struct pctx *p, const struct sl_ynode *spec, const char *key, in
 	return 0;
 }
 
-static void set_init(struct lim_set *s)
+static void set_init(struct sl_lim_set *s)
 {
 	s->max_jobs_pu = s->max_submit_pu = s->grp_jobs = s->grp_submit = s->max_wall = LIM_NONE;
 	for (int i = 0; i < SL_TRES_N; i++)
@@ -268,7 +268,7 @@ int sl_limits_finalize(struct sl_limits *l, struct sl_err *err)
 	return 0;
 }
 
-static int set_any(const struct lim_set *s)
+static int set_any(const struct sl_lim_set *s)
 {
 	int any = s->max_jobs_pu != LIM_NONE || s->max_submit_pu != LIM_NONE ||
 		  s->grp_jobs != LIM_NONE || s->grp_submit != LIM_NONE || s->max_wall != LIM_NONE;
@@ -304,6 +304,20 @@ const char *const *sl_limits_account_users(const struct sl_limits *l, size_t i,
 		return NULL;
 	*account = l->acct[i].name;
 	return (const char *const *)l->acct[i].users;
+}
+
+int sl_limits_obj(const struct sl_limits *l, int account, size_t i, const char **name,
+		  const char **parent, const struct sl_lim_set **set)
+{
+	const struct lim_obj *o;
+
+	if (!l || i >= (account ? l->nacct : l->nqos))
+		return -1;
+	o = account ? &l->acct[i] : &l->qos[i];
+	*name = o->name;
+	*parent = o->parent;
+	*set = &o->set;
+	return 0;
 }
 
 const char *sl_limits_qos_class(const struct sl_limits *l, const char *qos)

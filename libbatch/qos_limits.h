@@ -27,6 +27,17 @@ struct sl_lim_usage;
 
 enum sl_tres { SL_TRES_CPU, SL_TRES_MEM, SL_TRES_NODE, SL_TRES_GPU, SL_TRES_N };
 
+#define SL_LIM_NONE (-1) /* a limit not set */
+
+/* One object's limits as the config spells them: counts, minutes of
+ * maxWall, and TRES in cpus, MiB, nodes and GPUs; SL_LIM_NONE when not
+ * set. An Account object sets no max_tres_pu or min_tres_pj. */
+struct sl_lim_set {
+	int64_t max_jobs_pu, max_submit_pu, grp_jobs, grp_submit, max_wall;
+	int64_t max_tres_pu[SL_TRES_N], max_tres_pj[SL_TRES_N], min_tres_pj[SL_TRES_N],
+		grp_tres[SL_TRES_N];
+};
+
 /* What a job asks for, as the limits see it. */
 struct sl_lim_job {
 	const char *user, *account, *qos;
@@ -56,6 +67,11 @@ int sl_limits_has_qos(const struct sl_limits *l, const char *qos);
  * *account; NULL past the last. The config adds them to its accounts map. */
 const char *const *sl_limits_account_users(const struct sl_limits *l, size_t i,
 					   const char **account);
+/* QOS object i (account 0) or Account object i (account 1), in the
+ * config's order, for listings (sacctmgr): its name, its parent (accounts;
+ * NULL: none) and its limits, borrowed. 0, or -1 past the last. */
+int sl_limits_obj(const struct sl_limits *l, int account, size_t i, const char **name,
+		  const char **parent, const struct sl_lim_set **set);
 /* The QOS's priorityClass, or NULL (none, or no such QOS). */
 const char *sl_limits_qos_class(const struct sl_limits *l, const char *qos);
 

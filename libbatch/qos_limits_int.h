@@ -5,19 +5,13 @@
 
 #include "qos_limits.h"
 
-#define LIM_NONE (-1) /* a limit not set */
-
-struct lim_set {
-	int64_t max_jobs_pu, max_submit_pu, grp_jobs, grp_submit, max_wall;
-	int64_t max_tres_pu[SL_TRES_N], max_tres_pj[SL_TRES_N], min_tres_pj[SL_TRES_N],
-		grp_tres[SL_TRES_N];
-};
+#define LIM_NONE SL_LIM_NONE
 
 struct lim_obj {
 	char *name, *parent, *pclass; /* pclass: QOS priorityClass */
 	char *file;
 	int line, parent_line;
-	struct lim_set set;
+	struct sl_lim_set set;
 	char **users;                 /* accounts: spec.users, NULL-terminated */
 	int parent_ix;                /* accounts: index of the parent, -1 none */
 };

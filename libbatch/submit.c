@@ -173,35 +173,42 @@ static int resolve(const struct sl_conf *conf, const struct sl_peer *w, struct s
 	return 0;
 }
 
-int sl_submit_priority(const struct sl_conf *conf, struct sl_job *j, struct sl_err *err)
+int sl_submit_qos_base(const struct sl_conf *conf, const char *qos, int32_t *base)
 {
-	int32_t base = 0;
 	char k[SL_K8S_NAME_MAX];
 	const struct sl_limits *lim = sl_conf_limits(conf);
-	const char *pclass;
+	const char *pclass = sl_limits_qos_class(lim, qos);
 
 	/* Every job has a QOS, as in Slurm: the default one (normal) needs no
 	 * definition. A QOS object names its priority class; without one, a
-	 * WorkloadPriorityClass of the QOS's own name is its priority. An
-	 * empty --qos= (Snakemake's for an empty qos resource) is none given:
-	 * Slurm without QOS enforcement takes it. */
+	 * WorkloadPriorityClass of the QOS's own name is its priority. */
+	*base = 0;
+	if (pclass != NULL)
+		return sl_kueue_priority_class(sl_conf_kueue(conf), pclass, base) != 0 ? -SL_EINVAL
+										       : 0;
+	if (sl_conf_k8s_name(qos, k) != 0 ||
+	    sl_kueue_priority_class(sl_conf_kueue(conf), k, base) != 0) {
+		*base = 0;
+		if (!sl_limits_has_qos(lim, qos) && strcasecmp(qos, sl_conf_default_qos(conf)) != 0)
+			return -SL_EINVAL;
+	}
+	return 0;
+}
+
+int sl_submit_priority(const struct sl_conf *conf, struct sl_job *j, struct sl_err *err)
+{
+	int32_t base = 0;
+
+	/* An empty --qos= (Snakemake's for an empty qos resource) is none
+	 * given: Slurm without QOS enforcement takes it. */
 	if (j->spec.qos != NULL && *j->spec.qos == '\0') {
 		free(j->spec.qos);
 		j->spec.qos = NULL;
 	}
 	if (j->spec.qos == NULL)
 		j->spec.qos = sl_xstrdup(sl_conf_default_qos(conf));
-	pclass = sl_limits_qos_class(lim, j->spec.qos);
-	if (pclass != NULL) {
-		if (sl_kueue_priority_class(sl_conf_kueue(conf), pclass, &base) != 0)
-			return sl_err_set(err, SL_EINVAL, "Invalid qos specification");
-	} else if (sl_conf_k8s_name(j->spec.qos, k) != 0 ||
-		   sl_kueue_priority_class(sl_conf_kueue(conf), k, &base) != 0) {
-		base = 0;
-		if (!sl_limits_has_qos(lim, j->spec.qos) &&
-		    strcasecmp(j->spec.qos, sl_conf_default_qos(conf)) != 0)
-			return sl_err_set(err, SL_EINVAL, "Invalid qos specification");
-	}
+	if (sl_submit_qos_base(conf, j->spec.qos, &base) != 0)
+		return sl_err_set(err, SL_EINVAL, "Invalid qos specification");
 	/* --priority and Priority= are on Slurm's scale, as squeue prints them
 	 * (prio.h): the operator who sees 10050 and sets 10050 gets 10050.
 	 * Kueue's priorities are int32: --priority=TOP (4294967294) is the

@@ -80,6 +80,10 @@ int sl_submit_time_min(const struct sl_jobspec *s, struct sl_err *err);
 int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
 		      const struct sl_job *j, struct sl_err *err);
 
+/* The priority a QOS gives its jobs: its WorkloadPriorityClass's value
+ * (sacctmgr's Priority of the QOS). 0, or -SL_EINVAL for an unknown QOS
+ * (neither an object nor the default) or a missing class. */
+int sl_submit_qos_base(const struct sl_conf *conf, const char *qos, int32_t *base);
 /* j->priority from its QOS (WorkloadPriorityClass), --priority and --nice;
  * also when a held job is released. -SL_EINVAL for an unknown QOS. */
 int sl_submit_priority(const struct sl_conf *conf, struct sl_job *j, struct sl_err *err);

@@ -1,6 +1,7 @@
 /* h_share.c - the shares request (sshare, SL_MSG_SHARES): one row per
  * account and per user association, with its raw shares and raw usage.
- * The client normalizes and prints (compat/sshare_fmt.c). Read-only.
+ * The client normalizes and prints (compat/sshare_fmt.c); sacctmgr reads
+ * the same reply, whose config half h_share_conf.c adds. Read-only.
  *
  * Where the numbers come from (README, "sshare"):
  *  - the associations: the config's `accounts:` (user -> accounts); users
@@ -52,28 +53,18 @@ static struct assoc *get(struct rows *r, const char *account, const char *user)
 	return a;
 }
 
-/* `accounts:` as sl_conf_show() writes it: "user:a,b user2:c". */
-static int conf_accounts(const char *key, const char *value, const char *help, void *arg)
+/* The associations of `accounts:`: the "*" entry's users have none until
+ * they have a job. */
+static void conf_accounts(const struct sl_conf *c, struct rows *r)
 {
-	struct rows *r = arg;
-	char *copy, *save = NULL;
-	(void)help;
-	if (strcmp(key, "accounts") != 0)
-		return 0;
-	copy = sl_xstrdup(value);
-	for (char *e = strtok_r(copy, " ", &save); e; e = strtok_r(NULL, " ", &save)) {
-		char *colon = strchr(e, ':'), *s2 = NULL;
-		if (colon == NULL)
-			continue;
-		*colon = '\0';
-		for (char *a = strtok_r(colon + 1, ",", &s2); a; a = strtok_r(NULL, ",", &s2)) {
-			get(r, a, NULL);
-			if (strcmp(e, "*") != 0)
-				get(r, a, e);
+	const char *const *v, *user;
+
+	for (size_t i = 0; (v = sl_conf_accounts_at(c, i, &user)) != NULL; i++)
+		for (; *v; v++) {
+			get(r, *v, NULL);
+			if (strcmp(user, "*") != 0)
+				get(r, *v, user);
 		}
-	}
-	free(copy);
-	return 1;
 }
 
 /* An account's shares: its namespace's LocalQueues' weights. */
@@ -131,7 +122,7 @@ int sl_h_shares(struct sluiced *d, const struct sl_peer *p, json_object *req, js
 	json_object *arr = json_object_new_array();
 
 	(void)p, (void)req, (void)err;
-	sl_conf_show(d->conf, conf_accounts, &r);
+	conf_accounts(d->conf, &r);
 	for (size_t i = 0; i < sl_jobtab_count(d->jobs); i++) {
 		const struct sl_job *j = sl_jobtab_at(d->jobs, i);
 		if (j->spec.account == NULL || j->user == NULL)
@@ -151,5 +142,6 @@ int sl_h_shares(struct sluiced *d, const struct sl_peer *p, json_object *req, js
 	free(r.v);
 	json_object_object_add(rep, "now", json_object_new_int64(now));
 	json_object_object_add(rep, "rows", arr);
+	sl_h_shares_conf(d, rep);
 	return 0;
 }

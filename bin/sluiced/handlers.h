@@ -83,6 +83,8 @@ int sl_h_config(struct sluiced *d, const struct sl_peer *p, json_object *req,
 /* sshare: associations, their raw shares and usage (h_share.c). */
 int sl_h_shares(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		json_object *rep, struct sl_err *err);
+/* Its config half, for sacctmgr (h_share_conf.c): added to rep. */
+void sl_h_shares_conf(struct sluiced *d, json_object *rep);
 /* Job steps (h_step.c): srun records them, sacct and squeue -s read
  * them, scancel N.S signals one. */
 int sl_h_step_create(struct sluiced *d, const struct sl_peer *p, json_object *req,

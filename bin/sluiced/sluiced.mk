@@ -14,7 +14,7 @@ bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/h_info.c bin/sluiced/h_update.c bin/sluiced/h_admin.c \
 	bin/sluiced/update_fields.c bin/sluiced/update_place.c bin/sluiced/update_int.h \
 	bin/sluiced/h_stat.c \
-	bin/sluiced/h_share.c \
+	bin/sluiced/h_share.c bin/sluiced/h_share_conf.c \
 	bin/sluiced/gates.c bin/sluiced/gates.h \
 	bin/sluiced/limgate.c bin/sluiced/limgate.h \
 	bin/sluiced/lifecycle.c bin/sluiced/lifecycle.h \

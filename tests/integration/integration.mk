@@ -65,6 +65,7 @@ INTEGRATION_TESTS = \
 	tests/integration/yaml_anchors.sh
 INTEGRATION_TESTS += tests/integration/arrays.sh tests/integration/arrays_update.sh
 INTEGRATION_TESTS += tests/integration/jobs_fields.sh
+INTEGRATION_TESTS += tests/integration/sacctmgr.sh
 TESTS += $(INTEGRATION_TESTS)
 EXTRA_DIST += tests/integration/arrays_scenario.sh tests/integration/arrays_capture.sh \
 	tests/data/arrays/arrays.golden tests/bench/array.sh

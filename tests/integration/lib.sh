@@ -78,6 +78,28 @@ kind: WorkloadPriorityClass
 metadata: {name: high}
 value: 1000'
 
+# A WorkloadPriorityClass high of 100 and a LocalQueue batch in namespace
+# physics (account physics), for the tests of accounts and QOS.
+PHYSICS_HIGH='---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: WorkloadPriorityClass
+metadata: {name: high}
+value: 100
+---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: LocalQueue
+metadata: {name: batch, namespace: physics}
+spec: {clusterQueue: main}'
+
+# write_conf_accounts ENTRIES [KEYS]: write_conf with `accounts:` holding
+# ENTRIES (indented lines), which replace its own {"*": [general]}.
+write_conf_accounts() {
+	write_conf "${2:+$2
+}accounts:
+$1"
+	sed -i '0,/^accounts:$/{/^accounts:$/{N;d}}' "$T/sluice.yaml"
+}
+
 # Let the written ClusterQueue preempt lower priorities within itself.
 preempt_within_cq() {
 	sed -i 's/^  namespaceSelector: {}$/  namespaceSelector: {}\n  preemption: {withinClusterQueue: LowerPriority}/' \

@@ -6,26 +6,14 @@
 # SITE 10000 + the WorkloadPriorityClass value - nice, 0 when held.
 . "$top_srcdir/tests/integration/lib.sh"
 make_users
-CPUS=8 EXTRA_OBJECTS='---
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: WorkloadPriorityClass
-metadata: {name: high}
-value: 100
----
-apiVersion: kueue.x-k8s.io/v1beta1
-kind: LocalQueue
-metadata: {name: batch, namespace: physics}
-spec: {clusterQueue: main}
+CPUS=8 EXTRA_OBJECTS="$PHYSICS_HIGH
 ---
 apiVersion: kueue.x-k8s.io/v1beta1
 kind: LocalQueue
 metadata: {name: other, namespace: physics}
-spec: {clusterQueue: main}'
-write_conf "accounts:
-  $USER1: [general]
+spec: {clusterQueue: main}"
+write_conf_accounts "  $USER1: [general]
   $USER2: [physics, general]"
-# write_conf's own `accounts: {"*": [general]}` gives way to this one
-sed -i '0,/^accounts:$/{/^accounts:$/{N;d}}' "$T/sluice.yaml"
 start_daemon
 cd "$T/work"
 

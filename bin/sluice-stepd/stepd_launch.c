@@ -42,7 +42,9 @@ static int open_out(const char *path, int append)
 static int open_stdio(struct stepd *s)
 {
 	const struct sl_launch *l = &s->l;
-	int append = l->append || l->attempt > 0; /* a requeued run keeps the first one's output */
+	/* a requeued run starts its files anew unless --open-mode=append, as
+	 * slurmstepd's io_get_file_flags (checked on the reference cluster) */
+	int append = l->append;
 	mode_t old = umask(l->umask);
 	if (as_root()) {
 		(void)setfsgid(l->gid);

@@ -78,16 +78,17 @@ submitted=$(field "$r" SubmitTime)
 expect_eq "begin delay" 121 $(( $(date -d "$eligible" +%s) - $(date -d "$submitted" +%s) ))
 as $USER1 "$BIN/scontrol" update JobId="$r" StartTime=now || fail "StartTime=now"
 wait_state "$r" RUNNING
+# the second run's output replaces the first's (no --open-mode=append)
 n=0
-until [ "$(grep -c '^run$' req.out)" = 2 ]; do
-	n=$((n + 1)); [ $n -lt 100 ] || fail "job $r did not run again: $(cat req.out)"; sleep 0.1
+until [ "$(cat req.out)" = run ]; do
+	n=$((n + 1)); [ $n -lt 100 ] || fail "job $r did not run again anew: $(cat req.out)"; sleep 0.1
 done
 "$BIN/scancel" "$r"
 wait_state "$r" CANCELLED
 # the REQUEUED record of a run the requeue killed: 0:0, as slurmdbd's
 expect_eq "sacct -D after" "$r|REQUEUED|0:0
 $r|CANCELLED by 0" "$("$BIN/sacct" -D -X -n -P -j "$r" -o JobID,State,ExitCode | sed '2s/|[0-9:]*$//')"
-ok "requeue: BeginTime for 121 s, Restarts=1, a REQUEUED row in sacct -D, it ran again"
+ok "requeue: BeginTime for 121 s, Restarts=1, a REQUEUED row in sacct -D, it ran again, its output anew"
 
 # A cancel after a requeue, while the killed run is still ending, wins
 # (Slurm's scancel of a job PENDING|COMPLETING): CANCELLED with its run

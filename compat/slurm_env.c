@@ -375,6 +375,12 @@ static int v_open_mode(const struct sl_slurm_env_in *in, char *b, size_t l)
 	return m != SL_OPEN_DEFAULT && put_str(b, l, m == SL_OPEN_APPEND ? "a" : "t");
 }
 
+/* sbatch -d sets SLURM_JOB_DEPENDENCY to the text given, for the job. */
+static int v_dependency(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->dependency != NULL && put_str(b, l, SPEC(in)->dependency);
+}
+
 /* Sorted as `env | sort` prints them (SLURMD_ sorts before SLURM_). */
 static const struct env_row env_rows[] = {
 	{"CUDA_VISIBLE_DEVICES", v_gpu_ids},
@@ -406,6 +412,7 @@ static const struct env_row env_rows[] = {
 	{"SLURM_JOBID", v_jobid},
 	{"SLURM_JOB_ACCOUNT", v_account},
 	{"SLURM_JOB_CPUS_PER_NODE", v_job_cpus_per_node},
+	{"SLURM_JOB_DEPENDENCY", v_dependency},
 	{"SLURM_JOB_GID", v_gid},
 	{"SLURM_JOB_GPUS", v_gpu_ids},
 	{"SLURM_JOB_ID", v_jobid},

@@ -90,6 +90,7 @@ static void test_many_options(void **state)
 	j.spec.gpus_per_node = 2;
 	j.spec.export_spec = "ALL,MYVAR=hello";
 	j.spec.open_mode = SL_OPEN_APPEND;
+	j.spec.dependency = "afterany:302:303"; /* sbatch's -d, as given */
 	sh = (struct sl_jobshape){2, 4, 2, 2, 4, 1024, 2};
 	struct sl_slurm_env_in in = {.job = &j, .shape = &sh, .nodelist = "vm-[0-1]", .batch_host = "vm-0", .cluster = NULL};
 	static const char *const want[] = {
@@ -97,7 +98,8 @@ static void test_many_options(void **state)
 		"HOSTNAME=vm-0", "SLURMD_NODENAME=vm-0", "SLURM_CPUS_ON_NODE=4", "SLURM_CPUS_PER_TASK=2",
 		"SLURM_EXPORT_ENV=ALL,MYVAR=hello", "SLURM_GET_USER_ENV=1",
 		"SLURM_GPUS_ON_NODE=2", "SLURM_GTIDS=0", "SLURM_JOBID=12",
-		"SLURM_JOB_CPUS_PER_NODE=4(x2)", "SLURM_JOB_GID=2001", "SLURM_JOB_GPUS=0,1",
+		"SLURM_JOB_CPUS_PER_NODE=4(x2)", "SLURM_JOB_DEPENDENCY=afterany:302:303",
+		"SLURM_JOB_GID=2001", "SLURM_JOB_GPUS=0,1",
 		"SLURM_JOB_ID=12",
 		"SLURM_JOB_NAME=manyopts", "SLURM_JOB_NODELIST=vm-[0-1]",
 		"SLURM_JOB_NUM_NODES=2", "SLURM_JOB_PARTITION=gpu", "SLURM_JOB_QOS=high",

@@ -429,7 +429,9 @@ F(f_state)
 		S(sl_jobstate_name(c->step->state));
 	else if (row == ROW_BATCH)
 		S(sl_jobstate_name(sl_sacct_batch_state(j)));
-	else if (j->state == SL_JOB_CANCELLED && j->cancelled_by >= 0)
+	else if ((j->state == SL_JOB_CANCELLED || j->state == SL_JOB_COMPLETING) &&
+		 j->cancelled_by >= 0) /* slurmdbd has it CANCELLED once cancelled:
+					  completing is a flag of slurmctld's */
 		snprintf(buf, len, "CANCELLED by %d", j->cancelled_by);
 	else if (j->state == SL_JOB_CONFIGURING)
 		S("RUNNING"); /* a flag on RUNNING in Slurm: slurmdbd keeps RUNNING */

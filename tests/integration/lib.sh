@@ -142,7 +142,14 @@ kill9_daemon() {
 
 # state JOBID -> the job's state as sacct -P shows it (history included).
 state() {
-	"$BIN/sacct" -n -X -P -a -j "$1" -o State 2>/dev/null | head -n1
+	_st=$("$BIN/sacct" -n -X -P -a -j "$1" -o State 2>/dev/null | head -n1)
+	# sacct says CANCELLED once cancelled (slurmdbd's); the tests wait for
+	# the end: while its processes end, squeue says COMPLETING
+	case "$_st" in
+	CANCELLED*) [ "$("$BIN/squeue" -h -t all -j "$1" -o %T 2>/dev/null | head -n1)" != COMPLETING ] ||
+		_st=COMPLETING ;;
+	esac
+	echo "$_st"
 }
 
 # wait_state JOBID STATE [SECONDS]

@@ -163,6 +163,14 @@ static void test_live_jobs(void **state)
 			    "9|RUNNING|4|0:0|2026-11-21T10:28:59|Unknown\n"
 			    "9.batch|RUNNING|4|0:0|2026-11-21T10:28:59|Unknown\n");
 	assert_int_equal(sl_sacct_batch_state(j), SL_JOB_RUNNING);
+	/* cancelled, its processes still ending: slurmdbd's is CANCELLED now */
+	sl_buf_reset(l.b);
+	j->state = SL_JOB_COMPLETING;
+	j->cancelled_by = 1001;
+	live_rows(&l, SL_SACCT_PARSABLE2);
+	assert_string_equal(sl_buf_str(l.b),
+			    "9|CANCELLED by 1001|4|0:0|2026-11-21T10:28:59|Unknown\n"
+			    "9.batch|RUNNING|4|0:0|2026-11-21T10:28:59|Unknown\n");
 	j->state = SL_JOB_FAILED;
 	j->exit_code = 2;
 	assert_int_equal(sl_sacct_batch_state(j), SL_JOB_FAILED);

@@ -1,10 +1,10 @@
 /* stepd_userenv.c - the user's login environment, read as slurmd reads it
  * for a job with SLURM_GET_USER_ENV=1 (--get-user-env, or an --export other
- * than ALL): the user's shell, started as a login shell as `su - user`
- * would, prints its environment, and the job's own is laid over it.
+ * than ALL): `su - user -c ...` (the user's login shell and su's PAM
+ * session) prints its environment, and the job's own is laid over it. A
+ * supervisor that is not root starts the login shell itself.
  *
- * The shell runs with the supervisor's groups (already the user's), as the
- * user, in the home directory, under a clean environment, in a process
+ * It runs in the home directory, under a clean environment, in a process
  * group of its own that is killed whole at the timeout. What the profile
  * scripts print is skipped: the environment follows a marker. */
 #include "stepd.h"
@@ -26,6 +26,9 @@
 #define USERENV_MAX (1 << 20) /* a profile that prints more is not read further */
 #define USERENV_MARK "SLUICE-USER-ENV-FOLLOWS"
 #define USERENV_END "SLUICE-USER-ENV-ENDS"
+#define SU_PATH "/bin/su" /* slurmd's SUCMD */
+/* what the shell runs: the environment between the marks */
+#define CMD "printf '\\0%s\\0' " USERENV_MARK "; env -0; printf '%s\\0' " USERENV_END
 
 static int64_t now_ms(void)
 {
@@ -54,6 +57,21 @@ static void shell_child(const struct sl_launch *l, int out)
 	/* nothing else of the supervisor's (the job's files, its server
 	 * socket) for what a profile may leave running */
 	closefrom(3);
+	if (chdir(l->home ? l->home : "/") != 0 && chdir("/") != 0)
+		_exit(126);
+	/* As root, through su as slurmd does ("su - USER -c CMD", its PAM
+	 * session's variables too: pam_env's /etc/environment and locale,
+	 * pam_mail's MAIL), from an environment of ENVIRONMENT=BATCH alone */
+	if (geteuid() == 0 && access(SU_PATH, X_OK) == 0) {
+		char *su_env[] = {"ENVIRONMENT=BATCH", NULL};
+		if (l->user_env_mode == 1)
+			execle(SU_PATH, "su", l->user, "-c", CMD, (char *)NULL, su_env);
+		else
+			execle(SU_PATH, "su", "-", l->user, "-c", CMD, (char *)NULL, su_env);
+		_exit(127);
+	}
+	/* A supervisor that is not root is the user already: the login shell
+	 * itself, with what su would set */
 	if (geteuid() == 0 && (setgid(l->gid) != 0 || setuid(l->uid) != 0))
 		_exit(126);
 	snprintf(arg0, sizeof(arg0), "%s%s", l->user_env_mode == 1 ? "" : "-", base);
@@ -61,11 +79,7 @@ static void shell_child(const struct sl_launch *l, int out)
 	snprintf(user, sizeof(user), "USER=%s", l->user);
 	snprintf(logname, sizeof(logname), "LOGNAME=%s", l->user);
 	snprintf(sh, sizeof(sh), "SHELL=%s", shell);
-	if (chdir(l->home ? l->home : "/") != 0 && chdir("/") != 0)
-		_exit(126);
-	execle(shell, arg0, "-c",
-	       "printf '\\0%s\\0' " USERENV_MARK "; env -0; printf '%s\\0' " USERENV_END,
-	       (char *)NULL, env);
+	execle(shell, arg0, "-c", CMD, (char *)NULL, env);
 	_exit(127);
 }
 

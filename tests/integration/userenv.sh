@@ -2,7 +2,7 @@
 # The user's login environment under the job's, as slurmd loads it when
 # SLURM_GET_USER_ENV=1 (--get-user-env, or --export other than ALL; checked
 # on the reference cluster: `--export=NONE` jobs get /etc/profile.d's PATH
-# and variables). The expected values come from the same login shell run
+# and variables, and su's PAM session's, MAIL among them). The expected values come from the same login shell run
 # here, so the test holds whatever this machine's profiles say.
 . "$top_srcdir/tests/integration/lib.sh"
 write_conf
@@ -46,6 +46,11 @@ missing=$(grep -v '^SLURM_\|^SHELL=\|^HOME=' "$T/login" | while IFS= read -r l; 
 	grep -qxF "$l" "$T/none" || echo "$l"
 done)
 expect_eq "--export=NONE: the whole login environment" "" "$missing"
+# as root, through su's PAM session as slurmd's: pam_mail's MAIL, pam_env's
+if [ "$(id -u)" = 0 ] && [ -x /bin/su ]; then
+	su_mail=$(env -i ENVIRONMENT=BATCH /bin/su - "$me" -c env 2>/dev/null | grep '^MAIL=')
+	[ -z "$su_mail" ] || expect_eq "--export=NONE: su's MAIL" "$su_mail" "$(grep '^MAIL=' "$T/none")"
+fi
 ok "--export=NONE: the job gets the user's login environment, as slurmd gives it"
 
 job >"$T/all"

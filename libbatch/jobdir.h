@@ -35,7 +35,7 @@
 #define SL_JOBDIR_PID "stepd.pid"
 #define SL_JOBDIR_STARTED "started"
 #define SL_JOBDIR_PGID "job.pgid"
-#define SL_JOBDIR_SCRIPT "script"
+#define SL_JOBDIR_SCRIPT "slurm_script" /* slurmd's name: the script's $0 */
 #define SL_JOBDIR_RESULT "result"
 #define SL_JOBDIR_NODEFILE "nodefile"
 #define SL_JOBDIR_USAGE "usage"

@@ -121,3 +121,10 @@ expect_eq "Command= of ./c.sh" "   Command=./c.sh a b c" \
 	"$("$BIN/scontrol" show job "$idk" | grep '^   Command=')"
 expect_eq "squeue %o of c.sh" "$(pwd)/cmd/c.sh x" "$("$BIN/squeue" -h -t all -j "$idl" -o '%o')"
 ok "Command= and %o: the script as found, with its arguments"
+
+# The script runs as slurmd's copy of it, named slurm_script: its $0 and
+# the shell's error lines say so, as under Slurm.
+idm=$(submit $USER1 -o zero.out --wrap 'basename "$0"') || fail "sbatch \$0"
+wait_state "$idm" COMPLETED
+expect_eq "\$0 of the batch script" "slurm_script" "$(cat zero.out)"
+ok "the batch script's \$0 is slurm_script"

@@ -266,7 +266,7 @@ static int open_next_script(void)
 	FILE *ls = popen(cmd, "r");
 	assert_int_equal(fscanf(ls, "%u", &n), 1);
 	pclose(ls);
-	snprintf(cmd, sizeof(cmd), "%s/jobs/.spare-%u/script", root, n);
+	snprintf(cmd, sizeof(cmd), "%s/jobs/.spare-%u/" SL_JOBDIR_SCRIPT, root, n);
 	int fd = open(cmd, O_RDONLY);
 	assert_true(fd >= 0);
 	return fd;
@@ -288,7 +288,7 @@ static void test_exec_local_recycles(void **state)
 	assert_int_equal(fstat(fd, &st), 0);
 	assert_int_equal(st.st_nlink, 1); /* rewritten */
 	close(fd);
-	snprintf(cmd, sizeof(cmd), "chown 1:1 %s/jobs/.spare-*/script", root);
+	snprintf(cmd, sizeof(cmd), "chown 1:1 %s/jobs/.spare-*/" SL_JOBDIR_SCRIPT, root);
 	assert_int_equal(system(cmd), 0);
 	fd = open_next_script();
 	run_forget(x, &e, 303, "#!/bin/sh\necho 3\n", "3\n");

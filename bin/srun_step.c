@@ -189,17 +189,44 @@ static void terminating(const struct run *r)
 		(unsigned long long)r->l->job_id, r->l->step_id);
 }
 
+/* Why the job is ending when srun gets its TERM: slurmctld tells a step's
+ * srun of the job's cancel or time limit (its "Job step aborted") and the
+ * step's slurmstepd writes the STEP line; a TERM from anyone else gets
+ * neither. NULL: no such end; "": a cancel; " DUE TO TIME LIMIT". */
+static const char *job_ending(const struct run *r)
+{
+	struct sl_job *j = srun_alloc_job(r->l->job_id);
+	int64_t now = (int64_t)time(NULL);
+	const char *why = NULL;
+
+	if (j != NULL && j->cancelled_by >= 0 &&
+	    (j->state == SL_JOB_COMPLETING || j->state == SL_JOB_CANCELLED))
+		why = "";
+	else if (j != NULL && j->spec.time_limit > 0 && j->start_time > 0 &&
+		 now >= j->start_time + j->pre_suspend + j->spec.time_limit * 60)
+		why = " DUE TO TIME LIMIT";
+	sl_job_free(j);
+	return why;
+}
+
 static void step_end(struct run *r, enum end_why why)
 {
 	if (r->why != END_NONE)
 		return;
 	r->why = why;
-	if (why == END_INTR || why == END_TERM)
+	if (why == END_TERM) { /* _srun_signal_mgr: the tasks are killed */
+		const char *ending = job_ending(r);
+		if (ending != NULL)
+			fprintf(stderr, "srun: Job step aborted: Waiting up to 32 seconds for job "
+					"step to finish.\n");
 		fprintf(stderr, "srun: forcing job termination\n");
-	if (why == END_TERM) { /* _srun_signal_mgr: the tasks are killed, no more said */
+		if (ending != NULL)
+			stepd_line(r, ending);
 		kill_tasks(r, SIGKILL);
 		return;
 	}
+	if (why == END_INTR)
+		fprintf(stderr, "srun: forcing job termination\n");
 	if (why == END_WAIT)
 		terminating(r);
 	if (why == END_CANCEL || why == END_INTR || why == END_WAIT)

@@ -397,6 +397,11 @@ as $USER1 "$BIN/scancel" "$j" || fail "scancel"
 wait_state "$j" CANCELLED
 grep -qx "srun: forcing job termination" "$T/work/cx.out" || fail "no srun line in [$(cat "$T/work/cx.out")]"
 grep -qx "srun: error: [^:]*: task 0: \(Terminated\|Killed\)" "$T/work/cx.out" || fail "no task line in [$(cat "$T/work/cx.out")]"
+# slurmctld's word to the step's srun, and the step's slurmstepd's line
+grep -qx "srun: Job step aborted: Waiting up to 32 seconds for job step to finish." "$T/work/cx.out" ||
+	fail "no step-aborted line in [$(cat "$T/work/cx.out")]"
+grep -qx "slurmstepd-[^:]*: error: \*\*\* STEP $j\.0 ON [^ ]* CANCELLED AT [0-9T:-]* \*\*\*" "$T/work/cx.out" ||
+	fail "no STEP line in [$(cat "$T/work/cx.out")]"
 ok "a cancelled job's srun ends its tasks and says so, as Slurm's"
 
 # A requeued job's steps stay with their run: sacct lists the new run's

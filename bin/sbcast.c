@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "optable.h"
 #include "hostlist.h"
 #include "jobfilter.h"
 #include "sbcast.h"
@@ -173,11 +174,7 @@ int main(int argc, char **argv)
 				break;
 			return refuse("--send-libs");
 		default:
-			if (optopt && optopt < 256)
-				fprintf(stderr, "sbcast: invalid option -- '%c'\n", optopt);
-			else
-				fprintf(stderr, "sbcast: unrecognized option '%s'\n", argv[optind - 1]);
-			fprintf(stderr, "Try \"sbcast --help\" for more information\n");
+			sl_getopt_complain("sbcast", argv, optind, optopt);
 			return 1;
 		}
 	}

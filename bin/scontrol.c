@@ -16,6 +16,7 @@
 #include "array.h"
 #include "buf.h"
 #include "client.h"
+#include "optable.h"
 #include "client_step.h"
 #include "job_proj.h"
 #include "scontrol_fmt.h"
@@ -536,11 +537,7 @@ int main(int argc, char **argv)
 			break;
 		case 'V': printf("slurm 22.05.8\n"); return 0;
 		default:
-			if (optopt && optopt < 256)
-				fprintf(stderr, "scontrol: invalid option -- '%c'\n", optopt);
-			else
-				fprintf(stderr, "scontrol: unrecognized option '%s'\n", argv[optind - 1]);
-			fprintf(stderr, "Try \"scontrol --help\" for more information\n");
+			sl_getopt_complain("scontrol", argv, optind, optopt);
 			return 1;
 		}
 	}

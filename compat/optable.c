@@ -267,3 +267,12 @@ void sl_opt_from_env(const struct sl_opt *table, char *const *all_envp,
 	*vals = s.vals;
 	*n = s.n;
 }
+
+void sl_getopt_complain(const char *prog, char *const *argv, int ind, int opt)
+{
+	if (opt && opt < 256)
+		fprintf(stderr, "%s: invalid option -- '%c'\n", prog, opt);
+	else
+		fprintf(stderr, "%s: unrecognized option '%s'\n", prog, argv[ind - 1]);
+	fprintf(stderr, "Try \"%s --help\" for more information\n", prog);
+}

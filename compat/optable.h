@@ -62,4 +62,9 @@ int sl_opt_apply_one(const struct sl_optval *v, void *ctx, struct sl_err *err);
 /* Which of o's variables is set in envp (for messages), or NULL. */
 const char *sl_opt_env_name(const struct sl_opt *o, char *const *envp);
 
+/* For the commands that scan with getopt_long itself (scontrol, sbcast):
+ * getopt's words for the option it refused (optopt as opt, or argv[ind - 1]
+ * for a long one), then Slurm's "Try ... --help" line, on stderr. */
+void sl_getopt_complain(const char *prog, char *const *argv, int ind, int opt);
+
 #endif

@@ -61,10 +61,27 @@ static int by_name(const void *a, const void *b)
  * MAIL, PATH, QUEUE, SHELL and SYSTEM where it has them. No
  * PBS_ENVIRONMENT, PBS_QUEUE or PBS_ACCOUNT: the job_submit/pbs plugin
  * that adds those is not the spank one. */
+static const char *const o_copied[] = {"HOME", "HOST", "LANG", "LOGNAME", "MAIL",
+				       "PATH", "QUEUE", "SHELL", "SYSTEM"};
+
+static void put_copied(struct out *o, char *const *env)
+{
+	for (size_t i = 0; i < sizeof(o_copied) / sizeof(o_copied[0]); i++) {
+		char k[32];
+		snprintf(k, sizeof(k), "PBS_O_%s", o_copied[i]);
+		put(o, k, sl_pbs_env_get(env, o_copied[i]));
+	}
+}
+
+char **sl_pbs_env_o(char *const *env)
+{
+	struct out o = {NULL, 0, 0};
+	put_copied(&o, env);
+	return o.v;
+}
+
 static void spank_pbs(struct out *o, const struct sl_job *j)
 {
-	static const char *const copied[] = {"HOME", "HOST", "LANG", "LOGNAME", "MAIL",
-					     "PATH", "QUEUE", "SHELL", "SYSTEM"};
 	const struct sl_jobspec *s = &j->spec;
 	char num[32];
 
@@ -79,11 +96,7 @@ static void spank_pbs(struct out *o, const struct sl_job *j)
 	put(o, "PBS_JOBID", num);
 	put(o, "PBS_JOBNAME", s->name);
 	put(o, "PBS_NODENUM", "0");
-	for (size_t i = 0; i < sizeof(copied) / sizeof(copied[0]); i++) {
-		char k[32];
-		snprintf(k, sizeof(k), "PBS_O_%s", copied[i]);
-		put(o, k, sl_pbs_env_get(s->env, copied[i]));
-	}
+	put_copied(o, s->env);
 	put(o, "PBS_O_WORKDIR", s->submit_dir);
 	put(o, "PBS_TASKNUM", "1");
 }

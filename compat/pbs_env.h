@@ -27,6 +27,11 @@ struct sl_pbs_env_in {
 
 /* The value of name in envp ("K=V" entries), borrowed; NULL when unset. */
 const char *sl_pbs_env_get(char *const *envp, const char *name);
+/* Slurm's spank_pbs PBS_O_* (PBS_O_HOME from HOME, ... PBS_O_SYSTEM) from
+ * env, the ones it has; NULL when none. Its plugin reads the job's final
+ * environment: a job's that loads the login environment is known to its
+ * supervisor alone. Caller frees (sl_strv_free). */
+char **sl_pbs_env_o(char *const *env);
 
 /* "K=V", sorted by name, NULL-terminated; caller frees with sl_strv_free(). */
 char **sl_pbs_env_build(const struct sl_pbs_env_in *in);

@@ -24,6 +24,7 @@
 
 #include "fsutil.h"
 #include "log.h"
+#include "pbs_env.h"
 #include "slurm_env.h"
 #include "xalloc.h"
 
@@ -165,6 +166,13 @@ static char **job_env(const struct stepd *s)
 	char **e = sl_slurm_env_merge(dflt, login);
 	e = layer(e, s->pam.env);
 	e = layer(e, l->env);
+	/* a Slurm job's PBS_O_* as spank_pbs reads them: from this final
+	 * environment, the login one's HOME, PATH, ... where it came in */
+	if (login != NULL && l->nodefile == NULL && sl_pbs_env_get(e, "PBS_JOBID") != NULL) {
+		char **o = sl_pbs_env_o(e);
+		e = layer(e, o);
+		sl_strv_free(o);
+	}
 	e = layer(e, s->pbs_env); /* a qsub job's files */
 	e = layer(e, over);
 	for (size_t i = 0; i < n; i++)

@@ -46,6 +46,9 @@ missing=$(grep -v '^SLURM_\|^SHELL=\|^HOME=' "$T/login" | while IFS= read -r l; 
 	grep -qxF "$l" "$T/none" || echo "$l"
 done)
 expect_eq "--export=NONE: the whole login environment" "" "$missing"
+# spank_pbs reads the final environment: PBS_O_* of the login one's
+expect_eq "--export=NONE: PBS_O_PATH" "PBS_O_PATH=$login_path" "$(grep '^PBS_O_PATH=' "$T/none")"
+expect_eq "--export=NONE: PBS_O_HOME" "PBS_O_HOME=$home" "$(grep '^PBS_O_HOME=' "$T/none")"
 # as root, through su's PAM session as slurmd's: pam_mail's MAIL, pam_env's
 if [ "$(id -u)" = 0 ] && [ -x /bin/su ]; then
 	su_mail=$(env -i ENVIRONMENT=BATCH /bin/su - "$me" -c env 2>/dev/null | grep '^MAIL=')

@@ -119,6 +119,23 @@ static void test_job_env(void **state)
 	sl_job_free(j);
 }
 
+/* spank_pbs's PBS_O_* of an environment: those it has, in its order. */
+static void test_o_vars(void **state)
+{
+	char *env[] = {"PATH=/usr/bin:/bin", "HOME=/home/alice", "MAIL=/var/mail/alice",
+		       "OTHER=x", NULL};
+	char **o = sl_pbs_env_o(env);
+	(void)state;
+	assert_non_null(o);
+	assert_string_equal(o[0], "PBS_O_HOME=/home/alice");
+	assert_string_equal(o[1], "PBS_O_MAIL=/var/mail/alice");
+	assert_string_equal(o[2], "PBS_O_PATH=/usr/bin:/bin");
+	assert_null(o[3]);
+	sl_strv_free(o);
+	char *none[] = {"OTHER=x", NULL};
+	assert_null(sl_pbs_env_o(none));
+}
+
 static void test_files(void **state)
 {
 	struct sl_jobshape sh = {.nodes = 2, .ntasks = 3};
@@ -149,6 +166,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_build),
 		cmocka_unit_test(test_job_env),
+		cmocka_unit_test(test_o_vars),
 		cmocka_unit_test(test_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -202,8 +202,7 @@ static const char *job_ending(const struct run *r)
 	if (j != NULL && j->cancelled_by >= 0 &&
 	    (j->state == SL_JOB_COMPLETING || j->state == SL_JOB_CANCELLED))
 		why = "";
-	else if (j != NULL && j->spec.time_limit > 0 && j->start_time > 0 &&
-		 now >= j->start_time + j->pre_suspend + j->spec.time_limit * 60)
+	else if (j != NULL && sl_job_past_limit(j, now))
 		why = " DUE TO TIME LIMIT";
 	sl_job_free(j);
 	return why;

@@ -435,6 +435,8 @@ F(f_state)
 		snprintf(buf, len, "CANCELLED by %d", j->cancelled_by);
 	else if (j->state == SL_JOB_CONFIGURING)
 		S("RUNNING"); /* a flag on RUNNING in Slurm: slurmdbd keeps RUNNING */
+	else if (sl_job_past_limit(j, c->now)) /* being ended: slurmdbd has TIMEOUT */
+		S("TIMEOUT");
 	else
 		S(sl_jobstate_name(j->state));
 }

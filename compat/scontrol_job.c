@@ -111,8 +111,13 @@ static void show_head(const struct sl_job *j, int64_t now, const char *sep, unsi
 	sl_buf_addf(b, "%sPriority=%lld Nice=%d Account=%s QOS=%s", sep, (long long)sl_prio_slurm(j),
 		    j->spec.nice, j->spec.account ? j->spec.account : "(null)",
 		    j->spec.qos ? j->spec.qos : "(null)");
-	sl_buf_addf(b, "%sJobState=%s Reason=", sep, sl_jobstate_name(j->state));
-	reason(b, j->reason);
+	if (sl_job_past_limit(j, now)) { /* being ended: TIMEOUT|COMPLETING */
+		sl_buf_addf(b, "%sJobState=COMPLETING Reason=", sep);
+		reason(b, "TimeLimit");
+	} else {
+		sl_buf_addf(b, "%sJobState=%s Reason=", sep, sl_jobstate_name(j->state));
+		reason(b, j->reason);
+	}
 	sl_buf_addf(b, " Dependency=%s", j->dependency ? j->dependency : "(null)");
 	/* Sluice's admission view (Kueue): where the job waits and why, in the
 	 * engine's own words, spaces as '_' like Slurm's Reason, so that a

@@ -32,6 +32,7 @@ struct row {
 	"spec.node_cpus spec.mem_per_node spec.mem_per_cpu spec.mem_per_gpu"
 #define RUN "state start_time end_time suspend_time pre_suspend" /* sl_job_run_secs */
 #define PRIO "priority reason spec.nice spec.priority spec.hold state"     /* sl_prio_slurm */
+#define STATE "spec.time_limit " RUN /* sl_job_past_limit: CG once out of time */
 
 /* Every % code of squeue_fmt.c's table. */
 static const struct row codes[] = {
@@ -46,8 +47,8 @@ static const struct row codes[] = {
 	{'o', "spec.script_path spec.submit_dir spec.wrapped spec.command"},
 	{'O', "spec.contiguous"}, {'p', PRIO},
 	{'P', ""}, {'q', "spec.qos"}, {'Q', PRIO}, {'r', "reason"},
-	{'R', "state reason nodelist"}, {'s', ""}, {'S', "start_time"}, {'t', "state"},
-	{'T', "state"},
+	{'R', "state reason nodelist"}, {'s', ""}, {'S', "start_time"}, {'t', STATE},
+	{'T', STATE},
 	{'u', "user uid"}, {'U', "uid"}, {'v', ""}, {'V', "submit_time"},
 	{'w', "spec.wckey"}, {'W', ""}, {'x', "spec.exclude"}, {'X', ""}, {'y', "spec.nice"}, {'Y', ""},
 	{'z', ""}, {'Z', "spec.work_dir"},
@@ -61,7 +62,7 @@ static const struct row keys[] = {
 	{'J', ""}, {'l', "spec.time_limit"}, {'L', "spec.time_limit " RUN},
 	{'m', "spec.mem_per_node spec.mem_per_cpu"}, {'M', RUN}, {'n', ""},
 	{'N', "nodelist"}, {'O', "spec.contiguous"}, {'p', PRIO}, {'P', ""}, {'Q', PRIO}, {'S', ""},
-	{'t', "state"}, {'T', "state"}, {'u', "user"}, {'U', "uid"}, {'v', ""},
+	{'t', STATE}, {'T', STATE}, {'u', "user"}, {'U', "uid"}, {'v', ""},
 	{'V', "submit_time"}, {'z', ""},
 };
 

@@ -341,6 +341,12 @@ void sl_job_free_array(struct sl_job **v, size_t n)
 	free(v);
 }
 
+int sl_job_past_limit(const struct sl_job *j, int64_t now)
+{
+	return j->state == SL_JOB_RUNNING && j->spec.time_limit > 0 &&
+	       sl_job_run_secs(j, now) >= j->spec.time_limit * 60;
+}
+
 int64_t sl_job_run_secs(const struct sl_job *j, int64_t now)
 {
 	/* A requeued job that runs again still has its last run's end. */

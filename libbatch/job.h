@@ -252,6 +252,10 @@ int sl_jobspec_min_cpus_node(const struct sl_jobspec *s, const struct sl_jobshap
  * squeue's TIME, sacct's Elapsed and scontrol's RunTime, as Slurm keeps
  * them. 0 when it never started. */
 int64_t sl_job_run_secs(const struct sl_job *j, int64_t now);
+/* 1 for a job still RUNNING past its time limit: its supervisor is ending
+ * it (OverTimeLimit is 0), which slurmctld would show as TIMEOUT while it
+ * completes (squeue CG, scontrol COMPLETING, sacct TIMEOUT). */
+int sl_job_past_limit(const struct sl_job *j, int64_t now);
 
 struct sl_job *sl_job_new(void);
 /* A deep copy of j; caller frees with sl_job_free(). */

@@ -143,10 +143,11 @@ kill9_daemon() {
 # state JOBID -> the job's state as sacct -P shows it (history included).
 state() {
 	_st=$("$BIN/sacct" -n -X -P -a -j "$1" -o State 2>/dev/null | head -n1)
-	# sacct says CANCELLED once cancelled (slurmdbd's); the tests wait for
-	# the end: while its processes end, squeue says COMPLETING
+	# sacct says CANCELLED once cancelled, TIMEOUT once out of time
+	# (slurmdbd's); the tests wait for the end: while its processes end,
+	# squeue says COMPLETING
 	case "$_st" in
-	CANCELLED*) [ "$("$BIN/squeue" -h -t all -j "$1" -o %T 2>/dev/null | head -n1)" != COMPLETING ] ||
+	CANCELLED* | TIMEOUT) [ "$("$BIN/squeue" -h -t all -j "$1" -o %T 2>/dev/null | head -n1)" != COMPLETING ] ||
 		_st=COMPLETING ;;
 	esac
 	echo "$_st"

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define FILTER_MAX 100000 /* entries per list; the frame cap bounds the rest */
 
@@ -227,6 +228,19 @@ static int id_match(const struct sl_jobfilter *f, const struct sl_job *j)
 	return 0;
 }
 
+/* The live state a state list tests: a job past its time limit is being
+ * ended, COMPLETING as squeue shows it (sl_job_past_limit); the history's
+ * is the record's. */
+static int state_in(const struct sl_jobfilter *f, const int *v, size_t n, const struct sl_job *j)
+{
+	int st = !f->history && sl_job_past_limit(j, (int64_t)time(NULL)) ? SL_JOB_COMPLETING
+									   : (int)j->state;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == st)
+			return 1;
+	return 0;
+}
+
 int sl_jobfilter_match(const struct sl_jobfilter *f, const struct sl_job *j)
 {
 	if (j->array_dropped || !id_match(f, j))
@@ -237,6 +251,11 @@ int sl_jobfilter_match(const struct sl_jobfilter *f, const struct sl_job *j)
 
 		if (lists[k].type == L_ID || lists[k].type == L_TASK)
 			continue;
+		if (lists[k].type == L_STATE) {
+			if (n > 0 && !state_in(f, v, n, j))
+				return 0;
+			continue;
+		}
 
 		while (i < n && !same(&lists[k], v, i, j))
 			i++;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "jobfilter.h"
 #include "xalloc.h"
@@ -51,6 +52,17 @@ static void test_match(void **state)
 	f = (struct sl_jobfilter){.states = states, .n_states = 2};
 	assert_false(sl_jobfilter_match(&f, a));
 	assert_true(sl_jobfilter_match(&f, b));
+	/* past its time limit it is being ended: COMPLETING, live; RUNNING in
+	 * the history */
+	b->start_time = (int64_t)time(NULL) - 120;
+	b->spec.time_limit = 1;
+	int cg[] = {SL_JOB_COMPLETING};
+	assert_false(sl_jobfilter_match(&f, b));
+	f.history = 1;
+	assert_true(sl_jobfilter_match(&f, b));
+	f = (struct sl_jobfilter){.states = cg, .n_states = 1};
+	assert_true(sl_jobfilter_match(&f, b));
+	b->spec.time_limit = 0;
 	f = (struct sl_jobfilter){.partitions = parts, .n_partitions = 1};
 	assert_false(sl_jobfilter_match(&f, a));
 	assert_true(sl_jobfilter_match(&f, b));

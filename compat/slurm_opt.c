@@ -241,9 +241,9 @@ static const struct {
 	{"exclusive", "local: the job takes the whole node, its partition's largest flavor's "
 		      "CPU quota; Kubernetes: pod anti-affinity keeps other Sluice pods off "
 		      "its nodes; `=user`, `=mcs` refused"},
-	{"get-user-env", "local: sluice-stepd reads the user's login environment (the login "
-			 "shell runs `env`), the submitted one over it, as slurmd, also for an "
-			 "`--export` other than ALL; Kubernetes: refused"},
+	{"get-user-env", "local: sluice-stepd reads the user's login environment (`su - USER` "
+			 "runs `env`, as slurmd), the submitted one over it, as slurmd, also for "
+			 "an `--export` other than ALL; Kubernetes: refused"},
 	{"distribution", "`block`, `cyclic` and the socket and core levels (`block:cyclic`, "
 			 "`*:*`), exported as SLURM_DISTRIBUTION for the job's srun steps (tasks "
 			 "laid out by the node level; the others are placement hints with no "

@@ -97,7 +97,7 @@ static void test_completed_no_shebang(void **state)
 	assert_int_equal(r.exit_code, 0);
 	assert_string_equal(r.reason, "None");
 	char *out = output("plain");
-	assert_string_equal(out, "plain script\n");
+	assert_string_equal(out, "plain slurm_script\n"); /* slurmd's name */
 	free(out);
 	free(dir);
 }

@@ -153,6 +153,29 @@ static void test_sacct_json(void **state)
 	golden(1, "sacct_json.golden");
 }
 
+/* A job its supervisor is ending: slurmdbd's state already, as sacct's
+ * State column says. */
+static void test_sacct_json_ending(void **state)
+{
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	struct sl_job *j = sl_job_new(), *v[1] = {j};
+	(void)state;
+	j->id = 7;
+	j->state = SL_JOB_RUNNING;
+	j->start_time = j->submit_time = NOW - 120;
+	j->spec.time_limit = 1;
+	assert_int_equal(sl_sacct_json(v, 1, NULL, 0, 0, "sluiceref", NOW, SL_DOC_JSON, b), 0);
+	assert_non_null(strstr(sl_buf_str(b), "\"current\": \"TIMEOUT\""));
+	sl_buf_reset(b);
+	j->spec.time_limit = 0;
+	j->state = SL_JOB_COMPLETING;
+	j->cancelled_by = 1001;
+	assert_int_equal(sl_sacct_json(v, 1, NULL, 0, 0, "sluiceref", NOW, SL_DOC_JSON, b), 0);
+	assert_non_null(strstr(sl_buf_str(b), "\"current\": \"CANCELLED\""));
+	sl_buf_free(b);
+	sl_job_free(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -162,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_usage_tres),
 		cmocka_unit_test(test_squeue_json),
 		cmocka_unit_test(test_sacct_json),
+		cmocka_unit_test(test_sacct_json_ending),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

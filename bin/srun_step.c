@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sacct_fmt.h"
 #include "slurm_pattern.h"
 #include "srun_alloc.h"
 #include "srun_files.h"
@@ -196,16 +197,11 @@ static void terminating(const struct run *r)
 static const char *job_ending(const struct run *r)
 {
 	struct sl_job *j = srun_alloc_job(r->l->job_id);
-	int64_t now = (int64_t)time(NULL);
-	const char *why = NULL;
+	enum sl_jobstate st = j ? sl_sacct_job_state(j, (int64_t)time(NULL)) : SL_JOB_RUNNING;
+	int cancelled = st == SL_JOB_CANCELLED && j->cancelled_by >= 0;
 
-	if (j != NULL && j->cancelled_by >= 0 &&
-	    (j->state == SL_JOB_COMPLETING || j->state == SL_JOB_CANCELLED))
-		why = "";
-	else if (j != NULL && sl_job_past_limit(j, now))
-		why = " DUE TO TIME LIMIT";
 	sl_job_free(j);
-	return why;
+	return cancelled ? "" : st == SL_JOB_TIMEOUT ? " DUE TO TIME LIMIT" : NULL;
 }
 
 static void step_end(struct run *r, enum end_why why)

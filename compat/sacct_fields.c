@@ -28,6 +28,15 @@
 #include "slurm_tres.h"
 #include "slurm_usage.h"
 
+enum sl_jobstate sl_sacct_job_state(const struct sl_job *j, int64_t now)
+{
+	if (j->state == SL_JOB_CONFIGURING)
+		return SL_JOB_RUNNING;
+	if (j->state == SL_JOB_COMPLETING && j->cancelled_by >= 0)
+		return SL_JOB_CANCELLED;
+	return sl_job_past_limit(j, now) ? SL_JOB_TIMEOUT : j->state;
+}
+
 enum sl_jobstate sl_sacct_batch_state(const struct sl_job *j)
 {
 	if (!sl_jobstate_is_final(j->state))
@@ -429,16 +438,10 @@ F(f_state)
 		S(sl_jobstate_name(c->step->state));
 	else if (row == ROW_BATCH)
 		S(sl_jobstate_name(sl_sacct_batch_state(j)));
-	else if ((j->state == SL_JOB_CANCELLED || j->state == SL_JOB_COMPLETING) &&
-		 j->cancelled_by >= 0) /* slurmdbd has it CANCELLED once cancelled:
-					  completing is a flag of slurmctld's */
+	else if (sl_sacct_job_state(j, c->now) == SL_JOB_CANCELLED && j->cancelled_by >= 0)
 		snprintf(buf, len, "CANCELLED by %d", j->cancelled_by);
-	else if (j->state == SL_JOB_CONFIGURING)
-		S("RUNNING"); /* a flag on RUNNING in Slurm: slurmdbd keeps RUNNING */
-	else if (sl_job_past_limit(j, c->now)) /* being ended: slurmdbd has TIMEOUT */
-		S("TIMEOUT");
 	else
-		S(sl_jobstate_name(j->state));
+		S(sl_jobstate_name(sl_sacct_job_state(j, c->now)));
 }
 
 /* print.c: an exit status of 128 and up is shown less 128 ("exit 143"

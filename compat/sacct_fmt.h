@@ -86,5 +86,9 @@ int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
  * ExitCode 0:0 (slurmdbd records it when the kill starts); the step
  * carries the signal (0:15). */
 enum sl_jobstate sl_sacct_batch_state(const struct sl_job *j);
+/* The job's state as slurmdbd holds it: CONFIGURING is a flag on
+ * RUNNING; a cancel or a time limit being carried out is already its end
+ * (CANCELLED, TIMEOUT) while the processes finish. */
+enum sl_jobstate sl_sacct_job_state(const struct sl_job *j, int64_t now);
 
 #endif

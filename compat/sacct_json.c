@@ -325,12 +325,7 @@ static void job_tail(json_object *o, const struct sl_job *j, int64_t now)
 	sl_json_int(x, "name", 0);
 	json_object_object_add(o, "reservation", x);
 	x = json_object_new_object();
-	/* slurmdbd's, as the table's State: a flag on RUNNING, a cancel or a
-	 * time limit being carried out already their end */
-	sl_json_str(x, "current", j->state == SL_JOB_CONFIGURING ? "RUNNING"
-				  : j->state == SL_JOB_COMPLETING && j->cancelled_by >= 0 ? "CANCELLED"
-				  : sl_job_past_limit(j, now) ? "TIMEOUT"
-				  : sl_jobstate_name(j->state));
+	sl_json_str(x, "current", sl_jobstate_name(sl_sacct_job_state(j, now)));
 	sl_json_str(x, "reason", j->reason && !started(j) ? j->reason : "None");
 	json_object_object_add(o, "state", x);
 	steps = json_object_new_array();

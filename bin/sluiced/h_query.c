@@ -280,7 +280,7 @@ struct hist_arg {
 
 static int never_ran(const struct sl_job *j)
 {
-	return j->array_job_id != 0 && j->state == SL_JOB_CANCELLED && j->nodelist == NULL;
+	return j->array_job_id != 0 && j->state == SL_JOB_CANCELLED && !sl_job_ran(j);
 }
 
 /* sacct -j N_I of a task its array's meta record still holds (pending, or

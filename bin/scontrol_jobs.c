@@ -27,7 +27,8 @@ struct asked {
 
 /* The raw ids of array id's tasks a->want into raw (0 where the array
  * lacks one), and with limit their time limits (the daemon's verbs take
- * raw ids, N alone for the whole array), from one listing of the array. */
+ * the array and a task, N alone for the whole array), from one listing of
+ * the array. */
 static int task_rawids(struct sl_client *c, uint64_t id, const struct asked *a, uint64_t *raw,
 		       int64_t *limit, struct sl_err *err)
 {
@@ -48,8 +49,8 @@ static int task_rawids(struct sl_client *c, uint64_t id, const struct asked *a, 
 	return r;
 }
 
-/* The verb on the tasks a asks for of array id, each by its raw id, so
- * that a daemon asked for one task never acts on the others; a task the
+/* The verb on the tasks a asks for of array id, each as the array's task,
+ * so that a daemon asked for one task never acts on the others; a task the
  * array lacks does not answer. Without a, every task answers for itself
  * (the daemon's "each"). */
 static int array_answers(struct sl_client *c, const struct sl_scontrol_verb *v, uint64_t id,
@@ -77,7 +78,7 @@ static int array_answers(struct sl_client *c, const struct sl_scontrol_verb *v, 
 		x->id = raw[i];
 		x->array_job_id = id;
 		x->array_task_id = (int)a->want[i];
-		if ((r = x->rc = sl_client_control(c, v->op, raw[i], &e)) != 0)
+		if ((r = x->rc = sl_client_control_task(c, v->op, id, a->want[i], &e)) != 0)
 			sl_scontrol_why(v, r, &e, x->msg, sizeof(x->msg));
 		if (r == -SL_ECONNECT)
 			*err = e;
@@ -465,7 +466,7 @@ static int update_tasks(struct sl_client *c, const char *idstr, uint64_t id,
 		if ((r = listed) == 0 && raw[i] == 0)
 			continue; /* no such task: sl_scontrol_task_report says so */
 		if (r == 0 && (r = update_fields(c, idstr, raw[i], &limit[i], f0, n, &f)) == 0)
-			r = sl_client_update(c, raw[i], f, n, &err);
+			r = sl_client_update_task(c, id, want[i], f, n, &err);
 		free(f);
 		if (r == -SL_ENOENT)
 			continue;

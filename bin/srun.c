@@ -20,6 +20,7 @@
 #include "client.h"
 #include "client_step.h"
 #include "jobstate.h"
+#include "pbs_env.h"
 #include "srun_alloc.h"
 #include "srun_layout.h"
 #include "srun_multiprog.h"
@@ -303,7 +304,7 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 	struct sl_srun_layout l;
 	struct sl_step rec = {.cancelled_by = -1};
 	struct sl_err err = SL_ERR_INIT;
-	char *warn = NULL, *mp = NULL, **env;
+	char *warn = NULL, *mp = NULL, **env, cwd[4096];
 	int rc;
 
 	for (char **x = o->alloc; x && *x && !own; x++)
@@ -344,6 +345,11 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 	/* launch.c leaves the distribution unknown for a step asking no memory
 	 * of its own allocation (its pn_min_memory is 0) */
 	l.no_dist = own && o->mem_mib < 0 && o->mem_per_cpu_mib < 0;
+	/* Slurm's spank_pbs sets PBS_* in every task of a job; a qsub job has
+	 * its MOM's instead, PBS_ENVIRONMENT among them */
+	l.spank_pbs = sl_pbs_env_get(envp, "PBS_ENVIRONMENT") == NULL &&
+		      (own || sl_pbs_env_get(envp, "PBS_TASKNUM") != NULL);
+	l.cwd = o->chdir ? o->chdir : getcwd(cwd, sizeof(cwd));
 	step_user(&l);
 	if (o->multi_prog && (mp = read_multiprog(o, l.ntasks)) == NULL) {
 		free(warn);

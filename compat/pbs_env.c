@@ -80,6 +80,30 @@ char **sl_pbs_env_o(char *const *env)
 	return o.v;
 }
 
+char **sl_pbs_env_spank(char *const *env, const char *cwd)
+{
+	static const struct {
+		const char *to, *from;
+	} from_slurm[] = {
+		{"PBS_ARRAY_ID", "SLURM_ARRAY_JOB_ID"}, {"PBS_ARRAY_INDEX", "SLURM_ARRAY_TASK_ID"},
+		{"PBS_JOBID", "SLURM_JOB_ID"}, {"PBS_JOBNAME", "SLURM_JOB_NAME"},
+		{"PBS_NODENUM", "SLURM_NODEID"}, {"PBS_O_WORKDIR", "SLURM_SUBMIT_DIR"},
+	};
+	struct out o = {NULL, 0, 0};
+	const char *rank = sl_pbs_env_get(env, "SLURM_PROCID");
+	char num[32];
+
+	for (size_t i = 0; i < sizeof(from_slurm) / sizeof(from_slurm[0]); i++)
+		put(&o, from_slurm[i].to, sl_pbs_env_get(env, from_slurm[i].from));
+	put(&o, "PBS_JOBDIR", cwd);
+	put_copied(&o, env);
+	if (rank != NULL) {
+		snprintf(num, sizeof(num), "%d", atoi(rank) + 1);
+		put(&o, "PBS_TASKNUM", num);
+	}
+	return o.v;
+}
+
 static void spank_pbs(struct out *o, const struct sl_job *j)
 {
 	const struct sl_jobspec *s = &j->spec;

@@ -33,6 +33,13 @@ const char *sl_pbs_env_get(char *const *envp, const char *name);
  * supervisor alone. Caller frees (sl_strv_free). */
 char **sl_pbs_env_o(char *const *env);
 
+/* What Slurm's spank_pbs sets in a task of a step (its task_init): from
+ * the task's final environment env, PBS_JOBID, PBS_JOBNAME, PBS_NODENUM,
+ * PBS_TASKNUM (SLURM_PROCID + 1), PBS_ARRAY_*, PBS_O_WORKDIR and PBS_O_*
+ * where env has their sources, and PBS_JOBDIR, the task's directory cwd.
+ * NULL when none. Caller frees (sl_strv_free). */
+char **sl_pbs_env_spank(char *const *env, const char *cwd);
+
 /* "K=V", sorted by name, NULL-terminated; caller frees with sl_strv_free(). */
 char **sl_pbs_env_build(const struct sl_pbs_env_in *in);
 

@@ -302,8 +302,9 @@ static const struct {
 		     "`preferred:LEVEL` or `unconstrained`, then `,slice:LEVEL:SIZE` (more slices: "
 		     "inner layers); a level is a node label or its last word (`rack`)"},
 	{"wait", "polls sluiced (2 s, backing off to 10 s), exits with the job's exit code"},
-	{"array", "the array is job N, its tasks jobs N+1..N+K, ids taken at submit (Slurm "
-		  "gives a task its own id when it starts)"},
+	{"array", "the array is job N, its tasks jobs N+1..N+K-1 and its last task N, as "
+		  "Slurm's meta record becomes its last task; ids taken at submit (Slurm gives "
+		  "a task its own id when it starts)"},
 	{"container", "an OCI bundle run by slurmstepd: the Kubernetes executor runs "
 		      "images, see `--container-image`"},
 };

@@ -123,10 +123,17 @@ void sl_array_meta_last(struct sl_job **v, size_t n)
 	}
 }
 
-/* The raw id of task t of j's array: N + 1 + its place in the set. */
+/* The raw id of task t of j's array (array.h): N + 1 + its place in the
+ * set, but N for a Slurm array's last task. */
 static uint64_t raw_id(const struct sl_array *set, const struct sl_job *j, uint32_t t)
 {
-	return set != NULL ? j->array_job_id + 1 + sl_array_index(set, t) : j->id;
+	size_t at;
+
+	if (set == NULL)
+		return j->id;
+	at = sl_array_index(set, t);
+	return !j->spec.pbs && at + 1 == sl_array_count(set) ? j->array_job_id
+							     : j->array_job_id + 1 + at;
 }
 
 int sl_squeue_fmt_tasks(const struct sl_squeue_fmt *f, struct sl_job *j, int64_t now,
@@ -156,11 +163,18 @@ int sl_squeue_fmt_tasks(const struct sl_squeue_fmt *f, struct sl_job *j, int64_t
 	return r;
 }
 
+/* The record of N itself first: the pending meta record, or the last
+ * task, which has N (array.h) as Slurm's meta record becomes it. */
+static int is_meta(const struct sl_job *j)
+{
+	return j->array_tasks != NULL || j->id == j->array_job_id;
+}
+
 static int newest_first(const void *a, const void *b)
 {
 	const struct sl_job *x = *(struct sl_job *const *)a, *y = *(struct sl_job *const *)b;
-	if ((x->array_tasks != NULL) != (y->array_tasks != NULL))
-		return x->array_tasks != NULL ? -1 : 1;
+	if (is_meta(x) != is_meta(y))
+		return is_meta(x) ? -1 : 1;
 	return (x->id < y->id) - (x->id > y->id);
 }
 

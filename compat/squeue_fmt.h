@@ -84,8 +84,9 @@ int sl_squeue_fmt_tasks(const struct sl_squeue_fmt *f, struct sl_job *j, int64_t
 void sl_array_meta_last(struct sl_job **v, size_t n);
 /* The records of one array as slurm_load_job(N) returns them (scontrol
  * show job N, squeue -j N): its pending meta record (the folded pending
- * tasks) first, then the tasks split off it, the last split first
- * (slurmctld's array hash chain). v: one array's records. */
+ * tasks, or the last task, which has N) first, then the tasks split off
+ * it, the last split first (slurmctld's array hash chain). v: one array's
+ * records. */
 void sl_array_load_order(struct sl_job **v, size_t n);
 
 /* Seconds a job has run (squeue's job_time_used()). */

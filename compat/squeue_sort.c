@@ -118,6 +118,20 @@ static int64_t start_of(const struct sl_job *j, int64_t now)
 	return j->state == SL_JOB_PENDING && j->start_time < now ? now : j->start_time;
 }
 
+/* _sort_job_by_id(): an array's records by the array's id, then by task
+ * (its pending meta record, no one task, after them), so that the last
+ * task, which has the array's own id (array.h), sorts last of them. */
+static int cmp_id(const struct sl_job *a, const struct sl_job *b)
+{
+	uint64_t ia = a->array_job_id ? a->array_job_id : a->id;
+	uint64_t ib = b->array_job_id ? b->array_job_id : b->id;
+
+	if (ia != ib || a->array_job_id == 0 || b->array_job_id == 0)
+		return diff((int64_t)ia, (int64_t)ib);
+	return diff(a->array_tasks ? INT64_MAX : a->array_task_id,
+		    b->array_tasks ? INT64_MAX : b->array_task_id);
+}
+
 /* _sort_job_by_time_start(), inconsistency included: see the top. */
 static int cmp_start(const struct sl_job *a, const struct sl_job *b, const struct pass *p)
 {
@@ -147,7 +161,7 @@ static int cmp_key(const struct sl_job *a, const struct sl_job *b, const struct 
 	case 'e': d = diff(end_time(a), end_time(b)); break;
 	case 'g': d = str(a->group, b->group); break;
 	case 'G': d = diff(a->gid, b->gid); break;
-	case 'i': d = diff((int64_t)a->id, (int64_t)b->id); break;
+	case 'i': d = cmp_id(a, b); break;
 	case 'j': d = str(a->spec.name, b->spec.name); break;
 	case 'l': d = diff(limit_u32(a), limit_u32(b)); break;
 	case 'L': d = diff(time_left(a, p->now), time_left(b, p->now)); break;
@@ -207,8 +221,7 @@ static int ordered(struct sl_job *const *v, size_t n, cmp_fn cmp, const struct p
 
 static int by_id(const void *pa, const void *pb)
 {
-	const struct sl_job *a = *(struct sl_job *const *)pa, *b = *(struct sl_job *const *)pb;
-	return diff((int64_t)a->id, (int64_t)b->id);
+	return cmp_id(*(struct sl_job *const *)pa, *(struct sl_job *const *)pb);
 }
 
 /* Letters Slurm sorts by (those without a Sluice value sort nothing); 'b'

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hostlist.h"
+#include "pbs_env.h"
 #include "slurm_env.h"
 #include "xalloc.h"
 
@@ -419,17 +420,19 @@ char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base
 		add(&v, &n, sl_xasprintf("GPU_DEVICE_ORDINAL=%s", g));
 		free(g);
 	}
-	/* spank_pbs runs for each task of an sbatch job (a qsub job's MOM
-	 * variables carry PBS_ENVIRONMENT): PBS_TASKNUM is SLURM_PROCID + 1. */
-	if (env_get(base, "PBS_TASKNUM") != NULL && env_get(base, "PBS_ENVIRONMENT") == NULL) {
-		add(&v, &n, sl_xasprintf("PBS_NODENUM=%d", l->task[t].node));
-		add(&v, &n, sl_xasprintf("PBS_TASKNUM=%d", t + 1));
-	}
 	/* The child writes its pid over the blanks (as sluice-stepd does). */
 	add(&v, &n, sl_xasprintf("SLURM_TASK_PID=%-20s", ""));
 	out = sl_slurm_env_merge(base, v);
 	sl_strv_free(v);
 	free(ids);
+	/* spank_pbs runs for each task, from the task's own variables, the
+	 * caller's exported or not (--export=NONE) */
+	if (l->spank_pbs && (v = sl_pbs_env_spank(out, l->cwd)) != NULL) {
+		char **with = sl_slurm_env_merge(out, v);
+		sl_strv_free(out);
+		sl_strv_free(v);
+		out = with;
+	}
 	return out;
 }
 

@@ -49,6 +49,9 @@ struct sl_srun_layout {
 	char **gpus;              /* the job's, borrowed from the alloc */
 	size_t ngpus;
 	int umask;                /* srun's, for SLURM_UMASK; -1: not set */
+	int spank_pbs;            /* Slurm's spank_pbs runs in each task: the job
+	                           * has it (an sbatch job, not a qsub one) */
+	const char *cwd;          /* the tasks' directory (PBS_JOBDIR), borrowed */
 	const char *cpu_freq;     /* SLURM_CPU_FREQ_REQ, borrowed from the opts; NULL: none */
 	const char *gpu_freq;     /* SLURMD_TRES_FREQ=gpu:..., borrowed; NULL: none */
 	int exact;                /* the step has its own CPUs only (--exact, -c) */
@@ -80,8 +83,9 @@ void sl_srun_layout_clear(struct sl_srun_layout *l);
  * (SLURM_PROCID, SLURM_STEP_ID, ..., CUDA_VISIBLE_DEVICES with
  * --gpus-per-task), and slurmstepd's (SLURM_CPUS_ON_NODE, the step's
  * CPUs on the task's node; SLURM_JOB_USER/UID/GID; TMPDIR when base has
- * none). SLURM_TASK_PID is left with room for the child to
- * write its pid in. Caller frees with sl_strv_free(). */
+ * none), and with spank_pbs its PBS_* (sl_pbs_env_spank). SLURM_TASK_PID
+ * is left with room for the child to write its pid in. Caller frees with
+ * sl_strv_free(). */
 char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base);
 
 /* --export: the variables a task starts from. ALL (or unset): envp;

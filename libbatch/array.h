@@ -4,12 +4,15 @@
  * slurmctld and squeue write it. Pure: no I/O, no clock.
  *
  * Ids of an array (Sluice's scheme, PROTOCOL.md): an array of K tasks
- * takes K+1 consecutive job ids at submit: N, the array job id (Slurm's
- * ArrayJobId, what sbatch prints), which names the whole array and no one
- * record, then N+1 .. N+K, one per task in index order, each task's raw id
- * (JobIDRaw, JobId=). Slurm gives a task its own id when it starts and
- * its last task keeps N; here the ids are fixed at submit, so that a task
- * is the same record from submit to sacct, and N is never ambiguous. */
+ * takes K consecutive job ids at submit: N, the array job id (Slurm's
+ * ArrayJobId, what sbatch prints), then N+1 .. N+K-1 for its tasks in
+ * index order but the last, which has N itself. Slurm gives a task its own
+ * id when it starts, and its meta record, N, becomes the last task it
+ * starts; here the ids are fixed at submit, so that a task is the same
+ * record from submit to sacct, and tasks start in index order, so N is
+ * again the last task's. N alone still names the whole array, as in Slurm
+ * (N_I names one task). A PBS array keeps N for its parent, with no record
+ * of its own, and its subjobs take N+1 .. N+K. */
 #ifndef SL_ARRAY_H
 #define SL_ARRAY_H
 
@@ -58,7 +61,7 @@ int sl_array_step(const char *spec);
 /* 1 when id is in the set. */
 int sl_array_has(const struct sl_array *a, uint32_t id);
 /* The position of id in the set (of the first larger one when it is not
- * there): task id's raw id is the array's id + 1 + its position. */
+ * there). */
 size_t sl_array_index(const struct sl_array *a, uint32_t id);
 
 /* The text of ascending distinct ids v[0..n), as Slurm shows a pending

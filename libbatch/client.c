@@ -316,15 +316,34 @@ static json_object *control_req(enum sl_control_op op, uint64_t id)
 	return req;
 }
 
-int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
-		      struct sl_err *err)
+/* req (consumed), its reply read for its answer only. */
+static int call_plain(struct sl_client *c, uint16_t type, json_object *req, struct sl_err *err)
 {
 	json_object *rep;
 	int r;
 
-	if ((r = sl_client_call(c, SL_MSG_CONTROL, control_req(op, id), &rep, err)) == 0)
+	if ((r = sl_client_call(c, type, req, &rep, err)) == 0)
 		json_object_put(rep);
 	return r;
+}
+
+/* req (returned) on array id's task, not on the job of id. */
+static json_object *on_task(json_object *req, uint32_t task)
+{
+	json_object_object_add(req, "task", json_object_new_int64(task));
+	return req;
+}
+
+int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
+		      struct sl_err *err)
+{
+	return call_plain(c, SL_MSG_CONTROL, control_req(op, id), err);
+}
+
+int sl_client_control_task(struct sl_client *c, enum sl_control_op op, uint64_t id,
+			   uint32_t task, struct sl_err *err)
+{
+	return call_plain(c, SL_MSG_CONTROL, on_task(control_req(op, id), task), err);
 }
 
 /* req (consumed) with "each": an array's tasks answer one by one into
@@ -588,12 +607,13 @@ static json_object *update_req(uint64_t id, const struct sl_update_field *f, siz
 int sl_client_update(struct sl_client *c, uint64_t id, const struct sl_update_field *f,
 		     size_t n, struct sl_err *err)
 {
-	json_object *rep;
-	int r;
+	return call_plain(c, SL_MSG_UPDATE, update_req(id, f, n), err);
+}
 
-	if ((r = sl_client_call(c, SL_MSG_UPDATE, update_req(id, f, n), &rep, err)) == 0)
-		json_object_put(rep);
-	return r;
+int sl_client_update_task(struct sl_client *c, uint64_t id, uint32_t task,
+			  const struct sl_update_field *f, size_t n, struct sl_err *err)
+{
+	return call_plain(c, SL_MSG_UPDATE, on_task(update_req(id, f, n), task), err);
 }
 
 int sl_client_update_each(struct sl_client *c, uint64_t id, const struct sl_update_field *f,

@@ -98,6 +98,10 @@ enum sl_control_op {
 };
 int sl_client_control(struct sl_client *c, enum sl_control_op op, uint64_t id,
 		      struct sl_err *err);
+/* The same on array id's task alone ("N_I"). Not by the task's own id:
+ * the last task has N, which names the whole array (array.h). */
+int sl_client_control_task(struct sl_client *c, enum sl_control_op op, uint64_t id,
+			   uint32_t task, struct sl_err *err);
 /* The same on array id, each of its tasks answering for itself, ended
  * ones too (Slurm's job_array_resp_msg). *res (caller frees) lists them;
  * it stays NULL when id is a plain job (or the daemon predates this),
@@ -184,6 +188,9 @@ struct sl_update_field {
 };
 int sl_client_update(struct sl_client *c, uint64_t id, const struct sl_update_field *f,
 		     size_t n, struct sl_err *err);
+/* The same on array id's task alone (as sl_client_control_task). */
+int sl_client_update_task(struct sl_client *c, uint64_t id, uint32_t task,
+			  const struct sl_update_field *f, size_t n, struct sl_err *err);
 /* The same, and when id is an array, *res (caller frees) is each of its
  * tasks' own answer, refusals too (the call then succeeds), those ended
  * marked; it stays NULL for a plain job (or from a daemon that predates

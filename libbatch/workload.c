@@ -1,5 +1,6 @@
 /* workload.c - job -> Kueue workload. */
 #include "workload.h"
+#include "array.h"
 #include "features.h"
 #include "kueue.h"
 
@@ -92,6 +93,22 @@ static int32_t wl_priority(int64_t p)
 	return p > INT32_MAX ? INT32_MAX : p < INT32_MIN ? INT32_MIN : (int32_t)p;
 }
 
+/* The engine's FIFO order is the order of submission: ids, doubled, so
+ * that an array's last task, which holds the array's own id N (array.h),
+ * comes after the array's other tasks and before the next job. */
+static int64_t fifo_key(const struct sl_job *j)
+{
+	struct sl_err e = SL_ERR_INIT;
+	struct sl_array *a = NULL;
+	int64_t key = 2 * (int64_t)j->id;
+
+	if (j->array_job_id != 0 && j->id == j->array_job_id && j->spec.array != NULL &&
+	    sl_array_parse(j->spec.array, SL_ARRAY_MAX_LIMIT, &a, &e) == 0)
+		key += 2 * ((int64_t)sl_array_count(a) - 1) + 1;
+	sl_array_free(a);
+	return key;
+}
+
 int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 		    struct sl_job_wl *b, struct sl_err *err)
 {
@@ -135,7 +152,7 @@ int sl_job_workload(const struct sl_job *j, const struct sl_features *f,
 				     .ns = j->spec.account ? b->ns : NULL,
 				     .queue = j->spec.partition ? b->queue : NULL,
 				     .priority = wl_priority(j->priority),
-				     .created = (int64_t)j->id, .npodsets = 1, .podsets = &b->ps};
+				     .created = fifo_key(j), .npodsets = 1, .podsets = &b->ps};
 	return r;
 }
 

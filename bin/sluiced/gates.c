@@ -171,9 +171,17 @@ static void of_job(const struct sl_job *j, struct sl_dep_job *out)
 	out->end_time = j->end_time;
 }
 
+/* An array's id names the array, not its last task, which has that id
+ * too (array.h). */
+static int holds_array_id(const struct sl_job *j)
+{
+	return j->array_job_id != 0 && j->array_job_id == j->id;
+}
+
 static int stored_cb(const struct sl_job *j, void *arg)
 {
-	of_job(j, arg);
+	if (!holds_array_id(j))
+		of_job(j, arg);
 	return 0;
 }
 
@@ -218,7 +226,8 @@ static void lookup_array(struct sluiced *d, uint64_t id, struct sl_dep_job *out)
 	size_t i = sl_jobtab_lower(d->jobs, id);
 	const struct sl_job *t = sl_jobtab_at(d->jobs, i);
 
-	if (t == NULL || t->array_job_id != id || sl_jobtab_get(d->jobs, id + 1) == NULL) {
+	/* memory has them all while it has the first task: N+1, or N alone */
+	if (t == NULL || t->array_job_id != id || (t->id != id + 1 && t->id != id)) {
 		if (sl_store_history(d->store, &f, array_cb, out, &err) != 0)
 			sl_err_log("dependency on array %llu: %s", (unsigned long long)id, err.msg);
 		return; /* the store has them all, memory's too */
@@ -235,11 +244,11 @@ static int lookup(struct sluiced *d, uint64_t id, struct sl_dep_job *out)
 	struct sl_err err = SL_ERR_INIT;
 
 	memset(out, 0, sizeof(*out));
-	if (t != NULL) {
+	if (t != NULL && !holds_array_id(t)) {
 		of_job(t, out);
 		return 0;
 	}
-	if (sl_store_job(d->store, id, stored_cb, out, &err) != 0)
+	if (t == NULL && sl_store_job(d->store, id, stored_cb, out, &err) != 0)
 		sl_err_log("dependency on job %llu: %s", (unsigned long long)id, err.msg);
 	if (!out->found)
 		lookup_array(d, id, out);
@@ -259,10 +268,11 @@ static int lookup_task(struct sluiced *d, uint64_t id, long task, struct sl_dep_
 	struct sl_taskid want = {id, (uint32_t)task};
 	struct sl_jobfilter f = {.tasks = &want, .n_tasks = 1, .history = 1};
 	struct sl_err err = SL_ERR_INIT;
+	const struct sl_job *j = sl_jobtab_get(d->jobs, id);
 	size_t n = sl_jobtab_count(d->jobs);
 
 	memset(out, 0, sizeof(*out));
-	if (sl_jobtab_get(d->jobs, id) != NULL)
+	if (j != NULL && !holds_array_id(j))
 		return lookup(d, id, out);
 	for (size_t i = sl_jobtab_lower(d->jobs, id); i < n; i++) {
 		const struct sl_job *t = sl_jobtab_at(d->jobs, i);
@@ -621,12 +631,15 @@ void sl_gates_turn(struct sluiced *d)
 
 /* ---- at submit ---- */
 
-/* Is id a job of the store's (not an array's id)? */
-static int stored_job(struct sluiced *d, uint64_t id)
+/* Is id a job, in memory or in the store, not an array's id? */
+static int names_job(struct sluiced *d, uint64_t id)
 {
+	const struct sl_job *j = sl_jobtab_get(d->jobs, id);
 	struct sl_dep_job t = {0};
 	struct sl_err err = SL_ERR_INIT;
 
+	if (j != NULL)
+		return !holds_array_id(j);
 	(void)sl_store_job(d->store, id, stored_cb, &t, &err);
 	return t.found;
 }
@@ -659,8 +672,7 @@ int sl_gates_depend(struct sluiced *d, struct sl_job *j, const char *text, struc
 		}
 		if (!t.found)
 			continue;
-		if (l.v[i].task == -1 && sl_jobtab_get(d->jobs, l.v[i].id) == NULL &&
-		    !stored_job(d, l.v[i].id))
+		if (l.v[i].task == -1 && !names_job(d, l.v[i].id))
 			l.v[i].task = SL_DEP_ALL_TASKS; /* an array: "N_*", as Slurm shows it */
 		l.v[k++] = l.v[i];
 	}

@@ -295,6 +295,30 @@ int sl_h_is_array(struct sluiced *d, uint64_t id)
 	return t != NULL && t->array_job_id == id;
 }
 
+int sl_h_target(struct sluiced *d, json_object *req, uint64_t id, struct sl_job **j)
+{
+	json_object *v;
+	size_t n = sl_jobtab_count(d->jobs);
+
+	*j = NULL;
+	if (!json_object_object_get_ex(req, "task", &v)) {
+		if (sl_h_is_array(d, id))
+			return 1;
+		*j = sl_jobtab_get(d->jobs, id);
+		return 0;
+	}
+	for (size_t i = sl_jobtab_lower(d->jobs, id); i < n; i++) {
+		struct sl_job *t = sl_jobtab_at(d->jobs, i);
+		if (t->array_job_id != id)
+			break;
+		if ((int64_t)t->array_task_id == json_object_get_int64(v)) {
+			*j = t;
+			break;
+		}
+	}
+	return 0;
+}
+
 void sl_h_split_task(struct sl_job *j)
 {
 	if (j->array_job_id != 0 && j->state == SL_JOB_PENDING)
@@ -379,7 +403,7 @@ int sl_h_control(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	/* With "each" an array's tasks answer one by one, and the request
 	 * succeeds as a whole; without, the array answers once (a client
 	 * that does not ask reads that) */
-	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id)) {
+	if (sl_h_target(d, req, id, &j)) {
 		struct sl_err whole = SL_ERR_INIT;
 		json_object *each;
 		if (verbs[i].whole && (r = sl_authz_job(p, sl_jobtab_at(d->jobs,

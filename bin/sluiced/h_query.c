@@ -297,6 +297,12 @@ static int meta_task_only(const struct sl_jobfilter *f, const struct sl_job *j)
 	return 1;
 }
 
+static int by_task(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
 static int flush(struct hist_arg *a)
 {
 	struct sl_job *g = a->grp;
@@ -304,6 +310,8 @@ static int flush(struct hist_arg *a)
 
 	if (g == NULL)
 		return 0;
+	/* the store lists by id: the last task, which has N (array.h), first */
+	qsort(a->ids, a->n, sizeof(*a->ids), by_task);
 	if (a->n > 1 || g->array_task_id == sl_array_last(g->spec.array))
 		g->array_tasks = sl_array_fmt(a->ids, a->n, (uint32_t)g->array_throttle);
 	r = add_job(a->h, g);

@@ -75,21 +75,25 @@ static int test_only(struct sluiced *d, struct sl_job *j, struct sl_buf *rep,
 	return 0;
 }
 
-/* A job array: N from the store's counter, then one record per task with
- * ids N+1..N+K in this one turn (array.h), each stored, gated and queued
- * as a job of its own; the reply is N. The records go out in the same
- * commit, so an acknowledged array is whole on disk. */
+/* A job array: N from the store's counter, then one record per task in
+ * this one turn (array.h): a Slurm array's tasks take N+1..N+K-1 and its
+ * last task N, a PBS array's N+1..N+K, each stored, gated and queued as a
+ * job of its own; the reply is N. The records go out in the same commit,
+ * so an acknowledged array is whole on disk. */
 static int submit_array(struct sluiced *d, struct sl_job *j, const struct sl_array *a,
 			struct sl_buf *rep, struct sl_err *err)
 {
 	char *spec = sl_store_spec_text(&j->spec); /* the tasks' one spec */
+	size_t n = sl_array_count(a);
 	uint64_t first = 0, id = 0;
-	int r = sl_store_next_id(d->store, &first, err); /* N: the array's, no record's */
+	int r = sl_store_next_id(d->store, &first, err); /* N */
 
 	sl_job_shed(j); /* the tasks are copies, without what only a launch reads */
-	for (size_t i = 0; r == 0 && i < sl_array_count(a); i++) {
+	for (size_t i = 0; r == 0 && i < n; i++) {
 		struct sl_job *t;
-		if ((r = sl_store_next_id(d->store, &id, err)) != 0)
+		if (i + 1 == n && !j->spec.pbs)
+			id = first; /* Slurm's meta record: the task started last */
+		else if ((r = sl_store_next_id(d->store, &id, err)) != 0)
 			break;
 		t = sl_submit_array_task(j, a, i, first, id);
 		if ((r = sl_store_insert_spec(d->store, t, spec, err)) == 0)

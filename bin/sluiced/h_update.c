@@ -152,7 +152,7 @@ int sl_h_update(struct sluiced *d, const struct sl_peer *p, json_object *req, js
 	/* With "each" every task answers for itself and the request succeeds
 	 * as a whole, refusals and all, as slurmctld's job_array_resp_msg:
 	 * scontrol prints each group of tasks with its answer */
-	if ((j = sl_jobtab_get(d->jobs, id)) == NULL && sl_h_is_array(d, id)) {
+	if (sl_h_target(d, req, id, &j)) {
 		struct sl_err whole = SL_ERR_INIT;
 		json_object *each;
 		if (!json_object_object_get_ex(req, "each", &v) || !json_object_get_boolean(v))

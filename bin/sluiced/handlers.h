@@ -23,8 +23,13 @@ int sl_h_jobs(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	      struct sl_buf *rep, struct sl_err *err);
 int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		json_object *rep, struct sl_err *err);
-/* 1 when id is an array's id (array.h): no record, its tasks follow it. */
+/* 1 when id is an array's id (array.h): its tasks are the run of id. */
 int sl_h_is_array(struct sluiced *d, uint64_t id);
+/* What a request on one job names (PROTOCOL.md): 1 for the whole array
+ * id, which an array's last task has too, as in Slurm; else 0 with *j the
+ * job of that id, or with the request's "task" array id's task of that
+ * index (NULL: none). */
+int sl_h_target(struct sluiced *d, json_object *req, uint64_t id, struct sl_job **j);
 /* A pending array task acted on by its own id leaves its meta record, as
  * with Slurm's job_array_split(); the action's save keeps the mark. */
 void sl_h_split_task(struct sl_job *j);

@@ -544,6 +544,9 @@ int sl_lifecycle_recover(struct sluiced *d, struct sl_err *err)
 
 	if ((r = sl_store_load_live(d->store, since, &v, &n, err)) != 0)
 		return r;
+	/* the table's order, so that an array's throttle meets its tasks
+	 * in index order, as before a restart */
+	sl_jobtab_sort(v, n);
 	for (i = 0; i < n; i++) {
 		struct sl_job *j = v[i];
 		v[i] = NULL;

@@ -43,7 +43,8 @@ done
 expect_eq "all ran" 8 "$("$BIN/sacct" -X -n -P -j "$a" -o State | grep -c COMPLETED)"
 ok "%3: at most $most tasks ran at once, all 8 completed"
 
-# Raw ids: N is the array's, its tasks N+1..N+K in task order (array.h).
+# Raw ids: N is the array's, its tasks N+1..N+K-1 in task order and the
+# last one N (array.h).
 # As in Slurm, a pending task its meta record holds shows N (%A, JobId=);
 # one split off (acted on by its own id) or run shows its own.
 b=$(submit $USER1 -H --array=5,7,9 --wrap true) || fail "submit"
@@ -67,6 +68,39 @@ expect_eq "sacct: the task that ran" "${b}_7|$((b + 2))" \
 expect_eq "JobId of the task that ran" "JobId=$((b + 2)) ArrayJobId=$b ArrayTaskId=7 JobName=wrap" \
 	"$("$BIN/scontrol" show job "${b}_7" | head -n1)"
 ok "raw ids N+1..N+K once split or run; N while the meta record holds them; sacct folds pending tasks as Slurm"
+
+# The last task has N itself, as Slurm's meta record becomes the task it
+# starts last: its raw id, SLURM_JOB_ID and %j are N, and the next job
+# gets N+K. N alone still names the whole array (release, update,
+# dependencies); N_I one task, the last one too.
+c=$(submit $USER1 -H --array=1-3 -o 'c_%A_%a_%j.out' --wrap 'echo "$SLURM_JOB_ID"') ||
+	fail "submit"
+nx=$(submit $USER1 -H --wrap true) || fail "submit"
+expect_eq "the next job's id" "$((c + 3))" "$nx"
+"$BIN/scancel" "$nx"
+dc=$(submit $USER1 -d "afterok:$c" -o /dev/null --wrap true) || fail "submit -d"
+as $USER1 "$BIN/scontrol" update JobId="${c}_3" TimeLimit=7 || fail "update ${c}_3"
+# (split off, it lists before the meta record, which slurmctld appends anew)
+expect_eq "update N_K: the last task alone" "${c}_3|7:00
+${c}_1|UNLIMITED
+${c}_2|UNLIMITED" "$("$BIN/squeue" -h -r -j "$c" -o '%i|%l')"
+as $USER1 "$BIN/scontrol" release "${c}_3" || fail "release ${c}_3"
+wait_state "${c}_3" COMPLETED
+expect_eq "the last task's raw id, SLURM_JOB_ID and %j" "${c}_3|$c $c" \
+	"$("$BIN/sacct" -X -n -P -j "${c}_3" -o JobID,JobIDRaw) $(cat "c_${c}_3_$c.out")"
+expect_eq "release N_K left the others held" "${c}_[1-2]|JobHeldUser" \
+	"$("$BIN/squeue" -h -j "$c" -o '%i|%r')"
+expect_eq "afterok:N waits for every task" "Dependency" "$("$BIN/squeue" -h -j "$dc" -o %r)"
+out=$(as $USER1 "$BIN/scontrol" release "$c" 2>&1); rc=$?
+expect_eq "release N: as 22.05's, the ended task answers too" "1|${c}_1-2: No error
+${c}_3: Job has already finished" "$rc|$out"
+wait_state "$dc" COMPLETED
+expect_eq "sacct: tasks in index order, the last with N" "${c}_1|$((c + 1))
+${c}_2|$((c + 2))
+${c}_3|$c" "$("$BIN/sacct" -X -n -P -j "$c" -o JobID,JobIDRaw)"
+expect_eq "scontrol show job N: N's record first" "JobId=$c ArrayTaskId=3|JobId=$((c + 2)) ArrayTaskId=2|JobId=$((c + 1)) ArrayTaskId=1" \
+	"$("$BIN/scontrol" show job "$c" | sed -n 's/^\(JobId=[0-9]*\) ArrayJobId=[0-9]* \(ArrayTaskId=[0-9]*\).*/\1 \2/p' | paste -sd'|')"
+ok "the last task has N (raw id, SLURM_JOB_ID, %j); N names the array, N_K its last task"
 
 # hold and release on N and on N_I (${b}_7 released above).
 expect_eq "others still held" "2" "$("$BIN/squeue" -h -r -j "$b" -t PD -o %r | grep -c JobHeldUser)"

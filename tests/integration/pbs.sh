@@ -413,7 +413,7 @@ expect_eq "block=true, an array that failed" "1" "$?"
 printf '#!/bin/sh\n#PBS -J 1-2\ntrue\n' >sbarr.sh
 sb=$(submit $USER1 sbarr.sh) || fail "sbatch #PBS -J: $sb"
 wait_state $((sb + 1)) COMPLETED
-wait_state $((sb + 2)) COMPLETED
+wait_state "${sb}_2" COMPLETED # sbatch's: a Slurm array, whose last task has N
 expect_run root 0 "" "$HEADER
 $(row "$(cutid "$sb[].$S")" sbarr.sh $USER1 F batch)" "$Q" -x "$sb[]"
 # an acknowledged array survives kill -9 of sluiced

@@ -303,8 +303,9 @@ static void test_long_widths(void **state)
 	sl_job_free(j);
 }
 
-/* Array 18 (ids 19-22 for tasks 0-3, array.h): its pending tasks 2-3
- * fold into Slurm's meta record; -r prints it task by task again. */
+/* Array 18 (ids 19-21 for tasks 0-2, and 18 for its last, 3: array.h):
+ * its pending tasks 2-3 fold into Slurm's meta record; -r prints it task
+ * by task again. */
 static struct sl_job *task(uint64_t id, int t, enum sl_jobstate st)
 {
 	struct sl_job *j = sl_job_new();
@@ -370,7 +371,7 @@ static void test_arrays(void **state)
 	v[0] = task(19, 0, SL_JOB_RUNNING);
 	v[1] = task(20, 1, SL_JOB_RUNNING);
 	v[2] = task(21, 2, SL_JOB_PENDING);
-	v[3] = task(22, 3, SL_JOB_PENDING);
+	v[3] = task(18, 3, SL_JOB_PENDING);
 	assert_int_equal(sl_squeue_fmt_new("%i %A %F %K %r", &f, &err), 0);
 	sl_squeue_collapse(v, &n, 0);
 	assert_int_equal(n, 3);
@@ -398,9 +399,36 @@ static void test_arrays(void **state)
 	sl_job_free_array(v, n);
 }
 
+/* -S i is Slurm's _sort_job_by_id: an array's records by its id, then by
+ * task, its meta record after them; so the last task, which has the
+ * array's own id, sorts after the array's other tasks. */
+static void test_sort_array_ids(void **state)
+{
+	struct sl_job *v[7];
+	struct sl_err err = SL_ERR_INIT;
+	const uint64_t want[] = {17, 19, 20, 21, 18, 18, 23};
+	(void)state;
+
+	v[0] = task(18, 3, SL_JOB_RUNNING);
+	v[1] = task(21, 2, SL_JOB_RUNNING);
+	v[2] = sl_job_new(), v[2]->id = 23;
+	v[3] = task(19, 0, SL_JOB_RUNNING);
+	v[4] = task(18, 4, SL_JOB_PENDING); /* the meta record of tasks 4-5 */
+	v[4]->array_tasks = strdup("4-5");
+	v[5] = sl_job_new(), v[5]->id = 17;
+	v[6] = task(20, 1, SL_JOB_RUNNING);
+	assert_int_equal(sl_squeue_sort(v, 7, "i", NOW, &err), 0);
+	for (size_t i = 0; i < 7; i++)
+		assert_int_equal(v[i]->id, want[i]);
+	assert_non_null(v[5]->array_tasks);
+	for (size_t i = 0; i < 7; i++)
+		sl_job_free(v[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sort_array_ids),
 		cmocka_unit_test(test_default),
 		cmocka_unit_test(test_default_sort),
 		cmocka_unit_test(test_long),

@@ -453,6 +453,17 @@ static void test_task_env(void **state)
 	assert_string_equal(get(e, "SLURM_JOB_USER"), "u7");
 	assert_string_equal(get(e, "SLURM_JOB_UID"), "7");
 	assert_string_equal(get(e, "SLURM_JOB_GID"), "8");
+	assert_null(get(e, "PBS_TASKNUM"));
+	sl_strv_free(e);
+	/* spank_pbs: from the task's own variables and directory */
+	l.spank_pbs = 1;
+	l.cwd = "/w";
+	e = sl_srun_task_env(&l, 2, base);
+	assert_string_equal(get(e, "PBS_TASKNUM"), "3");
+	assert_string_equal(get(e, "PBS_NODENUM"), "1");
+	assert_string_equal(get(e, "PBS_JOBDIR"), "/w");
+	assert_string_equal(get(e, "PBS_O_HOME"), "/h");
+	assert_null(get(e, "PBS_JOBID")); /* no SLURM_JOB_ID in base */
 	sl_strv_free(e);
 	l.gpus = NULL;
 	sl_srun_layout_clear(&l);

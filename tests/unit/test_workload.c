@@ -169,6 +169,28 @@ static void test_node_range(void **state)
 	sl_job_free(j);
 }
 
+/* The engine's FIFO key: submission order. Array 10's tasks 1-3 are jobs
+ * 11, 12 and 10 (array.h): the last comes after 12 and before job 13. */
+static void test_fifo_order(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job *j = job(1, NULL, NULL);
+	struct sl_job_wl b;
+	int64_t key[4];
+	const uint64_t ids[] = {11, 12, 10, 13};
+
+	(void)state;
+	j->spec.array = sl_xstrdup("1-3");
+	for (size_t i = 0; i < 4; i++) {
+		j->id = ids[i];
+		j->array_job_id = i < 3 ? 10 : 0;
+		assert_int_equal(sl_job_workload(j, NULL, &b, &err), 0);
+		key[i] = b.wl.created;
+	}
+	assert_true(key[0] < key[1] && key[1] < key[2] && key[2] < key[3]);
+	sl_job_free(j);
+}
+
 /* Once admitted on fewer nodes than asked, the job's shape is the given one. */
 static void test_job_shape(void **state)
 {
@@ -361,6 +383,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_node_range),
+		cmocka_unit_test(test_fifo_order),
 		cmocka_unit_test(test_job_shape),
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_selector),

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "client.h"
 #include "pbs_array.h"
@@ -80,6 +81,7 @@ int main(int argc, char **argv)
 		free(h.ids);
 	}
 	sl_pbs_listing_make(v, n, o.subjobs, o.arrays_only, &l);
+	sl_pbs_listing_ending(&l, (int64_t)time(NULL));
 	for (size_t i = 0; i < l.n; i++)
 		if (selected(&o, l.v[i])) {
 			sl_pbs_idstr(l.v[i], server, id, sizeof(id));

@@ -168,6 +168,7 @@ static int fetch(struct run *r, struct sl_jobfilter *f)
 		free(h.ids);
 	}
 	sl_pbs_listing_make(r->all, r->n_all, 1, r->o->arrays_only, &r->list);
+	sl_pbs_listing_ending(&r->list, (int64_t)time(NULL));
 	return 0;
 }
 

@@ -115,16 +115,11 @@ static int job_nodes(uint64_t id, char **nodes)
 /* The executor the daemon runs jobs with: a pod's files are not here. */
 static int on_kubernetes(void)
 {
-	struct sl_daemonconf *dc = NULL;
 	struct sl_err err = SL_ERR_INIT;
-	int k8s = getenv("KUBERNETES_SERVICE_HOST") != NULL;
-	if (sl_client_config(&dc, &err) != 0)
-		return k8s;
-	for (size_t i = 0; i < dc->n; i++)
-		if (strcmp(dc->keys[i], "executor") == 0 && strcmp(dc->values[i], "kubernetes") == 0)
-			k8s = 1;
-	sl_daemonconf_free(dc);
-	return k8s;
+	int k8s = 0;
+
+	(void)sl_client_kubernetes(&k8s, &err);
+	return k8s || getenv("KUBERNETES_SERVICE_HOST") != NULL;
 }
 
 /* One line per node of the job: each is this host, and each would say it. */

@@ -106,11 +106,11 @@ static void mpi_default(struct sl_srun_opts *o)
 {
 	struct sl_daemonconf *dc = NULL;
 	struct sl_err err = SL_ERR_INIT;
+	const char *mpi;
 	if (o->mpi_given || sl_client_config(&dc, &err) != 0)
 		return;
-	for (size_t i = 0; i < dc->n; i++)
-		if (strcmp(dc->keys[i], "mpiDefault") == 0 && strcmp(dc->values[i], "pmix") == 0)
-			o->mpi_pmix = 1;
+	if ((mpi = sl_daemonconf_get(dc, "mpiDefault")) != NULL && strcmp(mpi, "pmix") == 0)
+		o->mpi_pmix = 1;
 	sl_daemonconf_free(dc);
 #ifndef SL_HAVE_PMIX
 	if (o->mpi_pmix) {
@@ -429,15 +429,10 @@ static int run_allocated(const struct sl_srun_opts *o)
  * from outside has no agent secret to ask with. */
 static int on_kubernetes(void)
 {
-	struct sl_daemonconf *dc = NULL;
 	struct sl_err err = SL_ERR_INIT;
 	int k8s = 0;
-	if (sl_client_config(&dc, &err) != 0)
-		return 0;
-	for (size_t i = 0; i < dc->n; i++)
-		if (strcmp(dc->keys[i], "executor") == 0 && strcmp(dc->values[i], "kubernetes") == 0)
-			k8s = 1;
-	sl_daemonconf_free(dc);
+
+	(void)sl_client_kubernetes(&k8s, &err);
 	return k8s;
 }
 

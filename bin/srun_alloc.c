@@ -251,14 +251,12 @@ int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)
 		 sl_client_submit_once(q->spec ? q->spec : &spec, &id, &err) != 0;
 	sl_jobspec_clear(&spec);
 	if (failed) {
-		/* the policy's hint lines as errors, Slurm's answer last */
-		const char *msg = err.msg[0] ? err.msg : strerror(errno), *last = strrchr(msg, '\n');
-		if (last)
-			fprintf(stderr, "%s: error: %.*s\n", q->prog, (int)(last - msg), msg);
+		const char *msg = err.msg[0] ? err.msg : strerror(errno);
+		const char *answer = sl_slurm_hint_lines(q->prog, msg);
 		/* salloc's words differ from srun's (salloc.c, allocate.c) */
 		fprintf(stderr, "%s: error: %s: %s\n", q->prog,
 			q->salloc ? "Job submit/allocate failed" : "Unable to allocate resources",
-			last ? last + 1 : msg);
+			answer);
 		if (rcf)
 			unlink(rcf);
 		free(rcf);
@@ -325,14 +323,14 @@ static char *cluster_name(void)
 {
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_daemonconf *dc = NULL;
-	char *name = NULL;
+	const char *name;
+	char *dup;
 	if (sl_client_config(&dc, &err) != 0)
 		return NULL;
-	for (size_t i = 0; i < dc->n; i++)
-		if (strcmp(dc->keys[i], "clusterName") == 0)
-			name = sl_xstrdup(dc->values[i]);
+	name = sl_daemonconf_get(dc, "clusterName");
+	dup = name ? sl_xstrdup(name) : NULL;
 	sl_daemonconf_free(dc);
-	return name;
+	return dup;
 }
 
 char **srun_alloc_env(const struct sl_job *j, char *const *base, int salloc)

@@ -119,6 +119,13 @@ void sl_pbs_listing_clear(struct sl_pbs_listing *l)
 	memset(l, 0, sizeof(*l));
 }
 
+void sl_pbs_listing_ending(struct sl_pbs_listing *l, int64_t now)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!sl_pbs_is_array(l->v[i]) && sl_job_past_limit(l->v[i], now))
+			l->v[i]->state = SL_JOB_COMPLETING;
+}
+
 size_t sl_pbs_listing_find(const struct sl_pbs_listing *l, const struct sl_pbs_sel *sel,
 			   int subjobs, struct sl_job **v, const struct sl_job **top)
 {

@@ -1,6 +1,6 @@
 /* pbs_array.h - PBS Pro's view of a job array over Sluice's records. An
- * array is its subjobs' records (array.h: tasks N+1..N+K of array N) and no
- * record of its own; qstat shows it as one array job "N[]" whose state is
+ * array is its subjobs' records (array.h: a qsub array's N+1..N+K, a Slurm
+ * array's N+1..N+K-1 and N) and no parent record of its own; qstat shows it as one array job "N[]" whose state is
  * Q until a subjob starts, B (begun) while any is left, F when all ended,
  * and its subjobs "N[I]" (qstat -t), X once ended. The parent record is
  * made here from the subjobs, for a listing only. Pure: no I/O. */
@@ -30,6 +30,9 @@ struct sl_pbs_listing {
 void sl_pbs_listing_make(struct sl_job *const *jobs, size_t n, int subjobs, int arrays_only,
 			 struct sl_pbs_listing *out);
 void sl_pbs_listing_clear(struct sl_pbs_listing *l);
+/* The jobs of l past their time limit are being ended: exiting (E), as
+ * squeue's CG, where their records still say RUNNING. */
+void sl_pbs_listing_ending(struct sl_pbs_listing *l, int64_t now);
 
 /* The entries of l an operand names, into v (room for l->n): a job that
  * is no array's ("N"), an array job ("N[]", then its subjobs when subjobs

@@ -187,10 +187,7 @@ static void key(struct sl_buf *b, const char *k, const char *v)
 
 static const char *setting(const struct sl_daemonconf *dc, const char *k)
 {
-	for (size_t i = 0; i < dc->n; i++)
-		if (strcmp(dc->keys[i], k) == 0)
-			return dc->values[i];
-	return NULL;
+	return sl_daemonconf_get(dc, k); /* a short name for the table below */
 }
 
 int sl_scontrol_config(struct sl_buf *b, const struct sl_daemonconf *dc)

@@ -16,10 +16,7 @@ int sl_slurm_clusters(const char *list, char **name, struct sl_err *err)
 
 	if (r != 0)
 		return r;
-	for (size_t i = 0; i < dc->n && !cluster; i++)
-		if (strcmp(dc->keys[i], "clusterName") == 0)
-			cluster = dc->values[i];
-	if (!cluster)
+	if ((cluster = sl_daemonconf_get(dc, "clusterName")) == NULL)
 		cluster = "sluice";
 	dup = sl_xstrdup(list);
 	for (tok = strtok_r(dup, ",", &save); tok && r == 0; tok = strtok_r(NULL, ",", &save))

@@ -11,13 +11,18 @@
 
 /* A refusal: the hint lines before its last as errors, the last as
  * slurm_perror("allocation failure") words it. */
-static void refused(const char *prog, const char *msg)
+const char *sl_slurm_hint_lines(const char *prog, const char *msg)
 {
 	const char *last = strrchr(msg, '\n');
 
 	for (const char *p = msg; last != NULL && p <= last; p += strcspn(p, "\n") + 1)
 		fprintf(stderr, "%s: error: %.*s\n", prog, (int)strcspn(p, "\n"), p);
-	fprintf(stderr, "allocation failure: %s\n", last ? last + 1 : msg);
+	return last ? last + 1 : msg;
+}
+
+static void refused(const char *prog, const char *msg)
+{
+	fprintf(stderr, "allocation failure: %s\n", sl_slurm_hint_lines(prog, msg));
 }
 
 int sl_willrun_report(const char *prog, const struct sl_jobspec *spec, int quiet)

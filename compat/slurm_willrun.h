@@ -13,4 +13,9 @@
  * the answer to itself. 0, or 1 when the job could not run. */
 int sl_willrun_report(const char *prog, const struct sl_jobspec *spec, int quiet);
 
+/* A refusal msg of hint lines (the policy's) then Slurm's answer: each
+ * hint line on stderr as "PROG: error: LINE"; the answer, its last line,
+ * back (in msg) for the caller's own words. */
+const char *sl_slurm_hint_lines(const char *prog, const char *msg);
+
 #endif

@@ -687,17 +687,31 @@ int sl_client_config(struct sl_daemonconf **out, struct sl_err *err)
 	return 0;
 }
 
+const char *sl_daemonconf_get(const struct sl_daemonconf *dc, const char *key)
+{
+	for (size_t i = 0; dc != NULL && i < dc->n; i++)
+		if (strcmp(dc->keys[i], key) == 0)
+			return dc->values[i];
+	return NULL;
+}
+
 int sl_client_cluster_name(char **out, struct sl_err *err)
 {
 	struct sl_daemonconf *dc = NULL;
 	int r = sl_client_config(&dc, err);
+	const char *name = r == 0 ? sl_daemonconf_get(dc, "clusterName") : NULL;
 
-	*out = NULL;
-	for (size_t i = 0; r == 0 && i < dc->n && *out == NULL; i++)
-		if (strcmp(dc->keys[i], "clusterName") == 0)
-			*out = sl_xstrdup(dc->values[i]);
-	if (r == 0 && *out == NULL)
-		*out = sl_xstrdup("");
+	*out = r == 0 ? sl_xstrdup(name ? name : "") : NULL;
+	sl_daemonconf_free(dc);
+	return r;
+}
+
+int sl_client_kubernetes(int *yes, struct sl_err *err)
+{
+	struct sl_daemonconf *dc = NULL;
+	int r = sl_client_config(&dc, err);
+
+	*yes = r == 0 && dc->executor != NULL && strcmp(dc->executor, "kubernetes") == 0;
 	sl_daemonconf_free(dc);
 	return r;
 }

@@ -215,6 +215,11 @@ struct sl_daemonconf {
 };
 int sl_client_config(struct sl_daemonconf **out, struct sl_err *err);
 void sl_daemonconf_free(struct sl_daemonconf *dc);
+/* Setting key's value in dc (borrowed); NULL when it has none. */
+const char *sl_daemonconf_get(const struct sl_daemonconf *dc, const char *key);
+/* *yes: the daemon's executor is Kubernetes, its jobs run in pods (0 when
+ * the daemon did not answer: the return says why). */
+int sl_client_kubernetes(int *yes, struct sl_err *err);
 /* sstat: the use so far of running job id (usage.h) and its batch host
  * into *node (caller frees). Errors: -SL_ENOENT unknown, -SL_ESTATE not
  * running, -SL_EPERM not the caller's, -SL_EUNSUPP not measured here. */

@@ -97,6 +97,25 @@ static void test_listing(void **state)
 }
 
 /* The second query's answer takes the place of the arrays' subjobs. */
+/* A job past its time limit is being ended: E (exiting), substate 50. */
+static void test_ending(void **state)
+{
+	struct sl_job *j = sl_job_new();
+	struct sl_pbs_listing l = {&j, 1, NULL, 0};
+	(void)state;
+
+	j->id = 9;
+	j->state = SL_JOB_RUNNING;
+	j->start_time = NOW - 600;
+	j->spec.time_limit = 10;
+	sl_pbs_listing_ending(&l, NOW - 1);
+	assert_int_equal(sl_pbs_state(j), 'R');
+	sl_pbs_listing_ending(&l, NOW);
+	assert_int_equal(sl_pbs_state(j), 'E');
+	assert_int_equal(sl_pbs_substate(j), 50);
+	sl_job_free(j);
+}
+
 static void test_merge(void **state)
 {
 	struct sl_jobfilter f;
@@ -194,6 +213,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_listing),
+		cmocka_unit_test(test_ending),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_attributes),
 		cmocka_unit_test(test_layouts),

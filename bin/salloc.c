@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 	char **env;
 	int rc;
 
-	srun_cmd_parse(sl_salloc_opts_parse, sl_salloc_usage, argc, argv, &o);
+	srun_cmd_parse("salloc", sl_salloc_opts_parse, sl_salloc_usage, argc, argv, &o);
 	if (o.spec_warn) /* Slurm's line for AllowSpecResourcesUsage=No */
 		fprintf(stderr, "salloc: error: Ignoring %s since it's not allowed by configuration "
 				"(AllowSpecResourcesUsage = No)\n",

@@ -39,7 +39,7 @@ static int in_pod; /* srun_remote_detect() */
 
 static void parse(int argc, char **argv, struct sl_srun_opts *o)
 {
-	srun_cmd_parse(sl_srun_opts_parse, sl_srun_usage, argc, argv, o);
+	srun_cmd_parse("srun", sl_srun_opts_parse, sl_srun_usage, argc, argv, o);
 	if (o->mpi_list) {
 		/* what this build can do, in Slurm's words */
 #ifdef SL_HAVE_PMIX

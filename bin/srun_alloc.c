@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "slurm_clusters.h"
 #include "slurm_env.h"
 #include "slurm_opt.h"
 #include "slurm_willrun.h"
@@ -359,8 +360,8 @@ char **srun_alloc_env(const struct sl_job *j, char *const *base, int salloc)
 	return clean;
 }
 
-void srun_cmd_parse(srun_parse_fn parse, const char *usage, int argc, char **argv,
-		    struct sl_srun_opts *o)
+void srun_cmd_parse(const char *prog, srun_parse_fn parse, const char *usage, int argc,
+		    char **argv, struct sl_srun_opts *o)
 {
 	struct sl_err err = SL_ERR_INIT;
 	int status;
@@ -372,6 +373,7 @@ void srun_cmd_parse(srun_parse_fn parse, const char *usage, int argc, char **arg
 		fputs(o->version ? "slurm 22.05.8\n" : usage, stdout);
 		exit(0);
 	}
+	free(sl_slurm_clusters_or_exit(prog, o->clusters));
 }
 
 int srun_alloc_gone(uint64_t id)

@@ -50,12 +50,13 @@ int srun_alloc_gone(uint64_t id);
 /* Release it: its script exits with rc, the job ends with it. */
 void srun_alloc_release(uint64_t id, int rc);
 
-/* srun's and salloc's command line through parse (compat/srun_opt.h):
- * its error, --version and --help end the program here. */
+/* srun's and salloc's (prog's) command line through parse
+ * (compat/srun_opt.h): its error, --version, --help and a -M naming
+ * another cluster end the program here. */
 struct sl_srun_opts;
 typedef int (*srun_parse_fn)(int argc, char **argv, char *const *envp, struct sl_srun_opts *o,
 			     int *status, struct sl_err *err);
-void srun_cmd_parse(srun_parse_fn parse, const char *usage, int argc, char **argv,
-		    struct sl_srun_opts *o);
+void srun_cmd_parse(const char *prog, srun_parse_fn parse, const char *usage, int argc,
+		    char **argv, struct sl_srun_opts *o);
 
 #endif

@@ -78,6 +78,7 @@ SET(set_err) { (void)err; return replace(&O(ctx)->err, arg); }
 SET(set_in) { (void)err; return replace(&O(ctx)->in, arg); }
 SET(set_export) { (void)err; return replace(&O(ctx)->export_env, arg); }
 SET(set_chdir) { (void)err; return replace(&O(ctx)->chdir, arg); }
+SET(set_clusters) { (void)err; return replace(&O(ctx)->clusters, arg); }
 
 static int nodes_value(struct sl_srun_opts *o, const char *arg, struct sl_err *err)
 {
@@ -457,9 +458,9 @@ static const struct sl_opt table[] = {
 	UNSUPP("bcast-exclude", 0, SL_OPT_REQ),
 	ROW("begin", 'b', SL_OPT_REQ, set_alloc_begin),
 	ROW("chdir", 'D', SL_OPT_REQ, set_chdir),
-	UNSUPP("cluster", 'M', SL_OPT_REQ),
+	ROW("cluster", 'M', SL_OPT_REQ, set_clusters),
 	UNSUPP("cluster-constraint", 0, SL_OPT_REQ),
-	UNSUPP("clusters", 'M', SL_OPT_REQ),
+	ENVROW("clusters", 'M', SL_OPT_REQ, "SLURM_CLUSTERS", NULL, set_clusters),
 	ROW("comment", 0, SL_OPT_REQ, set_alloc_comment),
 	UNSUPP("compress", 0, SL_OPT_OPTARG),
 	ROW("constraint", 'C', SL_OPT_REQ, set_alloc_constraint),
@@ -670,9 +671,9 @@ static const struct sl_opt salloc_table[] = {
 	ROW("begin", 'b', SL_OPT_REQ, set_alloc_begin),
 	UNSUPP("bell", 0, SL_OPT_NOARG),
 	ROW("chdir", 'D', SL_OPT_REQ, set_chdir),
-	UNSUPP("cluster", 'M', SL_OPT_REQ),
+	ROW("cluster", 'M', SL_OPT_REQ, set_clusters),
 	UNSUPP("cluster-constraint", 0, SL_OPT_REQ),
-	UNSUPP("clusters", 'M', SL_OPT_REQ),
+	ENVROW("clusters", 'M', SL_OPT_REQ, "SALLOC_CLUSTERS", "SLURM_CLUSTERS", set_clusters),
 	ROW("comment", 0, SL_OPT_REQ, set_alloc_comment),
 	ROW("constraint", 'C', SL_OPT_REQ, set_alloc_constraint),
 	UNSUPP("container", 0, SL_OPT_REQ),
@@ -774,6 +775,7 @@ void sl_srun_opts_clear(struct sl_srun_opts *o)
 	free(o->in);
 	free(o->export_env);
 	free(o->chdir);
+	free(o->clusters);
 	free(o->nodelist);
 	free(o->hint);
 	free(o->dist);

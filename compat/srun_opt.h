@@ -57,6 +57,7 @@ struct sl_srun_opts {
 	int spec_warn;            /* -S (1) or --thread-spec (2) given: Slurm's lines for
 	                           * AllowSpecResourcesUsage=No (srun.c prints them) */
 	char *name, *out, *err, *in, *export_env, *chdir;
+	char *clusters;           /* -M: the one cluster Sluice is (slurm_clusters.h) */
 	char **alloc;             /* "--partition=P", ...: for the allocation srun or salloc
 	                           * makes (sbatch's options); NULL: none */
 	char **argv;              /* the command (borrowed from argv), NULL-terminated */

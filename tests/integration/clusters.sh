@@ -76,3 +76,19 @@ expect_eq "scontrol -M nosuch" "scontrol: error: No cluster 'nosuch' known by da
 scontrol: error: 'nosuch' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters." "$out"
 out=$(SLURM_CLUSTERS=nosuch "$BIN/scontrol" show partition 2>&1) && fail "SLURM_CLUSTERS=nosuch"
 ok "scontrol -M"
+
+# srun and salloc -M (22.05 takes it: the reference's `srun -M sluiceref
+# hostname` runs, `-M nosuch` ends with the same two lines, exit 1).
+out=$("$BIN/srun" -M skyline -t 1 echo ran 2>&1) || fail "srun -M skyline: $out"
+expect_eq "srun -M" "ran" "$out"
+out=$(SLURM_CLUSTERS=all "$BIN/srun" -t 1 echo ran 2>&1) || fail "SLURM_CLUSTERS=all srun: $out"
+expect_eq "srun with SLURM_CLUSTERS=all" "ran" "$out"
+n=$("$BIN/sacct" -X -n -a | wc -l)
+for cmd in srun salloc; do
+	out=$("$BIN/$cmd" -M nosuch true 2>&1); rc=$?
+	expect_eq "$cmd -M nosuch" "1:$cmd: error: No cluster 'nosuch' known by database.
+$cmd: error: 'nosuch' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters." "$rc:$out"
+done
+out=$(SALLOC_CLUSTERS=nosuch "$BIN/salloc" true 2>&1) && fail "SALLOC_CLUSTERS=nosuch: $out"
+expect_eq "nothing allocated for -M nosuch" "$n" "$("$BIN/sacct" -X -n -a | wc -l)"
+ok "srun and salloc -M"

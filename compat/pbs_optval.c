@@ -397,6 +397,7 @@ int sl_pbs_finish(struct sl_pbs_optctx *c, char **envp, struct sl_err *err)
 	else if ((s->work_dir = home_dir()) == NULL)
 		s->work_dir = sl_xstrdup(c->cwd);
 	s->submit_host = short_hostname();
+	s->submit_sid = (int)getsid(0);
 	if (c->script_name)
 		s->script_path = c->script_name[0] == '/'
 					 ? sl_xstrdup(c->script_name)

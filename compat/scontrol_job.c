@@ -170,8 +170,8 @@ static void show_head(const struct sl_job *j, int64_t now, const char *sep, unsi
 	ts(j->suspend_time, t3, sizeof(t3));
 	sl_buf_addf(b, "%sSuspendTime=%s SecsPreSuspend=%lld LastSchedEval=%s Scheduler=Main", sep,
 		    j->suspend_time ? t3 : "None", (long long)j->pre_suspend, started ? t2 : t1);
-	sl_buf_addf(b, "%sPartition=%s AllocNode:Sid=%s:0", sep, j->spec.partition ? j->spec.partition : "",
-		    j->spec.submit_host ? j->spec.submit_host : "localhost");
+	sl_buf_addf(b, "%sPartition=%s AllocNode:Sid=%s:%d", sep, j->spec.partition ? j->spec.partition : "",
+		    j->spec.submit_host ? j->spec.submit_host : "localhost", j->spec.submit_sid);
 	sl_buf_addf(b, "%sReqNodeList=%s ExcNodeList=%s", sep,
 		    j->spec.nodelist ? j->spec.nodelist : "(null)",
 		    j->spec.exclude ? j->spec.exclude : "(null)");

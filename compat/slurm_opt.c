@@ -629,6 +629,7 @@ static int finish(struct ctx *c, char **envp, const char *cwd, const char *defau
 		snprintf(host, sizeof(host), "localhost");
 	host[strcspn(host, ".")] = '\0';
 	s->submit_host = sl_xstrdup(host);
+	s->submit_sid = (int)getsid(0);
 	if (!c->umask_set) {
 		m = umask(0);
 		umask(m);

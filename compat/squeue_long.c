@@ -68,6 +68,7 @@ P(p_max_nodes) { (void)now; N(j->spec.nodes_max > 0 ? j->spec.nodes_max : shape(
 P(p_requeue) { (void)now; N(j->spec.requeue ? 1 : 0); }
 P(p_restarts) { (void)now; N(j->attempt); }
 P(p_alloc_node) { (void)now; S(j->spec.submit_host ? j->spec.submit_host : "(null)"); }
+P(p_alloc_sid) { (void)now; N(j->spec.submit_sid); }
 P(p_stdout) { (void)now; return path(j, j->spec.std_out, buf, len); }
 P(p_stdin) { (void)now; return path(j, j->spec.std_in ? j->spec.std_in : "/dev/null", buf, len); }
 P(p_tres_alloc) { (void)now; sl_slurm_tres_fmt(j, SL_TRES_SQUEUE, 0, buf, len); return 1; }
@@ -149,6 +150,7 @@ COL(k_select, "", c_empty);
 COL(k_pending, "PENDING_TIME", p_pending);
 COL(k_accrue, "ACCRUE_TIME", p_accrue);
 COL(k_alloc_nodes, "ALLOC_NODES", p_alloc_node);
+COL(k_alloc_sid, "ALLOC_SID", p_alloc_sid);
 COL(k_assoc, "ASSOC_ID", c_zero);
 COL(k_batch_flag, "BATCH_FLAG", c_one);
 COL(k_boards, "BOARDS_PER_NODE", c_zero);
@@ -228,7 +230,7 @@ static const struct {
 	{"licenses", 'W', NULL}, {"corespec", 'X', NULL}, {"nice", 'y', NULL},
 	{"schednodes", 'Y', NULL}, {"sct", 'z', NULL}, {"workdir", 'Z', NULL},
 	{"accruetime", 0, &k_accrue}, {"allocnodes", 0, &k_alloc_nodes},
-	{"allocsid", 0, NULL}, {"associd", 0, &k_assoc}, {"batchflag", 0, &k_batch_flag},
+	{"allocsid", 0, &k_alloc_sid}, {"associd", 0, &k_assoc}, {"batchflag", 0, &k_batch_flag},
 	{"boardspernode", 0, &k_boards}, {"cpuspertask", 0, &k_cpus_per_task},
 	{"cpus-per-task", 0, &k_cpus_per_task}, {"derivedec", 0, &k_derived_ec},
 	{"eligibletime", 0, &k_eligible}, {"exit_code", 0, &k_exit_code},

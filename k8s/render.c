@@ -267,10 +267,10 @@ static json_object *command(const struct sl_render_ctx *c, const struct sl_rende
 		return a;
 	}
 	if (err_in_log_apart(c, p)) {
-		run = sl_podlog_run(SCRIPT_DIR "/script", c->in->job->id, c->in->attempt);
+		run = sl_podlog_run(SCRIPT_DIR "/slurm_script", c->in->job->id, c->in->attempt);
 	} else {
 		redir = redirections(c, p);
-		run = sl_xasprintf("exec " SCRIPT_DIR "/script \"$@\" %s\n", redir);
+		run = sl_xasprintf("exec " SCRIPT_DIR "/slurm_script \"$@\" %s\n", redir);
 		free(redir);
 	}
 	text = sl_xasprintf("%sumask %04o\n%s", p->role == SL_ROLE_NODE ? IDLE_UNLESS_INDEX0 : "",
@@ -548,7 +548,7 @@ static json_object *script_volume(void)
 	json_object *ref = json_object_new_object();
 
 	put_s(ref, "fieldPath", "metadata.annotations['" SCRIPT_ANNOTATION "']");
-	put_s(it, "path", "script");
+	put_s(it, "path", "slurm_script"); /* $0 as slurmd names it */
 	put(it, "fieldRef", ref);
 	json_object_array_add(items, it);
 	put(d, "defaultMode", json_object_new_int(0755));

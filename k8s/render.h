@@ -13,7 +13,7 @@
  *    toleration per nodeTaint, the submitter's uid/gid/groups, workingDir -D,
  *    the exported environment plus the SLURM_* variables;
  *  - the batch script inside the object: an annotation projected by the
- *    downward API to /sluice/script (0755), so no ConfigMap can be orphaned.
+ *    downward API to /sluice/slurm_script (0755), so no ConfigMap can be orphaned.
  *
  * JobSet: one replicatedJob "node", parallelism = completions = nodes,
  * Indexed. The script runs on index 0, as in Slurm; the other indices idle

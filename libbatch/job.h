@@ -50,6 +50,7 @@ struct sl_jobspec {
 	char *work_dir;        /* absolute; -D or the submit directory */
 	char *submit_dir;      /* absolute cwd of sbatch */
 	char *submit_host;     /* short hostname of the submit host */
+	int submit_sid;        /* the submitting session's id (AllocNode:Sid, AllocSID) */
 	char *script;          /* the batch script text (never NULL) */
 	char *script_path;     /* as sbatch found it (script.h); NULL for stdin/--wrap */
 	char *command;         /* Slurm's job command: script_path and the arguments

@@ -93,10 +93,10 @@ static void test_split_missing(void **state)
 /* The exact wrapper: sluice render's goldens show it inside the object. */
 static void test_run_text(void **state)
 {
-	char *t = sl_podlog_run("/sluice/script", 1003, 0);
+	char *t = sl_podlog_run("/sluice/slurm_script", 1003, 0);
 
 	assert_string_equal(t, "exec 2>/tmp/sluice-stderr\n"
-			       "/sluice/script \"$@\" </dev/null &\n"
+			       "/sluice/slurm_script \"$@\" </dev/null &\n"
 			       "pid=$!\n"
 			       "trap 'kill -TERM $pid 2>/dev/null && again=1' TERM\n"
 			       "again=1\n"

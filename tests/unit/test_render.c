@@ -321,7 +321,7 @@ static void test_stderr_apart(void **state)
 	cmd = command_text(json);
 	assert_string_equal(cmd, IDLE "umask 0022\n"
 			    "exec 2>/tmp/sluice-stderr\n"
-			    "/sluice/script \"$@\" </dev/null &\n"
+			    "/sluice/slurm_script \"$@\" </dev/null &\n"
 			    "pid=$!\n"
 			    "trap 'kill -TERM $pid 2>/dev/null && again=1' TERM\n"
 			    "again=1\n"
@@ -337,7 +337,7 @@ static void test_stderr_apart(void **state)
 	j->spec.std_err = sl_xstrdup("out-1009.txt");
 	assert_int_equal(sl_render(&in, &json, &err), 0);
 	cmd = command_text(json);
-	assert_string_equal(cmd, IDLE "umask 0022\nexec /sluice/script \"$@\" </dev/null\n");
+	assert_string_equal(cmd, IDLE "umask 0022\nexec /sluice/slurm_script \"$@\" </dev/null\n");
 	free(cmd);
 	free(json);
 	sl_job_free(j);

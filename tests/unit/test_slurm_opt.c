@@ -665,6 +665,7 @@ static void normalize(struct sl_jobspec *s, const char *cwd)
 	}
 	free(s->submit_host);
 	s->submit_host = sl_xstrdup("@HOST@");
+	s->submit_sid = 0; /* the session the test runs in */
 	/* The limits of whatever shell runs the test: rlimit's own test and
 	 * rlimits.sh look at them. */
 	free(s->rlimits);

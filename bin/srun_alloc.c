@@ -323,15 +323,12 @@ static int named(const char *kv, const char *const *names)
 static char *cluster_name(void)
 {
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_daemonconf *dc = NULL;
-	const char *name;
-	char *dup;
-	if (sl_client_config(&dc, &err) != 0)
+	char *name = NULL;
+	if (sl_client_cluster_name(&name, &err) != 0 || *name == '\0') {
+		free(name);
 		return NULL;
-	name = sl_daemonconf_get(dc, "clusterName");
-	dup = name ? sl_xstrdup(name) : NULL;
-	sl_daemonconf_free(dc);
-	return dup;
+	}
+	return name;
 }
 
 char **srun_alloc_env(const struct sl_job *j, char *const *base, int salloc)

@@ -122,8 +122,8 @@ void sl_pbs_listing_clear(struct sl_pbs_listing *l)
 void sl_pbs_listing_ending(struct sl_pbs_listing *l, int64_t now)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (!sl_pbs_is_array(l->v[i]) && sl_job_past_limit(l->v[i], now))
-			l->v[i]->state = SL_JOB_COMPLETING;
+		if (!sl_pbs_is_array(l->v[i]))
+			l->v[i]->state = sl_job_shown_state(l->v[i], now);
 }
 
 size_t sl_pbs_listing_find(const struct sl_pbs_listing *l, const struct sl_pbs_sel *sel,

@@ -168,13 +168,8 @@ P(p_star) { (void)j; (void)now; S("*"); }
 P(p_ok) { (void)j; (void)now; S("OK"); }
 P(p_na) { (void)j; (void)now; S("N/A"); }
 P(p_sct) { (void)j; (void)now; S("*:*:*"); }
-/* past its time limit, being ended: TIMEOUT|COMPLETING in slurmctld */
-static enum sl_jobstate shown(const struct sl_job *j, int64_t now)
-{
-	return sl_job_past_limit(j, now) ? SL_JOB_COMPLETING : j->state;
-}
-P(p_state) { S(sl_jobstate_name(shown(j, now))); }
-P(p_state_compact) { S(sl_jobstate_code(shown(j, now))); }
+P(p_state) { S(sl_jobstate_name(sl_job_shown_state(j, now))); }
+P(p_state_compact) { S(sl_jobstate_code(sl_job_shown_state(j, now))); }
 P(p_workdir) { (void)now; S(nz(j->spec.work_dir)); }
 P(p_nice) { (void)now; D(j->spec.nice); }
 P(p_uid) { (void)now; put_u(buf, len, (unsigned)j->uid, 0); return 1; }

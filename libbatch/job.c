@@ -347,6 +347,11 @@ int sl_job_past_limit(const struct sl_job *j, int64_t now)
 	       sl_job_run_secs(j, now) >= j->spec.time_limit * 60;
 }
 
+enum sl_jobstate sl_job_shown_state(const struct sl_job *j, int64_t now)
+{
+	return sl_job_past_limit(j, now) ? SL_JOB_COMPLETING : j->state;
+}
+
 int64_t sl_job_run_secs(const struct sl_job *j, int64_t now)
 {
 	/* A requeued job that runs again still has its last run's end. */

@@ -257,6 +257,9 @@ int64_t sl_job_run_secs(const struct sl_job *j, int64_t now);
  * it (OverTimeLimit is 0), which slurmctld would show as TIMEOUT while it
  * completes (squeue CG, scontrol COMPLETING, sacct TIMEOUT). */
 int sl_job_past_limit(const struct sl_job *j, int64_t now);
+/* The state slurmctld shows (squeue, scontrol, qstat and state filters):
+ * COMPLETING for a job past its time limit, whose record says RUNNING. */
+enum sl_jobstate sl_job_shown_state(const struct sl_job *j, int64_t now);
 
 struct sl_job *sl_job_new(void);
 /* A deep copy of j; caller frees with sl_job_free(). */

@@ -225,13 +225,11 @@ static int id_match(const struct sl_jobfilter *f, const struct sl_job *j)
 	return 0;
 }
 
-/* The live state a state list tests: a job past its time limit is being
- * ended, COMPLETING as squeue shows it (sl_job_past_limit); the history's
- * is the record's. */
+/* The live state a state list tests is the one squeue shows
+ * (sl_job_shown_state); the history's is the record's. */
 static int state_in(const struct sl_jobfilter *f, const int *v, size_t n, const struct sl_job *j)
 {
-	int st = !f->history && sl_job_past_limit(j, (int64_t)time(NULL)) ? SL_JOB_COMPLETING
-									   : (int)j->state;
+	int st = f->history ? (int)j->state : (int)sl_job_shown_state(j, (int64_t)time(NULL));
 	for (size_t i = 0; i < n; i++)
 		if (v[i] == st)
 			return 1;

@@ -134,6 +134,7 @@ static void test_defaults(void **state)
 	assert_int_equal(sl_strv_len(r.spec.argv), 2);
 	assert_string_equal(r.spec.argv[1], "b c");
 	assert_null(strchr(r.spec.submit_host, '.'));
+	assert_int_equal(r.spec.submit_sid, getsid(0)); /* AllocNode:Sid */
 	assert_int_equal(sl_strv_len(r.spec.env), 3);
 	assert_null(r.spec.export_spec);
 	assert_int_equal(r.spec.requeue, 1);

@@ -166,8 +166,6 @@ int main(int argc, char **argv)
 		die("-b: at most %d", MAX_BATCH);
 	d.nbatches = (d.njobs + d.batch - 1) / d.batch;
 	d.ids = sl_xcalloc((size_t)d.njobs, sizeof(*d.ids));
-	if (sl_client_connect(d.socket, &c, &err) != 0)
-		die("connect: %s", err.msg);
 	if (pthread_barrier_init(&d.start, NULL, (unsigned)d.batch + 1) != 0 ||
 	    pthread_barrier_init(&d.done, NULL, (unsigned)d.batch) != 0)
 		die("pthread_barrier_init failed");
@@ -180,6 +178,10 @@ int main(int argc, char **argv)
 		pthread_join(th[i], NULL);
 	double t1 = mono_s();
 	long left;
+	/* Connected only now: the daemon closes a connection idle for as long
+	 * as a slow host takes to submit. */
+	if (sl_client_connect(d.socket, &c, &err) != 0)
+		die("connect: %s", err.msg);
 	size_t nlast = (size_t)(d.njobs - (d.nbatches - 1) * d.batch);
 	uint64_t *last = d.ids + (d.njobs - (long)nlast);
 	for (;;) {

@@ -46,6 +46,8 @@ static int selected(const struct sl_qselect_opts *o, const struct sl_job *j)
 		return 0;
 	if (o->name && (j->spec.name == NULL || strcmp(o->name, j->spec.name) != 0))
 		return 0;
+	if (o->project && (j->spec.wckey == NULL || strcmp(o->project, j->spec.wckey) != 0))
+		return 0;
 	return o->account == NULL || (j->spec.account && strcmp(o->account, j->spec.account) == 0);
 }
 

@@ -299,9 +299,12 @@ int main(int argc, char **argv)
 	r.view.percent = o.percent;
 	r.out = sl_buf_new(OUT_CAP);
 	r.view.now = (int64_t)time(NULL);
-	if (o.full)
+	if (o.full) {
 		r.full = sl_pbs_out_new(r.out, (enum sl_pbs_outfmt)o.format, o.delim, r.view.now,
 					PACKAGE_VERSION, server);
+		if (o.one_line)
+			sl_pbs_out_unfolded(r.full);
+	}
 	rc = o.mode == SL_QSTAT_JOBS ? jobs_mode(&r) : queues_mode(&r);
 	if (r.full && rc != 255 && sl_pbs_out_finish(r.full) != 0) {
 		fprintf(stderr, "qstat: the listing is longer than %u MiB\n", OUT_CAP >> 20);

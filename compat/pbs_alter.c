@@ -227,12 +227,20 @@ static int h_attr(void *c, const char *a, struct sl_err *e)
 	return r;
 }
 
-/* -A account (and -P project, which qsub makes the account). */
 static int h_account(void *c, const char *a, struct sl_err *e)
 {
 	if (*a == '\0')
 		return illegal(c, 'A', e);
 	field(A(c)->q, "account", sl_xstrdup(a), 0);
+	return 0;
+}
+
+/* -P project: the job's wckey, as qsub keeps it. */
+static int h_project(void *c, const char *a, struct sl_err *e)
+{
+	if (*a == '\0')
+		return illegal(c, 'P', e);
+	field(A(c)->q, "wckey", sl_xstrdup(a), 0);
 	return 0;
 }
 
@@ -304,7 +312,7 @@ static const struct sl_opt qalter_opts[] = {
 	OK('a', h_begin), OK('A', h_account), NO('c'), OK('e', h_error), OK('h', h_hold),
 	NO('j'), NO('k'), OK('l', h_resources), OK('m', h_mail_points), OK('M', h_mail_users),
 	OK('N', h_name), OK('o', h_output), OK('p', h_priority), OK('r', h_rerun), NO('R'),
-	NO('S'), NO('u'), OK('W', h_attr), OK('P', h_account),
+	NO('S'), NO('u'), OK('W', h_attr), OK('P', h_project),
 	{NULL, 0, R, {NULL, NULL}, 0, NULL},
 };
 

@@ -559,7 +559,7 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 		attr_num(o, "Exit_status", NULL, j->state == SL_JOB_TIMEOUT ? -29
 				 : j->state == SL_JOB_OUT_OF_MEMORY ? -27
 				 : j->exit_signal ? 256 + j->exit_signal : j->exit_code);
-	attr(o, "project", NULL, "_pbs_project_default");
+	attr(o, "project", NULL, s->wckey && *s->wckey ? s->wckey : "_pbs_project_default");
 	attr(o, "Submit_Host", NULL, s->submit_host);
 	attr_array(o, v, j);
 	sl_pbs_out_end(o);

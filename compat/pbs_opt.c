@@ -161,7 +161,8 @@ static int h_keep(void *c, const char *a, struct sl_err *e)
 
 static int h_resources(void *c, const char *a, struct sl_err *e)
 {
-	int st = 0, r = sl_pbs_res_parse(&CTX(c)->res, a, &st, e);
+	int st = 0, r = CTX(c)->in_directive ? sl_pbs_res_parse_directive(&CTX(c)->res, a, &st, e)
+					     : sl_pbs_res_parse(&CTX(c)->res, a, &st, e);
 
 	if (r != 0) {
 		CTX(c)->status = st;
@@ -595,7 +596,9 @@ static int apply_directive(struct sl_pbs_optctx *c, const struct sl_qsub_directi
 				continue;
 			c->status = 0;
 			c->usage = 0;
+			c->in_directive = 1;
 			r = apply_one(c, &v[i], err);
+			c->in_directive = 0;
 			opttime = (v[i].opt->flags & OPTF_OPTTIME) && c->status == 2;
 		}
 	}

@@ -28,6 +28,7 @@ struct sl_pbs_optctx {
 	char *script_name;     /* the script operand; NULL: stdin or "--" */
 	int command;           /* "-- command args" */
 	int umask_set;         /* -W umask= */
+	int in_directive;      /* the options being applied are a #PBS line's */
 	unsigned char on_cli[128]; /* options the command line gave: a directive's
 	                            * are skipped (process_opts()'s if_cmd_line) */
 };

@@ -363,12 +363,13 @@ static int identity(struct sl_pbs_optctx *c, struct sl_err *err)
 		c->usage = 1;
 		return sl_err_set(err, SL_EINVAL, "illegal -N value");
 	}
-	if (c->project && c->account && strcmp(c->project, c->account) != 0) {
-		c->status = 1;
-		return sl_err_set(err, SL_EUNSUPP, "-P naming another account than -A is not "
-				  "supported by Sluice (a project is the account)");
+	/* -P's project is free text, kept as the job's wckey, as Slurm's own
+	 * qsub (contribs/torque/qsub.pl: 'P=s' => --wckey) does */
+	s->account = sl_xstrdup(c->account);
+	if (c->project) {
+		free(s->wckey);
+		s->wckey = sl_xstrdup(c->project);
 	}
-	s->account = sl_xstrdup(c->account ? c->account : c->project);
 	s->partition = sl_xstrdup(c->queue);
 	return 0;
 }

@@ -4,6 +4,7 @@
  * (an empty object "{\n<tabs>}"). */
 #include "pbs_out.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@ struct sl_pbs_out {
 	struct sl_buf *b;
 	enum sl_pbs_outfmt fmt;
 	char *delim;
+	size_t width;           /* where a value wraps: LINE_LIMIT, or none (-1) */
 	int attrs;              /* attributes of the current object so far */
 	/* json */
 	int depth;              /* open objects */
@@ -121,6 +123,7 @@ struct sl_pbs_out *sl_pbs_out_new(struct sl_buf *b, enum sl_pbs_outfmt fmt, cons
 	o->b = b;
 	o->fmt = fmt;
 	o->delim = sl_xstrdup(delim ? delim : "|");
+	o->width = LINE_LIMIT;
 	if (fmt == SL_PBS_OUT_JSON) { /* qstat.c:2889, the document's prologue */
 		sl_buf_addstr(b, "{\n");
 		o->depth = 1;
@@ -133,6 +136,11 @@ struct sl_pbs_out *sl_pbs_out_new(struct sl_buf *b, enum sl_pbs_outfmt fmt, cons
 		json_string(b, server);
 	}
 	return o;
+}
+
+void sl_pbs_out_unfolded(struct sl_pbs_out *o)
+{
+	o->width = SIZE_MAX;
 }
 
 void sl_pbs_out_free(struct sl_pbs_out *o)
@@ -165,7 +173,8 @@ void sl_pbs_out_begin(struct sl_pbs_out *o, const char *kind, const char *id)
 }
 
 /* prt_attr()'s default layout: split at commas, wrapped with "\n\t". */
-static void attr_default(struct sl_buf *b, const char *name, const char *res, const char *value)
+static void attr_default(struct sl_buf *b, size_t width, const char *name, const char *res,
+			 const char *value)
 {
 	size_t start = strlen(name) + 7 + (res ? strlen(res) + 1 : 0);
 	char *copy, *save = NULL, *tok;
@@ -176,7 +185,7 @@ static void attr_default(struct sl_buf *b, const char *name, const char *res, co
 	tok = strtok_r(copy, ",", &save);
 	while (tok) {
 		size_t len = strlen(tok);
-		if (len + start < LINE_LIMIT) {
+		if (len + start < width) {
 			sl_buf_addstr(b, tok);
 			start += len;
 		} else {
@@ -186,7 +195,7 @@ static void attr_default(struct sl_buf *b, const char *name, const char *res, co
 			}
 			for (const char *p = tok; *p; p++) {
 				sl_buf_addc(b, *p);
-				if (++start > LINE_LIMIT) {
+				if (++start > width) {
 					start = 8;
 					sl_buf_addstr(b, "\n\t");
 				}
@@ -231,7 +240,7 @@ void sl_pbs_out_attr(struct sl_pbs_out *o, const char *name, const char *res, co
 	if (value == NULL)
 		return;
 	if (o->fmt == SL_PBS_OUT_DEFAULT)
-		attr_default(o->b, name, res, value);
+		attr_default(o->b, o->width, name, res, value);
 	else if (o->fmt == SL_PBS_OUT_DSV)
 		attr_dsv(o, name, res, value);
 	else if (res == NULL) {

@@ -25,6 +25,10 @@ struct sl_pbs_out *sl_pbs_out_new(struct sl_buf *b, enum sl_pbs_outfmt fmt, cons
 				  int64_t now, const char *version, const char *server);
 void sl_pbs_out_free(struct sl_pbs_out *o);
 
+/* Values on one line, never wrapped: Torque's qstat -f -1 (its qstat.c
+ * sets linesize to maxlinesize), which tools parse line by line. */
+void sl_pbs_out_unfolded(struct sl_pbs_out *o);
+
 /* One object: kind "Job Id", "Queue" or "Server" (its json section is
  * "Jobs", "Queue", "Server"), then its attributes (res NULL unless a
  * resource of name; NULL values are left out), then its end. */

@@ -138,10 +138,11 @@ int sl_qstat_parse(int argc, char **argv, struct sl_qstat_opts *o, struct sl_pbs
 	free(v);
 	o->alt = alt_opts;
 	/* one of -a -i -r -H; -Q or -B alone, without the alternate table; -1
-	 * with -n or -s; -F with -f and without the alternate table, nor -w
+	 * with -n or -s, or with -f as Torque allows it (its qstat.c:2970: the
+	 * values unfolded); -F with -f and without the alternate table, nor -w
 	 * (qstat.c:2776-2856) */
 	if (modes == 3 || (views & (views - 1)) != 0 || (o->mode != SL_QSTAT_JOBS && alt_opts) ||
-	    (o->one_line && !o->nodes && !o->comments) ||
+	    (o->one_line && !o->nodes && !o->comments && !o->full) ||
 	    (o->format > 0 && (!o->full || alt_opts || o->wide))) {
 		f->status = 2;
 		f->usage = 1;
@@ -163,7 +164,7 @@ int sl_qstat_parse(int argc, char **argv, struct sl_qstat_opts *o, struct sl_pbs
 
 static const struct sl_opt qselect_opts[] = {
 	NO('a', R), ROW('A', R), NO('c', R), NO('h', R), ROW('J', N), NO('l', R), ROW('N', R),
-	NO('p', R), NO('P', R), ROW('q', R), NO('r', R), ROW('s', R), NO('t', R), ROW('T', N),
+	NO('p', R), ROW('P', R), ROW('q', R), NO('r', R), ROW('s', R), NO('t', R), ROW('T', N),
 	ROW('u', R), ROW('x', N), ROW('H', N), END,
 };
 
@@ -182,6 +183,7 @@ int sl_qselect_parse(int argc, char **argv, struct sl_qselect_opts *o,
 		const char *a = v[i].arg;
 		switch (v[i].opt->key) {
 		case 'A': o->account = a; break;
+		case 'P': o->project = a; break;
 		case 'N': o->name = a; break;
 		case 'q': o->queue = a; break;
 		case 's': o->states = a; break;

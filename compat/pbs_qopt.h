@@ -42,7 +42,7 @@ int sl_qstat_parse(int argc, char **argv, struct sl_qstat_opts *o, struct sl_pbs
 		   struct sl_err *err);
 
 struct sl_qselect_opts {
-	const char *users, *states, *queue, *name, *account;
+	const char *users, *states, *queue, *name, *account, *project;
 	int history;              /* -x */
 	int finished_only;        /* -H */
 	int arrays_only;          /* -J: array jobs ("N[]") only */

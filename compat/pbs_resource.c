@@ -367,7 +367,20 @@ static int resource(struct sl_pbs_res *r, const char *name, const char *v, int *
 	return rc != 0 ? bad_value(status, err) : 0;
 }
 
-int sl_pbs_res_parse(struct sl_pbs_res *r, const char *list, int *status, struct sl_err *err)
+/* The resources resource() knows, as bits of by_directive; others are
+ * refused whoever gives them. */
+static unsigned res_bit(const char *name)
+{
+	static const char *const names[] = {"select", "nodes", "place", "walltime",
+					    "mem", "pvmem", "ncpus", "ngpus"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return 1u << i;
+	return 0;
+}
+
+static int parse_list(struct sl_pbs_res *r, const char *list, int directive, int *status,
+		      struct sl_err *err)
 {
 	const char *p = list;
 	int rc = 0;
@@ -397,14 +410,27 @@ int sl_pbs_res_parse(struct sl_pbs_res *r, const char *list, int *status, struct
 		if (*v == '\0') {
 			*status = 2;
 			rc = sl_err_set(err, SL_EINVAL, "illegal -l value");
-		} else {
+		} else if (!directive || (r->by_directive & res_bit(n)) == 0) {
 			rc = resource(r, n, v, status, err);
+			if (rc == 0 && directive)
+				r->by_directive |= res_bit(n);
 		}
 		free(n);
 		free(v);
 		p = *end ? end + 1 : end;
 	}
 	return rc;
+}
+
+int sl_pbs_res_parse(struct sl_pbs_res *r, const char *list, int *status, struct sl_err *err)
+{
+	return parse_list(r, list, 0, status, err);
+}
+
+int sl_pbs_res_parse_directive(struct sl_pbs_res *r, const char *list, int *status,
+			       struct sl_err *err)
+{
+	return parse_list(r, list, 1, status, err);
 }
 
 /* ---- the spec ---------------------------------------------------------- */

@@ -33,6 +33,7 @@ struct sl_pbs_res {
 	int64_t pvmem_mib;         /* -l pvmem=: each process's virtual memory (RLIMIT_AS); -1 */
 	enum sl_pbs_place place;
 	int excl;                  /* place=excl or exclhost: --exclusive */
+	unsigned by_directive;     /* resources a #PBS directive gave (bits) */
 };
 
 void sl_pbs_res_init(struct sl_pbs_res *r);
@@ -43,6 +44,14 @@ void sl_pbs_res_init(struct sl_pbs_res *r);
  * -SL_EINVAL (PBS's rejection) or -SL_EUNSUPP (Sluice's refusal) with the
  * text after "qsub: " in err, and *status the exit status qsub uses. */
 int sl_pbs_res_parse(struct sl_pbs_res *r, const char *list, int *status, struct sl_err *err);
+
+/* The same for a #PBS directive's -l: a resource an earlier directive gave
+ * keeps its value, the later one only checked for form (set_resources()
+ * with add false, OpenPBS's src/lib/Libcmds/set_resource.c), so that the
+ * first "#PBS -l walltime=" wins as on PBS, and the command line's still
+ * replaces both. */
+int sl_pbs_res_parse_directive(struct sl_pbs_res *r, const char *list, int *status,
+			       struct sl_err *err);
 
 /* r into s: nodes, tasks per node, CPUs per task, memory, GPUs, time
  * limit. Refuses what Sluice cannot express (resources given both job-wide

@@ -17,6 +17,7 @@ INTEGRATION_TESTS = \
 	tests/integration/replay.sh \
 	tests/integration/clusters.sh \
 	tests/integration/workflow.sh \
+	tests/integration/pbs_workflow.sh \
 	tests/integration/sbcast.sh \
 	tests/integration/rlimits.sh tests/integration/userenv.sh \
 	tests/integration/limits.sh \

@@ -192,7 +192,7 @@ static void test_qalter(void **state)
 	assert_int_equal(q.n, 1);
 	assert_string_equal(q.f[0].key, "begin_time");
 	sl_qalter_req_clear(&q);
-	/* account (and project), mail, rerun, files; -m's letters as qsub's */
+	/* account, mail, rerun, files; -m's letters as qsub's */
 	assert_int_equal(sl_qalter_parse(ARGV("-A", "Proj1", "-m", "ae", "-M", "a@b.org", "-r", "n",
 					      "-o", "/tmp/x%1.out", "-e", "localhost:/tmp/y",
 					      "5"), "head1", &q, &f, &err), 0);
@@ -200,7 +200,7 @@ static void test_qalter(void **state)
 		       "std_out=/tmp/x%%1.out;std_err=/tmp/y;");
 	sl_qalter_req_clear(&q);
 	assert_int_equal(sl_qalter_parse(ARGV("-P", "p2", "-m", "n", "5"), "head1", &q, &f, &err), 0);
-	fields_are(&q, "account=p2;mail_type=0;");
+	fields_are(&q, "wckey=p2;mail_type=0;"); /* a project is the wckey */
 	sl_qalter_req_clear(&q);
 	/* a new shape: select's chunk as qsub makes it */
 	assert_int_equal(sl_qalter_parse(ARGV("-l", "select=2:ncpus=4:mpiprocs=2:mem=1gb:ngpus=1",

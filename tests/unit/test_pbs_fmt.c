@@ -186,6 +186,35 @@ static void test_dsv_values(void **state)
 	sl_buf_free(b);
 }
 
+/* The default layout folds a long list at its commas past 78 columns;
+ * Torque's -f -1 keeps it on one line. */
+static void test_unfolded(void **state)
+{
+	char v[200] = "";
+	(void)state;
+
+	for (int i = 0; i < 12; i++)
+		snprintf(v + strlen(v), sizeof(v) - strlen(v), "%sPBS_O_VAR%d=value", i ? "," : "", i);
+	for (int k = 0; k < 2; k++) {
+		struct sl_buf *b = sl_buf_new(1 << 16);
+		struct sl_pbs_out *o = sl_pbs_out_new(b, SL_PBS_OUT_DEFAULT, NULL, 0, "v", "s");
+		char *want = sl_xasprintf("Job Id: 1.s\n    Variable_List = %s\n\n", v);
+		if (k == 1)
+			sl_pbs_out_unfolded(o);
+		sl_pbs_out_begin(o, "Job Id", "1.s");
+		sl_pbs_out_attr(o, "Variable_List", NULL, v);
+		sl_pbs_out_end(o);
+		assert_int_equal(sl_pbs_out_finish(o), 0);
+		sl_pbs_out_free(o);
+		if (k == 0)
+			assert_non_null(strstr(sl_buf_str(b), ",\n\tPBS_O_VAR"));
+		else
+			assert_string_equal(sl_buf_str(b), want);
+		free(want);
+		sl_buf_free(b);
+	}
+}
+
 /* The cluster sinfo's reference describes: partitions batch (ClusterQueue
  * main, 8 CPUs, 32Gi) and gpu (ClusterQueue gpus, 16 CPUs, 4 GPUs), the
  * second held by a stop policy. */
@@ -300,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_full),
 		cmocka_unit_test(test_json_values),
 		cmocka_unit_test(test_dsv_values),
+		cmocka_unit_test(test_unfolded),
 		cmocka_unit_test(test_queues_server_nodes),
 		cmocka_unit_test(test_values),
 	};

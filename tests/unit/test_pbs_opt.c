@@ -329,6 +329,26 @@ static void test_script_spec(void **state)
 	assert_string_equal(r.spec.std_err, want);
 	free(want);
 	done(&r);
+
+	/* a resource two directives give: the first's (set_resources() adds a
+	 * directive's only when absent); another option: the last directive's;
+	 * the command line's over both */
+	write_file("dup.sh", "#!/bin/sh\n#PBS -N first\n#PBS -l walltime=02:00:00\n"
+			     "#PBS -l select=1:ncpus=1:mem=100mb\n#PBS -N second\n"
+			     "#PBS -l walltime=01:00:00,place=pack\n"
+			     "#PBS -l select=1:ncpus=2:mem=200mb\ntrue\n");
+	RUN(&r, base_env, "dup.sh");
+	if (r.rc != 0)
+		fail_msg("%s", r.err.msg);
+	assert_string_equal(r.spec.name, "second");
+	assert_int_equal(r.spec.time_limit, 120);
+	assert_int_equal(r.spec.cpus_per_task, 1);
+	assert_int_equal(r.spec.mem_per_node, 100);
+	done(&r);
+	RUN(&r, base_env, "-l", "walltime=30:00", "dup.sh");
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.spec.time_limit, 30);
+	done(&r);
 }
 
 static void test_prefix(void **state)
@@ -447,8 +467,13 @@ static void test_values(void **state)
 	RUN(&r, base_env, "v.sh"); /* no mail unless asked: PBS's "a" is not Slurm's FAIL */
 	assert_int_equal(r.spec.mail_type, 0);
 	done(&r);
-	RUN(&r, base_env, "-P", "proj", "v.sh"); /* a project is the account */
-	assert_string_equal(r.spec.account, "proj");
+	/* a project is free text, the job's wckey (Slurm's qsub.pl: --wckey) */
+	RUN(&r, base_env, "-P", "proj", "-A", "acct", "v.sh");
+	assert_string_equal(r.spec.wckey, "proj");
+	assert_string_equal(r.spec.account, "acct");
+	done(&r);
+	RUN(&r, base_env, "-P", "proj", "v.sh");
+	assert_null(r.spec.account);
 	done(&r);
 	/* -a: the begin time (cvtdate()); -W depend onto --dependency; block */
 	RUN(&r, base_env, "-a", "203701021530.45", "-W", "depend=afterok:12.head1:13,afterany:14",
@@ -495,8 +520,6 @@ static const struct qsub_reject {
 	int status;
 	const char *msg;
 } rejects[] = {
-	{{"-P", "proj", "-A", "acct", "t.sh"}, NULL, 1,
-	 "-P naming another account than -A is not supported by Sluice (a project is the account)"},
 	{{"-p", "2000", "t.sh"}, NULL, 2, "illegal -p value"},
 	{{"-r", "x", "t.sh"}, NULL, 2, "illegal -r value"},
 	{{"-j", "xy", "t.sh"}, NULL, 2, "illegal -j value"},

@@ -46,6 +46,8 @@ static void test_qstat(void **state)
 		{{"-f", "-F", "xml", NULL}, 2, 1, "", 0, 0, NULL},
 		{{"-f", "-F", NULL}, 2, 1, "option requires an argument -- 'F'", 0, 0, NULL},
 		{{"-t", "-J", "-x", NULL}, 0, 0, NULL, 0, 0, NULL},
+		{{"-f", "-1", NULL}, 0, 0, NULL, 1, 0, NULL}, /* Torque's: unfolded */
+		{{"-1", NULL}, 2, 1, "conflicting options.", 0, 0, NULL},
 		{{"-T", NULL}, 1, 0, "-T is not supported by Sluice", 0, 0, NULL},
 	};
 	(void)state;

@@ -1,0 +1,54 @@
+#!/bin/sh
+# What PBS workflow tools type, as they type them: Nextflow's pbs executor
+# reads `qstat -f -1` (Torque's unfolded -f) through grep, writes its
+# clusterOptions' `-l` before its own so that PBS keeps the first, and
+# names a project with `-P`; qselect and qalter then see that project.
+. "$top_srcdir/tests/integration/lib.sh"
+make_users
+CPUS=4 write_conf
+start_daemon
+cd "$T/work"
+S=$(hostname -s)
+
+# Nextflow's .command.run header: clusterOptions' -l first, then its own.
+cat > nf.run <<'EOF'
+#!/bin/bash
+#PBS -N nf-task_1
+#PBS -o /dev/null
+#PBS -j oe
+#PBS -l walltime=48:00:00
+#PBS -l nodes=1:ppn=1
+#PBS -l walltime=01:00:00
+#PBS -P genomics
+sleep 300
+EOF
+id=$(as $USER1 "$BIN/qsub" nf.run) || fail "qsub: $id"
+jn=${id%%.*}
+expect_eq "qsub's id" "$jn.$S" "$id"
+wait_state "$jn" RUNNING
+
+# PbsExecutor's status command, as it runs it (set -o pipefail, bash -c)
+out=$(as $USER1 bash -c "set -o pipefail; $BIN/qstat -f -1 | { grep -E '(Job Id:|job_state =)' || true; }") ||
+	fail "qstat -f -1: exit $?"
+expect_eq "nextflow's qstat -f -1" "Job Id: $id
+    job_state = R" "$out"
+ok "qstat -f -1: Torque's unfolded -f, which Nextflow's pbs executor reads"
+
+full=$(as $USER1 "$BIN/qstat" -f "$id")
+echo "$full" | grep -qx "    Resource_List.walltime = 48:00:00" ||
+	fail "the first directive's walltime: $full"
+echo "$full" | grep -qx "    project = genomics" || fail "project: $full"
+expect_eq "squeue %w" "genomics" "$("$BIN/squeue" -h -j "$jn" -o %w)"
+ok "the first #PBS -l walltime wins; -P is the project (the job's wckey)"
+
+expect_eq "qselect -P" "$id" "$(as $USER1 "$BIN/qselect" -P genomics)"
+expect_eq "qselect -P other" "" "$(as $USER1 "$BIN/qselect" -P other)"
+# a queued job's project changes (a running one's, like its account, not)
+h=$(as $USER1 "$BIN/qsub" -h nf.run) || fail "qsub -h: $h"
+as $USER1 "$BIN/qalter" -P proteomics "$h" || fail "qalter -P"
+as $USER1 "$BIN/qstat" -f "$h" | grep -qx "    project = proteomics" ||
+	fail "qalter -P: $(as $USER1 "$BIN/qstat" -f "$h")"
+ok "qselect -P and qalter -P"
+
+as $USER1 "$BIN/qdel" "$id" "$h" || fail "qdel"
+wait_state "$jn" CANCELLED

@@ -191,17 +191,20 @@ static void terminating(const struct run *r)
 }
 
 /* Why the job is ending when srun gets its TERM: slurmctld tells a step's
- * srun of the job's cancel or time limit (its "Job step aborted") and the
- * step's slurmstepd writes the STEP line; a TERM from anyone else gets
- * neither. NULL: no such end; "": a cancel; " DUE TO TIME LIMIT". */
+ * srun of the job's cancel, time limit or requeue (its "Job step aborted")
+ * and the step's slurmstepd writes the STEP line; a TERM from anyone else
+ * gets neither. NULL: no such end; "": a cancel; " DUE TO TIME LIMIT";
+ * " DUE TO JOB REQUEUE". */
 static const char *job_ending(const struct run *r)
 {
 	struct sl_job *j = srun_alloc_job(r->l->job_id);
 	enum sl_jobstate st = j ? sl_sacct_job_state(j, (int64_t)time(NULL)) : SL_JOB_RUNNING;
 	int cancelled = st == SL_JOB_CANCELLED && j->cancelled_by >= 0;
+	int requeued = j != NULL && j->requeue_mark != 0;
 
 	sl_job_free(j);
-	return cancelled ? "" : st == SL_JOB_TIMEOUT ? " DUE TO TIME LIMIT" : NULL;
+	return cancelled ? "" : st == SL_JOB_TIMEOUT ? " DUE TO TIME LIMIT"
+	       : requeued ? " DUE TO JOB REQUEUE" : NULL;
 }
 
 static void step_end(struct run *r, enum end_why why)
@@ -215,9 +218,16 @@ static void step_end(struct run *r, enum end_why why)
 			fprintf(stderr, "srun: Job step aborted: Waiting up to 32 seconds for job "
 					"step to finish.\n");
 		fprintf(stderr, "srun: forcing job termination\n");
-		if (ending != NULL)
-			stepd_line(r, ending);
-		kill_tasks(r, SIGKILL);
+		if (ending == NULL) {
+			kill_tasks(r, SIGKILL);
+			return;
+		}
+		/* The job is ending: the step's slurmstepd has given the tasks
+		 * their SIGTERM (here the job's, which reached them with this
+		 * one) and KillWait before SIGKILL, which srun's forwarded kill
+		 * does not shorten: a task may still save its work. */
+		stepd_line(r, ending);
+		r->kill_ms = now_ms() + KILL_WAIT_MS;
 		return;
 	}
 	if (why == END_INTR)

@@ -39,6 +39,8 @@ enum sl_jobstate sl_sacct_job_state(const struct sl_job *j, int64_t now)
 
 enum sl_jobstate sl_sacct_batch_state(const struct sl_job *j)
 {
+	if (j->state == SL_JOB_COMPLETING && j->cancelled_by >= 0)
+		return SL_JOB_CANCELLED; /* its shell had the cancel's SIGTERM */
 	if (!sl_jobstate_is_final(j->state))
 		return SL_JOB_RUNNING;
 	if (j->state == SL_JOB_OUT_OF_MEMORY)
@@ -157,7 +159,12 @@ F(f_start)
 	else
 		sl_slurm_time_fmt_ts(j->start_time, buf, len);
 }
-F(f_end) { (void)row; (void)c; sl_slurm_time_fmt_ts(j->end_time, buf, len); }
+/* The job's End is slurmctld's once it ends it for its time limit; the
+ * batch step's comes when its processes end. */
+F(f_end)
+{
+	sl_slurm_time_fmt_ts(row == ROW_JOB ? sl_job_end_time(j, c->now) : j->end_time, buf, len);
+}
 F(f_elapsed) { (void)row; secs(elapsed(j, c->now), buf, len); }
 F(f_elapsed_raw) { (void)row; snprintf(buf, len, "%lld", (long long)elapsed(j, c->now)); }
 F(f_uid) { (void)c; JOBNUM((unsigned)j->uid); }

@@ -177,7 +177,8 @@ P(p_gid) { (void)now; snprintf(buf, len, "%u", (unsigned)j->gid); return 1; }
 P(p_prio_long) { (void)now; snprintf(buf, len, "%lld", (long long)sl_prio_slurm(j)); return 1; }
 P(p_submit) { (void)now; fmt_time(j->submit_time, buf, len); return 1; }
 P(p_start) { (void)now; fmt_time(j->start_time, buf, len); return 1; }
-P(p_reason) { (void)now; S(j->reason ? j->reason : "None"); }
+/* Past its limit, while its processes are ended: slurmctld's TimeLimit. */
+P(p_reason) { S(sl_job_past_limit(j, now) ? "TimeLimit" : j->reason ? j->reason : "None"); }
 
 /* %u and %g: the name, or the number without one. */
 static int name_or_id(const char *name, unsigned id, char *buf, size_t len)

@@ -30,9 +30,9 @@ struct row {
 #define SHAPE "alloc_nodes spec.nodes spec.ntasks spec.ntasks_per_node spec.cpus_per_task " \
 	"spec.gpus spec.gpus_per_node spec.gpus_per_task spec.cpus_per_gpu spec.mincpus " \
 	"spec.node_cpus spec.mem_per_node spec.mem_per_cpu spec.mem_per_gpu"
-#define RUN "state start_time end_time suspend_time pre_suspend" /* sl_job_run_secs */
+#define RUN "state start_time end_time suspend_time pre_suspend spec.time_limit" /* sl_job_run_secs */
 #define PRIO "priority reason spec.nice spec.priority spec.hold state"     /* sl_prio_slurm */
-#define STATE "spec.time_limit " RUN /* sl_job_past_limit: CG once out of time */
+#define STATE RUN /* sl_job_past_limit: CG once out of time */
 
 /* Every % code of squeue_fmt.c's table. */
 static const struct row codes[] = {
@@ -42,12 +42,12 @@ static const struct row codes[] = {
 	{'E', "dependency"}, {'f', "spec.features"}, {'F', ""}, {'g', "group gid"},
 	{'G', "gid"}, {'h', ""}, {'H', ""}, {'i', ""}, {'I', ""}, {'j', ""}, {'J', ""},
 	{'k', "spec.comment"}, {'K', ""}, {'l', "spec.time_limit"},
-	{'L', "spec.time_limit " RUN}, {'m', "spec.mem_per_node spec.mem_per_cpu spec.mem_all"},
+	{'L', RUN}, {'m', "spec.mem_per_node spec.mem_per_cpu spec.mem_all"},
 	{'M', RUN}, {'n', "spec.nodelist"}, {'N', "nodelist"},
 	{'o', "spec.script_path spec.submit_dir spec.wrapped spec.command"},
 	{'O', "spec.contiguous"}, {'p', PRIO},
-	{'P', ""}, {'q', "spec.qos"}, {'Q', PRIO}, {'r', "reason"},
-	{'R', "state reason nodelist"}, {'s', ""}, {'S', "start_time"}, {'t', STATE},
+	{'P', ""}, {'q', "spec.qos"}, {'Q', PRIO}, {'r', "reason " STATE},
+	{'R', "reason nodelist " STATE}, {'s', ""}, {'S', "start_time"}, {'t', STATE},
 	{'T', STATE},
 	{'u', "user uid"}, {'U', "uid"}, {'v', ""}, {'V', "submit_time"},
 	{'w', "spec.wckey"}, {'W', ""}, {'x', "spec.exclude"}, {'X', ""}, {'y', "spec.nice"}, {'Y', ""},
@@ -59,7 +59,7 @@ static const struct row keys[] = {
 	{'B', "nodelist"}, {'b', ""}, {'c', ""}, {'C', SHAPE " alloc_cpus"}, {'d', "spec.tmp_mb"},
 	{'D', SHAPE}, {'e', "end_time start_time spec.time_limit"}, {'f', ""},
 	{'g', "group"}, {'G', "gid"}, {'h', ""}, {'H', ""}, {'i', ""}, {'I', ""}, {'j', ""},
-	{'J', ""}, {'l', "spec.time_limit"}, {'L', "spec.time_limit " RUN},
+	{'J', ""}, {'l', "spec.time_limit"}, {'L', RUN},
 	{'m', "spec.mem_per_node spec.mem_per_cpu"}, {'M', RUN}, {'n', ""},
 	{'N', "nodelist"}, {'O', "spec.contiguous"}, {'p', PRIO}, {'P', ""}, {'Q', PRIO}, {'S', ""},
 	{'t', STATE}, {'T', STATE}, {'u', "user"}, {'U', "uid"}, {'v', ""},

@@ -341,10 +341,19 @@ void sl_job_free_array(struct sl_job **v, size_t n)
 	free(v);
 }
 
+static int64_t run_secs(const struct sl_job *j, int64_t now);
+
 int sl_job_past_limit(const struct sl_job *j, int64_t now)
 {
 	return j->state == SL_JOB_RUNNING && j->spec.time_limit > 0 &&
-	       sl_job_run_secs(j, now) >= j->spec.time_limit * 60;
+	       run_secs(j, now) >= j->spec.time_limit * 60;
+}
+
+int64_t sl_job_end_time(const struct sl_job *j, int64_t now)
+{
+	if (j->end_time != 0 || !sl_job_past_limit(j, now))
+		return j->end_time;
+	return now - (run_secs(j, now) - j->spec.time_limit * 60);
 }
 
 enum sl_jobstate sl_job_shown_state(const struct sl_job *j, int64_t now)
@@ -353,6 +362,15 @@ enum sl_jobstate sl_job_shown_state(const struct sl_job *j, int64_t now)
 }
 
 int64_t sl_job_run_secs(const struct sl_job *j, int64_t now)
+{
+	/* Past its limit a job's processes are being ended: slurmctld's
+	 * clock for it stopped at the limit (its end_time). */
+	if (sl_job_past_limit(j, now))
+		return j->spec.time_limit * 60;
+	return run_secs(j, now);
+}
+
+static int64_t run_secs(const struct sl_job *j, int64_t now)
 {
 	/* A requeued job that runs again still has its last run's end. */
 	int64_t to = j->state == SL_JOB_RUNNING || j->end_time == 0 ? now : j->end_time;

@@ -251,8 +251,12 @@ int sl_job_ran(const struct sl_job *j);
 int sl_jobspec_min_cpus_node(const struct sl_jobspec *s, const struct sl_jobshape *sh);
 /* Seconds it has run by now (or by its end), suspended time not counted:
  * squeue's TIME, sacct's Elapsed and scontrol's RunTime, as Slurm keeps
- * them. 0 when it never started. */
+ * them (no more than its limit while it is ended for it). 0 when it never
+ * started. */
 int64_t sl_job_run_secs(const struct sl_job *j, int64_t now);
+/* Its end: the record's, or, while it is ended for its time limit, the
+ * moment the limit came (slurmctld's end_time for sacct's End). 0: none. */
+int64_t sl_job_end_time(const struct sl_job *j, int64_t now);
 /* 1 for a job still RUNNING past its time limit: its supervisor is ending
  * it (OverTimeLimit is 0), which slurmctld would show as TIMEOUT while it
  * completes (squeue CG, scontrol COMPLETING, sacct TIMEOUT). */

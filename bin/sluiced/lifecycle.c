@@ -138,9 +138,13 @@ int sl_lifecycle_cancel(struct sluiced *d, struct sl_job *j, uid_t by, struct sl
 	}
 	if ((r = d->executor->cancel(d->exec, j->id, err)) != 0)
 		return r;
-	/* Shown as CG until the supervisor reports the end. */
-	if (j->state != SL_JOB_COMPLETING)
+	/* Shown as CG until the supervisor reports the end; ended now for
+	 * its times (slurmctld's end_time at the cancel: sacct's End,
+	 * squeue's TIME no longer counting). */
+	if (j->state != SL_JOB_COMPLETING) {
+		j->end_time = (int64_t)time(NULL);
 		return sl_lifecycle_move(d, j, SL_JOB_COMPLETING, NULL, err);
+	}
 	return sl_lifecycle_save(d, j, err);
 }
 

@@ -147,7 +147,27 @@ tj=$(submit $USER1 -o /dev/null --wrap 'trap "sleep 4; exit 0" TERM; sleep 300')
 wait_state "$tj" RUNNING
 sleep 1
 as $USER1 "$BIN/scancel" "$tj" || fail "scancel"
+# while it completes (or once it has): ended, its TIME no longer counting
+end=$("$BIN/sacct" -n -P -j "$tj" -o State,End)
+case "$end" in
+"CANCELLED by $(id -u $USER1)|20"*"
+CANCELLED|20"*) ;;
+*) fail "sacct while completing: $end" ;;
+esac
+m1=$("$BIN/squeue" -h -t all -j "$tj" -o %M)
+sleep 1
+expect_eq "squeue %M while completing" "$m1" "$("$BIN/squeue" -h -t all -j "$tj" -o %M)"
 wait_state "$tj" CANCELLED
 el=$("$BIN/sacct" -n -X -P -j "$tj" -o ElapsedRaw)
 [ "$el" -le 2 ] || fail "Elapsed counts the kill wait: $el s"
 ok "a cancelled job's end is its cancel, not its processes' end"
+
+# An srun task that saves its work on SIGTERM has the kill wait for it, as
+# under slurmstepd (srun's own forwarded SIGKILL does not cut it short).
+sj=$(submit $USER1 -o s.out --wrap "$BIN/srun sh -c 'trap \"sleep 1; echo saved; exit 0\" TERM; echo up; sleep 300 & wait'") ||
+	fail "submit"
+wait_until "the step never started: $(cat s.out)" 'grep -q up s.out 2>/dev/null'
+as $USER1 "$BIN/scancel" "$sj" || fail "scancel"
+wait_state "$sj" CANCELLED
+grep -qx saved s.out || fail "the task had no time to save: $(cat s.out)"
+ok "scancel: an srun task's SIGTERM handler runs to its end"

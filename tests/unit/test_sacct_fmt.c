@@ -163,23 +163,27 @@ static void test_live_jobs(void **state)
 			    "9|RUNNING|4|0:0|2026-11-21T10:28:59|Unknown\n"
 			    "9.batch|RUNNING|4|0:0|2026-11-21T10:28:59|Unknown\n");
 	assert_int_equal(sl_sacct_batch_state(j), SL_JOB_RUNNING);
-	/* past its time limit, being ended: slurmdbd's is TIMEOUT now */
+	/* past its time limit, being ended: slurmdbd's is TIMEOUT now, ended
+	 * when the limit came */
 	sl_buf_reset(l.b);
 	j->spec.time_limit = 1;
 	live_rows(&l, SL_SACCT_PARSABLE2);
 	assert_string_equal(sl_buf_str(l.b),
-			    "9|TIMEOUT|4|0:0|2026-11-21T10:28:59|Unknown\n"
+			    "9|TIMEOUT|4|0:0|2026-11-21T10:28:59|2026-11-21T10:29:59\n"
 			    "9.batch|RUNNING|4|0:0|2026-11-21T10:28:59|Unknown\n");
 	j->spec.time_limit = 2; /* 61 s of 120: running */
 	assert_false(sl_job_past_limit(j, NOW));
-	/* cancelled, its processes still ending: slurmdbd's is CANCELLED now */
+	/* cancelled, its processes still ending: slurmdbd's is CANCELLED now,
+	 * the batch step's too, both ended at the cancel (the daemon's
+	 * end_time) */
 	sl_buf_reset(l.b);
 	j->state = SL_JOB_COMPLETING;
 	j->cancelled_by = 1001;
+	j->end_time = NOW;
 	live_rows(&l, SL_SACCT_PARSABLE2);
 	assert_string_equal(sl_buf_str(l.b),
-			    "9|CANCELLED by 1001|4|0:0|2026-11-21T10:28:59|Unknown\n"
-			    "9.batch|RUNNING|4|0:0|2026-11-21T10:28:59|Unknown\n");
+			    "9|CANCELLED by 1001|4|0:0|2026-11-21T10:28:59|2026-11-21T10:30:00\n"
+			    "9.batch|CANCELLED|4|0:0|2026-11-21T10:28:59|2026-11-21T10:30:00\n");
 	j->state = SL_JOB_FAILED;
 	j->exit_code = 2;
 	assert_int_equal(sl_sacct_batch_state(j), SL_JOB_FAILED);

@@ -213,6 +213,33 @@ static void test_mem_all(void **state)
 	sl_job_free(j);
 }
 
+/* Past its time limit, while its processes are ended: CG, TIME stopped at
+ * the limit, reason TimeLimit, as slurmctld shows it. */
+static void test_past_limit(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_squeue_fmt *f;
+	struct sl_buf *b = sl_buf_new(256);
+	struct sl_job *j = sl_job_new();
+	(void)state;
+
+	j->id = 7;
+	j->state = SL_JOB_RUNNING;
+	j->reason = strdup("None");
+	j->start_time = NOW - 75;
+	j->spec.time_limit = 2;
+	assert_int_equal(sl_squeue_fmt_new("%t|%M|%r", &f, &err), 0);
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
+	j->spec.time_limit = 1;
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW + 20, b), 0);
+	assert_string_equal(sl_buf_str(b), "R|1:15|None\nCG|1:00|TimeLimit\nCG|1:00|TimeLimit\n");
+	assert_int_equal(sl_job_end_time(j, NOW), NOW - 15);
+	sl_squeue_fmt_free(f);
+	sl_buf_free(b);
+	sl_job_free(j);
+}
+
 static void test_bad_code_and_sort(void **state)
 {
 	struct sl_squeue_fmt *f;
@@ -430,6 +457,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sort_array_ids),
 		cmocka_unit_test(test_default),
+		cmocka_unit_test(test_past_limit),
 		cmocka_unit_test(test_default_sort),
 		cmocka_unit_test(test_long),
 		cmocka_unit_test(test_custom),

@@ -540,9 +540,11 @@ static int outcome(const struct run *r, struct sl_step *rec)
 	}
 	rec->exit_code = sig ? 0 : code;
 	rec->exit_signal = sig;
+	/* The job's end (END_TERM) lets the tasks end as they will: the step
+	 * is what they did, COMPLETED when all saved their work and exited 0 */
 	if (r->why == END_TIME)
 		rec->state = SL_JOB_TIMEOUT;
-	else if ((r->why != END_NONE && r->why != END_WAIT) || sig)
+	else if ((r->why != END_NONE && r->why != END_WAIT && r->why != END_TERM) || sig)
 		rec->state = SL_JOB_CANCELLED;
 	else
 		rec->state = code ? SL_JOB_FAILED : SL_JOB_COMPLETED;

@@ -170,4 +170,6 @@ wait_until "the step never started: $(cat s.out)" 'grep -q up s.out 2>/dev/null'
 as $USER1 "$BIN/scancel" "$sj" || fail "scancel"
 wait_state "$sj" CANCELLED
 grep -qx saved s.out || fail "the task had no time to save: $(cat s.out)"
+expect_eq "the step, by its task's exit" "$sj.0|COMPLETED|0:0" \
+	"$("$BIN/sacct" -n -P -j "$sj" -o JobID,State,ExitCode | grep "^$sj\.0|")"
 ok "scancel: an srun task's SIGTERM handler runs to its end"

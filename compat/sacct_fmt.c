@@ -5,6 +5,7 @@
 #include "sacct_fmt.h"
 #include "sacct_fmt_int.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,10 +216,13 @@ int sl_sacct_derived_status(const struct sl_step *steps, size_t n, const struct 
 	int best = 0;
 	for (size_t i = 0; i < n; i++) {
 		int st = (steps[i].exit_code << 8) | (steps[i].exit_signal & 0x7f);
-		/* a step killed by a cancel (the job's or its own) never told
-		 * slurmctld its end: no part of the job's derived exit code */
-		if (sl_sacct_step_of_run(j, &steps[i]) && steps[i].state != SL_JOB_CANCELLED &&
-		    st > best)
+		/* a step killed by a cancel (the job's or its own: SIGTERM or
+		 * SIGKILL) never told slurmctld its end: no part of the job's
+		 * derived exit code; one that died of another signal did */
+		int by_cancel = steps[i].state == SL_JOB_CANCELLED &&
+				(steps[i].exit_signal == 0 || steps[i].exit_signal == SIGTERM ||
+				 steps[i].exit_signal == SIGKILL);
+		if (sl_sacct_step_of_run(j, &steps[i]) && !by_cancel && st > best)
 			best = st;
 	}
 	return best;

@@ -298,7 +298,7 @@ static void test_exitcode_high(void **state)
  * --mem-per-cpu=1000 that waited 100 s after it became eligible and has
  * run 100 s: the job row, then its batch step (one node's share). */
 /* slurmctld's derived_ec: the worst step that reported its end; a step
- * the job's cancel killed (state CANCELLED) is none of it. */
+ * the job's cancel killed (CANCELLED by SIGTERM or SIGKILL) is none of it. */
 static void test_derived(void **state)
 {
 	struct sl_step st[3] = {
@@ -312,6 +312,9 @@ static void test_derived(void **state)
 	j->state = SL_JOB_COMPLETED;
 	assert_int_equal(sl_sacct_derived_status(st, 3, j), 2 << 8);
 	assert_int_equal(sl_sacct_derived_status(st + 1, 1, j), 0);
+	st[1].exit_signal = 11; /* died of its own SEGV: srun reported it */
+	assert_int_equal(sl_sacct_derived_status(st + 1, 1, j), 11);
+	st[1].exit_signal = 15;
 	st[1].state = SL_JOB_COMPLETED; /* a signal an end was reported with */
 	assert_int_equal(sl_sacct_derived_status(st + 1, 1, j), 15);
 	/* requeued: a run's steps are those that started within it */

@@ -87,6 +87,8 @@ static struct sl_squeue_fmt *format(const struct sl_squeue_opts *o)
 		fprintf(stderr, "squeue: error: %s\n", err.msg);
 		exit(1);
 	}
+	if (o->noconvert)
+		sl_squeue_fmt_noconvert(f);
 	return f;
 }
 

@@ -58,9 +58,9 @@ static int shows_reason(const struct sl_job *j)
 }
 
 /* convert_num_unit(): "4000M", "1G", "1.50G". */
-static void fmt_mem(int64_t mib, char *buf, size_t len)
+static void fmt_mem(int64_t mib, int unit, char *buf, size_t len)
 {
-	sl_slurm_mem_fmt(mib, 0, buf, len);
+	sl_slurm_mem_fmt(mib, unit, buf, len);
 }
 
 static struct sl_jobshape shape_of(const struct sl_job *j)
@@ -260,27 +260,30 @@ P(p_cpus)
 	D(j->alloc_cpus > 0 ? j->alloc_cpus : sh.cpus_per_node * sh.nodes);
 }
 
-P(p_min_mem)
+static int min_mem(const struct sl_job *j, int unit, char *buf, size_t len)
 {
-	(void)now;
 	if (j->spec.mem_per_node > 0 && !j->spec.mem_all) /* --mem=0: 0, as asked */
-		fmt_mem(j->spec.mem_per_node, buf, len);
+		fmt_mem(j->spec.mem_per_node, unit, buf, len);
 	else if (j->spec.mem_per_cpu > 0)
-		fmt_mem(j->spec.mem_per_cpu, buf, len);
+		fmt_mem(j->spec.mem_per_cpu, unit, buf, len);
 	else
 		snprintf(buf, len, "0");
 	return 1;
 }
 
-P(p_min_tmp)
+static int min_tmp(const struct sl_job *j, int unit, char *buf, size_t len)
 {
-	(void)now;
 	if (j->spec.tmp_mb > 0)
-		fmt_mem(j->spec.tmp_mb, buf, len);
+		fmt_mem(j->spec.tmp_mb, unit, buf, len);
 	else
 		snprintf(buf, len, "0");
 	return 1;
 }
+
+P(p_min_mem) { (void)now; return min_mem(j, 0, buf, len); }
+P(p_min_mem_raw) { (void)now; return min_mem(j, '-', buf, len); }
+P(p_min_tmp) { (void)now; return min_tmp(j, 0, buf, len); }
+P(p_min_tmp_raw) { (void)now; return min_tmp(j, '-', buf, len); }
 
 P(p_contiguous) { (void)now; D(j->spec.contiguous ? 1 : 0); }
 
@@ -521,6 +524,21 @@ const char *sl_squeue_fmt_skipped(const struct sl_squeue_fmt *f, size_t i, int *
 	return f->skipped[i];
 }
 
+void sl_squeue_fmt_noconvert(struct sl_squeue_fmt *f)
+{
+	static const struct code_row mem_raw = {'m', "MIN_MEMORY", 1, p_min_mem_raw};
+	static const struct code_row tmp_raw = {'d', "MIN_TMP_DISK", 1, p_min_tmp_raw};
+
+	for (size_t i = 0; i < sl_fmt_count(f->fmt); i++) {
+		if (f->rows[i] == NULL)
+			continue;
+		if (f->rows[i]->print == p_min_mem)
+			f->rows[i] = &mem_raw;
+		else if (f->rows[i]->print == p_min_tmp)
+			f->rows[i] = &tmp_raw;
+	}
+}
+
 void sl_squeue_fmt_free(struct sl_squeue_fmt *f)
 {
 	if (f == NULL)
@@ -542,8 +560,10 @@ static int render(const struct sl_squeue_fmt *f, const struct sl_job *j, int64_t
 	for (size_t i = 0; r == 0 && i < sl_fmt_count(f->fmt); i++) {
 		const struct sl_fmt_item *it = sl_fmt_item(f->fmt, i);
 		const struct code_row *row = f->rows[i];
-		if (row == NULL)
-			continue; /* an -O name left out: Slurm adds no field */
+		if (row == NULL) { /* an -O name left out: no cell, its suffix kept */
+			r = sl_buf_addstr(b, it->suffix);
+			continue;
+		}
 		if (j == NULL) {
 			snprintf(val, sizeof(val), "%s", row->header);
 			cut = row->header_cut;

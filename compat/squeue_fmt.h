@@ -35,6 +35,10 @@ int sl_squeue_fmt_new_long(const char *fmt, struct sl_squeue_fmt **out, struct s
 const char *sl_squeue_fmt_skipped(const struct sl_squeue_fmt *f, size_t i, int *known);
 void sl_squeue_fmt_free(struct sl_squeue_fmt *f);
 
+/* --noconvert: MIN_MEMORY and MIN_TMP_DISK in MiB as asked ("2048M"),
+ * not in the largest exact unit ("2G"). */
+void sl_squeue_fmt_noconvert(struct sl_squeue_fmt *f);
+
 /* Append the header line / one job's line (each ends in '\n'). */
 int sl_squeue_fmt_header(const struct sl_squeue_fmt *f, struct sl_buf *b);
 int sl_squeue_fmt_job(const struct sl_squeue_fmt *f, const struct sl_job *j, int64_t now,

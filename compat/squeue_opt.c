@@ -33,6 +33,7 @@ static void replace(char **dst, const char *arg)
 }
 
 FLAG(set_noheader, noheader, 1)
+FLAG(set_noconvert, noconvert, 1)
 FLAG(set_reservation, reservation, 1)
 FLAG(set_help, help, 1)
 FLAG(set_usage, usage, 1)
@@ -247,7 +248,7 @@ static const struct sl_opt table[] = {
 	ROW("cluster", 'M', SL_OPT_REQ, set_clusters),
 	ROW("me", 0, SL_OPT_NOARG, set_me),
 	ROW("name", 'n', SL_OPT_REQ, set_names),
-	ROW("noconvert", 0, SL_OPT_NOARG, sl_query_set_nothing),
+	ROW("noconvert", 0, SL_OPT_NOARG, set_noconvert),
 	ROW("node", 'w', SL_OPT_REQ, set_nodes),
 	ROW("nodes", 'w', SL_OPT_REQ, set_nodes),
 	ROW("nodelist", 'w', SL_OPT_REQ, set_nodes),

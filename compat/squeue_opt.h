@@ -8,6 +8,7 @@
 
 struct sl_squeue_opts {
 	int noheader, longfmt, start, iterate, verbose;
+	int noconvert;     /* --noconvert: sizes in MiB as given (2048M, not 2G) */
 	int help, usage, version;
 	int job_flag;      /* -j given, with or without a list */
 	int jobs_none;     /* -j's list names no job (-j ""): nothing is listed */

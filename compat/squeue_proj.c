@@ -36,7 +36,8 @@ struct row {
 
 /* Every % code of squeue_fmt.c's table. */
 static const struct row codes[] = {
-	{'a', "spec.account"}, {'A', ""}, {'b', "spec.gpus_per_node spec.gpu_type"},
+	{'a', "spec.account"}, {'A', "nodelist"}, /* sl_job_slurm_id reads sl_job_ran */
+	{'b', "spec.gpus_per_node spec.gpu_type"},
 	{'B', "nodelist start_time"}, {'c', SHAPE}, {'C', SHAPE " alloc_cpus"}, {'d', "spec.tmp_mb"},
 	{'D', SHAPE}, {'e', "end_time start_time spec.time_limit state"},
 	{'E', "dependency"}, {'f', "spec.features"}, {'F', ""}, {'g', "group gid"},

@@ -589,14 +589,24 @@ static int concerned(struct sl_gates *g, const struct gate *e, const struct sl_j
 static void pass(struct sl_gates *g, int64_t now)
 {
 	uint64_t *ids = sl_xcalloc(g->n + 1, sizeof(*ids));
-	size_t n = 0;
+	struct sl_job **jobs = sl_xcalloc(g->n + 1, sizeof(*jobs));
+	size_t n = 0, k = 0;
 
 	for (size_t i = 0; i < g->n; i++) {
-		const struct sl_job *j = sl_jobtab_get(g->d->jobs, g->v[i].id);
-		if (j == NULL || (g->clock && g->v[i].wake > 0 && g->v[i].wake <= now) ||
-		    concerned(g, &g->v[i], j))
+		struct sl_job *j = sl_jobtab_get(g->d->jobs, g->v[i].id);
+		if (j == NULL)
 			ids[n++] = g->v[i].id;
+		else if ((g->clock && g->v[i].wake > 0 && g->v[i].wake <= now) ||
+			 concerned(g, &g->v[i], j))
+			jobs[k++] = j;
 	}
+	/* In the table's order, not by id: an array's tasks by index, so that
+	 * a throttle lets them in as Slurm does (its last task holds the
+	 * array's id, the lowest, array.h) */
+	sl_jobtab_sort(jobs, k);
+	for (size_t i = 0; i < k; i++)
+		ids[n++] = jobs[i]->id;
+	free(jobs);
 	g->ntouched = 0;
 	g->clock = 0;
 	g->thr_array = 0;

@@ -43,6 +43,18 @@ done
 expect_eq "all ran" 8 "$("$BIN/sacct" -X -n -P -j "$a" -o State | grep -c COMPLETED)"
 ok "%3: at most $most tasks ran at once, all 8 completed"
 
+# %1 runs the tasks one after another in index order, the last (which
+# holds the array's id) last, as pipelines that chain stages rely on.
+o=$(submit $USER1 --array=1-5%1 -o /dev/null --wrap "echo \$SLURM_ARRAY_TASK_ID >> $T/work/order") ||
+	fail "submit"
+k=0
+while [ "$("$BIN/squeue" -h -r -j "$o" | wc -l)" -gt 0 ]; do
+	k=$((k + 1)); [ $k -lt 600 ] || fail "the %1 array never ended: $(cat "$T/work/order")"
+	sleep 0.1
+done
+expect_eq "%1's order" "1 2 3 4 5" "$(tr '\n' ' ' < "$T/work/order" | sed 's/ $//')"
+ok "%1: the tasks ran in index order"
+
 # Raw ids: N is the array's, its tasks N+1..N+K-1 in task order and the
 # last one N (array.h).
 # As in Slurm, a pending task its meta record holds shows N (%A, JobId=);

@@ -201,6 +201,15 @@ static void test_mem_all(void **state)
 	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
 	assert_string_equal(sl_buf_str(b), "32G\n0\n");
 	sl_squeue_fmt_free(f);
+	/* --noconvert: MiB as given */
+	sl_buf_reset(b);
+	j->spec.mem_all = 0;
+	j->spec.tmp_mb = 1024;
+	assert_int_equal(sl_squeue_fmt_new("%m|%d", &f, &err), 0);
+	sl_squeue_fmt_noconvert(f);
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
+	assert_string_equal(sl_buf_str(b), "32768M|1024M\n");
+	sl_squeue_fmt_free(f);
 	sl_buf_reset(b);
 	/* %n and %x: -w and -x as given, not cut to a width */
 	j->spec.nodelist = strdup("n[1-2]");
@@ -325,6 +334,14 @@ static void test_long_widths(void **state)
 	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
 	assert_string_equal(sl_buf_str(b), "JOBID               NAME|TASJOBID\n"
 					   "7                   a_lo|  17\n");
+	sl_squeue_fmt_free(f);
+	/* a name left out keeps its suffix, its width not (22.05's squeue):
+	 * columns split on a separator stay in place */
+	sl_buf_reset(b);
+	assert_int_equal(sl_squeue_fmt_new_long("JobID:|,ExcNodes:7|,Name:|", &f, &err), 0);
+	assert_int_equal(sl_squeue_fmt_header(f, b), 0);
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
+	assert_string_equal(sl_buf_str(b), "JOBID||NAME|\n7||a_long_name|\n");
 	sl_squeue_fmt_free(f);
 	sl_buf_free(b);
 	sl_job_free(j);

@@ -57,6 +57,8 @@ static struct sl_job *full_job(enum sl_jobstate st, int tag)
 	} else if (tag % 3 == 1) {
 		j->array_tasks = sl_xstrdup("1-3%2");
 	}
+	if (st == SL_JOB_CANCELLED) /* never split off: its id is by sl_job_ran() */
+		j->attempt = j->array_split = 0;
 	if (st == SL_JOB_PENDING && tag % 2 == 0) { /* held: sl_prio_held() */
 		j->priority = 0;
 		free(j->reason);
@@ -102,11 +104,14 @@ static struct sl_job **records(size_t *n)
 		}
 		free(v);
 	}
-	for (int tag = 0; tag < 12; tag++) {
+	for (int tag = 0; tag < 15; tag++) {
+		/* CANCELLED: a task that ran is itself (%A), one that never did
+		 * still the meta record's */
 		static const enum sl_jobstate st[] = {SL_JOB_PENDING, SL_JOB_RUNNING,
-						      SL_JOB_SUSPENDED, SL_JOB_COMPLETED};
+						      SL_JOB_SUSPENDED, SL_JOB_COMPLETED,
+						      SL_JOB_CANCELLED};
 		all = sl_xgrow(all, &cap, *n + 1, sizeof(*all));
-		all[(*n)++] = full_job(st[tag % 4], tag);
+		all[(*n)++] = full_job(st[tag % 5], tag);
 	}
 	/* each number of the spec alone away from its default (and with two
 	 * GPUs a node, which --cpus-per-gpu and the like count from): the

@@ -221,6 +221,20 @@ int sl_submit_priority(const struct sl_conf *conf, struct sl_job *j, struct sl_e
 	return 0;
 }
 
+/* More CPUs than the queue can ever give, and nothing else short: Slurm
+ * (EnforcePartLimits=NO, its default) takes such a job and leaves it
+ * pending for PartitionConfig, as Kueue leaves a workload over its
+ * ClusterQueue's quota; memory or GPUs no node has are refused. */
+static int check_but_cpus(const struct sl_sched *engine, struct sl_job_wl *b, struct sl_err *e)
+{
+	/* the one pod set's requests are b's own (workload.h) */
+	for (size_t k = 0; k < sizeof(b->req) / sizeof(b->req[0]); k++)
+		if (b->req[k].resource != NULL && strcmp(b->req[k].resource, "cpu") == 0)
+			b->req[k].milli = 0;
+	sl_err_clear(e);
+	return sl_sched_check(engine, &b->wl, e);
+}
+
 /* The features resolve, and the engine says the job can ever fit. */
 int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
 		      const struct sl_job *j, struct sl_err *err)
@@ -241,6 +255,9 @@ int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
 	if (r == -SL_ENOENT)
 		return sl_err_set(err, SL_EPARTITION, "%s\nInvalid partition name specified",
 				  e.msg);
+	if (r == -SL_ENOFIT && strstr(e.msg, " cpu, more than") != NULL &&
+	    (r = check_but_cpus(engine, &b, &e)) == 0)
+		return 0; /* slurmctld's PartitionConfig: it waits (ExceedsMaxQuota) */
 	if (r == -SL_ENOFIT)
 		return nofit(&e, err);
 	if (r != 0)

@@ -441,8 +441,18 @@ int sl_schedctl_trial(struct sl_schedctl *s, const struct sl_job *j,
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	if ((r = sl_submit_workload(s->d->conf, j, &b, err)) != 0 ||
-	    (r = sl_sched_trial(s->engine, &b.wl, limit_ms(j), now, &t, err)) != 0)
+	if ((r = sl_submit_workload(s->d->conf, j, &b, err)) != 0)
+		return r;
+	if ((r = sl_sched_trial(s->engine, &b.wl, limit_ms(j), now, &t, err)) == -SL_ENOFIT) {
+		/* the engine's why as a hint line, then slurmctld's words */
+		char why[sizeof(err->msg)];
+		memcpy(why, err->msg, sizeof(why));
+		why[sizeof(why) - 64] = '\0'; /* room for the last line */
+		sl_err_clear(err);
+		return sl_err_set(err, SL_ENOFIT, "%s\nRequested node configuration is not available",
+				  why);
+	}
+	if (r != 0)
 		return r;
 	s->plan_at = now != 0 ? now : 1;   /* the trial planned again without it */
 	s->plan_stale = 0;

@@ -59,9 +59,18 @@ err=$("$BIN/sbatch" -p nosuch --wrap true 2>&1); rc=$?
 expect_eq "bad partition rc" 1 "$rc"
 expect_eq "bad partition text" "sbatch: error: invalid partition specified: nosuch
 sbatch: error: Batch job submission failed: Invalid partition name specified" "$err"
-err=$("$BIN/sbatch" -c 64 --wrap true 2>&1); rc=$?
+# More CPUs than the partition has: taken, to wait for PartitionConfig, as
+# slurmctld (EnforcePartLimits=NO) does; with memory no node has, refused.
+big=$("$BIN/sbatch" --parsable -c 64 --wrap true 2>&1) || fail "-c 64: $big"
+wait_until "too many CPUs: $("$BIN/squeue" -h -j "$big" -o '%t %r')" \
+	'[ "$("$BIN/squeue" -h -j "$big" -o "%t %r")" = "PD PartitionConfig" ]'
+"$BIN/scancel" "$big"
+out=$("$BIN/sbatch" --test-only -c 64 --wrap true 2>&1); rc=$?
+expect_eq "--test-only of a job never started" \
+	"1 allocation failure: Requested node configuration is not available" "$rc $(echo "$out" | tail -n1)"
+err=$("$BIN/sbatch" -c 64 --mem=100T --wrap true 2>&1); rc=$?
 expect_eq "too big rc" 1 "$rc"
-case "$err" in *"Batch job submission failed: Requested node configuration is not available") ;;
+case "$err" in "sbatch: error: Memory specification can not be satisfied"*"Batch job submission failed: Requested node configuration is not available") ;;
 *) fail "too big: $err" ;; esac
 err=$("$BIN/sbatch" -A nosuchacct --wrap true 2>&1); rc=$?
 expect_eq "bad account rc" 1 "$rc"

@@ -201,6 +201,7 @@ static void test_operator_rules(void **state)
  * it), or more than the ClusterQueue can ever give. */
 static void test_fit(void **state)
 {
+	struct sl_err err = SL_ERR_INIT;
 	struct sl_job *j = job();
 
 	j->spec.partition = sl_xstrdup("nosuch");
@@ -210,11 +211,18 @@ static void test_fit(void **state)
 	j->spec.partition = sl_xstrdup("gpu");
 	j->spec.account = sl_xstrdup("general");
 	expect(j, &alice, SL_EACCOUNT, "Invalid account or account/partition combination specified");
+	/* more CPUs than the queue ever has: taken, to wait (PartitionConfig),
+	 * as slurmctld with EnforcePartLimits=NO; with memory no node has
+	 * too, refused for the memory */
 	j = job();
 	j->spec.cpus_per_task = 9;
-	expect(j, &alice, SL_ENOFIT, "CPU count per node can not be satisfied (pod set main "
-	       "requests 9 cpu, more than ClusterQueue cq can ever provide in any eligible "
-	       "flavor)\nRequested node configuration is not available");
+	assert_int_equal(sl_submit_prepare(conf, engine, &alice, j, &err), 0);
+	sl_job_free(j);
+	j = job();
+	j->spec.cpus_per_task = 9;
+	j->spec.mem_per_node = 1 << 30;
+	expect(j, &alice, SL_ENOFIT, "Memory specification can not be satisfied (resource memory "
+	       "unavailable in ClusterQueue cq)\nRequested node configuration is not available");
 	j = job();
 	j->spec.features = sl_xcalloc(2, sizeof(char *));
 	j->spec.features[0] = sl_xstrdup("h100");

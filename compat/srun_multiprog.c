@@ -18,37 +18,6 @@ static void push(char ***v, size_t *n, char *s)
 	(*v)[*n] = NULL;
 }
 
-/* Words of a line: blanks split, '...' and "..." quote, '#' comments. */
-static char **words(const char *line, size_t *n)
-{
-	char **v = NULL, w[MP_LINE_MAX];
-	const char *p = line;
-	*n = 0;
-	for (;;) {
-		size_t k = 0;
-		int any = 0;
-		while (*p && isspace((unsigned char)*p))
-			p++;
-		if (*p == '\0' || *p == '#')
-			break;
-		while (*p && !isspace((unsigned char)*p) && k + 1 < sizeof(w)) {
-			char q = *p;
-			any = 1;
-			if (q == '\'' || q == '"') {
-				for (p++; *p && *p != q && k + 1 < sizeof(w); p++)
-					w[k++] = *p;
-				p += *p == q;
-			} else {
-				w[k++] = *p++;
-			}
-		}
-		w[k] = '\0';
-		if (any)
-			push(&v, n, sl_xstrdup(w));
-	}
-	return v;
-}
-
 /* Is t in "0,2-4" or "*"? *off: its offset in the range that holds it. */
 static int in_ranks(const char *spec, int t, int *off)
 {
@@ -75,17 +44,48 @@ static int in_ranks(const char *spec, int t, int *off)
 	return 0;
 }
 
-static char *subst(const char *w, int t, int off)
+/* The program's words after the rank spec, as slurmstepd's multi_prog.c
+ * reads them: blanks split; '...' keeps its text as it is (no %t in it);
+ * '\\' takes the next character; %t is the task's rank, %o its offset in
+ * its range, another %X nothing; double quotes are ordinary characters.
+ * NULL for a quote left open. */
+static char **args_of(const char *s, int t, int off, size_t *n)
 {
-	size_t cap = strlen(w) * 8 + 32, k = 0;
-	char *s = sl_xcalloc(cap, 1);
-	for (const char *p = w; *p && k + 12 < cap; p++) {
-		if (p[0] == '%' && (p[1] == 't' || p[1] == 'o'))
-			k += (size_t)snprintf(s + k, cap - k, "%d", *++p == 't' ? t : off);
-		else
-			s[k++] = *p;
+	char **v = NULL, w[MP_LINE_MAX];
+
+	*n = 0;
+	for (;;) {
+		size_t k = 0;
+		while (*s && isspace((unsigned char)*s))
+			s++;
+		if (*s == '\0')
+			return v;
+		while (*s && !isspace((unsigned char)*s) && k + 16 < sizeof(w)) {
+			if (*s == '%') {
+				if (s[1] == 't' || s[1] == 'o')
+					k += (size_t)snprintf(w + k, sizeof(w) - k, "%d",
+							      s[1] == 't' ? t : off);
+				s += s[1] ? 2 : 1;
+			} else if (*s == '\\') {
+				if (*++s)
+					w[k++] = *s++;
+			} else if (*s == '\'') {
+				const char *e = strchr(s + 1, '\'');
+				if (e == NULL) {
+					sl_strv_free(v);
+					*n = 0;
+					return NULL;
+				}
+				for (s++; s < e && k + 16 < sizeof(w); s++)
+					w[k++] = *s;
+				s = e + 1;
+			} else {
+				w[k++] = *s++;
+			}
+		}
+		w[k] = '\0';
+		push(&v, n, sl_xstrdup(w));
 	}
-	return s;
 }
 
 int sl_srun_multiprog_argv(const char *text, const char *path, int ntasks, int t,
@@ -96,32 +96,37 @@ int sl_srun_multiprog_argv(const char *text, const char *path, int ntasks, int t
 	*argv = NULL;
 	(void)ntasks;
 	while (p && *p) {
-		size_t len = strcspn(p, "\n"), nw = 0;
+		size_t len = strcspn(p, "\n");
 		char line[MP_LINE_MAX];
 		int off = 0, in;
 		lineno++;
 		snprintf(line, sizeof(line), "%.*s", (int)len, p);
 		p += len + (p[len] == '\n');
-		char **w = words(line, &nw);
-		if (nw == 0) {
-			sl_strv_free(w);
+		char *q = line, *spec;
+		while (*q && isspace((unsigned char)*q))
+			q++;
+		if (*q == '\0' || *q == '#') /* whole-line comments only */
 			continue;
-		}
-		if (nw < 2 || (in = in_ranks(w[0], t, &off)) < 0) {
-			sl_strv_free(w);
+		spec = q;
+		while (*q && !isspace((unsigned char)*q))
+			q++;
+		if (*q != '\0')
+			*q++ = '\0';
+		char **v = NULL;
+		size_t n = 0;
+		while (*q && isspace((unsigned char)*q))
+			q++;
+		if ((in = in_ranks(spec, t, &off)) == 1)
+			v = args_of(q, t, off, &n);
+		if (in < 0 || *q == '\0' || (in == 1 && n == 0)) {
+			sl_strv_free(v);
 			return sl_err_set(err, SL_EINVAL, "srun: error: Line %d of configuration "
 					  "file %s invalid", lineno, path);
 		}
-		if (in) {
-			size_t n = 0;
-			char **v = NULL;
-			for (size_t i = 1; i < nw; i++)
-				push(&v, &n, subst(w[i], t, off));
-			sl_strv_free(w);
+		if (in == 1) {
 			*argv = v;
 			return 0;
 		}
-		sl_strv_free(w);
 	}
 	return sl_err_set(err, SL_EINVAL, "srun: error: Configuration file %s invalid, no "
 			  "record for task id %d", path, t);

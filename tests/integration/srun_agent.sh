@@ -55,7 +55,7 @@ grep -q "^srun: error: n0: task 0: Exited with exit code 1$" err || fail "exit l
 grep -q "^srun: error: n1: task 3: Exited with exit code 4$" err || fail "exit lines: $(cat err)"
 ok "the highest task exit code, told per node as Slurm"
 
-printf '0 echo zero %%t\n1 sh -c "echo one $SLURM_NODEID"\n' >mp.conf
+printf '0 echo zero %%t\n1 sh -c \047echo one $SLURM_NODEID\047\n' >mp.conf
 "$SRUN" -N 2 -n 2 -l --multi-prog mp.conf >out 2>err </dev/null || fail "multi-prog: $(cat err)"
 expect_eq "multi-prog" "0: zero 0
 1: one 1" "$(sort out)"

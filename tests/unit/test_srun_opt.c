@@ -510,6 +510,20 @@ static void test_multiprog(void **state)
 	assert_int_equal(sl_srun_multiprog_argv(text, "mp.conf", 4, 3, &v, &err), 0);
 	assert_string_equal(v[1], "rest of");
 	sl_strv_free(v);
+	/* slurmstepd's reading: '...' as is (no %t), double quotes ordinary,
+	 * '\' takes the next character, %X other than t and o drops out */
+	assert_int_equal(sl_srun_multiprog_argv("0 echo 'a b' \"c  d\" '%t' x\\ y %z%t #c\n",
+						"mp.conf", 1, 0, &v, &err), 0);
+	assert_int_equal(sl_strv_len(v), 8); /* "#c" too: whole-line comments only */
+	assert_string_equal(v[1], "a b");
+	assert_string_equal(v[2], "\"c");
+	assert_string_equal(v[3], "d\"");
+	assert_string_equal(v[4], "%t");
+	assert_string_equal(v[5], "x y");
+	assert_string_equal(v[6], "0");
+	assert_string_equal(v[7], "#c");
+	sl_strv_free(v);
+	assert_int_not_equal(sl_srun_multiprog_argv("0 echo 'open\n", "mp.conf", 1, 0, &v, &err), 0);
 	assert_int_not_equal(sl_srun_multiprog_check("0 true\n", "mp.conf", 2, &err), 0);
 	p = sl_srun_pattern_step("out.%j.%s.%%s", 42, 4);
 	assert_string_equal(p, "out.%j.4.%%s");

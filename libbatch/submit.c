@@ -454,6 +454,10 @@ struct sl_job *sl_submit_array_task(const struct sl_job *j, const struct sl_arra
 	t->array_job_id = array_id;
 	t->array_task_id = (int)sl_array_task(a, i);
 	t->array_throttle = (int)sl_array_throttle(a);
+	/* each task waits on its own partner (aftercorr): slurmctld splits
+	 * every task off the meta record, so each is listed on its own */
+	if (j->spec.dependency != NULL && strstr(j->spec.dependency, "aftercorr") != NULL)
+		t->array_split = 1;
 	if (i > 0) { /* the key finds the array: its first task */
 		free(t->submit_key);
 		t->submit_key = NULL;

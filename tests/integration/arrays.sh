@@ -55,6 +55,16 @@ done
 expect_eq "%1's order" "1 2 3 4 5" "$(tr '\n' ' ' < "$T/work/order" | sed 's/ $//')"
 ok "%1: the tasks ran in index order"
 
+# aftercorr: each task waits on its own partner, and slurmctld splits every
+# task off the meta record: listed one by one, each with its own raw id.
+ca=$(submit $USER1 -H --array=1-3 -o /dev/null --wrap true) || fail "submit"
+cb=$(submit $USER1 --array=1-3 -d "aftercorr:$ca" -o /dev/null --wrap true) || fail "submit"
+expect_eq "aftercorr tasks listed alone" "${cb}_1 $((cb + 1))
+${cb}_2 $((cb + 2))
+${cb}_3 $cb" "$("$BIN/squeue" -h -j "$cb" -o '%i %A' | sort)"
+"$BIN/scancel" "$ca" "$cb"
+ok "aftercorr: each task on its own line"
+
 # Raw ids: N is the array's, its tasks N+1..N+K-1 in task order and the
 # last one N (array.h).
 # As in Slurm, a pending task its meta record holds shows N (%A, JobId=);

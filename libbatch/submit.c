@@ -350,13 +350,17 @@ int sl_submit_whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struc
 		s->node_cpus = (int)(q / 1000);
 	}
 	if (s->mem_per_node == 0 || s->mem_all) {
-		q = node_quota(conf, s, "memory");
 		/* A queue that does not count memory has nothing to give: the job
 		 * asks for none, as before. */
-		s->mem_per_node = q / MIB_MILLI;
+		s->mem_per_node = sl_submit_node_memory(conf, s);
 		s->mem_all = 1;
 	}
 	return 0;
+}
+
+int64_t sl_submit_node_memory(const struct sl_conf *conf, const struct sl_jobspec *s)
+{
+	return node_quota(conf, s, "memory") / MIB_MILLI;
 }
 
 /* The partition's own settings (kind: Partition, partdef.h), as slurmctld

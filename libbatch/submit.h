@@ -61,6 +61,9 @@ int sl_submit_executor_limits(const struct sl_conf *conf, const struct sl_jobspe
  * (MinMemoryNode=0 means a node's memory there too, as slurmctld's
  * select plugin reads a per-node minimum of 0). */
 int sl_submit_whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struct sl_err *err);
+/* A node's memory for s's partition, MiB, as --mem=0 takes it: its
+ * ClusterQueue's largest memory quota; 0 when the queue counts none. */
+int64_t sl_submit_node_memory(const struct sl_conf *conf, const struct sl_jobspec *s);
 
 /* The workload of j (workload.h's sl_job_workload, the config's
  * features), --switches left out where no flavor of the job's ClusterQueue

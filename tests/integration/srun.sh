@@ -463,3 +463,14 @@ out=$(as $USER1 "$BIN/salloc" --test-only 2>&1); rc=$?
 expect_eq "salloc has no --test-only (22.05)" "255 salloc: unrecognized option '--test-only'
 Try \"salloc --help\" for more information" "$rc $out"
 ok "srun --test-only: when, as sbatch's; salloc refuses it as 22.05's"
+
+# A job that asked no memory has a node's (none more): a step asking more
+# than the node is refused, as slurmctld refuses it; a smaller one runs.
+k=$(as $USER1 "$BIN/sbatch" --parsable -o "$T/work/nomem.out" \
+	--wrap "$BIN/srun --mem=99999G true; echo rc=\$?; $BIN/srun --mem=10M true; echo rc=\$?") ||
+	fail "submit"
+wait_state "$k" COMPLETED 60
+expect_eq "a step past the node's memory" "srun: error: Unable to create step for job $k: Memory required by task is not available
+rc=1
+rc=0" "$(cat "$T/work/nomem.out")"
+ok "a step asking more memory than a node has is refused"

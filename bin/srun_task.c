@@ -65,13 +65,8 @@ static void child(const struct run *r, int t, char **argv, char **env, int in, i
 		_exit(1);
 	if (remote)
 		remote_child(r, t, argv, env);
-	if (r->o->chdir && chdir(r->o->chdir) != 0) {
-		/* slurmstepd's words and fallback, as for the batch script */
-		dprintf(2, "slurmstepd-%s: error: couldn't chdir to `%s': %s: going to /tmp "
-			"instead\n", r->l->nodes[r->l->task[t].node], r->o->chdir, strerrordesc_np(errno));
-		if (chdir("/tmp") != 0)
-			_exit(1);
-	}
+	if (r->o->chdir && sl_task_chdir(r->l->nodes[r->l->task[t].node], r->o->chdir) != 0)
+		_exit(1);
 	execve(r->path[t], argv, env);
 	int e = errno;
 	/* slurmstepd names a relative path by the task's directory */

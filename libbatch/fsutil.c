@@ -4,6 +4,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -170,4 +172,20 @@ char *sl_find_program(const char *name, char *const *env)
 			path = *e + 5;
 	found = path != NULL ? sl_path_search(path, name, X_OK) : NULL;
 	return found ? found : sl_xstrdup(name);
+}
+
+int sl_task_chdir(const char *host, const char *dir)
+{
+	char line[PATH_MAX + 512];
+	int n;
+
+	if (chdir(dir) == 0)
+		return 0;
+	n = snprintf(line, sizeof(line), "slurmstepd-%s: error: couldn't chdir to `%s': %s: "
+		     "going to /tmp instead\n", host, dir, strerror(errno));
+	if (n > 0 && (size_t)n < sizeof(line)) {
+		(void)sl_write_all(2, line, (size_t)n);
+		(void)sl_write_all(2, line, (size_t)n);
+	}
+	return chdir("/tmp");
 }

@@ -53,12 +53,8 @@ static void task_child(struct agent_launch *q, int in, int out, int err)
 			*e = sl_xasprintf("SLURM_TASK_PID=%d", (int)getpid());
 	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
 		_exit(1);
-	if (q->cwd && chdir(q->cwd) != 0) { /* slurmstepd's words and fallback */
-		dprintf(2, "slurmstepd-%s: error: couldn't chdir to `%s': %s: going to /tmp "
-			"instead\n", node, q->cwd, strerror(errno));
-		if (chdir("/tmp") != 0)
-			_exit(1);
-	}
+	if (q->cwd && sl_task_chdir(node, q->cwd) != 0) /* slurmstepd's words and fallback */
+		_exit(1);
 	prog = sl_find_program(q->argv[0], q->env);
 	execve(prog, q->argv, q->env ? q->env : (char *[]){NULL});
 	int e = errno;

@@ -243,13 +243,8 @@ static void child_run(struct stepd *s, const struct child_args *a)
 	if (dup2(s->in_fd, 0) < 0 || dup2(s->out_fd, 1) < 0 || dup2(s->err_fd, 2) < 0)
 		_exit(1);
 	umask(l->umask);
-	if (chdir(l->work_dir) != 0) {
-		/* Slurm's own words and fallback. */
-		dprintf(2, "slurmstepd-%s: error: couldn't chdir to `%s': %s: going to /tmp instead\n",
-			l->host, l->work_dir, strerror(errno));
-		if (chdir("/tmp") != 0)
-			_exit(1);
-	}
+	if (sl_task_chdir(l->host, l->work_dir) != 0) /* slurmstepd's words and fallback */
+		_exit(1);
 	execve(a->script, a->argv + 1, a->env);
 	if (errno == ENOEXEC) /* no #! line: the shell reads it, as Slurm's default */
 		execve("/bin/sh", a->argv, a->env);

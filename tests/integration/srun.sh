@@ -298,7 +298,9 @@ ok "srun reads SLURM_LABELIO and SLURM_EXPORT_ENV"
 # -D a directory that is not there: slurmstepd's line, and the task runs in /tmp.
 out=$(as $USER1 "$BIN/srun" -D /nonexistent pwd 2>err.d); rc=$?
 expect_eq "-D missing" "0|/tmp" "$rc|$out"
-expect_eq "-D missing, stderr" "slurmstepd-$(hostname -s): error: couldn't chdir to \`/nonexistent': No such file or directory: going to /tmp instead" "$(cat err.d)"
+line="slurmstepd-$(hostname -s): error: couldn't chdir to \`/nonexistent': No such file or directory: going to /tmp instead"
+expect_eq "-D missing, stderr (twice, as slurmstepd writes it)" "$line
+$line" "$(cat err.d)"
 ok "srun -D a missing directory goes to /tmp, as slurmstepd"
 
 # salloc as 22.05: a command it cannot find is told before it would fork

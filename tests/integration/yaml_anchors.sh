@@ -55,8 +55,11 @@ expect_eq "partitions" "batch* up
 tiny up" "$out"
 # small's namespaceSelector came from the merge, its cpu quota from its own
 # keys: 3 cpus do not fit in it (2), and do in main (8).
-out=$("$BIN/sbatch" -p tiny -c 3 --wrap true 2>&1) && fail "3 cpus fit in tiny: $out"
-ok "the merged ClusterQueue keeps its own quota: $out"
+big=$("$BIN/sbatch" --parsable -p tiny -c 3 --wrap true 2>&1) || fail "-p tiny -c 3: $big"
+wait_until "3 cpus in tiny: $("$BIN/squeue" -h -j "$big" -o '%t %r')" \
+	'[ "$("$BIN/squeue" -h -j "$big" -o "%t %r")" = "PD PartitionConfig" ]'
+"$BIN/scancel" "$big"
+ok "the merged ClusterQueue keeps its own quota: 3 cpus wait there (PartitionConfig)"
 id=$("$BIN/sbatch" --parsable -p tiny -c 2 -o /dev/null --wrap true) || fail "submit to tiny"
 wait_state "$id" COMPLETED
 id=$("$BIN/sbatch" --parsable -p batch -c 3 -o /dev/null --wrap true) || fail "submit to batch"

@@ -146,9 +146,16 @@ static void test_whole_node(void **state)
 	assert_int_equal(j->alloc_cpus, 1); /* pending: what it asks, as Slurm shows it */
 	sl_job_free(j);
 
-	j = job(); /* two whole nodes of one 16-CPU queue never fit */
+	j = job(); /* two whole nodes of one 16-CPU queue never fit: taken, to
+		    * wait for PartitionConfig, as slurmctld takes it */
 	j->spec.shared = SL_SHARED_EXCLUSIVE;
 	j->spec.nodes = 2;
+	assert_int_equal(sl_submit_prepare(conf, engine, &alice, j, &err), 0);
+	sl_job_free(j);
+	j = job(); /* with two nodes' memory, more than the queue counts: refused */
+	j->spec.shared = SL_SHARED_EXCLUSIVE;
+	j->spec.nodes = 2;
+	j->spec.mem_per_node = 0;
 	assert_int_equal(sl_submit_prepare(conf, engine, &alice, j, &err), -SL_ENOFIT);
 	sl_job_free(j);
 }

@@ -33,7 +33,7 @@ int sl_overwrite(int fd, const char *p, size_t n);
 /* A task's working directory, as slurmstepd sets it: dir, else /tmp, with
  * its line on stderr ("slurmstepd-HOST: error: couldn't chdir to `DIR':
  * REASON: going to /tmp instead"), written twice as slurmstepd writes it
- * (once in the step, once in the task). System calls only, for the child
+ * (once in the step, once in the task). Allocates nothing, for the child
  * of a fork. 0, or -1 when /tmp will not do either. */
 int sl_task_chdir(const char *host, const char *dir);
 

@@ -343,17 +343,25 @@ void sl_job_free_array(struct sl_job **v, size_t n)
 
 static int64_t run_secs(const struct sl_job *j, int64_t now);
 
-int sl_job_past_limit(const struct sl_job *j, int64_t now)
+/* Has a RUNNING job that has run secs reached its limit? */
+static int past(const struct sl_job *j, int64_t secs)
 {
 	return j->state == SL_JOB_RUNNING && j->spec.time_limit > 0 &&
-	       run_secs(j, now) >= j->spec.time_limit * 60;
+	       secs >= j->spec.time_limit * 60;
+}
+
+int sl_job_past_limit(const struct sl_job *j, int64_t now)
+{
+	return past(j, run_secs(j, now));
 }
 
 int64_t sl_job_end_time(const struct sl_job *j, int64_t now)
 {
-	if (j->end_time != 0 || !sl_job_past_limit(j, now))
+	int64_t secs;
+
+	if (j->end_time != 0 || !past(j, secs = run_secs(j, now)))
 		return j->end_time;
-	return now - (run_secs(j, now) - j->spec.time_limit * 60);
+	return now - (secs - j->spec.time_limit * 60);
 }
 
 enum sl_jobstate sl_job_shown_state(const struct sl_job *j, int64_t now)
@@ -365,9 +373,8 @@ int64_t sl_job_run_secs(const struct sl_job *j, int64_t now)
 {
 	/* Past its limit a job's processes are being ended: slurmctld's
 	 * clock for it stopped at the limit (its end_time). */
-	if (sl_job_past_limit(j, now))
-		return j->spec.time_limit * 60;
-	return run_secs(j, now);
+	int64_t secs = run_secs(j, now);
+	return past(j, secs) ? j->spec.time_limit * 60 : secs;
 }
 
 static int64_t run_secs(const struct sl_job *j, int64_t now)

@@ -108,10 +108,7 @@ int sl_submit_executor_limits(const struct sl_conf *conf, const struct sl_jobspe
 	return 0;
 }
 
-/* A request no flavor can ever hold, told as slurmctld tells it (its
- * first line, then the submission's failure), the engine's reason in
- * brackets: Slurm users do not know pod sets and ClusterQueues. */
-static int nofit(const struct sl_err *e, struct sl_err *err)
+int sl_submit_nofit(const struct sl_err *e, struct sl_err *err)
 {
 	static const struct {
 		const char *marker, *slurm, *fail;
@@ -221,20 +218,6 @@ int sl_submit_priority(const struct sl_conf *conf, struct sl_job *j, struct sl_e
 	return 0;
 }
 
-/* More CPUs than the queue can ever give, and nothing else short: Slurm
- * (EnforcePartLimits=NO, its default) takes such a job and leaves it
- * pending for PartitionConfig, as Kueue leaves a workload over its
- * ClusterQueue's quota; memory or GPUs no node has are refused. */
-static int check_but_cpus(const struct sl_sched *engine, struct sl_job_wl *b, struct sl_err *e)
-{
-	/* the one pod set's requests are b's own (workload.h) */
-	for (size_t k = 0; k < sizeof(b->req) / sizeof(b->req[0]); k++)
-		if (b->req[k].resource != NULL && strcmp(b->req[k].resource, "cpu") == 0)
-			b->req[k].milli = 0;
-	sl_err_clear(e);
-	return sl_sched_check(engine, &b->wl, e);
-}
-
 /* The features resolve, and the engine says the job can ever fit. */
 int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
 		      const struct sl_job *j, struct sl_err *err)
@@ -248,18 +231,19 @@ int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
 		return r;
 	/* A LocalQueue of that name in another namespace: the account is what
 	 * is wrong (Slurm: "Invalid account or account/partition combination"). */
-	r = sl_sched_check(engine, &b.wl, &e);
+	/* More CPUs than the queue can ever give: Slurm (EnforcePartLimits=NO,
+	 * its default) takes the job and leaves it pending for PartitionConfig,
+	 * as Kueue leaves a workload over its ClusterQueue's quota; memory or
+	 * GPUs no node has are refused. */
+	r = sl_sched_check_waits(engine, &b.wl, "cpu", &e);
 	if (r == -SL_ENOENT && sl_kueue_find_lq(sl_conf_kueue(conf), NULL, b.wl.queue))
 		return sl_err_set(err, SL_EACCOUNT,
 				  "Invalid account or account/partition combination specified");
 	if (r == -SL_ENOENT)
 		return sl_err_set(err, SL_EPARTITION, "%s\nInvalid partition name specified",
 				  e.msg);
-	if (r == -SL_ENOFIT && strstr(e.msg, " cpu, more than") != NULL &&
-	    (r = check_but_cpus(engine, &b, &e)) == 0)
-		return 0; /* slurmctld's PartitionConfig: it waits (ExceedsMaxQuota) */
 	if (r == -SL_ENOFIT)
-		return nofit(&e, err);
+		return sl_submit_nofit(&e, err);
 	if (r != 0)
 		return sl_err_set(err, e.code ? e.code : SL_EINTERNAL, "%s", e.msg);
 	return 0;

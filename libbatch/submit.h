@@ -80,6 +80,11 @@ int sl_submit_time_min(const struct sl_jobspec *s, struct sl_err *err);
 /* The last of sl_submit_prepare's checks, alone: j's features resolve and
  * it can ever fit on engine, with the same refusals. Also when scontrol
  * update changes what a pending job asks for. */
+/* The engine's "can never fit" e as slurmctld tells it (its first line,
+ * then the submission's failure, "Requested node configuration is not
+ * available"), the engine's reason in brackets: Slurm users do not know
+ * pod sets and ClusterQueues. */
+int sl_submit_nofit(const struct sl_err *e, struct sl_err *err);
 int sl_submit_can_fit(const struct sl_conf *conf, const struct sl_sched *engine,
 		      const struct sl_job *j, struct sl_err *err);
 

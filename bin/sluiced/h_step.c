@@ -74,8 +74,7 @@ static int cpus_free(struct sluiced *d, const struct sl_job *j, const struct sl_
 	int64_t mem = job_mem_per_node(j), mem_busy = 0;
 	/* a job of a node's whole memory (--mem=0, or none asked, as under
 	 * slurmctld without DefMemPerCPU) still has no more than the node */
-	int64_t most = mem > 0 ? mem : j->spec.mem_all && j->spec.mem_per_node > 0
-		       ? j->spec.mem_per_node : sl_submit_node_memory(d->conf, &j->spec);
+	int64_t most = mem > 0 ? mem : sl_submit_node_memory(d->conf, &j->spec);
 	if (want->mem > 0 && most > 0 && want->mem > most)
 		return sl_err_set(err, SL_ENOFIT, "Memory required by task is not available");
 	if (want->overlap)

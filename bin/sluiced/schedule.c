@@ -437,23 +437,17 @@ int sl_schedctl_trial(struct sl_schedctl *s, const struct sl_job *j,
 {
 	struct sl_job_wl b;
 	struct sl_sched_trial t;
+	struct sl_err e = SL_ERR_INIT;
 	int64_t now = sl_loop_now_ms(s->d->loop);
 	int r;
 
 	memset(out, 0, sizeof(*out));
 	if ((r = sl_submit_workload(s->d->conf, j, &b, err)) != 0)
 		return r;
-	if ((r = sl_sched_trial(s->engine, &b.wl, limit_ms(j), now, &t, err)) == -SL_ENOFIT) {
-		/* the engine's why as a hint line, then slurmctld's words */
-		char why[sizeof(err->msg)];
-		memcpy(why, err->msg, sizeof(why));
-		why[sizeof(why) - 64] = '\0'; /* room for the last line */
-		sl_err_clear(err);
-		return sl_err_set(err, SL_ENOFIT, "%s\nRequested node configuration is not available",
-				  why);
-	}
+	if ((r = sl_sched_trial(s->engine, &b.wl, limit_ms(j), now, &t, &e)) == -SL_ENOFIT)
+		return sl_submit_nofit(&e, err); /* told as a refused submission is */
 	if (r != 0)
-		return r;
+		return sl_err_set(err, e.code, "%s", e.msg);
 	s->plan_at = now != 0 ? now : 1;   /* the trial planned again without it */
 	s->plan_stale = 0;
 	if (t.start == SL_SCHED_NEVER)

@@ -55,7 +55,7 @@ static bool ever_fits(const struct sl_sched *s, const struct sq_cq *c, const str
 }
 
 static int check_ps(const struct sl_sched *s, const struct sq_cq *c,
-		    const struct sl_sched_podset *in, struct sl_err *err)
+		    const struct sl_sched_podset *in, const char *waits, struct sl_err *err)
 {
 	struct sq_ps p = {0};
 	sq_ps_constraints(&p, in);
@@ -76,7 +76,8 @@ static int check_ps(const struct sl_sched *s, const struct sq_cq *c,
 			r = sl_err_set(err, SL_ENOFIT, "pod set %s: no flavor of ClusterQueue %s for "
 				       "%s matches its node selector and tolerations",
 				       in->name ? in->name : "main", c->name, in->req[j].resource);
-		else if (covered && !fits)
+		else if (covered && !fits &&
+			 (waits == NULL || strcmp(waits, in->req[j].resource) != 0))
 			r = sl_err_set(err, SL_ENOFIT,
 				       "pod set %s requests %s %s, more than ClusterQueue %s can "
 				       "ever provide in any eligible flavor",
@@ -88,6 +89,12 @@ static int check_ps(const struct sl_sched *s, const struct sq_cq *c,
 }
 
 int sl_sched_check(const struct sl_sched *s, const struct sl_sched_wl *wl, struct sl_err *err)
+{
+	return sl_sched_check_waits(s, wl, NULL, err);
+}
+
+int sl_sched_check_waits(const struct sl_sched *s, const struct sl_sched_wl *wl,
+			 const char *waits, struct sl_err *err)
 {
 	const char *q = wl->queue ? wl->queue : "";
 	int lq = sq_lq_find(s, wl->ns ? wl->ns : "default", q);
@@ -103,7 +110,7 @@ int sl_sched_check(const struct sl_sched *s, const struct sl_sched_wl *wl, struc
 		return sl_err_set(err, SL_ENOFIT, "namespace %s doesn't match ClusterQueue %s selector",
 				  wl->ns ? wl->ns : "default", c->name);
 	for (size_t i = 0; i < wl->npodsets; i++) {
-		int r = check_ps(s, c, &wl->podsets[i], err);
+		int r = check_ps(s, c, &wl->podsets[i], waits, err);
 		if (r)
 			return r;
 	}

@@ -204,6 +204,11 @@ int sl_sched_reconfigure(struct sl_sched *s, const struct sl_kueue *model,
  * otherwise. */
 int sl_sched_check(const struct sl_sched *s, const struct sl_sched_wl *wl,
 		   struct sl_err *err);
+/* The same, but more of resource `waits` than the queue can ever give is
+ * no refusal: such a workload is taken and stays pending (Kueue's
+ * ExceedsMaxQuota). A queue without that resource at all still refuses. */
+int sl_sched_check_waits(const struct sl_sched *s, const struct sl_sched_wl *wl,
+			 const char *waits, struct sl_err *err);
 
 /* Add a pending workload (copied). -SL_EEXIST on duplicate id. */
 int sl_sched_add(struct sl_sched *s, const struct sl_sched_wl *wl, struct sl_err *err);

@@ -92,6 +92,10 @@ static void test_check_and_reconfigure(void **state)
 	struct sl_sched_wl w = {9, "big", "ns", "q", 0, 0, 1, &ps};
 	assert_int_equal(sl_sched_check(s, &w, &err), -SL_ENOFIT);
 	sl_err_clear(&err);
+	/* more CPUs than ever: a workload that waits, when cpu may wait */
+	assert_int_equal(sl_sched_check_waits(s, &w, "cpu", &err), 0);
+	assert_int_equal(sl_sched_check_waits(s, &w, "memory", &err), -SL_ENOFIT);
+	sl_err_clear(&err);
 	w.queue = "nope";
 	assert_int_equal(sl_sched_check(s, &w, &err), -SL_ENOENT);
 	assert_string_equal(err.msg, "invalid partition specified: nope");

@@ -47,9 +47,7 @@ fi
 log "make check"
 # A stale log must never be counted: a check that cannot even build fails.
 rm -f build-check/test-suite.log
-# One more test than cores: the integration tests spend most of their time
-# waiting on the daemon they started, so a core would otherwise sit idle.
-make -C build-check -j"$((jobs + 1))" check >build-check/check.out 2>&1 ||
+make -C build-check -j"$jobs" check >build-check/check.out 2>&1 ||
 	[ -f build-check/test-suite.log ] ||
 	grep -E 'error|Error' build-check/check.out | head -n 20 # counted as a failure below
 grep -E '^(PASS|FAIL|ERROR|XPASS|SKIP):' build-check/check.out

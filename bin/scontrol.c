@@ -21,6 +21,7 @@
 #include "job_proj.h"
 #include "scontrol_fmt.h"
 #include "scontrol_jobs.h"
+#include "scontrol_node.h"
 #include "slurm_clusters.h"
 #include "sinfo_fmt.h"
 #include "slurm_json.h"
@@ -485,6 +486,45 @@ static int cmd_reconfigure(void)
 	return 1;
 }
 
+/* update NodeName=...: the local node's state (an operator's). */
+static int cmd_update_node(int argc, char **argv)
+{
+	struct sl_node_update u;
+	struct sl_err err = SL_ERR_INIT;
+	int r = sl_scontrol_node_update_parse(argc, argv, &u, &err);
+
+	if (r != 0) { /* in scontrol's own words */
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	r = sl_client_node_update((const char *const *)u.names, u.state, u.reason, &err);
+	if (r == -SL_EUNSUPP)
+		fprintf(stderr, "scontrol: error: %s\n", err.msg);
+	else if (r != 0)
+		fprintf(stderr, "slurm_update error: %s\n", r == -SL_EPERM ? "Invalid user id"
+							   : r == -SL_ECONNECT ? CONNECT_FAIL : err.msg);
+	sl_node_update_clear(&u);
+	return r != 0;
+}
+
+/* Slurm's _update_it: the entity its tags name picks the update. */
+static int cmd_update(int argc, char **argv)
+{
+	static const char *const names[] = {
+		[SL_UPD_STEP] = "StepId", [SL_UPD_RESERVATION] = "ReservationName",
+		[SL_UPD_FRONTEND] = "FrontendName", [SL_UPD_PARTITION] = "PartitionName",
+		[SL_UPD_DEBUG] = "SlurmctldDebug",
+	};
+	enum sl_update_entity e = sl_scontrol_update_entity(argc, argv);
+
+	if (e == SL_UPD_NODE)
+		return cmd_update_node(argc, argv);
+	if (e == SL_UPD_JOB || e == SL_UPD_NONE)
+		return scontrol_update(argc, argv);
+	fprintf(stderr, "scontrol: error: update %s is not supported by Sluice\n", names[e]);
+	return 1;
+}
+
 static int run(int argc, char **argv, const struct opts *o)
 {
 	const struct sl_scontrol_verb *v = sl_scontrol_verb(argv[0]);
@@ -496,7 +536,7 @@ static int run(int argc, char **argv, const struct opts *o)
 	switch (v->kind) {
 	case SL_SC_SHOW: return cmd_show(argc - 1, argv + 1, o);
 	case SL_SC_CONTROL: return scontrol_control(v, argc - 1, argv + 1);
-	case SL_SC_UPDATE: return scontrol_update(argc - 1, argv + 1);
+	case SL_SC_UPDATE: return cmd_update(argc - 1, argv + 1);
 	case SL_SC_PING: return cmd_ping();
 	case SL_SC_RECONFIGURE: return cmd_reconfigure();
 	case SL_SC_VERSION: printf("slurm 22.05.8\n"); return 0;

@@ -205,8 +205,9 @@ int sl_pbsnodes_all(struct sl_buf *b, const struct sl_clusterinfo *ci)
 	sl_buf_addf(b, "%s\n", n->name);
 	sl_buf_addf(b, "     Mom = %s\n", n->name);
 	sl_buf_addstr(b, "     ntype = PBS\n");
-	sl_buf_addf(b, "     state = %s\n", down ? "down" : t.cpu > 0 && t.cpu_used >= t.cpu ? "job-busy"
-								    : "free");
+	/* an operator's DOWN is PBS's down, a DRAIN its offline */
+	sl_buf_addf(b, "     state = %s\n", down || n->down ? "down" : n->drain ? "offline"
+					  : t.cpu > 0 && t.cpu_used >= t.cpu ? "job-busy" : "free");
 	sl_buf_addf(b, "     pcpus = %lld\n", (long long)(t.cpu / 1000));
 	sl_buf_addf(b, "     resources_available.arch = %s\n", "linux");
 	sl_buf_addf(b, "     resources_available.host = %s\n", n->name);

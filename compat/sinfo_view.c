@@ -154,8 +154,19 @@ static void fill_node(struct sl_sinfo_built *b, struct sl_sinfo_node *n, const s
 	}
 	n->state = state_of(t, admitted, avail);
 	n->last_busy = (n->state & SL_NODE_BASE) == SL_NODE_IDLE ? ni->start_time : now;
+	/* an operator's DOWN or DRAIN (scontrol update NodeName) over the
+	 * partition's own: a down node keeps its drain flag, as slurmctld's */
+	if (ni->down)
+		n->state = (n->state & ~SL_NODE_BASE) | SL_NODE_DOWN;
+	if (ni->drain)
+		n->state |= SL_NODE_DRAIN;
 	n->reason_uid = SL_SINFO_NO_VAL;
-	if (avail != SL_PART_UP && why != NULL) {
+	if ((ni->down || ni->drain) && ni->reason != NULL) {
+		n->reason = ni->reason;
+		n->reason_user = ni->reason_user;
+		n->reason_uid = ni->reason_uid;
+		n->reason_time = ni->reason_time;
+	} else if (avail != SL_PART_UP && why != NULL) {
 		n->reason = why->reason;
 		n->reason_user = why->reason_user;
 		n->reason_uid = why->reason_uid;

@@ -19,7 +19,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/submit.c libbatch/submit.h \
 	libbatch/proto.c libbatch/proto.h \
 	libbatch/client.c libbatch/client.h libbatch/client_int.h \
-	libbatch/client_conn.c libbatch/client_shares.c \
+	libbatch/client_conn.c libbatch/client_shares.c libbatch/client_node.c \
 	libbatch/lim_json.c libbatch/lim_json.h \
 	libbatch/jobfilter.c libbatch/jobfilter.h \
 	libbatch/loop.c libbatch/loop.h \

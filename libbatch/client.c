@@ -460,6 +460,22 @@ static void parse_part(json_object *o, struct sl_partinfo *p)
 		parse_quota(json_object_array_get_idx(a, i), &p->quota[i]);
 }
 
+static int get_bool(json_object *o, const char *key)
+{
+	json_object *v;
+	return json_object_object_get_ex(o, key, &v) && json_object_get_boolean(v);
+}
+
+/* A node's reason and who set it when (PROTOCOL.md, NODE). */
+static void parse_reason(json_object *o, char **reason, char **user, uint32_t *uid,
+			 int64_t *when)
+{
+	*reason = sl_client_str(o, "reason");
+	*user = sl_client_str(o, "reason_user");
+	*uid = (uint32_t)sl_client_i64(o, "reason_uid");
+	*when = sl_client_i64(o, "reason_time");
+}
+
 static struct sl_nodeinfo *parse_node(json_object *o)
 {
 	struct sl_nodeinfo *nd = sl_xcalloc(1, sizeof(*nd));
@@ -471,13 +487,10 @@ static struct sl_nodeinfo *parse_node(json_object *o)
 	nd->cpu_load = sl_client_i64(o, "cpu_load");
 	nd->free_mem = sl_client_i64(o, "free_mem");
 	nd->tmp_disk = sl_client_i64(o, "tmp_disk");
+	nd->drain = get_bool(o, "drain");
+	nd->down = get_bool(o, "down");
+	parse_reason(o, &nd->reason, &nd->reason_user, &nd->reason_uid, &nd->reason_time);
 	return nd;
-}
-
-static int get_bool(json_object *o, const char *key)
-{
-	json_object *v;
-	return json_object_object_get_ex(o, key, &v) && json_object_get_boolean(v);
 }
 
 static void parse_knode(json_object *o, struct sl_knodeinfo *nd)
@@ -499,10 +512,7 @@ static void parse_knode(json_object *o, struct sl_knodeinfo *nd)
 	nd->ready = get_bool(o, "ready");
 	nd->unschedulable = get_bool(o, "unschedulable");
 	nd->no_respond = get_bool(o, "no_respond");
-	nd->reason = sl_client_str(o, "reason");
-	nd->reason_user = sl_client_str(o, "reason_user");
-	nd->reason_uid = (uint32_t)sl_client_i64(o, "reason_uid");
-	nd->reason_time = sl_client_i64(o, "reason_time");
+	parse_reason(o, &nd->reason, &nd->reason_user, &nd->reason_uid, &nd->reason_time);
 	nd->boot_time = sl_client_i64(o, "boot_time");
 	nd->partitions = sl_xcalloc(n + 1, sizeof(*nd->partitions));
 	for (size_t i = 0; i < n; i++)
@@ -585,6 +595,8 @@ void sl_clusterinfo_free(struct sl_clusterinfo *ci)
 		free(ci->node->name);
 		free(ci->node->arch);
 		free(ci->node->os);
+		free(ci->node->reason);
+		free(ci->node->reason_user);
 		free(ci->node);
 	}
 	free(ci);

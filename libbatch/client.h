@@ -149,6 +149,10 @@ struct sl_nodeinfo {             /* the local executor's one node */
 	int64_t cpu_load;        /* load average x 100 */
 	int64_t free_mem;        /* MiB */
 	int64_t tmp_disk;        /* MB: the config's tmpDisk */
+	int drain, down;         /* an operator's (scontrol update NodeName) */
+	char *reason, *reason_user; /* NULL when neither */
+	uint32_t reason_uid;
+	int64_t reason_time;
 };
 
 struct sl_knodeinfo {            /* an executor's own node (a Kubernetes Node) */
@@ -203,6 +207,11 @@ int sl_client_ping(char **host, struct sl_err *err);
 /* scontrol reconfigure (operators): the daemon reloads its config, as on
  * SIGHUP. Connects itself. */
 int sl_client_reconfigure(struct sl_err *err);
+/* scontrol update NodeName= (operators): names (NULL-terminated, or
+ * {"ALL"}), a state (DRAIN, UNDRAIN, RESUME, DOWN, IDLE; NULL: none), a
+ * reason (NULL: none). Connects itself. */
+int sl_client_node_update(const char *const *names, const char *state, const char *reason,
+			  struct sl_err *err);
 
 /* scontrol show config: what the daemon says of itself, and its settings
  * as the config's key table lists them (key and value, in order). */

@@ -12,6 +12,7 @@
 #include "exec.h"
 #include "handlers.h"
 #include "info_nodes.h"
+#include "nodeadmin.h"
 #include "jobtab.h"
 #include "kueue.h"
 #include "schedule.h"
@@ -74,6 +75,7 @@ static json_object *local_node(const struct sluiced *d, int64_t now)
 
 	add_str(o, "name", d->hostname);
 	add_i64(o, "tmp_disk", sl_conf_tmp_disk(d->conf));
+	sl_nodeadmin_describe(d, o);
 	if (uname(&u) == 0) {
 		snprintf(os, sizeof(os), "%s %s %s", u.sysname, u.release, u.version);
 		add_str(o, "arch", u.machine);

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "loop.h"
 #include "mail.h"
+#include "nodeadmin.h"
 #include "timed.h"
 #include "schedule.h"
 #include "store.h"
@@ -511,6 +512,12 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 		res = &never;
 		hold = -1;
 	}
+	if (sl_nodeadmin_take_failed(d, id) && res->state == SL_JOB_CANCELLED) {
+		never = *res; /* the node went down under it: Slurm's NODE_FAIL */
+		never.state = SL_JOB_NODE_FAIL;
+		snprintf(never.reason, sizeof(never.reason), "NodeDown");
+		res = &never;
+	}
 	if (hold >= 0) {
 		r = requeue_now(d, j, hold, res, &err);
 	} else if (res->state == SL_JOB_PENDING && res->evicted) {
@@ -662,6 +669,8 @@ static void schedule(struct sluiced *d)
 {
 	struct sl_sched_decisions dec;
 
+	if (sl_nodeadmin_blocks(d))
+		return; /* drained or down: nothing starts, nothing is preempted for it */
 	sl_schedctl_run(d->sched, &dec);
 	for (size_t i = 0; i < dec.npreempt; i++)
 		preempt(d, dec.preempt[i].victim, dec.preempt[i].message);

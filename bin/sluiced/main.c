@@ -10,6 +10,7 @@
 #include "log.h"
 #include "mail.h"
 #include "metrics.h"
+#include "nodeadmin.h"
 #include "nodefeed.h"
 #include "loop.h"
 #include "schedule.h"
@@ -308,7 +309,8 @@ static int setup(struct sluiced *d, int foreground, unsigned store_flags, struct
 	xc.confp = &d->conf;
 	if ((d->exec = d->executor->create(d->loop, &xc, &ev, d, err)) == NULL)
 		return -SL_EINTERNAL;
-	if ((r = sl_lifecycle_recover(d, err)) != 0 ||
+	if ((r = sl_nodeadmin_load(d, &d->nodeadmin, err)) != 0 ||
+	    (r = sl_lifecycle_recover(d, err)) != 0 ||
 	    (r = sl_conns_listen(d, &d->conns, err)) != 0 ||
 	    (r = sl_metrics_start(d, &d->metrics, err)) != 0)
 		return r;
@@ -339,6 +341,7 @@ static void teardown(struct sluiced *d)
 	if (d->executor != NULL)
 		d->executor->destroy(d->exec);
 	sl_nodefeed_free(d->nodefeed);
+	sl_nodeadmin_free(d->nodeadmin);
 	sl_schedctl_free(d->sched);
 	sl_store_free(d->store);
 	sl_jobtab_free(d->jobs);

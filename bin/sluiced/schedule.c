@@ -11,6 +11,7 @@
 #include "log.h"
 #include "loop.h"
 #include "metrics.h"
+#include "nodeadmin.h"
 #include "submit.h"
 #include "workload.h"
 #include "xalloc.h"
@@ -335,6 +336,10 @@ void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j)
 	}
 	free(j->reason);
 	free(j->reason_text);
+	if (sl_nodeadmin_explain(s->d, &j->reason, &j->reason_text)) {
+		sl_job_reason_seen(j);
+		return;
+	}
 	j->reason = sl_xstrdup(sl_sched_slurm_reason(p.cls, p.reason));
 	sl_job_reason_seen(j);
 	/* Kueue's own reason first, as kubectl shows the pair (REASON, MESSAGE) */

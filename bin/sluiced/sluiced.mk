@@ -21,9 +21,10 @@ bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/mail.c bin/sluiced/mail.h bin/sluiced/timed.c bin/sluiced/timed.h \
 	bin/sluiced/schedule.c bin/sluiced/schedule.h \
 	bin/sluiced/nodefeed.c bin/sluiced/nodefeed.h \
+	bin/sluiced/nodeadmin.c bin/sluiced/nodeadmin.h \
 	bin/sluiced/jobtab.c bin/sluiced/jobtab.h \
 	bin/sluiced/store.c bin/sluiced/store.h bin/sluiced/store_open.c bin/sluiced/store_rows.c \
-	bin/sluiced/store_int.h bin/sluiced/statedir.c bin/sluiced/statedir.h
+	bin/sluiced/store_int.h bin/sluiced/store_nodes.c bin/sluiced/store_nodes.h bin/sluiced/statedir.c bin/sluiced/statedir.h
 bin_sluiced_sluiced_SOURCES += bin/sluiced/metrics.c bin/sluiced/metrics.h \
 	bin/sluiced/metrics_int.h bin/sluiced/metrics_text.c
 bin_sluiced_sluiced_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin $(MHD_CFLAGS)

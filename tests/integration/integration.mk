@@ -34,6 +34,7 @@ INTEGRATION_TESTS = \
 	tests/integration/diskfull.sh \
 	tests/integration/resubmit.sh \
 	tests/integration/sinfo.sh \
+	tests/integration/nodestate.sh \
 	tests/integration/deps.sh \
 	tests/integration/control.sh \
 	tests/integration/query.sh \

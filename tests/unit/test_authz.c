@@ -19,6 +19,7 @@
 #include "conf_testlib.h"
 #include "dispatch.h"
 #include "handlers.h"
+#include "nodeadmin.h"
 #include "proto.h"
 #include "xalloc.h"
 
@@ -128,6 +129,7 @@ STEP_STUB(sl_h_step_create, SL_MSG_STEP_CREATE)
 STEP_STUB(sl_h_step_end, SL_MSG_STEP_END)
 STEP_STUB(sl_h_steps, SL_MSG_STEPS)
 STEP_STUB(sl_h_step_signal, SL_MSG_STEP_SIGNAL)
+STEP_STUB(sl_h_node_update, SL_MSG_NODE_UPDATE)
 
 /* ---- requests ---- */
 
@@ -150,6 +152,7 @@ static const struct {
 	{SL_MSG_PING, ALL, ALL},
 	{SL_MSG_RECONFIGURE, {0, 0, 1, 1}, {0, 0, 1, 1}}, /* operators only */
 	{SL_MSG_CONFIG, ALL, ALL},
+	{SL_MSG_NODE_UPDATE, {0, 0, 1, 1}, {0, 0, 1, 1}}, /* operators only */
 	{SL_MSG_HOLD, ALL, ALL}, /* qhold/qrls; per job: see ops[] */
 	{SL_MSG_SHARES, ALL, ALL}, /* sshare */
 	{SL_MSG_STAT, ALL, ALL}, /* sstat; per job: SEE_PRIVATE */
@@ -224,7 +227,7 @@ static void test_requests(void **state)
 	for (size_t i = 0; i < sizeof(requests) / sizeof(requests[0]); i++)
 		live += requests[i].as_root[0] >= 0;
 	assert_int_equal(served, live);
-	assert_int_equal(live, 16);
+	assert_int_equal(live, 17);
 }
 
 /* The request-level rules, including the one no request uses yet. */

@@ -229,7 +229,8 @@ static struct sl_clusterinfo *cluster(void)
 		{"gpus", "a100", "cpu", 16000, 0, 0, 16000, 0},
 		{"gpus", "a100", "nvidia.com/gpu", 4000, 0, 0, 4000, 0},
 	};
-	static struct sl_nodeinfo node = {"vm", "x86_64", "Linux", 0, NOW - 3600, 0, 0, 0};
+	static struct sl_nodeinfo node = {.name = "vm", .arch = "x86_64", .os = "Linux",
+					  .start_time = NOW - 3600};
 	static struct sl_partinfo parts[2];
 	static struct sl_clusterinfo ci;
 
@@ -290,6 +291,19 @@ static void test_queues_server_nodes(void **state)
 	b = sl_buf_new(1 << 20);
 	assert_int_equal(sl_pbsnodes_all(b, ci), 0);
 	tl_pbs_golden("pbsnodes_a.out", tl_take(b));
+	/* an operator's DRAIN is offline, DOWN down (scontrol update NodeName) */
+	for (int down = 0; down <= 1; down++) {
+		char *text;
+		ci->node->drain = 1;
+		ci->node->down = down;
+		b = sl_buf_new(1 << 20);
+		assert_int_equal(sl_pbsnodes_all(b, ci), 0);
+		text = tl_take(b);
+		assert_non_null(strstr(text, down ? "\n     state = down\n"
+						  : "\n     state = offline\n"));
+		free(text);
+	}
+	ci->node->drain = ci->node->down = 0;
 	/* the Kubernetes executor's nodes are not known */
 	ci->node = NULL;
 	b = sl_buf_new(1 << 20);

@@ -261,7 +261,9 @@ static struct sl_quota_row row(const char *cq, const char *flv, const char *res,
 				     used > nom ? used - nom : 0, 0, used, 0};
 }
 
-static struct sl_nodeinfo host = {"vm", "x86_64", "Linux 6.1 #1", 1000, 2000, 150, 3000, 0};
+static struct sl_nodeinfo host = {.name = "vm", .arch = "x86_64", .os = "Linux 6.1 #1",
+				  .boot_time = 1000, .start_time = 2000, .cpu_load = 150,
+				  .free_mem = 3000};
 static char *no_features[] = {NULL};
 static char *gpu_features[] = {"nvidia.com/gpu.product=H100", "example.com/net=ib", NULL};
 
@@ -328,6 +330,33 @@ static void test_local_states(void **state)
 	/* borrowing past the quota: the node grows with it */
 	q[0].used = 10000, q[0].borrowed = 2000;
 	expect(&ci, &(struct sl_sinfo_opts){.format = "%C %t"}, "CPUS(A/I/O/T) STATE\n10/0/0/10 alloc\n");
+}
+
+/* An operator's DRAIN (drng while jobs run) and DOWN of the host, with its
+ * reason and who, over the partition's own state. */
+static void test_local_admin(void **state)
+{
+	struct sl_quota_row q[] = {row("main", "default", "cpu", 8000, 2000)};
+	struct sl_partinfo p = part("batch", 1, SL_PART_UP, 1, q, 1);
+	struct sl_nodeinfo h = host;
+	struct sl_clusterinfo ci = {SHOT, &h, 1, &p, 0, NULL};
+
+	h.drain = 1;
+	h.reason = "disk swap";
+	h.reason_user = "root";
+	h.reason_time = SHOT;
+	expect(&ci, &(struct sl_sinfo_opts){.no_header = 1},
+	       "batch*       up   infinite      1   drng vm\n");
+	expect(&ci, &(struct sl_sinfo_opts){.list_reasons = 1, .format = "%E|%u|%t"},
+	       "REASON|USER|STATE\ndisk swap|root|drng\n");
+	q[0].used = 0, p.admitted = 0;
+	expect(&ci, &(struct sl_sinfo_opts){.no_header = 1},
+	       "batch*       up   infinite      1  drain vm\n");
+	h.drain = 0, h.down = 1;
+	expect(&ci, &(struct sl_sinfo_opts){.no_header = 1},
+	       "batch*       up   infinite      1   down vm\n");
+	h.drain = 1; /* a down node keeps its drain flag: drained, as Slurm prints it */
+	expect(&ci, &(struct sl_sinfo_opts){.no_header = 1, .format = "%T"}, "drained\n");
 }
 
 /* A stop policy: AVAIL down, the node drained (draining while jobs run),
@@ -568,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_invalid_fields),
 		cmocka_unit_test(test_local_states),
 		cmocka_unit_test(test_local_stopped),
+		cmocka_unit_test(test_local_admin),
 		cmocka_unit_test(test_kubernetes),
 		cmocka_unit_test(test_kubernetes_nodes),
 		cmocka_unit_test(test_gpus_and_features),

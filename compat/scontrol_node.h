@@ -1,0 +1,33 @@
+/* scontrol_node.h - `scontrol update`'s entity, and `update NodeName=...`
+ * (scontrol_node.c). Pure: words in, a request out. */
+#ifndef SL_SCONTROL_NODE_H
+#define SL_SCONTROL_NODE_H
+
+#include "err.h"
+
+enum sl_update_entity {
+	SL_UPD_NONE, SL_UPD_JOB, SL_UPD_STEP, SL_UPD_RESERVATION, SL_UPD_NODE,
+	SL_UPD_FRONTEND, SL_UPD_PARTITION, SL_UPD_DEBUG,
+};
+
+/* The entity Slurm's _update_it picks from the words' tags (a job first:
+ * its update may also name a partition). */
+enum sl_update_entity sl_scontrol_update_entity(int argc, char **argv);
+
+struct sl_node_update {
+	char **names;       /* NodeName= expanded, NULL-terminated ("ALL" alone: every node) */
+	const char *state;  /* DRAIN, UNDRAIN, RESUME, DOWN or IDLE; NULL: unchanged */
+	char *reason;       /* its quotes dropped; NULL: unchanged */
+};
+
+/* Errors carry scontrol's lines ('\n' between them): SL_EINVAL for bad
+ * words (a word without '=', an unknown key or state, no reason for DOWN
+ * or DRAIN, nothing to change), SL_ENOENT for no or a bad NodeName,
+ * SL_EUNSUPP for Slurm's keys and states Sluice does not have, SL_ESTATE
+ * for a base state slurmctld never takes (ALLOCATED, MIXED, ...). Clear
+ * u with sl_node_update_clear() after success. */
+int sl_scontrol_node_update_parse(int argc, char **argv, struct sl_node_update *u,
+				  struct sl_err *err);
+void sl_node_update_clear(struct sl_node_update *u);
+
+#endif

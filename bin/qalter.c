@@ -7,8 +7,10 @@
  *
  * Messages and exit status as OpenPBS's qalter (src/cmds/qalter.c:355,
  * prt_job_err()): "qalter: Unknown Job Id ID" (153), "qalter:
- * Unauthorized Request  ID" (159), "qalter: Request invalid for state of
- * job ID" (168) when what is asked needs a queued job, "qalter: Illegal
+ * Unauthorized Request  ID" (159), "qalter: Cannot modify attribute while
+ * job running  ATTR ID" (167) when what is asked needs a queued job, the
+ * first such attribute named, "qalter: Request invalid for state of job ID"
+ * (168) for a job in another state that refuses it, "qalter: Illegal
  * attribute or resource value ID" (174) for a value the server refuses;
  * the exit status the last failure's low byte. An array "N[]" is its
  * queued subjobs; a subjob is "qalter: Invalid request ID" (156). */
@@ -41,7 +43,12 @@ static int one(struct sl_client **c, const void *arg, uint64_t id, const char *s
 		fprintf(stderr, "qalter: %s %s\n", sl_pbse_text(SL_PBSE_BADDEPEND), shown);
 		return SL_PBSE_BADDEPEND;
 	}
-	/* "no longer pending" rather than finished: PBS's state error */
+	/* "no longer pending": OpenPBS's reply_badattr, the attribute named */
+	if (r == -SL_ESTATE && strstr(err.msg, "no longer pending") != NULL) {
+		fprintf(stderr, "qalter: %s %s %s\n", sl_pbse_text(SL_PBSE_MODATRRUN),
+			sl_qalter_running_attr(q), shown);
+		return SL_PBSE_MODATRRUN;
+	}
 	if (r == -SL_ESTATE && strstr(err.msg, "finished") == NULL) {
 		fprintf(stderr, "qalter: %s %s\n", sl_pbse_text(SL_PBSE_BADSTATE), shown);
 		return SL_PBSE_BADSTATE;

@@ -410,3 +410,37 @@ int sl_qmove_parse(int argc, char **argv, const char *server, char **queue, char
 	*n_ids = argc - 2;
 	return 0;
 }
+
+const char *sl_qalter_running_attr(const struct sl_qalter_req *q)
+{
+	/* the update fields qalter sends, their PBS attributes, and whether
+	 * the daemon takes them only while the job waits */
+	static const struct {
+		const char *key, *attr;
+		int queued_only;
+	} attrs[] = {
+		{"begin_time", "Execution_Time", 1},   {"nodes", "Resource_List.select", 1},
+		{"ntasks_per_node", "Resource_List.select", 1},
+		{"cpus_per_task", "Resource_List.select", 1},
+		{"mem_per_node", "Resource_List.select", 1},
+		{"gpus_per_node", "Resource_List.select", 1}, {"cpus", "Resource_List.ncpus", 1},
+		{"dependency", "depend", 1},           {"account", "Account_Name", 1},
+		{"wckey", "project", 1},               {"std_out", "Output_Path", 1},
+		{"std_err", "Error_Path", 1},          {"time_limit", "Resource_List.walltime", 0},
+		{"name", "Job_Name", 0},               {"nice", "Priority", 0},
+		{"mail_type", "Mail_Points", 0},       {"mail_user", "Mail_Users", 0},
+		{"requeue", "Rerunable", 0},
+	};
+	const char *first = NULL;
+
+	for (size_t i = 0; i < q->n; i++)
+		for (size_t k = 0; k < sizeof(attrs) / sizeof(attrs[0]); k++) {
+			if (strcmp(q->f[i].key, attrs[k].key) != 0)
+				continue;
+			if (attrs[k].queued_only)
+				return attrs[k].attr;
+			if (first == NULL)
+				first = attrs[k].attr;
+		}
+	return first ? first : "";
+}

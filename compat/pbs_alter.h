@@ -31,6 +31,11 @@ extern const char sl_qalter_usage[];
 int sl_qalter_parse(int argc, char **argv, const char *server, struct sl_qalter_req *q,
 		    struct sl_pbs_failure *f, struct sl_err *err);
 void sl_qalter_req_clear(struct sl_qalter_req *q);
+/* The PBS attribute a running job refused (OpenPBS's reply_badattr names
+ * the first one not ATR_DFLAG_ALTRUN): the first of q's fields that
+ * changes only while a job is queued ("Execution_Time",
+ * "Resource_List.select", ...), else the first field's. */
+const char *sl_qalter_running_attr(const struct sl_qalter_req *q);
 
 /* qmove DESTINATION JOB...: "queue", "queue@server" of this server, or
  * "@server" (the default queue: refused, Sluice has no server default to

@@ -30,6 +30,7 @@ static const struct {
 	{SL_PBSE_PERM, "Unauthorized Request "},
 	{SL_PBSE_UNKSIG, "Unknown/illegal signal name"},
 	{SL_PBSE_BADATVAL, "Illegal attribute or resource value"},
+	{SL_PBSE_MODATRRUN, "Cannot modify attribute while job running "},
 	{SL_PBSE_BADSTATE, "Request invalid for state of job"},
 	{SL_PBSE_UNKQUE, "Unknown queue"},
 	{SL_PBSE_NOSUP, "No support for requested service"},

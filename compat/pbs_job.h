@@ -15,6 +15,7 @@
 #define SL_PBSE_SYSTEM 15010    /* a failed connect: "cannot connect to server" */
 #define SL_PBSE_UNKSIG 15013    /* "Unknown/illegal signal name" */
 #define SL_PBSE_BADATVAL 15014  /* "Illegal attribute or resource value" */
+#define SL_PBSE_MODATRRUN 15015 /* "Cannot modify attribute while job running " (sic) */
 #define SL_PBSE_BADSTATE 15016  /* "Request invalid for state of job" */
 #define SL_PBSE_UNKQUE 15018    /* "Unknown queue" */
 #define SL_PBSE_NOSUP 15029     /* "No support for requested service" */

@@ -235,8 +235,12 @@ expect_run $USER1 35 "qalter: Job has finished" "" "$BIN/qalter" -N x "$q"
 r=$(as $USER1 "$BIN/qsub" -- /bin/sleep 300) || fail "qsub: $r"
 wait_state "$(seq_of "$r")" RUNNING
 expect_run $USER1 168 "qmove: Request invalid for state of job $r" "" "$BIN/qmove" debug "$r"
-expect_run $USER1 168 "qalter: Request invalid for state of job $r" "" "$BIN/qalter" -a 0101 "$r"
-expect_run $USER1 168 "qalter: Request invalid for state of job $r" "" "$BIN/qalter" -o x.out "$r"
+expect_run $USER1 167 "qalter: Cannot modify attribute while job running  Execution_Time $r" "" \
+	"$BIN/qalter" -a 0101 "$r"
+expect_run $USER1 167 "qalter: Cannot modify attribute while job running  Output_Path $r" "" \
+	"$BIN/qalter" -o x.out "$r"
+expect_run $USER1 167 "qalter: Cannot modify attribute while job running  project $r" "" \
+	"$BIN/qalter" -N y -P proj "$r"
 expect_run $USER1 0 "" "" "$BIN/qalter" -m e "$r"
 expect_run $USER1 0 "" "" "$BIN/qdel" "$r"
 ok "qalter and qmove"

@@ -178,6 +178,8 @@ static void test_qalter(void **state)
 					      "10", "-W", "depend=afterok:3.head1", "5", "6.head1"),
 					 "head1", &q, &f, &err), 0);
 	fields_are(&q, "time_limit=90;cpus=4;name=x;nice=-10;dependency=afterok:3;");
+	/* a running job names the first attribute only a queued job changes */
+	assert_string_equal(sl_qalter_running_attr(&q), "Resource_List.ncpus");
 	assert_int_equal(q.n_ids, 2);
 	assert_string_equal(q.ids[1], "6.head1");
 	sl_qalter_req_clear(&q);
@@ -201,6 +203,7 @@ static void test_qalter(void **state)
 	sl_qalter_req_clear(&q);
 	assert_int_equal(sl_qalter_parse(ARGV("-P", "p2", "-m", "n", "5"), "head1", &q, &f, &err), 0);
 	fields_are(&q, "wckey=p2;mail_type=0;"); /* a project is the wckey */
+	assert_string_equal(sl_qalter_running_attr(&q), "project");
 	sl_qalter_req_clear(&q);
 	/* a new shape: select's chunk as qsub makes it */
 	assert_int_equal(sl_qalter_parse(ARGV("-l", "select=2:ncpus=4:mpiprocs=2:mem=1gb:ngpus=1",

@@ -159,14 +159,40 @@ static int bracket(const char **p, struct sl_pbs_sel *sel)
 	return 0;
 }
 
+/* "ID@SERVER": the server to ask, as OpenPBS's get_server() splits it off
+ * (qstat, qdel, ... of PBS 13, and Cylc's pbs_multi_cluster handler, send
+ * "N.server@server"). Ours: the id without it; another's: 1. */
+static int operand_at(const char *op, const char *at, const char *server,
+		      struct sl_pbs_sel *sel, char **shown)
+{
+	char *id;
+	int k;
+
+	if (at == op || at[1] == '\0' || strchr(at + 1, '@') != NULL) {
+		*shown = sl_xstrdup(op);
+		return -1;
+	}
+	if (first_label(at + 1) != first_label(server) ||
+	    strncmp(at + 1, server, first_label(server)) != 0) {
+		*shown = sl_xstrdup(op);
+		return 1;
+	}
+	id = sl_xstrndup(op, (size_t)(at - op));
+	k = sl_pbs_operand_sel(id, server, sel, shown);
+	free(id);
+	return k;
+}
+
 int sl_pbs_operand_sel(const char *op, const char *server, struct sl_pbs_sel *sel,
 		       char **shown)
 {
-	const char *p = op, *br = strchr(op, '[');
+	const char *p = op, *br = strchr(op, '['), *at = strchr(op, '@');
 	unsigned long long v;
 	int k;
 
 	memset(sel, 0, sizeof(*sel));
+	if (at != NULL)
+		return operand_at(op, at, server, sel, shown);
 	if (br == NULL)
 		return sl_pbs_operand(op, server, &sel->id, shown);
 	*shown = sl_xstrdup(op);

@@ -61,7 +61,8 @@ int sl_pbs_operand(const char *op, const char *server, uint64_t *id, char **show
 /* A job operand with PBS Pro's array forms (OpenPBS is_job_array(),
  * src/lib/Libutil/misc_utils.c; qdel takes ranges): "N" a job, "N[]" an
  * array job, "N[I]" a subjob, "N[A-B]" a range of subjobs; each
- * optionally ".server". */
+ * optionally ".server", and "@server" (the server to ask, get_server()'s:
+ * ours is cut off, another's makes it another server's job). */
 enum sl_pbs_seltype { SL_PBS_SEL_JOB = 0, SL_PBS_SEL_ARRAY, SL_PBS_SEL_SUBJOBS };
 struct sl_pbs_sel {
 	uint64_t id;             /* N */

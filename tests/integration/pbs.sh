@@ -81,6 +81,10 @@ expect_run root 0 "" "$HEADER
 $(row "$id" pbsjob $USER1 F batch)" "$Q" -x "$pn"
 expect_run root 35 "qstat: $id Job has finished, use -x or -H to obtain historical job information" "" "$Q" "$pn"
 expect_run root 153 "qstat: Unknown Job Id 99999.$S" "" "$Q" 99999
+# "ID@SERVER" asks that server (PBS 13's form, Cylc's pbs_multi_cluster)
+expect_run root 0 "" "$HEADER
+$(row "$id" pbsjob $USER1 F batch)" "$Q" -x "$id@$S"
+expect_run root 153 "qstat: Unknown Job Id 99999.$S@other" "" "$Q" "99999.$S@other"
 "$Q" -f "$j1" | grep -qx "    Resource_List.walltime = 00:10:00" || fail "qstat -f: walltime"
 "$Q" -f "$j1" | grep -q "^    comment = Job run at .* on ($S:ncpus=1)$" || fail "qstat -f: comment"
 ok "qstat shows qsub's and sbatch's jobs, squeue shows qsub's"
@@ -88,7 +92,7 @@ ok "qstat shows qsub's and sbatch's jobs, squeue shows qsub's"
 # 3. Signals, deletes, and another user's refusals, in PBS's words
 expect_run $USER2 159 "qdel: Unauthorized Request  $j1" "" "$BIN/qdel" "$j1"
 expect_run $USER2 159 "qsig: Unauthorized Request  $j1" "" "$BIN/qsig" -s USR1 "$j1"
-expect_run $USER1 0 "" "" "$BIN/qdel" "$j1"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$j1@$S"
 wait_state "$(seq_of "$j1")" CANCELLED
 expect_run $USER1 35 "qdel: Job has finished $j1" "" "$BIN/qdel" "$j1"
 expect_run root 153 "qdel: Unknown Job Id 99999.$S" "" "$BIN/qdel" 99999

@@ -702,8 +702,21 @@ static void test_ids(void **state)
 	assert_int_equal(sl_pbs_operand_sel("12", "head1", &sel, &shown), 0);
 	assert_int_equal(sel.type, SL_PBS_SEL_JOB);
 	free(shown);
+	/* "ID@SERVER" (PBS 13's qstat and qdel, Cylc's pbs_multi_cluster):
+	 * our server's is the job, named without "@server" */
+	assert_int_equal(sl_pbs_operand_sel("12.head1@head1", "head1", &sel, &shown), 0);
+	assert_int_equal(sel.id, 12);
+	assert_int_equal(sel.type, SL_PBS_SEL_JOB);
+	assert_string_equal(shown, "12.head1");
+	free(shown);
+	assert_int_equal(sl_pbs_operand_sel("12[3]@head1.example.org", "head1", &sel, &shown), 0);
+	assert_true(sel.type == SL_PBS_SEL_SUBJOBS && sel.lo == 3);
+	assert_string_equal(shown, "12[3].head1");
+	free(shown);
+	assert_int_equal(sl_pbs_operand_sel("12.head1@other", "head1", &sel, &shown), 1);
+	free(shown);
 	static const char *const bad[] = {"12[", "12[x]", "12[5-2]", "12[1]x", "[1]", "12[1].",
-					  "12[-1]"};
+					  "12[-1]", "12@", "@head1", "12@head1@head1"};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		if (sl_pbs_operand_sel(bad[i], "head1", &sel, &shown) != -1)
 			fail_msg("%s is not a job id", bad[i]);

@@ -366,6 +366,15 @@ static int h_interactive(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
+/* Torque's -n (node_exclusive, qsub_functions.c): the job's nodes are its
+ * alone, as place=excl is: sbatch's --exclusive. psij's pbs_classic
+ * template writes "#PBS -n" for exclusive node use. */
+static int h_node_exclusive(void *c, const char *a, struct sl_err *e)
+{
+	CTX(c)->spec->shared = SL_SHARED_EXCLUSIVE;
+	return 0;
+}
+
 static int h_workdir(void *c, const char *a, struct sl_err *e)
 {
 	set_str(&CTX(c)->workdir, a);
@@ -508,6 +517,7 @@ static const struct sl_opt qsub_opts[] = {
 	OKF('l', R, OPTF_OPTTIME, h_resources),
 	OK('m', R, h_mail_points),
 	OK('M', R, h_mail_users),
+	OK('n', N, h_node_exclusive),    /* Torque */
 	OK('N', R, h_name),
 	OK('o', R, h_output),
 	OK('p', R, h_priority),

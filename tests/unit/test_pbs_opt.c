@@ -423,6 +423,16 @@ static void test_paths(void **state)
 	assert_string_equal(r.spec.work_dir, o);
 	free(o);
 	done(&r);
+	/* Torque's -n, node_exclusive (psij's pbs_classic "#PBS -n"): --exclusive */
+	write_file("n.sh", "#!/bin/sh\n#PBS -l nodes=1:ppn=2\n#PBS -n\ntrue\n");
+	RUN(&r, base_env, "n.sh");
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.spec.shared, SL_SHARED_EXCLUSIVE);
+	assert_int_equal(r.spec.ntasks_per_node, 2);
+	done(&r);
+	RUN(&r, base_env, "p.sh");
+	assert_int_not_equal(r.spec.shared, SL_SHARED_EXCLUSIVE);
+	done(&r);
 }
 
 static void test_environment(void **state)

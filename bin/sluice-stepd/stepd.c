@@ -13,7 +13,9 @@
  * a new time limit. The time limit gives TIMEOUT. Each end writes Slurm's
  * exact line to the job's stderr, "slurmstepd-<node>: error: *** JOB <id>
  * ON <node> CANCELLED AT <time>[ DUE TO TIME LIMIT| DUE TO PREEMPTION| DUE
- * TO JOB REQUEUE] ***": we keep
+ * TO JOB REQUEUE] ***" (a qsub job's: none, as PBS's MOM writes
+ * nothing for a delete, but its "=>> PBS: job killed: walltime" line for
+ * the time limit): we keep
  * the "slurmstepd-" prefix on purpose because users and scripts grep for it;
  * then SIGCONT+SIGTERM to the job's process group and SIGKILL killWait
  * seconds later. When the script exits, whatever it left in its process
@@ -86,11 +88,13 @@ static void job_end(struct stepd *s, struct supervise *v, enum sl_jobstate st, i
 	v->ended = time(NULL);
 	sl_info("job %llu: %s", (unsigned long long)s->l.job_id, requeue ? "requeued" :
 		sl_jobstate_name(st));
-	if (st == SL_JOB_TIMEOUT && s->l.nodefile != NULL && s->err_fd >= 0) /* a qsub job */
+	/* a qsub job: MOM's words for a limit, and none for a delete or a
+	 * rerun (mom_main.c writes "=>> PBS: job killed" for limits alone) */
+	if (st == SL_JOB_TIMEOUT && s->l.nodefile != NULL && s->err_fd >= 0)
 		dprintf(s->err_fd, "=>> PBS: job killed: walltime %lld exceeded limit %lld\n",
 			(long long)((sl_mono_ms() - v->start_ms - v->stopped_total_ms) / 1000),
 			(long long)(v->limit_ms / 1000));
-	else
+	else if (s->l.nodefile == NULL)
 		write_cancel_line(s, requeue ? " DUE TO JOB REQUEUE" : why[st]);
 	stepd_job_kill(s, SIGCONT);
 	stepd_job_kill(s, SIGTERM);

@@ -94,6 +94,10 @@ expect_run $USER2 159 "qdel: Unauthorized Request  $j1" "" "$BIN/qdel" "$j1"
 expect_run $USER2 159 "qsig: Unauthorized Request  $j1" "" "$BIN/qsig" -s USR1 "$j1"
 expect_run $USER1 0 "" "" "$BIN/qdel" "$j1@$S"
 wait_state "$(seq_of "$j1")" CANCELLED
+# PBS's MOM writes nothing of a delete into the job's files (the
+# "CANCELLED AT" line is slurmstepd's)
+[ -f "sleeper.e$(seq_of "$j1")" ] || fail "qsub -N sleeper: no sleeper.e$(seq_of "$j1")"
+! grep -q "CANCELLED AT" "sleeper.e$(seq_of "$j1")" || fail "qdel: slurmstepd's line in a qsub job's stderr"
 expect_run $USER1 35 "qdel: Job has finished $j1" "" "$BIN/qdel" "$j1"
 expect_run root 153 "qdel: Unknown Job Id 99999.$S" "" "$BIN/qdel" 99999
 expect_run root 1 "qdel: illegally formed job identifier: x1" "" "$BIN/qdel" x1

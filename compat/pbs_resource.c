@@ -30,7 +30,7 @@ void sl_pbs_res_init(struct sl_pbs_res *r)
 	memset(r, 0, sizeof(*r));
 	r->chunk.ncpus = r->chunk.mpiprocs = r->chunk.ngpus = -1;
 	r->chunk.mem_mib = -1;
-	r->walltime = r->mem_mib = r->pvmem_mib = -1;
+	r->walltime = r->mem_mib = r->pvmem_mib = r->pmem_mib = -1;
 	r->ncpus = r->ngpus = -1;
 }
 
@@ -162,7 +162,7 @@ static int parse_count(const char *v, int min, int *out)
 /* Resources PBS knows that Sluice does not take (pbs_resources(7B)), and
  * Torque's: refused by name. Anything else is PBS's "Unknown resource". */
 static const char *const known_unsupported[] = {
-	"vmem", "pmem", "pvmem", "cput", "pcput", "arch", "host", "vnode", "file",
+	"vmem", "pvmem", "cput", "pcput", "arch", "host", "vnode", "file",
 	"software", "nice", "ompthreads", "naccelerators", "accelerator",
 	"accelerator_model", "accelerator_memory", "mpiprocs", "nchunk", "soft_walltime",
 	"min_walltime", "max_walltime", "preempt_targets", "site", "start_time", "procs",
@@ -184,7 +184,7 @@ static int refuse_resource(const char *name, int *status, struct sl_err *err)
 	if (!known(name))
 		return pbse(status, err, SL_PBSE_UNKRESC, "%s: %s", name);
 	snprintf(what, sizeof(what), "-l %s", name);
-	if (strcmp(name, "vmem") == 0 || strcmp(name, "pmem") == 0)
+	if (strcmp(name, "vmem") == 0)
 		snprintf(what, sizeof(what), "-l %s (Sluice limits real memory: use mem, or pvmem "
 			 "for each process's virtual memory)", name);
 	/* NCI Gadi's: file systems mounted for the job, and its local disk */
@@ -357,6 +357,10 @@ static int resource(struct sl_pbs_res *r, const char *name, const char *v, int *
 		rc = sl_pbs_parse_size(v, &r->pvmem_mib);
 		if (rc == 0 && r->pvmem_mib == 0)
 			rc = -SL_EINVAL;
+	} else if (strcmp(name, "pmem") == 0) { /* a process's real memory */
+		rc = sl_pbs_parse_size(v, &r->pmem_mib);
+		if (rc == 0 && r->pmem_mib == 0)
+			rc = -SL_EINVAL;
 	} else if (strcmp(name, "ncpus") == 0) {
 		rc = parse_count(v, 1, &r->ncpus);
 	} else if (strcmp(name, "ngpus") == 0) {
@@ -372,7 +376,7 @@ static int resource(struct sl_pbs_res *r, const char *name, const char *v, int *
 static unsigned res_bit(const char *name)
 {
 	static const char *const names[] = {"select", "nodes", "place", "walltime",
-					    "mem", "pvmem", "ncpus", "ngpus"};
+					    "mem", "pvmem", "ncpus", "ngpus", "pmem"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(name, names[i]) == 0)
 			return 1u << i;
@@ -492,8 +496,12 @@ int sl_pbs_res_apply(const struct sl_pbs_res *r, struct sl_jobspec *s, int *stat
 		free(s->rlimits);
 		s->rlimits = sl_xasprintf("AS=%lld", (long long)r->pvmem_mib * 1048576LL);
 	}
-	if (r->from == 0 && c.ncpus < 0 && c.mem_mib < 0 && c.ngpus < 0)
-		return 0; /* no shape asked for: the defaults, as sbatch's */
+	if (r->from == 0 && c.ncpus < 0 && c.mem_mib < 0 && c.ngpus < 0) {
+		/* no shape asked for: the defaults, as sbatch's (one process) */
+		if (r->pmem_mib > 0)
+			s->mem_per_node = r->pmem_mib;
+		return 0;
+	}
 	ncpus = c.ncpus > 0 ? c.ncpus : 1;   /* default_chunk.ncpus = 1 */
 	procs = c.mpiprocs > 0 ? c.mpiprocs : 1;
 	if (ncpus % procs != 0) {
@@ -512,6 +520,11 @@ int sl_pbs_res_apply(const struct sl_pbs_res *r, struct sl_jobspec *s, int *stat
 	s->cpus_per_task = ncpus / procs;
 	s->mem_per_cpu = SL_NO_VAL;
 	s->mem_per_node = c.mem_mib > 0 ? c.mem_mib * per_node : SL_NO_VAL;
+	/* pmem, the most real memory one process may use (Torque's, which
+	 * FireWorks' PBS template asks): without mem, a node holds that much
+	 * for each of its processes, as Torque's schedulers count it */
+	if (c.mem_mib <= 0 && r->pmem_mib > 0)
+		s->mem_per_node = r->pmem_mib * procs * per_node;
 	s->gpus = SL_NO_VAL;
 	s->gpus_per_node = c.ngpus > 0 ? c.ngpus * per_node : SL_NO_VAL;
 	return 0;

@@ -31,6 +31,7 @@ struct sl_pbs_res {
 	int ncpus, ngpus;          /* job-wide -l ncpus=, ngpus=; -1 */
 	int64_t mem_mib;           /* job-wide -l mem=; -1 */
 	int64_t pvmem_mib;         /* -l pvmem=: each process's virtual memory (RLIMIT_AS); -1 */
+	int64_t pmem_mib;          /* -l pmem=: each process's physical memory; -1 */
 	enum sl_pbs_place place;
 	int excl;                  /* place=excl or exclhost: --exclusive */
 	unsigned by_directive;     /* resources a #PBS directive gave (bits) */

@@ -116,6 +116,14 @@ static const struct shape_case {
 	{"nodes=2", NULL, 2, 1, 1, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET, 0},
 	/* Torque's mem is the job's: spread over the nodes, rounded up */
 	{"nodes=2:ppn=1,mem=3gb", NULL, 2, 1, 1, 1536, SL_NO_VAL, SL_TIME_UNSET, 0},
+	/* pmem, a process's real memory (FireWorks' PBS template): without
+	 * mem, each node holds it for each of its processes; mem wins */
+	{"nodes=1:ppn=4", "pmem=1gb", 1, 4, 1, 4096, SL_NO_VAL, SL_TIME_UNSET, 0},
+	{"select=2:ncpus=4:mpiprocs=2,pmem=100mb", NULL, 2, 2, 2, 200, SL_NO_VAL,
+	 SL_TIME_UNSET, 0},
+	{"select=1:ncpus=2:mem=1gb,pmem=100mb", NULL, 1, 1, 2, 1024, SL_NO_VAL, SL_TIME_UNSET,
+	 0},
+	{"pmem=300mb", NULL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, 300, SL_NO_VAL, SL_TIME_UNSET, 0},
 };
 
 static void test_shapes(void **state)
@@ -168,8 +176,7 @@ static const struct res_reject {
 	 "not supported by Sluice"},
 	{"vmem=1gb", NULL, 1, "-l vmem (Sluice limits real memory: use mem, or pvmem for each process's virtual "
 	 "memory) is not supported by Sluice"},
-	{"pmem=1gb", NULL, 1, "-l pmem (Sluice limits real memory: use mem, or pvmem for each process's virtual "
-	 "memory) is not supported by Sluice"},
+	{"pmem=0", NULL, 166, "Illegal attribute or resource value"},
 	{"storage=gdata/ab12+scratch/ab12", NULL, 1,
 	 "-l storage (Sluice mounts no file systems per job) is not supported by Sluice"},
 	{"jobfs=10GB", NULL, 1,

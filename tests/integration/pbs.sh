@@ -470,3 +470,11 @@ expect_eq "pvmem=100mb is the job's RLIMIT_AS (ulimit -v, KiB)" "102400" "$(cat 
 expect_run $USER1 1 "qsub: -l vmem (Sluice limits real memory: use mem, or pvmem for each process's virtual memory) is not supported by Sluice" "" \
 	"$BIN/qsub" -l vmem=1gb job.pbs
 ok "-l pvmem sets each process's address space limit; vmem is refused by name"
+
+# ---- 15. The server away: OpenPBS's words, and -F json still a whole document
+stop_daemon
+expect_run $USER1 255 "qstat: cannot connect to server $S (errno=15010)" "" "$Q"
+out=$(as $USER1 "$Q" -f -F json -x 1 2>/dev/null)
+expect_eq "qstat -F json with the server away ends its document" "}" "$(printf '%s\n' "$out" | tail -n 1)"
+expect_eq "... and holds no Jobs" "" "$(printf '%s\n' "$out" | grep Jobs)"
+ok "the server away: qstat's message and status, a closed JSON document"

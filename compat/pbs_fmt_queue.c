@@ -214,6 +214,8 @@ int sl_pbsnodes_all(struct sl_buf *b, const struct sl_clusterinfo *ci)
 	quota_attrs(put_node, b, "resources_available", t.cpu, t.mem, t.gpu, 0);
 	sl_buf_addf(b, "     resources_available.vnode = %s\n", n->name);
 	quota_attrs(put_node, b, "resources_assigned", t.cpu_used, t.mem_used, t.gpu_used, 1);
+	if ((n->drain || n->down) && n->reason != NULL) /* pbsnodes -C's comment */
+		sl_buf_addf(b, "     comment = %s\n", n->reason);
 	sl_buf_addstr(b, "     resv_enable = True\n");
 	sl_buf_addstr(b, "     sharing = default_shared\n");
 	sl_pbs_fmt_ctime(n->start_time, when, sizeof(when));

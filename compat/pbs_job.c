@@ -33,6 +33,7 @@ static const struct {
 	{SL_PBSE_MODATRRUN, "Cannot modify attribute while job running "},
 	{SL_PBSE_BADSTATE, "Request invalid for state of job"},
 	{SL_PBSE_UNKQUE, "Unknown queue"},
+	{SL_PBSE_UNKNODE, "Unknown node "},
 	{SL_PBSE_NOSUP, "No support for requested service"},
 	{SL_PBSE_EXCQRESC, "Job violates queue and/or server resource limits"},
 	{SL_PBSE_UNKRESC, "Unknown resource"},

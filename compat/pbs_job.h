@@ -23,6 +23,7 @@
 #define SL_PBSE_UNKRESC 15035   /* "Unknown resource" */
 #define SL_PBSE_BADACCT 15049   /* "Invalid Account" */
 #define SL_PBSE_BADDEPEND 15054 /* "Invalid Job Dependency" */
+#define SL_PBSE_UNKNODE 15062   /* "Unknown node " (sic) */
 #define SL_PBSE_INVALSELECTRESC 15108 /* "Resource invalid in \"select\" specification" */
 #define SL_PBSE_INVALJOBRESC 15109    /* "\"-lresource=\" cannot be used with ..." */
 #define SL_PBSE_HISTJOBID 15139 /* "Job has finished" */

@@ -346,10 +346,44 @@ int sl_qctl_parse(enum sl_qctl_cmd cmd, int argc, char **argv, struct sl_qctl_op
 /* ---- pbsnodes ------------------------------------------------------------- */
 
 static const struct sl_opt pbsnodes_opts[] = {
-	ROW('a', N), NO('c', N), NO('C', R), NO('d', N), NO('D', R), NO('F', R), NO('H', N),
-	NO('j', N), NO('l', N), NO('L', N), NO('o', N), NO('q', N), NO('r', N), NO('s', R),
+	ROW('a', N), ROW('c', N), ROW('C', R), NO('d', N), NO('D', R), NO('F', R), NO('H', N),
+	NO('j', N), ROW('l', N), NO('L', N), ROW('o', N), NO('q', N), ROW('r', N), NO('s', R),
 	NO('S', N), NO('v', N), END,
 };
+
+/* OpenPBS's rules (pbsnodes.c:920-1060): which option may follow which,
+ * and which need host names; errflg is the usage text, exit 1. */
+static int pbsnodes_oper(const struct sl_optval *v, size_t n, struct sl_pbsnodes_opts *o)
+{
+	for (size_t i = 0; i < n; i++) {
+		enum sl_pbsnodes_oper was = o->oper;
+		switch (v[i].opt->key) {
+		case 'a': o->oper = SL_PBSNODES_ALL; break;
+		case 'c': o->oper = SL_PBSNODES_CLEAR; break;
+		case 'l': o->oper = SL_PBSNODES_LISTMARKED; break;
+		case 'o': /* -C then -o: the comment goes with it */
+			o->oper = SL_PBSNODES_OFFLINE;
+			was = was == SL_PBSNODES_COMMENT ? SL_PBSNODES_LIST : was;
+			break;
+		case 'r':
+			o->oper = SL_PBSNODES_RESET;
+			was = was == SL_PBSNODES_COMMENT ? SL_PBSNODES_LIST : was;
+			break;
+		case 'C':
+			o->comment = v[i].arg;
+			if (was == SL_PBSNODES_OFFLINE || was == SL_PBSNODES_RESET)
+				continue;
+			o->oper = SL_PBSNODES_COMMENT;
+			break;
+		}
+		if (was != SL_PBSNODES_LIST)
+			return -1;
+	}
+	o->all = o->oper == SL_PBSNODES_ALL;
+	if (o->oper == SL_PBSNODES_ALL || o->oper == SL_PBSNODES_LISTMARKED)
+		return o->n_hosts == 0 ? 0 : -1;
+	return o->n_hosts > 0 ? 0 : -1;
+}
 
 int sl_pbsnodes_parse(int argc, char **argv, struct sl_pbsnodes_opts *o,
 		      struct sl_pbs_failure *f, struct sl_err *err)
@@ -365,11 +399,11 @@ int sl_pbsnodes_parse(int argc, char **argv, struct sl_pbsnodes_opts *o,
 			f->status = 1; /* pbsnodes exits 1 after its usage */
 		return r;
 	}
-	o->all = n > 0;
-	free(v);
 	o->hosts = argv + optind;
 	o->n_hosts = argc - optind;
-	if ((o->all && o->n_hosts > 0) || (!o->all && o->n_hosts == 0)) {
+	r = pbsnodes_oper(v, n, o);
+	free(v);
+	if (r != 0) {
 		f->status = 1;
 		f->usage = 1;
 		return sl_err_set(err, SL_EINVAL, "%s", "");

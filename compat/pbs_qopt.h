@@ -66,9 +66,17 @@ int sl_qctl_parse(enum sl_qctl_cmd cmd, int argc, char **argv, struct sl_qctl_op
 /* The usage text of each (its two lines). */
 const char *sl_qctl_usage(enum sl_qctl_cmd cmd);
 
-/* pbsnodes: -a, or host names. */
+/* pbsnodes: -a, host names, or marking them (OpenPBS's opers): -o sets
+ * OFFLINE, -r clears it, -c clears OFFLINE and DOWN, -C COMMENT alone
+ * sets the comment (with -o or -r too); -l lists the marked nodes. */
+enum sl_pbsnodes_oper {
+	SL_PBSNODES_LIST, SL_PBSNODES_ALL, SL_PBSNODES_OFFLINE, SL_PBSNODES_RESET,
+	SL_PBSNODES_CLEAR, SL_PBSNODES_COMMENT, SL_PBSNODES_LISTMARKED,
+};
 struct sl_pbsnodes_opts {
-	int all;
+	int all;                   /* -a (oper SL_PBSNODES_ALL) */
+	enum sl_pbsnodes_oper oper;
+	const char *comment;       /* -C, from argv; NULL: none */
 	char **hosts;
 	int n_hosts;
 };

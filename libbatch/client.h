@@ -208,7 +208,7 @@ int sl_client_ping(char **host, struct sl_err *err);
  * SIGHUP. Connects itself. */
 int sl_client_reconfigure(struct sl_err *err);
 /* scontrol update NodeName= (operators): names (NULL-terminated, or
- * {"ALL"}), a state (DRAIN, UNDRAIN, RESUME, DOWN, IDLE; NULL: none), a
+ * {"ALL"}), a state (DRAIN, UNDRAIN, RESUME, DOWN, IDLE, CLEAR; NULL: none), a
  * reason (NULL: none). Connects itself. */
 int sl_client_node_update(const char *const *names, const char *state, const char *reason,
 			  struct sl_err *err);

@@ -160,6 +160,8 @@ static int next_flags(const struct sluiced *d, unsigned flags, const char *state
 		*out &= ~SL_NODEADMIN_DRAIN;
 	} else if (strcmp(state, "RESUME") == 0 && flags != 0) {
 		*out = 0;
+	} else if (strcmp(state, "CLEAR") == 0) { /* pbsnodes -c: whatever it was */
+		*out = 0;
 	} else if (strcmp(state, "IDLE") == 0 &&
 		   ((flags & SL_NODEADMIN_DOWN) || !busy(d))) {
 		*out = 0;

@@ -153,6 +153,17 @@ ok "qhold/qrls: owner, other user and operator as PBS rules them"
 	fail "qstat -Q: $("$Q" -Q)"
 "$Q" -Qf | grep -qx "    resources_available.ncpus = 16" || fail "qstat -Qf: $("$Q" -Qf)"
 expect_eq "pbsnodes -a" "$S" "$("$BIN/pbsnodes" -a | head -n1)"
+# marking the node offline (an operator's; scontrol's DRAIN), as OpenPBS
+expect_run $USER1 159 "Error marking node $S - Unauthorized Request " "" "$BIN/pbsnodes" -o "$S"
+expect_run root 214 "Error marking node nosuch - Unknown node " "" "$BIN/pbsnodes" -o nosuch
+expect_run root 0 "" "" "$BIN/pbsnodes" -o -C "bad disk" "$S"
+expect_run root 0 "" "$(printf '%-20s offline bad disk' "$S")" "$BIN/pbsnodes" -l
+"$BIN/pbsnodes" -a | grep -qx "     comment = bad disk" || fail "pbsnodes -a: $("$BIN/pbsnodes" -a)"
+expect_eq "sinfo -R" "bad disk" "$("$BIN/sinfo" -h -R -o %E)"
+expect_run root 0 "" "" "$BIN/pbsnodes" -r "$S"
+expect_run root 0 "" "" "$BIN/pbsnodes" -l
+expect_run root 0 "" "" "$BIN/pbsnodes" -c "$S"
+"$BIN/pbsnodes" -o -r "$S" 2>/dev/null && fail "pbsnodes -o -r: not a usage error"
 expect_run $USER1 1 "qsub: -R is not supported by Sluice" "" "$BIN/qsub" -R oe job.pbs
 expect_run $USER1 1 "qsub: -W depend=beforeok is not supported by Sluice (only after, afterok, afternotok and afterany)" "" \
 	"$BIN/qsub" -W depend=beforeok:1 job.pbs

@@ -77,6 +77,51 @@ static void test_qstat(void **state)
 	}
 }
 
+/* pbsnodes' operations and OpenPBS's rules of which option may follow
+ * which (pbsnodes.c:920-1060): any other mix is its usage, exit 1. */
+static void test_pbsnodes(void **state)
+{
+	static const struct {
+		const char *argv[5];
+		int status;
+		enum sl_pbsnodes_oper oper;
+		const char *comment;
+	} cases[] = {
+		{{"-a", NULL}, 0, SL_PBSNODES_ALL, NULL},
+		{{"vm", NULL}, 0, SL_PBSNODES_LIST, NULL},
+		{{"-l", NULL}, 0, SL_PBSNODES_LISTMARKED, NULL},
+		{{"-o", "vm", NULL}, 0, SL_PBSNODES_OFFLINE, NULL},
+		{{"-o", "-C", "disk", "vm", NULL}, 0, SL_PBSNODES_OFFLINE, "disk"},
+		{{"-C", "disk", "-o", "vm", NULL}, 0, SL_PBSNODES_OFFLINE, "disk"},
+		{{"-r", "vm", NULL}, 0, SL_PBSNODES_RESET, NULL},
+		{{"-c", "vm", NULL}, 0, SL_PBSNODES_CLEAR, NULL},
+		{{"-C", "note", "vm", NULL}, 0, SL_PBSNODES_COMMENT, "note"},
+		{{"-o", "-r", "vm", NULL}, 1, 0, NULL},
+		{{"-o", NULL}, 1, 0, NULL},
+		{{"-l", "vm", NULL}, 1, 0, NULL},
+		{{"-c", "-C", "x", "vm", NULL}, 1, 0, NULL},
+		{{"-d", "vm", NULL}, 1, 0, NULL}, /* refused by name */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[8];
+		struct sl_pbsnodes_opts o;
+		struct sl_pbs_failure f;
+		struct sl_err err = SL_ERR_INIT;
+		int argc = argv_of(cases[i].argv, argv);
+		int r = sl_pbsnodes_parse(argc, argv, &o, &f, &err);
+		assert_int_equal(r == 0 ? 0 : f.status, cases[i].status);
+		if (r != 0)
+			continue;
+		assert_int_equal(o.oper, cases[i].oper);
+		if (cases[i].comment)
+			assert_string_equal(o.comment, cases[i].comment);
+		else
+			assert_null(o.comment);
+	}
+}
+
 static void test_qctl(void **state)
 {
 	static const struct {
@@ -125,6 +170,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_qstat),
 		cmocka_unit_test(test_qctl),
+		cmocka_unit_test(test_pbsnodes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

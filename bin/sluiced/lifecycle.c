@@ -513,8 +513,9 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 		hold = -1;
 	}
 	if (sl_nodeadmin_take_failed(d, id) && res->state == SL_JOB_CANCELLED) {
-		never = *res; /* the node went down under it: Slurm's NODE_FAIL */
+		never = *res; /* the node went down under it: Slurm's NODE_FAIL, 0:0 */
 		never.state = SL_JOB_NODE_FAIL;
+		never.exit_code = never.exit_signal = 0;
 		snprintf(never.reason, sizeof(never.reason), "NodeDown");
 		res = &never;
 	}

@@ -78,6 +78,7 @@ expect_eq "IDLE on a busy node" "1 slurm_update error: Invalid node state specif
 # DOWN: the requeueable job back in the queue, the other NODE_FAIL
 "$SC" update NodeName="$H" State=DOWN Reason="psu dead" || fail "down"
 wait_state "$nq" NODE_FAIL
+expect_eq "NODE_FAIL's exit code" "0:0" "$("$BIN/sacct" -n -X -P -j "$nq" -o ExitCode)"
 wait_until "job $r requeued" '[ "$("$BIN/squeue" -h -j "$r" -o %T)" = PENDING ]'
 expect_eq "restarts" "Restarts=1" "$("$SC" show job "$r" | grep -o 'Restarts=[0-9]*')"
 expect_eq "show node down" "   State=DOWN+DRAIN" "$("$SC" show node "$H" | grep -o '^   State=[A-Z+]*')"

@@ -521,7 +521,10 @@ static int cmd_update(int argc, char **argv)
 		return cmd_update_node(argc, argv);
 	if (e == SL_UPD_JOB || e == SL_UPD_NONE)
 		return scontrol_update(argc, argv);
-	fprintf(stderr, "scontrol: error: update %s is not supported by Sluice\n", names[e]);
+	/* a partition's State= is Kueue's stopPolicy, which the config holds */
+	fprintf(stderr, "scontrol: error: update %s is not supported by Sluice%s\n", names[e],
+		e == SL_UPD_PARTITION ? ": set stopPolicy (Hold, HoldAndDrain) on its LocalQueue "
+					"or ClusterQueue and run scontrol reconfigure" : "");
 	return 1;
 }
 

@@ -30,7 +30,7 @@ expect_eq "a user" "1 slurm_update error: Invalid user id" "$rc $out"
 out=$("$SC" update NodeName="$H" Weight=5 2>&1); rc=$?
 expect_eq "a key Sluice lacks" "1 scontrol: error: update NodeName Weight= is not supported by Sluice" "$rc $out"
 out=$("$SC" update PartitionName=batch State=DOWN 2>&1); rc=$?
-expect_eq "a partition" "1 scontrol: error: update PartitionName is not supported by Sluice" "$rc $out"
+expect_eq "a partition" "1 scontrol: error: update PartitionName is not supported by Sluice: set stopPolicy (Hold, HoldAndDrain) on its LocalQueue or ClusterQueue and run scontrol reconfigure" "$rc $out"
 expect_eq "nothing drained" "" "$("$BIN/sinfo" -h -R)"
 ok "scontrol's refusals in Slurm's words"
 

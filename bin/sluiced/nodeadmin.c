@@ -30,7 +30,9 @@ int sl_nodeadmin_load(struct sluiced *d, struct sl_nodeadmin **out, struct sl_er
 	struct sl_nodeadmin *a = sl_xcalloc(1, sizeof(*a));
 	int r = sl_store_node_get(d->store, d->hostname, &a->n, err);
 
-	if (r == -SL_ENOENT) {
+	if (r == -SL_ENOENT || (r == 0 && strcmp(d->executor->name, "local") != 0)) {
+		/* none, or a local node's state under an executor that has its own */
+		sl_store_node_clear(&a->n);
 		r = 0;
 		a->n.name = sl_xstrdup(d->hostname);
 	} else if (r == 0 && a->n.flags != 0) {

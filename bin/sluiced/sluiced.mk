@@ -64,7 +64,11 @@ EXTRA_DIST += tests/bench/metrics.sh
 # Job steps: the requests srun, sacct, squeue -s and scancel N.S make.
 bin_sluiced_sluiced_SOURCES += bin/sluiced/h_step.c bin/sluiced/store_steps.c \
 	bin/sluiced/store_steps.h
-UNIT_TESTS += tests/unit/test_store_steps
+UNIT_TESTS += tests/unit/test_store_steps tests/unit/test_store_nodes
+tests_unit_test_store_nodes_SOURCES = tests/unit/test_store_nodes.c bin/sluiced/store_nodes.c \
+	bin/sluiced/store.c bin/sluiced/store_open.c bin/sluiced/store_rows.c bin/sluiced/statedir.c
+tests_unit_test_store_nodes_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluiced
+tests_unit_test_store_nodes_LDADD = $(TEST_LIBS) $(SQLITE_LIBS)
 tests_unit_test_store_steps_SOURCES = tests/unit/test_store_steps.c bin/sluiced/store_steps.c \
 	bin/sluiced/store.c bin/sluiced/store_open.c bin/sluiced/store_rows.c bin/sluiced/statedir.c
 tests_unit_test_store_steps_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluiced

@@ -507,24 +507,42 @@ static int cmd_update_node(int argc, char **argv)
 	return r != 0;
 }
 
+/* update PartitionName=...: its State= (an operator's). */
+static int cmd_update_part(int argc, char **argv)
+{
+	const char *name, *state;
+	struct sl_err err = SL_ERR_INIT;
+	int r = sl_scontrol_part_update_parse(argc, argv, &name, &state, &err);
+
+	if (r != 0) { /* in scontrol's own words */
+		fprintf(stderr, "%s\n", err.msg);
+		return 1;
+	}
+	r = sl_client_part_update(name, state, &err);
+	if (r == -SL_EUNSUPP)
+		fprintf(stderr, "scontrol: error: %s\n", err.msg);
+	else if (r != 0)
+		fprintf(stderr, "slurm_update error: %s\n", r == -SL_EPERM ? "Invalid user id"
+							   : r == -SL_ECONNECT ? CONNECT_FAIL : err.msg);
+	return r != 0;
+}
+
 /* Slurm's _update_it: the entity its tags name picks the update. */
 static int cmd_update(int argc, char **argv)
 {
 	static const char *const names[] = {
 		[SL_UPD_STEP] = "StepId", [SL_UPD_RESERVATION] = "ReservationName",
-		[SL_UPD_FRONTEND] = "FrontendName", [SL_UPD_PARTITION] = "PartitionName",
-		[SL_UPD_DEBUG] = "SlurmctldDebug",
+		[SL_UPD_FRONTEND] = "FrontendName", [SL_UPD_DEBUG] = "SlurmctldDebug",
 	};
 	enum sl_update_entity e = sl_scontrol_update_entity(argc, argv);
 
 	if (e == SL_UPD_NODE)
 		return cmd_update_node(argc, argv);
+	if (e == SL_UPD_PARTITION)
+		return cmd_update_part(argc, argv);
 	if (e == SL_UPD_JOB || e == SL_UPD_NONE)
 		return scontrol_update(argc, argv);
-	/* a partition's State= is Kueue's stopPolicy, which the config holds */
-	fprintf(stderr, "scontrol: error: update %s is not supported by Sluice%s\n", names[e],
-		e == SL_UPD_PARTITION ? ": set stopPolicy (Hold, HoldAndDrain) on its LocalQueue "
-					"or ClusterQueue and run scontrol reconfigure" : "");
+	fprintf(stderr, "scontrol: error: update %s is not supported by Sluice\n", names[e]);
 	return 1;
 }
 

@@ -96,6 +96,19 @@ static void put_node(void *b, const char *name, const char *res, const char *val
 	sl_buf_addf(b, "     %s.%s = %s\n", name, res, value);
 }
 
+/* PBS's enabled (takes jobs) and started (runs them), from an operator's
+ * State= (DRAIN and INACTIVE take none; DOWN and INACTIVE run none) and
+ * the queue's stop policy. */
+static int enabled(const struct sl_partinfo *p)
+{
+	return p->admin != SL_PART_DRAIN && p->admin != SL_PART_INACTIVE;
+}
+
+static int started(const struct sl_partinfo *p)
+{
+	return p->avail == SL_PART_UP && p->admin != SL_PART_DOWN && p->admin != SL_PART_INACTIVE;
+}
+
 static void queue_full(struct sl_pbs_out *o, const struct sl_partinfo *p,
 		       const struct sl_pbs_counts *c)
 {
@@ -109,8 +122,8 @@ static void queue_full(struct sl_pbs_out *o, const struct sl_partinfo *p,
 	state_count(o, c);
 	quota_attrs(put_out, o, "resources_available", t.cpu, t.mem, t.gpu, 0);
 	quota_attrs(put_out, o, "resources_assigned", t.cpu_used, t.mem_used, t.gpu_used, 1);
-	sl_pbs_out_attr(o, "enabled", NULL, "True");
-	sl_pbs_out_attr(o, "started", NULL, p->avail == SL_PART_UP ? "True" : "False");
+	sl_pbs_out_attr(o, "enabled", NULL, enabled(p) ? "True" : "False");
+	sl_pbs_out_attr(o, "started", NULL, started(p) ? "True" : "False");
 	sl_pbs_out_end(o);
 }
 
@@ -135,7 +148,7 @@ int sl_qstat_queues(struct sl_buf *b, struct sl_pbs_out *full, const struct sl_c
 			name[16] = '\0';
 		}
 		if (sl_buf_addf(b, "%-16s %5s %5d %3s %3s %5d %5d %5d %5d %5s %5d %-4s\n", name,
-				"0", c->total, "yes", p->avail == SL_PART_UP ? "yes" : "no",
+				"0", c->total, enabled(p) ? "yes" : "no", started(p) ? "yes" : "no",
 				c->queued, c->running, c->held, c->waiting, "0", c->exiting,
 				"Exe*") != 0)
 			return -SL_ETOOBIG;

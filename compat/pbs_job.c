@@ -33,6 +33,7 @@ static const struct {
 	{SL_PBSE_MODATRRUN, "Cannot modify attribute while job running "},
 	{SL_PBSE_BADSTATE, "Request invalid for state of job"},
 	{SL_PBSE_UNKQUE, "Unknown queue"},
+	{SL_PBSE_QUNOENB, "Queue is not enabled"},
 	{SL_PBSE_UNKNODE, "Unknown node "},
 	{SL_PBSE_NOSUP, "No support for requested service"},
 	{SL_PBSE_EXCQRESC, "Job violates queue and/or server resource limits"},
@@ -76,6 +77,9 @@ int sl_pbse_of_refusal(int sl_code, const char *msg)
 {
 	if (msg && strstr(msg, "Job dependency problem") != NULL)
 		return SL_PBSE_BADDEPEND;
+	/* a partition an operator drained or made inactive */
+	if (msg && strstr(msg, "Required partition not available") != NULL)
+		return SL_PBSE_QUNOENB;
 	return sl_pbse_of(sl_code);
 }
 

@@ -18,6 +18,7 @@
 #define SL_PBSE_MODATRRUN 15015 /* "Cannot modify attribute while job running " (sic) */
 #define SL_PBSE_BADSTATE 15016  /* "Request invalid for state of job" */
 #define SL_PBSE_UNKQUE 15018    /* "Unknown queue" */
+#define SL_PBSE_QUNOENB 15021   /* "Queue is not enabled" */
 #define SL_PBSE_NOSUP 15029     /* "No support for requested service" */
 #define SL_PBSE_EXCQRESC 15036  /* "Job violates queue and/or server resource limits" */
 #define SL_PBSE_UNKRESC 15035   /* "Unknown resource" */

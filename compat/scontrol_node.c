@@ -1,9 +1,11 @@
-/* scontrol_node.c - which entity an `update` names, and `update
- * NodeName=...`'s words, as Slurm 22.05's scontrol reads them
- * (scontrol.c's _update_it, update_node.c): keys and state names by their
- * shortest prefixes, the reason's quotes dropped, DOWN and DRAIN refused
- * without a reason. The states Sluice's node has (DRAIN, UNDRAIN, RESUME,
- * DOWN, IDLE) go to the daemon; the others are named as unsupported. */
+/* scontrol_node.c - which entity an `update` names, and the words of
+ * `update NodeName=...` and `update PartitionName=...`, as Slurm 22.05's
+ * scontrol reads them (scontrol.c's _update_it, update_node.c,
+ * update_part.c): keys and state names by their shortest prefixes, the
+ * reason's quotes dropped, DOWN and DRAIN refused without a reason. The
+ * states Sluice's node has (DRAIN, UNDRAIN, RESUME, DOWN, IDLE) and a
+ * partition's State= go to the daemon; the other keys and states are named
+ * as unsupported. */
 #include "scontrol_node.h"
 
 #include <stdlib.h>
@@ -181,4 +183,70 @@ void sl_node_update_clear(struct sl_node_update *u)
 	sl_strv_free(u->names);
 	free(u->reason);
 	memset(u, 0, sizeof(*u));
+}
+
+/* update_part.c's keys but PartitionName and State, with their shortest
+ * prefixes: Slurm's, not Sluice's (a partition's limits are its config). */
+static const struct {
+	const char *key;
+	size_t min;
+} part_keys[] = {
+	{"MaxTime", 4},       {"CpuBind", 7},       {"DefaultTime", 8}, {"MaxCPUsPerNode", 4},
+	{"MaxNodes", 4},      {"MinNodes", 2},      {"Default", 7},     {"DisableRootJobs", 1},
+	{"ExclusiveUser", 1}, {"Hidden", 1},        {"LLN", 1},         {"RootOnly", 3},
+	{"ReqResv", 3},       {"OverSubscribe", 5}, {"Shared", 2},      {"OverTimeLimit", 5},
+	{"PreemptMode", 3},   {"Priority", 3},      {"PriorityJobFactor", 3},
+	{"PriorityTier", 3},  {"Nodes", 1},         {"AllowGroups", 6}, {"AllowAccounts", 6},
+	{"AllowQos", 6},      {"DenyAccounts", 5},  {"DenyQos", 5},     {"AllocNodes", 6},
+	{"Alternate", 3},     {"GraceTime", 5},     {"DefMemPerCPU", 10},
+	{"DefMemPerNode", 10}, {"MaxMemPerCPU", 10}, {"MaxMemPerNode", 10}, {"QoS", 3},
+	{"JobDefaults", 4},   {"TresBillingWeights", 1},
+};
+
+/* State=: INACTIVE, DOWN, UP, DRAIN by their first letters, in that order. */
+static const char *part_state(const char *v)
+{
+	static const char *const names[] = {"INACTIVE", "DOWN", "UP", "DRAIN"};
+	size_t len = strlen(v);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (len >= 1 && len <= strlen(names[i]) && strncasecmp(v, names[i], len) == 0)
+			return names[i];
+	return NULL;
+}
+
+int sl_scontrol_part_update_parse(int argc, char **argv, const char **name, const char **state,
+				  struct sl_err *err)
+{
+	*name = *state = NULL;
+	for (int i = 0; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		size_t k, len;
+		if (eq == NULL)
+			return sl_err_set(err, SL_EINVAL, "scontrol: error: Invalid input: %s  Request "
+					  "aborted", argv[i]);
+		len = (size_t)(eq - argv[i]);
+		if (is_key(argv[i], len, "PartitionName", 2)) {
+			*name = eq + 1;
+			continue;
+		}
+		if (is_key(argv[i], len, "State", 2)) {
+			if ((*state = part_state(eq + 1)) == NULL)
+				return sl_err_set(err, SL_EINVAL, "scontrol: error: Invalid input: %s\n"
+						  "scontrol: error: Acceptable State values are UP, "
+						  "DOWN, DRAIN and INACTIVE", argv[i]);
+			continue;
+		}
+		for (k = 0; k < sizeof(part_keys) / sizeof(part_keys[0]); k++)
+			if (is_key(argv[i], len, part_keys[k].key, part_keys[k].min))
+				return sl_err_set(err, SL_EUNSUPP, "scontrol: error: update PartitionName "
+						  "%s= is not supported by Sluice: a partition's "
+						  "settings are its config's", part_keys[k].key);
+		return sl_err_set(err, SL_EINVAL, "scontrol: error: Update of this parameter is not "
+				  "supported: %s\n\nscontrol: error: Request aborted", argv[i]);
+	}
+	if (*name == NULL)
+		return sl_err_set(err, SL_EINVAL, "scontrol: error: PartitionName must be given.");
+	if (*state == NULL)
+		return sl_err_set(err, SL_EINVAL, "scontrol: error: No changes specified");
+	return 0;
 }

@@ -1,5 +1,6 @@
 /* scontrol_node.h - `scontrol update`'s entity, and `update NodeName=...`
- * (scontrol_node.c). Pure: words in, a request out. */
+ * and `update PartitionName=...` (scontrol_node.c). Pure: words in, a
+ * request out. */
 #ifndef SL_SCONTROL_NODE_H
 #define SL_SCONTROL_NODE_H
 
@@ -29,5 +30,13 @@ struct sl_node_update {
 int sl_scontrol_node_update_parse(int argc, char **argv, struct sl_node_update *u,
 				  struct sl_err *err);
 void sl_node_update_clear(struct sl_node_update *u);
+
+/* update PartitionName=P State=UP|DOWN|DRAIN|INACTIVE, as update_part.c
+ * reads it: *name and *state (UP, DOWN, DRAIN or INACTIVE) point into
+ * argv or are constants. Errors in scontrol's words: SL_EINVAL (a word
+ * without '=', a bad state, no PartitionName, nothing to change, an
+ * unknown key), SL_EUNSUPP for its other keys (MaxTime=, Nodes=, ...). */
+int sl_scontrol_part_update_parse(int argc, char **argv, const char **name, const char **state,
+				  struct sl_err *err);
 
 #endif

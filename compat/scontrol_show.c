@@ -57,7 +57,8 @@ static void node_names(struct sl_buf *b, const struct sl_sinfo_part *p)
 
 static const char *avail_name(enum sl_part_avail a)
 {
-	return a == SL_PART_UP ? "UP" : a == SL_PART_DOWN ? "DOWN" : "INACTIVE";
+	return a == SL_PART_UP ? "UP" : a == SL_PART_DOWN ? "DOWN"
+	       : a == SL_PART_DRAIN ? "DRAIN" : "INACTIVE";
 }
 
 int sl_scontrol_partition(struct sl_buf *b, const struct sl_sinfo_part *p, unsigned flags)

@@ -104,8 +104,8 @@ static const char *nul(const char *s)
 
 P(p_avail)
 {
-	static const char *const n[] = {"up", "down", "inactive"};
-	S(r->part->avail <= SL_PART_INACTIVE ? n[r->part->avail] : "unknown");
+	static const char *const n[] = {"up", "down", "inactive", "drain"};
+	S(r->part->avail <= SL_PART_DRAIN ? n[r->part->avail] : "unknown");
 }
 P(p_all) { (void)r; S("all"); }
 P(p_no) { (void)r; S("no"); }

@@ -323,7 +323,7 @@ struct sl_sinfo_built *sl_sinfo_build(const struct sl_clusterinfo *ci)
 		b->partnames[i] = p->name;
 		sp->name = p->name;
 		sp->is_default = p->is_default;
-		sp->avail = p->avail;
+		sp->avail = p->admin != SL_PART_UP ? p->admin : p->avail; /* an operator's first */
 		part_settings(p, sp);
 		sp->features = feats ? own(b, feats) : NULL;
 		if (ci->node == NULL)

@@ -434,6 +434,11 @@ static void parse_part(json_object *o, struct sl_partinfo *p)
 	p->avail = avail == NULL || strcmp(avail, "up") == 0 ? SL_PART_UP
 		   : strcmp(avail, "down") == 0 ? SL_PART_DOWN : SL_PART_INACTIVE;
 	free(avail);
+	avail = sl_client_str(o, "state");
+	p->admin = avail == NULL ? SL_PART_UP : strcmp(avail, "DOWN") == 0 ? SL_PART_DOWN
+		   : strcmp(avail, "DRAIN") == 0 ? SL_PART_DRAIN
+		   : strcmp(avail, "INACTIVE") == 0 ? SL_PART_INACTIVE : SL_PART_UP;
+	free(avail);
 	p->reason = sl_client_str(o, "reason");
 	p->reason_user = sl_client_str(o, "reason_user");
 	p->reason_uid = (uint32_t)sl_client_i64(o, "reason_uid");

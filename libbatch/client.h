@@ -117,7 +117,7 @@ int sl_client_hold(struct sl_client *c, int release, int operator, uint64_t id,
 /* sinfo: what the daemon knows of its partitions (LocalQueue names, in
  * config order) and of its node. Quantities are milli-units
  * (quantity.h). */
-enum sl_part_avail { SL_PART_UP, SL_PART_DOWN, SL_PART_INACTIVE };
+enum sl_part_avail { SL_PART_UP, SL_PART_DOWN, SL_PART_INACTIVE, SL_PART_DRAIN };
 
 struct sl_quota_row {            /* one ClusterQueue x flavor x resource */
 	char *cluster_queue, *flavor, *resource;
@@ -141,6 +141,7 @@ struct sl_partinfo {
 	 * -1 not set, -2 UNLIMITED. */
 	int64_t max_time, default_time, max_nodes, min_nodes;
 	int64_t def_mem_per_cpu, def_mem_per_node, max_mem_per_cpu, max_mem_per_node;
+	enum sl_part_avail admin; /* an operator's State= (scontrol update); UP: none */
 };
 
 struct sl_nodeinfo {             /* the local executor's one node */
@@ -212,6 +213,9 @@ int sl_client_reconfigure(struct sl_err *err);
  * reason (NULL: none). Connects itself. */
 int sl_client_node_update(const char *const *names, const char *state, const char *reason,
 			  struct sl_err *err);
+/* scontrol update PartitionName= (operators): its State= (UP, DOWN, DRAIN,
+ * INACTIVE). Connects itself. */
+int sl_client_part_update(const char *name, const char *state, struct sl_err *err);
 
 /* scontrol show config: what the daemon says of itself, and its settings
  * as the config's key table lists them (key and value, in order). */

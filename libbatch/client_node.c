@@ -1,17 +1,40 @@
-/* client_node.c - the node update request (PROTOCOL.md, type 13): scontrol
- * update NodeName=... State=... Reason=... (bin/sluiced/nodeadmin.c). */
+/* client_node.c - the node and partition update requests (PROTOCOL.md,
+ * types 13 and 14): scontrol update NodeName=... State=... Reason=...
+ * (bin/sluiced/nodeadmin.c), PartitionName=... State=... (partadmin.c). */
 #include "client.h"
 #include "client_int.h"
 #include "proto.h"
 
 #include <json-c/json.h>
 
+static int call(uint16_t type, json_object *req, struct sl_err *err)
+{
+	struct sl_client *c = NULL;
+	json_object *rep = NULL;
+	int r;
+
+	if ((r = sl_client_connect(NULL, &c, err)) == 0)
+		r = sl_client_call(c, type, req, &rep, err);
+	else
+		json_object_put(req);
+	json_object_put(rep);
+	sl_client_free(c);
+	return r;
+}
+
+int sl_client_part_update(const char *name, const char *state, struct sl_err *err)
+{
+	json_object *req = json_object_new_object();
+
+	json_object_object_add(req, "name", json_object_new_string(name));
+	json_object_object_add(req, "state", json_object_new_string(state));
+	return call(SL_MSG_PART_UPDATE, req, err);
+}
+
 int sl_client_node_update(const char *const *names, const char *state, const char *reason,
 			  struct sl_err *err)
 {
-	struct sl_client *c = NULL;
-	json_object *req = json_object_new_object(), *a = json_object_new_array(), *rep = NULL;
-	int r;
+	json_object *req = json_object_new_object(), *a = json_object_new_array();
 
 	for (const char *const *p = names; p != NULL && *p != NULL; p++)
 		json_object_array_add(a, json_object_new_string(*p));
@@ -20,11 +43,5 @@ int sl_client_node_update(const char *const *names, const char *state, const cha
 		json_object_object_add(req, "state", json_object_new_string(state));
 	if (reason != NULL)
 		json_object_object_add(req, "reason", json_object_new_string(reason));
-	if ((r = sl_client_connect(NULL, &c, err)) == 0)
-		r = sl_client_call(c, SL_MSG_NODE_UPDATE, req, &rep, err);
-	else
-		json_object_put(req);
-	json_object_put(rep);
-	sl_client_free(c);
-	return r;
+	return call(SL_MSG_NODE_UPDATE, req, err);
 }

@@ -7,6 +7,7 @@
 #include "handlers.h"
 #include "log.h"
 #include "nodeadmin.h"
+#include "partadmin.h"
 #include "proto.h"
 #include "xalloc.h"
 
@@ -30,6 +31,7 @@ static const struct {
 	{SL_MSG_RECONFIGURE, "reconfigure", SL_PRIV_OPERATOR, sl_h_reconfigure, NULL, NULL},
 	{SL_MSG_CONFIG, "config", SL_PRIV_ANY, sl_h_config, NULL, NULL},
 	{SL_MSG_NODE_UPDATE, "node_update", SL_PRIV_OPERATOR, sl_h_node_update, NULL, NULL},
+	{SL_MSG_PART_UPDATE, "part_update", SL_PRIV_OPERATOR, sl_h_part_update, NULL, NULL},
 	{SL_MSG_HOLD, "hold", SL_PRIV_OWNER, sl_h_hold, NULL, NULL},
 	{SL_MSG_STAT, "stat", SL_PRIV_OWNER, sl_h_stat, NULL, NULL},
 	{SL_MSG_SHARES, "shares", SL_PRIV_ANY, sl_h_shares, NULL, NULL},

@@ -13,6 +13,7 @@
 #include "jobtab.h"
 #include "log.h"
 #include "pam.h"
+#include "partadmin.h"
 #include "schedule.h"
 #include "store.h"
 #include "submit.h"
@@ -163,7 +164,8 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 		sl_buf_addf(rep, "{\"id\":%llu}", (unsigned long long)had);
 		goto out;
 	}
-	if ((r = sl_submit_prepare(d->conf, sl_schedctl_engine(d->sched), &who, j, err)) != 0)
+	if ((r = sl_submit_prepare(d->conf, sl_schedctl_engine(d->sched), &who, j, err)) != 0 ||
+	    (r = sl_partadmin_accepts(d, j->spec.partition, err)) != 0) /* DRAIN, INACTIVE */
 		goto out;
 	if (d->executor->check != NULL && (r = d->executor->check(d->conf, &j->spec, err)) != 0)
 		goto out;

@@ -11,6 +11,7 @@
 #include "mail.h"
 #include "metrics.h"
 #include "nodeadmin.h"
+#include "partadmin.h"
 #include "nodefeed.h"
 #include "loop.h"
 #include "schedule.h"
@@ -296,6 +297,7 @@ static int setup(struct sluiced *d, int foreground, unsigned store_flags, struct
 	if (sl_conf_fsync(d->conf))
 		store_flags |= SL_STORE_FSYNC;
 	if ((r = sl_store_open(sl_conf_state_dir(d->conf), store_flags, &d->store, err)) != 0 ||
+	    (r = sl_partadmin_load(d, &d->partadmin, err)) != 0 ||
 	    (r = sl_schedctl_new(d, &d->sched, err)) != 0)
 		return r;
 	d->nodefeed = sl_nodefeed_new();
@@ -342,6 +344,7 @@ static void teardown(struct sluiced *d)
 		d->executor->destroy(d->exec);
 	sl_nodefeed_free(d->nodefeed);
 	sl_nodeadmin_free(d->nodeadmin);
+	sl_partadmin_free(d->partadmin);
 	sl_schedctl_free(d->sched);
 	sl_store_free(d->store);
 	sl_jobtab_free(d->jobs);

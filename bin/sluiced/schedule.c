@@ -12,6 +12,7 @@
 #include "loop.h"
 #include "metrics.h"
 #include "nodeadmin.h"
+#include "partadmin.h"
 #include "submit.h"
 #include "workload.h"
 #include "xalloc.h"
@@ -61,7 +62,9 @@ int sl_schedctl_new(struct sluiced *d, struct sl_schedctl **out, struct sl_err *
 {
 	struct sl_schedctl *s = sl_xcalloc(1, sizeof(*s));
 	s->d = d;
-	s->engine = sl_sched_new(sl_conf_kueue(d->conf)); /* cannot fail */
+	struct sl_kueue *held = sl_partadmin_model(d, sl_conf_kueue(d->conf));
+	s->engine = sl_sched_new(held ? held : sl_conf_kueue(d->conf)); /* cannot fail */
+	sl_partadmin_model_free(held);
 	s->gates = sl_gates_new(d);
 	s->limits = sl_limgate_new();
 	afs_arm(s);
@@ -103,7 +106,10 @@ static void refeature(struct sl_schedctl *s)
 
 int sl_schedctl_reconfigure(struct sl_schedctl *s, struct sl_err *err)
 {
-	int r = sl_sched_reconfigure(s->engine, sl_conf_kueue(s->d->conf), err);
+	/* the config, with the LocalQueues of partitions an operator holds */
+	struct sl_kueue *held = sl_partadmin_model(s->d, sl_conf_kueue(s->d->conf));
+	int r = sl_sched_reconfigure(s->engine, held ? held : sl_conf_kueue(s->d->conf), err);
+	sl_partadmin_model_free(held);
 	if (r == 0) {
 		afs_arm(s);
 		refeature(s);

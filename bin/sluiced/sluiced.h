@@ -18,6 +18,7 @@ struct sl_executor;
 struct sl_sched;
 struct sl_idcache;
 struct sl_nodeadmin;
+struct sl_partadmin;
 struct sl_json; /* json_object, kept opaque here */
 
 struct sluiced {
@@ -38,6 +39,7 @@ struct sluiced {
 	struct sl_schedctl *sched;   /* scheduler glue (schedule.c) */
 	struct sl_nodefeed *nodefeed; /* TAS nodes from the executor (nodefeed.c) */
 	struct sl_nodeadmin *nodeadmin; /* the local node drained or down (nodeadmin.c) */
+	struct sl_partadmin *partadmin; /* partitions an operator set DOWN, DRAIN, ... */
 	struct sl_idcache *ids;      /* user and group names of peers */
 	uid_t self_uid;              /* the daemon's own uid */
 	char *self_user;

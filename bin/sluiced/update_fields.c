@@ -14,6 +14,7 @@
 #include "exec.h"
 #include "gates.h"
 #include "handlers.h"
+#include "partadmin.h"
 #include "submit.h"
 #include "xalloc.h"
 
@@ -97,6 +98,8 @@ static int f_partition(struct upd *u, json_object *v, struct sl_err *err)
 	int r = sl_update_pending_only(u, err);
 	if (r == 0 && *json_object_get_string(v) == '\0')
 		r = sl_err_set(err, SL_EPARTITION, "Invalid partition name specified");
+	if (r == 0) /* drained or inactive by an operator: it takes no job */
+		r = sl_partadmin_accepts(u->d, json_object_get_string(v), err);
 	if (r == 0) {
 		sl_update_set_str(&u->n->spec.partition, v);
 		u->refit = u->requeue = 1;

@@ -1,6 +1,6 @@
 #!/bin/sh
-# scontrol update NodeName=... on the local executor's node, as an admin
-# migrating from Slurm types it: DRAIN with a reason (sinfo drng then
+# scontrol update NodeName=... on the local executor's node, and
+# PartitionName=... State=, as an admin migrating from Slurm types them: DRAIN with a reason (sinfo drng then
 # drain, sinfo -R, scontrol show node's State and Reason lines), pending
 # jobs wait with slurmctld's reason and start on UNDRAIN or RESUME, the
 # drain outlives kill -9 of sluiced, DOWN requeues the running jobs that
@@ -29,8 +29,6 @@ out=$(as $USER1 "$SC" update NodeName="$H" State=DRAIN Reason=x 2>&1); rc=$?
 expect_eq "a user" "1 slurm_update error: Invalid user id" "$rc $out"
 out=$("$SC" update NodeName="$H" Weight=5 2>&1); rc=$?
 expect_eq "a key Sluice lacks" "1 scontrol: error: update NodeName Weight= is not supported by Sluice" "$rc $out"
-out=$("$SC" update PartitionName=batch State=DOWN 2>&1); rc=$?
-expect_eq "a partition" "1 scontrol: error: update PartitionName is not supported by Sluice: set stopPolicy (Hold, HoldAndDrain) on its LocalQueue or ClusterQueue and run scontrol reconfigure" "$rc $out"
 expect_eq "nothing drained" "" "$("$BIN/sinfo" -h -R)"
 ok "scontrol's refusals in Slurm's words"
 
@@ -91,3 +89,36 @@ wait_state "$r" RUNNING
 expect_eq "sinfo after RESUME" "mix" "$("$BIN/sinfo" -h -o %t)"
 "$BIN/scancel" "$r"
 ok "DOWN requeues what may be requeued and ends the rest NODE_FAIL; RESUME starts them again"
+
+# A partition's State=: DOWN takes jobs and starts none, DRAIN starts the
+# queued ones and takes no more (sbatch and qsub in their words), both
+# outlive kill -9, UP as before; scontrol's and slurmctld's refusals
+wait_state "$r" CANCELLED
+out=$(as $USER1 "$SC" update PartitionName=batch State=DOWN 2>&1); rc=$?
+expect_eq "a user" "1 slurm_update error: Invalid user id" "$rc $out"
+out=$("$SC" update PartitionName=nosuch State=DOWN 2>&1); rc=$?
+expect_eq "no such partition" "1 slurm_update error: Invalid partition name specified" "$rc $out"
+out=$("$SC" update PartitionName=batch State=x 2>&1); rc=$?
+expect_eq "a bad state" "1 scontrol: error: Invalid input: State=x
+scontrol: error: Acceptable State values are UP, DOWN, DRAIN and INACTIVE" "$rc $out"
+out=$("$SC" update PartitionName=batch MaxTime=5 2>&1); rc=$?
+expect_eq "a limit" "1 scontrol: error: update PartitionName MaxTime= is not supported by Sluice: a partition's settings are its config's" "$rc $out"
+"$SC" update PartitionName=batch State=DOWN || fail "partition down"
+d=$(submit $USER1 -o /dev/null --wrap 'true') || fail "submit to a down partition"
+wait_until "PartitionDown" '[ "$("$BIN/squeue" -h -j "$d" -o %r)" = PartitionDown ]'
+expect_eq "sinfo down" "down" "$("$BIN/sinfo" -h -o %a)"
+expect_eq "show partition" "   State=DOWN" "$("$SC" show partition batch | grep -o '^   State=[A-Z]*')"
+kill9_daemon
+start_daemon
+sleep 1
+expect_eq "down after kill -9" "PENDING PartitionDown" "$("$BIN/squeue" -h -j "$d" -o '%T %r')"
+"$SC" update PartitionName=batch State=DRAIN || fail "partition drain"
+wait_state "$d" COMPLETED
+expect_eq "sinfo drain" "drain" "$("$BIN/sinfo" -h -o %a)"
+out=$(as $USER1 "$BIN/sbatch" -o /dev/null --wrap true 2>&1); rc=$?
+expect_eq "sbatch to a drained partition" "1 sbatch: error: Batch job submission failed: Required partition not available (inactive or drain)" "$rc $out"
+out=$(as $USER1 "$BIN/qsub" -- /bin/true 2>&1); rc=$?
+expect_eq "qsub to a drained queue" "173 qsub: Queue is not enabled" "$rc $out"
+"$SC" update PartitionName=batch State=UP || fail "partition up"
+expect_eq "sinfo up" "up" "$("$BIN/sinfo" -h -o %a)"
+ok "a partition DOWN (jobs wait, PartitionDown) and DRAIN (no new jobs), across kill -9; UP again"

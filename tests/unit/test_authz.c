@@ -20,6 +20,7 @@
 #include "dispatch.h"
 #include "handlers.h"
 #include "nodeadmin.h"
+#include "partadmin.h"
 #include "proto.h"
 #include "xalloc.h"
 
@@ -130,6 +131,7 @@ STEP_STUB(sl_h_step_end, SL_MSG_STEP_END)
 STEP_STUB(sl_h_steps, SL_MSG_STEPS)
 STEP_STUB(sl_h_step_signal, SL_MSG_STEP_SIGNAL)
 STEP_STUB(sl_h_node_update, SL_MSG_NODE_UPDATE)
+STEP_STUB(sl_h_part_update, SL_MSG_PART_UPDATE)
 
 /* ---- requests ---- */
 
@@ -153,6 +155,7 @@ static const struct {
 	{SL_MSG_RECONFIGURE, {0, 0, 1, 1}, {0, 0, 1, 1}}, /* operators only */
 	{SL_MSG_CONFIG, ALL, ALL},
 	{SL_MSG_NODE_UPDATE, {0, 0, 1, 1}, {0, 0, 1, 1}}, /* operators only */
+	{SL_MSG_PART_UPDATE, {0, 0, 1, 1}, {0, 0, 1, 1}}, /* operators only */
 	{SL_MSG_HOLD, ALL, ALL}, /* qhold/qrls; per job: see ops[] */
 	{SL_MSG_SHARES, ALL, ALL}, /* sshare */
 	{SL_MSG_STAT, ALL, ALL}, /* sstat; per job: SEE_PRIVATE */
@@ -227,7 +230,7 @@ static void test_requests(void **state)
 	for (size_t i = 0; i < sizeof(requests) / sizeof(requests[0]); i++)
 		live += requests[i].as_root[0] >= 0;
 	assert_int_equal(served, live);
-	assert_int_equal(live, 17);
+	assert_int_equal(live, 18);
 }
 
 /* The request-level rules, including the one no request uses yet. */

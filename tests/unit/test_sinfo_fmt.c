@@ -271,7 +271,8 @@ static struct sl_partinfo part(const char *name, int def, enum sl_part_avail ava
 			       int64_t admitted, struct sl_quota_row *q, size_t nq)
 {
 	struct sl_partinfo p = {(char *)name, def, avail, NULL, NULL, SL_SINFO_NO_VAL, 0,
-				admitted, no_features, nq, q, -1, -1, -1, -1, -1, -1, -1, -1};
+				admitted, no_features, nq, q, -1, -1, -1, -1, -1, -1, -1, -1,
+				SL_PART_UP};
 	if (avail != SL_PART_UP) {
 		p.reason = avail == SL_PART_DOWN ? "Hold: cq main"
 						 : "ClusterQueue x is inactive";
@@ -330,6 +331,27 @@ static void test_local_states(void **state)
 	/* borrowing past the quota: the node grows with it */
 	q[0].used = 10000, q[0].borrowed = 2000;
 	expect(&ci, &(struct sl_sinfo_opts){.format = "%C %t"}, "CPUS(A/I/O/T) STATE\n10/0/0/10 alloc\n");
+}
+
+/* An operator's State= of a partition: its AVAIL, whatever its node. */
+static void test_part_admin(void **state)
+{
+	struct sl_quota_row q[] = {row("main", "default", "cpu", 8000, 2000)};
+	struct sl_partinfo p = part("batch", 1, SL_PART_UP, 1, q, 1);
+	struct sl_clusterinfo ci = {SHOT, &host, 1, &p, 0, NULL};
+	static const struct {
+		enum sl_part_avail admin;
+		const char *want;
+	} cases[] = {
+		{SL_PART_DOWN, "down mix\n"}, {SL_PART_DRAIN, "drain mix\n"},
+		{SL_PART_INACTIVE, "inactive mix\n"}, {SL_PART_UP, "up mix\n"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		p.admin = cases[i].admin;
+		expect(&ci, &(struct sl_sinfo_opts){.no_header = 1, .format = "%a %t"},
+		       cases[i].want);
+	}
 }
 
 /* An operator's DRAIN (drng while jobs run) and DOWN of the host, with its
@@ -598,6 +620,7 @@ int main(void)
 		cmocka_unit_test(test_local_states),
 		cmocka_unit_test(test_local_stopped),
 		cmocka_unit_test(test_local_admin),
+		cmocka_unit_test(test_part_admin),
 		cmocka_unit_test(test_kubernetes),
 		cmocka_unit_test(test_kubernetes_nodes),
 		cmocka_unit_test(test_gpus_and_features),

@@ -18,7 +18,7 @@ printf '#!/bin/sh\npython3 -c "a = bytearray(20 << 20)"\nsleep 1\n' >mem.sh
 chmod 755 mem.sh
 a=$(submit "$USER1" -J memjob mem.sh)
 b=$(submit "$USER1" -J failjob --wrap "exit 3")
-c=$(submit "$USER1" -J runjob -t 10 --wrap "sleep 60")
+c=$(submit "$USER1" -J runjob -t 10 --wrap "sleep 600")
 d=$(submit "$USER1" -J heldjob -H --wrap "sleep 1")
 wait_state "$a" COMPLETED 30
 wait_state "$b" FAILED 30

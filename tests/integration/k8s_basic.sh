@@ -16,8 +16,9 @@ spec:
   nodeTaints: [{key: nvidia.com/gpu, value: "present", effect: NoSchedule}]
   tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
 '"$(gpu_queue h100 512 4Ti 32)" write_k8s_conf
-# Pods: Pending 0.8 s, ready, then run 2 s (long enough to see CF and R).
-fk PUT /fake/schedule '{"pending_ms": 800, "running_ms": 2000, "log": "hello from the pod\n"}' >/dev/null ||
+# Pods: Pending 0.8 s, ready, then run 6 s (long enough to see CF and R,
+# and the JobSet before it ends, on a loaded machine too).
+fk PUT /fake/schedule '{"pending_ms": 800, "running_ms": 6000, "log": "hello from the pod\n"}' >/dev/null ||
 	fail "fake schedule"
 start_daemon
 cd "$T/work"

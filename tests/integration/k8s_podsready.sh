@@ -11,7 +11,7 @@
 . "$top_srcdir/tests/integration/k8s_lib.sh"
 start_fake
 EXTRA_OBJECTS=$(pods_ready 3s \
-	'  requeuingStrategy: {backoffBaseSeconds: 2, backoffMaxSeconds: 10, backoffLimitCount: 1}') \
+	'  requeuingStrategy: {backoffBaseSeconds: 4, backoffMaxSeconds: 10, backoffLimitCount: 1}') \
 	CPUS=2 write_k8s_conf
 fk PUT /fake/schedule '{"pending_ms": 100, "running_ms": 1000}' >/dev/null || fail "schedule"
 fk POST /fake/overrides '{"selector": "sluice.io/job-id=1", "never_ready": true}' >/dev/null ||

@@ -16,8 +16,8 @@ spec:
   nodeTaints: [{key: nvidia.com/gpu, value: "present", effect: NoSchedule}]
   tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
 '"$(gpu_queue h100 512 4Ti 32)" write_k8s_conf
-# Pods: Pending 0.8 s, ready, then run 6 s (long enough to see CF and R,
-# and the JobSet before it ends, on a loaded machine too).
+# The first job's pods: Pending 0.8 s, ready, then run 6 s (long enough to
+# see CF and R, and its JobSet before it ends, on a loaded machine too).
 fk PUT /fake/schedule '{"pending_ms": 800, "running_ms": 6000, "log": "hello from the pod\n"}' >/dev/null ||
 	fail "fake schedule"
 start_daemon
@@ -34,6 +34,9 @@ wait_sq "$j1" %t R
 nodes=$(sq "$j1" %N)
 case "$nodes" in fake-node-*) ;; *) fail "squeue %N: [$nodes]" ;; esac
 ok "1-node job RUNNING on $nodes"
+# the later jobs' pods run 2 s: nothing after looks at them mid-run so closely
+fk PUT /fake/schedule '{"pending_ms": 800, "running_ms": 2000, "log": "hello from the pod\n"}' >/dev/null ||
+	fail "fake schedule"
 wait_state "$j1" COMPLETED 30
 expect_eq "exit code" "0:0" "$("$BIN/sacct" -n -X -P -j "$j1" -o ExitCode)"
 wait_for test -s "one-$j1.out"

@@ -12,8 +12,9 @@
  * measured (libbatch/usage.h), printed on the step's row as Slurm prints a
  * step's (slurm_usage.c); the job's row carries only the CPU times, the sum
  * of its steps. A job without figures (Kubernetes, never ran, still
- * running) prints them empty and its CPU times 00:00:00, as Slurm does for
- * a step it has no accounting data for. Energy and CPU frequency are not
+ * running), and an srun step (whose use the batch step's includes), print
+ * them empty and the CPU times 00:00:00, as Slurm does for a step it has
+ * no accounting data for. Energy and CPU frequency are not
  * measured: Slurm's zeros. */
 #include "prio.h"
 #include "sacct_fmt.h"
@@ -175,11 +176,15 @@ F(f_nnodes)
 {
 	snprintf(buf, len, "%d", c->step ? c->step->nnodes : row == ROW_BATCH ? 1 : shape(j).nodes);
 }
-/* The batch step's figures, when its supervisor measured any. */
-static int measured(const struct sl_job *j, enum row row, struct sl_usage *u)
+/* The batch step's figures, when its supervisor measured any. They are
+ * the whole job's (its srun tasks run under the same supervisor), so an
+ * srun step's row has none: repeating them there would count the job's
+ * use once per step in tools that add the steps up, as seff does. */
+static int measured(const struct sl_job *j, enum row row, const struct pctx *c,
+		    struct sl_usage *u)
 {
 	sl_usage_from_job(j, u);
-	return row == ROW_BATCH && u->ntasks > 0;
+	return row == ROW_BATCH && c->step == NULL && u->ntasks > 0;
 }
 
 /* The node of a step's figures: its batch host, the first of its nodes. */
@@ -191,7 +196,7 @@ static void batch_host(const struct sl_job *j, char *buf, size_t len)
 #define USAGE(name, expr) F(name) { \
 		struct sl_usage u; \
 		(void)c; \
-		if (measured(j, row, &u)) \
+		if (measured(j, row, c, &u)) \
 			expr; \
 		else \
 			S(""); \
@@ -215,7 +220,7 @@ static void usage_tres(const struct sl_job *j, enum row row, const struct pctx *
 	char host[256];
 
 	batch_host(j, host, sizeof(host));
-	if (measured(j, row, &u))
+	if (measured(j, row, c, &u))
 		sl_slurm_usage_tres(&u, kind, host, c->unit, buf, len);
 	else
 		S(row == ROW_BATCH && energy ? "energy=0" : "");
@@ -232,10 +237,14 @@ TRES(f_tres_out_node, SL_UTRES_OUT_NODE, 0)
 TRES(f_tres_out_task, SL_UTRES_OUT_TASK, 0)
 #undef TRES
 
-/* A job's CPU times are its steps' sums: the batch step's, on both rows. */
-F(f_user_cpu) { (void)row; (void)c; sl_slurm_usage_cpu(j->user_usec, buf, len); }
-F(f_system_cpu) { (void)row; (void)c; sl_slurm_usage_cpu(j->sys_usec, buf, len); }
-F(f_total_cpu) { (void)row; (void)c; sl_slurm_usage_cpu(j->user_usec + j->sys_usec, buf, len); }
+/* A job's CPU times are its steps' sums: the batch step's, on both rows.
+ * They include its srun steps', so a step's row reads 00:00:00 (no figures
+ * of its own), and the rows still add up to the job's, as Slurm's do. */
+#define CPU(name, usec) F(name) { (void)row; sl_slurm_usage_cpu(c->step ? 0 : (usec), buf, len); }
+CPU(f_user_cpu, j->user_usec)
+CPU(f_system_cpu, j->sys_usec)
+CPU(f_total_cpu, j->user_usec + j->sys_usec)
+#undef CPU
 
 F(f_ntasks)
 {

@@ -55,6 +55,18 @@ expect_eq "TotalCPU, job row = step row" "$(field "$step" 11)" "$(field "$job" 1
 el=$(field "$job" 13)
 expect_eq "CPUTimeRAW = elapsed x 2 CPUs" $((el * 2)) "$(field "$job" 12)"
 ok "sacct shows the batch step's use"
+# an srun step's use is in the batch step's figures (its tasks run under
+# the job's supervisor): its own row has none, so adding the steps up, as
+# seff does, gives the job's CPU time once
+ids=$(submit "$USER1" -o /dev/null --wrap "$BIN/srun ./mem.sh") || fail "sbatch srun"
+wait_state "$ids" COMPLETED 60
+rows=$("$BIN/sacct" -n -P -j "$ids" -o JobID,TotalCPU,MaxRSS)
+echo "$rows"
+expect_eq "srun step row: no figures" "$ids.0|00:00:00|" "$(echo "$rows" | sed -n 3p)"
+expect_eq "job TotalCPU = batch's" "$(echo "$rows" | sed -n 1p | cut -d'|' -f2)" \
+	"$(echo "$rows" | sed -n 2p | cut -d'|' -f2)"
+[ -n "$(echo "$rows" | sed -n 2p | cut -d'|' -f3)" ] || fail "batch row lost its MaxRSS"
+ok "an srun step's row does not repeat the job's use"
 # survives a restart of the daemon: the figures are in the store
 stop_daemon
 start_daemon

@@ -153,9 +153,47 @@ static void test_sacct_steps(void **state)
 	sl_step_clear(&s[1]);
 }
 
+/* The job's measured use (its supervisor's, srun tasks included) is on
+ * the job and batch rows only: an srun step has none of its own, so its
+ * row is unmeasured, and seff's sum over the steps is the job's, not the
+ * job's once per step (the reference cluster: the steps' TotalCPU add up
+ * to the job's). */
+static void test_sacct_step_usage(void **state)
+{
+	struct sl_job *j = job(240, SL_JOB_COMPLETED);
+	struct sl_step s[] = {step(240, 0, "sh", 1001), step(240, 1, "sh", 1003)};
+	struct sl_sacct_fmt *f = NULL;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	(void)state;
+	j->end_time = 1010;
+	j->user_usec = 400000;
+	j->sys_usec = 13000;
+	j->max_rss = 3252;
+	for (int i = 0; i < 2; i++) {
+		s[i].state = SL_JOB_COMPLETED;
+		s[i].end_time = 1004;
+	}
+	assert_int_equal(sl_sacct_fmt_new("JobID,TotalCPU,UserCPU,SystemCPU,MaxRSS,AveCPU,"
+					  "MaxRSSNode", &f, &err), 0);
+	sl_sacct_fmt_set_steps(f, s, 2);
+	assert_int_equal(sl_sacct_fmt_job(f, j, SL_SACCT_PARSABLE2, 1, 2000, b), 0);
+	assert_string_equal(sl_buf_str(b),
+			    "240|00:00.413|00:00.400|00:00.013|||\n"
+			    "240.batch|00:00.413|00:00.400|00:00.013|3252K|00:00:00|n1\n"
+			    "240.0|00:00:00|00:00:00|00:00:00|||\n"
+			    "240.1|00:00:00|00:00:00|00:00:00|||\n");
+	sl_buf_free(b);
+	sl_sacct_fmt_free(f);
+	sl_job_free(j);
+	sl_step_clear(&s[0]);
+	sl_step_clear(&s[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_squeue_steps),
-					   cmocka_unit_test(test_sacct_steps)};
+					   cmocka_unit_test(test_sacct_steps),
+					   cmocka_unit_test(test_sacct_step_usage)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

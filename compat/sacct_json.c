@@ -388,7 +388,9 @@ static json_object *job_of(const struct sl_job *j, const char *cluster, int64_t 
 }
 
 /* An srun step: the batch step's object for the job as the step ran it,
- * with the step's own id, name, tasks and nodes. */
+ * with the step's own id, name, tasks and nodes, and no use of its own:
+ * the job's measured use (srun tasks included) is the batch step's, and
+ * repeating it on each step would count it once per step. */
 static json_object *srun_step_of(const struct sl_job *j, const struct sl_step *st, int64_t now)
 {
 	struct sl_job tmp = *j; /* shallow: only read, never freed */
@@ -400,6 +402,9 @@ static json_object *srun_step_of(const struct sl_job *j, const struct sl_step *s
 	tmp.state = st->state;
 	tmp.exit_code = st->exit_code;
 	tmp.exit_signal = st->exit_signal;
+	tmp.user_usec = tmp.sys_usec = 0;
+	tmp.max_rss = tmp.max_vmsize = tmp.max_pages = 0;
+	tmp.disk_read = tmp.disk_write = 0;
 	o = step_of(&tmp, now);
 	if (sl_jobstate_is_final(st->state))
 		json_object_object_add(o, "exit_code",

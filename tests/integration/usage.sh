@@ -66,6 +66,10 @@ expect_eq "srun step row: no figures" "$ids.0|00:00:00|" "$(echo "$rows" | sed -
 expect_eq "job TotalCPU = batch's" "$(echo "$rows" | sed -n 1p | cut -d'|' -f2)" \
 	"$(echo "$rows" | sed -n 2p | cut -d'|' -f2)"
 [ -n "$(echo "$rows" | sed -n 2p | cut -d'|' -f3)" ] || fail "batch row lost its MaxRSS"
+expect_eq "sacct --json: the srun step's total CPU" "0 0" "$("$BIN/sacct" -j "$ids" --json |
+	python3 -c 'import json, sys
+t = [s for s in json.load(sys.stdin)["jobs"][0]["steps"] if s["step"]["id"] == "0"][0]["time"]["total"]
+print(t["seconds"], t["microseconds"])')"
 ok "an srun step's row does not repeat the job's use"
 # survives a restart of the daemon: the figures are in the store
 stop_daemon

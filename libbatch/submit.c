@@ -18,7 +18,10 @@
 #include <strings.h>
 #include <time.h>
 
-#define NAME_MAX_LEN 1024 /* job names, paths and the like */
+#define NAME_MAX_LEN 1024 /* job names, comments and the like */
+#define PATH_MAX_LEN 4096 /* slurmctld's MAXPATHLEN, for paths */
+#define BIND_MAX_LEN (1024 * 128) /* --dependency, --mem-bind */
+#define TOO_LONG "Pathname of a file, directory or other parameter too long"
 #define MIB_MILLI (1048576LL * 1000)
 
 /* Counts and sizes fit what carries them (sl_jobspec_shape_check); a time
@@ -36,25 +39,44 @@ static int validate_sizes(const struct sl_jobspec *s, struct sl_err *err)
 	return sl_jobspec_shape_check(s, &sh, err);
 }
 
+/* -C's words as slurmctld has them, joined by '&'. */
+static size_t features_len(char *const *f)
+{
+	size_t n = 0;
+	for (; f && *f; f++)
+		n += strlen(*f) + (n > 0);
+	return n;
+}
+
 static int validate(const struct sl_peer *w, const struct sl_jobspec *s,
 		    struct sl_err *err)
 {
 	int r;
-	const char *const strs[][2] = {
-		{"job name", s->name}, {"partition", s->partition}, {"account", s->account},
-		{"qos", s->qos}, {"output path", s->std_out}, {"error path", s->std_err},
-		{"input path", s->std_in}, {"working directory", s->work_dir},
-		{"mail user", s->mail_user}, {"hint", s->hint}, {"node list", s->nodelist},
-		{"excluded nodes", s->exclude}};
+	/* slurmctld's _test_job_desc_fields: its limits (paths MAXPATHLEN,
+	 * the rest 1024 bytes) and its one refusal, "--comment" of 1025
+	 * bytes as a 4000-byte path; the node lists and --hint are ours. */
+	const struct {
+		const char *v;
+		size_t max;
+	} strs[] = {
+		{s->name, NAME_MAX_LEN}, {s->partition, NAME_MAX_LEN},
+		{s->account, NAME_MAX_LEN}, {s->qos, NAME_MAX_LEN},
+		{s->comment, NAME_MAX_LEN}, {s->wckey, NAME_MAX_LEN},
+		{s->mail_user, NAME_MAX_LEN}, {s->dependency, BIND_MAX_LEN},
+		{s->mem_bind, BIND_MAX_LEN}, {s->std_out, PATH_MAX_LEN},
+		{s->std_err, PATH_MAX_LEN}, {s->std_in, PATH_MAX_LEN},
+		{s->work_dir, PATH_MAX_LEN}, {s->hint, NAME_MAX_LEN},
+		{s->nodelist, NAME_MAX_LEN}, {s->exclude, NAME_MAX_LEN}};
 
 	if (s->script == NULL || s->script[0] == '\0')
 		return sl_err_set(err, SL_EINVAL, "Batch script is empty!");
 	if (s->work_dir == NULL || s->work_dir[0] != '/')
 		return sl_err_set(err, SL_EINVAL, "working directory must be an absolute path");
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
-		if (strs[i][1] != NULL && strlen(strs[i][1]) > NAME_MAX_LEN)
-			return sl_err_set(err, SL_EINVAL, "%s is longer than %d bytes", strs[i][0],
-					  NAME_MAX_LEN);
+		if (strs[i].v != NULL && strlen(strs[i].v) > strs[i].max)
+			return sl_err_set(err, SL_EINVAL, TOO_LONG);
+	if (features_len(s->features) > NAME_MAX_LEN)
+		return sl_err_set(err, SL_EINVAL, TOO_LONG);
 	if (s->nodes != SL_NO_VAL && s->nodes < 1)
 		return sl_err_set(err, SL_EINVAL, "Node count specification invalid");
 	if ((s->ntasks != SL_NO_VAL && s->ntasks < 1) ||

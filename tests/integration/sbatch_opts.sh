@@ -337,3 +337,14 @@ sbatch: error: Invalid --nodefile node file" "$rc $out"
 out=$(as $USER1 "$BIN/sbatch" -w ./nosuch.txt --wrap true 2>&1); rc=$?
 expect_eq "-w ./missing" "1 sbatch: error: slurm_allocate_resources error opening file ./nosuch.txt, No such file or directory" "$rc $out"
 ok "--nodefile, -w ./file: host files read as Slurm reads them"
+
+# slurmctld's string limits (_test_job_desc_fields) and its one refusal
+# for them: a 1025-byte --comment (Maestro writes a step's description
+# there) is refused, 1024 taken; an output path may be MAXPATHLEN long.
+c1024=$(printf '%1024s' '' | tr ' ' c)
+out=$(as $USER1 "$BIN/sbatch" -H --comment="${c1024}c" --wrap true 2>&1); rc=$?
+expect_eq "--comment of 1025 bytes" "1 sbatch: error: Batch job submission failed: Pathname of a file, directory or other parameter too long" "$rc $out"
+cm=$(submit $USER1 -H --comment="$c1024" -J "$c1024" -o "$T/work/$(printf '%1100s' '' | tr ' ' o)" --wrap true) ||
+	fail "a 1024-byte comment and name, a 1100-byte output path"
+as $USER1 "$BIN/scancel" "$cm"
+ok "string limits as slurmctld's"

@@ -136,6 +136,7 @@ static void test_invalid(void **state)
 {
 	struct sl_job *j = job();
 	char *big = sl_xcalloc(1, 1026);
+	struct sl_err err = SL_ERR_INIT;
 
 	free(j->spec.script);
 	j->spec.script = sl_xstrdup("");
@@ -144,10 +145,24 @@ static void test_invalid(void **state)
 	free(j->spec.work_dir);
 	j->spec.work_dir = sl_xstrdup("home");
 	expect(j, &alice, SL_EINVAL, "working directory must be an absolute path");
+	/* slurmctld's limits and words: 1024 bytes of a comment (the
+	 * reference cluster took 1024, refused 1025), 4096 of a path */
 	j = job();
 	memset(big, 'x', 1025);
+	j->spec.comment = big;
+	expect(j, &alice, SL_EINVAL, "Pathname of a file, directory or other parameter too long");
+	j = job();
+	big = sl_xcalloc(1, 4098);
+	memset(big, 'x', 4096);
 	j->spec.std_err = big;
-	expect(j, &alice, SL_EINVAL, "error path is longer than 1024 bytes");
+	big[0] = '/';
+	assert_int_equal(sl_submit_prepare(conf, engine, &alice, j, &err), 0);
+	sl_job_free(j);
+	j = job();
+	big = sl_xcalloc(1, 4098);
+	memset(big, 'x', 4097);
+	j->spec.std_out = big;
+	expect(j, &alice, SL_EINVAL, "Pathname of a file, directory or other parameter too long");
 	j = job();
 	j->spec.nodes = 0;
 	expect(j, &alice, SL_EINVAL, "Node count specification invalid");

@@ -392,15 +392,27 @@ static int apply_vals(struct ctx *c, const struct sl_optval *v, size_t n, enum s
 	c->src = src;
 	for (i = 0; i < n; i++) {
 		int early = (v[i].opt->flags & OPTF_EARLY) != 0;
+		struct sl_optval one = v[i];
 
 		if ((pass == PASS_EARLY && !early) || (pass == PASS_LATE && early))
 			continue;
+		/* An empty value, as FireWorks' template leaves "--exclusive="
+		 * or "--licenses=": Slurm's slurm_process_option makes it none
+		 * for an option whose value is optional (--exclusive), and one
+		 * Sluice lacks then asks for nothing (Slurm takes
+		 * --reservation= and reserves none), as in apply_env. */
+		if (one.arg != NULL && one.arg[0] == '\0') {
+			if (one.opt->arg == SL_OPT_OPTARG)
+				one.arg = NULL;
+			else if (one.opt->flags & SL_OPTF_UNSUPP)
+				continue;
+		}
 		c->status = 0;
-		if ((r = sl_opt_apply_one(&v[i], c, err)) != 0) {
+		if ((r = sl_opt_apply_one(&one, c, err)) != 0) {
 			c->fl->exit_code = (r == -SL_EUNSUPP) ? 1 : (c->status ? c->status : 255);
 			return r;
 		}
-		record(c->fl, &v[i]);
+		record(c->fl, &one);
 	}
 	return 0;
 }

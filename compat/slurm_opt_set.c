@@ -241,11 +241,17 @@ int sl_sbopt_constraint(void *c, const char *a, struct sl_err *e)
 	return 0;
 }
 
-static int gpus_common(void *c, const char *a, int *dst, struct sl_err *e)
+/* An empty count asks for none, as Slurm 22.05 takes "--gpus=" (a
+ * template's blank key): *dst back to its unset value `none`. */
+static int gpus_common(void *c, const char *a, int *dst, int none, struct sl_err *e)
 {
 	struct sl_jobspec *s = CTX(c)->spec;
 	char *type = NULL;
 
+	if (a[0] == '\0') {
+		*dst = none;
+		return 0;
+	}
 	if (sl_slurm_parse_gpus(a, dst, &type, e) != 0) {
 		CTX(c)->status = 1;
 		return -SL_EINVAL;
@@ -259,12 +265,12 @@ static int gpus_common(void *c, const char *a, int *dst, struct sl_err *e)
 
 int sl_sbopt_gpus(void *c, const char *a, struct sl_err *e)
 {
-	return gpus_common(c, a, &CTX(c)->spec->gpus, e);
+	return gpus_common(c, a, &CTX(c)->spec->gpus, SL_NO_VAL, e);
 }
 
 int sl_sbopt_gpus_per_node(void *c, const char *a, struct sl_err *e)
 {
-	return gpus_common(c, a, &CTX(c)->spec->gpus_per_node, e);
+	return gpus_common(c, a, &CTX(c)->spec->gpus_per_node, SL_NO_VAL, e);
 }
 
 int sl_sbopt_time(void *c, const char *a, struct sl_err *e)
@@ -579,6 +585,13 @@ static int node_names(void *c, const char *a, char **dst, struct sl_err *e)
 	char **names = NULL;
 	size_t n = 0;
 
+	/* "-x=" or "-w=" (a template's blank key): no list, as Slurm 22.05
+	 * takes it, which also drops an earlier one */
+	if (a[0] == '\0') {
+		free(*dst);
+		*dst = NULL;
+		return 0;
+	}
 	if (sl_hostlist_expand(a, &names, &n, &ignore) != 0 || n == 0) {
 		sl_strv_free(names);
 		CTX(c)->status = 1;
@@ -652,7 +665,7 @@ int sl_sbopt_deadline(void *c, const char *a, struct sl_err *e)
 
 int sl_sbopt_gpus_per_task(void *c, const char *a, struct sl_err *e)
 {
-	return gpus_common(c, a, &CTX(c)->spec->gpus_per_task, e);
+	return gpus_common(c, a, &CTX(c)->spec->gpus_per_task, 0, e);
 }
 
 int sl_sbopt_cpus_per_gpu(void *c, const char *a, struct sl_err *e)

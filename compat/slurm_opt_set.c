@@ -218,6 +218,12 @@ int sl_sbopt_gres(void *c, const char *a, struct sl_err *e)
 	char *type = NULL;
 	int n;
 
+	/* "--gres=" passes sbatch's own check and is slurmctld's to refuse */
+	if (a[0] == '\0') {
+		CTX(c)->status = 1;
+		return sl_err_set(e, SL_EINVAL, "Batch job submission failed: Invalid Trackable "
+				  "RESource (TRES) specification");
+	}
 	if (sl_slurm_parse_gres(a, &n, &type, e) != 0) {
 		CTX(c)->status = 1;
 		return -SL_EINVAL;

@@ -99,7 +99,9 @@ int sl_sched_check_waits(const struct sl_sched *s, const struct sl_sched_wl *wl,
 	const char *q = wl->queue ? wl->queue : "";
 	int lq = sq_lq_find(s, wl->ns ? wl->ns : "default", q);
 	if (lq == SQ_NONE)
-		return sl_err_set(err, SL_ENOENT, "invalid partition specified: %s", q);
+		/* "-p=" names none: slurmctld prints its NULL */
+		return sl_err_set(err, SL_ENOENT, "invalid partition specified: %s",
+				  *q ? q : "(null)");
 	/* Kueue takes a workload whose ClusterQueue is missing or lacks a
 	 * flavor and keeps it pending (sq_enqueue says why): nothing to
 	 * measure it against until the config is fixed. */

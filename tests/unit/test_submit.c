@@ -222,6 +222,10 @@ static void test_fit(void **state)
 	j->spec.partition = sl_xstrdup("nosuch");
 	expect(j, &alice, SL_EPARTITION,
 	       "invalid partition specified: nosuch\nInvalid partition name specified");
+	j = job(); /* "-p=": slurmctld's NULL (the reference cluster) */
+	j->spec.partition = sl_xstrdup("");
+	expect(j, &alice, SL_EPARTITION,
+	       "invalid partition specified: (null)\nInvalid partition name specified");
 	j = job();
 	j->spec.partition = sl_xstrdup("gpu");
 	j->spec.account = sl_xstrdup("general");

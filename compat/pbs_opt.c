@@ -424,9 +424,35 @@ static int w_depend(void *c, const char *v, struct sl_err *e)
 	return 0;
 }
 
+/* Torque's -W x=EXT[;EXT...] hands Moab extensions to the scheduler
+ * (qsub_functions.c joins repeated ones with ';'). NACCESSPOLICY:SINGLEJOB,
+ * the node for this job alone, is -n's node_exclusive: BLAH's
+ * pbs_submit.sh writes '#PBS -W x=NACCESSPOLICY:SINGLEJOB' for whole-node
+ * jobs. Any other extension has no meaning here: -1, refused by name. */
+static int w_extend(void *c, const char *v)
+{
+	const char *p = v;
+	size_t n;
+
+	if (*v == '\0')
+		return -1;
+	for (;;) {
+		n = strcspn(p, ";");
+		if (n != strlen("NACCESSPOLICY:SINGLEJOB") ||
+		    strncasecmp(p, "NACCESSPOLICY:SINGLEJOB", n) != 0)
+			return -1;
+		if (p[n] == '\0')
+			break;
+		p += n + 1;
+	}
+	CTX(c)->spec->shared = SL_SHARED_EXCLUSIVE;
+	return 0;
+}
+
 /* One "name=value" of -W: umask, depend and block are honoured, false
- * interactive and sandbox=HOME are what every job already is; the rest
- * (stagein/stageout, group_list, x=, run_count, ...) is refused by name. */
+ * interactive and sandbox=HOME are what every job already is, x= as
+ * w_extend() reads it; the rest (stagein/stageout, group_list, other x=
+ * extensions, run_count, ...) is refused by name. */
 static int w_attr(void *c, const char *name, const char *v, struct sl_err *e)
 {
 	char what[128];
@@ -455,6 +481,8 @@ static int w_attr(void *c, const char *name, const char *v, struct sl_err *e)
 		return r;
 	}
 	if (strcmp(name, "sandbox") == 0 && strcmp(v, "HOME") == 0)
+		return 0;
+	if (strcmp(name, "x") == 0 && w_extend(c, v) == 0)
 		return 0;
 	snprintf(what, sizeof(what), "-W %s", name);
 	return refuse(c, what, e);

@@ -440,6 +440,20 @@ static void test_paths(void **state)
 	RUN(&r, base_env, "p.sh");
 	assert_int_not_equal(r.spec.shared, SL_SHARED_EXCLUSIVE);
 	done(&r);
+	/* Torque's Moab extension for a whole node (BLAH's pbs_submit.sh,
+	 * wholenodes): the same --exclusive, several ';'-joined too */
+	write_file("x.sh", "#!/bin/sh\n#PBS -l nodes=1:ppn=2\n"
+		   "#PBS -W x=NACCESSPOLICY:SINGLEJOB\ntrue\n");
+	RUN(&r, base_env, "x.sh");
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.spec.shared, SL_SHARED_EXCLUSIVE);
+	assert_int_equal(r.spec.ntasks_per_node, 2);
+	done(&r);
+	write_file("x2.sh", "#!/bin/sh\n#PBS -W x=naccesspolicy:singlejob;NACCESSPOLICY:SINGLEJOB\ntrue\n");
+	RUN(&r, base_env, "x2.sh");
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.spec.shared, SL_SHARED_EXCLUSIVE);
+	done(&r);
 }
 
 static void test_environment(void **state)
@@ -589,6 +603,8 @@ static const struct qsub_reject {
 	{{"-W", "depend=afterok:1.other", "t.sh"}, NULL, 1,
 	 "-W depend on 1.other, a job of another server, is not supported by Sluice"},
 	{{"-W", "x=nmatchpolicy:exactnode", "t.sh"}, NULL, 1, "-W x is not supported by Sluice"},
+	{{"-W", "x=NACCESSPOLICY:SINGLEJOB;nmatchpolicy:exactnode", "t.sh"}, NULL, 1, "-W x is not supported by Sluice"},
+	{{"-W", "x=NACCESSPOLICY:SINGLEUSER", "t.sh"}, NULL, 1, "-W x is not supported by Sluice"},
 	{{"-W", "stagein=a@h:b", "t.sh"}, NULL, 1, "-W stagein is not supported by Sluice"},
 	{{"-m", "j", "t.sh"}, NULL, 1, "mail option 'j' can not be used without array job"},
 	{{"-c", "s", "t.sh"}, NULL, 1, "-c (checkpoints) is not supported by Sluice"},

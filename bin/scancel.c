@@ -53,8 +53,44 @@ static int given(const struct sl_scancel_opts *o, uint64_t id)
 	return 0;
 }
 
+/* 1 when every task of array job aid among the n results had ended
+ * already (-SL_ESTATE): Slurm's kill of the array then fails as a whole,
+ * "Job/step already completing or completed" (said under -v). */
+static int array_all_ended(const struct sl_jobresult *res, size_t n, uint64_t aid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (res[i].array_job_id == aid && res[i].rc != -SL_ESTATE)
+			return 0;
+	return 1;
+}
+
+/* -v on task "N_I" (not of an "N_[A-B]" word) that no result names: no
+ * such task, or it was purged. Slurm tries it all the same and says so
+ * under -v (plain kills are silent otherwise, exit 0). */
+static void report_missing_tasks(const struct sl_scancel_opts *o,
+				 const struct sl_jobresult *res, size_t n)
+{
+	char id[64];
+
+	if (!sl_scancel_plain(o) || o->verbose <= 0)
+		return;
+	for (size_t i = 0; i < o->sel.n_tasks; i++) {
+		const struct sl_taskid *t = &o->sel.tasks[i];
+		size_t k = 0;
+		while (k < n && !(res[k].array_job_id == t->job &&
+				  res[k].array_task_id == (int)t->task))
+			k++;
+		if (k < n || sl_scancel_word_of(o, t->job, (int)t->task) != NULL)
+			continue;
+		snprintf(id, sizeof(id), "%llu_%u", (unsigned long long)t->job, t->task);
+		verbose_line(o, id);
+		fprintf(stderr, "scancel: error: Kill job error on job id %s: "
+			"Invalid job id specified\n", id);
+	}
+}
+
 static int report(const struct sl_scancel_opts *o, const struct sl_jobresult *r,
-		  uint64_t *last_array, const struct sl_scancel_word **last_word)
+		  int all_ended, uint64_t *last_array, const struct sl_scancel_word **last_word)
 {
 	const char *why = r->msg[0] ? r->msg : sl_strerror(r->rc);
 	int plain = sl_scancel_plain(o), gone = r->rc == -SL_ENOENT || r->rc == -SL_ESTATE;
@@ -77,9 +113,10 @@ static int report(const struct sl_scancel_opts *o, const struct sl_jobresult *r,
 	else
 		snprintf(id, sizeof(id), "%llu", (unsigned long long)r->id);
 	/* Slurm acts on an array named whole once: one line, and its tasks
-	 * that already ended are no error. */
+	 * that already ended are no error, unless all of them had (MATLAB's
+	 * plugin cancels its arrays so, by "scancel -v 'N'"). */
 	if (r->array_job_id != 0 && given(o, r->array_job_id)) {
-		if (r->rc == -SL_ESTATE || *last_array == r->array_job_id)
+		if ((r->rc == -SL_ESTATE && !all_ended) || *last_array == r->array_job_id)
 			return r->rc == -SL_EBUSY ? E_TRANSITION : 0;
 		*last_array = r->array_job_id;
 	}
@@ -300,7 +337,11 @@ static int cancel(const struct sl_scancel_opts *o, uint64_t *kept, size_t nkept,
 		return r == -SL_ECONNECT ? EXIT_NOCONN : 1;
 	}
 	for (size_t i = 0; i < n; i++)
-		rc = max(rc, report(o, &res[i], &last_array, &last_word));
+		rc = max(rc, report(o, &res[i],
+				    res[i].array_job_id != 0 &&
+				    array_all_ended(res, n, res[i].array_job_id),
+				    &last_array, &last_word));
+	report_missing_tasks(o, res, n);
 	if (n == 0 && o->sel.n_ids == 0 && o->filters && o->verbose > 0) {
 		sl_scancel_filters_text(o, text, sizeof(text));
 		fprintf(stderr, "scancel: error: No active jobs match ALL job filters, including: "

@@ -303,6 +303,19 @@ scancel: Terminating job ${v}_[1-2]
 scancel: error: Kill job error on job id ${v}_[1-2]: Job/step already completing or completed" "$out"
 ok "scancel -v N, N_[1-2]: Slurm's lines"
 
+# Once every task has ended, "N" fails whole and a task that never was is
+# tried anyway, each said under -v only (the reference cluster, 22.05:
+# MATLAB's plugin cancels its arrays by "scancel -v 'N'").
+as $USER1 "$BIN/scancel" -v "$v" 2>/dev/null
+out=$(as $USER1 "$BIN/scancel" -v "$v" 2>&1; as $USER1 "$BIN/scancel" -v "${v}_9" 2>&1; echo "rc=$?")
+expect_eq "scancel -v of an ended array, of no task" "scancel: Terminating job $v
+scancel: error: Kill job error on job id $v: Job/step already completing or completed
+scancel: Terminating job ${v}_9
+scancel: error: Kill job error on job id ${v}_9: Invalid job id specified
+rc=0" "$out"
+expect_eq "plain scancel: silent" "0 " "$(as $USER1 "$BIN/scancel" "$v" "${v}_9" 2>&1; echo "$? ")"
+ok "scancel -v N, N_I of an ended array: Slurm's errors, exit 0"
+
 # An array cancelled while all its tasks pend is one row in sacct, as
 # Slurm's meta record is (observed: "380_[0-4]  380  CANCELLED+"); a task
 # that ran is its own row.

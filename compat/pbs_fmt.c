@@ -45,10 +45,18 @@ static void cut(char *dst, size_t size, const char *value, size_t len)
 /* ---- values every layout shares ------------------------------------------ */
 
 /* A queued job's start_time is its expected start (sluiced's plan, for
- * squeue --start): not a start. */
+ * squeue --start): not a start. Nor is a job's that ended without ever
+ * running (deleted while queued): Slurm's StartTime is then its end, but
+ * OpenPBS sets stime only when a job runs (req_runjob.c), so such a
+ * job has none (RADICAL-SAGA's PBS Pro adaptor reads stime as its start). */
 static int64_t started_at(const struct sl_job *j)
 {
-	return j->state == SL_JOB_PENDING ? 0 : j->start_time;
+	if (j->state == SL_JOB_PENDING)
+		return 0;
+	if (sl_jobstate_is_final(j->state) && !sl_pbs_is_array(j) && /* arrays run nowhere */
+	    (j->nodelist == NULL || j->nodelist[0] == '\0'))
+		return 0;
+	return j->start_time;
 }
 
 static int64_t walltime_used(const struct sl_job *j, int64_t now)

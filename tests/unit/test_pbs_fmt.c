@@ -335,6 +335,30 @@ static void test_values(void **state)
 	assert_int_equal(sl_pbs_state(jobs[4]), 'F');
 }
 
+/* A job deleted while queued never ran: Slurm's StartTime is its end, but
+ * OpenPBS has no stime for it (set by req_runjob.c alone). */
+static void test_never_ran(void **state)
+{
+	struct sl_pbs_view v = view();
+	struct sl_job *g = jobs[6];
+	int64_t was = g->start_time;
+	(void)state;
+
+	assert_int_equal(g->id, 107);
+	assert_int_equal(sl_pbs_state(g), 'F');
+	g->start_time = g->end_time;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	struct sl_pbs_out *o = sl_pbs_out_new(b, SL_PBS_OUT_DEFAULT, NULL, NOW, "22.05", "vm");
+	assert_int_equal(sl_qstat_full(o, &v, g), 0);
+	assert_int_equal(sl_pbs_out_finish(o), 0);
+	sl_pbs_out_free(o);
+	assert_non_null(strstr(sl_buf_str(b), "obittime = "));
+	assert_null(strstr(sl_buf_str(b), "stime = "));
+	assert_null(strstr(sl_buf_str(b), "resources_used.walltime"));
+	sl_buf_free(b);
+	g->start_time = was;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -346,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_unfolded),
 		cmocka_unit_test(test_queues_server_nodes),
 		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_never_ran),
 	};
 	return cmocka_run_group_tests(tests, pbs_setup, pbs_teardown);
 }

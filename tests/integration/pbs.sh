@@ -244,6 +244,9 @@ done
 expect_run $USER1 201 "qalter: Invalid Account $q" "" "$BIN/qalter" -A nosuch "$q"
 expect_run $USER1 1 "qalter: -o naming a directory (name the file) is not supported by Sluice" "" \
 	"$BIN/qalter" -o /tmp "$q"
+"$BIN/scontrol" update PartitionName=debug State=DRAIN || fail "drain debug"
+expect_run $USER1 173 "qmove: Queue is not enabled $q" "" "$BIN/qmove" debug "$q"
+"$BIN/scontrol" update PartitionName=debug State=UP || fail "debug up"
 expect_run $USER1 0 "" "" "$BIN/qmove" debug "$q"
 "$Q" -f "$q" | grep -qx "    queue = debug" || fail "qmove: $("$Q" -f "$q")"
 expect_run $USER1 170 "qmove: Unknown queue $q" "" "$BIN/qmove" nosuch "$q"

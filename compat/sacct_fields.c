@@ -38,10 +38,17 @@ enum sl_jobstate sl_sacct_job_state(const struct sl_job *j, int64_t now)
 	return sl_job_past_limit(j, now) ? SL_JOB_TIMEOUT : j->state;
 }
 
+enum sl_jobstate sl_sacct_step_state(const struct sl_job *j, enum sl_jobstate stored)
+{
+	return stored == SL_JOB_RUNNING && j->state == SL_JOB_SUSPENDED ? SL_JOB_SUSPENDED : stored;
+}
+
 enum sl_jobstate sl_sacct_batch_state(const struct sl_job *j)
 {
 	if (j->state == SL_JOB_COMPLETING && j->cancelled_by >= 0)
 		return SL_JOB_CANCELLED; /* its shell had the cancel's SIGTERM */
+	if (j->state == SL_JOB_SUSPENDED)
+		return SL_JOB_SUSPENDED; /* slurmdbd's, for each of its steps */
 	if (!sl_jobstate_is_final(j->state))
 		return SL_JOB_RUNNING;
 	if (j->state == SL_JOB_OUT_OF_MEMORY)
@@ -451,7 +458,7 @@ F(f_state)
 	if (c->step && c->step->state == SL_JOB_CANCELLED && c->step->cancelled_by >= 0)
 		snprintf(buf, len, "CANCELLED by %lld", (long long)c->step->cancelled_by);
 	else if (c->step)
-		S(sl_jobstate_name(c->step->state));
+		S(sl_jobstate_name(sl_sacct_step_state(j, c->step->state)));
 	else if (row == ROW_BATCH)
 		S(sl_jobstate_name(sl_sacct_batch_state(j)));
 	else if (sl_sacct_job_state(j, c->now) == SL_JOB_CANCELLED && j->cancelled_by >= 0)

@@ -86,6 +86,9 @@ int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
  * ExitCode 0:0 (slurmdbd records it when the kill starts); the step
  * carries the signal (0:15). */
 enum sl_jobstate sl_sacct_batch_state(const struct sl_job *j);
+/* An srun step's, stored state: a running step of a suspended job is
+ * SUSPENDED, as slurmdbd records its steps on scontrol suspend. */
+enum sl_jobstate sl_sacct_step_state(const struct sl_job *j, enum sl_jobstate stored);
 /* The job's state as slurmdbd holds it: CONFIGURING is a flag on
  * RUNNING; a cancel or a time limit being carried out is already its end
  * (CANCELLED, TIMEOUT) while the processes finish. */

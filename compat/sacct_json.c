@@ -411,7 +411,7 @@ static json_object *srun_step_of(const struct sl_job *j, const struct sl_step *s
 				       status_of(st->exit_signal ? 0 : st->exit_code, st->exit_signal));
 	else
 		json_object_object_add(o, "exit_code", exit_code(0));
-	sl_json_str(o, "state", sl_jobstate_name(st->state));
+	sl_json_str(o, "state", sl_jobstate_name(sl_sacct_step_state(j, st->state)));
 	json_object_object_add(o, "tasks", obj1("count", json_object_new_int(st->ntasks)));
 	if (json_object_object_get_ex(o, "nodes", &x)) {
 		a = json_object_new_array();

@@ -163,6 +163,13 @@ static void test_live_jobs(void **state)
 			    "9|RUNNING|4|0:0|2026-11-21T10:28:59|Unknown\n"
 			    "9.batch|RUNNING|4|0:0|2026-11-21T10:28:59|Unknown\n");
 	assert_int_equal(sl_sacct_batch_state(j), SL_JOB_RUNNING);
+	/* scontrol suspend: slurmdbd's steps are SUSPENDED with the job */
+	j->state = SL_JOB_SUSPENDED;
+	assert_int_equal(sl_sacct_batch_state(j), SL_JOB_SUSPENDED);
+	assert_int_equal(sl_sacct_step_state(j, SL_JOB_RUNNING), SL_JOB_SUSPENDED);
+	assert_int_equal(sl_sacct_step_state(j, SL_JOB_COMPLETED), SL_JOB_COMPLETED);
+	j->state = SL_JOB_RUNNING;
+	assert_int_equal(sl_sacct_step_state(j, SL_JOB_RUNNING), SL_JOB_RUNNING);
 	/* past its time limit, being ended: slurmdbd's is TIMEOUT now, ended
 	 * when the limit came */
 	sl_buf_reset(l.b);

@@ -13,7 +13,7 @@ compat_libcompat_a_SOURCES += \
 	compat/pbs_alter.c compat/pbs_alter.h \
 	compat/pbs_out.c compat/pbs_out.h
 
-UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_fmt tests/unit/test_pbs_attr \
+UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_resource tests/unit/test_pbs_fmt tests/unit/test_pbs_attr \
 	tests/unit/test_pbs_env tests/unit/test_pbs_qopt tests/unit/test_pbs_array
 
 # Golden data: job records and what qstat and pbsnodes print for them

@@ -1,7 +1,7 @@
-/* test_pbs_opt.c - qsub's option table (compat/pbs_opt.c) and its -l parser
- * (compat/pbs_resource.c): what a command line and #PBS directives make of
- * the spec, their precedence, PBS's texts and exit statuses for bad input,
- * and Sluice's refusals. Texts and statuses come from OpenPBS's qsub.c,
+/* test_pbs_opt.c - qsub's option table (compat/pbs_opt.c): what a command
+ * line and #PBS directives make of the spec, their precedence, PBS's texts
+ * and exit statuses for bad input, and Sluice's refusals (the -l parser's
+ * own cases are test_pbs_resource.c's). Texts and statuses come from OpenPBS's qsub.c,
  * qsub_sup.c and pbs_messages.c (cited beside each case). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -57,189 +57,6 @@ static void run(struct res *r, char **envp, int argc, char **argv)
 static void done(struct res *r)
 {
 	sl_jobspec_clear(&r->spec);
-}
-
-/* ---- -l ------------------------------------------------------------------ */
-
-static int res_apply(const char *l1, const char *l2, struct sl_jobspec *s, int *status,
-		     struct sl_err *err)
-{
-	struct sl_pbs_res r;
-	int rc;
-
-	sl_pbs_res_init(&r);
-	sl_jobspec_init(s);
-	if ((rc = sl_pbs_res_parse(&r, l1, status, err)) != 0)
-		return rc;
-	if (l2 && (rc = sl_pbs_res_parse(&r, l2, status, err)) != 0)
-		return rc;
-	return sl_pbs_res_apply(&r, s, status, err);
-}
-
-/* What one -l (and a second, later one) makes of the spec. */
-static const struct shape_case {
-	const char *l1, *l2;
-	int nodes, tpn, cpt;
-	int64_t mem;
-	int gpus;
-	int64_t minutes;
-	int shared;
-} shapes[] = {
-	/* a chunk is a node; ncpus shared out among mpiprocs (default 1) */
-	{"select=2:ncpus=4:mem=2gb", NULL, 2, 1, 4, 2048, SL_NO_VAL, SL_TIME_UNSET, 0},
-	{"select=2:ncpus=4:mpiprocs=4", NULL, 2, 4, 1, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET, 0},
-	{"select=1:ncpus=8:mpiprocs=2:ngpus=2", NULL, 1, 2, 4, SL_NO_VAL, 2, SL_TIME_UNSET, 0},
-	/* alike chunks joined by + are summed */
-	{"select=2:ncpus=2:mem=1gb+1:ncpus=2:mem=1gb", NULL, 3, 1, 2, 1024, SL_NO_VAL,
-	 SL_TIME_UNSET, 0},
-	/* ncpus defaults to 1 (default_chunk); a bare count */
-	{"select=3", NULL, 3, 1, 1, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET, 0},
-	/* pack: every chunk on one host */
-	{"select=2:ncpus=2:mem=1gb", "place=pack", 1, 2, 2, 2048, SL_NO_VAL, SL_TIME_UNSET, 0},
-	{"select=2:ncpus=2", "place=scatter", 2, 1, 2, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET, 0},
-	/* excl and exclhost: the hosts are the job's alone (--exclusive) */
-	{"select=2:ncpus=2", "place=scatter:excl", 2, 1, 2, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET,
-	 SL_SHARED_EXCLUSIVE},
-	{"select=1:ncpus=2", "place=exclhost", 1, 1, 2, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET,
-	 SL_SHARED_EXCLUSIVE},
-	/* walltime rounds up to minutes, Sluice's unit */
-	{"select=1:ncpus=1,walltime=01:30:00", NULL, 1, 1, 1, SL_NO_VAL, SL_NO_VAL, 90, 0},
-	{"walltime=61", NULL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, 2, 0},
-	/* job-wide resources without select are one chunk (PBS converts them) */
-	{"ncpus=4,mem=500mb", NULL, 1, 1, 4, 500, SL_NO_VAL, SL_TIME_UNSET, 0},
-	/* a later value replaces an earlier one of the same resource only */
-	{"select=1:ncpus=2,walltime=10:00", "select=2:ncpus=1", 2, 1, 1, SL_NO_VAL, SL_NO_VAL, 10,
-	 0},
-	/* Torque: nodes=N:ppn=M is select=N:ncpus=M:mpiprocs=M */
-	{"nodes=2:ppn=4", NULL, 2, 4, 1, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET, 0},
-	{"nodes=1:ppn=2:gpus=1", NULL, 1, 2, 1, SL_NO_VAL, 1, SL_TIME_UNSET, 0},
-	{"nodes=2", NULL, 2, 1, 1, SL_NO_VAL, SL_NO_VAL, SL_TIME_UNSET, 0},
-	/* Torque's mem is the job's: spread over the nodes, rounded up */
-	{"nodes=2:ppn=1,mem=3gb", NULL, 2, 1, 1, 1536, SL_NO_VAL, SL_TIME_UNSET, 0},
-	/* pmem, a process's real memory (FireWorks' PBS template): without
-	 * mem, each node holds it for each of its processes; mem wins */
-	{"nodes=1:ppn=4", "pmem=1gb", 1, 4, 1, 4096, SL_NO_VAL, SL_TIME_UNSET, 0},
-	{"select=2:ncpus=4:mpiprocs=2,pmem=100mb", NULL, 2, 2, 2, 200, SL_NO_VAL,
-	 SL_TIME_UNSET, 0},
-	{"select=1:ncpus=2:mem=1gb,pmem=100mb", NULL, 1, 1, 2, 1024, SL_NO_VAL, SL_TIME_UNSET,
-	 0},
-	{"pmem=300mb", NULL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, 300, SL_NO_VAL, SL_TIME_UNSET, 0},
-};
-
-static void test_shapes(void **state)
-{
-	(void)state;
-	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
-		const struct shape_case *c = &shapes[i];
-		struct sl_jobspec s;
-		struct sl_err err = SL_ERR_INIT;
-		int st = 0;
-
-		if (res_apply(c->l1, c->l2, &s, &st, &err) != 0)
-			fail_msg("-l %s: %s", c->l1, err.msg);
-		if (s.nodes != c->nodes || s.ntasks_per_node != c->tpn || s.cpus_per_task != c->cpt ||
-		    s.mem_per_node != c->mem || s.gpus_per_node != c->gpus ||
-		    s.time_limit != c->minutes || s.shared != c->shared)
-			fail_msg("-l %s %s: nodes %d tpn %d cpt %d mem %lld gpus %d min %lld shared %d",
-				 c->l1, c->l2 ? c->l2 : "", s.nodes, s.ntasks_per_node,
-				 s.cpus_per_task, (long long)s.mem_per_node, s.gpus_per_node,
-				 (long long)s.time_limit, s.shared);
-		sl_jobspec_clear(&s);
-	}
-}
-
-/* -l values refused: PBS's texts (pbs_messages.c) and statuses (error
- * number & 0xff), or Sluice's refusals (1). */
-static const struct res_reject {
-	const char *l1, *l2;
-	int status;
-	const char *msg;
-} res_rejects[] = {
-	{"foo=1", NULL, 187, "Unknown resource: foo"},
-	{"walltime=bogus", NULL, 166, "Illegal attribute or resource value"},
-	{"walltime=1:2:3:4", NULL, 166, "Illegal attribute or resource value"},
-	{"mem=12q", NULL, 166, "Illegal attribute or resource value"},
-	{"select=1:ncpus=x", NULL, 166, "Illegal attribute or resource value"},
-	{"select=1:walltime=10", NULL, 4, "Resource invalid in \"select\" specification: walltime"},
-	{"select=1:foo=2", NULL, 187, "Unknown resource: foo"},
-	{"select=2:ncpus=2", "ncpus=4", 5,
-	 "\"-lresource=\" cannot be used with \"select\" or \"place\", resource is: ncpus"},
-	{"select=2:ncpus=2", "mem=1gb", 5,
-	 "\"-lresource=\" cannot be used with \"select\" or \"place\", resource is: mem"},
-	/* set_resources(): a name without a value */
-	{"walltime", NULL, 2, "illegal -l value"},
-	{"select=1:ncpus=4+2:ncpus=2", NULL, 1,
-	 "-l select=1:ncpus=4+2:ncpus=2 (chunks that differ: every chunk must ask for the same "
-	 "resources) is not supported by Sluice"},
-	{"select=1:ncpus=6:mpiprocs=4", NULL, 1,
-	 "-l select with ncpus=6 over mpiprocs=4 (each MPI process gets the same whole CPUs) is "
-	 "not supported by Sluice"},
-	{"vmem=1gb", NULL, 1, "-l vmem (Sluice limits real memory: use mem, or pvmem for each process's virtual "
-	 "memory) is not supported by Sluice"},
-	{"pmem=0", NULL, 166, "Illegal attribute or resource value"},
-	{"storage=gdata/ab12+scratch/ab12", NULL, 1,
-	 "-l storage (Sluice mounts no file systems per job) is not supported by Sluice"},
-	{"jobfs=10GB", NULL, 1,
-	 "-l jobfs (Sluice reserves no local disk per job) is not supported by Sluice"},
-	{"select=1:ncpus=1:host=n1", NULL, 1, "-l host is not supported by Sluice"},
-	{"place=group=switch", NULL, 1, "-l place=group is not supported by Sluice"},
-	{"cput=10:00", NULL, 1, "-l cput is not supported by Sluice"},
-	{"nodes=n1:ppn=2", NULL, 1, "-l nodes naming hosts is not supported by Sluice"},
-	{"nodes=2:ppn=2:ib", NULL, 1, "-l nodes with the property \"ib\" is not supported by Sluice"},
-	{"nodes=2:ppn=4+1:ppn=2", NULL, 1,
-	 "-l nodes=2:ppn=4+1:ppn=2 (chunks that differ: every chunk must ask for the same "
-	 "resources) is not supported by Sluice"},
-};
-
-static void test_resource_errors(void **state)
-{
-	(void)state;
-	for (size_t i = 0; i < sizeof(res_rejects) / sizeof(res_rejects[0]); i++) {
-		const struct res_reject *c = &res_rejects[i];
-		struct sl_jobspec s;
-		struct sl_err err = SL_ERR_INIT;
-		int st = 0;
-
-		if (res_apply(c->l1, c->l2, &s, &st, &err) == 0)
-			fail_msg("-l %s accepted", c->l1);
-		if (strcmp(err.msg, c->msg) != 0 || st != c->status)
-			fail_msg("-l %s: %d \"%s\"", c->l1, st, err.msg);
-		sl_jobspec_clear(&s);
-	}
-}
-
-/* to_size(): no suffix is bytes; k m g t p; b or w after (-1: refused). */
-static const struct {
-	const char *text;
-	int64_t mib;
-} sizes[] = {
-	{"2gb", 2048}, {"2G", 2048}, {"1500mb", 1500}, {"1048576", 1}, {"1048577b", 2},
-	{"1kw", 1}, {"1tb", 1048576}, {"gb", -1}, {"1gbb", -1}, {"1bw", -1},
-};
-
-/* decode_time(): [[HH:]MM:]SS[.mmm], .500 rounds up (-1: refused). */
-static const struct {
-	const char *text;
-	int64_t secs;
-} times[] = {
-	{"01:02:03", 3723}, {"90:00", 5400}, {"7200", 7200}, {"10.5", 11}, {"10.4", 10},
-	{":10", -1}, {"1:x", -1},
-};
-
-static void test_sizes_times(void **state)
-{
-	int64_t v = 0;
-	(void)state;
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		int r = sl_pbs_parse_size(sizes[i].text, &v);
-		if (sizes[i].mib < 0 ? r == 0 : (r != 0 || v != sizes[i].mib))
-			fail_msg("size %s: %d %lld", sizes[i].text, r, (long long)v);
-	}
-	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
-		int r = sl_pbs_parse_time(times[i].text, &v);
-		if (times[i].secs < 0 ? r == 0 : (r != 0 || v != times[i].secs))
-			fail_msg("time %s: %d %lld", times[i].text, r, (long long)v);
-	}
 }
 
 /* ---- directives ------------------------------------------------------------ */
@@ -793,9 +610,6 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_shapes),
-		cmocka_unit_test(test_resource_errors),
-		cmocka_unit_test(test_sizes_times),
 		cmocka_unit_test(test_directive_lines),
 		cmocka_unit_test(test_script_spec),
 		cmocka_unit_test(test_prefix),

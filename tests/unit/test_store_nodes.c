@@ -13,7 +13,7 @@
 
 #include "store.h"
 #include "store_nodes.h"
-#include "xalloc.h"
+#include "tmpdir_testlib.h"
 
 static struct sl_store *reopen(struct sl_store *s, const char *dir)
 {
@@ -35,13 +35,13 @@ static void put(struct sl_store *s, unsigned flags, char *reason, int commit)
 
 static void test_nodes(void **state)
 {
-	char dir[] = "/tmp/sl-test-nodes-XXXXXX", *cmd;
+	char dir[96];
 	struct sl_store *s;
 	struct sl_store_node n;
 	struct sl_err err = SL_ERR_INIT;
 	(void)state;
 
-	assert_non_null(mkdtemp(dir));
+	tmpdir_sub(dir, sizeof(dir));
 	assert_int_equal(sl_store_open(dir, 0, &s, &err), 0);
 	/* an old store has no table yet: nothing is stored, not an error */
 	assert_int_equal(sl_store_node_get(s, "vm", &n, &err), -SL_ENOENT);
@@ -67,9 +67,6 @@ static void test_nodes(void **state)
 	s = reopen(s, dir);
 	assert_int_equal(sl_store_node_get(s, "vm", &n, &err), -SL_ENOENT);
 	sl_store_free(s);
-	cmd = sl_xasprintf("rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
 }
 
 int main(void)
@@ -77,5 +74,5 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nodes),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -315,8 +315,9 @@ int sl_h_partitions(struct sluiced *d, const struct sl_peer *peer, json_object *
 		json_object_object_add(o, "default", json_object_new_boolean(
 			strcmp(parts[i].name, defq) == 0));
 		availability(d, &parts[i], rows, nrows, o);
-		if (sl_partadmin_state(d, parts[i].name) != NULL) /* an operator's State= */
-			add_str(o, "state", sl_partadmin_state(d, parts[i].name));
+		const char *admin = sl_partadmin_state(d, parts[i].name); /* an operator's State= */
+		if (admin != NULL)
+			add_str(o, "state", admin);
 		part_settings(d, parts[i].name, o);
 		quota = quota_rows(d, &parts[i], rows, nrows, &admitted);
 		add_i64(o, "admitted", admitted);

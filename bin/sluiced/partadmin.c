@@ -47,7 +47,8 @@ static struct sl_store_part *find(const struct sl_partadmin *a, const char *p)
 {
 	char name[SL_K8S_NAME_MAX];
 
-	if (a == NULL || p == NULL || sl_conf_k8s_name(p, name) != 0)
+	/* every submission asks: with no partition held, nothing to look up */
+	if (a == NULL || a->n == 0 || p == NULL || sl_conf_k8s_name(p, name) != 0)
 		return NULL;
 	for (size_t i = 0; i < a->n; i++)
 		if (strcmp(a->v[i].name, name) == 0)

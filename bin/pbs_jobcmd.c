@@ -49,7 +49,7 @@ int sl_qjob_is_array(struct sl_client *c, uint64_t id)
 int sl_qjob_report(const char *name, struct sl_client *c, int rc, const char *msg, uint64_t id,
 		   const char *shown, int special, int special_pbse)
 {
-	int e = sl_pbse_of_refusal(rc, msg); /* a drained queue: not enabled */
+	int e = sl_pbse_of(rc);
 
 	if (rc == -SL_ESTATE || (rc == -SL_ENOENT && sl_qjob_finished(c, id))) {
 		fprintf(stderr, "%s: %s\n", name, sl_pbse_text(SL_PBSE_HISTJOBID));

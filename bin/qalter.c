@@ -39,7 +39,7 @@ static int one(struct sl_client **c, const void *arg, uint64_t id, const char *s
 	}
 	if (r == 0)
 		return 0;
-	if (sl_pbse_of_refusal(r, err.msg) == SL_PBSE_BADDEPEND) {
+	if (sl_pbse_of(r) == SL_PBSE_BADDEPEND) {
 		fprintf(stderr, "qalter: %s %s\n", sl_pbse_text(SL_PBSE_BADDEPEND), shown);
 		return SL_PBSE_BADDEPEND;
 	}

@@ -59,7 +59,7 @@ static int parse_failed(const struct sl_qsub_flags *fl, const struct sl_err *err
 static int submit_failed(int r, const struct sl_err *err, const char *server)
 {
 	const char *msg = err->msg[0] ? err->msg : sl_strerror(r), *last = strrchr(msg, '\n');
-	int e = sl_pbse_of_refusal(err->code ? err->code : r, msg);
+	int e = sl_pbse_of(err->code ? err->code : r);
 
 	if (strstr(msg, "Invalid job array specification") != NULL) {
 		/* the syntax was qsub's to check: what is left is the size */

@@ -14,7 +14,6 @@
 #include "slurm_env.h"
 #include "xalloc.h"
 
-#define PBS_TMP_DIR "/var/tmp"
 
 const char *sl_pbs_env_get(char *const *envp, const char *name)
 {
@@ -217,10 +216,10 @@ char *sl_pbs_nodefile(const struct sl_jobshape *sh, char *const *hosts, int nhos
 }
 
 /* mktmpdir(): "pbs." and the job id, a subjob's "N[I].server" too. */
-char *sl_pbs_tmpdir(const struct sl_job *j, const char *server)
+char *sl_pbs_tmpdir(const struct sl_job *j, const char *server, const char *base)
 {
 	if (j->array_job_id != 0)
-		return sl_xasprintf("%s/pbs.%llu[%d].%s", PBS_TMP_DIR,
+		return sl_xasprintf("%s/pbs.%llu[%d].%s", base,
 				    (unsigned long long)j->array_job_id, j->array_task_id, server);
-	return sl_xasprintf("%s/pbs.%llu.%s", PBS_TMP_DIR, (unsigned long long)j->id, server);
+	return sl_xasprintf("%s/pbs.%llu.%s", base, (unsigned long long)j->id, server);
 }

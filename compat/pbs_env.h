@@ -54,6 +54,6 @@ char *sl_pbs_nodefile(const struct sl_jobshape *shape, char *const *hosts, int n
 
 /* TMPDIR of a qsub job: OpenPBS's $tmpdir/pbs.JOBID (start_exec.c
  * tmpdirname(), TMP_DIR /var/tmp by default). Caller frees. */
-char *sl_pbs_tmpdir(const struct sl_job *j, const char *server);
+char *sl_pbs_tmpdir(const struct sl_job *j, const char *server, const char *base);
 
 #endif

@@ -69,18 +69,10 @@ int sl_pbse_of(int code)
 	case SL_EACCOUNT: return SL_PBSE_BADACCT;
 	case SL_ENOFIT: return SL_PBSE_EXCQRESC;
 	case SL_ECONNECT: return SL_PBSE_SYSTEM;
+	case SL_EDEPEND: return SL_PBSE_BADDEPEND;
+	case SL_EPARTUNAVAIL: return SL_PBSE_QUNOENB; /* drained or inactive */
 	default: return 0;
 	}
-}
-
-int sl_pbse_of_refusal(int sl_code, const char *msg)
-{
-	if (msg && strstr(msg, "Job dependency problem") != NULL)
-		return SL_PBSE_BADDEPEND;
-	/* a partition an operator drained or made inactive */
-	if (msg && strstr(msg, "Required partition not available") != NULL)
-		return SL_PBSE_QUNOENB;
-	return sl_pbse_of(sl_code);
 }
 
 char *sl_pbs_jobid(uint64_t id, const char *server)

@@ -38,13 +38,10 @@ const char *sl_pbse_text(int e);
 
 /* The PBS error number of a Sluice error code, as the daemon's refusals
  * read in PBS's words: a partition is a queue (Unknown queue), a job that
- * can never fit violates the queue's limits, and so on; 0 for codes PBS
+ * can never fit violates the queue's limits, a refused dependency is
+ * PBSE_BADDEPEND, a drained queue is not enabled, and so on; 0 for codes PBS
  * has no number for (the daemon's own text is printed). */
 int sl_pbse_of(int sl_code);
-
-/* As sl_pbse_of(), and a refused dependency (Slurm's "Job dependency
- * problem": a job it names does not exist) is PBSE_BADDEPEND. */
-int sl_pbse_of_refusal(int sl_code, const char *msg);
 
 /* "N.server", the id PBS prints and qsub returns. Caller frees. */
 char *sl_pbs_jobid(uint64_t id, const char *server);

@@ -369,6 +369,7 @@ void sl_conf_free(struct sl_conf *c)
 	free(c->metrics_listen);
 	free(c->pbs_server);
 	free(c->mail_prog);
+	free(c->pbs_tmp_dir);
 	sl_kubeconf_free(c->kube);
 	sl_features_free(c->features);
 	free(c->socket);
@@ -442,6 +443,7 @@ const char *sl_conf_pam_service(const struct sl_conf *c) { return c->pam_service
 const char *sl_conf_metrics_listen(const struct sl_conf *c) { return c->metrics_listen; }
 const char *sl_conf_pbs_server(const struct sl_conf *c) { return c->pbs_server; }
 const char *sl_conf_mail_prog(const struct sl_conf *c) { return c->mail_prog; }
+const char *sl_conf_pbs_tmp_dir(const struct sl_conf *c) { return c->pbs_tmp_dir; }
 
 int sl_conf_k8s_name(const char *name, char out[SL_K8S_NAME_MAX])
 {

@@ -79,6 +79,8 @@ const char *sl_conf_pbs_server(const struct sl_conf *c);
 /* The mail program sluiced runs for --mail-type (Slurm's MailProg), as
  * `PROG -s SUBJECT USER`: an absolute path. */
 const char *sl_conf_mail_prog(const struct sl_conf *c);
+/* where PBS jobs' TMPDIRs are made (MOM's $tmpdir) */
+const char *sl_conf_pbs_tmp_dir(const struct sl_conf *c);
 
 /* Slurm's names of accounts, partitions and QOS keep their spelling for
  * users; Kubernetes names their namespace, LocalQueue and

@@ -36,6 +36,7 @@ struct sl_conf {
 	char *metrics_listen; /* NULL: no metrics (no `metrics:`) */
 	char *pbs_server;  /* NULL: the short host name */
 	char *mail_prog;
+	char *pbs_tmp_dir;
 	int64_t kill_wait, min_job_age;
 	int64_t tmp_disk; /* MB */
 	int64_t max_array_size;

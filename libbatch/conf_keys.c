@@ -93,6 +93,9 @@ static const struct key keys[] = {
 	{"pam", K_PAM, F(pam_service), "", NULL, NULL, 0, 0,
 	 "{service: NAME}: PAM account check at submit and a session around each "
 	 "local job, as Slurm's UsePAM; empty: no PAM"},
+	{"pbsTmpDir", K_PATH, F(pbs_tmp_dir), "/var/tmp", NULL, NULL, 0, PATH_MAX - 1,
+	 "directory in which each PBS job's TMPDIR (pbs.N.server) is made and removed, "
+	 "as MOM's $tmpdir"},
 	{"pbsServer", K_HOST, F(pbs_server), "", NULL, NULL, 0, 0,
 	 "the PBS server name in job ids (N.server) of qsub, qstat and PBS_JOBID; "
 	 "empty: this host's short name"},

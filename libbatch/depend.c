@@ -46,7 +46,7 @@ static int add(struct sl_deplist *l, const struct sl_dep *t, struct sl_err *err)
 		if (l->v[i].type == t->type && l->v[i].id == t->id && l->v[i].task == t->task)
 			return 0;
 	if (l->n >= SL_DEP_MAX)
-		return sl_err_set(err, SL_EINVAL, PROBLEM);
+		return sl_err_set(err, SL_EDEPEND, PROBLEM);
 	l->v = sl_xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
 	l->v[l->n++] = *t;
 	return 0;
@@ -105,21 +105,21 @@ static int task_list(const char **p, struct sl_dep *d, int with_state, struct sl
 
 	/* ids, ranges and steps alone: strtol's blanks and signs, and '%', are not a set */
 	if (close == NULL || open + strspn(open, "0123456789,-:") != close)
-		return sl_err_set(err, SL_EINVAL, PROBLEM);
+		return sl_err_set(err, SL_EDEPEND, PROBLEM);
 	*p = close + 1;
 	if (**p == '+') {
 		(*p)++;
 		if (number(p, 0, &min) != 0 || min > 0x7fffffff)
-			return sl_err_set(err, SL_EINVAL, PROBLEM);
+			return sl_err_set(err, SL_EDEPEND, PROBLEM);
 		d->minutes = (int)min;
 	}
 	if (state_suffix(p, with_state, &d->state) != 0)
-		return sl_err_set(err, SL_EINVAL, PROBLEM);
+		return sl_err_set(err, SL_EDEPEND, PROBLEM);
 	text = sl_xstrndup(open, (size_t)(close - open));
 	r = sl_array_parse(text, SL_ARRAY_MAX_LIMIT, &set, &ignored);
 	free(text);
 	if (r != 0)
-		return sl_err_set(err, SL_EINVAL, PROBLEM);
+		return sl_err_set(err, SL_EDEPEND, PROBLEM);
 	for (size_t i = 0; r == 0 && i < sl_array_count(set); i++) {
 		d->task = (long)sl_array_task(set, i);
 		r = add(l, d, err);
@@ -136,7 +136,7 @@ static int one_id(const char **p, enum sl_dep_type t, int with_state, struct sl_
 	uint64_t min = 0, task;
 
 	if (number(p, 0, &d.id) != 0)
-		return sl_err_set(err, SL_EINVAL, PROBLEM);
+		return sl_err_set(err, SL_EDEPEND, PROBLEM);
 	if ((*p)[0] == '_' && (*p)[1] == '[')
 		return task_list(p, &d, with_state, l, err);
 	if ((*p)[0] == '_' && (*p)[1] == '*') { /* every task of an array */
@@ -145,17 +145,17 @@ static int one_id(const char **p, enum sl_dep_type t, int with_state, struct sl_
 	} else if (**p == '_') { /* an array's task */
 		(*p)++;
 		if (number(p, 1, &task) != 0 || task > 0x7fffffff)
-			return sl_err_set(err, SL_EINVAL, PROBLEM);
+			return sl_err_set(err, SL_EDEPEND, PROBLEM);
 		d.task = (long)task;
 	}
 	if (**p == '+') {
 		(*p)++;
 		if (number(p, 0, &min) != 0 || min > 0x7fffffff)
-			return sl_err_set(err, SL_EINVAL, PROBLEM);
+			return sl_err_set(err, SL_EDEPEND, PROBLEM);
 		d.minutes = (int)min;
 	}
 	if (state_suffix(p, with_state, &d.state) != 0)
-		return sl_err_set(err, SL_EINVAL, PROBLEM);
+		return sl_err_set(err, SL_EDEPEND, PROBLEM);
 	return add(l, &d, err);
 }
 
@@ -180,21 +180,21 @@ static int term(const char *tok, size_t len, int with_state, struct sl_deplist *
 		if (nlen == 6 && strncasecmp(t, "expand", 6) == 0)
 			r = sl_err_set(err, SL_EUNSUPP, "Requested operation not supported on this system");
 		else
-			r = sl_err_set(err, SL_EINVAL, PROBLEM);
+			r = sl_err_set(err, SL_EDEPEND, PROBLEM);
 		goto out;
 	}
 	p = t + nlen;
 	if (types[i].type == SL_DEP_SINGLETON) {
 		struct sl_dep d = {SL_DEP_SINGLETON, 0, -1, 0, SL_DEP_UNFULFILLED};
 		if (state_suffix(&p, with_state, &d.state) != 0) {
-			r = sl_err_set(err, SL_EINVAL, PROBLEM);
+			r = sl_err_set(err, SL_EDEPEND, PROBLEM);
 			goto out;
 		}
 		r = add(l, &d, err);
 		goto check_end;
 	}
 	if (*p != ':') {
-		r = sl_err_set(err, SL_EINVAL, PROBLEM);
+		r = sl_err_set(err, SL_EDEPEND, PROBLEM);
 		goto out;
 	}
 	do {
@@ -204,7 +204,7 @@ static int term(const char *tok, size_t len, int with_state, struct sl_deplist *
 	} while (*p == ':');
 check_end:
 	if (r == 0 && *p != '\0')
-		r = sl_err_set(err, SL_EINVAL, PROBLEM);
+		r = sl_err_set(err, SL_EDEPEND, PROBLEM);
 out:
 	free(t);
 	return r;
@@ -225,7 +225,7 @@ int sl_dep_parse(const char *s, int with_state, struct sl_deplist *out, struct s
 		for (int depth = 0; p[n] && (depth > 0 || (p[n] != ',' && p[n] != '?')); n++)
 			depth += (p[n] == '[') - (p[n] == ']');
 		if (n == 0) {
-			r = sl_err_set(err, SL_EINVAL, PROBLEM);
+			r = sl_err_set(err, SL_EDEPEND, PROBLEM);
 			break;
 		}
 		if ((r = term(p, n, with_state, out, err)) != 0 || p[n] == '\0')

@@ -31,6 +31,8 @@ static const struct {
 	[SL_EAUTH] = {"EAUTH", "Protocol authentication error"},
 	[SL_EPOLICY] = {"EPOLICY", "Job violates accounting/QOS policy (job submit limit, user's size "
 				   "and/or time limits)"},
+	[SL_EDEPEND] = {"EDEPEND", "Job dependency problem"},
+	[SL_EPARTUNAVAIL] = {"EPARTUNAVAIL", "Required partition not available (inactive or drain)"},
 };
 
 static int norm(int code)

@@ -30,6 +30,8 @@ enum sl_errcode {
 	SL_ESTATE,        /* operation not valid in the job's state */
 	SL_EAUTH,         /* the request's credential was refused (munge) */
 	SL_EPOLICY,       /* a QOS or association submit limit (qos_limits.h) */
+	SL_EDEPEND,       /* a dependency that is malformed or names no job */
+	SL_EPARTUNAVAIL,  /* a partition an operator drained or made inactive */
 	SL_ECODE_MAX
 };
 

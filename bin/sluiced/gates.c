@@ -678,7 +678,7 @@ int sl_gates_depend(struct sluiced *d, struct sl_job *j, const char *text, struc
 			lookup(d, l.v[i].id, &t);
 		if (l.v[i].id == j->id || (!t.found && j->spec.pbs)) {
 			sl_deplist_clear(&l);
-			return sl_err_set(err, SL_EINVAL, "Job dependency problem");
+			return sl_err_set(err, SL_EDEPEND, "Job dependency problem");
 		}
 		if (!t.found)
 			continue;

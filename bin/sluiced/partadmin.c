@@ -66,8 +66,7 @@ int sl_partadmin_accepts(const struct sluiced *d, const char *p, struct sl_err *
 {
 	const char *s = sl_partadmin_state(d, p);
 	if (s != NULL && (strcmp(s, "DRAIN") == 0 || strcmp(s, "INACTIVE") == 0))
-		return sl_err_set(err, SL_EPARTITION, "Required partition not available (inactive "
-				  "or drain)");
+		return sl_err_set(err, SL_EPARTUNAVAIL, "%s", sl_strerror(SL_EPARTUNAVAIL));
 	return 0;
 }
 

@@ -14,6 +14,7 @@ auth: none
 defaultPartition: batch
 killWait: 2
 clusterName: sluicetest
+pbsTmpDir: $T
 accounts:
   "*": [general]
 ${1:-}

@@ -59,11 +59,11 @@ wait_state "$pn" COMPLETED
 [ ! -e "$T/work/pbsjob.e$pn" ] || fail "-j oe wrote an error file too"
 expect_eq "the job's output" "jobid=$id name=pbsjob queue=batch env=PBS_BATCH
 ncpus=2 omp=2 workdir=$T/work pwd=$T/work
-nodefile=1 $S tmpdir=/var/tmp/pbs.$id
+nodefile=1 $S tmpdir=$T/pbs.$id
 tmpdir-ok
 jobdir=$(getent passwd $USER1 | cut -d: -f6) momport=15003 cookie=32
 to-stderr" "$(cat "$T/work/pbsjob.o$pn")"
-[ ! -e "/var/tmp/pbs.$id" ] || fail "TMPDIR /var/tmp/pbs.$id left behind"
+[ ! -e "$T/pbs.$id" ] || fail "TMPDIR $T/pbs.$id left behind"
 expect_eq "PBS's umask 077" "-rw-------" "$(stat -c %A "$T/work/pbsjob.o$pn")"
 ok "a #PBS script ran unchanged, with PBS's environment and file names"
 

@@ -106,7 +106,8 @@ static void test_show(void **state)
 			    "mpiDefault=none\n"
 			    "operators=alice,bob.smith\n"
 			    "accounts=alice:physics,general *:general carol:chem\n"
-			    "features=\nmailProg=/usr/bin/mail\npam=\npbsServer=\nmetrics=\nnodes=\n",
+			    "features=\nmailProg=/usr/bin/mail\npam=\npbsTmpDir=/var/tmp\npbsServer=\n"
+			    "metrics=\nnodes=\n",
 			    sl_conf_socket(c));
 	assert_string_equal(out, want);
 	sl_conf_free(c);

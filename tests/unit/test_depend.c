@@ -94,7 +94,7 @@ static void test_parse(void **state)
 		",afterok:1", "afterok:1,", "afterok:1(unfulfilled)",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		refused(bad[i], SL_EINVAL);
+		refused(bad[i], SL_EDEPEND);
 	refused("expand:86", SL_EUNSUPP);
 }
 

@@ -150,13 +150,13 @@ static void test_files(void **state)
 	assert_string_equal(t, "n1\nn1\nn1\n");
 	free(t);
 	struct sl_job j = {.id = 42};
-	t = sl_pbs_tmpdir(&j, "head1");
+	t = sl_pbs_tmpdir(&j, "head1", "/var/tmp");
 	assert_string_equal(t, "/var/tmp/pbs.42.head1");
 	free(t);
 	j.id = 47; /* a subjob: its PBS id, not its record's */
 	j.array_job_id = 40;
 	j.array_task_id = 7;
-	t = sl_pbs_tmpdir(&j, "head1");
+	t = sl_pbs_tmpdir(&j, "head1", "/var/tmp");
 	assert_string_equal(t, "/var/tmp/pbs.40[7].head1");
 	free(t);
 }

@@ -583,8 +583,8 @@ static void test_ids(void **state)
 	assert_int_equal(sl_pbse_status(SL_PBSE_UNKQUE), 170);
 	assert_string_equal(sl_pbse_text(SL_PBSE_PERM), "Unauthorized Request ");
 	assert_int_equal(sl_pbse_of(-SL_EPARTITION), SL_PBSE_UNKQUE);
-	assert_int_equal(sl_pbse_of_refusal(-SL_EINVAL, "Job dependency problem"),
-			 SL_PBSE_BADDEPEND);
+	assert_int_equal(sl_pbse_of(-SL_EDEPEND), SL_PBSE_BADDEPEND);
+	assert_int_equal(sl_pbse_of(-SL_EPARTUNAVAIL), SL_PBSE_QUNOENB);
 	assert_int_equal(sl_pbse_status(SL_PBSE_BADDEPEND), 206);
 	assert_string_equal(sl_pbse_text(SL_PBSE_BADDEPEND), "Invalid Job Dependency");
 }

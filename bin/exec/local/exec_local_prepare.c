@@ -160,6 +160,11 @@ static const char *pbs_server(const struct sl_exec_conf *conf, const char *host)
 	return s ? s : host;
 }
 
+static const char *pbs_tmp_dir(const struct sl_exec_conf *conf)
+{
+	return conf->confp && *conf->confp ? sl_conf_pbs_tmp_dir(*conf->confp) : "/var/tmp";
+}
+
 /* The exported environment, PBS's variables over it, Slurm's over both. A
  * qsub job also gets its node file and TMPDIR, made by sluice-stepd. */
 static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *job,
@@ -202,7 +207,7 @@ static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *jo
 		 * "nodes" are slots of it, and only this name resolves */
 		char *hosts[1] = {(char *)host};
 		out->nodefile = sl_pbs_nodefile(&shape, hosts, 1);
-		out->tmpdir = sl_pbs_tmpdir(job, pbs_server(conf, host));
+		out->tmpdir = sl_pbs_tmpdir(job, pbs_server(conf, host), pbs_tmp_dir(conf));
 	}
 }
 

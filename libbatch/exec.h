@@ -137,6 +137,10 @@ struct sl_executor {
 	/* scontrol requeue: as preempt, in the words of a requeue ("DUE TO JOB
 	 * REQUEUE"); the daemon makes the end a requeue. NULL: preempt. */
 	int (*requeue)(void *x, uint64_t id, struct sl_err *err);
+	/* scontrol update State=DOWN of the job's node: as cancel, in the
+	 * words of a node failure; its end is NODE_FAIL with exit code 0:0
+	 * (slurmctld's kill_running_job_by_node_name). NULL: not offered. */
+	int (*node_fail)(void *x, uint64_t id, struct sl_err *err);
 	/* scontrol update TimeLimit= of a running job: its limit is now this
 	 * many minutes from its start (SL_TIME_INFINITE: none), suspended time
 	 * not counted. NULL: the executor cannot change it. */

@@ -43,7 +43,8 @@
 #define SL_STEPD_LOCK_FD 3        /* the inherited lock fd of sluice-stepd */
 #define SL_JOBDIR_FILE_MAX (64u << 20) /* spec.json carries the script */
 /* Signals sluiced sends to sluice-stepd: SIGTERM = cancel, SIGUSR2 = preempt
- * (queued with si_value SL_STEPD_REQUEUE: a requeue, scontrol's),
+ * (queued with si_value SL_STEPD_REQUEUE: a requeue, scontrol's; with
+ * SL_STEPD_NODE_FAIL: the node went down, NODE_FAIL),
  * SL_STEPD_SIG_FORWARD (queued, si_value = signal number) = forward that
  * signal to the job's process group (scancel --signal -b; SIGSTOP and
  * SIGCONT are scontrol suspend and resume, and stop the clock of the time
@@ -55,6 +56,8 @@
 #define SL_STEPD_FWD_SCRIPT 0x1000
 #define SL_STEPD_SIG_LIMIT (SIGRTMIN + 2)
 #define SL_STEPD_REQUEUE 1
+/* SIGUSR2's value for the node going down under the job (NODE_FAIL). */
+#define SL_STEPD_NODE_FAIL 2
 /* The signals above, with SIGINT and SIGCHLD: what sluice-stepd takes with
  * sigtimedwait. Whoever starts a supervisor (sluiced's exec, the fork
  * server's fork) starts it with these blocked, so that one sent before the

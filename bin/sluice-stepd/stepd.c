@@ -5,7 +5,8 @@
  * for whichever daemon comes next (layout in jobdir.h).
  *
  * Signals from sluiced: SIGTERM = scancel (state CANCELLED), SIGUSR2 =
- * preemption (PREEMPTED; queued with SL_STEPD_REQUEUE, scontrol requeue),
+ * preemption (PREEMPTED; queued with SL_STEPD_REQUEUE, scontrol requeue;
+ * with SL_STEPD_NODE_FAIL, the node set DOWN: NODE_FAIL 0:0),
  * SL_STEPD_SIG_FORWARD queued with the signal number as its value = pass
  * that signal to the job's process group (scancel --signal -b; SIGSTOP and
  * SIGCONT are scontrol suspend and resume, and the time limit's clock
@@ -13,7 +14,7 @@
  * a new time limit. The time limit gives TIMEOUT. Each end writes Slurm's
  * exact line to the job's stderr, "slurmstepd-<node>: error: *** JOB <id>
  * ON <node> CANCELLED AT <time>[ DUE TO TIME LIMIT| DUE TO PREEMPTION| DUE
- * TO JOB REQUEUE] ***" (a qsub job's: none, as PBS's MOM writes
+ * TO JOB REQUEUE| DUE TO NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS] ***" (a qsub job's: none, as PBS's MOM writes
  * nothing for a delete, but its "=>> PBS: job killed: walltime" line for
  * the time limit): we keep
  * the "slurmstepd-" prefix on purpose because users and scripts grep for it;
@@ -81,6 +82,7 @@ static void job_end(struct stepd *s, struct supervise *v, enum sl_jobstate st, i
 	static const char *const why[SL_JOB_STATE_MAX] = {
 		[SL_JOB_CANCELLED] = "", [SL_JOB_TIMEOUT] = " DUE TO TIME LIMIT",
 		[SL_JOB_PREEMPTED] = " DUE TO PREEMPTION",
+		[SL_JOB_NODE_FAIL] = " DUE TO NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS",
 	};
 	if (v->end != SL_JOB_RUNNING)
 		return;
@@ -134,6 +136,8 @@ static void on_signal(struct stepd *s, struct supervise *v, const siginfo_t *si)
 	int sig = si->si_signo, queued = si->si_code == SI_QUEUE;
 	if (sig == SIGTERM || sig == SIGINT)
 		job_end(s, v, SL_JOB_CANCELLED, 0);
+	else if (sig == SIGUSR2 && queued && si->si_value.sival_int == SL_STEPD_NODE_FAIL)
+		job_end(s, v, SL_JOB_NODE_FAIL, 0);
 	else if (sig == SIGUSR2)
 		job_end(s, v, SL_JOB_PREEMPTED,
 			queued && si->si_value.sival_int == SL_STEPD_REQUEUE);
@@ -253,7 +257,10 @@ static void result_from_status(struct sl_exec_result *r, const struct supervise 
 	if (st == SL_JOB_RUNNING)
 		st = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? SL_JOB_COMPLETED : SL_JOB_FAILED;
 	sl_exec_result_init(r, st);
-	if (WIFEXITED(status)) {
+	if (st == SL_JOB_NODE_FAIL) {
+		/* as slurmctld records it: 0:0, whatever the kill did */
+		snprintf(r->reason, sizeof(r->reason), "NodeDown");
+	} else if (WIFEXITED(status)) {
 		r->exit_code = WEXITSTATUS(status);
 	} else if (WIFSIGNALED(status)) {
 		r->exit_signal = WTERMSIG(status);
@@ -344,6 +351,20 @@ static void detach(sigset_t *set, int new_session, int kept)
 	sigprocmask(SIG_BLOCK, set, NULL);
 }
 
+/* Takes the pending SIGUSR2 (the job will not run): its value says whether
+ * it was the node going down. */
+static int usr2_is_node_fail(void)
+{
+	sigset_t one;
+	siginfo_t si;
+	struct timespec now = {0, 0};
+
+	sigemptyset(&one);
+	sigaddset(&one, SIGUSR2);
+	return sigtimedwait(&one, &si, &now) == SIGUSR2 && si.si_code == SI_QUEUE &&
+	       si.si_value.sival_int == SL_STEPD_NODE_FAIL;
+}
+
 /* A cancel that arrived before the launch, or before we were ready for it
  * (we are born with it blocked, jobdir.h): the script never runs. */
 int stepd_cancel_pending(struct sl_exec_result *r)
@@ -353,7 +374,7 @@ int stepd_cancel_pending(struct sl_exec_result *r)
 	if (sigismember(&pend, SIGTERM) || sigismember(&pend, SIGINT))
 		sl_exec_result_init(r, SL_JOB_CANCELLED);
 	else if (sigismember(&pend, SIGUSR2))
-		sl_exec_result_init(r, SL_JOB_PREEMPTED);
+		sl_exec_result_init(r, usr2_is_node_fail() ? SL_JOB_NODE_FAIL : SL_JOB_PREEMPTED);
 	else
 		return 0;
 	return 1;

@@ -124,6 +124,18 @@ static void preempt(struct sluiced *d, uint64_t id, const char *why)
 		sl_debug("job %llu: preempt: %s", (unsigned long long)id, err.msg);
 }
 
+/* Shown as CG until the executor reports the end; ended now for its
+ * times (slurmctld's end_time at the cancel: sacct's End, squeue's TIME
+ * no longer counting). */
+static int completing(struct sluiced *d, struct sl_job *j, struct sl_err *err)
+{
+	if (j->state != SL_JOB_COMPLETING) {
+		j->end_time = (int64_t)time(NULL);
+		return sl_lifecycle_move(d, j, SL_JOB_COMPLETING, NULL, err);
+	}
+	return sl_lifecycle_save(d, j, err);
+}
+
 int sl_lifecycle_cancel(struct sluiced *d, struct sl_job *j, uid_t by, struct sl_err *err)
 {
 	int r;
@@ -139,14 +151,18 @@ int sl_lifecycle_cancel(struct sluiced *d, struct sl_job *j, uid_t by, struct sl
 	}
 	if ((r = d->executor->cancel(d->exec, j->id, err)) != 0)
 		return r;
-	/* Shown as CG until the supervisor reports the end; ended now for
-	 * its times (slurmctld's end_time at the cancel: sacct's End,
-	 * squeue's TIME no longer counting). */
-	if (j->state != SL_JOB_COMPLETING) {
-		j->end_time = (int64_t)time(NULL);
-		return sl_lifecycle_move(d, j, SL_JOB_COMPLETING, NULL, err);
-	}
-	return sl_lifecycle_save(d, j, err);
+	return completing(d, j, err);
+}
+
+int sl_lifecycle_node_fail(struct sluiced *d, struct sl_job *j, struct sl_err *err)
+{
+	int r;
+	if (d->executor->node_fail == NULL)
+		return sl_err_set(err, SL_EUNSUPP, "the %s executor cannot fail a node's jobs",
+				  d->executor->name);
+	if ((r = d->executor->node_fail(d->exec, j->id, err)) != 0)
+		return r;
+	return completing(d, j, err);
 }
 
 int sl_lifecycle_signal(struct sluiced *d, struct sl_job *j, int sig, struct sl_err *err)
@@ -511,13 +527,6 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 		never.message[0] = '\0';
 		res = &never;
 		hold = -1;
-	}
-	if (sl_nodeadmin_take_failed(d, id) && res->state == SL_JOB_CANCELLED) {
-		never = *res; /* the node went down under it: Slurm's NODE_FAIL, 0:0 */
-		never.state = SL_JOB_NODE_FAIL;
-		never.exit_code = never.exit_signal = 0;
-		snprintf(never.reason, sizeof(never.reason), "NodeDown");
-		res = &never;
 	}
 	if (hold >= 0) {
 		r = requeue_now(d, j, hold, res, &err);

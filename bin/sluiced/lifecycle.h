@@ -16,6 +16,9 @@ int sl_lifecycle_move(struct sluiced *d, struct sl_job *j, enum sl_jobstate to,
 
 /* User and operator actions. */
 int sl_lifecycle_cancel(struct sluiced *d, struct sl_job *j, uid_t by, struct sl_err *err);
+/* The node went down under running job j (scontrol update State=DOWN): it
+ * ends NODE_FAIL through the executor, which says so in its stderr. */
+int sl_lifecycle_node_fail(struct sluiced *d, struct sl_job *j, struct sl_err *err);
 int sl_lifecycle_signal(struct sluiced *d, struct sl_job *j, int sig, struct sl_err *err);
 int sl_lifecycle_hold(struct sluiced *d, struct sl_job *j, int admin, struct sl_err *err);
 int sl_lifecycle_release(struct sluiced *d, struct sl_job *j, struct sl_err *err);

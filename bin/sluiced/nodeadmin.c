@@ -21,8 +21,6 @@
 
 struct sl_nodeadmin {
 	struct sl_store_node n; /* name, flags, reason and who set it when */
-	uint64_t *failed;       /* jobs DOWN ended that do not requeue */
-	size_t nfailed, capfailed;
 };
 
 int sl_nodeadmin_load(struct sluiced *d, struct sl_nodeadmin **out, struct sl_err *err)
@@ -53,7 +51,6 @@ void sl_nodeadmin_free(struct sl_nodeadmin *a)
 	if (a == NULL)
 		return;
 	sl_store_node_clear(&a->n);
-	free(a->failed);
 	free(a);
 }
 
@@ -93,18 +90,6 @@ int sl_nodeadmin_explain(const struct sluiced *d, char **reason, char **text)
 	return 1;
 }
 
-int sl_nodeadmin_take_failed(struct sluiced *d, uint64_t id)
-{
-	struct sl_nodeadmin *a = d->nodeadmin;
-
-	for (size_t i = 0; a != NULL && i < a->nfailed; i++)
-		if (a->failed[i] == id) {
-			a->failed[i] = a->failed[--a->nfailed];
-			return 1;
-		}
-	return 0;
-}
-
 static int running(enum sl_jobstate s)
 {
 	return s == SL_JOB_RUNNING || s == SL_JOB_CONFIGURING || s == SL_JOB_SUSPENDED;
@@ -121,12 +106,10 @@ static int busy(const struct sluiced *d)
 	return 0;
 }
 
-/* kill_running_job_by_node_name: requeued when the job may be, else its
- * end is NODE_FAIL (sl_nodeadmin_take_failed). */
+/* kill_running_job_by_node_name: requeued when the job may be, else it
+ * ends NODE_FAIL. */
 static void end_jobs(struct sluiced *d)
 {
-	struct sl_nodeadmin *a = d->nodeadmin;
-
 	for (size_t i = 0; i < sl_jobtab_count(d->jobs); i++) {
 		struct sl_job *j = sl_jobtab_at(d->jobs, i);
 		struct sl_err err = SL_ERR_INIT;
@@ -136,10 +119,7 @@ static void end_jobs(struct sluiced *d)
 		if (j->spec.requeue) {
 			r = sl_lifecycle_requeue(d, j, 0, &err);
 		} else {
-			a->failed = sl_xgrow(a->failed, &a->capfailed, a->nfailed + 1,
-					     sizeof(*a->failed));
-			a->failed[a->nfailed++] = j->id;
-			r = sl_lifecycle_cancel(d, j, 0, &err);
+			r = sl_lifecycle_node_fail(d, j, &err);
 		}
 		if (r != 0)
 			sl_err_log("job %llu: node down: %s", (unsigned long long)j->id, err.msg);

@@ -28,8 +28,6 @@ void sl_nodeadmin_describe(const struct sluiced *d, json_object *node);
  * for a partition whose nodes are all drained or down: Slurm's text into
  * *reason, the operator's reason into *text (both allocated). 0: none. */
 int sl_nodeadmin_explain(const struct sluiced *d, char **reason, char **text);
-/* Did DOWN end job id (it then ends NODE_FAIL)? Forgets it. */
-int sl_nodeadmin_take_failed(struct sluiced *d, uint64_t id);
 
 /* NODE_UPDATE (PROTOCOL.md), operators only. */
 int sl_h_node_update(struct sluiced *d, const struct sl_peer *p, json_object *req,

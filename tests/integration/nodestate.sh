@@ -66,7 +66,7 @@ ok "the drain outlives kill -9; UNDRAIN lets the waiting job start"
 
 # IDLE only from an idle or a down node, as slurmctld's
 r=$(submit $USER1 -o /dev/null --wrap 'sleep 30') || fail "submit"
-nq=$(submit $USER1 --no-requeue -o /dev/null --wrap 'sleep 30') || fail "submit"
+nq=$(submit $USER1 --no-requeue -o "$T/work/nq.out" --wrap 'sleep 30') || fail "submit"
 wait_state "$r" RUNNING
 wait_state "$nq" RUNNING
 "$SC" update NodeName=ALL State=DRAIN Reason=fan || fail "drain ALL"
@@ -77,6 +77,9 @@ expect_eq "IDLE on a busy node" "1 slurm_update error: Invalid node state specif
 "$SC" update NodeName="$H" State=DOWN Reason="psu dead" || fail "down"
 wait_state "$nq" NODE_FAIL
 expect_eq "NODE_FAIL's exit code" "0:0" "$("$BIN/sacct" -n -X -P -j "$nq" -o ExitCode)"
+expect_eq "NODE_FAIL's reason" "Reason=NodeDown" "$("$SC" show job "$nq" | grep -o 'Reason=[A-Za-z]*')"
+grep -q "^slurmstepd-$H: error: \*\*\* JOB $nq ON $H CANCELLED AT .* DUE TO NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS \*\*\*$" "$T/work/nq.out" ||
+	fail "no node-failure line in the job's output: $(cat "$T/work/nq.out")"
 wait_until "job $r requeued" '[ "$("$BIN/squeue" -h -j "$r" -o %T)" = PENDING ]'
 expect_eq "restarts" "Restarts=1" "$("$SC" show job "$r" | grep -o 'Restarts=[0-9]*')"
 expect_eq "show node down" "   State=DOWN+DRAIN" "$("$SC" show node "$H" | grep -o '^   State=[A-Z+]*')"

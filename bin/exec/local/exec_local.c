@@ -596,6 +596,10 @@ static int ops_requeue(void *x, uint64_t id, struct sl_err *e)
 {
 	return sl_exec_local_requeue(x, id, e);
 }
+static int ops_node_fail(void *x, uint64_t id, struct sl_err *e)
+{
+	return sl_exec_local_node_fail(x, id, e);
+}
 static int ops_time_limit(void *x, uint64_t id, int64_t minutes, struct sl_err *e)
 {
 	return sl_exec_local_time_limit(x, id, minutes, e);
@@ -606,5 +610,5 @@ const struct sl_executor sl_executor_local = {
 	.create = ops_create, .destroy = ops_destroy,
 	.start = ops_start, .cancel = ops_cancel, .preempt = ops_preempt, .signal = ops_signal,
 	.adopt = ops_adopt, .forget = ops_forget, .reload = ops_reload,
-	.requeue = ops_requeue, .time_limit = ops_time_limit,
+	.requeue = ops_requeue, .node_fail = ops_node_fail, .time_limit = ops_time_limit,
 };

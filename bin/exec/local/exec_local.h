@@ -31,6 +31,9 @@ int sl_exec_local_preempt(struct sl_exec_local *x, uint64_t id, struct sl_err *e
 int sl_exec_local_signal(struct sl_exec_local *x, uint64_t id, int signo, struct sl_err *err);
 /* scontrol requeue: ends the job as preempt does, in a requeue's words. */
 int sl_exec_local_requeue(struct sl_exec_local *x, uint64_t id, struct sl_err *err);
+/* The node went down under the job: ends it NODE_FAIL, in slurmstepd's
+ * words for a node failure. */
+int sl_exec_local_node_fail(struct sl_exec_local *x, uint64_t id, struct sl_err *err);
 /* scontrol update TimeLimit=: the running job's limit, in minutes from its
  * start (SL_TIME_INFINITE: none); its supervisor keeps the clock. */
 int sl_exec_local_time_limit(struct sl_exec_local *x, uint64_t id, int64_t minutes,

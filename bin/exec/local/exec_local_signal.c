@@ -180,6 +180,11 @@ int sl_exec_local_requeue(struct sl_exec_local *x, uint64_t id, struct sl_err *e
 	return control(x, id, SIGUSR2, 1, SL_STEPD_REQUEUE, err);
 }
 
+int sl_exec_local_node_fail(struct sl_exec_local *x, uint64_t id, struct sl_err *err)
+{
+	return control(x, id, SIGUSR2, 1, SL_STEPD_NODE_FAIL, err);
+}
+
 int sl_exec_local_time_limit(struct sl_exec_local *x, uint64_t id, int64_t minutes,
 			     struct sl_err *err)
 {

@@ -270,20 +270,27 @@ static void feed_limits(struct sl_schedctl *s);
 void sl_schedctl_run(struct sl_schedctl *s, struct sl_sched_decisions *dec)
 {
 	struct timespec a, b;
+	int changes;
+
 	memset(dec, 0, sizeof(*dec));
 	sl_limgate_pass(s->d, s, s->limits);
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	(void)sl_sched_cycle(s->engine, sl_loop_now_ms(s->d->loop), dec);
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	sl_metrics_cycle(s->d->metrics, s->d, dec,
-			 (int64_t)(b.tv_sec - a.tv_sec) * 1000000 + (b.tv_nsec - a.tv_nsec) / 1000);
 	/* backfill in the cycle works from the limits: keep them current */
 	if (limits_changed(s, sl_loop_now_ms(s->d->loop))) {
 		feed_limits(s);
 		s->plan_stale = 1;
 	}
-	if (sl_sched_cycle(s->engine, sl_loop_now_ms(s->d->loop), dec) > 0)
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	/* A change may be a queue move (a BestEffortFIFO head parked) that
+	 * lets one more cycle decide what this one could not: run it now,
+	 * its decisions appended, rather than at the next event. */
+	changes = sl_sched_cycle(s->engine, sl_loop_now_ms(s->d->loop), dec);
+	if (changes > 0) {
 		s->plan_stale = 1;
+		(void)sl_sched_cycle(s->engine, sl_loop_now_ms(s->d->loop), dec);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	sl_metrics_cycle(s->d->metrics, s->d, dec,
+			 (int64_t)(b.tv_sec - a.tv_sec) * 1000000 + (b.tv_nsec - a.tv_nsec) / 1000);
 }
 
 void sl_schedctl_assign(struct sl_job *j, const struct sl_sched_admission *a)

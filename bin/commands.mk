@@ -15,6 +15,12 @@ bin_scontrol_SOURCES = bin/scontrol.c bin/scontrol_jobs.c bin/scontrol_jobs.h
 bin_scontrol_LDADD = $(SL_LIBS)
 bin_sinfo_SOURCES = bin/sinfo.c
 bin_sinfo_LDADD = $(SL_LIBS)
+# sdiag: sluiced's statistics (bin/sluiced/diag.c)
+bin_PROGRAMS += bin/sdiag
+bin_sdiag_SOURCES = bin/sdiag.c
+bin_sdiag_LDADD = $(SL_LIBS)
+TESTS += tests/integration/sdiag.sh
+EXTRA_DIST += tests/integration/sdiag.sh
 # sstat: running jobs' use, from their supervisors (h_stat.c)
 bin_PROGRAMS += bin/sstat
 bin_sstat_SOURCES = bin/sstat.c

@@ -22,12 +22,13 @@ compat_libcompat_a_SOURCES += \
 	compat/slurm_usage.c compat/slurm_usage.h \
 	compat/slurm_json.c compat/slurm_json.h compat/squeue_json.c compat/sacct_json.c \
 	compat/slurm_yaml.c \
-	compat/sstat_fmt.c compat/sstat_fmt.h compat/sstat_opt.c compat/sstat_opt.h
+	compat/sstat_fmt.c compat/sstat_fmt.h compat/sstat_opt.c compat/sstat_opt.h \
+	compat/sdiag_fmt.c compat/sdiag_fmt.h
 
 UNIT_TESTS += tests/unit/test_slurm_fmt tests/unit/test_squeue_fmt tests/unit/test_squeue_proj \
 	tests/unit/test_sacct_fmt \
 	tests/unit/test_sacct_opt tests/unit/test_slurm_env tests/unit/test_slurm_pattern \
-	tests/unit/test_sinfo_fmt tests/unit/test_slurm_state
+	tests/unit/test_sinfo_fmt tests/unit/test_slurm_state tests/unit/test_sdiag_fmt
 
 # Golden data: job records (JSON lines) and what Slurm 22.05 printed for them;
 # sinfo's, captured on the reference cluster test_sinfo_fmt.c describes.

@@ -216,6 +216,10 @@ int sl_client_node_update(const char *const *names, const char *state, const cha
 /* scontrol update PartitionName= (operators): its State= (UP, DOWN, DRAIN,
  * INACTIVE). Connects itself. */
 int sl_client_part_update(const char *name, const char *state, struct sl_err *err);
+/* sdiag: the DIAG reply (PROTOCOL.md) into *out (caller puts it); with
+ * reset, sdiag -r (operators), and *out may be NULL. Connects itself. */
+struct json_object;
+int sl_client_diag(int reset, struct json_object **out, struct sl_err *err);
 
 /* scontrol show config: what the daemon says of itself, and its settings
  * as the config's key table lists them (key and value, in order). */

@@ -1,13 +1,15 @@
-/* client_node.c - the node and partition update requests (PROTOCOL.md,
- * types 13 and 14): scontrol update NodeName=... State=... Reason=...
- * (bin/sluiced/nodeadmin.c), PartitionName=... State=... (partadmin.c). */
+/* client_node.c - the administrators' requests (PROTOCOL.md, types 13 to
+ * 15): scontrol update NodeName=... State=... Reason=...
+ * (bin/sluiced/nodeadmin.c), PartitionName=... State=... (partadmin.c),
+ * and sdiag's statistics (diag.c). */
 #include "client.h"
 #include "client_int.h"
 #include "proto.h"
 
 #include <json-c/json.h>
 
-static int call(uint16_t type, json_object *req, struct sl_err *err)
+/* The reply into *out when out is not NULL. */
+static int call_for(uint16_t type, json_object *req, json_object **out, struct sl_err *err)
 {
 	struct sl_client *c = NULL;
 	json_object *rep = NULL;
@@ -17,9 +19,27 @@ static int call(uint16_t type, json_object *req, struct sl_err *err)
 		r = sl_client_call(c, type, req, &rep, err);
 	else
 		json_object_put(req);
+	if (r == 0 && out != NULL)
+		*out = json_object_get(rep);
 	json_object_put(rep);
 	sl_client_free(c);
 	return r;
+}
+
+static int call(uint16_t type, json_object *req, struct sl_err *err)
+{
+	return call_for(type, req, NULL, err);
+}
+
+int sl_client_diag(int reset, json_object **out, struct sl_err *err)
+{
+	json_object *req = json_object_new_object();
+
+	if (out != NULL)
+		*out = NULL;
+	if (reset)
+		json_object_object_add(req, "reset", json_object_new_boolean(1));
+	return call_for(SL_MSG_DIAG, req, out, err);
 }
 
 int sl_client_part_update(const char *name, const char *state, struct sl_err *err)

@@ -125,7 +125,8 @@ const char *sl_proto_type_name(uint16_t type)
 		[SL_MSG_CONFIG] = "config", [SL_MSG_HOLD] = "hold", [SL_MSG_SHARES] = "shares",
 		[SL_MSG_STAT] = "stat", [SL_MSG_STEP_CREATE] = "step_create",
 		[SL_MSG_STEP_END] = "step_end", [SL_MSG_STEPS] = "steps",
-		[SL_MSG_STEP_SIGNAL] = "step_signal",
+		[SL_MSG_STEP_SIGNAL] = "step_signal", [SL_MSG_NODE_UPDATE] = "node_update",
+		[SL_MSG_PART_UPDATE] = "part_update", [SL_MSG_DIAG] = "diag",
 	};
 	type &= (uint16_t)~SL_MSG_REPLY;
 	return type < SL_MSG_TYPE_MAX && names[type] ? names[type] : "unknown";

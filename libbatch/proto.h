@@ -39,6 +39,7 @@ enum sl_msgtype {
 	SL_MSG_CONFIG = 12,     /* scontrol show config: the settings and the daemon's facts */
 	SL_MSG_NODE_UPDATE = 13, /* scontrol update NodeName (operators): the local node's state */
 	SL_MSG_PART_UPDATE = 14, /* scontrol update PartitionName (operators): its State= */
+	SL_MSG_DIAG = 15,        /* sdiag: the statistics; {"reset": true} (operators) */
 	SL_MSG_HOLD = 20,      /* qhold/qrls: a user's or an operator's hold */
 	SL_MSG_SHARES = 21,    /* sshare: {} -> {"now", "rows": [association...]} */
 	SL_MSG_STAT = 23,      /* sstat: {"id"} -> a running job's use so far (h_stat.c) */

@@ -4,6 +4,7 @@
 #include "dispatch.h"
 #include "authz.h"
 #include "buf.h"
+#include "diag.h"
 #include "handlers.h"
 #include "log.h"
 #include "nodeadmin.h"
@@ -12,6 +13,7 @@
 #include "xalloc.h"
 
 #include <string.h>
+#include <time.h>
 
 static const struct {
 	uint16_t type;
@@ -40,7 +42,16 @@ static const struct {
 	{SL_MSG_STEP_END, "step_end", SL_PRIV_ANY, sl_h_step_end, NULL, NULL},
 	{SL_MSG_STEPS, "steps", SL_PRIV_ANY, sl_h_steps, NULL, NULL},
 	{SL_MSG_STEP_SIGNAL, "step_signal", SL_PRIV_OWNER, sl_h_step_signal, NULL, NULL},
+	/* sdiag -r is for operators: checked in the handler */
+	{SL_MSG_DIAG, "diag", SL_PRIV_ANY, sl_h_diag, NULL, NULL},
 };
+
+static int64_t mono_us(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
 
 static char *error_reply(int code, const char *msg)
 {
@@ -76,6 +87,7 @@ int sl_dispatch(struct sluiced *d, const struct sl_peer *peer, uint16_t type,
 	struct sl_err err = SL_ERR_INIT;
 	json_object *req = NULL, *rep = NULL;
 	struct sl_buf *b = NULL;
+	int64_t t0 = mono_us();
 	size_t i;
 	int r;
 
@@ -110,5 +122,6 @@ out:
 	sl_buf_free(b);
 	json_object_put(req);
 	json_object_put(rep);
+	sl_diag_rpc(d->diag, type, table[i].name, (uint32_t)peer->uid, mono_us() - t0);
 	return 0;
 }

@@ -5,6 +5,7 @@
  * words without " for job N", which scontrol adds. */
 #include "prio.h"
 #include "authz.h"
+#include "diag.h"
 #include "exec.h"
 #include "handlers.h"
 #include "jobfilter.h"
@@ -79,6 +80,8 @@ static void cancel_one(struct sluiced *d, const struct sl_peer *p, struct sl_job
 		r = sl_err_set(&err, SL_ESTATE, "Job/step already completing or completed");
 	else if (r == 0)
 		r = signal_one(d, p, j, sig, scope, &err);
+	if (r == 0) /* slurmctld counts each scancel job_str_signal took */
+		sl_diag_job(d->diag, SL_DIAG_CANCELED, 1);
 	job_result(arr, j, r ? err.code : 0, err.msg);
 }
 

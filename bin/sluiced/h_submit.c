@@ -3,6 +3,7 @@
  * The reply waits for the loop turn's commit, so a printed id is always
  * durable. */
 #include "array.h"
+#include "diag.h"
 #include "limgate.h"
 #include "buf.h"
 #include "depend.h"
@@ -104,8 +105,10 @@ static int submit_array(struct sluiced *d, struct sl_job *j, const struct sl_arr
 		else
 			sl_job_free(t);
 	}
-	if (r == 0)
+	if (r == 0) {
 		sl_buf_addf(rep, "{\"id\":%llu}", (unsigned long long)first);
+		sl_diag_job(d->diag, SL_DIAG_SUBMITTED, (uint32_t)n); /* each task, as Slurm */
+	}
 	free(spec);
 	return r;
 }
@@ -195,6 +198,7 @@ int sl_h_submit(struct sluiced *d, const struct sl_peer *p, const char *body, si
 	if ((r = sl_gates_queue(d, j, err)) != 0) /* the engine, or the gates */
 		goto out;
 	sl_buf_addf(rep, "{\"id\":%llu}", (unsigned long long)j->id);
+	sl_diag_job(d->diag, SL_DIAG_SUBMITTED, 1);
 	sl_jobtab_add(d->jobs, j);
 	j = NULL;
 out:

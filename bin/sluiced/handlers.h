@@ -82,6 +82,9 @@ int sl_h_ping(struct sluiced *d, const struct sl_peer *p, json_object *req,
 int sl_daemon_reload(struct sluiced *d, struct sl_err *err);
 int sl_h_reconfigure(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		     json_object *rep, struct sl_err *err);
+/* sdiag (diag.c's figures), and sdiag -r for operators. */
+int sl_h_diag(struct sluiced *d, const struct sl_peer *p, json_object *req, json_object *rep,
+	      struct sl_err *err);
 int sl_h_config(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		json_object *rep, struct sl_err *err);
 

@@ -5,6 +5,7 @@
 #include "lifecycle.h"
 #include "conf.h"
 #include "conn.h"
+#include "diag.h"
 #include "exec.h"
 #include "gates.h"
 #include "handlers.h"
@@ -106,6 +107,7 @@ static void admit(struct sluiced *d, const struct sl_sched_admission *a)
 			      SL_JOB_RUNNING, "None", &err) != 0) {
 		sl_err_log("job %llu: admission failed: %s", (unsigned long long)j->id, err.msg);
 	} else {
+		sl_diag_job(d->diag, SL_DIAG_STARTED, 1);
 		sl_mail_job(d, j, SL_MAIL_BEGIN);
 		push(&d->launch, &d->nlaunch, &d->caplaunch, j->id);
 	}
@@ -501,6 +503,12 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 		return;
 	}
 	sl_step_signals_forget(d, id);
+	/* slurmctld counts a batch script's end as completed whatever its
+	 * state, and a launch that failed as failed */
+	if (strcmp(res->reason, "JobLaunchFailure") == 0 && res->exit_signal == 53)
+		sl_diag_job(d->diag, SL_DIAG_FAILED, 1);
+	else if (res->state != SL_JOB_PENDING && res->start_time > 0)
+		sl_diag_job(d->diag, SL_DIAG_COMPLETED, 1);
 	hold = sl_gates_requeued(d, id);
 	if (hold < 0 && j->requeue_mark > 0) /* asked before a restart */
 		hold = j->requeue_mark - 1;

@@ -1,6 +1,7 @@
 /* main.c - sluiced: setup in order, the loop, teardown in reverse. */
 #include "conf.h"
 #include "conn.h"
+#include "diag.h"
 #include "exec/executors.h"
 #include "handlers.h"
 #include "idcache.h"
@@ -264,6 +265,7 @@ static void identity(struct sluiced *d)
 	gethostname(host, sizeof(host) - 1);
 	host[strcspn(host, ".")] = '\0';
 	d->hostname = sl_xstrdup(host);
+	d->diag = sl_diag_new((int64_t)time(NULL));
 	d->ids = sl_idcache_new(NULL, SL_IDCACHE_TTL);
 }
 
@@ -339,6 +341,7 @@ static void teardown(struct sluiced *d)
 		sl_conns_flush(d->conns, kept == 0);
 	sl_conns_free(d->conns);
 	sl_metrics_free(d->metrics);
+	sl_diag_free(d->diag);
 	sl_mailer_free(d->mail);
 	if (d->executor != NULL)
 		d->executor->destroy(d->exec);

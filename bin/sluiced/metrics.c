@@ -199,11 +199,6 @@ void sl_metrics_cycle(struct sl_metrics *m, struct sluiced *d,
 	if (m == NULL)
 		return;
 	int64_t now = sl_loop_wall(d->loop);
-	m->cycles++;
-	m->cycle_last_us = us;
-	m->cycle_sum_us += us;
-	if (us > m->cycle_max_us)
-		m->cycle_max_us = us;
 	int res = dec->nadmit > 0 ? 0 : 1;
 	double secs = (double)us / 1e6;
 	size_t cb = 0;

@@ -32,10 +32,9 @@ struct sl_metrics {
 	uint64_t timer;
 	size_t ncq, capcq;
 	struct metrics_cq *cq;
-	uint64_t cycles, attempts[2]; /* success, inadmissible */
+	uint64_t attempts[2]; /* success, inadmissible */
 	uint64_t cycle_hist[2][METRICS_NCYCLE + 1]; /* by result; not cumulative */
 	double cycle_sum[2];
-	int64_t cycle_last_us, cycle_max_us, cycle_sum_us;
 };
 
 /* The counters of ClusterQueue name, created at zero. Borrowed until the

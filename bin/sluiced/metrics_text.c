@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "conf.h"
+#include "diag.h"
 #include "jobstate.h"
 #include "jobtab.h"
 #include "schedule.h"
@@ -335,18 +336,24 @@ static void slurm_jobs(struct sl_buf *b, struct sluiced *d)
 	tally_out(b, "slurm_account_jobs", "account", accts, na);
 }
 
-static void slurm_sched(struct sl_buf *b, const struct sl_metrics *m)
+/* The cycle figures are diag.c's, counted from the start (sdiag -r
+ * resets its own view, never a Prometheus counter). */
+static void slurm_sched(struct sl_buf *b, const struct sl_metrics *m, const struct sl_diag *g)
 {
+	uint64_t cycles;
+	int64_t last, max, sum;
+
+	sl_diag_totals(g, &cycles, &last, &max, &sum);
 	head(b, "slurm_scheduler_cycles_total", "counter", "Scheduling cycles run (sdiag's "
 	     "Total cycles).");
-	out(b, "slurm_scheduler_cycles_total %llu\n", (unsigned long long)m->cycles);
+	out(b, "slurm_scheduler_cycles_total %llu\n", (unsigned long long)cycles);
 	head(b, "slurm_scheduler_cycle_last_seconds", "gauge", "The last cycle's duration.");
-	out(b, "slurm_scheduler_cycle_last_seconds %.6f\n", (double)m->cycle_last_us / 1e6);
+	out(b, "slurm_scheduler_cycle_last_seconds %.6f\n", (double)last / 1e6);
 	head(b, "slurm_scheduler_cycle_max_seconds", "gauge", "The longest cycle's duration.");
-	out(b, "slurm_scheduler_cycle_max_seconds %.6f\n", (double)m->cycle_max_us / 1e6);
+	out(b, "slurm_scheduler_cycle_max_seconds %.6f\n", (double)max / 1e6);
 	head(b, "slurm_scheduler_cycle_mean_seconds", "gauge", "The mean cycle duration.");
 	out(b, "slurm_scheduler_cycle_mean_seconds %.6f\n",
-	    m->cycles ? (double)m->cycle_sum_us / 1e6 / (double)m->cycles : 0.0);
+	    cycles ? (double)sum / 1e6 / (double)cycles : 0.0);
 	head(b, "kueue_admission_attempts_total", "counter", "Scheduling cycles, by result "
 	     "(success: one or more workloads admitted).");
 	out(b, "kueue_admission_attempts_total{result=\"success\"} %llu\n",
@@ -386,7 +393,7 @@ char *sl_metrics_render(struct sl_metrics *m, struct sluiced *d)
 	kueue_counters(b, m);
 	kueue_quota(b, u, nu);
 	slurm_jobs(b, d);
-	slurm_sched(b, m);
+	slurm_sched(b, m, d->diag);
 	free(rows);
 	char *t = sl_buf_steal(b);
 	sl_buf_free(b);

@@ -4,6 +4,7 @@
  * which a requeued job keeps (Kueue keeps the original creation time). */
 #include "schedule.h"
 #include "conf.h"
+#include "diag.h"
 #include "gates.h"
 #include "limgate.h"
 #include "jobtab.h"
@@ -270,6 +271,8 @@ static void feed_limits(struct sl_schedctl *s);
 void sl_schedctl_run(struct sl_schedctl *s, struct sl_sched_decisions *dec)
 {
 	struct timespec a, b;
+	struct sl_sched_stats st;
+	int64_t us;
 	int changes;
 
 	memset(dec, 0, sizeof(*dec));
@@ -289,8 +292,10 @@ void sl_schedctl_run(struct sl_schedctl *s, struct sl_sched_decisions *dec)
 		(void)sl_sched_cycle(s->engine, sl_loop_now_ms(s->d->loop), dec);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	sl_metrics_cycle(s->d->metrics, s->d, dec,
-			 (int64_t)(b.tv_sec - a.tv_sec) * 1000000 + (b.tv_nsec - a.tv_nsec) / 1000);
+	us = (int64_t)(b.tv_sec - a.tv_sec) * 1000000 + (b.tv_nsec - a.tv_nsec) / 1000;
+	sl_sched_stats(s->engine, &st);
+	sl_diag_pass(s->d->diag, us, sl_loop_wall(s->d->loop), &st);
+	sl_metrics_cycle(s->d->metrics, s->d, dec, us);
 }
 
 void sl_schedctl_assign(struct sl_job *j, const struct sl_sched_admission *a)

@@ -19,6 +19,7 @@ struct sl_sched;
 struct sl_idcache;
 struct sl_nodeadmin;
 struct sl_partadmin;
+struct sl_diag;
 struct sl_json; /* json_object, kept opaque here */
 
 struct sluiced {
@@ -48,6 +49,7 @@ struct sluiced {
 	uint64_t store_retry;        /* timer: a turn while the disk is full (lifecycle.c) */
 	struct sl_mailer *mail;      /* --mail-type's mails (mail.c); NULL until one is due */
 	struct sl_metrics *metrics;  /* /metrics (metrics.c); NULL without `metrics:` */
+	struct sl_diag *diag;        /* sdiag's statistics (diag.c) */
 	int stopping;
 };
 

@@ -13,7 +13,7 @@ bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/h_submit.c bin/sluiced/h_query.c bin/sluiced/h_control.c bin/sluiced/h_hold.c \
 	bin/sluiced/h_info.c bin/sluiced/h_update.c bin/sluiced/h_admin.c \
 	bin/sluiced/update_fields.c bin/sluiced/update_place.c bin/sluiced/update_int.h \
-	bin/sluiced/h_stat.c \
+	bin/sluiced/h_stat.c bin/sluiced/h_diag.c bin/sluiced/diag.c bin/sluiced/diag.h \
 	bin/sluiced/h_share.c bin/sluiced/h_share_conf.c \
 	bin/sluiced/gates.c bin/sluiced/gates.h \
 	bin/sluiced/limgate.c bin/sluiced/limgate.h \
@@ -30,7 +30,9 @@ bin_sluiced_sluiced_SOURCES += bin/sluiced/metrics.c bin/sluiced/metrics.h \
 	bin/sluiced/metrics_int.h bin/sluiced/metrics_text.c
 bin_sluiced_sluiced_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin $(MHD_CFLAGS)
 bin_sluiced_sluiced_SOURCES += bin/sluiced/info_nodes.c bin/sluiced/info_nodes.h
-UNIT_TESTS += tests/unit/test_info_nodes
+UNIT_TESTS += tests/unit/test_info_nodes tests/unit/test_diag
+tests_unit_test_diag_SOURCES = tests/unit/test_diag.c bin/sluiced/diag.c
+tests_unit_test_diag_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluiced
 tests_unit_test_info_nodes_SOURCES = tests/unit/test_info_nodes.c bin/sluiced/info_nodes.c
 # The TAS node feed, with the engine's side recorded by the test.
 UNIT_TESTS += tests/unit/test_nodefeed

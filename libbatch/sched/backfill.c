@@ -181,6 +181,8 @@ static int backfill_cq(struct sl_sched *s, int cq, int64_t now, const struct tre
 	struct sq_wl **v;
 	size_t n = sq_cq_pending(s, &s->cq[cq], &v);
 	int64_t own = SL_SCHED_NEVER;
+
+	s->st.bf_last_queue += n;
 	int admitted = 0;
 	const struct sq_wl *failed = NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -193,6 +195,7 @@ static int backfill_cq(struct sl_sched *s, int cq, int64_t now, const struct tre
 			continue;
 		if (failed && failed->hash == w->hash && sq_wl_equiv(failed, w))
 			continue;
+		s->st.bf_last_depth++;
 		if (!fits_now(s, w, cq, a)) {
 			failed = w;
 			continue;
@@ -240,6 +243,7 @@ int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *o
 	struct sq_assign a;
 	sq_assign_init(&a);
 	int admitted = 0;
+	s->st.bf_last_depth = s->st.bf_last_queue = 0;
 	for (int root = 0; root < s->nnode; root++) {
 		bool any = false;
 		for (int i = s->tree_first[root]; i != SQ_NONE && !any; i = s->cq[i].next_in_tree)
@@ -255,6 +259,10 @@ int sq_backfill(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions *o
 		free(o.lim);
 	}
 	sq_assign_free(&a);
+	s->st.bf_passes++;
+	s->st.bf_admitted += (uint64_t)admitted;
+	s->st.bf_depth_sum += s->st.bf_last_depth;
+	s->st.bf_queue_sum += s->st.bf_last_queue;
 	s->otg_key.w = NULL;
 	s->bf_sig = state_sig(s);   /* its own admissions are part of what it saw */
 	return admitted;

@@ -613,6 +613,8 @@ static void cycle_once(struct cyc *c, int64_t now_ms, int only)
 	sq_backfill_prepare(s, now_ms);
 	drain(c);
 	take_heads(c, only);
+	s->st.cycles++;
+	s->st.tried += c->ne;
 	for (size_t i = 0; i < c->ne; i++)
 		nominate(c, &c->e[i]);
 	run_entries(c);
@@ -652,6 +654,11 @@ static int chain_cq(const struct cyc *c, size_t npreempt_before)
 	return cq != SQ_NONE && s->cq[cq].heap.n != 0 ? cq : SQ_NONE;
 }
 
+void sl_sched_stats(const struct sl_sched *s, struct sl_sched_stats *out)
+{
+	*out = s->st;
+}
+
 void sl_sched_set_chaining(struct sl_sched *s, int on)
 {
 	s->no_chain = !on;
@@ -664,6 +671,10 @@ int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions
 {
 	struct cyc c = {.s = s, .out = out, .drains = any_drain(s)};
 	size_t np = out->npreempt;
+
+	s->st.queue_len = 0;
+	for (int i = 0; i < s->ncq; i++)
+		s->st.queue_len += s->cq[i].heap.n + (size_t)s->cq[i].ninadm;
 	cycle_once(&c, now_ms, SQ_NONE);
 	for (int n = 1, cq; n < CHAIN_MAX && (cq = chain_cq(&c, np)) != SQ_NONE; n++) {
 		c.ne = 0;

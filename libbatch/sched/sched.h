@@ -308,6 +308,21 @@ int sl_sched_trial(struct sl_sched *s, const struct sl_sched_wl *wl, int64_t lim
  * `backfill:` setting. The model's Configuration may set it too. */
 void sl_sched_set_backfill(struct sl_sched *s, int on);
 
+/* What the cycles did, counted since the engine was made (sdiag's figures;
+ * the daemon keeps its own reset points). */
+struct sl_sched_stats {
+	uint64_t cycles;        /* Kueue cycles (one call may chain several) */
+	uint64_t tried;         /* heads nominated, over every cycle */
+	uint64_t queue_len;     /* pending workloads at the start of the last call */
+	uint64_t bf_passes;     /* backfill passes (backfill.c) */
+	uint64_t bf_admitted;   /* workloads admitted by them */
+	uint64_t bf_last_depth; /* candidates tested for fit in the last pass */
+	uint64_t bf_depth_sum;
+	uint64_t bf_last_queue; /* pending in backfilling queues at the last pass */
+	uint64_t bf_queue_sum;
+};
+void sl_sched_stats(const struct sl_sched *s, struct sl_sched_stats *out);
+
 /* on = 0: exactly one of Kueue's cycles per sl_sched_cycle call (tests of
  * the cycle itself, and proof that chaining decides the same). Default 1. */
 void sl_sched_set_chaining(struct sl_sched *s, int on);

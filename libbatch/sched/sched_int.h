@@ -324,6 +324,7 @@ struct sl_sched {
 	uint64_t bf_sig;             /* backfill.c: the state its last pass saw */
 	int64_t bf_at;               /* ... and when */
 	struct sq_bfgate *bfg;       /* backfill.c: this cycle's reservations */
+	struct sl_sched_stats st;    /* cycle.c and backfill.c count */
 	bool planning;               /* estimate.c: flavor.c skips the preemption
 				      * oracle (the plan only asks what fits) */
 };

@@ -252,6 +252,13 @@ static const struct {
 	{"gpus-per-task", "GPUs per node = tasks per node x this"},
 	{"gres", "`gpu[:type][:N]` only"},
 	{"hint", "recorded (scontrol's ReqB:S:C:T), exported as SLURM_HINT"},
+	{"threads-per-core", "1; more is refused as Slurm refuses it on nodes of one thread "
+			     "per core (`Socket, core and/or thread specification can not be "
+			     "satisfied`), which is what Sluice's nodes show"},
+	{"cores-per-socket", "1; more is refused in slurmctld's words, as "
+			     "`--threads-per-core` (Sluice's nodes show one core per socket)"},
+	{"extra-node-info", "`S:1:1`; a core or thread count above 1 is refused as "
+			    "`--cores-per-socket` and `--threads-per-core` are"},
 	{"gpu-bind", "checked as Slurm checks it, recorded (scontrol's TresBind) and exported "
 		     "as SLURM_GPU_BIND, which the job's srun steps take; Sluice binds no GPU to a "
 		     "task"},

@@ -85,6 +85,11 @@ static int validate(const struct sl_peer *w, const struct sl_jobspec *s,
 		return sl_err_set(err, SL_EINVAL, "node, task and cpu counts must be positive");
 	if ((r = validate_sizes(s, err)) != 0)
 		return r;
+	/* Sluice's nodes show one core per socket and one thread per core
+	 * (scontrol show node): more is refused in slurmctld's words */
+	if (s->cores_per_socket > 1 || s->threads_per_core > 1)
+		return sl_err_set(err, SL_ENOFIT, "Socket, core and/or thread specification can "
+				  "not be satisfied\nRequested node configuration is not available");
 	if ((r = sl_authz_spec(w, s, err)) != 0)
 		return r;
 	if (s->nice > 2147483645 || s->nice < -2147483645)

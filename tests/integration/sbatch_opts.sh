@@ -122,6 +122,17 @@ show "$h1" | grep -q "NtasksPerN:B:S:C=0:0:2:\* CoreSpec" || fail "--ntasks-per-
 "$BIN/scancel" "$n1" "$g1" "$h1"
 ok "scontrol: -n 4 is MinCPUsNode=1, TresPerNode=gres:gpu:a100:2, %a is 4294967294, hints shown"
 
+# one thread per core and one core per socket, as scontrol show node says:
+# more is slurmctld's refusal (texts from Slurm 22.05 on such nodes)
+for o in --threads-per-core=2 --cores-per-socket=2 "-B 1:1:2"; do
+	out=$(as $USER1 "$BIN/sbatch" $o --wrap true 2>&1); rc=$?
+	expect_eq "$o refused" "1 sbatch: error: Socket, core and/or thread specification can not be satisfied
+sbatch: error: Batch job submission failed: Requested node configuration is not available" "$rc $out"
+done
+t1=$(submit $USER1 --threads-per-core=1 -B 2:1 -H --wrap true) || fail "--threads-per-core=1 -B 2:1"
+"$BIN/scancel" "$t1"
+ok "a second thread per core or core per socket is refused as Slurm refuses it"
+
 # --- --test-only ---------------------------------------------------------------
 before=$("$BIN/squeue" -h -t all | wc -l)
 out=$(as $USER1 "$BIN/sbatch" --test-only -n 2 --wrap true 2>&1); rc=$?

@@ -425,6 +425,10 @@ static int64_t to_wall(struct sl_schedctl *s, int64_t t)
 int64_t sl_schedctl_start_estimate(struct sl_schedctl *s, const struct sl_job *j)
 {
 	int64_t t;
+	/* drained or down: nothing starts until an operator says so, and
+	 * no plan can say when (slurmctld's backfill plans no drained node) */
+	if (sl_nodeadmin_blocks(s->d))
+		return 0;
 	plan(s);
 	if (sl_sched_start_estimate(s->engine, j->id, &t) != 0 || t == SL_SCHED_NEVER)
 		return 0;

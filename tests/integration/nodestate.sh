@@ -58,6 +58,7 @@ start_daemon
 sleep 1
 expect_eq "drained after kill -9" "drain" "$("$BIN/sinfo" -h -o %t)"
 expect_eq "still pending" PENDING "$(state "$p")"
+expect_eq "no start while drained" "N/A" "$("$BIN/squeue" --start -h -j "$p" -o %S)"
 "$SC" update NodeName="$H" State=UNDRAIN || fail "undrain"
 wait_state "$p" COMPLETED
 expect_eq "no reason left" "" "$("$BIN/sinfo" -h -R)"

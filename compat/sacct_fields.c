@@ -262,7 +262,12 @@ F(f_ntasks)
 		S(row == ROW_BATCH ? "1" : "");
 }
 F(f_cputime) { secs(elapsed(j, c->now) * row_cpus(j, row, c), buf, len); }
-F(f_suspended) { (void)j; (void)row; (void)c; secs(0, buf, len); }
+/* the job's and its batch step's; an srun step's own share is not kept */
+F(f_suspended)
+{
+	(void)row;
+	secs(c->step ? 0 : sl_job_suspended_secs(j, c->now), buf, len);
+}
 
 F(f_cputime_raw)
 {

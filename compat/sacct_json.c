@@ -217,7 +217,7 @@ static json_object *step_time(const struct sl_job *j, int64_t now)
 	sl_json_int(x, "elapsed", elapsed(j, now));
 	sl_json_int(x, "end", j->end_time);
 	sl_json_int(x, "start", j->start_time);
-	sl_json_int(x, "suspended", 0);
+	sl_json_int(x, "suspended", sl_job_suspended_secs(j, now));
 	json_object_object_add(x, "system", usec(j->sys_usec));
 	json_object_object_add(x, "total", usec(j->user_usec + j->sys_usec));
 	json_object_object_add(x, "user", usec(j->user_usec));
@@ -307,7 +307,7 @@ static void times(json_object *o, const struct sl_job *j, int64_t now)
 	sl_json_int_or_null(x, "start", started(j) || !sl_jobstate_is_final(j->state),
 			    started(j) ? j->start_time : 0);
 	sl_json_int(x, "submission", j->submit_time);
-	sl_json_int(x, "suspended", 0);
+	sl_json_int(x, "suspended", sl_job_suspended_secs(j, now));
 	json_object_object_add(x, "system", usec(0));
 	sl_json_int_or_null(x, "limit", limit > 0, limit);
 	json_object_object_add(x, "total", usec(0));

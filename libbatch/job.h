@@ -254,6 +254,9 @@ int sl_jobspec_min_cpus_node(const struct sl_jobspec *s, const struct sl_jobshap
  * them (no more than its limit while it is ended for it). 0 when it never
  * started. */
 int64_t sl_job_run_secs(const struct sl_job *j, int64_t now);
+/* Seconds it spent suspended (scontrol suspend) by now or by its end:
+ * sacct's Suspended. */
+int64_t sl_job_suspended_secs(const struct sl_job *j, int64_t now);
 /* Its end: the record's, or, while it is ended for its time limit, the
  * moment the limit came (slurmctld's end_time for sacct's End). 0: none. */
 int64_t sl_job_end_time(const struct sl_job *j, int64_t now);

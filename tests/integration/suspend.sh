@@ -1,6 +1,7 @@
 #!/bin/sh
 # Suspended time is not run time: squeue's TIME, scontrol's RunTime and
-# sacct's Elapsed leave it out, as Slurm's do (tot_sus_time).
+# sacct's Elapsed leave it out, as Slurm's do (tot_sus_time); sacct's
+# Suspended counts it, for the job and its batch step.
 . "$top_srcdir/tests/integration/lib.sh"
 write_conf
 start_daemon
@@ -25,6 +26,10 @@ t=$(secs "$("$BIN/squeue" -h -j "$id" -o %M)")
 wait_state "$id" CANCELLED
 e=$("$BIN/sacct" -n -X -P -j "$id" -o ElapsedRaw)
 [ "$e" -ge 2 ] && [ "$e" -le 5 ] || fail "sacct Elapsed: $e s (ran about 3 of 7)"
+s=$(secs "$("$BIN/sacct" -n -P -j "$id" -o Suspended | head -n1)")
+[ "$s" -ge 3 ] && [ "$s" -le 6 ] || fail "sacct Suspended: $s s (about 4)"
+expect_eq "the batch step's Suspended is the job's" "$("$BIN/sacct" -n -P -j "$id" -o Suspended | head -n1)" \
+	"$("$BIN/sacct" -n -P -j "$id.batch" -o Suspended)"
 r=$(secs "$("$BIN/scontrol" show job "$id" | sed -n 's/.*RunTime=\([^ ]*\).*/\1/p')")
 [ "$r" -ge 2 ] && [ "$r" -le 5 ] || fail "scontrol RunTime: $r s"
-ok "suspended time counts in none of TIME, Elapsed, RunTime"
+ok "suspended time counts in none of TIME, Elapsed, RunTime, and is sacct's Suspended"

@@ -95,6 +95,7 @@ struct sl_exec_node {
 	int no_respond;                   /* ... is Unknown: the kubelet stopped posting */
 	int unschedulable;                /* cordoned */
 	const char *reason;               /* why not Ready, or cordoned; NULL */
+	const char *reason_user;          /* who cordoned it with that reason; NULL: not known */
 	int64_t reason_time;              /* since when; 0 unknown */
 	int64_t boot_time;                /* the node's creation; 0 unknown */
 };
@@ -141,6 +142,12 @@ struct sl_executor {
 	 * words of a node failure; its end is NODE_FAIL with exit code 0:0
 	 * (slurmctld's kill_running_job_by_node_name). NULL: not offered. */
 	int (*node_fail)(void *x, uint64_t id, struct sl_err *err);
+	/* scontrol update NodeName= State=DRAIN (reason set) or UNDRAIN and
+	 * RESUME (reason NULL) of one of nodes()' nodes, by user: the
+	 * executor's own cordon. NULL: the daemon keeps the state itself
+	 * (nodeadmin.c, the local node). */
+	int (*node_drain)(void *x, const char *node, const char *reason, const char *user,
+			  struct sl_err *err);
 	/* scontrol update TimeLimit= of a running job: its limit is now this
 	 * many minutes from its start (SL_TIME_INFINITE: none), suspended time
 	 * not counted. NULL: the executor cannot change it. */

@@ -7,12 +7,23 @@
  * Read-only. */
 #include "info_nodes.h"
 
+#include <pwd.h>
 #include <string.h>
 
 #include "buf.h"
 #include "conf.h"
 #include "exec.h"
 #include "kueue.h"
+
+/* An operator's uid, by the name a cordon's annotation keeps. */
+static int64_t uid_of(const char *user, uid_t dflt)
+{
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+	if (getpwnam_r(user, &pw, buf, sizeof(buf), &res) == 0 && res != NULL)
+		return (int64_t)pw.pw_uid;
+	return (int64_t)dflt;
+}
 
 static void add_str(json_object *o, const char *key, const char *v)
 {
@@ -131,8 +142,9 @@ static json_object *exec_node(const struct sluiced *d, const char *const *parts,
 	if (n->reason != NULL) {
 		add_str(o, "reason", n->reason);
 		add_i64(o, "reason_time", n->reason_time);
-		add_str(o, "reason_user", d->self_user);
-		add_i64(o, "reason_uid", (int64_t)d->self_uid);
+		add_str(o, "reason_user", n->reason_user ? n->reason_user : d->self_user);
+		add_i64(o, "reason_uid", n->reason_user ? uid_of(n->reason_user, d->self_uid)
+							 : (int64_t)d->self_uid);
 	}
 	for (size_t i = 0; i < n->nlabels; i++)
 		if (!restated(n->labels[i].key))

@@ -177,6 +177,15 @@ int sl_h_node_update(struct sluiced *d, const struct sl_peer *p, json_object *re
 	int r;
 
 	(void)rep;
+	if (d->executor->node_drain != NULL) {
+		json_object *names = NULL;
+		if (json_object_object_get_ex(req, "state", &v))
+			state = json_object_get_string(v);
+		if (json_object_object_get_ex(req, "reason", &v))
+			reason = json_object_get_string(v);
+		(void)json_object_object_get_ex(req, "names", &names);
+		return sl_nodecordon_update(d, p, names, state, reason, err);
+	}
 	if (strcmp(d->executor->name, "local") != 0 || a == NULL)
 		return sl_err_set(err, SL_EUNSUPP, "update NodeName is not supported by Sluice with "
 				  "the %s executor: cordon the node there (kubectl cordon NAME)",

@@ -29,6 +29,12 @@ void sl_nodeadmin_describe(const struct sluiced *d, json_object *node);
  * *reason, the operator's reason into *text (both allocated). 0: none. */
 int sl_nodeadmin_explain(const struct sluiced *d, char **reason, char **text);
 
+/* nodecordon.c: NODE_UPDATE on an executor that cordons its own nodes
+ * (exec.h's node_drain): names (a JSON array), state and reason as the
+ * request has them. */
+int sl_nodecordon_update(struct sluiced *d, const struct sl_peer *p, json_object *names,
+			 const char *state, const char *reason, struct sl_err *err);
+
 /* NODE_UPDATE (PROTOCOL.md), operators only. */
 int sl_h_node_update(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		     json_object *rep, struct sl_err *err);

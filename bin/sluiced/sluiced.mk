@@ -21,7 +21,7 @@ bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/mail.c bin/sluiced/mail.h bin/sluiced/timed.c bin/sluiced/timed.h \
 	bin/sluiced/schedule.c bin/sluiced/schedule.h \
 	bin/sluiced/nodefeed.c bin/sluiced/nodefeed.h \
-	bin/sluiced/nodeadmin.c bin/sluiced/nodeadmin.h \
+	bin/sluiced/nodeadmin.c bin/sluiced/nodeadmin.h bin/sluiced/nodecordon.c \
 	bin/sluiced/partadmin.c bin/sluiced/partadmin.h \
 	bin/sluiced/jobtab.c bin/sluiced/jobtab.h \
 	bin/sluiced/store.c bin/sluiced/store.h bin/sluiced/store_open.c bin/sluiced/store_rows.c \

@@ -6,6 +6,7 @@ import base64
 import copy
 import json
 
+import fk_nodes
 import fk_rules
 import fk_schema
 import fk_store
@@ -299,6 +300,8 @@ def update(state, req, patch=False):
         obj, err, warnings = _admit(req, obj, cur)
         if err:
             return err["code"], err, []
+        if req.rt.kind == "Node":
+            fk_nodes.sync_cordon(obj)
         changed = obj.get("spec") != cur.get("spec")
         stored = store.update(req.rt, obj, spec_changed=changed)
     return 200, stored, _warn_headers(warnings)

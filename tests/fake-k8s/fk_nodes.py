@@ -66,6 +66,15 @@ def _ready(node, on, message, status="Unknown"):
     _set_taint(node["spec"], NOT_READY, "NoExecute", not on)
 
 
+def sync_cordon(node):
+    """A Node written through the API (kubectl cordon's patch): the node
+    lifecycle controller's taint follows spec.unschedulable."""
+    spec = node.setdefault("spec", {})
+    on = bool(spec.get("unschedulable"))
+    if on != any(t.get("key") == UNSCHEDULABLE for t in spec.get("taints") or []):
+        _set_taint(spec, UNSCHEDULABLE, "NoSchedule", on)
+
+
 def _cordon(node, on):
     if on:
         node["spec"]["unschedulable"] = True

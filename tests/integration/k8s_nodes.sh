@@ -150,6 +150,29 @@ for kv in "Nodes=fake-node-[0-2]" TotalCPUs=24 TotalNodes=3; do
 done
 ok "scontrol show node and partition: the same nodes"
 
+# scontrol update NodeName= cordons through the API (a merge patch of the
+# Node, as kubectl cordon), with the operator's reason for sinfo -R
+"$BIN/scontrol" update NodeName=fake-node-2 State=DRAIN Reason="bad dimm" || fail "drain"
+want_sinfo -h -N -n fake-node-2 -o '%N %t %E %u' <<EOF2
+fake-node-2 drain bad dimm $(id -un)
+EOF2
+fk GET "/fake/objects?resource=nodes" | jpath '[n["spec"] for n in d["items"] if n["metadata"]["name"] == "fake-node-2"][0]["unschedulable"]' |
+	grep -qx True || fail "the Node is not cordoned"
+out=$("$BIN/scontrol" update NodeName=fake-node-1 State=RESUME 2>&1); rc=$?
+expect_eq "RESUME of an available node" "1 slurm_update error: Invalid node state specified" "$rc $out"
+out=$("$BIN/scontrol" update NodeName=nosuch State=DRAIN Reason=x 2>&1); rc=$?
+expect_eq "an unknown node" "1 slurm_update error: Invalid node name specified" "$rc $out"
+out=$("$BIN/scontrol" update NodeName=fake-node-1 State=DOWN Reason=x 2>&1); rc=$?
+expect_eq "DOWN, exit" 1 "$rc"
+echo "$out" | grep -q "kubectl drain" || fail "DOWN refusal: $out"
+"$BIN/scontrol" update NodeName=fake-node-2 State=RESUME || fail "resume"
+want_sinfo -h -N -n fake-node-2 -o '%N %t' <<'EOF2'
+fake-node-2 idle
+EOF2
+fk GET "/fake/objects?resource=nodes" | jpath '[n for n in d["items"] if n["metadata"]["name"] == "fake-node-2"][0]["metadata"].get("annotations", {})' |
+	grep -qx '{}' || fail "the reason's annotations are left"
+ok "scontrol update NodeName= State=DRAIN/RESUME cordons and uncordons the Node, with its reason"
+
 # The kubelet says NotReady (Ready False): down, not down* (it answers).
 fk POST /fake/nodes/action '{"name": "gpu-node-0", "action": "unready"}' >/dev/null || fail unready
 want_sinfo -h -p gpu -o '%N %T %E' <<'EOF2'

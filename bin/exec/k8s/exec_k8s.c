@@ -229,6 +229,12 @@ static size_t ops_nodes(void *p, const struct sl_exec_node **out)
 	return sl_k8sexec_nodes(p, out);
 }
 
+static int ops_node_drain(void *p, const char *node, const char *reason, const char *user,
+			  struct sl_err *err)
+{
+	return sl_k8sexec_node_drain(p, node, reason, user, err);
+}
+
 /* What the renderer cannot express is refused at submit (k8s/render.c). */
 static int ops_check(const struct sl_conf *conf, const struct sl_jobspec *spec,
 		     struct sl_err *err)
@@ -240,5 +246,5 @@ const struct sl_executor sl_executor_k8s = {
 	.name = "kubernetes", .reports_ready = 1, .check = ops_check, .create = ops_create,
 	.destroy = ops_destroy, .start = ops_start, .cancel = ops_cancel, .preempt = ops_preempt,
 	.signal = ops_signal, .adopt = ops_adopt, .forget = ops_forget,
-	.suspend = ops_suspend, .nodes = ops_nodes,
+	.suspend = ops_suspend, .nodes = ops_nodes, .node_drain = ops_node_drain,
 };

@@ -114,6 +114,12 @@ void sl_k8sexec_finish(struct kjob *kj);
 void sl_k8sexec_nodes_start(struct sl_exec_k8s *x);
 void sl_k8sexec_nodes_stop(struct sl_exec_k8s *x);
 size_t sl_k8sexec_nodes(struct sl_exec_k8s *x, const struct sl_exec_node **out);
+/* exec_k8s_cordon.c: cordon node with reason (kept as the annotations
+ * below, with user), or uncordon it (reason NULL). */
+#define SL_K8S_ANN_DRAIN_REASON "sluice.io/drain-reason"
+#define SL_K8S_ANN_DRAIN_USER "sluice.io/drain-user"
+int sl_k8sexec_node_drain(struct sl_exec_k8s *x, const char *node, const char *reason,
+			  const char *user, struct sl_err *err);
 
 /* exec_k8s_suspend.c */
 int sl_k8sexec_suspend(struct kjob *kj, int resume, struct sl_err *err);

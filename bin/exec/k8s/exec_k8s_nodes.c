@@ -104,10 +104,12 @@ static void node_clear(struct knode *n)
 }
 
 /* Why sinfo -R lists it: the kubelet's own words when not Ready (since the
- * condition changed), "Cordoned" since the unschedulable taint was added. */
+ * condition changed), "Cordoned" since the unschedulable taint was added,
+ * or the reason an operator gave scontrol for the cordon (exec_k8s_cordon.c). */
 static void node_reason(struct knode *n, json_object *rc)
 {
 	struct sl_exec_node *o = &n->out;
+	json_object *ann;
 	if (!o->ready) {
 		const char *m = sl_k8s_str(rc, "message"), *r = sl_k8s_str(rc, "reason");
 		o->reason = m && *m ? m : r && *r ? r : "Kubelet never posted node status";
@@ -116,7 +118,11 @@ static void node_reason(struct knode *n, json_object *rc)
 	}
 	if (!o->unschedulable)
 		return;
-	o->reason = "Cordoned";
+	ann = get_as(get(n->obj, "metadata"), "annotations", json_type_object);
+	o->reason = sl_k8s_str(ann, SL_K8S_ANN_DRAIN_REASON);
+	o->reason_user = o->reason ? sl_k8s_str(ann, SL_K8S_ANN_DRAIN_USER) : NULL;
+	if (o->reason == NULL || *o->reason == '\0')
+		o->reason = "Cordoned";
 	for (size_t i = 0; i < o->ntaints; i++)
 		if (strcmp(n->taints[i].key, "node.kubernetes.io/unschedulable") == 0) {
 			json_object *t = json_object_array_get_idx(

@@ -120,10 +120,13 @@ int stepd_pbs_prepare(struct stepd *s)
 	return 0;
 }
 
+/* What the job left in its TMPDIR; the directory itself is removed after,
+ * with the rights of its parent's owner (pbsTmpDir need not be sticky). */
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
 {
 	(void)st;
-	(void)f;
+	if (f->level == 0)
+		return 0;
 	if ((flag == FTW_DP ? rmdir(path) : unlink(path)) != 0 && errno != ENOENT)
 		sl_warn("%s: %s", path, strerror(errno));
 	return 0;
@@ -145,9 +148,9 @@ void stepd_pbs_cleanup(struct stepd *s)
 	if (as_root()) {
 		(void)setfsuid(0);
 		(void)setfsgid(0);
-		/* the directory itself is in /var/tmp, sticky: its owner removes it */
-		(void)rmdir(s->l.tmpdir);
 	}
+	if (rmdir(s->l.tmpdir) != 0 && errno != ENOENT)
+		sl_warn("%s: %s", s->l.tmpdir, strerror(errno));
 	sl_strv_free(s->pbs_env);
 	s->pbs_env = NULL;
 	s->tmpdir_made = 0;

@@ -8,12 +8,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -148,28 +146,6 @@ static void allocation(char *const *envp, struct sl_srun_alloc *a)
 	}
 }
 
-/* In a pod that cannot reach sluiced, the step runs unrecorded: its id
- * from a counter the job's srun calls share in pod 0 ($TMPDIR). */
-static uint32_t unrecorded_id(uint64_t job)
-{
-	const char *tmp = getenv("TMPDIR");
-	char *path = sl_xasprintf("%s/.sluice-steps-%llu", tmp && *tmp ? tmp : "/tmp",
-				  (unsigned long long)job);
-	char buf[32] = "";
-	uint32_t id = 0;
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd >= 0 && lockf(fd, F_LOCK, 0) == 0) {
-		ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-		id = n > 0 ? (uint32_t)strtoul(buf, NULL, 10) : 0;
-		n = snprintf(buf, sizeof(buf), "%u\n", id + 1);
-		(void)!pwrite(fd, buf, (size_t)n, 0);
-	}
-	if (fd >= 0)
-		close(fd);
-	free(path);
-	return id;
-}
-
 /* AllocCPUS of the step as sacct shows it: -c's CPUs for every task, else
  * all the job's CPUs on the step's nodes (what a step gets without
  * --exact in Slurm 22.05). */
@@ -181,24 +157,6 @@ static int step_cpus(const struct sl_srun_layout *l)
 	for (int i = 0; i < l->nnodes; i++)
 		cpus += l->cpus_on[i];
 	return cpus;
-}
-
-/* Who the tasks run as, for the variables slurmstepd sets (a step of
- * salloc's has no batch environment to inherit them from). */
-static void step_user(struct sl_srun_layout *l)
-{
-	struct passwd pw, *res = NULL;
-	char buf[4096];
-
-	errno = 0;
-	l->prio = getpriority(PRIO_PROCESS, 0);
-	if (errno != 0)
-		l->prio = 0;
-	if (getpwuid_r(getuid(), &pw, buf, sizeof(buf), &res) != 0 || res == NULL)
-		return;
-	l->uid = (long)getuid();
-	l->gid = (long)getgid();
-	snprintf(l->user, sizeof(l->user), "%s", pw.pw_name);
 }
 
 /* The memory a node of the step holds, MiB (sluiced counts it against the
@@ -244,7 +202,7 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l, struc
 		if (r == -SL_ECONNECT && in_pod) {
 			fprintf(stderr, "srun: warning: step not recorded: sluiced is not reachable "
 				"from this pod (%.*s)\n", (int)strcspn(err.msg, "\n"), err.msg);
-			l->step_id = unrecorded_id(l->job_id);
+			l->step_id = srun_remote_step_id(l->job_id);
 			rec->job_id = 0; /* nothing to end either */
 			break;
 		}
@@ -350,7 +308,7 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 	l.spank_pbs = sl_pbs_env_get(envp, "PBS_ENVIRONMENT") == NULL &&
 		      (own || sl_pbs_env_get(envp, "PBS_TASKNUM") != NULL);
 	l.cwd = o->chdir ? o->chdir : getcwd(cwd, sizeof(cwd));
-	step_user(&l);
+	srun_task_user(&l);
 	if (o->multi_prog && (mp = read_multiprog(o, l.ntasks)) == NULL) {
 		free(warn);
 		sl_srun_layout_clear(&l);

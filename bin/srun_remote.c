@@ -248,3 +248,25 @@ void srun_remote_task(const struct srun_remote *r, const char *node, char **argv
 			end_as(status);
 	}
 }
+
+/* The counter is a file both commands lock: steps started at once in
+ * pod 0 get ids of their own. */
+uint32_t srun_remote_step_id(uint64_t job)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *path = sl_xasprintf("%s/.sluice-steps-%llu", tmp && *tmp ? tmp : "/tmp",
+				  (unsigned long long)job);
+	char buf[32] = "";
+	uint32_t id = 0;
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd >= 0 && lockf(fd, F_LOCK, 0) == 0) {
+		ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+		id = n > 0 ? (uint32_t)strtoul(buf, NULL, 10) : 0;
+		n = snprintf(buf, sizeof(buf), "%u\n", id + 1);
+		(void)!pwrite(fd, buf, (size_t)n, 0);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return id;
+}

@@ -9,6 +9,8 @@
 #ifndef SRUN_REMOTE_H
 #define SRUN_REMOTE_H
 
+#include <stdint.h>
+
 /* What every relay needs: set once by srun when it runs in a pod. */
 struct srun_remote {
 	const char *secret;       /* $SLUICE_JOB_SECRET */
@@ -24,5 +26,10 @@ int srun_remote_detect(struct srun_remote *r);
  * on node through its agent, relay to the end. Never returns. */
 void srun_remote_task(const struct srun_remote *r, const char *node, char **argv, char **env,
 		      const char *cwd) __attribute__((noreturn));
+
+/* In a pod that cannot reach sluiced, a step runs unrecorded: the id of
+ * job's next such step, from a counter its srun and pbsdsh calls share in
+ * pod 0 ($TMPDIR). */
+uint32_t srun_remote_step_id(uint64_t job);
 
 #endif

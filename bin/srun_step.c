@@ -62,18 +62,6 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 static const int fwd_sigs[] = {SIGINT, SIGQUIT, SIGCONT, SIGTERM, SIGHUP, SIGALRM,
 			       SIGUSR1, SIGUSR2, SIGCHLD};
 
-void srun_step_signals_default(void)
-{
-	sigset_t none;
-	for (size_t i = 0; i < sizeof(fwd_sigs) / sizeof(fwd_sigs[0]); i++)
-		signal(fwd_sigs[i], SIG_DFL);
-	signal(SL_SRUN_SIG_STEP, SIG_DFL);
-	signal(SIGWINCH, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-}
-
 static void signals_catch(void)
 {
 	struct sigaction sa;

@@ -21,6 +21,11 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
  * ends (scancel, its time limit). 0: none. */
 void srun_step_watch(uint64_t job);
 
+/* The tasks' user (uid, gid, name) and the caller's nice value into l,
+ * for the variables slurmstepd sets (a step of salloc's has no batch
+ * environment to inherit them from). */
+void srun_task_user(struct sl_srun_layout *l);
+
 struct srun_remote;
 /* In a Kubernetes pod: the tasks start through the step agents
  * (srun_remote.h); r borrowed for the process's life. */

@@ -1,5 +1,6 @@
 /* srun_step_int.h - what srun_step.c (the step's loop and end) shares
- * with srun_task.c (starting its tasks). Not a library interface. */
+ * with srun_task.c (starting its tasks), which pbsdsh_tm.c also starts
+ * its copies with. Not a library interface. */
 #ifndef SRUN_STEP_INT_H
 #define SRUN_STEP_INT_H
 
@@ -43,11 +44,15 @@ struct run {
 	int64_t force_ms;         /* a task died of SIGKILL/SIGTERM: end the rest then */
 	int64_t bad_ms;           /* -K: a task failed; end the rest then, if any is left */
 	int64_t take_ms;          /* in a pod: next ask for scancel's signals */
+	/* In task t's child, its program not run (errno e): say so and _exit.
+	 * NULL: slurmstepd's execve() line, e as the exit code. */
+	void (*exec_failed)(const struct run *r, int t, char **argv, int e);
 };
 
-/* Every signal srun catches back to its default, the mask empty: in a
- * task's child before its exec. */
-void srun_step_signals_default(void);
+/* Every signal the parent catches (srun's, pbsdsh's) back to its
+ * default, SIGPIPE too, the mask empty: in a task's child before its
+ * exec, so that no signal runs the parent's handler meanwhile. */
+void srun_task_signals_default(void);
 
 /* Start task t with argv over the step's environment base: 0, or -1 with
  * errno (the task not started). */

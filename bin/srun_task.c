@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,9 +50,21 @@ static void remote_child(const struct run *r, int t, char **argv, char **env)
 	srun_remote_task(remote, r->l->nodes[r->l->task[t].node], argv, env, dir);
 }
 
+void srun_task_signals_default(void)
+{
+	struct sigaction sa;
+	sigset_t none;
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_DFL &&
+		    (sa.sa_handler != SIG_IGN || sig == SIGPIPE))
+			signal(sig, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 static void child(const struct run *r, int t, char **argv, char **env, int in, int out, int err)
 {
-	srun_step_signals_default();
+	srun_task_signals_default();
 	if (r->nofile.rlim_max)
 		(void)setrlimit(RLIMIT_NOFILE, &r->nofile);
 	if (r->o->pty && t == 0)
@@ -69,6 +82,8 @@ static void child(const struct run *r, int t, char **argv, char **env, int in, i
 		_exit(1);
 	execve(r->path[t], argv, env);
 	int e = errno;
+	if (r->exec_failed != NULL)
+		r->exec_failed(r, t, argv, e);
 	/* slurmstepd names a relative path by the task's directory */
 	char cwd[PATH_MAX];
 	const char *dir = r->path[t][0] != '/' && strchr(r->path[t], '/') &&
@@ -173,4 +188,20 @@ char **srun_task_argv(const struct run *r, int t, const char *mp_text)
 		return sl_strv_dup(r->o->argv);
 	(void)sl_srun_multiprog_argv(mp_text, r->o->argv[0], r->l->ntasks, t, &v, &err);
 	return v;
+}
+
+void srun_task_user(struct sl_srun_layout *l)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+
+	errno = 0;
+	l->prio = getpriority(PRIO_PROCESS, 0);
+	if (errno != 0)
+		l->prio = 0;
+	if (getpwuid_r(getuid(), &pw, buf, sizeof(buf), &res) != 0 || res == NULL)
+		return;
+	l->uid = (long)getuid();
+	l->gid = (long)getgid();
+	snprintf(l->user, sizeof(l->user), "%s", pw.pw_name);
 }

@@ -1,6 +1,7 @@
 # compat/pbs.mk: PBS's dialect over the same job record: qsub's option
 # table and #PBS directives, -l resource lists, the job's PBS variables,
-# PBS's ids, states and errors, and the qstat/pbsnodes layouts.
+# PBS's ids, states and errors, the qstat/pbsnodes layouts, and pbsdsh's
+# command line and the step its copies make.
 compat_libcompat_a_SOURCES += \
 	compat/pbs_opt.c compat/pbs_optval.c compat/pbs_opt.h compat/pbs_opt_int.h \
 	compat/pbs_resource.c compat/pbs_resource.h \
@@ -11,10 +12,12 @@ compat_libcompat_a_SOURCES += \
 	compat/pbs_qopt.c compat/pbs_qopt.h \
 	compat/pbs_attr.c compat/pbs_attr.h \
 	compat/pbs_alter.c compat/pbs_alter.h \
-	compat/pbs_out.c compat/pbs_out.h
+	compat/pbs_out.c compat/pbs_out.h \
+	compat/pbsdsh.c compat/pbsdsh.h
 
 UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_resource tests/unit/test_pbs_fmt tests/unit/test_pbs_attr \
-	tests/unit/test_pbs_env tests/unit/test_pbs_qopt tests/unit/test_pbs_array
+	tests/unit/test_pbs_env tests/unit/test_pbs_qopt tests/unit/test_pbs_array \
+	tests/unit/test_pbsdsh
 
 # Golden data: job records and what qstat and pbsnodes print for them
 # (tests/data/pbs/README: the OpenPBS lines each layout follows).

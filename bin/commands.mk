@@ -67,6 +67,16 @@ bin_qmove_SOURCES = bin/qmove.c bin/pbs_jobcmd.c bin/pbs_jobcmd.h
 bin_qmove_LDADD = $(SL_LIBS)
 bin_pbsnodes_SOURCES = bin/pbsnodes.c
 bin_pbsnodes_LDADD = $(SL_LIBS)
+# pbsdsh: a program on each vnode of the job as one step's tasks, started
+# by srun's task start (compat/pbsdsh.c: its command line and layout).
+# Built without SL_HAVE_PMIX: its copies get no PMIx server, so srun_task.c
+# links no libpmix here.
+bin_PROGRAMS += bin/pbsdsh
+bin_pbsdsh_SOURCES = bin/pbsdsh.c bin/pbsdsh_tm.c bin/pbsdsh_tm.h \
+	bin/srun_task.c bin/srun_io.c bin/srun_files.c bin/srun_pty.c bin/srun_remote.c \
+	bin/sluice-stepd/agent_wire.c
+bin_pbsdsh_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluice-stepd
+bin_pbsdsh_LDADD = $(SL_LIBS)
 
 # sprio, sshare (priorities and fair sharing on Slurm's scale, libbatch/prio.h)
 # and strigger (refused).

@@ -108,3 +108,5 @@ INTEGRATION_TESTS += tests/integration/srun_mpi.sh
 INTEGRATION_TESTS += tests/integration/srun_agent.sh
 # srun across a JobSet's pods on the fake API server's exec-mode kubelet.
 INTEGRATION_TESTS += tests/integration/k8s_srun.sh
+# pbsdsh in qsub jobs of two nodes: a copy per vnode, -n, -c, -s, -o, -v.
+INTEGRATION_TESTS += tests/integration/pbsdsh.sh

@@ -7,8 +7,9 @@
 # per node and -l labels, the highest exit code and Slurm's lines, stdin to
 # the tasks (20 MB too), a signal reaching every task, Ctrl-C, a wrong
 # job secret refused (and no task started), --pty refused, and the agent's
-# end (its command exits) ending the tasks it started. sluiced is not
-# running: each step says it is not recorded (k8s_srun.sh records them).
+# end (its command exits) ending the tasks it started; pbsdsh's copies
+# through the same agents. sluiced is not running: each step says it is
+# not recorded (k8s_srun.sh records them).
 . "$top_srcdir/tests/integration/lib.sh"
 command -v python3 >/dev/null 2>&1 || skip "python3 not found"
 # node 0's agent is sluice-stepd --agent, node 1's the static sluice-agent
@@ -63,6 +64,18 @@ expect_eq "multi-prog" "0: zero 0
 	fail "-o %t: $(cat err)"
 expect_eq "-o per task" "0 1" "$(cat "$T/task-0-n0.out") $(cat "$T/task-1-n1.out")"
 ok "--multi-prog and -o per-task files through the agents"
+
+# pbsdsh in the same pods (a qsub job's have PBS_ENVIRONMENT): a copy per
+# vnode through the agents, MOM's variables, a copy's exit status told.
+PBS_ENVIRONMENT=PBS_BATCH SLURM_TASKS_PER_NODE='1(x2)' "$BIN/pbsdsh" -- sh -c \
+	'echo $PBS_NODENUM $PBS_VNODENUM $PBS_TASKNUM $SLURMD_NODENAME $(pwd) ${SLUICE_JOB_SECRET:-nosecret}; exit $PBS_NODENUM' \
+	>out 2>err </dev/null || fail "pbsdsh: $(cat err)"
+expect_eq "pbsdsh's copies" "0 0 00000002 n0 $T nosecret
+1 1 00000003 n1 $T nosecret" "$(grep -v pbsdsh out | sort)"
+expect_eq "pbsdsh's line" "$BIN/pbsdsh: task 0x00000001 exit status 1" "$(grep pbsdsh out)"
+grep -q "^$BIN/pbsdsh: warning: step not recorded: sluiced is not reachable from this pod" err ||
+	fail "pbsdsh: no warning that the step is not recorded: $(cat err)"
+ok "pbsdsh runs a copy in each pod through the step agents"
 
 echo "from stdin" | "$SRUN" -n 2 -l cat >out 2>err
 expect_eq "stdin to every task" "0: from stdin

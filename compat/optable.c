@@ -16,6 +16,7 @@ struct scan {
 	int i;                  /* current argv index */
 	struct sl_optval *vals;
 	size_t n, cap;
+	int ddash;              /* "--" ended the options */
 	struct sl_err *err;
 };
 
@@ -153,25 +154,36 @@ static int scan_short(struct scan *s)
 	return 0;
 }
 
+/* Scan option words from s->i until an operand, "--" (passed over, and
+ * s->ddash set) or an error. short_only: a table of getopt() without long
+ * options, where "--x" is the option '-' (refused). */
+static int scan_run(struct scan *s, int short_only)
+{
+	while (s->i < s->argc) {
+		const char *w = s->argv[s->i];
+		int r;
+
+		if (w[0] != '-' || w[1] == '\0')
+			return 0;
+		if (strcmp(w, "--") == 0) {
+			s->i++;
+			s->ddash = 1;
+			return 0;
+		}
+		if (w[1] == '-' && short_only)
+			return sl_err_set(s->err, SL_EINVAL, "invalid option -- '-'");
+		if ((r = (w[1] == '-') ? scan_long(s) : scan_short(s)) != 0)
+			return r;
+	}
+	return 0;
+}
+
 int sl_opt_scan(const struct sl_opt *table, int argc, char *const *argv, int start,
 		struct sl_optval **vals, size_t *n, int *optind, struct sl_err *err)
 {
-	struct scan s = {table, argc, argv, start, NULL, 0, 0, err};
-	int r = 0;
+	struct scan s = {table, argc, argv, start, NULL, 0, 0, 0, err};
+	int r = scan_run(&s, 0);
 
-	while (s.i < argc) {
-		const char *w = argv[s.i];
-
-		if (w[0] != '-' || w[1] == '\0')
-			break;
-		if (strcmp(w, "--") == 0) {
-			s.i++;
-			break;
-		}
-		r = (w[1] == '-') ? scan_long(&s) : scan_short(&s);
-		if (r != 0)
-			break;
-	}
 	if (r != 0) {
 		free(s.vals);
 		s.vals = NULL;
@@ -180,6 +192,48 @@ int sl_opt_scan(const struct sl_opt *table, int argc, char *const *argv, int sta
 	*vals = s.vals;
 	*n = s.n;
 	*optind = s.i;
+	return r;
+}
+
+/* glibc's permutation: the operands met on the way are moved after the
+ * option words, keeping their order, the ones before "--" first; argv is
+ * left as it was on an error. The option arguments are argv's strings,
+ * so moving the pointers keeps them. */
+int sl_opt_scan_permute(const struct sl_opt *table, int argc, char **argv, unsigned flags,
+			struct sl_optval **vals, size_t *n, int *optind, int *ddash,
+			struct sl_err *err)
+{
+	struct scan s = {table, argc, argv, 1, NULL, 0, 0, 0, err};
+	char **words = sl_xcalloc((size_t)argc + 1, sizeof(*words));
+	char **ops = sl_xcalloc((size_t)argc + 1, sizeof(*ops));
+	int n_ops = 0, n_words = 0, r = 0;
+
+	while (r == 0 && s.i < argc && !s.ddash) {
+		int from = s.i;
+
+		if ((r = scan_run(&s, (flags & SL_OPTSCAN_SHORT) != 0)) != 0)
+			break;
+		for (int k = from; k < s.i; k++) /* the option words, in order */
+			words[n_words++] = argv[k];
+		if (s.i < argc && !s.ddash)
+			ops[n_ops++] = argv[s.i++];
+	}
+	if (r != 0) {
+		free(s.vals);
+		s.vals = NULL;
+		s.n = 0;
+	} else {
+		while (s.i < argc) /* after "--": operands all */
+			ops[n_ops++] = argv[s.i++];
+		memcpy(argv + 1, words, (size_t)n_words * sizeof(*words));
+		memcpy(argv + 1 + n_words, ops, (size_t)n_ops * sizeof(*ops));
+	}
+	free(words);
+	free(ops);
+	*vals = s.vals;
+	*n = s.n;
+	*optind = 1 + n_words;
+	*ddash = s.ddash;
 	return r;
 }
 
@@ -248,7 +302,7 @@ static char **env_candidates(const struct sl_opt *table, char *const *envp)
 void sl_opt_from_env(const struct sl_opt *table, char *const *all_envp,
 		     struct sl_optval **vals, size_t *n)
 {
-	struct scan s = {table, 0, NULL, 0, NULL, 0, 0, NULL};
+	struct scan s = {table, 0, NULL, 0, NULL, 0, 0, 0, NULL};
 	char **envp = env_candidates(table, all_envp);
 	const struct sl_opt *t;
 

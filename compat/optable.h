@@ -1,8 +1,10 @@
 /* optable.h - a generic option table: one row per option serves the command
  * line, script directives (#SBATCH, #PBS) and input environment variables.
  *
- * Scanning follows glibc getopt_long with a leading '+': options stop at the
- * first non-option word or at "--"; long options may be abbreviated to any
+ * sl_opt_scan() follows glibc getopt_long with a leading '+': options stop
+ * at the first non-option word or at "--" (sbatch's script and its
+ * arguments); sl_opt_scan_permute() follows it without one, options
+ * anywhere (PBS's commands). Long options may be abbreviated to any
  * unique prefix; "-N2", "-N 2", "--nodes=2" and "--nodes 2" are equivalent.
  * Scanning only checks syntax; the caller applies the values in the order it
  * wants (directives, then environment, then command line). */
@@ -44,6 +46,19 @@ struct sl_optval {
  * "unrecognized option '--foo'" or "option requires an argument -- 'J'". */
 int sl_opt_scan(const struct sl_opt *table, int argc, char *const *argv, int start,
 		struct sl_optval **vals, size_t *n, int *optind, struct sl_err *err);
+
+/* The same as getopt() or getopt_long() without a leading '+' scan
+ * (glibc's default): options anywhere, operands moved after them in argv
+ * (their order kept), "--" still ending the options. On success
+ * argv[optind..argc) are the operands and *ddash says "--" ended the
+ * options (it is argv[optind - 1] then). flags SL_OPTSCAN_SHORT: the
+ * command's getopt() has no long options, so "--x" is the option '-',
+ * "invalid option -- '-'". POSIXLY_CORRECT (glibc's stop at the first
+ * operand) is not read: options after an operand are always taken. */
+#define SL_OPTSCAN_SHORT 0x1u
+int sl_opt_scan_permute(const struct sl_opt *table, int argc, char **argv, unsigned flags,
+			struct sl_optval **vals, size_t *n, int *optind, int *ddash,
+			struct sl_err *err);
 
 /* The row for a long name (exact match only) or a short key; NULL if none. */
 const struct sl_opt *sl_opt_find(const struct sl_opt *table, const char *name);

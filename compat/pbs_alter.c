@@ -333,17 +333,14 @@ int sl_qalter_parse(int argc, char **argv, const char *server, struct sl_qalter_
 	struct actx c = {q, f, server};
 	struct sl_optval *v = NULL;
 	size_t n = 0;
-	int optind = 1, r;
+	int optind = 1, ddash = 0, r;
 
 	memset(q, 0, sizeof(*q));
 	memset(f, 0, sizeof(*f));
-	for (int i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0; i++)
-		if (argv[i][1] == '-') { /* getopt() without long options */
-			f->status = 2;
-			f->usage = 1;
-			return sl_err_set(err, SL_EINVAL, "invalid option -- '-'");
-		}
-	if ((r = sl_opt_scan(qalter_opts, argc, argv, 1, &v, &n, &optind, err)) != 0) {
+	/* qalter.c:199's plain getopt(), which glibc permutes: "qalter ID
+	 * -l walltime=1:00" alters ID */
+	if ((r = sl_opt_scan_permute(qalter_opts, argc, argv, SL_OPTSCAN_SHORT, &v, &n, &optind,
+				     &ddash, err)) != 0) {
 		f->status = 2;
 		f->usage = 1;
 		return r;

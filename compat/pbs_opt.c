@@ -692,26 +692,20 @@ static const char *dir_prefix(const struct sl_pbs_optctx *c, char **envp)
 	return "#PBS";
 }
 
+/* process_opts()'s plain getopt(), which glibc permutes: "qsub job.sh -N
+ * x" names the job, and operands before a "--" join the command after it
+ * (qsub.c:1561 backs optind onto the "--"). The script comes last. */
 static int cli_scan(struct sl_pbs_optctx *c, int argc, char **argv, struct sl_optval **v,
 		    size_t *n, int *optind, struct sl_err *err)
 {
-	int r;
+	int ddash = 0, r;
 
-	/* getopt() without long options: "--x" is the option '-' */
-	for (int i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0; i++)
-		if (argv[i][1] == '-') {
-			c->status = 2;
-			c->usage = 1;
-			return sl_err_set(err, SL_EINVAL, "invalid option -- '-'");
-		}
-	if ((r = sl_opt_scan(qsub_opts, argc, argv, 1, v, n, optind, err)) != 0) {
+	if ((r = sl_opt_scan_permute(qsub_opts, argc, argv, SL_OPTSCAN_SHORT, v, n, optind,
+				     &ddash, err)) != 0) {
 		c->status = 2;
 		c->usage = 1;
 		return r;
 	}
-	/* the script comes last; "-- command args" takes the rest */
-	int ddash = *optind > 1 && strcmp(argv[*optind - 1], "--") == 0 &&
-		    (*n == 0 || (*v)[*n - 1].arg != argv[*optind - 1]);
 	if (ddash && *optind < argc) {
 		c->command = 1;
 	} else if (ddash || *optind < argc - 1) {

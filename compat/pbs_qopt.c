@@ -3,7 +3,9 @@
  * HJMQEBW:T1F:D:" (src/cmds/qstat.c:2524, usage at 2861, conflicts at
  * 2776-2860), qselect "a:A:c:h:J:l:N:p:P:q:r:s:t:Tu:xH" (qselect.c), qdel
  * "W:x" (qdel.c:63, usage at 342), qhold and qrls "h:" (qhold.c:144,
- * qrls.c:80), qsig "s:" (qsig.c:76), pbsnodes (pbsnodes.c:1047). */
+ * qrls.c:80), qsig "s:" (qsig.c:76), pbsnodes (pbsnodes.c:1047). Each
+ * scans with getopt() without a leading '+', which glibc permutes: options
+ * after the operands count (argv is reordered as getopt reorders it). */
 #include "pbs_qopt.h"
 
 #include <ctype.h>
@@ -61,14 +63,16 @@ static int refuse(struct sl_pbs_failure *f, struct sl_err *err, int key)
 	return sl_err_set(err, SL_EUNSUPP, "-%c is not supported by Sluice", key);
 }
 
-/* getopt() over a table without long options: "--x" is the option '-'. */
+/* OpenPBS's plain getopt() as glibc runs it: options anywhere, the
+ * operands moved after them (argv[*optind..]), "--" ending the options;
+ * "--x" is the option '-'. HyperQueue runs "qstat -f ID -F json -x". */
 static int scan(const struct sl_opt *table, int argc, char **argv, struct sl_optval **v,
 		size_t *n, int *optind, struct sl_pbs_failure *f, struct sl_err *err)
 {
-	for (int i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0; i++)
-		if (argv[i][1] == '-')
-			return usage(f, err, "invalid option -- '-'");
-	if (sl_opt_scan(table, argc, argv, 1, v, n, optind, err) != 0) {
+	int ddash = 0;
+
+	if (sl_opt_scan_permute(table, argc, argv, SL_OPTSCAN_SHORT, v, n, optind, &ddash,
+				err) != 0) {
 		f->status = 2;
 		f->usage = 1;
 		return -SL_EINVAL;
@@ -316,8 +320,13 @@ int sl_qctl_parse(enum sl_qctl_cmd cmd, int argc, char **argv, struct sl_qctl_op
 	memset(f, 0, sizeof(*f));
 	o->user_hold = 1;
 	o->signal = SIGTERM;
-	if ((r = scan(t, argc, argv, &v, &n, &optind, f, err)) != 0)
+	if ((r = scan(t, argc, argv, &v, &n, &optind, f, err)) != 0) {
+		/* qhold's "h:-:" takes "--x" as its option '-', which its
+		 * switch counts as an error: the usage alone (qhold.c:130) */
+		if (cmd == SL_QHOLD && strcmp(err->msg, "invalid option -- '-'") == 0)
+			err->msg[0] = '\0';
 		return r;
+	}
 	for (size_t i = 0; i < n && r == 0; i++) {
 		const char *a = v[i].arg;
 		switch (v[i].opt->key) {

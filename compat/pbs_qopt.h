@@ -6,8 +6,9 @@
  *
  * Each parse returns 0, or -SL_E* with err->msg the text after "CMD: "
  * ("" when only the usage is printed), *status the exit status and
- * *usage whether the command's usage follows. Operands are borrowed from
- * argv. */
+ * *usage whether the command's usage follows. Options may follow operands
+ * (glibc's getopt() permutes them), so argv is reordered as getopt would
+ * reorder it; operands are borrowed from it. */
 #ifndef SL_PBS_QOPT_H
 #define SL_PBS_QOPT_H
 

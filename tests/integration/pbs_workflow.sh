@@ -52,3 +52,21 @@ ok "qselect -P and qalter -P"
 
 as $USER1 "$BIN/qdel" "$id" "$h" || fail "qdel"
 wait_state "$jn" CANCELLED
+
+# HyperQueue's PBS queue asks "qstat -f ID1 -f ID2 -F json -x": OpenPBS's
+# qstat takes options after its operands (glibc's getopt permutes them);
+# Sluice's stopped at the first id and printed the text layout, without -x
+d=$(as $USER1 "$BIN/qsub" -N hqdone -- /bin/true) || fail "qsub: $d"
+h=$(as $USER1 "$BIN/qsub" -h -N hqheld -- /bin/true) || fail "qsub -h: $h"
+wait_state "${d%%.*}" COMPLETED
+out=$(as $USER1 "$BIN/qstat" -f "$d" -f "$h" -F json -x) || fail "qstat -f ID -f ID -F json -x: $out"
+expect_eq "HyperQueue's qstat" "$d F hqdone
+$h H hqheld" "$(echo "$out" | python3 -c 'import json, sys
+for k, v in json.load(sys.stdin)["Jobs"].items(): print(k, v["job_state"], v["Job_Name"])')"
+# qsub's options after the script name the job too; qdel's after the ids
+l=$(as $USER1 "$BIN/qsub" -h nf.run -N late) || fail "qsub nf.run -N late: $l"
+as $USER1 "$BIN/qstat" -f "$l" | grep -qx "    Job_Name = late" ||
+	fail "qsub SCRIPT -N: $(as $USER1 "$BIN/qstat" -f "$l")"
+as $USER1 "$BIN/qdel" "$l" "$h" -W force || fail "qdel IDS -W force"
+expect_eq "qdel IDS -W force" "" "$(as $USER1 "$BIN/qselect" -u $USER1)"
+ok "options after the operands: qstat -f ID -F json -x, qsub SCRIPT -N, qdel IDS -W"

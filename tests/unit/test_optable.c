@@ -102,6 +102,65 @@ static void test_stop(void **state)
 	SCAN_OK("", 1, "job.sh");
 }
 
+/* Permuted: the options taken wherever they are, argv reordered as
+ * glibc's getopt() reorders it (operands after the options, in order;
+ * those before "--" first), argv untouched on an error. */
+static void permute(char **argv, int argc, unsigned flags, const char *want_log,
+		    const char *want_argv, int want_ind, int want_ddash, const char *want_err)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_optval *v = NULL;
+	char before[512] = "", after[512] = "";
+	size_t n = 0;
+	int ind = -1, ddash = -1, rc;
+
+	for (int i = 0; i < argc; i++)
+		snprintf(before + strlen(before), sizeof(before) - strlen(before), "%s ", argv[i]);
+	log_buf[0] = '\0';
+	rc = sl_opt_scan_permute(table, argc, argv, flags, &v, &n, &ind, &ddash, &err);
+	for (size_t i = 0; i < n; i++)
+		rec((void *)v[i].opt->name, v[i].arg, NULL);
+	free(v);
+	for (int i = 0; i < argc; i++)
+		snprintf(after + strlen(after), sizeof(after) - strlen(after), "%s ", argv[i]);
+	if (want_err) {
+		assert_int_equal(rc, -SL_EINVAL);
+		assert_string_equal(err.msg, want_err);
+		assert_int_equal(n, 0);
+		assert_string_equal(after, before);
+		return;
+	}
+	assert_int_equal(rc, 0);
+	assert_string_equal(log_buf, want_log);
+	assert_string_equal(after, want_argv);
+	assert_int_equal(ind, want_ind);
+	assert_int_equal(ddash, want_ddash);
+}
+#define PERM(flags, log, av, ind, dd, e, ...) \
+	permute(ARGV(__VA_ARGS__), ARGC(__VA_ARGS__), flags, log, av, ind, dd, e)
+
+static void test_permute(void **state)
+{
+	(void)state;
+	/* HyperQueue's "qstat -f ID1 -f ID2 -F json -x" shape */
+	PERM(0, "hold=- hold=- job-name=json quiet=-", "prog -H -H -J json -Q 1 2 ", 6, 0, NULL,
+	     "-H", "1", "-H", "2", "-J", "json", "-Q");
+	PERM(0, "nodes=2", "prog -N 2 job.sh ", 3, 0, NULL, "job.sh", "-N", "2");
+	/* "--" ends the options; the operands before it come first */
+	PERM(0, "hold=-", "prog -H -- a -N b ", 3, 1, NULL, "a", "-H", "--", "-N", "b");
+	PERM(0, "", "prog -- ", 2, 1, NULL, "--");
+	/* an option's argument "--" is not the end */
+	PERM(0, "job-name=-- hold=-", "prog -J -- -H x ", 4, 0, NULL, "x", "-J", "--", "-H");
+	PERM(0, "", "prog - x ", 1, 0, NULL, "-", "x");
+	PERM(0, "nodes=3", "prog --nod=3 x ", 2, 0, NULL, "x", "--nod=3");
+	/* errors anywhere, argv as it was */
+	PERM(0, NULL, NULL, 0, 0, "invalid option -- 'Z'", "a", "-H", "b", "-Z");
+	PERM(0, NULL, NULL, 0, 0, "option requires an argument -- 'J'", "a", "-J");
+	/* getopt() without long options: "--x" is the option '-' */
+	PERM(SL_OPTSCAN_SHORT, NULL, NULL, 0, 0, "invalid option -- '-'", "a", "--nodes=3");
+	PERM(SL_OPTSCAN_SHORT, "", "prog -- --x ", 2, 1, NULL, "--", "--x");
+}
+
 static void test_abbrev(void **state)
 {
 	(void)state;
@@ -183,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_forms),  cmocka_unit_test(test_stop),
 		cmocka_unit_test(test_abbrev), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_env),    cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_permute),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -214,6 +214,14 @@ static void test_qalter(void **state)
 	assert_int_equal(sl_qalter_parse(ARGV("-l", "nodes=3:ppn=4", "5"), "head1", &q, &f, &err), 0);
 	fields_are(&q, "nodes=3;ntasks_per_node=4;cpus_per_task=1;mem_per_node=-1;gpus_per_node=0;");
 	sl_qalter_req_clear(&q);
+	/* qalter.c:199's getopt() permutes: options after the ids count */
+	assert_int_equal(sl_qalter_parse(ARGV("5", "-N", "x", "6", "-A", "Proj1"), "head1", &q, &f,
+					 &err), 0);
+	fields_are(&q, "name=x;account=Proj1;");
+	assert_int_equal(q.n_ids, 2);
+	assert_string_equal(q.ids[0], "5");
+	assert_string_equal(q.ids[1], "6");
+	sl_qalter_req_clear(&q);
 }
 
 static void test_qalter_refused(void **state)

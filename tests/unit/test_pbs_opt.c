@@ -216,6 +216,31 @@ static void test_shell_and_stdin(void **state)
 	assert_string_equal(r.spec.name, "STDIN");
 	assert_non_null(strstr(r.spec.script, "exec '/bin/echo' 'a b' 'it'\\''s'\n"));
 	done(&r);
+	/* getopt() permutes (qsub.c:1048): options after the script count */
+	RUN(&r, base_env, "noshebang.sh", "-N", "late", "-S", "/bin/zsh");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.spec.name, "late");
+	assert_string_equal(r.spec.script, "#!/bin/zsh\necho hi\n");
+	done(&r);
+	/* one script only: a second operand is the usage, exit 2 */
+	RUN(&r, base_env, "noshebang.sh", "-N", "x", "arg");
+	assert_int_equal(r.rc, -SL_EINVAL);
+	assert_true(r.fl.exit_code == 2 && r.fl.usage);
+	done(&r);
+	/* operands before "--" join its command, as glibc moves them there */
+	RUN(&r, base_env, "/bin/echo", "-N", "cmd", "--", "a");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.spec.name, "cmd");
+	assert_non_null(strstr(r.spec.script, "exec '/bin/echo' 'a'\n"));
+	done(&r);
+	/* "--" as an option's value is no end of the options */
+	RUN(&r, base_env, "-N", "--", "noshebang.sh");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.spec.name, "--");
+	done(&r);
+	RUN(&r, base_env, "-N", "x", "--");
+	assert_true(r.rc != 0 && r.fl.exit_code == 2 && r.fl.usage);
+	done(&r);
 }
 
 static void test_paths(void **state)

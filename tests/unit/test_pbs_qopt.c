@@ -165,12 +165,93 @@ static void test_qctl(void **state)
 	}
 }
 
+/* Every one of these commands scans with plain getopt(), which glibc
+ * permutes: an option after an operand counts, "--" still ends them.
+ * HyperQueue runs "qstat -f ID1 -f ID2 -F json -x" (the -x was dropped). */
+static void test_permuted(void **state)
+{
+	char *argv[10];
+	struct sl_qstat_opts q;
+	struct sl_qselect_opts s;
+	struct sl_qctl_opts c;
+	struct sl_pbsnodes_opts p;
+	struct sl_pbs_failure f;
+	struct sl_err err = SL_ERR_INIT;
+	int argc;
+	(void)state;
+
+	argc = argv_of((const char *[]){"-f", "1.s", "-f", "2.s", "-F", "json", "-x", NULL}, argv);
+	assert_int_equal(sl_qstat_parse(argc, argv, &q, &f, &err), 0);
+	assert_true(q.full && q.history && q.format == 2);
+	assert_int_equal(q.n_operands, 2);
+	assert_string_equal(q.operands[0], "1.s");
+	assert_string_equal(q.operands[1], "2.s");
+	/* "--": what follows is an operand, "-x" a (bad) job id */
+	argc = argv_of((const char *[]){"-f", "1.s", "--", "-x", NULL}, argv);
+	assert_int_equal(sl_qstat_parse(argc, argv, &q, &f, &err), 0);
+	assert_false(q.history);
+	assert_int_equal(q.n_operands, 2);
+	assert_string_equal(q.operands[1], "-x");
+	/* a refusal or conflict after an operand is not passed over */
+	argc = argv_of((const char *[]){"1.s", "-T", NULL}, argv);
+	assert_int_equal(sl_qstat_parse(argc, argv, &q, &f, &err), -SL_EUNSUPP);
+	assert_string_equal(err.msg, "-T is not supported by Sluice");
+	sl_err_clear(&err);
+	argc = argv_of((const char *[]){"1.s", "-F", "json", NULL}, argv);
+	assert_int_equal(sl_qstat_parse(argc, argv, &q, &f, &err), -SL_EINVAL);
+	assert_string_equal(err.msg, "conflicting options.");
+	sl_err_clear(&err);
+	argc = argv_of((const char *[]){"1.s", "--x", NULL}, argv);
+	assert_int_equal(sl_qstat_parse(argc, argv, &q, &f, &err), -SL_EINVAL);
+	assert_string_equal(err.msg, "invalid option -- '-'");
+	sl_err_clear(&err);
+
+	argc = argv_of((const char *[]){"5", "-x", "6", "-W", "force", NULL}, argv);
+	assert_int_equal(sl_qctl_parse(SL_QDEL, argc, argv, &c, &f, &err), 0);
+	assert_true(c.history);
+	assert_int_equal(c.n_ids, 2);
+	assert_string_equal(c.ids[0], "5");
+	assert_string_equal(c.ids[1], "6");
+	argc = argv_of((const char *[]){"5", "-s", "KILL", NULL}, argv);
+	assert_int_equal(sl_qctl_parse(SL_QSIG, argc, argv, &c, &f, &err), 0);
+	assert_int_equal(c.signal, 9);
+	assert_int_equal(c.n_ids, 1);
+	argc = argv_of((const char *[]){"5", "-h", "o", NULL}, argv);
+	assert_int_equal(sl_qctl_parse(SL_QRLS, argc, argv, &c, &f, &err), 0);
+	assert_true(c.operator_hold && !c.user_hold);
+	/* qhold's "h:-:": "--x" is its option '-', an error told by the usage alone */
+	argc = argv_of((const char *[]){"5", "--x", NULL}, argv);
+	assert_int_equal(sl_qctl_parse(SL_QHOLD, argc, argv, &c, &f, &err), -SL_EINVAL);
+	assert_true(f.status == 2 && f.usage && err.msg[0] == '\0');
+	sl_err_clear(&err);
+	argc = argv_of((const char *[]){"5", "--x", NULL}, argv);
+	assert_int_equal(sl_qctl_parse(SL_QRLS, argc, argv, &c, &f, &err), -SL_EINVAL);
+	assert_string_equal(err.msg, "invalid option -- '-'");
+	sl_err_clear(&err);
+
+	/* pbsnodes "vm -o" marks vm offline (it listed a node named "-o") */
+	argc = argv_of((const char *[]){"vm", "-o", "-C", "disk", NULL}, argv);
+	assert_int_equal(sl_pbsnodes_parse(argc, argv, &p, &f, &err), 0);
+	assert_int_equal(p.oper, SL_PBSNODES_OFFLINE);
+	assert_string_equal(p.comment, "disk");
+	assert_int_equal(p.n_hosts, 1);
+	assert_string_equal(p.hosts[0], "vm");
+	/* qselect takes no operand, wherever the options are */
+	argc = argv_of((const char *[]){"x", "-u", "alice", NULL}, argv);
+	assert_int_equal(sl_qselect_parse(argc, argv, &s, &f, &err), -SL_EINVAL);
+	assert_true(f.status == 2 && f.usage);
+	argc = argv_of((const char *[]){"-x", "-u", "alice", NULL}, argv);
+	assert_int_equal(sl_qselect_parse(argc, argv, &s, &f, &err), 0);
+	assert_string_equal(s.users, "alice");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_qstat),
 		cmocka_unit_test(test_qctl),
 		cmocka_unit_test(test_pbsnodes),
+		cmocka_unit_test(test_permuted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

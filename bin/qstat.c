@@ -23,6 +23,7 @@
 #include "config.h"
 #include "buf.h"
 #include "client.h"
+#include "job_proj.h"
 #include "pbs_array.h"
 #include "pbs_fmt.h"
 #include "pbs_job.h"
@@ -147,6 +148,25 @@ static int is_jobid(const char *s)
 	return *s >= '0' && *s <= '9';
 }
 
+/* -f asks for the environment too, which listings leave out, for
+ * Variable_List: the daemon reads it back from its store for the jobs the
+ * caller may see it of (their own; an operator's, all), one read per job. */
+static int query(const struct run *r, const struct sl_jobfilter *f, struct sl_job ***v,
+		 size_t *n, struct sl_err *err)
+{
+	struct sl_jobproj *p;
+	int rc;
+
+	if (!r->o->full)
+		return sl_client_query(f, v, n, err);
+	p = sl_jobproj_new();
+	sl_jobproj_add_all(p);
+	sl_jobproj_del(p, SL_JP_SPEC_script);
+	rc = sl_client_query_proj(f, p, v, n, err);
+	sl_jobproj_free(p);
+	return rc;
+}
+
 /* The jobs f names, the arrays' subjobs that ended long ago merged in
  * (their array's state needs them), as the listing (subjobs always: "N[I]"
  * names one without -t). 0, or qstat's status when the server is away. */
@@ -157,13 +177,13 @@ static int fetch(struct run *r, struct sl_jobfilter *f)
 	struct sl_job **more = NULL;
 	size_t n_more = 0;
 
-	if (sl_client_query(f, &r->all, &r->n_all, &err) != 0) {
+	if (query(r, f, &r->all, &r->n_all, &err) != 0) {
 		fprintf(stderr, "qstat: cannot connect to server %s (errno=%d)\n", r->view.server,
 			SL_PBSE_SYSTEM);
 		return 255; /* any_failed = the failed connection's -1 */
 	}
 	if (!f->history && sl_pbs_arrays_filter(r->all, r->n_all, &h)) {
-		if (sl_client_query(&h, &more, &n_more, &err) == 0)
+		if (query(r, &h, &more, &n_more, &err) == 0)
 			sl_pbs_arrays_merge(&r->all, &r->n_all, more, n_more);
 		free(h.ids);
 	}
@@ -302,7 +322,8 @@ int main(int argc, char **argv)
 	if (o.full) {
 		r.full = sl_pbs_out_new(r.out, (enum sl_pbs_outfmt)o.format, o.delim, r.view.now,
 					PACKAGE_VERSION, server);
-		if (o.one_line)
+		/* -w: prt_attr()'s one_line (qstat.c:1507); -1: Torque's */
+		if (o.one_line || o.wide)
 			sl_pbs_out_unfolded(r.full);
 	}
 	rc = o.mode == SL_QSTAT_JOBS ? jobs_mode(&r) : queues_mode(&r);

@@ -215,6 +215,71 @@ char *sl_pbs_nodefile(const struct sl_jobshape *sh, char *const *hosts, int nhos
 	return out;
 }
 
+/* ---- Variable_List -------------------------------------------------------- */
+
+/* What qsub sends first (job_env_basic(), src/cmds/qsub.c:2006-2151), in
+ * its order; PBS_O_QUEUE and PBS_O_HOST are the server's, appended last. */
+static const char *const vl_basic[] = {"HOME", "LANG", "LOGNAME", "PATH", "MAIL", "SHELL",
+				       "TZ", "WORKDIR", "SYSTEM"};
+
+struct vl {
+	char *s;
+	size_t len, cap;
+};
+
+/* ",K=V" (no comma first) with encode_arst_bs()'s escapes: a quote, comma
+ * or backslash gets a backslash (src/lib/Libattr/attr_fn_arst.c:989). */
+static void vl_add(struct vl *l, const char *k, const char *v)
+{
+	if (v == NULL)
+		return;
+	l->s = sl_xgrow(l->s, &l->cap, l->len + 2 * (strlen(k) + strlen(v)) + 3, 1);
+	if (l->len > 0)
+		l->s[l->len++] = ',';
+	for (int part = 0; part < 2; part++) {
+		for (const char *p = part ? v : k; *p; p++) {
+			if (strchr("\"',\\", *p))
+				l->s[l->len++] = '\\';
+			l->s[l->len++] = *p;
+		}
+		if (part == 0)
+			l->s[l->len++] = '=';
+	}
+	l->s[l->len] = '\0';
+}
+
+char *sl_pbs_variable_list(const struct sl_job *j)
+{
+	const struct sl_jobspec *s = &j->spec;
+	char *const *env = s->env;
+	struct vl l = {NULL, 0, 0};
+
+	for (size_t i = 0; i < sizeof(vl_basic) / sizeof(vl_basic[0]); i++) {
+		char k[32];
+		const char *v;
+		snprintf(k, sizeof(k), "PBS_O_%s", vl_basic[i]);
+		if (strcmp(vl_basic[i], "WORKDIR") == 0)
+			v = s->pbs && sl_pbs_env_get(env, k) ? sl_pbs_env_get(env, k) : s->submit_dir;
+		else if (s->pbs)
+			v = sl_pbs_env_get(env, k);
+		else /* spank_pbs's copies; TZ is not one of them */
+			v = strcmp(vl_basic[i], "TZ") ? sl_pbs_env_get(env, vl_basic[i]) : NULL;
+		vl_add(&l, k, v);
+	}
+	/* -v's and -V's (an sbatch job's exported environment is no such list) */
+	for (char *const *e = s->pbs ? env : NULL; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		if (eq == NULL || strncmp(*e, "PBS_O_", 6) == 0)
+			continue;
+		char *k = sl_xstrndup(*e, (size_t)(eq - *e));
+		vl_add(&l, k, eq + 1);
+		free(k);
+	}
+	vl_add(&l, "PBS_O_QUEUE", s->partition);
+	vl_add(&l, "PBS_O_HOST", s->submit_host);
+	return l.s;
+}
+
 /* mktmpdir(): "pbs." and the job id, a subjob's "N[I].server" too. */
 char *sl_pbs_tmpdir(const struct sl_job *j, const char *server, const char *base)
 {

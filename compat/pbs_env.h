@@ -48,6 +48,18 @@ char **sl_pbs_env_build(const struct sl_pbs_env_in *in);
  * sl_slurm_env_build()) over both. Caller frees with sl_strv_free(). */
 char **sl_pbs_env_job(const struct sl_pbs_env_in *in, char *const *over);
 
+/* qstat -f's Variable_List of j: "K=V" items joined by ',', a quote,
+ * comma or backslash in one escaped with a backslash (encode_arst_bs()).
+ * A qsub job's is what OpenPBS's qsub sends (PBS_O_HOME, _LANG, _LOGNAME,
+ * _PATH, _MAIL, _SHELL, _TZ, _WORKDIR, _SYSTEM, then the -v and -V
+ * variables) and its server appends (PBS_O_QUEUE, PBS_O_HOST). An sbatch
+ * job's has the PBS_O_* its spank_pbs plugin makes, in that order (no
+ * TZ), and the queue and host: none of its other variables, as Slurm's
+ * export is no PBS list. Without the job's environment (another user's
+ * job, whose environment a listing leaves out), PBS_O_WORKDIR, _QUEUE and
+ * _HOST alone. NULL when it has none. Caller frees. */
+char *sl_pbs_variable_list(const struct sl_job *j);
+
 /* PBS_NODEFILE's text: the host once per MPI process, node by node
  * (tasks per node of each node). Caller frees. */
 char *sl_pbs_nodefile(const struct sl_jobshape *shape, char *const *hosts, int nhosts);

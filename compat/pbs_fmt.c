@@ -21,6 +21,7 @@
 
 #include "hostlist.h"
 #include "pbs_array.h"
+#include "pbs_env.h"
 #include "pbs_job.h"
 #include "slurm_pattern.h"
 #include "xalloc.h"
@@ -500,7 +501,7 @@ static void attr_array(struct sl_pbs_out *o, const struct sl_pbs_view *v, const 
 int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struct sl_job *j)
 {
 	const struct sl_jobspec *s = &j->spec;
-	char tmp[1024], state[2] = {sl_pbs_state(j), '\0'};
+	char tmp[1024], state[2] = {sl_pbs_state(j), '\0'}, *vlist;
 	int64_t used = walltime_used(j, v->now);
 	int prio = -s->nice;
 
@@ -552,6 +553,9 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	if (sl_jobstate_is_final(j->state))
 		attr_time(o, "obittime", j->end_time);
 	attr_num(o, "substate", NULL, sl_pbs_substate(j));
+	vlist = sl_pbs_variable_list(j);
+	attr(o, "Variable_List", NULL, vlist);
+	free(vlist);
 	attr(o, "euser", NULL, j->user);
 	attr(o, "egroup", NULL, j->group);
 	sl_pbs_comment(j, tmp, sizeof(tmp));

@@ -259,6 +259,14 @@ static void env_put(struct envv *e, const char *k, size_t klen, const char *v)
 	e->v[e->n] = NULL;
 }
 
+static int env_has(const struct envv *e, const char *k, size_t klen)
+{
+	for (size_t i = 0; i < e->n; i++)
+		if (strncmp(e->v[i], k, klen) == 0 && e->v[i][klen] == '=')
+			return 1;
+	return 0;
+}
+
 /* -v NAME[=VALUE],...: values may be quoted to hold commas; a NAME alone
  * takes qsub's value (expand_varlist(), src/cmds/qsub.c:455). */
 static int vlist(struct sl_pbs_optctx *c, struct envv *e, char **envp, struct sl_err *err)
@@ -301,6 +309,8 @@ static void basic_env(struct sl_pbs_optctx *c, struct envv *e, char **envp)
 	for (size_t i = 0; names[i]; i++) {
 		const char *v = sl_pbs_env_get(envp, names[i]);
 		char k[32];
+		if (v == NULL && i == 0)
+			v = "/"; /* qsub.c:2012: PBS_O_HOME is always sent */
 		if (v == NULL)
 			continue;
 		snprintf(k, sizeof(k), "PBS_O_%s", names[i]);
@@ -316,16 +326,19 @@ static int environment(struct sl_pbs_optctx *c, char **envp, struct sl_err *err)
 	struct envv e = {NULL, 0, 0};
 	int r;
 
-	if (c->export_all)
-		for (char **p = envp; p && *p; p++) {
-			const char *eq = strchr(*p, '=');
-			if (eq && eq != *p && strncmp(*p, "PBS_O_", 6) != 0)
-				env_put(&e, *p, (size_t)(eq - *p), eq + 1);
-		}
+	/* -v's, then -V's, as set_job_env() lists them (Variable_List's
+	 * order); a -v value wins over -V's */
 	if ((r = vlist(c, &e, envp, err)) != 0) {
 		sl_strv_free(e.v);
 		return r;
 	}
+	if (c->export_all)
+		for (char **p = envp; p && *p; p++) {
+			const char *eq = strchr(*p, '=');
+			if (eq && eq != *p && strncmp(*p, "PBS_O_", 6) != 0 &&
+			    !env_has(&e, *p, (size_t)(eq - *p)))
+				env_put(&e, *p, (size_t)(eq - *p), eq + 1);
+		}
 	basic_env(c, &e, envp);
 	c->spec->env = e.v ? e.v : sl_xcalloc(1, sizeof(char *));
 	/* As Slurm's --export would say it: all (NULL), a list, or none. */

@@ -47,12 +47,18 @@ static void json_string(struct sl_buf *b, const char *s)
 
 /* A value as pbs_json_insert_parsed() stores it: what cJSON parses as a
  * number (its digits, signs, '.', e and E taken whole by strtod) is one,
- * printed as an integer when it is one ("077" is 77), else "%1.15g". */
+ * printed as an integer when it is one ("077" is 77), else "%1.15g";
+ * true, false and null are JSON's. (Quoted strings, arrays and objects,
+ * which cJSON would parse too, stay strings: no attribute holds one.) */
 static void json_value(struct sl_buf *b, const char *v)
 {
 	char *end;
 	double d;
 
+	if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0 || strcmp(v, "null") == 0) {
+		sl_buf_addstr(b, v); /* cJSON parses them too */
+		return;
+	}
 	if (*v != '\0' && (*v == '-' || (*v >= '0' && *v <= '9')) &&
 	    strspn(v, "0123456789+-.eE") == strlen(v)) {
 		d = strtod(v, &end);
@@ -172,7 +178,9 @@ void sl_pbs_out_begin(struct sl_pbs_out *o, const char *kind, const char *id)
 	json_open(o, id);
 }
 
-/* prt_attr()'s default layout: split at commas, wrapped with "\n\t". */
+/* prt_attr()'s default layout: split at commas, wrapped with "\n\t"; on
+ * one line (-w, -1) line and form feeds written \n and \f, as
+ * convert_feed_chars() writes them (a -V job's exported shell function). */
 static void attr_default(struct sl_buf *b, size_t width, const char *name, const char *res,
 			 const char *value)
 {
@@ -181,6 +189,15 @@ static void attr_default(struct sl_buf *b, size_t width, const char *name, const
 	int first = 1;
 
 	sl_buf_addf(b, "    %s%s%s = ", name, res ? "." : "", res ? res : "");
+	if (width == SIZE_MAX) {
+		for (const char *p = value; *p; p++)
+			if (*p == '\n' || *p == '\f')
+				sl_buf_addstr(b, *p == '\n' ? "\\n" : "\\f");
+			else
+				sl_buf_addc(b, *p);
+		sl_buf_addc(b, '\n');
+		return;
+	}
 	copy = sl_xstrdup(value);
 	tok = strtok_r(copy, ",", &save);
 	while (tok) {
@@ -235,6 +252,40 @@ static void attr_dsv(struct sl_pbs_out *o, const char *name, const char *res, co
 	}
 }
 
+/* Variable_List in json: an object of its variables (qstat.c:471), split
+ * at the commas not escaped, an escaped comma kept without its backslash
+ * (other escapes stay), the value after the first '='. */
+static void json_vlist(struct sl_pbs_out *o, const char *v)
+{
+	char *item = sl_xmalloc(strlen(v) + 1);
+
+	close_group(o);
+	json_open(o, "Variable_List");
+	while (*v) {
+		char *w = item, *val = NULL;
+		for (; *v && *v != ','; v++) {
+			if (*v == '\\' && v[1] == ',')
+				v++;
+			if (val == NULL && *v == '=') {
+				*w++ = '\0';
+				val = w;
+			} else {
+				*w++ = *v;
+			}
+		}
+		*w = '\0';
+		json_key(o, item);
+		if (val)
+			json_value(o->b, val);
+		else /* cJSON_CreateString(NULL) fails: qstat says "json error" */
+			sl_buf_addstr(o->b, "null");
+		if (*v)
+			v++;
+	}
+	json_close(o);
+	free(item);
+}
+
 void sl_pbs_out_attr(struct sl_pbs_out *o, const char *name, const char *res, const char *value)
 {
 	if (value == NULL)
@@ -243,6 +294,8 @@ void sl_pbs_out_attr(struct sl_pbs_out *o, const char *name, const char *res, co
 		attr_default(o->b, o->width, name, res, value);
 	else if (o->fmt == SL_PBS_OUT_DSV)
 		attr_dsv(o, name, res, value);
+	else if (res == NULL && strcmp(name, "Variable_List") == 0)
+		json_vlist(o, value);
 	else if (res == NULL) {
 		close_group(o);
 		json_key(o, name);

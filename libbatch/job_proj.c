@@ -60,6 +60,11 @@ void sl_jobproj_add_all(struct sl_jobproj *p)
 	memset(p->has, 1, sizeof(p->has));
 }
 
+void sl_jobproj_del(struct sl_jobproj *p, enum sl_jobproj_field f)
+{
+	p->has[f] = 0;
+}
+
 int sl_jobproj_has(const struct sl_jobproj *p, enum sl_jobproj_field f)
 {
 	return p == NULL || p->has[f];

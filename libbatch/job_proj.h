@@ -43,6 +43,8 @@ int sl_jobproj_add(struct sl_jobproj *p, const char *name);
 /* Every member: a listing's whole record, but with the members a listing
  * leaves out unless named (the script and environment) named. */
 void sl_jobproj_add_all(struct sl_jobproj *p);
+/* Take member f out of p (qstat -f: all but the script). */
+void sl_jobproj_del(struct sl_jobproj *p, enum sl_jobproj_field f);
 /* Is member f in p? NULL: the whole record, every member is. */
 int sl_jobproj_has(const struct sl_jobproj *p, enum sl_jobproj_field f);
 /* p's members as SL_JP_COUNT bytes, 1 for those in p (borrowed); NULL

@@ -70,3 +70,38 @@ as $USER1 "$BIN/qstat" -f "$l" | grep -qx "    Job_Name = late" ||
 as $USER1 "$BIN/qdel" "$l" "$h" -W force || fail "qdel IDS -W force"
 expect_eq "qdel IDS -W force" "" "$(as $USER1 "$BIN/qselect" -u $USER1)"
 ok "options after the operands: qstat -f ID -F json -x, qsub SCRIPT -N, qdel IDS -W"
+
+# pysqa's Torque/PBS Pro adaptor reads every job's working directory from
+# "qstat -f" with its whitespace removed, as PBS_O_WORKDIR=(.*?),PBS in
+# Variable_List: qsub's jobs (their PBS_O_* in qsub's order, -v's after
+# them), sbatch's, and another user's (whose environment stays private)
+v=$(as $USER1 env -i SLUICE_CONF="$SLUICE_CONF" HOME="$T/work" PATH=/usr/bin:/bin LANG=C \
+	LOGNAME=$USER1 SHELL=/bin/sh TZ=UTC "$BIN/qsub" -h -N vl -v "GREETING=hi there,PAIR='a,b'" \
+	nf.run) || fail "qsub -v: $v"
+b=$(submit $USER1 -H -J sb --wrap true) || fail "sbatch -H"
+o=$(as $USER2 "$BIN/qsub" -h -N other nf.run) || fail "qsub as $USER2: $o"
+full=$(as $USER1 "$BIN/qstat" -f "$v")
+vl=$(echo "$full" | python3 -c 'import sys, re
+t = sys.stdin.read()
+m = re.search(r"\n    Variable_List = (.*?)\n    [a-z]", t, re.S)
+print(m.group(1).replace("\n\t", ""))')
+expect_eq "Variable_List of a qsub job" "PBS_O_HOME=$T/work,PBS_O_LANG=C,PBS_O_LOGNAME=$USER1,\
+PBS_O_PATH=/usr/bin:/bin,PBS_O_SHELL=/bin/sh,PBS_O_TZ=UTC,PBS_O_WORKDIR=$T/work,PBS_O_SYSTEM=Linux,\
+GREETING=hi there,PAIR=a\\,b,PBS_O_QUEUE=batch,PBS_O_HOST=$(hostname -s)" "$vl"
+expect_eq "pysqa's working directories" "$v $T/work
+$b.$S $T/work
+$o $T/work" "$(as $USER1 "$BIN/qstat" -f | python3 -c 'import sys, re
+s = "".join("".join(sys.stdin.read().split("\n")).split())
+ids = re.findall(r"JobId:(.*?)Job_Name", s)
+dirs = re.findall(r"PBS_O_WORKDIR=(.*?),PBS", s)
+for i, d in zip(ids, dirs): print(i, d)
+assert len(ids) == len(dirs)')"
+as $USER1 "$BIN/qstat" -f -F json "$v" | python3 -c 'import json, sys
+v = json.load(sys.stdin)["Jobs"]
+v = v[sorted(v)[0]]["Variable_List"]
+assert v["PAIR"] == "a,b" and v["PBS_O_QUEUE"] == "batch", v' || fail "qstat -f -F json: Variable_List"
+as $USER1 "$BIN/qstat" -f -w "$v" | grep -q "^    Variable_List = PBS_O_HOME=.*,PBS_O_HOST=$(hostname -s)$" ||
+	fail "qstat -f -w: Variable_List on one line: $(as $USER1 "$BIN/qstat" -f -w "$v")"
+as $USER1 "$BIN/qdel" "$v" "$b.$S" || fail "qdel"
+as $USER2 "$BIN/qdel" "$o" || fail "qdel"
+ok "qstat -f: Variable_List, which pysqa reads PBS_O_WORKDIR from"

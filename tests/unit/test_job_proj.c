@@ -28,6 +28,11 @@ static void test_names(void **state)
 	assert_true(sl_jobproj_has(p, SL_JP_user));
 	assert_true(sl_jobproj_has(p, SL_JP_SPEC_name));
 	assert_false(sl_jobproj_has(p, SL_JP_SPEC_partition));
+	/* qstat -f's: every member but the script */
+	sl_jobproj_add_all(p);
+	sl_jobproj_del(p, SL_JP_SPEC_script);
+	assert_false(sl_jobproj_has(p, SL_JP_SPEC_script));
+	assert_true(sl_jobproj_has(p, SL_JP_SPEC_env));
 	sl_jobproj_free(p);
 	sl_jobproj_free(NULL);
 }

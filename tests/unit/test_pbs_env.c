@@ -136,6 +136,41 @@ static void test_o_vars(void **state)
 	assert_null(sl_pbs_env_o(none));
 }
 
+/* qstat -f's Variable_List: qsub's PBS_O_* in OpenPBS's qsub order
+ * whatever the record's, then -v/-V's, then the server's queue and host;
+ * quotes, commas and backslashes escaped (encode_arst_bs()). */
+static void test_variable_list(void **state)
+{
+	struct sl_job *j = job(1);
+	char *env[] = {"A=x,y", "PBS_O_SYSTEM=Linux", "Q='q\"\\", "PBS_O_WORKDIR=/w",
+		       "PBS_O_HOME=/home/alice", "PBS_O_TZ=UTC", "PBS_O_PATH=/bin", NULL};
+	char *sb[] = {"PATH=/bin", "TZ=UTC", "HOME=/h", "KEEP=1", "SYSTEM=Linux", NULL};
+	char **keep = j->spec.env, *v;
+	(void)state;
+
+	j->spec.env = env;
+	v = sl_pbs_variable_list(j);
+	assert_string_equal(v, "PBS_O_HOME=/home/alice,PBS_O_PATH=/bin,PBS_O_TZ=UTC,"
+			       "PBS_O_WORKDIR=/w,PBS_O_SYSTEM=Linux,A=x\\,y,Q=\\'q\\\"\\\\,"
+			       "PBS_O_QUEUE=batch,PBS_O_HOST=login1");
+	free(v);
+	/* an sbatch job: spank_pbs's PBS_O_* (no TZ, none of its own variables) */
+	j->spec.pbs = 0;
+	j->spec.env = sb;
+	v = sl_pbs_variable_list(j);
+	assert_string_equal(v, "PBS_O_HOME=/h,PBS_O_PATH=/bin,PBS_O_WORKDIR=/home/alice/w,"
+			       "PBS_O_SYSTEM=Linux,PBS_O_QUEUE=batch,PBS_O_HOST=login1");
+	free(v);
+	/* another user's job: its environment is not in the listing */
+	j->spec.pbs = 1;
+	j->spec.env = NULL;
+	v = sl_pbs_variable_list(j);
+	assert_string_equal(v, "PBS_O_WORKDIR=/home/alice/w,PBS_O_QUEUE=batch,PBS_O_HOST=login1");
+	free(v);
+	j->spec.env = keep;
+	sl_job_free(j);
+}
+
 static void test_files(void **state)
 {
 	struct sl_jobshape sh = {.nodes = 2, .ntasks = 3};
@@ -168,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_job_env),
 		cmocka_unit_test(test_o_vars),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_variable_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

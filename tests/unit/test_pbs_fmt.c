@@ -186,8 +186,37 @@ static void test_dsv_values(void **state)
 	sl_buf_free(b);
 }
 
+/* Variable_List in json: an object of its variables (qstat.c:471): split
+ * at the commas not escaped, an escaped comma's backslash dropped (the
+ * others kept), the value from the first '=' parsed as cJSON parses it. */
+static void test_json_vlist(void **state)
+{
+	struct sl_buf *b = sl_buf_new(1 << 20);
+	struct sl_pbs_out *o = sl_pbs_out_new(b, SL_PBS_OUT_JSON, NULL, 0, "v", "s");
+	(void)state;
+
+	sl_buf_reset(b); /* the members alone */
+	sl_pbs_out_begin(o, "Job Id", "1.s");
+	sl_pbs_out_attr(o, "Variable_List", NULL,
+			"PBS_O_HOME=/h,A=x\\,y=z,B=\\'q\\',N=0755,T=true,E=");
+	sl_pbs_out_attr(o, "substate", NULL, "42");
+	sl_pbs_out_end(o);
+	sl_pbs_out_free(o);
+	assert_string_equal(sl_buf_str(b), ",\n\t\"Jobs\":\t{\n\t\t\"1.s\":\t{\n"
+					   "\t\t\t\"Variable_List\":\t{\n"
+					   "\t\t\t\t\"PBS_O_HOME\":\t\"/h\",\n"
+					   "\t\t\t\t\"A\":\t\"x,y=z\",\n"
+					   "\t\t\t\t\"B\":\t\"\\\\'q\\\\'\",\n"
+					   "\t\t\t\t\"N\":\t755,\n"
+					   "\t\t\t\t\"T\":\ttrue,\n"
+					   "\t\t\t\t\"E\":\t\"\"\n"
+					   "\t\t\t},\n\t\t\t\"substate\":\t42\n\t\t}");
+	sl_buf_free(b);
+}
+
 /* The default layout folds a long list at its commas past 78 columns;
- * Torque's -f -1 keeps it on one line. */
+ * -f -w (prt_attr()'s one_line) and Torque's -f -1 keep it on one line,
+ * line feeds written \n (a -V job's exported shell function). */
 static void test_unfolded(void **state)
 {
 	char v[200] = "";
@@ -213,6 +242,13 @@ static void test_unfolded(void **state)
 		free(want);
 		sl_buf_free(b);
 	}
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	struct sl_pbs_out *o = sl_pbs_out_new(b, SL_PBS_OUT_DEFAULT, NULL, 0, "v", "s");
+	sl_pbs_out_unfolded(o);
+	sl_pbs_out_attr(o, "Variable_List", NULL, "BASH_FUNC_f%%=() {  echo\n}\f,X=1");
+	sl_pbs_out_free(o);
+	assert_string_equal(sl_buf_str(b), "    Variable_List = BASH_FUNC_f%%=() {  echo\\n}\\f,X=1\n");
+	sl_buf_free(b);
 }
 
 /* The cluster sinfo's reference describes: partitions batch (ClusterQueue
@@ -367,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_full),
 		cmocka_unit_test(test_json_values),
 		cmocka_unit_test(test_dsv_values),
+		cmocka_unit_test(test_json_vlist),
 		cmocka_unit_test(test_unfolded),
 		cmocka_unit_test(test_queues_server_nodes),
 		cmocka_unit_test(test_values),

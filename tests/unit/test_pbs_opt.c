@@ -315,6 +315,17 @@ static void test_environment(void **state)
 	assert_string_equal(sl_pbs_env_get(r.spec.env, "PATH"), "/usr/bin:/bin");
 	assert_null(r.spec.export_spec);
 	done(&r);
+	/* -v's first, then -V's (set_job_env()'s order), -v's value winning;
+	 * PBS_O_HOME "/" without a HOME (qsub.c:2012) */
+	char *no_home[] = {"PATH=/bin", "FOO=env", "BAR=b", NULL};
+	RUN(&r, no_home, "-V", "-v", "FOO=v,Z=z", "e.sh");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.spec.env[0], "FOO=v");
+	assert_string_equal(r.spec.env[1], "Z=z");
+	assert_string_equal(r.spec.env[2], "PATH=/bin");
+	assert_string_equal(r.spec.env[3], "BAR=b");
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "PBS_O_HOME"), "/");
+	done(&r);
 }
 
 static void test_values(void **state)

@@ -121,6 +121,7 @@ static int shape(void *c, const char *name, const char *v, struct sl_err *e)
 		field(q, "cpus_per_task", NULL, s.cpus_per_task);
 		field(q, "mem_per_node", NULL, s.mem_per_node);
 		field(q, "gpus_per_node", NULL, s.gpus_per_node == SL_NO_VAL ? 0 : s.gpus_per_node);
+		field(q, "omp_threads", NULL, s.omp_threads); /* -1: the new chunk has none */
 	} else {
 		A(c)->f->status = st ? st : 1;
 		A(c)->f->usage = st == 2;
@@ -421,6 +422,7 @@ const char *sl_qalter_running_attr(const struct sl_qalter_req *q)
 		{"cpus_per_task", "Resource_List.select", 1},
 		{"mem_per_node", "Resource_List.select", 1},
 		{"gpus_per_node", "Resource_List.select", 1}, {"cpus", "Resource_List.ncpus", 1},
+		{"omp_threads", "Resource_List.select", 1},
 		{"dependency", "depend", 1},           {"account", "Account_Name", 1},
 		{"wckey", "project", 1},               {"std_out", "Output_Path", 1},
 		{"std_err", "Error_Path", 1},          {"time_limit", "Resource_List.walltime", 0},

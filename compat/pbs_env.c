@@ -1,6 +1,7 @@
 /* pbs_env.c - PBS variables of a batch job. Names and values as OpenPBS's
  * MOM sets them (src/resmom/start_exec.c: variables_else[] at line 158,
- * NCPUS and OMP_NUM_THREADS from the first chunk's ncpus at line 3527,
+ * NCPUS and OMP_NUM_THREADS from the first chunk's ncpus, or its
+ * ompthreads, at line 3527 (vn_threads, set at line 5796),
  * PBS_ENVIRONMENT=PBS_BATCH at line 4071, PBS_ARRAY_INDEX and PBS_ARRAY_ID
  * at line 173) and as qsub sends PBS_O_* (job_env_basic(), src/cmds/qsub.c).
  * A subjob's PBS_JOBID is "N[I].server", its array's "N[].server"; Torque
@@ -166,9 +167,14 @@ char **sl_pbs_env_build(const struct sl_pbs_env_in *in)
 	put_o(&o, env, "QUEUE", s->partition);
 	put_o(&o, env, "SHELL", sl_pbs_env_get(env, "SHELL"));
 	put_o(&o, env, "WORKDIR", s->submit_dir);
-	/* the chunk's ncpus as asked: place=excl's whole node is not it */
+	/* the chunk's ncpus as asked (place=excl's whole node is not it), or
+	 * its ompthreads: MOM sets both from the first chunk's vn_threads */
 	int per_node = in->shape->tasks_per_node * in->shape->cpus_per_task;
-	snprintf(num, sizeof(num), "%d", per_node > 0 ? per_node : 1);
+	if (s->omp_threads >= 0)
+		per_node = s->omp_threads;
+	else if (per_node <= 0)
+		per_node = 1;
+	snprintf(num, sizeof(num), "%d", per_node);
 	put(&o, "NCPUS", num);
 	put(&o, "OMP_NUM_THREADS", num);
 	free(id);

@@ -357,7 +357,7 @@ void sl_pbs_fmt_mib(int64_t mib, char *buf, size_t len)
 void sl_pbs_shape_of(const struct sl_job *j, struct sl_pbs_shape *o)
 {
 	struct sl_jobshape sh;
-	char mem[32] = "", gpus[32] = "", procs[32] = "";
+	char mem[32] = "", gpus[32] = "", procs[32] = "", threads[32] = "";
 	int per_node;
 
 	sl_job_shape(j, &sh);
@@ -376,6 +376,8 @@ void sl_pbs_shape_of(const struct sl_job *j, struct sl_pbs_shape *o)
 	}
 	if (sh.gpus_per_node > 0)
 		snprintf(gpus, sizeof(gpus), ":ngpus=%d", sh.gpus_per_node);
-	snprintf(o->select, sizeof(o->select), "%d:ncpus=%d%s%s%s", sh.nodes, per_node, mem,
-		 gpus, procs);
+	if (j->spec.omp_threads >= 0) /* in the chunk alone: it is no RASSN sum */
+		snprintf(threads, sizeof(threads), ":ompthreads=%d", j->spec.omp_threads);
+	snprintf(o->select, sizeof(o->select), "%d:ncpus=%d%s%s%s%s", sh.nodes, per_node, mem,
+		 gpus, procs, threads);
 }

@@ -28,10 +28,10 @@
 void sl_pbs_res_init(struct sl_pbs_res *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->chunk.ncpus = r->chunk.mpiprocs = r->chunk.ngpus = -1;
+	r->chunk.ncpus = r->chunk.mpiprocs = r->chunk.ngpus = r->chunk.ompthreads = -1;
 	r->chunk.mem_mib = -1;
 	r->walltime = r->mem_mib = r->pvmem_mib = r->pmem_mib = -1;
-	r->ncpus = r->ngpus = -1;
+	r->ncpus = r->ngpus = r->ompthreads = -1;
 }
 
 /* PBS's rejection: its text, its status. */
@@ -163,7 +163,7 @@ static int parse_count(const char *v, int min, int *out)
  * Torque's: refused by name. Anything else is PBS's "Unknown resource". */
 static const char *const known_unsupported[] = {
 	"vmem", "pvmem", "cput", "pcput", "arch", "host", "vnode", "file",
-	"software", "nice", "ompthreads", "naccelerators", "accelerator",
+	"software", "nice", "naccelerators", "accelerator",
 	"accelerator_model", "accelerator_memory", "mpiprocs", "nchunk", "soft_walltime",
 	"min_walltime", "max_walltime", "preempt_targets", "site", "start_time", "procs",
 	"gres", "feature", "naccesspolicy", "hostlist", "tpn", "epilogue", "prologue",
@@ -219,6 +219,9 @@ static int chunk_item(struct sl_pbs_chunk *c, const char *item, int torque, int 
 			c->mpiprocs = c->ncpus;
 	} else if (!torque && strcmp(name, "mpiprocs") == 0) {
 		r = parse_count(v, 1, &c->mpiprocs);
+	} else if (!torque && strcmp(name, "ompthreads") == 0) {
+		/* a long, zero or positive (master_resc_def_all.xml) */
+		r = parse_count(v, 0, &c->ompthreads);
 	} else if (strcmp(name, torque ? "gpus" : "ngpus") == 0) {
 		r = parse_count(v, 0, &c->ngpus);
 	} else if (!torque && strcmp(name, "mem") == 0) {
@@ -246,7 +249,7 @@ static int chunk_parse(const char *spec, int torque, struct sl_pbs_chunk *c, int
 	int r = 0, first = 1;
 
 	c->count = 1;
-	c->ncpus = c->mpiprocs = c->ngpus = -1;
+	c->ncpus = c->mpiprocs = c->ngpus = c->ompthreads = -1;
 	c->mem_mib = -1;
 	for (tok = strtok_r(copy, ":", &save); tok && r == 0; tok = strtok_r(NULL, ":", &save)) {
 		if (first && isdigit((unsigned char)tok[0])) {
@@ -269,7 +272,7 @@ static int chunk_parse(const char *spec, int torque, struct sl_pbs_chunk *c, int
 static int chunk_alike(const struct sl_pbs_chunk *a, const struct sl_pbs_chunk *b)
 {
 	return a->ncpus == b->ncpus && a->mpiprocs == b->mpiprocs && a->ngpus == b->ngpus &&
-	       a->mem_mib == b->mem_mib;
+	       a->ompthreads == b->ompthreads && a->mem_mib == b->mem_mib;
 }
 
 /* "chunk+chunk+...": alike chunks are summed; unlike ones refused. */
@@ -365,6 +368,8 @@ static int resource(struct sl_pbs_res *r, const char *name, const char *v, int *
 		rc = parse_count(v, 1, &r->ncpus);
 	} else if (strcmp(name, "ngpus") == 0) {
 		rc = parse_count(v, 0, &r->ngpus);
+	} else if (strcmp(name, "ompthreads") == 0) {
+		rc = parse_count(v, 0, &r->ompthreads);
 	} else {
 		return refuse_resource(name, status, err);
 	}
@@ -376,7 +381,7 @@ static int resource(struct sl_pbs_res *r, const char *name, const char *v, int *
 static unsigned res_bit(const char *name)
 {
 	static const char *const names[] = {"select", "nodes", "place", "walltime",
-					    "mem", "pvmem", "ncpus", "ngpus", "pmem"};
+					    "mem", "pvmem", "ncpus", "ngpus", "pmem", "ompthreads"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(name, names[i]) == 0)
 			return 1u << i;
@@ -457,6 +462,8 @@ static int job_chunk(const struct sl_pbs_res *r, struct sl_pbs_chunk *c, int *st
 			return with_select("mem", status, err);
 		if (r->ngpus >= 0)
 			return with_select("ngpus", status, err);
+		if (r->ompthreads >= 0)
+			return with_select("ompthreads", status, err);
 		*c = r->chunk;
 		return 0;
 	}
@@ -465,6 +472,8 @@ static int job_chunk(const struct sl_pbs_res *r, struct sl_pbs_chunk *c, int *st
 			return with_select("ncpus", status, err);
 		if (r->ngpus >= 0)
 			return with_select("ngpus", status, err);
+		if (r->ompthreads >= 0)
+			return with_select("ompthreads", status, err);
 		*c = r->chunk;
 		/* Torque's mem is the job's: spread over its nodes */
 		if (r->mem_mib > 0)
@@ -475,6 +484,7 @@ static int job_chunk(const struct sl_pbs_res *r, struct sl_pbs_chunk *c, int *st
 	c->ncpus = r->ncpus;
 	c->mpiprocs = -1;
 	c->ngpus = r->ngpus;
+	c->ompthreads = r->ompthreads; /* ATR_DFLAG_CVTSLT: it goes into the chunk */
 	c->mem_mib = r->mem_mib;
 	return 0;
 }
@@ -482,7 +492,7 @@ static int job_chunk(const struct sl_pbs_res *r, struct sl_pbs_chunk *c, int *st
 int sl_pbs_res_apply(const struct sl_pbs_res *r, struct sl_jobspec *s, int *status,
 		     struct sl_err *err)
 {
-	struct sl_pbs_chunk c = {0, -1, -1, -1, -1};
+	struct sl_pbs_chunk c = {0, -1, -1, -1, -1, -1};
 	int rc, ncpus, procs, nodes, per_node;
 
 	*status = 0;
@@ -496,6 +506,9 @@ int sl_pbs_res_apply(const struct sl_pbs_res *r, struct sl_jobspec *s, int *stat
 		free(s->rlimits);
 		s->rlimits = sl_xasprintf("AS=%lld", (long long)r->pvmem_mib * 1048576LL);
 	}
+	/* MOM's vn_threads: ompthreads when given, else the chunk's ncpus
+	 * (start_exec.c:5796-5808); the CPUs asked stay ncpus */
+	s->omp_threads = c.ompthreads >= 0 ? c.ompthreads : SL_NO_VAL;
 	if (r->from == 0 && c.ncpus < 0 && c.mem_mib < 0 && c.ngpus < 0) {
 		/* no shape asked for: the defaults, as sbatch's (one process) */
 		if (r->pmem_mib > 0)

@@ -21,6 +21,7 @@ struct sl_pbs_chunk {
 	int ncpus;
 	int mpiprocs;
 	int ngpus;
+	int ompthreads;   /* OMP_NUM_THREADS and NCPUS of its processes (MOM's) */
 	int64_t mem_mib;  /* rounded up to MiB */
 };
 
@@ -29,6 +30,7 @@ struct sl_pbs_res {
 	struct sl_pbs_chunk chunk;
 	int64_t walltime;          /* seconds; -1 */
 	int ncpus, ngpus;          /* job-wide -l ncpus=, ngpus=; -1 */
+	int ompthreads;            /* job-wide -l ompthreads=: the chunk's; -1 */
 	int64_t mem_mib;           /* job-wide -l mem=; -1 */
 	int64_t pvmem_mib;         /* -l pvmem=: each process's virtual memory (RLIMIT_AS); -1 */
 	int64_t pmem_mib;          /* -l pmem=: each process's physical memory; -1 */
@@ -55,7 +57,8 @@ int sl_pbs_res_parse_directive(struct sl_pbs_res *r, const char *list, int *stat
 			       struct sl_err *err);
 
 /* r into s: nodes, tasks per node, CPUs per task, memory, GPUs, time
- * limit. Refuses what Sluice cannot express (resources given both job-wide
+ * limit, ompthreads (omp_threads: the job's OMP_NUM_THREADS; CPUs stay the
+ * chunk's ncpus). Refuses what Sluice cannot express (resources given both job-wide
  * and in chunks, CPUs not divisible among the MPI processes). */
 int sl_pbs_res_apply(const struct sl_pbs_res *r, struct sl_jobspec *s, int *status,
 		     struct sl_err *err);

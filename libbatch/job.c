@@ -22,6 +22,7 @@ void sl_jobspec_init(struct sl_jobspec *s)
 	s->umask = 022;
 	s->requeue = 1;
 	s->kill_invalid_dep = SL_NO_VAL;
+	s->omp_threads = SL_NO_VAL;
 }
 
 void sl_jobspec_clear(struct sl_jobspec *s)

@@ -90,6 +90,8 @@ struct sl_jobspec {
 	int kill_invalid_dep;  /* --kill-on-invalid-dep: 1 yes, 0 no; SL_NO_VAL: the config's */
 	int64_t begin_time;    /* --begin, unix seconds; 0: none */
 	int pbs;               /* 1: submitted with qsub: PBS's per-job environment too */
+	int omp_threads;       /* qsub's ompthreads (each chunk's threads): the job's
+	                        * OMP_NUM_THREADS and NCPUS; SL_NO_VAL: the chunk's ncpus */
 	/* sbatch options added for real users' scripts (issue 12). Numbers: 0 = not given. */
 	int mail_type;         /* --mail-type: SL_MAIL_* bits; TIME_LIMIT* bits are cleared once sent */
 	char *mail_user;       /* --mail-user; the submitting user when mail_type is set */

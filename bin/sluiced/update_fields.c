@@ -461,6 +461,20 @@ static int f_cpus_per_task(struct upd *u, json_object *v, struct sl_err *err)
 	return r;
 }
 
+/* qalter's ompthreads (a new select's; SL_NO_VAL: none, the chunk's
+ * ncpus): the job's OMP_NUM_THREADS, no resource, so no refit. */
+static int f_omp_threads(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t n = json_object_get_int64(v);
+	int r = sl_update_pending_only(u, err);
+
+	if (r == 0 && (n < SL_NO_VAL || n > COUNT_MAX))
+		r = sl_err_set(err, SL_EINVAL, "Invalid ompthreads value");
+	if (r == 0)
+		u->n->spec.omp_threads = (int)n;
+	return r;
+}
+
 /* MinCPUsNode=N: --mincpus (0 none). */
 static int f_mincpus(struct upd *u, json_object *v, struct sl_err *err)
 {
@@ -503,6 +517,7 @@ const struct sl_update_field sl_update_fields[] = {
 	{"mincpus", json_type_int, f_mincpus},
 	{"ntasks_per_node", json_type_int, f_ntasks_per_node},
 	{"gpus_per_node", json_type_int, f_gpus_per_node},
+	{"omp_threads", json_type_int, f_omp_threads},
 	{"tasks_per_node", json_type_int, f_tasks_per_node},
 };
 const size_t sl_update_nfields = sizeof(sl_update_fields) / sizeof(sl_update_fields[0]);

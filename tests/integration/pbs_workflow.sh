@@ -105,3 +105,26 @@ as $USER1 "$BIN/qstat" -f -w "$v" | grep -q "^    Variable_List = PBS_O_HOME=.*,
 as $USER1 "$BIN/qdel" "$v" "$b.$S" || fail "qdel"
 as $USER2 "$BIN/qdel" "$o" || fail "qdel"
 ok "qstat -f: Variable_List, which pysqa reads PBS_O_WORKDIR from"
+
+# CIME on NCAR's machines: select=N:ncpus=C:mpiprocs=P:ompthreads=T:mem=M;
+# ompthreads is the job's OMP_NUM_THREADS and NCPUS (MOM's vn_threads),
+# ncpus its CPUs; qsub refused it
+cat > cime.run <<'EOF2'
+#!/bin/bash
+#PBS -N cime
+#PBS -l select=1:ncpus=4:mpiprocs=2:ompthreads=2:mem=100MB
+echo "omp=$OMP_NUM_THREADS ncpus=$NCPUS ranks=$(wc -l <"$PBS_NODEFILE") cpus=$SLURM_CPUS_ON_NODE"
+EOF2
+c=$(as $USER1 "$BIN/qsub" cime.run) || fail "qsub ompthreads: $c"
+as $USER1 "$BIN/qstat" -f -x "$c" | grep -qx "    Resource_List.select = 1:ncpus=4:mem=100mb:mpiprocs=2:ompthreads=2" ||
+	fail "qstat -f: ompthreads in the select: $(as $USER1 "$BIN/qstat" -f -x "$c")"
+wait_state "${c%%.*}" COMPLETED
+expect_eq "ompthreads in the job" "omp=2 ncpus=2 ranks=2 cpus=4" "$(cat "cime.o${c%%.*}")"
+sel() { as $USER1 "$BIN/qstat" -f "$1" | sed -n 's/^    Resource_List.select = //p'; }
+h=$(as $USER1 "$BIN/qsub" -h cime.run) || fail "qsub -h: $h"
+as $USER1 "$BIN/qalter" -l select=1:ncpus=2:ompthreads=1 "$h" || fail "qalter ompthreads"
+expect_eq "qalter's ompthreads" "1:ncpus=2:ompthreads=1" "$(sel "$h")"
+as $USER1 "$BIN/qalter" -l select=1:ncpus=2 "$h" || fail "qalter select"
+expect_eq "a new select without ompthreads" "1:ncpus=2" "$(sel "$h")"
+as $USER1 "$BIN/qdel" "$h" || fail "qdel"
+ok "-l select=...:ompthreads=T (CIME's): OMP_NUM_THREADS and NCPUS, ncpus the CPUs; qalter"

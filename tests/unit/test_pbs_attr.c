@@ -209,10 +209,18 @@ static void test_qalter(void **state)
 	assert_int_equal(sl_qalter_parse(ARGV("-l", "select=2:ncpus=4:mpiprocs=2:mem=1gb:ngpus=1",
 					      "5"), "head1", &q, &f, &err), 0);
 	fields_are(&q, "nodes=2;ntasks_per_node=2;cpus_per_task=2;mem_per_node=1024;"
-		       "gpus_per_node=1;");
+		       "gpus_per_node=1;omp_threads=-1;");
 	sl_qalter_req_clear(&q);
 	assert_int_equal(sl_qalter_parse(ARGV("-l", "nodes=3:ppn=4", "5"), "head1", &q, &f, &err), 0);
-	fields_are(&q, "nodes=3;ntasks_per_node=4;cpus_per_task=1;mem_per_node=-1;gpus_per_node=0;");
+	fields_are(&q, "nodes=3;ntasks_per_node=4;cpus_per_task=1;mem_per_node=-1;gpus_per_node=0;"
+		       "omp_threads=-1;");
+	sl_qalter_req_clear(&q);
+	/* CIME's chunk: ompthreads is the job's OMP_NUM_THREADS, ncpus its CPUs */
+	assert_int_equal(sl_qalter_parse(ARGV("-l", "select=2:ncpus=8:mpiprocs=4:ompthreads=2",
+					      "5"), "head1", &q, &f, &err), 0);
+	fields_are(&q, "nodes=2;ntasks_per_node=4;cpus_per_task=2;mem_per_node=-1;gpus_per_node=0;"
+		       "omp_threads=2;");
+	assert_string_equal(sl_qalter_running_attr(&q), "Resource_List.select");
 	sl_qalter_req_clear(&q);
 	/* qalter.c:199's getopt() permutes: options after the ids count */
 	assert_int_equal(sl_qalter_parse(ARGV("5", "-N", "x", "6", "-A", "Proj1"), "head1", &q, &f,

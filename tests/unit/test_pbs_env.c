@@ -98,6 +98,17 @@ static void test_build(void **state)
 		assert_true(strcmp(e[i - 1], e[i]) < 0);
 	sl_strv_free(e);
 	sl_job_free(j);
+
+	/* ompthreads: MOM's vn_threads, NCPUS and OMP_NUM_THREADS both
+	 * (start_exec.c:3529), whatever the chunk's CPUs */
+	j = job(1);
+	j->spec.omp_threads = 2;
+	in.job = j;
+	e = sl_pbs_env_build(&in);
+	assert_string_equal(sl_pbs_env_get(e, "NCPUS"), "2");
+	assert_string_equal(sl_pbs_env_get(e, "OMP_NUM_THREADS"), "2");
+	sl_strv_free(e);
+	sl_job_free(j);
 }
 
 static void test_job_env(void **state)

@@ -162,6 +162,63 @@ static void test_resource_errors(void **state)
 	}
 }
 
+/* ompthreads (an OpenPBS built-in, master_resc_def_all.xml): the job's
+ * OMP_NUM_THREADS and NCPUS (MOM's vn_threads), never its CPUs, which stay
+ * the chunk's ncpus. CIME on NCAR's machines asks it in each chunk. */
+static void test_ompthreads(void **state)
+{
+	static const struct {
+		const char *l1, *l2;
+		int nodes, tpn, cpt, threads;
+	} ok[] = {
+		{"select=2:ncpus=36:mpiprocs=36:ompthreads=1:mem=100GB", NULL, 2, 36, 1, 1},
+		{"select=1:ncpus=8:mpiprocs=2:ompthreads=4", NULL, 1, 2, 4, 4},
+		{"select=2:ncpus=4:ompthreads=2+1:ncpus=4:ompthreads=2", NULL, 3, 1, 4, 2},
+		{"select=1:ncpus=4", NULL, 1, 1, 4, SL_NO_VAL},
+		/* job-wide without a select: the chunk's (ATR_DFLAG_CVTSLT) */
+		{"ompthreads=3", NULL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, 3},
+		{"ncpus=6", "ompthreads=0", 1, 1, 6, 0}, /* zero_or_positive */
+		/* a later select replaces the earlier one, its ompthreads too */
+		{"select=1:ncpus=2:ompthreads=2", "select=1:ncpus=2", 1, 1, 2, SL_NO_VAL},
+	};
+	static const struct res_reject bad[] = {
+		{"select=1:ncpus=2:ompthreads=x", NULL, 166, "Illegal attribute or resource value"},
+		{"ompthreads=-1", NULL, 166, "Illegal attribute or resource value"},
+		{"select=1:ncpus=2", "ompthreads=2", 5,
+		 "\"-lresource=\" cannot be used with \"select\" or \"place\", resource is: "
+		 "ompthreads"},
+		{"select=1:ncpus=2:ompthreads=1+1:ncpus=2:ompthreads=2", NULL, 1,
+		 "-l select=1:ncpus=2:ompthreads=1+1:ncpus=2:ompthreads=2 (chunks that differ: "
+		 "every chunk must ask for the same resources) is not supported by Sluice"},
+		{"nodes=1:ppn=2:ompthreads=2", NULL, 1,
+		 "-l nodes with \"ompthreads=2\" is not supported by Sluice"},
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		struct sl_jobspec s;
+		struct sl_err err = SL_ERR_INIT;
+		int st = 0;
+		if (res_apply(ok[i].l1, ok[i].l2, &s, &st, &err) != 0)
+			fail_msg("-l %s: %s", ok[i].l1, err.msg);
+		if (s.nodes != ok[i].nodes || s.ntasks_per_node != ok[i].tpn ||
+		    s.cpus_per_task != ok[i].cpt || s.omp_threads != ok[i].threads)
+			fail_msg("-l %s: nodes %d tpn %d cpt %d threads %d", ok[i].l1, s.nodes,
+				 s.ntasks_per_node, s.cpus_per_task, s.omp_threads);
+		sl_jobspec_clear(&s);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct sl_jobspec s;
+		struct sl_err err = SL_ERR_INIT;
+		int st = 0;
+		if (res_apply(bad[i].l1, bad[i].l2, &s, &st, &err) == 0)
+			fail_msg("-l %s accepted", bad[i].l1);
+		if (strcmp(err.msg, bad[i].msg) != 0 || st != bad[i].status)
+			fail_msg("-l %s: %d \"%s\"", bad[i].l1, st, err.msg);
+		sl_jobspec_clear(&s);
+	}
+}
+
 /* to_size(): no suffix is bytes; k m g t p; b or w after (-1: refused). */
 static const struct {
 	const char *text;
@@ -202,6 +259,7 @@ int main(void)
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_resource_errors),
 		cmocka_unit_test(test_sizes_times),
+		cmocka_unit_test(test_ompthreads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

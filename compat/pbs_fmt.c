@@ -403,6 +403,9 @@ static void attr_resources(struct sl_pbs_out *o, const struct sl_job *j)
 	snprintf(s, sizeof(s), "%s%s", sh.nodect > 1 ? "scatter" : "free",
 		 j->spec.shared == SL_SHARED_EXCLUSIVE ? ":excl" : "");
 	attr(o, "Resource_List", "place", s);
+	/* Torque's procs=N: qsub's tasks without nodes (procs_apply()) */
+	if (j->spec.pbs && j->spec.nodes <= 0 && j->spec.ntasks > 0)
+		attr_num(o, "Resource_List", "procs", j->spec.ntasks);
 	attr(o, "Resource_List", "select", sh.select);
 	if (j->spec.time_limit > 0) {
 		sl_pbs_fmt_duration(j->spec.time_limit * 60, s, sizeof(s));

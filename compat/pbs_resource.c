@@ -31,7 +31,7 @@ void sl_pbs_res_init(struct sl_pbs_res *r)
 	r->chunk.ncpus = r->chunk.mpiprocs = r->chunk.ngpus = r->chunk.ompthreads = -1;
 	r->chunk.mem_mib = -1;
 	r->walltime = r->mem_mib = r->pvmem_mib = r->pmem_mib = -1;
-	r->ncpus = r->ngpus = r->ompthreads = -1;
+	r->ncpus = r->ngpus = r->ompthreads = r->procs = -1;
 }
 
 /* PBS's rejection: its text, its status. */
@@ -165,7 +165,7 @@ static const char *const known_unsupported[] = {
 	"vmem", "pvmem", "cput", "pcput", "arch", "host", "vnode", "file",
 	"software", "nice", "naccelerators", "accelerator",
 	"accelerator_model", "accelerator_memory", "mpiprocs", "nchunk", "soft_walltime",
-	"min_walltime", "max_walltime", "preempt_targets", "site", "start_time", "procs",
+	"min_walltime", "max_walltime", "preempt_targets", "site", "start_time",
 	"gres", "feature", "naccesspolicy", "hostlist", "tpn", "epilogue", "prologue",
 	"qos", "other", "partition", "hbmem", "storage", "jobfs", NULL};
 
@@ -370,6 +370,8 @@ static int resource(struct sl_pbs_res *r, const char *name, const char *v, int *
 		rc = parse_count(v, 0, &r->ngpus);
 	} else if (strcmp(name, "ompthreads") == 0) {
 		rc = parse_count(v, 0, &r->ompthreads);
+	} else if (strcmp(name, "procs") == 0) {
+		rc = parse_count(v, 1, &r->procs);
 	} else {
 		return refuse_resource(name, status, err);
 	}
@@ -381,7 +383,8 @@ static int resource(struct sl_pbs_res *r, const char *name, const char *v, int *
 static unsigned res_bit(const char *name)
 {
 	static const char *const names[] = {"select", "nodes", "place", "walltime",
-					    "mem", "pvmem", "ncpus", "ngpus", "pmem", "ompthreads"};
+					    "mem", "pvmem", "ncpus", "ngpus", "pmem", "ompthreads",
+					    "procs"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (strcmp(name, names[i]) == 0)
 			return 1u << i;
@@ -489,6 +492,38 @@ static int job_chunk(const struct sl_pbs_res *r, struct sl_pbs_chunk *c, int *st
 	return 0;
 }
 
+/* Torque's procs=N (src/server/resc_def_all.c: "number of processes per
+ * job"; complete_req.cpp: N tasks of one execution slot, placed anywhere):
+ * sbatch's -n N, the nodes left to the scheduler. Its mem is the job's,
+ * each task's share, or pmem when larger (complete_req.cpp). A shape given
+ * beside it is refused: Torque's reading of both depends on their order. */
+static int procs_apply(const struct sl_pbs_res *r, struct sl_jobspec *s, int *status,
+		       struct sl_err *err)
+{
+	const char *with = r->from == 's' ? "select" : r->from == 'n' ? "nodes"
+			   : r->ncpus >= 0 ? "ncpus" : r->ngpus >= 0 ? "ngpus"
+			   : r->ompthreads >= 0 ? "ompthreads"
+			   : r->place == SL_PBS_PLACE_SCATTER || r->place == SL_PBS_PLACE_PACK
+			   ? "place=scatter or pack" : NULL;
+	char what[96];
+	int64_t per_task;
+
+	if (with != NULL) {
+		snprintf(what, sizeof(what), "-l procs with %s", with);
+		return unsupp(status, err, what);
+	}
+	s->nodes = s->nodes_max = SL_NO_VAL;
+	s->ntasks = r->procs;
+	s->ntasks_per_node = SL_NO_VAL;
+	s->cpus_per_task = 1;
+	s->mem_per_node = SL_NO_VAL;
+	per_task = r->mem_mib > 0 ? (r->mem_mib + r->procs - 1) / r->procs : SL_NO_VAL;
+	if (r->pmem_mib > per_task)
+		per_task = r->pmem_mib;
+	s->mem_per_cpu = per_task > 0 ? per_task : SL_NO_VAL;
+	return 0;
+}
+
 int sl_pbs_res_apply(const struct sl_pbs_res *r, struct sl_jobspec *s, int *status,
 		     struct sl_err *err)
 {
@@ -509,6 +544,8 @@ int sl_pbs_res_apply(const struct sl_pbs_res *r, struct sl_jobspec *s, int *stat
 	/* MOM's vn_threads: ompthreads when given, else the chunk's ncpus
 	 * (start_exec.c:5796-5808); the CPUs asked stay ncpus */
 	s->omp_threads = c.ompthreads >= 0 ? c.ompthreads : SL_NO_VAL;
+	if (r->procs > 0)
+		return procs_apply(r, s, status, err);
 	if (r->from == 0 && c.ncpus < 0 && c.mem_mib < 0 && c.ngpus < 0) {
 		/* no shape asked for: the defaults, as sbatch's (one process) */
 		if (r->pmem_mib > 0)

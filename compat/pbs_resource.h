@@ -1,6 +1,7 @@
 /* pbs_resource.h - qsub's -l resource lists, PBS Pro's (select= chunks,
  * place=, walltime, mem, ncpus, ngpus) and Torque's (nodes=N:ppn=M[:gpus=G]),
- * read into one chunk shape and turned into the neutral job spec.
+ * read into one chunk shape and turned into the neutral job spec; Torque's
+ * procs=N (N processes anywhere) into N tasks of one CPU.
  *
  * Sluice gives a job N alike nodes, so a select of unlike chunks is refused
  * with the reason; alike chunks joined by '+' are summed. Errors carry PBS's
@@ -31,6 +32,8 @@ struct sl_pbs_res {
 	int64_t walltime;          /* seconds; -1 */
 	int ncpus, ngpus;          /* job-wide -l ncpus=, ngpus=; -1 */
 	int ompthreads;            /* job-wide -l ompthreads=: the chunk's; -1 */
+	int procs;                 /* Torque's -l procs=: N processes of one CPU,
+	                              on any nodes; -1 */
 	int64_t mem_mib;           /* job-wide -l mem=; -1 */
 	int64_t pvmem_mib;         /* -l pvmem=: each process's virtual memory (RLIMIT_AS); -1 */
 	int64_t pmem_mib;          /* -l pmem=: each process's physical memory; -1 */

@@ -3,6 +3,9 @@
 # reads `qstat -f -1` (Torque's unfolded -f) through grep, writes its
 # clusterOptions' `-l` before its own so that PBS keeps the first, and
 # names a project with `-P`; qselect and qalter then see that project.
+# HyperQueue puts qstat's options after its job ids; pysqa reads
+# PBS_O_WORKDIR out of qstat -f's Variable_List; CIME asks ompthreads in
+# its select, signac-flow Torque's procs.
 . "$top_srcdir/tests/integration/lib.sh"
 make_users
 CPUS=4 write_conf
@@ -128,3 +131,23 @@ as $USER1 "$BIN/qalter" -l select=1:ncpus=2 "$h" || fail "qalter select"
 expect_eq "a new select without ompthreads" "1:ncpus=2" "$(sel "$h")"
 as $USER1 "$BIN/qdel" "$h" || fail "qdel"
 ok "-l select=...:ompthreads=T (CIME's): OMP_NUM_THREADS and NCPUS, ncpus the CPUs; qalter"
+
+# signac-flow's default template asks Torque's "#PBS -l procs=N": N
+# processes of one CPU, anywhere (Torque's resc_def_all.c); qstat -f shows
+# Resource_List.procs as Torque's does
+cat > procs.run <<'EOF2'
+#!/bin/bash
+#PBS -N signac
+#PBS -l procs=2
+#PBS -l pmem=100mb
+#PBS -l walltime=00:10:00
+echo "ranks=$(wc -l <"$PBS_NODEFILE") tasks=$SLURM_NTASKS cpt=${SLURM_CPUS_PER_TASK:-1}"
+EOF2
+p=$(as $USER1 "$BIN/qsub" procs.run) || fail "qsub -l procs: $p"
+wait_state "${p%%.*}" COMPLETED
+expect_eq "procs=2: two tasks of one CPU" "ranks=2 tasks=2 cpt=1" "$(cat "signac.o${p%%.*}")"
+as $USER1 "$BIN/qstat" -f -x "$p" | grep -qx "    Resource_List.procs = 2" ||
+	fail "qstat -f: Resource_List.procs: $(as $USER1 "$BIN/qstat" -f -x "$p")"
+expect_eq "procs=2 and pmem as Slurm's" "NumTasks=2 CPUs/Task=1 MinMemoryCPU=100M" \
+	"$("$BIN/scontrol" show job "${p%%.*}" | grep -o 'NumTasks=[^ ]* CPUs/Task=[^ ]*\|MinMemoryCPU=[^ ]*' | paste -sd' ')"
+ok "Torque's -l procs=N (signac-flow's): N tasks of one CPU, Resource_List.procs"

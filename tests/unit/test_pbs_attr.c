@@ -263,6 +263,8 @@ static void test_qalter_refused(void **state)
 		 "-l select=1:ncpus=4+2:ncpus=2 (chunks that differ: every chunk must ask for the same "
 		 "resources) is not supported by Sluice"},
 		{{"-l", "mem=1gb", "5"}, 1, 0, "-l mem is not supported by Sluice"},
+		{{"-l", "procs=4", "5"}, 1, 0, "-l procs is not supported by Sluice"},
+		{{"5", "-l", "procs=4"}, 1, 0, "-l procs is not supported by Sluice"},
 		{{"-h", "s", "5"}, 1, 0, "-h s (system holds) is not supported by Sluice"},
 		{{"-W", "depend=beforeany:1", "5"}, 1, 0,
 		 "-W depend=beforeany is not supported by Sluice (only after, afterok, afternotok "

@@ -395,6 +395,41 @@ static void test_never_ran(void **state)
 	g->start_time = was;
 }
 
+/* Torque's procs=N (qsub's tasks without nodes): Resource_List.procs, as
+ * Torque's qstat -f shows it, beside the shape Sluice gave it. */
+static void test_procs(void **state)
+{
+	struct sl_pbs_view v = view();
+	struct sl_job *g = jobs[3]; /* 104: qsub's, one chunk */
+	struct sl_jobspec was = g->spec;
+	(void)state;
+
+	assert_int_equal(g->id, 104);
+	g->spec.nodes = SL_NO_VAL;
+	g->spec.ntasks_per_node = SL_NO_VAL;
+	g->spec.ntasks = 4;
+	g->spec.cpus_per_task = 1;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	struct sl_pbs_out *o = sl_pbs_out_new(b, SL_PBS_OUT_DEFAULT, NULL, NOW, "22.05", "vm");
+	assert_int_equal(sl_qstat_full(o, &v, g), 0);
+	assert_int_equal(sl_pbs_out_finish(o), 0);
+	sl_pbs_out_free(o);
+	assert_non_null(strstr(sl_buf_str(b), "    Resource_List.ncpus = 4\n"
+					      "    Resource_List.nodect = 1\n"
+					      "    Resource_List.place = free\n"
+					      "    Resource_List.procs = 4\n"
+					      "    Resource_List.select = 1:ncpus=4:mpiprocs=4\n"));
+	sl_buf_free(b);
+	g->spec = was;
+	/* with nodes, no procs */
+	b = sl_buf_new(1 << 16);
+	o = sl_pbs_out_new(b, SL_PBS_OUT_DEFAULT, NULL, NOW, "22.05", "vm");
+	assert_int_equal(sl_qstat_full(o, &v, g), 0);
+	sl_pbs_out_free(o);
+	assert_null(strstr(sl_buf_str(b), "procs"));
+	sl_buf_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_queues_server_nodes),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_never_ran),
+		cmocka_unit_test(test_procs),
 	};
 	return cmocka_run_group_tests(tests, pbs_setup, pbs_teardown);
 }

@@ -219,6 +219,63 @@ static void test_ompthreads(void **state)
 	}
 }
 
+/* Torque's procs=N (signac-flow's default template): N tasks of one CPU,
+ * the nodes the scheduler's (sbatch -n N); its mem is the job's, each
+ * task's share unless pmem is larger (complete_req.cpp). */
+static void test_procs(void **state)
+{
+	static const struct {
+		const char *l1, *l2;
+		int ntasks;
+		int64_t mem_per_cpu, minutes;
+	} ok[] = {
+		{"procs=4", NULL, 4, SL_NO_VAL, SL_TIME_UNSET},
+		{"procs=4,walltime=1:00:00", NULL, 4, SL_NO_VAL, 60},
+		{"procs=4,mem=1gb", NULL, 4, 256, SL_TIME_UNSET},
+		{"procs=3,mem=1000mb", NULL, 3, 334, SL_TIME_UNSET},
+		{"procs=4,mem=1gb", "pmem=512mb", 4, 512, SL_TIME_UNSET},
+		{"procs=4,pmem=100mb", NULL, 4, 100, SL_TIME_UNSET},
+		{"procs=2,place=excl", NULL, 2, SL_NO_VAL, SL_TIME_UNSET},
+	};
+	static const struct res_reject bad[] = {
+		{"procs=0", NULL, 166, "Illegal attribute or resource value"},
+		{"procs=x", NULL, 166, "Illegal attribute or resource value"},
+		{"nodes=2:ppn=2,procs=4", NULL, 1, "-l procs with nodes is not supported by Sluice"},
+		{"select=1:ncpus=2", "procs=2", 1, "-l procs with select is not supported by Sluice"},
+		{"ncpus=2,procs=2", NULL, 1, "-l procs with ncpus is not supported by Sluice"},
+		{"procs=2,place=scatter", NULL, 1,
+		 "-l procs with place=scatter or pack is not supported by Sluice"},
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		struct sl_jobspec s;
+		struct sl_err err = SL_ERR_INIT;
+		int st = 0;
+		if (res_apply(ok[i].l1, ok[i].l2, &s, &st, &err) != 0)
+			fail_msg("-l %s: %s", ok[i].l1, err.msg);
+		if (s.nodes != SL_NO_VAL || s.ntasks != ok[i].ntasks ||
+		    s.ntasks_per_node != SL_NO_VAL || s.cpus_per_task != 1 ||
+		    s.mem_per_node != SL_NO_VAL || s.mem_per_cpu != ok[i].mem_per_cpu ||
+		    s.time_limit != ok[i].minutes)
+			fail_msg("-l %s: nodes %d ntasks %d tpn %d cpt %d mem %lld/%lld min %lld",
+				 ok[i].l1, s.nodes, s.ntasks, s.ntasks_per_node, s.cpus_per_task,
+				 (long long)s.mem_per_node, (long long)s.mem_per_cpu,
+				 (long long)s.time_limit);
+		sl_jobspec_clear(&s);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct sl_jobspec s;
+		struct sl_err err = SL_ERR_INIT;
+		int st = 0;
+		if (res_apply(bad[i].l1, bad[i].l2, &s, &st, &err) == 0)
+			fail_msg("-l %s accepted", bad[i].l1);
+		if (strcmp(err.msg, bad[i].msg) != 0 || st != bad[i].status)
+			fail_msg("-l %s: %d \"%s\"", bad[i].l1, st, err.msg);
+		sl_jobspec_clear(&s);
+	}
+}
+
 /* to_size(): no suffix is bytes; k m g t p; b or w after (-1: refused). */
 static const struct {
 	const char *text;
@@ -260,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_resource_errors),
 		cmocka_unit_test(test_sizes_times),
 		cmocka_unit_test(test_ompthreads),
+		cmocka_unit_test(test_procs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -316,8 +316,9 @@ int sl_job_task_split(const struct sl_job *t)
 
 int sl_job_run_parse(const char *s, struct sl_job_run *out)
 {
-	long long sub, st, en;
-	int ec, sig, cpus, n = 0;
+	long long sub, st, en, el, prio;
+	int ec, sig, cpus, n = 0, m = 0;
+	const char *tail;
 
 	/* %s would run on into the next record: "n1;1795257000" */
 	if (sscanf(s, "%lld %lld %lld %d %d %d %n", &sub, &st, &en, &ec, &sig, &cpus, &n) != 6 ||
@@ -330,7 +331,36 @@ int sl_job_run_parse(const char *s, struct sl_job_run *out)
 	out->exit_signal = sig;
 	out->cpus = cpus;
 	out->nodes = s + n;
+	/* the tail, which records written before it was kept lack */
+	tail = s + n + out->nodes_len;
+	out->eligible = sub;
+	out->priority = -1;
+	out->reason = NULL;
+	out->reason_len = 0;
+	if (*tail == ' ' && sscanf(tail, " %lld %lld %n", &el, &prio, &m) == 2 && m > 0 &&
+	    (out->reason_len = strcspn(tail + m, ";")) > 0) {
+		out->eligible = el;
+		out->priority = prio;
+		out->reason = tail + m;
+	}
 	return 0;
+}
+
+char *sl_job_run_text(const struct sl_job *j, int64_t end, int exit_code, int exit_signal)
+{
+	/* the reason runs to the record's end: a ';' in it would end the record */
+	char *why = sl_xstrdup(j->start_reason && *j->start_reason ? j->start_reason : "None");
+	char *t;
+
+	for (char *p = why; *p; p++)
+		if (*p == ';')
+			*p = ',';
+	t = sl_xasprintf("%lld %lld %lld %d %d %d %s %lld %lld %s", (long long)j->submit_time,
+			 (long long)j->start_time, (long long)end, exit_code, exit_signal,
+			 j->alloc_cpus, j->nodelist && *j->nodelist ? j->nodelist : "None",
+			 (long long)j->eligible_time, (long long)j->priority, why);
+	free(why);
+	return t;
 }
 
 void sl_job_free_array(struct sl_job **v, size_t n)

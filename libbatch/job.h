@@ -188,8 +188,9 @@ struct sl_job {
 				 * ("afterok:12(unfulfilled)"); NULL: nothing */
 	int64_t suspend_time;   /* last suspend or resume (scontrol's SuspendTime); 0: never */
 	int64_t pre_suspend;    /* seconds it ran before its last suspension (SecsPreSuspend) */
-	char *runs;             /* its runs before requeues, for sacct -D: "SUBMIT START END
-				 * EXIT SIG CPUS NODELIST" each, ';'-separated; NULL: none */
+	char *runs;             /* its runs before requeues, for sacct: "SUBMIT START END
+				 * EXIT SIG CPUS NODELIST ELIGIBLE PRIORITY REASON" each
+				 * (sl_job_run_text), ';'-separated; NULL: none */
 	int mail_sent;          /* the --mail-type TIME_LIMIT* bits already mailed (Slurm
 				 * clears them from the job's mail type) */
 	/* The batch step's use, from its supervisor at the end (usage.h's
@@ -279,17 +280,30 @@ struct sl_job *sl_job_copy(const struct sl_job *j);
 void sl_job_reason_seen(struct sl_job *j);
 void sl_job_free(struct sl_job *j);
 void sl_job_free_array(struct sl_job **v, size_t n);
-/* One record of j->runs: a run a requeue ended (sacct -D's REQUEUED row,
- * sacct's window for a job pending again). */
+/* One record of j->runs: a run a requeue ended, slurmdbd's REQUEUED record
+ * of the job (sacct -D's row; without -D, the one sacct shows when the
+ * window holds it and not the job's newer record). It keeps what that
+ * record kept: its own submit and eligible times, priority and reason. */
 struct sl_job_run {
 	int64_t submit, start, end;
 	int exit_code, exit_signal, cpus;
 	const char *nodes; /* borrowed from the text, nodes_len long: "None" for none */
 	size_t nodes_len;
+	/* The tail records written before it was kept lack: for those the
+	 * eligible time is the submit time, priority -1 (the job's stands)
+	 * and reason NULL. */
+	int64_t eligible;
+	int64_t priority;
+	const char *reason; /* the reason it waited for before the run (sacct's
+			     * Reason), borrowed, reason_len long: "None" for none */
+	size_t reason_len;
 };
 /* The record at s (up to the next ';' or the end): 0, or -1 for one that
  * cannot be read (the callers skip it). */
 int sl_job_run_parse(const char *s, struct sl_job_run *out);
+/* The record of j's run that ends now (at end, with that exit; the rest
+ * is j's as it stands), as sl_job_run_parse reads it; caller frees. */
+char *sl_job_run_text(const struct sl_job *j, int64_t end, int exit_code, int exit_signal);
 /* 1 for an array task Slurm keeps a record of its own for: one that ran
  * (requeued since), or that was acted on by its own id while pending
  * (array_split); 0 for one its array's pending meta record holds. */

@@ -68,6 +68,40 @@ static int add_job(struct hist *h, const struct sl_job *j)
 	return r;
 }
 
+static int is_none(const char *s, size_t len)
+{
+	return len == 4 && strncmp(s, "None", 4) == 0;
+}
+
+/* The REQUEUED record of run, one of j's: slurmdbd's record of that run
+ * keeps its own submit and eligible times, priority and reason, which
+ * later requeues and holds of the job do not touch. Caller frees. */
+static struct sl_job *run_record(const struct sl_job *j, const struct sl_job_run *run)
+{
+	struct sl_job *c = sl_job_copy(j);
+
+	c->state = SL_JOB_REQUEUED;
+	c->submit_time = run->submit;
+	c->eligible_time = run->eligible;
+	c->spec.hold = 0; /* a hold since is the job's pending record's */
+	if (run->priority >= 0)
+		c->priority = run->priority;
+	c->start_time = run->start;
+	c->end_time = run->end;
+	c->exit_code = run->exit_code;
+	c->exit_signal = run->exit_signal;
+	c->alloc_cpus = run->cpus;
+	free(c->nodelist);
+	c->nodelist = is_none(run->nodes, run->nodes_len) ? NULL
+							  : sl_xstrndup(run->nodes, run->nodes_len);
+	free(c->runs);
+	c->runs = NULL;
+	free(c->start_reason); /* the reason it waited for before that run */
+	c->start_reason = run->reason_len == 0 || is_none(run->reason, run->reason_len)
+				  ? NULL : sl_xstrndup(run->reason, run->reason_len);
+	return c;
+}
+
 /* sacct -D: each run a requeue ended (j->runs), as a REQUEUED record of
  * its own, before the job's. */
 static int add_runs(struct hist *h, const struct sl_jobfilter *f, const struct sl_job *j)
@@ -80,22 +114,7 @@ static int add_runs(struct hist *h, const struct sl_jobfilter *f, const struct s
 		if (sl_job_run_parse(p, &run) == 0 &&
 		    (f->start_after == 0 || run.end >= f->start_after) &&
 		    (f->end_before == 0 || run.start <= f->end_before)) {
-			struct sl_job *c = sl_job_copy(j);
-			c->state = SL_JOB_REQUEUED;
-			c->submit_time = run.submit;
-			c->start_time = run.start;
-			c->end_time = run.end;
-			c->exit_code = run.exit_code;
-			c->exit_signal = run.exit_signal;
-			c->alloc_cpus = run.cpus;
-			free(c->nodelist);
-			c->nodelist = run.nodes_len == 4 && strncmp(run.nodes, "None", 4) == 0
-					      ? NULL
-					      : sl_xstrndup(run.nodes, run.nodes_len);
-			free(c->runs);
-			c->runs = NULL;
-			free(c->start_reason); /* slurmdbd's REQUEUED record: Reason None */
-			c->start_reason = NULL;
+			struct sl_job *c = run_record(j, &run);
 			if (sl_jobfilter_match(f, c))
 				r = add_job(h, c);
 			sl_job_free(c);

@@ -244,7 +244,9 @@ static int back_to_queue(struct sluiced *d, struct sl_job *j, int new_attempt,
 /* sacct -D lists this many of a job's runs before its requeues. */
 #define RUNS_MAX 64
 
-/* The run that ends now, appended to j->runs for sacct -D (REQUEUED). */
+/* The run that ends now, appended to j->runs for sacct (REQUEUED), before
+ * the requeue gives the job a new submit and eligible time: the run's
+ * record keeps its own. */
 static void record_run(struct sl_job *j, const struct sl_exec_result *res)
 {
 	const char *old = j->runs ? j->runs : "";
@@ -252,17 +254,16 @@ static void record_run(struct sl_job *j, const struct sl_exec_result *res)
 	int64_t end = res && res->end_time > 0 ? res->end_time
 		      : !res && j->end_time > 0 ? j->end_time : (int64_t)time(NULL);
 	size_t n = 1;
-	char *t;
+	char *run, *t;
 
 	for (const char *p = old; *p; p++)
 		n += *p == ';';
 	if (*old != '\0' && n >= RUNS_MAX) /* the oldest goes */
 		old = strchr(old, ';') + 1;
-	t = sl_xasprintf("%s%s%lld %lld %lld %d %d %d %s", old, *old ? ";" : "",
-			 (long long)j->submit_time, (long long)j->start_time, (long long)end,
-			 res ? res->exit_code : j->exit_code, res ? res->exit_signal : j->exit_signal,
-			 j->alloc_cpus,
-			 j->nodelist ? j->nodelist : "None");
+	run = sl_job_run_text(j, end, res ? res->exit_code : j->exit_code,
+			      res ? res->exit_signal : j->exit_signal);
+	t = sl_xasprintf("%s%s%s", old, *old ? ";" : "", run);
+	free(run);
 	free(j->runs);
 	j->runs = t;
 }

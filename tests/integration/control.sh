@@ -62,6 +62,8 @@ ok "suspend stops the job's processes (T), resume continues them, scancel ends a
 r=$(submit $USER1 -o req.out --wrap 'echo run; sleep 300') || fail "submit"
 wait_state "$r" RUNNING
 until grep -q run req.out 2>/dev/null; do sleep 0.1; done
+submit1=$(field "$r" SubmitTime)
+eligible1=$(field "$r" EligibleTime)
 as $USER1 "$BIN/scontrol" requeue "$r" || fail "requeue"
 n=0
 until state_line "$r" | grep -q "JobState=PENDING Reason=BeginTime"; do
@@ -71,6 +73,13 @@ expect_eq "restarts" 1 "$(field "$r" Restarts)"
 expect_eq "sacct -D" "$r|REQUEUED
 $r|PENDING" "$("$BIN/sacct" -D -X -n -P -j "$r" -o JobID,State)"
 expect_eq "sacct" "$r|PENDING" "$("$BIN/sacct" -X -n -P -j "$r" -o JobID,State)"
+# the run's record keeps its own submit and eligible times (slurmdbd's);
+# the pending record has the requeue's
+expect_eq "the REQUEUED record's submit and eligible times" "$submit1|$eligible1" \
+	"$("$BIN/sacct" -D -X -n -P -j "$r" -o Submit,Eligible | head -n1)"
+expect_eq "the pending record's submit and eligible times" \
+	"$(field "$r" SubmitTime)|$(field "$r" EligibleTime)" \
+	"$("$BIN/sacct" -X -n -P -j "$r" -o Submit,Eligible)"
 grep -q "^slurmstepd-.*: error: \*\*\* JOB $r ON .* CANCELLED AT .* DUE TO JOB REQUEUE \*\*\*$" req.out ||
 	fail "no requeue line in the job's output: $(cat req.out)"
 eligible=$(field "$r" EligibleTime)
@@ -88,7 +97,7 @@ wait_state "$r" CANCELLED
 # the REQUEUED record of a run the requeue killed: 0:0, as slurmdbd's
 expect_eq "sacct -D after" "$r|REQUEUED|0:0
 $r|CANCELLED by 0" "$("$BIN/sacct" -D -X -n -P -j "$r" -o JobID,State,ExitCode | sed '2s/|[0-9:]*$//')"
-ok "requeue: BeginTime for 121 s, Restarts=1, a REQUEUED row in sacct -D, it ran again, its output anew"
+ok "requeue: BeginTime for 121 s, Restarts=1, its run a REQUEUED record with its own times, it ran again, its output anew"
 
 # A cancel after a requeue, while the killed run is still ending, wins
 # (Slurm's scancel of a job PENDING|COMPLETING): CANCELLED with its run
@@ -126,7 +135,7 @@ ok "two requeues: two REQUEUED rows in sacct -D, each with its nodes"
 # exit 0, its run a REQUEUED row with its exit code; requeuehold holds it;
 # --no-requeue refuses, and the refused job is left as it was.
 f=$(submit $USER1 -o /dev/null --wrap 'exit 4') || fail "submit"
-c=$(submit $USER1 -o /dev/null --wrap true) || fail "submit"
+c=$(submit $USER1 --begin=now+1 -o /dev/null --wrap true) || fail "submit"
 nr=$(submit $USER1 --no-requeue -o /dev/null --wrap true) || fail "submit"
 wait_state "$f" FAILED
 wait_state "$c" COMPLETED
@@ -136,10 +145,17 @@ state_line "$f" | grep -q "JobState=PENDING Reason=BeginTime" || fail "after req
 expect_eq "restarts of the requeued FAILED job" 1 "$(field "$f" Restarts)"
 expect_eq "sacct -D of the requeued FAILED job" "$f|REQUEUED|4:0
 $f|PENDING|0:0" "$("$BIN/sacct" -D -X -n -P -j "$f" -o JobID,State,ExitCode)"
+c_run=$("$BIN/sacct" -X -n -P -j "$c" -o Eligible,Priority,Reason)
+expect_eq "the reason c waited for" BeginTime "${c_run##*|}"
 as $USER1 "$BIN/scontrol" requeuehold "$c" || fail "requeuehold of a COMPLETED job"
 state_line "$c" | grep -q "JobState=PENDING Reason=job_requeued_in_held_state" ||
 	state_line "$c" | grep -q "JobState=PENDING Reason=job requeued in held state" ||
 	fail "after requeuehold: $(state_line "$c")"
+# the hold is the pending record's: the run's keeps its eligible time,
+# priority and reason (the reference's REQUEUED record after requeuehold)
+expect_eq "the REQUEUED record of a requeuehold" "REQUEUED|$c_run
+PENDING|0" "$("$BIN/sacct" -D -X -n -P -j "$c" -o State,Eligible,Priority,Reason |
+	sed '2s/^\(PENDING\)|[^|]*|\([^|]*\)|.*/\1|\2/')"
 # requeue's options: refused by name before any job is touched
 out=$(as $USER1 "$BIN/scontrol" requeuehold State=SpecialExit "$f" 2>&1); rc=$?
 expect_eq "requeuehold State=SpecialExit" "1 scontrol: error: requeuehold State=SpecialExit is not supported by Sluice" "$rc $out"

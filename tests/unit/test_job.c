@@ -342,6 +342,58 @@ static void test_runs(void **state)
 	assert_int_equal(sl_job_run_parse("100 110 150 0 0 1 ", &run), -1);
 	assert_int_equal(sl_job_run_parse("100 110 150 0 0 1 ;200", &run), -1);
 	assert_int_equal(sl_job_run_parse("", &run), -1);
+	/* records written before they kept the run's eligible time, priority
+	 * and reason: the submit time, the job's, none */
+	assert_int_equal(sl_job_run_parse(runs, &run), 0);
+	assert_int_equal(run.eligible, 100);
+	assert_int_equal(run.priority, -1);
+	assert_null(run.reason);
+	assert_int_equal(run.reason_len, 0);
+}
+
+/* sl_job_run_text writes what sl_job_run_parse reads: the run's own
+ * eligible time, priority and reason (which may hold blanks) kept. */
+static void test_run_text(void **state)
+{
+	struct sl_job *j = sl_job_new();
+	struct sl_job_run run;
+	char *t, *two;
+	(void)state;
+
+	j->submit_time = 100;
+	j->eligible_time = 105;
+	j->start_time = 110;
+	j->priority = 4242;
+	j->alloc_cpus = 2;
+	j->nodelist = sl_xstrdup("n[1-2]");
+	j->start_reason = sl_xstrdup("job requeued in held state");
+	t = sl_job_run_text(j, 150, 0, 15);
+	assert_string_equal(t, "100 110 150 0 15 2 n[1-2] 105 4242 job requeued in held state");
+	two = sl_xasprintf("%s;%s", t, t);
+	assert_int_equal(sl_job_run_parse(two, &run), 0);
+	assert_int_equal(run.submit, 100);
+	assert_int_equal(run.eligible, 105);
+	assert_int_equal(run.priority, 4242);
+	assert_int_equal(run.end, 150);
+	assert_int_equal(run.exit_signal, 15);
+	assert_int_equal(run.nodes_len, 6);
+	assert_int_equal(run.reason_len, strlen("job requeued in held state")); /* up to the ';' */
+	assert_memory_equal(run.reason, "job requeued in held state", run.reason_len);
+	free(t);
+	free(two);
+	/* never waited for anything, no nodes; a ';' would end the record */
+	free(j->start_reason);
+	j->start_reason = NULL;
+	free(j->nodelist);
+	j->nodelist = NULL;
+	t = sl_job_run_text(j, 150, 3, 0);
+	assert_string_equal(t, "100 110 150 3 0 2 None 105 4242 None");
+	free(t);
+	j->start_reason = sl_xstrdup("a;b");
+	t = sl_job_run_text(j, 150, 3, 0);
+	assert_string_equal(t, "100 110 150 3 0 2 None 105 4242 a,b");
+	free(t);
+	sl_job_free(j);
 }
 
 /* The id the commands print: plain, an array's task, a folded record. */
@@ -376,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_copy),
 		cmocka_unit_test(test_runs),
+		cmocka_unit_test(test_run_text),
 		cmocka_unit_test(test_id_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

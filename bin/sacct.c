@@ -1,7 +1,7 @@
 /* sacct.c - job accounting as Slurm 22.05's sacct prints it, read from the
  * daemon's history: options through compat/sacct_opt, one
- * sl_client_query() (history = 1), Slurm's window and order, then
- * compat/sacct_fmt's rows. */
+ * sl_client_query() (history = 1, every record), Slurm's order, window
+ * and one record per job (sl_sacct_select), then compat/sacct_fmt's rows. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +78,9 @@ static int fetch(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 
 	f.history = 1;
 	f.fold = 1; /* an array's pending tasks: one record, as Slurm's */
-	f.duplicates = o->duplicates; /* -D: the runs requeues ended, as REQUEUED rows */
+	/* every record, the runs requeues ended (REQUEUED) too: without -D the
+	 * window still picks which of a job's records is shown (sl_sacct_select) */
+	f.duplicates = 1;
 	sl_jobsel_filter(&o->sel, &f);
 	/* default: the caller's own jobs, unless root, -a, -j or -N */
 	if (o->sel.n_uids == 0 && !o->allusers && me != 0 && o->sel.n_ids + o->sel.n_tasks == 0 &&
@@ -103,28 +105,19 @@ static int fetch(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 	return r;
 }
 
-/* --json, --yaml: the jobs of the window, as slurmdbd's /jobs/ document. */
-static int print_json(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
-		      struct sl_job **v, size_t n, const struct sl_step *steps, size_t ns,
-		      int64_t now, struct sl_buf *b)
+/* --json, --yaml: the records selected, as slurmdbd's /jobs/ document. */
+static int print_json(const struct sl_sacct_opts *o, struct sl_job **v, size_t n,
+		      const struct sl_step *steps, size_t ns, int64_t now, struct sl_buf *b)
 {
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_job **keep = sl_xcalloc(n + 1, sizeof(*keep));
 	char *cluster = NULL;
-	size_t k = 0;
-	int r;
 
-	if ((r = sl_client_cluster_name(&cluster, &err)) != 0) {
+	if (sl_client_cluster_name(&cluster, &err) != 0) {
 		fprintf(stderr, "sacct: error: %s\n", err.msg);
-		free(keep);
 		return 1;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (sl_sacct_window_match(o, w, v[i]))
-			keep[k++] = v[i];
-	(void)sl_sacct_json(keep, k, steps, ns, o->no_steps, cluster, now,
+	(void)sl_sacct_json(v, n, steps, ns, o->no_steps, cluster, now,
 			    o->json == 2 ? SL_DOC_YAML : SL_DOC_JSON, b);
-	free(keep);
 	free(cluster);
 	return 0;
 }
@@ -216,20 +209,6 @@ static int cluster(const struct sl_sacct_opts *o, struct sl_sacct_fmt *f)
 	return !ours;
 }
 
-/* Only the records in Slurm's window stay (freed otherwise). */
-static void window(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
-		   struct sl_job **v, size_t *n)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < *n; i++)
-		if (sl_sacct_window_match(o, w, v[i]))
-			v[k++] = v[i];
-		else
-			sl_job_free(v[i]);
-	*n = k;
-}
-
 /* -T: records and steps cut to the window (slurmdbd's truncation, for
  * either output); *now becomes the window's end when that is earlier. */
 static void truncate_all(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
@@ -276,9 +255,10 @@ int main(int argc, char **argv)
 		if (!o.sel.states.matches_none && fetch(&o, &w, &v, &n) != 0)
 			rc = 1;
 		sl_sacct_sort(v, n);
+		sl_sacct_select(&o, &w, v, &n);
 		fetch_steps(&o, f, v, n, &steps, &ns);
 		truncate_all(&o, &w, v, n, steps, ns, &now);
-		if (rc == 0 && (rc = print_json(&o, &w, v, n, steps, ns, now, b)) == 0)
+		if (rc == 0 && (rc = print_json(&o, v, n, steps, ns, now, b)) == 0)
 			fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
 		goto out;
 	}
@@ -287,12 +267,12 @@ int main(int argc, char **argv)
 	if (!o.sel.states.matches_none && !other_cluster && fetch(&o, &w, &v, &n) != 0)
 		rc = 1;
 	sl_sacct_sort(v, n);
+	sl_sacct_select(&o, &w, v, &n); /* slurmdbd's records: the window's, one per job */
 	fetch_steps(&o, f, v, n, &steps, &ns);
 	sl_sacct_fmt_set_steps(f, steps, ns);
 	for (size_t i = 0; i < o.n_steps; i++)
 		if (o.steps[i].step != SL_SACCT_STEP_ALL) /* -j N.S: some steps alone */
 			sl_sacct_fmt_set_filter(f, step_wanted, &o);
-	window(&o, &w, v, &n);
 	if (o.script_out) {
 		print_scripts(&o, v, n);
 		goto out;

@@ -520,17 +520,71 @@ int sl_sacct_window_match(const struct sl_sacct_opts *o, const struct sl_sacct_w
 	if (o->sel.n_ids + o->sel.n_tasks > 0)
 		return j->submit_time < w->end && (j->end_time >= w->start || j->end_time == 0);
 	e = sl_sacct_eligible(j);
-	if (e && e < w->end && (j->end_time >= w->start || j->end_time == 0))
-		return 1;
-	/* pending again after a requeue: slurmdbd's newest record is the run
-	 * the requeue ended (REQUEUED), which the window may hold */
-	if (j->state == SL_JOB_PENDING && j->runs != NULL && *j->runs != '\0') {
-		const char *last = strrchr(j->runs, ';');
-		struct sl_job_run run;
-		if (sl_job_run_parse(last ? last + 1 : j->runs, &run) == 0)
-			return run.start < w->end && run.end >= w->start;
-	}
-	return 0;
+	return e && e < w->end && (j->end_time >= w->start || j->end_time == 0);
+}
+
+/* A job's record and where it was in the list. */
+struct rec {
+	struct sl_job *j;
+	size_t at;
+};
+
+/* A job's records, newest last (as the daemon lists them): by submit time,
+ * the job's own record after its runs' (REQUEUED) in one second, then by
+ * start. */
+static int by_id_then_age(const void *pa, const void *pb)
+{
+	const struct rec *a = pa, *b = pb;
+	int ra = a->j->state == SL_JOB_REQUEUED, rb = b->j->state == SL_JOB_REQUEUED;
+
+	if (a->j->id != b->j->id)
+		return a->j->id < b->j->id ? -1 : 1;
+	if (a->j->submit_time != b->j->submit_time)
+		return a->j->submit_time < b->j->submit_time ? -1 : 1;
+	if (ra != rb)
+		return ra ? -1 : 1;
+	if (a->j->start_time != b->j->start_time)
+		return a->j->start_time < b->j->start_time ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* Without -D: each job's newest record alone. slurmdbd orders a job's
+ * records newest first (by submit time, which a requeue renews) and skips
+ * every one after the first that its conditions let through; so the
+ * window picks which record that is. */
+static void newest_only(struct sl_job **v, size_t *n)
+{
+	struct rec *r = sl_xcalloc(*n ? *n : 1, sizeof(*r));
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++)
+		r[i] = (struct rec){v[i], i};
+	qsort(r, *n, sizeof(*r), by_id_then_age);
+	for (size_t i = 0; i + 1 < *n; i++)
+		if (r[i].j->id == r[i + 1].j->id) {
+			sl_job_free(v[r[i].at]);
+			v[r[i].at] = NULL;
+		}
+	free(r);
+	for (size_t i = 0; i < *n; i++)
+		if (v[i] != NULL)
+			v[k++] = v[i];
+	*n = k;
+}
+
+void sl_sacct_select(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
+		     struct sl_job **v, size_t *n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < *n; i++)
+		if (sl_sacct_window_match(o, w, v[i]))
+			v[k++] = v[i];
+		else
+			sl_job_free(v[i]);
+	*n = k;
+	if (!o->duplicates)
+		newest_only(v, n);
 }
 
 int64_t sl_sacct_truncate(const struct sl_sacct_window *w, int64_t now, struct sl_job *j)

@@ -73,9 +73,16 @@ struct sl_sacct_window {
  * sacct's message. */
 int sl_sacct_window(const struct sl_sacct_opts *o, int64_t now, struct sl_sacct_window *w,
 		    struct sl_err *err);
-/* Whether slurmdbd would return j for this window (and the -s states). */
+/* Whether slurmdbd would return record j for this window (and the -s
+ * states and o's conditions): a job's or one of its REQUEUED runs'. */
 int sl_sacct_window_match(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
 			  const struct sl_job *j);
+/* The records of v (every job's, its REQUEUED runs' too: sl_jobfilter's
+ * duplicates) slurmdbd returns, in their order: those the window holds,
+ * and without -D only each job's newest of them. The rest are freed and
+ * *n is the count kept. */
+void sl_sacct_select(const struct sl_sacct_opts *o, const struct sl_sacct_window *w,
+		     struct sl_job **v, size_t *n);
 
 /* -T (slurmdbd without JOBCOND_FLAG_NO_TRUNC): j's start and end cut to
  * the window, whose end is now at the latest (the returned time, which

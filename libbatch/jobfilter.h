@@ -32,7 +32,8 @@ struct sl_jobfilter {
 	int64_t start_after;  /* history: jobs that ended after (0: no bound) */
 	int64_t end_before;   /* history: jobs that started before (0: none) */
 	int duplicates;       /* history: also each run a requeue ended, as a
-	                         REQUEUED record before the job's (sacct -D) */
+	                         REQUEUED record before the job's (sacct: -D
+	                         lists them all, its window picks among them) */
 	char **qos; size_t n_qos;
 	char **nodes; size_t n_nodes;        /* node names (a hostlist expanded):
 	                                        the jobs given one of them */

@@ -102,8 +102,9 @@ static struct sl_job *run_record(const struct sl_job *j, const struct sl_job_run
 	return c;
 }
 
-/* sacct -D: each run a requeue ended (j->runs), as a REQUEUED record of
- * its own, before the job's. */
+/* Each run a requeue ended (j->runs), as a REQUEUED record of its own,
+ * before the job's: sacct -D lists them, and sacct without -D picks each
+ * job's newest record of those its window holds (sl_sacct_select). */
 static int add_runs(struct hist *h, const struct sl_jobfilter *f, const struct sl_job *j)
 {
 	const char *p = j->runs;

@@ -64,6 +64,7 @@ wait_state "$r" RUNNING
 until grep -q run req.out 2>/dev/null; do sleep 0.1; done
 submit1=$(field "$r" SubmitTime)
 eligible1=$(field "$r" EligibleTime)
+sleep 1 # the requeue's new submit time is a later second than the run's
 as $USER1 "$BIN/scontrol" requeue "$r" || fail "requeue"
 n=0
 until state_line "$r" | grep -q "JobState=PENDING Reason=BeginTime"; do
@@ -75,11 +76,22 @@ $r|PENDING" "$("$BIN/sacct" -D -X -n -P -j "$r" -o JobID,State)"
 expect_eq "sacct" "$r|PENDING" "$("$BIN/sacct" -X -n -P -j "$r" -o JobID,State)"
 # the run's record keeps its own submit and eligible times (slurmdbd's);
 # the pending record has the requeue's
+run1=$("$BIN/sacct" -D -X -n -P -j "$r" -o Submit,Eligible,Start,End | head -n1)
 expect_eq "the REQUEUED record's submit and eligible times" "$submit1|$eligible1" \
-	"$("$BIN/sacct" -D -X -n -P -j "$r" -o Submit,Eligible | head -n1)"
+	"$(printf '%s\n' "$run1" | cut -d'|' -f1-2)"
+start1=$(printf '%s\n' "$run1" | cut -d'|' -f3)
+end1=$(printf '%s\n' "$run1" | cut -d'|' -f4)
 expect_eq "the pending record's submit and eligible times" \
 	"$(field "$r" SubmitTime)|$(field "$r" EligibleTime)" \
 	"$("$BIN/sacct" -X -n -P -j "$r" -o Submit,Eligible)"
+# without -D the window picks the record: the pending one is not eligible
+# yet, so a window up to now holds the run's alone (reportseff's query:
+# no -j, no -D), with -s too
+expect_eq "sacct -S -E of a job pending again" "$r|REQUEUED|$start1|$end1" \
+	"$("$BIN/sacct" -X -n -P -u $USER1 -S "$start1" -E now -o JobID,State,Start,End |
+		grep "^$r|")"
+expect_eq "sacct -s RQ of a job pending again" "$r|REQUEUED" \
+	"$("$BIN/sacct" -X -n -P -u $USER1 -s RQ -S "$start1" -E now -o JobID,State | grep "^$r|")"
 grep -q "^slurmstepd-.*: error: \*\*\* JOB $r ON .* CANCELLED AT .* DUE TO JOB REQUEUE \*\*\*$" req.out ||
 	fail "no requeue line in the job's output: $(cat req.out)"
 eligible=$(field "$r" EligibleTime)
@@ -97,6 +109,16 @@ wait_state "$r" CANCELLED
 # the REQUEUED record of a run the requeue killed: 0:0, as slurmdbd's
 expect_eq "sacct -D after" "$r|REQUEUED|0:0
 $r|CANCELLED by 0" "$("$BIN/sacct" -D -X -n -P -j "$r" -o JobID,State,ExitCode | sed '2s/|[0-9:]*$//')"
+# a window before the requeue holds the first run's record alone: sacct
+# without -D shows it, not nothing (the job's newest record is outside)
+expect_eq "sacct -S -E -j of the first run" "$r|REQUEUED|$start1|$end1" \
+	"$("$BIN/sacct" -P -n -X -o JobID,State,Start,End --starttime="$start1" \
+		--endtime="$end1" -j "$r")"
+expect_eq "the same with -D" "$r|REQUEUED|$start1|$end1" \
+	"$("$BIN/sacct" -P -n -X -D -o JobID,State,Start,End --starttime="$start1" \
+		--endtime="$end1" -j "$r")"
+expect_eq "a window holding both runs: the newest" "$r|CANCELLED by 0" \
+	"$("$BIN/sacct" -P -n -X -o JobID,State -S "$start1" -E now -j "$r")"
 ok "requeue: BeginTime for 121 s, Restarts=1, its run a REQUEUED record with its own times, it ran again, its output anew"
 
 # A cancel after a requeue, while the killed run is still ending, wins

@@ -212,6 +212,7 @@ int sl_qjob_main(enum sl_qctl_cmd cmd, const char *name, int argc, char **argv, 
 	struct sl_pbs_failure fail;
 	struct sl_err err = SL_ERR_INIT;
 
+	sl_pbs_version_exit(argc, argv);
 	if (sl_qctl_parse(cmd, argc, argv, &o, &fail, &err) != 0)
 		return sl_qjob_parse_failed(name, &err, &fail, sl_qctl_usage(cmd));
 	return sl_qjob_each(name, o.ids, o.n_ids, one, &o,

@@ -12,6 +12,7 @@
  * asked (the job's variables, sluiced, the job), exit 0 once the copies
  * are waited for, whatever their statuses. */
 #include "config.h"
+#include "pbs_job.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -265,10 +266,7 @@ int main(int argc, char **argv)
 	struct job j = {.nvnodes = -1};
 	int *vnode_of = NULL, n, rc = 0;
 
-	if (argc == 2 && strcasecmp(argv[1], "--version") == 0) {
-		puts("pbs_version = " PACKAGE_VERSION " (Sluice)");
-		return 0;
-	}
+	sl_pbs_version_exit(argc, argv);
 	prog = argv[0];
 	if (sl_pbsdsh_parse(argc, argv, find_host, &j, &o, &err) != 0) {
 		fputs(o.text, stderr);

@@ -62,6 +62,7 @@ int main(int argc, char **argv)
 	char *server;
 	int rc = 0;
 
+	sl_pbs_version_exit(argc, argv);
 	if (sl_pbsnodes_parse(argc, argv, &o, &fail, &err) != 0) {
 		if (err.msg[0])
 			fprintf(stderr, "pbsnodes: %s\n", err.msg);

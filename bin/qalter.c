@@ -65,6 +65,7 @@ int main(int argc, char **argv)
 	char *server = sl_pbs_server_name();
 	int rc;
 
+	sl_pbs_version_exit(argc, argv);
 	if (sl_qalter_parse(argc, argv, server, &q, &fail, &err) != 0)
 		rc = sl_qjob_parse_failed("qalter", &err, &fail, sl_qalter_usage);
 	else

@@ -146,6 +146,7 @@ int main(int argc, char **argv)
 	char **shown, *server;
 	int failed = 0;
 
+	sl_pbs_version_exit(argc, argv);
 	if (sl_qctl_parse(SL_QDEL, argc, argv, &o, &fail, &err) != 0)
 		return sl_qjob_parse_failed("qdel", &err, &fail, sl_qctl_usage(SL_QDEL));
 	server = sl_pbs_server_name();

@@ -39,6 +39,7 @@ int main(int argc, char **argv)
 	char *server = sl_pbs_server_name(), *queue = NULL, **ids = NULL;
 	int n = 0, rc;
 
+	sl_pbs_version_exit(argc, argv);
 	if (sl_qmove_parse(argc, argv, server, &queue, &ids, &n, &fail, &err) != 0)
 		rc = sl_qjob_parse_failed("qmove", &err, &fail, sl_qmove_usage);
 	else

@@ -63,6 +63,7 @@ int main(int argc, char **argv)
 	char *server, id[160];
 	int rc = 0;
 
+	sl_pbs_version_exit(argc, argv);
 	if (sl_qselect_parse(argc, argv, &o, &fail, &err) != 0) {
 		if (err.msg[0])
 			fprintf(stderr, "qselect: %s\n", err.msg);

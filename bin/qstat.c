@@ -299,10 +299,7 @@ int main(int argc, char **argv)
 	char *server;
 	int rc;
 
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		puts("pbs_version = " PACKAGE_VERSION " (Sluice)");
-		return 0;
-	}
+	sl_pbs_version_exit(argc, argv);
 	if (sl_qstat_parse(argc, argv, &o, &fail, &err) != 0) {
 		if (err.msg[0])
 			fprintf(stderr, "qstat: %s\n", err.msg);

@@ -224,12 +224,9 @@ int main(int argc, char **argv)
 	uint64_t n = 0;
 	int rc = 0, r;
 
+	sl_pbs_version_exit(argc, argv);
 	if (sl_qsub_parse(argc, argv, environ, &spec, &fl, &err) != 0) {
 		rc = parse_failed(&fl, &err);
-		goto out;
-	}
-	if (fl.version) {
-		puts("pbs_version = " PACKAGE_VERSION " (Sluice)");
 		goto out;
 	}
 	server = sl_pbs_server_name();

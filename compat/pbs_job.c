@@ -7,6 +7,7 @@
 #include "pbs_job.h"
 
 #include <ctype.h>
+#include <strings.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "conf.h"
+#include "config.h"
 #include "pbs_array.h"
 #include "xalloc.h"
 
@@ -72,6 +74,14 @@ int sl_pbse_of(int code)
 	case SL_EDEPEND: return SL_PBSE_BADDEPEND;
 	case SL_EPARTUNAVAIL: return SL_PBSE_QUNOENB; /* drained or inactive */
 	default: return 0;
+	}
+}
+
+void sl_pbs_version_exit(int argc, char *const *argv)
+{
+	if (argc == 2 && strcasecmp(argv[1], "--version") == 0) {
+		printf("pbs_version = %s (Sluice)\n", PACKAGE_VERSION);
+		exit(fflush(stdout) == 0 ? 0 : 1);
 	}
 }
 

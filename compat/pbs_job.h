@@ -43,6 +43,10 @@ const char *sl_pbse_text(int e);
  * has no number for (the daemon's own text is printed). */
 int sl_pbse_of(int sl_code);
 
+/* OpenPBS's PRINT_VERSION_AND_EXIT, which each of its commands runs first:
+ * a lone --version (any case) prints the version and exits 0. */
+void sl_pbs_version_exit(int argc, char *const *argv);
+
 /* "N.server", the id PBS prints and qsub returns. Caller frees. */
 char *sl_pbs_jobid(uint64_t id, const char *server);
 /* A job id operand: "N" or "N.host...". 0 with *id set when it names a job

@@ -492,3 +492,11 @@ out=$(as $USER1 "$Q" -f -F json -x 1 2>/dev/null)
 expect_eq "qstat -F json with the server away ends its document" "}" "$(printf '%s\n' "$out" | tail -n 1)"
 expect_eq "... and holds no Jobs" "" "$(printf '%s\n' "$out" | grep Jobs)"
 ok "the server away: qstat's message and status, a closed JSON document"
+
+# OpenPBS's PRINT_VERSION_AND_EXIT, which every command runs first (Toil
+# reads pbsnodes --version before anything else)
+for c in qsub qstat qdel qhold qrls qsig qselect qalter qmove pbsnodes pbsdsh; do
+	out=$("$BIN/$c" --version 2>&1); rc=$?
+	echo "$rc $out" | grep -qx '0 pbs_version = .*' || fail "$c --version: $rc $out"
+done
+ok "--version: every PBS command, exit 0"

@@ -10,8 +10,9 @@
  * src/server/svr_jobfunc.c:4923, NOT_RUN_PREFIX in src/scheduler/constant.h).
  *
  * What Sluice does not measure is left out rather than made up: no CPU
- * time (Time Use is "0", as qstat shows before the MOM's first report), no
- * session id (" -- "), no resources_used but ncpus and walltime. */
+ * time in the listing (Time Use is "0", as qstat shows before the MOM's
+ * first report), no session id (" -- "), and resources_used's cput, mem
+ * and vmem only once the supervisor's figures are on the record (its end). */
 #include "pbs_fmt.h"
 
 #include <stdio.h>
@@ -501,6 +502,31 @@ static void attr_array(struct sl_pbs_out *o, const struct sl_pbs_view *v, const 
 	}
 }
 
+/* MOM's mom_set_use() figures in the server's order, once measured (the
+ * supervisor's, kept when the job ends): cput, its share of the walltime
+ * as cpupercent, mem and vmem at their peaks. */
+static void resources_used(struct sl_pbs_out *o, const struct sl_job *j, int64_t used)
+{
+	int64_t cpu = (j->user_usec + j->sys_usec) / 1000000;
+	int measured = j->user_usec || j->sys_usec || j->max_rss || j->max_vmsize;
+	char tmp[64];
+
+	if (measured) {
+		attr_num(o, "resources_used", "cpupercent", used > 0 ? cpu * 100 / used : 0);
+		sl_pbs_fmt_duration(cpu, tmp, sizeof(tmp));
+		attr(o, "resources_used", "cput", tmp);
+		snprintf(tmp, sizeof(tmp), "%lldkb", (long long)j->max_rss);
+		attr(o, "resources_used", "mem", tmp);
+	}
+	attr_num(o, "resources_used", "ncpus", j->alloc_cpus);
+	if (measured) {
+		snprintf(tmp, sizeof(tmp), "%lldkb", (long long)j->max_vmsize);
+		attr(o, "resources_used", "vmem", tmp);
+	}
+	sl_pbs_fmt_duration(used, tmp, sizeof(tmp));
+	attr(o, "resources_used", "walltime", tmp);
+}
+
 int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struct sl_job *j)
 {
 	const struct sl_jobspec *s = &j->spec;
@@ -513,11 +539,8 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	attr(o, "Job_Name", NULL, s->name);
 	snprintf(tmp, sizeof(tmp), "%s@%s", j->user ? j->user : "", s->submit_host ? s->submit_host : "");
 	attr(o, "Job_Owner", NULL, tmp);
-	if (used >= 0 && ran(j)) {
-		attr_num(o, "resources_used", "ncpus", j->alloc_cpus);
-		sl_pbs_fmt_duration(used, tmp, sizeof(tmp));
-		attr(o, "resources_used", "walltime", tmp);
-	}
+	if (used >= 0 && ran(j))
+		resources_used(o, j, used);
 	attr(o, "job_state", NULL, state);
 	attr(o, "queue", NULL, s->partition);
 	attr(o, "server", NULL, v->server);

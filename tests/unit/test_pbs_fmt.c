@@ -395,6 +395,33 @@ static void test_never_ran(void **state)
 	g->start_time = was;
 }
 
+/* A measured job: MOM's cpupercent, cput, mem and vmem around ncpus and
+ * walltime, in the server's order (OOD's cpu_time reads cput). */
+static void test_measured(void **state)
+{
+	struct sl_pbs_view v = view();
+	struct sl_job *g = jobs[0]; /* 101, running for 42 s */
+	(void)state;
+
+	g->user_usec = 15000000;
+	g->sys_usec = 6000000;
+	g->max_rss = 2576;
+	g->max_vmsize = 12996;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	struct sl_pbs_out *o = sl_pbs_out_new(b, SL_PBS_OUT_DEFAULT, NULL, NOW, "22.05", "vm");
+	assert_int_equal(sl_qstat_full(o, &v, g), 0);
+	assert_int_equal(sl_pbs_out_finish(o), 0);
+	sl_pbs_out_free(o);
+	char want[256];
+	snprintf(want, sizeof(want), "    resources_used.cpupercent = 50\n"
+		 "    resources_used.cput = 00:00:21\n    resources_used.mem = 2576kb\n"
+		 "    resources_used.ncpus = 2\n    resources_used.vmem = 12996kb\n"
+		 "    resources_used.walltime = 00:00:42\n");
+	assert_non_null(strstr(sl_buf_str(b), want));
+	sl_buf_free(b);
+	g->user_usec = g->sys_usec = g->max_rss = g->max_vmsize = 0;
+}
+
 /* Torque's procs=N (qsub's tasks without nodes): Resource_List.procs, as
  * Torque's qstat -f shows it, beside the shape Sluice gave it. */
 static void test_procs(void **state)
@@ -443,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_queues_server_nodes),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_never_ran),
+		cmocka_unit_test(test_measured),
 		cmocka_unit_test(test_procs),
 	};
 	return cmocka_run_group_tests(tests, pbs_setup, pbs_teardown);

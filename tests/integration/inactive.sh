@@ -31,8 +31,8 @@ spec: {clusterQueue: mian}" write_conf
 
 out=$("$SLUICED" --check-config "$T/sluice.yaml" 2>"$T/check.err") || fail "--check-config failed: $(cat "$T/check.err")"
 expect_eq "check-config" "$T/sluice.yaml: OK" "$out"
-expect_eq "check-config warnings" "sluiced: warning: sluice.yaml:54: LocalQueue \"typo\": spec.clusterQueue: ClusterQueue \"mian\" not found: its jobs stay pending
-sluiced: warning: sluice.yaml:36: ClusterQueue \"gpus\": spec.resourceGroups[0].flavors[0].name: ResourceFlavor \"a100\" not found: the ClusterQueue is inactive (FlavorNotFound) and admits nothing" \
+expect_eq "check-config warnings" "sluiced: warning: sluice.yaml:55: LocalQueue \"typo\": spec.clusterQueue: ClusterQueue \"mian\" not found: its jobs stay pending
+sluiced: warning: sluice.yaml:37: ClusterQueue \"gpus\": spec.resourceGroups[0].flavors[0].name: ResourceFlavor \"a100\" not found: the ClusterQueue is inactive (FlavorNotFound) and admits nothing" \
 	"$(cat "$T/check.err")"
 ok "--check-config warns about both and exits 0"
 

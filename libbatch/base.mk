@@ -37,7 +37,7 @@ libbatch_libbatch_a_SOURCES += \
 	libbatch/qos_limits.c libbatch/qos_limits.h libbatch/qos_limits_int.h libbatch/qos_limits_check.c \
 	libbatch/array.c libbatch/array.h
 
-UNIT_TESTS += tests/unit/test_rlimit tests/unit/test_proctree
+UNIT_TESTS += tests/unit/test_rlimit tests/unit/test_proctree tests/unit/test_usage
 UNIT_TESTS += tests/unit/test_buf tests/unit/test_job tests/unit/test_proto \
 	tests/unit/test_job_text tests/unit/test_job_parse tests/unit/test_jobfilter \
 	tests/unit/test_fsutil tests/unit/test_fdpass

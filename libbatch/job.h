@@ -195,8 +195,11 @@ struct sl_job {
 				 * clears them from the job's mail type) */
 	/* The batch step's use, from its supervisor at the end (usage.h's
 	 * struct sl_usage): KiB, faults, microseconds, bytes; 0: not measured
-	 * (Kubernetes, or a job that never ran). */
+	 * (Kubernetes, or a job that never ran). The CPU, faults and disk
+	 * figures are the whole job's, its srun steps' tasks included; the
+	 * sizes are the script's own processes' (reaped_rss: usage.h's). */
 	int64_t max_rss, max_vmsize, max_pages, user_usec, sys_usec, disk_read, disk_write;
+	int64_t reaped_rss;
 	/* Job arrays (array.h): one record per task, ids N..N+K-1 for K tasks. */
 	uint64_t array_job_id;  /* N, the array's id; 0: not an array task */
 	int array_task_id;      /* the task's index (meaningful when array_job_id) */

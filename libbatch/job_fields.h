@@ -48,7 +48,7 @@
 #define JOB_INT64S(X) X(submit_time) X(eligible_time) X(start_time) X(end_time) \
 	X(priority) X(suspend_time) X(pre_suspend) X(max_rss) X(max_vmsize) X(max_pages) \
 	X(user_usec) X(sys_usec) X(disk_read) X(disk_write) \
-	X(array_job_id)
+	X(array_job_id) X(reaped_rss)
 /* Worked out by sluiced when it lists a job: on the wire, never stored. */
 #define JOB_LIVE_INTS(X) X(queue_pos)
 #define JOB_LIVE_STRINGS(X) X(array_tasks)

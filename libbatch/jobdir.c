@@ -239,7 +239,8 @@ char *sl_exec_result_to_json(const struct sl_exec_result *r)
 	json_object_object_add(o, "startTime", json_object_new_int64(r->start_time));
 	json_object_object_add(o, "endTime", json_object_new_int64(r->end_time));
 	json_object_object_add(o, "reason", json_object_new_string(r->reason));
-	if (r->usage.max_rss || r->usage.user_usec || r->usage.sys_usec || r->usage.max_vmsize)
+	if (r->usage.max_rss || r->usage.reaped_rss || r->usage.user_usec || r->usage.sys_usec ||
+	    r->usage.max_vmsize)
 		json_object_object_add(o, "usage", sl_usage_to_obj(&r->usage));
 	char *s = sl_xasprintf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);

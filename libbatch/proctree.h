@@ -1,7 +1,8 @@
 /* proctree.h - a process and what it started, read from /proc: the tree
  * (through /proc/PID/task/TID/children) and the sums of its processes'
  * sizes, faults, CPU and I/O. The job's supervisor samples its job with it
- * (sstat's batch step); sluiced samples a running srun step's tasks. */
+ * (sstat's batch step), srun its step's tasks; sluiced samples a running
+ * srun step's tasks for sstat. */
 #ifndef SL_PROCTREE_H
 #define SL_PROCTREE_H
 
@@ -25,6 +26,7 @@ pid_t sl_proc_parent(pid_t pid);
 
 struct sl_proc_sample {
 	int64_t rss_kib, vsize_kib, majflt, cpu_ticks, rchar, wchar;
+	int64_t reaped_ticks; /* of cpu_ticks, what the processes' reaped children used */
 	int nprocs;
 	char pids[128]; /* "12859,12857": the newest first, as Slurm lists them */
 };
@@ -32,5 +34,17 @@ struct sl_proc_sample {
 /* The sums over the tree (root included when with_root). A process of
  * another user counts without its I/O when the caller may not read it. */
 void sl_proc_sample_tree(pid_t root, int with_root, struct sl_proc_sample *s);
+
+/* A batch job's tree from its script (root) down: all its processes into
+ * *all, and into *own those that are not an srun step's tasks: the
+ * children of a process named srun, and what they started, are the
+ * step's (its srun measures them, bin/srun_use.c); srun itself is the
+ * script's, as in Slurm, where the tasks run under the step's slurmstepd.
+ * The cost of telling them by name: a program of the script named srun
+ * has its children left out of own, and srun's CPU is its own without the
+ * tasks it reaped; what the script reaped of an srun that ended, its
+ * tasks' CPU among it, is the script's (the kernel adds a child's time to
+ * its parent's). */
+void sl_proc_sample_job(pid_t root, struct sl_proc_sample *all, struct sl_proc_sample *own);
 
 #endif

@@ -1,12 +1,17 @@
 /* test_proctree.c - libbatch/proctree.c against this process's own tree:
- * a child that started a grandchild, both asleep in pipes' reads. */
+ * a child that started a grandchild, both asleep in pipes' reads; and a
+ * batch job's tree with an srun whose task is left out of the script's
+ * own figures. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
+#include <time.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -84,10 +89,104 @@ static void test_tree_and_sample(void **state)
 	assert_int_equal(s.nprocs, 0);
 }
 
+/* A process named `name` that runs body (a fork of ours) and then
+ * blocks until the gate closes, reaping what it started. */
+static pid_t named(const char *name, int gate[2], void (*body)(int gate[2]))
+{
+	pid_t p = fork();
+	if (p == 0) {
+		char x;
+		prctl(PR_SET_NAME, name, 0, 0, 0);
+		if (body)
+			body(gate);
+		close(gate[1]);
+		(void)read(gate[0], &x, 1);
+		while (wait(NULL) > 0)
+			;
+		_exit(0);
+	}
+	return p;
+}
+
+/* The task holds 8 MiB of its own, touched, so its size shows. */
+static void task_body(int gate[2])
+{
+	volatile char *m = malloc(8 << 20); /* volatile: the stores stay */
+	(void)gate;
+	for (size_t i = 0; m && i < (8 << 20); i += 4096)
+		m[i] = 1;
+}
+
+/* A task that ended: 0.3 s of CPU, reaped by srun. */
+static void burn(void)
+{
+	pid_t p = fork();
+	if (p == 0) {
+		struct timespec t0, t;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+		do
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+		while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 300);
+		_exit(0);
+	}
+	waitpid(p, NULL, 0);
+}
+
+static void srun_body(int gate[2])
+{
+	burn();
+	(void)named("task", gate, task_body);
+}
+
+static void script_body(int gate[2])
+{
+	(void)named("srun", gate, srun_body);
+	(void)named("sleep", gate, NULL);
+}
+
+/* script -> srun -> task, script -> sleep: own is the script, srun and
+ * sleep (srun is the script's, as in Slurm), all has the task too, and the
+ * CPU of a task srun reaped. */
+static void test_sample_job(void **state)
+{
+	int gate[2];
+	struct sl_proc_sample all, own;
+	pid_t script, list[16];
+	char task_pid[16];
+	(void)state;
+
+	assert_int_equal(pipe(gate), 0);
+	script = named("script", gate, script_body);
+	for (int i = 0; i < 300; i++) { /* until the task has touched its memory */
+		usleep(10000);
+		sl_proc_sample_job(script, &all, &own);
+		if (all.rss_kib - own.rss_kib >= 8 << 10)
+			break;
+	}
+	assert_int_equal(sl_proc_tree(script, 1, list, 16), 4);
+	assert_int_equal(all.nprocs, 4);
+	assert_int_equal(own.nprocs, 3);
+	assert_true(all.rss_kib - own.rss_kib >= 8 << 10);
+	assert_true(all.vsize_kib > own.vsize_kib);
+	assert_true(all.cpu_ticks - own.cpu_ticks >= sysconf(_SC_CLK_TCK) / 5);
+	assert_true(all.reaped_ticks >= sysconf(_SC_CLK_TCK) / 5 && own.reaped_ticks == 0);
+	/* the task is the tree's last: first in all's list, absent in own's */
+	snprintf(task_pid, sizeof(task_pid), "%d", (int)list[3]);
+	assert_int_equal(strncmp(all.pids, task_pid, strlen(task_pid)), 0);
+	assert_null(strstr(own.pids, task_pid));
+	close(gate[0]);
+	close(gate[1]);
+	waitpid(script, NULL, 0);
+	sl_proc_sample_job(script, &all, &own);
+	assert_int_equal(all.nprocs + own.nprocs, 0);
+	assert_string_equal(own.pids, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tree_and_sample),
+		cmocka_unit_test(test_sample_job),
 	};
 	signal(SIGPIPE, SIG_IGN);
 	return cmocka_run_group_tests(tests, NULL, NULL);

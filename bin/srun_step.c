@@ -6,7 +6,8 @@
  * what a task started too; they stay in the batch script's session, which
  * sluice-stepd kills whole when the job ends (scancel, time limit, end of
  * the script). The cost of that choice: the supervisor does not start the
- * tasks, so there is no per-task accounting beyond what srun sees.
+ * tasks, so what they use is what srun measures (srun_use.c) and tells
+ * sluiced with the step's end.
  *
  * One poll loop: the tasks' output pipes, srun's stdin, a self-pipe for
  * signals (SIGCHLD, Ctrl-C, what srun passes on, and sluiced's
@@ -33,6 +34,7 @@
 #include "srun_files.h"
 #include "srun_io.h"
 #include "srun_pmix.h"
+#include "srun_use.h"
 #include "xalloc.h"
 
 static int sigfd[2] = {-1, -1};
@@ -283,35 +285,60 @@ static int bad(int status)
 
 static void report(struct run *r);
 
+static int task_of(const struct run *r, pid_t p)
+{
+	for (int t = 0; t < r->l->ntasks; t++)
+		if (r->pid[t] == p)
+			return t;
+	return -1;
+}
+
+/* Task t has ended with status: the step's timers and reports. */
+static void task_ended(struct run *r, int t, int status)
+{
+	r->pid[t] = 0;
+	r->status[t] = status;
+	r->late[t] = r->why != END_NONE;
+	r->running--;
+	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	/* a moment for the tasks dying with it, told together as Slurm's
+	 * stepd batches them */
+	if (r->why == END_NONE && (sig == SIGKILL || sig == SIGTERM) && !r->force_ms)
+		r->force_ms = now_ms() + 100;
+	else if (r->o->kill_on_bad_exit > 0 && bad(status) && r->why == END_NONE && !r->bad_ms) {
+		/* Slurm tells the bad exit, then signals the step through
+		 * slurmstepd: tasks ending meanwhile are not killed, and
+		 * with none left it has nothing to cancel. */
+		report(r);
+		terminating(r);
+		r->bad_ms = now_ms() + 100;
+	}
+	if (r->o->wait_secs > 0 && r->wait_ms == 0)
+		r->wait_ms = now_ms() + (int64_t)r->o->wait_secs * 1000;
+}
+
+/* Every child that has ended, reaped; a task's use measured on the way:
+ * its I/O read while it is still a zombie (waitid's WNOWAIT), then its
+ * rusage from wait4. */
 static void reap(struct run *r)
 {
-	int status;
-	pid_t p;
-	while ((p = waitpid(-1, &status, WNOHANG)) > 0) {
-		for (int t = 0; t < r->l->ntasks; t++) {
-			if (r->pid[t] != p)
-				continue;
-			r->pid[t] = 0;
-			r->status[t] = status;
-			r->late[t] = r->why != END_NONE;
-			r->running--;
-			int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-			/* a moment for the tasks dying with it, told together as Slurm's
-			 * stepd batches them */
-			if (r->why == END_NONE && (sig == SIGKILL || sig == SIGTERM) && !r->force_ms)
-				r->force_ms = now_ms() + 100;
-			else if (r->o->kill_on_bad_exit > 0 && bad(status) && r->why == END_NONE &&
-				 !r->bad_ms) {
-				/* Slurm tells the bad exit, then signals the step through
-				 * slurmstepd: tasks ending meanwhile are not killed, and
-				 * with none left it has nothing to cancel. */
-				report(r);
-				terminating(r);
-				r->bad_ms = now_ms() + 100;
-			}
-			if (r->o->wait_secs > 0 && r->wait_ms == 0)
-				r->wait_ms = now_ms() + (int64_t)r->o->wait_secs * 1000;
-		}
+	for (;;) {
+		siginfo_t si;
+		struct rusage ru;
+		int status, t;
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || si.si_pid <= 0)
+			break;
+		t = task_of(r, si.si_pid);
+		if (t >= 0 && r->use != NULL)
+			srun_use_exited(r->use, t, si.si_pid);
+		if (wait4(si.si_pid, &status, 0, &ru) != si.si_pid)
+			break;
+		if (t < 0)
+			continue;
+		if (r->use != NULL)
+			srun_use_reaped(r->use, t, &ru);
+		task_ended(r, t, status);
 	}
 	if (r->running == 0 && r->done_ms == 0)
 		r->done_ms = now_ms();
@@ -415,12 +442,15 @@ static void on_timers(struct run *r, int64_t now)
 	}
 	if (r->take_ms && now >= r->take_ms)
 		take_signals(r, now);
+	if (r->use_ms && now >= r->use_ms)
+		r->use_ms = r->running > 0 ? srun_use_sample(r->use, r->pid, now) : 0;
 }
 
 static int64_t next_wake(const struct run *r, int64_t now)
 {
 	int64_t w = INT64_MAX, t[] = {r->limit_ms, r->wait_ms, r->kill_ms, r->watch_ms, r->force_ms,
-				      r->bad_ms, r->take_ms, r->done_ms ? r->done_ms + 1000 : 0};
+				      r->bad_ms, r->take_ms, r->done_ms ? r->done_ms + 1000 : 0,
+				      r->use_ms};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (t[i] && t[i] < w)
 			w = t[i];
@@ -548,6 +578,8 @@ static void run_free(struct run *r)
 {
 	srun_pmix_free(r->pmix);
 	r->pmix = NULL;
+	srun_use_free(r->use);
+	r->use = NULL;
 	for (int i = 0; r->st && i < 2 * r->l->ntasks; i++)
 		if (r->st[i].fd >= 0)
 			close(r->st[i].fd);
@@ -614,6 +646,11 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 		r.watch_ms = now_ms() + 1000;
 	if (srun_task_remote() && rec->job_id != 0) /* an unrecorded step has no signals to take */
 		r.take_ms = now_ms() + 1000;
+	/* a task in a pod is its agent's: this srun would measure its relay */
+	if (!srun_task_remote()) {
+		r.use = srun_use_new(n);
+		r.use_ms = srun_use_sample(r.use, r.pid, now_ms());
+	}
 	if (srun_files_open(o, l, &r.io) != 0 || (o->mpi_pmix && !pmix_start(&r))) {
 		rec->state = SL_JOB_FAILED;
 		rec->exit_code = 1;
@@ -637,6 +674,8 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 	if (r.why != END_INTR && r.why != END_FORCE) /* the ends srun caused are not told */
 		report(&r);
 	rc = outcome(&r, rec);
+	if (r.use != NULL)
+		srun_use_result(r.use, &rec->use);
 	int abort_status;
 	if (srun_pmix_aborted(r.pmix, &abort_status)) { /* Slurm's srun exits with its code */
 		rc = abort_status;

@@ -36,6 +36,7 @@ struct run {
 	enum end_why why;
 	struct srun_pty pty;      /* --pty: task 0's terminal */
 	struct srun_pmix *pmix;   /* --mpi=pmix: the ranks' PMIx server */
+	struct srun_use *use;     /* what the tasks use; NULL in a pod */
 	int spare;                /* 1 + the rank that called MPI_Abort; 0: none */
 	int told_signal;          /* slurmstepd's line for scancel -s TERM/KILL said */
 	struct rlimit nofile;     /* srun's own, for the tasks (srun raises its own) */
@@ -47,6 +48,7 @@ struct run {
 	/* In task t's child, its program not run (errno e): say so and _exit.
 	 * NULL: slurmstepd's execve() line, e as the exit code. */
 	void (*exec_failed)(const struct run *r, int t, char **argv, int e);
+	int64_t use_ms;           /* next sample of the tasks' use; 0: none */
 };
 
 /* Every signal the parent catches (srun's, pbsdsh's) back to its

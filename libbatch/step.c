@@ -54,6 +54,10 @@ json_object *sl_step_to_json(const struct sl_step *s)
 		json_object_object_add(o, "cpu_freq", json_object_new_string(s->cpu_freq));
 	if (s->srun_host != NULL)
 		json_object_object_add(o, "srun_host", json_object_new_string(s->srun_host));
+	if (s->use.tasks.n > 0 || s->use.user_usec || s->use.sys_usec)
+		json_object_object_add(o, "usage", sl_usage_to_obj(&s->use));
+	if (s->in_batch)
+		json_object_object_add(o, "in_batch", json_object_new_boolean(1));
 	return o;
 }
 
@@ -104,5 +108,8 @@ int sl_step_from_json(json_object *o, struct sl_step *s, struct sl_err *err)
 	s->dist = str(o, "dist");
 	s->cpu_freq = str(o, "cpu_freq");
 	s->srun_host = str(o, "srun_host");
+	if (json_object_object_get_ex(o, "usage", &v))
+		sl_usage_from_obj(v, &s->use);
+	s->in_batch = json_object_object_get_ex(o, "in_batch", &v) && json_object_get_boolean(v);
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 #include "err.h"
 #include "jobstate.h"
+#include "usage.h"
 
 /* sluiced -> srun: queued (sigqueue) with the signal to pass to every
  * task as its value; 0 cancels the step (scancel N.S). */
@@ -36,6 +37,15 @@ struct sl_step {
 	char *cpu_freq;           /* --cpu-freq as SLURM_CPU_FREQ_REQ writes it; NULL: none */
 	char *srun_host;          /* where its srun runs */
 	unsigned long long pid_start; /* its start time (jobdir.h's sl_proc_starttime) */
+	/* What its tasks used, measured by its srun and told with its end:
+	 * user_usec and sys_usec summed over the tasks, `tasks` task by task
+	 * (usage.h); all 0: not measured (in a pod, or srun died first). */
+	struct sl_usage use;
+	/* Its srun ran in the job's batch script (its session): the tasks'
+	 * use is inside the batch step's measured figures, from which sacct
+	 * takes it out; 0: outside them (salloc, srun's own allocation,
+	 * srun --jobid from elsewhere), so sacct adds it to the job's. */
+	int in_batch;
 };
 
 void sl_step_clear(struct sl_step *s);

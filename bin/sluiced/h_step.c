@@ -7,9 +7,17 @@
  *
  * A step's srun is named by the pid the kernel gave for the connection
  * that created the step (SO_PEERCRED, not a number the client sent) and
- * that process's start time, so a signal never reaches a reused pid. */
+ * that process's start time, so a signal never reaches a reused pid.
+ *
+ * Its end carries what its tasks used, as its srun measured them (the
+ * user's own process: Slurm's slurmstepd is root's, so a user who forges
+ * the figures misreports their own step, and sacct never lets a step take
+ * more from the batch step than the batch step has). Whether those tasks
+ * ran inside the batch script, and so inside the figures the job's
+ * supervisor measured, sluiced finds itself from the kernel. */
 #include "authz.h"
 #include "conf.h"
+#include "proctree.h"
 #include "handlers.h"
 #include "jobdir.h"
 #include "jobtab.h"
@@ -21,6 +29,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -97,6 +106,29 @@ static int cpus_free(struct sluiced *d, const struct sl_job *j, const struct sl_
 	return 0;
 }
 
+/* 1 when srun (pid) runs in the job's batch script: in the session the
+ * local supervisor made for it (<jobdir>/job.pgid). Its tasks are then
+ * the script's descendants, measured with it. srun's own allocation, salloc's
+ * and srun --jobid from a login shell are in sessions of their own. */
+static int in_batch(struct sluiced *d, const struct sl_job *j, pid_t pid)
+{
+	char buf[1024], *dir, *text = NULL;
+	const char *tail = sl_proc_stat_tail(pid, buf, sizeof(buf));
+	long long job_sid = 0;
+	int sid = 0, r = 0;
+
+	if (tail == NULL || sscanf(tail, " %*c %*d %*d %d", &sid) != 1 || sid <= 1 ||
+	    strcmp(sl_conf_executor(d->conf), "local") != 0 || j->spec.interactive)
+		return 0;
+	dir = sl_xasprintf("%s/jobs/%llu", sl_conf_state_dir(d->conf), (unsigned long long)j->id);
+	if (sl_jobdir_read(dir, SL_JOBDIR_PGID, &text, NULL) == 0 &&
+	    sscanf(text, "%lld", &job_sid) == 1)
+		r = job_sid == sid;
+	free(text);
+	free(dir);
+	return r;
+}
+
 int sl_h_step_create(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		     json_object *rep, struct sl_err *err)
 {
@@ -114,6 +146,7 @@ int sl_h_step_create(struct sluiced *d, const struct sl_peer *p, json_object *re
 		goto out;
 	st.uid = j->uid;
 	st.pid = p->pid;
+	st.in_batch = in_batch(d, j, p->pid);
 	(void)sl_proc_starttime(p->pid, &st.pid_start);
 	st.state = SL_JOB_RUNNING;
 	st.start_time = (int64_t)time(NULL);
@@ -155,6 +188,21 @@ void sl_step_signals_forget(struct sluiced *d, uint64_t job)
 	d->nstep_sigs = k;
 }
 
+/* A figure below zero is nobody's: none. */
+static void use_sane(struct sl_usage *u)
+{
+	u->user_usec = u->user_usec > 0 ? u->user_usec : 0;
+	u->sys_usec = u->sys_usec > 0 ? u->sys_usec : 0;
+	for (int k = 0; k < SL_USE_N; k++) {
+		struct sl_usage_agg *a = &u->tasks.a[k];
+		a->max = a->max > 0 ? a->max : 0;
+		a->min = a->min > 0 ? a->min : 0;
+		a->tot = a->tot > 0 ? a->tot : 0;
+	}
+	if (u->tasks.n < 0)
+		u->tasks.n = 0;
+}
+
 int sl_h_step_end(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		  json_object *rep, struct sl_err *err)
 {
@@ -171,6 +219,7 @@ int sl_h_step_end(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		goto out;
 	}
 	st.end_time = (int64_t)time(NULL);
+	use_sane(&st.use);
 	drop_signals(d, st.job_id, st.step_id, NULL); /* none left to take */
 	if ((r = sl_store_begin(d->store, err)) == 0)
 		r = sl_store_step_end(d->store, &st, err);

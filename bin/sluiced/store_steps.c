@@ -19,7 +19,7 @@
 
 #define STEP_COLS "job_id, step_id, name, state, exit_code, exit_signal, start_time, " \
 	"end_time, ntasks, nnodes, cpus, nodelist, uid, pid, pid_start, cancelled_by, overlap, mem, " \
-	"time_limit, dist, cpu_freq, srun_host"
+	"time_limit, dist, cpu_freq, srun_host, in_batch, usage"
 
 /* Columns added after the table first was: a table from before gets them. */
 static const struct {
@@ -30,6 +30,8 @@ static const struct {
 	{"dist", "dist TEXT"},
 	{"cpu_freq", "cpu_freq TEXT"},
 	{"srun_host", "srun_host TEXT"},
+	{"in_batch", "in_batch INTEGER NOT NULL DEFAULT 0"},
+	{"usage", "usage TEXT"}, /* usage.h's JSON, told with the end; NULL: none */
 };
 
 /* Made on first use, with what later added. */
@@ -94,7 +96,7 @@ int sl_store_step_insert(struct sl_store *s, struct sl_step *st, struct sl_err *
 	sqlite3_bind_int64(q, 2, RUN_STRIDE);
 	st->step_id = sqlite3_step(q) == SQLITE_ROW ? (uint32_t)sqlite3_column_int64(q, 0) : 0;
 	sqlite3_finalize(q);
-	if ((r = prep(s, "INSERT INTO steps(" STEP_COLS ") VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	if ((r = prep(s, "INSERT INTO steps(" STEP_COLS ") VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULL)",
 		      &q, err)))
 		return r;
 	sqlite3_bind_int64(q, 1, (sqlite3_int64)st->job_id);
@@ -119,6 +121,7 @@ int sl_store_step_insert(struct sl_store *s, struct sl_step *st, struct sl_err *
 	sqlite3_bind_text(q, 20, st->dist, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 21, st->cpu_freq, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q, 22, st->srun_host, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q, 23, st->in_batch);
 	return done(s, q, err);
 }
 
@@ -156,18 +159,24 @@ int sl_store_step_end(struct sl_store *s, const struct sl_step *st, struct sl_er
 {
 	store_unkept_write(s);
 	sqlite3_stmt *q = NULL;
+	/* only a step whose srun measured something has figures to keep */
+	int measured = st->use.tasks.n > 0 || st->use.user_usec || st->use.sys_usec;
+	char *use = measured ? sl_usage_to_json(&st->use) : NULL;
 	int r;
-	if ((r = prep(s, "UPDATE steps SET state=?, exit_code=?, exit_signal=?, end_time=?"
-		      " WHERE job_id=? AND step_id=?", &q, err)))
-		return r;
+	if ((r = prep(s, "UPDATE steps SET state=?, exit_code=?, exit_signal=?, end_time=?,"
+		      " usage=? WHERE job_id=? AND step_id=?", &q, err)))
+		goto out;
 	sqlite3_bind_int(q, 1, (int)st->state);
 	sqlite3_bind_int(q, 2, st->exit_code);
 	sqlite3_bind_int(q, 3, st->exit_signal);
 	sqlite3_bind_int64(q, 4, st->end_time);
-	sqlite3_bind_int64(q, 5, (sqlite3_int64)st->job_id);
-	sqlite3_bind_int64(q, 6, st->step_id);
+	sqlite3_bind_text(q, 5, use, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q, 6, (sqlite3_int64)st->job_id);
+	sqlite3_bind_int64(q, 7, st->step_id);
 	if ((r = done(s, q, err)) == 0 && sqlite3_changes(s->db) == 0)
 		r = sl_err_set(err, SL_ENOENT, "Invalid job id specified");
+out:
+	free(use);
 	return r;
 }
 
@@ -208,6 +217,10 @@ static void row(sqlite3_stmt *q, struct sl_step *st)
 	st->dist = col_opt(q, 19);
 	st->cpu_freq = col_opt(q, 20);
 	st->srun_host = col_opt(q, 21);
+	st->in_batch = sqlite3_column_int(q, 22);
+	const unsigned char *use = sqlite3_column_text(q, 23);
+	if (use != NULL)
+		(void)sl_usage_from_json((const char *)use, &st->use);
 }
 
 int sl_store_step_get(struct sl_store *s, uint64_t job, uint32_t step, struct sl_step *out,

@@ -21,7 +21,8 @@ int sl_store_step_cancelled(struct sl_store *s, uint64_t job, uint32_t step, uid
  * of the way (still listed, with their numbers), and the next run numbers
  * its own from 0, as slurmctld's. In the open transaction. */
 int sl_store_steps_archive(struct sl_store *s, uint64_t job, int run, struct sl_err *err);
-/* Its end: state, exit status, end time. -SL_ENOENT: no such step. */
+/* Its end: state, exit status, end time and what its tasks used
+ * (st->use). -SL_ENOENT: no such step. */
 int sl_store_step_end(struct sl_store *s, const struct sl_step *st, struct sl_err *err);
 /* One step (-SL_ENOENT when absent). Clear with sl_step_clear(). */
 int sl_store_step_get(struct sl_store *s, uint64_t job, uint32_t step, struct sl_step *out,

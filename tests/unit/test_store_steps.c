@@ -1,7 +1,8 @@
 /* test_store_steps.c - job steps in the store (bin/sluiced/store_steps.c):
  * ids one past the job's last, ends, who cancelled, the running ones, one
- * job's or several, and that only committed steps survive a "crash"
- * (closing without commit). */
+ * job's or several, that only committed steps survive a "crash"
+ * (closing without commit), and a step's use and whether it ran in the
+ * batch script kept with it. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -124,8 +125,64 @@ static void test_steps(void **state)
 	free(cmd);
 }
 
+/* What srun told with the end, and in_batch as sluiced found it at the
+ * start, read back; a step ended without figures has none. */
+static void test_step_use(void **state)
+{
+	char dir[] = "/tmp/sl-test-steps-XXXXXX", *cmd;
+	struct sl_store *s;
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_step st = mk(5, "burn", 1), end = {0}, one;
+	int64_t t0[SL_USE_N] = {900000, 4000, 9000, 1, 100, 2};
+	int64_t t1[SL_USE_N] = {100000, 8000, 9000, 0, 300, 2};
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(sl_store_open(dir, 0, &s, &err), 0);
+	assert_int_equal(sl_store_begin(s, &err), 0);
+	st.in_batch = 1;
+	assert_int_equal(sl_store_step_insert(s, &st, &err), 0);
+	sl_step_clear(&st);
+	st = mk(5, "plain", 1);
+	assert_int_equal(sl_store_step_insert(s, &st, &err), 0);
+	sl_step_clear(&st);
+	end.job_id = 5;
+	end.state = SL_JOB_COMPLETED;
+	end.end_time = 2000;
+	end.use.user_usec = 700000;
+	end.use.sys_usec = 300000;
+	sl_usage_tasks_add(&end.use.tasks, 0, t0);
+	sl_usage_tasks_add(&end.use.tasks, 1, t1);
+	assert_int_equal(sl_store_step_end(s, &end, &err), 0);
+	end.step_id = 1;
+	memset(&end.use, 0, sizeof(end.use));
+	assert_int_equal(sl_store_step_end(s, &end, &err), 0);
+	assert_int_equal(sl_store_commit(s, &err), 0);
+	sl_store_free(s);
+	assert_int_equal(sl_store_open(dir, 0, &s, &err), 0);
+	assert_int_equal(sl_store_step_get(s, 5, 0, &one, &err), 0);
+	assert_int_equal(one.in_batch, 1);
+	assert_int_equal(one.use.user_usec, 700000);
+	assert_int_equal(one.use.sys_usec, 300000);
+	assert_int_equal(one.use.tasks.n, 2);
+	assert_int_equal(one.use.tasks.a[SL_USE_RSS].max, 8000);
+	assert_int_equal(one.use.tasks.a[SL_USE_RSS].max_task, 1);
+	assert_int_equal(one.use.tasks.a[SL_USE_CPU].tot, 1000000);
+	sl_step_clear(&one);
+	assert_int_equal(sl_store_step_get(s, 5, 1, &one, &err), 0);
+	assert_int_equal(one.in_batch, 0);
+	assert_int_equal(one.use.tasks.n, 0);
+	assert_int_equal(one.use.user_usec, 0);
+	sl_step_clear(&one);
+	sl_store_free(s);
+	cmd = sl_xasprintf("rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_steps)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_steps),
+					   cmocka_unit_test(test_step_use)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

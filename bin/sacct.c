@@ -169,8 +169,8 @@ static void fetch_steps(const struct sl_sacct_opts *o, const struct sl_sacct_fmt
 	qsort(ids, k, sizeof(*ids), cmp_id); /* jobs come in sacct's order */
 	*steps = NULL;
 	*ns = 0;
-	/* -X prints no step, but DerivedExitCode is made of them */
-	if ((!o->no_steps || sl_sacct_fmt_uses(f, "DerivedExitCode")) && k > 0)
+	/* -X prints no step, but the job's row may be made of them */
+	if ((!o->no_steps || sl_sacct_fmt_job_uses_steps(f)) && k > 0)
 		(void)sl_client_steps(ids, k, 0, steps, ns, &err);
 	free(ids);
 }

@@ -14,6 +14,7 @@ compat_libcompat_a_SOURCES += \
 	compat/squeue_long.c compat/squeue_sort.c compat/squeue_array.c \
 	compat/squeue_proj.c compat/squeue_proj.h \
 	compat/sacct_fmt.c compat/sacct_fmt.h compat/sacct_fmt_int.h compat/sacct_fields.c compat/sacct_opt.c compat/sacct_opt.h \
+	compat/sacct_usage.c \
 	compat/sacct_cond.c compat/sacct_cond.h compat/slurm_reason.c compat/slurm_reason.h \
 	compat/slurm_env.c compat/slurm_env.h \
 	compat/slurm_pattern.c compat/slurm_pattern.h \

@@ -8,14 +8,15 @@
  * a number or a duration overflows its column) and a printer that gets
  * the job and whether it prints the job row or its batch step row.
  *
- * The batch step's use (memory, pages, disk, CPU) is what its supervisor
- * measured (libbatch/usage.h), printed on the step's row as Slurm prints a
- * step's (slurm_usage.c); the job's row carries only the CPU times, the sum
- * of its steps. A job without figures (Kubernetes, never ran, still
- * running), and an srun step (whose use the batch step's includes), print
- * them empty and the CPU times 00:00:00, as Slurm does for a step it has
- * no accounting data for. Energy and CPU frequency are not
- * measured: Slurm's zeros. */
+ * A step's use (memory, pages, disk, CPU) is what was measured of it: the
+ * batch step's by its supervisor, the script's own (libbatch/usage.h), an
+ * srun step's by its srun, task by task; printed on the step's row as
+ * Slurm prints a step's (slurm_usage.c). The job's row carries only the
+ * CPU times, the sum of its steps (sacct_usage.c splits them). A step
+ * without figures (Kubernetes, never ran, still running, an srun that died
+ * before its end) prints them empty and its CPU times 00:00:00, as Slurm
+ * does for a step it has no accounting data for. Energy and CPU frequency
+ * are not measured: Slurm's zeros. */
 #include "prio.h"
 #include "sacct_fmt.h"
 #include "sacct_fmt_int.h"
@@ -183,74 +184,99 @@ F(f_nnodes)
 {
 	snprintf(buf, len, "%d", c->step ? c->step->nnodes : row == ROW_BATCH ? 1 : shape(j).nodes);
 }
-/* The batch step's figures, when its supervisor measured any. They are
- * the whole job's (its srun tasks run under the same supervisor), so an
- * srun step's row has none: repeating them there would count the job's
- * use once per step in tools that add the steps up, as seff does. */
-static int measured(const struct sl_job *j, enum row row, const struct pctx *c,
-		    struct sl_usage *u)
+/* The row's figures (a step's, or the batch step's own), when measured:
+ * a job's row has its CPU times alone. */
+static int measured(enum row row, const struct pctx *c)
 {
-	sl_usage_from_job(j, u);
-	return row == ROW_BATCH && c->step == NULL && u->ntasks > 0;
+	return row == ROW_BATCH && c->tasks.n > 0;
 }
 
-/* The node of a step's figures: its batch host, the first of its nodes. */
-static void batch_host(const struct sl_job *j, char *buf, size_t len)
+/* The node of a step's figures: its first (all its tasks run here). */
+static void usage_host(const struct sl_job *j, const struct pctx *c, char *buf, size_t len)
 {
-	sl_hostlist_first(j->nodelist, buf, len);
+	sl_hostlist_first(c->step ? c->step->nodelist : j->nodelist, buf, len);
 }
 
+#define V(k, of) sl_slurm_usage_value(&c->tasks, k, of)
 #define USAGE(name, expr) F(name) { \
-		struct sl_usage u; \
-		(void)c; \
-		if (measured(j, row, c, &u)) \
+		(void)j; \
+		if (measured(row, c)) \
 			expr; \
 		else \
 			S(""); \
 	}
-USAGE(f_max_rss, sl_slurm_usage_kib(u.max_rss, c->unit, buf, len))
-USAGE(f_max_vmsize, sl_slurm_usage_kib(u.max_vmsize, c->unit, buf, len))
-USAGE(f_max_pages, sl_slurm_usage_count(u.max_pages, c->unit, buf, len))
-USAGE(f_step_cpu, sl_slurm_usage_cpu_secs(u.user_usec + u.sys_usec, buf, len))
-USAGE(f_disk_read, sl_slurm_usage_disk(u.disk_read, c->unit, buf, len))
-USAGE(f_disk_write, sl_slurm_usage_disk(u.disk_write, c->unit, buf, len))
-USAGE(f_usage_node, batch_host(j, buf, len))
-USAGE(f_usage_task, S("0"))
+#define SIZE(name, k, of) USAGE(name, sl_slurm_usage_bytes(V(k, of), c->unit, buf, len))
+#define COUNT(name, k, of) USAGE(name, sl_slurm_usage_count(V(k, of), c->unit, buf, len))
+#define DISK(name, k, of) USAGE(name, sl_slurm_usage_disk(V(k, of), c->unit, buf, len))
+#define CPUS(name, of) USAGE(name, sl_slurm_usage_cpu_secs(V(SL_USE_CPU, of), buf, len))
+#define TASK(name, k, of) \
+	USAGE(name, snprintf(buf, len, "%d", sl_slurm_usage_task(&c->tasks, k, of)))
+SIZE(f_max_rss, SL_USE_RSS, SL_UOF_MAX)
+SIZE(f_ave_rss, SL_USE_RSS, SL_UOF_AVE)
+SIZE(f_max_vmsize, SL_USE_VMSIZE, SL_UOF_MAX)
+SIZE(f_ave_vmsize, SL_USE_VMSIZE, SL_UOF_AVE)
+COUNT(f_max_pages, SL_USE_PAGES, SL_UOF_MAX)
+COUNT(f_ave_pages, SL_USE_PAGES, SL_UOF_AVE)
+CPUS(f_ave_cpu, SL_UOF_AVE)
+CPUS(f_min_cpu, SL_UOF_MIN)
+DISK(f_max_read, SL_USE_READ, SL_UOF_MAX)
+DISK(f_ave_read, SL_USE_READ, SL_UOF_AVE)
+DISK(f_max_write, SL_USE_WRITE, SL_UOF_MAX)
+DISK(f_ave_write, SL_USE_WRITE, SL_UOF_AVE)
+TASK(f_rss_task, SL_USE_RSS, SL_UOF_MAX)
+TASK(f_vmsize_task, SL_USE_VMSIZE, SL_UOF_MAX)
+TASK(f_pages_task, SL_USE_PAGES, SL_UOF_MAX)
+TASK(f_read_task, SL_USE_READ, SL_UOF_MAX)
+TASK(f_write_task, SL_USE_WRITE, SL_UOF_MAX)
+TASK(f_cpu_task, SL_USE_CPU, SL_UOF_MIN)
+USAGE(f_usage_node, usage_host(j, c, buf, len))
+#undef TASK
+#undef CPUS
+#undef DISK
+#undef COUNT
+#undef SIZE
 #undef USAGE
+#undef V
 
-/* A TRESUsage cell: the step's figures, else unmeasured (Ave and Tot say
+/* A TRESUsage cell: the row's figures, else unmeasured (Ave and Tot say
  * "energy=0" on a step without figures, as Slurm's). */
 static void usage_tres(const struct sl_job *j, enum row row, const struct pctx *c,
-		       enum sl_usage_tres kind, int energy, char *buf, size_t len)
+		       enum sl_usage_tres kind, enum sl_usage_of of, int energy, char *buf,
+		       size_t len)
 {
-	struct sl_usage u;
 	char host[256];
 
-	batch_host(j, host, sizeof(host));
-	if (measured(j, row, c, &u))
-		sl_slurm_usage_tres(&u, kind, host, c->unit, buf, len);
+	usage_host(j, c, host, sizeof(host));
+	if (measured(row, c))
+		sl_slurm_usage_tres(&c->tasks, kind, of, host, c->unit, buf, len);
 	else
 		S(row == ROW_BATCH && energy ? "energy=0" : "");
 }
 
-#define TRES(name, kind, energy) F(name) { usage_tres(j, row, c, kind, energy, buf, len); }
-TRES(f_tres_in, SL_UTRES_IN, 0)
-TRES(f_tres_in_sum, SL_UTRES_IN, 1)
-TRES(f_tres_in_node, SL_UTRES_IN_NODE, 0)
-TRES(f_tres_in_task, SL_UTRES_IN_TASK_N, 0)
-TRES(f_tres_out, SL_UTRES_OUT, 0)
-TRES(f_tres_out_sum, SL_UTRES_OUT, 1)
-TRES(f_tres_out_node, SL_UTRES_OUT_NODE, 0)
-TRES(f_tres_out_task, SL_UTRES_OUT_TASK, 0)
+#define TRES(name, kind, of, energy) F(name) { usage_tres(j, row, c, kind, of, energy, buf, len); }
+TRES(f_tres_in_ave, SL_UTRES_IN, SL_UOF_AVE, 1)
+TRES(f_tres_in_max, SL_UTRES_IN, SL_UOF_MAX, 0)
+TRES(f_tres_in_min, SL_UTRES_IN, SL_UOF_MIN, 0)
+TRES(f_tres_in_tot, SL_UTRES_IN, SL_UOF_TOT, 1)
+TRES(f_tres_in_node, SL_UTRES_IN_NODE, SL_UOF_MAX, 0)
+TRES(f_tres_in_max_task, SL_UTRES_IN_TASK_N, SL_UOF_MAX, 0)
+TRES(f_tres_in_min_task, SL_UTRES_IN_TASK_N, SL_UOF_MIN, 0)
+TRES(f_tres_out_ave, SL_UTRES_OUT, SL_UOF_AVE, 1)
+TRES(f_tres_out_max, SL_UTRES_OUT, SL_UOF_MAX, 0)
+TRES(f_tres_out_min, SL_UTRES_OUT, SL_UOF_MIN, 0)
+TRES(f_tres_out_tot, SL_UTRES_OUT, SL_UOF_TOT, 1)
+TRES(f_tres_out_node, SL_UTRES_OUT_NODE, SL_UOF_MAX, 0)
+TRES(f_tres_out_max_task, SL_UTRES_OUT_TASK, SL_UOF_MAX, 0)
+TRES(f_tres_out_min_task, SL_UTRES_OUT_TASK, SL_UOF_MIN, 0)
 #undef TRES
 
-/* A job's CPU times are its steps' sums: the batch step's, on both rows.
- * They include its srun steps', so a step's row reads 00:00:00 (no figures
- * of its own), and the rows still add up to the job's, as Slurm's do. */
-#define CPU(name, usec) F(name) { (void)row; sl_slurm_usage_cpu(c->step ? 0 : (usec), buf, len); }
-CPU(f_user_cpu, j->user_usec)
-CPU(f_system_cpu, j->sys_usec)
-CPU(f_total_cpu, j->user_usec + j->sys_usec)
+/* CPU times: the row's (sacct_usage.c): the job's the whole, a step's its
+ * own, the batch step's the script's. */
+#define CPU(name, usec) \
+	F(name) { (void)j; (void)row; sl_slurm_usage_cpu(c->use ? (usec) : 0, buf, len); }
+CPU(f_user_cpu, c->use->user_usec)
+CPU(f_system_cpu, c->use->sys_usec)
+CPU(f_total_cpu, c->use->user_usec + c->use->sys_usec)
 #undef CPU
 
 F(f_ntasks)
@@ -410,7 +436,7 @@ F(f_nodelist)
 	else if (row == ROW_JOB)
 		S(nl);
 	else
-		batch_host(j, buf, len);
+		sl_hostlist_first(j->nodelist, buf, len);
 }
 
 /* ReqMem is the job's memory request from its TRES, all nodes together. */
@@ -508,13 +534,13 @@ const struct field_row sl_sacct_table[] = {
 	{"AllocNodes", 10, K_STR, f_alloc_nodes},
 	{"AllocTRES", 10, K_STR, f_alloc_tres},
 	{"AssocID", 7, K_NUM, f_blank},
-	{"AveCPU", 10, K_STR, f_step_cpu},
+	{"AveCPU", 10, K_STR, f_ave_cpu},
 	{"AveCPUFreq", 10, K_STR, f_batch_zero},
-	{"AveDiskRead", 14, K_STR, f_disk_read},
-	{"AveDiskWrite", 14, K_STR, f_disk_write},
-	{"AvePages", 10, K_STR, f_max_pages},
-	{"AveRSS", 10, K_STR, f_max_rss},
-	{"AveVMSize", 10, K_STR, f_max_vmsize},
+	{"AveDiskRead", 14, K_STR, f_ave_read},
+	{"AveDiskWrite", 14, K_STR, f_ave_write},
+	{"AvePages", 10, K_STR, f_ave_pages},
+	{"AveRSS", 10, K_STR, f_ave_rss},
+	{"AveVMSize", 10, K_STR, f_ave_vmsize},
 	{"BlockID", 16, K_STR, f_blank},
 	{"Cluster", 10, K_STR, f_cluster},
 	{"Comment", 14, K_STR, f_comment},
@@ -538,25 +564,25 @@ const struct field_row sl_sacct_table[] = {
 	{"JobIDRaw", -12, K_STR, f_jobid_raw},
 	{"JobName", 10, K_STR, f_jobname},
 	{"Layout", 9, K_STR, f_blank},
-	{"MaxDiskRead", 12, K_STR, f_disk_read},
+	{"MaxDiskRead", 12, K_STR, f_max_read},
 	{"MaxDiskReadNode", 15, K_STR, f_usage_node},
-	{"MaxDiskReadTask", 15, K_NUM, f_usage_task},
-	{"MaxDiskWrite", 12, K_STR, f_disk_write},
+	{"MaxDiskReadTask", 15, K_NUM, f_read_task},
+	{"MaxDiskWrite", 12, K_STR, f_max_write},
 	{"MaxDiskWriteNode", 16, K_STR, f_usage_node},
-	{"MaxDiskWriteTask", 16, K_NUM, f_usage_task},
+	{"MaxDiskWriteTask", 16, K_NUM, f_write_task},
 	{"MaxPages", 8, K_STR, f_max_pages},
 	{"MaxPagesNode", 12, K_STR, f_usage_node},
-	{"MaxPagesTask", 14, K_NUM, f_usage_task},
+	{"MaxPagesTask", 14, K_NUM, f_pages_task},
 	{"MaxRSS", 10, K_STR, f_max_rss},
 	{"MaxRSSNode", 10, K_STR, f_usage_node},
-	{"MaxRSSTask", 10, K_NUM, f_usage_task},
+	{"MaxRSSTask", 10, K_NUM, f_rss_task},
 	{"MaxVMSize", 10, K_STR, f_max_vmsize},
 	{"MaxVMSizeNode", 14, K_STR, f_usage_node},
-	{"MaxVMSizeTask", 14, K_NUM, f_usage_task},
+	{"MaxVMSizeTask", 14, K_NUM, f_vmsize_task},
 	{"McsLabel", 12, K_STR, f_blank},
-	{"MinCPU", 10, K_STR, f_step_cpu},
+	{"MinCPU", 10, K_STR, f_min_cpu},
 	{"MinCPUNode", 10, K_STR, f_usage_node},
-	{"MinCPUTask", 10, K_NUM, f_usage_task},
+	{"MinCPUTask", 10, K_NUM, f_cpu_task},
 	{"NCPUS", 10, K_NUM, f_alloc_cpus},
 	{"NNodes", 8, K_NUM, f_nnodes},
 	{"NodeList", 15, K_STR, f_nodelist},
@@ -589,22 +615,22 @@ const struct field_row sl_sacct_table[] = {
 	{"Timelimit", 10, K_STR, f_timelimit},
 	{"TimelimitRaw", 10, K_STR, f_timelimit_raw},
 	{"TotalCPU", 10, K_STR, f_total_cpu},
-	{"TRESUsageInAve", 14, K_STR, f_tres_in_sum},
-	{"TRESUsageInMax", 14, K_STR, f_tres_in},
+	{"TRESUsageInAve", 14, K_STR, f_tres_in_ave},
+	{"TRESUsageInMax", 14, K_STR, f_tres_in_max},
 	{"TRESUsageInMaxNode", 18, K_STR, f_tres_in_node},
-	{"TRESUsageInMaxTask", 18, K_STR, f_tres_in_task},
-	{"TRESUsageInMin", 14, K_STR, f_tres_in},
+	{"TRESUsageInMaxTask", 18, K_STR, f_tres_in_max_task},
+	{"TRESUsageInMin", 14, K_STR, f_tres_in_min},
 	{"TRESUsageInMinNode", 18, K_STR, f_tres_in_node},
-	{"TRESUsageInMinTask", 18, K_STR, f_tres_in_task},
-	{"TRESUsageInTot", 14, K_STR, f_tres_in_sum},
-	{"TRESUsageOutAve", 15, K_STR, f_tres_out_sum},
-	{"TRESUsageOutMax", 15, K_STR, f_tres_out},
+	{"TRESUsageInMinTask", 18, K_STR, f_tres_in_min_task},
+	{"TRESUsageInTot", 14, K_STR, f_tres_in_tot},
+	{"TRESUsageOutAve", 15, K_STR, f_tres_out_ave},
+	{"TRESUsageOutMax", 15, K_STR, f_tres_out_max},
 	{"TRESUsageOutMaxNode", 19, K_STR, f_tres_out_node},
-	{"TRESUsageOutMaxTask", 19, K_STR, f_tres_out_task},
-	{"TRESUsageOutMin", 15, K_STR, f_tres_out},
+	{"TRESUsageOutMaxTask", 19, K_STR, f_tres_out_max_task},
+	{"TRESUsageOutMin", 15, K_STR, f_tres_out_min},
 	{"TRESUsageOutMinNode", 19, K_STR, f_tres_out_node},
-	{"TRESUsageOutMinTask", 19, K_STR, f_tres_out_task},
-	{"TRESUsageOutTot", 15, K_STR, f_tres_out_sum},
+	{"TRESUsageOutMinTask", 19, K_STR, f_tres_out_min_task},
+	{"TRESUsageOutTot", 15, K_STR, f_tres_out_tot},
 	{"UID", 6, K_NUM, f_uid},
 	{"User", 9, K_STR, f_user},
 	{"UserCPU", 10, K_STR, f_user_cpu},

@@ -179,12 +179,15 @@ int sl_sacct_fmt_header(const struct sl_sacct_fmt *f, enum sl_sacct_mode mode,
 
 static int one_row(const struct sl_sacct_fmt *f, const struct sl_job *j, enum row row,
 		   enum sl_sacct_mode mode, int64_t now, struct sl_buf *b, const struct sl_step *st,
-		   const char *derived)
+		   const char *derived, const struct sl_usage *use)
 {
 	char val[VAL_MAX];
 	size_t n = sl_fmt_count(f->fmt);
-	struct pctx c = {now, f->unit, st, derived, f->cluster};
+	struct pctx c = {now, f->unit, st, derived, f->cluster, use, {0}};
 	int r = 0;
+
+	if (use != NULL)
+		sl_usage_per_task(use, &c.tasks);
 
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		const struct sl_fmt_item *it = sl_fmt_item(f->fmt, i);
@@ -250,7 +253,7 @@ static int step_row(const struct sl_sacct_fmt *f, const struct sl_job *j, const 
 	tmp.state = st->state;
 	tmp.exit_code = st->exit_code;
 	tmp.exit_signal = st->exit_signal;
-	return one_row(f, &tmp, ROW_BATCH, mode, now, b, st, NULL);
+	return one_row(f, &tmp, ROW_BATCH, mode, now, b, st, NULL, &st->use);
 }
 
 int sl_sacct_fmt_uses(const struct sl_sacct_fmt *f, const char *field)
@@ -261,10 +264,21 @@ int sl_sacct_fmt_uses(const struct sl_sacct_fmt *f, const char *field)
 	return 0;
 }
 
+int sl_sacct_fmt_job_uses_steps(const struct sl_sacct_fmt *f)
+{
+	static const char *const fields[] = {"DerivedExitCode", "TotalCPU", "UserCPU",
+					     "SystemCPU"};
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (sl_sacct_fmt_uses(f, fields[i]))
+			return 1;
+	return 0;
+}
+
 int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
 		     enum sl_sacct_mode mode, unsigned rows, int64_t now, struct sl_buf *b)
 {
 	int steps = (rows & SL_SACCT_ROWS_STEPS) != 0, best;
+	struct sl_usage job_use, batch_use;
 	char derived[32];
 	size_t lo = 0, hi = f->nsteps, k = 0;
 	while (lo < hi) { /* the job's first step: they are in job order */
@@ -278,10 +292,11 @@ int sl_sacct_fmt_job(const struct sl_sacct_fmt *f, const struct sl_job *j,
 		k++;
 	best = sl_sacct_derived_status(k > 0 ? f->steps + lo : NULL, k, j);
 	snprintf(derived, sizeof(derived), "%d:%d", best >> 8, best & 0x7f);
-	int r = rows & SL_SACCT_ROWS_NO_JOB ? 0
-					    : one_row(f, j, ROW_JOB, mode, now, b, NULL, derived);
+	sl_sacct_usage_split(j, k > 0 ? f->steps + lo : NULL, k, &job_use, &batch_use);
+	int r = rows & SL_SACCT_ROWS_NO_JOB
+			? 0 : one_row(f, j, ROW_JOB, mode, now, b, NULL, derived, &job_use);
 	if (r == 0 && steps && !(rows & SL_SACCT_ROWS_NO_BATCH) && sl_sacct_has_batch_step(j))
-		r = one_row(f, j, ROW_BATCH, mode, now, b, NULL, NULL);
+		r = one_row(f, j, ROW_BATCH, mode, now, b, NULL, NULL, &batch_use);
 	for (size_t i = lo; r == 0 && steps && i < lo + k; i++)
 		if (sl_sacct_step_of_run(j, &f->steps[i]) &&
 		    (f->filter == NULL || f->filter(f->filter_arg, j, (int)f->steps[i].step_id)))

@@ -63,11 +63,25 @@ int sl_sacct_derived_status(const struct sl_step *steps, size_t n, const struct 
  * never requeued: all of its steps; pending again: none). */
 int sl_sacct_step_of_run(const struct sl_job *j, const struct sl_step *st);
 
+struct sl_usage;
+/* What record j's rows show of its use (compat/sacct_usage.c), given the
+ * steps (any order; those of j's run count): *job the allocation's CPU
+ * times, the whole job's, as slurmdbd sums its steps'; *batch the batch
+ * step's own, the job's measured figures less what its srun steps measured
+ * inside them (ntasks 0: no figures). Neither holds anything of its own to
+ * free. */
+void sl_sacct_usage_split(const struct sl_job *j, const struct sl_step *steps, size_t n,
+			  struct sl_usage *job, struct sl_usage *batch);
+
 /* The Cluster field's value (the config's clusterName); copied. */
 void sl_sacct_fmt_set_cluster(struct sl_sacct_fmt *f, const char *name);
 
 /* Whether the format prints field (case as in --helpformat, any case). */
 int sl_sacct_fmt_uses(const struct sl_sacct_fmt *f, const char *field);
+/* Whether the job's own row (-X) needs its steps: DerivedExitCode, and the
+ * CPU times, which count the steps that ran outside the batch script (an
+ * allocation of srun's or salloc's has only those). */
+int sl_sacct_fmt_job_uses_steps(const struct sl_sacct_fmt *f);
 
 /* Header line, plus the dash line in table mode. */
 int sl_sacct_fmt_header(const struct sl_sacct_fmt *f, enum sl_sacct_mode mode,

@@ -9,6 +9,7 @@
 
 #include "job.h"
 #include "step.h"
+#include "usage.h"
 
 enum row { ROW_JOB = 0, ROW_BATCH };
 enum kind { K_STR = 0, K_DATE, K_NUM };
@@ -21,6 +22,8 @@ struct pctx {
 				     * its own id, name, state, tasks, CPUs and nodes */
 	const char *derived;        /* the job row's DerivedExitCode */
 	const char *cluster;        /* sl_sacct_fmt_set_cluster()'s */
+	const struct sl_usage *use; /* the row's use (sacct_usage.c); NULL: none */
+	struct sl_usage_tasks tasks; /* its figures task by task (sl_usage_per_task) */
 };
 
 typedef void (*field_fn)(const struct sl_job *j, enum row row, const struct pctx *c,

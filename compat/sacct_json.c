@@ -1,9 +1,9 @@
 /* sacct_json.c - sacct --json as Slurm 22.05 prints it: the openapi
  * dbv0.0.38 /jobs/ document (src/plugins/openapi/dbv0.0.38/jobs.c), each
  * job with slurmdbd's members in its order and its batch step (when it ran
- * one) with the step's figures: requested is Slurm's name for the input
- * side of the usage (memory, CPU, disk read), consumed for the output side
- * (disk written). The job's own time.user/system/total stay 0, and an
+ * one) and its srun steps, each with its own figures (sacct_usage.c):
+ * requested is Slurm's name for the input side of the usage (memory, CPU,
+ * disk read), consumed for the output side (disk written). The job's own time.user/system/total stay 0, and an
  * exit code reads as that plugin prints one: any exit is "SUCCESS" with
  * return_code 0 (its exit status is not printed), a signal "SIGNALED"
  * with the signal and a null return_code (the captures in
@@ -19,6 +19,7 @@
 #include "job.h"
 #include "sacct_fmt.h"
 #include "slurm_tres.h"
+#include "slurm_usage.h"
 #include "usage.h"
 
 /* It got nodes (a job cancelled while pending has a start stamp, no nodes). */
@@ -80,8 +81,8 @@ static json_object *usec(int64_t us)
 }
 
 /* {"type", "name", "id", "count"[, "task", "node"]}, Slurm's TRES ids. */
-static void tres(json_object *a, const char *type, int64_t count, int null_count,
-		 const char *node)
+static void tres_task(json_object *a, const char *type, int64_t count, int null_count,
+		      const char *node, int task)
 {
 	static const struct { const char *type, *name; int id; } ids[] = {
 		{"cpu", NULL, 1}, {"mem", NULL, 2}, {"energy", NULL, 3}, {"node", NULL, 4},
@@ -100,10 +101,16 @@ static void tres(json_object *a, const char *type, int64_t count, int null_count
 	sl_json_int(o, "id", ids[i].id);
 	sl_json_int_or_null(o, "count", !null_count, count);
 	if (node) {
-		sl_json_int(o, "task", 0);
+		sl_json_int(o, "task", task);
 		sl_json_str(o, "node", node);
 	}
 	json_object_array_add(a, o);
+}
+
+static void tres(json_object *a, const char *type, int64_t count, int null_count,
+		 const char *node)
+{
+	tres_task(a, type, count, null_count, node, 0);
 }
 
 /* The job's TRES list: cpu, mem (when asked for), [energy], node, billing. */
@@ -127,31 +134,38 @@ static json_object *job_tres(const struct sl_job *j, int alloc)
 	return a;
 }
 
-/* One side of a step's use: max and min carry the task and node. */
-static json_object *usage_side(const struct sl_usage *u, int in, int running, const char *host)
+/* One side of a step's use, its tasks' (slurm_usage.h): max and min
+ * carry the task and node; cpu in milliseconds, sizes in bytes. */
+static json_object *usage_side(const struct sl_usage_tasks *t, int in, int running,
+			       const char *host)
 {
 	static const char *const kinds[] = {"max", "min", "average", "total"};
+	static const enum sl_usage_of of[] = {SL_UOF_MAX, SL_UOF_MIN, SL_UOF_AVE, SL_UOF_TOT};
 	json_object *o = json_object_new_object();
 
 	for (int k = 0; k < 4; k++) {
 		json_object *a = json_object_new_array();
 		const char *node = k < 2 ? host : NULL;
+#define ITEM(type, item, scale) \
+	tres_task(a, type, sl_slurm_usage_value(t, item, of[k]) / (scale), 0, node, \
+		  sl_slurm_usage_task(t, item, of[k]))
 		if (running) {
 			/* nothing until the step ends */
-		} else if (u->ntasks == 0) {
+		} else if (t->n == 0) {
 			if (k >= 2)
 				tres(a, "energy", 0, 0, NULL);
 		} else if (in) {
-			tres(a, "cpu", (u->user_usec + u->sys_usec) / 1000, 0, node);
-			tres(a, "mem", u->max_rss * 1024, 0, node);
+			ITEM("cpu", SL_USE_CPU, 1000);
+			ITEM("mem", SL_USE_RSS, 1);
 			tres(a, "energy", 0, 0, node);
-			tres(a, "fs", u->disk_read, 0, node);
-			tres(a, "vmem", u->max_vmsize * 1024, 0, node);
-			tres(a, "pages", u->max_pages, 0, node);
+			ITEM("fs", SL_USE_READ, 1);
+			ITEM("vmem", SL_USE_VMSIZE, 1);
+			ITEM("pages", SL_USE_PAGES, 1);
 		} else {
 			tres(a, "energy", 0, 0, node);
-			tres(a, "fs", u->disk_write, 0, node);
+			ITEM("fs", SL_USE_WRITE, 1);
 		}
+#undef ITEM
 		json_object_object_add(o, kinds[k], a);
 	}
 	return o;
@@ -182,15 +196,15 @@ static json_object *obj1(const char *key, json_object *v)
 }
 
 /* A step's nodes, its use and what it was given (one node's share). */
-static void step_nodes_tres(json_object *o, const struct sl_job *j)
+static void step_nodes_tres(json_object *o, const struct sl_job *j, const struct sl_usage *use)
 {
 	json_object *x = json_object_new_object(), *t = json_object_new_object(), *a;
 	int running = !sl_jobstate_is_final(j->state);
 	struct sl_jobshape sh;
-	struct sl_usage u;
+	struct sl_usage_tasks u;
 	char host[256];
 
-	sl_usage_from_job(j, &u);
+	sl_usage_per_task(use, &u);
 	sl_job_shape(j, &sh);
 	batch_host(j, host, sizeof(host));
 	a = json_object_new_array();
@@ -210,7 +224,7 @@ static void step_nodes_tres(json_object *o, const struct sl_job *j)
 	json_object_object_add(o, "tres", t);
 }
 
-static json_object *step_time(const struct sl_job *j, int64_t now)
+static json_object *step_time(const struct sl_job *j, int64_t now, const struct sl_usage *use)
 {
 	json_object *x = json_object_new_object();
 
@@ -218,19 +232,21 @@ static json_object *step_time(const struct sl_job *j, int64_t now)
 	sl_json_int(x, "end", j->end_time);
 	sl_json_int(x, "start", j->start_time);
 	sl_json_int(x, "suspended", sl_job_suspended_secs(j, now));
-	json_object_object_add(x, "system", usec(j->sys_usec));
-	json_object_object_add(x, "total", usec(j->user_usec + j->sys_usec));
-	json_object_object_add(x, "user", usec(j->user_usec));
+	json_object_object_add(x, "system", usec(use->sys_usec));
+	json_object_object_add(x, "total", usec(use->user_usec + use->sys_usec));
+	json_object_object_add(x, "user", usec(use->user_usec));
 	return x;
 }
 
-static json_object *step_of(const struct sl_job *j, int64_t now)
+/* The batch step (or, through srun_step_of(), an srun step) with its own
+ * use (sacct_usage.c). */
+static json_object *step_of(const struct sl_job *j, int64_t now, const struct sl_usage *use)
 {
 	json_object *o = json_object_new_object(), *x, *y;
 	int running = !sl_jobstate_is_final(j->state);
 
-	step_nodes_tres(o, j);
-	json_object_object_add(o, "time", step_time(j, now));
+	step_nodes_tres(o, j, use);
+	json_object_object_add(o, "time", step_time(j, now, use));
 	json_object_object_add(o, "exit_code", exit_code(running ? 0 : j->exit_signal));
 	json_object_object_add(o, "tasks", obj1("count", json_object_new_int(1)));
 	sl_json_null(o, "pid");
@@ -316,7 +332,8 @@ static void times(json_object *o, const struct sl_job *j, int64_t now)
 }
 
 /* reservation, state, steps, tres, user, wckey, working_directory */
-static void job_tail(json_object *o, const struct sl_job *j, int64_t now)
+static void job_tail(json_object *o, const struct sl_job *j, int64_t now,
+		     const struct sl_usage *batch)
 {
 	json_object *x, *steps;
 
@@ -330,7 +347,7 @@ static void job_tail(json_object *o, const struct sl_job *j, int64_t now)
 	json_object_object_add(o, "state", x);
 	steps = json_object_new_array();
 	if (sl_sacct_has_batch_step(j))
-		json_object_array_add(steps, step_of(j, now));
+		json_object_array_add(steps, step_of(j, now, batch));
 	json_object_object_add(o, "steps", steps);
 	x = json_object_new_object();
 	json_object_object_add(x, "allocated", job_tres(j, 1));
@@ -344,7 +361,8 @@ static void job_tail(json_object *o, const struct sl_job *j, int64_t now)
 	sl_json_str(o, "working_directory", j->spec.work_dir);
 }
 
-static json_object *job_of(const struct sl_job *j, const char *cluster, int64_t now)
+static json_object *job_of(const struct sl_job *j, const char *cluster, int64_t now,
+			   const struct sl_usage *batch)
 {
 	json_object *o = json_object_new_object(), *x;
 	char features[1024] = "";
@@ -383,14 +401,13 @@ static json_object *job_of(const struct sl_job *j, const char *cluster, int64_t 
 	sl_json_int(x, "memory", sl_slurm_job_mem(j));
 	json_object_object_add(o, "required", x);
 	kill_user(o, j);
-	job_tail(o, j, now);
+	job_tail(o, j, now, batch);
 	return o;
 }
 
 /* An srun step: the batch step's object for the job as the step ran it,
- * with the step's own id, name, tasks and nodes, and no use of its own:
- * the job's measured use (srun tasks included) is the batch step's, and
- * repeating it on each step would count it once per step. */
+ * with the step's own id, name, tasks, nodes and use (its srun's
+ * measure; none for a step that has none). */
 static json_object *srun_step_of(const struct sl_job *j, const struct sl_step *st, int64_t now)
 {
 	struct sl_job tmp = *j; /* shallow: only read, never freed */
@@ -402,10 +419,7 @@ static json_object *srun_step_of(const struct sl_job *j, const struct sl_step *s
 	tmp.state = st->state;
 	tmp.exit_code = st->exit_code;
 	tmp.exit_signal = st->exit_signal;
-	tmp.user_usec = tmp.sys_usec = 0;
-	tmp.max_rss = tmp.max_vmsize = tmp.max_pages = 0;
-	tmp.disk_read = tmp.disk_write = 0;
-	o = step_of(&tmp, now);
+	o = step_of(&tmp, now, &st->use);
 	if (sl_jobstate_is_final(st->state))
 		json_object_object_add(o, "exit_code",
 				       status_of(st->exit_signal ? 0 : st->exit_code, st->exit_signal));
@@ -442,7 +456,9 @@ int sl_sacct_json(struct sl_job *const *v, size_t n, const struct sl_step *steps
 		sl_json_str(plugin, "name", "Slurm OpenAPI DB v0.0.38");
 	}
 	for (size_t i = 0; i < n; i++) {
-		json_object *job = job_of(v[i], cluster, now), *list;
+		struct sl_usage job_use, batch_use;
+		sl_sacct_usage_split(v[i], steps, ns, &job_use, &batch_use);
+		json_object *job = job_of(v[i], cluster, now, &batch_use), *list;
 		if (json_object_object_get_ex(job, "steps", &list)) {
 			if (allocs)
 				json_object_object_add(job, "steps", json_object_new_array());

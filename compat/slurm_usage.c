@@ -30,6 +30,39 @@ void sl_slurm_usage_kib(int64_t kib, int unit, char *buf, size_t len)
 	num_unit((double)kib * 1024, 0, unit, buf, len);
 }
 
+void sl_slurm_usage_bytes(int64_t bytes, int unit, char *buf, size_t len)
+{
+	num_unit((double)bytes, 0, unit, buf, len);
+}
+
+int64_t sl_slurm_usage_value(const struct sl_usage_tasks *t, enum sl_usage_item k,
+			     enum sl_usage_of of)
+{
+	int64_t scale = k == SL_USE_RSS || k == SL_USE_VMSIZE ? 1024 : 1;
+	const struct sl_usage_agg *a = &t->a[k];
+
+	if (t->n <= 0)
+		return 0;
+	switch (of) {
+	case SL_UOF_MAX:
+		return a->max * scale;
+	case SL_UOF_MIN:
+		return a->min * scale;
+	case SL_UOF_AVE:
+		return a->tot * scale / t->n;
+	case SL_UOF_TOT:
+		break;
+	}
+	return a->tot * scale;
+}
+
+int sl_slurm_usage_task(const struct sl_usage_tasks *t, enum sl_usage_item k, enum sl_usage_of of)
+{
+	if (t->n <= 0)
+		return 0;
+	return of == SL_UOF_MAX ? t->a[k].max_task : of == SL_UOF_MIN ? t->a[k].min_task : 0;
+}
+
 void sl_slurm_usage_count(int64_t v, int unit, char *buf, size_t len)
 {
 	num_unit((double)v, 0, unit, buf, len);
@@ -67,18 +100,20 @@ void sl_slurm_usage_disk(int64_t bytes, int unit, char *buf, size_t len)
 		snprintf(buf, len, "0");
 }
 
-void sl_slurm_usage_tres(const struct sl_usage *u, enum sl_usage_tres kind, const char *host,
-			 int unit, char *buf, size_t len)
+void sl_slurm_usage_tres(const struct sl_usage_tasks *t, enum sl_usage_tres kind,
+			 enum sl_usage_of of, const char *host, int unit, char *buf, size_t len)
 {
 	char cpu[32], mem[32], vmem[32];
+#define V(k) sl_slurm_usage_value(t, k, of)
+#define T(k) sl_slurm_usage_task(t, k, of)
 
 	switch (kind) {
 	case SL_UTRES_IN:
-		sl_slurm_usage_cpu_secs(u->user_usec + u->sys_usec, cpu, sizeof(cpu));
-		sl_slurm_usage_kib(u->max_rss, unit, mem, sizeof(mem));
-		sl_slurm_usage_kib(u->max_vmsize, unit, vmem, sizeof(vmem));
+		sl_slurm_usage_cpu_secs(V(SL_USE_CPU), cpu, sizeof(cpu));
+		sl_slurm_usage_bytes(V(SL_USE_RSS), unit, mem, sizeof(mem));
+		sl_slurm_usage_bytes(V(SL_USE_VMSIZE), unit, vmem, sizeof(vmem));
 		snprintf(buf, len, "cpu=%s,energy=0,fs/disk=%lld,mem=%s,pages=%lld,vmem=%s", cpu,
-			 (long long)u->disk_read, mem, (long long)u->max_pages, vmem);
+			 (long long)V(SL_USE_READ), mem, (long long)V(SL_USE_PAGES), vmem);
 		break;
 	case SL_UTRES_IN_NODE:
 		snprintf(buf, len, "cpu=%s,energy=%s,fs/disk=%s,mem=%s,pages=%s,vmem=%s", host, host,
@@ -86,18 +121,25 @@ void sl_slurm_usage_tres(const struct sl_usage *u, enum sl_usage_tres kind, cons
 		break;
 	case SL_UTRES_IN_TASK:
 	case SL_UTRES_IN_TASK_N:
-		/* sstat prints the task of cpu through the time printer */
-		snprintf(buf, len, "cpu=%s,fs/disk=0,mem=0,pages=0,vmem=0",
-			 kind == SL_UTRES_IN_TASK ? "00:00:00" : "0");
+		/* sstat prints the task of cpu through the time printer, as
+		 * milliseconds */
+		if (kind == SL_UTRES_IN_TASK)
+			sl_slurm_usage_cpu_secs((int64_t)T(SL_USE_CPU) * 1000, cpu, sizeof(cpu));
+		else
+			snprintf(cpu, sizeof(cpu), "%d", T(SL_USE_CPU));
+		snprintf(buf, len, "cpu=%s,fs/disk=%d,mem=%d,pages=%d,vmem=%d", cpu, T(SL_USE_READ),
+			 T(SL_USE_RSS), T(SL_USE_PAGES), T(SL_USE_VMSIZE));
 		break;
 	case SL_UTRES_OUT:
-		snprintf(buf, len, "energy=0,fs/disk=%lld", (long long)u->disk_write);
+		snprintf(buf, len, "energy=0,fs/disk=%lld", (long long)V(SL_USE_WRITE));
 		break;
 	case SL_UTRES_OUT_NODE:
 		snprintf(buf, len, "energy=%s,fs/disk=%s", host, host);
 		break;
 	case SL_UTRES_OUT_TASK:
-		snprintf(buf, len, "fs/disk=0");
+		snprintf(buf, len, "fs/disk=%d", T(SL_USE_WRITE));
 		break;
 	}
+#undef V
+#undef T
 }

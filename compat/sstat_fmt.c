@@ -1,6 +1,8 @@
-/* sstat_fmt.c - sstat's field table and rows. A batch step is one task on
- * one node, so its Max, Ave, Min and Tot figures are one, its task 0 and
- * its node the batch host (Slurm prints the same for such a step). Energy
+/* sstat_fmt.c - sstat's field table and rows. A step's figures are its
+ * tasks' (Max and Min the largest and smallest task's, Ave their mean, Tot
+ * their sum); a batch step is one task, so its four figures are one, its
+ * task 0 and its node the batch host (Slurm prints the same for such a
+ * step). Energy
  * and CPU frequency are not measured: Slurm's zeros. Disk figures print
  * as sstat prints them: read through convert_num_unit, written through
  * the small-double printer ("1.00M" for one byte). */
@@ -21,6 +23,7 @@ struct ctx {
 	const char *stepid, *node;
 	const struct sl_usage *u;
 	int unit; /* '-' with --noconvert, else 0 */
+	struct sl_usage_tasks t; /* u's figures task by task */
 };
 
 typedef void (*field_fn)(const struct ctx *c, char *buf, size_t len);
@@ -50,15 +53,17 @@ F(f_ntasks)
 	snprintf(buf, len, "%d", numbered && c->u->ntasks > 0 ? c->u->ntasks : 1);
 }
 F(f_pids) { snprintf(buf, len, "%s", c->u->pids); }
-F(f_vmsize) { sl_slurm_usage_kib(c->u->max_vmsize, c->unit, buf, len); }
-F(f_rss) { sl_slurm_usage_kib(c->u->max_rss, c->unit, buf, len); }
-F(f_pages) { sl_slurm_usage_count(c->u->max_pages, c->unit, buf, len); }
-F(f_cpu) { sl_slurm_usage_cpu_secs(c->u->user_usec + c->u->sys_usec, buf, len); }
-F(f_read) { sl_slurm_usage_count(c->u->disk_read, c->unit, buf, len); }
+#define V(k, of) sl_slurm_usage_value(&c->t, k, of)
+#define SIZE(name, of) \
+	F(name##_vmsize) { sl_slurm_usage_bytes(V(SL_USE_VMSIZE, of), c->unit, buf, len); } \
+	F(name##_rss) { sl_slurm_usage_bytes(V(SL_USE_RSS, of), c->unit, buf, len); } \
+	F(name##_pages) { sl_slurm_usage_count(V(SL_USE_PAGES, of), c->unit, buf, len); } \
+	F(name##_read) { sl_slurm_usage_count(V(SL_USE_READ, of), c->unit, buf, len); } \
+	F(name##_write) { write_cell(c, V(SL_USE_WRITE, of), buf, len); }
 
-F(f_write)
+static void write_cell(const struct ctx *c, int64_t bytes, char *buf, size_t len)
 {
-	double v = (double)c->u->disk_write;
+	double v = (double)bytes;
 
 	if (v > 1)
 		sl_slurm_num_unit(v, 2, c->unit == '-' ? 2 : 5, buf, len);
@@ -68,46 +73,70 @@ F(f_write)
 		snprintf(buf, len, "0");
 }
 
-#define TRES(name, kind) F(name) { sl_slurm_usage_tres(c->u, kind, c->node, c->unit, buf, len); }
-TRES(f_in, SL_UTRES_IN)
-TRES(f_in_node, SL_UTRES_IN_NODE)
-TRES(f_in_task, SL_UTRES_IN_TASK)
-TRES(f_out, SL_UTRES_OUT)
-TRES(f_out_node, SL_UTRES_OUT_NODE)
-TRES(f_out_task, SL_UTRES_OUT_TASK)
+SIZE(f_max, SL_UOF_MAX)
+SIZE(f_ave, SL_UOF_AVE)
+#undef SIZE
+F(f_ave_cpu) { sl_slurm_usage_cpu_secs(V(SL_USE_CPU, SL_UOF_AVE), buf, len); }
+F(f_min_cpu) { sl_slurm_usage_cpu_secs(V(SL_USE_CPU, SL_UOF_MIN), buf, len); }
+#undef V
+#define TASK(name, k, of) F(name) { snprintf(buf, len, "%d", sl_slurm_usage_task(&c->t, k, of)); }
+TASK(f_read_task, SL_USE_READ, SL_UOF_MAX)
+TASK(f_write_task, SL_USE_WRITE, SL_UOF_MAX)
+TASK(f_pages_task, SL_USE_PAGES, SL_UOF_MAX)
+TASK(f_rss_task, SL_USE_RSS, SL_UOF_MAX)
+TASK(f_vmsize_task, SL_USE_VMSIZE, SL_UOF_MAX)
+TASK(f_cpu_task, SL_USE_CPU, SL_UOF_MIN)
+#undef TASK
+
+#define TRES(name, kind, of) \
+	F(name) { sl_slurm_usage_tres(&c->t, kind, of, c->node, c->unit, buf, len); }
+TRES(f_in_ave, SL_UTRES_IN, SL_UOF_AVE)
+TRES(f_in_max, SL_UTRES_IN, SL_UOF_MAX)
+TRES(f_in_min, SL_UTRES_IN, SL_UOF_MIN)
+TRES(f_in_tot, SL_UTRES_IN, SL_UOF_TOT)
+TRES(f_in_node, SL_UTRES_IN_NODE, SL_UOF_MAX)
+TRES(f_in_max_task, SL_UTRES_IN_TASK, SL_UOF_MAX)
+TRES(f_in_min_task, SL_UTRES_IN_TASK, SL_UOF_MIN)
+TRES(f_out_ave, SL_UTRES_OUT, SL_UOF_AVE)
+TRES(f_out_max, SL_UTRES_OUT, SL_UOF_MAX)
+TRES(f_out_min, SL_UTRES_OUT, SL_UOF_MIN)
+TRES(f_out_tot, SL_UTRES_OUT, SL_UOF_TOT)
+TRES(f_out_node, SL_UTRES_OUT_NODE, SL_UOF_MAX)
+TRES(f_out_max_task, SL_UTRES_OUT_TASK, SL_UOF_MAX)
+TRES(f_out_min_task, SL_UTRES_OUT_TASK, SL_UOF_MIN)
 #undef TRES
 #undef F
 
 /* sstat.c's fields[], in its order. */
 static const struct field_row table[] = {
-	{"AveCPU", 10, K_STR, f_cpu},
+	{"AveCPU", 10, K_STR, f_ave_cpu},
 	{"AveCPUFreq", 10, K_STR, f_zero},
-	{"AveDiskRead", 12, K_STR, f_read},
-	{"AveDiskWrite", 12, K_STR, f_write},
-	{"AvePages", 10, K_STR, f_pages},
-	{"AveRSS", 10, K_STR, f_rss},
-	{"AveVMSize", 10, K_STR, f_vmsize},
+	{"AveDiskRead", 12, K_STR, f_ave_read},
+	{"AveDiskWrite", 12, K_STR, f_ave_write},
+	{"AvePages", 10, K_STR, f_ave_pages},
+	{"AveRSS", 10, K_STR, f_ave_rss},
+	{"AveVMSize", 10, K_STR, f_ave_vmsize},
 	{"ConsumedEnergy", 14, K_STR, f_zero},
 	{"ConsumedEnergyRaw", 17, K_NUM, f_zero},
 	{"JobID", -12, K_STR, f_jobid},
-	{"MaxDiskRead", 12, K_STR, f_read},
+	{"MaxDiskRead", 12, K_STR, f_max_read},
 	{"MaxDiskReadNode", 15, K_STR, f_node},
-	{"MaxDiskReadTask", 15, K_NUM, f_zero},
-	{"MaxDiskWrite", 12, K_STR, f_write},
+	{"MaxDiskReadTask", 15, K_NUM, f_read_task},
+	{"MaxDiskWrite", 12, K_STR, f_max_write},
 	{"MaxDiskWriteNode", 16, K_STR, f_node},
-	{"MaxDiskWriteTask", 16, K_NUM, f_zero},
-	{"MaxPages", 8, K_STR, f_pages},
+	{"MaxDiskWriteTask", 16, K_NUM, f_write_task},
+	{"MaxPages", 8, K_STR, f_max_pages},
 	{"MaxPagesNode", 12, K_STR, f_node},
-	{"MaxPagesTask", 14, K_NUM, f_zero},
-	{"MaxRSS", 10, K_STR, f_rss},
+	{"MaxPagesTask", 14, K_NUM, f_pages_task},
+	{"MaxRSS", 10, K_STR, f_max_rss},
 	{"MaxRSSNode", 10, K_STR, f_node},
-	{"MaxRSSTask", 10, K_NUM, f_zero},
-	{"MaxVMSize", 10, K_STR, f_vmsize},
+	{"MaxRSSTask", 10, K_NUM, f_rss_task},
+	{"MaxVMSize", 10, K_STR, f_max_vmsize},
 	{"MaxVMSizeNode", 14, K_STR, f_node},
-	{"MaxVMSizeTask", 14, K_NUM, f_zero},
-	{"MinCPU", 10, K_STR, f_cpu},
+	{"MaxVMSizeTask", 14, K_NUM, f_vmsize_task},
+	{"MinCPU", 10, K_STR, f_min_cpu},
 	{"MinCPUNode", 10, K_STR, f_node},
-	{"MinCPUTask", 10, K_NUM, f_zero},
+	{"MinCPUTask", 10, K_NUM, f_cpu_task},
 	{"Nodelist", 20, K_STR, f_node},
 	{"NTasks", 8, K_NUM, f_ntasks},
 	{"Pids", 20, K_STR, f_pids},
@@ -115,22 +144,22 @@ static const struct field_row table[] = {
 	{"ReqCPUFreqMin", 13, K_STR, f_zero},
 	{"ReqCPUFreqMax", 13, K_STR, f_zero},
 	{"ReqCPUFreqGov", 13, K_STR, f_zero},
-	{"TRESUsageInAve", 14, K_STR, f_in},
-	{"TRESUsageInMax", 14, K_STR, f_in},
+	{"TRESUsageInAve", 14, K_STR, f_in_ave},
+	{"TRESUsageInMax", 14, K_STR, f_in_max},
 	{"TRESUsageInMaxNode", 18, K_STR, f_in_node},
-	{"TRESUsageInMaxTask", 18, K_STR, f_in_task},
-	{"TRESUsageInMin", 14, K_STR, f_in},
+	{"TRESUsageInMaxTask", 18, K_STR, f_in_max_task},
+	{"TRESUsageInMin", 14, K_STR, f_in_min},
 	{"TRESUsageInMinNode", 18, K_STR, f_in_node},
-	{"TRESUsageInMinTask", 18, K_STR, f_in_task},
-	{"TRESUsageInTot", 14, K_STR, f_in},
-	{"TRESUsageOutAve", 15, K_STR, f_out},
-	{"TRESUsageOutMax", 15, K_STR, f_out},
+	{"TRESUsageInMinTask", 18, K_STR, f_in_min_task},
+	{"TRESUsageInTot", 14, K_STR, f_in_tot},
+	{"TRESUsageOutAve", 15, K_STR, f_out_ave},
+	{"TRESUsageOutMax", 15, K_STR, f_out_max},
 	{"TRESUsageOutMaxNode", 19, K_STR, f_out_node},
-	{"TRESUsageOutMaxTask", 19, K_STR, f_out_task},
-	{"TRESUsageOutMin", 15, K_STR, f_out},
+	{"TRESUsageOutMaxTask", 19, K_STR, f_out_max_task},
+	{"TRESUsageOutMin", 15, K_STR, f_out_min},
 	{"TRESUsageOutMinNode", 19, K_STR, f_out_node},
-	{"TRESUsageOutMinTask", 19, K_STR, f_out_task},
-	{"TRESUsageOutTot", 15, K_STR, f_out},
+	{"TRESUsageOutMinTask", 19, K_STR, f_out_min_task},
+	{"TRESUsageOutTot", 15, K_STR, f_out_tot},
 };
 #define N_FIELDS (sizeof(table) / sizeof(table[0]))
 
@@ -203,11 +232,12 @@ int sl_sstat_fmt_header(const struct sl_sstat_fmt *f, struct sl_buf *b)
 int sl_sstat_fmt_step(const struct sl_sstat_fmt *f, const char *stepid,
 		      const struct sl_usage *u, const char *node, struct sl_buf *b)
 {
-	struct ctx c = {stepid, node ? node : "", u, f->unit};
+	struct ctx c = {stepid, node ? node : "", u, f->unit, {0}};
 	size_t n = sl_fmt_count(f->fmt);
 	char val[1024];
 	int r = 0;
 
+	sl_usage_per_task(u, &c.t);
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		const struct sl_fmt_item *it = sl_fmt_item(f->fmt, i);
 		table[it->index].print(&c, val, sizeof(val));

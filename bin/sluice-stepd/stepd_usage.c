@@ -7,7 +7,17 @@
  * the rusage of everything that was reaped adds the CPU times and the
  * peak of any one process (wait4's), so a job shorter than a sample still has
  * figures (Slurm's, sampled every 30 s, has none) and costs no sample. No
- * cgroup: the supervisor has none of its own. */
+ * cgroup: the supervisor has none of its own.
+ *
+ * The batch step is the script's own processes, as Slurm's: the tasks of
+ * its srun steps run there under the step's own slurmstepd. Here they are
+ * the script's descendants, so the sizes are sampled without them
+ * (sl_proc_sample_job: srun's children are its step's, which srun
+ * measures), and the end's largest reaped process, which may be one of
+ * them, is kept apart (reaped_rss) for sacct to weigh against the steps'.
+ * CPU time, faults and I/O add up the tree in the kernel and cannot be
+ * split here: they stay the whole job's, and sacct takes the steps' out
+ * of them (compat/sacct_usage.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +53,7 @@ int64_t stepd_usage_sample(struct stepd *s, int64_t now_ms)
 {
 	struct sl_usage *u = &s->usage;
 	long hz = sysconf(_SC_CLK_TCK);
-	struct sl_proc_sample x;
+	struct sl_proc_sample x, own;
 
 	int64_t every = s->l.sample_secs > 0 ? (int64_t)s->l.sample_secs * 1000 : SAMPLE_MS;
 	if (s->l.sample_secs < 0) /* --acctg-freq task=0: the end's totals alone */
@@ -52,19 +62,20 @@ int64_t stepd_usage_sample(struct stepd *s, int64_t now_ms)
 		s->usage_next_ms = now_ms + (every < FIRST_MS ? every : FIRST_MS);
 	if (now_ms < s->usage_next_ms)
 		return s->usage_next_ms;
-	sl_proc_sample_tree(s->job_pid, 1, &x);
-	u->max_rss = max64(u->max_rss, x.rss_kib);
-	u->max_vmsize = max64(u->max_vmsize, x.vsize_kib);
+	sl_proc_sample_job(s->job_pid, &x, &own);
+	u->max_rss = max64(u->max_rss, own.rss_kib);
+	u->max_vmsize = max64(u->max_vmsize, own.vsize_kib);
 	u->max_pages = max64(u->max_pages, x.majflt);
 	u->disk_read = max64(u->disk_read, x.rchar);
 	u->disk_write = max64(u->disk_write, x.wchar);
 	/* utime and stime together: /proc has no split for reaped children
-	 * that would survive the sum, and sstat shows their sum alone */
-	u->user_usec = max64(u->user_usec, hz > 0 ? x.cpu_ticks * (1000000 / hz) : 0);
-	u->ntasks = x.nprocs;
-	memcpy(u->pids, x.pids, sizeof(u->pids));
+	 * that would survive the sum, and sstat shows their sum alone; the
+	 * script's own (sluiced takes out what ended steps used) */
+	u->user_usec = max64(u->user_usec, hz > 0 ? own.cpu_ticks * (1000000 / hz) : 0);
+	u->ntasks = own.nprocs;
+	memcpy(u->pids, own.pids, sizeof(u->pids));
 	u->sampled = (int64_t)time(NULL);
-	if (x.nprocs > 0)
+	if (own.nprocs > 0)
 		write_usage(s);
 	s->usage_next_ms = now_ms + every;
 	return s->usage_next_ms;
@@ -98,7 +109,7 @@ void stepd_usage_end(struct stepd *s, struct sl_exec_result *r)
 		 * counted, and the peak is of this job's processes alone */
 		u->user_usec = usec(&ru.ru_utime, &s->ru0.ru_utime);
 		u->sys_usec = usec(&ru.ru_stime, &s->ru0.ru_stime);
-		u->max_rss = max64(u->max_rss, s->maxrss_kib);
+		u->reaped_rss = s->maxrss_kib;
 		u->max_pages = max64(u->max_pages, ru.ru_majflt - s->ru0.ru_majflt);
 	}
 	u->ntasks = 0;

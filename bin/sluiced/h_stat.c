@@ -38,7 +38,8 @@ static char *batch_host(const struct sl_job *j)
 
 /* A running srun step's tasks now (its srun's process tree, srun left
  * out): sluiced reads /proc itself, as the step has no supervisor of its
- * own. Sizes are the sums now, not peaks: a step's figures are a sample. */
+ * own (its srun keeps the peaks for the step's end). Sizes are the sums
+ * now, not peaks: a step's figures are a sample. */
 static int step_use(struct sluiced *d, const struct sl_job *j, json_object *v,
 		    struct sl_usage *u, struct sl_err *err)
 {
@@ -61,23 +62,20 @@ static int step_use(struct sluiced *d, const struct sl_job *j, json_object *v,
 			       (unsigned long long)j->id, (long long)n);
 	}
 	if (r == 0) {
-		/* each task is a child of srun with what it started: the Max
-		 * figures are the largest task's, AveCPU the mean, as Slurm's */
+		/* each task is a child of srun with what it started, ranked in
+		 * the order srun started them: the step's figures are the tasks',
+		 * one by one (Max the largest task's, Ave the mean), as Slurm's */
 		pid_t tasks[256];
 		size_t nt = sl_proc_tree(st.pid, 0, tasks, sizeof(tasks) / sizeof(tasks[0]));
-		int64_t cpu = 0;
-		size_t k = 0, counted = 0;
+		size_t k = 0;
 		for (size_t i = 0; i < nt; i++) {
 			if (sl_proc_parent(tasks[i]) != st.pid)
 				continue;
 			sl_proc_sample_tree(tasks[i], 1, &x);
-			u->max_rss = x.rss_kib > u->max_rss ? x.rss_kib : u->max_rss;
-			u->max_vmsize = x.vsize_kib > u->max_vmsize ? x.vsize_kib : u->max_vmsize;
-			u->max_pages = x.majflt > u->max_pages ? x.majflt : u->max_pages;
-			u->disk_read = x.rchar > u->disk_read ? x.rchar : u->disk_read;
-			u->disk_write = x.wchar > u->disk_write ? x.wchar : u->disk_write;
-			cpu += x.cpu_ticks;
-			counted++;
+			int64_t cpu = hz > 0 ? x.cpu_ticks * (1000000 / hz) : 0;
+			int64_t fig[SL_USE_N] = {cpu, x.rss_kib, x.vsize_kib, x.majflt, x.rchar,
+						 x.wchar};
+			sl_usage_tasks_add(&u->tasks, u->tasks.n, fig);
 			int w = snprintf(u->pids + k, sizeof(u->pids) - k, "%s%d", k ? "," : "",
 					 (int)tasks[i]);
 			if (w > 0 && (size_t)w < sizeof(u->pids) - k)
@@ -85,12 +83,31 @@ static int step_use(struct sluiced *d, const struct sl_job *j, json_object *v,
 			else
 				u->pids[k] = '\0'; /* full: the pids that fit */
 		}
-		u->user_usec = hz > 0 && counted ? cpu * (1000000 / hz) / (int64_t)counted : 0;
 		u->ntasks = st.ntasks;
 		u->sampled = (int64_t)time(NULL);
 	}
 	sl_step_clear(&st);
 	return r;
+}
+
+/* The batch step's CPU so far is the script's processes' with what they
+ * reaped: an srun step that ended in the script came back with its tasks'
+ * time, which its srun told with its end. Taken out, as sacct takes it
+ * out of the job's at the end (compat/sacct_usage.c). */
+static void batch_own_cpu(struct sluiced *d, const struct sl_job *j, struct sl_usage *u)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_step *v = NULL;
+	int64_t steps = 0;
+	size_t n = 0;
+
+	if (sl_store_steps(d->store, &j->id, 1, 0, &v, &n, &err) != 0)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].in_batch && v[i].end_time != 0 && v[i].start_time >= j->start_time)
+			steps += v[i].use.user_usec + v[i].use.sys_usec;
+	sl_step_free_array(v, n);
+	u->user_usec = u->user_usec > steps ? u->user_usec - steps : 0;
 }
 
 int sl_h_stat(struct sluiced *d, const struct sl_peer *p, json_object *req, json_object *rep,
@@ -135,6 +152,7 @@ int sl_h_stat(struct sluiced *d, const struct sl_peer *p, json_object *req, json
 	if (sl_jobdir_read(dir, SL_JOBDIR_USAGE, &text, &rerr) != 0 || sl_jobdir_blank(text) ||
 	    sl_usage_from_json(text, &u) != 0)
 		memset(&u, 0, sizeof(u));
+	batch_own_cpu(d, j, &u);
 	json_object_object_add(rep, "usage", sl_usage_to_obj(&u));
 	json_object_object_add(rep, "node", json_object_new_string(host));
 	r = 0;

@@ -46,6 +46,7 @@ INTEGRATION_TESTS = \
 	tests/integration/prio.sh \
 	tests/integration/private.sh \
 	tests/integration/usage.sh \
+	tests/integration/usage_steps.sh \
 	tests/integration/json.sh \
 	tests/integration/sstat.sh \
 	tests/integration/k8s_basic.sh \

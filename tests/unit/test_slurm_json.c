@@ -106,22 +106,58 @@ static void test_usage_tres(void **state)
 {
 	struct sl_usage u = {.max_rss = 40396, .max_vmsize = 47268, .max_pages = 2,
 			     .disk_read = 48430, .disk_write = 1, .ntasks = 1};
+	struct sl_usage_tasks t;
 	char buf[512];
 	(void)state;
-	sl_slurm_usage_tres(&u, SL_UTRES_IN, "n1", 0, buf, sizeof(buf));
+	sl_usage_per_task(&u, &t);
+	sl_slurm_usage_tres(&t, SL_UTRES_IN, SL_UOF_MAX, "n1", 0, buf, sizeof(buf));
 	assert_string_equal(buf, "cpu=00:00:00,energy=0,fs/disk=48430,mem=40396K,pages=2,"
 				 "vmem=47268K");
-	sl_slurm_usage_tres(&u, SL_UTRES_IN_NODE, "n1", 0, buf, sizeof(buf));
+	sl_slurm_usage_tres(&t, SL_UTRES_IN_NODE, SL_UOF_MAX, "n1", 0, buf, sizeof(buf));
 	assert_string_equal(buf, "cpu=n1,energy=n1,fs/disk=n1,mem=n1,pages=n1,vmem=n1");
-	sl_slurm_usage_tres(&u, SL_UTRES_IN_TASK, "n1", 0, buf, sizeof(buf));
+	sl_slurm_usage_tres(&t, SL_UTRES_IN_TASK, SL_UOF_MAX, "n1", 0, buf, sizeof(buf));
 	assert_string_equal(buf, "cpu=00:00:00,fs/disk=0,mem=0,pages=0,vmem=0");
 	/* sacct's (real sacct -o TRESUsageInMaxTask of a measured batch step) */
-	sl_slurm_usage_tres(&u, SL_UTRES_IN_TASK_N, "n1", 0, buf, sizeof(buf));
+	sl_slurm_usage_tres(&t, SL_UTRES_IN_TASK_N, SL_UOF_MAX, "n1", 0, buf, sizeof(buf));
 	assert_string_equal(buf, "cpu=0,fs/disk=0,mem=0,pages=0,vmem=0");
-	sl_slurm_usage_tres(&u, SL_UTRES_OUT, "n1", 0, buf, sizeof(buf));
+	sl_slurm_usage_tres(&t, SL_UTRES_OUT, SL_UOF_TOT, "n1", 0, buf, sizeof(buf));
 	assert_string_equal(buf, "energy=0,fs/disk=1");
-	sl_slurm_usage_tres(&u, SL_UTRES_OUT_TASK, "n1", 0, buf, sizeof(buf));
+	sl_slurm_usage_tres(&t, SL_UTRES_OUT_TASK, SL_UOF_MIN, "n1", 0, buf, sizeof(buf));
 	assert_string_equal(buf, "fs/disk=0");
+}
+
+/* A step of two tasks: the reference cluster's 1220.0 (srun -n2, task 1
+ * twice task 0's memory and CPU), sacct -P -o TRESUsageIn*,TRESUsageOutTot. */
+static void test_usage_tres_tasks(void **state)
+{
+	struct sl_usage_tasks t = {0};
+	int64_t t0[SL_USE_N] = {460000, 56044, 59092, 0, 8705, 1};
+	int64_t t1[SL_USE_N] = {860000, 107184, 110292, 0, 8705, 1};
+	char buf[512];
+	(void)state;
+	sl_usage_tasks_add(&t, 1, t1); /* reaped in any order */
+	sl_usage_tasks_add(&t, 0, t0);
+	sl_slurm_usage_tres(&t, SL_UTRES_IN, SL_UOF_AVE, "n1", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu=00:00:00,energy=0,fs/disk=8705,mem=81614K,pages=0,"
+				 "vmem=84692K");
+	sl_slurm_usage_tres(&t, SL_UTRES_IN, SL_UOF_MAX, "n1", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu=00:00:00,energy=0,fs/disk=8705,mem=107184K,pages=0,"
+				 "vmem=110292K");
+	sl_slurm_usage_tres(&t, SL_UTRES_IN_TASK_N, SL_UOF_MAX, "n1", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu=1,fs/disk=0,mem=1,pages=0,vmem=1");
+	sl_slurm_usage_tres(&t, SL_UTRES_IN, SL_UOF_MIN, "n1", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu=00:00:00,energy=0,fs/disk=8705,mem=56044K,pages=0,"
+				 "vmem=59092K");
+	sl_slurm_usage_tres(&t, SL_UTRES_IN_TASK_N, SL_UOF_MIN, "n1", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu=0,fs/disk=0,mem=0,pages=0,vmem=0");
+	sl_slurm_usage_tres(&t, SL_UTRES_IN, SL_UOF_TOT, "n1", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu=00:00:01,energy=0,fs/disk=17410,mem=163228K,pages=0,"
+				 "vmem=169384K");
+	sl_slurm_usage_tres(&t, SL_UTRES_OUT, SL_UOF_TOT, "n1", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "energy=0,fs/disk=2");
+	/* an Ave that is no whole KiB prints in bytes, as slurmdbd keeps it */
+	t.a[SL_USE_RSS].tot += 1;
+	assert_int_equal(sl_slurm_usage_value(&t, SL_USE_RSS, SL_UOF_AVE), 83573248);
 }
 
 static void golden(int sacct, const char *file)
@@ -182,7 +218,7 @@ int main(void)
 		cmocka_unit_test(test_sacct_usage_cells),
 		cmocka_unit_test(test_sacct_usage_tres),
 		cmocka_unit_test(test_usage_forms),
-		cmocka_unit_test(test_usage_tres),
+		cmocka_unit_test(test_usage_tres), cmocka_unit_test(test_usage_tres_tasks),
 		cmocka_unit_test(test_squeue_json),
 		cmocka_unit_test(test_sacct_json),
 		cmocka_unit_test(test_sacct_json_ending),

@@ -111,6 +111,32 @@ static void test_steps(void **state)
 	free(v);
 }
 
+/* A running srun step of two tasks (sluiced's sample, task by task): Max
+ * the larger task's and its rank, Ave the mean, Min the smaller CPU; the
+ * task cells as the reference cluster's sstat printed them for such a
+ * step (its 1246.0: "cpu=00:00:00,fs/disk=0,mem=1,pages=0,vmem=1"). */
+static void test_two_tasks(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	struct sl_sstat_fmt *f;
+	struct sl_usage u = {.ntasks = 2};
+	int64_t t0[SL_USE_N] = {2000000, 56044, 59092, 0, 8705, 1};
+	int64_t t1[SL_USE_N] = {3000000, 107184, 110292, 0, 8705, 1};
+	(void)state;
+
+	sl_usage_tasks_add(&u.tasks, 0, t0);
+	sl_usage_tasks_add(&u.tasks, 1, t1);
+	assert_int_equal(sl_sstat_fmt_new("JobID,NTasks,MaxRSS,MaxRSSTask,AveRSS,AveCPU,MinCPU,"
+					  "MinCPUTask,TRESUsageInMaxTask",
+					  SL_SSTAT_PARSABLE2, 0, &f, &err), 0);
+	assert_int_equal(sl_sstat_fmt_step(f, "7.0", &u, "n1", b), 0);
+	assert_string_equal(sl_buf_str(b), "7.0|2|107184K|1|81614K|00:00:02|00:00:02|0|"
+					   "cpu=00:00:00,fs/disk=0,mem=1,pages=0,vmem=1\n");
+	sl_buf_free(b);
+	sl_sstat_fmt_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -119,6 +145,7 @@ int main(void)
 		cmocka_unit_test(test_parsable_noheader),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_steps),
+		cmocka_unit_test(test_two_tasks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

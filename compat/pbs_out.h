@@ -1,5 +1,6 @@
 /* pbs_out.h - qstat's attribute lists (-f) in its three output formats,
- * as OpenPBS's prt_attr() writes them (src/cmds/qstat.c:452): the default
+ * as OpenPBS's prt_attr() writes them (src/cmds/qstat.c:452), and
+ * pbsnodes' (kind "Node": prt_node(), src/cmds/pbsnodes.c:650, below): the default
  * ("    name.res = value" lines wrapped at commas past 78 columns, a blank
  * line after each object), dsv ("Job Id: ID|name=value|..." on one line,
  * the delimiter in a value escaped with '\', qstat.c:537) and json (one
@@ -11,6 +12,7 @@
 #ifndef SL_PBS_OUT_H
 #define SL_PBS_OUT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "buf.h"
 
@@ -29,12 +31,36 @@ void sl_pbs_out_free(struct sl_pbs_out *o);
  * sets linesize to maxlinesize), which tools parse line by line. */
 void sl_pbs_out_unfolded(struct sl_pbs_out *o);
 
-/* One object: kind "Job Id", "Queue" or "Server" (its json section is
- * "Jobs", "Queue", "Server"), then its attributes (res NULL unless a
- * resource of name; NULL values are left out), then its end. */
+/* One object: kind "Job Id", "Queue", "Server" or "Node" (its json
+ * section is "Jobs", "Queue", "Server", "nodes"), then its attributes (res
+ * NULL unless a resource of name; NULL values are left out), then its end.
+ * A node is written as pbsnodes writes it: its name alone on a line, then
+ * "     name.res = value" never wrapped, control characters as ^X
+ * (show_nonprint_chars()), last_state_change_time and last_used_time
+ * (epoch seconds) as ctime(); dsv "Name=N|name.res=value|..." with nothing
+ * escaped and the jobs' blanks dropped; json as encode_to_json()
+ * (pbsnodes.c:195): resources_assigned without its zeros ("0kb" too), jobs
+ * an array of the job ids. */
 void sl_pbs_out_begin(struct sl_pbs_out *o, const char *kind, const char *id);
 void sl_pbs_out_attr(struct sl_pbs_out *o, const char *name, const char *res, const char *value);
 void sl_pbs_out_end(struct sl_pbs_out *o);
+
+/* json: the kind's section, opened now rather than with its first object
+ * (pbsnodes' prologue makes "nodes" even when it lists none). Other
+ * formats: nothing. */
+void sl_pbs_out_section(struct sl_pbs_out *o, const char *kind);
+
+/* show_nonprint_chars() (src/lib/Libutil/misc_utils.c:1571), as pbsnodes
+ * prints values: s with each control character other than tab and newline
+ * written ^X (^M for a carriage return), into b. */
+void sl_pbs_out_shown(struct sl_buf *b, const char *s);
+
+/* json only (other formats: nothing), members of the open object whatever
+ * their text looks like: a string (pbs_json_insert_string()), a number
+ * (pbs_json_insert_number()), an array of n strings (one line, "[a, b]"). */
+void sl_pbs_out_str(struct sl_pbs_out *o, const char *key, const char *value);
+void sl_pbs_out_num(struct sl_pbs_out *o, const char *key, double value);
+void sl_pbs_out_strv(struct sl_pbs_out *o, const char *key, char *const *v, size_t n);
 
 /* The end of the listing (json: the document's closing braces). 0, or
  * -SL_ETOOBIG when the buffer filled up. */

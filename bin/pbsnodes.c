@@ -1,25 +1,33 @@
 /* pbsnodes.c - PBS's node list from what sinfo asks (sl_client_partitions):
  * the local executor's host, with its partitions' quota as its resources
- * (compat/pbs_fmt_queue.c). Options through compat/pbs_qopt: -a, host
- * names, -l (the nodes marked down or offline), and marking them, an
- * operator's: -o (offline: scontrol's DRAIN), -r (not offline), -c
+ * (compat/pbs_fmt_queue.c), and the jobs running there (sl_client_query).
+ * Options through compat/pbs_qopt; what is listed, compat/pbs_node: -a,
+ * host names, -v vnode names, -H hosts' vnodes, -l (the nodes marked down
+ * or offline), -S/-Sj/-L summaries, -F dsv|json and -D. Marking nodes is
+ * an operator's: -o (offline: scontrol's DRAIN), -r (not offline), -c
  * (neither offline nor down), -C COMMENT (the drain's reason). As
- * OpenPBS's pbsnodes (src/cmds/pbsnodes.c:1107), no node at all (the
+ * OpenPBS's pbsnodes (src/cmds/pbsnodes.c:1100), no node at all (the
  * Kubernetes executor's are not watched yet) prints "pbsnodes: No nodes
  * found" and exits 0; a mark refused is "Error marking node H - WHY"
  * (marknode()), the exit status the PBS error's low byte. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "config.h"
 #include "buf.h"
 #include "client.h"
 #include "err.h"
 #include "pbs_fmt.h"
 #include "pbs_job.h"
+#include "pbs_node.h"
 #include "pbs_qopt.h"
 
-/* -o, -r, -c, -C on each host, as marknode() on each. */
+#define OUT_CAP (64u << 20)
+
+/* -o, -r, -c, -C on each host, as marknode() on each (-C alone passes
+ * over an empty name). */
 static int mark(const struct sl_pbsnodes_opts *o)
 {
 	static const char *const states[] = {
@@ -31,8 +39,10 @@ static int mark(const struct sl_pbsnodes_opts *o)
 	for (int i = 0; i < o->n_hosts; i++) {
 		const char *names[] = {o->hosts[i], NULL};
 		struct sl_err err = SL_ERR_INIT;
-		int r = sl_client_node_update(names, states[o->oper], o->comment, &err), e;
-		if (r == 0)
+		int r, e;
+		if (o->oper == SL_PBSNODES_COMMENT && o->hosts[i][0] == '\0')
+			continue;
+		if ((r = sl_client_node_update(names, states[o->oper], o->comment, &err)) == 0)
 			continue;
 		e = r == -SL_EPERM ? SL_PBSE_PERM : r == -SL_ENOENT ? SL_PBSE_UNKNODE
 			: r == -SL_ECONNECT ? SL_PBSE_SYSTEM : 0;
@@ -43,13 +53,34 @@ static int mark(const struct sl_pbsnodes_opts *o)
 	return rc;
 }
 
-/* -l: each node marked down or offline, its state and comment. */
-static void list_marked(const struct sl_clusterinfo *ci)
+/* The node as the server would list it: its quota, and its jobs (those
+ * holding CPUs) unless -l, which shows neither. NULL in *nd: no node. */
+static int node_of(const struct sl_pbsnodes_opts *o, const char *server,
+		   struct sl_pbs_node **nd)
 {
-	const struct sl_nodeinfo *n = ci->node;
-	if (n != NULL && (n->down || n->drain))
-		printf("%-20s %s %s\n", n->name, n->down ? "down" : "offline",
-		       n->reason ? n->reason : "");
+	static int live[] = {SL_JOB_RUNNING, SL_JOB_CONFIGURING, SL_JOB_COMPLETING,
+			     SL_JOB_SUSPENDED};
+	struct sl_jobfilter f = {.states = live, .n_states = sizeof(live) / sizeof(live[0])};
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_clusterinfo *ci = NULL;
+	struct sl_job **jobs = NULL;
+	size_t n = 0;
+	char *list = NULL;
+
+	if (sl_client_partitions(&ci, &err) != 0)
+		return -1;
+	if (ci->node && o->oper != SL_PBSNODES_LISTMARKED) {
+		if (sl_client_query(&f, &jobs, &n, &err) != 0) {
+			sl_clusterinfo_free(ci);
+			return -1;
+		}
+		list = sl_pbs_node_jobs(ci->node->name, jobs, n, server);
+	}
+	*nd = sl_pbs_node_of(ci, list);
+	free(list);
+	sl_job_free_array(jobs, n);
+	sl_clusterinfo_free(ci);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -57,10 +88,10 @@ int main(int argc, char **argv)
 	struct sl_pbsnodes_opts o;
 	struct sl_pbs_failure fail;
 	struct sl_err err = SL_ERR_INIT;
-	struct sl_clusterinfo *ci = NULL;
-	struct sl_buf *b;
+	struct sl_pbs_node *nd = NULL;
+	struct sl_buf *out, *errs;
 	char *server;
-	int rc = 0;
+	int rc;
 
 	sl_pbs_version_exit(argc, argv);
 	if (sl_pbsnodes_parse(argc, argv, &o, &fail, &err) != 0) {
@@ -71,32 +102,24 @@ int main(int argc, char **argv)
 		return fail.status;
 	}
 	if (o.oper != SL_PBSNODES_LIST && o.oper != SL_PBSNODES_ALL &&
-	    o.oper != SL_PBSNODES_LISTMARKED)
+	    o.oper != SL_PBSNODES_LISTMARKED && o.oper != SL_PBSNODES_HOSTS)
 		return mark(&o);
 	server = sl_pbs_server_name();
-	if (sl_client_partitions(&ci, &err) != 0) {
+	if (node_of(&o, server, &nd) != 0) {
 		fprintf(stderr, "pbsnodes: cannot connect to server %s, error=%d\n", server,
 			SL_PBSE_SYSTEM);
 		free(server);
 		return 1;
 	}
-	if (o.oper == SL_PBSNODES_LISTMARKED) {
-		list_marked(ci);
-		sl_clusterinfo_free(ci);
-		free(server);
-		return 0;
-	}
-	b = sl_buf_new(1u << 20);
-	for (int i = 0; i < o.n_hosts; i++)
-		if (ci->node == NULL || strcmp(o.hosts[i], ci->node->name) != 0) {
-			fprintf(stderr, "pbsnodes: Unknown node  %s\n", o.hosts[i]);
-			rc = 1;
-		}
-	if (rc == 0 && sl_pbsnodes_all(b, ci) == -SL_ENOENT)
-		fputs("pbsnodes: No nodes found\n", stderr);
-	fwrite(sl_buf_str(b), 1, sl_buf_len(b), stdout);
-	sl_buf_free(b);
-	sl_clusterinfo_free(ci);
+	out = sl_buf_new(OUT_CAP);
+	errs = sl_buf_new(1u << 20);
+	rc = sl_pbsnodes_list(out, errs, &o, nd, server, (int64_t)time(NULL), PACKAGE_VERSION);
+	fwrite(sl_buf_str(out), 1, sl_buf_len(out), stdout);
+	fflush(stdout);
+	fputs(sl_buf_str(errs), stderr);
+	sl_buf_free(out);
+	sl_buf_free(errs);
+	sl_pbs_node_free(nd);
 	free(server);
 	return rc;
 }

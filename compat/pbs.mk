@@ -9,6 +9,7 @@ compat_libcompat_a_SOURCES += \
 	compat/pbs_job.c compat/pbs_job.h \
 	compat/pbs_array.c compat/pbs_array.h \
 	compat/pbs_fmt.c compat/pbs_fmt_queue.c compat/pbs_fmt.h \
+	compat/pbs_node.c compat/pbs_node_sum.c compat/pbs_node.h \
 	compat/pbs_qopt.c compat/pbs_qopt.h \
 	compat/pbs_attr.c compat/pbs_attr.h \
 	compat/pbs_alter.c compat/pbs_alter.h \
@@ -17,10 +18,11 @@ compat_libcompat_a_SOURCES += \
 
 UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_resource tests/unit/test_pbs_fmt tests/unit/test_pbs_attr \
 	tests/unit/test_pbs_env tests/unit/test_pbs_qopt tests/unit/test_pbs_array \
-	tests/unit/test_pbsdsh
+	tests/unit/test_pbs_node tests/unit/test_pbsdsh
 
 # Golden data: job records and what qstat and pbsnodes print for them
 # (tests/data/pbs/README: the OpenPBS lines each layout follows).
 EXTRA_DIST += tests/data/pbs
 tests_unit_test_pbs_fmt_SOURCES = tests/unit/test_pbs_fmt.c tests/unit/pbs_testlib.h
+tests_unit_test_pbs_node_SOURCES = tests/unit/test_pbs_node.c tests/unit/pbs_testlib.h
 tests_unit_test_pbs_array_SOURCES = tests/unit/test_pbs_array.c tests/unit/pbs_testlib.h

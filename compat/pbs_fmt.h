@@ -1,8 +1,8 @@
 /* pbs_fmt.h - what qstat and pbsnodes print, laid out as OpenPBS's qstat.c
  * and pbsnodes.c print them: the default job table, the alternate one
  * (-a, -n, -s, -1), the attribute lists (-f), the queue table (-Q, -Q -f),
- * the server table (-B, -B -f) and the node list (pbsnodes -a). Each
- * appends to a capped buffer; 0 or -SL_ETOOBIG when it is full. */
+ * the server table (-B, -B -f) and the node pbsnodes lists. Each appends
+ * to a capped buffer; 0 or -SL_ETOOBIG when it is full. */
 #ifndef SL_PBS_FMT_H
 #define SL_PBS_FMT_H
 
@@ -59,8 +59,11 @@ int sl_qstat_queues(struct sl_buf *b, struct sl_pbs_out *full, const struct sl_c
 /* qstat -B: the server's line into b, or its attributes through full. */
 int sl_qstat_server(struct sl_buf *b, struct sl_pbs_out *full, const char *server,
 		    const char *default_queue, const struct sl_pbs_counts *all, int header);
-/* pbsnodes -a: the local executor's host and its quota. 0, or -SL_ENOENT
- * when the daemon knows no node (Kubernetes). */
-int sl_pbsnodes_all(struct sl_buf *b, const struct sl_clusterinfo *ci);
+/* The node pbsnodes lists (compat/pbs_node.h): the local executor's host,
+ * its partitions' quota as its resources, jobs its jobs attribute
+ * (sl_pbs_node_jobs(); NULL: none). NULL when the daemon knows no node
+ * (Kubernetes). Caller frees with sl_pbs_node_free(). */
+struct sl_pbs_node;
+struct sl_pbs_node *sl_pbs_node_of(const struct sl_clusterinfo *ci, const char *jobs);
 
 #endif

@@ -1,8 +1,8 @@
-/* pbs_fmt_queue.c - qstat -Q and -B, pbsnodes -a. Layouts from OpenPBS:
+/* pbs_fmt_queue.c - qstat -Q and -B, and the node pbsnodes prints (its
+ * attributes; compat/pbs_node.c prints them). Layouts from OpenPBS:
  * display_statque() (src/cmds/qstat.c:1740, "%-16s %5s %5s %3s %3s %5s ..."),
- * display_statserver() (qstat.c:1927), prt_node() (src/cmds/pbsnodes.c:650:
- * the name, then "     attribute = value"), state_count as the server
- * writes it (update_state_ct(), src/server/req_stat.c:890). Attribute names
+ * display_statserver() (qstat.c:1927), state_count as the server writes
+ * it (update_state_ct(), src/server/req_stat.c:890). Attribute names
  * and their order from src/lib/Libattr/master_{queue,svr,node}_attr_def.xml.
  *
  * A queue is a partition (LocalQueue): its resources_available is its
@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "pbs_job.h"
+#include "pbs_node.h"
 #include "xalloc.h"
 
 #define MILLI_MIB (1000LL * 1024 * 1024)
@@ -65,7 +66,7 @@ static void quota_add(struct quota *t, const struct sl_quota_row *q)
 }
 
 /* The quota as NAME.mem, NAME.ncpus and NAME.ngpus attributes, each
- * through put (qstat -Qf's writer or pbsnodes' lines). */
+ * through put (qstat -Qf's writer or the node's record). */
 typedef void (*attr_put)(void *ctx, const char *name, const char *res, const char *value);
 
 static void quota_attrs(attr_put put, void *ctx, const char *what, int64_t cpu, int64_t mem,
@@ -90,10 +91,10 @@ static void put_out(void *o, const char *name, const char *res, const char *valu
 	sl_pbs_out_attr(o, name, res, value);
 }
 
-/* pbsnodes' attribute lines (prt_node(): five spaces). */
-static void put_node(void *b, const char *name, const char *res, const char *value)
+/* The node's attributes. */
+static void put_node(void *nd, const char *name, const char *res, const char *value)
 {
-	sl_buf_addf(b, "     %s.%s = %s\n", name, res, value);
+	sl_pbs_node_add(nd, name, res, value);
 }
 
 /* PBS's enabled (takes jobs) and started (runs them), from an operator's
@@ -200,38 +201,43 @@ static int row_seen(const struct sl_clusterinfo *ci, size_t pi, size_t qi)
 	return 0;
 }
 
-int sl_pbsnodes_all(struct sl_buf *b, const struct sl_clusterinfo *ci)
+struct sl_pbs_node *sl_pbs_node_of(const struct sl_clusterinfo *ci, const char *jobs)
 {
 	const struct sl_nodeinfo *n = ci->node;
+	struct sl_pbs_node *nd;
 	struct quota t = {0};
-	char when[64];
+	char num[32];
 	int down = ci->nparts > 0;
 
 	if (n == NULL)
-		return -SL_ENOENT;
+		return NULL;
 	for (size_t i = 0; i < ci->nparts; i++) {
 		down &= ci->parts[i].avail == SL_PART_INACTIVE;
 		for (size_t q = 0; q < ci->parts[i].nquota; q++)
 			if (!row_seen(ci, i, q))
 				quota_add(&t, &ci->parts[i].quota[q]);
 	}
-	sl_buf_addf(b, "%s\n", n->name);
-	sl_buf_addf(b, "     Mom = %s\n", n->name);
-	sl_buf_addstr(b, "     ntype = PBS\n");
+	nd = sl_pbs_node_new(n->name);
+	sl_pbs_node_add(nd, "Mom", NULL, n->name);
+	sl_pbs_node_add(nd, "ntype", NULL, "PBS");
 	/* an operator's DOWN is PBS's down, a DRAIN its offline */
-	sl_buf_addf(b, "     state = %s\n", down || n->down ? "down" : n->drain ? "offline"
-					  : t.cpu > 0 && t.cpu_used >= t.cpu ? "job-busy" : "free");
-	sl_buf_addf(b, "     pcpus = %lld\n", (long long)(t.cpu / 1000));
-	sl_buf_addf(b, "     resources_available.arch = %s\n", "linux");
-	sl_buf_addf(b, "     resources_available.host = %s\n", n->name);
-	quota_attrs(put_node, b, "resources_available", t.cpu, t.mem, t.gpu, 0);
-	sl_buf_addf(b, "     resources_available.vnode = %s\n", n->name);
-	quota_attrs(put_node, b, "resources_assigned", t.cpu_used, t.mem_used, t.gpu_used, 1);
+	sl_pbs_node_add(nd, "state", NULL, down || n->down ? "down" : n->drain ? "offline"
+				  : t.cpu > 0 && t.cpu_used >= t.cpu ? "job-busy" : "free");
+	snprintf(num, sizeof(num), "%lld", (long long)(t.cpu / 1000));
+	sl_pbs_node_add(nd, "pcpus", NULL, num);
+	if (jobs)
+		sl_pbs_node_add(nd, "jobs", NULL, jobs);
+	sl_pbs_node_add(nd, "resources_available", "arch", "linux");
+	sl_pbs_node_add(nd, "resources_available", "host", n->name);
+	quota_attrs(put_node, nd, "resources_available", t.cpu, t.mem, t.gpu, 0);
+	sl_pbs_node_add(nd, "resources_available", "vnode", n->name);
+	quota_attrs(put_node, nd, "resources_assigned", t.cpu_used, t.mem_used, t.gpu_used, 1);
 	if ((n->drain || n->down) && n->reason != NULL) /* pbsnodes -C's comment */
-		sl_buf_addf(b, "     comment = %s\n", n->reason);
-	sl_buf_addstr(b, "     resv_enable = True\n");
-	sl_buf_addstr(b, "     sharing = default_shared\n");
-	sl_pbs_fmt_ctime(n->start_time, when, sizeof(when));
-	sl_buf_addf(b, "     last_state_change_time = %s\n", when);
-	return sl_buf_addc(b, '\n');
+		sl_pbs_node_add(nd, "comment", NULL, n->reason);
+	sl_pbs_node_add(nd, "resv_enable", NULL, "True");
+	sl_pbs_node_add(nd, "sharing", NULL, "default_shared");
+	/* the server sends epoch seconds, which pbsnodes prints with ctime() */
+	snprintf(num, sizeof(num), "%lld", (long long)n->start_time);
+	sl_pbs_node_add(nd, "last_state_change_time", NULL, num);
+	return nd;
 }

@@ -3,9 +3,10 @@
  * HJMQEBW:T1F:D:" (src/cmds/qstat.c:2524, usage at 2861, conflicts at
  * 2776-2860), qselect "a:A:c:h:J:l:N:p:P:q:r:s:t:Tu:xH" (qselect.c), qdel
  * "W:x" (qdel.c:63, usage at 342), qhold and qrls "h:" (qhold.c:144,
- * qrls.c:80), qsig "s:" (qsig.c:76), pbsnodes (pbsnodes.c:1047). Each
- * scans with getopt() without a leading '+', which glibc permutes: options
- * after the operands count (argv is reordered as getopt reorders it). */
+ * qrls.c:80), qsig "s:" (qsig.c:76), pbsnodes "acC:dD:F:HjlLoqrs:Sv"
+ * (pbsnodes.c:923, usage at 1056). Each scans with getopt() without a
+ * leading '+', which glibc permutes: options after the operands count
+ * (argv is reordered as getopt reorders it). */
 #include "pbs_qopt.h"
 
 #include <ctype.h>
@@ -355,43 +356,66 @@ int sl_qctl_parse(enum sl_qctl_cmd cmd, int argc, char **argv, struct sl_qctl_op
 /* ---- pbsnodes ------------------------------------------------------------- */
 
 static const struct sl_opt pbsnodes_opts[] = {
-	ROW('a', N), ROW('c', N), ROW('C', R), NO('d', N), NO('D', R), NO('F', R), NO('H', N),
-	NO('j', N), ROW('l', N), NO('L', N), ROW('o', N), NO('q', N), ROW('r', N), NO('s', R),
-	NO('S', N), NO('v', N), END,
+	ROW('a', N), ROW('c', N), ROW('C', R), NO('d', N), ROW('D', R), ROW('F', R), ROW('H', N),
+	ROW('j', N), ROW('l', N), ROW('L', N), ROW('o', N), NO('q', N), ROW('r', N), NO('s', R),
+	ROW('S', N), ROW('v', N), END,
 };
 
-/* OpenPBS's rules (pbsnodes.c:920-1060): which option may follow which,
- * and which need host names; errflg is the usage text, exit 1. */
+/* OpenPBS's rules (pbsnodes.c:924-1040): which option may follow which.
+ * Returns nonzero when one may not (errflg: the usage, exit 1). */
+static int pbsnodes_opt(const struct sl_optval *v, struct sl_pbsnodes_opts *o)
+{
+	enum sl_pbsnodes_oper op = o->oper;
+	static const char *const formats[] = {"default", "dsv", "json"}; /* FORMAT_* */
+	int plain = op == SL_PBSNODES_LIST || o->vnodes; /* -c -l -o -r */
+	int listing = op == SL_PBSNODES_LIST || op == SL_PBSNODES_ALL ||
+		      op == SL_PBSNODES_HOSTS; /* -D -j -L -S */
+
+	switch (v->opt->key) {
+	case 'a': o->oper = SL_PBSNODES_ALL; return op != SL_PBSNODES_LIST;
+	case 'c': o->oper = SL_PBSNODES_CLEAR; return !plain;
+	case 'l': o->oper = SL_PBSNODES_LISTMARKED; return !plain;
+	case 'H': o->oper = SL_PBSNODES_HOSTS; return op != SL_PBSNODES_LIST;
+	case 'o': o->oper = SL_PBSNODES_OFFLINE; return !plain && op != SL_PBSNODES_COMMENT;
+	case 'r': o->oper = SL_PBSNODES_RESET; return !plain && op != SL_PBSNODES_COMMENT;
+	case 'C':
+		o->comment = v->arg;
+		if (op == SL_PBSNODES_LIST)
+			o->oper = SL_PBSNODES_COMMENT;
+		return op != SL_PBSNODES_LIST && op != SL_PBSNODES_OFFLINE && op != SL_PBSNODES_RESET;
+	case 'D': o->delim = v->arg; return !listing;
+	case 'j': o->jobs = 1; return !listing;
+	case 'L': o->wide = 1; return !listing;
+	case 'S': o->summary = 1; return !listing;
+	case 'v': o->vnodes = 1; return op != SL_PBSNODES_LIST && op != SL_PBSNODES_ALL;
+	case 'F':
+		for (int f = 0; f < 3; f++)
+			if (strcasecmp(v->arg, formats[f]) == 0) {
+				o->format = f;
+				return 0;
+			}
+		return 1;
+	}
+	return 1;
+}
+
+/* Then which opers need host names, and which take none (pbsnodes.c:1045;
+ * -a passes over any). */
 static int pbsnodes_oper(const struct sl_optval *v, size_t n, struct sl_pbsnodes_opts *o)
 {
-	for (size_t i = 0; i < n; i++) {
-		enum sl_pbsnodes_oper was = o->oper;
-		switch (v[i].opt->key) {
-		case 'a': o->oper = SL_PBSNODES_ALL; break;
-		case 'c': o->oper = SL_PBSNODES_CLEAR; break;
-		case 'l': o->oper = SL_PBSNODES_LISTMARKED; break;
-		case 'o': /* -C then -o: the comment goes with it */
-			o->oper = SL_PBSNODES_OFFLINE;
-			was = was == SL_PBSNODES_COMMENT ? SL_PBSNODES_LIST : was;
-			break;
-		case 'r':
-			o->oper = SL_PBSNODES_RESET;
-			was = was == SL_PBSNODES_COMMENT ? SL_PBSNODES_LIST : was;
-			break;
-		case 'C':
-			o->comment = v[i].arg;
-			if (was == SL_PBSNODES_OFFLINE || was == SL_PBSNODES_RESET)
-				continue;
-			o->oper = SL_PBSNODES_COMMENT;
-			break;
-		}
-		if (was != SL_PBSNODES_LIST)
-			return -1;
-	}
+	int bad = 0;
+
+	for (size_t i = 0; i < n; i++)
+		bad |= pbsnodes_opt(&v[i], o);
 	o->all = o->oper == SL_PBSNODES_ALL;
-	if (o->oper == SL_PBSNODES_ALL || o->oper == SL_PBSNODES_LISTMARKED)
-		return o->n_hosts == 0 ? 0 : -1;
-	return o->n_hosts > 0 ? 0 : -1;
+	if (o->summary && o->oper != SL_PBSNODES_LIST && o->oper != SL_PBSNODES_HOSTS &&
+	    o->oper != SL_PBSNODES_ALL)
+		bad = 1;
+	if (o->oper == SL_PBSNODES_ALL)
+		return bad;
+	if (o->oper == SL_PBSNODES_LISTMARKED)
+		return bad || o->n_hosts > 0;
+	return bad || o->n_hosts == 0;
 }
 
 int sl_pbsnodes_parse(int argc, char **argv, struct sl_pbsnodes_opts *o,

@@ -69,15 +69,22 @@ const char *sl_qctl_usage(enum sl_qctl_cmd cmd);
 
 /* pbsnodes: -a, host names, or marking them (OpenPBS's opers): -o sets
  * OFFLINE, -r clears it, -c clears OFFLINE and DOWN, -C COMMENT alone
- * sets the comment (with -o or -r too); -l lists the marked nodes. */
+ * sets the comment (with -o or -r too); -l lists the marked nodes; -H
+ * lists the vnodes of the hosts named (LISTSPNV). -v names vnodes rather
+ * than hosts; -S prints the one-line summary, -j its jobs columns, -L its
+ * columns uncut; -F and -D the format (pbsnodes.c:920-1060). */
 enum sl_pbsnodes_oper {
 	SL_PBSNODES_LIST, SL_PBSNODES_ALL, SL_PBSNODES_OFFLINE, SL_PBSNODES_RESET,
-	SL_PBSNODES_CLEAR, SL_PBSNODES_COMMENT, SL_PBSNODES_LISTMARKED,
+	SL_PBSNODES_CLEAR, SL_PBSNODES_COMMENT, SL_PBSNODES_LISTMARKED, SL_PBSNODES_HOSTS,
 };
 struct sl_pbsnodes_opts {
 	int all;                   /* -a (oper SL_PBSNODES_ALL) */
 	enum sl_pbsnodes_oper oper;
 	const char *comment;       /* -C, from argv; NULL: none */
+	int vnodes;                /* -v */
+	int summary, jobs, wide;   /* -S, -j, -L */
+	int format;                /* -F: enum sl_pbs_outfmt (0 default, 1 dsv, 2 json) */
+	const char *delim;         /* -D; NULL: "|" */
 	char **hosts;
 	int n_hosts;
 };

@@ -164,6 +164,38 @@ expect_run root 0 "" "" "$BIN/pbsnodes" -r "$S"
 expect_run root 0 "" "" "$BIN/pbsnodes" -l
 expect_run root 0 "" "" "$BIN/pbsnodes" -c "$S"
 "$BIN/pbsnodes" -o -r "$S" 2>/dev/null && fail "pbsnodes -o -r: not a usage error"
+expect_run $USER1 1 "Node: nosuch,  Error: Unknown node " "" "$BIN/pbsnodes" nosuch
+# the summaries (OpenPBS's prt_node_summary()) while a job runs: -S, -Sj,
+# and -aSj -F json read as Open OnDemand's PBS Pro adapter reads it
+# (cluster_info: each node's "ncpus f/t" and "ngpus f/t", free/total)
+nj=$(as $USER1 "$BIN/qsub" -N onnode -l select=1:ncpus=2:mem=512mb -- /bin/sleep 300) ||
+	fail "qsub: $nj"
+wait_state "$(seq_of "$nj")" RUNNING
+expect_run $USER1 0 "" "vnode           state           OS       hardware host            queue        mem     ncpus   nmics   ngpus  comment
+--------------- --------------- -------- -------- --------------- ---------- -------- ------- ------- ------- ---------
+$(printf '%-15.15s %-15s %-8s %-8s %-15.15s %-10s %8s %7s %7s %7s %s' "$S" free -- -- "$S" -- 32gb 16 0 0 --)" \
+	"$BIN/pbsnodes" -aS
+expect_run $USER1 0 "" "                                                        mem       ncpus   nmics   ngpus
+vnode           state           njobs   run   susp      f/t        f/t     f/t     f/t   jobs
+--------------- --------------- ------ ----- ------ ------------ ------- ------- ------- -------
+$(printf '%-15.15s %-15s %6d %5d %6d %12s %7s %7s %7s %s' "$S" free 1 1 0 31gb/32gb 14/16 0/0 0/0 "$(seq_of "$nj")")" \
+	"$BIN/pbsnodes" -Sj "$S"
+ood=$(as $USER1 "$BIN/pbsnodes" -aSj -F json) || fail "pbsnodes -aSj -F json: exit $?"
+expect_eq "pbsnodes -aSj -F json as OOD reads it" \
+	"nodes=1 cpus=14/16 active=2 gpus=0/0 jobs=[\"$nj\"] State=free server=$S" \
+	"$(printf '%s' "$ood" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+(name, n), = d["nodes"].items()
+f, t = (int(x) for x in n["ncpus f/t"].split("/"))
+fg, tg = (int(x) for x in n["ngpus f/t"].split("/"))
+print("nodes=%d cpus=%d/%d active=%d gpus=%d/%d jobs=%s State=%s server=%s" % (
+    len(d["nodes"]), f, t, t - f, fg, tg, json.dumps(n["jobs"]), n["State"], d["pbs_server"]))')"
+expect_eq "pbsnodes -a -F json: the node's jobs" "[\"$nj\"] 2" "$(as $USER1 "$BIN/pbsnodes" -a -F json |
+	python3 -c 'import json, sys; v, = json.load(sys.stdin)["nodes"].values()
+print(json.dumps(v["jobs"]), v["resources_assigned"]["ncpus"])')"
+expect_run $USER1 0 "" "" "$BIN/qdel" "$nj"
+wait_state "$(seq_of "$nj")" CANCELLED
 expect_run $USER1 1 "qsub: -R is not supported by Sluice" "" "$BIN/qsub" -R oe job.pbs
 expect_run $USER1 1 "qsub: -W depend=beforeok is not supported by Sluice (only after, afterok, afternotok and afterany)" "" \
 	"$BIN/qsub" -W depend=beforeok:1 job.pbs
@@ -172,7 +204,7 @@ expect_run $USER1 1 "qsub: -W x is not supported by Sluice" "" "$BIN/qsub" -W x=
 expect_run $USER1 170 "qsub: Unknown queue" "" "$BIN/qsub" -q nosuch job.pbs
 expect_run $USER1 1 "qalter: -S (the job's shell cannot be changed) is not supported by Sluice" "" \
 	"$BIN/qalter" -S /bin/bash "$id"
-ok "qstat -Q, pbsnodes, and what Sluice refuses"
+ok "qstat -Q, pbsnodes (-S, -Sj, -F json), and what Sluice refuses"
 
 # 7. Dependencies (-W depend onto --dependency), a begin time (-a) and
 #    -W block=true (qsub waits and exits with the job's exit status)

@@ -5,6 +5,7 @@
 #define PBS_TESTLIB_H
 
 #include <time.h>
+#include "client.h"
 #include "job_testlib.h"
 
 #define TL_PBS_NOW 1795256642 /* 2026-11-21T10:24:02Z, the goldens' "now" */
@@ -59,5 +60,40 @@ static inline struct sl_job **tl_pbs_jobs(const char *name, size_t *n)
 		sl_job_free_array(jobs, njobs);               \
 		return 0;                                     \
 	}
+
+/* The cluster sinfo's reference describes, its node "vm" up an hour: partitions batch (ClusterQueue
+ * main, 8 CPUs, 32Gi) and gpu (ClusterQueue gpus, 16 CPUs, 4 GPUs), the
+ * second held by a stop policy. */
+static inline struct sl_clusterinfo *tl_pbs_cluster(void)
+{
+	static struct sl_quota_row main_rows[] = {
+		{"main", "default", "cpu", 8000, 0, 0, 3000, 1},
+		{"main", "default", "memory", 32LL * 1024 * 1024 * 1024 * 1000, 0, 0,
+		 1024LL * 1024 * 1024 * 1000, 1},
+	};
+	static struct sl_quota_row gpu_rows[] = {
+		{"gpus", "a100", "cpu", 16000, 0, 0, 16000, 0},
+		{"gpus", "a100", "nvidia.com/gpu", 4000, 0, 0, 4000, 0},
+	};
+	static struct sl_nodeinfo node = {.name = "vm", .arch = "x86_64", .os = "Linux",
+					  .start_time = TL_PBS_NOW - 3600};
+	static struct sl_partinfo parts[2];
+	static struct sl_clusterinfo ci;
+
+	memset(parts, 0, sizeof(parts));
+	parts[0].name = "batch";
+	parts[0].is_default = 1;
+	parts[0].nquota = 2;
+	parts[0].quota = main_rows;
+	parts[1].name = "gpu";
+	parts[1].avail = SL_PART_DOWN;
+	parts[1].nquota = 2;
+	parts[1].quota = gpu_rows;
+	ci.now = TL_PBS_NOW;
+	ci.node = &node;
+	ci.nparts = 2;
+	ci.parts = parts;
+	return &ci;
+}
 
 #endif

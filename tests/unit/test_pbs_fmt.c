@@ -1,8 +1,9 @@
-/* test_pbs_fmt.c - qstat's and pbsnodes' layouts (compat/pbs_fmt.c,
- * pbs_fmt_queue.c) for the job records of tests/data/pbs/jobs.jsonl,
- * against the golden files beside them. tests/data/pbs/README names the
- * OpenPBS source lines each layout follows. SL_GOLDEN_UPDATE=1 rewrites
- * the golden files (check the diff against those lines before keeping it). */
+/* test_pbs_fmt.c - qstat's layouts (compat/pbs_fmt.c, pbs_fmt_queue.c)
+ * for the job records of tests/data/pbs/jobs.jsonl, against the golden
+ * files beside them (pbsnodes': test_pbs_node.c). tests/data/pbs/README
+ * names the OpenPBS source lines each layout follows. SL_GOLDEN_UPDATE=1
+ * rewrites the golden files (check the diff against those lines before
+ * keeping it). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -251,41 +252,6 @@ static void test_unfolded(void **state)
 	sl_buf_free(b);
 }
 
-/* The cluster sinfo's reference describes: partitions batch (ClusterQueue
- * main, 8 CPUs, 32Gi) and gpu (ClusterQueue gpus, 16 CPUs, 4 GPUs), the
- * second held by a stop policy. */
-static struct sl_clusterinfo *cluster(void)
-{
-	static struct sl_quota_row main_rows[] = {
-		{"main", "default", "cpu", 8000, 0, 0, 3000, 1},
-		{"main", "default", "memory", 32LL * 1024 * 1024 * 1024 * 1000, 0, 0,
-		 1024LL * 1024 * 1024 * 1000, 1},
-	};
-	static struct sl_quota_row gpu_rows[] = {
-		{"gpus", "a100", "cpu", 16000, 0, 0, 16000, 0},
-		{"gpus", "a100", "nvidia.com/gpu", 4000, 0, 0, 4000, 0},
-	};
-	static struct sl_nodeinfo node = {.name = "vm", .arch = "x86_64", .os = "Linux",
-					  .start_time = NOW - 3600};
-	static struct sl_partinfo parts[2];
-	static struct sl_clusterinfo ci;
-
-	memset(parts, 0, sizeof(parts));
-	parts[0].name = "batch";
-	parts[0].is_default = 1;
-	parts[0].nquota = 2;
-	parts[0].quota = main_rows;
-	parts[1].name = "gpu";
-	parts[1].avail = SL_PART_DOWN;
-	parts[1].nquota = 2;
-	parts[1].quota = gpu_rows;
-	ci.now = NOW;
-	ci.node = &node;
-	ci.nparts = 2;
-	ci.parts = parts;
-	return &ci;
-}
-
 /* -Q -f (ci) or -B -f (all) in fmt. */
 static char *full_of(enum sl_pbs_outfmt fmt, const struct sl_clusterinfo *ci,
 		     const struct sl_pbs_counts *c, const struct sl_pbs_counts *all)
@@ -302,9 +268,9 @@ static char *full_of(enum sl_pbs_outfmt fmt, const struct sl_clusterinfo *ci,
 	return tl_take(b);
 }
 
-static void test_queues_server_nodes(void **state)
+static void test_queues_server(void **state)
 {
-	struct sl_clusterinfo *ci = cluster();
+	struct sl_clusterinfo *ci = tl_pbs_cluster();
 	struct sl_pbs_counts c[2] = {{0}}, all = {0};
 	struct sl_buf *b;
 	(void)state;
@@ -324,27 +290,6 @@ static void test_queues_server_nodes(void **state)
 	tl_pbs_golden("qstat_Bf.out", full_of(SL_PBS_OUT_DEFAULT, NULL, NULL, &all));
 	tl_pbs_golden("qstat_Bf_dsv.out", full_of(SL_PBS_OUT_DSV, NULL, NULL, &all));
 	tl_pbs_golden("qstat_Bf_json.out", full_of(SL_PBS_OUT_JSON, NULL, NULL, &all));
-	b = sl_buf_new(1 << 20);
-	assert_int_equal(sl_pbsnodes_all(b, ci), 0);
-	tl_pbs_golden("pbsnodes_a.out", tl_take(b));
-	/* an operator's DRAIN is offline, DOWN down (scontrol update NodeName) */
-	for (int down = 0; down <= 1; down++) {
-		char *text;
-		ci->node->drain = 1;
-		ci->node->down = down;
-		b = sl_buf_new(1 << 20);
-		assert_int_equal(sl_pbsnodes_all(b, ci), 0);
-		text = tl_take(b);
-		assert_non_null(strstr(text, down ? "\n     state = down\n"
-						  : "\n     state = offline\n"));
-		free(text);
-	}
-	ci->node->drain = ci->node->down = 0;
-	/* the Kubernetes executor's nodes are not known */
-	ci->node = NULL;
-	b = sl_buf_new(1 << 20);
-	assert_int_equal(sl_pbsnodes_all(b, ci), -SL_ENOENT);
-	sl_buf_free(b);
 }
 
 static void test_values(void **state)
@@ -467,7 +412,7 @@ int main(void)
 		cmocka_unit_test(test_dsv_values),
 		cmocka_unit_test(test_json_vlist),
 		cmocka_unit_test(test_unfolded),
-		cmocka_unit_test(test_queues_server_nodes),
+		cmocka_unit_test(test_queues_server),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_never_ran),
 		cmocka_unit_test(test_measured),

@@ -78,29 +78,54 @@ static void test_qstat(void **state)
 }
 
 /* pbsnodes' operations and OpenPBS's rules of which option may follow
- * which (pbsnodes.c:920-1060): any other mix is its usage, exit 1. */
+ * which (pbsnodes.c:924-1052): any other mix is its usage, exit 1. */
 static void test_pbsnodes(void **state)
 {
 	static const struct {
-		const char *argv[5];
+		const char *argv[7];
 		int status;
 		enum sl_pbsnodes_oper oper;
 		const char *comment;
+		const char *flags;   /* of -v -S -j -L, those set */
+		int format;
+		const char *delim;
 	} cases[] = {
-		{{"-a", NULL}, 0, SL_PBSNODES_ALL, NULL},
-		{{"vm", NULL}, 0, SL_PBSNODES_LIST, NULL},
-		{{"-l", NULL}, 0, SL_PBSNODES_LISTMARKED, NULL},
-		{{"-o", "vm", NULL}, 0, SL_PBSNODES_OFFLINE, NULL},
-		{{"-o", "-C", "disk", "vm", NULL}, 0, SL_PBSNODES_OFFLINE, "disk"},
-		{{"-C", "disk", "-o", "vm", NULL}, 0, SL_PBSNODES_OFFLINE, "disk"},
-		{{"-r", "vm", NULL}, 0, SL_PBSNODES_RESET, NULL},
-		{{"-c", "vm", NULL}, 0, SL_PBSNODES_CLEAR, NULL},
-		{{"-C", "note", "vm", NULL}, 0, SL_PBSNODES_COMMENT, "note"},
-		{{"-o", "-r", "vm", NULL}, 1, 0, NULL},
-		{{"-o", NULL}, 1, 0, NULL},
-		{{"-l", "vm", NULL}, 1, 0, NULL},
-		{{"-c", "-C", "x", "vm", NULL}, 1, 0, NULL},
-		{{"-d", "vm", NULL}, 1, 0, NULL}, /* refused by name */
+		{{"-a", NULL}, 0, SL_PBSNODES_ALL, NULL, "", 0, NULL},
+		{{"-a", "vm", NULL}, 0, SL_PBSNODES_ALL, NULL, "", 0, NULL}, /* passed over */
+		{{"vm", NULL}, 0, SL_PBSNODES_LIST, NULL, "", 0, NULL},
+		{{"-l", NULL}, 0, SL_PBSNODES_LISTMARKED, NULL, "", 0, NULL},
+		{{"-o", "vm", NULL}, 0, SL_PBSNODES_OFFLINE, NULL, "", 0, NULL},
+		{{"-o", "-C", "disk", "vm", NULL}, 0, SL_PBSNODES_OFFLINE, "disk", "", 0, NULL},
+		{{"-C", "disk", "-o", "vm", NULL}, 0, SL_PBSNODES_OFFLINE, "disk", "", 0, NULL},
+		{{"-r", "vm", NULL}, 0, SL_PBSNODES_RESET, NULL, "", 0, NULL},
+		{{"-c", "vm", NULL}, 0, SL_PBSNODES_CLEAR, NULL, "", 0, NULL},
+		{{"-C", "note", "vm", NULL}, 0, SL_PBSNODES_COMMENT, "note", "", 0, NULL},
+		{{"-aSj", "-F", "json", NULL}, 0, SL_PBSNODES_ALL, NULL, "Sj", 2, NULL},
+		{{"-F", "json", "-aSj", NULL}, 0, SL_PBSNODES_ALL, NULL, "Sj", 2, NULL},
+		{{"-avSjL", "-F", "DSV", "-D", ",", NULL}, 0, SL_PBSNODES_ALL, NULL, "vSjL", 1, ","},
+		{{"-S", "-D", ";", "vm", NULL}, 0, SL_PBSNODES_LIST, NULL, "S", 0, ";"},
+		{{"-HSj", "vm", NULL}, 0, SL_PBSNODES_HOSTS, NULL, "Sj", 0, NULL},
+		{{"-v", "vm", NULL}, 0, SL_PBSNODES_LIST, NULL, "v", 0, NULL},
+		{{"-j", "-a", NULL}, 0, SL_PBSNODES_ALL, NULL, "j", 0, NULL}, /* -j without -S */
+		{{"-F", "json", "-o", "vm", NULL}, 0, SL_PBSNODES_OFFLINE, NULL, "", 2, NULL},
+		{{"-v", "-o", "vm", NULL}, 0, SL_PBSNODES_OFFLINE, NULL, "v", 0, NULL},
+		{{"-av", "-l", NULL}, 0, SL_PBSNODES_LISTMARKED, NULL, "v", 0, NULL},
+		{{"-o", "-r", "vm", NULL}, 1, 0, NULL, NULL, 0, NULL},
+		{{"-o", NULL}, 1, 0, NULL, NULL, 0, NULL},
+		{{"-l", "vm", NULL}, 1, 0, NULL, NULL, 0, NULL},
+		{{"-c", "-C", "x", "vm", NULL}, 1, 0, NULL, NULL, 0, NULL},
+		{{"-a", "-o", "vm", NULL}, 1, 0, NULL, NULL, 0, NULL},
+		{{"-S", NULL}, 1, 0, NULL, NULL, 0, NULL},        /* no host */
+		{{"-H", NULL}, 1, 0, NULL, NULL, 0, NULL},
+		{{"-a", "-H", "vm", NULL}, 1, 0, NULL, NULL, 0, NULL},
+		{{"-S", "-o", "vm", NULL}, 1, 0, NULL, NULL, 0, NULL}, /* -S, then not a listing */
+		{{"-o", "-S", "vm", NULL}, 1, 0, NULL, NULL, 0, NULL},
+		{{"-o", "-D", ",", "vm", NULL}, 1, 0, NULL, NULL, 0, NULL},
+		{{"-l", "-j", NULL}, 1, 0, NULL, NULL, 0, NULL},
+		{{"-H", "-v", "vm", NULL}, 1, 0, NULL, NULL, 0, NULL},
+		{{"-a", "-F", "xml", NULL}, 1, 0, NULL, NULL, 0, NULL},
+		{{"-d", "vm", NULL}, 1, 0, NULL, NULL, 0, NULL},   /* refused by name */
+		{{"-s", "srv", "-a", NULL}, 1, 0, NULL, NULL, 0, NULL},
 	};
 
 	(void)state;
@@ -111,7 +136,9 @@ static void test_pbsnodes(void **state)
 		struct sl_err err = SL_ERR_INIT;
 		int argc = argv_of(cases[i].argv, argv);
 		int r = sl_pbsnodes_parse(argc, argv, &o, &f, &err);
-		assert_int_equal(r == 0 ? 0 : f.status, cases[i].status);
+		char flags[8];
+		if ((r == 0 ? 0 : f.status) != cases[i].status)
+			fail_msg("case %zu: %d %d \"%s\"", i, r, f.status, err.msg);
 		if (r != 0)
 			continue;
 		assert_int_equal(o.oper, cases[i].oper);
@@ -119,6 +146,14 @@ static void test_pbsnodes(void **state)
 			assert_string_equal(o.comment, cases[i].comment);
 		else
 			assert_null(o.comment);
+		snprintf(flags, sizeof(flags), "%s%s%s%s", o.vnodes ? "v" : "", o.summary ? "S" : "",
+			 o.jobs ? "j" : "", o.wide ? "L" : "");
+		assert_string_equal(flags, cases[i].flags);
+		assert_int_equal(o.format, cases[i].format);
+		if (cases[i].delim)
+			assert_string_equal(o.delim, cases[i].delim);
+		else
+			assert_null(o.delim);
 	}
 }
 

@@ -72,7 +72,7 @@ bin_pbsnodes_LDADD = $(SL_LIBS)
 # Built without SL_HAVE_PMIX: its copies get no PMIx server, so srun_task.c
 # links no libpmix here.
 bin_PROGRAMS += bin/pbsdsh
-bin_pbsdsh_SOURCES = bin/pbsdsh.c bin/pbsdsh_tm.c bin/pbsdsh_tm.h \
+bin_pbsdsh_SOURCES = bin/pbsdsh.c bin/pbsdsh_tm.c bin/pbsdsh_tm.h bin/sigpipe.c bin/sigpipe.h \
 	bin/srun_task.c bin/srun_io.c bin/srun_files.c bin/srun_pty.c bin/srun_remote.c \
 	bin/sluice-stepd/agent_wire.c
 bin_pbsdsh_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluice-stepd
@@ -112,7 +112,7 @@ tests_unit_test_sacctmgr_show_LDADD = $(TEST_LIBS)
 # in the job's process group); steps are recorded by sluiced.
 bin_PROGRAMS += bin/srun
 bin_srun_SOURCES = bin/srun.c bin/srun_step.c bin/srun_step.h bin/srun_step_int.h bin/srun_task.c bin/srun_io.c bin/srun_io.h \
-	bin/srun_use.c bin/srun_use.h \
+	bin/srun_use.c bin/srun_use.h bin/sigpipe.c bin/sigpipe.h \
 	bin/srun_files.c bin/srun_files.h \
 	bin/srun_alloc.c bin/srun_alloc.h bin/srun_pty.c bin/srun_pty.h \
 	bin/srun_remote.c bin/srun_remote.h \

@@ -28,8 +28,10 @@
 #include <unistd.h>
 
 #include "client_step.h"
+#include "clock.h"
 #include "slurm_env.h"
 #include "srun_io.h"
+#include "sigpipe.h"
 #include "xalloc.h"
 
 #define PBSE_SYSTEM 15010  /* MOM's error for a spawn it could not start */
@@ -56,30 +58,14 @@ struct dsh {
 	int64_t take_ms;          /* in a pod: next ask for scancel's signals */
 };
 
-static int sigfd[2] = {-1, -1};
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* The handler only writes the signal and its queued value to the pipe. */
-static void on_signal(int sig, siginfo_t *si, void *ctx)
-{
-	int e = errno, m[2] = {sig, si && si->si_code == SI_QUEUE ? si->si_value.sival_int : 0};
-	(void)ctx;
-	(void)!write(sigfd[1], m, sizeof(m));
-	errno = e;
-}
 
 static void signals_catch(void)
 {
 	static const int caught[] = {SIGCHLD, SIGHUP, SIGINT, SIGTERM};
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_signal;
+	sa.sa_sigaction = sigpipe_handler;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++)
@@ -128,7 +114,7 @@ static void step_signal(struct dsh *m, int sig)
 static void on_sigpipe(struct dsh *m)
 {
 	int v[2];
-	while (read(sigfd[0], v, sizeof(v)) == (ssize_t)sizeof(v)) {
+	while (sigpipe_read(v)) {
 		if (v[0] == SIGCHLD)
 			reap(m);
 		else if (v[0] == SL_SRUN_SIG_STEP && v[1] >= 0 && v[1] < NSIG)
@@ -162,11 +148,11 @@ static void block(struct dsh *m, int ms)
 {
 	int n = 2 * m->r.l->ntasks;
 	struct pollfd *p = sl_xcalloc((size_t)n + 1, sizeof(*p));
-	int64_t now = now_ms();
+	int64_t now = sl_mono_ms();
 
 	if (m->take_ms && (ms < 0 || m->take_ms - now < ms))
 		ms = m->take_ms > now ? (int)(m->take_ms - now) : 0;
-	p[0] = (struct pollfd){sigfd[0], POLLIN, 0};
+	p[0] = (struct pollfd){sigpipe_rfd(), POLLIN, 0};
 	for (int i = 0; i < n; i++)
 		p[1 + i] = (struct pollfd){m->r.st[i].fd, POLLIN, 0}; /* -1 is skipped */
 	if (poll(p, (nfds_t)n + 1, ms) > 0) {
@@ -176,8 +162,8 @@ static void block(struct dsh *m, int ms)
 			if (p[1 + i].revents)
 				(void)srun_io_read(&m->r.io, &m->r.st[i]);
 	}
-	if (m->take_ms && now_ms() >= m->take_ms)
-		take_signals(m, now_ms());
+	if (m->take_ms && sl_mono_ms() >= m->take_ms)
+		take_signals(m, sl_mono_ms());
 	free(p);
 }
 
@@ -298,14 +284,14 @@ static void drain(struct dsh *m)
 		for (int i = 0; i < 2 * m->r.l->ntasks; i++)
 			open |= m->r.st[i].fd >= 0;
 		if (m->r.running == 0 && done == 0)
-			done = now_ms();
-		if (m->r.running == 0 && (!open || now_ms() - done >= DRAIN_MS))
+			done = sl_mono_ms();
+		if (m->r.running == 0 && (!open || sl_mono_ms() - done >= DRAIN_MS))
 			return;
 		if (m->fired) {
 			kill_copies(m, m->fired);
 			m->fired = 0;
 		}
-		int64_t left = done + DRAIN_MS - now_ms();
+		int64_t left = done + DRAIN_MS - sl_mono_ms();
 		block(m, m->r.running > 0 ? -1 : left > 0 ? (int)left : 0);
 	}
 }
@@ -394,7 +380,7 @@ int pbsdsh_tm_run(const struct pbsdsh_tm *in, struct sl_step *rec)
 	struct dsh m = {0};
 	int n = in->l->ntasks, rc = 0;
 
-	if (pipe2(sigfd, O_CLOEXEC | O_NONBLOCK) != 0) {
+	if (sigpipe_open() != 0) {
 		fprintf(stderr, "%s: %s\n", in->id, strerror(errno));
 		rec->state = SL_JOB_FAILED;
 		rec->exit_code = 1;
@@ -403,7 +389,7 @@ int pbsdsh_tm_run(const struct pbsdsh_tm *in, struct sl_step *rec)
 	tm_init_run(&m, in);
 	signals_catch();
 	if (srun_task_remote() && rec->job_id != 0) /* an unrecorded step has no signals */
-		m.take_ms = now_ms() + 1000;
+		m.take_ms = sl_mono_ms() + 1000;
 	for (int c = 0; c < n && rc == 0; c++) {
 		spawn(&m, c);
 		if (in->o->sync) /* one at a time */

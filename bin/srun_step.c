@@ -16,6 +16,7 @@
 #include "srun_step.h"
 #include "srun_step_int.h"
 #include "client_step.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,9 +36,9 @@
 #include "srun_io.h"
 #include "srun_pmix.h"
 #include "srun_use.h"
+#include "sigpipe.h"
 #include "xalloc.h"
 
-static int sigfd[2] = {-1, -1};
 static uint64_t watched; /* srun_step_watch() */
 
 void srun_step_watch(uint64_t job)
@@ -45,21 +46,6 @@ void srun_step_watch(uint64_t job)
 	watched = job;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* The handler only writes the signal and its queued value to the pipe. */
-static void on_signal(int sig, siginfo_t *si, void *ctx)
-{
-	int e = errno, m[2] = {sig, si && si->si_code == SI_QUEUE ? si->si_value.sival_int : 0};
-	(void)ctx;
-	(void)!write(sigfd[1], m, sizeof(m));
-	errno = e;
-}
 
 static const int fwd_sigs[] = {SIGINT, SIGQUIT, SIGCONT, SIGTERM, SIGHUP, SIGALRM,
 			       SIGUSR1, SIGUSR2, SIGCHLD};
@@ -68,7 +54,7 @@ static void signals_catch(void)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_signal;
+	sa.sa_sigaction = sigpipe_handler;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(fwd_sigs) / sizeof(fwd_sigs[0]); i++)
@@ -217,7 +203,7 @@ static void step_end(struct run *r, enum end_why why)
 		 * one) and KillWait before SIGKILL, which srun's forwarded kill
 		 * does not shorten: a task may still save its work. */
 		stepd_line(r, ending);
-		r->kill_ms = now_ms() + KILL_WAIT_MS;
+		r->kill_ms = sl_mono_ms() + KILL_WAIT_MS;
 		return;
 	}
 	if (why == END_INTR)
@@ -239,7 +225,7 @@ static void step_end(struct run *r, enum end_why why)
 	}
 	if (why != END_INTR)
 		kill_tasks(r, SIGTERM);
-	r->kill_ms = now_ms() + (why == END_INTR ? 2000 : KILL_WAIT_MS);
+	r->kill_ms = sl_mono_ms() + (why == END_INTR ? 2000 : KILL_WAIT_MS);
 }
 
 /* scancel --signal=SIG for the step: to its tasks, with slurmstepd's
@@ -255,7 +241,7 @@ static void signal_request(struct run *r, int sig)
 
 static void on_interrupt(struct run *r)
 {
-	int64_t now = now_ms();
+	int64_t now = sl_mono_ms();
 	/* -X: no status, the Ctrl-C forwarded at once; a second within 1 s
 	 * still ends the step (Slurm's _handle_intr) */
 	if (r->o->disable_status && !r->o->quit_on_interrupt &&
@@ -304,17 +290,17 @@ static void task_ended(struct run *r, int t, int status)
 	/* a moment for the tasks dying with it, told together as Slurm's
 	 * stepd batches them */
 	if (r->why == END_NONE && (sig == SIGKILL || sig == SIGTERM) && !r->force_ms)
-		r->force_ms = now_ms() + 100;
+		r->force_ms = sl_mono_ms() + 100;
 	else if (r->o->kill_on_bad_exit > 0 && bad(status) && r->why == END_NONE && !r->bad_ms) {
 		/* Slurm tells the bad exit, then signals the step through
 		 * slurmstepd: tasks ending meanwhile are not killed, and
 		 * with none left it has nothing to cancel. */
 		report(r);
 		terminating(r);
-		r->bad_ms = now_ms() + 100;
+		r->bad_ms = sl_mono_ms() + 100;
 	}
 	if (r->o->wait_secs > 0 && r->wait_ms == 0)
-		r->wait_ms = now_ms() + (int64_t)r->o->wait_secs * 1000;
+		r->wait_ms = sl_mono_ms() + (int64_t)r->o->wait_secs * 1000;
 }
 
 /* Every child that has ended, reaped; a task's use measured on the way:
@@ -341,7 +327,7 @@ static void reap(struct run *r)
 		task_ended(r, t, status);
 	}
 	if (r->running == 0 && r->done_ms == 0)
-		r->done_ms = now_ms();
+		r->done_ms = sl_mono_ms();
 }
 
 /* The aborting rank exits with its code, as under Slurm, where the cancel
@@ -353,13 +339,13 @@ static void on_abort(struct run *r, int rank)
 	r->spare = rank + 1;
 	step_end(r, END_CANCEL);
 	r->spare = 0;
-	r->kill_ms = now_ms() + 3000;
+	r->kill_ms = sl_mono_ms() + 3000;
 }
 
 static void on_sigpipe(struct run *r)
 {
 	int m[2];
-	while (read(sigfd[0], m, sizeof(m)) == (ssize_t)sizeof(m)) {
+	while (sigpipe_read(m)) {
 		if (m[0] == SIGCHLD)
 			reap(r);
 		else if (m[0] == SIGWINCH)
@@ -476,9 +462,9 @@ static void loop(struct run *r)
 	int n = 2 * r->l->ntasks;
 	struct pollfd *p = sl_xcalloc((size_t)n + (size_t)r->l->ntasks + 2, sizeof(*p));
 	int64_t now;
-	while (!finished(r, now = now_ms())) {
+	while (!finished(r, now = sl_mono_ms())) {
 		int k = 0, in_at;
-		p[k++] = (struct pollfd){sigfd[0], POLLIN, 0};
+		p[k++] = (struct pollfd){sigpipe_rfd(), POLLIN, 0};
 		for (int i = 0; i < n; i++)
 			p[k++] = (struct pollfd){r->st[i].fd, POLLIN, 0}; /* -1 is skipped */
 		in_at = k;
@@ -497,7 +483,7 @@ static void loop(struct run *r)
 				srun_stdin_drain(&r->in, t);
 		if (p[k - 1].revents)
 			srun_stdin_read(&r->in);
-		on_timers(r, now_ms());
+		on_timers(r, sl_mono_ms());
 	}
 	free(p);
 }
@@ -598,7 +584,7 @@ static int pmix_start(struct run *r)
 {
 	struct sl_err err = SL_ERR_INIT;
 	if (srun_pmix_start(&r->pmix, r->l->job_id, r->l->step_id, r->l->ntasks, getenv("TMPDIR"),
-			    sigfd[1], &err) != 0) {
+			    sigpipe_wfd(), &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 0;
 	}
@@ -610,7 +596,7 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 {
 	struct run r = {.o = o, .l = l};
 	int n = l->ntasks, rc = 1;
-	if (pipe2(sigfd, O_CLOEXEC | O_NONBLOCK) != 0)
+	if (sigpipe_open() != 0)
 		return 1;
 	r.pid = sl_xcalloc((size_t)n, sizeof(*r.pid));
 	r.path = sl_xcalloc((size_t)n + 1, sizeof(*r.path));
@@ -641,15 +627,15 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 	}
 	signals_catch();
 	if (o->time_limit > 0)
-		r.limit_ms = now_ms() + o->time_limit * 60000;
+		r.limit_ms = sl_mono_ms() + o->time_limit * 60000;
 	if (watched)
-		r.watch_ms = now_ms() + 1000;
+		r.watch_ms = sl_mono_ms() + 1000;
 	if (srun_task_remote() && rec->job_id != 0) /* an unrecorded step has no signals to take */
-		r.take_ms = now_ms() + 1000;
+		r.take_ms = sl_mono_ms() + 1000;
 	/* a task in a pod is its agent's: this srun would measure its relay */
 	if (!srun_task_remote()) {
 		r.use = srun_use_new(n);
-		r.use_ms = srun_use_sample(r.use, r.pid, now_ms());
+		r.use_ms = srun_use_sample(r.use, r.pid, sl_mono_ms());
 	}
 	if (srun_files_open(o, l, &r.io) != 0 || (o->mpi_pmix && !pmix_start(&r))) {
 		rec->state = SL_JOB_FAILED;

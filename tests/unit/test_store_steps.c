@@ -16,6 +16,7 @@
 #include "step.h"
 #include "store.h"
 #include "store_steps.h"
+#include "tmpdir_testlib.h"
 #include "xalloc.h"
 
 static struct sl_step mk(uint64_t job, const char *name, int cpus)
@@ -46,7 +47,7 @@ static void insert(struct sl_store *s, uint64_t job, const char *name, uint32_t 
 
 static void test_steps(void **state)
 {
-	char dir[] = "/tmp/sl-test-steps-XXXXXX", *cmd;
+	char dir[96];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_step *v, end = {0}, one;
@@ -54,7 +55,7 @@ static void test_steps(void **state)
 	size_t n;
 	(void)state;
 
-	assert_non_null(mkdtemp(dir));
+	tmpdir_sub(dir, sizeof(dir));
 	assert_int_equal(sl_store_open(dir, 0, &s, &err), 0);
 	assert_int_equal(sl_store_begin(s, &err), 0);
 	insert(s, 7, "a", 0);
@@ -120,16 +121,14 @@ static void test_steps(void **state)
 	assert_string_equal(one.name, "again");
 	sl_step_clear(&one);
 	sl_store_free(s);
-	cmd = sl_xasprintf("rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	assert_int_equal(tmpdir_rm(dir), 0);
 }
 
 /* What srun told with the end, and in_batch as sluiced found it at the
  * start, read back; a step ended without figures has none. */
 static void test_step_use(void **state)
 {
-	char dir[] = "/tmp/sl-test-steps-XXXXXX", *cmd;
+	char dir[96];
 	struct sl_store *s;
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_step st = mk(5, "burn", 1), end = {0}, one;
@@ -137,7 +136,7 @@ static void test_step_use(void **state)
 	int64_t t1[SL_USE_N] = {100000, 8000, 9000, 0, 300, 2};
 	(void)state;
 
-	assert_non_null(mkdtemp(dir));
+	tmpdir_sub(dir, sizeof(dir));
 	assert_int_equal(sl_store_open(dir, 0, &s, &err), 0);
 	assert_int_equal(sl_store_begin(s, &err), 0);
 	st.in_batch = 1;
@@ -175,14 +174,12 @@ static void test_step_use(void **state)
 	assert_int_equal(one.use.user_usec, 0);
 	sl_step_clear(&one);
 	sl_store_free(s);
-	cmd = sl_xasprintf("rm -rf %s", dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	assert_int_equal(tmpdir_rm(dir), 0);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_steps),
 					   cmocka_unit_test(test_step_use)};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -145,11 +145,11 @@ static const struct res_reject {
 	 "resources) is not supported by Sluice"},
 };
 
-static void test_resource_errors(void **state)
+/* Each of the n cases refused with its text and status. */
+static void refused(const struct res_reject *v, size_t n)
 {
-	(void)state;
-	for (size_t i = 0; i < sizeof(res_rejects) / sizeof(res_rejects[0]); i++) {
-		const struct res_reject *c = &res_rejects[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct res_reject *c = &v[i];
 		struct sl_jobspec s;
 		struct sl_err err = SL_ERR_INIT;
 		int st = 0;
@@ -160,6 +160,12 @@ static void test_resource_errors(void **state)
 			fail_msg("-l %s: %d \"%s\"", c->l1, st, err.msg);
 		sl_jobspec_clear(&s);
 	}
+}
+
+static void test_resource_errors(void **state)
+{
+	(void)state;
+	refused(res_rejects, sizeof(res_rejects) / sizeof(res_rejects[0]));
 }
 
 /* ompthreads (an OpenPBS built-in, master_resc_def_all.xml): the job's
@@ -207,16 +213,7 @@ static void test_ompthreads(void **state)
 				 s.ntasks_per_node, s.cpus_per_task, s.omp_threads);
 		sl_jobspec_clear(&s);
 	}
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct sl_jobspec s;
-		struct sl_err err = SL_ERR_INIT;
-		int st = 0;
-		if (res_apply(bad[i].l1, bad[i].l2, &s, &st, &err) == 0)
-			fail_msg("-l %s accepted", bad[i].l1);
-		if (strcmp(err.msg, bad[i].msg) != 0 || st != bad[i].status)
-			fail_msg("-l %s: %d \"%s\"", bad[i].l1, st, err.msg);
-		sl_jobspec_clear(&s);
-	}
+	refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 /* Torque's procs=N (signac-flow's default template): N tasks of one CPU,
@@ -264,16 +261,7 @@ static void test_procs(void **state)
 				 (long long)s.time_limit);
 		sl_jobspec_clear(&s);
 	}
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		struct sl_jobspec s;
-		struct sl_err err = SL_ERR_INIT;
-		int st = 0;
-		if (res_apply(bad[i].l1, bad[i].l2, &s, &st, &err) == 0)
-			fail_msg("-l %s accepted", bad[i].l1);
-		if (strcmp(err.msg, bad[i].msg) != 0 || st != bad[i].status)
-			fail_msg("-l %s: %d \"%s\"", bad[i].l1, st, err.msg);
-		sl_jobspec_clear(&s);
-	}
+	refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
 /* to_size(): no suffix is bytes; k m g t p; b or w after (-1: refused). */

@@ -142,7 +142,8 @@ static json_object *rpc_rows(const struct rpc_row *v, size_t n, const char *key)
 	return a;
 }
 
-void sl_diag_json(const struct sl_diag *g, const struct sl_sched_stats *st, json_object *o)
+void sl_diag_json(const struct sl_diag *g, const struct sl_sched_stats *st, size_t queue_len,
+		  json_object *o)
 {
 	static const char *const jobs[SL_DIAG_NJOB] = {"submitted", "started", "completed",
 						       "canceled", "failed"};
@@ -159,7 +160,7 @@ void sl_diag_json(const struct sl_diag *g, const struct sl_sched_stats *st, json
 	add_u64(m, "max", (uint64_t)g->main.max_us);
 	add_u64(m, "sum", (uint64_t)g->main.sum_us);
 	add_u64(m, "depth", st->tried - b->tried);
-	add_u64(m, "queue_len", st->queue_len);
+	add_u64(m, "queue_len", queue_len);
 	json_object_object_add(o, "sched", m);
 	add_u64(f, "backfilled", st->bf_admitted - b->bf_admitted);
 	add_u64(f, "cycles", g->bf.passes);

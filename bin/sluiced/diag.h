@@ -42,7 +42,9 @@ void sl_diag_reset(struct sl_diag *g, int64_t now, const struct sl_sched_stats *
 void sl_diag_totals(const struct sl_diag *g, uint64_t *passes, int64_t *last_us,
 		    int64_t *max_us, int64_t *sum_us);
 
-/* The figures since the last reset, into o (PROTOCOL.md: DIAG). */
-void sl_diag_json(const struct sl_diag *g, const struct sl_sched_stats *st, json_object *o);
+/* The figures since the last reset, into o (PROTOCOL.md: DIAG); st and
+ * queue_len are the engine's now. */
+void sl_diag_json(const struct sl_diag *g, const struct sl_sched_stats *st, size_t queue_len,
+		  json_object *o);
 
 #endif

@@ -69,6 +69,6 @@ int sl_h_diag(struct sluiced *d, const struct sl_peer *p, json_object *req, json
 	json_object_object_add(rep, "pending", json_object_new_int64(pending));
 	json_object_object_add(rep, "running", json_object_new_int64(running));
 	json_object_object_add(rep, "latency", json_object_new_int64(clock_latency()));
-	sl_diag_json(d->diag, &st, rep);
+	sl_diag_json(d->diag, &st, sl_sched_queue_len(sl_schedctl_engine(d->sched)), rep);
 	return 0;
 }

@@ -659,6 +659,14 @@ void sl_sched_stats(const struct sl_sched *s, struct sl_sched_stats *out)
 	*out = s->st;
 }
 
+size_t sl_sched_queue_len(const struct sl_sched *s)
+{
+	size_t n = 0;
+	for (int i = 0; i < s->ncq; i++)
+		n += s->cq[i].heap.n + s->cq[i].ninadm;
+	return n;
+}
+
 void sl_sched_set_chaining(struct sl_sched *s, int on)
 {
 	s->no_chain = !on;
@@ -671,10 +679,6 @@ int sl_sched_cycle(struct sl_sched *s, int64_t now_ms, struct sl_sched_decisions
 {
 	struct cyc c = {.s = s, .out = out, .drains = any_drain(s)};
 	size_t np = out->npreempt;
-
-	s->st.queue_len = 0;
-	for (int i = 0; i < s->ncq; i++)
-		s->st.queue_len += s->cq[i].heap.n + (size_t)s->cq[i].ninadm;
 	cycle_once(&c, now_ms, SQ_NONE);
 	for (int n = 1, cq; n < CHAIN_MAX && (cq = chain_cq(&c, np)) != SQ_NONE; n++) {
 		c.ne = 0;

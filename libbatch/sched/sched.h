@@ -313,7 +313,6 @@ void sl_sched_set_backfill(struct sl_sched *s, int on);
 struct sl_sched_stats {
 	uint64_t cycles;        /* Kueue cycles (one call may chain several) */
 	uint64_t tried;         /* heads nominated, over every cycle */
-	uint64_t queue_len;     /* pending workloads at the start of the last call */
 	uint64_t bf_passes;     /* backfill passes (backfill.c) */
 	uint64_t bf_admitted;   /* workloads admitted by them */
 	uint64_t bf_last_depth; /* candidates tested for fit in the last pass */
@@ -322,6 +321,9 @@ struct sl_sched_stats {
 	uint64_t bf_queue_sum;
 };
 void sl_sched_stats(const struct sl_sched *s, struct sl_sched_stats *out);
+/* Pending workloads now, heads and inadmissible ones (sdiag's queue
+ * length): a walk over the ClusterQueues, for a caller that asks. */
+size_t sl_sched_queue_len(const struct sl_sched *s);
 
 /* on = 0: exactly one of Kueue's cycles per sl_sched_cycle call (tests of
  * the cycle itself, and proof that chaining decides the same). Default 1. */

@@ -26,7 +26,7 @@ static void test_counts(void **state)
 {
 	(void)state;
 	struct sl_diag *g = sl_diag_new(1000);
-	struct sl_sched_stats st = {.cycles = 3, .tried = 7, .queue_len = 2};
+	struct sl_sched_stats st = {.cycles = 3, .tried = 7};
 	json_object *o = json_object_new_object();
 
 	sl_diag_job(g, SL_DIAG_SUBMITTED, 3);
@@ -34,7 +34,7 @@ static void test_counts(void **state)
 	sl_diag_job(g, SL_DIAG_CANCELED, 1);
 	sl_diag_pass(g, 40, 1001, &st);
 	sl_diag_pass(g, 10, 1002, &st);
-	sl_diag_json(g, &st, o);
+	sl_diag_json(g, &st, 2, o);
 	assert_int_equal(get(o, "since", NULL), 1000);
 	assert_int_equal(get(o, "jobs", "submitted"), 4);
 	assert_int_equal(get(o, "jobs", "canceled"), 1);
@@ -43,6 +43,7 @@ static void test_counts(void **state)
 	assert_int_equal(get(o, "sched", "max"), 40);
 	assert_int_equal(get(o, "sched", "sum"), 50);
 	assert_int_equal(get(o, "sched", "depth"), 7);
+	assert_int_equal(get(o, "sched", "queue_len"), 2);
 	assert_int_equal(get(o, "backfill", "cycles"), 0);
 	assert_int_equal(get(o, "backfill", "when"), 0);
 	json_object_put(o);
@@ -65,7 +66,7 @@ static void test_backfill_and_reset(void **state)
 	sl_diag_pass(g, 70, 1005, &st);
 	sl_diag_pass(g, 20, 1006, &st); /* backfill did not run */
 	o = json_object_new_object();
-	sl_diag_json(g, &st, o);
+	sl_diag_json(g, &st, 2, o);
 	assert_int_equal(get(o, "backfill", "cycles"), 1);
 	assert_int_equal(get(o, "backfill", "when"), 1005);
 	assert_int_equal(get(o, "backfill", "last"), 70);
@@ -75,7 +76,7 @@ static void test_backfill_and_reset(void **state)
 
 	sl_diag_reset(g, 2000, &st);
 	o = json_object_new_object();
-	sl_diag_json(g, &st, o);
+	sl_diag_json(g, &st, 2, o);
 	assert_int_equal(get(o, "since", NULL), 2000);
 	assert_int_equal(get(o, "sched", "cycles"), 0);
 	assert_int_equal(get(o, "backfill", "backfilled"), 0);
@@ -100,7 +101,7 @@ static void test_rpc(void **state)
 	sl_diag_rpc(g, 2, "submit", 1001, 100);
 	sl_diag_rpc(g, 3, "jobs", 1001, 5);
 	sl_diag_rpc(g, 2, "submit", 0, 300);
-	sl_diag_json(g, &st, o);
+	sl_diag_json(g, &st, 2, o);
 	assert_true(json_object_object_get_ex(o, "rpc_types", &a));
 	assert_int_equal(json_object_array_length(a), 2);
 	r = json_object_array_get_idx(a, 0);

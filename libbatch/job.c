@@ -403,11 +403,12 @@ enum sl_jobstate sl_job_shown_state(const struct sl_job *j, int64_t now)
 int64_t sl_job_suspended_secs(const struct sl_job *j, int64_t now)
 {
 	int64_t to = j->state == SL_JOB_RUNNING || j->end_time == 0 ? now : j->end_time;
-	int64_t wall = to > j->start_time ? to - j->start_time : 0;
+	int64_t wall = to > j->start_time ? to - j->start_time : 0, ran;
 
 	if (j->start_time == 0 || j->state == SL_JOB_PENDING || j->suspend_time == 0)
 		return 0;
-	return wall > run_secs(j, now) ? wall - run_secs(j, now) : 0;
+	ran = run_secs(j, now);
+	return wall > ran ? wall - ran : 0;
 }
 
 int64_t sl_job_run_secs(const struct sl_job *j, int64_t now)

@@ -316,6 +316,28 @@ static void test_states(void **state)
 
 /* j->runs' records, as lifecycle.c writes them: the nodes of one stop at
  * the ';' before the next (they ran on into it). */
+/* sacct's Suspended: wall time since the start less the run time; none
+ * for a job never suspended. */
+static void test_suspended_secs(void **state)
+{
+	struct sl_job *j = sl_job_new();
+	(void)state;
+	j->state = SL_JOB_RUNNING;
+	j->start_time = 1000;
+	assert_int_equal(sl_job_suspended_secs(j, 1050), 0);
+	j->state = SL_JOB_SUSPENDED; /* suspended at 1010 */
+	j->suspend_time = 1010;
+	j->pre_suspend = 10;
+	assert_int_equal(sl_job_suspended_secs(j, 1030), 20);
+	j->state = SL_JOB_RUNNING; /* resumed at 1030 */
+	j->suspend_time = 1030;
+	assert_int_equal(sl_job_suspended_secs(j, 1040), 20);
+	j->state = SL_JOB_COMPLETED; /* ended at 1045: ran 25 of 45 */
+	j->end_time = 1045;
+	assert_int_equal(sl_job_suspended_secs(j, 2000), 20);
+	sl_job_free(j);
+}
+
 static void test_runs(void **state)
 {
 	const char *runs = "100 110 150 2 0 4 n[1-2];200 0 210 0 9 1 None";
@@ -421,6 +443,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shape),
+		cmocka_unit_test(test_suspended_secs),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_shed),
 		cmocka_unit_test(test_bad_json),

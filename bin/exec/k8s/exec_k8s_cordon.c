@@ -25,18 +25,16 @@ static void on_patch(int rc, json_object *obj, const struct sl_err *err, void *a
 int sl_k8sexec_node_drain(struct sl_exec_k8s *x, const char *node, const char *reason,
 			  const char *user, struct sl_err *err)
 {
-	json_object *p = json_object_new_object(), *spec = json_object_new_object(),
-		    *meta = json_object_new_object(), *ann = json_object_new_object();
+	json_object *p, *spec, *meta, *ann;
 	const char *body;
 	char *item;
 
-	if (node == NULL || *node == '\0' || strchr(node, '/') != NULL) {
-		json_object_put(p);
-		json_object_put(spec);
-		json_object_put(meta);
-		json_object_put(ann);
+	if (node == NULL || *node == '\0' || strchr(node, '/') != NULL)
 		return sl_err_set(err, SL_ENOENT, "Invalid node name specified");
-	}
+	p = json_object_new_object();
+	spec = json_object_new_object();
+	meta = json_object_new_object();
+	ann = json_object_new_object();
 	/* null removes a key in a merge patch: uncordon drops both */
 	json_object_object_add(spec, "unschedulable", reason ? json_object_new_boolean(1) : NULL);
 	json_object_object_add(ann, SL_K8S_ANN_DRAIN_REASON,

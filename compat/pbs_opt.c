@@ -727,10 +727,6 @@ int sl_qsub_parse(int argc, char **argv, char **envp, struct sl_jobspec *out,
 	memset(flags, 0, sizeof(*flags));
 	sl_jobspec_init(out);
 	sl_pbs_res_init(&c.res);
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		flags->version = 1;
-		return 0;
-	}
 	c.server = sl_pbs_server_name();
 	if ((r = cli_scan(&c, argc, argv, &v, &n, &optind, err)) == 0)
 		for (size_t i = 0; i < n; i++)

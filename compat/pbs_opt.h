@@ -14,7 +14,6 @@
 
 struct sl_qsub_flags {
 	int quiet;      /* -z: print no job id */
-	int version;    /* --version alone: print the version, exit 0 */
 	int block;      /* -W block=true: wait for the job, exit with its status */
 	int interactive; /* -I: a shell here once the job runs (qsub.c) */
 	/* Set when sl_qsub_parse() fails: */

@@ -7,22 +7,25 @@
  * Read-only. */
 #include "info_nodes.h"
 
-#include <pwd.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "buf.h"
 #include "conf.h"
 #include "exec.h"
 #include "kueue.h"
+#include "slurm_state.h"
 
-/* An operator's uid, by the name a cordon's annotation keeps. */
+/* An operator's uid, by the name a cordon's annotation keeps (squeue -u's
+ * lookup, slurm_state.h). */
 static int64_t uid_of(const char *user, uid_t dflt)
 {
-	struct passwd pw, *res = NULL;
-	char buf[1024];
-	if (getpwnam_r(user, &pw, buf, sizeof(buf), &res) == 0 && res != NULL)
-		return (int64_t)pw.pw_uid;
-	return (int64_t)dflt;
+	struct sl_err err = SL_ERR_INIT;
+	uid_t *v = NULL;
+	size_t n = 0;
+	int64_t uid = sl_slurm_users_parse(user, &v, &n, &err) == 0 && n == 1 ? v[0] : dflt;
+	free(v);
+	return uid;
 }
 
 static void add_str(json_object *o, const char *key, const char *v)

@@ -97,6 +97,7 @@ grep -q "^slurmstepd-.*: error: \*\*\* JOB $r ON .* CANCELLED AT .* DUE TO JOB R
 eligible=$(field "$r" EligibleTime)
 submitted=$(field "$r" SubmitTime)
 expect_eq "begin delay" 121 $(( $(date -d "$eligible" +%s) - $(date -d "$submitted" +%s) ))
+sleep 1 # the second run starts a later second than the first ended (the windows below)
 as $USER1 "$BIN/scontrol" update JobId="$r" StartTime=now || fail "StartTime=now"
 wait_state "$r" RUNNING
 # the second run's output replaces the first's (no --open-mode=append)

@@ -145,7 +145,8 @@ static int one_resource(void *c, const char *name, const char *v, struct sl_err 
 	if (strcmp(name, "walltime") == 0) {
 		if (sl_pbs_parse_time(v, &secs) != 0 || secs == 0)
 			return illegal(c, 'l', e);
-		field(A(c)->q, "time_limit", NULL, (secs + 59) / 60);
+		/* to the second, as qsub's: the daemon derives Slurm's minutes */
+		field(A(c)->q, "time_limit_secs", NULL, secs);
 		return 0;
 	}
 	if (strcmp(name, "ncpus") == 0) {
@@ -425,7 +426,8 @@ const char *sl_qalter_running_attr(const struct sl_qalter_req *q)
 		{"omp_threads", "Resource_List.select", 1},
 		{"dependency", "depend", 1},           {"account", "Account_Name", 1},
 		{"wckey", "project", 1},               {"std_out", "Output_Path", 1},
-		{"std_err", "Error_Path", 1},          {"time_limit", "Resource_List.walltime", 0},
+		{"std_err", "Error_Path", 1},
+		{"time_limit_secs", "Resource_List.walltime", 0},
 		{"name", "Job_Name", 0},               {"nice", "Priority", 0},
 		{"mail_type", "Mail_Points", 0},       {"mail_user", "Mail_Users", 0},
 		{"requeue", "Rerunable", 0},

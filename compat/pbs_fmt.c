@@ -176,8 +176,9 @@ static void percent(const struct sl_job *j, int64_t now, char *buf, size_t len)
 		   sscanf(j->array_tasks, "Queued:%d Running:%d Exiting:%d Expired:%d", &q, &r, &e,
 			  &x) == 4 && q + r + e + x > 0) {
 		snprintf(buf, len, "%3ld ", (long)x * 100 / (q + r + e + x));
-	} else if (!sl_pbs_is_array(j) && j->spec.time_limit > 0 && used >= 0) {
-		snprintf(buf, len, "%3lld ", (long long)(used * 100 / (j->spec.time_limit * 60)));
+	} else if (!sl_pbs_is_array(j) && sl_jobspec_limit_secs(&j->spec) > 0 && used >= 0) {
+		snprintf(buf, len, "%3lld ",
+			 (long long)(used * 100 / sl_jobspec_limit_secs(&j->spec)));
 	}
 }
 
@@ -310,8 +311,8 @@ int sl_qstat_alt(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_job *c
 		snprintf(tsk, sizeof(tsk), "%d", sh.ncpus);
 		if (sh.mem_mib > 0)
 			cnv_size(sh.mem_mib, mem, sizeof(mem));
-		if (j->spec.time_limit > 0)
-			sl_pbs_fmt_duration(j->spec.time_limit * 60, rq, sizeof(rq));
+		if (sl_jobspec_limit_secs(&j->spec) > 0) /* to the second, as PBS keeps it */
+			sl_pbs_fmt_duration(sl_jobspec_limit_secs(&j->spec), rq, sizeof(rq));
 		if (used >= 0)
 			sl_pbs_fmt_duration(used, el, sizeof(el));
 		if (w)
@@ -408,8 +409,8 @@ static void attr_resources(struct sl_pbs_out *o, const struct sl_job *j)
 	if (j->spec.pbs && j->spec.nodes <= 0 && j->spec.ntasks > 0)
 		attr_num(o, "Resource_List", "procs", j->spec.ntasks);
 	attr(o, "Resource_List", "select", sh.select);
-	if (j->spec.time_limit > 0) {
-		sl_pbs_fmt_duration(j->spec.time_limit * 60, s, sizeof(s));
+	if (sl_jobspec_limit_secs(&j->spec) > 0) {
+		sl_pbs_fmt_duration(sl_jobspec_limit_secs(&j->spec), s, sizeof(s));
 		attr(o, "Resource_List", "walltime", s);
 	}
 }

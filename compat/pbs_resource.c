@@ -533,8 +533,8 @@ int sl_pbs_res_apply(const struct sl_pbs_res *r, struct sl_jobspec *s, int *stat
 	*status = 0;
 	if ((rc = job_chunk(r, &c, status, err)) != 0)
 		return rc;
-	if (r->walltime > 0) /* minutes, Sluice's unit: rounded up */
-		s->time_limit = (r->walltime + 59) / 60;
+	if (r->walltime > 0) /* to the second, as MOM enforces it; Slurm's minutes beside */
+		sl_jobspec_limit_set_secs(s, r->walltime);
 	if (r->excl)
 		s->shared = SL_SHARED_EXCLUSIVE;
 	if (r->pvmem_mib > 0) { /* every process of the job: setrlimit(RLIMIT_AS) */

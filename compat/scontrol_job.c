@@ -64,7 +64,9 @@ static void outpath(const struct sl_job *j, const char *pat, struct sl_buf *b)
  * time; an end by the time limit, moved by suspensions). */
 static void start_end(const struct sl_job *j, int64_t now, int64_t *start, int64_t *end)
 {
-	int64_t lim = j->spec.time_limit >= 0 ? j->spec.time_limit * 60 : -1;
+	/* the enforced seconds (a qsub job's walltime), where TimeLimit= shows
+	 * Slurm's minutes */
+	int64_t lim = j->spec.time_limit >= 0 ? sl_jobspec_limit_secs(&j->spec) : -1;
 
 	*start = j->start_time;
 	*end = j->end_time;

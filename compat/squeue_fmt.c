@@ -221,7 +221,7 @@ P(p_time_left)
 		snprintf(buf, len, "UNLIMITED");
 		return 1;
 	}
-	left = j->spec.time_limit * 60 - sl_squeue_time_used(j, now);
+	left = sl_jobspec_limit_secs(&j->spec) - sl_squeue_time_used(j, now);
 	/* slurmctld ends a job past its limit, never at it: a TIMEOUT's is less */
 	if (left < 0 || j->state == SL_JOB_TIMEOUT)
 		snprintf(buf, len, "INVALID");
@@ -235,7 +235,7 @@ P(p_end)
 	if (j->end_time != 0) {
 		fmt_time(j->end_time, buf, len);
 	} else if (j->start_time != 0 && j->spec.time_limit >= 0) {
-		fmt_time(j->start_time + j->spec.time_limit * 60, buf, len);
+		fmt_time(j->start_time + sl_jobspec_limit_secs(&j->spec), buf, len);
 	} else if (j->start_time != 0 && !sl_jobstate_is_final(j->state)) {
 		snprintf(buf, len, "NONE");
 	} else {

@@ -50,7 +50,7 @@ static int64_t end_time(const struct sl_job *j)
 	if (j->end_time || !started(j))
 		return j->end_time;
 	if (j->spec.time_limit > 0)
-		return j->start_time + j->spec.time_limit * 60;
+		return j->start_time + sl_jobspec_limit_secs(&j->spec);
 	return j->start_time + YEAR_SECONDS;
 }
 

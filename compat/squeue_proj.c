@@ -30,7 +30,8 @@ struct row {
 #define SHAPE "alloc_nodes spec.nodes spec.ntasks spec.ntasks_per_node spec.cpus_per_task " \
 	"spec.gpus spec.gpus_per_node spec.gpus_per_task spec.cpus_per_gpu spec.mincpus " \
 	"spec.node_cpus spec.mem_per_node spec.mem_per_cpu spec.mem_per_gpu"
-#define RUN "state start_time end_time suspend_time pre_suspend spec.time_limit" /* sl_job_run_secs */
+#define RUN "state start_time end_time suspend_time pre_suspend spec.time_limit " \
+	"spec.time_limit_secs" /* sl_job_run_secs */
 #define PRIO "priority reason spec.nice spec.priority spec.hold state"     /* sl_prio_slurm */
 #define STATE RUN /* sl_job_past_limit: CG once out of time */
 
@@ -39,7 +40,7 @@ static const struct row codes[] = {
 	{'a', "spec.account"}, {'A', "nodelist"}, /* sl_job_slurm_id reads sl_job_ran */
 	{'b', "spec.gpus_per_node spec.gpu_type"},
 	{'B', "nodelist start_time"}, {'c', SHAPE}, {'C', SHAPE " alloc_cpus"}, {'d', "spec.tmp_mb"},
-	{'D', SHAPE}, {'e', "end_time start_time spec.time_limit state"},
+	{'D', SHAPE}, {'e', "end_time start_time spec.time_limit spec.time_limit_secs state"},
 	{'E', "dependency"}, {'f', "spec.features"}, {'F', ""}, {'g', "group gid"},
 	{'G', "gid"}, {'h', ""}, {'H', ""}, {'i', ""}, {'I', ""}, {'j', ""}, {'J', ""},
 	{'k', "spec.comment"}, {'K', ""}, {'l', "spec.time_limit"},
@@ -58,7 +59,7 @@ static const struct row codes[] = {
 /* squeue_sort.c's keys; those it knows that every job shares read nothing. */
 static const struct row keys[] = {
 	{'B', "nodelist"}, {'b', ""}, {'c', ""}, {'C', SHAPE " alloc_cpus"}, {'d', "spec.tmp_mb"},
-	{'D', SHAPE}, {'e', "end_time start_time spec.time_limit"}, {'f', ""},
+	{'D', SHAPE}, {'e', "end_time start_time spec.time_limit spec.time_limit_secs"}, {'f', ""},
 	{'g', "group"}, {'G', "gid"}, {'h', ""}, {'H', ""}, {'i', ""}, {'I', ""}, {'j', ""},
 	{'J', ""}, {'l', "spec.time_limit"}, {'L', RUN},
 	{'m', "spec.mem_per_node spec.mem_per_cpu"}, {'M', RUN}, {'n', ""},

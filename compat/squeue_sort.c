@@ -58,7 +58,7 @@ static int64_t time_left(const struct sl_job *j, int64_t now)
 {
 	if (j->spec.time_limit < 0)
 		return (int64_t)UINT32_MAX;
-	return j->spec.time_limit * 60 - sl_squeue_time_used(j, now);
+	return sl_jobspec_limit_secs(&j->spec) - sl_squeue_time_used(j, now);
 }
 
 /* slurmctld's end_time: the end, else the start plus the limit. */
@@ -66,7 +66,7 @@ static int64_t end_time(const struct sl_job *j)
 {
 	if (j->end_time != 0 || j->start_time == 0 || j->spec.time_limit < 0)
 		return j->end_time;
-	return j->start_time + j->spec.time_limit * 60;
+	return j->start_time + sl_jobspec_limit_secs(&j->spec);
 }
 
 static int64_t min_memory(const struct sl_job *j)

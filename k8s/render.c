@@ -155,7 +155,7 @@ char *sl_render_nodelist(const struct sl_render_ctx *c, const char *infix)
 
 int64_t sl_render_deadline(const struct sl_render_ctx *c)
 {
-	return c->spec->time_limit > 0 ? c->spec->time_limit * 60 : 0;
+	return sl_jobspec_limit_secs(c->spec); /* a qsub job's to the second */
 }
 
 /* ---- the launcher: what the container runs ----------------------------- */

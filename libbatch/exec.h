@@ -148,10 +148,10 @@ struct sl_executor {
 	 * (nodeadmin.c, the local node). */
 	int (*node_drain)(void *x, const char *node, const char *reason, const char *user,
 			  struct sl_err *err);
-	/* scontrol update TimeLimit= of a running job: its limit is now this
-	 * many minutes from its start (SL_TIME_INFINITE: none), suspended time
-	 * not counted. NULL: the executor cannot change it. */
-	int (*time_limit)(void *x, uint64_t id, int64_t minutes, struct sl_err *err);
+	/* scontrol update TimeLimit= or qalter -l walltime= of a running job:
+	 * its limit is now this many seconds from its start (0: none),
+	 * suspended time not counted. NULL: the executor cannot change it. */
+	int (*time_limit)(void *x, uint64_t id, int64_t secs, struct sl_err *err);
 	/* SIGHUP: take up what may have changed on disk (the local executor
 	 * starts a new fork server, so an upgraded sluice-stepd supervises the
 	 * next jobs). NULL: nothing to do. */

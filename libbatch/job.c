@@ -25,6 +25,19 @@ void sl_jobspec_init(struct sl_jobspec *s)
 	s->omp_threads = SL_NO_VAL;
 }
 
+int64_t sl_jobspec_limit_secs(const struct sl_jobspec *s)
+{
+	if (s->time_limit_secs > 0)
+		return s->time_limit_secs;
+	return s->time_limit > 0 && s->time_limit <= SL_TIME_MAX ? s->time_limit * 60 : 0;
+}
+
+void sl_jobspec_limit_set_secs(struct sl_jobspec *s, int64_t secs)
+{
+	s->time_limit = (secs + 59) / 60;
+	s->time_limit_secs = secs % 60 != 0 ? secs : 0;
+}
+
 void sl_jobspec_clear(struct sl_jobspec *s)
 {
 #define FREE_STR(f) free(s->f);
@@ -377,8 +390,8 @@ static int64_t run_secs(const struct sl_job *j, int64_t now);
 /* Has a RUNNING job that has run secs reached its limit? */
 static int past(const struct sl_job *j, int64_t secs)
 {
-	return j->state == SL_JOB_RUNNING && j->spec.time_limit > 0 &&
-	       secs >= j->spec.time_limit * 60;
+	int64_t limit = sl_jobspec_limit_secs(&j->spec);
+	return j->state == SL_JOB_RUNNING && limit > 0 && secs >= limit;
 }
 
 int sl_job_past_limit(const struct sl_job *j, int64_t now)
@@ -392,7 +405,7 @@ int64_t sl_job_end_time(const struct sl_job *j, int64_t now)
 
 	if (j->end_time != 0 || !past(j, secs = run_secs(j, now)))
 		return j->end_time;
-	return now - (secs - j->spec.time_limit * 60);
+	return now - (secs - sl_jobspec_limit_secs(&j->spec));
 }
 
 enum sl_jobstate sl_job_shown_state(const struct sl_job *j, int64_t now)
@@ -416,7 +429,7 @@ int64_t sl_job_run_secs(const struct sl_job *j, int64_t now)
 	/* Past its limit a job's processes are being ended: slurmctld's
 	 * clock for it stopped at the limit (its end_time). */
 	int64_t secs = run_secs(j, now);
-	return past(j, secs) ? j->spec.time_limit * 60 : secs;
+	return past(j, secs) ? sl_jobspec_limit_secs(&j->spec) : secs;
 }
 
 static int64_t run_secs(const struct sl_job *j, int64_t now)

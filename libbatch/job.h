@@ -44,6 +44,9 @@ struct sl_jobspec {
 	char *gpu_type;        /* type from --gres/--gpus, or NULL */
 	char **features;       /* -C a&b: every one required; NULL-terminated, NULL: none */
 	int64_t time_limit;    /* minutes; SL_TIME_UNSET or SL_TIME_INFINITE */
+	int64_t time_limit_secs; /* PBS's walltime to the second when it is no whole
+				  * minute (qsub, qalter), time_limit then its minutes
+				  * rounded up; 0: time_limit * 60 (sl_jobspec_limit_secs) */
 	char *std_out;         /* -o pattern; NULL: slurm-%j.out */
 	char *std_err;         /* -e pattern; NULL: same file as stdout */
 	char *std_in;          /* -i; NULL: /dev/null */
@@ -230,6 +233,13 @@ struct sl_jobshape {
 
 void sl_jobspec_init(struct sl_jobspec *s);   /* all fields to "unset" */
 void sl_jobspec_clear(struct sl_jobspec *s);  /* free members, re-init */
+/* The limit that is enforced, in seconds: time_limit_secs when PBS gave
+ * one, else the minutes; 0 when there is none (unset or unlimited). */
+int64_t sl_jobspec_limit_secs(const struct sl_jobspec *s);
+/* A limit of secs (> 0) seconds: the minutes Slurm's views show (rounded
+ * up, as Slurm's time_str2mins) and the seconds beside them when they are
+ * no whole minute. */
+void sl_jobspec_limit_set_secs(struct sl_jobspec *s, int64_t secs);
 /* Counts past an int are capped at INT_MAX (memory at INT64_MAX), never
  * wrapped: records the submit policy refused never reach it. */
 void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *out);

@@ -29,7 +29,7 @@
 
 #define SPEC_INT64S(X) X(mem_per_node) X(mem_per_cpu) X(time_limit) X(priority) \
 	X(begin_time) X(deadline) X(mem_per_gpu) X(wait4switch) \
-	X(tmp_mb) X(delay_boot) X(time_min)
+	X(tmp_mb) X(delay_boot) X(time_min) X(time_limit_secs)
 
 /* NULL-terminated string vectors. Only a launch reads the first two (and
  * the script): listings leave them out, and sluiced keeps them in its

@@ -39,6 +39,21 @@ static int validate_sizes(const struct sl_jobspec *s, struct sl_err *err)
 	return sl_jobspec_shape_check(s, &sh, err);
 }
 
+/* A limit to the second (qsub's walltime) is the job's limit: its minutes
+ * are derived here, whatever the command sent beside it, so that Slurm's
+ * views and the enforced seconds never disagree. */
+static int limit_secs(struct sl_jobspec *s, struct sl_err *err)
+{
+	if (s->time_limit_secs == 0)
+		return 0;
+	if (s->time_limit_secs < 0 || s->time_limit_secs > SL_TIME_MAX * 60)
+		return sl_err_set(err, SL_EINVAL, "time limit of %lld seconds is not between 1 "
+				  "and %lld\nRequested time limit is invalid (missing or exceeds "
+				  "some limit)", (long long)s->time_limit_secs, SL_TIME_MAX * 60);
+	sl_jobspec_limit_set_secs(s, s->time_limit_secs);
+	return 0;
+}
+
 /* -C's words as slurmctld has them, joined by '&'. */
 static size_t features_len(char *const *f)
 {
@@ -492,7 +507,8 @@ int sl_submit_prepare(const struct sl_conf *conf, const struct sl_sched *engine,
 	/* -N 0-N: Slurm keeps a minimum of 0, and the job gets a node, as any */
 	if (j->spec.nodes == 0 && j->spec.nodes_max != SL_NO_VAL && j->spec.nodes_max >= 1)
 		j->spec.nodes = 1;
-	if ((r = validate(who, &j->spec, err)) != 0 ||
+	if ((r = limit_secs(&j->spec, err)) != 0 ||
+	    (r = validate(who, &j->spec, err)) != 0 ||
 	    (r = array_check(conf, &j->spec, err)) != 0 ||
 	    (r = sl_submit_executor_limits(conf, &j->spec, err)) != 0 ||
 	    (r = resolve(conf, who, j, err)) != 0 ||

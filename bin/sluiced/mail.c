@@ -389,10 +389,10 @@ int sl_mail_time_limits(struct sluiced *d, struct sl_job *j, int64_t now)
 		int bit, pct; /* mailed when this much of the time limit has gone by */
 	} marks[] = {{SL_MAIL_TIME100, 100}, {SL_MAIL_TIME90, 90}, {SL_MAIL_TIME80, 80},
 		     {SL_MAIL_TIME50, 50}};
-	int64_t limit = j->spec.time_limit * 60, end = j->start_time + limit;
+	int64_t limit = sl_jobspec_limit_secs(&j->spec), end = j->start_time + limit;
 	int sent = 0;
 
-	if (j->spec.time_limit <= 0 || j->start_time == 0)
+	if (limit <= 0 || j->start_time == 0)
 		return 0;
 	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
 		int bit = marks[i].bit;

@@ -133,7 +133,7 @@ struct sl_gates *sl_schedctl_gates(const struct sl_schedctl *s)
  * is exactly its StartTime plus its limit on every listing. */
 static int64_t limit_ms(const struct sl_job *j)
 {
-	return j->spec.time_limit > 0 ? j->spec.time_limit * 60000 : 0;
+	return sl_jobspec_limit_secs(&j->spec) * 1000;
 }
 
 static int64_t wall_offset(struct sl_schedctl *s)
@@ -381,7 +381,8 @@ static int limits_changed(struct sl_schedctl *s, int64_t now)
 	for (size_t i = 0; i < sl_jobtab_count(s->d->jobs); i++) {
 		const struct sl_job *j = sl_jobtab_at(s->d->jobs, i);
 		if (!sl_jobstate_is_final(j->state))
-			sum = (sum ^ (j->id * 0x9e3779b97f4a7c15ULL + (uint64_t)j->spec.time_limit)) *
+			sum = (sum ^ (j->id * 0x9e3779b97f4a7c15ULL +
+				      (uint64_t)sl_jobspec_limit_secs(&j->spec))) *
 			      0x100000001b3ULL;
 	}
 	if (sum == s->limits_sum)

@@ -546,8 +546,9 @@ int sl_store_save_spec(struct sl_store *s, uint64_t id, const struct sl_jobspec 
 	TAKE(contiguous) TAKE(switches) TAKE(wait4switch) TAKE(deadline) TAKE(delay_boot)
 	TAKE(mail_type) TAKE(requeue) TAKE(mem_per_node) TAKE(mem_per_cpu) TAKE(mem_all)
 	TAKE(node_cpus) TAKE(ntasks) TAKE(ntasks_per_node) TAKE(gpus_per_node) TAKE(gpus)
-	TAKE(time_limit) TAKE(time_min) TAKE(tmp_mb) TAKE(priority) TAKE(nice) TAKE(nodes)
-	TAKE(nodes_max) TAKE(cpus_per_task) TAKE(mincpus) TAKE(begin_time) TAKE(omp_threads)
+	TAKE(time_limit) TAKE(time_limit_secs) TAKE(time_min) TAKE(tmp_mb) TAKE(priority)
+	TAKE(nice) TAKE(nodes) TAKE(nodes_max) TAKE(cpus_per_task) TAKE(mincpus) TAKE(begin_time)
+	TAKE(omp_threads)
 #undef TAKE_STR
 #undef TAKE_STRV
 #undef TAKE

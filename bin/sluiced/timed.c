@@ -21,7 +21,7 @@ static int deadline_passed(struct sluiced *d, struct sl_job *j, int64_t now)
 	struct sl_err err = SL_ERR_INIT;
 	/* --time-min first: the limit is cut to fit (cut_limit) */
 	int64_t need = j->spec.time_min > 0 ? j->spec.time_min * 60
-		       : j->spec.time_limit > 0 ? j->spec.time_limit * 60 : 60;
+		       : sl_jobspec_limit_secs(&j->spec) > 0 ? sl_jobspec_limit_secs(&j->spec) : 60;
 
 	if (j->state != SL_JOB_PENDING || j->spec.deadline == 0 || j->spec.hold ||
 	    now + need <= j->spec.deadline)
@@ -46,11 +46,12 @@ static void cut_limit(struct sluiced *d, struct sl_job *j, int64_t now)
 	int64_t room = j->spec.deadline > now ? (j->spec.deadline - now) / 60 : 0;
 
 	if (j->spec.deadline == 0 || room < 1 ||
-	    (j->spec.time_limit > 0 && j->spec.time_limit <= room))
+	    (j->spec.time_limit > 0 && sl_jobspec_limit_secs(&j->spec) <= room * 60))
 		return;
 	sl_info("job %llu: time limit %lld min, as its deadline allows", (unsigned long long)j->id,
 		(long long)room);
 	j->spec.time_limit = room;
+	j->spec.time_limit_secs = 0; /* whole minutes, as Slurm cuts it */
 	if (sl_store_save_spec(d->store, j->id, &j->spec, &err) != 0)
 		sl_err_log("job %llu: %s", (unsigned long long)j->id, err.msg);
 }

@@ -24,24 +24,51 @@ int sl_update_pending_only(const struct upd *u, struct sl_err *err)
 		       ? 0 : sl_err_set(err, SL_ESTATE, "Job is no longer pending execution");
 }
 
-static int f_time_limit(struct upd *u, json_object *v, struct sl_err *err)
+/* A new limit of secs seconds (0: UNLIMITED) that Slurm shows as m minutes:
+ * a running job's only shorter unless an operator asks, and only where the
+ * executor can tell the job. */
+static int set_limit(struct upd *u, int64_t m, int64_t secs, struct sl_err *err)
 {
-	int64_t m = json_object_get_int64(v), cur = u->old->spec.time_limit;
-	int longer = cur >= 0 && (m < 0 || m > cur); /* UNLIMITED is longest */
+	int64_t cur = sl_jobspec_limit_secs(&u->old->spec);
+	int finite = u->old->spec.time_limit >= 0; /* UNLIMITED is longest */
+	int longer = finite && (secs == 0 || secs > cur);
 	int r;
 
-	if (m < 0 && m != SL_TIME_INFINITE)
-		return sl_err_set(err, SL_EINVAL, "Invalid TimeLimit value");
 	if (u->old->state != SL_JOB_PENDING) {
 		if (longer && (r = sl_authz_job(u->p, u->old, SL_OP_UPDATE_LIMIT, err)) != 0)
 			return r;
 		if (u->d->executor->time_limit == NULL)
 			return sl_err_set(err, SL_EUNSUPP,
 					  "Requested operation not supported on this system");
-		u->limit = m;
+		u->limit = secs;
 	}
-	u->n->spec.time_limit = m;
+	if (m == SL_TIME_INFINITE) {
+		u->n->spec.time_limit = m;
+		u->n->spec.time_limit_secs = 0;
+	} else {
+		sl_jobspec_limit_set_secs(&u->n->spec, secs);
+	}
 	return 0;
+}
+
+/* TimeLimit= (scontrol, minutes): whole minutes again. */
+static int f_time_limit(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t m = json_object_get_int64(v);
+
+	if ((m < 0 && m != SL_TIME_INFINITE) || m > SL_TIME_MAX)
+		return sl_err_set(err, SL_EINVAL, "Invalid TimeLimit value");
+	return set_limit(u, m, m == SL_TIME_INFINITE ? 0 : m * 60, err);
+}
+
+/* qalter -l walltime= (seconds): the limit to the second, as qsub's. */
+static int f_time_limit_secs(struct upd *u, json_object *v, struct sl_err *err)
+{
+	int64_t secs = json_object_get_int64(v);
+
+	if (secs <= 0 || secs > SL_TIME_MAX * 60)
+		return sl_err_set(err, SL_EINVAL, "Invalid TimeLimit value");
+	return set_limit(u, (secs + 59) / 60, secs, err);
 }
 
 /* TimeMin=: at any time before the end, as slurmctld; validate() holds it
@@ -488,6 +515,7 @@ static int f_mincpus(struct upd *u, json_object *v, struct sl_err *err)
 
 const struct sl_update_field sl_update_fields[] = {
 	{"time_limit", json_type_int, f_time_limit},
+	{"time_limit_secs", json_type_int, f_time_limit_secs},
 	{"time_min", json_type_int, f_time_min},
 	{"priority", json_type_int, f_priority},
 	{"nice", json_type_int, f_nice},

@@ -21,7 +21,8 @@ struct upd {
 	struct sl_job *n;    /* its copy, changed */
 	int refit;           /* what it asks changed: can it still fit? */
 	int requeue;         /* pending: through the gates again */
-	int64_t limit;       /* a running job's new time limit, or SL_TIME_UNSET */
+	int64_t limit;       /* a running job's new time limit in seconds (0: none),
+	                      * or SL_TIME_UNSET */
 	int renamed;
 	int check;           /* node names changed: the executor's check() again */
 };

@@ -338,6 +338,51 @@ static void test_suspended_secs(void **state)
 	sl_job_free(j);
 }
 
+/* A limit to the second (qsub's walltime): enforced and shown by PBS as
+ * given, Slurm's minutes beside it; a record written before the field
+ * existed (an older store's) keeps its minutes. */
+static void test_limit_secs(void **state)
+{
+	static const char older[] = "{\"time_limit\": 5, \"script\": \"#!/bin/sh\\n\"}";
+	struct sl_job *j = sl_job_new();
+	struct sl_jobspec s;
+	struct sl_err err = SL_ERR_INIT;
+	char *text;
+	(void)state;
+
+	assert_int_equal(sl_jobspec_parse(older, strlen(older), &s, &err), 0);
+	assert_int_equal(s.time_limit_secs, 0);
+	assert_int_equal(sl_jobspec_limit_secs(&s), 300);
+	sl_jobspec_clear(&s);
+	assert_int_equal(sl_jobspec_limit_secs(&s), 0); /* unset: none */
+	s.time_limit = SL_TIME_INFINITE;
+	assert_int_equal(sl_jobspec_limit_secs(&s), 0);
+
+	j->spec.script = sl_xstrdup("#!/bin/sh\n");
+	sl_jobspec_limit_set_secs(&j->spec, 45);
+	assert_int_equal(j->spec.time_limit, 1);
+	text = tl_spec_text(&j->spec);
+	assert_non_null(strstr(text, "\"time_limit_secs\":45"));
+	assert_int_equal(sl_jobspec_parse(text, strlen(text), &s, &err), 0);
+	assert_int_equal(s.time_limit, 1);
+	assert_int_equal(sl_jobspec_limit_secs(&s), 45);
+	sl_jobspec_clear(&s);
+	free(text);
+	sl_jobspec_limit_set_secs(&j->spec, 120); /* a whole minute: the minutes alone */
+	assert_int_equal(j->spec.time_limit, 2);
+	assert_int_equal(j->spec.time_limit_secs, 0);
+
+	/* the running job's clock stops at the seconds, not at the minute */
+	sl_jobspec_limit_set_secs(&j->spec, 45);
+	j->state = SL_JOB_RUNNING;
+	j->start_time = 1000;
+	assert_false(sl_job_past_limit(j, 1044));
+	assert_true(sl_job_past_limit(j, 1045));
+	assert_int_equal(sl_job_run_secs(j, 1050), 45);
+	assert_int_equal(sl_job_end_time(j, 1050), 1045);
+	sl_job_free(j);
+}
+
 static void test_runs(void **state)
 {
 	const char *runs = "100 110 150 2 0 4 n[1-2];200 0 210 0 9 1 None";
@@ -450,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_states),
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_copy),
+		cmocka_unit_test(test_limit_secs),
 		cmocka_unit_test(test_runs),
 		cmocka_unit_test(test_run_text),
 		cmocka_unit_test(test_id_text),

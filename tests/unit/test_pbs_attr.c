@@ -177,7 +177,7 @@ static void test_qalter(void **state)
 	assert_int_equal(sl_qalter_parse(ARGV("-l", "walltime=1:30:00,ncpus=4", "-N", "x", "-p",
 					      "10", "-W", "depend=afterok:3.head1", "5", "6.head1"),
 					 "head1", &q, &f, &err), 0);
-	fields_are(&q, "time_limit=90;cpus=4;name=x;nice=-10;dependency=afterok:3;");
+	fields_are(&q, "time_limit_secs=5400;cpus=4;name=x;nice=-10;dependency=afterok:3;");
 	/* a running job names the first attribute only a queued job changes */
 	assert_string_equal(sl_qalter_running_attr(&q), "Resource_List.ncpus");
 	assert_int_equal(q.n_ids, 2);
@@ -189,6 +189,12 @@ static void test_qalter(void **state)
 	sl_qalter_req_clear(&q);
 	assert_int_equal(sl_qalter_parse(ARGV("-h", "n", "5"), "head1", &q, &f, &err), 0);
 	assert_int_equal(q.release, 1);
+	sl_qalter_req_clear(&q);
+	/* walltime to the second, as qsub's: a running job's alterable one */
+	assert_int_equal(sl_qalter_parse(ARGV("-l", "walltime=00:00:45", "5"), "head1", &q, &f,
+					 &err), 0);
+	fields_are(&q, "time_limit_secs=45;");
+	assert_string_equal(sl_qalter_running_attr(&q), "Resource_List.walltime");
 	sl_qalter_req_clear(&q);
 	assert_int_equal(sl_qalter_parse(ARGV("-a", "1200", "5"), "head1", &q, &f, &err), 0);
 	assert_int_equal(q.n, 1);

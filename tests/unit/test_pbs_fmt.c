@@ -402,6 +402,32 @@ static void test_procs(void **state)
 	sl_buf_free(b);
 }
 
+/* qsub's walltime to the second: PBS's views show the seconds (qstat -a's
+ * Req'd Time cut to hh:mm, as OpenPBS's %5.5s cuts its value), where
+ * Slurm's show the minute it is rounded up to. */
+static void test_walltime_secs(void **state)
+{
+	struct sl_pbs_view v = view();
+	struct sl_job *g = jobs[0]; /* 101: qsub's, running, 00:05:00 */
+	struct sl_jobspec was = g->spec;
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	struct sl_pbs_out *o = sl_pbs_out_new(b, SL_PBS_OUT_DEFAULT, NULL, NOW, "22.05", "vm");
+	(void)state;
+
+	assert_int_equal(g->id, 101);
+	sl_jobspec_limit_set_secs(&g->spec, 90);
+	assert_int_equal(sl_qstat_full(o, &v, g), 0);
+	assert_int_equal(sl_pbs_out_finish(o), 0);
+	sl_pbs_out_free(o);
+	assert_non_null(strstr(sl_buf_str(b), "    Resource_List.walltime = 00:01:30\n"));
+	sl_buf_free(b);
+	b = sl_buf_new(1 << 16);
+	assert_int_equal(sl_qstat_alt(b, &v, &g, 1, 0), 0);
+	assert_non_null(strstr(sl_buf_str(b), " 00:01 R "));
+	sl_buf_free(b);
+	g->spec = was;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_never_ran),
 		cmocka_unit_test(test_measured),
 		cmocka_unit_test(test_procs),
+		cmocka_unit_test(test_walltime_secs),
 	};
 	return cmocka_run_group_tests(tests, pbs_setup, pbs_teardown);
 }

@@ -298,6 +298,37 @@ static void test_sizes_times(void **state)
 	}
 }
 
+/* walltime to the second, as MOM enforces it: Slurm's minutes (rounded up,
+ * what squeue and sacct show) beside the seconds when they are no whole
+ * minute; a whole minute is the minutes alone. */
+static void test_walltime_secs(void **state)
+{
+	static const struct {
+		const char *l;
+		int64_t minutes, secs, limit;
+	} cases[] = {
+		{"walltime=45", 1, 45, 45},           {"walltime=00:00:05", 1, 5, 5},
+		{"walltime=1:30", 2, 90, 90},         {"walltime=61", 2, 61, 61},
+		{"walltime=01:30:00", 90, 0, 5400},   {"walltime=60", 1, 0, 60},
+		{"walltime=00:00:59.5", 1, 0, 60}, /* decode_time: .5 rounds up */
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sl_jobspec s;
+		struct sl_err err = SL_ERR_INIT;
+		int st = 0;
+		if (res_apply(cases[i].l, NULL, &s, &st, &err) != 0)
+			fail_msg("-l %s: %s", cases[i].l, err.msg);
+		if (s.time_limit != cases[i].minutes || s.time_limit_secs != cases[i].secs ||
+		    sl_jobspec_limit_secs(&s) != cases[i].limit)
+			fail_msg("-l %s: %lld min, %lld s, limit %lld s", cases[i].l,
+				 (long long)s.time_limit, (long long)s.time_limit_secs,
+				 (long long)sl_jobspec_limit_secs(&s));
+		sl_jobspec_clear(&s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_sizes_times),
 		cmocka_unit_test(test_ompthreads),
 		cmocka_unit_test(test_procs),
+		cmocka_unit_test(test_walltime_secs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -231,6 +231,12 @@ static void test_time_limit(void **state)
 	j->spec.time_limit = 90;
 	j->spec.std_out = sl_xstrdup("out-%j.txt");
 	golden("jobset-time", &in);
+	sl_jobspec_limit_set_secs(&j->spec, 45); /* qsub -l walltime=45: to the second */
+	assert_int_equal(sl_render(&in, &json, &err), 0);
+	assert_non_null(strstr(json, "\"activeDeadlineSeconds\": 45,"));
+	free(json);
+	json = NULL;
+	j->spec.time_limit_secs = 0;
 	j->spec.time_limit = SL_TIME_INFINITE; /* --time=UNLIMITED: no deadline */
 	assert_int_equal(sl_render(&in, &json, &err), 0);
 	assert_null(strstr(json, "activeDeadlineSeconds"));

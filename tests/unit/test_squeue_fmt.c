@@ -249,6 +249,32 @@ static void test_past_limit(void **state)
 	sl_job_free(j);
 }
 
+/* qsub -l walltime=45: Slurm's limit columns show the minute it rounds up
+ * to (Slurm holds no less); what follows from the limit (time left, end,
+ * CG once out of time) is the enforced seconds. */
+static void test_limit_secs(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_squeue_fmt *f;
+	struct sl_buf *b = sl_buf_new(256);
+	struct sl_job *j = sl_job_new();
+	(void)state;
+
+	j->id = 7;
+	j->state = SL_JOB_RUNNING;
+	j->reason = strdup("None");
+	j->start_time = NOW - 30;
+	sl_jobspec_limit_set_secs(&j->spec, 45);
+	assert_int_equal(sl_squeue_fmt_new("%l|%L|%t|%M", &f, &err), 0);
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
+	assert_int_equal(sl_squeue_fmt_job(f, j, NOW + 20, b), 0);
+	assert_string_equal(sl_buf_str(b), "1:00|0:15|R|0:30\n1:00|0:00|CG|0:45\n");
+	assert_int_equal(sl_job_end_time(j, NOW + 20), NOW + 15);
+	sl_squeue_fmt_free(f);
+	sl_buf_free(b);
+	sl_job_free(j);
+}
+
 static void test_bad_code_and_sort(void **state)
 {
 	struct sl_squeue_fmt *f;
@@ -475,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_sort_array_ids),
 		cmocka_unit_test(test_default),
 		cmocka_unit_test(test_past_limit),
+		cmocka_unit_test(test_limit_secs),
 		cmocka_unit_test(test_default_sort),
 		cmocka_unit_test(test_long),
 		cmocka_unit_test(test_custom),

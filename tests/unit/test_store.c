@@ -157,7 +157,7 @@ static void test_save_spec(void **state)
 	assert_int_equal(sl_store_commit(s, &err), 0);
 
 	sl_job_shed(j); /* as the daemon keeps it */
-	j->spec.time_limit = 7;
+	sl_jobspec_limit_set_secs(&j->spec, 405); /* qalter -l walltime=6:45 */
 	j->spec.deadline = 4000000001; /* scontrol update Deadline= */
 	j->spec.warn_signal = 1;       /* not a field that changes: not saved */
 	free(j->spec.name);
@@ -171,6 +171,7 @@ static void test_save_spec(void **state)
 	assert_string_equal(sp.env[0], "HOME=/home/alice");
 	assert_string_equal(sp.name, "renamed");
 	assert_int_equal(sp.time_limit, 7);
+	assert_int_equal(sp.time_limit_secs, 405);
 	assert_int_equal(sp.deadline, 4000000001);
 	assert_int_equal(sp.warn_signal, 10);
 	sl_jobspec_clear(&sp);

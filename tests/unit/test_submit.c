@@ -271,6 +271,32 @@ static void test_time_min(void **state)
 	}
 }
 
+/* qsub's walltime to the second is the job's limit: the daemon derives
+ * the minutes Slurm's views show from it, whatever minutes came beside. */
+static void test_limit_secs(void **state)
+{
+	struct sl_err err = SL_ERR_INIT;
+	struct sl_job *j = job();
+	(void)state;
+
+	j->spec.account = sl_xstrdup("general");
+	j->spec.time_limit = 99;
+	j->spec.time_limit_secs = 45;
+	assert_int_equal(sl_submit_prepare(conf, engine, &alice, j, &err), 0);
+	assert_int_equal(j->spec.time_limit, 1);
+	assert_int_equal(j->spec.time_limit_secs, 45);
+	assert_int_equal(sl_jobspec_limit_secs(&j->spec), 45);
+	sl_job_free(j);
+	/* --time-min is held to the minutes, as Slurm's */
+	j = job();
+	j->spec.account = sl_xstrdup("general");
+	j->spec.time_limit_secs = 90;
+	j->spec.time_min = 2;
+	assert_int_equal(sl_submit_prepare(conf, engine, &alice, j, &err), 0);
+	assert_int_equal(j->spec.time_limit, 2);
+	sl_job_free(j);
+}
+
 /* Issue 11, hole 1: counts and sizes whose products wrap were stored as
  * negative CPUs and memory and ran on any quota. Each is refused with the
  * numbers and Slurm's words; nothing reaches the engine. */
@@ -342,6 +368,16 @@ static void test_overflow(void **state)
 	expect(j, &alice, SL_EINVAL, "time limit of 9223372036854775807 minutes is not between 0 "
 	       "and 4294967293\nRequested time limit is invalid (missing or exceeds some limit)");
 
+	/* qsub's seconds: past Slurm's largest minutes, refused as such */
+	j = job();
+	j->spec.time_limit_secs = 4294967293LL * 60 + 1;
+	expect(j, &alice, SL_EINVAL, "time limit of 257698037581 seconds is not between 1 and "
+	       "257698037580\nRequested time limit is invalid (missing or exceeds some limit)");
+	j = job();
+	j->spec.time_limit_secs = -5;
+	expect(j, &alice, SL_EINVAL, "time limit of -5 seconds is not between 1 and "
+	       "257698037580\nRequested time limit is invalid (missing or exceeds some limit)");
+
 	/* The largest of each still passes the policy (and then fails to fit). */
 	j = job();
 	j->spec.mem_per_node = 8796093022LL;
@@ -368,6 +404,7 @@ int main(void)
 		cmocka_unit_test(test_fit),
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_time_min),
+		cmocka_unit_test(test_limit_secs),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -51,13 +51,13 @@ static void on_limit(struct sl_loop *l, uint64_t id, void *arg)
 /* After a resume: a timer for the limit less what ran before. */
 static void limit_arm(struct kjob *kj, int64_t now)
 {
-	int64_t limit = kj->job->spec.time_limit, left;
+	int64_t limit = sl_jobspec_limit_secs(&kj->job->spec), left;
 	if (kj->limit_timer)
 		sl_loop_del_timer(kj->x->loop, kj->limit_timer);
 	kj->limit_timer = 0;
 	if (limit <= 0 || kj->ran <= 0)
 		return; /* never suspended: the object's own deadline is exact */
-	left = limit * 60 - kj->ran - (now - kj->run_from);
+	left = limit - kj->ran - (now - kj->run_from);
 	kj->limit_timer = sl_loop_add_timer(kj->x->loop, left > 0 ? left * 1000 : 0, on_limit, kj);
 }
 

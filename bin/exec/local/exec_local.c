@@ -600,9 +600,9 @@ static int ops_node_fail(void *x, uint64_t id, struct sl_err *e)
 {
 	return sl_exec_local_node_fail(x, id, e);
 }
-static int ops_time_limit(void *x, uint64_t id, int64_t minutes, struct sl_err *e)
+static int ops_time_limit(void *x, uint64_t id, int64_t secs, struct sl_err *e)
 {
-	return sl_exec_local_time_limit(x, id, minutes, e);
+	return sl_exec_local_time_limit(x, id, secs, e);
 }
 
 const struct sl_executor sl_executor_local = {

@@ -34,9 +34,10 @@ int sl_exec_local_requeue(struct sl_exec_local *x, uint64_t id, struct sl_err *e
 /* The node went down under the job: ends it NODE_FAIL, in slurmstepd's
  * words for a node failure. */
 int sl_exec_local_node_fail(struct sl_exec_local *x, uint64_t id, struct sl_err *err);
-/* scontrol update TimeLimit=: the running job's limit, in minutes from its
- * start (SL_TIME_INFINITE: none); its supervisor keeps the clock. */
-int sl_exec_local_time_limit(struct sl_exec_local *x, uint64_t id, int64_t minutes,
+/* scontrol update TimeLimit= or qalter -l walltime=: the running job's
+ * limit, in seconds from its start (0: none); its supervisor keeps the
+ * clock. */
+int sl_exec_local_time_limit(struct sl_exec_local *x, uint64_t id, int64_t secs,
 			     struct sl_err *err);
 /* Follow a job the store says is running (after a daemon restart):
  *   lock held          -> its supervisor lives: watch it;

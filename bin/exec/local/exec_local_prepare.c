@@ -218,7 +218,7 @@ static void prepare_env(const struct sl_exec_conf *conf, const struct sl_job *jo
  * seconds that wrap negative. */
 static int64_t time_limit(const struct sl_jobspec *s)
 {
-	int64_t t = s->time_limit > 0 && s->time_limit <= SL_TIME_MAX ? s->time_limit * 60 : 0;
+	int64_t t = sl_jobspec_limit_secs(s); /* a qsub job's to the second */
 	int64_t left = s->deadline - (int64_t)time(NULL);
 
 	if (s->deadline != 0 && (t == 0 || left < t))

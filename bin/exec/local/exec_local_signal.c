@@ -185,11 +185,10 @@ int sl_exec_local_node_fail(struct sl_exec_local *x, uint64_t id, struct sl_err 
 	return control(x, id, SIGUSR2, 1, SL_STEPD_NODE_FAIL, err);
 }
 
-int sl_exec_local_time_limit(struct sl_exec_local *x, uint64_t id, int64_t minutes,
+int sl_exec_local_time_limit(struct sl_exec_local *x, uint64_t id, int64_t secs,
 			     struct sl_err *err)
 {
-	int64_t secs = minutes == SL_TIME_INFINITE || minutes < 0 ? 0 : minutes * 60;
-	if (secs > INT_MAX)
+	if (secs < 0 || secs > INT_MAX)
 		secs = 0; /* beyond 68 years: none */
 	return control(x, id, SL_STEPD_SIG_LIMIT, 1, (int)secs, err);
 }

@@ -39,6 +39,7 @@ INTEGRATION_TESTS = \
 	tests/integration/control.sh \
 	tests/integration/query.sh \
 	tests/integration/pbs.sh \
+	tests/integration/pbs_walltime.sh \
 	tests/integration/sbatch_opts.sh \
 	tests/integration/estimate.sh \
 	tests/integration/sbatch_timed.sh \

@@ -62,10 +62,11 @@ int main(int argc, char **argv)
 	struct sl_qalter_req q;
 	struct sl_pbs_failure fail;
 	struct sl_err err = SL_ERR_INIT;
-	char *server = sl_pbs_server_name();
+	char *server;
 	int rc;
 
 	sl_pbs_version_exit(argc, argv);
+	server = sl_pbs_server_name();
 	if (sl_qalter_parse(argc, argv, server, &q, &fail, &err) != 0)
 		rc = sl_qjob_parse_failed("qalter", &err, &fail, sl_qalter_usage);
 	else

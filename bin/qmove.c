@@ -36,10 +36,11 @@ int main(int argc, char **argv)
 {
 	struct sl_pbs_failure fail;
 	struct sl_err err = SL_ERR_INIT;
-	char *server = sl_pbs_server_name(), *queue = NULL, **ids = NULL;
+	char *server, *queue = NULL, **ids = NULL;
 	int n = 0, rc;
 
 	sl_pbs_version_exit(argc, argv);
+	server = sl_pbs_server_name();
 	if (sl_qmove_parse(argc, argv, server, &queue, &ids, &n, &fail, &err) != 0)
 		rc = sl_qjob_parse_failed("qmove", &err, &fail, sl_qmove_usage);
 	else

@@ -22,19 +22,18 @@
 #include "pbs_opt.h"
 #include "pbs_resource.h"
 #include "script.h"
+#include "tmpdir_testlib.h"
 #include "xalloc.h"
 
-static char tmpdir[64];
 static char *base_env[] = {"HOME=/home/alice", "PATH=/usr/bin:/bin", "LOGNAME=alice",
 			   "SHELL=/bin/bash", "LANG=C.UTF-8", "FOO=foo value", "PBS_SERVER=head1",
 			   NULL};
 
+/* The scratch directory is the working directory (setup), so a script
+ * written here is found by the relative name qsub is given. */
 static void write_file(const char *name, const char *text)
 {
-	FILE *f = fopen(name, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	free(tmpdir_write(name, text));
 }
 
 struct res {
@@ -625,22 +624,23 @@ static void test_ids(void **state)
 	assert_string_equal(sl_pbse_text(SL_PBSE_BADDEPEND), "Invalid Job Dependency");
 }
 
+/* qsub resolves a script and a relative -o/-e against the working
+ * directory, so the tests run in the scratch one; with PWD unset the
+ * submit directory is getcwd()'s, not the caller's $PWD. */
 static int setup(void **state)
 {
-	(void)state;
-	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_pbs_opt.XXXXXX");
-	if (mkdtemp(tmpdir) == NULL || chdir(tmpdir) != 0)
+	if (tmpdir_setup(state) != 0 || chdir(tmpdir_path) != 0)
 		return -1;
 	unsetenv("PWD");
 	return 0;
 }
 
+/* Out of the scratch directory before it goes. */
 static int teardown(void **state)
 {
-	char cmd[128];
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	if (chdir("/") != 0)
+		return -1;
+	return tmpdir_teardown(state) == 0 ? 0 : -1;
 }
 
 int main(void)

@@ -35,6 +35,12 @@ struct sl_exec_result {
 	int64_t end_time;
 	char reason[32];       /* "None", "NonZeroExitCode", "JobLaunchFailure",
 				  "TimeLimit", "NodeFail", "Preempted", "NotStarted" */
+	/* 1: the batch script could not be started (slurmd answering
+	 * REQUEST_COMPLETE_BATCH_SCRIPT with an error, which slurmctld counts
+	 * in sdiag's "Jobs failed"). A flag, not the reason's text: a script
+	 * that a signal ended is JobLaunchFailure too, and may even die of
+	 * signal 53, the code a failed launch records. */
+	int launch_failed;
 	/* With SL_JOB_PENDING: the executor evicted the job (its pods were not
 	 * all ready in time): requeue it as a new attempt after a backoff. */
 	int evicted;

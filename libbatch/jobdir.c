@@ -239,6 +239,8 @@ char *sl_exec_result_to_json(const struct sl_exec_result *r)
 	json_object_object_add(o, "startTime", json_object_new_int64(r->start_time));
 	json_object_object_add(o, "endTime", json_object_new_int64(r->end_time));
 	json_object_object_add(o, "reason", json_object_new_string(r->reason));
+	if (r->launch_failed)
+		json_object_object_add(o, "launchFailed", json_object_new_boolean(1));
 	if (r->usage.max_rss || r->usage.reaped_rss || r->usage.user_usec || r->usage.sys_usec ||
 	    r->usage.max_vmsize)
 		json_object_object_add(o, "usage", sl_usage_to_obj(&r->usage));
@@ -270,6 +272,8 @@ int sl_exec_result_from_json(const char *text, struct sl_exec_result *r, struct 
 	r->end_time = get_i64(o, "endTime", 0);
 	if (json_object_object_get_ex(o, "reason", &v) && json_object_is_type(v, json_type_string))
 		snprintf(r->reason, sizeof(r->reason), "%s", json_object_get_string(v));
+	if (json_object_object_get_ex(o, "launchFailed", &v))
+		r->launch_failed = json_object_get_boolean(v) ? 1 : 0;
 	if (json_object_object_get_ex(o, "usage", &v))
 		sl_usage_from_obj(v, &r->usage);
 	rc = 0;

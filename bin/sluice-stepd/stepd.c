@@ -442,6 +442,7 @@ static int one_job(const char *dir, const sigset_t *set, int *clean)
 		sl_exec_result_init(&res, SL_JOB_FAILED);
 		snprintf(res.reason, sizeof(res.reason), "JobLaunchFailure");
 		res.exit_signal = 53;
+		res.launch_failed = 1;
 		res.start_time = res.end_time = time(NULL);
 	} else if (run(&s, set, &res) != 0) {
 		goto out;

@@ -295,6 +295,7 @@ static void launch_result(struct sl_exec_result *r)
 	snprintf(r->reason, sizeof(r->reason), "JobLaunchFailure");
 	r->exit_code = 0;
 	r->exit_signal = 53; /* what Slurm 22.05 records: ExitCode=0:53 */
+	r->launch_failed = 1;
 }
 
 static void launch_failed(struct stepd *s, struct sl_exec_result *r, const char *what)

@@ -506,7 +506,7 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 	sl_step_signals_forget(d, id);
 	/* slurmctld counts a batch script's end as completed whatever its
 	 * state, and a launch that failed as failed */
-	if (strcmp(res->reason, "JobLaunchFailure") == 0 && res->exit_signal == 53)
+	if (res->launch_failed)
 		sl_diag_job(d->diag, SL_DIAG_FAILED, 1);
 	else if (res->state != SL_JOB_PENDING && res->start_time > 0)
 		sl_diag_job(d->diag, SL_DIAG_COMPLETED, 1);
@@ -630,7 +630,8 @@ static void launch_all(struct sluiced *d)
 			r = d->executor->start(d->exec, j, &err);
 		sl_job_shed(j);
 		if (r != 0) {
-			struct sl_exec_result res = {.state = SL_JOB_FAILED, .exit_signal = 53};
+			struct sl_exec_result res = {
+				.state = SL_JOB_FAILED, .exit_signal = 53, .launch_failed = 1};
 			sl_err_log("job %llu: launch failed: %s", (unsigned long long)j->id, err.msg);
 			snprintf(res.reason, sizeof(res.reason), "JobLaunchFailure");
 			res.start_time = j->start_time;

@@ -121,6 +121,8 @@ expect_eq "refused session" "FAILED|0:53" "$("$BIN/sacct" -n -X -P -j "$fid" -o 
 expect_eq "no session lines" "" "$(log_of "$fid")"
 grep -q "job $fid: PAM service sluice-test, user $USER1: pam_open_session: " "$T/sluiced.log" ||
 	fail "the supervisor did not log why the session failed"
+# slurmd's error for the launch: slurmctld's jobs_failed, the only one here
+expect_eq "sdiag: a failed launch" "Jobs failed:    1" "$("$BIN/sdiag" | grep '^Jobs failed')"
 ok "a session that cannot open fails the launch (0:53) and is never closed"
 
 wait_state "$tid" TIMEOUT 90

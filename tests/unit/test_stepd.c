@@ -84,6 +84,7 @@ static void test_killed_by_signal(void **state)
 	assert_int_equal(r.exit_code, 0);
 	assert_int_equal(r.exit_signal, 9);
 	assert_string_equal(r.reason, "JobLaunchFailure");
+	assert_int_equal(r.launch_failed, 0); /* it ran: not sdiag's "Jobs failed" */
 	free(dir);
 }
 
@@ -277,6 +278,7 @@ static void test_launch_failure(void **state)
 	assert_string_equal(r.reason, "JobLaunchFailure");
 	assert_int_equal(r.exit_code, 0);
 	assert_int_equal(r.exit_signal, 53);
+	assert_int_equal(r.launch_failed, 1);
 	assert_false(exists(dir, SL_JOBDIR_PGID));
 	free(dir);
 }
@@ -292,6 +294,7 @@ static void test_bad_spec(void **state)
 	read_result(dir, &r);
 	assert_int_equal(r.state, SL_JOB_FAILED);
 	assert_string_equal(r.reason, "JobLaunchFailure");
+	assert_int_equal(r.launch_failed, 1);
 	free(dir);
 }
 

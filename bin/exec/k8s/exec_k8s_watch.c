@@ -204,7 +204,8 @@ static void ready_arm(struct kjob *kj)
 
 static void launch_failed(struct kjob *kj, const char *why)
 {
-	struct sl_exec_result res = {.state = SL_JOB_FAILED, .exit_signal = 53};
+	struct sl_exec_result res = {
+		.state = SL_JOB_FAILED, .exit_signal = 53, .launch_failed = 1};
 	snprintf(res.reason, sizeof(res.reason), "JobLaunchFailure");
 	snprintf(res.message, sizeof(res.message), "%s", why);
 	res.start_time = kj->start;

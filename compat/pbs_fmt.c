@@ -387,6 +387,10 @@ static void attr_path(struct sl_pbs_out *o, const char *name, const struct sl_jo
 	free(pat);
 }
 
+/* In OpenPBS's order: add_resource_entry() keeps a job's resources sorted
+ * by name. The select's RASSN resources (mem, mpiprocs, ncpus, ngpus) are
+ * its chunks' sums (set_chunk_sum(), svr_jobfunc.c); ompthreads is none, so
+ * only a job-wide -l ompthreads= is listed. */
 static void attr_resources(struct sl_pbs_out *o, const struct sl_job *j)
 {
 	struct sl_pbs_shape sh;
@@ -397,10 +401,14 @@ static void attr_resources(struct sl_pbs_out *o, const struct sl_job *j)
 		sl_pbs_fmt_mib(sh.mem_mib, s, sizeof(s));
 		attr(o, "Resource_List", "mem", s);
 	}
+	if (sh.mpiprocs > 0)
+		attr_num(o, "Resource_List", "mpiprocs", sh.mpiprocs);
 	attr_num(o, "Resource_List", "ncpus", sh.ncpus);
 	if (sh.ngpus > 0)
 		attr_num(o, "Resource_List", "ngpus", sh.ngpus);
 	attr_num(o, "Resource_List", "nodect", sh.nodect);
+	if (j->spec.omp_threads_job && j->spec.omp_threads >= 0)
+		attr_num(o, "Resource_List", "ompthreads", j->spec.omp_threads);
 	/* what Sluice gave: each chunk its own node; excl with --exclusive */
 	snprintf(s, sizeof(s), "%s%s", sh.nodect > 1 ? "scatter" : "free",
 		 j->spec.shared == SL_SHARED_EXCLUSIVE ? ":excl" : "");

@@ -377,8 +377,10 @@ void sl_pbs_shape_of(const struct sl_job *j, struct sl_pbs_shape *o)
 	o->ncpus = per_node * sh.nodes;
 	o->ngpus = sh.gpus_per_node > 0 ? sh.gpus_per_node * sh.nodes : 0;
 	o->mem_mib = sh.mem_per_node > 0 ? sh.mem_per_node * sh.nodes : 0;
-	if (sh.tasks_per_node > 1)
+	if (sh.tasks_per_node > 1) {
 		snprintf(procs, sizeof(procs), ":mpiprocs=%d", sh.tasks_per_node);
+		o->mpiprocs = sh.tasks_per_node * sh.nodes;
+	}
 	if (sh.mem_per_node > 0) {
 		char m[24];
 		sl_pbs_fmt_mib(sh.mem_per_node, m, sizeof(m));

@@ -112,6 +112,7 @@ void sl_pbs_fmt_mib(int64_t mib, char *buf, size_t len);
 struct sl_pbs_shape {
 	char select[256];
 	int nodect, ncpus, ngpus;
+	int mpiprocs; /* the select's mpiprocs over all its chunks; 0: not in it */
 	int64_t mem_mib;
 };
 void sl_pbs_shape_of(const struct sl_job *j, struct sl_pbs_shape *out);

@@ -544,6 +544,7 @@ int sl_pbs_res_apply(const struct sl_pbs_res *r, struct sl_jobspec *s, int *stat
 	/* MOM's vn_threads: ompthreads when given, else the chunk's ncpus
 	 * (start_exec.c:5796-5808); the CPUs asked stay ncpus */
 	s->omp_threads = c.ompthreads >= 0 ? c.ompthreads : SL_NO_VAL;
+	s->omp_threads_job = r->from == 0 && r->ompthreads >= 0;
 	if (r->procs > 0)
 		return procs_apply(r, s, status, err);
 	if (r->from == 0 && c.ncpus < 0 && c.mem_mib < 0 && c.ngpus < 0) {

@@ -95,6 +95,9 @@ struct sl_jobspec {
 	int pbs;               /* 1: submitted with qsub: PBS's per-job environment too */
 	int omp_threads;       /* qsub's ompthreads (each chunk's threads): the job's
 	                        * OMP_NUM_THREADS and NCPUS; SL_NO_VAL: the chunk's ncpus */
+	int omp_threads_job;   /* 1: omp_threads came from a job-wide -l ompthreads=,
+	                        * which PBS keeps in Resource_List beside the chunk
+	                        * it converts it into; 0: from a select, or none */
 	/* sbatch options added for real users' scripts (issue 12). Numbers: 0 = not given. */
 	int mail_type;         /* --mail-type: SL_MAIL_* bits; TIME_LIMIT* bits are cleared once sent */
 	char *mail_user;       /* --mail-user; the submitting user when mail_type is set */

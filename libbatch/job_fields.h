@@ -22,7 +22,7 @@
 	X(mincpus) X(warn_signal) X(warn_time) X(warn_flags)                 \
 	X(sockets_per_node) X(cores_per_socket) X(threads_per_core)          \
 	X(ntasks_per_socket) X(ntasks_per_core) X(gpus_per_task)             \
-	X(cpus_per_gpu) X(pbs) X(omp_threads) X(switches) X(get_user_env) X(get_user_env_mode) \
+	X(cpus_per_gpu) X(pbs) X(omp_threads) X(omp_threads_job) X(switches) X(get_user_env) X(get_user_env_mode) \
 	X(interactive) X(ntasks_per_gpu) X(no_kill) X(acctg_task) \
 	X(use_min_nodes) X(contiguous) X(wait_all_nodes) X(overcommit) \
 	X(gres_flags) X(spread_job) X(submit_sid)

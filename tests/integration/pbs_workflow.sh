@@ -121,6 +121,15 @@ EOF2
 c=$(as $USER1 "$BIN/qsub" cime.run) || fail "qsub ompthreads: $c"
 as $USER1 "$BIN/qstat" -f -x "$c" | grep -qx "    Resource_List.select = 1:ncpus=4:mem=100mb:mpiprocs=2:ompthreads=2" ||
 	fail "qstat -f: ompthreads in the select: $(as $USER1 "$BIN/qstat" -f -x "$c")"
+# the server sums the chunks' mpiprocs into Resource_List (RASSN), not
+# their ompthreads; a job-wide -l ompthreads stays in Resource_List
+res() { as $USER1 "$BIN/qstat" -f -x "$1" | grep -E '^    Resource_List\.(mpiprocs|ncpus|ompthreads) '; }
+expect_eq "Resource_List of the select" "    Resource_List.mpiprocs = 2
+    Resource_List.ncpus = 4" "$(res "$c")"
+w=$(as $USER1 "$BIN/qsub" -h -l ompthreads=2 -- /bin/true) || fail "qsub -l ompthreads: $w"
+expect_eq "Resource_List of a job-wide ompthreads" "    Resource_List.ncpus = 1
+    Resource_List.ompthreads = 2" "$(res "$w")"
+as $USER1 "$BIN/qdel" "$w" || fail "qdel $w"
 wait_state "${c%%.*}" COMPLETED
 expect_eq "ompthreads in the job" "omp=2 ncpus=2 ranks=2 cpus=4" "$(cat "cime.o${c%%.*}")"
 sel() { as $USER1 "$BIN/qstat" -f "$1" | sed -n 's/^    Resource_List.select = //p'; }

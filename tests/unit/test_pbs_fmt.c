@@ -307,6 +307,7 @@ static void test_values(void **state)
 	sl_pbs_shape_of(jobs[1], &sh);
 	assert_string_equal(sh.select, "2:ncpus=4:mem=2gb:mpiprocs=4");
 	assert_int_equal(sh.ncpus, 8);
+	assert_int_equal(sh.mpiprocs, 8); /* each chunk's 4, summed (set_chunk_sum) */
 	assert_int_equal(sh.nodect, 2);
 	sl_pbs_comment(jobs[0], buf, sizeof(buf));
 	assert_string_equal(buf, "Job run at Sat Nov 21 at 10:23 on (vm:ncpus=2:mem=1048576kb)");
@@ -386,7 +387,8 @@ static void test_procs(void **state)
 	assert_int_equal(sl_qstat_full(o, &v, g), 0);
 	assert_int_equal(sl_pbs_out_finish(o), 0);
 	sl_pbs_out_free(o);
-	assert_non_null(strstr(sl_buf_str(b), "    Resource_List.ncpus = 4\n"
+	assert_non_null(strstr(sl_buf_str(b), "    Resource_List.mpiprocs = 4\n"
+					      "    Resource_List.ncpus = 4\n"
 					      "    Resource_List.nodect = 1\n"
 					      "    Resource_List.place = free\n"
 					      "    Resource_List.procs = 4\n"
@@ -428,6 +430,43 @@ static void test_walltime_secs(void **state)
 	g->spec = was;
 }
 
+/* qstat -f's Resource_List of job 104 (one chunk of one CPU) with
+ * ompthreads=2: listed when qsub had it job-wide (-l ompthreads=2, kept in
+ * Resource_List), not when it came in the select's chunk (no RASSN sum). */
+static char *full_with_threads(struct sl_job *g, int job_wide)
+{
+	struct sl_pbs_view v = view();
+	struct sl_buf *b = sl_buf_new(1 << 16);
+	struct sl_pbs_out *o = sl_pbs_out_new(b, SL_PBS_OUT_DEFAULT, NULL, NOW, "22.05", "vm");
+	struct sl_jobspec was = g->spec;
+
+	g->spec.omp_threads = 2;
+	g->spec.omp_threads_job = job_wide;
+	assert_int_equal(sl_qstat_full(o, &v, g), 0);
+	assert_int_equal(sl_pbs_out_finish(o), 0);
+	sl_pbs_out_free(o);
+	g->spec = was;
+	return sl_buf_steal(b);
+}
+
+static void test_ompthreads(void **state)
+{
+	char *s;
+	(void)state;
+
+	assert_int_equal(jobs[3]->id, 104);
+	s = full_with_threads(jobs[3], 1);
+	assert_non_null(strstr(s, "    Resource_List.nodect = 1\n"
+				  "    Resource_List.ompthreads = 2\n"
+				  "    Resource_List.place = free\n"
+				  "    Resource_List.select = 1:ncpus=1:ompthreads=2\n"));
+	free(s);
+	s = full_with_threads(jobs[3], 0);
+	assert_null(strstr(s, "Resource_List.ompthreads"));
+	assert_non_null(strstr(s, "    Resource_List.select = 1:ncpus=1:ompthreads=2\n"));
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -444,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_measured),
 		cmocka_unit_test(test_procs),
 		cmocka_unit_test(test_walltime_secs),
+		cmocka_unit_test(test_ompthreads),
 	};
 	return cmocka_run_group_tests(tests, pbs_setup, pbs_teardown);
 }

@@ -176,16 +176,17 @@ static void test_ompthreads(void **state)
 	static const struct {
 		const char *l1, *l2;
 		int nodes, tpn, cpt, threads;
+		int job; /* omp_threads_job: job-wide, so in Resource_List too */
 	} ok[] = {
-		{"select=2:ncpus=36:mpiprocs=36:ompthreads=1:mem=100GB", NULL, 2, 36, 1, 1},
-		{"select=1:ncpus=8:mpiprocs=2:ompthreads=4", NULL, 1, 2, 4, 4},
-		{"select=2:ncpus=4:ompthreads=2+1:ncpus=4:ompthreads=2", NULL, 3, 1, 4, 2},
-		{"select=1:ncpus=4", NULL, 1, 1, 4, SL_NO_VAL},
+		{"select=2:ncpus=36:mpiprocs=36:ompthreads=1:mem=100GB", NULL, 2, 36, 1, 1, 0},
+		{"select=1:ncpus=8:mpiprocs=2:ompthreads=4", NULL, 1, 2, 4, 4, 0},
+		{"select=2:ncpus=4:ompthreads=2+1:ncpus=4:ompthreads=2", NULL, 3, 1, 4, 2, 0},
+		{"select=1:ncpus=4", NULL, 1, 1, 4, SL_NO_VAL, 0},
 		/* job-wide without a select: the chunk's (ATR_DFLAG_CVTSLT) */
-		{"ompthreads=3", NULL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, 3},
-		{"ncpus=6", "ompthreads=0", 1, 1, 6, 0}, /* zero_or_positive */
+		{"ompthreads=3", NULL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, 3, 1},
+		{"ncpus=6", "ompthreads=0", 1, 1, 6, 0, 1}, /* zero_or_positive */
 		/* a later select replaces the earlier one, its ompthreads too */
-		{"select=1:ncpus=2:ompthreads=2", "select=1:ncpus=2", 1, 1, 2, SL_NO_VAL},
+		{"select=1:ncpus=2:ompthreads=2", "select=1:ncpus=2", 1, 1, 2, SL_NO_VAL, 0},
 	};
 	static const struct res_reject bad[] = {
 		{"select=1:ncpus=2:ompthreads=x", NULL, 166, "Illegal attribute or resource value"},
@@ -208,9 +209,11 @@ static void test_ompthreads(void **state)
 		if (res_apply(ok[i].l1, ok[i].l2, &s, &st, &err) != 0)
 			fail_msg("-l %s: %s", ok[i].l1, err.msg);
 		if (s.nodes != ok[i].nodes || s.ntasks_per_node != ok[i].tpn ||
-		    s.cpus_per_task != ok[i].cpt || s.omp_threads != ok[i].threads)
-			fail_msg("-l %s: nodes %d tpn %d cpt %d threads %d", ok[i].l1, s.nodes,
-				 s.ntasks_per_node, s.cpus_per_task, s.omp_threads);
+		    s.cpus_per_task != ok[i].cpt || s.omp_threads != ok[i].threads ||
+		    s.omp_threads_job != ok[i].job)
+			fail_msg("-l %s: nodes %d tpn %d cpt %d threads %d (job-wide %d)", ok[i].l1,
+				 s.nodes, s.ntasks_per_node, s.cpus_per_task, s.omp_threads,
+				 s.omp_threads_job);
 		sl_jobspec_clear(&s);
 	}
 	refused(bad, sizeof(bad) / sizeof(bad[0]));

@@ -9,20 +9,38 @@
 #include "client.h"
 #include "slurm_time.h"
 
+/* Each line of msg before end as "PROG: error: LINE". */
+static void error_lines(const char *prog, const char *msg, const char *end)
+{
+	for (const char *p = msg; end != NULL && p <= end; p += strcspn(p, "\n") + 1)
+		fprintf(stderr, "%s: error: %.*s\n", prog, (int)strcspn(p, "\n"), p);
+}
+
 /* A refusal: the hint lines before its last as errors, the last as
  * slurm_perror("allocation failure") words it. */
 const char *sl_slurm_hint_lines(const char *prog, const char *msg)
 {
 	const char *last = strrchr(msg, '\n');
 
-	for (const char *p = msg; last != NULL && p <= last; p += strcspn(p, "\n") + 1)
-		fprintf(stderr, "%s: error: %.*s\n", prog, (int)strcspn(p, "\n"), p);
+	error_lines(prog, msg, last);
 	return last ? last + 1 : msg;
 }
 
-static void refused(const char *prog, const char *msg)
+/* slurm_job_will_run() shows none of slurmctld's reasons why no node can
+ * hold the job (its resources, --exclude): slurm_perror's line alone,
+ * which a script reads first, so Sluice's reason comes after it. Other
+ * refusals (an unknown partition) Slurm prints as sbatch's error lines
+ * before it, and so does Sluice. */
+static void refused(const char *prog, int r, const char *msg)
 {
-	fprintf(stderr, "allocation failure: %s\n", sl_slurm_hint_lines(prog, msg));
+	const char *last = strrchr(msg, '\n');
+
+	if (r != -SL_ENOFIT) {
+		fprintf(stderr, "allocation failure: %s\n", sl_slurm_hint_lines(prog, msg));
+		return;
+	}
+	fprintf(stderr, "allocation failure: %s\n", last ? last + 1 : msg);
+	error_lines(prog, msg, last);
 }
 
 int sl_willrun_report(const char *prog, const struct sl_jobspec *spec, int quiet)
@@ -33,7 +51,7 @@ int sl_willrun_report(const char *prog, const struct sl_jobspec *spec, int quiet
 	int r = sl_client_test_only(spec, &w, &err);
 
 	if (r != 0) {
-		refused(prog, err.msg[0] ? err.msg : sl_strerror(r));
+		refused(prog, r, err.msg[0] ? err.msg : sl_strerror(r));
 		return 1;
 	}
 	sl_slurm_time_fmt_ts(w.start, when, sizeof(when));

@@ -9,8 +9,9 @@
 
 /* Ask sluiced about spec (nothing is submitted) and print the answer on
  * stderr, each line prefixed "PROG: " (the hints of a refusal "PROG:
- * error: ", then slurm_perror's "allocation failure: ..."); quiet keeps
- * the answer to itself. 0, or 1 when the job could not run. */
+ * error: ", then slurm_perror's "allocation failure: ...", except when no
+ * node could ever hold the job: Slurm's line first, then Sluice's hint);
+ * quiet keeps the answer to itself. 0, or 1 when the job could not run. */
 int sl_willrun_report(const char *prog, const struct sl_jobspec *spec, int quiet);
 
 /* A refusal msg of hint lines (the policy's) then Slurm's answer: each

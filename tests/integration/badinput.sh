@@ -66,8 +66,12 @@ wait_until "too many CPUs: $("$BIN/squeue" -h -j "$big" -o '%t %r')" \
 	'[ "$("$BIN/squeue" -h -j "$big" -o "%t %r")" = "PD PartitionConfig" ]'
 "$BIN/scancel" "$big"
 out=$("$BIN/sbatch" --test-only -c 64 --wrap true 2>&1); rc=$?
+# Slurm's line alone, first; Sluice's reason after it
 expect_eq "--test-only of a job never started" \
-	"1 allocation failure: Requested node configuration is not available" "$rc $(echo "$out" | tail -n1)"
+	"1 allocation failure: Requested node configuration is not available" "$rc $(echo "$out" | head -n1)"
+expect_eq "... then Sluice's reason" 2 "$(echo "$out" | wc -l)"
+echo "$out" | tail -n1 | grep -q '^sbatch: error: CPU count per node can not be satisfied (' ||
+	fail "--test-only -c 64, the hint: $out"
 err=$("$BIN/sbatch" -c 64 --mem=100T --wrap true 2>&1); rc=$?
 expect_eq "too big rc" 1 "$rc"
 case "$err" in "sbatch: error: Memory specification can not be satisfied"*"Batch job submission failed: Requested node configuration is not available") ;;

@@ -147,6 +147,16 @@ expect_eq "--test-only when full" "1:allocation failure: Requested node configur
 out=$(as $USER1 "$BIN/sbatch" --test-only -p nosuch --wrap true 2>&1); rc=$?
 expect_eq "--test-only, bad partition" "1:sbatch: error: invalid partition specified: nosuch
 allocation failure: Invalid partition name specified" "$rc:$out"
+# no node could ever hold it: slurm_job_will_run()'s line alone in Slurm
+# 22.05, so it comes first, byte for byte; Sluice's one reason follows
+out=$(as $USER1 "$BIN/sbatch" --test-only --exclude="$HOST" --wrap true 2>&1); rc=$?
+expect_eq "--test-only --exclude=the only node" "1:allocation failure: Requested node configuration is not available
+sbatch: error: --exclude=$HOST leaves no node: the local executor's node is $HOST" "$rc:$out"
+out=$(as $USER1 "$BIN/sbatch" --test-only --mem=100000000 --wrap true 2>&1); rc=$?
+expect_eq "--test-only --mem past the node, Slurm's line" \
+	"1:allocation failure: Requested node configuration is not available" "$rc:$(echo "$out" | head -n1)"
+echo "$out" | sed 1d | grep -qx 'sbatch: error: Memory specification can not be satisfied (.*)' ||
+	fail "--test-only --mem, Sluice's hint: $out"
 "$BIN/scancel" "$big"
 wait_state "$big" CANCELLED
 ok "--test-only: now when it fits, Slurm's allocation failure otherwise"

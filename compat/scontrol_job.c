@@ -263,13 +263,13 @@ static void show_shape(const struct sl_job *j, const struct sl_jobshape *sh, con
 	const struct sl_jobspec *s = &j->spec;
 	char t1[64], m[32], c1[16], c2[16];
 	int cpus = j->alloc_cpus > 0 ? j->alloc_cpus : sh->cpus_per_node * sh->nodes;
-	int hi = s->nodes_max > sh->nodes ? s->nodes_max : sh->nodes;
+	int lo = sl_job_nodes_shown(j, sh), hi = s->nodes_max > lo ? s->nodes_max : lo;
 
 	/* a pending job's -N as asked: min-max once a maximum was given */
 	if (j->start_time == 0 && j->alloc_nodes == 0 && s->nodes_max != SL_NO_VAL && s->nodes_max > 0)
-		snprintf(t1, sizeof(t1), "%d-%d", sh->nodes, hi); /* what was asked */
+		snprintf(t1, sizeof(t1), "%d-%d", lo, hi); /* what was asked */
 	else
-		snprintf(t1, sizeof(t1), "%d", sh->nodes);
+		snprintf(t1, sizeof(t1), "%d", lo);
 	/* a job ended before it ran without -n: slurmctld never counted its
 	 * tasks (N/A) */
 	char tasks[16] = "N/A";

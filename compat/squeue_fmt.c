@@ -245,7 +245,12 @@ P(p_end)
 	return 1;
 }
 
-P(p_nodes) { (void)now; D(shape_of(j).nodes); }
+P(p_nodes) /* a pending job's as slurmctld packs it (sl_jobspec_nodes_shown) */
+{
+	struct sl_jobshape sh = shape_of(j);
+	(void)now;
+	D(sl_job_nodes_shown(j, &sh));
+}
 P(p_min_cpus) /* pn_min_cpus, as scontrol's MinCPUsNode */
 {
 	struct sl_jobshape sh = shape_of(j);

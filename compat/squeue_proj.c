@@ -40,7 +40,7 @@ static const struct row codes[] = {
 	{'a', "spec.account"}, {'A', "nodelist"}, /* sl_job_slurm_id reads sl_job_ran */
 	{'b', "spec.gpus_per_node spec.gpu_type"},
 	{'B', "nodelist start_time"}, {'c', SHAPE}, {'C', SHAPE " alloc_cpus"}, {'d', "spec.tmp_mb"},
-	{'D', SHAPE}, {'e', "end_time start_time spec.time_limit spec.time_limit_secs state"},
+	{'D', SHAPE " nodes_shown"}, {'e', "end_time start_time spec.time_limit spec.time_limit_secs state"},
 	{'E', "dependency"}, {'f', "spec.features"}, {'F', ""}, {'g', "group gid"},
 	{'G', "gid"}, {'h', ""}, {'H', ""}, {'i', ""}, {'I', ""}, {'j', ""}, {'J', ""},
 	{'k', "spec.comment"}, {'K', ""}, {'l', "spec.time_limit"},
@@ -59,7 +59,7 @@ static const struct row codes[] = {
 /* squeue_sort.c's keys; those it knows that every job shares read nothing. */
 static const struct row keys[] = {
 	{'B', "nodelist"}, {'b', ""}, {'c', ""}, {'C', SHAPE " alloc_cpus"}, {'d', "spec.tmp_mb"},
-	{'D', SHAPE}, {'e', "end_time start_time spec.time_limit spec.time_limit_secs"}, {'f', ""},
+	{'D', SHAPE " nodes_shown"}, {'e', "end_time start_time spec.time_limit spec.time_limit_secs"}, {'f', ""},
 	{'g', "group"}, {'G', "gid"}, {'h', ""}, {'H', ""}, {'i', ""}, {'I', ""}, {'j', ""},
 	{'J', ""}, {'l', "spec.time_limit"}, {'L', RUN},
 	{'m', "spec.mem_per_node spec.mem_per_cpu"}, {'M', RUN}, {'n', ""},

@@ -87,7 +87,7 @@ static int nodes(const struct sl_job *j)
 {
 	struct sl_jobshape sh;
 	sl_job_shape(j, &sh);
-	return sh.nodes;
+	return sl_job_nodes_shown(j, &sh);
 }
 
 /* The batch host: the first name of the node list ("n[1-3]" -> "n1"). */

@@ -150,6 +150,31 @@ int sl_jobspec_min_cpus_node(const struct sl_jobspec *s, const struct sl_jobshap
 	return v;
 }
 
+int sl_jobspec_nodes_shown(const struct sl_jobspec *s, int max_cpus)
+{
+	struct sl_jobshape sh;
+	int min = s->nodes != SL_NO_VAL && s->nodes > 0 ? s->nodes : 1, n, per_node;
+
+	if (max_cpus <= 0 || s->ntasks == SL_NO_VAL || s->ntasks <= 0) {
+		sl_jobspec_shape(s, &sh);
+		return sh.nodes;
+	}
+	if (s->ntasks_per_node != SL_NO_VAL && s->ntasks_per_node > 0) {
+		n = s->ntasks / s->ntasks_per_node;
+	} else if (s->cpus_per_task != SL_NO_VAL && s->cpus_per_task > 1) {
+		per_node = max_cpus / s->cpus_per_task;
+		n = div_up(s->ntasks, per_node > 0 ? per_node : 1);
+	} else {
+		n = div_up(s->ntasks, max_cpus);
+	}
+	return n > min ? n : min;
+}
+
+int sl_job_nodes_shown(const struct sl_job *j, const struct sl_jobshape *sh)
+{
+	return j->state == SL_JOB_PENDING && j->nodes_shown > 0 ? j->nodes_shown : sh->nodes;
+}
+
 int sl_jobspec_asked_cpus(const struct sl_jobspec *s)
 {
 	struct sl_jobspec asked = *s; /* shallow: the shape reads numbers alone */

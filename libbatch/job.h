@@ -190,6 +190,8 @@ struct sl_job {
 	char *submit_key;       /* the submitting sbatch's idempotency key, or NULL: a retry
 				 * with the same key (and uid) gets this job, not a new one */
 	int queue_pos;          /* position in its ClusterQueue, 0 if n/a */
+	int nodes_shown;        /* a pending job's node count as slurmctld shows it
+				 * (sl_jobspec_nodes_shown); 0: its shape's */
 	char *dependency;       /* what it still waits for, as scontrol prints it
 				 * ("afterok:12(unfulfilled)"); NULL: nothing */
 	int64_t suspend_time;   /* last suspend or resume (scontrol's SuspendTime); 0: never */
@@ -251,6 +253,15 @@ void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *out);
  * the local executor (node_cpus), which Slurm counts only once the node
  * is allocated. */
 int sl_jobspec_asked_cpus(const struct sl_jobspec *s);
+/* The nodes a pending job shows (squeue %D, scontrol's NumNodes) when
+ * its partition's largest node has max_cpus CPUs, as slurmctld's
+ * _pack_default_job_details() counts them: -n over --ntasks-per-node
+ * (rounded down), else over the tasks of -c CPUs a node holds, else over
+ * the node's CPUs (rounded up); never fewer than -N. 0 max_cpus (unknown)
+ * or no -n: the shape's nodes. Display only: the job asks for its shape. */
+int sl_jobspec_nodes_shown(const struct sl_jobspec *s, int max_cpus);
+/* j's nodes for display: nodes_shown while it is pending, else sh's. */
+int sl_job_nodes_shown(const struct sl_job *j, const struct sl_jobshape *sh);
 /* The shape, or -SL_EINVAL when a count or size of the job in all (on its
  * largest node count) does not fit: tasks, CPUs or GPUs past INT_MAX, memory
  * past SL_MEM_MAX_MIB. err->msg: the numbers, '\n', Slurm's text ("More

@@ -50,7 +50,7 @@
 	X(user_usec) X(sys_usec) X(disk_read) X(disk_write) \
 	X(array_job_id) X(reaped_rss)
 /* Worked out by sluiced when it lists a job: on the wire, never stored. */
-#define JOB_LIVE_INTS(X) X(queue_pos)
+#define JOB_LIVE_INTS(X) X(queue_pos) X(nodes_shown)
 #define JOB_LIVE_STRINGS(X) X(array_tasks)
 
 /* Every member at its default (no allocation): what "left out" means. */

@@ -12,6 +12,7 @@
 #include "workload.h"
 #include "xalloc.h"
 
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,6 +388,13 @@ int sl_submit_whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struc
 int64_t sl_submit_node_memory(const struct sl_conf *conf, const struct sl_jobspec *s)
 {
 	return node_quota(conf, s, "memory") / MIB_MILLI;
+}
+
+int sl_submit_node_cpus(const struct sl_conf *conf, const struct sl_jobspec *s)
+{
+	int64_t q = node_quota(conf, s, "cpu") / 1000;
+
+	return q < INT_MAX ? (int)q : INT_MAX;
 }
 
 /* The partition's own settings (kind: Partition, partdef.h), as slurmctld

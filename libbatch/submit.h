@@ -64,6 +64,9 @@ int sl_submit_whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struc
 /* A node's memory for s's partition, MiB, as --mem=0 takes it: its
  * ClusterQueue's largest memory quota; 0 when the queue counts none. */
 int64_t sl_submit_node_memory(const struct sl_conf *conf, const struct sl_jobspec *s);
+/* A node's whole CPUs for s's partition (local executor), as --exclusive
+ * takes them: its ClusterQueue's largest CPU quota; 0 when none counts. */
+int sl_submit_node_cpus(const struct sl_conf *conf, const struct sl_jobspec *s);
 
 /* The workload of j (workload.h's sl_job_workload, the config's
  * features), --switches left out where no flavor of the job's ClusterQueue

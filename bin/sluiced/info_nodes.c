@@ -7,6 +7,7 @@
  * Read-only. */
 #include "info_nodes.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +161,22 @@ static json_object *exec_node(const struct sluiced *d, const char *const *parts,
 			json_object_array_add(pv, json_object_new_string(*p));
 	json_object_object_add(o, "partitions", pv);
 	return o;
+}
+
+int sl_info_nodes_max_cpus(const struct sluiced *d, const char *part)
+{
+	const struct sl_kueue *k = sl_conf_kueue(d->conf);
+	const struct sl_exec_node *v;
+	size_t n = d->executor->nodes(d->exec, &v);
+	char lq[SL_K8S_NAME_MAX]; /* the partition may be a Slurm spelling */
+	int64_t best = 0;
+
+	if (part == NULL || sl_conf_k8s_name(part, lq) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i].cpu / 1000 > best && node_in(k, lq, &v[i]))
+			best = v[i].cpu / 1000;
+	return best < INT_MAX ? (int)best : INT_MAX;
 }
 
 json_object *sl_info_nodes(const struct sluiced *d, const char *const *parts)

@@ -5,7 +5,9 @@
 #include "schedule.h"
 #include "conf.h"
 #include "diag.h"
+#include "exec.h"
 #include "gates.h"
+#include "info_nodes.h"
 #include "limgate.h"
 #include "jobtab.h"
 #include "kueue.h"
@@ -343,9 +345,22 @@ static void explain_bad_features(struct sl_schedctl *s, struct sl_job *j)
 	sl_job_reason_seen(j);
 }
 
+/* The most CPUs a node of j's partition has (slurmctld's max_cpu_cnt):
+ * the executor's nodes in it, or the local executor's one node, the
+ * partition's largest CPU quota (what --exclusive takes). */
+static int part_node_cpus(const struct sluiced *d, const struct sl_job *j)
+{
+	if (d->executor->nodes != NULL)
+		return sl_info_nodes_max_cpus(d, j->spec.partition);
+	return sl_submit_node_cpus(d->conf, &j->spec);
+}
+
 void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j)
 {
 	struct sl_sched_pending p;
+	/* what squeue and scontrol show for it, held or not, as slurmctld
+	 * packs a pending job's node count */
+	j->nodes_shown = sl_jobspec_nodes_shown(&j->spec, part_node_cpus(s->d, j));
 	if (j->spec.hold || sl_limgate_explain(s->limits, j))
 		return;
 	if (sl_sched_pending_info(s->engine, j->id, &p) != 0) {

@@ -65,6 +65,22 @@ big=$("$BIN/sbatch" --parsable -c 64 --wrap true 2>&1) || fail "-c 64: $big"
 wait_until "too many CPUs: $("$BIN/squeue" -h -j "$big" -o '%t %r')" \
 	'[ "$("$BIN/squeue" -h -j "$big" -o "%t %r")" = "PD PartitionConfig" ]'
 "$BIN/scancel" "$big"
+# Its node count as slurmctld packs a pending job's: the tasks over the
+# node's 8 CPUs (-n 100000: 12500), over the tasks of -c CPUs one holds
+# (-n 20 -c 4: 10), -n over --ntasks-per-node rounded down (-n 100
+# --ntasks-per-node=3: 33), as the reference cluster shows with 64 (1563,
+# 2, 33); squeue %D, squeue --start and scontrol's NumNodes agree.
+for want in "12500 -n 100000" "10 -n 20 -c 4" "33 -n 100 --ntasks-per-node=3" "2 -n 9"; do
+	set -- $want
+	n=$1; shift
+	id=$("$BIN/sbatch" --parsable -H "$@" --wrap true 2>&1) || fail "sbatch -H $*: $id"
+	expect_eq "squeue %D of $*" "$n" "$("$BIN/squeue" -h -j "$id" -o %D)"
+	expect_eq "squeue --start of $*" "$n" "$("$BIN/squeue" --start -h -j "$id" -o '%.6D' | tr -d ' ')"
+	expect_eq "NumNodes of $*" "NumNodes=$n" \
+		"$("$BIN/scontrol" show job "$id" | grep -o 'NumNodes=[^ ]*')"
+	"$BIN/scancel" "$id"
+done
+ok "a pending job too big for a node: the nodes its tasks need, as Slurm shows them"
 out=$("$BIN/sbatch" --test-only -c 64 --wrap true 2>&1); rc=$?
 # Slurm's line alone, first; Sluice's reason after it
 expect_eq "--test-only of a job never started" \

@@ -45,6 +45,51 @@ static void test_shape(void **state)
 	assert_int_equal(sh.gpus_per_node, 2);
 }
 
+/* A pending job's node count as Slurm 22.05 shows it (squeue %D,
+ * scontrol's NumNodes), each case read off the reference cluster's
+ * squeue, whose nodes have 64 CPUs; then what only the record decides. */
+static void test_nodes_shown(void **state)
+{
+	static const struct {
+		int nodes, ntasks, tpn, cpt, want;
+	} c[] = {
+		{SL_NO_VAL, 100000, SL_NO_VAL, SL_NO_VAL, 1563}, /* ceil over the CPUs */
+		{SL_NO_VAL, 300, SL_NO_VAL, SL_NO_VAL, 5},
+		{SL_NO_VAL, 9, SL_NO_VAL, SL_NO_VAL, 1},
+		{SL_NO_VAL, 20, SL_NO_VAL, 4, 2},               /* 16 tasks of 4 a node */
+		{SL_NO_VAL, 100, 2, SL_NO_VAL, 50},
+		{SL_NO_VAL, 100, 3, SL_NO_VAL, 33},             /* rounded down */
+		{6, 8, SL_NO_VAL, SL_NO_VAL, 6},                /* never fewer than -N */
+		{SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, SL_NO_VAL, 1}, /* no -n: the shape's */
+	};
+	struct sl_jobspec s;
+	struct sl_jobshape sh;
+	struct sl_job j;
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		sl_jobspec_init(&s);
+		s.nodes = c[i].nodes;
+		s.ntasks = c[i].ntasks;
+		s.ntasks_per_node = c[i].tpn;
+		s.cpus_per_task = c[i].cpt;
+		if (sl_jobspec_nodes_shown(&s, 64) != c[i].want)
+			fail_msg("case %zu: %d nodes, not %d", i, sl_jobspec_nodes_shown(&s, 64),
+				 c[i].want);
+	}
+	sl_jobspec_init(&s);
+	s.ntasks = 300;
+	assert_int_equal(sl_jobspec_nodes_shown(&s, 0), 1); /* no node known: the shape's */
+	memset(&j, 0, sizeof(j));
+	j.spec = s;
+	sl_job_shape(&j, &sh);
+	j.state = SL_JOB_PENDING;
+	j.nodes_shown = 5;
+	assert_int_equal(sl_job_nodes_shown(&j, &sh), 5);
+	j.state = SL_JOB_RUNNING; /* then the nodes it holds */
+	assert_int_equal(sl_job_nodes_shown(&j, &sh), 1);
+}
+
 /* The spec whole and the record listed read back to the same text and
  * the same members. */
 static void test_roundtrip(void **state)
@@ -488,6 +533,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shape),
+		cmocka_unit_test(test_nodes_shown),
 		cmocka_unit_test(test_suspended_secs),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_shed),

@@ -86,12 +86,14 @@ static void cancel_one(struct sluiced *d, const struct sl_peer *p, struct sl_job
 }
 
 /* Still in its array's pending meta record, as slurmctld keeps a task
- * until it first starts: pending, and never ran. PBS keeps a deleted
- * subjob (X in qstat -t), so a qsub array's tasks never are. */
+ * until it first starts: pending, never ran, and never split off it (a
+ * task held, released or updated by its own id is a record of its own,
+ * which a cancel ends as any job). PBS keeps a deleted subjob (X in
+ * qstat -t), so a qsub array's tasks never are. */
 static int in_meta(const struct sl_job *t)
 {
 	return t->array_job_id != 0 && !t->spec.pbs && t->state == SL_JOB_PENDING &&
-	       t->attempt == 0 && !sl_job_ran(t);
+	       !sl_job_task_split(t) && !sl_job_ran(t);
 }
 
 static int array_waits(struct sluiced *d, uint64_t array_id)
@@ -107,29 +109,76 @@ static int array_waits(struct sluiced *d, uint64_t array_id)
 	return 0;
 }
 
+/* A task this cancel took out of its meta record; by_task: named by its
+ * own N_I (scancel N_I, N_[A-B]), not by the array's N. */
+struct gone {
+	uint64_t id;
+	int by_task;
+};
+
+static void save(struct sluiced *d, struct sl_job *t)
+{
+	struct sl_err e = SL_ERR_INIT;
+	if (sl_lifecycle_save(d, t, &e) != 0)
+		sl_warn("job %llu: %s", (unsigned long long)t->id, e.msg);
+}
+
+/* The meta record emptied by N_I cancels alone: slurmctld ends it with an
+ * empty bitmap, and slurmdbd's row keeps the tasks it last sent, those
+ * the earlier N_I cancels cleared included ("N_[1-3]", observed after
+ * scancel N_1; N_2; N_3). So the tasks dropped before come back into the
+ * record, ending when it ends. (Cancelled by N, the record keeps its
+ * bitmap: "N_[2-3]" after scancel N_1; N, and the dropped stay out.) */
+static void undrop(struct sluiced *d, uint64_t array_id, int64_t end_time)
+{
+	size_t n = sl_jobtab_count(d->jobs);
+	for (size_t i = sl_jobtab_lower(d->jobs, array_id); i < n; i++) {
+		struct sl_job *t = sl_jobtab_at(d->jobs, i);
+		if (t->array_job_id != array_id)
+			break;
+		if (!t->array_dropped)
+			continue;
+		t->array_dropped = 0;
+		t->end_time = end_time;
+		save(d, t);
+	}
+}
+
 /* slurmctld's job_str_signal clears cancelled tasks out of the meta record
  * and ends the record itself only when none is left; so the tasks of a
  * cancel that leaves others waiting vanish (squeue -t all, scontrol, sacct),
- * and those that empty it stay, as the CANCELLED record h_query.c folds. */
-static void drop_from_meta(struct sluiced *d, const uint64_t *ids, size_t n)
+ * and those that empty it stay, as the CANCELLED record h_query.c folds.
+ * g lists an array's tasks together (the table's order, ids N..N+K-1). */
+static void drop_from_meta(struct sluiced *d, const struct gone *g, size_t n)
 {
-	uint64_t array_id = 0;
-	int waits = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct sl_job *t = sl_jobtab_get(d->jobs, ids[i]);
-		struct sl_err e = SL_ERR_INIT;
-		if (t == NULL)
-			continue;
-		if (t->array_job_id != array_id) {
-			array_id = t->array_job_id;
-			waits = array_waits(d, array_id);
+	for (size_t i = 0, k; i < n; i = k) {
+		struct sl_job *first = sl_jobtab_get(d->jobs, g[i].id);
+		uint64_t array_id = first ? first->array_job_id : 0;
+		int waits = first != NULL && array_waits(d, array_id), by_task = 1;
+		int64_t end = 0;
+
+		for (k = i; k < n; k++) {
+			struct sl_job *t = sl_jobtab_get(d->jobs, g[k].id);
+			if (t == NULL || t->array_job_id != array_id)
+				break;
+			by_task &= g[k].by_task;
+			end = t->end_time;
+			if (!waits)
+				continue;
+			t->array_dropped = 1;
+			save(d, t);
 		}
-		if (!waits)
-			continue;
-		t->array_dropped = 1;
-		if (sl_lifecycle_save(d, t, &e) != 0)
-			sl_warn("job %llu: %s", (unsigned long long)t->id, e.msg);
+		if (k == i) /* gone from the table: nothing to drop */
+			k++;
+		else if (!waits && by_task)
+			undrop(d, array_id, end);
 	}
+}
+
+/* 1 when j is named by its N_I in f's tasks (tf: f's tasks alone). */
+static int named_by_task(const struct sl_jobfilter *tf, const struct sl_job *j)
+{
+	return tf->n_tasks > 0 && sl_jobfilter_match(tf, j);
 }
 
 static int flag(json_object *req, const char *key)
@@ -146,7 +195,8 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	enum scope scope;
 	int sig = 0, r;
 	size_t n, ngone = 0, cap = 0;
-	uint64_t *gone = NULL; /* pending tasks this cancel took out of their meta record */
+	struct gone *gone = NULL; /* pending tasks this cancel took out of their meta record */
+	struct sl_jobfilter tf = {0}; /* f's tasks alone */
 
 	json_object_object_get_ex(req, "filter", &fo);
 	if (json_object_object_get_ex(req, "signal", &v))
@@ -156,6 +206,8 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 	if ((r = sl_jobfilter_from_obj(fo, &f, err)) != 0)
 		return r;
 	scope = flag(req, "full") ? SCOPE_FULL : flag(req, "batch") ? SCOPE_BATCH : SCOPE_STEPS;
+	tf.tasks = f.tasks, tf.n_tasks = f.n_tasks;
+	sl_jobfilter_index(&tf);
 	arr = json_object_new_array();
 	for (size_t i = 0; i < f.n_ids; i++)
 		if (sl_jobtab_get(d->jobs, f.ids[i]) == NULL && !sl_h_is_array(d, f.ids[i]))
@@ -173,11 +225,13 @@ int sl_h_cancel(struct sluiced *d, const struct sl_peer *p, json_object *req,
 		cancel_one(d, p, j, sig, scope, arr);
 		if (was_meta && j->state == SL_JOB_CANCELLED) {
 			gone = sl_xgrow(gone, &cap, ngone + 1, sizeof(*gone));
-			gone[ngone++] = j->id;
+			gone[ngone].id = j->id;
+			gone[ngone++].by_task = named_by_task(&tf, j);
 		}
 	}
 	drop_from_meta(d, gone, ngone);
 	free(gone);
+	sl_jobfilter_index_free(&tf);
 	json_object_object_add(rep, "results", arr);
 	sl_jobfilter_clear(&f);
 	return 0;

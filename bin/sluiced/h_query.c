@@ -298,9 +298,13 @@ struct hist_arg {
 	size_t n, cap;
 };
 
+/* A task its meta record held to the end: one split off it is a record
+ * of its own, its own row (Slurm: "N_1  N+1  CANCELLED+" beside the
+ * meta's "N_[2-3]"). */
 static int never_ran(const struct sl_job *j)
 {
-	return j->array_job_id != 0 && j->state == SL_JOB_CANCELLED && !sl_job_ran(j);
+	return j->array_job_id != 0 && j->state == SL_JOB_CANCELLED && !sl_job_ran(j) &&
+	       !sl_job_task_split(j);
 }
 
 /* sacct -j N_I of a task its array's meta record still holds (pending, or
@@ -334,6 +338,9 @@ static int flush(struct hist_arg *a)
 	qsort(a->ids, a->n, sizeof(*a->ids), by_task);
 	if (a->n > 1 || g->array_task_id == sl_array_last(g->spec.array))
 		g->array_tasks = sl_array_fmt(a->ids, a->n, (uint32_t)g->array_throttle);
+	/* the meta record is N's whichever tasks it held at its end (its
+	 * last task, whose id N is, may have been cancelled out of it) */
+	g->id = g->array_job_id;
 	r = add_job(a->h, g);
 	sl_job_free(g);
 	a->grp = NULL;

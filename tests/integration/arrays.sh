@@ -346,6 +346,49 @@ expect_eq "sacct: the task, then the meta (task NO_VAL)" "${m}_2|$((m + 2))|${m}
 expect_eq "sacct -j N_3: in the meta record" "" "$("$BIN/sacct" -X -n -P -j "${m}_3" -o JobID)"
 ok "tasks cancelled pending around one that ran: one meta record, as Slurm's"
 
+# Tasks cancelled one by one by N_I until none pends: slurmctld clears each
+# out of the meta record, whose row keeps the tasks slurmdbd last had
+# (the reference cluster: "1339_[1-3]  1339  CANCELLED+" after scancel
+# 1339_1; 1339_2; 1339_3, End the last cancel's); in any order, the meta's
+# raw id is N. A task split off first (held by its own id) is a record of
+# its own ("1347_1  1348" then "1347_[2-3]  1347"). One cancelled while the
+# others go on to run has no record, as on Slurm.
+c1=$(submit $USER1 -H --array=1-3 --wrap true) || fail "submit"
+for i in 1 2; do as $USER1 "$BIN/scancel" "${c1}_$i" || fail "scancel ${c1}_$i"; done
+sleep 1 # the last cancel in a later second: the row ends with it
+as $USER1 "$BIN/scancel" "${c1}_3" || fail "scancel ${c1}_3"
+expect_eq "one by one" "${c1}_[1-3]|$c1|CANCELLED by $(id -u $USER1)" \
+	"$("$BIN/sacct" -X -n -P -j "$c1" -o JobID,JobIDRaw,State)"
+expect_eq "one by one: sacct without -X" "${c1}_[1-3]" "$("$BIN/sacct" -n -P -j "$c1" -o JobID)"
+expect_eq "one by one: the row ends with the last cancel" \
+	"$("$BIN/squeue" -h -t all -j "${c1}_3" -o %e)" "$("$BIN/sacct" -X -n -P -j "$c1" -o End)"
+expect_eq "one by one: sacct -j N_1 (no task id in the meta's row)" "" \
+	"$("$BIN/sacct" -X -n -P -j "${c1}_1" -o JobID)"
+c2=$(submit $USER1 -H --array=1-3 --wrap true) || fail "submit"
+for i in 3 1 2; do as $USER1 "$BIN/scancel" "${c2}_$i" || fail "scancel ${c2}_$i"; done
+expect_eq "one by one, N's task first" "${c2}_[1-3]|$c2" \
+	"$("$BIN/sacct" -X -n -P -j "$c2" -o JobID,JobIDRaw)"
+c3=$(submit $USER1 -H --array=1-3 --wrap true) || fail "submit"
+as $USER1 "$BIN/scancel" "${c3}_1" || fail "scancel ${c3}_1"
+as $USER1 "$BIN/scancel" "$c3" || fail "scancel $c3"
+expect_eq "N_1 then N: the meta keeps its bitmap" "${c3}_[2-3]|$c3" \
+	"$("$BIN/sacct" -X -n -P -j "$c3" -o JobID,JobIDRaw)"
+c4=$(submit $USER1 -H --array=1-3 --wrap true) || fail "submit"
+as $USER1 "$BIN/scontrol" hold "${c4}_1" || fail "hold ${c4}_1"
+for i in 1 2 3; do as $USER1 "$BIN/scancel" "${c4}_$i" || fail "scancel ${c4}_$i"; done
+expect_eq "a task split off, then cancelled" "${c4}_1|$((c4 + 1))|${c4}_[2-3]|$c4" \
+	"$("$BIN/sacct" -X -n -P -j "$c4" -o JobID,JobIDRaw | paste -sd'|')"
+expect_eq "sacct -j N_1 of the task split off" "${c4}_1|$((c4 + 1))" \
+	"$("$BIN/sacct" -X -n -P -j "${c4}_1" -o JobID,JobIDRaw)"
+c5=$(submit $USER1 -H --array=1-3 -o /dev/null --wrap true) || fail "submit"
+as $USER1 "$BIN/scancel" "${c5}_1" || fail "scancel ${c5}_1"
+as $USER1 "$BIN/scontrol" release "$c5" || fail "release $c5"
+wait_state "${c5}_3" COMPLETED
+wait_state "${c5}_2" COMPLETED
+expect_eq "one cancelled, the others ran" "${c5}_2|${c5}_3" \
+	"$("$BIN/sacct" -X -n -P -j "$c5" -o JobID | paste -sd'|')"
+ok "tasks cancelled one by one by N_I: one meta record N_[1-3], as Slurm's"
+
 # sbatch -W on an array: once every task ended, the highest exit code
 # (Slurm 22.05 exits 3 here).
 out=$(as $USER1 "$BIN/sbatch" -W --array=1-3 -o /dev/null --wrap 'exit $SLURM_ARRAY_TASK_ID'); rc=$?

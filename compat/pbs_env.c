@@ -7,6 +7,7 @@
  * A subjob's PBS_JOBID is "N[I].server", its array's "N[].server"; Torque
  * names the index PBS_ARRAYID. */
 #include "pbs_env.h"
+#include "pbs_job.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,7 +154,8 @@ char **sl_pbs_env_build(const struct sl_pbs_env_in *in)
 	put(&o, "PBS_ACCOUNT", s->account);
 	put(&o, "PBS_ENVIRONMENT", "PBS_BATCH");
 	put(&o, "PBS_JOBID", id);
-	put(&o, "PBS_JOBNAME", s->name);
+	char name[288];
+	put(&o, "PBS_JOBNAME", sl_pbs_job_name(j, name, sizeof(name)));
 	put(&o, "PBS_NODENUM", "0");
 	put(&o, "PBS_QUEUE", s->partition);
 	put(&o, "PBS_TASKNUM", "1");

@@ -205,8 +205,8 @@ int sl_qstat_default(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_jo
 		default_header(b, v);
 	for (size_t i = 0; i < n; i++) {
 		const struct sl_job *j = jobs[i];
-		const char *nm = j->spec.name ? j->spec.name : "";
-		char id[128], idt[40], name[32], user[32], queue[32], used[32] = "0";
+		char id[128], idt[40], name[32], user[32], queue[32], used[32] = "0", nbuf[288];
+		const char *nm = sl_pbs_job_name(j, nbuf, sizeof(nbuf));
 		const char *dot;
 
 		/* the id as far as the server name's first label */
@@ -297,7 +297,7 @@ int sl_qstat_alt(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_job *c
 		const struct sl_job *j = jobs[i];
 		struct sl_pbs_shape sh;
 		char id[160], user[32], queue[32], name[32], nds[16], tsk[16], mem[16] = BLANK,
-			rq[16] = BLANK, el[16] = BLANK, full[128];
+			rq[16] = BLANK, el[16] = BLANK, full[128], nbuf[288];
 		int64_t used = walltime_used(j, v->now);
 		int w = v->wide;
 
@@ -306,7 +306,7 @@ int sl_qstat_alt(struct sl_buf *b, const struct sl_pbs_view *v, struct sl_job *c
 		cut(id, sizeof(id), full, w ? 30 : 15);
 		cut(user, sizeof(user), j->user, w ? 15 : 8);
 		cut(queue, sizeof(queue), j->spec.partition, w ? 15 : 8);
-		cut(name, sizeof(name), j->spec.name, w ? 15 : 10);
+		cut(name, sizeof(name), sl_pbs_job_name(j, nbuf, sizeof(nbuf)), w ? 15 : 10);
 		snprintf(nds, sizeof(nds), "%d", sh.nodect);
 		snprintf(tsk, sizeof(tsk), "%d", sh.ncpus);
 		if (sh.mem_mib > 0)
@@ -545,7 +545,7 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 
 	sl_pbs_idstr(j, v->server, tmp, sizeof(tmp));
 	sl_pbs_out_begin(o, "Job Id", tmp);
-	attr(o, "Job_Name", NULL, s->name);
+	attr(o, "Job_Name", NULL, sl_pbs_job_name(j, tmp, sizeof(tmp)));
 	snprintf(tmp, sizeof(tmp), "%s@%s", j->user ? j->user : "", s->submit_host ? s->submit_host : "");
 	attr(o, "Job_Owner", NULL, tmp);
 	if (used >= 0 && ran(j))
@@ -560,7 +560,7 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	if (s->std_err == NULL && s->pbs && s->submit_dir) {
 		/* joined (-j oe): the error file it would have had */
 		snprintf(tmp, sizeof(tmp), "%s/%s.e%s", s->submit_dir, s->name ? s->name : "",
-			 s->array ? "%A.%a" : "%j");
+			 s->array == NULL ? "%j" : s->torque_array ? "%A-%a" : "%A.%a");
 		attr_path(o, "Error_Path", j, tmp);
 	} else {
 		attr_path(o, "Error_Path", j, s->std_err ? s->std_err : s->std_out);

@@ -229,6 +229,16 @@ void sl_pbs_idstr(const struct sl_job *j, const char *server, char *buf, size_t 
 		snprintf(buf, len, "%llu.%s", (unsigned long long)j->id, server);
 }
 
+const char *sl_pbs_job_name(const struct sl_job *j, char *buf, size_t len)
+{
+	const char *name = j->spec.name ? j->spec.name : "";
+
+	if (!j->spec.torque_array || j->array_job_id == 0 || sl_pbs_is_array(j))
+		return name;
+	snprintf(buf, len, "%s-%d", name, j->array_task_id);
+	return buf;
+}
+
 char *sl_pbs_array_jobid(uint64_t id, long index, const char *server)
 {
 	if (index < 0)

@@ -80,6 +80,10 @@ int sl_pbs_operand_sel(const char *op, const char *server, struct sl_pbs_sel *se
 /* j's id as PBS shows it: "N.server", a subjob's "N[I].server", an array
  * job's (pbs_array.h) "N[].server". */
 void sl_pbs_idstr(const struct sl_job *j, const char *server, char *buf, size_t len);
+/* j's Job_Name (qstat, PBS_JOBNAME): its name, a Torque array's (-t)
+ * subjob's "NAME-I", as Torque's job_clone() (job_func.c) names each
+ * clone; borrowed from j or written into buf. */
+const char *sl_pbs_job_name(const struct sl_job *j, char *buf, size_t len);
 /* "N[].server" (index < 0) or "N[I].server": an array's and a subjob's id. */
 char *sl_pbs_array_jobid(uint64_t id, long index, const char *server);
 

@@ -295,8 +295,10 @@ static int h_array(void *c, const char *a, struct sl_err *e)
 	}
 	bad = j_range(range) != 0 ||
 	      (pct != NULL && (!isdigit((unsigned char)*pct) || *end != '\0' || n > INT32_MAX));
-	if (!bad)
+	if (!bad) {
 		set_array(c, range, n);
+		CTX(c)->spec->torque_array = 0; /* the last of -J and -t wins */
+	}
 	free(range);
 	return bad ? illegal(c, 'J', e) : 0;
 }
@@ -314,6 +316,7 @@ static int h_torque_array(void *c, const char *a, struct sl_err *e)
 		return illegal(c, 't', e);
 	sl_array_free(arr);
 	set_array(c, a, 0);
+	CTX(c)->spec->torque_array = 1;
 	return 0;
 }
 

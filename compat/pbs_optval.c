@@ -120,10 +120,21 @@ static void shell_line(struct sl_pbs_optctx *c)
 
 /* ---- paths ---------------------------------------------------------------- */
 
+/* Which array a job is, for its files' names. */
+enum arr { ARR_NONE = 0, ARR_PBSPRO, ARR_TORQUE };
+
+static enum arr array_kind(const struct sl_jobspec *s)
+{
+	return s->array == NULL ? ARR_NONE : s->torque_array ? ARR_TORQUE : ARR_PBSPRO;
+}
+
 /* NAME.oSEQ in dir: the id is the daemon's to fill in (%j); a subjob's
  * is NAME.oSEQ.INDEX, SEQ the array's (start_exec.c:6687: ".index"
- * appended), which is Slurm's %A.%a. */
-static char *default_file(const char *dir, const char *name, char kind, int array)
+ * appended), which is Slurm's %A.%a. Torque's server names the array's
+ * NAME.oSEQ (default_std(), svr_jobfunc.c: SEQ the id's number, "8[]"
+ * adding no index) and job_clone() (job_func.c) appends "-INDEX" to
+ * each subjob's Output_Path and Error_Path: NAME.oSEQ-INDEX, %A-%a. */
+static char *default_file(const char *dir, const char *name, char kind, enum arr array)
 {
 	char *d = sl_pbs_path_pattern(dir), *out;
 	size_t n = strlen(d);
@@ -132,7 +143,7 @@ static char *default_file(const char *dir, const char *name, char kind, int arra
 		out = NULL;
 	else
 		out = sl_xasprintf("%s%s%s.%c%s", d, n && d[n - 1] == '/' ? "" : "/", name, kind,
-				   array ? "%A.%a" : "%j");
+				   array == ARR_TORQUE ? "%A-%a" : array ? "%A.%a" : "%j");
 	free(d);
 	return out;
 }
@@ -155,7 +166,10 @@ static char *dir_file(const char *dir, const char *server, char kind, int array)
 }
 
 /* -o/-e: [HOST:]PATH (pbs_attr.h); a directory (or a trailing '/') gets
- * MOM's spool name for the file. */
+ * MOM's spool name for the file. A Torque array's (-t) subjob writes
+ * PATH-INDEX, and in a directory its default name, as job_clone()
+ * suffixes the paths req_quejob() made (add_std_filename() for a
+ * directory): the subjobs' files are not one file. */
 static int out_path(struct sl_pbs_optctx *c, const char *given, char kind, char **pattern,
 		    struct sl_err *err)
 {
@@ -167,9 +181,23 @@ static int out_path(struct sl_pbs_optctx *c, const char *given, char kind, char 
 		c->usage = c->status == 2;
 		return r;
 	}
-	if (abs[strlen(abs) - 1] == '/' || (stat(abs, &st) == 0 && S_ISDIR(st.st_mode)))
-		*pattern = dir_file(abs, c->server, kind == 'o' ? 'o' : 'e', c->spec->array != NULL);
-	else
+	enum arr array = array_kind(c->spec);
+	int dir = abs[strlen(abs) - 1] == '/' || (stat(abs, &st) == 0 && S_ISDIR(st.st_mode));
+
+	if (array == ARR_TORQUE && strchr(abs, '\\') != NULL) {
+		free(abs);
+		return fail(c, 1, err, "%s: a path with a backslash in its name, for a -t array",
+			    kind == 'o' ? "-o" : "-e");
+	}
+	if (dir && array == ARR_TORQUE)
+		*pattern = default_file(abs, c->spec->name, kind == 'o' ? 'o' : 'e', array);
+	else if (dir)
+		*pattern = dir_file(abs, c->server, kind == 'o' ? 'o' : 'e', array != ARR_NONE);
+	else if (array == ARR_TORQUE) {
+		char *p = sl_pbs_path_pattern(abs);
+		*pattern = sl_xasprintf("%s-%%a", p);
+		free(p);
+	} else
 		*pattern = sl_pbs_path_pattern(abs);
 	free(abs);
 	if (*pattern == NULL)
@@ -203,9 +231,9 @@ static int paths(struct sl_pbs_optctx *c, struct sl_err *err)
 	if (r == 0 && (c->keep_o || c->keep_e) && (home = home_dir()) == NULL)
 		r = fail(c, 1, err, "%s", "-k: no home directory to keep the files in");
 	if (r == 0 && o == NULL)
-		o = default_file(c->keep_o ? home : c->cwd, s->name, 'o', s->array != NULL);
+		o = default_file(c->keep_o ? home : c->cwd, s->name, 'o', array_kind(s));
 	if (r == 0 && e == NULL)
-		e = default_file(c->keep_e ? home : c->cwd, s->name, 'e', s->array != NULL);
+		e = default_file(c->keep_e ? home : c->cwd, s->name, 'e', array_kind(s));
 	if (r == 0 && (o == NULL || e == NULL))
 		r = fail(c, 1, err, "%s", "the submit directory has a backslash in its name: give -o and -e");
 	if (r == 0) {

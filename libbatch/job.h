@@ -93,6 +93,9 @@ struct sl_jobspec {
 	int kill_invalid_dep;  /* --kill-on-invalid-dep: 1 yes, 0 no; SL_NO_VAL: the config's */
 	int64_t begin_time;    /* --begin, unix seconds; 0: none */
 	int pbs;               /* 1: submitted with qsub: PBS's per-job environment too */
+	int torque_array;      /* 1: a qsub array given with Torque's -t (not PBS Pro's -J):
+	                        * Torque's subjobs, their names and files suffixed "-I"
+	                        * (pbs_job.h), each listed by qselect; 0 in older records */
 	int omp_threads;       /* qsub's ompthreads (each chunk's threads): the job's
 	                        * OMP_NUM_THREADS and NCPUS; SL_NO_VAL: the chunk's ncpus */
 	int omp_threads_job;   /* 1: omp_threads came from a job-wide -l ompthreads=,

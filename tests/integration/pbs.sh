@@ -433,6 +433,12 @@ tn=${tid%%\[*}
 expect_eq "qsub -t prints N[].server" "$tn[].$S" "$tid"
 wait_state $((tn + 1)) RUNNING
 wait_state $((tn + 2)) RUNNING
+# Torque's job_clone() suffixes each subjob's Job_Name and files "-I":
+# the default NAME.oSEQ-I (default_std(): no index for "SEQ[]")
+wait_until "the -t subjobs' own files" \
+	'[ "$(cat "tarr.o$tn-1" 2>/dev/null)" = 1 ] && [ "$(cat "tarr.o$tn-3" 2>/dev/null)" = 3 ]'
+[ ! -e "tarr.o$tn.1" ] && [ ! -e "tarr.o$tn" ] || fail "-t: PBS Pro's names written"
+expect_eq "a -t subjob's Job_Name" "    Job_Name = tarr-3" "$("$Q" -f "$tn[3]" | grep Job_Name)"
 expect_run $USER1 0 "" "" "$BIN/qsig" -s WINCH "$tid"
 expect_run $USER1 0 "" "" "$BIN/qhold" "$tid" # nothing queued: nothing held
 expect_run $USER1 156 "qhold: Invalid request $tn[1].$S" "" "$BIN/qhold" "$tn[1]"
@@ -441,6 +447,14 @@ expect_run $USER1 156 "qmove: Invalid request $tid" "" "$BIN/qmove" debug "$tid"
 expect_run $USER1 0 "" "" "$BIN/qdel" "$tid"
 wait_state $((tn + 1)) CANCELLED
 wait_state $((tn + 2)) CANCELLED
+# -o FILE: FILE-1, FILE-2 (R batchtools reads its results so), the job's
+# PBS_JOBNAME the subjob's Job_Name
+rid=$(as $USER1 "$BIN/qsub" -t 1-2 -N res -j oe -o "$T/work/res.out" -- \
+	/bin/sh -c 'echo "$PBS_ARRAYID $PBS_JOBNAME"') || fail "qsub -t -o: $rid"
+wait_state $((${rid%%\[*} + 1)) COMPLETED
+wait_state $((${rid%%\[*} + 2)) COMPLETED
+expect_eq "-t -o FILE: FILE-I" "1 res-1|2 res-2|no" \
+	"$(cat "$T/work/res.out-1")|$(cat "$T/work/res.out-2")|$([ -e "$T/work/res.out" ] && echo yes || echo no)"
 expect_run $USER1 153 "qdel: Unknown Job Id 99999[].$S" "" "$BIN/qdel" "99999[]"
 usage=$(cat "$top_srcdir/tests/data/pbs/qsub_usage.out")
 for bad in 4-1 1-4:0 1,2 5 1-4%x; do

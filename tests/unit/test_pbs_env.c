@@ -94,8 +94,14 @@ static void test_build(void **state)
 	assert_string_equal(sl_pbs_env_get(e, "PBS_ARRAY_ID"), "40[].head1");
 	assert_string_equal(sl_pbs_env_get(e, "PBS_ARRAY_INDEX"), "7");
 	assert_string_equal(sl_pbs_env_get(e, "PBS_ARRAYID"), "7");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_JOBNAME"), "run");
 	for (size_t i = 1; e[i]; i++)
 		assert_true(strcmp(e[i - 1], e[i]) < 0);
+	sl_strv_free(e);
+	/* a Torque array's (-t): Job_Name "NAME-I", as job_clone() names it */
+	j->spec.torque_array = 1;
+	e = sl_pbs_env_build(&in);
+	assert_string_equal(sl_pbs_env_get(e, "PBS_JOBNAME"), "run-7");
 	sl_strv_free(e);
 	sl_job_free(j);
 

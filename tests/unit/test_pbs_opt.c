@@ -546,6 +546,54 @@ static void test_arrays(void **state)
 	assert_string_equal(r.spec.array, "2-3");
 	assert_non_null(strstr(r.spec.std_out, "/arr.o%A.%a"));
 	assert_null(r.spec.std_err);
+	assert_int_equal(r.spec.torque_array, 0);
+	done(&r);
+}
+
+/* Torque's -t: job_clone() suffixes each subjob's Output_Path and
+ * Error_Path with "-INDEX" (a file FILE gives FILE-1, FILE-2, ...), the
+ * default NAME.oSEQ (default_std(): no index for "SEQ[]") too, and a
+ * directory's default name; PBS Pro's -J keeps its files as they were. */
+static void test_torque_array_paths(void **state)
+{
+	struct res r;
+	char *want;
+	(void)state;
+
+	mkdir("tdir", 0755);
+	write_file("t.sh", "#!/bin/sh\n#PBS -N tor\ntrue\n");
+	RUN(&r, base_env, "-t", "1-3", "-o", "/tmp/res%1", "-e", "/tmp/err", "t.sh");
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(r.spec.torque_array, 1);
+	assert_string_equal(r.spec.std_out, "/tmp/res%%1-%a");
+	assert_string_equal(r.spec.std_err, "/tmp/err-%a");
+	done(&r);
+	RUN(&r, base_env, "-t", "1-3", "t.sh");
+	want = sl_xasprintf("%s/tor.o%%A-%%a", r.spec.submit_dir);
+	assert_string_equal(r.spec.std_out, want);
+	free(want);
+	want = sl_xasprintf("%s/tor.e%%A-%%a", r.spec.submit_dir);
+	assert_string_equal(r.spec.std_err, want);
+	free(want);
+	done(&r);
+	RUN(&r, base_env, "-t", "1-3", "-j", "oe", "-o", "tdir", "t.sh");
+	want = sl_xasprintf("%s/tdir/tor.o%%A-%%a", r.spec.submit_dir);
+	assert_string_equal(r.spec.std_out, want);
+	assert_null(r.spec.std_err);
+	free(want);
+	done(&r);
+	/* the last of -t and -J wins, the files with it */
+	RUN(&r, base_env, "-t", "1-3", "-J", "1-3", "-o", "/tmp/res", "t.sh");
+	assert_int_equal(r.spec.torque_array, 0);
+	assert_string_equal(r.spec.std_out, "/tmp/res");
+	done(&r);
+	RUN(&r, base_env, "-J", "1-3", "-t", "1-3", "-o", "/tmp/res", "t.sh");
+	assert_int_equal(r.spec.torque_array, 1);
+	assert_string_equal(r.spec.std_out, "/tmp/res-%a");
+	done(&r);
+	/* no array: -o is the file */
+	RUN(&r, base_env, "-o", "/tmp/res", "t.sh");
+	assert_string_equal(r.spec.std_out, "/tmp/res");
 	done(&r);
 }
 
@@ -656,6 +704,7 @@ int main(void)
 		cmocka_unit_test(test_rejected),
 		cmocka_unit_test(test_directive_errors),
 		cmocka_unit_test(test_arrays),
+		cmocka_unit_test(test_torque_array_paths),
 		cmocka_unit_test(test_ids),
 	};
 	setenv("PBS_SERVER", "head1", 1);

@@ -3,7 +3,11 @@
  * "N.server" per line, as OpenPBS's qselect prints pbs_selectjob()'s list
  * (src/cmds/qselect.c main()). Without -x finished jobs are left out. An
  * array is "N[].server" (compat/pbs_array.h); -J selects arrays only
- * (qselect.c:445), -T adds their subjobs "N[I].server" (its extend "T"). */
+ * (qselect.c:445), -T adds their subjobs "N[I].server" (its extend "T").
+ * An array given with Torque's qsub -t is Torque's: its subjobs, each
+ * with its own state and Job_Name, in place of "N[]", as Torque's
+ * req_select() walks every job and summarises arrays for qstat alone
+ * (batchtools matches them: qselect -u $USER -s EHRT). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +48,8 @@ static int selected(const struct sl_qselect_opts *o, const struct sl_job *j)
 	if (qn > 0 && !(j->spec.partition && strlen(j->spec.partition) == qn &&
 			strncmp(j->spec.partition, o->queue, qn) == 0))
 		return 0;
-	if (o->name && (j->spec.name == NULL || strcmp(o->name, j->spec.name) != 0))
+	char name[288];
+	if (o->name && strcmp(o->name, sl_pbs_job_name(j, name, sizeof(name))) != 0)
 		return 0;
 	if (o->project && (j->spec.wckey == NULL || strcmp(o->project, j->spec.wckey) != 0))
 		return 0;
@@ -83,10 +88,10 @@ int main(int argc, char **argv)
 			sl_pbs_arrays_merge(&v, &n, more, n_more);
 		free(h.ids);
 	}
-	sl_pbs_listing_make(v, n, o.subjobs, o.arrays_only, &l);
+	sl_pbs_listing_make(v, n, 1, o.arrays_only, &l);
 	sl_pbs_listing_ending(&l, (int64_t)time(NULL));
 	for (size_t i = 0; i < l.n; i++)
-		if (selected(&o, l.v[i])) {
+		if (sl_pbs_select_lists(l.v[i], o.subjobs) && selected(&o, l.v[i])) {
 			sl_pbs_idstr(l.v[i], server, id, sizeof(id));
 			printf("%s\n", id);
 		}

@@ -16,6 +16,13 @@ int sl_pbs_is_array(const struct sl_job *j)
 	return j->array_job_id != 0 && j->array_job_id == j->id && j->array_task_id < 0;
 }
 
+int sl_pbs_select_lists(const struct sl_job *j, int subjobs)
+{
+	if (sl_pbs_is_array(j))
+		return !j->spec.torque_array;
+	return j->array_job_id == 0 || subjobs || j->spec.torque_array;
+}
+
 static int started(const struct sl_job *j)
 {
 	return j->state != SL_JOB_PENDING && (j->start_time > 0 || !sl_jobstate_is_final(j->state));

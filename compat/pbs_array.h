@@ -34,6 +34,12 @@ void sl_pbs_listing_clear(struct sl_pbs_listing *l);
  * squeue's CG, where their records still say RUNNING. */
 void sl_pbs_listing_ending(struct sl_pbs_listing *l, int64_t now);
 
+/* Does qselect list entry j of a listing made with its subjobs: a job in
+ * no array, an array job "N[]", its subjobs "N[I]" when subjobs (-T)
+ * != 0; an array given with Torque's -t (jobspec.torque_array) is its
+ * subjobs alone, as Torque's req_select() lists them. */
+int sl_pbs_select_lists(const struct sl_job *j, int subjobs);
+
 /* The entries of l an operand names, into v (room for l->n): a job that
  * is no array's ("N"), an array job ("N[]", then its subjobs when subjobs
  * != 0) or subjobs ("N[I]", "N[A-B]"). *top: the job whose state says

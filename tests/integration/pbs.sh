@@ -439,6 +439,12 @@ wait_until "the -t subjobs' own files" \
 	'[ "$(cat "tarr.o$tn-1" 2>/dev/null)" = 1 ] && [ "$(cat "tarr.o$tn-3" 2>/dev/null)" = 3 ]'
 [ ! -e "tarr.o$tn.1" ] && [ ! -e "tarr.o$tn" ] || fail "-t: PBS Pro's names written"
 expect_eq "a -t subjob's Job_Name" "    Job_Name = tarr-3" "$("$Q" -f "$tn[3]" | grep Job_Name)"
+# qselect lists a -t array's subjobs, as Torque's req_select() walks
+# every job (batchtools: qselect -u $USER -s EHRT), each in its state
+expect_run $USER1 0 "" "$tn[1].$S
+$tn[3].$S" "$BIN/qselect" -u $USER1 -s EHRT
+expect_run $USER1 0 "" "" "$BIN/qselect" -u $USER1 -s QW
+expect_run $USER1 0 "" "$tn[1].$S" "$BIN/qselect" -N tarr-1
 expect_run $USER1 0 "" "" "$BIN/qsig" -s WINCH "$tid"
 expect_run $USER1 0 "" "" "$BIN/qhold" "$tid" # nothing queued: nothing held
 expect_run $USER1 156 "qhold: Invalid request $tn[1].$S" "" "$BIN/qhold" "$tn[1]"

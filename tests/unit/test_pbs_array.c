@@ -96,6 +96,34 @@ static void test_listing(void **state)
 	sl_pbs_listing_clear(&l);
 }
 
+/* qselect: "N[]" for an array (its subjobs with -T), a Torque array's
+ * (-t) subjobs alone, each in its own state, named NAME-I. */
+static void test_select_lists(void **state)
+{
+	struct sl_pbs_listing l;
+	char out[512] = "", id[64], name[64];
+	(void)state;
+
+	for (size_t i = 0; i < njobs; i++)
+		if (jobs[i]->array_job_id == 200)
+			jobs[i]->spec.torque_array = 1;
+	sl_pbs_listing_make(jobs, njobs, 1, 0, &l);
+	for (size_t i = 0; i < l.n; i++)
+		if (sl_pbs_select_lists(l.v[i], 0)) {
+			sl_pbs_idstr(l.v[i], "s", id, sizeof(id));
+			snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s %c %s|", id,
+				 sl_pbs_state(l.v[i]), sl_pbs_job_name(l.v[i], name, sizeof(name)));
+		}
+	assert_string_equal(out, "150.s R plain|200[1].s X sweep-1|200[3].s R sweep-3|"
+				 "200[5].s R sweep-5|200[7].s Q sweep-7|200[9].s Q sweep-9|"
+				 "300[].s F done|400[].s H tlist|");
+	for (size_t i = 0; i < l.n; i++) /* -T: every subjob too; a -t array never N[] */
+		assert_int_equal(sl_pbs_select_lists(l.v[i], 1), l.v[i]->id != 200);
+	sl_pbs_listing_clear(&l);
+	for (size_t i = 0; i < njobs; i++)
+		jobs[i]->spec.torque_array = 0;
+}
+
 /* The second query's answer takes the place of the arrays' subjobs. */
 /* A job past its time limit is being ended: E (exiting), substate 50. */
 static void test_ending(void **state)
@@ -213,6 +241,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_listing),
+		cmocka_unit_test(test_select_lists),
 		cmocka_unit_test(test_ending),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_attributes),

@@ -131,8 +131,9 @@ libbatch_libbatch_a_SOURCES += libbatch/step.c libbatch/step.h \
 	libbatch/client_step.c libbatch/client_step.h
 compat_libcompat_a_SOURCES += compat/srun_opt.c compat/srun_opt.h \
 	compat/srun_layout.c compat/srun_layout.h \
+	compat/srun_gpus.c compat/srun_gpus.h \
 	compat/srun_multiprog.c compat/srun_multiprog.h
-UNIT_TESTS += tests/unit/test_srun_opt tests/unit/test_step_rows
+UNIT_TESTS += tests/unit/test_srun_opt tests/unit/test_srun_gpus tests/unit/test_step_rows
 compat_libcompat_a_SOURCES += compat/squeue_steps.c compat/squeue_steps.h
 EXTRA_DIST += tests/integration/srun_scenario.sh tests/integration/srun_capture.sh \
 	tests/integration/srun_lib.sh tests/integration/srun_share.sh tests/data/srun/srun.golden

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include "jobstate.h"
 #include "pbs_env.h"
 #include "srun_alloc.h"
+#include "srun_gpus.h"
 #include "srun_layout.h"
 #include "srun_multiprog.h"
 #include "srun_opt.h"
@@ -225,16 +227,19 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l, struc
  * sluiced), and --comment, --tmp, --delay-boot, --use-min-nodes, --contiguous and
  * --spread-job, which
  * Slurm 22.05 takes in a step and gives no meaning there (a step's --tmp
- * is not checked against the nodes); -p, -A and -q naming the job's own,
- * and --gres=none, ask for nothing new. */
+ * is not checked against the nodes); -p, -A and -q naming the job's own
+ * ask for nothing new; --gpus, --gpus-per-node and a --gres of GPUs (or
+ * none) are the step's share of the job's GPUs (srun_gpus.h). */
 static int step_option(const char *opt, char *const *envp)
 {
 	static const char *const ok[] = {"--nodelist=", "--mem=", "--mem-per-cpu=", "--comment=",
-					 "--tmp=", "--delay-boot="};
+					 "--tmp=", "--delay-boot=", "--gpus=", "--gpus-per-node="};
 	static const char *const same[][2] = {{"--partition=", "SLURM_JOB_PARTITION"},
 					       {"--account=", "SLURM_JOB_ACCOUNT"},
 					       {"--qos=", "SLURM_JOB_QOS"}};
-	if (strcmp(opt, "--exclusive") == 0 || strcmp(opt, "--gres=none") == 0 ||
+	if (strncmp(opt, "--gres=", 7) == 0)
+		return strcasecmp(opt + 7, "none") == 0 || sl_srun_gpu_count(opt + 7, 1) != 0;
+	if (strcmp(opt, "--exclusive") == 0 ||
 	    strcmp(opt, "--use-min-nodes") == 0 || strcmp(opt, "--contiguous") == 0 ||
 	    strcmp(opt, "--spread-job") == 0 ||
 	    strcmp(opt, "--overcommit") == 0) /* -O: the step's tasks past its CPUs */

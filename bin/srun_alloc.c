@@ -303,9 +303,13 @@ static const char *const task_only[] = {
 	"SLURM_TASK_PID", "SLURM_EXPORT_ENV", "SLURM_GET_USER_ENV", NULL,
 };
 
-/* What srun's own allocation does not give its tasks (salloc's does). */
+/* What srun's own allocation does not give its tasks (salloc's does):
+ * its GPUs are the step's (SLURM_STEP_GPUS; srun reads the job's from
+ * CUDA_VISIBLE_DEVICES), as Slurm's srun -G's tasks have no SLURM_GPUS
+ * or SLURM_JOB_GPUS. */
 static const char *const salloc_only[] = {
-	"SLURM_MEM_PER_NODE", "SLURM_MEM_PER_CPU", "SLURM_NODE_ALIASES", NULL,
+	"SLURM_MEM_PER_NODE", "SLURM_MEM_PER_CPU", "SLURM_NODE_ALIASES", "SLURM_GPUS",
+	"SLURM_JOB_GPUS", NULL,
 };
 
 /* kv ("NAME=value") is one of names. */

@@ -11,6 +11,7 @@
 #include "hostlist.h"
 #include "pbs_env.h"
 #include "slurm_env.h"
+#include "srun_gpus.h"
 #include "xalloc.h"
 
 static const char *env_get(char *const *envp, const char *name)
@@ -79,7 +80,8 @@ static void array_ids(char *const *envp, struct sl_srun_alloc *a)
 int sl_srun_alloc_from_env(char *const *envp, struct sl_srun_alloc *a, struct sl_err *err)
 {
 	const char *id = env_get(envp, "SLURM_JOB_ID"), *nl = env_get(envp, "SLURM_JOB_NODELIST");
-	const char *gpus = env_get(envp, "CUDA_VISIBLE_DEVICES");
+	/* the job's, which a step's CUDA_VISIBLE_DEVICES may hold fewer of */
+	const char *gpus = env_get(envp, "SLURM_JOB_GPUS");
 	struct sl_err e = SL_ERR_INIT;
 	char *end;
 
@@ -95,8 +97,11 @@ int sl_srun_alloc_from_env(char *const *envp, struct sl_srun_alloc *a, struct sl
 	array_ids(envp, a);
 	a->cpus = sl_xcalloc(a->nnodes, sizeof(*a->cpus));
 	cpus_expand(env_get(envp, "SLURM_JOB_CPUS_PER_NODE"), a->cpus, a->nnodes);
+	if (gpus == NULL || *gpus == '\0')
+		gpus = env_get(envp, "CUDA_VISIBLE_DEVICES");
 	if (gpus && *gpus && strcmp(gpus, "NoDevFiles") != 0)
 		a->gpus = split_commas(gpus, &a->ngpus);
+	sl_srun_gpus_job(envp, a);
 	return 0;
 }
 
@@ -257,14 +262,6 @@ static int counts(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, i
 	return 0;
 }
 
-static int gpus_fit(const struct sl_srun_layout *l, struct sl_err *err)
-{
-	for (int i = 0; l->gpus_per_task > 0 && i < l->nnodes; i++)
-		if ((size_t)l->tasks_on[i] * (size_t)l->gpus_per_task > l->ngpus)
-			return refuse(err, l->job_id, "Requested node configuration is not available");
-	return 0;
-}
-
 int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc *a,
 			struct sl_srun_layout *l, char **warn, struct sl_err *err)
 {
@@ -282,8 +279,6 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 	l->mpi_pmix = o->mpi_pmix;
 	l->cpu_freq = o->cpu_freq;
 	l->gpu_freq = o->gpu_freq;
-	l->gpus = a->gpus;
-	l->ngpus = a->ngpus;
 	l->umask = -1;
 	l->uid = l->gid = -1;
 	/* 22.05: -c implies --exact (srun reads no SLURM_CPUS_PER_TASK) */
@@ -303,7 +298,7 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 	}
 	l->tasks_on = sl_xcalloc((size_t)l->nnodes, sizeof(*l->tasks_on));
 	l->task = sl_xcalloc((size_t)l->ntasks, sizeof(*l->task));
-	if ((r = distribute(l, o, cpus, err)) != 0 || (r = gpus_fit(l, err)) != 0)
+	if ((r = distribute(l, o, cpus, err)) != 0 || (r = sl_srun_gpus_place(o, a, l, err)) != 0)
 		goto out;
 	l->nodelist = sl_hostlist_compress(l->nodes, (size_t)l->nnodes);
 	sl_slurm_env_fmt_counts(l->tasks_on, (size_t)l->nnodes, buf, sizeof(buf));
@@ -322,6 +317,7 @@ void sl_srun_layout_clear(struct sl_srun_layout *l)
 	sl_strv_free(l->nodes);
 	free(l->tasks_on);
 	free(l->cpus_on);
+	free(l->gpus_on);
 	free(l->task);
 	free(l->nodelist);
 	free(l->tasks_per_node);
@@ -344,22 +340,6 @@ static char *gtids(const struct sl_srun_layout *l, int node)
 	for (int t = 0; t < l->ntasks; t++)
 		if (l->task[t].node == node)
 			used += (size_t)snprintf(s + used, cap - used, "%s%d", used ? "," : "", t);
-	return s;
-}
-
-static char *task_gpus(const struct sl_srun_layout *l, int t)
-{
-	size_t cap = 16, used = 0;
-	char *s;
-	for (size_t i = 0; i < l->ngpus; i++)
-		cap += strlen(l->gpus[i]) + 1;
-	s = sl_xcalloc(cap, 1);
-	for (int g = 0; g < l->gpus_per_task; g++) {
-		size_t k = (size_t)l->task[t].local * (size_t)l->gpus_per_task + (size_t)g;
-		if (k < l->ngpus)
-			used += (size_t)snprintf(s + used, cap - used, "%s%s", used ? "," : "",
-						 l->gpus[k]);
-	}
 	return s;
 }
 
@@ -414,17 +394,17 @@ char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base
 		add(&v, &n, sl_xasprintf("SLURM_UMASK=%04o", (unsigned)l->umask));
 	if (l->cpus_per_task > 0)
 		add(&v, &n, sl_xasprintf("SLURM_CPUS_PER_TASK=%d", l->cpus_per_task));
-	if (l->gpus_per_task > 0) {
-		char *g = task_gpus(l, t);
-		add(&v, &n, sl_xasprintf("CUDA_VISIBLE_DEVICES=%s", g));
-		add(&v, &n, sl_xasprintf("GPU_DEVICE_ORDINAL=%s", g));
-		free(g);
-	}
+	char **g = sl_srun_gpus_env(l, t);
+	for (size_t i = 0; g && g[i]; i++)
+		add(&v, &n, g[i]);
+	free(g); /* its strings are v's now */
 	/* The child writes its pid over the blanks (as sluice-stepd does). */
 	add(&v, &n, sl_xasprintf("SLURM_TASK_PID=%-20s", ""));
 	out = sl_slurm_env_merge(base, v);
 	sl_strv_free(v);
 	free(ids);
+	if (l->gpus_none)
+		sl_srun_gpus_strip(out);
 	/* spank_pbs runs for each task, from the task's own variables, the
 	 * caller's exported or not (--export=NONE) */
 	if (l->spank_pbs && (v = sl_pbs_env_spank(out, l->cwd)) != NULL) {

@@ -20,8 +20,10 @@ struct sl_srun_alloc {
 	char **nodes;             /* SLURM_JOB_NODELIST expanded */
 	size_t nnodes;
 	int *cpus;                /* per node, SLURM_JOB_CPUS_PER_NODE expanded */
-	char **gpus;              /* CUDA_VISIBLE_DEVICES of the job; NULL: no GPUs */
+	char **gpus;              /* the job's on each node, SLURM_JOB_GPUS (else
+	                           * CUDA_VISIBLE_DEVICES); NULL: no GPUs */
 	size_t ngpus;
+	int job_gpus, job_gpn, job_gpt; /* how the job asked for them (srun_gpus.h) */
 };
 
 struct sl_srun_task {
@@ -48,6 +50,9 @@ struct sl_srun_layout {
 	                           * (cyclic when no node has two tasks, else block) */
 	char **gpus;              /* the job's, borrowed from the alloc */
 	size_t ngpus;
+	int *gpus_on;             /* per step node: the step's GPUs there, the first of
+	                           * gpus (srun_gpus.c); NULL: none to name */
+	int gpus_none;            /* --gres=none: the tasks see no GPU */
 	int umask;                /* srun's, for SLURM_UMASK; -1: not set */
 	int spank_pbs;            /* Slurm's spank_pbs runs in each task: the job
 	                           * has it (an sbatch job, not a qsub one) */
@@ -66,7 +71,7 @@ struct sl_srun_layout {
 };
 
 /* The allocation from envp (SLURM_JOB_ID, SLURM_JOB_NODELIST,
- * SLURM_JOB_CPUS_PER_NODE, CUDA_VISIBLE_DEVICES). -SL_ENOENT: not inside
+ * SLURM_JOB_CPUS_PER_NODE, SLURM_JOB_GPUS, ...). -SL_ENOENT: not inside
  * an allocation (no SLURM_JOB_ID). Clear with sl_srun_alloc_clear(). */
 int sl_srun_alloc_from_env(char *const *envp, struct sl_srun_alloc *a, struct sl_err *err);
 void sl_srun_alloc_clear(struct sl_srun_alloc *a);
@@ -80,8 +85,7 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 void sl_srun_layout_clear(struct sl_srun_layout *l);
 
 /* Task t's environment: base plus the step's and the task's variables
- * (SLURM_PROCID, SLURM_STEP_ID, ..., CUDA_VISIBLE_DEVICES with
- * --gpus-per-task), and slurmstepd's (SLURM_CPUS_ON_NODE, the step's
+ * (SLURM_PROCID, SLURM_STEP_ID, ..., the step's GPUs: srun_gpus.h), and slurmstepd's (SLURM_CPUS_ON_NODE, the step's
  * CPUs on the task's node; SLURM_JOB_USER/UID/GID; TMPDIR when base has
  * none), and with spank_pbs its PBS_* (sl_pbs_env_spank). SLURM_TASK_PID
  * is left with room for the child to write its pid in. Caller frees with

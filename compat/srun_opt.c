@@ -4,6 +4,7 @@
  * option is ever ignored in silence. The step's shape against the
  * allocation is srun_layout.c's. */
 #include "srun_opt.h"
+#include "srun_gpus.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -132,6 +133,32 @@ SET(set_time)
 
 /* GPUs per task need -n, as Slurm's job spec check says. */
 SET(set_gpt) { return count(arg, "--gpus-per-task", 1, &O(ctx)->gpus_per_task, err); }
+/* The step's GPUs (srun_gpus.c places them), and the allocation's when
+ * srun makes one: Slurm's srun passes the text on, and slurmctld refuses
+ * what it cannot read (SL_SRUN_GPUS_BAD). */
+SET(set_gpus)
+{
+	(void)err;
+	O(ctx)->gpus = sl_srun_gpu_count(arg, 0);
+	return alloc_push(O(ctx), "gpus", arg);
+}
+SET(set_gpn)
+{
+	(void)err;
+	O(ctx)->gpus_per_node = sl_srun_gpu_count(arg, 0);
+	return alloc_push(O(ctx), "gpus-per-node", arg);
+}
+/* --gres: a GPU count is the step's per node; none, no GPUs; another
+ * resource only the allocation's (a step refuses it, srun.c) */
+SET(set_gres)
+{
+	(void)err;
+	if (strcasecmp(arg, "none") == 0)
+		O(ctx)->gres_none = 1;
+	else if (sl_srun_gpu_count(arg, 1) != 0)
+		O(ctx)->gpus_per_node = sl_srun_gpu_count(arg, 1);
+	return alloc_push(O(ctx), "gres", arg);
+}
 
 /* --mpi: none, or pmix (Slurm's pmix_v4 plugin by its other name; srun
  * refuses it when built without libpmix); pmi2 is refused. */
@@ -487,11 +514,11 @@ static const struct sl_opt table[] = {
 	UNSUPP("extra-node-info", 'B', SL_OPT_REQ),
 	ENVROW("gpu-bind", 0, SL_OPT_REQ, "SLURM_GPU_BIND", NULL, set_gpu_bind),
 	ENVROW("gpu-freq", 0, SL_OPT_REQ, "SLURM_GPU_FREQ", NULL, set_gpu_freq),
-	ROW("gpus", 'G', SL_OPT_REQ, set_alloc_gpus),
-	UNSUPP("gpus-per-node", 0, SL_OPT_REQ),
+	ENVROW("gpus", 'G', SL_OPT_REQ, "SLURM_GPUS", NULL, set_gpus),
+	ENVROW("gpus-per-node", 0, SL_OPT_REQ, "SLURM_GPUS_PER_NODE", NULL, set_gpn),
 	UNSUPP("gpus-per-socket", 0, SL_OPT_REQ),
-	ROW("gpus-per-task", 0, SL_OPT_REQ, set_gpt),
-	ROW("gres", 0, SL_OPT_REQ, set_alloc_gres),
+	ENVROW("gpus-per-task", 0, SL_OPT_REQ, "SLURM_GPUS_PER_TASK", NULL, set_gpt),
+	ROW("gres", 0, SL_OPT_REQ, set_gres),
 	ROW("gres-flags", 0, SL_OPT_REQ, set_alloc_gres_flags),
 	ROW("help", 'h', SL_OPT_NOARG, set_help),
 	UNSUPP("het-group", 0, SL_OPT_REQ),

@@ -13,6 +13,7 @@
 #define SL_SRUN_NO_CPU_BIND "cluster configuration lacks support for cpu binding"
 
 #define SL_SRUN_NODES_ZERO (-1)
+#define SL_SRUN_GPUS_BAD (-1) /* a GPU count the controller refuses (srun_gpus.c) */
 
 struct sl_srun_opts {
 	int ntasks, nodes;        /* 0: not given; SL_SRUN_NODES_ZERO: -N 0 */
@@ -20,7 +21,11 @@ struct sl_srun_opts {
 	int ntasks_opt;           /* -n on the command line */
 	int ntasks_per_node;      /* 0: not given */
 	int cpus_per_task;        /* 0: not given */
-	int gpus_per_task;        /* 0: not given */
+	int gpus_per_task;        /* 0: not given (SLURM_GPUS_PER_TASK, a job's, too) */
+	int gpus;                 /* -G, --gpus, SLURM_GPUS "[type:]N": the step's in all;
+	                           * 0: not given; SL_SRUN_GPUS_BAD: unreadable */
+	int gpus_per_node;        /* --gpus-per-node (SLURM_GPUS_PER_NODE), --gres=gpu:N */
+	int gres_none;            /* --gres=none: the step holds none of the job's GPUs */
 	int label, unbuffered, multi_prog, overlap, exact, quiet, verbose;
 	int pty;                  /* --pty: task 0 on a pseudo-terminal */
 	int kill_on_bad_exit;     /* -K: 1; -K0: 0; -1 not given */

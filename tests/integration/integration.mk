@@ -112,6 +112,8 @@ EXTRA_DIST += tests/integration/json_shape.py tests/integration/json_ref_capture
 INTEGRATION_TESTS += tests/integration/srun.sh
 # srun --mpi=pmix with OpenMPI (srun_pmix.c), and mpirun in a job.
 INTEGRATION_TESTS += tests/integration/srun_mpi.sh
+# srun inside a job: the tasks' GPUs and environment against Slurm 22.05.
+INTEGRATION_TESTS += tests/integration/srun_env.sh
 # srun through two step agents standing for pods (no Kubernetes).
 INTEGRATION_TESTS += tests/integration/srun_agent.sh
 # srun across a JobSet's pods on the fake API server's exec-mode kubelet.

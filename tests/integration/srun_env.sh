@@ -1,0 +1,85 @@
+#!/bin/sh
+# srun inside an allocation, the tasks' environment as Slurm 22.05's
+# (each expected line seen on a live cluster): a step's share of the
+# job's GPUs (DeepSpeed's `srun --gpus`, mmdet's `--gres=gpu:1`, a job's
+# --gpus-per-task inherited) and the variables that name them, and
+# Slurm's refusal of a step asking more than the job holds.
+. "$top_srcdir/tests/integration/lib.sh"
+RESOURCE_GROUPS='  - coveredResources: [cpu, memory, nvidia.com/gpu]
+    flavors:
+    - name: default
+      resources:
+      - {name: cpu, nominalQuota: 8}
+      - {name: memory, nominalQuota: 32Gi}
+      - {name: nvidia.com/gpu, nominalQuota: 8}' write_conf
+start_daemon
+cd "$T" || fail "cd $T"
+PATH="$BIN:$PATH"
+export PATH
+
+# run_job SBATCH-OPTIONS... < SCRIPT: its output, once it has ended
+run_job() {
+	cat >job.sh
+	"$BIN/sbatch" --wait -o job.out "$@" job.sh >/dev/null || true
+	cat job.out
+}
+# the GPU variables of each task, "STEP.TASK: K=V"
+cat >show.sh <<'EOF'
+#!/bin/sh
+env | grep -E '^(CUDA_VISIBLE_DEVICES|GPU_DEVICE_ORDINAL|ROCR_VISIBLE_DEVICES|ZE_AFFINITY_MASK|SLURM_STEP_GPUS|SLURM_GPUS_ON_NODE|SLURMD_TRES_BIND)=' |
+	sed "s/^/$SLURM_STEP_ID.$SLURM_PROCID: /"
+EOF
+chmod +x show.sh
+mask() { sed -e 's/job [0-9]*:/job N:/' | sort; }
+
+out=$(run_job -n2 --gpus=2 <<EOF | mask
+#!/bin/sh
+srun -n 2 --nodes 1 --gpus 2 --export=ALL,K=V $T/show.sh | grep 0.1:
+srun --gres=gpu:1 -n1 $T/show.sh
+srun -n1 --gpus 3 true; echo rc=\$?
+EOF
+)
+expect_eq "srun --gpus and --gres=gpu:1 in a --gpus=2 job" "0.1: CUDA_VISIBLE_DEVICES=0,1
+0.1: GPU_DEVICE_ORDINAL=0,1
+0.1: ROCR_VISIBLE_DEVICES=0,1
+0.1: SLURM_GPUS_ON_NODE=2
+0.1: SLURM_STEP_GPUS=0,1
+0.1: ZE_AFFINITY_MASK=0,1
+1.0: CUDA_VISIBLE_DEVICES=0
+1.0: GPU_DEVICE_ORDINAL=0
+1.0: ROCR_VISIBLE_DEVICES=0
+1.0: SLURM_GPUS_ON_NODE=1
+1.0: SLURM_STEP_GPUS=0
+1.0: ZE_AFFINITY_MASK=0
+rc=1
+srun: error: Step requested gres=gpu:3 is more than the job's gres=gpu:2
+srun: error: Unable to create step for job N: Invalid generic resource (gres) specification" "$out"
+ok "a step's --gpus and --gres=gpu:N out of the job's"
+
+out=$(run_job -n2 --gpus-per-task=1 <<EOF | mask
+#!/bin/sh
+srun -n2 $T/show.sh | grep -E 'CUDA|TRES|STEP_GPUS|ON_NODE'
+srun -n1 $T/show.sh | grep -E 'CUDA|TRES|STEP_GPUS|ON_NODE'
+srun -n2 --gpus-per-task=2 true; echo rc=\$?
+EOF
+)
+expect_eq "a job's --gpus-per-task in its steps" "0.0: CUDA_VISIBLE_DEVICES=0
+0.0: SLURMD_TRES_BIND=gpu:per_task:1
+0.0: SLURM_GPUS_ON_NODE=2
+0.0: SLURM_STEP_GPUS=0
+0.1: CUDA_VISIBLE_DEVICES=1
+0.1: SLURMD_TRES_BIND=gpu:per_task:1
+0.1: SLURM_GPUS_ON_NODE=2
+0.1: SLURM_STEP_GPUS=1
+1.0: CUDA_VISIBLE_DEVICES=0
+1.0: SLURM_GPUS_ON_NODE=1
+1.0: SLURM_STEP_GPUS=0
+rc=1
+srun: error: Step requested gres_per_task=gpu:2 is more than the job's gres_per_task=gpu:1
+srun: error: Unable to create step for job N: Invalid generic resource (gres) specification" "$out"
+ok "the job's --gpus-per-task binds each task of its steps"
+
+out=$("$BIN/srun" -n1 --gpus 1 env | grep -E '^(SLURM_STEP_GPUS|CUDA_VISIBLE_DEVICES|SLURM_JOB_GPUS|SLURM_GPUS)=' | sort)
+expect_eq "srun -G outside a job" "CUDA_VISIBLE_DEVICES=0
+SLURM_STEP_GPUS=0" "$out"
+ok "srun --gpus outside a job: the step's GPUs"

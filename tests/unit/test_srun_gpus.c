@@ -1,0 +1,225 @@
+/* test_srun_gpus.c - a step's GPUs out of its job's (compat/srun_gpus.c):
+ * the options and input variables, Slurm 22.05's refusals (each seen on a
+ * live cluster with GPUs), and the tasks' GPU variables. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "srun_gpus.h"
+#include "srun_layout.h"
+#include "srun_opt.h"
+#include "xalloc.h"
+
+/* The job's variables: two GPUs on n1 with 4 CPUs, asked for as kind says
+ * ("gres": --gres=gpu:2, "gpus": --gpus=2, "gpt": -n2 --gpus-per-task=1,
+ * "none": no GPUs). */
+static char **job_env(const char *kind)
+{
+	static char *env[16];
+	int n = 0;
+	env[n++] = "SLURM_JOB_ID=7";
+	env[n++] = "SLURM_JOB_NODELIST=n1";
+	env[n++] = "SLURM_JOB_CPUS_PER_NODE=4";
+	env[n++] = "SLURM_NTASKS=2";
+	if (strcmp(kind, "none") != 0) {
+		env[n++] = "SLURM_JOB_GPUS=0,1";
+		env[n++] = "CUDA_VISIBLE_DEVICES=0,1";
+	}
+	if (strcmp(kind, "gpus") == 0)
+		env[n++] = "SLURM_GPUS=2";
+	if (strcmp(kind, "gpt") == 0)
+		env[n++] = "SLURM_GPUS_PER_TASK=1";
+	env[n] = NULL;
+	return env;
+}
+
+/* srun ARGS... true in a job of kind: 0 with l laid out, else err. */
+static int step(const char *kind, struct sl_srun_layout *l, struct sl_err *err, ...)
+{
+	char *argv[16] = {"srun"}, **env = job_env(kind), *warn = NULL;
+	struct sl_srun_alloc a;
+	struct sl_srun_opts o;
+	int argc = 1, st, r;
+	va_list ap;
+	va_start(ap, err);
+	for (char *s; (s = va_arg(ap, char *)) != NULL;)
+		argv[argc++] = s;
+	va_end(ap);
+	argv[argc++] = "true";
+	*err = (struct sl_err)SL_ERR_INIT;
+	assert_int_equal(sl_srun_alloc_from_env(env, &a, err), 0);
+	assert_int_equal(sl_srun_opts_parse(argc, argv, env, &o, &st, err), 0);
+	r = sl_srun_layout_make(&o, &a, l, &warn, err);
+	free(warn);
+	if (r == 0) { /* keep the job's GPU names past a */
+		l->gpus = sl_strv_dup(a.gpus);
+	}
+	sl_srun_opts_clear(&o);
+	sl_srun_alloc_clear(&a);
+	return r;
+}
+
+static void done(struct sl_srun_layout *l)
+{
+	sl_strv_free(l->gpus);
+	l->gpus = NULL;
+	sl_srun_layout_clear(l);
+}
+
+static const char *get(char **env, const char *k)
+{
+	size_t n = strlen(k);
+	for (char **e = env; e && *e; e++)
+		if (strncmp(*e, k, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
+
+static void test_counts(void **state)
+{
+	(void)state;
+	assert_int_equal(sl_srun_gpu_count("2", 0), 2);
+	assert_int_equal(sl_srun_gpu_count("a100:3", 0), 3);
+	assert_int_equal(sl_srun_gpu_count("x", 0), SL_SRUN_GPUS_BAD);
+	assert_int_equal(sl_srun_gpu_count("gpu:2", 1), 2);
+	assert_int_equal(sl_srun_gpu_count("gpu:a100:4", 1), 4);
+	assert_int_equal(sl_srun_gpu_count("gpu", 1), 1);
+	assert_int_equal(sl_srun_gpu_count("gres:gpu:2", 1), 2);
+	assert_int_equal(sl_srun_gpu_count("nvme:1", 1), 0);
+	assert_int_equal(sl_srun_gpu_count("gpuish:1", 1), 0);
+}
+
+/* DeepSpeed's step in a --gpus=2 job: both GPUs, unbound */
+static void test_step_gpus(void **state)
+{
+	struct sl_srun_layout l;
+	struct sl_err err;
+	char *base[] = {"CUDA_VISIBLE_DEVICES=0,1", "SLURM_GPUS_ON_NODE=2", NULL}, **e;
+	(void)state;
+	assert_int_equal(step("gpus", &l, &err, "-n", "2", "--nodes", "1", "--gpus", "2", NULL), 0);
+	e = sl_srun_task_env(&l, 1, base);
+	assert_string_equal(get(e, "CUDA_VISIBLE_DEVICES"), "0,1");
+	assert_string_equal(get(e, "SLURM_STEP_GPUS"), "0,1");
+	assert_string_equal(get(e, "ROCR_VISIBLE_DEVICES"), "0,1");
+	assert_string_equal(get(e, "ZE_AFFINITY_MASK"), "0,1");
+	assert_string_equal(get(e, "GPU_DEVICE_ORDINAL"), "0,1");
+	assert_string_equal(get(e, "SLURM_GPUS_ON_NODE"), "2");
+	assert_null(get(e, "SLURMD_TRES_BIND"));
+	sl_strv_free(e);
+	done(&l);
+	/* --gres=gpu:1 (mmdet): one of them; SLURM_GPUS=2 of the job gives way */
+	assert_int_equal(step("gpus", &l, &err, "-n1", "--gres=gpu:1", NULL), 0);
+	e = sl_srun_task_env(&l, 0, base);
+	assert_string_equal(get(e, "SLURM_STEP_GPUS"), "0");
+	assert_string_equal(get(e, "CUDA_VISIBLE_DEVICES"), "0");
+	assert_string_equal(get(e, "SLURM_GPUS_ON_NODE"), "1");
+	sl_strv_free(e);
+	done(&l);
+	/* none asked: all the job's */
+	assert_int_equal(step("gres", &l, &err, "-n1", NULL), 0);
+	e = sl_srun_task_env(&l, 0, base);
+	assert_string_equal(get(e, "SLURM_STEP_GPUS"), "0,1");
+	sl_strv_free(e);
+	done(&l);
+	/* --gres=none: no GPU variable at all */
+	assert_int_equal(step("gres", &l, &err, "-n1", "--gres=none", NULL), 0);
+	e = sl_srun_task_env(&l, 0, base);
+	assert_null(get(e, "CUDA_VISIBLE_DEVICES"));
+	assert_null(get(e, "SLURM_GPUS_ON_NODE"));
+	assert_null(get(e, "SLURM_STEP_GPUS"));
+	sl_strv_free(e);
+	done(&l);
+}
+
+/* --gpus-per-task binds each task of a node with more than one */
+static void test_per_task(void **state)
+{
+	struct sl_srun_layout l;
+	struct sl_err err;
+	char *base[] = {NULL}, **e;
+	(void)state;
+	assert_int_equal(step("gres", &l, &err, "-n2", "--gpus-per-task=1", NULL), 0);
+	e = sl_srun_task_env(&l, 1, base);
+	assert_string_equal(get(e, "CUDA_VISIBLE_DEVICES"), "1");
+	assert_string_equal(get(e, "SLURM_STEP_GPUS"), "1");
+	assert_string_equal(get(e, "SLURM_GPUS_ON_NODE"), "2");
+	assert_string_equal(get(e, "SLURMD_TRES_BIND"), "gpu:per_task:1");
+	sl_strv_free(e);
+	done(&l);
+	/* the job's --gpus-per-task (SLURM_GPUS_PER_TASK) is the step's too */
+	assert_int_equal(step("gpt", &l, &err, NULL), 0);
+	e = sl_srun_task_env(&l, 0, base);
+	assert_string_equal(get(e, "CUDA_VISIBLE_DEVICES"), "0");
+	assert_string_equal(get(e, "SLURMD_TRES_BIND"), "gpu:per_task:1");
+	sl_strv_free(e);
+	done(&l);
+	/* one task on the node: its GPU, and no binding (slurmstepd drops it) */
+	assert_int_equal(step("gpt", &l, &err, "-n1", NULL), 0);
+	e = sl_srun_task_env(&l, 0, base);
+	assert_string_equal(get(e, "CUDA_VISIBLE_DEVICES"), "0");
+	assert_string_equal(get(e, "SLURM_GPUS_ON_NODE"), "1");
+	assert_null(get(e, "SLURMD_TRES_BIND"));
+	sl_strv_free(e);
+	done(&l);
+}
+
+#define INVALID "srun: error: Unable to create step for job 7: Invalid generic resource (gres) " \
+		"specification"
+
+static void refused(const char *kind, const char *msg, ...)
+{
+	struct sl_srun_layout l;
+	struct sl_err err;
+	char *argv[8];
+	int n = 0;
+	va_list ap;
+	va_start(ap, msg);
+	for (char *s; (s = va_arg(ap, char *)) != NULL;)
+		argv[n++] = s;
+	va_end(ap);
+	argv[n] = NULL;
+	assert_int_not_equal(step(kind, &l, &err, argv[0], argv[1], argv[2], NULL), 0);
+	assert_string_equal(err.msg, msg);
+	sl_srun_layout_clear(&l);
+}
+
+/* Slurm's words, job by job (a live 22.05 with 2-GPU jobs) */
+static void test_refusals(void **state)
+{
+	(void)state;
+	refused("gpus", "srun: error: Step requested gres=gpu:3 is more than the job's gres=gpu:2\n"
+		INVALID, "-n1", "--gpus=3", NULL);
+	refused("gpt", "srun: error: Step requested gres=gpu:3 is more than the job's gres=gpu:2\n"
+		INVALID, "-n1", "--gpus=3", NULL);
+	refused("gres", INVALID, "-n1", "--gpus=3", NULL);
+	refused("gres", "srun: error: Step requested gres_per_node=gpu:3 is more than the job's "
+		"gres_per_node=gpu:2\n" INVALID, "-n1", "--gres=gpu:3", NULL);
+	refused("gres", "srun: error: Step requested gres_per_node=gpu:3 is more than the job's "
+		"gres_per_node=gpu:2\n" INVALID, "-n1", "--gpus-per-node=3", NULL);
+	refused("gpus", INVALID, "-n1", "--gres=gpu:3", NULL);
+	refused("gpt", INVALID, "-n1", "--gres=gpu:3", NULL);
+	refused("gres", INVALID, "-n1", "--gpus-per-task=3", NULL);
+	refused("gpt", "srun: error: Step requested gres_per_task=gpu:3 is more than the job's "
+		"gres_per_task=gpu:1\n" INVALID, "-n1", "--gpus-per-task=3", NULL);
+	refused("gres", "srun: error: Unable to create step for job 7: More processors requested "
+		"than permitted", "-n2", "--gpus-per-task=2", NULL);
+	refused("none", "srun: error: Step requested GRES but job doesn't have GRES\n" INVALID,
+		"-n1", "--gpus=1", NULL);
+	refused("none", "srun: error: Step requested GRES but job doesn't have GRES\n" INVALID,
+		"-n1", "--gpus=x", NULL);
+	refused("gres", INVALID, "-n1", "--gpus=x", NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counts), cmocka_unit_test(test_step_gpus),
+		cmocka_unit_test(test_per_task), cmocka_unit_test(test_refusals),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -387,6 +387,7 @@ static const struct env_row env_rows[] = {
 	{"ENVIRONMENT", v_environment},
 	{"GPU_DEVICE_ORDINAL", v_gpu_ids},
 	{"HOSTNAME", v_hostname},
+	{"ROCR_VISIBLE_DEVICES", v_gpu_ids}, /* gres/gpu sets all four (AMD's, Intel's) */
 	{"SLURMD_NODENAME", v_batch_host},
 	{"SLURM_ARRAY_JOB_ID", v_arr_job},
 	{"SLURM_ARRAY_TASK_COUNT", v_arr_count},
@@ -450,6 +451,7 @@ static const struct env_row env_rows[] = {
 	{"SLURM_THREADS_PER_CORE", v_threads_per_core},
 	{"SLURM_TOPOLOGY_ADDR", v_batch_host},
 	{"SLURM_TOPOLOGY_ADDR_PATTERN", v_node},
+	{"ZE_AFFINITY_MASK", v_gpu_ids},
 };
 
 #define ENV_NROWS (sizeof(env_rows) / sizeof(env_rows[0]))

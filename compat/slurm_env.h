@@ -21,8 +21,9 @@ struct sl_slurm_env_in {
 /* The batch step's variables as "K=V", sorted by name, NULL-terminated.
  * Variables Slurm sets only for a given option (SLURM_NTASKS for -n,
  * SLURM_CPUS_PER_TASK for -c, SLURM_MEM_PER_NODE for --mem, ...) follow the
- * same rule. GPU jobs get SLURM_JOB_GPUS, CUDA_VISIBLE_DEVICES and
- * GPU_DEVICE_ORDINAL numbered from 0 (a container's view of its GPUs).
+ * same rule. GPU jobs get SLURM_JOB_GPUS, CUDA_VISIBLE_DEVICES,
+ * GPU_DEVICE_ORDINAL, ROCR_VISIBLE_DEVICES and ZE_AFFINITY_MASK numbered
+ * from 0 (a container's view of its GPUs).
  * A batch script also gets ENVIRONMENT=BATCH and HOSTNAME, as slurmd's
  * setup_env() gives them. Left out on purpose: SLURM_TASK_PID (only the supervisor knows it),
  * SLURM_WORKING_CLUSTER (no slurmctld exists), SLURM_CONF (the executor

@@ -37,6 +37,7 @@ out=$(run_job -n2 --gpus=2 <<EOF | mask
 srun -n 2 --nodes 1 --gpus 2 --export=ALL,K=V $T/show.sh | grep 0.1:
 srun --gres=gpu:1 -n1 $T/show.sh
 srun -n1 --gpus 3 true; echo rc=\$?
+echo batch: \$ROCR_VISIBLE_DEVICES \$ZE_AFFINITY_MASK
 EOF
 )
 expect_eq "srun --gpus and --gres=gpu:1 in a --gpus=2 job" "0.1: CUDA_VISIBLE_DEVICES=0,1
@@ -51,6 +52,7 @@ expect_eq "srun --gpus and --gres=gpu:1 in a --gpus=2 job" "0.1: CUDA_VISIBLE_DE
 1.0: SLURM_GPUS_ON_NODE=1
 1.0: SLURM_STEP_GPUS=0
 1.0: ZE_AFFINITY_MASK=0
+batch: 0,1 0,1
 rc=1
 srun: error: Step requested gres=gpu:3 is more than the job's gres=gpu:2
 srun: error: Unable to create step for job N: Invalid generic resource (gres) specification" "$out"

@@ -95,7 +95,8 @@ static void test_many_options(void **state)
 	struct sl_slurm_env_in in = {.job = &j, .shape = &sh, .nodelist = "vm-[0-1]", .batch_host = "vm-0", .cluster = NULL};
 	static const char *const want[] = {
 		"CUDA_VISIBLE_DEVICES=0,1", "ENVIRONMENT=BATCH", "GPU_DEVICE_ORDINAL=0,1",
-		"HOSTNAME=vm-0", "SLURMD_NODENAME=vm-0", "SLURM_CPUS_ON_NODE=4", "SLURM_CPUS_PER_TASK=2",
+		"HOSTNAME=vm-0", "ROCR_VISIBLE_DEVICES=0,1", "SLURMD_NODENAME=vm-0",
+		"SLURM_CPUS_ON_NODE=4", "SLURM_CPUS_PER_TASK=2",
 		"SLURM_EXPORT_ENV=ALL,MYVAR=hello", "SLURM_GET_USER_ENV=1",
 		"SLURM_GPUS_ON_NODE=2", "SLURM_GTIDS=0", "SLURM_JOBID=12",
 		"SLURM_JOB_CPUS_PER_NODE=4(x2)", "SLURM_JOB_DEPENDENCY=afterany:302:303",
@@ -110,7 +111,7 @@ static void test_many_options(void **state)
 		"SLURM_PRIO_PROCESS=0",
 		"SLURM_PROCID=0", "SLURM_SUBMIT_DIR=/home/alice/ref", "SLURM_SUBMIT_HOST=vm",
 		"SLURM_TASKS_PER_NODE=2(x2)", "SLURM_TOPOLOGY_ADDR=vm-0",
-		"SLURM_TOPOLOGY_ADDR_PATTERN=node", NULL,
+		"SLURM_TOPOLOGY_ADDR_PATTERN=node", "ZE_AFFINITY_MASK=0,1", NULL,
 	};
 	char **env = sl_slurm_env_build(&in);
 	expect_env(env, want);

@@ -314,6 +314,7 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 		      (own || sl_pbs_env_get(envp, "PBS_TASKNUM") != NULL);
 	l.cwd = o->chdir ? o->chdir : getcwd(cwd, sizeof(cwd));
 	srun_task_user(&l);
+	srun_task_launcher(&l);
 	if (o->multi_prog && (mp = read_multiprog(o, l.ntasks)) == NULL) {
 		free(warn);
 		sl_srun_layout_clear(&l);

@@ -26,6 +26,16 @@ void srun_step_watch(uint64_t job);
  * environment to inherit them from). */
 void srun_task_user(struct sl_srun_layout *l);
 
+/* srun's address and a port of its own into l, for the tasks'
+ * SLURM_LAUNCH_NODE_IPADDR and SLURM_SRUN_COMM_PORT. Slurm's srun listens
+ * there for slurmstepd's messages; Sluice's tasks report through their
+ * pipes, so the port is a TCP port srun binds (and keeps, close-on-exec,
+ * until it exits) without listening: a real number, held by srun, that
+ * no other process gets while the step runs, and a connection to it is
+ * refused. The address: 127.0.0.1 where the tasks run here, the host's
+ * own in a pod (the tasks run in other pods). */
+void srun_task_launcher(struct sl_srun_layout *l);
+
 struct srun_remote;
 /* In a Kubernetes pod: the tasks start through the step agents
  * (srun_remote.h); r borrowed for the process's life. */

@@ -13,7 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "agent_wire.h"
@@ -204,4 +208,38 @@ void srun_task_user(struct sl_srun_layout *l)
 	l->uid = (long)getuid();
 	l->gid = (long)getgid();
 	snprintf(l->user, sizeof(l->user), "%s", pw.pw_name);
+}
+
+/* The host's first IPv4 address; 127.0.0.1 when it has none to name. */
+static void host_addr(char *out, size_t len)
+{
+	struct addrinfo hints = {.ai_family = AF_INET, .ai_socktype = SOCK_STREAM}, *ai = NULL;
+	char host[256] = "";
+
+	snprintf(out, len, "127.0.0.1");
+	if (gethostname(host, sizeof(host) - 1) != 0 || getaddrinfo(host, NULL, &hints, &ai) != 0)
+		return;
+	inet_ntop(AF_INET, &((struct sockaddr_in *)ai->ai_addr)->sin_addr, out, (socklen_t)len);
+	freeaddrinfo(ai);
+}
+
+void srun_task_launcher(struct sl_srun_layout *l)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET};
+	socklen_t sl = sizeof(sa);
+	int fd;
+
+	if (remote != NULL)
+		host_addr(l->launch_addr, sizeof(l->launch_addr));
+	else
+		snprintf(l->launch_addr, sizeof(l->launch_addr), "127.0.0.1");
+	inet_pton(AF_INET, l->launch_addr, &sa.sin_addr);
+	if ((fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0)
+		return;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &sl) != 0) {
+		close(fd);
+		return;
+	}
+	l->launch_port = ntohs(sa.sin_port); /* fd stays open: the port is srun's */
 }

@@ -371,6 +371,12 @@ char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base
 		add(&v, &n, sl_xasprintf("SLURM_DISTRIBUTION=%s",
 					 l->distribution ? l->distribution : "block"));
 	add(&v, &n, sl_xasprintf("SLURM_GTIDS=%s", ids));
+	if (l->launch_port > 0) { /* slurmd's from srun's launch request */
+		add(&v, &n, sl_xasprintf("SLURM_LAUNCH_NODE_IPADDR=%s", l->launch_addr));
+		add(&v, &n, sl_xasprintf("SLURM_SRUN_COMM_HOST=%s", l->launch_addr));
+		add(&v, &n, sl_xasprintf("SLURM_SRUN_COMM_PORT=%d", l->launch_port));
+		add(&v, &n, sl_xasprintf("SLURM_STEP_LAUNCHER_PORT=%d", l->launch_port));
+	}
 	if (l->label)
 		add(&v, &n, sl_xasprintf("SLURM_LABELIO=1"));
 	if (l->mpi_pmix)

@@ -68,6 +68,11 @@ struct sl_srun_layout {
 	long uid, gid;
 	char user[64];
 	int prio;
+	/* srun's address and port, for SLURM_LAUNCH_NODE_IPADDR,
+	 * SLURM_SRUN_COMM_HOST/PORT and SLURM_STEP_LAUNCHER_PORT (port 0:
+	 * none set) */
+	char launch_addr[64];
+	int launch_port;
 };
 
 /* The allocation from envp (SLURM_JOB_ID, SLURM_JOB_NODELIST,

@@ -3,7 +3,8 @@
 # (each expected line seen on a live cluster): a step's share of the
 # job's GPUs (DeepSpeed's `srun --gpus`, mmdet's `--gres=gpu:1`, a job's
 # --gpus-per-task inherited) and the variables that name them, and
-# Slurm's refusal of a step asking more than the job holds.
+# Slurm's refusal of a step asking more than the job holds; srun's
+# address and port (SLURM_LAUNCH_NODE_IPADDR, SLURM_SRUN_COMM_PORT, ...).
 . "$top_srcdir/tests/integration/lib.sh"
 RESOURCE_GROUPS='  - coveredResources: [cpu, memory, nvidia.com/gpu]
     flavors:
@@ -85,3 +86,13 @@ out=$("$BIN/srun" -n1 --gpus 1 env | grep -E '^(SLURM_STEP_GPUS|CUDA_VISIBLE_DEV
 expect_eq "srun -G outside a job" "CUDA_VISIBLE_DEVICES=0
 SLURM_STEP_GPUS=0" "$out"
 ok "srun --gpus outside a job: the step's GPUs"
+
+# srun's address and its port, the same in every task
+out=$("$BIN/srun" -n2 sh -c 'echo $SLURM_LAUNCH_NODE_IPADDR $SLURM_SRUN_COMM_HOST $SLURM_SRUN_COMM_PORT $SLURM_STEP_LAUNCHER_PORT' | sort | uniq -c | sed 's/  */ /g')
+case "$out" in
+" 2 127.0.0.1 127.0.0.1 "[0-9]*" "[0-9]*) ;;
+*) fail "SLURM_LAUNCH_NODE_IPADDR, SLURM_SRUN_COMM_*: $out" ;;
+esac
+port=$(echo "$out" | head -n1 | cut -d' ' -f5)
+[ "$(echo "$out" | head -n1 | cut -d' ' -f6)" = "$port" ] || fail "launcher port differs: $out"
+ok "srun's address and port in every task"

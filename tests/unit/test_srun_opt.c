@@ -445,6 +445,15 @@ static void test_task_env(void **state)
 	assert_string_equal(get(e, "SLURM_CPUS_ON_NODE"), "2");
 	assert_string_equal(get(e, "TMPDIR"), "/tmp");
 	assert_null(get(e, "SLURM_JOB_USER")); /* no user filled in */
+	assert_null(get(e, "SLURM_SRUN_COMM_PORT")); /* no port bound */
+	sl_strv_free(e);
+	snprintf(l.launch_addr, sizeof(l.launch_addr), "10.0.0.5");
+	l.launch_port = 40001;
+	e = sl_srun_task_env(&l, 1, base);
+	assert_string_equal(get(e, "SLURM_LAUNCH_NODE_IPADDR"), "10.0.0.5");
+	assert_string_equal(get(e, "SLURM_SRUN_COMM_HOST"), "10.0.0.5");
+	assert_string_equal(get(e, "SLURM_SRUN_COMM_PORT"), "40001");
+	assert_string_equal(get(e, "SLURM_STEP_LAUNCHER_PORT"), "40001");
 	sl_strv_free(e);
 	l.uid = 7;
 	l.gid = 8;

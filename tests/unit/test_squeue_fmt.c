@@ -222,6 +222,18 @@ static void test_mem_all(void **state)
 	sl_job_free(j);
 }
 
+/* Job 7, running since start, reason None. */
+static struct sl_job *running_since(int64_t start)
+{
+	struct sl_job *j = sl_job_new();
+
+	j->id = 7;
+	j->state = SL_JOB_RUNNING;
+	j->reason = strdup("None");
+	j->start_time = start;
+	return j;
+}
+
 /* Past its time limit, while its processes are ended: CG, TIME stopped at
  * the limit, reason TimeLimit, as slurmctld shows it. */
 static void test_past_limit(void **state)
@@ -229,13 +241,9 @@ static void test_past_limit(void **state)
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_squeue_fmt *f;
 	struct sl_buf *b = sl_buf_new(256);
-	struct sl_job *j = sl_job_new();
+	struct sl_job *j = running_since(NOW - 75);
 	(void)state;
 
-	j->id = 7;
-	j->state = SL_JOB_RUNNING;
-	j->reason = strdup("None");
-	j->start_time = NOW - 75;
 	j->spec.time_limit = 2;
 	assert_int_equal(sl_squeue_fmt_new("%t|%M|%r", &f, &err), 0);
 	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);
@@ -257,13 +265,9 @@ static void test_limit_secs(void **state)
 	struct sl_err err = SL_ERR_INIT;
 	struct sl_squeue_fmt *f;
 	struct sl_buf *b = sl_buf_new(256);
-	struct sl_job *j = sl_job_new();
+	struct sl_job *j = running_since(NOW - 30);
 	(void)state;
 
-	j->id = 7;
-	j->state = SL_JOB_RUNNING;
-	j->reason = strdup("None");
-	j->start_time = NOW - 30;
 	sl_jobspec_limit_set_secs(&j->spec, 45);
 	assert_int_equal(sl_squeue_fmt_new("%l|%L|%t|%M", &f, &err), 0);
 	assert_int_equal(sl_squeue_fmt_job(f, j, NOW, b), 0);

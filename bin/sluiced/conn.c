@@ -9,6 +9,7 @@
  * never gets to send a request body; it is matched against the request
  * once the request is whole. */
 #include "conn.h"
+#include "acts.h"
 #include "auth.h"
 #include "authq.h"
 #include "buf.h"
@@ -58,6 +59,12 @@
 /* A flood of bad credentials must not fill the log, nor use up log.c's
  * budget that other messages need: this many refusals a second, then a count. */
 #define REFUSALS_LOGGED 20
+/* A request's actions on running jobs (acts.h) wait until its client has
+ * the reply: it closes, sends its next request, or ACT_GRACE_MS pass after
+ * the last byte went out. Our commands close as they exit; the grace is
+ * for a client that keeps its connection, and is what such a client waits
+ * longest for its scancel to reach the job. */
+#define ACT_GRACE_MS 1000
 
 struct conn {
 	struct sl_conns *owner;
@@ -76,6 +83,8 @@ struct conn {
 	int linger;                /* ... after reading what the peer still sends */
 	int64_t active_ms;         /* last byte read or written */
 	uint64_t resume;           /* timer: process input held back by a reply */
+	uint64_t gate;             /* its last request's actions wait on this (acts.h); 0: none */
+	uint64_t grace;            /* timer: the reply is out, release the gate */
 	/* munge: the credential of the next request */
 	struct sl_authq_req *decoding; /* in flight; the socket is not polled meanwhile */
 	int cred_ok;               /* decoded, and of this peer */
@@ -93,6 +102,7 @@ struct sl_conns {
 	struct conn *list;
 	size_t n;
 	size_t pending_out;        /* bytes of replies not yet sent */
+	uint64_t gates;            /* the last gate given (acts.h) */
 	uint64_t sweep;            /* timer */
 	int64_t refusal_sec;       /* rate limit of refusal lines */
 	unsigned refusals, refusals_dropped;
@@ -112,10 +122,33 @@ static const char *who(const struct conn *c, char *buf, size_t size)
 	return buf;
 }
 
+/* The client has its reply, or will never read it: the request's actions
+ * on jobs are due. */
+static void conn_release(struct conn *c)
+{
+	struct sluiced *d = c->owner->d;
+	uint64_t gate = c->gate;
+
+	if (c->grace != 0)
+		sl_loop_del_timer(d->loop, c->grace);
+	c->grace = 0;
+	c->gate = 0;
+	sl_acts_release(d, gate);
+}
+
+static void on_grace(struct sl_loop *l, uint64_t id, void *arg)
+{
+	struct conn *c = arg;
+	c->grace = 0;
+	conn_release(c);
+}
+
 static void conn_close(struct conn *c)
 {
 	struct sl_conns *cs = c->owner;
 	struct conn **pp;
+
+	conn_release(c); /* a client gone before its reply: done all the same */
 	for (pp = &cs->list; *pp != NULL; pp = &(*pp)->next)
 		if (*pp == c) {
 			*pp = c->next;
@@ -383,7 +416,13 @@ static void conn_process(struct conn *c)
 		if (c->owner->authq != NULL && auth_end(c, type, body, blen) != 0)
 			return;
 		uint64_t seq = sl_store_unkept_seq(d->store);
+		conn_release(c); /* a new request: the last reply was read */
+		c->gate = ++c->owner->gates;
+		sl_acts_gate(d, c->gate);
 		r = sl_dispatch(d, &c->peer, type, body, blen, &reply);
+		sl_acts_gate(d, 0);
+		if (!sl_acts_waiting(d, c->gate))
+			c->gate = 0;
 		sl_buf_consume(c->in, used);
 		c->type = type;
 		c->unkept = sl_store_unkept_seq(d->store) != seq ? sl_store_unkept_seq(d->store) : 0;
@@ -426,6 +465,8 @@ static void conn_write(struct conn *c)
 		c->owner->pending_out -= (size_t)n;
 		c->active_ms = sl_loop_now_ms(c->owner->d->loop);
 	}
+	if (c->gate != 0 && c->grace == 0)
+		c->grace = sl_loop_add_timer(c->owner->d->loop, ACT_GRACE_MS, on_grace, c);
 	if (c->closing && !c->linger) {
 		conn_close(c);
 		return;

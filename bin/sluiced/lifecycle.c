@@ -3,6 +3,7 @@
  * removal of a finished job's directory). Launching after the commit is what
  * makes `kill -9` safe: a job the store does not call RUNNING never runs. */
 #include "lifecycle.h"
+#include "acts.h"
 #include "conf.h"
 #include "conn.h"
 #include "diag.h"
@@ -151,7 +152,7 @@ int sl_lifecycle_cancel(struct sluiced *d, struct sl_job *j, uid_t by, struct sl
 		return sl_lifecycle_move(d, j, SL_JOB_CANCELLED, j->reason ? j->reason : "None",
 					 err);
 	}
-	if ((r = d->executor->cancel(d->exec, j->id, err)) != 0)
+	if ((r = sl_acts_do(d, j->id, SL_ACT_CANCEL, err)) != 0)
 		return r;
 	return completing(d, j, err);
 }
@@ -342,15 +343,12 @@ int sl_lifecycle_requeue(struct sluiced *d, struct sl_job *j, int hold, struct s
 		hold = 1; /* Slurm: "If a suspended job is requeued, it will be placed in a held state" */
 	sl_gates_mark_requeue(d, j->id, hold);
 	j->requeue_mark = hold ? 2 : 1; /* on disk too: the end may come after a restart */
-	if ((r = sl_lifecycle_save(d, j, err)) == 0)
-		r = d->executor->requeue ? d->executor->requeue(d->exec, j->id, err)
-					 : d->executor->preempt(d->exec, j->id, err);
-	if (r != 0) {
+	if ((r = sl_lifecycle_save(d, j, err)) != 0) {
 		(void)sl_gates_requeued(d, j->id);
 		j->requeue_mark = 0;
-		(void)sl_lifecycle_save(d, j, NULL);
+		return r;
 	}
-	return r;
+	return sl_acts_do(d, j->id, SL_ACT_REQUEUE, err); /* its failure takes the mark back */
 }
 
 /* The seconds it ran since its start or its last resume. */
@@ -373,9 +371,7 @@ int sl_lifecycle_suspend(struct sluiced *d, struct sl_job *j, struct sl_err *err
 		return sl_err_set(err, SL_ESTATE, "Job has already finished");
 	if (j->state != SL_JOB_RUNNING)
 		return sl_err_set(err, SL_ESTATE, "Job is not running");
-	if ((r = d->executor->suspend ? d->executor->suspend(d->exec, j->id, 0, err)
-				      : d->executor->signal(d->exec, j->id, SIGSTOP | SL_SIGNAL_GROUP,
-							    err)) != 0)
+	if ((r = sl_acts_do(d, j->id, SL_ACT_SUSPEND, err)) != 0)
 		return r;
 	j->pre_suspend += ran_since(j, now);
 	j->suspend_time = now;
@@ -389,9 +385,7 @@ int sl_lifecycle_resume(struct sluiced *d, struct sl_job *j, struct sl_err *err)
 
 	if (j->state != SL_JOB_SUSPENDED)
 		return sl_err_set(err, SL_ESTATE, "Job is not suspended");
-	if ((r = d->executor->suspend ? d->executor->suspend(d->exec, j->id, 1, err)
-				      : d->executor->signal(d->exec, j->id, SIGCONT | SL_SIGNAL_GROUP,
-							    err)) != 0)
+	if ((r = sl_acts_do(d, j->id, SL_ACT_RESUME, err)) != 0)
 		return r;
 	j->suspend_time = (int64_t)time(NULL);
 	if (!j->spec.hold && (r = sl_submit_priority(d->conf, j, err)) != 0)
@@ -504,6 +498,7 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 		return;
 	}
 	sl_step_signals_forget(d, id);
+	sl_acts_forget(d, id);
 	/* slurmctld counts a batch script's end as completed whatever its
 	 * state, and a launch that failed as failed */
 	if (res->launch_failed)
@@ -732,6 +727,7 @@ void sl_lifecycle_turn(struct sluiced *d)
 		/* What the replies acknowledge is on disk: the clients go on (a
 		 * submitter with its next job) while the admitted jobs launch. */
 		flush_replies(d);
+		sl_acts_pump(d); /* the actions of the requests answered before */
 		for (size_t i = 0; i < d->nforget; i++)
 			d->executor->forget(d->exec, d->forget[i]);
 		d->nforget = 0;
@@ -739,6 +735,7 @@ void sl_lifecycle_turn(struct sluiced *d)
 		sl_mail_flush(d); /* what they say is on disk now */
 	}
 	flush_replies(d);
+	sl_acts_pump(d);
 	sl_store_idle(d->store);
 	arm_store_retry(d);
 }

@@ -1,5 +1,6 @@
 /* main.c - sluiced: setup in order, the loop, teardown in reverse. */
 #include "conf.h"
+#include "acts.h"
 #include "conn.h"
 #include "diag.h"
 #include "exec/executors.h"
@@ -296,6 +297,7 @@ static int setup(struct sluiced *d, int foreground, unsigned store_flags, struct
 	identity(d);
 	d->loop = sl_loop_new();
 	d->jobs = sl_jobtab_new();
+	d->acts = sl_acts_new();
 	if (sl_conf_fsync(d->conf))
 		store_flags |= SL_STORE_FSYNC;
 	if ((r = sl_store_open(sl_conf_state_dir(d->conf), store_flags, &d->store, err)) != 0 ||
@@ -340,6 +342,7 @@ static void teardown(struct sluiced *d)
 	if (d->conns != NULL && unsaved_jobs == 0) /* no id of a job not on disk goes out */
 		sl_conns_flush(d->conns, kept == 0);
 	sl_conns_free(d->conns);
+	sl_acts_finish(d); /* after the connections, whose going releases them */
 	sl_metrics_free(d->metrics);
 	sl_diag_free(d->diag);
 	sl_mailer_free(d->mail);
@@ -349,6 +352,7 @@ static void teardown(struct sluiced *d)
 	sl_nodeadmin_free(d->nodeadmin);
 	sl_partadmin_free(d->partadmin);
 	sl_schedctl_free(d->sched);
+	sl_acts_free(d->acts);
 	sl_store_free(d->store);
 	sl_jobtab_free(d->jobs);
 	sl_loop_free(d->loop);

@@ -20,6 +20,7 @@ struct sl_idcache;
 struct sl_nodeadmin;
 struct sl_partadmin;
 struct sl_diag;
+struct sl_acts;
 struct sl_json; /* json_object, kept opaque here */
 
 struct sluiced {
@@ -37,6 +38,7 @@ struct sluiced {
 	struct sl_step_sig { uint64_t job; uint32_t step; int sig; } *step_sigs;
 	size_t nstep_sigs, capstep_sigs;
 	uint64_t *forget; size_t nforget, capforget; /* drop after commit */
+	struct sl_acts *acts;        /* requests' actions on running jobs, after the reply (acts.c) */
 	struct sl_schedctl *sched;   /* scheduler glue (schedule.c) */
 	struct sl_nodefeed *nodefeed; /* TAS nodes from the executor (nodefeed.c) */
 	struct sl_nodeadmin *nodeadmin; /* the local node drained or down (nodeadmin.c) */

@@ -18,6 +18,7 @@ bin_sluiced_sluiced_SOURCES = \
 	bin/sluiced/gates.c bin/sluiced/gates.h \
 	bin/sluiced/limgate.c bin/sluiced/limgate.h \
 	bin/sluiced/lifecycle.c bin/sluiced/lifecycle.h \
+	bin/sluiced/acts.c bin/sluiced/acts.h \
 	bin/sluiced/mail.c bin/sluiced/mail.h bin/sluiced/timed.c bin/sluiced/timed.h \
 	bin/sluiced/schedule.c bin/sluiced/schedule.h \
 	bin/sluiced/nodefeed.c bin/sluiced/nodefeed.h \

@@ -37,6 +37,7 @@ INTEGRATION_TESTS = \
 	tests/integration/nodestate.sh \
 	tests/integration/deps.sh \
 	tests/integration/control.sh \
+	tests/integration/control_inside.sh \
 	tests/integration/query.sh \
 	tests/integration/pbs.sh \
 	tests/integration/pbs_walltime.sh \

@@ -436,14 +436,18 @@ int sl_exec_local_adopt(struct sl_exec_local *x, const struct sl_job *job, struc
 		j->pid = pid;
 	job_watch(x, j, st); /* no pid file yet: the lock probe follows it */
 	sl_info("job %llu: adopted (sluice-stepd pid %d)", (unsigned long long)job->id, (int)j->pid);
-	/* A cancel or requeue the last daemon asked for may have been kept
-	 * in its memory only (a supervisor not yet known): asked again. The
-	 * supervisor takes the first reason to end and no later one. */
+	/* A cancel, requeue or suspend the last daemon asked for may have
+	 * been kept in its memory only (a supervisor not yet known; the
+	 * moment between a reply and its signals, sluiced's acts.c): asked
+	 * again. The supervisor takes the first reason to end and no later
+	 * one; a stopped process stays stopped. */
 	struct sl_err ignore = SL_ERR_INIT;
 	if (job->state == SL_JOB_COMPLETING)
 		(void)sl_exec_local_cancel(x, job->id, &ignore);
 	else if (job->requeue_mark > 0)
 		(void)sl_exec_local_requeue(x, job->id, &ignore);
+	else if (job->state == SL_JOB_SUSPENDED)
+		(void)sl_exec_local_signal(x, job->id, SIGSTOP | SL_SIGNAL_GROUP, &ignore);
 	return 0;
 }
 

@@ -37,6 +37,7 @@ never_ran() {
 id=$(submit $USER1 -o 'w-%j.out' --wrap 'echo ran') || fail "submit"
 held
 as $USER1 "$BIN/scancel" "$id" || fail "scancel"
+sleep 0.5 # its signal goes out 0.1 s after scancel has its reply (sluiced's acts.c)
 rm "$T/hold/$p"
 never_ran "$id"
 ok "a cancel that comes before the supervisor is ready waits for it: CANCELLED"
@@ -44,6 +45,7 @@ ok "a cancel that comes before the supervisor is ready waits for it: CANCELLED"
 id=$(submit $USER1 -o 'w-%j.out' --wrap 'echo ran') || fail "submit"
 held
 as $USER1 "$BIN/scancel" "$id" || fail "scancel"
+sleep 0.5 # its signal goes out 0.1 s after scancel has its reply (sluiced's acts.c)
 kill -KILL "$p" || fail "kill -9 $p"
 rm "$T/hold/$p"
 never_ran "$id"

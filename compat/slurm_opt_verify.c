@@ -108,7 +108,10 @@ int sl_sbopt_finish(struct ctx *c, struct sl_err *err)
 		return sl_err_set(err, SL_EINVAL,
 				  "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
 	}
+	/* -N with --ntasks-per-node is a task count too: sbatch sets ntasks
+	 * from them before slurmctld checks (NERSC's GPU pattern) */
 	if (s->gpus_per_task > 0 && s->ntasks == SL_NO_VAL &&
+	    (s->ntasks_per_node == SL_NO_VAL || s->ntasks_per_node <= 0) &&
 	    (s->gpus == SL_NO_VAL || s->gpus <= 0)) {
 		c->status = 1;
 		return sl_err_set(err, SL_EINVAL, "Failed to validate job spec. --gpus-per-task "

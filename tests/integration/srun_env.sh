@@ -82,6 +82,22 @@ srun: error: Step requested gres_per_task=gpu:2 is more than the job's gres_per_
 srun: error: Unable to create step for job N: Invalid generic resource (gres) specification" "$out"
 ok "the job's --gpus-per-task binds each task of its steps"
 
+# NERSC's GPU pattern: the task count from -N and --ntasks-per-node, which
+# sbatch and srun take as -n before --gpus-per-task is checked
+out=$(run_job -N1 --ntasks-per-node=2 --gpus-per-task=1 <<EOF | mask
+#!/bin/sh
+echo ntasks=\$SLURM_NTASKS gpus=\$SLURM_GPUS_ON_NODE
+srun $T/show.sh | grep CUDA
+EOF
+)
+expect_eq "-N1 --ntasks-per-node=2 --gpus-per-task=1" "0.0: CUDA_VISIBLE_DEVICES=0
+0.1: CUDA_VISIBLE_DEVICES=1
+ntasks=2 gpus=2" "$out"
+out=$("$BIN/srun" -N1 --ntasks-per-node=2 --gpus-per-task=1 "$T/show.sh" | grep CUDA | sort)
+expect_eq "srun -N1 --ntasks-per-node=2 --gpus-per-task=1" "0.0: CUDA_VISIBLE_DEVICES=0
+0.1: CUDA_VISIBLE_DEVICES=1" "$out"
+ok "--gpus-per-task with the tasks from -N and --ntasks-per-node"
+
 out=$("$BIN/srun" -n1 --gpus 1 env | grep -E '^(SLURM_STEP_GPUS|CUDA_VISIBLE_DEVICES|SLURM_JOB_GPUS|SLURM_GPUS)=' | sort)
 expect_eq "srun -G outside a job" "CUDA_VISIBLE_DEVICES=0
 SLURM_STEP_GPUS=0" "$out"

@@ -7,7 +7,7 @@
 . "$top_srcdir/tests/integration/k8s_lib.sh"
 start_fake
 write_k8s_conf
-fk PUT /fake/schedule '{"pending_ms": 100, "running_ms": 2500}' >/dev/null || fail "schedule"
+fk PUT /fake/schedule '{"pending_ms": 100, "running_ms": 8000}' >/dev/null || fail "schedule"
 # Every create: stored, then the connection dropped (the client would retry
 # and get 409; we kill it before it can).
 fk POST /fake/faults '{"type": "drop_after", "count": 1000, "method": "POST", "path": "jobsets"}' >/dev/null ||

@@ -59,7 +59,9 @@ sc_until() {
 
 # A chain with a failure, --kill-on-invalid-dep, OR lists, singleton.
 scenario_deps() {
-	sc_submit "$OWNER" -J chain --wrap 'sleep 4'; a=$SC_ID
+	# a runs while the five behind it are submitted and read: 8 s leaves a
+	# loaded host room for a dozen commands (4 s did not, at a load of 7)
+	sc_submit "$OWNER" -J chain --wrap 'sleep 8'; a=$SC_ID
 	sc_submit "$OWNER" -J chain -d afterok:"$a" --wrap 'exit 1'; b=$SC_ID
 	sc_submit "$OWNER" -J chain -d afterok:"$b" --wrap true; c=$SC_ID
 	sc_submit "$OWNER" -J chain -d afterok:"$b" --kill-on-invalid-dep=yes --wrap true; d=$SC_ID

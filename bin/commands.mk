@@ -74,7 +74,7 @@ bin_pbsnodes_LDADD = $(SL_LIBS)
 bin_PROGRAMS += bin/pbsdsh
 bin_pbsdsh_SOURCES = bin/pbsdsh.c bin/pbsdsh_tm.c bin/pbsdsh_tm.h bin/sigpipe.c bin/sigpipe.h \
 	bin/srun_task.c bin/srun_io.c bin/srun_files.c bin/srun_pty.c bin/srun_remote.c \
-	bin/sluice-stepd/agent_wire.c
+	bin/srun_pmi2.c bin/sluice-stepd/agent_wire.c
 bin_pbsdsh_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluice-stepd
 bin_pbsdsh_LDADD = $(SL_LIBS)
 
@@ -119,7 +119,7 @@ bin_srun_SOURCES = bin/srun.c bin/srun_step.c bin/srun_step.h bin/srun_step_int.
 	bin/sluice-stepd/agent_wire.c bin/sluice-stepd/agent_wire.h
 bin_srun_CPPFLAGS = $(AM_CPPFLAGS) -iquote $(top_srcdir)/bin/sluice-stepd
 bin_srun_LDADD = $(SL_LIBS)
-bin_srun_SOURCES += bin/srun_pmix.h
+bin_srun_SOURCES += bin/srun_pmix.h bin/srun_pmi2.c bin/srun_pmi2.h
 if HAVE_PMIX
 # --mpi=pmix (srun_pmix.c)
 bin_srun_SOURCES += bin/srun_pmix.c

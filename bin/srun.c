@@ -43,10 +43,10 @@ static void parse(int argc, char **argv, struct sl_srun_opts *o)
 	if (o->mpi_list) {
 		/* what this build can do, in Slurm's words */
 #ifdef SL_HAVE_PMIX
-		printf("MPI plugin types are...\n\tpmix\n\tnone\n"
+		printf("MPI plugin types are...\n\tpmix\n\tnone\n\tpmi2\n"
 		       "specific pmix plugin versions available: pmix_v4\n");
 #else
-		printf("MPI plugin types are...\n\tnone\n");
+		printf("MPI plugin types are...\n\tnone\n\tpmi2\n");
 #endif
 		exit(0);
 	}
@@ -111,6 +111,8 @@ static void mpi_default(struct sl_srun_opts *o)
 		return;
 	if ((mpi = sl_daemonconf_get(dc, "mpiDefault")) != NULL && strcmp(mpi, "pmix") == 0)
 		o->mpi_pmix = 1;
+	else if (mpi != NULL && strcmp(mpi, "pmi2") == 0)
+		o->mpi_pmi2 = 1;
 	sl_daemonconf_free(dc);
 #ifndef SL_HAVE_PMIX
 	if (o->mpi_pmix) {
@@ -288,9 +290,10 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 	}
 	if (!in_pod) /* a pod's steps take no default: its ranks span pods */
 		mpi_default(o);
-	if (in_pod && o->mpi_pmix) { /* the ranks span pods: one server cannot hold them */
-		fprintf(stderr, "srun: error: --mpi=pmix in a Kubernetes job is not supported by "
-				"Sluice\n");
+	if (in_pod && (o->mpi_pmix || o->mpi_pmi2)) { /* the ranks span pods: one server
+						      * cannot hold them */
+		fprintf(stderr, "srun: error: --mpi=%s in a Kubernetes job is not supported by "
+				"Sluice\n", o->mpi_pmix ? "pmix" : "pmi2");
 		sl_srun_alloc_clear(&a);
 		return 1;
 	}

@@ -34,6 +34,7 @@
 #include "srun_alloc.h"
 #include "srun_files.h"
 #include "srun_io.h"
+#include "srun_pmi2.h"
 #include "srun_pmix.h"
 #include "srun_use.h"
 #include "sigpipe.h"
@@ -460,16 +461,21 @@ static int finished(const struct run *r, int64_t now)
 static void loop(struct run *r)
 {
 	int n = 2 * r->l->ntasks;
-	struct pollfd *p = sl_xcalloc((size_t)n + (size_t)r->l->ntasks + 2, sizeof(*p));
+	struct pollfd *p = sl_xcalloc((size_t)n + 2 * (size_t)r->l->ntasks + 2, sizeof(*p));
 	int64_t now;
 	while (!finished(r, now = sl_mono_ms())) {
-		int k = 0, in_at;
+		int k = 0, in_at, pmi_at, rank;
 		p[k++] = (struct pollfd){sigpipe_rfd(), POLLIN, 0};
 		for (int i = 0; i < n; i++)
 			p[k++] = (struct pollfd){r->st[i].fd, POLLIN, 0}; /* -1 is skipped */
 		in_at = k;
 		for (int t = 0; t < r->in.ntasks; t++)
 			p[k++] = (struct pollfd){r->in.npend[t] ? r->in.fds[t] : -1, POLLOUT, 0};
+		pmi_at = k;
+		if (r->pmi2 != NULL) {
+			srun_pmi2_poll(r->pmi2, p + k);
+			k += r->l->ntasks;
+		}
 		p[k++] = (struct pollfd){!srun_stdin_backlog(&r->in) ? r->in.src : -1, POLLIN, 0};
 		if (poll(p, (nfds_t)k, (int)next_wake(r, now)) < 0 && errno != EINTR)
 			break;
@@ -481,6 +487,9 @@ static void loop(struct run *r)
 		for (int t = 0; t < r->in.ntasks; t++)
 			if (p[in_at + t].revents)
 				srun_stdin_drain(&r->in, t);
+		/* PMI-1's abort, PMI-2's with isworld: Slurm kills the step */
+		if (r->pmi2 != NULL && (rank = srun_pmi2_serve(r->pmi2, p + pmi_at)) >= 0)
+			on_abort(r, rank);
 		if (p[k - 1].revents)
 			srun_stdin_read(&r->in);
 		on_timers(r, sl_mono_ms());
@@ -564,6 +573,8 @@ static void run_free(struct run *r)
 {
 	srun_pmix_free(r->pmix);
 	r->pmix = NULL;
+	srun_pmi2_free(r->pmi2);
+	r->pmi2 = NULL;
 	srun_use_free(r->use);
 	r->use = NULL;
 	for (int i = 0; r->st && i < 2 * r->l->ntasks; i++)
@@ -585,6 +596,17 @@ static int pmix_start(struct run *r)
 	struct sl_err err = SL_ERR_INIT;
 	if (srun_pmix_start(&r->pmix, r->l->job_id, r->l->step_id, r->l->ntasks, getenv("TMPDIR"),
 			    sigpipe_wfd(), &err) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		return 0;
+	}
+	return 1;
+}
+
+/* --mpi=pmi2: the server, before any task. 1, or 0 said. */
+static int pmi2_start(struct run *r)
+{
+	struct sl_err err = SL_ERR_INIT;
+	if (srun_pmi2_start(&r->pmi2, r->l, &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 0;
 	}
@@ -637,7 +659,8 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 		r.use = srun_use_new(n);
 		r.use_ms = srun_use_sample(r.use, r.pid, sl_mono_ms());
 	}
-	if (srun_files_open(o, l, &r.io) != 0 || (o->mpi_pmix && !pmix_start(&r))) {
+	if (srun_files_open(o, l, &r.io) != 0 || (o->mpi_pmix && !pmix_start(&r)) ||
+	    (o->mpi_pmi2 && !pmi2_start(&r))) {
 		rec->state = SL_JOB_FAILED;
 		rec->exit_code = 1;
 		run_free(&r);
@@ -667,6 +690,10 @@ int srun_step_run(const struct sl_srun_opts *o, const struct sl_srun_layout *l,
 		rc = abort_status;
 		rec->cancelled_by = (int64_t)getuid(); /* the user's srun cancelled it */
 	}
+	/* a PMI abort is the user's cancel too; srun's status stays its
+	 * tasks' (137 for those killed), as Slurm's */
+	if (srun_pmi2_aborted(r.pmi2))
+		rec->cancelled_by = (int64_t)getuid();
 	run_free(&r);
 	return rc;
 }

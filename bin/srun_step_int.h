@@ -36,6 +36,7 @@ struct run {
 	enum end_why why;
 	struct srun_pty pty;      /* --pty: task 0's terminal */
 	struct srun_pmix *pmix;   /* --mpi=pmix: the ranks' PMIx server */
+	struct srun_pmi2 *pmi2;   /* --mpi=pmi2: their PMI server (srun_pmi2.h) */
 	struct srun_use *use;     /* what the tasks use; NULL in a pod */
 	int spare;                /* 1 + the rank that called MPI_Abort; 0: none */
 	int told_signal;          /* slurmstepd's line for scancel -s TERM/KILL said */

@@ -24,6 +24,7 @@
 #include "fsutil.h"
 #include "srun_files.h"
 #include "srun_multiprog.h"
+#include "srun_pmi2.h"
 #include "srun_pmix.h"
 #include "srun_remote.h"
 #include "xalloc.h"
@@ -80,6 +81,8 @@ static void child(const struct run *r, int t, char **argv, char **env, int in, i
 			snprintf(*e, strlen(*e) + 1, "SLURM_TASK_PID=%d", (int)getpid());
 	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
 		_exit(1);
+	if (r->pmi2 != NULL)
+		srun_pmi2_child(r->pmi2, t);
 	if (remote)
 		remote_child(r, t, argv, env);
 	if (r->o->chdir && sl_task_chdir(r->l->nodes[r->l->task[t].node], r->o->chdir) != 0)
@@ -98,12 +101,18 @@ static void child(const struct run *r, int t, char **argv, char **env, int in, i
 }
 
 /* Task t's environment: the step's, and its PMIx variables under
- * --mpi=pmix (the task is registered with the server before its fork). */
+ * --mpi=pmix (the task is registered with the server before its fork) or
+ * its PMI_* under --mpi=pmi2 (its socketpair made). */
 static char **task_env(const struct run *r, int t, char *const *base)
 {
 	struct sl_err err = SL_ERR_INIT;
 	char **env = sl_srun_task_env(r->l, t, base);
 	if (r->pmix != NULL && srun_pmix_task(r->pmix, t, &env, &err) != 0) {
+		fprintf(stderr, "%s\n", err.msg);
+		sl_strv_free(env);
+		return NULL;
+	}
+	if (r->pmi2 != NULL && srun_pmi2_task(r->pmi2, t, &env, &err) != 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		sl_strv_free(env);
 		return NULL;
@@ -132,6 +141,8 @@ static int start_pty_task(struct run *r, char **argv, char *const *base)
 	r->path[0] = sl_find_program(argv[0], env);
 	if ((pid = fork()) == 0)
 		child(r, 0, argv, env, r->pty.slave, r->pty.slave, r->pty.slave);
+	if (r->pmi2 != NULL)
+		srun_pmi2_forked(r->pmi2, 0);
 	sl_strv_free(env);
 	close(r->pty.slave);
 	r->pty.slave = -1;
@@ -172,6 +183,8 @@ int srun_task_start(struct run *r, int t, char **argv, char *const *base)
 	pid_t pid = fork();
 	if (pid == 0)
 		child(r, t, argv, env, in, po[1], pe[1]);
+	if (r->pmi2 != NULL)
+		srun_pmi2_forked(r->pmi2, t);
 	sl_strv_free(env);
 	close(in);
 	close(po[1]);

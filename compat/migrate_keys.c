@@ -113,10 +113,13 @@ static void k_mpi(struct mig_line *l)
 		mig_out(l->m->cfg, "mpiDefault: pmix\n");
 		note(l, MIG_APPROX, "mpiDefault: pmix (Debian's libpmix 4, which serves %s clients)",
 		     l->value);
+	} else if (strcasecmp(l->value, "pmi2") == 0) {
+		mig_out(l->m->cfg, "mpiDefault: pmi2\n");
+		note(l, MIG_MAPPED, "mpiDefault: pmi2");
 	} else if (strcasecmp(l->value, "none") == 0) {
 		note(l, MIG_MAPPED, "mpiDefault: none (the default)");
 	} else {
-		note(l, MIG_DROPPED, "MpiDefault=%s: srun serves pmix only (mpiDefault: pmix); "
+		note(l, MIG_DROPPED, "MpiDefault=%s: srun serves pmix and pmi2 only; "
 		     "steps start with none", l->value);
 	}
 }

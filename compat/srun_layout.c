@@ -277,6 +277,7 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 	l->gpus_per_task = o->gpus_per_task;
 	l->label = o->label;
 	l->mpi_pmix = o->mpi_pmix;
+	l->mpi_pmi2 = o->mpi_pmi2;
 	l->cpu_freq = o->cpu_freq;
 	l->gpu_freq = o->gpu_freq;
 	l->umask = -1;
@@ -381,6 +382,8 @@ char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base
 		add(&v, &n, sl_xasprintf("SLURM_LABELIO=1"));
 	if (l->mpi_pmix)
 		add(&v, &n, sl_xasprintf("SLURM_MPI_TYPE=pmix"));
+	else if (l->mpi_pmi2)
+		add(&v, &n, sl_xasprintf("SLURM_MPI_TYPE=pmi2"));
 	add(&v, &n, sl_xasprintf("SLURM_LOCALID=%d", l->task[t].local));
 	add(&v, &n, sl_xasprintf("SLURM_NNODES=%d", l->nnodes));
 	add(&v, &n, sl_xasprintf("SLURM_NODEID=%d", l->task[t].node));

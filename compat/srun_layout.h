@@ -40,6 +40,7 @@ struct sl_srun_layout {
 	int gpus_per_task;
 	int label;
 	int mpi_pmix;             /* SLURM_MPI_TYPE=pmix in the tasks' environment */
+	int mpi_pmi2;             /* SLURM_MPI_TYPE=pmi2 */
 	char **nodes;             /* the step's, nnodes of them */
 	int *tasks_on;            /* per step node */
 	int *cpus_on;             /* the job's CPUs on each step node */

@@ -160,11 +160,13 @@ SET(set_gres)
 	return alloc_push(O(ctx), "gres", arg);
 }
 
-/* --mpi: none, or pmix (Slurm's pmix_v4 plugin by its other name; srun
- * refuses it when built without libpmix); pmi2 is refused. */
+/* --mpi: none, pmix (Slurm's pmix_v4 plugin by its other name; srun
+ * refuses it when built without libpmix) or pmi2; cray_shasta, which
+ * needs Cray's PALS, is refused. */
 SET(set_mpi)
 {
 	O(ctx)->mpi_pmix = 0;
+	O(ctx)->mpi_pmi2 = 0;
 	O(ctx)->mpi_given = 1;
 	if (strcmp(arg, "list") == 0) {
 		O(ctx)->mpi_list = 1;
@@ -176,7 +178,11 @@ SET(set_mpi)
 		O(ctx)->mpi_pmix = 1;
 		return 0;
 	}
-	if (strcmp(arg, "pmi2") == 0 || strcmp(arg, "cray_shasta") == 0)
+	if (strcmp(arg, "pmi2") == 0) {
+		O(ctx)->mpi_pmi2 = 1;
+		return 0;
+	}
+	if (strcmp(arg, "cray_shasta") == 0)
 		return sl_err_set(err, SL_EUNSUPP, "srun: error: --mpi=%s is not supported by Sluice",
 				  arg);
 	return sl_err_set(err, SL_EINVAL, "srun: error: Invalid MPI type '%s', --mpi=list for "

@@ -37,6 +37,7 @@ struct sl_srun_opts {
 	int test_only;            /* srun --test-only: when would an allocation start? */
 	int mpi_list;             /* --mpi=list */
 	int mpi_pmix;             /* --mpi=pmix (or pmix_v4): srun serves PMIx to the ranks */
+	int mpi_pmi2;             /* --mpi=pmi2: srun serves PMI-1/PMI-2 to the ranks (srun_pmi2.c) */
 	int mpi_given;            /* --mpi or SLURM_MPI_TYPE named one (else mpiDefault) */
 	int cpu_bind_warn;        /* --cpu-bind given: srun says SL_SRUN_NO_CPU_BIND */
 	int bind_help;            /* 1: --cpu-bind=help, 2: --mem-bind=help (srun.c answers) */

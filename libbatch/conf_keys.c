@@ -73,9 +73,10 @@ static const struct key keys[] = {
 	{"tmpDisk", K_INT, F(tmp_disk), "0", NULL, NULL, 0, 1099511627776,
 	 "MB of temporary disk each node of the local executor has for its jobs (Slurm's "
 	 "TmpDisk): a job asking --tmp above it is refused, as by Slurm"},
-	{"mpiDefault", K_ENUM, F(mpi_default), "none", "none, pmix, pmi2", "none, pmix", 0, 0,
+	{"mpiDefault", K_ENUM, F(mpi_default), "none", "none, pmix, pmi2", "none, pmix, pmi2", 0,
+	 0,
 	 "srun's MPI plugin when neither --mpi nor SLURM_MPI_TYPE names one (Slurm's "
-	 "MpiDefault): pmix serves PMIx to the ranks of local steps"},
+	 "MpiDefault): pmix serves PMIx, pmi2 PMI-1 and PMI-2, to the ranks of local steps"},
 	{"operators", K_USERS, F(operators), "", NULL, NULL, 0, 0,
 	 "users who may act on every job (root always may)"},
 	{"accounts", K_ACCOUNTS, F(accounts), "", NULL, NULL, 0, 0,

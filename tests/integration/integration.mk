@@ -113,6 +113,11 @@ EXTRA_DIST += tests/integration/json_shape.py tests/integration/json_ref_capture
 INTEGRATION_TESTS += tests/integration/srun.sh
 # srun --mpi=pmix with OpenMPI (srun_pmix.c), and mpirun in a job.
 INTEGRATION_TESTS += tests/integration/srun_mpi.sh
+# srun --mpi=pmi2 (srun_pmi2.c) with a client that speaks PMI-1 and PMI-2 itself.
+INTEGRATION_TESTS += tests/integration/srun_pmi2.sh
+check_PROGRAMS += tests/integration/pmi_client
+tests_integration_pmi_client_SOURCES = tests/integration/pmi_client.c
+tests_integration_pmi_client_LDADD =
 # srun inside a job: the tasks' GPUs and environment against Slurm 22.05.
 INTEGRATION_TESTS += tests/integration/srun_env.sh
 # srun through two step agents standing for pods (no Kubernetes).

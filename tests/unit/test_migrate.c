@@ -71,6 +71,15 @@ static void test_basic(void **state)
 	has(o.partitions, "kind: Partition\nmetadata: {name: debug}\nspec:\n  maxTime: \"UNLIMITED\"\n");
 	assert_null(o.limits);
 	sl_migrate_out_clear(&o);
+	/* MpiDefault=pmi2: srun serves it (srun_pmi2.c), and the config loads */
+	migrate("MpiDefault=pmi2\nNodeName=n1 CPUs=4 RealMemory=4000\n", NULL, &o);
+	has(o.config, "mpiDefault: pmi2\n");
+	has(o.report, "slurm.conf:1: MpiDefault=pmi2\n  mapped: mpiDefault: pmi2\n");
+	sl_migrate_out_clear(&o);
+	migrate("MpiDefault=cray_shasta\nNodeName=n1 CPUs=4 RealMemory=4000\n", NULL, &o);
+	has(o.report, "dropped: MpiDefault=cray_shasta: srun serves pmix and pmi2 only; steps "
+		      "start with none\n");
+	sl_migrate_out_clear(&o);
 }
 
 static void test_gpu_flavors(void **state)

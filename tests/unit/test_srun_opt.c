@@ -111,8 +111,8 @@ static void test_errors(void **state)
 	/* refused by name, never ignored */
 	expect_err("srun: error: --bcast is not supported by Sluice", 1, "--bcast", "true", NULL);
 	expect_err("srun: error: --x11 is not supported by Sluice", 1, "--x11", "true", NULL);
-	expect_err("srun: error: --mpi=pmi2 is not supported by Sluice", 1, "--mpi=pmi2", "true",
-		   NULL);
+	expect_err("srun: error: --mpi=cray_shasta is not supported by Sluice", 1,
+		   "--mpi=cray_shasta", "true", NULL);
 	expect_err("srun: error: Invalid MPI type 'pmix_v3', --mpi=list for acceptable types", 1,
 		   "--mpi=pmix_v3", "true", NULL);
 	/* the binding options: Slurm 22.05's words on a task/none cluster */
@@ -198,6 +198,20 @@ static void test_step_opts(void **state)
 	sl_srun_opts_clear(&o);
 	assert_int_equal(parse(&o, env, &st, &err, "--mpi=pmix_v4", "true", NULL), 0);
 	assert_int_equal(o.mpi_pmix, 1);
+	sl_srun_opts_clear(&o);
+	/* --mpi=pmi2, also from SLURM_MPI_TYPE; the last named wins */
+	char *p2env[] = {"SLURM_MPI_TYPE=pmi2", NULL};
+	assert_int_equal(parse(&o, p2env, &st, &err, "true", NULL), 0);
+	assert_int_equal(o.mpi_pmi2, 1);
+	assert_int_equal(o.mpi_given, 1);
+	sl_srun_opts_clear(&o);
+	assert_int_equal(parse(&o, p2env, &st, &err, "--mpi=pmix", "true", NULL), 0);
+	assert_int_equal(o.mpi_pmi2, 0);
+	assert_int_equal(o.mpi_pmix, 1);
+	sl_srun_opts_clear(&o);
+	assert_int_equal(parse(&o, menv, &st, &err, "--mpi=pmi2", "true", NULL), 0);
+	assert_int_equal(o.mpi_pmi2, 1);
+	assert_int_equal(o.mpi_pmix, 0);
 	sl_srun_opts_clear(&o);
 	/* -X; the allocation options srun and salloc pass to sbatch's parser */
 	assert_int_equal(parse(&o, env, &st, &err, "-X", "--tmp=1G", "--use-min-nodes", "true",

@@ -6,7 +6,8 @@
 # and srun runs with the variables a pod has. Checks: the tasks' variables
 # per node and -l labels, the highest exit code and Slurm's lines, stdin to
 # the tasks (20 MB too), a signal reaching every task, Ctrl-C, a wrong
-# job secret refused (and no task started), --pty refused, and the agent's
+# job secret refused (and no task started), --pty and --mpi=pmi2 refused
+# (and SLURM_MPI_TYPE=pmi2 the same), and the agent's
 # end (its command exits) ending the tasks it started; pbsdsh's copies
 # through the same agents. sluiced is not running: each step says it is
 # not recorded (k8s_srun.sh records them).
@@ -144,6 +145,15 @@ if command -v script >/dev/null; then
 		fail "--pty refusal: [$out]"
 	ok "--pty in a pod is refused by name"
 fi
+# the ranks are in other pods: one srun's socketpairs cannot reach them
+"$SRUN" --mpi=pmi2 -n 2 touch "$T/should-not-exist" >out 2>err </dev/null
+expect_eq "--mpi=pmi2 status" 1 "$?"
+expect_eq "--mpi=pmi2 refusal" "srun: error: --mpi=pmi2 in a Kubernetes job is not supported by Sluice" \
+	"$(cat err)"
+SLURM_MPI_TYPE=pmi2 "$SRUN" -n 2 touch "$T/should-not-exist" >out 2>err </dev/null
+expect_eq "SLURM_MPI_TYPE=pmi2 status" 1 "$?"
+[ ! -e "$T/should-not-exist" ] || fail "a task ran under a refused --mpi=pmi2"
+ok "--mpi=pmi2 in a pod is refused by name"
 "$SRUN" --pty -n 1 true >out 2>err </dev/null
 expect_eq "--pty without a terminal: status" 0 "$?"
 expect_eq "--pty without a terminal: disregarded" "srun: error: ioctl(TIOCGWINSZ): Inappropriate ioctl for device

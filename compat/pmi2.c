@@ -27,9 +27,12 @@ struct kv {
 	char *key, *val;
 };
 
+/* Entries in put order, found through an open-addressed index: every rank
+ * reads every rank's keys, n^2 lookups a fence. */
 struct kvs {
 	struct kv *v;
 	size_t n, cap;
+	size_t *slot; /* 2 * cap of them: 1 + an entry's index, 0 free */
 };
 
 struct rank {
@@ -66,12 +69,34 @@ static const char *arg(const struct req *q, const char *key)
 
 /* ---- the stores ---- */
 
+static size_t hash(const char *s)
+{
+	size_t h = 14695981039346656037u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* The slot key is in, or the free one it would take. */
+static size_t *kvs_slot(const struct kvs *s, const char *key)
+{
+	size_t mask = 2 * s->cap - 1, i = hash(key) & mask;
+	while (s->slot[i] != 0 && strcmp(s->v[s->slot[i] - 1].key, key) != 0)
+		i = (i + 1) & mask;
+	return &s->slot[i];
+}
+
+static void kvs_index(struct kvs *s)
+{
+	memset(s->slot, 0, 2 * s->cap * sizeof(*s->slot));
+	for (size_t i = 0; i < s->n; i++)
+		*kvs_slot(s, s->v[i].key) = i + 1;
+}
+
 static struct kv *kvs_find(const struct kvs *s, const char *key)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->v[i].key, key) == 0)
-			return &s->v[i];
-	return NULL;
+	size_t *at = s->cap ? kvs_slot(s, key) : NULL;
+	return at && *at ? &s->v[*at - 1] : NULL;
 }
 
 /* The last put of a key wins. 0, or -SL_ETOOBIG past the step's cap. */
@@ -87,10 +112,13 @@ static int kvs_put(struct sl_pmi2 *p, struct kvs *s, const char *key, const char
 		e->val = sl_xstrdup(val);
 		return 0;
 	}
-	if (s->n == s->cap) {
+	if (s->n == s->cap) { /* a power of two, the index at most half full */
 		s->cap = s->cap ? 2 * s->cap : 64;
 		s->v = sl_xrealloc(s->v, s->cap * sizeof(*s->v));
+		s->slot = sl_xrealloc(s->slot, 2 * s->cap * sizeof(*s->slot));
+		kvs_index(s);
 	}
+	*kvs_slot(s, key) = s->n + 1;
 	s->v[s->n++] = (struct kv){sl_xstrdup(key), sl_xstrdup(val)};
 	return 0;
 }
@@ -102,6 +130,8 @@ static void kvs_clear(struct kvs *s)
 		free(s->v[i].val);
 	}
 	s->n = 0;
+	if (s->cap)
+		kvs_index(s);
 }
 
 static const char *kvs_get(const struct kvs *s, const char *key)
@@ -257,6 +287,7 @@ static int unpublish(struct sl_pmi2 *p, const char *name)
 	free(e->key);
 	free(e->val);
 	*e = p->names.v[--p->names.n];
+	kvs_index(&p->names); /* a hole would end a later probe early */
 	return 1;
 }
 
@@ -479,7 +510,8 @@ static int fence_in(struct sl_pmi2 *p, int rank)
 }
 
 /* "k=v k=v" (PMI-1, sep ' ') or "k=v;k=v;" (PMI-2, sep ';'), split in
- * place; the first pair is cmd=. */
+ * place; the first pair is cmd=. A word without '=' (a PMI-1 value's
+ * second word) and pairs past ARGS_MAX are passed over. */
 static int parse(char *s, char sep, struct req *q, struct sl_err *err)
 {
 	q->n = 0;
@@ -488,10 +520,7 @@ static int parse(char *s, char sep, struct req *q, struct sl_err *err)
 		char *end = strchr(tok, sep), *eq;
 		if (end != NULL)
 			*end = '\0';
-		if (*tok != '\0') {
-			if ((eq = strchr(tok, '=')) == NULL || q->n == ARGS_MAX)
-				return sl_err_set(err, SL_EPROTO, "mpi/pmi2: invalid request '%s'",
-						  tok);
+		if ((eq = strchr(tok, '=')) != NULL && q->n < ARGS_MAX) {
 			*eq = '\0';
 			q->k[q->n] = tok;
 			q->v[q->n++] = eq + 1;
@@ -516,7 +545,8 @@ static int dispatch(struct sl_pmi2 *p, int rank, char *s, char sep, struct sl_er
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (cmds[i].version == p->version && strcmp(cmds[i].name, q.cmd) == 0) {
 			if ((r = cmds[i].fn(p, rank, &q)) != 0)
-				return sl_err_set(err, -r, "mpi/pmi2: the step's keys are over %d bytes",
+				return sl_err_set(err, -r,
+						  "mpi/pmi2: the step's keys are over %d bytes",
 						  STORE_MAX);
 			return 0;
 		}
@@ -566,7 +596,8 @@ static size_t next_request(const struct sl_pmi2 *p, const struct rank *r, const 
 		}
 		if ((nl = memchr(r->in, '\n', r->nin)) == NULL) {
 			if (r->nin >= cap)
-				*bad = sl_err_set(err, SL_ETOOBIG, "mpi/pmi2: a line over %zu bytes", cap);
+				*bad = sl_err_set(err, SL_ETOOBIG, "mpi/pmi2: a line over %zu bytes",
+						  cap);
 			return 0;
 		}
 		*body = r->in;
@@ -684,6 +715,7 @@ void sl_pmi2_free(struct sl_pmi2 *p)
 	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		kvs_clear(all[i]);
 		free(all[i]->v);
+		free(all[i]->slot);
 	}
 	free(p->r);
 	free(p->jobid);
@@ -736,7 +768,8 @@ char *sl_pmi2_proc_map(int nnodes, int ntasks, const int *node)
 			mapped += depth;
 			next[i] = j;
 		}
-		len += (size_t)snprintf(s + len, cap - len, ",(%d,%d,%d)", start, end - start, depth);
+		len += (size_t)snprintf(s + len, cap - len, ",(%d,%d,%d)", start, end - start,
+					depth);
 		if (mapped == 0)
 			break; /* a node[] out of range: no rank can be placed */
 		offset += mapped;

@@ -62,6 +62,11 @@ static void test_pmi1(void **state)
 	assert_string_equal(take(p, 0), "cmd=appnum rc=0 appnum=-1\n");
 	feed(p, 0, "cmd=put kvsname=12.0 key=bc-0 value=addr0\n");
 	assert_string_equal(take(p, 0), "cmd=put_result rc=0\n");
+	/* a value's second word is passed over; a put without a key fails */
+	feed(p, 0, "cmd=put kvsname=12.0 key=bc-x value=two words\n");
+	assert_string_equal(take(p, 0), "cmd=put_result rc=0\n");
+	feed(p, 0, "cmd=put kvsname=12.0 value=v\n");
+	assert_string_equal(take(p, 0), "cmd=put_result rc=1\n");
 	/* a put is not readable before the barrier */
 	feed(p, 1, "cmd=get kvsname=12.0 key=bc-0\n");
 	assert_string_equal(take(p, 1), "cmd=get_result rc=1\n");
@@ -72,6 +77,8 @@ static void test_pmi1(void **state)
 	assert_string_equal(take(p, 1), "cmd=barrier_out rc=0\n");
 	feed(p, 1, "cmd=get kvsname=12.0 key=bc-0\n");
 	assert_string_equal(take(p, 1), "cmd=get_result rc=0 value=addr0\n");
+	feed(p, 1, "cmd=get kvsname=12.0 key=bc-x\n");
+	assert_string_equal(take(p, 1), "cmd=get_result rc=0 value=two\n");
 	feed(p, 1, "cmd=get kvsname=12.0 key=PMI_process_mapping\n");
 	assert_string_equal(take(p, 1), "cmd=get_result rc=0 value=(vector,(0,1,2))\n");
 	feed(p, 1, "cmd=publish_name service=svc port=tcp://x:1\n");
@@ -179,6 +186,8 @@ static void test_versions(void **state)
 	assert_int_equal(sl_pmi2_input(p, 2, "hello\n", 6, &err), 0);
 	assert_string_equal(take(p, 2),
 			    "cmd=response_to_init rc=1 pmi_version=2 pmi_subversion=0\n");
+	/* a request without cmd= cannot be served: the rank is dropped */
+	assert_int_equal(feed2(p, 2, "key=v;"), -SL_EPROTO);
 	assert_int_equal(feed(p, 2, "999999"), -SL_ETOOBIG);
 	sl_pmi2_free(p);
 
@@ -195,6 +204,50 @@ static void test_versions(void **state)
 	assert_int_equal(sl_pmi2_input(p, 0, line, sizeof(line), &err), -SL_ETOOBIG);
 	sl_pmi2_free(p);
 	sl_pmi2_free(NULL);
+}
+
+/* Many ranks and keys: each rank reads every rank's 40 keys after one
+ * fence, the store growing past its first sizes; names published and
+ * unpublished in between stay found. */
+static void test_many(void **state)
+{
+	(void)state;
+	enum { N = 64, K = 40 };
+	struct sl_pmi2 *p = sl_pmi2_new(N, "9.0", "(vector,(0,1,64))");
+	char req[128], want[128];
+	for (int r = 0; r < N; r++) {
+		feed(p, r, "cmd=init pmi_version=2 pmi_subversion=0\n");
+		for (int k = 0; k < K; k++) {
+			snprintf(req, sizeof(req), "cmd=kvs-put;key=r%d-k%d;value=%d;", r, k, r * K + k);
+			assert_int_equal(feed2(p, r, req), 0);
+		}
+		take(p, r);
+		feed2(p, r, "cmd=kvs-fence;");
+	}
+	for (int r = 0; r < N; r++)
+		assert_string_equal(take(p, r), "28    cmd=kvs-fence-response;rc=0;");
+	for (int i = 0; i < 10; i++) {
+		snprintf(req, sizeof(req), "cmd=name-publish;name=s%d;port=p%d;", i, i);
+		feed2(p, 0, req);
+	}
+	feed2(p, 0, "cmd=name-unpublish;name=s3;");
+	take(p, 0);
+	for (int r = 0; r < N; r += 7)
+		for (int k = 0; k < K; k += 3) {
+			int o = (r * 5 + k) % N;
+			snprintf(req, sizeof(req), "cmd=kvs-get;jobid=9.0;srcid=-1;key=r%d-k%d;", o, k);
+			feed2(p, r, req);
+			snprintf(want, sizeof(want), "cmd=kvs-get-response;rc=0;found=TRUE;value=%d;",
+				 o * K + k);
+			assert_string_equal(take(p, r) + 6, want);
+		}
+	for (int i = 0; i < 10; i++) {
+		snprintf(req, sizeof(req), "cmd=name-lookup;name=s%d;", i);
+		feed2(p, 1, req);
+		snprintf(want, sizeof(want), "cmd=name-lookup-response;rc=0;value=p%d;", i);
+		assert_string_equal(take(p, 1) + 6, i == 3 ? "cmd=name-lookup-response;rc=1;" : want);
+	}
+	sl_pmi2_free(p);
 }
 
 static void map_is(int nnodes, int ntasks, const int *node, const char *want)
@@ -223,6 +276,7 @@ int main(void)
 		cmocka_unit_test(test_pmi1),
 		cmocka_unit_test(test_pmi2),
 		cmocka_unit_test(test_versions),
+		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_proc_map),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,8 @@
  * What Slurm does not serve in a step, this does not either, and says so
  * where Slurm would leave the rank waiting for ever: spawn (PMI-2's and
  * PMI-1's mcmd) is answered "spawn failed", job-connect, job-disconnect
- * and ring rc=-1. Name publishing is srun's own list, as in Slurm. */
+ * and ring rc=-1. Name publishing is srun's own list, as in Slurm: a name
+ * published again takes the new port. */
 #include "pmi2.h"
 
 #include <stdarg.h>
@@ -274,27 +275,27 @@ static int h1_abort(struct sl_pmi2 *p, int rank, const struct req *q)
 static int h1_publish(struct sl_pmi2 *p, int rank, const struct req *q)
 {
 	const char *s = arg(q, "service"), *port = arg(q, "port");
-	int ok = s && port && !kvs_get(&p->names, s) && kvs_put(p, &p->names, s, port) == 0;
+	int ok = s && port && kvs_put(p, &p->names, s, port) == 0;
 	reply(p, rank, "cmd=publish_result info=%s\n", ok ? "ok" : "fail");
 	return 0;
 }
 
-static int unpublish(struct sl_pmi2 *p, const char *name)
+/* A name not published is unpublished all the same, as srun's list has it. */
+static void unpublish(struct sl_pmi2 *p, const char *name)
 {
 	struct kv *e = name ? kvs_find(&p->names, name) : NULL;
 	if (e == NULL)
-		return 0;
+		return;
 	free(e->key);
 	free(e->val);
 	*e = p->names.v[--p->names.n];
 	kvs_index(&p->names); /* a hole would end a later probe early */
-	return 1;
 }
 
 static int h1_unpublish(struct sl_pmi2 *p, int rank, const struct req *q)
 {
-	reply(p, rank, "cmd=unpublish_result info=%s\n",
-	      unpublish(p, arg(q, "service")) ? "ok" : "fail");
+	unpublish(p, arg(q, "service"));
+	reply(p, rank, "cmd=unpublish_result info=ok\n");
 	return 0;
 }
 
@@ -411,14 +412,15 @@ static int h2_getjob(struct sl_pmi2 *p, int rank, const struct req *q)
 static int h2_publish(struct sl_pmi2 *p, int rank, const struct req *q)
 {
 	const char *n = arg(q, "name"), *port = arg(q, "port");
-	int ok = n && port && !kvs_get(&p->names, n) && kvs_put(p, &p->names, n, port) == 0;
+	int ok = n && port && kvs_put(p, &p->names, n, port) == 0;
 	reply(p, rank, "cmd=name-publish-response;rc=%d;", ok ? 0 : -1);
 	return 0;
 }
 
 static int h2_unpublish(struct sl_pmi2 *p, int rank, const struct req *q)
 {
-	reply(p, rank, "cmd=name-unpublish-response;rc=%d;", unpublish(p, arg(q, "name")) ? 0 : -1);
+	unpublish(p, arg(q, "name"));
+	reply(p, rank, "cmd=name-unpublish-response;rc=0;");
 	return 0;
 }
 

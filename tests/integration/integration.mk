@@ -118,6 +118,8 @@ INTEGRATION_TESTS += tests/integration/srun_pmi2.sh
 check_PROGRAMS += tests/integration/pmi_client
 tests_integration_pmi_client_SOURCES = tests/integration/pmi_client.c
 tests_integration_pmi_client_LDADD =
+EXTRA_DIST += tests/integration/pmi_probe.py tests/data/srun/pmi_probe1.ref \
+	tests/data/srun/pmi_probe2.ref
 # srun inside a job: the tasks' GPUs and environment against Slurm 22.05.
 INTEGRATION_TESTS += tests/integration/srun_env.sh
 # srun through two step agents standing for pods (no Kubernetes).

@@ -7,7 +7,8 @@
 # A rank's abort ends the step with Slurm's lines and srun's 137, the step
 # CANCELLED by the user; a rank that exits without finalize ends nothing;
 # a program that never speaks PMI runs as it would without; the tasks'
-# PMI_* variables and SLURM_MPI_TYPE; mpiDefault: pmi2 is a bare srun's.
+# PMI_* variables and SLURM_MPI_TYPE; mpiDefault: pmi2 is a bare srun's;
+# a probe's replies to each request byte for byte as Slurm's.
 . "$top_srcdir/tests/integration/lib.sh"
 CLIENT="$top_builddir/tests/integration/pmi_client"
 [ -x "$CLIENT" ] || fail "no $CLIENT (make check builds it)"
@@ -96,3 +97,19 @@ pmi2" "$("$BIN/srun" --mpi=list | grep -e types -e pmi2 | tr -d '\t')"
 expect_eq "MpiDefault" "MpiDefault              = pmi2" \
 	"$("$BIN/scontrol" show config | grep '^MpiDefault ')"
 ok "srun --mpi=list names pmi2; scontrol shows mpiDefault"
+
+# One rank's requests in each version, the replies byte for byte as the
+# reference Slurm 22.05's mpi/pmi2 gave them (pmi_probe.py's header); the
+# frame holding the job id has that id's length, the reference's longer.
+if command -v python3 >/dev/null; then
+	cp "$top_srcdir/tests/integration/pmi_probe.py" . && chmod 644 pmi_probe.py
+	for v in 1 2; do
+		as $USER1 "$BIN/srun" --mpi=pmi2 -n 1 python3 pmi_probe.py $v >probe$v.out 2>&1 ||
+			fail "PMI-$v probe: $(cat probe$v.out)"
+		jl='s/^[0-9]* *\(cmd=job-getid-response\)/LEN   \1/'
+		sed "$jl" "$top_srcdir/tests/data/srun/pmi_probe$v.ref" >probe$v.want
+		sed "$jl" probe$v.out | diff -u probe$v.want - >&2 ||
+			fail "PMI-$v replies differ from Slurm's"
+	done
+	ok "PMI-1 and PMI-2 replies as Slurm 22.05's, byte for byte"
+fi

@@ -87,6 +87,17 @@ static void test_pmi1(void **state)
 	assert_string_equal(take(p, 0), "cmd=lookup_result info=ok port=tcp://x:1\n");
 	feed(p, 0, "cmd=lookup_name service=nope\n");
 	assert_string_equal(take(p, 0), "cmd=lookup_result info=fail\n");
+	/* as srun's list: published again, the new port; unpublished, ok either way */
+	feed(p, 0, "cmd=publish_name service=svc port=tcp://y:2\n");
+	assert_string_equal(take(p, 0), "cmd=publish_result info=ok\n");
+	feed(p, 1, "cmd=lookup_name service=svc\n");
+	assert_string_equal(take(p, 1), "cmd=lookup_result info=ok port=tcp://y:2\n");
+	for (int i = 0; i < 2; i++) {
+		feed(p, 1, "cmd=unpublish_name service=svc\n");
+		assert_string_equal(take(p, 1), "cmd=unpublish_result info=ok\n");
+	}
+	feed(p, 1, "cmd=lookup_name service=svc\n");
+	assert_string_equal(take(p, 1), "cmd=lookup_result info=fail\n");
 	feed(p, 0, "mcmd=spawn\nnprocs=1\nexecname=a.out\nendcmd\n");
 	assert_string_equal(take(p, 0), "cmd=spawn_result rc=-1\n");
 	assert_false(sl_pmi2_finalized(p, 0));

@@ -45,7 +45,9 @@ int srun_pmi2_start(struct srun_pmi2 **out, const struct sl_srun_layout *l, stru
 	}
 	snprintf(p->jobid, sizeof(p->jobid), "%llu.%u", (unsigned long long)l->job_id,
 		 (unsigned)l->step_id);
-	map = sl_pmi2_proc_map(l->nnodes, l->ntasks, node);
+	/* Slurm's nodes-level distribution: the part of -m before ':' */
+	map = sl_pmi2_proc_map(l->nnodes, l->ntasks, node,
+			       l->distribution && strncmp(l->distribution, "cyclic", 6) == 0);
 	p->wire = sl_pmi2_new(l->ntasks, p->jobid, map);
 	free(map);
 	free(node);

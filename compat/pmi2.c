@@ -725,15 +725,55 @@ void sl_pmi2_free(struct sl_pmi2 *p)
 	free(p);
 }
 
-/* Slurm's packing: from the lowest rank not yet placed, a run of nodes each
- * holding the same number of consecutive ranks, each run following on from
- * the last node's. */
-char *sl_pmi2_proc_map(int nnodes, int ntasks, const int *node)
+/* -m cyclic: from the lowest rank not yet placed, a run of nodes each
+ * holding the next rank, "(start,nodes,1)"; again until all are placed. */
+static void map_cyclic(char *s, size_t cap, int nnodes, int ntasks, int *const *tid,
+		       const int *cnt)
 {
-	int *next = sl_xcalloc((size_t)nnodes + 1, sizeof(int));
+	int *round = sl_xcalloc((size_t)nnodes + 1, sizeof(int)), mapped = 0;
+	size_t len = strlen(s);
+	while (mapped < ntasks) {
+		int before = mapped;
+		for (int start = 0; start < nnodes;) {
+			while (start < nnodes &&
+			       (round[start] >= cnt[start] || tid[start][round[start]] != mapped))
+				start++;
+			if (start >= nnodes)
+				break;
+			int end = start;
+			while (end < nnodes && round[end] < cnt[end] && tid[end][round[end]] == mapped) {
+				round[end]++;
+				mapped++;
+				end++;
+			}
+			len += (size_t)snprintf(s + len, cap - len, ",(%d,%d,1)", start, end - start);
+			start = end;
+		}
+		if (mapped == before)
+			break; /* a rank on no node: nothing more can be placed */
+	}
+	free(round);
+}
+
+/* Block (anything else): runs of nodes with as many ranks each,
+ * "(start,nodes,ranks)". */
+static void map_block(char *s, size_t cap, int nnodes, const int *cnt)
+{
+	size_t len = strlen(s);
+	int start = 0;
+	for (int i = 1; i <= nnodes; i++)
+		if (i == nnodes || cnt[i] != cnt[start]) {
+			len += (size_t)snprintf(s + len, cap - len, ",(%d,%d,%d)", start, i - start,
+						cnt[start]);
+			start = i;
+		}
+}
+
+char *sl_pmi2_proc_map(int nnodes, int ntasks, const int *node, int cyclic)
+{
 	int *cnt = sl_xcalloc((size_t)nnodes + 1, sizeof(int));
 	int **tid = sl_xcalloc((size_t)nnodes + 1, sizeof(int *));
-	size_t cap = 32 + (size_t)ntasks * 40, len = 0;
+	size_t cap = 32 + (size_t)(ntasks + nnodes) * 40;
 	char *s = sl_xmalloc(cap);
 
 	for (int t = 0; t < ntasks; t++) {
@@ -743,44 +783,15 @@ char *sl_pmi2_proc_map(int nnodes, int ntasks, const int *node)
 		tid[n] = sl_xrealloc(tid[n], (size_t)(cnt[n] + 1) * sizeof(int));
 		tid[n][cnt[n]++] = t;
 	}
-	len += (size_t)snprintf(s, cap, "(vector");
-	for (int offset = 0; offset < ntasks;) {
-		int start = 0, end = nnodes, depth = -1, mapped = 0;
-		for (int i = 0; i < nnodes; i++)
-			if (next[i] < cnt[i] && tid[i][next[i]] == offset) {
-				start = i;
-				break;
-			}
-		for (int i = start; i < end; i++) {
-			int j = next[i];
-			if (j >= cnt[i] ||
-			    (depth >= 0 && tid[i - 1][next[i - 1] - 1] + 1 != tid[i][j])) {
-				end = i;
-				break;
-			}
-			while (j + 1 < cnt[i] && tid[i][j] + 1 == tid[i][j + 1])
-				j++;
-			j++;
-			if (depth < 0)
-				depth = j - next[i];
-			if (depth != j - next[i]) {
-				end = i;
-				break;
-			}
-			mapped += depth;
-			next[i] = j;
-		}
-		len += (size_t)snprintf(s + len, cap - len, ",(%d,%d,%d)", start, end - start,
-					depth);
-		if (mapped == 0)
-			break; /* a node[] out of range: no rank can be placed */
-		offset += mapped;
-	}
-	snprintf(s + len, cap - len, ")");
+	snprintf(s, cap, "(vector");
+	if (cyclic)
+		map_cyclic(s, cap, nnodes, ntasks, tid, cnt);
+	else if (nnodes > 0)
+		map_block(s, cap, nnodes, cnt);
+	snprintf(s + strlen(s), cap - strlen(s), ")");
 	for (int i = 0; i < nnodes; i++)
 		free(tid[i]);
 	free(tid);
-	free(next);
 	free(cnt);
 	return s;
 }

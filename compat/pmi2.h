@@ -40,9 +40,10 @@ int sl_pmi2_finalized(const struct sl_pmi2 *p, int rank);
 int sl_pmi2_aborted(const struct sl_pmi2 *p, int *rank);
 
 /* PMI_process_mapping for ntasks ranks on nnodes nodes, node[t] being
- * rank t's: "(vector,(start,nodes,ranks-per-node),...)", Slurm's packing
- * (runs of nodes holding consecutive ranks, equally many each). Caller
- * frees. */
-char *sl_pmi2_proc_map(int nnodes, int ntasks, const int *node);
+ * rank t's: "(vector,(start,nodes,ranks-per-node),...)" as Slurm's pmi2
+ * plugin writes it for the step's distribution: -m cyclic (cyclic != 0)
+ * as runs of nodes taking a rank each in turn; block, and anything else,
+ * as runs of nodes with as many ranks each. Caller frees. */
+char *sl_pmi2_proc_map(int nnodes, int ntasks, const int *node, int cyclic);
 
 #endif

@@ -84,6 +84,27 @@ EOA
 done
 ok "a rank's abort ends the step with Slurm's lines and srun's 137, CANCELLED by the user"
 
+# Two nodes: PMI_process_mapping as Slurm's mpi/pmi2 writes it for the step's
+# distribution, block (two nodes of two) and cyclic (two runs of one a node).
+cat >two.sh <<EOS
+#!/bin/sh
+cd $T/work
+$BIN/srun --mpi=pmi2 ./pmi_client 2 | sort
+$BIN/srun --mpi=pmi2 -m cyclic ./pmi_client 1 | sort
+EOS
+chmod 755 two.sh
+j2=$(submit $USER1 -N 2 -n 4 -o "$T/work/two.out" two.sh) || fail "submit two"
+wait_state "$j2" COMPLETED 60
+expect_eq "two nodes" "rank 0 of 4: jobid $j2.0, 4 of 4 keys, map (vector,(0,2,2))
+rank 1 of 4: jobid $j2.0, 4 of 4 keys, map (vector,(0,2,2))
+rank 2 of 4: jobid $j2.0, 4 of 4 keys, map (vector,(0,2,2))
+rank 3 of 4: jobid $j2.0, 4 of 4 keys, map (vector,(0,2,2))
+rank 0 of 4: jobid $j2.1, 4 of 4 keys, map (vector,(0,2,1),(0,2,1))
+rank 1 of 4: jobid $j2.1, 4 of 4 keys, map (vector,(0,2,1),(0,2,1))
+rank 2 of 4: jobid $j2.1, 4 of 4 keys, map (vector,(0,2,1),(0,2,1))
+rank 3 of 4: jobid $j2.1, 4 of 4 keys, map (vector,(0,2,1),(0,2,1))" "$(cat two.out)"
+ok "PMI_process_mapping of a two-node step, -m block and cyclic"
+
 # srun's own allocation: the step is its job's step 0
 out=$(as $USER1 "$BIN/srun" --mpi=pmi2 -n 3 ./pmi_client 2 2>&1 | sort |
 	sed 's/jobid [0-9]*\.0,/jobid J.0,/')

@@ -261,24 +261,29 @@ static void test_many(void **state)
 	sl_pmi2_free(p);
 }
 
-static void map_is(int nnodes, int ntasks, const int *node, const char *want)
+static void map_is(int nnodes, int ntasks, const int *node, int cyclic, const char *want)
 {
-	char *m = sl_pmi2_proc_map(nnodes, ntasks, node);
+	char *m = sl_pmi2_proc_map(nnodes, ntasks, node, cyclic);
 	assert_string_equal(m, want);
 	free(m);
 }
 
-/* Slurm's packing, for the layouts srun makes (-m block, -m cyclic). */
+/* Slurm's pmi2 mapping for srun's layouts; the 3+1 ones are what the
+ * reference Slurm 22.05 gave -N 2 -n 4 (block) and -m cyclic. */
 static void test_proc_map(void **state)
 {
 	(void)state;
 	int one[] = {0, 0, 0}, block[] = {0, 0, 1, 1}, cyclic[] = {0, 1, 0, 1},
-	    uneven[] = {0, 0, 0, 1, 1}, cyc3[] = {0, 1, 0};
-	map_is(1, 3, one, "(vector,(0,1,3))");
-	map_is(2, 4, block, "(vector,(0,2,2))");
-	map_is(2, 4, cyclic, "(vector,(0,2,1),(0,2,1))");
-	map_is(2, 5, uneven, "(vector,(0,1,3),(1,1,2))");
-	map_is(2, 3, cyc3, "(vector,(0,2,1),(0,1,1))");
+	    uneven[] = {0, 0, 0, 1, 1}, ref_block[] = {0, 0, 0, 1}, ref_cyclic[] = {0, 1, 0, 0},
+	    three[] = {0, 1, 2, 0, 1};
+	map_is(1, 3, one, 0, "(vector,(0,1,3))");
+	map_is(1, 3, one, 1, "(vector,(0,1,1),(0,1,1),(0,1,1))");
+	map_is(2, 4, block, 0, "(vector,(0,2,2))");
+	map_is(2, 4, cyclic, 1, "(vector,(0,2,1),(0,2,1))");
+	map_is(2, 5, uneven, 0, "(vector,(0,1,3),(1,1,2))");
+	map_is(2, 4, ref_block, 0, "(vector,(0,1,3),(1,1,1))");
+	map_is(2, 4, ref_cyclic, 1, "(vector,(0,2,1),(0,1,1),(0,1,1))");
+	map_is(3, 5, three, 1, "(vector,(0,3,1),(0,2,1))");
 }
 
 int main(void)

@@ -134,7 +134,7 @@ compat_libcompat_a_SOURCES += compat/srun_opt.c compat/srun_opt.h \
 	compat/srun_gpus.c compat/srun_gpus.h \
 	compat/srun_multiprog.c compat/srun_multiprog.h
 # --mpi=pmi2: the PMI wire (compat/pmi2.c), served by bin/srun_pmi2.c
-compat_libcompat_a_SOURCES += compat/pmi2.c compat/pmi2.h
+compat_libcompat_a_SOURCES += compat/pmi2.c compat/pmi2_map.c compat/pmi2.h
 UNIT_TESTS += tests/unit/test_pmi2
 UNIT_TESTS += tests/unit/test_srun_opt tests/unit/test_srun_gpus tests/unit/test_step_rows
 compat_libcompat_a_SOURCES += compat/squeue_steps.c compat/squeue_steps.h

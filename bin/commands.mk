@@ -130,6 +130,7 @@ endif
 libbatch_libbatch_a_SOURCES += libbatch/step.c libbatch/step.h \
 	libbatch/client_step.c libbatch/client_step.h
 compat_libcompat_a_SOURCES += compat/srun_opt.c compat/srun_opt.h \
+	compat/srun_opt_place.c compat/srun_opt_int.h \
 	compat/srun_layout.c compat/srun_layout.h \
 	compat/srun_gpus.c compat/srun_gpus.h \
 	compat/srun_multiprog.c compat/srun_multiprog.h

@@ -3,10 +3,9 @@
  * words. What Sluice cannot do has a row that refuses it by name, so no
  * option is ever ignored in silence. The step's shape against the
  * allocation is srun_layout.c's. */
-#include "srun_opt.h"
+#include "srun_opt_int.h"
 #include "srun_gpus.h"
 
-#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +14,7 @@
 
 #include "optable.h"
 #include "query_opt.h"
-#include "slurm_bind.h"
-#include "buf.h"
 #include "hostlist.h"
-#include "slurm_dist.h"
-#include "slurm_freq.h"
 #include "slurm_opt.h"
 #include "slurm_time.h"
 #include "xalloc.h"
@@ -28,7 +23,7 @@
 #define ENVROW(name, key, arg, e1, e2, fn) {name, key, arg, {e1, e2}, 0, fn}
 
 /* A positive count: Slurm's parse_int() words. */
-static int count(const char *arg, const char *what, int zero_ok, int *out, struct sl_err *err)
+int sl_srun_count(const char *arg, const char *what, int zero_ok, int *out, struct sl_err *err)
 {
 	char *end;
 	long v = arg ? strtol(arg, &end, 10) : -1;
@@ -46,12 +41,19 @@ static int replace(char **dst, const char *arg)
 	return 0;
 }
 
-SET(set_ntasks) { O(ctx)->ntasks_opt = 1; return count(arg, "--ntasks", 0, &O(ctx)->ntasks, err); }
-SET(set_ntasks_env) { return count(arg, "--ntasks", 0, &O(ctx)->ntasks, err); }
-SET(set_tpn) { return count(arg, "--ntasks-per-node", 0, &O(ctx)->ntasks_per_node, err); }
-SET(set_cpt) { return count(arg, "--cpus-per-task", 0, &O(ctx)->cpus_per_task, err); }
-SET(set_wait) { return count(arg, "--wait", 1, &O(ctx)->wait_secs, err); }
-SET(set_relative) { return count(arg, "--relative", 1, &O(ctx)->relative, err); }
+SET(set_ntasks)
+{
+	O(ctx)->ntasks_opt = 1;
+	return sl_srun_count(arg, "--ntasks", 0, &O(ctx)->ntasks, err);
+}
+SET(set_ntasks_env) { return sl_srun_count(arg, "--ntasks", 0, &O(ctx)->ntasks, err); }
+SET(set_tpn)
+{
+	return sl_srun_count(arg, "--ntasks-per-node", 0, &O(ctx)->ntasks_per_node, err);
+}
+SET(set_cpt) { return sl_srun_count(arg, "--cpus-per-task", 0, &O(ctx)->cpus_per_task, err); }
+SET(set_wait) { return sl_srun_count(arg, "--wait", 1, &O(ctx)->wait_secs, err); }
+SET(set_relative) { return sl_srun_count(arg, "--relative", 1, &O(ctx)->relative, err); }
 SET(set_label) { (void)arg; (void)err; O(ctx)->label = 1; return 0; }
 SET(set_unbuf) { (void)arg; (void)err; O(ctx)->unbuffered = 1; return 0; }
 SET(set_multi) { (void)arg; (void)err; O(ctx)->multi_prog = 1; return 0; }
@@ -103,7 +105,7 @@ SET(set_nodes_env) { return nodes_value(O(ctx), arg, err); }
 SET(set_kill_bad)
 {
 	int v = 1;
-	if (arg != NULL && count(arg, "--kill-on-bad-exit", 1, &v, err) != 0)
+	if (arg != NULL && sl_srun_count(arg, "--kill-on-bad-exit", 1, &v, err) != 0)
 		return -SL_EINVAL;
 	O(ctx)->kill_on_bad_exit = v != 0;
 	return 0;
@@ -132,7 +134,7 @@ SET(set_time)
 }
 
 /* GPUs per task need -n, as Slurm's job spec check says. */
-SET(set_gpt) { return count(arg, "--gpus-per-task", 1, &O(ctx)->gpus_per_task, err); }
+SET(set_gpt) { return sl_srun_count(arg, "--gpus-per-task", 1, &O(ctx)->gpus_per_task, err); }
 /* The step's GPUs (srun_gpus.c places them), and the allocation's when
  * srun makes one: Slurm's srun passes the text on, and slurmctld refuses
  * what it cannot read (SL_SRUN_GPUS_BAD). */
@@ -206,166 +208,6 @@ SET(set_open_mode)
 SET(set_quit_intr) { (void)arg; (void)err; O(ctx)->quit_on_interrupt = 1; return 0; }
 SET(set_disable_status) { (void)arg; (void)err; O(ctx)->disable_status = 1; return 0; }
 
-/* A placement hint with no meaning on Sluice's executors (README's table):
- * kept as given, with no effect. */
-static void hint_add(struct sl_srun_opts *o, const char *name, const char *arg)
-{
-	char *h = sl_xasprintf("%s%s--%s=%s", o->hint ? o->hint : "", o->hint ? " " : "", name,
-			       arg);
-	free(o->hint);
-	o->hint = h;
-}
-
-SET(set_hint)
-{
-	struct sl_slurm_hint h;
-	char *bad = NULL;
-	if (sl_slurm_parse_hint(arg, &h, &bad) != 0) {
-		sl_err_set(err, SL_EINVAL, "srun: error: unrecognized --hint argument \"%s\", see "
-			   "--hint=help", bad);
-		free(bad);
-		return -SL_EINVAL;
-	}
-	if (h.help)
-		return sl_err_set(err, SL_EUNSUPP, "srun: error: --hint=help is not supported by "
-				  "Sluice");
-	hint_add(O(ctx), "hint", arg);
-	return 0;
-}
-
-/* A count that is only a placement hint: checked as Slurm does, kept. */
-static int hint_count(void *ctx, const char *name, const char *arg, struct sl_err *err)
-{
-	char what[32];
-	int v, r;
-	snprintf(what, sizeof(what), "--%s", name);
-	if ((r = count(arg, what, 0, &v, err)) == 0)
-		hint_add(O(ctx), name, arg);
-	return r;
-}
-
-/* The binding options (slurm_bind.h): placement hints Sluice has no
- * binding for, checked and kept; --cpu-bind also gets the line Slurm
- * prints on a cluster without task/affinity. */
-SET(set_cpu_bind)
-{
-	struct sl_err e = SL_ERR_INIT;
-	int r = sl_slurm_bind_check("srun", SL_BIND_CPU, arg, &e);
-	if (r == 1) {
-		O(ctx)->bind_help = 1;
-		return 0;
-	}
-	if (r != 0)
-		return sl_err_set(err, SL_EINVAL, "srun: %s\nsrun: error: %s\nsrun: fatal: Failed to parse "
-				  "--cpu-bind= values.", SL_SRUN_NO_CPU_BIND, e.msg);
-	O(ctx)->cpu_bind_warn = 1;
-	hint_add(O(ctx), "cpu-bind", arg);
-	return 0;
-}
-
-SET(set_mem_bind)
-{
-	struct sl_err e = SL_ERR_INIT;
-	int r = sl_slurm_bind_check("srun", SL_BIND_MEM, arg, &e);
-	if (r == 1) {
-		O(ctx)->bind_help = 2;
-		return 0;
-	}
-	if (r != 0) {
-		O(ctx)->fatal_value = 1;
-		return sl_err_set(err, SL_EINVAL, "srun: error: %s", e.msg);
-	}
-	hint_add(O(ctx), "mem-bind", arg);
-	return 0;
-}
-
-SET(set_gpu_bind)
-{
-	struct sl_err e = SL_ERR_INIT;
-	if (sl_slurm_bind_check("srun", SL_BIND_GPU, arg, &e) != 0) {
-		O(ctx)->fatal_value = 1;
-		return sl_err_set(err, SL_EINVAL, "srun: error: %s", e.msg);
-	}
-	hint_add(O(ctx), "gpu-bind", arg);
-	return 0;
-}
-
-/* --cpu-freq and --gpu-freq (slurm_freq.h): checked, and the tasks get
- * them in their environment; no frequency is set. */
-SET(set_cpu_freq)
-{
-	struct sl_err why = SL_ERR_INIT;
-	struct sl_cpu_freq f;
-	char text[128];
-	if (sl_slurm_cpu_freq_parse(arg, &f, &why) != 0) {
-		O(ctx)->fatal_value = 1;
-		char *lines = sl_xstrdup(why.msg), *save = NULL;
-		struct sl_buf *b = sl_buf_new(128);
-		for (char *l = strtok_r(lines, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
-			sl_buf_addf(b, "srun: error: %s\n", l);
-		sl_err_set(err, SL_EINVAL, "%ssrun: error: Invalid --cpu-freq argument",
-			   sl_buf_str(b));
-		sl_buf_free(b);
-		free(lines);
-		return -SL_EINVAL;
-	}
-	sl_slurm_cpu_freq_cmdline(&f, text, sizeof(text));
-	free(O(ctx)->cpu_freq);
-	O(ctx)->cpu_freq = sl_xstrdup(text);
-	return 0;
-}
-
-SET(set_gpu_freq)
-{
-	if (sl_slurm_gpu_freq_check(arg) != 0) {
-		O(ctx)->fatal_value = 1;
-		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid --gpu-freq argument: gpu:%s",
-				  arg);
-	}
-	free(O(ctx)->gpu_freq);
-	O(ctx)->gpu_freq = sl_xstrdup(arg);
-	return 0;
-}
-
-/* -S and --thread-spec: Slurm's parse_int, then its lines (srun.c). */
-static int spec_count(struct sl_srun_opts *o, const char *name, const char *arg, int positive,
-		      int kind, struct sl_err *err)
-{
-	char *end = NULL;
-	long v = strtol(arg, &end, 10);
-	if (*end != '\0' || v < 0 || (positive && v == 0))
-		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid numeric value \"%s\" for %s.",
-				  arg, name);
-	o->spec_warn = kind;
-	return 0;
-}
-SET(set_core_spec) { return spec_count(O(ctx), "--core-spec", arg, 0, 1, err); }
-SET(set_thread_spec) { return spec_count(O(ctx), "--thread-spec", arg, 1, 2, err); }
-
-SET(set_tpcore) { return hint_count(ctx, "ntasks-per-core", arg, err); }
-SET(set_tpc) { return hint_count(ctx, "threads-per-core", arg, err); }
-
-/* -m (slurm_dist.h): the node level is honoured (block, or cyclic: tasks
- * round the nodes); the socket and core levels are hints. */
-SET(set_distribution)
-{
-	char text[64];
-	int cyclic, r = sl_slurm_dist_parse(arg, text, sizeof(text), &cyclic);
-	if (r == -SL_EUNSUPP)
-		return sl_err_set(err, SL_EUNSUPP, "srun: error: --distribution=%s is not supported "
-				  "by Sluice", arg);
-	if (r != 0) {
-		O(ctx)->fatal_value = 1;
-		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid --distribution specification");
-	}
-	O(ctx)->cyclic = cyclic;
-	free(O(ctx)->dist);
-	O(ctx)->dist = sl_xstrdup(text);
-	if (strchr(text, ':') != NULL)
-		hint_add(O(ctx), "distribution", strchr(text, ':') + 1);
-	return 0;
-}
-
 /* What sizes or places the allocation srun or salloc makes (sbatch's
  * parser reads them there); inside an allocation srun refuses them. */
 static int alloc_push(struct sl_srun_opts *o, const char *name, const char *arg)
@@ -421,12 +263,12 @@ ALLOC(set_alloc_spread_job, "spread-job")
  * job, which gives them to its steps as sbatch's do. */
 SET(set_alloc_cpu_freq)
 {
-	int r = set_cpu_freq(ctx, arg, err);
+	int r = sl_srun_set_cpu_freq(ctx, arg, err);
 	return r != 0 ? r : alloc_push(O(ctx), "cpu-freq", arg);
 }
 SET(set_alloc_gpu_freq)
 {
-	int r = set_gpu_freq(ctx, arg, err);
+	int r = sl_srun_set_gpu_freq(ctx, arg, err);
 	return r != 0 ? r : alloc_push(O(ctx), "gpu-freq", arg);
 }
 /* Also the step's, in an allocation (srun.c's step_options). */
@@ -499,18 +341,19 @@ static const struct sl_opt table[] = {
 	ROW("constraint", 'C', SL_OPT_REQ, set_alloc_constraint),
 	UNSUPP("container", 0, SL_OPT_REQ),
 	ROW("contiguous", 0, SL_OPT_NOARG, set_alloc_contiguous),
-	ENVROW("core-spec", 'S', SL_OPT_REQ, "SLURM_CORE_SPEC", NULL, set_core_spec),
+	ENVROW("core-spec", 'S', SL_OPT_REQ, "SLURM_CORE_SPEC", NULL, sl_srun_set_core_spec),
 	UNSUPP("cores-per-socket", 0, SL_OPT_REQ),
-	ENVROW("cpu-bind", 0, SL_OPT_REQ, "SLURM_CPU_BIND", NULL, set_cpu_bind),
-	ENVROW("cpu-freq", 0, SL_OPT_REQ, "SLURM_CPU_FREQ_REQ", NULL, set_cpu_freq),
-	ENVROW("cpu_bind", 0, SL_OPT_REQ, NULL, NULL, set_cpu_bind), /* the old spelling mpirun uses */
+	ENVROW("cpu-bind", 0, SL_OPT_REQ, "SLURM_CPU_BIND", NULL, sl_srun_set_cpu_bind),
+	ENVROW("cpu-freq", 0, SL_OPT_REQ, "SLURM_CPU_FREQ_REQ", NULL, sl_srun_set_cpu_freq),
+	/* the old spelling mpirun uses */
+	ENVROW("cpu_bind", 0, SL_OPT_REQ, NULL, NULL, sl_srun_set_cpu_bind),
 	UNSUPP("cpus-per-gpu", 0, SL_OPT_REQ),
 	ENVROW("cpus-per-task", 'c', SL_OPT_REQ, "SRUN_CPUS_PER_TASK", NULL, set_cpt),
 	UNSUPP("deadline", 0, SL_OPT_REQ),
 	ROW("delay-boot", 0, SL_OPT_REQ, set_alloc_delay_boot),
 	ROW("dependency", 'd', SL_OPT_REQ, set_alloc_dependency),
 	ENVROW("disable-status", 'X', SL_OPT_NOARG, "SLURM_DISABLE_STATUS", NULL, set_disable_status),
-	ENVROW("distribution", 'm', SL_OPT_REQ, "SLURM_DISTRIBUTION", NULL, set_distribution),
+	ENVROW("distribution", 'm', SL_OPT_REQ, "SLURM_DISTRIBUTION", NULL, sl_srun_set_distribution),
 	UNSUPP("epilog", 0, SL_OPT_REQ),
 	ROW("error", 'e', SL_OPT_REQ, set_err),
 	ENVROW("exact", 0, SL_OPT_NOARG, "SLURM_EXACT", NULL, set_exact),
@@ -518,8 +361,8 @@ static const struct sl_opt table[] = {
 	ROW("exclusive", 0, SL_OPT_OPTARG, set_alloc_exclusive),
 	ENVROW("export", 0, SL_OPT_REQ, "SLURM_EXPORT_ENV", NULL, set_export),
 	UNSUPP("extra-node-info", 'B', SL_OPT_REQ),
-	ENVROW("gpu-bind", 0, SL_OPT_REQ, "SLURM_GPU_BIND", NULL, set_gpu_bind),
-	ENVROW("gpu-freq", 0, SL_OPT_REQ, "SLURM_GPU_FREQ", NULL, set_gpu_freq),
+	ENVROW("gpu-bind", 0, SL_OPT_REQ, "SLURM_GPU_BIND", NULL, sl_srun_set_gpu_bind),
+	ENVROW("gpu-freq", 0, SL_OPT_REQ, "SLURM_GPU_FREQ", NULL, sl_srun_set_gpu_freq),
 	ENVROW("gpus", 'G', SL_OPT_REQ, "SLURM_GPUS", NULL, set_gpus),
 	ENVROW("gpus-per-node", 0, SL_OPT_REQ, "SLURM_GPUS_PER_NODE", NULL, set_gpn),
 	UNSUPP("gpus-per-socket", 0, SL_OPT_REQ),
@@ -528,7 +371,7 @@ static const struct sl_opt table[] = {
 	ROW("gres-flags", 0, SL_OPT_REQ, set_alloc_gres_flags),
 	ROW("help", 'h', SL_OPT_NOARG, set_help),
 	UNSUPP("het-group", 0, SL_OPT_REQ),
-	ENVROW("hint", 0, SL_OPT_REQ, "SLURM_HINT", NULL, set_hint),
+	ENVROW("hint", 0, SL_OPT_REQ, "SLURM_HINT", NULL, sl_srun_set_hint),
 	UNSUPP("hold", 'H', SL_OPT_NOARG),
 	UNSUPP("immediate", 'I', SL_OPT_OPTARG),
 	ROW("input", 'i', SL_OPT_REQ, set_in),
@@ -541,10 +384,10 @@ static const struct sl_opt table[] = {
 	UNSUPP("mail-user", 0, SL_OPT_REQ),
 	UNSUPP("mcs-label", 0, SL_OPT_REQ),
 	ENVROW("mem", 0, SL_OPT_REQ, "SLURM_MEM_PER_NODE", NULL, set_alloc_mem),
-	ENVROW("mem-bind", 0, SL_OPT_REQ, "SLURM_MEM_BIND", NULL, set_mem_bind),
+	ENVROW("mem-bind", 0, SL_OPT_REQ, "SLURM_MEM_BIND", NULL, sl_srun_set_mem_bind),
 	ENVROW("mem-per-cpu", 0, SL_OPT_REQ, "SLURM_MEM_PER_CPU", NULL, set_alloc_mem_per_cpu),
 	UNSUPP("mem-per-gpu", 0, SL_OPT_REQ),
-	ENVROW("mem_bind", 0, SL_OPT_REQ, NULL, NULL, set_mem_bind),
+	ENVROW("mem_bind", 0, SL_OPT_REQ, NULL, NULL, sl_srun_set_mem_bind),
 	UNSUPP("mincpus", 0, SL_OPT_REQ),
 	ENVROW("mpi", 0, SL_OPT_REQ, "SLURM_MPI_TYPE", NULL, set_mpi),
 	ROW("multi-prog", 0, SL_OPT_NOARG, set_multi),
@@ -556,7 +399,7 @@ static const struct sl_opt table[] = {
 	ROW("nodelist", 'w', SL_OPT_REQ, set_alloc_nodelist),
 	ENVROW("nodes", 'N', SL_OPT_REQ, "SLURM_NNODES", NULL, set_nodes),
 	ENVROW("ntasks", 'n', SL_OPT_REQ, "SLURM_NTASKS", "SLURM_NPROCS", set_ntasks),
-	ROW("ntasks-per-core", 0, SL_OPT_REQ, set_tpcore),
+	ROW("ntasks-per-core", 0, SL_OPT_REQ, sl_srun_set_tpcore),
 	UNSUPP("ntasks-per-gpu", 0, SL_OPT_REQ),
 	ENVROW("ntasks-per-node", 0, SL_OPT_REQ, "SLURM_NTASKS_PER_NODE", NULL, set_tpn),
 	UNSUPP("ntasks-per-socket", 0, SL_OPT_REQ),
@@ -589,9 +432,9 @@ static const struct sl_opt table[] = {
 	UNSUPP("task-epilog", 0, SL_OPT_REQ),
 	UNSUPP("task-prolog", 0, SL_OPT_REQ),
 	ROW("test-only", 0, SL_OPT_NOARG, set_test_only),
-	ENVROW("thread-spec", 0, SL_OPT_REQ, "SLURM_THREAD_SPEC", NULL, set_thread_spec),
+	ENVROW("thread-spec", 0, SL_OPT_REQ, "SLURM_THREAD_SPEC", NULL, sl_srun_set_thread_spec),
 	UNSUPP("threads", 'T', SL_OPT_REQ),
-	ENVROW("threads-per-core", 0, SL_OPT_REQ, "SLURM_THREADS_PER_CORE", NULL, set_tpc),
+	ENVROW("threads-per-core", 0, SL_OPT_REQ, "SLURM_THREADS_PER_CORE", NULL, sl_srun_set_tpc),
 	ENVROW("time", 't', SL_OPT_REQ, "SLURM_TIMELIMIT", NULL, set_time),
 	ROW("time-min", 0, SL_OPT_REQ, set_alloc_time_min),
 	ROW("tmp", 0, SL_OPT_REQ, set_alloc_tmp),
@@ -711,7 +554,7 @@ static const struct sl_opt salloc_table[] = {
 	ROW("constraint", 'C', SL_OPT_REQ, set_alloc_constraint),
 	UNSUPP("container", 0, SL_OPT_REQ),
 	ROW("contiguous", 0, SL_OPT_NOARG, set_alloc_contiguous),
-	ENVROW("core-spec", 'S', SL_OPT_REQ, "SALLOC_CORE_SPEC", NULL, set_core_spec),
+	ENVROW("core-spec", 'S', SL_OPT_REQ, "SALLOC_CORE_SPEC", NULL, sl_srun_set_core_spec),
 	ROW("cores-per-socket", 0, SL_OPT_REQ, set_alloc_cores_per_socket),
 	ENVROW("cpu-freq", 0, SL_OPT_REQ, "SALLOC_CPU_FREQ_REQ", NULL, set_alloc_cpu_freq),
 	ROW("cpus-per-gpu", 0, SL_OPT_REQ, set_alloc_cpus_per_gpu),
@@ -770,7 +613,7 @@ static const struct sl_opt salloc_table[] = {
 	ROW("sockets-per-node", 0, SL_OPT_REQ, set_alloc_sockets_per_node),
 	ENVROW("spread-job", 0, SL_OPT_NOARG, "SALLOC_SPREAD_JOB", NULL, set_alloc_spread_job),
 	ROW("switches", 0, SL_OPT_REQ, set_alloc_switches),
-	ENVROW("thread-spec", 0, SL_OPT_REQ, "SALLOC_THREAD_SPEC", NULL, set_thread_spec),
+	ENVROW("thread-spec", 0, SL_OPT_REQ, "SALLOC_THREAD_SPEC", NULL, sl_srun_set_thread_spec),
 	ROW("threads-per-core", 0, SL_OPT_REQ, set_alloc_threads_per_core),
 	ENVROW("time", 't', SL_OPT_REQ, "SALLOC_TIMELIMIT", NULL, set_time),
 	ROW("time-min", 0, SL_OPT_REQ, set_alloc_time_min),

@@ -194,9 +194,7 @@ static int pick(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, int
 		return sl_err_set(err, SL_EINVAL, "srun: fatal: -r,--relative not allowed with "
 				  "-w,--nodelist or -x,--exclude.");
 	if (o->nodelist == NULL) {
-		if (rel >= (int)a->nnodes)
-			return sl_err_set(err, SL_EINVAL, "srun: error: --relative=%d is past the "
-					  "job's last node (%zu nodes)", o->relative, a->nnodes);
+		/* none from -r past the last: counts() refuses it */
 		for (int i = rel; i < (int)a->nnodes; i++)
 			idx[n++] = i;
 		*navail = n;
@@ -235,12 +233,14 @@ static int counts(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, i
 	l->npn = o->ntasks_per_node;
 	l->ntasks = o->ntasks > 0 ? o->ntasks : l->npn > 0 ? l->npn * nodes : nodes;
 	if (nodes > l->ntasks) {
-		if (o->nodes_opt)
+		/* -N typed, the job's SLURM_JOB_NUM_NODES or -w's count alike
+		 * (opt.c's nodes_set), with -n or SLURM_NTASKS */
+		if ((o->nodes > 0 || listed > 0) && o->ntasks > 0)
 			*warn = sl_xasprintf("srun: Warning: can't run %d processes on %d nodes, "
 					     "setting nnodes to %d\n", l->ntasks, nodes, l->ntasks);
 		nodes = l->ntasks;
 	}
-	/* -N (or SLURM_NNODES) and -n both known: a --ntasks-per-node that
+	/* -N (or SLURM_JOB_NUM_NODES) and -n both known: a --ntasks-per-node that
 	 * does not divide them is dropped, as srun's _opt_verify drops it */
 	if (o->nodes > 0 && o->ntasks > 0 && l->npn > 0 && l->npn != o->ntasks / nodes) {
 		if (o->ntasks > l->npn) {
@@ -254,10 +254,16 @@ static int counts(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, i
 		}
 		l->npn = 0;
 	}
+	/* -r and the count asked (1 when none was) past the job's last node:
+	 * srun's _validate_relative, naming where the count came from */
+	if (o->relative >= 0 && o->relative + (o->nodes > 0 ? nodes : 1) > (int)a->nnodes)
+		return sl_err_set(err, SL_EINVAL, "srun: error: --relative and %s option "
+				  "incompatible with count of allocated nodes (%d+%d>%zu)",
+				  o->nodes_opt ? "--nodes" : "SLURM_JOB_NUM_NODES", o->relative,
+				  o->nodes > 0 ? nodes : 1, a->nnodes);
 	if (nodes > avail)
 		return sl_err_set(err, SL_ENOFIT, "srun: error: Only allocated %d nodes asked for %d",
 				  avail, nodes);
-	(void)a;
 	l->nnodes = nodes;
 	return 0;
 }

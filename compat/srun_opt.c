@@ -397,7 +397,9 @@ static const struct sl_opt table[] = {
 	UNSUPP("no-kill", 'k', SL_OPT_OPTARG),
 	ROW("nodefile", 'F', SL_OPT_REQ, set_alloc_nodefile),
 	ROW("nodelist", 'w', SL_OPT_REQ, set_alloc_nodelist),
-	ENVROW("nodes", 'N', SL_OPT_REQ, "SLURM_NNODES", NULL, set_nodes),
+	/* the job's count, not SLURM_NNODES (a step's; Slurm's srun reads
+	 * only this one) */
+	ENVROW("nodes", 'N', SL_OPT_REQ, "SLURM_JOB_NUM_NODES", NULL, set_nodes),
 	ENVROW("ntasks", 'n', SL_OPT_REQ, "SLURM_NTASKS", "SLURM_NPROCS", set_ntasks),
 	ROW("ntasks-per-core", 0, SL_OPT_REQ, sl_srun_set_tpcore),
 	UNSUPP("ntasks-per-gpu", 0, SL_OPT_REQ),
@@ -450,7 +452,7 @@ static const struct sl_opt table[] = {
 };
 
 /* Input variables set the same fields as their flags, but do not count as
- * given on the command line (Slurm warns about -N only when typed). */
+ * typed (Slurm's words for a bad -r name the one or the other). */
 static int apply_env(const struct sl_opt *tab, struct sl_srun_opts *o, char *const *envp,
 		     struct sl_err *err)
 {

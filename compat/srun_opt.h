@@ -17,7 +17,7 @@
 
 struct sl_srun_opts {
 	int ntasks, nodes;        /* 0: not given; SL_SRUN_NODES_ZERO: -N 0 */
-	int nodes_opt;            /* -N on the command line (not from SLURM_NNODES) */
+	int nodes_opt;            /* -N on the command line (not SLURM_JOB_NUM_NODES) */
 	int ntasks_opt;           /* -n on the command line */
 	int ntasks_per_node;      /* 0: not given */
 	int cpus_per_task;        /* 0: not given */

@@ -112,3 +112,20 @@ esac
 port=$(echo "$out" | head -n1 | cut -d' ' -f5)
 [ "$(echo "$out" | head -n1 | cut -d' ' -f6)" = "$port" ] || fail "launcher port differs: $out"
 ok "srun's address and port in every task"
+
+# In a -N2 -n2 job a plain srun -n1: the job's SLURM_JOB_NUM_NODES is -N as
+# if typed, and Slurm warns before shrinking the step (seen on a live
+# cluster); -r past the nodes the count leaves is refused with its words.
+out=$(run_job -N2 -n2 <<EOF
+#!/bin/sh
+srun -n1 true 2>&1; echo rc=\$?
+env -u SLURM_JOB_NUM_NODES srun -n1 true 2>&1; echo rc=\$?
+srun -r1 true 2>&1; echo rc=\$?
+EOF
+)
+expect_eq "srun -n1 in a -N2 -n2 job" "srun: Warning: can't run 1 processes on 2 nodes, setting nnodes to 1
+rc=0
+rc=0
+srun: error: --relative and SLURM_JOB_NUM_NODES option incompatible with count of allocated nodes (1+2>2)
+rc=1" "$out"
+ok "srun -n1 in a -N2 job: Slurm's warning, from SLURM_JOB_NUM_NODES"

@@ -33,7 +33,8 @@ static void test_basic(void **state)
 {
 	struct sl_srun_opts o;
 	struct sl_err err = SL_ERR_INIT;
-	char *env[] = {"SLURM_NTASKS=8", "SLURM_NNODES=1", NULL};
+	/* the job's node count is -N's variable; SLURM_NNODES (a step's) is not */
+	char *env[] = {"SLURM_NTASKS=8", "SLURM_NNODES=3", "SLURM_JOB_NUM_NODES=1", NULL};
 	int st;
 	(void)state;
 	assert_int_equal(parse(&o, env, &st, &err, "-l", "-n", "2", "-c2", "--overlap", "-K",
@@ -270,12 +271,15 @@ static void alloc(struct sl_srun_alloc *a, const char *nodes, const char *cpus)
 	assert_int_equal(sl_srun_alloc_from_env(env, a, &err), 0);
 }
 
+/* srun's input variables for layout(); none when NULL */
+static char **layout_env;
+
 static int layout(const char *nodes, const char *cpus, struct sl_srun_layout *l, char **warn,
 		  struct sl_err *err, ...)
 {
 	struct sl_srun_alloc a;
 	struct sl_srun_opts o;
-	char *argv[16] = {"srun"}, *env[] = {NULL};
+	char *argv[16] = {"srun"}, *none[] = {NULL}, **env = layout_env ? layout_env : none;
 	int argc = 1, st, r;
 	va_list ap;
 	va_start(ap, err);
@@ -341,6 +345,66 @@ static void test_layout(void **state)
 	err = (struct sl_err)SL_ERR_INIT;
 	assert_int_not_equal(layout("n1", "2", &l, &warn, &err, "-c", "4", "-n", "2", NULL), 0);
 	sl_srun_layout_clear(&l);
+}
+
+/* In a -N2 -n2 job, srun -n1: the job's SLURM_JOB_NUM_NODES is -N as if
+ * typed, and Slurm warns (the reference cluster's line); SLURM_NNODES is
+ * not read, and then the step shrinks in silence. */
+static void test_layout_env_nodes(void **state)
+{
+	char *job[] = {"SLURM_JOB_NUM_NODES=2", "SLURM_NNODES=2", "SLURM_NTASKS=2", NULL};
+	char *step[] = {"SLURM_NNODES=2", "SLURM_NTASKS=2", NULL};
+	struct sl_srun_layout l;
+	struct sl_err err = SL_ERR_INIT;
+	char *warn = NULL;
+	(void)state;
+	layout_env = job;
+	assert_int_equal(layout("n[1-2]", "1(x2)", &l, &warn, &err, "-n", "1", NULL), 0);
+	assert_string_equal(warn, "srun: Warning: can't run 1 processes on 2 nodes, setting "
+			    "nnodes to 1\n");
+	assert_int_equal(l.nnodes, 1);
+	free(warn);
+	warn = NULL;
+	sl_srun_layout_clear(&l);
+	/* no warning without -n: SLURM_NTASKS's 2 tasks fill the 2 nodes */
+	assert_int_equal(layout("n[1-2]", "1(x2)", &l, &warn, &err, NULL), 0);
+	assert_null(warn);
+	assert_int_equal(l.ntasks, 2);
+	sl_srun_layout_clear(&l);
+	/* with -w too (the count is the larger of its and -N's), and -r */
+	assert_int_equal(layout("n[1-2]", "1(x2)", &l, &warn, &err, "-n", "1", "-w", "n2", NULL),
+			 0);
+	assert_string_equal(warn, "srun: Warning: can't run 1 processes on 2 nodes, setting "
+			    "nnodes to 1\n");
+	assert_string_equal(l.nodelist, "n2");
+	free(warn);
+	warn = NULL;
+	sl_srun_layout_clear(&l);
+	assert_int_equal(layout("n[1-2]", "1(x2)", &l, &warn, &err, "-n", "1", "-r", "1", NULL),
+			 0);
+	assert_string_equal(l.nodelist, "n2");
+	assert_non_null(warn);
+	free(warn);
+	warn = NULL;
+	sl_srun_layout_clear(&l);
+	/* -r past what the count leaves: the words name where it came from */
+	assert_int_not_equal(layout("n[1-2]", "1(x2)", &l, &warn, &err, "-r", "1", NULL), 0);
+	assert_string_equal(err.msg, "srun: error: --relative and SLURM_JOB_NUM_NODES option "
+			    "incompatible with count of allocated nodes (1+2>2)");
+	sl_srun_layout_clear(&l);
+	err = (struct sl_err)SL_ERR_INIT;
+	assert_int_not_equal(layout("n[1-2]", "1(x2)", &l, &warn, &err, "-r", "1", "-N", "2",
+				    "-n", "2", NULL), 0);
+	assert_string_equal(err.msg, "srun: error: --relative and --nodes option incompatible "
+			    "with count of allocated nodes (1+2>2)");
+	sl_srun_layout_clear(&l);
+	err = (struct sl_err)SL_ERR_INIT;
+	layout_env = step;
+	assert_int_equal(layout("n[1-2]", "1(x2)", &l, &warn, &err, "-n", "1", NULL), 0);
+	assert_null(warn);
+	assert_int_equal(l.nnodes, 1);
+	sl_srun_layout_clear(&l);
+	layout_env = NULL;
 }
 
 /* An array task's step: its ids from the job's environment, both or none
@@ -564,6 +628,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_layout),
+		cmocka_unit_test(test_layout_env_nodes),
 		cmocka_unit_test(test_alloc_array),
 		cmocka_unit_test(test_layout_place),
 		cmocka_unit_test(test_step_opts), cmocka_unit_test(test_task_env),

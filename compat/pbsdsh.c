@@ -236,6 +236,7 @@ void sl_pbsdsh_layout(const struct sl_srun_alloc *a, const int *node_of, const i
 		ordered &= c == 0 || node >= l->task[c - 1].node;
 	}
 	l->nodelist = sl_hostlist_compress(l->nodes, (size_t)l->nnodes);
+	l->job_nodelist = sl_hostlist_compress(a->nodes, a->nnodes); /* as srun's steps */
 	sl_slurm_env_fmt_counts(l->tasks_on, (size_t)l->nnodes, buf, sizeof(buf));
 	l->tasks_per_node = sl_xstrdup(buf);
 	l->distribution = sl_xstrdup(ordered ? "block" : "arbitrary");

@@ -308,6 +308,7 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 	if ((r = distribute(l, o, cpus, err)) != 0 || (r = sl_srun_gpus_place(o, a, l, err)) != 0)
 		goto out;
 	l->nodelist = sl_hostlist_compress(l->nodes, (size_t)l->nnodes);
+	l->job_nodelist = sl_hostlist_compress(a->nodes, a->nnodes);
 	sl_slurm_env_fmt_counts(l->tasks_on, (size_t)l->nnodes, buf, sizeof(buf));
 	l->tasks_per_node = sl_xstrdup(buf);
 	l->distribution = sl_xstrdup(o->dist ? o->dist : l->ntasks <= l->nnodes ? "cyclic" : "block");
@@ -327,6 +328,7 @@ void sl_srun_layout_clear(struct sl_srun_layout *l)
 	free(l->gpus_on);
 	free(l->task);
 	free(l->nodelist);
+	free(l->job_nodelist);
 	free(l->tasks_per_node);
 	free(l->distribution);
 	memset(l, 0, sizeof(*l));
@@ -393,7 +395,10 @@ char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base
 	add(&v, &n, sl_xasprintf("SLURM_LOCALID=%d", l->task[t].local));
 	add(&v, &n, sl_xasprintf("SLURM_NNODES=%d", l->nnodes));
 	add(&v, &n, sl_xasprintf("SLURM_NODEID=%d", l->task[t].node));
-	add(&v, &n, sl_xasprintf("SLURM_NODELIST=%s", l->nodelist));
+	/* the job's list beside the step's count, as Slurm's tasks have them
+	 * (its SLURM_JOB_* are the job's too, left as srun had them) */
+	add(&v, &n, sl_xasprintf("SLURM_NODELIST=%s",
+				 l->job_nodelist ? l->job_nodelist : l->nodelist));
 	add(&v, &n, sl_xasprintf("SLURM_NPROCS=%d", l->ntasks));
 	add(&v, &n, sl_xasprintf("SLURM_NTASKS=%d", l->ntasks));
 	add(&v, &n, sl_xasprintf("SLURM_PROCID=%d", t));

@@ -45,7 +45,10 @@ struct sl_srun_layout {
 	int *tasks_on;            /* per step node */
 	int *cpus_on;             /* the job's CPUs on each step node */
 	struct sl_srun_task *task;
-	char *nodelist;           /* compressed */
+	char *nodelist;           /* the step's, compressed */
+	char *job_nodelist;       /* the job's, compressed: SLURM_NODELIST (Slurm's
+	                           * tasks see the job's there, the step's in
+	                           * SLURM_STEP_NODELIST) */
 	char *tasks_per_node;     /* "2(x2),1" */
 	char *distribution;       /* SLURM_DISTRIBUTION: -m's, else Slurm's default
 	                           * (cyclic when no node has two tasks, else block) */

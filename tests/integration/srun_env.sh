@@ -129,3 +129,34 @@ rc=0
 srun: error: --relative and SLURM_JOB_NUM_NODES option incompatible with count of allocated nodes (1+2>2)
 rc=1" "$out"
 ok "srun -n1 in a -N2 job: Slurm's warning, from SLURM_JOB_NUM_NODES"
+
+# Which nodes a partial step's tasks see (a -N2 --ntasks-per-node=2 job on
+# the reference cluster): the job's list in SLURM_NODELIST beside the
+# step's count in SLURM_NNODES; the step's own in SLURM_STEP_*, and
+# SLURM_TASKS_PER_NODE; the job's SLURM_JOB_* as the batch script had them.
+out=$(run_job -N2 --ntasks-per-node=2 <<EOF
+#!/bin/sh
+srun -N1 -n2 sh -c 'env | grep -E "^SLURM_.*(NODELIST|NNODES|NUM_NODES|TASKS_PER_NODE|CPUS_PER_NODE)=" | sed "s/^/\$SLURM_PROCID: /"' | sort
+EOF
+)
+expect_eq "srun -N1 -n2 in a -N2 job" "0: SLURM_JOB_CPUS_PER_NODE=2(x2)
+0: SLURM_JOB_NODELIST=$(hostname -s)-[0-1]
+0: SLURM_JOB_NUM_NODES=2
+0: SLURM_NNODES=1
+0: SLURM_NODELIST=$(hostname -s)-[0-1]
+0: SLURM_NTASKS_PER_NODE=2
+0: SLURM_STEP_NODELIST=$(hostname -s)-0
+0: SLURM_STEP_NUM_NODES=1
+0: SLURM_STEP_TASKS_PER_NODE=2
+0: SLURM_TASKS_PER_NODE=2
+1: SLURM_JOB_CPUS_PER_NODE=2(x2)
+1: SLURM_JOB_NODELIST=$(hostname -s)-[0-1]
+1: SLURM_JOB_NUM_NODES=2
+1: SLURM_NNODES=1
+1: SLURM_NODELIST=$(hostname -s)-[0-1]
+1: SLURM_NTASKS_PER_NODE=2
+1: SLURM_STEP_NODELIST=$(hostname -s)-0
+1: SLURM_STEP_NUM_NODES=1
+1: SLURM_STEP_TASKS_PER_NODE=2
+1: SLURM_TASKS_PER_NODE=2" "$out"
+ok "a partial step's tasks: the job's SLURM_NODELIST, the step's SLURM_NNODES and SLURM_STEP_*"

@@ -291,6 +291,8 @@ static void test_layout(void **state)
 	assert_string_equal(env_of(env, "SLURM_NODEID"), "0");
 	assert_string_equal(env_of(env, "SLURMD_NODENAME"), "n-1");
 	assert_string_equal(env_of(env, "SLURM_STEP_NODELIST"), "n-1");
+	assert_string_equal(env_of(env, "SLURM_NODELIST"), "n-[0-1]"); /* the job's */
+	assert_string_equal(env_of(env, "SLURM_NNODES"), "1");
 	assert_null(env_of(env, "PBS_TASKNUM")); /* no spank_pbs: pbsdsh sets its own */
 	sl_strv_free(env);
 	sl_srun_layout_clear(&l);

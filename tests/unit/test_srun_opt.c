@@ -347,6 +347,8 @@ static void test_layout(void **state)
 	sl_srun_layout_clear(&l);
 }
 
+static const char *get(char **env, const char *k);
+
 /* In a -N2 -n2 job, srun -n1: the job's SLURM_JOB_NUM_NODES is -N as if
  * typed, and Slurm warns (the reference cluster's line); SLURM_NNODES is
  * not read, and then the step shrinks in silence. */
@@ -363,6 +365,14 @@ static void test_layout_env_nodes(void **state)
 	assert_string_equal(warn, "srun: Warning: can't run 1 processes on 2 nodes, setting "
 			    "nnodes to 1\n");
 	assert_int_equal(l.nnodes, 1);
+	/* the tasks: the step's count beside the job's list, as Slurm's */
+	char *base[] = {NULL}, **env = sl_srun_task_env(&l, 0, base);
+	assert_string_equal(get(env, "SLURM_NODELIST"), "n[1-2]");
+	assert_string_equal(get(env, "SLURM_NNODES"), "1");
+	assert_string_equal(get(env, "SLURM_STEP_NODELIST"), "n1");
+	assert_string_equal(get(env, "SLURM_STEP_NUM_NODES"), "1");
+	assert_string_equal(get(env, "SLURM_TASKS_PER_NODE"), "1");
+	sl_strv_free(env);
 	free(warn);
 	warn = NULL;
 	sl_srun_layout_clear(&l);

@@ -5,10 +5,12 @@
 #include "slurm_bind.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "buf.h"
 #include "xalloc.h"
 
 const char sl_slurm_mem_bind_help[] =
@@ -164,4 +166,103 @@ int sl_slurm_bind_check(const char *prog, enum sl_bind_kind kind, const char *ar
 	if (kind == SL_BIND_GPU)
 		return check_gpu(prog, arg, err);
 	return check_words(kind, arg, err);
+}
+
+/* A map or mask list as slurm_verify_cpu_bind keeps it: "0x" dropped from
+ * a mask's items, "N*count" written out. */
+static void list_expand(struct sl_buf *b, const char *list, int hex)
+{
+	char *dup = sl_xstrdup(list), *save = NULL;
+	const char *sep = "";
+	for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *star = strchr(t, '*');
+		long times = star ? atol(star + 1) : 1;
+		if (hex && strncmp(t, "0x", 2) == 0)
+			t += 2;
+		if (star)
+			*star = '\0';
+		for (long i = 0; i < times; i++, sep = ",")
+			sl_buf_addf(b, "%s%s", sep, t);
+	}
+	free(dup);
+}
+
+/* The words' flags: the last of each group wins, as _clear_then_set. The
+ * list is the value as given (slurm_verify_cpu_bind writes over its own
+ * argument), none after none or a rank, the expanded one of a map or
+ * mask. */
+struct cpu_bind {
+	int verbose, one_thread;
+	const char *to;  /* "cores", ...; NULL: none */
+	char how[16];    /* "none", "rank", "map_cpu:", ...; "": none */
+	char *list;      /* NULL: none */
+};
+
+static void cpu_bind_word(struct cpu_bind *c, const char *tok)
+{
+	static const char *const to[][2] = {{"socket", "sockets"}, {"core", "cores"},
+					    {"thread", "threads"}, {"ldom", "ldoms"}};
+	static const char *const how[][2] = {{"no", "none"}, {"none", "none"}, {"rank", "rank"},
+					     {"rank_ldom", "rank_ldom"}};
+
+	if (strcasecmp(tok, "q") == 0 || strcasecmp(tok, "quiet") == 0)
+		c->verbose = 0;
+	else if (strcasecmp(tok, "v") == 0 || strcasecmp(tok, "verbose") == 0)
+		c->verbose = 1;
+	else if (strcasecmp(tok, "one_thread") == 0)
+		c->one_thread = 1;
+	for (size_t i = 0; i < sizeof(to) / sizeof(to[0]); i++)
+		if (strcasecmp(tok, to[i][0]) == 0 || strcasecmp(tok, to[i][1]) == 0)
+			c->to = to[i][1];
+	for (size_t i = 0; i < sizeof(how) / sizeof(how[0]); i++)
+		if (strcasecmp(tok, how[i][0]) == 0) {
+			snprintf(c->how, sizeof(c->how), "%s", how[i][1]);
+			free(c->list);
+			c->list = NULL;
+		}
+	for (const struct list_kind *k = cpu_lists; k->name; k++) {
+		if (strncasecmp(tok, k->name, strlen(k->name)) != 0 &&
+		    strncasecmp(tok, k->alias, strlen(k->alias)) != 0)
+			continue;
+		const char *sep = strpbrk(tok, ":="), *l = sep ? sep + 1 : "";
+		char *cut = sl_xstrndup(l, strcspn(l, ":="));
+		struct sl_buf *b = sl_buf_new(64);
+		list_expand(b, cut, k->hex);
+		free(c->list);
+		c->list = sl_xstrdup(sl_buf_str(b));
+		snprintf(c->how, sizeof(c->how), "%s:", k->name);
+		sl_buf_free(b);
+		free(cut);
+		return;
+	}
+}
+
+char **sl_slurm_cpu_bind_env(const char *arg)
+{
+	struct cpu_bind c = {.list = sl_xstrdup(arg)};
+	char *buf = sl_xstrdup(arg), *p = buf, *tok, **v;
+	const char *verbose;
+	char type[64];
+
+	for (char *x = buf; *x; x++)
+		if (*x == ',' && !is_value(x + 1))
+			*x = ';';
+	while ((tok = strsep(&p, ";")) != NULL)
+		cpu_bind_word(&c, tok);
+	free(buf);
+	if (!c.verbose && !c.one_thread && c.to == NULL && c.how[0] == '\0') {
+		free(c.list);
+		return NULL;
+	}
+	verbose = c.verbose ? "verbose" : "quiet";
+	snprintf(type, sizeof(type), "%s%s%s", c.to ? c.to : "", c.to && c.how[0] ? "," : "",
+		 c.how);
+	v = sl_xcalloc(5, sizeof(*v));
+	v[0] = *type ? sl_xasprintf("SLURM_CPU_BIND=%s,%s%s", verbose, type, c.list ? c.list : "")
+		     : sl_xasprintf("SLURM_CPU_BIND=%s", verbose);
+	v[1] = sl_xasprintf("SLURM_CPU_BIND_LIST=%s", c.list ? c.list : "");
+	v[2] = sl_xasprintf("SLURM_CPU_BIND_TYPE=%s", type);
+	v[3] = sl_xasprintf("SLURM_CPU_BIND_VERBOSE=%s", verbose);
+	free(c.list);
+	return v;
 }

@@ -18,6 +18,13 @@ enum sl_bind_kind { SL_BIND_CPU, SL_BIND_MEM, SL_BIND_GPU };
 int sl_slurm_bind_check(const char *prog, enum sl_bind_kind kind, const char *arg,
 			struct sl_err *err);
 
+/* The SLURM_CPU_BIND, _LIST, _TYPE and _VERBOSE a step's tasks get for a
+ * valid --cpu-bind value (slurmd's setup_env over what
+ * slurm_verify_cpu_bind leaves): NULL when the value sets no flag
+ * ("quiet"), and then the tasks get none. Caller frees with
+ * sl_strv_free(). */
+char **sl_slurm_cpu_bind_env(const char *arg);
+
 /* --mem-bind=help's text, as Slurm 22.05 prints it. */
 extern const char sl_slurm_mem_bind_help[];
 

@@ -10,6 +10,7 @@
 
 #include "hostlist.h"
 #include "pbs_env.h"
+#include "slurm_bind.h"
 #include "slurm_env.h"
 #include "srun_gpus.h"
 #include "xalloc.h"
@@ -285,6 +286,7 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 	l->mpi_pmix = o->mpi_pmix;
 	l->mpi_pmi2 = o->mpi_pmi2;
 	l->cpu_freq = o->cpu_freq;
+	l->cpu_bind = o->cpu_bind;
 	l->gpu_freq = o->gpu_freq;
 	l->umask = -1;
 	l->uid = l->gid = -1;
@@ -376,6 +378,12 @@ char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base
 		add(&v, &n, sl_xasprintf("SLURMD_TRES_FREQ=gpu:%s", l->gpu_freq));
 	if (l->cpu_freq != NULL)
 		add(&v, &n, sl_xasprintf("SLURM_CPU_FREQ_REQ=%s", l->cpu_freq));
+	/* slurmd's words for the binding it was asked (and, without
+	 * task/affinity, does not make); over srun's own SLURM_CPU_BIND */
+	char **bind = l->cpu_bind ? sl_slurm_cpu_bind_env(l->cpu_bind) : NULL;
+	for (size_t i = 0; bind && bind[i]; i++)
+		add(&v, &n, bind[i]);
+	free(bind); /* its strings are v's now */
 	if (!l->no_dist)
 		add(&v, &n, sl_xasprintf("SLURM_DISTRIBUTION=%s",
 					 l->distribution ? l->distribution : "block"));

@@ -62,6 +62,7 @@ struct sl_srun_layout {
 	                           * has it (an sbatch job, not a qsub one) */
 	const char *cwd;          /* the tasks' directory (PBS_JOBDIR), borrowed */
 	const char *cpu_freq;     /* SLURM_CPU_FREQ_REQ, borrowed from the opts; NULL: none */
+	const char *cpu_bind;     /* --cpu-bind, borrowed: SLURM_CPU_BIND*; NULL: none */
 	const char *gpu_freq;     /* SLURMD_TRES_FREQ=gpu:..., borrowed; NULL: none */
 	int exact;                /* the step has its own CPUs only (--exact, -c) */
 	int npn;                  /* --ntasks-per-node as it holds (0: none or dropped) */

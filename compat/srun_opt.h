@@ -40,6 +40,8 @@ struct sl_srun_opts {
 	int mpi_pmi2;             /* --mpi=pmi2: srun serves PMI-1/PMI-2 to the ranks (srun_pmi2.c) */
 	int mpi_given;            /* --mpi or SLURM_MPI_TYPE named one (else mpiDefault) */
 	int cpu_bind_warn;        /* --cpu-bind given: srun says SL_SRUN_NO_CPU_BIND */
+	char *cpu_bind;           /* --cpu-bind (SLURM_CPU_BIND) as given, the last one:
+	                           * the tasks' SLURM_CPU_BIND* (slurm_bind.h) */
 	int bind_help;            /* 1: --cpu-bind=help, 2: --mem-bind=help (srun.c answers) */
 	int fatal_value;          /* a bad -N, -t or --mem: Slurm exits 255 for these (1 for
 	                           * -n, -c, -W) */

@@ -73,6 +73,8 @@ int sl_srun_set_cpu_bind(void *ctx, const char *arg, struct sl_err *err)
 		return sl_err_set(err, SL_EINVAL, "srun: %s\nsrun: error: %s\nsrun: fatal: Failed to parse "
 				  "--cpu-bind= values.", SL_SRUN_NO_CPU_BIND, e.msg);
 	O(ctx)->cpu_bind_warn = 1;
+	free(O(ctx)->cpu_bind);
+	O(ctx)->cpu_bind = sl_xstrdup(arg);
 	hint_add(O(ctx), "cpu-bind", arg);
 	return 0;
 }

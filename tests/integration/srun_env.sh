@@ -160,3 +160,23 @@ expect_eq "srun -N1 -n2 in a -N2 job" "0: SLURM_JOB_CPUS_PER_NODE=2(x2)
 1: SLURM_STEP_TASKS_PER_NODE=2
 1: SLURM_TASKS_PER_NODE=2" "$out"
 ok "a partial step's tasks: the job's SLURM_NODELIST, the step's SLURM_NNODES and SLURM_STEP_*"
+
+# --cpu-bind, and SLURM_CPU_BIND in srun's environment (OpenMPI's plm sets
+# it): the tasks get slurmd's SLURM_CPU_BIND* for it, as on the reference
+# cluster (which, like Sluice, lacks task/affinity and says so).
+cb='env | grep ^SLURM_CPU_BIND | sort'
+out=$("$BIN/srun" -n1 --cpu-bind=none sh -c "$cb" 2>&1
+SLURM_CPU_BIND=verbose,map_cpu:0,1 "$BIN/srun" -n1 sh -c "$cb" 2>&1
+"$BIN/srun" -n1 --cpu-bind=quiet sh -c "$cb" 2>&1)
+expect_eq "srun --cpu-bind" "srun: cluster configuration lacks support for cpu binding
+SLURM_CPU_BIND=quiet,none
+SLURM_CPU_BIND_LIST=
+SLURM_CPU_BIND_TYPE=none
+SLURM_CPU_BIND_VERBOSE=quiet
+srun: cluster configuration lacks support for cpu binding
+SLURM_CPU_BIND=verbose,map_cpu:0,1
+SLURM_CPU_BIND_LIST=0,1
+SLURM_CPU_BIND_TYPE=map_cpu:
+SLURM_CPU_BIND_VERBOSE=verbose
+srun: cluster configuration lacks support for cpu binding" "$out"
+ok "srun --cpu-bind and SLURM_CPU_BIND: the tasks' SLURM_CPU_BIND* as Slurm's"

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -74,10 +75,67 @@ static void test_cases(void **state)
 	}
 }
 
+/* The tasks' variables for each --cpu-bind value, as the reference
+ * cluster's tasks had them: SLURM_CPU_BIND|_LIST|_TYPE|_VERBOSE; NULL:
+ * none set. */
+static const char *const env_cases[][2] = {
+	{"none", "quiet,none||none|quiet"},
+	{"no", "quiet,none||none|quiet"},
+	{"quiet", NULL},
+	{"q", NULL},
+	{"verbose", "verbose|verbose||verbose"},
+	{"cores", "quiet,corescores|cores|cores|quiet"},
+	{"threads", "quiet,threadsthreads|threads|threads|quiet"},
+	{"sockets", "quiet,socketssockets|sockets|sockets|quiet"},
+	{"ldoms", "quiet,ldomsldoms|ldoms|ldoms|quiet"},
+	{"rank", "quiet,rank||rank|quiet"},
+	{"rank_ldom", "quiet,rank_ldom||rank_ldom|quiet"},
+	{"map_cpu:0,1", "quiet,map_cpu:0,1|0,1|map_cpu:|quiet"},
+	{"mask_cpu:0x1,0x2", "quiet,mask_cpu:1,2|1,2|mask_cpu:|quiet"},
+	{"map_ldom:0", "quiet,map_ldom:0|0|map_ldom:|quiet"},
+	{"mask_ldom:0x1", "quiet,mask_ldom:1|1|mask_ldom:|quiet"},
+	{"verbose,none", "verbose,none||none|verbose"},
+	{"none,verbose", "verbose,none||none|verbose"},
+	{"v,cores", "verbose,coresv,cores|v,cores|cores|verbose"},
+	{"quiet,rank", "quiet,rank||rank|quiet"},
+	{"cores,verbose", "verbose,corescores,verbose|cores,verbose|cores|verbose"},
+	{"verbose,map_cpu:0,1", "verbose,map_cpu:0,1|0,1|map_cpu:|verbose"},
+	/* from slurm_verify_cpu_bind's reading (not run on the cluster) */
+	{"cores,rank", "quiet,cores,rank||cores,rank|quiet"},
+	{"map_cpu:0*2", "quiet,map_cpu:0,0|0,0|map_cpu:|quiet"},
+};
+
+static void test_cpu_bind_env(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(env_cases) / sizeof(env_cases[0]); i++) {
+		char **v = sl_slurm_cpu_bind_env(env_cases[i][0]), got[256];
+		if (env_cases[i][1] == NULL) {
+			if (v != NULL)
+				fail_msg("[%s]: %s, want none", env_cases[i][0], v[0]);
+			continue;
+		}
+		assert_non_null(v);
+		snprintf(got, sizeof(got), "%s|%s|%s|%s", strchr(v[0], '=') + 1,
+			 strchr(v[1], '=') + 1, strchr(v[2], '=') + 1, strchr(v[3], '=') + 1);
+		if (strcmp(got, env_cases[i][1]) != 0)
+			fail_msg("[%s]: \"%s\", want \"%s\"", env_cases[i][0], got, env_cases[i][1]);
+		assert_int_equal(strncmp(v[0], "SLURM_CPU_BIND=", 15), 0);
+		assert_int_equal(strncmp(v[1], "SLURM_CPU_BIND_LIST=", 20), 0);
+		assert_int_equal(strncmp(v[2], "SLURM_CPU_BIND_TYPE=", 20), 0);
+		assert_int_equal(strncmp(v[3], "SLURM_CPU_BIND_VERBOSE=", 23), 0);
+		assert_null(v[4]);
+		for (char **e = v; *e; e++)
+			free(*e);
+		free(v);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_cpu_bind_env),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -224,7 +224,7 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l, struc
 }
 
 /* What of the allocation's options Slurm also gives a step, inside a job:
- * --exclusive (the step's own CPUs: --exact), -w (its nodes,
+ * --exclusive (the step's own CPUs: --exact), -w and -x (its nodes,
  * srun_layout.c), --mem and --mem-per-cpu (its memory, counted by
  * sluiced), and --comment, --tmp, --delay-boot, --use-min-nodes, --contiguous and
  * --spread-job, which
@@ -234,8 +234,9 @@ static void record(const struct sl_srun_opts *o, struct sl_srun_layout *l, struc
  * none) are the step's share of the job's GPUs (srun_gpus.h). */
 static int step_option(const char *opt, char *const *envp)
 {
-	static const char *const ok[] = {"--nodelist=", "--mem=", "--mem-per-cpu=", "--comment=",
-					 "--tmp=", "--delay-boot=", "--gpus=", "--gpus-per-node="};
+	static const char *const ok[] = {"--nodelist=", "--exclude=", "--mem=", "--mem-per-cpu=",
+					 "--comment=", "--tmp=", "--delay-boot=", "--gpus=",
+					 "--gpus-per-node="};
 	static const char *const same[][2] = {{"--partition=", "SLURM_JOB_PARTITION"},
 					       {"--account=", "SLURM_JOB_ACCOUNT"},
 					       {"--qos=", "SLURM_JOB_QOS"}};
@@ -281,7 +282,7 @@ static int run(const struct sl_srun_opts *opts, char *const *envp, int own)
 	if (!own && o->step_exclusive)
 		o->exact = 1;
 	if (own) /* the allocation's: its step takes them as given */
-		o->nodelist = NULL;
+		o->nodelist = o->exclude = NULL;
 	allocation(envp, &a);
 	if (in_pod && o->pty) {
 		fprintf(stderr, "srun: error: --pty in a Kubernetes job is not supported by Sluice\n");

@@ -179,49 +179,110 @@ static int cmp_int(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The step's candidate nodes, as indices into the job's: -w's first (each
- * must be the job's), then for -N beyond them the job's others in order;
- * else the job's from -r on. *nlisted: how many -w named (0: no -w). */
-static int pick(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, int *idx,
-		int *navail, int *nlisted, struct sl_err *err)
+/* -x: the job's nodes it names (out[k] = 1). A name -w also gives stops
+ * the step, as srun's job_step_create_allocation does; a name the job
+ * does not hold (or a list that does not read) sets *unknown, which
+ * slurmctld refuses once the step is asked for (Sluice has no node
+ * outside the job a step could name). */
+static int excluded(const struct sl_srun_opts *o, const struct sl_srun_alloc *a,
+		    char *const *listed, size_t nlisted, char *out, int *unknown,
+		    struct sl_err *err)
 {
-	int rel = o->relative > 0 ? o->relative : 0, n = 0;
 	char **names = NULL;
 	size_t nn = 0;
 	struct sl_err e = SL_ERR_INIT;
+	int r = 0;
 
-	*nlisted = 0;
-	if (o->nodelist != NULL && o->relative >= 0)
-		return sl_err_set(err, SL_EINVAL, "srun: fatal: -r,--relative not allowed with "
-				  "-w,--nodelist or -x,--exclude.");
-	if (o->nodelist == NULL) {
-		/* none from -r past the last: counts() refuses it */
-		for (int i = rel; i < (int)a->nnodes; i++)
-			idx[n++] = i;
-		*navail = n;
+	*unknown = 0;
+	if (o->exclude == NULL)
+		return 0;
+	if (sl_hostlist_expand(o->exclude, &names, &nn, &e) != 0) {
+		*unknown = 1;
 		return 0;
 	}
-	if (sl_hostlist_expand(o->nodelist, &names, &nn, &e) != 0)
-		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid node name specified");
+	for (size_t m = 0; m < nn && r == 0; m++) {
+		size_t k = 0;
+		while (k < a->nnodes && strcmp(a->nodes[k], names[m]) != 0)
+			k++;
+		if (k < a->nnodes)
+			out[k] = 1;
+		else
+			*unknown = 1;
+		for (size_t w = 0; w < nlisted && r == 0; w++)
+			if (strcmp(listed[w], names[m]) == 0)
+				r = sl_err_set(err, SL_EINVAL, "srun: error: Requested node %s is also "
+					       "in the excluded list.\nsrun: error: Job not submitted.",
+					       names[m]);
+	}
+	sl_strv_free(names);
+	return r;
+}
+
+/* The step's candidate nodes, as indices into the job's, less -x's: -w's
+ * first (each must be the job's), then for -N beyond them the job's
+ * others in order; else the job's from -r on. *nlisted: how many -w named
+ * (0: no -w); *unknown: -x named a node the job does not hold. */
+static int pick(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, int *idx,
+		int *navail, int *nlisted, int *unknown, struct sl_err *err)
+{
+	int rel = o->relative > 0 ? o->relative : 0, n = 0, r = 0;
+	char **names = NULL, *out = sl_xcalloc(a->nnodes + 1, 1);
+	size_t nn = 0;
+	struct sl_err e = SL_ERR_INIT;
+
+	*nlisted = *unknown = 0;
+	if ((o->nodelist != NULL || o->exclude != NULL) && o->relative >= 0) {
+		r = sl_err_set(err, SL_EINVAL, "srun: error: -r,--relative not allowed with "
+			       "-w,--nodelist or -x,--exclude.");
+		goto out;
+	}
+	if (o->nodelist != NULL && sl_hostlist_expand(o->nodelist, &names, &nn, &e) != 0) {
+		r = sl_err_set(err, SL_EINVAL, "srun: error: Invalid node name specified");
+		goto out;
+	}
+	if ((r = excluded(o, a, names, nn, out, unknown, err)) != 0)
+		goto out;
 	for (size_t k = 0; k < a->nnodes; k++) /* in the job's order, as Slurm lays them */
 		for (size_t m = 0; m < nn; m++)
 			if (strcmp(a->nodes[k], names[m]) == 0) {
 				idx[n++] = (int)k;
+				out[k] = 2; /* taken */
 				break;
 			}
 	*nlisted = n;
-	sl_strv_free(names);
-	if ((size_t)n != nn) /* it named a node the job does not hold */
-		return refuse(err, a->job_id, "Requested node configuration is not available");
-	for (size_t k = 0; k < a->nnodes; k++) {
-		int listed = 0;
-		for (int m = 0; m < *nlisted; m++)
-			listed |= idx[m] == (int)k;
-		if (!listed)
-			idx[n++] = (int)k;
+	if ((size_t)n != nn) { /* it named a node the job does not hold */
+		r = refuse(err, a->job_id, "Requested node configuration is not available");
+		goto out;
 	}
+	for (int k = o->nodelist ? 0 : rel; k < (int)a->nnodes; k++)
+		if (out[k] == 0)
+			idx[n++] = k;
+	if (n == 0 && o->exclude != NULL) /* srun's own check, before the step's */
+		r = sl_err_set(err, SL_EINVAL, "srun: error: Hostlist is empty!  Can't run job.");
 	*navail = n;
-	return 0;
+out:
+	sl_strv_free(names);
+	free(out);
+	return r;
+}
+
+/* -N typed, the job's SLURM_JOB_NUM_NODES or -w's count alike (opt.c's
+ * nodes_set, the larger of the two), more than -n or SLURM_NTASKS: srun's
+ * warning, before anything about the nodes is refused. */
+static void nodes_warn(const struct sl_srun_opts *o, char **warn)
+{
+	char **names = NULL;
+	size_t nn = 0;
+	struct sl_err e = SL_ERR_INIT;
+	int nodes = o->nodes > 0 ? o->nodes : 0;
+
+	if (o->nodelist != NULL && sl_hostlist_expand(o->nodelist, &names, &nn, &e) == 0 &&
+	    (int)nn > nodes)
+		nodes = (int)nn;
+	sl_strv_free(names);
+	if (o->ntasks > 0 && nodes > o->ntasks)
+		*warn = sl_xasprintf("srun: Warning: can't run %d processes on %d nodes, setting "
+				     "nnodes to %d\n", o->ntasks, nodes, o->ntasks);
 }
 
 /* The counts: -n, else --ntasks-per-node x nodes, else one per node. */
@@ -233,14 +294,8 @@ static int counts(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, i
 		return refuse(err, a->job_id, "Requested node configuration is not available");
 	l->npn = o->ntasks_per_node;
 	l->ntasks = o->ntasks > 0 ? o->ntasks : l->npn > 0 ? l->npn * nodes : nodes;
-	if (nodes > l->ntasks) {
-		/* -N typed, the job's SLURM_JOB_NUM_NODES or -w's count alike
-		 * (opt.c's nodes_set), with -n or SLURM_NTASKS */
-		if ((o->nodes > 0 || listed > 0) && o->ntasks > 0)
-			*warn = sl_xasprintf("srun: Warning: can't run %d processes on %d nodes, "
-					     "setting nnodes to %d\n", l->ntasks, nodes, l->ntasks);
+	if (nodes > l->ntasks) /* nodes_warn() said so when Slurm does */
 		nodes = l->ntasks;
-	}
 	/* -N (or SLURM_JOB_NUM_NODES) and -n both known: a --ntasks-per-node that
 	 * does not divide them is dropped, as srun's _opt_verify drops it */
 	if (o->nodes > 0 && o->ntasks > 0 && l->npn > 0 && l->npn != o->ntasks / nodes) {
@@ -263,8 +318,9 @@ static int counts(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, i
 				  o->nodes_opt ? "--nodes" : "SLURM_JOB_NUM_NODES", o->relative,
 				  o->nodes > 0 ? nodes : 1, a->nnodes);
 	if (nodes > avail)
-		return sl_err_set(err, SL_ENOFIT, "srun: error: Only allocated %d nodes asked for %d",
-				  avail, nodes);
+		return sl_err_set(err, SL_ENOFIT, "srun: error: Only allocated %d nodes asked for %d%s",
+				  avail, nodes, o->exclude ? "\nsrun: error: Are required nodes "
+				  "explicitly excluded?" : "");
 	l->nnodes = nodes;
 	return 0;
 }
@@ -272,7 +328,7 @@ static int counts(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, i
 int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc *a,
 			struct sl_srun_layout *l, char **warn, struct sl_err *err)
 {
-	int avail = 0, listed = 0, r, *idx, *cpus;
+	int avail = 0, listed = 0, unknown = 0, r, *idx, *cpus;
 	char buf[4096];
 
 	memset(l, 0, sizeof(*l));
@@ -294,9 +350,14 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 	l->exact = o->exact || o->step_exclusive || o->cpus_per_task > 0;
 	idx = sl_xcalloc(a->nnodes + 1, sizeof(*idx));
 	cpus = sl_xcalloc(a->nnodes + 1, sizeof(*cpus));
-	if ((r = pick(o, a, idx, &avail, &listed, err)) != 0 ||
+	nodes_warn(o, warn);
+	if ((r = pick(o, a, idx, &avail, &listed, &unknown, err)) != 0 ||
 	    (r = counts(o, a, avail, listed, l, warn, err)) != 0)
 		goto out;
+	if (unknown) { /* slurmctld's, when the step is asked for */
+		r = refuse(err, a->job_id, "Invalid node name specified");
+		goto out;
+	}
 	/* the step's nodes in the job's order, as Slurm's bitmap of them */
 	qsort(idx, (size_t)l->nnodes, sizeof(*idx), cmp_int);
 	l->nodes = sl_xcalloc((size_t)l->nnodes + 1, sizeof(*l->nodes));

@@ -304,6 +304,14 @@ static int nodes_from(void *ctx, const char *arg, int file, struct sl_err *err)
 	return alloc_push(O(ctx), "nodelist", O(ctx)->nodelist);
 }
 SET(set_alloc_nodelist) { return nodes_from(ctx, arg, 0, err); }
+/* -x: the step's (srun_layout.c) or the allocation's, as sbatch's -x */
+SET(set_alloc_exclude)
+{
+	(void)err;
+	free(O(ctx)->exclude);
+	O(ctx)->exclude = sl_xstrdup(arg);
+	return alloc_push(O(ctx), "exclude", arg);
+}
 SET(set_alloc_nodefile) { return nodes_from(ctx, arg, 1, err); }
 ALLOC(set_alloc_gres, "gres")
 /* Checked here, as srun's own parser does, not when the allocation is
@@ -357,7 +365,7 @@ static const struct sl_opt table[] = {
 	UNSUPP("epilog", 0, SL_OPT_REQ),
 	ROW("error", 'e', SL_OPT_REQ, set_err),
 	ENVROW("exact", 0, SL_OPT_NOARG, "SLURM_EXACT", NULL, set_exact),
-	UNSUPP("exclude", 'x', SL_OPT_REQ),
+	ROW("exclude", 'x', SL_OPT_REQ, set_alloc_exclude),
 	ROW("exclusive", 0, SL_OPT_OPTARG, set_alloc_exclusive),
 	ENVROW("export", 0, SL_OPT_REQ, "SLURM_EXPORT_ENV", NULL, set_export),
 	UNSUPP("extra-node-info", 'B', SL_OPT_REQ),
@@ -655,6 +663,7 @@ void sl_srun_opts_clear(struct sl_srun_opts *o)
 	free(o->chdir);
 	free(o->clusters);
 	free(o->nodelist);
+	free(o->exclude);
 	free(o->hint);
 	free(o->dist);
 	free(o->cpu_freq);

@@ -57,6 +57,8 @@ struct sl_srun_opts {
 	int64_t mem_mib;          /* --mem (per node), MiB; -1 not given */
 	int64_t mem_per_cpu_mib;  /* --mem-per-cpu, MiB; -1 not given */
 	char *nodelist;           /* -w: in an allocation, the step's nodes */
+	char *exclude;            /* -x: in an allocation, the job's nodes the step
+	                           * leaves out */
 	char *hint;               /* --hint, --threads-per-core and -m's socket and core
 	                           * levels: placement hints with no meaning on Sluice's
 	                           * executors (README), kept for -v */

@@ -180,3 +180,28 @@ SLURM_CPU_BIND_TYPE=map_cpu:
 SLURM_CPU_BIND_VERBOSE=verbose
 srun: cluster configuration lacks support for cpu binding" "$out"
 ok "srun --cpu-bind and SLURM_CPU_BIND: the tasks' SLURM_CPU_BIND* as Slurm's"
+
+# -x in a step: the job's other nodes run it; a name the job does not hold
+# is refused as slurmctld refuses it (exit 1), and excluding every node is
+# srun's own error (the reference cluster's lines).
+h=$(hostname -s)
+out=$(run_job -N2 -n2 <<EOF | sed 's/job [0-9]*:/job N:/'
+#!/bin/sh
+srun -x $h-0 -n1 printenv SLURMD_NODENAME 2>&1; echo rc=\$?
+srun --exclude=nosuchnode -n1 true 2>&1; echo rc=\$?
+srun -x $h-[0-1] -N1 true 2>&1; echo rc=\$?
+srun -x $h-0 true 2>&1; echo rc=\$?
+EOF
+)
+expect_eq "srun -x in a -N2 job" "srun: Warning: can't run 1 processes on 2 nodes, setting nnodes to 1
+$h-1
+rc=0
+srun: Warning: can't run 1 processes on 2 nodes, setting nnodes to 1
+srun: error: Unable to create step for job N: Invalid node name specified
+rc=1
+srun: error: Hostlist is empty!  Can't run job.
+rc=1
+srun: error: Only allocated 1 nodes asked for 2
+srun: error: Are required nodes explicitly excluded?
+rc=1" "$out"
+ok "srun -x: a step on the job's other nodes, Slurm's refusals"

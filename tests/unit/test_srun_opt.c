@@ -349,6 +349,62 @@ static void test_layout(void **state)
 
 static const char *get(char **env, const char *k);
 
+/* -x in a -N2 --ntasks-per-node=2 job (n[1-2]), each case as the
+ * reference cluster's srun answered it. */
+static void test_layout_exclude(void **state)
+{
+	char *job[] = {"SLURM_JOB_NUM_NODES=2", "SLURM_NTASKS=4", "SLURM_NTASKS_PER_NODE=2", NULL};
+	static const struct {
+		const char *args[6];
+		const char *nodelist; /* NULL: refused with msg */
+		const char *warn, *msg;
+	} cases[] = {
+		{{"-x", "n1", "-n", "1"}, "n2", "srun: Warning: can't run 1 processes on 2 nodes, "
+		 "setting nnodes to 1\n", NULL},
+		{{"-x", "n1", "-w", "n2", "-n", "1"}, "n2", "srun: Warning: can't run 1 processes on 2 "
+		 "nodes, setting nnodes to 1\n", NULL},
+		{{"-x", "n1"}, NULL, NULL, "srun: error: Only allocated 1 nodes asked for 2\n"
+		 "srun: error: Are required nodes explicitly excluded?"},
+		{{"-x", "n1", "-w", "n1"}, NULL, NULL, "srun: error: Requested node n1 is also in the "
+		 "excluded list.\nsrun: error: Job not submitted."},
+		{{"-x", "n[1-2]", "-n", "1"}, NULL, "srun: Warning: can't run 1 processes on 2 nodes, "
+		 "setting nnodes to 1\n", "srun: error: Hostlist is empty!  Can't run job."},
+		{{"-x", "n9"}, NULL, NULL, "srun: error: Unable to create step for job 230: Invalid "
+		 "node name specified"},
+		{{"-x", "bogus["}, NULL, NULL, "srun: error: Unable to create step for job 230: "
+		 "Invalid node name specified"},
+		{{"-x", "n2,n9", "-n", "1"}, NULL, "srun: Warning: can't run 1 processes on 2 nodes, "
+		 "setting nnodes to 1\n", "srun: error: Unable to create step for job 230: Invalid "
+		 "node name specified"},
+		{{"-x", "n1", "-r", "1"}, NULL, NULL, "srun: error: -r,--relative not allowed with "
+		 "-w,--nodelist or -x,--exclude."},
+	};
+	(void)state;
+	layout_env = job;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sl_srun_layout l;
+		struct sl_err err = SL_ERR_INIT;
+		char *warn = NULL;
+		const char *const *a = cases[i].args;
+		int r = layout("n[1-2]", "2(x2)", &l, &warn, &err, a[0], a[1], a[2], a[3], a[4],
+			       a[5], NULL);
+		if (cases[i].nodelist) {
+			assert_int_equal(r, 0);
+			assert_string_equal(l.nodelist, cases[i].nodelist);
+		} else {
+			assert_int_not_equal(r, 0);
+			assert_string_equal(err.msg, cases[i].msg);
+		}
+		if (cases[i].warn)
+			assert_string_equal(warn, cases[i].warn);
+		else
+			assert_null(warn);
+		free(warn);
+		sl_srun_layout_clear(&l);
+	}
+	layout_env = NULL;
+}
+
 /* In a -N2 -n2 job, srun -n1: the job's SLURM_JOB_NUM_NODES is -N as if
  * typed, and Slurm warns (the reference cluster's line); SLURM_NNODES is
  * not read, and then the step shrinks in silence. */
@@ -486,7 +542,7 @@ static void test_layout_place(void **state)
 	sl_srun_layout_clear(&l);
 	assert_int_not_equal(layout("n[1-3]", "2(x3)", &l, &warn, &err, "-r", "1", "-w", "n3",
 				    NULL), 0);
-	assert_string_equal(err.msg, "srun: fatal: -r,--relative not allowed with -w,--nodelist or "
+	assert_string_equal(err.msg, "srun: error: -r,--relative not allowed with -w,--nodelist or "
 			    "-x,--exclude.");
 	sl_srun_layout_clear(&l);
 	err = (struct sl_err)SL_ERR_INIT;
@@ -639,6 +695,7 @@ int main(void)
 		cmocka_unit_test(test_basic), cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_layout),
 		cmocka_unit_test(test_layout_env_nodes),
+		cmocka_unit_test(test_layout_exclude),
 		cmocka_unit_test(test_alloc_array),
 		cmocka_unit_test(test_layout_place),
 		cmocka_unit_test(test_step_opts), cmocka_unit_test(test_task_env),

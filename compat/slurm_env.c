@@ -226,6 +226,13 @@ static int v_gpus(const struct sl_slurm_env_in *in, char *b, size_t l)
 	return SPEC(in)->gpus != SL_NO_VAL && SPEC(in)->gpus >= 0 && put_num(b, l, SPEC(in)->gpus);
 }
 
+/* --gpus-per-node's count (not --gres's), as Slurm's job has it */
+static int v_gpus_per_node(const struct sl_slurm_env_in *in, char *b, size_t l)
+{
+	return SPEC(in)->gpus_per_node_opt && SPEC(in)->gpus_per_node != SL_NO_VAL &&
+	       SPEC(in)->gpus_per_node > 0 && put_num(b, l, SPEC(in)->gpus_per_node);
+}
+
 static int v_gpus_on_node(const struct sl_slurm_env_in *in, char *b, size_t l)
 {
 	return in->shape->gpus_per_node > 0 && put_num(b, l, in->shape->gpus_per_node);
@@ -405,6 +412,7 @@ static const struct env_row env_rows[] = {
 	{"SLURM_GET_USER_ENV", v_get_user_env},
 	{"SLURM_GPUS", v_gpus},
 	{"SLURM_GPUS_ON_NODE", v_gpus_on_node},
+	{"SLURM_GPUS_PER_NODE", v_gpus_per_node},
 	{"SLURM_GPUS_PER_TASK", v_gpus_per_task},
 	{"SLURM_GPU_BIND", v_gpu_bind},
 	{"SLURM_GPU_FREQ", v_gpu_freq},

@@ -276,7 +276,11 @@ int sl_sbopt_gpus(void *c, const char *a, struct sl_err *e)
 
 int sl_sbopt_gpus_per_node(void *c, const char *a, struct sl_err *e)
 {
-	return gpus_common(c, a, &CTX(c)->spec->gpus_per_node, SL_NO_VAL, e);
+	int r = gpus_common(c, a, &CTX(c)->spec->gpus_per_node, SL_NO_VAL, e);
+	/* its own field in Slurm's job, beside --gres's: SLURM_GPUS_PER_NODE */
+	if (r == 0)
+		CTX(c)->spec->gpus_per_node_opt = a[0] != '\0';
+	return r;
 }
 
 int sl_sbopt_time(void *c, const char *a, struct sl_err *e)

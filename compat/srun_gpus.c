@@ -117,6 +117,13 @@ int sl_srun_gpus_place(const struct sl_srun_opts *o, const struct sl_srun_alloc 
 	l->gpus = a->gpus;
 	l->ngpus = a->ngpus;
 	l->gpus_none = o->gres_none;
+	/* none beside a count per node (typed, or the job's
+	 * SLURM_GPUS_PER_NODE that srun reads as --gpus-per-node): slurmctld
+	 * cannot read the two as one request */
+	if (o->gres_none && o->gpus_per_node != 0)
+		return sl_err_set(err, SL_EINVAL, "srun: error: Unable to create step for job %llu: "
+				  "Invalid Trackable RESource (TRES) specification",
+				  (unsigned long long)a->job_id);
 	if (o->gres_none)
 		return 0;
 	if (n == 0)

@@ -41,6 +41,9 @@ struct sl_jobspec {
 	int64_t mem_per_cpu;   /* --mem-per-cpu in MiB; SL_NO_VAL unless given */
 	int gpus;              /* --gpus total; SL_NO_VAL unless given */
 	int gpus_per_node;     /* --gpus-per-node or --gres=gpu[:type]:N */
+	int gpus_per_node_opt; /* 1: --gpus-per-node gave it (Slurm's batch step and
+	                        * tasks then have SLURM_GPUS_PER_NODE); 0: --gres, or
+	                        * an older record */
 	char *gpu_type;        /* type from --gres/--gpus, or NULL */
 	char **features;       /* -C a&b: every one required; NULL-terminated, NULL: none */
 	int64_t time_limit;    /* minutes; SL_TIME_UNSET or SL_TIME_INFINITE */

@@ -205,3 +205,20 @@ srun: error: Only allocated 1 nodes asked for 2
 srun: error: Are required nodes explicitly excluded?
 rc=1" "$out"
 ok "srun -x: a step on the job's other nodes, Slurm's refusals"
+
+# sbatch --gpus-per-node: SLURM_GPUS_PER_NODE in the batch step (and so
+# in its steps), which srun reads as --gpus-per-node: a step's
+# --gres=none beside it is refused as slurmctld refuses it. A --gres=gpu:2
+# job has no such variable, and its step may ask for none.
+gpn='#!/bin/sh
+echo batch: ${SLURM_GPUS_PER_NODE-unset}
+srun -n1 --gres=none sh -c "echo step: \${CUDA_VISIBLE_DEVICES-none}" 2>&1; echo rc=$?'
+out=$(echo "$gpn" | run_job -n1 --gpus-per-node=2 | mask)
+expect_eq "--gpus-per-node job" "batch: 2
+rc=1
+srun: error: Unable to create step for job N: Invalid Trackable RESource (TRES) specification" "$out"
+out=$(echo "$gpn" | run_job -n1 --gres=gpu:2 | mask)
+expect_eq "--gres=gpu:2 job" "batch: unset
+rc=0
+step: none" "$out"
+ok "sbatch --gpus-per-node: SLURM_GPUS_PER_NODE, and a step's --gres=none refused as Slurm's"

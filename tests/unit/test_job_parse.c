@@ -108,6 +108,7 @@ static void test_escapes_and_unknown(void **state)
 	assert_int_equal(v[0]->id, 1);
 	assert_int_equal(v[0]->state, SL_JOB_RUNNING);
 	assert_string_equal(v[0]->spec.name, "a/b \xc3\xa9 \xf0\x9f\x98\x80 A\b\f\r");
+	assert_int_equal(v[0]->spec.gpus_per_node_opt, 0); /* a record older than it */
 	assert_null(v[0]->nodelist);
 	sl_job_free_array(v, n);
 	assert_int_equal(parse("{\"jobs\":[]}", &v, &n, &err), 0);

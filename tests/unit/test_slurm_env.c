@@ -127,6 +127,26 @@ static const char *find(char **env, const char *name)
 	return NULL;
 }
 
+/* SLURM_GPUS_PER_NODE: --gpus-per-node's count (the reference cluster's
+ * batch step), not --gres=gpu:N's, whose count is stored in the same field */
+static void test_gpus_per_node(void **state)
+{
+	struct sl_job j;
+	struct sl_jobshape sh;
+	(void)state;
+	job_init(&j, &sh);
+	j.spec.gpus_per_node = 2;
+	sh.gpus_per_node = 2;
+	struct sl_slurm_env_in in = {.job = &j, .shape = &sh, .nodelist = "vm", .batch_host = "vm"};
+	char **env = sl_slurm_env_build(&in);
+	assert_null(find(env, "SLURM_GPUS_PER_NODE"));
+	sl_strv_free(env);
+	j.spec.gpus_per_node_opt = 1;
+	env = sl_slurm_env_build(&in);
+	assert_string_equal(find(env, "SLURM_GPUS_PER_NODE"), "2");
+	sl_strv_free(env);
+}
+
 static void test_export_none_gpus_mem_per_cpu(void **state)
 {
 	struct sl_job j;
@@ -357,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_many_options), cmocka_unit_test(test_array_task),
 		cmocka_unit_test(test_export_none_gpus_mem_per_cpu),
+		cmocka_unit_test(test_gpus_per_node),
 		cmocka_unit_test(test_uneven_tasks),
 		cmocka_unit_test(test_tasks_from_cpus),
 		cmocka_unit_test(test_allocation_and_pod),

@@ -344,6 +344,7 @@ static void test_values(void **state)
 	assert_int_equal(r.spec.time_limit, SL_TIME_INFINITE);
 	assert_int_equal(r.spec.open_mode, SL_OPEN_APPEND);
 	assert_int_equal(r.spec.gpus_per_node, 2);
+	assert_int_equal(r.spec.gpus_per_node_opt, 0); /* --gres's, not --gpus-per-node's */
 	assert_int_equal(r.spec.gpus, 5);
 	assert_string_equal(r.spec.gpu_type, "tesla");
 	assert_int_equal(r.spec.priority, 7);

@@ -16,8 +16,8 @@
 #include "xalloc.h"
 
 /* The job's variables: two GPUs on n1 with 4 CPUs, asked for as kind says
- * ("gres": --gres=gpu:2, "gpus": --gpus=2, "gpt": -n2 --gpus-per-task=1,
- * "none": no GPUs). */
+ * ("gres": --gres=gpu:2, "gpn": --gpus-per-node=2, "gpus": --gpus=2, "gpt":
+ * -n2 --gpus-per-task=1, "none": no GPUs). */
 static char **job_env(const char *kind)
 {
 	static char *env[16];
@@ -34,6 +34,8 @@ static char **job_env(const char *kind)
 		env[n++] = "SLURM_GPUS=2";
 	if (strcmp(kind, "gpt") == 0)
 		env[n++] = "SLURM_GPUS_PER_TASK=1";
+	if (strcmp(kind, "gpn") == 0)
+		env[n++] = "SLURM_GPUS_PER_NODE=2";
 	env[n] = NULL;
 	return env;
 }
@@ -213,6 +215,17 @@ static void test_refusals(void **state)
 	refused("none", "srun: error: Step requested GRES but job doesn't have GRES\n" INVALID,
 		"-n1", "--gpus=x", NULL);
 	refused("gres", INVALID, "-n1", "--gpus=x", NULL);
+	/* --gres=none beside a count per node, the job's (SLURM_GPUS_PER_NODE)
+	 * or typed (the reference cluster's line); none alone is taken */
+	refused("gpn", "srun: error: Unable to create step for job 7: Invalid Trackable RESource "
+		"(TRES) specification", "-n1", "--gres=none", NULL);
+	refused("gres", "srun: error: Unable to create step for job 7: Invalid Trackable RESource "
+		"(TRES) specification", "-n1", "--gres=none", "--gpus-per-node=1", NULL);
+	struct sl_srun_layout l;
+	struct sl_err err;
+	assert_int_equal(step("gpn", &l, &err, "-n1", NULL), 0);
+	assert_int_equal(l.gpus_on[0], 2);
+	done(&l);
 }
 
 int main(void)

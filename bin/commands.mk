@@ -133,6 +133,7 @@ compat_libcompat_a_SOURCES += compat/srun_opt.c compat/srun_opt.h \
 	compat/srun_opt_place.c compat/srun_opt_int.h \
 	compat/srun_layout.c compat/srun_layout.h \
 	compat/srun_gpus.c compat/srun_gpus.h \
+	compat/srun_gpu_bind.c compat/srun_gpu_bind.h \
 	compat/srun_multiprog.c compat/srun_multiprog.h
 # --mpi=pmi2: the PMI wire (compat/pmi2.c), served by bin/srun_pmi2.c
 compat_libcompat_a_SOURCES += compat/pmi2.c compat/pmi2_map.c compat/pmi2.h

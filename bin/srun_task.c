@@ -23,6 +23,7 @@
 #include "agent_wire.h"
 #include "fsutil.h"
 #include "srun_files.h"
+#include "srun_gpus.h"
 #include "srun_multiprog.h"
 #include "srun_pmi2.h"
 #include "srun_pmix.h"
@@ -178,6 +179,11 @@ int srun_task_start(struct run *r, int t, char **argv, char *const *base)
 					       .out = srun_files_sink(r->o, r->l, &r->io, t, 1),
 					       .task = t};
 	r->in.fds[t] = feed;
+	/* slurmstepd's lines as it binds the task's GPUs come first on its stderr */
+	char *gmsg = sl_srun_gpus_msg(r->l, t);
+	if (gmsg != NULL && write(pe[1], gmsg, strlen(gmsg)) < 0)
+		fprintf(stderr, "srun: error: task %d: %s\n", t, strerror(errno));
+	free(gmsg);
 	/* in a pod, the agent finds the program where the task runs */
 	r->path[t] = remote ? sl_xstrdup(argv[0]) : sl_find_program(argv[0], env);
 	pid_t pid = fork();

@@ -145,13 +145,22 @@ static int check_gpu(const char *prog, const char *arg, struct sl_err *err)
 		v += 8;
 	if (strncasecmp(v, "map_gpu:", 8) == 0 || strncasecmp(v, "mask_gpu:", 9) == 0) {
 		int hex = v[1] == 'a' && v[2] == 's';
-		const char *l = strchr(v, ':') + 1;
-		for (const char *p = l; *p; p++)
-			if (*p != ',' && (hex ? !isxdigit((unsigned char)*p) && *p != 'x'
-					      : !isdigit((unsigned char)*p)))
-				return sl_err_set(err, SL_EINVAL, "Failed to validate %s, offending "
-						  "character is %c\n%s: error: Invalid --gpu-bind "
-						  "argument: gpu:%s", l, *p, prog, arg);
+		/* each entry on its own ("0x" off a mask), "*K" repeating it */
+		for (const char *tok = strchr(v, ':') + 1; *tok; tok += *tok == ',') {
+			size_t len = strcspn(tok, ",");
+			if (hex && strncmp(tok, "0x", 2) == 0 && len >= 2) {
+				tok += 2;
+				len -= 2;
+			}
+			for (size_t i = 0; i < len; i++)
+				if (tok[i] != '*' && !(hex ? isxdigit((unsigned char)tok[i])
+							   : isdigit((unsigned char)tok[i])))
+					return sl_err_set(err, SL_EINVAL, "Failed to validate %.*s, "
+							  "offending character is %c\n%s: error: "
+							  "Invalid --gpu-bind argument: gpu:%s",
+							  (int)len, tok, tok[i], prog, arg);
+			tok += len;
+		}
 		return 0;
 	}
 	if (strncasecmp(v, "per_task:", 9) == 0 || strncasecmp(v, "single:", 7) == 0 ||

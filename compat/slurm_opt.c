@@ -131,7 +131,7 @@ static const struct sl_opt sbatch_opts[] = {
 	OK("export-file", 0, R, NULL, export_file),
 	OK("get-user-env", 0, O, "SBATCH_GET_USER_ENV", get_user_env),
 	REFUSE("gid", 0, R, NULL, gid),
-	NOEFF("gpu-bind", 0, R, "SBATCH_GPU_BIND", gpu_bind),
+	OK("gpu-bind", 0, R, "SBATCH_GPU_BIND", gpu_bind),
 	NOEFF("gpu-freq", 0, R, "SBATCH_GPU_FREQ", gpu_freq),
 	NO("gpus-per-socket", 0, R, "SBATCH_GPUS_PER_SOCKET"),
 	NOEFF("gres-flags", 0, R, "SBATCH_GRES_FLAGS", gres_flags),
@@ -260,8 +260,8 @@ static const struct {
 	{"extra-node-info", "`S:1:1`; a core or thread count above 1 is refused as "
 			    "`--cores-per-socket` and `--threads-per-core` are"},
 	{"gpu-bind", "checked as Slurm checks it, recorded (scontrol's TresBind) and exported "
-		     "as SLURM_GPU_BIND, which the job's srun steps take; Sluice binds no GPU to a "
-		     "task"},
+		     "as SLURM_GPU_BIND, which the job's srun steps take: each task's GPU "
+		     "variables name the GPUs the binding gives it (README's srun section)"},
 	{"mem-bind", "checked as Slurm checks it, recorded and exported as SLURM_MEM_BIND, "
 		     "which the job's srun steps take; Sluice binds no memory"},
 	{"mail-type", "sluiced runs `mailProg` at each state change, as slurmctld does"},

@@ -6,8 +6,8 @@
  * holds all the job's. srun reads the job's SLURM_GPUS and
  * SLURM_GPUS_PER_TASK as its own options, so a step inherits the job's
  * request. On a node running more than one of the step's tasks,
- * --gpus-per-task binds each task to its own (slurmstepd's
- * SLURMD_TRES_BIND=gpu:per_task:N).
+ * --gpu-bind binds each task to some of them (srun_gpu_bind.c), as does
+ * --gpus-per-task (slurmstepd's SLURMD_TRES_BIND=gpu:per_task:N).
  *
  * The step takes the first of the job's GPUs on each node: Sluice does not
  * count GPUs per step, so two steps running at once may name the same
@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "srun_gpu_bind.h"
 #include "xalloc.h"
 
 int sl_srun_gpu_count(const char *arg, int gres)
@@ -146,17 +147,49 @@ int sl_srun_gpus_place(const struct sl_srun_opts *o, const struct sl_srun_alloc 
 	return 0;
 }
 
-/* GPUs [from, from + k) of the job's node list, comma-joined. */
-static char *join(const struct sl_srun_layout *l, int from, int k)
+/* The GPUs of the node's first `on` that use[] marks, comma-joined. */
+static char *join(const struct sl_srun_layout *l, const int *use, int on)
 {
 	size_t cap = 1, used = 0;
 	char *s;
-	for (int i = from; i < from + k && (size_t)i < l->ngpus; i++)
+	for (int i = 0; i < on && (size_t)i < l->ngpus; i++)
 		cap += strlen(l->gpus[i]) + 1;
 	s = sl_xcalloc(cap, 1);
-	for (int i = from; i < from + k && (size_t)i < l->ngpus; i++)
-		used += (size_t)snprintf(s + used, cap - used, "%s%s", used ? "," : "", l->gpus[i]);
+	for (int i = 0; i < on && (size_t)i < l->ngpus; i++)
+		if (use[i])
+			used += (size_t)snprintf(s + used, cap - used, "%s%s", used ? "," : "",
+						 l->gpus[i]);
 	return s;
+}
+
+/* The binding slurmstepd gets for the step: --gpu-bind, else the one
+ * srun implies (launch.c: gpu:per_task:N of --gpus-per-task); "" for none. On a node running one of the step's
+ * tasks slurmstepd drops it (mgr.c). */
+static void step_bind(const struct sl_srun_layout *l, int node, char *b, size_t len)
+{
+	*b = '\0';
+	if (l->tasks_on[node] <= 1)
+		return;
+	if (l->gpu_bind != NULL)
+		snprintf(b, len, "%s", l->gpu_bind);
+	else if (l->gpus_per_task > 0)
+		snprintf(b, len, "per_task:%d", l->gpus_per_task);
+}
+
+/* Task t's GPUs on its node: use[] over the step's there (the first `on`
+ * of the job's), by the binding; 0 when the binding names none. */
+static int task_gpus(const struct sl_srun_layout *l, int t, int on, const char *bind, int *use,
+		     char **msg)
+{
+	int *idx = sl_xcalloc((size_t)on + 1, sizeof(*idx)), r;
+	for (int i = 0; i < on; i++) { /* the node's device numbers ("0", "1", ...) */
+		char *end;
+		long v = (size_t)i < l->ngpus ? strtol(l->gpus[i], &end, 10) : -1;
+		idx[i] = (size_t)i < l->ngpus && *end == '\0' && v >= 0 ? (int)v : i;
+	}
+	r = sl_srun_gpu_bind(bind, idx, on, l->task[t].local, l->nodes[l->task[t].node], use, msg);
+	free(idx);
+	return r;
 }
 
 char **sl_srun_gpus_env(const struct sl_srun_layout *l, int t)
@@ -165,34 +198,72 @@ char **sl_srun_gpus_env(const struct sl_srun_layout *l, int t)
 					    "ROCR_VISIBLE_DEVICES", "SLURM_STEP_GPUS",
 					    "ZE_AFFINITY_MASK"};
 	size_t n = sizeof(names) / sizeof(names[0]), k = 0;
-	int node = l->task[t].node, on, bind;
-	char **v, *ids;
+	int node = l->task[t].node, on, *use, named = 1;
+	char **v, *ids, bind[256], *msg = NULL;
 
 	if (l->gpus_on == NULL || l->gpus_none || (on = l->gpus_on[node]) <= 0)
 		return NULL;
-	/* slurmstepd drops the binding of a node with one task (mgr.c) */
-	bind = l->gpus_per_task > 0 && l->tasks_on[node] > 1;
-	ids = bind ? join(l, l->task[t].local * l->gpus_per_task, l->gpus_per_task)
-		   : join(l, 0, on);
+	step_bind(l, node, bind, sizeof(bind));
+	use = sl_xcalloc((size_t)on, sizeof(*use));
+	for (int i = 0; i < on; i++)
+		use[i] = 1;
+	if (*bind != '\0')
+		named = task_gpus(l, t, on, bind, use, &msg);
+	free(msg);
+	ids = join(l, use, on);
 	v = sl_xcalloc(n + 3, sizeof(*v));
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && named; i++)
 		v[k++] = sl_xasprintf("%s=%s", names[i], ids);
 	v[k++] = sl_xasprintf("SLURM_GPUS_ON_NODE=%d", on);
-	if (bind)
-		v[k++] = sl_xasprintf("SLURMD_TRES_BIND=gpu:per_task:%d", l->gpus_per_task);
+	if (*bind != '\0')
+		v[k++] = sl_xasprintf("SLURMD_TRES_BIND=gpu:%s", bind);
 	free(ids);
+	free(use);
 	return v;
 }
 
-void sl_srun_gpus_strip(char **env)
+int sl_srun_gpus_unnamed(const struct sl_srun_layout *l, int t)
+{
+	int node = l->task[t].node, on, *use, named = 1;
+	char bind[256], *msg = NULL;
+
+	if (l->gpus_on == NULL || l->gpus_none || (on = l->gpus_on[node]) <= 0)
+		return 0;
+	step_bind(l, node, bind, sizeof(bind));
+	if (*bind == '\0')
+		return 0;
+	use = sl_xcalloc((size_t)on, sizeof(*use));
+	named = task_gpus(l, t, on, bind, use, &msg);
+	free(msg);
+	free(use);
+	return !named;
+}
+
+char *sl_srun_gpus_msg(const struct sl_srun_layout *l, int t)
+{
+	int node = l->task[t].node, on, *use;
+	char bind[256], *msg = NULL;
+
+	if (l->gpus_on == NULL || l->gpus_none || (on = l->gpus_on[node]) <= 0)
+		return NULL;
+	step_bind(l, node, bind, sizeof(bind));
+	if (*bind == '\0')
+		return NULL;
+	use = sl_xcalloc((size_t)on, sizeof(*use));
+	(void)task_gpus(l, t, on, bind, use, &msg);
+	free(use);
+	return msg;
+}
+
+void sl_srun_gpus_strip(char **env, int keep_count)
 {
 	static const char *const names[] = {"CUDA_VISIBLE_DEVICES=", "GPU_DEVICE_ORDINAL=",
 					    "ROCR_VISIBLE_DEVICES=", "SLURM_STEP_GPUS=",
 					    "ZE_AFFINITY_MASK=", "SLURM_GPUS_ON_NODE="};
-	size_t w = 0;
+	size_t w = 0, nn = sizeof(names) / sizeof(names[0]) - (keep_count != 0);
 	for (size_t i = 0; env && env[i]; i++) {
 		int drop = 0;
-		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		for (size_t k = 0; k < nn; k++)
 			drop |= strncmp(env[i], names[k], strlen(names[k])) == 0;
 		if (drop)
 			free(env[i]);

@@ -27,11 +27,21 @@ int sl_srun_gpus_place(const struct sl_srun_opts *o, const struct sl_srun_alloc 
 		       struct sl_srun_layout *l, struct sl_err *err);
 
 /* Task t's GPU variables ("K=V", NULL-terminated; NULL when the step has
- * no GPUs to name). Caller frees with sl_strv_free(). */
+ * no GPUs to name), its --gpu-bind's share of the step's. Caller frees
+ * with sl_strv_free(). */
 char **sl_srun_gpus_env(const struct sl_srun_layout *l, int t);
 
-/* --gres=none: env without the job's GPU variables, in place (as
- * slurmstepd unsets them for a step that holds no GPU). */
-void sl_srun_gpus_strip(char **env);
+/* 1 when task t's binding names no GPU (--gpu-bind=none): slurmstepd
+ * unsets the device variables the task would inherit. */
+int sl_srun_gpus_unnamed(const struct sl_srun_layout *l, int t);
+
+/* What slurmstepd writes to task t's stderr as it binds it (verbose lines,
+ * its errors), or NULL. Caller frees. */
+char *sl_srun_gpus_msg(const struct sl_srun_layout *l, int t);
+
+/* env without the job's GPU variables, in place: all of them for
+ * --gres=none (a step that holds no GPU), the device lists alone with
+ * keep_count (a task bound to none keeps SLURM_GPUS_ON_NODE). */
+void sl_srun_gpus_strip(char **env, int keep_count);
 
 #endif

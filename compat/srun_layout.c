@@ -338,6 +338,7 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 	l->array_task_id = a->array_task_id;
 	l->cpus_per_task = o->cpus_per_task;
 	l->gpus_per_task = o->gpus_per_task;
+	l->gpu_bind = o->gpu_bind;
 	l->label = o->label;
 	l->mpi_pmix = o->mpi_pmix;
 	l->mpi_pmi2 = o->mpi_pmi2;
@@ -492,8 +493,8 @@ char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base
 	out = sl_slurm_env_merge(base, v);
 	sl_strv_free(v);
 	free(ids);
-	if (l->gpus_none)
-		sl_srun_gpus_strip(out);
+	if (l->gpus_none || sl_srun_gpus_unnamed(l, t))
+		sl_srun_gpus_strip(out, !l->gpus_none);
 	/* spank_pbs runs for each task, from the task's own variables, the
 	 * caller's exported or not (--export=NONE) */
 	if (l->spank_pbs && (v = sl_pbs_env_spank(out, l->cwd)) != NULL) {

@@ -57,6 +57,7 @@ struct sl_srun_layout {
 	int *gpus_on;             /* per step node: the step's GPUs there, the first of
 	                           * gpus (srun_gpus.c); NULL: none to name */
 	int gpus_none;            /* --gres=none: the tasks see no GPU */
+	const char *gpu_bind;     /* --gpu-bind (SLURM_GPU_BIND), borrowed; NULL: none */
 	int umask;                /* srun's, for SLURM_UMASK; -1: not set */
 	int spank_pbs;            /* Slurm's spank_pbs runs in each task: the job
 	                           * has it (an sbatch job, not a qsub one) */

@@ -668,6 +668,7 @@ void sl_srun_opts_clear(struct sl_srun_opts *o)
 	free(o->dist);
 	free(o->cpu_freq);
 	free(o->gpu_freq);
+	free(o->gpu_bind);
 	free(o->cpu_bind);
 	sl_strv_free(o->alloc);
 	memset(o, 0, sizeof(*o));

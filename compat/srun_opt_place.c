@@ -102,7 +102,8 @@ int sl_srun_set_gpu_bind(void *ctx, const char *arg, struct sl_err *err)
 		O(ctx)->fatal_value = 1;
 		return sl_err_set(err, SL_EINVAL, "srun: error: %s", e.msg);
 	}
-	hint_add(O(ctx), "gpu-bind", arg);
+	free(O(ctx)->gpu_bind); /* the tasks' binding: srun_gpu_bind.c */
+	O(ctx)->gpu_bind = sl_xstrdup(arg);
 	return 0;
 }
 

@@ -103,6 +103,66 @@ expect_eq "srun -G outside a job" "CUDA_VISIBLE_DEVICES=0
 SLURM_STEP_GPUS=0" "$out"
 ok "srun --gpus outside a job: the step's GPUs"
 
+# --gpu-bind (NERSC's single:1, LUMI's map_gpu): each rank its GPUs,
+# slurmstepd's lines on its stderr ("verbose,"), none names no GPU
+cat >bind.sh <<'EOF'
+#!/bin/sh
+echo "$SLURM_PROCID ${CUDA_VISIBLE_DEVICES-unset} ${SLURM_STEP_GPUS-unset} ${SLURMD_TRES_BIND-unset} ${SLURM_GPUS_ON_NODE-unset}"
+EOF
+chmod +x bind.sh
+out=$(run_job -n3 --gpus-per-node=2 <<EOF
+#!/bin/sh
+for b in single:1 single:2 map_gpu:1,0 map_gpu:1*2,0 mask_gpu:0x1,0x2 closest per_task:1 none; do
+	echo "\$b"
+	srun -n2 --gpu-bind=\$b $T/bind.sh | sort
+done
+srun -n2 --gpu-bind=verbose,map_gpu:1,0 true 2>&1 | sort
+srun -n2 --gpu-bind=mask_gpu:0x4 true 2>&1 | sort
+srun -n1 --gpu-bind=map_gpu:1 $T/bind.sh
+EOF
+)
+out=$(echo "$out" | sed 's/^slurmstepd-[^:]*:/slurmstepd-H:/')
+expect_eq "srun --gpu-bind in a --gpus-per-node=2 job" "single:1
+0 0 0 gpu:single:1 2
+1 1 1 gpu:single:1 2
+single:2
+0 0 0 gpu:single:2 2
+1 0 0 gpu:single:2 2
+map_gpu:1,0
+0 1 1 gpu:map_gpu:1,0 2
+1 0 0 gpu:map_gpu:1,0 2
+map_gpu:1*2,0
+0 1 1 gpu:map_gpu:1*2,0 2
+1 1 1 gpu:map_gpu:1*2,0 2
+mask_gpu:0x1,0x2
+0 0 0 gpu:mask_gpu:0x1,0x2 2
+1 1 1 gpu:mask_gpu:0x1,0x2 2
+closest
+0 0,1 0,1 gpu:closest 2
+1 0,1 0,1 gpu:closest 2
+per_task:1
+0 0 0 gpu:per_task:1 2
+1 1 1 gpu:per_task:1 2
+none
+0 unset unset gpu:none 2
+1 unset unset gpu:none 2
+gpu-bind: usable_gres=0x1; bit_alloc=0x3; local_inx=0; global_list=0; local_list=0
+gpu-bind: usable_gres=0x2; bit_alloc=0x3; local_inx=0; global_list=1; local_list=1
+slurmstepd-H: error: Bind request gpu:mask_gpu:0x4 does not specify any devices within the allocation for task 0. Binding to the first device in the allocation instead.
+slurmstepd-H: error: Bind request gpu:mask_gpu:0x4 does not specify any devices within the allocation for task 1. Binding to the first device in the allocation instead.
+0 0,1 0,1 unset 2" "$out"
+# sbatch's --gpu-bind: SLURM_GPU_BIND in the job, which its steps take
+out=$(run_job -n2 --gpus-per-node=2 --gpu-bind=single:1 <<EOF
+#!/bin/sh
+echo "\$SLURM_GPU_BIND"
+srun $T/bind.sh | sort
+EOF
+)
+expect_eq "sbatch --gpu-bind=single:1" "single:1
+0 0 0 gpu:single:1 2
+1 1 1 gpu:single:1 2" "$out"
+ok "--gpu-bind binds each task to its GPUs"
+
 # srun's address and its port, the same in every task
 out=$("$BIN/srun" -n2 sh -c 'echo $SLURM_LAUNCH_NODE_IPADDR $SLURM_SRUN_COMM_HOST $SLURM_SRUN_COMM_PORT $SLURM_STEP_LAUNCHER_PORT' | sort | uniq -c | sed 's/  */ /g')
 case "$out" in

@@ -58,6 +58,10 @@ static const struct bind_case cases[] = {
 	{SL_BIND_GPU, "map_gpu:", 0, NULL},
 	{SL_BIND_GPU, "per_task:x", 0, NULL},
 	{SL_BIND_GPU, "x", -1, "Invalid --gpu-bind argument: gpu:x"},
+	{SL_BIND_GPU, "map_gpu:1*2,0", 0, NULL},
+	{SL_BIND_GPU, "mask_gpu:0x1*2,0x2", 0, NULL},
+	{SL_BIND_GPU, "map_gpu:1,0x1", -1, "Failed to validate 0x1, offending character is x\n"
+	 "srun: error: Invalid --gpu-bind argument: gpu:map_gpu:1,0x1"},
 	{SL_BIND_GPU, "mask_gpu:zz", -1, "Failed to validate zz, offending character is z\n"
 	 "srun: error: Invalid --gpu-bind argument: gpu:mask_gpu:zz"},
 };

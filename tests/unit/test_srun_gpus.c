@@ -58,8 +58,9 @@ static int step(const char *kind, struct sl_srun_layout *l, struct sl_err *err, 
 	assert_int_equal(sl_srun_opts_parse(argc, argv, env, &o, &st, err), 0);
 	r = sl_srun_layout_make(&o, &a, l, &warn, err);
 	free(warn);
-	if (r == 0) { /* keep the job's GPU names past a */
+	if (r == 0) { /* keep the job's GPU names past a, --gpu-bind past o */
 		l->gpus = sl_strv_dup(a.gpus);
+		l->gpu_bind = o.gpu_bind ? sl_xstrdup(o.gpu_bind) : NULL;
 	}
 	sl_srun_opts_clear(&o);
 	sl_srun_alloc_clear(&a);
@@ -70,6 +71,8 @@ static void done(struct sl_srun_layout *l)
 {
 	sl_strv_free(l->gpus);
 	l->gpus = NULL;
+	free((char *)l->gpu_bind);
+	l->gpu_bind = NULL;
 	sl_srun_layout_clear(l);
 }
 
@@ -170,6 +173,79 @@ static void test_per_task(void **state)
 	done(&l);
 }
 
+/* srun -n N --gpu-bind=BIND in a --gres=gpu:2 job: each task's
+ * CUDA_VISIBLE_DEVICES ("-" unset) and slurmstepd's lines on its stderr,
+ * joined with "|" ("" none) */
+static void bound(const char *n, const char *bind, const char *want, const char *want_msg)
+{
+	struct sl_srun_layout l;
+	struct sl_err err;
+	char *base[] = {"CUDA_VISIBLE_DEVICES=0,1", "SLURM_STEP_GPUS=0,1", NULL}, **e, *m;
+	char got[256] = "", msgs[2048] = "";
+	char opt[128];
+	snprintf(opt, sizeof(opt), "--gpu-bind=%s", bind);
+	assert_int_equal(step("gres", &l, &err, "-n", n, opt, NULL), 0);
+	for (int t = 0; t < l.ntasks; t++) {
+		const char *c;
+		e = sl_srun_task_env(&l, t, base);
+		c = get(e, "CUDA_VISIBLE_DEVICES");
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", t ? "|" : "",
+			 c ? c : "-");
+		/* the same GPUs under every name; the binding in SLURMD_TRES_BIND */
+		assert_string_equal(get(e, "SLURM_STEP_GPUS") ? get(e, "SLURM_STEP_GPUS") : "-",
+				    c ? c : "-");
+		assert_string_equal(get(e, "SLURM_GPUS_ON_NODE"), "2");
+		if (l.ntasks > 1)
+			assert_string_equal(get(e, "SLURMD_TRES_BIND") + 4, bind);
+		if ((m = sl_srun_gpus_msg(&l, t)) != NULL)
+			snprintf(msgs + strlen(msgs), sizeof(msgs) - strlen(msgs), "%s", m);
+		free(m);
+		sl_strv_free(e);
+	}
+	assert_string_equal(got, want);
+	assert_string_equal(msgs, want_msg);
+	done(&l);
+}
+
+/* --gpu-bind, each seen on Slurm 22.05 (salloc -n3 --gpus-per-node=2) */
+static void test_gpu_bind(void **state)
+{
+	(void)state;
+	bound("2", "single:1", "0|1", "");
+	bound("3", "single:2", "0|0|1", "");
+	bound("2", "map_gpu:1,0", "1|0", "");
+	bound("3", "map_gpu:1*2,0", "1|1|0", "");
+	bound("3", "map_gpu:1", "1|1|1", "");
+	bound("2", "mask_gpu:0x1,0x2", "0|1", "");
+	bound("2", "mask_gpu:0x3,0x2", "0,1|1", "");
+	bound("2", "per_task:1", "0|1", "");
+	bound("2", "closest", "0,1|0,1", "");
+	bound("2", "none", "-|-", "");
+	bound("2", "verbose,none", "-|-", "");
+	/* one task on the node: slurmstepd drops the binding */
+	bound("1", "map_gpu:1", "0,1", "");
+	bound("2", "verbose,map_gpu:1,0", "1|0",
+	      "gpu-bind: usable_gres=0x2; bit_alloc=0x3; local_inx=0; global_list=1; local_list=1\n"
+	      "gpu-bind: usable_gres=0x1; bit_alloc=0x3; local_inx=0; global_list=0; local_list=0\n");
+	bound("2", "verbose,closest", "0,1|0,1",
+	      "gpu-bind: usable_gres=0x3; bit_alloc=0x3; local_inx=0; global_list=0,1; "
+	      "local_list=0,1\n"
+	      "gpu-bind: usable_gres=0x3; bit_alloc=0x3; local_inx=0; global_list=0,1; "
+	      "local_list=0,1\n");
+	bound("2", "mask_gpu:0x4", "0|0",
+	      "slurmstepd-n1: error: Bind request gpu:mask_gpu:0x4 does not specify any devices "
+	      "within the allocation for task 0. Binding to the first device in the allocation "
+	      "instead.\n"
+	      "slurmstepd-n1: error: Bind request gpu:mask_gpu:0x4 does not specify any devices "
+	      "within the allocation for task 1. Binding to the first device in the allocation "
+	      "instead.\n");
+	bound("2", "single:0", "0|1",
+	      "slurmstepd-n1: error: _parse_tres_bind: single:0 does not specify a valid number. "
+	      "Defaulting to 1.\n"
+	      "slurmstepd-n1: error: _parse_tres_bind: single:0 does not specify a valid number. "
+	      "Defaulting to 1.\n");
+}
+
 #define INVALID "srun: error: Unable to create step for job 7: Invalid generic resource (gres) " \
 		"specification"
 
@@ -232,7 +308,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts), cmocka_unit_test(test_step_gpus),
-		cmocka_unit_test(test_per_task), cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_per_task), cmocka_unit_test(test_gpu_bind),
+		cmocka_unit_test(test_refusals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -167,7 +167,8 @@ static void test_step_opts(void **state)
 			       "--mem-bind=local", "--gpu-bind=verbose,closest",
 			       "--cpu-bind=mask_cpu:0x3,0xc*2", "true", NULL), 0);
 	assert_string_equal(o.hint, "--cpu-bind=verbose,cores --mem-bind=local "
-			    "--gpu-bind=verbose,closest --cpu-bind=mask_cpu:0x3,0xc*2");
+			    "--cpu-bind=mask_cpu:0x3,0xc*2");
+	assert_string_equal(o.gpu_bind, "verbose,closest"); /* a binding, not a hint */
 	assert_int_equal(o.cpu_bind_warn, 1);
 	sl_srun_opts_clear(&o);
 	assert_int_equal(parse(&o, env, &st, &err, "--cpu-bind=help", NULL), 0);

@@ -236,7 +236,7 @@ static int step_option(const char *opt, char *const *envp)
 {
 	static const char *const ok[] = {"--nodelist=", "--exclude=", "--mem=", "--mem-per-cpu=",
 					 "--comment=", "--tmp=", "--delay-boot=", "--gpus=",
-					 "--gpus-per-node="};
+					 "--gpus-per-node=", "--ntasks-per-gpu="};
 	static const char *const same[][2] = {{"--partition=", "SLURM_JOB_PARTITION"},
 					       {"--account=", "SLURM_JOB_ACCOUNT"},
 					       {"--qos=", "SLURM_JOB_QOS"}};

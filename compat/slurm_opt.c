@@ -292,7 +292,9 @@ static const struct {
 	{"oversubscribe", "jobs share nodes anyway (scontrol: OverSubscribe=YES)"},
 	{"ntasks-per-gpu", "with GPUs asked for (`--gpus`, or `--gres`/`--gpus-per-node` on each "
 			   "node) that many tasks for each; with `-n` alone a GPU for every N "
-			   "tasks; exported as SLURM_NTASKS_PER_GPU"},
+			   "tasks (slurmctld's count: no SLURM_GPUS); exported as "
+			   "SLURM_NTASKS_PER_GPU, which binds each N tasks of the job's steps to "
+			   "a GPU (`gpu:single:N`)"},
 	{"priority", "operators; a user's is dropped without a word, as slurmctld does"},
 	{"signal", "local: sluice-stepd sends it TIME seconds before the time limit, to the "
 		   "batch shell with `B:`, else to the tasks of the job's srun steps (not the batch shell, as Slurm); Kubernetes: "

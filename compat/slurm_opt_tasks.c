@@ -204,7 +204,9 @@ int sl_sbopt_ntasks_per_gpu(void *c, const char *a, struct sl_err *e)
 
 /* Slurm's gres_job_state_validate for ntasks_per_tres: with GPUs asked for
  * (--gpus, or --gres/--gpus-per-node on each node), N tasks for each;
- * with -n alone, a GPU for every N tasks. */
+ * with -n, a GPU for every N tasks, and with -N alone one a node.
+ * slurmctld counts those GPUs itself: they are no --gpus of the job (no
+ * SLURM_GPUS), sl_jobspec_shape works them out. */
 int sl_sbopt_finish_tasks(struct ctx *c, struct sl_err *err)
 {
 	struct sl_jobspec *s = c->spec;
@@ -222,10 +224,7 @@ int sl_sbopt_finish_tasks(struct ctx *c, struct sl_err *err)
 		gpus = s->gpus;
 	else if (s->gpus_per_node != SL_NO_VAL && s->gpus_per_node > 0)
 		gpus = (long)s->gpus_per_node * nodes;
-	if (s->ntasks == SL_NO_VAL && gpus > 0)
+	if (gpus > 0 && s->ntasks == SL_NO_VAL)
 		s->ntasks = gpus * n > 1000000 ? 1000000 : (int)(gpus * n);
-	else if (s->ntasks != SL_NO_VAL && gpus == 0)
-		s->gpus = (s->ntasks + n - 1) / n;
 	return 0;
 }
-

@@ -6,8 +6,9 @@
  * holds all the job's. srun reads the job's SLURM_GPUS and
  * SLURM_GPUS_PER_TASK as its own options, so a step inherits the job's
  * request. On a node running more than one of the step's tasks,
- * --gpu-bind binds each task to some of them (srun_gpu_bind.c), as does
- * --gpus-per-task (slurmstepd's SLURMD_TRES_BIND=gpu:per_task:N).
+ * --gpu-bind binds each task to some of them (srun_gpu_bind.c), as do
+ * --ntasks-per-gpu and --gpus-per-task (slurmstepd's
+ * SLURMD_TRES_BIND=gpu:single:N, gpu:per_task:N).
  *
  * The step takes the first of the job's GPUs on each node: Sluice does not
  * count GPUs per step, so two steps running at once may name the same
@@ -112,7 +113,8 @@ static int node_gpus(const struct sl_srun_opts *o, const struct sl_srun_layout *
 int sl_srun_gpus_place(const struct sl_srun_opts *o, const struct sl_srun_alloc *a,
 		       struct sl_srun_layout *l, struct sl_err *err)
 {
-	int n = (int)a->ngpus, asked = o->gpus != 0 || o->gpus_per_node != 0 || o->gpus_per_task > 0;
+	int n = (int)a->ngpus, asked = o->gpus != 0 || o->gpus_per_node != 0 ||
+				       o->gpus_per_task > 0 || o->ntasks_per_gpu > 0;
 	int r;
 
 	l->gpus = a->gpus;
@@ -163,7 +165,8 @@ static char *join(const struct sl_srun_layout *l, const int *use, int on)
 }
 
 /* The binding slurmstepd gets for the step: --gpu-bind, else the one
- * srun implies (launch.c: gpu:per_task:N of --gpus-per-task); "" for none. On a node running one of the step's
+ * srun implies (launch.c: gpu:single:N of --ntasks-per-gpu, gpu:per_task:N
+ * of --gpus-per-task); "" for none. On a node running one of the step's
  * tasks slurmstepd drops it (mgr.c). */
 static void step_bind(const struct sl_srun_layout *l, int node, char *b, size_t len)
 {
@@ -172,6 +175,8 @@ static void step_bind(const struct sl_srun_layout *l, int node, char *b, size_t 
 		return;
 	if (l->gpu_bind != NULL)
 		snprintf(b, len, "%s", l->gpu_bind);
+	else if (l->ntasks_per_gpu > 0)
+		snprintf(b, len, "single:%d", l->ntasks_per_gpu);
 	else if (l->gpus_per_task > 0)
 		snprintf(b, len, "per_task:%d", l->gpus_per_task);
 }

@@ -339,6 +339,7 @@ int sl_srun_layout_make(const struct sl_srun_opts *o, const struct sl_srun_alloc
 	l->cpus_per_task = o->cpus_per_task;
 	l->gpus_per_task = o->gpus_per_task;
 	l->gpu_bind = o->gpu_bind;
+	l->ntasks_per_gpu = o->ntasks_per_gpu;
 	l->label = o->label;
 	l->mpi_pmix = o->mpi_pmix;
 	l->mpi_pmi2 = o->mpi_pmi2;
@@ -484,6 +485,8 @@ char **sl_srun_task_env(const struct sl_srun_layout *l, int t, char *const *base
 		add(&v, &n, sl_xasprintf("SLURM_UMASK=%04o", (unsigned)l->umask));
 	if (l->cpus_per_task > 0)
 		add(&v, &n, sl_xasprintf("SLURM_CPUS_PER_TASK=%d", l->cpus_per_task));
+	if (l->ntasks_per_gpu > 0) /* srun's for a step with --ntasks-per-gpu (env.c) */
+		add(&v, &n, sl_xasprintf("SLURM_NTASKS_PER_TRES=%d", l->ntasks_per_gpu));
 	char **g = sl_srun_gpus_env(l, t);
 	for (size_t i = 0; g && g[i]; i++)
 		add(&v, &n, g[i]);

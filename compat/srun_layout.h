@@ -58,6 +58,7 @@ struct sl_srun_layout {
 	                           * gpus (srun_gpus.c); NULL: none to name */
 	int gpus_none;            /* --gres=none: the tasks see no GPU */
 	const char *gpu_bind;     /* --gpu-bind (SLURM_GPU_BIND), borrowed; NULL: none */
+	int ntasks_per_gpu;       /* --ntasks-per-gpu (SLURM_NTASKS_PER_GPU); 0: none */
 	int umask;                /* srun's, for SLURM_UMASK; -1: not set */
 	int spank_pbs;            /* Slurm's spank_pbs runs in each task: the job
 	                           * has it (an sbatch job, not a qsub one) */

@@ -135,6 +135,12 @@ SET(set_time)
 
 /* GPUs per task need -n, as Slurm's job spec check says. */
 SET(set_gpt) { return sl_srun_count(arg, "--gpus-per-task", 1, &O(ctx)->gpus_per_task, err); }
+/* --ntasks-per-gpu binds each N tasks to a GPU (gpu:single:N). */
+SET(set_tpg)
+{
+	int r = sl_srun_count(arg, "--ntasks-per-gpu", 0, &O(ctx)->ntasks_per_gpu, err);
+	return r != 0 ? r : alloc_push(O(ctx), "ntasks-per-gpu", arg);
+}
 /* The step's GPUs (srun_gpus.c places them), and the allocation's when
  * srun makes one: Slurm's srun passes the text on, and slurmctld refuses
  * what it cannot read (SL_SRUN_GPUS_BAD). */
@@ -410,7 +416,7 @@ static const struct sl_opt table[] = {
 	ENVROW("nodes", 'N', SL_OPT_REQ, "SLURM_JOB_NUM_NODES", NULL, set_nodes),
 	ENVROW("ntasks", 'n', SL_OPT_REQ, "SLURM_NTASKS", "SLURM_NPROCS", set_ntasks),
 	ROW("ntasks-per-core", 0, SL_OPT_REQ, sl_srun_set_tpcore),
-	UNSUPP("ntasks-per-gpu", 0, SL_OPT_REQ),
+	ENVROW("ntasks-per-gpu", 0, SL_OPT_REQ, "SLURM_NTASKS_PER_GPU", NULL, set_tpg),
 	ENVROW("ntasks-per-node", 0, SL_OPT_REQ, "SLURM_NTASKS_PER_NODE", NULL, set_tpn),
 	UNSUPP("ntasks-per-socket", 0, SL_OPT_REQ),
 	ENVROW("open-mode", 0, SL_OPT_REQ, "SLURM_OPEN_MODE", NULL, set_open_mode),

@@ -22,6 +22,7 @@ struct sl_srun_opts {
 	int ntasks_per_node;      /* 0: not given */
 	int cpus_per_task;        /* 0: not given */
 	char *gpu_bind;           /* --gpu-bind as given (SLURM_GPU_BIND); NULL: none */
+	int ntasks_per_gpu;       /* --ntasks-per-gpu (SLURM_NTASKS_PER_GPU); 0: none */
 	int gpus_per_task;        /* 0: not given (SLURM_GPUS_PER_TASK, a job's, too) */
 	int gpus;                 /* -G, --gpus, SLURM_GPUS "[type:]N": the step's in all;
 	                           * 0: not given; SL_SRUN_GPUS_BAD: unreadable */

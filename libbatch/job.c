@@ -216,6 +216,9 @@ void sl_jobspec_shape(const struct sl_jobspec *s, struct sl_jobshape *o)
 		o->gpus_per_node = s->gpus_per_node;
 	else if (s->gpus != SL_NO_VAL && s->gpus > 0)
 		o->gpus_per_node = div_up(s->gpus, o->nodes);
+	else if (s->ntasks_per_gpu > 0) /* slurmctld's: one for every N tasks, or a node */
+		o->gpus_per_node = div_up(s->ntasks != SL_NO_VAL && s->ntasks > 0
+					  ? s->ntasks / s->ntasks_per_gpu : o->nodes, o->nodes);
 	/* A node's CPUs: its tasks', or more when --mincpus, --cpus-per-gpu or
 	 * --exclusive (node_cpus, the whole node) ask for more. */
 	o->cpus_per_node = s->overcommit ? o->cpus_per_task /* -O: as if one task a node */

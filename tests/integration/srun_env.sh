@@ -163,6 +163,30 @@ expect_eq "sbatch --gpu-bind=single:1" "single:1
 1 1 1 gpu:single:1 2" "$out"
 ok "--gpu-bind binds each task to its GPUs"
 
+# --ntasks-per-gpu: the job holds a GPU for each N tasks, with no
+# SLURM_GPUS; its steps bind each N tasks to one (gpu:single:N) and get
+# SLURM_NTASKS_PER_TRES
+out=$(run_job -n2 --ntasks-per-gpu=1 <<EOF
+#!/bin/sh
+echo "gpus=\${SLURM_GPUS-unset} per_gpu=\$SLURM_NTASKS_PER_GPU on_node=\$SLURM_GPUS_ON_NODE"
+srun sh -c 'echo \$SLURM_PROCID \$CUDA_VISIBLE_DEVICES \$SLURMD_TRES_BIND \$SLURM_NTASKS_PER_TRES' | sort
+EOF
+)
+expect_eq "sbatch -n2 --ntasks-per-gpu=1" "gpus=unset per_gpu=1 on_node=2
+0 0 gpu:single:1 1
+1 1 gpu:single:1 1" "$out"
+out=$(run_job -n2 --gpus-per-node=2 <<EOF
+#!/bin/sh
+srun --ntasks-per-gpu=1 sh -c 'echo \$SLURM_PROCID \$CUDA_VISIBLE_DEVICES \$SLURMD_TRES_BIND \$SLURM_NTASKS_PER_TRES' | sort
+EOF
+)
+expect_eq "srun --ntasks-per-gpu=1 in a --gpus-per-node=2 job" "0 0 gpu:single:1 1
+1 1 gpu:single:1 1" "$out"
+out=$("$BIN/srun" -n2 --ntasks-per-gpu=1 sh -c 'echo $SLURM_PROCID $CUDA_VISIBLE_DEVICES $SLURMD_TRES_BIND' | sort)
+expect_eq "srun -n2 --ntasks-per-gpu=1 outside a job" "0 0 gpu:single:1
+1 1 gpu:single:1" "$out"
+ok "--ntasks-per-gpu: a GPU for each task, no SLURM_GPUS"
+
 # srun's address and its port, the same in every task
 out=$("$BIN/srun" -n2 sh -c 'echo $SLURM_LAUNCH_NODE_IPADDR $SLURM_SRUN_COMM_HOST $SLURM_SRUN_COMM_PORT $SLURM_STEP_LAUNCHER_PORT' | sort | uniq -c | sed 's/  */ /g')
 case "$out" in

@@ -43,6 +43,16 @@ static void test_shape(void **state)
 	assert_int_equal(sh.ntasks, 32);
 	assert_int_equal(sh.cpus_per_node, 8);
 	assert_int_equal(sh.gpus_per_node, 2);
+	/* --ntasks-per-gpu alone: slurmctld's GPU for every N tasks, or one a node */
+	sl_jobspec_init(&s);
+	s.ntasks = 4;
+	s.ntasks_per_gpu = 2;
+	sl_jobspec_shape(&s, &sh);
+	assert_int_equal(sh.gpus_per_node, 2);
+	s.ntasks = SL_NO_VAL;
+	s.nodes = 2;
+	sl_jobspec_shape(&s, &sh);
+	assert_int_equal(sh.gpus_per_node, 1);
 }
 
 /* A pending job's node count as Slurm 22.05 shows it (squeue %D,

@@ -207,6 +207,22 @@ static void bound(const char *n, const char *bind, const char *want, const char 
 	done(&l);
 }
 
+/* --ntasks-per-gpu (and the job's SLURM_NTASKS_PER_GPU): gpu:single:N */
+static void test_ntasks_per_gpu(void **state)
+{
+	struct sl_srun_layout l;
+	struct sl_err err;
+	char *base[] = {NULL}, **e;
+	(void)state;
+	assert_int_equal(step("gres", &l, &err, "-n2", "--ntasks-per-gpu=1", NULL), 0);
+	e = sl_srun_task_env(&l, 1, base);
+	assert_string_equal(get(e, "CUDA_VISIBLE_DEVICES"), "1");
+	assert_string_equal(get(e, "SLURMD_TRES_BIND"), "gpu:single:1");
+	assert_string_equal(get(e, "SLURM_NTASKS_PER_TRES"), "1");
+	sl_strv_free(e);
+	done(&l);
+}
+
 /* --gpu-bind, each seen on Slurm 22.05 (salloc -n3 --gpus-per-node=2) */
 static void test_gpu_bind(void **state)
 {
@@ -297,6 +313,8 @@ static void test_refusals(void **state)
 		"(TRES) specification", "-n1", "--gres=none", NULL);
 	refused("gres", "srun: error: Unable to create step for job 7: Invalid Trackable RESource "
 		"(TRES) specification", "-n1", "--gres=none", "--gpus-per-node=1", NULL);
+	refused("none", "srun: error: Step requested GRES but job doesn't have GRES\n" INVALID,
+		"-n2", "--ntasks-per-gpu=1", NULL);
 	struct sl_srun_layout l;
 	struct sl_err err;
 	assert_int_equal(step("gpn", &l, &err, "-n1", NULL), 0);
@@ -309,6 +327,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts), cmocka_unit_test(test_step_gpus),
 		cmocka_unit_test(test_per_task), cmocka_unit_test(test_gpu_bind),
+		cmocka_unit_test(test_ntasks_per_gpu),
 		cmocka_unit_test(test_refusals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

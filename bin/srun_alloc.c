@@ -235,6 +235,8 @@ int srun_alloc_test(const struct srun_alloc_req *q, int quiet)
 	return rc;
 }
 
+#define GRES_BAD "Invalid generic resource (gres) specification"
+
 int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)
 {
 	struct sl_jobspec spec;
@@ -242,22 +244,28 @@ int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)
 	struct sigaction sa, old_int, old_term;
 	uint64_t id = 0;
 	char *rcf = rc_file();
-	int r, failed;
+	int r, failed, parse = 0;
 
 	sl_jobspec_init(&spec); /* ours to clear (sbatch's parse fills it even when it fails) */
 	*job = NULL;
 	if (q->spec && rcf)
 		as_holder(q->spec, rcf);
-	failed = rcf == NULL || (!q->spec && spec_of(q, &spec, &err) != 0) ||
+	failed = rcf == NULL || (!q->spec && (parse = spec_of(q, &spec, &err) != 0)) ||
 		 sl_client_submit_once(q->spec ? q->spec : &spec, &id, &err) != 0;
 	sl_jobspec_clear(&spec);
 	if (failed) {
 		const char *msg = err.msg[0] ? err.msg : strerror(errno);
 		const char *answer = sl_slurm_hint_lines(q->prog, msg);
-		/* salloc's words differ from srun's (salloc.c, allocate.c) */
-		fprintf(stderr, "%s: error: %s: %s\n", q->prog,
-			q->salloc ? "Job submit/allocate failed" : "Unable to allocate resources",
-			answer);
+		/* salloc's words differ from srun's (salloc.c, allocate.c); the
+		 * GRES checks Slurm's client makes before asking (--gpus-per-task,
+		 * --ntasks-per-gpu, --mem-per-gpu) end in their own line */
+		if (parse && strcmp(answer, GRES_BAD) == 0)
+			fprintf(stderr, "%s: error: %s\n", q->prog, answer);
+		else
+			fprintf(stderr, "%s: error: %s: %s\n", q->prog,
+				q->salloc ? "Job submit/allocate failed"
+					  : "Unable to allocate resources",
+				answer);
 		if (rcf)
 			unlink(rcf);
 		free(rcf);

@@ -268,7 +268,8 @@ static const struct {
 	{"mail-user", "default: the submitting user"},
 	{"mem", "`--mem=0`: all of a node's memory, the partition's largest flavor's memory "
 		"quota (local executor; refused on Kubernetes)"},
-	{"mem-per-gpu", "memory per node = GPUs per node x this"},
+	{"mem-per-gpu", "memory per node = GPUs per node x this; without GPUs asked for (those "
+			"`--ntasks-per-gpu` implies count), slurmctld's refusal"},
 	{"propagate", "the submitting shell's soft limits (all by default, as Slurm's "
 		      "PropagateResourceLimits=ALL) become the job's, up to the node's hard limits "
 		      "(local executor; pods keep the node's)"},
@@ -294,7 +295,8 @@ static const struct {
 			   "node) that many tasks for each; with `-n` alone a GPU for every N "
 			   "tasks (slurmctld's count: no SLURM_GPUS); exported as "
 			   "SLURM_NTASKS_PER_GPU, which binds each N tasks of the job's steps to "
-			   "a GPU (`gpu:single:N`)"},
+			   "a GPU (`gpu:single:N`); with neither GPUs nor `-n`/`-N`, or `-n` not a "
+			   "multiple of N, slurmctld's refusal (sbatch, salloc and srun)"},
 	{"priority", "operators; a user's is dropped without a word, as slurmctld does"},
 	{"signal", "local: sluice-stepd sends it TIME seconds before the time limit, to the "
 		   "batch shell with `B:`, else to the tasks of the job's srun steps (not the batch shell, as Slurm); Kubernetes: "

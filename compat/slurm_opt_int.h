@@ -63,9 +63,11 @@ SBOPT_SETTERS(SBOPT_DECL)
  * host files (--nodefile, -w or -x naming a path), -w's node count, and
  * checks that need all options (Slurm's _opt_verify). */
 int sl_sbopt_finish(struct ctx *c, struct sl_err *err);
-/* --ntasks-per-gpu's task or GPU count, once every source is applied
+/* --ntasks-per-gpu's task count, or slurmctld's refusal, once every
+ * source is applied; --mem-per-gpu's refusal without GPUs
  * (slurm_opt_tasks.c). */
 int sl_sbopt_finish_tasks(struct ctx *c, struct sl_err *err);
+int sl_sbopt_finish_mem_gpu(struct ctx *c, struct sl_err *err);
 /* -S and --thread-spec against each other, and Slurm's line for the one
  * it drops (slurm_opt_bind.c). */
 int sl_sbopt_finish_spec(struct ctx *c, struct sl_err *err);

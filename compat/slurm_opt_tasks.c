@@ -204,7 +204,8 @@ int sl_sbopt_ntasks_per_gpu(void *c, const char *a, struct sl_err *e)
 
 /* Slurm's gres_job_state_validate for ntasks_per_tres: with GPUs asked for
  * (--gpus, or --gres/--gpus-per-node on each node), N tasks for each;
- * with -n, a GPU for every N tasks, and with -N alone one a node.
+ * with -n, a GPU for every N tasks (-n a multiple of N), and with -N
+ * alone one a node; with neither, its refusal.
  * slurmctld counts those GPUs itself: they are no --gpus of the job (no
  * SLURM_GPUS), sl_jobspec_shape works them out. */
 int sl_sbopt_finish_tasks(struct ctx *c, struct sl_err *err)
@@ -224,7 +225,38 @@ int sl_sbopt_finish_tasks(struct ctx *c, struct sl_err *err)
 		gpus = s->gpus;
 	else if (s->gpus_per_node != SL_NO_VAL && s->gpus_per_node > 0)
 		gpus = (long)s->gpus_per_node * nodes;
-	if (gpus > 0 && s->ntasks == SL_NO_VAL)
-		s->ntasks = gpus * n > 1000000 ? 1000000 : (int)(gpus * n);
+	if (gpus > 0) {
+		if (s->ntasks == SL_NO_VAL)
+			s->ntasks = gpus * n > 1000000 ? 1000000 : (int)(gpus * n);
+		return 0;
+	}
+	if (s->ntasks != SL_NO_VAL && s->ntasks % n != 0) {
+		c->status = 1;
+		return sl_err_set(err, SL_EINVAL, "Failed to validate job spec, -n/--ntasks has to "
+				  "be a multiple of --ntasks-per-gpu.\nInvalid generic resource (gres) "
+				  "specification");
+	}
+	if (s->ntasks == SL_NO_VAL && (s->nodes == SL_NO_VAL || s->nodes <= 0)) {
+		c->status = 1;
+		return sl_err_set(err, SL_EINVAL, "gres_job_state_validate: --ntasks-per-tres needs "
+				  "either a GRES GPU specification or a node/ntask specification\n"
+				  "Invalid generic resource (gres) specification");
+	}
 	return 0;
+}
+
+/* --mem-per-gpu needs GPUs asked for, those --ntasks-per-gpu implies
+ * included (slurmctld's refusal, the memory in MB). */
+int sl_sbopt_finish_mem_gpu(struct ctx *c, struct sl_err *err)
+{
+	const struct sl_jobspec *s = c->spec;
+
+	if (s->mem_per_gpu <= 0 || (s->gpus != SL_NO_VAL && s->gpus > 0) ||
+	    (s->gpus_per_node != SL_NO_VAL && s->gpus_per_node > 0) || s->gpus_per_task > 0 ||
+	    s->ntasks_per_gpu > 0)
+		return 0;
+	c->status = 1;
+	return sl_err_set(err, SL_EINVAL, "Requested mem_per_tres=gres:gpu:%lld but did not request "
+			  "any GPU.\nInvalid generic resource (gres) specification",
+			  (long long)s->mem_per_gpu);
 }

@@ -120,7 +120,7 @@ int sl_sbopt_finish(struct ctx *c, struct sl_err *err)
 	}
 	settle_hint(c);
 	if (sl_sbopt_finish_spec(c, err) != 0 || sl_sbopt_finish_tasks(c, err) != 0 ||
-	    host_files(c, err) != 0)
+	    sl_sbopt_finish_mem_gpu(c, err) != 0 || host_files(c, err) != 0)
 		return -err->code;
 	/* -w names nodes: at least that many (hostlist_uniq'd, as Slurm does) */
 	if (s->nodelist != NULL && sl_hostlist_expand(s->nodelist, &names, &n, &ignore) == 0) {

@@ -253,6 +253,7 @@ ALLOC(set_alloc_mem_per_gpu, "mem-per-gpu")
 ALLOC(set_alloc_mincpus, "mincpus")
 ALLOC(set_alloc_no_kill, "no-kill")
 ALLOC(set_alloc_ntasks_per_core, "ntasks-per-core")
+ALLOC(set_alloc_ntasks_per_gpu, "ntasks-per-gpu")
 ALLOC(set_alloc_ntasks_per_socket, "ntasks-per-socket")
 ALLOC(set_alloc_sockets_per_node, "sockets-per-node")
 ALLOC(set_alloc_switches, "switches")
@@ -400,7 +401,7 @@ static const struct sl_opt table[] = {
 	ENVROW("mem", 0, SL_OPT_REQ, "SLURM_MEM_PER_NODE", NULL, set_alloc_mem),
 	ENVROW("mem-bind", 0, SL_OPT_REQ, "SLURM_MEM_BIND", NULL, sl_srun_set_mem_bind),
 	ENVROW("mem-per-cpu", 0, SL_OPT_REQ, "SLURM_MEM_PER_CPU", NULL, set_alloc_mem_per_cpu),
-	UNSUPP("mem-per-gpu", 0, SL_OPT_REQ),
+	ROW("mem-per-gpu", 0, SL_OPT_REQ, set_alloc_mem_per_gpu), /* the allocation's */
 	ENVROW("mem_bind", 0, SL_OPT_REQ, NULL, NULL, sl_srun_set_mem_bind),
 	UNSUPP("mincpus", 0, SL_OPT_REQ),
 	ENVROW("mpi", 0, SL_OPT_REQ, "SLURM_MPI_TYPE", NULL, set_mpi),
@@ -613,6 +614,7 @@ static const struct sl_opt salloc_table[] = {
 	ENVROW("nodes", 'N', SL_OPT_REQ, NULL, NULL, set_nodes),
 	ENVROW("ntasks", 'n', SL_OPT_REQ, NULL, NULL, set_ntasks),
 	ROW("ntasks-per-core", 0, SL_OPT_REQ, set_alloc_ntasks_per_core),
+	ROW("ntasks-per-gpu", 0, SL_OPT_REQ, set_alloc_ntasks_per_gpu),
 	ROW("ntasks-per-node", 0, SL_OPT_REQ, set_tpn),
 	ROW("ntasks-per-socket", 0, SL_OPT_REQ, set_alloc_ntasks_per_socket),
 	ROW("overcommit", 'O', SL_OPT_NOARG, set_overcommit),

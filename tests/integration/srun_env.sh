@@ -187,6 +187,27 @@ expect_eq "srun -n2 --ntasks-per-gpu=1 outside a job" "0 0 gpu:single:1
 1 1 gpu:single:1" "$out"
 ok "--ntasks-per-gpu: a GPU for each task, no SLURM_GPUS"
 
+# --ntasks-per-gpu with neither GPUs nor a task or node count, -n not a
+# multiple of it, --mem-per-gpu without GPUs: Slurm's refusals, the same
+# lines from sbatch, salloc and srun (each seen on Slurm 22.05), exit 1
+for c in sbatch salloc srun; do
+	for o in --ntasks-per-gpu=1 "-n3 -N2 --ntasks-per-gpu=2" "-n2 --mem-per-gpu=4G"; do
+		# shellcheck disable=SC2086 # the options split
+		cmd=true
+		[ "$c" = sbatch ] && cmd=--wrap=true
+		out=$("$BIN/$c" $o $cmd 2>&1)
+		rc=$?
+		case "$o" in
+		--ntasks-per-gpu=1) want="gres_job_state_validate: --ntasks-per-tres needs either a GRES GPU specification or a node/ntask specification" ;;
+		-n3*) want="Failed to validate job spec, -n/--ntasks has to be a multiple of --ntasks-per-gpu." ;;
+		*) want="Requested mem_per_tres=gres:gpu:4096 but did not request any GPU." ;;
+		esac
+		expect_eq "$c $o" "$c: error: $want
+$c: error: Invalid generic resource (gres) specification rc=1" "$out rc=$rc"
+	done
+done
+ok "--ntasks-per-gpu and --mem-per-gpu without GPUs refused as Slurm does"
+
 # srun's address and its port, the same in every task
 out=$("$BIN/srun" -n2 sh -c 'echo $SLURM_LAUNCH_NODE_IPADDR $SLURM_SRUN_COMM_HOST $SLURM_SRUN_COMM_PORT $SLURM_STEP_LAUNCHER_PORT' | sort | uniq -c | sed 's/  */ /g')
 case "$out" in

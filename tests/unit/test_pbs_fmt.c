@@ -439,14 +439,17 @@ static char *full_with_threads(struct sl_job *g, int job_wide)
 	struct sl_buf *b = sl_buf_new(1 << 16);
 	struct sl_pbs_out *o = sl_pbs_out_new(b, SL_PBS_OUT_DEFAULT, NULL, NOW, "22.05", "vm");
 	struct sl_jobspec was = g->spec;
+	char *text;
 
 	g->spec.omp_threads = 2;
 	g->spec.omp_threads_job = job_wide;
 	assert_int_equal(sl_qstat_full(o, &v, g), 0);
 	assert_int_equal(sl_pbs_out_finish(o), 0);
 	sl_pbs_out_free(o);
+	text = sl_buf_steal(b);
 	g->spec = was;
-	return sl_buf_steal(b);
+	sl_buf_free(b);
+	return text;
 }
 
 static void test_ompthreads(void **state)

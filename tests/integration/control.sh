@@ -326,6 +326,7 @@ expect_eq "running: NodeList= another" "Invalid node name specified for job $rn"
 expect_eq "running: Features=" "Job is no longer pending execution for job $rn" \
 	"$(as $USER1 "$BIN/scontrol" update JobId="$rn" Features=a 2>&1)"
 "$BIN/scancel" "$rn"
+wait_state "$rn" CANCELLED # its CPUs are free for show node's CPUAlloc=0 below
 ok "update of Features, ReqNodeList, ExcNodeList, Contiguous, Deadline, TasksPerNode, DelayBoot, Switches: as Slurm; Licenses= refused by name"
 
 # show partition, node, config: Slurm's keys from Sluice's config.

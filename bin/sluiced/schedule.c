@@ -359,8 +359,11 @@ void sl_schedctl_explain(struct sl_schedctl *s, struct sl_job *j)
 {
 	struct sl_sched_pending p;
 	/* what squeue and scontrol show for it, held or not, as slurmctld
-	 * packs a pending job's node count */
-	j->nodes_shown = sl_jobspec_nodes_shown(&j->spec, part_node_cpus(s->d, j));
+	 * packs a pending job's node count; one task or none needs no node
+	 * size, so most pending jobs skip the executor's node list here,
+	 * which squeue runs through for each job it lists */
+	int ntasks = j->spec.ntasks, cpus = ntasks != SL_NO_VAL && ntasks > 1 ? part_node_cpus(s->d, j) : 0;
+	j->nodes_shown = sl_jobspec_nodes_shown(&j->spec, cpus);
 	if (j->spec.hold || sl_limgate_explain(s->limits, j))
 		return;
 	if (sl_sched_pending_info(s->engine, j->id, &p) != 0) {

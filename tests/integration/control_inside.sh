@@ -91,24 +91,8 @@ ok "suspend then resume at once: the job runs (the resume does not overtake the 
 # sends it and goes (READ=0), or reads the reply and keeps the connection
 # for HOLD seconds (READ=1).
 control_raw() { # control_raw USER JOB OP READ HOLD
-	as "$1" python3 - "$T/sock/sluiced.sock" "$2" "$4" "$5" \
-		"$(sed -n 's/^#define SL_PROTO_VERSION \([0-9]*\)$/\1/p' "$top_srcdir/libbatch/proto.h")" \
-		"$(sed -n 's/^\tSL_MSG_CONTROL = \([0-9]*\),.*$/\1/p' "$top_srcdir/libbatch/proto.h")" "$3" <<'EOP'
-import socket, struct, sys, time
-s = socket.socket(socket.AF_UNIX)
-s.connect(sys.argv[1])
-body = ('{"op":"%s","id":%s}' % (sys.argv[7], sys.argv[2])).encode()
-s.sendall(struct.pack(">IHHI", 0x534C5549, int(sys.argv[5]), int(sys.argv[6]), len(body)) + body)
-if sys.argv[3] == "1":
-    hdr = b""
-    while len(hdr) < 12: hdr += s.recv(12 - len(hdr))
-    n = struct.unpack(">IHHI", hdr)[3]
-    rep = b""
-    while len(rep) < n: rep += s.recv(n - len(rep))
-    sys.stdout.write(rep.decode())
-    sys.stdout.flush()
-time.sleep(float(sys.argv[4]))
-EOP
+	request "$1" "$(sed -n 's/^\tSL_MSG_CONTROL = \([0-9]*\),.*$/\1/p' "$top_srcdir/libbatch/proto.h")" \
+		"{\"op\":\"$3\",\"id\":$2}" "$4" "$5"
 }
 grep -q '^	SL_MSG_CONTROL = [0-9]*,' "$top_srcdir/libbatch/proto.h" || fail "no SL_MSG_CONTROL"
 

@@ -187,23 +187,28 @@ submit() { # submit [user] args... -> prints id
 	as "$u" "$BIN/sbatch" --parsable "$@"
 }
 
-# request USER TYPE BODY: the reply's body to one request of TYPE
-# (PROTOCOL.md) with the JSON text BODY, as USER sends it straight on the
-# daemon's socket, past the commands.
+# request USER TYPE BODY [READ [HOLD]]: the reply's body to one request of
+# TYPE (PROTOCOL.md) with the JSON text BODY, as USER sends it straight on
+# the daemon's socket, past the commands. READ=0: it sends and goes without
+# the reply; HOLD: the seconds it keeps the connection afterwards.
 request() {
 	as "$1" python3 - "$T/sock/sluiced.sock" "$2" "$3" \
-		"$(sed -n 's/^#define SL_PROTO_VERSION \([0-9]*\)$/\1/p' "$top_srcdir/libbatch/proto.h")" <<'EOP'
-import socket, struct, sys
+		"$(sed -n 's/^#define SL_PROTO_VERSION \([0-9]*\)$/\1/p' "$top_srcdir/libbatch/proto.h")" \
+		"${4:-1}" "${5:-0}" <<'EOP'
+import socket, struct, sys, time
 s = socket.socket(socket.AF_UNIX)
 s.settimeout(5)
 s.connect(sys.argv[1])
 body = sys.argv[3].encode()
 s.sendall(struct.pack(">IHHI", 0x534C5549, int(sys.argv[4]), int(sys.argv[2]), len(body)) + body)
-hdr = b""
-while len(hdr) < 12: hdr += s.recv(12 - len(hdr))
-n = struct.unpack(">IHHI", hdr)[3]
-rep = b""
-while len(rep) < n: rep += s.recv(n - len(rep))
-sys.stdout.write(rep.decode())
+if sys.argv[5] == "1":
+    hdr = b""
+    while len(hdr) < 12: hdr += s.recv(12 - len(hdr))
+    n = struct.unpack(">IHHI", hdr)[3]
+    rep = b""
+    while len(rep) < n: rep += s.recv(n - len(rep))
+    sys.stdout.write(rep.decode())
+    sys.stdout.flush()
+time.sleep(float(sys.argv[6]))
 EOP
 }

@@ -73,9 +73,11 @@ wait_sq "$m" %t R 30
 n0=$(live_pods "sluice.io/job-id=$m")
 [ "$n0" -ge 2 ] || fail "MPIJob pods: $n0"
 "$BIN/scontrol" suspend "$m" || fail "suspend mpi"
+# The patch follows scontrol's reply (acts.c): read the object once its
+# controller has acted on it.
+wait_pods "sluice.io/job-id=$m" 0
 expect_eq "runPolicy.suspend" True "$(fk GET "/fake/objects?resource=mpijobs&labelSelector=sluice.io/job-id=$m" |
 	jpath 'd["items"][0]["spec"]["runPolicy"]["suspend"]')"
-wait_pods "sluice.io/job-id=$m" 0
 "$BIN/scontrol" resume "$m" || fail "resume mpi"
 wait_pods "sluice.io/job-id=$m" "$n0"
 expect_eq "mpi running" R "$(sq "$m" %t)"

@@ -326,6 +326,10 @@ int stepd_launch(struct stepd *s, struct sl_exec_result *r)
 	}
 	if (open_stdio(s) != 0) {
 		launch_failed(s, r, l->std_out);
+		/* slurmstepd reports a file it cannot open as the job's failure,
+		 * not its own: slurmd answers success, and sdiag counts the job
+		 * completed, not failed (22.05) */
+		r->launch_failed = 0;
 		return -1;
 	}
 	if (write_script(s) != 0) {

@@ -500,10 +500,11 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 	sl_step_signals_forget(d, id);
 	sl_acts_forget(d, id);
 	/* slurmctld counts a batch script's end as completed whatever its
-	 * state, and a launch that failed as failed */
+	 * state, and a launch that failed as failed and completed both (it
+	 * still completes the batch script after slurmd's error) */
 	if (res->launch_failed)
 		sl_diag_job(d->diag, SL_DIAG_FAILED, 1);
-	else if (res->state != SL_JOB_PENDING && res->start_time > 0)
+	if (res->launch_failed || (res->state != SL_JOB_PENDING && res->start_time > 0))
 		sl_diag_job(d->diag, SL_DIAG_COMPLETED, 1);
 	hold = sl_gates_requeued(d, id);
 	if (hold < 0 && j->requeue_mark > 0) /* asked before a restart */

@@ -17,6 +17,10 @@ c=$(submit $USER1 -o /dev/null --wrap 'sleep 300') || fail "submit"
 # ran: Slurm 22.05 counts it completed, not failed
 k=$(submit $USER1 -o /dev/null --wrap 'kill -53 $$') || fail "submit"
 wait_state "$k" FAILED
+# an output file that cannot be opened fails the job, not its launch:
+# slurmd answers success, and 22.05 counts it completed, not failed
+o=$(submit $USER1 -o /nonexistent/dir/out --wrap true) || fail "submit"
+wait_state "$o" FAILED
 wait_state "$a" COMPLETED
 wait_state "$c" RUNNING
 as $USER1 "$BIN/scancel" "$c" || fail "scancel"
@@ -28,16 +32,16 @@ expect_eq "sdiag exit" 0 "$rc"
 expect_eq "banner" "*******************************************************" "$(echo "$out" | head -n1)"
 echo "$out" | sed -n 2p | grep -Eq '^sdiag output at [A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]{2} [0-9:]{8} [0-9]{4} \([0-9]+\)$' ||
 	fail "sdiag output line: $(echo "$out" | sed -n 2p)"
-expect_eq "submitted: each array task" "Jobs submitted: 6" "$(echo "$out" | grep '^Jobs submitted')"
-expect_eq "started" "Jobs started:   6" "$(echo "$out" | grep '^Jobs started')"
-expect_eq "completed: every batch script's end" "Jobs completed: 6" "$(echo "$out" | grep '^Jobs completed')"
+expect_eq "submitted: each array task" "Jobs submitted: 7" "$(echo "$out" | grep '^Jobs submitted')"
+expect_eq "started" "Jobs started:   7" "$(echo "$out" | grep '^Jobs started')"
+expect_eq "completed: every batch script's end" "Jobs completed: 7" "$(echo "$out" | grep '^Jobs completed')"
 expect_eq "canceled" "Jobs canceled:  1" "$(echo "$out" | grep '^Jobs canceled')"
 expect_eq "failed" "Jobs failed:    0" "$(echo "$out" | grep '^Jobs failed')"
 expect_eq "nothing pending" "Jobs pending:   0" "$(echo "$out" | grep '^Jobs pending')"
 cycles=$(echo "$out" | sed -n 's/^	Total cycles: //p' | head -n1)
 [ "${cycles:-0}" -gt 0 ] || fail "no scheduling cycle counted: $out"
 echo "$out" | grep -q '^	Mean cycle:   [0-9]*$' || fail "no mean cycle"
-echo "$out" | grep -Eq '^	REQUEST_SUBMIT +\(    2\) count:4 +ave_time:[0-9]+ +total_time:[0-9]+$' ||
+echo "$out" | grep -Eq '^	REQUEST_SUBMIT +\(    2\) count:5 +ave_time:[0-9]+ +total_time:[0-9]+$' ||
 	fail "submit row: $(echo "$out" | grep SUBMIT)"
 echo "$out" | grep -Eq "^	$USER1 +\( *[0-9]+\) count:[0-9]+ " || fail "no row for $USER1"
 expect_eq "last section" "	No pending RPCs" "$(echo "$out" | tail -n1)"

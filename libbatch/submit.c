@@ -361,25 +361,32 @@ static int64_t node_quota(const struct sl_conf *conf, const struct sl_jobspec *s
  * all its CPUs, --mem=0 all its memory. The node is this host, and what of
  * it the partition may use is its ClusterQueue's quota: the largest flavor
  * of the queue, so that the job fits there (a smaller flavor could not
- * hold a node-sized request anyway). On Kubernetes --exclusive becomes pod
- * anti-affinity (render.c) and --mem=0 is refused (sl_submit_executor_limits). */
+ * hold a node-sized request anyway). A job of N nodes runs them all on this
+ * host: it shares the host out among them, else it would ask N hosts'
+ * worth of one host's quota and wait for good. On Kubernetes --exclusive
+ * becomes pod anti-affinity (render.c) and --mem=0 is refused
+ * (sl_submit_executor_limits). */
 int sl_submit_whole_node(const struct sl_conf *conf, struct sl_jobspec *s, struct sl_err *err)
 {
 	int local = strcmp(sl_conf_executor(conf), "local") == 0;
-	int64_t q;
+	struct sl_jobshape sh;
+	int64_t q, nodes;
 
+	sl_jobspec_shape(s, &sh);
+	nodes = local && sh.nodes > 1 ? sh.nodes : 1;
 	s->node_cpus = 0;
 	if (s->shared == SL_SHARED_EXCLUSIVE && local) {
 		if ((q = node_quota(conf, s, "cpu")) < 1000)
 			return sl_err_set(err, SL_ENOFIT, "--exclusive: partition %s has no CPU "
 					  "quota to give a whole node\nRequested node configuration "
 					  "is not available", s->partition);
-		s->node_cpus = (int)(q / 1000);
+		q /= 1000 * nodes;
+		s->node_cpus = q > 0 ? (int)q : 1;
 	}
 	if (s->mem_per_node == 0 || s->mem_all) {
 		/* A queue that does not count memory has nothing to give: the job
 		 * asks for none, as before. */
-		s->mem_per_node = sl_submit_node_memory(conf, s);
+		s->mem_per_node = sl_submit_node_memory(conf, s) / nodes;
 		s->mem_all = 1;
 	}
 	return 0;

@@ -102,7 +102,15 @@ m2=$(submit $USER1 --mem=100 -H --wrap true) || fail "sbatch --mem=100"
 expect_eq "updated to MinMemoryNode=0" 0 "$(field "$m2" MinMemoryNode)"
 expect_eq "MinMemoryNode=0 TRES" "cpu=1,mem=32G,node=1,billing=1" "$(field "$m2" TRES)"
 "$BIN/scancel" "$m1" "$m2"
-ok "--exclusive takes the 8 CPUs of the quota; --mem=0 and update MinMemoryNode=0 its 32G"
+# Several nodes share the one host: the whole of it, shared out among them
+# (accelerate's submit_multicpu.sh: -N 2 --exclusive), not a host's worth
+# each, which would wait for good.
+e4=$(submit $USER1 -N 2 --exclusive --mem=0 -o excl2.out --wrap 'echo "$SLURM_JOB_CPUS_PER_NODE"') ||
+	fail "sbatch -N 2 --exclusive"
+wait_state "$e4" COMPLETED
+expect_eq "-N 2 --exclusive: the host's CPUs, half a node" "4(x2)" "$(cat excl2.out)"
+expect_eq "-N 2 --exclusive --mem=0 TRES" "cpu=8,mem=32G,node=2,billing=8" "$(field "$e4" TRES)"
+ok "--exclusive takes the 8 CPUs of the quota (shared out among a job's nodes); --mem=0 and update MinMemoryNode=0 its 32G"
 
 # --- scontrol: -n without -N, GPU type, %a ---------------------------------
 n1=$(submit $USER1 -n 4 -H --wrap true) || fail "sbatch -n 4"

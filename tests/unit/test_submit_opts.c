@@ -146,17 +146,20 @@ static void test_whole_node(void **state)
 	assert_int_equal(j->alloc_cpus, 1); /* pending: what it asks, as Slurm shows it */
 	sl_job_free(j);
 
-	j = job(); /* two whole nodes of one 16-CPU queue never fit: taken, to
-		    * wait for PartitionConfig, as slurmctld takes it */
-	j->spec.shared = SL_SHARED_EXCLUSIVE;
-	j->spec.nodes = 2;
-	assert_int_equal(sl_submit_prepare(conf, engine, &alice, j, &err), 0);
-	sl_job_free(j);
-	j = job(); /* with two nodes' memory, more than the queue counts: refused */
+	j = job(); /* two nodes on one host share it out: 8 CPUs and half
+		    * the memory each, so that the job fits the queue */
 	j->spec.shared = SL_SHARED_EXCLUSIVE;
 	j->spec.nodes = 2;
 	j->spec.mem_per_node = 0;
-	assert_int_equal(sl_submit_prepare(conf, engine, &alice, j, &err), -SL_ENOFIT);
+	assert_int_equal(sl_submit_prepare(conf, engine, &alice, j, &err), 0);
+	assert_int_equal(j->spec.node_cpus, 8);
+	assert_int_equal(j->spec.mem_per_node, 32 * 1024);
+	sl_job_free(j);
+	j = job(); /* more nodes than CPUs: one CPU each, and it waits */
+	j->spec.shared = SL_SHARED_EXCLUSIVE;
+	j->spec.nodes = 20;
+	assert_int_equal(sl_submit_prepare(conf, engine, &alice, j, &err), 0);
+	assert_int_equal(j->spec.node_cpus, 1);
 	sl_job_free(j);
 }
 

@@ -20,7 +20,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "hostlist.h"
 #include "pbs_array.h"
 #include "pbs_env.h"
 #include "pbs_job.h"
@@ -73,36 +72,6 @@ static int ran(const struct sl_job *j)
 	return started_at(j) > 0 && j->nodelist != NULL;
 }
 
-/* exec_host: "host/0*ncpus+..." (one chunk per node). */
-static char *exec_host(const struct sl_job *j, int vnode)
-{
-	struct sl_pbs_shape sh;
-	char **names = NULL, *out = sl_xstrdup("");
-	size_t n = 0;
-
-	sl_pbs_shape_of(j, &sh);
-	if (sl_hostlist_expand(j->nodelist, &names, &n, NULL) != 0)
-		return out;
-	for (size_t i = 0; i < n; i++) {
-		char *t, mem[32] = "", gpus[32] = "";
-		int cpus = sh.nodect > 0 ? sh.ncpus / sh.nodect : sh.ncpus;
-		if (vnode && sh.mem_mib > 0)
-			snprintf(mem, sizeof(mem), ":mem=%lldkb",
-				 (long long)(sh.mem_mib / sh.nodect * 1024));
-		if (vnode && sh.ngpus > 0)
-			snprintf(gpus, sizeof(gpus), ":ngpus=%d", sh.ngpus / sh.nodect);
-		if (vnode)
-			t = sl_xasprintf("%s%s(%s:ncpus=%d%s%s)", out, i ? "+" : "", names[i], cpus,
-					 mem, gpus);
-		else
-			t = sl_xasprintf("%s%s%s/0*%d", out, i ? "+" : "", names[i], cpus);
-		free(out);
-		out = t;
-	}
-	sl_strv_free(names);
-	return out;
-}
-
 void sl_pbs_comment(const struct sl_job *j, char *buf, size_t len)
 {
 	char when[64];
@@ -150,7 +119,7 @@ void sl_pbs_comment(const struct sl_job *j, char *buf, size_t len)
 	case SL_JOB_PREEMPTED: end = " and failed"; break;
 	default: break;
 	}
-	vnode = exec_host(j, 1);
+	vnode = sl_pbs_exec_host(j, 1);
 	snprintf(buf, len, "Job run at %s on %s%s", when, vnode, end);
 	free(vnode);
 }
@@ -269,7 +238,7 @@ static void alt_header(struct sl_buf *b, const struct sl_pbs_view *v)
 /* prt_nodes(): the hosts, domain cut, "+" between, under the job. */
 static void alt_nodes(struct sl_buf *b, const struct sl_job *j, int one_line)
 {
-	char *hosts = ran(j) && j->state != SL_JOB_PENDING ? exec_host(j, 0) : sl_xstrdup(BLANK);
+	char *hosts = ran(j) && j->state != SL_JOB_PENDING ? sl_pbs_exec_host(j, 0) : sl_xstrdup(BLANK);
 
 	sl_buf_addf(b, one_line ? "%s\n" : "   %s\n", hosts);
 	free(hosts);
@@ -387,40 +356,17 @@ static void attr_path(struct sl_pbs_out *o, const char *name, const struct sl_jo
 	free(pat);
 }
 
-/* In OpenPBS's order: add_resource_entry() keeps a job's resources sorted
- * by name. The select's RASSN resources (mem, mpiprocs, ncpus, ngpus) are
- * its chunks' sums (set_chunk_sum(), svr_jobfunc.c); ompthreads is none, so
- * only a job-wide -l ompthreads= is listed. */
-static void attr_resources(struct sl_pbs_out *o, const struct sl_job *j)
-{
-	struct sl_pbs_shape sh;
-	char s[64];
+/* attr()'s for one resource list: Resource_List, resources_used. */
+struct resc_put {
+	struct sl_pbs_out *o;
+	const char *name;
+};
 
-	sl_pbs_shape_of(j, &sh);
-	if (sh.mem_mib > 0) {
-		sl_pbs_fmt_mib(sh.mem_mib, s, sizeof(s));
-		attr(o, "Resource_List", "mem", s);
-	}
-	if (sh.mpiprocs > 0)
-		attr_num(o, "Resource_List", "mpiprocs", sh.mpiprocs);
-	attr_num(o, "Resource_List", "ncpus", sh.ncpus);
-	if (sh.ngpus > 0)
-		attr_num(o, "Resource_List", "ngpus", sh.ngpus);
-	attr_num(o, "Resource_List", "nodect", sh.nodect);
-	if (j->spec.omp_threads_job && j->spec.omp_threads >= 0)
-		attr_num(o, "Resource_List", "ompthreads", j->spec.omp_threads);
-	/* what Sluice gave: each chunk its own node; excl with --exclusive */
-	snprintf(s, sizeof(s), "%s%s", sh.nodect > 1 ? "scatter" : "free",
-		 j->spec.shared == SL_SHARED_EXCLUSIVE ? ":excl" : "");
-	attr(o, "Resource_List", "place", s);
-	/* Torque's procs=N: qsub's tasks without nodes (procs_apply()) */
-	if (j->spec.pbs && j->spec.nodes <= 0 && j->spec.ntasks > 0)
-		attr_num(o, "Resource_List", "procs", j->spec.ntasks);
-	attr(o, "Resource_List", "select", sh.select);
-	if (sl_jobspec_limit_secs(&j->spec) > 0) {
-		sl_pbs_fmt_duration(sl_jobspec_limit_secs(&j->spec), s, sizeof(s));
-		attr(o, "Resource_List", "walltime", s);
-	}
+static void put_resc(void *arg, const char *res, const char *value)
+{
+	const struct resc_put *p = arg;
+
+	attr(p->o, p->name, res, value);
 }
 
 /* A dependency's id in PBS's words: Slurm's "N_*" (a whole array) is
@@ -475,10 +421,10 @@ static void attr_started(struct sl_pbs_out *o, const struct sl_job *j)
 
 	if (!ran(j))
 		return;
-	h = exec_host(j, 0);
+	h = sl_pbs_exec_host(j, 0);
 	attr(o, "exec_host", NULL, h);
 	free(h);
-	h = exec_host(j, 1);
+	h = sl_pbs_exec_host(j, 1);
 	attr(o, "exec_vnode", NULL, h);
 	free(h);
 }
@@ -511,31 +457,6 @@ static void attr_array(struct sl_pbs_out *o, const struct sl_pbs_view *v, const 
 	}
 }
 
-/* MOM's mom_set_use() figures in the server's order, once measured (the
- * supervisor's, kept when the job ends): cput, its share of the walltime
- * as cpupercent, mem and vmem at their peaks. */
-static void resources_used(struct sl_pbs_out *o, const struct sl_job *j, int64_t used)
-{
-	int64_t cpu = (j->user_usec + j->sys_usec) / 1000000;
-	int measured = j->user_usec || j->sys_usec || j->max_rss || j->max_vmsize;
-	char tmp[64];
-
-	if (measured) {
-		attr_num(o, "resources_used", "cpupercent", used > 0 ? cpu * 100 / used : 0);
-		sl_pbs_fmt_duration(cpu, tmp, sizeof(tmp));
-		attr(o, "resources_used", "cput", tmp);
-		snprintf(tmp, sizeof(tmp), "%lldkb", (long long)j->max_rss);
-		attr(o, "resources_used", "mem", tmp);
-	}
-	attr_num(o, "resources_used", "ncpus", j->alloc_cpus);
-	if (measured) {
-		snprintf(tmp, sizeof(tmp), "%lldkb", (long long)j->max_vmsize);
-		attr(o, "resources_used", "vmem", tmp);
-	}
-	sl_pbs_fmt_duration(used, tmp, sizeof(tmp));
-	attr(o, "resources_used", "walltime", tmp);
-}
-
 int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struct sl_job *j)
 {
 	const struct sl_jobspec *s = &j->spec;
@@ -549,7 +470,7 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	snprintf(tmp, sizeof(tmp), "%s@%s", j->user ? j->user : "", s->submit_host ? s->submit_host : "");
 	attr(o, "Job_Owner", NULL, tmp);
 	if (used >= 0 && ran(j))
-		resources_used(o, j, used);
+		sl_pbs_resources_used(j, used, put_resc, &(struct resc_put){o, "resources_used"});
 	attr(o, "job_state", NULL, state);
 	attr(o, "queue", NULL, s->partition);
 	attr(o, "server", NULL, v->server);
@@ -583,7 +504,7 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	attr_num(o, "Priority", NULL, prio < -1024 ? -1024 : prio > 1023 ? 1023 : prio);
 	attr_time(o, "qtime", j->submit_time);
 	attr(o, "Rerunable", NULL, s->requeue ? "True" : "False");
-	attr_resources(o, j);
+	sl_pbs_resource_list(j, put_resc, &(struct resc_put){o, "Resource_List"});
 	attr_time(o, "stime", started_at(j));
 	if (sl_jobstate_is_final(j->state))
 		attr_time(o, "obittime", j->end_time);
@@ -601,11 +522,8 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	attr(o, "umask", NULL, tmp);
 	if (ran(j))
 		attr_num(o, "run_count", NULL, j->attempt + 1);
-	/* MOM's JOB_EXEC_KILL_WALLTIME (-29) and _MEM (-27) for its own kills */
 	if (sl_jobstate_is_final(j->state) && ran(j))
-		attr_num(o, "Exit_status", NULL, j->state == SL_JOB_TIMEOUT ? -29
-				 : j->state == SL_JOB_OUT_OF_MEMORY ? -27
-				 : j->exit_signal ? 256 + j->exit_signal : j->exit_code);
+		attr_num(o, "Exit_status", NULL, sl_pbs_exit_status(j));
 	attr(o, "project", NULL, s->wckey && *s->wckey ? s->wckey : "_pbs_project_default");
 	attr(o, "Submit_Host", NULL, s->submit_host);
 	attr_array(o, v, j);

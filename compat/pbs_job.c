@@ -3,7 +3,9 @@
  * src/include/pbs_error.h, texts src/lib/Liblog/pbs_messages.c (lines
  * 182-291), states and substates src/include/job.h, the id "seq.server"
  * src/lib/Libcmds/get_server.c, durations encode_time() in
- * src/lib/Libattr/attr_fn_time.c, sizes encode_size() in attr_fn_size.c. */
+ * src/lib/Libattr/attr_fn_time.c, sizes encode_size() in attr_fn_size.c;
+ * the resource lists and exit status qstat -f shows and the accounting
+ * records carry (tracejob's). */
 #include "pbs_job.h"
 
 #include <ctype.h>
@@ -16,6 +18,7 @@
 
 #include "conf.h"
 #include "config.h"
+#include "hostlist.h"
 #include "pbs_array.h"
 #include "xalloc.h"
 
@@ -402,4 +405,115 @@ void sl_pbs_shape_of(const struct sl_job *j, struct sl_pbs_shape *o)
 		snprintf(threads, sizeof(threads), ":ompthreads=%d", j->spec.omp_threads);
 	snprintf(o->select, sizeof(o->select), "%d:ncpus=%d%s%s%s%s", sh.nodes, per_node, mem,
 		 gpus, procs, threads);
+}
+
+/* ---- values of qstat -f and of the accounting records -------------------- */
+
+char *sl_pbs_exec_host(const struct sl_job *j, int vnode)
+{
+	struct sl_pbs_shape sh;
+	char **names = NULL, *out = sl_xstrdup("");
+	size_t n = 0;
+
+	sl_pbs_shape_of(j, &sh);
+	if (sl_hostlist_expand(j->nodelist, &names, &n, NULL) != 0)
+		return out;
+	for (size_t i = 0; i < n; i++) {
+		char *t, mem[32] = "", gpus[32] = "";
+		int cpus = sh.nodect > 0 ? sh.ncpus / sh.nodect : sh.ncpus;
+		if (vnode && sh.mem_mib > 0)
+			snprintf(mem, sizeof(mem), ":mem=%lldkb",
+				 (long long)(sh.mem_mib / sh.nodect * 1024));
+		if (vnode && sh.ngpus > 0)
+			snprintf(gpus, sizeof(gpus), ":ngpus=%d", sh.ngpus / sh.nodect);
+		if (vnode)
+			t = sl_xasprintf("%s%s(%s:ncpus=%d%s%s)", out, i ? "+" : "", names[i], cpus,
+					 mem, gpus);
+		else
+			t = sl_xasprintf("%s%s%s/0*%d", out, i ? "+" : "", names[i], cpus);
+		free(out);
+		out = t;
+	}
+	sl_strv_free(names);
+	return out;
+}
+
+static void put_num(void (*fn)(void *, const char *, const char *), void *arg, const char *res,
+		    long long v)
+{
+	char s[32];
+
+	snprintf(s, sizeof(s), "%lld", v);
+	fn(arg, res, s);
+}
+
+/* In OpenPBS's order: add_resource_entry() keeps a job's resources sorted
+ * by name. The select's RASSN resources (mem, mpiprocs, ncpus, ngpus) are
+ * its chunks' sums (set_chunk_sum(), svr_jobfunc.c); ompthreads is none, so
+ * only a job-wide -l ompthreads= is listed. */
+void sl_pbs_resource_list(const struct sl_job *j, void (*fn)(void *, const char *, const char *),
+			  void *arg)
+{
+	struct sl_pbs_shape sh;
+	char s[64];
+
+	sl_pbs_shape_of(j, &sh);
+	if (sh.mem_mib > 0) {
+		sl_pbs_fmt_mib(sh.mem_mib, s, sizeof(s));
+		fn(arg, "mem", s);
+	}
+	if (sh.mpiprocs > 0)
+		put_num(fn, arg, "mpiprocs", sh.mpiprocs);
+	put_num(fn, arg, "ncpus", sh.ncpus);
+	if (sh.ngpus > 0)
+		put_num(fn, arg, "ngpus", sh.ngpus);
+	put_num(fn, arg, "nodect", sh.nodect);
+	if (j->spec.omp_threads_job && j->spec.omp_threads >= 0)
+		put_num(fn, arg, "ompthreads", j->spec.omp_threads);
+	/* what Sluice gave: each chunk its own node; excl with --exclusive */
+	snprintf(s, sizeof(s), "%s%s", sh.nodect > 1 ? "scatter" : "free",
+		 j->spec.shared == SL_SHARED_EXCLUSIVE ? ":excl" : "");
+	fn(arg, "place", s);
+	/* Torque's procs=N: qsub's tasks without nodes (procs_apply()) */
+	if (j->spec.pbs && j->spec.nodes <= 0 && j->spec.ntasks > 0)
+		put_num(fn, arg, "procs", j->spec.ntasks);
+	fn(arg, "select", sh.select);
+	if (sl_jobspec_limit_secs(&j->spec) > 0) {
+		sl_pbs_fmt_duration(sl_jobspec_limit_secs(&j->spec), s, sizeof(s));
+		fn(arg, "walltime", s);
+	}
+}
+
+/* MOM's mom_set_use() figures in the server's order, once measured (the
+ * supervisor's, kept when the job ends): cput, its share of the walltime
+ * as cpupercent, mem and vmem at their peaks. */
+void sl_pbs_resources_used(const struct sl_job *j, int64_t walltime,
+			   void (*fn)(void *, const char *, const char *), void *arg)
+{
+	int64_t cpu = (j->user_usec + j->sys_usec) / 1000000;
+	int measured = j->user_usec || j->sys_usec || j->max_rss || j->max_vmsize;
+	char tmp[64];
+
+	if (measured) {
+		put_num(fn, arg, "cpupercent", walltime > 0 ? cpu * 100 / walltime : 0);
+		sl_pbs_fmt_duration(cpu, tmp, sizeof(tmp));
+		fn(arg, "cput", tmp);
+		snprintf(tmp, sizeof(tmp), "%lldkb", (long long)j->max_rss);
+		fn(arg, "mem", tmp);
+	}
+	put_num(fn, arg, "ncpus", j->alloc_cpus);
+	if (measured) {
+		snprintf(tmp, sizeof(tmp), "%lldkb", (long long)j->max_vmsize);
+		fn(arg, "vmem", tmp);
+	}
+	sl_pbs_fmt_duration(walltime, tmp, sizeof(tmp));
+	fn(arg, "walltime", tmp);
+}
+
+/* MOM's JOB_EXEC_KILL_WALLTIME (-29) and _MEM (-27) for its own kills; a
+ * signal is 256 plus its number (src/include/job.h's JOB_EXEC_*). */
+int sl_pbs_exit_status(const struct sl_job *j)
+{
+	return j->state == SL_JOB_TIMEOUT ? -29 : j->state == SL_JOB_OUT_OF_MEMORY ? -27
+	       : j->exit_signal ? 256 + j->exit_signal : j->exit_code;
 }

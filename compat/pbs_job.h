@@ -121,4 +121,22 @@ struct sl_pbs_shape {
 };
 void sl_pbs_shape_of(const struct sl_job *j, struct sl_pbs_shape *out);
 
+/* exec_host "host/0*ncpus+..." (vnode 0) or exec_vnode
+ * "(host:ncpus=N[:mem=Kkb][:ngpus=G])+..." (vnode 1) of j's nodelist, one
+ * chunk per node; "" without nodes. Caller frees. */
+char *sl_pbs_exec_host(const struct sl_job *j, int vnode);
+/* j's Resource_List, one fn(arg, resource, value) per resource in the
+ * server's order (sorted by name): mem, mpiprocs, ncpus, ngpus, nodect,
+ * ompthreads, place, procs, select, walltime, those it has. */
+void sl_pbs_resource_list(const struct sl_job *j, void (*fn)(void *, const char *, const char *),
+			  void *arg);
+/* j's resources_used after walltime seconds of running, in the same way:
+ * cpupercent, cput and mem once the supervisor measured them, ncpus,
+ * vmem (measured), walltime. */
+void sl_pbs_resources_used(const struct sl_job *j, int64_t walltime,
+			   void (*fn)(void *, const char *, const char *), void *arg);
+/* Exit_status of an ended job that ran: its exit code, 256 + a signal,
+ * -29 for its walltime, -27 for its memory (MOM's kills). */
+int sl_pbs_exit_status(const struct sl_job *j);
+
 #endif

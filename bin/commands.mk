@@ -67,6 +67,11 @@ bin_qmove_SOURCES = bin/qmove.c bin/pbs_jobcmd.c bin/pbs_jobcmd.h
 bin_qmove_LDADD = $(SL_LIBS)
 bin_pbsnodes_SOURCES = bin/pbsnodes.c
 bin_pbsnodes_LDADD = $(SL_LIBS)
+# tracejob: a job's log lines as OpenPBS's daemons would have written them,
+# rebuilt from its record (compat/pbs_tracejob.c).
+bin_PROGRAMS += bin/tracejob
+bin_tracejob_SOURCES = bin/tracejob.c
+bin_tracejob_LDADD = $(SL_LIBS)
 # pbsdsh: a program on each vnode of the job as one step's tasks, started
 # by srun's task start (compat/pbsdsh.c: its command line and layout).
 # Built without SL_HAVE_PMIX: its copies get no PMIx server, so srun_task.c

@@ -4,7 +4,8 @@
  * 2776-2860), qselect "a:A:c:h:J:l:N:p:P:q:r:s:t:Tu:xH" (qselect.c), qdel
  * "W:x" (qdel.c:63, usage at 342), qhold and qrls "h:" (qhold.c:144,
  * qrls.c:80), qsig "s:" (qsig.c:76), pbsnodes "acC:dD:F:HjlLoqrs:Sv"
- * (pbsnodes.c:923, usage at 1056). Each scans with getopt() without a
+ * (pbsnodes.c:923, usage at 1056), tracejob "zvamslw:p:n:f:c:"
+ * (src/tools/tracejob.c main(), its -f names from src/include/log.h). Each scans with getopt() without a
  * leading '+', which glibc permutes: options after the operands count
  * (argv is reordered as getopt reorders it). */
 #include "pbs_qopt.h"
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "buf.h"
 #include "optable.h"
 
 const char sl_qstat_usage[] =
@@ -442,4 +444,135 @@ int sl_pbsnodes_parse(int argc, char **argv, struct sl_pbsnodes_opts *o,
 		return sl_err_set(err, SL_EINVAL, "%s", "");
 	}
 	return 0;
+}
+
+/* ---- tracejob ------------------------------------------------------------- */
+
+static const struct sl_opt tracejob_opts[] = {
+	ROW('z', N), ROW('v', N), ROW('a', N), ROW('m', N), ROW('s', N), ROW('l', N),
+	ROW('w', R), NO('p', R), ROW('n', R), ROW('f', R), ROW('c', R), END,
+};
+
+/* -f's names: the PBSEVENT_* bits of src/include/log.h */
+static const struct {
+	const char *name;
+	unsigned bit;
+} tracejob_events[] = {
+	{"error", 0x0001}, {"system", 0x0002}, {"admin", 0x0004}, {"job", 0x0008},
+	{"job_usage", 0x0010}, {"security", 0x0020}, {"sched", 0x0040}, {"debug", 0x0080},
+	{"debug2", 0x0100}, {"resv", 0x0200}, {"debug3", 0x0400}, {"debug4", 0x0800},
+	{"force", 0x8000},
+};
+
+/* strtol(a, &end, base) with main()'s test (*end != '\0' is an error: so
+ * "" is 0), the value held to an int. */
+static int tj_long(const char *a, int base, long *v)
+{
+	char *end;
+
+	*v = strtol(a, &end, base);
+	if (*v > 0x7fffffffL)
+		*v = 0x7fffffffL;
+	if (*v < -0x7fffffffL)
+		*v = -0x7fffffffL;
+	return *end != '\0' ? -1 : 0;
+}
+
+/* -f NAME ORs its bit in; a number (hexadecimal, first character a
+ * digit) replaces them all, as main() assigns it. */
+static int tj_filter(const char *a, unsigned *filter)
+{
+	long v;
+
+	for (size_t i = 0; i < sizeof(tracejob_events) / sizeof(tracejob_events[0]); i++)
+		if (strcmp(a, tracejob_events[i].name) == 0) {
+			*filter |= tracejob_events[i].bit;
+			return 0;
+		}
+	if (!isdigit((unsigned char)a[0]) || tj_long(a, 16, &v) != 0)
+		return -1;
+	*filter = (unsigned)v;
+	return 0;
+}
+
+static int tj_value(const struct sl_optval *v, struct sl_tracejob_opts *o)
+{
+	long n = 0;
+	int bad = 0;
+
+	switch (v->opt->key) {
+	case 'v': o->verbose = 1; break;
+	case 'a': o->no_acct = 1; break;
+	case 's': o->no_svr = 1; break;
+	case 'm': o->no_mom = 1; break;
+	case 'l': o->no_sched = 1; break;
+	case 'z': o->filter_excess = !o->filter_excess; break;
+	case 'c': bad = tj_long(v->arg, 10, &n); o->excess_count = (int)n; break;
+	case 'w': bad = tj_long(v->arg, 10, &n); o->width = (int)n; break;
+	case 'n': bad = tj_long(v->arg, 10, &n); o->days = (int)n; break;
+	case 'f': bad = tj_filter(v->arg, &o->filter); break;
+	}
+	return bad;
+}
+
+int sl_tracejob_parse(int argc, char **argv, struct sl_tracejob_opts *o,
+		      struct sl_pbs_failure *f, struct sl_err *err)
+{
+	struct sl_optval *v = NULL;
+	size_t n = 0;
+	int optind = 1, ddash = 0, bad = 0;
+
+	memset(o, 0, sizeof(*o));
+	memset(f, 0, sizeof(*f));
+	o->filter_excess = 1;
+	o->excess_count = 15;
+	o->width = -1;
+	o->days = 1;
+	f->status = 1; /* every error: main() returns 1 */
+	f->usage = 1;
+	if (sl_opt_scan_permute(tracejob_opts, argc, argv, SL_OPTSCAN_SHORT, &v, &n, &optind,
+				&ddash, err) != 0) {
+		/* its optstring ends in "-:": "--x" is the option '-', which
+		 * main() takes for an error without getopt's words */
+		if (strcmp(err->msg, "invalid option -- '-'") == 0)
+			err->msg[0] = '\0';
+		return -SL_EINVAL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].opt->flags & SL_OPTF_UNSUPP) {
+			int key = v[i].opt->key;
+			free(v);
+			return refuse(f, err, key);
+		}
+		bad |= tj_value(&v[i], o);
+	}
+	free(v);
+	if (bad || optind == argc)
+		return sl_err_set(err, SL_EINVAL, "%s", "");
+	o->operands = argv + optind;
+	o->n_operands = argc - optind;
+	return 0;
+}
+
+void sl_tracejob_usage(struct sl_buf *b, const char *prog)
+{
+	sl_buf_addf(b, "USAGE: %s [-a|s|l|m|v] [-w size] [-p path] [-n days] [-f filter_type] "
+		       "job_identifier...\n", prog);
+	sl_buf_addstr(b, "   -p : path to PBS_HOME\n"
+			 "   -w : number of columns of your terminal\n"
+			 "   -n : number of days in the past to look for job(s) [default 1]\n"
+			 "   -f : filter out types of log entries, multiple -f's can be specified\n"
+			 "        error, system, admin, job, job_usage, security, sched, debug, \n"
+			 "        debug2, resv, debug3, debug4, force or absolute numberic equiv\n"
+			 "   -z : toggle filtering excessive messages\n"
+			 "   -c : what message count is considered excessive\n"
+			 "   -a : don't use accounting log files\n"
+			 "   -s : don't use server log files\n"
+			 "   -l : don't use scheduler log files\n"
+			 "   -m : don't use mom log files\n"
+			 "   -v : verbose mode - show more error messages\n");
+	sl_buf_addf(b, "\n       %s --version\n", prog);
+	sl_buf_addstr(b, "   --version : display version only\n\n");
+	/* PBS_HOME's path; Sluice has none: the lines come from the job record */
+	sl_buf_addstr(b, "default prefix path = (none)\nfilter_excessive: ON\n");
 }

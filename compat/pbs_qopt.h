@@ -92,4 +92,26 @@ extern const char sl_pbsnodes_usage[];
 int sl_pbsnodes_parse(int argc, char **argv, struct sl_pbsnodes_opts *o,
 		      struct sl_pbs_failure *f, struct sl_err *err);
 
+/* tracejob "zvamslw:p:n:f:c:" (src/tools/tracejob.c main()): its errors
+ * all exit 1 after the usage, which goes to stdout (printf); getopt's
+ * complaints (err->msg) to stderr. -p (a PBS_HOME to read logs under) is
+ * refused: Sluice has no log files. */
+struct sl_tracejob_opts {
+	int verbose;               /* -v: accepted; no log file can fail to open */
+	int no_acct, no_svr, no_mom, no_sched; /* -a -s -m -l: the sources left out */
+	int filter_excess;         /* 1 (FILTER_EXCESSIVE, tracejob.h), each -z toggles it */
+	int excess_count;          /* -c; EXCESSIVE_COUNT 15 */
+	int width;                 /* -w; -1 (also as given): the terminal's (0 when
+				    * stdout is none) */
+	int days;                  /* -n; 1: today's logs */
+	unsigned filter;           /* -f: the PBSEVENT_* types left out */
+	char **operands;           /* job ids, from argv */
+	int n_operands;
+};
+int sl_tracejob_parse(int argc, char **argv, struct sl_tracejob_opts *o,
+		      struct sl_pbs_failure *f, struct sl_err *err);
+/* The usage main() prints for prog (argv[0] without its directories). */
+struct sl_buf;
+void sl_tracejob_usage(struct sl_buf *b, const char *prog);
+
 #endif

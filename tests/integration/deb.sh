@@ -41,7 +41,7 @@ have usr/libexec/sluice-stepd sluice
 have usr/lib/systemd/system/sluiced.service sluice
 have etc/pam.d/sluice sluice
 have etc/sluice/sluice.yaml sluice
-for c in sbatch squeue scancel sacct scontrol sinfo qsub qstat qdel sluice; do have "usr/bin/$c" sluice-client; done
+for c in sbatch squeue scancel sacct scontrol sinfo qsub qstat qdel tracejob sluice; do have "usr/bin/$c" sluice-client; done
 dpkg --root="$R" -L sluice-client | grep -q sluiced && fail "sluice-client ships the daemon"
 dpkg --root="$R" -L sluice | grep -q '^/usr/bin/' && fail "sluice ships commands: $(dpkg --root="$R" -L sluice | grep /usr/bin/)"
 conff=$(dpkg-deb --ctrl-tarfile "$srv" | tar -xO ./conffiles)

@@ -41,6 +41,7 @@ INTEGRATION_TESTS = \
 	tests/integration/query.sh \
 	tests/integration/pbs.sh \
 	tests/integration/pbs_walltime.sh \
+	tests/integration/tracejob.sh \
 	tests/integration/sbatch_opts.sh \
 	tests/integration/estimate.sh \
 	tests/integration/sbatch_timed.sh \

@@ -16,7 +16,11 @@
  * The cost: the reply says "done" before the executor has tried. What an
  * executor can refuse then is a race with the job's own end (its end is on
  * its way and wins), so a late failure is logged, and a requeue's mark is
- * taken back as when the failure came at once. */
+ * taken back as when the failure came at once.
+ *
+ * Tests only: SLUICED_TEST_ACT_DELAY_MS (0 to 60000) replaces ACT_DELAY_MS,
+ * so that a kill -9 can land between a reply and its action on a loaded
+ * host (tests/integration/kill9_acts.sh, k8s_kill9.sh). */
 #include "acts.h"
 #include "exec.h"
 #include "gates.h"
@@ -32,6 +36,7 @@
 #include <string.h>
 
 #define ACT_DELAY_MS 100
+#define ACT_DELAY_TEST_MAX 60000
 
 struct act {
 	uint64_t id;
@@ -45,6 +50,7 @@ struct sl_acts {
 	size_t n, cap;
 	uint64_t gate;  /* of the request being handled; 0: none */
 	uint64_t timer; /* the next due_ms */
+	int64_t delay_ms; /* ACT_DELAY_MS, or the tests' */
 };
 
 static int do_cancel(struct sluiced *d, uint64_t id, struct sl_err *err)
@@ -139,7 +145,13 @@ static size_t next(const struct sl_acts *a, uint64_t id, int64_t now)
 
 struct sl_acts *sl_acts_new(void)
 {
-	return sl_xcalloc(1, sizeof(struct sl_acts));
+	struct sl_acts *a = sl_xcalloc(1, sizeof(struct sl_acts));
+	const char *t = getenv("SLUICED_TEST_ACT_DELAY_MS");
+	char *end = NULL;
+	long v = t && *t ? strtol(t, &end, 10) : -1;
+
+	a->delay_ms = end && *end == '\0' && v >= 0 && v <= ACT_DELAY_TEST_MAX ? v : ACT_DELAY_MS;
+	return a;
 }
 
 void sl_acts_free(struct sl_acts *a)
@@ -203,7 +215,7 @@ int sl_acts_do(struct sluiced *d, uint64_t id, enum sl_act what, struct sl_err *
 
 void sl_acts_release(struct sluiced *d, uint64_t gate)
 {
-	int64_t due = sl_loop_now_ms(d->loop) + ACT_DELAY_MS;
+	int64_t due = sl_loop_now_ms(d->loop) + d->acts->delay_ms;
 	for (size_t i = 0; gate != 0 && i < d->acts->n; i++)
 		if (d->acts->v[i].gate == gate && d->acts->v[i].due_ms == 0)
 			d->acts->v[i].due_ms = due;

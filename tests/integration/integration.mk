@@ -8,6 +8,7 @@ INTEGRATION_TESTS = \
 	tests/integration/cancel_window.sh \
 	tests/integration/timeout.sh \
 	tests/integration/kill9.sh \
+	tests/integration/kill9_acts.sh \
 	tests/integration/kept.sh \
 	tests/integration/restart.sh \
 	tests/integration/config.sh \

@@ -4,7 +4,8 @@
 # ACT_DELAY_MS later (5 s here, SLUICED_TEST_ACT_DELAY_MS, so that the kill
 # lands inside that window on a loaded host). The record already says what
 # was acknowledged (COMPLETING, the requeue mark, SUSPENDED): after the
-# restart the local executor's adopt asks the supervisor again.
+# restart the local executor's adopt asks the supervisor again. A job the
+# record calls RUNNING after a resume has its processes continued.
 . "$top_srcdir/tests/integration/lib.sh"
 make_users
 export SLUICED_TEST_ACT_DELAY_MS=5000
@@ -74,5 +75,20 @@ expect_eq "squeue after the restart" S "$("$BIN/squeue" -h -j "$js" -o %t)"
 wait_until "the resumed job's process is still stopped" "[ \"\$(pstate $spid)\" = S ]"
 ok "scontrol suspend acknowledged, then kill -9 before its SIGSTOP: stopped after the restart"
 
-"$BIN/scancel" "$js"
+# A job the record calls RUNNING after a resume, its processes stopped (a
+# SIGCONT that never came): continued on adopt. One never suspended and
+# stopped by its owner stays stopped.
+start_job u
+ju=$id upid=$pid
+kill -STOP "$spid" "$upid" || fail "kill -STOP"
+wait_until "not stopped" "[ \"\$(pstate $spid)\" = T ] && [ \"\$(pstate $upid)\" = T ]"
+kill9_daemon
+start_daemon
+wait_until "the resumed job's process is still stopped after the restart" \
+	"[ \"\$(pstate $spid)\" = S ]"
+expect_eq "squeue" R "$("$BIN/squeue" -h -j "$js" -o %t)"
+expect_eq "the owner's stop of a job never suspended" T "$(pstate "$upid")"
+ok "a RUNNING job's stopped processes after a resume are continued on adopt"
+"$BIN/scancel" "$js" "$ju"
 wait_state "$js" CANCELLED 30
+wait_state "$ju" CANCELLED 30

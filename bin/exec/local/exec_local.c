@@ -440,7 +440,15 @@ int sl_exec_local_adopt(struct sl_exec_local *x, const struct sl_job *job, struc
 	 * been kept in its memory only (a supervisor not yet known; the
 	 * moment between a reply and its signals, sluiced's acts.c): asked
 	 * again. The supervisor takes the first reason to end and no later
-	 * one; a stopped process stays stopped. */
+	 * one; a stopped process stays stopped.
+	 *
+	 * A job the record calls RUNNING after a resume (suspend_time set)
+	 * gets its SIGCONT again: a resume's signal kept in the last daemon's
+	 * memory (a supervisor not yet known, exec_local_signal.c's defer)
+	 * would leave it stopped for good while squeue says R. A second
+	 * SIGCONT is nothing to a running group, and the supervisor's clock
+	 * counts only a stop. A job never suspended gets none: a stop its
+	 * owner sent (scancel -s STOP) is not ours to undo. */
 	struct sl_err ignore = SL_ERR_INIT;
 	if (job->state == SL_JOB_COMPLETING)
 		(void)sl_exec_local_cancel(x, job->id, &ignore);
@@ -448,6 +456,8 @@ int sl_exec_local_adopt(struct sl_exec_local *x, const struct sl_job *job, struc
 		(void)sl_exec_local_requeue(x, job->id, &ignore);
 	else if (job->state == SL_JOB_SUSPENDED)
 		(void)sl_exec_local_signal(x, job->id, SIGSTOP | SL_SIGNAL_GROUP, &ignore);
+	else if (job->state == SL_JOB_RUNNING && job->suspend_time > 0)
+		(void)sl_exec_local_signal(x, job->id, SIGCONT | SL_SIGNAL_GROUP, &ignore);
 	return 0;
 }
 

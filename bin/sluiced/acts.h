@@ -20,7 +20,7 @@ struct sl_acts *sl_acts_new(void);
 void sl_acts_free(struct sl_acts *a);
 /* The daemon stops: do what still waits, while the executor is there. A
  * kill -9 cannot: what the actions were for is on disk (COMPLETING, a
- * requeue mark, SUSPENDED), and the local executor's adopt asks again. */
+ * requeue mark, SUSPENDED), and each executor's adopt asks again. */
 void sl_acts_finish(struct sluiced *d);
 
 /* conn.c, around the handling of one request: the actions it asks for wait

@@ -61,6 +61,7 @@ INTEGRATION_TESTS = \
 	tests/integration/k8s_podsready.sh \
 	tests/integration/k8s_outage.sh \
 	tests/integration/k8s_kill9.sh \
+	tests/integration/k8s_kill9_acts.sh \
 	tests/integration/k8s_restart.sh \
 	tests/integration/k8s_kubeconfig.sh \
 	tests/integration/k8s_race.sh \

@@ -190,6 +190,17 @@ static int ops_adopt(void *p, const struct sl_job *job, struct sl_err *err)
 	kj->kind = sl_render_kind(&(struct sl_render_in){.job = kj->job,
 							 .kube = sl_conf_kubernetes(*x->confp)});
 	sl_k8sexec_suspend_adopt(kj, job);
+	/* A cancel or requeue the last daemon acknowledged may never have sent
+	 * its DELETE (it follows the reply: sluiced's acts.c), or never had
+	 * its answer: the record says so (COMPLETING, the requeue mark). The
+	 * DELETE goes now, without waiting for the lists: an object already
+	 * gone answers 404, which ends the job all the same, where the lists
+	 * would find it missing and create it again. A cancel wins over a
+	 * requeue, as in sl_lifecycle_finished(). */
+	if (job->state == SL_JOB_COMPLETING)
+		sl_k8sexec_end(kj, SL_JOB_CANCELLED, NULL);
+	else if (job->requeue_mark > 0)
+		sl_k8sexec_end(kj, SL_JOB_PREEMPTED, NULL); /* the requeue op: preempt */
 	return 0;
 }
 

@@ -1,10 +1,13 @@
 #!/bin/sh
-# Kubernetes executor: kill -9 of sluiced after it acknowledged scancel or
-# scontrol requeue, before the DELETE went out (acts.c acts after the
-# reply; SLUICED_TEST_ACT_DELAY_MS makes that 5 s here), or after it went
-# out but before its answer. The record says what was acknowledged
-# (COMPLETING, the requeue mark): the restarted daemon's adopt does it,
-# whether the object is still there or already gone (never created again).
+# Kubernetes executor: kill -9 of sluiced after it acknowledged scancel,
+# scontrol requeue or suspend, before the DELETE or PATCH went out (acts.c
+# acts after the reply; SLUICED_TEST_ACT_DELAY_MS makes that 5 s here), or
+# after it went out but before its answer. The record says what was
+# acknowledged (COMPLETING, the requeue mark, SUSPENDED): the restarted
+# daemon's adopt does it, whether the object is still there or already gone
+# (never created again). A resume whose PATCH never landed is done again:
+# the record says RUNNING. An object that agrees with its record costs no
+# write.
 . "$top_srcdir/tests/integration/k8s_lib.sh"
 start_fake
 CPUS=8 write_k8s_conf
@@ -23,6 +26,10 @@ lists() {
 live_pods() {
 	fk GET "/fake/objects?resource=pods&labelSelector=sluice.io/job-id=$1" |
 		jpath 'len([p for p in d["items"] if not p["metadata"].get("deletionTimestamp")])'
+}
+suspended() {
+	fk GET "/fake/objects?resource=jobsets&labelSelector=sluice.io/job-id=$1" |
+		jpath 'd["items"][0]["spec"].get("suspend")'
 }
 running_job() { # -> $j, RUNNING with its pod
 	j=$(submit root -c 1 -o /dev/null --wrap 'sleep 1000') || fail "submit"
@@ -77,6 +84,45 @@ expect_eq "the first run" REQUEUED "$("$BIN/sacct" -D -X -n -P -j "$j" -o State 
 wait_n 0 jobsets "sluice.io/job-id=$j"
 "$BIN/scancel" "$j"
 ok "scontrol requeue acknowledged, kill -9 before its DELETE: the JobSet deleted, requeued"
+
+# scontrol suspend, the PATCH not yet sent: suspended after the restart.
+running_job
+s0=$(fseq)
+"$BIN/scontrol" suspend "$j" || fail "suspend"
+expect_eq "patches before the kill -9 (the suspend waits)" 0 "$(verbs "$s0" patch)"
+kill9_daemon
+start_daemon
+wait_until "job $j: spec.suspend not set after the restart" "[ \"\$(suspended $j)\" = True ]"
+wait_until "job $j: pods still run" "[ \"\$(live_pods $j)\" = 0 ]"
+expect_eq "squeue" S "$(sq "$j" %t)"
+ok "scontrol suspend acknowledged, kill -9 before its PATCH: suspended after the restart"
+
+# scontrol resume whose PATCH never landed (dropped unanswered): the record
+# says RUNNING, the object suspended; the adopt patches it.
+fk POST /fake/faults '{"type": "drop", "count": 1000, "method": "PATCH", "path": "jobsets"}' >/dev/null ||
+	fail "fault"
+"$BIN/scontrol" resume "$j" || fail "resume"
+expect_eq "squeue after resume" R "$(sq "$j" %t)"
+kill9_daemon
+fk DELETE /fake/faults >/dev/null
+expect_eq "spec.suspend while no daemon runs" True "$(suspended "$j")"
+start_daemon
+wait_until "job $j: still suspended after the restart" "[ \"\$(suspended $j)\" = False ]"
+wait_until "job $j: no pod again" "[ \"\$(live_pods $j)\" = 1 ]"
+expect_eq "squeue" R "$(sq "$j" %t)"
+ok "scontrol resume whose PATCH never landed, kill -9: resumed after the restart"
+
+# A job adopted as it is patches nothing.
+kill9_daemon
+s0=$(fseq)
+start_daemon
+wait_until "no lists after the restart" "[ \"\$(lists $s0)\" -ge 2 ]"
+sleep 1 # a PATCH would follow the list at once
+expect_eq "patches after a plain restart" 0 "$(verbs "$s0" patch)"
+expect_eq "deletes after a plain restart" 0 "$(verbs "$s0" delete)"
+"$BIN/scancel" "$j"
+wait_state "$j" CANCELLED 30
+ok "a job whose object agrees with its record is left alone"
 
 stop_daemon
 ! grep -E -A20 "AddressSanitizer|LeakSanitizer|runtime error" "$T/sluiced.log" ||

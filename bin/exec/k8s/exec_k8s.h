@@ -125,6 +125,10 @@ int sl_k8sexec_node_drain(struct sl_exec_k8s *x, const char *node, const char *r
 int sl_k8sexec_suspend(struct kjob *kj, int resume, struct sl_err *err);
 /* After a restart: the clock of a job that was suspended and resumed. */
 void sl_k8sexec_suspend_adopt(struct kjob *kj, const struct sl_job *job);
+/* After a restart, its object found (kj->obj): set its suspend field as
+ * the record says, when it does not (a suspend acknowledged whose PATCH
+ * never went out, a resume whose PATCH never landed). */
+void sl_k8sexec_suspend_found(struct kjob *kj);
 
 /* exec_k8s_job.c */
 struct kjob *sl_k8sexec_job_find(struct sl_exec_k8s *x, uint64_t id);

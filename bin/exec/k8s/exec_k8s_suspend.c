@@ -9,7 +9,13 @@
  * resumed Job's clock from zero, so it would give the whole limit again. So
  * at each resume a timer holds what is left (the limit less the time run
  * before), and ends the job as TIMEOUT when it fires; the deadline in the
- * object stays as the outer bound. */
+ * object stays as the outer bound.
+ *
+ * The PATCH follows scontrol's reply (sluiced's acts.c), and its answer
+ * comes later still: a kill -9 in between leaves the object unlike the
+ * record, which holds what was acknowledged. So after a restart the
+ * object, once found, is patched to what the record says; one that agrees
+ * costs no write. */
 #include "exec_k8s.h"
 
 #include <json-c/json.h>
@@ -61,24 +67,33 @@ static void limit_arm(struct kjob *kj, int64_t now)
 	kj->limit_timer = sl_loop_add_timer(kj->x->loop, left > 0 ? left * 1000 : 0, on_limit, kj);
 }
 
+/* The object's spec.suspend (MPIJob: spec.runPolicy.suspend) set to
+ * !resume by a merge patch: the last word wins, as merge patches set, not
+ * toggle. */
+static void patch(struct kjob *kj, int resume)
+{
+	int mpi = kj->kind == &sl_k8s_kinds[SL_K8S_MPIJOB];
+	char body[64], *item;
+
+	snprintf(body, sizeof(body), mpi ? "{\"spec\":{\"runPolicy\":{\"suspend\":%s}}}"
+					 : "{\"spec\":{\"suspend\":%s}}",
+		 resume ? "false" : "true");
+	item = sl_k8s_kind_path(kj->kind, kj->ns, kj->name);
+	sl_k8s_call_cancel(kj->patch);
+	kj->patch = sl_k8s_patch(kj->x->http, item, "application/merge-patch+json", body,
+				 strlen(body), on_patch, kj);
+	free(item);
+}
+
 int sl_k8sexec_suspend(struct kjob *kj, int resume, struct sl_err *err)
 {
-	const char *fmt = kj->kind == &sl_k8s_kinds[SL_K8S_MPIJOB]
-				  ? "{\"spec\":{\"runPolicy\":{\"suspend\":%s}}}"
-				  : "{\"spec\":{\"suspend\":%s}}";
 	int64_t now = (int64_t)time(NULL);
-	char body[64], *item;
 
 	if (kj->phase != KJ_LIVE)
 		return sl_err_set(err, SL_ESTATE, "Job is not running");
 	if (kj->suspended == !resume)
 		return 0;
-	snprintf(body, sizeof(body), fmt, resume ? "false" : "true");
-	item = sl_k8s_kind_path(kj->kind, kj->ns, kj->name);
-	sl_k8s_call_cancel(kj->patch); /* the last word wins: merge patches set, not toggle */
-	kj->patch = sl_k8s_patch(kj->x->http, item, "application/merge-patch+json", body,
-				 strlen(body), on_patch, kj);
-	free(item);
+	patch(kj, resume);
 	kj->suspended = !resume;
 	if (resume) {
 		kj->run_from = now;
@@ -104,4 +119,27 @@ void sl_k8sexec_suspend_adopt(struct kjob *kj, const struct sl_job *job)
 		kj->run_from = job->suspend_time;
 	if (!kj->suspended)
 		limit_arm(kj, (int64_t)time(NULL));
+}
+
+/* Whether obj says suspended: spec.suspend, an MPIJob's
+ * spec.runPolicy.suspend; absent is false (the API's default). */
+static int obj_suspended(const struct kjob *kj, json_object *obj)
+{
+	json_object *spec = NULL, *v = NULL;
+	if (!json_object_object_get_ex(obj, "spec", &spec))
+		return 0;
+	if (kj->kind == &sl_k8s_kinds[SL_K8S_MPIJOB] &&
+	    !json_object_object_get_ex(spec, "runPolicy", &spec))
+		return 0;
+	return json_object_object_get_ex(spec, "suspend", &v) && json_object_get_boolean(v);
+}
+
+void sl_k8sexec_suspend_found(struct kjob *kj)
+{
+	if (kj->obj == NULL || obj_suspended(kj, kj->obj) == kj->suspended)
+		return;
+	sl_info("job %llu: %s %s/%s, as its record says (after a restart)",
+		(unsigned long long)kj->id, kj->suspended ? "suspending" : "resuming", kj->ns,
+		kj->name);
+	patch(kj, !kj->suspended);
 }

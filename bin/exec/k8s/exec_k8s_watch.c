@@ -404,6 +404,18 @@ static void pods_relisted(json_object *items, const char *rv, void *arg)
 
 /* ---- objects ---- */
 
+/* After a restart, the job's object found: followed again, and made to
+ * say what the record says about suspension (exec_k8s_suspend.c). A
+ * cancel or requeue the record holds never gets here: ops adopt sent its
+ * DELETE at once. */
+static void adopted(struct kjob *kj, json_object *obj)
+{
+	set_obj(kj, obj);
+	kj->phase = KJ_LIVE;
+	ready_arm(kj);
+	sl_k8sexec_suspend_found(kj);
+}
+
 static int current_name(struct kjob *kj, json_object *obj)
 {
 	const char *name = sl_k8s_obj_meta(obj, "name"), *ns = sl_k8s_obj_meta(obj, "namespace");
@@ -429,10 +441,8 @@ static void obj_event(enum sl_k8s_watch_type type, json_object *obj, void *arg)
 	}
 	if (type != SL_KW_ADDED && type != SL_KW_MODIFIED)
 		return;
-	if (kj->phase == KJ_ADOPTING) {
-		kj->phase = KJ_LIVE;
-		ready_arm(kj);
-	}
+	if (kj->phase == KJ_ADOPTING)
+		adopted(kj, obj);
 	if (kj->phase == KJ_LIVE || kj->phase == KJ_CREATING) {
 		set_obj(kj, obj);
 		eval(kj);
@@ -452,11 +462,10 @@ static void reconcile_one(struct kwatch *kw, json_object *obj)
 	if (kj != NULL && current_name(kj, obj)) {
 		if (kj->phase == KJ_ADOPTING) {
 			sl_info("job %llu: adopted %s/%s", (unsigned long long)kj->id, ns, name);
-			kj->phase = KJ_LIVE;
-			ready_arm(kj);
-		}
-		if (kj->phase == KJ_LIVE)
+			adopted(kj, obj);
+		} else if (kj->phase == KJ_LIVE) {
 			set_obj(kj, obj);
+		}
 		return; /* else the create or delete in flight decides */
 	}
 	if (is_deleting(obj))

@@ -80,7 +80,8 @@ TESTS += $(INTEGRATION_TESTS)
 # own beside make check's (see there). Each is in INTEGRATION_TESTS too.
 WAITING_TESTS = tests/integration/timeout.sh tests/integration/k8s_timeout.sh \
 	tests/integration/sbatch_timed.sh tests/integration/k8s_suspend.sh \
-	tests/integration/pam.sh tests/integration/k8s_outage.sh
+	tests/integration/pam.sh tests/integration/k8s_outage.sh \
+	tests/integration/kill9_acts.sh tests/integration/k8s_kill9_acts.sh
 EXTRA_DIST += tests/integration/arrays_scenario.sh tests/integration/arrays_capture.sh \
 	tests/data/arrays/arrays.golden tests/bench/array.sh
 EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh tests/integration/pam_lib.sh $(INTEGRATION_TESTS) \

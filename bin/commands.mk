@@ -143,7 +143,8 @@ compat_libcompat_a_SOURCES += compat/srun_opt.c compat/srun_opt.h \
 # --mpi=pmi2: the PMI wire (compat/pmi2.c), served by bin/srun_pmi2.c
 compat_libcompat_a_SOURCES += compat/pmi2.c compat/pmi2_map.c compat/pmi2.h
 UNIT_TESTS += tests/unit/test_pmi2
-UNIT_TESTS += tests/unit/test_srun_opt tests/unit/test_srun_gpus tests/unit/test_step_rows
+UNIT_TESTS += tests/unit/test_srun_opt tests/unit/test_srun_gpus tests/unit/test_step_rows \
+	tests/unit/test_srun_nodes
 compat_libcompat_a_SOURCES += compat/squeue_steps.c compat/squeue_steps.h
 EXTRA_DIST += tests/integration/srun_scenario.sh tests/integration/srun_capture.sh \
 	tests/integration/srun_lib.sh tests/integration/srun_share.sh tests/data/srun/srun.golden

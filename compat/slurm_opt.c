@@ -237,7 +237,8 @@ static const struct {
 		     "DeadLine; a started local job's time limit is cut to it"},
 	{"exclude", "local: excluding this host is refused (the job could never run), a name "
 		    "no node has is Slurm's `Invalid node name specified`, this host's other "
-		    "node names (`HOST-N`) change nothing; Kubernetes: refused"},
+		    "node names (`HOST-N`) change nothing; Kubernetes: refused; a value with "
+		    "`/` is a host file, read before `--nodefile`'s"},
 	{"exclusive", "local: the job takes the whole node, its partition's largest flavor's "
 		      "CPU quota; Kubernetes: pod anti-affinity keeps other Sluice pods off "
 		      "its nodes; `=user`, `=mcs` refused"},

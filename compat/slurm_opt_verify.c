@@ -69,14 +69,18 @@ static int host_file(char **list, struct sl_err *err)
 	return 0;
 }
 
-/* --nodefile (its failure exits 255, with sbatch's own line after the
- * reader's), then -x and -w naming files (exit 1), as sbatch's
- * _opt_verify reads them. */
+/* -x naming a file (exit 1), then --nodefile (its failure exits 255, with
+ * sbatch's own line after the reader's), then -w naming a file (exit 1),
+ * in the order sbatch's _opt_verify reads them. */
 static int host_files(struct ctx *c, struct sl_err *err)
 {
 	struct sl_jobspec *s = c->spec;
 	char *names = NULL;
 
+	if (host_file(&s->exclude, err) != 0) {
+		c->status = 1;
+		return -SL_EINVAL;
+	}
 	if (c->nodefile != NULL) {
 		if (sl_hostfile_read(c->nodefile, &names, err) != 0) {
 			char *msg = sl_xasprintf("%s\nInvalid --nodefile node file", err->msg);
@@ -88,7 +92,7 @@ static int host_files(struct ctx *c, struct sl_err *err)
 		free(s->nodelist);
 		s->nodelist = names;
 	}
-	if (host_file(&s->exclude, err) != 0 || host_file(&s->nodelist, err) != 0) {
+	if (host_file(&s->nodelist, err) != 0) {
 		c->status = 1;
 		return -SL_EINVAL;
 	}

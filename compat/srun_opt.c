@@ -289,37 +289,21 @@ SET(set_alloc_exclusive)
 	return alloc_push(O(ctx), "exclusive", arg);
 }
 
-/* -w (a '/' in it names a host file) and -F: the file's names, read now
- * (hostlist.h: Slurm's slurm_read_hostfile), for the step and the
- * allocation alike. */
-static int nodes_from(void *ctx, const char *arg, int file, struct sl_err *err)
-{
-	char *names = NULL;
-	int r = 0;
-
-	if ((file || strchr(arg, '/') != NULL) && sl_hostfile_read(arg, &names, err) != 0) {
-		char *msg = sl_xasprintf("srun: error: %s%s", err->msg, file ? "\nsrun: error: "
-					 "Invalid --nodefile node file" : "");
-		sl_err_clear(err);
-		r = sl_err_set(err, SL_EINVAL, "%s", msg);
-		free(msg);
-		O(ctx)->fatal_value = file; /* exit(-1) for -F, error_exit for -w */
-		return r;
-	}
-	free(O(ctx)->nodelist);
-	O(ctx)->nodelist = names ? names : sl_xstrdup(arg);
-	return alloc_push(O(ctx), "nodelist", O(ctx)->nodelist);
-}
-SET(set_alloc_nodelist) { return nodes_from(ctx, arg, 0, err); }
-/* -x: the step's (srun_layout.c) or the allocation's, as sbatch's -x */
-SET(set_alloc_exclude)
+/* -w, -F and -x: kept as given, read by host_files() once every option is
+ * in (only the last of -w and -F counts, as Slurm's) */
+SET(set_alloc_nodelist)
 {
 	(void)err;
-	free(O(ctx)->exclude);
-	O(ctx)->exclude = sl_xstrdup(arg);
-	return alloc_push(O(ctx), "exclude", arg);
+	O(ctx)->nodefile = 0;
+	return replace(&O(ctx)->nodelist, arg);
 }
-SET(set_alloc_nodefile) { return nodes_from(ctx, arg, 1, err); }
+SET(set_alloc_nodefile)
+{
+	(void)err;
+	O(ctx)->nodefile = 1;
+	return replace(&O(ctx)->nodelist, arg);
+}
+SET(set_alloc_exclude) { (void)err; return replace(&O(ctx)->exclude, arg); }
 ALLOC(set_alloc_gres, "gres")
 /* Checked here, as srun's own parser does, not when the allocation is
  * asked for (where the error would read as the controller's). */
@@ -504,6 +488,44 @@ static int apply_args(struct sl_srun_opts *o, const struct sl_optval *v, size_t 
 	return 0;
 }
 
+/* *list naming a host file (-F, or a '/' in it): the file's names
+ * (hostlist.h: Slurm's slurm_read_hostfile). A file that cannot be read
+ * ends -F with exit(-1) and its own line, -w and -x with error_exit. */
+static int host_file(struct sl_srun_opts *o, char **list, int file, struct sl_err *err)
+{
+	struct sl_err e = SL_ERR_INIT;
+	char *names = NULL;
+
+	if (*list == NULL || (!file && strchr(*list, '/') == NULL))
+		return 0;
+	if (sl_hostfile_read(*list, &names, &e) != 0) {
+		o->fatal_value = file;
+		return sl_err_set(err, SL_EINVAL, "srun: error: %s%s", e.msg, file ? "\nsrun: "
+				  "error: Invalid --nodefile node file" : "");
+	}
+	free(*list);
+	*list = names;
+	return 0;
+}
+
+/* The host files, in the order Slurm's _opt_verify reads them: -x's,
+ * then -F's or -w's. */
+static int host_files(struct sl_srun_opts *o, struct sl_err *err)
+{
+	int r = host_file(o, &o->exclude, 0, err);
+	return r != 0 ? r : host_file(o, &o->nodelist, o->nodefile, err);
+}
+
+/* The node lists, as they now stand, for the allocation srun or salloc
+ * makes (sbatch's -w and -x). */
+static void alloc_nodes(struct sl_srun_opts *o)
+{
+	if (o->nodelist != NULL)
+		alloc_push(o, "nodelist", o->nodelist);
+	if (o->exclude != NULL)
+		alloc_push(o, "exclude", o->exclude);
+}
+
 /* srun's and salloc's: scan with tab (syntax errors as getopt's, status
  * 255), the input variables, then the flags; o->argv is the rest. */
 static int parse_with(const struct sl_opt *tab, const char *prog, int argc, char **argv,
@@ -528,8 +550,8 @@ static int parse_with(const struct sl_opt *tab, const char *prog, int argc, char
 		return sl_err_set(err, -r, "%s: %s\nTry \"%s --help\" for more information", prog,
 				  msg, prog);
 	}
-	if ((r = apply_env(tab, o, envp, err)) == 0)
-		r = apply_args(o, v, n, err);
+	if ((r = apply_env(tab, o, envp, err)) == 0 && (r = apply_args(o, v, n, err)) == 0)
+		r = host_files(o, err);
 	if (r != 0 && o->fatal_value)
 		*status = 255;
 	o->argv = argv + optind;
@@ -544,6 +566,7 @@ int sl_srun_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_
 	int r;
 	if ((r = parse_with(table, "srun", argc, argv, envp, o, status, err)) != 0)
 		return r;
+	alloc_nodes(o);
 	if (o->help || o->usage || o->version || o->mpi_list || o->bind_help)
 		return 0;
 	if (o->gpus_per_task > 0 && o->ntasks == 0 && o->ntasks_per_node == 0)
@@ -658,7 +681,10 @@ static int as_salloc(int r, struct sl_err *err)
 int sl_salloc_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_opts *o,
 			 int *status, struct sl_err *err)
 {
-	return as_salloc(parse_with(salloc_table, "salloc", argc, argv, envp, o, status, err), err);
+	int r = parse_with(salloc_table, "salloc", argc, argv, envp, o, status, err);
+	if (r == 0)
+		alloc_nodes(o);
+	return as_salloc(r, err);
 }
 
 void sl_srun_opts_clear(struct sl_srun_opts *o)

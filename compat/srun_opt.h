@@ -58,7 +58,9 @@ struct sl_srun_opts {
 	                           * step's own CPUs (--exact, Slurm 22.05) */
 	int64_t mem_mib;          /* --mem (per node), MiB; -1 not given */
 	int64_t mem_per_cpu_mib;  /* --mem-per-cpu, MiB; -1 not given */
-	char *nodelist;           /* -w: in an allocation, the step's nodes */
+	char *nodelist;           /* -w (or -F): in an allocation, the step's nodes; a
+	                           * host file's names once parsed */
+	int nodefile;             /* parsing: nodelist is -F's host file */
 	char *exclude;            /* -x: in an allocation, the job's nodes the step
 	                           * leaves out */
 	char *hint;               /* --hint, --threads-per-core and -m's socket and core

@@ -431,9 +431,9 @@ done
 as $USER1 "$BIN/scancel" "$rq"
 ok "a requeued job's steps stay with their run in sacct; the next run's start at 0"
 
-# -F/--nodefile and -w naming a file, for srun and salloc: the host file's
-# names (Slurm's slurm_read_hostfile), its errors in Slurm's words: -F
-# exits 255, -w 1 (22.05's opt.c).
+# -F/--nodefile and -w or -x naming a file, for srun and salloc: the host
+# file's names (Slurm's slurm_read_hostfile), its errors in Slurm's words:
+# -F exits 255, -w and -x 1, -x's read first (22.05's opt.c).
 node=$(hostname -s)
 printf '%s # this host\n' "$node" >"$T/work/hosts.txt"
 chmod 644 "$T/work/hosts.txt"
@@ -446,7 +446,12 @@ expect_eq "salloc -F missing" "255 salloc: error: slurm_allocate_resources error
 salloc: error: Invalid --nodefile node file" "$rc $out"
 out=$(cd "$T/work" && as $USER1 "$BIN/srun" -w ./nosuch.txt true 2>&1); rc=$?
 expect_eq "srun -w ./missing" "1 srun: error: slurm_allocate_resources error opening file ./nosuch.txt, No such file or directory" "$rc $out"
-ok "srun and salloc -F, -w ./file: host files as Slurm reads them"
+out=$(cd "$T/work" && as $USER1 "$BIN/srun" -w ./hosts.txt -x ./nosuch.txt true 2>&1); rc=$?
+expect_eq "srun -x ./missing" "1 srun: error: slurm_allocate_resources error opening file ./nosuch.txt, No such file or directory" "$rc $out"
+printf '%s-7\n' "$node" >"$T/work/other.txt"
+chmod 644 "$T/work/other.txt"
+expect_eq "srun -x ./file" "$node" "$(cd "$T/work" && as $USER1 "$BIN/srun" -x ./other.txt hostname -s)"
+ok "srun and salloc -F, -w ./file, -x ./file: host files as Slurm reads them"
 
 # srun --test-only (ReFrame probes partitions with it): the line sbatch's
 # --test-only prints, srun's name; nothing runs, nothing stays queued.

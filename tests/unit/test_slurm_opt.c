@@ -205,6 +205,10 @@ static void test_errors(void **state)
 	RUN(&r, base_env, "-F", "/nonexistent/hosts.txt", "job.sh");
 	expect_fail(&r, 255, 0, "slurm_allocate_resources error opening file "
 		    "/nonexistent/hosts.txt, No such file or directory\nInvalid --nodefile node file");
+	/* -x's file is read before -F's (sbatch's _opt_verify): its error, exit 1 */
+	RUN(&r, base_env, "-F", "/nonexistent/hosts.txt", "-x", "/nonexistent/x", "job.sh");
+	expect_fail(&r, 1, 0, "slurm_allocate_resources error opening file /nonexistent/x, No "
+		    "such file or directory");
 	RUN(&r, base_env, "--open-mode=x", "job.sh");
 	expect_fail(&r, 255, 0, "Invalid --open-mode specification");
 	RUN(&r, base_env, "--get-user-env=5X", "job.sh");

@@ -60,6 +60,7 @@ static void parse(int argc, char **argv, struct sl_srun_opts *o)
 	}
 	if (o->cpu_bind_warn)
 		fprintf(stderr, "srun: %s\n", SL_SRUN_NO_CPU_BIND);
+	fputs(o->warn ? o->warn : "", stderr);
 	if (o->spec_warn) /* Slurm's lines for AllowSpecResourcesUsage=No */
 		fprintf(stderr, "srun: error: Ignoring %s since it's not allowed by configuration "
 				"(AllowSpecResourcesUsage = No)\n",

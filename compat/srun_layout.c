@@ -218,6 +218,22 @@ static int excluded(const struct sl_srun_opts *o, const struct sl_srun_alloc *a,
 	return r;
 }
 
+/* list's names, each once (hostlist_uniq: "n1,n1,n2" names two nodes). */
+static int uniq_names(const char *list, char ***names, size_t *n, struct sl_err *err)
+{
+	char **all = NULL, *once;
+	size_t k = 0;
+	int r;
+
+	if ((r = sl_hostlist_expand(list, &all, &k, err)) != 0)
+		return r;
+	once = sl_hostlist_compress(all, k);
+	sl_strv_free(all);
+	r = sl_hostlist_expand(once, names, n, err);
+	free(once);
+	return r;
+}
+
 /* The step's candidate nodes, as indices into the job's, less -x's: -w's
  * first (each must be the job's), then for -N beyond them the job's
  * others in order; else the job's from -r on. *nlisted: how many -w named
@@ -236,7 +252,7 @@ static int pick(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, int
 			       "-w,--nodelist or -x,--exclude.");
 		goto out;
 	}
-	if (o->nodelist != NULL && sl_hostlist_expand(o->nodelist, &names, &nn, &e) != 0) {
+	if (o->nodelist != NULL && uniq_names(o->nodelist, &names, &nn, &e) != 0) {
 		r = sl_err_set(err, SL_EINVAL, "srun: error: Invalid node name specified");
 		goto out;
 	}
@@ -276,7 +292,7 @@ static void nodes_warn(const struct sl_srun_opts *o, char **warn)
 	struct sl_err e = SL_ERR_INIT;
 	int nodes = o->nodes > 0 ? o->nodes : 0;
 
-	if (o->nodelist != NULL && sl_hostlist_expand(o->nodelist, &names, &nn, &e) == 0 &&
+	if (o->nodelist != NULL && uniq_names(o->nodelist, &names, &nn, &e) == 0 &&
 	    (int)nn > nodes)
 		nodes = (int)nn;
 	sl_strv_free(names);
@@ -289,9 +305,11 @@ static void nodes_warn(const struct sl_srun_opts *o, char **warn)
 static int counts(const struct sl_srun_opts *o, const struct sl_srun_alloc *a, int avail,
 		  int listed, struct sl_srun_layout *l, char **warn, struct sl_err *err)
 {
+	/* -w's names count as nodes asked for, beyond -N's minimum (opt.c's
+	 * MAX); srun_opt.c has already cut them to its maximum */
 	int nodes = o->nodes > 0 ? o->nodes : listed > 0 ? listed : avail;
 	if (listed > nodes)
-		return refuse(err, a->job_id, "Requested node configuration is not available");
+		nodes = listed;
 	l->npn = o->ntasks_per_node;
 	l->ntasks = o->ntasks > 0 ? o->ntasks : l->npn > 0 ? l->npn * nodes : nodes;
 	if (nodes > l->ntasks) /* nodes_warn() said so when Slurm does */

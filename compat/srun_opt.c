@@ -96,6 +96,7 @@ static int nodes_value(struct sl_srun_opts *o, const char *arg, struct sl_err *e
 	}
 	/* 0 is the controller's to refuse, "Node count specification invalid" */
 	o->nodes = lo == 0 ? SL_SRUN_NODES_ZERO : lo;
+	o->nodes_max = lo == 0 || hi < 0 ? 0 : hi;
 	return 0;
 }
 
@@ -516,6 +517,27 @@ static int host_files(struct sl_srun_opts *o, struct sl_err *err)
 	return r != 0 ? r : host_file(o, &o->nodelist, o->nodefile, err);
 }
 
+/* -w naming more nodes than -N's maximum (or the job's
+ * SLURM_JOB_NUM_NODES): Slurm's srun says so and drops the last names
+ * given, where it would otherwise ask for the larger count (22.05's
+ * _opt_verify; not salloc's, whose controller refuses "-N 3-2"). */
+static void nodes_trim(struct sl_srun_opts *o)
+{
+	struct sl_err e = SL_ERR_INIT;
+	char **names = NULL;
+	size_t n = 0;
+
+	if (o->nodelist != NULL && o->nodes_max > 0 &&
+	    sl_hostlist_expand(o->nodelist, &names, &n, &e) == 0 && n > (size_t)o->nodes_max) {
+		o->warn = sl_xasprintf("srun: error: Required nodelist includes more nodes than "
+				       "permitted by max-node count (%zu > %d). Eliminating nodes "
+				       "from the nodelist.\n", n, o->nodes_max);
+		free(o->nodelist);
+		o->nodelist = sl_hostlist_compress_ordered(names, (size_t)o->nodes_max);
+	}
+	sl_strv_free(names);
+}
+
 /* The node lists, as they now stand, for the allocation srun or salloc
  * makes (sbatch's -w and -x). */
 static void alloc_nodes(struct sl_srun_opts *o)
@@ -566,6 +588,7 @@ int sl_srun_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_
 	int r;
 	if ((r = parse_with(table, "srun", argc, argv, envp, o, status, err)) != 0)
 		return r;
+	nodes_trim(o);
 	alloc_nodes(o);
 	if (o->help || o->usage || o->version || o->mpi_list || o->bind_help)
 		return 0;
@@ -698,6 +721,7 @@ void sl_srun_opts_clear(struct sl_srun_opts *o)
 	free(o->clusters);
 	free(o->nodelist);
 	free(o->exclude);
+	free(o->warn);
 	free(o->hint);
 	free(o->dist);
 	free(o->cpu_freq);

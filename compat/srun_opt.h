@@ -18,6 +18,7 @@
 struct sl_srun_opts {
 	int ntasks, nodes;        /* 0: not given; SL_SRUN_NODES_ZERO: -N 0 */
 	int nodes_opt;            /* -N on the command line (not SLURM_JOB_NUM_NODES) */
+	int nodes_max;            /* -N's maximum (its count unless a range); 0: none */
 	int ntasks_opt;           /* -n on the command line */
 	int ntasks_per_node;      /* 0: not given */
 	int cpus_per_task;        /* 0: not given */
@@ -74,6 +75,9 @@ struct sl_srun_opts {
 	char *clusters;           /* -M: the one cluster Sluice is (slurm_clusters.h) */
 	char **alloc;             /* "--partition=P", ...: for the allocation srun or salloc
 	                           * makes (sbatch's options); NULL: none */
+	char *warn;               /* lines of Slurm's option checks that do not stop
+	                           * srun ("srun: error: ...\n"), for it to print first;
+	                           * NULL: none */
 	char **argv;              /* the command (borrowed from argv), NULL-terminated */
 	int argc;
 };

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "hostlist.h"
+#include "srun_layout.h"
 #include "srun_opt.h"
 #include "xalloc.h"
 
@@ -121,10 +123,115 @@ static void test_host_files(void **state)
 	free(hf);
 }
 
+/* A step in job 230 on nodes (one CPU each, SLURM_JOB_NUM_NODES their
+ * count), srun's arguments after: its step's nodes, or its error's text;
+ * *said, the lines srun prints before (the parse's, then the layout's). */
+static char *step(const char *nodes, char **said, ...)
+{
+	char e1[64], e2[64], e3[64], *env[] = {"SLURM_JOB_ID=230", e1, e2, e3, NULL};
+	struct sl_srun_alloc a;
+	struct sl_srun_layout l;
+	struct sl_srun_opts o;
+	struct sl_err err;
+	char *warn = NULL, *out;
+	int st;
+	va_list ap;
+
+	char **names = NULL;
+	size_t n = 0;
+
+	err = (struct sl_err)SL_ERR_INIT;
+	assert_int_equal(sl_hostlist_expand(nodes, &names, &n, &err), 0);
+	sl_strv_free(names);
+	snprintf(e1, sizeof(e1), "SLURM_JOB_NODELIST=%s", nodes);
+	snprintf(e2, sizeof(e2), "SLURM_JOB_CPUS_PER_NODE=1(x%zu)", n);
+	snprintf(e3, sizeof(e3), "SLURM_JOB_NUM_NODES=%zu", n);
+	assert_int_equal(sl_srun_alloc_from_env(env, &a, &err), 0);
+	va_start(ap, said);
+	assert_int_equal(run_parse(sl_srun_opts_parse, env, &o, &st, &err, ap), 0);
+	va_end(ap);
+	out = sl_srun_layout_make(&o, &a, &l, &warn, &err) == 0 ? sl_xstrdup(l.nodelist)
+								: sl_xstrdup(err.msg);
+	*said = sl_xasprintf("%s%s", o.warn ? o.warn : "", warn ? warn : "");
+	free(warn);
+	sl_srun_layout_clear(&l);
+	sl_srun_opts_clear(&o);
+	sl_srun_alloc_clear(&a);
+	return out;
+}
+
+#define ELIMINATING(n, max) \
+	"srun: error: Required nodelist includes more nodes than permitted by max-node " \
+	"count (" #n " > " #max "). Eliminating nodes from the nodelist.\n"
+#define CANT_RUN(t, n) \
+	"srun: Warning: can't run " #t " processes on " #n " nodes, setting nnodes to " #t "\n"
+
+/* -w naming more nodes than -N's maximum (the job's SLURM_JOB_NUM_NODES
+ * when not typed): Slurm's srun says so and drops the last names given,
+ * then asks for them (and -N's minimum); in a -N3 job on the reference
+ * cluster, each case. */
+static void test_nodelist_past_max(void **state)
+{
+	static const struct {
+		const char *args[8];
+		const char *said, *nodes;
+	} cases[] = {
+		{{"-w", "n3,n1,n2", "-N", "2"}, ELIMINATING(3, 2), "n[1,3]"},
+		{{"-w", "n[1-3]", "-N", "2", "-n", "1"}, ELIMINATING(3, 2) CANT_RUN(1, 2), "n1"},
+		{{"-w", "n1,n1,n2", "-N", "2"}, ELIMINATING(3, 2), "n[1-2]"},
+		{{"-w", "n1,n4", "-N", "1"}, ELIMINATING(2, 1), "n1"},
+		{{"-w", "n4,n1", "-N", "1"}, ELIMINATING(2, 1), "srun: error: Unable to create step "
+		 "for job 230: Requested node configuration is not available"},
+		/* the dropped name is no longer also excluded */
+		{{"-w", "n1,n2", "-N", "1", "-x", "n2"}, ELIMINATING(2, 1), "n1"},
+		{{"-w", "n1,n2,n3,n4"}, ELIMINATING(4, 3), "n[1-3]"},
+		{{"-N", "1-2", "-w", "n[1-3]", "-n", "1"}, ELIMINATING(3, 2) CANT_RUN(1, 2), "n1"},
+		/* within the maximum: the names and the minimum's count */
+		{{"-w", "n1,n2"}, "", "n[1-3]"},
+		{{"-N", "1-3", "-w", "n[1-2]"}, "", "n[1-2]"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const *a = cases[i].args;
+		char *said = NULL, *nodes = step("n[1-3]", &said, a[0], a[1], a[2], a[3], a[4],
+						 a[5], a[6], a[7], NULL);
+		assert_string_equal(said, cases[i].said);
+		assert_string_equal(nodes, cases[i].nodes);
+		free(said);
+		free(nodes);
+	}
+}
+
+/* Outside a job, the allocation asks for the names left; salloc's list is
+ * the controller's to refuse whole. */
+static void test_nodelist_past_max_alloc(void **state)
+{
+	struct sl_srun_opts o;
+	struct sl_err err;
+	int st;
+	(void)state;
+	assert_int_equal(srun(&o, &st, &err, "-w", "n[1-3]", "-N", "2", NULL), 0);
+	assert_string_equal(o.warn, ELIMINATING(3, 2));
+	assert_string_equal(alloc_opt(&o, "--nodelist="), "n[1-2]");
+	sl_srun_opts_clear(&o);
+	/* no -N: no maximum */
+	assert_int_equal(srun(&o, &st, &err, "-w", "n[1-3]", NULL), 0);
+	assert_null(o.warn);
+	assert_string_equal(alloc_opt(&o, "--nodelist="), "n[1-3]");
+	sl_srun_opts_clear(&o);
+	char *none[] = {NULL}, *argv[] = {"salloc", "-w", "n[1-3]", "-N", "2", NULL};
+	assert_int_equal(sl_salloc_opts_parse(5, argv, none, &o, &st, &err), 0);
+	assert_null(o.warn);
+	assert_string_equal(alloc_opt(&o, "--nodelist="), "n[1-3]");
+	sl_srun_opts_clear(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_files),
+		cmocka_unit_test(test_nodelist_past_max),
+		cmocka_unit_test(test_nodelist_past_max_alloc),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

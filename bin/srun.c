@@ -133,6 +133,8 @@ static void allocation(char *const *envp, struct sl_srun_alloc *a)
 		exit(1);
 	}
 	if ((in_pod = srun_remote_detect(&remote)) != 0) {
+		free(a->host); /* the job's nodes are pods, the cluster's others */
+		a->host = NULL;
 		if (remote.secret == NULL || *remote.secret == '\0') {
 			fprintf(stderr, "srun: error: $SLUICE_JOB_SECRET is not set: the step agents "
 				"of this job's pods cannot be asked to start tasks\n");

@@ -78,6 +78,34 @@ static void array_ids(char *const *envp, struct sl_srun_alloc *a)
 	}
 }
 
+/* name is HOST-N for some N. */
+static int host_n(const char *host, const char *name)
+{
+	size_t k = strlen(host);
+	return strncmp(name, host, k) == 0 && name[k] == '-' && name[k + 1] != '\0' &&
+	       strspn(name + k + 1, "0123456789") == strlen(name + k + 1);
+}
+
+/* The host the local executor names the job's nodes after
+ * (sl_exec_local_nodelist): its one node, or the HOST of each HOST-N. */
+static char *local_host(char *const *nodes, size_t n)
+{
+	const char *dash = n > 1 ? strrchr(nodes[0], '-') : NULL;
+	char *host;
+
+	if (n == 1)
+		return sl_xstrdup(nodes[0]);
+	if (dash == NULL)
+		return NULL;
+	host = sl_xstrndup(nodes[0], (size_t)(dash - nodes[0]));
+	for (size_t i = 0; i < n; i++)
+		if (!host_n(host, nodes[i])) {
+			free(host);
+			return NULL;
+		}
+	return host;
+}
+
 int sl_srun_alloc_from_env(char *const *envp, struct sl_srun_alloc *a, struct sl_err *err)
 {
 	const char *id = env_get(envp, "SLURM_JOB_ID"), *nl = env_get(envp, "SLURM_JOB_NODELIST");
@@ -96,6 +124,7 @@ int sl_srun_alloc_from_env(char *const *envp, struct sl_srun_alloc *a, struct sl
 		return sl_err_set(err, SL_EINVAL, "srun: error: Invalid SLURM_JOB_NODELIST: %s",
 				  nl ? nl : "(null)");
 	array_ids(envp, a);
+	a->host = local_host(a->nodes, a->nnodes);
 	a->cpus = sl_xcalloc(a->nnodes, sizeof(*a->cpus));
 	cpus_expand(env_get(envp, "SLURM_JOB_CPUS_PER_NODE"), a->cpus, a->nnodes);
 	if (gpus == NULL || *gpus == '\0')
@@ -110,6 +139,7 @@ void sl_srun_alloc_clear(struct sl_srun_alloc *a)
 {
 	sl_strv_free(a->nodes);
 	sl_strv_free(a->gpus);
+	free(a->host);
 	free(a->cpus);
 	memset(a, 0, sizeof(*a));
 }
@@ -180,10 +210,12 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* -x: the job's nodes it names (out[k] = 1). A name -w also gives stops
- * the step, as srun's job_step_create_allocation does; a name the job
- * does not hold (or a list that does not read) sets *unknown, which
- * slurmctld refuses once the step is asked for (Sluice has no node
- * outside the job a step could name). */
+ * the step, as srun's job_step_create_allocation does. A node of the
+ * cluster the job does not hold changes nothing, as in Slurm; a name no
+ * node has (or a list that does not read) sets *unknown, which slurmctld
+ * refuses once the step is asked for. The cluster's nodes are known on
+ * the local executor alone (a->host): elsewhere every name outside the
+ * job is unknown. */
 static int excluded(const struct sl_srun_opts *o, const struct sl_srun_alloc *a,
 		    char *const *listed, size_t nlisted, char *out, int *unknown,
 		    struct sl_err *err)
@@ -206,7 +238,8 @@ static int excluded(const struct sl_srun_opts *o, const struct sl_srun_alloc *a,
 			k++;
 		if (k < a->nnodes)
 			out[k] = 1;
-		else
+		else if (a->host == NULL ||
+			 (strcmp(names[m], a->host) != 0 && !host_n(a->host, names[m])))
 			*unknown = 1;
 		for (size_t w = 0; w < nlisted && r == 0; w++)
 			if (strcmp(listed[w], names[m]) == 0)

@@ -19,6 +19,10 @@ struct sl_srun_alloc {
 	uint32_t array_task_id;   /* SLURM_ARRAY_TASK_ID, with array_job_id */
 	char **nodes;             /* SLURM_JOB_NODELIST expanded */
 	size_t nnodes;
+	char *host;               /* the local executor's host whose names the job's are
+	                           * (HOST alone, HOST-N each of several): the cluster's
+	                           * nodes are HOST and any HOST-N; NULL: names of
+	                           * another form (a caller in a pod clears it) */
 	int *cpus;                /* per node, SLURM_JOB_CPUS_PER_NODE expanded */
 	char **gpus;              /* the job's on each node, SLURM_JOB_GPUS (else
 	                           * CUDA_VISIBLE_DEVICES); NULL: no GPUs */

@@ -304,7 +304,15 @@ SET(set_alloc_nodefile)
 	O(ctx)->nodefile = 1;
 	return replace(&O(ctx)->nodelist, arg);
 }
-SET(set_alloc_exclude) { (void)err; return replace(&O(ctx)->exclude, arg); }
+/* "-x ''": no list, as Slurm's step and sbatch's -x take it (the last -x
+ * counts) */
+SET(set_alloc_exclude)
+{
+	(void)err;
+	free(O(ctx)->exclude);
+	O(ctx)->exclude = *arg != '\0' ? sl_xstrdup(arg) : NULL;
+	return 0;
+}
 ALLOC(set_alloc_gres, "gres")
 /* Checked here, as srun's own parser does, not when the allocation is
  * asked for (where the error would read as the controller's). */

@@ -454,14 +454,18 @@ expect_eq "srun -x ./file" "$node" "$(cd "$T/work" && as $USER1 "$BIN/srun" -x .
 ok "srun and salloc -F, -w ./file, -x ./file: host files as Slurm reads them"
 
 # -w naming more nodes than -N's maximum (in a job, its count when -N is
-# not typed): srun's line, the last names dropped (the reference cluster's
-# srun in a -N3 job, and outside one).
+# not typed): srun's line, the last names dropped; -x naming a node of the
+# cluster outside the job changes nothing, a name no node has is refused
+# (the reference cluster's srun in a -N3 job, and outside one).
 elim='srun: error: Required nodelist includes more nodes than permitted by max-node count'
 cat >"$T/work/wmax.sh" <<EOS
 #!/bin/sh
 $BIN/srun -w $node-2,$node-0,$node-1 -N2 printenv SLURM_STEP_NODELIST 2>&1 | uniq
 $BIN/srun -w "$node-[0-2]" -N2 -n1 printenv SLURM_STEP_NODELIST 2>&1
 $BIN/srun -w "$node-[0-1]" printenv SLURM_STEP_NODELIST 2>&1 | uniq
+$BIN/srun -x $node-7 printenv SLURM_STEP_NODELIST 2>&1 | uniq
+$BIN/srun -x nosuchnode printenv SLURM_STEP_NODELIST 2>&1
+true
 EOS
 chmod 755 "$T/work/wmax.sh"
 j=$(submit $USER1 -N3 -o "$T/work/wmax.out" "$T/work/wmax.sh") || fail "submit"
@@ -471,10 +475,12 @@ $node-[0,2]
 $elim (3 > 2). Eliminating nodes from the nodelist.
 srun: Warning: can't run 1 processes on 2 nodes, setting nnodes to 1
 $node-0
-$node-[0-2]" "$(cat "$T/work/wmax.out")"
+$node-[0-2]
+$node-[0-2]
+srun: error: Unable to create step for job $j: Invalid node name specified" "$(cat "$T/work/wmax.out")"
 expect_eq "srun -w past -N's maximum" "$elim (3 > 2). Eliminating nodes from the nodelist.
 $node-[0-1]" "$(as $USER1 "$BIN/srun" -w "$node-[0-2]" -N2 printenv SLURM_JOB_NODELIST 2>&1 | uniq)"
-ok "srun -w past -N's maximum: Slurm's line, the last names dropped"
+ok "srun -w past -N's maximum: Slurm's line, the last names dropped; -x of a node outside the job"
 
 # srun --test-only (ReFrame probes partitions with it): the line sbatch's
 # --test-only prints, srun's name; nothing runs, nothing stays queued.

@@ -226,12 +226,77 @@ static void test_nodelist_past_max_alloc(void **state)
 	sl_srun_opts_clear(&o);
 }
 
+/* -x naming a node outside the job: a node of the cluster changes
+ * nothing, a name no node has is slurmctld's refusal (the reference
+ * cluster's srun in a -N3 job: -x n4 ran on n[1-3], -x n9 was refused).
+ * The local executor's nodes are its host's names: HOST, HOST-N. */
+static void test_exclude_outside_job(void **state)
+{
+	static const struct {
+		const char *job, *args[4];
+		const char *nodes;
+	} cases[] = {
+		{"vm-[0-2]", {"-x", "vm-5"}, "vm-[0-2]"},
+		{"vm-[0-2]", {"-x", "vm"}, "vm-[0-2]"},
+		{"vm-[0-2]", {"-x", "vm-[1,7]", "-N", "2"}, "vm-[0,2]"},
+		{"vm-[0-2]", {"-x", "vm-0,vm-5"}, "srun: error: Only allocated 2 nodes asked for 3\n"
+		 "srun: error: Are required nodes explicitly excluded?"},
+		{"vm-[0-2]", {"-x", "n9"}, "srun: error: Unable to create step for job 230: Invalid "
+		 "node name specified"},
+		{"vm-[0-2]", {"-x", "vm-5,vm-x"}, "srun: error: Unable to create step for job 230: "
+		 "Invalid node name specified"},
+		{"vm-[0-2]", {"-x", ""}, "vm-[0-2]"},
+		{"vm-[0-2]", {"-x", "vm-1", "-x", "vm-5"}, "vm-[0-2]"}, /* the last one counts */
+		{"vm", {"-x", "vm-1"}, "vm"},
+		{"vm", {"-x", "n4"}, "srun: error: Unable to create step for job 230: Invalid node "
+		 "name specified"},
+		/* names of no executor's form: nothing is the cluster's but the job's */
+		{"n[1-2]", {"-x", "n-1"}, "srun: error: Unable to create step for job 230: Invalid "
+		 "node name specified"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const *a = cases[i].args;
+		char *said = NULL, *nodes = step(cases[i].job, &said, a[0], a[1], a[2], a[3], NULL);
+		assert_string_equal(nodes, cases[i].nodes);
+		assert_string_equal(said, "");
+		free(said);
+		free(nodes);
+	}
+}
+
+/* The host a job's node names come from (sl_exec_local_nodelist's). */
+static void test_alloc_host(void **state)
+{
+	static const struct {
+		const char *nodes, *host;
+	} cases[] = {
+		{"vm", "vm"}, {"vm-[0-2]", "vm"}, {"my-host-[0-1]", "my-host"},
+		{"node-3", "node-3"}, {"n[1-2]", NULL}, {"a-0,b-1", NULL}, {"vm-0,vm-x", NULL},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char e1[64], *env[] = {"SLURM_JOB_ID=230", e1, NULL};
+		struct sl_srun_alloc a;
+		struct sl_err err = SL_ERR_INIT;
+		snprintf(e1, sizeof(e1), "SLURM_JOB_NODELIST=%s", cases[i].nodes);
+		assert_int_equal(sl_srun_alloc_from_env(env, &a, &err), 0);
+		if (cases[i].host)
+			assert_string_equal(a.host, cases[i].host);
+		else
+			assert_null(a.host);
+		sl_srun_alloc_clear(&a);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_host_files),
 		cmocka_unit_test(test_nodelist_past_max),
 		cmocka_unit_test(test_nodelist_past_max_alloc),
+		cmocka_unit_test(test_exclude_outside_job),
+		cmocka_unit_test(test_alloc_host),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

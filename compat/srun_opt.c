@@ -634,7 +634,7 @@ static const struct sl_opt salloc_table[] = {
 	ROW("delay-boot", 0, SL_OPT_REQ, set_alloc_delay_boot),
 	ROW("dependency", 'd', SL_OPT_REQ, set_alloc_dependency),
 	ROW("distribution", 'm', SL_OPT_REQ, set_alloc_distribution),
-	UNSUPP("exclude", 'x', SL_OPT_REQ),
+	ROW("exclude", 'x', SL_OPT_REQ, set_alloc_exclude),
 	ROW("exclusive", 0, SL_OPT_OPTARG, set_alloc_exclusive),
 	UNSUPP("get-user-env", 0, SL_OPT_OPTARG),
 	UNSUPP("gid", 0, SL_OPT_REQ),

@@ -451,7 +451,15 @@ expect_eq "srun -x ./missing" "1 srun: error: slurm_allocate_resources error ope
 printf '%s-7\n' "$node" >"$T/work/other.txt"
 chmod 644 "$T/work/other.txt"
 expect_eq "srun -x ./file" "$node" "$(cd "$T/work" && as $USER1 "$BIN/srun" -x ./other.txt hostname -s)"
-ok "srun and salloc -F, -w ./file, -x ./file: host files as Slurm reads them"
+# salloc -x, as sbatch -x: a node of the cluster not this one changes
+# nothing, a name no node has is the controller's refusal
+expect_eq "salloc -x HOST-N" "$node" "$(as $USER1 "$BIN/salloc" -x "$node-7" hostname -s 2>/dev/null)"
+out=$(as $USER1 "$BIN/salloc" -x nosuchnode true 2>&1); rc=$?
+expect_eq "salloc -x nosuchnode" "1 salloc: error: Job submit/allocate failed: Invalid node name specified" "$rc $out"
+out=$(cd "$T/work" && as $USER1 "$BIN/salloc" -x ./nosuch.txt true 2>&1); rc=$?
+expect_eq "salloc -x ./missing" "1 salloc: error: slurm_allocate_resources error opening file ./nosuch.txt, No such file or directory" "$rc $out"
+expect_eq "salloc -x ./file" "$node" "$(cd "$T/work" && as $USER1 "$BIN/salloc" -x ./other.txt hostname -s 2>/dev/null)"
+ok "srun and salloc -F, -w ./file, -x ./file: host files as Slurm reads them; salloc -x"
 
 # -w naming more nodes than -N's maximum (in a job, its count when -N is
 # not typed): srun's line, the last names dropped; -x naming a node of the

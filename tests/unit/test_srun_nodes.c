@@ -289,6 +289,44 @@ static void test_alloc_host(void **state)
 	}
 }
 
+static int salloc(struct sl_srun_opts *o, int *status, struct sl_err *err, ...)
+{
+	va_list ap;
+	va_start(ap, err);
+	int r = run_parse(sl_salloc_opts_parse, NULL, o, status, err, ap);
+	va_end(ap);
+	return r;
+}
+
+/* salloc -x: the allocation's, as sbatch -x (its names, a host file's,
+ * none for ""), with salloc's words for a file it cannot read. */
+static void test_salloc_exclude(void **state)
+{
+	char *hx = tmpdir_write("hx", "n1\nn2\n"), *missing = sl_xasprintf("%s/nope", tmpdir_path);
+	char *want = sl_xasprintf("salloc: error: slurm_allocate_resources error opening file %s, "
+				  "No such file or directory", missing);
+	struct sl_srun_opts o;
+	struct sl_err err;
+	int st;
+	(void)state;
+	assert_int_equal(salloc(&o, &st, &err, "-x", "n3", "-N", "1", NULL), 0);
+	assert_string_equal(alloc_opt(&o, "--exclude="), "n3");
+	sl_srun_opts_clear(&o);
+	assert_int_equal(salloc(&o, &st, &err, "--exclude", hx, NULL), 0);
+	assert_string_equal(alloc_opt(&o, "--exclude="), "n[1-2]");
+	sl_srun_opts_clear(&o);
+	assert_int_equal(salloc(&o, &st, &err, "-x", "n3", "-x", "", NULL), 0);
+	assert_null(alloc_opt(&o, "--exclude="));
+	sl_srun_opts_clear(&o);
+	assert_int_not_equal(salloc(&o, &st, &err, "-x", missing, NULL), 0);
+	assert_string_equal(err.msg, want);
+	assert_int_equal(st, 1);
+	sl_srun_opts_clear(&o);
+	free(want);
+	free(missing);
+	free(hx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_nodelist_past_max_alloc),
 		cmocka_unit_test(test_exclude_outside_job),
 		cmocka_unit_test(test_alloc_host),
+		cmocka_unit_test(test_salloc_exclude),
 	};
 	return cmocka_run_group_tests(tests, tmpdir_setup, tmpdir_teardown);
 }

@@ -218,6 +218,8 @@ static int wait_ready(uint64_t id)
 	return -1;
 }
 
+#define GRES_BAD "Invalid generic resource (gres) specification"
+
 int srun_alloc_test(const struct srun_alloc_req *q, int quiet)
 {
 	struct sl_jobspec spec;
@@ -226,7 +228,14 @@ int srun_alloc_test(const struct srun_alloc_req *q, int quiet)
 
 	sl_jobspec_init(&spec);
 	if (spec_of(q, &spec, &err) != 0) {
-		fprintf(stderr, "allocation failure: %s\n", err.msg);
+		const char *last = strrchr(err.msg, '\n');
+		/* the GRES checks of Slurm's client: its lines, then slurm_perror's
+		 * of an errno nothing set */
+		if (last != NULL && strcmp(last + 1, GRES_BAD) == 0)
+			fprintf(stderr, "%s: error: %s\nallocation failure: No error\n", q->prog,
+				sl_slurm_hint_lines(q->prog, err.msg));
+		else
+			fprintf(stderr, "allocation failure: %s\n", err.msg);
 		rc = 1;
 	} else {
 		rc = sl_willrun_report(q->prog, &spec, quiet);
@@ -234,8 +243,6 @@ int srun_alloc_test(const struct srun_alloc_req *q, int quiet)
 	sl_jobspec_clear(&spec);
 	return rc;
 }
-
-#define GRES_BAD "Invalid generic resource (gres) specification"
 
 int srun_alloc_get(const struct srun_alloc_req *q, struct sl_job **job)
 {

@@ -250,7 +250,9 @@ static const struct {
 			 "laid out by the node level; the others are placement hints with no "
 			 "effect here); `plane`, `arbitrary` and `Pack`/`NoPack` refused"},
 	{"gpus", "spread over the nodes; `TYPE:N` selects the type's node labels"},
-	{"gpus-per-task", "GPUs per node = tasks per node x this"},
+	{"gpus-per-task", "GPUs per node = tasks per node x this; it needs a task count "
+			  "(`-n`, `--ntasks-per-node`, `-G`, or `-N K` without `-c`, a task a "
+			  "node), else Slurm's two lines (sbatch, salloc, srun)"},
 	{"gres", "`gpu[:type][:N]` only"},
 	{"hint", "recorded (scontrol's ReqB:S:C:T), exported as SLURM_HINT"},
 	{"threads-per-core", "1; more is refused as Slurm refuses it on nodes of one thread "

@@ -113,8 +113,12 @@ int sl_sbopt_finish(struct ctx *c, struct sl_err *err)
 				  "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive.");
 	}
 	/* -N with --ntasks-per-node is a task count too: sbatch sets ntasks
-	 * from them before slurmctld checks (NERSC's GPU pattern) */
-	if (s->gpus_per_task > 0 && s->ntasks == SL_NO_VAL &&
+	 * from them before slurmctld checks (NERSC's GPU pattern); so is -N K
+	 * alone (not a range) without -c, one task a node, as
+	 * gres_job_state_validate() counts them */
+	int per_node = s->nodes != SL_NO_VAL && s->nodes > 0 && s->nodes_max == s->nodes &&
+		       s->cpus_per_task == SL_NO_VAL;
+	if (s->gpus_per_task > 0 && s->ntasks == SL_NO_VAL && !per_node &&
 	    (s->ntasks_per_node == SL_NO_VAL || s->ntasks_per_node <= 0) &&
 	    (s->gpus == SL_NO_VAL || s->gpus <= 0)) {
 		c->status = 1;

@@ -598,12 +598,11 @@ int sl_srun_opts_parse(int argc, char **argv, char *const *envp, struct sl_srun_
 		return r;
 	nodes_trim(o);
 	alloc_nodes(o);
+	/* --gpus-per-task with no task count is the allocation's to refuse
+	 * (srun_alloc.c, sbatch's check with both of Slurm's lines); a step
+	 * counts one task a node, as Slurm's does */
 	if (o->help || o->usage || o->version || o->mpi_list || o->bind_help)
 		return 0;
-	if (o->gpus_per_task > 0 && o->ntasks == 0 && o->ntasks_per_node == 0)
-		return sl_err_set(err, SL_EINVAL, "srun: error: Failed to validate job spec. "
-				  "--gpus-per-task used without either --gpus or -n/--ntasks is not "
-				  "allowed.");
 	if (o->argc == 0)
 		return sl_err_set(err, SL_EINVAL, "srun: fatal: No command given to execute.");
 	return 0;

@@ -98,6 +98,26 @@ expect_eq "srun -N1 --ntasks-per-node=2 --gpus-per-task=1" "0.0: CUDA_VISIBLE_DE
 0.1: CUDA_VISIBLE_DEVICES=1" "$out"
 ok "--gpus-per-task with the tasks from -N and --ntasks-per-node"
 
+# --gpus-per-task with no task count: outside a job, the allocation's check
+# with both of Slurm's lines (and --test-only's third); -N 1 alone is one
+# task a node; in a job, a step has a task a node (the reference cluster)
+out=$("$BIN/srun" --gpus-per-task=1 true 2>&1); rc=$?
+gpt_lines="srun: error: Failed to validate job spec. --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.
+srun: error: Invalid generic resource (gres) specification"
+expect_eq "srun --gpus-per-task alone" "1 $gpt_lines" "$rc $out"
+out=$("$BIN/srun" --test-only --gpus-per-task=1 true 2>&1); rc=$?
+expect_eq "srun --test-only --gpus-per-task alone" "1 $gpt_lines
+allocation failure: No error" "$rc $out"
+expect_eq "srun -N1 --gpus-per-task" "1 0" \
+	"$("$BIN/srun" -N1 --gpus-per-task=1 sh -c 'echo $SLURM_NTASKS $CUDA_VISIBLE_DEVICES' 2>&1)"
+out=$(run_job -N1 -G1 <<EOF
+#!/bin/sh
+srun --gpus-per-task=1 sh -c 'echo \$SLURM_NTASKS \$CUDA_VISIBLE_DEVICES'
+EOF
+)
+expect_eq "srun --gpus-per-task alone in a job" "1 0" "$out"
+ok "--gpus-per-task without a task count: Slurm's two lines, or a task a node"
+
 out=$("$BIN/srun" -n1 --gpus 1 env | grep -E '^(SLURM_STEP_GPUS|CUDA_VISIBLE_DEVICES|SLURM_JOB_GPUS|SLURM_GPUS)=' | sort)
 expect_eq "srun -G outside a job" "CUDA_VISIBLE_DEVICES=0
 SLURM_STEP_GPUS=0" "$out"

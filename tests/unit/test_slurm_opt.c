@@ -197,6 +197,18 @@ static void test_errors(void **state)
 	expect_fail(&r, 1, 0, "Invalid numeric value \"0\" for --ntasks.");
 	RUN(&r, base_env, "--gres=foo:1", "job.sh");
 	expect_fail(&r, 1, 0, "Invalid generic resource (gres) specification");
+	/* --gpus-per-task needs a task count: -n, --ntasks-per-node, -G, or
+	 * -N K (not a range) without -c (the reference cluster's sbatch) */
+	RUN(&r, base_env, "--gpus-per-task=1", "-N", "1-2", "job.sh");
+	expect_fail(&r, 1, 0, "Failed to validate job spec. --gpus-per-task used without either "
+		    "--gpus or -n/--ntasks is not allowed.\nInvalid generic resource (gres) "
+		    "specification");
+	RUN(&r, base_env, "--gpus-per-task=1", "-N", "2", "-c", "2", "job.sh");
+	assert_int_equal(r.rc, -SL_EINVAL);
+	done(&r);
+	RUN(&r, base_env, "--gpus-per-task=1", "-N", "2", "job.sh");
+	assert_int_equal(r.rc, 0);
+	done(&r);
 	RUN(&r, base_env, "--profile=task", "job.sh");
 	expect_fail(&r, 1, 0, "--profile=task is not supported by Sluice: it gathers no HDF5 "
 		    "profiles (sstat and sacct have the job's use)");

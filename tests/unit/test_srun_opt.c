@@ -129,8 +129,6 @@ static void test_errors(void **state)
 		   "--mem-bind=bogus", "true", NULL);
 	expect_err("srun: error: Invalid --gpu-bind argument: gpu:bogus", 255,
 		   "--gpu-bind=bogus", "true", NULL);
-	expect_err("srun: error: Failed to validate job spec. --gpus-per-task used without either "
-		   "--gpus or -n/--ntasks is not allowed.", 1, "--gpus-per-task=1", "true", NULL);
 	expect_err("srun: error: Invalid --distribution specification", 255, "-m", "foo", "true",
 		   NULL);
 	expect_err("srun: error: Invalid --open-mode specification", 255, "--open-mode=bogus",
@@ -504,7 +502,16 @@ static void test_layout_place(void **state)
 	struct sl_srun_layout l;
 	struct sl_err err = SL_ERR_INIT;
 	char *warn = NULL;
+	char *job[] = {"SLURM_JOB_NUM_NODES=2", NULL};
 	(void)state;
+	/* --gpus-per-task with no -n: a task a node, as Slurm's step (its
+	 * allocation's check is sbatch's, srun_alloc.c) */
+	layout_env = job;
+	assert_int_equal(layout("n[1-2]", "2(x2)", &l, &warn, &err, "--gpus-per-task=1", NULL), 0);
+	assert_int_equal(l.ntasks, 2);
+	assert_string_equal(l.tasks_per_node, "1(x2)");
+	sl_srun_layout_clear(&l);
+	layout_env = NULL;
 	assert_int_equal(layout("n[1-2]", "2(x2)", &l, &warn, &err, "-n", "3", "-m", "cyclic",
 				NULL), 0);
 	assert_int_equal(l.task[0].node, 0);

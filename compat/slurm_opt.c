@@ -236,7 +236,8 @@ static const struct {
 	{"deadline", "a pending job that cannot end by then is ended: DEADLINE, reason "
 		     "DeadLine; a started local job's time limit is cut to it"},
 	{"exclude", "local: excluding this host is refused (the job could never run), a name "
-		    "no node has is Slurm's `Invalid node name specified`, this host's other "
+		    "no node has, or one `--nodelist` also gives, is Slurm's `Invalid node name "
+		    "specified`, this host's other "
 		    "node names (`HOST-N`) change nothing; Kubernetes: refused; a value with "
 		    "`/` is a host file, read before `--nodefile`'s"},
 	{"exclusive", "local: the job takes the whole node, its partition's largest flavor's "

@@ -72,7 +72,10 @@ echo "$err" | tail -n1 | grep -qx "sbatch: error: Batch job submission failed: R
 x1=$(submit $USER1 -N 1 -x "$HOST-1" -H --wrap true) || fail "sbatch -x $HOST-1"
 expect_eq "ExcNodeList" "$HOST-1" "$(field "$x1" ExcNodeList)"
 "$BIN/scancel" "$x1"
-ok "-w this host, -x a node the job will not have: accepted; -w another, -x this host: Slurm's refusals"
+# a node both lists name: slurmctld's refusal before it looks for nodes
+err=$(as $USER1 "$BIN/sbatch" -w "$HOST" -x "$HOST" --wrap true 2>&1); rc=$?
+expect_eq "-w and -x one node" "1:sbatch: error: Batch job submission failed: Invalid node name specified" "$rc:$err"
+ok "-w this host, -x a node the job will not have: accepted; -w another, -x this host, both one node: Slurm's refusals"
 
 # --- --exclusive and --mem=0: the node is the partition's quota ------------
 e1=$(submit $USER1 --exclusive -o excl.out --wrap 'echo "C=$SLURM_CPUS_ON_NODE M=${SLURM_MEM_PER_NODE-unset}"; sleep 5') ||

@@ -459,6 +459,8 @@ expect_eq "salloc -x nosuchnode" "1 salloc: error: Job submit/allocate failed: I
 out=$(cd "$T/work" && as $USER1 "$BIN/salloc" -x ./nosuch.txt true 2>&1); rc=$?
 expect_eq "salloc -x ./missing" "1 salloc: error: slurm_allocate_resources error opening file ./nosuch.txt, No such file or directory" "$rc $out"
 expect_eq "salloc -x ./file" "$node" "$(cd "$T/work" && as $USER1 "$BIN/salloc" -x ./other.txt hostname -s 2>/dev/null)"
+out=$(as $USER1 "$BIN/salloc" -w "$node" -x "$node" true 2>&1); rc=$?
+expect_eq "salloc -w and -x one node" "1 salloc: error: Job submit/allocate failed: Invalid node name specified" "$rc $out"
 ok "srun and salloc -F, -w ./file, -x ./file: host files as Slurm reads them; salloc -x"
 
 # -w naming more nodes than -N's maximum (in a job, its count when -N is

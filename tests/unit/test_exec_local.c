@@ -314,6 +314,41 @@ static void test_nodelist(void **state)
 	free(b);
 }
 
+/* -w and -x on this host's nodes (HOST, HOST-N), in slurmctld's words;
+ * a name both give is refused before either is looked at further. */
+static void test_check_nodes(void **state)
+{
+	char host[256] = "localhost", *other;
+	static const struct {
+		const char *w, *x; /* "H": this host */
+		int r;
+		const char *msg;
+	} cases[] = {
+		{"H", NULL, 0, ""},
+		{"nosuchnode", NULL, -SL_EINVAL, "Invalid node name specified"},
+		{NULL, "H-5", 0, ""},
+		{NULL, "nosuchnode", -SL_EINVAL, "Invalid node name specified"},
+		{"H", "H", -SL_EINVAL, "Invalid node name specified"},
+		{"H", "H-5", 0, ""},
+	};
+	(void)state;
+	gethostname(host, sizeof(host) - 1);
+	host[strcspn(host, ".")] = '\0';
+	other = sl_xasprintf("%s-5", host);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sl_jobspec s;
+		struct sl_err err = SL_ERR_INIT;
+		const char *w = cases[i].w, *x = cases[i].x;
+		sl_jobspec_init(&s);
+		s.nodelist = w ? sl_xstrdup(strcmp(w, "H") == 0 ? host : w) : NULL;
+		s.exclude = x ? sl_xstrdup(strcmp(x, "H") == 0 ? host
+					 : strcmp(x, "H-5") == 0 ? other : x) : NULL;
+		assert_int_equal(sl_exec_local_check(NULL, &s, &err), cases[i].r);
+		assert_string_equal(err.msg, cases[i].msg);
+		sl_jobspec_clear(&s);
+	}
+	free(other);
+}
 
 /* The launch's limit in seconds: a record's minutes past Slurm's largest
  * limit (stored before the submit policy checked them) are no limit, not
@@ -344,6 +379,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nodelist),
+		cmocka_unit_test(test_check_nodes),
 		cmocka_unit_test(test_prepare_time_limit),
 		cmocka_unit_test(test_exec_local_run),
 		cmocka_unit_test(test_adopt_running),

@@ -117,6 +117,25 @@ static int count_names(const char *list, const char *host, int nodes, size_t *mi
 	return 0;
 }
 
+/* A name both lists give: slurmctld refuses the job ("Job's required and
+ * excluded node lists overlap") before it looks for nodes. */
+static int lists_overlap(const char *req, const char *exc)
+{
+	struct sl_err ignore = SL_ERR_INIT;
+	char **a = NULL, **b = NULL;
+	size_t na = 0, nb = 0;
+	int both = 0;
+
+	if (sl_hostlist_expand(req, &a, &na, &ignore) == 0 &&
+	    sl_hostlist_expand(exc, &b, &nb, &ignore) == 0)
+		for (size_t i = 0; i < na && !both; i++)
+			for (size_t k = 0; k < nb && !both; k++)
+				both = strcmp(a[i], b[k]) == 0;
+	sl_strv_free(a);
+	sl_strv_free(b);
+	return both;
+}
+
 int sl_exec_local_check(const struct sl_conf *conf, const struct sl_jobspec *spec,
 			struct sl_err *err)
 {
@@ -141,7 +160,8 @@ int sl_exec_local_check(const struct sl_conf *conf, const struct sl_jobspec *spe
 		 * host-N counts, as some job's nodes could be named so */
 		if ((r = count_names(spec->exclude, host, INT_MAX, &mine, &others, err)) != 0)
 			return r;
-		if (others > 0)
+		if (others > 0 ||
+		    (spec->nodelist != NULL && lists_overlap(spec->nodelist, spec->exclude)))
 			return sl_err_set(err, SL_EINVAL, "Invalid node name specified");
 		if ((r = count_names(spec->exclude, host, nodes, &mine, &others, err)) != 0)
 			return r;

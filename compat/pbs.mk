@@ -6,6 +6,7 @@
 compat_libcompat_a_SOURCES += \
 	compat/pbs_opt.c compat/pbs_optval.c compat/pbs_opt.h compat/pbs_opt_int.h \
 	compat/pbs_resource.c compat/pbs_resource.h \
+	compat/pbs_reslist.c compat/pbs_reslist.h \
 	compat/pbs_env.c compat/pbs_env.h \
 	compat/pbs_job.c compat/pbs_job.h \
 	compat/pbs_array.c compat/pbs_array.h \
@@ -19,7 +20,8 @@ compat_libcompat_a_SOURCES += \
 	compat/pbs_tracejob_int.h \
 	compat/pbsdsh.c compat/pbsdsh.h
 
-UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_resource tests/unit/test_pbs_fmt tests/unit/test_pbs_attr \
+UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_resource tests/unit/test_pbs_reslist \
+	tests/unit/test_pbs_fmt tests/unit/test_pbs_attr \
 	tests/unit/test_pbs_env tests/unit/test_pbs_qopt tests/unit/test_pbs_array \
 	tests/unit/test_pbs_node tests/unit/test_pbsdsh tests/unit/test_pbs_tracejob
 

@@ -127,6 +127,7 @@ static int shape(void *c, const char *name, const char *v, struct sl_err *e)
 		A(c)->f->usage = st == 2;
 	}
 	sl_jobspec_clear(&s);
+	sl_pbs_res_clear(&res);
 	free(one);
 	return r;
 }

@@ -23,6 +23,7 @@
 #include "pbs_array.h"
 #include "pbs_env.h"
 #include "pbs_job.h"
+#include "pbs_reslist.h"
 #include "slurm_pattern.h"
 #include "xalloc.h"
 
@@ -369,6 +370,18 @@ static void put_resc(void *arg, const char *res, const char *value)
 	attr(p->o, p->name, res, value);
 }
 
+/* In OpenPBS's order, what qsub kept over what the shape says
+ * (pbs_reslist.h). */
+static void attr_resources(struct sl_pbs_out *o, const struct sl_job *j)
+{
+	struct sl_pbs_resc *v;
+	size_t n = sl_pbs_reslist(j, &v);
+
+	for (size_t i = 0; i < n; i++)
+		attr(o, "Resource_List", v[i].name, v[i].value);
+	sl_pbs_reslist_free(v, n);
+}
+
 /* A dependency's id in PBS's words: Slurm's "N_*" (a whole array) is
  * "N[]", "N_I" (a task) "N[I]". Caller frees. */
 static char *depend_id(const char *slurm)
@@ -504,7 +517,7 @@ int sl_qstat_full(struct sl_pbs_out *o, const struct sl_pbs_view *v, const struc
 	attr_num(o, "Priority", NULL, prio < -1024 ? -1024 : prio > 1023 ? 1023 : prio);
 	attr_time(o, "qtime", j->submit_time);
 	attr(o, "Rerunable", NULL, s->requeue ? "True" : "False");
-	sl_pbs_resource_list(j, put_resc, &(struct resc_put){o, "Resource_List"});
+	attr_resources(o, j);
 	attr_time(o, "stime", started_at(j));
 	if (sl_jobstate_is_final(j->state))
 		attr_time(o, "obittime", j->end_time);

@@ -763,5 +763,6 @@ out:
 	free(c.server);
 	free(c.cwd);
 	free(c.script_name);
+	sl_pbs_res_clear(&c.res);
 	return r;
 }

@@ -19,6 +19,7 @@
 #include "pbs_env.h"
 #include "pbs_job.h"
 #include "pbs_opt_int.h"
+#include "pbs_reslist.h"
 #include "script.h"
 #include "xalloc.h"
 
@@ -430,6 +431,7 @@ int sl_pbs_finish(struct sl_pbs_optctx *c, char **envp, struct sl_err *err)
 		c->status = st;
 		return r;
 	}
+	s->pbs_resources = sl_pbs_reslist_make(&c->res);
 	if ((r = paths(c, err)) != 0 || (r = environment(c, envp, err)) != 0)
 		return r;
 	s->submit_dir = sl_xstrdup(c->cwd);

@@ -34,6 +34,21 @@ void sl_pbs_res_init(struct sl_pbs_res *r)
 	r->ncpus = r->ngpus = r->ompthreads = r->procs = -1;
 }
 
+void sl_pbs_res_clear(struct sl_pbs_res *r)
+{
+	free(r->select_given);
+	free(r->nodes_given);
+	free(r->place_given);
+	sl_pbs_res_init(r);
+}
+
+/* Keep v as given in *slot. */
+static void given(char **slot, const char *v)
+{
+	free(*slot);
+	*slot = sl_xstrdup(v);
+}
+
 /* PBS's rejection: its text, its status. */
 static int pbse(int *status, struct sl_err *err, int e, const char *fmt, const char *arg)
 {
@@ -92,6 +107,24 @@ int sl_pbs_parse_size(const char *v, int64_t *mib)
 	if (out > ((int64_t)1 << 40))
 		return -SL_EINVAL;
 	*mib = out;
+	return 0;
+}
+
+int sl_pbs_size_encode(const char *v, char *buf, size_t len)
+{
+	int64_t mib;
+	const char *p = v, *unit;
+	char shift[2] = "";
+
+	if (sl_pbs_parse_size(v, &mib) != 0)
+		return -SL_EINVAL;
+	while (*p == '0' && isdigit((unsigned char)p[1]))
+		p++;
+	unit = p + strspn(p, "0123456789");
+	if (*unit != '\0' && strchr("kmgtpKMGTP", *unit) != NULL)
+		shift[0] = (char)tolower((unsigned char)*unit);
+	/* from_size(): the number, the shift's letter, "w" for words, else "b" */
+	snprintf(buf, len, "%.*s%s%s", (int)(unit - p), p, shift, strpbrk(unit, "wW") ? "w" : "b");
 	return 0;
 }
 
@@ -306,6 +339,7 @@ static int select_parse(struct sl_pbs_res *r, const char *name, const char *v, i
 	if (rc == 0) {
 		r->from = torque ? 'n' : 's';
 		r->chunk = sum;
+		given(torque ? &r->nodes_given : &r->select_given, v);
 	}
 	return rc;
 }
@@ -334,6 +368,7 @@ static int place_parse(struct sl_pbs_res *r, const char *v, int *status, struct 
 	if (rc == 0) {
 		r->place = p;
 		r->excl = excl;
+		given(&r->place_given, v);
 	}
 	return rc;
 }
@@ -356,6 +391,8 @@ static int resource(struct sl_pbs_res *r, const char *name, const char *v, int *
 		rc = sl_pbs_parse_size(v, &r->mem_mib);
 		if (rc == 0 && r->mem_mib == 0)
 			rc = -SL_EINVAL;
+		if (rc == 0)
+			sl_pbs_size_encode(v, r->mem_given, sizeof(r->mem_given));
 	} else if (strcmp(name, "pvmem") == 0) { /* a process's address space: RLIMIT_AS */
 		rc = sl_pbs_parse_size(v, &r->pvmem_mib);
 		if (rc == 0 && r->pvmem_mib == 0)

@@ -40,9 +40,16 @@ struct sl_pbs_res {
 	enum sl_pbs_place place;
 	int excl;                  /* place=excl or exclhost: --exclusive */
 	unsigned by_directive;     /* resources a #PBS directive gave (bits) */
+	/* As PBS's server keeps them in Resource_List (pbs_reslist.h): select,
+	 * nodes and place as given (decode_str()), sizes as encode_size()
+	 * writes them back ("4GB" is "4gb"). NULL or "": not given. */
+	char *select_given, *nodes_given, *place_given;
+	char mem_given[32];
 };
 
+/* r with nothing asked; sl_pbs_res_clear() frees what parsing keeps. */
 void sl_pbs_res_init(struct sl_pbs_res *r);
+void sl_pbs_res_clear(struct sl_pbs_res *r);
 
 /* One -l value, "select=2:ncpus=4:mem=2gb,walltime=1:00:00", into r. A
  * resource given again replaces the earlier value, as qsub does for the
@@ -69,6 +76,11 @@ int sl_pbs_res_apply(const struct sl_pbs_res *r, struct sl_jobspec *s, int *stat
 /* PBS sizes: "N[k|m|g|t|p][b|w]" (no suffix: bytes; w: 8-byte words), in
  * MiB rounded up. 0 or -SL_EINVAL. */
 int sl_pbs_parse_size(const char *v, int64_t *mib);
+/* A size as PBS's server writes it back (to_size() then from_size(),
+ * src/lib/Libattr/attr_fn_size.c): its number without leading zeros, the
+ * unit's letter in lower case, then "b" or "w": "4GB" is "4gb", "1024" is
+ * "1024b". 0, or -SL_EINVAL for what sl_pbs_parse_size() refuses. */
+int sl_pbs_size_encode(const char *v, char *buf, size_t len);
 /* PBS durations: "[[HH:]MM:]SS[.mmm]", fields of any size. 0 or -SL_EINVAL. */
 int sl_pbs_parse_time(const char *v, int64_t *seconds);
 

@@ -30,6 +30,7 @@
 #include "jobstate.h"
 #include "pbs_array.h"
 #include "pbs_job.h"
+#include "pbs_reslist.h"
 #include "xalloc.h"
 
 #define MSG_CAP (1u << 20)
@@ -93,11 +94,18 @@ static void quoted(struct sl_buf *m, const char *v)
 		sl_buf_addf(m, strchr(v, '"') ? "'%s'" : "\"%s\"", v);
 }
 
-static void put_listed(void *arg, const char *res, const char *value)
+/* Resource_List as qstat -f lists it (pbs_reslist.h). */
+static void put_listed(struct sl_buf *m, const struct sl_job *j)
 {
-	sl_buf_addf(arg, "Resource_List.%s=", res);
-	quoted(arg, value);
-	sl_buf_addc(arg, ' ');
+	struct sl_pbs_resc *v;
+	size_t n = sl_pbs_reslist(j, &v);
+
+	for (size_t i = 0; i < n; i++) {
+		sl_buf_addf(m, "Resource_List.%s=", v[i].name);
+		quoted(m, v[i].value);
+		sl_buf_addc(m, ' ');
+	}
+	sl_pbs_reslist_free(v, n);
 }
 
 /* One run of the job: its start, end, eligible time and run_count; j is
@@ -138,7 +146,7 @@ static void acct_job(struct tj *b, struct sl_buf *m, char type, const struct run
 		free(h);
 		free(vn);
 	}
-	sl_pbs_resource_list(j, put_listed, m);
+	put_listed(m, j);
 }
 
 /* sum_resc_alloc(): the exec_vnode's chunks summed, in the server's

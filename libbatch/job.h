@@ -104,6 +104,11 @@ struct sl_jobspec {
 	int omp_threads_job;   /* 1: omp_threads came from a job-wide -l ompthreads=,
 	                        * which PBS keeps in Resource_List beside the chunk
 	                        * it converts it into; 0: from a select, or none */
+	char *pbs_resources;   /* qsub's Resource_List entries as PBS's server keeps
+	                        * them and the shape cannot tell back ("nodes=2:ppn=4,
+	                        * place=scatter,select=2:ncpus=4:mpiprocs=4":
+	                        * pbs_reslist.h); NULL: sbatch's job, or an older
+	                        * record, whose Resource_List qstat derives */
 	/* sbatch options added for real users' scripts (issue 12). Numbers: 0 = not given. */
 	int mail_type;         /* --mail-type: SL_MAIL_* bits; TIME_LIMIT* bits are cleared once sent */
 	char *mail_user;       /* --mail-user; the submitting user when mail_type is set */

@@ -13,7 +13,7 @@
 	X(script) X(script_path) X(export_spec) X(container_image) X(mpi)     \
 	X(comment) X(dependency) X(mail_user) X(hint) X(nodelist) X(exclude)  \
 	X(wckey) X(rlimits) X(array) X(topology) X(command) X(distribution) X(submit_line) \
-	X(gpu_bind) X(mem_bind) X(cpu_freq) X(gpu_freq)
+	X(gpu_bind) X(mem_bind) X(cpu_freq) X(gpu_freq) X(pbs_resources)
 
 #define SPEC_INTS(X)                                                         \
 	X(nodes) X(nodes_max) X(ntasks) X(ntasks_per_node) X(cpus_per_task)  \

@@ -119,6 +119,15 @@ wait_state "$(seq_of "$t")" COMPLETED
 expect_eq "Torque's nodes=2:ppn=4" "ranks=8 tasks=4(x2) nodes=2 ncpus=4" \
 	"$(cat "$T/work/torque.pbs.o$(seq_of "$t")")"
 expect_eq "stderr apart, empty" "" "$(cat "$T/work/torque.pbs.e$(seq_of "$t")")"
+# OpenPBS's server keeps nodes= beside the select it converts it into,
+# placed scatter (svr_jobfunc.c:1805-1819)
+expect_eq "qstat -f: Torque's nodes beside PBS's select" "    Resource_List.mpiprocs = 8
+    Resource_List.ncpus = 8
+    Resource_List.nodect = 2
+    Resource_List.nodes = 2:ppn=4
+    Resource_List.place = scatter
+    Resource_List.select = 2:ncpus=4:mpiprocs=4
+    Resource_List.walltime = 00:05:00" "$("$Q" -f -x "$t" | grep '^    Resource_List\.')"
 ok "a Torque nodes=2:ppn=4 script ran on 2 nodes of 4"
 
 # 5. Holds: a user hold is the owner's or an operator's, an operator hold an
@@ -307,8 +316,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 j = d["Jobs"][sys.argv[2]]
 assert j["Job_Name"] == "fmt" and j["job_state"] == "H", j
-# excl: the whole node (16 CPUs), as sbatch --exclusive
-assert j["Resource_List"]["ncpus"] == 16 and j["Resource_List"]["place"] == "free:excl", j
+# excl: the whole node (16 CPUs), as sbatch --exclusive; the place as given
+assert j["Resource_List"]["ncpus"] == 16 and j["Resource_List"]["place"] == "excl", j
 assert isinstance(d["timestamp"], int), d
 PY
 "$Q" -f -F dsv -D '#' "$j" | grep -q "^Job Id: $j#Job_Name=fmt#" || fail "qstat -F dsv -D: $("$Q" -f -F dsv -D '#' "$j")"

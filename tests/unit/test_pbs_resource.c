@@ -23,11 +23,11 @@ static int res_apply(const char *l1, const char *l2, struct sl_jobspec *s, int *
 
 	sl_pbs_res_init(&r);
 	sl_jobspec_init(s);
-	if ((rc = sl_pbs_res_parse(&r, l1, status, err)) != 0)
-		return rc;
-	if (l2 && (rc = sl_pbs_res_parse(&r, l2, status, err)) != 0)
-		return rc;
-	return sl_pbs_res_apply(&r, s, status, err);
+	if ((rc = sl_pbs_res_parse(&r, l1, status, err)) == 0 &&
+	    (l2 == NULL || (rc = sl_pbs_res_parse(&r, l2, status, err)) == 0))
+		rc = sl_pbs_res_apply(&r, s, status, err);
+	sl_pbs_res_clear(&r);
+	return rc;
 }
 
 /* What one -l (and a second, later one) makes of the spec. */
@@ -267,13 +267,17 @@ static void test_procs(void **state)
 	refused(bad, sizeof(bad) / sizeof(bad[0]));
 }
 
-/* to_size(): no suffix is bytes; k m g t p; b or w after (-1: refused). */
+/* to_size(): no suffix is bytes; k m g t p; b or w after (-1: refused);
+ * from_size() writes it back with its unit in lower case, then b or w. */
 static const struct {
 	const char *text;
 	int64_t mib;
+	const char *encoded;
 } sizes[] = {
-	{"2gb", 2048}, {"2G", 2048}, {"1500mb", 1500}, {"1048576", 1}, {"1048577b", 2},
-	{"1kw", 1}, {"1tb", 1048576}, {"gb", -1}, {"1gbb", -1}, {"1bw", -1},
+	{"2gb", 2048, "2gb"}, {"2G", 2048, "2gb"}, {"1500mb", 1500, "1500mb"},
+	{"1048576", 1, "1048576b"}, {"1048577b", 2, "1048577b"}, {"1kw", 1, "1kw"},
+	{"1tb", 1048576, "1tb"}, {"0040MB", 40, "40mb"}, {"3MW", 24, "3mw"},
+	{"gb", -1, NULL}, {"1gbb", -1, NULL}, {"1bw", -1, NULL},
 };
 
 /* decode_time(): [[HH:]MM:]SS[.mmm], .500 rounds up (-1: refused). */
@@ -293,6 +297,10 @@ static void test_sizes_times(void **state)
 		int r = sl_pbs_parse_size(sizes[i].text, &v);
 		if (sizes[i].mib < 0 ? r == 0 : (r != 0 || v != sizes[i].mib))
 			fail_msg("size %s: %d %lld", sizes[i].text, r, (long long)v);
+		char enc[32] = "";
+		r = sl_pbs_size_encode(sizes[i].text, enc, sizeof(enc));
+		if (sizes[i].encoded ? r != 0 || strcmp(enc, sizes[i].encoded) != 0 : r == 0)
+			fail_msg("size %s written back: %d %s", sizes[i].text, r, enc);
 	}
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
 		int r = sl_pbs_parse_time(times[i].text, &v);

@@ -1,0 +1,47 @@
+/* pbs_reslist.h - a job's Resource_List as OpenPBS's server holds it.
+ *
+ * The job's shape (nodes, tasks, CPUs, memory) is Slurm's, and from it
+ * alone qstat -f can tell back a select, but not all PBS keeps: it
+ * converts Torque's nodes= into a select it shows beside it, and keeps
+ * place as given or sets it by the form of the request. qsub keeps those
+ * entries in jobspec.pbs_resources (sl_pbs_reslist_make()); qstat lists
+ * them over the ones it derives from the shape (sl_pbs_reslist()), as
+ * long as the shape is still the one the kept select asks for: an
+ * scontrol update or a qalter -l select that changed it shows the derived
+ * select again, never a stale one. */
+#ifndef SL_PBS_RESLIST_H
+#define SL_PBS_RESLIST_H
+
+#include <stddef.h>
+#include "job.h"
+#include "pbs_resource.h"
+
+/* One Resource_List entry (the json layout writes a number's text as a
+ * number, as it writes every value). */
+struct sl_pbs_resc {
+	const char *name; /* static */
+	char *value;
+};
+
+/* The text jobspec.pbs_resources keeps for a qsub's -l r, "name=value"
+ * entries joined by ','. Torque's nodes= as given, and the select
+ * OpenPBS's server converts it into, as cvt_nodespec_to_select() does
+ * (src/server/node_manager.c:5655-5932: "N:ncpus=PPN[:mem=KBKB]
+ * [:mpiprocs=PPN]" a part, mem the job's spread over ctnodes()). The
+ * place is the one given, else "scatter" beside nodes= (svr_jobfunc.c:
+ * 1813-1819), "free" beside a select (svr_jobfunc.c:2219-2227), "pack"
+ * when the server made the select (svr_jobfunc.c:1884-1889). Torque's
+ * procs= keeps none of them (no PBS select says it). Caller frees; NULL
+ * when there is nothing to keep. */
+char *sl_pbs_reslist_make(const struct sl_pbs_res *r);
+
+/* j's Resource_List in OpenPBS's order, by name (add_resource_entry(),
+ * src/lib/Libattr/attr_fn_resc.c:561): what the shape gives, then the kept
+ * entries over it, and with a kept select that still holds, the chunks'
+ * sums as set_chunk_sum() makes them (svr_jobfunc.c:1921: mem in the
+ * chunks' own units, ncpus 1 a chunk without it, mpiprocs and ngpus where
+ * the chunks have them). *out: caller frees with sl_pbs_reslist_free(). */
+size_t sl_pbs_reslist(const struct sl_job *j, struct sl_pbs_resc **out);
+void sl_pbs_reslist_free(struct sl_pbs_resc *v, size_t n);
+
+#endif

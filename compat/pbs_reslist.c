@@ -171,6 +171,28 @@ static char *nodes_select(const struct sl_pbs_res *r)
 	return take(b);
 }
 
+/* set_select_and_place() without a nodes spec: "1", then each job-wide
+ * resource that goes into a chunk (ATR_DFLAG_CVTSLT), by name. NULL when
+ * none was given: the shape's select says it. */
+static char *jobwide_select(const struct sl_pbs_res *r)
+{
+	char out[160] = "1", num[40];
+
+	if (r->mem_given[0] != '\0')
+		snprintf(out + strlen(out), sizeof(out) - strlen(out), ":mem=%s", r->mem_given);
+	const struct {
+		const char *name;
+		int v;
+	} longs[] = {{"ncpus", r->ncpus}, {"ngpus", r->ngpus}, {"ompthreads", r->ompthreads}};
+	for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++) {
+		if (longs[i].v < 0)
+			continue;
+		snprintf(num, sizeof(num), ":%s=%d", longs[i].name, longs[i].v);
+		snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s", num);
+	}
+	return strcmp(out, "1") == 0 ? NULL : sl_xstrdup(out);
+}
+
 char *sl_pbs_reslist_make(const struct sl_pbs_res *r)
 {
 	struct sl_buf *b = sl_buf_new(LIST_MAX);
@@ -183,8 +205,12 @@ char *sl_pbs_reslist_make(const struct sl_pbs_res *r)
 		put(b, "nodes", r->nodes_given);
 		select = nodes_select(r);
 		place = place ? place : "scatter";
+	} else if (r->from == 's') {
+		select = sl_xstrdup(r->select_given);
+		place = place ? place : "free";
 	} else {
-		place = place ? place : r->from == 's' ? "free" : "pack";
+		select = jobwide_select(r);
+		place = place ? place : "pack";
 	}
 	if (r->procs <= 0)
 		put(b, "place", place);

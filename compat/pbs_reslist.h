@@ -1,9 +1,10 @@
 /* pbs_reslist.h - a job's Resource_List as OpenPBS's server holds it.
  *
  * The job's shape (nodes, tasks, CPUs, memory) is Slurm's, and from it
- * alone qstat -f can tell back a select, but not all PBS keeps: it
- * converts Torque's nodes= into a select it shows beside it, and keeps
- * place as given or sets it by the form of the request. qsub keeps those
+ * alone qstat -f can tell back a select, but not the one the user wrote:
+ * PBS keeps "select=1:ncpus=2:mem=4096MB" as given, converts Torque's
+ * nodes= and job-wide resources into selects of its own, and keeps place
+ * as given or sets it by the form of the request. qsub keeps those
  * entries in jobspec.pbs_resources (sl_pbs_reslist_make()); qstat lists
  * them over the ones it derives from the shape (sl_pbs_reslist()), as
  * long as the shape is still the one the kept select asks for: an
@@ -24,15 +25,19 @@ struct sl_pbs_resc {
 };
 
 /* The text jobspec.pbs_resources keeps for a qsub's -l r, "name=value"
- * entries joined by ','. Torque's nodes= as given, and the select
- * OpenPBS's server converts it into, as cvt_nodespec_to_select() does
- * (src/server/node_manager.c:5655-5932: "N:ncpus=PPN[:mem=KBKB]
- * [:mpiprocs=PPN]" a part, mem the job's spread over ctnodes()). The
- * place is the one given, else "scatter" beside nodes= (svr_jobfunc.c:
- * 1813-1819), "free" beside a select (svr_jobfunc.c:2219-2227), "pack"
- * when the server made the select (svr_jobfunc.c:1884-1889). Torque's
- * procs= keeps none of them (no PBS select says it). Caller frees; NULL
- * when there is nothing to keep. */
+ * entries joined by ','. The select is the one OpenPBS's server holds:
+ * the user's as given (decode_select(), src/lib/Libattr/attr_resc_func.c:
+ * 145, checks its form and stores the string); nodes= converted as
+ * cvt_nodespec_to_select() does (src/server/node_manager.c:5655-5932:
+ * "N:ncpus=PPN[:mem=KBKB][:mpiprocs=PPN]" a part, mem the job's spread
+ * over ctnodes()), nodes= kept beside it; or made of the job-wide
+ * resources as set_select_and_place() does (svr_jobfunc.c:1824-1883: "1"
+ * and ":name=value" for each one that goes into a chunk, by name, as the
+ * server encodes it). The place is the one given, else "scatter" beside
+ * nodes= (svr_jobfunc.c:1813-1819), "free" beside a select (svr_jobfunc.c:
+ * 2219-2227), "pack" when the server made the select (svr_jobfunc.c:
+ * 1884-1889). Torque's procs= keeps none of them (no PBS select says it).
+ * Caller frees; NULL when there is nothing to keep. */
 char *sl_pbs_reslist_make(const struct sl_pbs_res *r);
 
 /* j's Resource_List in OpenPBS's order, by name (add_resource_entry(),

@@ -119,8 +119,12 @@ cat > cime.run <<'EOF2'
 echo "omp=$OMP_NUM_THREADS ncpus=$NCPUS ranks=$(wc -l <"$PBS_NODEFILE") cpus=$SLURM_CPUS_ON_NODE"
 EOF2
 c=$(as $USER1 "$BIN/qsub" cime.run) || fail "qsub ompthreads: $c"
-as $USER1 "$BIN/qstat" -f -x "$c" | grep -qx "    Resource_List.select = 1:ncpus=4:mem=100mb:mpiprocs=2:ompthreads=2" ||
+# the select as written (decode_select() keeps it so), its mem summed in
+# its own unit, PBS's size written back in lower case
+as $USER1 "$BIN/qstat" -f -x "$c" | grep -qx "    Resource_List.select = 1:ncpus=4:mpiprocs=2:ompthreads=2:mem=100MB" ||
 	fail "qstat -f: ompthreads in the select: $(as $USER1 "$BIN/qstat" -f -x "$c")"
+as $USER1 "$BIN/qstat" -f -x "$c" | grep -qx "    Resource_List.mem = 100mb" ||
+	fail "qstat -f: the select's mem: $(as $USER1 "$BIN/qstat" -f -x "$c")"
 # the server sums the chunks' mpiprocs into Resource_List (RASSN), not
 # their ompthreads; a job-wide -l ompthreads stays in Resource_List
 res() { as $USER1 "$BIN/qstat" -f -x "$1" | grep -E '^    Resource_List\.(mpiprocs|ncpus|ompthreads) '; }
@@ -129,6 +133,16 @@ expect_eq "Resource_List of the select" "    Resource_List.mpiprocs = 2
 w=$(as $USER1 "$BIN/qsub" -h -l ompthreads=2 -- /bin/true) || fail "qsub -l ompthreads: $w"
 expect_eq "Resource_List of a job-wide ompthreads" "    Resource_List.ncpus = 1
     Resource_List.ompthreads = 2" "$(res "$w")"
+as $USER1 "$BIN/qdel" "$w" || fail "qdel $w"
+# job-wide resources: the select the server makes of them, by name, placed
+# pack; a select given, free
+w=$(as $USER1 "$BIN/qsub" -h -l ncpus=2,mem=4GB -- /bin/true) || fail "qsub -l ncpus,mem: $w"
+expect_eq "the server's select of job-wide resources" "    Resource_List.mem = 4gb
+    Resource_List.ncpus = 2
+    Resource_List.nodect = 1
+    Resource_List.place = pack
+    Resource_List.select = 1:mem=4gb:ncpus=2" \
+	"$(as $USER1 "$BIN/qstat" -f "$w" | grep '^    Resource_List\.')"
 as $USER1 "$BIN/qdel" "$w" || fail "qdel $w"
 wait_state "${c%%.*}" COMPLETED
 expect_eq "ompthreads in the job" "omp=2 ncpus=2 ranks=2 cpus=4" "$(cat "cime.o${c%%.*}")"

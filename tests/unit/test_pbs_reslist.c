@@ -1,5 +1,5 @@
 /* test_pbs_reslist.c - a qsub job's Resource_List (compat/pbs_reslist.c):
- * what qsub keeps of its -l (nodes and place as PBS's server holds
+ * what qsub keeps of its -l (select, nodes, place as PBS's server holds
  * them) and the entries qstat -f lists from it and from the job's shape,
  * the derived ones again once the shape is no longer the kept select's.
  * The expected texts are what OpenPBS's server makes (pbs_reslist.h cites
@@ -100,18 +100,44 @@ static void test_nodes(void **state)
 		    "select = 1:ncpus=2:mpiprocs=2\n");
 }
 
-/* A place given stays; else free beside a select, pack when the server
- * made the select; Torque's procs keeps none. */
-static void test_place(void **state)
+/* A select is kept as written (decode_select() stores the string), place
+ * free unless given; the sums come from its chunks, mem in their unit. */
+static void test_select_as_given(void **state)
 {
 	(void)state;
-	expect_list("select=2:ncpus=4", "place=free",
-		    "ncpus = 8\nnodect = 2\nplace = free\nselect = 2:ncpus=4\n");
-	expect_list("select=2:ncpus=2,place=pack", "place=pack",
-		    "mpiprocs = 2\nncpus = 4\nnodect = 1\nplace = pack\n"
-		    "select = 1:ncpus=4:mpiprocs=2\n");
-	expect_list("ncpus=2", "place=pack",
-		    "ncpus = 2\nnodect = 1\nplace = pack\nselect = 1:ncpus=2\n");
+	expect_list("select=1:ncpus=2:mem=4096mb", "place=free,select=1:ncpus=2:mem=4096mb",
+		    "mem = 4096mb\nncpus = 2\nnodect = 1\nplace = free\n"
+		    "select = 1:ncpus=2:mem=4096mb\n");
+	expect_list("select=2:mem=3000MB:mpiprocs=2:ncpus=4",
+		    "place=free,select=2:mem=3000MB:mpiprocs=2:ncpus=4",
+		    "mem = 6000mb\nmpiprocs = 4\nncpus = 8\nnodect = 2\nplace = free\n"
+		    "select = 2:mem=3000MB:mpiprocs=2:ncpus=4\n");
+	/* no count: one chunk; mpiprocs=1 is summed where the chunk has it */
+	expect_list("select=ncpus=2:mpiprocs=1", "place=free,select=ncpus=2:mpiprocs=1",
+		    "mpiprocs = 1\nncpus = 2\nnodect = 1\nplace = free\n"
+		    "select = ncpus=2:mpiprocs=1\n");
+	/* pack: the chunks on one host, still two chunks */
+	expect_list("select=2:ncpus=2:mem=1gb,place=pack", "place=pack,select=2:ncpus=2:mem=1gb",
+		    "mem = 2gb\nncpus = 4\nnodect = 2\nplace = pack\nselect = 2:ncpus=2:mem=1gb\n");
+	/* mixed units: summed in the smaller one (normalize_size()) */
+	expect_list("select=1:ncpus=1:mem=1gb+1:ncpus=1:mem=1024mb",
+		    "place=free,select=1:ncpus=1:mem=1gb+1:ncpus=1:mem=1024mb",
+		    "mem = 2048mb\nncpus = 2\nnodect = 2\nplace = free\n"
+		    "select = 1:ncpus=1:mem=1gb+1:ncpus=1:mem=1024mb\n");
+}
+
+/* Job-wide resources: the server's select of them ("1" and each one, by
+ * name, as encoded), placed pack. */
+static void test_jobwide(void **state)
+{
+	(void)state;
+	expect_list("ncpus=2,mem=4096MB", "place=pack,select=1:mem=4096mb:ncpus=2",
+		    "mem = 4096mb\nncpus = 2\nnodect = 1\nplace = pack\n"
+		    "select = 1:mem=4096mb:ncpus=2\n");
+	expect_list("ompthreads=2", "place=pack,select=1:ompthreads=2",
+		    "ncpus = 1\nnodect = 1\nompthreads = 2\nplace = pack\n"
+		    "select = 1:ompthreads=2\n");
+	/* nothing that goes into a chunk: the shape's select */
 	expect_list("walltime=10:00", "place=pack",
 		    "ncpus = 1\nnodect = 1\nplace = pack\nselect = 1:ncpus=1\n"
 		    "walltime = 00:10:00\n");
@@ -172,7 +198,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nodes),
-		cmocka_unit_test(test_place),
+		cmocka_unit_test(test_select_as_given),
+		cmocka_unit_test(test_jobwide),
 		cmocka_unit_test(test_shape_changed),
 		cmocka_unit_test(test_nothing_kept),
 	};

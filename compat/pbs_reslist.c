@@ -1,5 +1,5 @@
 /* pbs_reslist.c - a job's Resource_List as OpenPBS's server holds it: the
- * entries qsub keeps beside the shape (select, nodes, place)
+ * entries qsub keeps beside the shape (select, nodes, place, pmem, pvmem)
  * and the list qstat -f prints (pbs_reslist.h cites the server's lines). */
 #include "pbs_reslist.h"
 
@@ -214,6 +214,8 @@ char *sl_pbs_reslist_make(const struct sl_pbs_res *r)
 	}
 	if (r->procs <= 0)
 		put(b, "place", place);
+	put(b, "pmem", r->pmem_given);
+	put(b, "pvmem", r->pvmem_given);
 	put(b, "select", select);
 	free(select);
 	if (sl_buf_len(b) == 0) {
@@ -353,6 +355,8 @@ static void chunk_sums(struct list *l, const char *select)
 		char s[48];
 		psize_text(&mem, s, sizeof(s));
 		set(l, "mem", sl_xstrdup(s));
+	} else if (!has_mem) { /* pmem's memory is no chunk's */
+		set(l, "mem", NULL);
 	}
 	set(l, "mpiprocs", has_mpi ? num(mpiprocs) : NULL);
 	set(l, "ncpus", num(ncpus));
@@ -371,7 +375,7 @@ size_t sl_pbs_reslist(const struct sl_job *j, struct sl_pbs_resc **out)
 	struct list l = {NULL, 0, 0};
 	const char *list = j->spec.pbs_resources;
 	char *v = sl_xmalloc(LIST_MAX);
-	static const char *const as_kept[] = {"nodes"};
+	static const char *const as_kept[] = {"nodes", "pmem", "pvmem"};
 
 	derived(&l, j);
 	for (size_t i = 0; list && i < sizeof(as_kept) / sizeof(as_kept[0]); i++)

@@ -3,13 +3,13 @@
  * The job's shape (nodes, tasks, CPUs, memory) is Slurm's, and from it
  * alone qstat -f can tell back a select, but not the one the user wrote:
  * PBS keeps "select=1:ncpus=2:mem=4096MB" as given, converts Torque's
- * nodes= and job-wide resources into selects of its own, and keeps place
- * as given or sets it by the form of the request. qsub keeps those
- * entries in jobspec.pbs_resources (sl_pbs_reslist_make()); qstat lists
- * them over the ones it derives from the shape (sl_pbs_reslist()), as
- * long as the shape is still the one the kept select asks for: an
- * scontrol update or a qalter -l select that changed it shows the derived
- * select again, never a stale one. */
+ * nodes= and job-wide resources into selects of its own, keeps place as
+ * given or sets it by the form of the request, and keeps pmem and pvmem.
+ * qsub keeps those entries in jobspec.pbs_resources
+ * (sl_pbs_reslist_make()); qstat lists them over the ones it derives from
+ * the shape (sl_pbs_reslist()), as long as the shape is still the one the
+ * kept select asks for: an scontrol update or a qalter -l select that
+ * changed it shows the derived select again, never a stale one. */
 #ifndef SL_PBS_RESLIST_H
 #define SL_PBS_RESLIST_H
 
@@ -37,7 +37,10 @@ struct sl_pbs_resc {
  * nodes= (svr_jobfunc.c:1813-1819), "free" beside a select (svr_jobfunc.c:
  * 2219-2227), "pack" when the server made the select (svr_jobfunc.c:
  * 1884-1889). Torque's procs= keeps none of them (no PBS select says it).
- * Caller frees; NULL when there is nothing to keep. */
+ * pmem and pvmem are kept as the server writes sizes back (encode_size():
+ * "1GB" is "1gb"); the shape holds them as a node's memory and each
+ * process's RLIMIT_AS, which cannot tell them back. Caller frees; NULL
+ * when there is nothing to keep. */
 char *sl_pbs_reslist_make(const struct sl_pbs_res *r);
 
 /* j's Resource_List in OpenPBS's order, by name (add_resource_entry(),

@@ -195,7 +195,7 @@ static int parse_count(const char *v, int min, int *out)
 /* Resources PBS knows that Sluice does not take (pbs_resources(7B)), and
  * Torque's: refused by name. Anything else is PBS's "Unknown resource". */
 static const char *const known_unsupported[] = {
-	"vmem", "pvmem", "cput", "pcput", "arch", "host", "vnode", "file",
+	"vmem", "cput", "pcput", "arch", "host", "vnode", "file",
 	"software", "nice", "naccelerators", "accelerator",
 	"accelerator_model", "accelerator_memory", "mpiprocs", "nchunk", "soft_walltime",
 	"min_walltime", "max_walltime", "preempt_targets", "site", "start_time",
@@ -226,6 +226,21 @@ static int refuse_resource(const char *name, int *status, struct sl_err *err)
 			 strcmp(name, "storage") == 0 ? "Sluice mounts no file systems per job"
 						      : "Sluice reserves no local disk per job");
 	return unsupp(status, err, what);
+}
+
+/* Resources PBS knows that are job-wide alone (no ATR_DFLAG_CVTSLT in
+ * master_resc_def_all.xml): in a chunk, do_schedselect()'s
+ * PBSE_INVALSELECTRESC (src/server/vnparse.c:4626-4632). pmem and pvmem
+ * are Torque's per-process limits, taken job-wide (-l pmem=). */
+static int invalid_in_chunk(const char *name)
+{
+	static const char *const names[] = {"walltime", "place", "select",
+					    "nodes", "pmem", "pvmem"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return 1;
+	return 0;
 }
 
 /* One "res=val" of a chunk into c. */
@@ -261,8 +276,7 @@ static int chunk_item(struct sl_pbs_chunk *c, const char *item, int torque, int 
 		r = sl_pbs_parse_size(v, &c->mem_mib);
 		if (r == 0 && c->mem_mib == 0)
 			r = -SL_EINVAL;
-	} else if (!torque && (strcmp(name, "walltime") == 0 || strcmp(name, "place") == 0 ||
-			       strcmp(name, "select") == 0 || strcmp(name, "nodes") == 0)) {
+	} else if (!torque && invalid_in_chunk(name)) {
 		return pbse(status, err, SL_PBSE_INVALSELECTRESC, "%s: %s", name);
 	} else if (torque) {
 		char what[160];
@@ -397,10 +411,14 @@ static int resource(struct sl_pbs_res *r, const char *name, const char *v, int *
 		rc = sl_pbs_parse_size(v, &r->pvmem_mib);
 		if (rc == 0 && r->pvmem_mib == 0)
 			rc = -SL_EINVAL;
+		if (rc == 0)
+			sl_pbs_size_encode(v, r->pvmem_given, sizeof(r->pvmem_given));
 	} else if (strcmp(name, "pmem") == 0) { /* a process's real memory */
 		rc = sl_pbs_parse_size(v, &r->pmem_mib);
 		if (rc == 0 && r->pmem_mib == 0)
 			rc = -SL_EINVAL;
+		if (rc == 0)
+			sl_pbs_size_encode(v, r->pmem_given, sizeof(r->pmem_given));
 	} else if (strcmp(name, "ncpus") == 0) {
 		rc = parse_count(v, 1, &r->ncpus);
 	} else if (strcmp(name, "ngpus") == 0) {

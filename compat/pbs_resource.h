@@ -44,7 +44,7 @@ struct sl_pbs_res {
 	 * nodes and place as given (decode_str()), sizes as encode_size()
 	 * writes them back ("4GB" is "4gb"). NULL or "": not given. */
 	char *select_given, *nodes_given, *place_given;
-	char mem_given[32];
+	char mem_given[32], pmem_given[32], pvmem_given[32];
 };
 
 /* r with nothing asked; sl_pbs_res_clear() frees what parsing keeps. */

@@ -539,12 +539,18 @@ qsub: job $wid.$S completed" "$rc:$out"
 ok "qsub -I: PBS's lines, the job's variables in the shell, its status on the job"
 
 # ---- 14. -l pvmem: each process's virtual memory, as setrlimit(RLIMIT_AS) --
-pv=$(as $USER1 "$BIN/qsub" -W block=true -l pvmem=100mb -o pv.out -j oe -- /bin/sh -c 'ulimit -v') ||
+pv=$(as $USER1 "$BIN/qsub" -W block=true -l pvmem=100MB -o pv.out -j oe -- /bin/sh -c 'ulimit -v') ||
 	fail "qsub -l pvmem: $pv"
-expect_eq "pvmem=100mb is the job's RLIMIT_AS (ulimit -v, KiB)" "102400" "$(cat pv.out)"
+expect_eq "pvmem=100MB is the job's RLIMIT_AS (ulimit -v, KiB)" "102400" "$(cat pv.out)"
+# kept in Resource_List as the server writes a size back (encode_size())
+expect_eq "qstat -f: Resource_List.pvmem" "    Resource_List.pvmem = 100mb" \
+	"$("$Q" -f -x "$pv" | grep '^    Resource_List\.pvmem')"
+# a per-process limit, job-wide alone (no ATR_DFLAG_CVTSLT): not in a chunk
+expect_run $USER1 4 "qsub: Resource invalid in \"select\" specification: pvmem" "" \
+	"$BIN/qsub" -l select=1:pvmem=1gb job.pbs
 expect_run $USER1 1 "qsub: -l vmem (Sluice limits real memory: use mem, or pvmem for each process's virtual memory) is not supported by Sluice" "" \
 	"$BIN/qsub" -l vmem=1gb job.pbs
-ok "-l pvmem sets each process's address space limit; vmem is refused by name"
+ok "-l pvmem sets each process's address space limit, qstat -f shows it; vmem is refused by name"
 
 # ---- 15. The server away: OpenPBS's words, and -F json still a whole document
 stop_daemon

@@ -171,6 +171,8 @@ wait_state "${p%%.*}" COMPLETED
 expect_eq "procs=2: two tasks of one CPU" "ranks=2 tasks=2 cpt=1" "$(cat "signac.o${p%%.*}")"
 as $USER1 "$BIN/qstat" -f -x "$p" | grep -qx "    Resource_List.procs = 2" ||
 	fail "qstat -f: Resource_List.procs: $(as $USER1 "$BIN/qstat" -f -x "$p")"
+as $USER1 "$BIN/qstat" -f -x "$p" | grep -qx "    Resource_List.pmem = 100mb" ||
+	fail "qstat -f: Resource_List.pmem: $(as $USER1 "$BIN/qstat" -f -x "$p")"
 expect_eq "procs=2 and pmem as Slurm's" "NumTasks=2 CPUs/Task=1 MinMemoryCPU=100M" \
 	"$("$BIN/scontrol" show job "${p%%.*}" | grep -o 'NumTasks=[^ ]* CPUs/Task=[^ ]*\|MinMemoryCPU=[^ ]*' | paste -sd' ')"
 ok "Torque's -l procs=N (signac-flow's): N tasks of one CPU, Resource_List.procs"

@@ -1,7 +1,8 @@
 /* test_pbs_reslist.c - a qsub job's Resource_List (compat/pbs_reslist.c):
- * what qsub keeps of its -l (select, nodes, place as PBS's server holds
- * them) and the entries qstat -f lists from it and from the job's shape,
- * the derived ones again once the shape is no longer the kept select's.
+ * what qsub keeps of its -l (select, nodes, place, pmem, pvmem as PBS's
+ * server holds them) and the entries qstat -f lists from it and from the
+ * job's shape, the derived ones again once the shape is no longer the
+ * kept select's.
  * The expected texts are what OpenPBS's server makes (pbs_reslist.h cites
  * its lines). */
 #include <setjmp.h>
@@ -147,6 +148,22 @@ static void test_jobwide(void **state)
 		    "select = 1:ncpus=3:mpiprocs=3\n");
 }
 
+/* pmem and pvmem are kept as the server writes sizes back; pmem is no
+ * chunk resource, so no mem sum comes of it beside a select. */
+static void test_pmem_pvmem(void **state)
+{
+	(void)state;
+	expect_list("pvmem=1GB", "place=pack,pvmem=1gb",
+		    "ncpus = 1\nnodect = 1\nplace = pack\npvmem = 1gb\nselect = 1:ncpus=1\n");
+	expect_list("select=1:ncpus=2,pmem=512MB", "place=free,pmem=512mb,select=1:ncpus=2",
+		    "ncpus = 2\nnodect = 1\nplace = free\npmem = 512mb\nselect = 1:ncpus=2\n");
+	expect_list("nodes=2:ppn=2,pmem=100mb,pvmem=2gb",
+		    "nodes=2:ppn=2,place=scatter,pmem=100mb,pvmem=2gb,"
+		    "select=2:ncpus=2:mpiprocs=2",
+		    "mpiprocs = 4\nncpus = 4\nnodect = 2\nnodes = 2:ppn=2\nplace = scatter\n"
+		    "pmem = 100mb\npvmem = 2gb\nselect = 2:ncpus=2:mpiprocs=2\n");
+}
+
 /* A shape changed after qsub (scontrol update, qalter -l select, excl's
  * whole node): the derived select and sums, the kept nodes and place. */
 static void test_shape_changed(void **state)
@@ -200,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_nodes),
 		cmocka_unit_test(test_select_as_given),
 		cmocka_unit_test(test_jobwide),
+		cmocka_unit_test(test_pmem_pvmem),
 		cmocka_unit_test(test_shape_changed),
 		cmocka_unit_test(test_nothing_kept),
 	};

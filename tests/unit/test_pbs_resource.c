@@ -115,6 +115,9 @@ static const struct res_reject {
 	{"mem=12q", NULL, 166, "Illegal attribute or resource value"},
 	{"select=1:ncpus=x", NULL, 166, "Illegal attribute or resource value"},
 	{"select=1:walltime=10", NULL, 4, "Resource invalid in \"select\" specification: walltime"},
+	/* job-wide alone (no ATR_DFLAG_CVTSLT): not in a chunk */
+	{"select=1:pmem=1gb", NULL, 4, "Resource invalid in \"select\" specification: pmem"},
+	{"select=1:pvmem=1gb", NULL, 4, "Resource invalid in \"select\" specification: pvmem"},
 	{"select=1:foo=2", NULL, 187, "Unknown resource: foo"},
 	{"select=2:ncpus=2", "ncpus=4", 5,
 	 "\"-lresource=\" cannot be used with \"select\" or \"place\", resource is: ncpus"},

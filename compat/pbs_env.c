@@ -9,10 +9,12 @@
 #include "pbs_env.h"
 #include "pbs_job.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pbs_reslist.h"
 #include "slurm_env.h"
 #include "xalloc.h"
 
@@ -126,6 +128,64 @@ static void spank_pbs(struct out *o, const struct sl_job *j)
 	put(o, "PBS_TASKNUM", "1");
 }
 
+/* get_num_nodes_ppn() (Torque's src/resmom/start_exec.c:1450-1530): the
+ * nodes spec's first count (a host name counts 1), ppn from its first
+ * "ppn=", each further '+' part's count added; 1 and 1 without a spec, or
+ * with one it cannot read. */
+static void torque_nodes_ppn(const char *spec, int *nodes, int *ppn)
+{
+	const char *p, *q;
+	long n;
+
+	*nodes = *ppn = 1;
+	if (spec == NULL || *spec == '\0')
+		return;
+	if ((n = strtol(spec, NULL, 10)) <= 0 && !isalpha((unsigned char)*spec))
+		return;
+	int count = n > 0 ? (int)n : 1, per = 1;
+	if ((q = strstr(spec, "ppn=")) != NULL && (per = atoi(q + 4)) <= 0)
+		return;
+	for (p = strchr(spec, '+'); p != NULL; p = strchr(p, '+')) {
+		char *end;
+		p++;
+		if ((n = strtol(p, &end, 10)) > 0)
+			count += (int)n;
+		else if (isalpha((unsigned char)*p))
+			count++;
+		else
+			return;
+	}
+	*nodes = count;
+	*ppn = per;
+}
+
+/* What Torque's MOM adds for a job of Torque's forms (jobspec.torque;
+ * InitUserEnv(), src/resmom/start_exec.c:1764-1818, and TMomFinalizeChild()
+ * at 4640-4645): PBS_WALLTIME (the limit's seconds), PBS_NUM_NODES and
+ * PBS_NUM_PPN (from the nodes spec, 1 without), PBS_NP (the execution
+ * slots, the job's CPUs as asked), PBS_VNODENUM (0, the batch shell's
+ * node). PBS_O_INITDIR is -d's, which qsub sends. */
+static void torque_mom(struct out *o, const struct sl_job *j)
+{
+	const struct sl_jobspec *s = &j->spec;
+	char num[32], spec[256];
+	int nodes, ppn;
+
+	torque_nodes_ppn(sl_pbs_reslist_get(s->pbs_resources, "nodes", spec, sizeof(spec)),
+			 &nodes, &ppn);
+	snprintf(num, sizeof(num), "%d", sl_jobspec_asked_cpus(s));
+	put(o, "PBS_NP", num);
+	snprintf(num, sizeof(num), "%d", nodes);
+	put(o, "PBS_NUM_NODES", num);
+	snprintf(num, sizeof(num), "%d", ppn);
+	put(o, "PBS_NUM_PPN", num);
+	put(o, "PBS_VNODENUM", "0");
+	if (sl_jobspec_limit_secs(s) > 0) {
+		snprintf(num, sizeof(num), "%lld", (long long)sl_jobspec_limit_secs(s));
+		put(o, "PBS_WALLTIME", num);
+	}
+}
+
 char **sl_pbs_env_build(const struct sl_pbs_env_in *in)
 {
 	const struct sl_jobspec *s = &in->job->spec;
@@ -179,6 +239,8 @@ char **sl_pbs_env_build(const struct sl_pbs_env_in *in)
 	snprintf(num, sizeof(num), "%d", per_node);
 	put(&o, "NCPUS", num);
 	put(&o, "OMP_NUM_THREADS", num);
+	if (s->torque)
+		torque_mom(&o, j);
 	free(id);
 	free(array_id);
 out:
@@ -274,6 +336,9 @@ char *sl_pbs_variable_list(const struct sl_job *j)
 			v = strcmp(vl_basic[i], "TZ") ? sl_pbs_env_get(env, vl_basic[i]) : NULL;
 		vl_add(&l, k, v);
 	}
+	/* Torque's -d: qsub sends it beside the others (ATTR_pbs_o_initdir) */
+	if (s->pbs)
+		vl_add(&l, "PBS_O_INITDIR", sl_pbs_env_get(env, "PBS_O_INITDIR"));
 	/* -v's and -V's (an sbatch job's exported environment is no such list) */
 	for (char *const *e = s->pbs ? env : NULL; e && *e; e++) {
 		const char *eq = strchr(*e, '=');

@@ -9,9 +9,11 @@
  * with qsub gets what PBS's MOM sets: PBS_ENVIRONMENT, PBS_JOBID
  * "N.server", PBS_QUEUE, PBS_ACCOUNT, PBS_O_* (the ones qsub sent win),
  * and from its resources NCPUS and OMP_NUM_THREADS: a Slurm job does not
- * expect OMP_NUM_THREADS to change under it. PBS_NODEFILE and TMPDIR name
- * files the local supervisor makes (sl_pbs_nodefile(), sl_pbs_tmpdir());
- * a Kubernetes pod has neither. Both executors build the job's whole
+ * expect OMP_NUM_THREADS to change under it. A qsub job of Torque's own
+ * forms (jobspec.torque) gets what Torque's pbs_mom adds too: PBS_NP,
+ * PBS_NUM_NODES, PBS_NUM_PPN, PBS_WALLTIME, PBS_VNODENUM. PBS_NODEFILE
+ * and TMPDIR name files the local supervisor makes (sl_pbs_nodefile(),
+ * sl_pbs_tmpdir()); a Kubernetes pod has neither. Both executors build the job's whole
  * environment with sl_pbs_env_job(). */
 #ifndef SL_PBS_ENV_H
 #define SL_PBS_ENV_H

@@ -375,12 +375,27 @@ static int h_interactive(void *c, const char *a, struct sl_err *e)
 static int h_node_exclusive(void *c, const char *a, struct sl_err *e)
 {
 	CTX(c)->spec->shared = SL_SHARED_EXCLUSIVE;
+	CTX(c)->torque_form = 1;
+	return 0;
+}
+
+/* Torque's -d PATH: PBS_O_INITDIR, made absolute against qsub's directory
+ * (process_opt_d(), qsub_functions.c:2580-2611); -w PATH: PBS_O_WORKDIR
+ * (validate_pbs_o_workdir(), qsub_functions.c:790-818). The job starts in
+ * the last one given. */
+static int h_initdir(void *c, const char *a, struct sl_err *e)
+{
+	set_str(&CTX(c)->workdir, a);
+	set_str(&CTX(c)->initdir, a);
+	CTX(c)->torque_form = 1;
 	return 0;
 }
 
 static int h_workdir(void *c, const char *a, struct sl_err *e)
 {
 	set_str(&CTX(c)->workdir, a);
+	set_str(&CTX(c)->o_workdir, a);
+	CTX(c)->torque_form = 1;
 	return 0;
 }
 
@@ -449,6 +464,7 @@ static int w_extend(void *c, const char *v)
 		p += n + 1;
 	}
 	CTX(c)->spec->shared = SL_SHARED_EXCLUSIVE;
+	CTX(c)->torque_form = 1;
 	return 0;
 }
 
@@ -537,7 +553,7 @@ static const struct sl_opt qsub_opts[] = {
 	OK('A', R, h_account),
 	OKF('c', R, OPTF_OPTTIME, h_checkpoint),
 	OKF('C', R, OPTF_EARLY, h_prefix),
-	OK('d', R, h_workdir),           /* Torque */
+	OK('d', R, h_initdir),           /* Torque */
 	OK('e', R, h_error),
 	OK('f', N, h_foreground),
 	OK('h', N, h_hold),
@@ -756,6 +772,8 @@ out:
 	free(c.shell);
 	free(c.prefix);
 	free(c.workdir);
+	free(c.initdir);
+	free(c.o_workdir);
 	free(c.account);
 	free(c.project);
 	free(c.queue);

@@ -19,7 +19,10 @@ struct sl_pbs_optctx {
 	char *vlist;           /* -v, as given (the last one wins) */
 	char *shell;           /* -S: the first path of the list */
 	char *prefix;          /* -C on the command line; NULL: not given */
-	char *workdir;         /* -d / -w (Torque) */
+	char *workdir;         /* -d / -w (Torque): the last one, where the job starts */
+	char *initdir;         /* -d as given: PBS_O_INITDIR */
+	char *o_workdir;       /* -w as given: PBS_O_WORKDIR */
+	int torque_form;       /* -d, -w, -n or -W x= given: Torque's job (jobspec.torque) */
 	char *account, *project; /* -A, -P */
 	char *queue;           /* -q, the queue part */
 	char *name;            /* -N */

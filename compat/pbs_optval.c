@@ -329,6 +329,13 @@ static int vlist(struct sl_pbs_optctx *c, struct envv *e, char **envp, struct sl
 	return 0;
 }
 
+/* A path relative to qsub's directory, as Torque's -d makes it (and as
+ * the job's directory is made of -d or -w). Caller frees. */
+static char *in_cwd(const struct sl_pbs_optctx *c, const char *p)
+{
+	return p[0] == '/' ? sl_xstrdup(p) : sl_xasprintf("%s/%s", c->cwd, p);
+}
+
 static void basic_env(struct sl_pbs_optctx *c, struct envv *e, char **envp)
 {
 	static const char *const names[] = {"HOME", "LANG", "LOGNAME", "PATH", "MAIL",
@@ -345,9 +352,20 @@ static void basic_env(struct sl_pbs_optctx *c, struct envv *e, char **envp)
 		snprintf(k, sizeof(k), "PBS_O_%s", names[i]);
 		env_put(e, k, strlen(k), v);
 	}
-	env_put(e, "PBS_O_WORKDIR", 13, c->cwd);
+	if (c->o_workdir != NULL) { /* Torque's -w */
+		char *w = in_cwd(c, c->o_workdir);
+		env_put(e, "PBS_O_WORKDIR", 13, w);
+		free(w);
+	} else {
+		env_put(e, "PBS_O_WORKDIR", 13, c->cwd);
+	}
 	if (uname(&u) == 0)
 		env_put(e, "PBS_O_SYSTEM", 12, u.sysname);
+	if (c->initdir != NULL) { /* Torque's -d */
+		char *d = in_cwd(c, c->initdir);
+		env_put(e, "PBS_O_INITDIR", 13, d);
+		free(d);
+	}
 }
 
 static int environment(struct sl_pbs_optctx *c, char **envp, struct sl_err *err)
@@ -436,8 +454,7 @@ int sl_pbs_finish(struct sl_pbs_optctx *c, char **envp, struct sl_err *err)
 		return r;
 	s->submit_dir = sl_xstrdup(c->cwd);
 	if (c->workdir)
-		s->work_dir = c->workdir[0] == '/' ? sl_xstrdup(c->workdir)
-						   : sl_xasprintf("%s/%s", c->cwd, c->workdir);
+		s->work_dir = in_cwd(c, c->workdir);
 	else if ((s->work_dir = home_dir()) == NULL)
 		s->work_dir = sl_xstrdup(c->cwd);
 	s->submit_host = short_hostname();
@@ -450,5 +467,7 @@ int sl_pbs_finish(struct sl_pbs_optctx *c, char **envp, struct sl_err *err)
 		s->umask = 077; /* PBS's default umask (qsub(1B), -W umask) */
 	shell_line(c);
 	s->pbs = 1;
+	/* Torque's own forms make it Torque's job: its MOM's variables too */
+	s->torque = c->torque_form || s->torque_array || c->res.from == 'n' || c->res.procs > 0;
 	return 0;
 }

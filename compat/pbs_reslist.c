@@ -268,8 +268,7 @@ static void derived(struct list *l, const struct sl_job *j)
 	sl_pbs_resource_list(j, derived_put, l);
 }
 
-/* The value of name in a kept list, borrowed into buf; NULL when none. */
-static const char *kept(const char *list, const char *name, char *buf, size_t len)
+const char *sl_pbs_reslist_get(const char *list, const char *name, char *buf, size_t len)
 {
 	size_t n = strlen(name);
 
@@ -297,7 +296,7 @@ static int select_holds(const struct sl_job *j, const char *list)
 	int st, ok = 0;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (kept(list, names[i], v, LIST_MAX) != NULL)
+		if (sl_pbs_reslist_get(list, names[i], v, LIST_MAX) != NULL)
 			sl_buf_addf(b, "%s%s=%s", sl_buf_len(b) ? "," : "", names[i], v);
 	sl_pbs_res_init(&r);
 	sl_jobspec_init(&s);
@@ -379,15 +378,16 @@ size_t sl_pbs_reslist(const struct sl_job *j, struct sl_pbs_resc **out)
 
 	derived(&l, j);
 	for (size_t i = 0; list && i < sizeof(as_kept) / sizeof(as_kept[0]); i++)
-		if (kept(list, as_kept[i], v, LIST_MAX) != NULL)
+		if (sl_pbs_reslist_get(list, as_kept[i], v, LIST_MAX) != NULL)
 			set(&l, as_kept[i], sl_xstrdup(v));
-	if (list && kept(list, "place", v, LIST_MAX) != NULL) {
+	if (list && sl_pbs_reslist_get(list, "place", v, LIST_MAX) != NULL) {
 		/* Torque's -n (node-exclusive, --exclusive) beside a place that
 		 * does not say excl */
 		int add = j->spec.shared == SL_SHARED_EXCLUSIVE && strstr(v, "excl") == NULL;
 		set(&l, "place", sl_xasprintf("%s%s", v, add ? ":excl" : ""));
 	}
-	if (list && kept(list, "select", v, LIST_MAX) != NULL && select_holds(j, list)) {
+	if (list && sl_pbs_reslist_get(list, "select", v, LIST_MAX) != NULL &&
+	    select_holds(j, list)) {
 		set(&l, "select", sl_xstrdup(v));
 		chunk_sums(&l, v);
 	}

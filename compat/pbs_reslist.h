@@ -43,6 +43,10 @@ struct sl_pbs_resc {
  * when there is nothing to keep. */
 char *sl_pbs_reslist_make(const struct sl_pbs_res *r);
 
+/* The value of name in such a text, copied into buf (cut at len); NULL
+ * when it has none. */
+const char *sl_pbs_reslist_get(const char *list, const char *name, char *buf, size_t len);
+
 /* j's Resource_List in OpenPBS's order, by name (add_resource_entry(),
  * src/lib/Libattr/attr_fn_resc.c:561): what the shape gives, then the kept
  * entries over it, and with a kept select that still holds, the chunks'

@@ -99,6 +99,10 @@ struct sl_jobspec {
 	int torque_array;      /* 1: a qsub array given with Torque's -t (not PBS Pro's -J):
 	                        * Torque's subjobs, their names and files suffixed "-I"
 	                        * (pbs_job.h), each listed by qselect; 0 in older records */
+	int torque;            /* 1: a qsub job that used one of Torque's own forms (-l
+	                        * nodes= or procs=, -t, -d, -w, -n, -W x=): it gets
+	                        * Torque's MOM's variables too (pbs_env.h); 0: not, or
+	                        * an older record */
 	int omp_threads;       /* qsub's ompthreads (each chunk's threads): the job's
 	                        * OMP_NUM_THREADS and NCPUS; SL_NO_VAL: the chunk's ncpus */
 	int omp_threads_job;   /* 1: omp_threads came from a job-wide -l ompthreads=,

@@ -25,7 +25,7 @@
 	X(cpus_per_gpu) X(pbs) X(omp_threads) X(omp_threads_job) X(switches) X(get_user_env) X(get_user_env_mode) \
 	X(interactive) X(ntasks_per_gpu) X(no_kill) X(acctg_task) \
 	X(use_min_nodes) X(contiguous) X(wait_all_nodes) X(overcommit) \
-	X(gres_flags) X(spread_job) X(submit_sid) X(torque_array) \
+	X(gres_flags) X(spread_job) X(submit_sid) X(torque_array) X(torque) \
 	X(gpus_per_node_opt)
 
 #define SPEC_INT64S(X) X(mem_per_node) X(mem_per_cpu) X(time_limit) X(priority) \

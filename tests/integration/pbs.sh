@@ -106,17 +106,26 @@ expect_run $USER1 0 "" "" "$BIN/qsig" -s KILL "$j2"
 wait_state "$j2" CANCELLED
 ok "qdel and qsig: the owner's act, another user's are refused"
 
-# 4. A Torque script: nodes=2:ppn=4 is 2 nodes of 4 MPI processes
+# 4. A Torque script: nodes=2:ppn=4 is 2 nodes of 4 MPI processes, with
+#    Torque's MOM's variables (start_exec.c: PBS_NP the slots, PBS_NUM_NODES
+#    and PBS_NUM_PPN of the nodes spec, PBS_WALLTIME, PBS_VNODENUM) and -d's
+#    PBS_O_INITDIR, where the job starts
 cat >torque.pbs <<'EOF'
 #!/bin/sh
 #PBS -l nodes=2:ppn=4
 #PBS -l walltime=5:00
+start=$(pwd)
 cd $PBS_O_WORKDIR
 echo "ranks=$(wc -l <$PBS_NODEFILE) tasks=$SLURM_TASKS_PER_NODE nodes=$SLURM_JOB_NUM_NODES ncpus=$NCPUS"
+echo "np=$PBS_NP num_nodes=$PBS_NUM_NODES num_ppn=$PBS_NUM_PPN walltime=$PBS_WALLTIME vnodenum=$PBS_VNODENUM"
+echo "initdir=$PBS_O_INITDIR start=$start"
 EOF
-t=$(as $USER1 "$BIN/qsub" torque.pbs) || fail "qsub torque: $t"
+mkdir -p "$T/work/init"
+t=$(as $USER1 "$BIN/qsub" -d init torque.pbs) || fail "qsub torque: $t"
 wait_state "$(seq_of "$t")" COMPLETED
-expect_eq "Torque's nodes=2:ppn=4" "ranks=8 tasks=4(x2) nodes=2 ncpus=4" \
+expect_eq "Torque's nodes=2:ppn=4" "ranks=8 tasks=4(x2) nodes=2 ncpus=4
+np=8 num_nodes=2 num_ppn=4 walltime=300 vnodenum=0
+initdir=$T/work/init start=$T/work/init" \
 	"$(cat "$T/work/torque.pbs.o$(seq_of "$t")")"
 expect_eq "stderr apart, empty" "" "$(cat "$T/work/torque.pbs.e$(seq_of "$t")")"
 # OpenPBS's server keeps nodes= beside the select it converts it into,

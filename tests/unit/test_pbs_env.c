@@ -160,16 +160,18 @@ static void test_variable_list(void **state)
 {
 	struct sl_job *j = job(1);
 	char *env[] = {"A=x,y", "PBS_O_SYSTEM=Linux", "Q='q\"\\", "PBS_O_WORKDIR=/w",
-		       "PBS_O_HOME=/home/alice", "PBS_O_TZ=UTC", "PBS_O_PATH=/bin", NULL};
+		       "PBS_O_HOME=/home/alice", "PBS_O_TZ=UTC", "PBS_O_PATH=/bin",
+		       "PBS_O_INITDIR=/d", NULL};
 	char *sb[] = {"PATH=/bin", "TZ=UTC", "HOME=/h", "KEEP=1", "SYSTEM=Linux", NULL};
 	char **keep = j->spec.env, *v;
 	(void)state;
 
 	j->spec.env = env;
 	v = sl_pbs_variable_list(j);
+	/* Torque's -d: PBS_O_INITDIR after qsub's basic ones */
 	assert_string_equal(v, "PBS_O_HOME=/home/alice,PBS_O_PATH=/bin,PBS_O_TZ=UTC,"
-			       "PBS_O_WORKDIR=/w,PBS_O_SYSTEM=Linux,A=x\\,y,Q=\\'q\\\"\\\\,"
-			       "PBS_O_QUEUE=batch,PBS_O_HOST=login1");
+			       "PBS_O_WORKDIR=/w,PBS_O_SYSTEM=Linux,PBS_O_INITDIR=/d,A=x\\,y,"
+			       "Q=\\'q\\\"\\\\,PBS_O_QUEUE=batch,PBS_O_HOST=login1");
 	free(v);
 	/* an sbatch job: spank_pbs's PBS_O_* (no TZ, none of its own variables) */
 	j->spec.pbs = 0;
@@ -185,6 +187,66 @@ static void test_variable_list(void **state)
 	assert_string_equal(v, "PBS_O_WORKDIR=/home/alice/w,PBS_O_QUEUE=batch,PBS_O_HOST=login1");
 	free(v);
 	j->spec.env = keep;
+	sl_job_free(j);
+}
+
+/* Torque's MOM's variables, for a job of Torque's forms alone: the slots
+ * (PBS_NP), nodes and ppn of its nodes spec (1 and 1 without one: procs=),
+ * its walltime's seconds, the batch shell's PBS_VNODENUM; an OpenPBS
+ * job's set stays without them. */
+static void test_torque(void **state)
+{
+	struct sl_jobshape sh = {.nodes = 2, .ntasks = 8, .tasks_per_node = 4, .cpus_per_task = 1,
+				 .cpus_per_node = 4};
+	struct sl_job *j = job(1);
+	struct sl_pbs_env_in in = {j, &sh, "head1"};
+	char **e = sl_pbs_env_build(&in);
+	static const char *const torque_only[] = {"PBS_NP", "PBS_NUM_NODES", "PBS_NUM_PPN",
+						  "PBS_VNODENUM", "PBS_WALLTIME"};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(torque_only) / sizeof(torque_only[0]); i++)
+		assert_null(sl_pbs_env_get(e, torque_only[i]));
+	sl_strv_free(e);
+
+	j->spec.torque = 1;
+	j->spec.nodes = 2;
+	j->spec.ntasks_per_node = 4;
+	j->spec.cpus_per_task = 1;
+	j->spec.pbs_resources = sl_xstrdup("nodes=2:ppn=4,place=scatter");
+	sl_jobspec_limit_set_secs(&j->spec, 300);
+	e = sl_pbs_env_build(&in);
+	assert_string_equal(sl_pbs_env_get(e, "PBS_NP"), "8");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_NUM_NODES"), "2");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_NUM_PPN"), "4");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_VNODENUM"), "0");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_WALLTIME"), "300");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_JOBID"), "42.head1"); /* OpenPBS's stay */
+	assert_string_equal(sl_pbs_env_get(e, "NCPUS"), "4");
+	sl_strv_free(e);
+
+	/* parts joined by '+': their counts summed, the first ppn= */
+	free(j->spec.pbs_resources);
+	j->spec.pbs_resources = sl_xstrdup("nodes=1:ppn=2+3:ppn=2,place=scatter");
+	e = sl_pbs_env_build(&in);
+	assert_string_equal(sl_pbs_env_get(e, "PBS_NUM_NODES"), "4");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_NUM_PPN"), "2");
+	sl_strv_free(e);
+
+	/* procs=3: no nodes spec, 1 and 1; the slots are its tasks */
+	free(j->spec.pbs_resources);
+	j->spec.pbs_resources = NULL;
+	j->spec.nodes = SL_NO_VAL;
+	j->spec.ntasks_per_node = SL_NO_VAL;
+	j->spec.ntasks = 3;
+	j->spec.time_limit = SL_TIME_UNSET;
+	j->spec.time_limit_secs = 0;
+	e = sl_pbs_env_build(&in);
+	assert_string_equal(sl_pbs_env_get(e, "PBS_NP"), "3");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_NUM_NODES"), "1");
+	assert_string_equal(sl_pbs_env_get(e, "PBS_NUM_PPN"), "1");
+	assert_null(sl_pbs_env_get(e, "PBS_WALLTIME"));
+	sl_strv_free(e);
 	sl_job_free(j);
 }
 
@@ -220,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_job_env),
 		cmocka_unit_test(test_o_vars),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_torque),
 		cmocka_unit_test(test_variable_list),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -327,6 +327,49 @@ static void test_environment(void **state)
 	done(&r);
 }
 
+/* Torque's own forms make a Torque job (its MOM's variables, pbs_env.c);
+ * -d sends PBS_O_INITDIR and -w PBS_O_WORKDIR, made absolute against
+ * qsub's directory, as the job's directory is. */
+static void test_torque_forms(void **state)
+{
+	struct {
+		char *opt, *arg;
+		int torque;
+	} forms[] = {
+		{"-l", "nodes=2:ppn=4", 1}, {"-l", "procs=4", 1}, {"-t", "1-3", 1},
+		{"-d", "/tmp", 1}, {"-w", "/tmp", 1}, {"-W", "x=NACCESSPOLICY:SINGLEJOB", 1},
+		{"-l", "select=2:ncpus=4", 0}, {"-J", "1-3", 0}, {"-l", "walltime=10:00", 0},
+	};
+	struct res r;
+	char *want;
+	(void)state;
+
+	write_file("t.sh", "#!/bin/sh\ntrue\n");
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		RUN(&r, base_env, forms[i].opt, forms[i].arg, "t.sh");
+		assert_int_equal(r.rc, 0);
+		if (r.spec.torque != forms[i].torque)
+			fail_msg("qsub %s %s: torque %d", forms[i].opt, forms[i].arg,
+				 r.spec.torque);
+		done(&r);
+	}
+	RUN(&r, base_env, "-n", "t.sh");
+	assert_int_equal(r.spec.torque, 1);
+	assert_null(sl_pbs_env_get(r.spec.env, "PBS_O_INITDIR"));
+	done(&r);
+	RUN(&r, base_env, "-d", "sub", "t.sh");
+	want = sl_xasprintf("%s/sub", r.spec.submit_dir);
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "PBS_O_INITDIR"), want);
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "PBS_O_WORKDIR"), r.spec.submit_dir);
+	free(want);
+	done(&r);
+	RUN(&r, base_env, "-w", "/tmp/w", "t.sh");
+	assert_string_equal(sl_pbs_env_get(r.spec.env, "PBS_O_WORKDIR"), "/tmp/w");
+	assert_string_equal(r.spec.work_dir, "/tmp/w");
+	assert_null(sl_pbs_env_get(r.spec.env, "PBS_O_INITDIR"));
+	done(&r);
+}
+
 static void test_values(void **state)
 {
 	struct res r;
@@ -700,6 +743,7 @@ int main(void)
 		cmocka_unit_test(test_shell_and_stdin),
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_environment),
+		cmocka_unit_test(test_torque_forms),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_rejected),
 		cmocka_unit_test(test_directive_errors),

@@ -337,6 +337,60 @@ char *sl_pbs_path_pattern(const char *p)
 	return out;
 }
 
+#define PATH_VARS_MAX 65536 /* an expanded -o/-e longer than this is refused */
+
+/* The value of the variable a '$' at *p names; *p moves past it. NULL
+ * with err set when it has none. */
+static const char *path_var(const char **p, char kind, sl_pbs_path_var_fn value, void *arg,
+			    struct sl_err *err)
+{
+	static const char name_chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					 "0123456789_";
+	int braced = (*p)[1] == '{';
+	const char *start = *p + 1 + braced, *v = NULL;
+	size_t n = strspn(start, name_chars);
+	char name[128];
+
+	*p = start + n + (braced && start[n] == '}'); /* never past the end */
+	if (braced && (start[n] != '}' || n == 0 || isdigit((unsigned char)*start))) {
+		sl_err_set(err, SL_EUNSUPP,
+			   "-%c with a malformed ${...} is not supported by Sluice", kind);
+		return NULL;
+	}
+	if (n < sizeof(name)) {
+		snprintf(name, sizeof(name), "%.*s", (int)n, start);
+		v = value(name, arg);
+	}
+	if (v == NULL)
+		sl_err_set(err, SL_EUNSUPP, "-%c with $%.*s, which the job's environment does not "
+			   "hold, is not supported by Sluice", kind, (int)n, start);
+	return v;
+}
+
+int sl_pbs_path_vars(const char *path, char kind, sl_pbs_path_var_fn value, void *arg,
+		     char **out, struct sl_err *err)
+{
+	struct sl_buf *b = sl_buf_new(PATH_VARS_MAX);
+	const char *p = path, *v;
+	int r = 0;
+
+	while (*p != '\0' && r == 0) {
+		int added = 0;
+		if (p[0] != '$' || (p[1] != '{' && p[1] != '_' && !isalpha((unsigned char)p[1])))
+			added = sl_buf_addc(b, *p++); /* a '$' before anything else is itself */
+		else if ((v = path_var(&p, kind, value, arg, err)) == NULL)
+			r = -SL_EUNSUPP;
+		else
+			added = sl_buf_addstr(b, v);
+		if (r == 0 && added != 0)
+			r = sl_err_set(err, SL_ETOOBIG, "-%c: the path is too long", kind);
+	}
+	if (r == 0)
+		*out = sl_buf_steal(b);
+	sl_buf_free(b);
+	return r;
+}
+
 /* prepare_path() (src/lib/Libcmds/prepare_path.c): HOST must be this one,
  * as files are written where the job runs. */
 int sl_pbs_path(const char *given, const char *cwd, char kind, char **abs, int *status,

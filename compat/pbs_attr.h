@@ -46,6 +46,18 @@ int sl_pbs_path(const char *given, const char *cwd, char kind, char **abs, int *
  * "^array_index^" as %a (caller frees). */
 char *sl_pbs_path_pattern(const char *path);
 
+/* Torque's MOM expands $NAME and ${NAME} in -o/-e paths with wordexp()
+ * in the job's environment (expand_path(), Torque's src/resmom/
+ * start_exec.c:9651-9736, where it writes the files in place, as Sluice
+ * does; at its copy-out expand_words(), requests.c:3296-3390). path with
+ * each one replaced by value(name, arg) (borrowed); a '$' before anything
+ * but a name or '{' is itself. A name value() has not (NULL) is refused
+ * with -SL_EUNSUPP, as WRDE_UNDEF fails the copy; so is a malformed
+ * ${...}. 0 with *out (caller frees). */
+typedef const char *(*sl_pbs_path_var_fn)(const char *name, void *arg);
+int sl_pbs_path_vars(const char *path, char kind, sl_pbs_path_var_fn value, void *arg,
+		     char **out, struct sl_err *err);
+
 /* Mail_Points onto Slurm's mail bits: a (aborted) is FAIL, b BEGIN, e END,
  * j (each subjob's mail) ARRAY_TASKS, n none (0); -1 when malformed. */
 int sl_pbs_mail_points(const char *a);

@@ -774,6 +774,7 @@ out:
 	free(c.workdir);
 	free(c.initdir);
 	free(c.o_workdir);
+	free(c.home);
 	free(c.account);
 	free(c.project);
 	free(c.queue);

@@ -23,6 +23,7 @@ struct sl_pbs_optctx {
 	char *initdir;         /* -d as given: PBS_O_INITDIR */
 	char *o_workdir;       /* -w as given: PBS_O_WORKDIR */
 	int torque_form;       /* -d, -w, -n or -W x= given: Torque's job (jobspec.torque) */
+	char *home;            /* $HOME in a Torque job's -o/-e, once looked up */
 	char *account, *project; /* -A, -P */
 	char *queue;           /* -q, the queue part */
 	char *name;            /* -N */

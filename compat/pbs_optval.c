@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "pbs_attr.h"
 #include "pbs_env.h"
 #include "pbs_job.h"
@@ -166,6 +167,92 @@ static char *dir_file(const char *dir, const char *server, char kind, int array)
 	return out;
 }
 
+/* ---- Torque's variables in -o/-e ------------------------------------------ */
+
+/* The job's own ids in an expanded path, which the daemon fills in: marks
+ * the pattern turns into Slurm's (torque_pattern()). */
+#define MARK_JOBID "\001j"
+#define MARK_JOBNAME "\001n"
+#define MARK_ARRAYID "\001a"
+
+static char *home_dir(void);
+
+/* What a Torque job's variable will hold (InitUserEnv(), Torque's
+ * start_exec.c:1640-1720): its id, name and array index (marks), HOME,
+ * LOGNAME and USER, PBS_QUEUE when -q named it, then what qsub sends
+ * (PBS_O_*, -v's, -V's). NULL for the others. */
+static const char *torque_var(const char *name, void *arg)
+{
+	struct sl_pbs_optctx *c = arg;
+	const struct passwd *pw = getpwuid(getuid());
+
+	if (strcmp(name, "PBS_JOBID") == 0)
+		return MARK_JOBID;
+	if (strcmp(name, "PBS_JOBNAME") == 0)
+		return MARK_JOBNAME;
+	if (strcmp(name, "PBS_ARRAYID") == 0)
+		return c->spec->array ? MARK_ARRAYID : NULL;
+	if (strcmp(name, "HOME") == 0) {
+		if (c->home == NULL)
+			c->home = home_dir();
+		return c->home;
+	}
+	if ((strcmp(name, "LOGNAME") == 0 || strcmp(name, "USER") == 0) && pw != NULL)
+		return pw->pw_name;
+	if (strcmp(name, "PBS_QUEUE") == 0)
+		return c->queue;
+	return sl_pbs_env_get(c->spec->env, name);
+}
+
+/* '%' doubled, as sl_pbs_path_pattern() writes a literal. */
+static char *pct_escape(const char *s)
+{
+	char *out = sl_xmalloc(2 * strlen(s) + 1), *o = out;
+
+	for (; *s; s++) {
+		if (*s == '%')
+			*o++ = '%';
+		*o++ = *s;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* A pattern's marks as the job's own: PBS_JOBID "N.SERVER" (a Torque
+ * subjob's "N[I].SERVER"), PBS_JOBNAME its name (a Torque subjob's
+ * NAME-I, as job_clone() names it), PBS_ARRAYID its index. NULL when a
+ * backslash turned the pattern's expansion off. Consumes pat. */
+static char *torque_pattern(struct sl_pbs_optctx *c, char *pat)
+{
+	int torque_array = array_kind(c->spec) == ARR_TORQUE;
+	char *server = pct_escape(c->server), *name = pct_escape(c->spec->name);
+	char *id = sl_xasprintf("%s.%s", c->spec->array ? "%A[%a]" : "%j", server);
+	char *jobname = sl_xasprintf("%s%s", name, torque_array ? "-%a" : "");
+	/* a cap, not an allocation: every byte of pat a mark at most */
+	struct sl_buf *b = sl_buf_new(strlen(pat) * (strlen(id) + strlen(jobname) + 2) + 64);
+	char *out = NULL;
+
+	if (strchr(pat, '\001') != NULL && strchr(pat, '\\') != NULL)
+		goto out; /* Slurm expands no pattern holding a backslash */
+	for (const char *p = pat; *p; p++) {
+		if (p[0] != '\001' || p[1] == '\0') {
+			sl_buf_addc(b, *p);
+			continue;
+		}
+		p++;
+		sl_buf_addstr(b, *p == 'j' ? id : *p == 'n' ? jobname : "%a");
+	}
+	out = sl_buf_steal(b);
+out:
+	sl_buf_free(b);
+	free(server);
+	free(name);
+	free(id);
+	free(jobname);
+	free(pat);
+	return out;
+}
+
 /* -o/-e: [HOST:]PATH (pbs_attr.h); a directory (or a trailing '/') gets
  * MOM's spool name for the file. A Torque array's (-t) subjob writes
  * PATH-INDEX, and in a directory its default name, as job_clone()
@@ -174,10 +261,22 @@ static char *dir_file(const char *dir, const char *server, char kind, int array)
 static int out_path(struct sl_pbs_optctx *c, const char *given, char kind, char **pattern,
 		    struct sl_err *err)
 {
-	char *abs = NULL;
+	char *abs = NULL, *expanded = NULL;
 	struct stat st;
-	int r = sl_pbs_path(given, c->cwd, kind, &abs, &c->status, err);
+	int r = 0;
 
+	/* a Torque job's $NAME and ${NAME}, as its MOM expands them (a
+	 * leading $HOME is no relative path: prepare_path.c:243-245) */
+	if (c->spec->torque && strchr(given, '\001') != NULL)
+		return fail(c, 1, err, "%s: a path with a control character",
+			    kind == 'o' ? "-o" : "-e");
+	if (c->spec->torque &&
+	    (r = sl_pbs_path_vars(given, kind, torque_var, c, &expanded, err)) != 0) {
+		c->status = 1;
+		return r;
+	}
+	r = sl_pbs_path(expanded ? expanded : given, c->cwd, kind, &abs, &c->status, err);
+	free(expanded);
 	if (r != 0) {
 		c->usage = c->status == 2;
 		return r;
@@ -204,6 +303,9 @@ static int out_path(struct sl_pbs_optctx *c, const char *given, char kind, char 
 	if (*pattern == NULL)
 		return fail(c, 1, err, "%s: a directory with a backslash in its name",
 			    kind == 'o' ? "-o" : "-e");
+	if (c->spec->torque && (*pattern = torque_pattern(c, *pattern)) == NULL)
+		return fail(c, 1, err, "%s: $PBS_JOBID, $PBS_JOBNAME or $PBS_ARRAYID in a path "
+			    "with a backslash", kind == 'o' ? "-o" : "-e");
 	return 0;
 }
 
@@ -450,7 +552,10 @@ int sl_pbs_finish(struct sl_pbs_optctx *c, char **envp, struct sl_err *err)
 		return r;
 	}
 	s->pbs_resources = sl_pbs_reslist_make(&c->res);
-	if ((r = paths(c, err)) != 0 || (r = environment(c, envp, err)) != 0)
+	/* Torque's own forms make it Torque's job: its MOM's variables, and
+	 * theirs in -o/-e, which the environment gives */
+	s->torque = c->torque_form || s->torque_array || c->res.from == 'n' || c->res.procs > 0;
+	if ((r = environment(c, envp, err)) != 0 || (r = paths(c, err)) != 0)
 		return r;
 	s->submit_dir = sl_xstrdup(c->cwd);
 	if (c->workdir)
@@ -467,7 +572,5 @@ int sl_pbs_finish(struct sl_pbs_optctx *c, char **envp, struct sl_err *err)
 		s->umask = 077; /* PBS's default umask (qsub(1B), -W umask) */
 	shell_line(c);
 	s->pbs = 1;
-	/* Torque's own forms make it Torque's job: its MOM's variables too */
-	s->torque = c->torque_form || s->torque_array || c->res.from == 'n' || c->res.procs > 0;
 	return 0;
 }

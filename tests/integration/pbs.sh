@@ -114,6 +114,7 @@ cat >torque.pbs <<'EOF'
 #!/bin/sh
 #PBS -l nodes=2:ppn=4
 #PBS -l walltime=5:00
+#PBS -e $PBS_O_WORKDIR/${PBS_JOBNAME}.err.$PBS_JOBID
 start=$(pwd)
 cd $PBS_O_WORKDIR
 echo "ranks=$(wc -l <$PBS_NODEFILE) tasks=$SLURM_TASKS_PER_NODE nodes=$SLURM_JOB_NUM_NODES ncpus=$NCPUS"
@@ -127,7 +128,11 @@ expect_eq "Torque's nodes=2:ppn=4" "ranks=8 tasks=4(x2) nodes=2 ncpus=4
 np=8 num_nodes=2 num_ppn=4 walltime=300 vnodenum=0
 initdir=$T/work/init start=$T/work/init" \
 	"$(cat "$T/work/torque.pbs.o$(seq_of "$t")")"
-expect_eq "stderr apart, empty" "" "$(cat "$T/work/torque.pbs.e$(seq_of "$t")")"
+# Torque's MOM expands the job's variables in -o/-e (start_exec.c:9651)
+expect_eq "stderr apart, named by its variables, empty" "" "$(cat "$T/work/torque.pbs.err.$t")"
+# OpenPBS's does not: the name is the one written
+l=$(as $USER1 "$BIN/qsub" -W block=true -o '$PBS_JOBID.lit' -j oe -- /bin/true) || fail "qsub: $l"
+[ -f "$T/work/\$PBS_JOBID.lit" ] || fail "an OpenPBS job's -o with \$PBS_JOBID: $(ls "$T/work")"
 # OpenPBS's server keeps nodes= beside the select it converts it into,
 # placed scatter (svr_jobfunc.c:1805-1819)
 expect_eq "qstat -f: Torque's nodes beside PBS's select" "    Resource_List.mpiprocs = 8

@@ -94,6 +94,44 @@ static void test_attr_split(void **state)
 	}
 }
 
+static const char *vars(const char *name, void *arg)
+{
+	(void)arg;
+	return strcmp(name, "A") == 0 ? "1" : strcmp(name, "B_2") == 0 ? "two" : NULL;
+}
+
+/* wordexp()'s $NAME and ${NAME}; a '$' before anything else is itself. */
+static void test_path_vars(void **state)
+{
+	static const struct {
+		const char *in, *out, *err;
+	} cases[] = {
+		{"/x/$A.$B_2", "/x/1.two", NULL},
+		{"/x/${A}b${B_2}", "/x/1btwo", NULL},
+		{"/x/a$.b$-$/", "/x/a$.b$-$/", NULL},
+		{"/x/$Ab", NULL, "-o with $Ab, which the job's environment does not hold, is not "
+				 "supported by Sluice"},
+		{"/x/${A", NULL, "-o with a malformed ${...} is not supported by Sluice"},
+		{"/x/${}", NULL, "-o with a malformed ${...} is not supported by Sluice"},
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sl_err err = SL_ERR_INIT;
+		char *out = NULL;
+		int r = sl_pbs_path_vars(cases[i].in, 'o', vars, NULL, &out, &err);
+		if (cases[i].out != NULL) {
+			assert_int_equal(r, 0);
+			assert_string_equal(out, cases[i].out);
+		} else {
+			assert_int_equal(r, -SL_EUNSUPP);
+			assert_null(out);
+			assert_string_equal(err.msg, cases[i].err);
+		}
+		free(out);
+	}
+}
+
 static void test_depend(void **state)
 {
 	static const struct {
@@ -334,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_cvtdate),
 		cmocka_unit_test(test_attr_split),
 		cmocka_unit_test(test_depend),
+		cmocka_unit_test(test_path_vars),
 		cmocka_unit_test(test_qalter),
 		cmocka_unit_test(test_qalter_refused),
 		cmocka_unit_test(test_qmove),

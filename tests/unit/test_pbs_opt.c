@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <pwd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -367,6 +368,59 @@ static void test_torque_forms(void **state)
 	assert_string_equal(sl_pbs_env_get(r.spec.env, "PBS_O_WORKDIR"), "/tmp/w");
 	assert_string_equal(r.spec.work_dir, "/tmp/w");
 	assert_null(sl_pbs_env_get(r.spec.env, "PBS_O_INITDIR"));
+	done(&r);
+}
+
+/* Torque's MOM expands the job's variables in -o/-e: its own ids as the
+ * patterns the daemon fills in, HOME (a leading one is no relative path),
+ * USER, what qsub sends (PBS_O_*, -v); one it would not have is refused.
+ * OpenPBS's MOM expands none: a select job's "$PBS_JOBID" is its name. */
+static void test_torque_path_vars(void **state)
+{
+	struct res r;
+	char *want;
+	(void)state;
+
+	write_file("v.sh", "#!/bin/sh\n#PBS -N run\n#PBS -l nodes=1\ntrue\n");
+	RUN(&r, base_env, "-o", "$PBS_JOBID.out", "-e", "${HOME}/e.$PBS_JOBNAME-$USER", "v.sh");
+	assert_int_equal(r.rc, 0);
+	want = sl_xasprintf("%s/%%j.head1.out", r.spec.submit_dir);
+	assert_string_equal(r.spec.std_out, want);
+	free(want);
+	/* qsub's own $HOME, as Torque's qsub puts it (prepare_path.c:318) */
+	const char *home = getenv("HOME");
+	if (home == NULL || home[0] != '/')
+		home = getpwuid(getuid())->pw_dir;
+	want = sl_xasprintf("%s/e.run-%s", home, getpwuid(getuid())->pw_name);
+	assert_string_equal(r.spec.std_err, want);
+	free(want);
+	done(&r);
+	/* -v's value is the job's: a '%' in it is no pattern */
+	RUN(&r, base_env, "-v", "TAG=a%x", "-o", "$PBS_O_WORKDIR/$TAG.log", "v.sh");
+	assert_int_equal(r.rc, 0);
+	want = sl_xasprintf("%s/a%%%%x.log", r.spec.submit_dir);
+	assert_string_equal(r.spec.std_out, want);
+	free(want);
+	done(&r);
+	/* a -t subjob's id N[I].SERVER, its name NAME-I, its index */
+	RUN(&r, base_env, "-t", "1-2", "-o", "/tmp/$PBS_JOBNAME.$PBS_JOBID.$PBS_ARRAYID", "v.sh");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.spec.std_out, "/tmp/run-%a.%A[%a].head1.%a-%a");
+	done(&r);
+	RUN(&r, base_env, "-o", "/tmp/$NOPE.out", "v.sh");
+	assert_int_equal(r.rc, -SL_EUNSUPP);
+	assert_int_equal(r.fl.exit_code, 1);
+	assert_string_equal(r.err.msg, "-o with $NOPE, which the job's environment does not hold, "
+				       "is not supported by Sluice");
+	done(&r);
+	RUN(&r, base_env, "-e", "/tmp/$PBS_ARRAYID", "v.sh"); /* no array, no index */
+	assert_int_equal(r.rc, -SL_EUNSUPP);
+	done(&r);
+	/* an OpenPBS job: the path as written */
+	write_file("p.sh", "#!/bin/sh\n#PBS -l select=1:ncpus=1\ntrue\n");
+	RUN(&r, base_env, "-o", "/tmp/$PBS_JOBID.out", "p.sh");
+	assert_int_equal(r.rc, 0);
+	assert_string_equal(r.spec.std_out, "/tmp/$PBS_JOBID.out");
 	done(&r);
 }
 
@@ -744,6 +798,7 @@ int main(void)
 		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_environment),
 		cmocka_unit_test(test_torque_forms),
+		cmocka_unit_test(test_torque_path_vars),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_rejected),
 		cmocka_unit_test(test_directive_errors),

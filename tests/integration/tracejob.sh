@@ -43,7 +43,7 @@ has "obit" "$out" "$(line "$e" S "Obit received momhop:1 serverhop:1 state:R sub
 printf '%s\n' "$out" | grep -Eq "^$e  S    Exit_status=3 resources_used\.cpupercent=[0-9]+ resources_used\.cput=[0-9:]{8} resources_used\.mem=[0-9]+kb resources_used\.ncpus=1 resources_used\.vmem=[0-9]+kb resources_used\.walltime=[0-9:]{8}$" ||
 	fail "the usage line: $out"
 # the accounting records: Q, S and E
-printf '%s\n' "$out" | grep -Eq "^$q  A    user=$USER1 group=$USER1 account=\"general\" project=_pbs_project_default jobname=tj queue=batch ctime=[0-9]+ qtime=[0-9]+ etime=[0-9]+ Resource_List.ncpus=1 Resource_List.nodect=1 Resource_List.place=free Resource_List.select=1:ncpus=1 $" ||
+printf '%s\n' "$out" | grep -Eq "^$q  A    user=$USER1 group=$USER1 account=\"general\" project=_pbs_project_default jobname=tj queue=batch ctime=[0-9]+ qtime=[0-9]+ etime=[0-9]+ Resource_List.ncpus=1 Resource_List.nodect=1 Resource_List.place=pack Resource_List.select=1:ncpus=1 $" ||
 	fail "the Q record: $out"
 printf '%s\n' "$out" | grep -Eq "^$r  A    user=.* start=[0-9]+ exec_host=$S/0\*1 exec_vnode=\($S:ncpus=1\) .* resource_assigned.ncpus=1 $" ||
 	fail "the S record: $out"

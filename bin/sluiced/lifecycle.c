@@ -547,7 +547,12 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 		sl_usage_to_job(&res->usage, j);
 		if (res->start_time > 0)
 			j->start_time = res->start_time;
-		j->end_time = res->end_time > 0 ? res->end_time : (int64_t)time(NULL);
+		/* A cancel's end is its own moment (completing()), which squeue
+		 * and sacct showed while it completed, as slurmctld's end_time;
+		 * the executor's is when the signal came, after the reply
+		 * (acts.c). A supervisor that started after it reports its own. */
+		if (j->state != SL_JOB_COMPLETING || j->end_time < j->start_time)
+			j->end_time = res->end_time > 0 ? res->end_time : (int64_t)time(NULL);
 		r = sl_lifecycle_move(d, j, res->state, res->reason, &err);
 		if (r == 0 && res->message[0] != '\0') {
 			j->reason_text = sl_xstrdup(res->message);

@@ -158,6 +158,9 @@ m1=$("$BIN/squeue" -h -t all -j "$tj" -o %M)
 sleep 1
 expect_eq "squeue %M while completing" "$m1" "$("$BIN/squeue" -h -t all -j "$tj" -o %M)"
 wait_state "$tj" CANCELLED
+# its End is still the cancel's, not when the signal came (after scancel's
+# reply: sluiced's acts.c) nor when the processes were gone
+expect_eq "sacct once it ended" "$end" "$("$BIN/sacct" -n -P -j "$tj" -o State,End)"
 el=$("$BIN/sacct" -n -X -P -j "$tj" -o ElapsedRaw)
 [ "$el" -le 2 ] || fail "Elapsed counts the kill wait: $el s"
 ok "a cancelled job's end is its cancel, not its processes' end"

@@ -24,6 +24,18 @@ held() {
 	done
 }
 
+# The cancel reached the held supervisor: its SIGTERM is pending there (it
+# blocks its signals until it takes them over). sluiced sends it a moment
+# after scancel's reply (acts.c); within 10 s.
+cancel_sent() {
+	n=0
+	until pnd=$(sed -n 's/^ShdPnd:[[:space:]]*//p' "/proc/$p/status" 2>/dev/null) &&
+		[ -n "$pnd" ] && [ $((0x${pnd#????????????} & (1 << 14))) -ne 0 ]; do
+		n=$((n + 1)); [ $n -lt 100 ] || fail "supervisor $p: no SIGTERM pending after scancel [$pnd]"
+		sleep 0.1
+	done
+}
+
 # The job ended CANCELLED without running, and nothing starts it again: no
 # supervisor comes to the hold, and its output never appears.
 never_ran() {
@@ -37,7 +49,7 @@ never_ran() {
 id=$(submit $USER1 -o 'w-%j.out' --wrap 'echo ran') || fail "submit"
 held
 as $USER1 "$BIN/scancel" "$id" || fail "scancel"
-sleep 0.5 # its signal goes out 0.1 s after scancel has its reply (sluiced's acts.c)
+cancel_sent
 rm "$T/hold/$p"
 never_ran "$id"
 ok "a cancel that comes before the supervisor is ready waits for it: CANCELLED"
@@ -45,7 +57,7 @@ ok "a cancel that comes before the supervisor is ready waits for it: CANCELLED"
 id=$(submit $USER1 -o 'w-%j.out' --wrap 'echo ran') || fail "submit"
 held
 as $USER1 "$BIN/scancel" "$id" || fail "scancel"
-sleep 0.5 # its signal goes out 0.1 s after scancel has its reply (sluiced's acts.c)
+cancel_sent
 kill -KILL "$p" || fail "kill -9 $p"
 rm "$T/hold/$p"
 never_ran "$id"

@@ -5,7 +5,10 @@
 
 CPUS=4 write_conf
 start_daemon
-a=$(submit root -o /dev/null -c 2 --wrap "sleep 60")
+# a ends when told (the file $T/a.go), not by a cancel, whose signal
+# follows scancel's reply (sluiced's acts.c) by a moment this test's frames
+# do not wait for
+a=$(submit root -o /dev/null -c 2 --wrap "until [ -e $T/a.go ]; do sleep 0.1; done")
 b=$(submit root -o /dev/null -c 2 --wrap "sleep 60")
 wait_state "$a" RUNNING
 wait_state "$b" RUNNING
@@ -27,8 +30,9 @@ ok "a frame: quota, used, pending, admitted"
 # Frame 2, two seconds later, after the pending job started: a rate > 0.
 "$BIN/sluice" top -n 2 -d 2 >"$T/top2" 2>&1 &
 tp=$!
-sleep 0.7
-"$BIN/scancel" "$a"
+# once the first frame is out, so that the admission falls between the two
+wait_until "sluice top's first frame" 'grep -q "^sluice top - " "$T/top2"'
+touch "$T/a.go"
 wait_state "$c" RUNNING
 wait "$tp" || fail "sluice top -n 2 failed: $(cat "$T/top2")"
 frames=$(grep -c '^sluice top - ' "$T/top2")

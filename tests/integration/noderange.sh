@@ -7,9 +7,11 @@ make_users
 CPUS=8 start_daemon
 cd "$T/work"
 
-# 2 cpus a node, 8 in the queue: -N 2-6 gets 4 nodes once released.
+# 2 cpus a node, 8 in the queue: -N 2-6 gets 4 nodes once released. It
+# runs until told (the file $T/j.go), not for a time a loaded host's kill -9
+# and restart below could outlast.
 j=$(submit $USER1 -H -N 2-6 -c 2 -o range-%j.out \
-	--wrap 'echo "nnodes=$SLURM_JOB_NUM_NODES nodelist=$SLURM_JOB_NODELIST"; sleep 3') ||
+	--wrap "echo \"nnodes=\$SLURM_JOB_NUM_NODES nodelist=\$SLURM_JOB_NODELIST\"; until [ -e $T/j.go ]; do sleep 0.1; done") ||
 	fail "submit -N 2-6"
 numnodes() { "$BIN/scontrol" show job "$1" | sed -n 's/^ *NumNodes=\([^ ]*\) NumCPUs=\([0-9]*\).*/\1 \2/p'; }
 expect_eq "pending NumNodes/NumCPUs" "2-6 4" "$(numnodes "$j")"
@@ -26,6 +28,7 @@ expect_eq "after restart" "4 8" "$(numnodes "$j")"
 k=$(submit $USER1 -N 1 -c 2 --wrap true) || fail "submit 1 node"
 "$BIN/squeue" -h -j "$k" -o %r | grep -q Resources || fail "job $k should wait for quota: $("$BIN/squeue" -h -j "$k" -o %r)"
 ok "after kill -9 of sluiced the job keeps its 4 nodes and its quota"
+touch "$T/j.go"
 wait_state "$j" COMPLETED 30
 expect_eq "job environment" "nnodes=4 nodelist=$(hostname -s)-[0-3]" "$(cat "range-$j.out")"
 wait_state "$k" COMPLETED 30

@@ -521,10 +521,15 @@ void sl_lifecycle_finished(struct sluiced *d, uint64_t id, const struct sl_exec_
 	 *   scancel of a requeued job still completing ends it CANCELLED, its
 	 *   run kept (times, nodes, the signal that ended it). A preempted job
 	 *   that does not requeue stays PREEMPTED (Slurm's scancel finds it
-	 *   done). */
+	 *   done);
+	 * - a scancel the job outran: it ended on its own (COMPLETED, FAILED,
+	 *   TIMEOUT) between the reply and the signal (acts.c). slurmctld
+	 *   marks a job CANCELLED at the cancel, and its end changes nothing
+	 *   but the exit code. */
 	if (j->state == SL_JOB_COMPLETING &&
 	    (res->state == SL_JOB_PENDING || hold >= 0 ||
-	     (res->state == SL_JOB_PREEMPTED && j->spec.requeue))) {
+	     (res->state == SL_JOB_PREEMPTED && j->spec.requeue) ||
+	     (j->cancelled_by >= 0 && res->state != SL_JOB_PREEMPTED))) {
 		never = *res;
 		never.state = SL_JOB_CANCELLED;
 		never.evicted = 0;

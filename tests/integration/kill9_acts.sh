@@ -92,3 +92,15 @@ ok "a RUNNING job's stopped processes after a resume are continued on adopt"
 "$BIN/scancel" "$js" "$ju"
 wait_state "$js" CANCELLED 30
 wait_state "$ju" CANCELLED 30
+
+# A job that ends on its own between scancel's reply and the signal is
+# CANCELLED, as slurmctld marks it at the cancel; its exit code is its own.
+o=$(submit $USER1 -o /dev/null --wrap "touch $T/work/o.run; while [ ! -e $T/work/o.end ]; do sleep 0.1; done; exit 0") ||
+	fail "submit"
+wait_state "$o" RUNNING
+wait_until "the job did not start" "[ -e '$T/work/o.run' ]"
+as $USER1 "$BIN/scancel" "$o" || fail "scancel"
+touch "$T/work/o.end" # inside the 5 s before the signal
+wait_state "$o" CANCELLED 30
+expect_eq "sacct" "CANCELLED by $(id -u $USER1)|0:0" "$("$BIN/sacct" -n -X -P -j "$o" -o State,ExitCode)"
+ok "a job that outran its scancel's signal is CANCELLED"

@@ -315,12 +315,14 @@ static void test_unknown(void **state)
 static int parse(const char *const *args, struct sl_tracejob_opts *o, struct sl_pbs_failure *f,
 		 char *msg)
 {
-	char *argv[16];
+	char *argv[32];
 	int argc = 0, r;
 	struct sl_err err = SL_ERR_INIT;
 
-	for (; args[argc]; argc++)
+	for (; args[argc]; argc++) {
+		assert_true(argc < 31);
 		argv[argc] = (char *)args[argc];
+	}
 	argv[argc] = NULL;
 	r = sl_tracejob_parse(argc, argv, o, f, &err);
 	strcpy(msg, err.msg);

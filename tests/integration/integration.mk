@@ -75,13 +75,15 @@ INTEGRATION_TESTS += tests/integration/arrays.sh tests/integration/arrays_update
 INTEGRATION_TESTS += tests/integration/jobs_fields.sh
 INTEGRATION_TESTS += tests/integration/sacctmgr.sh
 TESTS += $(INTEGRATION_TESTS)
-# Tests that spend most of their wall time asleep, mostly waiting out a time
-# limit Slurm counts in whole minutes; test.sh runs them in a lane of their
-# own beside make check's (see there). Each is in INTEGRATION_TESTS too.
+# Tests that spend most of their wall time asleep, waiting out a time limit
+# Slurm counts in whole minutes, an action's delay, an idle connection's
+# timeout or a dependency chain; test.sh runs them in a lane of their own
+# beside make check's (see there). Each is in INTEGRATION_TESTS too.
 WAITING_TESTS = tests/integration/timeout.sh tests/integration/k8s_timeout.sh \
 	tests/integration/sbatch_timed.sh tests/integration/k8s_suspend.sh \
 	tests/integration/pam.sh tests/integration/k8s_outage.sh \
-	tests/integration/kill9_acts.sh tests/integration/k8s_kill9_acts.sh
+	tests/integration/kill9_acts.sh tests/integration/k8s_kill9_acts.sh \
+	tests/integration/conns.sh tests/integration/deps.sh tests/integration/resubmit.sh
 EXTRA_DIST += tests/integration/arrays_scenario.sh tests/integration/arrays_capture.sh \
 	tests/data/arrays/arrays.golden tests/bench/array.sh
 EXTRA_DIST += tests/integration/lib.sh tests/integration/conf.sh tests/integration/pam_lib.sh $(INTEGRATION_TESTS) \

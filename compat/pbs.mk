@@ -20,7 +20,7 @@ compat_libcompat_a_SOURCES += \
 	compat/pbs_tracejob_int.h \
 	compat/pbsdsh.c compat/pbsdsh.h
 
-UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_resource tests/unit/test_pbs_reslist \
+UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_torque tests/unit/test_pbs_resource tests/unit/test_pbs_reslist \
 	tests/unit/test_pbs_fmt tests/unit/test_pbs_attr \
 	tests/unit/test_pbs_env tests/unit/test_pbs_qopt tests/unit/test_pbs_array \
 	tests/unit/test_pbs_node tests/unit/test_pbsdsh tests/unit/test_pbs_tracejob
@@ -28,6 +28,8 @@ UNIT_TESTS += tests/unit/test_pbs_opt tests/unit/test_pbs_resource tests/unit/te
 # Golden data: job records and what qstat and pbsnodes print for them
 # (tests/data/pbs/README: the OpenPBS lines each layout follows).
 EXTRA_DIST += tests/data/pbs
+tests_unit_test_pbs_opt_SOURCES = tests/unit/test_pbs_opt.c tests/unit/qsub_testlib.h
+tests_unit_test_pbs_torque_SOURCES = tests/unit/test_pbs_torque.c tests/unit/qsub_testlib.h
 tests_unit_test_pbs_fmt_SOURCES = tests/unit/test_pbs_fmt.c tests/unit/pbs_testlib.h
 tests_unit_test_pbs_node_SOURCES = tests/unit/test_pbs_node.c tests/unit/pbs_testlib.h
 tests_unit_test_pbs_array_SOURCES = tests/unit/test_pbs_array.c tests/unit/pbs_testlib.h

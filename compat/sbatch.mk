@@ -12,8 +12,10 @@ compat_libcompat_a_SOURCES += \
 	compat/hostlist.c compat/hostlist.h
 
 UNIT_TESTS += tests/unit/test_slurm_time tests/unit/test_optable \
-	tests/unit/test_script tests/unit/test_slurm_opt tests/unit/test_hostlist \
-	tests/unit/test_slurm_bind tests/unit/test_slurm_freq
+	tests/unit/test_script tests/unit/test_slurm_opt tests/unit/test_sbatch_golden \
+	tests/unit/test_hostlist tests/unit/test_slurm_bind tests/unit/test_slurm_freq
+tests_unit_test_slurm_opt_SOURCES = tests/unit/test_slurm_opt.c tests/unit/sbatch_testlib.h
+tests_unit_test_sbatch_golden_SOURCES = tests/unit/test_sbatch_golden.c tests/unit/sbatch_testlib.h
 
-# Golden cases for test_slurm_opt: NAME.args (+ NAME.env, NAME.sh) -> NAME.json
+# Golden cases for test_sbatch_golden: NAME.args (+ NAME.env, NAME.sh) -> NAME.json
 EXTRA_DIST += tests/data/sbatch

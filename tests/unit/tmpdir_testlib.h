@@ -1,6 +1,6 @@
 /* tmpdir_testlib.h - a scratch directory per test program, and files and
  * directories made in it (test_slurm_conf.c, test_migrate.c, test_store.c,
- * test_hostlist.c, test_store_steps.c, test_pbs_opt.c). */
+ * test_hostlist.c, test_store_steps.c, test_pbs_opt.c via qsub_testlib.h). */
 #ifndef SL_TMPDIR_TESTLIB_H
 #define SL_TMPDIR_TESTLIB_H
 
